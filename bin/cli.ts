@@ -1,0 +1,108 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../packages/core/config.js';
+import { ApiError } from '../packages/core/errors.js';
+import { createLogger } from '../packages/core/logger.js';
+import { createApiKey, createMerchant, revokeApiKey } from '../packages/domain/merchant/commands.js';
+import { openSystem, type System } from '../services/system.js';
+
+const USAGE = `usage:
+  sika merchants create --name NAME [--json]
+  sika keys create --merchant ACCOUNT_ID --environment sandbox|live [--scopes a,b] [--json]
+  sika keys revoke --merchant ACCOUNT_ID KEY_ID
+  sika projections rebuild [NAME...]
+  sika audit stream STREAM_ID`;
+
+const ACTOR = 'cli';
+
+class UsageError extends Error {}
+
+function out(value: unknown, json: boolean, text: string): void {
+  process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${text}\n`);
+}
+
+async function run(system: System, argv: string[]): Promise<void> {
+  const [group, action, ...rest] = argv;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      merchant: { type: 'string' },
+      environment: { type: 'string' },
+      scopes: { type: 'string' },
+    },
+  });
+  const json = values.json ?? false;
+  switch (`${group} ${action}`) {
+    case 'merchants create': {
+      const name = values.name?.trim();
+      if (!name) throw new UsageError('--name is required');
+      const merchant = await createMerchant(system.store, system.clock, name, ACTOR);
+      out({ id: merchant.id, api_keys: merchant.api_keys }, json, `merchant ${merchant.id}\nsandbox key: ${merchant.api_keys.sandbox}\nlive key:    ${merchant.api_keys.live}\n(keys are shown once)`);
+      return;
+    }
+    case 'keys create': {
+      const env = values.environment;
+      if (!values.merchant || (env !== 'sandbox' && env !== 'live')) throw new UsageError('--merchant and --environment sandbox|live are required');
+      const scopes = (values.scopes ?? '*').split(',').map((s) => s.trim()).filter(Boolean);
+      const key = await createApiKey(system.store, system.clock, values.merchant, env, scopes, ACTOR);
+      out(key, json, `key ${key.id}: ${key.secret}\n(shown once)`);
+      return;
+    }
+    case 'keys revoke': {
+      const keyId = positionals[0];
+      if (!values.merchant || !keyId) throw new UsageError('--merchant and KEY_ID are required');
+      await revokeApiKey(system.store, system.clock, values.merchant, keyId, ACTOR);
+      out({ id: keyId, revoked: true }, json, `key ${keyId} revoked`);
+      return;
+    }
+    case 'projections rebuild': {
+      const applied = await system.rebuildProjections(positionals);
+      out({ rebuilt: positionals.length ? positionals : 'all', events: applied }, json, `rebuilt ${positionals.join(', ') || 'all read models'} from ${applied} events`);
+      return;
+    }
+    case 'audit stream': {
+      const streamId = positionals[0];
+      if (!streamId) throw new UsageError('STREAM_ID is required');
+      const events = await system.store.readStream(streamId);
+      if (events.length === 0) throw new UsageError(`no stream ${streamId}`);
+      for (const e of events) {
+        process.stdout.write(
+          `${JSON.stringify({ version: e.version, type: e.type, event_id: e.eventId, position: e.position, recorded_at: e.recordedAt, metadata: e.metadata, data: e.data })}\n`,
+        );
+      }
+      return;
+    }
+    default:
+      throw new UsageError(`unknown command: ${argv.join(' ')}`);
+  }
+}
+
+async function main(): Promise<number> {
+  const argv = process.argv.slice(2);
+  if (argv.length < 2 || argv.includes('--help')) {
+    process.stderr.write(`${USAGE}\n`);
+    return argv.includes('--help') ? 0 : 2;
+  }
+  const config = loadConfig();
+  // The CLI logs only warnings: its stdout is for results (often parsed as JSON).
+  const system = await openSystem(config, { log: createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, process.stderr), poolMax: 4 });
+  try {
+    await run(system, argv);
+    return 0;
+  } finally {
+    await system.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    if (err instanceof UsageError) process.stderr.write(`sika: ${err.message}\n${USAGE}\n`);
+    else if (err instanceof ConfigError) process.stderr.write(`Configuration error: ${err.message}\n`);
+    else if (err instanceof ApiError) process.stderr.write(`sika: ${err.message} (${err.code})\n`);
+    else process.stderr.write(`sika: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(err instanceof UsageError ? 2 : 1);
+  },
+);

@@ -1,0 +1,135 @@
+import path from 'node:path';
+
+/** Every setting of the service, parsed once at start from environment variables. */
+export interface Config {
+  port: number;
+  databaseUrl: string | null;
+  dataDir: string;
+  eventStore: 'postgres' | 'esdb';
+  esdbUrl: string | null;
+  bus: 'postgres' | 'kafka';
+  kafkaBrokers: string[];
+  secretsKey: string | null;
+  smtpUrl: string | null;
+  webhookRetryScheduleMs: number[];
+  webhookAllowPrivateUrls: boolean;
+  sandboxOperatorDelayMs: number;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  idempotencyTtlMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    reason: string,
+  ) {
+    super(`${variable}: ${reason}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const DURATION = /^(\d+)(ms|s|m|h|d)$/;
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** Parses `5m`, `30s`, `2h`, `250ms`, `1d` into milliseconds. */
+export function parseDuration(text: string): number | null {
+  const m = DURATION.exec(text.trim());
+  if (!m) return null;
+  return Number(m[1]) * UNIT_MS[m[2]!]!;
+}
+
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = '5m,30m,2h,8h,24h';
+
+type Env = Record<string, string | undefined>;
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}
+
+function url(env: Env, name: string, protocols: string[]): string | null {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, 'is not a valid URL');
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must use ${protocols.join(' or ')}`);
+  }
+  return raw;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const eventStore = oneOf(env, 'EVENT_STORE', ['postgres', 'esdb'] as const, 'postgres');
+  const esdbUrl = url(env, 'ESDB_URL', ['esdb:', 'esdb+discover:', 'kurrentdb:']);
+  if (eventStore === 'esdb' && !esdbUrl) throw new ConfigError('ESDB_URL', 'is required when EVENT_STORE=esdb');
+  const bus = oneOf(env, 'BUS', ['postgres', 'kafka'] as const, 'postgres');
+  const kafkaBrokers = (env.KAFKA_BROKERS ?? '')
+    .split(',')
+    .map((b) => b.trim())
+    .filter(Boolean);
+  for (const b of kafkaBrokers) {
+    if (!/^[\w.-]+:\d+$/.test(b)) throw new ConfigError('KAFKA_BROKERS', `"${b}" is not host:port`);
+  }
+  if (bus === 'kafka' && kafkaBrokers.length === 0) throw new ConfigError('KAFKA_BROKERS', 'is required when BUS=kafka');
+
+  const scheduleText = env.WEBHOOK_RETRY_SCHEDULE || DEFAULT_WEBHOOK_RETRY_SCHEDULE;
+  const webhookRetryScheduleMs = scheduleText.split(',').map((part) => {
+    const ms = parseDuration(part);
+    if (ms === null || ms <= 0) {
+      throw new ConfigError('WEBHOOK_RETRY_SCHEDULE', `"${part}" is not a duration like 5m, 30s, 2h`);
+    }
+    return ms;
+  });
+
+  const secretsKey = env.SECRETS_KEY || null;
+  if (secretsKey !== null && Buffer.from(secretsKey, 'base64').length !== 32) {
+    throw new ConfigError('SECRETS_KEY', 'must be 32 bytes, base64-encoded');
+  }
+
+  const idempotencyTtl = env.IDEMPOTENCY_TTL ? parseDuration(env.IDEMPOTENCY_TTL) : 24 * 3_600_000;
+  if (idempotencyTtl === null || idempotencyTtl <= 0) {
+    throw new ConfigError('IDEMPOTENCY_TTL', 'must be a duration like 24h');
+  }
+
+  return {
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    dataDir: path.resolve(env.DATA_DIR || '.data'),
+    eventStore,
+    esdbUrl,
+    bus,
+    kafkaBrokers,
+    secretsKey,
+    smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    webhookRetryScheduleMs,
+    webhookAllowPrivateUrls: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
+    sandboxOperatorDelayMs: integer(env, 'SANDBOX_OPERATOR_DELAY_MS', 2000, 0, 86_400_000),
+    logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    idempotencyTtlMs: idempotencyTtl,
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * The error catalogue. Every non-2xx answer carries one of these codes; docs/errors.md lists them
+ * (a unit test keeps the two in step). Codes are stable: never reuse or renumber one.
+ */
+export const ERROR_CODES = {
+  'IKW-AUT-001': { status: 401, retryable: false, message: 'No credential was given; send Authorization: Bearer <API key>' },
+  'IKW-AUT-002': { status: 401, retryable: false, message: 'The API key is not valid or has been revoked' },
+  'IKW-AUT-003': { status: 403, retryable: false, message: 'X-Environment does not match the environment of the API key' },
+  'IKW-AUT-004': { status: 403, retryable: false, message: 'The API key does not have the scope this operation needs' },
+  'IKW-AUT-005': { status: 400, retryable: false, message: 'X-Environment must be sandbox or live' },
+  'IKW-AUT-006': { status: 400, retryable: false, message: 'This operation requires the X-Environment header' },
+  'IKW-REQ-001': { status: 400, retryable: false, message: 'The request body is not valid JSON' },
+  'IKW-REQ-002': { status: 415, retryable: false, message: 'Request bodies must be sent as application/json' },
+  'IKW-REQ-003': { status: 413, retryable: false, message: 'The request body is larger than 1 MiB' },
+  'IKW-REQ-004': { status: 431, retryable: false, message: 'The request headers are too large' },
+  'IKW-REQ-005': { status: 400, retryable: false, message: 'The request could not be parsed' },
+  'IKW-VAL-001': { status: 400, retryable: false, message: 'A parameter is missing or invalid' },
+  'IKW-VAL-002': { status: 400, retryable: false, message: 'The request contains a parameter this operation does not accept' },
+  'IKW-RTE-001': { status: 404, retryable: false, message: 'No such route' },
+  'IKW-RTE-002': { status: 405, retryable: false, message: 'This route does not accept that method' },
+  'IKW-RES-001': { status: 404, retryable: false, message: 'No such resource' },
+  'IKW-RES-003': { status: 409, retryable: true, message: 'The resource was changed by a concurrent request; retry' },
+  'IKW-IDM-001': { status: 400, retryable: false, message: 'Idempotency-Key must be 1 to 255 printable characters' },
+  'IKW-IDM-002': { status: 422, retryable: false, message: 'This Idempotency-Key was used with a different request' },
+  'IKW-IDM-003': { status: 409, retryable: true, message: 'A request with this Idempotency-Key is still being processed' },
+  'IKW-IDM-004': { status: 400, retryable: false, message: 'This operation requires an Idempotency-Key header in live mode' },
+  'IKW-SVC-001': { status: 503, retryable: true, message: 'The service is not ready' },
+  'IKW-INT-001': { status: 500, retryable: true, message: 'An internal error occurred; it has been logged' },
+} as const satisfies Record<string, { status: number; retryable: boolean; message: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+  retryable: boolean;
+  param?: string;
+  request_id?: string;
+}
+
+/** An answer that is not a success. Thrown by handlers and deciders, rendered by the HTTP layer. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly retryable: boolean;
+  constructor(
+    readonly code: ErrorCode,
+    message?: string,
+    readonly param?: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message ?? ERROR_CODES[code].message);
+    this.name = 'ApiError';
+    this.status = ERROR_CODES[code].status;
+    this.retryable = ERROR_CODES[code].retryable;
+  }
+
+  toBody(requestId?: string): ErrorBody {
+    return {
+      code: this.code,
+      message: this.message,
+      retryable: this.retryable,
+      ...(this.param !== undefined ? { param: this.param } : {}),
+      ...(requestId !== undefined ? { request_id: requestId } : {}),
+    };
+  }
+}
+
+export function notFound(what: string, id: string): ApiError {
+  return new ApiError('IKW-RES-001', `No such ${what}: '${id}'`, 'id');
+}

@@ -1,0 +1,33 @@
+import { randomBytes } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
+
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** Prefixes of the public IDs of the Stripe-like core (ARCHITECTURE.md section 3). */
+export type IdPrefix =
+  | 'pi' | 'po' | 'we' | 'evt' | 'cus' | 'prod' | 'price' | 'sub' | 'in' | 're' | 'cs' | 'txn' | 'whr' | 'op'
+  | 'acct' | 'key' | 'req';
+
+/** 24 unbiased base62 characters (~143 bits of randomness); bytes >= 248 are dropped. */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const b of randomBytes(length * 2)) {
+      if (b < 248 && out.length < length) out += ALPHABET[b % 62];
+    }
+  }
+  return out;
+}
+
+/** A prefixed public ID: `pi_` + 24 base62 characters. */
+export function newId(prefix: IdPrefix): string {
+  return `${prefix}_${randomBase62(24)}`;
+}
+
+export function newUuid(): string {
+  return uuidv7();
+}
+
+export function hasPrefix(id: string, prefix: IdPrefix): boolean {
+  return id.startsWith(`${prefix}_`) && /^[A-Za-z]+_[0-9A-Za-z]{24}$/.test(id);
+}

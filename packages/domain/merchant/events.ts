@@ -1,0 +1,21 @@
+import type { DomainEvent } from '../decider.js';
+
+export type Environment = 'sandbox' | 'live';
+export const ENVIRONMENTS: readonly Environment[] = ['sandbox', 'live'];
+
+export interface ApiKeyRecord {
+  keyId: string;
+  environment: Environment;
+  /** SHA-256 of the full key, hex. The key itself is never stored. */
+  keyHash: string;
+  /** Last four characters, so people can tell keys apart. */
+  last4: string;
+  scopes: string[];
+}
+
+export type MerchantEvent =
+  | DomainEvent<'merchant.created', { merchantId: string; name: string; createdAt: string }>
+  | DomainEvent<'api_key.created', ApiKeyRecord & { merchantId: string; createdAt: string }>
+  | DomainEvent<'api_key.revoked', { merchantId: string; keyId: string; revokedAt: string }>;
+
+export const merchantStream = (merchantId: string) => `merchant-${merchantId}`;

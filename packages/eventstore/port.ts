@@ -1,0 +1,88 @@
+/**
+ * The event store port. Streams hold one aggregate's events, versioned from 0 (like EventStoreDB
+ * revisions); the global log orders every event for readers. Both adapters implement this.
+ */
+
+/** What the writer read: a version number, or one of the three symbolic expectations. */
+export type ExpectedVersion = number | 'no_stream' | 'stream_exists' | 'any';
+
+/** Who and what caused an event. Auditors read this; ARCHITECTURE.md section 1 fixes the fields. */
+export interface EventMetadata {
+  merchant_id?: string;
+  environment?: 'sandbox' | 'live';
+  correlation_id?: string;
+  causation_id?: string;
+  request_id?: string;
+  actor?: string;
+  occurred_at?: string;
+  [key: string]: unknown;
+}
+
+export interface NewEvent<T extends string = string, D = unknown> {
+  type: T;
+  data: D;
+  metadata?: EventMetadata;
+  /** Supplied by callers that need a known id (idempotent producers); otherwise generated. */
+  eventId?: string;
+}
+
+export interface RecordedEvent<T extends string = string, D = unknown> {
+  eventId: string;
+  streamId: string;
+  version: number;
+  type: T;
+  data: D;
+  metadata: EventMetadata;
+  /** Position in the global log, opaque to callers but ordered (string compare within one adapter). */
+  position: string;
+  recordedAt: Date;
+}
+
+export interface AppendResult {
+  /** Version of the last event written. */
+  nextVersion: number;
+  /** Global position of the last event written. */
+  position: string;
+  events: RecordedEvent[];
+}
+
+export class VersionConflictError extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedVersion,
+    readonly actual: number | 'no_stream',
+  ) {
+    super(`Version conflict on stream ${streamId}: expected ${String(expected)}, actual ${String(actual)}`);
+    this.name = 'VersionConflictError';
+  }
+}
+
+export interface Subscription {
+  /** Stops reading; resolves when the current batch, if any, has been handled. */
+  stop(): Promise<void>;
+  /** Resolves when the subscription has handled everything committed up to now (for tests and readiness). */
+  caughtUp(): Promise<void>;
+}
+
+export interface SubscribeOptions {
+  /** Checkpoint to resume after; null starts at the beginning of the log. */
+  after: string | null;
+  batchSize?: number;
+  /** Handles a batch in log order; the subscription moves past it only when this resolves. */
+  handle(events: RecordedEvent[]): Promise<void>;
+  onError?(err: unknown): void;
+}
+
+export interface EventStore {
+  append(streamId: string, events: NewEvent[], options: { expectedVersion: ExpectedVersion }): Promise<AppendResult>;
+  /** Events of one stream in version order, from `fromVersion` (inclusive). Empty if no stream. */
+  readStream(streamId: string, options?: { fromVersion?: number }): Promise<RecordedEvent[]>;
+  /** Current version of a stream, or 'no_stream'. */
+  streamVersion(streamId: string): Promise<number | 'no_stream'>;
+  /** Up to `limit` events of the global log after `after`, in commit order; never skips a late commit. */
+  readAll(after: string | null, limit: number): Promise<RecordedEvent[]>;
+  /** Position of the newest event visible to readers, or null for an empty log. */
+  headPosition(): Promise<string | null>;
+  subscribe(options: SubscribeOptions): Subscription;
+  close(): Promise<void>;
+}

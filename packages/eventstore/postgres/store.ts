@@ -1,0 +1,287 @@
+import { EventEmitter } from 'node:events';
+import type { Knex } from 'knex';
+import pg from 'pg';
+import { newUuid } from '../../core/ids.js';
+import {
+  VersionConflictError,
+  type AppendResult,
+  type EventMetadata,
+  type EventStore,
+  type ExpectedVersion,
+  type NewEvent,
+  type RecordedEvent,
+  type SubscribeOptions,
+  type Subscription,
+} from '../port.js';
+import { pollingSubscription } from '../subscription.js';
+
+const NOTIFY_CHANNEL = 'sika_events';
+const PAD = 20;
+
+/** Checkpoint = zero-padded "transaction_id:global_position", so string order is commit order. */
+export function encodePosition(transactionId: string, globalPosition: string): string {
+  return `${transactionId.padStart(PAD, '0')}:${globalPosition.padStart(PAD, '0')}`;
+}
+
+export function decodePosition(position: string): { transactionId: string; globalPosition: string } {
+  const [tx, pos] = position.split(':');
+  if (!tx || !pos || !/^\d+$/.test(tx) || !/^\d+$/.test(pos)) throw new Error(`Not a Postgres position: ${position}`);
+  return { transactionId: BigInt(tx).toString(), globalPosition: BigInt(pos).toString() };
+}
+
+interface EventRow {
+  global_position: string;
+  tx_text: string;
+  stream_id: string;
+  version: string;
+  event_id: string;
+  type: string;
+  data: unknown;
+  metadata: EventMetadata;
+  recorded_at: Date;
+}
+
+function toRecorded(row: EventRow): RecordedEvent {
+  return {
+    eventId: row.event_id,
+    streamId: row.stream_id,
+    version: Number(row.version),
+    type: row.type,
+    data: row.data,
+    metadata: row.metadata,
+    position: encodePosition(row.tx_text, row.global_position),
+    recordedAt: row.recorded_at,
+  };
+}
+
+// The text copy of the xid has its own name: ORDER BY transaction_id must sort the xid8, not text.
+const COLUMNS = 'global_position, transaction_id::text AS tx_text, stream_id, version, event_id, type, data, metadata, recorded_at';
+
+/** Runs inside the append's transaction: the Postgres store's inline projections (read-your-writes). */
+export type InlineHandler = (trx: Knex.Transaction, events: RecordedEvent[]) => Promise<void>;
+
+export interface PostgresEventStoreOptions {
+  /** Applied in the same transaction as the append; a failure aborts the append. */
+  inline?: InlineHandler;
+  /** Poll interval of subscriptions when no wake-up arrives (other processes' writes, xmin moves). */
+  pollIntervalMs?: number;
+  /** Connection string for the LISTEN connection that wakes subscribers on other processes' writes. */
+  listenUrl?: string;
+}
+
+export class PostgresEventStore implements EventStore {
+  private readonly committed = new EventEmitter();
+  private listener: pg.Client | null = null;
+  private listenerStarting: Promise<void> | null = null;
+  private notifyPending = false;
+  private closed = false;
+  private readonly subscriptions = new Set<Subscription>();
+
+  constructor(
+    private readonly knex: Knex,
+    private readonly options: PostgresEventStoreOptions = {},
+  ) {
+    this.committed.setMaxListeners(0);
+  }
+
+  async append(streamId: string, events: NewEvent[], { expectedVersion }: { expectedVersion: ExpectedVersion }): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('append needs at least one event');
+    for (let attempt = 0; ; attempt++) {
+      let expected: number | 'no_stream';
+      if (expectedVersion === 'any' || expectedVersion === 'stream_exists') {
+        const current = await this.streamVersion(streamId);
+        if (current === 'no_stream' && expectedVersion === 'stream_exists') {
+          throw new VersionConflictError(streamId, expectedVersion, current);
+        }
+        expected = current;
+      } else {
+        expected = expectedVersion;
+      }
+      try {
+        const result = await this.appendExpecting(streamId, events, expected);
+        this.afterCommit();
+        return result;
+      } catch (err) {
+        // 'any' and 'stream_exists' only lost a race with another writer: read again and retry.
+        const symbolic = expectedVersion === 'any' || expectedVersion === 'stream_exists';
+        if (err instanceof VersionConflictError && symbolic && attempt < 20) continue;
+        if (err instanceof VersionConflictError && symbolic) throw new VersionConflictError(streamId, expectedVersion, err.actual);
+        throw err;
+      }
+    }
+  }
+
+  private async appendExpecting(streamId: string, events: NewEvent[], expected: number | 'no_stream'): Promise<AppendResult> {
+    const ids = events.map((e) => e.eventId ?? newUuid());
+    const types = events.map((e) => e.type);
+    const datas = events.map((e) => JSON.stringify(e.data));
+    const metas = events.map((e) => JSON.stringify(e.metadata ?? {}));
+    const base = expected === 'no_stream' ? -1 : expected;
+    const newVersion = base + events.length;
+    const claim =
+      expected === 'no_stream'
+        ? `INSERT INTO streams (stream_id, version) VALUES (?, ?) ON CONFLICT DO NOTHING RETURNING stream_id`
+        : `UPDATE streams SET version = ? WHERE stream_id = ? AND version = ? RETURNING stream_id`;
+    const claimBindings = expected === 'no_stream' ? [streamId, newVersion] : [newVersion, streamId, expected];
+    const sql = `
+      WITH claimed AS (${claim})
+      INSERT INTO events (stream_id, version, event_id, type, data, metadata)
+      SELECT c.stream_id, ?::bigint + e.ord, e.event_id, e.type, e.data, e.metadata
+      FROM claimed c,
+           unnest(?::uuid[], ?::text[], ?::jsonb[], ?::jsonb[]) WITH ORDINALITY AS e(event_id, type, data, metadata, ord)
+      ORDER BY e.ord
+      RETURNING ${COLUMNS}`;
+    const bindings = [...claimBindings, base, ids, types, datas, metas];
+
+    const run = async (db: Knex | Knex.Transaction): Promise<RecordedEvent[]> => {
+      const res = await db.raw<{ rows: EventRow[] }>(sql, bindings);
+      if (res.rows.length === 0) {
+        throw new VersionConflictError(streamId, expected, await this.streamVersionWith(db, streamId));
+      }
+      return res.rows.map(toRecorded).sort((a, b) => a.version - b.version);
+    };
+
+    let recorded: RecordedEvent[];
+    try {
+      const inline = this.options.inline;
+      // One statement is atomic by itself; a transaction is needed only for inline projections.
+      recorded = inline
+        ? await this.knex.transaction(async (trx) => {
+            const rows = await run(trx);
+            await inline(trx, rows);
+            return rows;
+          })
+        : await run(this.knex);
+    } catch (err) {
+      // A racing creator of the same new stream can still trip the unique keys.
+      if ((err as { code?: string }).code === '23505') {
+        throw new VersionConflictError(streamId, expected, await this.streamVersion(streamId));
+      }
+      throw err;
+    }
+    const last = recorded[recorded.length - 1]!;
+    return { nextVersion: last.version, position: last.position, events: recorded };
+  }
+
+  async readStream(streamId: string, options: { fromVersion?: number } = {}): Promise<RecordedEvent[]> {
+    const res = await this.knex.raw<{ rows: EventRow[] }>(
+      `SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND version >= ? ORDER BY version`,
+      [streamId, options.fromVersion ?? 0],
+    );
+    return res.rows.map(toRecorded);
+  }
+
+  streamVersion(streamId: string): Promise<number | 'no_stream'> {
+    return this.streamVersionWith(this.knex, streamId);
+  }
+
+  private async streamVersionWith(db: Knex | Knex.Transaction, streamId: string): Promise<number | 'no_stream'> {
+    const res = await db.raw<{ rows: { version: string }[] }>('SELECT version FROM streams WHERE stream_id = ?', [streamId]);
+    const row = res.rows[0];
+    return row ? Number(row.version) : 'no_stream';
+  }
+
+  async readAll(after: string | null, limit: number): Promise<RecordedEvent[]> {
+    const fence = 'transaction_id < pg_snapshot_xmin(pg_current_snapshot())';
+    if (after === null) {
+      const res = await this.knex.raw<{ rows: EventRow[] }>(
+        `SELECT ${COLUMNS} FROM events WHERE ${fence} ORDER BY transaction_id, global_position LIMIT ?`,
+        [limit],
+      );
+      return res.rows.map(toRecorded);
+    }
+    const { transactionId, globalPosition } = decodePosition(after);
+    const res = await this.knex.raw<{ rows: EventRow[] }>(
+      `SELECT ${COLUMNS} FROM events
+       WHERE ${fence} AND (transaction_id, global_position) > (?::xid8, ?::bigint)
+       ORDER BY transaction_id, global_position LIMIT ?`,
+      [transactionId, globalPosition, limit],
+    );
+    return res.rows.map(toRecorded);
+  }
+
+  /**
+   * Every committed event after `after`, read inside the caller's transaction and without the xmin
+   * fence: for rebuilds that hold the projection tables locked (see projections/runner.ts).
+   */
+  async readCommitted(trx: Knex.Transaction, after: string | null, limit: number): Promise<RecordedEvent[]> {
+    const where = after === null ? 'TRUE' : '(transaction_id, global_position) > (?::xid8, ?::bigint)';
+    const position = after === null ? [] : Object.values(decodePosition(after));
+    const res = await trx.raw<{ rows: EventRow[] }>(
+      `SELECT ${COLUMNS} FROM events WHERE ${where} ORDER BY transaction_id, global_position LIMIT ?`,
+      [...position, limit],
+    );
+    return res.rows.map(toRecorded);
+  }
+
+  async headPosition(): Promise<string | null> {
+    const res = await this.knex.raw<{ rows: { tx_text: string; global_position: string }[] }>(
+      `SELECT transaction_id::text AS tx_text, global_position FROM events
+       WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+       ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
+    );
+    const row = res.rows[0];
+    return row ? encodePosition(row.tx_text, row.global_position) : null;
+  }
+
+  subscribe(options: SubscribeOptions): Subscription {
+    void this.ensureListener();
+    const sub = pollingSubscription({
+      ...options,
+      read: (after, limit) => this.readAll(after, limit),
+      head: () => this.headPosition(),
+      wakeups: this.committed,
+      pollIntervalMs: this.options.pollIntervalMs ?? 250,
+    });
+    this.subscriptions.add(sub);
+    return {
+      caughtUp: () => sub.caughtUp(),
+      stop: async () => {
+        this.subscriptions.delete(sub);
+        await sub.stop();
+      },
+    };
+  }
+
+  /** Wakes this process's subscribers at once and, coalesced, other processes through NOTIFY. */
+  private afterCommit(): void {
+    this.committed.emit('wake');
+    if (this.notifyPending || this.closed) return;
+    this.notifyPending = true;
+    setTimeout(() => {
+      this.notifyPending = false;
+      if (this.closed) return;
+      this.knex.raw('SELECT pg_notify(?, ?)', [NOTIFY_CHANNEL, '']).catch(() => undefined);
+    }, 5);
+  }
+
+  /** One LISTEN connection per store, opened with the first subscription. */
+  private ensureListener(): Promise<void> {
+    if (this.listenerStarting) return this.listenerStarting;
+    const listenUrl = this.options.listenUrl;
+    if (!listenUrl) return (this.listenerStarting = Promise.resolve());
+    const client = new pg.Client({ connectionString: listenUrl });
+    this.listenerStarting = (async () => {
+      try {
+        await client.connect();
+        client.on('notification', () => this.committed.emit('wake'));
+        client.on('error', () => undefined);
+        await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
+        if (this.closed) await client.end();
+        else this.listener = client;
+      } catch {
+        // Polling still delivers everything; LISTEN only shortens the wait.
+        await client.end().catch(() => undefined);
+      }
+    })();
+    return this.listenerStarting;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    if (this.listenerStarting) await this.listenerStarting;
+    await this.listener?.end().catch(() => undefined);
+    this.listener = null;
+  }
+}

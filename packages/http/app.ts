@@ -1,0 +1,208 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Knex } from 'knex';
+import { match } from 'path-to-regexp';
+import { ApiError, ERROR_CODES, type ErrorCode } from '../core/errors.js';
+import { newId } from '../core/ids.js';
+import type { Logger } from '../core/logger.js';
+import { authenticate } from './auth.js';
+import type { HandlerContext, Principal } from './context.js';
+import { IdempotencyStore, type StoredAnswer } from './idempotency.js';
+import { isHandlerResult, type Family, type Method, type Route } from './routes.js';
+import { precompile, validate } from './validation.js';
+
+export const BODY_LIMIT = '1mb';
+
+export interface AppDeps {
+  knex: Knex;
+  log: Logger;
+  idempotency: IdempotencyStore;
+  families: readonly Family[];
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    requestId: string;
+    log: Logger;
+  }
+}
+
+const BODY_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+
+/**
+ * Whether an idempotency key keeps this answer for replay. Not kept: server errors, retryable
+ * errors and request/validation/auth failures; the client is expected to fix or retry those.
+ */
+function keepForReplay(status: number, code?: ErrorCode): boolean {
+  if (status >= 500) return false;
+  if (code === undefined) return true;
+  return !ERROR_CODES[code].retryable && !/^IKW-(REQ|VAL|AUT|IDM)-/.test(code);
+}
+
+function sendJson(res: Response, status: number, body: string, headers: Record<string, string> = {}): void {
+  res.status(status);
+  for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.send(body);
+}
+
+function errorAnswer(err: ApiError, requestId: string): StoredAnswer {
+  return { status: err.status, body: JSON.stringify(err.toBody(requestId)) };
+}
+
+/** Maps body-parser failures and anything unexpected to a coded error; never a stack trace. */
+export function toApiError(err: unknown, log: Logger): ApiError {
+  if (err instanceof ApiError) return err;
+  const type = (err as { type?: string }).type;
+  switch (type) {
+    case 'entity.parse.failed':
+      return new ApiError('IKW-REQ-001');
+    case 'entity.too.large':
+      return new ApiError('IKW-REQ-003');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new ApiError('IKW-REQ-002', 'Request bodies must be UTF-8 JSON');
+    case 'request.aborted':
+    case 'request.size.invalid':
+    case 'stream.encoding.set':
+      return new ApiError('IKW-REQ-005');
+  }
+  log.error({ err }, 'unhandled error');
+  return new ApiError('IKW-INT-001');
+}
+
+function runRoute(r: Route, deps: AppDeps) {
+  if (r.body) precompile(r.body, 'body');
+  if (r.query) precompile(r.query, 'query');
+  if (r.params) precompile(r.params, 'params');
+  const upperMethod = r.method.toUpperCase();
+
+  return async (req: Request, res: Response) => {
+    const header = (name: string) => {
+      const v = req.headers[name.toLowerCase()];
+      return Array.isArray(v) ? v[0] : v;
+    };
+    let principal: Principal | undefined;
+    let complete: ((answer: StoredAnswer, keep: boolean) => Promise<void>) | undefined;
+    try {
+      if (r.auth !== 'public') {
+        principal = await authenticate(deps.knex, r.auth, header);
+        req.log = req.log.child({ merchant_id: principal.merchantId, environment: principal.environment });
+      }
+      const body: unknown = req.body ?? {};
+      const query: Record<string, unknown> = { ...(req.query as Record<string, unknown>) };
+      const params: Record<string, unknown> = { ...req.params };
+      if (r.body) validate(r.body, body, 'body');
+      else if (BODY_METHODS.has(upperMethod) && Object.keys(body as object).length > 0) {
+        throw new ApiError('IKW-VAL-002', 'This operation takes no request body', Object.keys(body as object)[0]);
+      }
+      validate(r.query ?? { type: 'object', additionalProperties: false }, query, 'query');
+      if (r.params) validate(r.params, params, 'params');
+
+      const key = header('idempotency-key');
+      if (principal && r.auth !== 'public' && r.auth.idempotencyKeyInLive === 'required' && principal.livemode && key === undefined) {
+        throw new ApiError('IKW-IDM-004', undefined, 'Idempotency-Key');
+      }
+      if (key !== undefined && principal && (upperMethod === 'POST' || upperMethod === 'PATCH')) {
+        const claim = await deps.idempotency.claim(principal, upperMethod, req.path, key, body);
+        if (claim.kind === 'replay') {
+          sendJson(res, claim.answer.status, claim.answer.body, { 'Idempotent-Replayed': 'true' });
+          return;
+        }
+        complete = claim.complete;
+      }
+
+      const ctx: HandlerContext = {
+        body,
+        query,
+        params,
+        principal: principal as Principal,
+        requestId: req.requestId,
+        log: req.log,
+        header,
+        path: req.path,
+      };
+      const result = await r.handler(ctx);
+      const { status, body: out, headers } = isHandlerResult(result) ? result : { status: undefined, body: result, headers: undefined };
+      const answer = { status: status ?? r.status ?? 200, body: JSON.stringify(out) };
+      if (complete) await complete(answer, keepForReplay(answer.status));
+      sendJson(res, answer.status, answer.body, headers);
+    } catch (caught) {
+      const err = toApiError(caught, req.log);
+      const answer = errorAnswer(err, req.requestId);
+      if (complete) {
+        await complete(answer, keepForReplay(err.status, err.code)).catch((e: unknown) => req.log.error({ err: e }, 'idempotency record failed'));
+      }
+      sendJson(res, answer.status, answer.body, err.headers);
+    }
+  };
+}
+
+/** Builds the HTTP application: JSON only, coded errors, one router per family. */
+export function createApp(deps: AppDeps) {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    req.requestId = newId('req');
+    req.log = deps.log.child({ request_id: req.requestId });
+    res.setHeader('Request-Id', req.requestId);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      req.log.info(
+        { method: req.method, path: req.path, status: res.statusCode, duration_ms: Number(process.hrtime.bigint() - started) / 1e6 },
+        'request',
+      );
+    });
+    next();
+  });
+
+  // JSON only: a body in any other media type is refused before it is read.
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+    if (hasBody && !req.is(['application/json', 'application/*+json'])) {
+      next(new ApiError('IKW-REQ-002'));
+      return;
+    }
+    next();
+  });
+  app.use(express.json({ limit: BODY_LIMIT, strict: true, type: ['application/json', 'application/*+json'] }));
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    if (req.body !== undefined && (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))) {
+      next(new ApiError('IKW-VAL-001', 'The request body must be a JSON object'));
+      return;
+    }
+    next();
+  });
+
+  const known: { method: Method; matches: (path: string) => boolean }[] = [];
+  for (const family of deps.families) {
+    const router = express.Router();
+    for (const r of family.routes) {
+      router[r.method](r.path, runRoute(r, deps));
+      const matcher = match(r.path, { decode: false });
+      known.push({ method: r.method, matches: (p) => matcher(p) !== false });
+    }
+    app.use(router);
+  }
+
+  // Unknown route, or a known path with another method.
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    const allowed = known.filter((k) => k.matches(req.path)).map((k) => k.method.toUpperCase());
+    if (allowed.length > 0) {
+      const allow = [...new Set(allowed)].join(', ');
+      next(new ApiError('IKW-RTE-002', `${req.method} is not allowed here; use ${allow}`, undefined, { Allow: allow }));
+      return;
+    }
+    next(new ApiError('IKW-RTE-001', `No such route: ${req.method} ${req.path}`));
+  });
+
+  app.use((caught: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const err = toApiError(caught, req.log ?? deps.log);
+    const answer = errorAnswer(err, req.requestId);
+    sendJson(res, answer.status, answer.body, err.headers);
+  });
+
+  return app;
+}

@@ -1,0 +1,58 @@
+import { createHash } from 'node:crypto';
+import type { Knex } from 'knex';
+import { ApiError } from '../core/errors.js';
+import type { Environment } from '../domain/merchant/events.js';
+import { findApiKeyByHash } from '../../projections/api-keys.js';
+import type { Principal } from './context.js';
+import type { RouteAuth } from './routes.js';
+
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+const KEY_SHAPE = /^sk_(test|live)_[0-9A-Za-z]{32,128}$/;
+
+/** A scope is held directly, through `*`, or (for `x.read`) through `x.write`. */
+export function hasScope(scopes: readonly string[], needed: string): boolean {
+  if (scopes.includes('*') || scopes.includes(needed)) return true;
+  if (needed.endsWith('.read')) return scopes.includes(`${needed.slice(0, -'.read'.length)}.write`);
+  return false;
+}
+
+function parseEnvironmentHeader(value: string | undefined): Environment | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'sandbox' || value === 'live') return value;
+  throw new ApiError('IKW-AUT-005', undefined, 'X-Environment');
+}
+
+/**
+ * Resolves the credential of a request to a Principal, or throws the 400/401/403 of section 3.
+ * A key that is malformed, unknown or revoked gets the same answer: nothing leaks about which.
+ */
+export async function authenticate(
+  knex: Knex,
+  auth: RouteAuth,
+  header: (name: string) => string | undefined,
+): Promise<Principal> {
+  const authorization = header('authorization');
+  if (!authorization) throw new ApiError('IKW-AUT-001');
+  const match = /^Bearer +(\S+)\s*$/i.exec(authorization);
+  if (!match) throw new ApiError('IKW-AUT-001', 'The Authorization header must be "Bearer <API key>"');
+  const credential = match[1]!;
+  const requested = parseEnvironmentHeader(header('x-environment'));
+  if (!KEY_SHAPE.test(credential)) throw new ApiError('IKW-AUT-002');
+  const key = await findApiKeyByHash(knex, hashApiKey(credential));
+  if (!key || key.revoked_at !== null) throw new ApiError('IKW-AUT-002');
+  if (requested !== undefined && requested !== key.environment) throw new ApiError('IKW-AUT-003', undefined, 'X-Environment');
+  if (requested === undefined && auth.environmentHeader === 'required') throw new ApiError('IKW-AUT-006', undefined, 'X-Environment');
+  if (!hasScope(key.scopes, auth.scope)) {
+    throw new ApiError('IKW-AUT-004', `This API key lacks the scope ${auth.scope}`);
+  }
+  return {
+    merchantId: key.merchant_id,
+    environment: key.environment,
+    livemode: key.environment === 'live',
+    actor: key.id,
+    scopes: key.scopes,
+  };
+}

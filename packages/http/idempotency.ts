@@ -1,0 +1,131 @@
+import { createHash } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { Clock } from '../core/clock.js';
+import { ApiError } from '../core/errors.js';
+import type { Migration } from '../../projections/projection.js';
+import type { Principal } from './context.js';
+
+export const idempotencyMigrations: Migration[] = [
+  {
+    name: 'idempotency/001-create',
+    up: (knex) =>
+      knex.raw(`CREATE TABLE idempotency_keys (
+        merchant_id text NOT NULL,
+        environment text NOT NULL,
+        method text NOT NULL,
+        path text NOT NULL,
+        key text NOT NULL,
+        request_hash text NOT NULL,
+        state text NOT NULL CHECK (state IN ('running', 'done')),
+        status integer,
+        body text,
+        locked_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL,
+        PRIMARY KEY (merchant_id, environment, method, path, key)
+      );
+      CREATE INDEX idempotency_keys_expiry ON idempotency_keys (expires_at)`),
+  },
+];
+
+/** A first request that has not answered within this long is taken to have died (crash, kill). */
+const ABANDONED_AFTER_MS = 60_000;
+
+const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
+
+/** Stable JSON: object keys sorted, so the same body with another key order hashes the same. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+export interface StoredAnswer {
+  status: number;
+  body: string;
+}
+
+/** What the route runner must do with a request that carries an Idempotency-Key. */
+export type Claim = { kind: 'run'; complete(answer: StoredAnswer, keep: boolean): Promise<void> } | { kind: 'replay'; answer: StoredAnswer };
+
+interface Row {
+  request_hash: string;
+  state: 'running' | 'done';
+  status: number | null;
+  body: string | null;
+  locked_at: Date;
+  expires_at: Date;
+}
+
+/**
+ * Durable idempotency (ARCHITECTURE.md section 3): scope merchant × environment × method × path;
+ * the first complete answer is stored and replayed byte for byte; same key with another body → 422;
+ * same key while the first still runs → 409 (retryable).
+ */
+export class IdempotencyStore {
+  constructor(
+    private readonly knex: Knex,
+    private readonly clock: Clock,
+    private readonly ttlMs: number,
+  ) {}
+
+  static validateKey(key: string): void {
+    if (!KEY_SHAPE.test(key)) throw new ApiError('IKW-IDM-001', undefined, 'Idempotency-Key');
+  }
+
+  async claim(principal: Principal, method: string, path: string, key: string, body: unknown): Promise<Claim> {
+    IdempotencyStore.validateKey(key);
+    const scope = { merchant_id: principal.merchantId, environment: principal.environment, method, path, key };
+    const requestHash = createHash('sha256').update(canonical(body ?? null)).digest('hex');
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const now = this.clock.now();
+      const inserted = await this.knex('idempotency_keys')
+        .insert({
+          ...scope,
+          request_hash: requestHash,
+          state: 'running',
+          locked_at: now,
+          expires_at: new Date(now.getTime() + this.ttlMs),
+        })
+        .onConflict(['merchant_id', 'environment', 'method', 'path', 'key'])
+        .ignore()
+        .returning('key');
+      if (inserted.length === 1) return this.runner(scope, now);
+
+      const row = await this.knex('idempotency_keys').where(scope).first<Row | undefined>();
+      if (!row) continue; // deleted between our insert and read: try again
+      if (row.expires_at.getTime() <= now.getTime()) {
+        await this.knex('idempotency_keys').where(scope).andWhere('expires_at', '<=', now).delete();
+        continue;
+      }
+      if (row.request_hash !== requestHash) throw new ApiError('IKW-IDM-002', undefined, 'Idempotency-Key');
+      if (row.state === 'done') return { kind: 'replay', answer: { status: row.status!, body: row.body! } };
+      if (now.getTime() - row.locked_at.getTime() < ABANDONED_AFTER_MS) throw new ApiError('IKW-IDM-003');
+      // The first attempt died without answering: take the key over, exactly one taker wins.
+      const taken = await this.knex('idempotency_keys')
+        .where({ ...scope, state: 'running', locked_at: row.locked_at })
+        .update({ locked_at: now });
+      if (taken === 1) return this.runner(scope, now);
+      throw new ApiError('IKW-IDM-003');
+    }
+    throw new ApiError('IKW-IDM-003');
+  }
+
+  private runner(scope: Record<string, string>, lockedAt: Date): Claim {
+    return {
+      kind: 'run',
+      complete: async (answer, keep) => {
+        const mine = this.knex('idempotency_keys').where({ ...scope, state: 'running', locked_at: lockedAt });
+        if (keep) await mine.update({ state: 'done', status: answer.status, body: answer.body });
+        else await mine.delete();
+      },
+    };
+  }
+
+  /** Removes expired keys; called by the scheduler. */
+  async purgeExpired(): Promise<number> {
+    return this.knex('idempotency_keys').where('expires_at', '<=', this.clock.now()).delete();
+  }
+}

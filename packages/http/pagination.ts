@@ -1,0 +1,89 @@
+import type { Knex } from 'knex';
+import { ApiError } from '../core/errors.js';
+import type { JsonSchema } from './validation.js';
+
+/** Query schema of every cursor-paged /api/v1 list (ARCHITECTURE.md section 3). */
+export const cursorListQuery = {
+  type: 'object',
+  properties: {
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
+    starting_after: { type: 'string', minLength: 1, maxLength: 255 },
+    ending_before: { type: 'string', minLength: 1, maxLength: 255 },
+  },
+  additionalProperties: false,
+} satisfies JsonSchema;
+
+export interface CursorQuery {
+  limit: number;
+  starting_after?: string;
+  ending_before?: string;
+}
+
+export interface CursorList<T> {
+  object: 'list';
+  data: T[];
+  has_more: boolean;
+  url: string;
+}
+
+/**
+ * Newest first, over a table with a monotonically increasing `seq` column. `base` must already be
+ * narrowed to the caller's merchant and environment, so a cursor of another merchant is "no such object".
+ */
+export async function cursorPage<Row extends { seq: string | number }, T>(
+  base: Knex.QueryBuilder,
+  query: CursorQuery,
+  url: string,
+  idColumn: string,
+  render: (row: Row) => T,
+): Promise<CursorList<T>> {
+  if (query.starting_after && query.ending_before) {
+    throw new ApiError('IKW-VAL-001', 'starting_after and ending_before cannot be used together', 'ending_before');
+  }
+  const cursorId = query.starting_after ?? query.ending_before;
+  const q = base.clone();
+  if (cursorId !== undefined) {
+    const cursor = await base.clone().clearSelect().clearOrder().select('seq').where(idColumn, cursorId).first<{ seq: string } | undefined>();
+    const param = query.starting_after ? 'starting_after' : 'ending_before';
+    if (!cursor) throw new ApiError('IKW-VAL-001', `No such object: '${cursorId}'`, param);
+    q.where('seq', query.starting_after ? '<' : '>', cursor.seq);
+  }
+  const backwards = query.ending_before !== undefined;
+  const rows = (await q.orderBy('seq', backwards ? 'asc' : 'desc').limit(query.limit + 1)) as Row[];
+  const has_more = rows.length > query.limit;
+  const page = rows.slice(0, query.limit);
+  if (backwards) page.reverse();
+  return { object: 'list', data: page.map(render), has_more, url };
+}
+
+/** Query schema of page-based merchant lists (`/api/v1/merchant/*`). */
+export const pageListQuery = {
+  type: 'object',
+  properties: {
+    page: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1 },
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+  },
+  additionalProperties: false,
+} satisfies JsonSchema;
+
+export interface PageQuery {
+  page: number;
+  limit: number;
+}
+
+export interface PageList<T> {
+  object: 'list';
+  data: T[];
+  page: number;
+  limit: number;
+  total: number;
+  has_more: boolean;
+}
+
+/** Page-based list, newest first by `seq`. */
+export async function pageOf<Row, T>(base: Knex.QueryBuilder, query: PageQuery, render: (row: Row) => T): Promise<PageList<T>> {
+  const countRow = await base.clone().clearSelect().clearOrder().count<{ count: string }[]>('* as count');
+  const total = Number(countRow[0]?.count ?? 0);
+  const rows = (await base.clone().orderBy('seq', 'desc').offset((query.page - 1) * query.limit).limit(query.limit)) as Row[];
+  return { object: 'list', data: rows.map(render), page: query.page, limit: query.limit, total, has_more: query.page * query.limit < total };
+}

@@ -1,0 +1,46 @@
+import type { HandlerContext, HandlerResult } from './context.js';
+import type { JsonSchema } from './validation.js';
+
+export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
+
+export interface RouteAuth {
+  /** Scope the credential must hold, e.g. `payouts.write`. */
+  scope: string;
+  /** `required`: X-Environment must be sent (payouts). Otherwise it is optional. */
+  environmentHeader?: 'required' | 'optional';
+  /** Idempotency-Key required in live (payout creation). */
+  idempotencyKeyInLive?: 'required';
+}
+
+/** One operation of the interface: what it accepts, who may call it, and what it does. */
+export interface Route<Body = unknown, Query = unknown, Params = unknown> {
+  method: Method;
+  /** Express path, e.g. `/api/v1/payouts/:id`. */
+  path: string;
+  summary: string;
+  /** `public` routes take no credential (health checks, hosted pages). */
+  auth: RouteAuth | 'public';
+  body?: JsonSchema;
+  query?: JsonSchema;
+  params?: JsonSchema;
+  /** Schema of the success body, for /openapi.json. */
+  response?: JsonSchema;
+  /** Status of a success; default 200. */
+  status?: number;
+  handler(ctx: HandlerContext<Body, Query, Params>): Promise<HandlerResult | unknown>;
+}
+
+/** The routes of one family of the interface (one router per family). */
+export interface Family {
+  name: string;
+  routes: Route[];
+}
+
+/** Lets a family declare routes with typed handlers and still be collected in one list. */
+export function route<Body = unknown, Query = unknown, Params = unknown>(r: Route<Body, Query, Params>): Route {
+  return r as unknown as Route;
+}
+
+export function isHandlerResult(value: unknown): value is HandlerResult {
+  return typeof value === 'object' && value !== null && 'body' in value && Object.keys(value).every((k) => k === 'body' || k === 'status' || k === 'headers');
+}

@@ -1,0 +1,28 @@
+import type { MerchantEvent } from '../packages/domain/merchant/events.js';
+import type { Projection } from './projection.js';
+
+/** read.merchants: one row per merchant. */
+export const merchantsProjection: Projection = {
+  name: 'merchants',
+  tables: ['read.merchants'],
+  migrations: [
+    {
+      name: 'merchants/001-create',
+      up: (knex) =>
+        knex.raw(`CREATE TABLE read.merchants (
+          id text PRIMARY KEY,
+          name text NOT NULL,
+          created_at timestamptz NOT NULL
+        )`),
+    },
+  ],
+  handles: ['merchant.created'],
+  async apply(trx, event) {
+    const e = event as unknown as MerchantEvent;
+    if (e.type !== 'merchant.created') return;
+    await trx('read.merchants')
+      .insert({ id: e.data.merchantId, name: e.data.name, created_at: e.data.createdAt })
+      .onConflict('id')
+      .merge();
+  },
+};

@@ -1,0 +1,24 @@
+import type { Knex } from 'knex';
+import type { RecordedEvent } from '../packages/eventstore/port.js';
+
+/**
+ * A read model: tables in schema `read`, folded from the event log. `apply` must depend only on
+ * the event and on rows this projection wrote for the same aggregate, so that a rebuild from
+ * position zero produces the same rows as the live run.
+ */
+export interface Projection {
+  name: string;
+  /** Tables this projection owns (schema-qualified), truncated on rebuild. */
+  tables: string[];
+  /** Ordered, append-only list of table migrations. */
+  migrations: Migration[];
+  /** Event types it reads; others are never passed to apply. */
+  handles: readonly string[];
+  apply(trx: Knex.Transaction, event: RecordedEvent): Promise<void>;
+}
+
+export interface Migration {
+  /** Unique and stable: `<owner>/<nnn>-<what>`. */
+  name: string;
+  up(knex: Knex | Knex.Transaction): Promise<void>;
+}

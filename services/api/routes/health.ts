@@ -1,0 +1,37 @@
+import type { Knex } from 'knex';
+import { ApiError } from '../../../packages/core/errors.js';
+import { route, type Family } from '../../../packages/http/routes.js';
+
+const READY_TIMEOUT_MS = 2000;
+
+/** Liveness and readiness probes. Projections run inside the append transaction, so they never lag. */
+export function healthFamily(knex: Knex): Family {
+  return {
+    name: 'health',
+    routes: [
+      route({
+        method: 'get',
+        path: '/healthz',
+        summary: 'The process is up',
+        auth: 'public',
+        response: { type: 'object', properties: { status: { const: 'ok' } } },
+        handler: async () => ({ status: 'ok' }),
+      }),
+      route({
+        method: 'get',
+        path: '/readyz',
+        summary: 'The database is reachable and read models are current',
+        auth: 'public',
+        handler: async () => {
+          const probe = knex.raw('SELECT 1').timeout(READY_TIMEOUT_MS, { cancel: true });
+          try {
+            await probe;
+          } catch {
+            throw new ApiError('IKW-SVC-001', 'The database is not reachable');
+          }
+          return { status: 'ready', checks: { database: 'ok', projections: 'inline' } };
+        },
+      }),
+    ],
+  };
+}

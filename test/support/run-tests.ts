@@ -1,0 +1,59 @@
+/**
+ * `make test`: starts one throwaway embedded PostgreSQL for the whole run (each test file creates
+ * its own database in it), runs every suite with tap, stops the server, and ends with a plain
+ * "N passed, N failed" line.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startEmbeddedPostgres } from '../../packages/core/database.js';
+
+function findTests(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.test.js'))
+    .map((f) => path.join(dir, f))
+    .sort();
+}
+
+async function main(): Promise<number> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sika-test-'));
+  fs.chmodSync(dataDir, 0o755);
+  const server = await startEmbeddedPostgres(dataDir, { persistent: false, fast: true });
+  const root = path.resolve(import.meta.dirname, '../../..');
+  // Only *.test.js files are suites; everything else under dist/test is support code.
+  const args = process.argv.slice(2);
+  const files = (args.length ? args : ['dist/test']).flatMap((a) => (fs.statSync(a).isDirectory() ? findTests(a) : [a]));
+  try {
+    const tap = spawn(
+      path.join(root, 'node_modules/.bin/tap'),
+      ['--disable-coverage', '--reporter=tap', '--timeout=300', ...files],
+      { cwd: root, env: { ...process.env, SIKA_TEST_PG: server.url('postgres') }, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    // tap ends with a summary line such as "# { total: 44, pass: 43, fail: 1, skip: 1 }".
+    let summary = '';
+    tap.stdout.on('data', (chunk: Buffer) => {
+      process.stdout.write(chunk);
+      summary = (summary + chunk.toString()).slice(-4096);
+    });
+    const code = await new Promise<number>((resolve) => tap.on('close', (c) => resolve(c ?? 1)));
+    const line = /# \{ total: \d+[^}]*\}/.exec(summary)?.[0] ?? '';
+    const count = (key: string) => Number(new RegExp(`${key}: (\\d+)`).exec(line)?.[1] ?? 0);
+    const failed = count('fail');
+    const skipped = count('skip');
+    process.stdout.write(`\n${count('pass')} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
+    return code === 0 && failed === 0 ? 0 : 1;
+  } finally {
+    await server.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`test run failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  },
+);

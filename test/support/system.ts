@@ -1,0 +1,77 @@
+import type { AddressInfo } from 'node:net';
+import type { Test } from 'tap';
+import { ManualClock } from '../../packages/core/clock.js';
+import { loadConfig } from '../../packages/core/config.js';
+import { createLogger } from '../../packages/core/logger.js';
+import { createMerchant, type CreatedMerchant } from '../../packages/domain/merchant/commands.js';
+import type { Family } from '../../packages/http/routes.js';
+import { buildApi } from '../../services/api/app.js';
+import { listen } from '../../services/api/server.js';
+import { openSystem, type System } from '../../services/system.js';
+import { freshDatabase } from './db.js';
+
+export interface TestService {
+  system: System;
+  clock: ManualClock;
+  baseUrl: string;
+  /** JSON request against the running server. */
+  request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
+  merchant(name?: string): Promise<CreatedMerchant>;
+}
+
+export interface RequestOptions {
+  key?: string;
+  body?: unknown;
+  /** Sent as is, instead of JSON-encoding `body`. */
+  rawBody?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  // Tests read whatever the API answered; the shape is asserted, not assumed.
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+/** A whole service on a fresh database, a manual clock, and a loopback HTTP server. */
+export async function startService(t: Test, options: { env?: Record<string, string>; families?: (s: System) => Family[] } = {}): Promise<TestService> {
+  const url = await freshDatabase(t);
+  const config = loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', ...options.env });
+  const clock = new ManualClock();
+  const system = await openSystem(config, { clock, log: createLogger('silent') });
+  const app = buildApi(system, options.families?.(system) ?? []);
+  const server = await listen(app, 0, system.log, '127.0.0.1');
+  t.teardown(async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+    await system.close();
+  });
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    system,
+    clock,
+    baseUrl,
+    merchant: (name = 'Test merchant') => createMerchant(system.store, clock, name, 'test'),
+    async request(method, path, opts = {}) {
+      const headers: Record<string, string> = { ...opts.headers };
+      if (opts.key) headers.authorization = `Bearer ${opts.key}`;
+      let body: string | Buffer | undefined;
+      if (opts.rawBody !== undefined) body = opts.rawBody;
+      else if (opts.body !== undefined) {
+        body = JSON.stringify(opts.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
+      const text = await res.text();
+      let parsed: unknown = undefined;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        parsed = undefined;
+      }
+      return { status: res.status, headers: res.headers, text, body: parsed };
+    },
+  };
+}
