@@ -67,9 +67,10 @@ export class ProjectionRunner {
   }
 
   private async startOne(projection: Projection): Promise<void> {
-    if (this.stopped) return;
     let checkpoint = await readCheckpoint(this.knex, projection.name);
-    const sub = this.store.subscribe({
+    if (this.stopped) return;
+    let moved = false;
+    const sub: Subscription = this.store.subscribe({
       after: checkpoint,
       batchSize: 500,
       handle: async (events) => {
@@ -78,8 +79,9 @@ export class ProjectionRunner {
       },
       onError: (err) => {
         if (err instanceof CheckpointMoved) {
-          // Resubscribe from the stored checkpoint; done outside the loop that reported it.
-          setImmediate(() => void this.restart(projection));
+          // Resubscribe from the stored checkpoint, once, outside the loop that reported it.
+          if (!moved) setImmediate(() => void this.restart(projection, sub));
+          moved = true;
           return;
         }
         this.log?.error({ err, projection: projection.name }, 'projection batch failed; retrying');
@@ -88,10 +90,10 @@ export class ProjectionRunner {
     this.running.set(projection.name, sub);
   }
 
-  private async restart(projection: Projection): Promise<void> {
-    const sub = this.running.get(projection.name);
+  private async restart(projection: Projection, old: Subscription): Promise<void> {
+    if (this.running.get(projection.name) !== old) return;
     this.running.delete(projection.name);
-    await sub?.stop();
+    await old.stop();
     await this.startOne(projection);
   }
 

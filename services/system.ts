@@ -50,7 +50,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     clock,
     log,
     idempotency: new IdempotencyStore(db.knex, clock, config.idempotencyTtlMs),
-    rebuildProjections: (names = []) => {
+    rebuildProjections: async (names = []) => {
       const unknown = names.filter((n) => !ALL_PROJECTIONS.some((p) => p.name === n));
       if (unknown.length > 0) throw new Error(`Unknown projection(s): ${unknown.join(', ')}; known: ${ALL_PROJECTIONS.map((p) => p.name).join(', ')}`);
       const chosen = names.length === 0 ? ALL_PROJECTIONS : ALL_PROJECTIONS.filter((p) => names.includes(p.name));

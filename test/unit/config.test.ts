@@ -1,0 +1,51 @@
+import t from 'tap';
+import { ConfigError, loadConfig, parseDuration } from '../../packages/core/config.js';
+
+t.test('defaults', async (t) => {
+  const c = loadConfig({});
+  t.equal(c.port, 3000);
+  t.equal(c.databaseUrl, null);
+  t.equal(c.eventStore, 'postgres');
+  t.equal(c.bus, 'postgres');
+  t.same(c.webhookRetryScheduleMs, [5 * 60_000, 30 * 60_000, 2 * 3_600_000, 8 * 3_600_000, 24 * 3_600_000]);
+  t.equal(c.sandboxOperatorDelayMs, 2000);
+  t.equal(c.webhookAllowPrivateUrls, false);
+  t.equal(c.idempotencyTtlMs, 24 * 3_600_000);
+});
+
+t.test('durations', async (t) => {
+  t.equal(parseDuration('250ms'), 250);
+  t.equal(parseDuration('30s'), 30_000);
+  t.equal(parseDuration('2h'), 7_200_000);
+  t.equal(parseDuration('1d'), 86_400_000);
+  t.equal(parseDuration('5 minutes'), null);
+  t.equal(loadConfig({ WEBHOOK_RETRY_SCHEDULE: '1s,2s' }).webhookRetryScheduleMs.join(), '1000,2000');
+});
+
+t.test('a bad value names its variable', async (t) => {
+  const cases: [Record<string, string>, string][] = [
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ EVENT_STORE: 'mongo' }, 'EVENT_STORE'],
+    [{ EVENT_STORE: 'esdb' }, 'ESDB_URL'],
+    [{ BUS: 'kafka' }, 'KAFKA_BROKERS'],
+    [{ KAFKA_BROKERS: 'not a broker' }, 'KAFKA_BROKERS'],
+    [{ SECRETS_KEY: 'short' }, 'SECRETS_KEY'],
+    [{ SMTP_URL: 'http://mail' }, 'SMTP_URL'],
+    [{ WEBHOOK_RETRY_SCHEDULE: '5m,soon' }, 'WEBHOOK_RETRY_SCHEDULE'],
+    [{ WEBHOOK_ALLOW_PRIVATE_URLS: 'yes' }, 'WEBHOOK_ALLOW_PRIVATE_URLS'],
+    [{ SANDBOX_OPERATOR_DELAY_MS: '-1' }, 'SANDBOX_OPERATOR_DELAY_MS'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ IDEMPOTENCY_TTL: 'forever' }, 'IDEMPOTENCY_TTL'],
+  ];
+  for (const [env, variable] of cases) {
+    try {
+      loadConfig(env);
+      t.fail(`${JSON.stringify(env)} was accepted`);
+    } catch (err) {
+      t.type(err, ConfigError);
+      t.equal((err as ConfigError).variable, variable, JSON.stringify(env));
+    }
+  }
+});
