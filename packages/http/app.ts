@@ -27,6 +27,8 @@ declare module 'express-serve-static-core' {
 }
 
 const BODY_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+/** Routes without a query schema accept no query parameters. One object, so ajv compiles it once. */
+const NO_QUERY = { type: 'object', additionalProperties: false };
 
 /**
  * Whether an idempotency key keeps this answer for replay. Not kept: server errors, retryable
@@ -49,9 +51,22 @@ function errorAnswer(err: ApiError, requestId: string): StoredAnswer {
   return { status: err.status, body: JSON.stringify(err.toBody(requestId)) };
 }
 
+/** The request_id inside a stored error answer, if it has one. */
+function errorRequestId(answer: StoredAnswer): string | undefined {
+  if (answer.status < 400) return undefined;
+  try {
+    const id = (JSON.parse(answer.body) as { request_id?: unknown }).request_id;
+    return typeof id === 'string' ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Maps body-parser failures and anything unexpected to a coded error; never a stack trace. */
 export function toApiError(err: unknown, log: Logger): ApiError {
   if (err instanceof ApiError) return err;
+  // The router could not percent-decode a path parameter (e.g. `%E0%A4%A`): the client's fault.
+  if (err instanceof URIError) return new ApiError('IKW-REQ-005', 'The request path is not valid percent-encoding');
   const type = (err as { type?: string }).type;
   switch (type) {
     case 'entity.parse.failed':
@@ -95,7 +110,7 @@ function runRoute(r: Route, deps: AppDeps) {
       else if (BODY_METHODS.has(upperMethod) && Object.keys(body as object).length > 0) {
         throw new ApiError('IKW-VAL-002', 'This operation takes no request body', Object.keys(body as object)[0]);
       }
-      validate(r.query ?? { type: 'object', additionalProperties: false }, query, 'query');
+      validate(r.query ?? NO_QUERY, query, 'query');
       if (r.params) validate(r.params, params, 'params');
 
       const key = header('idempotency-key');
@@ -105,7 +120,14 @@ function runRoute(r: Route, deps: AppDeps) {
       if (key !== undefined && principal && (upperMethod === 'POST' || upperMethod === 'PATCH')) {
         const claim = await deps.idempotency.claim(principal, upperMethod, req.path, key, body);
         if (claim.kind === 'replay') {
-          sendJson(res, claim.answer.status, claim.answer.body, { 'Idempotent-Replayed': 'true' });
+          // A replayed error carries the first request's request_id in its (byte-identical) body;
+          // the Request-Id header must name the same id (section 3).
+          const original = errorRequestId(claim.answer);
+          if (original !== undefined) req.log = req.log.child({ replay_of: original });
+          sendJson(res, claim.answer.status, claim.answer.body, {
+            'Idempotent-Replayed': 'true',
+            ...(original !== undefined ? { 'Request-Id': original } : {}),
+          });
           return;
         }
         complete = claim.complete;
@@ -167,7 +189,9 @@ export function createApp(deps: AppDeps) {
     }
     next();
   });
-  app.use(express.json({ limit: BODY_LIMIT, strict: true, type: ['application/json', 'application/*+json'] }));
+  // Not strict: a body that is valid JSON but not an object ("x", 42, null) gets IKW-VAL-001 below,
+  // not IKW-REQ-001 "not valid JSON".
+  app.use(express.json({ limit: BODY_LIMIT, strict: false, type: ['application/json', 'application/*+json'] }));
   app.use((req: Request, _res: Response, next: NextFunction) => {
     if (req.body !== undefined && (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))) {
       next(new ApiError('IKW-VAL-001', 'The request body must be a JSON object'));
