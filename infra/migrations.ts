@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { createEventStoreSchema } from '../packages/eventstore/postgres/schema.js';
 import { idempotencyMigrations } from '../packages/http/idempotency.js';
+import { schedulerMigrations } from '../packages/scheduler/scheduler.js';
 import { ALL_PROJECTIONS } from '../projections/registry.js';
 import type { Migration } from '../projections/projection.js';
 
@@ -18,6 +19,7 @@ export const MIGRATIONS: readonly Migration[] = [
         )`),
   },
   ...idempotencyMigrations,
+  ...schedulerMigrations,
   ...ALL_PROJECTIONS.flatMap((p) => p.migrations),
 ];
 

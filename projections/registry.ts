@@ -1,6 +1,19 @@
 import { apiKeysProjection } from './api-keys.js';
+import { balanceTransactionsProjection } from './balance-transactions.js';
+import { balancesProjection } from './balances.js';
+import { customersProjection } from './customers.js';
 import { merchantsProjection } from './merchants.js';
+import { operationsProjection } from './operations.js';
+import { paymentIntentsProjection } from './payment-intents.js';
 import type { Projection } from './projection.js';
 
 /** Every read model the service keeps, in the order they are migrated. */
-export const ALL_PROJECTIONS: readonly Projection[] = [merchantsProjection, apiKeysProjection];
+export const ALL_PROJECTIONS: readonly Projection[] = [
+  merchantsProjection,
+  apiKeysProjection,
+  balancesProjection,
+  balanceTransactionsProjection,
+  customersProjection,
+  paymentIntentsProjection,
+  operationsProjection,
+];

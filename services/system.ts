@@ -3,13 +3,19 @@ import { systemClock, type Clock } from '../packages/core/clock.js';
 import type { Config } from '../packages/core/config.js';
 import { openDatabase, type Database } from '../packages/core/database.js';
 import { createLogger, type Logger } from '../packages/core/logger.js';
+import { runLedger } from '../packages/domain/ledger/commands.js';
+import type { Environment } from '../packages/domain/merchant/events.js';
+import { PaymentIntents } from '../packages/domain/payment-intent/commands.js';
 import { PostgresEventStore } from '../packages/eventstore/postgres/store.js';
 import { IdempotencyStore } from '../packages/http/idempotency.js';
+import type { PayinCallback, PaymentProvider } from '../packages/providers/port.js';
+import { SandboxProvider, UnconfiguredLiveProvider } from '../packages/providers/sandbox.js';
+import { Scheduler } from '../packages/scheduler/scheduler.js';
 import { migrate } from '../infra/migrations.js';
 import { ALL_PROJECTIONS } from '../projections/registry.js';
 import { inlineProjections, rebuildInline } from '../projections/runner.js';
 
-/** Everything a process of the service shares: database, event store, clock, logger. */
+/** Everything a process of the service shares: database, event store, clock, logger, services. */
 export interface System {
   config: Config;
   db: Database;
@@ -18,6 +24,8 @@ export interface System {
   clock: Clock;
   log: Logger;
   idempotency: IdempotencyStore;
+  scheduler: Scheduler;
+  paymentIntents: PaymentIntents;
   /** Rebuilds the named read models (all when empty) from position zero; returns events applied. */
   rebuildProjections(names?: string[]): Promise<number>;
   close(): Promise<void>;
@@ -27,9 +35,14 @@ export interface SystemOptions {
   clock?: Clock;
   log?: Logger;
   poolMax?: number;
+  /** Replaces the connector of an environment (tests count or hold provider calls). */
+  provider?: (environment: Environment, sandbox: PaymentProvider) => PaymentProvider;
 }
 
-/** Opens the database (embedded or DATABASE_URL), migrates, and wires the Postgres event store. */
+const JOB_PAYIN_CALLBACK = 'payin.callback';
+const JOB_LEDGER_SETTLE = 'ledger.settle';
+
+/** The composition root: opens the database (embedded or DATABASE_URL), migrates, wires every part. */
 export async function openSystem(config: Config, options: SystemOptions = {}): Promise<System> {
   const log = options.log ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
@@ -41,22 +54,62 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     await db.close();
     throw err;
   }
-  const store = new PostgresEventStore(db.knex, { inline: inlineProjections(ALL_PROJECTIONS), listenUrl: db.url });
+  const knex = db.knex;
+  const store = new PostgresEventStore(knex, { inline: inlineProjections(ALL_PROJECTIONS), listenUrl: db.url });
+  const scheduler = new Scheduler(knex, clock, log);
+
+  const sandbox = new SandboxProvider(clock, config.sandboxOperatorDelayMs, config.publicUrl, (callback, at) =>
+    scheduler.schedule({ kind: JOB_PAYIN_CALLBACK, key: `payin:${callback.operationId}`, runAt: at, payload: { ...callback } }),
+  );
+  const live = new UnconfiguredLiveProvider();
+  const providerFor = (env: Environment): PaymentProvider => {
+    const base = env === 'sandbox' ? sandbox : live;
+    return options.provider ? options.provider(env, base) : base;
+  };
+
+  const paymentIntents = new PaymentIntents({
+    knex,
+    store,
+    clock,
+    provider: providerFor,
+    publicUrl: config.publicUrl,
+    defaultReturnUrl: async () => null,
+    settlementDelayMs: (env) => (env === 'sandbox' ? 0 : config.settlementDelayMs),
+    scheduleSettlement: (merchantId, environment, currency, at) =>
+      scheduler.schedule({
+        kind: JOB_LEDGER_SETTLE,
+        key: `settle:${merchantId}:${environment}:${currency}:${at.toISOString()}`,
+        runAt: at,
+        payload: { merchantId, environment, currency },
+      }),
+  });
+
+  scheduler.register(JOB_PAYIN_CALLBACK, async (job) => {
+    await paymentIntents.applyCallback(job.payload as unknown as PayinCallback, 'provider:sandbox');
+  });
+  scheduler.register(JOB_LEDGER_SETTLE, async (job) => {
+    const { merchantId, environment, currency } = job.payload as { merchantId: string; environment: Environment; currency: string };
+    await runLedger(store, clock, merchantId, environment, currency, { type: 'settle_due' }, { merchant_id: merchantId, environment, actor: 'scheduler', occurred_at: clock.now().toISOString() });
+  });
+
   return {
     config,
     db,
-    knex: db.knex,
+    knex,
     store,
     clock,
     log,
-    idempotency: new IdempotencyStore(db.knex, clock, config.idempotencyTtlMs),
+    idempotency: new IdempotencyStore(knex, clock, config.idempotencyTtlMs),
+    scheduler,
+    paymentIntents,
     rebuildProjections: async (names = []) => {
       const unknown = names.filter((n) => !ALL_PROJECTIONS.some((p) => p.name === n));
       if (unknown.length > 0) throw new Error(`Unknown projection(s): ${unknown.join(', ')}; known: ${ALL_PROJECTIONS.map((p) => p.name).join(', ')}`);
       const chosen = names.length === 0 ? ALL_PROJECTIONS : ALL_PROJECTIONS.filter((p) => names.includes(p.name));
-      return rebuildInline(db.knex, chosen, (trx, after, limit) => store.readCommitted(trx, after, limit));
+      return rebuildInline(knex, chosen, (trx, after, limit) => store.readCommitted(trx, after, limit));
     },
     close: async () => {
+      await scheduler.stop();
       await store.close();
       await db.close();
     },

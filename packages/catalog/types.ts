@@ -48,6 +48,12 @@ export interface FeeRule {
   /** Omitted = any country / any operator. The most specific matching rule wins. */
   country?: string;
   operator?: string;
+  /**
+   * ISO 4217, upper case. Omitted = any currency. A currency rule carries what must differ by
+   * currency (a minimum, a fixed part) for every country of that currency; a country or operator
+   * rule is more specific than a currency rule.
+   */
+  currency?: string;
   /** Percentage part in basis points (1/100 of a percent). */
   basisPoints: number;
   /** Fixed part, minor units of the country's currency. */
@@ -67,6 +73,13 @@ export interface FeeQuoteInput {
 }
 
 export interface FeeQuote {
+  /** The input, normalised: currency and country upper case, operator lower case (null when none). */
+  amount: number;
+  currency: string;
+  direction: Direction;
+  method: PaymentMethodType;
+  country: string;
+  operator: string | null;
   fee: number;
   /** Payin: what the merchant is credited (amount − fee). Payout: what the recipient gets (amount). */
   net: number;

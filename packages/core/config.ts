@@ -16,6 +16,10 @@ export interface Config {
   sandboxOperatorDelayMs: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   idempotencyTtlMs: number;
+  /** Base URL customers' browsers reach this service at (hosted status and test pages). */
+  publicUrl: string;
+  /** Live payments move from pending to available after this long (sandbox: at once). */
+  settlementDelayMs: number;
 }
 
 export class ConfigError extends Error {
@@ -116,8 +120,13 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('IDEMPOTENCY_TTL', 'must be a duration like 24h');
   }
 
+  const settlementDelay = env.SETTLEMENT_DELAY ? parseDuration(env.SETTLEMENT_DELAY) : 24 * 3_600_000;
+  if (settlementDelay === null) throw new ConfigError('SETTLEMENT_DELAY', 'must be a duration like 24h (0s for none)');
+  const port = integer(env, 'PORT', 3000, 0, 65535);
+  const publicUrl = (url(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/+$/, '');
+
   return {
-    port: integer(env, 'PORT', 3000, 0, 65535),
+    port,
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     dataDir: path.resolve(env.DATA_DIR || '.data'),
     eventStore,
@@ -131,5 +140,7 @@ export function loadConfig(env: Env = process.env): Config {
     sandboxOperatorDelayMs: integer(env, 'SANDBOX_OPERATOR_DELAY_MS', 2000, 0, 86_400_000),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     idempotencyTtlMs: idempotencyTtl,
+    publicUrl,
+    settlementDelayMs: settlementDelay,
   };
 }

@@ -33,6 +33,7 @@ export const ERROR_CODES = {
   'IKW-IDM-002': { status: 422, retryable: false, message: 'This Idempotency-Key was used with a different request' },
   'IKW-IDM-003': { status: 409, retryable: true, message: 'A request with this Idempotency-Key is still being processed' },
   'IKW-IDM-004': { status: 400, retryable: false, message: 'This operation requires an Idempotency-Key header in live mode' },
+  'IKW-BAL-001': { status: 400, retryable: false, message: 'The available balance does not cover the amount plus fees' },
   'IKW-PRV-001': { status: 422, retryable: false, message: 'Live processing is not enabled for this operator; no connector is configured' },
   'IKW-SVC-001': { status: 503, retryable: true, message: 'The service is not ready' },
   'IKW-INT-001': { status: 500, retryable: true, message: 'An internal error occurred; it has been logged' },

@@ -46,29 +46,42 @@ function toDomain<Event extends DomainEvent>(recorded: RecordedEvent): Event {
  * The one way commands run: load the stream, fold it, decide, append with the version that was read.
  * A concurrent writer makes the append fail; that answers 409 IKW-RES-003 (retryable), never a lock.
  */
+export interface HandleOptions {
+  /** Message of the 409 a client gets when another request changed the stream first. */
+  conflictMessage?: string;
+  /**
+   * Internal commands (scheduler jobs, provider callbacks) decide again on the fresh state instead
+   * of answering 409: their decision is idempotent, so a retry is always safe.
+   */
+  retriesOnConflict?: number;
+}
+
 export async function handleCommand<Command, State, Event extends DomainEvent>(
   store: EventStore,
   streamId: string,
   decider: Decider<Command, State, Event>,
   command: Command,
   metadata: EventMetadata,
-  conflictMessage?: string,
+  options: HandleOptions = {},
 ): Promise<HandleResult<State, Event>> {
-  const history = await store.readStream(streamId);
-  const state = fold(decider, history.map((e) => toDomain<Event>(e)));
-  const events = decider.decide(command, state);
-  if (events.length === 0) return { state, events, appended: null };
-  const expectedVersion = history.length === 0 ? 'no_stream' : history[history.length - 1]!.version;
-  try {
-    const appended = await store.append(
-      streamId,
-      events.map((e) => ({ type: e.type, data: e.data, metadata })),
-      { expectedVersion },
-    );
-    return { state: events.reduce((s, e) => decider.evolve(s, e), state), events, appended };
-  } catch (err) {
-    if (err instanceof VersionConflictError) throw new ApiError('IKW-RES-003', conflictMessage);
-    throw err;
+  for (let attempt = 0; ; attempt++) {
+    const history = await store.readStream(streamId);
+    const state = fold(decider, history.map((e) => toDomain<Event>(e)));
+    const events = decider.decide(command, state);
+    if (events.length === 0) return { state, events, appended: null };
+    const expectedVersion = history.length === 0 ? 'no_stream' : history[history.length - 1]!.version;
+    try {
+      const appended = await store.append(
+        streamId,
+        events.map((e) => ({ type: e.type, data: e.data, metadata })),
+        { expectedVersion },
+      );
+      return { state: events.reduce((s, e) => decider.evolve(s, e), state), events, appended };
+    } catch (err) {
+      if (!(err instanceof VersionConflictError)) throw err;
+      if (attempt < (options.retriesOnConflict ?? 0)) continue;
+      throw new ApiError('IKW-RES-003', options.conflictMessage);
+    }
   }
 }
 

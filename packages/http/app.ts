@@ -5,9 +5,9 @@ import { ApiError, ERROR_CODES, type ErrorCode } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { Logger } from '../core/logger.js';
 import { authenticate } from './auth.js';
-import type { HandlerContext, Principal } from './context.js';
+import { Reply, type HandlerContext, type Principal } from './context.js';
 import { IdempotencyStore, type StoredAnswer } from './idempotency.js';
-import { isHandlerResult, type Family, type Method, type Route } from './routes.js';
+import type { Family, Method, Route } from './routes.js';
 import { precompile, validate } from './validation.js';
 
 export const BODY_LIMIT = '1mb';
@@ -144,10 +144,17 @@ function runRoute(r: Route, deps: AppDeps) {
         path: req.path,
       };
       const result = await r.handler(ctx);
-      const { status, body: out, headers } = isHandlerResult(result) ? result : { status: undefined, body: result, headers: undefined };
-      const answer = { status: status ?? r.status ?? 200, body: JSON.stringify(out) };
+      const reply = result instanceof Reply ? result : new Reply(result);
+      const status = reply.options.status ?? r.status ?? 200;
+      if (reply.options.contentType) {
+        // Hosted pages and redirects: sent as they are, never stored for idempotent replay.
+        if (complete) await complete({ status, body: '' }, false);
+        res.status(status).set({ ...reply.options.headers, 'Content-Type': reply.options.contentType }).send(String(reply.body));
+        return;
+      }
+      const answer = { status, body: JSON.stringify(reply.body) };
       if (complete) await complete(answer, keepForReplay(answer.status));
-      sendJson(res, answer.status, answer.body, headers);
+      sendJson(res, answer.status, answer.body, reply.options.headers);
     } catch (caught) {
       const err = toApiError(caught, req.log);
       const answer = errorAnswer(err, req.requestId);

@@ -24,8 +24,21 @@ export interface HandlerContext<Body = unknown, Query = unknown, Params = unknow
   path: string;
 }
 
-export interface HandlerResult {
-  status?: number;
-  body: unknown;
-  headers?: Record<string, string>;
+/**
+ * A handler's answer when the default (JSON of the returned value, the route's status) is not
+ * enough: another status, extra headers, or a non-JSON body such as a hosted HTML page.
+ */
+export class Reply {
+  constructor(
+    readonly body: unknown,
+    readonly options: { status?: number; headers?: Record<string, string>; contentType?: string } = {},
+  ) {}
+
+  static html(html: string, status = 200): Reply {
+    return new Reply(html, { status, contentType: 'text/html; charset=utf-8' });
+  }
+
+  static redirect(location: string): Reply {
+    return new Reply('', { status: 303, headers: { Location: location }, contentType: 'text/plain; charset=utf-8' });
+  }
 }

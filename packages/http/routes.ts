@@ -1,4 +1,4 @@
-import type { HandlerContext, HandlerResult } from './context.js';
+import type { HandlerContext, Reply } from './context.js';
 import type { JsonSchema } from './validation.js';
 
 export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
@@ -27,7 +27,8 @@ export interface Route<Body = unknown, Query = unknown, Params = unknown> {
   response?: JsonSchema;
   /** Status of a success; default 200. */
   status?: number;
-  handler(ctx: HandlerContext<Body, Query, Params>): Promise<HandlerResult | unknown>;
+  /** Returns the body to send as JSON, or a Reply. */
+  handler(ctx: HandlerContext<Body, Query, Params>): Promise<Reply | unknown>;
 }
 
 /** The routes of one family of the interface (one router per family). */
@@ -39,8 +40,4 @@ export interface Family {
 /** Lets a family declare routes with typed handlers and still be collected in one list. */
 export function route<Body = unknown, Query = unknown, Params = unknown>(r: Route<Body, Query, Params>): Route {
   return r as unknown as Route;
-}
-
-export function isHandlerResult(value: unknown): value is HandlerResult {
-  return typeof value === 'object' && value !== null && 'body' in value && Object.keys(value).every((k) => k === 'body' || k === 'status' || k === 'headers');
 }

@@ -2,11 +2,27 @@ import { createApp } from '../../packages/http/app.js';
 import type { Family } from '../../packages/http/routes.js';
 import type { System } from '../system.js';
 import { buildOpenApi, openApiFamily } from './openapi.js';
+import { balanceTransactionsFamily } from './routes/balance-transactions.js';
+import { balanceFamily } from './routes/balance.js';
+import { feesFamily } from './routes/fees.js';
+import { geographyFamily } from './routes/geography.js';
 import { healthFamily } from './routes/health.js';
+import { operationsFamily } from './routes/operations.js';
+import { paymentIntentsFamily } from './routes/payment-intents.js';
+import { sandboxFamily } from './routes/sandbox.js';
 
 /** The families of the interface this service serves, one router each. */
 export function apiFamilies(system: System): Family[] {
-  return [healthFamily(system.knex)];
+  return [
+    healthFamily(system.knex),
+    geographyFamily(),
+    feesFamily(),
+    paymentIntentsFamily(system.knex, system.paymentIntents),
+    balanceFamily(system.knex),
+    balanceTransactionsFamily(system.knex),
+    operationsFamily(system.knex),
+    sandboxFamily(system.knex, system.paymentIntents),
+  ];
 }
 
 export function buildApi(system: System, extra: Family[] = []) {

@@ -11,6 +11,9 @@ t.test('defaults', async (t) => {
   t.equal(c.sandboxOperatorDelayMs, 2000);
   t.equal(c.webhookAllowPrivateUrls, false);
   t.equal(c.idempotencyTtlMs, 24 * 3_600_000);
+  t.equal(c.publicUrl, 'http://localhost:3000');
+  t.equal(c.settlementDelayMs, 24 * 3_600_000);
+  t.equal(loadConfig({ PUBLIC_URL: 'https://pay.example.com/' }).publicUrl, 'https://pay.example.com');
 });
 
 t.test('durations', async (t) => {
@@ -38,6 +41,8 @@ t.test('a bad value names its variable', async (t) => {
     [{ SANDBOX_OPERATOR_DELAY_MS: '-1' }, 'SANDBOX_OPERATOR_DELAY_MS'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ IDEMPOTENCY_TTL: 'forever' }, 'IDEMPOTENCY_TTL'],
+    [{ PUBLIC_URL: 'ftp://x' }, 'PUBLIC_URL'],
+    [{ SETTLEMENT_DELAY: 'later' }, 'SETTLEMENT_DELAY'],
   ];
   for (const [env, variable] of cases) {
     try {

@@ -1,0 +1,6 @@
+/** The catalog: currencies, countries and their operators, MSISDN rules, and the fee schedule. */
+export type { AmountLimits, Country, Currency, Direction, FeeQuote, FeeQuoteInput, FeeRule, Operator, PaymentMethodType } from './types.js';
+export { getCurrency, listCurrencies } from './currencies.js';
+export { DEFAULT_PAYOUT_EXPECTED_MINUTES, getCountry, getOperator, listCountries } from './countries.js';
+export { normalizeMsisdn } from './msisdn.js';
+export { FEE_SCHEDULE, MAX_AMOUNT, quoteFee, ruleSpecificity } from './fees.js';

@@ -1,0 +1,36 @@
+/**
+ * Mobile numbers (MSISDNs): validated against libphonenumber's metadata, normalised to E.164.
+ * The 'max' metadata is the one that knows number types, so a fixed-line number is told apart
+ * from a mobile one.
+ */
+import { isSupportedCountry, parsePhoneNumberFromString } from 'libphonenumber-js/max';
+
+/** Separators people type inside phone numbers; everything else but digits and a leading '+' is refused. */
+const SEPARATORS = /[\s().\-/]/g;
+const DIALLABLE = /^\+?\d{4,20}$/;
+const MAX_INPUT_LENGTH = 40;
+
+/**
+ * `input` as E.164 (`+221771234567`) when it is a valid mobile number of `country` (ISO alpha-2,
+ * any case), otherwise null. Accepted spellings: international with `+` or `00`
+ * (`+221 77 123 45 67`, `00221771234567`), the calling code without `+` (`221771234567`), and the
+ * country's national format (`77 123 45 67`, `0712 345 678` in KE). Spaces, dots, dashes, slashes
+ * and parentheses are ignored. Letters, extensions and surrounding text are refused, as are a
+ * fixed-line number and a valid number of another country.
+ */
+export function normalizeMsisdn(input: string, country: string): string | null {
+  if (typeof input !== 'string' || typeof country !== 'string') return null;
+  if (input.length > MAX_INPUT_LENGTH) return null;
+  const region = country.toUpperCase();
+  if (!isSupportedCountry(region)) return null;
+  let compact = input.replace(SEPARATORS, '');
+  if (!DIALLABLE.test(compact)) return null;
+  // `00` is the international prefix in most of Africa, but not everywhere (Kenya dials 000):
+  // read it as '+' whatever the country's own prefix.
+  if (compact.startsWith('00')) compact = `+${compact.slice(2)}`;
+  const parsed = parsePhoneNumberFromString(compact, region);
+  if (!parsed || parsed.country !== region || !parsed.isValid()) return null;
+  const type = parsed.getType();
+  if (type !== 'MOBILE' && type !== 'FIXED_LINE_OR_MOBILE') return null;
+  return parsed.number;
+}

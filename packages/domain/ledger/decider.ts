@@ -1,0 +1,194 @@
+import { ApiError } from '../../core/errors.js';
+import type { Decider } from '../decider.js';
+import type { Environment } from '../merchant/events.js';
+import type { Account, EntryKind, EntryPosted, LedgerEvent, Line } from './events.js';
+
+export interface LedgerContext {
+  merchantId: string;
+  environment: Environment;
+  currency: string;
+  at: Date;
+  /** Id for each new entry, supplied by the caller so the decider stays pure. */
+  newEntryId: () => string;
+}
+
+export type LedgerCommand = LedgerContext &
+  (
+    | { type: 'post_payment'; source: string; clearing: Account; amount: number; fee: number; availableOn: Date }
+    | { type: 'settle_due' }
+    | { type: 'hold_payout'; source: string; amount: number; fee: number }
+    | { type: 'complete_payout'; source: string; clearing: Account }
+    | { type: 'release_payout'; source: string }
+    | { type: 'refund'; source: string; payment: string; clearing: Account; amount: number }
+  );
+
+interface PendingPayment {
+  source: string;
+  net: number;
+  availableOn: string;
+}
+
+/** Funds reserved for a payout in flight: amount + fee, and the fee part. */
+interface Hold {
+  total: number;
+  fee: number;
+}
+
+export interface LedgerState {
+  balances: Map<Account, number>;
+  /** `kind:source` of every entry posted: commands are idempotent per object. */
+  posted: Set<string>;
+  pending: PendingPayment[];
+  holds: Map<string, Hold>;
+}
+
+export function balanceOf(state: LedgerState, account: Account): number {
+  return state.balances.get(account) ?? 0;
+}
+
+export function isBalanced(lines: readonly Line[]): boolean {
+  return lines.reduce((sum, l) => sum + l.amount, 0) === 0 && lines.every((l) => Number.isSafeInteger(l.amount));
+}
+
+function entry(ctx: LedgerContext, kind: EntryKind, source: string, lines: Line[], amounts: { amount: number; fee: number; net: number }, availableOn = ctx.at): LedgerEvent {
+  if (!isBalanced(lines)) throw new Error(`Unbalanced ${kind} entry for ${source}`);
+  const data: EntryPosted = {
+    entryId: ctx.newEntryId(),
+    kind,
+    source,
+    merchantId: ctx.merchantId,
+    environment: ctx.environment,
+    currency: ctx.currency.toLowerCase(),
+    lines: lines.filter((l) => l.amount !== 0),
+    ...amounts,
+    availableOn: availableOn.toISOString(),
+    postedAt: ctx.at.toISOString(),
+  };
+  return { type: 'ledger.entry_posted', data };
+}
+
+function settlements(state: LedgerState, ctx: LedgerContext, at: Date): LedgerEvent[] {
+  return state.pending
+    .filter((p) => new Date(p.availableOn).getTime() <= at.getTime())
+    .map((p) =>
+      entry(ctx, 'payment_settlement', p.source, [
+        { account: 'pending', amount: -p.net },
+        { account: 'available', amount: p.net },
+      ], { amount: p.net, fee: 0, net: p.net }),
+    );
+}
+
+function assertAmounts(...amounts: number[]): void {
+  for (const a of amounts) if (!Number.isSafeInteger(a) || a < 0) throw new Error(`Ledger amounts must be non-negative integers, got ${a}`);
+}
+
+/**
+ * The balance of one merchant × environment × currency as a Decider. Every entry balances;
+ * `available` never goes below zero (a payout hold that would overdraw it is refused). Because the
+ * balance is one stream, a hold and its balance check are one append with an expected version.
+ */
+export const ledgerDecider: Decider<LedgerCommand, LedgerState, LedgerEvent> = {
+  initialState: { balances: new Map(), posted: new Set(), pending: [], holds: new Map() },
+
+  evolve(state, event) {
+    const e = event.data;
+    const balances = new Map(state.balances);
+    for (const line of e.lines) balances.set(line.account, (balances.get(line.account) ?? 0) + line.amount);
+    const posted = new Set(state.posted).add(`${e.kind}:${e.source}`);
+    let { pending, holds } = state;
+    switch (e.kind) {
+      case 'payment':
+        pending = [...pending, { source: e.source, net: e.net, availableOn: e.availableOn }];
+        break;
+      case 'payment_settlement':
+        pending = pending.filter((p) => p.source !== e.source);
+        break;
+      case 'payout_hold':
+        holds = new Map(holds).set(e.source, { total: -e.net, fee: e.fee });
+        break;
+      case 'payout_paid':
+      case 'payout_release':
+        holds = new Map(holds);
+        holds.delete(e.source);
+        break;
+      case 'refund':
+        break;
+    }
+    return { balances, posted, pending, holds };
+  },
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'post_payment': {
+        if (state.posted.has(`payment:${command.source}`)) return [];
+        assertAmounts(command.amount, command.fee);
+        if (command.fee > command.amount) throw new Error('A payment fee cannot exceed the amount');
+        const net = command.amount - command.fee;
+        const payment = entry(command, 'payment', command.source, [
+          { account: command.clearing, amount: -command.amount },
+          { account: 'pending', amount: net },
+          { account: 'fees', amount: command.fee },
+        ], { amount: command.amount, fee: command.fee, net }, command.availableOn);
+        const after = ledgerDecider.evolve(state, payment);
+        return [payment, ...settlements(after, command, command.at)];
+      }
+      case 'settle_due':
+        return settlements(state, command, command.at);
+      case 'hold_payout': {
+        if (state.posted.has(`payout_hold:${command.source}`)) return [];
+        assertAmounts(command.amount, command.fee);
+        const total = command.amount + command.fee;
+        const available = balanceOf(state, 'available');
+        if (available < total) {
+          throw new ApiError(
+            'IKW-BAL-001',
+            `Available balance ${available} ${command.currency.toLowerCase()} does not cover the amount plus fees (${total})`,
+            'amount',
+          );
+        }
+        return [
+          entry(command, 'payout_hold', command.source, [
+            { account: 'available', amount: -total },
+            { account: 'reserved', amount: total },
+          ], { amount: -command.amount, fee: command.fee, net: -total }),
+        ];
+      }
+      case 'complete_payout': {
+        const hold = state.holds.get(command.source);
+        if (!hold) return []; // already completed or released: idempotent
+        const amount = hold.total - hold.fee;
+        return [
+          entry(command, 'payout_paid', command.source, [
+            { account: 'reserved', amount: -hold.total },
+            { account: command.clearing, amount },
+            { account: 'fees', amount: hold.fee },
+          ], { amount: -amount, fee: hold.fee, net: -hold.total }),
+        ];
+      }
+      case 'release_payout': {
+        const hold = state.holds.get(command.source);
+        if (!hold) return [];
+        return [
+          entry(command, 'payout_release', command.source, [
+            { account: 'reserved', amount: -hold.total },
+            { account: 'available', amount: hold.total },
+          ], { amount: hold.total - hold.fee, fee: -hold.fee, net: hold.total }),
+        ];
+      }
+      case 'refund': {
+        if (state.posted.has(`refund:${command.source}`)) return [];
+        assertAmounts(command.amount);
+        const available = balanceOf(state, 'available');
+        if (available < command.amount) {
+          throw new ApiError('IKW-BAL-001', `Available balance ${available} does not cover the refund (${command.amount})`, 'amount');
+        }
+        return [
+          entry(command, 'refund', command.source, [
+            { account: 'available', amount: -command.amount },
+            { account: command.clearing, amount: command.amount },
+          ], { amount: -command.amount, fee: 0, net: -command.amount }),
+        ];
+      }
+    }
+  },
+};

@@ -1,0 +1,48 @@
+import type { DomainEvent } from '../decider.js';
+import type { Environment } from '../merchant/events.js';
+
+/**
+ * Accounts of one merchant × environment × currency balance stream. The merchant's own accounts
+ * are `available`, `pending` and `reserved`; the others are the platform's side of each entry.
+ */
+export type MerchantAccount = 'available' | 'pending' | 'reserved';
+export type PlatformAccount = 'fees' | 'bank_clearing' | 'card_clearing' | `operator_clearing:${string}`;
+export type Account = MerchantAccount | PlatformAccount;
+export const MERCHANT_ACCOUNTS: readonly MerchantAccount[] = ['available', 'pending', 'reserved'];
+
+/** One leg of a journal entry: positive credits a merchant account; every entry sums to zero. */
+export interface Line {
+  account: Account;
+  amount: number;
+}
+
+export type EntryKind =
+  | 'payment' // operator clearing → pending (net) + fees
+  | 'payment_settlement' // pending → available
+  | 'payout_hold' // available → reserved (amount + fee)
+  | 'payout_paid' // reserved → clearing (amount) + fees (fee)
+  | 'payout_release' // reserved → available (failed or canceled payout)
+  | 'refund'; // available → clearing (amount), fee kept
+
+export interface EntryPosted {
+  entryId: string;
+  kind: EntryKind;
+  /** The object the entry is about: a payment intent, payout or refund id. */
+  source: string;
+  merchantId: string;
+  environment: Environment;
+  currency: string;
+  lines: Line[];
+  /** Gross amount, fee and net as the merchant sees them (balance transaction fields). */
+  amount: number;
+  fee: number;
+  net: number;
+  /** When the funds become available (payments), ISO date-time. */
+  availableOn: string;
+  postedAt: string;
+}
+
+export type LedgerEvent = DomainEvent<'ledger.entry_posted', EntryPosted>;
+
+export const balanceStream = (merchantId: string, environment: Environment, currency: string) =>
+  `balance-${merchantId}-${environment}-${currency.toLowerCase()}`;

@@ -1,0 +1,311 @@
+import type { Knex } from 'knex';
+import type { Clock } from '../../core/clock.js';
+import { ApiError } from '../../core/errors.js';
+import { newId } from '../../core/ids.js';
+import type { EventMetadata, EventStore } from '../../eventstore/port.js';
+import { getCountry, getCurrency, getOperator, normalizeMsisdn, quoteFee } from '../../catalog/index.js';
+import type { PayinCallback, PaymentProvider } from '../../providers/port.js';
+import type { Principal } from '../../http/context.js';
+import { findOrCreateCustomer } from '../customer/commands.js';
+import { handleCommand, loadState, type HandleResult } from '../decider.js';
+import { runLedger } from '../ledger/commands.js';
+import type { Environment } from '../merchant/events.js';
+import {
+  CONFIRMATION_IN_PROGRESS,
+  paymentIntentDecider,
+  toObject,
+  type Owner,
+  type PaymentIntentCommand,
+  type PaymentIntentState,
+  type ProviderOutcome,
+} from './decider.js';
+import { paymentIntentStream, type CancellationReason, type PaymentIntentEvent, type PaymentIntentObject, type PaymentMethodDetails } from './events.js';
+import { assertMetadataSize, merchantMetadata } from './metadata.js';
+
+export interface CreateInput {
+  amount: number;
+  currency: string;
+  transaction_country: string;
+  payer_country?: string;
+  rail_country?: string;
+  description?: string;
+  metadata?: Record<string, unknown>;
+  customer?: string;
+  customer_email?: string;
+  customer_phone?: string;
+}
+
+export interface ConfirmInput {
+  payment_method:
+    | { type: 'mobile_money'; mobile_money: { country: string; operator: string; msisdn: string; preferred_flow?: string } }
+    | { type: 'card'; card: { token: string } };
+  return_url?: string;
+}
+
+export interface PaymentIntentDeps {
+  knex: Knex;
+  store: EventStore;
+  clock: Clock;
+  /** The connector for an environment: the sandbox simulator, or live connectors. */
+  provider(environment: Environment): PaymentProvider;
+  publicUrl: string;
+  /** The merchant's default return URL (settings), if one is set. */
+  defaultReturnUrl(merchantId: string, environment: Environment): Promise<string | null>;
+  /** Delay before a payment's funds become available, per environment. */
+  settlementDelayMs(environment: Environment): number;
+  /** Durable timer for the settlement of pending funds. */
+  scheduleSettlement(merchantId: string, environment: Environment, currency: string, at: Date): Promise<void>;
+}
+
+/** Who did it, for the audit trail (ARCHITECTURE.md section 1). */
+export interface Actor {
+  actor: string;
+  requestId?: string;
+  causationId?: string;
+}
+
+const owner = (p: Principal): Owner => ({ merchantId: p.merchantId, environment: p.environment });
+
+/** The application side of payment intents: validation against the catalog, provider calls, ledger postings. */
+export class PaymentIntents {
+  constructor(private readonly deps: PaymentIntentDeps) {}
+
+  private metadata(merchantId: string, environment: Environment, id: string, actor: Actor): EventMetadata {
+    return {
+      merchant_id: merchantId,
+      environment,
+      correlation_id: id,
+      actor: actor.actor,
+      occurred_at: this.deps.clock.now().toISOString(),
+      ...(actor.requestId ? { request_id: actor.requestId } : {}),
+      ...(actor.causationId ? { causation_id: actor.causationId } : {}),
+    };
+  }
+
+  private run(id: string, command: PaymentIntentCommand, meta: EventMetadata, retries = 0): Promise<HandleResult<PaymentIntentState, PaymentIntentEvent>> {
+    return handleCommand(this.deps.store, paymentIntentStream(id), paymentIntentDecider, command, meta, {
+      conflictMessage: CONFIRMATION_IN_PROGRESS,
+      retriesOnConflict: retries,
+    });
+  }
+
+  async create(principal: Principal, input: CreateInput, actor: Actor): Promise<PaymentIntentObject> {
+    const currency = getCurrency(input.currency);
+    if (!currency) throw new ApiError('IKW-VAL-003', `Unknown currency '${input.currency}'`, 'currency');
+    const country = getCountry(input.transaction_country);
+    if (!country) throw new ApiError('IKW-VAL-004', `Unsupported transaction_country '${input.transaction_country}'`, 'transaction_country');
+    if (country.currency !== currency.code) {
+      throw new ApiError('IKW-VAL-009', `${country.code} payments are in ${country.currency.toLowerCase()}, not ${currency.code.toLowerCase()}`, 'currency');
+    }
+    const maxPayin = Math.max(0, ...country.operators.map((o) => o.limits.payin?.max ?? 0));
+    if (input.amount > maxPayin) {
+      throw new ApiError('IKW-VAL-008', `The amount is above the largest payment any ${country.code} operator accepts (${maxPayin})`, 'amount');
+    }
+    for (const field of ['payer_country', 'rail_country'] as const) {
+      const code = input[field];
+      if (code !== undefined && !getCountry(code)) throw new ApiError('IKW-VAL-004', `Unsupported ${field} '${code}'`, field);
+    }
+    let phone: string | undefined;
+    if (input.customer_phone !== undefined) {
+      phone = normalizeMsisdn(input.customer_phone, country.code) ?? undefined;
+      if (!phone) throw new ApiError('IKW-VAL-007', `customer_phone is not a valid ${country.code} number`, 'customer_phone');
+    }
+    const id = newId('pi');
+    const meta = this.metadata(principal.merchantId, principal.environment, id, actor);
+    const customer = await findOrCreateCustomer(
+      this.deps.knex,
+      this.deps.store,
+      this.deps.clock,
+      principal.merchantId,
+      principal.environment,
+      { customer: input.customer, email: input.customer_email, phone },
+      meta,
+    );
+    const metadata = {
+      ...merchantMetadata(input.metadata),
+      // Platform keys: stored for auditors and support, filtered from every response.
+      Environment: principal.environment,
+      'country_context.transaction_country': country.code,
+    };
+    assertMetadataSize(metadata);
+    const at = this.deps.clock.now();
+    const result = await this.run(
+      id,
+      {
+        type: 'create',
+        at,
+        intent: {
+          id,
+          merchantId: principal.merchantId,
+          environment: principal.environment,
+          amount: input.amount,
+          currency: currency.code.toLowerCase(),
+          transactionCountry: country.code,
+          payerCountry: input.payer_country?.toUpperCase() ?? null,
+          railCountry: input.rail_country?.toUpperCase() ?? null,
+          description: input.description ?? null,
+          metadata,
+          customer,
+          createdAt: at.toISOString(),
+        },
+      },
+      meta,
+    );
+    return toObject(result.state);
+  }
+
+  async update(principal: Principal, id: string, input: { description?: string | null; metadata?: Record<string, unknown> }, actor: Actor): Promise<PaymentIntentObject> {
+    const result = await this.run(
+      id,
+      {
+        type: 'update',
+        owner: owner(principal),
+        at: this.deps.clock.now(),
+        ...(input.description !== undefined ? { description: input.description } : {}),
+        ...(input.metadata !== undefined ? { metadata: merchantMetadata(input.metadata) } : {}),
+      },
+      this.metadata(principal.merchantId, principal.environment, id, actor),
+    );
+    return toObject(result.state);
+  }
+
+  /** Checks a payment method against the intent and the catalog; returns it normalised. */
+  private paymentMethod(state: PaymentIntentState, input: ConfirmInput['payment_method']): PaymentMethodDetails {
+    const intent = state.intent!;
+    const other = input.type === 'card' ? 'mobile_money' : 'card';
+    if (other in input) throw new ApiError('IKW-VAL-002', `payment_method.${other} does not go with type ${input.type}`, `payment_method.${other}`);
+    if (input.type === 'card') return { type: 'card', token: input.card.token };
+    const mm = input.mobile_money;
+    const country = mm.country.toUpperCase();
+    if (country !== intent.transactionCountry) {
+      throw new ApiError('IKW-VAL-010', `The mobile money country must be the intent's transaction_country (${intent.transactionCountry})`, 'payment_method.mobile_money.country');
+    }
+    const operator = getOperator(country, mm.operator);
+    if (!operator) throw new ApiError('IKW-VAL-005', `Unknown operator '${mm.operator}' for ${country}`, 'payment_method.mobile_money.operator');
+    if (!operator.directions.includes('payin')) {
+      throw new ApiError('IKW-VAL-006', `${operator.name} does not collect payments`, 'payment_method.mobile_money.operator');
+    }
+    const msisdn = normalizeMsisdn(mm.msisdn, country);
+    if (!msisdn) throw new ApiError('IKW-VAL-007', `Not a valid ${country} mobile number`, 'payment_method.mobile_money.msisdn');
+    return { type: 'mobile_money', country, operator: operator.code, msisdn, ...(mm.preferred_flow ? { preferred_flow: mm.preferred_flow } : {}) };
+  }
+
+  private fee(state: PaymentIntentState, pm: PaymentMethodDetails): number {
+    const intent = state.intent!;
+    return quoteFee({
+      amount: intent.amount,
+      currency: intent.currency,
+      direction: 'payin',
+      method: pm.type,
+      country: intent.transactionCountry,
+      ...(pm.type === 'mobile_money' ? { operator: pm.operator } : {}),
+    }).fee;
+  }
+
+  /**
+   * Confirm: at most one provider confirmation at a time. The start of a confirmation is appended
+   * with the version that was read, so of two racing confirms one wins and the other gets
+   * 409 IKW-RES-003; a confirm while the winner is with the provider gets the same 409. Confirm on
+   * an intent already past that point returns it as it is and calls no provider.
+   */
+  async confirm(principal: Principal, id: string, input: ConfirmInput, actor: Actor): Promise<PaymentIntentObject> {
+    const { state } = await loadState(this.deps.store, paymentIntentStream(id), paymentIntentDecider);
+    const who = owner(principal);
+    if (!state.intent || state.intent.merchantId !== who.merchantId || state.intent.environment !== who.environment) {
+      throw new ApiError('IKW-RES-001', `No such payment intent: '${id}'`, 'id');
+    }
+    const meta = this.metadata(principal.merchantId, principal.environment, id, actor);
+    const pm = this.paymentMethod(state, input.payment_method);
+    const provider = this.deps.provider(principal.environment);
+    if (state.status === 'requires_payment_method') {
+      provider.assertCanCollect(pm);
+      this.fee(state, pm); // amount within the operator's limits, before anything is started
+    }
+    const operationId = newId('op');
+    const returnUrl =
+      input.return_url ?? (await this.deps.defaultReturnUrl(principal.merchantId, principal.environment)) ?? `${this.deps.publicUrl}/operations/status/${operationId}`;
+    const started = await this.run(id, { type: 'start_confirmation', owner: who, at: this.deps.clock.now(), operationId, paymentMethod: pm, returnUrl }, meta);
+    if (started.events.length === 0) return toObject(started.state);
+
+    let result;
+    try {
+      result = await provider.initiatePayin({
+        operationId,
+        paymentIntentId: id,
+        merchantId: principal.merchantId,
+        environment: principal.environment,
+        amount: state.intent.amount,
+        currency: state.intent.currency,
+        paymentMethod: pm,
+        returnUrl,
+      });
+    } catch (err) {
+      await this.run(id, { type: 'abort_confirmation', owner: who, at: this.deps.clock.now(), operationId, reason: err instanceof Error ? err.message : 'provider error' }, meta, 10);
+      throw err;
+    }
+    const recorded = await this.run(id, { type: 'record_initiation', owner: who, at: this.deps.clock.now(), operationId, result }, meta, 10);
+    return toObject(recorded.state);
+  }
+
+  async cancel(principal: Principal, id: string, reason: CancellationReason | null, actor: Actor): Promise<PaymentIntentObject> {
+    const result = await this.run(
+      id,
+      { type: 'cancel', owner: owner(principal), at: this.deps.clock.now(), reason },
+      this.metadata(principal.merchantId, principal.environment, id, actor),
+    );
+    return toObject(result.state);
+  }
+
+  /**
+   * A provider's final answer (operator callback, sandbox timer, 3-D Secure page). Idempotent: a
+   * repeated or late callback changes nothing, and a crash between the intent and the ledger is
+   * mended by the retry, which finds the intent succeeded and posts the (idempotent) ledger entry.
+   */
+  async applyCallback(callback: PayinCallback, actor: string): Promise<PaymentIntentObject | null> {
+    const who = { merchantId: callback.merchantId, environment: callback.environment };
+    const meta = this.metadata(who.merchantId, who.environment, callback.paymentIntentId, { actor, causationId: callback.operationId });
+    const { state } = await loadState(this.deps.store, paymentIntentStream(callback.paymentIntentId), paymentIntentDecider);
+    if (!state.intent || state.intent.merchantId !== who.merchantId || state.intent.environment !== who.environment) return null;
+    let outcome: ProviderOutcome;
+    if (callback.outcome.status === 'succeeded') {
+      // No payment method means no confirmation, so this callback is for nothing we started.
+      if (!state.paymentMethod) return toObject(state);
+      outcome = { status: 'succeeded', fee: this.fee(state, state.paymentMethod) };
+    } else {
+      outcome = callback.outcome;
+    }
+    const result = await this.run(
+      callback.paymentIntentId,
+      { type: 'record_outcome', owner: who, at: this.deps.clock.now(), operationId: callback.operationId, outcome },
+      meta,
+      10,
+    );
+    const after = result.state;
+    if (after.status === 'succeeded' && after.confirmation?.operationId === callback.operationId) await this.postPayment(after, meta);
+    return toObject(after);
+  }
+
+  private async postPayment(state: PaymentIntentState, meta: EventMetadata): Promise<void> {
+    const intent = state.intent!;
+    const pm = state.paymentMethod!;
+    const now = this.deps.clock.now();
+    const availableOn = new Date(now.getTime() + this.deps.settlementDelayMs(intent.environment));
+    await runLedger(
+      this.deps.store,
+      this.deps.clock,
+      intent.merchantId,
+      intent.environment,
+      intent.currency,
+      {
+        type: 'post_payment',
+        source: intent.id,
+        clearing: pm.type === 'mobile_money' ? `operator_clearing:${pm.operator}` : 'card_clearing',
+        amount: intent.amount,
+        fee: state.fee ?? 0,
+        availableOn,
+      },
+      meta,
+    );
+    if (availableOn > now) await this.deps.scheduleSettlement(intent.merchantId, intent.environment, intent.currency, availableOn);
+  }
+}

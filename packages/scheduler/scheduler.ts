@@ -1,0 +1,143 @@
+import type { Knex } from 'knex';
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/logger.js';
+import type { Migration } from '../../projections/projection.js';
+
+/**
+ * Durable timers in Postgres (ARCHITECTURE.md section 1): webhook retries, the sandbox operator's
+ * answers, payout delay checks, settlement of pending funds. Due jobs are claimed with
+ * `FOR UPDATE SKIP LOCKED` under a lease, run outside that transaction, and deleted on success:
+ * at-least-once, so every handler is idempotent. Time is the injected clock's.
+ */
+export const schedulerMigrations: Migration[] = [
+  {
+    name: 'scheduler/001-create',
+    up: (knex) =>
+      knex.raw(`CREATE TABLE scheduled_jobs (
+        id bigserial PRIMARY KEY,
+        kind text NOT NULL,
+        key text NOT NULL UNIQUE,
+        run_at timestamptz NOT NULL,
+        payload jsonb NOT NULL,
+        attempts integer NOT NULL DEFAULT 0,
+        last_error text,
+        locked_until timestamptz,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX scheduled_jobs_due ON scheduled_jobs (run_at)`),
+  },
+];
+
+export interface JobSpec {
+  kind: string;
+  /** Dedupe key: scheduling the same key twice keeps the first. */
+  key: string;
+  runAt: Date;
+  payload: Record<string, unknown>;
+}
+
+export interface Job extends JobSpec {
+  id: string;
+  attempts: number;
+}
+
+export type JobHandler = (job: Job) => Promise<void>;
+
+/** Schedules a job, inside the caller's transaction when one is given. */
+export async function schedule(db: Knex | Knex.Transaction, spec: JobSpec): Promise<void> {
+  await db('scheduled_jobs')
+    .insert({ kind: spec.kind, key: spec.key, run_at: spec.runAt, payload: JSON.stringify(spec.payload) })
+    .onConflict('key')
+    .ignore();
+}
+
+const LEASE_MS = 5 * 60_000;
+/** Back-off after a failed run: 1 s, 2 s, 4 s … capped at 10 minutes. */
+const retryDelay = (attempts: number) => Math.min(1000 * 2 ** Math.max(0, attempts - 1), 10 * 60_000);
+
+export class Scheduler {
+  private readonly handlers = new Map<string, JobHandler>();
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<unknown> | null = null;
+
+  constructor(
+    private readonly knex: Knex,
+    private readonly clock: Clock,
+    private readonly log: Logger,
+  ) {}
+
+  register(kind: string, handler: JobHandler): void {
+    if (this.handlers.has(kind)) throw new Error(`A handler for ${kind} is already registered`);
+    this.handlers.set(kind, handler);
+  }
+
+  schedule(spec: JobSpec): Promise<void> {
+    return schedule(this.knex, spec);
+  }
+
+  /** Claims and runs the jobs due now; returns how many ran (successfully or not). */
+  async runDue(limit = 50): Promise<number> {
+    const now = this.clock.now();
+    const claimed = await this.knex.transaction(async (trx) => {
+      const rows = await trx('scheduled_jobs')
+        .select('id', 'kind', 'key', 'run_at', 'payload', 'attempts')
+        .where('run_at', '<=', now)
+        .andWhere((q) => q.whereNull('locked_until').orWhere('locked_until', '<', now))
+        .orderBy('run_at')
+        .limit(limit)
+        .forUpdate()
+        .skipLocked();
+      if (rows.length === 0) return [];
+      await trx('scheduled_jobs')
+        .whereIn('id', rows.map((r: { id: string }) => r.id))
+        .update({ locked_until: new Date(now.getTime() + LEASE_MS), attempts: trx.raw('attempts + 1') });
+      return rows as { id: string; kind: string; key: string; run_at: Date; payload: Record<string, unknown>; attempts: number }[];
+    });
+    for (const row of claimed) {
+      const job: Job = { id: row.id, kind: row.kind, key: row.key, runAt: row.run_at, payload: row.payload, attempts: row.attempts + 1 };
+      const handler = this.handlers.get(job.kind);
+      try {
+        if (!handler) throw new Error(`No handler for job kind ${job.kind}`);
+        await handler(job);
+        await this.knex('scheduled_jobs').where({ id: job.id }).delete();
+      } catch (err) {
+        this.log.error({ err, job: { id: job.id, kind: job.kind, key: job.key, attempts: job.attempts } }, 'scheduled job failed; will retry');
+        await this.knex('scheduled_jobs')
+          .where({ id: job.id })
+          .update({
+            locked_until: null,
+            run_at: new Date(this.clock.now().getTime() + retryDelay(job.attempts)),
+            last_error: err instanceof Error ? err.message : String(err),
+          });
+      }
+    }
+    return claimed.length;
+  }
+
+  /** Runs due jobs until none is left (jobs may schedule more jobs for now). For tests and CLI. */
+  async runUntilIdle(maxRounds = 100): Promise<number> {
+    let total = 0;
+    for (let i = 0; i < maxRounds; i++) {
+      const ran = await this.runDue();
+      total += ran;
+      if (ran === 0) return total;
+    }
+    return total;
+  }
+
+  /** Polls for due jobs until stopped (the service's loop; tests drive runDue by hand). */
+  start(pollMs = 200): void {
+    const tick = async () => {
+      this.running = this.runUntilIdle().catch((err: unknown) => this.log.error({ err }, 'scheduler tick failed'));
+      await this.running;
+      if (this.timer) this.timer = setTimeout(tick, pollMs);
+    };
+    this.timer = setTimeout(tick, pollMs);
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+}

@@ -1,0 +1,82 @@
+import type { Knex } from 'knex';
+import { unixSeconds } from '../packages/core/clock.js';
+import type { CustomerEvent } from '../packages/domain/customer/events.js';
+import type { Environment } from '../packages/domain/merchant/events.js';
+import type { Projection } from './projection.js';
+
+/** read.customers: the Customer objects of each merchant and environment. */
+export const customersProjection: Projection = {
+  name: 'customers',
+  tables: ['read.customers'],
+  migrations: [
+    {
+      name: 'customers/001-create',
+      up: (knex) =>
+        knex.raw(`CREATE TABLE read.customers (
+          id text PRIMARY KEY,
+          seq text NOT NULL,
+          merchant_id text NOT NULL,
+          environment text NOT NULL,
+          name text,
+          email text,
+          phone text,
+          currency text,
+          balance bigint NOT NULL DEFAULT 0,
+          metadata jsonb NOT NULL DEFAULT '{}'::jsonb,
+          created_at timestamptz NOT NULL
+        );
+        CREATE INDEX customers_list ON read.customers (merchant_id, environment, seq)`),
+    },
+  ],
+  handles: ['customer.created'],
+  async apply(trx, event) {
+    const e = event as unknown as CustomerEvent;
+    const c = e.data;
+    await trx('read.customers')
+      .insert({
+        id: c.id,
+        seq: event.position,
+        merchant_id: c.merchantId,
+        environment: c.environment,
+        name: c.name,
+        email: c.email,
+        phone: c.phone,
+        currency: c.currency,
+        metadata: JSON.stringify(c.metadata),
+        created_at: c.createdAt,
+      })
+      .onConflict('id')
+      .ignore();
+  },
+};
+
+export interface CustomerRow {
+  id: string;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  currency: string | null;
+  balance: string;
+  metadata: Record<string, string>;
+  created_at: Date;
+  environment: Environment;
+}
+
+export function findCustomer(knex: Knex, merchantId: string, environment: Environment, id: string): Promise<CustomerRow | undefined> {
+  return knex('read.customers').where({ id, merchant_id: merchantId, environment }).first<CustomerRow | undefined>();
+}
+
+export function customerObject(row: CustomerRow) {
+  return {
+    id: row.id,
+    object: 'customer' as const,
+    name: row.name,
+    email: row.email,
+    phone: row.phone,
+    currency: row.currency,
+    balance: Number(row.balance),
+    metadata: row.metadata,
+    created: unixSeconds(row.created_at),
+    livemode: row.environment === 'live',
+  };
+}

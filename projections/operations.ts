@@ -1,0 +1,83 @@
+import type { Knex } from 'knex';
+import type { PaymentIntentEvent, PaymentIntentStatus } from '../packages/domain/payment-intent/events.js';
+import type { Projection } from './projection.js';
+
+/**
+ * read.operations: one row per confirmation attempt (`op_…`), for the hosted status page that
+ * customers land on. Public by unguessable id, so it holds only what that page shows.
+ */
+export const operationsProjection: Projection = {
+  name: 'operations',
+  tables: ['read.operations'],
+  migrations: [
+    {
+      name: 'operations/001-create',
+      up: (knex) =>
+        knex.raw(`CREATE TABLE read.operations (
+          id text PRIMARY KEY,
+          payment_intent text NOT NULL,
+          status text NOT NULL,
+          amount bigint NOT NULL,
+          currency text NOT NULL,
+          return_url text NOT NULL,
+          livemode boolean NOT NULL,
+          updated_at timestamptz NOT NULL
+        )`),
+    },
+  ],
+  handles: [
+    'payment_intent.confirmation_started',
+    'payment_intent.confirmation_aborted',
+    'payment_intent.processing',
+    'payment_intent.requires_action',
+    'payment_intent.succeeded',
+    'payment_intent.payment_failed',
+  ],
+  async apply(trx, event) {
+    const e = event as unknown as PaymentIntentEvent;
+    switch (e.type) {
+      case 'payment_intent.confirmation_started': {
+        await trx('read.operations')
+          .insert({
+            id: e.data.operationId,
+            payment_intent: event.streamId.replace(/^payment_intent-/, ''),
+            status: 'processing',
+            amount: e.data.amount,
+            currency: e.data.currency,
+            return_url: e.data.returnUrl,
+            livemode: e.data.livemode,
+            updated_at: e.data.startedAt,
+          })
+          .onConflict('id')
+          .ignore();
+        return;
+      }
+      case 'payment_intent.confirmation_aborted':
+        await trx('read.operations').where({ id: e.data.operationId }).update({ status: 'requires_payment_method', updated_at: event.recordedAt });
+        return;
+      case 'payment_intent.processing':
+      case 'payment_intent.requires_action':
+      case 'payment_intent.succeeded':
+      case 'payment_intent.payment_failed':
+        await trx('read.operations').where({ id: e.data.operationId }).update({ status: e.data.object.status, updated_at: event.recordedAt });
+        return;
+      default:
+        return;
+    }
+  },
+};
+
+export interface OperationRow {
+  id: string;
+  payment_intent: string;
+  status: PaymentIntentStatus;
+  amount: string;
+  currency: string;
+  return_url: string;
+  livemode: boolean;
+  updated_at: Date;
+}
+
+export function findOperation(knex: Knex, id: string): Promise<OperationRow | undefined> {
+  return knex('read.operations').where({ id }).first<OperationRow | undefined>();
+}

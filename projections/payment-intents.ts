@@ -1,0 +1,61 @@
+import type { Knex } from 'knex';
+import type { PaymentIntentEvent, PaymentIntentObject } from '../packages/domain/payment-intent/events.js';
+import type { Environment } from '../packages/domain/merchant/events.js';
+import type { Projection } from './projection.js';
+
+/** read.payment_intents: the public object of every intent, as its latest event left it (json, not jsonb, to keep field order). */
+export const paymentIntentsProjection: Projection = {
+  name: 'payment_intents',
+  tables: ['read.payment_intents'],
+  migrations: [
+    {
+      name: 'payment_intents/001-create',
+      up: (knex) =>
+        knex.raw(`CREATE TABLE read.payment_intents (
+          id text PRIMARY KEY,
+          seq text NOT NULL,
+          merchant_id text NOT NULL,
+          environment text NOT NULL,
+          status text NOT NULL,
+          customer text,
+          object json NOT NULL
+        );
+        CREATE INDEX payment_intents_list ON read.payment_intents (merchant_id, environment, seq)`),
+    },
+  ],
+  handles: [
+    'payment_intent.created',
+    'payment_intent.updated',
+    'payment_intent.processing',
+    'payment_intent.requires_action',
+    'payment_intent.succeeded',
+    'payment_intent.payment_failed',
+    'payment_intent.canceled',
+  ],
+  async apply(trx, event) {
+    const e = event as unknown as PaymentIntentEvent;
+    if (!('object' in e.data)) return;
+    const object = e.data.object;
+    if (e.type === 'payment_intent.created') {
+      await trx('read.payment_intents')
+        .insert({
+          id: object.id,
+          seq: event.position,
+          merchant_id: e.data.merchantId,
+          environment: e.data.environment,
+          status: object.status,
+          customer: object.customer,
+          object: JSON.stringify(object),
+        })
+        .onConflict('id')
+        .ignore();
+      return;
+    }
+    await trx('read.payment_intents').where({ id: object.id }).update({ status: object.status, object: JSON.stringify(object) });
+  },
+};
+
+export async function findPaymentIntent(knex: Knex, merchantId: string, environment: Environment, id: string): Promise<PaymentIntentObject | undefined> {
+  const row = await knex('read.payment_intents').select('object').where({ id, merchant_id: merchantId, environment }).first<{ object: PaymentIntentObject } | undefined>();
+  return row?.object;
+}

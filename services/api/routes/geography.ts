@@ -1,0 +1,118 @@
+import { getCountry, listCountries } from '../../../packages/catalog/index.js';
+import type { Country, Direction, Operator } from '../../../packages/catalog/index.js';
+import { ApiError } from '../../../packages/core/errors.js';
+import { route, type Family } from '../../../packages/http/routes.js';
+
+interface CountriesQuery {
+  direction?: Direction;
+  country?: string;
+}
+
+const limitsSchema = {
+  type: 'object',
+  required: ['min', 'max'],
+  properties: { min: { type: 'integer' }, max: { type: 'integer' } },
+};
+
+const operatorSchema = {
+  type: 'object',
+  required: ['id', 'name', 'directions', 'limits', 'decimals', 'payout_expected_minutes'],
+  properties: {
+    id: { type: 'string', description: 'Operator code to send as `operator`, e.g. `orange_money`' },
+    name: { type: 'string' },
+    directions: { type: 'array', items: { type: 'string', enum: ['payin', 'payout'] } },
+    limits: {
+      type: 'object',
+      description: 'Per direction served: inclusive amount limits in minor units',
+      properties: { payin: limitsSchema, payout: limitsSchema },
+    },
+    decimals: { type: 'integer', description: 'Decimals the operator accepts in amounts' },
+    payout_expected_minutes: { type: ['integer', 'null'], description: 'Minutes after which a payout is expected to be final; null for payin-only operators' },
+  },
+};
+
+const countrySchema = {
+  type: 'object',
+  required: ['object', 'id', 'name', 'currency', 'calling_code', 'operators'],
+  properties: {
+    object: { const: 'country' },
+    id: { type: 'string', description: 'ISO 3166-1 alpha-2, upper case' },
+    name: { type: 'string' },
+    currency: { type: 'string', description: 'ISO 4217, lower case' },
+    calling_code: { type: 'string', description: "With '+', e.g. +221" },
+    operators: { type: 'array', items: operatorSchema },
+  },
+};
+
+function renderOperator(o: Operator) {
+  const limits: Partial<Record<Direction, { min: number; max: number }>> = {};
+  for (const d of o.directions) {
+    const l = o.limits[d];
+    if (l) limits[d] = { min: l.min, max: l.max };
+  }
+  return {
+    id: o.code,
+    name: o.name,
+    directions: [...o.directions],
+    limits,
+    decimals: o.decimals,
+    payout_expected_minutes: o.directions.includes('payout') ? o.payoutExpectedMinutes : null,
+  };
+}
+
+function renderCountry(c: Country, direction: Direction | undefined) {
+  return {
+    object: 'country' as const,
+    id: c.code,
+    name: c.name,
+    currency: c.currency.toLowerCase(),
+    calling_code: `+${c.callingCode}`,
+    operators: c.operators.filter((o) => direction === undefined || o.directions.includes(direction)).map(renderOperator),
+  };
+}
+
+/** The operator catalog (docs/catalog.md): countries, their currency and mobile money operators. */
+export function geographyFamily(): Family {
+  return {
+    name: 'geography',
+    routes: [
+      route<unknown, CountriesQuery>({
+        method: 'get',
+        path: '/api/v1/geography/countries',
+        summary: 'Countries served, with currency, calling code and mobile money operators (limits, directions)',
+        auth: { scope: 'catalog.read' },
+        query: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            direction: { type: 'string', enum: ['payin', 'payout'], description: 'Only operators serving this direction (and countries that have one)' },
+            country: { type: 'string', pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2, any case' },
+          },
+        },
+        response: {
+          type: 'object',
+          required: ['object', 'data', 'has_more', 'url'],
+          properties: {
+            object: { const: 'list' },
+            data: { type: 'array', items: countrySchema },
+            has_more: { type: 'boolean', description: 'Always false: the catalog is returned whole' },
+            url: { type: 'string' },
+          },
+        },
+        handler: async (ctx) => {
+          const { direction, country } = ctx.query;
+          let countries: Country[];
+          if (country !== undefined) {
+            const found = getCountry(country);
+            if (!found) throw new ApiError('IKW-VAL-004', `Unknown or unsupported country: '${country}'`, 'country');
+            countries = [found];
+          } else {
+            countries = listCountries();
+          }
+          const data = countries.map((c) => renderCountry(c, direction)).filter((c) => direction === undefined || c.operators.length > 0);
+          return { object: 'list', data, has_more: false, url: ctx.path };
+        },
+      }),
+    ],
+  };
+}

@@ -1,0 +1,74 @@
+import type { Knex } from 'knex';
+import { ApiError } from '../../../packages/core/errors.js';
+import { Reply } from '../../../packages/http/context.js';
+import { route, type Family } from '../../../packages/http/routes.js';
+import { findOperation, type OperationRow } from '../../../projections/operations.js';
+
+const FINAL = ['succeeded', 'failed', 'canceled'];
+
+/** The return URL with the query parameters the interface fixes: status, payment_intent, operation_id. */
+export function redirectUrl(op: Pick<OperationRow, 'return_url' | 'status' | 'payment_intent' | 'id'>): string {
+  const url = new URL(op.return_url);
+  url.searchParams.set('status', op.status);
+  url.searchParams.set('payment_intent', op.payment_intent);
+  url.searchParams.set('operation_id', op.id);
+  return url.toString();
+}
+
+const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+const MESSAGES: Record<string, string> = {
+  succeeded: 'Payment received. Thank you!',
+  failed: 'The payment did not go through.',
+  canceled: 'The payment was canceled.',
+  requires_action: 'Please approve the payment on your phone or in the window that opened.',
+  processing: 'Your payment is being processed…',
+  requires_payment_method: 'The payment was not started.',
+};
+
+function page(op: OperationRow, selfUrl: string): string {
+  const final = FINAL.includes(op.status);
+  const back = final && !op.return_url.includes(`/operations/status/${op.id}`)
+    ? `<p><a href="${escape(redirectUrl(op))}">Return to the merchant</a></p>`
+    : '';
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+${final ? '' : `<meta http-equiv="refresh" content="3;url=${escape(selfUrl)}">`}<title>Payment ${escape(op.status)}</title></head>
+<body style="font-family:system-ui;max-width:32rem;margin:3rem auto;padding:0 1rem">
+<h1>${escape(MESSAGES[op.status] ?? op.status)}</h1>
+<p>${Number(op.amount)} ${escape(op.currency.toUpperCase())}${op.livemode ? '' : ' (test payment)'}</p>
+<p><small>Reference ${escape(op.id)}</small></p>${back}</body></html>`;
+}
+
+/** GET /operations/status/{operationId}: where customers land; JSON for programs, HTML for browsers. */
+export function operationsFamily(knex: Knex): Family {
+  return {
+    name: 'operations',
+    routes: [
+      route<unknown, unknown, { operationId: string }>({
+        method: 'get',
+        path: '/operations/status/:operationId',
+        summary: 'Status of a payment operation (JSON, or an HTML page when the client asks for HTML)',
+        auth: 'public',
+        params: { type: 'object', properties: { operationId: { type: 'string', pattern: '^op_[0-9A-Za-z]{24}$' } }, required: ['operationId'] },
+        handler: async (ctx) => {
+          const op = await findOperation(knex, ctx.params.operationId);
+          if (!op) throw new ApiError('IKW-RES-001', `No such operation: '${ctx.params.operationId}'`, 'operationId');
+          const accept = ctx.header('accept') ?? '';
+          const html = accept.includes('text/html') && !/application\/json/.test(accept.split('text/html')[0] ?? '');
+          if (html) return Reply.html(page(op, ctx.path));
+          return {
+            id: op.id,
+            object: 'operation',
+            status: op.status,
+            payment_intent: op.payment_intent,
+            amount: Number(op.amount),
+            currency: op.currency,
+            livemode: op.livemode,
+            return_url: op.return_url,
+            redirect_url: FINAL.includes(op.status) ? redirectUrl(op) : null,
+          };
+        },
+      }),
+    ],
+  };
+}

@@ -1,0 +1,73 @@
+import type { Knex } from 'knex';
+import { ApiError } from '../../../packages/core/errors.js';
+import type { PaymentIntents } from '../../../packages/domain/payment-intent/commands.js';
+import { Reply } from '../../../packages/http/context.js';
+import { route, type Family } from '../../../packages/http/routes.js';
+import { findOperation, type OperationRow } from '../../../projections/operations.js';
+import { redirectUrl } from './operations.js';
+
+const params = { type: 'object', properties: { operationId: { type: 'string', pattern: '^op_[0-9A-Za-z]{24}$' } }, required: ['operationId'] };
+
+/**
+ * The hosted 3-D Secure test page of `tok_3ds_required` (sandbox only, not part of the public
+ * interface): the customer completes or fails the authentication, then goes to the return URL.
+ */
+export function sandboxFamily(knex: Knex, paymentIntents: PaymentIntents): Family {
+  const load = async (operationId: string): Promise<OperationRow> => {
+    const op = await findOperation(knex, operationId);
+    if (!op || op.livemode || op.status !== 'requires_action') throw new ApiError('IKW-RES-001', 'No 3-D Secure authentication is waiting for this operation', 'operationId');
+    return op;
+  };
+  const finish = (outcome: 'succeeded' | 'failed') => async (ctx: { params: { operationId: string } }) => {
+    const op = await load(ctx.params.operationId);
+    const intent = await knex('read.payment_intents').select('merchant_id').where({ id: op.payment_intent }).first<{ merchant_id: string }>();
+    await paymentIntents.applyCallback(
+      {
+        paymentIntentId: op.payment_intent,
+        operationId: op.id,
+        merchantId: intent.merchant_id,
+        environment: 'sandbox',
+        outcome: outcome === 'succeeded' ? { status: 'succeeded' } : { status: 'failed', failureCode: 'authentication_failed', failureMessage: 'The cardholder failed 3-D Secure authentication' },
+      },
+      'provider:sandbox-3ds',
+    );
+    const done = await findOperation(knex, op.id);
+    return Reply.redirect(redirectUrl(done ?? op));
+  };
+  return {
+    name: 'sandbox',
+    routes: [
+      route<unknown, unknown, { operationId: string }>({
+        method: 'get',
+        path: '/sandbox/3ds/:operationId',
+        summary: 'Sandbox 3-D Secure test page',
+        auth: 'public',
+        params,
+        handler: async (ctx) => {
+          const op = await load(ctx.params.operationId);
+          return Reply.html(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>3-D Secure test</title></head>
+<body style="font-family:system-ui;max-width:32rem;margin:3rem auto">
+<h1>3-D Secure test page</h1><p>Sandbox payment of ${Number(op.amount)} ${op.currency.toUpperCase()}.</p>
+<form method="post" action="/sandbox/3ds/${op.id}/complete"><button>Complete authentication</button></form>
+<form method="post" action="/sandbox/3ds/${op.id}/fail"><button>Fail authentication</button></form></body></html>`);
+        },
+      }),
+      route<unknown, unknown, { operationId: string }>({
+        method: 'post',
+        path: '/sandbox/3ds/:operationId/complete',
+        summary: 'Complete a sandbox 3-D Secure authentication',
+        auth: 'public',
+        params,
+        handler: finish('succeeded'),
+      }),
+      route<unknown, unknown, { operationId: string }>({
+        method: 'post',
+        path: '/sandbox/3ds/:operationId/fail',
+        summary: 'Fail a sandbox 3-D Secure authentication',
+        auth: 'public',
+        params,
+        handler: finish('failed'),
+      }),
+    ],
+  };
+}
