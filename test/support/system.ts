@@ -7,7 +7,7 @@ import { createMerchant, type CreatedMerchant } from '../../packages/domain/merc
 import type { Family } from '../../packages/http/routes.js';
 import { buildApi } from '../../services/api/app.js';
 import { listen } from '../../services/api/server.js';
-import { openSystem, type System } from '../../services/system.js';
+import { openSystem, type System, type SystemOptions } from '../../services/system.js';
 import { freshDatabase } from './db.js';
 
 export interface TestService {
@@ -36,11 +36,18 @@ export interface TestResponse {
 }
 
 /** A whole service on a fresh database, a manual clock, and a loopback HTTP server. */
-export async function startService(t: Test, options: { env?: Record<string, string>; families?: (s: System) => Family[] } = {}): Promise<TestService> {
+export interface StartOptions {
+  env?: Record<string, string>;
+  families?: (s: System) => Family[];
+  /** Replaces a connector, e.g. to count or hold provider calls. */
+  provider?: SystemOptions['provider'];
+}
+
+export async function startService(t: Test, options: StartOptions = {}): Promise<TestService> {
   const url = await freshDatabase(t);
   const config = loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', ...options.env });
   const clock = new ManualClock();
-  const system = await openSystem(config, { clock, log: createLogger('silent') });
+  const system = await openSystem(config, { clock, log: createLogger('silent'), ...(options.provider ? { provider: options.provider } : {}) });
   const app = buildApi(system, options.families?.(system) ?? []);
   const server = await listen(app, 0, system.log, '127.0.0.1');
   t.teardown(async () => {
