@@ -4,7 +4,7 @@ import { ApiError } from '../../packages/core/errors.js';
 import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
 import { createApiKey, revokeApiKey } from '../../packages/domain/merchant/commands.js';
 import { ALL_PROJECTIONS } from '../../projections/registry.js';
-import { ProjectionRunner, readCheckpoint, resetForRebuild } from '../../projections/runner.js';
+import { inlineProjections, ProjectionRunner, readCheckpoint, resetForRebuild } from '../../projections/runner.js';
 import { startService } from '../support/system.js';
 
 async function snapshot(knex: Knex): Promise<Record<string, unknown[]>> {
@@ -92,15 +92,20 @@ t.test('the asynchronous runner (stores without inline projections) reaches the 
   await store.close();
 });
 
-t.test('concurrent commands on one aggregate: losers get 409 IKW-RES-003, nothing is half-written', async (t) => {
+t.test('concurrent commands on one aggregate from two processes: losers get 409 IKW-RES-003, nothing is half-written', async (t) => {
   const svc = await startService(t);
   const m = await svc.merchant();
+  // A second store instance stands for another process: commands of one process queue per stream,
+  // so only another process can race them, and the expected version decides.
+  const otherProcess = new PostgresEventStore(svc.system.knex, { inline: inlineProjections(ALL_PROJECTIONS) });
+  const stores = [svc.system.store, otherProcess];
   const results = await Promise.allSettled(
-    Array.from({ length: 20 }, () => createApiKey(svc.system.store, svc.clock, m.id, 'sandbox', ['*'], 'test')),
+    Array.from({ length: 20 }, (_, i) => createApiKey(stores[i % 2]!, svc.clock, m.id, 'sandbox', ['*'], 'test')),
   );
   const ok = results.filter((r) => r.status === 'fulfilled').length;
   const conflicts = results.filter((r) => r.status === 'rejected' && r.reason instanceof ApiError && r.reason.code === 'IKW-RES-003' && r.reason.retryable);
   t.ok(ok >= 1, 'at least one wins');
+  t.ok(conflicts.length >= 1, 'the two processes raced');
   t.equal(ok + conflicts.length, 20, 'every loser is a retryable 409');
   const keys = await svc.system.knex('read.api_keys').where({ merchant_id: m.id });
   t.equal(keys.length, 2 + ok, 'exactly the winners are visible');
