@@ -32,6 +32,7 @@ export const operationsProjection: Projection = {
     'payment_intent.requires_action',
     'payment_intent.succeeded',
     'payment_intent.payment_failed',
+    'payment_intent.canceled',
   ],
   async apply(trx, event) {
     const e = event as unknown as PaymentIntentEvent;
@@ -61,6 +62,12 @@ export const operationsProjection: Projection = {
       case 'payment_intent.payment_failed':
         await trx('read.operations').where({ id: e.data.operationId }).update({ status: e.data.object.status, updated_at: event.recordedAt });
         return;
+      case 'payment_intent.canceled': {
+        // Canceled from requires_action: the customer's operation ends there too.
+        const operationId = e.data.object.latest_operation;
+        if (operationId) await trx('read.operations').where({ id: operationId }).update({ status: 'canceled', updated_at: event.recordedAt });
+        return;
+      }
       default:
         return;
     }

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { PaymentIntentEvent, PaymentIntentObject } from '../packages/domain/payment-intent/events.js';
+import { orderKeys } from '../packages/core/json.js';
 import type { Environment } from '../packages/domain/merchant/events.js';
 import type { Projection } from './projection.js';
 
@@ -55,7 +56,18 @@ export const paymentIntentsProjection: Projection = {
   },
 };
 
+const PAYMENT_INTENT_KEYS: readonly (keyof PaymentIntentObject)[] = [
+  'id', 'object', 'created', 'livemode', 'amount', 'currency', 'status', 'description', 'metadata', 'next_action', 'customer',
+  'transaction_country', 'payer_country', 'rail_country', 'payment_method', 'last_payment_error', 'latest_operation', 'return_url',
+  'amount_received', 'fee', 'cancellation_reason', 'canceled_at',
+];
+
+/** A stored payment intent in the documented field order. */
+export function renderPaymentIntent(stored: PaymentIntentObject): PaymentIntentObject {
+  return orderKeys(stored, PAYMENT_INTENT_KEYS);
+}
+
 export async function findPaymentIntent(knex: Knex, merchantId: string, environment: Environment, id: string): Promise<PaymentIntentObject | undefined> {
   const row = await knex('read.payment_intents').select('object').where({ id, merchant_id: merchantId, environment }).first<{ object: PaymentIntentObject } | undefined>();
-  return row?.object;
+  return row && renderPaymentIntent(row.object);
 }

@@ -5,6 +5,9 @@ import { customersProjection } from './customers.js';
 import { merchantsProjection } from './merchants.js';
 import { operationsProjection } from './operations.js';
 import { paymentIntentsProjection } from './payment-intents.js';
+import { payoutMethodsProjection } from './payout-methods.js';
+import { payoutSettingsProjection } from './payout-settings.js';
+import { payoutsProjection } from './payouts.js';
 import type { Projection } from './projection.js';
 
 /** Every read model the service keeps, in the order they are migrated. */
@@ -16,4 +19,7 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   customersProjection,
   paymentIntentsProjection,
   operationsProjection,
+  payoutSettingsProjection,
+  payoutMethodsProjection,
+  payoutsProjection,
 ];

@@ -8,10 +8,12 @@ import type { Environment } from '../packages/domain/merchant/events.js';
 import { PaymentIntents } from '../packages/domain/payment-intent/commands.js';
 import { PostgresEventStore } from '../packages/eventstore/postgres/store.js';
 import { IdempotencyStore } from '../packages/http/idempotency.js';
-import type { PayinCallback, PaymentProvider } from '../packages/providers/port.js';
+import { Payouts } from '../packages/domain/payout/commands.js';
+import type { PayinCallback, PaymentProvider, PayoutCallback } from '../packages/providers/port.js';
 import { SandboxProvider, UnconfiguredLiveProvider } from '../packages/providers/sandbox.js';
 import { Scheduler } from '../packages/scheduler/scheduler.js';
 import { migrate } from '../infra/migrations.js';
+import { readPayoutSettings } from '../projections/payout-settings.js';
 import { ALL_PROJECTIONS } from '../projections/registry.js';
 import { inlineProjections, rebuildInline } from '../projections/runner.js';
 
@@ -26,6 +28,7 @@ export interface System {
   idempotency: IdempotencyStore;
   scheduler: Scheduler;
   paymentIntents: PaymentIntents;
+  payouts: Payouts;
   /** Rebuilds the named read models (all when empty) from position zero; returns events applied. */
   rebuildProjections(names?: string[]): Promise<number>;
   close(): Promise<void>;
@@ -40,6 +43,9 @@ export interface SystemOptions {
 }
 
 const JOB_PAYIN_CALLBACK = 'payin.callback';
+const JOB_PAYOUT_CALLBACK = 'payout.callback';
+const JOB_PAYOUT_OVERDUE = 'payout.overdue';
+const JOB_PAYOUT_RECONCILE = 'payout.reconcile';
 const JOB_LEDGER_SETTLE = 'ledger.settle';
 
 /** The composition root: opens the database (embedded or DATABASE_URL), migrates, wires every part. */
@@ -58,9 +64,11 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
   const store = new PostgresEventStore(knex, { inline: inlineProjections(ALL_PROJECTIONS), listenUrl: db.url });
   const scheduler = new Scheduler(knex, clock, log);
 
-  const sandbox = new SandboxProvider(clock, config.sandboxOperatorDelayMs, config.publicUrl, (callback, at) =>
-    scheduler.schedule({ kind: JOB_PAYIN_CALLBACK, key: `payin:${callback.operationId}`, runAt: at, payload: { ...callback } }),
-  );
+  const sandbox = new SandboxProvider(clock, config.sandboxOperatorDelayMs, config.publicUrl, {
+    payin: (callback, at) => scheduler.schedule({ kind: JOB_PAYIN_CALLBACK, key: `payin:${callback.operationId}`, runAt: at, payload: { ...callback } }),
+    payout: (callback, at) =>
+      scheduler.schedule({ kind: JOB_PAYOUT_CALLBACK, key: `payout:${callback.payoutId}:${callback.report.type}:${at.getTime()}`, runAt: at, payload: { ...callback } }),
+  });
   const live = new UnconfiguredLiveProvider();
   const providerFor = (env: Environment): PaymentProvider => {
     const base = env === 'sandbox' ? sandbox : live;
@@ -73,7 +81,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     clock,
     provider: providerFor,
     publicUrl: config.publicUrl,
-    defaultReturnUrl: async () => null,
+    defaultReturnUrl: async (merchantId, environment) => (await readPayoutSettings(knex, merchantId, environment)).settings.defaultReturnUrl,
     settlementDelayMs: (env) => (env === 'sandbox' ? 0 : config.settlementDelayMs),
     scheduleSettlement: (merchantId, environment, currency, at) =>
       scheduler.schedule({
@@ -83,6 +91,20 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
         payload: { merchantId, environment, currency },
       }),
   });
+
+  const payouts = new Payouts({
+    store,
+    clock,
+    provider: providerFor,
+    scheduleOverdueCheck: (p, at) => scheduler.schedule({ kind: JOB_PAYOUT_OVERDUE, key: `overdue:${p.payoutId}`, runAt: at, payload: { ...p } }),
+    scheduleReconcile: (p, at) => scheduler.schedule({ kind: JOB_PAYOUT_RECONCILE, key: `reconcile:${p.payoutId}`, runAt: at, payload: { ...p } }),
+  });
+  type PayoutRef = { merchantId: string; environment: Environment; payoutId: string };
+  scheduler.register(JOB_PAYOUT_CALLBACK, async (job) => {
+    await payouts.applyCallback(job.payload as unknown as PayoutCallback, 'provider:sandbox');
+  });
+  scheduler.register(JOB_PAYOUT_OVERDUE, (job) => payouts.checkOverdue(job.payload as PayoutRef));
+  scheduler.register(JOB_PAYOUT_RECONCILE, (job) => payouts.reconcile(job.payload as PayoutRef & { currency: string }));
 
   scheduler.register(JOB_PAYIN_CALLBACK, async (job) => {
     await paymentIntents.applyCallback(job.payload as unknown as PayinCallback, 'provider:sandbox');
@@ -102,6 +124,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     idempotency: new IdempotencyStore(knex, clock, config.idempotencyTtlMs),
     scheduler,
     paymentIntents,
+    payouts,
     rebuildProjections: async (names = []) => {
       const unknown = names.filter((n) => !ALL_PROJECTIONS.some((p) => p.name === n));
       if (unknown.length > 0) throw new Error(`Unknown projection(s): ${unknown.join(', ')}; known: ${ALL_PROJECTIONS.map((p) => p.name).join(', ')}`);

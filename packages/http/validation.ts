@@ -40,6 +40,8 @@ function describe(error: ErrorObject, param: string): string {
       return `Missing required parameter: ${param}`;
     case 'additionalProperties':
       return `Unknown parameter: ${param}`;
+    case 'false schema':
+      return `${param} does not go with the other parameters given`;
     case 'type':
       return `${param || 'The body'} must be of type ${String(error.params.type)}`;
     case 'enum':
@@ -55,7 +57,7 @@ export function validate(schema: JsonSchema, value: unknown, where: 'body' | 'qu
   if (fn(value)) return;
   const error = fn.errors![0]!;
   const param = pathOf(error, null);
-  const code = error.keyword === 'additionalProperties' ? 'IKW-VAL-002' : 'IKW-VAL-001';
+  const code = error.keyword === 'additionalProperties' || error.keyword === 'false schema' ? 'IKW-VAL-002' : 'IKW-VAL-001';
   throw new ApiError(code, describe(error, param), param || undefined);
 }
 

@@ -2,7 +2,8 @@ import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
 import type { InitiationResult } from '../domain/payment-intent/decider.js';
 import type { PaymentMethodDetails } from '../domain/payment-intent/events.js';
-import type { PayinCallbackSink, PayinOutcome, PayinRequest, PaymentProvider } from './port.js';
+import type { Destination } from '../domain/payout-method/events.js';
+import type { CallbackSinks, PayinOutcome, PayinRequest, PaymentProvider, PayoutInitiation, PayoutReport, PayoutRequest } from './port.js';
 
 export const SANDBOX_CARD_TOKENS = ['tok_visa', 'tok_visa_declined', 'tok_3ds_required'] as const;
 
@@ -26,7 +27,7 @@ export class SandboxProvider implements PaymentProvider {
     private readonly clock: Clock,
     private readonly delayMs: number,
     private readonly publicUrl: string,
-    private readonly sink: PayinCallbackSink,
+    private readonly sinks: CallbackSinks,
   ) {}
 
   assertCanCollect(pm: PaymentMethodDetails): void {
@@ -78,12 +79,45 @@ export class SandboxProvider implements PaymentProvider {
   async initiatePayin(req: PayinRequest): Promise<InitiationResult> {
     const script = this.script(req);
     if (script.later) {
-      await this.sink(
+      await this.sinks.payin(
         { paymentIntentId: req.paymentIntentId, operationId: req.operationId, merchantId: req.merchantId, environment: req.environment, outcome: script.later },
         new Date(this.clock.now().getTime() + this.delayMs),
       );
     }
     return script.now;
+  }
+
+  assertCanPayOut(): void {
+    // Every catalog destination can be paid out in sandbox, bank accounts included.
+  }
+
+  /** The payout column of the test-number table, by the last two digits of the MSISDN or account number. */
+  private payoutScript(destination: Destination): { after: number; report: PayoutReport }[] {
+    const d = this.delayMs;
+    const digits = destination.type === 'mobile_money' ? destination.msisdn : destination.account_number;
+    switch (digits.slice(-2)) {
+      case '01':
+        return [{ after: d, report: { type: 'failed', failureCode: 'recipient_not_found', failureMessage: 'The operator has no account for this number' } }];
+      case '02':
+        return [{ after: d, report: { type: 'delayed', reason: 'operator_pending' } }, { after: 2 * d, report: { type: 'paid' } }];
+      case '03':
+        return [
+          { after: d, report: { type: 'delayed', reason: 'operator_timeout' } },
+          { after: 2 * d, report: { type: 'failed', failureCode: 'operator_timeout', failureMessage: 'The operator did not confirm the transfer in time' } },
+        ];
+      case '04':
+        return [{ after: d, report: { type: 'delayed', reason: 'operator_down' } }];
+      default:
+        return [{ after: d, report: { type: 'paid' } }];
+    }
+  }
+
+  async initiatePayout(req: PayoutRequest): Promise<PayoutInitiation> {
+    const now = this.clock.now().getTime();
+    for (const step of this.payoutScript(req.destination)) {
+      await this.sinks.payout({ payoutId: req.payoutId, merchantId: req.merchantId, environment: req.environment, report: step.report }, new Date(now + step.after));
+    }
+    return { status: 'accepted' };
   }
 }
 
@@ -95,6 +129,15 @@ export class UnconfiguredLiveProvider implements PaymentProvider {
   }
 
   initiatePayin(): Promise<InitiationResult> {
+    return Promise.reject(new ApiError('IKW-PRV-001'));
+  }
+
+  assertCanPayOut(destination: Destination): never {
+    const what = destination.type === 'mobile_money' ? `operator ${destination.operator} (${destination.country})` : 'bank transfers';
+    throw new ApiError('IKW-PRV-001', `Live payouts are not enabled for ${what}: no connector is configured`, 'destination');
+  }
+
+  initiatePayout(): Promise<PayoutInitiation> {
     return Promise.reject(new ApiError('IKW-PRV-001'));
   }
 }

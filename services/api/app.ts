@@ -7,8 +7,11 @@ import { balanceFamily } from './routes/balance.js';
 import { feesFamily } from './routes/fees.js';
 import { geographyFamily } from './routes/geography.js';
 import { healthFamily } from './routes/health.js';
+import { merchantPayoutsFamily } from './routes/merchant-payouts.js';
+import { merchantSettingsFamily } from './routes/merchant-settings.js';
 import { operationsFamily } from './routes/operations.js';
 import { paymentIntentsFamily } from './routes/payment-intents.js';
+import { payoutsFamily } from './routes/payouts.js';
 import { sandboxFamily } from './routes/sandbox.js';
 
 /** The families of the interface this service serves, one router each. */
@@ -22,6 +25,9 @@ export function apiFamilies(system: System): Family[] {
     balanceTransactionsFamily(system.knex),
     operationsFamily(system.knex),
     sandboxFamily(system.knex, system.paymentIntents),
+    payoutsFamily(system.knex, system.payouts),
+    merchantPayoutsFamily(system.knex, system.payouts),
+    merchantSettingsFamily(system.knex, system.store, system.clock),
   ];
 }
 

@@ -7,7 +7,7 @@ import { METADATA_LIMITS } from '../../../packages/domain/payment-intent/metadat
 import type { HandlerContext } from '../../../packages/http/context.js';
 import { cursorListQuery, cursorPage, type CursorQuery } from '../../../packages/http/pagination.js';
 import { route, type Family } from '../../../packages/http/routes.js';
-import { findPaymentIntent } from '../../../projections/payment-intents.js';
+import { findPaymentIntent, renderPaymentIntent } from '../../../projections/payment-intents.js';
 
 const country = { type: 'string', pattern: '^[A-Za-z]{2}$' };
 /** Metadata values that are not strings are accepted and not kept (interface, metadata rule 2). */
@@ -63,8 +63,9 @@ const confirmBody = {
         card: { type: 'object', required: ['token'], additionalProperties: false, properties: { token: { type: 'string', minLength: 1, maxLength: 255 } } },
       },
       allOf: [
-        { if: { properties: { type: { const: 'mobile_money' } } }, then: { properties: { mobile_money: true }, required: ['mobile_money'] } },
-        { if: { properties: { type: { const: 'card' } } }, then: { properties: { card: true }, required: ['card'] } },
+        // `required` in each `if`: without it a missing type matches the first `if`, and the error names mobile_money, not type.
+        { if: { properties: { type: { const: 'mobile_money' } }, required: ['type'] }, then: { properties: { mobile_money: true }, required: ['mobile_money'] } },
+        { if: { properties: { type: { const: 'card' } }, required: ['type'] }, then: { properties: { card: true }, required: ['card'] } },
       ],
     },
     return_url: { type: 'string', maxLength: 2048, pattern: '^https?://[^\\s]+$' },
@@ -127,7 +128,7 @@ export function paymentIntentsFamily(knex: Knex, paymentIntents: PaymentIntents)
         handler: (ctx) => {
           const base = knex('read.payment_intents').select('seq', 'object').where({ merchant_id: ctx.principal.merchantId, environment: ctx.principal.environment });
           if (ctx.query.customer) base.andWhere({ customer: ctx.query.customer });
-          return cursorPage<{ seq: string; object: PaymentIntentObject }, PaymentIntentObject>(base, ctx.query, '/api/v1/payment-intents', 'id', (row) => row.object);
+          return cursorPage<{ seq: string; object: PaymentIntentObject }, PaymentIntentObject>(base, ctx.query, '/api/v1/payment-intents', 'id', (row) => renderPaymentIntent(row.object));
         },
       }),
       route<unknown, unknown, { id: string }>({

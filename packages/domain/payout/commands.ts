@@ -1,0 +1,215 @@
+import { getOperator, quoteFee } from '../../catalog/index.js';
+import type { Clock } from '../../core/clock.js';
+import { ApiError } from '../../core/errors.js';
+import { newId } from '../../core/ids.js';
+import type { EventMetadata, EventStore } from '../../eventstore/port.js';
+import type { Principal } from '../../http/context.js';
+import type { PaymentProvider, PayoutCallback } from '../../providers/port.js';
+import { handleCommand, loadState, type HandleResult } from '../decider.js';
+import { runLedger } from '../ledger/commands.js';
+import type { Account } from '../ledger/events.js';
+import type { Environment } from '../merchant/events.js';
+import { loadPayoutMethod } from '../payout-method/commands.js';
+import { unusableReason } from '../payout-method/decider.js';
+import { feeCountry, normalizeDestination, type DestinationInput } from '../payout-method/destination.js';
+import type { Destination } from '../payout-method/events.js';
+import { FINAL_PAYOUT_STATUSES, payoutDecider, toPayoutObject, type Owner, type PayoutCommand, type PayoutState } from './decider.js';
+import { payoutStream, type PayoutEvent, type PayoutObject, type PayoutSource } from './events.js';
+
+export interface CreatePayoutInput {
+  amount: number;
+  currency: string;
+  destination?: DestinationInput;
+  payout_method_id?: string;
+  metadata?: Record<string, string>;
+}
+
+export interface PayoutDeps {
+  store: EventStore;
+  clock: Clock;
+  provider(environment: Environment): PaymentProvider;
+  /** Durable timers: the overdue check at expected_by, and the crash mend of a hold. */
+  scheduleOverdueCheck(payout: Owner & { payoutId: string }, at: Date): Promise<void>;
+  scheduleReconcile(payout: Owner & { payoutId: string; currency: string }, at: Date): Promise<void>;
+}
+
+export interface Actor {
+  actor: string;
+  requestId?: string;
+  causationId?: string;
+}
+
+/** Bank transfers settle in a day; mobile money in the operator's minutes (10 by default). */
+const BANK_EXPECTED_MS = 24 * 3_600_000;
+/** How long after a hold the reconcile job checks that its payout exists (crash mend). */
+const RECONCILE_AFTER_MS = 60_000;
+/** Contention on one balance is decided by re-running the balance check, never by a 409. */
+const BALANCE_RETRIES = 100;
+
+function expectedMs(destination: Destination): number {
+  if (destination.type === 'bank') return BANK_EXPECTED_MS;
+  return (getOperator(destination.country, destination.operator)?.payoutExpectedMinutes ?? 10) * 60_000;
+}
+
+function clearingAccount(destination: Destination): Account {
+  return destination.type === 'mobile_money' ? `operator_clearing:${destination.operator}` : 'bank_clearing';
+}
+
+/** Payouts: the balance hold, the payout stream, the provider, and the lifecycle driven by callbacks. */
+export class Payouts {
+  constructor(private readonly deps: PayoutDeps) {}
+
+  private metadata(owner: Owner, id: string, actor: Actor): EventMetadata {
+    return {
+      merchant_id: owner.merchantId,
+      environment: owner.environment,
+      correlation_id: id,
+      actor: actor.actor,
+      occurred_at: this.deps.clock.now().toISOString(),
+      ...(actor.requestId ? { request_id: actor.requestId } : {}),
+      ...(actor.causationId ? { causation_id: actor.causationId } : {}),
+    };
+  }
+
+  private run(id: string, command: PayoutCommand, meta: EventMetadata, retries = 10): Promise<HandleResult<PayoutState, PayoutEvent>> {
+    return handleCommand(this.deps.store, payoutStream(id), payoutDecider, command, meta, { retriesOnConflict: retries });
+  }
+
+  /** The destination of a payout: inline, or a saved one that is this merchant's, active and past its safety delay. */
+  private async destination(principal: Principal, input: CreatePayoutInput): Promise<{ destination: Destination; payoutMethodId: string | null }> {
+    const given = (input.destination ? 1 : 0) + (input.payout_method_id ? 1 : 0);
+    if (given !== 1) throw new ApiError('IKW-PAY-001', undefined, given === 0 ? 'destination' : 'payout_method_id');
+    if (input.destination) return { destination: normalizeDestination(input.destination, input.currency), payoutMethodId: null };
+    const id = input.payout_method_id!;
+    const state = await loadPayoutMethod(this.deps.store, id);
+    const now = this.deps.clock.now();
+    switch (unusableReason(state, principal.merchantId, principal.environment, now)) {
+      case 'missing':
+        throw new ApiError('IKW-PAY-002', `No such payout method: '${id}'`, 'payout_method_id');
+      case 'inactive':
+        throw new ApiError('IKW-PAY-003', undefined, 'payout_method_id');
+      case 'safety_delay':
+        throw new ApiError('IKW-PAY-004', `This payout method can receive payouts from ${state.method!.usableFrom}`, 'payout_method_id');
+      case null:
+        break;
+    }
+    const saved = state.method!.destination;
+    if (saved.currency !== input.currency.toLowerCase()) {
+      throw new ApiError('IKW-VAL-009', `This payout method receives ${saved.currency}`, 'currency');
+    }
+    return { destination: saved, payoutMethodId: id };
+  }
+
+  /** The fee the balance must cover, from the same function as POST /api/v1/fees/quote. */
+  fee(amount: number, destination: Destination): number {
+    return quoteFee({
+      amount,
+      currency: destination.currency,
+      direction: 'payout',
+      method: destination.type,
+      country: feeCountry(destination),
+      ...(destination.type === 'mobile_money' ? { operator: destination.operator } : {}),
+    }).fee;
+  }
+
+  async create(principal: Principal, input: CreatePayoutInput, source: PayoutSource, actor: Actor): Promise<PayoutObject> {
+    const owner: Owner = { merchantId: principal.merchantId, environment: principal.environment };
+    const { destination, payoutMethodId } = await this.destination(principal, input);
+    const provider = this.deps.provider(principal.environment);
+    provider.assertCanPayOut(destination);
+    const fee = this.fee(input.amount, destination);
+    const id = newId('po');
+    const meta = this.metadata(owner, id, actor);
+    const now = this.deps.clock.now();
+
+    // Should the process die between the hold and the payout, this job gives the funds back.
+    await this.deps.scheduleReconcile({ ...owner, payoutId: id, currency: destination.currency }, new Date(now.getTime() + RECONCILE_AFTER_MS));
+    // The balance check and the hold: one append to the balance stream, with the version read.
+    await runLedger(this.deps.store, this.deps.clock, owner.merchantId, owner.environment, destination.currency, { type: 'hold_payout', source: id, amount: input.amount, fee }, meta, BALANCE_RETRIES);
+
+    const expectedBy = new Date(now.getTime() + expectedMs(destination));
+    await this.run(id, {
+      type: 'create',
+      payout: {
+        id,
+        merchantId: owner.merchantId,
+        environment: owner.environment,
+        amount: input.amount,
+        currency: destination.currency,
+        fee,
+        destination,
+        payoutMethodId,
+        // The platform adds or replaces `source` and `environment` (interface, payout metadata).
+        metadata: { ...input.metadata, source, environment: owner.environment },
+        expectedBy: expectedBy.toISOString(),
+        createdAt: now.toISOString(),
+      },
+    }, meta, 0);
+    await this.deps.scheduleOverdueCheck({ ...owner, payoutId: id }, expectedBy);
+
+    // Should the operator call fail outright, the payout stays pending with its funds held: whether
+    // the operator took it is unknown, and only its status check (by payout id) can tell.
+    const initiation = await provider.initiatePayout({
+      payoutId: id,
+      merchantId: owner.merchantId,
+      environment: owner.environment,
+      amount: input.amount,
+      currency: destination.currency,
+      destination,
+    });
+    const submitted = await this.run(id, { type: 'submit', owner, at: this.deps.clock.now(), result: initiation }, meta);
+    await this.settleLedger(submitted.state, meta);
+    return toPayoutObject(submitted.state);
+  }
+
+  /** Posts the ledger side of a final payout: paid → clearing + fees; failed or canceled → funds back. Idempotent. */
+  private async settleLedger(state: PayoutState, meta: EventMetadata): Promise<void> {
+    const p = state.payout!;
+    if (!FINAL_PAYOUT_STATUSES.includes(state.status)) return;
+    const action =
+      state.status === 'paid'
+        ? ({ type: 'complete_payout', source: p.id, clearing: clearingAccount(p.destination) } as const)
+        : ({ type: 'release_payout', source: p.id } as const);
+    await runLedger(this.deps.store, this.deps.clock, p.merchantId, p.environment, p.currency, action, meta);
+  }
+
+  /** Operator news about a payout (sandbox timers, live callbacks). Idempotent. */
+  async applyCallback(callback: PayoutCallback, actor: string): Promise<PayoutObject | null> {
+    const owner: Owner = { merchantId: callback.merchantId, environment: callback.environment };
+    const meta = this.metadata(owner, callback.payoutId, { actor });
+    const { state } = await loadState(this.deps.store, payoutStream(callback.payoutId), payoutDecider);
+    if (!state.payout) return null;
+    const at = this.deps.clock.now();
+    const r = callback.report;
+    const command: PayoutCommand =
+      r.type === 'delayed'
+        ? { type: 'report_delay', owner, at, reason: r.reason }
+        : r.type === 'paid'
+          ? { type: 'complete', owner, at }
+          : { type: 'fail', owner, at, failureCode: r.failureCode, failureMessage: r.failureMessage };
+    const result = await this.run(callback.payoutId, command, meta);
+    await this.settleLedger(result.state, meta);
+    return toPayoutObject(result.state);
+  }
+
+  /** At expected_by: a payout still not final gets the delay overlay (reason `unknown` unless the operator said more). */
+  async checkOverdue(owner: Owner & { payoutId: string }): Promise<void> {
+    const { state } = await loadState(this.deps.store, payoutStream(owner.payoutId), payoutDecider);
+    if (!state.payout) return;
+    await this.run(owner.payoutId, { type: 'check_overdue', owner, at: this.deps.clock.now() }, this.metadata(owner, owner.payoutId, { actor: 'scheduler' }));
+  }
+
+  /**
+   * Mends a crash: a hold whose payout was never created is released; a final payout whose ledger
+   * side was not posted gets it now. Both steps are idempotent.
+   */
+  async reconcile(owner: Owner & { payoutId: string; currency: string }): Promise<void> {
+    const meta = this.metadata(owner, owner.payoutId, { actor: 'scheduler' });
+    const { state } = await loadState(this.deps.store, payoutStream(owner.payoutId), payoutDecider);
+    if (!state.payout) {
+      await runLedger(this.deps.store, this.deps.clock, owner.merchantId, owner.environment, owner.currency, { type: 'release_payout', source: owner.payoutId }, meta);
+      return;
+    }
+    await this.settleLedger(state, meta);
+  }
+}

@@ -1,0 +1,58 @@
+import type { DomainEvent } from '../decider.js';
+import type { Environment } from '../merchant/events.js';
+import type { Destination } from '../payout-method/events.js';
+
+export type PayoutStatus = 'pending' | 'in_transit' | 'paid' | 'failed' | 'canceled';
+export type DelayReason = 'operator_pending' | 'operator_timeout' | 'operator_down' | 'unknown';
+
+/** Where a payout was asked for; the platform records it as `metadata.source`. */
+export type PayoutSource = 'api' | 'merchant_portal' | 'payout_engine';
+
+export interface PayoutObject {
+  id: string;
+  object: 'payout';
+  amount: number;
+  currency: string;
+  status: PayoutStatus;
+  destination: Destination;
+  payout_method_id: string | null;
+  arrival_date_estimate: string;
+  expected_by: string;
+  delay_state: 'delayed' | null;
+  delay_reason: DelayReason | null;
+  delayed_at: string | null;
+  metadata: Record<string, string>;
+  failure_code: string | null;
+  failure_message: string | null;
+  fee: number;
+  created: number;
+  livemode: boolean;
+}
+
+export interface PayoutCreated {
+  id: string;
+  merchantId: string;
+  environment: Environment;
+  amount: number;
+  currency: string;
+  fee: number;
+  destination: Destination;
+  payoutMethodId: string | null;
+  metadata: Record<string, string>;
+  expectedBy: string;
+  createdAt: string;
+}
+
+type WithObject<D> = D & { object: PayoutObject };
+
+export type PayoutEvent =
+  | DomainEvent<'payout.created', WithObject<PayoutCreated>>
+  | DomainEvent<'payout.updated', WithObject<{ status: 'in_transit'; at: string }>>
+  | DomainEvent<'payout.delayed', WithObject<{ reason: DelayReason; at: string }>>
+  | DomainEvent<'payout.paid', WithObject<{ at: string }>>
+  | DomainEvent<'payout.failed', WithObject<{ failureCode: string; failureMessage: string; at: string }>>
+  | DomainEvent<'payout.canceled', WithObject<{ at: string }>>;
+
+export const payoutStream = (id: string) => `payout-${id}`;
+
+export const PUBLIC_PAYOUT_EVENTS = ['payout.created', 'payout.updated', 'payout.paid', 'payout.failed', 'payout.canceled', 'payout.delayed'] as const;

@@ -1,0 +1,57 @@
+import type { Knex } from 'knex';
+import { orderKeys } from '../packages/core/json.js';
+import type { Environment } from '../packages/domain/merchant/events.js';
+import type { Destination } from '../packages/domain/payout-method/events.js';
+import type { PayoutEvent, PayoutObject } from '../packages/domain/payout/events.js';
+import type { Projection } from './projection.js';
+
+/** read.payouts: the public Payout object, as its latest event left it (json keeps field order). */
+export const payoutsProjection: Projection = {
+  name: 'payouts',
+  tables: ['read.payouts'],
+  migrations: [
+    {
+      name: 'payouts/001-create',
+      up: (knex) =>
+        knex.raw(`CREATE TABLE read.payouts (
+          id text PRIMARY KEY,
+          seq text NOT NULL,
+          merchant_id text NOT NULL,
+          environment text NOT NULL,
+          status text NOT NULL,
+          object json NOT NULL
+        );
+        CREATE INDEX payouts_list ON read.payouts (merchant_id, environment, seq);
+        CREATE INDEX payouts_status ON read.payouts (merchant_id, environment, status, seq)`),
+    },
+  ],
+  handles: ['payout.created', 'payout.updated', 'payout.delayed', 'payout.paid', 'payout.failed', 'payout.canceled'],
+  async apply(trx, event) {
+    const e = event as unknown as PayoutEvent;
+    const object = e.data.object;
+    if (e.type === 'payout.created') {
+      await trx('read.payouts')
+        .insert({ id: object.id, seq: event.position, merchant_id: e.data.merchantId, environment: e.data.environment, status: object.status, object: JSON.stringify(object) })
+        .onConflict('id')
+        .ignore();
+      return;
+    }
+    await trx('read.payouts').where({ id: object.id }).update({ status: object.status, object: JSON.stringify(object) });
+  },
+};
+
+const PAYOUT_KEYS: readonly (keyof PayoutObject)[] = [
+  'id', 'object', 'amount', 'currency', 'status', 'destination', 'payout_method_id', 'arrival_date_estimate', 'expected_by',
+  'delay_state', 'delay_reason', 'delayed_at', 'metadata', 'failure_code', 'failure_message', 'fee', 'created', 'livemode',
+];
+const DESTINATION_KEYS = ['type', 'currency', 'country', 'operator', 'msisdn', 'bank_code', 'account_number', 'account_name'] as (keyof Destination)[];
+
+/** A stored payout in the documented field order. */
+export function renderPayout(stored: PayoutObject): PayoutObject {
+  return orderKeys({ ...stored, destination: orderKeys(stored.destination, DESTINATION_KEYS) }, PAYOUT_KEYS);
+}
+
+export async function findPayout(knex: Knex, merchantId: string, environment: Environment, id: string): Promise<PayoutObject | undefined> {
+  const row = await knex('read.payouts').select('object').where({ id, merchant_id: merchantId, environment }).first<{ object: PayoutObject } | undefined>();
+  return row && renderPayout(row.object);
+}

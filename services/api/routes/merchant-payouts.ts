@@ -1,0 +1,48 @@
+import type { Knex } from 'knex';
+import type { CreatePayoutInput, Payouts } from '../../../packages/domain/payout/commands.js';
+import type { PayoutObject } from '../../../packages/domain/payout/events.js';
+import { pageListQuery, pageOf, type PageQuery } from '../../../packages/http/pagination.js';
+import { route, type Family } from '../../../packages/http/routes.js';
+import { renderPayout } from '../../../projections/payouts.js';
+import { createPayoutBody, getPayout, payoutIdParams, payoutSchema, payoutsRead, payoutsWrite } from './payouts.js';
+
+const STATUSES = ['pending', 'in_transit', 'paid', 'failed', 'canceled'];
+
+/** /api/v1/merchant/payouts: the dashboard's payouts, page-based with a status filter. */
+export function merchantPayoutsFamily(knex: Knex, payouts: Payouts): Family {
+  return {
+    name: 'merchant-payouts',
+    routes: [
+      route<unknown, PageQuery & { status?: string }>({
+        method: 'get',
+        path: '/api/v1/merchant/payouts',
+        summary: 'List payouts, newest first, page by page',
+        auth: payoutsRead,
+        query: { ...pageListQuery, properties: { ...pageListQuery.properties, status: { enum: STATUSES } } },
+        handler: (ctx) => {
+          const base = knex('read.payouts').select('object').where({ merchant_id: ctx.principal.merchantId, environment: ctx.principal.environment });
+          if (ctx.query.status) base.andWhere({ status: ctx.query.status });
+          return pageOf<{ object: PayoutObject }, PayoutObject>(base, ctx.query, (row) => renderPayout(row.object));
+        },
+      }),
+      route<unknown, unknown, { id: string }>({
+        method: 'get',
+        path: '/api/v1/merchant/payouts/:id',
+        summary: 'Retrieve a payout',
+        auth: payoutsRead,
+        params: payoutIdParams,
+        response: payoutSchema,
+        handler: (ctx) => getPayout(knex, ctx),
+      }),
+      route<CreatePayoutInput>({
+        method: 'post',
+        path: '/api/v1/merchant/payouts',
+        summary: 'Create a payout from the merchant dashboard (metadata.source = merchant_portal)',
+        auth: payoutsWrite,
+        body: createPayoutBody,
+        response: payoutSchema,
+        handler: (ctx) => payouts.create(ctx.principal, ctx.body, 'merchant_portal', { actor: ctx.principal.actor, requestId: ctx.requestId }),
+      }),
+    ],
+  };
+}

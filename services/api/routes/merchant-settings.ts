@@ -1,0 +1,133 @@
+import type { Knex } from 'knex';
+import type { Clock } from '../../../packages/core/clock.js';
+import { unixSeconds } from '../../../packages/core/clock.js';
+import { ApiError } from '../../../packages/core/errors.js';
+import { getCurrency } from '../../../packages/catalog/index.js';
+import { updatePayoutSettings } from '../../../packages/domain/merchant-settings/commands.js';
+import type { PayoutSettings } from '../../../packages/domain/merchant-settings/events.js';
+import { createPayoutMethod, deactivatePayoutMethod, loadPayoutMethod } from '../../../packages/domain/payout-method/commands.js';
+import type { PayoutMethodState } from '../../../packages/domain/payout-method/decider.js';
+import { destinationSchema, type DestinationInput } from '../../../packages/domain/payout-method/destination.js';
+import type { EventMetadata, EventStore } from '../../../packages/eventstore/port.js';
+import type { HandlerContext } from '../../../packages/http/context.js';
+import { route, type Family } from '../../../packages/http/routes.js';
+import { listPayoutMethods, type PayoutMethodRow } from '../../../projections/payout-methods.js';
+import { readPayoutSettings } from '../../../projections/payout-settings.js';
+
+interface SettingsPatch {
+  default_return_url?: string | null;
+  safety_delay_minutes?: number;
+  default_currency?: string | null;
+  default_payout_method_id?: string | null;
+}
+
+const settingsPatchBody = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: {
+    default_return_url: { type: ['string', 'null'], maxLength: 2048, pattern: '^https?://[^\\s]+$' },
+    safety_delay_minutes: { type: 'integer', minimum: 0, maximum: 43_200 },
+    default_currency: { type: ['string', 'null'], pattern: '^[A-Za-z]{3}$' },
+    default_payout_method_id: { type: ['string', 'null'], format: 'uuid' },
+  },
+};
+
+function settingsObject(settings: PayoutSettings, updatedAt: Date | string | null, livemode: boolean, destinations: PayoutMethodRow[]) {
+  return {
+    object: 'payout_settings',
+    livemode,
+    default_return_url: settings.defaultReturnUrl,
+    safety_delay_minutes: settings.safetyDelayMinutes,
+    default_currency: settings.defaultCurrency,
+    default_payout_method_id: settings.defaultPayoutMethodId,
+    destinations: destinations.map((d) => methodObject({ id: d.id, destination: d.destination, active: d.status === 'active', usableFrom: d.usable_from, createdAt: d.created_at, livemode })),
+    updated: updatedAt ? unixSeconds(new Date(updatedAt)) : null,
+  };
+}
+
+function methodObject(m: { id: string; destination: PayoutMethodRow['destination']; active: boolean; usableFrom: Date | string; createdAt: Date | string; livemode: boolean }) {
+  return {
+    id: m.id,
+    object: 'payout_method',
+    type: m.destination.type,
+    destination: m.destination,
+    status: m.active ? 'active' : 'inactive',
+    usable_from: new Date(m.usableFrom).toISOString(),
+    created: unixSeconds(new Date(m.createdAt)),
+    livemode: m.livemode,
+  };
+}
+
+function fromState(state: PayoutMethodState) {
+  const m = state.method!;
+  return methodObject({ id: m.id, destination: m.destination, active: state.active, usableFrom: m.usableFrom, createdAt: m.createdAt, livemode: m.environment === 'live' });
+}
+
+const meta = (ctx: HandlerContext, clock: Clock): EventMetadata => ({
+  merchant_id: ctx.principal.merchantId,
+  environment: ctx.principal.environment,
+  actor: ctx.principal.actor,
+  request_id: ctx.requestId,
+  occurred_at: clock.now().toISOString(),
+});
+
+/**
+ * /api/v1/merchant/settings/payouts: default return URL for payments, payout defaults, the safety
+ * delay of new saved destinations, and the saved destinations themselves (payout methods).
+ */
+export function merchantSettingsFamily(knex: Knex, store: EventStore, clock: Clock): Family {
+  const read = { scope: 'payouts.read', environmentHeader: 'optional' } as const;
+  const write = { scope: 'payouts.write', environmentHeader: 'optional' } as const;
+  const current = async (ctx: HandlerContext) => {
+    const { settings, updatedAt } = await readPayoutSettings(knex, ctx.principal.merchantId, ctx.principal.environment);
+    return settingsObject(settings, updatedAt, ctx.principal.livemode, await listPayoutMethods(knex, ctx.principal.merchantId, ctx.principal.environment));
+  };
+  return {
+    name: 'merchant-settings',
+    routes: [
+      route({ method: 'get', path: '/api/v1/merchant/settings/payouts', summary: 'Payout settings and saved destinations', auth: read, handler: current }),
+      route<SettingsPatch>({
+        method: 'patch',
+        path: '/api/v1/merchant/settings/payouts',
+        summary: 'Change payout settings',
+        auth: write,
+        body: settingsPatchBody,
+        handler: async (ctx) => {
+          const b = ctx.body;
+          if (b.default_currency && !getCurrency(b.default_currency)) throw new ApiError('IKW-VAL-003', `Unknown currency '${b.default_currency}'`, 'default_currency');
+          if (b.default_payout_method_id) {
+            const method = await loadPayoutMethod(store, b.default_payout_method_id);
+            if (!method.method || method.method.merchantId !== ctx.principal.merchantId || method.method.environment !== ctx.principal.environment) {
+              throw new ApiError('IKW-PAY-002', undefined, 'default_payout_method_id');
+            }
+            if (!method.active) throw new ApiError('IKW-PAY-003', undefined, 'default_payout_method_id');
+          }
+          const changes: Partial<PayoutSettings> = {};
+          if (b.default_return_url !== undefined) changes.defaultReturnUrl = b.default_return_url;
+          if (b.safety_delay_minutes !== undefined) changes.safetyDelayMinutes = b.safety_delay_minutes;
+          if (b.default_currency !== undefined) changes.defaultCurrency = b.default_currency?.toLowerCase() ?? null;
+          if (b.default_payout_method_id !== undefined) changes.defaultPayoutMethodId = b.default_payout_method_id;
+          await updatePayoutSettings(store, clock, ctx.principal.merchantId, ctx.principal.environment, changes, meta(ctx, clock));
+          return current(ctx);
+        },
+      }),
+      route<DestinationInput>({
+        method: 'post',
+        path: '/api/v1/merchant/settings/payouts/destinations',
+        summary: 'Save a payout destination (usable after the safety delay)',
+        auth: write,
+        body: { ...destinationSchema, required: ['type', 'currency'] },
+        handler: async (ctx) => fromState(await createPayoutMethod(store, clock, ctx.principal.merchantId, ctx.principal.environment, ctx.body, meta(ctx, clock))),
+      }),
+      route<unknown, unknown, { id: string }>({
+        method: 'delete',
+        path: '/api/v1/merchant/settings/payouts/destinations/:id',
+        summary: 'Delete (deactivate) a saved payout destination',
+        auth: write,
+        params: { type: 'object', properties: { id: { type: 'string', format: 'uuid' } }, required: ['id'] },
+        handler: async (ctx) => fromState(await deactivatePayoutMethod(store, clock, ctx.principal.merchantId, ctx.principal.environment, ctx.params.id, meta(ctx, clock))),
+      }),
+    ],
+  };
+}
