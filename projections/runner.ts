@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import type { EventStore, RecordedEvent, Subscription } from '../packages/eventstore/port.js';
+import { CheckpointedConsumer, readCheckpoint } from '../packages/bus/consumer.js';
+import type { EventStore, RecordedEvent } from '../packages/eventstore/port.js';
 import type { InlineHandler } from '../packages/eventstore/postgres/store.js';
 import type { Logger } from '../packages/core/logger.js';
 import type { Projection } from './projection.js';
@@ -18,94 +19,37 @@ export function inlineProjections(projections: readonly Projection[]): InlineHan
   return (trx, events) => applyEvents(trx, projections, events);
 }
 
-export async function readCheckpoint(knex: Knex | Knex.Transaction, name: string): Promise<string | null> {
-  const row = await knex('read.projection_checkpoints').where({ name }).first<{ position: string | null } | undefined>();
-  return row?.position ?? null;
-}
+const CHECKPOINTS = 'read.projection_checkpoints';
 
-class CheckpointMoved extends Error {}
-
-/**
- * Applies one batch and moves the checkpoint in one transaction. The checkpoint row is locked and
- * compared first: if it is not where this runner left it (a rebuild reset it, another instance
- * advanced it), nothing is applied and the runner restarts from the stored checkpoint.
- */
-export async function applyBatch(knex: Knex, projection: Projection, expected: string | null, events: readonly RecordedEvent[]): Promise<void> {
-  await knex.transaction(async (trx) => {
-    const row = await trx('read.projection_checkpoints').where({ name: projection.name }).forUpdate().first<{ position: string | null } | undefined>();
-    if (!row) {
-      if (expected !== null) throw new CheckpointMoved();
-      await trx('read.projection_checkpoints').insert({ name: projection.name, position: null, updated_at: trx.fn.now() });
-    } else if (row.position !== expected) {
-      throw new CheckpointMoved();
-    }
-    await applyEvents(trx, [projection], events);
-    const last = events[events.length - 1];
-    if (last) {
-      await trx('read.projection_checkpoints').where({ name: projection.name }).update({ position: last.position, updated_at: trx.fn.now() });
-    }
-  });
+export function readProjectionCheckpoint(knex: Knex | Knex.Transaction, name: string): Promise<string | null> {
+  return readCheckpoint(knex, CHECKPOINTS, name);
 }
 
 /**
  * Runs projections asynchronously from their checkpoints (the mode of stores that cannot run
- * projections inside the append, like EventStoreDB). Each batch and its checkpoint commit together.
+ * projections inside the append, like EventStoreDB): one checkpointed consumer per projection,
+ * each batch and its checkpoint in one transaction.
  */
 export class ProjectionRunner {
-  private readonly running = new Map<string, Subscription>();
-  private stopped = false;
+  private readonly consumers: CheckpointedConsumer[];
 
-  constructor(
-    private readonly knex: Knex,
-    private readonly store: EventStore,
-    private readonly projections: readonly Projection[],
-    private readonly log?: Logger,
-  ) {}
+  constructor(knex: Knex, store: EventStore, projections: readonly Projection[], log?: Logger) {
+    this.consumers = projections.map(
+      (p) => new CheckpointedConsumer(knex, store, { name: p.name, checkpointTable: CHECKPOINTS, handle: (trx, events) => applyEvents(trx, [p], events) }, log),
+    );
+  }
 
   async start(): Promise<void> {
-    for (const projection of this.projections) await this.startOne(projection);
-  }
-
-  private async startOne(projection: Projection): Promise<void> {
-    let checkpoint = await readCheckpoint(this.knex, projection.name);
-    if (this.stopped) return;
-    let moved = false;
-    const sub: Subscription = this.store.subscribe({
-      after: checkpoint,
-      batchSize: 500,
-      handle: async (events) => {
-        await applyBatch(this.knex, projection, checkpoint, events);
-        checkpoint = events[events.length - 1]!.position;
-      },
-      onError: (err) => {
-        if (err instanceof CheckpointMoved) {
-          // Resubscribe from the stored checkpoint, once, outside the loop that reported it.
-          if (!moved) setImmediate(() => void this.restart(projection, sub));
-          moved = true;
-          return;
-        }
-        this.log?.error({ err, projection: projection.name }, 'projection batch failed; retrying');
-      },
-    });
-    this.running.set(projection.name, sub);
-  }
-
-  private async restart(projection: Projection, old: Subscription): Promise<void> {
-    if (this.running.get(projection.name) !== old) return;
-    this.running.delete(projection.name);
-    await old.stop();
-    await this.startOne(projection);
+    for (const c of this.consumers) await c.start();
   }
 
   /** Resolves when every projection has applied everything committed before the call. */
   async caughtUp(): Promise<void> {
-    await Promise.all([...this.running.values()].map((s) => s.caughtUp()));
+    await Promise.all(this.consumers.map((c) => c.caughtUp()));
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    await Promise.all([...this.running.values()].map((s) => s.stop()));
-    this.running.clear();
+    await Promise.all(this.consumers.map((c) => c.stop()));
   }
 }
 
@@ -132,7 +76,7 @@ export async function rebuildInline(knex: Knex, projections: readonly Projection
       after = batch[batch.length - 1]!.position;
     }
     const last = after;
-    await trx('read.projection_checkpoints')
+    await trx(CHECKPOINTS)
       .insert(projections.map((p) => ({ name: p.name, position: last, updated_at: trx.fn.now() })))
       .onConflict('name')
       .merge();
@@ -144,9 +88,9 @@ export async function rebuildInline(knex: Knex, projections: readonly Projection
 export async function resetForRebuild(knex: Knex, projections: readonly Projection[]): Promise<void> {
   await knex.transaction(async (trx) => {
     for (const p of projections) {
-      await trx('read.projection_checkpoints').where({ name: p.name }).forUpdate();
+      await trx(CHECKPOINTS).where({ name: p.name }).forUpdate();
       await trx.raw(`TRUNCATE ${p.tables.map(() => '??').join(', ')}`, p.tables);
-      await trx('read.projection_checkpoints')
+      await trx(CHECKPOINTS)
         .insert({ name: p.name, position: null, updated_at: trx.fn.now() })
         .onConflict('name')
         .merge();

@@ -4,7 +4,7 @@ import { ApiError } from '../../packages/core/errors.js';
 import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
 import { createApiKey, revokeApiKey } from '../../packages/domain/merchant/commands.js';
 import { ALL_PROJECTIONS } from '../../projections/registry.js';
-import { inlineProjections, ProjectionRunner, readCheckpoint, resetForRebuild } from '../../projections/runner.js';
+import { inlineProjections, ProjectionRunner, readProjectionCheckpoint, resetForRebuild } from '../../projections/runner.js';
 import { startService } from '../support/system.js';
 
 async function snapshot(knex: Knex): Promise<Record<string, unknown[]>> {
@@ -45,7 +45,7 @@ t.test('rebuild from position zero produces the same rows as the live run', asyn
   const applied = await svc.system.rebuildProjections();
   t.equal(applied, 5 * 3 + 5 + 3, 'every event replayed once');
   t.same(await snapshot(svc.system.knex), live);
-  t.ok(await readCheckpoint(svc.system.knex, 'api_keys'), 'checkpoint recorded');
+  t.ok(await readProjectionCheckpoint(svc.system.knex, 'api_keys'), 'checkpoint recorded');
 });
 
 t.test('rebuild of one read model leaves the others alone; unknown names are refused', async (t) => {

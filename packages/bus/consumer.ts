@@ -1,0 +1,99 @@
+import type { Knex } from 'knex';
+import type { Logger } from '../core/logger.js';
+import type { EventStore, RecordedEvent, Subscription } from '../eventstore/port.js';
+
+/** Thrown when the stored checkpoint is not where this consumer left it (reset, or another instance). */
+export class CheckpointMoved extends Error {}
+
+export interface ConsumerSpec {
+  /** Unique per consumer; the checkpoint row's key. */
+  name: string;
+  /** Table with columns (name text primary key, position text, updated_at timestamptz). */
+  checkpointTable: string;
+  /** Applies a batch inside the transaction that also moves the checkpoint. */
+  handle(trx: Knex.Transaction, events: readonly RecordedEvent[]): Promise<void>;
+  batchSize?: number;
+}
+
+export async function readCheckpoint(db: Knex | Knex.Transaction, table: string, name: string): Promise<string | null> {
+  const row = await db(table).where({ name }).first<{ position: string | null } | undefined>();
+  return row?.position ?? null;
+}
+
+/**
+ * Applies one batch and moves the checkpoint in one transaction, so a batch's effects and its
+ * checkpoint commit together (exactly-once for what is written to this database). The checkpoint
+ * row is locked and compared first: if it moved, nothing is applied.
+ */
+export async function applyBatch(knex: Knex, spec: ConsumerSpec, expected: string | null, events: readonly RecordedEvent[]): Promise<void> {
+  await knex.transaction(async (trx) => {
+    const row = await trx(spec.checkpointTable).where({ name: spec.name }).forUpdate().first<{ position: string | null } | undefined>();
+    if (!row) {
+      if (expected !== null) throw new CheckpointMoved();
+      await trx(spec.checkpointTable).insert({ name: spec.name, position: null, updated_at: trx.fn.now() });
+    } else if (row.position !== expected) {
+      throw new CheckpointMoved();
+    }
+    await spec.handle(trx, events);
+    const last = events[events.length - 1];
+    if (last) await trx(spec.checkpointTable).where({ name: spec.name }).update({ position: last.position, updated_at: trx.fn.now() });
+  });
+}
+
+/**
+ * A checkpointed reader of the global log (the embedded bus): resumes after its stored
+ * checkpoint, applies batches in order, and restarts from the stored checkpoint when it moved.
+ */
+export class CheckpointedConsumer {
+  private sub: Subscription | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly knex: Knex,
+    private readonly store: EventStore,
+    private readonly spec: ConsumerSpec,
+    private readonly log?: Logger,
+  ) {}
+
+  async start(): Promise<void> {
+    let checkpoint = await readCheckpoint(this.knex, this.spec.checkpointTable, this.spec.name);
+    if (this.stopped) return;
+    let moved = false;
+    const sub: Subscription = this.store.subscribe({
+      after: checkpoint,
+      batchSize: this.spec.batchSize ?? 500,
+      handle: async (events) => {
+        await applyBatch(this.knex, this.spec, checkpoint, events);
+        checkpoint = events[events.length - 1]!.position;
+      },
+      onError: (err) => {
+        if (err instanceof CheckpointMoved) {
+          // Resubscribe from the stored checkpoint, once, outside the loop that reported it.
+          if (!moved) setImmediate(() => void this.restart(sub));
+          moved = true;
+          return;
+        }
+        this.log?.error({ err, consumer: this.spec.name }, 'consumer batch failed; retrying');
+      },
+    });
+    this.sub = sub;
+  }
+
+  private async restart(old: Subscription): Promise<void> {
+    if (this.sub !== old) return;
+    this.sub = null;
+    await old.stop();
+    await this.start();
+  }
+
+  /** Resolves when everything committed before the call has been handled. */
+  async caughtUp(): Promise<void> {
+    await this.sub?.caughtUp();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.sub?.stop();
+    this.sub = null;
+  }
+}
