@@ -1,0 +1,134 @@
+/**
+ * Helpers shared by the payment intent suites: coded-error assertions, a provider probe that
+ * counts (and can hold) connector calls, and shortcuts for the sandbox operator's test numbers.
+ */
+import type { Test } from 'tap';
+import { ERROR_CODES, type ErrorCode } from '../../packages/core/errors.js';
+import type { Environment } from '../../packages/domain/merchant/events.js';
+import type { InitiationResult } from '../../packages/domain/payment-intent/decider.js';
+import type { PayinRequest, PaymentProvider } from '../../packages/providers/port.js';
+import type { TestResponse, TestService } from './system.js';
+
+/** SANDBOX_OPERATOR_DELAY_MS of the suites: not the default, so nothing depends on 2000 by accident. */
+export const OPERATOR_DELAY_MS = 7_000;
+
+/** A valid Senegalese Orange number (+221 77 123 45 xx) whose last two digits pick the sandbox outcome. */
+export const snNumber = (lastTwo: string) => `+2217712345${lastTwo}`;
+
+export interface MobileMoney {
+  type: 'mobile_money';
+  mobile_money: { country: string; operator: string; msisdn: string; preferred_flow?: string };
+}
+
+export const mobileMoney = (msisdn: string, operator = 'orange_money', country = 'SN'): MobileMoney => ({
+  type: 'mobile_money',
+  mobile_money: { country, operator, msisdn },
+});
+
+export const card = (token: string) => ({ type: 'card', card: { token } });
+
+/** Every error answer: JSON with the code's status and retryability, and the request id twice. */
+export function assertError(t: Test, res: TestResponse, code: ErrorCode, param?: string | null): void {
+  const spec = ERROR_CODES[code];
+  t.equal(res.status, spec.status, `status ${spec.status} (${res.text.slice(0, 200)})`);
+  t.match(res.headers.get('content-type') ?? '', /^application\/json/, 'answered as JSON');
+  t.equal(res.body?.code, code, `code ${code}`);
+  t.equal(res.body?.retryable, spec.retryable, `retryable ${spec.retryable}`);
+  t.type(res.body?.message, 'string', 'has a message');
+  if (param === null) t.notOk(res.body && 'param' in res.body, 'names no param');
+  else if (param !== undefined) t.equal(res.body?.param, param, `param ${param}`);
+  t.equal(res.headers.get('request-id'), res.body?.request_id, 'Request-Id header equals the body request_id');
+}
+
+export function assertOk(t: Test, res: TestResponse, status = 200): void {
+  t.equal(res.status, status, `status ${status} (${res.text.slice(0, 300)})`);
+}
+
+/** Creates an intent (XOF 10,000 in Senegal unless told otherwise) and returns the object. */
+export async function createIntent(svc: TestService, key: string, body: Record<string, unknown> = {}) {
+  const res = await svc.request('POST', '/api/v1/payment-intents', {
+    key,
+    body: { amount: 10_000, currency: 'xof', transaction_country: 'SN', ...body },
+  });
+  if (res.status !== 200) throw new Error(`create failed: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+export function confirm(svc: TestService, key: string, id: string, body: Record<string, unknown>): Promise<TestResponse> {
+  return svc.request('POST', `/api/v1/payment-intents/${id}/confirm`, { key, body });
+}
+
+export async function retrieve(svc: TestService, key: string, id: string) {
+  const res = await svc.request('GET', `/api/v1/payment-intents/${id}`, { key });
+  if (res.status !== 200) throw new Error(`retrieve failed: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+/** Lets the sandbox operator answer: the clock moves by its delay and the due jobs run. */
+export async function operatorAnswers(svc: TestService, ms = OPERATOR_DELAY_MS): Promise<void> {
+  svc.clock.advance(ms);
+  await svc.system.scheduler.runUntilIdle();
+}
+
+/** An HTTP request that does not follow redirects (hosted pages answer 303 to the merchant's site). */
+export async function rawRequest(svc: TestService, method: string, path: string, headers: Record<string, string> = {}) {
+  const res = await fetch(`${svc.baseUrl}${path}`, { method, headers, redirect: 'manual' });
+  return { status: res.status, headers: res.headers, text: await res.text() };
+}
+
+/**
+ * Wraps the connectors: records every `initiatePayin`, and while held, keeps each call waiting
+ * until `release()`. A second call for the same intent while held releases at once, so a broken
+ * lock shows up as a failed count rather than as a hung test.
+ */
+export class ProviderProbe {
+  readonly calls: PayinRequest[] = [];
+  private gate: Promise<void> | null = null;
+  private open: (() => void) | null = null;
+  /** Makes the next initiatePayin throw this error (a connector outage). */
+  failNext: Error | null = null;
+
+  private waiting: { id: string; resolve: () => void }[] = [];
+
+  /** Resolves once initiatePayin has been called for this intent. */
+  called(paymentIntentId: string): Promise<void> {
+    if (this.callsFor(paymentIntentId) > 0) return Promise.resolve();
+    return new Promise<void>((resolve) => this.waiting.push({ id: paymentIntentId, resolve }));
+  }
+
+  callsFor(paymentIntentId: string): number {
+    return this.calls.filter((c) => c.paymentIntentId === paymentIntentId).length;
+  }
+
+  hold(): void {
+    this.gate = new Promise<void>((resolve) => {
+      this.open = resolve;
+    });
+  }
+
+  release(): void {
+    this.open?.();
+    this.gate = null;
+    this.open = null;
+  }
+
+  /** For `startService({ provider })`: the connector itself for everything but `initiatePayin`. */
+  readonly wrap = (_environment: Environment, base: PaymentProvider): PaymentProvider => {
+    const wrapped = Object.create(base) as PaymentProvider;
+    wrapped.initiatePayin = async (req: PayinRequest): Promise<InitiationResult> => {
+      this.calls.push(req);
+      for (const w of this.waiting.filter((x) => x.id === req.paymentIntentId)) w.resolve();
+      this.waiting = this.waiting.filter((x) => x.id !== req.paymentIntentId);
+      if (this.gate && this.callsFor(req.paymentIntentId) > 1) this.release();
+      const gate = this.gate;
+      if (gate) await gate;
+      if (this.failNext) {
+        const err = this.failNext;
+        this.failNext = null;
+        throw err;
+      }
+      return base.initiatePayin(req);
+    };
+    return wrapped;
+  };
+}
