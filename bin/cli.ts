@@ -6,7 +6,7 @@ import { createApiKey, createMerchant, revokeApiKey } from '../packages/domain/m
 import { openSystem, type System } from '../services/system.js';
 
 const USAGE = `usage:
-  sika merchants create --name NAME [--json]
+  sika merchants create --name NAME [--email ADDRESS] [--json]
   sika keys create --merchant ACCOUNT_ID --environment sandbox|live [--scopes a,b] [--json]
   sika keys revoke --merchant ACCOUNT_ID KEY_ID
   sika projections rebuild [NAME...]
@@ -27,6 +27,7 @@ async function run(system: System, argv: string[]): Promise<void> {
     allowPositionals: true,
     options: {
       name: { type: 'string' },
+      email: { type: 'string' },
       json: { type: 'boolean', default: false },
       merchant: { type: 'string' },
       environment: { type: 'string' },
@@ -38,7 +39,9 @@ async function run(system: System, argv: string[]): Promise<void> {
     case 'merchants create': {
       const name = values.name?.trim();
       if (!name) throw new UsageError('--name is required');
-      const merchant = await createMerchant(system.store, system.clock, name, ACTOR);
+      const email = values.email?.trim() || null;
+      if (email !== null && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new UsageError('--email is not an e-mail address');
+      const merchant = await createMerchant(system.store, system.clock, name, ACTOR, email);
       out({ id: merchant.id, api_keys: merchant.api_keys }, json, `merchant ${merchant.id}\nsandbox key: ${merchant.api_keys.sandbox}\nlive key:    ${merchant.api_keys.live}\n(keys are shown once)`);
       return;
     }

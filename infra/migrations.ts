@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { createEventStoreSchema } from '../packages/eventstore/postgres/schema.js';
 import { idempotencyMigrations } from '../packages/http/idempotency.js';
 import { schedulerMigrations } from '../packages/scheduler/scheduler.js';
+import { webhookMigrations } from '../packages/webhooks/schema.js';
 import { ALL_PROJECTIONS } from '../projections/registry.js';
 import type { Migration } from '../projections/projection.js';
 
@@ -20,6 +21,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   ...idempotencyMigrations,
   ...schedulerMigrations,
+  ...webhookMigrations,
   ...ALL_PROJECTIONS.flatMap((p) => p.migrations),
 ];
 

@@ -12,6 +12,7 @@ export const merchantsProjection: Projection = {
         knex.raw(`CREATE TABLE read.merchants (
           id text PRIMARY KEY,
           name text NOT NULL,
+          email text,
           created_at timestamptz NOT NULL
         )`),
     },
@@ -21,7 +22,7 @@ export const merchantsProjection: Projection = {
     const e = event as unknown as MerchantEvent;
     if (e.type !== 'merchant.created') return;
     await trx('read.merchants')
-      .insert({ id: e.data.merchantId, name: e.data.name, created_at: e.data.createdAt })
+      .insert({ id: e.data.merchantId, name: e.data.name, email: e.data.email ?? null, created_at: e.data.createdAt })
       .onConflict('id')
       .merge();
   },

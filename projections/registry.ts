@@ -8,6 +8,7 @@ import { paymentIntentsProjection } from './payment-intents.js';
 import { payoutMethodsProjection } from './payout-methods.js';
 import { payoutSettingsProjection } from './payout-settings.js';
 import { payoutsProjection } from './payouts.js';
+import { webhookEndpointsProjection } from './webhook-endpoints.js';
 import type { Projection } from './projection.js';
 
 /** Every read model the service keeps, in the order they are migrated. */
@@ -22,4 +23,5 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   payoutSettingsProjection,
   payoutMethodsProjection,
   payoutsProjection,
+  webhookEndpointsProjection,
 ];

@@ -12,6 +12,11 @@ import { Payouts } from '../packages/domain/payout/commands.js';
 import type { PayinCallback, PaymentProvider, PayoutCallback } from '../packages/providers/port.js';
 import { SandboxProvider, UnconfiguredLiveProvider } from '../packages/providers/sandbox.js';
 import { Scheduler } from '../packages/scheduler/scheduler.js';
+import { CheckpointedConsumer } from '../packages/bus/consumer.js';
+import { WebhookEndpoints } from '../packages/domain/webhook-endpoint/commands.js';
+import { JOB_WEBHOOK_DELIVER, WebhookDispatcher } from '../packages/webhooks/dispatcher.js';
+import { Notifier } from '../packages/webhooks/notifier.js';
+import { loadSecretsKey, SecretBox } from '../packages/webhooks/secrets.js';
 import { migrate } from '../infra/migrations.js';
 import { readPayoutSettings } from '../projections/payout-settings.js';
 import { ALL_PROJECTIONS } from '../projections/registry.js';
@@ -29,6 +34,12 @@ export interface System {
   scheduler: Scheduler;
   paymentIntents: PaymentIntents;
   payouts: Payouts;
+  webhookEndpoints: WebhookEndpoints;
+  webhooks: WebhookDispatcher;
+  /** Starts the bus consumers (webhook dispatch) and, unless told not to, the scheduler's polling loop. */
+  startBackground(options?: { schedulerLoop?: boolean }): Promise<void>;
+  /** Waits until the bus consumers have caught up and no scheduled job is due (tests, CLI). */
+  drain(): Promise<void>;
   /** Rebuilds the named read models (all when empty) from position zero; returns events applied. */
   rebuildProjections(names?: string[]): Promise<number>;
   close(): Promise<void>;
@@ -40,6 +51,8 @@ export interface SystemOptions {
   poolMax?: number;
   /** Replaces the connector of an environment (tests count or hold provider calls). */
   provider?: (environment: Environment, sandbox: PaymentProvider) => PaymentProvider;
+  /** Whole-attempt deadline of a webhook delivery (15 s; tests use less). */
+  webhookTimeoutMs?: number;
 }
 
 const JOB_PAYIN_CALLBACK = 'payin.callback';
@@ -106,6 +119,23 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
   scheduler.register(JOB_PAYOUT_OVERDUE, (job) => payouts.checkOverdue(job.payload as PayoutRef));
   scheduler.register(JOB_PAYOUT_RECONCILE, (job) => payouts.reconcile(job.payload as PayoutRef & { currency: string }));
 
+  const secretBox = new SecretBox(loadSecretsKey(config.secretsKey, config.dataDir));
+  const webhookEndpoints = new WebhookEndpoints(store, clock, secretBox, config.webhookAllowPrivateUrls);
+  const notifier = new Notifier(knex, clock, config.smtpUrl, log);
+  const webhooks = new WebhookDispatcher({
+    knex,
+    clock,
+    log,
+    box: secretBox,
+    endpoints: webhookEndpoints,
+    notifier,
+    retryScheduleMs: config.webhookRetryScheduleMs,
+    allowPrivateUrls: config.webhookAllowPrivateUrls,
+    timeoutMs: options.webhookTimeoutMs ?? 15_000,
+  });
+  scheduler.register(JOB_WEBHOOK_DELIVER, (job) => webhooks.deliver((job.payload as { deliveryId: string }).deliveryId));
+  const dispatchConsumer = new CheckpointedConsumer(knex, store, webhooks.consumer(), log);
+
   scheduler.register(JOB_PAYIN_CALLBACK, async (job) => {
     await paymentIntents.applyCallback(job.payload as unknown as PayinCallback, 'provider:sandbox');
   });
@@ -125,6 +155,19 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     scheduler,
     paymentIntents,
     payouts,
+    webhookEndpoints,
+    webhooks,
+    startBackground: async ({ schedulerLoop = true } = {}) => {
+      await dispatchConsumer.start();
+      if (schedulerLoop) scheduler.start();
+    },
+    drain: async () => {
+      // Jobs append events that the dispatcher turns into more jobs: loop until both are idle.
+      for (let round = 0; round < 50; round++) {
+        await dispatchConsumer.caughtUp();
+        if ((await scheduler.runUntilIdle()) === 0) return;
+      }
+    },
     rebuildProjections: async (names = []) => {
       const unknown = names.filter((n) => !ALL_PROJECTIONS.some((p) => p.name === n));
       if (unknown.length > 0) throw new Error(`Unknown projection(s): ${unknown.join(', ')}; known: ${ALL_PROJECTIONS.map((p) => p.name).join(', ')}`);
@@ -133,6 +176,8 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     },
     close: async () => {
       await scheduler.stop();
+      await dispatchConsumer.stop();
+      notifier.close();
       await store.close();
       await db.close();
     },

@@ -37,6 +37,8 @@ export const ERROR_CODES = {
   'IKW-PAY-002': { status: 400, retryable: false, message: 'No such payout method for this merchant and environment' },
   'IKW-PAY-003': { status: 400, retryable: false, message: 'This payout method has been deleted' },
   'IKW-PAY-004': { status: 409, retryable: true, message: 'This payout method is still in its safety delay' },
+  'IKW-WHK-001': { status: 400, retryable: false, message: 'This URL cannot receive webhooks' },
+  'IKW-WHK-002': { status: 400, retryable: false, message: 'Unknown event type' },
   'IKW-BAL-001': { status: 400, retryable: false, message: 'The available balance does not cover the amount plus fees' },
   'IKW-PRV-001': { status: 422, retryable: false, message: 'Live processing is not enabled for this operator; no connector is configured' },
   'IKW-SVC-001': { status: 503, retryable: true, message: 'The service is not ready' },

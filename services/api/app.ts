@@ -13,6 +13,8 @@ import { operationsFamily } from './routes/operations.js';
 import { paymentIntentsFamily } from './routes/payment-intents.js';
 import { payoutsFamily } from './routes/payouts.js';
 import { sandboxFamily } from './routes/sandbox.js';
+import { webhookEndpointsFamily } from './routes/webhook-endpoints.js';
+import { webhookReplaysFamily } from './routes/webhook-replays.js';
 
 /** The families of the interface this service serves, one router each. */
 export function apiFamilies(system: System): Family[] {
@@ -28,6 +30,8 @@ export function apiFamilies(system: System): Family[] {
     payoutsFamily(system.knex, system.payouts),
     merchantPayoutsFamily(system.knex, system.payouts),
     merchantSettingsFamily(system.knex, system.store, system.clock),
+    webhookEndpointsFamily(system.knex, system.clock, system.webhookEndpoints),
+    webhookReplaysFamily(system.webhooks),
   ];
 }
 

@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   const log = createLogger(config.logLevel);
   const system = await openSystem(config, { log });
   const server = await listen(buildApi(system), config.port, log);
-  system.scheduler.start();
+  await system.startBackground();
   log.info({ port: (server.address() as AddressInfo).port, database: system.db.ownsServer ? 'embedded' : 'external' }, 'sika is serving');
 
   let stopping = false;

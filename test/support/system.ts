@@ -41,13 +41,24 @@ export interface StartOptions {
   families?: (s: System) => Family[];
   /** Replaces a connector, e.g. to count or hold provider calls. */
   provider?: SystemOptions['provider'];
+  webhookTimeoutMs?: number;
+  /** Start of the manual clock (default 2026-01-01); webhook tests start at the real time, since receivers check timestamps. */
+  clockStart?: number;
 }
 
 export async function startService(t: Test, options: StartOptions = {}): Promise<TestService> {
   const url = await freshDatabase(t);
-  const config = loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', ...options.env });
-  const clock = new ManualClock();
-  const system = await openSystem(config, { clock, log: createLogger('silent'), ...(options.provider ? { provider: options.provider } : {}) });
+  // A fixed test key, so no key file is written under the working directory.
+  const config = loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', SECRETS_KEY: Buffer.alloc(32, 1).toString('base64'), ...options.env });
+  const clock = new ManualClock(options.clockStart);
+  const system = await openSystem(config, {
+    clock,
+    log: createLogger('silent'),
+    ...(options.provider ? { provider: options.provider } : {}),
+    ...(options.webhookTimeoutMs ? { webhookTimeoutMs: options.webhookTimeoutMs } : {}),
+  });
+  // Bus consumers run; the scheduler is driven by the test (drain / runUntilIdle) on the manual clock.
+  await system.startBackground({ schedulerLoop: false });
   const app = buildApi(system, options.families?.(system) ?? []);
   const server = await listen(app, 0, system.log, '127.0.0.1');
   t.teardown(async () => {

@@ -12,20 +12,20 @@ function run(history: MerchantEvent[], command: Parameters<typeof merchantDecide
 }
 
 t.test('creating a merchant records it and its keys', async (t) => {
-  const events = run([], { type: 'create_merchant', merchantId: 'acct_1', name: 'Acme', keys: [key('key_s', 'sandbox'), key('key_l', 'live')], at });
+  const events = run([], { type: 'create_merchant', merchantId: 'acct_1', name: 'Acme', email: null, keys: [key('key_s', 'sandbox'), key('key_l', 'live')], at });
   t.same(events.map((e) => e.type), ['merchant.created', 'api_key.created', 'api_key.created']);
   t.equal(events[0]!.data.merchantId, 'acct_1');
 });
 
 t.test('a merchant is created once', async (t) => {
-  const history = run([], { type: 'create_merchant', merchantId: 'acct_1', name: 'Acme', keys: [], at });
-  t.throws(() => run(history, { type: 'create_merchant', merchantId: 'acct_1', name: 'Acme', keys: [], at }), ApiError);
+  const history = run([], { type: 'create_merchant', merchantId: 'acct_1', name: 'Acme', email: null, keys: [], at });
+  t.throws(() => run(history, { type: 'create_merchant', merchantId: 'acct_1', name: 'Acme', email: null, keys: [], at }), ApiError);
 });
 
 t.test('keys: added to an existing merchant only; revoking is idempotent; unknown keys are 404', async (t) => {
   t.throws(() => run([], { type: 'create_api_key', merchantId: 'acct_1', key: key('k', 'sandbox'), at }), { code: 'IKW-RES-001' });
   const history = [
-    ...run([], { type: 'create_merchant', merchantId: 'acct_1', name: 'Acme', keys: [key('key_s', 'sandbox')], at }),
+    ...run([], { type: 'create_merchant', merchantId: 'acct_1', name: 'Acme', email: null, keys: [key('key_s', 'sandbox')], at }),
   ];
   const revoked = run(history, { type: 'revoke_api_key', merchantId: 'acct_1', keyId: 'key_s', at });
   t.same(revoked.map((e) => e.type), ['api_key.revoked']);

@@ -21,8 +21,8 @@ export interface CreatedMerchant {
   api_keys: { sandbox: string; live: string };
 }
 
-/** Creates a merchant with one sandbox and one live key holding every scope. */
-export async function createMerchant(store: EventStore, clock: Clock, name: string, actor: string): Promise<CreatedMerchant> {
+/** Creates a merchant with one sandbox and one live key holding every scope. `email` receives notices. */
+export async function createMerchant(store: EventStore, clock: Clock, name: string, actor: string, email: string | null = null): Promise<CreatedMerchant> {
   const merchantId = newId('acct');
   const sandbox = generateApiKey('sandbox', ['*']);
   const live = generateApiKey('live', ['*']);
@@ -31,7 +31,7 @@ export async function createMerchant(store: EventStore, clock: Clock, name: stri
     store,
     merchantStream(merchantId),
     merchantDecider,
-    { type: 'create_merchant', merchantId, name, keys: [sandbox.record, live.record], at },
+    { type: 'create_merchant', merchantId, name, email, keys: [sandbox.record, live.record], at },
     { merchant_id: merchantId, actor, occurred_at: at.toISOString() },
   );
   return { id: merchantId, name, api_keys: { sandbox: sandbox.secret, live: live.secret } };

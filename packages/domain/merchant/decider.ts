@@ -3,7 +3,7 @@ import type { Decider } from '../decider.js';
 import type { ApiKeyRecord, MerchantEvent } from './events.js';
 
 export type MerchantCommand =
-  | { type: 'create_merchant'; merchantId: string; name: string; keys: ApiKeyRecord[]; at: Date }
+  | { type: 'create_merchant'; merchantId: string; name: string; email: string | null; keys: ApiKeyRecord[]; at: Date }
   | { type: 'create_api_key'; merchantId: string; key: ApiKeyRecord; at: Date }
   | { type: 'revoke_api_key'; merchantId: string; keyId: string; at: Date };
 
@@ -39,7 +39,7 @@ export const merchantDecider: Decider<MerchantCommand, MerchantState, MerchantEv
       case 'create_merchant': {
         if (state.exists) throw new ApiError('IKW-RES-003', `Merchant ${command.merchantId} already exists`);
         return [
-          { type: 'merchant.created', data: { merchantId: command.merchantId, name: command.name, createdAt: at } },
+          { type: 'merchant.created', data: { merchantId: command.merchantId, name: command.name, email: command.email, createdAt: at } },
           ...command.keys.map((key): MerchantEvent => ({
             type: 'api_key.created',
             data: { ...key, merchantId: command.merchantId, createdAt: at },

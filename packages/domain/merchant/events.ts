@@ -14,7 +14,7 @@ export interface ApiKeyRecord {
 }
 
 export type MerchantEvent =
-  | DomainEvent<'merchant.created', { merchantId: string; name: string; createdAt: string }>
+  | DomainEvent<'merchant.created', { merchantId: string; name: string; email: string | null; createdAt: string }>
   | DomainEvent<'api_key.created', ApiKeyRecord & { merchantId: string; createdAt: string }>
   | DomainEvent<'api_key.revoked', { merchantId: string; keyId: string; revokedAt: string }>;
 

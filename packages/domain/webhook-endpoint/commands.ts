@@ -1,0 +1,121 @@
+import type { Clock } from '../../core/clock.js';
+import { ApiError } from '../../core/errors.js';
+import { newId } from '../../core/ids.js';
+import type { EventMetadata, EventStore } from '../../eventstore/port.js';
+import type { Principal } from '../../http/context.js';
+import { isSubscribableType } from '../../webhooks/catalog.js';
+import { generateSigningSecret, type SecretBox } from '../../webhooks/secrets.js';
+import { checkEndpointUrl } from '../../webhooks/url-policy.js';
+import { handleCommand } from '../decider.js';
+import { webhookEndpointDecider, type Owner, type WebhookEndpointState } from './decider.js';
+import { webhookEndpointStream, type SealedSecret } from './events.js';
+
+export interface EndpointInput {
+  url?: string;
+  enabled_events?: string[];
+  enabled?: boolean;
+}
+
+/** A new secret: the plaintext, shown once, and its sealed form for the event log. */
+function newSecret(box: SecretBox, at: Date): { plain: string; sealed: SealedSecret } {
+  const plain = generateSigningSecret();
+  return { plain, sealed: { sealed: box.seal(plain), last4: plain.slice(-4), createdAt: at.toISOString() } };
+}
+
+export class WebhookEndpoints {
+  constructor(
+    private readonly store: EventStore,
+    private readonly clock: Clock,
+    private readonly box: SecretBox,
+    private readonly allowPrivateUrls: boolean,
+  ) {}
+
+  private url(principal: Principal, raw: string): string {
+    const checked = checkEndpointUrl(raw, { environment: principal.environment, allowPrivate: this.allowPrivateUrls });
+    if (!checked.ok) throw new ApiError('IKW-WHK-001', checked.message, 'url');
+    return checked.url;
+  }
+
+  private events(types: string[]): string[] {
+    types.forEach((type, i) => {
+      if (!isSubscribableType(type)) throw new ApiError('IKW-WHK-002', `Unknown event type '${type}'; see docs/events.md`, `enabled_events.${i}`);
+    });
+    return [...new Set(types)];
+  }
+
+  private meta(principal: Principal, id: string, requestId?: string): EventMetadata {
+    return {
+      merchant_id: principal.merchantId,
+      environment: principal.environment,
+      correlation_id: id,
+      actor: principal.actor,
+      occurred_at: this.clock.now().toISOString(),
+      ...(requestId ? { request_id: requestId } : {}),
+    };
+  }
+
+  /** Registers an endpoint. The URL is checked, never contacted. Returns the secret once. */
+  async create(principal: Principal, input: { url: string; enabled_events: string[] }, requestId?: string): Promise<{ state: WebhookEndpointState; secret: string }> {
+    const url = this.url(principal, input.url);
+    const enabledEvents = this.events(input.enabled_events);
+    const at = this.clock.now();
+    const id = newId('we');
+    const secret = newSecret(this.box, at);
+    const result = await handleCommand(
+      this.store,
+      webhookEndpointStream(id),
+      webhookEndpointDecider,
+      { type: 'create', endpoint: { id, merchantId: principal.merchantId, environment: principal.environment, url, enabledEvents, secret: secret.sealed, createdAt: at.toISOString() } },
+      this.meta(principal, id, requestId),
+    );
+    return { state: result.state, secret: secret.plain };
+  }
+
+  async update(principal: Principal, id: string, input: EndpointInput, requestId?: string): Promise<WebhookEndpointState> {
+    const owner: Owner = { merchantId: principal.merchantId, environment: principal.environment };
+    const result = await handleCommand(
+      this.store,
+      webhookEndpointStream(id),
+      webhookEndpointDecider,
+      {
+        type: 'update',
+        owner,
+        at: this.clock.now(),
+        ...(input.url !== undefined ? { url: this.url(principal, input.url) } : {}),
+        ...(input.enabled_events !== undefined ? { enabledEvents: this.events(input.enabled_events) } : {}),
+        ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+      },
+      this.meta(principal, id, requestId),
+    );
+    return result.state;
+  }
+
+  /** Marks an endpoint failing (after the last retry failed); true when it was not failing before. */
+  async markFailing(owner: Owner, id: string): Promise<boolean> {
+    const r = await handleCommand(this.store, webhookEndpointStream(id), webhookEndpointDecider, { type: 'mark_failing', owner, at: this.clock.now() }, this.systemMeta(owner, id), { retriesOnConflict: 10 });
+    return r.events.length > 0;
+  }
+
+  /** Clears `failing` after a successful delivery. */
+  async markRecovered(owner: Owner, id: string): Promise<void> {
+    await handleCommand(this.store, webhookEndpointStream(id), webhookEndpointDecider, { type: 'mark_recovered', owner, at: this.clock.now() }, this.systemMeta(owner, id), { retriesOnConflict: 10 });
+  }
+
+  private systemMeta(owner: Owner, id: string): EventMetadata {
+    return { merchant_id: owner.merchantId, environment: owner.environment, correlation_id: id, actor: 'webhook-dispatcher', occurred_at: this.clock.now().toISOString() };
+  }
+
+  /** The new secret signs from now on; the previous one signs alongside it for 24 hours. */
+  async rotateSecret(principal: Principal, id: string, requestId?: string): Promise<{ state: WebhookEndpointState; secret: string }> {
+    const at = this.clock.now();
+    const secret = newSecret(this.box, at);
+    const result = await handleCommand(
+      this.store,
+      webhookEndpointStream(id),
+      webhookEndpointDecider,
+      { type: 'rotate_secret', owner: { merchantId: principal.merchantId, environment: principal.environment }, at, secret: secret.sealed },
+      this.meta(principal, id, requestId),
+    );
+    return { state: result.state, secret: secret.plain };
+  }
+}

@@ -1,0 +1,266 @@
+import { createHash } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
+import type { Knex } from 'knex';
+import type { ConsumerSpec } from '../bus/consumer.js';
+import { unixSeconds, type Clock } from '../core/clock.js';
+import { ApiError } from '../core/errors.js';
+import { newId, randomBase62 } from '../core/ids.js';
+import type { Logger } from '../core/logger.js';
+import type { WebhookEndpoints } from '../domain/webhook-endpoint/commands.js';
+import type { Environment } from '../domain/merchant/events.js';
+import type { RecordedEvent } from '../eventstore/port.js';
+import type { Principal } from '../http/context.js';
+import { schedule } from '../scheduler/scheduler.js';
+import { matchingEndpoints, type WebhookEndpointRow } from '../../projections/webhook-endpoints.js';
+import { isPublicEventType } from './catalog.js';
+import type { Notifier } from './notifier.js';
+import type { SecretBox } from './secrets.js';
+import { signatureHeader } from './signing.js';
+import { pinnedLookup, resolveDeliveryTarget } from './url-policy.js';
+
+export const DISPATCH_CONSUMER = 'webhook-dispatcher';
+export const JOB_WEBHOOK_DELIVER = 'webhook.deliver';
+/** Replays of an endpoint's failed deliveries reach back this far (events are kept at least this long). */
+export const RETENTION_MS = 30 * 86_400_000;
+const RESPONSE_EXCERPT_BYTES = 64 * 1024;
+
+/** The public id of the event a domain event becomes: derived, so a re-delivered bus batch maps to the same event. */
+export function publicEventId(sourceEventId: string): string {
+  const digest = createHash('sha256').update(`evt:${sourceEventId}`).digest();
+  const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+  let id = '';
+  for (let i = 0; i < 24; i++) id += alphabet[digest[i]! % 62];
+  return `evt_${id}`;
+}
+
+export interface DispatcherDeps {
+  knex: Knex;
+  clock: Clock;
+  log: Logger;
+  box: SecretBox;
+  endpoints: WebhookEndpoints;
+  notifier: Notifier;
+  /** Delays before retries 1..n (default 5 min, 30 min, 2 h, 8 h, 24 h). */
+  retryScheduleMs: number[];
+  allowPrivateUrls: boolean;
+  /** Whole-attempt deadline; 15 s by default. */
+  timeoutMs: number;
+}
+
+interface DeliveryRow {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  merchant_id: string;
+  environment: Environment;
+  status: string;
+  attempts: number;
+}
+
+interface AttemptResult {
+  status: number | null;
+  error: string | null;
+}
+
+/** One HTTP POST, connected to the address the URL policy checked; no redirects are followed. */
+function post(url: URL, address: string, family: 4 | 6, headers: Record<string, string>, body: string, timeoutMs: number): Promise<AttemptResult> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const done = (result: AttemptResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      resolve(result);
+    };
+    const request = (url.protocol === 'https:' ? https : http).request(url, {
+      method: 'POST',
+      headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      lookup: pinnedLookup(address, family),
+      agent: false,
+    });
+    const deadline = setTimeout(() => {
+      request.destroy(new Error(`no answer within ${timeoutMs} ms`));
+    }, timeoutMs);
+    request.on('response', (res) => {
+      let read = 0;
+      res.on('data', (chunk: Buffer) => {
+        read += chunk.length;
+        if (read > RESPONSE_EXCERPT_BYTES) res.destroy();
+      });
+      const status = res.statusCode ?? null;
+      res.on('end', () => done({ status, error: null }));
+      res.on('close', () => done({ status, error: null }));
+      res.on('error', () => done({ status, error: null }));
+    });
+    request.on('error', (err) => done({ status: null, error: err.message }));
+    request.end(body);
+  });
+}
+
+/**
+ * Turns public domain events into webhook events and deliveries (a bus consumer), and delivers
+ * them (scheduler jobs): Standard Webhooks signatures, 15 s timeout, success = any 2xx, retries on
+ * the schedule, then the endpoint is marked failing and the merchant gets one e-mail.
+ */
+export class WebhookDispatcher {
+  constructor(private readonly deps: DispatcherDeps) {}
+
+  /** The bus consumer: each public event stored once, with one delivery per matching endpoint. */
+  consumer(): ConsumerSpec {
+    return {
+      name: DISPATCH_CONSUMER,
+      checkpointTable: 'bus_checkpoints',
+      handle: async (trx, events) => {
+        for (const event of events) await this.dispatch(trx, event);
+      },
+    };
+  }
+
+  private async dispatch(trx: Knex.Transaction, event: RecordedEvent): Promise<void> {
+    const data = event.data as { object?: unknown } | null;
+    const merchantId = event.metadata.merchant_id;
+    const environment = event.metadata.environment;
+    if (!isPublicEventType(event.type) || !data?.object || !merchantId || !environment) return;
+    const id = publicEventId(event.eventId);
+    const created = new Date(event.metadata.occurred_at ?? event.recordedAt);
+    const payload = JSON.stringify({ id, object: 'event', type: event.type, created: unixSeconds(created), livemode: environment === 'live', data: data.object });
+    const inserted = await trx('webhook_events')
+      .insert({ id, source_event_id: event.eventId, merchant_id: merchantId, environment, type: event.type, payload, created_at: created })
+      .onConflict('id')
+      .ignore()
+      .returning('id');
+    if (inserted.length === 0) return; // already dispatched by an earlier run of this batch
+    for (const endpoint of await matchingEndpoints(trx, merchantId, environment, event.type)) {
+      await this.enqueue(trx, { eventId: id, endpoint, replayOf: null });
+    }
+  }
+
+  private async enqueue(db: Knex | Knex.Transaction, d: { eventId: string; endpoint: WebhookEndpointRow; replayOf: string | null }): Promise<{ id: string; event_id: string; webhook_endpoint_id: string }> {
+    const now = this.deps.clock.now();
+    const id = `whd_${randomBase62(24)}`;
+    await db('webhook_deliveries').insert({
+      id,
+      event_id: d.eventId,
+      endpoint_id: d.endpoint.id,
+      merchant_id: d.endpoint.merchant_id,
+      environment: d.endpoint.environment,
+      status: 'pending',
+      replay_of: d.replayOf,
+      next_attempt_at: now,
+      created_at: now,
+      updated_at: now,
+    });
+    await schedule(db, { kind: JOB_WEBHOOK_DELIVER, key: `deliver:${id}:1`, runAt: now, payload: { deliveryId: id } });
+    return { id, event_id: d.eventId, webhook_endpoint_id: d.endpoint.id };
+  }
+
+  /** One attempt of one delivery (a scheduler job). A crash before the attempt is recorded means a resend, never a loss. */
+  async deliver(deliveryId: string): Promise<void> {
+    const { knex, clock } = this.deps;
+    const d = await knex('webhook_deliveries').where({ id: deliveryId }).first<DeliveryRow | undefined>();
+    if (!d || !['pending', 'retrying'].includes(d.status)) return;
+    const endpoint = await knex('read.webhook_endpoints').where({ id: d.endpoint_id }).first<WebhookEndpointRow | undefined>();
+    const now = clock.now();
+    if (!endpoint || !endpoint.enabled) {
+      await knex('webhook_deliveries').where({ id: d.id }).update({ status: 'skipped', next_attempt_at: null, updated_at: now });
+      return;
+    }
+    const event = await knex('webhook_events').select('payload').where({ id: d.event_id }).first<{ payload: string }>();
+    const secrets = [this.deps.box.open(endpoint.secret_sealed)];
+    if (endpoint.previous_secret_sealed && endpoint.previous_secret_expires_at && endpoint.previous_secret_expires_at.getTime() > now.getTime()) {
+      secrets.push(this.deps.box.open(endpoint.previous_secret_sealed));
+    }
+    const attempt = d.attempts + 1;
+    const timestamp = unixSeconds(now);
+    const started = process.hrtime.bigint();
+    let result: AttemptResult;
+    try {
+      const target = await resolveDeliveryTarget(endpoint.url, { environment: endpoint.environment, allowPrivate: this.deps.allowPrivateUrls });
+      result = target.ok
+        ? await post(
+            new URL(endpoint.url),
+            target.address,
+            target.family,
+            {
+              'content-type': 'application/json',
+              'user-agent': 'Sika-Webhooks/1.0',
+              'webhook-id': d.event_id,
+              'webhook-timestamp': String(timestamp),
+              'webhook-signature': signatureHeader(secrets, d.event_id, timestamp, event.payload),
+            },
+            event.payload,
+            this.deps.timeoutMs,
+          )
+        : { status: null, error: `refused: ${target.message}` };
+    } catch (err) {
+      result = { status: null, error: err instanceof Error ? err.message : String(err) };
+    }
+    const durationMs = Math.round(Number(process.hrtime.bigint() - started) / 1e6);
+    const ok = result.status !== null && result.status >= 200 && result.status < 300;
+    const schedule_ = this.deps.retryScheduleMs;
+    const retryDelay = attempt <= schedule_.length ? schedule_[attempt - 1]! : null;
+    const status = ok ? 'succeeded' : retryDelay !== null ? 'retrying' : 'failed';
+    const nextAt = !ok && retryDelay !== null ? new Date(now.getTime() + retryDelay) : null;
+
+    await knex.transaction(async (trx) => {
+      await trx('webhook_attempts')
+        .insert({ delivery_id: d.id, attempt, started_at: now, duration_ms: durationMs, response_status: result.status, error: ok ? null : (result.error ?? `HTTP ${result.status}`) })
+        .onConflict(['delivery_id', 'attempt'])
+        .merge();
+      await trx('webhook_deliveries').where({ id: d.id }).update({ status, attempts: attempt, next_attempt_at: nextAt, updated_at: now });
+      if (nextAt) await schedule(trx, { kind: JOB_WEBHOOK_DELIVER, key: `deliver:${d.id}:${attempt + 1}`, runAt: nextAt, payload: { deliveryId: d.id } });
+    });
+
+    const owner = { merchantId: endpoint.merchant_id, environment: endpoint.environment };
+    if (ok && endpoint.failing) await this.deps.endpoints.markRecovered(owner, endpoint.id);
+    if (status === 'failed' && (await this.deps.endpoints.markFailing(owner, endpoint.id))) {
+      await this.deps.notifier.endpointFailing(endpoint.merchant_id, { id: endpoint.id, url: endpoint.url }, attempt);
+    }
+  }
+
+  /**
+   * POST /api/v1/webhook-replays: event + endpoint → that event to that endpoint; event only → to
+   * every matching endpoint; endpoint only → every failed delivery of it within the retention window.
+   */
+  async replay(principal: Principal, input: { event_id?: string; webhook_endpoint_id?: string; reason?: string }) {
+    const { knex, clock } = this.deps;
+    const scope = { merchant_id: principal.merchantId, environment: principal.environment };
+    if (!input.event_id && !input.webhook_endpoint_id) {
+      throw new ApiError('IKW-VAL-001', 'Give event_id, webhook_endpoint_id or both', 'event_id');
+    }
+    const event = input.event_id ? await knex('webhook_events').select('id', 'type').where({ id: input.event_id, ...scope }).first<{ id: string; type: string } | undefined>() : undefined;
+    if (input.event_id && !event) throw new ApiError('IKW-RES-001', `No such event: '${input.event_id}'`, 'event_id');
+    const endpoint = input.webhook_endpoint_id
+      ? await knex('read.webhook_endpoints').where({ id: input.webhook_endpoint_id, ...scope }).first<WebhookEndpointRow | undefined>()
+      : undefined;
+    if (input.webhook_endpoint_id && !endpoint) throw new ApiError('IKW-RES-001', `No such webhook endpoint: '${input.webhook_endpoint_id}'`, 'webhook_endpoint_id');
+
+    const queued = await knex.transaction(async (trx) => {
+      if (event && endpoint) return [await this.enqueue(trx, { eventId: event.id, endpoint, replayOf: null })];
+      if (event) {
+        const targets = await matchingEndpoints(trx, principal.merchantId, principal.environment, event.type);
+        return Promise.all(targets.map((e) => this.enqueue(trx, { eventId: event.id, endpoint: e, replayOf: null })));
+      }
+      const failed = await trx('webhook_deliveries')
+        .select('id', 'event_id')
+        .where({ endpoint_id: endpoint!.id, status: 'failed' })
+        .andWhere('created_at', '>=', new Date(clock.now().getTime() - RETENTION_MS))
+        .orderBy('created_at');
+      const out = [];
+      for (const f of failed as { id: string; event_id: string }[]) out.push(await this.enqueue(trx, { eventId: f.event_id, endpoint: endpoint!, replayOf: f.id }));
+      return out;
+    });
+    return {
+      id: newId('whr'),
+      object: 'webhook_replay',
+      event_id: input.event_id ?? null,
+      webhook_endpoint_id: input.webhook_endpoint_id ?? null,
+      reason: input.reason ?? null,
+      queued: queued.length,
+      deliveries: queued,
+      created: unixSeconds(clock.now()),
+      livemode: principal.livemode,
+    };
+  }
+}

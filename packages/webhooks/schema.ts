@@ -1,0 +1,60 @@
+import type { Migration } from '../../projections/projection.js';
+
+/**
+ * Tables of the webhook dispatcher (written by the bus consumer and the delivery jobs, not
+ * projections: they record what was sent, which a replay of the log cannot reproduce).
+ */
+export const webhookMigrations: Migration[] = [
+  {
+    name: 'webhooks/001-create',
+    up: (knex) =>
+      knex.raw(`CREATE TABLE bus_checkpoints (
+        name text PRIMARY KEY,
+        position text,
+        updated_at timestamptz NOT NULL
+      );
+      CREATE TABLE webhook_events (
+        id text PRIMARY KEY,
+        source_event_id uuid NOT NULL UNIQUE,
+        merchant_id text NOT NULL,
+        environment text NOT NULL,
+        type text NOT NULL,
+        payload text NOT NULL,
+        created_at timestamptz NOT NULL
+      );
+      CREATE INDEX webhook_events_merchant ON webhook_events (merchant_id, environment, created_at);
+      CREATE TABLE webhook_deliveries (
+        id text PRIMARY KEY,
+        event_id text NOT NULL REFERENCES webhook_events (id),
+        endpoint_id text NOT NULL,
+        merchant_id text NOT NULL,
+        environment text NOT NULL,
+        status text NOT NULL CHECK (status IN ('pending', 'retrying', 'succeeded', 'failed', 'skipped')),
+        attempts integer NOT NULL DEFAULT 0,
+        replay_of text,
+        next_attempt_at timestamptz,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL
+      );
+      CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, status, created_at);
+      CREATE TABLE webhook_attempts (
+        delivery_id text NOT NULL REFERENCES webhook_deliveries (id),
+        attempt integer NOT NULL,
+        started_at timestamptz NOT NULL,
+        duration_ms integer NOT NULL,
+        response_status integer,
+        error text,
+        PRIMARY KEY (delivery_id, attempt)
+      );
+      CREATE TABLE email_outbox (
+        id bigserial PRIMARY KEY,
+        merchant_id text NOT NULL,
+        recipient text,
+        subject text NOT NULL,
+        body text NOT NULL,
+        created_at timestamptz NOT NULL,
+        sent_at timestamptz,
+        error text
+      )`),
+  },
+];

@@ -1,0 +1,47 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** A Standard Webhooks signing secret: `whsec_` + base64 of 32 random bytes. */
+export function generateSigningSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+/**
+ * Encrypts webhook secrets at rest with AES-256-GCM. Ciphertext format: base64 of
+ * iv (12 bytes) || tag (16 bytes) || ciphertext, prefixed `v1:` so the format can change later.
+ */
+export class SecretBox {
+  constructor(private readonly key: Buffer) {
+    if (key.length !== 32) throw new Error('The secrets key must be 32 bytes');
+  }
+
+  seal(plaintext: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+    return `v1:${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64')}`;
+  }
+
+  open(sealed: string): string {
+    if (!sealed.startsWith('v1:')) throw new Error('Unknown secret format');
+    const raw = Buffer.from(sealed.slice(3), 'base64');
+    const decipher = createDecipheriv('aes-256-gcm', this.key, raw.subarray(0, 12));
+    decipher.setAuthTag(raw.subarray(12, 28));
+    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+  }
+}
+
+/**
+ * The key from SECRETS_KEY, or one generated once under the data directory (embedded default),
+ * readable only by its owner.
+ */
+export function loadSecretsKey(configured: string | null, dataDir: string): Buffer {
+  if (configured) return Buffer.from(configured, 'base64');
+  const file = path.join(dataDir, 'secrets.key');
+  if (fs.existsSync(file)) return Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64');
+  fs.mkdirSync(dataDir, { recursive: true });
+  const key = randomBytes(32);
+  fs.writeFileSync(file, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+  return key;
+}

@@ -1,0 +1,27 @@
+import type { WebhookDispatcher } from '../../../packages/webhooks/dispatcher.js';
+import { route, type Family } from '../../../packages/http/routes.js';
+
+/** POST /api/v1/webhook-replays: send stored events again (event, endpoint, or both). */
+export function webhookReplaysFamily(webhooks: WebhookDispatcher): Family {
+  return {
+    name: 'webhook-replays',
+    routes: [
+      route<{ event_id?: string; webhook_endpoint_id?: string; reason?: string }>({
+        method: 'post',
+        path: '/api/v1/webhook-replays',
+        summary: 'Replay an event to an endpoint, to every matching endpoint, or every failed delivery of an endpoint',
+        auth: { scope: 'webhooks.write', environmentHeader: 'optional' },
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            event_id: { type: 'string', minLength: 1, maxLength: 255 },
+            webhook_endpoint_id: { type: 'string', minLength: 1, maxLength: 255 },
+            reason: { type: 'string', maxLength: 1000 },
+          },
+        },
+        handler: (ctx) => webhooks.replay(ctx.principal, ctx.body),
+      }),
+    ],
+  };
+}
