@@ -41,6 +41,7 @@ export const ERROR_CODES = {
   'IKW-WHK-002': { status: 400, retryable: false, message: 'Unknown event type' },
   'IKW-BAL-001': { status: 400, retryable: false, message: 'The available balance does not cover the amount plus fees' },
   'IKW-PRV-001': { status: 422, retryable: false, message: 'Live processing is not enabled for this operator; no connector is configured' },
+  'IKW-PRV-002': { status: 502, retryable: true, message: 'The operator or acquirer did not answer; nothing was charged, retry later' },
   'IKW-SVC-001': { status: 503, retryable: true, message: 'The service is not ready' },
   'IKW-INT-001': { status: 500, retryable: true, message: 'An internal error occurred; it has been logged' },
 } as const satisfies Record<string, { status: number; retryable: boolean; message: string }>;

@@ -241,7 +241,8 @@ export class PaymentIntents {
       });
     } catch (err) {
       await this.run(id, { type: 'abort_confirmation', owner: who, at: this.deps.clock.now(), operationId, reason: err instanceof Error ? err.message : 'provider error' }, meta, 10);
-      throw err;
+      // A refusal the connector explains stays as it is; anything else is an outage the client may retry.
+      throw err instanceof ApiError ? err : new ApiError('IKW-PRV-002');
     }
     const recorded = await this.run(id, { type: 'record_initiation', owner: who, at: this.deps.clock.now(), operationId, result }, meta, 10);
     return toObject(recorded.state);
