@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from '../packages/core/config.js';
 import { ApiError } from '../packages/core/errors.js';
 import { createLogger } from '../packages/core/logger.js';
 import { createApiKey, createMerchant, revokeApiKey } from '../packages/domain/merchant/commands.js';
+import { openApiDocument } from '../services/api/app.js';
 import { openSystem, type System } from '../services/system.js';
 
 const USAGE = `usage:
@@ -10,7 +11,8 @@ const USAGE = `usage:
   sika keys create --merchant ACCOUNT_ID --environment sandbox|live [--scopes a,b] [--json]
   sika keys revoke --merchant ACCOUNT_ID KEY_ID
   sika projections rebuild [NAME...]
-  sika audit stream STREAM_ID`;
+  sika audit stream STREAM_ID
+  sika docs openapi                 (prints the OpenAPI document; docs/openapi.json is this output)`;
 
 const ACTOR = 'cli';
 
@@ -77,6 +79,9 @@ async function run(system: System, argv: string[]): Promise<void> {
       }
       return;
     }
+    case 'docs openapi':
+      process.stdout.write(`${JSON.stringify(openApiDocument(system), null, 2)}\n`);
+      return;
     default:
       throw new UsageError(`unknown command: ${argv.join(' ')}`);
   }

@@ -35,9 +35,18 @@ export function apiFamilies(system: System): Family[] {
   ];
 }
 
-export function buildApi(system: System, extra: Family[] = []) {
-  const families = [...apiFamilies(system), ...extra];
+/** Every family the server mounts, /openapi.json included. */
+function allFamilies(system: System, extra: Family[]): Family[] {
   let document: Record<string, unknown> | null = null;
-  const all: Family[] = [...families, openApiFamily(() => (document ??= buildOpenApi(all)))];
-  return createApp({ knex: system.knex, log: system.log, idempotency: system.idempotency, families: all });
+  const all: Family[] = [...apiFamilies(system), ...extra, openApiFamily(() => (document ??= buildOpenApi(all)))];
+  return all;
+}
+
+/** The OpenAPI document of this service (what GET /openapi.json serves, and docs/openapi.json holds). */
+export function openApiDocument(system: System): Record<string, unknown> {
+  return buildOpenApi(allFamilies(system, []));
+}
+
+export function buildApi(system: System, extra: Family[] = []) {
+  return createApp({ knex: system.knex, log: system.log, idempotency: system.idempotency, families: allFamilies(system, extra) });
 }
