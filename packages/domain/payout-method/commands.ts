@@ -17,7 +17,8 @@ export async function createPayoutMethod(
   input: DestinationInput,
   metadata: EventMetadata,
 ): Promise<PayoutMethodState> {
-  const destination = normalizeDestination(input, null);
+  // The request body is the destination: errors name its fields without a prefix.
+  const destination = normalizeDestination(input, null, '');
   const { settings } = await payoutSettings(store, merchantId, environment);
   const now = clock.now();
   const id = newUuid();

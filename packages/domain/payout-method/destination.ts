@@ -9,15 +9,17 @@ export type DestinationInput =
 
 /**
  * Checks a destination against the catalog and normalises it: country upper case, MSISDN in
- * E.164, currency lower case and defaulting to the payout's. `param` prefixes field names in errors.
+ * E.164, currency lower case and defaulting to the payout's. `prefix` prefixes field names in errors
+ * ('' when the destination is the request body itself, as for saved destinations).
  */
-export function normalizeDestination(input: DestinationInput, payoutCurrency: string | null, param = 'destination'): Destination {
+export function normalizeDestination(input: DestinationInput, payoutCurrency: string | null, prefix = 'destination'): Destination {
+  const param = (field: string) => (prefix ? `${prefix}.${field}` : field);
   const currencyCode = input.currency ?? payoutCurrency;
-  if (!currencyCode) throw new ApiError('IKW-VAL-001', 'Missing required parameter: currency', `${param}.currency`);
+  if (!currencyCode) throw new ApiError('IKW-VAL-001', 'Missing required parameter: currency', param('currency'));
   const currency = getCurrency(currencyCode);
-  if (!currency) throw new ApiError('IKW-VAL-003', `Unknown currency '${currencyCode}'`, `${param}.currency`);
+  if (!currency) throw new ApiError('IKW-VAL-003', `Unknown currency '${currencyCode}'`, param('currency'));
   if (payoutCurrency && currency.code !== payoutCurrency.toUpperCase()) {
-    throw new ApiError('IKW-VAL-009', 'The destination currency must be the payout currency (no conversion)', `${param}.currency`);
+    throw new ApiError('IKW-VAL-009', 'The destination currency must be the payout currency (no conversion)', param('currency'));
   }
   if (input.type === 'bank') {
     return {
@@ -29,17 +31,17 @@ export function normalizeDestination(input: DestinationInput, payoutCurrency: st
     };
   }
   const country = getCountry(input.country);
-  if (!country) throw new ApiError('IKW-VAL-004', `Unsupported country '${input.country}'`, `${param}.country`);
+  if (!country) throw new ApiError('IKW-VAL-004', `Unsupported country '${input.country}'`, param('country'));
   const operator = getOperator(country.code, input.operator);
-  if (!operator) throw new ApiError('IKW-VAL-005', `Unknown operator '${input.operator}' for ${country.code}`, `${param}.operator`);
+  if (!operator) throw new ApiError('IKW-VAL-005', `Unknown operator '${input.operator}' for ${country.code}`, param('operator'));
   if (!operator.directions.includes('payout')) {
-    throw new ApiError('IKW-VAL-006', `${operator.name} (${country.code}) does not take payouts`, `${param}.operator`);
+    throw new ApiError('IKW-VAL-006', `${operator.name} (${country.code}) does not take payouts`, param('operator'));
   }
   if (country.currency !== currency.code) {
-    throw new ApiError('IKW-VAL-009', `${country.code} mobile money is in ${country.currency.toLowerCase()}`, `${param}.currency`);
+    throw new ApiError('IKW-VAL-009', `${country.code} mobile money is in ${country.currency.toLowerCase()}`, param('currency'));
   }
   const msisdn = normalizeMsisdn(input.msisdn, country.code);
-  if (!msisdn) throw new ApiError('IKW-VAL-007', `Not a valid ${country.code} mobile number`, `${param}.msisdn`);
+  if (!msisdn) throw new ApiError('IKW-VAL-007', `Not a valid ${country.code} mobile number`, param('msisdn'));
   return { type: 'mobile_money', currency: currency.code.toLowerCase(), country: country.code, operator: operator.code, msisdn };
 }
 
@@ -71,14 +73,15 @@ export const destinationSchema = {
   additionalProperties: false,
   allOf: [
     {
-      if: { properties: { type: { const: 'mobile_money' } } },
+      // `required` in the condition: without a type, neither branch applies and `type` is reported missing.
+      if: { properties: { type: { const: 'mobile_money' } }, required: ['type'] },
       then: {
         properties: { country: true, operator: true, msisdn: true, bank_code: false, account_number: false, account_name: false },
         required: ['country', 'operator', 'msisdn'],
       },
     },
     {
-      if: { properties: { type: { const: 'bank' } } },
+      if: { properties: { type: { const: 'bank' } }, required: ['type'] },
       then: {
         properties: { bank_code: true, account_number: true, account_name: true, country: false, operator: false, msisdn: false },
         required: ['bank_code', 'account_number', 'account_name'],

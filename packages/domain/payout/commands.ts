@@ -1,4 +1,4 @@
-import { getOperator, quoteFee } from '../../catalog/index.js';
+import { getCurrency, getOperator, quoteFee } from '../../catalog/index.js';
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
@@ -77,6 +77,8 @@ export class Payouts {
 
   /** The destination of a payout: inline, or a saved one that is this merchant's, active and past its safety delay. */
   private async destination(principal: Principal, input: CreatePayoutInput): Promise<{ destination: Destination; payoutMethodId: string | null }> {
+    // The payout's own currency first, so an unknown one is blamed on `currency`, not on the destination.
+    if (!getCurrency(input.currency)) throw new ApiError('IKW-VAL-003', `Unknown currency '${input.currency}'`, 'currency');
     const given = (input.destination ? 1 : 0) + (input.payout_method_id ? 1 : 0);
     if (given !== 1) throw new ApiError('IKW-PAY-001', undefined, given === 0 ? 'destination' : 'payout_method_id');
     if (input.destination) return { destination: normalizeDestination(input.destination, input.currency), payoutMethodId: null };

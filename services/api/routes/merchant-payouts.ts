@@ -3,6 +3,7 @@ import type { CreatePayoutInput, Payouts } from '../../../packages/domain/payout
 import type { PayoutObject } from '../../../packages/domain/payout/events.js';
 import { pageListQuery, pageOf, type PageQuery } from '../../../packages/http/pagination.js';
 import { route, type Family } from '../../../packages/http/routes.js';
+import { readPayoutSettings } from '../../../projections/payout-settings.js';
 import { renderPayout } from '../../../projections/payouts.js';
 import { createPayoutBody, getPayout, payoutIdParams, payoutSchema, payoutsRead, payoutsWrite } from './payouts.js';
 
@@ -37,11 +38,19 @@ export function merchantPayoutsFamily(knex: Knex, payouts: Payouts): Family {
       route<CreatePayoutInput>({
         method: 'post',
         path: '/api/v1/merchant/payouts',
-        summary: 'Create a payout from the merchant dashboard (metadata.source = merchant_portal)',
+        summary: 'Create a payout from the merchant dashboard (metadata.source = merchant_portal; default saved destination when none is given)',
         auth: payoutsWrite,
         body: createPayoutBody,
         response: payoutSchema,
-        handler: (ctx) => payouts.create(ctx.principal, ctx.body, 'merchant_portal', { actor: ctx.principal.actor, requestId: ctx.requestId }),
+        handler: async (ctx) => {
+          // The dashboard may leave the destination out: the merchant's default saved destination is used.
+          let body = ctx.body;
+          if (body.destination === undefined && body.payout_method_id === undefined) {
+            const { settings } = await readPayoutSettings(knex, ctx.principal.merchantId, ctx.principal.environment);
+            if (settings.defaultPayoutMethodId) body = { ...body, payout_method_id: settings.defaultPayoutMethodId };
+          }
+          return payouts.create(ctx.principal, body, 'merchant_portal', { actor: ctx.principal.actor, requestId: ctx.requestId });
+        },
       }),
     ],
   };

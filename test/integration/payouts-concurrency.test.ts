@@ -1,0 +1,131 @@
+/**
+ * Payouts racing for one balance, through the real server: the balance check and the hold are
+ * one append to the balance stream, so N parallel payouts that together exceed the balance succeed
+ * exactly as far as the balance covers amount + fee; the others get IKW-BAL-001 and `available`
+ * never goes negative. Idempotency keys under concurrency: one key, one payout.
+ */
+import t from 'tap';
+import { ledgerDecider } from '../../packages/domain/ledger/decider.js';
+import { balanceStream, type LedgerEvent } from '../../packages/domain/ledger/events.js';
+import { fold } from '../../packages/domain/decider.js';
+import { assertError, balance, balanceTransactions, fund, mobileMoney, OPERATOR_DELAY_MS, payoutFee, postPayout, advance } from '../support/payouts.js';
+import { startService, type TestResponse } from '../support/system.js';
+
+const svc = await startService(t, { env: { SANDBOX_OPERATOR_DELAY_MS: String(OPERATOR_DELAY_MS) } });
+const N = 50;
+
+async function ledgerOf(merchantId: string) {
+  const events = await svc.system.store.readStream(balanceStream(merchantId, 'sandbox', 'xof'));
+  return fold(ledgerDecider, events.map((e) => ({ type: e.type, data: e.data }) as LedgerEvent));
+}
+
+t.test(`${N} parallel payouts that together exceed the balance`, async (t) => {
+  const m = await svc.merchant();
+  const key = m.api_keys.sandbox;
+  const amount = 1_000;
+  const destination = mobileMoney('67');
+  const fee = payoutFee(amount, destination);
+  t.equal(fee, 100, 'the minimum fee applies');
+  const funded = 20 * (amount + fee) + 999; // covers 20, not 21
+  await fund(svc, m.id, funded);
+  const expected = Math.floor(funded / (amount + fee));
+  t.equal(expected, 20);
+
+  const answers: TestResponse[] = await Promise.all(
+    Array.from({ length: N }, (_, i) => postPayout(svc, key, { amount, currency: 'xof', destination, metadata: { i: String(i) } })),
+  );
+  const ok = answers.filter((a) => a.status === 200);
+  const refused = answers.filter((a) => a.status !== 200);
+  t.equal(ok.length, expected, `exactly ${expected} succeed`);
+  t.equal(refused.length, N - expected, 'the rest are refused');
+  for (const r of refused) assertError(t, r, 'IKW-BAL-001', 'amount');
+  t.equal(new Set(ok.map((a) => a.body.id)).size, expected, 'distinct payouts');
+  t.ok(ok.every((a) => a.body.status === 'in_transit' && a.body.fee === fee));
+
+  const held = expected * (amount + fee);
+  const after = await balance(svc, key);
+  t.same(after, { available: funded - held, pending: 0, reserved: held }, 'available never below zero; the holds are reserved');
+  t.ok(after.available >= 0);
+  t.equal(after.available + after.reserved, funded, 'available + reserved = funded');
+
+  const ledger = await ledgerOf(m.id);
+  t.equal(ledger.holds.size, expected, 'one hold per successful payout');
+  const history = await svc.system.store.readStream(balanceStream(m.id, 'sandbox', 'xof'));
+  let running = 0;
+  for (const e of history) {
+    for (const line of (e.data as LedgerEvent['data']).lines) if (line.account === 'available') running += line.amount;
+    t.ok(running >= 0, `available after ${e.version} is ${running}`);
+  }
+  const rows = await svc.system.knex('read.payouts').where({ merchant_id: m.id });
+  t.equal(rows.length, expected, 'read.payouts holds only the successful ones');
+
+  await t.test('once the operator pays them: available + reserved + paid out add up', async (t) => {
+    await advance(svc);
+    const paid = await balance(svc, key);
+    t.same(paid, { available: funded - held, pending: 0, reserved: 0 });
+    const settled = await ledgerOf(m.id);
+    const paidOut = settled.balances.get('operator_clearing:orange_money') ?? 0;
+    const fees = settled.balances.get('fees') ?? 0;
+    t.equal(paidOut, expected * amount, 'the recipients got the amounts');
+    t.equal(fees, expected * fee, 'the fees went to the platform');
+    t.equal(paid.available + paid.reserved + paidOut + fees, funded, 'nothing created, nothing lost');
+    const txns = await balanceTransactions(svc, key, '?type=payout&limit=100');
+    t.equal(txns.length, expected);
+    t.ok(txns.every((x) => x.status === 'available' && x.amount === -amount && x.fee === fee && x.net === -(amount + fee)));
+  });
+});
+
+t.test(`${N} parallel payouts across two currencies do not mix balances`, async (t) => {
+  const m = await svc.merchant();
+  const key = m.api_keys.sandbox;
+  await fund(svc, m.id, 5 * 1_100, 'sandbox', 'xof');
+  await fund(svc, m.id, 5 * 1_100, 'sandbox', 'xaf');
+  const cm = { type: 'mobile_money', country: 'CM', operator: 'mtn', msisdn: '+237671234567' };
+  const answers = await Promise.all(
+    Array.from({ length: N }, (_, i) =>
+      i % 2 === 0
+        ? postPayout(svc, key, { amount: 1_000, currency: 'xof', destination: mobileMoney('67') })
+        : postPayout(svc, key, { amount: 1_000, currency: 'xaf', destination: cm }),
+    ),
+  );
+  const okBy = (currency: string) => answers.filter((a) => a.status === 200 && a.body.currency === currency).length;
+  t.equal(okBy('xof'), 5);
+  t.equal(okBy('xaf'), 5);
+  t.equal(answers.filter((a) => a.status === 400 && a.body.code === 'IKW-BAL-001').length, N - 10);
+  t.same(await balance(svc, key, 'xof'), { available: 0, pending: 0, reserved: 5_500 });
+  t.same(await balance(svc, key, 'xaf'), { available: 0, pending: 0, reserved: 5_500 });
+});
+
+t.test(`${N} parallel payouts, each with its own Idempotency-Key: ${N} payouts`, async (t) => {
+  const m = await svc.merchant();
+  const key = m.api_keys.sandbox;
+  await fund(svc, m.id, N * 1_100);
+  const body = { amount: 1_000, currency: 'xof', destination: mobileMoney('67') };
+  const answers = await Promise.all(Array.from({ length: N }, (_, i) => postPayout(svc, key, body, { idempotencyKey: `key-${i}` })));
+  t.ok(answers.every((a) => a.status === 200), 'all succeed');
+  t.equal(new Set(answers.map((a) => a.body.id)).size, N, `${N} distinct payouts`);
+  t.same(await balance(svc, key), { available: 0, pending: 0, reserved: N * 1_100 });
+});
+
+t.test(`${N} parallel payouts with the same Idempotency-Key: one payout`, async (t) => {
+  const m = await svc.merchant();
+  const key = m.api_keys.sandbox;
+  await fund(svc, m.id, N * 1_100);
+  const body = { amount: 1_000, currency: 'xof', destination: mobileMoney('67') };
+  const answers = await Promise.all(Array.from({ length: N }, () => postPayout(svc, key, body, { idempotencyKey: 'same-key' })));
+  const ok = answers.filter((a) => a.status === 200);
+  const busy = answers.filter((a) => a.status !== 200);
+  t.ok(ok.length >= 1, `${ok.length} answered with the payout`);
+  t.equal(new Set(ok.map((a) => a.body.id)).size, 1, 'all the same payout');
+  for (const b of busy) assertError(t, b, 'IKW-IDM-003');
+  t.ok(ok.filter((a) => a.headers.get('idempotent-replayed') === 'true').length === ok.length - 1, 'all but the first are replays');
+
+  const rows = await svc.system.knex('read.payouts').where({ merchant_id: m.id });
+  t.equal(rows.length, 1, 'one payout exists');
+  t.same(await balance(svc, key), { available: (N - 1) * 1_100, pending: 0, reserved: 1_100 }, 'held once');
+
+  const again = await postPayout(svc, key, body, { idempotencyKey: 'same-key' });
+  t.equal(again.status, 200);
+  t.equal(again.body.id, ok[0]!.body.id, 'a later retry replays it');
+  t.equal(again.headers.get('idempotent-replayed'), 'true');
+});

@@ -1,0 +1,221 @@
+/**
+ * Helpers shared by the payout suites: requests with the headers payouts need, funding a balance
+ * through the ledger, reading balances and balance transactions, the sandbox test numbers, coded
+ * error assertions, and a connector wrapper that can keep the sandbox operator silent.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Test } from 'tap';
+import { quoteFee } from '../../packages/catalog/index.js';
+import { ERROR_CODES, type ErrorCode } from '../../packages/core/errors.js';
+import { runLedger } from '../../packages/domain/ledger/commands.js';
+import type { Environment } from '../../packages/domain/merchant/events.js';
+import type { PaymentProvider, PayoutInitiation, PayoutRequest } from '../../packages/providers/port.js';
+import type { TestResponse, TestService } from './system.js';
+
+/** SANDBOX_OPERATOR_DELAY_MS of the payout suites: not the default, so nothing depends on 2000 by accident. */
+export const OPERATOR_DELAY_MS = 7_000;
+export const MINUTE = 60_000;
+
+/** A valid Senegalese Orange number (+221 77 123 45 xx) whose last two digits pick the sandbox outcome. */
+export const snNumber = (lastTwo: string) => `+2217712345${lastTwo}`;
+
+export interface MobileMoneyDestination {
+  type: 'mobile_money';
+  country: string;
+  operator: string;
+  msisdn: string;
+  currency?: string;
+}
+
+export interface BankDestination {
+  type: 'bank';
+  bank_code: string;
+  account_number: string;
+  account_name: string;
+  currency?: string;
+}
+
+export const mobileMoney = (lastTwo = '67', extra: Partial<MobileMoneyDestination> = {}): MobileMoneyDestination => ({
+  type: 'mobile_money',
+  country: 'SN',
+  operator: 'orange_money',
+  msisdn: snNumber(lastTwo),
+  ...extra,
+});
+
+export const bank = (lastTwo = '67', extra: Partial<BankDestination> = {}): BankDestination => ({
+  type: 'bank',
+  bank_code: 'SN012',
+  account_number: `01234567890${lastTwo}`,
+  account_name: 'Awa Diop',
+  ...extra,
+});
+
+/** The environment a test key belongs to. */
+export const envOf = (key: string): Environment => (key.startsWith('sk_live_') ? 'live' : 'sandbox');
+
+export interface PayoutCallOptions {
+  /** X-Environment; the key's environment by default, `null` for none. */
+  environment?: Environment | null;
+  idempotencyKey?: string;
+  path?: string;
+}
+
+function headersFor(key: string, options: PayoutCallOptions): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const environment = options.environment === undefined ? envOf(key) : options.environment;
+  if (environment !== null) headers['x-environment'] = environment;
+  if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;
+  return headers;
+}
+
+export function postPayout(svc: TestService, key: string, body: unknown, options: PayoutCallOptions = {}): Promise<TestResponse> {
+  return svc.request('POST', options.path ?? '/api/v1/payouts', { key, body, headers: headersFor(key, options) });
+}
+
+export function getPayout(svc: TestService, key: string, id: string, options: PayoutCallOptions = {}): Promise<TestResponse> {
+  return svc.request('GET', `${options.path ?? '/api/v1/payouts'}/${encodeURIComponent(id)}`, { key, headers: headersFor(key, options) });
+}
+
+/** Creates a payout that must succeed; returns the Payout object. */
+export async function payout(svc: TestService, key: string, body: Record<string, unknown>, options: PayoutCallOptions = {}) {
+  const res = await postPayout(svc, key, { amount: 10_000, currency: 'xof', ...body }, options);
+  if (res.status !== 200) throw new Error(`payout failed: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+export async function retrievePayout(svc: TestService, key: string, id: string) {
+  const res = await getPayout(svc, key, id);
+  if (res.status !== 200) throw new Error(`retrieve failed: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+/** Credits `amount` to the merchant's available balance (a settled payment without fee). */
+export async function fund(svc: TestService, merchantId: string, amount: number, environment: Environment = 'sandbox', currency = 'xof'): Promise<void> {
+  await runLedger(
+    svc.system.store,
+    svc.clock,
+    merchantId,
+    environment,
+    currency,
+    { type: 'post_payment', source: `pi_test_${randomUUID().replace(/-/g, '')}`, clearing: 'operator_clearing:wave', amount, fee: 0, availableOn: svc.clock.now() },
+    { merchant_id: merchantId, environment, actor: 'test', occurred_at: svc.clock.now().toISOString() },
+  );
+}
+
+export interface Funds {
+  available: number;
+  pending: number;
+  reserved: number;
+}
+
+/** GET /api/v1/balance for one currency (0 where the currency has no row yet). */
+export async function balance(svc: TestService, key: string, currency = 'xof'): Promise<Funds> {
+  const res = await svc.request('GET', '/api/v1/balance', { key });
+  if (res.status !== 200) throw new Error(`balance failed: ${res.status} ${res.text}`);
+  const of = (field: keyof Funds): number => {
+    const list = res.body[field] as { amount: number; currency: string }[];
+    return list.find((x) => x.currency === currency)?.amount ?? 0;
+  };
+  return { available: of('available'), pending: of('pending'), reserved: of('reserved') };
+}
+
+export interface BalanceTransaction {
+  id: string;
+  type: string;
+  source: string;
+  amount: number;
+  fee: number;
+  net: number;
+  currency: string;
+  status: string;
+}
+
+export async function balanceTransactions(svc: TestService, key: string, query = ''): Promise<BalanceTransaction[]> {
+  const res = await svc.request('GET', `/api/v1/balance-transactions${query}`, { key });
+  if (res.status !== 200) throw new Error(`balance transactions failed: ${res.status} ${res.text}`);
+  return res.body.data;
+}
+
+/** The payout fee of the catalog, the function POST /api/v1/fees/quote uses. */
+export function payoutFee(amount: number, destination: { type: 'mobile_money' | 'bank'; country?: string; operator?: string }, currency = 'xof'): number {
+  return quoteFee({
+    amount,
+    currency,
+    direction: 'payout',
+    method: destination.type,
+    country: destination.country ?? 'SN',
+    ...(destination.type === 'mobile_money' ? { operator: destination.operator! } : {}),
+  }).fee;
+}
+
+/** Lets the sandbox operator answer: the clock moves by `ms` and the due jobs run. */
+export async function advance(svc: TestService, ms = OPERATOR_DELAY_MS): Promise<void> {
+  svc.clock.advance(ms);
+  await svc.system.scheduler.runUntilIdle();
+}
+
+/** Every error answer: JSON with the code's status and retryability, and the request id twice. */
+export function assertError(t: Test, res: TestResponse, code: ErrorCode, param?: string | null): void {
+  const spec = ERROR_CODES[code];
+  t.equal(res.status, spec.status, `status ${spec.status} (${res.text.slice(0, 200)})`);
+  t.match(res.headers.get('content-type') ?? '', /^application\/json/, 'answered as JSON');
+  t.equal(res.body?.code, code, `code ${code}`);
+  t.equal(res.body?.retryable, spec.retryable, `retryable ${spec.retryable}`);
+  t.type(res.body?.message, 'string', 'has a message');
+  if (param === null) t.notOk(res.body && 'param' in res.body, 'names no param');
+  else if (param !== undefined) t.equal(res.body?.param, param, `param ${param}`);
+  t.equal(res.headers.get('request-id'), res.body?.request_id, 'Request-Id header equals the body request_id');
+}
+
+export function assertOk(t: Test, res: TestResponse, status = 200): void {
+  t.equal(res.status, status, `status ${status} (${res.text.slice(0, 300)})`);
+}
+
+/**
+ * Wraps the sandbox connector: records every `initiatePayout`; while `silent`, the operator takes
+ * the payout and never calls back (nothing is scheduled); `rejectNext` refuses one at initiation.
+ */
+export class PayoutProbe {
+  readonly calls: PayoutRequest[] = [];
+  silent = false;
+  /** Makes the next initiatePayout refuse the payout at once with this failure. */
+  rejectNext: { failureCode: string; failureMessage: string } | null = null;
+
+  readonly wrap = (_environment: Environment, base: PaymentProvider): PaymentProvider => {
+    const wrapped = Object.create(base) as PaymentProvider;
+    wrapped.initiatePayout = async (req: PayoutRequest): Promise<PayoutInitiation> => {
+      this.calls.push(req);
+      if (this.rejectNext) {
+        const rejection = this.rejectNext;
+        this.rejectNext = null;
+        return { status: 'rejected', ...rejection };
+      }
+      if (this.silent) return { status: 'accepted' };
+      return base.initiatePayout(req);
+    };
+    return wrapped;
+  };
+}
+
+/** The keys of the Payout object: the interface's fields, then what every object carries. */
+export const PAYOUT_KEYS = [
+  'id',
+  'object',
+  'amount',
+  'currency',
+  'status',
+  'destination',
+  'payout_method_id',
+  'arrival_date_estimate',
+  'expected_by',
+  'delay_state',
+  'delay_reason',
+  'delayed_at',
+  'metadata',
+  'failure_code',
+  'failure_message',
+  'fee',
+  'created',
+  'livemode',
+];
