@@ -61,6 +61,8 @@ export const balanceTransactionsProjection: Projection = {
       case 'payout_paid':
         return void (await trx('read.balance_transactions').where({ source: e.source, type: 'payout' }).update({ status: 'available' }));
       case 'payout_release':
+        // The payout's own row is settled too: its funds came back through the payout_failure row.
+        await trx('read.balance_transactions').where({ source: e.source, type: 'payout' }).update({ status: 'available' });
         return void (await insert('payout_failure', 'available'));
       case 'refund':
         return void (await insert('refund', 'available'));

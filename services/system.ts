@@ -108,6 +108,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
   const payouts = new Payouts({
     store,
     clock,
+    log,
     provider: providerFor,
     scheduleOverdueCheck: (p, at) => scheduler.schedule({ kind: JOB_PAYOUT_OVERDUE, key: `overdue:${p.payoutId}`, runAt: at, payload: { ...p } }),
     scheduleReconcile: (p, at) => scheduler.schedule({ kind: JOB_PAYOUT_RECONCILE, key: `reconcile:${p.payoutId}`, runAt: at, payload: { ...p } }),

@@ -99,9 +99,14 @@ function runRoute(r: Route, deps: AppDeps) {
     let principal: Principal | undefined;
     let complete: ((answer: StoredAnswer, keep: boolean) => Promise<void>) | undefined;
     try {
+      const key = header('idempotency-key');
       if (r.auth !== 'public') {
         principal = await authenticate(deps.knex, r.auth, header);
         req.log = req.log.child({ merchant_id: principal.merchantId, environment: principal.environment });
+        // Live disbursements need a key before anything else is looked at (interface, payout rule 2).
+        if (r.auth.idempotencyKeyInLive === 'required' && principal.livemode && key === undefined) {
+          throw new ApiError('IKW-IDM-004', undefined, 'Idempotency-Key');
+        }
       }
       const body: unknown = req.body ?? {};
       const query: Record<string, unknown> = { ...(req.query as Record<string, unknown>) };
@@ -113,10 +118,6 @@ function runRoute(r: Route, deps: AppDeps) {
       validate(r.query ?? NO_QUERY, query, 'query');
       if (r.params) validate(r.params, params, 'params');
 
-      const key = header('idempotency-key');
-      if (principal && r.auth !== 'public' && r.auth.idempotencyKeyInLive === 'required' && principal.livemode && key === undefined) {
-        throw new ApiError('IKW-IDM-004', undefined, 'Idempotency-Key');
-      }
       if (key !== undefined && principal && (upperMethod === 'POST' || upperMethod === 'PATCH')) {
         const claim = await deps.idempotency.claim(principal, upperMethod, req.path, key, body);
         if (claim.kind === 'replay') {

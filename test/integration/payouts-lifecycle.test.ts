@@ -179,6 +179,23 @@ t.test('pending → failed: the operator refuses at initiation, funds back at on
   t.same(await typesOf(p.id), ['payout.created', 'payout.failed'], 'no delay for a failed payout');
 });
 
+t.test('a connector that throws: the payout is answered pending with its funds held, and a retry replays it', async (t) => {
+  const m = await svc.merchant();
+  await fund(svc, m.id, FUNDS);
+  const key = m.api_keys.sandbox;
+  probe.throwNext = true;
+  const body = { amount: AMOUNT, currency: 'xof', destination: mobileMoney('67') };
+  const first = await postPayout(svc, key, body, { idempotencyKey: 'retry-me' });
+  t.equal(first.status, 200);
+  t.match(first.body, { object: 'payout', status: 'pending' });
+  const calls = probe.calls.length;
+  const retry = await postPayout(svc, key, body, { idempotencyKey: 'retry-me' });
+  t.equal(retry.headers.get('idempotent-replayed'), 'true');
+  t.equal(retry.text, first.text, 'the same payout, byte for byte');
+  t.equal(probe.calls.length, calls, 'no second disbursement');
+  t.same(await balance(svc, key), { available: FUNDS - AMOUNT - FEE, pending: 0, reserved: AMOUNT + FEE });
+});
+
 t.test('bank destinations follow the same column by account number', async (t) => {
   const BANK_FEE = 1_000;
   await t.test('…67 → paid, into bank clearing', async (t) => {

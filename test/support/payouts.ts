@@ -181,11 +181,17 @@ export class PayoutProbe {
   silent = false;
   /** Makes the next initiatePayout refuse the payout at once with this failure. */
   rejectNext: { failureCode: string; failureMessage: string } | null = null;
+  /** Makes the next initiatePayout throw, as a connector whose operator did not answer. */
+  throwNext = false;
 
   readonly wrap = (_environment: Environment, base: PaymentProvider): PaymentProvider => {
     const wrapped = Object.create(base) as PaymentProvider;
     wrapped.initiatePayout = async (req: PayoutRequest): Promise<PayoutInitiation> => {
       this.calls.push(req);
+      if (this.throwNext) {
+        this.throwNext = false;
+        throw new Error('operator connection reset');
+      }
       if (this.rejectNext) {
         const rejection = this.rejectNext;
         this.rejectNext = null;

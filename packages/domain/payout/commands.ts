@@ -1,5 +1,6 @@
 import { getCurrency, getOperator, quoteFee } from '../../catalog/index.js';
 import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
 import { ApiError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
@@ -27,6 +28,7 @@ export interface CreatePayoutInput {
 export interface PayoutDeps {
   store: EventStore;
   clock: Clock;
+  log: Logger;
   provider(environment: Environment): PaymentProvider;
   /** Durable timers: the overdue check at expected_by, and the crash mend of a hold. */
   scheduleOverdueCheck(payout: Owner & { payoutId: string }, at: Date): Promise<void>;
@@ -149,16 +151,24 @@ export class Payouts {
     }, meta, 0);
     await this.deps.scheduleOverdueCheck({ ...owner, payoutId: id }, expectedBy);
 
-    // Should the operator call fail outright, the payout stays pending with its funds held: whether
-    // the operator took it is unknown, and only its status check (by payout id) can tell.
-    const initiation = await provider.initiatePayout({
-      payoutId: id,
-      merchantId: owner.merchantId,
-      environment: owner.environment,
-      amount: input.amount,
-      currency: destination.currency,
-      destination,
-    });
+    let initiation;
+    try {
+      initiation = await provider.initiatePayout({
+        payoutId: id,
+        merchantId: owner.merchantId,
+        environment: owner.environment,
+        amount: input.amount,
+        currency: destination.currency,
+        destination,
+      });
+    } catch (err) {
+      // The payout exists and its funds are held: answer it as it is (pending), so a retry with
+      // the same Idempotency-Key replays it instead of paying out twice. Whether the operator took
+      // it is unknown; its status check (by payout id) decides later.
+      this.deps.log.error({ err, payout_id: id }, 'payout initiation failed; left pending');
+      const { state } = await loadState(this.deps.store, payoutStream(id), payoutDecider);
+      return toPayoutObject(state);
+    }
     const submitted = await this.run(id, { type: 'submit', owner, at: this.deps.clock.now(), result: initiation }, meta);
     await this.settleLedger(submitted.state, meta);
     return toPayoutObject(submitted.state);
