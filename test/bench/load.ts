@@ -1,0 +1,86 @@
+/** The parent side of load-worker.ts: start it, run slices, collect totals. */
+import { Worker } from 'node:worker_threads';
+import type { Knex } from 'knex';
+import { alternateSlices, BusyMeter, Measurement, QueryMeter, type Busy, type LoadResult } from './common.js';
+import type { FromWorker, LoadWorkerData, ScenarioSpec, SliceReport, ToWorker, TotalsReport } from './load-worker.js';
+
+export interface ScenarioResult extends LoadResult {
+  non2xx: number;
+  errors: number;
+  busy: Busy;
+  /** SQL statements the service sent per operation (BEGIN and COMMIT not counted). */
+  statementsPerOperation: number;
+}
+
+export class LoadWorker {
+  private readonly worker: Worker;
+  private readonly waiting: { resolve(message: FromWorker): void; reject(err: Error): void }[] = [];
+  private failure: Error | null = null;
+
+  constructor(baseUrl: string, scenarios: Record<string, ScenarioSpec>) {
+    const data: LoadWorkerData = { baseUrl, scenarios };
+    this.worker = new Worker(new URL('./load-worker.js', import.meta.url), { workerData: data });
+    this.worker.on('message', (message: FromWorker) => this.waiting.shift()?.resolve(message));
+    const fail = (err: Error) => {
+      this.failure = err;
+      for (const w of this.waiting.splice(0)) w.reject(err);
+    };
+    this.worker.on('error', fail);
+    this.worker.on('exit', (code) => fail(new Error(`load worker exited (code ${code})`)));
+  }
+
+  private ask(message: ToWorker): Promise<FromWorker> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise<FromWorker>((resolve, reject) => {
+      this.waiting.push({ resolve, reject });
+      this.worker.postMessage(message);
+    }).then((answer) => {
+      if (answer.type === 'failed') throw new Error(`load worker: ${answer.message}`);
+      return answer;
+    });
+  }
+
+  async slice(scenario: string, seconds: number): Promise<SliceReport> {
+    const answer = await this.ask({ type: 'run', scenario, seconds });
+    if (answer.type !== 'slice') throw new Error(`load worker answered ${answer.type} to run`);
+    return answer;
+  }
+
+  async totals(scenario: string): Promise<TotalsReport> {
+    const answer = await this.ask({ type: 'totals', scenario });
+    if (answer.type !== 'totals') throw new Error(`load worker answered ${answer.type} to totals`);
+    return answer;
+  }
+
+  async close(): Promise<void> {
+    if (this.failure) return;
+    const exited = new Promise((resolve) => this.worker.once('exit', resolve));
+    this.worker.postMessage({ type: 'close' } satisfies ToWorker);
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 2000))]);
+    await this.worker.terminate();
+  }
+}
+
+/**
+ * Runs the named scenarios of a worker: each warmed up, then measured in alternating slices
+ * (one scenario: its warm-up, then its slices back to back).
+ */
+export async function measureScenarios(worker: LoadWorker, names: string[], knex: Knex): Promise<ScenarioResult[]> {
+  const measured = names.map(() => ({ m: new Measurement(), non2xx: 0, errors: 0, busy: new BusyMeter(), sql: new QueryMeter(knex) }));
+  await alternateSlices(names.length, async (which, seconds, isMeasured) => {
+    const into = measured[which]!;
+    if (!isMeasured) {
+      await worker.slice(names[which]!, seconds);
+      return;
+    }
+    const report = await into.busy.around(() => into.sql.around(() => worker.slice(names[which]!, seconds)));
+    for (const ms of report.latenciesMs) into.m.record(ms);
+    into.m.addTime(report.seconds);
+    into.non2xx += report.non2xx;
+    into.errors += report.errors;
+  });
+  return measured.map((x) => {
+    const result = x.m.result();
+    return { ...result, non2xx: x.non2xx, errors: x.errors, busy: x.busy.result(), statementsPerOperation: result.operations > 0 ? x.sql.statements / result.operations : 0 };
+  });
+}

@@ -1,0 +1,206 @@
+/**
+ * Payout creation throughput (POST /api/v1/payouts, 64 clients): on 64 merchants, one each, and on
+ * one merchant whose balance stream every request holds funds on. Afterwards each merchant's
+ * available balance must equal its funding minus Σ (amount + fee) of the payouts answered 2xx.
+ */
+import { loadState } from '../../packages/domain/decider.js';
+import { runLedger } from '../../packages/domain/ledger/commands.js';
+import { balanceOf, ledgerDecider } from '../../packages/domain/ledger/decider.js';
+import { balanceStream } from '../../packages/domain/ledger/events.js';
+import { createMerchant } from '../../packages/domain/merchant/commands.js';
+import { fixed, HTTP_CONNECTIONS, percent, progress, round, table } from './common.js';
+import { createScratchDatabase } from './database.js';
+import { LoadWorker, measureScenarios, type ScenarioResult } from './load.js';
+import { callJson, inParallel, startService, type BenchService } from './service.js';
+
+/** The service's knex pool in the payout, payment intent and webhook sections (below the 64 clients: they contend for it). */
+export const SERVICE_POOL_MAX = 40;
+/** The sandbox operator answers an hour later: no callback job is due during the run (and no loop runs jobs). */
+export const SANDBOX_DELAY_MS = '3600000';
+/** Funding of each merchant: 10^11 XOF covers 10^8 payouts of 1 000 plus fee. */
+const FUNDING = 100_000_000_000;
+const PAYOUT_AMOUNT = 1000;
+const PAYOUT_BODY = JSON.stringify({
+  amount: PAYOUT_AMOUNT,
+  currency: 'xof',
+  destination: { type: 'mobile_money', country: 'SN', operator: 'wave', msisdn: '+221771234599' },
+});
+
+export interface BalanceCheck {
+  merchants: number;
+  /** Payouts answered 2xx (warm-up included). */
+  payouts2xx: number;
+  /** Payouts in read.payouts for these merchants. */
+  payoutsStored: number;
+  /** Merchants whose ledger (event stream) available balance ≠ funding − Σ(amount + fee). */
+  ledgerMismatches: number;
+  /** Merchants whose GET /api/v1/balance available ≠ that figure. */
+  apiMismatches: number;
+  ok: boolean;
+  /** The first mismatch, spelled out. */
+  detail: string | null;
+}
+
+export interface PayoutScenario extends ScenarioResult {
+  name: string;
+  merchants: number;
+  outcomes: Record<string, number>;
+  check: BalanceCheck;
+}
+
+export interface PayoutsResult {
+  clients: number;
+  poolMax: number;
+  scenarios: PayoutScenario[];
+}
+
+interface Funded {
+  id: string;
+  key: string;
+}
+
+async function fundedMerchant(service: BenchService, n: number): Promise<Funded> {
+  const { store, clock } = service.system;
+  const merchant = await createMerchant(store, clock, `Bench payouts ${n}`, 'bench');
+  const meta = { merchant_id: merchant.id, environment: 'sandbox' as const, actor: 'bench', occurred_at: clock.now().toISOString() };
+  await runLedger(
+    store,
+    clock,
+    merchant.id,
+    'sandbox',
+    'xof',
+    { type: 'post_payment', source: `pi_bench_${n}`, clearing: 'operator_clearing:wave', amount: FUNDING, fee: 0, availableOn: clock.now() },
+    meta,
+  );
+  return { id: merchant.id, key: merchant.api_keys.sandbox };
+}
+
+interface BalanceBody {
+  available: { amount: number; currency: string }[];
+}
+
+async function checkBalances(service: BenchService, merchants: Funded[], sums: Map<string, { ok: number; amountPlusFee: number }>): Promise<BalanceCheck> {
+  const { store, knex } = service.system;
+  let ledgerMismatches = 0;
+  let apiMismatches = 0;
+  let payouts2xx = 0;
+  let detail: string | null = null;
+  for (const m of merchants) {
+    const sent = sums.get(m.key) ?? { ok: 0, amountPlusFee: 0 };
+    payouts2xx += sent.ok;
+    const expected = FUNDING - sent.amountPlusFee;
+    const { state } = await loadState(store, balanceStream(m.id, 'sandbox', 'xof'), ledgerDecider);
+    const ledger = balanceOf(state, 'available');
+    const body = await callJson<BalanceBody>(service.baseUrl, 'GET', '/api/v1/balance', m.key);
+    const api = body.available.find((a) => a.currency === 'xof')?.amount ?? 0;
+    if (ledger !== expected) ledgerMismatches++;
+    if (api !== expected) apiMismatches++;
+    if ((ledger !== expected || api !== expected) && detail === null) {
+      detail = `${m.id}: funded ${FUNDING}, ${sent.ok} payouts answered 2xx for Σ(amount+fee) ${sent.amountPlusFee}, so ${expected} expected; ledger says ${ledger}, GET /api/v1/balance says ${api}`;
+    }
+  }
+  const rows = await knex('read.payouts')
+    .whereIn('merchant_id', merchants.map((m) => m.id))
+    .count<{ n: string }[]>({ n: '*' });
+  const payoutsStored = Number(rows[0]?.n ?? 0);
+  if (payoutsStored !== payouts2xx && detail === null) detail = `${payoutsStored} payouts stored but ${payouts2xx} answered 2xx`;
+  return { merchants: merchants.length, payouts2xx, payoutsStored, ledgerMismatches, apiMismatches, ok: ledgerMismatches === 0 && apiMismatches === 0 && payoutsStored === payouts2xx, detail };
+}
+
+export async function benchPayouts(serverUrl: string): Promise<PayoutsResult> {
+  const database = await createScratchDatabase(serverUrl, 'payouts');
+  const service = await startService(database.url, { poolMax: SERVICE_POOL_MAX, env: { SANDBOX_OPERATOR_DELAY_MS: SANDBOX_DELAY_MS } });
+  let worker: LoadWorker | null = null;
+  try {
+    progress(`  creating and funding ${HTTP_CONNECTIONS + 1} merchants…`);
+    const merchants: Funded[] = new Array<Funded>(HTTP_CONNECTIONS + 1);
+    await inParallel(HTTP_CONNECTIONS + 1, 8, async (i) => {
+      merchants[i] = await fundedMerchant(service, i);
+    });
+    const separate = merchants.slice(0, HTTP_CONNECTIONS);
+    const hot = merchants[HTTP_CONNECTIONS]!;
+    worker = new LoadWorker(service.baseUrl, {
+      separate: { kind: 'payouts', body: PAYOUT_BODY, keys: separate.map((m) => m.key) },
+      hot: { kind: 'payouts', body: PAYOUT_BODY, keys: separate.map(() => hot.key) },
+    });
+    progress(`  ${HTTP_CONNECTIONS} merchants vs 1 merchant, alternating slices…`);
+    const [a, b] = await measureScenarios(worker, ['separate', 'hot'], service.system.knex);
+    const runs = [
+      { key: 'separate', name: `${HTTP_CONNECTIONS} merchants, one per client`, result: a!, group: separate },
+      { key: 'hot', name: '1 merchant (hot balance stream)', result: b!, group: [hot] },
+    ];
+    const scenarios: PayoutScenario[] = [];
+    for (const run of runs) {
+      const totals = await worker.totals(run.key);
+      const sums = new Map(totals.perKey.map((t) => [t.key, t]));
+      const check = await checkBalances(service, run.group, sums);
+      scenarios.push({ name: run.name, merchants: run.group.length, ...run.result, outcomes: totals.outcomes, check });
+    }
+    return { clients: HTTP_CONNECTIONS, poolMax: service.poolMax, scenarios };
+  } finally {
+    await worker?.close();
+    await service.close();
+    await database.drop();
+  }
+}
+
+export function payoutsText(r: PayoutsResult): string[] {
+  return [
+    `Payout creation (POST /api/v1/payouts, 1 000 XOF to Wave SN; ${r.clients} closed-loop keep-alive clients in a worker thread; ` +
+      `service pool max ${r.poolMax}; sandbox callbacks an hour out, no scheduler loop; the two runs alternate in slices)`,
+    table(
+      ['merchants', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'requests', 'SQL/request', 'server loop busy', 'CPUs busy', 'balance check'],
+      r.scenarios.map((s) => [
+        s.name,
+        fixed(s.perSecond, 0),
+        fixed(s.p50Ms, 2),
+        fixed(s.p99Ms, 2),
+        String(s.non2xx),
+        String(s.errors),
+        String(s.operations),
+        fixed(s.statementsPerOperation, 1),
+        percent(s.busy.serverEventLoop),
+        percent(s.busy.machineCpu),
+        s.check.ok ? 'OK' : 'MISMATCH',
+      ]),
+    ),
+    ...r.scenarios.map(
+      (s) =>
+        `  ${s.name}: ${s.check.payouts2xx} payouts answered 2xx (warm-up included), ${s.check.payoutsStored} in read.payouts; ` +
+        `available = funding − Σ(amount+fee): ledger ${s.check.merchants - s.check.ledgerMismatches}/${s.check.merchants}, ` +
+        `GET /api/v1/balance ${s.check.merchants - s.check.apiMismatches}/${s.check.merchants} merchants → ${s.check.ok ? 'OK' : 'MISMATCH'}` +
+        (s.check.detail ? `\n    ${s.check.detail}` : '') +
+        `\n    answers: ${outcomesText(s.outcomes)}`,
+    ),
+  ];
+}
+
+export function outcomesText(outcomes: Record<string, number>): string {
+  return Object.entries(outcomes)
+    .sort((x, y) => y[1] - x[1])
+    .map(([label, n]) => `${label} ×${n}`)
+    .join(', ');
+}
+
+export function payoutsJson(r: PayoutsResult) {
+  return {
+    clients: r.clients,
+    pool_max: r.poolMax,
+    runs: r.scenarios.map((s) => ({
+      merchants: s.merchants,
+      req_per_s: round(s.perSecond, 1),
+      p50_ms: round(s.p50Ms, 3),
+      p99_ms: round(s.p99Ms, 3),
+      non_2xx: s.non2xx,
+      errors: s.errors,
+      requests: s.operations,
+      sql_statements_per_request: round(s.statementsPerOperation, 2),
+      server_event_loop_busy: round(s.busy.serverEventLoop, 3),
+      machine_cpu_busy: round(s.busy.machineCpu, 3),
+      balance_check: s.check.ok ? 'OK' : 'MISMATCH',
+      payouts_2xx: s.check.payouts2xx,
+      payouts_stored: s.check.payoutsStored,
+      outcomes: s.outcomes,
+    })),
+  };
+}
