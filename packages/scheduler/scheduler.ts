@@ -52,6 +52,15 @@ export async function schedule(db: Knex | Knex.Transaction, spec: JobSpec): Prom
 }
 
 const LEASE_MS = 5 * 60_000;
+
+/** The object a job is about; its jobs must not overtake each other. */
+function laneOf(job: Job): string {
+  const p = job.payload;
+  for (const field of ['deliveryId', 'payoutId', 'paymentIntentId', 'merchantId']) {
+    if (typeof p[field] === 'string') return `${field}:${p[field]}`;
+  }
+  return job.key;
+}
 /** Back-off after a failed run: 1 s, 2 s, 4 s … capped at 10 minutes. */
 const retryDelay = (attempts: number) => Math.min(1000 * 2 ** Math.max(0, attempts - 1), 10 * 60_000);
 
@@ -64,6 +73,8 @@ export class Scheduler {
     private readonly knex: Knex,
     private readonly clock: Clock,
     private readonly log: Logger,
+    /** How many objects' jobs run at once. */
+    private readonly concurrency = 16,
   ) {}
 
   register(kind: string, handler: JobHandler): void {
@@ -93,25 +104,40 @@ export class Scheduler {
         .update({ locked_until: new Date(now.getTime() + LEASE_MS), attempts: trx.raw('attempts + 1') });
       return rows as { id: string; kind: string; key: string; run_at: Date; payload: Record<string, unknown>; attempts: number }[];
     });
+    // Jobs of one object (a delivery, a payout, an intent) run in order; different objects run
+    // side by side, so one slow webhook receiver does not hold up everything else.
+    const lanes = new Map<string, Job[]>();
     for (const row of claimed) {
       const job: Job = { id: row.id, kind: row.kind, key: row.key, runAt: row.run_at, payload: row.payload, attempts: row.attempts + 1 };
-      const handler = this.handlers.get(job.kind);
-      try {
-        if (!handler) throw new Error(`No handler for job kind ${job.kind}`);
-        await handler(job);
-        await this.knex('scheduled_jobs').where({ id: job.id }).delete();
-      } catch (err) {
-        this.log.error({ err, job: { id: job.id, kind: job.kind, key: job.key, attempts: job.attempts } }, 'scheduled job failed; will retry');
-        await this.knex('scheduled_jobs')
-          .where({ id: job.id })
-          .update({
-            locked_until: null,
-            run_at: new Date(this.clock.now().getTime() + retryDelay(job.attempts)),
-            last_error: err instanceof Error ? err.message : String(err),
-          });
-      }
+      const lane = laneOf(job);
+      lanes.set(lane, [...(lanes.get(lane) ?? []), job]);
     }
+    const queue = [...lanes.values()];
+    const worker = async () => {
+      for (let jobs = queue.shift(); jobs; jobs = queue.shift()) {
+        for (const job of jobs) await this.runOne(job);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.concurrency, queue.length) }, worker));
     return claimed.length;
+  }
+
+  private async runOne(job: Job): Promise<void> {
+    const handler = this.handlers.get(job.kind);
+    try {
+      if (!handler) throw new Error(`No handler for job kind ${job.kind}`);
+      await handler(job);
+      await this.knex('scheduled_jobs').where({ id: job.id }).delete();
+    } catch (err) {
+      this.log.error({ err, job: { id: job.id, kind: job.kind, key: job.key, attempts: job.attempts } }, 'scheduled job failed; will retry');
+      await this.knex('scheduled_jobs')
+        .where({ id: job.id })
+        .update({
+          locked_until: null,
+          run_at: new Date(this.clock.now().getTime() + retryDelay(job.attempts)),
+          last_error: err instanceof Error ? err.message : String(err),
+        });
+    }
   }
 
   /** Runs due jobs until none is left (jobs may schedule more jobs for now). For tests and CLI. */
