@@ -81,7 +81,7 @@ export interface EventStore {
   streamVersion(streamId: string): Promise<number | 'no_stream'>;
   /** Up to `limit` events of the global log after `after`, in commit order; never skips a late commit. */
   readAll(after: string | null, limit: number): Promise<RecordedEvent[]>;
-  /** Position of the newest event visible to readers, or null for an empty log. */
+  /** Position of the newest committed event, or null for an empty log (what caughtUp waits for). */
   headPosition(): Promise<string | null>;
   subscribe(options: SubscribeOptions): Subscription;
   close(): Promise<void>;

@@ -21,6 +21,28 @@ export const PUBLIC_EVENT_TYPES: readonly PublicEventType[] = [
   { type: 'payout.paid', emittedBy: 'the operator confirming the transfer', data: 'the Payout' },
   { type: 'payout.failed', emittedBy: 'the operator refusing or failing the transfer (failure_code set)', data: 'the Payout' },
   { type: 'payout.canceled', emittedBy: 'a pending payout canceled before it reached the operator', data: 'the Payout' },
+  // Merchant billing (docs/billing.md)
+  { type: 'customer.created', emittedBy: 'a payment intent or billing request naming a new customer (customer_email, customer_phone)', data: 'the Customer' },
+  { type: 'customer.updated', emittedBy: 'a billing request giving the name of a customer that had none', data: 'the Customer' },
+  { type: 'customer.balance_credited', emittedBy: 'POST /api/v1/merchant/billing/wallet/customers/{id}/credit, a voided invoice giving back its wallet payments, an invoice overpayment', data: 'the Customer (balance after)' },
+  { type: 'customer.balance_applied', emittedBy: 'POST /api/v1/merchant/billing/wallet/invoices/{invoiceId}/apply', data: 'the Customer (balance after)' },
+  { type: 'customer.balance_returned', emittedBy: 'a wallet application the invoice could not take (paid or voided meanwhile)', data: 'the Customer (balance after)' },
+  { type: 'product.created', emittedBy: 'POST /api/v1/merchant/products, POST /api/v1/billing/plans', data: 'the Product' },
+  { type: 'product.updated', emittedBy: 'PATCH /api/v1/merchant/products/{id}, PATCH …/{id}/active', data: 'the Product' },
+  { type: 'product.deleted', emittedBy: 'DELETE /api/v1/merchant/products/{id} (archived)', data: 'the Product (status archived)' },
+  { type: 'subscription.created', emittedBy: 'POST /api/v1/merchant/subscriptions, POST /api/v1/billing/subscriptions', data: 'the Subscription' },
+  { type: 'subscription.updated', emittedBy: 'status changes (active ⇄ past_due), cancel at period end', data: 'the Subscription' },
+  { type: 'subscription.renewed', emittedBy: 'the renewal of a period (a new invoice is issued)', data: 'the Subscription' },
+  { type: 'subscription.canceled', emittedBy: 'POST /api/v1/merchant/subscriptions/{id}/cancel, or the period end with cancel_at_period_end', data: 'the Subscription' },
+  { type: 'invoice.created', emittedBy: 'POST /api/v1/merchant/invoices, POST /api/v1/billing/invoices, a subscription period', data: 'the Invoice' },
+  { type: 'invoice.finalized', emittedBy: 'draft → open (PATCH …/status), billing and subscription invoices at creation', data: 'the Invoice' },
+  { type: 'invoice.updated', emittedBy: 'a partial payment (wallet or payment intent)', data: 'the Invoice' },
+  { type: 'invoice.paid', emittedBy: 'the last payment, or PATCH …/status to paid', data: 'the Invoice' },
+  { type: 'invoice.voided', emittedBy: 'PATCH …/status to void', data: 'the Invoice' },
+  { type: 'invoice.marked_uncollectible', emittedBy: 'PATCH …/status to uncollectible', data: 'the Invoice' },
+  { type: 'refund.created', emittedBy: 'POST /api/v1/merchant/payments/{id}/refund', data: 'the Refund (status pending)' },
+  { type: 'refund.succeeded', emittedBy: 'the refund posted to the ledger', data: 'the Refund' },
+  { type: 'refund.failed', emittedBy: 'the available balance not covering the refund', data: 'the Refund (failure_reason set)' },
 ];
 
 const TYPES = new Set(PUBLIC_EVENT_TYPES.map((e) => e.type));

@@ -56,6 +56,8 @@ interface DeliveryRow {
   environment: Environment;
   status: string;
   attempts: number;
+  next_attempt_at: Date | null;
+  failure_noted: boolean;
 }
 
 interface AttemptResult {
@@ -159,9 +161,14 @@ export class WebhookDispatcher {
   async deliver(deliveryId: string): Promise<void> {
     const { knex, clock } = this.deps;
     const d = await knex('webhook_deliveries').where({ id: deliveryId }).first<DeliveryRow | undefined>();
+    // A job that died after recording the last failure resumes marking the endpoint failing.
+    if (d?.status === 'failed' && !d.failure_noted) return this.noteFailure(d);
     if (!d || !['pending', 'retrying'].includes(d.status)) return;
-    const endpoint = await knex('read.webhook_endpoints').where({ id: d.endpoint_id }).first<WebhookEndpointRow | undefined>();
     const now = clock.now();
+    // A job that runs again after its attempt was recorded (the process stopped before the job was
+    // removed, or the job failed after the record) must not send the next attempt before it is due.
+    if (d.next_attempt_at && d.next_attempt_at.getTime() > now.getTime()) return;
+    const endpoint = await knex('read.webhook_endpoints').where({ id: d.endpoint_id }).first<WebhookEndpointRow | undefined>();
     if (!endpoint || !endpoint.enabled) {
       await knex('webhook_deliveries').where({ id: d.id }).update({ status: 'skipped', next_attempt_at: null, updated_at: now });
       return;
@@ -212,11 +219,20 @@ export class WebhookDispatcher {
       if (nextAt) await schedule(trx, { kind: JOB_WEBHOOK_DELIVER, key: `deliver:${d.id}:${attempt + 1}`, runAt: nextAt, payload: { deliveryId: d.id } });
     });
 
-    const owner = { merchantId: endpoint.merchant_id, environment: endpoint.environment };
-    if (ok && endpoint.failing) await this.deps.endpoints.markRecovered(owner, endpoint.id);
-    if (status === 'failed' && (await this.deps.endpoints.markFailing(owner, endpoint.id))) {
-      await this.deps.notifier.endpointFailing(endpoint.merchant_id, { id: endpoint.id, url: endpoint.url }, attempt);
+    if (ok && endpoint.failing) await this.deps.endpoints.markRecovered({ merchantId: endpoint.merchant_id, environment: endpoint.environment }, endpoint.id);
+    if (status === 'failed') await this.noteFailure({ ...d, attempts: attempt });
+  }
+
+  /**
+   * After the last retry failed: the endpoint is marked failing and, on that transition only, the
+   * merchant gets one notice. Until this has run, the delivery's job is kept (and resumes here).
+   */
+  private async noteFailure(d: DeliveryRow): Promise<void> {
+    const endpoint = await this.deps.knex('read.webhook_endpoints').where({ id: d.endpoint_id }).first<WebhookEndpointRow | undefined>();
+    if (endpoint && (await this.deps.endpoints.markFailing({ merchantId: endpoint.merchant_id, environment: endpoint.environment }, endpoint.id))) {
+      await this.deps.notifier.endpointFailing(endpoint.merchant_id, { id: endpoint.id, url: endpoint.url }, d.attempts);
     }
+    await this.deps.knex('webhook_deliveries').where({ id: d.id }).update({ failure_noted: true });
   }
 
   /**
@@ -235,6 +251,7 @@ export class WebhookDispatcher {
       ? await knex('read.webhook_endpoints').where({ id: input.webhook_endpoint_id, ...scope }).first<WebhookEndpointRow | undefined>()
       : undefined;
     if (input.webhook_endpoint_id && !endpoint) throw new ApiError('IKW-RES-001', `No such webhook endpoint: '${input.webhook_endpoint_id}'`, 'webhook_endpoint_id');
+    if (endpoint && !endpoint.enabled) throw new ApiError('IKW-RES-002', 'This webhook endpoint is disabled; enable it before replaying to it', 'webhook_endpoint_id');
 
     const queued = await knex.transaction(async (trx) => {
       if (event && endpoint) return [await this.enqueue(trx, { eventId: event.id, endpoint, replayOf: null })];
@@ -242,13 +259,24 @@ export class WebhookDispatcher {
         const targets = await matchingEndpoints(trx, principal.merchantId, principal.environment, event.type);
         return Promise.all(targets.map((e) => this.enqueue(trx, { eventId: event.id, endpoint: e, replayOf: null })));
       }
-      const failed = await trx('webhook_deliveries')
-        .select('id', 'event_id')
-        .where({ endpoint_id: endpoint!.id, status: 'failed' })
-        .andWhere('created_at', '>=', new Date(clock.now().getTime() - RETENTION_MS))
-        .orderBy('created_at');
+      // One replay per event whose deliveries to this endpoint all failed: an event that has since
+      // reached it (a replay that succeeded) or is on its way (pending, retrying) is not sent again.
+      const failed = (await trx('webhook_deliveries as d')
+        .distinctOn('d.event_id')
+        .select('d.id', 'd.event_id', 'd.created_at')
+        .where({ 'd.endpoint_id': endpoint!.id, 'd.status': 'failed' })
+        .andWhere('d.created_at', '>=', new Date(clock.now().getTime() - RETENTION_MS))
+        .whereNotExists((q) =>
+          q
+            .select(trx.raw('1'))
+            .from('webhook_deliveries as s')
+            .whereRaw('s.endpoint_id = d.endpoint_id AND s.event_id = d.event_id')
+            .whereIn('s.status', ['pending', 'retrying', 'succeeded']),
+        )
+        .orderBy([{ column: 'd.event_id' }, { column: 'd.created_at' }])) as { id: string; event_id: string; created_at: Date }[];
+      failed.sort((x, y) => x.created_at.getTime() - y.created_at.getTime());
       const out = [];
-      for (const f of failed as { id: string; event_id: string }[]) out.push(await this.enqueue(trx, { eventId: f.event_id, endpoint: endpoint!, replayOf: f.id }));
+      for (const f of failed) out.push(await this.enqueue(trx, { eventId: f.event_id, endpoint: endpoint!, replayOf: f.id }));
       return out;
     });
     return {

@@ -33,6 +33,8 @@ export const webhookMigrations: Migration[] = [
         attempts integer NOT NULL DEFAULT 0,
         replay_of text,
         next_attempt_at timestamptz,
+        -- The endpoint was marked failing (and the merchant told) for this delivery's last failure.
+        failure_noted boolean NOT NULL DEFAULT false,
         created_at timestamptz NOT NULL,
         updated_at timestamptz NOT NULL
       );

@@ -214,10 +214,13 @@ export class PostgresEventStore implements EventStore {
     return res.rows.map(toRecorded);
   }
 
+  /**
+   * The newest committed event, fence or not: a subscription that has caught up with it has seen
+   * everything committed before the call (it only gets there once the fence lets it).
+   */
   async headPosition(): Promise<string | null> {
     const res = await this.knex.raw<{ rows: { tx_text: string; global_position: string }[] }>(
       `SELECT transaction_id::text AS tx_text, global_position FROM events
-       WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
        ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
     );
     const row = res.rows[0];

@@ -1,0 +1,199 @@
+/**
+ * POST /api/v1/webhook-replays: event + endpoint (that endpoint only), event only (every matching
+ * endpoint), endpoint only (every failed delivery of it within the retention window); what the
+ * response says was queued; replays signed with the current secret; bad input and other merchants.
+ * The suite's retry schedule is one minute, so deliveries fail for good quickly.
+ */
+import t, { type Test } from 'tap';
+import { assertError, assertOk } from '../support/payment-intents.js';
+import { startService, type TestResponse } from '../support/system.js';
+import {
+  createEndpoint,
+  createIntentEvent,
+  deliveriesOf,
+  getEndpoint,
+  HOUR,
+  MINUTE,
+  OK,
+  Receiver,
+  rotate,
+  settle,
+  updateEndpoint,
+  verifies,
+  verify,
+  WEBHOOK_TIMEOUT_MS,
+} from '../support/webhooks.js';
+
+const svc = await startService(t, {
+  env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_SCHEDULE: '1m' },
+  webhookTimeoutMs: WEBHOOK_TIMEOUT_MS,
+  clockStart: Date.now(),
+});
+const now = () => svc.clock.now().getTime();
+const replay = (key: string, body: Record<string, unknown>): Promise<TestResponse> => svc.request('POST', '/api/v1/webhook-replays', { key, body });
+
+/** A merchant with three endpoints and one delivered payment_intent.created event. */
+async function setup(t: Test) {
+  const m = await svc.merchant();
+  const key = m.api_keys.sandbox;
+  const [ra, rb, rc] = await Promise.all([1, 2, 3].map(() => Receiver.start(t, now)));
+  const a = await createEndpoint(svc, key, ra!.url, ['payment_intent.created']);
+  const b = await createEndpoint(svc, key, rb!.url, ['*']);
+  const c = await createEndpoint(svc, key, rc!.url, ['payout.paid']);
+  await createIntentEvent(svc, key);
+  await settle(svc);
+  const eventId = ra!.requests[0]!.headers['webhook-id']!;
+  return { m, key, ra: ra!, rb: rb!, rc: rc!, a, b, c, eventId };
+}
+
+t.test('event + endpoint: that event to that endpoint only', async (t) => {
+  const { key, ra, rb, rc, a, c, eventId } = await setup(t);
+  t.same([ra.count, rb.count, rc.count], [1, 1, 0]);
+
+  const res = await replay(key, { event_id: eventId, webhook_endpoint_id: c.id, reason: 'new endpoint wants history' });
+  assertOk(t, res);
+  t.match(res.body, {
+    id: /^whr_/,
+    object: 'webhook_replay',
+    event_id: eventId,
+    webhook_endpoint_id: c.id,
+    reason: 'new endpoint wants history',
+    queued: 1,
+    livemode: false,
+    created: Math.floor(now() / 1000),
+  });
+  t.same(res.body.deliveries.length, 1);
+  t.match(res.body.deliveries[0], { id: /^whd_/, event_id: eventId, webhook_endpoint_id: c.id });
+
+  await settle(svc);
+  t.same([ra.count, rb.count, rc.count], [1, 1, 1], 'only the named endpoint, even though it does not subscribe to the type');
+  const replayed = rc.requests[0]!;
+  t.equal(replayed.headers['webhook-id'], eventId, 'the same event id');
+  t.equal(replayed.body, ra.requests[0]!.body, 'the same payload');
+  t.ok(verifies(c.secret, replayed), 'signed with that endpoint’s secret');
+  t.match(await deliveriesOf(svc, c.id), [{ id: res.body.deliveries[0].id, status: 'succeeded', attempts: 1 }]);
+
+  assertOk(t, await replay(key, { event_id: eventId, webhook_endpoint_id: a.id }));
+  await settle(svc);
+  t.same([ra.count, rb.count, rc.count], [2, 1, 1], 'an endpoint that already got it gets it again');
+  t.ok(verifies(a.secret, ra.requests[1]!));
+});
+
+t.test('event only: every enabled endpoint whose enabled_events match', async (t) => {
+  const { key, ra, rb, rc, a, b, eventId } = await setup(t);
+  const rd = await Receiver.start(t, now);
+  const d = await createEndpoint(svc, key, rd.url, ['*']);
+  assertOk(t, await updateEndpoint(svc, key, d.id, { enabled: false }));
+
+  const res = await replay(key, { event_id: eventId, reason: 'receiver lost its database' });
+  assertOk(t, res);
+  t.match(res.body, { event_id: eventId, webhook_endpoint_id: null, reason: 'receiver lost its database', queued: 2 });
+  t.same(res.body.deliveries.map((x: { webhook_endpoint_id: string }) => x.webhook_endpoint_id).sort(), [a.id, b.id].sort());
+  await settle(svc);
+  t.same([ra.count, rb.count, rc.count, rd.count], [2, 2, 0, 0], 'the matching endpoints, not the others nor the disabled one');
+  t.ok(verifies(a.secret, ra.requests[1]!) && verifies(b.secret, rb.requests[1]!));
+  t.equal(rb.requests[1]!.headers['webhook-id'], eventId);
+});
+
+t.test('endpoint only: every failed delivery of it, signed with the current secret; failing cleared', async (t) => {
+  const m = await svc.merchant();
+  const key = m.api_keys.sandbox;
+  const receiver = await Receiver.start(t, now);
+  const e = await createEndpoint(svc, key, receiver.url, ['payment_intent.created']);
+  const other = await Receiver.start(t, now);
+  other.behaviour = { kind: 'answer', status: 500 };
+  const o = await createEndpoint(svc, key, other.url, ['payment_intent.created']);
+
+  await createIntentEvent(svc, key); // delivered
+  await settle(svc);
+  receiver.behaviour = { kind: 'answer', status: 500 };
+  await createIntentEvent(svc, key);
+  await createIntentEvent(svc, key);
+  await settle(svc);
+  svc.clock.advance(MINUTE);
+  await settle(svc);
+  t.equal(receiver.count, 5, '1 delivered + 2 events × 2 attempts');
+  const deliveries = await deliveriesOf(svc, e.id);
+  t.same(deliveries.map((d) => d.status).sort(), ['failed', 'failed', 'succeeded']);
+  t.equal((await getEndpoint(svc, key, e.id)).body.status, 'failing');
+  const failedEvents = deliveries.filter((d) => d.status === 'failed').map((d) => d.event_id);
+
+  // The secret is rotated and the previous one has expired: replays verify with the current one.
+  const rotated = await rotate(svc, key, e.id);
+  assertOk(t, rotated);
+  const current: string = rotated.body.secret;
+  svc.clock.advance(24 * HOUR + 1000);
+  receiver.behaviour = OK;
+
+  const res = await replay(key, { webhook_endpoint_id: e.id });
+  assertOk(t, res);
+  t.match(res.body, { event_id: null, webhook_endpoint_id: e.id, reason: null, queued: 2 });
+  t.same(res.body.deliveries.map((x: { event_id: string }) => x.event_id).sort(), [...failedEvents].sort(), 'the failed deliveries’ events');
+  await settle(svc);
+  t.equal(receiver.count, 7);
+  t.equal(other.count, 6, 'another endpoint’s failed deliveries are not replayed (3 events × 2 attempts)');
+  const replayed = receiver.requests.slice(5);
+  t.same(replayed.map((r) => r.headers['webhook-id']).sort(), [...failedEvents].sort());
+  for (const r of replayed) {
+    t.ok(verify(current, r), 'the current secret verifies');
+    t.notOk(verifies(e.secret, r), 'the expired previous one does not');
+  }
+  const after = await deliveriesOf(svc, e.id);
+  const replays = after.filter((d) => d.replay_of !== null);
+  t.equal(replays.length, 2);
+  t.ok(replays.every((d) => d.status === 'succeeded'));
+  t.same(replays.map((d) => d.replay_of).sort(), deliveries.filter((d) => d.status === 'failed').map((d) => d.id).sort(), 'each replay points at the delivery it replays');
+  t.equal((await getEndpoint(svc, key, e.id)).body.status, 'active', 'a success clears failing');
+
+  // Replayed with success, those events are no longer failed deliveries of the endpoint.
+  const again = await replay(key, { webhook_endpoint_id: e.id });
+  assertOk(t, again);
+  t.match(again.body, { queued: 0, deliveries: [] }, 'a second replay queues nothing');
+  await settle(svc);
+  t.equal(receiver.count, 7, 'and sends nothing');
+
+  // A failed event with a replay still on its way is not queued twice either.
+  receiver.behaviour = { kind: 'answer', status: 500 };
+  await createIntentEvent(svc, key);
+  await settle(svc);
+  svc.clock.advance(MINUTE);
+  await settle(svc);
+  t.equal(receiver.count, 9, 'a new event failed twice');
+  const first = await replay(key, { webhook_endpoint_id: e.id });
+  t.match(first.body, { queued: 1 });
+  t.match((await replay(key, { webhook_endpoint_id: e.id })).body, { queued: 0 }, 'not while its replay is pending');
+  receiver.behaviour = OK;
+  await settle(svc);
+  t.equal(receiver.count, 10, 'sent once');
+
+  // Failed deliveries older than the retention window (30 days) are not replayed.
+  svc.clock.advance(30 * 24 * HOUR);
+  const late = await replay(key, { webhook_endpoint_id: o.id });
+  assertOk(t, late);
+  t.match(late.body, { queued: 0, deliveries: [] });
+  await updateEndpoint(svc, key, o.id, { enabled: false });
+});
+
+t.test('bad input: neither id, unknown event, another merchant’s event or endpoint, the other environment', async (t) => {
+  const { m, key, a, eventId, ra } = await setup(t);
+  const intruder = (await svc.merchant('Intruder')).api_keys.sandbox;
+
+  assertError(t, await replay(key, {}), 'IKW-VAL-001', 'event_id');
+  assertError(t, await replay(key, { reason: 'why not' }), 'IKW-VAL-001', 'event_id');
+  assertError(t, await replay(key, { event_id: 'evt_doesnotexist' }), 'IKW-RES-001', 'event_id');
+  assertError(t, await replay(key, { event_id: 'evt_doesnotexist', webhook_endpoint_id: a.id }), 'IKW-RES-001', 'event_id');
+  assertError(t, await replay(key, { webhook_endpoint_id: 'we_doesnotexist' }), 'IKW-RES-001', 'webhook_endpoint_id');
+  assertError(t, await replay(intruder, { event_id: eventId }), 'IKW-RES-001', 'event_id');
+  assertError(t, await replay(intruder, { webhook_endpoint_id: a.id }), 'IKW-RES-001', 'webhook_endpoint_id');
+  const theirs = await createEndpoint(svc, intruder, 'https://hooks.example.com/theirs');
+  assertError(t, await replay(key, { event_id: eventId, webhook_endpoint_id: theirs.id }), 'IKW-RES-001', 'webhook_endpoint_id');
+  assertError(t, await replay(m.api_keys.live, { event_id: eventId }), 'IKW-RES-001', 'event_id');
+  assertError(t, await replay(m.api_keys.live, { webhook_endpoint_id: a.id }), 'IKW-RES-001', 'webhook_endpoint_id');
+  assertError(t, await replay(key, { event_id: eventId, extra: true }), 'IKW-VAL-002', 'extra');
+  assertError(t, await replay(key, { event_id: 42 }), 'IKW-VAL-001', 'event_id');
+  assertError(t, await replay(key, { event_id: eventId, reason: 'x'.repeat(1001) }), 'IKW-VAL-001', 'reason');
+
+  await settle(svc);
+  t.equal(ra.count, 1, 'no refused replay sent anything');
+  t.equal((await deliveriesOf(svc, a.id)).length, 1);
+});
