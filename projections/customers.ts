@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { unixSeconds } from '../packages/core/clock.js';
-import type { CustomerEvent } from '../packages/domain/customer/events.js';
+import type { CustomerEvent, CustomerObject } from '../packages/domain/customer/events.js';
 import type { Environment } from '../packages/domain/merchant/events.js';
 import type { Projection } from './projection.js';
 
@@ -28,9 +28,15 @@ export const customersProjection: Projection = {
         CREATE INDEX customers_list ON read.customers (merchant_id, environment, seq)`),
     },
   ],
-  handles: ['customer.created'],
+  handles: ['customer.created', 'customer.updated', 'customer.balance_credited', 'customer.balance_applied', 'customer.balance_returned'],
   async apply(trx, event) {
     const e = event as unknown as CustomerEvent;
+    if (e.type !== 'customer.created') {
+      // Name and wallet changes: the object after the change says it all.
+      const o = e.data.object;
+      await trx('read.customers').where({ id: o.id }).update({ name: o.name, currency: o.currency, balance: o.balance });
+      return;
+    }
     const c = e.data;
     await trx('read.customers')
       .insert({
@@ -66,7 +72,7 @@ export function findCustomer(knex: Knex, merchantId: string, environment: Enviro
   return knex('read.customers').where({ id, merchant_id: merchantId, environment }).first<CustomerRow | undefined>();
 }
 
-export function customerObject(row: CustomerRow) {
+export function customerObject(row: CustomerRow): CustomerObject {
   return {
     id: row.id,
     object: 'customer' as const,

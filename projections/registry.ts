@@ -2,12 +2,16 @@ import { apiKeysProjection } from './api-keys.js';
 import { balanceTransactionsProjection } from './balance-transactions.js';
 import { balancesProjection } from './balances.js';
 import { customersProjection } from './customers.js';
+import { invoicesProjection } from './invoices.js';
 import { merchantsProjection } from './merchants.js';
 import { operationsProjection } from './operations.js';
 import { paymentIntentsProjection } from './payment-intents.js';
 import { payoutMethodsProjection } from './payout-methods.js';
 import { payoutSettingsProjection } from './payout-settings.js';
 import { payoutsProjection } from './payouts.js';
+import { productsProjection } from './products.js';
+import { refundsProjection } from './refunds.js';
+import { subscriptionsProjection } from './subscriptions.js';
 import { webhookEndpointsProjection } from './webhook-endpoints.js';
 import type { Projection } from './projection.js';
 
@@ -24,4 +28,9 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   payoutMethodsProjection,
   payoutsProjection,
   webhookEndpointsProjection,
+  // Merchant billing
+  productsProjection,
+  subscriptionsProjection,
+  invoicesProjection,
+  refundsProjection,
 ];

@@ -3,6 +3,7 @@ import { systemClock, type Clock } from '../packages/core/clock.js';
 import type { Config } from '../packages/core/config.js';
 import { openDatabase, type Database } from '../packages/core/database.js';
 import { createLogger, type Logger } from '../packages/core/logger.js';
+import { Billing } from '../packages/domain/billing/service.js';
 import { runLedger } from '../packages/domain/ledger/commands.js';
 import type { Environment } from '../packages/domain/merchant/events.js';
 import { PaymentIntents } from '../packages/domain/payment-intent/commands.js';
@@ -36,6 +37,8 @@ export interface System {
   payouts: Payouts;
   webhookEndpoints: WebhookEndpoints;
   webhooks: WebhookDispatcher;
+  /** Customers, products, subscriptions, invoices, refunds (docs/billing.md). */
+  billing: Billing;
   /** Starts the bus consumers (webhook dispatch) and, unless told not to, the scheduler's polling loop. */
   startBackground(options?: { schedulerLoop?: boolean }): Promise<void>;
   /** Waits until the bus consumers have caught up and no scheduled job is due (tests, CLI). */
@@ -145,6 +148,10 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     await runLedger(store, clock, merchantId, environment, currency, { type: 'settle_due' }, { merchant_id: merchantId, environment, actor: 'scheduler', occurred_at: clock.now().toISOString() });
   });
 
+  const billing = new Billing({ knex, store, clock, publicUrl: config.publicUrl, paymentIntents, schedule: (job) => scheduler.schedule(job) });
+  for (const [kind, handler] of billing.jobs()) scheduler.register(kind, handler);
+  const billingConsumer = new CheckpointedConsumer(knex, store, billing.paymentsConsumer(), log);
+
   return {
     config,
     db,
@@ -158,14 +165,17 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     payouts,
     webhookEndpoints,
     webhooks,
+    billing,
     startBackground: async ({ schedulerLoop = true } = {}) => {
       await dispatchConsumer.start();
+      await billingConsumer.start();
       if (schedulerLoop) scheduler.start();
     },
     drain: async () => {
       // Jobs append events that the dispatcher turns into more jobs: loop until both are idle.
       for (let round = 0; round < 50; round++) {
         await dispatchConsumer.caughtUp();
+        await billingConsumer.caughtUp();
         if ((await scheduler.runUntilIdle()) === 0) return;
       }
     },
@@ -178,6 +188,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     close: async () => {
       await scheduler.stop();
       await dispatchConsumer.stop();
+      await billingConsumer.stop();
       notifier.close();
       await store.close();
       await db.close();

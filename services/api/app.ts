@@ -4,11 +4,17 @@ import type { System } from '../system.js';
 import { buildOpenApi, openApiFamily } from './openapi.js';
 import { balanceTransactionsFamily } from './routes/balance-transactions.js';
 import { balanceFamily } from './routes/balance.js';
+import { billingFamily } from './routes/billing.js';
 import { feesFamily } from './routes/fees.js';
 import { geographyFamily } from './routes/geography.js';
 import { healthFamily } from './routes/health.js';
+import { merchantCustomersFamily } from './routes/merchant-customers.js';
+import { merchantInvoicesFamily } from './routes/merchant-invoices.js';
 import { merchantPayoutsFamily } from './routes/merchant-payouts.js';
+import { merchantProductsFamily } from './routes/merchant-products.js';
+import { merchantRefundsFamily } from './routes/merchant-refunds.js';
 import { merchantSettingsFamily } from './routes/merchant-settings.js';
+import { merchantSubscriptionsFamily } from './routes/merchant-subscriptions.js';
 import { operationsFamily } from './routes/operations.js';
 import { paymentIntentsFamily } from './routes/payment-intents.js';
 import { payoutsFamily } from './routes/payouts.js';
@@ -32,6 +38,13 @@ export function apiFamilies(system: System): Family[] {
     merchantSettingsFamily(system.knex, system.store, system.clock),
     webhookEndpointsFamily(system.knex, system.clock, system.webhookEndpoints),
     webhookReplaysFamily(system.webhooks),
+    // Merchant billing and the billing family: one model (docs/billing.md).
+    merchantCustomersFamily(system.knex, system.billing.customers),
+    merchantProductsFamily(system.knex, system.billing.products, (id, at) => system.billing.subscriptions.isStaleAttachment(id, at)),
+    merchantSubscriptionsFamily(system.knex, system.billing.subscriptions),
+    merchantInvoicesFamily(system.knex, system.billing.invoices),
+    merchantRefundsFamily(system.knex, system.billing.refunds),
+    billingFamily(system.knex, system.billing),
   ];
 }
 

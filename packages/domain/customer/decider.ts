@@ -1,25 +1,154 @@
+import { unixSeconds } from '../../core/clock.js';
+import { ApiError } from '../../core/errors.js';
 import type { Decider } from '../decider.js';
-import type { CustomerCreated, CustomerEvent } from './events.js';
+import type { Owner } from '../payment-intent/decider.js';
+import type { CreditReason, CustomerCreated, CustomerEvent, CustomerObject } from './events.js';
 
-export type CustomerCommand = { type: 'create'; customer: CustomerCreated };
+/** One application of the wallet to an invoice: what left the wallet, and what came back. */
+export interface WalletApplication {
+  invoiceId: string;
+  amount: number;
+  returned: number;
+}
+
+export type CustomerCommand =
+  | { type: 'create'; customer: CustomerCreated }
+  | ({ owner: Owner; at: Date } & (
+      | { type: 'credit'; creditId: string; amount: number; currency: string; reason: CreditReason; source: string | null }
+      | { type: 'apply_to_invoice'; applicationId: string; invoiceId: string; currency: string; maxAmount: number }
+      | { type: 'settle_application'; applicationId: string; accepted: number }
+    ));
 
 export interface CustomerState {
   customer: CustomerCreated | null;
+  name: string | null;
+  /** The wallet's currency: set by the first credit; null while the wallet has never held money. */
+  walletCurrency: string | null;
+  balance: number;
+  /** Ids of credits already made: credits are idempotent. */
+  credits: ReadonlySet<string>;
+  applications: ReadonlyMap<string, WalletApplication>;
 }
 
-/** Customers; creation is idempotent, so find-or-create can race safely on one stream. */
+export const initialCustomerState: CustomerState = {
+  customer: null,
+  name: null,
+  walletCurrency: null,
+  balance: 0,
+  credits: new Set(),
+  applications: new Map(),
+};
+
+export function toCustomerObject(state: CustomerState): CustomerObject {
+  const c = state.customer;
+  if (!c) throw new Error('toCustomerObject of a customer that does not exist');
+  return {
+    id: c.id,
+    object: 'customer',
+    name: state.name,
+    email: c.email,
+    phone: c.phone,
+    currency: state.walletCurrency ?? c.currency,
+    balance: state.balance,
+    metadata: c.metadata,
+    created: unixSeconds(new Date(c.createdAt)),
+    livemode: c.environment === 'live',
+  };
+}
+
+type Draft = CustomerEvent extends infer E ? (E extends { type: infer T; data: infer D } ? { type: T; data: Omit<D, 'object'> } : never) : never;
+
+/** Applies each decided event in turn and attaches the customer after it as `object`. */
+function withObjects(state: CustomerState, drafts: Draft[]): CustomerEvent[] {
+  const out: CustomerEvent[] = [];
+  let s = state;
+  for (const draft of drafts) {
+    s = customerDecider.evolve(s, draft as CustomerEvent);
+    out.push({ ...draft, data: { ...draft.data, object: toCustomerObject(s) } } as CustomerEvent);
+  }
+  return out;
+}
+
+/**
+ * Customers and their wallets. Creation is idempotent (find-or-create can race on one stream). The
+ * wallet never goes below zero: an application takes at most the balance, decided on this stream.
+ */
 export const customerDecider: Decider<CustomerCommand, CustomerState, CustomerEvent> = {
-  initialState: { customer: null },
+  initialState: initialCustomerState,
   evolve(state, event) {
     switch (event.type) {
       case 'customer.created':
-        return { ...state, customer: event.data };
+        return { ...state, customer: event.data, name: event.data.name };
+      case 'customer.updated':
+        return { ...state, name: event.data.name };
+      case 'customer.balance_credited':
+        return {
+          ...state,
+          walletCurrency: state.walletCurrency ?? event.data.currency,
+          balance: state.balance + event.data.amount,
+          credits: new Set(state.credits).add(event.data.creditId),
+        };
+      case 'customer.balance_applied':
+        return {
+          ...state,
+          balance: state.balance - event.data.amount,
+          applications: new Map(state.applications).set(event.data.applicationId, { invoiceId: event.data.invoiceId, amount: event.data.amount, returned: 0 }),
+        };
+      case 'customer.balance_returned': {
+        const app = state.applications.get(event.data.applicationId);
+        const applications = new Map(state.applications);
+        if (app) applications.set(event.data.applicationId, { ...app, returned: app.returned + event.data.amount });
+        return { ...state, balance: state.balance + event.data.amount, applications };
+      }
     }
   },
   decide(command, state) {
+    if (command.type === 'create') {
+      if (!state.customer) {
+        return withObjects(state, [{ type: 'customer.created', data: command.customer }]);
+      }
+      // A billing route that knows the name of a customer first met nameless (by e-mail) fills it in.
+      if (command.customer.name && !state.name) return withObjects(state, [{ type: 'customer.updated', data: { name: command.customer.name } }]);
+      return [];
+    }
+    const c = state.customer;
+    if (!c || c.merchantId !== command.owner.merchantId || c.environment !== command.owner.environment) {
+      throw new ApiError('IKW-RES-001', 'No such customer', 'customer');
+    }
+    const at = command.at.toISOString();
     switch (command.type) {
-      case 'create':
-        return state.customer ? [] : [{ type: 'customer.created', data: command.customer }];
+      case 'credit': {
+        if (state.credits.has(command.creditId)) return [];
+        if (!Number.isSafeInteger(command.amount) || command.amount <= 0) throw new ApiError('IKW-VAL-001', 'A credit is a positive whole number of minor units', 'amount');
+        const currency = command.currency.toLowerCase();
+        if (state.walletCurrency && state.walletCurrency !== currency) {
+          throw new ApiError('IKW-BIL-010', `This customer's wallet holds ${state.walletCurrency}, not ${currency}`, 'currency');
+        }
+        return withObjects(state, [
+          { type: 'customer.balance_credited', data: { creditId: command.creditId, amount: command.amount, currency, reason: command.reason, source: command.source, at } },
+        ]);
+      }
+      case 'apply_to_invoice': {
+        if (state.applications.has(command.applicationId)) return [];
+        if (state.balance <= 0) throw new ApiError('IKW-BIL-005', `The wallet of customer ${c.id} is empty`, 'invoiceId');
+        const currency = command.currency.toLowerCase();
+        if (state.walletCurrency !== currency) {
+          throw new ApiError('IKW-BIL-010', `The wallet holds ${state.walletCurrency ?? 'nothing'}; the invoice is in ${currency}`, 'invoiceId');
+        }
+        const amount = Math.min(state.balance, command.maxAmount);
+        if (amount <= 0) return [];
+        return withObjects(state, [
+          { type: 'customer.balance_applied', data: { applicationId: command.applicationId, invoiceId: command.invoiceId, amount, currency, at } },
+        ]);
+      }
+      case 'settle_application': {
+        // What the invoice did not take (it was paid or voided meanwhile) goes back; once only.
+        const app = state.applications.get(command.applicationId);
+        if (!app) return [];
+        const back = app.amount - Math.max(0, command.accepted) - app.returned;
+        if (back <= 0) return [];
+        return withObjects(state, [{ type: 'customer.balance_returned', data: { applicationId: command.applicationId, invoiceId: app.invoiceId, amount: back, at } }]);
+      }
     }
   },
 };

@@ -1,0 +1,28 @@
+import type { Clock } from '../../core/clock.js';
+import type { EventMetadata } from '../../eventstore/port.js';
+import type { Owner } from '../payment-intent/decider.js';
+
+/** Who did it, for the audit trail (ARCHITECTURE.md section 1). */
+export interface Actor {
+  actor: string;
+  requestId?: string;
+  causationId?: string;
+}
+
+/** Metadata of every billing event: the owner, the object it is about, and who caused it. */
+export function auditMetadata(clock: Clock, owner: Owner, correlationId: string, actor: Actor): EventMetadata {
+  return {
+    merchant_id: owner.merchantId,
+    environment: owner.environment,
+    correlation_id: correlationId,
+    actor: actor.actor,
+    occurred_at: clock.now().toISOString(),
+    ...(actor.requestId ? { request_id: actor.requestId } : {}),
+    ...(actor.causationId ? { causation_id: actor.causationId } : {}),
+  };
+}
+
+/** Internal work (scheduler jobs, bus reactions) decides again on a lost race rather than failing. */
+export const INTERNAL_RETRIES = 10;
+/** Races that must end in a business answer (the refundable remainder, the wallet balance): decided again, never a 409. */
+export const CONTENDED_RETRIES = 100;

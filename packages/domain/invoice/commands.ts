@@ -1,0 +1,410 @@
+import type { Knex } from 'knex';
+import type { ConsumerSpec } from '../../bus/consumer.js';
+import { getCountry, getCurrency, listCountries } from '../../catalog/index.js';
+import type { Clock } from '../../core/clock.js';
+import { ApiError } from '../../core/errors.js';
+import { newId, newUuid } from '../../core/ids.js';
+import type { EventMetadata, EventStore } from '../../eventstore/port.js';
+import type { Principal } from '../../http/context.js';
+import { schedule, type JobSpec } from '../../scheduler/scheduler.js';
+import { findPaymentIntent } from '../../../projections/payment-intents.js';
+import { findPrices } from '../../../projections/products.js';
+import { auditMetadata, INTERNAL_RETRIES, type Actor } from '../billing/audit.js';
+import type { CustomerRef, Customers } from '../customer/commands.js';
+import { handleCommand, loadState, type HandleResult } from '../decider.js';
+import type { ConfirmInput, PaymentIntents } from '../payment-intent/commands.js';
+import { paymentIntentDecider, type Owner } from '../payment-intent/decider.js';
+import { paymentIntentStream, type PaymentIntentObject } from '../payment-intent/events.js';
+import type { PeriodInvoice, SubscriptionCreated } from '../subscription/events.js';
+import { amountRemaining, invoiceDecider, PAYABLE, toInvoiceObject, type InvoiceCommand, type InvoiceState } from './decider.js';
+import { invoiceStream, type InvoiceEvent, type InvoiceLine, type InvoiceObject, type InvoiceStatus } from './events.js';
+
+export const JOB_WALLET_APPLICATION = 'invoice.wallet_application';
+export const JOB_INVOICE_PAYMENT = 'invoice.payment_intent_succeeded';
+export const BILLING_PAYMENTS_CONSUMER = 'billing-payments';
+/** The metadata key that points a payment intent at the invoice it pays (visible to the merchant, like Stripe's `invoice`). */
+export const INVOICE_METADATA_KEY = 'invoice_id';
+/** When the mend of a wallet application left half-done by a crash runs. */
+const RECONCILE_AFTER_MS = 60_000;
+const DAY_MS = 86_400_000;
+/** Invoices created without a due date are due this many days after creation. */
+export const DEFAULT_DAYS_UNTIL_DUE = 30;
+
+/** An invoice to create, whichever surface asks; `params` names the request fields for errors. */
+export interface NewInvoice {
+  customer: CustomerRef;
+  currency?: string;
+  items?: { price: string; quantity: number; param: string }[];
+  amountDue?: number;
+  description?: string | null;
+  metadata?: Record<string, string>;
+  dueAt?: Date;
+  daysUntilDue?: number;
+  subscriptionId?: string;
+  periodStart?: Date;
+  periodEnd?: Date;
+  /** Merchant invoices start as drafts; billing-family invoices are finalized (open) at once. */
+  finalize: boolean;
+  params: { currency: string; items: string; amountDue: string; subscription: string; dueAt: string };
+}
+
+export interface PayInput {
+  transactionCountry?: string;
+  payerCountry?: string;
+  railCountry?: string;
+  description?: string;
+  metadata?: Record<string, string>;
+  idempotencyKey?: string;
+}
+
+export interface InvoiceDeps {
+  knex: Knex;
+  store: EventStore;
+  clock: Clock;
+  publicUrl: string;
+  customers: Customers;
+  paymentIntents: PaymentIntents;
+  schedule(job: JobSpec): Promise<void>;
+  /** A subscription's invoice left the payable statuses (paid, void, uncollectible): the subscription may leave past_due. */
+  onSettled(state: InvoiceState): Promise<void>;
+  /** Whether a subscription id names a subscription of this owner, and its customer. */
+  subscriptionCustomer(who: Owner, subscriptionId: string): Promise<string | null>;
+}
+
+const owner = (p: Principal): Owner => ({ merchantId: p.merchantId, environment: p.environment });
+
+const SETTLED: readonly InvoiceStatus[] = ['paid', 'void', 'uncollectible'];
+
+/** Invoices: creation, status transitions, and payment by the customer's wallet or by payment intents. */
+export class Invoices {
+  constructor(private readonly deps: InvoiceDeps) {}
+
+  private run(id: string, command: InvoiceCommand, meta: EventMetadata, retries = 0): Promise<HandleResult<InvoiceState, InvoiceEvent>> {
+    return handleCommand(this.deps.store, invoiceStream(id), invoiceDecider, command, meta, { retriesOnConflict: retries });
+  }
+
+  load(id: string): Promise<{ state: InvoiceState }> {
+    return loadState(this.deps.store, invoiceStream(id), invoiceDecider);
+  }
+
+  /** The invoice if it is this owner's; otherwise 404 naming `param`. */
+  async owned(who: Owner, id: string, param: string): Promise<InvoiceState> {
+    const { state } = await this.load(id);
+    const i = state.invoice;
+    if (!i || i.merchantId !== who.merchantId || i.environment !== who.environment) throw new ApiError('IKW-RES-001', `No such invoice: '${id}'`, param);
+    return state;
+  }
+
+  private hostedUrl(id: string): string {
+    return `${this.deps.publicUrl}/hosted/invoices/${id}`;
+  }
+
+  async create(principal: Principal, input: NewInvoice, actor: Actor): Promise<InvoiceState> {
+    const who = owner(principal);
+    const id = newId('in');
+    const meta = auditMetadata(this.deps.clock, who, id, actor);
+    const p = input.params;
+    if ((input.items === undefined) === (input.amountDue === undefined)) {
+      throw new ApiError(input.items === undefined ? 'IKW-VAL-001' : 'IKW-VAL-002', `Give exactly one of ${p.items} and ${p.amountDue}`, input.items === undefined ? p.items : p.amountDue);
+    }
+    let currency = input.currency ? getCurrency(input.currency)?.code.toLowerCase() : undefined;
+    if (input.currency && !currency) throw new ApiError('IKW-VAL-003', `Unknown currency '${input.currency}'`, p.currency);
+    let lines: InvoiceLine[];
+    if (input.items) {
+      const prices = await findPrices(this.deps.knex, who.merchantId, who.environment, input.items.map((i) => i.price));
+      lines = input.items.map((item) => {
+        const row = prices.get(item.price);
+        if (!row) throw new ApiError('IKW-BIL-007', `No such price: '${item.price}'`, item.param);
+        if (row.product_status !== 'active') throw new ApiError('IKW-BIL-008', `Price ${item.price} belongs to product ${row.product_id}, which is ${row.product_status}`, item.param);
+        currency ??= row.price.currency;
+        if (row.price.currency !== currency) throw new ApiError('IKW-BIL-008', `Price ${item.price} is in ${row.price.currency}; this invoice is in ${currency}`, item.param);
+        const amount = row.price.unit_amount * item.quantity;
+        if (!Number.isSafeInteger(amount)) throw new ApiError('IKW-VAL-001', 'The line amount is too large', item.param);
+        return { description: `${item.quantity} × ${item.price}`, price: item.price, quantity: item.quantity, unit_amount: row.price.unit_amount, amount, meter_key: null };
+      });
+    } else {
+      if (!currency) throw new ApiError('IKW-VAL-001', `Missing required parameter: ${p.currency}`, p.currency);
+      lines = [{ description: input.description ?? 'Amount due', price: null, quantity: 1, unit_amount: input.amountDue!, amount: input.amountDue!, meter_key: null }];
+    }
+    const amountDue = lines.reduce((sum, l) => sum + l.amount, 0);
+    if (!Number.isSafeInteger(amountDue)) throw new ApiError('IKW-VAL-001', 'The invoice total is too large', p.items);
+
+    let customerRef = input.customer;
+    if (input.subscriptionId !== undefined) {
+      const subscriptionCustomer = await this.deps.subscriptionCustomer(who, input.subscriptionId);
+      if (!subscriptionCustomer) throw new ApiError('IKW-VAL-001', `No such subscription: '${input.subscriptionId}'`, p.subscription);
+      if (customerRef.id !== undefined && customerRef.id !== subscriptionCustomer) {
+        throw new ApiError('IKW-VAL-001', `Subscription ${input.subscriptionId} belongs to customer ${subscriptionCustomer}`, customerRef.param);
+      }
+      customerRef = { ...customerRef, id: subscriptionCustomer };
+    }
+    const customer = await this.deps.customers.resolve(who, customerRef, meta);
+    const now = this.deps.clock.now();
+    const dueAt = input.dueAt ?? new Date(now.getTime() + (input.daysUntilDue ?? DEFAULT_DAYS_UNTIL_DUE) * DAY_MS);
+    if (input.periodStart && input.periodEnd && input.periodEnd <= input.periodStart) throw new ApiError('IKW-VAL-001', 'The period must end after it starts', 'periodEnd');
+
+    const result = await this.run(
+      id,
+      {
+        type: 'create',
+        at: now,
+        finalize: input.finalize,
+        invoice: {
+          id,
+          merchantId: who.merchantId,
+          environment: who.environment,
+          customer,
+          subscription: input.subscriptionId ?? null,
+          currency: currency!,
+          lines,
+          amountDue,
+          description: input.description ?? null,
+          metadata: input.metadata ?? {},
+          dueAt: dueAt.toISOString(),
+          periodStart: input.periodStart?.toISOString() ?? null,
+          periodEnd: input.periodEnd?.toISOString() ?? null,
+          hostedUrl: this.hostedUrl(id),
+          createdAt: now.toISOString(),
+        },
+      },
+      meta,
+    );
+    return result.state;
+  }
+
+  /** Issues a subscription period's invoice, finalized. Idempotent: the id comes from the subscription's event. */
+  async issueForSubscription(subscription: SubscriptionCreated, invoice: PeriodInvoice, meta: EventMetadata): Promise<InvoiceState> {
+    const result = await this.run(
+      invoice.id,
+      {
+        type: 'create',
+        at: this.deps.clock.now(),
+        finalize: true,
+        invoice: {
+          id: invoice.id,
+          merchantId: subscription.merchantId,
+          environment: subscription.environment,
+          customer: subscription.customer,
+          subscription: subscription.id,
+          currency: subscription.currency,
+          lines: invoice.lines,
+          amountDue: invoice.amountDue,
+          description: `Subscription ${subscription.id}`,
+          metadata: {},
+          dueAt: invoice.dueAt,
+          periodStart: invoice.periodStart,
+          periodEnd: invoice.periodEnd,
+          hostedUrl: this.hostedUrl(invoice.id),
+          createdAt: this.deps.clock.now().toISOString(),
+        },
+      },
+      meta,
+      INTERNAL_RETRIES,
+    );
+    return result.state;
+  }
+
+  /** PATCH …/status: draft → open → paid | void | uncollectible; uncollectible → paid | void. */
+  async transition(principal: Principal, id: string, to: InvoiceStatus, actor: Actor): Promise<InvoiceObject> {
+    const who = owner(principal);
+    const meta = auditMetadata(this.deps.clock, who, id, actor);
+    const result = await this.run(id, { type: 'transition', owner: who, at: this.deps.clock.now(), to }, meta);
+    await this.afterChange(result.state, meta);
+    return toInvoiceObject(result.state);
+  }
+
+  /**
+   * Follow-ups of an invoice change, each idempotent so a retry or a mend job may run them again:
+   * a voided invoice gives the wallet back what it took from it; a settled subscription invoice
+   * may bring its subscription back from past_due.
+   */
+  private async afterChange(state: InvoiceState, meta: EventMetadata): Promise<void> {
+    const i = state.invoice!;
+    const who = { merchantId: i.merchantId, environment: i.environment };
+    if (state.status === 'void' && state.walletApplied > 0) {
+      await this.deps.customers.creditInternal(
+        who,
+        i.customer,
+        { creditId: `invoice_voided:${i.id}`, amount: state.walletApplied, currency: i.currency, reason: 'invoice_voided', source: i.id },
+        meta,
+      );
+    }
+    if (i.subscription && SETTLED.includes(state.status)) await this.deps.onSettled(state);
+  }
+
+  /**
+   * POST /api/v1/merchant/billing/wallet/invoices/{invoiceId}/apply. Two streams, no shared
+   * transaction: the wallet's balance check and debit is one decision on the customer stream
+   * (`customer.balance_applied`, naming an application id); the invoice then records the
+   * application by that id, once, taking at most what remains; whatever it did not take (it was
+   * paid or voided meanwhile) goes back to the wallet. A scheduled job redoes the last two steps
+   * should the process die between them, so money is never lost or counted twice.
+   */
+  async applyWallet(principal: Principal, invoiceId: string, input: { amount?: number }, actor: Actor): Promise<InvoiceObject> {
+    const who = owner(principal);
+    const state = await this.owned(who, invoiceId, 'invoiceId');
+    const i = state.invoice!;
+    if (!PAYABLE.includes(state.status)) throw new ApiError('IKW-BIL-009', `Invoice ${invoiceId} is ${state.status}, not open for payment`, 'invoiceId');
+    const remaining = amountRemaining(state);
+    if (input.amount !== undefined && input.amount > remaining) {
+      throw new ApiError('IKW-VAL-001', `The amount is above what remains to pay on the invoice (${remaining})`, 'amount');
+    }
+    const applicationId = `wapp_${newUuid()}`;
+    const meta = auditMetadata(this.deps.clock, who, invoiceId, actor);
+    const job = { ...who, customerId: i.customer, applicationId, invoiceId };
+    await this.deps.schedule({ kind: JOB_WALLET_APPLICATION, key: `wallet:${applicationId}`, runAt: new Date(this.deps.clock.now().getTime() + RECONCILE_AFTER_MS), payload: job });
+    await this.deps.customers.applyToInvoice(who, i.customer, { applicationId, invoiceId, currency: i.currency, maxAmount: input.amount ?? remaining }, meta);
+    const after = await this.completeApplication(job, meta);
+    if (!after.payments.has(applicationId)) {
+      // Paid or voided between the check above and the application: the wallet got everything back.
+      throw new ApiError('IKW-BIL-009', `Invoice ${invoiceId} is ${after.status}, not open for payment; nothing was taken from the wallet`, 'invoiceId');
+    }
+    return toInvoiceObject(after);
+  }
+
+  /** Offers a wallet application to its invoice and returns what the invoice did not take. Idempotent. */
+  async completeApplication(job: Owner & { customerId: string; applicationId: string; invoiceId: string }, meta: EventMetadata): Promise<InvoiceState> {
+    const who = { merchantId: job.merchantId, environment: job.environment };
+    const { state: customer } = await this.deps.customers.load(job.customerId);
+    const application = customer.applications.get(job.applicationId);
+    if (!application) return (await this.load(job.invoiceId)).state; // the debit never happened
+    const result = await this.run(
+      job.invoiceId,
+      { type: 'record_payment', owner: who, at: this.deps.clock.now(), ref: job.applicationId, source: 'wallet', amount: application.amount },
+      meta,
+      INTERNAL_RETRIES,
+    );
+    const accepted = result.state.payments.get(job.applicationId)?.amount ?? 0;
+    await this.deps.customers.settleApplication(who, job.customerId, job.applicationId, accepted, meta);
+    await this.afterChange(result.state, meta);
+    return result.state;
+  }
+
+  /** The default transaction country of an invoice's payment: the first catalog country of its currency. */
+  private country(currency: string, given: string | undefined, param: string): string {
+    if (given !== undefined) {
+      const c = getCountry(given);
+      if (!c) throw new ApiError('IKW-VAL-004', `Unsupported country '${given}'`, param);
+      return c.code;
+    }
+    const c = listCountries().find((x) => x.currency.toLowerCase() === currency);
+    if (!c) throw new ApiError('IKW-VAL-001', `No country collects ${currency}; give ${param}`, param);
+    return c.code;
+  }
+
+  /**
+   * POST /api/v1/billing/invoices/{id}/pay: a payment intent for what remains to pay, attached to
+   * the invoice (its success pays the invoice). The same idempotencyKey gives the same intent.
+   */
+  async pay(principal: Principal, invoiceId: string, input: PayInput, actor: Actor): Promise<PaymentIntentObject> {
+    const who = owner(principal);
+    const state = await this.owned(who, invoiceId, 'id');
+    const i = state.invoice!;
+    if (!PAYABLE.includes(state.status)) throw new ApiError('IKW-BIL-009', `Invoice ${invoiceId} is ${state.status}, not open for payment`, 'id');
+    const existing = input.idempotencyKey !== undefined ? state.paymentIntents.get(input.idempotencyKey) : undefined;
+    if (existing) return this.paymentIntent(who, existing);
+    const intent = await this.deps.paymentIntents.create(
+      principal,
+      {
+        amount: amountRemaining(state),
+        currency: i.currency,
+        transaction_country: this.country(i.currency, input.transactionCountry, 'transactionCountry'),
+        ...(input.payerCountry ? { payer_country: input.payerCountry } : {}),
+        ...(input.railCountry ? { rail_country: input.railCountry } : {}),
+        description: input.description ?? `Invoice ${invoiceId}`,
+        metadata: { ...input.metadata, [INVOICE_METADATA_KEY]: invoiceId },
+        customer: i.customer,
+      },
+      actor,
+    );
+    const key = input.idempotencyKey ?? intent.id;
+    const attached = await this.run(invoiceId, { type: 'attach_payment_intent', owner: who, at: this.deps.clock.now(), key, paymentIntentId: intent.id }, auditMetadata(this.deps.clock, who, invoiceId, actor), INTERNAL_RETRIES);
+    const winner = attached.state.paymentIntents.get(key)!;
+    // A concurrent request with the same key attached its intent first: answer with that one.
+    return winner === intent.id ? intent : this.paymentIntent(who, winner);
+  }
+
+  /** POST /api/v1/billing/invoices/{id}/confirm: pay (above), then confirm the intent with the payment method. */
+  async confirm(
+    principal: Principal,
+    invoiceId: string,
+    input: { paymentMethod: ConfirmInput['payment_method']; returnUrl?: string; idempotencyKey?: string; transactionCountry?: string },
+    actor: Actor,
+  ): Promise<{ invoice: InvoiceState; paymentIntent: PaymentIntentObject }> {
+    const pm = input.paymentMethod;
+    const transactionCountry = pm.type === 'mobile_money' ? pm.mobile_money.country : input.transactionCountry;
+    const intent = await this.pay(principal, invoiceId, { ...(transactionCountry ? { transactionCountry } : {}), ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}) }, actor);
+    const confirmed = await this.deps.paymentIntents.confirm(principal, intent.id, { payment_method: pm, ...(input.returnUrl ? { return_url: input.returnUrl } : {}) }, actor);
+    return { invoice: (await this.load(invoiceId)).state, paymentIntent: confirmed };
+  }
+
+  private async paymentIntent(who: Owner, id: string): Promise<PaymentIntentObject> {
+    const found = await findPaymentIntent(this.deps.knex, who.merchantId, who.environment, id);
+    if (!found) throw new Error(`Payment intent ${id} of an invoice is missing from the read model`);
+    return found;
+  }
+
+  /**
+   * A payment intent created for an invoice succeeded (a job queued by the bus consumer below):
+   * the invoice records it once; what it could not take (paid by the wallet meanwhile, or voided)
+   * is credited to the customer's wallet as an overpayment.
+   */
+  async recordPaymentIntent(job: Owner & { paymentIntentId: string }): Promise<void> {
+    const { state: pi } = await loadState(this.deps.store, paymentIntentStream(job.paymentIntentId), paymentIntentDecider);
+    const intent = pi.intent;
+    const invoiceId = pi.metadata[INVOICE_METADATA_KEY];
+    if (!intent || pi.status !== 'succeeded' || !invoiceId) return;
+    const who = { merchantId: intent.merchantId, environment: intent.environment };
+    const { state } = await this.load(invoiceId);
+    const i = state.invoice;
+    if (!i || i.merchantId !== who.merchantId || i.environment !== who.environment) return;
+    // Only intents this invoice created pay it; another intent that merely names it stays an ordinary payment.
+    if (![...state.paymentIntents.values()].includes(intent.id)) return;
+    const meta = auditMetadata(this.deps.clock, who, invoiceId, { actor: 'billing', causationId: intent.id });
+    const result = await this.run(
+      invoiceId,
+      { type: 'record_payment', owner: who, at: this.deps.clock.now(), ref: intent.id, source: 'payment_intent', amount: intent.amount },
+      meta,
+      INTERNAL_RETRIES,
+    );
+    const accepted = result.state.payments.get(intent.id)?.amount ?? 0;
+    if (accepted < intent.amount) {
+      try {
+        await this.deps.customers.creditInternal(
+          who,
+          i.customer,
+          { creditId: `overpayment:${intent.id}`, amount: intent.amount - accepted, currency: intent.currency, reason: 'invoice_overpayment', source: intent.id },
+          meta,
+        );
+      } catch (err) {
+        // A wallet in another currency cannot hold it: the money stays in the merchant's balance (refund it if due).
+        if (!(err instanceof ApiError && err.code === 'IKW-BIL-010')) throw err;
+      }
+    }
+    await this.afterChange(result.state, meta);
+  }
+
+  /**
+   * The bus consumer that notices payments of invoices: each succeeded payment intent that names
+   * an invoice becomes a job (in the consumer's transaction, so none is lost or doubled).
+   */
+  paymentsConsumer(): ConsumerSpec {
+    return {
+      name: BILLING_PAYMENTS_CONSUMER,
+      checkpointTable: 'bus_checkpoints',
+      handle: async (trx, events) => {
+        for (const event of events) {
+          if (event.type !== 'payment_intent.succeeded') continue;
+          const object = (event.data as { object?: PaymentIntentObject }).object;
+          if (!object?.metadata[INVOICE_METADATA_KEY] || !event.metadata.merchant_id || !event.metadata.environment) continue;
+          await schedule(trx, {
+            kind: JOB_INVOICE_PAYMENT,
+            key: `invoice-payment:${object.id}`,
+            runAt: this.deps.clock.now(),
+            payload: { merchantId: event.metadata.merchant_id, environment: event.metadata.environment, paymentIntentId: object.id },
+          });
+        }
+      },
+    };
+  }
+}

@@ -1,0 +1,156 @@
+import { getCurrency } from '../../catalog/index.js';
+import { unixSeconds, type Clock } from '../../core/clock.js';
+import { ApiError } from '../../core/errors.js';
+import { newId } from '../../core/ids.js';
+import type { EventMetadata, EventStore } from '../../eventstore/port.js';
+import type { Principal } from '../../http/context.js';
+import { auditMetadata, INTERNAL_RETRIES, type Actor } from '../billing/audit.js';
+import { handleCommand, loadState, type HandleResult } from '../decider.js';
+import type { Owner } from '../payment-intent/decider.js';
+import { productDecider, toProductObject, type ProductCommand, type ProductState } from './decider.js';
+import { productStream, type Interval, type Price, type ProductEvent, type ProductObject, type UsageType } from './events.js';
+
+export interface PriceInput {
+  currency: string;
+  unit_amount: number;
+  recurring?: { interval: Interval; interval_count?: number; usage_type?: UsageType } | null;
+}
+
+export interface CreateProductInput {
+  name: string;
+  description?: string | null;
+  active?: boolean;
+  metadata?: Record<string, string>;
+  prices?: PriceInput[];
+}
+
+export interface UpdateProductInput {
+  name?: string;
+  description?: string | null;
+  metadata?: Record<string, string>;
+  /** New prices; existing prices never change, since subscriptions and invoices refer to them. */
+  add_prices?: PriceInput[];
+}
+
+/** Longest period a price may recur on: three years, whatever the unit. */
+export const MAX_INTERVAL_COUNT: Record<Interval, number> = { day: 1095, week: 156, month: 36, year: 3 };
+
+const owner = (p: Principal): Owner => ({ merchantId: p.merchantId, environment: p.environment });
+
+/** Products and prices: the catalogue subscriptions and invoices are built from. */
+export class Products {
+  constructor(private readonly deps: { store: EventStore; clock: Clock }) {}
+
+  private run(id: string, command: ProductCommand, meta: EventMetadata, retries = 0): Promise<HandleResult<ProductState, ProductEvent>> {
+    return handleCommand(this.deps.store, productStream(id), productDecider, command, meta, { retriesOnConflict: retries });
+  }
+
+  private prices(productId: string, inputs: PriceInput[], param: string, at: Date): Price[] {
+    return inputs.map((input, i) => {
+      const currency = getCurrency(input.currency);
+      if (!currency) throw new ApiError('IKW-VAL-003', `Unknown currency '${input.currency}'`, `${param}.${i}.currency`);
+      const r = input.recurring ?? null;
+      const count = r?.interval_count ?? 1;
+      if (r && count > MAX_INTERVAL_COUNT[r.interval]) {
+        throw new ApiError('IKW-VAL-001', `A price recurs at most every ${MAX_INTERVAL_COUNT[r.interval]} ${r.interval}s`, `${param}.${i}.recurring.interval_count`);
+      }
+      return {
+        id: newId('price'),
+        object: 'price',
+        product: productId,
+        currency: currency.code.toLowerCase(),
+        unit_amount: input.unit_amount,
+        recurring: r ? { interval: r.interval, interval_count: count, usage_type: r.usage_type ?? 'licensed' } : null,
+        created: unixSeconds(at),
+      };
+    });
+  }
+
+  async create(principal: Principal, input: CreateProductInput, actor: Actor): Promise<ProductObject> {
+    const id = newId('prod');
+    const at = this.deps.clock.now();
+    const result = await this.run(
+      id,
+      {
+        type: 'create',
+        product: {
+          id,
+          merchantId: principal.merchantId,
+          environment: principal.environment,
+          name: input.name,
+          description: input.description ?? null,
+          active: input.active ?? true,
+          prices: this.prices(id, input.prices ?? [], 'prices', at),
+          metadata: withoutEmpty(input.metadata ?? {}),
+          createdAt: at.toISOString(),
+        },
+      },
+      auditMetadata(this.deps.clock, owner(principal), id, actor),
+    );
+    return toProductObject(result.state);
+  }
+
+  async update(principal: Principal, id: string, input: UpdateProductInput, actor: Actor): Promise<ProductObject> {
+    const at = this.deps.clock.now();
+    const result = await this.run(
+      id,
+      {
+        type: 'update',
+        owner: owner(principal),
+        at,
+        changes: {
+          ...(input.name !== undefined ? { name: input.name } : {}),
+          ...(input.description !== undefined ? { description: input.description } : {}),
+          ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
+          ...(input.add_prices !== undefined ? { addedPrices: this.prices(id, input.add_prices, 'add_prices', at) } : {}),
+        },
+      },
+      auditMetadata(this.deps.clock, owner(principal), id, actor),
+    );
+    return toProductObject(result.state);
+  }
+
+  async setActive(principal: Principal, id: string, active: boolean, actor: Actor): Promise<ProductObject> {
+    const result = await this.run(
+      id,
+      { type: 'update', owner: owner(principal), at: this.deps.clock.now(), changes: { active } },
+      auditMetadata(this.deps.clock, owner(principal), id, actor),
+    );
+    return toProductObject(result.state);
+  }
+
+  /**
+   * Archives the product, unless a subscription uses it. Attachments left behind by a crash (a
+   * subscription that was never created, or canceled without its detach) are mended first.
+   */
+  async delete(principal: Principal, id: string, actor: Actor, isStale: (subscriptionId: string, attachedAt: string) => Promise<boolean>): Promise<ProductObject> {
+    const who = owner(principal);
+    const meta = auditMetadata(this.deps.clock, who, id, actor);
+    const { state } = await loadState(this.deps.store, productStream(id), productDecider);
+    if (state.product && state.product.merchantId === who.merchantId && state.product.environment === who.environment) {
+      for (const [subscriptionId, attachedAt] of state.subscriptions) {
+        if (await isStale(subscriptionId, attachedAt)) await this.detach(who, id, subscriptionId, meta);
+      }
+    }
+    const result = await this.run(id, { type: 'delete', owner: who, at: this.deps.clock.now() }, meta);
+    return toProductObject(result.state);
+  }
+
+  /** Records that a subscription uses these prices of the product; refuses inactive products and unknown prices. */
+  async attach(who: Owner, productId: string, subscriptionId: string, prices: { id: string; param: string }[], meta: EventMetadata): Promise<ProductState> {
+    const result = await this.run(productId, { type: 'attach', owner: who, at: this.deps.clock.now(), subscriptionId, prices }, meta, INTERNAL_RETRIES);
+    return result.state;
+  }
+
+  async detach(who: Owner, productId: string, subscriptionId: string, meta: EventMetadata): Promise<void> {
+    await this.run(productId, { type: 'detach', owner: who, at: this.deps.clock.now(), subscriptionId }, meta, INTERNAL_RETRIES);
+  }
+
+  load(productId: string): Promise<{ state: ProductState }> {
+    return loadState(this.deps.store, productStream(productId), productDecider);
+  }
+}
+
+function withoutEmpty(metadata: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(metadata).filter(([, v]) => v !== ''));
+}

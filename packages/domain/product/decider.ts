@@ -1,0 +1,169 @@
+import { unixSeconds } from '../../core/clock.js';
+import { ApiError } from '../../core/errors.js';
+import type { Decider } from '../decider.js';
+import type { Owner } from '../payment-intent/decider.js';
+import type { Price, ProductChanges, ProductCreated, ProductEvent, ProductObject, ProductStatus } from './events.js';
+
+export type ProductCommand =
+  | { type: 'create'; product: ProductCreated }
+  | ({ owner: Owner; at: Date } & (
+      | { type: 'update'; changes: ProductChanges }
+      | { type: 'delete' }
+      /** A subscription starts using prices of this product; each price is checked with the request field it came from. */
+      | { type: 'attach'; subscriptionId: string; prices: { id: string; param: string }[] }
+      | { type: 'detach'; subscriptionId: string }
+    ));
+
+export interface ProductState {
+  product: ProductCreated | null;
+  name: string;
+  description: string | null;
+  metadata: Record<string, string>;
+  active: boolean;
+  archived: boolean;
+  prices: Price[];
+  updatedAt: string | null;
+  /** Subscriptions using the product, with when they started to. */
+  subscriptions: ReadonlyMap<string, string>;
+}
+
+export const initialProductState: ProductState = {
+  product: null,
+  name: '',
+  description: null,
+  metadata: {},
+  active: false,
+  archived: false,
+  prices: [],
+  updatedAt: null,
+  subscriptions: new Map(),
+};
+
+export function productStatus(state: Pick<ProductState, 'active' | 'archived'>): ProductStatus {
+  return state.archived ? 'archived' : state.active ? 'active' : 'inactive';
+}
+
+export function toProductObject(state: ProductState): ProductObject {
+  const p = state.product;
+  if (!p) throw new Error('toProductObject of a product that does not exist');
+  return {
+    id: p.id,
+    object: 'product',
+    name: state.name,
+    description: state.description,
+    active: state.active && !state.archived,
+    status: productStatus(state),
+    prices: state.prices,
+    metadata: state.metadata,
+    created: unixSeconds(new Date(p.createdAt)),
+    updated: unixSeconds(new Date(state.updatedAt ?? p.createdAt)),
+    livemode: p.environment === 'live',
+  };
+}
+
+function mergeMetadata(current: Record<string, string>, changes: Record<string, string>): Record<string, string> {
+  const out = { ...current };
+  for (const [k, v] of Object.entries(changes)) {
+    if (v === '') delete out[k];
+    else out[k] = v;
+  }
+  return out;
+}
+
+type Draft = ProductEvent extends infer E ? (E extends { type: infer T; data: infer D } ? { type: T; data: Omit<D, 'object'> } : never) : never;
+
+function withObjects(state: ProductState, drafts: Draft[]): ProductEvent[] {
+  const out: ProductEvent[] = [];
+  let s = state;
+  for (const draft of drafts) {
+    s = productDecider.evolve(s, draft as ProductEvent);
+    const internal = draft.type === 'product.subscription_attached' || draft.type === 'product.subscription_detached';
+    out.push(internal ? (draft as ProductEvent) : ({ ...draft, data: { ...draft.data, object: toProductObject(s) } } as ProductEvent));
+  }
+  return out;
+}
+
+/**
+ * Products and their prices. A product a subscription uses cannot be deleted: the subscriptions
+ * using it are recorded on this stream, so that the check and the delete are one decision.
+ * Deleting archives: the product stays readable and in history.
+ */
+export const productDecider: Decider<ProductCommand, ProductState, ProductEvent> = {
+  initialState: initialProductState,
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'product.created': {
+        const p = event.data;
+        return { ...state, product: p, name: p.name, description: p.description, metadata: p.metadata, active: p.active, prices: p.prices, updatedAt: p.createdAt };
+      }
+      case 'product.updated': {
+        const d = event.data;
+        return {
+          ...state,
+          ...(d.name !== undefined ? { name: d.name } : {}),
+          ...(d.description !== undefined ? { description: d.description } : {}),
+          ...(d.metadata ? { metadata: mergeMetadata(state.metadata, d.metadata) } : {}),
+          ...(d.active !== undefined ? { active: d.active } : {}),
+          ...(d.addedPrices ? { prices: [...state.prices, ...d.addedPrices] } : {}),
+          updatedAt: d.at,
+        };
+      }
+      case 'product.deleted':
+        return { ...state, archived: true, active: false, updatedAt: event.data.at };
+      case 'product.subscription_attached':
+        return { ...state, subscriptions: new Map(state.subscriptions).set(event.data.subscriptionId, event.data.at) };
+      case 'product.subscription_detached': {
+        const subscriptions = new Map(state.subscriptions);
+        subscriptions.delete(event.data.subscriptionId);
+        return { ...state, subscriptions };
+      }
+    }
+  },
+
+  decide(command, state) {
+    if (command.type === 'create') {
+      if (state.product) throw new ApiError('IKW-RES-003', `Product ${command.product.id} already exists`);
+      return withObjects(state, [{ type: 'product.created', data: command.product }]);
+    }
+    const p = state.product;
+    if (!p || p.merchantId !== command.owner.merchantId || p.environment !== command.owner.environment) {
+      throw new ApiError('IKW-RES-001', 'No such product', 'id');
+    }
+    const at = command.at.toISOString();
+    switch (command.type) {
+      case 'update': {
+        if (state.archived) throw new ApiError('IKW-RES-002', `Product ${p.id} is archived and cannot be changed`, 'id');
+        const c = command.changes;
+        const changes: ProductChanges = {};
+        if (c.name !== undefined && c.name !== state.name) changes.name = c.name;
+        if (c.description !== undefined && c.description !== state.description) changes.description = c.description;
+        if (c.metadata !== undefined && Object.keys(c.metadata).length > 0) changes.metadata = c.metadata;
+        if (c.active !== undefined && c.active !== state.active) changes.active = c.active;
+        if (c.addedPrices !== undefined && c.addedPrices.length > 0) changes.addedPrices = c.addedPrices;
+        if (Object.keys(changes).length === 0) return [];
+        return withObjects(state, [{ type: 'product.updated', data: { ...changes, at } }]);
+      }
+      case 'delete': {
+        if (state.archived) return [];
+        if (state.subscriptions.size > 0) {
+          throw new ApiError('IKW-BIL-002', `Product ${p.id} is used by ${state.subscriptions.size} subscription(s) (${[...state.subscriptions.keys()].join(', ')}); cancel them first`, 'id');
+        }
+        return withObjects(state, [{ type: 'product.deleted', data: { at } }]);
+      }
+      case 'attach': {
+        if (state.subscriptions.has(command.subscriptionId)) return [];
+        for (const price of command.prices) {
+          if (!state.prices.some((x) => x.id === price.id)) throw new ApiError('IKW-BIL-007', `No such price: '${price.id}'`, price.param);
+          if (state.archived || !state.active) {
+            throw new ApiError('IKW-BIL-008', `Price ${price.id} belongs to product ${p.id}, which is ${productStatus(state)}`, price.param);
+          }
+        }
+        return withObjects(state, [{ type: 'product.subscription_attached', data: { subscriptionId: command.subscriptionId, at } }]);
+      }
+      case 'detach':
+        if (!state.subscriptions.has(command.subscriptionId)) return [];
+        return withObjects(state, [{ type: 'product.subscription_detached', data: { subscriptionId: command.subscriptionId, at } }]);
+    }
+  },
+};

@@ -1,0 +1,134 @@
+import type { Clock } from '../../core/clock.js';
+import { ApiError } from '../../core/errors.js';
+import { newId } from '../../core/ids.js';
+import type { EventMetadata, EventStore } from '../../eventstore/port.js';
+import type { Principal } from '../../http/context.js';
+import type { JobSpec } from '../../scheduler/scheduler.js';
+import { auditMetadata, CONTENDED_RETRIES, INTERNAL_RETRIES, type Actor } from '../billing/audit.js';
+import { handleCommand, loadState } from '../decider.js';
+import { runLedger } from '../ledger/commands.js';
+import type { Owner } from '../payment-intent/decider.js';
+import { paymentIntentDecider } from '../payment-intent/decider.js';
+import { paymentIntentStream } from '../payment-intent/events.js';
+import { paymentRefundsDecider, toRefundObject, type PaymentRefundsState, type RefundCommand } from './decider.js';
+import { paymentRefundsStream, type RefundedPayment, type RefundObject, type RefundReason } from './events.js';
+
+export const JOB_REFUND_RECONCILE = 'refund.reconcile';
+/** When the mend of a refund left pending by a crash runs. */
+const RECONCILE_AFTER_MS = 60_000;
+
+export interface RefundInput {
+  amount?: number;
+  reason?: RefundReason;
+}
+
+export interface RefundDeps {
+  store: EventStore;
+  clock: Clock;
+  schedule(job: JobSpec): Promise<void>;
+}
+
+const owner = (p: Principal): Owner => ({ merchantId: p.merchantId, environment: p.environment });
+
+/** Refunds of succeeded payment intents: the refundable remainder on the payment's refund stream, the money on the ledger. */
+export class Refunds {
+  constructor(private readonly deps: RefundDeps) {}
+
+  private run(paymentId: string, command: RefundCommand, meta: EventMetadata, retries: number) {
+    return handleCommand(this.deps.store, paymentRefundsStream(paymentId), paymentRefundsDecider, command, meta, { retriesOnConflict: retries });
+  }
+
+  /** The payment as a refund sees it; 404 for another merchant's, IKW-BIL-004 unless it succeeded. */
+  private async payment(who: Owner, paymentId: string): Promise<RefundedPayment> {
+    const { state } = await loadState(this.deps.store, paymentIntentStream(paymentId), paymentIntentDecider);
+    const intent = state.intent;
+    if (!intent || intent.merchantId !== who.merchantId || intent.environment !== who.environment) {
+      throw new ApiError('IKW-RES-001', `No such payment: '${paymentId}'`, 'id');
+    }
+    if (state.status !== 'succeeded' || !state.paymentMethod) {
+      throw new ApiError('IKW-BIL-004', `Payment ${paymentId} is ${state.status}; only a succeeded payment can be refunded`, 'id');
+    }
+    const pm = state.paymentMethod;
+    return {
+      id: intent.id,
+      merchantId: intent.merchantId,
+      environment: intent.environment,
+      amount: intent.amount,
+      currency: intent.currency,
+      clearing: pm.type === 'mobile_money' ? `operator_clearing:${pm.operator}` : 'card_clearing',
+    };
+  }
+
+  /**
+   * Refunds part or all of a payment (all that remains when no amount is given). The remainder
+   * check is one append to the payment's refund stream; a lost race decides again on the fresh
+   * state, so 20 parallel refunds end in successes and IKW-BIL-003 refusals, never in too much.
+   */
+  async create(principal: Principal, paymentId: string, input: RefundInput, actor: Actor): Promise<RefundObject> {
+    const who = owner(principal);
+    const payment = await this.payment(who, paymentId);
+    const refundId = newId('re');
+    const meta = auditMetadata(this.deps.clock, who, refundId, { ...actor, causationId: paymentId });
+    let amount = input.amount;
+    if (amount === undefined) {
+      const { state } = await loadState(this.deps.store, paymentRefundsStream(paymentId), paymentRefundsDecider);
+      amount = payment.amount - state.committed;
+      if (amount <= 0) throw new ApiError('IKW-BIL-003', `Payment ${paymentId} is already fully refunded`, 'amount');
+    }
+    // Should the process die before the ledger answers, this job finishes the refund.
+    await this.deps.schedule({
+      kind: JOB_REFUND_RECONCILE,
+      key: `refund:${refundId}`,
+      runAt: new Date(this.deps.clock.now().getTime() + RECONCILE_AFTER_MS),
+      payload: { ...who, paymentId, refundId },
+    });
+    await this.run(paymentId, { type: 'create', owner: who, at: this.deps.clock.now(), payment, refundId, amount, reason: input.reason ?? null }, meta, CONTENDED_RETRIES);
+    const state = await this.post(who, paymentId, refundId, meta);
+    const refund = toRefundObject(state, refundId);
+    if (refund.status === 'failed') {
+      throw new ApiError('IKW-BAL-001', `The available balance does not cover the refund (${refund.amount} ${refund.currency}); refund ${refundId} is recorded as failed`, 'amount');
+    }
+    return refund;
+  }
+
+  /** The ledger side of a pending refund: available → clearing, or failed when the balance cannot cover it. Idempotent. */
+  private async post(who: Owner, paymentId: string, refundId: string, meta: EventMetadata): Promise<PaymentRefundsState> {
+    const { state } = await loadState(this.deps.store, paymentRefundsStream(paymentId), paymentRefundsDecider);
+    const refund = state.refunds.get(refundId);
+    const payment = state.payment;
+    if (!refund || !payment || refund.status !== 'pending') return state;
+    try {
+      await runLedger(
+        this.deps.store,
+        this.deps.clock,
+        payment.merchantId,
+        payment.environment,
+        payment.currency,
+        { type: 'refund', source: refundId, payment: paymentId, clearing: payment.clearing, amount: refund.amount },
+        meta,
+        CONTENDED_RETRIES,
+      );
+    } catch (err) {
+      if (!(err instanceof ApiError && err.code === 'IKW-BAL-001')) throw err;
+      const failed = await this.run(paymentId, { type: 'fail', owner: who, at: this.deps.clock.now(), refundId, failureReason: 'insufficient_funds' }, meta, INTERNAL_RETRIES);
+      return failed.state;
+    }
+    const done = await this.run(paymentId, { type: 'succeed', owner: who, at: this.deps.clock.now(), refundId }, meta, INTERNAL_RETRIES);
+    return done.state;
+  }
+
+  /** The crash mend: finishes a refund left pending (the ledger posting is idempotent per refund). */
+  async reconcile(job: Owner & { paymentId: string; refundId: string }): Promise<void> {
+    const meta = auditMetadata(this.deps.clock, job, job.refundId, { actor: 'scheduler', causationId: job.paymentId });
+    await this.post(job, job.paymentId, job.refundId, meta);
+  }
+
+  /** 404 unless the payment is this merchant's (the refunds list of a payment). */
+  async assertPayment(principal: Principal, paymentId: string): Promise<void> {
+    const { state } = await loadState(this.deps.store, paymentIntentStream(paymentId), paymentIntentDecider);
+    const intent = state.intent;
+    if (!intent || intent.merchantId !== principal.merchantId || intent.environment !== principal.environment) {
+      throw new ApiError('IKW-RES-001', `No such payment: '${paymentId}'`, 'id');
+    }
+  }
+}

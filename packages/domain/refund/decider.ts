@@ -1,0 +1,118 @@
+import { unixSeconds } from '../../core/clock.js';
+import { ApiError } from '../../core/errors.js';
+import type { Decider } from '../decider.js';
+import type { Owner } from '../payment-intent/decider.js';
+import type { RefundCreated, RefundedPayment, RefundEvent, RefundObject, RefundReason, RefundStatus } from './events.js';
+
+export type RefundCommand = { owner: Owner; at: Date } & (
+  | { type: 'create'; payment: RefundedPayment; refundId: string; amount: number; reason: RefundReason | null }
+  | { type: 'succeed'; refundId: string }
+  | { type: 'fail'; refundId: string; failureReason: string }
+);
+
+export interface RefundRecord extends RefundCreated {
+  status: RefundStatus;
+  failureReason: string | null;
+}
+
+export interface PaymentRefundsState {
+  payment: RefundedPayment | null;
+  refunds: ReadonlyMap<string, RefundRecord>;
+  /** Pending and succeeded refunds: what is no longer refundable. */
+  committed: number;
+}
+
+export const initialPaymentRefundsState: PaymentRefundsState = { payment: null, refunds: new Map(), committed: 0 };
+
+export function refundable(state: PaymentRefundsState): number {
+  return state.payment ? state.payment.amount - state.committed : 0;
+}
+
+export function toRefundObject(state: PaymentRefundsState, refundId: string): RefundObject {
+  const p = state.payment;
+  const r = state.refunds.get(refundId);
+  if (!p || !r) throw new Error(`toRefundObject of a refund that does not exist: ${refundId}`);
+  return {
+    id: r.id,
+    object: 'refund',
+    amount: r.amount,
+    currency: p.currency,
+    payment_intent: p.id,
+    status: r.status,
+    reason: r.reason,
+    failure_reason: r.failureReason,
+    created: unixSeconds(new Date(r.createdAt)),
+    livemode: p.environment === 'live',
+  };
+}
+
+function setStatus(state: PaymentRefundsState, refundId: string, status: RefundStatus, failureReason: string | null): PaymentRefundsState {
+  const r = state.refunds.get(refundId);
+  if (!r) return state;
+  const released = status === 'failed' && r.status !== 'failed' ? r.amount : 0;
+  return { ...state, refunds: new Map(state.refunds).set(refundId, { ...r, status, failureReason }), committed: state.committed - released };
+}
+
+type Draft = RefundEvent extends infer E ? (E extends { type: infer T; data: infer D } ? { type: T; data: Omit<D, 'object'> } : never) : never;
+
+function withObject(state: PaymentRefundsState, draft: Draft, refundId: string): RefundEvent[] {
+  const after = paymentRefundsDecider.evolve(state, draft as RefundEvent);
+  return [{ ...draft, data: { ...draft.data, object: toRefundObject(after, refundId) } } as RefundEvent];
+}
+
+/**
+ * The refunds of one payment. A new refund is accepted only if it fits in what remains
+ * (amount paid − pending and succeeded refunds), and since every refund of the payment is an
+ * append to this stream with the version read, racing refunds cannot together exceed the amount.
+ */
+export const paymentRefundsDecider: Decider<RefundCommand, PaymentRefundsState, RefundEvent> = {
+  initialState: initialPaymentRefundsState,
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'refund.created': {
+        const r = event.data.refund;
+        return {
+          payment: state.payment ?? event.data.payment,
+          refunds: new Map(state.refunds).set(r.id, { ...r, status: 'pending', failureReason: null }),
+          committed: state.committed + r.amount,
+        };
+      }
+      case 'refund.succeeded':
+        return setStatus(state, event.data.refundId, 'succeeded', null);
+      case 'refund.failed':
+        return setStatus(state, event.data.refundId, 'failed', event.data.failureReason);
+    }
+  },
+
+  decide(command, state) {
+    const payment = state.payment ?? (command.type === 'create' ? command.payment : null);
+    if (!payment || payment.merchantId !== command.owner.merchantId || payment.environment !== command.owner.environment) {
+      throw new ApiError('IKW-RES-001', 'No such payment', 'id');
+    }
+    const at = command.at.toISOString();
+    switch (command.type) {
+      case 'create': {
+        if (state.refunds.has(command.refundId)) return [];
+        const remaining = payment.amount - state.committed;
+        if (command.amount > remaining) {
+          throw new ApiError(
+            'IKW-BIL-003',
+            remaining === 0
+              ? `Payment ${payment.id} is already fully refunded`
+              : `The refund (${command.amount}) is above what remains refundable on payment ${payment.id} (${remaining} ${payment.currency})`,
+            'amount',
+          );
+        }
+        const refund: RefundCreated = { id: command.refundId, amount: command.amount, reason: command.reason, createdAt: at };
+        return withObject(state, { type: 'refund.created', data: { payment, refund } }, command.refundId);
+      }
+      case 'succeed':
+        if (state.refunds.get(command.refundId)?.status !== 'pending') return [];
+        return withObject(state, { type: 'refund.succeeded', data: { refundId: command.refundId, at } }, command.refundId);
+      case 'fail':
+        if (state.refunds.get(command.refundId)?.status !== 'pending') return [];
+        return withObject(state, { type: 'refund.failed', data: { refundId: command.refundId, failureReason: command.failureReason, at } }, command.refundId);
+    }
+  },
+};

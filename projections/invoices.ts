@@ -1,0 +1,81 @@
+import type { Knex } from 'knex';
+import { orderKeys } from '../packages/core/json.js';
+import type { InvoiceEvent, InvoiceLine, InvoiceObject } from '../packages/domain/invoice/events.js';
+import type { Environment } from '../packages/domain/merchant/events.js';
+import type { Projection } from './projection.js';
+
+/** read.invoices: the Invoice record as its latest event left it (rendered snake_case or camelCase by the routes). */
+export const invoicesProjection: Projection = {
+  name: 'invoices',
+  tables: ['read.invoices'],
+  migrations: [
+    {
+      name: 'invoices/001-create',
+      up: (knex) =>
+        knex.raw(`CREATE TABLE read.invoices (
+          id text PRIMARY KEY,
+          seq text NOT NULL,
+          merchant_id text NOT NULL,
+          environment text NOT NULL,
+          status text NOT NULL,
+          customer text NOT NULL,
+          subscription text,
+          object json NOT NULL
+        );
+        CREATE INDEX invoices_list ON read.invoices (merchant_id, environment, status, seq);
+        CREATE INDEX invoices_subscription ON read.invoices (subscription)`),
+    },
+  ],
+  handles: [
+    'invoice.created',
+    'invoice.finalized',
+    'invoice.updated',
+    'invoice.paid',
+    'invoice.voided',
+    'invoice.marked_uncollectible',
+    'invoice.payment_intent_attached',
+  ],
+  async apply(trx, event) {
+    const e = event as unknown as InvoiceEvent;
+    const object = e.data.object;
+    if (e.type === 'invoice.created') {
+      await trx('read.invoices')
+        .insert({
+          id: object.id,
+          seq: event.position,
+          merchant_id: e.data.merchantId,
+          environment: e.data.environment,
+          status: object.status,
+          customer: object.customer,
+          subscription: object.subscription,
+          object: JSON.stringify(object),
+        })
+        .onConflict('id')
+        .ignore();
+      return;
+    }
+    await trx('read.invoices').where({ id: object.id }).update({ status: object.status, object: JSON.stringify(object) });
+  },
+};
+
+const INVOICE_KEYS: readonly (keyof InvoiceObject)[] = [
+  'id', 'object', 'customer', 'subscription', 'status', 'currency', 'amount_due', 'amount_paid', 'amount_remaining', 'due_date',
+  'hosted_invoice_url', 'description', 'lines', 'period_start', 'period_end', 'payment_intent', 'status_transitions', 'metadata', 'created', 'livemode',
+];
+const LINE_KEYS: readonly (keyof InvoiceLine)[] = ['description', 'price', 'quantity', 'unit_amount', 'amount', 'meter_key'];
+
+export function renderInvoice(stored: InvoiceObject): InvoiceObject {
+  return orderKeys(
+    {
+      ...stored,
+      lines: stored.lines.map((l) => orderKeys(l, LINE_KEYS)),
+      status_transitions: orderKeys(stored.status_transitions, ['finalized_at', 'paid_at', 'voided_at', 'marked_uncollectible_at']),
+    },
+    INVOICE_KEYS,
+  );
+}
+
+export async function findInvoice(knex: Knex, merchantId: string, environment: Environment, id: string): Promise<InvoiceObject | undefined> {
+  const row = await knex('read.invoices').select('object').where({ id, merchant_id: merchantId, environment }).first<{ object: InvoiceObject } | undefined>();
+  return row && renderInvoice(row.object);
+}

@@ -1,0 +1,89 @@
+import type { Knex } from 'knex';
+import { orderKeys } from '../packages/core/json.js';
+import type { Environment } from '../packages/domain/merchant/events.js';
+import type { Price, ProductEvent, ProductObject, ProductStatus } from '../packages/domain/product/events.js';
+import type { Projection } from './projection.js';
+
+/**
+ * read.products: the public Product object as its latest event left it; read.product_prices: which
+ * product each price belongs to, so that a request naming a price finds its product.
+ */
+export const productsProjection: Projection = {
+  name: 'products',
+  tables: ['read.products', 'read.product_prices'],
+  migrations: [
+    {
+      name: 'products/001-create',
+      up: (knex) =>
+        knex.raw(`CREATE TABLE read.products (
+          id text PRIMARY KEY,
+          seq text NOT NULL,
+          merchant_id text NOT NULL,
+          environment text NOT NULL,
+          status text NOT NULL,
+          object json NOT NULL
+        );
+        CREATE INDEX products_list ON read.products (merchant_id, environment, status, seq);
+        CREATE TABLE read.product_prices (
+          id text PRIMARY KEY,
+          product_id text NOT NULL,
+          merchant_id text NOT NULL,
+          environment text NOT NULL,
+          price json NOT NULL
+        );
+        CREATE INDEX product_prices_product ON read.product_prices (product_id)`),
+    },
+  ],
+  handles: ['product.created', 'product.updated', 'product.deleted'],
+  async apply(trx, event) {
+    const e = event as unknown as ProductEvent;
+    if (!('object' in e.data)) return;
+    const object = e.data.object;
+    const owner = await (async () => {
+      if (e.type === 'product.created') return { merchant_id: e.data.merchantId, environment: e.data.environment };
+      return trx('read.products').select('merchant_id', 'environment').where({ id: object.id }).first<{ merchant_id: string; environment: Environment } | undefined>();
+    })();
+    if (!owner) return;
+    if (e.type === 'product.created') {
+      await trx('read.products')
+        .insert({ id: object.id, seq: event.position, ...owner, status: object.status, object: JSON.stringify(object) })
+        .onConflict('id')
+        .ignore();
+    } else {
+      await trx('read.products').where({ id: object.id }).update({ status: object.status, object: JSON.stringify(object) });
+    }
+    const prices = object.prices.map((p) => ({ id: p.id, product_id: object.id, ...owner, price: JSON.stringify(p) }));
+    if (prices.length > 0) await trx('read.product_prices').insert(prices).onConflict('id').ignore();
+  },
+};
+
+const PRODUCT_KEYS: readonly (keyof ProductObject)[] = ['id', 'object', 'name', 'description', 'active', 'status', 'prices', 'metadata', 'created', 'updated', 'livemode'];
+const PRICE_KEYS: readonly (keyof Price)[] = ['id', 'object', 'product', 'currency', 'unit_amount', 'recurring', 'created'];
+
+/** A stored product in the documented field order. */
+export function renderProduct(stored: ProductObject): ProductObject {
+  return orderKeys({ ...stored, prices: stored.prices.map((p) => orderKeys(p, PRICE_KEYS)) }, PRODUCT_KEYS);
+}
+
+export async function findProduct(knex: Knex, merchantId: string, environment: Environment, id: string): Promise<ProductObject | undefined> {
+  const row = await knex('read.products').select('object').where({ id, merchant_id: merchantId, environment }).first<{ object: ProductObject } | undefined>();
+  return row && renderProduct(row.object);
+}
+
+export interface PriceRow {
+  id: string;
+  product_id: string;
+  price: Price;
+  product_status: ProductStatus;
+}
+
+/** The prices with these ids that belong to this merchant and environment, with their product's status. */
+export async function findPrices(knex: Knex, merchantId: string, environment: Environment, ids: readonly string[]): Promise<Map<string, PriceRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = await knex('read.product_prices as pp')
+    .join('read.products as p', 'p.id', 'pp.product_id')
+    .select('pp.id', 'pp.product_id', 'pp.price', 'p.status as product_status')
+    .whereIn('pp.id', [...ids])
+    .andWhere({ 'pp.merchant_id': merchantId, 'pp.environment': environment });
+  return new Map((rows as PriceRow[]).map((r) => [r.id, r]));
+}

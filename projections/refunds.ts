@@ -1,0 +1,52 @@
+import { orderKeys } from '../packages/core/json.js';
+import type { RefundEvent, RefundObject } from '../packages/domain/refund/events.js';
+import type { Projection } from './projection.js';
+
+/** read.refunds: every refund with its payment, as its latest event left it. */
+export const refundsProjection: Projection = {
+  name: 'refunds',
+  tables: ['read.refunds'],
+  migrations: [
+    {
+      name: 'refunds/001-create',
+      up: (knex) =>
+        knex.raw(`CREATE TABLE read.refunds (
+          id text PRIMARY KEY,
+          seq text NOT NULL,
+          merchant_id text NOT NULL,
+          environment text NOT NULL,
+          payment_intent text NOT NULL,
+          status text NOT NULL,
+          object json NOT NULL
+        );
+        CREATE INDEX refunds_payment ON read.refunds (payment_intent, seq)`),
+    },
+  ],
+  handles: ['refund.created', 'refund.succeeded', 'refund.failed'],
+  async apply(trx, event) {
+    const e = event as unknown as RefundEvent;
+    const object = e.data.object;
+    if (e.type === 'refund.created') {
+      await trx('read.refunds')
+        .insert({
+          id: object.id,
+          seq: event.position,
+          merchant_id: e.data.payment.merchantId,
+          environment: e.data.payment.environment,
+          payment_intent: object.payment_intent,
+          status: object.status,
+          object: JSON.stringify(object),
+        })
+        .onConflict('id')
+        .ignore();
+      return;
+    }
+    await trx('read.refunds').where({ id: object.id }).update({ status: object.status, object: JSON.stringify(object) });
+  },
+};
+
+const REFUND_KEYS: readonly (keyof RefundObject)[] = ['id', 'object', 'amount', 'currency', 'payment_intent', 'status', 'reason', 'failure_reason', 'created', 'livemode'];
+
+export function renderRefund(stored: RefundObject): RefundObject {
+  return orderKeys(stored, REFUND_KEYS);
+}

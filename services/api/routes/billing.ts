@@ -1,0 +1,474 @@
+import type { Knex } from 'knex';
+import { MAX_AMOUNT } from '../../../packages/catalog/index.js';
+import { ApiError } from '../../../packages/core/errors.js';
+import type { Billing } from '../../../packages/domain/billing/service.js';
+import { toInvoiceObject } from '../../../packages/domain/invoice/decider.js';
+import { INVOICE_STATUSES, type InvoiceObject, type InvoiceStatus } from '../../../packages/domain/invoice/events.js';
+import type { ConfirmInput } from '../../../packages/domain/payment-intent/commands.js';
+import type { Interval, Price, ProductObject } from '../../../packages/domain/product/events.js';
+import { toSubscriptionObject } from '../../../packages/domain/subscription/decider.js';
+import type { SubscriptionObject, UsageRecord } from '../../../packages/domain/subscription/events.js';
+import type { HandlerContext } from '../../../packages/http/context.js';
+import { hasScope } from '../../../packages/http/auth.js';
+import { cursorListQuery, cursorPage, type CursorQuery } from '../../../packages/http/pagination.js';
+import { route, type Family } from '../../../packages/http/routes.js';
+import { findInvoice, renderInvoice } from '../../../projections/invoices.js';
+import { findPrices, findProduct } from '../../../projections/products.js';
+import { actorOf, billingRead, billingWrite, idParams } from './merchant-customers.js';
+
+/**
+ * /api/v1/billing: the same customers, products, subscriptions and invoices as the merchant
+ * routes, in this family's camelCase (docs/billing.md). A plan is a product with one licensed
+ * recurring price (and a metered one when usage-based); the plan's id is that price's id.
+ */
+
+const PLAN_METADATA_KEY = 'billing_plan_metadata';
+const iso = (unix: number | null) => (unix === null ? null : new Date(unix * 1000).toISOString());
+const nullableString = (maxLength: number) => ({ type: ['string', 'null'], maxLength });
+const dateTime = { type: ['string', 'null'], format: 'date-time' };
+const currency = { type: 'string', pattern: '^[A-Za-z]{3}$' };
+
+/** Interval spellings accepted for plans, to the price's interval. */
+const INTERVAL_ALIASES: Record<string, Interval> = {
+  day: 'day', daily: 'day', week: 'week', weekly: 'week', month: 'month', monthly: 'month', year: 'year', yearly: 'year', annual: 'year', annually: 'year',
+};
+
+interface PlanBody {
+  name: string;
+  currency: string;
+  recurringAmount: number;
+  interval: string;
+  usageBasedEnabled?: boolean | null;
+  metadata?: string | null;
+  /** Sika extension: the price of one unit of metered usage (default 0). */
+  usageUnitAmount?: number | null;
+}
+
+const planBody = {
+  type: 'object',
+  required: ['name', 'currency', 'recurringAmount', 'interval'],
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 250 },
+    currency,
+    // A double in the interface; Sika amounts are whole minor units.
+    recurringAmount: { type: 'integer', minimum: 0, maximum: MAX_AMOUNT },
+    interval: { enum: Object.keys(INTERVAL_ALIASES) },
+    usageBasedEnabled: { type: ['boolean', 'null'] },
+    metadata: nullableString(500),
+    usageUnitAmount: { type: ['integer', 'null'], minimum: 0, maximum: MAX_AMOUNT },
+  },
+};
+
+function planObject(product: ProductObject, planPrice: Price) {
+  const metered = product.prices.find((p) => p.recurring?.usage_type === 'metered');
+  return {
+    id: planPrice.id,
+    object: 'billing_plan',
+    productId: product.id,
+    name: product.name,
+    currency: planPrice.currency,
+    recurringAmount: planPrice.unit_amount,
+    interval: planPrice.recurring!.interval,
+    intervalCount: planPrice.recurring!.interval_count,
+    usageBasedEnabled: metered !== undefined,
+    usageUnitAmount: metered?.unit_amount ?? null,
+    metadata: product.metadata[PLAN_METADATA_KEY] ?? null,
+    active: product.active,
+    created: product.created,
+    livemode: product.livemode,
+  };
+}
+
+function subscriptionObject(s: SubscriptionObject) {
+  return {
+    id: s.id,
+    object: 'subscription',
+    billingPlanId: s.billing_plan,
+    customerId: s.customer,
+    status: s.status,
+    currency: s.currency,
+    items: s.items.map((i) => ({ id: i.id, priceId: i.price, quantity: i.quantity })),
+    currentPeriodStart: iso(s.current_period_start),
+    currentPeriodEnd: iso(s.current_period_end),
+    cancelAtPeriodEnd: s.cancel_at_period_end,
+    canceledAt: iso(s.canceled_at),
+    trialEnd: iso(s.trial_end),
+    latestInvoiceId: s.latest_invoice,
+    metadata: s.metadata,
+    created: s.created,
+    livemode: s.livemode,
+  };
+}
+
+export function billingInvoiceObject(i: InvoiceObject) {
+  return {
+    id: i.id,
+    object: 'invoice',
+    customerId: i.customer,
+    subscriptionId: i.subscription,
+    status: i.status,
+    currency: i.currency,
+    amountDue: i.amount_due,
+    amountPaid: i.amount_paid,
+    amountRemaining: i.amount_remaining,
+    periodStart: iso(i.period_start),
+    periodEnd: iso(i.period_end),
+    dueDate: i.due_date,
+    hostedInvoiceUrl: i.hosted_invoice_url,
+    paymentIntentId: i.payment_intent,
+    description: i.description,
+    lines: i.lines.map((l) => ({ description: l.description, priceId: l.price, quantity: l.quantity, unitAmount: l.unit_amount, amount: l.amount, meterKey: l.meter_key })),
+    metadata: i.metadata,
+    created: i.created,
+    livemode: i.livemode,
+  };
+}
+
+function usageRecordObject(r: UsageRecord) {
+  return {
+    id: r.id,
+    object: 'usage_record',
+    subscriptionId: r.subscriptionId,
+    meterKey: r.meterKey,
+    quantity: r.quantity,
+    occurredAt: r.occurredAt,
+    externalId: r.externalId,
+    idempotencyKey: r.idempotencyKey,
+    created: Math.floor(new Date(r.createdAt).getTime() / 1000),
+  };
+}
+
+const invoiceResponse = {
+  type: 'object',
+  required: ['id', 'object', 'customerId', 'status', 'currency', 'amountDue', 'amountPaid', 'dueDate', 'hostedInvoiceUrl', 'created'],
+  properties: {
+    id: { type: 'string' },
+    object: { const: 'invoice' },
+    customerId: { type: 'string' },
+    subscriptionId: { type: ['string', 'null'] },
+    status: { enum: [...INVOICE_STATUSES] },
+    currency: { type: 'string' },
+    amountDue: { type: 'integer' },
+    amountPaid: { type: 'integer' },
+    dueDate: { type: ['string', 'null'] },
+    hostedInvoiceUrl: { type: 'string' },
+    created: { type: 'integer' },
+  },
+};
+
+/** The billing payment method object: the payment intents' payment_method in this family's camelCase. */
+const paymentMethodSchema = {
+  type: 'object',
+  required: ['type'],
+  additionalProperties: false,
+  properties: {
+    type: { enum: ['mobile_money', 'card'] },
+    mobileMoney: {
+      type: 'object',
+      required: ['country', 'operator', 'msisdn'],
+      additionalProperties: false,
+      properties: {
+        country: { type: 'string', pattern: '^[A-Za-z]{2}$' },
+        operator: { type: 'string', minLength: 1, maxLength: 64 },
+        msisdn: { type: 'string', minLength: 4, maxLength: 32 },
+        preferredFlow: { type: 'string', maxLength: 64 },
+      },
+    },
+    card: { type: 'object', required: ['token'], additionalProperties: false, properties: { token: { type: 'string', minLength: 1, maxLength: 255 } } },
+  },
+  allOf: [
+    { if: { properties: { type: { const: 'mobile_money' } }, required: ['type'] }, then: { properties: { mobileMoney: true }, required: ['mobileMoney'] } },
+    { if: { properties: { type: { const: 'card' } }, required: ['type'] }, then: { properties: { card: true }, required: ['card'] } },
+  ],
+};
+
+interface BillingPaymentMethod {
+  type: 'mobile_money' | 'card';
+  mobileMoney?: { country: string; operator: string; msisdn: string; preferredFlow?: string };
+  card?: { token: string };
+}
+
+function toPaymentMethod(pm: BillingPaymentMethod): ConfirmInput['payment_method'] {
+  if (pm.type === 'card') {
+    if (pm.mobileMoney) throw new ApiError('IKW-VAL-002', 'paymentMethod.mobileMoney does not go with type card', 'paymentMethod.mobileMoney');
+    return { type: 'card', card: { token: pm.card!.token } };
+  }
+  if (pm.card) throw new ApiError('IKW-VAL-002', 'paymentMethod.card does not go with type mobile_money', 'paymentMethod.card');
+  const mm = pm.mobileMoney!;
+  return { type: 'mobile_money', mobile_money: { country: mm.country, operator: mm.operator, msisdn: mm.msisdn, ...(mm.preferredFlow ? { preferred_flow: mm.preferredFlow } : {}) } };
+}
+
+/** Pay and confirm create payment intents: the key needs payment_intents.write as well as billing.write. */
+function assertPaymentIntentScope(ctx: HandlerContext): void {
+  if (!hasScope(ctx.principal.scopes, 'payment_intents.write')) throw new ApiError('IKW-AUT-004', 'This API key lacks the scope payment_intents.write');
+}
+
+/** externalId and idempotencyKey of usage records: what a repeat is recognised by. */
+const usageKeySchema = { type: ['string', 'null'], minLength: 1, maxLength: 255 };
+
+export function billingFamily(knex: Knex, billing: Billing): Family {
+  const loadInvoice = async (ctx: HandlerContext<unknown, unknown, { id: string }>) => {
+    const found = await findInvoice(knex, ctx.principal.merchantId, ctx.principal.environment, ctx.params.id);
+    if (!found) throw new ApiError('IKW-RES-001', `No such invoice: '${ctx.params.id}'`, 'id');
+    return found;
+  };
+  return {
+    name: 'billing',
+    routes: [
+      route<PlanBody>({
+        method: 'post',
+        path: '/api/v1/billing/plans',
+        summary: 'Create a billing plan: a product with one recurring price (and a metered price when usageBasedEnabled); the plan id is the price id',
+        auth: billingWrite,
+        body: planBody,
+        handler: async (ctx) => {
+          const b = ctx.body;
+          const interval = INTERVAL_ALIASES[b.interval]!;
+          const product = await billing.products.create(
+            ctx.principal,
+            {
+              name: b.name,
+              metadata: b.metadata ? { [PLAN_METADATA_KEY]: b.metadata } : {},
+              prices: [
+                { currency: b.currency, unit_amount: b.recurringAmount, recurring: { interval, interval_count: 1, usage_type: 'licensed' } },
+                ...(b.usageBasedEnabled ? [{ currency: b.currency, unit_amount: b.usageUnitAmount ?? 0, recurring: { interval, interval_count: 1, usage_type: 'metered' as const } }] : []),
+              ],
+            },
+            actorOf(ctx),
+          );
+          return planObject(product, product.prices[0]!);
+        },
+      }),
+      route<{ billingPlanId: string; customerId: string; currentPeriodStart?: string | null; currentPeriodEnd?: string | null; cancelAtPeriodEnd?: boolean | null }>({
+        method: 'post',
+        path: '/api/v1/billing/subscriptions',
+        summary: 'Subscribe a customer to a plan; the first period (currentPeriodStart to currentPeriodEnd, default now to one interval later) is invoiced at once',
+        auth: billingWrite,
+        body: {
+          type: 'object',
+          required: ['billingPlanId', 'customerId'],
+          additionalProperties: false,
+          properties: {
+            billingPlanId: { type: 'string', minLength: 1, maxLength: 255 },
+            customerId: { type: 'string', minLength: 1, maxLength: 255 },
+            currentPeriodStart: dateTime,
+            currentPeriodEnd: dateTime,
+            cancelAtPeriodEnd: { type: ['boolean', 'null'] },
+          },
+        },
+        handler: async (ctx) => {
+          const b = ctx.body;
+          const p = ctx.principal;
+          const plan = (await findPrices(knex, p.merchantId, p.environment, [b.billingPlanId])).get(b.billingPlanId);
+          const product = plan && (await findProduct(knex, p.merchantId, p.environment, plan.product_id));
+          if (!plan || !product) throw new ApiError('IKW-BIL-007', `No such billing plan: '${b.billingPlanId}'`, 'billingPlanId');
+          if (!plan.price.recurring) throw new ApiError('IKW-BIL-008', `Price ${b.billingPlanId} is not recurring`, 'billingPlanId');
+          const metered = product.prices.filter((x) => x.recurring?.usage_type === 'metered' && x.recurring.interval === plan.price.recurring!.interval);
+          const items = [plan.price, ...metered.filter((x) => x.id !== plan.price.id)].map((x) => ({ price: x.id, quantity: 1, param: 'billingPlanId' }));
+          const state = await billing.subscriptions.create(
+            p,
+            {
+              customer: { id: b.customerId, param: 'customerId' },
+              items,
+              billingPlanId: b.billingPlanId,
+              ...(b.cancelAtPeriodEnd ? { cancelAtPeriodEnd: true } : {}),
+              ...(b.currentPeriodStart ? { periodStart: new Date(b.currentPeriodStart) } : {}),
+              ...(b.currentPeriodEnd ? { periodEnd: new Date(b.currentPeriodEnd) } : {}),
+            },
+            actorOf(ctx),
+          );
+          return subscriptionObject(toSubscriptionObject(state));
+        },
+      }),
+      route<unknown, CursorQuery & { status?: InvoiceStatus; customerId?: string; subscriptionId?: string }>({
+        method: 'get',
+        path: '/api/v1/billing/invoices',
+        summary: 'List invoices, newest first (cursor-paged)',
+        auth: billingRead,
+        query: {
+          ...cursorListQuery,
+          properties: {
+            ...cursorListQuery.properties,
+            status: { enum: [...INVOICE_STATUSES] },
+            customerId: { type: 'string', maxLength: 255 },
+            subscriptionId: { type: 'string', maxLength: 255 },
+          },
+        },
+        handler: (ctx) => {
+          const base = knex('read.invoices').select('seq', 'object').where({ merchant_id: ctx.principal.merchantId, environment: ctx.principal.environment });
+          if (ctx.query.status) base.andWhere({ status: ctx.query.status });
+          if (ctx.query.customerId) base.andWhere({ customer: ctx.query.customerId });
+          if (ctx.query.subscriptionId) base.andWhere({ subscription: ctx.query.subscriptionId });
+          return cursorPage<{ seq: string; object: InvoiceObject }, ReturnType<typeof billingInvoiceObject>>(base, ctx.query, '/api/v1/billing/invoices', 'id', (row) =>
+            billingInvoiceObject(renderInvoice(row.object)),
+          );
+        },
+      }),
+      route<{ subscriptionId?: string | null; customerId?: string | null; currency?: string | null; amountDue: number; periodStart?: string | null; periodEnd?: string | null; dueDate?: string | null }>({
+        method: 'post',
+        path: '/api/v1/billing/invoices',
+        summary: 'Create an invoice for an amount (open at once: it can be paid or confirmed right away)',
+        auth: billingWrite,
+        body: {
+          type: 'object',
+          required: ['amountDue'],
+          additionalProperties: false,
+          properties: {
+            subscriptionId: { type: ['string', 'null'], minLength: 1, maxLength: 255 },
+            customerId: { type: ['string', 'null'], minLength: 1, maxLength: 255 },
+            currency: { type: ['string', 'null'], pattern: '^[A-Za-z]{3}$' },
+            // A double in the interface; Sika amounts are whole minor units.
+            amountDue: { type: 'integer', minimum: 0, maximum: MAX_AMOUNT },
+            periodStart: dateTime,
+            periodEnd: dateTime,
+            dueDate: dateTime,
+          },
+        },
+        response: invoiceResponse,
+        handler: async (ctx) => {
+          const b = ctx.body;
+          if (!b.customerId && !b.subscriptionId) throw new ApiError('IKW-VAL-001', 'Missing required parameter: customerId', 'customerId');
+          let currencyCode = b.currency ?? undefined;
+          if (!currencyCode && b.subscriptionId) {
+            currencyCode = (await billing.subscriptions.owned(ctx.principal, b.subscriptionId))?.subscription?.currency;
+          }
+          const state = await billing.invoices.create(
+            ctx.principal,
+            {
+              customer: { ...(b.customerId ? { id: b.customerId } : {}), param: 'customerId' },
+              ...(currencyCode ? { currency: currencyCode } : {}),
+              amountDue: b.amountDue,
+              ...(b.subscriptionId ? { subscriptionId: b.subscriptionId } : {}),
+              ...(b.periodStart ? { periodStart: new Date(b.periodStart) } : {}),
+              ...(b.periodEnd ? { periodEnd: new Date(b.periodEnd) } : {}),
+              ...(b.dueDate ? { dueAt: new Date(b.dueDate) } : {}),
+              finalize: true,
+              params: { currency: 'currency', items: 'amountDue', amountDue: 'amountDue', subscription: 'subscriptionId', dueAt: 'dueDate' },
+            },
+            actorOf(ctx),
+          );
+          return billingInvoiceObject(renderInvoice(toInvoiceObject(state)));
+        },
+      }),
+      route<unknown, unknown, { id: string }>({
+        method: 'get',
+        path: '/api/v1/billing/invoices/:id',
+        summary: 'Retrieve an invoice',
+        auth: billingRead,
+        params: idParams,
+        response: invoiceResponse,
+        handler: async (ctx) => billingInvoiceObject(await loadInvoice(ctx)),
+      }),
+      route<{ paymentMethod: BillingPaymentMethod; returnUrl?: string | null; idempotencyKey?: string | null; transactionCountry?: string | null }, unknown, { id: string }>({
+        method: 'post',
+        path: '/api/v1/billing/invoices/:id/confirm',
+        summary: 'Pay an invoice with a payment method: a payment intent for what remains, confirmed at once; its success pays the invoice',
+        auth: billingWrite,
+        params: idParams,
+        body: {
+          type: 'object',
+          required: ['paymentMethod'],
+          additionalProperties: false,
+          properties: {
+            paymentMethod: paymentMethodSchema,
+            returnUrl: { type: ['string', 'null'], maxLength: 2048, pattern: '^https?://[^\\s]+$' },
+            idempotencyKey: { type: ['string', 'null'], minLength: 1, maxLength: 64 },
+            transactionCountry: { type: ['string', 'null'], pattern: '^[A-Za-z]{2}$' },
+          },
+        },
+        handler: async (ctx) => {
+          assertPaymentIntentScope(ctx);
+          const b = ctx.body;
+          const result = await billing.invoices.confirm(
+            ctx.principal,
+            ctx.params.id,
+            {
+              paymentMethod: toPaymentMethod(b.paymentMethod),
+              ...(b.returnUrl ? { returnUrl: b.returnUrl } : {}),
+              ...(b.idempotencyKey ? { idempotencyKey: b.idempotencyKey } : {}),
+              ...(b.transactionCountry ? { transactionCountry: b.transactionCountry } : {}),
+            },
+            actorOf(ctx),
+          );
+          return { ...billingInvoiceObject(renderInvoice(toInvoiceObject(result.invoice))), paymentIntent: result.paymentIntent };
+        },
+      }),
+      route<
+        { transactionCountry?: string | null; payerCountry?: string | null; railCountry?: string | null; description?: string | null; metadata?: Record<string, string> | null; idempotencyKey?: string | null },
+        unknown,
+        { id: string }
+      >({
+        method: 'post',
+        path: '/api/v1/billing/invoices/:id/pay',
+        summary: 'Create a payment intent for what remains to pay on the invoice and return it (confirm it through /api/v1/payment-intents/{id}/confirm)',
+        auth: billingWrite,
+        params: idParams,
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            transactionCountry: { type: ['string', 'null'], pattern: '^[A-Za-z]{2}$' },
+            payerCountry: { type: ['string', 'null'], pattern: '^[A-Za-z]{2}$' },
+            railCountry: { type: ['string', 'null'], pattern: '^[A-Za-z]{2}$' },
+            description: nullableString(1000),
+            metadata: { type: ['object', 'null'], maxProperties: 40, propertyNames: { minLength: 1, maxLength: 40 }, additionalProperties: { type: 'string', maxLength: 500 } },
+            idempotencyKey: { type: ['string', 'null'], minLength: 1, maxLength: 64 },
+          },
+        },
+        handler: (ctx) => {
+          assertPaymentIntentScope(ctx);
+          const b = ctx.body;
+          return billing.invoices.pay(
+            ctx.principal,
+            ctx.params.id,
+            {
+              ...(b.transactionCountry ? { transactionCountry: b.transactionCountry } : {}),
+              ...(b.payerCountry ? { payerCountry: b.payerCountry } : {}),
+              ...(b.railCountry ? { railCountry: b.railCountry } : {}),
+              ...(b.description ? { description: b.description } : {}),
+              ...(b.metadata ? { metadata: b.metadata } : {}),
+              ...(b.idempotencyKey ? { idempotencyKey: b.idempotencyKey } : {}),
+            },
+            actorOf(ctx),
+          );
+        },
+      }),
+      route<{ subscriptionId: string; meterKey: string; quantity: number; occurredAt?: string | null; externalId?: string | null; idempotencyKey?: string | null }>({
+        method: 'post',
+        path: '/api/v1/billing/usage/records',
+        summary: "Record metered usage on a subscription; it lands on the next invoice. Idempotent on idempotencyKey and on externalId (a repeat answers with the first record)",
+        auth: billingWrite,
+        body: {
+          type: 'object',
+          required: ['subscriptionId', 'meterKey', 'quantity'],
+          additionalProperties: false,
+          properties: {
+            subscriptionId: { type: 'string', minLength: 1, maxLength: 255 },
+            meterKey: { type: 'string', minLength: 1, maxLength: 100 },
+            quantity: { type: 'integer', minimum: 1, maximum: 1_000_000_000 },
+            occurredAt: dateTime,
+            externalId: usageKeySchema,
+            idempotencyKey: usageKeySchema,
+          },
+        },
+        handler: async (ctx) => {
+          const b = ctx.body;
+          const { record, replayed } = await billing.subscriptions.recordUsage(
+            ctx.principal,
+            {
+              subscriptionId: b.subscriptionId,
+              meterKey: b.meterKey,
+              quantity: b.quantity,
+              ...(b.occurredAt ? { occurredAt: new Date(b.occurredAt) } : {}),
+              ...(b.externalId ? { externalId: b.externalId } : {}),
+              ...(b.idempotencyKey ? { idempotencyKey: b.idempotencyKey } : {}),
+            },
+            actorOf(ctx),
+          );
+          return { ...usageRecordObject(record), replayed };
+        },
+      }),
+    ],
+  };
+}

@@ -1,0 +1,173 @@
+import type { Knex } from 'knex';
+import { MAX_AMOUNT } from '../../../packages/catalog/index.js';
+import { ApiError } from '../../../packages/core/errors.js';
+import type { Invoices } from '../../../packages/domain/invoice/commands.js';
+import { toInvoiceObject } from '../../../packages/domain/invoice/decider.js';
+import { INVOICE_STATUSES, type InvoiceObject, type InvoiceStatus } from '../../../packages/domain/invoice/events.js';
+import { Reply } from '../../../packages/http/context.js';
+import { pageListQuery, pageOf, type PageQuery } from '../../../packages/http/pagination.js';
+import { route, type Family } from '../../../packages/http/routes.js';
+import { findInvoice, renderInvoice } from '../../../projections/invoices.js';
+import { actorOf, billingRead, billingWrite, idParams, metadataSchema } from './merchant-customers.js';
+import { customerFields, customerRef, itemsSchema, toItems, type CustomerFields } from './merchant-subscriptions.js';
+
+/** `YYYY-MM-DD` (due at the end of that day, UTC) or a full date-time. */
+export const dueDateSchema = { type: 'string', anyOf: [{ format: 'date' }, { format: 'date-time' }] };
+
+export function parseDueDate(value: string): Date {
+  return /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T23:59:59Z`) : new Date(value);
+}
+
+interface CreateBody extends CustomerFields {
+  currency?: string;
+  items?: { price: string; quantity?: number }[];
+  amount_due?: number;
+  description?: string | null;
+  due_date?: string;
+  days_until_due?: number;
+  metadata?: Record<string, string>;
+  subscription?: string;
+}
+
+const createBody = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    ...customerFields,
+    currency: { type: 'string', pattern: '^[A-Za-z]{3}$' },
+    items: itemsSchema,
+    amount_due: { type: 'integer', minimum: 0, maximum: MAX_AMOUNT },
+    description: { type: ['string', 'null'], maxLength: 1000 },
+    due_date: dueDateSchema,
+    days_until_due: { type: 'integer', minimum: 0, maximum: 365 },
+    metadata: metadataSchema,
+    subscription: { type: 'string', minLength: 1, maxLength: 255 },
+  },
+};
+
+export const invoiceSchema = {
+  type: 'object',
+  required: ['id', 'object', 'customer', 'status', 'currency', 'amount_due', 'amount_paid', 'due_date', 'hosted_invoice_url', 'created'],
+  properties: {
+    id: { type: 'string' },
+    object: { const: 'invoice' },
+    customer: { type: 'string' },
+    status: { enum: [...INVOICE_STATUSES] },
+    currency: { type: 'string' },
+    amount_due: { type: 'integer' },
+    amount_paid: { type: 'integer' },
+    amount_remaining: { type: 'integer' },
+    due_date: { type: ['string', 'null'] },
+    hosted_invoice_url: { type: 'string' },
+    created: { type: 'integer' },
+  },
+};
+
+const invoiceIdParams = { type: 'object', properties: { invoiceId: { type: 'string', minLength: 1, maxLength: 255 } }, required: ['invoiceId'] };
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * /api/v1/merchant/invoices: list, retrieve, create (a draft), status transitions; the wallet
+ * apply; and the hosted invoice page that `hosted_invoice_url` points to.
+ */
+export function merchantInvoicesFamily(knex: Knex, invoices: Invoices): Family {
+  return {
+    name: 'merchant-invoices',
+    routes: [
+      route<unknown, PageQuery & { status?: InvoiceStatus }>({
+        method: 'get',
+        path: '/api/v1/merchant/invoices',
+        summary: 'List invoices, newest first',
+        auth: billingRead,
+        query: { ...pageListQuery, properties: { ...pageListQuery.properties, status: { enum: [...INVOICE_STATUSES] } } },
+        handler: (ctx) => {
+          const base = knex('read.invoices').select('object').where({ merchant_id: ctx.principal.merchantId, environment: ctx.principal.environment });
+          if (ctx.query.status) base.andWhere({ status: ctx.query.status });
+          return pageOf<{ object: InvoiceObject }, InvoiceObject>(base, ctx.query, (row) => renderInvoice(row.object));
+        },
+      }),
+      route<unknown, unknown, { id: string }>({
+        method: 'get',
+        path: '/api/v1/merchant/invoices/:id',
+        summary: 'Retrieve an invoice',
+        auth: billingRead,
+        params: idParams,
+        response: invoiceSchema,
+        handler: async (ctx) => {
+          const found = await findInvoice(knex, ctx.principal.merchantId, ctx.principal.environment, ctx.params.id);
+          if (!found) throw new ApiError('IKW-RES-001', `No such invoice: '${ctx.params.id}'`, 'id');
+          return found;
+        },
+      }),
+      route<CreateBody>({
+        method: 'post',
+        path: '/api/v1/merchant/invoices',
+        summary: 'Create a draft invoice from prices (items) or a plain amount (amount_due + currency); PATCH its status to open to send it',
+        auth: billingWrite,
+        body: createBody,
+        response: invoiceSchema,
+        handler: async (ctx) => {
+          const b = ctx.body;
+          const state = await invoices.create(
+            ctx.principal,
+            {
+              customer: customerRef(b),
+              ...(b.currency !== undefined ? { currency: b.currency } : {}),
+              ...(b.items !== undefined ? { items: toItems(b.items) } : {}),
+              ...(b.amount_due !== undefined ? { amountDue: b.amount_due } : {}),
+              ...(b.description !== undefined ? { description: b.description } : {}),
+              ...(b.metadata ? { metadata: b.metadata } : {}),
+              ...(b.due_date !== undefined ? { dueAt: parseDueDate(b.due_date) } : {}),
+              ...(b.days_until_due !== undefined ? { daysUntilDue: b.days_until_due } : {}),
+              ...(b.subscription !== undefined ? { subscriptionId: b.subscription } : {}),
+              finalize: false,
+              params: { currency: 'currency', items: 'items', amountDue: 'amount_due', subscription: 'subscription', dueAt: 'due_date' },
+            },
+            actorOf(ctx),
+          );
+          return renderInvoice(toInvoiceObject(state));
+        },
+      }),
+      route<{ status: InvoiceStatus }, unknown, { id: string }>({
+        method: 'patch',
+        path: '/api/v1/merchant/invoices/:id/status',
+        summary: 'Move an invoice: draft → open → paid | void | uncollectible, uncollectible → paid | void (anything else: IKW-BIL-001)',
+        auth: billingWrite,
+        params: idParams,
+        body: { type: 'object', required: ['status'], additionalProperties: false, properties: { status: { enum: [...INVOICE_STATUSES] } } },
+        response: invoiceSchema,
+        handler: async (ctx) => renderInvoice(await invoices.transition(ctx.principal, ctx.params.id, ctx.body.status, actorOf(ctx))),
+      }),
+      route<{ amount?: number }, unknown, { invoiceId: string }>({
+        method: 'post',
+        path: '/api/v1/merchant/billing/wallet/invoices/:invoiceId/apply',
+        summary: "Pay an open invoice from the customer's wallet: all that remains, or `amount`, at most the balance",
+        auth: billingWrite,
+        params: invoiceIdParams,
+        body: { type: 'object', additionalProperties: false, properties: { amount: { type: 'integer', minimum: 1, maximum: MAX_AMOUNT } } },
+        response: invoiceSchema,
+        handler: async (ctx) => renderInvoice(await invoices.applyWallet(ctx.principal, ctx.params.invoiceId, ctx.body, actorOf(ctx))),
+      }),
+      route<unknown, unknown, { id: string }>({
+        method: 'get',
+        path: '/hosted/invoices/:id',
+        summary: 'The hosted invoice page (hosted_invoice_url): amount, status and what remains to pay',
+        auth: 'public',
+        params: { type: 'object', properties: { id: { type: 'string', pattern: '^in_[0-9A-Za-z]{24}$' } }, required: ['id'] },
+        handler: async (ctx) => {
+          // The id is 143 random bits: knowing it is what entitles one to see the invoice, as with Stripe's hosted pages.
+          const row = await knex('read.invoices').select('object').where({ id: ctx.params.id }).whereNot({ status: 'draft' }).first<{ object: InvoiceObject } | undefined>();
+          if (!row) throw new ApiError('IKW-RES-001', 'No such invoice', 'id');
+          const i = row.object;
+          const lines = i.lines.map((l) => `<tr><td>${escapeHtml(l.description)}</td><td>${l.quantity}</td><td>${l.amount}</td></tr>`).join('');
+          return Reply.html(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Invoice ${i.id}</title></head>
+<body style="font-family:system-ui;max-width:40rem;margin:3rem auto">
+<h1>Invoice ${i.id}</h1><p>Status: ${i.status}. Due: ${escapeHtml(i.due_date ?? '—')}.</p>
+<table><thead><tr><th>Item</th><th>Qty</th><th>Amount (${i.currency.toUpperCase()})</th></tr></thead><tbody>${lines}</tbody></table>
+<p>Amount due: ${i.amount_due} ${i.currency.toUpperCase()}. Paid: ${i.amount_paid}. Remaining: ${i.amount_remaining}.</p></body></html>`);
+        },
+      }),
+    ],
+  };
+}

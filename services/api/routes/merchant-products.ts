@@ -1,0 +1,142 @@
+import type { Knex } from 'knex';
+import { MAX_AMOUNT } from '../../../packages/catalog/index.js';
+import { ApiError } from '../../../packages/core/errors.js';
+import type { CreateProductInput, Products, UpdateProductInput } from '../../../packages/domain/product/commands.js';
+import { INTERVALS, type ProductObject, type ProductStatus } from '../../../packages/domain/product/events.js';
+import { pageListQuery, pageOf, type PageQuery } from '../../../packages/http/pagination.js';
+import { route, type Family } from '../../../packages/http/routes.js';
+import { findProduct, renderProduct } from '../../../projections/products.js';
+import { actorOf, billingRead, billingWrite, idParams, metadataSchema } from './merchant-customers.js';
+
+export const priceSchema = {
+  type: 'object',
+  required: ['currency', 'unit_amount'],
+  additionalProperties: false,
+  properties: {
+    currency: { type: 'string', pattern: '^[A-Za-z]{3}$' },
+    unit_amount: { type: 'integer', minimum: 0, maximum: MAX_AMOUNT },
+    recurring: {
+      type: ['object', 'null'],
+      required: ['interval'],
+      additionalProperties: false,
+      properties: {
+        interval: { enum: [...INTERVALS] },
+        interval_count: { type: 'integer', minimum: 1, maximum: 1095 },
+        usage_type: { enum: ['licensed', 'metered'] },
+      },
+    },
+  },
+};
+
+const name = { type: 'string', minLength: 1, maxLength: 250 };
+const description = { type: ['string', 'null'], maxLength: 1000 };
+
+const createBody = {
+  type: 'object',
+  required: ['name'],
+  additionalProperties: false,
+  properties: { name, description, active: { type: 'boolean' }, metadata: metadataSchema, prices: { type: 'array', maxItems: 20, items: priceSchema } },
+};
+
+const updateBody = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: { name, description, metadata: metadataSchema, add_prices: { type: 'array', minItems: 1, maxItems: 20, items: priceSchema } },
+};
+
+export const productSchema = {
+  type: 'object',
+  required: ['id', 'object', 'name', 'description', 'active', 'status', 'prices', 'metadata', 'created'],
+  properties: {
+    id: { type: 'string' },
+    object: { const: 'product' },
+    name: { type: 'string' },
+    description: { type: ['string', 'null'] },
+    active: { type: 'boolean' },
+    status: { enum: ['active', 'inactive', 'archived'] },
+    prices: { type: 'array', items: { type: 'object' } },
+    metadata: { type: 'object', additionalProperties: { type: 'string' } },
+    created: { type: 'integer' },
+    updated: { type: 'integer' },
+    livemode: { type: 'boolean' },
+  },
+};
+
+const STATUSES: readonly ProductStatus[] = ['active', 'inactive', 'archived'];
+
+/**
+ * /api/v1/merchant/products: the catalogue of products and prices. Delete archives (the product
+ * stays readable, with status archived) and is refused while a subscription uses the product.
+ */
+export function merchantProductsFamily(knex: Knex, products: Products, isStaleAttachment: (subscriptionId: string, attachedAt: string) => Promise<boolean>): Family {
+  return {
+    name: 'merchant-products',
+    routes: [
+      route<unknown, PageQuery & { status?: ProductStatus }>({
+        method: 'get',
+        path: '/api/v1/merchant/products',
+        summary: 'List products, newest first; without `status`, archived products are left out',
+        auth: billingRead,
+        query: { ...pageListQuery, properties: { ...pageListQuery.properties, status: { enum: [...STATUSES] } } },
+        handler: (ctx) => {
+          const base = knex('read.products').select('object').where({ merchant_id: ctx.principal.merchantId, environment: ctx.principal.environment });
+          if (ctx.query.status) base.andWhere({ status: ctx.query.status });
+          else base.andWhereNot({ status: 'archived' });
+          return pageOf<{ object: ProductObject }, ProductObject>(base, ctx.query, (row) => renderProduct(row.object));
+        },
+      }),
+      route<unknown, unknown, { id: string }>({
+        method: 'get',
+        path: '/api/v1/merchant/products/:id',
+        summary: 'Retrieve a product (archived ones too)',
+        auth: billingRead,
+        params: idParams,
+        response: productSchema,
+        handler: async (ctx) => {
+          const found = await findProduct(knex, ctx.principal.merchantId, ctx.principal.environment, ctx.params.id);
+          if (!found) throw new ApiError('IKW-RES-001', `No such product: '${ctx.params.id}'`, 'id');
+          return found;
+        },
+      }),
+      route<CreateProductInput>({
+        method: 'post',
+        path: '/api/v1/merchant/products',
+        summary: 'Create a product with its prices (one-time, or recurring every interval_count intervals)',
+        auth: billingWrite,
+        body: createBody,
+        response: productSchema,
+        handler: (ctx) => products.create(ctx.principal, ctx.body, actorOf(ctx)),
+      }),
+      route<UpdateProductInput, unknown, { id: string }>({
+        method: 'patch',
+        path: '/api/v1/merchant/products/:id',
+        summary: 'Update name, description or metadata (merged; "" removes a key), or add prices (existing prices never change)',
+        auth: billingWrite,
+        params: idParams,
+        body: updateBody,
+        response: productSchema,
+        handler: (ctx) => products.update(ctx.principal, ctx.params.id, ctx.body, actorOf(ctx)),
+      }),
+      route<{ active: boolean }, unknown, { id: string }>({
+        method: 'patch',
+        path: '/api/v1/merchant/products/:id/active',
+        summary: 'Activate or deactivate a product; new subscriptions and invoices need an active product',
+        auth: billingWrite,
+        params: idParams,
+        body: { type: 'object', required: ['active'], additionalProperties: false, properties: { active: { type: 'boolean' } } },
+        response: productSchema,
+        handler: (ctx) => products.setActive(ctx.principal, ctx.params.id, ctx.body.active, actorOf(ctx)),
+      }),
+      route<unknown, unknown, { id: string }>({
+        method: 'delete',
+        path: '/api/v1/merchant/products/:id',
+        summary: 'Delete (archive) a product; refused with IKW-BIL-002 while a subscription uses it',
+        auth: billingWrite,
+        params: idParams,
+        response: productSchema,
+        handler: (ctx) => products.delete(ctx.principal, ctx.params.id, actorOf(ctx), isStaleAttachment),
+      }),
+    ],
+  };
+}

@@ -1,0 +1,176 @@
+/**
+ * Refunds of merchant payments against the real server: partial and full refunds, the list of a
+ * payment's refunds, the ledger postings, refused refunds (above the remainder, of a payment that
+ * did not succeed, another merchant's), the balance check, and 20 parallel refunds (from one
+ * process and from two) that never together exceed the amount paid.
+ */
+import t from 'tap';
+import { ApiError } from '../../packages/core/errors.js';
+import { Refunds } from '../../packages/domain/refund/commands.js';
+import { paymentRefundsStream } from '../../packages/domain/refund/events.js';
+import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
+import type { Principal } from '../../packages/http/context.js';
+import { ALL_PROJECTIONS } from '../../projections/registry.js';
+import { inlineProjections } from '../../projections/runner.js';
+import { assertError, assertOk, confirm, createIntent, mobileMoney, OPERATOR_DELAY_MS, snNumber } from '../support/payment-intents.js';
+import { failedPayment, get, succeededPayment } from '../support/billing.js';
+import { startService } from '../support/system.js';
+
+const svc = await startService(t, { env: { SANDBOX_OPERATOR_DELAY_MS: String(OPERATOR_DELAY_MS) } });
+
+const refund = (key: string, id: string, body: Record<string, unknown> = {}) => svc.request('POST', `/api/v1/merchant/payments/${id}/refund`, { key, body });
+const available = async (key: string) => (await get(svc, key, '/api/v1/balance')).available[0]?.amount ?? 0;
+
+t.test('partial refunds, then the remainder; the list; the ledger; the events', async (t) => {
+  const m = await svc.merchant();
+  const key = m.api_keys.sandbox;
+  await succeededPayment(svc, key, 20_000); // funds, since a refund gives back the gross amount and the fee stays charged
+  const pi = await succeededPayment(svc, key, 10_000);
+  const before = await available(key);
+
+  const first = await refund(key, pi.id, { amount: 3_000, reason: 'requested_by_customer' });
+  assertOk(t, first);
+  t.same(Object.keys(first.body), ['id', 'object', 'amount', 'currency', 'payment_intent', 'status', 'reason', 'failure_reason', 'created', 'livemode']);
+  t.match(first.body, { id: /^re_/, object: 'refund', amount: 3_000, currency: 'xof', payment_intent: pi.id, status: 'succeeded', reason: 'requested_by_customer', failure_reason: null, livemode: false });
+  svc.clock.advance(1000);
+  const rest = await refund(key, pi.id, { reason: 'duplicate' });
+  assertOk(t, rest);
+  t.match(rest.body, { amount: 7_000, status: 'succeeded', reason: 'duplicate' }, 'no amount: all that remains');
+  t.equal(await available(key), before - 10_000, 'available goes down by the refunds, the fee is not given back');
+
+  const list = await get(svc, key, `/api/v1/merchant/payments/${pi.id}/refunds`);
+  t.match(list, { object: 'list', page: 1, total: 2, has_more: false });
+  t.same(list.data.map((r: { id: string }) => r.id), [rest.body.id, first.body.id], 'newest first');
+  t.same(list.data[1], first.body);
+
+  const txns = (await get(svc, key, '/api/v1/balance-transactions?type=refund')).data;
+  t.same(txns.map((x: { source: string; amount: number; net: number }) => [x.source, x.amount, x.net]), [
+    [rest.body.id, -7_000, -7_000],
+    [first.body.id, -3_000, -3_000],
+  ]);
+
+  assertError(t, await refund(key, pi.id, { amount: 1 }), 'IKW-BIL-003', 'amount');
+  assertError(t, await refund(key, pi.id), 'IKW-BIL-003', 'amount');
+
+  const events = await svc.system.store.readStream(paymentRefundsStream(pi.id));
+  t.same(events.map((e) => e.type), ['refund.created', 'refund.succeeded', 'refund.created', 'refund.succeeded']);
+  t.match(events[0]!.data, { refund: { amount: 3_000 }, object: { status: 'pending' } });
+  t.match(events[0]!.metadata, { merchant_id: m.id, environment: 'sandbox', correlation_id: first.body.id, causation_id: pi.id, actor: /^key_/ });
+});
+
+t.test('refused refunds: above the remainder, a failed or unconfirmed payment, unknown or foreign payments, bad input', async (t) => {
+  const m = await svc.merchant();
+  const key = m.api_keys.sandbox;
+  await succeededPayment(svc, key, 50_000);
+  const pi = await succeededPayment(svc, key, 10_000);
+  const above = await refund(key, pi.id, { amount: 10_001 });
+  assertError(t, above, 'IKW-BIL-003', 'amount');
+  t.match(above.body.message, /10000 xof/);
+  assertOk(t, await refund(key, pi.id, { amount: 4_000 }));
+  assertError(t, await refund(key, pi.id, { amount: 6_001 }), 'IKW-BIL-003', 'amount');
+
+  const failed = await failedPayment(svc, key);
+  const res = await refund(key, failed.id, { amount: 100 });
+  assertError(t, res, 'IKW-BIL-004', 'id');
+  t.match(res.body.message, /failed/);
+  const unconfirmed = await createIntent(svc, key);
+  assertError(t, await refund(key, unconfirmed.id, { amount: 100 }), 'IKW-BIL-004', 'id');
+  const processing = await createIntent(svc, key);
+  assertOk(t, await confirm(svc, key, processing.id, { payment_method: mobileMoney(snNumber('03')) }));
+  assertError(t, await refund(key, processing.id, { amount: 100 }), 'IKW-BIL-004', 'id');
+
+  assertError(t, await refund(key, 'pi_nope', { amount: 100 }), 'IKW-RES-001', 'id');
+  assertError(t, await svc.request('GET', '/api/v1/merchant/payments/pi_nope/refunds', { key }), 'IKW-RES-001', 'id');
+  const stranger = await svc.merchant('Stranger');
+  assertError(t, await refund(stranger.api_keys.sandbox, pi.id, { amount: 100 }), 'IKW-RES-001', 'id');
+  assertError(t, await svc.request('GET', `/api/v1/merchant/payments/${pi.id}/refunds`, { key: stranger.api_keys.sandbox }), 'IKW-RES-001', 'id');
+  assertError(t, await refund(m.api_keys.live, pi.id, { amount: 100 }), 'IKW-RES-001', 'id');
+
+  assertError(t, await refund(key, pi.id, { amount: 0 }), 'IKW-VAL-001', 'amount');
+  assertError(t, await refund(key, pi.id, { amount: '100' }), 'IKW-VAL-001', 'amount');
+  assertError(t, await refund(key, pi.id, { amount: 100, reason: 'changed_mind' }), 'IKW-VAL-001', 'reason');
+  assertError(t, await refund(key, pi.id, { amount: 100, note: 'x' }), 'IKW-VAL-002', 'note');
+  t.equal((await get(svc, key, `/api/v1/merchant/payments/${pi.id}/refunds`)).total, 1, 'only the one refund');
+});
+
+t.test('a refund the available balance cannot cover fails, is recorded as failed, and frees the amount again', async (t) => {
+  const m = await svc.merchant();
+  const key = m.api_keys.sandbox;
+  const pi = await succeededPayment(svc, key, 10_000); // available = 10,000 − fee
+  const res = await refund(key, pi.id, { amount: 10_000 });
+  assertError(t, res, 'IKW-BAL-001', 'amount');
+  const list = await get(svc, key, `/api/v1/merchant/payments/${pi.id}/refunds`);
+  t.match(list.data, [{ amount: 10_000, status: 'failed', failure_reason: 'insufficient_funds' }]);
+  const partial = await refund(key, pi.id, { amount: 5_000 });
+  assertOk(t, partial);
+  t.equal(partial.body.status, 'succeeded', 'the failed refund no longer counts against the payment');
+  const types = (await svc.system.store.readStream(paymentRefundsStream(pi.id))).map((e) => e.type);
+  t.same(types, ['refund.created', 'refund.failed', 'refund.created', 'refund.succeeded']);
+});
+
+t.test('20 parallel refunds of 1,000 on a 10,000 payment: exactly 10 succeed, the others are IKW-BIL-003', async (t) => {
+  const m = await svc.merchant();
+  const key = m.api_keys.sandbox;
+  await succeededPayment(svc, key, 50_000);
+  const pi = await succeededPayment(svc, key, 10_000);
+  const before = await available(key);
+  const results = await Promise.all(Array.from({ length: 20 }, () => refund(key, pi.id, { amount: 1_000, reason: 'requested_by_customer' })));
+  const ok = results.filter((r) => r.status === 200);
+  const refused = results.filter((r) => r.body?.code === 'IKW-BIL-003');
+  t.equal(ok.length, 10, '10 refunds');
+  t.equal(refused.length, 10, 'the rest refused as above the remainder');
+  for (const r of refused) assertError(t, r, 'IKW-BIL-003', 'amount');
+  t.equal(new Set(ok.map((r) => r.body.id)).size, 10);
+  t.equal(await available(key), before - 10_000);
+  const list = await get(svc, key, `/api/v1/merchant/payments/${pi.id}/refunds?limit=100`);
+  t.equal(list.total, 10);
+  t.equal(list.data.reduce((sum: number, r: { amount: number }) => sum + r.amount, 0), 10_000);
+});
+
+t.test('parallel refunds from two processes: the stream version decides, the total never exceeds the payment', async (t) => {
+  const m = await svc.merchant();
+  const key = m.api_keys.sandbox;
+  await succeededPayment(svc, key, 50_000);
+  const pi = await succeededPayment(svc, key, 10_000);
+  const row = await svc.system.knex('read.api_keys').where({ merchant_id: m.id, environment: 'sandbox' }).first();
+  const principal: Principal = { merchantId: m.id, environment: 'sandbox', livemode: false, actor: row.id, scopes: ['*'] };
+  // Another process: its own store (and stream cache), the same database.
+  const otherStore = new PostgresEventStore(svc.system.knex, { inline: inlineProjections(ALL_PROJECTIONS) });
+  t.teardown(() => otherStore.close());
+  const schedule = (job: Parameters<typeof svc.system.scheduler.schedule>[0]) => svc.system.scheduler.schedule(job);
+  const processes = [svc.system.billing.refunds, new Refunds({ store: otherStore, clock: svc.clock, schedule })];
+  const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => processes[i % 2]!.create(principal, pi.id, { amount: 1_500 }, { actor: 'test' })));
+  const ok = results.filter((r) => r.status === 'fulfilled');
+  const refused = results.filter((r) => r.status === 'rejected' && r.reason instanceof ApiError && r.reason.code === 'IKW-BIL-003');
+  t.equal(ok.length, 6, '6 × 1,500 fit in 10,000');
+  t.equal(refused.length, 14);
+  const list = await get(svc, key, `/api/v1/merchant/payments/${pi.id}/refunds?limit=100`);
+  t.equal(list.data.reduce((sum: number, r: { amount: number }) => sum + r.amount, 0), 9_000);
+  t.ok(list.data.every((r: { status: string }) => r.status === 'succeeded'));
+});
+
+t.test('a refund left pending by a crash is finished by its reconcile job', async (t) => {
+  const m = await svc.merchant();
+  const key = m.api_keys.sandbox;
+  await succeededPayment(svc, key, 50_000);
+  const pi = await succeededPayment(svc, key, 10_000);
+  const row = await svc.system.knex('read.api_keys').where({ merchant_id: m.id, environment: 'sandbox' }).first();
+  // The crash: the refund stream got its refund.created, the process died before the ledger.
+  const { handleCommand } = await import('../../packages/domain/decider.js');
+  const { paymentRefundsDecider } = await import('../../packages/domain/refund/decider.js');
+  const owner = { merchantId: m.id, environment: 'sandbox' as const };
+  await handleCommand(svc.system.store, paymentRefundsStream(pi.id), paymentRefundsDecider, {
+    type: 'create',
+    owner,
+    at: svc.clock.now(),
+    refundId: 're_crashed0000000000000000',
+    amount: 2_000,
+    reason: null,
+    payment: { id: pi.id, merchantId: m.id, environment: 'sandbox', amount: 10_000, currency: 'xof', clearing: 'operator_clearing:orange_money' },
+  }, { merchant_id: m.id, environment: 'sandbox', actor: row.id });
+  t.match((await get(svc, key, `/api/v1/merchant/payments/${pi.id}/refunds`)).data, [{ status: 'pending' }]);
+  await svc.system.billing.refunds.reconcile({ ...owner, paymentId: pi.id, refundId: 're_crashed0000000000000000' });
+  await svc.system.billing.refunds.reconcile({ ...owner, paymentId: pi.id, refundId: 're_crashed0000000000000000' });
+  t.match((await get(svc, key, `/api/v1/merchant/payments/${pi.id}/refunds`)).data, [{ status: 'succeeded' }]);
+  t.equal((await get(svc, key, '/api/v1/balance-transactions?type=refund')).data.length, 1, 'posted once');
+});
