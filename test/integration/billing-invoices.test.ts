@@ -7,7 +7,7 @@
 import t from 'tap';
 import { customerStream } from '../../packages/domain/customer/events.js';
 import { invoiceStream } from '../../packages/domain/invoice/events.js';
-import { auditMetadata } from '../../packages/domain/billing/audit.js';
+import { auditMetadata } from '../../packages/domain/audit.js';
 import { assertError, assertOk, rawRequest } from '../support/payment-intents.js';
 import { createInvoice, createProduct, creditWallet, DAY_MS, get, setInvoiceStatus } from '../support/billing.js';
 import { startService } from '../support/system.js';

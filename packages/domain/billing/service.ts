@@ -10,7 +10,7 @@ import type { PaymentIntents } from '../payment-intent/commands.js';
 import { Products } from '../product/commands.js';
 import { JOB_REFUND_RECONCILE, Refunds } from '../refund/commands.js';
 import { JOB_SUBSCRIPTION_INVOICE_DUE, JOB_SUBSCRIPTION_ISSUE_INVOICE, JOB_SUBSCRIPTION_RENEW, Subscriptions } from '../subscription/commands.js';
-import { auditMetadata } from './audit.js';
+import { auditMetadata } from '../audit.js';
 
 export interface BillingDeps {
   knex: Knex;

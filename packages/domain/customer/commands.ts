@@ -7,10 +7,10 @@ import { newUuid } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Principal } from '../../http/context.js';
 import { findCustomer } from '../../../projections/customers.js';
-import { auditMetadata, CONTENDED_RETRIES, INTERNAL_RETRIES, type Actor } from '../billing/audit.js';
+import { auditMetadata, CONTENDED_RETRIES, INTERNAL_RETRIES, type Actor } from '../audit.js';
 import { handleCommand, loadState, type HandleResult } from '../decider.js';
 import type { Environment } from '../merchant/events.js';
-import type { Owner } from '../payment-intent/decider.js';
+import type { Owner } from '../audit.js';
 import { customerDecider, toCustomerObject, type CustomerCommand, type CustomerState } from './decider.js';
 import { customerStream, type CreditReason, type CustomerEvent, type CustomerObject } from './events.js';
 

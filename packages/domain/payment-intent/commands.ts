@@ -6,6 +6,7 @@ import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import { getCountry, getCurrency, getOperator, normalizeMsisdn, quoteFee } from '../../catalog/index.js';
 import type { PayinCallback, PaymentProvider } from '../../providers/port.js';
 import type { Principal } from '../../http/context.js';
+import { auditMetadata, type Actor } from '../audit.js';
 import { findOrCreateCustomer } from '../customer/commands.js';
 import { handleCommand, loadState, type HandleResult } from '../decider.js';
 import { runLedger } from '../ledger/commands.js';
@@ -57,12 +58,6 @@ export interface PaymentIntentDeps {
   scheduleSettlement(merchantId: string, environment: Environment, currency: string, at: Date): Promise<void>;
 }
 
-/** Who did it, for the audit trail (ARCHITECTURE.md section 1). */
-export interface Actor {
-  actor: string;
-  requestId?: string;
-  causationId?: string;
-}
 
 const owner = (p: Principal): Owner => ({ merchantId: p.merchantId, environment: p.environment });
 
@@ -71,15 +66,7 @@ export class PaymentIntents {
   constructor(private readonly deps: PaymentIntentDeps) {}
 
   private metadata(merchantId: string, environment: Environment, id: string, actor: Actor): EventMetadata {
-    return {
-      merchant_id: merchantId,
-      environment,
-      correlation_id: id,
-      actor: actor.actor,
-      occurred_at: this.deps.clock.now().toISOString(),
-      ...(actor.requestId ? { request_id: actor.requestId } : {}),
-      ...(actor.causationId ? { causation_id: actor.causationId } : {}),
-    };
+    return auditMetadata(this.deps.clock, { merchantId, environment }, id, actor);
   }
 
   private run(id: string, command: PaymentIntentCommand, meta: EventMetadata, retries = 0): Promise<HandleResult<PaymentIntentState, PaymentIntentEvent>> {

@@ -1,7 +1,6 @@
 import { unixSeconds } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import type { Decider } from '../decider.js';
-import type { Environment } from '../merchant/events.js';
 import { assertMetadataSize, publicMetadata } from './metadata.js';
 import type {
   CancellationReason,
@@ -27,11 +26,9 @@ export type ProviderOutcome =
   | { status: 'succeeded'; fee: number }
   | { status: 'failed'; failureCode: string; failureMessage: string };
 
-/** Whose intent a command is about: another merchant's or environment's intent is "no such intent". */
-export interface Owner {
-  merchantId: string;
-  environment: Environment;
-}
+import type { Owner } from '../audit.js';
+
+export type { Owner };
 
 export type PaymentIntentCommand =
   | { type: 'create'; intent: Created; at: Date }

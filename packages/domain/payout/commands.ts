@@ -6,6 +6,7 @@ import { newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Principal } from '../../http/context.js';
 import type { PaymentProvider, PayoutCallback } from '../../providers/port.js';
+import { auditMetadata, type Actor } from '../audit.js';
 import { handleCommand, loadState, type HandleResult } from '../decider.js';
 import { runLedger } from '../ledger/commands.js';
 import type { Account } from '../ledger/events.js';
@@ -35,11 +36,6 @@ export interface PayoutDeps {
   scheduleReconcile(payout: Owner & { payoutId: string; currency: string }, at: Date): Promise<void>;
 }
 
-export interface Actor {
-  actor: string;
-  requestId?: string;
-  causationId?: string;
-}
 
 /** Bank transfers settle in a day; mobile money in the operator's minutes (10 by default). */
 const BANK_EXPECTED_MS = 24 * 3_600_000;
@@ -62,15 +58,7 @@ export class Payouts {
   constructor(private readonly deps: PayoutDeps) {}
 
   private metadata(owner: Owner, id: string, actor: Actor): EventMetadata {
-    return {
-      merchant_id: owner.merchantId,
-      environment: owner.environment,
-      correlation_id: id,
-      actor: actor.actor,
-      occurred_at: this.deps.clock.now().toISOString(),
-      ...(actor.requestId ? { request_id: actor.requestId } : {}),
-      ...(actor.causationId ? { causation_id: actor.causationId } : {}),
-    };
+    return auditMetadata(this.deps.clock, owner, id, actor);
   }
 
   private run(id: string, command: PayoutCommand, meta: EventMetadata, retries = 10): Promise<HandleResult<PayoutState, PayoutEvent>> {

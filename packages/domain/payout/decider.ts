@@ -1,13 +1,11 @@
 import { unixSeconds } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import type { Decider } from '../decider.js';
-import type { Environment } from '../merchant/events.js';
 import type { DelayReason, PayoutCreated, PayoutEvent, PayoutObject, PayoutStatus } from './events.js';
 
-export interface Owner {
-  merchantId: string;
-  environment: Environment;
-}
+import type { Owner } from '../audit.js';
+
+export type { Owner };
 
 export type PayoutCommand =
   | { type: 'create'; payout: PayoutCreated }

@@ -4,9 +4,9 @@ import { ApiError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Principal } from '../../http/context.js';
-import { auditMetadata, INTERNAL_RETRIES, type Actor } from '../billing/audit.js';
+import { auditMetadata, INTERNAL_RETRIES, type Actor } from '../audit.js';
 import { handleCommand, loadState, type HandleResult } from '../decider.js';
-import type { Owner } from '../payment-intent/decider.js';
+import type { Owner } from '../audit.js';
 import { productDecider, toProductObject, type ProductCommand, type ProductState } from './decider.js';
 import { productStream, type Interval, type Price, type ProductEvent, type ProductObject, type UsageType } from './events.js';
 

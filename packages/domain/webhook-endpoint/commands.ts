@@ -6,6 +6,7 @@ import type { Principal } from '../../http/context.js';
 import { isSubscribableType } from '../../webhooks/catalog.js';
 import { generateSigningSecret, type SecretBox } from '../../webhooks/secrets.js';
 import { checkEndpointUrl } from '../../webhooks/url-policy.js';
+import { auditMetadata } from '../audit.js';
 import { handleCommand } from '../decider.js';
 import { webhookEndpointDecider, type Owner, type WebhookEndpointState } from './decider.js';
 import { webhookEndpointStream, type SealedSecret } from './events.js';
@@ -44,14 +45,7 @@ export class WebhookEndpoints {
   }
 
   private meta(principal: Principal, id: string, requestId?: string): EventMetadata {
-    return {
-      merchant_id: principal.merchantId,
-      environment: principal.environment,
-      correlation_id: id,
-      actor: principal.actor,
-      occurred_at: this.clock.now().toISOString(),
-      ...(requestId ? { request_id: requestId } : {}),
-    };
+    return auditMetadata(this.clock, principal, id, { actor: principal.actor, ...(requestId ? { requestId } : {}) });
   }
 
   /** Registers an endpoint. The URL is checked, never contacted. Returns the secret once. */
@@ -102,7 +96,7 @@ export class WebhookEndpoints {
   }
 
   private systemMeta(owner: Owner, id: string): EventMetadata {
-    return { merchant_id: owner.merchantId, environment: owner.environment, correlation_id: id, actor: 'webhook-dispatcher', occurred_at: this.clock.now().toISOString() };
+    return auditMetadata(this.clock, owner, id, { actor: 'webhook-dispatcher' });
   }
 
   /** The new secret signs from now on; the previous one signs alongside it for 24 hours. */

@@ -1,15 +1,13 @@
 import { ApiError } from '../../core/errors.js';
 import type { Decider } from '../decider.js';
-import type { Environment } from '../merchant/events.js';
 import type { SealedSecret, WebhookEndpointCreated, WebhookEndpointEvent } from './events.js';
 
 /** After a rotation the previous secret keeps signing alongside the new one for this long. */
 export const PREVIOUS_SECRET_TTL_MS = 24 * 3_600_000;
 
-export interface Owner {
-  merchantId: string;
-  environment: Environment;
-}
+import type { Owner } from '../audit.js';
+
+export type { Owner };
 
 export type WebhookEndpointCommand =
   | { type: 'create'; endpoint: WebhookEndpointCreated }

@@ -1,6 +1,12 @@
-import type { Clock } from '../../core/clock.js';
-import type { EventMetadata } from '../../eventstore/port.js';
-import type { Owner } from '../payment-intent/decider.js';
+import type { Clock } from '../core/clock.js';
+import type { EventMetadata } from '../eventstore/port.js';
+import type { Environment } from './merchant/events.js';
+
+/** Whose object a command is about: another merchant's or environment's object is "no such object". */
+export interface Owner {
+  merchantId: string;
+  environment: Environment;
+}
 
 /** Who did it, for the audit trail (ARCHITECTURE.md section 1). */
 export interface Actor {
@@ -9,7 +15,7 @@ export interface Actor {
   causationId?: string;
 }
 
-/** Metadata of every billing event: the owner, the object it is about, and who caused it. */
+/** Metadata of every event: the owner, the object it is about (correlation), and who caused it. */
 export function auditMetadata(clock: Clock, owner: Owner, correlationId: string, actor: Actor): EventMetadata {
   return {
     merchant_id: owner.merchantId,
