@@ -29,5 +29,11 @@ test: build
 bench: build
 	node dist/test/bench/run.js
 
+# Contract suites against real servers (infra/docker-compose.yml): EventStoreDB and Kafka.
+infra-test: build
+	docker compose -f infra/docker-compose.yml up -d --wait postgres eventstore kafka
+	ESDB_URL='esdb://localhost:2113?tls=false' KAFKA_BROKERS=localhost:9092 \
+	  node dist/test/support/run-tests.js dist/test/contract
+
 clean:
 	rm -rf dist .tap

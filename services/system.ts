@@ -7,6 +7,7 @@ import { Billing } from '../packages/domain/billing/service.js';
 import { runLedger } from '../packages/domain/ledger/commands.js';
 import type { Environment } from '../packages/domain/merchant/events.js';
 import { PaymentIntents } from '../packages/domain/payment-intent/commands.js';
+import type { EventStore } from '../packages/eventstore/port.js';
 import { PostgresEventStore } from '../packages/eventstore/postgres/store.js';
 import { IdempotencyStore } from '../packages/http/idempotency.js';
 import { Payouts } from '../packages/domain/payout/commands.js';
@@ -21,14 +22,16 @@ import { loadSecretsKey, SecretBox } from '../packages/webhooks/secrets.js';
 import { migrate } from '../infra/migrations.js';
 import { readPayoutSettings } from '../projections/payout-settings.js';
 import { ALL_PROJECTIONS } from '../projections/registry.js';
-import { inlineProjections, rebuildInline } from '../projections/runner.js';
+import { inlineProjections, ProjectionRunner, rebuildInline, resetForRebuild } from '../projections/runner.js';
+import { createBusConsumerFor, createEventStoreFor, createRelayFor, ReadYourWritesStore } from './processes.js';
 
 /** Everything a process of the service shares: database, event store, clock, logger, services. */
 export interface System {
   config: Config;
   db: Database;
   knex: Knex;
-  store: PostgresEventStore;
+  /** Postgres (inline projections) or EventStoreDB (appends wait for the projector: read-your-writes), per EVENT_STORE. */
+  store: EventStore;
   clock: Clock;
   log: Logger;
   idempotency: IdempotencyStore;
@@ -39,7 +42,7 @@ export interface System {
   webhooks: WebhookDispatcher;
   /** Customers, products, subscriptions, invoices, refunds (docs/billing.md). */
   billing: Billing;
-  /** Starts the bus consumers (webhook dispatch) and, unless told not to, the scheduler's polling loop. */
+  /** Starts the bus consumers, the relay (BUS=kafka), the projector (EVENT_STORE=esdb) and, unless told not to, the scheduler's polling loop. */
   startBackground(options?: { schedulerLoop?: boolean }): Promise<void>;
   /** Waits until the bus consumers have caught up and no scheduled job is due (tests, CLI). */
   drain(): Promise<void>;
@@ -77,7 +80,13 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     throw err;
   }
   const knex = db.knex;
-  const store = new PostgresEventStore(knex, { inline: inlineProjections(ALL_PROJECTIONS), listenUrl: db.url });
+  // Postgres runs the projections in the append's transaction. EventStoreDB cannot: its appends
+  // wait until the projector (this process's in standalone mode, else services/projector) applied them.
+  const logStore = createEventStoreFor(config, db, config.eventStore === 'postgres' ? { inline: inlineProjections(ALL_PROJECTIONS) } : {});
+  const store: EventStore =
+    config.eventStore === 'esdb' ? new ReadYourWritesStore(logStore, knex, ALL_PROJECTIONS.map((p) => p.name), { log }) : logStore;
+  const projector = config.eventStore === 'esdb' ? new ProjectionRunner(knex, logStore, ALL_PROJECTIONS, log) : null;
+  const relay = createRelayFor(config, { knex, store: logStore, log });
   const scheduler = new Scheduler(knex, clock, log);
 
   const sandbox = new SandboxProvider(clock, config.sandboxOperatorDelayMs, config.publicUrl, {
@@ -138,7 +147,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     timeoutMs: options.webhookTimeoutMs ?? 15_000,
   });
   scheduler.register(JOB_WEBHOOK_DELIVER, (job) => webhooks.deliver((job.payload as { deliveryId: string }).deliveryId));
-  const dispatchConsumer = new CheckpointedConsumer(knex, store, webhooks.consumer(), log);
+  const dispatchConsumer = createBusConsumerFor(config, { knex, store: logStore, log }, webhooks.consumer());
 
   scheduler.register(JOB_PAYIN_CALLBACK, async (job) => {
     await paymentIntents.applyCallback(job.payload as unknown as PayinCallback, 'provider:sandbox');
@@ -150,7 +159,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
 
   const billing = new Billing({ knex, store, clock, publicUrl: config.publicUrl, paymentIntents, schedule: (job) => scheduler.schedule(job) });
   for (const [kind, handler] of billing.jobs()) scheduler.register(kind, handler);
-  const billingConsumer = new CheckpointedConsumer(knex, store, billing.paymentsConsumer(), log);
+  const billingConsumer = new CheckpointedConsumer(knex, logStore, billing.paymentsConsumer(), log);
 
   return {
     config,
@@ -167,6 +176,8 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     webhooks,
     billing,
     startBackground: async ({ schedulerLoop = true } = {}) => {
+      await projector?.start();
+      await relay?.start();
       await dispatchConsumer.start();
       await billingConsumer.start();
       if (schedulerLoop) scheduler.start();
@@ -174,6 +185,8 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     drain: async () => {
       // Jobs append events that the dispatcher turns into more jobs: loop until both are idle.
       for (let round = 0; round < 50; round++) {
+        await projector?.caughtUp();
+        await relay?.caughtUp();
         await dispatchConsumer.caughtUp();
         await billingConsumer.caughtUp();
         if ((await scheduler.runUntilIdle()) === 0) return;
@@ -183,12 +196,17 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
       const unknown = names.filter((n) => !ALL_PROJECTIONS.some((p) => p.name === n));
       if (unknown.length > 0) throw new Error(`Unknown projection(s): ${unknown.join(', ')}; known: ${ALL_PROJECTIONS.map((p) => p.name).join(', ')}`);
       const chosen = names.length === 0 ? ALL_PROJECTIONS : ALL_PROJECTIONS.filter((p) => names.includes(p.name));
-      return rebuildInline(knex, chosen, (trx, after, limit) => store.readCommitted(trx, after, limit));
+      if (logStore instanceof PostgresEventStore) return rebuildInline(knex, chosen, (trx, after, limit) => logStore.readCommitted(trx, after, limit));
+      // Asynchronous projections: empty their tables and checkpoints; the projector rebuilds them from position zero.
+      await resetForRebuild(knex, chosen);
+      return 0;
     },
     close: async () => {
       await scheduler.stop();
       await dispatchConsumer.stop();
       await billingConsumer.stop();
+      await relay?.stop();
+      await projector?.stop();
       notifier.close();
       await store.close();
       await db.close();

@@ -3,6 +3,8 @@ import type { RecordedEvent, SubscribeOptions, Subscription } from '../port.js';
 import { decodePosition, fromRecorded, type StreamScope } from './mapping.js';
 import type { EsdbClient } from './store.js';
 
+const MAX_RESUBSCRIBE_DELAY_MS = 10_000;
+
 export interface EsdbSubscriptionOptions extends SubscribeOptions {
   client: Pick<EsdbClient, 'subscribeToAll'>;
   scope: StreamScope;
@@ -17,8 +19,9 @@ export interface EsdbSubscriptionOptions extends SubscribeOptions {
  * from a checkpoint, handing batches to the handler one at a time, in log order. The checkpoint
  * moves only when a batch's handler resolves; a failed batch is retried as is; a dropped
  * subscription (server restart, "reading buffer overflow" for slow consumers) is resubscribed
- * from the checkpoint, so nothing is skipped. Events are buffered up to a few batches and the
- * gRPC stream is paused beyond that (backpressure).
+ * from the checkpoint, so nothing is skipped; while it keeps failing the back-off doubles, up to
+ * 10 s. Events are buffered up to a few batches and the gRPC stream is paused beyond that
+ * (backpressure).
  */
 export class EsdbSubscription implements Subscription {
   private checkpoint: string | null;
@@ -30,6 +33,8 @@ export class EsdbSubscription implements Subscription {
   private live: AllStreamSubscription | null = null;
   private broken: unknown = null;
   private stopped = false;
+  /** Drops in a row without an event in between: the resubscription back-off doubles with each (server down). */
+  private drops = 0;
   private wake: (() => void) | null = null;
   private readonly stopSignals = new Set<() => void>();
   private readonly waiters: { target: string; resolve: () => void }[] = [];
@@ -60,6 +65,7 @@ export class EsdbSubscription implements Subscription {
       }
       if (!event || (lastQueued !== null && event.position <= lastQueued)) return;
       lastQueued = event.position;
+      this.drops = 0;
       this.queue.push(event);
       if (this.queue.length >= this.highWater) sub.pause();
       this.signal();
@@ -124,7 +130,8 @@ export class EsdbSubscription implements Subscription {
         this.broken = null;
         this.options.onError?.(err);
         await this.drop();
-        await this.delay(this.options.retryDelayMs);
+        this.drops++;
+        await this.delay(Math.min(this.options.retryDelayMs * 2 ** (this.drops - 1), MAX_RESUBSCRIBE_DELAY_MS));
         if (this.stopped) break;
         this.connect();
         continue;

@@ -1,0 +1,38 @@
+import { ProjectionRunner } from '../../projections/runner.js';
+import { ALL_PROJECTIONS } from '../../projections/registry.js';
+import { createEventStoreFor, openMigratedDatabase, runProcess } from '../processes.js';
+
+/**
+ * The projector alone (scale-out mode): `node dist/services/projector/main.js`. With
+ * EVENT_STORE=esdb it folds the log into the read models (schema `read`), one checkpointed
+ * consumer per projection, each batch and its checkpoint in one transaction: exactly once per
+ * read model, in global log order. It reads the event store directly, not Kafka: the topic keeps
+ * order per stream only, and the projections want the whole log's order and their checkpoint in
+ * their own transaction. With EVENT_STORE=postgres the projections run inside each append's
+ * transaction (read-your-writes), so there is nothing for this process to do.
+ */
+runProcess('projector', async (config, log) => {
+  if (config.eventStore === 'postgres') {
+    log.info('EVENT_STORE=postgres: projections run inline with each append; the projector has nothing to do');
+    return null;
+  }
+  const db = await openMigratedDatabase(config, log);
+  const store = createEventStoreFor(config, db);
+  const runner = new ProjectionRunner(db.knex, store, ALL_PROJECTIONS, log);
+  try {
+    await runner.start();
+  } catch (err) {
+    await store.close();
+    await db.close();
+    throw err;
+  }
+  log.info({ projections: ALL_PROJECTIONS.map((p) => p.name) }, 'projecting');
+  return {
+    stop: async () => {
+      // Each projection finishes its batch in flight, which commits with its checkpoint.
+      await runner.stop();
+      await store.close();
+      await db.close();
+    },
+  };
+});

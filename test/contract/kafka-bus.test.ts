@@ -1,0 +1,62 @@
+import { randomUUID } from 'node:crypto';
+import { Kafka, logLevel } from 'kafkajs';
+import t from 'tap';
+import { createKnex } from '../../packages/core/database.js';
+import { KafkaBusConsumer } from '../../packages/bus/kafka/consumer.js';
+import { KafkaRelay } from '../../packages/bus/kafka/relay.js';
+import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
+import { migrate } from '../../infra/migrations.js';
+import { freshDatabase } from '../support/db.js';
+import { busContract } from './bus-contract.js';
+
+/**
+ * The Kafka bus (BUS=kafka): the relay publishes the Postgres event log to a fresh topic per test,
+ * consumers read it in consumer groups. Needs a broker: `make infra-test`, or
+ * `KAFKA_BROKERS=localhost:9092 make test` with infra/docker-compose.yml running.
+ */
+const brokers = (process.env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean);
+if (brokers.length === 0) {
+  t.plan(0, 'KAFKA_BROKERS not set: Kafka bus contract skipped; run `make infra-test` or `KAFKA_BROKERS=localhost:9092 make test`');
+} else {
+  const kafka = new Kafka({ clientId: 'sika-contract', brokers, logLevel: logLevel.WARN });
+  busContract(t, async (t) => {
+    const url = await freshDatabase(t);
+    const knex = createKnex(url, 30);
+    await migrate(knex);
+    const store = new PostgresEventStore(knex, { listenUrl: url, pollIntervalMs: 50 });
+    const topic = `sika-contract-${randomUUID()}`;
+    const groupPrefix = `sika-contract-${randomUUID().slice(0, 8)}.`;
+    const newRelay = () => new KafkaRelay({ kafka, knex, store, topic, partitions: 3, batchSize: 16 });
+    let relay = newRelay();
+    await relay.start();
+    t.teardown(async () => {
+      await relay.stop();
+      const admin = kafka.admin();
+      await admin.connect();
+      await admin.deleteTopics({ topics: [topic] }).catch(() => undefined);
+      await admin.disconnect();
+      await store.close();
+      await knex.destroy();
+    });
+    return {
+      store,
+      consumer: (spec) => {
+        const consumer = new KafkaBusConsumer({ kafka, knex, topic, spec, groupPrefix, retryDelayMs: 100 });
+        return {
+          start: () => consumer.start(),
+          // Everything appended before the call: first on the topic, then handled by the group.
+          caughtUp: async () => {
+            await relay.caughtUp();
+            await consumer.caughtUp();
+          },
+          stop: () => consumer.stop(),
+        };
+      },
+      restartFeed: async () => {
+        await relay.stop();
+        relay = newRelay();
+        await relay.start();
+      },
+    };
+  });
+}
