@@ -3,6 +3,7 @@ import { orderKeys } from '../packages/core/json.js';
 import type { InvoiceEvent, InvoiceLine, InvoiceObject } from '../packages/domain/invoice/events.js';
 import type { Environment } from '../packages/domain/merchant/events.js';
 import type { Projection } from './projection.js';
+import { storeSnapshot } from './snapshot.js';
 
 /** read.invoices: the Invoice record as its latest event left it (rendered snake_case or camelCase by the routes). */
 export const invoicesProjection: Projection = {
@@ -38,23 +39,11 @@ export const invoicesProjection: Projection = {
   async apply(trx, event) {
     const e = event as unknown as InvoiceEvent;
     const object = e.data.object;
-    if (e.type === 'invoice.created') {
-      await trx('read.invoices')
-        .insert({
-          id: object.id,
-          seq: event.position,
-          merchant_id: e.data.merchantId,
-          environment: e.data.environment,
-          status: object.status,
-          customer: object.customer,
-          subscription: object.subscription,
-          object: JSON.stringify(object),
-        })
-        .onConflict('id')
-        .ignore();
-      return;
-    }
-    await trx('read.invoices').where({ id: object.id }).update({ status: object.status, object: JSON.stringify(object) });
+    const created =
+      e.type === 'invoice.created'
+        ? { merchant_id: e.data.merchantId, environment: e.data.environment, customer: object.customer, subscription: object.subscription }
+        : null;
+    await storeSnapshot(trx, 'read.invoices', event, object, created);
   },
 };
 

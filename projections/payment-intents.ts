@@ -3,6 +3,7 @@ import type { PaymentIntentEvent, PaymentIntentObject } from '../packages/domain
 import { orderKeys } from '../packages/core/json.js';
 import type { Environment } from '../packages/domain/merchant/events.js';
 import type { Projection } from './projection.js';
+import { storeSnapshot } from './snapshot.js';
 
 /** read.payment_intents: the public object of every intent, as its latest event left it (json, not jsonb, to keep field order). */
 export const paymentIntentsProjection: Projection = {
@@ -37,22 +38,8 @@ export const paymentIntentsProjection: Projection = {
     const e = event as unknown as PaymentIntentEvent;
     if (!('object' in e.data)) return;
     const object = e.data.object;
-    if (e.type === 'payment_intent.created') {
-      await trx('read.payment_intents')
-        .insert({
-          id: object.id,
-          seq: event.position,
-          merchant_id: e.data.merchantId,
-          environment: e.data.environment,
-          status: object.status,
-          customer: object.customer,
-          object: JSON.stringify(object),
-        })
-        .onConflict('id')
-        .ignore();
-      return;
-    }
-    await trx('read.payment_intents').where({ id: object.id }).update({ status: object.status, object: JSON.stringify(object) });
+    const created = e.type === 'payment_intent.created' ? { merchant_id: e.data.merchantId, environment: e.data.environment, customer: object.customer } : null;
+    await storeSnapshot(trx, 'read.payment_intents', event, object, created);
   },
 };
 

@@ -4,6 +4,7 @@ import type { Environment } from '../packages/domain/merchant/events.js';
 import type { Destination } from '../packages/domain/payout-method/events.js';
 import type { PayoutEvent, PayoutObject } from '../packages/domain/payout/events.js';
 import type { Projection } from './projection.js';
+import { storeSnapshot } from './snapshot.js';
 
 /** read.payouts: the public Payout object, as its latest event left it (json keeps field order). */
 export const payoutsProjection: Projection = {
@@ -29,14 +30,8 @@ export const payoutsProjection: Projection = {
   async apply(trx, event) {
     const e = event as unknown as PayoutEvent;
     const object = e.data.object;
-    if (e.type === 'payout.created') {
-      await trx('read.payouts')
-        .insert({ id: object.id, seq: event.position, merchant_id: e.data.merchantId, environment: e.data.environment, status: object.status, object: JSON.stringify(object) })
-        .onConflict('id')
-        .ignore();
-      return;
-    }
-    await trx('read.payouts').where({ id: object.id }).update({ status: object.status, object: JSON.stringify(object) });
+    const created = e.type === 'payout.created' ? { merchant_id: e.data.merchantId, environment: e.data.environment } : null;
+    await storeSnapshot(trx, 'read.payouts', event, object, created);
   },
 };
 

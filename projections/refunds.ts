@@ -1,6 +1,7 @@
 import { orderKeys } from '../packages/core/json.js';
 import type { RefundEvent, RefundObject } from '../packages/domain/refund/events.js';
 import type { Projection } from './projection.js';
+import { storeSnapshot } from './snapshot.js';
 
 /** read.refunds: every refund with its payment, as its latest event left it. */
 export const refundsProjection: Projection = {
@@ -26,22 +27,9 @@ export const refundsProjection: Projection = {
   async apply(trx, event) {
     const e = event as unknown as RefundEvent;
     const object = e.data.object;
-    if (e.type === 'refund.created') {
-      await trx('read.refunds')
-        .insert({
-          id: object.id,
-          seq: event.position,
-          merchant_id: e.data.payment.merchantId,
-          environment: e.data.payment.environment,
-          payment_intent: object.payment_intent,
-          status: object.status,
-          object: JSON.stringify(object),
-        })
-        .onConflict('id')
-        .ignore();
-      return;
-    }
-    await trx('read.refunds').where({ id: object.id }).update({ status: object.status, object: JSON.stringify(object) });
+    const created =
+      e.type === 'refund.created' ? { merchant_id: e.data.payment.merchantId, environment: e.data.payment.environment, payment_intent: object.payment_intent } : null;
+    await storeSnapshot(trx, 'read.refunds', event, object, created);
   },
 };
 

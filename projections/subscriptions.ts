@@ -3,6 +3,7 @@ import { orderKeys } from '../packages/core/json.js';
 import type { Environment } from '../packages/domain/merchant/events.js';
 import type { SubscriptionEvent, SubscriptionObject } from '../packages/domain/subscription/events.js';
 import type { Projection } from './projection.js';
+import { storeSnapshot } from './snapshot.js';
 
 /** read.subscriptions: the public Subscription object as its latest event left it. */
 export const subscriptionsProjection: Projection = {
@@ -29,22 +30,8 @@ export const subscriptionsProjection: Projection = {
     const e = event as unknown as SubscriptionEvent;
     if (!('object' in e.data)) return;
     const object = e.data.object;
-    if (e.type === 'subscription.created') {
-      await trx('read.subscriptions')
-        .insert({
-          id: object.id,
-          seq: event.position,
-          merchant_id: e.data.merchantId,
-          environment: e.data.environment,
-          status: object.status,
-          customer: object.customer,
-          object: JSON.stringify(object),
-        })
-        .onConflict('id')
-        .ignore();
-      return;
-    }
-    await trx('read.subscriptions').where({ id: object.id }).update({ status: object.status, object: JSON.stringify(object) });
+    const created = e.type === 'subscription.created' ? { merchant_id: e.data.merchantId, environment: e.data.environment, customer: object.customer } : null;
+    await storeSnapshot(trx, 'read.subscriptions', event, object, created);
   },
 };
 
