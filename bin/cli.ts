@@ -10,6 +10,7 @@ const USAGE = `usage:
   sika merchants create --name NAME [--email ADDRESS] [--json]
   sika keys create --merchant ACCOUNT_ID --environment sandbox|live [--scopes a,b] [--json]
   sika keys revoke --merchant ACCOUNT_ID KEY_ID
+  sika users create --merchant ACCOUNT_ID --email ADDRESS --password PASSWORD [--scopes a,b]
   sika projections rebuild [NAME...]
   sika audit stream STREAM_ID
   sika docs openapi                 (prints the OpenAPI document; docs/openapi.json is this output)`;
@@ -34,6 +35,7 @@ async function run(system: System, argv: string[]): Promise<void> {
       merchant: { type: 'string' },
       environment: { type: 'string' },
       scopes: { type: 'string' },
+      password: { type: 'string' },
     },
   });
   const json = values.json ?? false;
@@ -60,6 +62,16 @@ async function run(system: System, argv: string[]): Promise<void> {
       if (!values.merchant || !keyId) throw new UsageError('--merchant and KEY_ID are required');
       await revokeApiKey(system.store, system.clock, values.merchant, keyId, ACTOR);
       out({ id: keyId, revoked: true }, json, `key ${keyId} revoked`);
+      return;
+    }
+    case 'users create': {
+      const { merchant, email, password } = values;
+      if (!merchant || !email || !password) throw new UsageError('--merchant, --email and --password are required');
+      if (password.length < 8) throw new UsageError('--password needs at least 8 characters');
+      if (!(await system.knex('read.merchants').where({ id: merchant }).first())) throw new UsageError(`no merchant ${merchant}`);
+      const scopes = (values.scopes ?? '*').split(',').map((s) => s.trim()).filter(Boolean);
+      const id = await system.appTokens.createUser(merchant, email, password, scopes);
+      out({ id, email: email.toLowerCase(), merchant }, json, `user ${id} (${email}) for ${merchant}`);
       return;
     }
     case 'projections rebuild': {

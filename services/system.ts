@@ -4,6 +4,7 @@ import type { Config } from '../packages/core/config.js';
 import { openDatabase, type Database } from '../packages/core/database.js';
 import { createLogger, type Logger } from '../packages/core/logger.js';
 import { Billing } from '../packages/domain/billing/service.js';
+import { AppTokens } from '../packages/domain/user/commands.js';
 import { runLedger } from '../packages/domain/ledger/commands.js';
 import type { Environment } from '../packages/domain/merchant/events.js';
 import { PaymentIntents } from '../packages/domain/payment-intent/commands.js';
@@ -42,6 +43,8 @@ export interface System {
   webhooks: WebhookDispatcher;
   /** Customers, products, subscriptions, invoices, refunds (docs/billing.md). */
   billing: Billing;
+  /** Dashboard users' sign-in and AppTokens. */
+  appTokens: AppTokens;
   /** Starts the bus consumers, the relay (BUS=kafka), the projector (EVENT_STORE=esdb) and, unless told not to, the scheduler's polling loop. */
   startBackground(options?: { schedulerLoop?: boolean }): Promise<void>;
   /** Waits until the bus consumers have caught up and no scheduled job is due (tests, CLI). */
@@ -132,7 +135,8 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
   scheduler.register(JOB_PAYOUT_OVERDUE, (job) => payouts.checkOverdue(job.payload as PayoutRef));
   scheduler.register(JOB_PAYOUT_RECONCILE, (job) => payouts.reconcile(job.payload as PayoutRef & { currency: string }));
 
-  const secretBox = new SecretBox(loadSecretsKey(config.secretsKey, config.dataDir));
+  const secretsKey = loadSecretsKey(config.secretsKey, config.dataDir);
+  const secretBox = new SecretBox(secretsKey);
   const webhookEndpoints = new WebhookEndpoints(store, clock, secretBox, config.webhookAllowPrivateUrls);
   const notifier = new Notifier(knex, clock, config.smtpUrl, log);
   const webhooks = new WebhookDispatcher({
@@ -175,6 +179,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     webhookEndpoints,
     webhooks,
     billing,
+    appTokens: new AppTokens(store, clock, secretsKey),
     startBackground: async ({ schedulerLoop = true } = {}) => {
       await projector?.start();
       await relay?.start();

@@ -9,6 +9,8 @@ export const ERROR_CODES = {
   'IKW-AUT-004': { status: 403, retryable: false, message: 'The API key does not have the scope this operation needs' },
   'IKW-AUT-005': { status: 400, retryable: false, message: 'X-Environment must be sandbox or live' },
   'IKW-AUT-006': { status: 400, retryable: false, message: 'This operation requires the X-Environment header' },
+  'IKW-AUT-007': { status: 401, retryable: false, message: 'The access token or refresh token is not valid or has expired' },
+  'IKW-AUT-008': { status: 401, retryable: false, message: 'The e-mail address or password is wrong' },
   'IKW-REQ-001': { status: 400, retryable: false, message: 'The request body is not valid JSON' },
   'IKW-REQ-002': { status: 415, retryable: false, message: 'Request bodies must be sent as application/json' },
   'IKW-REQ-003': { status: 413, retryable: false, message: 'The request body is larger than 1 MiB' },

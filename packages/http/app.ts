@@ -4,7 +4,7 @@ import { match } from 'path-to-regexp';
 import { ApiError, ERROR_CODES, type ErrorCode } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { Logger } from '../core/logger.js';
-import { authenticate } from './auth.js';
+import { authenticate, type AppTokenVerifier } from './auth.js';
 import { Reply, type HandlerContext, type Principal } from './context.js';
 import { IdempotencyStore, type StoredAnswer } from './idempotency.js';
 import type { Family, Method, Route } from './routes.js';
@@ -14,6 +14,8 @@ export const BODY_LIMIT = '1mb';
 
 export interface AppDeps {
   knex: Knex;
+  /** Dashboard AppTokens; without it only API keys authenticate. */
+  appTokens?: AppTokenVerifier;
   log: Logger;
   idempotency: IdempotencyStore;
   families: readonly Family[];
@@ -101,7 +103,7 @@ function runRoute(r: Route, deps: AppDeps) {
     try {
       const key = header('idempotency-key');
       if (r.auth !== 'public') {
-        principal = await authenticate(deps.knex, r.auth, header);
+        principal = await authenticate(deps.knex, r.auth, header, deps.appTokens);
         req.log = req.log.child({ merchant_id: principal.merchantId, environment: principal.environment });
         // Live disbursements need a key before anything else is looked at (interface, payout rule 2).
         if (r.auth.idempotencyKeyInLive === 'required' && principal.livemode && key === undefined) {

@@ -29,10 +29,18 @@ function parseEnvironmentHeader(value: string | undefined): Environment | undefi
  * Resolves the credential of a request to a Principal, or throws the 400/401/403 of section 3.
  * A key that is malformed, unknown or revoked gets the same answer: nothing leaks about which.
  */
+/** Verifies dashboard AppTokens (packages/domain/user/commands.ts). */
+export interface AppTokenVerifier {
+  verify(token: string, environment: Environment | undefined): Promise<Principal>;
+}
+
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
 export async function authenticate(
   knex: Knex,
   auth: RouteAuth,
   header: (name: string) => string | undefined,
+  appTokens?: AppTokenVerifier,
 ): Promise<Principal> {
   const authorization = header('authorization');
   if (!authorization) throw new ApiError('IKW-AUT-001');
@@ -40,6 +48,12 @@ export async function authenticate(
   if (!match) throw new ApiError('IKW-AUT-001', 'The Authorization header must be "Bearer <API key>"');
   const credential = match[1]!;
   const requested = parseEnvironmentHeader(header('x-environment'));
+  if (appTokens && JWT_SHAPE.test(credential)) {
+    if (requested === undefined && auth.environmentHeader === 'required') throw new ApiError('IKW-AUT-006', undefined, 'X-Environment');
+    const principal = await appTokens.verify(credential, requested);
+    if (!hasScope(principal.scopes, auth.scope)) throw new ApiError('IKW-AUT-004', `This token lacks the scope ${auth.scope}`);
+    return principal;
+  }
   if (!KEY_SHAPE.test(credential)) throw new ApiError('IKW-AUT-002');
   const key = await findApiKeyByHash(knex, hashApiKey(credential));
   if (!key || key.revoked_at !== null) throw new ApiError('IKW-AUT-002');

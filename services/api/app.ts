@@ -2,6 +2,7 @@ import { createApp } from '../../packages/http/app.js';
 import type { Family } from '../../packages/http/routes.js';
 import type { System } from '../system.js';
 import { buildOpenApi, openApiFamily } from './openapi.js';
+import { authFamily } from './routes/auth.js';
 import { balanceTransactionsFamily } from './routes/balance-transactions.js';
 import { balanceFamily } from './routes/balance.js';
 import { billingFamily } from './routes/billing.js';
@@ -26,6 +27,7 @@ import { webhookReplaysFamily } from './routes/webhook-replays.js';
 export function apiFamilies(system: System): Family[] {
   return [
     healthFamily(system.knex),
+    authFamily(system.appTokens),
     geographyFamily(),
     feesFamily(),
     paymentIntentsFamily(system.knex, system.paymentIntents),
@@ -61,5 +63,5 @@ export function openApiDocument(system: System): Record<string, unknown> {
 }
 
 export function buildApi(system: System, extra: Family[] = []) {
-  return createApp({ knex: system.knex, log: system.log, idempotency: system.idempotency, families: allFamilies(system, extra) });
+  return createApp({ knex: system.knex, log: system.log, idempotency: system.idempotency, appTokens: system.appTokens, families: allFamilies(system, extra) });
 }

@@ -123,7 +123,6 @@ t.test('the credential', async (t) => {
     ['an unknown environment prefix', `sk_prod_${randomBase62(43)}`],
     ['a character outside base62', `${secret.slice(0, -1)}-`],
     ['far too long', `sk_test_${randomBase62(200)}`],
-    ['a JWT-looking string', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl'],
     ['SQL', `sk_test_' OR '1'='1`.replace(/ /g, '')],
   ];
   const answers: string[] = [];
@@ -158,6 +157,9 @@ t.test('the credential', async (t) => {
   });
   await t.test('malformed, unknown and revoked keys get the same answer', async (t) => {
     t.equal(new Set(answers).size, 1, 'one message for all');
+  });
+  await t.test('a JWT-shaped credential is checked as an AppToken: a forged one is IKW-AUT-007', async (t) => {
+    assertError(t, await whoamiWith('Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl'), 'IKW-AUT-007');
   });
 });
 
