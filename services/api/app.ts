@@ -26,7 +26,7 @@ import { webhookReplaysFamily } from './routes/webhook-replays.js';
 /** The families of the interface this service serves, one router each. */
 export function apiFamilies(system: System): Family[] {
   return [
-    healthFamily(system.knex),
+    healthFamily(system.knex, system.config.eventStore === 'esdb' ? 'projector' : 'inline'),
     authFamily(system.appTokens),
     geographyFamily(),
     feesFamily(),

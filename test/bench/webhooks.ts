@@ -98,7 +98,7 @@ export async function benchWebhooks(serverUrl: string): Promise<WebhooksResult> 
     });
     const setupSeconds = (performance.now() - setupFrom) / 1000;
 
-    progress('  drain: dispatcher, then the scheduler delivering one job after another…');
+    progress('  drain: dispatcher, then the scheduler delivering (up to 16 deliveries side by side)…');
     const busy = new BusyMeter();
     const sql = new QueryMeter(system.knex);
     const from = performance.now();
@@ -168,7 +168,7 @@ export function webhooksText(r: WebhooksResult): string[] {
       `system.drain() without the scheduler loop; service pool max ${r.poolMax}; queueing the events took ${fixed(r.setupSeconds, 1)} s, not counted)`,
     `  drain: ${r.received} deliveries in ${fixed(r.drainSeconds, 2)} s = ${fixed(r.deliveriesPerSecond, 0)} deliveries/s, signing included`,
     `    dispatch (events → deliveries, batches of 500) until the first request: ${fixed(r.dispatchSeconds, 2)} s; ` +
-      `then ${fixed(r.deliverySeconds, 2)} s of deliveries = ${fixed(r.deliveryPhasePerSecond, 0)}/s, ${fixed(perDeliveryMs, 2)} ms each, one job after another`,
+      `then ${fixed(r.deliverySeconds, 2)} s of deliveries = ${fixed(r.deliveryPhasePerSecond, 0)}/s, ${fixed(perDeliveryMs, 2)} ms each (wall time per delivery, up to 16 at once)`,
     `    per delivery: HTTP attempt (new connection, POST, answer; whole ms as recorded) avg ${fixed(r.attemptMsAvg, 2)} ms, p99 ${fixed(r.attemptMsP99, 0)} ms; ` +
       `${fixed(r.statements / Math.max(1, r.received), 1)} SQL statements (dispatch share included, BEGIN/COMMIT not counted) answering in ${each(r.statementMs)} ms`,
     `    server event loop ${percent(r.busy.serverEventLoop)} busy, CPUs ${percent(r.busy.machineCpu)} busy during the drain`,

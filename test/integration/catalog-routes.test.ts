@@ -3,25 +3,17 @@
  * authentication and scopes, filters, response shapes (lower-case currencies), and every bad input
  * with its code and param.
  */
-import t, { type Test } from 'tap';
-import { ERROR_CODES, type ErrorCode } from '../../packages/core/errors.js';
+import t from 'tap';
+import type { ErrorCode } from '../../packages/core/errors.js';
 import { createApiKey } from '../../packages/domain/merchant/commands.js';
-import { startService, type TestResponse } from '../support/system.js';
+import { assertError } from '../support/assertions.js';
+import { startService } from '../support/system.js';
 
 const svc = await startService(t);
 const merchant = await svc.merchant('Catalog merchant');
 const key = merchant.api_keys.sandbox;
 const COUNTRIES = '/api/v1/geography/countries';
 const QUOTE = '/api/v1/fees/quote';
-
-function assertError(t: Test, res: TestResponse, code: ErrorCode, param?: string): void {
-  t.equal(res.status, ERROR_CODES[code].status, `status ${ERROR_CODES[code].status}`);
-  t.match(res.headers.get('content-type') ?? '', /^application\/json/, 'JSON');
-  t.equal(res.body?.code, code, `code ${code}`);
-  if (param !== undefined) t.equal(res.body?.param, param, `param ${param}`);
-  t.type(res.body?.message, 'string');
-  t.equal(res.body?.request_id, res.headers.get('request-id'), 'request_id');
-}
 
 interface OperatorBody {
   id: string;

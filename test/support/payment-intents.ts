@@ -2,8 +2,6 @@
  * Helpers shared by the payment intent suites: coded-error assertions, a provider probe that
  * counts (and can hold) connector calls, and shortcuts for the sandbox operator's test numbers.
  */
-import type { Test } from 'tap';
-import { ERROR_CODES, type ErrorCode } from '../../packages/core/errors.js';
 import type { Environment } from '../../packages/domain/merchant/events.js';
 import type { InitiationResult } from '../../packages/domain/payment-intent/decider.js';
 import type { PayinRequest, PaymentProvider } from '../../packages/providers/port.js';
@@ -27,22 +25,7 @@ export const mobileMoney = (msisdn: string, operator = 'orange_money', country =
 
 export const card = (token: string) => ({ type: 'card', card: { token } });
 
-/** Every error answer: JSON with the code's status and retryability, and the request id twice. */
-export function assertError(t: Test, res: TestResponse, code: ErrorCode, param?: string | null): void {
-  const spec = ERROR_CODES[code];
-  t.equal(res.status, spec.status, `status ${spec.status} (${res.text.slice(0, 200)})`);
-  t.match(res.headers.get('content-type') ?? '', /^application\/json/, 'answered as JSON');
-  t.equal(res.body?.code, code, `code ${code}`);
-  t.equal(res.body?.retryable, spec.retryable, `retryable ${spec.retryable}`);
-  t.type(res.body?.message, 'string', 'has a message');
-  if (param === null) t.notOk(res.body && 'param' in res.body, 'names no param');
-  else if (param !== undefined) t.equal(res.body?.param, param, `param ${param}`);
-  t.equal(res.headers.get('request-id'), res.body?.request_id, 'Request-Id header equals the body request_id');
-}
-
-export function assertOk(t: Test, res: TestResponse, status = 200): void {
-  t.equal(res.status, status, `status ${status} (${res.text.slice(0, 300)})`);
-}
+export { assertError, assertOk } from './assertions.js';
 
 /** Creates an intent (XOF 10,000 in Senegal unless told otherwise) and returns the object. */
 export async function createIntent(svc: TestService, key: string, body: Record<string, unknown> = {}) {

@@ -4,9 +4,7 @@
  * error assertions, and a connector wrapper that can keep the sandbox operator silent.
  */
 import { randomUUID } from 'node:crypto';
-import type { Test } from 'tap';
 import { quoteFee } from '../../packages/catalog/index.js';
-import { ERROR_CODES, type ErrorCode } from '../../packages/core/errors.js';
 import { runLedger } from '../../packages/domain/ledger/commands.js';
 import type { Environment } from '../../packages/domain/merchant/events.js';
 import type { PaymentProvider, PayoutInitiation, PayoutRequest } from '../../packages/providers/port.js';
@@ -155,22 +153,7 @@ export async function advance(svc: TestService, ms = OPERATOR_DELAY_MS): Promise
   await svc.system.scheduler.runUntilIdle();
 }
 
-/** Every error answer: JSON with the code's status and retryability, and the request id twice. */
-export function assertError(t: Test, res: TestResponse, code: ErrorCode, param?: string | null): void {
-  const spec = ERROR_CODES[code];
-  t.equal(res.status, spec.status, `status ${spec.status} (${res.text.slice(0, 200)})`);
-  t.match(res.headers.get('content-type') ?? '', /^application\/json/, 'answered as JSON');
-  t.equal(res.body?.code, code, `code ${code}`);
-  t.equal(res.body?.retryable, spec.retryable, `retryable ${spec.retryable}`);
-  t.type(res.body?.message, 'string', 'has a message');
-  if (param === null) t.notOk(res.body && 'param' in res.body, 'names no param');
-  else if (param !== undefined) t.equal(res.body?.param, param, `param ${param}`);
-  t.equal(res.headers.get('request-id'), res.body?.request_id, 'Request-Id header equals the body request_id');
-}
-
-export function assertOk(t: Test, res: TestResponse, status = 200): void {
-  t.equal(res.status, status, `status ${status} (${res.text.slice(0, 300)})`);
-}
+export { assertError, assertOk } from './assertions.js';
 
 /**
  * Wraps the sandbox connector: records every `initiatePayout`; while `silent`, the operator takes

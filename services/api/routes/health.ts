@@ -4,8 +4,11 @@ import { route, type Family } from '../../../packages/http/routes.js';
 
 const READY_TIMEOUT_MS = 2000;
 
-/** Liveness and readiness probes. Projections run inside the append transaction, so they never lag. */
-export function healthFamily(knex: Knex): Family {
+/**
+ * Liveness and readiness probes. With the Postgres store projections run inside the append
+ * transaction and never lag; with EventStoreDB the projector applies them and writes wait for it.
+ */
+export function healthFamily(knex: Knex, projections: 'inline' | 'projector'): Family {
   return {
     name: 'health',
     routes: [
@@ -29,7 +32,7 @@ export function healthFamily(knex: Knex): Family {
           } catch {
             throw new ApiError('IKW-SVC-001', 'The database is not reachable');
           }
-          return { status: 'ready', checks: { database: 'ok', projections: 'inline' } };
+          return { status: 'ready', checks: { database: 'ok', projections } };
         },
       }),
     ],

@@ -9,6 +9,7 @@ import { createPayoutMethod, deactivatePayoutMethod, loadPayoutMethod } from '..
 import type { PayoutMethodState } from '../../../packages/domain/payout-method/decider.js';
 import { destinationSchema, type DestinationInput } from '../../../packages/domain/payout-method/destination.js';
 import type { EventMetadata, EventStore } from '../../../packages/eventstore/port.js';
+import { auditMetadata } from '../../../packages/domain/audit.js';
 import type { HandlerContext } from '../../../packages/http/context.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { listPayoutMethods, type PayoutMethodRow } from '../../../projections/payout-methods.js';
@@ -64,13 +65,8 @@ function fromState(state: PayoutMethodState) {
   return methodObject({ id: m.id, destination: m.destination, active: state.active, usableFrom: m.usableFrom, createdAt: m.createdAt, livemode: m.environment === 'live' });
 }
 
-const meta = (ctx: HandlerContext, clock: Clock): EventMetadata => ({
-  merchant_id: ctx.principal.merchantId,
-  environment: ctx.principal.environment,
-  actor: ctx.principal.actor,
-  request_id: ctx.requestId,
-  occurred_at: clock.now().toISOString(),
-});
+const meta = (ctx: HandlerContext, clock: Clock): EventMetadata =>
+  auditMetadata(clock, ctx.principal, ctx.principal.merchantId, { actor: ctx.principal.actor, requestId: ctx.requestId });
 
 /**
  * /api/v1/merchant/settings/payouts: default return URL for payments, payout defaults, the safety
