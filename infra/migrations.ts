@@ -4,7 +4,7 @@ import { idempotencyMigrations } from '../packages/http/idempotency.js';
 import { schedulerMigrations } from '../packages/scheduler/scheduler.js';
 import { webhookMigrations } from '../packages/webhooks/schema.js';
 import { ALL_PROJECTIONS } from '../projections/registry.js';
-import type { Migration } from '../projections/projection.js';
+import type { Migration } from '../packages/core/migration.js';
 
 /** Every schema change of the service, in order. Append only: never edit one that has shipped. */
 export const MIGRATIONS: readonly Migration[] = [

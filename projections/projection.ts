@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { Migration } from '../packages/core/migration.js';
 import type { RecordedEvent } from '../packages/eventstore/port.js';
 
 /**
@@ -15,10 +16,4 @@ export interface Projection {
   /** Event types it reads; others are never passed to apply. */
   handles: readonly string[];
   apply(trx: Knex.Transaction, event: RecordedEvent): Promise<void>;
-}
-
-export interface Migration {
-  /** Unique and stable: `<owner>/<nnn>-<what>`. */
-  name: string;
-  up(knex: Knex | Knex.Transaction): Promise<void>;
 }

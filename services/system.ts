@@ -19,9 +19,10 @@ import { CheckpointedConsumer } from '../packages/bus/consumer.js';
 import { WebhookEndpoints } from '../packages/domain/webhook-endpoint/commands.js';
 import { JOB_WEBHOOK_DELIVER, WebhookDispatcher } from '../packages/webhooks/dispatcher.js';
 import { Notifier } from '../packages/webhooks/notifier.js';
-import { loadSecretsKey, SecretBox } from '../packages/webhooks/secrets.js';
+import { loadSecretsKey, SecretBox } from '../packages/core/secrets.js';
 import { migrate } from '../infra/migrations.js';
 import { readPayoutSettings } from '../projections/payout-settings.js';
+import { readPorts } from '../projections/read-ports.js';
 import { ALL_PROJECTIONS } from '../projections/registry.js';
 import { inlineProjections, ProjectionRunner, rebuildInline, resetForRebuild } from '../projections/runner.js';
 import { createBusConsumerFor, createEventStoreFor, createRelayFor, ReadYourWritesStore } from './processes.js';
@@ -103,8 +104,9 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     return options.provider ? options.provider(env, base) : base;
   };
 
+  const reads = readPorts(knex);
   const paymentIntents = new PaymentIntents({
-    knex,
+    customers: reads,
     store,
     clock,
     provider: providerFor,
@@ -161,7 +163,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     await runLedger(store, clock, merchantId, environment, currency, { type: 'settle_due' }, { merchant_id: merchantId, environment, actor: 'scheduler', occurred_at: clock.now().toISOString() });
   });
 
-  const billing = new Billing({ knex, store, clock, publicUrl: config.publicUrl, paymentIntents, schedule: (job) => scheduler.schedule(job) });
+  const billing = new Billing({ reads, store, clock, publicUrl: config.publicUrl, paymentIntents, schedule: (job) => scheduler.schedule(job) });
   for (const [kind, handler] of billing.jobs()) scheduler.register(kind, handler);
   const billingConsumer = new CheckpointedConsumer(knex, logStore, billing.paymentsConsumer(), log);
 

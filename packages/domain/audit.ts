@@ -27,8 +27,3 @@ export function auditMetadata(clock: Clock, owner: Owner, correlationId: string,
     ...(actor.causationId ? { causation_id: actor.causationId } : {}),
   };
 }
-
-/** Internal work (scheduler jobs, bus reactions) decides again on a lost race rather than failing. */
-export const INTERNAL_RETRIES = 10;
-/** Races that must end in a business answer (the refundable remainder, the wallet balance): decided again, never a 409. */
-export const CONTENDED_RETRIES = 100;

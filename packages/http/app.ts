@@ -4,6 +4,7 @@ import { match } from 'path-to-regexp';
 import { ApiError, ERROR_CODES, type ErrorCode } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { Logger } from '../core/logger.js';
+import type { Owner } from '../domain/audit.js';
 import { authenticate, type AppTokenVerifier } from './auth.js';
 import { Reply, type HandlerContext, type Principal } from './context.js';
 import { IdempotencyStore, type StoredAnswer } from './idempotency.js';
@@ -141,6 +142,8 @@ function runRoute(r: Route, deps: AppDeps) {
         query,
         params,
         principal: principal as Principal,
+        owner: (principal ? { merchantId: principal.merchantId, environment: principal.environment } : undefined) as Owner,
+        actor: { actor: principal?.actor ?? 'public', requestId: req.requestId },
         requestId: req.requestId,
         log: req.log,
         header,

@@ -1,14 +1,11 @@
-import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { ApiError } from '../core/errors.js';
+import { hashApiKey } from '../core/hashing.js';
 import type { Environment } from '../domain/merchant/events.js';
+import type { AppTokenClaims } from '../domain/user/commands.js';
 import { findApiKeyByHash } from '../../projections/api-keys.js';
 import type { Principal } from './context.js';
 import type { RouteAuth } from './routes.js';
-
-export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
-}
 
 const KEY_SHAPE = /^sk_(test|live)_[0-9A-Za-z]{32,128}$/;
 
@@ -29,9 +26,9 @@ function parseEnvironmentHeader(value: string | undefined): Environment | undefi
  * Resolves the credential of a request to a Principal, or throws the 400/401/403 of section 3.
  * A key that is malformed, unknown or revoked gets the same answer: nothing leaks about which.
  */
-/** Verifies dashboard AppTokens (packages/domain/user/commands.ts). */
+/** Verifies dashboard AppTokens (packages/domain/user/commands.ts): who signed in, for which merchant, with which scopes. */
 export interface AppTokenVerifier {
-  verify(token: string, environment: Environment | undefined): Promise<Principal>;
+  verify(token: string): Promise<AppTokenClaims>;
 }
 
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
@@ -50,9 +47,11 @@ export async function authenticate(
   const requested = parseEnvironmentHeader(header('x-environment'));
   if (appTokens && JWT_SHAPE.test(credential)) {
     if (requested === undefined && auth.environmentHeader === 'required') throw new ApiError('IKW-AUT-006', undefined, 'X-Environment');
-    const principal = await appTokens.verify(credential, requested);
-    if (!hasScope(principal.scopes, auth.scope)) throw new ApiError('IKW-AUT-004', `This token lacks the scope ${auth.scope}`);
-    return principal;
+    const claims = await appTokens.verify(credential);
+    if (!hasScope(claims.scopes, auth.scope)) throw new ApiError('IKW-AUT-004', `This token lacks the scope ${auth.scope}`);
+    // A dashboard user acts in either environment; X-Environment picks one (default sandbox).
+    const environment = requested ?? 'sandbox';
+    return { merchantId: claims.merchantId, environment, livemode: environment === 'live', actor: `user:${claims.userId}`, scopes: claims.scopes };
   }
   if (!KEY_SHAPE.test(credential)) throw new ApiError('IKW-AUT-002');
   const key = await findApiKeyByHash(knex, hashApiKey(credential));

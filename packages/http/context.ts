@@ -1,4 +1,5 @@
 import type { Logger } from '../core/logger.js';
+import type { Actor, Owner } from '../domain/audit.js';
 import type { Environment } from '../domain/merchant/events.js';
 
 /** Who is calling: resolved from the credential by packages/http/auth.ts. */
@@ -17,6 +18,10 @@ export interface HandlerContext<Body = unknown, Query = unknown, Params = unknow
   query: Query;
   params: Params;
   principal: Principal;
+  /** Whose objects this request may see and change: what commands and queries take. */
+  owner: Owner;
+  /** Who is acting, for the audit metadata of the events this request appends. */
+  actor: Actor;
   requestId: string;
   log: Logger;
   header(name: string): string | undefined;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
-import type { Migration } from '../../projections/projection.js';
+import type { Migration } from '../core/migration.js';
 import type { Principal } from './context.js';
 
 export const idempotencyMigrations: Migration[] = [

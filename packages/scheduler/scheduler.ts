@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
-import type { Migration } from '../../projections/projection.js';
+import type { Migration } from '../core/migration.js';
 
 /**
  * Durable timers in Postgres (ARCHITECTURE.md section 1): webhook retries, the sandbox operator's

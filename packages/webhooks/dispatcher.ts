@@ -8,16 +8,16 @@ import { ApiError } from '../core/errors.js';
 import { newId, randomBase62 } from '../core/ids.js';
 import type { Logger } from '../core/logger.js';
 import type { WebhookEndpoints } from '../domain/webhook-endpoint/commands.js';
+import type { Owner } from '../domain/audit.js';
 import type { Environment } from '../domain/merchant/events.js';
 import type { RecordedEvent } from '../eventstore/port.js';
-import type { Principal } from '../http/context.js';
 import { schedule } from '../scheduler/scheduler.js';
 import { matchingEndpoints, type WebhookEndpointRow } from '../../projections/webhook-endpoints.js';
-import { isPublicEventType } from './catalog.js';
+import { isPublicEventType } from '../domain/webhook-endpoint/event-types.js';
 import type { Notifier } from './notifier.js';
-import type { SecretBox } from './secrets.js';
+import type { SecretBox } from '../core/secrets.js';
 import { signatureHeader } from './signing.js';
-import { pinnedLookup, resolveDeliveryTarget } from './url-policy.js';
+import { pinnedLookup, resolveDeliveryTarget } from '../domain/webhook-endpoint/url-policy.js';
 
 export const DISPATCH_CONSUMER = 'webhook-dispatcher';
 export const JOB_WEBHOOK_DELIVER = 'webhook.deliver';
@@ -239,9 +239,9 @@ export class WebhookDispatcher {
    * POST /api/v1/webhook-replays: event + endpoint → that event to that endpoint; event only → to
    * every matching endpoint; endpoint only → every failed delivery of it within the retention window.
    */
-  async replay(principal: Principal, input: { event_id?: string; webhook_endpoint_id?: string; reason?: string }) {
+  async replay(owner: Owner, input: { event_id?: string; webhook_endpoint_id?: string; reason?: string }) {
     const { knex, clock } = this.deps;
-    const scope = { merchant_id: principal.merchantId, environment: principal.environment };
+    const scope = { merchant_id: owner.merchantId, environment: owner.environment };
     if (!input.event_id && !input.webhook_endpoint_id) {
       throw new ApiError('IKW-VAL-001', 'Give event_id, webhook_endpoint_id or both', 'event_id');
     }
@@ -256,7 +256,7 @@ export class WebhookDispatcher {
     const queued = await knex.transaction(async (trx) => {
       if (event && endpoint) return [await this.enqueue(trx, { eventId: event.id, endpoint, replayOf: null })];
       if (event) {
-        const targets = await matchingEndpoints(trx, principal.merchantId, principal.environment, event.type);
+        const targets = await matchingEndpoints(trx, owner.merchantId, owner.environment, event.type);
         return Promise.all(targets.map((e) => this.enqueue(trx, { eventId: event.id, endpoint: e, replayOf: null })));
       }
       // One replay per event whose deliveries to this endpoint all failed: an event that has since
@@ -288,7 +288,7 @@ export class WebhookDispatcher {
       queued: queued.length,
       deliveries: queued,
       created: unixSeconds(clock.now()),
-      livemode: principal.livemode,
+      livemode: owner.environment === 'live',
     };
   }
 }

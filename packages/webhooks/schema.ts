@@ -1,4 +1,4 @@
-import type { Migration } from '../../projections/projection.js';
+import type { Migration } from '../core/migration.js';
 
 /**
  * Tables of the webhook dispatcher (written by the bus consumer and the delivery jobs, not

@@ -3,7 +3,7 @@
  * one merchant whose balance stream every request holds funds on. Afterwards each merchant's
  * available balance must equal its funding minus Σ (amount + fee) of the payouts answered 2xx.
  */
-import { loadState } from '../../packages/domain/decider.js';
+import { loadState } from '../../packages/eventstore/command-handler.js';
 import { runLedger } from '../../packages/domain/ledger/commands.js';
 import { balanceOf, ledgerDecider } from '../../packages/domain/ledger/decider.js';
 import { balanceStream } from '../../packages/domain/ledger/events.js';

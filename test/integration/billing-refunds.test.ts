@@ -156,7 +156,7 @@ t.test('a refund left pending by a crash is finished by its reconcile job', asyn
   const pi = await succeededPayment(svc, key, 10_000);
   const row = await svc.system.knex('read.api_keys').where({ merchant_id: m.id, environment: 'sandbox' }).first();
   // The crash: the refund stream got its refund.created, the process died before the ledger.
-  const { handleCommand } = await import('../../packages/domain/decider.js');
+  const { handleCommand } = await import('../../packages/eventstore/command-handler.js');
   const { paymentRefundsDecider } = await import('../../packages/domain/refund/decider.js');
   const owner = { merchantId: m.id, environment: 'sandbox' as const };
   await handleCommand(svc.system.store, paymentRefundsStream(pi.id), paymentRefundsDecider, {

@@ -7,7 +7,7 @@
 import t from 'tap';
 import { ledgerDecider } from '../../packages/domain/ledger/decider.js';
 import { balanceStream, type LedgerEvent } from '../../packages/domain/ledger/events.js';
-import { fold } from '../../packages/domain/decider.js';
+import { fold } from '../../packages/core/decider.js';
 import { assertError, balance, balanceTransactions, fund, mobileMoney, OPERATOR_DELAY_MS, payoutFee, postPayout, advance } from '../support/payouts.js';
 import { startService, type TestResponse } from '../support/system.js';
 

@@ -7,7 +7,7 @@
  */
 import type { Knex } from 'knex';
 import t, { type Test } from 'tap';
-import { fold } from '../../packages/domain/decider.js';
+import { fold } from '../../packages/core/decider.js';
 import { runLedger } from '../../packages/domain/ledger/commands.js';
 import { ledgerDecider } from '../../packages/domain/ledger/decider.js';
 import { balanceStream, type LedgerEvent } from '../../packages/domain/ledger/events.js';

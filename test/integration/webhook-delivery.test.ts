@@ -9,7 +9,7 @@
 import t from 'tap';
 import { Webhook } from 'standardwebhooks';
 import { paymentIntentStream } from '../../packages/domain/payment-intent/events.js';
-import { generateSigningSecret } from '../../packages/webhooks/secrets.js';
+import { generateSigningSecret } from '../../packages/core/secrets.js';
 import { assertOk, confirm, mobileMoney, OPERATOR_DELAY_MS, operatorAnswers, retrieve, snNumber } from '../support/payment-intents.js';
 import { startService, type TestService } from '../support/system.js';
 import {

@@ -6,7 +6,7 @@
  */
 import t from 'tap';
 import { createApiKey } from '../../packages/domain/merchant/commands.js';
-import { PUBLIC_EVENT_TYPES } from '../../packages/webhooks/catalog.js';
+import { PUBLIC_EVENT_TYPES } from '../../packages/domain/webhook-endpoint/event-types.js';
 import { assertError, assertOk } from '../support/payment-intents.js';
 import { startService } from '../support/system.js';
 import { createEndpoint, getEndpoint, HOUR, Receiver, rotate, updateEndpoint } from '../support/webhooks.js';

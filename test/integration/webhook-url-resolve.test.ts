@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { LookupAddress } from 'node:dns';
 import type { AddressInfo, LookupFunction } from 'node:net';
 import t from 'tap';
-import { pinnedLookup, resolveDeliveryTarget, type UrlPolicyOptions } from '../../packages/webhooks/url-policy.js';
+import { pinnedLookup, resolveDeliveryTarget, type UrlPolicyOptions } from '../../packages/domain/webhook-endpoint/url-policy.js';
 
 const sandboxPrivate: UrlPolicyOptions = { environment: 'sandbox', allowPrivate: true };
 const sandbox: UrlPolicyOptions = { environment: 'sandbox', allowPrivate: false };

@@ -1,7 +1,7 @@
 /** The customer Decider on its own: idempotent creation, the wallet's credits, applications and returns. */
 import t from 'tap';
 import { ApiError } from '../../packages/core/errors.js';
-import { fold } from '../../packages/domain/decider.js';
+import { fold } from '../../packages/core/decider.js';
 import { customerDecider, toCustomerObject, type CustomerCommand } from '../../packages/domain/customer/decider.js';
 import type { CustomerCreated, CustomerEvent } from '../../packages/domain/customer/events.js';
 

@@ -1,7 +1,7 @@
 /** The invoice Decider on its own: the transition table, payments up to what remains, idempotent refs. */
 import t from 'tap';
 import { ApiError } from '../../packages/core/errors.js';
-import { fold } from '../../packages/domain/decider.js';
+import { fold } from '../../packages/core/decider.js';
 import { amountRemaining, INVOICE_TRANSITIONS, invoiceDecider, toInvoiceObject, type InvoiceCommand } from '../../packages/domain/invoice/decider.js';
 import { INVOICE_STATUSES, type InvoiceCreated, type InvoiceEvent, type InvoiceStatus } from '../../packages/domain/invoice/events.js';
 

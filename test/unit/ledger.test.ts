@@ -1,6 +1,6 @@
 import t from 'tap';
 import { ApiError } from '../../packages/core/errors.js';
-import { fold } from '../../packages/domain/decider.js';
+import { fold } from '../../packages/core/decider.js';
 import { balanceOf, isBalanced, ledgerDecider, type LedgerCommand, type LedgerState } from '../../packages/domain/ledger/decider.js';
 import type { LedgerEvent } from '../../packages/domain/ledger/events.js';
 

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { ApiError } from '../../packages/core/errors.js';
-import { fold } from '../../packages/domain/decider.js';
+import { fold } from '../../packages/core/decider.js';
 import { merchantDecider } from '../../packages/domain/merchant/decider.js';
 import type { MerchantEvent } from '../../packages/domain/merchant/events.js';
 

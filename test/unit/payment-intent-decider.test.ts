@@ -4,7 +4,7 @@
  */
 import t, { type Test } from 'tap';
 import { ApiError } from '../../packages/core/errors.js';
-import { fold } from '../../packages/domain/decider.js';
+import { fold } from '../../packages/core/decider.js';
 import {
   CONFIRMATION_IN_PROGRESS,
   CONFIRMATION_LEASE_MS,

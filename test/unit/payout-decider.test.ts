@@ -6,7 +6,7 @@
  * merchant payout settings and destination normalisation.
  */
 import t from 'tap';
-import { fold } from '../../packages/domain/decider.js';
+import { fold } from '../../packages/core/decider.js';
 import { merchantSettingsDecider } from '../../packages/domain/merchant-settings/decider.js';
 import { defaultPayoutSettings, type MerchantSettingsEvent } from '../../packages/domain/merchant-settings/events.js';
 import { payoutMethodDecider, unusableReason } from '../../packages/domain/payout-method/decider.js';

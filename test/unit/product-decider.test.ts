@@ -1,7 +1,7 @@
 /** The product Decider on its own: updates, activation, attachments of subscriptions, delete refused while used. */
 import t from 'tap';
 import { ApiError } from '../../packages/core/errors.js';
-import { fold } from '../../packages/domain/decider.js';
+import { fold } from '../../packages/core/decider.js';
 import { productDecider, toProductObject, type ProductCommand } from '../../packages/domain/product/decider.js';
 import type { Price, ProductCreated, ProductEvent } from '../../packages/domain/product/events.js';
 

@@ -1,7 +1,7 @@
 /** The refunds-per-payment Decider on its own: the remainder, status changes, idempotency, ownership. */
 import t from 'tap';
 import { ApiError } from '../../packages/core/errors.js';
-import { fold } from '../../packages/domain/decider.js';
+import { fold } from '../../packages/core/decider.js';
 import { paymentRefundsDecider, refundable, toRefundObject, type RefundCommand } from '../../packages/domain/refund/decider.js';
 import type { RefundedPayment, RefundEvent } from '../../packages/domain/refund/events.js';
 

@@ -1,7 +1,7 @@
 /** The subscription Decider on its own: renewals and their invoices, usage, past_due, cancel; and period arithmetic. */
 import t from 'tap';
 import { ApiError } from '../../packages/core/errors.js';
-import { fold } from '../../packages/domain/decider.js';
+import { fold } from '../../packages/core/decider.js';
 import { subscriptionDecider, toSubscriptionObject, type SubscriptionCommand } from '../../packages/domain/subscription/decider.js';
 import type { SubscriptionCreated, SubscriptionEvent, UsageRecord } from '../../packages/domain/subscription/events.js';
 import { addInterval } from '../../packages/domain/subscription/periods.js';

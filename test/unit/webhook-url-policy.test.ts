@@ -6,7 +6,7 @@ import {
   type Resolver,
   type UrlPolicyOptions,
   type UrlRefusal,
-} from '../../packages/webhooks/url-policy.js';
+} from '../../packages/domain/webhook-endpoint/url-policy.js';
 
 const sandbox: UrlPolicyOptions = { environment: 'sandbox', allowPrivate: false };
 const live: UrlPolicyOptions = { environment: 'live', allowPrivate: false };

@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import type { ConsumerSpec } from '../../bus/consumer.js';
 import type { Clock } from '../../core/clock.js';
 import type { EventStore } from '../../eventstore/port.js';
@@ -11,9 +10,10 @@ import { Products } from '../product/commands.js';
 import { JOB_REFUND_RECONCILE, Refunds } from '../refund/commands.js';
 import { JOB_SUBSCRIPTION_INVOICE_DUE, JOB_SUBSCRIPTION_ISSUE_INVOICE, JOB_SUBSCRIPTION_RENEW, Subscriptions } from '../subscription/commands.js';
 import { auditMetadata } from '../audit.js';
+import type { ReadPorts } from '../read-ports.js';
 
 export interface BillingDeps {
-  knex: Knex;
+  reads: ReadPorts;
   store: EventStore;
   clock: Clock;
   publicUrl: string;
@@ -39,13 +39,13 @@ export class Billing {
   private readonly clock: Clock;
 
   constructor(deps: BillingDeps) {
-    const { knex, store, clock } = deps;
+    const { reads, store, clock } = deps;
     this.clock = clock;
-    this.customers = new Customers({ knex, store, clock });
+    this.customers = new Customers({ directory: reads, store, clock });
     this.products = new Products({ store, clock });
     // Invoices and subscriptions call each other (a period issues an invoice; a settled invoice may end past_due).
     this.invoices = new Invoices({
-      knex,
+      reads,
       store,
       clock,
       publicUrl: deps.publicUrl,
@@ -55,7 +55,7 @@ export class Billing {
       onSettled: (state) => this.subscriptions.invoiceSettled(state),
       subscriptionCustomer: async (who, id) => (await this.subscriptions.owned(who, id))?.subscription?.customer ?? null,
     });
-    this.subscriptions = new Subscriptions({ knex, store, clock, customers: this.customers, products: this.products, invoices: this.invoices, schedule: deps.schedule });
+    this.subscriptions = new Subscriptions({ prices: reads, store, clock, customers: this.customers, products: this.products, invoices: this.invoices, schedule: deps.schedule });
     this.refunds = new Refunds({ store, clock, schedule: deps.schedule });
   }
 

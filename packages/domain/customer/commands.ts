@@ -1,16 +1,14 @@
 import { createHash } from 'node:crypto';
-import type { Knex } from 'knex';
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import { getCurrency } from '../../catalog/index.js';
 import { newUuid } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
-import type { Principal } from '../../http/context.js';
-import { findCustomer } from '../../../projections/customers.js';
-import { auditMetadata, CONTENDED_RETRIES, INTERNAL_RETRIES, type Actor } from '../audit.js';
-import { handleCommand, loadState, type HandleResult } from '../decider.js';
+import { auditMetadata, type Actor } from '../audit.js';
+import { handleCommand, loadState, type HandleResult, type ConflictPolicy } from '../../eventstore/command-handler.js';
 import type { Environment } from '../merchant/events.js';
 import type { Owner } from '../audit.js';
+import type { CustomerDirectory } from '../read-ports.js';
 import { customerDecider, toCustomerObject, type CustomerCommand, type CustomerState } from './decider.js';
 import { customerStream, type CreditReason, type CustomerEvent, type CustomerObject } from './events.js';
 
@@ -39,16 +37,16 @@ export interface CustomerLookup {
  * environment; otherwise the e-mail, then the phone, finds the customer or creates one.
  */
 export async function findOrCreateCustomer(
-  knex: Knex,
+  directory: CustomerDirectory,
   store: EventStore,
   clock: Clock,
-  merchantId: string,
-  environment: Environment,
+  owner: Owner,
   lookup: CustomerLookup,
   metadata: EventMetadata,
 ): Promise<string | null> {
+  const { merchantId, environment } = owner;
   if (lookup.customer) {
-    const found = await findCustomer(knex, merchantId, environment, lookup.customer);
+    const found = await directory.findCustomer(owner, lookup.customer);
     if (!found) throw new ApiError('IKW-VAL-001', `No such customer: '${lookup.customer}'`, 'customer');
     return found.id;
   }
@@ -75,7 +73,7 @@ export async function findOrCreateCustomer(
       },
     },
     metadata,
-    { retriesOnConflict: 3 },
+    { onConflict: 'internal' },
   );
   return id;
 }
@@ -92,39 +90,38 @@ export interface CustomerRef {
 
 /** Customers as billing sees them: resolution of a request's customer, and the wallet. */
 export class Customers {
-  constructor(private readonly deps: { knex: Knex; store: EventStore; clock: Clock }) {}
+  constructor(private readonly deps: { directory: CustomerDirectory; store: EventStore; clock: Clock }) {}
 
-  private run(id: string, command: CustomerCommand, meta: EventMetadata, retries: number): Promise<HandleResult<CustomerState, CustomerEvent>> {
-    return handleCommand(this.deps.store, customerStream(id), customerDecider, command, meta, { retriesOnConflict: retries });
+  private run(id: string, command: CustomerCommand, meta: EventMetadata, onConflict: ConflictPolicy): Promise<HandleResult<CustomerState, CustomerEvent>> {
+    return handleCommand(this.deps.store, customerStream(id), customerDecider, command, meta, { onConflict });
   }
 
   /** The id of the request's customer; IKW-BIL-006 when an id names no customer of this merchant and environment. */
   async resolve(who: Owner, ref: CustomerRef, meta: EventMetadata): Promise<string> {
     if (ref.id !== undefined) {
-      const found = await findCustomer(this.deps.knex, who.merchantId, who.environment, ref.id);
+      const found = await this.deps.directory.findCustomer(who, ref.id);
       if (!found) throw new ApiError('IKW-BIL-006', `No such customer: '${ref.id}'`, ref.param);
-      if (ref.name && !found.name) await this.run(found.id, { type: 'create', customer: { ...blankCustomer(found.id, who, this.deps.clock), name: ref.name } }, meta, INTERNAL_RETRIES);
+      if (ref.name && !found.name) await this.run(found.id, { type: 'create', customer: { ...blankCustomer(found.id, who, this.deps.clock), name: ref.name } }, meta, 'internal');
       return found.id;
     }
     const email = ref.email?.trim().toLowerCase();
     if (!email) throw new ApiError('IKW-VAL-001', `Give ${ref.param} or an e-mail`, ref.param);
     const id = derivedCustomerId(who.merchantId, who.environment, 'email', email);
-    await this.run(id, { type: 'create', customer: { ...blankCustomer(id, who, this.deps.clock), email, name: ref.name ?? null } }, meta, INTERNAL_RETRIES);
+    await this.run(id, { type: 'create', customer: { ...blankCustomer(id, who, this.deps.clock), email, name: ref.name ?? null } }, meta, 'internal');
     return id;
   }
 
   /** Adds money to a customer's wallet (POST …/billing/wallet/customers/{id}/credit). */
-  async credit(principal: Principal, customerId: string, input: { amount: number; currency: string; description?: string }, actor: Actor): Promise<CustomerObject> {
+  async credit(who: Owner, customerId: string, input: { amount: number; currency: string; description?: string }, actor: Actor): Promise<CustomerObject> {
     const currency = getCurrency(input.currency);
     if (!currency) throw new ApiError('IKW-VAL-003', `Unknown currency '${input.currency}'`, 'currency');
-    const who = { merchantId: principal.merchantId, environment: principal.environment };
-    const creditId = `credit_${newUuid()}`;
+        const creditId = `credit_${newUuid()}`;
     try {
       const result = await this.run(
         customerId,
         { type: 'credit', owner: who, at: this.deps.clock.now(), creditId, amount: input.amount, currency: currency.code, reason: 'merchant_credit', source: input.description ?? null },
         auditMetadata(this.deps.clock, who, customerId, actor),
-        CONTENDED_RETRIES,
+        'contended',
       );
       return toCustomerObject(result.state);
     } catch (err) {
@@ -134,18 +131,18 @@ export class Customers {
 
   /** An internal credit (voided invoice, overpayment), idempotent on `creditId`. */
   async creditInternal(who: Owner, customerId: string, credit: { creditId: string; amount: number; currency: string; reason: CreditReason; source: string }, meta: EventMetadata): Promise<void> {
-    await this.run(customerId, { type: 'credit', owner: who, at: this.deps.clock.now(), ...credit }, meta, CONTENDED_RETRIES);
+    await this.run(customerId, { type: 'credit', owner: who, at: this.deps.clock.now(), ...credit }, meta, 'contended');
   }
 
   /** Takes up to `maxAmount` from the wallet for an invoice; the balance check is this stream's. */
   async applyToInvoice(who: Owner, customerId: string, application: { applicationId: string; invoiceId: string; currency: string; maxAmount: number }, meta: EventMetadata): Promise<CustomerState> {
-    const result = await this.run(customerId, { type: 'apply_to_invoice', owner: who, at: this.deps.clock.now(), ...application }, meta, CONTENDED_RETRIES);
+    const result = await this.run(customerId, { type: 'apply_to_invoice', owner: who, at: this.deps.clock.now(), ...application }, meta, 'contended');
     return result.state;
   }
 
   /** Gives back what the invoice did not take of an application. Idempotent. */
   async settleApplication(who: Owner, customerId: string, applicationId: string, accepted: number, meta: EventMetadata): Promise<void> {
-    await this.run(customerId, { type: 'settle_application', owner: who, at: this.deps.clock.now(), applicationId, accepted }, meta, CONTENDED_RETRIES);
+    await this.run(customerId, { type: 'settle_application', owner: who, at: this.deps.clock.now(), applicationId, accepted }, meta, 'contended');
   }
 
   load(customerId: string): Promise<{ state: CustomerState }> {

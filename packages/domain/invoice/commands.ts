@@ -1,19 +1,16 @@
-import type { Knex } from 'knex';
 import type { ConsumerSpec } from '../../bus/consumer.js';
 import { getCountry, getCurrency, listCountries } from '../../catalog/index.js';
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import { newId, newUuid } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
-import type { Principal } from '../../http/context.js';
 import { schedule, type JobSpec } from '../../scheduler/scheduler.js';
-import { findPaymentIntent } from '../../../projections/payment-intents.js';
-import { findPrices } from '../../../projections/products.js';
-import { auditMetadata, INTERNAL_RETRIES, type Actor } from '../audit.js';
+import { auditMetadata, type Actor } from '../audit.js';
 import type { CustomerRef, Customers } from '../customer/commands.js';
-import { handleCommand, loadState, type HandleResult } from '../decider.js';
+import { handleCommand, loadState, type HandleResult, type ConflictPolicy } from '../../eventstore/command-handler.js';
 import type { ConfirmInput, PaymentIntents } from '../payment-intent/commands.js';
 import type { Owner } from '../audit.js';
+import type { PaymentIntentReader, PriceCatalog } from '../read-ports.js';
 import { paymentIntentDecider } from '../payment-intent/decider.js';
 import { paymentIntentStream, type PaymentIntentObject } from '../payment-intent/events.js';
 import type { PeriodInvoice, SubscriptionCreated } from '../subscription/events.js';
@@ -59,7 +56,7 @@ export interface PayInput {
 }
 
 export interface InvoiceDeps {
-  knex: Knex;
+  reads: PriceCatalog & PaymentIntentReader;
   store: EventStore;
   clock: Clock;
   publicUrl: string;
@@ -72,7 +69,6 @@ export interface InvoiceDeps {
   subscriptionCustomer(who: Owner, subscriptionId: string): Promise<string | null>;
 }
 
-const owner = (p: Principal): Owner => ({ merchantId: p.merchantId, environment: p.environment });
 
 const SETTLED: readonly InvoiceStatus[] = ['paid', 'void', 'uncollectible'];
 
@@ -80,8 +76,8 @@ const SETTLED: readonly InvoiceStatus[] = ['paid', 'void', 'uncollectible'];
 export class Invoices {
   constructor(private readonly deps: InvoiceDeps) {}
 
-  private run(id: string, command: InvoiceCommand, meta: EventMetadata, retries = 0): Promise<HandleResult<InvoiceState, InvoiceEvent>> {
-    return handleCommand(this.deps.store, invoiceStream(id), invoiceDecider, command, meta, { retriesOnConflict: retries });
+  private run(id: string, command: InvoiceCommand, meta: EventMetadata, onConflict: ConflictPolicy = 'none'): Promise<HandleResult<InvoiceState, InvoiceEvent>> {
+    return handleCommand(this.deps.store, invoiceStream(id), invoiceDecider, command, meta, { onConflict });
   }
 
   load(id: string): Promise<{ state: InvoiceState }> {
@@ -100,8 +96,7 @@ export class Invoices {
     return `${this.deps.publicUrl}/hosted/invoices/${id}`;
   }
 
-  async create(principal: Principal, input: NewInvoice, actor: Actor): Promise<InvoiceState> {
-    const who = owner(principal);
+  async create(who: Owner, input: NewInvoice, actor: Actor): Promise<InvoiceState> {
     const id = newId('in');
     const meta = auditMetadata(this.deps.clock, who, id, actor);
     const p = input.params;
@@ -112,7 +107,7 @@ export class Invoices {
     if (input.currency && !currency) throw new ApiError('IKW-VAL-003', `Unknown currency '${input.currency}'`, p.currency);
     let lines: InvoiceLine[];
     if (input.items) {
-      const prices = await findPrices(this.deps.knex, who.merchantId, who.environment, input.items.map((i) => i.price));
+      const prices = await this.deps.reads.findPrices(who, input.items.map((i) => i.price));
       lines = input.items.map((item) => {
         const row = prices.get(item.price);
         if (!row) throw new ApiError('IKW-BIL-007', `No such price: '${item.price}'`, item.param);
@@ -200,14 +195,13 @@ export class Invoices {
         },
       },
       meta,
-      INTERNAL_RETRIES,
+      'internal',
     );
     return result.state;
   }
 
   /** PATCH …/status: draft → open → paid | void | uncollectible; uncollectible → paid | void. */
-  async transition(principal: Principal, id: string, to: InvoiceStatus, actor: Actor): Promise<InvoiceObject> {
-    const who = owner(principal);
+  async transition(who: Owner, id: string, to: InvoiceStatus, actor: Actor): Promise<InvoiceObject> {
     const meta = auditMetadata(this.deps.clock, who, id, actor);
     const result = await this.run(id, { type: 'transition', owner: who, at: this.deps.clock.now(), to }, meta);
     await this.afterChange(result.state, meta);
@@ -241,8 +235,7 @@ export class Invoices {
    * paid or voided meanwhile) goes back to the wallet. A scheduled job redoes the last two steps
    * should the process die between them, so money is never lost or counted twice.
    */
-  async applyWallet(principal: Principal, invoiceId: string, input: { amount?: number }, actor: Actor): Promise<InvoiceObject> {
-    const who = owner(principal);
+  async applyWallet(who: Owner, invoiceId: string, input: { amount?: number }, actor: Actor): Promise<InvoiceObject> {
     const state = await this.owned(who, invoiceId, 'invoiceId');
     const i = state.invoice!;
     if (!PAYABLE.includes(state.status)) throw new ApiError('IKW-BIL-009', `Invoice ${invoiceId} is ${state.status}, not open for payment`, 'invoiceId');
@@ -273,7 +266,7 @@ export class Invoices {
       job.invoiceId,
       { type: 'record_payment', owner: who, at: this.deps.clock.now(), ref: job.applicationId, source: 'wallet', amount: application.amount },
       meta,
-      INTERNAL_RETRIES,
+      'internal',
     );
     const accepted = result.state.payments.get(job.applicationId)?.amount ?? 0;
     await this.deps.customers.settleApplication(who, job.customerId, job.applicationId, accepted, meta);
@@ -297,15 +290,14 @@ export class Invoices {
    * POST /api/v1/billing/invoices/{id}/pay: a payment intent for what remains to pay, attached to
    * the invoice (its success pays the invoice). The same idempotencyKey gives the same intent.
    */
-  async pay(principal: Principal, invoiceId: string, input: PayInput, actor: Actor): Promise<PaymentIntentObject> {
-    const who = owner(principal);
+  async pay(who: Owner, invoiceId: string, input: PayInput, actor: Actor): Promise<PaymentIntentObject> {
     const state = await this.owned(who, invoiceId, 'id');
     const i = state.invoice!;
     if (!PAYABLE.includes(state.status)) throw new ApiError('IKW-BIL-009', `Invoice ${invoiceId} is ${state.status}, not open for payment`, 'id');
     const existing = input.idempotencyKey !== undefined ? state.paymentIntents.get(input.idempotencyKey) : undefined;
     if (existing) return this.paymentIntent(who, existing);
     const intent = await this.deps.paymentIntents.create(
-      principal,
+      who,
       {
         amount: amountRemaining(state),
         currency: i.currency,
@@ -319,7 +311,7 @@ export class Invoices {
       actor,
     );
     const key = input.idempotencyKey ?? intent.id;
-    const attached = await this.run(invoiceId, { type: 'attach_payment_intent', owner: who, at: this.deps.clock.now(), key, paymentIntentId: intent.id }, auditMetadata(this.deps.clock, who, invoiceId, actor), INTERNAL_RETRIES);
+    const attached = await this.run(invoiceId, { type: 'attach_payment_intent', owner: who, at: this.deps.clock.now(), key, paymentIntentId: intent.id }, auditMetadata(this.deps.clock, who, invoiceId, actor), 'internal');
     const winner = attached.state.paymentIntents.get(key)!;
     // A concurrent request with the same key attached its intent first: answer with that one.
     return winner === intent.id ? intent : this.paymentIntent(who, winner);
@@ -327,20 +319,20 @@ export class Invoices {
 
   /** POST /api/v1/billing/invoices/{id}/confirm: pay (above), then confirm the intent with the payment method. */
   async confirm(
-    principal: Principal,
+    who: Owner,
     invoiceId: string,
     input: { paymentMethod: ConfirmInput['payment_method']; returnUrl?: string; idempotencyKey?: string; transactionCountry?: string },
     actor: Actor,
   ): Promise<{ invoice: InvoiceState; paymentIntent: PaymentIntentObject }> {
     const pm = input.paymentMethod;
     const transactionCountry = pm.type === 'mobile_money' ? pm.mobile_money.country : input.transactionCountry;
-    const intent = await this.pay(principal, invoiceId, { ...(transactionCountry ? { transactionCountry } : {}), ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}) }, actor);
-    const confirmed = await this.deps.paymentIntents.confirm(principal, intent.id, { payment_method: pm, ...(input.returnUrl ? { return_url: input.returnUrl } : {}) }, actor);
+    const intent = await this.pay(who, invoiceId, { ...(transactionCountry ? { transactionCountry } : {}), ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}) }, actor);
+    const confirmed = await this.deps.paymentIntents.confirm(who, intent.id, { payment_method: pm, ...(input.returnUrl ? { return_url: input.returnUrl } : {}) }, actor);
     return { invoice: (await this.load(invoiceId)).state, paymentIntent: confirmed };
   }
 
   private async paymentIntent(who: Owner, id: string): Promise<PaymentIntentObject> {
-    const found = await findPaymentIntent(this.deps.knex, who.merchantId, who.environment, id);
+    const found = await this.deps.reads.findPaymentIntent(who, id);
     if (!found) throw new Error(`Payment intent ${id} of an invoice is missing from the read model`);
     return found;
   }
@@ -366,7 +358,7 @@ export class Invoices {
       invoiceId,
       { type: 'record_payment', owner: who, at: this.deps.clock.now(), ref: intent.id, source: 'payment_intent', amount: intent.amount },
       meta,
-      INTERNAL_RETRIES,
+      'internal',
     );
     const accepted = result.state.payments.get(intent.id)?.amount ?? 0;
     if (accepted < intent.amount) {

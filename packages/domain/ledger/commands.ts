@@ -1,7 +1,7 @@
 import type { Clock } from '../../core/clock.js';
 import { newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
-import { handleCommand, type HandleResult } from '../decider.js';
+import { handleCommand, type HandleResult, type ConflictPolicy } from '../../eventstore/command-handler.js';
 import type { Environment } from '../merchant/events.js';
 import { ledgerDecider, type LedgerCommand, type LedgerState } from './decider.js';
 import { balanceStream, type LedgerEvent } from './events.js';
@@ -10,8 +10,8 @@ import { balanceStream, type LedgerEvent } from './events.js';
 export type LedgerAction = LedgerCommand extends infer C ? (C extends { type: string } ? Omit<C, 'merchantId' | 'environment' | 'currency' | 'at' | 'newEntryId'> : never) : never;
 
 /**
- * Runs a ledger command on a merchant's balance stream. `retries` > 0 for internal postings
- * (idempotent per source); 0 for client requests, which get 409 on a lost race.
+ * Runs a ledger command on a merchant's balance stream. Postings are idempotent per source, so
+ * internal ones decide again on a lost race; a balance hold is `contended` (refused on the merits, never 409).
  */
 export function runLedger(
   store: EventStore,
@@ -21,8 +21,8 @@ export function runLedger(
   currency: string,
   action: LedgerAction,
   metadata: EventMetadata,
-  retries = 10,
+  onConflict: ConflictPolicy = 'internal',
 ): Promise<HandleResult<LedgerState, LedgerEvent>> {
   const command = { ...action, merchantId, environment, currency, at: clock.now(), newEntryId: () => newId('txn') } as LedgerCommand;
-  return handleCommand(store, balanceStream(merchantId, environment, currency), ledgerDecider, command, metadata, { retriesOnConflict: retries });
+  return handleCommand(store, balanceStream(merchantId, environment, currency), ledgerDecider, command, metadata, { onConflict });
 }

@@ -1,6 +1,6 @@
 import type { Clock } from '../../core/clock.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
-import { handleCommand, loadState } from '../decider.js';
+import { handleCommand, loadState } from '../../eventstore/command-handler.js';
 import type { Environment } from '../merchant/events.js';
 import { merchantSettingsDecider } from './decider.js';
 import { defaultPayoutSettings, merchantSettingsStream, type PayoutSettings } from './events.js';

@@ -1,4 +1,4 @@
-import type { Decider } from '../decider.js';
+import type { Decider } from '../../core/decider.js';
 import type { Environment } from '../merchant/events.js';
 import { defaultPayoutSettings, type MerchantSettingsEvent, type PayoutSettings } from './events.js';
 

@@ -1,8 +1,8 @@
 import type { Clock } from '../../core/clock.js';
 import { newId, randomBase62 } from '../../core/ids.js';
 import type { EventStore } from '../../eventstore/port.js';
-import { hashApiKey } from '../../http/auth.js';
-import { handleCommand } from '../decider.js';
+import { hashApiKey } from '../../core/hashing.js';
+import { handleCommand } from '../../eventstore/command-handler.js';
 import { merchantDecider } from './decider.js';
 import { merchantStream, type ApiKeyRecord, type Environment } from './events.js';
 

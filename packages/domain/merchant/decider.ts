@@ -1,5 +1,5 @@
 import { ApiError } from '../../core/errors.js';
-import type { Decider } from '../decider.js';
+import type { Decider } from '../../core/decider.js';
 import type { ApiKeyRecord, MerchantEvent } from './events.js';
 
 export type MerchantCommand =

@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../decider.js';
+import type { DomainEvent } from '../../core/decider.js';
 
 export type Environment = 'sandbox' | 'live';
 export const ENVIRONMENTS: readonly Environment[] = ['sandbox', 'live'];

@@ -1,14 +1,13 @@
-import type { Knex } from 'knex';
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import { getCountry, getCurrency, getOperator, normalizeMsisdn, quoteFee } from '../../catalog/index.js';
 import type { PayinCallback, PaymentProvider } from '../../providers/port.js';
-import type { Principal } from '../../http/context.js';
 import { auditMetadata, type Actor } from '../audit.js';
+import type { CustomerDirectory } from '../read-ports.js';
 import { findOrCreateCustomer } from '../customer/commands.js';
-import { handleCommand, loadState, type HandleResult } from '../decider.js';
+import { handleCommand, loadState, type HandleResult, type ConflictPolicy } from '../../eventstore/command-handler.js';
 import { runLedger } from '../ledger/commands.js';
 import type { Environment } from '../merchant/events.js';
 import {
@@ -44,7 +43,7 @@ export interface ConfirmInput {
 }
 
 export interface PaymentIntentDeps {
-  knex: Knex;
+  customers: CustomerDirectory;
   store: EventStore;
   clock: Clock;
   /** The connector for an environment: the sandbox simulator, or live connectors. */
@@ -59,7 +58,6 @@ export interface PaymentIntentDeps {
 }
 
 
-const owner = (p: Principal): Owner => ({ merchantId: p.merchantId, environment: p.environment });
 
 /** The application side of payment intents: validation against the catalog, provider calls, ledger postings. */
 export class PaymentIntents {
@@ -69,14 +67,14 @@ export class PaymentIntents {
     return auditMetadata(this.deps.clock, { merchantId, environment }, id, actor);
   }
 
-  private run(id: string, command: PaymentIntentCommand, meta: EventMetadata, retries = 0): Promise<HandleResult<PaymentIntentState, PaymentIntentEvent>> {
+  private run(id: string, command: PaymentIntentCommand, meta: EventMetadata, onConflict: ConflictPolicy = 'none'): Promise<HandleResult<PaymentIntentState, PaymentIntentEvent>> {
     return handleCommand(this.deps.store, paymentIntentStream(id), paymentIntentDecider, command, meta, {
       conflictMessage: CONFIRMATION_IN_PROGRESS,
-      retriesOnConflict: retries,
+      onConflict,
     });
   }
 
-  async create(principal: Principal, input: CreateInput, actor: Actor): Promise<PaymentIntentObject> {
+  async create(who: Owner, input: CreateInput, actor: Actor): Promise<PaymentIntentObject> {
     const currency = getCurrency(input.currency);
     if (!currency) throw new ApiError('IKW-VAL-003', `Unknown currency '${input.currency}'`, 'currency');
     const country = getCountry(input.transaction_country);
@@ -98,20 +96,19 @@ export class PaymentIntents {
       if (!phone) throw new ApiError('IKW-VAL-007', `customer_phone is not a valid ${country.code} number`, 'customer_phone');
     }
     const id = newId('pi');
-    const meta = this.metadata(principal.merchantId, principal.environment, id, actor);
+    const meta = this.metadata(who.merchantId, who.environment, id, actor);
     const customer = await findOrCreateCustomer(
-      this.deps.knex,
+      this.deps.customers,
       this.deps.store,
       this.deps.clock,
-      principal.merchantId,
-      principal.environment,
+      who,
       { customer: input.customer, email: input.customer_email, phone },
       meta,
     );
     const metadata = {
       ...merchantMetadata(input.metadata),
       // Platform keys: stored for auditors and support, filtered from every response.
-      Environment: principal.environment,
+      Environment: who.environment,
       'country_context.transaction_country': country.code,
     };
     assertMetadataSize(metadata);
@@ -123,8 +120,8 @@ export class PaymentIntents {
         at,
         intent: {
           id,
-          merchantId: principal.merchantId,
-          environment: principal.environment,
+          merchantId: who.merchantId,
+          environment: who.environment,
           amount: input.amount,
           currency: currency.code.toLowerCase(),
           transactionCountry: country.code,
@@ -141,17 +138,17 @@ export class PaymentIntents {
     return toObject(result.state);
   }
 
-  async update(principal: Principal, id: string, input: { description?: string | null; metadata?: Record<string, unknown> }, actor: Actor): Promise<PaymentIntentObject> {
+  async update(who: Owner, id: string, input: { description?: string | null; metadata?: Record<string, unknown> }, actor: Actor): Promise<PaymentIntentObject> {
     const result = await this.run(
       id,
       {
         type: 'update',
-        owner: owner(principal),
+        owner: who,
         at: this.deps.clock.now(),
         ...(input.description !== undefined ? { description: input.description } : {}),
         ...(input.metadata !== undefined ? { metadata: merchantMetadata(input.metadata) } : {}),
       },
-      this.metadata(principal.merchantId, principal.environment, id, actor),
+      this.metadata(who.merchantId, who.environment, id, actor),
     );
     return toObject(result.state);
   }
@@ -195,22 +192,21 @@ export class PaymentIntents {
    * 409 IKW-RES-003; a confirm while the winner is with the provider gets the same 409. Confirm on
    * an intent already past that point returns it as it is and calls no provider.
    */
-  async confirm(principal: Principal, id: string, input: ConfirmInput, actor: Actor): Promise<PaymentIntentObject> {
+  async confirm(who: Owner, id: string, input: ConfirmInput, actor: Actor): Promise<PaymentIntentObject> {
     const { state } = await loadState(this.deps.store, paymentIntentStream(id), paymentIntentDecider);
-    const who = owner(principal);
     if (!state.intent || state.intent.merchantId !== who.merchantId || state.intent.environment !== who.environment) {
       throw new ApiError('IKW-RES-001', `No such payment intent: '${id}'`, 'id');
     }
-    const meta = this.metadata(principal.merchantId, principal.environment, id, actor);
+    const meta = this.metadata(who.merchantId, who.environment, id, actor);
     const pm = this.paymentMethod(state, input.payment_method);
-    const provider = this.deps.provider(principal.environment);
+    const provider = this.deps.provider(who.environment);
     if (state.status === 'requires_payment_method') {
       provider.assertCanCollect(pm);
       this.fee(state, pm); // amount within the operator's limits, before anything is started
     }
     const operationId = newId('op');
     const returnUrl =
-      input.return_url ?? (await this.deps.defaultReturnUrl(principal.merchantId, principal.environment)) ?? `${this.deps.publicUrl}/operations/status/${operationId}`;
+      input.return_url ?? (await this.deps.defaultReturnUrl(who.merchantId, who.environment)) ?? `${this.deps.publicUrl}/operations/status/${operationId}`;
     const started = await this.run(id, { type: 'start_confirmation', owner: who, at: this.deps.clock.now(), operationId, paymentMethod: pm, returnUrl }, meta);
     if (started.events.length === 0) return toObject(started.state);
 
@@ -219,27 +215,27 @@ export class PaymentIntents {
       result = await provider.initiatePayin({
         operationId,
         paymentIntentId: id,
-        merchantId: principal.merchantId,
-        environment: principal.environment,
+        merchantId: who.merchantId,
+        environment: who.environment,
         amount: state.intent.amount,
         currency: state.intent.currency,
         paymentMethod: pm,
         returnUrl,
       });
     } catch (err) {
-      await this.run(id, { type: 'abort_confirmation', owner: who, at: this.deps.clock.now(), operationId, reason: err instanceof Error ? err.message : 'provider error' }, meta, 10);
+      await this.run(id, { type: 'abort_confirmation', owner: who, at: this.deps.clock.now(), operationId, reason: err instanceof Error ? err.message : 'provider error' }, meta, 'internal');
       // A refusal the connector explains stays as it is; anything else is an outage the client may retry.
       throw err instanceof ApiError ? err : new ApiError('IKW-PRV-002');
     }
-    const recorded = await this.run(id, { type: 'record_initiation', owner: who, at: this.deps.clock.now(), operationId, result }, meta, 10);
+    const recorded = await this.run(id, { type: 'record_initiation', owner: who, at: this.deps.clock.now(), operationId, result }, meta, 'internal');
     return toObject(recorded.state);
   }
 
-  async cancel(principal: Principal, id: string, reason: CancellationReason | null, actor: Actor): Promise<PaymentIntentObject> {
+  async cancel(who: Owner, id: string, reason: CancellationReason | null, actor: Actor): Promise<PaymentIntentObject> {
     const result = await this.run(
       id,
-      { type: 'cancel', owner: owner(principal), at: this.deps.clock.now(), reason },
-      this.metadata(principal.merchantId, principal.environment, id, actor),
+      { type: 'cancel', owner: who, at: this.deps.clock.now(), reason },
+      this.metadata(who.merchantId, who.environment, id, actor),
     );
     return toObject(result.state);
   }
@@ -266,7 +262,7 @@ export class PaymentIntents {
       callback.paymentIntentId,
       { type: 'record_outcome', owner: who, at: this.deps.clock.now(), operationId: callback.operationId, outcome },
       meta,
-      10,
+      'internal',
     );
     const after = result.state;
     if (after.status === 'succeeded' && after.confirmation?.operationId === callback.operationId) await this.postPayment(after, meta);

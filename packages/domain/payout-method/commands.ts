@@ -1,7 +1,7 @@
 import type { Clock } from '../../core/clock.js';
 import { newUuid } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
-import { handleCommand, loadState } from '../decider.js';
+import { handleCommand, loadState } from '../../eventstore/command-handler.js';
 import { payoutSettings } from '../merchant-settings/commands.js';
 import type { Environment } from '../merchant/events.js';
 import { payoutMethodDecider, type PayoutMethodState } from './decider.js';

@@ -1,5 +1,5 @@
 import { ApiError } from '../../core/errors.js';
-import type { Decider } from '../decider.js';
+import type { Decider } from '../../core/decider.js';
 import type { Environment } from '../merchant/events.js';
 import type { PayoutMethodCreated, PayoutMethodEvent } from './events.js';
 

@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../decider.js';
+import type { DomainEvent } from '../../core/decider.js';
 import type { Environment } from '../merchant/events.js';
 
 /** A payout destination as stored and returned: mobile money (E.164 MSISDN) or a bank account. */

@@ -4,10 +4,9 @@ import type { Logger } from '../../core/logger.js';
 import { ApiError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
-import type { Principal } from '../../http/context.js';
 import type { PaymentProvider, PayoutCallback } from '../../providers/port.js';
 import { auditMetadata, type Actor } from '../audit.js';
-import { handleCommand, loadState, type HandleResult } from '../decider.js';
+import { handleCommand, loadState, type HandleResult, type ConflictPolicy } from '../../eventstore/command-handler.js';
 import { runLedger } from '../ledger/commands.js';
 import type { Account } from '../ledger/events.js';
 import type { Environment } from '../merchant/events.js';
@@ -41,8 +40,6 @@ export interface PayoutDeps {
 const BANK_EXPECTED_MS = 24 * 3_600_000;
 /** How long after a hold the reconcile job checks that its payout exists (crash mend). */
 const RECONCILE_AFTER_MS = 60_000;
-/** Contention on one balance is decided by re-running the balance check, never by a 409. */
-const BALANCE_RETRIES = 100;
 
 function expectedMs(destination: Destination): number {
   if (destination.type === 'bank') return BANK_EXPECTED_MS;
@@ -61,12 +58,12 @@ export class Payouts {
     return auditMetadata(this.deps.clock, owner, id, actor);
   }
 
-  private run(id: string, command: PayoutCommand, meta: EventMetadata, retries = 10): Promise<HandleResult<PayoutState, PayoutEvent>> {
-    return handleCommand(this.deps.store, payoutStream(id), payoutDecider, command, meta, { retriesOnConflict: retries });
+  private run(id: string, command: PayoutCommand, meta: EventMetadata, onConflict: ConflictPolicy = 'internal'): Promise<HandleResult<PayoutState, PayoutEvent>> {
+    return handleCommand(this.deps.store, payoutStream(id), payoutDecider, command, meta, { onConflict });
   }
 
   /** The destination of a payout: inline, or a saved one that is this merchant's, active and past its safety delay. */
-  private async destination(principal: Principal, input: CreatePayoutInput): Promise<{ destination: Destination; payoutMethodId: string | null }> {
+  private async destination(who: Owner, input: CreatePayoutInput): Promise<{ destination: Destination; payoutMethodId: string | null }> {
     // The payout's own currency first, so an unknown one is blamed on `currency`, not on the destination.
     if (!getCurrency(input.currency)) throw new ApiError('IKW-VAL-003', `Unknown currency '${input.currency}'`, 'currency');
     const given = (input.destination ? 1 : 0) + (input.payout_method_id ? 1 : 0);
@@ -75,7 +72,7 @@ export class Payouts {
     const id = input.payout_method_id!;
     const state = await loadPayoutMethod(this.deps.store, id);
     const now = this.deps.clock.now();
-    switch (unusableReason(state, principal.merchantId, principal.environment, now)) {
+    switch (unusableReason(state, who.merchantId, who.environment, now)) {
       case 'missing':
         throw new ApiError('IKW-PAY-002', `No such payout method: '${id}'`, 'payout_method_id');
       case 'inactive':
@@ -104,10 +101,9 @@ export class Payouts {
     }).fee;
   }
 
-  async create(principal: Principal, input: CreatePayoutInput, source: PayoutSource, actor: Actor): Promise<PayoutObject> {
-    const owner: Owner = { merchantId: principal.merchantId, environment: principal.environment };
-    const { destination, payoutMethodId } = await this.destination(principal, input);
-    const provider = this.deps.provider(principal.environment);
+  async create(owner: Owner, input: CreatePayoutInput, source: PayoutSource, actor: Actor): Promise<PayoutObject> {
+    const { destination, payoutMethodId } = await this.destination(owner, input);
+    const provider = this.deps.provider(owner.environment);
     provider.assertCanPayOut(destination);
     const fee = this.fee(input.amount, destination);
     const id = newId('po');
@@ -117,7 +113,7 @@ export class Payouts {
     // Should the process die between the hold and the payout, this job gives the funds back.
     await this.deps.scheduleReconcile({ ...owner, payoutId: id, currency: destination.currency }, new Date(now.getTime() + RECONCILE_AFTER_MS));
     // The balance check and the hold: one append to the balance stream, with the version read.
-    await runLedger(this.deps.store, this.deps.clock, owner.merchantId, owner.environment, destination.currency, { type: 'hold_payout', source: id, amount: input.amount, fee }, meta, BALANCE_RETRIES);
+    await runLedger(this.deps.store, this.deps.clock, owner.merchantId, owner.environment, destination.currency, { type: 'hold_payout', source: id, amount: input.amount, fee }, meta, 'contended');
 
     const expectedBy = new Date(now.getTime() + expectedMs(destination));
     await this.run(id, {
@@ -136,7 +132,7 @@ export class Payouts {
         expectedBy: expectedBy.toISOString(),
         createdAt: now.toISOString(),
       },
-    }, meta, 0);
+    }, meta, 'none');
     await this.deps.scheduleOverdueCheck({ ...owner, payoutId: id }, expectedBy);
 
     let initiation;

@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../decider.js';
+import type { DomainEvent } from '../../core/decider.js';
 import type { Environment } from '../merchant/events.js';
 import type { Destination } from '../payout-method/events.js';
 

@@ -3,9 +3,8 @@ import { unixSeconds, type Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
-import type { Principal } from '../../http/context.js';
-import { auditMetadata, INTERNAL_RETRIES, type Actor } from '../audit.js';
-import { handleCommand, loadState, type HandleResult } from '../decider.js';
+import { auditMetadata, type Actor } from '../audit.js';
+import { handleCommand, loadState, type HandleResult, type ConflictPolicy } from '../../eventstore/command-handler.js';
 import type { Owner } from '../audit.js';
 import { productDecider, toProductObject, type ProductCommand, type ProductState } from './decider.js';
 import { productStream, type Interval, type Price, type ProductEvent, type ProductObject, type UsageType } from './events.js';
@@ -35,14 +34,13 @@ export interface UpdateProductInput {
 /** Longest period a price may recur on: three years, whatever the unit. */
 export const MAX_INTERVAL_COUNT: Record<Interval, number> = { day: 1095, week: 156, month: 36, year: 3 };
 
-const owner = (p: Principal): Owner => ({ merchantId: p.merchantId, environment: p.environment });
 
 /** Products and prices: the catalogue subscriptions and invoices are built from. */
 export class Products {
   constructor(private readonly deps: { store: EventStore; clock: Clock }) {}
 
-  private run(id: string, command: ProductCommand, meta: EventMetadata, retries = 0): Promise<HandleResult<ProductState, ProductEvent>> {
-    return handleCommand(this.deps.store, productStream(id), productDecider, command, meta, { retriesOnConflict: retries });
+  private run(id: string, command: ProductCommand, meta: EventMetadata, onConflict: ConflictPolicy = 'none'): Promise<HandleResult<ProductState, ProductEvent>> {
+    return handleCommand(this.deps.store, productStream(id), productDecider, command, meta, { onConflict });
   }
 
   private prices(productId: string, inputs: PriceInput[], param: string, at: Date): Price[] {
@@ -66,7 +64,7 @@ export class Products {
     });
   }
 
-  async create(principal: Principal, input: CreateProductInput, actor: Actor): Promise<ProductObject> {
+  async create(who: Owner, input: CreateProductInput, actor: Actor): Promise<ProductObject> {
     const id = newId('prod');
     const at = this.deps.clock.now();
     const result = await this.run(
@@ -75,8 +73,8 @@ export class Products {
         type: 'create',
         product: {
           id,
-          merchantId: principal.merchantId,
-          environment: principal.environment,
+          merchantId: who.merchantId,
+          environment: who.environment,
           name: input.name,
           description: input.description ?? null,
           active: input.active ?? true,
@@ -85,18 +83,18 @@ export class Products {
           createdAt: at.toISOString(),
         },
       },
-      auditMetadata(this.deps.clock, owner(principal), id, actor),
+      auditMetadata(this.deps.clock, who, id, actor),
     );
     return toProductObject(result.state);
   }
 
-  async update(principal: Principal, id: string, input: UpdateProductInput, actor: Actor): Promise<ProductObject> {
+  async update(who: Owner, id: string, input: UpdateProductInput, actor: Actor): Promise<ProductObject> {
     const at = this.deps.clock.now();
     const result = await this.run(
       id,
       {
         type: 'update',
-        owner: owner(principal),
+        owner: who,
         at,
         changes: {
           ...(input.name !== undefined ? { name: input.name } : {}),
@@ -105,16 +103,16 @@ export class Products {
           ...(input.add_prices !== undefined ? { addedPrices: this.prices(id, input.add_prices, 'add_prices', at) } : {}),
         },
       },
-      auditMetadata(this.deps.clock, owner(principal), id, actor),
+      auditMetadata(this.deps.clock, who, id, actor),
     );
     return toProductObject(result.state);
   }
 
-  async setActive(principal: Principal, id: string, active: boolean, actor: Actor): Promise<ProductObject> {
+  async setActive(who: Owner, id: string, active: boolean, actor: Actor): Promise<ProductObject> {
     const result = await this.run(
       id,
-      { type: 'update', owner: owner(principal), at: this.deps.clock.now(), changes: { active } },
-      auditMetadata(this.deps.clock, owner(principal), id, actor),
+      { type: 'update', owner: who, at: this.deps.clock.now(), changes: { active } },
+      auditMetadata(this.deps.clock, who, id, actor),
     );
     return toProductObject(result.state);
   }
@@ -123,8 +121,7 @@ export class Products {
    * Archives the product, unless a subscription uses it. Attachments left behind by a crash (a
    * subscription that was never created, or canceled without its detach) are mended first.
    */
-  async delete(principal: Principal, id: string, actor: Actor, isStale: (subscriptionId: string, attachedAt: string) => Promise<boolean>): Promise<ProductObject> {
-    const who = owner(principal);
+  async delete(who: Owner, id: string, actor: Actor, isStale: (subscriptionId: string, attachedAt: string) => Promise<boolean>): Promise<ProductObject> {
     const meta = auditMetadata(this.deps.clock, who, id, actor);
     const { state } = await loadState(this.deps.store, productStream(id), productDecider);
     if (state.product && state.product.merchantId === who.merchantId && state.product.environment === who.environment) {
@@ -138,12 +135,12 @@ export class Products {
 
   /** Records that a subscription uses these prices of the product; refuses inactive products and unknown prices. */
   async attach(who: Owner, productId: string, subscriptionId: string, prices: { id: string; param: string }[], meta: EventMetadata): Promise<ProductState> {
-    const result = await this.run(productId, { type: 'attach', owner: who, at: this.deps.clock.now(), subscriptionId, prices }, meta, INTERNAL_RETRIES);
+    const result = await this.run(productId, { type: 'attach', owner: who, at: this.deps.clock.now(), subscriptionId, prices }, meta, 'internal');
     return result.state;
   }
 
   async detach(who: Owner, productId: string, subscriptionId: string, meta: EventMetadata): Promise<void> {
-    await this.run(productId, { type: 'detach', owner: who, at: this.deps.clock.now(), subscriptionId }, meta, INTERNAL_RETRIES);
+    await this.run(productId, { type: 'detach', owner: who, at: this.deps.clock.now(), subscriptionId }, meta, 'internal');
   }
 
   load(productId: string): Promise<{ state: ProductState }> {

@@ -2,10 +2,9 @@ import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
-import type { Principal } from '../../http/context.js';
 import type { JobSpec } from '../../scheduler/scheduler.js';
-import { auditMetadata, CONTENDED_RETRIES, INTERNAL_RETRIES, type Actor } from '../audit.js';
-import { handleCommand, loadState } from '../decider.js';
+import { auditMetadata, type Actor } from '../audit.js';
+import { handleCommand, loadState, type ConflictPolicy } from '../../eventstore/command-handler.js';
 import { runLedger } from '../ledger/commands.js';
 import type { Owner } from '../audit.js';
 import { paymentIntentDecider } from '../payment-intent/decider.js';
@@ -28,14 +27,13 @@ export interface RefundDeps {
   schedule(job: JobSpec): Promise<void>;
 }
 
-const owner = (p: Principal): Owner => ({ merchantId: p.merchantId, environment: p.environment });
 
 /** Refunds of succeeded payment intents: the refundable remainder on the payment's refund stream, the money on the ledger. */
 export class Refunds {
   constructor(private readonly deps: RefundDeps) {}
 
-  private run(paymentId: string, command: RefundCommand, meta: EventMetadata, retries: number) {
-    return handleCommand(this.deps.store, paymentRefundsStream(paymentId), paymentRefundsDecider, command, meta, { retriesOnConflict: retries });
+  private run(paymentId: string, command: RefundCommand, meta: EventMetadata, onConflict: ConflictPolicy) {
+    return handleCommand(this.deps.store, paymentRefundsStream(paymentId), paymentRefundsDecider, command, meta, { onConflict });
   }
 
   /** The payment as a refund sees it; 404 for another merchant's, IKW-BIL-004 unless it succeeded. */
@@ -64,8 +62,7 @@ export class Refunds {
    * check is one append to the payment's refund stream; a lost race decides again on the fresh
    * state, so 20 parallel refunds end in successes and IKW-BIL-003 refusals, never in too much.
    */
-  async create(principal: Principal, paymentId: string, input: RefundInput, actor: Actor): Promise<RefundObject> {
-    const who = owner(principal);
+  async create(who: Owner, paymentId: string, input: RefundInput, actor: Actor): Promise<RefundObject> {
     const payment = await this.payment(who, paymentId);
     const refundId = newId('re');
     const meta = auditMetadata(this.deps.clock, who, refundId, { ...actor, causationId: paymentId });
@@ -82,7 +79,7 @@ export class Refunds {
       runAt: new Date(this.deps.clock.now().getTime() + RECONCILE_AFTER_MS),
       payload: { ...who, paymentId, refundId },
     });
-    await this.run(paymentId, { type: 'create', owner: who, at: this.deps.clock.now(), payment, refundId, amount, reason: input.reason ?? null }, meta, CONTENDED_RETRIES);
+    await this.run(paymentId, { type: 'create', owner: who, at: this.deps.clock.now(), payment, refundId, amount, reason: input.reason ?? null }, meta, 'contended');
     const state = await this.post(who, paymentId, refundId, meta);
     const refund = toRefundObject(state, refundId);
     if (refund.status === 'failed') {
@@ -106,14 +103,14 @@ export class Refunds {
         payment.currency,
         { type: 'refund', source: refundId, payment: paymentId, clearing: payment.clearing, amount: refund.amount },
         meta,
-        CONTENDED_RETRIES,
+        'contended',
       );
     } catch (err) {
       if (!(err instanceof ApiError && err.code === 'IKW-BAL-001')) throw err;
-      const failed = await this.run(paymentId, { type: 'fail', owner: who, at: this.deps.clock.now(), refundId, failureReason: 'insufficient_funds' }, meta, INTERNAL_RETRIES);
+      const failed = await this.run(paymentId, { type: 'fail', owner: who, at: this.deps.clock.now(), refundId, failureReason: 'insufficient_funds' }, meta, 'internal');
       return failed.state;
     }
-    const done = await this.run(paymentId, { type: 'succeed', owner: who, at: this.deps.clock.now(), refundId }, meta, INTERNAL_RETRIES);
+    const done = await this.run(paymentId, { type: 'succeed', owner: who, at: this.deps.clock.now(), refundId }, meta, 'internal');
     return done.state;
   }
 
@@ -124,10 +121,10 @@ export class Refunds {
   }
 
   /** 404 unless the payment is this merchant's (the refunds list of a payment). */
-  async assertPayment(principal: Principal, paymentId: string): Promise<void> {
+  async assertPayment(who: Owner, paymentId: string): Promise<void> {
     const { state } = await loadState(this.deps.store, paymentIntentStream(paymentId), paymentIntentDecider);
     const intent = state.intent;
-    if (!intent || intent.merchantId !== principal.merchantId || intent.environment !== principal.environment) {
+    if (!intent || intent.merchantId !== who.merchantId || intent.environment !== who.environment) {
       throw new ApiError('IKW-RES-001', `No such payment: '${paymentId}'`, 'id');
     }
   }

@@ -1,17 +1,15 @@
-import type { Knex } from 'knex';
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import { newId, newUuid, randomBase62 } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
-import type { Principal } from '../../http/context.js';
 import type { JobSpec } from '../../scheduler/scheduler.js';
-import { findPrices } from '../../../projections/products.js';
-import { auditMetadata, CONTENDED_RETRIES, INTERNAL_RETRIES, type Actor } from '../audit.js';
+import { auditMetadata, type Actor } from '../audit.js';
 import type { CustomerRef, Customers } from '../customer/commands.js';
-import { handleCommand, loadState, type HandleResult } from '../decider.js';
+import { handleCommand, loadState, type HandleResult, type ConflictPolicy } from '../../eventstore/command-handler.js';
 import type { Invoices } from '../invoice/commands.js';
 import type { InvoiceState } from '../invoice/decider.js';
 import type { Owner } from '../audit.js';
+import type { PriceCatalog } from '../read-ports.js';
 import type { Products } from '../product/commands.js';
 import type { Price } from '../product/events.js';
 import { addDays, addInterval, wholeSeconds } from './periods.js';
@@ -52,7 +50,7 @@ export interface UsageInput {
 }
 
 export interface SubscriptionDeps {
-  knex: Knex;
+  prices: PriceCatalog;
   store: EventStore;
   clock: Clock;
   customers: Customers;
@@ -63,14 +61,13 @@ export interface SubscriptionDeps {
 
 type Job = Owner & { subscriptionId: string };
 
-const owner = (p: Principal): Owner => ({ merchantId: p.merchantId, environment: p.environment });
 
 /** Subscriptions: creation from prices, cancelation, usage, and the renewal of periods by scheduler jobs on the injected clock. */
 export class Subscriptions {
   constructor(private readonly deps: SubscriptionDeps) {}
 
-  private run(id: string, command: SubscriptionCommand, meta: EventMetadata, retries = 0): Promise<HandleResult<SubscriptionState, SubscriptionEvent>> {
-    return handleCommand(this.deps.store, subscriptionStream(id), subscriptionDecider, command, meta, { retriesOnConflict: retries });
+  private run(id: string, command: SubscriptionCommand, meta: EventMetadata, onConflict: ConflictPolicy = 'none'): Promise<HandleResult<SubscriptionState, SubscriptionEvent>> {
+    return handleCommand(this.deps.store, subscriptionStream(id), subscriptionDecider, command, meta, { onConflict });
   }
 
   load(id: string): Promise<{ state: SubscriptionState }> {
@@ -89,13 +86,12 @@ export class Subscriptions {
    * subscription on each product (so that the product cannot be deleted under it), then creates
    * it and issues the first period's invoice unless it starts with a trial.
    */
-  async create(principal: Principal, input: NewSubscription, actor: Actor): Promise<SubscriptionState> {
-    const who = owner(principal);
+  async create(who: Owner, input: NewSubscription, actor: Actor): Promise<SubscriptionState> {
     const id = newId('sub');
     const meta = auditMetadata(this.deps.clock, who, id, actor);
     const customer = await this.deps.customers.resolve(who, input.customer, meta);
 
-    const prices = await findPrices(this.deps.knex, who.merchantId, who.environment, input.items.map((i) => i.price));
+    const prices = await this.deps.prices.findPrices(who, input.items.map((i) => i.price));
     const seen = new Set<string>();
     // Item by item, so that the error names the first item at fault; items after the first must match it.
     let first: Price | undefined;
@@ -223,7 +219,7 @@ export class Subscriptions {
       job.subscriptionId,
       { type: 'renew', owner: job, at: this.deps.clock.now(), periodEnd: job.periodEnd, invoiceId: newId('in') },
       meta,
-      INTERNAL_RETRIES,
+      'internal',
     );
     const state = result.state;
     if (state.latestInvoice) await this.issue(state, state.latestInvoice, meta);
@@ -247,7 +243,7 @@ export class Subscriptions {
       job.subscriptionId,
       { type: 'invoice_overdue', owner: job, at: this.deps.clock.now(), invoiceId: job.invoiceId },
       auditMetadata(this.deps.clock, job, job.subscriptionId, { actor: 'scheduler', causationId: job.invoiceId }),
-      INTERNAL_RETRIES,
+      'internal',
     );
   }
 
@@ -260,13 +256,12 @@ export class Subscriptions {
       i.subscription,
       { type: 'invoice_settled', owner: who, at: this.deps.clock.now(), invoiceId: i.id },
       meta ?? auditMetadata(this.deps.clock, who, i.subscription, { actor: 'billing', causationId: i.id }),
-      INTERNAL_RETRIES,
+      'internal',
     );
   }
 
   /** Cancels now (usage not yet invoiced goes on a last invoice) or at the end of the period. */
-  async cancel(principal: Principal, id: string, atPeriodEnd: boolean, actor: Actor): Promise<SubscriptionState> {
-    const who = owner(principal);
+  async cancel(who: Owner, id: string, atPeriodEnd: boolean, actor: Actor): Promise<SubscriptionState> {
     const meta = auditMetadata(this.deps.clock, who, id, actor);
     const result = await this.run(id, { type: 'cancel', owner: who, at: this.deps.clock.now(), atPeriodEnd, invoiceId: newId('in') }, meta);
     const state = result.state;
@@ -296,8 +291,7 @@ export class Subscriptions {
    * renewal that closes the period takes exactly the usage recorded before it. Idempotent on
    * idempotencyKey and on externalId: a repeat answers with the record first stored.
    */
-  async recordUsage(principal: Principal, input: UsageInput, actor: Actor): Promise<{ record: UsageRecord; replayed: boolean }> {
-    const who = owner(principal);
+  async recordUsage(who: Owner, input: UsageInput, actor: Actor): Promise<{ record: UsageRecord; replayed: boolean }> {
     const now = this.deps.clock.now();
     const record: UsageRecord = {
       id: newUuid(),
@@ -310,7 +304,7 @@ export class Subscriptions {
       createdAt: now.toISOString(),
     };
     try {
-      const result = await this.run(input.subscriptionId, { type: 'record_usage', owner: who, at: now, record }, auditMetadata(this.deps.clock, who, input.subscriptionId, actor), CONTENDED_RETRIES);
+      const result = await this.run(input.subscriptionId, { type: 'record_usage', owner: who, at: now, record }, auditMetadata(this.deps.clock, who, input.subscriptionId, actor), 'contended');
       if (result.events.length > 0) return { record, replayed: false };
       const s = result.state;
       const first = (record.idempotencyKey && s.usageKeys.get(`idem:${record.idempotencyKey}`)) || (record.externalId && s.usageKeys.get(`ext:${record.externalId}`));

@@ -1,6 +1,6 @@
 import { unixSeconds } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
-import type { Decider } from '../decider.js';
+import type { Decider } from '../../core/decider.js';
 import type { InvoiceLine } from '../invoice/events.js';
 import type { Owner } from '../payment-intent/decider.js';
 import { addDays, addInterval } from './periods.js';

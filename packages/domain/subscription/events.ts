@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../decider.js';
+import type { DomainEvent } from '../../core/decider.js';
 import type { InvoiceLine } from '../invoice/events.js';
 import type { Environment } from '../merchant/events.js';
 import type { Interval, UsageType } from '../product/events.js';

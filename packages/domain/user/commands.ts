@@ -1,13 +1,12 @@
-import { createHash, createHmac, randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import { jwtVerify, SignJWT } from 'jose';
 import type { Clock } from '../../core/clock.js';
+import { sha256Hex } from '../../core/hashing.js';
 import { ApiError } from '../../core/errors.js';
 import { newUuid } from '../../core/ids.js';
 import type { EventStore } from '../../eventstore/port.js';
-import type { Principal } from '../../http/context.js';
-import { handleCommand, loadState } from '../decider.js';
-import type { Environment } from '../merchant/events.js';
+import { handleCommand, loadState } from '../../eventstore/command-handler.js';
 import { userDecider } from './decider.js';
 import { userStream } from './events.js';
 
@@ -30,11 +29,17 @@ async function passwordMatches(password: string, stored: string): Promise<boolea
 
 /** The user id of an e-mail address: derived, so one address is one stream and one user. */
 export function userIdFor(email: string): string {
-  const h = createHash('sha256').update(`user|${email.trim().toLowerCase()}`).digest('hex');
+  const h = sha256Hex(`user|${email.trim().toLowerCase()}`);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+/** What a valid AppToken says: the user, the merchant they act for, and their scopes. */
+export interface AppTokenClaims {
+  userId: string;
+  merchantId: string;
+  scopes: string[];
+}
 
 export interface TokenPair {
   accessToken: string;
@@ -97,9 +102,9 @@ export class AppTokens {
       this.store,
       userStream(userId),
       userDecider,
-      { type: 'start_session', sessionId: newUuid(), refreshHash: sha256(refresh), expiresAt: new Date(at.getTime() + REFRESH_TOKEN_TTL_MS), at },
+      { type: 'start_session', sessionId: newUuid(), refreshHash: sha256Hex(refresh), expiresAt: new Date(at.getTime() + REFRESH_TOKEN_TTL_MS), at },
       { merchant_id: state.user.merchantId, actor: `user:${userId}`, occurred_at: at.toISOString() },
-      { retriesOnConflict: 5 },
+      { onConflict: 'internal' },
     );
     return this.issue(userId, state.user.email, state.user.merchantId, state.user.scopes, refresh);
   }
@@ -117,20 +122,19 @@ export class AppTokens {
       this.store,
       userStream(userId),
       userDecider,
-      { type: 'refresh', presentedHash: sha256(refreshToken), refreshHash: sha256(next), expiresAt: new Date(at.getTime() + REFRESH_TOKEN_TTL_MS), at },
+      { type: 'refresh', presentedHash: sha256Hex(refreshToken), refreshHash: sha256Hex(next), expiresAt: new Date(at.getTime() + REFRESH_TOKEN_TTL_MS), at },
       { merchant_id: state.user.merchantId, actor: `user:${userId}`, occurred_at: at.toISOString() },
     );
     if (result.events.some((e) => e.type === 'user.session_revoked')) throw new ApiError('IKW-AUT-007', 'This refresh token was already used; the session has ended', 'refreshToken');
     return this.issue(userId, state.user.email, state.user.merchantId, state.user.scopes, next);
   }
 
-  /** Resolves an AppToken to the Principal it acts as; the environment comes from X-Environment (default sandbox). */
-  async verify(token: string, environment: Environment | undefined): Promise<Principal> {
+  /** Checks an AppToken's signature and lifetime and returns what it says. */
+  async verify(token: string): Promise<AppTokenClaims> {
     try {
       const { payload } = await jwtVerify(token, this.key, { issuer: 'sika', algorithms: ['HS256'], currentDate: this.clock.now() });
       if (typeof payload.sub !== 'string' || typeof payload.mid !== 'string' || !Array.isArray(payload.scp)) throw new Error('claims');
-      const env = environment ?? 'sandbox';
-      return { merchantId: payload.mid, environment: env, livemode: env === 'live', actor: `user:${payload.sub}`, scopes: payload.scp.filter((s): s is string => typeof s === 'string') };
+      return { userId: payload.sub, merchantId: payload.mid, scopes: payload.scp.filter((s): s is string => typeof s === 'string') };
     } catch {
       throw new ApiError('IKW-AUT-007');
     }

@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../decider.js';
+import type { DomainEvent } from '../../core/decider.js';
 
 /** A dashboard user: signs in with e-mail and password, acts for one merchant with AppTokens. */
 export interface UserCreated {

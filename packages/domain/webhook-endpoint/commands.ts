@@ -2,12 +2,11 @@ import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
-import type { Principal } from '../../http/context.js';
-import { isSubscribableType } from '../../webhooks/catalog.js';
-import { generateSigningSecret, type SecretBox } from '../../webhooks/secrets.js';
-import { checkEndpointUrl } from '../../webhooks/url-policy.js';
-import { auditMetadata } from '../audit.js';
-import { handleCommand } from '../decider.js';
+import { isSubscribableType } from './event-types.js';
+import { generateSigningSecret, type SecretBox } from '../../core/secrets.js';
+import { checkEndpointUrl } from './url-policy.js';
+import { auditMetadata, type Actor } from '../audit.js';
+import { handleCommand } from '../../eventstore/command-handler.js';
 import { webhookEndpointDecider, type Owner, type WebhookEndpointState } from './decider.js';
 import { webhookEndpointStream, type SealedSecret } from './events.js';
 
@@ -31,8 +30,8 @@ export class WebhookEndpoints {
     private readonly allowPrivateUrls: boolean,
   ) {}
 
-  private url(principal: Principal, raw: string): string {
-    const checked = checkEndpointUrl(raw, { environment: principal.environment, allowPrivate: this.allowPrivateUrls });
+  private url(owner: Owner, raw: string): string {
+    const checked = checkEndpointUrl(raw, { environment: owner.environment, allowPrivate: this.allowPrivateUrls });
     if (!checked.ok) throw new ApiError('IKW-WHK-001', checked.message, 'url');
     return checked.url;
   }
@@ -44,13 +43,10 @@ export class WebhookEndpoints {
     return [...new Set(types)];
   }
 
-  private meta(principal: Principal, id: string, requestId?: string): EventMetadata {
-    return auditMetadata(this.clock, principal, id, { actor: principal.actor, ...(requestId ? { requestId } : {}) });
-  }
 
   /** Registers an endpoint. The URL is checked, never contacted. Returns the secret once. */
-  async create(principal: Principal, input: { url: string; enabled_events: string[] }, requestId?: string): Promise<{ state: WebhookEndpointState; secret: string }> {
-    const url = this.url(principal, input.url);
+  async create(owner: Owner, input: { url: string; enabled_events: string[] }, actor: Actor): Promise<{ state: WebhookEndpointState; secret: string }> {
+    const url = this.url(owner, input.url);
     const enabledEvents = this.events(input.enabled_events);
     const at = this.clock.now();
     const id = newId('we');
@@ -59,14 +55,13 @@ export class WebhookEndpoints {
       this.store,
       webhookEndpointStream(id),
       webhookEndpointDecider,
-      { type: 'create', endpoint: { id, merchantId: principal.merchantId, environment: principal.environment, url, enabledEvents, secret: secret.sealed, createdAt: at.toISOString() } },
-      this.meta(principal, id, requestId),
+      { type: 'create', endpoint: { id, merchantId: owner.merchantId, environment: owner.environment, url, enabledEvents, secret: secret.sealed, createdAt: at.toISOString() } },
+      auditMetadata(this.clock, owner, id, actor),
     );
     return { state: result.state, secret: secret.plain };
   }
 
-  async update(principal: Principal, id: string, input: EndpointInput, requestId?: string): Promise<WebhookEndpointState> {
-    const owner: Owner = { merchantId: principal.merchantId, environment: principal.environment };
+  async update(owner: Owner, id: string, input: EndpointInput, actor: Actor): Promise<WebhookEndpointState> {
     const result = await handleCommand(
       this.store,
       webhookEndpointStream(id),
@@ -75,24 +70,24 @@ export class WebhookEndpoints {
         type: 'update',
         owner,
         at: this.clock.now(),
-        ...(input.url !== undefined ? { url: this.url(principal, input.url) } : {}),
+        ...(input.url !== undefined ? { url: this.url(owner, input.url) } : {}),
         ...(input.enabled_events !== undefined ? { enabledEvents: this.events(input.enabled_events) } : {}),
         ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
       },
-      this.meta(principal, id, requestId),
+      auditMetadata(this.clock, owner, id, actor),
     );
     return result.state;
   }
 
   /** Marks an endpoint failing (after the last retry failed); true when it was not failing before. */
   async markFailing(owner: Owner, id: string): Promise<boolean> {
-    const r = await handleCommand(this.store, webhookEndpointStream(id), webhookEndpointDecider, { type: 'mark_failing', owner, at: this.clock.now() }, this.systemMeta(owner, id), { retriesOnConflict: 10 });
+    const r = await handleCommand(this.store, webhookEndpointStream(id), webhookEndpointDecider, { type: 'mark_failing', owner, at: this.clock.now() }, this.systemMeta(owner, id), { onConflict: 'internal' });
     return r.events.length > 0;
   }
 
   /** Clears `failing` after a successful delivery. */
   async markRecovered(owner: Owner, id: string): Promise<void> {
-    await handleCommand(this.store, webhookEndpointStream(id), webhookEndpointDecider, { type: 'mark_recovered', owner, at: this.clock.now() }, this.systemMeta(owner, id), { retriesOnConflict: 10 });
+    await handleCommand(this.store, webhookEndpointStream(id), webhookEndpointDecider, { type: 'mark_recovered', owner, at: this.clock.now() }, this.systemMeta(owner, id), { onConflict: 'internal' });
   }
 
   private systemMeta(owner: Owner, id: string): EventMetadata {
@@ -100,15 +95,15 @@ export class WebhookEndpoints {
   }
 
   /** The new secret signs from now on; the previous one signs alongside it for 24 hours. */
-  async rotateSecret(principal: Principal, id: string, requestId?: string): Promise<{ state: WebhookEndpointState; secret: string }> {
+  async rotateSecret(owner: Owner, id: string, actor: Actor): Promise<{ state: WebhookEndpointState; secret: string }> {
     const at = this.clock.now();
     const secret = newSecret(this.box, at);
     const result = await handleCommand(
       this.store,
       webhookEndpointStream(id),
       webhookEndpointDecider,
-      { type: 'rotate_secret', owner: { merchantId: principal.merchantId, environment: principal.environment }, at, secret: secret.sealed },
-      this.meta(principal, id, requestId),
+      { type: 'rotate_secret', owner, at, secret: secret.sealed },
+      auditMetadata(this.clock, owner, id, actor),
     );
     return { state: result.state, secret: secret.plain };
   }

@@ -1,5 +1,5 @@
 import { ApiError } from '../../core/errors.js';
-import type { Decider } from '../decider.js';
+import type { Decider } from '../../core/decider.js';
 import type { SealedSecret, WebhookEndpointCreated, WebhookEndpointEvent } from './events.js';
 
 /** After a rotation the previous secret keeps signing alongside the new one for this long. */

@@ -14,7 +14,7 @@ import { cursorListQuery, cursorPage, type CursorQuery } from '../../../packages
 import { route, type Family } from '../../../packages/http/routes.js';
 import { findInvoice, renderInvoice } from '../../../projections/invoices.js';
 import { findPrices, findProduct } from '../../../projections/products.js';
-import { actorOf, billingRead, billingWrite, idParams } from './merchant-customers.js';
+import { billingRead, billingWrite, idParams } from './merchant-customers.js';
 
 /**
  * /api/v1/billing: the same customers, products, subscriptions and invoices as the merchant
@@ -235,7 +235,7 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
                 ...(b.usageBasedEnabled ? [{ currency: b.currency, unit_amount: b.usageUnitAmount ?? 0, recurring: { interval, interval_count: 1, usage_type: 'metered' as const } }] : []),
               ],
             },
-            actorOf(ctx),
+            ctx.actor,
           );
           return planObject(product, product.prices[0]!);
         },
@@ -276,7 +276,7 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
               ...(b.currentPeriodStart ? { periodStart: new Date(b.currentPeriodStart) } : {}),
               ...(b.currentPeriodEnd ? { periodEnd: new Date(b.currentPeriodEnd) } : {}),
             },
-            actorOf(ctx),
+            ctx.actor,
           );
           return subscriptionObject(toSubscriptionObject(state));
         },
@@ -331,7 +331,7 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
           if (!b.customerId && !b.subscriptionId) throw new ApiError('IKW-VAL-001', 'Missing required parameter: customerId', 'customerId');
           let currencyCode = b.currency ?? undefined;
           if (!currencyCode && b.subscriptionId) {
-            currencyCode = (await billing.subscriptions.owned(ctx.principal, b.subscriptionId))?.subscription?.currency;
+            currencyCode = (await billing.subscriptions.owned(ctx.owner, b.subscriptionId))?.subscription?.currency;
           }
           const state = await billing.invoices.create(
             ctx.principal,
@@ -346,7 +346,7 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
               finalize: true,
               params: { currency: 'currency', items: 'amountDue', amountDue: 'amountDue', subscription: 'subscriptionId', dueAt: 'dueDate' },
             },
-            actorOf(ctx),
+            ctx.actor,
           );
           return billingInvoiceObject(renderInvoice(toInvoiceObject(state)));
         },
@@ -389,7 +389,7 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
               ...(b.idempotencyKey ? { idempotencyKey: b.idempotencyKey } : {}),
               ...(b.transactionCountry ? { transactionCountry: b.transactionCountry } : {}),
             },
-            actorOf(ctx),
+            ctx.actor,
           );
           return { ...billingInvoiceObject(renderInvoice(toInvoiceObject(result.invoice))), paymentIntent: result.paymentIntent };
         },
@@ -430,7 +430,7 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
               ...(b.metadata ? { metadata: b.metadata } : {}),
               ...(b.idempotencyKey ? { idempotencyKey: b.idempotencyKey } : {}),
             },
-            actorOf(ctx),
+            ctx.actor,
           );
         },
       }),
@@ -464,7 +464,7 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
               ...(b.externalId ? { externalId: b.externalId } : {}),
               ...(b.idempotencyKey ? { idempotencyKey: b.idempotencyKey } : {}),
             },
-            actorOf(ctx),
+            ctx.actor,
           );
           return { ...usageRecordObject(record), replayed };
         },

@@ -3,7 +3,6 @@ import { MAX_AMOUNT } from '../../../packages/catalog/index.js';
 import { ApiError } from '../../../packages/core/errors.js';
 import type { Customers } from '../../../packages/domain/customer/commands.js';
 import type { CustomerObject } from '../../../packages/domain/customer/events.js';
-import type { HandlerContext } from '../../../packages/http/context.js';
 import { pageListQuery, pageOf, type PageQuery } from '../../../packages/http/pagination.js';
 import { route, type Family, type RouteAuth } from '../../../packages/http/routes.js';
 import { customerObject, findCustomer, type CustomerRow } from '../../../projections/customers.js';
@@ -20,8 +19,6 @@ export const metadataSchema = {
   propertyNames: { minLength: 1, maxLength: 40 },
   additionalProperties: { type: 'string', maxLength: 500 },
 };
-
-export const actorOf = (ctx: HandlerContext) => ({ actor: ctx.principal.actor, requestId: ctx.requestId });
 
 export const customerSchema = {
   type: 'object',
@@ -94,7 +91,7 @@ export function merchantCustomersFamily(knex: Knex, customers: Customers): Famil
           },
         },
         response: customerSchema,
-        handler: (ctx) => customers.credit(ctx.principal, ctx.params.customerId, ctx.body, actorOf(ctx)),
+        handler: (ctx) => customers.credit(ctx.owner, ctx.params.customerId, ctx.body, ctx.actor),
       }),
     ],
   };

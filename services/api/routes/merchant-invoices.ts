@@ -8,7 +8,7 @@ import { Reply } from '../../../packages/http/context.js';
 import { pageListQuery, pageOf, type PageQuery } from '../../../packages/http/pagination.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { findInvoice, renderInvoice } from '../../../projections/invoices.js';
-import { actorOf, billingRead, billingWrite, idParams, metadataSchema } from './merchant-customers.js';
+import { billingRead, billingWrite, idParams, metadataSchema } from './merchant-customers.js';
 import { customerFields, customerRef, itemsSchema, toItems, type CustomerFields } from './merchant-subscriptions.js';
 
 /** `YYYY-MM-DD` (due at the end of that day, UTC) or a full date-time. */
@@ -124,7 +124,7 @@ export function merchantInvoicesFamily(knex: Knex, invoices: Invoices): Family {
               finalize: false,
               params: { currency: 'currency', items: 'items', amountDue: 'amount_due', subscription: 'subscription', dueAt: 'due_date' },
             },
-            actorOf(ctx),
+            ctx.actor,
           );
           return renderInvoice(toInvoiceObject(state));
         },
@@ -137,7 +137,7 @@ export function merchantInvoicesFamily(knex: Knex, invoices: Invoices): Family {
         params: idParams,
         body: { type: 'object', required: ['status'], additionalProperties: false, properties: { status: { enum: [...INVOICE_STATUSES] } } },
         response: invoiceSchema,
-        handler: async (ctx) => renderInvoice(await invoices.transition(ctx.principal, ctx.params.id, ctx.body.status, actorOf(ctx))),
+        handler: async (ctx) => renderInvoice(await invoices.transition(ctx.owner, ctx.params.id, ctx.body.status, ctx.actor)),
       }),
       route<{ amount?: number }, unknown, { invoiceId: string }>({
         method: 'post',
@@ -147,7 +147,7 @@ export function merchantInvoicesFamily(knex: Knex, invoices: Invoices): Family {
         params: invoiceIdParams,
         body: { type: 'object', additionalProperties: false, properties: { amount: { type: 'integer', minimum: 1, maximum: MAX_AMOUNT } } },
         response: invoiceSchema,
-        handler: async (ctx) => renderInvoice(await invoices.applyWallet(ctx.principal, ctx.params.invoiceId, ctx.body, actorOf(ctx))),
+        handler: async (ctx) => renderInvoice(await invoices.applyWallet(ctx.owner, ctx.params.invoiceId, ctx.body, ctx.actor)),
       }),
       route<unknown, unknown, { id: string }>({
         method: 'get',

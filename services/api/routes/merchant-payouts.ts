@@ -49,7 +49,7 @@ export function merchantPayoutsFamily(knex: Knex, payouts: Payouts): Family {
             const { settings } = await readPayoutSettings(knex, ctx.principal.merchantId, ctx.principal.environment);
             if (settings.defaultPayoutMethodId) body = { ...body, payout_method_id: settings.defaultPayoutMethodId };
           }
-          return payouts.create(ctx.principal, body, 'merchant_portal', { actor: ctx.principal.actor, requestId: ctx.requestId });
+          return payouts.create(ctx.owner, body, 'merchant_portal', ctx.actor);
         },
       }),
     ],

@@ -6,7 +6,7 @@ import { INTERVALS, type ProductObject, type ProductStatus } from '../../../pack
 import { pageListQuery, pageOf, type PageQuery } from '../../../packages/http/pagination.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { findProduct, renderProduct } from '../../../projections/products.js';
-import { actorOf, billingRead, billingWrite, idParams, metadataSchema } from './merchant-customers.js';
+import { billingRead, billingWrite, idParams, metadataSchema } from './merchant-customers.js';
 
 export const priceSchema = {
   type: 'object',
@@ -106,7 +106,7 @@ export function merchantProductsFamily(knex: Knex, products: Products, isStaleAt
         auth: billingWrite,
         body: createBody,
         response: productSchema,
-        handler: (ctx) => products.create(ctx.principal, ctx.body, actorOf(ctx)),
+        handler: (ctx) => products.create(ctx.owner, ctx.body, ctx.actor),
       }),
       route<UpdateProductInput, unknown, { id: string }>({
         method: 'patch',
@@ -116,7 +116,7 @@ export function merchantProductsFamily(knex: Knex, products: Products, isStaleAt
         params: idParams,
         body: updateBody,
         response: productSchema,
-        handler: (ctx) => products.update(ctx.principal, ctx.params.id, ctx.body, actorOf(ctx)),
+        handler: (ctx) => products.update(ctx.owner, ctx.params.id, ctx.body, ctx.actor),
       }),
       route<{ active: boolean }, unknown, { id: string }>({
         method: 'patch',
@@ -126,7 +126,7 @@ export function merchantProductsFamily(knex: Knex, products: Products, isStaleAt
         params: idParams,
         body: { type: 'object', required: ['active'], additionalProperties: false, properties: { active: { type: 'boolean' } } },
         response: productSchema,
-        handler: (ctx) => products.setActive(ctx.principal, ctx.params.id, ctx.body.active, actorOf(ctx)),
+        handler: (ctx) => products.setActive(ctx.owner, ctx.params.id, ctx.body.active, ctx.actor),
       }),
       route<unknown, unknown, { id: string }>({
         method: 'delete',
@@ -135,7 +135,7 @@ export function merchantProductsFamily(knex: Knex, products: Products, isStaleAt
         auth: billingWrite,
         params: idParams,
         response: productSchema,
-        handler: (ctx) => products.delete(ctx.principal, ctx.params.id, actorOf(ctx), isStaleAttachment),
+        handler: (ctx) => products.delete(ctx.owner, ctx.params.id, ctx.actor, isStaleAttachment),
       }),
     ],
   };

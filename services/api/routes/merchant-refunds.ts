@@ -5,7 +5,7 @@ import { REFUND_REASONS, type RefundObject } from '../../../packages/domain/refu
 import { pageListQuery, pageOf, type PageQuery } from '../../../packages/http/pagination.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { renderRefund } from '../../../projections/refunds.js';
-import { actorOf, billingRead, billingWrite, idParams } from './merchant-customers.js';
+import { billingRead, billingWrite, idParams } from './merchant-customers.js';
 
 export const refundSchema = {
   type: 'object',
@@ -41,7 +41,7 @@ export function merchantRefundsFamily(knex: Knex, refunds: Refunds): Family {
           properties: { amount: { type: 'integer', minimum: 1, maximum: MAX_AMOUNT }, reason: { enum: [...REFUND_REASONS] } },
         },
         response: refundSchema,
-        handler: (ctx) => refunds.create(ctx.principal, ctx.params.id, ctx.body, actorOf(ctx)),
+        handler: (ctx) => refunds.create(ctx.owner, ctx.params.id, ctx.body, ctx.actor),
       }),
       route<unknown, PageQuery, { id: string }>({
         method: 'get',
@@ -51,7 +51,7 @@ export function merchantRefundsFamily(knex: Knex, refunds: Refunds): Family {
         params: idParams,
         query: pageListQuery,
         handler: async (ctx) => {
-          await refunds.assertPayment(ctx.principal, ctx.params.id);
+          await refunds.assertPayment(ctx.owner, ctx.params.id);
           const base = knex('read.refunds')
             .select('object')
             .where({ merchant_id: ctx.principal.merchantId, environment: ctx.principal.environment, payment_intent: ctx.params.id });

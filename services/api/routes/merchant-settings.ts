@@ -66,7 +66,7 @@ function fromState(state: PayoutMethodState) {
 }
 
 const meta = (ctx: HandlerContext, clock: Clock): EventMetadata =>
-  auditMetadata(clock, ctx.principal, ctx.principal.merchantId, { actor: ctx.principal.actor, requestId: ctx.requestId });
+  auditMetadata(clock, ctx.principal, ctx.principal.merchantId, ctx.actor);
 
 /**
  * /api/v1/merchant/settings/payouts: default return URL for payments, payout defaults, the safety

@@ -7,7 +7,7 @@ import { SUBSCRIPTION_STATUSES, type SubscriptionObject, type SubscriptionStatus
 import { pageListQuery, pageOf, type PageQuery } from '../../../packages/http/pagination.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { findSubscription, renderSubscription } from '../../../projections/subscriptions.js';
-import { actorOf, billingRead, billingWrite, idParams, metadataSchema } from './merchant-customers.js';
+import { billingRead, billingWrite, idParams, metadataSchema } from './merchant-customers.js';
 
 /** How merchant billing bodies name a customer: `customer` (id), or `customer_email` (found or created) with an optional `customer_name`. */
 export const customerFields = {
@@ -135,7 +135,7 @@ export function merchantSubscriptionsFamily(knex: Knex, subscriptions: Subscript
               ...(b.cancel_at_period_end !== undefined ? { cancelAtPeriodEnd: b.cancel_at_period_end } : {}),
               ...(b.metadata ? { metadata: b.metadata } : {}),
             },
-            actorOf(ctx),
+            ctx.actor,
           );
           return renderSubscription(toSubscriptionObject(state));
         },
@@ -148,7 +148,7 @@ export function merchantSubscriptionsFamily(knex: Knex, subscriptions: Subscript
         params: idParams,
         body: { type: 'object', additionalProperties: false, properties: { at_period_end: { type: 'boolean' } } },
         response: subscriptionSchema,
-        handler: async (ctx) => renderSubscription(toSubscriptionObject(await subscriptions.cancel(ctx.principal, ctx.params.id, ctx.body.at_period_end ?? false, actorOf(ctx)))),
+        handler: async (ctx) => renderSubscription(toSubscriptionObject(await subscriptions.cancel(ctx.owner, ctx.params.id, ctx.body.at_period_end ?? false, ctx.actor))),
       }),
     ],
   };

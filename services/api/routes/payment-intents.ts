@@ -4,7 +4,6 @@ import { ApiError } from '../../../packages/core/errors.js';
 import type { ConfirmInput, CreateInput, PaymentIntents } from '../../../packages/domain/payment-intent/commands.js';
 import { CANCELLATION_REASONS, type CancellationReason, type PaymentIntentObject } from '../../../packages/domain/payment-intent/events.js';
 import { METADATA_LIMITS } from '../../../packages/domain/payment-intent/metadata.js';
-import type { HandlerContext } from '../../../packages/http/context.js';
 import { cursorListQuery, cursorPage, type CursorQuery } from '../../../packages/http/pagination.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { findPaymentIntent, renderPaymentIntent } from '../../../projections/payment-intents.js';
@@ -101,8 +100,6 @@ const paymentIntentSchema = {
   },
 };
 
-const actor = (ctx: HandlerContext) => ({ actor: ctx.principal.actor, requestId: ctx.requestId });
-
 /** /api/v1/payment-intents: create, retrieve, update, list, confirm, cancel. */
 export function paymentIntentsFamily(knex: Knex, paymentIntents: PaymentIntents): Family {
   const read = { scope: 'payment_intents.read', environmentHeader: 'optional' } as const;
@@ -117,7 +114,7 @@ export function paymentIntentsFamily(knex: Knex, paymentIntents: PaymentIntents)
         auth: write,
         body: createBody,
         response: paymentIntentSchema,
-        handler: (ctx) => paymentIntents.create(ctx.principal, ctx.body, actor(ctx)),
+        handler: (ctx) => paymentIntents.create(ctx.owner, ctx.body, ctx.actor),
       }),
       route<unknown, CursorQuery & { customer?: string }>({
         method: 'get',
@@ -152,7 +149,7 @@ export function paymentIntentsFamily(knex: Knex, paymentIntents: PaymentIntents)
         params: idParams,
         body: updateBody,
         response: paymentIntentSchema,
-        handler: (ctx) => paymentIntents.update(ctx.principal, ctx.params.id, ctx.body, actor(ctx)),
+        handler: (ctx) => paymentIntents.update(ctx.owner, ctx.params.id, ctx.body, ctx.actor),
       }),
       route<ConfirmInput, unknown, { id: string }>({
         method: 'post',
@@ -162,7 +159,7 @@ export function paymentIntentsFamily(knex: Knex, paymentIntents: PaymentIntents)
         params: idParams,
         body: confirmBody,
         response: paymentIntentSchema,
-        handler: (ctx) => paymentIntents.confirm(ctx.principal, ctx.params.id, ctx.body, actor(ctx)),
+        handler: (ctx) => paymentIntents.confirm(ctx.owner, ctx.params.id, ctx.body, ctx.actor),
       }),
       route<{ cancellation_reason?: CancellationReason }, unknown, { id: string }>({
         method: 'post',
@@ -172,7 +169,7 @@ export function paymentIntentsFamily(knex: Knex, paymentIntents: PaymentIntents)
         params: idParams,
         body: cancelBody,
         response: paymentIntentSchema,
-        handler: (ctx) => paymentIntents.cancel(ctx.principal, ctx.params.id, ctx.body.cancellation_reason ?? null, actor(ctx)),
+        handler: (ctx) => paymentIntents.cancel(ctx.owner, ctx.params.id, ctx.body.cancellation_reason ?? null, ctx.actor),
       }),
     ],
   };

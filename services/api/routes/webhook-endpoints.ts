@@ -53,7 +53,7 @@ export function webhookEndpointsFamily(knex: Knex, clock: Clock, endpoints: Webh
         auth: write,
         body: { type: 'object', required: ['url', 'enabled_events'], additionalProperties: false, properties: { url, enabled_events: enabledEvents } },
         handler: async (ctx) => {
-          const { state, secret } = await endpoints.create(ctx.principal, ctx.body, ctx.requestId);
+          const { state, secret } = await endpoints.create(ctx.owner, ctx.body, ctx.actor);
           const row = await load(ctx, state.endpoint!.id);
           return { ...render(row, clock.now()), secret };
         },
@@ -85,7 +85,7 @@ export function webhookEndpointsFamily(knex: Knex, clock: Clock, endpoints: Webh
         params: idParams,
         body: { type: 'object', additionalProperties: false, properties: { url, enabled_events: enabledEvents, enabled: { type: 'boolean' } } },
         handler: async (ctx) => {
-          await endpoints.update(ctx.principal, ctx.params.id, ctx.body, ctx.requestId);
+          await endpoints.update(ctx.owner, ctx.params.id, ctx.body, ctx.actor);
           return render(await load(ctx, ctx.params.id), clock.now());
         },
       }),
@@ -96,7 +96,7 @@ export function webhookEndpointsFamily(knex: Knex, clock: Clock, endpoints: Webh
         auth: write,
         params: idParams,
         handler: async (ctx) => {
-          const { secret } = await endpoints.rotateSecret(ctx.principal, ctx.params.id, ctx.requestId);
+          const { secret } = await endpoints.rotateSecret(ctx.owner, ctx.params.id, ctx.actor);
           const row = await load(ctx, ctx.params.id);
           return { ...render(row, clock.now()), secret, secret_rotated_at: row.secret_created_at.toISOString() };
         },

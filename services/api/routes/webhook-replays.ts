@@ -20,7 +20,7 @@ export function webhookReplaysFamily(webhooks: WebhookDispatcher): Family {
             reason: { type: 'string', maxLength: 1000 },
           },
         },
-        handler: (ctx) => webhooks.replay(ctx.principal, ctx.body),
+        handler: (ctx) => webhooks.replay(ctx.owner, ctx.body),
       }),
     ],
   };

@@ -1,33 +1,25 @@
+import type { Decider, DomainEvent, Evolver } from '../core/decider.js';
 import { ApiError } from '../core/errors.js';
-import {
-  VersionConflictError,
-  type AppendResult,
-  type EventMetadata,
-  type EventStore,
-  type RecordedEvent,
-} from '../eventstore/port.js';
-
-/** A domain event as deciders produce it: a type and its data. */
-export interface DomainEvent<T extends string = string, D = unknown> {
-  type: T;
-  data: D;
-}
+import { VersionConflictError, type AppendResult, type EventMetadata, type EventStore, type RecordedEvent } from './port.js';
 
 /**
- * An aggregate as a Decider: pure functions, no I/O, no clock (time comes inside the command).
- * `decide` returns the new events or throws an ApiError when the command is refused.
+ * What a command does when another writer appended to its stream between its read and its append.
+ * - `none`: client commands answer 409 IKW-RES-003 (the client retries; nothing was written).
+ * - `internal`: scheduler jobs, provider callbacks and bus reactions decide again on the fresh
+ *   state: nobody is there to retry them, and every decision is re-run, so it is always safe.
+ * - `contended`: races that must end in a business answer, never a 409 (a balance hold, the
+ *   refundable remainder, a wallet): decided again until they win or are refused on the merits.
  */
-export interface Decider<Command, State, Event extends DomainEvent> {
-  initialState: State;
-  evolve(state: State, event: Event): State;
-  decide(command: Command, state: State): Event[];
-}
+export type ConflictPolicy = 'none' | 'internal' | 'contended';
 
-export function fold<State, Event extends DomainEvent>(
-  decider: Pick<Decider<unknown, State, Event>, 'initialState' | 'evolve'>,
-  events: readonly Event[],
-): State {
-  return events.reduce((state, event) => decider.evolve(state, event), decider.initialState);
+/** How many times each policy decides again before giving up with 409. */
+export const CONFLICT_RETRIES: Readonly<Record<ConflictPolicy, number>> = { none: 0, internal: 10, contended: 100 };
+
+export interface HandleOptions {
+  /** Default `none`. */
+  onConflict?: ConflictPolicy;
+  /** Message of the 409 a client gets when another request changed the stream first. */
+  conflictMessage?: string;
 }
 
 export interface HandleResult<State, Event extends DomainEvent> {
@@ -42,27 +34,13 @@ function toDomain<Event extends DomainEvent>(recorded: RecordedEvent): Event {
   return { type: recorded.type, data: recorded.data } as Event;
 }
 
-/**
- * The one way commands run: load the stream, fold it, decide, append with the version that was read.
- * A concurrent writer makes the append fail; that answers 409 IKW-RES-003 (retryable), never a lock.
- */
-export interface HandleOptions {
-  /** Message of the 409 a client gets when another request changed the stream first. */
-  conflictMessage?: string;
-  /**
-   * Internal commands (scheduler jobs, provider callbacks) and commands whose refusal must be a
-   * business answer (a payout's balance check) decide again on the fresh state instead of
-   * answering 409: a retry re-runs the whole decision, so it is always safe.
-   */
-  retriesOnConflict?: number;
-}
-
 interface Cached {
   decider: unknown;
   version: number;
   state: unknown;
 }
 
+/** Streams whose folded state one process keeps (least recently used beyond that are dropped). */
 const CACHE_LIMIT = 10_000;
 
 /**
@@ -78,7 +56,7 @@ class StreamCache {
   async load<State, Event extends DomainEvent>(
     store: EventStore,
     streamId: string,
-    decider: Pick<Decider<unknown, State, Event>, 'initialState' | 'evolve'>,
+    decider: Evolver<State, Event>,
   ): Promise<{ state: State; version: number | 'no_stream' }> {
     const hit = this.states.get(streamId);
     const base = hit && hit.decider === decider ? hit : null;
@@ -121,8 +99,9 @@ function cacheOf(store: EventStore): StreamCache {
 }
 
 /**
- * The one way commands run: load the stream, fold it, decide, append with the version that was read.
- * A concurrent writer makes the append fail; that answers 409 IKW-RES-003 (retryable), never a lock.
+ * The one way commands run: load the stream, fold it, decide, append with the version that was
+ * read. A concurrent writer makes the append fail; the policy says whether to decide again or
+ * answer 409 IKW-RES-003 (retryable). Never a lock.
  */
 export function handleCommand<Command, State, Event extends DomainEvent>(
   store: EventStore,
@@ -133,6 +112,7 @@ export function handleCommand<Command, State, Event extends DomainEvent>(
   options: HandleOptions = {},
 ): Promise<HandleResult<State, Event>> {
   const cache = cacheOf(store);
+  const retries = CONFLICT_RETRIES[options.onConflict ?? 'none'];
   return cache.serialize(streamId, async () => {
     for (let attempt = 0; ; attempt++) {
       const { state, version } = await cache.load(store, streamId, decider);
@@ -149,7 +129,7 @@ export function handleCommand<Command, State, Event extends DomainEvent>(
         return { state: after, events, appended };
       } catch (err) {
         if (!(err instanceof VersionConflictError)) throw err;
-        if (attempt < (options.retriesOnConflict ?? 0)) continue;
+        if (attempt < retries) continue;
         throw new ApiError('IKW-RES-003', options.conflictMessage);
       }
     }
@@ -160,7 +140,7 @@ export function handleCommand<Command, State, Event extends DomainEvent>(
 export function loadState<State, Event extends DomainEvent>(
   store: EventStore,
   streamId: string,
-  decider: Pick<Decider<unknown, State, Event>, 'initialState' | 'evolve'>,
+  decider: Evolver<State, Event>,
 ): Promise<{ state: State; version: number | 'no_stream' }> {
   return cacheOf(store).load(store, streamId, decider);
 }

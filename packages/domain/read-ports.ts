@@ -1,0 +1,33 @@
+import type { Owner } from './audit.js';
+import type { PaymentIntentObject } from './payment-intent/events.js';
+import type { Price, ProductStatus } from './product/events.js';
+
+/**
+ * What commands read from the read models. The domain declares these small ports and
+ * projections/read-ports.ts implements them over the `read` tables; services/system.ts wires them.
+ * Every lookup is scoped to one owner: another merchant's object is simply not found.
+ */
+export interface CustomerDirectory {
+  /** The customer with this id, if it is this owner's. */
+  findCustomer(owner: Owner, id: string): Promise<{ id: string; name: string | null } | undefined>;
+}
+
+/** A price with the status of the product it belongs to. */
+export interface PriceWithProduct {
+  id: string;
+  product_id: string;
+  price: Price;
+  product_status: ProductStatus;
+}
+
+export interface PriceCatalog {
+  /** This owner's prices among `ids`, by id (unknown ids are absent). */
+  findPrices(owner: Owner, ids: readonly string[]): Promise<Map<string, PriceWithProduct>>;
+}
+
+export interface PaymentIntentReader {
+  /** A payment intent as its read model shows it, if it is this owner's. */
+  findPaymentIntent(owner: Owner, id: string): Promise<PaymentIntentObject | undefined>;
+}
+
+export type ReadPorts = CustomerDirectory & PriceCatalog & PaymentIntentReader;

@@ -1,0 +1,14 @@
+import type { Knex } from 'knex';
+import type { ReadPorts } from '../packages/domain/read-ports.js';
+import { findCustomer } from './customers.js';
+import { findPaymentIntent } from './payment-intents.js';
+import { findPrices } from './products.js';
+
+/** The domain's read ports (packages/domain/read-ports.ts) over the read models. */
+export function readPorts(knex: Knex): ReadPorts {
+  return {
+    findCustomer: (owner, id) => findCustomer(knex, owner.merchantId, owner.environment, id),
+    findPrices: (owner, ids) => findPrices(knex, owner.merchantId, owner.environment, ids),
+    findPaymentIntent: (owner, id) => findPaymentIntent(knex, owner.merchantId, owner.environment, id),
+  };
+}
