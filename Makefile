@@ -3,7 +3,7 @@ SHELL := /bin/bash
 NODE_MODULES_STAMP := node_modules/.sika-installed
 SOURCES := $(shell find packages services projections infra test bin -name '*.ts' 2>/dev/null) tsconfig.json
 
-.PHONY: install build start test bench infra-test clean
+.PHONY: install build layers start test bench infra-test clean
 
 install: $(NODE_MODULES_STAMP)
 
@@ -23,7 +23,11 @@ build: dist/.built
 start: build
 	node dist/services/standalone/main.js
 
-test: build
+# The layer rules of docs/architecture.md (.dependency-cruiser.cjs): any upward import or cycle fails the run.
+layers: $(NODE_MODULES_STAMP)
+	npx depcruise --config .dependency-cruiser.cjs packages services projections bin infra test
+
+test: build layers
 	node dist/test/support/run-tests.js
 
 bench: build

@@ -83,9 +83,9 @@ export function createRelayFor(config: Config, deps: BusDeps): KafkaRelay | null
   return new KafkaRelay({ kafka, knex: deps.knex, store: deps.store, topic: EVENTS_TOPIC, ...(deps.log ? { log: deps.log } : {}) });
 }
 
-/** The database (DATABASE_URL, or the embedded server of DATA_DIR), migrated. For processes that do not open the whole system. */
-export async function openMigratedDatabase(config: Config, log: Logger): Promise<Database> {
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 10, log });
+/** The database (DATABASE_URL, or the embedded server of DATA_DIR), migrated: what every process opens first. */
+export async function openMigratedDatabase(config: Config, log: Logger, poolMax?: number): Promise<Database> {
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax, log });
   try {
     const applied = await migrate(db.knex);
     if (applied.length > 0) log.info({ applied }, 'migrations applied');

@@ -1,31 +1,45 @@
 import type { Knex } from 'knex';
 import { systemClock, type Clock } from '../packages/core/clock.js';
 import type { Config } from '../packages/core/config.js';
-import { openDatabase, type Database } from '../packages/core/database.js';
+import type { Database } from '../packages/core/database.js';
 import { createLogger, type Logger } from '../packages/core/logger.js';
 import { Billing } from '../packages/domain/billing/service.js';
 import { AppTokens } from '../packages/domain/user/commands.js';
-import { runLedger } from '../packages/domain/ledger/commands.js';
 import type { Environment } from '../packages/domain/merchant/events.js';
 import { PaymentIntents } from '../packages/domain/payment-intent/commands.js';
 import type { EventStore } from '../packages/eventstore/port.js';
 import { PostgresEventStore } from '../packages/eventstore/postgres/store.js';
 import { IdempotencyStore } from '../packages/http/idempotency.js';
 import { Payouts } from '../packages/domain/payout/commands.js';
-import type { PayinCallback, PaymentProvider, PayoutCallback } from '../packages/providers/port.js';
+import type { PaymentProvider } from '../packages/providers/port.js';
 import { SandboxProvider, UnconfiguredLiveProvider } from '../packages/providers/sandbox.js';
-import { Scheduler } from '../packages/scheduler/scheduler.js';
-import { CheckpointedConsumer } from '../packages/bus/consumer.js';
+import { enqueue, Scheduler, type Enqueue } from '../packages/scheduler/scheduler.js';
+import type { ConsumerSpec } from '../packages/bus/consumer.js';
 import { WebhookEndpoints } from '../packages/domain/webhook-endpoint/commands.js';
-import { JOB_WEBHOOK_DELIVER, WebhookDispatcher } from '../packages/webhooks/dispatcher.js';
+import { WebhookDispatcher } from '../packages/webhooks/dispatcher.js';
 import { Notifier } from '../packages/webhooks/notifier.js';
 import { loadSecretsKey, SecretBox } from '../packages/core/secrets.js';
-import { migrate } from '../infra/migrations.js';
+import {
+  invoicePaymentsConsumer,
+  ledgerSettlement,
+  payinCallback,
+  payoutCallback,
+  payoutOverdue,
+  payoutReconcile,
+  refundReconcile,
+  registerProcesses,
+  subscriptionInvoiceDue,
+  subscriptionInvoiceIssue,
+  subscriptionRenewal,
+  walletApplication,
+  webhookDelivery,
+  type Process,
+} from '../packages/processes/index.js';
 import { readPayoutSettings } from '../projections/payout-settings.js';
 import { readPorts } from '../projections/read-ports.js';
 import { ALL_PROJECTIONS } from '../projections/registry.js';
 import { inlineProjections, ProjectionRunner, rebuildInline, resetForRebuild } from '../projections/runner.js';
-import { createBusConsumerFor, createEventStoreFor, createRelayFor, ReadYourWritesStore } from './processes.js';
+import { createBusConsumerFor, createEventStoreFor, createRelayFor, openMigratedDatabase, ReadYourWritesStore } from './processes.js';
 
 /** Everything a process of the service shares: database, event store, clock, logger, services. */
 export interface System {
@@ -38,6 +52,8 @@ export interface System {
   log: Logger;
   idempotency: IdempotencyStore;
   scheduler: Scheduler;
+  /** The bus consumers (webhook dispatch, invoice payments); a scale-out dispatcher process runs them. */
+  busConsumers: ConsumerSpec[];
   paymentIntents: PaymentIntents;
   payouts: Payouts;
   webhookEndpoints: WebhookEndpoints;
@@ -65,24 +81,11 @@ export interface SystemOptions {
   webhookTimeoutMs?: number;
 }
 
-const JOB_PAYIN_CALLBACK = 'payin.callback';
-const JOB_PAYOUT_CALLBACK = 'payout.callback';
-const JOB_PAYOUT_OVERDUE = 'payout.overdue';
-const JOB_PAYOUT_RECONCILE = 'payout.reconcile';
-const JOB_LEDGER_SETTLE = 'ledger.settle';
-
 /** The composition root: opens the database (embedded or DATABASE_URL), migrates, wires every part. */
 export async function openSystem(config: Config, options: SystemOptions = {}): Promise<System> {
   const log = options.log ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: options.poolMax, log });
-  try {
-    const applied = await migrate(db.knex);
-    if (applied.length > 0) log.info({ applied }, 'migrations applied');
-  } catch (err) {
-    await db.close();
-    throw err;
-  }
+  const db = await openMigratedDatabase(config, log, options.poolMax);
   const knex = db.knex;
   // Postgres runs the projections in the append's transaction. EventStoreDB cannot: its appends
   // wait until the projector (this process's in standalone mode, else services/projector) applied them.
@@ -93,10 +96,11 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
   const relay = createRelayFor(config, { knex, store: logStore, log });
   const scheduler = new Scheduler(knex, clock, log);
 
+  const enqueuer = <P extends object>(process: Process<P>): Enqueue<P> => scheduler.enqueuer(process.job);
+
   const sandbox = new SandboxProvider(clock, config.sandboxOperatorDelayMs, config.publicUrl, {
-    payin: (callback, at) => scheduler.schedule({ kind: JOB_PAYIN_CALLBACK, key: `payin:${callback.operationId}`, runAt: at, payload: { ...callback } }),
-    payout: (callback, at) =>
-      scheduler.schedule({ kind: JOB_PAYOUT_CALLBACK, key: `payout:${callback.payoutId}:${callback.report.type}:${at.getTime()}`, runAt: at, payload: { ...callback } }),
+    payin: enqueuer(payinCallback),
+    payout: enqueuer(payoutCallback),
   });
   const live = new UnconfiguredLiveProvider();
   const providerFor = (env: Environment): PaymentProvider => {
@@ -113,29 +117,16 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     publicUrl: config.publicUrl,
     defaultReturnUrl: async (merchantId, environment) => (await readPayoutSettings(knex, merchantId, environment)).settings.defaultReturnUrl,
     settlementDelayMs: (env) => (env === 'sandbox' ? 0 : config.settlementDelayMs),
-    scheduleSettlement: (merchantId, environment, currency, at) =>
-      scheduler.schedule({
-        kind: JOB_LEDGER_SETTLE,
-        key: `settle:${merchantId}:${environment}:${currency}:${at.toISOString()}`,
-        runAt: at,
-        payload: { merchantId, environment, currency },
-      }),
+    scheduleSettlement: enqueuer(ledgerSettlement),
   });
-
   const payouts = new Payouts({
     store,
     clock,
     log,
     provider: providerFor,
-    scheduleOverdueCheck: (p, at) => scheduler.schedule({ kind: JOB_PAYOUT_OVERDUE, key: `overdue:${p.payoutId}`, runAt: at, payload: { ...p } }),
-    scheduleReconcile: (p, at) => scheduler.schedule({ kind: JOB_PAYOUT_RECONCILE, key: `reconcile:${p.payoutId}`, runAt: at, payload: { ...p } }),
+    scheduleOverdueCheck: enqueuer(payoutOverdue),
+    scheduleReconcile: enqueuer(payoutReconcile),
   });
-  type PayoutRef = { merchantId: string; environment: Environment; payoutId: string };
-  scheduler.register(JOB_PAYOUT_CALLBACK, async (job) => {
-    await payouts.applyCallback(job.payload as unknown as PayoutCallback, 'provider:sandbox');
-  });
-  scheduler.register(JOB_PAYOUT_OVERDUE, (job) => payouts.checkOverdue(job.payload as PayoutRef));
-  scheduler.register(JOB_PAYOUT_RECONCILE, (job) => payouts.reconcile(job.payload as PayoutRef & { currency: string }));
 
   const secretsKey = loadSecretsKey(config.secretsKey, config.dataDir);
   const secretBox = new SecretBox(secretsKey);
@@ -143,6 +134,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
   const notifier = new Notifier(knex, clock, config.smtpUrl, log);
   const webhooks = new WebhookDispatcher({
     knex,
+    enqueueDelivery: (db, job, runAt) => enqueue(db, webhookDelivery.job, job, runAt),
     clock,
     log,
     box: secretBox,
@@ -152,20 +144,25 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     allowPrivateUrls: config.webhookAllowPrivateUrls,
     timeoutMs: options.webhookTimeoutMs ?? 15_000,
   });
-  scheduler.register(JOB_WEBHOOK_DELIVER, (job) => webhooks.deliver((job.payload as { deliveryId: string }).deliveryId));
-  const dispatchConsumer = createBusConsumerFor(config, { knex, store: logStore, log }, webhooks.consumer());
 
-  scheduler.register(JOB_PAYIN_CALLBACK, async (job) => {
-    await paymentIntents.applyCallback(job.payload as unknown as PayinCallback, 'provider:sandbox');
+  const billing = new Billing({
+    reads,
+    store,
+    clock,
+    publicUrl: config.publicUrl,
+    paymentIntents,
+    jobs: {
+      renew: enqueuer(subscriptionRenewal),
+      issueInvoice: enqueuer(subscriptionInvoiceIssue),
+      invoiceDue: enqueuer(subscriptionInvoiceDue),
+      walletApplication: enqueuer(walletApplication),
+      refundReconcile: enqueuer(refundReconcile),
+    },
   });
-  scheduler.register(JOB_LEDGER_SETTLE, async (job) => {
-    const { merchantId, environment, currency } = job.payload as { merchantId: string; environment: Environment; currency: string };
-    await runLedger(store, clock, merchantId, environment, currency, { type: 'settle_due' }, { merchant_id: merchantId, environment, actor: 'scheduler', occurred_at: clock.now().toISOString() });
-  });
-
-  const billing = new Billing({ reads, store, clock, publicUrl: config.publicUrl, paymentIntents, schedule: (job) => scheduler.schedule(job) });
-  for (const [kind, handler] of billing.jobs()) scheduler.register(kind, handler);
-  const billingConsumer = new CheckpointedConsumer(knex, logStore, billing.paymentsConsumer(), log);
+  // What acts on events outside the database: webhook deliveries, and invoice payments by payment intent.
+  const busConsumers = [webhooks.consumer(), invoicePaymentsConsumer(clock)];
+  const consumers = busConsumers.map((spec) => createBusConsumerFor(config, { knex, store: logStore, log }, spec));
+  registerProcesses(scheduler, { store, clock, paymentIntents, payouts, billing, webhooks });
 
   return {
     config,
@@ -176,6 +173,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     log,
     idempotency: new IdempotencyStore(knex, clock, config.idempotencyTtlMs),
     scheduler,
+    busConsumers,
     paymentIntents,
     payouts,
     webhookEndpoints,
@@ -185,8 +183,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     startBackground: async ({ schedulerLoop = true } = {}) => {
       await projector?.start();
       await relay?.start();
-      await dispatchConsumer.start();
-      await billingConsumer.start();
+      for (const consumer of consumers) await consumer.start();
       if (schedulerLoop) scheduler.start();
     },
     drain: async () => {
@@ -194,8 +191,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
       for (let round = 0; round < 50; round++) {
         await projector?.caughtUp();
         await relay?.caughtUp();
-        await dispatchConsumer.caughtUp();
-        await billingConsumer.caughtUp();
+        for (const consumer of consumers) await consumer.caughtUp();
         if ((await scheduler.runUntilIdle()) === 0) return;
       }
     },
@@ -210,8 +206,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     },
     close: async () => {
       await scheduler.stop();
-      await dispatchConsumer.stop();
-      await billingConsumer.stop();
+      for (const consumer of consumers) await consumer.stop();
       await relay?.stop();
       await projector?.stop();
       notifier.close();

@@ -1,5 +1,5 @@
 /**
- * The operator catalog (ARCHITECTURE.md section 4): country (ISO 3166-1 alpha-2) → currency,
+ * The operator catalog (docs/catalog.md): country (ISO 3166-1 alpha-2) → currency,
  * calling code, mobile money operators; per operator the directions it serves, per-direction
  * limits (inclusive, minor units), the decimals it accepts, and when a payout through it is
  * expected to be final. docs/catalog.md shows the same table for merchants; keep both in step.

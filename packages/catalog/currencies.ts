@@ -1,6 +1,6 @@
 /**
  * ISO 4217 currencies the platform knows, with their minor units. Amounts everywhere are integers
- * in units of 10^-minorUnits of the currency (ARCHITECTURE.md section 3): XOF 5000 is 5,000 francs,
+ * in units of 10^-minorUnits of the currency (docs/architecture.md): XOF 5000 is 5,000 francs,
  * GHS 5000 is 50.00 cedis.
  */
 import type { Currency } from './types.js';

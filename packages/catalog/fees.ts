@@ -1,6 +1,5 @@
 /**
- * The fee schedule and the one function that prices a transaction with it (ARCHITECTURE.md
- * section 4). `POST /api/v1/fees/quote`, the payout balance check (amount + fee must be available)
+ * The fee schedule and the one function that prices a transaction with it (docs/fees.md). `POST /api/v1/fees/quote`, the payout balance check (amount + fee must be available)
  * and the ledger postings of payments (merchant gets amount − fee) all call `quoteFee`, so a quote
  * is exactly what is charged. docs/fees.md shows the same table for merchants; keep both in step.
  */

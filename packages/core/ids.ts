@@ -3,7 +3,7 @@ import { v7 as uuidv7 } from 'uuid';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-/** Prefixes of the public IDs of the Stripe-like core (ARCHITECTURE.md section 3). */
+/** Prefixes of the public IDs of the Stripe-like core (docs/architecture.md). */
 export type IdPrefix =
   | 'pi' | 'po' | 'we' | 'evt' | 'cus' | 'prod' | 'price' | 'sub' | 'in' | 're' | 'cs' | 'txn' | 'whr' | 'op'
   | 'acct' | 'key' | 'req';

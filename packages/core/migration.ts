@@ -6,3 +6,8 @@ export interface Migration {
   name: string;
   up(knex: Knex | Knex.Transaction): Promise<void>;
 }
+
+/** A migration that is one SQL script (statements separated by `;`). */
+export function sqlMigration(name: string, sql: string): Migration {
+  return { name, up: async (knex) => void (await knex.raw(sql)) };
+}

@@ -8,7 +8,7 @@ export interface Owner {
   environment: Environment;
 }
 
-/** Who did it, for the audit trail (ARCHITECTURE.md section 1). */
+/** Who did it, for the audit trail (docs/architecture.md, "Streams, events and ids"). */
 export interface Actor {
   actor: string;
   requestId?: string;

@@ -144,3 +144,25 @@ export function loadState<State, Event extends DomainEvent>(
 ): Promise<{ state: State; version: number | 'no_stream' }> {
   return cacheOf(store).load(store, streamId, decider);
 }
+
+/**
+ * The base of an aggregate's command service: runs commands on one instance's stream (by id) and
+ * loads its state, so each service states only its stream naming, decider and default policy.
+ */
+export abstract class CommandService<Command, State, Event extends DomainEvent> {
+  protected constructor(
+    private readonly eventStore: EventStore,
+    private readonly streamOf: (id: string) => string,
+    private readonly decider: Decider<Command, State, Event>,
+    private readonly defaults: HandleOptions = {},
+  ) {}
+
+  protected run(id: string, command: Command, metadata: EventMetadata, onConflict = this.defaults.onConflict ?? 'none'): Promise<HandleResult<State, Event>> {
+    return handleCommand(this.eventStore, this.streamOf(id), this.decider, command, metadata, { ...this.defaults, onConflict });
+  }
+
+  /** The aggregate's current state (its initial state when the stream does not exist). */
+  load(id: string): Promise<{ state: State; version: number | 'no_stream' }> {
+    return loadState(this.eventStore, this.streamOf(id), this.decider);
+  }
+}

@@ -6,7 +6,7 @@
 /** What the writer read: a version number, or one of the three symbolic expectations. */
 export type ExpectedVersion = number | 'no_stream' | 'stream_exists' | 'any';
 
-/** Who and what caused an event. Auditors read this; ARCHITECTURE.md section 1 fixes the fields. */
+/** Who and what caused an event. Auditors read this; docs/architecture.md lists the fields. */
 export interface EventMetadata {
   merchant_id?: string;
   environment?: 'sandbox' | 'live';

@@ -87,3 +87,26 @@ export function pollingSubscription(options: PollingOptions): Subscription {
     },
   };
 }
+
+/**
+ * The subscriptions a store has open, so that closing the store stops them: `track` hands out a
+ * subscription that leaves the set when it is stopped.
+ */
+export class OpenSubscriptions {
+  private readonly open = new Set<Subscription>();
+
+  track(sub: Subscription): Subscription {
+    this.open.add(sub);
+    return {
+      caughtUp: () => sub.caughtUp(),
+      stop: async () => {
+        this.open.delete(sub);
+        await sub.stop();
+      },
+    };
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.open].map((s) => s.stop()));
+  }
+}

@@ -125,7 +125,7 @@ function runRoute(r: Route, deps: AppDeps) {
         const claim = await deps.idempotency.claim(principal, upperMethod, req.path, key, body);
         if (claim.kind === 'replay') {
           // A replayed error carries the first request's request_id in its (byte-identical) body;
-          // the Request-Id header must name the same id (section 3).
+          // the Request-Id header must name the same id.
           const original = errorRequestId(claim.answer);
           if (original !== undefined) req.log = req.log.child({ replay_of: original });
           sendJson(res, claim.answer.status, claim.answer.body, {

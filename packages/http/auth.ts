@@ -23,7 +23,7 @@ function parseEnvironmentHeader(value: string | undefined): Environment | undefi
 }
 
 /**
- * Resolves the credential of a request to a Principal, or throws the 400/401/403 of section 3.
+ * Resolves the credential of a request to a Principal, or throws 400/401/403 (docs/errors.md, IKW-AUT-*).
  * A key that is malformed, unknown or revoked gets the same answer: nothing leaks about which.
  */
 /** Verifies dashboard AppTokens (packages/domain/user/commands.ts): who signed in, for which merchant, with which scopes. */

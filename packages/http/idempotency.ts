@@ -2,14 +2,13 @@ import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
-import type { Migration } from '../core/migration.js';
+import { sqlMigration, type Migration } from '../core/migration.js';
 import type { Principal } from './context.js';
 
 export const idempotencyMigrations: Migration[] = [
-  {
-    name: 'idempotency/001-create',
-    up: (knex) =>
-      knex.raw(`CREATE TABLE idempotency_keys (
+  sqlMigration(
+    'idempotency/001-create',
+    `CREATE TABLE idempotency_keys (
         merchant_id text NOT NULL,
         environment text NOT NULL,
         method text NOT NULL,
@@ -23,8 +22,8 @@ export const idempotencyMigrations: Migration[] = [
         expires_at timestamptz NOT NULL,
         PRIMARY KEY (merchant_id, environment, method, path, key)
       );
-      CREATE INDEX idempotency_keys_expiry ON idempotency_keys (expires_at)`),
-  },
+      CREATE INDEX idempotency_keys_expiry ON idempotency_keys (expires_at)`,
+  ),
 ];
 
 /** A first request that has not answered within this long is taken to have died (crash, kill). */
@@ -60,7 +59,7 @@ interface Row {
 }
 
 /**
- * Durable idempotency (ARCHITECTURE.md section 3): scope merchant × environment × method × path;
+ * Durable idempotency (docs/architecture.md, "HTTP conventions"): scope merchant × environment × method × path;
  * the first complete answer is stored and replayed byte for byte; same key with another body → 422;
  * same key while the first still runs → 409 (retryable).
  */

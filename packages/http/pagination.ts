@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { ApiError } from '../core/errors.js';
 import type { JsonSchema } from './validation.js';
 
-/** Query schema of every cursor-paged /api/v1 list (ARCHITECTURE.md section 3). */
+/** Query schema of every cursor-paged /api/v1 list (docs/architecture.md, "HTTP conventions"). */
 export const cursorListQuery = {
   type: 'object',
   properties: {

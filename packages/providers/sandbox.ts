@@ -19,7 +19,7 @@ interface Script {
 const failed = (failureCode: string, failureMessage: string): PayinOutcome => ({ status: 'failed', failureCode, failureMessage });
 
 /**
- * The sandbox operator (ARCHITECTURE.md section 4): deterministic by the MSISDN's last two digits
+ * The sandbox operator (README, "Sandbox test numbers"): deterministic by the MSISDN's last two digits
  * and by card token, answering after SANDBOX_OPERATOR_DELAY_MS of the injected clock.
  */
 export class SandboxProvider implements PaymentProvider {

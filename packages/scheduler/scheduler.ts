@@ -1,19 +1,19 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
-import type { Migration } from '../core/migration.js';
+import { sqlMigration, type Migration } from '../core/migration.js';
 
 /**
- * Durable timers in Postgres (ARCHITECTURE.md section 1): webhook retries, the sandbox operator's
- * answers, payout delay checks, settlement of pending funds. Due jobs are claimed with
- * `FOR UPDATE SKIP LOCKED` under a lease, run outside that transaction, and deleted on success:
- * at-least-once, so every handler is idempotent. Time is the injected clock's.
+ * Durable timers in Postgres: webhook retries, the sandbox operator's answers, payout delay
+ * checks, settlement of pending funds, billing renewals (docs/architecture.md, "Scheduler and
+ * processes"). Due jobs are claimed with `FOR UPDATE SKIP LOCKED` under a lease, run outside that
+ * transaction, and deleted on success: at-least-once, so every handler is idempotent. Time is the
+ * injected clock's.
  */
 export const schedulerMigrations: Migration[] = [
-  {
-    name: 'scheduler/001-create',
-    up: (knex) =>
-      knex.raw(`CREATE TABLE scheduled_jobs (
+  sqlMigration(
+    'scheduler/001-create',
+    `CREATE TABLE scheduled_jobs (
         id bigserial PRIMARY KEY,
         kind text NOT NULL,
         key text NOT NULL UNIQUE,
@@ -24,8 +24,8 @@ export const schedulerMigrations: Migration[] = [
         locked_until timestamptz,
         created_at timestamptz NOT NULL DEFAULT now()
       );
-      CREATE INDEX scheduled_jobs_due ON scheduled_jobs (run_at)`),
-  },
+      CREATE INDEX scheduled_jobs_due ON scheduled_jobs (run_at)`,
+  ),
 ];
 
 export interface JobSpec {
@@ -41,7 +41,25 @@ export interface Job extends JobSpec {
   attempts: number;
 }
 
-export type JobHandler = (job: Job) => Promise<void>;
+/**
+ * A kind of job, declared once by the process that handles it (packages/processes): its name,
+ * the dedupe key of one job, and its lane: the object whose jobs must run one after another.
+ */
+export interface JobKind<Payload> {
+  name: string;
+  key(payload: Payload, runAt: Date): string;
+  lane(payload: Payload): string;
+}
+
+/** Enqueues a job of one kind: the port a domain service gets instead of the scheduler. */
+export type Enqueue<Payload> = (payload: Payload, runAt: Date) => Promise<void>;
+
+export type JobHandler<Payload = Record<string, unknown>> = (payload: Payload, job: Job) => Promise<void>;
+
+interface Registered {
+  kind: JobKind<never>;
+  handler: JobHandler<never>;
+}
 
 /** Schedules a job, inside the caller's transaction when one is given. */
 export async function schedule(db: Knex | Knex.Transaction, spec: JobSpec): Promise<void> {
@@ -51,21 +69,18 @@ export async function schedule(db: Knex | Knex.Transaction, spec: JobSpec): Prom
     .ignore();
 }
 
+/** Schedules a job of a declared kind, inside the caller's transaction when one is given. */
+export function enqueue<Payload extends object>(db: Knex | Knex.Transaction, kind: JobKind<Payload>, payload: Payload, runAt: Date): Promise<void> {
+  return schedule(db, { kind: kind.name, key: kind.key(payload, runAt), runAt, payload: { ...payload } as Record<string, unknown> });
+}
+
 const LEASE_MS = 5 * 60_000;
 
-/** The object a job is about; its jobs must not overtake each other. */
-function laneOf(job: Job): string {
-  const p = job.payload;
-  for (const field of ['deliveryId', 'payoutId', 'paymentIntentId', 'merchantId']) {
-    if (typeof p[field] === 'string') return `${field}:${p[field]}`;
-  }
-  return job.key;
-}
 /** Back-off after a failed run: 1 s, 2 s, 4 s … capped at 10 minutes. */
 const retryDelay = (attempts: number) => Math.min(1000 * 2 ** Math.max(0, attempts - 1), 10 * 60_000);
 
 export class Scheduler {
-  private readonly handlers = new Map<string, JobHandler>();
+  private readonly kinds = new Map<string, Registered>();
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> | null = null;
 
@@ -77,13 +92,25 @@ export class Scheduler {
     private readonly concurrency = 16,
   ) {}
 
-  register(kind: string, handler: JobHandler): void {
-    if (this.handlers.has(kind)) throw new Error(`A handler for ${kind} is already registered`);
-    this.handlers.set(kind, handler);
+  register<Payload>(kind: JobKind<Payload>, handler: JobHandler<Payload>): void {
+    if (this.kinds.has(kind.name)) throw new Error(`A handler for ${kind.name} is already registered`);
+    this.kinds.set(kind.name, { kind: kind as JobKind<never>, handler: handler as JobHandler<never> });
   }
 
+  /** Low-level: a job as it is stored (tests use it to inject duplicates). */
   schedule(spec: JobSpec): Promise<void> {
     return schedule(this.knex, spec);
+  }
+
+  /** The port a domain service gets to enqueue jobs of one kind. */
+  enqueuer<Payload extends object>(kind: JobKind<Payload>): Enqueue<Payload> {
+    return (payload, runAt) => enqueue(this.knex, kind, payload, runAt);
+  }
+
+  /** The object a job is about, as its kind declares; its jobs must not overtake each other. */
+  private laneOf(job: Job): string {
+    const registered = this.kinds.get(job.kind);
+    return registered ? registered.kind.lane(job.payload as never) : job.key;
   }
 
   /** Claims and runs the jobs due now; returns how many ran (successfully or not). */
@@ -109,7 +136,7 @@ export class Scheduler {
     const lanes = new Map<string, Job[]>();
     for (const row of claimed) {
       const job: Job = { id: row.id, kind: row.kind, key: row.key, runAt: row.run_at, payload: row.payload, attempts: row.attempts + 1 };
-      const lane = laneOf(job);
+      const lane = this.laneOf(job);
       lanes.set(lane, [...(lanes.get(lane) ?? []), job]);
     }
     const queue = [...lanes.values()];
@@ -123,10 +150,10 @@ export class Scheduler {
   }
 
   private async runOne(job: Job): Promise<void> {
-    const handler = this.handlers.get(job.kind);
+    const registered = this.kinds.get(job.kind);
     try {
-      if (!handler) throw new Error(`No handler for job kind ${job.kind}`);
-      await handler(job);
+      if (!registered) throw new Error(`No handler for job kind ${job.kind}`);
+      await registered.handler(job.payload as never, job);
       await this.knex('scheduled_jobs').where({ id: job.id }).delete();
     } catch (err) {
       this.log.error({ err, job: { id: job.id, kind: job.kind, key: job.key, attempts: job.attempts } }, 'scheduled job failed; will retry');

@@ -11,7 +11,6 @@ import type { WebhookEndpoints } from '../domain/webhook-endpoint/commands.js';
 import type { Owner } from '../domain/audit.js';
 import type { Environment } from '../domain/merchant/events.js';
 import type { RecordedEvent } from '../eventstore/port.js';
-import { schedule } from '../scheduler/scheduler.js';
 import { matchingEndpoints, type WebhookEndpointRow } from '../../projections/webhook-endpoints.js';
 import { isPublicEventType } from '../domain/webhook-endpoint/event-types.js';
 import type { Notifier } from './notifier.js';
@@ -20,7 +19,6 @@ import { signatureHeader } from './signing.js';
 import { pinnedLookup, resolveDeliveryTarget } from '../domain/webhook-endpoint/url-policy.js';
 
 export const DISPATCH_CONSUMER = 'webhook-dispatcher';
-export const JOB_WEBHOOK_DELIVER = 'webhook.deliver';
 /** Replays of an endpoint's failed deliveries reach back this far (events are kept at least this long). */
 export const RETENTION_MS = 30 * 86_400_000;
 const RESPONSE_EXCERPT_BYTES = 64 * 1024;
@@ -34,8 +32,16 @@ export function publicEventId(sourceEventId: string): string {
   return `evt_${id}`;
 }
 
+/** One attempt of one delivery, as its job names it (packages/processes/webhook-delivery.ts). */
+export interface DeliveryJob {
+  deliveryId: string;
+  attempt: number;
+}
+
 export interface DispatcherDeps {
   knex: Knex;
+  /** Enqueues an attempt in the given transaction, so a delivery row never exists without its job. */
+  enqueueDelivery(db: Knex | Knex.Transaction, job: DeliveryJob, runAt: Date): Promise<void>;
   clock: Clock;
   log: Logger;
   box: SecretBox;
@@ -153,7 +159,7 @@ export class WebhookDispatcher {
       created_at: now,
       updated_at: now,
     });
-    await schedule(db, { kind: JOB_WEBHOOK_DELIVER, key: `deliver:${id}:1`, runAt: now, payload: { deliveryId: id } });
+    await this.deps.enqueueDelivery(db, { deliveryId: id, attempt: 1 }, now);
     return { id, event_id: d.eventId, webhook_endpoint_id: d.endpoint.id };
   }
 
@@ -216,7 +222,7 @@ export class WebhookDispatcher {
         .onConflict(['delivery_id', 'attempt'])
         .merge();
       await trx('webhook_deliveries').where({ id: d.id }).update({ status, attempts: attempt, next_attempt_at: nextAt, updated_at: now });
-      if (nextAt) await schedule(trx, { kind: JOB_WEBHOOK_DELIVER, key: `deliver:${d.id}:${attempt + 1}`, runAt: nextAt, payload: { deliveryId: d.id } });
+      if (nextAt) await this.deps.enqueueDelivery(trx, { deliveryId: d.id, attempt: attempt + 1 }, nextAt);
     });
 
     if (ok && endpoint.failing) await this.deps.endpoints.markRecovered({ merchantId: endpoint.merchant_id, environment: endpoint.environment }, endpoint.id);

@@ -1,14 +1,13 @@
-import type { Migration } from '../core/migration.js';
+import { sqlMigration, type Migration } from '../core/migration.js';
 
 /**
  * Tables of the webhook dispatcher (written by the bus consumer and the delivery jobs, not
  * projections: they record what was sent, which a replay of the log cannot reproduce).
  */
 export const webhookMigrations: Migration[] = [
-  {
-    name: 'webhooks/001-create',
-    up: (knex) =>
-      knex.raw(`CREATE TABLE bus_checkpoints (
+  sqlMigration(
+    'webhooks/001-create',
+    `CREATE TABLE bus_checkpoints (
         name text PRIMARY KEY,
         position text,
         updated_at timestamptz NOT NULL
@@ -57,6 +56,6 @@ export const webhookMigrations: Migration[] = [
         created_at timestamptz NOT NULL,
         sent_at timestamptz,
         error text
-      )`),
-  },
+      )`,
+  ),
 ];

@@ -16,7 +16,7 @@ runProcess('projector', async (config, log) => {
     log.info('EVENT_STORE=postgres: projections run inline with each append; the projector has nothing to do');
     return null;
   }
-  const db = await openMigratedDatabase(config, log);
+  const db = await openMigratedDatabase(config, log, 10);
   const store = createEventStoreFor(config, db);
   const runner = new ProjectionRunner(db.knex, store, ALL_PROJECTIONS, log);
   try {

@@ -12,7 +12,7 @@ runProcess('relay', async (config, log) => {
     log.info('BUS=postgres: bus consumers tail the event log themselves; the relay has nothing to do');
     return null;
   }
-  const db = await openMigratedDatabase(config, log);
+  const db = await openMigratedDatabase(config, log, 10);
   // The relay only reads the log: no inline projections on its store.
   const store = createEventStoreFor(config, db);
   const relay = createRelayFor(config, { knex: db.knex, store, log });

@@ -6,6 +6,7 @@
  */
 import t from 'tap';
 import { ApiError } from '../../packages/core/errors.js';
+import { refundReconcile } from '../../packages/processes/refund-reconcile.js';
 import { Refunds } from '../../packages/domain/refund/commands.js';
 import { paymentRefundsStream } from '../../packages/domain/refund/events.js';
 import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
@@ -137,8 +138,7 @@ t.test('parallel refunds from two processes: the stream version decides, the tot
   // Another process: its own store (and stream cache), the same database.
   const otherStore = new PostgresEventStore(svc.system.knex, { inline: inlineProjections(ALL_PROJECTIONS) });
   t.teardown(() => otherStore.close());
-  const schedule = (job: Parameters<typeof svc.system.scheduler.schedule>[0]) => svc.system.scheduler.schedule(job);
-  const processes = [svc.system.billing.refunds, new Refunds({ store: otherStore, clock: svc.clock, schedule })];
+  const processes = [svc.system.billing.refunds, new Refunds({ store: otherStore, clock: svc.clock, scheduleReconcile: svc.system.scheduler.enqueuer(refundReconcile.job) })];
   const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => processes[i % 2]!.create(principal, pi.id, { amount: 1_500 }, { actor: 'test' })));
   const ok = results.filter((r) => r.status === 'fulfilled');
   const refused = results.filter((r) => r.status === 'rejected' && r.reason instanceof ApiError && r.reason.code === 'IKW-BIL-003');

@@ -5,7 +5,7 @@ import { getCurrency } from '../../catalog/index.js';
 import { newUuid } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import { auditMetadata, type Actor } from '../audit.js';
-import { handleCommand, loadState, type HandleResult, type ConflictPolicy } from '../../eventstore/command-handler.js';
+import { CommandService, handleCommand } from '../../eventstore/command-handler.js';
 import type { Environment } from '../merchant/events.js';
 import type { Owner } from '../audit.js';
 import type { CustomerDirectory } from '../read-ports.js';
@@ -89,12 +89,11 @@ export interface CustomerRef {
 }
 
 /** Customers as billing sees them: resolution of a request's customer, and the wallet. */
-export class Customers {
-  constructor(private readonly deps: { directory: CustomerDirectory; store: EventStore; clock: Clock }) {}
-
-  private run(id: string, command: CustomerCommand, meta: EventMetadata, onConflict: ConflictPolicy): Promise<HandleResult<CustomerState, CustomerEvent>> {
-    return handleCommand(this.deps.store, customerStream(id), customerDecider, command, meta, { onConflict });
+export class Customers extends CommandService<CustomerCommand, CustomerState, CustomerEvent> {
+  constructor(private readonly deps: { directory: CustomerDirectory; store: EventStore; clock: Clock }) {
+    super(deps.store, customerStream, customerDecider);
   }
+
 
   /** The id of the request's customer; IKW-BIL-006 when an id names no customer of this merchant and environment. */
   async resolve(who: Owner, ref: CustomerRef, meta: EventMetadata): Promise<string> {
@@ -145,9 +144,6 @@ export class Customers {
     await this.run(customerId, { type: 'settle_application', owner: who, at: this.deps.clock.now(), applicationId, accepted }, meta, 'contended');
   }
 
-  load(customerId: string): Promise<{ state: CustomerState }> {
-    return loadState(this.deps.store, customerStream(customerId), customerDecider);
-  }
 }
 
 function blankCustomer(id: string, who: Owner, clock: Clock) {

@@ -1,13 +1,12 @@
-import type { ConsumerSpec } from '../../bus/consumer.js';
 import { getCountry, getCurrency, listCountries } from '../../catalog/index.js';
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import { newId, newUuid } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
-import { schedule, type JobSpec } from '../../scheduler/scheduler.js';
+import type { Enqueue } from '../../scheduler/scheduler.js';
 import { auditMetadata, type Actor } from '../audit.js';
 import type { CustomerRef, Customers } from '../customer/commands.js';
-import { handleCommand, loadState, type HandleResult, type ConflictPolicy } from '../../eventstore/command-handler.js';
+import { CommandService, loadState } from '../../eventstore/command-handler.js';
 import type { ConfirmInput, PaymentIntents } from '../payment-intent/commands.js';
 import type { Owner } from '../audit.js';
 import type { PaymentIntentReader, PriceCatalog } from '../read-ports.js';
@@ -17,9 +16,6 @@ import type { PeriodInvoice, SubscriptionCreated } from '../subscription/events.
 import { amountRemaining, invoiceDecider, PAYABLE, toInvoiceObject, type InvoiceCommand, type InvoiceState } from './decider.js';
 import { invoiceStream, type InvoiceEvent, type InvoiceLine, type InvoiceObject, type InvoiceStatus } from './events.js';
 
-export const JOB_WALLET_APPLICATION = 'invoice.wallet_application';
-export const JOB_INVOICE_PAYMENT = 'invoice.payment_intent_succeeded';
-export const BILLING_PAYMENTS_CONSUMER = 'billing-payments';
 /** The metadata key that points a payment intent at the invoice it pays (visible to the merchant, like Stripe's `invoice`). */
 export const INVOICE_METADATA_KEY = 'invoice_id';
 /** When the mend of a wallet application left half-done by a crash runs. */
@@ -55,6 +51,9 @@ export interface PayInput {
   idempotencyKey?: string;
 }
 
+/** A payment of an invoice from the customer's wallet, as its mend names it. */
+export type WalletApplicationRef = Owner & { customerId: string; applicationId: string; invoiceId: string };
+
 export interface InvoiceDeps {
   reads: PriceCatalog & PaymentIntentReader;
   store: EventStore;
@@ -62,7 +61,8 @@ export interface InvoiceDeps {
   publicUrl: string;
   customers: Customers;
   paymentIntents: PaymentIntents;
-  schedule(job: JobSpec): Promise<void>;
+  /** The mend of a wallet application a crash left half done. */
+  scheduleWalletApplication: Enqueue<WalletApplicationRef>;
   /** A subscription's invoice left the payable statuses (paid, void, uncollectible): the subscription may leave past_due. */
   onSettled(state: InvoiceState): Promise<void>;
   /** Whether a subscription id names a subscription of this owner, and its customer. */
@@ -73,16 +73,12 @@ export interface InvoiceDeps {
 const SETTLED: readonly InvoiceStatus[] = ['paid', 'void', 'uncollectible'];
 
 /** Invoices: creation, status transitions, and payment by the customer's wallet or by payment intents. */
-export class Invoices {
-  constructor(private readonly deps: InvoiceDeps) {}
-
-  private run(id: string, command: InvoiceCommand, meta: EventMetadata, onConflict: ConflictPolicy = 'none'): Promise<HandleResult<InvoiceState, InvoiceEvent>> {
-    return handleCommand(this.deps.store, invoiceStream(id), invoiceDecider, command, meta, { onConflict });
+export class Invoices extends CommandService<InvoiceCommand, InvoiceState, InvoiceEvent> {
+  constructor(private readonly deps: InvoiceDeps) {
+    super(deps.store, invoiceStream, invoiceDecider);
   }
 
-  load(id: string): Promise<{ state: InvoiceState }> {
-    return loadState(this.deps.store, invoiceStream(id), invoiceDecider);
-  }
+
 
   /** The invoice if it is this owner's; otherwise 404 naming `param`. */
   async owned(who: Owner, id: string, param: string): Promise<InvoiceState> {
@@ -246,7 +242,7 @@ export class Invoices {
     const applicationId = `wapp_${newUuid()}`;
     const meta = auditMetadata(this.deps.clock, who, invoiceId, actor);
     const job = { ...who, customerId: i.customer, applicationId, invoiceId };
-    await this.deps.schedule({ kind: JOB_WALLET_APPLICATION, key: `wallet:${applicationId}`, runAt: new Date(this.deps.clock.now().getTime() + RECONCILE_AFTER_MS), payload: job });
+    await this.deps.scheduleWalletApplication(job, new Date(this.deps.clock.now().getTime() + RECONCILE_AFTER_MS));
     await this.deps.customers.applyToInvoice(who, i.customer, { applicationId, invoiceId, currency: i.currency, maxAmount: input.amount ?? remaining }, meta);
     const after = await this.completeApplication(job, meta);
     if (!after.payments.has(applicationId)) {
@@ -257,7 +253,7 @@ export class Invoices {
   }
 
   /** Offers a wallet application to its invoice and returns what the invoice did not take. Idempotent. */
-  async completeApplication(job: Owner & { customerId: string; applicationId: string; invoiceId: string }, meta: EventMetadata): Promise<InvoiceState> {
+  async completeApplication(job: WalletApplicationRef, meta: EventMetadata): Promise<InvoiceState> {
     const who = { merchantId: job.merchantId, environment: job.environment };
     const { state: customer } = await this.deps.customers.load(job.customerId);
     const application = customer.applications.get(job.applicationId);
@@ -375,29 +371,5 @@ export class Invoices {
       }
     }
     await this.afterChange(result.state, meta);
-  }
-
-  /**
-   * The bus consumer that notices payments of invoices: each succeeded payment intent that names
-   * an invoice becomes a job (in the consumer's transaction, so none is lost or doubled).
-   */
-  paymentsConsumer(): ConsumerSpec {
-    return {
-      name: BILLING_PAYMENTS_CONSUMER,
-      checkpointTable: 'bus_checkpoints',
-      handle: async (trx, events) => {
-        for (const event of events) {
-          if (event.type !== 'payment_intent.succeeded') continue;
-          const object = (event.data as { object?: PaymentIntentObject }).object;
-          if (!object?.metadata[INVOICE_METADATA_KEY] || !event.metadata.merchant_id || !event.metadata.environment) continue;
-          await schedule(trx, {
-            kind: JOB_INVOICE_PAYMENT,
-            key: `invoice-payment:${object.id}`,
-            runAt: this.deps.clock.now(),
-            payload: { merchantId: event.metadata.merchant_id, environment: event.metadata.environment, paymentIntentId: object.id },
-          });
-        }
-      },
-    };
   }
 }

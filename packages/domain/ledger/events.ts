@@ -44,5 +44,12 @@ export interface EntryPosted {
 
 export type LedgerEvent = DomainEvent<'ledger.entry_posted', EntryPosted>;
 
+/** One balance: a merchant's money in one environment and currency. */
+export interface BalanceRef {
+  merchantId: string;
+  environment: Environment;
+  currency: string;
+}
+
 export const balanceStream = (merchantId: string, environment: Environment, currency: string) =>
   `balance-${merchantId}-${environment}-${currency.toLowerCase()}`;

@@ -2,12 +2,14 @@ import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
+import type { Enqueue } from '../../scheduler/scheduler.js';
+import type { BalanceRef } from '../ledger/events.js';
 import { getCountry, getCurrency, getOperator, normalizeMsisdn, quoteFee } from '../../catalog/index.js';
 import type { PayinCallback, PaymentProvider } from '../../providers/port.js';
 import { auditMetadata, type Actor } from '../audit.js';
 import type { CustomerDirectory } from '../read-ports.js';
 import { findOrCreateCustomer } from '../customer/commands.js';
-import { handleCommand, loadState, type HandleResult, type ConflictPolicy } from '../../eventstore/command-handler.js';
+import { CommandService } from '../../eventstore/command-handler.js';
 import { runLedger } from '../ledger/commands.js';
 import type { Environment } from '../merchant/events.js';
 import {
@@ -54,25 +56,21 @@ export interface PaymentIntentDeps {
   /** Delay before a payment's funds become available, per environment. */
   settlementDelayMs(environment: Environment): number;
   /** Durable timer for the settlement of pending funds. */
-  scheduleSettlement(merchantId: string, environment: Environment, currency: string, at: Date): Promise<void>;
+  scheduleSettlement: Enqueue<BalanceRef>;
 }
 
 
 
 /** The application side of payment intents: validation against the catalog, provider calls, ledger postings. */
-export class PaymentIntents {
-  constructor(private readonly deps: PaymentIntentDeps) {}
+export class PaymentIntents extends CommandService<PaymentIntentCommand, PaymentIntentState, PaymentIntentEvent> {
+  constructor(private readonly deps: PaymentIntentDeps) {
+    super(deps.store, paymentIntentStream, paymentIntentDecider, { conflictMessage: CONFIRMATION_IN_PROGRESS });
+  }
 
   private metadata(merchantId: string, environment: Environment, id: string, actor: Actor): EventMetadata {
     return auditMetadata(this.deps.clock, { merchantId, environment }, id, actor);
   }
 
-  private run(id: string, command: PaymentIntentCommand, meta: EventMetadata, onConflict: ConflictPolicy = 'none'): Promise<HandleResult<PaymentIntentState, PaymentIntentEvent>> {
-    return handleCommand(this.deps.store, paymentIntentStream(id), paymentIntentDecider, command, meta, {
-      conflictMessage: CONFIRMATION_IN_PROGRESS,
-      onConflict,
-    });
-  }
 
   async create(who: Owner, input: CreateInput, actor: Actor): Promise<PaymentIntentObject> {
     const currency = getCurrency(input.currency);
@@ -193,7 +191,7 @@ export class PaymentIntents {
    * an intent already past that point returns it as it is and calls no provider.
    */
   async confirm(who: Owner, id: string, input: ConfirmInput, actor: Actor): Promise<PaymentIntentObject> {
-    const { state } = await loadState(this.deps.store, paymentIntentStream(id), paymentIntentDecider);
+    const { state } = await this.load(id);
     if (!state.intent || state.intent.merchantId !== who.merchantId || state.intent.environment !== who.environment) {
       throw new ApiError('IKW-RES-001', `No such payment intent: '${id}'`, 'id');
     }
@@ -248,7 +246,7 @@ export class PaymentIntents {
   async applyCallback(callback: PayinCallback, actor: string): Promise<PaymentIntentObject | null> {
     const who = { merchantId: callback.merchantId, environment: callback.environment };
     const meta = this.metadata(who.merchantId, who.environment, callback.paymentIntentId, { actor, causationId: callback.operationId });
-    const { state } = await loadState(this.deps.store, paymentIntentStream(callback.paymentIntentId), paymentIntentDecider);
+    const { state } = await this.load(callback.paymentIntentId);
     if (!state.intent || state.intent.merchantId !== who.merchantId || state.intent.environment !== who.environment) return null;
     let outcome: ProviderOutcome;
     if (callback.outcome.status === 'succeeded') {
@@ -290,6 +288,6 @@ export class PaymentIntents {
       },
       meta,
     );
-    if (availableOn > now) await this.deps.scheduleSettlement(intent.merchantId, intent.environment, intent.currency, availableOn);
+    if (availableOn > now) await this.deps.scheduleSettlement({ merchantId: intent.merchantId, environment: intent.environment, currency: intent.currency }, availableOn);
   }
 }

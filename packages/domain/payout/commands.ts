@@ -4,9 +4,10 @@ import type { Logger } from '../../core/logger.js';
 import { ApiError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
+import type { Enqueue } from '../../scheduler/scheduler.js';
 import type { PaymentProvider, PayoutCallback } from '../../providers/port.js';
 import { auditMetadata, type Actor } from '../audit.js';
-import { handleCommand, loadState, type HandleResult, type ConflictPolicy } from '../../eventstore/command-handler.js';
+import { CommandService } from '../../eventstore/command-handler.js';
 import { runLedger } from '../ledger/commands.js';
 import type { Account } from '../ledger/events.js';
 import type { Environment } from '../merchant/events.js';
@@ -31,9 +32,12 @@ export interface PayoutDeps {
   log: Logger;
   provider(environment: Environment): PaymentProvider;
   /** Durable timers: the overdue check at expected_by, and the crash mend of a hold. */
-  scheduleOverdueCheck(payout: Owner & { payoutId: string }, at: Date): Promise<void>;
-  scheduleReconcile(payout: Owner & { payoutId: string; currency: string }, at: Date): Promise<void>;
+  scheduleOverdueCheck: Enqueue<PayoutRef>;
+  scheduleReconcile: Enqueue<PayoutRef & { currency: string }>;
 }
+
+/** A payout as timers and callbacks name it. */
+export type PayoutRef = Owner & { payoutId: string };
 
 
 /** Bank transfers settle in a day; mobile money in the operator's minutes (10 by default). */
@@ -51,16 +55,15 @@ function clearingAccount(destination: Destination): Account {
 }
 
 /** Payouts: the balance hold, the payout stream, the provider, and the lifecycle driven by callbacks. */
-export class Payouts {
-  constructor(private readonly deps: PayoutDeps) {}
+export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEvent> {
+  constructor(private readonly deps: PayoutDeps) {
+    super(deps.store, payoutStream, payoutDecider, { onConflict: 'internal' });
+  }
 
   private metadata(owner: Owner, id: string, actor: Actor): EventMetadata {
     return auditMetadata(this.deps.clock, owner, id, actor);
   }
 
-  private run(id: string, command: PayoutCommand, meta: EventMetadata, onConflict: ConflictPolicy = 'internal'): Promise<HandleResult<PayoutState, PayoutEvent>> {
-    return handleCommand(this.deps.store, payoutStream(id), payoutDecider, command, meta, { onConflict });
-  }
 
   /** The destination of a payout: inline, or a saved one that is this merchant's, active and past its safety delay. */
   private async destination(who: Owner, input: CreatePayoutInput): Promise<{ destination: Destination; payoutMethodId: string | null }> {
@@ -150,7 +153,7 @@ export class Payouts {
       // the same Idempotency-Key replays it instead of paying out twice. Whether the operator took
       // it is unknown; its status check (by payout id) decides later.
       this.deps.log.error({ err, payout_id: id }, 'payout initiation failed; left pending');
-      const { state } = await loadState(this.deps.store, payoutStream(id), payoutDecider);
+      const { state } = await this.load(id);
       return toPayoutObject(state);
     }
     const submitted = await this.run(id, { type: 'submit', owner, at: this.deps.clock.now(), result: initiation }, meta);
@@ -173,7 +176,7 @@ export class Payouts {
   async applyCallback(callback: PayoutCallback, actor: string): Promise<PayoutObject | null> {
     const owner: Owner = { merchantId: callback.merchantId, environment: callback.environment };
     const meta = this.metadata(owner, callback.payoutId, { actor });
-    const { state } = await loadState(this.deps.store, payoutStream(callback.payoutId), payoutDecider);
+    const { state } = await this.load(callback.payoutId);
     if (!state.payout) return null;
     const at = this.deps.clock.now();
     const r = callback.report;
@@ -189,8 +192,8 @@ export class Payouts {
   }
 
   /** At expected_by: a payout still not final gets the delay overlay (reason `unknown` unless the operator said more). */
-  async checkOverdue(owner: Owner & { payoutId: string }): Promise<void> {
-    const { state } = await loadState(this.deps.store, payoutStream(owner.payoutId), payoutDecider);
+  async checkOverdue(owner: PayoutRef): Promise<void> {
+    const { state } = await this.load(owner.payoutId);
     if (!state.payout) return;
     await this.run(owner.payoutId, { type: 'check_overdue', owner, at: this.deps.clock.now() }, this.metadata(owner, owner.payoutId, { actor: 'scheduler' }));
   }
@@ -199,9 +202,9 @@ export class Payouts {
    * Mends a crash: a hold whose payout was never created is released; a final payout whose ledger
    * side was not posted gets it now. Both steps are idempotent.
    */
-  async reconcile(owner: Owner & { payoutId: string; currency: string }): Promise<void> {
+  async reconcile(owner: PayoutRef & { currency: string }): Promise<void> {
     const meta = this.metadata(owner, owner.payoutId, { actor: 'scheduler' });
-    const { state } = await loadState(this.deps.store, payoutStream(owner.payoutId), payoutDecider);
+    const { state } = await this.load(owner.payoutId);
     if (!state.payout) {
       await runLedger(this.deps.store, this.deps.clock, owner.merchantId, owner.environment, owner.currency, { type: 'release_payout', source: owner.payoutId }, meta);
       return;

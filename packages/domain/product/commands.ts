@@ -4,7 +4,7 @@ import { ApiError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import { auditMetadata, type Actor } from '../audit.js';
-import { handleCommand, loadState, type HandleResult, type ConflictPolicy } from '../../eventstore/command-handler.js';
+import { CommandService } from '../../eventstore/command-handler.js';
 import type { Owner } from '../audit.js';
 import { productDecider, toProductObject, type ProductCommand, type ProductState } from './decider.js';
 import { productStream, type Interval, type Price, type ProductEvent, type ProductObject, type UsageType } from './events.js';
@@ -36,12 +36,11 @@ export const MAX_INTERVAL_COUNT: Record<Interval, number> = { day: 1095, week: 1
 
 
 /** Products and prices: the catalogue subscriptions and invoices are built from. */
-export class Products {
-  constructor(private readonly deps: { store: EventStore; clock: Clock }) {}
-
-  private run(id: string, command: ProductCommand, meta: EventMetadata, onConflict: ConflictPolicy = 'none'): Promise<HandleResult<ProductState, ProductEvent>> {
-    return handleCommand(this.deps.store, productStream(id), productDecider, command, meta, { onConflict });
+export class Products extends CommandService<ProductCommand, ProductState, ProductEvent> {
+  constructor(private readonly deps: { store: EventStore; clock: Clock }) {
+    super(deps.store, productStream, productDecider);
   }
+
 
   private prices(productId: string, inputs: PriceInput[], param: string, at: Date): Price[] {
     return inputs.map((input, i) => {
@@ -123,7 +122,7 @@ export class Products {
    */
   async delete(who: Owner, id: string, actor: Actor, isStale: (subscriptionId: string, attachedAt: string) => Promise<boolean>): Promise<ProductObject> {
     const meta = auditMetadata(this.deps.clock, who, id, actor);
-    const { state } = await loadState(this.deps.store, productStream(id), productDecider);
+    const { state } = await this.load(id);
     if (state.product && state.product.merchantId === who.merchantId && state.product.environment === who.environment) {
       for (const [subscriptionId, attachedAt] of state.subscriptions) {
         if (await isStale(subscriptionId, attachedAt)) await this.detach(who, id, subscriptionId, meta);
@@ -143,9 +142,6 @@ export class Products {
     await this.run(productId, { type: 'detach', owner: who, at: this.deps.clock.now(), subscriptionId }, meta, 'internal');
   }
 
-  load(productId: string): Promise<{ state: ProductState }> {
-    return loadState(this.deps.store, productStream(productId), productDecider);
-  }
 }
 
 function withoutEmpty(metadata: Record<string, string>): Record<string, string> {

@@ -2,17 +2,16 @@ import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
-import type { JobSpec } from '../../scheduler/scheduler.js';
+import type { Enqueue } from '../../scheduler/scheduler.js';
 import { auditMetadata, type Actor } from '../audit.js';
-import { handleCommand, loadState, type ConflictPolicy } from '../../eventstore/command-handler.js';
+import { CommandService, loadState } from '../../eventstore/command-handler.js';
 import { runLedger } from '../ledger/commands.js';
 import type { Owner } from '../audit.js';
 import { paymentIntentDecider } from '../payment-intent/decider.js';
 import { paymentIntentStream } from '../payment-intent/events.js';
 import { paymentRefundsDecider, toRefundObject, type PaymentRefundsState, type RefundCommand } from './decider.js';
-import { paymentRefundsStream, type RefundedPayment, type RefundObject, type RefundReason } from './events.js';
+import { paymentRefundsStream, type RefundedPayment, type RefundEvent, type RefundObject, type RefundReason } from './events.js';
 
-export const JOB_REFUND_RECONCILE = 'refund.reconcile';
 /** When the mend of a refund left pending by a crash runs. */
 const RECONCILE_AFTER_MS = 60_000;
 
@@ -24,17 +23,20 @@ export interface RefundInput {
 export interface RefundDeps {
   store: EventStore;
   clock: Clock;
-  schedule(job: JobSpec): Promise<void>;
+  /** The mend of a refund a crash left pending. */
+  scheduleReconcile: Enqueue<RefundRef>;
 }
+
+/** A refund as its timer names it. */
+export type RefundRef = Owner & { paymentId: string; refundId: string };
 
 
 /** Refunds of succeeded payment intents: the refundable remainder on the payment's refund stream, the money on the ledger. */
-export class Refunds {
-  constructor(private readonly deps: RefundDeps) {}
-
-  private run(paymentId: string, command: RefundCommand, meta: EventMetadata, onConflict: ConflictPolicy) {
-    return handleCommand(this.deps.store, paymentRefundsStream(paymentId), paymentRefundsDecider, command, meta, { onConflict });
+export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, RefundEvent> {
+  constructor(private readonly deps: RefundDeps) {
+    super(deps.store, paymentRefundsStream, paymentRefundsDecider);
   }
+
 
   /** The payment as a refund sees it; 404 for another merchant's, IKW-BIL-004 unless it succeeded. */
   private async payment(who: Owner, paymentId: string): Promise<RefundedPayment> {
@@ -68,17 +70,12 @@ export class Refunds {
     const meta = auditMetadata(this.deps.clock, who, refundId, { ...actor, causationId: paymentId });
     let amount = input.amount;
     if (amount === undefined) {
-      const { state } = await loadState(this.deps.store, paymentRefundsStream(paymentId), paymentRefundsDecider);
+      const { state } = await this.load(paymentId);
       amount = payment.amount - state.committed;
       if (amount <= 0) throw new ApiError('IKW-BIL-003', `Payment ${paymentId} is already fully refunded`, 'amount');
     }
     // Should the process die before the ledger answers, this job finishes the refund.
-    await this.deps.schedule({
-      kind: JOB_REFUND_RECONCILE,
-      key: `refund:${refundId}`,
-      runAt: new Date(this.deps.clock.now().getTime() + RECONCILE_AFTER_MS),
-      payload: { ...who, paymentId, refundId },
-    });
+    await this.deps.scheduleReconcile({ ...who, paymentId, refundId }, new Date(this.deps.clock.now().getTime() + RECONCILE_AFTER_MS));
     await this.run(paymentId, { type: 'create', owner: who, at: this.deps.clock.now(), payment, refundId, amount, reason: input.reason ?? null }, meta, 'contended');
     const state = await this.post(who, paymentId, refundId, meta);
     const refund = toRefundObject(state, refundId);
@@ -90,7 +87,7 @@ export class Refunds {
 
   /** The ledger side of a pending refund: available → clearing, or failed when the balance cannot cover it. Idempotent. */
   private async post(who: Owner, paymentId: string, refundId: string, meta: EventMetadata): Promise<PaymentRefundsState> {
-    const { state } = await loadState(this.deps.store, paymentRefundsStream(paymentId), paymentRefundsDecider);
+    const { state } = await this.load(paymentId);
     const refund = state.refunds.get(refundId);
     const payment = state.payment;
     if (!refund || !payment || refund.status !== 'pending') return state;
@@ -115,7 +112,7 @@ export class Refunds {
   }
 
   /** The crash mend: finishes a refund left pending (the ledger posting is idempotent per refund). */
-  async reconcile(job: Owner & { paymentId: string; refundId: string }): Promise<void> {
+  async reconcile(job: RefundRef): Promise<void> {
     const meta = auditMetadata(this.deps.clock, job, job.refundId, { actor: 'scheduler', causationId: job.paymentId });
     await this.post(job, job.paymentId, job.refundId, meta);
   }

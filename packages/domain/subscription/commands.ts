@@ -2,10 +2,10 @@ import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import { newId, newUuid, randomBase62 } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
-import type { JobSpec } from '../../scheduler/scheduler.js';
+import type { Enqueue } from '../../scheduler/scheduler.js';
 import { auditMetadata, type Actor } from '../audit.js';
 import type { CustomerRef, Customers } from '../customer/commands.js';
-import { handleCommand, loadState, type HandleResult, type ConflictPolicy } from '../../eventstore/command-handler.js';
+import { CommandService } from '../../eventstore/command-handler.js';
 import type { Invoices } from '../invoice/commands.js';
 import type { InvoiceState } from '../invoice/decider.js';
 import type { Owner } from '../audit.js';
@@ -16,9 +16,6 @@ import { addDays, addInterval, wholeSeconds } from './periods.js';
 import { licensedLines, periodInvoice, subscriptionDecider, type SubscriptionCommand, type SubscriptionState } from './decider.js';
 import { subscriptionStream, type PeriodInvoice, type SubscriptionEvent, type SubscriptionItem, type UsageRecord } from './events.js';
 
-export const JOB_SUBSCRIPTION_RENEW = 'subscription.renew';
-export const JOB_SUBSCRIPTION_ISSUE_INVOICE = 'subscription.issue_invoice';
-export const JOB_SUBSCRIPTION_INVOICE_DUE = 'subscription.invoice_due';
 /** When the mend of an invoice issue left undone by a crash runs. */
 const RECONCILE_AFTER_MS = 60_000;
 /** An attachment of a product to a subscription that does not exist this long after is left over from a crash. */
@@ -56,23 +53,28 @@ export interface SubscriptionDeps {
   customers: Customers;
   products: Products;
   invoices: Invoices;
-  schedule(job: JobSpec): Promise<void>;
+  /** Durable timers: the end of a period, the mend of an invoice issue a crash left undone, an invoice's due date. */
+  jobs: SubscriptionJobs;
 }
 
-type Job = Owner & { subscriptionId: string };
+/** A subscription as its timers name it. */
+export type SubscriptionRef = Owner & { subscriptionId: string };
+type Job = SubscriptionRef;
+
+export interface SubscriptionJobs {
+  renew: Enqueue<SubscriptionRef & { periodEnd: string }>;
+  issueInvoice: Enqueue<SubscriptionRef & { invoiceId: string }>;
+  invoiceDue: Enqueue<SubscriptionRef & { invoiceId: string }>;
+}
 
 
 /** Subscriptions: creation from prices, cancelation, usage, and the renewal of periods by scheduler jobs on the injected clock. */
-export class Subscriptions {
-  constructor(private readonly deps: SubscriptionDeps) {}
-
-  private run(id: string, command: SubscriptionCommand, meta: EventMetadata, onConflict: ConflictPolicy = 'none'): Promise<HandleResult<SubscriptionState, SubscriptionEvent>> {
-    return handleCommand(this.deps.store, subscriptionStream(id), subscriptionDecider, command, meta, { onConflict });
+export class Subscriptions extends CommandService<SubscriptionCommand, SubscriptionState, SubscriptionEvent> {
+  constructor(private readonly deps: SubscriptionDeps) {
+    super(deps.store, subscriptionStream, subscriptionDecider);
   }
 
-  load(id: string): Promise<{ state: SubscriptionState }> {
-    return loadState(this.deps.store, subscriptionStream(id), subscriptionDecider);
-  }
+
 
   /** The subscription if it is this owner's, else null. */
   async owned(who: Owner, id: string): Promise<SubscriptionState | null> {
@@ -170,16 +172,11 @@ export class Subscriptions {
   }
 
   private scheduleRenewal(job: Job, periodEnd: string): Promise<void> {
-    return this.deps.schedule({ kind: JOB_SUBSCRIPTION_RENEW, key: `renew:${job.subscriptionId}:${periodEnd}`, runAt: new Date(periodEnd), payload: { ...job, periodEnd } });
+    return this.deps.jobs.renew({ ...job, periodEnd }, new Date(periodEnd));
   }
 
   private scheduleIssue(job: Job, invoiceId: string): Promise<void> {
-    return this.deps.schedule({
-      kind: JOB_SUBSCRIPTION_ISSUE_INVOICE,
-      key: `issue:${invoiceId}`,
-      runAt: new Date(this.deps.clock.now().getTime() + RECONCILE_AFTER_MS),
-      payload: { ...job, invoiceId },
-    });
+    return this.deps.jobs.issueInvoice({ ...job, invoiceId }, new Date(this.deps.clock.now().getTime() + RECONCILE_AFTER_MS));
   }
 
   /** Creates a period's invoice (idempotent) and the timer that checks it is paid by its due date. */
@@ -189,12 +186,7 @@ export class Subscriptions {
     if (!invoice) return;
     const issued = await this.deps.invoices.issueForSubscription(s, invoice, meta);
     if (issued.status === 'open') {
-      await this.deps.schedule({
-        kind: JOB_SUBSCRIPTION_INVOICE_DUE,
-        key: `due:${invoiceId}`,
-        runAt: new Date(invoice.dueAt),
-        payload: { merchantId: s.merchantId, environment: s.environment, subscriptionId: s.id, invoiceId },
-      });
+      await this.deps.jobs.invoiceDue({ merchantId: s.merchantId, environment: s.environment, subscriptionId: s.id, invoiceId }, new Date(invoice.dueAt));
     }
   }
 

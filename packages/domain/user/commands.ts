@@ -50,7 +50,7 @@ export interface TokenPair {
 }
 
 /**
- * AppTokens (ARCHITECTURE.md section 3): short-lived signed JWTs (HS256, 15 min) for a dashboard
+ * AppTokens (docs/decisions.md, HTTP): short-lived signed JWTs (HS256, 15 min) for a dashboard
  * user acting for one merchant; refresh tokens rotate on every use and a reused one ends the
  * session. The signing key is derived from the secrets key, so no new secret needs managing.
  */

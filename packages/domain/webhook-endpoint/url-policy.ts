@@ -1,6 +1,5 @@
 /**
- * Webhook endpoint URL policy (ARCHITECTURE.md section 5; "Accepted endpoint URLs" in the service
- * interface).
+ * Webhook endpoint URL policy (docs/webhooks.md, endpoint URLs).
  *
  * - Registration time: `checkEndpointUrl` accepts absolute http(s) URLs only, HTTPS only in live,
  *   no userinfo, and refuses localhost, `*.localhost` and every forbidden IP literal in any

@@ -4,17 +4,8 @@ import {
   EventStoreDBClient,
   FORWARDS,
   START,
-  type AllStreamResolvedEvent,
-  type AllStreamSubscription,
-  type AppendResult as EsdbAppendResult,
-  type AppendToStreamOptions,
-  type EventData,
   type Position,
-  type ReadAllOptions,
-  type ReadStreamOptions,
   type ResolvedEvent,
-  type StreamingRead,
-  type SubscribeToAllOptions,
 } from '@eventstore/db-client';
 import { newUuid } from '../../core/ids.js';
 import type { AppendResult, EventStore, ExpectedVersion, NewEvent, RecordedEvent, SubscribeOptions, Subscription } from '../port.js';
@@ -30,16 +21,10 @@ import {
   toVersion,
   translateAppendError,
 } from './mapping.js';
+import type { EsdbClient } from './client.js';
+import { OpenSubscriptions } from '../subscription.js';
 import { EsdbSubscription } from './subscription.js';
 
-/** The part of EventStoreDBClient the store uses (an EventStoreDBClient is one; tests may pass an emulator). */
-export interface EsdbClient {
-  appendToStream(streamName: string, events: EventData[], options: AppendToStreamOptions): Promise<EsdbAppendResult>;
-  readStream(streamName: string, options: ReadStreamOptions): StreamingRead<ResolvedEvent>;
-  readAll(options: ReadAllOptions): StreamingRead<AllStreamResolvedEvent>;
-  subscribeToAll(options: SubscribeToAllOptions): AllStreamSubscription;
-  dispose(): Promise<void>;
-}
 
 export interface EsdbEventStoreOptions {
   /**
@@ -62,7 +47,7 @@ export interface EsdbEventStoreOptions {
  */
 export class EsdbEventStore implements EventStore {
   private readonly scope: StreamScope;
-  private readonly subscriptions = new Set<Subscription>();
+  private readonly subscriptions = new OpenSubscriptions();
 
   constructor(
     private readonly client: EsdbClient,
@@ -199,19 +184,11 @@ export class EsdbEventStore implements EventStore {
       head: () => this.headPosition(),
       retryDelayMs: this.options.retryDelayMs ?? 500,
     });
-    this.subscriptions.add(sub);
-    return {
-      caughtUp: () => sub.caughtUp(),
-      stop: async () => {
-        this.subscriptions.delete(sub);
-        await sub.stop();
-      },
-    };
+    return this.subscriptions.track(sub);
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.subscriptions].map((s) => s.stop()));
-    this.subscriptions.clear();
+    await this.subscriptions.stopAll();
     await this.client.dispose();
   }
 }

@@ -1,7 +1,7 @@
 import { START, type AllStreamResolvedEvent, type AllStreamSubscription } from '@eventstore/db-client';
 import type { RecordedEvent, SubscribeOptions, Subscription } from '../port.js';
 import { decodePosition, fromRecorded, type StreamScope } from './mapping.js';
-import type { EsdbClient } from './store.js';
+import type { EsdbClient } from './client.js';
 
 const MAX_RESUBSCRIBE_DELAY_MS = 10_000;
 

@@ -13,7 +13,7 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from '../port.js';
-import { pollingSubscription } from '../subscription.js';
+import { OpenSubscriptions, pollingSubscription } from '../subscription.js';
 
 const NOTIFY_CHANNEL = 'sika_events';
 const PAD = 20;
@@ -75,7 +75,7 @@ export class PostgresEventStore implements EventStore {
   private listenerStarting: Promise<void> | null = null;
   private notifyPending = false;
   private closed = false;
-  private readonly subscriptions = new Set<Subscription>();
+  private readonly subscriptions = new OpenSubscriptions();
 
   constructor(
     private readonly knex: Knex,
@@ -236,14 +236,7 @@ export class PostgresEventStore implements EventStore {
       wakeups: this.committed,
       pollIntervalMs: this.options.pollIntervalMs ?? 250,
     });
-    this.subscriptions.add(sub);
-    return {
-      caughtUp: () => sub.caughtUp(),
-      stop: async () => {
-        this.subscriptions.delete(sub);
-        await sub.stop();
-      },
-    };
+    return this.subscriptions.track(sub);
   }
 
   /** Wakes this process's subscribers at once and, coalesced, other processes through NOTIFY. */
@@ -282,7 +275,7 @@ export class PostgresEventStore implements EventStore {
 
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    await this.subscriptions.stopAll();
     if (this.listenerStarting) await this.listenerStarting;
     await this.listener?.end().catch(() => undefined);
     this.listener = null;

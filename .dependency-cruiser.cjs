@@ -1,0 +1,57 @@
+/**
+ * The layers of docs/architecture.md, enforced: each layer imports only from the layers below it.
+ * `make test` runs `depcruise` with this file first and stops on any violation.
+ *
+ *   1 core (packages/core, packages/catalog)
+ *   2 infrastructure (packages/eventstore, packages/bus, packages/scheduler)
+ *   3 domain (packages/domain, packages/providers)
+ *   4 projections
+ *   5 processes (packages/processes, packages/webhooks)
+ *   6 http (packages/http)
+ *   7 services (services, infra)
+ *   8 bin
+ */
+const layers = [
+  { name: 'core', path: '^packages/(core|catalog)/' },
+  { name: 'infrastructure', path: '^packages/(eventstore|bus|scheduler)/' },
+  { name: 'domain', path: '^packages/(domain|providers)/' },
+  { name: 'projections', path: '^projections/' },
+  { name: 'processes', path: '^packages/(processes|webhooks)/' },
+  { name: 'http', path: '^packages/http/' },
+  { name: 'services', path: '^(services|infra)/' },
+  { name: 'bin', path: '^bin/' },
+];
+
+const upward = layers.slice(0, -1).map((layer, i) => ({
+  name: `${layer.name}-imports-upward`,
+  comment: `${layer.name} may import only from the layers below it (docs/architecture.md, "Layers")`,
+  severity: 'error',
+  from: { path: layer.path },
+  to: { path: layers.slice(i + 1).map((l) => l.path) },
+}));
+
+module.exports = {
+  forbidden: [
+    ...upward,
+    {
+      name: 'no-circular',
+      comment: 'Modules that import each other cannot be understood or changed one at a time',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'production-imports-tests',
+      comment: 'Only tests import test support code',
+      severity: 'error',
+      from: { pathNot: '^test/' },
+      to: { path: '^test/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|node_modules)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+  },
+};

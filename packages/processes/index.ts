@@ -1,0 +1,39 @@
+import type { Scheduler } from '../scheduler/scheduler.js';
+import { invoicePayment } from './invoice-payment.js';
+import { ledgerSettlement } from './ledger-settlement.js';
+import { payinCallback } from './payin-callback.js';
+import { payoutCallback } from './payout-callback.js';
+import { payoutOverdue } from './payout-overdue.js';
+import { payoutReconcile } from './payout-reconcile.js';
+import type { Process, ProcessServices } from './process.js';
+import { refundReconcile } from './refund-reconcile.js';
+import { subscriptionInvoiceDue } from './subscription-invoice-due.js';
+import { subscriptionInvoiceIssue } from './subscription-invoice-issue.js';
+import { subscriptionRenewal } from './subscription-renewal.js';
+import { walletApplication } from './wallet-application.js';
+import { webhookDelivery } from './webhook-delivery.js';
+
+export { invoicePayment, invoicePaymentsConsumer } from './invoice-payment.js';
+export { ledgerSettlement, payinCallback, payoutCallback, payoutOverdue, payoutReconcile, refundReconcile };
+export { subscriptionInvoiceDue, subscriptionInvoiceIssue, subscriptionRenewal, walletApplication, webhookDelivery };
+export type { Process, ProcessServices } from './process.js';
+
+/** Every saga and timer of the service: the scheduler runs exactly these job kinds. */
+export const PROCESSES: readonly Process<never>[] = [
+  payinCallback,
+  payoutCallback,
+  payoutOverdue,
+  payoutReconcile,
+  ledgerSettlement,
+  webhookDelivery,
+  invoicePayment,
+  walletApplication,
+  subscriptionRenewal,
+  subscriptionInvoiceIssue,
+  subscriptionInvoiceDue,
+  refundReconcile,
+] as readonly Process<never>[];
+
+export function registerProcesses(scheduler: Scheduler, services: ProcessServices): void {
+  for (const process of PROCESSES) scheduler.register(process.job, process.handler(services));
+}

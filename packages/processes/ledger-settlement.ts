@@ -1,0 +1,13 @@
+import { runLedger } from '../domain/ledger/commands.js';
+import type { BalanceRef } from '../domain/ledger/events.js';
+import { defineProcess, lanes } from './process.js';
+
+/** When pending funds become available: the balance moves what is due from pending to available. */
+export const ledgerSettlement = defineProcess<BalanceRef>({
+  job: { name: 'ledger.settle', key: (p, runAt) => `settle:${p.merchantId}:${p.environment}:${p.currency}:${runAt.toISOString()}`, lane: lanes.merchant },
+  handler:
+    ({ store, clock }) =>
+    async ({ merchantId, environment, currency }) => {
+      await runLedger(store, clock, merchantId, environment, currency, { type: 'settle_due' }, { merchant_id: merchantId, environment, actor: 'scheduler', occurred_at: clock.now().toISOString() });
+    },
+});

@@ -1,0 +1,38 @@
+import type { Clock } from '../core/clock.js';
+import type { Billing } from '../domain/billing/service.js';
+import type { PaymentIntents } from '../domain/payment-intent/commands.js';
+import type { Payouts } from '../domain/payout/commands.js';
+import type { EventStore } from '../eventstore/port.js';
+import type { JobHandler, JobKind } from '../scheduler/scheduler.js';
+import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
+
+/** The services a process drives; services/system.ts builds them and registers every process. */
+export interface ProcessServices {
+  store: EventStore;
+  clock: Clock;
+  paymentIntents: PaymentIntents;
+  payouts: Payouts;
+  billing: Billing;
+  webhooks: WebhookDispatcher;
+}
+
+/**
+ * A saga or timer: one kind of durable job (its name, payload, dedupe key and lane) and the
+ * handler that runs it. Domain services never name a job kind: they get an `Enqueue` port for it.
+ */
+export interface Process<Payload> {
+  job: JobKind<Payload>;
+  handler(services: ProcessServices): JobHandler<Payload>;
+}
+
+export function defineProcess<Payload>(process: Process<Payload>): Process<Payload> {
+  return process;
+}
+
+/** Lanes: jobs about one object run in order; different objects' jobs run side by side. */
+export const lanes = {
+  merchant: (p: { merchantId: string }) => `merchant:${p.merchantId}`,
+  payout: (p: { payoutId: string }) => `payout:${p.payoutId}`,
+  paymentIntent: (p: { paymentIntentId: string }) => `payment_intent:${p.paymentIntentId}`,
+  delivery: (p: { deliveryId: string }) => `delivery:${p.deliveryId}`,
+};

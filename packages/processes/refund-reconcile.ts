@@ -1,0 +1,8 @@
+import type { RefundRef } from '../domain/refund/commands.js';
+import { defineProcess, lanes } from './process.js';
+
+/** Mends a refund a crash left pending: its ledger side is posted or it fails. */
+export const refundReconcile = defineProcess<RefundRef>({
+  job: { name: 'refund.reconcile', key: (p) => `refund:${p.refundId}`, lane: lanes.merchant },
+  handler: ({ billing }) => (p) => billing.refunds.reconcile(p),
+});

@@ -1,0 +1,13 @@
+import { auditMetadata } from '../domain/audit.js';
+import type { WalletApplicationRef } from '../domain/invoice/commands.js';
+import { defineProcess, lanes } from './process.js';
+
+/** Mends a wallet payment of an invoice that a crash left half done: the invoice takes it or the wallet gets it back. */
+export const walletApplication = defineProcess<WalletApplicationRef>({
+  job: { name: 'invoice.wallet_application', key: (p) => `wallet:${p.applicationId}`, lane: lanes.merchant },
+  handler:
+    ({ billing, clock }) =>
+    async (p) => {
+      await billing.invoices.completeApplication(p, auditMetadata(clock, p, p.invoiceId, { actor: 'scheduler' }));
+    },
+});

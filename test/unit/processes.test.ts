@@ -1,0 +1,34 @@
+/**
+ * The process list: every job kind is declared once, and jobs about one object share a lane
+ * (so the scheduler runs them in order) while other objects' jobs do not.
+ */
+import t from 'tap';
+import { PROCESSES, payoutCallback, payoutOverdue, payoutReconcile, webhookDelivery } from '../../packages/processes/index.js';
+
+t.test('job kind names are unique', async (t) => {
+  const names = PROCESSES.map((p) => p.job.name);
+  t.equal(new Set(names).size, names.length, names.join(', '));
+});
+
+t.test("a payout's callback, overdue check and reconcile share one lane; another payout's do not", async (t) => {
+  const ref = { merchantId: 'acct_1', environment: 'sandbox' as const, payoutId: 'po_1' };
+  const lanes = new Set([
+    payoutCallback.job.lane({ ...ref, report: { type: 'paid' } }),
+    payoutOverdue.job.lane(ref),
+    payoutReconcile.job.lane({ ...ref, currency: 'xof' }),
+  ]);
+  t.equal(lanes.size, 1);
+  t.not(payoutOverdue.job.lane({ ...ref, payoutId: 'po_2' }), payoutOverdue.job.lane(ref));
+});
+
+t.test('keys dedupe what must run once and keep apart what must not', async (t) => {
+  const at = new Date('2026-01-01T00:00:00Z');
+  t.equal(webhookDelivery.job.key({ deliveryId: 'whd_1', attempt: 2 }, at), webhookDelivery.job.key({ deliveryId: 'whd_1', attempt: 2 }, new Date(0)), 'one job per attempt');
+  t.not(webhookDelivery.job.key({ deliveryId: 'whd_1', attempt: 2 }, at), webhookDelivery.job.key({ deliveryId: 'whd_1', attempt: 3 }, at));
+  const ref = { merchantId: 'acct_1', environment: 'sandbox' as const, payoutId: 'po_1' };
+  t.not(
+    payoutCallback.job.key({ ...ref, report: { type: 'delayed', reason: 'operator_pending' } }, at),
+    payoutCallback.job.key({ ...ref, report: { type: 'paid' } }, at),
+    'a delay report and the final answer are different jobs',
+  );
+});
