@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { systemClock, type Clock } from '../packages/core/clock.js';
 import type { Config } from '../packages/core/config.js';
 import type { Database } from '../packages/core/database.js';
+import { ProcessInstance } from '../packages/core/instance.js';
 import { createLogger, type Logger } from '../packages/core/logger.js';
 import { Billing } from '../packages/domain/billing/service.js';
 import { AppTokens } from '../packages/domain/user/commands.js';
@@ -94,7 +95,8 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     config.eventStore === 'esdb' ? new ReadYourWritesStore(logStore, knex, ALL_PROJECTIONS.map((p) => p.name), { log }) : logStore;
   const projector = config.eventStore === 'esdb' ? new ProjectionRunner(knex, logStore, ALL_PROJECTIONS, log) : null;
   const relay = createRelayFor(config, { knex, store: logStore, log });
-  const scheduler = new Scheduler(knex, clock, log);
+  const instance = await ProcessInstance.start(db.url, log);
+  const scheduler = new Scheduler(knex, clock, log, 16, instance);
 
   const enqueuer = <P extends object>(process: Process<P>): Enqueue<P> => scheduler.enqueuer(process.job);
 
@@ -206,6 +208,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     },
     close: async () => {
       await scheduler.stop();
+      await instance.stop();
       for (const consumer of consumers) await consumer.stop();
       await relay?.stop();
       await projector?.stop();

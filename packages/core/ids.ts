@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -22,6 +22,17 @@ export function randomBase62(length: number): string {
 /** A prefixed public ID: `pi_` + 24 base62 characters. */
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62(24)}`;
+}
+
+/**
+ * A prefixed ID computed from `seed`: the same seed always names the same object, so a retried
+ * request or a re-delivered event lands on the object the first one made.
+ */
+export function derivedId(prefix: IdPrefix, seed: string): string {
+  const digest = createHash('sha256').update(seed).digest();
+  let id = '';
+  for (let i = 0; i < 24; i++) id += ALPHABET[digest[i]! % 62];
+  return `${prefix}_${id}`;
 }
 
 export function newUuid(): string {

@@ -136,6 +136,62 @@ export function handleCommand<Command, State, Event extends DomainEvent>(
   });
 }
 
+/** One command of a change that spans several streams. */
+export interface CommandStep<Command, State, Event extends DomainEvent> {
+  streamId: string;
+  decider: Decider<Command, State, Event>;
+  command: Command;
+  metadata: EventMetadata;
+}
+
+/** Lets steps of different aggregates sit in one list. */
+export function step<Command, State, Event extends DomainEvent>(s: CommandStep<Command, State, Event>): CommandStep<unknown, unknown, DomainEvent> {
+  return s as unknown as CommandStep<unknown, unknown, DomainEvent>;
+}
+
+/**
+ * Runs several commands on several streams as one change: each is decided on its stream's state
+ * and all their events are appended in one commit with the versions read, or nothing is. Null when
+ * the store cannot append atomically (the caller then runs them as a saga with a mend). The first
+ * step's stream is the contended one: this process queues its work there, like handleCommand.
+ */
+export function handleCommandsAtomically(
+  store: EventStore,
+  steps: CommandStep<unknown, unknown, DomainEvent>[],
+  options: HandleOptions = {},
+): Promise<HandleResult<unknown, DomainEvent>[]> | null {
+  const appendAtomically = store.appendAtomically?.bind(store);
+  if (!appendAtomically || steps.length === 0) return null;
+  const cache = cacheOf(store);
+  const retries = CONFLICT_RETRIES[options.onConflict ?? 'none'];
+  return cache.serialize(steps[0]!.streamId, async () => {
+    for (let attempt = 0; ; attempt++) {
+      const decided = [];
+      for (const s of steps) {
+        const { state, version } = await cache.load(store, s.streamId, s.decider);
+        decided.push({ step: s, state, version, events: s.decider.decide(s.command, state) });
+      }
+      const writing = decided.filter((d) => d.events.length > 0);
+      try {
+        const appended = writing.length === 0 ? [] : await appendAtomically(
+          writing.map((d) => ({ streamId: d.step.streamId, expectedVersion: d.version, events: d.events.map((e) => ({ type: e.type, data: e.data, metadata: d.step.metadata })) })),
+        );
+        return decided.map((d) => {
+          const i = writing.indexOf(d);
+          if (i < 0) return { state: d.state, events: d.events, appended: null };
+          const after = d.events.reduce((state, e) => d.step.decider.evolve(state, e), d.state);
+          cache.remember(d.step.streamId, d.step.decider, appended[i]!.nextVersion, after);
+          return { state: after, events: d.events, appended: appended[i]! };
+        });
+      } catch (err) {
+        if (!(err instanceof VersionConflictError)) throw err;
+        if (attempt < retries) continue;
+        throw new ApiError('IKW-RES-003', options.conflictMessage);
+      }
+    }
+  });
+}
+
 /** Loads an aggregate's current state without deciding anything. */
 export function loadState<State, Event extends DomainEvent>(
   store: EventStore,

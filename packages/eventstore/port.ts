@@ -73,8 +73,21 @@ export interface SubscribeOptions {
   onError?(err: unknown): void;
 }
 
+/** One stream's part of an atomic append: its events and the version they were decided on. */
+export interface StreamAppend {
+  streamId: string;
+  events: NewEvent[];
+  expectedVersion: number | 'no_stream';
+}
+
 export interface EventStore {
   append(streamId: string, events: NewEvent[], options: { expectedVersion: ExpectedVersion }): Promise<AppendResult>;
+  /**
+   * Appends to several streams in one commit: all of them or none (a version conflict on any
+   * stream writes nothing). Only stores whose engine can do it have it (Postgres); elsewhere a
+   * multi-stream change is a saga with a mend.
+   */
+  appendAtomically?(appends: StreamAppend[]): Promise<AppendResult[]>;
   /** Events of one stream in version order, from `fromVersion` (inclusive). Empty if no stream. */
   readStream(streamId: string, options?: { fromVersion?: number }): Promise<RecordedEvent[]>;
   /** Current version of a stream, or 'no_stream'. */

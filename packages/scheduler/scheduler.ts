@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../core/clock.js';
+import { instanceIsDead, type ProcessInstance } from '../core/instance.js';
 import type { Logger } from '../core/logger.js';
 import { sqlMigration, type Migration } from '../core/migration.js';
 
@@ -26,6 +27,8 @@ export const schedulerMigrations: Migration[] = [
       );
       CREATE INDEX scheduled_jobs_due ON scheduled_jobs (run_at)`,
   ),
+  // Which process instance holds a job's lease: a dead one's jobs are taken over at once.
+  sqlMigration('scheduler/002-locked-by', `ALTER TABLE scheduled_jobs ADD COLUMN locked_by integer`),
 ];
 
 export interface JobSpec {
@@ -90,6 +93,8 @@ export class Scheduler {
     private readonly log: Logger,
     /** How many objects' jobs run at once. */
     private readonly concurrency = 16,
+    /** This process; without one, a lease lasts until it times out. */
+    private readonly instance: ProcessInstance | null = null,
   ) {}
 
   register<Payload>(kind: JobKind<Payload>, handler: JobHandler<Payload>): void {
@@ -120,7 +125,8 @@ export class Scheduler {
       const rows = await trx('scheduled_jobs')
         .select('id', 'kind', 'key', 'run_at', 'payload', 'attempts')
         .where('run_at', '<=', now)
-        .andWhere((q) => q.whereNull('locked_until').orWhere('locked_until', '<', now))
+        // Free, lease timed out, or leased by a process that died (its jobs resume at once).
+        .andWhere((q) => q.whereNull('locked_until').orWhere('locked_until', '<', now).orWhereRaw(instanceIsDead('locked_by')))
         .orderBy('run_at')
         .limit(limit)
         .forUpdate()
@@ -128,7 +134,7 @@ export class Scheduler {
       if (rows.length === 0) return [];
       await trx('scheduled_jobs')
         .whereIn('id', rows.map((r: { id: string }) => r.id))
-        .update({ locked_until: new Date(now.getTime() + LEASE_MS), attempts: trx.raw('attempts + 1') });
+        .update({ locked_until: new Date(now.getTime() + LEASE_MS), locked_by: this.instance?.id ?? null, attempts: trx.raw('attempts + 1') });
       return rows as { id: string; kind: string; key: string; run_at: Date; payload: Record<string, unknown>; attempts: number }[];
     });
     // Jobs of one object (a delivery, a payout, an intent) run in order; different objects run
@@ -161,6 +167,7 @@ export class Scheduler {
         .where({ id: job.id })
         .update({
           locked_until: null,
+          locked_by: null,
           run_at: new Date(this.clock.now().getTime() + retryDelay(job.attempts)),
           last_error: err instanceof Error ? err.message : String(err),
         });

@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { Knex } from 'knex';
 import type { ConsumerSpec } from '../bus/consumer.js';
 import { unixSeconds, type Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
-import { newId, randomBase62 } from '../core/ids.js';
+import { derivedId, newId, randomBase62 } from '../core/ids.js';
 import type { Logger } from '../core/logger.js';
 import type { WebhookEndpoints } from '../domain/webhook-endpoint/commands.js';
 import type { Owner } from '../domain/audit.js';
@@ -25,11 +24,7 @@ const RESPONSE_EXCERPT_BYTES = 64 * 1024;
 
 /** The public id of the event a domain event becomes: derived, so a re-delivered bus batch maps to the same event. */
 export function publicEventId(sourceEventId: string): string {
-  const digest = createHash('sha256').update(`evt:${sourceEventId}`).digest();
-  const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-  let id = '';
-  for (let i = 0; i < 24; i++) id += alphabet[digest[i]! % 62];
-  return `evt_${id}`;
+  return derivedId('evt', `evt:${sourceEventId}`);
 }
 
 /** One attempt of one delivery, as its job names it (packages/processes/webhook-delivery.ts). */

@@ -54,6 +54,44 @@ export function eventStoreContract(t: Test, open: (t: Test) => Promise<EventStor
     t.same((await store.readStream(id)).map((e) => e.type), ['x', 'y', 'z', 'w']);
   });
 
+  t.test('an atomic append writes every stream or none (stores that have it)', async (t) => {
+    const store = await open(t);
+    if (!store.appendAtomically) {
+      t.pass('this store appends one stream at a time; multi-stream changes are sagas');
+      return;
+    }
+    const balance = stream('balance');
+    const payout = stream('payout');
+    await store.append(balance, [ev('opened')], { expectedVersion: 'no_stream' });
+    const results = await store.appendAtomically([
+      { streamId: balance, events: [ev('held', 1)], expectedVersion: 0 },
+      { streamId: payout, events: [ev('created', 1), ev('submitted', 2)], expectedVersion: 'no_stream' },
+    ]);
+    t.same(results.map((r) => r.nextVersion), [1, 1]);
+    t.same((await store.readStream(payout)).map((e) => e.type), ['created', 'submitted']);
+
+    // The second stream's version is stale: the first stream's events must not be written either.
+    const stale = await store
+      .appendAtomically([
+        { streamId: balance, events: [ev('held', 2)], expectedVersion: 1 },
+        { streamId: payout, events: [ev('created', 2)], expectedVersion: 'no_stream' },
+      ])
+      .catch((e: unknown) => e);
+    t.type(stale, VersionConflictError);
+    t.equal(await store.streamVersion(balance), 1, 'nothing of the failed change was written');
+    const other = stream('other');
+    const staleFirst = await store
+      .appendAtomically([
+        { streamId: balance, events: [ev('held', 3)], expectedVersion: 0 },
+        { streamId: other, events: [ev('created', 3)], expectedVersion: 'no_stream' },
+      ])
+      .catch((e: unknown) => e);
+    t.type(staleFirst, VersionConflictError);
+    t.equal(await store.streamVersion(other), 'no_stream');
+    const all = await store.readAll(null, 100);
+    t.same(all.filter((e) => [balance, payout, other].includes(e.streamId)).map((e) => e.type), ['opened', 'held', 'created', 'submitted'], 'the global log holds the committed change once');
+  });
+
   t.test('50 parallel appends with the same expected version: exactly one wins', async (t) => {
     const store = await open(t);
     const id = stream('balance');

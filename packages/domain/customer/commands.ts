@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import { getCurrency } from '../../catalog/index.js';
-import { newUuid } from '../../core/ids.js';
+import { derivedId, newUuid } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import { auditMetadata, type Actor } from '../audit.js';
 import { CommandService, handleCommand } from '../../eventstore/command-handler.js';
@@ -12,17 +11,13 @@ import type { CustomerDirectory } from '../read-ports.js';
 import { customerDecider, toCustomerObject, type CustomerCommand, type CustomerState } from './decider.js';
 import { customerStream, type CreditReason, type CustomerEvent, type CustomerObject } from './events.js';
 
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /**
  * The id of the customer a merchant knows by this e-mail (or phone) in this environment. Derived,
  * not random, so that concurrent find-or-creates land on one stream and create it once.
  */
 export function derivedCustomerId(merchantId: string, environment: Environment, kind: 'email' | 'phone', value: string): string {
-  const digest = createHash('sha256').update(`${merchantId}|${environment}|${kind}|${value}`).digest();
-  let id = '';
-  for (let i = 0; i < 24; i++) id += BASE62[digest[i]! % 62];
-  return `cus_${id}`;
+  return derivedId('cus', `${merchantId}|${environment}|${kind}|${value}`);
 }
 
 export interface CustomerLookup {

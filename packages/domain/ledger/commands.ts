@@ -4,7 +4,7 @@ import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import { handleCommand, type HandleResult, type ConflictPolicy } from '../../eventstore/command-handler.js';
 import type { Environment } from '../merchant/events.js';
 import { ledgerDecider, type LedgerCommand, type LedgerState } from './decider.js';
-import { balanceStream, type LedgerEvent } from './events.js';
+import { balanceStream, type BalanceRef, type LedgerEvent } from './events.js';
 
 /** The variable part of a ledger command; context (merchant, currency, time, ids) is filled in here. */
 export type LedgerAction = LedgerCommand extends infer C ? (C extends { type: string } ? Omit<C, 'merchantId' | 'environment' | 'currency' | 'at' | 'newEntryId'> : never) : never;
@@ -13,6 +13,11 @@ export type LedgerAction = LedgerCommand extends infer C ? (C extends { type: st
  * Runs a ledger command on a merchant's balance stream. Postings are idempotent per source, so
  * internal ones decide again on a lost race; a balance hold is `contended` (refused on the merits, never 409).
  */
+/** The whole ledger command for one balance: the action with its balance, time and entry ids. */
+export function ledgerCommand(clock: Clock, balance: BalanceRef, action: LedgerAction): LedgerCommand {
+  return { ...action, ...balance, at: clock.now(), newEntryId: () => newId('txn') } as LedgerCommand;
+}
+
 export function runLedger(
   store: EventStore,
   clock: Clock,
@@ -23,6 +28,6 @@ export function runLedger(
   metadata: EventMetadata,
   onConflict: ConflictPolicy = 'internal',
 ): Promise<HandleResult<LedgerState, LedgerEvent>> {
-  const command = { ...action, merchantId, environment, currency, at: clock.now(), newEntryId: () => newId('txn') } as LedgerCommand;
+  const command = ledgerCommand(clock, { merchantId, environment, currency }, action);
   return handleCommand(store, balanceStream(merchantId, environment, currency), ledgerDecider, command, metadata, { onConflict });
 }

@@ -2,14 +2,15 @@ import { getCurrency, getOperator, quoteFee } from '../../catalog/index.js';
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import { ApiError } from '../../core/errors.js';
-import { newId } from '../../core/ids.js';
+import { derivedId, newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import type { PaymentProvider, PayoutCallback } from '../../providers/port.js';
 import { auditMetadata, type Actor } from '../audit.js';
-import { CommandService } from '../../eventstore/command-handler.js';
-import { runLedger } from '../ledger/commands.js';
-import type { Account } from '../ledger/events.js';
+import { CommandService, handleCommand, handleCommandsAtomically, step } from '../../eventstore/command-handler.js';
+import { ledgerCommand, runLedger } from '../ledger/commands.js';
+import { ledgerDecider, type LedgerCommand } from '../ledger/decider.js';
+import { balanceStream, type Account, type BalanceRef } from '../ledger/events.js';
 import type { Environment } from '../merchant/events.js';
 import { loadPayoutMethod } from '../payout-method/commands.js';
 import { unusableReason } from '../payout-method/decider.js';
@@ -104,22 +105,25 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
     }).fee;
   }
 
-  async create(owner: Owner, input: CreatePayoutInput, source: PayoutSource, actor: Actor): Promise<PayoutObject> {
+  /**
+   * Creates a payout: the balance check and hold, the payout, then the operator. `requestRef`
+   * (the Idempotency-Key with the request's fingerprint) names the payout, so that a request
+   * retried after a crash finds the payout the first attempt made and carries it on: one request,
+   * one payout, whatever was lost in between.
+   */
+  async create(owner: Owner, input: CreatePayoutInput, source: PayoutSource, actor: Actor, requestRef?: string): Promise<PayoutObject> {
     const { destination, payoutMethodId } = await this.destination(owner, input);
     const provider = this.deps.provider(owner.environment);
     provider.assertCanPayOut(destination);
     const fee = this.fee(input.amount, destination);
-    const id = newId('po');
+    const id = requestRef === undefined ? newId('po') : derivedId('po', `${owner.merchantId}|${owner.environment}|${source}|${requestRef}`);
     const meta = this.metadata(owner, id, actor);
+    const earlier = await this.load(id);
+    if (earlier.state.payout) return this.initiate(earlier.state, meta);
+
     const now = this.deps.clock.now();
-
-    // Should the process die between the hold and the payout, this job gives the funds back.
-    await this.deps.scheduleReconcile({ ...owner, payoutId: id, currency: destination.currency }, new Date(now.getTime() + RECONCILE_AFTER_MS));
-    // The balance check and the hold: one append to the balance stream, with the version read.
-    await runLedger(this.deps.store, this.deps.clock, owner.merchantId, owner.environment, destination.currency, { type: 'hold_payout', source: id, amount: input.amount, fee }, meta, 'contended');
-
     const expectedBy = new Date(now.getTime() + expectedMs(destination));
-    await this.run(id, {
+    const payout: PayoutCommand = {
       type: 'create',
       payout: {
         id,
@@ -130,33 +134,73 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
         fee,
         destination,
         payoutMethodId,
-        // The platform adds or replaces `source` and `environment` (interface, payout metadata).
+        // The platform adds or replaces `source` and `environment` (docs/decisions.md, payouts).
         metadata: { ...input.metadata, source, environment: owner.environment },
         expectedBy: expectedBy.toISOString(),
         createdAt: now.toISOString(),
       },
-    }, meta, 'none');
+    };
+    const balance: BalanceRef = { ...owner, currency: destination.currency };
+    const hold = ledgerCommand(this.deps.clock, balance, { type: 'hold_payout', source: id, amount: input.amount, fee });
+    // Timers first; they do nothing for a payout that was never created. The reconcile job mends
+    // a crash: a hold without its payout (saga mode) or a final payout whose ledger side is missing.
+    await this.deps.scheduleReconcile({ ...balance, payoutId: id }, new Date(now.getTime() + RECONCILE_AFTER_MS));
     await this.deps.scheduleOverdueCheck({ ...owner, payoutId: id }, expectedBy);
+    // The balance check, the hold and the payout in one commit where the store allows it;
+    // contention on the balance is decided again (success or IKW-BAL-001), never a 409.
+    const atomic = handleCommandsAtomically(
+      this.deps.store,
+      [
+        step({ streamId: balanceStream(owner.merchantId, owner.environment, balance.currency), decider: ledgerDecider, command: hold, metadata: meta }),
+        step({ streamId: payoutStream(id), decider: payoutDecider, command: payout, metadata: meta }),
+      ],
+      { onConflict: 'contended' },
+    );
+    if (atomic) await atomic;
+    else await this.holdThenCreate(balance, hold, payout, meta);
+    return this.initiate((await this.load(id)).state, meta);
+  }
 
+  /**
+   * The same as a saga, for stores that append one stream at a time: should the process die
+   * between the hold and the payout, the reconcile job gives the funds back.
+   */
+  private async holdThenCreate(balance: BalanceRef, hold: LedgerCommand, payout: PayoutCommand & { type: 'create' }, meta: EventMetadata): Promise<void> {
+    const held = await handleCommand(this.deps.store, balanceStream(balance.merchantId, balance.environment, balance.currency), ledgerDecider, hold, meta, { onConflict: 'contended' });
+    // A retry whose hold the mend already gave back must not create a payout without funds.
+    if (held.events.length === 0 && !held.state.holds.has(payout.payout.id)) throw new ApiError('IKW-RES-003', 'This payout was abandoned after a failure; retry with a new Idempotency-Key');
+    await this.run(payout.payout.id, payout, meta, 'none');
+  }
+
+  /**
+   * Hands a pending payout to the operator and records its answer. After a crash the operator may
+   * be asked again: it dedupes by payout id. A payout past pending is answered as it is.
+   */
+  private async initiate(state: PayoutState, meta: EventMetadata): Promise<PayoutObject> {
+    const p = state.payout!;
+    if (state.status !== 'pending') {
+      await this.settleLedger(state, meta);
+      return toPayoutObject(state);
+    }
+    const owner: Owner = { merchantId: p.merchantId, environment: p.environment };
     let initiation;
     try {
-      initiation = await provider.initiatePayout({
-        payoutId: id,
-        merchantId: owner.merchantId,
-        environment: owner.environment,
-        amount: input.amount,
-        currency: destination.currency,
-        destination,
+      initiation = await this.deps.provider(p.environment).initiatePayout({
+        payoutId: p.id,
+        merchantId: p.merchantId,
+        environment: p.environment,
+        amount: p.amount,
+        currency: p.currency,
+        destination: p.destination,
       });
     } catch (err) {
       // The payout exists and its funds are held: answer it as it is (pending), so a retry with
-      // the same Idempotency-Key replays it instead of paying out twice. Whether the operator took
-      // it is unknown; its status check (by payout id) decides later.
-      this.deps.log.error({ err, payout_id: id }, 'payout initiation failed; left pending');
-      const { state } = await this.load(id);
-      return toPayoutObject(state);
+      // the same Idempotency-Key finds it instead of paying out twice. Whether the operator took
+      // it is unknown; the operator's status check (by payout id) decides later.
+      this.deps.log.error({ err, payout_id: p.id }, 'payout initiation failed; left pending');
+      return toPayoutObject((await this.load(p.id)).state);
     }
-    const submitted = await this.run(id, { type: 'submit', owner, at: this.deps.clock.now(), result: initiation }, meta);
+    const submitted = await this.run(p.id, { type: 'submit', owner, at: this.deps.clock.now(), result: initiation }, meta);
     await this.settleLedger(submitted.state, meta);
     return toPayoutObject(submitted.state);
   }

@@ -10,6 +10,7 @@ import {
   type ExpectedVersion,
   type NewEvent,
   type RecordedEvent,
+  type StreamAppend,
   type SubscribeOptions,
   type Subscription,
 } from '../port.js';
@@ -112,6 +113,54 @@ export class PostgresEventStore implements EventStore {
   }
 
   private async appendExpecting(streamId: string, events: NewEvent[], expected: number | 'no_stream'): Promise<AppendResult> {
+    const [result] = await this.commit([{ streamId, events, expectedVersion: expected }]);
+    return result!;
+  }
+
+  async appendAtomically(appends: StreamAppend[]): Promise<AppendResult[]> {
+    if (appends.some((a) => a.events.length === 0)) throw new Error('append needs at least one event per stream');
+    const results = await this.commit(appends);
+    this.afterCommit();
+    return results;
+  }
+
+  /**
+   * Writes each stream's events with its expected version, and the inline projections over all of
+   * them, in one transaction (one statement when there is one stream and no inline projection).
+   */
+  private async commit(appends: StreamAppend[]): Promise<AppendResult[]> {
+    const inline = this.options.inline;
+    const write = async (db: Knex | Knex.Transaction): Promise<RecordedEvent[][]> => {
+      const written: RecordedEvent[][] = [];
+      for (const a of appends) written.push(await this.writeStream(db, a));
+      if (inline) await inline(db as Knex.Transaction, written.flat());
+      return written;
+    };
+    let written: RecordedEvent[][];
+    try {
+      written = appends.length === 1 && !inline ? await write(this.knex) : await this.knex.transaction(write);
+    } catch (err) {
+      // A racing creator of the same new stream can still trip the unique keys.
+      if ((err as { code?: string }).code === '23505') {
+        const a = appends.length === 1 ? appends[0]! : await this.firstConflict(appends);
+        throw new VersionConflictError(a.streamId, a.expectedVersion, await this.streamVersion(a.streamId));
+      }
+      throw err;
+    }
+    return written.map((recorded) => {
+      const last = recorded[recorded.length - 1]!;
+      return { nextVersion: last.version, position: last.position, events: recorded };
+    });
+  }
+
+  /** The stream of a failed multi-stream append whose version is not the expected one. */
+  private async firstConflict(appends: StreamAppend[]): Promise<StreamAppend> {
+    for (const a of appends) if ((await this.streamVersion(a.streamId)) !== a.expectedVersion) return a;
+    return appends[0]!;
+  }
+
+  /** Claims the stream at its expected version and inserts the events: one statement. */
+  private async writeStream(db: Knex | Knex.Transaction, { streamId, events, expectedVersion: expected }: StreamAppend): Promise<RecordedEvent[]> {
     const ids = events.map((e) => e.eventId ?? newUuid());
     const types = events.map((e) => e.type);
     const datas = events.map((e) => JSON.stringify(e.data));
@@ -131,36 +180,11 @@ export class PostgresEventStore implements EventStore {
            unnest(?::uuid[], ?::text[], ?::jsonb[], ?::jsonb[]) WITH ORDINALITY AS e(event_id, type, data, metadata, ord)
       ORDER BY e.ord
       RETURNING ${COLUMNS}`;
-    const bindings = [...claimBindings, base, ids, types, datas, metas];
-
-    const run = async (db: Knex | Knex.Transaction): Promise<RecordedEvent[]> => {
-      const res = await db.raw<{ rows: EventRow[] }>(sql, bindings);
-      if (res.rows.length === 0) {
-        throw new VersionConflictError(streamId, expected, await this.streamVersionWith(db, streamId));
-      }
-      return res.rows.map(toRecorded).sort((a, b) => a.version - b.version);
-    };
-
-    let recorded: RecordedEvent[];
-    try {
-      const inline = this.options.inline;
-      // One statement is atomic by itself; a transaction is needed only for inline projections.
-      recorded = inline
-        ? await this.knex.transaction(async (trx) => {
-            const rows = await run(trx);
-            await inline(trx, rows);
-            return rows;
-          })
-        : await run(this.knex);
-    } catch (err) {
-      // A racing creator of the same new stream can still trip the unique keys.
-      if ((err as { code?: string }).code === '23505') {
-        throw new VersionConflictError(streamId, expected, await this.streamVersion(streamId));
-      }
-      throw err;
+    const res = await db.raw<{ rows: EventRow[] }>(sql, [...claimBindings, base, ids, types, datas, metas]);
+    if (res.rows.length === 0) {
+      throw new VersionConflictError(streamId, expected, await this.streamVersionWith(db, streamId));
     }
-    const last = recorded[recorded.length - 1]!;
-    return { nextVersion: last.version, position: last.position, events: recorded };
+    return res.rows.map(toRecorded).sort((a, b) => a.version - b.version);
   }
 
   async readStream(streamId: string, options: { fromVersion?: number } = {}): Promise<RecordedEvent[]> {
