@@ -173,7 +173,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     store,
     clock,
     log,
-    idempotency: new IdempotencyStore(knex, clock, config.idempotencyTtlMs),
+    idempotency: new IdempotencyStore(knex, clock, config.idempotencyTtlMs, instance),
     scheduler,
     busConsumers,
     paymentIntents,

@@ -101,6 +101,7 @@ function runRoute(r: Route, deps: AppDeps) {
     };
     let principal: Principal | undefined;
     let complete: ((answer: StoredAnswer, keep: boolean) => Promise<void>) | undefined;
+    let requestRef: string | undefined;
     try {
       const key = header('idempotency-key');
       if (r.auth !== 'public') {
@@ -135,6 +136,7 @@ function runRoute(r: Route, deps: AppDeps) {
           return;
         }
         complete = claim.complete;
+        requestRef = claim.requestRef;
       }
 
       const ctx: HandlerContext = {
@@ -145,6 +147,7 @@ function runRoute(r: Route, deps: AppDeps) {
         owner: (principal ? { merchantId: principal.merchantId, environment: principal.environment } : undefined) as Owner,
         actor: { actor: principal?.actor ?? 'public', requestId: req.requestId },
         requestId: req.requestId,
+        ...(requestRef !== undefined ? { requestRef } : {}),
         log: req.log,
         header,
         path: req.path,

@@ -23,6 +23,11 @@ export interface HandlerContext<Body = unknown, Query = unknown, Params = unknow
   /** Who is acting, for the audit metadata of the events this request appends. */
   actor: Actor;
   requestId: string;
+  /**
+   * Set when the request carries an Idempotency-Key: the key with the body's fingerprint. A command
+   * that creates something names it from this, so a retry after a crash finds the first attempt's object.
+   */
+  requestRef?: string;
   log: Logger;
   header(name: string): string | undefined;
   /** Absolute URL of this request's path (for list objects' `url`). */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Clock } from '../core/clock.js';
+import { instanceIsDead, type ProcessInstance } from '../core/instance.js';
 import { ApiError } from '../core/errors.js';
 import { sqlMigration, type Migration } from '../core/migration.js';
 import type { Principal } from './context.js';
@@ -24,6 +25,8 @@ export const idempotencyMigrations: Migration[] = [
       );
       CREATE INDEX idempotency_keys_expiry ON idempotency_keys (expires_at)`,
   ),
+  // Which process instance runs a claimed request: a dead one's keys are taken over at once.
+  sqlMigration('idempotency/002-locked-by', `ALTER TABLE idempotency_keys ADD COLUMN locked_by integer`),
 ];
 
 /** A first request that has not answered within this long is taken to have died (crash, kill). */
@@ -47,7 +50,14 @@ export interface StoredAnswer {
 }
 
 /** What the route runner must do with a request that carries an Idempotency-Key. */
-export type Claim = { kind: 'run'; complete(answer: StoredAnswer, keep: boolean): Promise<void> } | { kind: 'replay'; answer: StoredAnswer };
+export type Claim =
+  | {
+      kind: 'run';
+      /** The key with the body's fingerprint: the same on every retry of this request, another for any other request. */
+      requestRef: string;
+      complete(answer: StoredAnswer, keep: boolean): Promise<void>;
+    }
+  | { kind: 'replay'; answer: StoredAnswer };
 
 interface Row {
   request_hash: string;
@@ -68,6 +78,8 @@ export class IdempotencyStore {
     private readonly knex: Knex,
     private readonly clock: Clock,
     private readonly ttlMs: number,
+    /** This process; without one, a claim of a crashed request is taken over only after ABANDONED_AFTER_MS. */
+    private readonly instance: ProcessInstance | null = null,
   ) {}
 
   static validateKey(key: string): void {
@@ -86,12 +98,13 @@ export class IdempotencyStore {
           request_hash: requestHash,
           state: 'running',
           locked_at: now,
+          locked_by: this.instance?.id ?? null,
           expires_at: new Date(now.getTime() + this.ttlMs),
         })
         .onConflict(['merchant_id', 'environment', 'method', 'path', 'key'])
         .ignore()
         .returning('key');
-      if (inserted.length === 1) return this.runner(scope, now);
+      if (inserted.length === 1) return this.runner(scope, now, requestHash);
 
       const row = await this.knex('idempotency_keys').where(scope).first<Row | undefined>();
       if (!row) continue; // deleted between our insert and read: try again
@@ -101,20 +114,21 @@ export class IdempotencyStore {
       }
       if (row.request_hash !== requestHash) throw new ApiError('IKW-IDM-002', undefined, 'Idempotency-Key');
       if (row.state === 'done') return { kind: 'replay', answer: { status: row.status!, body: row.body! } };
-      if (now.getTime() - row.locked_at.getTime() < ABANDONED_AFTER_MS) throw new ApiError('IKW-IDM-003');
-      // The first attempt died without answering: take the key over, exactly one taker wins.
-      const taken = await this.knex('idempotency_keys')
-        .where({ ...scope, state: 'running', locked_at: row.locked_at })
-        .update({ locked_at: now });
-      if (taken === 1) return this.runner(scope, now);
+      // The first attempt died without answering (its process is gone, or it has been silent too
+      // long): take the key over; exactly one taker wins. A live first attempt is still running: 409.
+      const stale = this.knex('idempotency_keys').where({ ...scope, state: 'running', locked_at: row.locked_at });
+      if (now.getTime() - row.locked_at.getTime() < ABANDONED_AFTER_MS) stale.andWhereRaw(instanceIsDead('locked_by'));
+      const taken = await stale.update({ locked_at: now, locked_by: this.instance?.id ?? null });
+      if (taken === 1) return this.runner(scope, now, requestHash);
       throw new ApiError('IKW-IDM-003');
     }
     throw new ApiError('IKW-IDM-003');
   }
 
-  private runner(scope: Record<string, string>, lockedAt: Date): Claim {
+  private runner(scope: Record<string, string>, lockedAt: Date, requestHash: string): Claim {
     return {
       kind: 'run',
+      requestRef: `${scope.key}|${requestHash}`,
       complete: async (answer, keep) => {
         const mine = this.knex('idempotency_keys').where({ ...scope, state: 'running', locked_at: lockedAt });
         if (keep) await mine.update({ state: 'done', status: answer.status, body: answer.body });

@@ -1,7 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import t from 'tap';
 import { freePort } from '../../packages/core/database.js';
+import { startProcess } from '../support/child-process.js';
 import { freshDatabase } from '../support/db.js';
 
 /**
@@ -10,60 +9,7 @@ import { freshDatabase } from '../support/db.js';
  * its servers are unreachable. EventStoreDB and Kafka do not run here: their addresses point at
  * closed ports, which is exactly the "server down" case.
  */
-const root = path.resolve(import.meta.dirname, '../../..');
-
-interface Proc {
-  child: ChildProcess;
-  output(): string;
-  waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
-  exit: Promise<number | null>;
-}
-
-function start(name: string, env: Record<string, string>): Proc {
-  const child = spawn(process.execPath, [path.join(root, `dist/services/${name}/main.js`)], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', SECRETS_KEY: Buffer.alloc(32, 3).toString('base64'), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const listeners = new Set<() => void>();
-  const onData = (chunk: Buffer) => {
-    out += chunk.toString();
-    for (const l of listeners) l();
-  };
-  child.stdout!.on('data', onData);
-  child.stderr!.on('data', onData);
-  // 'close' comes after the output streams ended, so output() is complete once exit resolves.
-  const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return {
-    child,
-    output: () => out,
-    exit,
-    waitFor: (pattern, timeoutMs = 30_000) =>
-      new Promise((resolve, reject) => {
-        const check = () => {
-          if (pattern.test(out)) {
-            listeners.delete(check);
-            clearTimeout(timer);
-            resolve();
-          }
-        };
-        const timer = setTimeout(() => {
-          listeners.delete(check);
-          reject(new Error(`timed out waiting for ${pattern}; output:\n${out}`));
-        }, timeoutMs);
-        listeners.add(check);
-        void exit.then(() => {
-          if (!pattern.test(out)) {
-            clearTimeout(timer);
-            listeners.delete(check);
-            reject(new Error(`exited before ${pattern}; output:\n${out}`));
-          }
-        });
-        check();
-      }),
-  };
-}
+const start = (name: string, env: Record<string, string>) => startProcess(`services/${name}/main.js`, env);
 
 t.test('api: serves, then on SIGTERM finishes and exits 0', async (t) => {
   const url = await freshDatabase(t);

@@ -1,6 +1,6 @@
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
-import { newId } from '../../core/ids.js';
+import { derivedId, newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import type { BalanceRef } from '../ledger/events.js';
@@ -72,7 +72,11 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
   }
 
 
-  async create(who: Owner, input: CreateInput, actor: Actor): Promise<PaymentIntentObject> {
+  /**
+   * Creates a payment intent. `requestRef` (the Idempotency-Key with the request's fingerprint)
+   * names it, so a request retried after a crash answers the intent the first attempt made.
+   */
+  async create(who: Owner, input: CreateInput, actor: Actor, requestRef?: string): Promise<PaymentIntentObject> {
     const currency = getCurrency(input.currency);
     if (!currency) throw new ApiError('IKW-VAL-003', `Unknown currency '${input.currency}'`, 'currency');
     const country = getCountry(input.transaction_country);
@@ -93,7 +97,9 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
       phone = normalizeMsisdn(input.customer_phone, country.code) ?? undefined;
       if (!phone) throw new ApiError('IKW-VAL-007', `customer_phone is not a valid ${country.code} number`, 'customer_phone');
     }
-    const id = newId('pi');
+    const id = requestRef === undefined ? newId('pi') : derivedId('pi', `${who.merchantId}|${who.environment}|${requestRef}`);
+    const earlier = await this.load(id);
+    if (earlier.state.intent) return toObject(earlier.state);
     const meta = this.metadata(who.merchantId, who.environment, id, actor);
     const customer = await findOrCreateCustomer(
       this.deps.customers,

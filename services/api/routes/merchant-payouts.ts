@@ -49,7 +49,7 @@ export function merchantPayoutsFamily(knex: Knex, payouts: Payouts): Family {
             const { settings } = await readPayoutSettings(knex, ctx.principal.merchantId, ctx.principal.environment);
             if (settings.defaultPayoutMethodId) body = { ...body, payout_method_id: settings.defaultPayoutMethodId };
           }
-          return payouts.create(ctx.owner, body, 'merchant_portal', ctx.actor);
+          return payouts.create(ctx.owner, body, 'merchant_portal', ctx.actor, ctx.requestRef);
         },
       }),
     ],

@@ -114,7 +114,7 @@ export function paymentIntentsFamily(knex: Knex, paymentIntents: PaymentIntents)
         auth: write,
         body: createBody,
         response: paymentIntentSchema,
-        handler: (ctx) => paymentIntents.create(ctx.owner, ctx.body, ctx.actor),
+        handler: (ctx) => paymentIntents.create(ctx.owner, ctx.body, ctx.actor, ctx.requestRef),
       }),
       route<unknown, CursorQuery & { customer?: string }>({
         method: 'get',

@@ -69,7 +69,7 @@ export function payoutsFamily(knex: Knex, payouts: Payouts): Family {
         auth: payoutsWrite,
         body: createPayoutBody,
         response: payoutSchema,
-        handler: (ctx) => payouts.create(ctx.owner, ctx.body, 'api', ctx.actor),
+        handler: (ctx) => payouts.create(ctx.owner, ctx.body, 'api', ctx.actor, ctx.requestRef),
       }),
       route<unknown, unknown, { id: string }>({
         method: 'get',

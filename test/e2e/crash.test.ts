@@ -1,0 +1,136 @@
+/**
+ * The crash test: the service is killed with SIGKILL while 32 clients create payouts and 8 create
+ * payment intents, each request with its own Idempotency-Key; it is started again and every client
+ * retries what it got no answer for, with the same key and body. Then: no key made two objects,
+ * every acknowledged object exists, every balance transaction points to an object that exists,
+ * the balance is the funding less what was paid out, and in-flight payouts are final within 10 s.
+ */
+import t from 'tap';
+import { freePort } from '../../packages/core/database.js';
+import { startProcess, type ServiceProcess } from '../support/child-process.js';
+import { freshDatabase } from '../support/db.js';
+
+const PAYOUTS = 32;
+const PAYMENTS = 8;
+const PAYOUT_AMOUNT = 150;
+const FUNDING = 200_000;
+const wallet = { country: 'SN', operator: 'orange_money', msisdn: '+221771234567' };
+
+interface Call {
+  key: string;
+  method: 'POST';
+  path: string;
+  body: unknown;
+  /** The answer, once one arrived (before or after the crash). */
+  answer?: { status: number; body: { id?: string; code?: string } };
+}
+
+t.test('SIGKILL during payouts and payments, restart, retries with the same keys: nothing twice, nothing lost', async (t) => {
+  const url = await freshDatabase(t);
+  const port = await freePort();
+  const api = `http://127.0.0.1:${port}`;
+  const env = { DATABASE_URL: url, PORT: String(port), SANDBOX_OPERATOR_DELAY_MS: '200' };
+  const serve = async (): Promise<ServiceProcess> => {
+    const service = startProcess('services/standalone/main.js', env);
+    t.teardown(() => void service.child.kill('SIGKILL'));
+    await service.waitFor(/sika is serving/);
+    return service;
+  };
+
+  const cli = startProcess('bin/cli.js', { DATABASE_URL: url, LOG_LEVEL: 'silent' }, ['merchants', 'create', '--name', 'Crash test', '--json']);
+  t.equal(await cli.exit, 0, 'merchant created');
+  const merchant = JSON.parse(cli.output().trim().split('\n').pop()!) as { api_keys: { sandbox: string } };
+  const headers = { authorization: `Bearer ${merchant.api_keys.sandbox}`, 'content-type': 'application/json', 'x-environment': 'sandbox' };
+  const request = async (method: string, path: string, body?: unknown, key?: string) => {
+    const res = await fetch(`${api}${path}`, { method, headers: { ...headers, ...(key ? { 'idempotency-key': key } : {}) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> & { id?: string; code?: string } };
+  };
+  const until = async <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = await probe();
+      if (value !== undefined) return value;
+      if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+
+  let service = await serve();
+  // Funding: one payment that succeeds; its net is what the payouts draw on.
+  const funding = await request('POST', '/api/v1/payment-intents', { amount: FUNDING, currency: 'xof', transaction_country: 'SN' });
+  t.equal(funding.status, 200, 'funding payment created');
+  const confirmed = await request('POST', `/api/v1/payment-intents/${funding.body.id}/confirm`, { payment_method: { type: 'mobile_money', mobile_money: wallet } });
+  t.equal(confirmed.status, 200, 'and confirmed');
+  const funded = await until('the funding payment is available', async () => {
+    const b = await request('GET', '/api/v1/balance');
+    const available = (b.body.available as { amount: number }[] | undefined)?.[0]?.amount ?? 0;
+    return available > 0 ? available : undefined;
+  });
+
+  const calls: Call[] = [
+    ...Array.from({ length: PAYOUTS }, (_, i): Call => ({
+      key: `payout-${i}`,
+      method: 'POST',
+      path: '/api/v1/payouts',
+      body: { amount: PAYOUT_AMOUNT, currency: 'xof', destination: { type: 'mobile_money', ...wallet } },
+    })),
+    ...Array.from({ length: PAYMENTS }, (_, i): Call => ({
+      key: `payment-${i}`,
+      method: 'POST',
+      path: '/api/v1/payment-intents',
+      body: { amount: 1_000 + i, currency: 'xof', transaction_country: 'SN' },
+    })),
+  ];
+  const send = (c: Call) =>
+    request(c.method, c.path, c.body, c.key).then(
+      (answer) => {
+        if (answer.status !== 409 || answer.body.code !== 'IKW-IDM-003') c.answer = answer;
+      },
+      () => undefined, // the connection died with the process: no answer
+    );
+
+  // Kill the service while the requests are in flight: once a quarter of them have answered.
+  const inFlight = calls.map(send);
+  await until('a quarter of the requests answered', async () => (calls.filter((c) => c.answer).length >= calls.length / 4 ? true : undefined), 30_000);
+  service.child.kill('SIGKILL');
+  await service.exit;
+  await Promise.all(inFlight);
+  const unanswered = calls.filter((c) => !c.answer).length;
+  t.ok(unanswered > 0, `the kill cut requests off (${unanswered} of ${calls.length} unanswered)`);
+
+  // Restart; every client retries what it has no answer for, with the same key and body.
+  service = await serve();
+  await until('every request answered after retries', async () => {
+    await Promise.all(calls.filter((c) => !c.answer).map(send));
+    return calls.every((c) => c.answer) ? true : undefined;
+  });
+  for (const c of calls) t.equal(c.answer!.status, 200, c.answer!.status === 200 ? c.key : `${c.key}: ${JSON.stringify(c.answer!.body)}`);
+
+  const list = async (path: string) => (await request('GET', `${path}?limit=100`)).body.data as { id: string; status: string }[];
+  // The merchant portal's list shows every payout of the merchant, whichever surface made it.
+  const payouts = await list('/api/v1/merchant/payouts');
+  const payoutIds = new Set(calls.filter((c) => c.path === '/api/v1/payouts').map((c) => c.answer!.body.id));
+  t.equal(payouts.length, PAYOUTS, 'one payout per key');
+  t.same(new Set(payouts.map((p) => p.id)), payoutIds, 'every acknowledged payout exists, and no other');
+  const intents = await list('/api/v1/payment-intents');
+  t.equal(intents.length, PAYMENTS + 1, 'one payment intent per key, and the funding one');
+  for (const c of calls.filter((c) => c.path === '/api/v1/payment-intents')) t.ok(intents.some((i) => i.id === c.answer!.body.id), `${c.key} exists`);
+
+  await until('every payout final within 10 s', async () => ((await list('/api/v1/merchant/payouts')).every((p) => p.status === 'paid') ? true : undefined));
+  const fee = (await request('POST', '/api/v1/fees/quote', { amount: PAYOUT_AMOUNT, currency: 'xof', direction: 'payout', method: 'mobile_money', country: 'SN', operator: 'orange_money' })).body.fee as number;
+  // A payout shows paid a moment before its ledger side is posted: wait for the balance to settle.
+  const settled = await until('no funds left reserved', async () => {
+    const b = await request('GET', '/api/v1/balance');
+    const of = (field: string) => (b.body[field] as { amount: number }[])[0]?.amount ?? 0;
+    return of('reserved') === 0 ? { available: of('available'), reserved: 0 } : undefined;
+  });
+  t.same(settled, { available: funded - PAYOUTS * (PAYOUT_AMOUNT + fee), reserved: 0 }, 'the balance is the funding less every payout and its fee, each once');
+  const transactions = (await request('GET', '/api/v1/balance-transactions?limit=100')).body.data as { source: string }[];
+  for (const source of new Set(transactions.map((x) => x.source))) {
+    const path = source.startsWith('po_') ? `/api/v1/payouts/${source}` : `/api/v1/payment-intents/${source}`;
+    t.equal((await request('GET', path)).status, 200, `balance transaction source ${source} exists`);
+  }
+
+  service.child.kill('SIGTERM');
+  await service.exit;
+});

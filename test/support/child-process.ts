@@ -1,0 +1,62 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+/** The repository root (tests run from dist/test/…). */
+export const root = path.resolve(import.meta.dirname, '../../..');
+
+/** A process of the service started from dist/, with its output collected. */
+export interface ServiceProcess {
+  child: ChildProcess;
+  output(): string;
+  /** Resolves when the output matches; rejects on timeout or when the process exits first. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
+  /** Resolves with the exit code once the output streams have ended. */
+  exit: Promise<number | null>;
+}
+
+/** Starts `dist/<script>` (e.g. `services/api/main.js`) with a minimal environment plus `env`. */
+export function startProcess(script: string, env: Record<string, string>, args: string[] = []): ServiceProcess {
+  const child = spawn(process.execPath, [path.join(root, 'dist', script), ...args], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', SECRETS_KEY: Buffer.alloc(32, 3).toString('base64'), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const listeners = new Set<() => void>();
+  const onData = (chunk: Buffer) => {
+    out += chunk.toString();
+    for (const l of listeners) l();
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  // 'close' comes after the output streams ended, so output() is complete once exit resolves.
+  const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return {
+    child,
+    output: () => out,
+    exit,
+    waitFor: (pattern, timeoutMs = 30_000) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          if (pattern.test(out)) {
+            listeners.delete(check);
+            clearTimeout(timer);
+            resolve();
+          }
+        };
+        const timer = setTimeout(() => {
+          listeners.delete(check);
+          reject(new Error(`timed out waiting for ${pattern}; output:\n${out}`));
+        }, timeoutMs);
+        listeners.add(check);
+        void exit.then(() => {
+          if (!pattern.test(out)) {
+            clearTimeout(timer);
+            listeners.delete(check);
+            reject(new Error(`exited before ${pattern}; output:\n${out}`));
+          }
+        });
+        check();
+      }),
+  };
+}
