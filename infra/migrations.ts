@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { createEventStoreSchema } from '../packages/eventstore/postgres/schema.js';
 import { idempotencyMigrations } from '../packages/http/idempotency.js';
+import { rateLimitMigrations } from '../packages/http/rate-limit.js';
 import { schedulerMigrations } from '../packages/scheduler/scheduler.js';
 import { webhookMigrations } from '../packages/webhooks/schema.js';
 import { ALL_PROJECTIONS } from '../projections/registry.js';
@@ -23,6 +24,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ...schedulerMigrations,
   ...webhookMigrations,
   ...ALL_PROJECTIONS.flatMap((p) => p.migrations),
+  ...rateLimitMigrations,
 ];
 
 const LOCK_KEY = 7_305_001; // any constant; serialises concurrent migrators (api + projector starting together)

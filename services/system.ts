@@ -4,6 +4,8 @@ import type { Config } from '../packages/core/config.js';
 import type { Database } from '../packages/core/database.js';
 import { ProcessInstance } from '../packages/core/instance.js';
 import { createLogger, type Logger } from '../packages/core/logger.js';
+import { Metrics } from '../packages/core/metrics.js';
+import { MeasuredEventStore } from '../packages/eventstore/measured.js';
 import { Billing } from '../packages/domain/billing/service.js';
 import { AppTokens } from '../packages/domain/user/commands.js';
 import type { Environment } from '../packages/domain/merchant/events.js';
@@ -11,6 +13,7 @@ import { PaymentIntents } from '../packages/domain/payment-intent/commands.js';
 import type { EventStore } from '../packages/eventstore/port.js';
 import { PostgresEventStore } from '../packages/eventstore/postgres/store.js';
 import { IdempotencyStore } from '../packages/http/idempotency.js';
+import { RateLimiter } from '../packages/http/rate-limit.js';
 import { Payouts } from '../packages/domain/payout/commands.js';
 import type { PaymentProvider } from '../packages/providers/port.js';
 import { SandboxProvider, UnconfiguredLiveProvider } from '../packages/providers/sandbox.js';
@@ -40,6 +43,7 @@ import { readPayoutSettings } from '../projections/payout-settings.js';
 import { readPorts } from '../projections/read-ports.js';
 import { ALL_PROJECTIONS } from '../projections/registry.js';
 import { inlineProjections, ProjectionRunner, rebuildInline, resetForRebuild } from '../projections/runner.js';
+import { registerOperationalGauges } from './metrics.js';
 import { createBusConsumerFor, createEventStoreFor, createRelayFor, openMigratedDatabase, ReadYourWritesStore } from './processes.js';
 
 /** Everything a process of the service shares: database, event store, clock, logger, services. */
@@ -49,6 +53,10 @@ export interface System {
   knex: Knex;
   /** Postgres (inline projections) or EventStoreDB (appends wait for the projector: read-your-writes), per EVENT_STORE. */
   store: EventStore;
+  /** What GET /metrics serves (docs/operations.md). */
+  metrics: Metrics;
+  /** Request rate limits shared by every API process (counted in PostgreSQL). */
+  rateLimiter: RateLimiter;
   clock: Clock;
   log: Logger;
   idempotency: IdempotencyStore;
@@ -91,8 +99,11 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
   // Postgres runs the projections in the append's transaction. EventStoreDB cannot: its appends
   // wait until the projector (this process's in standalone mode, else services/projector) applied them.
   const logStore = createEventStoreFor(config, db, config.eventStore === 'postgres' ? { inline: inlineProjections(ALL_PROJECTIONS) } : {});
-  const store: EventStore =
-    config.eventStore === 'esdb' ? new ReadYourWritesStore(logStore, knex, ALL_PROJECTIONS.map((p) => p.name), { log }) : logStore;
+  const metrics = new Metrics();
+  const store: EventStore = new MeasuredEventStore(
+    config.eventStore === 'esdb' ? new ReadYourWritesStore(logStore, knex, ALL_PROJECTIONS.map((p) => p.name), { log }) : logStore,
+    metrics,
+  );
   const projector = config.eventStore === 'esdb' ? new ProjectionRunner(knex, logStore, ALL_PROJECTIONS, log) : null;
   const relay = createRelayFor(config, { knex, store: logStore, log });
   const instance = await ProcessInstance.start(db.url, log);
@@ -165,12 +176,15 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
   const busConsumers = [webhooks.consumer(), invoicePaymentsConsumer(clock)];
   const consumers = busConsumers.map((spec) => createBusConsumerFor(config, { knex, store: logStore, log }, spec));
   registerProcesses(scheduler, { store, clock, paymentIntents, payouts, billing, webhooks });
+  registerOperationalGauges(metrics, { knex, clock, consumers: busConsumers.map((c) => c.name), postgresLog: config.eventStore === 'postgres' && config.bus === 'postgres' });
 
   return {
     config,
     db,
     knex,
     store,
+    metrics,
+    rateLimiter: new RateLimiter(knex, clock),
     clock,
     log,
     idempotency: new IdempotencyStore(knex, clock, config.idempotencyTtlMs, instance),

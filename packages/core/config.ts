@@ -20,6 +20,18 @@ export interface Config {
   publicUrl: string;
   /** Live payments move from pending to available after this long (sandbox: at once). */
   settlementDelayMs: number;
+  /** When set, GET /metrics needs it as a bearer token. */
+  metricsToken: string | null;
+  /** Requests per API key or signed-in user (null: no limit). */
+  rateLimitPerCredential: RateLimitRule | null;
+  /** Requests per client address, credential or not (null: no limit). */
+  rateLimitPerAddress: RateLimitRule | null;
+}
+
+/** At most `limit` requests per `windowMs`. */
+export interface RateLimitRule {
+  limit: number;
+  windowMs: number;
 }
 
 export class ConfigError extends Error {
@@ -70,6 +82,16 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   if (raw === 'true' || raw === '1') return true;
   if (raw === 'false' || raw === '0') return false;
   throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}
+
+/** `100/1s`, `1000/1m`; `off` turns the limit off. */
+function rateLimit(env: Env, name: string, fallback: string): RateLimitRule | null {
+  const text = (env[name] || fallback).trim();
+  if (text === 'off') return null;
+  const m = /^(\d+)\/(\d+)(ms|s|m|h)$/.exec(text);
+  const rule = m ? { limit: Number(m[1]), windowMs: Number(m[2]) * UNIT_MS[m[3]!]! } : null;
+  if (!rule || rule.limit <= 0 || rule.windowMs <= 0) throw new ConfigError(name, `must be like 100/1s or 1000/1m, or off; got "${text}"`);
+  return rule;
 }
 
 function url(env: Env, name: string, protocols: string[]): string | null {
@@ -142,5 +164,8 @@ export function loadConfig(env: Env = process.env): Config {
     idempotencyTtlMs: idempotencyTtl,
     publicUrl,
     settlementDelayMs: settlementDelay,
+    metricsToken: env.METRICS_TOKEN || null,
+    rateLimitPerCredential: rateLimit(env, 'RATE_LIMIT', '100/1s'),
+    rateLimitPerAddress: rateLimit(env, 'RATE_LIMIT_ADDRESS', '300/1s'),
   };
 }

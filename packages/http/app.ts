@@ -1,13 +1,17 @@
+import { timingSafeEqual } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Knex } from 'knex';
 import { match } from 'path-to-regexp';
 import { ApiError, ERROR_CODES, type ErrorCode } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { Logger } from '../core/logger.js';
+import type { RateLimitRule } from '../core/config.js';
+import type { Metrics } from '../core/metrics.js';
 import type { Owner } from '../domain/audit.js';
 import { authenticate, type AppTokenVerifier } from './auth.js';
 import { Reply, type HandlerContext, type Principal } from './context.js';
 import { IdempotencyStore, type StoredAnswer } from './idempotency.js';
+import type { RateLimiter } from './rate-limit.js';
 import type { Family, Method, Route } from './routes.js';
 import { precompile, validate } from './validation.js';
 
@@ -20,6 +24,24 @@ export interface AppDeps {
   log: Logger;
   idempotency: IdempotencyStore;
   families: readonly Family[];
+  /** Records request counts and latencies, and serves them at GET /metrics. */
+  metrics?: Metrics;
+  /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
+  metricsToken?: string | null;
+  /** Requests per client address and per credential, counted in PostgreSQL across processes. */
+  rateLimits?: { limiter: RateLimiter; perCredential: RateLimitRule | null; perAddress: RateLimitRule | null };
+}
+
+/** Counts the request against its client address and, once known, its credential (429 when over). */
+async function limitRate(deps: AppDeps, req: Request, res: Response, principal: Principal | undefined): Promise<void> {
+  const limits = deps.rateLimits;
+  if (!limits) return;
+  const buckets = [
+    ...(limits.perAddress ? [{ key: `address:${req.socket.remoteAddress ?? 'unknown'}`, rule: limits.perAddress }] : []),
+    ...(limits.perCredential && principal ? [{ key: `credential:${principal.actor}`, rule: limits.perCredential }] : []),
+  ];
+  const headers = await limits.limiter.take(buckets);
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
 }
 
 declare module 'express-serve-static-core' {
@@ -95,6 +117,7 @@ function runRoute(r: Route, deps: AppDeps) {
   const upperMethod = r.method.toUpperCase();
 
   return async (req: Request, res: Response) => {
+    res.locals.route = r.path;
     const header = (name: string) => {
       const v = req.headers[name.toLowerCase()];
       return Array.isArray(v) ? v[0] : v;
@@ -105,12 +128,19 @@ function runRoute(r: Route, deps: AppDeps) {
     try {
       const key = header('idempotency-key');
       if (r.auth !== 'public') {
-        principal = await authenticate(deps.knex, r.auth, header, deps.appTokens);
+        // A refused credential still counts against its address: guessing keys is rate limited too.
+        principal = await authenticate(deps.knex, r.auth, header, deps.appTokens).catch(async (err: unknown) => {
+          await limitRate(deps, req, res, undefined);
+          throw err;
+        });
+        await limitRate(deps, req, res, principal);
         req.log = req.log.child({ merchant_id: principal.merchantId, environment: principal.environment });
         // Live disbursements need a key before anything else is looked at (interface, payout rule 2).
         if (r.auth.idempotencyKeyInLive === 'required' && principal.livemode && key === undefined) {
           throw new ApiError('IKW-IDM-004', undefined, 'Idempotency-Key');
         }
+      } else {
+        await limitRate(deps, req, res, undefined);
       }
       const body: unknown = req.body ?? {};
       const query: Record<string, unknown> = { ...(req.query as Record<string, unknown>) };
@@ -175,6 +205,28 @@ function runRoute(r: Route, deps: AppDeps) {
   };
 }
 
+/** GET /metrics in Prometheus text format; behind a bearer token when one is configured. */
+function metricsHandler(metrics: Metrics, token: string | null) {
+  const expected = token === null ? null : Buffer.from(`Bearer ${token}`);
+  return async (req: Request, res: Response, next: NextFunction) => {
+    res.locals.route = '/metrics';
+    if (expected) {
+      const given = Buffer.from(req.headers.authorization ?? '');
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+        next(new ApiError(req.headers.authorization ? 'IKW-AUT-002' : 'IKW-AUT-001'));
+        return;
+      }
+    }
+    try {
+      const body = await metrics.render();
+      res.status(200).setHeader('Content-Type', metrics.contentType);
+      res.send(body);
+    } catch (err) {
+      next(err);
+    }
+  };
+}
+
 /** Builds the HTTP application: JSON only, coded errors, one router per family. */
 export function createApp(deps: AppDeps) {
   const app = express();
@@ -188,10 +240,10 @@ export function createApp(deps: AppDeps) {
     res.setHeader('Request-Id', req.requestId);
     const started = process.hrtime.bigint();
     res.on('finish', () => {
-      req.log.info(
-        { method: req.method, path: req.path, status: res.statusCode, duration_ms: Number(process.hrtime.bigint() - started) / 1e6 },
-        'request',
-      );
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      req.log.info({ method: req.method, path: req.path, status: res.statusCode, duration_ms: ms }, 'request');
+      // The route pattern, not the path: ids in paths would make a series per object.
+      deps.metrics?.observeRequest(req.method, typeof res.locals.route === 'string' ? res.locals.route : 'unmatched', res.statusCode, ms / 1000);
     });
     next();
   });
@@ -215,6 +267,8 @@ export function createApp(deps: AppDeps) {
     }
     next();
   });
+
+  if (deps.metrics) app.get('/metrics', metricsHandler(deps.metrics, deps.metricsToken ?? null));
 
   const known: { method: Method; matches: (path: string) => boolean }[] = [];
   for (const family of deps.families) {

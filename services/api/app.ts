@@ -63,5 +63,14 @@ export function openApiDocument(system: System): Record<string, unknown> {
 }
 
 export function buildApi(system: System, extra: Family[] = []) {
-  return createApp({ knex: system.knex, log: system.log, idempotency: system.idempotency, appTokens: system.appTokens, families: allFamilies(system, extra) });
+  return createApp({
+    knex: system.knex,
+    log: system.log,
+    idempotency: system.idempotency,
+    appTokens: system.appTokens,
+    families: allFamilies(system, extra),
+    metrics: system.metrics,
+    metricsToken: system.config.metricsToken,
+    rateLimits: { limiter: system.rateLimiter, perCredential: system.config.rateLimitPerCredential, perAddress: system.config.rateLimitPerAddress },
+  });
 }

@@ -38,6 +38,9 @@ export async function startService(databaseUrl: string, options: ServiceOptions)
     DATA_DIR: dataDir,
     SECRETS_KEY: randomBytes(32).toString('base64'),
     LOG_LEVEL: 'silent',
+    // The benchmarks measure capacity, not the limits in front of it.
+    RATE_LIMIT: 'off',
+    RATE_LIMIT_ADDRESS: 'off',
     ...options.env,
   });
   const system = await openSystem(config, { log: createLogger('silent'), poolMax: options.poolMax });

@@ -29,7 +29,8 @@ t.test('SIGKILL during payouts and payments, restart, retries with the same keys
   const url = await freshDatabase(t);
   const port = await freePort();
   const api = `http://127.0.0.1:${port}`;
-  const env = { DATABASE_URL: url, PORT: String(port), SANDBOX_OPERATOR_DELAY_MS: '200' };
+  // The clients retry in a tight loop; rate limits are not what this test is about.
+  const env = { DATABASE_URL: url, PORT: String(port), SANDBOX_OPERATOR_DELAY_MS: '200', RATE_LIMIT: 'off', RATE_LIMIT_ADDRESS: 'off' };
   const serve = async (): Promise<ServiceProcess> => {
     const service = startProcess('services/standalone/main.js', env);
     t.teardown(() => void service.child.kill('SIGKILL'));

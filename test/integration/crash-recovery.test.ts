@@ -5,25 +5,14 @@
  */
 import t from 'tap';
 import { ProcessInstance } from '../../packages/core/instance.js';
-import type { PaymentProvider } from '../../packages/providers/port.js';
-import { advance, balance, balanceTransactions, fund, mobileMoney, payoutFee, retrievePayout } from '../support/payouts.js';
+import { advance, balance, balanceTransactions, fund, mobileMoney, PayoutProbe, payoutFee, retrievePayout } from '../support/payouts.js';
 import { startService } from '../support/system.js';
 
 t.test('a payout retried with the same request after the operator call was lost is carried on, not made twice', async (t) => {
-  let failNext = true;
-  const svc = await startService(t, {
-    provider: (_env, sandbox): PaymentProvider =>
-      Object.assign(Object.create(sandbox) as PaymentProvider, {
-        initiatePayout: async (request: Parameters<PaymentProvider['initiatePayout']>[0]) => {
-          // The first attempt dies between the payout and the operator's answer.
-          if (failNext) {
-            failNext = false;
-            throw new Error('process died');
-          }
-          return sandbox.initiatePayout(request);
-        },
-      }),
-  });
+  const probe = new PayoutProbe();
+  // The first attempt dies between the payout and the operator's answer.
+  probe.throwNext = true;
+  const svc = await startService(t, { provider: probe.wrap });
   const m = await svc.merchant();
   await fund(svc, m.id, 10_000);
   const owner = { merchantId: m.id, environment: 'sandbox' as const };
@@ -32,6 +21,7 @@ t.test('a payout retried with the same request after the operator call was lost 
   t.equal(first.status, 'pending', 'left pending: whether the operator has it is unknown');
   const retried = await svc.system.payouts.create(owner, input, 'api', { actor: 'test' }, 'key-1|body-a');
   t.equal(retried.id, first.id, 'the retry names the same payout');
+  t.same(probe.calls.map((c) => c.payoutId), [first.id, first.id], 'and asks the operator again for it (it dedupes by payout id)');
   t.equal(retried.status, 'in_transit', 'and hands it to the operator');
   const other = await svc.system.payouts.create(owner, input, 'api', { actor: 'test' }, 'key-2|body-a');
   t.not(other.id, first.id, 'another request is another payout');

@@ -49,7 +49,15 @@ export interface StartOptions {
 export async function startService(t: Test, options: StartOptions = {}): Promise<TestService> {
   const url = await freshDatabase(t);
   // A fixed test key, so no key file is written under the working directory.
-  const config = loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', SECRETS_KEY: Buffer.alloc(32, 1).toString('base64'), ...options.env });
+  // Rate limits off unless a test asks: suites send hundreds of requests within one manual-clock instant.
+  const config = loadConfig({
+    DATABASE_URL: url,
+    LOG_LEVEL: 'silent',
+    SECRETS_KEY: Buffer.alloc(32, 1).toString('base64'),
+    RATE_LIMIT: 'off',
+    RATE_LIMIT_ADDRESS: 'off',
+    ...options.env,
+  });
   const clock = new ManualClock(options.clockStart);
   const system = await openSystem(config, {
     clock,

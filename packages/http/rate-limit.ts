@@ -1,0 +1,69 @@
+import type { Knex } from 'knex';
+import type { Clock } from '../core/clock.js';
+import type { RateLimitRule } from '../core/config.js';
+import { ApiError } from '../core/errors.js';
+import { sqlMigration, type Migration } from '../core/migration.js';
+
+export const rateLimitMigrations: Migration[] = [
+  sqlMigration(
+    'rate-limits/001-create',
+    `CREATE TABLE rate_limit_windows (
+        bucket text NOT NULL,
+        window_start timestamptz NOT NULL,
+        hits integer NOT NULL,
+        PRIMARY KEY (bucket, window_start)
+      );
+      CREATE INDEX rate_limit_windows_start ON rate_limit_windows (window_start)`,
+  ),
+];
+
+/** Windows older than this are deleted now and then. */
+const KEEP_MS = 3_600_000;
+
+/**
+ * Fixed-window rate limits kept in PostgreSQL, so that every API process counts against the same
+ * windows. One statement per request counts it in all its buckets (the client address, and the
+ * credential once known). Over a limit: 429 IKW-LIM-001 with Retry-After; every limited answer
+ * carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset of its tightest bucket.
+ */
+export class RateLimiter {
+  private taken = 0;
+
+  constructor(
+    private readonly knex: Knex,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Counts one request in each bucket; returns the headers to send, or throws 429 with them. */
+  async take(buckets: { key: string; rule: RateLimitRule }[]): Promise<Record<string, string>> {
+    if (buckets.length === 0) return {};
+    const now = this.clock.now().getTime();
+    const starts = buckets.map((b) => new Date(now - (now % b.rule.windowMs)));
+    const { rows } = await this.knex.raw<{ rows: { bucket: string; hits: number }[] }>(
+      `INSERT INTO rate_limit_windows (bucket, window_start, hits)
+       SELECT bucket, window_start, 1 FROM unnest(?::text[], ?::timestamptz[]) AS w(bucket, window_start)
+       ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_windows.hits + 1
+       RETURNING bucket, hits`,
+      [buckets.map((b) => b.key), starts],
+    );
+    if (++this.taken % 1000 === 0) void this.purge(now);
+    // The tightest bucket: the one with the fewest requests left.
+    const states = buckets.map((b, i) => {
+      const hits = rows.find((r) => r.bucket === b.key)?.hits ?? 1;
+      const resetMs = starts[i]!.getTime() + b.rule.windowMs - now;
+      return { rule: b.rule, remaining: b.rule.limit - hits, resetSeconds: Math.max(1, Math.ceil(resetMs / 1000)) };
+    });
+    const tightest = states.reduce((a, b) => (b.remaining < a.remaining ? b : a));
+    const headers = {
+      'RateLimit-Limit': String(tightest.rule.limit),
+      'RateLimit-Remaining': String(Math.max(0, tightest.remaining)),
+      'RateLimit-Reset': String(tightest.resetSeconds),
+    };
+    if (tightest.remaining < 0) throw new ApiError('IKW-LIM-001', undefined, undefined, { ...headers, 'Retry-After': String(tightest.resetSeconds) });
+    return headers;
+  }
+
+  private async purge(now: number): Promise<void> {
+    await this.knex('rate_limit_windows').where('window_start', '<', new Date(now - KEEP_MS)).delete().catch(() => undefined);
+  }
+}

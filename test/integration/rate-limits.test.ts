@@ -1,0 +1,64 @@
+/**
+ * Rate limits per credential and per client address: RateLimit-* headers on every answer, 429
+ * IKW-LIM-001 with Retry-After when over, windows that reset with the clock, refused credentials
+ * counted too, and one count shared by every API process on the database.
+ */
+import type { AddressInfo } from 'node:net';
+import t from 'tap';
+import { buildApi } from '../../services/api/app.js';
+import { listen } from '../../services/api/server.js';
+import { startService } from '../support/system.js';
+
+const env = { RATE_LIMIT: '3/1s', RATE_LIMIT_ADDRESS: '5/1s' };
+
+t.test('a credential gets its limit per window, with headers, then 429 until the window turns', async (t) => {
+  const svc = await startService(t, { env });
+  const key = (await svc.merchant()).api_keys.sandbox;
+  for (const remaining of ['2', '1', '0']) {
+    const res = await svc.request('GET', '/api/v1/balance', { key });
+    t.equal(res.status, 200);
+    t.equal(res.headers.get('ratelimit-limit'), '3');
+    t.equal(res.headers.get('ratelimit-remaining'), remaining);
+    t.equal(res.headers.get('ratelimit-reset'), '1');
+  }
+  const over = await svc.request('GET', '/api/v1/balance', { key });
+  t.equal(over.status, 429);
+  t.equal(over.body.code, 'IKW-LIM-001');
+  t.equal(over.body.retryable, true);
+  t.equal(over.headers.get('retry-after'), '1');
+  t.equal(over.headers.get('ratelimit-remaining'), '0');
+  svc.clock.advance(1_000);
+  t.equal((await svc.request('GET', '/api/v1/balance', { key })).status, 200, 'a new window');
+});
+
+t.test('the client address has its own limit, over every credential, refused ones included', async (t) => {
+  const svc = await startService(t, { env });
+  const a = (await svc.merchant('A')).api_keys.sandbox;
+  const b = (await svc.merchant('B')).api_keys.sandbox;
+  for (let i = 0; i < 3; i++) t.equal((await svc.request('GET', '/api/v1/balance', { key: a })).status, 200);
+  t.equal((await svc.request('GET', '/api/v1/balance', { key: b })).status, 200, 'another key from the same address');
+  const bad = await svc.request('GET', '/api/v1/balance', { key: 'sk_test_wrongwrongwrongwrongwrongwrong' });
+  t.equal(bad.status, 401, 'the fifth request of the address, refused for its key, still counts');
+  const guess = await svc.request('GET', '/api/v1/balance', { key: 'sk_test_guessguessguessguessguessguess' });
+  t.equal(guess.status, 429, 'guessing keys is limited like anything else');
+  t.equal((await svc.request('GET', '/healthz')).status, 429, 'public routes count against the address too');
+  svc.clock.advance(1_000);
+  t.equal((await svc.request('GET', '/healthz')).status, 200);
+});
+
+t.test('every API process counts against the same windows', async (t) => {
+  const svc = await startService(t, { env });
+  const key = (await svc.merchant()).api_keys.sandbox;
+  // A second API process on the same database.
+  const other = await listen(buildApi(svc.system), 0, svc.system.log, '127.0.0.1');
+  t.teardown(() => {
+    other.closeAllConnections();
+    return new Promise((r) => other.close(r));
+  });
+  const otherUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+  const viaOther = () => fetch(`${otherUrl}/api/v1/balance`, { headers: { authorization: `Bearer ${key}` } }).then(async (r) => (await r.arrayBuffer(), r.status));
+  t.equal((await svc.request('GET', '/api/v1/balance', { key })).status, 200);
+  t.equal(await viaOther(), 200);
+  t.equal((await svc.request('GET', '/api/v1/balance', { key })).status, 200);
+  t.equal(await viaOther(), 429, 'the fourth request, whichever process answers it');
+});
