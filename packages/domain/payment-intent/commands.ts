@@ -98,8 +98,10 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
       if (!phone) throw new ApiError('IKW-VAL-007', `customer_phone is not a valid ${country.code} number`, 'customer_phone');
     }
     const id = requestRef === undefined ? newId('pi') : derivedId('pi', `${who.merchantId}|${who.environment}|${requestRef}`);
-    const earlier = await this.load(id);
-    if (earlier.state.intent) return toObject(earlier.state);
+    if (requestRef !== undefined) {
+      const earlier = await this.load(id);
+      if (earlier.state.intent) return toObject(earlier.state);
+    }
     const meta = this.metadata(who.merchantId, who.environment, id, actor);
     const customer = await findOrCreateCustomer(
       this.deps.customers,

@@ -118,8 +118,10 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
     const fee = this.fee(input.amount, destination);
     const id = requestRef === undefined ? newId('po') : derivedId('po', `${owner.merchantId}|${owner.environment}|${source}|${requestRef}`);
     const meta = this.metadata(owner, id, actor);
-    const earlier = await this.load(id);
-    if (earlier.state.payout) return this.initiate(earlier.state, meta);
+    if (requestRef !== undefined) {
+      const earlier = await this.load(id);
+      if (earlier.state.payout) return this.initiate(earlier.state, meta);
+    }
 
     const now = this.deps.clock.now();
     const expectedBy = new Date(now.getTime() + expectedMs(destination));
