@@ -9,6 +9,7 @@ import { auditMetadata, type Actor } from '../audit.js';
 import { handleCommand, loadState, type HandleResult, type ConflictPolicy } from '../../eventstore/command-handler.js';
 import { runLedger } from '../ledger/commands.js';
 import type { Account } from '../ledger/events.js';
+import { payoutSettings } from '../merchant-settings/commands.js';
 import type { Environment } from '../merchant/events.js';
 import { loadPayoutMethod } from '../payout-method/commands.js';
 import { unusableReason } from '../payout-method/decider.js';
@@ -207,5 +208,15 @@ export class Payouts {
       return;
     }
     await this.settleLedger(state, meta);
+  }
+
+  /** POST /api/v1/merchant/payouts: the dashboard may leave the destination out, for the merchant's default saved one. */
+  async createFromDashboard(owner: Owner, input: CreatePayoutInput, actor: Actor): Promise<PayoutObject> {
+    let body = input;
+    if (body.destination === undefined && body.payout_method_id === undefined) {
+      const { settings } = await payoutSettings(this.deps.store, owner.merchantId, owner.environment);
+      if (settings.defaultPayoutMethodId) body = { ...body, payout_method_id: settings.defaultPayoutMethodId };
+    }
+    return this.create(owner, body, 'merchant_portal', actor);
   }
 }
