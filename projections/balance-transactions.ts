@@ -1,5 +1,10 @@
+import type { Knex } from 'knex';
+import { unixSeconds } from '../packages/core/clock.js';
+import type { Owner } from '../packages/domain/audit.js';
 import type { LedgerEvent } from '../packages/domain/ledger/events.js';
+import { cursorPage, type CursorList, type CursorQuery } from './paging.js';
 import type { Projection } from './projection.js';
+import { ownedRows } from './queries.js';
 
 /**
  * read.balance_transactions: what moved the merchant's balance, one row per payment, payout,
@@ -83,4 +88,32 @@ export interface BalanceTransactionRow {
   available_on: Date;
   created_at: Date;
   environment: string;
+}
+
+export function balanceTransactionObject(row: BalanceTransactionRow) {
+  return {
+    id: row.id,
+    object: 'balance_transaction',
+    amount: Number(row.amount),
+    fee: Number(row.fee),
+    net: Number(row.net),
+    currency: row.currency,
+    type: row.type,
+    status: row.status,
+    source: row.source,
+    available_on: unixSeconds(row.available_on),
+    created: unixSeconds(row.created_at),
+    livemode: row.environment === 'live',
+  };
+}
+
+/** This owner's balance transactions, newest first, cursor-paged. */
+export function listBalanceTransactions(
+  knex: Knex,
+  owner: Owner,
+  cursor: CursorQuery,
+  url: string,
+  filters: { type?: string; source?: string },
+): Promise<CursorList<ReturnType<typeof balanceTransactionObject>>> {
+  return cursorPage(ownedRows(knex, 'read.balance_transactions', owner, filters).select('*'), cursor, url, 'id', balanceTransactionObject);
 }

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import { MERCHANT_ACCOUNTS, type LedgerEvent, type MerchantAccount } from '../packages/domain/ledger/events.js';
-import type { Environment } from '../packages/domain/merchant/events.js';
+import type { Owner } from '../packages/domain/audit.js';
 import type { Projection } from './projection.js';
+import { ownedRows } from './queries.js';
 
 /** read.balances: available, pending and reserved per merchant × environment × currency. */
 export const balancesProjection: Projection = {
@@ -47,6 +48,6 @@ export interface BalanceRow {
   reserved: string;
 }
 
-export function balancesOf(knex: Knex, merchantId: string, environment: Environment): Promise<BalanceRow[]> {
-  return knex('read.balances').select('currency', 'available', 'pending', 'reserved').where({ merchant_id: merchantId, environment }).orderBy('currency');
+export function balancesOf(knex: Knex, owner: Owner): Promise<BalanceRow[]> {
+  return ownedRows(knex, 'read.balances', owner).select('currency', 'available', 'pending', 'reserved').orderBy('currency');
 }

@@ -1,8 +1,11 @@
 import type { Knex } from 'knex';
 import { unixSeconds } from '../packages/core/clock.js';
+import type { Owner } from '../packages/domain/audit.js';
 import type { CustomerEvent, CustomerObject } from '../packages/domain/customer/events.js';
 import type { Environment } from '../packages/domain/merchant/events.js';
+import { pageOf, type PageList, type PageQuery } from './paging.js';
 import type { Projection } from './projection.js';
+import { ownedRows } from './queries.js';
 
 /** read.customers: the Customer objects of each merchant and environment. */
 export const customersProjection: Projection = {
@@ -68,8 +71,22 @@ export interface CustomerRow {
   environment: Environment;
 }
 
-export function findCustomer(knex: Knex, merchantId: string, environment: Environment, id: string): Promise<CustomerRow | undefined> {
-  return knex('read.customers').where({ id, merchant_id: merchantId, environment }).first<CustomerRow | undefined>();
+export function findCustomer(knex: Knex, owner: Owner, id: string): Promise<CustomerRow | undefined> {
+  return ownedRows(knex, 'read.customers', owner).where({ id }).first<CustomerRow | undefined>();
+}
+
+/** `%`, `_` and `\` are literal in a search, not LIKE wildcards. */
+const likeLiteral = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** A page of this owner's customers, newest first; `search` matches part of the name, e-mail or phone (any case). */
+export function listCustomers(knex: Knex, owner: Owner, page: PageQuery, search: string | undefined): Promise<PageList<CustomerObject>> {
+  const query = ownedRows(knex, 'read.customers', owner).select('*');
+  const term = search?.trim();
+  if (term) {
+    const pattern = `%${likeLiteral(term)}%`;
+    query.andWhere((q) => q.whereILike('name', pattern).orWhereILike('email', pattern).orWhereILike('phone', pattern));
+  }
+  return pageOf<CustomerRow, CustomerObject>(query, page, customerObject);
 }
 
 export function customerObject(row: CustomerRow): CustomerObject {

@@ -1,8 +1,10 @@
 import type { Knex } from 'knex';
 import { orderKeys } from '../packages/core/json.js';
-import type { InvoiceEvent, InvoiceLine, InvoiceObject } from '../packages/domain/invoice/events.js';
-import type { Environment } from '../packages/domain/merchant/events.js';
+import type { Owner } from '../packages/domain/audit.js';
+import type { InvoiceEvent, InvoiceLine, InvoiceObject, InvoiceStatus } from '../packages/domain/invoice/events.js';
+import type { CursorList, CursorQuery, PageList, PageQuery } from './paging.js';
 import type { Projection } from './projection.js';
+import { cursorPageOfObjects, findOwnedObject, ownedRows, pageOfObjects } from './queries.js';
 import { storeSnapshot } from './snapshot.js';
 
 /** read.invoices: the Invoice record as its latest event left it (rendered snake_case or camelCase by the routes). */
@@ -64,7 +66,27 @@ export function renderInvoice(stored: InvoiceObject): InvoiceObject {
   );
 }
 
-export async function findInvoice(knex: Knex, merchantId: string, environment: Environment, id: string): Promise<InvoiceObject | undefined> {
-  const row = await knex('read.invoices').select('object').where({ id, merchant_id: merchantId, environment }).first<{ object: InvoiceObject } | undefined>();
+export function findInvoice(knex: Knex, owner: Owner, id: string): Promise<InvoiceObject | undefined> {
+  return findOwnedObject(knex, 'read.invoices', owner, id, renderInvoice);
+}
+
+export type InvoiceFilters = { status?: InvoiceStatus; customer?: string; subscription?: string };
+
+/** A page of this owner's invoices, newest first. */
+export function listInvoices(knex: Knex, owner: Owner, page: PageQuery, filters: InvoiceFilters): Promise<PageList<InvoiceObject>> {
+  return pageOfObjects(ownedRows(knex, 'read.invoices', owner, filters), page, renderInvoice);
+}
+
+/** This owner's invoices, newest first, cursor-paged (the billing family's list). */
+export function listInvoicesByCursor(knex: Knex, owner: Owner, cursor: CursorQuery, url: string, filters: InvoiceFilters): Promise<CursorList<InvoiceObject>> {
+  return cursorPageOfObjects(ownedRows(knex, 'read.invoices', owner, filters), cursor, url, renderInvoice);
+}
+
+/**
+ * An invoice that is not a draft, whoever's it is: for the hosted invoice page, where knowing the
+ * id (143 random bits) is what entitles one to see the invoice, as with Stripe's hosted pages.
+ */
+export async function findIssuedInvoice(knex: Knex, id: string): Promise<InvoiceObject | undefined> {
+  const row = await knex('read.invoices').select('object').where({ id }).whereNot({ status: 'draft' }).first<{ object: InvoiceObject } | undefined>();
   return row && renderInvoice(row.object);
 }

@@ -1,8 +1,10 @@
 import type { Knex } from 'knex';
 import type { PaymentIntentEvent, PaymentIntentObject } from '../packages/domain/payment-intent/events.js';
 import { orderKeys } from '../packages/core/json.js';
-import type { Environment } from '../packages/domain/merchant/events.js';
+import type { Owner } from '../packages/domain/audit.js';
+import type { CursorList, CursorQuery } from './paging.js';
 import type { Projection } from './projection.js';
+import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';
 import { storeSnapshot } from './snapshot.js';
 
 /** read.payment_intents: the public object of every intent, as its latest event left it (json, not jsonb, to keep field order). */
@@ -54,7 +56,17 @@ export function renderPaymentIntent(stored: PaymentIntentObject): PaymentIntentO
   return orderKeys(stored, PAYMENT_INTENT_KEYS);
 }
 
-export async function findPaymentIntent(knex: Knex, merchantId: string, environment: Environment, id: string): Promise<PaymentIntentObject | undefined> {
-  const row = await knex('read.payment_intents').select('object').where({ id, merchant_id: merchantId, environment }).first<{ object: PaymentIntentObject } | undefined>();
-  return row && renderPaymentIntent(row.object);
+export function findPaymentIntent(knex: Knex, owner: Owner, id: string): Promise<PaymentIntentObject | undefined> {
+  return findOwnedObject(knex, 'read.payment_intents', owner, id, renderPaymentIntent);
+}
+
+/** This owner's payment intents, newest first, cursor-paged. */
+export function listPaymentIntents(knex: Knex, owner: Owner, cursor: CursorQuery, url: string, filters: { customer?: string }): Promise<CursorList<PaymentIntentObject>> {
+  return cursorPageOfObjects(ownedRows(knex, 'read.payment_intents', owner, filters), cursor, url, renderPaymentIntent);
+}
+
+/** The merchant a payment intent belongs to, whoever asks (for provider callbacks, which carry no credential). */
+export async function paymentIntentMerchant(knex: Knex, id: string): Promise<string | undefined> {
+  const row = await knex('read.payment_intents').select('merchant_id').where({ id }).first<{ merchant_id: string } | undefined>();
+  return row?.merchant_id;
 }

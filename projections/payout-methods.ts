@@ -1,7 +1,9 @@
 import type { Knex } from 'knex';
+import type { Owner } from '../packages/domain/audit.js';
 import type { Environment } from '../packages/domain/merchant/events.js';
 import type { Destination, PayoutMethodEvent } from '../packages/domain/payout-method/events.js';
 import type { Projection } from './projection.js';
+import { ownedRows } from './queries.js';
 
 /** read.payout_methods: saved payout destinations (active and deactivated). */
 export const payoutMethodsProjection: Projection = {
@@ -61,6 +63,7 @@ export interface PayoutMethodRow {
   deactivated_at: Date | null;
 }
 
-export function listPayoutMethods(knex: Knex, merchantId: string, environment: Environment): Promise<PayoutMethodRow[]> {
-  return knex('read.payout_methods').where({ merchant_id: merchantId, environment, status: 'active' }).orderBy('seq', 'desc');
+/** This owner's active saved destinations, newest first. */
+export function listPayoutMethods(knex: Knex, owner: Owner): Promise<PayoutMethodRow[]> {
+  return ownedRows(knex, 'read.payout_methods', owner).where({ status: 'active' }).orderBy('seq', 'desc');
 }

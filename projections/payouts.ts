@@ -1,9 +1,11 @@
 import type { Knex } from 'knex';
 import { orderKeys } from '../packages/core/json.js';
-import type { Environment } from '../packages/domain/merchant/events.js';
+import type { Owner } from '../packages/domain/audit.js';
 import type { Destination } from '../packages/domain/payout-method/events.js';
-import type { PayoutEvent, PayoutObject } from '../packages/domain/payout/events.js';
+import type { PayoutEvent, PayoutObject, PayoutStatus } from '../packages/domain/payout/events.js';
+import type { PageList, PageQuery } from './paging.js';
 import type { Projection } from './projection.js';
+import { findOwnedObject, ownedRows, pageOfObjects } from './queries.js';
 import { storeSnapshot } from './snapshot.js';
 
 /** read.payouts: the public Payout object, as its latest event left it (json keeps field order). */
@@ -46,7 +48,11 @@ export function renderPayout(stored: PayoutObject): PayoutObject {
   return orderKeys({ ...stored, destination: orderKeys(stored.destination, DESTINATION_KEYS) }, PAYOUT_KEYS);
 }
 
-export async function findPayout(knex: Knex, merchantId: string, environment: Environment, id: string): Promise<PayoutObject | undefined> {
-  const row = await knex('read.payouts').select('object').where({ id, merchant_id: merchantId, environment }).first<{ object: PayoutObject } | undefined>();
-  return row && renderPayout(row.object);
+export function findPayout(knex: Knex, owner: Owner, id: string): Promise<PayoutObject | undefined> {
+  return findOwnedObject(knex, 'read.payouts', owner, id, renderPayout);
+}
+
+/** A page of this owner's payouts, newest first. */
+export function listPayouts(knex: Knex, owner: Owner, page: PageQuery, filters: { status?: PayoutStatus }): Promise<PageList<PayoutObject>> {
+  return pageOfObjects(ownedRows(knex, 'read.payouts', owner, filters), page, renderPayout);
 }

@@ -1,8 +1,11 @@
 import type { Knex } from 'knex';
 import { orderKeys } from '../packages/core/json.js';
+import type { Owner } from '../packages/domain/audit.js';
 import type { Environment } from '../packages/domain/merchant/events.js';
 import type { Price, ProductEvent, ProductObject, ProductStatus } from '../packages/domain/product/events.js';
+import type { PageList, PageQuery } from './paging.js';
 import type { Projection } from './projection.js';
+import { findOwnedObject, ownedRows, pageOfObjects } from './queries.js';
 
 /**
  * read.products: the public Product object as its latest event left it; read.product_prices: which
@@ -65,9 +68,15 @@ export function renderProduct(stored: ProductObject): ProductObject {
   return orderKeys({ ...stored, prices: stored.prices.map((p) => orderKeys(p, PRICE_KEYS)) }, PRODUCT_KEYS);
 }
 
-export async function findProduct(knex: Knex, merchantId: string, environment: Environment, id: string): Promise<ProductObject | undefined> {
-  const row = await knex('read.products').select('object').where({ id, merchant_id: merchantId, environment }).first<{ object: ProductObject } | undefined>();
-  return row && renderProduct(row.object);
+export function findProduct(knex: Knex, owner: Owner, id: string): Promise<ProductObject | undefined> {
+  return findOwnedObject(knex, 'read.products', owner, id, renderProduct);
+}
+
+/** A page of this owner's products, newest first; without a status, archived products are left out. */
+export function listProducts(knex: Knex, owner: Owner, page: PageQuery, filters: { status?: ProductStatus }): Promise<PageList<ProductObject>> {
+  const query = ownedRows(knex, 'read.products', owner, filters);
+  if (!filters.status) query.andWhereNot({ status: 'archived' });
+  return pageOfObjects(query, page, renderProduct);
 }
 
 export interface PriceRow {
@@ -78,12 +87,12 @@ export interface PriceRow {
 }
 
 /** The prices with these ids that belong to this merchant and environment, with their product's status. */
-export async function findPrices(knex: Knex, merchantId: string, environment: Environment, ids: readonly string[]): Promise<Map<string, PriceRow>> {
+export async function findPrices(knex: Knex, owner: Owner, ids: readonly string[]): Promise<Map<string, PriceRow>> {
   if (ids.length === 0) return new Map();
   const rows = await knex('read.product_prices as pp')
     .join('read.products as p', 'p.id', 'pp.product_id')
     .select('pp.id', 'pp.product_id', 'pp.price', 'p.status as product_status')
     .whereIn('pp.id', [...ids])
-    .andWhere({ 'pp.merchant_id': merchantId, 'pp.environment': environment });
+    .andWhere({ 'pp.merchant_id': owner.merchantId, 'pp.environment': owner.environment });
   return new Map((rows as PriceRow[]).map((r) => [r.id, r]));
 }

@@ -7,8 +7,8 @@ import { findPrices } from './products.js';
 /** The domain's read ports (packages/domain/read-ports.ts) over the read models. */
 export function readPorts(knex: Knex): ReadPorts {
   return {
-    findCustomer: (owner, id) => findCustomer(knex, owner.merchantId, owner.environment, id),
-    findPrices: (owner, ids) => findPrices(knex, owner.merchantId, owner.environment, ids),
-    findPaymentIntent: (owner, id) => findPaymentIntent(knex, owner.merchantId, owner.environment, id),
+    findCustomer: (owner, id) => findCustomer(knex, owner, id),
+    findPrices: (owner, ids) => findPrices(knex, owner, ids),
+    findPaymentIntent: (owner, id) => findPaymentIntent(knex, owner, id),
   };
 }

@@ -1,6 +1,10 @@
+import type { Knex } from 'knex';
 import { orderKeys } from '../packages/core/json.js';
+import type { Owner } from '../packages/domain/audit.js';
 import type { RefundEvent, RefundObject } from '../packages/domain/refund/events.js';
+import type { PageList, PageQuery } from './paging.js';
 import type { Projection } from './projection.js';
+import { ownedRows, pageOfObjects } from './queries.js';
 import { storeSnapshot } from './snapshot.js';
 
 /** read.refunds: every refund with its payment, as its latest event left it. */
@@ -37,4 +41,9 @@ const REFUND_KEYS: readonly (keyof RefundObject)[] = ['id', 'object', 'amount', 
 
 export function renderRefund(stored: RefundObject): RefundObject {
   return orderKeys(stored, REFUND_KEYS);
+}
+
+/** A page of the refunds of one of this owner's payments, newest first. */
+export function listRefunds(knex: Knex, owner: Owner, paymentIntentId: string, page: PageQuery): Promise<PageList<RefundObject>> {
+  return pageOfObjects(ownedRows(knex, 'read.refunds', owner).where({ payment_intent: paymentIntentId }), page, renderRefund);
 }

@@ -1,8 +1,10 @@
 import type { Knex } from 'knex';
 import { orderKeys } from '../packages/core/json.js';
-import type { Environment } from '../packages/domain/merchant/events.js';
-import type { SubscriptionEvent, SubscriptionObject } from '../packages/domain/subscription/events.js';
+import type { Owner } from '../packages/domain/audit.js';
+import type { SubscriptionEvent, SubscriptionObject, SubscriptionStatus } from '../packages/domain/subscription/events.js';
+import type { PageList, PageQuery } from './paging.js';
 import type { Projection } from './projection.js';
+import { findOwnedObject, ownedRows, pageOfObjects } from './queries.js';
 import { storeSnapshot } from './snapshot.js';
 
 /** read.subscriptions: the public Subscription object as its latest event left it. */
@@ -44,7 +46,11 @@ export function renderSubscription(stored: SubscriptionObject): SubscriptionObje
   return orderKeys({ ...stored, items: stored.items.map((i) => orderKeys(i, ['id', 'price', 'quantity'])) }, SUBSCRIPTION_KEYS);
 }
 
-export async function findSubscription(knex: Knex, merchantId: string, environment: Environment, id: string): Promise<SubscriptionObject | undefined> {
-  const row = await knex('read.subscriptions').select('object').where({ id, merchant_id: merchantId, environment }).first<{ object: SubscriptionObject } | undefined>();
-  return row && renderSubscription(row.object);
+export function findSubscription(knex: Knex, owner: Owner, id: string): Promise<SubscriptionObject | undefined> {
+  return findOwnedObject(knex, 'read.subscriptions', owner, id, renderSubscription);
+}
+
+/** A page of this owner's subscriptions, newest first. */
+export function listSubscriptions(knex: Knex, owner: Owner, page: PageQuery, filters: { status?: SubscriptionStatus }): Promise<PageList<SubscriptionObject>> {
+  return pageOfObjects(ownedRows(knex, 'read.subscriptions', owner, filters), page, renderSubscription);
 }

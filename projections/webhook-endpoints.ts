@@ -1,7 +1,11 @@
 import type { Knex } from 'knex';
+import { unixSeconds } from '../packages/core/clock.js';
+import type { Owner } from '../packages/domain/audit.js';
 import type { Environment } from '../packages/domain/merchant/events.js';
 import type { WebhookEndpointEvent } from '../packages/domain/webhook-endpoint/events.js';
+import { cursorPage, type CursorList, type CursorQuery } from './paging.js';
 import type { Projection } from './projection.js';
+import { ownedRows } from './queries.js';
 
 /** read.webhook_endpoints: endpoints with their sealed secrets (what the dispatcher signs with). */
 export const webhookEndpointsProjection: Projection = {
@@ -97,8 +101,38 @@ export interface WebhookEndpointRow {
   created_at: Date;
 }
 
-export function findWebhookEndpoint(knex: Knex, merchantId: string, environment: Environment, id: string): Promise<WebhookEndpointRow | undefined> {
-  return knex('read.webhook_endpoints').where({ id, merchant_id: merchantId, environment }).first<WebhookEndpointRow | undefined>();
+/** A secret older than this should be rotated (rotation_recommended). */
+const ROTATE_AFTER_MS = 365 * 86_400_000;
+
+/** The endpoint as the API shows it at `now`: never its secrets, only the last four characters of the current one. */
+export function webhookEndpointObject(row: WebhookEndpointRow, now: Date) {
+  const previousActive = row.previous_secret_expires_at !== null && row.previous_secret_expires_at.getTime() > now.getTime();
+  return {
+    id: row.id,
+    object: 'webhook_endpoint',
+    url: row.url,
+    enabled_events: row.enabled_events,
+    enabled: row.enabled,
+    status: row.failing ? 'failing' : 'active',
+    secret_last4: row.secret_last4,
+    secret_created_at: row.secret_created_at.toISOString(),
+    has_previous_secret: previousActive,
+    previous_secret_expires_at: previousActive ? row.previous_secret_expires_at!.toISOString() : null,
+    rotation_recommended: now.getTime() - row.secret_created_at.getTime() > ROTATE_AFTER_MS,
+    created: unixSeconds(row.created_at),
+    livemode: row.environment === 'live',
+  };
+}
+
+export function findWebhookEndpoint(knex: Knex, owner: Owner, id: string): Promise<WebhookEndpointRow | undefined> {
+  return ownedRows(knex, 'read.webhook_endpoints', owner).where({ id }).first<WebhookEndpointRow | undefined>();
+}
+
+/** This owner's endpoints, newest first, cursor-paged, as shown at `now`. */
+export function listWebhookEndpoints(knex: Knex, owner: Owner, cursor: CursorQuery, url: string, now: Date): Promise<CursorList<ReturnType<typeof webhookEndpointObject>>> {
+  return cursorPage<WebhookEndpointRow, ReturnType<typeof webhookEndpointObject>>(ownedRows(knex, 'read.webhook_endpoints', owner).select('*'), cursor, url, 'id', (row) =>
+    webhookEndpointObject(row, now),
+  );
 }
 
 /** Enabled endpoints of a merchant and environment that subscribe to `type` (or to `*`). */

@@ -11,6 +11,7 @@ import { CommandService, handleCommand, handleCommandsAtomically, step } from '.
 import { ledgerCommand, runLedger } from '../ledger/commands.js';
 import { ledgerDecider, type LedgerCommand } from '../ledger/decider.js';
 import { balanceStream, type Account, type BalanceRef } from '../ledger/events.js';
+import { payoutSettings } from '../merchant-settings/commands.js';
 import type { Environment } from '../merchant/events.js';
 import { loadPayoutMethod } from '../payout-method/commands.js';
 import { unusableReason } from '../payout-method/decider.js';
@@ -256,5 +257,15 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
       return;
     }
     await this.settleLedger(state, meta);
+  }
+
+  /** POST /api/v1/merchant/payouts: the dashboard may leave the destination out, for the merchant's default saved one. */
+  async createFromDashboard(owner: Owner, input: CreatePayoutInput, actor: Actor, requestRef?: string): Promise<PayoutObject> {
+    let body = input;
+    if (body.destination === undefined && body.payout_method_id === undefined) {
+      const { settings } = await payoutSettings(this.deps.store, owner.merchantId, owner.environment);
+      if (settings.defaultPayoutMethodId) body = { ...body, payout_method_id: settings.defaultPayoutMethodId };
+    }
+    return this.create(owner, body, 'merchant_portal', actor, requestRef);
   }
 }

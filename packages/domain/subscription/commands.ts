@@ -10,6 +10,7 @@ import type { Invoices } from '../invoice/commands.js';
 import type { InvoiceState } from '../invoice/decider.js';
 import type { Owner } from '../audit.js';
 import type { PriceCatalog } from '../read-ports.js';
+import { planItems } from '../billing/plans.js';
 import type { Products } from '../product/commands.js';
 import type { Price } from '../product/events.js';
 import { addDays, addInterval, wholeSeconds } from './periods.js';
@@ -304,5 +305,13 @@ export class Subscriptions extends CommandService<SubscriptionCommand, Subscript
     } catch (err) {
       throw err instanceof ApiError && err.code === 'IKW-RES-001' ? new ApiError('IKW-RES-001', `No such subscription: '${input.subscriptionId}'`, 'subscriptionId') : err;
     }
+  }
+
+  /** POST /api/v1/billing/subscriptions: a subscription to a billing plan (packages/domain/billing/plans.ts). */
+  async subscribeToPlan(who: Owner, planId: string, input: Omit<NewSubscription, 'items' | 'billingPlanId'>, actor: Actor): Promise<SubscriptionState> {
+    const plan = (await this.deps.prices.findPrices(who, [planId])).get(planId);
+    const product = plan && (await this.deps.products.load(plan.product_id)).state;
+    const items = planItems(planId, plan?.price, product?.product ? product.prices : undefined);
+    return this.create(who, { ...input, items, billingPlanId: planId }, actor);
   }
 }

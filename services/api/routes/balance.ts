@@ -16,7 +16,7 @@ export function balanceFamily(knex: Knex): Family {
         auth: { scope: 'balance.read', environmentHeader: 'optional' },
         response: { type: 'object', properties: { object: { const: 'balance' }, livemode: { type: 'boolean' }, available: amounts, pending: amounts, reserved: amounts } },
         handler: async (ctx) => {
-          const rows = await balancesOf(knex, ctx.principal.merchantId, ctx.principal.environment);
+          const rows = await balancesOf(knex, ctx.owner);
           const of = (field: 'available' | 'pending' | 'reserved') => rows.map((r) => ({ amount: Number(r[field]), currency: r.currency }));
           return { object: 'balance', livemode: ctx.principal.livemode, available: of('available'), pending: of('pending'), reserved: of('reserved') };
         },

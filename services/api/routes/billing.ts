@@ -1,48 +1,31 @@
 import type { Knex } from 'knex';
 import { MAX_AMOUNT } from '../../../packages/catalog/index.js';
 import { ApiError } from '../../../packages/core/errors.js';
+import { planObject, planProduct, PLAN_INTERVALS, type NewPlan } from '../../../packages/domain/billing/plans.js';
 import type { Billing } from '../../../packages/domain/billing/service.js';
 import { toInvoiceObject } from '../../../packages/domain/invoice/decider.js';
 import { INVOICE_STATUSES, type InvoiceObject, type InvoiceStatus } from '../../../packages/domain/invoice/events.js';
 import type { ConfirmInput } from '../../../packages/domain/payment-intent/commands.js';
-import type { Interval, Price, ProductObject } from '../../../packages/domain/product/events.js';
 import { toSubscriptionObject } from '../../../packages/domain/subscription/decider.js';
 import type { SubscriptionObject, UsageRecord } from '../../../packages/domain/subscription/events.js';
 import type { HandlerContext } from '../../../packages/http/context.js';
 import { hasScope } from '../../../packages/http/auth.js';
-import { cursorListQuery, cursorPage, type CursorQuery } from '../../../packages/http/pagination.js';
+import type { CursorQuery } from '../../../projections/paging.js';
 import { route, type Family } from '../../../packages/http/routes.js';
-import { findInvoice, renderInvoice } from '../../../projections/invoices.js';
-import { findPrices, findProduct } from '../../../projections/products.js';
-import { billingRead, billingWrite, idParams } from './merchant-customers.js';
+import { findInvoice, listInvoicesByCursor, renderInvoice } from '../../../projections/invoices.js';
+import { billingRead, billingWrite, countrySchema, currencySchema, cursorQuery, found, idParams, paymentMethodSchema, resourceSchema } from './shared.js';
 
 /**
  * /api/v1/billing: the same customers, products, subscriptions and invoices as the merchant
- * routes, in this family's camelCase (docs/billing.md). A plan is a product with one licensed
- * recurring price (and a metered one when usage-based); the plan's id is that price's id.
+ * routes, in this family's camelCase (docs/billing.md), and billing plans
+ * (packages/domain/billing/plans.ts).
  */
 
-const PLAN_METADATA_KEY = 'billing_plan_metadata';
 const iso = (unix: number | null) => (unix === null ? null : new Date(unix * 1000).toISOString());
+/** The same schema, that also takes null. */
+const nullable = (schema: { type: string; pattern: string }) => ({ ...schema, type: [schema.type, 'null'] });
 const nullableString = (maxLength: number) => ({ type: ['string', 'null'], maxLength });
 const dateTime = { type: ['string', 'null'], format: 'date-time' };
-const currency = { type: 'string', pattern: '^[A-Za-z]{3}$' };
-
-/** Interval spellings accepted for plans, to the price's interval. */
-const INTERVAL_ALIASES: Record<string, Interval> = {
-  day: 'day', daily: 'day', week: 'week', weekly: 'week', month: 'month', monthly: 'month', year: 'year', yearly: 'year', annual: 'year', annually: 'year',
-};
-
-interface PlanBody {
-  name: string;
-  currency: string;
-  recurringAmount: number;
-  interval: string;
-  usageBasedEnabled?: boolean | null;
-  metadata?: string | null;
-  /** Sika extension: the price of one unit of metered usage (default 0). */
-  usageUnitAmount?: number | null;
-}
 
 const planBody = {
   type: 'object',
@@ -50,35 +33,15 @@ const planBody = {
   additionalProperties: false,
   properties: {
     name: { type: 'string', minLength: 1, maxLength: 250 },
-    currency,
+    currency: currencySchema,
     // A double in the interface; Sika amounts are whole minor units.
     recurringAmount: { type: 'integer', minimum: 0, maximum: MAX_AMOUNT },
-    interval: { enum: Object.keys(INTERVAL_ALIASES) },
+    interval: { enum: Object.keys(PLAN_INTERVALS) },
     usageBasedEnabled: { type: ['boolean', 'null'] },
     metadata: nullableString(500),
     usageUnitAmount: { type: ['integer', 'null'], minimum: 0, maximum: MAX_AMOUNT },
   },
 };
-
-function planObject(product: ProductObject, planPrice: Price) {
-  const metered = product.prices.find((p) => p.recurring?.usage_type === 'metered');
-  return {
-    id: planPrice.id,
-    object: 'billing_plan',
-    productId: product.id,
-    name: product.name,
-    currency: planPrice.currency,
-    recurringAmount: planPrice.unit_amount,
-    interval: planPrice.recurring!.interval,
-    intervalCount: planPrice.recurring!.interval_count,
-    usageBasedEnabled: metered !== undefined,
-    usageUnitAmount: metered?.unit_amount ?? null,
-    metadata: product.metadata[PLAN_METADATA_KEY] ?? null,
-    active: product.active,
-    created: product.created,
-    livemode: product.livemode,
-  };
-}
 
 function subscriptionObject(s: SubscriptionObject) {
   return {
@@ -101,7 +64,7 @@ function subscriptionObject(s: SubscriptionObject) {
   };
 }
 
-export function billingInvoiceObject(i: InvoiceObject) {
+function invoiceObject(i: InvoiceObject) {
   return {
     id: i.id,
     object: 'invoice',
@@ -139,50 +102,19 @@ function usageRecordObject(r: UsageRecord) {
   };
 }
 
-const invoiceResponse = {
-  type: 'object',
-  required: ['id', 'object', 'customerId', 'status', 'currency', 'amountDue', 'amountPaid', 'dueDate', 'hostedInvoiceUrl', 'created'],
-  properties: {
-    id: { type: 'string' },
-    object: { const: 'invoice' },
-    customerId: { type: 'string' },
-    subscriptionId: { type: ['string', 'null'] },
-    status: { enum: [...INVOICE_STATUSES] },
-    currency: { type: 'string' },
-    amountDue: { type: 'integer' },
-    amountPaid: { type: 'integer' },
-    dueDate: { type: ['string', 'null'] },
-    hostedInvoiceUrl: { type: 'string' },
-    created: { type: 'integer' },
-  },
-};
+const invoiceResponse = resourceSchema('invoice', ['customerId', 'status', 'currency', 'amountDue', 'amountPaid', 'dueDate', 'hostedInvoiceUrl', 'created'], {
+  customerId: { type: 'string' },
+  subscriptionId: { type: ['string', 'null'] },
+  status: { enum: [...INVOICE_STATUSES] },
+  currency: { type: 'string' },
+  amountDue: { type: 'integer' },
+  amountPaid: { type: 'integer' },
+  dueDate: { type: ['string', 'null'] },
+  hostedInvoiceUrl: { type: 'string' },
+  created: { type: 'integer' },
+});
 
-/** The billing payment method object: the payment intents' payment_method in this family's camelCase. */
-const paymentMethodSchema = {
-  type: 'object',
-  required: ['type'],
-  additionalProperties: false,
-  properties: {
-    type: { enum: ['mobile_money', 'card'] },
-    mobileMoney: {
-      type: 'object',
-      required: ['country', 'operator', 'msisdn'],
-      additionalProperties: false,
-      properties: {
-        country: { type: 'string', pattern: '^[A-Za-z]{2}$' },
-        operator: { type: 'string', minLength: 1, maxLength: 64 },
-        msisdn: { type: 'string', minLength: 4, maxLength: 32 },
-        preferredFlow: { type: 'string', maxLength: 64 },
-      },
-    },
-    card: { type: 'object', required: ['token'], additionalProperties: false, properties: { token: { type: 'string', minLength: 1, maxLength: 255 } } },
-  },
-  allOf: [
-    { if: { properties: { type: { const: 'mobile_money' } }, required: ['type'] }, then: { properties: { mobileMoney: true }, required: ['mobileMoney'] } },
-    { if: { properties: { type: { const: 'card' } }, required: ['type'] }, then: { properties: { card: true }, required: ['card'] } },
-  ],
-};
-
+/** The billing payment method (paymentMethodSchema('camelCase')) as payment intents take it. */
 interface BillingPaymentMethod {
   type: 'mobile_money' | 'card';
   mobileMoney?: { country: string; operator: string; msisdn: string; preferredFlow?: string };
@@ -206,37 +138,20 @@ function assertPaymentIntentScope(ctx: HandlerContext): void {
 
 /** externalId and idempotencyKey of usage records: what a repeat is recognised by. */
 const usageKeySchema = { type: ['string', 'null'], minLength: 1, maxLength: 255 };
+const idempotencyKeySchema = { type: ['string', 'null'], minLength: 1, maxLength: 64 };
 
 export function billingFamily(knex: Knex, billing: Billing): Family {
-  const loadInvoice = async (ctx: HandlerContext<unknown, unknown, { id: string }>) => {
-    const found = await findInvoice(knex, ctx.principal.merchantId, ctx.principal.environment, ctx.params.id);
-    if (!found) throw new ApiError('IKW-RES-001', `No such invoice: '${ctx.params.id}'`, 'id');
-    return found;
-  };
   return {
     name: 'billing',
     routes: [
-      route<PlanBody>({
+      route<NewPlan>({
         method: 'post',
         path: '/api/v1/billing/plans',
         summary: 'Create a billing plan: a product with one recurring price (and a metered price when usageBasedEnabled); the plan id is the price id',
         auth: billingWrite,
         body: planBody,
         handler: async (ctx) => {
-          const b = ctx.body;
-          const interval = INTERVAL_ALIASES[b.interval]!;
-          const product = await billing.products.create(
-            ctx.principal,
-            {
-              name: b.name,
-              metadata: b.metadata ? { [PLAN_METADATA_KEY]: b.metadata } : {},
-              prices: [
-                { currency: b.currency, unit_amount: b.recurringAmount, recurring: { interval, interval_count: 1, usage_type: 'licensed' } },
-                ...(b.usageBasedEnabled ? [{ currency: b.currency, unit_amount: b.usageUnitAmount ?? 0, recurring: { interval, interval_count: 1, usage_type: 'metered' as const } }] : []),
-              ],
-            },
-            ctx.actor,
-          );
+          const product = await billing.products.create(ctx.owner, planProduct(ctx.body), ctx.actor);
           return planObject(product, product.prices[0]!);
         },
       }),
@@ -259,19 +174,11 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
         },
         handler: async (ctx) => {
           const b = ctx.body;
-          const p = ctx.principal;
-          const plan = (await findPrices(knex, p.merchantId, p.environment, [b.billingPlanId])).get(b.billingPlanId);
-          const product = plan && (await findProduct(knex, p.merchantId, p.environment, plan.product_id));
-          if (!plan || !product) throw new ApiError('IKW-BIL-007', `No such billing plan: '${b.billingPlanId}'`, 'billingPlanId');
-          if (!plan.price.recurring) throw new ApiError('IKW-BIL-008', `Price ${b.billingPlanId} is not recurring`, 'billingPlanId');
-          const metered = product.prices.filter((x) => x.recurring?.usage_type === 'metered' && x.recurring.interval === plan.price.recurring!.interval);
-          const items = [plan.price, ...metered.filter((x) => x.id !== plan.price.id)].map((x) => ({ price: x.id, quantity: 1, param: 'billingPlanId' }));
-          const state = await billing.subscriptions.create(
-            p,
+          const state = await billing.subscriptions.subscribeToPlan(
+            ctx.owner,
+            b.billingPlanId,
             {
               customer: { id: b.customerId, param: 'customerId' },
-              items,
-              billingPlanId: b.billingPlanId,
               ...(b.cancelAtPeriodEnd ? { cancelAtPeriodEnd: true } : {}),
               ...(b.currentPeriodStart ? { periodStart: new Date(b.currentPeriodStart) } : {}),
               ...(b.currentPeriodEnd ? { periodEnd: new Date(b.currentPeriodEnd) } : {}),
@@ -286,23 +193,11 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
         path: '/api/v1/billing/invoices',
         summary: 'List invoices, newest first (cursor-paged)',
         auth: billingRead,
-        query: {
-          ...cursorListQuery,
-          properties: {
-            ...cursorListQuery.properties,
-            status: { enum: [...INVOICE_STATUSES] },
-            customerId: { type: 'string', maxLength: 255 },
-            subscriptionId: { type: 'string', maxLength: 255 },
-          },
-        },
-        handler: (ctx) => {
-          const base = knex('read.invoices').select('seq', 'object').where({ merchant_id: ctx.principal.merchantId, environment: ctx.principal.environment });
-          if (ctx.query.status) base.andWhere({ status: ctx.query.status });
-          if (ctx.query.customerId) base.andWhere({ customer: ctx.query.customerId });
-          if (ctx.query.subscriptionId) base.andWhere({ subscription: ctx.query.subscriptionId });
-          return cursorPage<{ seq: string; object: InvoiceObject }, ReturnType<typeof billingInvoiceObject>>(base, ctx.query, '/api/v1/billing/invoices', 'id', (row) =>
-            billingInvoiceObject(renderInvoice(row.object)),
-          );
+        query: cursorQuery({ status: { enum: [...INVOICE_STATUSES] }, customerId: { type: 'string', maxLength: 255 }, subscriptionId: { type: 'string', maxLength: 255 } }),
+        handler: async (ctx) => {
+          const { status, customerId, subscriptionId } = ctx.query;
+          const list = await listInvoicesByCursor(knex, ctx.owner, ctx.query, '/api/v1/billing/invoices', { status, customer: customerId, subscription: subscriptionId });
+          return { ...list, data: list.data.map(invoiceObject) };
         },
       }),
       route<{ subscriptionId?: string | null; customerId?: string | null; currency?: string | null; amountDue: number; periodStart?: string | null; periodEnd?: string | null; dueDate?: string | null }>({
@@ -317,7 +212,7 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
           properties: {
             subscriptionId: { type: ['string', 'null'], minLength: 1, maxLength: 255 },
             customerId: { type: ['string', 'null'], minLength: 1, maxLength: 255 },
-            currency: { type: ['string', 'null'], pattern: '^[A-Za-z]{3}$' },
+            currency: nullable(currencySchema),
             // A double in the interface; Sika amounts are whole minor units.
             amountDue: { type: 'integer', minimum: 0, maximum: MAX_AMOUNT },
             periodStart: dateTime,
@@ -334,7 +229,7 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
             currencyCode = (await billing.subscriptions.owned(ctx.owner, b.subscriptionId))?.subscription?.currency;
           }
           const state = await billing.invoices.create(
-            ctx.principal,
+            ctx.owner,
             {
               customer: { ...(b.customerId ? { id: b.customerId } : {}), param: 'customerId' },
               ...(currencyCode ? { currency: currencyCode } : {}),
@@ -348,7 +243,7 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
             },
             ctx.actor,
           );
-          return billingInvoiceObject(renderInvoice(toInvoiceObject(state)));
+          return invoiceObject(renderInvoice(toInvoiceObject(state)));
         },
       }),
       route<unknown, unknown, { id: string }>({
@@ -358,7 +253,7 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
         auth: billingRead,
         params: idParams,
         response: invoiceResponse,
-        handler: async (ctx) => billingInvoiceObject(await loadInvoice(ctx)),
+        handler: async (ctx) => invoiceObject(await found('invoice', ctx.params.id, findInvoice(knex, ctx.owner, ctx.params.id))),
       }),
       route<{ paymentMethod: BillingPaymentMethod; returnUrl?: string | null; idempotencyKey?: string | null; transactionCountry?: string | null }, unknown, { id: string }>({
         method: 'post',
@@ -371,17 +266,17 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
           required: ['paymentMethod'],
           additionalProperties: false,
           properties: {
-            paymentMethod: paymentMethodSchema,
+            paymentMethod: paymentMethodSchema('camelCase'),
             returnUrl: { type: ['string', 'null'], maxLength: 2048, pattern: '^https?://[^\\s]+$' },
-            idempotencyKey: { type: ['string', 'null'], minLength: 1, maxLength: 64 },
-            transactionCountry: { type: ['string', 'null'], pattern: '^[A-Za-z]{2}$' },
+            idempotencyKey: idempotencyKeySchema,
+            transactionCountry: nullable(countrySchema),
           },
         },
         handler: async (ctx) => {
           assertPaymentIntentScope(ctx);
           const b = ctx.body;
           const result = await billing.invoices.confirm(
-            ctx.principal,
+            ctx.owner,
             ctx.params.id,
             {
               paymentMethod: toPaymentMethod(b.paymentMethod),
@@ -391,7 +286,7 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
             },
             ctx.actor,
           );
-          return { ...billingInvoiceObject(renderInvoice(toInvoiceObject(result.invoice))), paymentIntent: result.paymentIntent };
+          return { ...invoiceObject(renderInvoice(toInvoiceObject(result.invoice))), paymentIntent: result.paymentIntent };
         },
       }),
       route<
@@ -408,19 +303,19 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
           type: 'object',
           additionalProperties: false,
           properties: {
-            transactionCountry: { type: ['string', 'null'], pattern: '^[A-Za-z]{2}$' },
-            payerCountry: { type: ['string', 'null'], pattern: '^[A-Za-z]{2}$' },
-            railCountry: { type: ['string', 'null'], pattern: '^[A-Za-z]{2}$' },
+            transactionCountry: nullable(countrySchema),
+            payerCountry: nullable(countrySchema),
+            railCountry: nullable(countrySchema),
             description: nullableString(1000),
             metadata: { type: ['object', 'null'], maxProperties: 40, propertyNames: { minLength: 1, maxLength: 40 }, additionalProperties: { type: 'string', maxLength: 500 } },
-            idempotencyKey: { type: ['string', 'null'], minLength: 1, maxLength: 64 },
+            idempotencyKey: idempotencyKeySchema,
           },
         },
         handler: (ctx) => {
           assertPaymentIntentScope(ctx);
           const b = ctx.body;
           return billing.invoices.pay(
-            ctx.principal,
+            ctx.owner,
             ctx.params.id,
             {
               ...(b.transactionCountry ? { transactionCountry: b.transactionCountry } : {}),
@@ -455,7 +350,7 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
         handler: async (ctx) => {
           const b = ctx.body;
           const { record, replayed } = await billing.subscriptions.recordUsage(
-            ctx.principal,
+            ctx.owner,
             {
               subscriptionId: b.subscriptionId,
               meterKey: b.meterKey,

@@ -3,18 +3,33 @@ import { MAX_AMOUNT } from '../../../packages/catalog/index.js';
 import { ApiError } from '../../../packages/core/errors.js';
 import type { Invoices } from '../../../packages/domain/invoice/commands.js';
 import { toInvoiceObject } from '../../../packages/domain/invoice/decider.js';
-import { INVOICE_STATUSES, type InvoiceObject, type InvoiceStatus } from '../../../packages/domain/invoice/events.js';
+import { INVOICE_STATUSES, type InvoiceStatus } from '../../../packages/domain/invoice/events.js';
 import { Reply } from '../../../packages/http/context.js';
-import { pageListQuery, pageOf, type PageQuery } from '../../../packages/http/pagination.js';
+import type { PageQuery } from '../../../projections/paging.js';
 import { route, type Family } from '../../../packages/http/routes.js';
-import { findInvoice, renderInvoice } from '../../../projections/invoices.js';
-import { billingRead, billingWrite, idParams, metadataSchema } from './merchant-customers.js';
-import { customerFields, customerRef, itemsSchema, toItems, type CustomerFields } from './merchant-subscriptions.js';
+import { findInvoice, findIssuedInvoice, listInvoices, renderInvoice } from '../../../projections/invoices.js';
+import {
+  billingRead,
+  billingWrite,
+  currencySchema,
+  customerFields,
+  type CustomerFields,
+  customerRef,
+  escapeHtml,
+  found,
+  idParams,
+  idParamsOf,
+  itemsSchema,
+  metadataSchema,
+  pageQuery,
+  resourceSchema,
+  toItems,
+} from './shared.js';
 
 /** `YYYY-MM-DD` (due at the end of that day, UTC) or a full date-time. */
-export const dueDateSchema = { type: 'string', anyOf: [{ format: 'date' }, { format: 'date-time' }] };
+const dueDateSchema = { type: 'string', anyOf: [{ format: 'date' }, { format: 'date-time' }] };
 
-export function parseDueDate(value: string): Date {
+function parseDueDate(value: string): Date {
   return /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T23:59:59Z`) : new Date(value);
 }
 
@@ -34,7 +49,7 @@ const createBody = {
   additionalProperties: false,
   properties: {
     ...customerFields,
-    currency: { type: 'string', pattern: '^[A-Za-z]{3}$' },
+    currency: currencySchema,
     items: itemsSchema,
     amount_due: { type: 'integer', minimum: 0, maximum: MAX_AMOUNT },
     description: { type: ['string', 'null'], maxLength: 1000 },
@@ -45,27 +60,17 @@ const createBody = {
   },
 };
 
-export const invoiceSchema = {
-  type: 'object',
-  required: ['id', 'object', 'customer', 'status', 'currency', 'amount_due', 'amount_paid', 'due_date', 'hosted_invoice_url', 'created'],
-  properties: {
-    id: { type: 'string' },
-    object: { const: 'invoice' },
-    customer: { type: 'string' },
-    status: { enum: [...INVOICE_STATUSES] },
-    currency: { type: 'string' },
-    amount_due: { type: 'integer' },
-    amount_paid: { type: 'integer' },
-    amount_remaining: { type: 'integer' },
-    due_date: { type: ['string', 'null'] },
-    hosted_invoice_url: { type: 'string' },
-    created: { type: 'integer' },
-  },
-};
-
-const invoiceIdParams = { type: 'object', properties: { invoiceId: { type: 'string', minLength: 1, maxLength: 255 } }, required: ['invoiceId'] };
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const invoiceSchema = resourceSchema('invoice', ['customer', 'status', 'currency', 'amount_due', 'amount_paid', 'due_date', 'hosted_invoice_url', 'created'], {
+  customer: { type: 'string' },
+  status: { enum: [...INVOICE_STATUSES] },
+  currency: { type: 'string' },
+  amount_due: { type: 'integer' },
+  amount_paid: { type: 'integer' },
+  amount_remaining: { type: 'integer' },
+  due_date: { type: ['string', 'null'] },
+  hosted_invoice_url: { type: 'string' },
+  created: { type: 'integer' },
+});
 
 /**
  * /api/v1/merchant/invoices: list, retrieve, create (a draft), status transitions; the wallet
@@ -80,12 +85,8 @@ export function merchantInvoicesFamily(knex: Knex, invoices: Invoices): Family {
         path: '/api/v1/merchant/invoices',
         summary: 'List invoices, newest first',
         auth: billingRead,
-        query: { ...pageListQuery, properties: { ...pageListQuery.properties, status: { enum: [...INVOICE_STATUSES] } } },
-        handler: (ctx) => {
-          const base = knex('read.invoices').select('object').where({ merchant_id: ctx.principal.merchantId, environment: ctx.principal.environment });
-          if (ctx.query.status) base.andWhere({ status: ctx.query.status });
-          return pageOf<{ object: InvoiceObject }, InvoiceObject>(base, ctx.query, (row) => renderInvoice(row.object));
-        },
+        query: pageQuery({ status: { enum: [...INVOICE_STATUSES] } }),
+        handler: (ctx) => listInvoices(knex, ctx.owner, ctx.query, { status: ctx.query.status }),
       }),
       route<unknown, unknown, { id: string }>({
         method: 'get',
@@ -94,11 +95,7 @@ export function merchantInvoicesFamily(knex: Knex, invoices: Invoices): Family {
         auth: billingRead,
         params: idParams,
         response: invoiceSchema,
-        handler: async (ctx) => {
-          const found = await findInvoice(knex, ctx.principal.merchantId, ctx.principal.environment, ctx.params.id);
-          if (!found) throw new ApiError('IKW-RES-001', `No such invoice: '${ctx.params.id}'`, 'id');
-          return found;
-        },
+        handler: (ctx) => found('invoice', ctx.params.id, findInvoice(knex, ctx.owner, ctx.params.id)),
       }),
       route<CreateBody>({
         method: 'post',
@@ -110,7 +107,7 @@ export function merchantInvoicesFamily(knex: Knex, invoices: Invoices): Family {
         handler: async (ctx) => {
           const b = ctx.body;
           const state = await invoices.create(
-            ctx.principal,
+            ctx.owner,
             {
               customer: customerRef(b),
               ...(b.currency !== undefined ? { currency: b.currency } : {}),
@@ -144,7 +141,7 @@ export function merchantInvoicesFamily(knex: Knex, invoices: Invoices): Family {
         path: '/api/v1/merchant/billing/wallet/invoices/:invoiceId/apply',
         summary: "Pay an open invoice from the customer's wallet: all that remains, or `amount`, at most the balance",
         auth: billingWrite,
-        params: invoiceIdParams,
+        params: idParamsOf('invoiceId'),
         body: { type: 'object', additionalProperties: false, properties: { amount: { type: 'integer', minimum: 1, maximum: MAX_AMOUNT } } },
         response: invoiceSchema,
         handler: async (ctx) => renderInvoice(await invoices.applyWallet(ctx.owner, ctx.params.invoiceId, ctx.body, ctx.actor)),
@@ -156,10 +153,8 @@ export function merchantInvoicesFamily(knex: Knex, invoices: Invoices): Family {
         auth: 'public',
         params: { type: 'object', properties: { id: { type: 'string', pattern: '^in_[0-9A-Za-z]{24}$' } }, required: ['id'] },
         handler: async (ctx) => {
-          // The id is 143 random bits: knowing it is what entitles one to see the invoice, as with Stripe's hosted pages.
-          const row = await knex('read.invoices').select('object').where({ id: ctx.params.id }).whereNot({ status: 'draft' }).first<{ object: InvoiceObject } | undefined>();
-          if (!row) throw new ApiError('IKW-RES-001', 'No such invoice', 'id');
-          const i = row.object;
+          const i = await findIssuedInvoice(knex, ctx.params.id);
+          if (!i) throw new ApiError('IKW-RES-001', 'No such invoice', 'id');
           const lines = i.lines.map((l) => `<tr><td>${escapeHtml(l.description)}</td><td>${l.quantity}</td><td>${l.amount}</td></tr>`).join('');
           return Reply.html(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Invoice ${i.id}</title></head>
 <body style="font-family:system-ui;max-width:40rem;margin:3rem auto">

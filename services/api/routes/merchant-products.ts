@@ -1,19 +1,18 @@
 import type { Knex } from 'knex';
 import { MAX_AMOUNT } from '../../../packages/catalog/index.js';
-import { ApiError } from '../../../packages/core/errors.js';
 import type { CreateProductInput, Products, UpdateProductInput } from '../../../packages/domain/product/commands.js';
-import { INTERVALS, type ProductObject, type ProductStatus } from '../../../packages/domain/product/events.js';
-import { pageListQuery, pageOf, type PageQuery } from '../../../packages/http/pagination.js';
+import { INTERVALS, type ProductStatus } from '../../../packages/domain/product/events.js';
+import type { PageQuery } from '../../../projections/paging.js';
 import { route, type Family } from '../../../packages/http/routes.js';
-import { findProduct, renderProduct } from '../../../projections/products.js';
-import { billingRead, billingWrite, idParams, metadataSchema } from './merchant-customers.js';
+import { findProduct, listProducts } from '../../../projections/products.js';
+import { billingRead, billingWrite, currencySchema, found, idParams, metadataSchema, pageQuery, resourceSchema } from './shared.js';
 
-export const priceSchema = {
+const priceSchema = {
   type: 'object',
   required: ['currency', 'unit_amount'],
   additionalProperties: false,
   properties: {
-    currency: { type: 'string', pattern: '^[A-Za-z]{3}$' },
+    currency: currencySchema,
     unit_amount: { type: 'integer', minimum: 0, maximum: MAX_AMOUNT },
     recurring: {
       type: ['object', 'null'],
@@ -45,23 +44,17 @@ const updateBody = {
   properties: { name, description, metadata: metadataSchema, add_prices: { type: 'array', minItems: 1, maxItems: 20, items: priceSchema } },
 };
 
-export const productSchema = {
-  type: 'object',
-  required: ['id', 'object', 'name', 'description', 'active', 'status', 'prices', 'metadata', 'created'],
-  properties: {
-    id: { type: 'string' },
-    object: { const: 'product' },
-    name: { type: 'string' },
-    description: { type: ['string', 'null'] },
-    active: { type: 'boolean' },
-    status: { enum: ['active', 'inactive', 'archived'] },
-    prices: { type: 'array', items: { type: 'object' } },
-    metadata: { type: 'object', additionalProperties: { type: 'string' } },
-    created: { type: 'integer' },
-    updated: { type: 'integer' },
-    livemode: { type: 'boolean' },
-  },
-};
+const productSchema = resourceSchema('product', ['name', 'description', 'active', 'status', 'prices', 'metadata', 'created'], {
+  name: { type: 'string' },
+  description: { type: ['string', 'null'] },
+  active: { type: 'boolean' },
+  status: { enum: ['active', 'inactive', 'archived'] },
+  prices: { type: 'array', items: { type: 'object' } },
+  metadata: { type: 'object', additionalProperties: { type: 'string' } },
+  created: { type: 'integer' },
+  updated: { type: 'integer' },
+  livemode: { type: 'boolean' },
+});
 
 const STATUSES: readonly ProductStatus[] = ['active', 'inactive', 'archived'];
 
@@ -78,13 +71,8 @@ export function merchantProductsFamily(knex: Knex, products: Products, isStaleAt
         path: '/api/v1/merchant/products',
         summary: 'List products, newest first; without `status`, archived products are left out',
         auth: billingRead,
-        query: { ...pageListQuery, properties: { ...pageListQuery.properties, status: { enum: [...STATUSES] } } },
-        handler: (ctx) => {
-          const base = knex('read.products').select('object').where({ merchant_id: ctx.principal.merchantId, environment: ctx.principal.environment });
-          if (ctx.query.status) base.andWhere({ status: ctx.query.status });
-          else base.andWhereNot({ status: 'archived' });
-          return pageOf<{ object: ProductObject }, ProductObject>(base, ctx.query, (row) => renderProduct(row.object));
-        },
+        query: pageQuery({ status: { enum: [...STATUSES] } }),
+        handler: (ctx) => listProducts(knex, ctx.owner, ctx.query, { status: ctx.query.status }),
       }),
       route<unknown, unknown, { id: string }>({
         method: 'get',
@@ -93,11 +81,7 @@ export function merchantProductsFamily(knex: Knex, products: Products, isStaleAt
         auth: billingRead,
         params: idParams,
         response: productSchema,
-        handler: async (ctx) => {
-          const found = await findProduct(knex, ctx.principal.merchantId, ctx.principal.environment, ctx.params.id);
-          if (!found) throw new ApiError('IKW-RES-001', `No such product: '${ctx.params.id}'`, 'id');
-          return found;
-        },
+        handler: (ctx) => found('product', ctx.params.id, findProduct(knex, ctx.owner, ctx.params.id)),
       }),
       route<CreateProductInput>({
         method: 'post',

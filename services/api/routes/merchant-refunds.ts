@@ -1,28 +1,22 @@
 import type { Knex } from 'knex';
 import { MAX_AMOUNT } from '../../../packages/catalog/index.js';
 import type { RefundInput, Refunds } from '../../../packages/domain/refund/commands.js';
-import { REFUND_REASONS, type RefundObject } from '../../../packages/domain/refund/events.js';
-import { pageListQuery, pageOf, type PageQuery } from '../../../packages/http/pagination.js';
+import { REFUND_REASONS } from '../../../packages/domain/refund/events.js';
+import type { PageQuery } from '../../../projections/paging.js';
 import { route, type Family } from '../../../packages/http/routes.js';
-import { renderRefund } from '../../../projections/refunds.js';
-import { billingRead, billingWrite, idParams } from './merchant-customers.js';
+import { listRefunds } from '../../../projections/refunds.js';
+import { billingRead, billingWrite, idParams, pageQuery, resourceSchema } from './shared.js';
 
-export const refundSchema = {
-  type: 'object',
-  required: ['id', 'object', 'amount', 'currency', 'payment_intent', 'status', 'reason', 'created'],
-  properties: {
-    id: { type: 'string' },
-    object: { const: 'refund' },
-    amount: { type: 'integer' },
-    currency: { type: 'string' },
-    payment_intent: { type: 'string' },
-    status: { enum: ['pending', 'succeeded', 'failed'] },
-    reason: { enum: [...REFUND_REASONS, null] },
-    failure_reason: { type: ['string', 'null'] },
-    created: { type: 'integer' },
-    livemode: { type: 'boolean' },
-  },
-};
+const refundSchema = resourceSchema('refund', ['amount', 'currency', 'payment_intent', 'status', 'reason', 'created'], {
+  amount: { type: 'integer' },
+  currency: { type: 'string' },
+  payment_intent: { type: 'string' },
+  status: { enum: ['pending', 'succeeded', 'failed'] },
+  reason: { enum: [...REFUND_REASONS, null] },
+  failure_reason: { type: ['string', 'null'] },
+  created: { type: 'integer' },
+  livemode: { type: 'boolean' },
+});
 
 /** /api/v1/merchant/payments/{id}/refund(s): refunds of a succeeded payment intent (the merchant payment). */
 export function merchantRefundsFamily(knex: Knex, refunds: Refunds): Family {
@@ -49,13 +43,11 @@ export function merchantRefundsFamily(knex: Knex, refunds: Refunds): Family {
         summary: 'The refunds of one payment, newest first',
         auth: billingRead,
         params: idParams,
-        query: pageListQuery,
+        query: pageQuery(),
         handler: async (ctx) => {
+          // Another merchant's payment, or none, is "no such payment", not an empty list.
           await refunds.assertPayment(ctx.owner, ctx.params.id);
-          const base = knex('read.refunds')
-            .select('object')
-            .where({ merchant_id: ctx.principal.merchantId, environment: ctx.principal.environment, payment_intent: ctx.params.id });
-          return pageOf<{ object: RefundObject }, RefundObject>(base, ctx.query, (row) => renderRefund(row.object));
+          return listRefunds(knex, ctx.owner, ctx.params.id, ctx.query);
         },
       }),
     ],

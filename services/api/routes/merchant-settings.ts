@@ -65,8 +65,7 @@ function fromState(state: PayoutMethodState) {
   return methodObject({ id: m.id, destination: m.destination, active: state.active, usableFrom: m.usableFrom, createdAt: m.createdAt, livemode: m.environment === 'live' });
 }
 
-const meta = (ctx: HandlerContext, clock: Clock): EventMetadata =>
-  auditMetadata(clock, ctx.principal, ctx.principal.merchantId, ctx.actor);
+const meta = (ctx: HandlerContext, clock: Clock): EventMetadata => auditMetadata(clock, ctx.owner, ctx.owner.merchantId, ctx.actor);
 
 /**
  * /api/v1/merchant/settings/payouts: default return URL for payments, payout defaults, the safety
@@ -76,8 +75,8 @@ export function merchantSettingsFamily(knex: Knex, store: EventStore, clock: Clo
   const read = { scope: 'payouts.read', environmentHeader: 'optional' } as const;
   const write = { scope: 'payouts.write', environmentHeader: 'optional' } as const;
   const current = async (ctx: HandlerContext) => {
-    const { settings, updatedAt } = await readPayoutSettings(knex, ctx.principal.merchantId, ctx.principal.environment);
-    return settingsObject(settings, updatedAt, ctx.principal.livemode, await listPayoutMethods(knex, ctx.principal.merchantId, ctx.principal.environment));
+    const { settings, updatedAt } = await readPayoutSettings(knex, ctx.owner.merchantId, ctx.owner.environment);
+    return settingsObject(settings, updatedAt, ctx.principal.livemode, await listPayoutMethods(knex, ctx.owner));
   };
   return {
     name: 'merchant-settings',
@@ -94,7 +93,7 @@ export function merchantSettingsFamily(knex: Knex, store: EventStore, clock: Clo
           if (b.default_currency && !getCurrency(b.default_currency)) throw new ApiError('IKW-VAL-003', `Unknown currency '${b.default_currency}'`, 'default_currency');
           if (b.default_payout_method_id) {
             const method = await loadPayoutMethod(store, b.default_payout_method_id);
-            if (!method.method || method.method.merchantId !== ctx.principal.merchantId || method.method.environment !== ctx.principal.environment) {
+            if (!method.method || method.method.merchantId !== ctx.owner.merchantId || method.method.environment !== ctx.owner.environment) {
               throw new ApiError('IKW-PAY-002', undefined, 'default_payout_method_id');
             }
             if (!method.active) throw new ApiError('IKW-PAY-003', undefined, 'default_payout_method_id');
@@ -104,7 +103,7 @@ export function merchantSettingsFamily(knex: Knex, store: EventStore, clock: Clo
           if (b.safety_delay_minutes !== undefined) changes.safetyDelayMinutes = b.safety_delay_minutes;
           if (b.default_currency !== undefined) changes.defaultCurrency = b.default_currency?.toLowerCase() ?? null;
           if (b.default_payout_method_id !== undefined) changes.defaultPayoutMethodId = b.default_payout_method_id;
-          await updatePayoutSettings(store, clock, ctx.principal.merchantId, ctx.principal.environment, changes, meta(ctx, clock));
+          await updatePayoutSettings(store, clock, ctx.owner.merchantId, ctx.owner.environment, changes, meta(ctx, clock));
           return current(ctx);
         },
       }),
@@ -114,7 +113,7 @@ export function merchantSettingsFamily(knex: Knex, store: EventStore, clock: Clo
         summary: 'Save a payout destination (usable after the safety delay)',
         auth: write,
         body: { ...destinationSchema, required: ['type', 'currency'] },
-        handler: async (ctx) => fromState(await createPayoutMethod(store, clock, ctx.principal.merchantId, ctx.principal.environment, ctx.body, meta(ctx, clock))),
+        handler: async (ctx) => fromState(await createPayoutMethod(store, clock, ctx.owner.merchantId, ctx.owner.environment, ctx.body, meta(ctx, clock))),
       }),
       route<unknown, unknown, { id: string }>({
         method: 'delete',
@@ -122,7 +121,7 @@ export function merchantSettingsFamily(knex: Knex, store: EventStore, clock: Clo
         summary: 'Delete (deactivate) a saved payout destination',
         auth: write,
         params: { type: 'object', properties: { id: { type: 'string', format: 'uuid' } }, required: ['id'] },
-        handler: async (ctx) => fromState(await deactivatePayoutMethod(store, clock, ctx.principal.merchantId, ctx.principal.environment, ctx.params.id, meta(ctx, clock))),
+        handler: async (ctx) => fromState(await deactivatePayoutMethod(store, clock, ctx.owner.merchantId, ctx.owner.environment, ctx.params.id, meta(ctx, clock))),
       }),
     ],
   };

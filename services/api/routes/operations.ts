@@ -3,19 +3,9 @@ import { ApiError } from '../../../packages/core/errors.js';
 import { Reply } from '../../../packages/http/context.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { findOperation, type OperationRow } from '../../../projections/operations.js';
+import { escapeHtml, operationIdParams, redirectUrl } from './shared.js';
 
 const FINAL = ['succeeded', 'failed', 'canceled'];
-
-/** The return URL with the query parameters the interface fixes: status, payment_intent, operation_id. */
-export function redirectUrl(op: Pick<OperationRow, 'return_url' | 'status' | 'payment_intent' | 'id'>): string {
-  const url = new URL(op.return_url);
-  url.searchParams.set('status', op.status);
-  url.searchParams.set('payment_intent', op.payment_intent);
-  url.searchParams.set('operation_id', op.id);
-  return url.toString();
-}
-
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const MESSAGES: Record<string, string> = {
   succeeded: 'Payment received. Thank you!',
@@ -29,14 +19,14 @@ const MESSAGES: Record<string, string> = {
 function page(op: OperationRow, selfUrl: string): string {
   const final = FINAL.includes(op.status);
   const back = final && !op.return_url.includes(`/operations/status/${op.id}`)
-    ? `<p><a href="${escape(redirectUrl(op))}">Return to the merchant</a></p>`
+    ? `<p><a href="${escapeHtml(redirectUrl(op))}">Return to the merchant</a></p>`
     : '';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-${final ? '' : `<meta http-equiv="refresh" content="3;url=${escape(selfUrl)}">`}<title>Payment ${escape(op.status)}</title></head>
+${final ? '' : `<meta http-equiv="refresh" content="3;url=${escapeHtml(selfUrl)}">`}<title>Payment ${escapeHtml(op.status)}</title></head>
 <body style="font-family:system-ui;max-width:32rem;margin:3rem auto;padding:0 1rem">
-<h1>${escape(MESSAGES[op.status] ?? op.status)}</h1>
-<p>${Number(op.amount)} ${escape(op.currency.toUpperCase())}${op.livemode ? '' : ' (test payment)'}</p>
-<p><small>Reference ${escape(op.id)}</small></p>${back}</body></html>`;
+<h1>${escapeHtml(MESSAGES[op.status] ?? op.status)}</h1>
+<p>${Number(op.amount)} ${escapeHtml(op.currency.toUpperCase())}${op.livemode ? '' : ' (test payment)'}</p>
+<p><small>Reference ${escapeHtml(op.id)}</small></p>${back}</body></html>`;
 }
 
 /** GET /operations/status/{operationId}: where customers land; JSON for programs, HTML for browsers. */
@@ -49,7 +39,7 @@ export function operationsFamily(knex: Knex): Family {
         path: '/operations/status/:operationId',
         summary: 'Status of a payment operation (JSON, or an HTML page when the client asks for HTML)',
         auth: 'public',
-        params: { type: 'object', properties: { operationId: { type: 'string', pattern: '^op_[0-9A-Za-z]{24}$' } }, required: ['operationId'] },
+        params: operationIdParams,
         handler: async (ctx) => {
           const op = await findOperation(knex, ctx.params.operationId);
           if (!op) throw new ApiError('IKW-RES-001', `No such operation: '${ctx.params.operationId}'`, 'operationId');

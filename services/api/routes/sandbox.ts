@@ -4,9 +4,8 @@ import type { PaymentIntents } from '../../../packages/domain/payment-intent/com
 import { Reply } from '../../../packages/http/context.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { findOperation, type OperationRow } from '../../../projections/operations.js';
-import { redirectUrl } from './operations.js';
-
-const params = { type: 'object', properties: { operationId: { type: 'string', pattern: '^op_[0-9A-Za-z]{24}$' } }, required: ['operationId'] };
+import { paymentIntentMerchant } from '../../../projections/payment-intents.js';
+import { operationIdParams, redirectUrl } from './shared.js';
 
 /**
  * The hosted 3-D Secure test page of `tok_3ds_required` (sandbox only, not part of the public
@@ -20,12 +19,13 @@ export function sandboxFamily(knex: Knex, paymentIntents: PaymentIntents): Famil
   };
   const finish = (outcome: 'succeeded' | 'failed') => async (ctx: { params: { operationId: string } }) => {
     const op = await load(ctx.params.operationId);
-    const intent = await knex('read.payment_intents').select('merchant_id').where({ id: op.payment_intent }).first<{ merchant_id: string }>();
+    const merchantId = await paymentIntentMerchant(knex, op.payment_intent);
+    if (!merchantId) throw new Error(`Payment intent ${op.payment_intent} of operation ${op.id} is missing from the read model`);
     await paymentIntents.applyCallback(
       {
         paymentIntentId: op.payment_intent,
         operationId: op.id,
-        merchantId: intent.merchant_id,
+        merchantId,
         environment: 'sandbox',
         outcome: outcome === 'succeeded' ? { status: 'succeeded' } : { status: 'failed', failureCode: 'authentication_failed', failureMessage: 'The cardholder failed 3-D Secure authentication' },
       },
@@ -42,7 +42,7 @@ export function sandboxFamily(knex: Knex, paymentIntents: PaymentIntents): Famil
         path: '/sandbox/3ds/:operationId',
         summary: 'Sandbox 3-D Secure test page',
         auth: 'public',
-        params,
+        params: operationIdParams,
         handler: async (ctx) => {
           const op = await load(ctx.params.operationId);
           return Reply.html(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>3-D Secure test</title></head>
@@ -57,7 +57,7 @@ export function sandboxFamily(knex: Knex, paymentIntents: PaymentIntents): Famil
         path: '/sandbox/3ds/:operationId/complete',
         summary: 'Complete a sandbox 3-D Secure authentication',
         auth: 'public',
-        params,
+        params: operationIdParams,
         handler: finish('succeeded'),
       }),
       route<unknown, unknown, { operationId: string }>({
@@ -65,7 +65,7 @@ export function sandboxFamily(knex: Knex, paymentIntents: PaymentIntents): Famil
         path: '/sandbox/3ds/:operationId/fail',
         summary: 'Fail a sandbox 3-D Secure authentication',
         auth: 'public',
-        params,
+        params: operationIdParams,
         handler: finish('failed'),
       }),
     ],

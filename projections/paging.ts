@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
-import { ApiError } from '../core/errors.js';
-import type { JsonSchema } from './validation.js';
+import { ApiError } from '../packages/core/errors.js';
+
+/** The request-query schemas below are plain JSON Schema objects (what ajv validates with). */
+type JsonSchema = Record<string, unknown>;
 
 /** Query schema of every cursor-paged /api/v1 list (docs/architecture.md, "HTTP conventions"). */
 export const cursorListQuery = {

@@ -1,0 +1,38 @@
+import type { Knex } from 'knex';
+import type { Owner } from '../packages/domain/audit.js';
+import { cursorPage, pageOf, type CursorList, type CursorQuery, type PageList, type PageQuery } from './paging.js';
+
+/**
+ * What the list and find functions of the read models share. Every query is scoped to one owner,
+ * so that another merchant's or environment's object is simply not found.
+ */
+
+/** A list's filters, by column: the value to match; a filter left out or empty matches every row. */
+export type Filters = Record<string, string | undefined>;
+
+/** This owner's rows of a read model table that match the list filters given. */
+export function ownedRows(knex: Knex, table: string, owner: Owner, filters: Filters = {}): Knex.QueryBuilder {
+  const given = Object.entries(filters).filter(([, value]) => value !== undefined && value !== '');
+  return knex(table).where({ merchant_id: owner.merchantId, environment: owner.environment, ...Object.fromEntries(given) });
+}
+
+/*
+ * Snapshot read models (projections/snapshot.ts) keep each resource as its latest event left it, in
+ * an `object` column; `render` puts a stored object's fields in the documented order.
+ */
+
+/** This owner's object with this id, rendered. */
+export async function findOwnedObject<T>(knex: Knex, table: string, owner: Owner, id: string, render: (stored: T) => T): Promise<T | undefined> {
+  const row = await ownedRows(knex, table, owner).where({ id }).select('object').first<{ object: T } | undefined>();
+  return row && render(row.object);
+}
+
+/** A page of the objects `query` selects (from ownedRows), newest first. */
+export function pageOfObjects<T>(query: Knex.QueryBuilder, page: PageQuery, render: (stored: T) => T): Promise<PageList<T>> {
+  return pageOf<{ object: T }, T>(query.select('object'), page, (row) => render(row.object));
+}
+
+/** The same, cursor-paged (`url` is the list's own, as the list object shows it). */
+export function cursorPageOfObjects<T>(query: Knex.QueryBuilder, cursor: CursorQuery, url: string, render: (stored: T) => T): Promise<CursorList<T>> {
+  return cursorPage<{ seq: string; object: T }, T>(query.select('object'), cursor, url, 'id', (row) => render(row.object));
+}

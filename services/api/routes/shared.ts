@@ -1,0 +1,171 @@
+import { MAX_AMOUNT } from '../../../packages/catalog/index.js';
+import { ApiError, notFound } from '../../../packages/core/errors.js';
+import type { CustomerRef } from '../../../packages/domain/customer/commands.js';
+import { destinationSchema } from '../../../packages/domain/payout-method/destination.js';
+import { cursorListQuery, pageListQuery } from '../../../projections/paging.js';
+import type { RouteAuth } from '../../../packages/http/routes.js';
+import type { JsonSchema } from '../../../packages/http/validation.js';
+import type { OperationRow } from '../../../projections/operations.js';
+
+/**
+ * What the route families of this folder share: scopes, schemas and the small helpers their
+ * handlers use. Not a family itself: families import this module and never each other.
+ */
+
+export const billingRead: RouteAuth = { scope: 'billing.read', environmentHeader: 'optional' };
+export const billingWrite: RouteAuth = { scope: 'billing.write', environmentHeader: 'optional' };
+export const payoutsRead: RouteAuth = { scope: 'payouts.read', environmentHeader: 'required' };
+export const payoutsWrite: RouteAuth = { scope: 'payouts.write', environmentHeader: 'required', idempotencyKeyInLive: 'required' };
+
+/** Path parameters naming one object, e.g. `:id` or `:invoiceId`. */
+export const idParamsOf = (name: string) => ({ type: 'object', properties: { [name]: { type: 'string', minLength: 1, maxLength: 255 } }, required: [name] });
+export const idParams = idParamsOf('id');
+/** `:operationId` of the hosted pages of a payment operation. */
+export const operationIdParams = { type: 'object', properties: { operationId: { type: 'string', pattern: '^op_[0-9A-Za-z]{24}$' } }, required: ['operationId'] };
+
+/** The response schema of an API object: its `id` and `object`, then `properties`; `required` names those always present. */
+export function resourceSchema(object: string, required: string[], properties: Record<string, JsonSchema>) {
+  return { type: 'object', required: ['id', 'object', ...required], properties: { id: { type: 'string' }, object: { const: object }, ...properties } };
+}
+
+/** ISO 4217, any case. */
+export const currencySchema = { type: 'string', pattern: '^[A-Za-z]{3}$' };
+/** ISO 3166-1 alpha-2, any case. */
+export const countrySchema = { type: 'string', pattern: '^[A-Za-z]{2}$' };
+
+/** A positive amount, in minor units of the currency, of a body that moves money. */
+export const amountFields = { amount: { type: 'integer', minimum: 1, maximum: MAX_AMOUNT }, currency: currencySchema };
+
+/** Merchant metadata of billing objects and payouts: string values, Stripe's limits. */
+export const metadataSchema = {
+  type: 'object',
+  maxProperties: 50,
+  propertyNames: { minLength: 1, maxLength: 40 },
+  additionalProperties: { type: 'string', maxLength: 500 },
+};
+
+/** The query schema of a page-based list (`/api/v1/merchant/*`) with its filters. */
+export const pageQuery = (filters: Record<string, JsonSchema> = {}) => ({ ...pageListQuery, properties: { ...pageListQuery.properties, ...filters } });
+/** The query schema of a cursor-paged list with its filters. */
+export const cursorQuery = (filters: Record<string, JsonSchema> = {}) => ({ ...cursorListQuery, properties: { ...cursorListQuery.properties, ...filters } });
+
+/** What a lookup found, or the IKW-RES-001 that names the `noun` and the id the caller has none of. */
+export async function found<T>(noun: string, id: string, lookup: Promise<T | undefined>): Promise<T> {
+  const object = await lookup;
+  if (object === undefined) throw notFound(noun, id);
+  return object;
+}
+
+/** How merchant billing bodies name a customer: `customer` (id), or `customer_email` (found or created) with an optional `customer_name`. */
+export const customerFields = {
+  customer: { type: 'string', minLength: 1, maxLength: 255 },
+  customer_email: { type: 'string', format: 'email', maxLength: 254 },
+  customer_name: { type: 'string', minLength: 1, maxLength: 250 },
+};
+
+export interface CustomerFields {
+  customer?: string;
+  customer_email?: string;
+  customer_name?: string;
+}
+
+export function customerRef(body: CustomerFields): CustomerRef {
+  if (body.customer !== undefined && body.customer_email !== undefined) {
+    throw new ApiError('IKW-VAL-002', 'Give customer or customer_email, not both', 'customer_email');
+  }
+  if (body.customer === undefined && body.customer_email === undefined) throw new ApiError('IKW-VAL-001', 'Missing required parameter: customer', 'customer');
+  return {
+    ...(body.customer !== undefined ? { id: body.customer } : {}),
+    ...(body.customer_email !== undefined ? { email: body.customer_email } : {}),
+    ...(body.customer_name !== undefined ? { name: body.customer_name } : {}),
+    param: 'customer',
+  };
+}
+
+/** Prices with quantities, of merchant subscriptions and invoices. */
+export const itemsSchema = {
+  type: 'array',
+  minItems: 1,
+  maxItems: 20,
+  items: {
+    type: 'object',
+    required: ['price'],
+    additionalProperties: false,
+    properties: { price: { type: 'string', minLength: 1, maxLength: 255 }, quantity: { type: 'integer', minimum: 1, maximum: 1_000_000 } },
+  },
+};
+
+export const toItems = (items: { price: string; quantity?: number }[]) => items.map((i, n) => ({ price: i.price, quantity: i.quantity ?? 1, param: `items.${n}.price` }));
+
+/**
+ * The payment method of a confirmation: mobile money or a card token. Payment intents spell its
+ * compound keys in snake_case (mobile_money, preferred_flow), the billing family in camelCase.
+ */
+export function paymentMethodSchema(casing: 'snake_case' | 'camelCase') {
+  const [mobileMoney, preferredFlow] = casing === 'camelCase' ? ['mobileMoney', 'preferredFlow'] : ['mobile_money', 'preferred_flow'];
+  return {
+    type: 'object',
+    required: ['type'],
+    additionalProperties: false,
+    properties: {
+      type: { enum: ['mobile_money', 'card'] },
+      [mobileMoney]: {
+        type: 'object',
+        required: ['country', 'operator', 'msisdn'],
+        additionalProperties: false,
+        properties: {
+          country: countrySchema,
+          operator: { type: 'string', minLength: 1, maxLength: 64 },
+          msisdn: { type: 'string', minLength: 4, maxLength: 32 },
+          [preferredFlow]: { type: 'string', maxLength: 64 },
+        },
+      },
+      card: { type: 'object', required: ['token'], additionalProperties: false, properties: { token: { type: 'string', minLength: 1, maxLength: 255 } } },
+    },
+    allOf: [
+      // `required` in each `if`: without it a missing type matches the first `if`, and the error names mobile_money, not type.
+      { if: { properties: { type: { const: 'mobile_money' } }, required: ['type'] }, then: { properties: { [mobileMoney]: true }, required: [mobileMoney] } },
+      { if: { properties: { type: { const: 'card' } }, required: ['type'] }, then: { properties: { card: true }, required: ['card'] } },
+    ],
+  };
+}
+
+/** The body of a payout creation, from the API or the merchant dashboard. */
+export const createPayoutBody = {
+  type: 'object',
+  required: ['amount', 'currency'],
+  additionalProperties: false,
+  properties: {
+    ...amountFields,
+    destination: destinationSchema,
+    payout_method_id: { type: 'string', format: 'uuid' },
+    metadata: metadataSchema,
+  },
+};
+
+export const payoutSchema = resourceSchema('payout', ['amount', 'currency', 'status', 'destination', 'expected_by', 'metadata'], {
+  amount: { type: 'integer' },
+  currency: { type: 'string' },
+  status: { enum: ['pending', 'in_transit', 'paid', 'failed', 'canceled'] },
+  destination: { type: 'object' },
+  arrival_date_estimate: { type: 'string', format: 'date-time' },
+  expected_by: { type: 'string', format: 'date-time' },
+  delay_state: { enum: ['delayed', null] },
+  delay_reason: { enum: ['operator_pending', 'operator_timeout', 'operator_down', 'unknown', null] },
+  delayed_at: { type: ['string', 'null'] },
+  metadata: { type: 'object', additionalProperties: { type: 'string' } },
+  failure_code: { type: ['string', 'null'] },
+  failure_message: { type: ['string', 'null'] },
+});
+
+/** The return URL of a payment operation with the query parameters the interface fixes: status, payment_intent, operation_id. */
+export function redirectUrl(op: Pick<OperationRow, 'return_url' | 'status' | 'payment_intent' | 'id'>): string {
+  const url = new URL(op.return_url);
+  url.searchParams.set('status', op.status);
+  url.searchParams.set('payment_intent', op.payment_intent);
+  url.searchParams.set('operation_id', op.id);
+  return url.toString();
+}
+
+/** Escapes text for the hosted HTML pages. */
+export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
