@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
 import t from 'tap';
-import { createKnex } from '../../packages/core/database.js';
 import { KafkaBusConsumer } from '../../packages/bus/kafka/consumer.js';
 import { KafkaRelay } from '../../packages/bus/kafka/relay.js';
-import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
-import { migrate } from '../../infra/migrations.js';
-import { freshDatabase } from '../support/db.js';
+import { postgresStore } from '../support/db.js';
 import { busContract } from './bus-contract.js';
 
 /**
@@ -20,10 +17,7 @@ if (brokers.length === 0) {
 } else {
   const kafka = new Kafka({ clientId: 'sika-contract', brokers, logLevel: logLevel.WARN });
   busContract(t, async (t) => {
-    const url = await freshDatabase(t);
-    const knex = createKnex(url, 30);
-    await migrate(knex);
-    const store = new PostgresEventStore(knex, { listenUrl: url, pollIntervalMs: 50 });
+    const { knex, store } = await postgresStore(t, { poolSize: 30 });
     const topic = `sika-contract-${randomUUID()}`;
     const groupPrefix = `sika-contract-${randomUUID().slice(0, 8)}.`;
     const newRelay = () => new KafkaRelay({ kafka, knex, store, topic, partitions: 3, batchSize: 16 });
@@ -35,8 +29,6 @@ if (brokers.length === 0) {
       await admin.connect();
       await admin.deleteTopics({ topics: [topic] }).catch(() => undefined);
       await admin.disconnect();
-      await store.close();
-      await knex.destroy();
     });
     return {
       store,

@@ -8,14 +8,13 @@ import t from 'tap';
 import { customerStream } from '../../packages/domain/customer/events.js';
 import { productStream } from '../../packages/domain/product/events.js';
 import { assertError, assertOk, createIntent } from '../support/payment-intents.js';
-import { createProduct, createSubscription, creditWallet, get, monthly } from '../support/billing.js';
+import { createProduct, createSubscription, creditWallet, get, monthly, walletBalance } from '../support/billing.js';
 import { startService } from '../support/system.js';
 
 const svc = await startService(t);
 
 t.test('customers: created by payment intents and billing routes, listed newest first, searched by name, e-mail or phone', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { key } = await svc.sandboxMerchant();
   const a = await createIntent(svc, key, { customer_email: 'ada@example.com' });
   svc.clock.advance(1000);
   const b = await createIntent(svc, key, { customer_phone: '77 123 45 67' });
@@ -48,14 +47,13 @@ t.test('customers: created by payment intents and billing routes, listed newest 
 });
 
 t.test('customer balance is the wallet: credits add to it, in one currency', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { merchant: m, key } = await svc.sandboxMerchant();
   const a = await createIntent(svc, key, { customer_email: 'wallet@example.com' });
   const c1 = await creditWallet(svc, key, a.customer, 2_500);
   t.match(c1, { id: a.customer, balance: 2_500, currency: 'xof' });
   const c2 = await creditWallet(svc, key, a.customer, 500, 'XOF');
   t.equal(c2.balance, 3_000);
-  t.equal((await get(svc, key, `/api/v1/merchant/customers/${a.customer}`)).balance, 3_000);
+  t.equal(await walletBalance(svc, key, a.customer), 3_000);
   assertError(t, await svc.request('POST', `/api/v1/merchant/billing/wallet/customers/${a.customer}/credit`, { key, body: { amount: 10, currency: 'ghs' } }), 'IKW-BIL-010', 'currency');
   assertError(t, await svc.request('POST', `/api/v1/merchant/billing/wallet/customers/${a.customer}/credit`, { key, body: { amount: 0, currency: 'xof' } }), 'IKW-VAL-001', 'amount');
   assertError(t, await svc.request('POST', '/api/v1/merchant/billing/wallet/customers/cus_nope/credit', { key, body: { amount: 10, currency: 'xof' } }), 'IKW-RES-001', 'customerId');
@@ -66,8 +64,7 @@ t.test('customer balance is the wallet: credits add to it, in one currency', asy
 });
 
 t.test('products: create with prices, get, update, add prices, activate and deactivate, list by status', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { key } = await svc.sandboxMerchant();
   const created = await createProduct(svc, key, {
     name: 'Fibre 100',
     description: 'Home internet',
@@ -112,8 +109,7 @@ t.test('products: create with prices, get, update, add prices, activate and deac
 });
 
 t.test('product delete: refused while a subscription uses it, archived once it is canceled, kept in history', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { key } = await svc.sandboxMerchant();
   const product = await createProduct(svc, key);
   const sub = await createSubscription(svc, key, { customer_email: 'x@example.com', items: [{ price: product.prices[0].id }] });
 
@@ -137,8 +133,7 @@ t.test('product delete: refused while a subscription uses it, archived once it i
 });
 
 t.test('products: bad input names the field', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { key } = await svc.sandboxMerchant();
   const post = (body: unknown) => svc.request('POST', '/api/v1/merchant/products', { key, body });
   assertError(t, await post({}), 'IKW-VAL-001', 'name');
   assertError(t, await post({ name: '' }), 'IKW-VAL-001', 'name');

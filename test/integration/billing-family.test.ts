@@ -5,12 +5,11 @@
  * with the merchant routes.
  */
 import t from 'tap';
-import { createApiKey } from '../../packages/domain/merchant/commands.js';
-import { assertError, assertOk, confirm, mobileMoney, OPERATOR_DELAY_MS, operatorAnswers, snNumber } from '../support/payment-intents.js';
-import { creditWallet, get } from '../support/billing.js';
-import { startService } from '../support/system.js';
+import { assertError, assertOk, confirm, mobileMoney, operatorAnswers, snNumber } from '../support/payment-intents.js';
+import { creditWallet, get, walletBalance } from '../support/billing.js';
+import { startPaymentsService, startService } from '../support/system.js';
 
-const svc = await startService(t, { env: { SANDBOX_OPERATOR_DELAY_MS: String(OPERATOR_DELAY_MS) } });
+const svc = await startPaymentsService(t);
 
 const post = (key: string, path: string, body: unknown) => svc.request('POST', path, { key, body });
 
@@ -26,8 +25,7 @@ async function plan(key: string, body: Record<string, unknown> = {}) {
 }
 
 t.test('plans: a product with a recurring price; camelCase; the plan id is the price id', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { key } = await svc.sandboxMerchant();
   const p = await plan(key, { interval: 'monthly', usageBasedEnabled: true, usageUnitAmount: 10, metadata: '{"tier":"starter"}' });
   t.same(Object.keys(p), ['id', 'object', 'productId', 'name', 'currency', 'recurringAmount', 'interval', 'intervalCount', 'usageBasedEnabled', 'usageUnitAmount', 'metadata', 'active', 'created', 'livemode']);
   t.match(p, { id: /^price_/, object: 'billing_plan', productId: /^prod_/, name: 'Starter', currency: 'xof', recurringAmount: 5000, interval: 'month', intervalCount: 1, usageBasedEnabled: true, usageUnitAmount: 10, metadata: '{"tier":"starter"}', active: true });
@@ -44,8 +42,7 @@ t.test('plans: a product with a recurring price; camelCase; the plan id is the p
 });
 
 t.test('subscriptions: from a plan and a customer; the same subscription through the merchant routes', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { key } = await svc.sandboxMerchant();
   const p = await plan(key);
   const cus = await customer(key, 'bill@example.com');
   const res = await post(key, '/api/v1/billing/subscriptions', { billingPlanId: p.id, customerId: cus, currentPeriodStart: '2026-01-01T00:00:00Z', currentPeriodEnd: '2026-01-20T00:00:00Z', cancelAtPeriodEnd: false });
@@ -71,8 +68,7 @@ t.test('subscriptions: from a plan and a customer; the same subscription through
 });
 
 t.test('invoices: create (open at once), get, list with cursor and filters; the merchant routes see the same invoice', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { key } = await svc.sandboxMerchant();
   const cus = await customer(key, 'inv@example.com');
   const res = await post(key, '/api/v1/billing/invoices', { customerId: cus, currency: 'XOF', amountDue: 7500, periodStart: '2026-01-01T00:00:00Z', periodEnd: '2026-02-01T00:00:00Z', dueDate: '2026-02-10T00:00:00Z' });
   assertOk(t, res);
@@ -107,8 +103,7 @@ t.test('invoices: create (open at once), get, list with cursor and filters; the 
 });
 
 t.test('pay: a payment intent for what remains, idempotent on idempotencyKey; its success pays the invoice', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { key } = await svc.sandboxMerchant();
   const cus = await customer(key, 'pay@example.com');
   const inv = (await post(key, '/api/v1/billing/invoices', { customerId: cus, currency: 'xof', amountDue: 6000 })).body;
   const res = await post(key, `/api/v1/billing/invoices/${inv.id}/pay`, { transactionCountry: 'SN', description: 'June', metadata: { order: '9' }, idempotencyKey: 'pay-1' });
@@ -140,8 +135,7 @@ t.test('pay: a payment intent for what remains, idempotent on idempotencyKey; it
 });
 
 t.test('confirm: pays with a payment method; an overpayment (the wallet paid part meanwhile) goes to the wallet', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { key } = await svc.sandboxMerchant();
   const cus = await customer(key, 'confirm@example.com');
   const inv = (await post(key, '/api/v1/billing/invoices', { customerId: cus, currency: 'xof', amountDue: 8000 })).body;
   const res = await post(key, `/api/v1/billing/invoices/${inv.id}/confirm`, {
@@ -157,7 +151,7 @@ t.test('confirm: pays with a payment method; an overpayment (the wallet paid par
   await operatorAnswers(svc);
   await svc.system.drain();
   t.match(await get(svc, key, `/api/v1/billing/invoices/${inv.id}`), { status: 'paid', amountPaid: 8000 });
-  t.equal((await get(svc, key, `/api/v1/merchant/customers/${cus}`)).balance, 3000, 'the 3,000 the payment could not pay went to the wallet');
+  t.equal(await walletBalance(svc, key, cus), 3000, 'the 3,000 the payment could not pay went to the wallet');
 
   const replay = await post(key, `/api/v1/billing/invoices/${inv.id}/confirm`, { paymentMethod: { type: 'card', card: { token: 'tok_visa' } }, idempotencyKey: 'c-1' });
   assertError(t, replay, 'IKW-BIL-009', 'id');
@@ -171,12 +165,11 @@ t.test('confirm: pays with a payment method; an overpayment (the wallet paid par
 });
 
 t.test('pay and confirm need payment_intents.write as well as billing.write', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { merchant: m, key } = await svc.sandboxMerchant();
   const cus = await customer(key, 'scope@example.com');
   const inv = (await post(key, '/api/v1/billing/invoices', { customerId: cus, currency: 'xof', amountDue: 100 })).body;
-  const billingOnly = await createApiKey(svc.system.store, svc.clock, m.id, 'sandbox', ['billing.write'], 'test');
-  const readOnly = await createApiKey(svc.system.store, svc.clock, m.id, 'sandbox', ['billing.read'], 'test');
+  const billingOnly = await svc.apiKey(m.id, ['billing.write']);
+  const readOnly = await svc.apiKey(m.id, ['billing.read']);
   assertError(t, await post(billingOnly.secret, `/api/v1/billing/invoices/${inv.id}/pay`, {}), 'IKW-AUT-004');
   assertOk(t, await svc.request('GET', `/api/v1/billing/invoices/${inv.id}`, { key: readOnly.secret }));
   assertOk(t, await svc.request('GET', '/api/v1/merchant/customers', { key: readOnly.secret }));
@@ -186,8 +179,7 @@ t.test('pay and confirm need payment_intents.write as well as billing.write', as
 
 t.test('usage records: idempotent on idempotencyKey and externalId, billed on the next invoice, the rest on the one after', async (t) => {
   const svc2 = await startService(t);
-  const m = await svc2.merchant();
-  const key = m.api_keys.sandbox;
+  const { key } = await svc2.sandboxMerchant();
   const p = (await svc2.request('POST', '/api/v1/billing/plans', { key, body: { name: 'API', currency: 'xof', recurringAmount: 1000, interval: 'month', usageBasedEnabled: true, usageUnitAmount: 5 } })).body;
   const cus = (await svc2.request('POST', '/api/v1/payment-intents', { key, body: { amount: 100, currency: 'xof', transaction_country: 'SN', customer_email: 'u@example.com' } })).body.customer;
   const sub = (await svc2.request('POST', '/api/v1/billing/subscriptions', { key, body: { billingPlanId: p.id, customerId: cus } })).body;

@@ -9,7 +9,7 @@ import { customerStream } from '../../packages/domain/customer/events.js';
 import { invoiceStream } from '../../packages/domain/invoice/events.js';
 import { auditMetadata } from '../../packages/domain/audit.js';
 import { assertError, assertOk, rawRequest } from '../support/payment-intents.js';
-import { createInvoice, createProduct, creditWallet, DAY_MS, get, setInvoiceStatus } from '../support/billing.js';
+import { createInvoice, createProduct, creditWallet, DAY_MS, get, openInvoice, setInvoiceStatus, walletBalance } from '../support/billing.js';
 import { startService } from '../support/system.js';
 
 const svc = await startService(t);
@@ -17,8 +17,7 @@ const svc = await startService(t);
 const apply = (key: string, id: string, body: Record<string, unknown> = {}) => svc.request('POST', `/api/v1/merchant/billing/wallet/invoices/${id}/apply`, { key, body });
 
 t.test('a draft from prices: fields, totals, hosted page, list with status filter', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { key } = await svc.sandboxMerchant();
   const product = await createProduct(svc, key, { prices: [{ currency: 'xof', unit_amount: 2_500 }, { currency: 'xof', unit_amount: 1_000, recurring: { interval: 'month' } }] });
   const inv = await createInvoice(svc, key, {
     customer_email: 'buyer@example.com',
@@ -73,8 +72,7 @@ t.test('a draft from prices: fields, totals, hosted page, list with status filte
 });
 
 t.test('status transitions: draft → open → paid | void | uncollectible; uncollectible → paid | void; the rest refused', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { key } = await svc.sandboxMerchant();
   const draft = () => createInvoice(svc, key, { customer_email: 'c@example.com', currency: 'xof', amount_due: 1_000 });
   const patch = (id: string, status: string) => svc.request('PATCH', `/api/v1/merchant/invoices/${id}/status`, { key, body: { status } });
 
@@ -119,8 +117,7 @@ t.test('status transitions: draft → open → paid | void | uncollectible; unco
 });
 
 t.test('invoice bad input: unknown customer or price, quantity zero, inactive product, currencies, amount and items', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { key } = await svc.sandboxMerchant();
   const product = await createProduct(svc, key, { prices: [{ currency: 'xof', unit_amount: 100 }, { currency: 'ghs', unit_amount: 100 }] });
   const [xof, ghs] = product.prices.map((p: { id: string }) => p.id);
   const post = (body: Record<string, unknown>) => svc.request('POST', '/api/v1/merchant/invoices', { key, body });
@@ -145,17 +142,15 @@ t.test('invoice bad input: unknown customer or price, quantity zero, inactive pr
 });
 
 t.test('wallet apply: partial, then whole; an empty wallet is refused; events on both streams', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
-  const inv = await createInvoice(svc, key, { customer_email: 'w@example.com', currency: 'xof', amount_due: 5_000 });
-  await setInvoiceStatus(svc, key, inv.id, 'open');
+  const { key } = await svc.sandboxMerchant();
+  const inv = await openInvoice(svc, key, { customer_email: 'w@example.com', currency: 'xof', amount_due: 5_000 });
   assertError(t, await apply(key, inv.id), 'IKW-BIL-005', 'invoiceId');
   await creditWallet(svc, key, inv.customer, 3_000);
 
   const partial = await apply(key, inv.id);
   assertOk(t, partial);
   t.match(partial.body, { id: inv.id, status: 'open', amount_paid: 3_000, amount_remaining: 2_000 });
-  t.equal((await get(svc, key, `/api/v1/merchant/customers/${inv.customer}`)).balance, 0);
+  t.equal(await walletBalance(svc, key, inv.customer), 0);
   assertError(t, await apply(key, inv.id), 'IKW-BIL-005', 'invoiceId');
 
   await creditWallet(svc, key, inv.customer, 4_500);
@@ -164,9 +159,9 @@ t.test('wallet apply: partial, then whole; an empty wallet is refused; events on
   assertError(t, await apply(key, inv.id, { amount: 1_501 }), 'IKW-VAL-001', 'amount');
   const whole = await apply(key, inv.id);
   t.match(whole.body, { status: 'paid', amount_paid: 5_000, amount_remaining: 0 });
-  t.equal((await get(svc, key, `/api/v1/merchant/customers/${inv.customer}`)).balance, 2_500, 'only what the invoice needed');
+  t.equal(await walletBalance(svc, key, inv.customer), 2_500, 'only what the invoice needed');
   assertError(t, await apply(key, inv.id), 'IKW-BIL-009', 'invoiceId');
-  t.equal((await get(svc, key, `/api/v1/merchant/customers/${inv.customer}`)).balance, 2_500);
+  t.equal(await walletBalance(svc, key, inv.customer), 2_500);
 
   t.same((await svc.system.store.readStream(invoiceStream(inv.id))).map((e) => e.type), ['invoice.created', 'invoice.finalized', 'invoice.updated', 'invoice.updated', 'invoice.paid']);
   const paid = (await svc.system.store.readStream(invoiceStream(inv.id)))[4]!;
@@ -177,13 +172,11 @@ t.test('wallet apply: partial, then whole; an empty wallet is refused; events on
 });
 
 t.test('wallet apply refusals: a draft, another currency, another merchant', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { merchant: m, key } = await svc.sandboxMerchant();
   const inv = await createInvoice(svc, key, { customer_email: 'd@example.com', currency: 'xof', amount_due: 5_000 });
   await creditWallet(svc, key, inv.customer, 3_000);
   assertError(t, await apply(key, inv.id), 'IKW-BIL-009', 'invoiceId');
-  const ghs = await createInvoice(svc, key, { customer: inv.customer, currency: 'ghs', amount_due: 5_000 });
-  await setInvoiceStatus(svc, key, ghs.id, 'open');
+  const ghs = await openInvoice(svc, key, { customer: inv.customer, currency: 'ghs', amount_due: 5_000 });
   assertError(t, await apply(key, ghs.id), 'IKW-BIL-010', 'invoiceId');
   const stranger = await svc.merchant('Stranger');
   assertError(t, await apply(stranger.api_keys.sandbox, ghs.id), 'IKW-RES-001', 'invoiceId');
@@ -193,65 +186,57 @@ t.test('wallet apply refusals: a draft, another currency, another merchant', asy
   t.same((await get(svc, stranger.api_keys.sandbox, '/api/v1/merchant/invoices')).data, []);
   assertError(t, await apply(key, 'in_nope'), 'IKW-RES-001', 'invoiceId');
   assertError(t, await apply(key, inv.id, { amount: 0 }), 'IKW-VAL-001', 'amount');
-  t.equal((await get(svc, key, `/api/v1/merchant/customers/${inv.customer}`)).balance, 3_000, 'nothing taken');
+  t.equal(await walletBalance(svc, key, inv.customer), 3_000, 'nothing taken');
 });
 
 t.test('voiding an invoice gives the wallet back what it paid', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
-  const inv = await createInvoice(svc, key, { customer_email: 'v@example.com', currency: 'xof', amount_due: 5_000 });
-  await setInvoiceStatus(svc, key, inv.id, 'open');
+  const { key } = await svc.sandboxMerchant();
+  const inv = await openInvoice(svc, key, { customer_email: 'v@example.com', currency: 'xof', amount_due: 5_000 });
   await creditWallet(svc, key, inv.customer, 2_000);
   await apply(key, inv.id);
-  t.equal((await get(svc, key, `/api/v1/merchant/customers/${inv.customer}`)).balance, 0);
+  t.equal(await walletBalance(svc, key, inv.customer), 0);
   await setInvoiceStatus(svc, key, inv.id, 'void');
-  t.equal((await get(svc, key, `/api/v1/merchant/customers/${inv.customer}`)).balance, 2_000);
+  t.equal(await walletBalance(svc, key, inv.customer), 2_000);
   const last = (await svc.system.store.readStream(customerStream(inv.customer))).at(-1)!;
   t.match(last, { type: 'customer.balance_credited', data: { reason: 'invoice_voided', source: inv.id, amount: 2_000 } });
 });
 
 t.test('racing applies: one wallet never pays more than it holds, one invoice never takes more than it is owed', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
-  const a = await createInvoice(svc, key, { customer_email: 'r@example.com', currency: 'xof', amount_due: 4_000 });
-  const b = await createInvoice(svc, key, { customer: a.customer, currency: 'xof', amount_due: 4_000 });
-  await setInvoiceStatus(svc, key, a.id, 'open');
-  await setInvoiceStatus(svc, key, b.id, 'open');
+  const { key } = await svc.sandboxMerchant();
+  const a = await openInvoice(svc, key, { customer_email: 'r@example.com', currency: 'xof', amount_due: 4_000 });
+  const b = await openInvoice(svc, key, { customer: a.customer, currency: 'xof', amount_due: 4_000 });
   await creditWallet(svc, key, a.customer, 5_000);
   const results = await Promise.all([apply(key, a.id), apply(key, b.id)]);
   for (const r of results) assertOk(t, r);
   const paid = (await get(svc, key, `/api/v1/merchant/invoices/${a.id}`)).amount_paid + (await get(svc, key, `/api/v1/merchant/invoices/${b.id}`)).amount_paid;
   t.equal(paid, 5_000, 'the invoices got exactly the wallet');
-  t.equal((await get(svc, key, `/api/v1/merchant/customers/${a.customer}`)).balance, 0);
+  t.equal(await walletBalance(svc, key, a.customer), 0);
 
-  const c = await createInvoice(svc, key, { customer: a.customer, currency: 'xof', amount_due: 4_000 });
-  await setInvoiceStatus(svc, key, c.id, 'open');
+  const c = await openInvoice(svc, key, { customer: a.customer, currency: 'xof', amount_due: 4_000 });
   await creditWallet(svc, key, a.customer, 20_000);
   const five = await Promise.all(Array.from({ length: 5 }, () => apply(key, c.id)));
   t.equal(five.filter((r) => r.status === 200).length, 1, 'one apply pays it');
   for (const r of five.filter((x) => x.status !== 200)) assertError(t, r, 'IKW-BIL-009', 'invoiceId');
   t.match(await get(svc, key, `/api/v1/merchant/invoices/${c.id}`), { status: 'paid', amount_paid: 4_000 });
-  t.equal((await get(svc, key, `/api/v1/merchant/customers/${a.customer}`)).balance, 16_000, 'the losers took nothing');
+  t.equal(await walletBalance(svc, key, a.customer), 16_000, 'the losers took nothing');
 });
 
 t.test('crash mend: a wallet debit whose invoice step never ran is completed by its job, or given back', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
-  const inv = await createInvoice(svc, key, { customer_email: 'crash@example.com', currency: 'xof', amount_due: 3_000 });
-  await setInvoiceStatus(svc, key, inv.id, 'open');
+  const { merchant: m, key } = await svc.sandboxMerchant();
+  const inv = await openInvoice(svc, key, { customer_email: 'crash@example.com', currency: 'xof', amount_due: 3_000 });
   await creditWallet(svc, key, inv.customer, 5_000);
   const owner = { merchantId: m.id, environment: 'sandbox' as const };
   const meta = auditMetadata(svc.clock, owner, inv.id, { actor: 'test' });
   // The process dies right after the wallet's decision.
   await svc.system.billing.customers.applyToInvoice(owner, inv.customer, { applicationId: 'wapp_crash-1', invoiceId: inv.id, currency: 'xof', maxAmount: 3_000 }, meta);
   await svc.system.billing.customers.applyToInvoice(owner, inv.customer, { applicationId: 'wapp_crash-2', invoiceId: inv.id, currency: 'xof', maxAmount: 3_000 }, meta);
-  t.equal((await get(svc, key, `/api/v1/merchant/customers/${inv.customer}`)).balance, 0, 'both debits happened');
+  t.equal(await walletBalance(svc, key, inv.customer), 0, 'both debits happened');
   const job = { ...owner, customerId: inv.customer, invoiceId: inv.id };
   await svc.system.billing.invoices.completeApplication({ ...job, applicationId: 'wapp_crash-1' }, meta);
   await svc.system.billing.invoices.completeApplication({ ...job, applicationId: 'wapp_crash-2' }, meta);
   await svc.system.billing.invoices.completeApplication({ ...job, applicationId: 'wapp_crash-2' }, meta);
   t.match(await get(svc, key, `/api/v1/merchant/invoices/${inv.id}`), { status: 'paid', amount_paid: 3_000 });
-  t.equal((await get(svc, key, `/api/v1/merchant/customers/${inv.customer}`)).balance, 2_000, 'the second debit came back, once');
+  t.equal(await walletBalance(svc, key, inv.customer), 2_000, 'the second debit came back, once');
   const returned = (await svc.system.store.readStream(customerStream(inv.customer))).filter((e) => e.type === 'customer.balance_returned');
   t.equal(returned.length, 1);
   t.match(returned[0]!.data, { applicationId: 'wapp_crash-2', amount: 2_000 });
@@ -260,5 +245,5 @@ t.test('crash mend: a wallet debit whose invoice step never ran is completed by 
   assertError(t, res, 'IKW-BIL-009', 'invoiceId');
   svc.clock.advance(120_000);
   await svc.system.drain();
-  t.equal((await get(svc, key, `/api/v1/merchant/customers/${inv.customer}`)).balance, 2_000);
+  t.equal(await walletBalance(svc, key, inv.customer), 2_000);
 });

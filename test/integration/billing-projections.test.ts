@@ -4,6 +4,9 @@
  */
 import type { Knex } from 'knex';
 import t from 'tap';
+import { customerDecider, toCustomerObject } from '../../packages/domain/customer/decider.js';
+import { productDecider, toProductObject, type ProductCommand } from '../../packages/domain/product/decider.js';
+import type { Price } from '../../packages/domain/product/events.js';
 import { customersProjection } from '../../projections/customers.js';
 import { invoicesProjection } from '../../projections/invoices.js';
 import { productsProjection } from '../../projections/products.js';
@@ -11,15 +14,62 @@ import { refundsProjection } from '../../projections/refunds.js';
 import { subscriptionsProjection } from '../../projections/subscriptions.js';
 import { assertOk } from '../support/payment-intents.js';
 import { createInvoice, createProduct, createSubscription, creditWallet, setInvoiceStatus, succeededPayment } from '../support/billing.js';
+import { spec } from '../support/decider-spec.js';
+import { projectionSpec, readModelRows } from '../support/projection-spec.js';
 import { startService } from '../support/system.js';
 
 const BILLING = [customersProjection, productsProjection, subscriptionsProjection, invoicesProjection, refundsProjection];
+const snapshot = (knex: Knex) => readModelRows(knex, BILLING.flatMap((p) => p.tables));
 
-async function snapshot(knex: Knex): Promise<Record<string, unknown[]>> {
-  const out: Record<string, unknown[]> = {};
-  for (const p of BILLING) for (const table of p.tables) out[table] = await knex(table).select('*').orderBy(1);
-  return out;
-}
+t.test('read.products and read.product_prices: the product as its latest event left it, every price it ever had', async (t) => {
+  const at = new Date('2026-01-01T00:00:00Z');
+  const owner = { merchantId: 'acct_1', environment: 'sandbox' as const };
+  const price = (id: string, unitAmount: number): Price => ({ id, object: 'price', product: 'prod_1', currency: 'xof', unit_amount: unitAmount, recurring: null, created: 0 });
+  const products = spec(productDecider);
+  const lifecycle: ProductCommand[] = [
+    { type: 'create', product: { id: 'prod_1', merchantId: 'acct_1', environment: 'sandbox', name: 'Pro', description: null, active: true, prices: [price('price_1', 500)], metadata: {}, createdAt: at.toISOString() } },
+    { type: 'update', owner, at, changes: { name: 'Pro+', addedPrices: [price('price_2', 900)] } },
+    { type: 'attach', owner, at, subscriptionId: 'sub_1', prices: [{ id: 'price_1', param: 'items.0.price' }] },
+    { type: 'detach', owner, at, subscriptionId: 'sub_1' },
+    { type: 'delete', owner, at },
+  ];
+  const events = products.history(...lifecycle);
+  const read = await projectionSpec(t, productsProjection);
+  await read.given(events.slice(0, 1));
+  await read.thenRows(t, 'read.products', [{ id: 'prod_1', merchant_id: 'acct_1', environment: 'sandbox', status: 'active', object: toProductObject(products.state(events.slice(0, 1))) }], 'created');
+  await read.given(events.slice(1));
+  const archived = toProductObject(products.state(events));
+  t.match(archived, { name: 'Pro+', status: 'archived' });
+  const rows = await read.thenRows(t, 'read.products', [{ id: 'prod_1', status: 'archived', object: archived }], 'archived, renamed, both prices');
+  const prices = await read.thenRows(t, 'read.product_prices', [
+    { id: 'price_1', product_id: 'prod_1', merchant_id: 'acct_1', environment: 'sandbox', price: price('price_1', 500) },
+    { id: 'price_2', product_id: 'prod_1', merchant_id: 'acct_1', environment: 'sandbox', price: price('price_2', 900) },
+  ]);
+  await read.given(events);
+  t.same(await read.rows('read.products'), rows, 'the whole history again changes nothing');
+  t.same(await read.rows('read.product_prices'), prices);
+});
+
+t.test('read.customers: the wallet balance and currency follow credits, applications and returns', async (t) => {
+  const at = new Date('2026-01-01T00:00:00Z');
+  const owner = { merchantId: 'acct_1', environment: 'sandbox' as const };
+  const customers = spec(customerDecider);
+  const events = customers.history(
+    { type: 'create', customer: { id: 'cus_1', merchantId: 'acct_1', environment: 'sandbox', name: null, email: 'a@example.com', phone: null, currency: null, metadata: { tier: 'gold' }, createdAt: at.toISOString() } },
+    { type: 'create', customer: { id: 'cus_1', merchantId: 'acct_1', environment: 'sandbox', name: 'Ada', email: 'a@example.com', phone: null, currency: null, metadata: {}, createdAt: at.toISOString() } },
+    { type: 'credit', owner, at, creditId: 'c1', amount: 3_000, currency: 'xof', reason: 'merchant_credit', source: null },
+    { type: 'apply_to_invoice', owner, at, applicationId: 'a1', invoiceId: 'in_1', currency: 'xof', maxAmount: 2_500 },
+    { type: 'settle_application', owner, at, applicationId: 'a1', accepted: 2_000 },
+  );
+  t.match(toCustomerObject(customers.state(events)), { name: 'Ada', balance: 1_000, currency: 'xof' });
+  const read = await projectionSpec(t, customersProjection);
+  await read.given(events);
+  const rows = await read.thenRows(t, 'read.customers', [
+    { id: 'cus_1', merchant_id: 'acct_1', environment: 'sandbox', name: 'Ada', email: 'a@example.com', phone: null, currency: 'xof', balance: 1_000, metadata: { tier: 'gold' }, created_at: at },
+  ]);
+  await read.given(events);
+  t.same(await read.rows('read.customers'), rows, 'the whole history again changes nothing');
+});
 
 t.test('billing read models: a rebuild from position zero gives the same rows as the live run', async (t) => {
   const svc = await startService(t);
@@ -61,8 +111,7 @@ t.test('billing read models: a rebuild from position zero gives the same rows as
 
 t.test('public billing events are dispatched as webhook events carrying the object', async (t) => {
   const svc = await startService(t);
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { merchant: m, key } = await svc.sandboxMerchant();
   const product = await createProduct(svc, key);
   const sub = await createSubscription(svc, key, { customer_email: 'hook@example.com', items: [{ price: product.prices[0].id }] });
   await setInvoiceStatus(svc, key, sub.latest_invoice, 'paid');

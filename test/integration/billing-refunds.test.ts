@@ -13,20 +13,24 @@ import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js'
 import type { Principal } from '../../packages/http/context.js';
 import { ALL_PROJECTIONS } from '../../projections/registry.js';
 import { inlineProjections } from '../../projections/runner.js';
-import { assertError, assertOk, confirm, createIntent, mobileMoney, OPERATOR_DELAY_MS, snNumber } from '../support/payment-intents.js';
+import { assertError, assertOk, confirm, createIntent, mobileMoney, snNumber } from '../support/payment-intents.js';
 import { failedPayment, get, succeededPayment } from '../support/billing.js';
-import { startService } from '../support/system.js';
+import { startPaymentsService } from '../support/system.js';
 
-const svc = await startService(t, { env: { SANDBOX_OPERATOR_DELAY_MS: String(OPERATOR_DELAY_MS) } });
+const svc = await startPaymentsService(t);
 
 const refund = (key: string, id: string, body: Record<string, unknown> = {}) => svc.request('POST', `/api/v1/merchant/payments/${id}/refund`, { key, body });
 const available = async (key: string) => (await get(svc, key, '/api/v1/balance')).available[0]?.amount ?? 0;
 
+/** A merchant with a succeeded payment of 10,000 to refund, and `funds` paid in before it: a refund gives back the gross amount while the fee stays charged. */
+async function paymentToRefund(funds = 50_000) {
+  const { merchant, key } = await svc.sandboxMerchant();
+  await succeededPayment(svc, key, funds);
+  return { merchant, key, pi: await succeededPayment(svc, key, 10_000) };
+}
+
 t.test('partial refunds, then the remainder; the list; the ledger; the events', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
-  await succeededPayment(svc, key, 20_000); // funds, since a refund gives back the gross amount and the fee stays charged
-  const pi = await succeededPayment(svc, key, 10_000);
+  const { merchant: m, key, pi } = await paymentToRefund(20_000);
   const before = await available(key);
 
   const first = await refund(key, pi.id, { amount: 3_000, reason: 'requested_by_customer' });
@@ -60,10 +64,7 @@ t.test('partial refunds, then the remainder; the list; the ledger; the events', 
 });
 
 t.test('refused refunds: above the remainder, a failed or unconfirmed payment, unknown or foreign payments, bad input', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
-  await succeededPayment(svc, key, 50_000);
-  const pi = await succeededPayment(svc, key, 10_000);
+  const { merchant: m, key, pi } = await paymentToRefund();
   const above = await refund(key, pi.id, { amount: 10_001 });
   assertError(t, above, 'IKW-BIL-003', 'amount');
   t.match(above.body.message, /10000 xof/);
@@ -95,8 +96,7 @@ t.test('refused refunds: above the remainder, a failed or unconfirmed payment, u
 });
 
 t.test('a refund the available balance cannot cover fails, is recorded as failed, and frees the amount again', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { key } = await svc.sandboxMerchant();
   const pi = await succeededPayment(svc, key, 10_000); // available = 10,000 − fee
   const res = await refund(key, pi.id, { amount: 10_000 });
   assertError(t, res, 'IKW-BAL-001', 'amount');
@@ -110,10 +110,7 @@ t.test('a refund the available balance cannot cover fails, is recorded as failed
 });
 
 t.test('20 parallel refunds of 1,000 on a 10,000 payment: exactly 10 succeed, the others are IKW-BIL-003', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
-  await succeededPayment(svc, key, 50_000);
-  const pi = await succeededPayment(svc, key, 10_000);
+  const { key, pi } = await paymentToRefund();
   const before = await available(key);
   const results = await Promise.all(Array.from({ length: 20 }, () => refund(key, pi.id, { amount: 1_000, reason: 'requested_by_customer' })));
   const ok = results.filter((r) => r.status === 200);
@@ -129,10 +126,7 @@ t.test('20 parallel refunds of 1,000 on a 10,000 payment: exactly 10 succeed, th
 });
 
 t.test('parallel refunds from two processes: the stream version decides, the total never exceeds the payment', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
-  await succeededPayment(svc, key, 50_000);
-  const pi = await succeededPayment(svc, key, 10_000);
+  const { merchant: m, key, pi } = await paymentToRefund();
   const row = await svc.system.knex('read.api_keys').where({ merchant_id: m.id, environment: 'sandbox' }).first();
   const principal: Principal = { merchantId: m.id, environment: 'sandbox', livemode: false, actor: row.id, scopes: ['*'] };
   // Another process: its own store (and stream cache), the same database.
@@ -150,10 +144,7 @@ t.test('parallel refunds from two processes: the stream version decides, the tot
 });
 
 t.test('a refund left pending by a crash is finished by its reconcile job', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
-  await succeededPayment(svc, key, 50_000);
-  const pi = await succeededPayment(svc, key, 10_000);
+  const { merchant: m, key, pi } = await paymentToRefund();
   const row = await svc.system.knex('read.api_keys').where({ merchant_id: m.id, environment: 'sandbox' }).first();
   // The crash: the refund stream got its refund.created, the process died before the ledger.
   const { handleCommand } = await import('../../packages/eventstore/command-handler.js');

@@ -15,8 +15,7 @@ const unix = (iso: string) => Date.parse(iso) / 1000;
 
 async function fresh(t: Test): Promise<{ svc: TestService; key: string; price: string; product: string }> {
   const svc = await startService(t, { clockStart: T0 });
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { key } = await svc.sandboxMerchant();
   const product = await createProduct(svc, key, { prices: [monthly(5_000)] });
   return { svc, key, price: product.prices[0].id, product: product.id };
 }

@@ -5,7 +5,6 @@
  */
 import t from 'tap';
 import type { ErrorCode } from '../../packages/core/errors.js';
-import { createApiKey } from '../../packages/domain/merchant/commands.js';
 import { assertError } from '../support/assertions.js';
 import { startService } from '../support/system.js';
 
@@ -47,13 +46,13 @@ t.test('authentication', async (t) => {
     assertError(t, await quote(payin, `sk_test_${'a'.repeat(43)}`), 'IKW-AUT-002');
   });
   await t.test('scopes', async (t) => {
-    const other = await createApiKey(svc.system.store, svc.clock, merchant.id, 'sandbox', ['payouts.read'], 'test');
+    const other = await svc.apiKey(merchant.id, ['payouts.read']);
     assertError(t, await list('', other.secret), 'IKW-AUT-004');
     assertError(t, await quote(payin, other.secret), 'IKW-AUT-004');
-    const catalog = await createApiKey(svc.system.store, svc.clock, merchant.id, 'sandbox', ['catalog.read'], 'test');
+    const catalog = await svc.apiKey(merchant.id, ['catalog.read']);
     t.equal((await list('', catalog.secret)).status, 200, 'catalog.read lists countries');
     assertError(t, await quote(payin, catalog.secret), 'IKW-AUT-004');
-    const fees = await createApiKey(svc.system.store, svc.clock, merchant.id, 'sandbox', ['fees.read'], 'test');
+    const fees = await svc.apiKey(merchant.id, ['fees.read']);
     t.equal((await quote(payin, fees.secret)).status, 200, 'fees.read quotes');
     assertError(t, await list('', fees.secret), 'IKW-AUT-004');
   });

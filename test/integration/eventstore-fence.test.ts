@@ -1,14 +1,9 @@
 import t from 'tap';
-import { createKnex } from '../../packages/core/database.js';
 import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
-import { migrate } from '../../infra/migrations.js';
-import { freshDatabase } from '../support/db.js';
+import { migratedDatabase } from '../support/db.js';
 
 t.test('a reader never skips an event that commits late with a lower global position', async (t) => {
-  const url = await freshDatabase(t);
-  const knex = createKnex(url, 10);
-  t.teardown(() => knex.destroy());
-  await migrate(knex);
+  const { knex } = await migratedDatabase(t, { poolSize: 10 });
   const store = new PostgresEventStore(knex);
 
   // A slow writer: takes a global position first, commits last.

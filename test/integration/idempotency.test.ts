@@ -6,10 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t, { type Test } from 'tap';
-import { ApiError, ERROR_CODES, type ErrorCode } from '../../packages/core/errors.js';
+import { ApiError, type ErrorCode } from '../../packages/core/errors.js';
 import { newId } from '../../packages/core/ids.js';
-import { createApiKey } from '../../packages/domain/merchant/commands.js';
-import { route, type Family, type Method } from '../../packages/http/routes.js';
+import { route, type Family, type Method, type RouteAuth } from '../../packages/http/routes.js';
+import { assertError, assertOk, assertSane } from '../support/assertions.js';
 import { startService, type TestResponse } from '../support/system.js';
 
 interface ChargeBody {
@@ -51,15 +51,26 @@ function answer(n: number, ctx: { body: ChargeBody; principal: { merchantId: str
   return { id: newId('po'), object: 'test_charge', call: n, amount, merchant_id: ctx.principal.merchantId, environment: ctx.principal.environment };
 }
 
-function chargeRoute(method: Method, path: string, counter: keyof typeof calls) {
+interface ChargeRouteOptions {
+  summary?: string;
+  auth?: RouteAuth;
+  /** Runs after the call is counted, before the handler answers: holds or slows the request. */
+  beforeAnswer?: () => Promise<void>;
+}
+
+function chargeRoute(method: Method, path: string, counter: keyof typeof calls, options: ChargeRouteOptions = {}) {
   return route<ChargeBody>({
     method,
     path,
-    summary: `${method.toUpperCase()} ${path} (test only)`,
-    auth: { scope: 'payouts.write' },
+    summary: options.summary ?? `${method.toUpperCase()} ${path} (test only)`,
+    auth: options.auth ?? { scope: 'payouts.write' },
     body: chargeSchema,
     status: 201,
-    handler: async (ctx) => answer(++calls[counter], ctx),
+    handler: async (ctx) => {
+      const n = ++calls[counter];
+      if (options.beforeAnswer) await options.beforeAnswer();
+      return answer(n, ctx);
+    },
   });
 }
 
@@ -69,41 +80,22 @@ const testFamily: Family = {
     chargeRoute('post', '/test/charges', 'charges'),
     chargeRoute('patch', '/test/charges', 'patch'),
     chargeRoute('post', '/test/accounts/:account/charges', 'accounts'),
-    route<ChargeBody>({
-      method: 'post',
-      path: '/test/slow',
+    chargeRoute('post', '/test/slow', 'slow', {
       summary: 'A request held open by the test',
-      auth: { scope: 'payouts.write' },
-      body: chargeSchema,
-      status: 201,
-      handler: async (ctx) => {
-        const n = ++calls.slow;
+      beforeAnswer: async () => {
         slow.entered.resolve();
         await slow.release.promise;
-        return answer(n, ctx);
       },
     }),
-    route<ChargeBody>({
-      method: 'post',
-      path: '/test/parallel',
+    chargeRoute('post', '/test/parallel', 'parallel', {
       summary: 'A request that takes a moment',
-      auth: { scope: 'payouts.write' },
-      body: chargeSchema,
-      status: 201,
-      handler: async (ctx) => {
-        const n = ++calls.parallel;
+      beforeAnswer: async () => {
         if (parallelDelayMs > 0) await sleep(parallelDelayMs);
-        return answer(n, ctx);
       },
     }),
-    route<ChargeBody>({
-      method: 'post',
-      path: '/test/payouts',
+    chargeRoute('post', '/test/payouts', 'payouts', {
       summary: 'Needs an Idempotency-Key in live',
       auth: { scope: 'payouts.write', environmentHeader: 'optional', idempotencyKeyInLive: 'required' },
-      body: chargeSchema,
-      status: 201,
-      handler: async (ctx) => answer(++calls.payouts, ctx),
     }),
     route({
       method: 'get',
@@ -146,30 +138,15 @@ function send(c: Call): Promise<TestResponse> {
   });
 }
 
-/** Every answer: JSON, never a 5xx or HTML, always a Request-Id. */
-function assertSane(t: Test, res: TestResponse): void {
-  t.ok(res.status < 500, `not a 5xx (got ${res.status})`);
-  t.match(res.headers.get('content-type') ?? '', /^application\/json/, 'answered as JSON');
-  t.notMatch(res.text, /^\s*</, 'not HTML');
-  t.match(res.headers.get('request-id') ?? '', /^req_[0-9A-Za-z]{24}$/, 'Request-Id header');
-}
-
-function assertError(t: Test, res: TestResponse, code: ErrorCode, param?: string): void {
-  assertSane(t, res);
-  const spec = ERROR_CODES[code];
-  t.equal(res.status, spec.status, `status ${spec.status}`);
-  t.equal(res.body?.code, code, `code ${code}`);
-  t.equal(res.body?.retryable, spec.retryable, `retryable ${spec.retryable}`);
-  if (param !== undefined) t.equal(res.body?.param, param, `param ${param}`);
-  t.match(res.body?.request_id, /^req_[0-9A-Za-z]{24}$/, 'request_id in the body');
-  t.equal(res.headers.get('request-id'), res.body?.request_id, 'Request-Id header equals the body request_id');
+/** An error this request got itself, not a replay of an earlier answer. */
+function assertOwnError(t: Test, res: TestResponse, code: ErrorCode, param?: string): void {
+  assertError(t, res, code, param);
   t.notOk(res.headers.has('idempotent-replayed'), 'not a replay');
 }
 
 /** A first run: the handler's own answer, not a replay. */
 function assertRan(t: Test, res: TestResponse, status = 201): void {
-  assertSane(t, res);
-  t.equal(res.status, status, `status ${status}`);
+  assertOk(t, res, status);
   t.notOk(res.headers.has('idempotent-replayed'), 'not a replay');
 }
 
@@ -212,9 +189,9 @@ t.test('the same key with a different body is refused', async (t) => {
   const first = await send({ idem, body: { amount: 100 } });
   assertRan(t, first);
   const before = calls.charges;
-  assertError(t, await send({ idem, body: { amount: 101 } }), 'IKW-IDM-002', 'Idempotency-Key');
-  assertError(t, await send({ idem, body: { amount: 100, currency: 'XOF' } }), 'IKW-IDM-002', 'Idempotency-Key');
-  assertError(t, await send({ idem, body: { amount: 100, meta: {} } }), 'IKW-IDM-002', 'Idempotency-Key');
+  assertOwnError(t, await send({ idem, body: { amount: 101 } }), 'IKW-IDM-002', 'Idempotency-Key');
+  assertOwnError(t, await send({ idem, body: { amount: 100, currency: 'XOF' } }), 'IKW-IDM-002', 'Idempotency-Key');
+  assertOwnError(t, await send({ idem, body: { amount: 100, meta: {} } }), 'IKW-IDM-002', 'Idempotency-Key');
   t.equal(calls.charges, before, 'the handler did not run');
   assertReplay(t, await send({ idem, body: { amount: 100 } }), first);
   t.pass('the original body still replays');
@@ -239,9 +216,9 @@ t.test('the same key while the first request still runs', async (t) => {
   t.equal(calls.slow, 1, 'the first request is in the handler');
 
   const busy = await send({ path: '/test/slow', idem, body });
-  assertError(t, busy, 'IKW-IDM-003');
+  assertOwnError(t, busy, 'IKW-IDM-003');
   t.equal(busy.body.retryable, true, 'retryable');
-  assertError(t, await send({ path: '/test/slow', idem, body: { amount: 251 } }), 'IKW-IDM-002', 'Idempotency-Key');
+  assertOwnError(t, await send({ path: '/test/slow', idem, body: { amount: 251 } }), 'IKW-IDM-002', 'Idempotency-Key');
   t.equal(calls.slow, 1, 'the handler did not run again');
 
   slow.release.resolve();
@@ -260,7 +237,7 @@ t.test('a first request that died is taken over once it is abandoned (60 s)', as
   const firstPromise = send({ path: '/test/slow', idem, body });
   await slow.entered.promise;
   svc.clock.advance(59_000);
-  assertError(t, await send({ path: '/test/slow', idem, body }), 'IKW-IDM-003');
+  assertOwnError(t, await send({ path: '/test/slow', idem, body }), 'IKW-IDM-003');
   svc.clock.advance(2_000);
   const secondPromise = send({ path: '/test/slow', idem, body });
   for (let waited = 0; calls.slow < before + 2 && waited < 5_000; waited += 5) await sleep(5);
@@ -306,7 +283,7 @@ t.test('keys are scoped per merchant, environment, method and path', async (t) =
     assertReplay(t, await send({ apiKey: merchant.api_keys.live, idem, body }), res);
   });
   await t.test('another key of the same merchant and environment shares the scope', async (t) => {
-    const second = await createApiKey(svc.system.store, svc.clock, merchant.id, 'sandbox', ['payouts.write'], 'test');
+    const second = await svc.apiKey(merchant.id, ['payouts.write']);
     assertReplay(t, await send({ apiKey: second.secret, idem, body }), first);
   });
   await t.test('another method on the same path', async (t) => {
@@ -334,8 +311,8 @@ t.test('keys are scoped per merchant, environment, method and path', async (t) =
 t.test('failures before the handler are not stored', async (t) => {
   await t.test('a validation failure', async (t) => {
     const idem = freshKey();
-    assertError(t, await send({ idem, body: { amount: 'ten' } }), 'IKW-VAL-001', 'amount');
-    assertError(t, await send({ idem, body: { amount: 10, surprise: true } }), 'IKW-VAL-002', 'surprise');
+    assertOwnError(t, await send({ idem, body: { amount: 'ten' } }), 'IKW-VAL-001', 'amount');
+    assertOwnError(t, await send({ idem, body: { amount: 10, surprise: true } }), 'IKW-VAL-002', 'surprise');
     const before = calls.charges;
     const fixed = await send({ idem, body: { amount: 10 } });
     assertRan(t, fixed);
@@ -344,13 +321,13 @@ t.test('failures before the handler are not stored', async (t) => {
   });
   await t.test('malformed JSON', async (t) => {
     const idem = freshKey();
-    assertError(t, await send({ idem, rawBody: '{"amount": 11' }), 'IKW-REQ-001');
+    assertOwnError(t, await send({ idem, rawBody: '{"amount": 11' }), 'IKW-REQ-001');
     assertRan(t, await send({ idem, body: { amount: 11 } }));
   });
   await t.test('a key without the scope', async (t) => {
     const idem = freshKey();
-    const readOnly = await createApiKey(svc.system.store, svc.clock, merchant.id, 'sandbox', ['payouts.read'], 'test');
-    assertError(t, await send({ apiKey: readOnly.secret, idem, body: { amount: 12 } }), 'IKW-AUT-004');
+    const readOnly = await svc.apiKey(merchant.id, ['payouts.read']);
+    assertOwnError(t, await send({ apiKey: readOnly.secret, idem, body: { amount: 12 } }), 'IKW-AUT-004');
     assertRan(t, await send({ idem, body: { amount: 12 } }));
   });
 });
@@ -360,7 +337,7 @@ t.test('what the handler answers', async (t) => {
     const idem = freshKey();
     const before = calls.charges;
     const first = await send({ idem, body: { amount: 404 } });
-    assertError(t, first, 'IKW-RES-001', 'amount');
+    assertOwnError(t, first, 'IKW-RES-001', 'amount');
     const again = await send({ idem, body: { amount: 404 } });
     assertReplay(t, again, first);
     t.equal(again.body.request_id, first.body.request_id, 'the stored body, with the first request id');
@@ -371,10 +348,10 @@ t.test('what the handler answers', async (t) => {
     const idem = freshKey();
     const before = calls.charges;
     const first = await send({ idem, body: { amount: 409 } });
-    assertError(t, first, 'IKW-RES-003');
+    assertOwnError(t, first, 'IKW-RES-003');
     t.equal(first.body.retryable, true);
     const retry = await send({ idem, body: { amount: 409 } });
-    assertError(t, retry, 'IKW-RES-003');
+    assertOwnError(t, retry, 'IKW-RES-003');
     t.equal(calls.charges, before + 2, 'the retry ran the handler again');
   });
 });
@@ -382,8 +359,8 @@ t.test('what the handler answers', async (t) => {
 t.test('the shape of the key', async (t) => {
   await t.test('over 255 characters', async (t) => {
     const before = calls.charges;
-    assertError(t, await send({ idem: 'k'.repeat(256), body: { amount: 1 } }), 'IKW-IDM-001', 'Idempotency-Key');
-    assertError(t, await send({ idem: 'k'.repeat(4000), body: { amount: 1 } }), 'IKW-IDM-001', 'Idempotency-Key');
+    assertOwnError(t, await send({ idem: 'k'.repeat(256), body: { amount: 1 } }), 'IKW-IDM-001', 'Idempotency-Key');
+    assertOwnError(t, await send({ idem: 'k'.repeat(4000), body: { amount: 1 } }), 'IKW-IDM-001', 'Idempotency-Key');
     t.equal(calls.charges, before, 'the handler did not run');
   });
   await t.test('exactly 255 characters', async (t) => {
@@ -398,7 +375,7 @@ t.test('the shape of the key', async (t) => {
     ['not ASCII', 'cl\u00e9'],
   ] as const) {
     await t.test(name, async (t) => {
-      assertError(t, await send({ idem, body: { amount: 1 } }), 'IKW-IDM-001', 'Idempotency-Key');
+      assertOwnError(t, await send({ idem, body: { amount: 1 } }), 'IKW-IDM-001', 'Idempotency-Key');
     });
   }
   await t.test('a UUID', async (t) => {
@@ -411,7 +388,7 @@ t.test('the shape of the key', async (t) => {
 });
 
 t.test('required in live where the route says so', async (t) => {
-  assertError(t, await send({ path: '/test/payouts', apiKey: merchant.api_keys.live, body: { amount: 1 } }), 'IKW-IDM-004', 'Idempotency-Key');
+  assertOwnError(t, await send({ path: '/test/payouts', apiKey: merchant.api_keys.live, body: { amount: 1 } }), 'IKW-IDM-004', 'Idempotency-Key');
   assertRan(t, await send({ path: '/test/payouts', apiKey: merchant.api_keys.sandbox, body: { amount: 1 } }));
   const idem = freshKey();
   const first = await send({ path: '/test/payouts', apiKey: merchant.api_keys.live, idem, body: { amount: 1 } });
@@ -437,7 +414,7 @@ t.test('20 parallel requests with the same key and body run the handler exactly 
         assertSane(t, res);
         if (res === first) continue;
         if (res.status === 409) {
-          assertError(t, res, 'IKW-IDM-003');
+          assertOwnError(t, res, 'IKW-IDM-003');
           busy++;
         } else {
           assertReplay(t, res, first);

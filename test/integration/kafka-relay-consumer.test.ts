@@ -2,16 +2,14 @@ import { Writable } from 'node:stream';
 import type { Admin, ConsumerConfig, ConsumerRunConfig, EachBatchPayload, KafkaMessage, ProducerConfig, ProducerRecord, RecordMetadata, TopicPartitionOffsetAndMetadata } from 'kafkajs';
 import type { Knex } from 'knex';
 import t, { type Test } from 'tap';
-import { createKnex } from '../../packages/core/database.js';
 import { createLogger } from '../../packages/core/logger.js';
 import { readCheckpoint, type ConsumerSpec } from '../../packages/bus/consumer.js';
 import { decodeMessage, encodeEvent } from '../../packages/bus/kafka/codec.js';
 import { KafkaBusConsumer, type ConsumerKafka } from '../../packages/bus/kafka/consumer.js';
 import { KafkaRelay, type RelayKafka } from '../../packages/bus/kafka/relay.js';
 import type { RecordedEvent } from '../../packages/eventstore/port.js';
-import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
-import { migrate } from '../../infra/migrations.js';
-import { freshDatabase } from '../support/db.js';
+import type { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
+import { postgresStore } from '../support/db.js';
 
 /**
  * The Kafka adapters' own logic against recording stand-ins for kafkajs (no broker here): what the
@@ -19,17 +17,8 @@ import { freshDatabase } from '../support/db.js';
  * is exercised by test/contract/kafka-bus.test.ts (KAFKA_BROKERS).
  */
 
-async function database(t: Test): Promise<{ knex: Knex; store: PostgresEventStore }> {
-  const url = await freshDatabase(t);
-  const knex = createKnex(url, 20);
-  await migrate(knex);
-  const store = new PostgresEventStore(knex, { listenUrl: url, pollIntervalMs: 20 });
-  t.teardown(async () => {
-    await store.close();
-    await knex.destroy();
-  });
-  return { knex, store };
-}
+/** The suite's database: polled every 20 ms, so relays and consumers notice appends quickly. */
+const database = (t: Test) => postgresStore(t, { poolSize: 20, pollIntervalMs: 20 });
 
 /** A stand-in for kafkajs' Kafka as the relay uses it: records producer configs, sends and topics. */
 class RecordingKafka implements RelayKafka {

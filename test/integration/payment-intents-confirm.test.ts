@@ -5,24 +5,12 @@
  * requests, cancel rules, return URLs and the operation status page.
  */
 import t, { type Test } from 'tap';
-import {
-  assertError,
-  assertOk,
-  card,
-  confirm,
-  createIntent,
-  mobileMoney,
-  OPERATOR_DELAY_MS,
-  operatorAnswers,
-  ProviderProbe,
-  rawRequest,
-  retrieve,
-  snNumber,
-} from '../support/payment-intents.js';
-import { startService, type TestResponse } from '../support/system.js';
+import { assertError, assertOk, card, confirm, createIntent, mobileMoney, OPERATOR_DELAY_MS, operatorAnswers, ProviderProbe, rawRequest, retrieve, snNumber } from '../support/payment-intents.js';
+import { balanceObject } from '../support/payouts.js';
+import { startPaymentsService, type TestResponse } from '../support/system.js';
 
 const probe = new ProviderProbe();
-const svc = await startService(t, { env: { SANDBOX_OPERATOR_DELAY_MS: String(OPERATOR_DELAY_MS) }, provider: probe.wrap });
+const svc = await startPaymentsService(t, { provider: probe.wrap });
 const publicUrl = svc.system.config.publicUrl;
 
 const cancel = (key: string, id: string, body?: unknown) => svc.request('POST', `/api/v1/payment-intents/${id}/cancel`, { key, ...(body !== undefined ? { body } : {}) });
@@ -45,8 +33,7 @@ async function statusAround(key: string, id: string): Promise<{ before: string; 
 }
 
 t.test('sandbox mobile money: the last two digits of the MSISDN choose the outcome', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { key } = await svc.sandboxMerchant();
 
   await t.test('01: processing, then failed with insufficient_funds', async (t) => {
     const o = await createIntent(svc, key);
@@ -110,8 +97,7 @@ t.test('sandbox mobile money: the last two digits of the MSISDN choose the outco
 });
 
 t.test('sandbox cards', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { key } = await svc.sandboxMerchant();
 
   await t.test('tok_visa succeeds', async (t) => {
     const o = await createIntent(svc, key);
@@ -184,8 +170,7 @@ t.test('sandbox cards', async (t) => {
 });
 
 t.test('confirm validation', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { merchant: m, key } = await svc.sandboxMerchant();
   const o = await createIntent(svc, key);
   const mm = (fields: Record<string, unknown>) => ({ payment_method: { type: 'mobile_money', mobile_money: { ...mobileMoney(snNumber('67')).mobile_money, ...fields } } });
   const cases: [string, Record<string, unknown>, Parameters<typeof assertError>[2], string][] = [
@@ -260,8 +245,7 @@ t.test('confirm validation', async (t) => {
 });
 
 t.test('confirm on an intent that is past requires_payment_method returns it and calls no provider', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { key } = await svc.sandboxMerchant();
   const again = async (t: Test, id: string) => {
     const before = await retrieve(svc, key, id);
     const calls = probe.callsFor(id);
@@ -300,8 +284,7 @@ t.test('confirm on an intent that is past requires_payment_method returns it and
 });
 
 t.test('20 parallel confirms: one provider call, 19 × 409 IKW-RES-003', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { key } = await svc.sandboxMerchant();
   const o = await createIntent(svc, key);
   probe.hold();
   const arrived: TestResponse[] = [];
@@ -330,21 +313,18 @@ t.test('20 parallel confirms: one provider call, 19 × 409 IKW-RES-003', async (
   t.same(events.map((e) => e.type), ['payment_intent.created', 'payment_intent.confirmation_started', 'payment_intent.processing'], 'one confirmation recorded');
   await operatorAnswers(svc);
   t.equal((await retrieve(svc, key, o.id)).status, 'succeeded');
-  const balance = await svc.request('GET', '/api/v1/balance', { key });
-  t.same(balance.body.available, [{ amount: 10_000 - 150, currency: 'xof' }], 'credited once');
+  t.same((await balanceObject(svc, key)).available, [{ amount: 10_000 - 150, currency: 'xof' }], 'credited once');
 });
 
 t.test('parallel confirms of different intents do not block each other', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { key } = await svc.sandboxMerchant();
   const intents = await Promise.all(Array.from({ length: 5 }, () => createIntent(svc, key)));
   const results = await Promise.all(intents.map((o) => confirm(svc, key, o.id, { payment_method: card('tok_visa') })));
   t.same(results.map((r) => r.status), [200, 200, 200, 200, 200]);
 });
 
 t.test('a provider error releases the lock: the intent can be confirmed again', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { key } = await svc.sandboxMerchant();
   const o = await createIntent(svc, key);
   probe.failNext = new Error('connection reset by the operator');
   const res = await confirm(svc, key, o.id, { payment_method: mobileMoney(snNumber('67')) });
@@ -360,8 +340,7 @@ t.test('a provider error releases the lock: the intent can be confirmed again', 
 });
 
 t.test('cancel', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { key } = await svc.sandboxMerchant();
 
   await t.test('from requires_payment_method, with a reason', async (t) => {
     const o = await createIntent(svc, key);
@@ -386,8 +365,7 @@ t.test('cancel', async (t) => {
     t.match(res.body, { status: 'canceled', cancellation_reason: 'abandoned', next_action: null });
     await operatorAnswers(svc);
     t.match(await retrieve(svc, key, o.id), { status: 'canceled', amount_received: 0 });
-    const balance = await svc.request('GET', '/api/v1/balance', { key });
-    t.same(balance.body.available, [], 'no money moved');
+    t.same((await balanceObject(svc, key)).available, [], 'no money moved');
   });
 
   await t.test('from requires_action (3-D Secure): the test page is gone, the status page says canceled', async (t) => {
@@ -451,8 +429,7 @@ t.test('cancel', async (t) => {
 });
 
 t.test('return URLs and the operation status page', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { key } = await svc.sandboxMerchant();
 
   await t.test('without return_url: the hosted status page', async (t) => {
     const o = await createIntent(svc, key);

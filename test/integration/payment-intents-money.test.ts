@@ -6,25 +6,15 @@
  */
 import type { Knex } from 'knex';
 import t from 'tap';
-import { createApiKey } from '../../packages/domain/merchant/commands.js';
 import { PUBLIC_PAYMENT_INTENT_EVENTS, paymentIntentStream } from '../../packages/domain/payment-intent/events.js';
 import type { PayinCallback } from '../../packages/providers/port.js';
 import type { RecordedEvent } from '../../packages/eventstore/port.js';
-import {
-  assertOk,
-  card,
-  confirm,
-  createIntent,
-  mobileMoney,
-  OPERATOR_DELAY_MS,
-  operatorAnswers,
-  rawRequest,
-  retrieve,
-  snNumber,
-} from '../support/payment-intents.js';
-import { startService, type TestService } from '../support/system.js';
+import { assertOk, card, confirm, createIntent, mobileMoney, operatorAnswers, rawRequest, retrieve, snNumber } from '../support/payment-intents.js';
+import { balanceObject, balanceTransactions } from '../support/payouts.js';
+import { readModelRows } from '../support/projection-spec.js';
+import { startPaymentsService, type TestService } from '../support/system.js';
 
-const svc = await startService(t, { env: { SANDBOX_OPERATOR_DELAY_MS: String(OPERATOR_DELAY_MS) } });
+const svc = await startPaymentsService(t);
 
 async function quote(key: string, body: Record<string, unknown>, s: TestService = svc): Promise<{ fee: number; net: number }> {
   const res = await s.request('POST', '/api/v1/fees/quote', { key, body: { direction: 'payin', ...body } });
@@ -32,30 +22,18 @@ async function quote(key: string, body: Record<string, unknown>, s: TestService 
   return res.body;
 }
 
-async function balance(s: TestService, key: string) {
-  const res = await s.request('GET', '/api/v1/balance', { key });
-  if (res.status !== 200) throw new Error(`balance failed: ${res.text}`);
-  return res.body;
-}
-
-async function balanceTransactions(s: TestService, key: string, query = '') {
-  const res = await s.request('GET', `/api/v1/balance-transactions${query}`, { key });
-  if (res.status !== 200) throw new Error(`balance transactions failed: ${res.text}`);
-  return res.body.data;
-}
 
 t.test('a successful mobile money payment credits amount − fee, the quoted fee', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { key } = await svc.sandboxMerchant();
   const o = await createIntent(svc, key, { amount: 12_345 });
   const q = await quote(key, { amount: 12_345, currency: 'xof', method: 'mobile_money', country: 'SN', operator: 'orange_money' });
   t.ok(q.fee > 0, `a fee (${q.fee})`);
 
   assertOk(t, await confirm(svc, key, o.id, { payment_method: mobileMoney(snNumber('67')) }));
-  t.same((await balance(svc, key)).available, [], 'nothing before the operator answers');
+  t.same((await balanceObject(svc, key)).available, [], 'nothing before the operator answers');
   await operatorAnswers(svc);
 
-  const b = await balance(svc, key);
+  const b = await balanceObject(svc, key);
   t.match(b, { object: 'balance', livemode: false });
   t.same(b.available, [{ amount: 12_345 - q.fee, currency: 'xof' }]);
   t.same(b.pending, [{ amount: 0, currency: 'xof' }], 'sandbox settles at once');
@@ -82,8 +60,7 @@ t.test('a successful mobile money payment credits amount − fee, the quoted fee
 });
 
 t.test('a card payment uses the card fee; Wave in Senegal its own rate', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { key } = await svc.sandboxMerchant();
   const c = await createIntent(svc, key, { amount: 20_000 });
   const w = await createIntent(svc, key, { amount: 30_000 });
   assertOk(t, await confirm(svc, key, c.id, { payment_method: card('tok_visa') }));
@@ -92,7 +69,7 @@ t.test('a card payment uses the card fee; Wave in Senegal its own rate', async (
   const cardFee = (await quote(key, { amount: 20_000, currency: 'XOF', method: 'card', country: 'SN' })).fee;
   const waveFee = (await quote(key, { amount: 30_000, currency: 'xof', method: 'mobile_money', country: 'SN', operator: 'wave' })).fee;
   t.not(cardFee, waveFee);
-  t.same((await balance(svc, key)).available, [{ amount: 50_000 - cardFee - waveFee, currency: 'xof' }]);
+  t.same((await balanceObject(svc, key)).available, [{ amount: 50_000 - cardFee - waveFee, currency: 'xof' }]);
   const txns = await balanceTransactions(svc, key, '?type=payment');
   // Both operator answers fall due together and are applied side by side: either may post first.
   t.same(
@@ -106,19 +83,17 @@ t.test('a card payment uses the card fee; Wave in Senegal its own rate', async (
 });
 
 t.test('3-D Secure completion credits the merchant too', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { key } = await svc.sandboxMerchant();
   const o = await createIntent(svc, key, { amount: 5_000 });
   const first = await confirm(svc, key, o.id, { payment_method: card('tok_3ds_required') });
   const path = new URL(first.body.next_action.redirect_to_url.url).pathname;
   t.equal((await rawRequest(svc, 'POST', `${path}/complete`)).status, 303);
   const fee = (await quote(key, { amount: 5_000, currency: 'xof', method: 'card', country: 'SN' })).fee;
-  t.same((await balance(svc, key)).available, [{ amount: 5_000 - fee, currency: 'xof' }]);
+  t.same((await balanceObject(svc, key)).available, [{ amount: 5_000 - fee, currency: 'xof' }]);
 });
 
 t.test('failed, pending and canceled payments move no money', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { merchant: m, key } = await svc.sandboxMerchant();
   for (const [pm, cancelIt] of [
     [mobileMoney(snNumber('01')), false],
     [mobileMoney(snNumber('04')), false],
@@ -132,7 +107,7 @@ t.test('failed, pending and canceled payments move no money', async (t) => {
   }
   await operatorAnswers(svc);
   await operatorAnswers(svc);
-  const b = await balance(svc, key);
+  const b = await balanceObject(svc, key);
   t.same(b.available, []);
   t.same(b.pending, []);
   t.same(await balanceTransactions(svc, key), []);
@@ -141,8 +116,7 @@ t.test('failed, pending and canceled payments move no money', async (t) => {
 });
 
 t.test('a repeated operator callback does not credit twice', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { merchant: m, key } = await svc.sandboxMerchant();
   const o = await createIntent(svc, key);
   assertOk(t, await confirm(svc, key, o.id, { payment_method: mobileMoney(snNumber('67')) }));
   const job = await svc.system
@@ -152,7 +126,7 @@ t.test('a repeated operator callback does not credit twice', async (t) => {
     .first<{ kind: string; key: string; payload: PayinCallback } | undefined>();
   if (!job) throw new Error('the operator\u2019s answer should be a durable job');
   await operatorAnswers(svc);
-  const once = await balance(svc, key);
+  const once = await balanceObject(svc, key);
   const intentAfter = await retrieve(svc, key, o.id);
 
   await svc.system.scheduler.runUntilIdle();
@@ -166,7 +140,7 @@ t.test('a repeated operator callback does not credit twice', async (t) => {
   // And a contradicting late one.
   await svc.system.paymentIntents.applyCallback({ ...callback, outcome: { status: 'failed', failureCode: 'insufficient_funds', failureMessage: 'late' } }, 'test:late');
 
-  t.same(await balance(svc, key), once, 'balance unchanged');
+  t.same(await balanceObject(svc, key), once, 'balance unchanged');
   t.equal((await balanceTransactions(svc, key)).length, 1, 'one balance transaction');
   t.same(await retrieve(svc, key, o.id), intentAfter, 'intent unchanged');
   const events = await svc.system.store.readStream(paymentIntentStream(o.id));
@@ -187,12 +161,12 @@ t.test('a callback naming another merchant changes nothing', async (t) => {
   );
   t.equal(result, null);
   t.equal((await retrieve(svc, key, o.id)).status, 'processing');
-  t.same((await balance(svc, other.api_keys.sandbox)).available, []);
+  t.same((await balanceObject(svc, other.api_keys.sandbox)).available, []);
 });
 
 t.test('events: stream payment_intent-<id>, public events carry the resource, metadata names who and why', async (t) => {
   const m = await svc.merchant();
-  const apiKey = await createApiKey(svc.system.store, svc.clock, m.id, 'sandbox', ['*'], 'test');
+  const apiKey = await svc.apiKey(m.id, ['*']);
   const key = apiKey.secret;
   const publicTypes = PUBLIC_PAYMENT_INTENT_EVENTS as readonly string[];
   const read = (id: string) => svc.system.store.readStream(paymentIntentStream(id));
@@ -260,13 +234,7 @@ t.test('events: stream payment_intent-<id>, public events carry the resource, me
   });
 });
 
-async function snapshot(knex: Knex): Promise<Record<string, unknown[]>> {
-  const out: Record<string, unknown[]> = {};
-  for (const table of ['read.payment_intents', 'read.operations', 'read.balances', 'read.balance_transactions', 'read.customers']) {
-    out[table] = await knex(table).select('*').orderBy(knex.raw('1'));
-  }
-  return out;
-}
+const snapshot = (knex: Knex) => readModelRows(knex, ['read.payment_intents', 'read.operations', 'read.balances', 'read.balance_transactions', 'read.customers']);
 
 t.test('rebuild: the read models come back identical', async (t) => {
   const m = await svc.merchant();
@@ -322,8 +290,8 @@ t.test('live: funds stay pending until the settlement delay has passed', async (
   // Live has no connector; this one stands in for a real operator and reports success on demand.
   const callbacks: PayinCallback[] = [];
   const SETTLEMENT_MS = 2 * 3_600_000;
-  const liveSvc: TestService = await startService(t, {
-    env: { SETTLEMENT_DELAY: '2h', SANDBOX_OPERATOR_DELAY_MS: String(OPERATOR_DELAY_MS) },
+  const liveSvc: TestService = await startPaymentsService(t, {
+    env: { SETTLEMENT_DELAY: '2h' },
     provider: (environment, base) => {
       if (environment !== 'live') return base;
       const connector = Object.create(base) as typeof base;
@@ -344,21 +312,21 @@ t.test('live: funds stay pending until the settlement delay has passed', async (
   const fee = (await quote(m.api_keys.sandbox, { amount: 40_000, currency: 'xof', method: 'mobile_money', country: 'SN', operator: 'orange_money' }, liveSvc)).fee;
   t.equal((await retrieve(liveSvc, key, o.id)).status, 'succeeded');
 
-  const before = await balance(liveSvc, key);
+  const before = await balanceObject(liveSvc, key);
   t.equal(before.livemode, true);
   t.same(before.available, [{ amount: 0, currency: 'xof' }]);
   t.same(before.pending, [{ amount: 40_000 - fee, currency: 'xof' }]);
   const [txn] = await balanceTransactions(liveSvc, key);
   t.match(txn, { type: 'payment', status: 'pending', net: 40_000 - fee, livemode: true });
   t.equal(txn.available_on, Math.floor((liveSvc.clock.now().getTime() + SETTLEMENT_MS) / 1000));
-  t.same((await balance(liveSvc, m.api_keys.sandbox)).available, [], 'sandbox untouched');
+  t.same((await balanceObject(liveSvc, m.api_keys.sandbox)).available, [], 'sandbox untouched');
 
   liveSvc.clock.advance(SETTLEMENT_MS - 1000);
   await liveSvc.system.scheduler.runUntilIdle();
-  t.same((await balance(liveSvc, key)).pending, [{ amount: 40_000 - fee, currency: 'xof' }], 'not yet');
+  t.same((await balanceObject(liveSvc, key)).pending, [{ amount: 40_000 - fee, currency: 'xof' }], 'not yet');
   liveSvc.clock.advance(1000);
   await liveSvc.system.scheduler.runUntilIdle();
-  const after = await balance(liveSvc, key);
+  const after = await balanceObject(liveSvc, key);
   t.same(after.available, [{ amount: 40_000 - fee, currency: 'xof' }]);
   t.same(after.pending, [{ amount: 0, currency: 'xof' }]);
   t.equal((await balanceTransactions(liveSvc, key))[0].status, 'available');

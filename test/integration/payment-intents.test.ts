@@ -5,13 +5,12 @@
  * payment-intents-money.test.ts.
  */
 import t from 'tap';
-import { createApiKey } from '../../packages/domain/merchant/commands.js';
 import { paymentIntentStream, type Created } from '../../packages/domain/payment-intent/events.js';
 import type { CustomerRow } from '../../projections/customers.js';
-import { assertError, assertOk, card, confirm, createIntent, mobileMoney, OPERATOR_DELAY_MS, snNumber } from '../support/payment-intents.js';
-import { startService } from '../support/system.js';
+import { assertError, assertOk, card, confirm, createIntent, mobileMoney, operatorAnswers, snNumber } from '../support/payment-intents.js';
+import { startPaymentsService } from '../support/system.js';
 
-const svc = await startService(t, { env: { SANDBOX_OPERATOR_DELAY_MS: String(OPERATOR_DELAY_MS) } });
+const svc = await startPaymentsService(t);
 
 const post = (key: string, body: unknown) => svc.request('POST', '/api/v1/payment-intents', { key, body });
 const valid = { amount: 10_000, currency: 'xof', transaction_country: 'SN' };
@@ -88,8 +87,7 @@ t.test('create: currency in any case is returned lower case', async (t) => {
 });
 
 t.test('create: metadata rules', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { key } = await svc.sandboxMerchant();
 
   await t.test('non-string values are accepted and not returned', async (t) => {
     const res = await post(key, { ...valid, metadata: { kept: 'yes', n: 1, b: true, nul: null, arr: ['x'], obj: { a: 'b' }, empty: '' } });
@@ -170,8 +168,7 @@ t.test('create: description', async (t) => {
 });
 
 t.test('create: bad input, each with its code and param', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { key } = await svc.sandboxMerchant();
   const cases: [string, Record<string, unknown>, Parameters<typeof assertError>[2], string][] = [
     ['amount missing', { currency: 'xof', transaction_country: 'SN' }, 'IKW-VAL-001', 'amount'],
     ['amount 0', { ...valid, amount: 0 }, 'IKW-VAL-001', 'amount'],
@@ -227,8 +224,7 @@ t.test('create: limits follow the country (GHS has decimals, XAF another ceiling
 });
 
 t.test('customers: found or created by e-mail or phone', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { merchant: m, key } = await svc.sandboxMerchant();
   const customerRow = (id: string) => svc.system.knex('read.customers').where({ id }).first<CustomerRow & { merchant_id: string }>();
 
   await t.test('the same e-mail twice is the same customer, whatever its case', async (t) => {
@@ -312,8 +308,7 @@ t.test('retrieve', async (t) => {
 });
 
 t.test('update: description and metadata', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { key } = await svc.sandboxMerchant();
   const o = await createIntent(svc, key, { description: 'first', metadata: { a: '1', b: '2' } });
   const patch = (body: unknown) => svc.request('PATCH', `/api/v1/payment-intents/${o.id}`, { key, body });
 
@@ -348,21 +343,18 @@ t.test('update: description and metadata', async (t) => {
 });
 
 t.test('update works in every state, and the update is kept through the lifecycle', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { key } = await svc.sandboxMerchant();
   const o = await createIntent(svc, key);
   await svc.request('PATCH', `/api/v1/payment-intents/${o.id}`, { key, body: { metadata: { order: '1' } } });
   assertOk(t, await confirm(svc, key, o.id, { payment_method: mobileMoney(snNumber('67')) }));
-  svc.clock.advance(OPERATOR_DELAY_MS);
-  await svc.system.scheduler.runUntilIdle();
+  await operatorAnswers(svc);
   const done = await svc.request('PATCH', `/api/v1/payment-intents/${o.id}`, { key, body: { description: 'after success' } });
   assertOk(t, done);
   t.match(done.body, { status: 'succeeded', description: 'after success', metadata: { order: '1' } });
 });
 
 t.test('list: cursor paging, newest first', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { merchant: m, key } = await svc.sandboxMerchant();
   const made: string[] = [];
   for (let i = 0; i < 7; i++) {
     made.push((await createIntent(svc, key, { amount: 1_000 + i })).id);
@@ -425,8 +417,7 @@ t.test('list: cursor paging, newest first', async (t) => {
 });
 
 t.test('list shows the current state of each intent', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { key } = await svc.sandboxMerchant();
   const o = await createIntent(svc, key);
   await svc.request('POST', `/api/v1/payment-intents/${o.id}/cancel`, { key });
   const res = await svc.request('GET', '/api/v1/payment-intents', { key });
@@ -467,7 +458,7 @@ t.test('isolation: another merchant\u2019s intent and the other environment\u201
 
 t.test('scopes: payment_intents.read cannot write', async (t) => {
   const m = await svc.merchant();
-  const readOnly = await createApiKey(svc.system.store, svc.clock, m.id, 'sandbox', ['payment_intents.read'], 'test');
+  const readOnly = await svc.apiKey(m.id, ['payment_intents.read']);
   const o = await createIntent(svc, m.api_keys.sandbox);
   assertOk(t, await svc.request('GET', `/api/v1/payment-intents/${o.id}`, { key: readOnly.secret }));
   assertOk(t, await svc.request('GET', '/api/v1/payment-intents', { key: readOnly.secret }));

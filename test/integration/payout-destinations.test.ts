@@ -5,24 +5,10 @@
  * and the saved destinations (payout methods): UUID ids, a safety delay, deletion that deactivates.
  */
 import t from 'tap';
-import { createApiKey } from '../../packages/domain/merchant/commands.js';
-import {
-  advance,
-  assertError,
-  assertOk,
-  bank,
-  fund,
-  getPayout,
-  MINUTE,
-  mobileMoney,
-  OPERATOR_DELAY_MS,
-  PAYOUT_KEYS,
-  payout,
-  postPayout,
-} from '../support/payouts.js';
-import { startService, type TestResponse } from '../support/system.js';
+import { advance, assertError, assertOk, bank, fund, fundedMerchant, getPayout, MINUTE, mobileMoney, PAYOUT_KEYS, payout, postPayout, saveDestination } from '../support/payouts.js';
+import { startPaymentsService, type TestResponse } from '../support/system.js';
 
-const svc = await startService(t, { env: { SANDBOX_OPERATOR_DELAY_MS: String(OPERATOR_DELAY_MS), PUBLIC_URL: 'https://pay.sika.test' } });
+const svc = await startPaymentsService(t, { env: { PUBLIC_URL: 'https://pay.sika.test' } });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/; // v7 (ARCHITECTURE.md section 3)
 const SETTINGS = '/api/v1/merchant/settings/payouts';
 const DESTINATIONS = `${SETTINGS}/destinations`;
@@ -34,17 +20,11 @@ const patch = (key: string, body: unknown) => svc.request('PATCH', SETTINGS, { k
 const save = (key: string, body: unknown) => svc.request('POST', DESTINATIONS, { key, body });
 const remove = (key: string, id: string) => svc.request('DELETE', `${DESTINATIONS}/${id}`, { key });
 
-async function saved(key: string, body: Record<string, unknown> = { ...mobileMoney('67'), currency: 'xof' }): Promise<string> {
-  const res = await save(key, body);
-  if (res.status !== 200) throw new Error(`save failed: ${res.status} ${res.text}`);
-  return res.body.id;
-}
+const saved = (key: string, body: Record<string, unknown> = { ...mobileMoney('67'), currency: 'xof' }) => saveDestination(svc, key, body);
 
 t.test('GET /api/v1/merchant/payouts: newest first, page by page, with a status filter', async (t) => {
-  const m = await svc.merchant();
+  const { merchant: m, key } = await fundedMerchant(svc, 1_000_000);
   const other = await svc.merchant('Other');
-  const key = m.api_keys.sandbox;
-  await fund(svc, m.id, 1_000_000);
   await fund(svc, other.id, 100_000);
   await fund(svc, m.id, 100_000, 'live');
   const ids: string[] = [];
@@ -105,9 +85,7 @@ t.test('GET /api/v1/merchant/payouts: newest first, page by page, with a status 
 });
 
 t.test('GET and POST /api/v1/merchant/payouts: the same payouts, source merchant_portal', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
-  await fund(svc, m.id, 100_000);
+  const { key } = await fundedMerchant(svc, 100_000);
   const res = await postPayout(svc, key, { amount: 5_000, currency: 'xof', destination: mobileMoney('67'), metadata: { source: 'x', note: 'rent' } }, { path: '/api/v1/merchant/payouts' });
   assertOk(t, res);
   t.same(Object.keys(res.body), PAYOUT_KEYS);
@@ -122,9 +100,7 @@ t.test('GET and POST /api/v1/merchant/payouts: the same payouts, source merchant
 });
 
 t.test('POST /api/v1/merchant/payouts without a destination uses the default saved destination', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
-  await fund(svc, m.id, 100_000);
+  const { key } = await fundedMerchant(svc, 100_000);
   const merchantPayout = (body: Record<string, unknown>) => postPayout(svc, key, { amount: 5_000, currency: 'xof', ...body }, { path: '/api/v1/merchant/payouts' });
   assertError(t, await merchantPayout({}), 'IKW-PAY-001', 'destination');
 
@@ -211,8 +187,7 @@ t.test('payout settings: defaults, PATCH and its validation', async (t) => {
 });
 
 t.test('default_return_url is where a payment confirmed without return_url returns', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { merchant: m, key } = await svc.sandboxMerchant();
   const threeDs = async (returnUrl?: string): Promise<TestResponse> => {
     const created = await svc.request('POST', '/api/v1/payment-intents', { key, body: { amount: 10_000, currency: 'xof', transaction_country: 'SN' } });
     assertOk(t, created);
@@ -237,10 +212,8 @@ t.test('default_return_url is where a payment confirmed without return_url retur
 });
 
 t.test('saved destinations: create, list, delete', async (t) => {
-  const m = await svc.merchant();
+  const { merchant: m, key } = await fundedMerchant(svc, 1_000_000);
   const other = await svc.merchant('Other');
-  const key = m.api_keys.sandbox;
-  await fund(svc, m.id, 1_000_000);
 
   const res = await save(key, { type: 'mobile_money', currency: 'XOF', country: 'sn', operator: 'orange_money', msisdn: '77 123 45 67' });
   assertOk(t, res);
@@ -317,9 +290,7 @@ t.test('saved destinations: create, list, delete', async (t) => {
 });
 
 t.test('the safety delay of new destinations', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
-  await fund(svc, m.id, 1_000_000);
+  const { merchant: m, key } = await fundedMerchant(svc, 1_000_000);
   const early = await saved(key);
   assertOk(t, await patch(key, { safety_delay_minutes: 45 }));
   const res = await save(key, { ...mobileMoney('67'), currency: 'xof' });
@@ -350,9 +321,8 @@ t.test('the safety delay of new destinations', async (t) => {
 });
 
 t.test('scopes on the merchant routes', async (t) => {
-  const m = await svc.merchant();
-  await fund(svc, m.id, 100_000);
-  const keyWith = (scopes: string[]) => createApiKey(svc.system.store, svc.clock, m.id, 'sandbox', scopes, 'test');
+  const { merchant: m } = await fundedMerchant(svc, 100_000);
+  const keyWith = (scopes: string[]) => svc.apiKey(m.id, scopes);
   const id = await saved(m.api_keys.sandbox);
   const read = (await keyWith(['payouts.read'])).secret;
   const write = (await keyWith(['payouts.write'])).secret;

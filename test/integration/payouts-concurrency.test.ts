@@ -5,23 +5,15 @@
  * never goes negative. Idempotency keys under concurrency: one key, one payout.
  */
 import t from 'tap';
-import { ledgerDecider } from '../../packages/domain/ledger/decider.js';
 import { balanceStream, type LedgerEvent } from '../../packages/domain/ledger/events.js';
-import { fold } from '../../packages/core/decider.js';
-import { assertError, balance, balanceTransactions, fund, mobileMoney, OPERATOR_DELAY_MS, payoutFee, postPayout, advance } from '../support/payouts.js';
-import { startService, type TestResponse } from '../support/system.js';
+import { advance, assertError, balance, balanceTransactions, fund, fundedMerchant, ledgerOf, mobileMoney, payoutFee, postPayout } from '../support/payouts.js';
+import { startPaymentsService, type TestResponse } from '../support/system.js';
 
-const svc = await startService(t, { env: { SANDBOX_OPERATOR_DELAY_MS: String(OPERATOR_DELAY_MS) } });
+const svc = await startPaymentsService(t);
 const N = 50;
 
-async function ledgerOf(merchantId: string) {
-  const events = await svc.system.store.readStream(balanceStream(merchantId, 'sandbox', 'xof'));
-  return fold(ledgerDecider, events.map((e) => ({ type: e.type, data: e.data }) as LedgerEvent));
-}
-
 t.test(`${N} parallel payouts that together exceed the balance`, async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { merchant: m, key } = await svc.sandboxMerchant();
   const amount = 1_000;
   const destination = mobileMoney('67');
   const fee = payoutFee(amount, destination);
@@ -48,7 +40,7 @@ t.test(`${N} parallel payouts that together exceed the balance`, async (t) => {
   t.ok(after.available >= 0);
   t.equal(after.available + after.reserved, funded, 'available + reserved = funded');
 
-  const ledger = await ledgerOf(m.id);
+  const { state: ledger } = await ledgerOf(svc, m.id);
   t.equal(ledger.holds.size, expected, 'one hold per successful payout');
   const history = await svc.system.store.readStream(balanceStream(m.id, 'sandbox', 'xof'));
   let running = 0;
@@ -63,7 +55,7 @@ t.test(`${N} parallel payouts that together exceed the balance`, async (t) => {
     await advance(svc);
     const paid = await balance(svc, key);
     t.same(paid, { available: funded - held, pending: 0, reserved: 0 });
-    const settled = await ledgerOf(m.id);
+    const { state: settled } = await ledgerOf(svc, m.id);
     const paidOut = settled.balances.get('operator_clearing:orange_money') ?? 0;
     const fees = settled.balances.get('fees') ?? 0;
     t.equal(paidOut, expected * amount, 'the recipients got the amounts');
@@ -76,8 +68,7 @@ t.test(`${N} parallel payouts that together exceed the balance`, async (t) => {
 });
 
 t.test(`${N} parallel payouts across two currencies do not mix balances`, async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { merchant: m, key } = await svc.sandboxMerchant();
   await fund(svc, m.id, 5 * 1_100, 'sandbox', 'xof');
   await fund(svc, m.id, 5 * 1_100, 'sandbox', 'xaf');
   const cm = { type: 'mobile_money', country: 'CM', operator: 'mtn', msisdn: '+237671234567' };
@@ -97,9 +88,7 @@ t.test(`${N} parallel payouts across two currencies do not mix balances`, async 
 });
 
 t.test(`${N} parallel payouts, each with its own Idempotency-Key: ${N} payouts`, async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
-  await fund(svc, m.id, N * 1_100);
+  const { key } = await fundedMerchant(svc, N * 1_100);
   const body = { amount: 1_000, currency: 'xof', destination: mobileMoney('67') };
   const answers = await Promise.all(Array.from({ length: N }, (_, i) => postPayout(svc, key, body, { idempotencyKey: `key-${i}` })));
   t.ok(answers.every((a) => a.status === 200), 'all succeed');
@@ -108,9 +97,7 @@ t.test(`${N} parallel payouts, each with its own Idempotency-Key: ${N} payouts`,
 });
 
 t.test(`${N} parallel payouts with the same Idempotency-Key: one payout`, async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
-  await fund(svc, m.id, N * 1_100);
+  const { merchant: m, key } = await fundedMerchant(svc, N * 1_100);
   const body = { amount: 1_000, currency: 'xof', destination: mobileMoney('67') };
   const answers = await Promise.all(Array.from({ length: N }, () => postPayout(svc, key, body, { idempotencyKey: 'same-key' })));
   const ok = answers.filter((a) => a.status === 200);

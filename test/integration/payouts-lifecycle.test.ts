@@ -7,33 +7,16 @@
  */
 import type { Knex } from 'knex';
 import t, { type Test } from 'tap';
-import { fold } from '../../packages/core/decider.js';
 import { runLedger } from '../../packages/domain/ledger/commands.js';
-import { ledgerDecider } from '../../packages/domain/ledger/decider.js';
-import { balanceStream, type LedgerEvent } from '../../packages/domain/ledger/events.js';
-import type { Environment } from '../../packages/domain/merchant/events.js';
 import { payoutStream, PUBLIC_PAYOUT_EVENTS, type PayoutObject } from '../../packages/domain/payout/events.js';
 import type { RecordedEvent } from '../../packages/eventstore/port.js';
 import type { PayoutReport } from '../../packages/providers/port.js';
-import {
-  advance,
-  assertOk,
-  balance,
-  balanceTransactions,
-  bank,
-  fund,
-  MINUTE,
-  mobileMoney,
-  OPERATOR_DELAY_MS,
-  payout,
-  PayoutProbe,
-  postPayout,
-  retrievePayout,
-} from '../support/payouts.js';
-import { startService } from '../support/system.js';
+import { readModelRows } from '../support/projection-spec.js';
+import { advance, assertOk, balance, balanceTransactions, bank, fund, fundedMerchant, ledgerOf, MINUTE, mobileMoney, OPERATOR_DELAY_MS, payout, PayoutProbe, postPayout, retrievePayout } from '../support/payouts.js';
+import { startPaymentsService } from '../support/system.js';
 
 const probe = new PayoutProbe();
-const svc = await startService(t, { env: { SANDBOX_OPERATOR_DELAY_MS: String(OPERATOR_DELAY_MS) }, provider: probe.wrap });
+const svc = await startPaymentsService(t, { provider: probe.wrap });
 const D = OPERATOR_DELAY_MS;
 const FUNDS = 100_000;
 const AMOUNT = 10_000;
@@ -45,16 +28,10 @@ async function events(id: string): Promise<RecordedEvent[]> {
 const objectOf = (e: RecordedEvent) => (e.data as { object: PayoutObject }).object;
 const typesOf = async (id: string) => (await events(id)).map((e) => e.type);
 
-async function ledgerOf(merchantId: string, environment: Environment = 'sandbox') {
-  const recorded = await svc.system.store.readStream(balanceStream(merchantId, environment, 'xof'));
-  return { version: recorded.length, state: fold(ledgerDecider, recorded.map((e) => ({ type: e.type, data: e.data }) as LedgerEvent)) };
-}
 
 /** A funded merchant and one payout to `destination`; the Payout object as POST answered it. */
 async function start(destination: object, amount = AMOUNT) {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
-  await fund(svc, m.id, FUNDS);
+  const { merchant: m, key } = await fundedMerchant(svc, FUNDS);
   const res = await postPayout(svc, key, { amount, currency: 'xof', destination });
   if (res.status !== 200) throw new Error(`payout failed: ${res.status} ${res.text}`);
   return { m, key, p: res.body, requestId: res.headers.get('request-id') };
@@ -106,7 +83,7 @@ t.test('anything else → paid: pending → in_transit → paid, the hold spent'
     const txns = await balanceTransactions(svc, key);
     t.equal(txns.length, 2, 'completion updates the payout row, adds none');
     t.match(txns[0], { type: 'payout', source: p.id, amount: -AMOUNT, fee: FEE, net: -(AMOUNT + FEE), status: 'available' });
-    const { state } = await ledgerOf(m.id);
+    const { state } = await ledgerOf(svc, m.id);
     t.equal(state.balances.get('operator_clearing:orange_money'), AMOUNT);
     t.equal(state.balances.get('fees'), FEE, 'the fee is kept');
     t.equal(state.holds.size, 0);
@@ -180,9 +157,7 @@ t.test('pending → failed: the operator refuses at initiation, funds back at on
 });
 
 t.test('a connector that throws: the payout is answered pending with its funds held, and a retry replays it', async (t) => {
-  const m = await svc.merchant();
-  await fund(svc, m.id, FUNDS);
-  const key = m.api_keys.sandbox;
+  const { key } = await fundedMerchant(svc, FUNDS);
   probe.throwNext = true;
   const body = { amount: AMOUNT, currency: 'xof', destination: mobileMoney('67') };
   const first = await postPayout(svc, key, body, { idempotencyKey: 'retry-me' });
@@ -203,7 +178,7 @@ t.test('bank destinations follow the same column by account number', async (t) =
     t.equal(p.fee, BANK_FEE);
     await advance(svc);
     t.equal((await retrievePayout(svc, key, p.id)).status, 'paid');
-    const { state } = await ledgerOf(m.id);
+    const { state } = await ledgerOf(svc, m.id);
     t.equal(state.balances.get('bank_clearing'), AMOUNT);
     t.equal(state.balances.get('fees'), BANK_FEE);
     t.same(await balance(svc, key), { available: FUNDS - AMOUNT - BANK_FEE, pending: 0, reserved: 0 });
@@ -248,7 +223,7 @@ t.test('delay detection: an operator that never answers', async (t) => {
     const callback = (report: PayoutReport) => ({ payoutId: p.id, merchantId: m.id, environment: 'sandbox' as const, report });
     const answered = await svc.system.payouts.applyCallback(callback({ type: 'paid' }), 'test');
     t.match(answered, { id: p.id, status: 'paid', delay_reason: 'unknown' });
-    const ledger = await ledgerOf(m.id);
+    const ledger = await ledgerOf(svc, m.id);
     const streamLength = (await events(p.id)).length;
     t.same(await balance(svc, key), { available: FUNDS - AMOUNT - FEE, pending: 0, reserved: 0 });
 
@@ -262,7 +237,7 @@ t.test('delay detection: an operator that never answers', async (t) => {
     await svc.system.scheduler.runUntilIdle();
 
     t.equal((await events(p.id)).length, streamLength, 'no new payout event');
-    t.equal((await ledgerOf(m.id)).version, ledger.version, 'no new ledger entry');
+    t.equal((await ledgerOf(svc, m.id)).version, ledger.version, 'no new ledger entry');
     t.same(await balance(svc, key), { available: FUNDS - AMOUNT - FEE, pending: 0, reserved: 0 });
     t.equal((await retrievePayout(svc, key, p.id)).status, 'paid');
     t.equal(await svc.system.payouts.applyCallback({ ...callback({ type: 'paid' }), payoutId: 'po_000000000000000000000000' }, 'test'), null, 'an unknown payout: nothing');
@@ -282,21 +257,19 @@ t.test('a failed payout: repeated failure callbacks release the funds once', asy
   const { m, key, p } = await start(mobileMoney('01'));
   await advance(svc);
   t.same(await balance(svc, key), { available: FUNDS, pending: 0, reserved: 0 });
-  const ledger = await ledgerOf(m.id);
+  const ledger = await ledgerOf(svc, m.id);
   const report: PayoutReport = { type: 'failed', failureCode: 'recipient_not_found', failureMessage: 'again' };
   for (let i = 0; i < 3; i++) await svc.system.payouts.applyCallback({ payoutId: p.id, merchantId: m.id, environment: 'sandbox', report }, 'test');
   await svc.system.payouts.applyCallback({ payoutId: p.id, merchantId: m.id, environment: 'sandbox', report: { type: 'paid' } }, 'test');
   await svc.system.payouts.reconcile({ merchantId: m.id, environment: 'sandbox', payoutId: p.id, currency: 'xof' });
-  t.equal((await ledgerOf(m.id)).version, ledger.version, 'no new ledger entry');
+  t.equal((await ledgerOf(svc, m.id)).version, ledger.version, 'no new ledger entry');
   t.same(await balance(svc, key), { available: FUNDS, pending: 0, reserved: 0 }, 'not credited twice');
   t.equal((await balanceTransactions(svc, key, '?type=payout_failure')).length, 1);
   t.match(await retrievePayout(svc, key, p.id), { status: 'failed', failure_code: 'recipient_not_found' }, 'the first failure stays');
 });
 
 t.test('reconcile: a hold whose payout was never created is released', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
-  await fund(svc, m.id, FUNDS);
+  const { merchant: m, key } = await fundedMerchant(svc, FUNDS);
   const meta = { merchant_id: m.id, environment: 'sandbox' as const, actor: 'test', occurred_at: svc.clock.now().toISOString() };
   const hold = (source: string) => runLedger(svc.system.store, svc.clock, m.id, 'sandbox', 'xof', { type: 'hold_payout', source, amount: 5_000, fee: 100 }, meta);
 
@@ -306,9 +279,9 @@ t.test('reconcile: a hold whose payout was never created is released', async (t)
     t.same(await balance(svc, key), { available: FUNDS - 5_100, pending: 0, reserved: 5_100 }, 'held');
     await svc.system.payouts.reconcile({ merchantId: m.id, environment: 'sandbox', payoutId: ghost, currency: 'xof' });
     t.same(await balance(svc, key), { available: FUNDS, pending: 0, reserved: 0 }, 'released');
-    const version = (await ledgerOf(m.id)).version;
+    const version = (await ledgerOf(svc, m.id)).version;
     await svc.system.payouts.reconcile({ merchantId: m.id, environment: 'sandbox', payoutId: ghost, currency: 'xof' });
-    t.equal((await ledgerOf(m.id)).version, version, 'a second reconcile moves nothing');
+    t.equal((await ledgerOf(svc, m.id)).version, version, 'a second reconcile moves nothing');
     const failures = await balanceTransactions(svc, key, `?source=${ghost}`);
     t.same(failures.map((x) => x.type).sort(), ['payout', 'payout_failure']);
   });
@@ -342,29 +315,19 @@ t.test('reconcile: a hold whose payout was never created is released', async (t)
 });
 
 t.test('a refused payout leaves no hold behind once its reconcile job has run', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
-  await fund(svc, m.id, 1_000);
+  const { merchant: m, key } = await fundedMerchant(svc, 1_000);
   const res = await postPayout(svc, key, { amount: AMOUNT, currency: 'xof', destination: mobileMoney('67') });
   t.equal(res.status, 400);
   await advance(svc, 2 * MINUTE);
   t.same(await balance(svc, key), { available: 1_000, pending: 0, reserved: 0 });
-  const version = (await ledgerOf(m.id)).version;
+  const version = (await ledgerOf(svc, m.id)).version;
   t.equal(version, 2, 'only the funding entries');
 });
 
-async function snapshot(knex: Knex): Promise<Record<string, unknown[]>> {
-  const out: Record<string, unknown[]> = {};
-  for (const table of ['read.payouts', 'read.payout_methods', 'read.payout_settings', 'read.balances', 'read.balance_transactions']) {
-    out[table] = await knex(table).select('*').orderBy(knex.raw('1')).orderBy(knex.raw('2'));
-  }
-  return out;
-}
+const snapshot = (knex: Knex) => readModelRows(knex, ['read.payouts', 'read.payout_methods', 'read.payout_settings', 'read.balances', 'read.balance_transactions']);
 
 t.test('rebuild: the read models come back identical', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
-  await fund(svc, m.id, 1_000_000);
+  const { merchant: m, key } = await fundedMerchant(svc, 1_000_000);
   await fund(svc, m.id, 1_000_000, 'live');
   assertOk(t, await svc.request('PATCH', '/api/v1/merchant/settings/payouts', { key, body: { default_return_url: 'https://shop.example/back', default_currency: 'XOF' } }));
   assertOk(t, await svc.request('PATCH', '/api/v1/merchant/settings/payouts', { key: m.api_keys.live, body: { safety_delay_minutes: 60 } }));

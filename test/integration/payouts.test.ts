@@ -5,35 +5,29 @@
  * status, code and param, live mode (Idempotency-Key, no connector), scopes and X-Environment.
  */
 import t from 'tap';
-import { createApiKey } from '../../packages/domain/merchant/commands.js';
 import {
   assertError,
   assertOk,
   balance,
   bank,
   fund,
+  fundedMerchant,
   getPayout,
   MINUTE,
   mobileMoney,
-  OPERATOR_DELAY_MS,
   PAYOUT_KEYS,
   payout,
   payoutFee,
   postPayout,
   retrievePayout,
+  saveDestination,
 } from '../support/payouts.js';
-import { startService, type TestService } from '../support/system.js';
+import { startPaymentsService } from '../support/system.js';
 
-const svc: TestService = await startService(t, { env: { SANDBOX_OPERATOR_DELAY_MS: String(OPERATOR_DELAY_MS) } });
+const svc = await startPaymentsService(t);
 
 const unix = (d: Date) => Math.floor(d.getTime() / 1000);
 const iso = (ms: number) => new Date(svc.clock.now().getTime() + ms).toISOString();
-
-async function saveDestination(key: string, body: Record<string, unknown>): Promise<string> {
-  const res = await svc.request('POST', '/api/v1/merchant/settings/payouts/destinations', { key, body });
-  if (res.status !== 200) throw new Error(`save destination failed: ${res.status} ${res.text}`);
-  return res.body.id;
-}
 
 async function payoutRows(merchantId: string): Promise<number> {
   const row = await svc.system.knex('read.payouts').where({ merchant_id: merchantId }).count<{ count: string }[]>('* as count');
@@ -41,9 +35,7 @@ async function payoutRows(merchantId: string): Promise<number> {
 }
 
 t.test('a mobile money payout: the Payout object as the interface lists it', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
-  await fund(svc, m.id, 100_000);
+  const { key } = await fundedMerchant(svc, 100_000);
   const quote = await svc.request('POST', '/api/v1/fees/quote', {
     key,
     body: { amount: 10_000, currency: 'XOF', direction: 'payout', method: 'mobile_money', country: 'SN', operator: 'orange_money' },
@@ -96,9 +88,7 @@ t.test('a mobile money payout: the Payout object as the interface lists it', asy
 });
 
 t.test('destination.currency defaults to the payout currency; given, it must be the same', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
-  await fund(svc, m.id, 100_000);
+  const { key } = await fundedMerchant(svc, 100_000);
   const explicit = await payout(svc, key, { currency: 'xof', destination: mobileMoney('67', { currency: 'XOF' }) });
   t.equal(explicit.destination.currency, 'xof');
   const implicit = await payout(svc, key, { currency: 'Xof', destination: mobileMoney('67') });
@@ -112,9 +102,7 @@ t.test('destination.currency defaults to the payout currency; given, it must be 
 });
 
 t.test('MSISDN spellings are normalised to E.164', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
-  await fund(svc, m.id, 1_000_000);
+  const { key } = await fundedMerchant(svc, 1_000_000);
   for (const msisdn of ['+221 77 123 45 67', '00221771234567', '221771234567', '77-123-45-67', '(77) 123.45.67']) {
     const p = await payout(svc, key, { destination: mobileMoney('67', { msisdn }) });
     t.equal(p.destination.msisdn, '+221771234567', msisdn);
@@ -124,9 +112,7 @@ t.test('MSISDN spellings are normalised to E.164', async (t) => {
 });
 
 t.test('a bank payout: inline bank destination, fixed fee', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
-  await fund(svc, m.id, 100_000);
+  const { key } = await fundedMerchant(svc, 100_000);
   const res = await postPayout(svc, key, {
     amount: 50_000,
     currency: 'xof',
@@ -149,10 +135,8 @@ t.test('a bank payout: inline bank destination, fixed fee', async (t) => {
 });
 
 t.test('payout_method_id: a saved destination of the merchant', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
-  await fund(svc, m.id, 100_000);
-  const id = await saveDestination(key, { type: 'mobile_money', currency: 'xof', country: 'SN', operator: 'wave', msisdn: '771234567' });
+  const { key } = await fundedMerchant(svc, 100_000);
+  const id = await saveDestination(svc, key, { type: 'mobile_money', currency: 'xof', country: 'SN', operator: 'wave', msisdn: '771234567' });
   const p = await payout(svc, key, { amount: 5_000, payout_method_id: id, metadata: { k: 'v' } });
   t.equal(p.payout_method_id, id);
   t.same(p.destination, { type: 'mobile_money', currency: 'xof', country: 'SN', operator: 'wave', msisdn: '+221771234567' });
@@ -160,7 +144,7 @@ t.test('payout_method_id: a saved destination of the merchant', async (t) => {
   t.same(p.metadata, { k: 'v', source: 'api', environment: 'sandbox' });
   t.equal(p.expected_by, iso(10 * MINUTE));
 
-  const bankId = await saveDestination(key, { type: 'bank', currency: 'xof', bank_code: 'SN012', account_number: '012345678967', account_name: 'Awa Diop' });
+  const bankId = await saveDestination(svc, key, { type: 'bank', currency: 'xof', bank_code: 'SN012', account_number: '012345678967', account_name: 'Awa Diop' });
   const b = await payout(svc, key, { amount: 5_000, payout_method_id: bankId });
   t.equal(b.destination.type, 'bank');
   t.equal(b.fee, 1_000);
@@ -172,17 +156,15 @@ t.test('payout_method_id: a saved destination of the merchant', async (t) => {
 });
 
 t.test('bad input: each refused with its status, code and param, and nothing moves', async (t) => {
-  const m = await svc.merchant();
+  const { merchant: m, key } = await fundedMerchant(svc, 100_000);
   const other = await svc.merchant('Other');
-  const key = m.api_keys.sandbox;
-  await fund(svc, m.id, 100_000);
   const before = await balance(svc, key);
   const mm = mobileMoney('67');
   const base = { amount: 10_000, currency: 'xof' };
 
-  const othersMethod = await saveDestination(other.api_keys.sandbox, { type: 'mobile_money', currency: 'xof', country: 'SN', operator: 'orange_money', msisdn: '+221771234567' });
-  const liveMethod = await saveDestination(m.api_keys.live, { type: 'mobile_money', currency: 'xof', country: 'SN', operator: 'orange_money', msisdn: '+221771234567' });
-  const deleted = await saveDestination(key, { type: 'mobile_money', currency: 'xof', country: 'SN', operator: 'orange_money', msisdn: '+221771234567' });
+  const othersMethod = await saveDestination(svc, other.api_keys.sandbox, { type: 'mobile_money', currency: 'xof', country: 'SN', operator: 'orange_money', msisdn: '+221771234567' });
+  const liveMethod = await saveDestination(svc, m.api_keys.live, { type: 'mobile_money', currency: 'xof', country: 'SN', operator: 'orange_money', msisdn: '+221771234567' });
+  const deleted = await saveDestination(svc, key, { type: 'mobile_money', currency: 'xof', country: 'SN', operator: 'orange_money', msisdn: '+221771234567' });
   assertOk(t, await svc.request('DELETE', `/api/v1/merchant/settings/payouts/destinations/${deleted}`, { key }));
 
   const cases: [string, unknown, Parameters<typeof assertError>[2], string][] = [
@@ -245,8 +227,7 @@ t.test('bad input: each refused with its status, code and param, and nothing mov
 });
 
 t.test('the balance must cover amount + fee', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { merchant: m, key } = await svc.sandboxMerchant();
   const mm = mobileMoney('67');
   const fee = payoutFee(20_000, mm);
   t.equal(fee, 200, '1 % of 20,000');
@@ -276,11 +257,9 @@ t.test('the balance must cover amount + fee', async (t) => {
 });
 
 t.test('saved destination in its safety delay: refused, then usable once it has passed', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
-  await fund(svc, m.id, 100_000);
+  const { key } = await fundedMerchant(svc, 100_000);
   assertOk(t, await svc.request('PATCH', '/api/v1/merchant/settings/payouts', { key, body: { safety_delay_minutes: 30 } }));
-  const id = await saveDestination(key, { type: 'mobile_money', currency: 'xof', country: 'SN', operator: 'orange_money', msisdn: '+221771234567' });
+  const id = await saveDestination(svc, key, { type: 'mobile_money', currency: 'xof', country: 'SN', operator: 'orange_money', msisdn: '+221771234567' });
   const usableFrom = iso(30 * MINUTE);
 
   const early = await postPayout(svc, key, { amount: 10_000, currency: 'xof', payout_method_id: id });
@@ -330,15 +309,14 @@ t.test('live: Idempotency-Key first, then validation, then no connector (IKW-PRV
     t.equal(rows.length, 0, 'no live payout');
   });
   await t.test('a live saved destination waits a day by default', async (t) => {
-    const id = await saveDestination(key, { type: 'mobile_money', currency: 'xof', country: 'SN', operator: 'orange_money', msisdn: '+221771234567' });
+    const id = await saveDestination(svc, key, { type: 'mobile_money', currency: 'xof', country: 'SN', operator: 'orange_money', msisdn: '+221771234567' });
     assertError(t, await postPayout(svc, key, { amount: 10_000, currency: 'xof', payout_method_id: id }, { idempotencyKey: 'live-7' }), 'IKW-PAY-004', 'payout_method_id');
   });
 });
 
 t.test('GET /api/v1/payouts/{id}: only the merchant\u2019s own payouts of this environment', async (t) => {
-  const m = await svc.merchant();
+  const { merchant: m } = await fundedMerchant(svc, 100_000);
   const other = await svc.merchant('Other');
-  await fund(svc, m.id, 100_000);
   const p = await payout(svc, m.api_keys.sandbox, { destination: mobileMoney('67') });
   for (const path of ['/api/v1/payouts', '/api/v1/merchant/payouts']) {
     await t.test(path, async (t) => {
@@ -354,11 +332,10 @@ t.test('GET /api/v1/payouts/{id}: only the merchant\u2019s own payouts of this e
 });
 
 t.test('auth: scopes payouts.read / payouts.write, X-Environment', async (t) => {
-  const m = await svc.merchant();
-  await fund(svc, m.id, 1_000_000);
+  const { merchant: m } = await fundedMerchant(svc, 1_000_000);
   const body = { amount: 10_000, currency: 'xof', destination: mobileMoney('67') };
   const existing = await payout(svc, m.api_keys.sandbox, { destination: mobileMoney('67') });
-  const keyWith = (scopes: string[], env: 'sandbox' | 'live' = 'sandbox') => createApiKey(svc.system.store, svc.clock, m.id, env, scopes, 'test');
+  const keyWith = (scopes: string[]) => svc.apiKey(m.id, scopes);
 
   await t.test('payouts.read: can read, cannot create', async (t) => {
     const { secret } = await keyWith(['payouts.read']);
@@ -408,9 +385,7 @@ t.test('auth: scopes payouts.read / payouts.write, X-Environment', async (t) => 
 });
 
 t.test('Idempotency-Key in sandbox: the same key replays the same payout', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
-  await fund(svc, m.id, 100_000);
+  const { key } = await fundedMerchant(svc, 100_000);
   const body = { amount: 10_000, currency: 'xof', destination: mobileMoney('67') };
   const first = await postPayout(svc, key, body, { idempotencyKey: 'order-1' });
   assertOk(t, first);

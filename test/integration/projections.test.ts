@@ -3,23 +3,50 @@ import type { Knex } from 'knex';
 import { ApiError } from '../../packages/core/errors.js';
 import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
 import { createApiKey, revokeApiKey } from '../../packages/domain/merchant/commands.js';
+import { merchantDecider } from '../../packages/domain/merchant/decider.js';
+import { apiKeysProjection } from '../../projections/api-keys.js';
+import { merchantsProjection } from '../../projections/merchants.js';
 import { ALL_PROJECTIONS } from '../../projections/registry.js';
 import { inlineProjections, ProjectionRunner, readProjectionCheckpoint, resetForRebuild } from '../../projections/runner.js';
+import { spec } from '../support/decider-spec.js';
+import { projectionSpec, readModelRows } from '../support/projection-spec.js';
 import { startService } from '../support/system.js';
 
-async function snapshot(knex: Knex): Promise<Record<string, unknown[]>> {
-  const out: Record<string, unknown[]> = {};
-  for (const p of ALL_PROJECTIONS) {
-    for (const table of p.tables) out[table] = await knex(table).select('*').orderBy(1);
-  }
-  return out;
-}
+const snapshot = (knex: Knex) => readModelRows(knex, ALL_PROJECTIONS.flatMap((p) => p.tables));
+
+t.test('read.merchants and read.api_keys from merchant events; a batch handled again changes nothing', async (t) => {
+  const created = new Date('2026-01-02T03:04:05Z');
+  const revoked = new Date('2026-01-03T00:00:00Z');
+  const key = (keyId: string, environment: 'sandbox' | 'live', scopes: string[]) => ({ keyId, environment, keyHash: `hash-${keyId}`, last4: keyId.slice(-4), scopes });
+  const merchantStreams = spec(merchantDecider);
+  const events = [
+    ...merchantStreams.history(
+      { type: 'create_merchant', merchantId: 'acct_1', name: 'Acme', email: 'ops@acme.example', keys: [key('key_sand', 'sandbox', ['*']), key('key_live', 'live', ['payouts.read'])], at: created },
+      { type: 'revoke_api_key', merchantId: 'acct_1', keyId: 'key_live', at: revoked },
+    ),
+    ...merchantStreams.history({ type: 'create_merchant', merchantId: 'acct_2', name: 'Other', email: null, keys: [], at: created }),
+  ];
+  const read = await projectionSpec(t, merchantsProjection, apiKeysProjection);
+  await read.given(events);
+  const merchants = await read.thenRows(t, 'read.merchants', [
+    { id: 'acct_1', name: 'Acme', email: 'ops@acme.example', created_at: created },
+    { id: 'acct_2', name: 'Other', email: null, created_at: created },
+  ]);
+  const keys = await read.thenRows(t, 'read.api_keys', [
+    { id: 'key_live', merchant_id: 'acct_1', environment: 'live', key_hash: 'hash-key_live', last4: 'live', scopes: ['payouts.read'], created_at: created, revoked_at: revoked },
+    { id: 'key_sand', merchant_id: 'acct_1', environment: 'sandbox', key_hash: 'hash-key_sand', last4: 'sand', scopes: ['*'], created_at: created, revoked_at: null },
+  ]);
+  // The asynchronous runner delivers at least once: a batch may come again after a crash.
+  await read.given(events);
+  t.same(await read.rows('read.merchants'), merchants, 'merchants unchanged');
+  t.same(await read.rows('read.api_keys'), keys, 'keys unchanged, the revocation kept');
+});
 
 /** Some history: merchants, extra keys, revocations. */
 async function makeHistory(svc: Awaited<ReturnType<typeof startService>>): Promise<void> {
   for (let i = 0; i < 5; i++) {
     const m = await svc.merchant(`Merchant ${i}`);
-    const extra = await createApiKey(svc.system.store, svc.clock, m.id, 'sandbox', ['payouts.read'], 'test');
+    const extra = await svc.apiKey(m.id, ['payouts.read']);
     if (i % 2 === 0) await revokeApiKey(svc.system.store, svc.clock, m.id, extra.id, 'test');
     svc.clock.advance(1000);
   }

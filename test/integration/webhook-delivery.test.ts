@@ -11,18 +11,20 @@ import { Webhook } from 'standardwebhooks';
 import { paymentIntentStream } from '../../packages/domain/payment-intent/events.js';
 import { generateSigningSecret } from '../../packages/core/secrets.js';
 import { assertOk, confirm, mobileMoney, OPERATOR_DELAY_MS, operatorAnswers, retrieve, snNumber } from '../support/payment-intents.js';
-import { startService, type TestService } from '../support/system.js';
+import type { TestService } from '../support/system.js';
 import {
   attemptsOf,
   createEndpoint,
   createIntentEvent,
   deliveriesOf,
   HOUR,
+  listeningEndpoint,
   MINUTE,
   OK,
   Receiver,
   rotate,
   settle,
+  startWebhookService,
   updateEndpoint,
   verifies,
   verify,
@@ -30,11 +32,7 @@ import {
   type ReceivedRequest,
 } from '../support/webhooks.js';
 
-const svc = await startService(t, {
-  env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', SANDBOX_OPERATOR_DELAY_MS: String(OPERATOR_DELAY_MS) },
-  webhookTimeoutMs: WEBHOOK_TIMEOUT_MS,
-  clockStart: Date.now(),
-});
+const svc = await startWebhookService(t, { env: { SANDBOX_OPERATOR_DELAY_MS: String(OPERATOR_DELAY_MS) } });
 const now = () => svc.clock.now().getTime();
 
 /** A payment intent paid by mobile money: payment_intent.created, .processing, .succeeded. */
@@ -55,10 +53,8 @@ async function quiet(key: string, ...ids: string[]): Promise<void> {
 const signatures = (req: ReceivedRequest) => req.headers['webhook-signature']!.split(' ');
 
 t.test('each delivery is a POST signed per Standard Webhooks, verified by standardwebhooks', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
-  const receiver = await Receiver.start(t, now);
-  const e = await createEndpoint(svc, key, receiver.url, ['*']);
+  const { key } = await svc.sandboxMerchant();
+  const { receiver, endpoint: e } = await listeningEndpoint(t, svc, key, ['*']);
   const intentId = await paidIntent(svc, key);
 
   t.same(receiver.types().sort(), ['payment_intent.created', 'payment_intent.processing', 'payment_intent.succeeded']);
@@ -109,9 +105,8 @@ t.test('each delivery is a POST signed per Standard Webhooks, verified by standa
 });
 
 t.test('only enabled endpoints of the merchant and environment whose enabled_events match receive', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
-  const [onlySucceeded, star, payouts, disabled, otherMerchant] = await Promise.all([1, 2, 3, 4, 5].map(() => Receiver.start(t, now)));
+  const { merchant: m, key } = await svc.sandboxMerchant();
+  const [onlySucceeded, star, payouts, disabled, otherMerchant] = await Promise.all([1, 2, 3, 4, 5].map(() => Receiver.start(t, svc)));
   const a = await createEndpoint(svc, key, onlySucceeded!.url, ['payment_intent.succeeded']);
   const b = await createEndpoint(svc, key, star!.url, ['*']);
   await createEndpoint(svc, key, payouts!.url, ['payout.paid', 'payout.failed']);
@@ -152,12 +147,9 @@ t.test('only enabled endpoints of the merchant and environment whose enabled_eve
 });
 
 t.test('each event reaches each endpoint once, even when the bus batch is handled again', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
-  const r1 = await Receiver.start(t, now);
-  const r2 = await Receiver.start(t, now);
-  await createEndpoint(svc, key, r1.url, ['*']);
-  await createEndpoint(svc, key, r2.url, ['payment_intent.created']);
+  const { merchant: m, key } = await svc.sandboxMerchant();
+  const { receiver: r1 } = await listeningEndpoint(t, svc, key, ['*']);
+  const { receiver: r2 } = await listeningEndpoint(t, svc, key, ['payment_intent.created']);
   const intent = await createIntentEvent(svc, key);
   await settle(svc);
   await settle(svc);
@@ -180,10 +172,8 @@ t.test('each event reaches each endpoint once, even when the bus batch is handle
 });
 
 t.test('rotation: the new secret signs at once; both verify for 24 h, then only the new one', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
-  const receiver = await Receiver.start(t, now);
-  const e = await createEndpoint(svc, key, receiver.url, ['payment_intent.created']);
+  const { key } = await svc.sandboxMerchant();
+  const { receiver, endpoint: e } = await listeningEndpoint(t, svc, key, ['payment_intent.created']);
   const oldSecret = e.secret;
 
   // A delivery that fails before the rotation is retried with the new secret too.
@@ -233,9 +223,8 @@ t.test('rotation: the new secret signs at once; both verify for 24 h, then only 
 });
 
 t.test('failing receivers: 500, 302, closed socket, hanging, too slow; each attempt recorded, retried after 5 min', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
-  const target = await Receiver.start(t, now, '/elsewhere');
+  const { key } = await svc.sandboxMerchant();
+  const target = await Receiver.start(t, svc, '/elsewhere');
   const cases = [
     { name: '500', behaviour: { kind: 'answer', status: 500, body: 'boom' }, status: 500, error: /^HTTP 500$/ },
     { name: '302', behaviour: { kind: 'answer', status: 302, headers: { location: target.url } }, status: 302, error: /^HTTP 302$/ },
@@ -247,7 +236,7 @@ t.test('failing receivers: 500, 302, closed socket, hanging, too slow; each atte
   const receivers: Receiver[] = [];
   const endpoints: { id: string; secret: string }[] = [];
   for (const c of cases) {
-    const r = await Receiver.start(t, now);
+    const r = await Receiver.start(t, svc);
     r.behaviour = c.behaviour;
     receivers.push(r);
     endpoints.push(await createEndpoint(svc, key, r.url, ['payment_intent.created']));
@@ -305,12 +294,10 @@ t.test('failing receivers: 500, 302, closed socket, hanging, too slow; each atte
 });
 
 t.test('a retry goes to the endpoint’s current URL', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
-  const broken = await Receiver.start(t, now);
+  const { key } = await svc.sandboxMerchant();
+  const { receiver: broken, endpoint: e } = await listeningEndpoint(t, svc, key, ['payment_intent.created']);
   broken.behaviour = { kind: 'answer', status: 502 };
-  const fixed = await Receiver.start(t, now);
-  const e = await createEndpoint(svc, key, broken.url, ['payment_intent.created']);
+  const fixed = await Receiver.start(t, svc);
   await createIntentEvent(svc, key);
   await settle(svc);
   t.equal(broken.count, 1);
@@ -324,10 +311,8 @@ t.test('a retry goes to the endpoint’s current URL', async (t) => {
 });
 
 t.test('a crash between sending and recording means a resend with the same webhook-id, never a loss', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
-  const receiver = await Receiver.start(t, now);
-  const e = await createEndpoint(svc, key, receiver.url, ['payment_intent.created']);
+  const { key } = await svc.sandboxMerchant();
+  const { receiver, endpoint: e } = await listeningEndpoint(t, svc, key, ['payment_intent.created']);
   const { knex } = svc.system;
   // The record of the attempt fails once, after the request went out (as if the process died then).
   // A sequence, since it is not rolled back with the failed transaction.
@@ -362,10 +347,8 @@ t.test('a crash between sending and recording means a resend with the same webho
 });
 
 t.test('a job that runs again after its attempt was recorded neither resends early nor skips a retry', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
-  const receiver = await Receiver.start(t, now);
-  const e = await createEndpoint(svc, key, receiver.url, ['payment_intent.created']);
+  const { key } = await svc.sandboxMerchant();
+  const { receiver, endpoint: e } = await listeningEndpoint(t, svc, key, ['payment_intent.created']);
   await createIntentEvent(svc, key);
   await settle(svc);
   t.equal(receiver.count, 1);

@@ -5,20 +5,17 @@
  * Delivery and signatures are in webhook-delivery.test.ts.
  */
 import t from 'tap';
-import { createApiKey } from '../../packages/domain/merchant/commands.js';
 import { PUBLIC_EVENT_TYPES } from '../../packages/domain/webhook-endpoint/event-types.js';
 import { assertError, assertOk } from '../support/payment-intents.js';
 import { startService } from '../support/system.js';
-import { createEndpoint, getEndpoint, HOUR, Receiver, rotate, updateEndpoint } from '../support/webhooks.js';
+import { createEndpoint, getEndpoint, HOUR, Receiver, rotate, startWebhookService, updateEndpoint } from '../support/webhooks.js';
 
-const svc = await startService(t, { env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }, clockStart: Date.now() });
-const now = () => svc.clock.now().getTime();
+const svc = await startWebhookService(t);
 const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
 
 t.test('create: the response holds the secret once; the URL is not contacted', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
-  const receiver = await Receiver.start(t, now);
+  const { key } = await svc.sandboxMerchant();
+  const receiver = await Receiver.start(t, svc);
   const res = await svc.request('POST', '/api/v1/webhook-endpoints', { key, body: { url: receiver.url, enabled_events: ['payment_intent.succeeded', 'payout.failed'] } });
   assertOk(t, res);
   const e = res.body;
@@ -50,8 +47,7 @@ t.test('create: the response holds the secret once; the URL is not contacted', a
 });
 
 t.test('list and detail never show the secret, only its last four characters', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { key } = await svc.sandboxMerchant();
   const a = await createEndpoint(svc, key, 'http://127.0.0.1:9/a', ['*']);
   const b = await createEndpoint(svc, key, 'https://hooks.example.com/b', ['payout.paid']);
   const other = await createEndpoint(svc, (await svc.merchant('Other')).api_keys.sandbox, 'https://hooks.example.com/other');
@@ -89,9 +85,8 @@ t.test('list and detail never show the secret, only its last four characters', a
 });
 
 t.test('update: url, enabled_events and enabled, each alone; bad input refused', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
-  const receiver = await Receiver.start(t, now);
+  const { key } = await svc.sandboxMerchant();
+  const receiver = await Receiver.start(t, svc);
   const e = await createEndpoint(svc, key, 'https://hooks.example.com/old', ['payment_intent.succeeded']);
 
   let res = await updateEndpoint(svc, key, e.id, { url: receiver.url });
@@ -128,8 +123,7 @@ t.test('update: url, enabled_events and enabled, each alone; bad input refused',
 });
 
 t.test('rotate_secret: a new secret, shown once; the previous one is kept for 24 h', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
+  const { key } = await svc.sandboxMerchant();
   const e = await createEndpoint(svc, key, 'https://hooks.example.com/r');
   svc.clock.advance(60_000);
   const res = await rotate(svc, key, e.id);
@@ -283,14 +277,14 @@ t.test('rotation_recommended once the secret is a year old; a rotation resets it
 t.test('scopes: webhooks.read lists and reads; writing needs webhooks.write', async (t) => {
   const m = await svc.merchant();
   const e = await createEndpoint(svc, m.api_keys.sandbox, 'https://hooks.example.com/scoped');
-  const reader = await createApiKey(svc.system.store, svc.clock, m.id, 'sandbox', ['webhooks.read'], 'test');
+  const reader = await svc.apiKey(m.id, ['webhooks.read']);
   assertOk(t, await getEndpoint(svc, reader.secret, e.id));
   assertOk(t, await svc.request('GET', '/api/v1/webhook-endpoints', { key: reader.secret }));
   assertError(t, await svc.request('POST', '/api/v1/webhook-endpoints', { key: reader.secret, body: { url: 'https://hooks.example.com/x', enabled_events: ['*'] } }), 'IKW-AUT-004');
   assertError(t, await updateEndpoint(svc, reader.secret, e.id, { enabled: false }), 'IKW-AUT-004');
   assertError(t, await rotate(svc, reader.secret, e.id), 'IKW-AUT-004');
   assertError(t, await svc.request('POST', '/api/v1/webhook-replays', { key: reader.secret, body: { webhook_endpoint_id: e.id } }), 'IKW-AUT-004');
-  const payouts = await createApiKey(svc.system.store, svc.clock, m.id, 'sandbox', ['payouts.read'], 'test');
+  const payouts = await svc.apiKey(m.id, ['payouts.read']);
   assertError(t, await getEndpoint(svc, payouts.secret, e.id), 'IKW-AUT-004');
   assertError(t, await svc.request('GET', '/api/v1/webhook-endpoints', {}), 'IKW-AUT-001');
 });

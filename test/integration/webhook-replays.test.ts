@@ -6,44 +6,23 @@
  */
 import t, { type Test } from 'tap';
 import { assertError, assertOk } from '../support/payment-intents.js';
-import { startService, type TestResponse } from '../support/system.js';
-import {
-  createEndpoint,
-  createIntentEvent,
-  deliveriesOf,
-  getEndpoint,
-  HOUR,
-  MINUTE,
-  OK,
-  Receiver,
-  rotate,
-  settle,
-  updateEndpoint,
-  verifies,
-  verify,
-  WEBHOOK_TIMEOUT_MS,
-} from '../support/webhooks.js';
+import type { TestResponse } from '../support/system.js';
+import { createEndpoint, createIntentEvent, deliveriesOf, getEndpoint, HOUR, listeningEndpoint, MINUTE, OK, rotate, settle, startWebhookService, updateEndpoint, verifies, verify } from '../support/webhooks.js';
 
-const svc = await startService(t, {
-  env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_SCHEDULE: '1m' },
-  webhookTimeoutMs: WEBHOOK_TIMEOUT_MS,
-  clockStart: Date.now(),
-});
+const svc = await startWebhookService(t, { env: { WEBHOOK_RETRY_SCHEDULE: '1m' } });
 const now = () => svc.clock.now().getTime();
 const replay = (key: string, body: Record<string, unknown>): Promise<TestResponse> => svc.request('POST', '/api/v1/webhook-replays', { key, body });
 
 /** A merchant with three endpoints and one delivered payment_intent.created event. */
 async function setup(t: Test) {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
-  const [ra, rb, rc] = await Promise.all([1, 2, 3].map(() => Receiver.start(t, now)));
-  const a = await createEndpoint(svc, key, ra!.url, ['payment_intent.created']);
-  const b = await createEndpoint(svc, key, rb!.url, ['*']);
-  const c = await createEndpoint(svc, key, rc!.url, ['payout.paid']);
+  const { merchant: m, key } = await svc.sandboxMerchant();
+  const { receiver: ra, endpoint: a } = await listeningEndpoint(t, svc, key, ['payment_intent.created']);
+  const { receiver: rb, endpoint: b } = await listeningEndpoint(t, svc, key, ['*']);
+  const { receiver: rc, endpoint: c } = await listeningEndpoint(t, svc, key, ['payout.paid']);
   await createIntentEvent(svc, key);
   await settle(svc);
-  const eventId = ra!.requests[0]!.headers['webhook-id']!;
-  return { m, key, ra: ra!, rb: rb!, rc: rc!, a, b, c, eventId };
+  const eventId = ra.requests[0]!.headers['webhook-id']!;
+  return { m, key, ra, rb, rc, a, b, c, eventId };
 }
 
 t.test('event + endpoint: that event to that endpoint only', async (t) => {
@@ -81,8 +60,7 @@ t.test('event + endpoint: that event to that endpoint only', async (t) => {
 
 t.test('event only: every enabled endpoint whose enabled_events match', async (t) => {
   const { key, ra, rb, rc, a, b, eventId } = await setup(t);
-  const rd = await Receiver.start(t, now);
-  const d = await createEndpoint(svc, key, rd.url, ['*']);
+  const { receiver: rd, endpoint: d } = await listeningEndpoint(t, svc, key, ['*']);
   assertOk(t, await updateEndpoint(svc, key, d.id, { enabled: false }));
 
   const res = await replay(key, { event_id: eventId, reason: 'receiver lost its database' });
@@ -96,13 +74,10 @@ t.test('event only: every enabled endpoint whose enabled_events match', async (t
 });
 
 t.test('endpoint only: every failed delivery of it, signed with the current secret; failing cleared', async (t) => {
-  const m = await svc.merchant();
-  const key = m.api_keys.sandbox;
-  const receiver = await Receiver.start(t, now);
-  const e = await createEndpoint(svc, key, receiver.url, ['payment_intent.created']);
-  const other = await Receiver.start(t, now);
+  const { key } = await svc.sandboxMerchant();
+  const { receiver, endpoint: e } = await listeningEndpoint(t, svc, key, ['payment_intent.created']);
+  const { receiver: other, endpoint: o } = await listeningEndpoint(t, svc, key, ['payment_intent.created']);
   other.behaviour = { kind: 'answer', status: 500 };
-  const o = await createEndpoint(svc, key, other.url, ['payment_intent.created']);
 
   await createIntentEvent(svc, key); // delivered
   await settle(svc);

@@ -5,23 +5,8 @@
  */
 import t, { type Test } from 'tap';
 import { createMerchant } from '../../packages/domain/merchant/commands.js';
-import { startService, type TestService } from '../support/system.js';
-import {
-  attemptsOf,
-  createEndpoint,
-  createIntentEvent,
-  deliveriesOf,
-  getEndpoint,
-  HOUR,
-  MINUTE,
-  OK,
-  Receiver,
-  settle,
-  startSmtp,
-  verify,
-  WEBHOOK_TIMEOUT_MS,
-  type Mail,
-} from '../support/webhooks.js';
+import type { TestService } from '../support/system.js';
+import { attemptsOf, createIntentEvent, deliveriesOf, getEndpoint, HOUR, listeningEndpoint, MINUTE, OK, settle, startSmtp, startWebhookService, verify, WEBHOOK_TIMEOUT_MS, type Mail } from '../support/webhooks.js';
 
 interface OutboxRow {
   merchant_id: string;
@@ -32,9 +17,7 @@ interface OutboxRow {
   error: string | null;
 }
 
-async function service(t: Test, smtpUrl: string, env: Record<string, string> = {}): Promise<TestService> {
-  return startService(t, { env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', SMTP_URL: smtpUrl, ...env }, webhookTimeoutMs: WEBHOOK_TIMEOUT_MS, clockStart: Date.now() });
-}
+const service = (t: Test, smtpUrl: string, env: Record<string, string> = {}) => startWebhookService(t, { env: { SMTP_URL: smtpUrl, ...env } });
 
 const outbox = (svc: TestService, merchantId: string): Promise<OutboxRow[]> => svc.system.knex('email_outbox').where({ merchant_id: merchantId }).orderBy('id');
 const mailsTo = (mails: Mail[], address: string) => mails.filter((m) => m.to.includes(address));
@@ -45,9 +28,8 @@ t.test('retries after 5 min, 30 min, 2 h, 8 h and 24 h, then the endpoint is fai
   const email = 'ops@retry-merchant.example';
   const m = await createMerchant(svc.system.store, svc.clock, 'Retry merchant', 'test', email);
   const key = m.api_keys.sandbox;
-  const receiver = await Receiver.start(t, () => svc.clock.now().getTime());
+  const { receiver, endpoint: e } = await listeningEndpoint(t, svc, key, ['payment_intent.created']);
   receiver.behaviour = { kind: 'answer', status: 500 };
-  const e = await createEndpoint(svc, key, receiver.url, ['payment_intent.created']);
 
   // Two events fail side by side: two deliveries, one endpoint, one e-mail.
   await createIntentEvent(svc, key);
@@ -125,12 +107,10 @@ t.test('WEBHOOK_RETRY_SCHEDULE replaces the delays; a merchant without an addres
   const email = 'alerts@short-schedule.example';
   const m = await createMerchant(svc.system.store, svc.clock, 'Short schedule', 'test', email);
   const silent = await createMerchant(svc.system.store, svc.clock, 'No address', 'test');
-  const receiver = await Receiver.start(t, () => svc.clock.now().getTime());
+  const { receiver, endpoint: e } = await listeningEndpoint(t, svc, m.api_keys.sandbox);
   receiver.behaviour = { kind: 'close' };
-  const e = await createEndpoint(svc, m.api_keys.sandbox, receiver.url);
-  const quiet = await Receiver.start(t, () => svc.clock.now().getTime());
+  const { receiver: quiet, endpoint: q } = await listeningEndpoint(t, svc, silent.api_keys.sandbox);
   quiet.behaviour = { kind: 'answer', status: 404 };
-  const q = await createEndpoint(svc, silent.api_keys.sandbox, quiet.url);
 
   await createIntentEvent(svc, m.api_keys.sandbox);
   await createIntentEvent(svc, silent.api_keys.sandbox);

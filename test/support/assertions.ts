@@ -2,19 +2,38 @@ import type { Test } from 'tap';
 import { ERROR_CODES, type ErrorCode } from '../../packages/core/errors.js';
 import type { TestResponse } from './system.js';
 
-/** Every error answer: JSON with the code's status and retryability, and the request id twice. */
+const REQUEST_ID = /^req_[0-9A-Za-z]{24}$/;
+
+/** What every answer of the HTTP layer is: JSON, never HTML nor a stack trace, with a Request-Id. */
+function assertWellFormed(t: Test, res: TestResponse): void {
+  t.match(res.headers.get('content-type') ?? '', /^application\/json/, 'answered as JSON');
+  t.notMatch(res.text, /^\s*</, 'not HTML');
+  t.notMatch(res.text, /\bat [^\n]+:\d+:\d+/, 'no stack trace');
+  t.match(res.headers.get('request-id') ?? '', REQUEST_ID, 'Request-Id header');
+}
+
+/** Any answer a client can act on: well formed, and never a 5xx. */
+export function assertSane(t: Test, res: TestResponse): void {
+  t.ok(res.status < 500, `not a 5xx (got ${res.status})`);
+  assertWellFormed(t, res);
+}
+
+/** Every error answer: the code's status and retryability, a message, the param if given (`null`: none), the request id twice. */
 export function assertError(t: Test, res: TestResponse, code: ErrorCode, param?: string | null): void {
   const spec = ERROR_CODES[code];
   t.equal(res.status, spec.status, `status ${spec.status} (${res.text.slice(0, 200)})`);
-  t.match(res.headers.get('content-type') ?? '', /^application\/json/, 'answered as JSON');
+  assertWellFormed(t, res);
   t.equal(res.body?.code, code, `code ${code}`);
   t.equal(res.body?.retryable, spec.retryable, `retryable ${spec.retryable}`);
   t.type(res.body?.message, 'string', 'has a message');
   if (param === null) t.notOk(res.body && 'param' in res.body, 'names no param');
   else if (param !== undefined) t.equal(res.body?.param, param, `param ${param}`);
+  t.match(res.body?.request_id, REQUEST_ID, 'request_id in the body');
   t.equal(res.headers.get('request-id'), res.body?.request_id, 'Request-Id header equals the body request_id');
 }
 
+/** A success: this status, and well formed like every answer. */
 export function assertOk(t: Test, res: TestResponse, status = 200): void {
   t.equal(res.status, status, `status ${status} (${res.text.slice(0, 300)})`);
+  assertWellFormed(t, res);
 }

@@ -52,12 +52,24 @@ export function setInvoiceStatus(svc: TestService, key: string, id: string, stat
   return ok(svc.request('PATCH', `/api/v1/merchant/invoices/${id}/status`, { key, body: { status } }), `invoice ${id} → ${status}`);
 }
 
+/** An invoice created and finalized at once: open, so it takes payments. */
+export async function openInvoice(svc: TestService, key: string, body: Record<string, unknown>) {
+  const invoice = await createInvoice(svc, key, body);
+  await setInvoiceStatus(svc, key, invoice.id, 'open');
+  return invoice;
+}
+
 export function creditWallet(svc: TestService, key: string, customer: string, amount: number, currency = 'xof') {
   return ok(svc.request('POST', `/api/v1/merchant/billing/wallet/customers/${customer}/credit`, { key, body: { amount, currency } }), 'wallet credit');
 }
 
 export function get(svc: TestService, key: string, path: string) {
   return ok(svc.request('GET', path, { key }), `GET ${path}`);
+}
+
+/** The customer's wallet balance, as the Customer object shows it. */
+export async function walletBalance(svc: TestService, key: string, customer: string): Promise<number> {
+  return (await get(svc, key, `/api/v1/merchant/customers/${customer}`)).balance;
 }
 
 export const DAY_MS = 86_400_000;

@@ -2,9 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
 import pg from 'pg';
 import type { Test } from 'tap';
-import { startEmbeddedPostgres } from '../../packages/core/database.js';
+import { createKnex, startEmbeddedPostgres } from '../../packages/core/database.js';
+import type { Migration } from '../../packages/core/migration.js';
+import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
+import { migrate } from '../../infra/migrations.js';
 
 let serverUrl: Promise<string> | null = null;
 
@@ -38,4 +42,29 @@ export async function freshDatabase(t: Test): Promise<string> {
   const url = new URL(admin);
   url.pathname = `/${name}`;
   return url.toString();
+}
+
+export interface MigratedDatabase {
+  url: string;
+  knex: Knex;
+}
+
+/**
+ * A fresh database with `migrations` applied (every migration of the service by default) and a
+ * connection pool on it; the pool is destroyed and the database dropped when the test ends.
+ */
+export async function migratedDatabase(t: Test, options: { poolSize?: number; migrations?: readonly Migration[] } = {}): Promise<MigratedDatabase> {
+  const url = await freshDatabase(t);
+  const knex = createKnex(url, options.poolSize ?? 20);
+  t.teardown(() => knex.destroy());
+  await migrate(knex, options.migrations);
+  return { url, knex };
+}
+
+/** A fresh migrated database and a Postgres event store on it that listens for appends; closed when the test ends. */
+export async function postgresStore(t: Test, options: { poolSize?: number; pollIntervalMs?: number } = {}): Promise<MigratedDatabase & { store: PostgresEventStore }> {
+  const db = await migratedDatabase(t, options);
+  const store = new PostgresEventStore(db.knex, { listenUrl: db.url, pollIntervalMs: options.pollIntervalMs ?? 50 });
+  t.teardown(() => store.close());
+  return { ...db, store };
 }

@@ -7,9 +7,6 @@ import type { InitiationResult } from '../../packages/domain/payment-intent/deci
 import type { PayinRequest, PaymentProvider } from '../../packages/providers/port.js';
 import type { TestResponse, TestService } from './system.js';
 
-/** SANDBOX_OPERATOR_DELAY_MS of the suites: not the default, so nothing depends on 2000 by accident. */
-export const OPERATOR_DELAY_MS = 7_000;
-
 /** A valid Senegalese Orange number (+221 77 123 45 xx) whose last two digits pick the sandbox outcome. */
 export const snNumber = (lastTwo: string) => `+2217712345${lastTwo}`;
 
@@ -26,6 +23,8 @@ export const mobileMoney = (msisdn: string, operator = 'orange_money', country =
 export const card = (token: string) => ({ type: 'card', card: { token } });
 
 export { assertError, assertOk } from './assertions.js';
+/** `operatorAnswers(svc)`: the sandbox operator's answers fall due and are applied. */
+export { advance as operatorAnswers, OPERATOR_DELAY_MS } from './system.js';
 
 /** Creates an intent (XOF 10,000 in Senegal unless told otherwise) and returns the object. */
 export async function createIntent(svc: TestService, key: string, body: Record<string, unknown> = {}) {
@@ -45,12 +44,6 @@ export async function retrieve(svc: TestService, key: string, id: string) {
   const res = await svc.request('GET', `/api/v1/payment-intents/${id}`, { key });
   if (res.status !== 200) throw new Error(`retrieve failed: ${res.status} ${res.text}`);
   return res.body;
-}
-
-/** Lets the sandbox operator answer: the clock moves by its delay and the due jobs run. */
-export async function operatorAnswers(svc: TestService, ms = OPERATOR_DELAY_MS): Promise<void> {
-  svc.clock.advance(ms);
-  await svc.system.scheduler.runUntilIdle();
 }
 
 /** An HTTP request that does not follow redirects (hosted pages answer 303 to the merchant's site). */

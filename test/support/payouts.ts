@@ -1,21 +1,24 @@
 /**
- * Helpers shared by the payout suites: requests with the headers payouts need, funding a balance
- * through the ledger, reading balances and balance transactions, the sandbox test numbers, coded
- * error assertions, and a connector wrapper that can keep the sandbox operator silent.
+ * Helpers shared by the payout suites: requests with the headers payouts need, funded merchants
+ * (through the ledger), saved destinations, reading balances, balance transactions and the ledger
+ * itself, the sandbox test numbers, coded error assertions, and a connector wrapper that can keep
+ * the sandbox operator silent.
  */
 import { randomUUID } from 'node:crypto';
 import { quoteFee } from '../../packages/catalog/index.js';
+import { fold } from '../../packages/core/decider.js';
 import { runLedger } from '../../packages/domain/ledger/commands.js';
+import { ledgerDecider } from '../../packages/domain/ledger/decider.js';
+import { balanceStream, type LedgerEvent } from '../../packages/domain/ledger/events.js';
+import type { CreatedMerchant } from '../../packages/domain/merchant/commands.js';
 import type { Environment } from '../../packages/domain/merchant/events.js';
 import type { PaymentProvider, PayoutInitiation, PayoutRequest } from '../../packages/providers/port.js';
+import { snNumber } from './payment-intents.js';
 import type { TestResponse, TestService } from './system.js';
 
-/** SANDBOX_OPERATOR_DELAY_MS of the payout suites: not the default, so nothing depends on 2000 by accident. */
-export const OPERATOR_DELAY_MS = 7_000;
+export { advance, OPERATOR_DELAY_MS } from './system.js';
+export { snNumber };
 export const MINUTE = 60_000;
-
-/** A valid Senegalese Orange number (+221 77 123 45 xx) whose last two digits pick the sandbox outcome. */
-export const snNumber = (lastTwo: string) => `+2217712345${lastTwo}`;
 
 export interface MobileMoneyDestination {
   type: 'mobile_money';
@@ -101,18 +104,44 @@ export async function fund(svc: TestService, merchantId: string, amount: number,
   );
 }
 
+/** A new merchant whose sandbox balance holds `amount` (XOF), and its sandbox key. */
+export async function fundedMerchant(svc: TestService, amount: number): Promise<{ merchant: CreatedMerchant; key: string }> {
+  const funded = await svc.sandboxMerchant();
+  await fund(svc, funded.merchant.id, amount);
+  return funded;
+}
+
+/** The merchant's ledger for one currency as its stream holds it: the folded state, and how many entries there are. */
+export async function ledgerOf(svc: TestService, merchantId: string, environment: Environment = 'sandbox', currency = 'xof') {
+  const recorded = await svc.system.store.readStream(balanceStream(merchantId, environment, currency));
+  return { version: recorded.length, state: fold(ledgerDecider, recorded.map((e) => ({ type: e.type, data: e.data }) as LedgerEvent)) };
+}
+
+/** Saves a payout destination (a payout method) that must be accepted; returns its id. */
+export async function saveDestination(svc: TestService, key: string, body: Record<string, unknown>): Promise<string> {
+  const res = await svc.request('POST', '/api/v1/merchant/settings/payouts/destinations', { key, body });
+  if (res.status !== 200) throw new Error(`save destination failed: ${res.status} ${res.text}`);
+  return res.body.id;
+}
+
 export interface Funds {
   available: number;
   pending: number;
   reserved: number;
 }
 
-/** GET /api/v1/balance for one currency (0 where the currency has no row yet). */
-export async function balance(svc: TestService, key: string, currency = 'xof'): Promise<Funds> {
+/** GET /api/v1/balance as it answers: the Balance object, every currency. */
+export async function balanceObject(svc: TestService, key: string) {
   const res = await svc.request('GET', '/api/v1/balance', { key });
   if (res.status !== 200) throw new Error(`balance failed: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+/** GET /api/v1/balance for one currency (0 where the currency has no row yet). */
+export async function balance(svc: TestService, key: string, currency = 'xof'): Promise<Funds> {
+  const body = await balanceObject(svc, key);
   const of = (field: keyof Funds): number => {
-    const list = res.body[field] as { amount: number; currency: string }[];
+    const list = body[field] as { amount: number; currency: string }[];
     return list.find((x) => x.currency === currency)?.amount ?? 0;
   };
   return { available: of('available'), pending: of('pending'), reserved: of('reserved') };
@@ -127,6 +156,9 @@ export interface BalanceTransaction {
   net: number;
   currency: string;
   status: string;
+  /** Unix seconds. */
+  available_on: number;
+  livemode: boolean;
 }
 
 export async function balanceTransactions(svc: TestService, key: string, query = ''): Promise<BalanceTransaction[]> {
@@ -145,12 +177,6 @@ export function payoutFee(amount: number, destination: { type: 'mobile_money' | 
     country: destination.country ?? 'SN',
     ...(destination.type === 'mobile_money' ? { operator: destination.operator! } : {}),
   }).fee;
-}
-
-/** Lets the sandbox operator answer: the clock moves by `ms` and the due jobs run. */
-export async function advance(svc: TestService, ms = OPERATOR_DELAY_MS): Promise<void> {
-  svc.clock.advance(ms);
-  await svc.system.scheduler.runUntilIdle();
 }
 
 export { assertError, assertOk } from './assertions.js';

@@ -3,7 +3,8 @@ import type { Test } from 'tap';
 import { ManualClock } from '../../packages/core/clock.js';
 import { loadConfig } from '../../packages/core/config.js';
 import { createLogger } from '../../packages/core/logger.js';
-import { createMerchant, type CreatedMerchant } from '../../packages/domain/merchant/commands.js';
+import { createApiKey, createMerchant, type CreatedMerchant } from '../../packages/domain/merchant/commands.js';
+import type { Environment } from '../../packages/domain/merchant/events.js';
 import type { Family } from '../../packages/http/routes.js';
 import { buildApi } from '../../services/api/app.js';
 import { listen } from '../../services/api/server.js';
@@ -17,6 +18,10 @@ export interface TestService {
   /** JSON request against the running server. */
   request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
   merchant(name?: string): Promise<CreatedMerchant>;
+  /** A new merchant and its sandbox key, the key most tests act with. */
+  sandboxMerchant(name?: string): Promise<{ merchant: CreatedMerchant; key: string }>;
+  /** Another API key of the merchant, holding only these scopes. */
+  apiKey(merchantId: string, scopes: string[], environment?: Environment): Promise<{ id: string; secret: string }>;
 }
 
 export interface RequestOptions {
@@ -75,11 +80,17 @@ export async function startService(t: Test, options: StartOptions = {}): Promise
     await system.close();
   });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const merchant = (name = 'Test merchant') => createMerchant(system.store, clock, name, 'test');
   return {
     system,
     clock,
     baseUrl,
-    merchant: (name = 'Test merchant') => createMerchant(system.store, clock, name, 'test'),
+    merchant,
+    async sandboxMerchant(name) {
+      const m = await merchant(name);
+      return { merchant: m, key: m.api_keys.sandbox };
+    },
+    apiKey: (merchantId, scopes, environment = 'sandbox') => createApiKey(system.store, clock, merchantId, environment, scopes, 'test'),
     async request(method, path, opts = {}) {
       const headers: Record<string, string> = { ...opts.headers };
       if (opts.key) headers.authorization = `Bearer ${opts.key}`;
@@ -100,4 +111,18 @@ export async function startService(t: Test, options: StartOptions = {}): Promise
       return { status: res.status, headers: res.headers, text, body: parsed };
     },
   };
+}
+
+/** SANDBOX_OPERATOR_DELAY_MS of the suites that let the sandbox operator answer: not the default, so nothing depends on 2000 by accident. */
+export const OPERATOR_DELAY_MS = 7_000;
+
+/** A service whose sandbox operator answers OPERATOR_DELAY_MS after each call, on the manual clock (see `advance`). */
+export function startPaymentsService(t: Test, options: StartOptions = {}): Promise<TestService> {
+  return startService(t, { ...options, env: { SANDBOX_OPERATOR_DELAY_MS: String(OPERATOR_DELAY_MS), ...options.env } });
+}
+
+/** Moves the clock by `ms` and runs the jobs then due: the sandbox operator's answers, by default. */
+export async function advance(svc: TestService, ms = OPERATOR_DELAY_MS): Promise<void> {
+  svc.clock.advance(ms);
+  await svc.system.scheduler.runUntilIdle();
 }

@@ -17,7 +17,7 @@ import type { Test } from 'tap';
 import { readCheckpoint } from '../../packages/bus/consumer.js';
 import { encodePosition } from '../../packages/eventstore/postgres/store.js';
 import { DISPATCH_CONSUMER } from '../../packages/webhooks/dispatcher.js';
-import type { TestResponse, TestService } from './system.js';
+import { startService, type StartOptions, type TestResponse, type TestService } from './system.js';
 
 /** What a receiver does with a request (after reading its body). */
 export type Behaviour =
@@ -54,8 +54,9 @@ export class Receiver {
     readonly url: string,
   ) {}
 
-  /** A receiver on 127.0.0.1; `now` is the service clock (recorded with each request). */
-  static async start(t: Test, now: () => number, path = '/hooks'): Promise<Receiver> {
+  /** A receiver on 127.0.0.1 that records each request with the time of the service's clock. */
+  static async start(t: Test, svc: TestService, path = '/hooks'): Promise<Receiver> {
+    const now = () => svc.clock.now().getTime();
     let self: Receiver | null = null;
     const server = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
@@ -197,13 +198,27 @@ export async function startSmtp(t: Test): Promise<{ url: string; mails: Mail[] }
   return { url: `smtp://127.0.0.1:${port}`, mails };
 }
 
-/** Service options shared by the webhook suites. */
+/** The delivery deadline of the webhook suites: short, so that receivers can be too slow for it quickly. */
 export const WEBHOOK_TIMEOUT_MS = 300;
+
+/**
+ * A service that delivers to receivers on loopback (WEBHOOK_ALLOW_PRIVATE_URLS), with the suites'
+ * delivery deadline, its clock starting at the real time (receivers check timestamps).
+ */
+export function startWebhookService(t: Test, options: StartOptions = {}): Promise<TestService> {
+  return startService(t, { webhookTimeoutMs: WEBHOOK_TIMEOUT_MS, clockStart: Date.now(), ...options, env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', ...options.env } });
+}
 
 export async function createEndpoint(svc: TestService, key: string, url: string, enabledEvents: string[] = ['*']): Promise<EndpointCreated> {
   const res = await svc.request('POST', '/api/v1/webhook-endpoints', { key, body: { url, enabled_events: enabledEvents } });
   if (res.status !== 200) throw new Error(`endpoint create failed: ${res.status} ${res.text}`);
   return res.body as EndpointCreated;
+}
+
+/** A receiver started for the test and an endpoint of the merchant (`key`) that points at it. */
+export async function listeningEndpoint(t: Test, svc: TestService, key: string, enabledEvents: string[] = ['*']): Promise<{ receiver: Receiver; endpoint: EndpointCreated }> {
+  const receiver = await Receiver.start(t, svc);
+  return { receiver, endpoint: await createEndpoint(svc, key, receiver.url, enabledEvents) };
 }
 
 export interface EndpointCreated {

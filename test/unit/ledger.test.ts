@@ -1,17 +1,13 @@
 import t from 'tap';
 import { ApiError } from '../../packages/core/errors.js';
-import { fold } from '../../packages/core/decider.js';
 import { balanceOf, isBalanced, ledgerDecider, type LedgerCommand, type LedgerState } from '../../packages/domain/ledger/decider.js';
 import type { LedgerEvent } from '../../packages/domain/ledger/events.js';
+import { spec } from '../support/decider-spec.js';
 
+const ledger = spec(ledgerDecider);
 let n = 0;
 const ctx = (at = new Date('2026-01-01T00:00:00Z')) => ({ merchantId: 'acct_1', environment: 'sandbox' as const, currency: 'XOF', at, newEntryId: () => `txn_${++n}` });
-
-function apply(history: LedgerEvent[], command: LedgerCommand): LedgerEvent[] {
-  const events = ledgerDecider.decide(command, fold(ledgerDecider, history));
-  history.push(...events);
-  return events;
-}
+const kinds = (events: LedgerEvent[]) => events.map((e) => e.data.kind);
 
 function total(state: LedgerState): number {
   let sum = 0;
@@ -20,46 +16,59 @@ function total(state: LedgerState): number {
 }
 
 t.test('a sandbox payment credits amount − fee and is available at once', async (t) => {
-  const h: LedgerEvent[] = [];
-  const events = apply(h, { ...ctx(), type: 'post_payment', source: 'pi_1', clearing: 'operator_clearing:wave', amount: 10_000, fee: 150, availableOn: ctx().at });
-  t.same(events.map((e) => e.data.kind), ['payment', 'payment_settlement']);
-  const s = fold(ledgerDecider, h);
-  t.equal(balanceOf(s, 'available'), 9_850);
-  t.equal(balanceOf(s, 'pending'), 0);
-  t.equal(balanceOf(s, 'fees'), 150);
-  t.equal(balanceOf(s, 'operator_clearing:wave'), -10_000);
-  t.same(apply(h, { ...ctx(), type: 'post_payment', source: 'pi_1', clearing: 'operator_clearing:wave', amount: 10_000, fee: 150, availableOn: ctx().at }), [], 'posting the same payment twice does nothing');
+  const payment: LedgerCommand = { ...ctx(), type: 'post_payment', source: 'pi_1', clearing: 'operator_clearing:wave', amount: 10_000, fee: 150, availableOn: ctx().at };
+  const posted = ledger
+    .given()
+    .when(payment)
+    .thenState((s, decided) => {
+      t.same(kinds(decided), ['payment', 'payment_settlement']);
+      t.equal(balanceOf(s, 'available'), 9_850);
+      t.equal(balanceOf(s, 'pending'), 0);
+      t.equal(balanceOf(s, 'fees'), 150);
+      t.equal(balanceOf(s, 'operator_clearing:wave'), -10_000);
+    });
+  ledger.given(posted).when(payment).thenNothing(t, 'posting the same payment twice does nothing');
 });
 
 t.test('a live payment stays pending until its settlement is due', async (t) => {
-  const h: LedgerEvent[] = [];
   const day = new Date('2026-01-02T00:00:00Z');
-  apply(h, { ...ctx(), type: 'post_payment', source: 'pi_1', clearing: 'card_clearing', amount: 5_000, fee: 145, availableOn: day });
-  t.equal(balanceOf(fold(ledgerDecider, h), 'pending'), 4_855);
-  t.same(apply(h, { ...ctx(new Date('2026-01-01T12:00:00Z')), type: 'settle_due' }), [], 'not yet');
-  t.same(apply(h, { ...ctx(day), type: 'settle_due' }).map((e) => e.data.kind), ['payment_settlement']);
-  const s = fold(ledgerDecider, h);
-  t.equal(balanceOf(s, 'pending'), 0);
-  t.equal(balanceOf(s, 'available'), 4_855);
-  t.same(apply(h, { ...ctx(day), type: 'settle_due' }), [], 'settled once');
+  const settleDue = (at: Date): LedgerCommand => ({ ...ctx(at), type: 'settle_due' });
+  const posted = ledger
+    .given()
+    .when({ ...ctx(), type: 'post_payment', source: 'pi_1', clearing: 'card_clearing', amount: 5_000, fee: 145, availableOn: day })
+    .thenState((s) => t.equal(balanceOf(s, 'pending'), 4_855));
+  ledger.given(posted).when(settleDue(new Date('2026-01-01T12:00:00Z'))).thenNothing(t, 'not yet');
+  const settled = ledger
+    .given(posted)
+    .when(settleDue(day))
+    .thenState((s, decided) => {
+      t.same(kinds(decided), ['payment_settlement']);
+      t.equal(balanceOf(s, 'pending'), 0);
+      t.equal(balanceOf(s, 'available'), 4_855);
+    });
+  ledger.given(settled).when(settleDue(day)).thenNothing(t, 'settled once');
 });
 
 t.test('payout hold, paid, release; holds that would overdraw available are refused', async (t) => {
-  const h: LedgerEvent[] = [];
-  apply(h, { ...ctx(), type: 'post_payment', source: 'pi_1', clearing: 'operator_clearing:mtn', amount: 1_000, fee: 0, availableOn: ctx().at });
-  t.throws(() => apply(h, { ...ctx(), type: 'hold_payout', source: 'po_big', amount: 990, fee: 11 }), { code: 'IKW-BAL-001' });
-  apply(h, { ...ctx(), type: 'hold_payout', source: 'po_1', amount: 600, fee: 10 });
-  let s = fold(ledgerDecider, h);
-  t.equal(balanceOf(s, 'available'), 390);
-  t.equal(balanceOf(s, 'reserved'), 610);
-  apply(h, { ...ctx(), type: 'complete_payout', source: 'po_1', clearing: 'operator_clearing:mtn' });
-  s = fold(ledgerDecider, h);
-  t.equal(balanceOf(s, 'reserved'), 0);
-  t.equal(balanceOf(s, 'fees'), 10);
-  t.same(apply(h, { ...ctx(), type: 'release_payout', source: 'po_1' }), [], 'a paid payout cannot be released');
-  apply(h, { ...ctx(), type: 'hold_payout', source: 'po_2', amount: 300, fee: 5 });
-  apply(h, { ...ctx(), type: 'release_payout', source: 'po_2' });
-  s = fold(ledgerDecider, h);
+  const funded = ledger.history({ ...ctx(), type: 'post_payment', source: 'pi_1', clearing: 'operator_clearing:mtn', amount: 1_000, fee: 0, availableOn: ctx().at });
+  ledger.given(funded).when({ ...ctx(), type: 'hold_payout', source: 'po_big', amount: 990, fee: 11 }).thenThrows(t, 'IKW-BAL-001');
+  const held = ledger
+    .given(funded)
+    .when({ ...ctx(), type: 'hold_payout', source: 'po_1', amount: 600, fee: 10 })
+    .thenState((s) => {
+      t.equal(balanceOf(s, 'available'), 390);
+      t.equal(balanceOf(s, 'reserved'), 610);
+    });
+  const paid = ledger
+    .given(held)
+    .when({ ...ctx(), type: 'complete_payout', source: 'po_1', clearing: 'operator_clearing:mtn' })
+    .thenState((s) => {
+      t.equal(balanceOf(s, 'reserved'), 0);
+      t.equal(balanceOf(s, 'fees'), 10);
+    });
+  ledger.given(paid).when({ ...ctx(), type: 'release_payout', source: 'po_1' }).thenNothing(t, 'a paid payout cannot be released');
+  const released = ledger.given(paid).history({ ...ctx(), type: 'hold_payout', source: 'po_2', amount: 300, fee: 5 }, { ...ctx(), type: 'release_payout', source: 'po_2' });
+  const s = ledger.state(released);
   t.equal(balanceOf(s, 'available'), 390);
   t.equal(balanceOf(s, 'reserved'), 0);
 });
@@ -71,7 +80,10 @@ t.test('property: random postings never unbalance the journal nor drive availabl
     return seed % max;
   };
   for (let run = 0; run < 40; run++) {
-    const h: LedgerEvent[] = [];
+    let h: LedgerEvent[] = [];
+    const apply = (command: LedgerCommand) => {
+      h = ledger.given(h).history(command);
+    };
     const payouts: string[] = [];
     let clock = Date.UTC(2026, 0, 1);
     for (let step = 0; step < 150; step++) {
@@ -81,22 +93,22 @@ t.test('property: random postings never unbalance the journal nor drive availabl
       try {
         if (pick === 0 || pick === 1) {
           const amount = 1 + rand(50_000);
-          apply(h, { ...c, type: 'post_payment', source: `pi_${run}_${step}`, clearing: 'operator_clearing:orange_money', amount, fee: rand(amount + 1), availableOn: new Date(clock + rand(3) * 86_400_000) });
+          apply({ ...c, type: 'post_payment', source: `pi_${run}_${step}`, clearing: 'operator_clearing:orange_money', amount, fee: rand(amount + 1), availableOn: new Date(clock + rand(3) * 86_400_000) });
         } else if (pick === 2) {
           const id = `po_${run}_${step}`;
-          apply(h, { ...c, type: 'hold_payout', source: id, amount: 1 + rand(40_000), fee: rand(500) });
+          apply({ ...c, type: 'hold_payout', source: id, amount: 1 + rand(40_000), fee: rand(500) });
           payouts.push(id);
         } else if (pick === 3 && payouts.length) {
-          apply(h, { ...c, type: 'complete_payout', source: payouts[rand(payouts.length)]!, clearing: 'bank_clearing' });
+          apply({ ...c, type: 'complete_payout', source: payouts[rand(payouts.length)]!, clearing: 'bank_clearing' });
         } else if (pick === 4 && payouts.length) {
-          apply(h, { ...c, type: 'release_payout', source: payouts[rand(payouts.length)]! });
+          apply({ ...c, type: 'release_payout', source: payouts[rand(payouts.length)]! });
         } else {
-          apply(h, { ...c, type: 'settle_due' });
+          apply({ ...c, type: 'settle_due' });
         }
       } catch (err) {
         if (!(err instanceof ApiError && err.code === 'IKW-BAL-001')) throw err;
       }
-      const s = fold(ledgerDecider, h);
+      const s = ledger.state(h);
       if (total(s) !== 0 || balanceOf(s, 'available') < 0 || balanceOf(s, 'reserved') < 0 || balanceOf(s, 'pending') < 0) {
         t.fail(`invariant broken at run ${run} step ${step}: ${JSON.stringify([...s.balances])}`);
         return;

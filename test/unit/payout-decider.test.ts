@@ -6,15 +6,16 @@
  * merchant payout settings and destination normalisation.
  */
 import t from 'tap';
-import { fold } from '../../packages/core/decider.js';
-import { merchantSettingsDecider } from '../../packages/domain/merchant-settings/decider.js';
-import { defaultPayoutSettings, type MerchantSettingsEvent } from '../../packages/domain/merchant-settings/events.js';
+import { merchantSettingsDecider, type MerchantSettingsCommand } from '../../packages/domain/merchant-settings/decider.js';
+import { defaultPayoutSettings } from '../../packages/domain/merchant-settings/events.js';
 import { payoutMethodDecider, unusableReason } from '../../packages/domain/payout-method/decider.js';
 import { normalizeDestination } from '../../packages/domain/payout-method/destination.js';
-import type { PayoutMethodCreated, PayoutMethodEvent } from '../../packages/domain/payout-method/events.js';
+import type { PayoutMethodCreated } from '../../packages/domain/payout-method/events.js';
 import { FINAL_PAYOUT_STATUSES, payoutDecider, toPayoutObject, type Owner, type PayoutCommand } from '../../packages/domain/payout/decider.js';
-import type { PayoutCreated, PayoutEvent } from '../../packages/domain/payout/events.js';
+import type { PayoutCreated } from '../../packages/domain/payout/events.js';
+import { spec } from '../support/decider-spec.js';
 
+const payouts = spec(payoutDecider);
 const T0 = new Date('2026-01-01T00:00:00Z');
 const at = (ms: number) => new Date(T0.getTime() + ms);
 const MIN = 60_000;
@@ -34,17 +35,6 @@ const created: PayoutCreated = {
   createdAt: T0.toISOString(),
 };
 
-function run(history: PayoutEvent[], command: PayoutCommand): PayoutEvent[] {
-  return payoutDecider.decide(command, fold(payoutDecider, history));
-}
-
-/** Runs commands one after the other; returns every event decided. */
-function script(commands: PayoutCommand[], history: PayoutEvent[] = []): PayoutEvent[] {
-  const all = [...history];
-  for (const c of commands) all.push(...run(all, c));
-  return all;
-}
-
 const create: PayoutCommand = { type: 'create', payout: created };
 const accepted: PayoutCommand = { type: 'submit', owner, at: at(1000), result: { status: 'accepted' } };
 const rejected: PayoutCommand = { type: 'submit', owner, at: at(1000), result: { status: 'rejected', failureCode: 'invalid_account', failureMessage: 'No such wallet' } };
@@ -54,142 +44,173 @@ const fail = (ms = 3000): PayoutCommand => ({ type: 'fail', owner, at: at(ms), f
 const overdue = (ms: number): PayoutCommand => ({ type: 'check_overdue', owner, at: at(ms) });
 const cancel: PayoutCommand = { type: 'cancel', owner, at: at(500) };
 
-const stateOf = (events: PayoutEvent[]) => fold(payoutDecider, events);
-
 t.test('create: payout.created with the public object, status pending', async (t) => {
-  const events = run([], create);
-  t.same(events.map((e) => e.type), ['payout.created']);
-  const object = events[0]!.data.object;
-  t.same(object, {
-    id: 'po_1',
-    object: 'payout',
-    amount: 10_000,
-    currency: 'xof',
-    status: 'pending',
-    destination: created.destination,
-    payout_method_id: null,
-    arrival_date_estimate: created.expectedBy,
-    expected_by: created.expectedBy,
-    delay_state: null,
-    delay_reason: null,
-    delayed_at: null,
-    metadata: { order: '42', source: 'api', environment: 'sandbox' },
-    failure_code: null,
-    failure_message: null,
-    fee: 100,
-    created: Math.floor(T0.getTime() / 1000),
-    livemode: false,
-  });
-  t.same(toPayoutObject(stateOf(events)), object, 'the object is the state after the event');
-  t.equal(toPayoutObject(stateOf(run([], { type: 'create', payout: { ...created, environment: 'live' } }))).livemode, true, 'livemode from the environment');
+  payouts
+    .given()
+    .when(create)
+    .thenState((s, decided) => {
+      t.same(decided.map((e) => e.type), ['payout.created']);
+      const object = decided[0]!.data.object;
+      t.same(object, {
+        id: 'po_1',
+        object: 'payout',
+        amount: 10_000,
+        currency: 'xof',
+        status: 'pending',
+        destination: created.destination,
+        payout_method_id: null,
+        arrival_date_estimate: created.expectedBy,
+        expected_by: created.expectedBy,
+        delay_state: null,
+        delay_reason: null,
+        delayed_at: null,
+        metadata: { order: '42', source: 'api', environment: 'sandbox' },
+        failure_code: null,
+        failure_message: null,
+        fee: 100,
+        created: Math.floor(T0.getTime() / 1000),
+        livemode: false,
+      });
+      t.same(toPayoutObject(s), object, 'the object is the state after the event');
+    });
+  payouts
+    .given()
+    .when({ type: 'create', payout: { ...created, environment: 'live' } })
+    .thenState((s) => t.equal(toPayoutObject(s).livemode, true, 'livemode from the environment'));
 });
 
 t.test('a payout is created once', async (t) => {
-  t.throws(() => run(run([], create), create), { code: 'IKW-RES-003' });
+  payouts.given(payouts.history(create)).when(create).thenThrows(t, 'IKW-RES-003');
 });
 
 t.test('commands on a payout that does not exist, or of another merchant or environment: 404', async (t) => {
-  const history = run([], create);
+  const history = payouts.history(create);
   for (const c of [accepted, delay('unknown'), overdue(20 * MIN), complete(), fail(), cancel]) {
-    t.throws(() => run([], c), { code: 'IKW-RES-001' }, `${c.type} without a payout`);
-    t.throws(() => run(history, { ...c, owner: { merchantId: 'acct_2', environment: 'sandbox' } } as PayoutCommand), { code: 'IKW-RES-001' }, `${c.type} of another merchant`);
-    t.throws(() => run(history, { ...c, owner: { merchantId: 'acct_1', environment: 'live' } } as PayoutCommand), { code: 'IKW-RES-001' }, `${c.type} of the other environment`);
+    payouts.given().when(c).thenThrows(t, 'IKW-RES-001', `${c.type} without a payout`);
+    payouts.given(history).when({ ...c, owner: { merchantId: 'acct_2', environment: 'sandbox' } } as PayoutCommand).thenThrows(t, 'IKW-RES-001', `${c.type} of another merchant`);
+    payouts.given(history).when({ ...c, owner: { merchantId: 'acct_1', environment: 'live' } } as PayoutCommand).thenThrows(t, 'IKW-RES-001', `${c.type} of the other environment`);
   }
 });
 
 t.test('pending → in_transit → paid', async (t) => {
-  const events = script([create, accepted, complete()]);
+  const events = payouts.history(create, accepted, complete());
   t.same(events.map((e) => e.type), ['payout.created', 'payout.updated', 'payout.paid']);
   t.same(events.map((e) => e.data.object.status), ['pending', 'in_transit', 'paid']);
   t.same(events[1]!.data, { status: 'in_transit', at: at(1000).toISOString(), object: events[1]!.data.object });
-  const s = stateOf(events);
+  const s = payouts.state(events);
   t.equal(s.status, 'paid');
   t.equal(toPayoutObject(s).failure_code, null);
 });
 
 t.test('pending → in_transit → failed, with the failure on the object', async (t) => {
-  const events = script([create, accepted, fail()]);
+  const inTransit = payouts.history(create, accepted);
+  const events = payouts
+    .given(inTransit)
+    .when(fail())
+    .thenMatch(t, [{ type: 'payout.failed', data: { failureCode: 'recipient_not_found', failureMessage: 'No account', object: { status: 'failed', failure_code: 'recipient_not_found', failure_message: 'No account' } } }]);
   t.same(events.map((e) => e.type), ['payout.created', 'payout.updated', 'payout.failed']);
-  t.match(events[2]!.data, { failureCode: 'recipient_not_found', failureMessage: 'No account', object: { status: 'failed', failure_code: 'recipient_not_found', failure_message: 'No account' } });
 });
 
 t.test('pending → failed when the operator refuses at initiation', async (t) => {
-  const events = script([create, rejected]);
+  const events = payouts
+    .given(payouts.history(create))
+    .when(rejected)
+    .thenMatch(t, [{ type: 'payout.failed', data: { object: { status: 'failed', failure_code: 'invalid_account', failure_message: 'No such wallet' } } }]);
   t.same(events.map((e) => e.type), ['payout.created', 'payout.failed']);
-  t.match(events[1]!.data.object, { status: 'failed', failure_code: 'invalid_account', failure_message: 'No such wallet' });
 });
 
 t.test('pending → canceled; cancel from any other state is refused', async (t) => {
-  const events = script([create, cancel]);
+  const events = payouts.given(payouts.history(create)).when(cancel).thenState((s, decided) => {
+    t.same(decided.map((e) => e.type), ['payout.canceled']);
+    t.equal(decided[0]!.data.object.status, 'canceled');
+    t.equal(s.status, 'canceled');
+  });
   t.same(events.map((e) => e.type), ['payout.created', 'payout.canceled']);
-  t.equal(events[1]!.data.object.status, 'canceled');
-  t.throws(() => run(events, cancel), { code: 'IKW-RES-002' }, 'canceled twice');
-  t.throws(() => run(script([create, accepted]), cancel), { code: 'IKW-RES-002' }, 'in_transit');
-  t.throws(() => run(script([create, accepted, complete()]), cancel), { code: 'IKW-RES-002' }, 'paid');
-  t.throws(() => run(script([create, rejected]), cancel), { code: 'IKW-RES-002' }, 'failed');
+  payouts.given(events).when(cancel).thenThrows(t, 'IKW-RES-002', 'canceled twice');
+  payouts.given(payouts.history(create, accepted)).when(cancel).thenThrows(t, 'IKW-RES-002', 'in_transit');
+  payouts.given(payouts.history(create, accepted, complete())).when(cancel).thenThrows(t, 'IKW-RES-002', 'paid');
+  payouts.given(payouts.history(create, rejected)).when(cancel).thenThrows(t, 'IKW-RES-002', 'failed');
 });
 
 t.test('submit decides only once, from pending', async (t) => {
-  const history = script([create, accepted]);
-  t.same(run(history, accepted), [], 'a second accepted submit');
-  t.same(run(history, rejected), [], 'a rejected submit after in_transit');
-  t.same(run(script([create, accepted, complete()]), accepted), [], 'after paid');
-  t.same(run(script([create, cancel]), accepted), [], 'after canceled');
+  const history = payouts.history(create, accepted);
+  payouts.given(history).when(accepted).thenNothing(t, 'a second accepted submit');
+  payouts.given(history).when(rejected).thenNothing(t, 'a rejected submit after in_transit');
+  payouts.given(payouts.history(create, accepted, complete())).when(accepted).thenNothing(t, 'after paid');
+  payouts.given(payouts.history(create, cancel)).when(accepted).thenNothing(t, 'after canceled');
 });
 
 t.test('final states are final: late or repeated callbacks decide nothing', async (t) => {
   for (const [name, final] of [
-    ['paid', script([create, accepted, complete()])],
-    ['failed', script([create, accepted, fail()])],
-    ['canceled', script([create, cancel])],
+    ['paid', payouts.history(create, accepted, complete())],
+    ['failed', payouts.history(create, accepted, fail())],
+    ['canceled', payouts.history(create, cancel)],
   ] as const) {
     for (const c of [complete(9000), fail(9000), delay('operator_down', 9000), overdue(60 * MIN), accepted]) {
-      t.same(run(final, c), [], `${c.type} after ${name}`);
+      payouts.given(final).when(c).thenNothing(t, `${c.type} after ${name}`);
     }
-    t.ok(FINAL_PAYOUT_STATUSES.includes(stateOf(final).status), `${name} is final`);
+    t.ok(FINAL_PAYOUT_STATUSES.includes(payouts.state(final).status), `${name} is final`);
   }
 });
 
 t.test('the delay overlay: reason and first detection time, status unchanged', async (t) => {
-  const events = script([create, accepted, delay('operator_pending', 2000)]);
-  t.same(events.map((e) => e.type), ['payout.created', 'payout.updated', 'payout.delayed']);
-  t.match(events[2]!.data, { reason: 'operator_pending', at: at(2000).toISOString() });
-  t.match(events[2]!.data.object, { status: 'in_transit', delay_state: 'delayed', delay_reason: 'operator_pending', delayed_at: at(2000).toISOString() });
+  const delayed = payouts
+    .given(payouts.history(create, accepted))
+    .when(delay('operator_pending', 2000))
+    .thenMatch(t, [
+      {
+        type: 'payout.delayed',
+        data: {
+          reason: 'operator_pending',
+          at: at(2000).toISOString(),
+          object: { status: 'in_transit', delay_state: 'delayed', delay_reason: 'operator_pending', delayed_at: at(2000).toISOString() },
+        },
+      },
+    ]);
+  t.same(delayed.map((e) => e.type), ['payout.created', 'payout.updated', 'payout.delayed']);
 
-  t.same(run(events, delay('operator_pending', 2500)), [], 'the same reason again decides nothing');
-  const changed = run(events, delay('operator_timeout', 4000));
-  t.equal(changed.length, 1, 'another reason is recorded');
-  t.match(changed[0]!.data.object, { status: 'in_transit', delay_reason: 'operator_timeout', delayed_at: at(2000).toISOString() }, 'delayed_at keeps the first detection');
+  payouts.given(delayed).when(delay('operator_pending', 2500)).thenNothing(t, 'the same reason again decides nothing');
+  payouts
+    .given(delayed)
+    .when(delay('operator_timeout', 4000))
+    .thenMatch(t, [{ type: 'payout.delayed', data: { object: { status: 'in_transit', delay_reason: 'operator_timeout', delayed_at: at(2000).toISOString() } } }], 'another reason is recorded; delayed_at keeps the first detection');
 
-  const paid = script([complete(5000)], events);
-  t.match(paid.at(-1)!.data.object, { status: 'paid', delay_reason: 'operator_pending' }, 'a delayed payout can still be paid');
-  const pendingDelayed = script([create, delay('operator_down', 100)]);
-  t.equal(pendingDelayed.at(-1)!.data.object.status, 'pending', 'a pending payout stays pending when delayed');
+  payouts.given(delayed).when(complete(5000)).thenState((_, decided) => {
+    t.match(decided.at(-1)?.data.object, { status: 'paid', delay_reason: 'operator_pending' }, 'a delayed payout can still be paid');
+  });
+  payouts.given(payouts.history(create)).when(delay('operator_down', 100)).thenState((_, decided) => {
+    t.equal(decided.at(-1)?.data.object.status, 'pending', 'a pending payout stays pending when delayed');
+  });
 });
 
 t.test('check_overdue: delayed unknown once expected_by has passed, and only then', async (t) => {
-  const inTransit = script([create, accepted]);
-  t.same(run(inTransit, overdue(10 * MIN - 1)), [], 'one millisecond before expected_by');
-  const late = run(inTransit, overdue(10 * MIN));
-  t.same(late.map((e) => e.type), ['payout.delayed'], 'at expected_by');
-  t.match(late[0]!.data, { reason: 'unknown', at: at(10 * MIN).toISOString() });
-  t.match(late[0]!.data.object, { status: 'in_transit', delay_state: 'delayed', delay_reason: 'unknown', delayed_at: at(10 * MIN).toISOString() });
-  t.same(run([...inTransit, ...late], overdue(11 * MIN)), [], 'once');
-  t.same(run(script([delay('operator_down', 2000)], inTransit), overdue(11 * MIN)), [], 'the operator already said why: its reason stays');
-  t.same(run(script([create, accepted, complete()]), overdue(11 * MIN)), [], 'not when paid');
-  t.same(run(script([create, accepted, fail()]), overdue(11 * MIN)), [], 'not when failed');
-  t.equal(run(script([create]), overdue(11 * MIN)).length, 1, 'a payout still pending is late too');
+  const inTransit = payouts.history(create, accepted);
+  payouts.given(inTransit).when(overdue(10 * MIN - 1)).thenNothing(t, 'one millisecond before expected_by');
+  const late = payouts
+    .given(inTransit)
+    .when(overdue(10 * MIN))
+    .thenMatch(
+      t,
+      [{ type: 'payout.delayed', data: { reason: 'unknown', at: at(10 * MIN).toISOString(), object: { status: 'in_transit', delay_state: 'delayed', delay_reason: 'unknown', delayed_at: at(10 * MIN).toISOString() } } }],
+      'at expected_by',
+    );
+  payouts.given(late).when(overdue(11 * MIN)).thenNothing(t, 'once');
+  payouts.given(payouts.given(inTransit).history(delay('operator_down', 2000))).when(overdue(11 * MIN)).thenNothing(t, 'the operator already said why: its reason stays');
+  payouts.given(payouts.history(create, accepted, complete())).when(overdue(11 * MIN)).thenNothing(t, 'not when paid');
+  payouts.given(payouts.history(create, accepted, fail())).when(overdue(11 * MIN)).thenNothing(t, 'not when failed');
+  payouts.given(payouts.history(create)).when(overdue(11 * MIN)).thenMatch(t, [{ type: 'payout.delayed' }], 'a payout still pending is late too');
 });
 
 t.test('every event carries the object as the state after it', async (t) => {
-  const events = script([create, accepted, delay('operator_timeout'), overdue(20 * MIN), fail(21 * MIN)]);
+  const events = payouts.history(create, accepted, delay('operator_timeout'), overdue(20 * MIN), fail(21 * MIN));
   for (let i = 0; i < events.length; i++) {
-    t.same(events[i]!.data.object, toPayoutObject(stateOf(events.slice(0, i + 1))), `${events[i]!.type}`);
+    t.same(events[i]!.data.object, toPayoutObject(payouts.state(events.slice(0, i + 1))), `${events[i]!.type}`);
   }
-  t.throws(() => toPayoutObject(payoutDecider.initialState), 'no object without a payout');
+  t.throws(() => toPayoutObject(payouts.state([])), 'no object without a payout');
 });
 
 t.test('payout methods (saved destinations)', async (t) => {
+  const methods = spec(payoutMethodDecider);
   const method: PayoutMethodCreated = {
     id: '0190c6a8-0000-7000-8000-000000000001',
     merchantId: 'acct_1',
@@ -198,48 +219,58 @@ t.test('payout methods (saved destinations)', async (t) => {
     usableFrom: at(30 * MIN).toISOString(),
     createdAt: T0.toISOString(),
   };
-  const runM = (history: PayoutMethodEvent[], c: Parameters<typeof payoutMethodDecider.decide>[0]) => payoutMethodDecider.decide(c, fold(payoutMethodDecider, history));
-  const made = runM([], { type: 'create', method });
-  t.same(made, [{ type: 'payout_method.created', data: method }]);
-  t.throws(() => runM(made, { type: 'create', method }), { code: 'IKW-RES-003' }, 'created once');
+  const made = methods.given().when({ type: 'create', method }).then(t, [{ type: 'payout_method.created', data: method }]);
+  methods.given(made).when({ type: 'create', method }).thenThrows(t, 'IKW-RES-003', 'created once');
 
   const deactivate = { type: 'deactivate', merchantId: 'acct_1', environment: 'sandbox', at: at(MIN) } as const;
-  const off = runM(made, deactivate);
-  t.same(off, [{ type: 'payout_method.deactivated', data: { id: method.id, deactivatedAt: at(MIN).toISOString() } }]);
-  t.same(runM([...made, ...off], deactivate), [], 'deactivating twice is fine');
-  t.throws(() => runM(made, { ...deactivate, merchantId: 'acct_2' }), { code: 'IKW-RES-001' }, 'another merchant');
-  t.throws(() => runM(made, { ...deactivate, environment: 'live' }), { code: 'IKW-RES-001' }, 'the other environment');
-  t.throws(() => runM([], deactivate), { code: 'IKW-RES-001' }, 'no such method');
+  const off = methods.given(made).when(deactivate).then(t, [{ type: 'payout_method.deactivated', data: { id: method.id, deactivatedAt: at(MIN).toISOString() } }]);
+  methods.given(off).when(deactivate).thenNothing(t, 'deactivating twice is fine');
+  methods.given(made).when({ ...deactivate, merchantId: 'acct_2' }).thenThrows(t, 'IKW-RES-001', 'another merchant');
+  methods.given(made).when({ ...deactivate, environment: 'live' }).thenThrows(t, 'IKW-RES-001', 'the other environment');
+  methods.given().when(deactivate).thenThrows(t, 'IKW-RES-001', 'no such method');
 
-  const active = fold(payoutMethodDecider, made);
-  t.equal(unusableReason(payoutMethodDecider.initialState, 'acct_1', 'sandbox', at(40 * MIN)), 'missing');
+  const active = methods.state(made);
+  t.equal(unusableReason(methods.state([]), 'acct_1', 'sandbox', at(40 * MIN)), 'missing');
   t.equal(unusableReason(active, 'acct_2', 'sandbox', at(40 * MIN)), 'missing', 'another merchant: as if missing');
   t.equal(unusableReason(active, 'acct_1', 'live', at(40 * MIN)), 'missing', 'the other environment: as if missing');
   t.equal(unusableReason(active, 'acct_1', 'sandbox', at(30 * MIN - 1)), 'safety_delay', 'before usableFrom');
   t.equal(unusableReason(active, 'acct_1', 'sandbox', at(30 * MIN)), null, 'from usableFrom on');
-  t.equal(unusableReason(fold(payoutMethodDecider, [...made, ...off]), 'acct_1', 'sandbox', at(40 * MIN)), 'inactive');
+  t.equal(unusableReason(methods.state(off), 'acct_1', 'sandbox', at(40 * MIN)), 'inactive');
 });
 
 t.test('merchant payout settings', async (t) => {
+  const settings = spec(merchantSettingsDecider);
   t.same(defaultPayoutSettings('sandbox'), { defaultReturnUrl: null, safetyDelayMinutes: 0, defaultCurrency: null, defaultPayoutMethodId: null });
   t.equal(defaultPayoutSettings('live').safetyDelayMinutes, 1440, 'a day in live');
-  const update = (history: MerchantSettingsEvent[], changes: Parameters<typeof merchantSettingsDecider.decide>[0]['changes'], ms = 0) =>
-    merchantSettingsDecider.decide({ type: 'update', merchantId: 'acct_1', environment: 'sandbox', changes, at: at(ms) }, fold(merchantSettingsDecider, history));
-  t.same(update([], {}), [], 'no change');
-  t.same(update([], { safetyDelayMinutes: 0 }), [], 'a value equal to the default is no change');
-  const first = update([], { safetyDelayMinutes: 30, defaultReturnUrl: 'https://shop.example/back' });
-  t.same(first[0]!.data, {
-    merchantId: 'acct_1',
-    environment: 'sandbox',
-    changes: { safetyDelayMinutes: 30, defaultReturnUrl: 'https://shop.example/back' },
-    settings: { defaultReturnUrl: 'https://shop.example/back', safetyDelayMinutes: 30, defaultCurrency: null, defaultPayoutMethodId: null },
-    updatedAt: T0.toISOString(),
-  });
-  const second = update(first, { defaultCurrency: 'xof', safetyDelayMinutes: 30 }, MIN);
-  t.same(second[0]!.data.changes, { defaultCurrency: 'xof' }, 'only what changed');
-  t.same(fold(merchantSettingsDecider, [...first, ...second]).settings, { defaultReturnUrl: 'https://shop.example/back', safetyDelayMinutes: 30, defaultCurrency: 'xof', defaultPayoutMethodId: null });
-  const cleared = update([...first, ...second], { defaultReturnUrl: null }, 2 * MIN);
-  t.equal(cleared[0]!.data.settings.defaultReturnUrl, null, 'null clears');
+  const update = (changes: MerchantSettingsCommand['changes'], ms = 0): MerchantSettingsCommand => ({ type: 'update', merchantId: 'acct_1', environment: 'sandbox', changes, at: at(ms) });
+  settings.given().when(update({})).thenNothing(t, 'no change');
+  settings.given().when(update({ safetyDelayMinutes: 0 })).thenNothing(t, 'a value equal to the default is no change');
+  const first = settings
+    .given()
+    .when(update({ safetyDelayMinutes: 30, defaultReturnUrl: 'https://shop.example/back' }))
+    .then(t, [
+      {
+        type: 'merchant.payout_settings_updated',
+        data: {
+          merchantId: 'acct_1',
+          environment: 'sandbox',
+          changes: { safetyDelayMinutes: 30, defaultReturnUrl: 'https://shop.example/back' },
+          settings: { defaultReturnUrl: 'https://shop.example/back', safetyDelayMinutes: 30, defaultCurrency: null, defaultPayoutMethodId: null },
+          updatedAt: T0.toISOString(),
+        },
+      },
+    ]);
+  const second = settings
+    .given(first)
+    .when(update({ defaultCurrency: 'xof', safetyDelayMinutes: 30 }, MIN))
+    .thenState((s, decided) => {
+      t.same(decided.map((e) => e.data.changes), [{ defaultCurrency: 'xof' }], 'only what changed');
+      t.same(s.settings, { defaultReturnUrl: 'https://shop.example/back', safetyDelayMinutes: 30, defaultCurrency: 'xof', defaultPayoutMethodId: null });
+    });
+  settings
+    .given(second)
+    .when(update({ defaultReturnUrl: null }, 2 * MIN))
+    .thenState((_, decided) => t.same(decided.map((e) => e.data.settings.defaultReturnUrl), [null], 'null clears'));
 });
 
 t.test('destinations are checked against the catalog and normalised', async (t) => {

@@ -1,0 +1,114 @@
+/**
+ * Given/when/then for deciders, one shape for every decider suite:
+ *
+ *   const payouts = spec(payoutDecider);
+ *   payouts.given(payouts.history(create, accepted)).when(cancel).thenThrows(t, 'IKW-RES-002');
+ *
+ * `history(...commands)` builds the events a scenario starts from, deciding each command on the
+ * state the earlier ones left (as the command handler does); the `then…` checks run the command
+ * on the given history and assert with the test's `t`. Checks that let the scenario go on return
+ * the history after the command: the given events followed by the decided ones.
+ */
+import type { Test } from 'tap';
+import { fold, type Decider, type DomainEvent } from '../../packages/core/decider.js';
+import { ApiError, type ErrorCode } from '../../packages/core/errors.js';
+
+/** What a refused command throws: an ApiError with this code and, where given, these fields. */
+export interface Refusal {
+  code: ErrorCode;
+  /** `null`: the error names no param. */
+  param?: string | null;
+  /** A string is compared whole; a RegExp is matched. */
+  message?: string | RegExp;
+  retryable?: boolean;
+}
+
+/** An expected event: its exact type, and a pattern its data must match (t.match: a string in the pattern matches a value that contains it). */
+export interface EventPattern<E extends DomainEvent> {
+  type: E['type'];
+  data?: object;
+}
+
+export interface When<S, E extends DomainEvent> {
+  /** Decides exactly `expected` (t.same). */
+  then(t: Test, expected: readonly E[], message?: string): E[];
+  /** Decides events of exactly these types, in this order, whose data match the patterns. */
+  thenMatch(t: Test, expected: readonly EventPattern<E>[], message?: string): E[];
+  /** Accepts the command and decides no event (idempotent repeats, late news). */
+  thenNothing(t: Test, message?: string): void;
+  /** Refuses the command: throws an ApiError of this code (and param, message, retryable when given). */
+  thenThrows(t: Test, refusal: ErrorCode | Refusal, message?: string): void;
+  /** Accepts the command; `check` asserts (with the test's own `t`) on the state after it and on the events it decided. */
+  thenState(check: (state: S, decided: E[]) => void): E[];
+}
+
+export interface Given<C, S, E extends DomainEvent> {
+  /** The given history followed by what `commands` decide one after the other; a refusal throws. */
+  history(...commands: C[]): E[];
+  when(command: C): When<S, E>;
+}
+
+export interface DeciderSpec<C, S, E extends DomainEvent> {
+  /** The state the events leave, from the decider's initial state. */
+  state(events: readonly E[]): S;
+  /** What `commands` decide one after the other from no history; a refusal throws. */
+  history(...commands: C[]): E[];
+  /** The history the command is decided on: these event lists, one after the other. */
+  given(...histories: (readonly E[])[]): Given<C, S, E>;
+}
+
+export function spec<C, S, E extends DomainEvent>(decider: Decider<C, S, E>): DeciderSpec<C, S, E> {
+  const state = (events: readonly E[]) => fold(decider, events);
+  const given = (...histories: (readonly E[])[]): Given<C, S, E> => {
+    const before = histories.flat();
+    return {
+      history: (...commands) => commands.reduce<E[]>((h, c) => [...h, ...decider.decide(c, state(h))], before),
+      when: (command) => when(before, () => decider.decide(command, state(before))),
+    };
+  };
+  const when = (before: E[], decide: () => E[]): When<S, E> => ({
+    then(t, expected, message) {
+      const decided = decide();
+      t.same(decided, expected, message ?? `decides ${typesOf(expected)}`);
+      return [...before, ...decided];
+    },
+    thenMatch(t, expected, message) {
+      const decided = decide();
+      const label = message ?? `decides ${typesOf(expected)}`;
+      t.same(decided.map((e) => e.type), expected.map((e) => e.type), label);
+      if (expected.some((e) => e.data)) t.match(decided.map((e) => e.data), expected.map((e) => e.data ?? {}), `${label}: the data`);
+      return [...before, ...decided];
+    },
+    thenNothing(t, message) {
+      t.same(decide(), [], message ?? 'decides nothing');
+    },
+    thenThrows(t, refusal, message) {
+      const expected: Refusal = typeof refusal === 'string' ? { code: refusal } : refusal;
+      const label = message ?? `refused with ${expected.code}`;
+      let decided: E[];
+      try {
+        decided = decide();
+      } catch (err) {
+        t.type(err, ApiError, `${label}: an ApiError`);
+        if (!(err instanceof ApiError)) return;
+        t.equal(err.code, expected.code, `${label}: code ${expected.code}`);
+        if (expected.param === null) t.equal(err.param, undefined, `${label}: names no param`);
+        else if (expected.param !== undefined) t.equal(err.param, expected.param, `${label}: param ${expected.param}`);
+        if (typeof expected.message === 'string') t.equal(err.message, expected.message, `${label}: the message`);
+        else if (expected.message) t.match(err.message, expected.message, `${label}: the message`);
+        if (expected.retryable !== undefined) t.equal(err.retryable, expected.retryable, `${label}: retryable ${expected.retryable}`);
+        return;
+      }
+      t.fail(`${label}: it decided ${typesOf(decided)} instead`);
+    },
+    thenState(check) {
+      const decided = decide();
+      const after = [...before, ...decided];
+      check(state(after), decided);
+      return after;
+    },
+  });
+  return { state, history: (...commands) => given().history(...commands), given };
+}
+
+const typesOf = (events: readonly { type: string }[]) => (events.length ? events.map((e) => e.type).join(', ') : 'nothing');
