@@ -171,7 +171,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     store,
     clock,
     log,
-    idempotency: new IdempotencyStore(knex, clock, config.idempotencyTtlMs),
+    idempotency: new IdempotencyStore(knex, clock, config.idempotencyTtlMs, secretBox),
     scheduler,
     busConsumers,
     paymentIntents,
