@@ -187,7 +187,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     rateLimiter: new RateLimiter(knex, clock),
     clock,
     log,
-    idempotency: new IdempotencyStore(knex, clock, config.idempotencyTtlMs, instance),
+    idempotency: new IdempotencyStore(knex, clock, config.idempotencyTtlMs, secretBox, instance),
     scheduler,
     busConsumers,
     paymentIntents,

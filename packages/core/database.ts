@@ -44,24 +44,110 @@ export async function freePort(): Promise<number> {
   });
 }
 
-function processAlive(pid: number): boolean {
+/** Fields of /proc/<pid>/stat after the command name (state, ppid, …), or null without /proc (not Linux) or once the process is gone. */
+function procStat(pid: number): string[] | null {
   try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name is in parentheses and may itself hold spaces and parentheses.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return null;
   }
 }
 
-/** Port of an embedded server already running on this data directory, read from postmaster.pid. */
-function runningPort(pgDir: string): number | null {
+/**
+ * Whether `pid` runs. A process that has exited but not been reaped yet (a zombie: an orphan
+ * waits for init to reap it) runs nothing and counts as gone.
+ */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return procStat(pid)?.[0] !== 'Z';
+}
+
+/** The program name of `pid` where /proc tells, else null. */
+function procComm(pid: number): string | null {
+  try {
+    return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return null;
+  }
+}
+
+interface RunningServer {
+  pid: number;
+  port: number;
+}
+
+/** The embedded server already running on this data directory, from its postmaster.pid. */
+function runningServer(pgDir: string): RunningServer | null {
   const pidFile = path.join(pgDir, 'postmaster.pid');
   if (!fs.existsSync(pidFile)) return null;
   const lines = fs.readFileSync(pidFile, 'utf8').split('\n');
   const pid = Number(lines[0]);
   const port = Number(lines[3]);
   if (!pid || !port || !processAlive(pid)) return null;
-  return port;
+  return { pid, port };
+}
+
+/**
+ * The process that started the embedded server of a data directory records its pid here: it is
+ * the one that stops the server. Written before the server starts, so a process that looks while
+ * it starts sees an owner.
+ */
+function ownerFile(dataDir: string): string {
+  return path.join(dataDir, 'postgres.owner');
+}
+
+function readOwner(dataDir: string): number | null {
+  try {
+    return Number(fs.readFileSync(ownerFile(dataDir), 'utf8').trim()) || null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether the server's owner is gone (killed with SIGKILL, say, which leaves its postmaster
+ * running): then no process would ever stop it. Where /proc tells, the postmaster must still be
+ * the owner's child, so a recycled owner pid is not mistaken for a live owner.
+ */
+function orphaned(dataDir: string, server: RunningServer): boolean {
+  const owner = readOwner(dataDir);
+  if (owner === null || !processAlive(owner)) return true;
+  const parent = procStat(server.pid)?.[1];
+  return parent !== undefined && Number(parent) !== owner;
+}
+
+/**
+ * Stops an orphaned postmaster (a fast shutdown: open transactions roll back, a checkpoint is
+ * written, postmaster.pid is removed). Not our child, so there is no exit event: poll with a
+ * deadline. False when it is not ours to signal (another user's server).
+ */
+async function stopOrphan(pgDir: string, server: RunningServer, timeoutMs = 60_000): Promise<boolean> {
+  const comm = procComm(server.pid);
+  if (comm !== null && comm !== 'postgres') {
+    // A postmaster.pid left by a crashed server, its pid since taken by another program: not a
+    // server to stop, and a lock file PostgreSQL would refuse to start over.
+    fs.rmSync(path.join(pgDir, 'postmaster.pid'), { force: true });
+    return true;
+  }
+  try {
+    process.kill(server.pid, 'SIGINT');
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+  const deadline = Date.now() + timeoutMs;
+  let pause = 10;
+  while (processAlive(server.pid)) {
+    if (Date.now() > deadline) throw new Error(`The orphaned embedded PostgreSQL (pid ${server.pid}) did not stop within ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, pause));
+    pause = Math.min(pause * 2, 200);
+  }
+  return true;
 }
 
 function loadCredentials(dataDir: string): EmbeddedCredentials {
@@ -80,19 +166,29 @@ export interface EmbeddedServer {
 }
 
 /**
- * Starts (or joins) the embedded PostgreSQL of a data directory. When another process of this
- * working directory (the server, say) already runs it, we connect to that one and leave it running.
+ * Starts (or joins) the embedded PostgreSQL of a data directory. When another live process (the
+ * service, say) already runs it, we connect to that one and leave it running: its owner stops it.
+ * A server whose owner died (an orphan) is stopped and started afresh, so that this process owns
+ * it, stops it when it closes, and logs its output.
  */
 export async function startEmbeddedPostgres(dataDir: string, opts: { persistent?: boolean; fast?: boolean; log?: Logger } = {}): Promise<EmbeddedServer> {
   const pgDir = path.join(dataDir, 'pg');
   const creds = loadCredentials(dataDir);
   const url = (port: number) => (database: string) =>
     `postgres://${creds.user}:${encodeURIComponent(creds.password)}@127.0.0.1:${port}/${database}`;
-  const existing = runningPort(pgDir);
-  if (existing !== null) return { url: url(existing), stop: async () => undefined, owned: false };
+  const log = opts.log;
+  const existing = runningServer(pgDir);
+  if (existing !== null) {
+    const join = { url: url(existing.port), stop: async () => undefined, owned: false };
+    if (!orphaned(dataDir, existing)) return join;
+    log?.warn({ pid: existing.pid, dir: pgDir }, 'embedded PostgreSQL left running by a process that died: stopping it to start it afresh');
+    if (!(await stopOrphan(pgDir, existing))) {
+      log?.warn({ pid: existing.pid }, 'not allowed to stop the orphaned embedded PostgreSQL: using it as it is');
+      return join;
+    }
+  }
 
   const port = await freePort();
-  const log = opts.log;
   const server = new EmbeddedPostgres({
     databaseDir: pgDir,
     port,
@@ -115,6 +211,7 @@ export async function startEmbeddedPostgres(dataDir: string, opts: { persistent?
     log?.info({ dir: pgDir }, 'initialising embedded PostgreSQL');
     await server.initialise();
   }
+  fs.writeFileSync(ownerFile(dataDir), `${process.pid}\n`);
   await server.start();
   const admin = new pg.Client({ connectionString: url(port)('postgres') });
   await admin.connect();
@@ -124,7 +221,14 @@ export async function startEmbeddedPostgres(dataDir: string, opts: { persistent?
   } finally {
     await admin.end();
   }
-  return { url: url(port), stop: () => server.stop(), owned: true };
+  return {
+    url: url(port),
+    stop: async () => {
+      await server.stop();
+      if (readOwner(dataDir) === process.pid) fs.rmSync(ownerFile(dataDir), { force: true });
+    },
+    owned: true,
+  };
 }
 
 export function createKnex(url: string, poolMax = 20): Knex {

@@ -8,25 +8,30 @@ export function generateSigningSecret(): string {
 }
 
 /**
- * Encrypts webhook secrets at rest with AES-256-GCM. Ciphertext format: base64 of
- * iv (12 bytes) || tag (16 bytes) || ciphertext, prefixed `v1:` so the format can change later.
+ * Encrypts secrets at rest (webhook signing secrets, stored idempotent answers) with AES-256-GCM.
+ * Ciphertext format: base64 of iv (12 bytes) || tag (16 bytes) || ciphertext, prefixed `v1:` so the
+ * format can change later. `context`, when given, is authenticated but not stored (GCM additional
+ * data): a sealed value opens only with the context it was sealed for, so it cannot be moved to
+ * another row.
  */
 export class SecretBox {
   constructor(private readonly key: Buffer) {
     if (key.length !== 32) throw new Error('The secrets key must be 32 bytes');
   }
 
-  seal(plaintext: string): string {
+  seal(plaintext: string, context?: string): string {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    if (context !== undefined) cipher.setAAD(Buffer.from(context, 'utf8'));
     const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
     return `v1:${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64')}`;
   }
 
-  open(sealed: string): string {
+  open(sealed: string, context?: string): string {
     if (!sealed.startsWith('v1:')) throw new Error('Unknown secret format');
     const raw = Buffer.from(sealed.slice(3), 'base64');
     const decipher = createDecipheriv('aes-256-gcm', this.key, raw.subarray(0, 12));
+    if (context !== undefined) decipher.setAAD(Buffer.from(context, 'utf8'));
     decipher.setAuthTag(raw.subarray(12, 28));
     return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
   }

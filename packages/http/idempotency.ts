@@ -4,6 +4,7 @@ import type { Clock } from '../core/clock.js';
 import { instanceIsDead, type ProcessInstance } from '../core/instance.js';
 import { ApiError } from '../core/errors.js';
 import { sqlMigration, type Migration } from '../core/migration.js';
+import type { SecretBox } from '../core/secrets.js';
 import type { Principal } from './context.js';
 
 export const idempotencyMigrations: Migration[] = [
@@ -27,6 +28,8 @@ export const idempotencyMigrations: Migration[] = [
   ),
   // Which process instance runs a claimed request: a dead one's keys are taken over at once.
   sqlMigration('idempotency/002-locked-by', `ALTER TABLE idempotency_keys ADD COLUMN locked_by integer`),
+  // Answers are sealed from now on; rows written before stay in clear (false) and replay as they are until they expire.
+  sqlMigration('idempotency/002-body-sealed', `ALTER TABLE idempotency_keys ADD COLUMN body_sealed boolean NOT NULL DEFAULT false`),
 ];
 
 /** A first request that has not answered within this long is taken to have died (crash, kill). */
@@ -64,20 +67,32 @@ interface Row {
   state: 'running' | 'done';
   status: number | null;
   body: string | null;
+  body_sealed: boolean;
   locked_at: Date;
   expires_at: Date;
+}
+
+type Scope = Record<'merchant_id' | 'environment' | 'method' | 'path' | 'key', string>;
+
+/** What a sealed answer is bound to: it opens only in its own row, with its own status. */
+function sealContext(scope: Scope, status: number): string {
+  return JSON.stringify(['idempotency', scope.merchant_id, scope.environment, scope.method, scope.path, scope.key, status]);
 }
 
 /**
  * Durable idempotency (docs/architecture.md, "HTTP conventions"): scope merchant × environment × method × path;
  * the first complete answer is stored and replayed byte for byte; same key with another body → 422;
  * same key while the first still runs → 409 (retryable).
+ *
+ * Every stored answer is sealed with the secret box: some carry secrets shown once (a webhook
+ * endpoint's signing secret), and the others carry customer data the table need not hold in clear.
  */
 export class IdempotencyStore {
   constructor(
     private readonly knex: Knex,
     private readonly clock: Clock,
     private readonly ttlMs: number,
+    private readonly box: SecretBox,
     /** This process; without one, a claim of a crashed request is taken over only after ABANDONED_AFTER_MS. */
     private readonly instance: ProcessInstance | null = null,
   ) {}
@@ -88,7 +103,7 @@ export class IdempotencyStore {
 
   async claim(principal: Principal, method: string, path: string, key: string, body: unknown): Promise<Claim> {
     IdempotencyStore.validateKey(key);
-    const scope = { merchant_id: principal.merchantId, environment: principal.environment, method, path, key };
+    const scope: Scope = { merchant_id: principal.merchantId, environment: principal.environment, method, path, key };
     const requestHash = createHash('sha256').update(canonical(body ?? null)).digest('hex');
     for (let attempt = 0; attempt < 3; attempt++) {
       const now = this.clock.now();
@@ -113,7 +128,7 @@ export class IdempotencyStore {
         continue;
       }
       if (row.request_hash !== requestHash) throw new ApiError('IKW-IDM-002', undefined, 'Idempotency-Key');
-      if (row.state === 'done') return { kind: 'replay', answer: { status: row.status!, body: row.body! } };
+      if (row.state === 'done') return { kind: 'replay', answer: this.storedAnswer(scope, row) };
       // The first attempt died without answering (its process is gone, or it has been silent too
       // long): take the key over; exactly one taker wins. A live first attempt is still running: 409.
       const stale = this.knex('idempotency_keys').where({ ...scope, state: 'running', locked_at: row.locked_at });
@@ -125,13 +140,23 @@ export class IdempotencyStore {
     throw new ApiError('IKW-IDM-003');
   }
 
-  private runner(scope: Record<string, string>, lockedAt: Date, requestHash: string): Claim {
+  private storedAnswer(scope: Scope, row: Row): StoredAnswer {
+    const status = row.status!;
+    if (!row.body_sealed) return { status, body: row.body! };
+    try {
+      return { status, body: this.box.open(row.body!, sealContext(scope, status)) };
+    } catch (err) {
+      throw new Error(`A stored idempotent answer cannot be opened (was SECRETS_KEY changed?): ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  private runner(scope: Scope, lockedAt: Date, requestHash: string): Claim {
     return {
       kind: 'run',
       requestRef: `${scope.key}|${requestHash}`,
       complete: async (answer, keep) => {
         const mine = this.knex('idempotency_keys').where({ ...scope, state: 'running', locked_at: lockedAt });
-        if (keep) await mine.update({ state: 'done', status: answer.status, body: answer.body });
+        if (keep) await mine.update({ state: 'done', status: answer.status, body: this.box.seal(answer.body, sealContext(scope, answer.status)), body_sealed: true });
         else await mine.delete();
       },
     };

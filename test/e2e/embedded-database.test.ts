@@ -1,0 +1,192 @@
+/**
+ * The embedded PostgreSQL of a DATA_DIR is stopped by exactly one process, also after a crash.
+ * When the service's node process alone is killed (an out-of-memory kill: SIGKILL to node, not to
+ * its process group), its postmaster keeps running; the next service on that DATA_DIR must not
+ * leave it running forever after its own clean stop. A CLI run that joins the server a live
+ * service started must leave it running for the service.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import t, { type Test } from 'tap';
+import { freePort } from '../../packages/core/database.js';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+const SECRETS_KEY = Buffer.alloc(32, 4).toString('base64');
+/** First start of a DATA_DIR runs initdb: slow on a busy machine. */
+const START_TIMEOUT_MS = 180_000;
+
+interface Proc {
+  child: ChildProcess;
+  output(): string;
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
+  exit: Promise<number | null>;
+}
+
+function run(script: string, args: string[], env: Record<string, string>): Proc {
+  const child = spawn(process.execPath, [path.join(root, script), ...args], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', SECRETS_KEY, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const listeners = new Set<() => void>();
+  const onData = (chunk: Buffer) => {
+    out += chunk.toString();
+    for (const l of listeners) l();
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  // 'close' comes after the output streams ended, so output() is complete once exit resolves.
+  const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return {
+    child,
+    output: () => out,
+    exit,
+    waitFor: (pattern, timeoutMs = START_TIMEOUT_MS) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          if (pattern.test(out)) {
+            listeners.delete(check);
+            clearTimeout(timer);
+            resolve();
+          }
+        };
+        const timer = setTimeout(() => {
+          listeners.delete(check);
+          reject(new Error(`timed out waiting for ${pattern}; output:\n${out}`));
+        }, timeoutMs);
+        listeners.add(check);
+        void exit.then(() => {
+          if (!pattern.test(out)) {
+            clearTimeout(timer);
+            listeners.delete(check);
+            reject(new Error(`exited before ${pattern}; output:\n${out}`));
+          }
+        });
+        check();
+      }),
+  };
+}
+
+/** The pid in DATA_DIR/pg/postmaster.pid, or null when there is none. */
+function postmasterPid(dataDir: string): number | null {
+  const file = path.join(dataDir, 'pg', 'postmaster.pid');
+  if (!fs.existsSync(file)) return null;
+  return Number(fs.readFileSync(file, 'utf8').split('\n')[0]) || null;
+}
+
+/**
+ * Whether `pid` is a running process. A process that has exited but whose parent (init, for an
+ * orphan) has not reaped it yet is a zombie: it runs nothing, so it counts as gone.
+ */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    // No /proc (not Linux): kill(0) is all there is. With /proc, the process vanished meanwhile.
+    return !fs.existsSync('/proc/self/stat');
+  }
+}
+
+/** Init reaps orphans in its own time: poll with a deadline until `pid` has gone. */
+async function gone(pid: number, timeoutMs = 30_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (running(pid)) {
+    if (Date.now() > deadline) return false;
+    await sleep(50);
+  }
+  return true;
+}
+
+/** A fresh DATA_DIR; whatever postmaster a failing run leaves in it is stopped at the end. */
+function dataDirFor(t: Test): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sika-e2e-db-'));
+  // Running as root, the server runs as the `postgres` user, which must reach the directory.
+  fs.chmodSync(dir, 0o755);
+  t.teardown(async () => {
+    const pid = postmasterPid(dir);
+    if (pid !== null && running(pid)) {
+      process.kill(pid, 'SIGQUIT');
+      await gone(pid);
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return dir;
+}
+
+async function startService(t: Test, dataDir: string): Promise<{ proc: Proc; port: number }> {
+  const port = await freePort();
+  const proc = run('dist/services/standalone/main.js', [], { DATA_DIR: dataDir, PORT: String(port) });
+  t.teardown(() => void proc.child.kill('SIGKILL'));
+  await proc.waitFor(/sika is serving/);
+  return { proc, port };
+}
+
+async function stopService(t: Test, proc: Proc): Promise<void> {
+  proc.child.kill('SIGTERM');
+  t.equal(await proc.exit, 0, 'clean exit on SIGTERM');
+  t.match(proc.output(), /stopped/);
+}
+
+t.test('a service killed with SIGKILL: the next one on its DATA_DIR leaves no postmaster behind after a clean stop', async (t) => {
+  const dataDir = dataDirFor(t);
+  const first = await startService(t, dataDir);
+  const orphan = postmasterPid(dataDir);
+  t.ok(orphan !== null && running(orphan), 'the first service runs an embedded postmaster');
+
+  first.proc.child.kill('SIGKILL'); // node only, as the out-of-memory killer does; the postmaster is not signalled
+  await first.proc.exit;
+  t.ok(running(orphan!), 'its postmaster outlives it (orphaned)');
+
+  const second = await startService(t, dataDir);
+  t.match(second.proc.output(), /left running by a process that died/, 'the restarted service says what it found');
+  const health = await fetch(`http://127.0.0.1:${second.port}/readyz`);
+  t.equal(health.status, 200, 'the restarted service reaches its database');
+  await health.arrayBuffer();
+  const serving = postmasterPid(dataDir);
+  t.ok(serving !== null && running(serving), 'a postmaster serves the restarted service');
+
+  await stopService(t, second.proc);
+  t.ok(await gone(orphan!), `the orphaned postmaster (pid ${orphan}) is stopped`);
+  t.ok(await gone(serving!), `the postmaster the second service used (pid ${serving}) is stopped`);
+  t.throws(() => process.kill(serving!, 0), 'no such process');
+  t.equal(postmasterPid(dataDir), null, 'postmaster.pid is gone: the server shut down cleanly');
+
+  // And the data survived: a third start on the same DATA_DIR serves again.
+  const third = await startService(t, dataDir);
+  const again = await fetch(`http://127.0.0.1:${third.port}/readyz`);
+  t.equal(again.status, 200);
+  await again.arrayBuffer();
+  await stopService(t, third.proc);
+  const last = postmasterPid(dataDir);
+  t.equal(last, null, 'stopped cleanly again');
+});
+
+t.test('a CLI run that joins the server of a live service leaves it running', async (t) => {
+  const dataDir = dataDirFor(t);
+  const service = await startService(t, dataDir);
+  const pid = postmasterPid(dataDir);
+  t.ok(pid !== null && running(pid));
+
+  const cli = run('dist/bin/cli.js', ['merchants', 'create', '--name', 'Joined', '--json'], { DATA_DIR: dataDir });
+  t.equal(await cli.exit, 0, 'the CLI run succeeds', { output: cli.output() });
+  const { api_keys } = JSON.parse(/^\{.*\}$/m.exec(cli.output())?.[0] ?? 'null') as { api_keys: { sandbox: string } };
+  t.ok(running(pid!), 'the postmaster still runs after the CLI exits');
+  t.equal(postmasterPid(dataDir), pid, 'the same one');
+
+  const res = await fetch(`http://127.0.0.1:${service.port}/api/v1/webhook-endpoints`, { headers: { authorization: `Bearer ${api_keys.sandbox}` } });
+  t.equal(res.status, 200, 'the service still reads its database (and sees what the CLI wrote)');
+  await res.arrayBuffer();
+
+  await stopService(t, service.proc);
+  t.ok(await gone(pid!), 'the service stops its postmaster');
+});
