@@ -1,5 +1,6 @@
 import { unixSeconds } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
+import { assertOwned, objectAttacher, present } from '../aggregate.js';
 import type { Decider } from '../../core/decider.js';
 import type { Owner } from '../payment-intent/decider.js';
 import type { CreditReason, CustomerCreated, CustomerEvent, CustomerObject } from './events.js';
@@ -40,8 +41,7 @@ export const initialCustomerState: CustomerState = {
 };
 
 export function toCustomerObject(state: CustomerState): CustomerObject {
-  const c = state.customer;
-  if (!c) throw new Error('toCustomerObject of a customer that does not exist');
+  const c = present(state.customer, 'customer');
   return {
     id: c.id,
     object: 'customer',
@@ -56,18 +56,7 @@ export function toCustomerObject(state: CustomerState): CustomerObject {
   };
 }
 
-type Draft = CustomerEvent extends infer E ? (E extends { type: infer T; data: infer D } ? { type: T; data: Omit<D, 'object'> } : never) : never;
-
-/** Applies each decided event in turn and attaches the customer after it as `object`. */
-function withObjects(state: CustomerState, drafts: Draft[]): CustomerEvent[] {
-  const out: CustomerEvent[] = [];
-  let s = state;
-  for (const draft of drafts) {
-    s = customerDecider.evolve(s, draft as CustomerEvent);
-    out.push({ ...draft, data: { ...draft.data, object: toCustomerObject(s) } } as CustomerEvent);
-  }
-  return out;
-}
+const withObjects = objectAttacher<CustomerState, CustomerEvent>((state, event) => customerDecider.evolve(state, event), toCustomerObject);
 
 /**
  * Customers and their wallets. Creation is idempotent (find-or-create can race on one stream). The
@@ -112,9 +101,7 @@ export const customerDecider: Decider<CustomerCommand, CustomerState, CustomerEv
       return [];
     }
     const c = state.customer;
-    if (!c || c.merchantId !== command.owner.merchantId || c.environment !== command.owner.environment) {
-      throw new ApiError('IKW-RES-001', 'No such customer', 'customer');
-    }
+    assertOwned(c, command.owner, 'No such customer', 'customer');
     const at = command.at.toISOString();
     switch (command.type) {
       case 'credit': {

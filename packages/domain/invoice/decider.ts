@@ -1,5 +1,6 @@
 import { unixSeconds } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
+import { assertOwned, objectAttacher, present, type Draft } from '../aggregate.js';
 import type { Decider } from '../../core/decider.js';
 import type { Owner } from '../payment-intent/decider.js';
 import type { InvoiceCreated, InvoiceEvent, InvoiceObject, InvoicePayment, InvoiceStatus, PaymentSource } from './events.js';
@@ -61,8 +62,7 @@ export function amountRemaining(state: InvoiceState): number {
 }
 
 export function toInvoiceObject(state: InvoiceState): InvoiceObject {
-  const i = state.invoice;
-  if (!i) throw new Error('toInvoiceObject of an invoice that does not exist');
+  const i = present(state.invoice, 'invoice');
   return {
     id: i.id,
     object: 'invoice',
@@ -92,18 +92,6 @@ export function toInvoiceObject(state: InvoiceState): InvoiceObject {
   };
 }
 
-type Draft = InvoiceEvent extends infer E ? (E extends { type: infer T; data: infer D } ? { type: T; data: Omit<D, 'object'> } : never) : never;
-
-function withObjects(state: InvoiceState, drafts: Draft[]): InvoiceEvent[] {
-  const out: InvoiceEvent[] = [];
-  let s = state;
-  for (const draft of drafts) {
-    s = invoiceDecider.evolve(s, draft as InvoiceEvent);
-    out.push({ ...draft, data: { ...draft.data, object: toInvoiceObject(s) } } as InvoiceEvent);
-  }
-  return out;
-}
-
 function recordPayment(state: InvoiceState, payment: InvoicePayment): InvoiceState {
   return {
     ...state,
@@ -114,11 +102,13 @@ function recordPayment(state: InvoiceState, payment: InvoicePayment): InvoiceSta
 }
 
 /** Finalizing an invoice with nothing to pay settles it at once. */
-function finalize(state: InvoiceState, at: string): Draft[] {
-  const drafts: Draft[] = [{ type: 'invoice.finalized', data: { at } }];
+function finalize(state: InvoiceState, at: string): Draft<InvoiceEvent>[] {
+  const drafts: Draft<InvoiceEvent>[] = [{ type: 'invoice.finalized', data: { at } }];
   if (state.invoice!.amountDue === 0) drafts.push({ type: 'invoice.paid', data: { payment: { ref: 'out_of_band', source: 'out_of_band', amount: 0, offered: 0 }, at } });
   return drafts;
 }
+
+const withObjects = objectAttacher<InvoiceState, InvoiceEvent>((state, event) => invoiceDecider.evolve(state, event), toInvoiceObject);
 
 /**
  * Invoices: draft → open → paid | void | uncollectible, and uncollectible → paid | void. An open
@@ -159,9 +149,7 @@ export const invoiceDecider: Decider<InvoiceCommand, InvoiceState, InvoiceEvent>
       return [...created, ...withObjects(after, finalize(after, at))];
     }
     const i = state.invoice;
-    if (!i || i.merchantId !== command.owner.merchantId || i.environment !== command.owner.environment) {
-      throw new ApiError('IKW-RES-001', 'No such invoice', 'id');
-    }
+    assertOwned(i, command.owner, 'No such invoice', 'id');
     switch (command.type) {
       case 'transition': {
         if (!INVOICE_TRANSITIONS[state.status].includes(command.to)) {

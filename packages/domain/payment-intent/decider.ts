@@ -1,5 +1,6 @@
 import { unixSeconds } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
+import { assertOwned, objectAttacher, present } from '../aggregate.js';
 import type { Decider } from '../../core/decider.js';
 import { assertMetadataSize, publicMetadata } from './metadata.js';
 import type {
@@ -92,8 +93,7 @@ function maskedMethod(pm: PaymentMethodDetails | null): PaymentIntentObject['pay
 
 /** The public object of a state: what GET returns and what every public event carries. */
 export function toObject(state: PaymentIntentState): PaymentIntentObject {
-  const i = state.intent;
-  if (!i) throw new Error('toObject of a payment intent that does not exist');
+  const i = present(state.intent, 'payment intent');
   return {
     id: i.id,
     object: 'payment_intent',
@@ -120,24 +120,11 @@ export function toObject(state: PaymentIntentState): PaymentIntentObject {
   };
 }
 
-type Draft = PaymentIntentEvent extends infer E ? (E extends { type: infer T; data: infer D } ? { type: T; data: Omit<D, 'object'> } : never) : never;
-
-/** Applies each decided event in turn and attaches the resulting public object to public events. */
-function withObjects(state: PaymentIntentState, drafts: Draft[]): PaymentIntentEvent[] {
-  const out: PaymentIntentEvent[] = [];
-  let s = state;
-  for (const draft of drafts) {
-    const provisional = { ...draft, data: { ...draft.data } } as PaymentIntentEvent;
-    s = paymentIntentDecider.evolve(s, provisional);
-    const internal = draft.type === 'payment_intent.confirmation_started' || draft.type === 'payment_intent.confirmation_aborted';
-    out.push(internal ? provisional : ({ ...draft, data: { ...draft.data, object: toObject(s) } } as PaymentIntentEvent));
-  }
-  return out;
-}
-
 function leaseExpired(c: Confirmation, at: Date): boolean {
   return at.getTime() - new Date(c.startedAt).getTime() >= CONFIRMATION_LEASE_MS;
 }
+
+const withObjects = objectAttacher<PaymentIntentState, PaymentIntentEvent>((state, event) => paymentIntentDecider.evolve(state, event), toObject, ['payment_intent.confirmation_started', 'payment_intent.confirmation_aborted']);
 
 /**
  * The payment intent lifecycle (ARCHITECTURE.md section 4):
@@ -196,9 +183,7 @@ export const paymentIntentDecider: Decider<PaymentIntentCommand, PaymentIntentSt
       return withObjects(state, [{ type: 'payment_intent.created', data: command.intent }]);
     }
     const intent = state.intent;
-    if (!intent || intent.merchantId !== command.owner.merchantId || intent.environment !== command.owner.environment) {
-      throw new ApiError('IKW-RES-001', 'No such payment intent', 'id');
-    }
+    assertOwned(intent, command.owner, 'No such payment intent', 'id');
     const op = state.confirmation;
 
     switch (command.type) {

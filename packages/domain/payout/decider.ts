@@ -1,5 +1,6 @@
 import { unixSeconds } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
+import { assertOwned, objectAttacher, present } from '../aggregate.js';
 import type { Decider } from '../../core/decider.js';
 import type { DelayReason, PayoutCreated, PayoutEvent, PayoutObject, PayoutStatus } from './events.js';
 
@@ -29,8 +30,7 @@ export interface PayoutState {
 export const FINAL_PAYOUT_STATUSES: readonly PayoutStatus[] = ['paid', 'failed', 'canceled'];
 
 export function toPayoutObject(state: PayoutState): PayoutObject {
-  const p = state.payout;
-  if (!p) throw new Error('toPayoutObject of a payout that does not exist');
+  const p = present(state.payout, 'payout');
   return {
     id: p.id,
     object: 'payout',
@@ -53,13 +53,7 @@ export function toPayoutObject(state: PayoutState): PayoutObject {
   };
 }
 
-type Draft = PayoutEvent extends infer E ? (E extends { type: infer T; data: infer D } ? { type: T; data: Omit<D, 'object'> } : never) : never;
-
-function withObject(state: PayoutState, draft: Draft): PayoutEvent[] {
-  const provisional = { ...draft, data: { ...draft.data } } as PayoutEvent;
-  const after = payoutDecider.evolve(state, provisional);
-  return [{ ...draft, data: { ...draft.data, object: toPayoutObject(after) } } as PayoutEvent];
-}
+const withObjects = objectAttacher<PayoutState, PayoutEvent>((state, event) => payoutDecider.evolve(state, event), toPayoutObject);
 
 /**
  * The payout lifecycle (ARCHITECTURE.md section 4): pending → in_transit → paid | failed, and
@@ -89,34 +83,32 @@ export const payoutDecider: Decider<PayoutCommand, PayoutState, PayoutEvent> = {
   decide(command, state) {
     if (command.type === 'create') {
       if (state.payout) throw new ApiError('IKW-RES-003', `Payout ${command.payout.id} already exists`);
-      return withObject(state, { type: 'payout.created', data: command.payout });
+      return withObjects(state, [{ type: 'payout.created', data: command.payout }]);
     }
     const p = state.payout;
-    if (!p || p.merchantId !== command.owner.merchantId || p.environment !== command.owner.environment) {
-      throw new ApiError('IKW-RES-001', 'No such payout', 'id');
-    }
+    assertOwned(p, command.owner, 'No such payout', 'id');
     const at = command.at.toISOString();
     const final = FINAL_PAYOUT_STATUSES.includes(state.status);
     switch (command.type) {
       case 'submit':
         if (state.status !== 'pending') return [];
-        if (command.result.status === 'accepted') return withObject(state, { type: 'payout.updated', data: { status: 'in_transit', at } });
-        return withObject(state, { type: 'payout.failed', data: { failureCode: command.result.failureCode, failureMessage: command.result.failureMessage, at } });
+        if (command.result.status === 'accepted') return withObjects(state, [{ type: 'payout.updated', data: { status: 'in_transit', at } }]);
+        return withObjects(state, [{ type: 'payout.failed', data: { failureCode: command.result.failureCode, failureMessage: command.result.failureMessage, at } }]);
       case 'report_delay':
         if (final || state.delayReason === command.reason) return [];
-        return withObject(state, { type: 'payout.delayed', data: { reason: command.reason, at } });
+        return withObjects(state, [{ type: 'payout.delayed', data: { reason: command.reason, at } }]);
       case 'check_overdue':
         if (final || state.delayReason || command.at.getTime() < new Date(p.expectedBy).getTime()) return [];
-        return withObject(state, { type: 'payout.delayed', data: { reason: 'unknown', at } });
+        return withObjects(state, [{ type: 'payout.delayed', data: { reason: 'unknown', at } }]);
       case 'complete':
         if (final) return [];
-        return withObject(state, { type: 'payout.paid', data: { at } });
+        return withObjects(state, [{ type: 'payout.paid', data: { at } }]);
       case 'fail':
         if (final) return [];
-        return withObject(state, { type: 'payout.failed', data: { failureCode: command.failureCode, failureMessage: command.failureMessage, at } });
+        return withObjects(state, [{ type: 'payout.failed', data: { failureCode: command.failureCode, failureMessage: command.failureMessage, at } }]);
       case 'cancel':
         if (state.status !== 'pending') throw new ApiError('IKW-RES-002', `A payout with status ${state.status} cannot be canceled`);
-        return withObject(state, { type: 'payout.canceled', data: { at } });
+        return withObjects(state, [{ type: 'payout.canceled', data: { at } }]);
     }
   },
 };

@@ -1,5 +1,6 @@
 import { unixSeconds } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
+import { assertOwned, objectAttacher, present } from '../aggregate.js';
 import type { Decider } from '../../core/decider.js';
 import type { Owner } from '../payment-intent/decider.js';
 import type { Price, ProductChanges, ProductCreated, ProductEvent, ProductObject, ProductStatus } from './events.js';
@@ -44,8 +45,7 @@ export function productStatus(state: Pick<ProductState, 'active' | 'archived'>):
 }
 
 export function toProductObject(state: ProductState): ProductObject {
-  const p = state.product;
-  if (!p) throw new Error('toProductObject of a product that does not exist');
+  const p = present(state.product, 'product');
   return {
     id: p.id,
     object: 'product',
@@ -70,18 +70,7 @@ function mergeMetadata(current: Record<string, string>, changes: Record<string, 
   return out;
 }
 
-type Draft = ProductEvent extends infer E ? (E extends { type: infer T; data: infer D } ? { type: T; data: Omit<D, 'object'> } : never) : never;
-
-function withObjects(state: ProductState, drafts: Draft[]): ProductEvent[] {
-  const out: ProductEvent[] = [];
-  let s = state;
-  for (const draft of drafts) {
-    s = productDecider.evolve(s, draft as ProductEvent);
-    const internal = draft.type === 'product.subscription_attached' || draft.type === 'product.subscription_detached';
-    out.push(internal ? (draft as ProductEvent) : ({ ...draft, data: { ...draft.data, object: toProductObject(s) } } as ProductEvent));
-  }
-  return out;
-}
+const withObjects = objectAttacher<ProductState, ProductEvent>((state, event) => productDecider.evolve(state, event), toProductObject, ['product.subscription_attached', 'product.subscription_detached']);
 
 /**
  * Products and their prices. A product a subscription uses cannot be deleted: the subscriptions
@@ -127,9 +116,7 @@ export const productDecider: Decider<ProductCommand, ProductState, ProductEvent>
       return withObjects(state, [{ type: 'product.created', data: command.product }]);
     }
     const p = state.product;
-    if (!p || p.merchantId !== command.owner.merchantId || p.environment !== command.owner.environment) {
-      throw new ApiError('IKW-RES-001', 'No such product', 'id');
-    }
+    assertOwned(p, command.owner, 'No such product', 'id');
     const at = command.at.toISOString();
     switch (command.type) {
       case 'update': {

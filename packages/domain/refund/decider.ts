@@ -1,5 +1,6 @@
 import { unixSeconds } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
+import { assertOwned, objectAttacher, type Draft } from '../aggregate.js';
 import type { Decider } from '../../core/decider.js';
 import type { Owner } from '../payment-intent/decider.js';
 import type { RefundCreated, RefundedPayment, RefundEvent, RefundObject, RefundReason, RefundStatus } from './events.js';
@@ -53,11 +54,9 @@ function setStatus(state: PaymentRefundsState, refundId: string, status: RefundS
   return { ...state, refunds: new Map(state.refunds).set(refundId, { ...r, status, failureReason }), committed: state.committed - released };
 }
 
-type Draft = RefundEvent extends infer E ? (E extends { type: infer T; data: infer D } ? { type: T; data: Omit<D, 'object'> } : never) : never;
-
-function withObject(state: PaymentRefundsState, draft: Draft, refundId: string): RefundEvent[] {
-  const after = paymentRefundsDecider.evolve(state, draft as RefundEvent);
-  return [{ ...draft, data: { ...draft.data, object: toRefundObject(after, refundId) } } as RefundEvent];
+/** The refund event, with the refund it is about as the public object. */
+function withObject(state: PaymentRefundsState, draft: Draft<RefundEvent>, refundId: string): RefundEvent[] {
+  return objectAttacher<PaymentRefundsState, RefundEvent>((s, e) => paymentRefundsDecider.evolve(s, e), (s) => toRefundObject(s, refundId))(state, [draft]);
 }
 
 /**
@@ -87,9 +86,7 @@ export const paymentRefundsDecider: Decider<RefundCommand, PaymentRefundsState, 
 
   decide(command, state) {
     const payment = state.payment ?? (command.type === 'create' ? command.payment : null);
-    if (!payment || payment.merchantId !== command.owner.merchantId || payment.environment !== command.owner.environment) {
-      throw new ApiError('IKW-RES-001', 'No such payment', 'id');
-    }
+    assertOwned(payment, command.owner, 'No such payment', 'id');
     const at = command.at.toISOString();
     switch (command.type) {
       case 'create': {

@@ -1,5 +1,6 @@
 import { unixSeconds } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
+import { assertOwned, objectAttacher, present } from '../aggregate.js';
 import type { Decider } from '../../core/decider.js';
 import type { InvoiceLine } from '../invoice/events.js';
 import type { Owner } from '../payment-intent/decider.js';
@@ -54,8 +55,7 @@ export const initialSubscriptionState: SubscriptionState = {
 const seconds = (iso: string) => unixSeconds(new Date(iso));
 
 export function toSubscriptionObject(state: SubscriptionState): SubscriptionObject {
-  const s = state.subscription;
-  if (!s) throw new Error('toSubscriptionObject of a subscription that does not exist');
+  const s = present(state.subscription, 'subscription');
   return {
     id: s.id,
     object: 'subscription',
@@ -111,22 +111,12 @@ export function periodInvoice(s: SubscriptionCreated, id: string, issuedAt: Date
   };
 }
 
-type Draft = SubscriptionEvent extends infer E ? (E extends { type: infer T; data: infer D } ? { type: T; data: Omit<D, 'object'> } : never) : never;
-
-function withObjects(state: SubscriptionState, drafts: Draft[]): SubscriptionEvent[] {
-  const out: SubscriptionEvent[] = [];
-  let s = state;
-  for (const draft of drafts) {
-    s = subscriptionDecider.evolve(s, draft as SubscriptionEvent);
-    out.push(draft.type === 'subscription.usage_recorded' ? (draft as SubscriptionEvent) : ({ ...draft, data: { ...draft.data, object: toSubscriptionObject(s) } } as SubscriptionEvent));
-  }
-  return out;
-}
-
 function withInvoice(state: SubscriptionState, invoice: PeriodInvoice | null): Partial<SubscriptionState> {
   if (!invoice) return {};
   return { latestInvoice: invoice.id, invoices: new Map(state.invoices).set(invoice.id, invoice) };
 }
+
+const withObjects = objectAttacher<SubscriptionState, SubscriptionEvent>((state, event) => subscriptionDecider.evolve(state, event), toSubscriptionObject, ['subscription.usage_recorded']);
 
 /**
  * Subscriptions (docs/billing.md has the diagram):
@@ -192,9 +182,7 @@ export const subscriptionDecider: Decider<SubscriptionCommand, SubscriptionState
       return withObjects(state, [{ type: 'subscription.created', data: command.subscription }]);
     }
     const s = state.subscription;
-    if (!s || s.merchantId !== command.owner.merchantId || s.environment !== command.owner.environment) {
-      throw new ApiError('IKW-RES-001', 'No such subscription', 'id');
-    }
+    assertOwned(s, command.owner, 'No such subscription', 'id');
     const at = command.at.toISOString();
     switch (command.type) {
       case 'renew': {

@@ -1,4 +1,5 @@
 import { ApiError } from '../../core/errors.js';
+import { assertOwned } from '../aggregate.js';
 import type { Decider } from '../../core/decider.js';
 import type { SealedSecret, WebhookEndpointCreated, WebhookEndpointEvent } from './events.js';
 
@@ -58,9 +59,7 @@ export const webhookEndpointDecider: Decider<WebhookEndpointCommand, WebhookEndp
       return [{ type: 'webhook_endpoint.created', data: command.endpoint }];
     }
     const e = state.endpoint;
-    if (!e || e.merchantId !== command.owner.merchantId || e.environment !== command.owner.environment) {
-      throw new ApiError('IKW-RES-001', 'No such webhook endpoint', 'id');
-    }
+    assertOwned(e, command.owner, 'No such webhook endpoint', 'id');
     const at = command.at.toISOString();
     switch (command.type) {
       case 'update': {
