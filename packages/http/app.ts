@@ -13,9 +13,14 @@ import { Reply, type HandlerContext, type Principal } from './context.js';
 import { IdempotencyStore, type StoredAnswer } from './idempotency.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { Family, Method, Route } from './routes.js';
-import { precompile, validate } from './validation.js';
+import { assertStorableText, MAX_BODY_DEPTH, nestsDeeperThan, precompile, validate } from './validation.js';
 
 export const BODY_LIMIT = '1mb';
+/**
+ * The content codings a request body may be sent in: those body-parser decodes on every Node
+ * version we run (zstd only on some), named here so the set does not change with the runtime.
+ */
+export const BODY_ENCODINGS = ['gzip', 'deflate', 'br'] as const;
 
 export interface AppDeps {
   knex: Knex;
@@ -99,6 +104,7 @@ export function toApiError(err: unknown, log: Logger): ApiError {
     case 'entity.too.large':
       return new ApiError('IKW-REQ-003');
     case 'encoding.unsupported':
+      return unsupportedEncoding();
     case 'charset.unsupported':
       return new ApiError('IKW-REQ-002', 'Request bodies must be UTF-8 JSON');
     case 'request.aborted':
@@ -108,6 +114,15 @@ export function toApiError(err: unknown, log: Logger): ApiError {
   }
   log.error({ err }, 'unhandled error');
   return new ApiError('IKW-INT-001');
+}
+
+/** 415 with the codings we do take in Accept-Encoding, as RFC 9110 (15.5.16) asks. */
+function unsupportedEncoding(): ApiError {
+  return new ApiError('IKW-REQ-006', undefined, undefined, { 'Accept-Encoding': BODY_ENCODINGS.join(', ') });
+}
+
+function hasBody(req: Request): boolean {
+  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 }
 
 function runRoute(r: Route, deps: AppDeps) {
@@ -145,6 +160,10 @@ function runRoute(r: Route, deps: AppDeps) {
       const body: unknown = req.body ?? {};
       const query: Record<string, unknown> = { ...(req.query as Record<string, unknown>) };
       const params: Record<string, unknown> = { ...req.params };
+      // Before the schemas, so every such value gets the same answer whatever else is wrong with it.
+      assertStorableText(body, 'body');
+      assertStorableText(query, 'query');
+      assertStorableText(params, 'params');
       if (r.body) validate(r.body, body, 'body');
       else if (BODY_METHODS.has(upperMethod) && Object.keys(body as object).length > 0) {
         throw new ApiError('IKW-VAL-002', 'This operation takes no request body', Object.keys(body as object)[0]);
@@ -250,19 +269,43 @@ export function createApp(deps: AppDeps) {
 
   // JSON only: a body in any other media type is refused before it is read.
   app.use((req: Request, _res: Response, next: NextFunction) => {
-    const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-    if (hasBody && !req.is(['application/json', 'application/*+json'])) {
+    if (hasBody(req) && !req.is(['application/json', 'application/*+json'])) {
       next(new ApiError('IKW-REQ-002'));
       return;
     }
     next();
   });
+  // One content coding from BODY_ENCODINGS, or none; written back normalised for the body parser.
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    const named = req.headers['content-encoding'];
+    if (named === undefined || !hasBody(req)) return next();
+    const coding = named.trim().toLowerCase();
+    if (coding === '' || coding === 'identity') delete req.headers['content-encoding'];
+    else if ((BODY_ENCODINGS as readonly string[]).includes(coding)) req.headers['content-encoding'] = coding;
+    else return next(unsupportedEncoding());
+    next();
+  });
   // Not strict: a body that is valid JSON but not an object ("x", 42, null) gets IKW-VAL-001 below,
   // not IKW-REQ-001 "not valid JSON".
-  app.use(express.json({ limit: BODY_LIMIT, strict: false, type: ['application/json', 'application/*+json'] }));
+  const parseJson = express.json({ limit: BODY_LIMIT, strict: false, type: ['application/json', 'application/*+json'] });
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    parseJson(req, res, (err?: unknown) => {
+      // The decompressor's own errors (not gzip, truncated, …) are the only ones body-parser leaves without a type.
+      if (err && req.headers['content-encoding'] !== undefined && (err as { type?: string }).type === undefined) {
+        next(new ApiError('IKW-REQ-007'));
+        return;
+      }
+      next(err);
+    });
+  });
   app.use((req: Request, _res: Response, next: NextFunction) => {
     if (req.body !== undefined && (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))) {
       next(new ApiError('IKW-VAL-001', 'The request body must be a JSON object'));
+      return;
+    }
+    // Deeper bodies would exhaust the stack of recursive code (JSON.stringify, canonical hashing).
+    if (req.body !== undefined && nestsDeeperThan(req.body, MAX_BODY_DEPTH)) {
+      next(new ApiError('IKW-REQ-001', `The request body nests objects and arrays more than ${MAX_BODY_DEPTH} levels deep`));
       return;
     }
     next();

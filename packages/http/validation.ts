@@ -65,3 +65,52 @@ export function validate(schema: JsonSchema, value: unknown, where: 'body' | 'qu
 export function precompile(schema: JsonSchema, where: 'body' | 'query' | 'params'): void {
   compile(where === 'body' ? bodyAjv : paramAjv, schema);
 }
+
+/**
+ * NUL, or a UTF-16 surrogate without its other half. PostgreSQL's text and jsonb cannot hold NUL
+ * and jsonb refuses unpaired surrogates; neither is text anyone means to send.
+ */
+const UNSTORABLE_TEXT = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Throws IKW-VAL-011 at the first string or object key (in document order) holding NUL or an
+ * unpaired surrogate. `param` is the dotted path for the body and the parameter's name for query
+ * and path parameters. Iterative, so a deeply nested body cannot exhaust the stack.
+ */
+export function assertStorableText(value: unknown, where: 'body' | 'query' | 'params'): void {
+  const stack: { value: unknown; path: string[] }[] = [{ value, path: [] }];
+  while (stack.length > 0) {
+    const { value: v, path } = stack.pop()!;
+    if (typeof v === 'string') {
+      if (UNSTORABLE_TEXT.test(v)) throw unstorable(path, where);
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], path: [...path, String(i)] });
+    } else if (typeof v === 'object' && v !== null) {
+      const entries = Object.entries(v);
+      for (const [k] of entries) if (UNSTORABLE_TEXT.test(k)) throw unstorable([...path, k], where);
+      for (let i = entries.length - 1; i >= 0; i--) stack.push({ value: entries[i]![1], path: [...path, entries[i]![0]] });
+    }
+  }
+}
+
+function unstorable(path: string[], where: 'body' | 'query' | 'params'): ApiError {
+  const param = where === 'body' ? path.join('.') : path[0]!;
+  return new ApiError('IKW-VAL-011', `${param || 'The body'} contains a NUL character or an unpaired surrogate`, param || undefined);
+}
+
+/** How deep objects and arrays may nest in a request body; no schema comes near it. */
+export const MAX_BODY_DEPTH = 64;
+
+/** Whether objects and arrays in `value` nest deeper than `max` (the top level counts as 1). Iterative. */
+export function nestsDeeperThan(value: unknown, max: number): boolean {
+  const stack: { value: unknown; depth: number }[] = [{ value, depth: 1 }];
+  while (stack.length > 0) {
+    const { value: v, depth } = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth > max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (typeof child === 'object' && child !== null) stack.push({ value: child, depth: depth + 1 });
+    }
+  }
+  return false;
+}

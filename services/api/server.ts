@@ -5,16 +5,49 @@ import { ApiError } from '../../packages/core/errors.js';
 import { newId } from '../../packages/core/ids.js';
 import type { Logger } from '../../packages/core/logger.js';
 
+/** How long a connection may take to send a request, or stay idle between requests (docs/decisions.md). */
+export interface HttpTimeouts {
+  /** From the first byte of a request (or the connection's opening) to the end of its headers. */
+  headersMs: number;
+  /** From the first byte of a request to the end of its body; at least `headersMs`. */
+  requestMs: number;
+  /** An idle keep-alive connection is closed after this long without a new request. */
+  keepAliveMs: number;
+  /** How often the two request deadlines are checked: a late request is closed up to this much later. */
+  checkIntervalMs: number;
+}
+
+export const HTTP_TIMEOUTS: HttpTimeouts = {
+  headersMs: 15_000,
+  requestMs: 30_000,
+  // Longer than the 60 s idle timeout of common load balancers, so they, not we, close idle connections.
+  keepAliveMs: 65_000,
+  checkIntervalMs: 1_000,
+};
+
+function clientErrorCode(err: NodeJS.ErrnoException): ApiError {
+  switch (err.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return new ApiError('IKW-REQ-004');
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return new ApiError('IKW-REQ-008');
+    default:
+      return new ApiError('IKW-REQ-005');
+  }
+}
+
 /**
- * Listens with Node's HTTP server. Requests the parser refuses (headers over 16 KiB, garbage) get a
- * coded JSON answer here, since they never reach express.
+ * Listens with Node's HTTP server. Requests the parser refuses (headers over 16 KiB, garbage) or
+ * that are not received in time (slow or silent clients) get a coded JSON answer here, since they
+ * never reach express; then the connection is closed.
  */
-export function listen(app: Express, port: number, log: Logger, host = '0.0.0.0'): Promise<http.Server> {
-  const server = http.createServer(app);
-  server.keepAliveTimeout = 65_000;
+export function listen(app: Express, port: number, log: Logger, host = '0.0.0.0', timeouts: Partial<HttpTimeouts> = {}): Promise<http.Server> {
+  const t = { ...HTTP_TIMEOUTS, ...timeouts };
+  const server = http.createServer({ connectionsCheckingInterval: t.checkIntervalMs, headersTimeout: t.headersMs, requestTimeout: t.requestMs }, app);
+  server.keepAliveTimeout = t.keepAliveMs;
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable) return socket.destroy();
-    const apiError = err.code === 'HPE_HEADER_OVERFLOW' ? new ApiError('IKW-REQ-004') : new ApiError('IKW-REQ-005');
+    const apiError = clientErrorCode(err);
     // Like every error answer: a request id in the body and in the Request-Id header.
     const requestId = newId('req');
     const body = JSON.stringify(apiError.toBody(requestId));
