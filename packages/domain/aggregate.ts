@@ -40,3 +40,8 @@ export function present<R>(record: R | null | undefined, what: string): R {
   if (!record) throw new Error(`The public object of a ${what} that does not exist`);
   return record;
 }
+
+/** The default of a switch that handles every case: adding a command without a handler fails to compile. */
+export function unreachable(value: never): never {
+  throw new Error(`Unhandled case: ${JSON.stringify(value)}`);
+}

@@ -1,6 +1,6 @@
 import { unixSeconds } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
-import { assertOwned, objectAttacher, present } from '../aggregate.js';
+import { assertOwned, objectAttacher, present, unreachable, type Draft } from '../aggregate.js';
 import type { Decider } from '../../core/decider.js';
 import type { DelayReason, PayoutCreated, PayoutEvent, PayoutObject, PayoutStatus } from './events.js';
 
@@ -55,11 +55,51 @@ export function toPayoutObject(state: PayoutState): PayoutObject {
 
 const withObjects = objectAttacher<PayoutState, PayoutEvent>((state, event) => payoutDecider.evolve(state, event), toPayoutObject);
 
+type OngoingCommand = Exclude<PayoutCommand, { type: 'create' }>;
+
 /**
- * The payout lifecycle (ARCHITECTURE.md section 4): pending → in_transit → paid | failed, and
- * pending → failed | canceled. The delay overlay (delay_state, delay_reason, delayed_at) never
- * changes the status. Callbacks that come late or twice decide nothing.
+ * The payout lifecycle: pending → in_transit → paid | failed, and pending → failed | canceled.
+ * Each command names the statuses it may act on; from any other status it decides nothing
+ * (operator news that comes late or twice), except cancel, which is refused. The delay overlay
+ * (delay_state, delay_reason, delayed_at) never changes the status.
  */
+export const PAYOUT_TRANSITIONS: Readonly<Record<OngoingCommand['type'], readonly PayoutStatus[]>> = {
+  submit: ['pending'], // → in_transit, or failed when the operator refuses it
+  report_delay: ['pending', 'in_transit'], // overlay only
+  check_overdue: ['pending', 'in_transit'], // overlay only, once expected_by has passed
+  complete: ['pending', 'in_transit'], // → paid
+  fail: ['pending', 'in_transit'], // → failed
+  cancel: ['pending'], // → canceled
+};
+
+function decideCreate(command: Extract<PayoutCommand, { type: 'create' }>, state: PayoutState): PayoutEvent[] {
+  if (state.payout) throw new ApiError('IKW-RES-003', `Payout ${command.payout.id} already exists`);
+  return withObjects(state, [{ type: 'payout.created', data: command.payout }]);
+}
+
+/** One decision per command, on a payout that exists, is the owner's and may take the command. */
+function decideOngoing(command: OngoingCommand, state: PayoutState, payout: PayoutCreated): Draft<PayoutEvent>[] {
+  const at = command.at.toISOString();
+  switch (command.type) {
+    case 'submit':
+      return command.result.status === 'accepted'
+        ? [{ type: 'payout.updated', data: { status: 'in_transit', at } }]
+        : [{ type: 'payout.failed', data: { failureCode: command.result.failureCode, failureMessage: command.result.failureMessage, at } }];
+    case 'report_delay':
+      return state.delayReason === command.reason ? [] : [{ type: 'payout.delayed', data: { reason: command.reason, at } }];
+    case 'check_overdue':
+      return state.delayReason || command.at.getTime() < new Date(payout.expectedBy).getTime() ? [] : [{ type: 'payout.delayed', data: { reason: 'unknown', at } }];
+    case 'complete':
+      return [{ type: 'payout.paid', data: { at } }];
+    case 'fail':
+      return [{ type: 'payout.failed', data: { failureCode: command.failureCode, failureMessage: command.failureMessage, at } }];
+    case 'cancel':
+      return [{ type: 'payout.canceled', data: { at } }];
+    default:
+      return unreachable(command);
+  }
+}
+
 export const payoutDecider: Decider<PayoutCommand, PayoutState, PayoutEvent> = {
   initialState: { payout: null, status: 'pending', delayReason: null, delayedAt: null, failure: null },
 
@@ -81,34 +121,13 @@ export const payoutDecider: Decider<PayoutCommand, PayoutState, PayoutEvent> = {
   },
 
   decide(command, state) {
-    if (command.type === 'create') {
-      if (state.payout) throw new ApiError('IKW-RES-003', `Payout ${command.payout.id} already exists`);
-      return withObjects(state, [{ type: 'payout.created', data: command.payout }]);
+    if (command.type === 'create') return decideCreate(command, state);
+    const payout = state.payout;
+    assertOwned(payout, command.owner, 'No such payout', 'id');
+    if (!PAYOUT_TRANSITIONS[command.type].includes(state.status)) {
+      if (command.type === 'cancel') throw new ApiError('IKW-RES-002', `A payout with status ${state.status} cannot be canceled`);
+      return [];
     }
-    const p = state.payout;
-    assertOwned(p, command.owner, 'No such payout', 'id');
-    const at = command.at.toISOString();
-    const final = FINAL_PAYOUT_STATUSES.includes(state.status);
-    switch (command.type) {
-      case 'submit':
-        if (state.status !== 'pending') return [];
-        if (command.result.status === 'accepted') return withObjects(state, [{ type: 'payout.updated', data: { status: 'in_transit', at } }]);
-        return withObjects(state, [{ type: 'payout.failed', data: { failureCode: command.result.failureCode, failureMessage: command.result.failureMessage, at } }]);
-      case 'report_delay':
-        if (final || state.delayReason === command.reason) return [];
-        return withObjects(state, [{ type: 'payout.delayed', data: { reason: command.reason, at } }]);
-      case 'check_overdue':
-        if (final || state.delayReason || command.at.getTime() < new Date(p.expectedBy).getTime()) return [];
-        return withObjects(state, [{ type: 'payout.delayed', data: { reason: 'unknown', at } }]);
-      case 'complete':
-        if (final) return [];
-        return withObjects(state, [{ type: 'payout.paid', data: { at } }]);
-      case 'fail':
-        if (final) return [];
-        return withObjects(state, [{ type: 'payout.failed', data: { failureCode: command.failureCode, failureMessage: command.failureMessage, at } }]);
-      case 'cancel':
-        if (state.status !== 'pending') throw new ApiError('IKW-RES-002', `A payout with status ${state.status} cannot be canceled`);
-        return withObjects(state, [{ type: 'payout.canceled', data: { at } }]);
-    }
+    return withObjects(state, decideOngoing(command, state, payout));
   },
 };
