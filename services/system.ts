@@ -131,6 +131,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     defaultReturnUrl: async (merchantId, environment) => (await readPayoutSettings(knex, merchantId, environment)).settings.defaultReturnUrl,
     settlementDelayMs: (env) => (env === 'sandbox' ? 0 : config.settlementDelayMs),
     scheduleSettlement: enqueuer(ledgerSettlement),
+    instance,
   });
   const payouts = new Payouts({
     store,

@@ -29,6 +29,12 @@ export class ProcessInstance {
     }
   }
 
+  /** Whether the process with this instance id still holds its lock (in this database). */
+  async isAlive(id: number): Promise<boolean> {
+    const { rows } = await this.client.query<{ dead: boolean }>(`SELECT ${instanceIsDead('$1::int')} AS dead`, [id]);
+    return rows[0]?.dead === false;
+  }
+
   async stop(): Promise<void> {
     await this.client.end().catch(() => undefined);
   }

@@ -1,6 +1,6 @@
 /**
- * The crash test: the service is killed with SIGKILL while 32 clients create payouts and 8 create
- * payment intents, each request with its own Idempotency-Key; it is started again and every client
+ * The crash test: the service is killed with SIGKILL while 32 clients create payouts, 8 create
+ * payment intents and 8 confirm others, each request with its own Idempotency-Key; it is started again and every client
  * retries what it got no answer for, with the same key and body. Then: no key made two objects,
  * every acknowledged object exists, every balance transaction points to an object that exists,
  * the balance is the funding less what was paid out, and in-flight payouts are final within 10 s.
@@ -68,6 +68,9 @@ t.test('SIGKILL during payouts and payments, restart, retries with the same keys
     return available > 0 ? available : undefined;
   });
 
+  const toConfirm: string[] = [];
+  for (let i = 0; i < PAYMENTS; i++) toConfirm.push((await request('POST', '/api/v1/payment-intents', { amount: 2_000 + i, currency: 'xof', transaction_country: 'SN' })).body.id!);
+
   const calls: Call[] = [
     ...Array.from({ length: PAYOUTS }, (_, i): Call => ({
       key: `payout-${i}`,
@@ -80,6 +83,12 @@ t.test('SIGKILL during payouts and payments, restart, retries with the same keys
       method: 'POST',
       path: '/api/v1/payment-intents',
       body: { amount: 1_000 + i, currency: 'xof', transaction_country: 'SN' },
+    })),
+    ...toConfirm.map((id, i): Call => ({
+      key: `confirm-${i}`,
+      method: 'POST',
+      path: `/api/v1/payment-intents/${id}/confirm`,
+      body: { payment_method: { type: 'mobile_money', mobile_money: wallet } },
     })),
   ];
   const send = (c: Call) =>
@@ -114,10 +123,14 @@ t.test('SIGKILL during payouts and payments, restart, retries with the same keys
   t.equal(payouts.length, PAYOUTS, 'one payout per key');
   t.same(new Set(payouts.map((p) => p.id)), payoutIds, 'every acknowledged payout exists, and no other');
   const intents = await list('/api/v1/payment-intents');
-  t.equal(intents.length, PAYMENTS + 1, 'one payment intent per key, and the funding one');
+  t.equal(intents.length, 2 * PAYMENTS + 1, 'one payment intent per key, the confirmed ones and the funding one');
   for (const c of calls.filter((c) => c.path === '/api/v1/payment-intents')) t.ok(intents.some((i) => i.id === c.answer!.body.id), `${c.key} exists`);
 
   await until('every payout final within 10 s', async () => ((await list('/api/v1/merchant/payouts')).every((p) => p.status === 'paid') ? true : undefined));
+  const received = await until('every confirmed payment final within 10 s', async () => {
+    const confirmed = await Promise.all(toConfirm.map(async (id) => (await request('GET', `/api/v1/payment-intents/${id}`)).body as { status: string; amount: number; fee: number }));
+    return confirmed.every((pi) => pi.status === 'succeeded') ? confirmed.reduce((sum, pi) => sum + pi.amount - pi.fee, 0) : undefined;
+  });
   const fee = (await request('POST', '/api/v1/fees/quote', { amount: PAYOUT_AMOUNT, currency: 'xof', direction: 'payout', method: 'mobile_money', country: 'SN', operator: 'orange_money' })).body.fee as number;
   // A payout shows paid a moment before its ledger side is posted: wait for the balance to settle.
   const settled = await until('no funds left reserved', async () => {
@@ -125,7 +138,7 @@ t.test('SIGKILL during payouts and payments, restart, retries with the same keys
     const of = (field: string) => (b.body[field] as { amount: number }[])[0]?.amount ?? 0;
     return of('reserved') === 0 ? { available: of('available'), reserved: 0 } : undefined;
   });
-  t.same(settled, { available: funded - PAYOUTS * (PAYOUT_AMOUNT + fee), reserved: 0 }, 'the balance is the funding less every payout and its fee, each once');
+  t.same(settled, { available: funded + received - PAYOUTS * (PAYOUT_AMOUNT + fee), reserved: 0 }, 'the balance is the funding and the payments, less every payout and its fee, each once');
   const transactions = (await request('GET', '/api/v1/balance-transactions?limit=100')).body.data as { source: string }[];
   for (const source of new Set(transactions.map((x) => x.source))) {
     const path = source.startsWith('po_') ? `/api/v1/payouts/${source}` : `/api/v1/payment-intents/${source}`;

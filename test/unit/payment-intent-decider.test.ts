@@ -333,3 +333,16 @@ t.test('cards are shown by brand and last4, never by token', async (t) => {
     t.notMatch(JSON.stringify(pm), /tok_/, 'no token in the object');
   }
 });
+
+t.test('a confirmation whose process died is taken over at once; the dead process is recorded, then forgotten', async (t) => {
+  const h = intents.given(created).history({ ...start(), instanceId: 7 } as Command);
+  intents.given(h).when({ ...start('op_2', later(1500)), instanceId: 8, holderGone: false } as Command).thenThrows(t, 'IKW-RES-003', 'its process is alive: still locked');
+  const taken = intents
+    .given(h)
+    .when({ ...start('op_2', later(1500)), instanceId: 8, holderGone: true } as Command)
+    .thenState((s) => {
+      t.equal(s.confirmation?.operationId, 'op_2', 'taken over well inside the lease');
+      t.equal(s.confirmation?.instanceId, 8, 'now held by the new process');
+    });
+  intents.given(taken).when(initiation({ status: 'processing' }, 'op_1')).thenNothing(t, 'the dead operation answers nothing');
+});

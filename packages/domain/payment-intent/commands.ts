@@ -57,6 +57,8 @@ export interface PaymentIntentDeps {
   settlementDelayMs(environment: Environment): number;
   /** Durable timer for the settlement of pending funds. */
   scheduleSettlement: Enqueue<BalanceRef>;
+  /** This process, and whether another one is still alive: a confirmation lock dies with its process. */
+  instance?: { id: number; isAlive(id: number): Promise<boolean> };
 }
 
 
@@ -213,7 +215,14 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     const operationId = newId('op');
     const returnUrl =
       input.return_url ?? (await this.deps.defaultReturnUrl(who.merchantId, who.environment)) ?? `${this.deps.publicUrl}/operations/status/${operationId}`;
-    const started = await this.run(id, { type: 'start_confirmation', owner: who, at: this.deps.clock.now(), operationId, paymentMethod: pm, returnUrl }, meta);
+    const instance = this.deps.instance;
+    const op = state.confirmation;
+    const holderGone = op?.inFlight && op.instanceId !== undefined && instance ? !(await instance.isAlive(op.instanceId)) : false;
+    const started = await this.run(
+      id,
+      { type: 'start_confirmation', owner: who, at: this.deps.clock.now(), operationId, paymentMethod: pm, returnUrl, ...(instance ? { instanceId: instance.id } : {}), holderGone },
+      meta,
+    );
     if (started.events.length === 0) return toObject(started.state);
 
     let result;

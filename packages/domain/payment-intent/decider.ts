@@ -35,7 +35,7 @@ export type PaymentIntentCommand =
   | { type: 'create'; intent: Created; at: Date }
   | ({ owner: Owner; at: Date } & (
       | { type: 'update'; description?: string | null; metadata?: Record<string, string> }
-      | { type: 'start_confirmation'; operationId: string; paymentMethod: PaymentMethodDetails; returnUrl: string }
+      | { type: 'start_confirmation'; operationId: string; paymentMethod: PaymentMethodDetails; returnUrl: string; instanceId?: number; holderGone?: boolean }
       | { type: 'record_initiation'; operationId: string; result: InitiationResult }
       | { type: 'abort_confirmation'; operationId: string; reason: string }
       | { type: 'record_outcome'; operationId: string; outcome: ProviderOutcome }
@@ -48,6 +48,8 @@ export interface Confirmation {
   returnUrl: string;
   /** True between the start of a confirmation and the provider's first answer. */
   inFlight: boolean;
+  /** The process that started it: when that process is gone, the confirmation may start again at once. */
+  instanceId?: number;
 }
 
 export interface PaymentIntentState {
@@ -152,7 +154,7 @@ export const paymentIntentDecider: Decider<PaymentIntentCommand, PaymentIntentSt
           paymentMethod: event.data.paymentMethod,
           lastError: null,
           nextAction: null,
-          confirmation: { operationId: event.data.operationId, startedAt: event.data.startedAt, returnUrl: event.data.returnUrl, inFlight: true },
+          confirmation: { operationId: event.data.operationId, startedAt: event.data.startedAt, returnUrl: event.data.returnUrl, inFlight: true, ...(event.data.instanceId !== undefined ? { instanceId: event.data.instanceId } : {}) },
         };
       case 'payment_intent.confirmation_aborted':
         return { ...state, status: 'requires_payment_method', confirmation: state.confirmation && { ...state.confirmation, inFlight: false } };
@@ -196,7 +198,8 @@ export const paymentIntentDecider: Decider<PaymentIntentCommand, PaymentIntentSt
       }
       case 'start_confirmation': {
         if (state.status === 'canceled') throw new ApiError('IKW-RES-002', 'This payment intent is canceled and cannot be confirmed');
-        if (op?.inFlight && !leaseExpired(op, command.at)) throw new ApiError('IKW-RES-003', CONFIRMATION_IN_PROGRESS);
+        // The lock holds while its process lives and the lease runs; a dead holder frees it at once.
+        if (op?.inFlight && !leaseExpired(op, command.at) && !command.holderGone) throw new ApiError('IKW-RES-003', CONFIRMATION_IN_PROGRESS);
         // Already with the provider or final: the caller returns the current object and calls no provider.
         if (state.status !== 'requires_payment_method' && !op?.inFlight) return [];
         return withObjects(state, [
@@ -210,6 +213,7 @@ export const paymentIntentDecider: Decider<PaymentIntentCommand, PaymentIntentSt
               amount: intent.amount,
               currency: intent.currency,
               livemode: intent.environment === 'live',
+              ...(command.instanceId !== undefined ? { instanceId: command.instanceId } : {}),
             },
           },
         ]);

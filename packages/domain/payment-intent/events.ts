@@ -65,7 +65,7 @@ export type PaymentIntentEvent =
   | DomainEvent<
       'payment_intent.confirmation_started',
       // amount, currency and livemode repeat the intent's, for the operation status page's read model.
-      { operationId: string; paymentMethod: PaymentMethodDetails; returnUrl: string; startedAt: string; amount: number; currency: string; livemode: boolean }
+      { operationId: string; paymentMethod: PaymentMethodDetails; returnUrl: string; startedAt: string; amount: number; currency: string; livemode: boolean; instanceId?: number }
     >
   | DomainEvent<'payment_intent.confirmation_aborted', { operationId: string; reason: string }>
   | DomainEvent<'payment_intent.processing', WithObject<{ operationId: string }>>
