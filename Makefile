@@ -3,7 +3,7 @@ SHELL := /bin/bash
 NODE_MODULES_STAMP := node_modules/.sika-installed
 SOURCES := $(shell find packages services projections infra test bin -name '*.ts' 2>/dev/null) tsconfig.json
 
-.PHONY: install build layers start test bench infra-test clean
+.PHONY: install build layers start test fuzz bench infra-test clean
 
 install: $(NODE_MODULES_STAMP)
 
@@ -29,6 +29,11 @@ layers: $(NODE_MODULES_STAMP)
 
 test: build layers
 	node dist/test/support/run-tests.js
+
+# The fuzz sweep of test/fuzz, long: FUZZ_RUNS requests per operation (make test runs 8), FUZZ_SEED to vary or replay.
+FUZZ_RUNS ?= 500
+fuzz: build
+	FUZZ_RUNS=$(FUZZ_RUNS) $(if $(FUZZ_SEED),FUZZ_SEED=$(FUZZ_SEED)) node dist/test/support/run-tests.js dist/test/fuzz
 
 bench: build
 	node dist/test/bench/run.js

@@ -19,6 +19,7 @@ export const ERROR_CODES = {
   'IKW-REQ-006': { status: 415, retryable: false, message: 'The Content-Encoding of the request body is not supported; use gzip, deflate, br or none' },
   'IKW-REQ-007': { status: 400, retryable: false, message: 'The request body is not in the Content-Encoding it names' },
   'IKW-REQ-008': { status: 408, retryable: true, message: 'The request was not received in time' },
+  'IKW-REQ-009': { status: 417, retryable: false, message: 'The Expect header asks for something other than 100-continue' },
   'IKW-VAL-001': { status: 400, retryable: false, message: 'A parameter is missing or invalid' },
   'IKW-VAL-002': { status: 400, retryable: false, message: 'The request contains a parameter this operation does not accept' },
   'IKW-VAL-003': { status: 400, retryable: false, message: 'Unknown or unsupported currency' },

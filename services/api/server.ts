@@ -36,26 +36,45 @@ function clientErrorCode(err: NodeJS.ErrnoException): ApiError {
   }
 }
 
+/** A coded error written straight on the socket (for requests express never sees), then the connection closed. */
+function answerOnSocket(socket: Socket, apiError: ApiError): string {
+  // Like every error answer: a request id in the body and in the Request-Id header.
+  const requestId = newId('req');
+  const body = JSON.stringify(apiError.toBody(requestId));
+  const extra = Object.entries(apiError.headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  socket.end(
+    `HTTP/1.1 ${apiError.status} ${http.STATUS_CODES[apiError.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Request-Id: ${requestId}\r\n${extra}` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+  return requestId;
+}
+
 /**
- * Listens with Node's HTTP server. Requests the parser refuses (headers over 16 KiB, garbage) or
- * that are not received in time (slow or silent clients) get a coded JSON answer here, since they
- * never reach express; then the connection is closed.
+ * Listens with Node's HTTP server. Requests the parser refuses (headers over 16 KiB, garbage), that
+ * are not received in time (slow or silent clients), that expect what we do not do, or that ask
+ * for a tunnel (CONNECT) get a coded JSON answer here, since they never reach express; then the
+ * connection is closed.
  */
 export function listen(app: Express, port: number, log: Logger, host = '0.0.0.0', timeouts: Partial<HttpTimeouts> = {}): Promise<http.Server> {
   const t = { ...HTTP_TIMEOUTS, ...timeouts };
   const server = http.createServer({ connectionsCheckingInterval: t.checkIntervalMs, headersTimeout: t.headersMs, requestTimeout: t.requestMs }, app);
   server.keepAliveTimeout = t.keepAliveMs;
+  // Node would answer an Expect other than 100-continue with a bare 417; this one is coded like any other.
+  server.on('checkExpectation', (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    const requestId = newId('req');
+    const body = JSON.stringify(new ApiError('IKW-REQ-009').toBody(requestId));
+    res
+      .writeHead(417, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'Request-Id': requestId, Connection: 'close' })
+      .end(body);
+  });
+  // Without a listener Node drops a CONNECT without a word.
+  server.on('connect', (_req: http.IncomingMessage, socket: Socket) => {
+    answerOnSocket(socket, new ApiError('IKW-RTE-002', 'CONNECT is not served here', undefined, { Allow: 'GET, POST, PATCH, DELETE' }));
+  });
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable) return socket.destroy();
-    const apiError = clientErrorCode(err);
-    // Like every error answer: a request id in the body and in the Request-Id header.
-    const requestId = newId('req');
-    const body = JSON.stringify(apiError.toBody(requestId));
-    socket.end(
-      `HTTP/1.1 ${apiError.status} ${http.STATUS_CODES[apiError.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Request-Id: ${requestId}\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
+    const requestId = answerOnSocket(socket, clientErrorCode(err));
     log.debug({ code: err.code, request_id: requestId }, 'client error');
   });
   return new Promise((resolve, reject) => {

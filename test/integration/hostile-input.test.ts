@@ -2,8 +2,11 @@
  * Input that PostgreSQL or the body decoder cannot take, found by an attacker-style run
  * (docs/decisions.md, "HTTP"): a NUL byte in a path id or a query value, NUL or an unpaired
  * surrogate in a JSON string or key, a Content-Encoding the body is not in or that is not
- * supported, and nesting deeper than the body limit allows. Each is a coded 4xx, never a 500.
+ * supported, and nesting deeper than the body limit allows; and, found by the fuzz sweep
+ * (test/fuzz), requests Node answers itself: an Expect other than 100-continue, and CONNECT.
+ * Each is a coded 4xx, never a 500 or a bare answer.
  */
+import net from 'node:net';
 import { gzipSync, deflateSync, brotliCompressSync } from 'node:zlib';
 import t, { type Test } from 'tap';
 import { assertError, assertOk } from '../support/assertions.js';
@@ -19,6 +22,33 @@ if (product.status !== 200) throw new Error(`product: ${product.status} ${produc
 /** A JSON text sent as is (JSON.stringify would also write "\ud800" as an escape; this says it plainly). */
 function postJson(path: string, json: string | Buffer, headers: Record<string, string> = {}): Promise<TestResponse> {
   return svc.request('POST', path, { key, rawBody: json, headers: { 'content-type': 'application/json', ...headers } });
+}
+
+/** One request written on a socket, for what no client library sends; the answer parsed loosely. */
+function rawHttp(request: string): Promise<TestResponse> {
+  const { port, hostname } = new URL(svc.baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname);
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const all = Buffer.concat(chunks).toString('utf8');
+      const split = all.indexOf('\r\n\r\n');
+      const head = all.slice(0, Math.max(split, 0)).split('\r\n');
+      const headers = new Headers();
+      for (const line of head.slice(1)) headers.append(line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim());
+      const text = split < 0 ? '' : all.slice(split + 4);
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = undefined;
+      }
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head[0] ?? '')?.[1] ?? 0), headers, text, body });
+    });
+    socket.end(request);
+  });
 }
 
 function assertNoServerError(t: Test, res: TestResponse): void {
@@ -164,5 +194,16 @@ t.test('nesting deeper than 64 levels is a 400', async (t) => {
   await t.test('64 levels are accepted by the decoder (the schema has the last word)', async (t) => {
     const json = `{"amount": 100, "currency": "XOF", "transaction_country": "SN", "metadata": {"k": ${deep(62)}}}`;
     assertOk(t, await postJson('/api/v1/payment-intents', json));
+  });
+});
+
+t.test('requests Node would answer bare get a coded answer', async (t) => {
+  await t.test('an Expect other than 100-continue is a 417', async (t) => {
+    const res = await rawHttp(`GET /api/v1/merchant/products HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nExpect: the-unexpected\r\nConnection: close\r\n\r\n`);
+    assertError(t, res, 'IKW-REQ-009', null);
+  });
+  await t.test('CONNECT is a 405', async (t) => {
+    const res = await rawHttp('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+    assertError(t, res, 'IKW-RTE-002', null);
   });
 });
