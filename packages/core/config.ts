@@ -26,6 +26,8 @@ export interface Config {
   rateLimitPerCredential: RateLimitRule | null;
   /** Requests per client address, credential or not (null: no limit). */
   rateLimitPerAddress: RateLimitRule | null;
+  /** Sign-in attempts per e-mail address (null: no limit); code verification will share it. */
+  signInLimit: RateLimitRule | null;
 }
 
 /** At most `limit` requests per `windowMs`. */
@@ -167,5 +169,6 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: env.METRICS_TOKEN || null,
     rateLimitPerCredential: rateLimit(env, 'RATE_LIMIT', '100/1s'),
     rateLimitPerAddress: rateLimit(env, 'RATE_LIMIT_ADDRESS', '300/1s'),
+    signInLimit: rateLimit(env, 'RATE_LIMIT_SIGN_IN', '10/15m'),
   };
 }

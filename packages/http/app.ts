@@ -34,7 +34,7 @@ export interface AppDeps {
   /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
   metricsToken?: string | null;
   /** Requests per client address and per credential, counted in PostgreSQL across processes. */
-  rateLimits?: { limiter: RateLimiter; perCredential: RateLimitRule | null; perAddress: RateLimitRule | null };
+  rateLimits?: { limiter: RateLimiter; perCredential: RateLimitRule | null; perAddress: RateLimitRule | null; signIn: RateLimitRule | null };
 }
 
 /** Counts the request against its client address and, once known, its credential (429 when over). */
@@ -46,6 +46,14 @@ async function limitRate(deps: AppDeps, req: Request, res: Response, principal: 
     ...(limits.perCredential && principal ? [{ key: `credential:${principal.actor}`, rule: limits.perCredential }] : []),
   ];
   const headers = await limits.limiter.take(buckets);
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+}
+
+/** Counts one attempt of a throttled route (sign-in) against its subject; 429 when over. */
+async function throttle(deps: AppDeps, r: Route, body: unknown, res: Response): Promise<void> {
+  const rule = deps.rateLimits?.signIn;
+  if (!r.throttle || !rule) return;
+  const headers = await deps.rateLimits!.limiter.take([{ key: `${r.path}:${r.throttle(body)}`, rule }]);
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
 }
 
@@ -170,6 +178,7 @@ function runRoute(r: Route, deps: AppDeps) {
       }
       validate(r.query ?? NO_QUERY, query, 'query');
       if (r.params) validate(r.params, params, 'params');
+      await throttle(deps, r, body, res);
 
       if (key !== undefined && principal && (upperMethod === 'POST' || upperMethod === 'PATCH')) {
         const claim = await deps.idempotency.claim(principal, upperMethod, req.path, key, body);

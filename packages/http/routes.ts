@@ -27,6 +27,11 @@ export interface Route<Body = unknown, Query = unknown, Params = unknown> {
   response?: JsonSchema;
   /** Status of a success; default 200. */
   status?: number;
+  /**
+   * Guessing throttle (sign-in, code verification): the subject whose attempts are counted, e.g.
+   * the e-mail address. Counted after validation, against the sign-in rule, 429 when over.
+   */
+  throttle?(body: Body): string;
   /** Returns the body to send as JSON, or a Reply. */
   handler(ctx: HandlerContext<Body, Query, Params>): Promise<Reply | unknown>;
 }

@@ -71,6 +71,6 @@ export function buildApi(system: System, extra: Family[] = []) {
     families: allFamilies(system, extra),
     metrics: system.metrics,
     metricsToken: system.config.metricsToken,
-    rateLimits: { limiter: system.rateLimiter, perCredential: system.config.rateLimitPerCredential, perAddress: system.config.rateLimitPerAddress },
+    rateLimits: { limiter: system.rateLimiter, perCredential: system.config.rateLimitPerCredential, perAddress: system.config.rateLimitPerAddress, signIn: system.config.signInLimit },
   });
 }

@@ -62,3 +62,22 @@ t.test('every API process counts against the same windows', async (t) => {
   t.equal((await svc.request('GET', '/api/v1/balance', { key })).status, 200);
   t.equal(await viaOther(), 429, 'the fourth request, whichever process answers it');
 });
+
+t.test('sign-in attempts are throttled per e-mail address, from any address, right password or not', async (t) => {
+  const svc = await startService(t, { env: { RATE_LIMIT_SIGN_IN: '3/15m' } });
+  const m = await svc.merchant();
+  await svc.system.appTokens.createUser(m.id, 'owner@shop.example', 'correct horse', ['*']);
+  const attempt = (email: string, password: string) => svc.request('POST', '/api/v1/auth/login', { body: { email, password } });
+  t.equal((await attempt('owner@shop.example', 'wrong password')).status, 401);
+  t.equal((await attempt('OWNER@shop.example', 'wrong again!')).status, 401, 'the case of the address does not make a new subject');
+  const third = await attempt('owner@shop.example', 'correct horse');
+  t.equal(third.status, 200);
+  t.equal(third.headers.get('ratelimit-remaining'), '0');
+  const over = await attempt('owner@shop.example', 'correct horse');
+  t.match(over, { status: 429, body: { code: 'IKW-LIM-001' } });
+  t.equal(over.headers.get('retry-after'), String(15 * 60));
+  t.equal((await attempt('other@shop.example', 'wrong password')).status, 401, 'another account is not locked with it');
+  t.equal((await attempt('owner@shop.example', 'short')).status, 400, 'an invalid body is refused before it counts');
+  svc.clock.advance(15 * 60_000);
+  t.equal((await attempt('owner@shop.example', 'correct horse')).status, 200, 'the next window lets the owner in');
+});

@@ -32,6 +32,7 @@ export function authFamily(appTokens: AppTokens): Family {
           properties: { email: { type: 'string', format: 'email', maxLength: 254 }, password: { type: 'string', minLength: 8, maxLength: 256 } },
         },
         response: tokenPair,
+        throttle: (body) => body.email.toLowerCase(),
         handler: (ctx) => appTokens.login(ctx.body.email, ctx.body.password),
       }),
       route<{ refreshToken: string }>({
