@@ -5,7 +5,7 @@ import type { InvoiceEvent, InvoiceLine, InvoiceObject, InvoiceStatus } from '..
 import type { CursorList, CursorQuery, PageList, PageQuery } from './paging.js';
 import type { Projection } from './projection.js';
 import { cursorPageOfObjects, findOwnedObject, ownedRows, pageOfObjects } from './queries.js';
-import { storeSnapshot } from './snapshot.js';
+import { snapshotTableSql, storeSnapshot } from './snapshot.js';
 
 /** read.invoices: the Invoice record as its latest event left it (rendered snake_case or camelCase by the routes). */
 export const invoicesProjection: Projection = {
@@ -15,16 +15,7 @@ export const invoicesProjection: Projection = {
     {
       name: 'invoices/001-create',
       up: (knex) =>
-        knex.raw(`CREATE TABLE read.invoices (
-          id text PRIMARY KEY,
-          seq text NOT NULL,
-          merchant_id text NOT NULL,
-          environment text NOT NULL,
-          status text NOT NULL,
-          customer text NOT NULL,
-          subscription text,
-          object json NOT NULL
-        );
+        knex.raw(`${snapshotTableSql('read.invoices', ['customer text NOT NULL', 'subscription text'])};
         CREATE INDEX invoices_list ON read.invoices (merchant_id, environment, status, seq);
         CREATE INDEX invoices_subscription ON read.invoices (subscription)`),
     },

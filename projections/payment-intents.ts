@@ -5,7 +5,7 @@ import type { Owner } from '../packages/domain/audit.js';
 import type { CursorList, CursorQuery } from './paging.js';
 import type { Projection } from './projection.js';
 import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';
-import { storeSnapshot } from './snapshot.js';
+import { snapshotTableSql, storeSnapshot } from './snapshot.js';
 
 /** read.payment_intents: the public object of every intent, as its latest event left it (json, not jsonb, to keep field order). */
 export const paymentIntentsProjection: Projection = {
@@ -15,15 +15,7 @@ export const paymentIntentsProjection: Projection = {
     {
       name: 'payment_intents/001-create',
       up: (knex) =>
-        knex.raw(`CREATE TABLE read.payment_intents (
-          id text PRIMARY KEY,
-          seq text NOT NULL,
-          merchant_id text NOT NULL,
-          environment text NOT NULL,
-          status text NOT NULL,
-          customer text,
-          object json NOT NULL
-        );
+        knex.raw(`${snapshotTableSql('read.payment_intents', ['customer text'])};
         CREATE INDEX payment_intents_list ON read.payment_intents (merchant_id, environment, seq)`),
     },
   ],

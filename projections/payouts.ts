@@ -6,7 +6,7 @@ import type { PayoutEvent, PayoutObject, PayoutStatus } from '../packages/domain
 import type { PageList, PageQuery } from './paging.js';
 import type { Projection } from './projection.js';
 import { findOwnedObject, ownedRows, pageOfObjects } from './queries.js';
-import { storeSnapshot } from './snapshot.js';
+import { snapshotTableSql, storeSnapshot } from './snapshot.js';
 
 /** read.payouts: the public Payout object, as its latest event left it (json keeps field order). */
 export const payoutsProjection: Projection = {
@@ -16,14 +16,7 @@ export const payoutsProjection: Projection = {
     {
       name: 'payouts/001-create',
       up: (knex) =>
-        knex.raw(`CREATE TABLE read.payouts (
-          id text PRIMARY KEY,
-          seq text NOT NULL,
-          merchant_id text NOT NULL,
-          environment text NOT NULL,
-          status text NOT NULL,
-          object json NOT NULL
-        );
+        knex.raw(`${snapshotTableSql('read.payouts')};
         CREATE INDEX payouts_list ON read.payouts (merchant_id, environment, seq);
         CREATE INDEX payouts_status ON read.payouts (merchant_id, environment, status, seq)`),
     },

@@ -6,6 +6,7 @@ import type { Price, ProductEvent, ProductObject, ProductStatus } from '../packa
 import type { PageList, PageQuery } from './paging.js';
 import type { Projection } from './projection.js';
 import { findOwnedObject, ownedRows, pageOfObjects } from './queries.js';
+import { snapshotTableSql } from './snapshot.js';
 
 /**
  * read.products: the public Product object as its latest event left it; read.product_prices: which
@@ -18,14 +19,7 @@ export const productsProjection: Projection = {
     {
       name: 'products/001-create',
       up: (knex) =>
-        knex.raw(`CREATE TABLE read.products (
-          id text PRIMARY KEY,
-          seq text NOT NULL,
-          merchant_id text NOT NULL,
-          environment text NOT NULL,
-          status text NOT NULL,
-          object json NOT NULL
-        );
+        knex.raw(`${snapshotTableSql('read.products')};
         CREATE INDEX products_list ON read.products (merchant_id, environment, status, seq);
         CREATE TABLE read.product_prices (
           id text PRIMARY KEY,

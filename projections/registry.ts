@@ -5,6 +5,7 @@ import { customersProjection } from './customers.js';
 import { invoicesProjection } from './invoices.js';
 import { merchantsProjection } from './merchants.js';
 import { operationsProjection } from './operations.js';
+import { paymentIntentEventsProjection } from './payment-intent-events.js';
 import { paymentIntentsProjection } from './payment-intents.js';
 import { payoutMethodsProjection } from './payout-methods.js';
 import { payoutSettingsProjection } from './payout-settings.js';
@@ -23,6 +24,7 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   balanceTransactionsProjection,
   customersProjection,
   paymentIntentsProjection,
+  paymentIntentEventsProjection,
   operationsProjection,
   payoutSettingsProjection,
   payoutMethodsProjection,

@@ -9,6 +9,21 @@ export interface SnapshotKeys {
 }
 
 /**
+ * The table of a snapshot read model: the columns storeSnapshot fills, `columns` (filled when the
+ * resource is created, e.g. `customer text NOT NULL`) for the lists' filters, then the object.
+ */
+export function snapshotTableSql(table: string, columns: string[] = []): string {
+  return `CREATE TABLE ${table} (
+    id text PRIMARY KEY,
+    seq text NOT NULL,
+    merchant_id text NOT NULL,
+    environment text NOT NULL,
+    status text NOT NULL,${columns.map((c) => `\n    ${c},`).join('')}
+    object json NOT NULL
+  )`;
+}
+
+/**
  * Read models that keep a resource as its latest public event left it (`data.object`): the
  * creating event inserts the row (ordered by the event's position, so a rebuild gives the same
  * rows); every later event replaces `status` and `object`.

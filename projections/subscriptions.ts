@@ -5,7 +5,7 @@ import type { SubscriptionEvent, SubscriptionObject, SubscriptionStatus } from '
 import type { PageList, PageQuery } from './paging.js';
 import type { Projection } from './projection.js';
 import { findOwnedObject, ownedRows, pageOfObjects } from './queries.js';
-import { storeSnapshot } from './snapshot.js';
+import { snapshotTableSql, storeSnapshot } from './snapshot.js';
 
 /** read.subscriptions: the public Subscription object as its latest event left it. */
 export const subscriptionsProjection: Projection = {
@@ -15,15 +15,7 @@ export const subscriptionsProjection: Projection = {
     {
       name: 'subscriptions/001-create',
       up: (knex) =>
-        knex.raw(`CREATE TABLE read.subscriptions (
-          id text PRIMARY KEY,
-          seq text NOT NULL,
-          merchant_id text NOT NULL,
-          environment text NOT NULL,
-          status text NOT NULL,
-          customer text NOT NULL,
-          object json NOT NULL
-        );
+        knex.raw(`${snapshotTableSql('read.subscriptions', ['customer text NOT NULL'])};
         CREATE INDEX subscriptions_list ON read.subscriptions (merchant_id, environment, status, seq)`),
     },
   ],

@@ -2,5 +2,6 @@
 export type { AmountLimits, Country, Currency, Direction, FeeQuote, FeeQuoteInput, FeeRule, Operator, PaymentMethodType } from './types.js';
 export { getCurrency, listCurrencies } from './currencies.js';
 export { DEFAULT_PAYOUT_EXPECTED_MINUTES, getCountry, getOperator, listCountries } from './countries.js';
-export { normalizeMsisdn } from './msisdn.js';
+export { isIsoCountry } from './iso-countries.js';
+export { normalizeMsisdn, normalizePhone } from './msisdn.js';
 export { FEE_SCHEDULE, MAX_AMOUNT, quoteFee, ruleSpecificity } from './fees.js';

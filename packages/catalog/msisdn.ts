@@ -34,3 +34,18 @@ export function normalizeMsisdn(input: string, country: string): string | null {
   if (type !== 'MOBILE' && type !== 'FIXED_LINE_OR_MOBILE') return null;
   return parsed.number;
 }
+
+/**
+ * `input` as E.164 when it is any valid phone number (mobile or fixed line, any country), read in
+ * `defaultCountry`'s national format when it has no calling code; otherwise null. For contact
+ * numbers (a customer's phone), where only a payment method's MSISDN must be a mobile number.
+ */
+export function normalizePhone(input: string, defaultCountry: string): string | null {
+  if (typeof input !== 'string' || input.length > MAX_INPUT_LENGTH) return null;
+  let compact = input.replace(SEPARATORS, '');
+  if (!DIALLABLE.test(compact)) return null;
+  if (compact.startsWith('00')) compact = `+${compact.slice(2)}`;
+  const region = defaultCountry.toUpperCase();
+  const parsed = parsePhoneNumberFromString(compact, isSupportedCountry(region) ? region : undefined);
+  return parsed?.isValid() ? parsed.number : null;
+}

@@ -35,6 +35,14 @@ export function derivedId(prefix: IdPrefix, seed: string): string {
   return `${prefix}_${id}`;
 }
 
+/**
+ * The public id (`evt_…`) of the event a stored domain event becomes: derived, so a re-delivered
+ * bus batch, a webhook and an object's history all name it the same.
+ */
+export function publicEventId(sourceEventId: string): string {
+  return derivedId('evt', `evt:${sourceEventId}`);
+}
+
 export function newUuid(): string {
   return uuidv7();
 }

@@ -210,11 +210,13 @@ export abstract class CommandService<Command, State, Event extends DomainEvent> 
     private readonly eventStore: EventStore,
     private readonly streamOf: (id: string) => string,
     private readonly decider: Decider<Command, State, Event>,
-    private readonly defaults: HandleOptions = {},
+    private readonly defaults: HandleOptions & { conflictMessageOf?: (command: Command) => string | undefined } = {},
   ) {}
 
   protected run(id: string, command: Command, metadata: EventMetadata, onConflict = this.defaults.onConflict ?? 'none'): Promise<HandleResult<State, Event>> {
-    return handleCommand(this.eventStore, this.streamOf(id), this.decider, command, metadata, { ...this.defaults, onConflict });
+    const { conflictMessageOf, ...options } = this.defaults;
+    const conflictMessage = conflictMessageOf?.(command) ?? options.conflictMessage;
+    return handleCommand(this.eventStore, this.streamOf(id), this.decider, command, metadata, { ...options, onConflict, ...(conflictMessage !== undefined ? { conflictMessage } : {}) });
   }
 
   /** The aggregate's current state (its initial state when the stream does not exist). */

@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import type { ConsumerSpec } from '../bus/consumer.js';
 import { unixSeconds, type Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
-import { derivedId, newId, randomBase62 } from '../core/ids.js';
+import { newId, publicEventId, randomBase62 } from '../core/ids.js';
 import type { Logger } from '../core/logger.js';
 import type { WebhookEndpoints } from '../domain/webhook-endpoint/commands.js';
 import type { Owner } from '../domain/audit.js';
@@ -21,11 +21,6 @@ export const DISPATCH_CONSUMER = 'webhook-dispatcher';
 /** Replays of an endpoint's failed deliveries reach back this far (events are kept at least this long). */
 export const RETENTION_MS = 30 * 86_400_000;
 const RESPONSE_EXCERPT_BYTES = 64 * 1024;
-
-/** The public id of the event a domain event becomes: derived, so a re-delivered bus batch maps to the same event. */
-export function publicEventId(sourceEventId: string): string {
-  return derivedId('evt', `evt:${sourceEventId}`);
-}
 
 /** One attempt of one delivery, as its job names it (packages/processes/webhook-delivery.ts). */
 export interface DeliveryJob {

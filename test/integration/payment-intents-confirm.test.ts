@@ -249,7 +249,8 @@ t.test('confirm on an intent that is past requires_payment_method returns it and
   const again = async (t: Test, id: string) => {
     const before = await retrieve(svc, key, id);
     const calls = probe.callsFor(id);
-    for (const payment_method of [mobileMoney(snNumber('67')), card('tok_visa')]) {
+    // Whatever the payment method says, a wrong one included (another country, an unknown operator, a number that is no number).
+    for (const payment_method of [mobileMoney(snNumber('67')), card('tok_visa'), mobileMoney(snNumber('67'), 'orange_money', 'CI'), mobileMoney('12345', 'no_such_operator')]) {
       const res = await confirm(svc, key, id, { payment_method });
       assertOk(t, res);
       t.same(res.body, before, 'the current object, unchanged');

@@ -6,6 +6,7 @@ import t from 'tap';
 import {
   CONFIRMATION_IN_PROGRESS,
   CONFIRMATION_LEASE_MS,
+  PAYMENT_INTENT_TRANSITIONS,
   paymentIntentDecider,
   toObject,
   type Owner,
@@ -185,7 +186,7 @@ t.test('a second confirmation while the first is with the provider: 409 IKW-RES-
   const h = intents.given(created).history(start());
   intents.given(h).when(start('op_2', later(1500))).thenThrows(t, { code: 'IKW-RES-003', retryable: true, message: CONFIRMATION_IN_PROGRESS }, 'a conflict');
   t.equal(CONFIRMATION_IN_PROGRESS, 'Payment intent confirmation is already in progress');
-  intents.given(h).when(cancel()).thenThrows(t, { code: 'IKW-RES-003', message: CONFIRMATION_IN_PROGRESS });
+  intents.given(h).when(cancel()).thenThrows(t, { code: 'IKW-RES-003', message: 'This payment intent is being confirmed; cancel it once the provider has answered' }, 'cancel says why it waits');
 });
 
 t.test('a confirmation whose provider call never answered is taken over after the lease', async (t) => {
@@ -345,4 +346,33 @@ t.test('a confirmation whose process died is taken over at once; the dead proces
       t.equal(s.confirmation?.instanceId, 8, 'now held by the new process');
     });
   intents.given(taken).when(initiation({ status: 'processing' }, 'op_1')).thenNothing(t, 'the dead operation answers nothing');
+});
+
+t.test('the transition table: outside its statuses a command changes nothing, except the refusals it names', async (t) => {
+  const byStatus = { requires_payment_method: created, processing, requires_action: requiresAction, succeeded: succeededHistory, failed: failedHistory, canceled: canceledHistory };
+  const update: Command = { type: 'update', owner, at: later(6000), description: 'x' };
+  // Each command as it would come for the current operation, after any lease.
+  const commands: Record<keyof typeof PAYMENT_INTENT_TRANSITIONS, Command> = {
+    update,
+    start_confirmation: start('op_2', later(CONFIRMATION_LEASE_MS * 2)),
+    record_initiation: initiation({ status: 'processing' }),
+    abort_confirmation: { type: 'abort_confirmation', owner, at: later(2000), operationId: 'op_1', reason: 'provider error' },
+    record_outcome: succeeded(),
+    cancel: cancel('requested_by_customer', later(CONFIRMATION_LEASE_MS * 2)),
+  };
+  for (const [type, statuses] of Object.entries(PAYMENT_INTENT_TRANSITIONS) as [keyof typeof commands, readonly string[]][]) {
+    for (const [status, history] of Object.entries(byStatus)) {
+      if (statuses.includes(status)) continue;
+      const then = intents.given(history).when(commands[type]);
+      if (type === 'cancel' || (type === 'start_confirmation' && status === 'canceled')) then.thenThrows(t, 'IKW-RES-002', `${type} in ${status} is refused`);
+      else then.thenNothing(t, `${type} in ${status} changes nothing`);
+    }
+  }
+  // And inside them it acts, where the operation is the current one and in flight.
+  const inFlight = intents.given(created).history(start());
+  intents.given(inFlight).when(commands.record_initiation).thenMatch(t, [{ type: 'payment_intent.processing' }]);
+  intents.given(inFlight).when(commands.abort_confirmation).thenMatch(t, [{ type: 'payment_intent.confirmation_aborted' }]);
+  intents.given(requiresAction).when(commands.record_outcome).thenMatch(t, [{ type: 'payment_intent.succeeded' }]);
+  intents.given(requiresAction).when(commands.cancel).thenMatch(t, [{ type: 'payment_intent.canceled' }]);
+  intents.given(succeededHistory).when(update).thenMatch(t, [{ type: 'payment_intent.updated' }], 'update acts in every status');
 });

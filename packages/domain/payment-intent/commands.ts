@@ -4,7 +4,7 @@ import { derivedId, newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import type { BalanceRef } from '../ledger/events.js';
-import { getCountry, getCurrency, getOperator, normalizeMsisdn, quoteFee } from '../../catalog/index.js';
+import { getCountry, getCurrency, getOperator, isIsoCountry, normalizeMsisdn, normalizePhone, quoteFee } from '../../catalog/index.js';
 import type { PayinCallback, PaymentProvider } from '../../providers/port.js';
 import { auditMetadata, type Actor } from '../audit.js';
 import type { CustomerDirectory } from '../read-ports.js';
@@ -14,6 +14,7 @@ import { runLedger } from '../ledger/commands.js';
 import type { Environment } from '../merchant/events.js';
 import {
   CONFIRMATION_IN_PROGRESS,
+  confirmedAlready,
   paymentIntentDecider,
   toObject,
   type Owner,
@@ -61,12 +62,24 @@ export interface PaymentIntentDeps {
   instance?: { id: number; isAlive(id: number): Promise<boolean> };
 }
 
-
+/** A 409 says what conflicted: a confirm met another confirm's lock; an update or cancel met another write. */
+function conflictMessageOf(command: PaymentIntentCommand): string | undefined {
+  switch (command.type) {
+    case 'start_confirmation':
+      return CONFIRMATION_IN_PROGRESS;
+    case 'update':
+      return 'Another request changed this payment intent while it was being updated; retry the update';
+    case 'cancel':
+      return 'Another request changed this payment intent while it was being canceled; retry the cancel';
+    default:
+      return undefined;
+  }
+}
 
 /** The application side of payment intents: validation against the catalog, provider calls, ledger postings. */
 export class PaymentIntents extends CommandService<PaymentIntentCommand, PaymentIntentState, PaymentIntentEvent> {
   constructor(private readonly deps: PaymentIntentDeps) {
-    super(deps.store, paymentIntentStream, paymentIntentDecider, { conflictMessage: CONFIRMATION_IN_PROGRESS });
+    super(deps.store, paymentIntentStream, paymentIntentDecider, { conflictMessageOf: conflictMessageOf });
   }
 
   private metadata(merchantId: string, environment: Environment, id: string, actor: Actor): EventMetadata {
@@ -90,14 +103,15 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     if (input.amount > maxPayin) {
       throw new ApiError('IKW-VAL-008', `The amount is above the largest payment any ${country.code} operator accepts (${maxPayin})`, 'amount');
     }
+    // The payer and the rail may be anywhere (a French payer paying a Senegalese merchant).
     for (const field of ['payer_country', 'rail_country'] as const) {
       const code = input[field];
-      if (code !== undefined && !getCountry(code)) throw new ApiError('IKW-VAL-004', `Unsupported ${field} '${code}'`, field);
+      if (code !== undefined && !isIsoCountry(code)) throw new ApiError('IKW-VAL-004', `${field} '${code}' is not an ISO 3166-1 alpha-2 country code`, field);
     }
     let phone: string | undefined;
     if (input.customer_phone !== undefined) {
-      phone = normalizeMsisdn(input.customer_phone, country.code) ?? undefined;
-      if (!phone) throw new ApiError('IKW-VAL-007', `customer_phone is not a valid ${country.code} number`, 'customer_phone');
+      phone = normalizePhone(input.customer_phone, country.code) ?? undefined;
+      if (!phone) throw new ApiError('IKW-VAL-007', 'customer_phone is not a valid phone number (international, or national in the transaction country)', 'customer_phone');
     }
     const id = requestRef === undefined ? newId('pi') : derivedId('pi', `${who.merchantId}|${who.environment}|${requestRef}`);
     if (requestRef !== undefined) {
@@ -205,6 +219,8 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     if (!state.intent || state.intent.merchantId !== who.merchantId || state.intent.environment !== who.environment) {
       throw new ApiError('IKW-RES-001', `No such payment intent: '${id}'`, 'id');
     }
+    // Already with the provider or final: the current object, before the payment method is looked at.
+    if (confirmedAlready(state)) return toObject(state);
     const meta = this.metadata(who.merchantId, who.environment, id, actor);
     const pm = this.paymentMethod(state, input.payment_method);
     const provider = this.deps.provider(who.environment);

@@ -1,6 +1,6 @@
 import { unixSeconds } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
-import { assertOwned, objectAttacher, present } from '../aggregate.js';
+import { assertOwned, objectAttacher, present, unreachable, type Draft } from '../aggregate.js';
 import type { Decider } from '../../core/decider.js';
 import { assertMetadataSize, publicMetadata } from './metadata.js';
 import type {
@@ -82,8 +82,6 @@ export const initialPaymentIntentState: PaymentIntentState = {
   succeeded: false,
 };
 
-const FINAL: readonly PaymentIntentStatus[] = ['succeeded', 'failed', 'canceled'];
-
 function maskedMethod(pm: PaymentMethodDetails | null): PaymentIntentObject['payment_method'] {
   if (!pm) return null;
   if (pm.type === 'mobile_money') {
@@ -128,8 +126,117 @@ function leaseExpired(c: Confirmation, at: Date): boolean {
 
 const withObjects = objectAttacher<PaymentIntentState, PaymentIntentEvent>((state, event) => paymentIntentDecider.evolve(state, event), toObject, ['payment_intent.confirmation_started', 'payment_intent.confirmation_aborted']);
 
+type OngoingCommand = Exclude<PaymentIntentCommand, { type: 'create' }>;
+
+const ALL_STATUSES: readonly PaymentIntentStatus[] = ['requires_payment_method', 'processing', 'requires_action', 'succeeded', 'failed', 'canceled'];
+
 /**
- * The payment intent lifecycle (ARCHITECTURE.md section 4):
+ * The statuses in which each command acts (docs/payment-intents.md). Outside them a command
+ * changes nothing (provider news that comes late or twice, a confirm of an intent already with the
+ * provider or final: the caller answers with the current object), except cancel, which is refused,
+ * and a confirm of a canceled intent. `processing` admits a confirm only to take over a
+ * confirmation whose holder died or whose lease ran out.
+ */
+export const PAYMENT_INTENT_TRANSITIONS: Readonly<Record<OngoingCommand['type'], readonly PaymentIntentStatus[]>> = {
+  update: ALL_STATUSES, // description and metadata only
+  start_confirmation: ['requires_payment_method', 'processing'], // → processing
+  record_initiation: ['processing'], // → processing | requires_action | failed
+  abort_confirmation: ['processing'], // → requires_payment_method
+  record_outcome: ['processing', 'requires_action'], // → succeeded | failed
+  cancel: ['requires_payment_method', 'requires_action'], // → canceled
+};
+
+/**
+ * Whether a confirm meets an intent that is already with the provider or final (processing and
+ * no longer in flight, requires_action, succeeded, failed): it answers the current object and
+ * calls no provider, whatever payment method it carries.
+ */
+export function confirmedAlready(state: PaymentIntentState): boolean {
+  if (state.status === 'processing') return !state.confirmation?.inFlight;
+  return state.status !== 'requires_payment_method' && state.status !== 'canceled';
+}
+
+/** A confirmation with the provider, whose process lives and whose lease runs: the platform-side lock. */
+function confirmationHeld(op: Confirmation | null, at: Date, holderGone = false): boolean {
+  return !!op?.inFlight && !leaseExpired(op, at) && !holderGone;
+}
+
+function decideCreate(command: Extract<PaymentIntentCommand, { type: 'create' }>, state: PaymentIntentState): PaymentIntentEvent[] {
+  if (state.intent) throw new ApiError('IKW-RES-003', `Payment intent ${command.intent.id} already exists`);
+  return withObjects(state, [{ type: 'payment_intent.created', data: command.intent }]);
+}
+
+/** What a command meets outside its statuses: a refusal, or nothing to do. */
+function refuseOrIgnore(command: OngoingCommand, state: PaymentIntentState): [] {
+  if (command.type === 'cancel') throw new ApiError('IKW-RES-002', `A payment intent with status ${state.status} cannot be canceled`);
+  if (command.type === 'start_confirmation' && state.status === 'canceled') throw new ApiError('IKW-RES-002', 'This payment intent is canceled and cannot be confirmed');
+  return [];
+}
+
+/** A provider's answer about the confirmation in flight: processing, requires_action or failed. */
+function decideInitiation(result: InitiationResult, operationId: string, at: string): Draft<PaymentIntentEvent>[] {
+  switch (result.status) {
+    case 'processing':
+      return [{ type: 'payment_intent.processing', data: { operationId } }];
+    case 'requires_action':
+      return [{ type: 'payment_intent.requires_action', data: { operationId, nextAction: result.nextAction } }];
+    case 'failed':
+      return [{ type: 'payment_intent.payment_failed', data: { operationId, failureCode: result.failureCode, failureMessage: result.failureMessage, at } }];
+  }
+}
+
+/** One decision per command, on an intent that exists, is the owner's and is in a status the command acts in. */
+function decideOngoing(command: OngoingCommand, state: PaymentIntentState, intent: Created): Draft<PaymentIntentEvent>[] {
+  const at = command.at.toISOString();
+  const op = state.confirmation;
+  // Provider news of another (older) operation, or of none, changes nothing.
+  const aboutCurrent = (operationId: string) => op !== null && op.operationId === operationId;
+  switch (command.type) {
+    case 'update': {
+      if (command.metadata) assertMetadataSize({ ...state.metadata, ...command.metadata });
+      const data: { description?: string | null; metadata?: Record<string, string> } = {};
+      if (command.description !== undefined) data.description = command.description;
+      if (command.metadata !== undefined) data.metadata = command.metadata;
+      return [{ type: 'payment_intent.updated', data }];
+    }
+    case 'start_confirmation':
+      if (confirmationHeld(op, command.at, command.holderGone)) throw new ApiError('IKW-RES-003', CONFIRMATION_IN_PROGRESS);
+      if (confirmedAlready(state)) return [];
+      return [
+        {
+          type: 'payment_intent.confirmation_started',
+          data: {
+            operationId: command.operationId,
+            paymentMethod: command.paymentMethod,
+            returnUrl: command.returnUrl,
+            startedAt: at,
+            amount: intent.amount,
+            currency: intent.currency,
+            livemode: intent.environment === 'live',
+            ...(command.instanceId !== undefined ? { instanceId: command.instanceId } : {}),
+          },
+        },
+      ];
+    case 'record_initiation':
+      return aboutCurrent(command.operationId) && op!.inFlight ? decideInitiation(command.result, command.operationId, at) : [];
+    case 'abort_confirmation':
+      return aboutCurrent(command.operationId) && op!.inFlight ? [{ type: 'payment_intent.confirmation_aborted', data: { operationId: command.operationId, reason: command.reason } }] : [];
+    case 'record_outcome': {
+      if (!aboutCurrent(command.operationId)) return [];
+      const o = command.outcome;
+      return o.status === 'succeeded'
+        ? [{ type: 'payment_intent.succeeded', data: { operationId: command.operationId, fee: o.fee, at } }]
+        : [{ type: 'payment_intent.payment_failed', data: { operationId: command.operationId, failureCode: o.failureCode, failureMessage: o.failureMessage, at } }];
+    }
+    case 'cancel':
+      return [{ type: 'payment_intent.canceled', data: { reason: command.reason, at } }];
+    default:
+      return unreachable(command);
+  }
+}
+
+/**
+ * The payment intent lifecycle, as PAYMENT_INTENT_TRANSITIONS lists it:
  * requires_payment_method → (confirm) → processing | requires_action → succeeded | failed;
  * cancel from requires_payment_method or requires_action. Only one confirmation may be with the
  * provider at a time: that is the "platform-side lock", held in the stream itself.
@@ -179,75 +286,14 @@ export const paymentIntentDecider: Decider<PaymentIntentCommand, PaymentIntentSt
   },
 
   decide(command, state) {
-    const at = command.at.toISOString();
-    if (command.type === 'create') {
-      if (state.intent) throw new ApiError('IKW-RES-003', `Payment intent ${command.intent.id} already exists`);
-      return withObjects(state, [{ type: 'payment_intent.created', data: command.intent }]);
-    }
+    if (command.type === 'create') return decideCreate(command, state);
     const intent = state.intent;
     assertOwned(intent, command.owner, 'No such payment intent', 'id');
-    const op = state.confirmation;
-
-    switch (command.type) {
-      case 'update': {
-        if (command.metadata) assertMetadataSize({ ...state.metadata, ...command.metadata });
-        const data: { description?: string | null; metadata?: Record<string, string> } = {};
-        if (command.description !== undefined) data.description = command.description;
-        if (command.metadata !== undefined) data.metadata = command.metadata;
-        return withObjects(state, [{ type: 'payment_intent.updated', data }]);
-      }
-      case 'start_confirmation': {
-        if (state.status === 'canceled') throw new ApiError('IKW-RES-002', 'This payment intent is canceled and cannot be confirmed');
-        // The lock holds while its process lives and the lease runs; a dead holder frees it at once.
-        if (op?.inFlight && !leaseExpired(op, command.at) && !command.holderGone) throw new ApiError('IKW-RES-003', CONFIRMATION_IN_PROGRESS);
-        // Already with the provider or final: the caller returns the current object and calls no provider.
-        if (state.status !== 'requires_payment_method' && !op?.inFlight) return [];
-        return withObjects(state, [
-          {
-            type: 'payment_intent.confirmation_started',
-            data: {
-              operationId: command.operationId,
-              paymentMethod: command.paymentMethod,
-              returnUrl: command.returnUrl,
-              startedAt: at,
-              amount: intent.amount,
-              currency: intent.currency,
-              livemode: intent.environment === 'live',
-              ...(command.instanceId !== undefined ? { instanceId: command.instanceId } : {}),
-            },
-          },
-        ]);
-      }
-      case 'record_initiation': {
-        if (!op || op.operationId !== command.operationId || !op.inFlight || FINAL.includes(state.status)) return [];
-        const r = command.result;
-        if (r.status === 'processing') return withObjects(state, [{ type: 'payment_intent.processing', data: { operationId: op.operationId } }]);
-        if (r.status === 'requires_action') {
-          return withObjects(state, [{ type: 'payment_intent.requires_action', data: { operationId: op.operationId, nextAction: r.nextAction } }]);
-        }
-        return withObjects(state, [
-          { type: 'payment_intent.payment_failed', data: { operationId: op.operationId, failureCode: r.failureCode, failureMessage: r.failureMessage, at } },
-        ]);
-      }
-      case 'abort_confirmation':
-        if (!op || op.operationId !== command.operationId || !op.inFlight) return [];
-        return withObjects(state, [{ type: 'payment_intent.confirmation_aborted', data: { operationId: op.operationId, reason: command.reason } }]);
-      case 'record_outcome': {
-        // Late or repeated callbacks, and callbacks of an older operation, change nothing.
-        if (!op || op.operationId !== command.operationId || FINAL.includes(state.status) || state.status === 'requires_payment_method') return [];
-        const o = command.outcome;
-        if (o.status === 'succeeded') return withObjects(state, [{ type: 'payment_intent.succeeded', data: { operationId: op.operationId, fee: o.fee, at } }]);
-        return withObjects(state, [
-          { type: 'payment_intent.payment_failed', data: { operationId: op.operationId, failureCode: o.failureCode, failureMessage: o.failureMessage, at } },
-        ]);
-      }
-      case 'cancel': {
-        if (op?.inFlight && !leaseExpired(op, command.at)) throw new ApiError('IKW-RES-003', CONFIRMATION_IN_PROGRESS);
-        if (state.status !== 'requires_payment_method' && state.status !== 'requires_action') {
-          throw new ApiError('IKW-RES-002', `A payment intent with status ${state.status} cannot be canceled`);
-        }
-        return withObjects(state, [{ type: 'payment_intent.canceled', data: { reason: command.reason, at } }]);
-      }
+    // Cancel waits for the provider's first answer: that answer may already have taken the money.
+    if (command.type === 'cancel' && confirmationHeld(state.confirmation, command.at)) {
+      throw new ApiError('IKW-RES-003', 'This payment intent is being confirmed; cancel it once the provider has answered');
     }
+    if (!PAYMENT_INTENT_TRANSITIONS[command.type].includes(state.status)) return refuseOrIgnore(command, state);
+    return withObjects(state, decideOngoing(command, state, intent));
   },
 };

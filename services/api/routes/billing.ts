@@ -13,7 +13,17 @@ import { hasScope } from '../../../packages/http/auth.js';
 import type { CursorQuery } from '../../../projections/paging.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { findInvoice, listInvoicesByCursor, renderInvoice } from '../../../projections/invoices.js';
-import { billingRead, billingWrite, countrySchema, currencySchema, cursorQuery, found, idParams, paymentMethodSchema, resourceSchema } from './shared.js';
+import {
+  billingRead,
+  billingWrite,
+  countrySchema,
+  currencySchema,
+  cursorQuery,
+  idParams,
+  paymentMethodSchema,
+  resourceSchema,
+  retrieveRoute,
+} from './shared.js';
 
 /**
  * /api/v1/billing: the same customers, products, subscriptions and invoices as the merchant
@@ -246,15 +256,9 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
           return invoiceObject(renderInvoice(toInvoiceObject(state)));
         },
       }),
-      route<unknown, unknown, { id: string }>({
-        method: 'get',
-        path: '/api/v1/billing/invoices/:id',
+      retrieveRoute({ path: '/api/v1/billing/invoices/:id', noun: 'invoice', auth: billingRead, response: invoiceResponse, render: invoiceObject,
         summary: 'Retrieve an invoice',
-        auth: billingRead,
-        params: idParams,
-        response: invoiceResponse,
-        handler: async (ctx) => invoiceObject(await found('invoice', ctx.params.id, findInvoice(knex, ctx.owner, ctx.params.id))),
-      }),
+        find: (owner, id) => findInvoice(knex, owner, id) }),
       route<{ paymentMethod: BillingPaymentMethod; returnUrl?: string | null; idempotencyKey?: string | null; transactionCountry?: string | null }, unknown, { id: string }>({
         method: 'post',
         path: '/api/v1/billing/invoices/:id/confirm',

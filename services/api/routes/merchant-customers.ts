@@ -1,9 +1,8 @@
 import type { Knex } from 'knex';
 import type { Customers } from '../../../packages/domain/customer/commands.js';
-import type { PageQuery } from '../../../projections/paging.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { customerObject, findCustomer, listCustomers } from '../../../projections/customers.js';
-import { amountFields, billingRead, billingWrite, found, idParams, idParamsOf, pageQuery, resourceSchema } from './shared.js';
+import { amountFields, billingRead, billingWrite, idParamsOf, pageListRoute, resourceSchema, retrieveRoute } from './shared.js';
 
 const customerSchema = resourceSchema('customer', ['name', 'email', 'phone', 'currency', 'balance', 'metadata', 'created'], {
   name: { type: ['string', 'null'] },
@@ -21,23 +20,12 @@ export function merchantCustomersFamily(knex: Knex, customers: Customers): Famil
   return {
     name: 'merchant-customers',
     routes: [
-      route<unknown, PageQuery & { search?: string }>({
-        method: 'get',
-        path: '/api/v1/merchant/customers',
+      pageListRoute<{ search?: string }>({ path: '/api/v1/merchant/customers', auth: billingRead, filters: { search: { type: 'string', maxLength: 200 } },
         summary: 'List customers, newest first; `search` matches part of the name, e-mail or phone (any case)',
-        auth: billingRead,
-        query: pageQuery({ search: { type: 'string', maxLength: 200 } }),
-        handler: (ctx) => listCustomers(knex, ctx.owner, ctx.query, ctx.query.search),
-      }),
-      route<unknown, unknown, { id: string }>({
-        method: 'get',
-        path: '/api/v1/merchant/customers/:id',
+        list: (owner, query) => listCustomers(knex, owner, query, query.search) }),
+      retrieveRoute({ path: '/api/v1/merchant/customers/:id', noun: 'customer', auth: billingRead, response: customerSchema, render: customerObject,
         summary: 'Retrieve a customer; `balance` is the wallet, in minor units of `currency`',
-        auth: billingRead,
-        params: idParams,
-        response: customerSchema,
-        handler: async (ctx) => customerObject(await found('customer', ctx.params.id, findCustomer(knex, ctx.owner, ctx.params.id))),
-      }),
+        find: (owner, id) => findCustomer(knex, owner, id) }),
       route<{ amount: number; currency: string; description?: string }, unknown, { customerId: string }>({
         method: 'post',
         path: '/api/v1/merchant/billing/wallet/customers/:customerId/credit',

@@ -5,7 +5,6 @@ import type { Invoices } from '../../../packages/domain/invoice/commands.js';
 import { toInvoiceObject } from '../../../packages/domain/invoice/decider.js';
 import { INVOICE_STATUSES, type InvoiceStatus } from '../../../packages/domain/invoice/events.js';
 import { Reply } from '../../../packages/http/context.js';
-import type { PageQuery } from '../../../projections/paging.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { findInvoice, findIssuedInvoice, listInvoices, renderInvoice } from '../../../projections/invoices.js';
 import {
@@ -13,17 +12,17 @@ import {
   billingWrite,
   currencySchema,
   customerFields,
-  type CustomerFields,
   customerRef,
   escapeHtml,
-  found,
   idParams,
   idParamsOf,
   itemsSchema,
   metadataSchema,
-  pageQuery,
+  pageListRoute,
   resourceSchema,
+  retrieveRoute,
   toItems,
+  type CustomerFields,
 } from './shared.js';
 
 /** `YYYY-MM-DD` (due at the end of that day, UTC) or a full date-time. */
@@ -80,23 +79,12 @@ export function merchantInvoicesFamily(knex: Knex, invoices: Invoices): Family {
   return {
     name: 'merchant-invoices',
     routes: [
-      route<unknown, PageQuery & { status?: InvoiceStatus }>({
-        method: 'get',
-        path: '/api/v1/merchant/invoices',
+      pageListRoute<{ status?: InvoiceStatus }>({ path: '/api/v1/merchant/invoices', auth: billingRead, filters: { status: { enum: [...INVOICE_STATUSES] } },
         summary: 'List invoices, newest first',
-        auth: billingRead,
-        query: pageQuery({ status: { enum: [...INVOICE_STATUSES] } }),
-        handler: (ctx) => listInvoices(knex, ctx.owner, ctx.query, { status: ctx.query.status }),
-      }),
-      route<unknown, unknown, { id: string }>({
-        method: 'get',
-        path: '/api/v1/merchant/invoices/:id',
+        list: (owner, query) => listInvoices(knex, owner, query, { status: query.status }) }),
+      retrieveRoute({ path: '/api/v1/merchant/invoices/:id', noun: 'invoice', auth: billingRead, response: invoiceSchema,
         summary: 'Retrieve an invoice',
-        auth: billingRead,
-        params: idParams,
-        response: invoiceSchema,
-        handler: (ctx) => found('invoice', ctx.params.id, findInvoice(knex, ctx.owner, ctx.params.id)),
-      }),
+        find: (owner, id) => findInvoice(knex, owner, id) }),
       route<CreateBody>({
         method: 'post',
         path: '/api/v1/merchant/invoices',

@@ -1,10 +1,9 @@
 import type { Knex } from 'knex';
 import type { CreatePayoutInput, Payouts } from '../../../packages/domain/payout/commands.js';
 import type { PayoutStatus } from '../../../packages/domain/payout/events.js';
-import type { PageQuery } from '../../../projections/paging.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { findPayout, listPayouts } from '../../../projections/payouts.js';
-import { createPayoutBody, found, idParams, pageQuery, payoutSchema, payoutsRead, payoutsWrite } from './shared.js';
+import { createPayoutBody, pageListRoute, payoutSchema, payoutsRead, payoutsWrite, retrieveRoute } from './shared.js';
 
 const STATUSES: readonly PayoutStatus[] = ['pending', 'in_transit', 'paid', 'failed', 'canceled'];
 
@@ -13,23 +12,12 @@ export function merchantPayoutsFamily(knex: Knex, payouts: Payouts): Family {
   return {
     name: 'merchant-payouts',
     routes: [
-      route<unknown, PageQuery & { status?: PayoutStatus }>({
-        method: 'get',
-        path: '/api/v1/merchant/payouts',
+      pageListRoute<{ status?: PayoutStatus }>({ path: '/api/v1/merchant/payouts', auth: payoutsRead, filters: { status: { enum: STATUSES } },
         summary: 'List payouts, newest first, page by page',
-        auth: payoutsRead,
-        query: pageQuery({ status: { enum: STATUSES } }),
-        handler: (ctx) => listPayouts(knex, ctx.owner, ctx.query, { status: ctx.query.status }),
-      }),
-      route<unknown, unknown, { id: string }>({
-        method: 'get',
-        path: '/api/v1/merchant/payouts/:id',
+        list: (owner, query) => listPayouts(knex, owner, query, { status: query.status }) }),
+      retrieveRoute({ path: '/api/v1/merchant/payouts/:id', noun: 'payout', auth: payoutsRead, response: payoutSchema,
         summary: 'Retrieve a payout',
-        auth: payoutsRead,
-        params: idParams,
-        response: payoutSchema,
-        handler: (ctx) => found('payout', ctx.params.id, findPayout(knex, ctx.owner, ctx.params.id)),
-      }),
+        find: (owner, id) => findPayout(knex, owner, id) }),
       route<CreatePayoutInput>({
         method: 'post',
         path: '/api/v1/merchant/payouts',

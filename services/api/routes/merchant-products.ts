@@ -2,10 +2,9 @@ import type { Knex } from 'knex';
 import { MAX_AMOUNT } from '../../../packages/catalog/index.js';
 import type { CreateProductInput, Products, UpdateProductInput } from '../../../packages/domain/product/commands.js';
 import { INTERVALS, type ProductStatus } from '../../../packages/domain/product/events.js';
-import type { PageQuery } from '../../../projections/paging.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { findProduct, listProducts } from '../../../projections/products.js';
-import { billingRead, billingWrite, currencySchema, found, idParams, metadataSchema, pageQuery, resourceSchema } from './shared.js';
+import { billingRead, billingWrite, currencySchema, idParams, metadataSchema, pageListRoute, resourceSchema, retrieveRoute } from './shared.js';
 
 const priceSchema = {
   type: 'object',
@@ -66,23 +65,12 @@ export function merchantProductsFamily(knex: Knex, products: Products, isStaleAt
   return {
     name: 'merchant-products',
     routes: [
-      route<unknown, PageQuery & { status?: ProductStatus }>({
-        method: 'get',
-        path: '/api/v1/merchant/products',
+      pageListRoute<{ status?: ProductStatus }>({ path: '/api/v1/merchant/products', auth: billingRead, filters: { status: { enum: [...STATUSES] } },
         summary: 'List products, newest first; without `status`, archived products are left out',
-        auth: billingRead,
-        query: pageQuery({ status: { enum: [...STATUSES] } }),
-        handler: (ctx) => listProducts(knex, ctx.owner, ctx.query, { status: ctx.query.status }),
-      }),
-      route<unknown, unknown, { id: string }>({
-        method: 'get',
-        path: '/api/v1/merchant/products/:id',
+        list: (owner, query) => listProducts(knex, owner, query, { status: query.status }) }),
+      retrieveRoute({ path: '/api/v1/merchant/products/:id', noun: 'product', auth: billingRead, response: productSchema,
         summary: 'Retrieve a product (archived ones too)',
-        auth: billingRead,
-        params: idParams,
-        response: productSchema,
-        handler: (ctx) => found('product', ctx.params.id, findProduct(knex, ctx.owner, ctx.params.id)),
-      }),
+        find: (owner, id) => findProduct(knex, owner, id) }),
       route<CreateProductInput>({
         method: 'post',
         path: '/api/v1/merchant/products',

@@ -2,22 +2,21 @@ import type { Knex } from 'knex';
 import type { Subscriptions } from '../../../packages/domain/subscription/commands.js';
 import { toSubscriptionObject } from '../../../packages/domain/subscription/decider.js';
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../../../packages/domain/subscription/events.js';
-import type { PageQuery } from '../../../projections/paging.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { findSubscription, listSubscriptions, renderSubscription } from '../../../projections/subscriptions.js';
 import {
   billingRead,
   billingWrite,
   customerFields,
-  type CustomerFields,
   customerRef,
-  found,
   idParams,
   itemsSchema,
   metadataSchema,
-  pageQuery,
+  pageListRoute,
   resourceSchema,
+  retrieveRoute,
   toItems,
+  type CustomerFields,
 } from './shared.js';
 
 interface CreateBody extends CustomerFields {
@@ -56,23 +55,12 @@ export function merchantSubscriptionsFamily(knex: Knex, subscriptions: Subscript
   return {
     name: 'merchant-subscriptions',
     routes: [
-      route<unknown, PageQuery & { status?: SubscriptionStatus }>({
-        method: 'get',
-        path: '/api/v1/merchant/subscriptions',
+      pageListRoute<{ status?: SubscriptionStatus }>({ path: '/api/v1/merchant/subscriptions', auth: billingRead, filters: { status: { enum: [...SUBSCRIPTION_STATUSES] } },
         summary: 'List subscriptions, newest first',
-        auth: billingRead,
-        query: pageQuery({ status: { enum: [...SUBSCRIPTION_STATUSES] } }),
-        handler: (ctx) => listSubscriptions(knex, ctx.owner, ctx.query, { status: ctx.query.status }),
-      }),
-      route<unknown, unknown, { id: string }>({
-        method: 'get',
-        path: '/api/v1/merchant/subscriptions/:id',
+        list: (owner, query) => listSubscriptions(knex, owner, query, { status: query.status }) }),
+      retrieveRoute({ path: '/api/v1/merchant/subscriptions/:id', noun: 'subscription', auth: billingRead, response: subscriptionSchema,
         summary: 'Retrieve a subscription',
-        auth: billingRead,
-        params: idParams,
-        response: subscriptionSchema,
-        handler: (ctx) => found('subscription', ctx.params.id, findSubscription(knex, ctx.owner, ctx.params.id)),
-      }),
+        find: (owner, id) => findSubscription(knex, owner, id) }),
       route<CreateBody>({
         method: 'post',
         path: '/api/v1/merchant/subscriptions',

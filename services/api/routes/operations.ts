@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
 import { ApiError } from '../../../packages/core/errors.js';
 import { Reply } from '../../../packages/http/context.js';
-import { route, type Family } from '../../../packages/http/routes.js';
+import type { Family } from '../../../packages/http/routes.js';
 import { findOperation, type OperationRow } from '../../../projections/operations.js';
-import { escapeHtml, operationIdParams, redirectUrl } from './shared.js';
+import { escapeHtml, operationRoute, redirectUrl } from './shared.js';
 
 const FINAL = ['succeeded', 'failed', 'canceled'];
 
@@ -34,30 +34,23 @@ export function operationsFamily(knex: Knex): Family {
   return {
     name: 'operations',
     routes: [
-      route<unknown, unknown, { operationId: string }>({
-        method: 'get',
-        path: '/operations/status/:operationId',
-        summary: 'Status of a payment operation (JSON, or an HTML page when the client asks for HTML)',
-        auth: 'public',
-        params: operationIdParams,
-        handler: async (ctx) => {
-          const op = await findOperation(knex, ctx.params.operationId);
-          if (!op) throw new ApiError('IKW-RES-001', `No such operation: '${ctx.params.operationId}'`, 'operationId');
-          const accept = ctx.header('accept') ?? '';
-          const html = accept.includes('text/html') && !/application\/json/.test(accept.split('text/html')[0] ?? '');
-          if (html) return Reply.html(page(op, ctx.path));
-          return {
-            id: op.id,
-            object: 'operation',
-            status: op.status,
-            payment_intent: op.payment_intent,
-            amount: Number(op.amount),
-            currency: op.currency,
-            livemode: op.livemode,
-            return_url: op.return_url,
-            redirect_url: FINAL.includes(op.status) ? redirectUrl(op) : null,
-          };
-        },
+      operationRoute('get', '/operations/status/:operationId', 'Status of a payment operation (JSON, or an HTML page when the client asks for HTML)', async (ctx) => {
+        const op = await findOperation(knex, ctx.params.operationId);
+        if (!op) throw new ApiError('IKW-RES-001', `No such operation: '${ctx.params.operationId}'`, 'operationId');
+        const accept = ctx.header('accept') ?? '';
+        const html = accept.includes('text/html') && !/application\/json/.test(accept.split('text/html')[0] ?? '');
+        if (html) return Reply.html(page(op, ctx.path));
+        return {
+          id: op.id,
+          object: 'operation',
+          status: op.status,
+          payment_intent: op.payment_intent,
+          amount: Number(op.amount),
+          currency: op.currency,
+          livemode: op.livemode,
+          return_url: op.return_url,
+          redirect_url: FINAL.includes(op.status) ? redirectUrl(op) : null,
+        };
       }),
     ],
   };

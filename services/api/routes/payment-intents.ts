@@ -4,8 +4,9 @@ import { CANCELLATION_REASONS, type CancellationReason } from '../../../packages
 import { METADATA_LIMITS } from '../../../packages/domain/payment-intent/metadata.js';
 import type { CursorQuery } from '../../../projections/paging.js';
 import { route, type Family } from '../../../packages/http/routes.js';
+import { listPaymentIntentEvents } from '../../../projections/payment-intent-events.js';
 import { findPaymentIntent, listPaymentIntents } from '../../../projections/payment-intents.js';
-import { amountFields, countrySchema, cursorQuery, found, idParams, paymentMethodSchema, resourceSchema } from './shared.js';
+import { amountFields, countrySchema, cursorQuery, found, idParams, paymentMethodSchema, resourceSchema, retrieveRoute } from './shared.js';
 
 /** Metadata values that are not strings are accepted and not kept (interface, metadata rule 2). */
 const metadata = { type: 'object', maxProperties: METADATA_LIMITS.keys, propertyNames: { minLength: 1, maxLength: METADATA_LIMITS.keyLength } };
@@ -61,7 +62,7 @@ const paymentIntentSchema = resourceSchema('payment_intent', ['created', 'livemo
   customer: { type: ['string', 'null'] },
 });
 
-/** /api/v1/payment-intents: create, retrieve, update, list, confirm, cancel. */
+/** /api/v1/payment-intents: create, retrieve, update, list, confirm, cancel, and each intent's history of events. */
 export function paymentIntentsFamily(knex: Knex, paymentIntents: PaymentIntents): Family {
   const read = { scope: 'payment_intents.read', environmentHeader: 'optional' } as const;
   const write = { scope: 'payment_intents.write', environmentHeader: 'optional' } as const;
@@ -85,15 +86,9 @@ export function paymentIntentsFamily(knex: Knex, paymentIntents: PaymentIntents)
         query: cursorQuery({ customer: { type: 'string', maxLength: 255 } }),
         handler: (ctx) => listPaymentIntents(knex, ctx.owner, ctx.query, '/api/v1/payment-intents', { customer: ctx.query.customer }),
       }),
-      route<unknown, unknown, { id: string }>({
-        method: 'get',
-        path: '/api/v1/payment-intents/:id',
+      retrieveRoute({ path: '/api/v1/payment-intents/:id', noun: 'payment intent', auth: read, response: paymentIntentSchema,
         summary: 'Retrieve a payment intent',
-        auth: read,
-        params: idParams,
-        response: paymentIntentSchema,
-        handler: (ctx) => found('payment intent', ctx.params.id, findPaymentIntent(knex, ctx.owner, ctx.params.id)),
-      }),
+        find: (owner, id) => findPaymentIntent(knex, owner, id) }),
       route<{ description?: string | null; metadata?: Record<string, unknown> }, unknown, { id: string }>({
         method: 'patch',
         path: '/api/v1/payment-intents/:id',
@@ -123,6 +118,19 @@ export function paymentIntentsFamily(knex: Knex, paymentIntents: PaymentIntents)
         body: cancelBody,
         response: paymentIntentSchema,
         handler: (ctx) => paymentIntents.cancel(ctx.owner, ctx.params.id, ctx.body.cancellation_reason ?? null, ctx.actor),
+      }),
+      route<unknown, CursorQuery, { id: string }>({
+        method: 'get',
+        path: '/api/v1/payment-intents/:id/events',
+        summary: "The intent's history: its events as webhooks carry them, each with the intent as that event left it, newest first",
+        auth: read,
+        params: idParams,
+        query: cursorQuery(),
+        handler: async (ctx) => {
+          // Another merchant's intent, or none, is "no such payment intent", not an empty history.
+          await found('payment intent', ctx.params.id, findPaymentIntent(knex, ctx.owner, ctx.params.id));
+          return listPaymentIntentEvents(knex, ctx.owner, ctx.params.id, ctx.query, `/api/v1/payment-intents/${ctx.params.id}/events`);
+        },
       }),
     ],
   };

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { CreatePayoutInput, Payouts } from '../../../packages/domain/payout/commands.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { findPayout } from '../../../projections/payouts.js';
-import { createPayoutBody, found, idParams, payoutSchema, payoutsRead, payoutsWrite } from './shared.js';
+import { createPayoutBody, payoutSchema, payoutsRead, payoutsWrite, retrieveRoute } from './shared.js';
 
 /** /api/v1/payouts: create and retrieve (the public surface has no payout cancel and no list). */
 export function payoutsFamily(knex: Knex, payouts: Payouts): Family {
@@ -18,15 +18,9 @@ export function payoutsFamily(knex: Knex, payouts: Payouts): Family {
         response: payoutSchema,
         handler: (ctx) => payouts.create(ctx.owner, ctx.body, 'api', ctx.actor, ctx.requestRef),
       }),
-      route<unknown, unknown, { id: string }>({
-        method: 'get',
-        path: '/api/v1/payouts/:id',
+      retrieveRoute({ path: '/api/v1/payouts/:id', noun: 'payout', auth: payoutsRead, response: payoutSchema,
         summary: 'Retrieve a payout',
-        auth: payoutsRead,
-        params: idParams,
-        response: payoutSchema,
-        handler: (ctx) => found('payout', ctx.params.id, findPayout(knex, ctx.owner, ctx.params.id)),
-      }),
+        find: (owner, id) => findPayout(knex, owner, id) }),
     ],
   };
 }

@@ -2,10 +2,10 @@ import type { Knex } from 'knex';
 import { ApiError } from '../../../packages/core/errors.js';
 import type { PaymentIntents } from '../../../packages/domain/payment-intent/commands.js';
 import { Reply } from '../../../packages/http/context.js';
-import { route, type Family } from '../../../packages/http/routes.js';
+import type { Family } from '../../../packages/http/routes.js';
 import { findOperation, type OperationRow } from '../../../projections/operations.js';
 import { paymentIntentMerchant } from '../../../projections/payment-intents.js';
-import { operationIdParams, redirectUrl } from './shared.js';
+import { operationRoute, redirectUrl } from './shared.js';
 
 /**
  * The hosted 3-D Secure test page of `tok_3ds_required` (sandbox only, not part of the public
@@ -37,37 +37,16 @@ export function sandboxFamily(knex: Knex, paymentIntents: PaymentIntents): Famil
   return {
     name: 'sandbox',
     routes: [
-      route<unknown, unknown, { operationId: string }>({
-        method: 'get',
-        path: '/sandbox/3ds/:operationId',
-        summary: 'Sandbox 3-D Secure test page',
-        auth: 'public',
-        params: operationIdParams,
-        handler: async (ctx) => {
-          const op = await load(ctx.params.operationId);
-          return Reply.html(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>3-D Secure test</title></head>
+      operationRoute('get', '/sandbox/3ds/:operationId', 'Sandbox 3-D Secure test page', async (ctx) => {
+        const op = await load(ctx.params.operationId);
+        return Reply.html(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>3-D Secure test</title></head>
 <body style="font-family:system-ui;max-width:32rem;margin:3rem auto">
 <h1>3-D Secure test page</h1><p>Sandbox payment of ${Number(op.amount)} ${op.currency.toUpperCase()}.</p>
 <form method="post" action="/sandbox/3ds/${op.id}/complete"><button>Complete authentication</button></form>
 <form method="post" action="/sandbox/3ds/${op.id}/fail"><button>Fail authentication</button></form></body></html>`);
-        },
       }),
-      route<unknown, unknown, { operationId: string }>({
-        method: 'post',
-        path: '/sandbox/3ds/:operationId/complete',
-        summary: 'Complete a sandbox 3-D Secure authentication',
-        auth: 'public',
-        params: operationIdParams,
-        handler: finish('succeeded'),
-      }),
-      route<unknown, unknown, { operationId: string }>({
-        method: 'post',
-        path: '/sandbox/3ds/:operationId/fail',
-        summary: 'Fail a sandbox 3-D Secure authentication',
-        auth: 'public',
-        params: operationIdParams,
-        handler: finish('failed'),
-      }),
+      operationRoute('post', '/sandbox/3ds/:operationId/complete', 'Complete a sandbox 3-D Secure authentication', finish('succeeded')),
+      operationRoute('post', '/sandbox/3ds/:operationId/fail', 'Fail a sandbox 3-D Secure authentication', finish('failed')),
     ],
   };
 }

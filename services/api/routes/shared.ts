@@ -3,7 +3,10 @@ import { ApiError, notFound } from '../../../packages/core/errors.js';
 import type { CustomerRef } from '../../../packages/domain/customer/commands.js';
 import { destinationSchema } from '../../../packages/domain/payout-method/destination.js';
 import { cursorListQuery, pageListQuery } from '../../../projections/paging.js';
-import type { RouteAuth } from '../../../packages/http/routes.js';
+import type { Owner } from '../../../packages/domain/audit.js';
+import type { HandlerContext } from '../../../packages/http/context.js';
+import { route, type Route, type RouteAuth } from '../../../packages/http/routes.js';
+import type { PageQuery } from '../../../projections/paging.js';
 import type { JsonSchema } from '../../../packages/http/validation.js';
 import type { OperationRow } from '../../../projections/operations.js';
 
@@ -21,7 +24,7 @@ export const payoutsWrite: RouteAuth = { scope: 'payouts.write', environmentHead
 export const idParamsOf = (name: string) => ({ type: 'object', properties: { [name]: { type: 'string', minLength: 1, maxLength: 255 } }, required: [name] });
 export const idParams = idParamsOf('id');
 /** `:operationId` of the hosted pages of a payment operation. */
-export const operationIdParams = { type: 'object', properties: { operationId: { type: 'string', pattern: '^op_[0-9A-Za-z]{24}$' } }, required: ['operationId'] };
+const operationIdParams = { type: 'object', properties: { operationId: { type: 'string', pattern: '^op_[0-9A-Za-z]{24}$' } }, required: ['operationId'] };
 
 /** The response schema of an API object: its `id` and `object`, then `properties`; `required` names those always present. */
 export function resourceSchema(object: string, required: string[], properties: Record<string, JsonSchema>) {
@@ -54,6 +57,59 @@ export async function found<T>(noun: string, id: string, lookup: Promise<T | und
   const object = await lookup;
   if (object === undefined) throw notFound(noun, id);
   return object;
+}
+
+/** GET …/:id: the caller's object that `find` gives, or 404 IKW-RES-001 naming `noun` (another merchant's object too). */
+export function retrieveRoute<T>(r: {
+  path: string;
+  noun: string;
+  summary: string;
+  auth: RouteAuth;
+  response: JsonSchema;
+  find(owner: Owner, id: string): Promise<T | undefined>;
+  /** The public object of what was found, when the row is not it already. */
+  render?(found: T): unknown;
+}): Route {
+  return route<unknown, unknown, { id: string }>({
+    method: 'get',
+    path: r.path,
+    summary: r.summary,
+    auth: r.auth,
+    params: idParams,
+    response: r.response,
+    handler: async (ctx) => {
+      const object = await found(r.noun, ctx.params.id, r.find(ctx.owner, ctx.params.id));
+      return r.render ? r.render(object) : object;
+    },
+  });
+}
+
+/** A public route about one payment operation (`:operationId`): the pages customers' browsers reach. */
+export function operationRoute(
+  method: 'get' | 'post',
+  path: string,
+  summary: string,
+  handler: (ctx: HandlerContext<unknown, unknown, { operationId: string }>) => Promise<unknown>,
+): Route {
+  return route<unknown, unknown, { operationId: string }>({ method, path, summary, auth: 'public', params: operationIdParams, handler });
+}
+
+/** GET of a page-based list of the caller's objects (`/api/v1/merchant/*`), with its filters. */
+export function pageListRoute<Filters>(r: {
+  path: string;
+  summary: string;
+  auth: RouteAuth;
+  filters?: Record<string, JsonSchema>;
+  list(owner: Owner, query: PageQuery & Filters): Promise<unknown>;
+}): Route {
+  return route<unknown, PageQuery & Filters>({
+    method: 'get',
+    path: r.path,
+    summary: r.summary,
+    auth: r.auth,
+    query: pageQuery(r.filters),
+    handler: (ctx) => r.list(ctx.owner, ctx.query),
+  });
 }
 
 /** How merchant billing bodies name a customer: `customer` (id), or `customer_email` (found or created) with an optional `customer_name`. */
