@@ -2,13 +2,13 @@ import type { Knex } from 'knex';
 import { unixSeconds } from '../packages/core/clock.js';
 import { publicEventId } from '../packages/core/ids.js';
 import type { Owner } from '../packages/domain/audit.js';
-import type { PaymentIntentEvent, PaymentIntentObject } from '../packages/domain/payment-intent/events.js';
+import { PAYMENT_INTENT_OBJECT_EVENTS, type PaymentIntentEvent, type PaymentIntentObject } from '../packages/domain/payment-intent/events.js';
 import { cursorPage, type CursorList, type CursorQuery } from './paging.js';
 import { renderPaymentIntent } from './payment-intents.js';
 import type { Projection } from './projection.js';
 import { ownedRows } from './queries.js';
 
-/** One entry of an intent's history: the Event object its webhook carries. */
+/** One entry of an intent's history, shaped as the Event object of a webhook. */
 export interface PaymentIntentHistoryEvent {
   id: string;
   object: 'event';
@@ -28,8 +28,8 @@ interface Row {
 }
 
 /**
- * read.payment_intent_events: every public event of every payment intent (the ones webhooks carry),
- * with the intent as that event left it; what GET /api/v1/payment-intents/{id}/events lists.
+ * read.payment_intent_events: every event that changed a payment intent (its webhook events and
+ * updates), with the intent as that event left it; what GET /api/v1/payment-intents/{id}/events lists.
  */
 export const paymentIntentEventsProjection: Projection = {
   name: 'payment_intent_events',
@@ -51,15 +51,7 @@ export const paymentIntentEventsProjection: Projection = {
         CREATE INDEX payment_intent_events_history ON read.payment_intent_events (payment_intent, seq)`),
     },
   ],
-  handles: [
-    'payment_intent.created',
-    'payment_intent.updated',
-    'payment_intent.processing',
-    'payment_intent.requires_action',
-    'payment_intent.succeeded',
-    'payment_intent.payment_failed',
-    'payment_intent.canceled',
-  ],
+  handles: PAYMENT_INTENT_OBJECT_EVENTS,
   async apply(trx, event) {
     const e = event as unknown as PaymentIntentEvent;
     const { merchant_id, environment } = event.metadata;

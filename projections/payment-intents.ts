@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { PaymentIntentEvent, PaymentIntentObject } from '../packages/domain/payment-intent/events.js';
+import { PAYMENT_INTENT_OBJECT_EVENTS, type PaymentIntentEvent, type PaymentIntentObject } from '../packages/domain/payment-intent/events.js';
 import { orderKeys } from '../packages/core/json.js';
 import type { Owner } from '../packages/domain/audit.js';
 import type { CursorList, CursorQuery } from './paging.js';
@@ -19,15 +19,7 @@ export const paymentIntentsProjection: Projection = {
         CREATE INDEX payment_intents_list ON read.payment_intents (merchant_id, environment, seq)`),
     },
   ],
-  handles: [
-    'payment_intent.created',
-    'payment_intent.updated',
-    'payment_intent.processing',
-    'payment_intent.requires_action',
-    'payment_intent.succeeded',
-    'payment_intent.payment_failed',
-    'payment_intent.canceled',
-  ],
+  handles: PAYMENT_INTENT_OBJECT_EVENTS,
   async apply(trx, event) {
     const e = event as unknown as PaymentIntentEvent;
     if (!('object' in e.data)) return;

@@ -78,23 +78,28 @@ t.test('GET /api/v1/merchant/payouts: newest first, page by page, with a status 
     const code = param === 'starting_after' ? 'IKW-VAL-002' : 'IKW-VAL-001';
     await t.test(query, async (t) => assertError(t, await listPayouts(key, query), code, param));
   }
-  await t.test('X-Environment is required', async (t) => {
-    assertError(t, await listPayouts(key, '', {}), 'IKW-AUT-006', 'X-Environment');
+  await t.test('X-Environment is optional; when sent it must match the key', async (t) => {
+    const without = await listPayouts(key, '', {});
+    assertOk(t, without);
+    t.same(without.body, (await listPayouts(key)).body, 'the key\u2019s environment');
     assertError(t, await listPayouts(key, '', { 'x-environment': 'live' }), 'IKW-AUT-003', 'X-Environment');
   });
 });
 
-t.test('GET and POST /api/v1/merchant/payouts: the same payouts, source merchant_portal', async (t) => {
+t.test('GET and POST /api/v1/merchant/payouts: the same payouts, metadata as the merchant sent it', async (t) => {
   const { key } = await fundedMerchant(svc, 100_000);
   const res = await postPayout(svc, key, { amount: 5_000, currency: 'xof', destination: mobileMoney('67'), metadata: { source: 'x', note: 'rent' } }, { path: '/api/v1/merchant/payouts' });
   assertOk(t, res);
   t.same(Object.keys(res.body), PAYOUT_KEYS);
-  t.same(res.body.metadata, { source: 'merchant_portal', note: 'rent', environment: 'sandbox' });
+  t.same(res.body.metadata, { source: 'x', note: 'rent' }, 'only the payout engine adds source and environment');
   t.same((await getPayout(svc, key, res.body.id, { path: '/api/v1/merchant/payouts' })).body, res.body);
   t.same((await getPayout(svc, key, res.body.id)).body, res.body, 'the public route shows it too');
   const api = await payout(svc, key, { amount: 5_000, destination: mobileMoney('67') });
   t.same((await getPayout(svc, key, api.id, { path: '/api/v1/merchant/payouts' })).body, api, 'and the other way round');
-  t.equal(api.metadata.source, 'api');
+  t.same(api.metadata, {});
+  const created = async (id: string) => (await svc.system.store.readStream(`payout-${id}`))[0]!.data as { source: string };
+  t.equal((await created(res.body.id)).source, 'merchant_portal', 'where a payout came from is in its created event');
+  t.equal((await created(api.id)).source, 'api');
   assertError(t, await postPayout(svc, key, { amount: 5_000, currency: 'xof' }, { path: '/api/v1/merchant/payouts' }), 'IKW-PAY-001', 'destination');
   assertError(t, await postPayout(svc, key, { amount: 1_000_000, currency: 'xof', destination: mobileMoney('67') }, { path: '/api/v1/merchant/payouts' }), 'IKW-BAL-001', 'amount');
 });
@@ -110,7 +115,7 @@ t.test('POST /api/v1/merchant/payouts without a destination uses the default sav
   assertOk(t, res);
   t.equal(res.body.payout_method_id, id);
   t.equal(res.body.destination.msisdn, '+221771234589');
-  t.equal(res.body.metadata.source, 'merchant_portal');
+  t.same(res.body.metadata, {});
 
   const inline = await merchantPayout({ destination: mobileMoney('67') });
   t.equal(inline.body.destination.msisdn, '+221771234567', 'a destination given wins');

@@ -117,7 +117,7 @@ t.test('02 → delayed operator_pending, then paid', async (t) => {
   t.same(await balance(svc, key), { available: FUNDS - AMOUNT - FEE, pending: 0, reserved: AMOUNT + FEE }, 'still held');
   await advance(svc);
   const paid = await retrievePayout(svc, key, p.id);
-  t.match(paid, { status: 'paid', delay_reason: 'operator_pending', delayed_at: delayedAt, failure_code: null });
+  t.match(paid, { status: 'paid', delay_state: null, delay_reason: 'operator_pending', delayed_at: delayedAt, failure_code: null }, 'paid is not late; why it was stays');
   await assertEvents(t, key, p.id, ['payout.created', 'payout.updated', 'payout.delayed', 'payout.paid']);
   t.match((await events(p.id))[2]!.data, { reason: 'operator_pending', at: delayedAt, object: { status: 'in_transit', delay_state: 'delayed' } });
   t.same(await balance(svc, key), { available: FUNDS - AMOUNT - FEE, pending: 0, reserved: 0 });
@@ -128,7 +128,7 @@ t.test('03 → delayed operator_timeout, then failed', async (t) => {
   await advance(svc);
   t.match(await retrievePayout(svc, key, p.id), { status: 'in_transit', delay_state: 'delayed', delay_reason: 'operator_timeout' });
   await advance(svc);
-  t.match(await retrievePayout(svc, key, p.id), { status: 'failed', failure_code: 'operator_timeout', delay_reason: 'operator_timeout' });
+  t.match(await retrievePayout(svc, key, p.id), { status: 'failed', failure_code: 'operator_timeout', delay_state: null, delay_reason: 'operator_timeout' });
   await assertEvents(t, key, p.id, ['payout.created', 'payout.updated', 'payout.delayed', 'payout.failed']);
   t.same(await balance(svc, key), { available: FUNDS, pending: 0, reserved: 0 }, 'funds back');
 });

@@ -68,7 +68,7 @@ t.test('a mobile money payout: the Payout object as the interface lists it', asy
       delay_state: null,
       delay_reason: null,
       delayed_at: null,
-      metadata: { order_id: 'A-1', source: 'api', environment: 'sandbox' },
+      metadata: { order_id: 'A-1', source: 'my-shop', environment: 'live' }, // the merchant's own keys, kept: only the payout engine adds them
       failure_code: null,
       failure_message: null,
       fee: quote.body.fee,
@@ -141,7 +141,7 @@ t.test('payout_method_id: a saved destination of the merchant', async (t) => {
   t.equal(p.payout_method_id, id);
   t.same(p.destination, { type: 'mobile_money', currency: 'xof', country: 'SN', operator: 'wave', msisdn: '+221771234567' });
   t.equal(p.fee, payoutFee(5_000, { type: 'mobile_money', country: 'SN', operator: 'wave' }), 'the Wave Senegal price');
-  t.same(p.metadata, { k: 'v', source: 'api', environment: 'sandbox' });
+  t.same(p.metadata, { k: 'v' });
   t.equal(p.expected_by, iso(10 * MINUTE));
 
   const bankId = await saveDestination(svc, key, { type: 'bank', currency: 'xof', bank_code: 'SN012', account_number: '012345678967', account_name: 'Awa Diop' });
@@ -283,7 +283,6 @@ t.test('live: Idempotency-Key first, then validation, then no connector (IKW-PRV
     assertError(t, await postPayout(svc, key, body), 'IKW-IDM-004', 'Idempotency-Key');
     assertError(t, await postPayout(svc, key, { ...body, destination: mobileMoney('67', { operator: 'e_money' }) }), 'IKW-IDM-004', 'Idempotency-Key');
     assertError(t, await postPayout(svc, key, { amount: 10_000, currency: 'xof' }), 'IKW-IDM-004', 'Idempotency-Key');
-    assertError(t, await postPayout(svc, key, body, { path: '/api/v1/merchant/payouts' }), 'IKW-IDM-004', 'Idempotency-Key');
   });
   await t.test('sandbox does not require it', async (t) => {
     await fund(svc, m.id, 20_000);
@@ -304,6 +303,8 @@ t.test('live: Idempotency-Key first, then validation, then no connector (IKW-PRV
     assertError(t, res, 'IKW-PRV-001', 'destination');
     assertError(t, await postPayout(svc, key, { ...body, destination: bank() }, { idempotencyKey: 'live-5' }), 'IKW-PRV-001', 'destination');
     assertError(t, await postPayout(svc, key, { ...body, amount: 1_000_000 }, { idempotencyKey: 'live-6' }), 'IKW-PRV-001', 'destination');
+    // The dashboard's route asks for no Idempotency-Key (the interface requires it on /api/v1/payouts only).
+    assertError(t, await postPayout(svc, key, body, { path: '/api/v1/merchant/payouts' }), 'IKW-PRV-001', 'destination');
     t.same(await balance(svc, key), before, 'nothing held');
     const rows = await svc.system.knex('read.payouts').where({ merchant_id: m.id, environment: 'live' });
     t.equal(rows.length, 0, 'no live payout');
@@ -364,9 +365,14 @@ t.test('auth: scopes payouts.read / payouts.write, X-Environment', async (t) => 
     assertError(t, res, 'IKW-AUT-001');
     assertError(t, await postPayout(svc, 'sk_test_nope', body), 'IKW-AUT-002');
   });
-  await t.test('X-Environment is required on both payout routes', async (t) => {
+  await t.test('X-Environment is required on /api/v1/payouts, optional on /api/v1/merchant/payouts', async (t) => {
     assertError(t, await postPayout(svc, m.api_keys.sandbox, body, { environment: null }), 'IKW-AUT-006', 'X-Environment');
     assertError(t, await getPayout(svc, m.api_keys.sandbox, existing.id, { environment: null }), 'IKW-AUT-006', 'X-Environment');
+    const merchantPath = { path: '/api/v1/merchant/payouts', environment: null };
+    assertOk(t, await postPayout(svc, m.api_keys.sandbox, body, merchantPath));
+    assertOk(t, await getPayout(svc, m.api_keys.sandbox, existing.id, merchantPath));
+    assertOk(t, await svc.request('GET', '/api/v1/merchant/payouts', { key: m.api_keys.sandbox }));
+    assertError(t, await getPayout(svc, m.api_keys.sandbox, existing.id, { ...merchantPath, environment: 'live' }), 'IKW-AUT-003', 'X-Environment');
   });
   await t.test('X-Environment of the other environment: 403', async (t) => {
     assertError(t, await postPayout(svc, m.api_keys.sandbox, body, { environment: 'live' }), 'IKW-AUT-003', 'X-Environment');

@@ -85,3 +85,6 @@ export const PUBLIC_PAYMENT_INTENT_EVENTS = [
   'payment_intent.payment_failed',
   'payment_intent.canceled',
 ] as const;
+
+/** The events that carry the intent (`data.object`): the public ones and `payment_intent.updated`, which has no webhook. */
+export const PAYMENT_INTENT_OBJECT_EVENTS = [...PUBLIC_PAYMENT_INTENT_EVENTS, 'payment_intent.updated'] as const;

@@ -137,8 +137,9 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
         fee,
         destination,
         payoutMethodId,
-        // The platform adds or replaces `source` and `environment` (docs/decisions.md, payouts).
-        metadata: { ...input.metadata, source, environment: owner.environment },
+        // Only on payouts of the payout engine does the platform add or replace `source` and `environment` (docs/decisions.md, payouts).
+        metadata: source === 'payout_engine' ? { ...input.metadata, source, environment: owner.environment } : { ...input.metadata },
+        source,
         expectedBy: expectedBy.toISOString(),
         createdAt: now.toISOString(),
       },

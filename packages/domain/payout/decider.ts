@@ -41,7 +41,8 @@ export function toPayoutObject(state: PayoutState): PayoutObject {
     payout_method_id: p.payoutMethodId,
     arrival_date_estimate: p.expectedBy,
     expected_by: p.expectedBy,
-    delay_state: state.delayReason ? 'delayed' : null,
+    // Late describes a payout still on its way; once final it is not late (delay_reason and delayed_at stay as the record).
+    delay_state: state.delayReason && !FINAL_PAYOUT_STATUSES.includes(state.status) ? 'delayed' : null,
     delay_reason: state.delayReason,
     delayed_at: state.delayedAt,
     metadata: p.metadata,

@@ -39,6 +39,8 @@ export interface PayoutCreated {
   destination: Destination;
   payoutMethodId: string | null;
   metadata: Record<string, string>;
+  /** Where the payout came from; absent on payouts created before it was recorded. */
+  source?: PayoutSource;
   expectedBy: string;
   createdAt: string;
 }

@@ -1,9 +1,13 @@
 import type { Knex } from 'knex';
 import type { CreatePayoutInput, Payouts } from '../../../packages/domain/payout/commands.js';
 import type { PayoutStatus } from '../../../packages/domain/payout/events.js';
-import { route, type Family } from '../../../packages/http/routes.js';
+import { route, type Family, type RouteAuth } from '../../../packages/http/routes.js';
 import { findPayout, listPayouts } from '../../../projections/payouts.js';
-import { createPayoutBody, pageListRoute, payoutSchema, payoutsRead, payoutsWrite, retrieveRoute } from './shared.js';
+import { createPayoutBody, pageListRoute, payoutSchema, retrieveRoute } from './shared.js';
+
+/** The dashboard's payouts: X-Environment optional (it must match when sent), no Idempotency-Key required; those rules are /api/v1/payouts' own. */
+const merchantPayoutsRead: RouteAuth = { scope: 'payouts.read', environmentHeader: 'optional' };
+const merchantPayoutsWrite: RouteAuth = { scope: 'payouts.write', environmentHeader: 'optional' };
 
 const STATUSES: readonly PayoutStatus[] = ['pending', 'in_transit', 'paid', 'failed', 'canceled'];
 
@@ -12,17 +16,17 @@ export function merchantPayoutsFamily(knex: Knex, payouts: Payouts): Family {
   return {
     name: 'merchant-payouts',
     routes: [
-      pageListRoute<{ status?: PayoutStatus }>({ path: '/api/v1/merchant/payouts', auth: payoutsRead, filters: { status: { enum: STATUSES } },
+      pageListRoute<{ status?: PayoutStatus }>({ path: '/api/v1/merchant/payouts', auth: merchantPayoutsRead, filters: { status: { enum: STATUSES } },
         summary: 'List payouts, newest first, page by page',
         list: (owner, query) => listPayouts(knex, owner, query, { status: query.status }) }),
-      retrieveRoute({ path: '/api/v1/merchant/payouts/:id', noun: 'payout', auth: payoutsRead, response: payoutSchema,
+      retrieveRoute({ path: '/api/v1/merchant/payouts/:id', noun: 'payout', auth: merchantPayoutsRead, response: payoutSchema,
         summary: 'Retrieve a payout',
         find: (owner, id) => findPayout(knex, owner, id) }),
       route<CreatePayoutInput>({
         method: 'post',
         path: '/api/v1/merchant/payouts',
         summary: 'Create a payout from the merchant dashboard (metadata.source = merchant_portal; default saved destination when none is given)',
-        auth: payoutsWrite,
+        auth: merchantPayoutsWrite,
         body: createPayoutBody,
         response: payoutSchema,
         handler: (ctx) => payouts.createFromDashboard(ctx.owner, ctx.body, ctx.actor, ctx.requestRef),
