@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { orderKeys } from '../packages/core/json.js';
 import type { Owner } from '../packages/domain/audit.js';
 import type { InvoiceEvent, InvoiceLine, InvoiceObject, InvoiceStatus } from '../packages/domain/invoice/events.js';
+import { dueDate } from '../packages/domain/invoice/decider.js';
 import type { CursorList, CursorQuery, PageList, PageQuery } from './paging.js';
 import type { Projection } from './projection.js';
 import { cursorPageOfObjects, findOwnedObject, ownedRows, pageOfObjects } from './queries.js';
@@ -50,6 +51,8 @@ export function renderInvoice(stored: InvoiceObject): InvoiceObject {
   return orderKeys(
     {
       ...stored,
+      // Snapshots stored before due_date became a date carry the instant.
+      due_date: dueDate(stored.due_date),
       lines: stored.lines.map((l) => orderKeys(l, LINE_KEYS)),
       status_transitions: orderKeys(stored.status_transitions, ['finalized_at', 'paid_at', 'voided_at', 'marked_uncollectible_at']),
     },

@@ -61,6 +61,9 @@ export function amountRemaining(state: InvoiceState): number {
   return state.invoice ? Math.max(0, state.invoice.amountDue - state.amountPaid) : 0;
 }
 
+/** The interface's date string (`YYYY-MM-DD`, UTC) of the instant an invoice falls due. */
+export const dueDate = (dueAt: string | null): string | null => dueAt?.slice(0, 10) ?? null;
+
 export function toInvoiceObject(state: InvoiceState): InvoiceObject {
   const i = present(state.invoice, 'invoice');
   return {
@@ -73,7 +76,7 @@ export function toInvoiceObject(state: InvoiceState): InvoiceObject {
     amount_due: i.amountDue,
     amount_paid: state.amountPaid,
     amount_remaining: amountRemaining(state),
-    due_date: i.dueAt,
+    due_date: dueDate(i.dueAt),
     hosted_invoice_url: i.hostedUrl,
     description: i.description,
     lines: i.lines,

@@ -119,7 +119,7 @@ const invoiceResponse = resourceSchema('invoice', ['customerId', 'status', 'curr
   currency: { type: 'string' },
   amountDue: { type: 'integer' },
   amountPaid: { type: 'integer' },
-  dueDate: { type: ['string', 'null'] },
+  dueDate: { type: ['string', 'null'], format: 'date' },
   hostedInvoiceUrl: { type: 'string' },
   created: { type: 'integer' },
 });

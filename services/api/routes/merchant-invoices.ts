@@ -66,7 +66,7 @@ const invoiceSchema = resourceSchema('invoice', ['customer', 'status', 'currency
   amount_due: { type: 'integer' },
   amount_paid: { type: 'integer' },
   amount_remaining: { type: 'integer' },
-  due_date: { type: ['string', 'null'] },
+  due_date: { type: ['string', 'null'], format: 'date' },
   hosted_invoice_url: { type: 'string' },
   created: { type: 'integer' },
 });
