@@ -2,9 +2,12 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** A Standard Webhooks signing secret: `whsec_` + base64 of 32 random bytes. */
+/**
+ * A Standard Webhooks signing secret: `whsec_` + base64 of 33 random bytes (the standard allows 24
+ * to 64). A multiple of 3 has no `=` padding, so every character, the last four included, is key.
+ */
 export function generateSigningSecret(): string {
-  return `whsec_${randomBytes(32).toString('base64')}`;
+  return `whsec_${randomBytes(33).toString('base64')}`;
 }
 
 /**

@@ -235,12 +235,13 @@ export class WebhookDispatcher {
    * POST /api/v1/webhook-replays: event + endpoint → that event to that endpoint; event only → to
    * every matching endpoint; endpoint only → every failed delivery of it within the retention window.
    */
+  /**
+   * Replays (docs/webhooks.md): an event to an endpoint; an event to every endpoint matching it;
+   * an endpoint's failed deliveries; neither given: the failed deliveries of every enabled endpoint.
+   */
   async replay(owner: Owner, input: { event_id?: string; webhook_endpoint_id?: string; reason?: string }) {
-    const { knex, clock } = this.deps;
+    const { knex } = this.deps;
     const scope = { merchant_id: owner.merchantId, environment: owner.environment };
-    if (!input.event_id && !input.webhook_endpoint_id) {
-      throw new ApiError('IKW-VAL-001', 'Give event_id, webhook_endpoint_id or both', 'event_id');
-    }
     const event = input.event_id ? await knex('webhook_events').select('id', 'type').where({ id: input.event_id, ...scope }).first<{ id: string; type: string } | undefined>() : undefined;
     if (input.event_id && !event) throw new ApiError('IKW-RES-001', `No such event: '${input.event_id}'`, 'event_id');
     const endpoint = input.webhook_endpoint_id
@@ -255,24 +256,10 @@ export class WebhookDispatcher {
         const targets = await matchingEndpoints(trx, owner.merchantId, owner.environment, event.type);
         return Promise.all(targets.map((e) => this.enqueue(trx, { eventId: event.id, endpoint: e, replayOf: null })));
       }
-      // One replay per event whose deliveries to this endpoint all failed: an event that has since
-      // reached it (a replay that succeeded) or is on its way (pending, retrying) is not sent again.
-      const failed = (await trx('webhook_deliveries as d')
-        .distinctOn('d.event_id')
-        .select('d.id', 'd.event_id', 'd.created_at')
-        .where({ 'd.endpoint_id': endpoint!.id, 'd.status': 'failed' })
-        .andWhere('d.created_at', '>=', new Date(clock.now().getTime() - RETENTION_MS))
-        .whereNotExists((q) =>
-          q
-            .select(trx.raw('1'))
-            .from('webhook_deliveries as s')
-            .whereRaw('s.endpoint_id = d.endpoint_id AND s.event_id = d.event_id')
-            .whereIn('s.status', ['pending', 'retrying', 'succeeded']),
-        )
-        .orderBy([{ column: 'd.event_id' }, { column: 'd.created_at' }])) as { id: string; event_id: string; created_at: Date }[];
-      failed.sort((x, y) => x.created_at.getTime() - y.created_at.getTime());
+      if (endpoint) return this.replayFailed(trx, endpoint);
       const out = [];
-      for (const f of failed) out.push(await this.enqueue(trx, { eventId: f.event_id, endpoint: endpoint!, replayOf: f.id }));
+      const endpoints = await trx('read.webhook_endpoints').where({ ...scope, enabled: true }).orderBy('seq');
+      for (const e of endpoints as WebhookEndpointRow[]) out.push(...(await this.replayFailed(trx, e)));
       return out;
     });
     return {
@@ -283,8 +270,31 @@ export class WebhookDispatcher {
       reason: input.reason ?? null,
       queued: queued.length,
       deliveries: queued,
-      created: unixSeconds(clock.now()),
+      created: unixSeconds(this.deps.clock.now()),
       livemode: owner.environment === 'live',
     };
+  }
+
+  /** One replay per event whose deliveries to this endpoint all failed within the retention window. */
+  private async replayFailed(trx: Knex.Transaction, endpoint: WebhookEndpointRow) {
+    // An event that has since reached the endpoint (a replay that succeeded) or is on its way
+    // (pending, retrying) is not sent again.
+    const failed = (await trx('webhook_deliveries as d')
+      .distinctOn('d.event_id')
+      .select('d.id', 'd.event_id', 'd.created_at')
+      .where({ 'd.endpoint_id': endpoint.id, 'd.status': 'failed' })
+      .andWhere('d.created_at', '>=', new Date(this.deps.clock.now().getTime() - RETENTION_MS))
+      .whereNotExists((q) =>
+        q
+          .select(trx.raw('1'))
+          .from('webhook_deliveries as s')
+          .whereRaw('s.endpoint_id = d.endpoint_id AND s.event_id = d.event_id')
+          .whereIn('s.status', ['pending', 'retrying', 'succeeded']),
+      )
+      .orderBy([{ column: 'd.event_id' }, { column: 'd.created_at' }])) as { id: string; event_id: string; created_at: Date }[];
+    failed.sort((x, y) => x.created_at.getTime() - y.created_at.getTime());
+    const out = [];
+    for (const f of failed) out.push(await this.enqueue(trx, { eventId: f.event_id, endpoint, replayOf: f.id }));
+    return out;
   }
 }

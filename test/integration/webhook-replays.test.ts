@@ -1,6 +1,7 @@
 /**
  * POST /api/v1/webhook-replays: event + endpoint (that endpoint only), event only (every matching
- * endpoint), endpoint only (every failed delivery of it within the retention window); what the
+ * endpoint), endpoint only (every failed delivery of it within the retention window), neither
+ * (every enabled endpoint's failed deliveries); what the
  * response says was queued; replays signed with the current secret; bad input and other merchants.
  * The suite's retry schedule is one minute, so deliveries fail for good quickly.
  */
@@ -149,12 +150,38 @@ t.test('endpoint only: every failed delivery of it, signed with the current secr
   await updateEndpoint(svc, key, o.id, { enabled: false });
 });
 
-t.test('bad input: neither id, unknown event, another merchant’s event or endpoint, the other environment', async (t) => {
+t.test('neither id: the failed deliveries of every enabled endpoint of the merchant, and no one else\u2019s', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const { receiver: ra, endpoint: a } = await listeningEndpoint(t, svc, key, ['payment_intent.created']);
+  const { receiver: rb, endpoint: b } = await listeningEndpoint(t, svc, key, ['payment_intent.created']);
+  const { receiver: rc, endpoint: c } = await listeningEndpoint(t, svc, key, ['payment_intent.created']);
+  const intruder = await svc.sandboxMerchant('Intruder');
+  const { receiver: ri } = await listeningEndpoint(t, svc, intruder.key, ['payment_intent.created']);
+  for (const r of [ra, rb, rc, ri]) r.behaviour = { kind: 'answer', status: 500 };
+  await createIntentEvent(svc, key);
+  await createIntentEvent(svc, intruder.key);
+  await settle(svc);
+  svc.clock.advance(MINUTE);
+  await settle(svc);
+  t.same([ra.count, rb.count, rc.count, ri.count], [2, 2, 2, 2], 'every delivery failed for good');
+  await updateEndpoint(svc, key, c.id, { enabled: false });
+  for (const r of [ra, rb, rc, ri]) r.behaviour = OK;
+
+  for (const body of [{}, { reason: 'our server was down' }]) {
+    const res = await replay(key, body);
+    assertOk(t, res);
+    t.match(res.body, { event_id: null, webhook_endpoint_id: null, reason: body.reason ?? null });
+    if (body.reason) t.match(res.body, { queued: 0 }, 'the second time, those replays are on their way');
+    else t.same(res.body.deliveries.map((d: { webhook_endpoint_id: string }) => d.webhook_endpoint_id).sort(), [a.id, b.id].sort(), 'one per enabled endpoint');
+  }
+  await settle(svc);
+  t.same([ra.count, rb.count, rc.count, ri.count], [3, 3, 2, 2], 'sent to the enabled endpoints, not the disabled one nor another merchant\u2019s');
+});
+
+t.test('bad input: unknown event, another merchant’s event or endpoint, the other environment', async (t) => {
   const { m, key, a, eventId, ra } = await setup(t);
   const intruder = (await svc.merchant('Intruder')).api_keys.sandbox;
 
-  assertError(t, await replay(key, {}), 'IKW-VAL-001', 'event_id');
-  assertError(t, await replay(key, { reason: 'why not' }), 'IKW-VAL-001', 'event_id');
   assertError(t, await replay(key, { event_id: 'evt_doesnotexist' }), 'IKW-RES-001', 'event_id');
   assertError(t, await replay(key, { event_id: 'evt_doesnotexist', webhook_endpoint_id: a.id }), 'IKW-RES-001', 'event_id');
   assertError(t, await replay(key, { webhook_endpoint_id: 'we_doesnotexist' }), 'IKW-RES-001', 'webhook_endpoint_id');
