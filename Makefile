@@ -3,7 +3,7 @@ SHELL := /bin/bash
 NODE_MODULES_STAMP := node_modules/.sika-installed
 SOURCES := $(shell find packages services projections infra test bin -name '*.ts' 2>/dev/null) tsconfig.json
 
-.PHONY: install build layers start test fuzz bench infra-test clean
+.PHONY: install build layers openapi-lint start test fuzz bench infra-test clean
 
 install: $(NODE_MODULES_STAMP)
 
@@ -27,7 +27,12 @@ start: build
 layers: $(NODE_MODULES_STAMP)
 	npx depcruise --config .dependency-cruiser.cjs packages services projections bin infra test
 
-test: build layers
+# The API reference (docs/openapi.json) against Redocly's recommended rules (redocly.yaml): any
+# error or warning fails the run. A test keeps docs/openapi.json equal to what the routes generate.
+openapi-lint: $(NODE_MODULES_STAMP)
+	npx redocly lint --max-problems 1000
+
+test: build layers openapi-lint
 	node dist/test/support/run-tests.js
 
 # The fuzz sweep of test/fuzz, long: FUZZ_RUNS requests per operation (make test runs 8), FUZZ_SEED to vary or replay.

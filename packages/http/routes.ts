@@ -18,6 +18,8 @@ export interface Route<Body = unknown, Query = unknown, Params = unknown> {
   /** Express path, e.g. `/api/v1/payouts/:id`. */
   path: string;
   summary: string;
+  /** OpenAPI operationId; by default derived from method and path (services/api/openapi.ts). */
+  operationId?: string;
   /** `public` routes take no credential (health checks, hosted pages). */
   auth: RouteAuth | 'public';
   body?: JsonSchema;

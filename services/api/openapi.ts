@@ -1,8 +1,9 @@
-import { ERROR_CODES } from '../../packages/core/errors.js';
-import { route, type Family } from '../../packages/http/routes.js';
+import { ERROR_CODES, type ErrorCode } from '../../packages/core/errors.js';
+import { route, type Family, type Route } from '../../packages/http/routes.js';
 
 const errorSchema = {
   type: 'object',
+  description: 'Every answer that is not a success (docs/errors.md). Clients branch on `code`, never on `message`.',
   required: ['code', 'message', 'retryable', 'request_id'],
   properties: {
     code: { type: 'string', enum: Object.keys(ERROR_CODES) },
@@ -13,50 +14,171 @@ const errorSchema = {
   },
 };
 
+const securitySchemes = {
+  apiKey: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'An API key: `Authorization: Bearer sk_test_…` (sandbox) or `sk_live_…` (live); its environment is the key\'s. Each key holds scopes; an operation lists the scope it needs.',
+  },
+  appToken: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description:
+      "A dashboard user's AppToken from `POST /api/v1/auth/login` (15 minutes; `POST /api/v1/auth/refresh` gives a new one): `Authorization: Bearer <AppToken>`. `X-Environment` picks the environment (sandbox when absent). The user's scopes apply as a key's do.",
+  },
+};
+
+/**
+ * `GET /api/v1/payment-intents/:id/confirm` → `getPaymentIntentsByIdConfirm`: the method, then the
+ * path without `/api/v1`, a parameter as `By<Name>`. Method and path identify a route, so the id
+ * is unique and changes only when the route does; a route may declare its own instead.
+ */
+export function operationIdOf(r: Pick<Route, 'method' | 'path' | 'operationId'>): string {
+  if (r.operationId !== undefined) return r.operationId;
+  const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+  const words = r.path
+    .replace(/^\/api\/v1(?=\/)/, '')
+    .split('/')
+    .map((segment) => (segment.startsWith(':') ? `By${capital(segment.slice(1))}` : segment))
+    .flatMap((segment) => segment.split(/[^A-Za-z0-9]+/))
+    .filter((word) => word !== '');
+  return r.method + words.map(capital).join('');
+}
+
+/** Whether the server honours Idempotency-Key on this route: POST and PATCH with a credential (its scope is the merchant × environment). */
+export function takesIdempotencyKey(r: Pick<Route, 'method' | 'auth'>): boolean {
+  return r.auth !== 'public' && (r.method === 'post' || r.method === 'patch');
+}
+
+/**
+ * The refusals the HTTP layer gives this route by its declaration (packages/http/app.ts and
+ * auth.ts): its credential, its parameters and body, its idempotency key, its path's object, the
+ * rate limits. The operation's own refusals (a state that forbids it, a balance too low, …) come
+ * on top and are listed in docs/errors.md.
+ */
+export function declaredErrors(r: Route): ErrorCode[] {
+  const codes: ErrorCode[] = [];
+  // Every route validates its query (no schema: no parameter at all) and refuses unstorable text.
+  codes.push('IKW-VAL-002', 'IKW-VAL-011');
+  if (r.body || r.query || r.params) codes.push('IKW-VAL-001');
+  if (r.body) codes.push('IKW-REQ-001', 'IKW-REQ-002', 'IKW-REQ-003', 'IKW-REQ-006', 'IKW-REQ-007');
+  if (r.auth !== 'public') {
+    codes.push('IKW-AUT-001', 'IKW-AUT-002', 'IKW-AUT-007', 'IKW-AUT-003', 'IKW-AUT-004', 'IKW-AUT-005');
+    if (r.auth.environmentHeader === 'required') codes.push('IKW-AUT-006');
+    if (r.auth.idempotencyKeyInLive === 'required') codes.push('IKW-IDM-004');
+  }
+  if (takesIdempotencyKey(r)) codes.push('IKW-IDM-001', 'IKW-IDM-002', 'IKW-IDM-003');
+  // Every path parameter names an object; one the caller has none of is a 404.
+  if (/:\w+/.test(r.path)) codes.push('IKW-RES-001');
+  // Per client address on every route, per credential on authenticated ones, per subject where throttled.
+  codes.push('IKW-LIM-001');
+  return codes;
+}
+
+/** The 4xx answers of a route, one per status, each naming the codes it may carry. */
+function errorResponses(r: Route): Record<string, unknown> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of declaredErrors(r)) {
+    const status = ERROR_CODES[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const responses: Record<string, unknown> = {};
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    responses[String(status)] = {
+      description: `${[...codes].sort().map((c) => `\`${c}\``).join(', ')}, or a refusal of the operation's own (docs/errors.md)`,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
+  }
+  return responses;
+}
+
+function headerParameters(r: Route): unknown[] {
+  const parameters: unknown[] = [];
+  if (r.auth !== 'public' && r.auth.environmentHeader) {
+    const required = r.auth.environmentHeader === 'required';
+    parameters.push({
+      name: 'X-Environment',
+      in: 'header',
+      required,
+      description: required
+        ? 'The environment the request acts in; required here. With an API key it must be the key\'s (403 `IKW-AUT-003` otherwise).'
+        : "The environment the request acts in. With an API key it must be the key's (403 `IKW-AUT-003` otherwise); with an AppToken it picks one (sandbox when absent).",
+      schema: { type: 'string', enum: ['sandbox', 'live'] },
+    });
+  }
+  if (takesIdempotencyKey(r)) {
+    const inLive = r.auth !== 'public' && r.auth.idempotencyKeyInLive === 'required';
+    parameters.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      // OpenAPI cannot say "required in live only"; the description does, and 400 IKW-IDM-004 enforces it.
+      required: false,
+      description: `${inLive ? 'Required in live mode (400 `IKW-IDM-004` without it). ' : ''}The first complete answer to this key is replayed byte for byte, with \`Idempotent-Replayed: true\`, for \`IDEMPOTENCY_TTL\` (24 hours by default); the same key with another body is 422 \`IKW-IDM-002\`, and a repeat while the first request still runs is 409 \`IKW-IDM-003\`. Scope: merchant × environment × method × path.`,
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+    });
+  }
+  return parameters;
+}
+
+function operation(family: Family, r: Route): Record<string, unknown> {
+  const parameters: unknown[] = [];
+  for (const name of r.path.match(/:(\w+)/g) ?? []) {
+    parameters.push({ name: name.slice(1), in: 'path', required: true, schema: { type: 'string' } });
+  }
+  const queryProps = (r.query?.properties ?? {}) as Record<string, unknown>;
+  for (const [name, schema] of Object.entries(queryProps)) parameters.push({ name, in: 'query', required: false, schema });
+  parameters.push(...headerParameters(r));
+  return {
+    operationId: operationIdOf(r),
+    tags: [family.name],
+    summary: r.summary,
+    // Either credential works on every authenticated route; the array names the scope it must hold.
+    security: r.auth === 'public' ? [] : [{ apiKey: [r.auth.scope] }, { appToken: [r.auth.scope] }],
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: r.body } } } } : {}),
+    responses: {
+      [String(r.status ?? 200)]: {
+        description: 'Success',
+        content: { 'application/json': { schema: r.response ?? { type: 'object' } } },
+      },
+      ...errorResponses(r),
+      default: { description: "Other refusals of the operation's own, and server errors (docs/errors.md)", content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+    },
+  };
+}
+
 /** Assembles the OpenAPI 3.1 document from the same route definitions (and schemas) the app serves. */
 export function buildOpenApi(families: readonly Family[]): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
+  const operationIds = new Map<string, string>();
   for (const family of families) {
     for (const r of family.routes) {
+      const id = operationIdOf(r);
+      const taken = operationIds.get(id);
+      if (taken !== undefined) throw new Error(`operationId ${id} of ${r.method.toUpperCase()} ${r.path} is already ${taken}'s; declare operationId on one of them`);
+      operationIds.set(id, `${r.method.toUpperCase()} ${r.path}`);
       const path = r.path.replace(/:(\w+)/g, '{$1}');
-      const parameters: unknown[] = [];
-      for (const name of r.path.match(/:(\w+)/g) ?? []) {
-        parameters.push({ name: name.slice(1), in: 'path', required: true, schema: { type: 'string' } });
-      }
-      const queryProps = (r.query?.properties ?? {}) as Record<string, unknown>;
-      for (const [name, schema] of Object.entries(queryProps)) parameters.push({ name, in: 'query', required: false, schema });
-      if (r.auth !== 'public' && r.auth.environmentHeader) {
-        parameters.push({
-          name: 'X-Environment',
-          in: 'header',
-          required: r.auth.environmentHeader === 'required',
-          schema: { type: 'string', enum: ['sandbox', 'live'] },
-        });
-      }
       paths[path] ??= {};
-      paths[path][r.method] = {
-        tags: [family.name],
-        summary: r.summary,
-        ...(r.auth === 'public' ? { security: [] } : { security: [{ apiKey: [r.auth.scope] }] }),
-        ...(parameters.length > 0 ? { parameters } : {}),
-        ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: r.body } } } } : {}),
-        responses: {
-          [String(r.status ?? 200)]: {
-            description: 'Success',
-            content: { 'application/json': { schema: r.response ?? { type: 'object' } } },
-          },
-          default: { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-        },
-      };
+      paths[path][r.method] = operation(family, r);
     }
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Sika API', version: '1.0.0', description: 'Payments for African merchants: mobile money and cards in, mobile money and bank out.' },
-    servers: [{ url: '/' }],
+    info: {
+      title: 'Sika API',
+      version: '1.0.0',
+      description:
+        'Payments for African merchants: mobile money and cards in, mobile money and bank out. Each operation lists the 4xx answers its declaration implies (credential, parameters, idempotency, rate limits); its own refusals are in docs/errors.md.',
+      // package.json: "UNLICENSED". Not an SPDX licence, so a LicenseRef (SPDX's form for others).
+      license: { name: 'Proprietary: no licence is granted', identifier: 'LicenseRef-Proprietary' },
+    },
+    // Relative: the document is served by the server it describes.
+    servers: [{ url: '/', description: 'The server this document was fetched from' }],
     paths,
     components: {
-      securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'sk_test_… (sandbox) or sk_live_… (live)' } },
+      securitySchemes,
       schemas: { Error: errorSchema },
     },
   };

@@ -325,7 +325,7 @@ t.test('GET /openapi.json', async (t) => {
   t.ok(echo, 'lists POST /test/echo');
   t.same(echo.requestBody.content['application/json'].schema, echoBodySchema, 'the request schema is the one ajv validates with');
   t.ok(echo.responses['201'], 'the success status of the route');
-  t.same(echo.security, [{ apiKey: ['payouts.write'] }], 'the scope it needs');
+  t.same(echo.security, [{ apiKey: ['payouts.write'] }, { appToken: ['payouts.write'] }], 'either credential, with the scope it needs');
   const envHeader = (doc.paths['/test/whoami'].get.parameters as { name: string; in: string; required: boolean }[]).find((p) => p.name === 'X-Environment');
   t.same(envHeader && { in: envHeader.in, required: envHeader.required }, { in: 'header', required: true }, 'X-Environment required where the route says so');
   t.ok(doc.components?.schemas?.Error, 'the error schema');
