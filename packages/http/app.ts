@@ -64,6 +64,7 @@ declare module 'express-serve-static-core' {
   }
 }
 
+const LEGACY_MERCHANT_PREFIX = '/api/merchant/';
 const BODY_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 /** Routes without a query schema accept no query parameters. One object, so ajv compiles it once. */
 const NO_QUERY = { type: 'object', additionalProperties: false };
@@ -276,6 +277,13 @@ export function createApp(deps: AppDeps) {
     next();
   });
 
+  // Versioning rule 2: the legacy merchant paths are the same operations, answered exactly alike
+  // (the same route, idempotency records and metrics series); not listed again in /openapi.json.
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    if (req.url.startsWith(LEGACY_MERCHANT_PREFIX)) req.url = `/api/v1/merchant/${req.url.slice(LEGACY_MERCHANT_PREFIX.length)}`;
+    next();
+  });
+
   // JSON only: a body in any other media type is refused before it is read.
   app.use((req: Request, _res: Response, next: NextFunction) => {
     if (hasBody(req) && !req.is(['application/json', 'application/*+json'])) {
@@ -341,7 +349,7 @@ export function createApp(deps: AppDeps) {
       next(new ApiError('IKW-RTE-002', `${req.method} is not allowed here; use ${allow}`, undefined, { Allow: allow }));
       return;
     }
-    next(new ApiError('IKW-RTE-001', `No such route: ${req.method} ${req.path}`));
+    next(new ApiError('IKW-RTE-001', `No such route: ${req.method} ${req.originalUrl.split('?')[0]}`));
   });
 
   app.use((caught: unknown, req: Request, res: Response, _next: NextFunction) => {
