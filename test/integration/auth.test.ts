@@ -1,5 +1,5 @@
 /**
- * Authentication (ARCHITECTURE.md section 3) against the real server and database: the Bearer
+ * Authentication (docs/architecture.md, "HTTP conventions") against the real server and database: the Bearer
  * credential, API key shape, revocation, scopes, and the X-Environment header.
  */
 import t from 'tap';

@@ -1,5 +1,5 @@
 /**
- * HTTP error conventions (ARCHITECTURE.md section 3) against the real server and database:
+ * HTTP error conventions (docs/architecture.md, "HTTP conventions") against the real server and database:
  * malformed and mistyped input, media types, size limits, routing, and the public documents.
  * Every answer must be JSON with a coded error and a Request-Id; none may be a 5xx or HTML.
  */

@@ -1,5 +1,5 @@
 /**
- * Idempotency-Key (ARCHITECTURE.md section 3) against the real server and database: byte-for-byte
+ * Idempotency-Key (docs/architecture.md, "HTTP conventions") against the real server and database: byte-for-byte
  * replay, body mismatch, in-flight conflicts, scope (merchant × environment × method × path), what
  * is not stored, key shape, expiry, and concurrency.
  */

@@ -9,7 +9,7 @@ import { advance, assertError, assertOk, bank, fund, fundedMerchant, getPayout, 
 import { startPaymentsService, type TestResponse } from '../support/system.js';
 
 const svc = await startPaymentsService(t, { env: { PUBLIC_URL: 'https://pay.sika.test' } });
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/; // v7 (ARCHITECTURE.md section 3)
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/; // v7 (docs/architecture.md, "HTTP conventions")
 const SETTINGS = '/api/v1/merchant/settings/payouts';
 const DESTINATIONS = `${SETTINGS}/destinations`;
 const sandbox = { 'x-environment': 'sandbox' };

@@ -1,5 +1,5 @@
 /**
- * The operator catalog (ARCHITECTURE.md section 4): currencies, countries and operators, and MSISDN
+ * The operator catalog (docs/catalog.md): currencies, countries and operators, and MSISDN
  * normalisation with libphonenumber's metadata.
  */
 import { getCountryCallingCode } from 'libphonenumber-js/max';

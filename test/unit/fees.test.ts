@@ -1,5 +1,5 @@
 /**
- * The fee schedule and quoteFee (ARCHITECTURE.md section 4): rule precedence, integer rounding half
+ * The fee schedule and quoteFee (docs/fees.md): rule precedence, integer rounding half
  * up, min and max, the payin cap, and every validation error with its param.
  */
 import t from 'tap';
