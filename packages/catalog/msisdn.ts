@@ -3,7 +3,7 @@
  * The 'max' metadata is the one that knows number types, so a fixed-line number is told apart
  * from a mobile one.
  */
-import { isSupportedCountry, parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode, type PhoneNumber } from 'libphonenumber-js/max';
 
 /** Separators people type inside phone numbers; everything else but digits and a leading '+' is refused. */
 const SEPARATORS = /[\s().\-/]/g;
@@ -19,16 +19,9 @@ const MAX_INPUT_LENGTH = 40;
  * fixed-line number and a valid number of another country.
  */
 export function normalizeMsisdn(input: string, country: string): string | null {
-  if (typeof input !== 'string' || typeof country !== 'string') return null;
-  if (input.length > MAX_INPUT_LENGTH) return null;
-  const region = country.toUpperCase();
+  const region = typeof country === 'string' ? country.toUpperCase() : '';
   if (!isSupportedCountry(region)) return null;
-  let compact = input.replace(SEPARATORS, '');
-  if (!DIALLABLE.test(compact)) return null;
-  // `00` is the international prefix in most of Africa, but not everywhere (Kenya dials 000):
-  // read it as '+' whatever the country's own prefix.
-  if (compact.startsWith('00')) compact = `+${compact.slice(2)}`;
-  const parsed = parsePhoneNumberFromString(compact, region);
+  const parsed = parseTyped(input, region);
   if (!parsed || parsed.country !== region || !parsed.isValid()) return null;
   const type = parsed.getType();
   if (type !== 'MOBILE' && type !== 'FIXED_LINE_OR_MOBILE') return null;
@@ -41,11 +34,18 @@ export function normalizeMsisdn(input: string, country: string): string | null {
  * numbers (a customer's phone), where only a payment method's MSISDN must be a mobile number.
  */
 export function normalizePhone(input: string, defaultCountry: string): string | null {
-  if (typeof input !== 'string' || input.length > MAX_INPUT_LENGTH) return null;
-  let compact = input.replace(SEPARATORS, '');
-  if (!DIALLABLE.test(compact)) return null;
-  if (compact.startsWith('00')) compact = `+${compact.slice(2)}`;
   const region = defaultCountry.toUpperCase();
-  const parsed = parsePhoneNumberFromString(compact, isSupportedCountry(region) ? region : undefined);
+  const parsed = parseTyped(input, isSupportedCountry(region) ? region : undefined);
   return parsed?.isValid() ? parsed.number : null;
+}
+
+/** A number as people type it (spelling rules above), parsed; undefined when it is not one. */
+function parseTyped(input: string, region: CountryCode | undefined): PhoneNumber | undefined {
+  if (typeof input !== 'string' || input.length > MAX_INPUT_LENGTH) return undefined;
+  let compact = input.replace(SEPARATORS, '');
+  if (!DIALLABLE.test(compact)) return undefined;
+  // `00` is the international prefix in most of Africa, but not everywhere (Kenya dials 000):
+  // read it as '+' whatever the country's own prefix.
+  if (compact.startsWith('00')) compact = `+${compact.slice(2)}`;
+  return parsePhoneNumberFromString(compact, region);
 }

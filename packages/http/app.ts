@@ -51,9 +51,9 @@ async function limitRate(deps: AppDeps, req: Request, res: Response, principal: 
 
 /** Counts one attempt of a throttled route (sign-in) against its subject; 429 when over. */
 async function throttle(deps: AppDeps, r: Route, body: unknown, res: Response): Promise<void> {
-  const rule = deps.rateLimits?.signIn;
-  if (!r.throttle || !rule) return;
-  const headers = await deps.rateLimits!.limiter.take([{ key: `${r.path}:${r.throttle(body)}`, rule }]);
+  const limits = deps.rateLimits;
+  if (!r.throttle || !limits?.signIn) return;
+  const headers = await limits.limiter.take([{ key: `${r.path}:${r.throttle(body)}`, rule: limits.signIn }]);
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
 }
 

@@ -5,71 +5,16 @@
  * leave it running forever after its own clean stop. A CLI run that joins the server a live
  * service started must leave it running for the service.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t, { type Test } from 'tap';
 import { freePort } from '../../packages/core/database.js';
+import { startProcess, type ServiceProcess } from '../support/child-process.js';
 
-const root = path.resolve(import.meta.dirname, '../../..');
-const SECRETS_KEY = Buffer.alloc(32, 4).toString('base64');
 /** First start of a DATA_DIR runs initdb: slow on a busy machine. */
 const START_TIMEOUT_MS = 180_000;
-
-interface Proc {
-  child: ChildProcess;
-  output(): string;
-  waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
-  exit: Promise<number | null>;
-}
-
-function run(script: string, args: string[], env: Record<string, string>): Proc {
-  const child = spawn(process.execPath, [path.join(root, script), ...args], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', SECRETS_KEY, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const listeners = new Set<() => void>();
-  const onData = (chunk: Buffer) => {
-    out += chunk.toString();
-    for (const l of listeners) l();
-  };
-  child.stdout!.on('data', onData);
-  child.stderr!.on('data', onData);
-  // 'close' comes after the output streams ended, so output() is complete once exit resolves.
-  const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return {
-    child,
-    output: () => out,
-    exit,
-    waitFor: (pattern, timeoutMs = START_TIMEOUT_MS) =>
-      new Promise((resolve, reject) => {
-        const check = () => {
-          if (pattern.test(out)) {
-            listeners.delete(check);
-            clearTimeout(timer);
-            resolve();
-          }
-        };
-        const timer = setTimeout(() => {
-          listeners.delete(check);
-          reject(new Error(`timed out waiting for ${pattern}; output:\n${out}`));
-        }, timeoutMs);
-        listeners.add(check);
-        void exit.then(() => {
-          if (!pattern.test(out)) {
-            clearTimeout(timer);
-            listeners.delete(check);
-            reject(new Error(`exited before ${pattern}; output:\n${out}`));
-          }
-        });
-        check();
-      }),
-  };
-}
 
 /** The pid in DATA_DIR/pg/postmaster.pid, or null when there is none. */
 function postmasterPid(dataDir: string): number | null {
@@ -123,15 +68,15 @@ function dataDirFor(t: Test): string {
   return dir;
 }
 
-async function startService(t: Test, dataDir: string): Promise<{ proc: Proc; port: number }> {
+async function startService(t: Test, dataDir: string): Promise<{ proc: ServiceProcess; port: number }> {
   const port = await freePort();
-  const proc = run('dist/services/standalone/main.js', [], { DATA_DIR: dataDir, PORT: String(port) });
+  const proc = startProcess('services/standalone/main.js', { DATA_DIR: dataDir, PORT: String(port) });
   t.teardown(() => void proc.child.kill('SIGKILL'));
-  await proc.waitFor(/sika is serving/);
+  await proc.waitFor(/sika is serving/, START_TIMEOUT_MS);
   return { proc, port };
 }
 
-async function stopService(t: Test, proc: Proc): Promise<void> {
+async function stopService(t: Test, proc: ServiceProcess): Promise<void> {
   proc.child.kill('SIGTERM');
   t.equal(await proc.exit, 0, 'clean exit on SIGTERM');
   t.match(proc.output(), /stopped/);
@@ -177,7 +122,7 @@ t.test('a CLI run that joins the server of a live service leaves it running', as
   const pid = postmasterPid(dataDir);
   t.ok(pid !== null && running(pid));
 
-  const cli = run('dist/bin/cli.js', ['merchants', 'create', '--name', 'Joined', '--json'], { DATA_DIR: dataDir });
+  const cli = startProcess('bin/cli.js', { DATA_DIR: dataDir }, ['merchants', 'create', '--name', 'Joined', '--json']);
   t.equal(await cli.exit, 0, 'the CLI run succeeds', { output: cli.output() });
   const { api_keys } = JSON.parse(/^\{.*\}$/m.exec(cli.output())?.[0] ?? 'null') as { api_keys: { sandbox: string } };
   t.ok(running(pid!), 'the postmaster still runs after the CLI exits');

@@ -63,7 +63,7 @@ export interface PaymentIntentDeps {
 }
 
 /** A 409 says what conflicted: a confirm met another confirm's lock; an update or cancel met another write. */
-function conflictMessageOf(command: PaymentIntentCommand): string | undefined {
+export function paymentIntentConflictMessage(command: PaymentIntentCommand): string | undefined {
   switch (command.type) {
     case 'start_confirmation':
       return CONFIRMATION_IN_PROGRESS;
@@ -79,7 +79,7 @@ function conflictMessageOf(command: PaymentIntentCommand): string | undefined {
 /** The application side of payment intents: validation against the catalog, provider calls, ledger postings. */
 export class PaymentIntents extends CommandService<PaymentIntentCommand, PaymentIntentState, PaymentIntentEvent> {
   constructor(private readonly deps: PaymentIntentDeps) {
-    super(deps.store, paymentIntentStream, paymentIntentDecider, { conflictMessageOf: conflictMessageOf });
+    super(deps.store, paymentIntentStream, paymentIntentDecider, { conflictMessageOf: paymentIntentConflictMessage });
   }
 
   private metadata(merchantId: string, environment: Environment, id: string, actor: Actor): EventMetadata {
