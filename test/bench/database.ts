@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Knex } from 'knex';
-import { createKnex, startEmbeddedPostgres } from '../../packages/core/database.js';
+import { createKnex } from '../../packages/core/database.js';
+import { startEmbeddedPostgres } from '../../packages/core/embedded-postgres.js';
 
 export interface BenchDatabase {
   url: string;
@@ -16,7 +17,6 @@ export async function openBenchDatabase(): Promise<BenchDatabase> {
   const external = process.env.DATABASE_URL;
   if (external) return { url: external, embedded: false, stop: async () => undefined };
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sika-bench-'));
-  fs.chmodSync(dataDir, 0o755); // postgres runs as its own user and must reach the data directory
   try {
     const server = await startEmbeddedPostgres(dataDir, { persistent: false, fast: false });
     return {

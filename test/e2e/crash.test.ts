@@ -6,7 +6,7 @@
  * the balance is the funding less what was paid out, and in-flight payouts are final within 10 s.
  */
 import t from 'tap';
-import { freePort } from '../../packages/core/database.js';
+import { freePort } from '../../packages/core/embedded-postgres.js';
 import { startProcess, type ServiceProcess } from '../support/child-process.js';
 import { freshDatabase } from '../support/db.js';
 

@@ -10,15 +10,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t, { type Test } from 'tap';
-import { freePort } from '../../packages/core/database.js';
+import { clusterDir, freePort, SHARED_ROOT } from '../../packages/core/embedded-postgres.js';
 import { startProcess, type ServiceProcess } from '../support/child-process.js';
 
 /** First start of a DATA_DIR runs initdb: slow on a busy machine. */
 const START_TIMEOUT_MS = 180_000;
 
-/** The pid in DATA_DIR/pg/postmaster.pid, or null when there is none. */
+/** The pid in the cluster's postmaster.pid, or null when there is none. */
 function postmasterPid(dataDir: string): number | null {
-  const file = path.join(dataDir, 'pg', 'postmaster.pid');
+  const file = path.join(clusterDir(dataDir), 'postmaster.pid');
   if (!fs.existsSync(file)) return null;
   return Number(fs.readFileSync(file, 'utf8').split('\n')[0]) || null;
 }
@@ -52,17 +52,19 @@ async function gone(pid: number, timeoutMs = 30_000): Promise<boolean> {
   return true;
 }
 
-/** A fresh DATA_DIR; whatever postmaster a failing run leaves in it is stopped at the end. */
+/**
+ * A fresh DATA_DIR, mode 0700 as `mktemp -d` makes it: closed to the `postgres` user that runs the
+ * server when the tests run as root. Whatever postmaster a failing run leaves is stopped at the end.
+ */
 function dataDirFor(t: Test): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sika-e2e-db-'));
-  // Running as root, the server runs as the `postgres` user, which must reach the directory.
-  fs.chmodSync(dir, 0o755);
   t.teardown(async () => {
     const pid = postmasterPid(dir);
     if (pid !== null && running(pid)) {
       process.kill(pid, 'SIGQUIT');
       await gone(pid);
     }
+    fs.rmSync(clusterDir(dir), { recursive: true, force: true });
     fs.rmSync(dir, { recursive: true, force: true });
   });
   return dir;
@@ -134,4 +136,37 @@ t.test('a CLI run that joins the server of a live service leaves it running', as
 
   await stopService(t, service.proc);
   t.ok(await gone(pid!), 'the service stops its postmaster');
+});
+
+t.test('a DATA_DIR closed to others (0700): the service starts, keeps its data across restarts, and DATA_DIR says where the cluster is', async (t) => {
+  const dataDir = dataDirFor(t);
+  t.equal(fs.statSync(dataDir).mode & 0o777, 0o700);
+  const first = await startService(t, dataDir);
+  const cli = startProcess('bin/cli.js', { DATA_DIR: dataDir }, ['merchants', 'create', '--name', 'Kept', '--json']);
+  t.equal(await cli.exit, 0, 'the CLI writes to the database of the running service', { output: cli.output() });
+  const { api_keys } = JSON.parse(/^\{.*\}$/m.exec(cli.output())?.[0] ?? 'null') as { api_keys: { sandbox: string } };
+  await stopService(t, first.proc);
+
+  if (process.getuid?.() === 0) {
+    // PostgreSQL runs as `postgres`, who cannot traverse DATA_DIR: the cluster lives under SHARED_ROOT.
+    const location = fs.readFileSync(path.join(dataDir, 'postgres.location'), 'utf8').trim();
+    t.equal(path.dirname(path.dirname(location)), SHARED_ROOT, `the cluster is kept under ${SHARED_ROOT}`);
+    t.equal(clusterDir(dataDir), location);
+  } else {
+    t.equal(clusterDir(dataDir), path.join(dataDir, 'pg'), 'not root: the server runs as this user, in DATA_DIR');
+  }
+  t.ok(fs.existsSync(path.join(clusterDir(dataDir), 'PG_VERSION')), 'an initialised cluster');
+
+  const second = await startService(t, dataDir);
+  t.notMatch(second.proc.output(), /initialising embedded PostgreSQL/, 'the restart finds the same cluster');
+  const res = await fetch(`http://127.0.0.1:${second.port}/api/v1/webhook-endpoints`, { headers: { authorization: `Bearer ${api_keys.sandbox}` } });
+  t.equal(res.status, 200, 'the merchant created before the restart still authenticates');
+  await res.arrayBuffer();
+  await stopService(t, second.proc);
+});
+
+t.test('a DATA_DIR that cannot be made: one line says why and what to do, exit 1', async (t) => {
+  const proc = startProcess('services/standalone/main.js', { DATA_DIR: '/dev/null/sika', PORT: String(await freePort()) });
+  t.equal(await proc.exit, 1);
+  t.match(proc.output(), /^sika failed to start: DATA_DIR \/dev\/null\/sika cannot be written \(ENOTDIR\): choose a directory this user can write\n$/);
 });

@@ -5,7 +5,8 @@ import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import pg from 'pg';
 import type { Test } from 'tap';
-import { createKnex, startEmbeddedPostgres } from '../../packages/core/database.js';
+import { createKnex } from '../../packages/core/database.js';
+import { startEmbeddedPostgres } from '../../packages/core/embedded-postgres.js';
 import type { Migration } from '../../packages/core/migration.js';
 import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
 import { migrate } from '../../infra/migrations.js';
@@ -17,7 +18,6 @@ function adminUrl(t: Test): Promise<string> {
   if (process.env.SIKA_TEST_PG) return Promise.resolve(process.env.SIKA_TEST_PG);
   serverUrl ??= (async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sika-test-'));
-    fs.chmodSync(dir, 0o755);
     const server = await startEmbeddedPostgres(dir, { persistent: false, fast: true });
     t.teardown(() => server.stop());
     return server.url('postgres');

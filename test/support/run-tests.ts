@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startEmbeddedPostgres } from '../../packages/core/database.js';
+import { EmbeddedPostgresError, startEmbeddedPostgres } from '../../packages/core/embedded-postgres.js';
 
 function findTests(dir: string): string[] {
   return fs
@@ -19,7 +19,6 @@ function findTests(dir: string): string[] {
 
 async function main(): Promise<number> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sika-test-'));
-  fs.chmodSync(dataDir, 0o755);
   const server = await startEmbeddedPostgres(dataDir, { persistent: false, fast: true });
   const root = path.resolve(import.meta.dirname, '../../..');
   // Only *.test.js files are suites; everything else under dist/test is support code.
@@ -53,7 +52,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {
-    process.stderr.write(`test run failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.stderr.write(`test run failed: ${err instanceof EmbeddedPostgresError ? err.message : err instanceof Error ? err.stack : String(err)}\n`);
     process.exit(1);
   },
 );
