@@ -2,7 +2,10 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../packages/core/config.js';
 import { ApiError } from '../packages/core/errors.js';
 import { createLogger } from '../packages/core/logger.js';
+import { isIsoCountry } from '../packages/catalog/index.js';
 import { createApiKey, createMerchant, revokeApiKey } from '../packages/domain/merchant/commands.js';
+import { createMemberUser } from '../packages/domain/organization/commands.js';
+import { ROLES, type Role } from '../packages/domain/organization/events.js';
 import { openApiDocument } from '../services/api/app.js';
 import { openSystem, type System } from '../services/system.js';
 
@@ -10,7 +13,9 @@ const USAGE = `usage:
   sika merchants create --name NAME [--email ADDRESS] [--json]
   sika keys create --merchant ACCOUNT_ID --environment sandbox|live [--scopes a,b] [--json]
   sika keys revoke --merchant ACCOUNT_ID KEY_ID
-  sika users create --merchant ACCOUNT_ID --email ADDRESS --password PASSWORD [--scopes a,b]
+  sika users create --merchant ACCOUNT_ID --email ADDRESS --password PASSWORD [--name NAME] [--role ROLE] [--country CC]
+                                    (ROLE: owner (default), admin, developer, finance, viewer; CC: the
+                                    country of an organization made for the merchant, default SN)
   sika projections rebuild [NAME...]
   sika audit stream STREAM_ID
   sika docs openapi                 (prints the OpenAPI document; docs/openapi.json is this output)`;
@@ -36,6 +41,8 @@ async function run(system: System, argv: string[]): Promise<void> {
       environment: { type: 'string' },
       scopes: { type: 'string' },
       password: { type: 'string' },
+      role: { type: 'string' },
+      country: { type: 'string' },
     },
   });
   const json = values.json ?? false;
@@ -68,10 +75,15 @@ async function run(system: System, argv: string[]): Promise<void> {
       const { merchant, email, password } = values;
       if (!merchant || !email || !password) throw new UsageError('--merchant, --email and --password are required');
       if (password.length < 8) throw new UsageError('--password needs at least 8 characters');
-      if (!(await system.knex('read.merchants').where({ id: merchant }).first())) throw new UsageError(`no merchant ${merchant}`);
-      const scopes = (values.scopes ?? '*').split(',').map((s) => s.trim()).filter(Boolean);
-      const id = await system.appTokens.createUser(merchant, email, password, scopes);
-      out({ id, email: email.toLowerCase(), merchant }, json, `user ${id} (${email}) for ${merchant}`);
+      const role = (values.role ?? 'owner') as Role;
+      if (!ROLES.includes(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
+      const country = (values.country ?? 'SN').toUpperCase();
+      if (!isIsoCountry(country)) throw new UsageError('--country must be an ISO 3166-1 alpha-2 code');
+      const row = await system.knex('read.merchants').where({ id: merchant }).first<{ name: string } | undefined>();
+      if (!row) throw new UsageError(`no merchant ${merchant}`);
+      const name = values.name?.trim() || email.split('@')[0]!;
+      const id = await createMemberUser(system.accounts, system.organizations, { id: merchant, name: row.name }, { email, password, name, phone: null, role, country }, { actor: ACTOR });
+      out({ id, email: email.toLowerCase(), merchant, role }, json, `user ${id} (${email}) for ${merchant}, ${role}`);
       return;
     }
     case 'projections rebuild': {

@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import type { ReadPorts } from '../packages/domain/read-ports.js';
 import { findCustomer } from './customers.js';
+import { listMemberships, organizationOfMerchant } from './organizations.js';
+import { findLiveSession } from './user-sessions.js';
 import { findPaymentIntent } from './payment-intents.js';
 import { findPrices } from './products.js';
 
@@ -10,5 +12,9 @@ export function readPorts(knex: Knex): ReadPorts {
     findCustomer: (owner, id) => findCustomer(knex, owner, id),
     findPrices: (owner, ids) => findPrices(knex, owner, ids),
     findPaymentIntent: (owner, id) => findPaymentIntent(knex, owner, id),
+    memberships: async (userId) =>
+      (await listMemberships(knex, userId)).map((m) => ({ organizationId: m.id, role: m.role, merchantIds: m.merchant_ids })),
+    sessionLive: async (sessionId, at) => (await findLiveSession(knex, sessionId, at)) !== undefined,
+    organizationOfMerchant: (merchantId) => organizationOfMerchant(knex, merchantId),
   };
 }

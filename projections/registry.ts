@@ -5,6 +5,7 @@ import { customersProjection } from './customers.js';
 import { invoicesProjection } from './invoices.js';
 import { merchantsProjection } from './merchants.js';
 import { operationsProjection } from './operations.js';
+import { organizationsProjection } from './organizations.js';
 import { paymentIntentEventsProjection } from './payment-intent-events.js';
 import { paymentIntentsProjection } from './payment-intents.js';
 import { payoutMethodsProjection } from './payout-methods.js';
@@ -13,6 +14,8 @@ import { payoutsProjection } from './payouts.js';
 import { productsProjection } from './products.js';
 import { refundsProjection } from './refunds.js';
 import { subscriptionsProjection } from './subscriptions.js';
+import { userSessionsProjection } from './user-sessions.js';
+import { usersProjection } from './users.js';
 import { webhookEndpointsProjection } from './webhook-endpoints.js';
 import type { Projection } from './projection.js';
 
@@ -35,4 +38,8 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   subscriptionsProjection,
   invoicesProjection,
   refundsProjection,
+  // Dashboard accounts
+  usersProjection,
+  userSessionsProjection,
+  organizationsProjection,
 ];

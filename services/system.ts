@@ -7,7 +7,9 @@ import { createLogger, type Logger } from '../packages/core/logger.js';
 import { Metrics } from '../packages/core/metrics.js';
 import { MeasuredEventStore } from '../packages/eventstore/measured.js';
 import { Billing } from '../packages/domain/billing/service.js';
-import { AppTokens } from '../packages/domain/user/commands.js';
+import { Organizations } from '../packages/domain/organization/commands.js';
+import { Accounts } from '../packages/domain/user/commands.js';
+import { AppTokenSigner } from '../packages/domain/user/tokens.js';
 import type { Environment } from '../packages/domain/merchant/events.js';
 import { PaymentIntents } from '../packages/domain/payment-intent/commands.js';
 import type { EventStore } from '../packages/eventstore/port.js';
@@ -69,8 +71,9 @@ export interface System {
   webhooks: WebhookDispatcher;
   /** Customers, products, subscriptions, invoices, refunds (docs/billing.md). */
   billing: Billing;
-  /** Dashboard users' sign-in and AppTokens. */
-  appTokens: AppTokens;
+  /** Dashboard users: accounts, sign-in, sessions and AppTokens (docs/auth.md). */
+  accounts: Accounts;
+  organizations: Organizations;
   /** Starts the bus consumers, the relay (BUS=kafka), the projector (EVENT_STORE=esdb) and, unless told not to, the scheduler's polling loop. */
   startBackground(options?: { schedulerLoop?: boolean }): Promise<void>;
   /** Waits until the bus consumers have caught up and no scheduled job is due (tests, CLI). */
@@ -144,6 +147,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
 
   const secretsKey = loadSecretsKey(config.secretsKey, config.dataDir);
   const secretBox = new SecretBox(secretsKey);
+  const accounts = new Accounts({ store, clock, tokens: new AppTokenSigner(clock, secretsKey), directory: reads });
   const webhookEndpoints = new WebhookEndpoints(store, clock, secretBox, config.webhookAllowPrivateUrls);
   const notifier = new Notifier(knex, clock, config.smtpUrl, log);
   const webhooks = new WebhookDispatcher({
@@ -196,7 +200,8 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     webhookEndpoints,
     webhooks,
     billing,
-    appTokens: new AppTokens(store, clock, secretsKey),
+    accounts,
+    organizations: new Organizations({ store, clock, directory: reads }),
     startBackground: async ({ schedulerLoop = true } = {}) => {
       await projector?.start();
       await relay?.start();

@@ -13,6 +13,9 @@ export interface Actor {
   actor: string;
   requestId?: string;
   causationId?: string;
+  /** The caller's address and user agent (HTTP requests): auditors see where a change came from. */
+  ip?: string;
+  userAgent?: string;
 }
 
 /** Metadata of every event: the owner, the object it is about (correlation), and who caused it. */
@@ -23,7 +26,16 @@ export function auditMetadata(clock: Clock, owner: Owner, correlationId: string,
     correlation_id: correlationId,
     actor: actor.actor,
     occurred_at: clock.now().toISOString(),
+    ...actorMetadata(actor),
+  };
+}
+
+/** The request-scoped part of event metadata: request id, cause, address and user agent. */
+export function actorMetadata(actor: Actor): EventMetadata {
+  return {
     ...(actor.requestId ? { request_id: actor.requestId } : {}),
     ...(actor.causationId ? { causation_id: actor.causationId } : {}),
+    ...(actor.ip ? { ip: actor.ip } : {}),
+    ...(actor.userAgent ? { user_agent: actor.userAgent } : {}),
   };
 }

@@ -1,4 +1,5 @@
 import type { Owner } from './audit.js';
+import type { Role } from './organization/events.js';
 import type { PaymentIntentObject } from './payment-intent/events.js';
 import type { Price, ProductStatus } from './product/events.js';
 
@@ -30,4 +31,21 @@ export interface PaymentIntentReader {
   findPaymentIntent(owner: Owner, id: string): Promise<PaymentIntentObject | undefined>;
 }
 
-export type ReadPorts = CustomerDirectory & PriceCatalog & PaymentIntentReader;
+/** A user's membership of one organization, as account commands need it. */
+export interface Membership {
+  organizationId: string;
+  role: Role;
+  /** Its merchants, oldest first: a session in the organization acts for one of them. */
+  merchantIds: string[];
+}
+
+export interface AccountDirectory {
+  /** The organizations a user belongs to, oldest membership first. */
+  memberships(userId: string): Promise<Membership[]>;
+  /** Whether a session can still act (not revoked, not expired) at `at`. */
+  sessionLive(sessionId: string, at: Date): Promise<boolean>;
+  /** The organization holding a merchant, if any. */
+  organizationOfMerchant(merchantId: string): Promise<string | undefined>;
+}
+
+export type ReadPorts = CustomerDirectory & PriceCatalog & PaymentIntentReader & AccountDirectory;

@@ -204,7 +204,7 @@ function runRoute(r: Route, deps: AppDeps) {
         params,
         principal: principal as Principal,
         owner: (principal ? { merchantId: principal.merchantId, environment: principal.environment } : undefined) as Owner,
-        actor: { actor: principal?.actor ?? 'public', requestId: req.requestId },
+        actor: { actor: principal?.actor ?? 'public', requestId: req.requestId, ...(req.ip ? { ip: req.ip } : {}), ...(header('user-agent') ? { userAgent: header('user-agent')! } : {}) },
         requestId: req.requestId,
         ...(requestRef !== undefined ? { requestRef } : {}),
         log: req.log,

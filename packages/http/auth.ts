@@ -2,17 +2,17 @@ import type { Knex } from 'knex';
 import { ApiError } from '../core/errors.js';
 import { hashApiKey } from '../core/hashing.js';
 import type { Environment } from '../domain/merchant/events.js';
-import type { AppTokenClaims } from '../domain/user/commands.js';
+import type { AppTokenClaims } from '../domain/user/tokens.js';
 import { findApiKeyByHash } from '../../projections/api-keys.js';
 import type { Principal } from './context.js';
 import type { RouteAuth } from './routes.js';
 
 const KEY_SHAPE = /^sk_(test|live)_[0-9A-Za-z]{32,128}$/;
 
-/** A scope is held directly, through `*`, or (for `x.read`) through `x.write`. */
+/** A scope is held directly, through `*`, or (for `x.read`) through `*.read` or `x.write`. */
 export function hasScope(scopes: readonly string[], needed: string): boolean {
   if (scopes.includes('*') || scopes.includes(needed)) return true;
-  if (needed.endsWith('.read')) return scopes.includes(`${needed.slice(0, -'.read'.length)}.write`);
+  if (needed.endsWith('.read')) return scopes.includes('*.read') || scopes.includes(`${needed.slice(0, -'.read'.length)}.write`);
   return false;
 }
 
@@ -48,11 +48,12 @@ export async function authenticate(
   if (appTokens && JWT_SHAPE.test(credential)) {
     if (requested === undefined && auth.environmentHeader === 'required') throw new ApiError('IKW-AUT-006', undefined, 'X-Environment');
     const claims = await appTokens.verify(credential);
-    if (!hasScope(claims.scopes, auth.scope)) throw new ApiError('IKW-AUT-004', `This token lacks the scope ${auth.scope}`);
+    if (!auth.appTokenOnly && !hasScope(claims.scopes, auth.scope)) throw new ApiError('IKW-AUT-004', `This token lacks the scope ${auth.scope}`);
     // A dashboard user acts in either environment; X-Environment picks one (default sandbox).
     const environment = requested ?? 'sandbox';
-    return { merchantId: claims.merchantId, environment, livemode: environment === 'live', actor: `user:${claims.userId}`, scopes: claims.scopes };
+    return { merchantId: claims.merchantId, environment, livemode: environment === 'live', actor: `user:${claims.userId}`, scopes: claims.scopes, user: claims };
   }
+  if (auth.appTokenOnly) throw new ApiError('IKW-ACC-003');
   if (!KEY_SHAPE.test(credential)) throw new ApiError('IKW-AUT-002');
   const key = await findApiKeyByHash(knex, hashApiKey(credential));
   if (!key || key.revoked_at !== null) throw new ApiError('IKW-AUT-002');

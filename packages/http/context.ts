@@ -1,6 +1,7 @@
 import type { Logger } from '../core/logger.js';
 import type { Actor, Owner } from '../domain/audit.js';
 import type { Environment } from '../domain/merchant/events.js';
+import type { AppTokenClaims } from '../domain/user/tokens.js';
 
 /** Who is calling: resolved from the credential by packages/http/auth.ts. */
 export interface Principal {
@@ -10,6 +11,8 @@ export interface Principal {
   /** API key id (or user id for AppTokens): recorded as the `actor` of events. */
   actor: string;
   scopes: readonly string[];
+  /** Set when a signed-in user calls with an access token: who, in which session, organization and role. */
+  user?: AppTokenClaims;
 }
 
 /** What a route handler gets: validated input, the caller, and request-scoped helpers. */

@@ -10,6 +10,11 @@ export interface RouteAuth {
   environmentHeader?: 'required' | 'optional';
   /** Idempotency-Key required in live (payout creation). */
   idempotencyKeyInLive?: 'required';
+  /**
+   * Only a signed-in user's access token (the account routes: the user, their sessions and
+   * organizations); an API key is refused with IKW-ACC-003. Every user holds the scope.
+   */
+  appTokenOnly?: true;
 }
 
 /** One operation of the interface: what it accepts, who may call it, and what it does. */

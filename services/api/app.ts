@@ -17,6 +17,7 @@ import { merchantRefundsFamily } from './routes/merchant-refunds.js';
 import { merchantSettingsFamily } from './routes/merchant-settings.js';
 import { merchantSubscriptionsFamily } from './routes/merchant-subscriptions.js';
 import { operationsFamily } from './routes/operations.js';
+import { organizationsFamily } from './routes/organizations.js';
 import { paymentIntentsFamily } from './routes/payment-intents.js';
 import { payoutsFamily } from './routes/payouts.js';
 import { sandboxFamily } from './routes/sandbox.js';
@@ -27,7 +28,8 @@ import { webhookReplaysFamily } from './routes/webhook-replays.js';
 export function apiFamilies(system: System): Family[] {
   return [
     healthFamily(system.knex, system.config.eventStore === 'esdb' ? 'projector' : 'inline'),
-    authFamily(system.appTokens),
+    authFamily(system.accounts, system.knex, system.clock),
+    organizationsFamily(system.knex, system.accounts, system.organizations),
     geographyFamily(),
     feesFamily(),
     paymentIntentsFamily(system.knex, system.paymentIntents),
@@ -67,7 +69,7 @@ export function buildApi(system: System, extra: Family[] = []) {
     knex: system.knex,
     log: system.log,
     idempotency: system.idempotency,
-    appTokens: system.appTokens,
+    appTokens: system.accounts,
     families: allFamilies(system, extra),
     metrics: system.metrics,
     metricsToken: system.config.metricsToken,

@@ -66,6 +66,7 @@ export function declaredErrors(r: Route): ErrorCode[] {
   if (r.body) codes.push('IKW-REQ-001', 'IKW-REQ-002', 'IKW-REQ-003', 'IKW-REQ-006', 'IKW-REQ-007');
   if (r.auth !== 'public') {
     codes.push('IKW-AUT-001', 'IKW-AUT-002', 'IKW-AUT-007', 'IKW-AUT-003', 'IKW-AUT-004', 'IKW-AUT-005');
+    if (r.auth.appTokenOnly) codes.push('IKW-ACC-003');
     if (r.auth.environmentHeader === 'required') codes.push('IKW-AUT-006');
     if (r.auth.idempotencyKeyInLive === 'required') codes.push('IKW-IDM-004');
   }
@@ -134,8 +135,8 @@ function operation(family: Family, r: Route): Record<string, unknown> {
     operationId: operationIdOf(r),
     tags: [family.name],
     summary: r.summary,
-    // Either credential works on every authenticated route; the array names the scope it must hold.
-    security: r.auth === 'public' ? [] : [{ apiKey: [r.auth.scope] }, { appToken: [r.auth.scope] }],
+    // Either credential works on every authenticated route but the account ones; the array names the scope it must hold.
+    security: r.auth === 'public' ? [] : r.auth.appTokenOnly ? [{ appToken: [] }] : [{ apiKey: [r.auth.scope] }, { appToken: [r.auth.scope] }],
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: r.body } } } } : {}),
     responses: {

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { ACCESS_TOKEN_TTL_S } from '../../packages/domain/user/commands.js';
+import { ACCESS_TOKEN_TTL_S } from '../../packages/domain/user/tokens.js';
 import { startService } from '../support/system.js';
 
 const PAYOUT = { amount: 1000, currency: 'xof', destination: { type: 'mobile_money', country: 'SN', operator: 'wave', msisdn: '+221771234599' } };
@@ -8,8 +8,8 @@ t.test('AppTokens: sign in, act for the merchant with payouts scopes, expire, re
   const svc = await startService(t);
   const m = await svc.merchant();
   const other = await svc.merchant('Other');
-  await svc.system.appTokens.createUser(m.id, 'Owner@Shop.example', 'correct horse', ['*']);
-  await svc.system.appTokens.createUser(m.id, 'viewer@shop.example', 'read only please', ['payouts.read']);
+  await svc.member(m, 'Owner@Shop.example', 'correct horse');
+  await svc.member(m, 'viewer@shop.example', 'read only please', 'viewer');
 
   const bad = await svc.request('POST', '/api/v1/auth/login', { body: { email: 'owner@shop.example', password: 'wrong password' } });
   t.match(bad, { status: 401, body: { code: 'IKW-AUT-008' } });

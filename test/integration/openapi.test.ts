@@ -88,15 +88,16 @@ t.test('operationIds: on every operation, unique, URL-safe, derived from method 
   t.throws(() => buildOpenApi([clash]), /operationId same of GET \/b is already GET \/a's/, 'a duplicate id stops the build of the document');
 });
 
-t.test('credentials: API key and AppToken schemes; each operation takes either with its scope, public ones none', async (t) => {
+t.test('credentials: API key and AppToken schemes; each operation takes either with its scope, account ones an access token, public ones none', async (t) => {
   const schemes = doc.components.securitySchemes;
   t.match(schemes.apiKey, { type: 'http', scheme: 'bearer', description: /sk_test_.*sk_live_/ }, 'API keys');
   t.match(schemes.appToken, { type: 'http', scheme: 'bearer', description: /POST \/api\/v1\/auth\/login/ }, "dashboard users' AppTokens");
   for (const { r, name, op } of operations) {
     if (r.auth === 'public') t.same(op?.security, [], `${name} is public: security []`);
+    else if (r.auth.appTokenOnly) t.same(op?.security, [{ appToken: [] }], `${name}: a signed-in user's access token only`);
     else t.same(op?.security, [{ apiKey: [r.auth.scope] }, { appToken: [r.auth.scope] }], `${name}: either credential, scope ${r.auth.scope}`);
   }
-  t.ok(operations.some(({ r }) => r.auth === 'public') && operations.some(({ r }) => r.auth !== 'public'), 'both kinds are checked');
+  t.ok(operations.some(({ r }) => r.auth === 'public') && operations.some(({ r }) => r.auth !== 'public' && !r.auth.appTokenOnly) && operations.some(({ r }) => r.auth !== 'public' && r.auth.appTokenOnly), 'all three kinds are checked');
 });
 
 t.test('Idempotency-Key: a header parameter of every POST and PATCH that takes a credential', async (t) => {

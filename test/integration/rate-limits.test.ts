@@ -66,7 +66,7 @@ t.test('every API process counts against the same windows', async (t) => {
 t.test('sign-in attempts are throttled per e-mail address, from any address, right password or not', async (t) => {
   const svc = await startService(t, { env: { RATE_LIMIT_SIGN_IN: '3/15m' } });
   const m = await svc.merchant();
-  await svc.system.appTokens.createUser(m.id, 'owner@shop.example', 'correct horse', ['*']);
+  await svc.member(m, 'owner@shop.example', 'correct horse');
   const attempt = (email: string, password: string) => svc.request('POST', '/api/v1/auth/login', { body: { email, password } });
   t.equal((await attempt('owner@shop.example', 'wrong password')).status, 401);
   t.equal((await attempt('OWNER@shop.example', 'wrong again!')).status, 401, 'the case of the address does not make a new subject');

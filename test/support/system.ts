@@ -5,6 +5,8 @@ import { loadConfig } from '../../packages/core/config.js';
 import { createLogger } from '../../packages/core/logger.js';
 import { createApiKey, createMerchant, type CreatedMerchant } from '../../packages/domain/merchant/commands.js';
 import type { Environment } from '../../packages/domain/merchant/events.js';
+import { createMemberUser } from '../../packages/domain/organization/commands.js';
+import type { Role } from '../../packages/domain/organization/events.js';
 import type { Family } from '../../packages/http/routes.js';
 import { buildApi } from '../../services/api/app.js';
 import { listen } from '../../services/api/server.js';
@@ -20,6 +22,8 @@ export interface TestService {
   merchant(name?: string): Promise<CreatedMerchant>;
   /** A new merchant and its sandbox key, the key most tests act with. */
   sandboxMerchant(name?: string): Promise<{ merchant: CreatedMerchant; key: string }>;
+  /** A dashboard user of the merchant's organization with this role (owner by default); returns the user id. */
+  member(merchant: CreatedMerchant, email: string, password: string, role?: Role): Promise<string>;
   /** Another API key of the merchant, holding only these scopes. */
   apiKey(merchantId: string, scopes: string[], environment?: Environment): Promise<{ id: string; secret: string }>;
 }
@@ -90,6 +94,8 @@ export async function startService(t: Test, options: StartOptions = {}): Promise
       const m = await merchant(name);
       return { merchant: m, key: m.api_keys.sandbox };
     },
+    member: (m, email, password, role = 'owner') =>
+      createMemberUser(system.accounts, system.organizations, m, { email, password, name: email.split('@')[0]!, phone: null, role }, { actor: 'test' }),
     apiKey: (merchantId, scopes, environment = 'sandbox') => createApiKey(system.store, clock, merchantId, environment, scopes, 'test'),
     async request(method, path, opts = {}) {
       const headers: Record<string, string> = { ...opts.headers };

@@ -1,142 +1,252 @@
-import { createHmac, randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
-import { promisify } from 'node:util';
-import { jwtVerify, SignJWT } from 'jose';
+import { randomBytes } from 'node:crypto';
+import { Algorithm, hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
 import type { Clock } from '../../core/clock.js';
 import { sha256Hex } from '../../core/hashing.js';
 import { ApiError } from '../../core/errors.js';
 import { newUuid } from '../../core/ids.js';
-import type { EventStore } from '../../eventstore/port.js';
-import { handleCommand, loadState } from '../../eventstore/command-handler.js';
-import { userDecider } from './decider.js';
-import { userStream } from './events.js';
+import type { EventMetadata, EventStore } from '../../eventstore/port.js';
+import { handleCommand, handleCommandsAtomically, loadState, step } from '../../eventstore/command-handler.js';
+import { actorMetadata, type Actor } from '../audit.js';
+import { ROLE_SCOPES } from '../organization/events.js';
+import type { AccountDirectory, Membership } from '../read-ports.js';
+import { userEmailDecider } from '../user-email/decider.js';
+import { normalizeEmail, userEmailStream } from '../user-email/events.js';
+import { userDecider, type UserCommand, type UserState } from './decider.js';
+import { userStream, type SessionContext } from './events.js';
+import { ACCESS_TOKEN_TTL_S, type AppTokenClaims, type AppTokenSigner } from './tokens.js';
 
-const scrypt = promisify(scryptCb) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>;
-
-export const ACCESS_TOKEN_TTL_S = 15 * 60;
 export const REFRESH_TOKEN_TTL_MS = 30 * 86_400_000;
 
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  return `scrypt$${salt.toString('base64')}$${(await scrypt(password, salt, 32)).toString('base64')}`;
+/** argon2id with the library's defaults (19 MiB, 2 passes): OWASP's minimum for argon2id. */
+export function hashPassword(password: string): Promise<string> {
+  return argon2Hash(password, { algorithm: Algorithm.Argon2id });
 }
 
-async function passwordMatches(password: string, stored: string): Promise<boolean> {
-  const [, salt, hash] = stored.split('$');
-  const expected = Buffer.from(hash!, 'base64');
-  const actual = await scrypt(password, Buffer.from(salt!, 'base64'), expected.length);
-  return timingSafeEqual(actual, expected);
+export interface NewUser {
+  email: string;
+  name: string;
+  phone: string | null;
+  password: string;
 }
 
-/** The user id of an e-mail address: derived, so one address is one stream and one user. */
-export function userIdFor(email: string): string {
-  const h = sha256Hex(`user|${email.trim().toLowerCase()}`);
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+/** Where a sign-in comes from, shown in the user's sessions list. */
+export interface Device {
+  userAgent: string | null;
+  ip: string | null;
 }
 
-
-/** What a valid AppToken says: the user, the merchant they act for, and their scopes. */
-export interface AppTokenClaims {
-  userId: string;
+export interface SignedInUser {
+  id: string;
+  email: string;
+  name: string;
+  organizationId: string;
   merchantId: string;
-  scopes: string[];
+  role: Membership['role'];
 }
 
-export interface TokenPair {
+/** An access token for the session's current organization and merchant. */
+export interface AccessToken {
   accessToken: string;
-  refreshToken: string;
   tokenType: 'Bearer';
   expiresIn: number;
-  user: { id: string; email: string; merchantId: string };
+  user: SignedInUser;
 }
 
-/**
- * AppTokens (docs/decisions.md, HTTP): short-lived signed JWTs (HS256, 15 min) for a dashboard
- * user acting for one merchant; refresh tokens rotate on every use and a reused one ends the
- * session. The signing key is derived from the secrets key, so no new secret needs managing.
- */
-export class AppTokens {
-  private readonly key: Uint8Array;
+export interface TokenPair extends AccessToken {
+  refreshToken: string;
+}
 
-  constructor(
-    private readonly store: EventStore,
-    private readonly clock: Clock,
-    secretsKey: Buffer,
-  ) {
-    this.key = createHmac('sha256', secretsKey).update('sika:app-token:v1').digest();
+export interface AccountDeps {
+  store: EventStore;
+  clock: Clock;
+  tokens: AppTokenSigner;
+  directory: AccountDirectory;
+}
+
+/** A refresh token names its user, so a refresh finds the stream without a lookup table. */
+const REFRESH_SHAPE = /^rt_[A-Za-z0-9_-]{43}\.([0-9a-f-]{36})$/;
+const newRefreshToken = (userId: string) => `rt_${randomBytes(32).toString('base64url')}.${userId}`;
+
+/**
+ * Dashboard users (docs/auth.md): accounts, sign-in, sessions with rotating refresh tokens, and
+ * the organization and merchant a session acts for.
+ */
+export class Accounts {
+  /** Checked against when the address is unknown, so sign-in costs the same either way. */
+  private readonly decoyHash: Promise<string>;
+
+  constructor(private readonly deps: AccountDeps) {
+    this.decoyHash = hashPassword(randomBytes(16).toString('hex'));
   }
 
-  async createUser(merchantId: string, email: string, password: string, scopes: string[] = ['*']): Promise<string> {
-    const userId = userIdFor(email);
-    await handleCommand(
-      this.store,
-      userStream(userId),
-      userDecider,
-      { type: 'create', user: { userId, email: email.trim().toLowerCase(), passwordHash: await hashPassword(password), merchantId, scopes, createdAt: this.clock.now().toISOString() } },
-      { merchant_id: merchantId, actor: 'cli', occurred_at: this.clock.now().toISOString() },
-    );
+  private metadata(userId: string, actor: Actor, context?: SessionContext): EventMetadata {
+    return {
+      ...(context ? { merchant_id: context.merchantId } : {}),
+      correlation_id: userId,
+      actor: actor.actor === 'public' ? `user:${userId}` : actor.actor,
+      occurred_at: this.deps.clock.now().toISOString(),
+      ...actorMetadata(actor),
+    };
+  }
+
+  private run(userId: string, command: UserCommand, metadata: EventMetadata) {
+    return handleCommand(this.deps.store, userStream(userId), userDecider, command, metadata, { onConflict: 'internal' });
+  }
+
+  private async load(userId: string): Promise<UserState> {
+    return (await loadState(this.deps.store, userStream(userId), userDecider)).state;
+  }
+
+  /** The user holding an address, or null. */
+  async userIdOf(email: string): Promise<string | null> {
+    return (await loadState(this.deps.store, userEmailStream(email), userEmailDecider)).state.userId;
+  }
+
+  /**
+   * A new user. The address is claimed in its own stream, in the same commit as the user where
+   * the store allows; otherwise claim first, and a claim whose user was never written (a crash
+   * between the two) is taken over by the next creation with that address.
+   */
+  async createUser(input: NewUser, actor: Actor): Promise<string> {
+    const email = normalizeEmail(input.email);
+    const at = this.deps.clock.now();
+    const claimed = await this.userIdOf(email);
+    const orphanClaim = claimed !== null && (await this.load(claimed)).user === null;
+    const userId = orphanClaim ? claimed : newUuid();
+    const create: UserCommand = {
+      type: 'create',
+      user: { userId, email, name: input.name, phone: input.phone, passwordHash: await hashPassword(input.password), createdAt: at.toISOString() },
+    };
+    const meta = this.metadata(userId, actor);
+    const claim = { type: 'claim' as const, email, userId, at };
+    const atomic = handleCommandsAtomically(this.deps.store, [
+      step({ streamId: userEmailStream(email), decider: userEmailDecider, command: claim, metadata: meta }),
+      step({ streamId: userStream(userId), decider: userDecider, command: create, metadata: meta }),
+    ], { onConflict: 'internal' });
+    if (atomic) await atomic;
+    else {
+      // A lost race for the address is decided again: IKW-ACC-001, not a 409.
+      await handleCommand(this.deps.store, userEmailStream(email), userEmailDecider, claim, meta, { onConflict: 'internal' });
+      await handleCommand(this.deps.store, userStream(userId), userDecider, create, meta);
+    }
     return userId;
   }
 
-  private async issue(userId: string, email: string, merchantId: string, scopes: string[], sessionRefresh: string): Promise<TokenPair> {
-    const now = Math.floor(this.clock.now().getTime() / 1000);
-    const accessToken = await new SignJWT({ mid: merchantId, scp: scopes })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setSubject(userId)
-      .setIssuer('sika')
-      .setIssuedAt(now)
-      .setExpirationTime(now + ACCESS_TOKEN_TTL_S)
-      .sign(this.key);
-    return { accessToken, refreshToken: sessionRefresh, tokenType: 'Bearer', expiresIn: ACCESS_TOKEN_TTL_S, user: { id: userId, email, merchantId } };
+  /** Where a new session acts: the user's default organization if still a member, else their first. */
+  private async chooseContext(userId: string, preferred: string | null): Promise<{ context: SessionContext; membership: Membership }> {
+    const memberships = (await this.deps.directory.memberships(userId)).filter((m) => m.merchantIds.length > 0);
+    const membership = memberships.find((m) => m.organizationId === preferred) ?? memberships[0];
+    if (!membership) throw new ApiError('IKW-ACC-002', 'You are not a member of any organization');
+    return { context: { organizationId: membership.organizationId, merchantId: membership.merchantIds[0]! }, membership };
   }
 
-  async login(email: string, password: string): Promise<TokenPair> {
-    const userId = userIdFor(email);
-    const { state } = await loadState(this.store, userStream(userId), userDecider);
-    // The same answer, and a password check either way, whether or not the user exists.
-    const ok = state.user ? await passwordMatches(password, state.user.passwordHash) : (await hashPassword(password), false);
-    if (!ok || !state.user) throw new ApiError('IKW-AUT-008');
-    // The user id rides along, so a refresh finds its stream without a lookup table.
-    const refresh = `rt_${randomBytes(32).toString('base64url')}.${userId}`;
-    const at = this.clock.now();
-    await handleCommand(
-      this.store,
-      userStream(userId),
-      userDecider,
-      { type: 'start_session', sessionId: newUuid(), refreshHash: sha256Hex(refresh), expiresAt: new Date(at.getTime() + REFRESH_TOKEN_TTL_MS), at },
-      { merchant_id: state.user.merchantId, actor: `user:${userId}`, occurred_at: at.toISOString() },
-      { onConflict: 'internal' },
+  private async accessToken(state: UserState, sessionId: string, context: SessionContext, membership: Membership): Promise<AccessToken> {
+    const user = state.user!;
+    const claims: AppTokenClaims = { userId: user.userId, sessionId, ...context, role: membership.role, scopes: [...ROLE_SCOPES[membership.role]] };
+    return {
+      accessToken: await this.deps.tokens.sign(claims),
+      tokenType: 'Bearer',
+      expiresIn: ACCESS_TOKEN_TTL_S,
+      user: { id: user.userId, email: user.email, name: user.name, ...context, role: membership.role },
+    };
+  }
+
+  /** Signs in and starts a session. A wrong password and an unknown address get the same answer, at the same cost. */
+  async login(email: string, password: string, device: Device, actor: Actor): Promise<TokenPair> {
+    const userId = await this.userIdOf(email);
+    const state = userId ? await this.load(userId) : null;
+    const stored = state?.user?.passwordHash ?? (await this.decoyHash);
+    const ok = await argon2Verify(stored, password);
+    if (!ok || !state?.user) throw new ApiError('IKW-AUT-008');
+    return this.startSession(state, device, actor);
+  }
+
+  /** A new session for a user who proved who they are (password now; a magic link or second factor later). */
+  async startSession(state: UserState, device: Device, actor: Actor): Promise<TokenPair> {
+    const user = state.user!;
+    const { context, membership } = await this.chooseContext(user.userId, state.defaultOrganizationId);
+    const refreshToken = newRefreshToken(user.userId);
+    const sessionId = newUuid();
+    const at = this.deps.clock.now();
+    const { state: after } = await this.run(
+      user.userId,
+      { type: 'start_session', session: { sessionId, refreshHash: sha256Hex(refreshToken), ...context, userAgent: device.userAgent, ip: device.ip }, expiresAt: new Date(at.getTime() + REFRESH_TOKEN_TTL_MS), at },
+      this.metadata(user.userId, actor, context),
     );
-    return this.issue(userId, state.user.email, state.user.merchantId, state.user.scopes, refresh);
+    return { ...(await this.accessToken(after, sessionId, context, membership)), refreshToken };
   }
 
-  async refresh(refreshToken: string): Promise<TokenPair> {
-    // The refresh token names no user; the access token it came with does not have to be valid.
-    const match = /^rt_[A-Za-z0-9_-]{43}\.(.+)$/.exec(refreshToken);
-    if (!match) throw new ApiError('IKW-AUT-007', 'The refresh token is not valid', 'refreshToken');
-    const userId = match[1]!;
-    const { state } = await loadState(this.store, userStream(userId), userDecider);
-    if (!state.user) throw new ApiError('IKW-AUT-007', 'The refresh token is not valid', 'refreshToken');
-    const next = `rt_${randomBytes(32).toString('base64url')}.${userId}`;
-    const at = this.clock.now();
-    const result = await handleCommand(
-      this.store,
-      userStream(userId),
-      userDecider,
+  async refresh(refreshToken: string, actor: Actor): Promise<TokenPair> {
+    // The refresh token names the user; the access token it came with does not have to be valid.
+    const userId = REFRESH_SHAPE.exec(refreshToken)?.[1];
+    const state = userId ? await this.load(userId) : null;
+    if (!userId || !state?.user) throw new ApiError('IKW-AUT-007', 'The refresh token is not valid', 'refreshToken');
+    const next = newRefreshToken(userId);
+    const at = this.deps.clock.now();
+    const result = await this.run(
+      userId,
       { type: 'refresh', presentedHash: sha256Hex(refreshToken), refreshHash: sha256Hex(next), expiresAt: new Date(at.getTime() + REFRESH_TOKEN_TTL_MS), at },
-      { merchant_id: state.user.merchantId, actor: `user:${userId}`, occurred_at: at.toISOString() },
+      this.metadata(userId, actor),
     );
-    if (result.events.some((e) => e.type === 'user.session_revoked')) throw new ApiError('IKW-AUT-007', 'This refresh token was already used; the session has ended', 'refreshToken');
-    return this.issue(userId, state.user.email, state.user.merchantId, state.user.scopes, next);
+    const event = result.events[0]!;
+    if (event.type === 'user.session_revoked') throw new ApiError('IKW-AUT-007', 'This refresh token was already used; the session has ended', 'refreshToken');
+    const sessionId = (event.data as { sessionId: string }).sessionId;
+    const session = result.state.sessions.get(sessionId)!;
+    // The role is read again: a changed role shows from the next refresh on.
+    const membership = (await this.deps.directory.memberships(userId)).find((m) => m.organizationId === session.organizationId && m.merchantIds.includes(session.merchantId));
+    if (!membership) {
+      const chosen = await this.chooseContext(userId, result.state.defaultOrganizationId);
+      await this.run(userId, { type: 'switch_session', sessionId, context: chosen.context, at }, this.metadata(userId, actor, chosen.context));
+      return { ...(await this.accessToken(result.state, sessionId, chosen.context, chosen.membership)), refreshToken: next };
+    }
+    return { ...(await this.accessToken(result.state, sessionId, session, membership)), refreshToken: next };
   }
 
-  /** Checks an AppToken's signature and lifetime and returns what it says. */
+  /** An access token's claims, if its signature and lifetime hold and its session was not ended. */
   async verify(token: string): Promise<AppTokenClaims> {
-    try {
-      const { payload } = await jwtVerify(token, this.key, { issuer: 'sika', algorithms: ['HS256'], currentDate: this.clock.now() });
-      if (typeof payload.sub !== 'string' || typeof payload.mid !== 'string' || !Array.isArray(payload.scp)) throw new Error('claims');
-      return { userId: payload.sub, merchantId: payload.mid, scopes: payload.scp.filter((s): s is string => typeof s === 'string') };
-    } catch {
-      throw new ApiError('IKW-AUT-007');
-    }
+    const claims = await this.deps.tokens.claims(token);
+    if (!(await this.deps.directory.sessionLive(claims.sessionId, this.deps.clock.now()))) throw new ApiError('IKW-AUT-007', 'This session has ended; sign in again');
+    return claims;
+  }
+
+  async profile(userId: string): Promise<UserState> {
+    return this.load(userId);
+  }
+
+  /** Ends the caller's session: its refresh token and access tokens stop working. */
+  async logout(claims: AppTokenClaims, actor: Actor): Promise<void> {
+    await this.run(claims.userId, { type: 'end_session', sessionId: claims.sessionId, reason: 'signed_out', at: this.deps.clock.now() }, this.metadata(claims.userId, actor, claims));
+  }
+
+  /** Ends one of the caller's sessions (another user's session is "no such session"). */
+  async revokeSession(claims: AppTokenClaims, sessionId: string, actor: Actor): Promise<void> {
+    await this.run(claims.userId, { type: 'end_session', sessionId, reason: 'revoked', at: this.deps.clock.now() }, this.metadata(claims.userId, actor, claims));
+  }
+
+  /** Ends every session of the caller but the one making the request; returns how many ended. */
+  async revokeOtherSessions(claims: AppTokenClaims, actor: Actor): Promise<number> {
+    const result = await this.run(claims.userId, { type: 'end_other_sessions', keep: claims.sessionId, at: this.deps.clock.now() }, this.metadata(claims.userId, actor, claims));
+    return result.events.length;
+  }
+
+  /** Moves the session to another merchant of one of the user's organizations; a new access token says so. */
+  async switchMerchant(claims: AppTokenClaims, merchantId: string, actor: Actor): Promise<AccessToken> {
+    const membership = (await this.deps.directory.memberships(claims.userId)).find((m) => m.merchantIds.includes(merchantId));
+    if (!membership) throw new ApiError('IKW-RES-001', 'No such merchant', 'merchantId');
+    return this.switchTo(claims, { organizationId: membership.organizationId, merchantId }, membership, actor);
+  }
+
+  /** Moves the session to another of the user's organizations (its first merchant); `persist` makes it where sign-ins start. */
+  async switchOrganization(claims: AppTokenClaims, organizationId: string, persist: boolean, actor: Actor): Promise<AccessToken> {
+    const membership = (await this.deps.directory.memberships(claims.userId)).find((m) => m.organizationId === organizationId && m.merchantIds.length > 0);
+    if (!membership) throw new ApiError('IKW-RES-001', 'No such organization', 'organizationId');
+    const token = await this.switchTo(claims, { organizationId, merchantId: membership.merchantIds[0]! }, membership, actor);
+    if (persist) await this.run(claims.userId, { type: 'set_default_organization', organizationId, at: this.deps.clock.now() }, this.metadata(claims.userId, actor, claims));
+    return token;
+  }
+
+  private async switchTo(claims: AppTokenClaims, context: SessionContext, membership: Membership, actor: Actor): Promise<AccessToken> {
+    const { state } = await this.run(claims.userId, { type: 'switch_session', sessionId: claims.sessionId, context, at: this.deps.clock.now() }, this.metadata(claims.userId, actor, context));
+    return this.accessToken(state, claims.sessionId, context, membership);
   }
 }

@@ -1,8 +1,9 @@
 import { ApiError } from '../../core/errors.js';
 import type { Decider } from '../../core/decider.js';
-import type { UserCreated, UserEvent } from './events.js';
+import { unreachable } from '../aggregate.js';
+import type { SessionContext, SessionEndReason, SessionStarted, UserCreated, UserEvent } from './events.js';
 
-interface Session {
+export interface Session extends SessionContext {
   refreshHash: string;
   /** Refresh tokens this session already exchanged: presenting one again means it was stolen. */
   used: Set<string>;
@@ -13,63 +14,115 @@ interface Session {
 export interface UserState {
   user: UserCreated | null;
   sessions: Map<string, Session>;
+  /** The organization a new session starts in (`organizations/switch` with `persist`). */
+  defaultOrganizationId: string | null;
 }
 
 export type UserCommand =
   | { type: 'create'; user: UserCreated }
-  | { type: 'start_session'; sessionId: string; refreshHash: string; expiresAt: Date; at: Date }
-  | { type: 'refresh'; presentedHash: string; refreshHash: string; expiresAt: Date; at: Date };
+  | { type: 'start_session'; session: Omit<SessionStarted, 'at' | 'expiresAt'>; expiresAt: Date; at: Date }
+  | { type: 'refresh'; presentedHash: string; refreshHash: string; expiresAt: Date; at: Date }
+  | { type: 'switch_session'; sessionId: string; context: SessionContext; at: Date }
+  | { type: 'end_session'; sessionId: string; reason: Exclude<SessionEndReason, 'refresh_token_reused' | 'other_sessions_revoked'>; at: Date }
+  | { type: 'end_other_sessions'; keep: string; at: Date }
+  | { type: 'set_default_organization'; organizationId: string; at: Date };
 
 const invalidRefresh = () => new ApiError('IKW-AUT-007', 'The refresh token is not valid', 'refreshToken');
 
+/** A session that can still act: not revoked, not past its refresh lifetime. */
+export function sessionLive(s: Session | undefined, at: Date): s is Session {
+  return s !== undefined && !s.revoked && new Date(s.expiresAt).getTime() > at.getTime();
+}
+
+function known(state: UserState): UserCreated {
+  if (!state.user) throw new ApiError('IKW-AUT-007', 'Unknown user');
+  return state.user;
+}
+
+function liveSession(state: UserState, sessionId: string, at: Date): Session {
+  const s = state.sessions.get(sessionId);
+  if (!sessionLive(s, at)) throw new ApiError('IKW-RES-001', 'No such session', 'id');
+  return s;
+}
+
+function decideRefresh(state: UserState, c: Extract<UserCommand, { type: 'refresh' }>): UserEvent[] {
+  const at = c.at.toISOString();
+  for (const [sessionId, s] of state.sessions) {
+    if (s.used.has(c.presentedHash)) {
+      if (s.revoked) throw invalidRefresh();
+      // A token that was already exchanged is back: someone kept a copy. End the session.
+      return [{ type: 'user.session_revoked', data: { sessionId, reason: 'refresh_token_reused', at } }];
+    }
+    if (s.refreshHash !== c.presentedHash) continue;
+    if (!sessionLive(s, c.at)) throw invalidRefresh();
+    return [{ type: 'user.session_refreshed', data: { sessionId, refreshHash: c.refreshHash, expiresAt: c.expiresAt.toISOString(), at } }];
+  }
+  throw invalidRefresh();
+}
+
+function decideEndOthers(state: UserState, c: Extract<UserCommand, { type: 'end_other_sessions' }>): UserEvent[] {
+  liveSession(state, c.keep, c.at);
+  return [...state.sessions]
+    .filter(([id, s]) => id !== c.keep && sessionLive(s, c.at))
+    .map(([sessionId]) => ({ type: 'user.session_revoked', data: { sessionId, reason: 'other_sessions_revoked', at: c.at.toISOString() } }));
+}
+
 /** Users and their sessions: refresh tokens rotate, and a reused one revokes its whole session. */
 export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
-  initialState: { user: null, sessions: new Map() },
+  initialState: { user: null, sessions: new Map(), defaultOrganizationId: null },
 
   evolve(state, event) {
     const sessions = new Map(state.sessions);
+    const change = (id: string, patch: Partial<Session>) => {
+      sessions.set(id, { ...sessions.get(id)!, ...patch });
+      return { ...state, sessions };
+    };
     switch (event.type) {
       case 'user.created':
         return { ...state, user: event.data };
-      case 'user.session_started':
-        sessions.set(event.data.sessionId, { refreshHash: event.data.refreshHash, used: new Set(), expiresAt: event.data.expiresAt, revoked: false });
+      case 'user.session_started': {
+        const { sessionId, refreshHash, expiresAt, organizationId, merchantId } = event.data;
+        sessions.set(sessionId, { refreshHash, used: new Set(), expiresAt, revoked: false, organizationId, merchantId });
         return { ...state, sessions };
+      }
       case 'user.session_refreshed': {
         const s = sessions.get(event.data.sessionId)!;
-        sessions.set(event.data.sessionId, { refreshHash: event.data.refreshHash, used: new Set(s.used).add(s.refreshHash), expiresAt: event.data.expiresAt, revoked: false });
-        return { ...state, sessions };
+        return change(event.data.sessionId, { refreshHash: event.data.refreshHash, used: new Set(s.used).add(s.refreshHash), expiresAt: event.data.expiresAt });
       }
-      case 'user.session_revoked': {
-        const s = sessions.get(event.data.sessionId)!;
-        sessions.set(event.data.sessionId, { ...s, revoked: true });
-        return { ...state, sessions };
-      }
+      case 'user.session_switched':
+        return change(event.data.sessionId, { organizationId: event.data.organizationId, merchantId: event.data.merchantId });
+      case 'user.session_revoked':
+        return change(event.data.sessionId, { revoked: true });
+      case 'user.default_organization_set':
+        return { ...state, defaultOrganizationId: event.data.organizationId };
     }
   },
 
   decide(command, state) {
     if (command.type === 'create') {
-      if (state.user) throw new ApiError('IKW-RES-003', 'A user with this e-mail already exists');
+      if (state.user) throw new ApiError('IKW-ACC-001', undefined, 'email');
       return [{ type: 'user.created', data: command.user }];
     }
+    known(state);
     const at = command.at.toISOString();
     switch (command.type) {
       case 'start_session':
-        if (!state.user) throw new ApiError('IKW-AUT-007', 'Unknown user');
-        return [{ type: 'user.session_started', data: { sessionId: command.sessionId, refreshHash: command.refreshHash, expiresAt: command.expiresAt.toISOString(), at } }];
-      case 'refresh': {
-        for (const [sessionId, s] of state.sessions) {
-          if (s.used.has(command.presentedHash)) {
-            if (s.revoked) throw invalidRefresh();
-            // A token that was already exchanged is back: someone kept a copy. End the session.
-            return [{ type: 'user.session_revoked', data: { sessionId, reason: 'refresh_token_reused', at } }];
-          }
-          if (s.refreshHash !== command.presentedHash) continue;
-          if (s.revoked || new Date(s.expiresAt).getTime() <= command.at.getTime()) throw invalidRefresh();
-          return [{ type: 'user.session_refreshed', data: { sessionId, refreshHash: command.refreshHash, expiresAt: command.expiresAt.toISOString(), at } }];
-        }
-        throw invalidRefresh();
-      }
+        return [{ type: 'user.session_started', data: { ...command.session, expiresAt: command.expiresAt.toISOString(), at } }];
+      case 'refresh':
+        return decideRefresh(state, command);
+      case 'switch_session':
+        liveSession(state, command.sessionId, command.at);
+        return [{ type: 'user.session_switched', data: { sessionId: command.sessionId, ...command.context, at } }];
+      case 'end_session':
+        liveSession(state, command.sessionId, command.at);
+        return [{ type: 'user.session_revoked', data: { sessionId: command.sessionId, reason: command.reason, at } }];
+      case 'end_other_sessions':
+        return decideEndOthers(state, command);
+      case 'set_default_organization':
+        if (state.defaultOrganizationId === command.organizationId) return [];
+        return [{ type: 'user.default_organization_set', data: { organizationId: command.organizationId, at } }];
+      default:
+        return unreachable(command);
     }
   },
 };

@@ -1,21 +1,41 @@
 import type { DomainEvent } from '../../core/decider.js';
 
-/** A dashboard user: signs in with e-mail and password, acts for one merchant with AppTokens. */
+/** A dashboard user: signs in with e-mail and password and acts for the merchants of their organizations. */
 export interface UserCreated {
   userId: string;
   email: string;
-  /** scrypt, `scrypt$<salt b64>$<hash b64>`; the password itself is never stored. */
+  name: string;
+  /** E.164, or null. */
+  phone: string | null;
+  /** argon2id (PHC string); the password itself is never stored. */
   passwordHash: string;
-  merchantId: string;
-  scopes: string[];
   createdAt: string;
+}
+
+/** Where a session acts: the organization and one of its merchants. */
+export interface SessionContext {
+  organizationId: string;
+  merchantId: string;
+}
+
+export type SessionEndReason = 'refresh_token_reused' | 'signed_out' | 'revoked' | 'other_sessions_revoked';
+
+export interface SessionStarted extends SessionContext {
+  sessionId: string;
+  refreshHash: string;
+  expiresAt: string;
+  /** The device, for the sessions list: user agent and address at sign-in. */
+  userAgent: string | null;
+  ip: string | null;
+  at: string;
 }
 
 export type UserEvent =
   | DomainEvent<'user.created', UserCreated>
-  | DomainEvent<'user.session_started', { sessionId: string; refreshHash: string; expiresAt: string; at: string }>
+  | DomainEvent<'user.session_started', SessionStarted>
   | DomainEvent<'user.session_refreshed', { sessionId: string; refreshHash: string; expiresAt: string; at: string }>
-  | DomainEvent<'user.session_revoked', { sessionId: string; reason: 'refresh_token_reused'; at: string }>;
+  | DomainEvent<'user.session_switched', SessionContext & { sessionId: string; at: string }>
+  | DomainEvent<'user.session_revoked', { sessionId: string; reason: SessionEndReason; at: string }>
+  | DomainEvent<'user.default_organization_set', { organizationId: string; at: string }>;
 
-/** One stream per e-mail address, so an address belongs to one user (the id is derived from it). */
 export const userStream = (userId: string) => `user-${userId}`;

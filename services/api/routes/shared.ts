@@ -18,6 +18,8 @@ import type { OperationRow } from '../../../projections/operations.js';
 export const billingRead: RouteAuth = { scope: 'billing.read', environmentHeader: 'optional' };
 export const billingWrite: RouteAuth = { scope: 'billing.write', environmentHeader: 'optional' };
 export const payoutsRead: RouteAuth = { scope: 'payouts.read', environmentHeader: 'required' };
+/** The account routes: a signed-in user's own access token (docs/auth.md). */
+export const signedIn: RouteAuth = { scope: 'account', appTokenOnly: true };
 export const payoutsWrite: RouteAuth = { scope: 'payouts.write', environmentHeader: 'required', idempotencyKeyInLive: 'required' };
 
 /** Path parameters naming one object, e.g. `:id` or `:invoiceId`. */

@@ -1,0 +1,36 @@
+import type { DomainEvent } from '../../core/decider.js';
+
+/** What a member may do, as the scopes API keys carry (docs/auth.md, "Roles and scopes"). */
+export const ROLES = ['owner', 'admin', 'developer', 'finance', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const ROLE_SCOPES: Readonly<Record<Role, readonly string[]>> = {
+  owner: ['*'],
+  admin: ['*'],
+  developer: ['*.read', 'webhooks.write', 'payment_intents.write'],
+  finance: ['*.read', 'payouts.write', 'billing.write'],
+  viewer: ['*.read'],
+};
+
+/** Roles that manage the organization: create child organizations, invite. */
+export const MANAGING_ROLES: readonly Role[] = ['owner', 'admin'];
+
+export const ORGANIZATION_TYPES = ['business', 'individual', 'nonprofit', 'government'] as const;
+export type OrganizationType = (typeof ORGANIZATION_TYPES)[number];
+
+export interface OrganizationCreated {
+  organizationId: string;
+  displayName: string;
+  /** ISO 3166-1 alpha-2. */
+  country: string;
+  type: OrganizationType;
+  parentId: string | null;
+  createdAt: string;
+}
+
+export type OrganizationEvent =
+  | DomainEvent<'organization.created', OrganizationCreated>
+  | DomainEvent<'organization.merchant_added', { organizationId: string; merchantId: string; at: string }>
+  | DomainEvent<'organization.member_added', { organizationId: string; userId: string; role: Role; at: string }>;
+
+export const organizationStream = (organizationId: string) => `organization-${organizationId}`;

@@ -1,0 +1,20 @@
+import type { Decider } from '../../core/decider.js';
+import { ApiError } from '../../core/errors.js';
+import type { UserEmailEvent } from './events.js';
+
+export interface UserEmailState {
+  userId: string | null;
+}
+
+export type UserEmailCommand = { type: 'claim'; email: string; userId: string; at: Date };
+
+/** Claims an address for a user; claiming it again for the same user changes nothing. */
+export const userEmailDecider: Decider<UserEmailCommand, UserEmailState, UserEmailEvent> = {
+  initialState: { userId: null },
+  evolve: (_state, event) => ({ userId: event.data.userId }),
+  decide(command, state) {
+    if (state.userId === command.userId) return [];
+    if (state.userId !== null) throw new ApiError('IKW-ACC-001', undefined, 'email');
+    return [{ type: 'user_email.claimed', data: { email: command.email, userId: command.userId, at: command.at.toISOString() } }];
+  },
+};

@@ -1,0 +1,102 @@
+import type { Knex } from 'knex';
+import type { OrganizationEvent, OrganizationType, Role } from '../packages/domain/organization/events.js';
+import type { Projection } from './projection.js';
+
+/** read.organizations, their merchants and their members (with roles). */
+export const organizationsProjection: Projection = {
+  name: 'organizations',
+  tables: ['read.organizations', 'read.organization_merchants', 'read.organization_members'],
+  migrations: [
+    {
+      name: 'organizations/001-create',
+      up: (knex) =>
+        knex.raw(`CREATE TABLE read.organizations (
+          id text PRIMARY KEY,
+          display_name text NOT NULL,
+          country text NOT NULL,
+          type text NOT NULL,
+          parent_id text,
+          created_at timestamptz NOT NULL
+        );
+        CREATE TABLE read.organization_merchants (
+          organization_id text NOT NULL,
+          merchant_id text NOT NULL,
+          added_at timestamptz NOT NULL,
+          PRIMARY KEY (organization_id, merchant_id)
+        );
+        CREATE UNIQUE INDEX organization_merchants_merchant ON read.organization_merchants (merchant_id);
+        CREATE TABLE read.organization_members (
+          organization_id text NOT NULL,
+          user_id text NOT NULL,
+          role text NOT NULL,
+          added_at timestamptz NOT NULL,
+          PRIMARY KEY (organization_id, user_id)
+        );
+        CREATE INDEX organization_members_user ON read.organization_members (user_id)`),
+    },
+  ],
+  handles: ['organization.created', 'organization.merchant_added', 'organization.member_added'],
+  async apply(trx, event) {
+    const e = event as unknown as OrganizationEvent;
+    switch (e.type) {
+      case 'organization.created': {
+        const d = e.data;
+        await trx('read.organizations')
+          .insert({ id: d.organizationId, display_name: d.displayName, country: d.country, type: d.type, parent_id: d.parentId, created_at: d.createdAt })
+          .onConflict('id')
+          .merge();
+        return;
+      }
+      case 'organization.merchant_added':
+        await trx('read.organization_merchants').insert({ organization_id: e.data.organizationId, merchant_id: e.data.merchantId, added_at: e.data.at }).onConflict(['organization_id', 'merchant_id']).ignore();
+        return;
+      case 'organization.member_added':
+        await trx('read.organization_members')
+          .insert({ organization_id: e.data.organizationId, user_id: e.data.userId, role: e.data.role, added_at: e.data.at })
+          .onConflict(['organization_id', 'user_id'])
+          .merge();
+        return;
+      default:
+        return;
+    }
+  },
+};
+
+/** An organization as a member sees it: with their role and its merchants. */
+export interface MembershipRow {
+  id: string;
+  display_name: string;
+  country: string;
+  type: OrganizationType;
+  parent_id: string | null;
+  created_at: Date;
+  role: Role;
+  merchant_ids: string[];
+}
+
+function memberships(knex: Knex, userId: string) {
+  return knex('read.organization_members as m')
+    .join('read.organizations as o', 'o.id', 'm.organization_id')
+    .where('m.user_id', userId)
+    .select(
+      'o.*',
+      'm.role',
+      knex.raw(`ARRAY(SELECT om.merchant_id FROM read.organization_merchants om WHERE om.organization_id = o.id ORDER BY om.added_at, om.merchant_id) AS merchant_ids`),
+    );
+}
+
+/** The organizations a user belongs to, oldest membership first. */
+export function listMemberships(knex: Knex, userId: string): Promise<MembershipRow[]> {
+  return memberships(knex, userId).orderBy([{ column: 'm.added_at' }, { column: 'o.id' }]) as unknown as Promise<MembershipRow[]>;
+}
+
+/** The user's membership of one organization, if they have one. */
+export function findMembership(knex: Knex, userId: string, organizationId: string): Promise<MembershipRow | undefined> {
+  return memberships(knex, userId).where('o.id', organizationId).first() as unknown as Promise<MembershipRow | undefined>;
+}
+
+/** The organization holding a merchant, if any. */
+export async function organizationOfMerchant(knex: Knex, merchantId: string): Promise<string | undefined> {
+  const row = await knex('read.organization_merchants').where({ merchant_id: merchantId }).first<{ organization_id: string } | undefined>();
+  return row?.organization_id;
+}

@@ -1,0 +1,83 @@
+import t from 'tap';
+import { organizationDecider, type OrganizationCommand } from '../../packages/domain/organization/decider.js';
+import { userEmailDecider } from '../../packages/domain/user-email/decider.js';
+import { userDecider, type UserCommand } from '../../packages/domain/user/decider.js';
+import { spec } from '../support/decider-spec.js';
+
+const users = spec(userDecider);
+const emails = spec(userEmailDecider);
+const organizations = spec(organizationDecider);
+const at = new Date('2026-01-01T00:00:00Z');
+const later = (ms: number) => new Date(at.getTime() + ms);
+const DAY = 86_400_000;
+const context = { organizationId: 'org-1', merchantId: 'acct_1' };
+const create: UserCommand = { type: 'create', user: { userId: 'u1', email: 'a@b.example', name: 'A', phone: null, passwordHash: 'h', createdAt: at.toISOString() } };
+const start = (sessionId: string, refreshHash: string): UserCommand => ({
+  type: 'start_session',
+  session: { sessionId, refreshHash, ...context, userAgent: null, ip: null },
+  expiresAt: later(30 * DAY),
+  at,
+});
+const refresh = (presentedHash: string, refreshHash: string, when = at): UserCommand => ({ type: 'refresh', presentedHash, refreshHash, expiresAt: later(30 * DAY), at: when });
+
+t.test('a user is created once; nothing else happens to a user that does not exist', async (t) => {
+  users.given().when(create).thenMatch(t, [{ type: 'user.created', data: { userId: 'u1' } }]);
+  users.given(users.history(create)).when(create).thenThrows(t, { code: 'IKW-ACC-001', param: 'email' });
+  users.given().when(start('s1', 'r1')).thenThrows(t, 'IKW-AUT-007');
+});
+
+t.test('refresh tokens rotate; a reused one ends its session; an expired session refreshes no more', async (t) => {
+  const started = users.history(create, start('s1', 'r1'));
+  const rotated = users.given(started).when(refresh('r1', 'r2')).thenMatch(t, [{ type: 'user.session_refreshed', data: { sessionId: 's1', refreshHash: 'r2' } }]);
+  users.given(rotated).when(refresh('r1', 'r3')).thenMatch(t, [{ type: 'user.session_revoked', data: { sessionId: 's1', reason: 'refresh_token_reused' } }]);
+  const stolen = users.given(rotated).history(refresh('r1', 'r3'));
+  users.given(stolen).when(refresh('r2', 'r4')).thenThrows(t, 'IKW-AUT-007', 'the rightful holder is out too');
+  users.given(stolen).when(refresh('r1', 'r4')).thenThrows(t, 'IKW-AUT-007', 'and the thief stays out');
+  users.given(started).when(refresh('r1', 'r2', later(31 * DAY))).thenThrows(t, 'IKW-AUT-007');
+  users.given(started).when(refresh('unknown', 'r2')).thenThrows(t, 'IKW-AUT-007');
+});
+
+t.test('sessions end once: sign-out, revoke, revoke the others', async (t) => {
+  const three = users.history(create, start('s1', 'r1'), start('s2', 'r2'), start('s3', 'r3'));
+  const out = users.given(three).when({ type: 'end_session', sessionId: 's1', reason: 'signed_out', at }).thenMatch(t, [{ type: 'user.session_revoked', data: { sessionId: 's1', reason: 'signed_out' } }]);
+  users.given(out).when({ type: 'end_session', sessionId: 's1', reason: 'revoked', at }).thenThrows(t, { code: 'IKW-RES-001', param: 'id' });
+  users.given(out).when({ type: 'end_other_sessions', keep: 's2', at }).thenMatch(t, [{ type: 'user.session_revoked', data: { sessionId: 's3', reason: 'other_sessions_revoked' } }], 'only the live others');
+  users.given(out).when({ type: 'end_other_sessions', keep: 's1', at }).thenThrows(t, 'IKW-RES-001', 'an ended session cannot act');
+  users.given(three).when({ type: 'end_session', sessionId: 's2', reason: 'revoked', at: later(31 * DAY) }).thenThrows(t, 'IKW-RES-001', 'an expired session is gone');
+});
+
+t.test('switching a live session; a default organization set once', async (t) => {
+  const one = users.history(create, start('s1', 'r1'));
+  const moved = { organizationId: 'org-2', merchantId: 'acct_2' };
+  users.given(one).when({ type: 'switch_session', sessionId: 's1', context: moved, at }).thenMatch(t, [{ type: 'user.session_switched', data: { sessionId: 's1', ...moved } }]);
+  users.given(one).when({ type: 'switch_session', sessionId: 'nope', context: moved, at }).thenThrows(t, 'IKW-RES-001');
+  const set = users.given(one).when({ type: 'set_default_organization', organizationId: 'org-2', at }).thenMatch(t, [{ type: 'user.default_organization_set' }]);
+  users.given(set).when({ type: 'set_default_organization', organizationId: 'org-2', at }).thenNothing(t);
+});
+
+t.test('an address is claimed by one user; the same user claiming again changes nothing', async (t) => {
+  const claimed = emails.history({ type: 'claim', email: 'a@b.example', userId: 'u1', at });
+  emails.given(claimed).when({ type: 'claim', email: 'a@b.example', userId: 'u1', at }).thenNothing(t);
+  emails.given(claimed).when({ type: 'claim', email: 'a@b.example', userId: 'u2', at }).thenThrows(t, { code: 'IKW-ACC-001', param: 'email' });
+});
+
+t.test('an organization: created with its merchant and first member; members join once', async (t) => {
+  const createOrg: OrganizationCommand = {
+    type: 'create',
+    organization: { organizationId: 'org-1', displayName: 'Org', country: 'SN', type: 'business', parentId: null, createdAt: at.toISOString() },
+    merchantId: 'acct_1',
+    member: { userId: 'u1', role: 'owner' },
+    at,
+  };
+  organizations.given().when(createOrg).thenMatch(t, [
+    { type: 'organization.created' },
+    { type: 'organization.merchant_added', data: { merchantId: 'acct_1' } },
+    { type: 'organization.member_added', data: { userId: 'u1', role: 'owner' } },
+  ]);
+  const made = organizations.history(createOrg);
+  organizations.given(made).when(createOrg).thenNothing(t, 'a retried creation');
+  organizations.given().when({ type: 'add_member', userId: 'u2', role: 'viewer', at }).thenThrows(t, 'IKW-RES-001');
+  const joined = organizations.given(made).when({ type: 'add_member', userId: 'u2', role: 'viewer', at }).thenMatch(t, [{ type: 'organization.member_added', data: { role: 'viewer' } }]);
+  organizations.given(joined).when({ type: 'add_member', userId: 'u2', role: 'viewer', at }).thenNothing(t);
+  organizations.given(joined).when({ type: 'add_member', userId: 'u2', role: 'admin', at }).thenThrows(t, 'IKW-RES-002');
+});
