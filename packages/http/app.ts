@@ -49,12 +49,23 @@ async function limitRate(deps: AppDeps, req: Request, res: Response, principal: 
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
 }
 
-/** Counts one attempt of a throttled route (sign-in) against its subject; 429 when over. */
-async function throttle(deps: AppDeps, r: Route, body: unknown, res: Response): Promise<void> {
+/** Client addresses share sign-in attempts across accounts more than one account does (offices, carrier NAT). */
+const ADDRESS_ATTEMPTS_FACTOR = 10;
+
+/**
+ * Counts one attempt of a guessing-throttled route (sign-in, codes) against its subject and the
+ * client address; 429 when either is over. Attempts are counted before the handler runs, so a
+ * burst of parallel guesses cannot slip past; the returned function, called on success, resets
+ * the subject's count: what is limited is repeated failure.
+ */
+async function throttle(deps: AppDeps, r: Route, body: unknown, req: Request, res: Response): Promise<() => Promise<void>> {
   const limits = deps.rateLimits;
-  if (!r.throttle || !limits?.signIn) return;
-  const headers = await limits.limiter.take([{ key: `${r.path}:${r.throttle(body)}`, rule: limits.signIn }]);
+  if (!r.throttle || !limits?.signIn) return async () => undefined;
+  const subject = { key: `${r.path}:${r.throttle(body)}`, rule: limits.signIn };
+  const address = { key: `${r.path}:address:${req.socket.remoteAddress ?? 'unknown'}`, rule: { ...limits.signIn, limit: limits.signIn.limit * ADDRESS_ATTEMPTS_FACTOR } };
+  const headers = await limits.limiter.take([subject, address]);
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  return () => limits.limiter.clear([subject]);
 }
 
 declare module 'express-serve-static-core' {
@@ -179,7 +190,7 @@ function runRoute(r: Route, deps: AppDeps) {
       }
       validate(r.query ?? NO_QUERY, query, 'query');
       if (r.params) validate(r.params, params, 'params');
-      await throttle(deps, r, body, res);
+      const succeeded = await throttle(deps, r, body, req, res);
 
       if (key !== undefined && principal && (upperMethod === 'POST' || upperMethod === 'PATCH')) {
         const claim = await deps.idempotency.claim(principal, upperMethod, req.path, key, body);
@@ -212,6 +223,7 @@ function runRoute(r: Route, deps: AppDeps) {
         path: req.path,
       };
       const result = await r.handler(ctx);
+      await succeeded();
       const reply = result instanceof Reply ? result : new Reply(result);
       const status = reply.options.status ?? r.status ?? 200;
       if (reply.options.contentType) {

@@ -63,6 +63,12 @@ export class RateLimiter {
     return headers;
   }
 
+  /** Forgets the current window of each bucket (a success resets its failures). */
+  async clear(buckets: { key: string; rule: RateLimitRule }[]): Promise<void> {
+    const now = this.clock.now().getTime();
+    for (const b of buckets) await this.knex('rate_limit_windows').where({ bucket: b.key, window_start: new Date(now - (now % b.rule.windowMs)) }).delete();
+  }
+
   private async purge(now: number): Promise<void> {
     await this.knex('rate_limit_windows').where('window_start', '<', new Date(now - KEEP_MS)).delete().catch(() => undefined);
   }

@@ -63,7 +63,7 @@ t.test('every API process counts against the same windows', async (t) => {
   t.equal(await viaOther(), 429, 'the fourth request, whichever process answers it');
 });
 
-t.test('sign-in attempts are throttled per e-mail address, from any address, right password or not', async (t) => {
+t.test('sign-in failures are throttled per e-mail address, from any address; a success resets the count', async (t) => {
   const svc = await startService(t, { env: { RATE_LIMIT_SIGN_IN: '3/15m' } });
   const m = await svc.merchant();
   await svc.member(m, 'owner@shop.example', 'correct horse');
@@ -72,12 +72,24 @@ t.test('sign-in attempts are throttled per e-mail address, from any address, rig
   t.equal((await attempt('OWNER@shop.example', 'wrong again!')).status, 401, 'the case of the address does not make a new subject');
   const third = await attempt('owner@shop.example', 'correct horse');
   t.equal(third.status, 200);
-  t.equal(third.headers.get('ratelimit-remaining'), '0');
+  t.equal(third.headers.get('ratelimit-remaining'), '0', 'the success itself was counted');
+  for (let i = 0; i < 3; i++) t.equal((await attempt('owner@shop.example', 'wrong password')).status, 401, `failure ${i + 1} after the reset`);
   const over = await attempt('owner@shop.example', 'correct horse');
-  t.match(over, { status: 429, body: { code: 'IKW-LIM-001' } });
+  t.match(over, { status: 429, body: { code: 'IKW-LIM-001' } }, 'three failures in a row: even the right password waits');
   t.equal(over.headers.get('retry-after'), String(15 * 60));
   t.equal((await attempt('other@shop.example', 'wrong password')).status, 401, 'another account is not locked with it');
   t.equal((await attempt('owner@shop.example', 'short')).status, 400, 'an invalid body is refused before it counts');
   svc.clock.advance(15 * 60_000);
   t.equal((await attempt('owner@shop.example', 'correct horse')).status, 200, 'the next window lets the owner in');
+});
+
+t.test('sign-in attempts from one client address across many accounts are throttled too', async (t) => {
+  const svc = await startService(t, { env: { RATE_LIMIT_SIGN_IN: '2/15m' } });
+  // Twenty accounts tried once each from this address: the address's budget (10 × 2) is spent.
+  for (let i = 0; i < 20; i++) {
+    t.equal((await svc.request('POST', '/api/v1/auth/login', { body: { email: `u${i}@shop.example`, password: 'guessing!' } })).status, 401);
+  }
+  const over = await svc.request('POST', '/api/v1/auth/login', { body: { email: 'u99@shop.example', password: 'guessing!' } });
+  t.match(over, { status: 429, body: { code: 'IKW-LIM-001' } });
+  t.ok(Number(over.headers.get('retry-after')) > 0);
 });
