@@ -15,12 +15,17 @@ export const usersProjection: Projection = {
           email text NOT NULL,
           name text NOT NULL,
           phone text,
+          secondary_email text,
+          language text,
+          onboarding_dismissed boolean NOT NULL DEFAULT false,
+          onboarding_completed boolean NOT NULL DEFAULT false,
+          onboarding_step text,
           default_organization_id text,
           created_at timestamptz NOT NULL
         )`),
     },
   ],
-  handles: ['user.created', 'user.default_organization_set'],
+  handles: ['user.created', 'user.default_organization_set', 'user.profile_updated', 'user.onboarding_updated'],
   async apply(trx, event) {
     const e = event as unknown as UserEvent;
     const userId = event.streamId.slice('user-'.length);
@@ -34,6 +39,24 @@ export const usersProjection: Projection = {
       case 'user.default_organization_set':
         await trx('read.users').where({ id: userId }).update({ default_organization_id: e.data.organizationId });
         return;
+      case 'user.profile_updated': {
+        const d = e.data;
+        await trx('read.users')
+          .where({ id: userId })
+          .update({ ...(d.name !== undefined ? { name: d.name } : {}), ...(d.secondaryEmail !== undefined ? { secondary_email: d.secondaryEmail } : {}), ...(d.language !== undefined ? { language: d.language } : {}) });
+        return;
+      }
+      case 'user.onboarding_updated': {
+        const d = e.data;
+        await trx('read.users')
+          .where({ id: userId })
+          .update({
+            ...(d.dismissed !== undefined ? { onboarding_dismissed: d.dismissed } : {}),
+            ...(d.completed !== undefined ? { onboarding_completed: d.completed } : {}),
+            ...(d.step !== undefined ? { onboarding_step: d.step } : {}),
+          });
+        return;
+      }
       default:
         return;
     }
@@ -45,6 +68,11 @@ export interface UserRow {
   email: string;
   name: string;
   phone: string | null;
+  secondary_email: string | null;
+  language: string | null;
+  onboarding_dismissed: boolean;
+  onboarding_completed: boolean;
+  onboarding_step: string | null;
   default_organization_id: string | null;
   created_at: Date;
 }

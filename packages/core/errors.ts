@@ -62,6 +62,7 @@ export const ERROR_CODES = {
   'IKW-ACC-001': { status: 409, retryable: false, message: 'An account with this e-mail address already exists' },
   'IKW-ACC-002': { status: 403, retryable: false, message: 'Your role in this organization does not allow this' },
   'IKW-ACC-003': { status: 403, retryable: false, message: 'This operation is for signed-in users: use the access token from POST /api/v1/auth/login, not an API key' },
+  'IKW-ACC-004': { status: 403, retryable: false, message: 'The current password is wrong' },
   'IKW-PRV-001': { status: 422, retryable: false, message: 'Live processing is not enabled for this operator; no connector is configured' },
   'IKW-PRV-002': { status: 502, retryable: true, message: 'The operator or acquirer did not answer; nothing was charged, retry later' },
   'IKW-SVC-001': { status: 503, retryable: true, message: 'The service is not ready' },

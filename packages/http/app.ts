@@ -58,10 +58,10 @@ const ADDRESS_ATTEMPTS_FACTOR = 10;
  * burst of parallel guesses cannot slip past; the returned function, called on success, resets
  * the subject's count: what is limited is repeated failure.
  */
-async function throttle(deps: AppDeps, r: Route, body: unknown, req: Request, res: Response): Promise<() => Promise<void>> {
+async function throttle(deps: AppDeps, r: Route, body: unknown, principal: Principal | undefined, req: Request, res: Response): Promise<() => Promise<void>> {
   const limits = deps.rateLimits;
   if (!r.throttle || !limits?.signIn) return async () => undefined;
-  const subject = { key: `${r.path}:${r.throttle(body)}`, rule: limits.signIn };
+  const subject = { key: `${r.path}:${r.throttle(body, principal)}`, rule: limits.signIn };
   const address = { key: `${r.path}:address:${req.socket.remoteAddress ?? 'unknown'}`, rule: { ...limits.signIn, limit: limits.signIn.limit * ADDRESS_ATTEMPTS_FACTOR } };
   const headers = await limits.limiter.take([subject, address]);
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
@@ -190,7 +190,7 @@ function runRoute(r: Route, deps: AppDeps) {
       }
       validate(r.query ?? NO_QUERY, query, 'query');
       if (r.params) validate(r.params, params, 'params');
-      const succeeded = await throttle(deps, r, body, req, res);
+      const succeeded = await throttle(deps, r, body, principal, req, res);
 
       if (key !== undefined && principal && (upperMethod === 'POST' || upperMethod === 'PATCH')) {
         const claim = await deps.idempotency.claim(principal, upperMethod, req.path, key, body);

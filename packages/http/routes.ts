@@ -1,4 +1,4 @@
-import type { HandlerContext, Reply } from './context.js';
+import type { HandlerContext, Principal, Reply } from './context.js';
 import type { JsonSchema } from './validation.js';
 
 export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
@@ -38,7 +38,7 @@ export interface Route<Body = unknown, Query = unknown, Params = unknown> {
    * Guessing throttle (sign-in, code verification): the subject whose attempts are counted, e.g.
    * the e-mail address. Counted after validation, against the sign-in rule, 429 when over.
    */
-  throttle?(body: Body): string;
+  throttle?(body: Body, principal: Principal | undefined): string;
   /** Returns the body to send as JSON, or a Reply. */
   handler(ctx: HandlerContext<Body, Query, Params>): Promise<Reply | unknown>;
 }

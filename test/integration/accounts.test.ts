@@ -200,3 +200,57 @@ t.test('idempotent account POSTs: the same Idempotency-Key replays the first ans
   t.same(b.body, a.body);
   t.equal((await svc.request('GET', '/api/v1/organizations/mine', { key: s.accessToken })).body.data.length, 2, 'one organization made, not two');
 });
+
+t.test('change-password: proved by the current one, throttled, other sessions end, the new one signs in', async (t) => {
+  const svc = await startService(t, { env: { RATE_LIMIT_SIGN_IN: '3/15m' } });
+  const m = await svc.merchant();
+  await svc.member(m, 'owner@shop.example', PASSWORD);
+  const here = await signIn(svc, 'owner@shop.example');
+  const elsewhere = await signIn(svc, 'owner@shop.example');
+  const change = (currentPassword: string, newPassword = 'a new horse, longer') =>
+    svc.request('POST', '/api/v1/auth/change-password', { key: here.accessToken, body: { currentPassword, newPassword } });
+
+  t.match(await change(PASSWORD, 'short'), { status: 400, body: { code: 'IKW-VAL-001', param: 'newPassword' } });
+  t.match(await change('not my password'), { status: 403, body: { code: 'IKW-ACC-004', param: 'currentPassword' } });
+  t.match(await svc.request('POST', '/api/v1/auth/change-password', { key: m.api_keys.sandbox, body: { currentPassword: PASSWORD, newPassword: 'whatever123' } }), { status: 403, body: { code: 'IKW-ACC-003' } });
+  t.match(await change(PASSWORD), { status: 200, body: { changed: true } });
+
+  t.equal((await svc.request('GET', '/api/v1/auth/me', { key: here.accessToken })).status, 200, 'the session that changed it goes on');
+  t.equal((await svc.request('GET', '/api/v1/auth/me', { key: elsewhere.accessToken })).status, 401, 'every other session ended');
+  t.equal((await svc.request('POST', '/api/v1/auth/refresh', { body: { refreshToken: elsewhere.refreshToken } })).status, 401);
+  t.equal((await svc.request('POST', '/api/v1/auth/login', { body: { email: 'owner@shop.example', password: PASSWORD } })).status, 401, 'the old password is gone');
+  t.equal((await svc.request('POST', '/api/v1/auth/login', { body: { email: 'owner@shop.example', password: 'a new horse, longer' } })).status, 200);
+
+  // Guessing the current password with a stolen token is throttled like sign-in.
+  for (let i = 0; i < 3; i++) t.equal((await change('guess number ' + i)).status, 403);
+  t.match(await change('a new horse, longer', 'and another one!'), { status: 429, body: { code: 'IKW-LIM-001' } });
+  const hashes = JSON.stringify(await svc.system.knex('events').where('stream_id', 'like', 'user-%').select('data'));
+  t.notMatch(hashes, /a new horse/, 'no password in the log');
+  t.match(hashes, /\$argon2id\$/, 'argon2id hashes');
+});
+
+t.test('personal-info and onboarding: partial changes, null clears, nothing changed decides nothing', async (t) => {
+  const svc = await startService(t);
+  const m = await svc.merchant();
+  await svc.member(m, 'owner@shop.example', PASSWORD);
+  const s = await signIn(svc, 'owner@shop.example');
+  const patch = (path: string, body: unknown) => svc.request('PATCH', `/api/v1/auth/${path}`, { key: s.accessToken, body });
+
+  const named = await patch('personal-info', { name: 'Awa Diop', secondaryEmail: 'Awa@Home.example', language: 'fr-SN' });
+  t.match(named, { status: 200, body: { name: 'Awa Diop', secondaryEmail: 'awa@home.example', language: 'fr-SN', email: 'owner@shop.example' } });
+  t.match(await patch('personal-info', { language: null }), { status: 200, body: { name: 'Awa Diop', secondaryEmail: 'awa@home.example', language: null } });
+  t.match(await patch('personal-info', { secondaryEmail: 'not an address' }), { status: 400, body: { code: 'IKW-VAL-001', param: 'secondaryEmail' } });
+  t.match(await patch('personal-info', { language: 'français' }), { status: 400, body: { param: 'language' } });
+  t.match(await patch('personal-info', { name: '' }), { status: 400, body: { param: 'name' } });
+  t.match(await patch('personal-info', { email: 'x@y.example' }), { status: 400, body: { code: 'IKW-VAL-002' } }, 'the sign-in address changes through its own flow');
+
+  t.match(await patch('onboarding', { onboardingStep: 'payouts', onboardingDismissed: true }), { status: 200, body: { onboardingStep: 'payouts', onboardingDismissed: true, onboardingCompleted: false } });
+  t.match(await patch('onboarding', { onboardingDismissed: null, onboardingCompleted: true, onboardingStep: null }), { body: { onboardingStep: null, onboardingDismissed: true, onboardingCompleted: true } });
+
+  const before = await svc.system.knex('events').where('stream_id', 'like', 'user-%').count('* as n').first();
+  await patch('personal-info', { name: 'Awa Diop' });
+  await patch('onboarding', { onboardingCompleted: true });
+  const after = await svc.system.knex('events').where('stream_id', 'like', 'user-%').count('* as n').first();
+  t.equal(after!.n, before!.n, 'no event for a PATCH that changes nothing');
+  t.match(await svc.request('GET', '/api/v1/auth/me', { key: s.accessToken }), { body: { name: 'Awa Diop', onboardingCompleted: true } });
+});

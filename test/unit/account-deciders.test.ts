@@ -81,3 +81,17 @@ t.test('an organization: created with its merchant and first member; members joi
   organizations.given(joined).when({ type: 'add_member', userId: 'u2', role: 'viewer', at }).thenNothing(t);
   organizations.given(joined).when({ type: 'add_member', userId: 'u2', role: 'admin', at }).thenThrows(t, 'IKW-RES-002');
 });
+
+t.test('a new password ends every session but the one that changed it; profile and onboarding decide only changes', async (t) => {
+  const two = users.history(create, start('s1', 'r1'), start('s2', 'r2'));
+  users.given(two).when({ type: 'change_password', passwordHash: 'h2', keep: 's1', at }).thenMatch(t, [
+    { type: 'user.password_changed', data: { passwordHash: 'h2' } },
+    { type: 'user.session_revoked', data: { sessionId: 's2', reason: 'password_changed' } },
+  ]);
+  users.given(two).when({ type: 'change_password', passwordHash: 'h2', keep: null, at }).thenMatch(t, [{ type: 'user.password_changed' }, { type: 'user.session_revoked' }, { type: 'user.session_revoked' }], 'a reset keeps none');
+  const renamed = users.given(two).when({ type: 'update_profile', changes: { name: 'B', language: 'fr', secondaryEmail: undefined }, at }).then(t, [{ type: 'user.profile_updated', data: { name: 'B', language: 'fr', at: at.toISOString() } }]);
+  users.given(renamed).when({ type: 'update_profile', changes: { name: 'B', language: 'fr' }, at }).thenNothing(t);
+  users.given(renamed).when({ type: 'update_profile', changes: { language: null }, at }).thenMatch(t, [{ type: 'user.profile_updated', data: { language: null } }]);
+  const stepped = users.given(two).when({ type: 'update_onboarding', changes: { step: 'kyc' }, at }).thenMatch(t, [{ type: 'user.onboarding_updated', data: { step: 'kyc' } }]);
+  users.given(stepped).when({ type: 'update_onboarding', changes: { step: 'kyc', dismissed: false }, at }).thenNothing(t, 'same step, dismissed already false');
+});

@@ -12,7 +12,7 @@ import type { AccountDirectory, Membership } from '../read-ports.js';
 import { userEmailDecider } from '../user-email/decider.js';
 import { normalizeEmail, userEmailStream } from '../user-email/events.js';
 import { userDecider, type UserCommand, type UserState } from './decider.js';
-import { userStream, type SessionContext } from './events.js';
+import { userStream, type OnboardingChanges, type ProfileChanges, type SessionContext } from './events.js';
 import { ACCESS_TOKEN_TTL_S, type AppTokenClaims, type AppTokenSigner } from './tokens.js';
 
 export const REFRESH_TOKEN_TTL_MS = 30 * 86_400_000;
@@ -227,6 +227,22 @@ export class Accounts {
   async revokeOtherSessions(claims: AppTokenClaims, actor: Actor): Promise<number> {
     const result = await this.run(claims.userId, { type: 'end_other_sessions', keep: claims.sessionId, at: this.deps.clock.now() }, this.metadata(claims.userId, actor, claims));
     return result.events.length;
+  }
+
+  /** A new password, proved by the current one; every other session of the user ends. */
+  async changePassword(claims: AppTokenClaims, currentPassword: string, newPassword: string, actor: Actor): Promise<void> {
+    const state = await this.load(claims.userId);
+    if (!(await argon2Verify(state.user!.passwordHash, currentPassword))) throw new ApiError('IKW-ACC-004', undefined, 'currentPassword');
+    const command: UserCommand = { type: 'change_password', passwordHash: await hashPassword(newPassword), keep: claims.sessionId, at: this.deps.clock.now() };
+    await this.run(claims.userId, command, this.metadata(claims.userId, actor, claims));
+  }
+
+  async updateProfile(claims: AppTokenClaims, changes: ProfileChanges, actor: Actor): Promise<void> {
+    await this.run(claims.userId, { type: 'update_profile', changes, at: this.deps.clock.now() }, this.metadata(claims.userId, actor, claims));
+  }
+
+  async updateOnboarding(claims: AppTokenClaims, changes: OnboardingChanges, actor: Actor): Promise<void> {
+    await this.run(claims.userId, { type: 'update_onboarding', changes, at: this.deps.clock.now() }, this.metadata(claims.userId, actor, claims));
   }
 
   /** Moves the session to another merchant of one of the user's organizations; a new access token says so. */

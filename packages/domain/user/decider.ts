@@ -1,7 +1,7 @@
 import { ApiError } from '../../core/errors.js';
 import type { Decider } from '../../core/decider.js';
 import { unreachable } from '../aggregate.js';
-import type { SessionContext, SessionEndReason, SessionStarted, UserCreated, UserEvent } from './events.js';
+import type { OnboardingChanges, ProfileChanges, SessionContext, SessionEndReason, SessionStarted, UserCreated, UserEvent } from './events.js';
 
 export interface Session extends SessionContext {
   refreshHash: string;
@@ -16,6 +16,8 @@ export interface UserState {
   sessions: Map<string, Session>;
   /** The organization a new session starts in (`organizations/switch` with `persist`). */
   defaultOrganizationId: string | null;
+  profile: Required<Omit<ProfileChanges, 'name'>>;
+  onboarding: Required<OnboardingChanges>;
 }
 
 export type UserCommand =
@@ -25,7 +27,11 @@ export type UserCommand =
   | { type: 'switch_session'; sessionId: string; context: SessionContext; at: Date }
   | { type: 'end_session'; sessionId: string; reason: Exclude<SessionEndReason, 'refresh_token_reused' | 'other_sessions_revoked'>; at: Date }
   | { type: 'end_other_sessions'; keep: string; at: Date }
-  | { type: 'set_default_organization'; organizationId: string; at: Date };
+  | { type: 'set_default_organization'; organizationId: string; at: Date }
+  /** A new password; every session but `keep` (the one changing it) ends. */
+  | { type: 'change_password'; passwordHash: string; keep: string | null; at: Date }
+  | { type: 'update_profile'; changes: ProfileChanges; at: Date }
+  | { type: 'update_onboarding'; changes: OnboardingChanges; at: Date };
 
 const invalidRefresh = () => new ApiError('IKW-AUT-007', 'The refresh token is not valid', 'refreshToken');
 
@@ -60,16 +66,37 @@ function decideRefresh(state: UserState, c: Extract<UserCommand, { type: 'refres
   throw invalidRefresh();
 }
 
-function decideEndOthers(state: UserState, c: Extract<UserCommand, { type: 'end_other_sessions' }>): UserEvent[] {
-  liveSession(state, c.keep, c.at);
+/** Ends every live session but `keep`. */
+function endOthers(state: UserState, keep: string | null, reason: SessionEndReason, at: Date): UserEvent[] {
   return [...state.sessions]
-    .filter(([id, s]) => id !== c.keep && sessionLive(s, c.at))
-    .map(([sessionId]) => ({ type: 'user.session_revoked', data: { sessionId, reason: 'other_sessions_revoked', at: c.at.toISOString() } }));
+    .filter(([id, s]) => id !== keep && sessionLive(s, at))
+    .map(([sessionId]) => ({ type: 'user.session_revoked', data: { sessionId, reason, at: at.toISOString() } }));
+}
+
+/** Only the fields that change: a PATCH that changes nothing decides nothing. */
+function changed<T extends object>(current: T, changes: Partial<T>): Partial<T> {
+  return Object.fromEntries(Object.entries(changes).filter(([k, v]) => v !== undefined && current[k as keyof T] !== v)) as Partial<T>;
+}
+
+function decideProfile(state: UserState, c: Extract<UserCommand, { type: 'update_profile' }>): UserEvent[] {
+  const diff = changed({ name: state.user!.name, ...state.profile }, c.changes);
+  return Object.keys(diff).length === 0 ? [] : [{ type: 'user.profile_updated', data: { ...diff, at: c.at.toISOString() } }];
+}
+
+function decideOnboarding(state: UserState, c: Extract<UserCommand, { type: 'update_onboarding' }>): UserEvent[] {
+  const diff = changed(state.onboarding, c.changes);
+  return Object.keys(diff).length === 0 ? [] : [{ type: 'user.onboarding_updated', data: { ...diff, at: c.at.toISOString() } }];
 }
 
 /** Users and their sessions: refresh tokens rotate, and a reused one revokes its whole session. */
 export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
-  initialState: { user: null, sessions: new Map(), defaultOrganizationId: null },
+  initialState: {
+    user: null,
+    sessions: new Map(),
+    defaultOrganizationId: null,
+    profile: { secondaryEmail: null, language: null },
+    onboarding: { dismissed: false, completed: false, step: null },
+  },
 
   evolve(state, event) {
     const sessions = new Map(state.sessions);
@@ -95,6 +122,16 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
         return change(event.data.sessionId, { revoked: true });
       case 'user.default_organization_set':
         return { ...state, defaultOrganizationId: event.data.organizationId };
+      case 'user.password_changed':
+        return { ...state, user: { ...state.user!, passwordHash: event.data.passwordHash } };
+      case 'user.profile_updated': {
+        const { at: _at, name, ...profile } = event.data;
+        return { ...state, user: { ...state.user!, name: name ?? state.user!.name }, profile: { ...state.profile, ...profile } };
+      }
+      case 'user.onboarding_updated': {
+        const { at: _at, ...onboarding } = event.data;
+        return { ...state, onboarding: { ...state.onboarding, ...onboarding } };
+      }
     }
   },
 
@@ -117,7 +154,14 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
         liveSession(state, command.sessionId, command.at);
         return [{ type: 'user.session_revoked', data: { sessionId: command.sessionId, reason: command.reason, at } }];
       case 'end_other_sessions':
-        return decideEndOthers(state, command);
+        liveSession(state, command.keep, command.at);
+        return endOthers(state, command.keep, 'other_sessions_revoked', command.at);
+      case 'change_password':
+        return [{ type: 'user.password_changed', data: { passwordHash: command.passwordHash, at } }, ...endOthers(state, command.keep, 'password_changed', command.at)];
+      case 'update_profile':
+        return decideProfile(state, command);
+      case 'update_onboarding':
+        return decideOnboarding(state, command);
       case 'set_default_organization':
         if (state.defaultOrganizationId === command.organizationId) return [];
         return [{ type: 'user.default_organization_set', data: { organizationId: command.organizationId, at } }];

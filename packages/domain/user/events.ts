@@ -18,7 +18,22 @@ export interface SessionContext {
   merchantId: string;
 }
 
-export type SessionEndReason = 'refresh_token_reused' | 'signed_out' | 'revoked' | 'other_sessions_revoked';
+export type SessionEndReason = 'refresh_token_reused' | 'signed_out' | 'revoked' | 'other_sessions_revoked' | 'password_changed';
+
+/** What `PATCH personal-info` changes; absent fields stay as they are. */
+export interface ProfileChanges {
+  name?: string;
+  secondaryEmail?: string | null;
+  /** BCP 47 tag, e.g. `fr` or `fr-SN`. */
+  language?: string | null;
+}
+
+/** The dashboard's onboarding flags (`PATCH onboarding`); absent fields stay as they are. */
+export interface OnboardingChanges {
+  dismissed?: boolean;
+  completed?: boolean;
+  step?: string | null;
+}
 
 export interface SessionStarted extends SessionContext {
   sessionId: string;
@@ -36,6 +51,9 @@ export type UserEvent =
   | DomainEvent<'user.session_refreshed', { sessionId: string; refreshHash: string; expiresAt: string; at: string }>
   | DomainEvent<'user.session_switched', SessionContext & { sessionId: string; at: string }>
   | DomainEvent<'user.session_revoked', { sessionId: string; reason: SessionEndReason; at: string }>
-  | DomainEvent<'user.default_organization_set', { organizationId: string; at: string }>;
+  | DomainEvent<'user.default_organization_set', { organizationId: string; at: string }>
+  | DomainEvent<'user.password_changed', { passwordHash: string; at: string }>
+  | DomainEvent<'user.profile_updated', ProfileChanges & { at: string }>
+  | DomainEvent<'user.onboarding_updated', OnboardingChanges & { at: string }>;
 
 export const userStream = (userId: string) => `user-${userId}`;

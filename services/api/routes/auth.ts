@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Clock } from '../../../packages/core/clock.js';
 import { ApiError } from '../../../packages/core/errors.js';
 import type { Accounts, Device } from '../../../packages/domain/user/commands.js';
+import type { ProfileChanges } from '../../../packages/domain/user/events.js';
 import type { AppTokenClaims } from '../../../packages/domain/user/tokens.js';
 import type { HandlerContext } from '../../../packages/http/context.js';
 import { route, type Family } from '../../../packages/http/routes.js';
@@ -40,6 +41,47 @@ function deviceOf(ctx: HandlerContext<unknown, unknown, unknown>): Device {
 }
 
 const iso = (d: Date) => d.toISOString();
+
+const profileSchema = {
+  type: 'object',
+  properties: {
+    ...signedInUser.properties,
+    phone: { type: ['string', 'null'] },
+    secondaryEmail: { type: ['string', 'null'] },
+    language: { type: ['string', 'null'] },
+    onboardingDismissed: { type: 'boolean' },
+    onboardingCompleted: { type: 'boolean' },
+    onboardingStep: { type: ['string', 'null'] },
+    sessionId: { type: 'string' },
+    createdAt: { type: 'string', format: 'date-time' },
+    organizations: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, displayName: { type: 'string' }, role: { type: 'string' }, merchantIds: { type: 'array', items: { type: 'string' } } } } },
+  },
+};
+
+/** The signed-in user as `me` shows them: profile, onboarding flags, this session's place, every organization. */
+async function profile(knex: Knex, claims: AppTokenClaims) {
+  const user = await findUser(knex, claims.userId);
+  if (!user) throw new ApiError('IKW-AUT-007');
+  const organizations = await listMemberships(knex, claims.userId);
+  const current = organizations.find((o) => o.id === claims.organizationId);
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    phone: user.phone,
+    secondaryEmail: user.secondary_email,
+    language: user.language,
+    onboardingDismissed: user.onboarding_dismissed,
+    onboardingCompleted: user.onboarding_completed,
+    onboardingStep: user.onboarding_step,
+    organizationId: claims.organizationId,
+    merchantId: claims.merchantId,
+    role: current?.role ?? claims.role,
+    sessionId: claims.sessionId,
+    createdAt: iso(user.created_at),
+    organizations: organizations.map((o) => ({ id: o.id, displayName: o.display_name, role: o.role, merchantIds: o.merchant_ids })),
+  };
+}
 
 /**
  * /api/v1/auth (camelCase bodies), the account half (docs/auth.md): sign-in, refresh, sign-out,
@@ -85,34 +127,73 @@ export function authFamily(accounts: Accounts, knex: Knex, clock: Clock): Family
         path: '/api/v1/auth/me',
         summary: 'The signed-in user: profile, the organization, merchant and role of this session, and every organization they belong to',
         auth: signedIn,
-        response: {
+        response: profileSchema,
+        handler: (ctx) => profile(knex, userOf(ctx)),
+      }),
+      route<ProfileChanges>({
+        method: 'patch',
+        path: '/api/v1/auth/personal-info',
+        summary: "Change the signed-in user's name, secondary e-mail or language (null clears the last two); answers the profile",
+        auth: signedIn,
+        body: {
           type: 'object',
+          additionalProperties: false,
           properties: {
-            ...signedInUser.properties,
-            phone: { type: ['string', 'null'] },
-            sessionId: { type: 'string' },
-            createdAt: { type: 'string', format: 'date-time' },
-            organizations: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, displayName: { type: 'string' }, role: { type: 'string' }, merchantIds: { type: 'array', items: { type: 'string' } } } } },
+            name: { type: 'string', minLength: 1, maxLength: 200 },
+            secondaryEmail: { ...email, type: ['string', 'null'] },
+            language: { type: ['string', 'null'], pattern: '^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$', maxLength: 35 },
           },
         },
+        response: profileSchema,
         handler: async (ctx) => {
           const claims = userOf(ctx);
-          const user = await findUser(knex, claims.userId);
-          if (!user) throw new ApiError('IKW-AUT-007');
-          const organizations = await listMemberships(knex, claims.userId);
-          const current = organizations.find((o) => o.id === claims.organizationId);
-          return {
-            id: user.id,
-            email: user.email,
-            name: user.name,
-            phone: user.phone,
-            organizationId: claims.organizationId,
-            merchantId: claims.merchantId,
-            role: current?.role ?? claims.role,
-            sessionId: claims.sessionId,
-            createdAt: iso(user.created_at),
-            organizations: organizations.map((o) => ({ id: o.id, displayName: o.display_name, role: o.role, merchantIds: o.merchant_ids })),
-          };
+          const { secondaryEmail, ...rest } = ctx.body;
+          await accounts.updateProfile(claims, { ...rest, ...(secondaryEmail !== undefined ? { secondaryEmail: secondaryEmail === null ? null : secondaryEmail.toLowerCase() } : {}) }, ctx.actor);
+          return profile(knex, claims);
+        },
+      }),
+      route<{ onboardingDismissed?: boolean | null; onboardingCompleted?: boolean | null; onboardingStep?: string | null }>({
+        method: 'patch',
+        path: '/api/v1/auth/onboarding',
+        summary: "The dashboard's onboarding flags of the signed-in user (dismissed, completed, current step); answers the profile",
+        auth: signedIn,
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            onboardingDismissed: { type: ['boolean', 'null'] },
+            onboardingCompleted: { type: ['boolean', 'null'] },
+            onboardingStep: { type: ['string', 'null'], minLength: 1, maxLength: 64 },
+          },
+        },
+        response: profileSchema,
+        handler: async (ctx) => {
+          const claims = userOf(ctx);
+          const b = ctx.body;
+          // null on a flag means "not given"; on the step it clears it.
+          await accounts.updateOnboarding(
+            claims,
+            {
+              ...(typeof b.onboardingDismissed === 'boolean' ? { dismissed: b.onboardingDismissed } : {}),
+              ...(typeof b.onboardingCompleted === 'boolean' ? { completed: b.onboardingCompleted } : {}),
+              ...(b.onboardingStep !== undefined ? { step: b.onboardingStep } : {}),
+            },
+            ctx.actor,
+          );
+          return profile(knex, claims);
+        },
+      }),
+      route<{ currentPassword: string; newPassword: string }>({
+        method: 'post',
+        path: '/api/v1/auth/change-password',
+        summary: 'Change the password, proved by the current one; every other session of the user ends',
+        auth: signedIn,
+        body: { type: 'object', required: ['currentPassword', 'newPassword'], additionalProperties: false, properties: { currentPassword: { type: 'string', minLength: 1, maxLength: 256 }, newPassword: password } },
+        response: { type: 'object', properties: { changed: { const: true } } },
+        throttle: (_body, principal) => principal?.user?.userId ?? 'anonymous',
+        handler: async (ctx) => {
+          await accounts.changePassword(userOf(ctx), ctx.body.currentPassword, ctx.body.newPassword, ctx.actor);
+          return { changed: true };
         },
       }),
       route({
