@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { MerchantEvent } from '../packages/domain/merchant/events.js';
 import type { Projection } from './projection.js';
 
@@ -27,3 +28,14 @@ export const merchantsProjection: Projection = {
       .merge();
   },
 };
+
+export interface MerchantRow {
+  id: string;
+  name: string;
+  email: string | null;
+  created_at: Date;
+}
+
+export function findMerchant(knex: Knex, id: string): Promise<MerchantRow | undefined> {
+  return knex('read.merchants').where({ id }).first<MerchantRow | undefined>();
+}

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { PAYMENT_INTENT_OBJECT_EVENTS, type PaymentIntentEvent, type PaymentIntentObject } from '../packages/domain/payment-intent/events.js';
 import { orderKeys } from '../packages/core/json.js';
 import type { Owner } from '../packages/domain/audit.js';
+import type { Environment } from '../packages/domain/merchant/events.js';
 import type { CursorList, CursorQuery } from './paging.js';
 import type { Projection } from './projection.js';
 import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';
@@ -53,4 +54,9 @@ export function listPaymentIntents(knex: Knex, owner: Owner, cursor: CursorQuery
 export async function paymentIntentMerchant(knex: Knex, id: string): Promise<string | undefined> {
   const row = await knex('read.payment_intents').select('merchant_id').where({ id }).first<{ merchant_id: string } | undefined>();
   return row?.merchant_id;
+}
+
+/** Whether the merchant has taken a payment in this environment (the onboarding checklist). */
+export async function hasSucceededPayment(knex: Knex, merchantId: string, environment: Environment): Promise<boolean> {
+  return (await knex('read.payment_intents').where({ merchant_id: merchantId, environment, status: 'succeeded' }).first('id')) !== undefined;
 }

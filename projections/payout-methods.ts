@@ -67,3 +67,8 @@ export interface PayoutMethodRow {
 export function listPayoutMethods(knex: Knex, owner: Owner): Promise<PayoutMethodRow[]> {
   return ownedRows(knex, 'read.payout_methods', owner).where({ status: 'active' }).orderBy('seq', 'desc');
 }
+
+/** Whether the merchant has saved a payout destination in either environment (the onboarding checklist). */
+export async function hasPayoutMethod(knex: Knex, merchantId: string): Promise<boolean> {
+  return (await knex('read.payout_methods').where({ merchant_id: merchantId }).whereNull('deactivated_at').first('id')) !== undefined;
+}

@@ -20,12 +20,14 @@ export const usersProjection: Projection = {
           onboarding_dismissed boolean NOT NULL DEFAULT false,
           onboarding_completed boolean NOT NULL DEFAULT false,
           onboarding_step text,
+          email_verified_at timestamptz,
+          phone_verified_at timestamptz,
           default_organization_id text,
           created_at timestamptz NOT NULL
         )`),
     },
   ],
-  handles: ['user.created', 'user.default_organization_set', 'user.profile_updated', 'user.onboarding_updated'],
+  handles: ['user.created', 'user.default_organization_set', 'user.profile_updated', 'user.onboarding_updated', 'user.contact_verified'],
   async apply(trx, event) {
     const e = event as unknown as UserEvent;
     const userId = event.streamId.slice('user-'.length);
@@ -46,6 +48,12 @@ export const usersProjection: Projection = {
           .update({ ...(d.name !== undefined ? { name: d.name } : {}), ...(d.secondaryEmail !== undefined ? { secondary_email: d.secondaryEmail } : {}), ...(d.language !== undefined ? { language: d.language } : {}) });
         return;
       }
+      case 'user.contact_verified':
+        // Only the address the user holds now counts as verified.
+        await trx('read.users')
+          .where({ id: userId, [e.data.channel]: e.data.address })
+          .update({ [`${e.data.channel}_verified_at`]: e.data.at });
+        return;
       case 'user.onboarding_updated': {
         const d = e.data;
         await trx('read.users')
@@ -73,6 +81,8 @@ export interface UserRow {
   onboarding_dismissed: boolean;
   onboarding_completed: boolean;
   onboarding_step: string | null;
+  email_verified_at: Date | null;
+  phone_verified_at: Date | null;
   default_organization_id: string | null;
   created_at: Date;
 }

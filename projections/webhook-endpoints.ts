@@ -141,3 +141,8 @@ export function matchingEndpoints(db: Knex | Knex.Transaction, merchantId: strin
     .where({ merchant_id: merchantId, environment, enabled: true })
     .andWhere((q) => q.whereRaw('? = ANY(enabled_events)', [type]).orWhereRaw(`'*' = ANY(enabled_events)`));
 }
+
+/** Whether the merchant has an enabled webhook endpoint in either environment (the onboarding checklist). */
+export async function hasWebhookEndpoint(knex: Knex, merchantId: string): Promise<boolean> {
+  return (await knex('read.webhook_endpoints').where({ merchant_id: merchantId, enabled: true }).first('id')) !== undefined;
+}

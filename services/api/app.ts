@@ -16,6 +16,7 @@ import { merchantProductsFamily } from './routes/merchant-products.js';
 import { merchantRefundsFamily } from './routes/merchant-refunds.js';
 import { merchantSettingsFamily } from './routes/merchant-settings.js';
 import { merchantSubscriptionsFamily } from './routes/merchant-subscriptions.js';
+import { onboardingFamily } from './routes/onboarding.js';
 import { operationsFamily } from './routes/operations.js';
 import { organizationsFamily } from './routes/organizations.js';
 import { paymentIntentsFamily } from './routes/payment-intents.js';
@@ -30,6 +31,7 @@ export function apiFamilies(system: System): Family[] {
     healthFamily(system.knex, system.config.eventStore === 'esdb' ? 'projector' : 'inline'),
     authFamily(system.accounts, system.knex, system.clock),
     organizationsFamily(system.knex, system.accounts, system.organizations),
+    onboardingFamily(system.knex),
     geographyFamily(),
     feesFamily(),
     paymentIntentsFamily(system.knex, system.paymentIntents),

@@ -12,7 +12,7 @@ import type { AccountDirectory, Membership } from '../read-ports.js';
 import { userEmailDecider } from '../user-email/decider.js';
 import { normalizeEmail, userEmailStream } from '../user-email/events.js';
 import { userDecider, type UserCommand, type UserState } from './decider.js';
-import { userStream, type OnboardingChanges, type ProfileChanges, type SessionContext } from './events.js';
+import { userStream, type ContactChannel, type OnboardingChanges, type ProfileChanges, type SessionContext } from './events.js';
 import { ACCESS_TOKEN_TTL_S, type AppTokenClaims, type AppTokenSigner } from './tokens.js';
 
 export const REFRESH_TOKEN_TTL_MS = 30 * 86_400_000;
@@ -243,6 +243,11 @@ export class Accounts {
 
   async updateOnboarding(claims: AppTokenClaims, changes: OnboardingChanges, actor: Actor): Promise<void> {
     await this.run(claims.userId, { type: 'update_onboarding', changes, at: this.deps.clock.now() }, this.metadata(claims.userId, actor, claims));
+  }
+
+  /** Records that the user receives at `address` (a code or link sent there came back); only their current address counts. */
+  async verifyContact(userId: string, channel: ContactChannel, address: string, actor: Actor): Promise<void> {
+    await this.run(userId, { type: 'verify_contact', channel, address, at: this.deps.clock.now() }, this.metadata(userId, actor));
   }
 
   /** Moves the session to another merchant of one of the user's organizations; a new access token says so. */

@@ -1,7 +1,7 @@
 import { ApiError } from '../../core/errors.js';
 import type { Decider } from '../../core/decider.js';
 import { unreachable } from '../aggregate.js';
-import type { OnboardingChanges, ProfileChanges, SessionContext, SessionEndReason, SessionStarted, UserCreated, UserEvent } from './events.js';
+import type { ContactChannel, OnboardingChanges, ProfileChanges, SessionContext, SessionEndReason, SessionStarted, UserCreated, UserEvent } from './events.js';
 
 export interface Session extends SessionContext {
   refreshHash: string;
@@ -18,6 +18,8 @@ export interface UserState {
   defaultOrganizationId: string | null;
   profile: Required<Omit<ProfileChanges, 'name'>>;
   onboarding: Required<OnboardingChanges>;
+  /** The addresses the user proved to receive at, by channel (the current e-mail or phone only). */
+  verified: Record<ContactChannel, string | null>;
 }
 
 export type UserCommand =
@@ -31,7 +33,8 @@ export type UserCommand =
   /** A new password; every session but `keep` (the one changing it) ends. */
   | { type: 'change_password'; passwordHash: string; keep: string | null; at: Date }
   | { type: 'update_profile'; changes: ProfileChanges; at: Date }
-  | { type: 'update_onboarding'; changes: OnboardingChanges; at: Date };
+  | { type: 'update_onboarding'; changes: OnboardingChanges; at: Date }
+  | { type: 'verify_contact'; channel: ContactChannel; address: string; at: Date };
 
 const invalidRefresh = () => new ApiError('IKW-AUT-007', 'The refresh token is not valid', 'refreshToken');
 
@@ -96,6 +99,7 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
     defaultOrganizationId: null,
     profile: { secondaryEmail: null, language: null },
     onboarding: { dismissed: false, completed: false, step: null },
+    verified: { email: null, phone: null },
   },
 
   evolve(state, event) {
@@ -132,6 +136,8 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
         const { at: _at, ...onboarding } = event.data;
         return { ...state, onboarding: { ...state.onboarding, ...onboarding } };
       }
+      case 'user.contact_verified':
+        return { ...state, verified: { ...state.verified, [event.data.channel]: event.data.address } };
     }
   },
 
@@ -162,6 +168,9 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
         return decideProfile(state, command);
       case 'update_onboarding':
         return decideOnboarding(state, command);
+      case 'verify_contact':
+        if (state.verified[command.channel] === command.address) return [];
+        return [{ type: 'user.contact_verified', data: { channel: command.channel, address: command.address, at } }];
       case 'set_default_organization':
         if (state.defaultOrganizationId === command.organizationId) return [];
         return [{ type: 'user.default_organization_set', data: { organizationId: command.organizationId, at } }];

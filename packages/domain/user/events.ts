@@ -54,6 +54,10 @@ export type UserEvent =
   | DomainEvent<'user.default_organization_set', { organizationId: string; at: string }>
   | DomainEvent<'user.password_changed', { passwordHash: string; at: string }>
   | DomainEvent<'user.profile_updated', ProfileChanges & { at: string }>
-  | DomainEvent<'user.onboarding_updated', OnboardingChanges & { at: string }>;
+  | DomainEvent<'user.onboarding_updated', OnboardingChanges & { at: string }>
+  /** The user proved they receive messages at this address or number (a code or link sent there). */
+  | DomainEvent<'user.contact_verified', { channel: ContactChannel; address: string; at: string }>;
+
+export type ContactChannel = 'email' | 'phone';
 
 export const userStream = (userId: string) => `user-${userId}`;
