@@ -35,7 +35,7 @@ export const organizationsProjection: Projection = {
         CREATE INDEX organization_members_user ON read.organization_members (user_id)`),
     },
   ],
-  handles: ['organization.created', 'organization.merchant_added', 'organization.member_added'],
+  handles: ['organization.created', 'organization.merchant_added', 'organization.member_added', 'organization.member_role_changed', 'organization.member_removed'],
   async apply(trx, event) {
     const e = event as unknown as OrganizationEvent;
     switch (e.type) {
@@ -56,11 +56,34 @@ export const organizationsProjection: Projection = {
           .onConflict(['organization_id', 'user_id'])
           .merge();
         return;
+      case 'organization.member_role_changed':
+        await trx('read.organization_members').where({ organization_id: e.data.organizationId, user_id: e.data.userId }).update({ role: e.data.role });
+        return;
+      case 'organization.member_removed':
+        await trx('read.organization_members').where({ organization_id: e.data.organizationId, user_id: e.data.userId }).delete();
+        return;
       default:
         return;
     }
   },
 };
+
+export interface MemberRow {
+  user_id: string;
+  email: string;
+  name: string;
+  role: Role;
+  added_at: Date;
+}
+
+/** The members of an organization with their profile, oldest first. */
+export function listMembers(knex: Knex, organizationId: string): Promise<MemberRow[]> {
+  return knex('read.organization_members as m')
+    .join('read.users as u', 'u.id', 'm.user_id')
+    .where('m.organization_id', organizationId)
+    .orderBy([{ column: 'm.added_at' }, { column: 'm.user_id' }])
+    .select<MemberRow[]>('m.user_id', 'u.email', 'u.name', 'm.role', 'm.added_at');
+}
 
 /** An organization as a member sees it: with their role and its merchants. */
 export interface MembershipRow {

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { ReadPorts } from '../packages/domain/read-ports.js';
 import { findCustomer } from './customers.js';
 import { listMemberships, organizationOfMerchant } from './organizations.js';
-import { findLiveSession } from './user-sessions.js';
+import { liveSessionRole } from './user-sessions.js';
 import { findPaymentIntent } from './payment-intents.js';
 import { findPrices } from './products.js';
 
@@ -14,7 +14,7 @@ export function readPorts(knex: Knex): ReadPorts {
     findPaymentIntent: (owner, id) => findPaymentIntent(knex, owner, id),
     memberships: async (userId) =>
       (await listMemberships(knex, userId)).map((m) => ({ organizationId: m.id, role: m.role, merchantIds: m.merchant_ids })),
-    sessionLive: async (sessionId, at) => (await findLiveSession(knex, sessionId, at)) !== undefined,
+    sessionRole: (sessionId, organizationId, at) => liveSessionRole(knex, sessionId, organizationId, at),
     organizationOfMerchant: (merchantId) => organizationOfMerchant(knex, merchantId),
   };
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { Role } from '../packages/domain/organization/events.js';
 import type { UserEvent } from '../packages/domain/user/events.js';
 import type { Projection } from './projection.js';
 
@@ -80,9 +81,15 @@ export interface UserSessionRow {
   revoked_at: Date | null;
 }
 
-/** The session if it can still act at `at`: not revoked, not past its lifetime. */
-export function findLiveSession(knex: Knex, id: string, at: Date): Promise<UserSessionRow | undefined> {
-  return knex('read.user_sessions').where({ id }).whereNull('revoked_at').where('expires_at', '>', at).first<UserSessionRow | undefined>();
+/** The role the session's user holds in the organization, if the session can still act at `at` (not revoked, not expired) and the user is a member. */
+export async function liveSessionRole(knex: Knex, id: string, organizationId: string, at: Date): Promise<Role | null> {
+  const row = await knex('read.user_sessions as s')
+    .join('read.organization_members as m', (j) => j.on('m.user_id', 's.user_id').andOnVal('m.organization_id', organizationId))
+    .where('s.id', id)
+    .whereNull('s.revoked_at')
+    .where('s.expires_at', '>', at)
+    .first<{ role: Role } | undefined>('m.role');
+  return row?.role ?? null;
 }
 
 /** A user's live sessions, newest first. */

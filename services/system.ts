@@ -201,7 +201,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     webhooks,
     billing,
     accounts,
-    organizations: new Organizations({ store, clock, directory: reads }),
+    organizations: new Organizations({ store, clock, directory: reads, sessions: accounts }),
     startBackground: async ({ schedulerLoop = true } = {}) => {
       await projector?.start();
       await relay?.start();

@@ -42,8 +42,11 @@ export interface Membership {
 export interface AccountDirectory {
   /** The organizations a user belongs to, oldest membership first. */
   memberships(userId: string): Promise<Membership[]>;
-  /** Whether a session can still act (not revoked, not expired) at `at`. */
-  sessionLive(sessionId: string, at: Date): Promise<boolean>;
+  /**
+   * The role a session's user holds now in `organizationId`, if the session can still act (not
+   * revoked, not expired at `at`) and the user still belongs there; else null.
+   */
+  sessionRole(sessionId: string, organizationId: string, at: Date): Promise<Role | null>;
   /** The organization holding a merchant, if any. */
   organizationOfMerchant(merchantId: string): Promise<string | undefined>;
 }

@@ -14,6 +14,7 @@ import { merchantInvoicesFamily } from './routes/merchant-invoices.js';
 import { merchantPayoutsFamily } from './routes/merchant-payouts.js';
 import { merchantProductsFamily } from './routes/merchant-products.js';
 import { merchantRefundsFamily } from './routes/merchant-refunds.js';
+import { merchantTeamFamily } from './routes/merchant-team.js';
 import { merchantSettingsFamily } from './routes/merchant-settings.js';
 import { merchantSubscriptionsFamily } from './routes/merchant-subscriptions.js';
 import { onboardingFamily } from './routes/onboarding.js';
@@ -50,6 +51,7 @@ export function apiFamilies(system: System): Family[] {
     merchantSubscriptionsFamily(system.knex, system.billing.subscriptions),
     merchantInvoicesFamily(system.knex, system.billing.invoices),
     merchantRefundsFamily(system.knex, system.billing.refunds),
+    merchantTeamFamily(system.knex, system.organizations),
     billingFamily(system.knex, system.billing),
   ];
 }

@@ -95,3 +95,34 @@ t.test('a new password ends every session but the one that changed it; profile a
   const stepped = users.given(two).when({ type: 'update_onboarding', changes: { step: 'kyc' }, at }).thenMatch(t, [{ type: 'user.onboarding_updated', data: { step: 'kyc' } }]);
   users.given(stepped).when({ type: 'update_onboarding', changes: { step: 'kyc', dismissed: false }, at }).thenNothing(t, 'same step, dismissed already false');
 });
+
+t.test('members: roles change and members leave under the owner rules; the last owner stays', async (t) => {
+  const made = organizations.history(
+    {
+      type: 'create',
+      organization: { organizationId: 'org-1', displayName: 'Org', country: 'SN', type: 'business', parentId: null, createdAt: at.toISOString() },
+      merchantId: 'acct_1',
+      member: { userId: 'owner', role: 'owner' },
+      at,
+    },
+    { type: 'add_member', userId: 'admin', role: 'admin', at },
+    { type: 'add_member', userId: 'dev', role: 'developer', at },
+  );
+  const given = organizations.given(made);
+  given.when({ type: 'change_role', by: 'admin', userId: 'dev', role: 'finance', at }).thenMatch(t, [{ type: 'organization.member_role_changed', data: { userId: 'dev', role: 'finance' } }]);
+  given.when({ type: 'change_role', by: 'admin', userId: 'dev', role: 'developer', at }).thenNothing(t, 'the same role');
+  given.when({ type: 'change_role', by: 'dev', userId: 'admin', role: 'viewer', at }).thenThrows(t, 'IKW-ACC-002');
+  given.when({ type: 'change_role', by: 'admin', userId: 'dev', role: 'owner', at }).thenThrows(t, 'IKW-ACC-002');
+  given.when({ type: 'remove_member', by: 'admin', userId: 'owner', at }).thenThrows(t, 'IKW-ACC-002');
+  given.when({ type: 'remove_member', by: 'owner', userId: 'owner', at }).thenThrows(t, 'IKW-RES-002');
+  given.when({ type: 'change_role', by: 'owner', userId: 'ghost', role: 'viewer', at }).thenThrows(t, { code: 'IKW-RES-001', param: 'userId' });
+  const removed = given.when({ type: 'remove_member', by: 'owner', userId: 'dev', at }).thenMatch(t, [{ type: 'organization.member_removed', data: { userId: 'dev' } }]);
+  organizations.given(removed).when({ type: 'change_role', by: 'dev', userId: 'admin', role: 'viewer', at }).thenThrows(t, 'IKW-ACC-002', 'a removed member manages nothing');
+  const twoOwners = given.history({ type: 'change_role', by: 'owner', userId: 'admin', role: 'owner', at });
+  organizations.given(twoOwners).when({ type: 'remove_member', by: 'admin', userId: 'owner', at }).thenMatch(t, [{ type: 'organization.member_removed' }], 'an owner removes another while one stays');
+});
+
+t.test('sessions in an organization the user left end; those elsewhere go on', async (t) => {
+  const sessions = users.history(create, start('s1', 'r1'), start('s2', 'r2'), { type: 'switch_session', sessionId: 's2', context: { organizationId: 'org-2', merchantId: 'acct_2' }, at });
+  users.given(sessions).when({ type: 'end_sessions_in', organizationId: 'org-1', at }).then(t, [{ type: 'user.session_revoked', data: { sessionId: 's1', reason: 'removed_from_organization', at: at.toISOString() } }]);
+});

@@ -21,6 +21,8 @@ export interface OrganizationDeps {
   store: EventStore;
   clock: Clock;
   directory: AccountDirectory;
+  /** Ends a removed member's sessions in the organization. */
+  sessions: Pick<Accounts, 'endSessionsIn'>;
 }
 
 /** Organizations (docs/auth.md): each holds merchants and members with roles. */
@@ -45,6 +47,20 @@ export class Organizations extends CommandService<OrganizationCommand, Organizat
     }
     const merchant = await createMerchant(this.deps.store, this.deps.clock, input.displayName, actor.actor);
     return this.open(merchant.id, input, { userId, role: 'owner' }, actor);
+  }
+
+  /** Changes a member's role (`by` is the member asking; docs/auth.md, "Team"). */
+  async changeRole(organizationId: string, merchantId: string, by: string, userId: string, role: Role, actor: Actor): Promise<void> {
+    await this.run(organizationId, { type: 'change_role', by, userId, role, at: this.deps.clock.now() }, this.metadata(organizationId, merchantId, actor));
+  }
+
+  /**
+   * Removes a member and ends their sessions there. Should the process die between the two, the
+   * sessions can no longer act there anyway: every request checks the membership.
+   */
+  async removeMember(organizationId: string, merchantId: string, by: string, userId: string, actor: Actor): Promise<void> {
+    await this.run(organizationId, { type: 'remove_member', by, userId, at: this.deps.clock.now() }, this.metadata(organizationId, merchantId, actor));
+    await this.deps.sessions.endSessionsIn(userId, organizationId, actor);
   }
 
   private async open(merchantId: string, input: NewOrganization, member: { userId: string; role: Role }, actor: Actor): Promise<string> {

@@ -1,7 +1,7 @@
 import type { Decider } from '../../core/decider.js';
 import { ApiError } from '../../core/errors.js';
 import { unreachable } from '../aggregate.js';
-import type { OrganizationCreated, OrganizationEvent, Role } from './events.js';
+import { MANAGING_ROLES, type OrganizationCreated, type OrganizationEvent, type Role } from './events.js';
 
 export interface OrganizationState {
   organization: OrganizationCreated | null;
@@ -11,9 +11,28 @@ export interface OrganizationState {
 
 export type OrganizationCommand =
   | { type: 'create'; organization: OrganizationCreated; merchantId: string; member: { userId: string; role: Role }; at: Date }
-  | { type: 'add_member'; userId: string; role: Role; at: Date };
+  | { type: 'add_member'; userId: string; role: Role; at: Date }
+  /** `by`: the member making the change, whose role must allow it. */
+  | { type: 'change_role'; by: string; userId: string; role: Role; at: Date }
+  | { type: 'remove_member'; by: string; userId: string; at: Date };
 
 const noSuch = () => new ApiError('IKW-RES-001', 'No such organization', 'organizationId');
+
+/**
+ * Who may change a member: an owner or admin; only an owner touches an owner or makes one; the
+ * last owner stays (an organization always has someone who can do everything).
+ */
+function assertMayChange(state: OrganizationState, by: string, userId: string, newRole: Role | null): Role {
+  if (!state.organization) throw noSuch();
+  const actor = state.members.get(by);
+  const current = state.members.get(userId);
+  if (current === undefined) throw new ApiError('IKW-RES-001', 'No such member', 'userId');
+  if (actor === undefined || !MANAGING_ROLES.includes(actor)) throw new ApiError('IKW-ACC-002', 'Only an owner or admin manages members');
+  if ((current === 'owner' || newRole === 'owner') && actor !== 'owner') throw new ApiError('IKW-ACC-002', 'Only an owner changes or makes an owner');
+  const owners = [...state.members.values()].filter((r) => r === 'owner').length;
+  if (current === 'owner' && newRole !== 'owner' && owners === 1) throw new ApiError('IKW-RES-002', 'An organization keeps at least one owner');
+  return current;
+}
 
 /** An organization: its merchants and its members with their roles. */
 export const organizationDecider: Decider<OrganizationCommand, OrganizationState, OrganizationEvent> = {
@@ -26,7 +45,13 @@ export const organizationDecider: Decider<OrganizationCommand, OrganizationState
       case 'organization.merchant_added':
         return { ...state, merchantIds: [...state.merchantIds, event.data.merchantId] };
       case 'organization.member_added':
+      case 'organization.member_role_changed':
         return { ...state, members: new Map(state.members).set(event.data.userId, event.data.role) };
+      case 'organization.member_removed': {
+        const members = new Map(state.members);
+        members.delete(event.data.userId);
+        return { ...state, members };
+      }
     }
   },
 
@@ -50,6 +75,14 @@ export const organizationDecider: Decider<OrganizationCommand, OrganizationState
         if (current !== undefined) throw new ApiError('IKW-RES-002', `This user is already a member (${current})`);
         return [{ type: 'organization.member_added', data: { organizationId: state.organization.organizationId, userId: command.userId, role: command.role, at } }];
       }
+      case 'change_role': {
+        const current = assertMayChange(state, command.by, command.userId, command.role);
+        if (current === command.role) return [];
+        return [{ type: 'organization.member_role_changed', data: { organizationId: state.organization!.organizationId, userId: command.userId, role: command.role, at } }];
+      }
+      case 'remove_member':
+        assertMayChange(state, command.by, command.userId, null);
+        return [{ type: 'organization.member_removed', data: { organizationId: state.organization!.organizationId, userId: command.userId, at } }];
       default:
         return unreachable(command);
     }

@@ -31,6 +31,8 @@ export interface OrganizationCreated {
 export type OrganizationEvent =
   | DomainEvent<'organization.created', OrganizationCreated>
   | DomainEvent<'organization.merchant_added', { organizationId: string; merchantId: string; at: string }>
-  | DomainEvent<'organization.member_added', { organizationId: string; userId: string; role: Role; at: string }>;
+  | DomainEvent<'organization.member_added', { organizationId: string; userId: string; role: Role; at: string }>
+  | DomainEvent<'organization.member_role_changed', { organizationId: string; userId: string; role: Role; at: string }>
+  | DomainEvent<'organization.member_removed', { organizationId: string; userId: string; at: string }>;
 
 export const organizationStream = (organizationId: string) => `organization-${organizationId}`;

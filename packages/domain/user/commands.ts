@@ -202,11 +202,20 @@ export class Accounts {
     return { ...(await this.accessToken(result.state, sessionId, session, membership)), refreshToken: next };
   }
 
-  /** An access token's claims, if its signature and lifetime hold and its session was not ended. */
+  /**
+   * An access token's claims, if its signature and lifetime hold, its session was not ended and
+   * its user still belongs to its organization; the role (and so the scopes) is the one held now.
+   */
   async verify(token: string): Promise<AppTokenClaims> {
     const claims = await this.deps.tokens.claims(token);
-    if (!(await this.deps.directory.sessionLive(claims.sessionId, this.deps.clock.now()))) throw new ApiError('IKW-AUT-007', 'This session has ended; sign in again');
-    return claims;
+    const role = await this.deps.directory.sessionRole(claims.sessionId, claims.organizationId, this.deps.clock.now());
+    if (role === null) throw new ApiError('IKW-AUT-007', 'This session has ended or no longer belongs to this organization; sign in again');
+    return { ...claims, role, scopes: [...ROLE_SCOPES[role]] };
+  }
+
+  /** Ends the user's sessions acting in an organization they were removed from. */
+  async endSessionsIn(userId: string, organizationId: string, actor: Actor): Promise<void> {
+    await this.run(userId, { type: 'end_sessions_in', organizationId, at: this.deps.clock.now() }, this.metadata(userId, actor));
   }
 
   async profile(userId: string): Promise<UserState> {

@@ -27,14 +27,15 @@ export type UserCommand =
   | { type: 'start_session'; session: Omit<SessionStarted, 'at' | 'expiresAt'>; expiresAt: Date; at: Date }
   | { type: 'refresh'; presentedHash: string; refreshHash: string; expiresAt: Date; at: Date }
   | { type: 'switch_session'; sessionId: string; context: SessionContext; at: Date }
-  | { type: 'end_session'; sessionId: string; reason: Exclude<SessionEndReason, 'refresh_token_reused' | 'other_sessions_revoked'>; at: Date }
+  | { type: 'end_session'; sessionId: string; reason: 'signed_out' | 'revoked'; at: Date }
   | { type: 'end_other_sessions'; keep: string; at: Date }
   | { type: 'set_default_organization'; organizationId: string; at: Date }
   /** A new password; every session but `keep` (the one changing it) ends. */
   | { type: 'change_password'; passwordHash: string; keep: string | null; at: Date }
   | { type: 'update_profile'; changes: ProfileChanges; at: Date }
   | { type: 'update_onboarding'; changes: OnboardingChanges; at: Date }
-  | { type: 'verify_contact'; channel: ContactChannel; address: string; at: Date };
+  | { type: 'verify_contact'; channel: ContactChannel; address: string; at: Date }
+  | { type: 'end_sessions_in'; organizationId: string; at: Date };
 
 const invalidRefresh = () => new ApiError('IKW-AUT-007', 'The refresh token is not valid', 'refreshToken');
 
@@ -168,6 +169,10 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
         return decideProfile(state, command);
       case 'update_onboarding':
         return decideOnboarding(state, command);
+      case 'end_sessions_in':
+        return [...state.sessions]
+          .filter(([, s]) => s.organizationId === command.organizationId && sessionLive(s, command.at))
+          .map(([sessionId]) => ({ type: 'user.session_revoked', data: { sessionId, reason: 'removed_from_organization', at } }));
       case 'verify_contact':
         if (state.verified[command.channel] === command.address) return [];
         return [{ type: 'user.contact_verified', data: { channel: command.channel, address: command.address, at } }];

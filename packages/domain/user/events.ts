@@ -18,7 +18,7 @@ export interface SessionContext {
   merchantId: string;
 }
 
-export type SessionEndReason = 'refresh_token_reused' | 'signed_out' | 'revoked' | 'other_sessions_revoked' | 'password_changed';
+export type SessionEndReason = 'refresh_token_reused' | 'signed_out' | 'revoked' | 'other_sessions_revoked' | 'password_changed' | 'removed_from_organization';
 
 /** What `PATCH personal-info` changes; absent fields stay as they are. */
 export interface ProfileChanges {
