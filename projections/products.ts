@@ -3,7 +3,7 @@ import { orderKeys } from '../packages/core/json.js';
 import type { Owner } from '../packages/domain/audit.js';
 import type { Environment } from '../packages/domain/merchant/events.js';
 import type { Price, ProductEvent, ProductObject, ProductStatus } from '../packages/domain/product/events.js';
-import type { PageList, PageQuery } from './paging.js';
+import { cursorPage, type CursorList, type CursorQuery, type PageList, type PageQuery } from './paging.js';
 import type { Projection } from './projection.js';
 import { findOwnedObject, ownedRows, pageOfObjects } from './queries.js';
 import { snapshotTableSql } from './snapshot.js';
@@ -30,6 +30,14 @@ export const productsProjection: Projection = {
         );
         CREATE INDEX product_prices_product ON read.product_prices (product_id)`),
     },
+    {
+      // Billing plans are listed by price, newest first: each price's place is the position of the event that added it.
+      name: 'products/002-price-seq',
+      up: (knex) =>
+        knex.raw(`ALTER TABLE read.product_prices ADD COLUMN seq text;
+        UPDATE read.product_prices pp SET seq = p.seq FROM read.products p WHERE p.id = pp.product_id;
+        CREATE INDEX product_prices_list ON read.product_prices (merchant_id, environment, seq)`),
+    },
   ],
   handles: ['product.created', 'product.updated', 'product.deleted'],
   async apply(trx, event) {
@@ -49,7 +57,7 @@ export const productsProjection: Projection = {
     } else {
       await trx('read.products').where({ id: object.id }).update({ status: object.status, object: JSON.stringify(object) });
     }
-    const prices = object.prices.map((p) => ({ id: p.id, product_id: object.id, ...owner, price: JSON.stringify(p) }));
+    const prices = object.prices.map((p) => ({ id: p.id, product_id: object.id, ...owner, price: JSON.stringify(p), seq: event.position }));
     if (prices.length > 0) await trx('read.product_prices').insert(prices).onConflict('id').ignore();
   },
 };
@@ -89,4 +97,29 @@ export async function findPrices(knex: Knex, owner: Owner, ids: readonly string[
     .whereIn('pp.id', [...ids])
     .andWhere({ 'pp.merchant_id': owner.merchantId, 'pp.environment': owner.environment });
   return new Map((rows as PriceRow[]).map((r) => [r.id, r]));
+}
+
+/** A billing plan as stored: its price and its product. */
+export interface PlanRow {
+  price: Price;
+  product: ProductObject;
+}
+
+/** This owner's billing plans (licensed recurring prices), `cursor`-paged, newest first; archived products' plans are left out. */
+export function listPlans(knex: Knex, owner: Owner, cursor: CursorQuery, url: string): Promise<CursorList<PlanRow>> {
+  const plans = knex('read.product_prices as pp')
+    .join('read.products as p', 'p.id', 'pp.product_id')
+    .where({ 'pp.merchant_id': owner.merchantId, 'pp.environment': owner.environment })
+    .whereNot('p.status', 'archived')
+    .whereRaw(`pp.price->'recurring'->>'usage_type' = 'licensed'`)
+    .select('pp.id', 'pp.seq', 'pp.price', 'p.object as product');
+  return cursorPage<PlanRow & { seq: string }, PlanRow>(knex.select('*').from(plans.as('plans')), cursor, url, 'id', (row) => ({ price: row.price, product: renderProduct(row.product) }));
+}
+
+/** This owner's billing plan with this id (a licensed recurring price), if any. */
+export async function findPlan(knex: Knex, owner: Owner, id: string): Promise<PlanRow | undefined> {
+  const price = (await findPrices(knex, owner, [id])).get(id);
+  if (price?.price.recurring?.usage_type !== 'licensed') return undefined;
+  const product = await findProduct(knex, owner, price.product_id);
+  return product && { price: price.price, product };
 }

@@ -14,6 +14,7 @@ import { payoutsProjection } from './payouts.js';
 import { productsProjection } from './products.js';
 import { refundsProjection } from './refunds.js';
 import { subscriptionsProjection } from './subscriptions.js';
+import { usageRecordsProjection } from './usage-records.js';
 import { userSessionsProjection } from './user-sessions.js';
 import { usersProjection } from './users.js';
 import { webhookEndpointsProjection } from './webhook-endpoints.js';
@@ -38,6 +39,7 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   subscriptionsProjection,
   invoicesProjection,
   refundsProjection,
+  usageRecordsProjection,
   // Dashboard accounts
   usersProjection,
   userSessionsProjection,

@@ -2,9 +2,9 @@ import type { Knex } from 'knex';
 import { orderKeys } from '../packages/core/json.js';
 import type { Owner } from '../packages/domain/audit.js';
 import type { SubscriptionEvent, SubscriptionObject, SubscriptionStatus } from '../packages/domain/subscription/events.js';
-import type { PageList, PageQuery } from './paging.js';
+import type { CursorList, CursorQuery, PageList, PageQuery } from './paging.js';
 import type { Projection } from './projection.js';
-import { findOwnedObject, ownedRows, pageOfObjects } from './queries.js';
+import { cursorPageOfObjects, findOwnedObject, ownedRows, pageOfObjects } from './queries.js';
 import { snapshotTableSql, storeSnapshot } from './snapshot.js';
 
 /** read.subscriptions: the public Subscription object as its latest event left it. */
@@ -45,4 +45,17 @@ export function findSubscription(knex: Knex, owner: Owner, id: string): Promise<
 /** A page of this owner's subscriptions, newest first. */
 export function listSubscriptions(knex: Knex, owner: Owner, page: PageQuery, filters: { status?: SubscriptionStatus }): Promise<PageList<SubscriptionObject>> {
   return pageOfObjects(ownedRows(knex, 'read.subscriptions', owner, filters), page, renderSubscription);
+}
+
+export interface SubscriptionCursorFilters {
+  status?: SubscriptionStatus;
+  customer?: string;
+  billingPlan?: string;
+}
+
+/** This owner's subscriptions, cursor-paged, newest first (the billing family's list). */
+export function listSubscriptionsByCursor(knex: Knex, owner: Owner, cursor: CursorQuery, url: string, filters: SubscriptionCursorFilters): Promise<CursorList<SubscriptionObject>> {
+  const query = ownedRows(knex, 'read.subscriptions', owner, { status: filters.status, customer: filters.customer });
+  if (filters.billingPlan) query.whereRaw(`object->>'billing_plan' = ?`, [filters.billingPlan]);
+  return cursorPageOfObjects(query, cursor, url, renderSubscription);
 }

@@ -7,18 +7,23 @@ import { toInvoiceObject } from '../../../packages/domain/invoice/decider.js';
 import { INVOICE_STATUSES, type InvoiceObject, type InvoiceStatus } from '../../../packages/domain/invoice/events.js';
 import type { ConfirmInput } from '../../../packages/domain/payment-intent/commands.js';
 import { toSubscriptionObject } from '../../../packages/domain/subscription/decider.js';
-import type { SubscriptionObject, UsageRecord } from '../../../packages/domain/subscription/events.js';
+import { SUBSCRIPTION_STATUSES, type SubscriptionObject, type SubscriptionStatus, type UsageRecord } from '../../../packages/domain/subscription/events.js';
 import type { HandlerContext } from '../../../packages/http/context.js';
 import { hasScope } from '../../../packages/http/auth.js';
 import type { CursorQuery } from '../../../projections/paging.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { findInvoice, listInvoicesByCursor, renderInvoice } from '../../../projections/invoices.js';
+import { findPlan, listPlans, type PlanRow } from '../../../projections/products.js';
+import { findSubscription, listSubscriptionsByCursor } from '../../../projections/subscriptions.js';
+import { listUsageRecords } from '../../../projections/usage-records.js';
 import {
   billingRead,
   billingWrite,
   countrySchema,
   currencySchema,
+  cursorListSchema,
   cursorQuery,
+  found,
   idParams,
   paymentMethodSchema,
   resourceSchema,
@@ -124,6 +129,44 @@ const invoiceResponse = resourceSchema('invoice', ['customerId', 'status', 'curr
   created: { type: 'integer' },
 });
 
+const planResponse = resourceSchema('billing_plan', ['productId', 'name', 'currency', 'recurringAmount', 'interval', 'usageBasedEnabled', 'active', 'created'], {
+  productId: { type: 'string' },
+  name: { type: 'string' },
+  currency: { type: 'string' },
+  recurringAmount: { type: 'integer' },
+  interval: { enum: ['day', 'week', 'month', 'year'] },
+  intervalCount: { type: 'integer' },
+  usageBasedEnabled: { type: 'boolean' },
+  usageUnitAmount: { type: ['integer', 'null'] },
+  metadata: { type: ['string', 'null'] },
+  active: { type: 'boolean' },
+  created: { type: 'integer' },
+});
+
+const subscriptionResponse = resourceSchema('subscription', ['customerId', 'status', 'currency', 'items', 'currentPeriodStart', 'currentPeriodEnd', 'cancelAtPeriodEnd', 'created'], {
+  billingPlanId: { type: ['string', 'null'] },
+  customerId: { type: 'string' },
+  status: { enum: [...SUBSCRIPTION_STATUSES] },
+  currency: { type: 'string' },
+  items: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, priceId: { type: 'string' }, quantity: { type: 'integer' } } } },
+  currentPeriodStart: { type: 'string', format: 'date-time' },
+  currentPeriodEnd: { type: 'string', format: 'date-time' },
+  cancelAtPeriodEnd: { type: 'boolean' },
+  canceledAt: { type: ['string', 'null'], format: 'date-time' },
+  latestInvoiceId: { type: ['string', 'null'] },
+  created: { type: 'integer' },
+});
+
+const usageRecordResponse = resourceSchema('usage_record', ['subscriptionId', 'meterKey', 'quantity', 'occurredAt', 'created'], {
+  subscriptionId: { type: 'string' },
+  meterKey: { type: 'string' },
+  quantity: { type: 'integer' },
+  occurredAt: { type: 'string', format: 'date-time' },
+  externalId: { type: ['string', 'null'] },
+  idempotencyKey: { type: ['string', 'null'] },
+  created: { type: 'integer' },
+});
+
 /** The billing payment method (paymentMethodSchema('camelCase')) as payment intents take it. */
 interface BillingPaymentMethod {
   type: 'mobile_money' | 'card';
@@ -164,6 +207,47 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
           const product = await billing.products.create(ctx.owner, planProduct(ctx.body), ctx.actor);
           return planObject(product, product.prices[0]!);
         },
+      }),
+      route<unknown, CursorQuery>({
+        method: 'get',
+        path: '/api/v1/billing/plans',
+        summary: "List billing plans, newest first (cursor-paged): every licensed recurring price of the merchant's products that are not archived",
+        auth: billingRead,
+        query: cursorQuery(),
+        response: cursorListSchema(planResponse),
+        handler: async (ctx) => {
+          const list = await listPlans(knex, ctx.owner, ctx.query, '/api/v1/billing/plans');
+          return { ...list, data: list.data.map((p) => planObject(p.product, p.price)) };
+        },
+      }),
+      retrieveRoute({ path: '/api/v1/billing/plans/:id', noun: 'billing plan', auth: billingRead, response: planResponse, render: (p: PlanRow) => planObject(p.product, p.price),
+        summary: 'Retrieve a billing plan',
+        find: (owner, id) => findPlan(knex, owner, id) }),
+      route<unknown, CursorQuery & { status?: SubscriptionStatus; customerId?: string; billingPlanId?: string }>({
+        method: 'get',
+        path: '/api/v1/billing/subscriptions',
+        summary: 'List subscriptions, newest first (cursor-paged), by status, customer or plan',
+        auth: billingRead,
+        query: cursorQuery({ status: { enum: [...SUBSCRIPTION_STATUSES] }, customerId: { type: 'string', maxLength: 255 }, billingPlanId: { type: 'string', maxLength: 255 } }),
+        response: cursorListSchema(subscriptionResponse),
+        handler: async (ctx) => {
+          const { status, customerId, billingPlanId } = ctx.query;
+          const list = await listSubscriptionsByCursor(knex, ctx.owner, ctx.query, '/api/v1/billing/subscriptions', { status, customer: customerId, billingPlan: billingPlanId });
+          return { ...list, data: list.data.map(subscriptionObject) };
+        },
+      }),
+      retrieveRoute({ path: '/api/v1/billing/subscriptions/:id', noun: 'subscription', auth: billingRead, response: subscriptionResponse, render: subscriptionObject,
+        summary: 'Retrieve a subscription',
+        find: (owner, id) => findSubscription(knex, owner, id) }),
+      route<{ atPeriodEnd?: boolean | null }, unknown, { id: string }>({
+        method: 'post',
+        path: '/api/v1/billing/subscriptions/:id/cancel',
+        summary: 'Cancel a subscription now (its last period is invoiced for the usage so far) or, with atPeriodEnd, when its period ends; a canceled one is 409 IKW-BIL-001',
+        auth: billingWrite,
+        params: idParams,
+        body: { type: 'object', additionalProperties: false, properties: { atPeriodEnd: { type: ['boolean', 'null'] } } },
+        response: subscriptionResponse,
+        handler: async (ctx) => subscriptionObject(toSubscriptionObject(await billing.subscriptions.cancel(ctx.owner, ctx.params.id, ctx.body.atPeriodEnd === true, ctx.actor))),
       }),
       route<{ billingPlanId: string; customerId: string; currentPeriodStart?: string | null; currentPeriodEnd?: string | null; cancelAtPeriodEnd?: boolean | null }>({
         method: 'post',
@@ -331,6 +415,21 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
             },
             ctx.actor,
           );
+        },
+      }),
+      route<unknown, CursorQuery & { subscriptionId: string }>({
+        method: 'get',
+        path: '/api/v1/billing/usage/records',
+        summary: 'List the usage records of a subscription, newest first (cursor-paged)',
+        auth: billingRead,
+        query: { ...cursorQuery({ subscriptionId: { type: 'string', minLength: 1, maxLength: 255 } }), required: ['subscriptionId'] },
+        response: cursorListSchema(usageRecordResponse),
+        handler: async (ctx) => {
+          const { subscriptionId } = ctx.query;
+          // Another merchant's subscription (or none) is "no such subscription", not an empty list.
+          await found('subscription', subscriptionId, findSubscription(knex, ctx.owner, subscriptionId));
+          const list = await listUsageRecords(knex, ctx.owner, subscriptionId, ctx.query, '/api/v1/billing/usage/records');
+          return { ...list, data: list.data.map(usageRecordObject) };
         },
       }),
       route<{ subscriptionId: string; meterKey: string; quantity: number; occurredAt?: string | null; externalId?: string | null; idempotencyKey?: string | null }>({

@@ -33,6 +33,11 @@ export function resourceSchema(object: string, required: string[], properties: R
   return { type: 'object', required: ['id', 'object', ...required], properties: { id: { type: 'string' }, object: { const: object }, ...properties } };
 }
 
+/** A cursor-paged list of `item` objects (the /api/v1 lists). */
+export function cursorListSchema(item: JsonSchema) {
+  return { type: 'object', properties: { object: { const: 'list' }, data: { type: 'array', items: item }, has_more: { type: 'boolean' }, url: { type: 'string' } } };
+}
+
 /** ISO 4217, any case. */
 export const currencySchema = { type: 'string', pattern: '^[A-Za-z]{3}$' };
 /** ISO 3166-1 alpha-2, any case. */
