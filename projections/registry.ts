@@ -5,6 +5,7 @@ import { customersProjection } from './customers.js';
 import { invoicesProjection } from './invoices.js';
 import { merchantsProjection } from './merchants.js';
 import { operationsProjection } from './operations.js';
+import { organizationInvitationsProjection } from './organization-invitations.js';
 import { organizationsProjection } from './organizations.js';
 import { paymentIntentEventsProjection } from './payment-intent-events.js';
 import { paymentIntentsProjection } from './payment-intents.js';
@@ -44,4 +45,5 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   usersProjection,
   userSessionsProjection,
   organizationsProjection,
+  organizationInvitationsProjection,
 ];

@@ -9,6 +9,10 @@ import { MeasuredEventStore } from '../packages/eventstore/measured.js';
 import { Billing } from '../packages/domain/billing/service.js';
 import { Organizations } from '../packages/domain/organization/commands.js';
 import { Accounts } from '../packages/domain/user/commands.js';
+import { SignUp } from '../packages/domain/user/signup.js';
+import { Verifications } from '../packages/domain/verification/commands.js';
+import { KeyedHasher } from '../packages/core/hashing.js';
+import { OutboxMessenger } from '../packages/messaging/messenger.js';
 import { AppTokenSigner } from '../packages/domain/user/tokens.js';
 import type { Environment } from '../packages/domain/merchant/events.js';
 import { PaymentIntents } from '../packages/domain/payment-intent/commands.js';
@@ -74,6 +78,10 @@ export interface System {
   /** Dashboard users: accounts, sign-in, sessions and AppTokens (docs/auth.md). */
   accounts: Accounts;
   organizations: Organizations;
+  /** Pre-signup codes by e-mail and SMS. */
+  verifications: Verifications;
+  /** Sign-up and joining by invitation. */
+  signUp: SignUp;
   /** Starts the bus consumers, the relay (BUS=kafka), the projector (EVENT_STORE=esdb) and, unless told not to, the scheduler's polling loop. */
   startBackground(options?: { schedulerLoop?: boolean }): Promise<void>;
   /** Waits until the bus consumers have caught up and no scheduled job is due (tests, CLI). */
@@ -147,7 +155,17 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
 
   const secretsKey = loadSecretsKey(config.secretsKey, config.dataDir);
   const secretBox = new SecretBox(secretsKey);
-  const accounts = new Accounts({ store, clock, tokens: new AppTokenSigner(clock, secretsKey), directory: reads });
+  // No SMS provider is reachable from here: SMS stay in the outbox (packages/messaging), where a gateway would plug in.
+  const messenger = new OutboxMessenger({ knex, clock, log, smtpUrl: config.smtpUrl, sms: null });
+  const accounts = new Accounts({ store, clock, tokens: new AppTokenSigner(clock, secretsKey), directory: reads, messenger, publicUrl: config.publicUrl });
+  const organizations = new Organizations({ store, clock, directory: reads, sessions: accounts, messenger, publicUrl: config.publicUrl });
+  const verifications = new Verifications({
+    store,
+    clock,
+    codes: new KeyedHasher(secretsKey, 'sika:verification-codes:v1'),
+    messenger,
+    accountExists: async (email) => (await accounts.userIdOf(email)) !== null,
+  });
   const webhookEndpoints = new WebhookEndpoints(store, clock, secretBox, config.webhookAllowPrivateUrls);
   const notifier = new Notifier(knex, clock, config.smtpUrl, log);
   const webhooks = new WebhookDispatcher({
@@ -201,7 +219,9 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     webhooks,
     billing,
     accounts,
-    organizations: new Organizations({ store, clock, directory: reads, sessions: accounts }),
+    organizations,
+    verifications,
+    signUp: new SignUp({ store, clock, accounts, organizations, verifications }),
     startBackground: async ({ schedulerLoop = true } = {}) => {
       await projector?.start();
       await relay?.start();
@@ -233,6 +253,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
       await relay?.stop();
       await projector?.stop();
       notifier.close();
+      messenger.close();
       await store.close();
       await db.close();
     },

@@ -1,7 +1,7 @@
 import { ApiError } from '../../core/errors.js';
 import type { Decider } from '../../core/decider.js';
 import { unreachable } from '../aggregate.js';
-import type { ContactChannel, OnboardingChanges, ProfileChanges, SessionContext, SessionEndReason, SessionStarted, UserCreated, UserEvent } from './events.js';
+import type { ContactChannel, OnboardingChanges, ProfileChanges, SessionContext, SessionEndReason, SessionStarted, UserCreated, UserEvent, UserTokenIssued, UserTokenKind } from './events.js';
 
 export interface Session extends SessionContext {
   refreshHash: string;
@@ -20,6 +20,8 @@ export interface UserState {
   onboarding: Required<OnboardingChanges>;
   /** The addresses the user proved to receive at, by channel (the current e-mail or phone only). */
   verified: Record<ContactChannel, string | null>;
+  /** Magic links and password-reset links not yet used, by token hash. */
+  tokens: Map<string, UserTokenIssued>;
 }
 
 export type UserCommand =
@@ -35,7 +37,10 @@ export type UserCommand =
   | { type: 'update_profile'; changes: ProfileChanges; at: Date }
   | { type: 'update_onboarding'; changes: OnboardingChanges; at: Date }
   | { type: 'verify_contact'; channel: ContactChannel; address: string; at: Date }
-  | { type: 'end_sessions_in'; organizationId: string; at: Date };
+  | { type: 'end_sessions_in'; organizationId: string; at: Date }
+  | { type: 'issue_token'; token: UserTokenIssued; at: Date }
+  /** Uses a link once; a password reset also sets `passwordHash` and ends every session. */
+  | { type: 'use_token'; kind: UserTokenKind; tokenHash: string; passwordHash?: string; at: Date };
 
 const invalidRefresh = () => new ApiError('IKW-AUT-007', 'The refresh token is not valid', 'refreshToken');
 
@@ -92,6 +97,17 @@ function decideOnboarding(state: UserState, c: Extract<UserCommand, { type: 'upd
   return Object.keys(diff).length === 0 ? [] : [{ type: 'user.onboarding_updated', data: { ...diff, at: c.at.toISOString() } }];
 }
 
+function decideUseToken(state: UserState, c: Extract<UserCommand, { type: 'use_token' }>): UserEvent[] {
+  const token = state.tokens.get(c.tokenHash);
+  if (!token || token.kind !== c.kind || c.at.getTime() >= Date.parse(token.expiresAt)) {
+    throw new ApiError('IKW-ACC-006', 'This link has expired or was already used; ask for a new one', 'token');
+  }
+  const at = c.at.toISOString();
+  const used: UserEvent = { type: 'user.token_used', data: { tokenId: token.tokenId, at } };
+  if (c.kind !== 'password_reset') return [used];
+  return [used, { type: 'user.password_changed', data: { passwordHash: c.passwordHash!, at } }, ...endOthers(state, null, 'password_reset', c.at)];
+}
+
 /** Users and their sessions: refresh tokens rotate, and a reused one revokes its whole session. */
 export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
   initialState: {
@@ -101,6 +117,7 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
     profile: { secondaryEmail: null, language: null },
     onboarding: { dismissed: false, completed: false, step: null },
     verified: { email: null, phone: null },
+    tokens: new Map(),
   },
 
   evolve(state, event) {
@@ -139,6 +156,12 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
       }
       case 'user.contact_verified':
         return { ...state, verified: { ...state.verified, [event.data.channel]: event.data.address } };
+      case 'user.token_issued':
+        return { ...state, tokens: new Map(state.tokens).set(event.data.tokenHash, event.data) };
+      case 'user.token_used': {
+        const tokens = new Map([...state.tokens].filter(([, t]) => t.tokenId !== event.data.tokenId));
+        return { ...state, tokens };
+      }
     }
   },
 
@@ -147,6 +170,8 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
       if (state.user) throw new ApiError('IKW-ACC-001', undefined, 'email');
       return [{ type: 'user.created', data: command.user }];
     }
+    // A link names its user; one of no user is as bad as a used one.
+    if (command.type === 'use_token') return decideUseToken(state, command);
     known(state);
     const at = command.at.toISOString();
     switch (command.type) {
@@ -176,6 +201,8 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
       case 'verify_contact':
         if (state.verified[command.channel] === command.address) return [];
         return [{ type: 'user.contact_verified', data: { channel: command.channel, address: command.address, at } }];
+      case 'issue_token':
+        return [{ type: 'user.token_issued', data: command.token }];
       case 'set_default_organization':
         if (state.defaultOrganizationId === command.organizationId) return [];
         return [{ type: 'user.default_organization_set', data: { organizationId: command.organizationId, at } }];

@@ -26,9 +26,9 @@ const accessToken = {
   type: 'object',
   properties: { accessToken: { type: 'string' }, tokenType: { const: 'Bearer' }, expiresIn: { type: 'integer' }, user: signedInUser },
 };
-const tokenPair = { type: 'object', properties: { ...accessToken.properties, refreshToken: { type: 'string' } } };
-const email = { type: 'string', format: 'email', maxLength: 254 };
-const password = { type: 'string', minLength: 8, maxLength: 256 };
+export const tokenPair = { type: 'object', properties: { ...accessToken.properties, refreshToken: { type: 'string' } } };
+export const email = { type: 'string', format: 'email', maxLength: 254 };
+export const password = { type: 'string', minLength: 8, maxLength: 256 };
 
 /** The caller of an account route (signedIn guarantees an access token). */
 export function userOf(ctx: HandlerContext<unknown, unknown, unknown>): AppTokenClaims {
@@ -36,7 +36,7 @@ export function userOf(ctx: HandlerContext<unknown, unknown, unknown>): AppToken
   return ctx.principal.user;
 }
 
-function deviceOf(ctx: HandlerContext<unknown, unknown, unknown>): Device {
+export function deviceOf(ctx: HandlerContext<unknown, unknown, unknown>): Device {
   return { userAgent: ctx.actor.userAgent?.slice(0, 512) ?? null, ip: ctx.actor.ip ?? null };
 }
 
