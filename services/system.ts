@@ -10,6 +10,8 @@ import { Billing } from '../packages/domain/billing/service.js';
 import { Organizations } from '../packages/domain/organization/commands.js';
 import { Accounts } from '../packages/domain/user/commands.js';
 import { SignUp } from '../packages/domain/user/signup.js';
+import { ContactChanges } from '../packages/domain/user/contact-changes.js';
+import { SecondFactors } from '../packages/domain/user/second-factors.js';
 import { Verifications } from '../packages/domain/verification/commands.js';
 import { KeyedHasher } from '../packages/core/hashing.js';
 import { OutboxMessenger } from '../packages/messaging/messenger.js';
@@ -82,6 +84,10 @@ export interface System {
   verifications: Verifications;
   /** Sign-up and joining by invitation. */
   signUp: SignUp;
+  /** Second-factor challenges, the authenticator app, sign-in with a second factor. */
+  secondFactors: SecondFactors;
+  /** E-mail, phone and password changes behind a second factor. */
+  contactChanges: ContactChanges;
   /** Starts the bus consumers, the relay (BUS=kafka), the projector (EVENT_STORE=esdb) and, unless told not to, the scheduler's polling loop. */
   startBackground(options?: { schedulerLoop?: boolean }): Promise<void>;
   /** Waits until the bus consumers have caught up and no scheduled job is due (tests, CLI). */
@@ -222,6 +228,8 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     organizations,
     verifications,
     signUp: new SignUp({ store, clock, accounts, organizations, verifications }),
+    secondFactors: new SecondFactors({ clock, accounts, verifications, box: secretBox, recoveryCodes: new KeyedHasher(secretsKey, 'sika:recovery-codes:v1'), messenger }),
+    contactChanges: new ContactChanges({ clock, accounts, verifications, messenger, publicUrl: config.publicUrl }),
     startBackground: async ({ schedulerLoop = true } = {}) => {
       await projector?.start();
       await relay?.start();

@@ -10,7 +10,12 @@ export type MessagePurpose =
   | 'magic_link'
   | 'password_reset'
   | 'password_changed'
-  | 'invitation';
+  | 'invitation'
+  | 'mfa_code'
+  | 'email_change'
+  | 'phone_change_code'
+  /** A factor added or removed, an address or password changed: told to the user. */
+  | 'security_notice';
 
 export interface Message {
   channel: MessageChannel;

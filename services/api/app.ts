@@ -3,6 +3,7 @@ import type { Family } from '../../packages/http/routes.js';
 import type { System } from '../system.js';
 import { buildOpenApi, openApiFamily } from './openapi.js';
 import { authFamily } from './routes/auth.js';
+import { authSecurityFamily } from './routes/auth-security.js';
 import { authSignUpFamily } from './routes/auth-signup.js';
 import { invitationsFamily } from './routes/invitations.js';
 import { balanceTransactionsFamily } from './routes/balance-transactions.js';
@@ -32,7 +33,8 @@ import { webhookReplaysFamily } from './routes/webhook-replays.js';
 export function apiFamilies(system: System): Family[] {
   return [
     healthFamily(system.knex, system.config.eventStore === 'esdb' ? 'projector' : 'inline'),
-    authFamily(system.accounts, system.knex, system.clock),
+    authFamily(system.accounts, system.secondFactors, system.knex, system.clock),
+    authSecurityFamily(system.secondFactors, system.contactChanges),
     authSignUpFamily(system.accounts, system.verifications, system.signUp),
     invitationsFamily(system.signUp),
     organizationsFamily(system.knex, system.accounts, system.organizations),

@@ -14,7 +14,7 @@ const MINUTE = 60_000;
 
 const started: VerificationCommand = {
   type: 'start',
-  challenge: { challengeId: 'c1', purpose: 'signup_email', channel: 'email', address: 'a@b.example', codeHash: 'h', expiresAt: later(10 * MINUTE).toISOString(), at: at.toISOString() },
+  challenge: { challengeId: 'c1', purpose: 'signup_email', userId: null, channel: 'email', address: 'a@b.example', codeHash: 'h', expiresAt: later(10 * MINUTE).toISOString(), at: at.toISOString() },
 };
 const verify = (codeMatches: boolean, when = at): VerificationCommand => ({ type: 'verify', codeMatches, at: when });
 const consume = (address = 'a@b.example', when = at): VerificationCommand => ({ type: 'consume', purpose: 'signup_email', address, userId: 'u1', at: when });

@@ -72,9 +72,9 @@ export interface AccountDeps {
 const REFRESH_SHAPE = /^rt_[A-Za-z0-9_-]{43}\.([0-9a-f-]{36})$/;
 const newRefreshToken = (userId: string) => `rt_${randomBytes(32).toString('base64url')}.${userId}`;
 
-/** Links name their user the same way: `ml_…` (magic link) and `pr_…` (password reset). */
-const LINK_PREFIX: Readonly<Record<UserTokenKind, string>> = { magic_link: 'ml', password_reset: 'pr' };
-const LINK_SHAPE = /^(ml|pr)_[A-Za-z0-9_-]{43}\.([0-9a-f-]{36})$/;
+/** Links name their user the same way: `ml_…` (magic link), `pr_…` (password reset), `ec_…` (e-mail change). */
+const LINK_PREFIX: Readonly<Record<UserTokenKind, string>> = { magic_link: 'ml', password_reset: 'pr', email_change: 'ec' };
+const LINK_SHAPE = /^(ml|pr|ec)_[A-Za-z0-9_-]{43}\.([0-9a-f-]{36})$/;
 const badLink = () => new ApiError('IKW-ACC-006', 'This link has expired or was already used; ask for a new one', 'token');
 
 /**
@@ -103,7 +103,7 @@ export class Accounts {
     return handleCommand(this.deps.store, userStream(userId), userDecider, command, metadata, { onConflict: 'internal' });
   }
 
-  private async load(userId: string): Promise<UserState> {
+  async load(userId: string): Promise<UserState> {
     return (await loadState(this.deps.store, userStream(userId), userDecider)).state;
   }
 
@@ -166,14 +166,33 @@ export class Accounts {
     };
   }
 
-  /** Signs in and starts a session. A wrong password and an unknown address get the same answer, at the same cost. */
-  async login(email: string, password: string, device: Device, actor: Actor): Promise<TokenPair> {
+  /** The user an e-mail address and password prove. A wrong password and an unknown address get the same answer, at the same cost. */
+  async authenticate(email: string, password: string): Promise<UserState> {
     const userId = await this.userIdOf(email);
     const state = userId ? await this.load(userId) : null;
     const stored = state?.user?.passwordHash ?? (await this.decoyHash);
     const ok = await argon2Verify(stored, password);
     if (!ok || !state?.user) throw new ApiError('IKW-AUT-008');
-    return this.startSession(state, device, actor);
+    return state;
+  }
+
+  /** A user's command as a step of a change across streams (with a challenge used up, an address claimed). */
+  userStep(userId: string, command: UserCommand, actor: Actor) {
+    return step({ streamId: userStream(userId), decider: userDecider, command, metadata: this.metadata(userId, actor) });
+  }
+
+  /**
+   * Runs one of the user's commands after `first` (a challenge used up, an address claimed), in
+   * one commit where the store allows. Returns the user's result.
+   */
+  async handle(userId: string, first: CommandStep<unknown, unknown, DomainEvent>[], command: UserCommand, actor: Actor, after: CommandStep<unknown, unknown, DomainEvent>[] = []) {
+    const results = await handleSteps(this.deps.store, [...first, this.userStep(userId, command, actor), ...after], { onConflict: 'internal' });
+    return results[first.length]!;
+  }
+
+  /** Runs one of the user's commands (second factors, contact changes). */
+  command(userId: string, command: UserCommand, actor: Actor) {
+    return this.run(userId, command, this.metadata(userId, actor));
   }
 
   /** A new session for a user who proved who they are (password, magic link, invitation), in `organizationId` when given. */
@@ -312,7 +331,8 @@ export class Accounts {
     await this.deps.messenger.send({ channel: 'email', to: state.user!.email, purpose: 'password_changed', subject: 'Your Sika password was changed', text: 'Your password was reset and every session was signed out. If it was not you, reset it again at once and tell your organization owner.' });
   }
 
-  private linkUser(token: string, kind: UserTokenKind): string {
+  /** The user a link names (IKW-ACC-006 when it is not a link of this kind). */
+  linkUser(token: string, kind: UserTokenKind): string {
     const match = LINK_SHAPE.exec(token);
     if (!match || match[1] !== LINK_PREFIX[kind]) throw badLink();
     return match[2]!;

@@ -1,14 +1,13 @@
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import type { EventStore } from '../../eventstore/port.js';
-import { handleSteps, step } from '../../eventstore/command-handler.js';
+import { handleSteps } from '../../eventstore/command-handler.js';
 import type { Actor } from '../audit.js';
 import { merchantCreation } from '../merchant/commands.js';
 import type { Organizations } from '../organization/commands.js';
 import { normalizeEmail } from '../user-email/events.js';
 import type { Verifications } from '../verification/commands.js';
-import { verificationDecider, type VerificationCommand } from '../verification/decider.js';
-import { verificationStream, type VerificationPurpose } from '../verification/events.js';
+import type { VerificationPurpose } from '../verification/events.js';
 import type { Accounts, Device, TokenPair } from './commands.js';
 
 export interface Registration {
@@ -48,14 +47,7 @@ export class SignUp {
     const email = normalizeEmail(input.email);
     const { userId, steps: userSteps } = await accounts.userCreation({ email, name: input.name, phone: input.phone, password: input.password }, actor);
     const asUser: Actor = { ...actor, actor: `user:${userId}` };
-    const at = clock.now();
-    const consume = (challengeId: string, purpose: VerificationPurpose, address: string) =>
-      step({
-        streamId: verificationStream(challengeId),
-        decider: verificationDecider,
-        command: { type: 'consume', purpose, address, userId, at } satisfies VerificationCommand,
-        metadata: verifications.metadata(challengeId, asUser),
-      });
+    const consume = (challengeId: string, purpose: VerificationPurpose, address: string) => verifications.consumption(challengeId, purpose, address, userId, asUser);
     const merchant = merchantCreation(clock, input.merchantName, asUser.actor, email);
     const organization = organizations.creation(merchant.created.id, { displayName: input.merchantName, country: input.country, type: 'business', parentId: null }, { userId, role: 'owner' }, asUser);
     await handleSteps(

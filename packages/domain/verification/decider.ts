@@ -1,7 +1,7 @@
 import type { Decider } from '../../core/decider.js';
 import { ApiError } from '../../core/errors.js';
 import { unreachable } from '../aggregate.js';
-import { MAX_ATTEMPTS, VERIFIED_TTL_MS, type VerificationEvent, type VerificationPurpose, type VerificationStarted } from './events.js';
+import { isSignUp, MAX_ATTEMPTS, VERIFIED_TTL_MS, type VerificationEvent, type VerificationPurpose, type VerificationStarted } from './events.js';
 
 export interface VerificationState {
   challenge: VerificationStarted | null;
@@ -14,8 +14,11 @@ export type VerificationCommand =
   | { type: 'start'; challenge: VerificationStarted }
   /** `codeMatches` is computed by the service (it holds the key); the decision is the same on a retry. */
   | { type: 'verify'; codeMatches: boolean; at: Date }
-  /** Sign-up uses a verified challenge once, for its purpose and address. */
-  | { type: 'consume'; purpose: VerificationPurpose; address: string; userId: string; at: Date };
+  /**
+   * The operation a verified challenge was for uses it once: sign-up for its address (`address`),
+   * a user's operation for that user (a challenge of another user is not theirs to use).
+   */
+  | { type: 'consume'; purpose: VerificationPurpose; address: string | null; userId: string; at: Date };
 
 const spent = () => new ApiError('IKW-ACC-006', 'This code has expired, was already used or had too many wrong tries; ask for a new one', 'challengeId');
 
@@ -31,14 +34,18 @@ function decideVerify(state: VerificationState, c: Extract<VerificationCommand, 
   return [{ type: 'verification.succeeded', data: { at } }];
 }
 
+export const challengeParam = (purpose: VerificationPurpose) => (purpose === 'signup_email' ? 'emailChallengeId' : purpose === 'signup_phone' ? 'phoneChallengeId' : purpose === 'phone_change' ? 'requestId' : 'challengeId');
+
 function decideConsume(state: VerificationState, c: Extract<VerificationCommand, { type: 'consume' }>): VerificationEvent[] {
   const challenge = state.challenge!;
-  const param = challenge.purpose === 'signup_email' ? 'emailChallengeId' : 'phoneChallengeId';
-  if (state.consumed) throw new ApiError('IKW-ACC-006', 'This verification was already used', param);
-  if (state.verifiedAt === null || challenge.purpose !== c.purpose || challenge.address !== c.address) {
-    throw new ApiError('IKW-ACC-007', `This challenge did not verify ${c.address}`, param);
-  }
-  if (c.at.getTime() >= Date.parse(state.verifiedAt) + VERIFIED_TTL_MS) throw new ApiError('IKW-ACC-006', 'This verification has expired; verify the address again', param);
+  const param = challengeParam(c.purpose);
+  // Another user's challenge is not this user's to know of.
+  if (challenge.userId !== null && challenge.userId !== c.userId) throw new ApiError('IKW-RES-001', 'No such challenge', param);
+  if (state.consumed) throw new ApiError('IKW-ACC-006', 'This challenge was already used', param);
+  if (challenge.purpose !== c.purpose) throw new ApiError('IKW-ACC-007', `This challenge is for ${challenge.purpose}, not ${c.purpose}`, param);
+  if (state.verifiedAt === null || (c.address !== null && challenge.address !== c.address)) throw new ApiError('IKW-ACC-007', `This challenge was not verified${c.address !== null ? ` for ${c.address}` : ''}`, param);
+  const until = isSignUp(challenge.purpose) ? Date.parse(state.verifiedAt) + VERIFIED_TTL_MS : Date.parse(challenge.expiresAt);
+  if (c.at.getTime() >= until) throw new ApiError('IKW-ACC-006', 'This challenge has expired; ask for a new one', param);
   return [{ type: 'verification.consumed', data: { userId: c.userId, at: c.at.toISOString() } }];
 }
 
@@ -61,7 +68,7 @@ export const verificationDecider: Decider<VerificationCommand, VerificationState
 
   decide(command, state) {
     if (command.type === 'start') return state.challenge ? [] : [{ type: 'verification.started', data: command.challenge }];
-    if (!state.challenge) throw new ApiError('IKW-RES-001', 'No such challenge', command.type === 'verify' ? 'challengeId' : command.purpose === 'signup_email' ? 'emailChallengeId' : 'phoneChallengeId');
+    if (!state.challenge) throw new ApiError('IKW-RES-001', 'No such challenge', command.type === 'verify' ? 'challengeId' : challengeParam(command.purpose));
     switch (command.type) {
       case 'verify':
         return decideVerify(state, command);
