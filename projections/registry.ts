@@ -16,6 +16,7 @@ import { productsProjection } from './products.js';
 import { refundsProjection } from './refunds.js';
 import { subscriptionsProjection } from './subscriptions.js';
 import { usageRecordsProjection } from './usage-records.js';
+import { userPasskeysProjection } from './user-passkeys.js';
 import { userSessionsProjection } from './user-sessions.js';
 import { usersProjection } from './users.js';
 import { webhookEndpointsProjection } from './webhook-endpoints.js';
@@ -44,6 +45,7 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   // Dashboard accounts
   usersProjection,
   userSessionsProjection,
+  userPasskeysProjection,
   organizationsProjection,
   organizationInvitationsProjection,
 ];

@@ -17,6 +17,7 @@ export const MFA_PURPOSES = [
   'mfa/recovery-codes',
   'google/connect',
   'google/disconnect',
+  'passkeys/delete',
 ] as const;
 export type MfaPurpose = (typeof MFA_PURPOSES)[number];
 
@@ -42,10 +43,12 @@ export interface VerificationStarted {
   /** The user it is for; null before sign-up. */
   userId: string | null;
   /** How the code reaches its holder: a message (its channel and address, never the code), or the user's authenticator app. */
-  channel: MessageChannel | 'totp';
+  channel: MessageChannel | 'totp' | 'passkey';
   address: string;
-  /** HMAC of `challengeId:code` (KeyedHasher): six digits cannot be tried back without the key. Empty for `totp`. */
+  /** HMAC of `challengeId:code` (KeyedHasher): six digits cannot be tried back without the key. Empty for `totp` and `passkey`. */
   codeHash: string;
+  /** `passkey`: the WebAuthn challenge the authenticator must sign (sent to the browser, so not secret). */
+  webauthnChallenge?: string;
   expiresAt: string;
   at: string;
 }

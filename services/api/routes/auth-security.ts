@@ -49,7 +49,7 @@ export function authSecurityFamily(secondFactors: SecondFactors, changes: Contac
       route<{ purpose: MfaPurpose }>({
         method: 'post',
         path: '/api/v1/auth/mfa/challenge',
-        summary: "Ask for a second-factor challenge for an operation (5 minutes, single use): answered by the authenticator app if the user has one, else by a code sent by e-mail",
+        summary: "Ask for a second-factor challenge for an operation (5 minutes, single use), answered by the user's strongest factor: a passkey (the answer holds the WebAuthn options), the authenticator app, else a code sent by e-mail",
         auth: signedIn,
         body: { type: 'object', required: ['purpose'], additionalProperties: false, properties: { purpose: { enum: MFA_PURPOSES.filter((p) => p !== 'login') } } },
         response: mfaChallengeSchema,
@@ -72,7 +72,7 @@ export function authSecurityFamily(secondFactors: SecondFactors, changes: Contac
         auth: signedIn,
         response: {
           type: 'object',
-          properties: { totpEnabled: { type: 'boolean' }, recoveryCodesRemaining: { type: 'integer' }, emailVerified: { type: 'boolean' }, phoneVerified: { type: 'boolean' }, strongestFactor: { enum: ['totp', 'email'] } },
+          properties: { totpEnabled: { type: 'boolean' }, recoveryCodesRemaining: { type: 'integer' }, emailVerified: { type: 'boolean' }, phoneVerified: { type: 'boolean' }, passkeys: { type: 'integer' }, strongestFactor: { enum: ['passkey', 'totp', 'email'] } },
         },
         handler: (ctx) => secondFactors.status(userOf(ctx)),
       }),
