@@ -17,6 +17,7 @@ import { refundsProjection } from './refunds.js';
 import { subscriptionsProjection } from './subscriptions.js';
 import { usageRecordsProjection } from './usage-records.js';
 import { userPasskeysProjection } from './user-passkeys.js';
+import { userSecurityEventsProjection } from './user-security-events.js';
 import { userSessionsProjection } from './user-sessions.js';
 import { usersProjection } from './users.js';
 import { webhookEndpointsProjection } from './webhook-endpoints.js';
@@ -46,6 +47,7 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   usersProjection,
   userSessionsProjection,
   userPasskeysProjection,
+  userSecurityEventsProjection,
   organizationsProjection,
   organizationInvitationsProjection,
 ];

@@ -35,7 +35,7 @@ export function apiFamilies(system: System): Family[] {
   return [
     healthFamily(system.knex, system.config.eventStore === 'esdb' ? 'projector' : 'inline'),
     authFamily(system.accounts, system.secondFactors, system.knex, system.clock),
-    authSecurityFamily(system.secondFactors, system.contactChanges),
+    authSecurityFamily(system.knex, system.secondFactors, system.contactChanges),
     authPasskeysFamily(system.knex, system.passkeys),
     authSignUpFamily(system.accounts, system.verifications, system.signUp),
     invitationsFamily(system.signUp),

@@ -8,7 +8,7 @@ import type { SecretBox } from '../../core/secrets.js';
 import type { Actor } from '../audit.js';
 import type { Messenger } from '../messages.js';
 import type { Verifications } from '../verification/commands.js';
-import { isSignUp, MFA_CHALLENGE_TTL_MS, type MfaPurpose } from '../verification/events.js';
+import { answeredElsewhere, MFA_CHALLENGE_TTL_MS, type MfaPurpose } from '../verification/events.js';
 import type { Accounts, Device, TokenPair } from './commands.js';
 import type { UserState } from './decider.js';
 import type { PasskeyChallenge, Passkeys } from './passkeys.js';
@@ -111,7 +111,7 @@ export class SecondFactors {
   async verify(challengeId: string, code: string, device: Device, actor: Actor): Promise<{ challengeId: string; verified: true } | (TokenPair & { challengeId: string; verified: true })> {
     const { verifications, accounts } = this.deps;
     const { challenge } = (await verifications.load(challengeId)).state;
-    if (!challenge || challenge.userId === null || isSignUp(challenge.purpose) || challenge.purpose === 'phone_change') throw new ApiError('IKW-RES-001', 'No such challenge', 'challengeId');
+    if (!challenge || challenge.userId === null || answeredElsewhere(challenge.purpose)) throw new ApiError('IKW-RES-001', 'No such challenge', 'challengeId');
     const userId = challenge.userId;
     const asUser: Actor = { ...actor, actor: `user:${userId}` };
     if (challenge.channel === 'passkey') throw new ApiError('IKW-RES-002', 'This challenge is answered by a passkey: POST /api/v1/auth/passkeys/assertion/complete', 'challengeId');
