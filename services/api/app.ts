@@ -3,6 +3,7 @@ import type { Family } from '../../packages/http/routes.js';
 import type { System } from '../system.js';
 import { buildOpenApi, openApiFamily } from './openapi.js';
 import { authFamily } from './routes/auth.js';
+import { authGoogleFamily } from './routes/auth-google.js';
 import { authSecurityFamily } from './routes/auth-security.js';
 import { authSignUpFamily } from './routes/auth-signup.js';
 import { invitationsFamily } from './routes/invitations.js';
@@ -36,6 +37,7 @@ export function apiFamilies(system: System): Family[] {
     authFamily(system.accounts, system.secondFactors, system.knex, system.clock),
     authSecurityFamily(system.secondFactors, system.contactChanges),
     authSignUpFamily(system.accounts, system.verifications, system.signUp),
+    authGoogleFamily(system.google),
     invitationsFamily(system.signUp),
     organizationsFamily(system.knex, system.accounts, system.organizations),
     onboardingFamily(system.knex),

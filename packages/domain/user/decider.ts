@@ -1,7 +1,7 @@
 import { ApiError } from '../../core/errors.js';
 import type { Decider } from '../../core/decider.js';
 import { unreachable } from '../aggregate.js';
-import type { ContactChannel, OnboardingChanges, ProfileChanges, SessionContext, SessionEndReason, SessionStarted, TotpEnrolment, UserCreated, UserEvent, UserTokenIssued, UserTokenKind } from './events.js';
+import type { ContactChannel, GoogleLink, OnboardingChanges, ProfileChanges, SessionContext, SessionEndReason, SessionStarted, TotpEnrolment, UserCreated, UserEvent, UserTokenIssued, UserTokenKind } from './events.js';
 
 export interface Session extends SessionContext {
   refreshHash: string;
@@ -28,6 +28,8 @@ export interface UserState {
   pendingTotp: Map<string, TotpEnrolment>;
   /** HMACs of the recovery codes not yet used. */
   recoveryCodes: Set<string>;
+  /** The Google account linked to the user, if any (one at a time). */
+  google: GoogleLink | null;
 }
 
 export type UserCommand =
@@ -55,7 +57,9 @@ export type UserCommand =
   | { type: 'use_totp_step'; step: number; at: Date }
   | { type: 'use_recovery_code'; codeHash: string; at: Date }
   | { type: 'replace_recovery_codes'; recoveryCodeHashes: string[]; at: Date }
-  | { type: 'disable_totp'; at: Date };
+  | { type: 'disable_totp'; at: Date }
+  | { type: 'link_google'; link: GoogleLink; via: 'connect' | 'email'; at: Date }
+  | { type: 'unlink_google'; at: Date };
 
 const invalidRefresh = () => new ApiError('IKW-AUT-007', 'The refresh token is not valid', 'refreshToken');
 
@@ -158,6 +162,18 @@ function decideSecondFactor(state: UserState, c: Extract<UserCommand, { type: 's
   }
 }
 
+/** One Google account at a time: linking the same one again changes nothing, another is refused. */
+function decideGoogle(state: UserState, c: Extract<UserCommand, { type: 'link_google' | 'unlink_google' }>): UserEvent[] {
+  const at = c.at.toISOString();
+  if (c.type === 'unlink_google') {
+    if (!state.google) throw new ApiError('IKW-RES-002', 'No Google account is connected to your account');
+    return [{ type: 'user.google_unlinked', data: { ...state.google, at } }];
+  }
+  if (state.google?.issuer === c.link.issuer && state.google.subject === c.link.subject) return [];
+  if (state.google) throw new ApiError('IKW-RES-002', 'Another Google account is already connected to your account; disconnect it first');
+  return [{ type: 'user.google_linked', data: { ...c.link, via: c.via, at } }];
+}
+
 /** Users and their sessions: refresh tokens rotate, and a reused one revokes its whole session. */
 export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
   initialState: {
@@ -171,6 +187,7 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
     totp: null,
     pendingTotp: new Map(),
     recoveryCodes: new Set(),
+    google: null,
   },
 
   evolve(state, event) {
@@ -237,6 +254,12 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
         return { ...state, recoveryCodes: new Set(event.data.recoveryCodeHashes) };
       case 'user.totp_disabled':
         return { ...state, totp: null, recoveryCodes: new Set() };
+      case 'user.google_linked': {
+        const { issuer, subject, email } = event.data;
+        return { ...state, google: { issuer, subject, email } };
+      }
+      case 'user.google_unlinked':
+        return { ...state, google: null };
     }
   },
 
@@ -298,6 +321,9 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
       case 'replace_recovery_codes':
       case 'disable_totp':
         return decideSecondFactor(state, command);
+      case 'link_google':
+      case 'unlink_google':
+        return decideGoogle(state, command);
       case 'set_default_organization':
         if (state.defaultOrganizationId === command.organizationId) return [];
         return [{ type: 'user.default_organization_set', data: { organizationId: command.organizationId, at } }];

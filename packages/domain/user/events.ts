@@ -70,6 +70,15 @@ export interface TotpEnrolment {
   at: string;
 }
 
+/** A Google account linked to the user (docs/auth.md, "Sign-in with Google"). */
+export interface GoogleLink {
+  issuer: string;
+  /** Google's stable id of the account (`sub`); the e-mail address can change, this cannot. */
+  subject: string;
+  /** The address Google vouched for when it was linked (shown to the user; not used to sign in). */
+  email: string;
+}
+
 export type UserEvent =
   | DomainEvent<'user.created', UserCreated>
   | DomainEvent<'user.session_started', SessionStarted>
@@ -94,7 +103,10 @@ export type UserEvent =
   | DomainEvent<'user.totp_step_used', { step: number; at: string }>
   | DomainEvent<'user.recovery_code_used', { codeHash: string; at: string }>
   | DomainEvent<'user.recovery_codes_replaced', { recoveryCodeHashes: string[]; at: string }>
-  | DomainEvent<'user.totp_disabled', { at: string }>;
+  | DomainEvent<'user.totp_disabled', { at: string }>
+  /** `via`: `connect` (the signed-in user, behind a challenge) or `email` (a sign-in with Google whose verified address is the user's). */
+  | DomainEvent<'user.google_linked', GoogleLink & { via: 'connect' | 'email'; at: string }>
+  | DomainEvent<'user.google_unlinked', GoogleLink & { at: string }>;
 
 export type ContactChannel = 'email' | 'phone';
 
