@@ -14,7 +14,7 @@ export type GoogleSignInCommand =
   /** The callback, once: with the `state` it carried (hashed), and what it decided. */
   | { type: 'complete'; stateHash: string; result: GoogleSignInReturn & { userId: string; outcome: GoogleSignInOutcome; email: string }; at: Date }
   | { type: 'refuse'; stateHash: string; result: GoogleSignInReturn & { code: ErrorCode; message: string }; at: Date }
-  /** The one-time code, once, within its lifetime. */
+  /** The one-time code, once, within its lifetime (a refusal too: the service then answers it). */
   | { type: 'redeem'; exchangeHash: string; at: Date };
 
 const badState = () => new ApiError('IKW-FED-002', undefined, 'state');
@@ -50,7 +50,6 @@ export const googleSignInDecider: Decider<GoogleSignInCommand, GoogleSignInState
       case 'redeem': {
         const returned = state.returned;
         if (!returned || state.redeemed || returned.exchangeHash !== command.exchangeHash || command.at.getTime() >= Date.parse(returned.exchangeExpiresAt)) throw badCode();
-        if ('code' in returned) throw new ApiError(returned.code, returned.message);
         return [{ type: 'google_sign_in.redeemed', data: { at: command.at.toISOString() } }];
       }
       default:

@@ -206,7 +206,8 @@ export class GoogleSignIn {
     if (!attemptId) throw new ApiError('IKW-FED-002', undefined, 'code');
     await handleSteps(this.deps.store, [this.attemptStep(attemptId, { type: 'redeem', exchangeHash: sha256Hex(code), at: this.now() }, actor)], { onConflict: 'internal' });
     const { returned } = (await loadState(this.deps.store, googleSignInStream(attemptId), googleSignInDecider)).state;
-    if (!returned || !('userId' in returned)) throw new ApiError('IKW-FED-002', undefined, 'code');
+    if (!returned) throw new ApiError('IKW-FED-002', undefined, 'code');
+    if ('code' in returned) throw new ApiError(returned.code, returned.message);
     if (returned.outcome === 'connected') return { connected: true, email: returned.email };
     const asUser: Actor = { ...actor, actor: `user:${returned.userId}` };
     return this.deps.secondFactors.signInProven(await this.deps.accounts.load(returned.userId), device, asUser);
