@@ -7,7 +7,7 @@ import { signedIn } from './shared.js';
 const uuid = { type: 'string', format: 'uuid' };
 const returnUrl = { type: 'string', minLength: 1, maxLength: 2048, description: "Where the browser lands after Google, with `#googleCode=…` added: PUBLIC_URL's origin or one of GOOGLE_RETURN_ORIGINS" };
 const authorization = { type: 'object', properties: { authorizationUrl: { type: 'string', format: 'uri' }, expiresAt: { type: 'string', format: 'date-time' } } };
-/** What Google (or a provider standing for it) sends back; Google adds more (`scope`, `authuser`, `hd`, `prompt`), passed through. */
+/** What Google (or a provider standing for it) sends back: the OAuth parameters and Google's own (`authuser`, `hd`, `prompt`); any other is IKW-VAL-002, as everywhere. */
 const param = { type: 'string', maxLength: 4096 };
 
 /**
@@ -34,7 +34,8 @@ export function authGoogleFamily(google: GoogleSignIn): Family {
         auth: 'public',
         query: {
           type: 'object',
-          properties: { code: param, state: param, iss: param, error: param, error_description: param, scope: param, authuser: param, hd: param, prompt: param },
+          additionalProperties: false,
+          properties: { code: param, state: param, iss: param, error: param, error_description: param, error_uri: param, scope: param, authuser: param, hd: param, prompt: param, session_state: param },
         },
         status: 303,
         response: { type: 'string', description: 'Empty; the Location header holds returnUrl#googleCode=…' },
