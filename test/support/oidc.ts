@@ -3,9 +3,10 @@
  * browser made of plain HTTP requests that goes through its authorization flow: the login
  * interaction and the consent, with the provider's cookies.
  */
+import { generateKeyPairSync } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import Provider from 'oidc-provider';
+import Provider, { type JWKS } from 'oidc-provider';
 import type { Test } from 'tap';
 
 export interface TestGoogleAccount {
@@ -47,6 +48,8 @@ export async function startTestGoogle(t: Test, redirectUri: string): Promise<Tes
     conformIdTokenClaims: false,
     pkce: { required: () => true },
     cookies: { keys: ['a test cookie key'] },
+    // A signing key of the test's own (RS256, as Google's), instead of the provider's development keys.
+    jwks: { keys: [{ ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }), kid: 'test', use: 'sig', alg: 'RS256' }] } as JWKS,
   });
   server.on('request', provider.callback());
   t.teardown(() => {
