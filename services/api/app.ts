@@ -36,7 +36,7 @@ export function apiFamilies(system: System): Family[] {
   return [
     healthFamily(system.knex, system.config.eventStore === 'esdb' ? 'projector' : 'inline'),
     authFamily(system.accounts, system.secondFactors, system.knex, system.clock),
-    authSecurityFamily(system.knex, system.secondFactors, system.contactChanges),
+    authSecurityFamily(system.knex, system.clock, system.secondFactors, system.contactChanges),
     authPasskeysFamily(system.knex, system.passkeys),
     authSignUpFamily(system.accounts, system.verifications, system.signUp),
     authGoogleFamily(system.google),

@@ -34,6 +34,7 @@ t.test('verify-email and verify-phone: a code to the current address proves it; 
 
   t.match(await post(svc, '/api/v1/auth/verify-phone/challenge', undefined, token), { status: 409, body: { code: 'IKW-RES-002' } }, 'no phone yet');
   t.match(await svc.request('GET', '/api/v1/auth/email-change', { key: token }), { status: 200, body: { pending: null } });
+  t.match(await svc.request('GET', '/api/v1/auth/google', { key: token }), { status: 200, body: { connected: false } });
 });
 
 t.test('account activity: sign-ins, sign-outs and changes, newest first, with address and user agent; only the user’s own', async (t) => {
@@ -58,4 +59,14 @@ t.test('account activity: sign-ins, sign-outs and changes, newest first, with ad
   t.same((await svc.request('GET', '/api/v1/auth/security-events?limit=1', { key: second.accessToken })).body.data.length, 1);
   t.match(await svc.request('GET', '/api/v1/auth/security-events?limit=0', { key: second.accessToken }), { status: 400, body: { code: 'IKW-VAL-001', param: 'limit' } });
   t.equal((await svc.request('GET', '/api/v1/auth/security-events', { key: first.accessToken })).status, 401, 'the session the password change ended');
+
+  // Sign out everywhere: this session too.
+  const third = (await login('act@shop.example', 'Tablet/3')).body;
+  await post(svc, '/api/v1/auth/change-password', { currentPassword: 'another password', newPassword: 'another password 2' }, second.accessToken);
+  const fourth = (await svc.request('POST', '/api/v1/auth/login', { body: { email: 'act@shop.example', password: 'another password 2' } })).body;
+  t.equal((await svc.request('GET', '/api/v1/auth/me', { key: third.accessToken })).status, 401);
+  t.match(await post(svc, '/api/v1/auth/sessions/revoke-all', undefined, fourth.accessToken), { status: 200, body: { revoked: 2 } }, 'this session and the one that changed the password');
+  t.equal((await svc.request('GET', '/api/v1/auth/me', { key: fourth.accessToken })).status, 401, 'the caller is signed out too');
+  t.equal((await svc.request('GET', '/api/v1/auth/me', { key: second.accessToken })).status, 401);
+  t.equal((await post(svc, '/api/v1/auth/refresh', { refreshToken: fourth.refreshToken })).status, 401);
 });

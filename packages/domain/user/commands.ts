@@ -266,6 +266,12 @@ export class Accounts {
     await this.run(claims.userId, { type: 'end_session', sessionId, reason: 'revoked', at: this.deps.clock.now() }, this.metadata(claims.userId, actor, claims));
   }
 
+  /** Ends every session of the caller, the one making the request too; returns how many ended. */
+  async revokeAllSessions(claims: AppTokenClaims, actor: Actor): Promise<number> {
+    const result = await this.run(claims.userId, { type: 'end_all_sessions', at: this.deps.clock.now() }, this.metadata(claims.userId, actor, claims));
+    return result.events.length;
+  }
+
   /** Ends every session of the caller but the one making the request; returns how many ended. */
   async revokeOtherSessions(claims: AppTokenClaims, actor: Actor): Promise<number> {
     const result = await this.run(claims.userId, { type: 'end_other_sessions', keep: claims.sessionId, at: this.deps.clock.now() }, this.metadata(claims.userId, actor, claims));

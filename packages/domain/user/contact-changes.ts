@@ -179,13 +179,6 @@ export class ContactChanges {
     return { verified: true, address: challenge.address };
   }
 
-  /** The pending e-mail change, if any. */
-  async pendingEmailChange(claims: AppTokenClaims): Promise<{ requestId: string; newEmail: string; expiresAt: string } | null> {
-    const state = await this.deps.accounts.load(claims.userId);
-    const pending = [...state.tokens.values()].filter((t) => t.kind === 'email_change' && Date.parse(t.expiresAt) > this.now().getTime()).at(-1);
-    return pending ? { requestId: pending.tokenId, newEmail: pending.newEmail!, expiresAt: pending.expiresAt } : null;
-  }
-
   async verifyPhoneChange(claims: AppTokenClaims, requestId: string, code: string, actor: Actor): Promise<{ phone: string }> {
     const { accounts, verifications } = this.deps;
     const asUser = this.asUser(claims, actor);

@@ -42,6 +42,8 @@ export type UserCommand =
   | { type: 'switch_session'; sessionId: string; context: SessionContext; at: Date }
   | { type: 'end_session'; sessionId: string; reason: 'signed_out' | 'revoked'; at: Date }
   | { type: 'end_other_sessions'; keep: string; at: Date }
+  /** Sign out everywhere, this session too (a lost device). */
+  | { type: 'end_all_sessions'; at: Date }
   | { type: 'set_default_organization'; organizationId: string; at: Date }
   /** A new password; every session but `keep` (the one changing it) ends. */
   | { type: 'change_password'; passwordHash: string; keep: string | null; at: Date }
@@ -344,6 +346,8 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
       case 'end_session':
         liveSession(state, command.sessionId, command.at);
         return [{ type: 'user.session_revoked', data: { sessionId: command.sessionId, reason: command.reason, at } }];
+      case 'end_all_sessions':
+        return endOthers(state, null, 'signed_out', command.at);
       case 'end_other_sessions':
         liveSession(state, command.keep, command.at);
         return endOthers(state, command.keep, 'other_sessions_revoked', command.at);

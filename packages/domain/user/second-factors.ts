@@ -186,17 +186,4 @@ export class SecondFactors {
     return { recoveryCodes };
   }
 
-  /** What protects the account: the authenticator app, recovery codes left, verified contacts. */
-  async status(claims: AppTokenClaims): Promise<{ totpEnabled: boolean; recoveryCodesRemaining: number; emailVerified: boolean; phoneVerified: boolean; passkeys: number; strongestFactor: Factor }> {
-    const state = await this.deps.accounts.load(claims.userId);
-    const user = state.user!;
-    return {
-      totpEnabled: state.totp !== null,
-      recoveryCodesRemaining: state.recoveryCodes.size,
-      emailVerified: state.verified.email === user.email,
-      phoneVerified: user.phone !== null && state.verified.phone === user.phone,
-      passkeys: state.passkeys.size,
-      strongestFactor: state.passkeys.size > 0 ? 'passkey' : state.totp ? 'totp' : 'email',
-    };
-  }
 }

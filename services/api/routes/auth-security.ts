@@ -7,6 +7,8 @@ import type { SecondFactors } from '../../../packages/domain/user/second-factors
 import { MFA_PURPOSES, type MfaPurpose } from '../../../packages/domain/verification/events.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { listSecurityEvents } from '../../../projections/user-security-events.js';
+import { findUser } from '../../../projections/users.js';
+import type { Clock } from '../../../packages/core/clock.js';
 import { deviceOf, email, mfaChallengeSchema, password, tokenPair, userOf } from './auth.js';
 import { signedIn } from './shared.js';
 
@@ -29,7 +31,7 @@ function e164(input: string, param: string): string {
  * phone and password"): challenges answered by the strongest factor, the authenticator app and its
  * recovery codes, and the changes each challenge guards.
  */
-export function authSecurityFamily(knex: Knex, secondFactors: SecondFactors, changes: ContactChanges): Family {
+export function authSecurityFamily(knex: Knex, clock: Clock, secondFactors: SecondFactors, changes: ContactChanges): Family {
   /** Proving the current e-mail address or phone number: a code sent there, then checked. */
   const contactProof = (name: 'email' | 'phone', channel: 'email' | 'sms') => [
     route({
@@ -99,7 +101,22 @@ export function authSecurityFamily(knex: Knex, secondFactors: SecondFactors, cha
         summary: 'The pending e-mail change of the signed-in user, or null',
         auth: signedIn,
         response: { type: 'object', properties: { pending: { type: ['object', 'null'], properties: { requestId: { type: 'string' }, newEmail: { type: 'string' }, expiresAt: { type: 'string', format: 'date-time' } } } } },
-        handler: async (ctx) => ({ pending: await changes.pendingEmailChange(userOf(ctx)) }),
+        handler: async (ctx) => {
+          const user = (await findUser(knex, userOf(ctx).userId))!;
+          const live = user.pending_email !== null && user.pending_email_expires_at!.getTime() > clock.now().getTime();
+          return { pending: live ? { requestId: user.pending_email_request_id, newEmail: user.pending_email, expiresAt: user.pending_email_expires_at!.toISOString() } : null };
+        },
+      }),
+      route({
+        method: 'get',
+        path: '/api/v1/auth/google',
+        summary: 'The Google account connected to the signed-in user, if any',
+        auth: signedIn,
+        response: { type: 'object', properties: { connected: { type: 'boolean' }, email: { type: ['string', 'null'] }, connectedAt: { type: ['string', 'null'], format: 'date-time' } } },
+        handler: async (ctx) => {
+          const user = (await findUser(knex, userOf(ctx).userId))!;
+          return { connected: user.google_email !== null, email: user.google_email, connectedAt: user.google_linked_at?.toISOString() ?? null };
+        },
       }),
       route<{ purpose: MfaPurpose }>({
         method: 'post',
@@ -129,7 +146,17 @@ export function authSecurityFamily(knex: Knex, secondFactors: SecondFactors, cha
           type: 'object',
           properties: { totpEnabled: { type: 'boolean' }, recoveryCodesRemaining: { type: 'integer' }, emailVerified: { type: 'boolean' }, phoneVerified: { type: 'boolean' }, passkeys: { type: 'integer' }, strongestFactor: { enum: ['passkey', 'totp', 'email'] } },
         },
-        handler: (ctx) => secondFactors.status(userOf(ctx)),
+        handler: async (ctx) => {
+          const user = (await findUser(knex, userOf(ctx).userId))!;
+          return {
+            totpEnabled: user.totp_enabled,
+            recoveryCodesRemaining: user.recovery_codes_remaining,
+            emailVerified: user.email_verified_at !== null,
+            phoneVerified: user.phone_verified_at !== null,
+            passkeys: user.passkeys,
+            strongestFactor: user.passkeys > 0 ? 'passkey' : user.totp_enabled ? 'totp' : 'email',
+          };
+        },
       }),
       route({
         method: 'post',
