@@ -190,3 +190,30 @@ t.test('phone change by SMS code; direct changes and personal-info/sensitive; a 
   t.equal((await post(svc, '/api/v1/auth/login', { email: 'moved@shop.example', password: 'brand new password' })).status, 200);
   t.match(lastMail(mails, 'phone@shop.example'), /e-mail address, password of your Sika account were changed/, 'the old address is told');
 });
+
+t.test('an organization that requires a second factor keeps its owners’ last one', async (t) => {
+  const { svc, mails } = await start(t);
+  const m = await svc.merchant('Strict shop');
+  await svc.member(m, 'owner@strict.example', PASSWORD);
+  await svc.member(m, 'viewer@strict.example', PASSWORD, 'viewer');
+  const owner = (await signIn(svc, 'owner@strict.example')).accessToken;
+  const viewer = (await signIn(svc, 'viewer@strict.example')).accessToken;
+  t.match(await svc.request('GET', '/api/v1/merchant/team/settings', { key: owner }), { status: 200, body: { require_mfa: false } });
+  t.match(await svc.request('PATCH', '/api/v1/merchant/team/settings', { key: viewer, body: { require_mfa: true } }), { status: 403, body: { code: 'IKW-ACC-002' } });
+  t.match(await svc.request('PATCH', '/api/v1/merchant/team/settings', { key: owner, body: { require_mfa: true } }), { status: 200, body: { require_mfa: true } });
+
+  const setup = (await post(svc, '/api/v1/auth/mfa/totp/setup', undefined, owner)).body;
+  await post(svc, '/api/v1/auth/mfa/totp/verify', { secretId: setup.secretId, code: await appCode(setup.secret, svc) }, owner);
+  const answered = async () => {
+    const c = await post(svc, '/api/v1/auth/mfa/challenge', { purpose: 'mfa/totp/disable' }, owner);
+    svc.clock.advance(30_000);
+    await post(svc, '/api/v1/auth/mfa/verify', { challengeId: c.body.challengeId, code: await appCode(setup.secret, svc) });
+    return c.body.challengeId as string;
+  };
+  const challengeId = await answered();
+  t.match(await post(svc, '/api/v1/auth/mfa/totp/disable', { challengeId }, owner), { status: 409, body: { code: 'IKW-ACC-010' } }, 'the last factor of an owner stays');
+  t.match(await svc.request('GET', '/api/v1/auth/mfa', { key: owner }), { body: { totpEnabled: true } });
+  t.match(await svc.request('PATCH', '/api/v1/merchant/team/settings', { key: owner, body: { require_mfa: false } }), { status: 200 });
+  t.match(await post(svc, '/api/v1/auth/mfa/totp/disable', { challengeId }, owner), { status: 200 }, 'the refused removal did not use the challenge up');
+  t.ok(mails.length > 0);
+});

@@ -173,6 +173,7 @@ export class SecondFactors {
   /** Removes the authenticator app, behind a fresh challenge answered by it. */
   async disableTotp(claims: AppTokenClaims, challengeId: string, actor: Actor): Promise<void> {
     const { accounts, verifications } = this.deps;
+    await accounts.assertMayRemoveFactor(claims.userId, (await accounts.load(claims.userId)).passkeys.size);
     await accounts.handle(claims.userId, [verifications.consumption(challengeId, 'mfa/totp/disable', null, claims.userId, actor)], { type: 'disable_totp', at: this.now() }, actor);
     await this.notify(await accounts.load(claims.userId), 'The authenticator app was removed from your Sika account', 'Sign-ins no longer ask for its codes.');
   }
