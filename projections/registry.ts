@@ -1,6 +1,7 @@
 import { apiKeysProjection } from './api-keys.js';
 import { balanceTransactionsProjection } from './balance-transactions.js';
 import { balancesProjection } from './balances.js';
+import { checkoutSessionsProjection } from './checkout-sessions.js';
 import { customersProjection } from './customers.js';
 import { invoicesProjection } from './invoices.js';
 import { merchantsProjection } from './merchants.js';
@@ -8,6 +9,7 @@ import { operationsProjection } from './operations.js';
 import { organizationsProjection } from './organizations.js';
 import { paymentIntentEventsProjection } from './payment-intent-events.js';
 import { paymentIntentsProjection } from './payment-intents.js';
+import { paymentLinksProjection } from './payment-links.js';
 import { payoutMethodsProjection } from './payout-methods.js';
 import { payoutSettingsProjection } from './payout-settings.js';
 import { payoutsProjection } from './payouts.js';
@@ -44,4 +46,7 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   usersProjection,
   userSessionsProjection,
   organizationsProjection,
+  // Checkout sessions and payment links
+  paymentLinksProjection,
+  checkoutSessionsProjection,
 ];

@@ -12,6 +12,8 @@ import { Accounts } from '../packages/domain/user/commands.js';
 import { AppTokenSigner } from '../packages/domain/user/tokens.js';
 import type { Environment } from '../packages/domain/merchant/events.js';
 import { PaymentIntents } from '../packages/domain/payment-intent/commands.js';
+import { CheckoutSessions } from '../packages/domain/checkout-session/commands.js';
+import { PaymentLinks } from '../packages/domain/payment-link/commands.js';
 import type { EventStore } from '../packages/eventstore/port.js';
 import { PostgresEventStore } from '../packages/eventstore/postgres/store.js';
 import { IdempotencyStore } from '../packages/http/idempotency.js';
@@ -66,6 +68,9 @@ export interface System {
   /** The bus consumers (webhook dispatch, invoice payments); a scale-out dispatcher process runs them. */
   busConsumers: ConsumerSpec[];
   paymentIntents: PaymentIntents;
+  /** Hosted checkout: sessions and the payment links that open them (docs/checkout.md). */
+  checkoutSessions: CheckoutSessions;
+  paymentLinks: PaymentLinks;
   payouts: Payouts;
   webhookEndpoints: WebhookEndpoints;
   webhooks: WebhookDispatcher;
@@ -136,6 +141,8 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     scheduleSettlement: enqueuer(ledgerSettlement),
     instance,
   });
+  const paymentLinks = new PaymentLinks({ store, clock, publicUrl: config.publicUrl });
+  const checkoutSessions = new CheckoutSessions({ store, clock, publicUrl: config.publicUrl, paymentIntents, paymentLinks });
   const payouts = new Payouts({
     store,
     clock,
@@ -196,6 +203,8 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     scheduler,
     busConsumers,
     paymentIntents,
+    checkoutSessions,
+    paymentLinks,
     payouts,
     webhookEndpoints,
     webhooks,

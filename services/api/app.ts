@@ -6,6 +6,9 @@ import { authFamily } from './routes/auth.js';
 import { balanceTransactionsFamily } from './routes/balance-transactions.js';
 import { balanceFamily } from './routes/balance.js';
 import { billingFamily } from './routes/billing.js';
+import { checkoutApiFamily } from './routes/checkout-api.js';
+import { checkoutPagesFamily } from './routes/checkout-pages.js';
+import { checkoutSessionsFamily } from './routes/checkout-sessions.js';
 import { feesFamily } from './routes/fees.js';
 import { geographyFamily } from './routes/geography.js';
 import { healthFamily } from './routes/health.js';
@@ -21,6 +24,8 @@ import { onboardingFamily } from './routes/onboarding.js';
 import { operationsFamily } from './routes/operations.js';
 import { organizationsFamily } from './routes/organizations.js';
 import { paymentIntentsFamily } from './routes/payment-intents.js';
+import { paymentLinksFamily } from './routes/payment-links.js';
+import { payFamily } from './routes/pay.js';
 import { payoutsFamily } from './routes/payouts.js';
 import { sandboxFamily } from './routes/sandbox.js';
 import { webhookEndpointsFamily } from './routes/webhook-endpoints.js';
@@ -53,6 +58,12 @@ export function apiFamilies(system: System): Family[] {
     merchantRefundsFamily(system.knex, system.billing.refunds),
     merchantTeamFamily(system.knex, system.organizations),
     billingFamily(system.knex, system.billing),
+    // Hosted checkout: sessions, their page and its API, payment links (docs/checkout.md).
+    checkoutSessionsFamily(system.knex, system.clock, system.checkoutSessions),
+    checkoutApiFamily(system.knex, system.clock, system.checkoutSessions),
+    checkoutPagesFamily(system.knex, system.clock, system.checkoutSessions),
+    paymentLinksFamily(system.knex, system.paymentLinks),
+    payFamily(system.knex, system.checkoutSessions),
   ];
 }
 
