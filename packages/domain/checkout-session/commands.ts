@@ -133,7 +133,7 @@ export class CheckoutSessions extends CommandService<CheckoutSessionCommand, Che
       return this.open(
         who,
         { amount: link.amount, currency: link.currency, country: link.country, description: link.description, feeMode: link.feeMode, linkId, paymentMethodTypes: input.paymentMethodTypes ?? link.paymentMethodTypes },
-        { ...input, deferPaymentIntentCreation: true },
+        { successUrl: link.successUrl, cancelUrl: link.cancelUrl, ...input, deferPaymentIntentCreation: true },
         actor,
         id,
       );

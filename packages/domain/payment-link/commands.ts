@@ -17,6 +17,8 @@ export interface CreatePaymentLinkInput {
   paymentMethodTypes?: CheckoutMethodType[];
   expiresAt?: string | null;
   isSingleUse?: boolean;
+  successUrl?: string | null;
+  cancelUrl?: string | null;
 }
 
 /** Slugs are 16 base62 characters (~95 bits): a link's URL cannot be guessed from another's. */
@@ -52,6 +54,8 @@ export class PaymentLinks extends CommandService<PaymentLinkCommand, PaymentLink
           paymentMethodTypes: [...new Set<CheckoutMethodType>(input.paymentMethodTypes ?? ['mobile_money'])],
           expiresAt: input.expiresAt != null ? new Date(input.expiresAt).toISOString() : null,
           isSingleUse: input.isSingleUse ?? false,
+          successUrl: input.successUrl ?? null,
+          cancelUrl: input.cancelUrl ?? null,
           createdAt: now.toISOString(),
         },
       },

@@ -42,6 +42,8 @@ export function toPaymentLinkObject(state: PaymentLinkState): PaymentLinkObject 
     paymentMethodTypes: l.paymentMethodTypes,
     expiresAt: l.expiresAt,
     isSingleUse: l.isSingleUse,
+    successUrl: l.successUrl,
+    cancelUrl: l.cancelUrl,
     active: state.deactivatedAt === null,
     deactivatedAt: state.deactivatedAt,
     livemode: l.environment === 'live',

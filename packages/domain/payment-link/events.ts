@@ -18,6 +18,9 @@ export interface PaymentLinkCreated {
   paymentMethodTypes: CheckoutMethodType[];
   expiresAt: string | null;
   isSingleUse: boolean;
+  /** Where the link's sessions send the customer once paid, or canceled. */
+  successUrl: string | null;
+  cancelUrl: string | null;
   createdAt: string;
 }
 
@@ -35,6 +38,8 @@ export interface PaymentLinkObject {
   paymentMethodTypes: CheckoutMethodType[];
   expiresAt: string | null;
   isSingleUse: boolean;
+  successUrl: string | null;
+  cancelUrl: string | null;
   active: boolean;
   deactivatedAt: string | null;
   livemode: boolean;

@@ -111,6 +111,7 @@ const LAYOUT = `<!doctype html>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <% if (it.refresh) { %><noscript><meta http-equiv="refresh" content="3"></noscript><% } %>
 <title><%= it.title %></title>
 <style><%~ it.style %></style>
@@ -165,7 +166,8 @@ function pageReply(html: string, status: number, formTargets: (string | null)[] 
     `script-src ${SCRIPT_HASH}`,
     `style-src ${STYLE_HASH}`,
     "connect-src 'self'",
-    "img-src 'self'",
+    // data: for the empty icon, which keeps browsers from asking for /favicon.ico.
+    "img-src 'self' data:",
     `form-action 'self'${origins.map((o) => ` ${o}`).join('')}`,
     "base-uri 'none'",
     "frame-ancestors 'none'",

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { CreatePaymentLinkInput, PaymentLinks } from '../../../packages/domain/payment-link/commands.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { findPaymentLink } from '../../../projections/payment-links.js';
-import { amountFields, checkoutMethodTypesSchema, countrySchema, idParams, resourceSchema, retrieveRoute } from './shared.js';
+import { amountFields, checkoutMethodTypesSchema, countrySchema, idParams, resourceSchema, retrieveRoute, returnUrlSchema } from './shared.js';
 
 const createBody = {
   type: 'object',
@@ -16,6 +16,8 @@ const createBody = {
     paymentMethodTypes: checkoutMethodTypesSchema,
     expiresAt: { type: ['string', 'null'], format: 'date-time' },
     isSingleUse: { type: 'boolean' },
+    successUrl: { ...returnUrlSchema, type: ['string', 'null'] },
+    cancelUrl: { ...returnUrlSchema, type: ['string', 'null'] },
   },
 };
 
@@ -30,6 +32,8 @@ const paymentLinkSchema = resourceSchema('payment_link', ['url', 'slug', 'amount
   paymentMethodTypes: { type: 'array', items: { type: 'string' } },
   expiresAt: { type: ['string', 'null'], format: 'date-time' },
   isSingleUse: { type: 'boolean' },
+  successUrl: { type: ['string', 'null'] },
+  cancelUrl: { type: ['string', 'null'] },
   active: { type: 'boolean' },
   deactivatedAt: { type: ['string', 'null'], format: 'date-time' },
   livemode: { type: 'boolean' },
