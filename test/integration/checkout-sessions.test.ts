@@ -169,6 +169,18 @@ t.test('a failed payment can be tried again, with a new intent', async (t) => {
   t.match(await sessionStatus(svc, s.id), { status: 'complete', paymentStatus: 'paid', paymentIntentId: retried.body.paymentIntentId });
 });
 
+t.test('a card with 3-D Secure: the status names the page to open, which brings the customer back', async (t) => {
+  const s = await createSession(svc, key, { paymentMethodTypes: ['card'] });
+  const paid = await svc.request('POST', `/api/checkout/${s.id}/pay`, { body: { payment_method: { type: 'card', card: { token: 'tok_3ds_required' } } } });
+  assertOk(t, paid);
+  const status = await sessionStatus(svc, s.id);
+  t.match(status, { paymentStatus: 'processing', nextAction: { type: 'redirect_to_url', redirect_to_url: { url: /\/sandbox\/3ds\/op_/, return_url: s.url } } });
+  const completed = await fetch(`${svc.baseUrl}${new URL(status.nextAction.redirect_to_url.url).pathname}/complete`, { method: 'POST', redirect: 'manual' });
+  t.equal(completed.status, 303);
+  t.match(completed.headers.get('location'), `${s.url}?status=succeeded`);
+  t.match(await sessionStatus(svc, s.id), { status: 'complete', paymentStatus: 'paid' });
+});
+
 t.test('pay: refusals', async (t) => {
   const s = await createSession(svc, key);
   const pay = (body: unknown) => svc.request('POST', `/api/checkout/${s.id}/pay`, { body });

@@ -58,6 +58,7 @@ const statusSchema = {
     paymentIntentId: { type: ['string', 'null'] },
     operationId: { type: ['string', 'null'] },
     lastPaymentError: { type: ['object', 'null'] },
+    nextAction: { type: ['object', 'null'] },
     redirectUrl: { type: ['string', 'null'] },
   },
 };
@@ -117,6 +118,8 @@ export function checkoutApiFamily(knex: Knex, clock: Clock, sessions: CheckoutSe
             paymentIntentId: v.intent?.id ?? null,
             operationId: v.intent?.latest_operation ?? null,
             lastPaymentError: v.intent?.last_payment_error ?? null,
+            // What the customer must do while the payment waits (approve on the phone, a 3-D Secure page): the intent's next_action.
+            nextAction: v.intent?.next_action ?? null,
             redirectUrl: nextUrl(v),
           };
         },
