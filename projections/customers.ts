@@ -103,3 +103,9 @@ export function customerObject(row: CustomerRow): CustomerObject {
     livemode: row.environment === 'live',
   };
 }
+
+/** The id of this owner's customer with this e-mail address (any case), if there is one (the oldest, should there be several). */
+export async function findCustomerIdByEmail(knex: Knex, owner: Owner, email: string): Promise<string | undefined> {
+  const row = await ownedRows(knex, 'read.customers', owner).whereRaw('lower(email) = ?', [email.toLowerCase()]).orderBy('created_at').select('id').first<{ id: string } | undefined>();
+  return row?.id;
+}

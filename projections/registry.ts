@@ -2,6 +2,7 @@ import { apiKeysProjection } from './api-keys.js';
 import { balanceTransactionsProjection } from './balance-transactions.js';
 import { balancesProjection } from './balances.js';
 import { checkoutSessionsProjection } from './checkout-sessions.js';
+import { customerPortalSessionsProjection } from './customer-portal-sessions.js';
 import { customersProjection } from './customers.js';
 import { invoicesProjection } from './invoices.js';
 import { merchantsProjection } from './merchants.js';
@@ -49,4 +50,5 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   // Checkout sessions and payment links
   paymentLinksProjection,
   checkoutSessionsProjection,
+  customerPortalSessionsProjection,
 ];

@@ -14,6 +14,8 @@ import type { Environment } from '../packages/domain/merchant/events.js';
 import { PaymentIntents } from '../packages/domain/payment-intent/commands.js';
 import { CheckoutSessions } from '../packages/domain/checkout-session/commands.js';
 import { PaymentLinks } from '../packages/domain/payment-link/commands.js';
+import { CustomerPortal } from '../packages/domain/customer-portal/commands.js';
+import { findCustomerIdByEmail } from '../projections/customers.js';
 import type { EventStore } from '../packages/eventstore/port.js';
 import { PostgresEventStore } from '../packages/eventstore/postgres/store.js';
 import { IdempotencyStore } from '../packages/http/idempotency.js';
@@ -71,6 +73,8 @@ export interface System {
   /** Hosted checkout: sessions and the payment links that open them (docs/checkout.md). */
   checkoutSessions: CheckoutSessions;
   paymentLinks: PaymentLinks;
+  /** The customer portal's sign-in by e-mailed code. */
+  customerPortal: CustomerPortal;
   payouts: Payouts;
   webhookEndpoints: WebhookEndpoints;
   webhooks: WebhookDispatcher;
@@ -170,6 +174,12 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     timeoutMs: options.webhookTimeoutMs ?? 15_000,
   });
 
+  const customerPortal = new CustomerPortal({
+    store,
+    clock,
+    customerByEmail: (owner, email) => findCustomerIdByEmail(knex, owner, email),
+    sendCode: (owner, to, code) => notifier.customerPortalCode(owner.merchantId, to, code),
+  });
   const billing = new Billing({
     reads,
     store,
@@ -205,6 +215,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     paymentIntents,
     checkoutSessions,
     paymentLinks,
+    customerPortal,
     payouts,
     webhookEndpoints,
     webhooks,

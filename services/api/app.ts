@@ -9,6 +9,7 @@ import { billingFamily } from './routes/billing.js';
 import { checkoutApiFamily } from './routes/checkout-api.js';
 import { checkoutPagesFamily } from './routes/checkout-pages.js';
 import { checkoutSessionsFamily } from './routes/checkout-sessions.js';
+import { customerPortalFamily } from './routes/customer-portal.js';
 import { feesFamily } from './routes/fees.js';
 import { geographyFamily } from './routes/geography.js';
 import { healthFamily } from './routes/health.js';
@@ -64,6 +65,7 @@ export function apiFamilies(system: System): Family[] {
     checkoutPagesFamily(system.knex, system.clock, system.checkoutSessions),
     paymentLinksFamily(system.knex, system.paymentLinks),
     payFamily(system.knex, system.checkoutSessions),
+    customerPortalFamily(system.knex, system.clock, system.customerPortal, system.billing, system.paymentIntents),
   ];
 }
 

@@ -1,4 +1,7 @@
+import type { Knex } from 'knex';
 import { MAX_AMOUNT } from '../../../packages/catalog/index.js';
+import { sha256Hex } from '../../../packages/core/hashing.js';
+import { findPortalSession, type PortalSession } from '../../../projections/customer-portal-sessions.js';
 import { ApiError, notFound } from '../../../packages/core/errors.js';
 import type { CustomerRef } from '../../../packages/domain/customer/commands.js';
 import { destinationSchema } from '../../../packages/domain/payout-method/destination.js';
@@ -288,4 +291,12 @@ export function nextUrl(view: CheckoutSessionView): string | null {
   if (s.status === 'complete' && s.successUrl) return sessionReturnUrl(s.successUrl, 'succeeded', view.intent);
   if (s.status === 'canceled' && s.cancelUrl) return sessionReturnUrl(s.cancelUrl, 'canceled', view.intent);
   return null;
+}
+
+/** The customer portal's caller: the live portal session of its `Authorization: Bearer cps_…` token, or 401 IKW-CPT-002. */
+export async function portalCaller(knex: Knex, now: Date, authorization: string | undefined): Promise<PortalSession> {
+  const token = /^Bearer (cps_[0-9A-Za-z]{32})$/.exec(authorization ?? '')?.[1];
+  const session = token ? await findPortalSession(knex, sha256Hex(token), now) : undefined;
+  if (!session) throw new ApiError('IKW-CPT-002', undefined, 'Authorization');
+  return session;
 }
