@@ -35,9 +35,9 @@ export const customersProjection: Projection = {
   async apply(trx, event) {
     const e = event as unknown as CustomerEvent;
     if (e.type !== 'customer.created') {
-      // Name and wallet changes: the object after the change says it all.
+      // Contact and wallet changes: the object after the change says it all.
       const o = e.data.object;
-      await trx('read.customers').where({ id: o.id }).update({ name: o.name, currency: o.currency, balance: o.balance });
+      await trx('read.customers').where({ id: o.id }).update({ name: o.name, phone: o.phone, currency: o.currency, balance: o.balance });
       return;
     }
     const c = e.data;

@@ -4,13 +4,14 @@ import type { Billing } from '../../../packages/domain/billing/service.js';
 import type { CustomerPortal } from '../../../packages/domain/customer-portal/commands.js';
 import type { ConfirmInput, PaymentIntents } from '../../../packages/domain/payment-intent/commands.js';
 import type { PaymentIntentObject } from '../../../packages/domain/payment-intent/events.js';
+import type { RefundObject } from '../../../packages/domain/refund/events.js';
 import { toSubscriptionObject } from '../../../packages/domain/subscription/decider.js';
 import type { HandlerContext } from '../../../packages/http/context.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { customerObject, findCustomer } from '../../../projections/customers.js';
 import { findInvoice, listInvoicesByCursor } from '../../../projections/invoices.js';
 import type { CursorQuery } from '../../../projections/paging.js';
-import { findPaymentIntent, listPaymentIntents } from '../../../projections/payment-intents.js';
+import { listPaymentIntents } from '../../../projections/payment-intents.js';
 import { listRefunds } from '../../../projections/refunds.js';
 import { findSubscription, listSubscriptionsByCursor, renderSubscription } from '../../../projections/subscriptions.js';
 import { cursorQuery, found, idParams, paymentMethodSchema, portalCaller, returnUrlSchema } from './shared.js';
@@ -35,13 +36,28 @@ const verifyBody = {
 
 const payBody = { type: 'object', required: ['payment_method'], additionalProperties: false, properties: { payment_method: paymentMethodSchema('snake_case'), return_url: returnUrlSchema } };
 
+/** What a customer keeps of a succeeded payment. */
+function receipt(pi: PaymentIntentObject, refunds: RefundObject[]) {
+  return {
+    object: 'customer_portal.receipt',
+    paymentIntentId: pi.id,
+    amountPaid: pi.amount_received,
+    amountRefunded: refunds.filter((r) => r.status === 'succeeded').reduce((sum, r) => sum + r.amount, 0),
+    currency: pi.currency,
+    description: pi.description,
+    paymentMethod: pi.payment_method,
+    operationId: pi.latest_operation,
+    created: pi.created,
+  };
+}
+
 /** Only a portal token authenticates here; the routes are "public" to the API-key layer and check it themselves. */
 const portal = 'public' as const;
 
 /**
  * /api/v1/customer-portal: a merchant's customer signs in with a code sent by e-mail and sees
- * their own invoices (pays an open one), subscriptions (cancels at period end), payments with
- * their refunds and receipts, and contact details. Everything is scoped to the signed-in
+ * their own invoices (pays an open one), subscriptions (cancels at period end, resumes), payments
+ * with their refunds and receipts, and contact details (changes them). Everything is scoped to the signed-in
  * customer: another customer's object is "no such …".
  */
 export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerPortal, billing: Billing, paymentIntents: PaymentIntents): Family {
@@ -92,6 +108,22 @@ export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerP
           return customerObject(await found('customer', me.customerId, findCustomer(knex, me.owner, me.customerId)));
         },
       }),
+      route<{ name?: string; phone?: string | null }>({
+        method: 'patch',
+        path: '/api/v1/customer-portal/me',
+        summary: 'Change the name or phone number (international format; null removes it); the e-mail address signs the customer in and stays',
+        auth: portal,
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          minProperties: 1,
+          properties: { name: { type: 'string', minLength: 1, maxLength: 250 }, phone: { type: ['string', 'null'], minLength: 4, maxLength: 32 } },
+        },
+        handler: async (ctx) => {
+          const me = await caller(ctx);
+          return billing.customers.updateContact(me.owner, me.customerId, ctx.body, ctx.actor);
+        },
+      }),
       route<unknown, CursorQuery>({
         method: 'get',
         path: '/api/v1/customer-portal/invoices',
@@ -131,54 +163,39 @@ export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerP
           return listSubscriptionsByCursor(knex, me.owner, ctx.query, '/api/v1/customer-portal/subscriptions', { customer: me.customerId });
         },
       }),
-      route<unknown, unknown, { id: string }>({
-        method: 'post',
-        path: '/api/v1/customer-portal/subscriptions/:id/cancel',
-        summary: 'Cancel a subscription at the end of its current period',
+      route<{ cancelAtPeriodEnd: boolean }, unknown, { id: string }>({
+        method: 'patch',
+        path: '/api/v1/customer-portal/subscriptions/:id',
+        summary: 'Cancel a subscription at the end of its period (cancelAtPeriodEnd: true), or resume it before then (false)',
         auth: portal,
         params: idParams,
+        body: { type: 'object', required: ['cancelAtPeriodEnd'], additionalProperties: false, properties: { cancelAtPeriodEnd: { type: 'boolean' } } },
         handler: async (ctx) => {
           const me = await caller(ctx);
           const subscription = await findSubscription(knex, me.owner, ctx.params.id);
           await found('subscription', ctx.params.id, Promise.resolve(subscription?.customer === me.customerId ? subscription : undefined));
-          return renderSubscription(toSubscriptionObject(await billing.subscriptions.cancel(me.owner, ctx.params.id, true, ctx.actor)));
+          const state = ctx.body.cancelAtPeriodEnd
+            ? await billing.subscriptions.cancel(me.owner, ctx.params.id, true, ctx.actor)
+            : await billing.subscriptions.resume(me.owner, ctx.params.id, ctx.actor);
+          return renderSubscription(toSubscriptionObject(state));
         },
       }),
       route<unknown, CursorQuery>({
         method: 'get',
         path: '/api/v1/customer-portal/payments',
-        summary: "The customer's payments, newest first, each with its refunds",
+        summary: "The customer's payments, newest first, each with its refunds and, once succeeded, its receipt",
         auth: portal,
         query: cursorQuery(),
         handler: async (ctx) => {
           const me = await caller(ctx);
           const page = await listPaymentIntents(knex, me.owner, ctx.query, '/api/v1/customer-portal/payments', { customer: me.customerId });
-          const data = await Promise.all(page.data.map(async (pi) => ({ ...pi, refunds: (await listRefunds(knex, me.owner, pi.id, { page: 1, limit: 100 })).data })));
+          const data = await Promise.all(
+            page.data.map(async (pi) => {
+              const refunds = (await listRefunds(knex, me.owner, pi.id, { page: 1, limit: 100 })).data;
+              return { ...pi, refunds, receipt: pi.status === 'succeeded' ? receipt(pi, refunds) : null };
+            }),
+          );
           return { ...page, data };
-        },
-      }),
-      route<unknown, unknown, { id: string }>({
-        method: 'get',
-        path: '/api/v1/customer-portal/payments/:id/receipt',
-        summary: 'The receipt of a succeeded payment',
-        auth: portal,
-        params: idParams,
-        handler: async (ctx) => {
-          const me = await caller(ctx);
-          const pi = await findPaymentIntent(knex, me.owner, ctx.params.id);
-          const mine = await found('payment', ctx.params.id, Promise.resolve(pi?.customer === me.customerId && pi.status === 'succeeded' ? pi : undefined));
-          const refunds = (await listRefunds(knex, me.owner, mine.id, { page: 1, limit: 100 })).data;
-          return {
-            object: 'customer_portal.receipt',
-            paymentIntentId: mine.id,
-            amountPaid: mine.amount_received,
-            amountRefunded: refunds.filter((r) => r.status === 'succeeded').reduce((sum, r) => sum + r.amount, 0),
-            currency: mine.currency,
-            description: mine.description,
-            paymentMethod: mine.payment_method,
-            operationId: mine.latest_operation,
-            created: mine.created,
-          };
         },
       }),
     ],
