@@ -6,7 +6,8 @@ import { getCountry } from '../../../packages/catalog/index.js';
 import { Reply, type HandlerContext } from '../../../packages/http/context.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { findPublicCheckoutSession, type CheckoutSessionView } from '../../../projections/checkout-sessions.js';
-import { languageOf, messagePage, sessionPage, type Language } from '../pages/checkout.js';
+import { messagePage, sessionPage } from '../pages/checkout.js';
+import { languageOf, type Language } from '../pages/layout.js';
 import { nextUrl, sessionIdParams, wantsHtml } from './shared.js';
 
 interface PayForm {

@@ -4,7 +4,8 @@ import type { CheckoutSessions } from '../../../packages/domain/checkout-session
 import { Reply } from '../../../packages/http/context.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { findPaymentLinkBySlug } from '../../../projections/payment-links.js';
-import { languageOf, messagePage } from '../pages/checkout.js';
+import { messagePage } from '../pages/checkout.js';
+import { languageOf } from '../pages/layout.js';
 import { wantsHtml } from './shared.js';
 
 const slugParams = { type: 'object', properties: { slug: { type: 'string', pattern: '^[0-9A-Za-z]{16}$' } }, required: ['slug'] };
