@@ -9,6 +9,7 @@ import { billingFamily } from './routes/billing.js';
 import { checkoutApiFamily } from './routes/checkout-api.js';
 import { checkoutPagesFamily } from './routes/checkout-pages.js';
 import { checkoutSessionsFamily } from './routes/checkout-sessions.js';
+import { customerPortalPagesFamily } from './routes/customer-portal-pages.js';
 import { customerPortalFamily } from './routes/customer-portal.js';
 import { feesFamily } from './routes/fees.js';
 import { geographyFamily } from './routes/geography.js';
@@ -66,6 +67,7 @@ export function apiFamilies(system: System): Family[] {
     paymentLinksFamily(system.knex, system.paymentLinks),
     payFamily(system.knex, system.checkoutSessions),
     customerPortalFamily(system.knex, system.clock, system.customerPortal, system.billing, system.paymentIntents),
+    customerPortalPagesFamily(system.knex, system.clock, system.customerPortal, system.billing, system.config.publicUrl.startsWith('https:')),
   ];
 }
 
