@@ -126,26 +126,25 @@ export class CheckoutSessions extends CommandService<CheckoutSessionCommand, Che
   }
 
   /** GET /pay/{slug}: a new session for the link, deferred (intents are made when the customer pays). */
-  openForLink(who: Owner, linkId: string, input: CreateSessionInput, actor: Actor, id = newId('cs')): Promise<CheckoutSessionObject> {
-    return this.fromLink(who, linkId).then(async (link) => {
-      const { state } = await this.deps.paymentLinks.load(linkId);
-      if (state.claim && (await this.holderOf(state.claim)) === 'paid') throw new ApiError('IKW-CHK-003', 'This single-use payment link has already been paid', 'paymentLinkId');
-      return this.open(
-        who,
-        { amount: link.amount, currency: link.currency, country: link.country, description: link.description, feeMode: link.feeMode, linkId, paymentMethodTypes: input.paymentMethodTypes ?? link.paymentMethodTypes },
-        { successUrl: link.successUrl, cancelUrl: link.cancelUrl, ...input, deferPaymentIntentCreation: true },
-        actor,
-        id,
-      );
-    });
+  async openForLink(who: Owner, linkId: string, input: CreateSessionInput, actor: Actor, id = newId('cs')): Promise<CheckoutSessionObject> {
+    const { link, claim } = await this.fromLink(who, linkId);
+    if (claim && (await this.holderOf(claim)) === 'paid') throw new ApiError('IKW-CHK-003', 'This single-use payment link has already been paid', 'paymentLinkId');
+    return this.open(
+      who,
+      { amount: link.amount, currency: link.currency, country: link.country, description: link.description, feeMode: link.feeMode, linkId, paymentMethodTypes: input.paymentMethodTypes ?? link.paymentMethodTypes },
+      { successUrl: link.successUrl, cancelUrl: link.cancelUrl, ...input, deferPaymentIntentCreation: true },
+      actor,
+      id,
+    );
   }
 
+  /** The caller's link, open for payments, with its single-use claim. */
   private async fromLink(who: Owner, linkId: string) {
     const { state } = await this.deps.paymentLinks.load(linkId);
     const link = state.link;
     if (!link || link.merchantId !== who.merchantId || link.environment !== who.environment) throw new ApiError('IKW-RES-001', `No such payment link: '${linkId}'`, 'paymentLinkId');
     assertLinkOpen(state, this.deps.clock.now());
-    return link;
+    return { link, claim: state.claim };
   }
 
   private async open(
