@@ -3,6 +3,7 @@ import { createEventStoreSchema } from '../packages/eventstore/postgres/schema.j
 import { idempotencyMigrations } from '../packages/http/idempotency.js';
 import { rateLimitMigrations } from '../packages/http/rate-limit.js';
 import { schedulerMigrations } from '../packages/scheduler/scheduler.js';
+import { messagingMigrations } from '../packages/messaging/schema.js';
 import { webhookMigrations } from '../packages/webhooks/schema.js';
 import { ALL_PROJECTIONS } from '../projections/registry.js';
 import type { Migration } from '../packages/core/migration.js';
@@ -25,6 +26,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ...webhookMigrations,
   ...ALL_PROJECTIONS.flatMap((p) => p.migrations),
   ...rateLimitMigrations,
+  ...messagingMigrations,
 ];
 
 const LOCK_KEY = 7_305_001; // any constant; serialises concurrent migrators (api + projector starting together)

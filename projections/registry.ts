@@ -7,6 +7,7 @@ import { customersProjection } from './customers.js';
 import { invoicesProjection } from './invoices.js';
 import { merchantsProjection } from './merchants.js';
 import { operationsProjection } from './operations.js';
+import { organizationInvitationsProjection } from './organization-invitations.js';
 import { organizationsProjection } from './organizations.js';
 import { paymentIntentEventsProjection } from './payment-intent-events.js';
 import { paymentIntentsProjection } from './payment-intents.js';
@@ -47,7 +48,8 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   usersProjection,
   userSessionsProjection,
   organizationsProjection,
-  // Checkout sessions and payment links
+  organizationInvitationsProjection,
+  // Checkout sessions, payment links, the customer portal
   paymentLinksProjection,
   checkoutSessionsProjection,
   customerPortalSessionsProjection,

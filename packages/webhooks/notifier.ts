@@ -46,25 +46,6 @@ export class Notifier {
     }
   }
 
-  /**
-   * The one-time code of a customer portal sign-in, to a merchant's customer. Not recorded in the
-   * outbox (the code is a credential); without SMTP_URL it cannot be delivered and is logged as such.
-   */
-  async customerPortalCode(merchantId: string, to: string, code: string): Promise<void> {
-    const merchant = await this.knex('read.merchants').select('name').where({ id: merchantId }).first<{ name: string } | undefined>();
-    if (!this.transport) {
-      this.log.warn({ merchant_id: merchantId }, 'customer portal code not sent: SMTP_URL is not set');
-      return;
-    }
-    const subject = `Your sign-in code for ${merchant?.name ?? 'your account'}: ${code}`;
-    const text = [`Your code: ${code}`, '', 'It signs you in to the customer portal for 10 minutes. If you did not ask for it, ignore this e-mail.', '', `— ${merchant?.name ?? 'Sika'}`].join('\n');
-    try {
-      await this.transport.sendMail({ from: NOTICE_SENDER, to, subject, text });
-    } catch (err) {
-      this.log.warn({ err, merchant_id: merchantId }, 'customer portal code not sent');
-    }
-  }
-
   close(): void {
     this.transport?.close();
   }

@@ -1,10 +1,11 @@
 import { randomInt } from 'node:crypto';
 import type { Clock } from '../../core/clock.js';
-import { sha256Hex } from '../../core/hashing.js';
+import { sha256Hex, type KeyedHasher } from '../../core/hashing.js';
 import { newUuid, randomBase62 } from '../../core/ids.js';
 import type { EventStore } from '../../eventstore/port.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import { auditMetadata, type Actor, type Owner } from '../audit.js';
+import type { Messenger } from '../messages.js';
 import { ApiError } from '../../core/errors.js';
 import { customerPortalDecider, WRONG_CODE, type CustomerPortalCommand, type CustomerPortalState } from './decider.js';
 import { customerPortalStream, type CustomerPortalEvent } from './events.js';
@@ -19,13 +20,14 @@ export interface CustomerPortalDeps {
   clock: Clock;
   /** The merchant's customer with this e-mail address (any case), if any. */
   customerByEmail(owner: Owner, email: string): Promise<string | undefined>;
-  /** Sends the code to the customer; the code is in nothing else that is kept. */
-  sendCode(owner: Owner, to: string, code: string): Promise<void>;
+  /** Codes are kept as keyed hashes: a copy of the event log does not give them away. */
+  codes: KeyedHasher;
+  messenger: Messenger;
 }
 
 /**
- * The customer portal's sign-in: a six-digit code by e-mail, then a bearer token (`cps_…`, kept only
- * as its SHA-256) for an hour. An address the merchant does not know gets the same answer and no
+ * The customer portal's sign-in: a six-digit code by e-mail (kept as a keyed hash), then a bearer
+ * token (`cps_…`, kept only as its SHA-256) for an hour. An address the merchant does not know gets the same answer and no
  * e-mail, so the portal does not tell who is a customer.
  */
 export class CustomerPortal extends CommandService<CustomerPortalCommand, CustomerPortalState, CustomerPortalEvent> {
@@ -42,10 +44,18 @@ export class CustomerPortal extends CommandService<CustomerPortalCommand, Custom
     const expiresAt = new Date(now.getTime() + CODE_LIFETIME_MS).toISOString();
     await this.run(
       id,
-      { type: 'send_code', challenge: { id, merchantId: owner.merchantId, environment: owner.environment, customerId, email: address, codeHash: sha256Hex(code), expiresAt, createdAt: now.toISOString() } },
+      { type: 'send_code', challenge: { id, merchantId: owner.merchantId, environment: owner.environment, customerId, email: address, codeHash: this.deps.codes.hash(`${id}:${code}`), expiresAt, createdAt: now.toISOString() } },
       auditMetadata(this.deps.clock, owner, id, actor),
     );
-    if (customerId) await this.deps.sendCode(owner, address, code);
+    if (customerId) {
+      await this.deps.messenger.send({
+        channel: 'email',
+        to: address,
+        purpose: 'customer_portal_code',
+        subject: `Your sign-in code: ${code}`,
+        text: `Your code: ${code}\n\nIt signs you in to your customer account for 10 minutes. If you did not ask for it, ignore this e-mail.`,
+      });
+    }
     return { object: 'customer_portal.challenge', challengeId: id, expiresAt };
   }
 
@@ -60,7 +70,7 @@ export class CustomerPortal extends CommandService<CustomerPortalCommand, Custom
     const expiresAt = new Date(now.getTime() + PORTAL_SESSION_MS).toISOString();
     const result = await this.run(
       challengeId,
-      { type: 'verify', at: now, codeHash: sha256Hex(code), session: { id: challengeId, tokenHash: sha256Hex(token), expiresAt } },
+      { type: 'verify', at: now, codeMatches: c.codeHash !== '' && this.deps.codes.matches(`${challengeId}:${code}`, c.codeHash), session: { id: challengeId, tokenHash: sha256Hex(token), expiresAt } },
       auditMetadata(this.deps.clock, owner, challengeId, actor),
     );
     if (!result.state.session) throw new ApiError('IKW-CPT-001', WRONG_CODE, 'code');

@@ -8,7 +8,8 @@ export const MAX_CODE_ATTEMPTS = 5;
 
 export type CustomerPortalCommand =
   | { type: 'send_code'; challenge: PortalChallenge }
-  | { type: 'verify'; at: Date; codeHash: string; session: { id: string; tokenHash: string; expiresAt: string } }
+  /** `codeMatches`: whether the code given is the challenge's (the service compares keyed hashes in constant time). */
+  | { type: 'verify'; at: Date; codeMatches: boolean; session: { id: string; tokenHash: string; expiresAt: string } }
   | { type: 'sign_out'; at: Date; sessionId: string };
 
 export interface CustomerPortalState {
@@ -52,7 +53,7 @@ export const customerPortalDecider: Decider<CustomerPortalCommand, CustomerPorta
         if (!c || state.session || state.failures >= MAX_CODE_ATTEMPTS || command.at.getTime() >= Date.parse(c.expiresAt)) {
           throw new ApiError('IKW-CPT-001', WRONG_CODE, 'code');
         }
-        if (c.customerId === null || command.codeHash !== c.codeHash) return [{ type: 'customer_portal.code_failed', data: { at: command.at.toISOString() } }];
+        if (c.customerId === null || !command.codeMatches) return [{ type: 'customer_portal.code_failed', data: { at: command.at.toISOString() } }];
         const s = command.session;
         return [{ type: 'customer_portal.signed_in', data: { sessionId: s.id, tokenHash: s.tokenHash, customerId: c.customerId, expiresAt: s.expiresAt, at: command.at.toISOString() } }];
       }

@@ -9,7 +9,7 @@ export interface PortalChallenge {
   /** The customer this address belongs to; null when the merchant has none (the code is never sent, and never matches). */
   customerId: string | null;
   email: string;
-  /** SHA-256 of the code: the code itself is only in the e-mail. */
+  /** The keyed hash of the code: the code itself is only in the e-mail. */
   codeHash: string;
   expiresAt: string;
   createdAt: string;

@@ -82,7 +82,8 @@ export function customerPortalPagesFamily(knex: Knex, clock: Clock, signIn: Cust
         params: pageParams,
         body: { type: 'object', required: ['Email'], additionalProperties: false, properties: { Email: { type: 'string', format: 'email', maxLength: 254 } } },
         form: true,
-        throttle: (body) => `${body.Email.toLowerCase()}`,
+        throttle: (body) => body.Email.toLowerCase(),
+        throttleEveryRequest: true,
         handler: async (ctx) => {
           const challenge = await signIn.requestCode({ merchantId: ctx.params.merchantId, environment: ctx.params.environment }, ctx.body.Email, ctx.actor);
           return signInPage(languageOf(ctx.header('accept-language')), { base: base(ctx.params), merchant: await merchantName(ctx.params), challengeId: challenge.challengeId });

@@ -72,6 +72,8 @@ export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerP
         auth: 'public',
         body: signInBody,
         throttle: (body) => `${body.merchantId}:${body.email.toLowerCase()}`,
+        // Each request sends an e-mail: every one counts, success or not.
+        throttleEveryRequest: true,
         handler: (ctx) => signIn.requestCode({ merchantId: ctx.body.merchantId, environment: ctx.body.environment ?? 'live' }, ctx.body.email, ctx.actor),
       }),
       route<{ challengeId: string; code: string }>({
