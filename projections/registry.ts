@@ -19,6 +19,8 @@ import { productsProjection } from './products.js';
 import { refundsProjection } from './refunds.js';
 import { subscriptionsProjection } from './subscriptions.js';
 import { usageRecordsProjection } from './usage-records.js';
+import { userPasskeysProjection } from './user-passkeys.js';
+import { userSecurityEventsProjection } from './user-security-events.js';
 import { userSessionsProjection } from './user-sessions.js';
 import { usersProjection } from './users.js';
 import { webhookEndpointsProjection } from './webhook-endpoints.js';
@@ -47,6 +49,8 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   // Dashboard accounts
   usersProjection,
   userSessionsProjection,
+  userPasskeysProjection,
+  userSecurityEventsProjection,
   organizationsProjection,
   organizationInvitationsProjection,
   // Checkout sessions, payment links, the customer portal

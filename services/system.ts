@@ -12,6 +12,7 @@ import { Accounts } from '../packages/domain/user/commands.js';
 import { SignUp } from '../packages/domain/user/signup.js';
 import { ContactChanges } from '../packages/domain/user/contact-changes.js';
 import { SecondFactors } from '../packages/domain/user/second-factors.js';
+import { Passkeys, relyingPartyOf } from '../packages/domain/user/passkeys.js';
 import { Verifications } from '../packages/domain/verification/commands.js';
 import { KeyedHasher } from '../packages/core/hashing.js';
 import { OutboxMessenger } from '../packages/messaging/messenger.js';
@@ -95,6 +96,8 @@ export interface System {
   signUp: SignUp;
   /** Second-factor challenges, the authenticator app, sign-in with a second factor. */
   secondFactors: SecondFactors;
+  /** WebAuthn credentials: registration, assertions, passwordless sign-in. */
+  passkeys: Passkeys;
   /** E-mail, phone and password changes behind a second factor. */
   contactChanges: ContactChanges;
   /** Starts the bus consumers, the relay (BUS=kafka), the projector (EVENT_STORE=esdb) and, unless told not to, the scheduler's polling loop. */
@@ -176,7 +179,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
   const messenger = new OutboxMessenger({ knex, clock, log, smtpUrl: config.smtpUrl, sms: null });
   const accounts = new Accounts({ store, clock, tokens: new AppTokenSigner(clock, secretsKey), directory: reads, messenger, publicUrl: config.publicUrl });
   const organizations = new Organizations({ store, clock, directory: reads, sessions: accounts, messenger, publicUrl: config.publicUrl });
-  const verifications = new Verifications({
+  const verifications: Verifications = new Verifications({
     store,
     clock,
     codes: new KeyedHasher(secretsKey, 'sika:verification-codes:v1'),
@@ -190,6 +193,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     codes: new KeyedHasher(secretsKey, 'sika:customer-portal-codes:v1'),
     messenger,
   });
+  const passkeys = new Passkeys({ clock, accounts, verifications, messenger, rp: relyingPartyOf(config.publicUrl) });
   const webhookEndpoints = new WebhookEndpoints(store, clock, secretBox, config.webhookAllowPrivateUrls);
   const notifier = new Notifier(knex, clock, config.smtpUrl, log);
   const webhooks = new WebhookDispatcher({
@@ -249,7 +253,8 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     organizations,
     verifications,
     signUp: new SignUp({ store, clock, accounts, organizations, verifications }),
-    secondFactors: new SecondFactors({ clock, accounts, verifications, box: secretBox, recoveryCodes: new KeyedHasher(secretsKey, 'sika:recovery-codes:v1'), messenger }),
+    secondFactors: new SecondFactors({ clock, accounts, verifications, passkeys, box: secretBox, recoveryCodes: new KeyedHasher(secretsKey, 'sika:recovery-codes:v1'), messenger }),
+    passkeys,
     contactChanges: new ContactChanges({ clock, accounts, verifications, messenger, publicUrl: config.publicUrl }),
     startBackground: async ({ schedulerLoop = true } = {}) => {
       await projector?.start();

@@ -73,6 +73,7 @@ export const ERROR_CODES = {
   'IKW-ACC-006': { status: 400, retryable: false, message: 'This code or link has expired, was already used or had too many wrong tries; ask for a new one' },
   'IKW-ACC-007': { status: 400, retryable: false, message: 'Sign-up needs the e-mail address (and the phone, when given) verified by a pre-signup challenge for that same address' },
   'IKW-ACC-008': { status: 409, retryable: false, message: 'This person is already a member of the organization or has a pending invitation' },
+  'IKW-ACC-009': { status: 400, retryable: false, message: 'The passkey was not accepted' },
   'IKW-PRV-001': { status: 422, retryable: false, message: 'Live processing is not enabled for this operator; no connector is configured' },
   'IKW-PRV-002': { status: 502, retryable: true, message: 'The operator or acquirer did not answer; nothing was charged, retry later' },
   'IKW-SVC-001': { status: 503, retryable: true, message: 'The service is not ready' },

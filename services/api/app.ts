@@ -3,6 +3,7 @@ import type { Family } from '../../packages/http/routes.js';
 import type { System } from '../system.js';
 import { buildOpenApi, openApiFamily } from './openapi.js';
 import { authFamily } from './routes/auth.js';
+import { authPasskeysFamily } from './routes/auth-passkeys.js';
 import { authSecurityFamily } from './routes/auth-security.js';
 import { authSignUpFamily } from './routes/auth-signup.js';
 import { invitationsFamily } from './routes/invitations.js';
@@ -41,7 +42,8 @@ export function apiFamilies(system: System): Family[] {
   return [
     healthFamily(system.knex, system.config.eventStore === 'esdb' ? 'projector' : 'inline'),
     authFamily(system.accounts, system.secondFactors, system.knex, system.clock),
-    authSecurityFamily(system.secondFactors, system.contactChanges),
+    authSecurityFamily(system.knex, system.secondFactors, system.contactChanges),
+    authPasskeysFamily(system.knex, system.passkeys),
     authSignUpFamily(system.accounts, system.verifications, system.signUp),
     invitationsFamily(system.signUp),
     organizationsFamily(system.knex, system.accounts, system.organizations),

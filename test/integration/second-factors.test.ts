@@ -148,6 +148,7 @@ t.test('e-mail change: a link to the new address moves the account; cancel; a ta
   const asked = await request(await emailChallenge(svc, mails, me.accessToken, 'old@shop.example', 'email-change/request'), 'New@Shop.example');
   t.match(asked, { status: 202, body: { requestId: /^[0-9a-f-]{36}$/, newEmail: 'new@shop.example' } });
   t.match(lastMail(mails, 'old@shop.example'), /change of your e-mail address to new@shop\.example was asked/);
+  t.match(await svc.request('GET', '/api/v1/auth/email-change', { key: me.accessToken }), { body: { pending: { requestId: asked.body.requestId, newEmail: 'new@shop.example' } } });
   const link = /(ec_[A-Za-z0-9_-]{43}\.[0-9a-f-]{36})/.exec(lastMail(mails, 'new@shop.example'))![1]!;
   t.match(await post(svc, '/api/v1/auth/email-change/confirm', { token: link }), { status: 200, body: { email: 'new@shop.example' } });
   t.match(await post(svc, '/api/v1/auth/email-change/confirm', { token: link }), { status: 400, body: { code: 'IKW-ACC-006' } }, 'once');

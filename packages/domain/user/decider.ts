@@ -1,7 +1,7 @@
 import { ApiError } from '../../core/errors.js';
 import type { Decider } from '../../core/decider.js';
 import { unreachable } from '../aggregate.js';
-import type { ContactChannel, OnboardingChanges, ProfileChanges, SessionContext, SessionEndReason, SessionStarted, TotpEnrolment, UserCreated, UserEvent, UserTokenIssued, UserTokenKind } from './events.js';
+import type { ContactChannel, OnboardingChanges, Passkey, ProfileChanges, SessionContext, SessionEndReason, SessionStarted, TotpEnrolment, UserCreated, UserEvent, UserTokenIssued, UserTokenKind } from './events.js';
 
 export interface Session extends SessionContext {
   refreshHash: string;
@@ -28,6 +28,9 @@ export interface UserState {
   pendingTotp: Map<string, TotpEnrolment>;
   /** HMACs of the recovery codes not yet used. */
   recoveryCodes: Set<string>;
+  passkeys: Map<string, Passkey>;
+  /** Passkey registrations begun, by WebAuthn challenge, with their expiry. */
+  passkeyRegistrations: Map<string, string>;
 }
 
 export type UserCommand =
@@ -55,7 +58,13 @@ export type UserCommand =
   | { type: 'use_totp_step'; step: number; at: Date }
   | { type: 'use_recovery_code'; codeHash: string; at: Date }
   | { type: 'replace_recovery_codes'; recoveryCodeHashes: string[]; at: Date }
-  | { type: 'disable_totp'; at: Date };
+  | { type: 'disable_totp'; at: Date }
+  | { type: 'start_passkey_registration'; challenge: string; expiresAt: Date; at: Date }
+  | { type: 'add_passkey'; passkey: Passkey; challenge: string; at: Date }
+  /** `counter`: the authenticator's signature counter, which must go up (a copied key would repeat it). */
+  | { type: 'use_passkey'; credentialId: string; counter: number; at: Date }
+  | { type: 'rename_passkey'; credentialId: string; nickname: string; at: Date }
+  | { type: 'remove_passkey'; credentialId: string; at: Date };
 
 const invalidRefresh = () => new ApiError('IKW-AUT-007', 'The refresh token is not valid', 'refreshToken');
 
@@ -158,6 +167,36 @@ function decideSecondFactor(state: UserState, c: Extract<UserCommand, { type: 's
   }
 }
 
+const noPasskey = () => new ApiError('IKW-RES-001', 'No such passkey', 'id');
+
+function decidePasskey(state: UserState, c: Extract<UserCommand, { type: 'start_passkey_registration' | 'add_passkey' | 'use_passkey' | 'rename_passkey' | 'remove_passkey' }>): UserEvent[] {
+  const at = c.at.toISOString();
+  switch (c.type) {
+    case 'start_passkey_registration':
+      return [{ type: 'user.passkey_registration_started', data: { challenge: c.challenge, expiresAt: c.expiresAt.toISOString(), at } }];
+    case 'add_passkey': {
+      const until = state.passkeyRegistrations.get(c.challenge);
+      if (until === undefined || c.at.getTime() >= Date.parse(until)) throw new ApiError('IKW-ACC-006', 'This passkey registration has expired or was already completed; begin again', 'attestationResponse');
+      if (state.passkeys.has(c.passkey.credentialId)) throw new ApiError('IKW-RES-002', 'This passkey is already registered', 'attestationResponse');
+      return [{ type: 'user.passkey_added', data: { passkey: c.passkey, challenge: c.challenge, at } }];
+    }
+    case 'use_passkey': {
+      const passkey = state.passkeys.get(c.credentialId);
+      if (!passkey) throw noPasskey();
+      if ((c.counter > 0 || passkey.counter > 0) && c.counter <= passkey.counter) throw new ApiError('IKW-ACC-005', 'The passkey answered with a signature counter that did not go up; it may have been copied', 'assertionResponse');
+      return [{ type: 'user.passkey_used', data: { credentialId: c.credentialId, counter: c.counter, at } }];
+    }
+    case 'rename_passkey': {
+      const passkey = state.passkeys.get(c.credentialId);
+      if (!passkey) throw noPasskey();
+      return passkey.nickname === c.nickname ? [] : [{ type: 'user.passkey_renamed', data: { credentialId: c.credentialId, nickname: c.nickname, at } }];
+    }
+    case 'remove_passkey':
+      if (!state.passkeys.has(c.credentialId)) throw noPasskey();
+      return [{ type: 'user.passkey_removed', data: { credentialId: c.credentialId, at } }];
+  }
+}
+
 /** Users and their sessions: refresh tokens rotate, and a reused one revokes its whole session. */
 export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
   initialState: {
@@ -171,6 +210,8 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
     totp: null,
     pendingTotp: new Map(),
     recoveryCodes: new Set(),
+    passkeys: new Map(),
+    passkeyRegistrations: new Map(),
   },
 
   evolve(state, event) {
@@ -237,6 +278,26 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
         return { ...state, recoveryCodes: new Set(event.data.recoveryCodeHashes) };
       case 'user.totp_disabled':
         return { ...state, totp: null, recoveryCodes: new Set() };
+      case 'user.passkey_registration_started':
+        return { ...state, passkeyRegistrations: new Map(state.passkeyRegistrations).set(event.data.challenge, event.data.expiresAt) };
+      case 'user.passkey_added': {
+        const passkeyRegistrations = new Map(state.passkeyRegistrations);
+        passkeyRegistrations.delete(event.data.challenge);
+        return { ...state, passkeys: new Map(state.passkeys).set(event.data.passkey.credentialId, event.data.passkey), passkeyRegistrations };
+      }
+      case 'user.passkey_used': {
+        const passkey = state.passkeys.get(event.data.credentialId)!;
+        return { ...state, passkeys: new Map(state.passkeys).set(passkey.credentialId, { ...passkey, counter: event.data.counter, lastUsedAt: event.data.at }) };
+      }
+      case 'user.passkey_renamed': {
+        const passkey = state.passkeys.get(event.data.credentialId)!;
+        return { ...state, passkeys: new Map(state.passkeys).set(passkey.credentialId, { ...passkey, nickname: event.data.nickname }) };
+      }
+      case 'user.passkey_removed': {
+        const passkeys = new Map(state.passkeys);
+        passkeys.delete(event.data.credentialId);
+        return { ...state, passkeys };
+      }
     }
   },
 
@@ -291,6 +352,12 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
           ...(command.passwordHash !== undefined ? [{ type: 'user.password_changed', data: { passwordHash: command.passwordHash, at } } as const, ...endOthers(state, command.keep, 'password_changed', command.at)] : []),
         ];
       }
+      case 'start_passkey_registration':
+      case 'add_passkey':
+      case 'use_passkey':
+      case 'rename_passkey':
+      case 'remove_passkey':
+        return decidePasskey(state, command);
       case 'start_totp':
       case 'activate_totp':
       case 'use_totp_step':

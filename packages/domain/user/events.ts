@@ -70,6 +70,20 @@ export interface TotpEnrolment {
   at: string;
 }
 
+/** A passkey (WebAuthn credential) of the user: its public key and signature counter. */
+export interface Passkey {
+  /** base64url, as the authenticator names it. */
+  credentialId: string;
+  /** COSE public key, base64url. */
+  publicKey: string;
+  counter: number;
+  transports: string[];
+  nickname: string;
+  backedUp: boolean;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
 export type UserEvent =
   | DomainEvent<'user.created', UserCreated>
   | DomainEvent<'user.session_started', SessionStarted>
@@ -94,7 +108,13 @@ export type UserEvent =
   | DomainEvent<'user.totp_step_used', { step: number; at: string }>
   | DomainEvent<'user.recovery_code_used', { codeHash: string; at: string }>
   | DomainEvent<'user.recovery_codes_replaced', { recoveryCodeHashes: string[]; at: string }>
-  | DomainEvent<'user.totp_disabled', { at: string }>;
+  | DomainEvent<'user.totp_disabled', { at: string }>
+  /** A passkey registration's WebAuthn challenge (not secret: it is sent to the browser), 5 minutes. */
+  | DomainEvent<'user.passkey_registration_started', { challenge: string; expiresAt: string; at: string }>
+  | DomainEvent<'user.passkey_added', { passkey: Passkey; challenge: string; at: string }>
+  | DomainEvent<'user.passkey_used', { credentialId: string; counter: number; at: string }>
+  | DomainEvent<'user.passkey_renamed', { credentialId: string; nickname: string; at: string }>
+  | DomainEvent<'user.passkey_removed', { credentialId: string; at: string }>;
 
 export type ContactChannel = 'email' | 'phone';
 

@@ -8,19 +8,22 @@ import type { SecretBox } from '../../core/secrets.js';
 import type { Actor } from '../audit.js';
 import type { Messenger } from '../messages.js';
 import type { Verifications } from '../verification/commands.js';
-import { isSignUp, MFA_CHALLENGE_TTL_MS, type MfaPurpose } from '../verification/events.js';
+import { answeredElsewhere, MFA_CHALLENGE_TTL_MS, type MfaPurpose } from '../verification/events.js';
 import type { Accounts, Device, TokenPair } from './commands.js';
 import type { UserState } from './decider.js';
+import type { PasskeyChallenge, Passkeys } from './passkeys.js';
 import type { AppTokenClaims } from './tokens.js';
 
-/** How a challenge is answered: the user's authenticator app when they have one, else a code by e-mail. */
-export type Factor = 'totp' | 'email';
+/** How a challenge is answered: a passkey, else the authenticator app, else a code by e-mail: the strongest the user has. */
+export type Factor = 'passkey' | 'totp' | 'email';
 
 export interface MfaChallenge {
   challengeId: string;
   purpose: MfaPurpose;
   factor: Factor;
   expiresAt: string;
+  /** `passkey`: what the browser passes to `navigator.credentials.get`; answered by `passkeys/assertion/complete`. */
+  options?: PasskeyChallenge['options'];
 }
 
 /** What login answers when the password is right and a second factor is needed. */
@@ -37,6 +40,7 @@ export interface TotpSetup {
 
 export interface SecondFactorDeps {
   clock: Clock;
+  passkeys: Passkeys;
   accounts: Accounts;
   verifications: Verifications;
   box: SecretBox;
@@ -76,6 +80,7 @@ export class SecondFactors {
   /** A challenge for one of the user's operations, answered by their strongest factor; 5 minutes, single use. */
   async challenge(userId: string, purpose: MfaPurpose, actor: Actor): Promise<MfaChallenge> {
     const state = await this.deps.accounts.load(userId);
+    if (state.passkeys.size > 0) return this.deps.passkeys.openAssertion(userId, purpose, actor);
     const challengeId = newUuid();
     if (state.totp) {
       const started = await this.deps.verifications.open({ challengeId, purpose, userId, channel: 'totp', address: 'authenticator', codeHash: '' }, MFA_CHALLENGE_TTL_MS, null, actor);
@@ -95,7 +100,7 @@ export class SecondFactors {
   /** Signs in: tokens, or, for a user with an authenticator app, a `login` challenge whose verification gives the tokens. */
   async signIn(email: string, password: string, device: Device, actor: Actor): Promise<TokenPair | MfaRequired> {
     const state = await this.deps.accounts.authenticate(email, password);
-    if (!state.totp) return this.deps.accounts.startSession(state, device, actor);
+    if (!state.totp && state.passkeys.size === 0) return this.deps.accounts.startSession(state, device, actor);
     return { mfaRequired: true, ...(await this.challenge(state.user!.userId, 'login', { ...actor, actor: `user:${state.user!.userId}` })) };
   }
 
@@ -106,9 +111,10 @@ export class SecondFactors {
   async verify(challengeId: string, code: string, device: Device, actor: Actor): Promise<{ challengeId: string; verified: true } | (TokenPair & { challengeId: string; verified: true })> {
     const { verifications, accounts } = this.deps;
     const { challenge } = (await verifications.load(challengeId)).state;
-    if (!challenge || challenge.userId === null || isSignUp(challenge.purpose) || challenge.purpose === 'phone_change') throw new ApiError('IKW-RES-001', 'No such challenge', 'challengeId');
+    if (!challenge || challenge.userId === null || answeredElsewhere(challenge.purpose)) throw new ApiError('IKW-RES-001', 'No such challenge', 'challengeId');
     const userId = challenge.userId;
     const asUser: Actor = { ...actor, actor: `user:${userId}` };
+    if (challenge.channel === 'passkey') throw new ApiError('IKW-RES-002', 'This challenge is answered by a passkey: POST /api/v1/auth/passkeys/assertion/complete', 'challengeId');
     if (challenge.channel === 'totp') {
       const state = await accounts.load(userId);
       if (!state.totp) throw new ApiError('IKW-ACC-006', 'The authenticator app this challenge asked for was removed; ask for a new challenge', 'challengeId');
@@ -177,7 +183,7 @@ export class SecondFactors {
   }
 
   /** What protects the account: the authenticator app, recovery codes left, verified contacts. */
-  async status(claims: AppTokenClaims): Promise<{ totpEnabled: boolean; recoveryCodesRemaining: number; emailVerified: boolean; phoneVerified: boolean; strongestFactor: Factor }> {
+  async status(claims: AppTokenClaims): Promise<{ totpEnabled: boolean; recoveryCodesRemaining: number; emailVerified: boolean; phoneVerified: boolean; passkeys: number; strongestFactor: Factor }> {
     const state = await this.deps.accounts.load(claims.userId);
     const user = state.user!;
     return {
@@ -185,7 +191,8 @@ export class SecondFactors {
       recoveryCodesRemaining: state.recoveryCodes.size,
       emailVerified: state.verified.email === user.email,
       phoneVerified: user.phone !== null && state.verified.phone === user.phone,
-      strongestFactor: state.totp ? 'totp' : 'email',
+      passkeys: state.passkeys.size,
+      strongestFactor: state.passkeys.size > 0 ? 'passkey' : state.totp ? 'totp' : 'email',
     };
   }
 }

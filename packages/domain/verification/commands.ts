@@ -90,19 +90,19 @@ export class Verifications extends CommandService<VerificationCommand, Verificat
    * Records an answer: right → verified (with `alongside`, e.g. the authenticator's time step, in
    * the same commit); wrong → one of five tries spent, and IKW-ACC-005 says how many remain.
    */
-  async check(challengeId: string, codeMatches: boolean, alongside: CommandStep<unknown, unknown, DomainEvent>[], actor: Actor): Promise<void> {
+  async check(challengeId: string, codeMatches: boolean, alongside: CommandStep<unknown, unknown, DomainEvent>[], actor: Actor, failure = 'The code is wrong'): Promise<void> {
     const verify = step({ streamId: verificationStream(challengeId), decider: verificationDecider, command: { type: 'verify', codeMatches, at: this.deps.clock.now() } satisfies VerificationCommand, metadata: this.metadata(challengeId, actor) });
     const [result] = await handleSteps(this.deps.store, codeMatches ? [verify, ...alongside] : [verify], { onConflict: 'internal' });
     const failed = (result!.events as VerificationEvent[]).find((e) => e.type === 'verification.failed');
     if (failed?.type === 'verification.failed') {
       const left = MAX_ATTEMPTS - failed.data.attempts;
-      throw new ApiError('IKW-ACC-005', left > 0 ? `The code is wrong; ${left} tries left` : 'The code is wrong; no tries left, ask for a new code', 'code');
+      throw new ApiError('IKW-ACC-005', left > 0 ? `${failure}; ${left} tries left` : `${failure}; no tries left, ask for a new challenge`, 'code');
     }
   }
 
-  /** Uses a verified challenge for `purpose` on its own (a sign-in with a second factor). */
-  async consume(challengeId: string, purpose: VerificationPurpose, userId: string, actor: Actor): Promise<void> {
-    await this.run(challengeId, { type: 'consume', purpose, address: null, userId, at: this.deps.clock.now() }, this.metadata(challengeId, actor));
+  /** Uses a verified challenge for `purpose` (and `address`, when it must be that one) on its own. */
+  async consume(challengeId: string, purpose: VerificationPurpose, userId: string, actor: Actor, address: string | null = null): Promise<void> {
+    await this.run(challengeId, { type: 'consume', purpose, address, userId, at: this.deps.clock.now() }, this.metadata(challengeId, actor));
   }
 
   /** The command that uses a verified challenge for `purpose` (and `address`, for sign-up), as a step of the operation's change. */

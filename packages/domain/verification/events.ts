@@ -17,6 +17,7 @@ export const MFA_PURPOSES = [
   'mfa/recovery-codes',
   'google/connect',
   'google/disconnect',
+  'passkeys/delete',
 ] as const;
 export type MfaPurpose = (typeof MFA_PURPOSES)[number];
 
@@ -25,7 +26,13 @@ export type MfaPurpose = (typeof MFA_PURPOSES)[number];
  * (`signup_*`); for a user, that they hold their second factor (an MFA purpose) or receive at a new
  * phone number (`phone_change`).
  */
-export type VerificationPurpose = 'signup_email' | 'signup_phone' | 'phone_change' | MfaPurpose;
+export type VerificationPurpose = 'signup_email' | 'signup_phone' | 'phone_change' | ContactPurpose | MfaPurpose;
+
+/** A signed-in user proving they receive at their current address or number (`verify-email`, `verify-phone`). */
+export type ContactPurpose = 'verify_email' | 'verify_phone';
+
+/** Challenges answered at their own route, not by `mfa/verify`. */
+export const answeredElsewhere = (purpose: VerificationPurpose) => isSignUp(purpose) || purpose === 'phone_change' || purpose === 'verify_email' || purpose === 'verify_phone';
 
 /** Sign-up codes live 10 minutes; second-factor challenges 5. Each takes 5 wrong tries. */
 export const CODE_TTL_MS = 10 * 60_000;
@@ -34,7 +41,9 @@ export const MAX_ATTEMPTS = 5;
 /** A verified sign-up code can be used to register for an hour; any other, until it expires. */
 export const VERIFIED_TTL_MS = 60 * 60_000;
 
-export const isSignUp = (purpose: VerificationPurpose) => purpose === 'signup_email' || purpose === 'signup_phone';
+export function isSignUp(purpose: VerificationPurpose): boolean {
+  return purpose === 'signup_email' || purpose === 'signup_phone';
+}
 
 export interface VerificationStarted {
   challengeId: string;
@@ -42,10 +51,12 @@ export interface VerificationStarted {
   /** The user it is for; null before sign-up. */
   userId: string | null;
   /** How the code reaches its holder: a message (its channel and address, never the code), or the user's authenticator app. */
-  channel: MessageChannel | 'totp';
+  channel: MessageChannel | 'totp' | 'passkey';
   address: string;
-  /** HMAC of `challengeId:code` (KeyedHasher): six digits cannot be tried back without the key. Empty for `totp`. */
+  /** HMAC of `challengeId:code` (KeyedHasher): six digits cannot be tried back without the key. Empty for `totp` and `passkey`. */
   codeHash: string;
+  /** `passkey`: the WebAuthn challenge the authenticator must sign (sent to the browser, so not secret). */
+  webauthnChallenge?: string;
   expiresAt: string;
   at: string;
 }

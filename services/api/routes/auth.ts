@@ -32,7 +32,7 @@ export const tokenPair = { type: 'object', properties: { ...accessToken.properti
 /** A second-factor challenge as `mfa/challenge` and a login that needs one answer it. */
 export const mfaChallengeSchema = {
   type: 'object',
-  properties: { challengeId: { type: 'string', format: 'uuid' }, purpose: { enum: [...MFA_PURPOSES] }, factor: { enum: ['totp', 'email'] }, expiresAt: { type: 'string', format: 'date-time' } },
+  properties: { challengeId: { type: 'string', format: 'uuid' }, purpose: { enum: [...MFA_PURPOSES] }, factor: { enum: ['passkey', 'totp', 'email'] }, expiresAt: { type: 'string', format: 'date-time' }, options: { type: 'object' } },
 };
 export const email = { type: 'string', format: 'email', maxLength: 254 };
 export const password = { type: 'string', minLength: 8, maxLength: 256 };
