@@ -13,6 +13,8 @@ import { SignUp } from '../packages/domain/user/signup.js';
 import { ContactChanges } from '../packages/domain/user/contact-changes.js';
 import { SecondFactors } from '../packages/domain/user/second-factors.js';
 import { Passkeys, relyingPartyOf } from '../packages/domain/user/passkeys.js';
+import { GoogleSignIn } from '../packages/domain/google-sign-in/service.js';
+import { OpenIdClientProvider } from '../packages/providers/openid.js';
 import { Verifications } from '../packages/domain/verification/commands.js';
 import { KeyedHasher } from '../packages/core/hashing.js';
 import { OutboxMessenger } from '../packages/messaging/messenger.js';
@@ -100,6 +102,8 @@ export interface System {
   passkeys: Passkeys;
   /** E-mail, phone and password changes behind a second factor. */
   contactChanges: ContactChanges;
+  /** Sign-in with Google, and connecting a Google account (GOOGLE_*; unconfigured: IKW-FED-001). */
+  google: GoogleSignIn;
   /** Starts the bus consumers, the relay (BUS=kafka), the projector (EVENT_STORE=esdb) and, unless told not to, the scheduler's polling loop. */
   startBackground(options?: { schedulerLoop?: boolean }): Promise<void>;
   /** Waits until the bus consumers have caught up and no scheduled job is due (tests, CLI). */
@@ -194,6 +198,19 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     messenger,
   });
   const passkeys = new Passkeys({ clock, accounts, verifications, messenger, rp: relyingPartyOf(config.publicUrl) });
+  const secondFactors = new SecondFactors({ clock, accounts, verifications, box: secretBox, recoveryCodes: new KeyedHasher(secretsKey, 'sika:recovery-codes:v1'), passkeys, messenger });
+  const google = new GoogleSignIn({
+    store,
+    clock,
+    accounts,
+    secondFactors,
+    verifications,
+    messenger,
+    box: secretBox,
+    provider: config.google ? new OpenIdClientProvider(config.google, log) : null,
+    publicUrl: config.publicUrl,
+    returnOrigins: config.google?.returnOrigins ?? [],
+  });
   const webhookEndpoints = new WebhookEndpoints(store, clock, secretBox, config.webhookAllowPrivateUrls);
   const notifier = new Notifier(knex, clock, config.smtpUrl, log);
   const webhooks = new WebhookDispatcher({
@@ -253,8 +270,9 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     organizations,
     verifications,
     signUp: new SignUp({ store, clock, accounts, organizations, verifications }),
-    secondFactors: new SecondFactors({ clock, accounts, verifications, passkeys, box: secretBox, recoveryCodes: new KeyedHasher(secretsKey, 'sika:recovery-codes:v1'), messenger }),
+    secondFactors,
     passkeys,
+    google,
     contactChanges: new ContactChanges({ clock, accounts, verifications, messenger, publicUrl: config.publicUrl }),
     startBackground: async ({ schedulerLoop = true } = {}) => {
       await projector?.start();

@@ -4,6 +4,7 @@ import type { System } from '../system.js';
 import { buildOpenApi, openApiFamily } from './openapi.js';
 import { authFamily } from './routes/auth.js';
 import { authPasskeysFamily } from './routes/auth-passkeys.js';
+import { authGoogleFamily } from './routes/auth-google.js';
 import { authSecurityFamily } from './routes/auth-security.js';
 import { authSignUpFamily } from './routes/auth-signup.js';
 import { invitationsFamily } from './routes/invitations.js';
@@ -45,6 +46,7 @@ export function apiFamilies(system: System): Family[] {
     authSecurityFamily(system.knex, system.secondFactors, system.contactChanges),
     authPasskeysFamily(system.knex, system.passkeys),
     authSignUpFamily(system.accounts, system.verifications, system.signUp),
+    authGoogleFamily(system.google),
     invitationsFamily(system.signUp),
     organizationsFamily(system.knex, system.accounts, system.organizations),
     onboardingFamily(system.knex),

@@ -99,7 +99,11 @@ export class SecondFactors {
 
   /** Signs in: tokens, or, for a user with an authenticator app, a `login` challenge whose verification gives the tokens. */
   async signIn(email: string, password: string, device: Device, actor: Actor): Promise<TokenPair | MfaRequired> {
-    const state = await this.deps.accounts.authenticate(email, password);
+    return this.signInProven(await this.deps.accounts.authenticate(email, password), device, actor);
+  }
+
+  /** A user who proved their first factor (a password, Google): tokens, or a `login` challenge when they have a passkey or an authenticator app. */
+  async signInProven(state: UserState, device: Device, actor: Actor): Promise<TokenPair | MfaRequired> {
     if (!state.totp && state.passkeys.size === 0) return this.deps.accounts.startSession(state, device, actor);
     return { mfaRequired: true, ...(await this.challenge(state.user!.userId, 'login', { ...actor, actor: `user:${state.user!.userId}` })) };
   }
