@@ -1,6 +1,8 @@
 import { apiKeysProjection } from './api-keys.js';
 import { balanceTransactionsProjection } from './balance-transactions.js';
 import { balancesProjection } from './balances.js';
+import { checkoutSessionsProjection } from './checkout-sessions.js';
+import { customerPortalSessionsProjection } from './customer-portal-sessions.js';
 import { customersProjection } from './customers.js';
 import { invoicesProjection } from './invoices.js';
 import { merchantsProjection } from './merchants.js';
@@ -9,6 +11,7 @@ import { organizationInvitationsProjection } from './organization-invitations.js
 import { organizationsProjection } from './organizations.js';
 import { paymentIntentEventsProjection } from './payment-intent-events.js';
 import { paymentIntentsProjection } from './payment-intents.js';
+import { paymentLinksProjection } from './payment-links.js';
 import { payoutMethodsProjection } from './payout-methods.js';
 import { payoutSettingsProjection } from './payout-settings.js';
 import { payoutsProjection } from './payouts.js';
@@ -50,4 +53,8 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   userSecurityEventsProjection,
   organizationsProjection,
   organizationInvitationsProjection,
+  // Checkout sessions, payment links, the customer portal
+  paymentLinksProjection,
+  checkoutSessionsProjection,
+  customerPortalSessionsProjection,
 ];

@@ -21,6 +21,10 @@ import { OutboxMessenger } from '../packages/messaging/messenger.js';
 import { AppTokenSigner } from '../packages/domain/user/tokens.js';
 import type { Environment } from '../packages/domain/merchant/events.js';
 import { PaymentIntents } from '../packages/domain/payment-intent/commands.js';
+import { CheckoutSessions } from '../packages/domain/checkout-session/commands.js';
+import { PaymentLinks } from '../packages/domain/payment-link/commands.js';
+import { CustomerPortal } from '../packages/domain/customer-portal/commands.js';
+import { findCustomerIdByEmail } from '../projections/customers.js';
 import type { EventStore } from '../packages/eventstore/port.js';
 import { PostgresEventStore } from '../packages/eventstore/postgres/store.js';
 import { IdempotencyStore } from '../packages/http/idempotency.js';
@@ -75,6 +79,11 @@ export interface System {
   /** The bus consumers (webhook dispatch, invoice payments); a scale-out dispatcher process runs them. */
   busConsumers: ConsumerSpec[];
   paymentIntents: PaymentIntents;
+  /** Hosted checkout: sessions and the payment links that open them (docs/checkout.md). */
+  checkoutSessions: CheckoutSessions;
+  paymentLinks: PaymentLinks;
+  /** The customer portal's sign-in by e-mailed code. */
+  customerPortal: CustomerPortal;
   payouts: Payouts;
   webhookEndpoints: WebhookEndpoints;
   webhooks: WebhookDispatcher;
@@ -157,6 +166,8 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     scheduleSettlement: enqueuer(ledgerSettlement),
     instance,
   });
+  const paymentLinks = new PaymentLinks({ store, clock, publicUrl: config.publicUrl });
+  const checkoutSessions = new CheckoutSessions({ store, clock, publicUrl: config.publicUrl, paymentIntents, paymentLinks });
   const payouts = new Payouts({
     store,
     clock,
@@ -178,6 +189,13 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     codes: new KeyedHasher(secretsKey, 'sika:verification-codes:v1'),
     messenger,
     accountExists: async (email) => (await accounts.userIdOf(email)) !== null,
+  });
+  const customerPortal = new CustomerPortal({
+    store,
+    clock,
+    customerByEmail: (owner, email) => findCustomerIdByEmail(knex, owner, email),
+    codes: new KeyedHasher(secretsKey, 'sika:customer-portal-codes:v1'),
+    messenger,
   });
   const passkeys = new Passkeys({ clock, accounts, verifications, messenger, rp: relyingPartyOf(config.publicUrl) });
   const secondFactors = new SecondFactors({ clock, accounts, verifications, box: secretBox, recoveryCodes: new KeyedHasher(secretsKey, 'sika:recovery-codes:v1'), passkeys, messenger });
@@ -241,6 +259,9 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     scheduler,
     busConsumers,
     paymentIntents,
+    checkoutSessions,
+    paymentLinks,
+    customerPortal,
     payouts,
     webhookEndpoints,
     webhooks,

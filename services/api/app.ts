@@ -11,6 +11,11 @@ import { invitationsFamily } from './routes/invitations.js';
 import { balanceTransactionsFamily } from './routes/balance-transactions.js';
 import { balanceFamily } from './routes/balance.js';
 import { billingFamily } from './routes/billing.js';
+import { checkoutApiFamily } from './routes/checkout-api.js';
+import { checkoutPagesFamily } from './routes/checkout-pages.js';
+import { checkoutSessionsFamily } from './routes/checkout-sessions.js';
+import { customerPortalPagesFamily } from './routes/customer-portal-pages.js';
+import { customerPortalFamily } from './routes/customer-portal.js';
 import { feesFamily } from './routes/fees.js';
 import { geographyFamily } from './routes/geography.js';
 import { healthFamily } from './routes/health.js';
@@ -26,6 +31,8 @@ import { onboardingFamily } from './routes/onboarding.js';
 import { operationsFamily } from './routes/operations.js';
 import { organizationsFamily } from './routes/organizations.js';
 import { paymentIntentsFamily } from './routes/payment-intents.js';
+import { paymentLinksFamily } from './routes/payment-links.js';
+import { payFamily } from './routes/pay.js';
 import { payoutsFamily } from './routes/payouts.js';
 import { sandboxFamily } from './routes/sandbox.js';
 import { webhookEndpointsFamily } from './routes/webhook-endpoints.js';
@@ -63,6 +70,14 @@ export function apiFamilies(system: System): Family[] {
     merchantRefundsFamily(system.knex, system.billing.refunds),
     merchantTeamFamily(system.knex, system.clock, system.organizations),
     billingFamily(system.knex, system.billing),
+    // Hosted checkout: sessions, their page and its API, payment links (docs/checkout.md).
+    checkoutSessionsFamily(system.knex, system.clock, system.checkoutSessions),
+    checkoutApiFamily(system.knex, system.clock, system.checkoutSessions),
+    checkoutPagesFamily(system.knex, system.clock, system.checkoutSessions),
+    paymentLinksFamily(system.knex, system.paymentLinks),
+    payFamily(system.knex, system.checkoutSessions),
+    customerPortalFamily(system.knex, system.clock, system.customerPortal, system.billing, system.paymentIntents),
+    customerPortalPagesFamily(system.knex, system.clock, system.customerPortal, system.billing, system.config.publicUrl.startsWith('https:')),
   ];
 }
 
