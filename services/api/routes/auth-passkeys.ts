@@ -57,6 +57,19 @@ const fromState = (p: Passkey) => ({ id: p.credentialId, object: 'passkey', nick
  * second-factor challenges with them, sign in without a password; list, rename, remove.
  */
 export function authPasskeysFamily(knex: Knex, passkeys: Passkeys): Family {
+  /** Both ceremonies end the same way: the assertion finds its challenge (an operation's, or a sign-in's). */
+  const completeRoute = (path: string, summary: string) =>
+    route<{ assertionResponse: AuthenticationResponseJSON }>({
+      method: 'post',
+      path,
+      summary,
+      auth: 'public',
+      body: { type: 'object', required: ['assertionResponse'], additionalProperties: false, properties: { assertionResponse: credentialResponse } },
+      response: verifiedSchema,
+      // Failed assertions are counted per passkey, like passwords per address.
+      throttle: (body) => body.assertionResponse.id,
+      handler: (ctx) => passkeys.completeAssertion(ctx.body.assertionResponse, deviceOf(ctx), ctx.actor),
+    });
   return {
     name: 'auth-passkeys',
     routes: [
@@ -87,17 +100,7 @@ export function authPasskeysFamily(knex: Knex, passkeys: Passkeys): Family {
         response: mfaChallengeSchema,
         handler: (ctx) => passkeys.openAssertion(userOf(ctx).userId, ctx.body.purpose, ctx.actor),
       }),
-      route<{ assertionResponse: AuthenticationResponseJSON }>({
-        method: 'post',
-        path: '/api/v1/auth/passkeys/assertion/complete',
-        summary: "Answer a challenge with the passkey's signed assertion (a login challenge answers with the tokens)",
-        auth: 'public',
-        body: { type: 'object', required: ['assertionResponse'], additionalProperties: false, properties: { assertionResponse: credentialResponse } },
-        response: verifiedSchema,
-        // Failed assertions are counted per passkey, like passwords per address.
-        throttle: (body) => body.assertionResponse.id,
-        handler: (ctx) => passkeys.completeAssertion(ctx.body.assertionResponse, deviceOf(ctx), ctx.actor),
-      }),
+      completeRoute('/api/v1/auth/passkeys/assertion/complete', "Answer a challenge with the passkey's signed assertion (a login challenge answers with the tokens)"),
       route({
         method: 'post',
         path: '/api/v1/auth/passkeys/login/begin',
@@ -106,17 +109,7 @@ export function authPasskeysFamily(knex: Knex, passkeys: Passkeys): Family {
         response: mfaChallengeSchema,
         handler: (ctx) => passkeys.openAssertion(null, 'login', ctx.actor),
       }),
-      route<{ assertionResponse: AuthenticationResponseJSON }>({
-        method: 'post',
-        path: '/api/v1/auth/passkeys/login/complete',
-        summary: "Complete a passwordless sign-in with the passkey's assertion: the tokens",
-        auth: 'public',
-        body: { type: 'object', required: ['assertionResponse'], additionalProperties: false, properties: { assertionResponse: credentialResponse } },
-        response: verifiedSchema,
-        // Failed assertions are counted per passkey, like passwords per address.
-        throttle: (body) => body.assertionResponse.id,
-        handler: (ctx) => passkeys.completeAssertion(ctx.body.assertionResponse, deviceOf(ctx), ctx.actor),
-      }),
+      completeRoute('/api/v1/auth/passkeys/login/complete', "Complete a passwordless sign-in with the passkey's assertion: the tokens"),
       route({
         method: 'get',
         path: '/api/v1/auth/passkeys',

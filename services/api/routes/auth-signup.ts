@@ -30,6 +30,23 @@ function e164(phone: string, country: string, param: string): string {
  * has an account.
  */
 export function authSignUpFamily(accounts: Accounts, verifications: Verifications, signUp: SignUp): Family {
+  /** A link by e-mail to an address that has an account; `202 {sent: true}` either way. */
+  const linkRequest = (path: string, kind: 'magic_link' | 'password_reset', summary: string) =>
+    route<{ email: string }>({
+      method: 'post',
+      path,
+      summary,
+      auth: 'public',
+      status: 202,
+      body: { type: 'object', required: ['email'], additionalProperties: false, properties: { email } },
+      response: sentSchema,
+      throttle: (body) => normalizeEmail(body.email),
+      throttleEveryRequest: true,
+      handler: async (ctx) => {
+        await accounts.sendLink(kind, ctx.body.email, ctx.actor);
+        return { sent: true };
+      },
+    });
   return {
     name: 'auth-signup',
     routes: [
@@ -116,21 +133,7 @@ export function authSignUpFamily(accounts: Accounts, verifications: Verification
           );
         },
       }),
-      route<{ email: string }>({
-        method: 'post',
-        path: '/api/v1/auth/magic-link',
-        summary: 'E-mail a sign-in link (15 minutes, single use) if the address has an account; the answer is the same either way',
-        auth: 'public',
-        status: 202,
-        body: { type: 'object', required: ['email'], additionalProperties: false, properties: { email } },
-        response: sentSchema,
-        throttle: (body) => normalizeEmail(body.email),
-        throttleEveryRequest: true,
-        handler: async (ctx) => {
-          await accounts.sendLink('magic_link', ctx.body.email, ctx.actor);
-          return { sent: true };
-        },
-      }),
+      linkRequest('/api/v1/auth/magic-link', 'magic_link', 'E-mail a sign-in link (15 minutes, single use) if the address has an account; the answer is the same either way'),
       route<{ token: string }>({
         method: 'post',
         path: '/api/v1/auth/magic-link/verify',
@@ -140,21 +143,7 @@ export function authSignUpFamily(accounts: Accounts, verifications: Verification
         response: tokenPair,
         handler: (ctx) => accounts.useMagicLink(ctx.body.token, deviceOf(ctx), ctx.actor),
       }),
-      route<{ email: string }>({
-        method: 'post',
-        path: '/api/v1/auth/forgot-password',
-        summary: 'E-mail a password-reset link (30 minutes, single use) if the address has an account; the answer is the same either way',
-        auth: 'public',
-        status: 202,
-        body: { type: 'object', required: ['email'], additionalProperties: false, properties: { email } },
-        response: sentSchema,
-        throttle: (body) => normalizeEmail(body.email),
-        throttleEveryRequest: true,
-        handler: async (ctx) => {
-          await accounts.sendLink('password_reset', ctx.body.email, ctx.actor);
-          return { sent: true };
-        },
-      }),
+      linkRequest('/api/v1/auth/forgot-password', 'password_reset', 'E-mail a password-reset link (30 minutes, single use) if the address has an account; the answer is the same either way'),
       route<{ token: string; newPassword: string }>({
         method: 'post',
         path: '/api/v1/auth/reset-password',
