@@ -8,7 +8,11 @@ import { operationsProjection } from './operations.js';
 import { organizationsProjection } from './organizations.js';
 import { paymentIntentEventsProjection } from './payment-intent-events.js';
 import { paymentIntentsProjection } from './payment-intents.js';
+import { payoutBatchItemsProjection } from './payout-batch-items.js';
+import { payoutBatchLogsProjection } from './payout-batch-logs.js';
+import { payoutBatchesProjection } from './payout-batches.js';
 import { payoutMethodsProjection } from './payout-methods.js';
+import { payoutRecipientsProjection } from './payout-recipients.js';
 import { payoutSettingsProjection } from './payout-settings.js';
 import { payoutsProjection } from './payouts.js';
 import { productsProjection } from './products.js';
@@ -34,6 +38,11 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   payoutMethodsProjection,
   payoutsProjection,
   webhookEndpointsProjection,
+  // The payout engine
+  payoutRecipientsProjection,
+  payoutBatchesProjection,
+  payoutBatchItemsProjection,
+  payoutBatchLogsProjection,
   // Merchant billing
   productsProjection,
   subscriptionsProjection,

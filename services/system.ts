@@ -17,6 +17,8 @@ import { PostgresEventStore } from '../packages/eventstore/postgres/store.js';
 import { IdempotencyStore } from '../packages/http/idempotency.js';
 import { RateLimiter } from '../packages/http/rate-limit.js';
 import { Payouts } from '../packages/domain/payout/commands.js';
+import { PayoutBatches } from '../packages/domain/payout-batch/commands.js';
+import { PayoutRecipients } from '../packages/domain/payout-recipient/commands.js';
 import type { PaymentProvider } from '../packages/providers/port.js';
 import { SandboxProvider, UnconfiguredLiveProvider } from '../packages/providers/sandbox.js';
 import { enqueue, Scheduler, type Enqueue } from '../packages/scheduler/scheduler.js';
@@ -29,6 +31,8 @@ import {
   invoicePaymentsConsumer,
   ledgerSettlement,
   payinCallback,
+  payoutBatchItemsConsumer,
+  payoutBatchRun,
   payoutCallback,
   payoutOverdue,
   payoutReconcile,
@@ -67,6 +71,9 @@ export interface System {
   busConsumers: ConsumerSpec[];
   paymentIntents: PaymentIntents;
   payouts: Payouts;
+  /** The payout engine: saved recipients and payout batches (docs/payout-engine.md). */
+  payoutRecipients: PayoutRecipients;
+  payoutBatches: PayoutBatches;
   webhookEndpoints: WebhookEndpoints;
   webhooks: WebhookDispatcher;
   /** Customers, products, subscriptions, invoices, refunds (docs/billing.md). */
@@ -144,6 +151,8 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     scheduleOverdueCheck: enqueuer(payoutOverdue),
     scheduleReconcile: enqueuer(payoutReconcile),
   });
+  const payoutRecipients = new PayoutRecipients({ store, clock });
+  const payoutBatches = new PayoutBatches({ store, clock, payouts, recipients: payoutRecipients, scheduleRun: enqueuer(payoutBatchRun) });
 
   const secretsKey = loadSecretsKey(config.secretsKey, config.dataDir);
   const secretBox = new SecretBox(secretsKey);
@@ -177,10 +186,10 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
       refundReconcile: enqueuer(refundReconcile),
     },
   });
-  // What acts on events outside the database: webhook deliveries, and invoice payments by payment intent.
-  const busConsumers = [webhooks.consumer(), invoicePaymentsConsumer(clock)];
+  // What acts on events outside the database: webhook deliveries, invoice payments by payment intent, batch items' payouts.
+  const busConsumers = [webhooks.consumer(), invoicePaymentsConsumer(clock), payoutBatchItemsConsumer(clock)];
   const consumers = busConsumers.map((spec) => createBusConsumerFor(config, { knex, store: logStore, log }, spec));
-  registerProcesses(scheduler, { store, clock, paymentIntents, payouts, billing, webhooks });
+  registerProcesses(scheduler, { store, clock, paymentIntents, payouts, payoutBatches, billing, webhooks });
   registerOperationalGauges(metrics, { knex, clock, consumers: busConsumers.map((c) => c.name), postgresLog: config.eventStore === 'postgres' && config.bus === 'postgres' });
 
   return {
@@ -197,6 +206,8 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     busConsumers,
     paymentIntents,
     payouts,
+    payoutRecipients,
+    payoutBatches,
     webhookEndpoints,
     webhooks,
     billing,

@@ -45,6 +45,11 @@ export const ERROR_CODES = {
   'IKW-PAY-002': { status: 400, retryable: false, message: 'No such payout method for this merchant and environment' },
   'IKW-PAY-003': { status: 400, retryable: false, message: 'This payout method has been deleted' },
   'IKW-PAY-004': { status: 409, retryable: true, message: 'This payout method is still in its safety delay' },
+  'IKW-PEN-001': { status: 400, retryable: false, message: 'One or more payout instructions are invalid; errors lists each by index' },
+  'IKW-PEN-002': { status: 400, retryable: false, message: 'No such recipient for this merchant and environment' },
+  'IKW-PEN-003': { status: 400, retryable: false, message: 'This recipient has been archived' },
+  'IKW-PEN-004': { status: 400, retryable: false, message: 'The CSV body is malformed' },
+  'IKW-PEN-005': { status: 409, retryable: false, message: 'The payout batch is not in a state that allows this operation' },
   'IKW-WHK-001': { status: 400, retryable: false, message: 'This URL cannot receive webhooks' },
   'IKW-WHK-002': { status: 400, retryable: false, message: 'Unknown event type' },
   'IKW-BIL-001': { status: 409, retryable: false, message: 'This status transition is not allowed' },
@@ -77,6 +82,16 @@ export interface ErrorBody {
   retryable: boolean;
   param?: string;
   request_id?: string;
+  /** Each refused item of a request that carries a list (payout instructions), by its index. */
+  errors?: ItemError[];
+}
+
+/** The refusal of one item of a list: its index in the list, its code, and the field at fault. */
+export interface ItemError {
+  index: number;
+  code: ErrorCode;
+  message: string;
+  param?: string;
 }
 
 /** An answer that is not a success. Thrown by handlers and deciders, rendered by the HTTP layer. */
@@ -103,6 +118,22 @@ export class ApiError extends Error {
       ...(this.param !== undefined ? { param: this.param } : {}),
       ...(requestId !== undefined ? { request_id: requestId } : {}),
     };
+  }
+}
+
+/** A request refused because items of its list are invalid: every one is reported, not only the first. */
+export class ItemsRefused extends ApiError {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    readonly errors: ItemError[],
+    param?: string,
+  ) {
+    super(code, message, param);
+  }
+
+  override toBody(requestId?: string): ErrorBody {
+    return { ...super.toBody(requestId), errors: this.errors };
   }
 }
 
