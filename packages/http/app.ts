@@ -177,7 +177,12 @@ function runRoute(r: Route, deps: AppDeps) {
       } else {
         await limitRate(deps, req, res, undefined);
       }
-      const body: unknown = req.body ?? {};
+      // A CSV body (text) is the JSON body it stands for, on the routes that take CSV.
+      let body: unknown = req.body ?? {};
+      if (typeof body === 'string') {
+        if (!r.csvBody) throw new ApiError('IKW-REQ-002');
+        body = r.csvBody(body);
+      }
       const query: Record<string, unknown> = { ...(req.query as Record<string, unknown>) };
       const params: Record<string, unknown> = { ...req.params };
       // Before the schemas, so every such value gets the same answer whatever else is wrong with it.
@@ -296,9 +301,9 @@ export function createApp(deps: AppDeps) {
     next();
   });
 
-  // JSON only: a body in any other media type is refused before it is read.
+  // JSON, or CSV for the routes that declare it (runRoute refuses it elsewhere): any other media type is refused before it is read.
   app.use((req: Request, _res: Response, next: NextFunction) => {
-    if (hasBody(req) && !req.is(['application/json', 'application/*+json'])) {
+    if (hasBody(req) && !req.is(['application/json', 'application/*+json', 'text/csv'])) {
       next(new ApiError('IKW-REQ-002'));
       return;
     }
@@ -327,7 +332,18 @@ export function createApp(deps: AppDeps) {
       next(err);
     });
   });
+  const parseCsv = express.text({ limit: BODY_LIMIT, type: 'text/csv' });
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    parseCsv(req, res, (err?: unknown) => {
+      if (err && req.headers['content-encoding'] !== undefined && (err as { type?: string }).type === undefined) {
+        next(new ApiError('IKW-REQ-007'));
+        return;
+      }
+      next(err);
+    });
+  });
   app.use((req: Request, _res: Response, next: NextFunction) => {
+    if (typeof req.body === 'string' && req.is('text/csv')) return next();
     if (req.body !== undefined && (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))) {
       next(new ApiError('IKW-VAL-001', 'The request body must be a JSON object'));
       return;

@@ -28,6 +28,11 @@ export interface Route<Body = unknown, Query = unknown, Params = unknown> {
   /** `public` routes take no credential (health checks, hosted pages). */
   auth: RouteAuth | 'public';
   body?: JsonSchema;
+  /**
+   * Set on the few routes that also take a `text/csv` body (payout batches): turns the text into
+   * the JSON body it stands for, which `body` then validates like any other. Other routes refuse CSV.
+   */
+  csvBody?(text: string): unknown;
   query?: JsonSchema;
   params?: JsonSchema;
   /** Schema of the success body, for /openapi.json. */

@@ -21,6 +21,7 @@ import { onboardingFamily } from './routes/onboarding.js';
 import { operationsFamily } from './routes/operations.js';
 import { organizationsFamily } from './routes/organizations.js';
 import { paymentIntentsFamily } from './routes/payment-intents.js';
+import { payoutEngineFamily } from './routes/payout-engine.js';
 import { payoutsFamily } from './routes/payouts.js';
 import { sandboxFamily } from './routes/sandbox.js';
 import { webhookEndpointsFamily } from './routes/webhook-endpoints.js';
@@ -42,6 +43,7 @@ export function apiFamilies(system: System): Family[] {
     sandboxFamily(system.knex, system.paymentIntents),
     payoutsFamily(system.knex, system.payouts),
     merchantPayoutsFamily(system.knex, system.payouts),
+    payoutEngineFamily(system.knex, system.payoutRecipients, system.payoutBatches),
     merchantSettingsFamily(system.knex, system.store, system.clock),
     webhookEndpointsFamily(system.knex, system.clock, system.webhookEndpoints),
     webhookReplaysFamily(system.webhooks),

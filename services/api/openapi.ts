@@ -138,7 +138,18 @@ function operation(family: Family, r: Route): Record<string, unknown> {
     // Either credential works on every authenticated route but the account ones; the array names the scope it must hold.
     security: r.auth === 'public' ? [] : r.auth.appTokenOnly ? [{ appToken: [] }] : [{ apiKey: [r.auth.scope] }, { appToken: [r.auth.scope] }],
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: r.body } } } } : {}),
+    ...(r.body
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': { schema: r.body },
+              // One instruction per line after a header line naming the columns (docs/payout-engine.md).
+              ...(r.csvBody ? { 'text/csv': { schema: { type: 'string' } } } : {}),
+            },
+          },
+        }
+      : {}),
     responses: {
       [String(r.status ?? 200)]: {
         description: 'Success',

@@ -49,9 +49,10 @@ export function destinationOf(fields: DestinationFields, currency: string | null
   let input: DestinationInput;
   if (type === 'mobile_money') {
     refuse(['bank_code', 'account_number', 'account_name']);
-    const country = need('country');
-    const own = fields.currency ?? currency ?? getCountry(country)?.currency;
-    input = { type, country, operator: need('operator'), msisdn: need('msisdn'), ...(own ? { currency: own } : {}) };
+    const country = getCountry(need('country'));
+    if (!country) throw new ApiError('IKW-VAL-004', `Unsupported country '${fields.country}'`, 'country');
+    const own = fields.currency ?? currency ?? country.currency;
+    input = { type, country: country.code, operator: need('operator'), msisdn: need('msisdn'), ...(own ? { currency: own } : {}) };
   } else {
     refuse(['country', 'operator', 'msisdn']);
     const own = fields.currency ?? currency;
