@@ -204,7 +204,11 @@ export const payoutBatchDecider: Decider<PayoutBatchCommand, PayoutBatchState, P
 
   decide(command, state) {
     if (command.type === 'create') {
-      if (state.batch) throw new ApiError('IKW-RES-003', `Payout batch ${command.batch.id} already exists`);
+      // The same idempotency key twice: the same request is the same batch; another request is refused.
+      if (state.batch) {
+        if (state.batch.fingerprint === command.batch.fingerprint) return [];
+        throw new ApiError('IKW-IDM-002', 'This idempotency_key was used with a different batch', 'idempotency_key');
+      }
       return withObjects(state, [{ type: 'payout_batch.created', data: command.batch }]);
     }
     assertOwned(state.batch, command.owner, 'No such payout batch', 'batchId');
