@@ -75,12 +75,3 @@ export const itemPayoutId = (batchId: string, index: number, attempt: number) =>
 
 /** The ledger hold of one execution of a batch. */
 export const batchHoldSource = (batchId: string, attempt: number) => `${batchId}/${attempt}`;
-
-export const PUBLIC_PAYOUT_BATCH_EVENTS = [
-  'payout_batch.created',
-  'payout_batch.execution_started',
-  'payout_batch.canceled',
-  'payout_batch.completed',
-  'payout_batch.partially_failed',
-  'payout_batch.failed',
-] as const;
