@@ -81,7 +81,7 @@ t.test('SIGKILL mid-batch, restart: the batch completes and no item is paid twic
   t.equal(payouts.total, ITEMS, 'one payout per item, and no other');
   const seen = new Set<string>();
   for (let after: number | undefined = undefined; ; ) {
-    const page: { data: { index: number; status: string; payout_id: string; attempt: number }[]; has_more: boolean } = (await request('GET', `/api/v1/payout-engine/batches/${batchId}/items?limit=100${after === undefined ? '' : `&starting_after=${after}`}`)).body;
+    const page = (await request('GET', `/api/v1/payout-engine/batches/${batchId}/items?limit=100${after === undefined ? '' : `&starting_after=${after}`}`)).body as { data: { index: number; status: string; payout_id: string; attempt: number }[]; has_more: boolean };
     for (const item of page.data) {
       if (item.status !== 'paid' || item.attempt !== 1) t.fail(`item ${item.index}: ${item.status}, attempt ${item.attempt}`);
       seen.add(item.payout_id);
