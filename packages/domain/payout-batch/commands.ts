@@ -50,6 +50,8 @@ const ITEMS_PER_RUN = 250;
 /** Payouts sent side by side to one operator ("a few at a time"): its rate limits are not ours to find. */
 const SENDS_PER_OPERATOR = 4;
 const RUNNER: Actor = { actor: 'payout_engine' };
+/** When the mend of an execution runs: long after its commit, as the payout reconcile job. */
+const MEND_AFTER_MS = 60_000;
 
 /** The operator (or bank rail) a destination is sent through: sends are limited per operator. */
 const operatorOf = (d: Destination) => (d.type === 'mobile_money' ? `${d.country}:${d.operator}` : `bank:${d.currency}`);
@@ -186,8 +188,10 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
     const execution = executionOf(state, type);
     const hold = ledgerCommand(this.deps.clock, { ...owner, currency: batch.currency }, { type: 'hold_batch', source: execution.holdSource, amount: execution.amount, fee: execution.fee });
     const command: PayoutBatchCommand = { type, owner, at: this.deps.clock.now() };
-    // The runner first: it does nothing for an execution that was never recorded, and gives back a hold left without one (saga mode).
-    await this.deps.scheduleRun({ ...owner, batchId, attempt: execution.attempt, step: 'start' }, this.deps.clock.now());
+    // The mend first, a minute out: it carries on a run whose start was lost to a crash, and gives
+    // back a hold whose execution was never recorded (saga mode).
+    const now = this.deps.clock.now();
+    await this.deps.scheduleRun({ ...owner, batchId, attempt: execution.attempt, step: 'mend' }, new Date(now.getTime() + MEND_AFTER_MS));
     const ledgerStream = balanceStream(owner.merchantId, owner.environment, batch.currency);
     // Two batches executed at once contend on the balance stream: each is decided again on the
     // other's hold, and ends executing or refused with IKW-BAL-001, never overdrawn.
@@ -204,6 +208,7 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
       await handleCommand(this.deps.store, ledgerStream, ledgerDecider, hold, meta, { onConflict: 'contended' });
       await this.run(batchId, command, meta, 'internal');
     }
+    await this.deps.scheduleRun({ ...owner, batchId, attempt: execution.attempt, step: 'start' }, now);
     return toPayoutBatchObject((await this.load(batchId)).state);
   }
 
@@ -228,7 +233,7 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
     const owner: Owner = { merchantId: batch.merchantId, environment: batch.environment };
     const releaseHold = (attempt: number) =>
       runLedger(this.deps.store, this.deps.clock, owner.merchantId, owner.environment, batch.currency, { type: 'release_batch', source: batchHoldSource(batch.id, attempt) }, this.metadata(owner, batch.id, RUNNER));
-    // A hold whose execution was never recorded (saga mode, crash between the two): give it back.
+    // The mend of an execution never recorded (refused, or a crash between hold and batch in saga mode): give its hold back, if any.
     if (state.attempt < ref.attempt) return void (await releaseHold(ref.attempt));
     if (state.status !== 'executing' && state.status !== 'canceled') return;
     const attempt = state.attempt;
