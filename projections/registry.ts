@@ -6,6 +6,7 @@ import { invoicesProjection } from './invoices.js';
 import { merchantsProjection } from './merchants.js';
 import { operationsProjection } from './operations.js';
 import { organizationsProjection } from './organizations.js';
+import { paymentCapabilitiesProjection } from './payment-capabilities.js';
 import { paymentIntentEventsProjection } from './payment-intent-events.js';
 import { paymentIntentsProjection } from './payment-intents.js';
 import { payoutBatchItemsProjection } from './payout-batch-items.js';
@@ -43,6 +44,8 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   payoutBatchesProjection,
   payoutBatchItemsProjection,
   payoutBatchLogsProjection,
+  // What each merchant may use
+  paymentCapabilitiesProjection,
   // Merchant billing
   productsProjection,
   subscriptionsProjection,

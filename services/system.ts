@@ -11,6 +11,7 @@ import { Organizations } from '../packages/domain/organization/commands.js';
 import { Accounts } from '../packages/domain/user/commands.js';
 import { AppTokenSigner } from '../packages/domain/user/tokens.js';
 import type { Environment } from '../packages/domain/merchant/events.js';
+import { PaymentCapabilities } from '../packages/domain/payment-capability/commands.js';
 import { PaymentIntents } from '../packages/domain/payment-intent/commands.js';
 import type { EventStore } from '../packages/eventstore/port.js';
 import { PostgresEventStore } from '../packages/eventstore/postgres/store.js';
@@ -74,6 +75,8 @@ export interface System {
   /** The payout engine: saved recipients and payout batches (docs/payout-engine.md). */
   payoutRecipients: PayoutRecipients;
   payoutBatches: PayoutBatches;
+  /** What each merchant may use, over the catalog's defaults (docs/payment-capabilities.md). */
+  paymentCapabilities: PaymentCapabilities;
   webhookEndpoints: WebhookEndpoints;
   webhooks: WebhookDispatcher;
   /** Customers, products, subscriptions, invoices, refunds (docs/billing.md). */
@@ -137,6 +140,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     store,
     clock,
     provider: providerFor,
+    capabilities: reads,
     publicUrl: config.publicUrl,
     defaultReturnUrl: async (merchantId, environment) => (await readPayoutSettings(knex, merchantId, environment)).settings.defaultReturnUrl,
     settlementDelayMs: (env) => (env === 'sandbox' ? 0 : config.settlementDelayMs),
@@ -148,6 +152,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     clock,
     log,
     provider: providerFor,
+    capabilities: reads,
     scheduleOverdueCheck: enqueuer(payoutOverdue),
     scheduleReconcile: enqueuer(payoutReconcile),
   });
@@ -208,6 +213,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     payouts,
     payoutRecipients,
     payoutBatches,
+    paymentCapabilities: new PaymentCapabilities({ store, clock }),
     webhookEndpoints,
     webhooks,
     billing,

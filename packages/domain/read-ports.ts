@@ -1,4 +1,5 @@
 import type { Owner } from './audit.js';
+import type { CapabilityGate } from './payment-capability/commands.js';
 import type { Role } from './organization/events.js';
 import type { PaymentIntentObject } from './payment-intent/events.js';
 import type { Price, ProductStatus } from './product/events.js';
@@ -51,4 +52,4 @@ export interface AccountDirectory {
   organizationOfMerchant(merchantId: string): Promise<string | undefined>;
 }
 
-export type ReadPorts = CustomerDirectory & PriceCatalog & PaymentIntentReader & AccountDirectory;
+export type ReadPorts = CustomerDirectory & PriceCatalog & PaymentIntentReader & AccountDirectory & CapabilityGate;

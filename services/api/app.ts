@@ -20,6 +20,7 @@ import { merchantSubscriptionsFamily } from './routes/merchant-subscriptions.js'
 import { onboardingFamily } from './routes/onboarding.js';
 import { operationsFamily } from './routes/operations.js';
 import { organizationsFamily } from './routes/organizations.js';
+import { paymentCapabilitiesFamily } from './routes/payment-capabilities.js';
 import { paymentIntentsFamily } from './routes/payment-intents.js';
 import { payoutEngineFamily } from './routes/payout-engine.js';
 import { payoutsFamily } from './routes/payouts.js';
@@ -44,6 +45,7 @@ export function apiFamilies(system: System): Family[] {
     payoutsFamily(system.knex, system.payouts),
     merchantPayoutsFamily(system.knex, system.payouts),
     payoutEngineFamily(system.knex, system.payoutRecipients, system.payoutBatches),
+    paymentCapabilitiesFamily(system.knex, system.paymentCapabilities),
     merchantSettingsFamily(system.knex, system.store, system.clock),
     webhookEndpointsFamily(system.knex, system.clock, system.webhookEndpoints),
     webhookReplaysFamily(system.webhooks),

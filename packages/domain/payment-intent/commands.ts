@@ -1,4 +1,5 @@
 import type { Clock } from '../../core/clock.js';
+import { assertCapable, type CapabilityGate } from '../payment-capability/commands.js';
 import { ApiError } from '../../core/errors.js';
 import { derivedId, newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
@@ -51,6 +52,8 @@ export interface PaymentIntentDeps {
   clock: Clock;
   /** The connector for an environment: the sandbox simulator, or live connectors. */
   provider(environment: Environment): PaymentProvider;
+  /** The merchant's payment capabilities: a disabled or suspended method is refused at confirm. */
+  capabilities: CapabilityGate;
   publicUrl: string;
   /** The merchant's default return URL (settings), if one is set. */
   defaultReturnUrl(merchantId: string, environment: Environment): Promise<string | null>;
@@ -226,6 +229,13 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     const provider = this.deps.provider(who.environment);
     if (state.status === 'requires_payment_method') {
       provider.assertCanCollect(pm);
+      const intent = state.intent;
+      await assertCapable(
+        this.deps.capabilities,
+        who,
+        { country: pm.type === 'mobile_money' ? pm.country : intent.transactionCountry, currency: intent.currency, paymentMethodType: pm.type, operator: pm.type === 'mobile_money' ? pm.operator : null },
+        'payment_method',
+      );
       this.fee(state, pm); // amount within the operator's limits, before anything is started
     }
     const operationId = newId('op');

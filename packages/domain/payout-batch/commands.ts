@@ -33,6 +33,13 @@ export interface CreateBatchInput {
 }
 
 export type PayoutBatchRef = Owner & { batchId: string };
+
+/** What the validation of a batch has looked up already: recipients, references, capability checks per method. */
+interface Seen {
+  recipients: Map<string, Promise<RecipientState | null>>;
+  references: Map<string, number>;
+  capabilities: Map<string, Promise<unknown>>;
+}
 /** A run of a batch's execution: which attempt, and which step (a new execution, a cancel, the next chunk). */
 export type BatchRunRef = PayoutBatchRef & { attempt: number; step: string };
 
@@ -118,11 +125,10 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
   private async validate(owner: Owner, currency: string, instructions: InstructionInput[]): Promise<BatchItem[]> {
     const errors: ItemError[] = [];
     const items: BatchItem[] = [];
-    const recipients = new Map<string, Promise<RecipientState | null>>();
-    const references = new Map<string, number>();
+    const seen: Seen = { recipients: new Map(), references: new Map(), capabilities: new Map() };
     for (const [index, instruction] of instructions.entries()) {
       try {
-        items.push(await this.item(owner, currency, index, instruction, recipients, references));
+        items.push(await this.item(owner, currency, index, instruction, seen));
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         errors.push({ index, code: err.code, message: err.message, ...(err.param ? { param: `instructions.${index}.${err.param}` } : {}) });
@@ -140,9 +146,9 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
     currency: string,
     index: number,
     instruction: InstructionInput,
-    recipients: Map<string, Promise<RecipientState | null>>,
-    references: Map<string, number>,
+    seen: Seen,
   ): Promise<BatchItem> {
+    const { recipients, references, capabilities } = seen;
     const { amount, recipient_id: recipientId, reference, metadata, currency: own, ...fields } = instruction;
     if (own !== undefined && own.toLowerCase() !== currency) throw new ApiError('IKW-VAL-009', `The batch is in ${currency}`, 'currency');
     const inline = Object.values(fields).some((v) => v !== undefined);
@@ -161,6 +167,11 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
       destination = destinationOf(fields, currency);
     }
     const fee = this.deps.payouts.quote(owner.environment, amount, destination);
+    // One capability check per payment method of the batch, whatever its number of lines.
+    const method = destination.type === 'mobile_money' ? `${destination.country}|${destination.operator}` : `bank|${destination.currency}`;
+    if (!capabilities.has(method)) capabilities.set(method, this.deps.payouts.assertCapable(owner, destination, 'destination_type').then(() => null, (err: unknown) => err));
+    const refused = await capabilities.get(method)!;
+    if (refused) throw refused;
     if (reference !== undefined) {
       const first = references.get(reference);
       if (first !== undefined) throw new ApiError('IKW-VAL-001', `The reference repeats instruction ${first}'s`, 'reference');

@@ -17,6 +17,8 @@ import { loadPayoutMethod } from '../payout-method/commands.js';
 import { unusableReason } from '../payout-method/decider.js';
 import { feeCountry, normalizeDestination, type DestinationInput } from '../payout-method/destination.js';
 import type { Destination } from '../payout-method/events.js';
+import { assertCapable, type CapabilityGate } from '../payment-capability/commands.js';
+import type { CapabilityScope } from '../payment-capability/events.js';
 import { FINAL_PAYOUT_STATUSES, payoutDecider, toPayoutObject, type Owner, type PayoutCommand, type PayoutState } from './decider.js';
 import { payoutStream, type PayoutCreated, type PayoutEvent, type PayoutObject, type PayoutSource } from './events.js';
 
@@ -33,6 +35,8 @@ export interface PayoutDeps {
   clock: Clock;
   log: Logger;
   provider(environment: Environment): PaymentProvider;
+  /** The merchant's payment capabilities: a disabled or suspended method is refused. */
+  capabilities: CapabilityGate;
   /** Durable timers: the overdue check at expected_by, and the crash mend of a hold. */
   scheduleOverdueCheck: Enqueue<PayoutRef>;
   scheduleReconcile: Enqueue<PayoutRef & { currency: string }>;
@@ -120,6 +124,17 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
     }).fee;
   }
 
+  /** Refuses a destination whose payment method the merchant's capabilities disable or suspend (IKW-CAP-001, IKW-CAP-002). */
+  assertCapable(owner: Owner, destination: Destination, param: string): Promise<void> {
+    const scope: CapabilityScope = {
+      country: feeCountry(destination),
+      currency: destination.currency,
+      paymentMethodType: destination.type,
+      operator: destination.type === 'mobile_money' ? destination.operator : null,
+    };
+    return assertCapable(this.deps.capabilities, owner, scope, param);
+  }
+
   /** What a payout to `destination` costs, once the environment's connector is known to send it (IKW-PRV-001 otherwise). */
   quote(environment: Environment, amount: number, destination: Destination): number {
     this.deps.provider(environment).assertCanPayOut(destination);
@@ -136,6 +151,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
     const { destination, payoutMethodId } = await this.destination(owner, input);
     const provider = this.deps.provider(owner.environment);
     provider.assertCanPayOut(destination);
+    await this.assertCapable(owner, destination, input.destination ? 'destination' : 'payout_method_id');
     const fee = this.fee(input.amount, destination);
     const id = requestRef === undefined ? newId('po') : derivedId('po', `${owner.merchantId}|${owner.environment}|${source}|${requestRef}`);
     const meta = this.metadata(owner, id, actor);
