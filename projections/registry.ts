@@ -1,7 +1,10 @@
+import { adminKeysProjection } from './admin-keys.js';
 import { apiKeysProjection } from './api-keys.js';
 import { balanceTransactionsProjection } from './balance-transactions.js';
 import { balancesProjection } from './balances.js';
+import { countryActivationsProjection } from './country-activations.js';
 import { customersProjection } from './customers.js';
+import { featureFlagsProjection } from './feature-flags.js';
 import { invoicesProjection } from './invoices.js';
 import { merchantsProjection } from './merchants.js';
 import { operationsProjection } from './operations.js';
@@ -46,6 +49,10 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   payoutBatchLogsProjection,
   // What each merchant may use
   paymentCapabilitiesProjection,
+  countryActivationsProjection,
+  // Platform settings
+  adminKeysProjection,
+  featureFlagsProjection,
   // Merchant billing
   productsProjection,
   subscriptionsProjection,

@@ -11,6 +11,8 @@ import { Organizations } from '../packages/domain/organization/commands.js';
 import { Accounts } from '../packages/domain/user/commands.js';
 import { AppTokenSigner } from '../packages/domain/user/tokens.js';
 import type { Environment } from '../packages/domain/merchant/events.js';
+import { CountryActivations } from '../packages/domain/country-activation/commands.js';
+import { FeatureFlags } from '../packages/domain/feature-flag/commands.js';
 import { PaymentCapabilities } from '../packages/domain/payment-capability/commands.js';
 import { PaymentIntents } from '../packages/domain/payment-intent/commands.js';
 import type { EventStore } from '../packages/eventstore/port.js';
@@ -77,6 +79,9 @@ export interface System {
   payoutBatches: PayoutBatches;
   /** What each merchant may use, over the catalog's defaults (docs/payment-capabilities.md). */
   paymentCapabilities: PaymentCapabilities;
+  /** Country activations and platform feature flags (docs/configuration.md). */
+  countryActivations: CountryActivations;
+  featureFlags: FeatureFlags;
   webhookEndpoints: WebhookEndpoints;
   webhooks: WebhookDispatcher;
   /** Customers, products, subscriptions, invoices, refunds (docs/billing.md). */
@@ -141,6 +146,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     clock,
     provider: providerFor,
     capabilities: reads,
+    activations: reads,
     publicUrl: config.publicUrl,
     defaultReturnUrl: async (merchantId, environment) => (await readPayoutSettings(knex, merchantId, environment)).settings.defaultReturnUrl,
     settlementDelayMs: (env) => (env === 'sandbox' ? 0 : config.settlementDelayMs),
@@ -153,6 +159,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     log,
     provider: providerFor,
     capabilities: reads,
+    activations: reads,
     scheduleOverdueCheck: enqueuer(payoutOverdue),
     scheduleReconcile: enqueuer(payoutReconcile),
   });
@@ -214,6 +221,8 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     payoutRecipients,
     payoutBatches,
     paymentCapabilities: new PaymentCapabilities({ store, clock }),
+    countryActivations: new CountryActivations({ store, clock }),
+    featureFlags: new FeatureFlags({ store, clock }),
     webhookEndpoints,
     webhooks,
     billing,

@@ -1,4 +1,5 @@
 import type { Owner } from './audit.js';
+import type { ActivationGate } from './country-activation/commands.js';
 import type { CapabilityGate } from './payment-capability/commands.js';
 import type { Role } from './organization/events.js';
 import type { PaymentIntentObject } from './payment-intent/events.js';
@@ -52,4 +53,4 @@ export interface AccountDirectory {
   organizationOfMerchant(merchantId: string): Promise<string | undefined>;
 }
 
-export type ReadPorts = CustomerDirectory & PriceCatalog & PaymentIntentReader & AccountDirectory & CapabilityGate;
+export type ReadPorts = CustomerDirectory & PriceCatalog & PaymentIntentReader & AccountDirectory & CapabilityGate & ActivationGate;

@@ -15,6 +15,12 @@ export interface RouteAuth {
    * organizations); an API key is refused with IKW-ACC-003. Every user holds the scope.
    */
   appTokenOnly?: true;
+  /**
+   * The platform operator credential (`sk_admin_…`, docs/configuration.md): `only`, no merchant
+   * credential may call it (IKW-AUT-009); `also`, it may, besides merchants' own credentials, and
+   * names the merchant it acts on. Elsewhere an operator credential is no credential (IKW-AUT-002).
+   */
+  platform?: 'only' | 'also';
 }
 
 /** One operation of the interface: what it accepts, who may call it, and what it does. */

@@ -6,6 +6,7 @@ import { authFamily } from './routes/auth.js';
 import { balanceTransactionsFamily } from './routes/balance-transactions.js';
 import { balanceFamily } from './routes/balance.js';
 import { billingFamily } from './routes/billing.js';
+import { configurationFamily } from './routes/configuration.js';
 import { feesFamily } from './routes/fees.js';
 import { geographyFamily } from './routes/geography.js';
 import { healthFamily } from './routes/health.js';
@@ -46,6 +47,7 @@ export function apiFamilies(system: System): Family[] {
     merchantPayoutsFamily(system.knex, system.payouts),
     payoutEngineFamily(system.knex, system.payoutRecipients, system.payoutBatches),
     paymentCapabilitiesFamily(system.knex, system.paymentCapabilities),
+    configurationFamily(system.knex, system.countryActivations, system.featureFlags),
     merchantSettingsFamily(system.knex, system.store, system.clock),
     webhookEndpointsFamily(system.knex, system.clock, system.webhookEndpoints),
     webhookReplaysFamily(system.webhooks),

@@ -34,11 +34,11 @@ export interface CreateBatchInput {
 
 export type PayoutBatchRef = Owner & { batchId: string };
 
-/** What the validation of a batch has looked up already: recipients, references, capability checks per method. */
+/** What the validation of a batch has looked up already: recipients, references, what each payment method allows. */
 interface Seen {
   recipients: Map<string, Promise<RecipientState | null>>;
   references: Map<string, number>;
-  capabilities: Map<string, Promise<unknown>>;
+  allowances: Map<string, Promise<(amount: number) => void>>;
 }
 /** A run of a batch's execution: which attempt, and which step (a new execution, a cancel, the next chunk). */
 export type BatchRunRef = PayoutBatchRef & { attempt: number; step: string };
@@ -125,7 +125,7 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
   private async validate(owner: Owner, currency: string, instructions: InstructionInput[]): Promise<BatchItem[]> {
     const errors: ItemError[] = [];
     const items: BatchItem[] = [];
-    const seen: Seen = { recipients: new Map(), references: new Map(), capabilities: new Map() };
+    const seen: Seen = { recipients: new Map(), references: new Map(), allowances: new Map() };
     for (const [index, instruction] of instructions.entries()) {
       try {
         items.push(await this.item(owner, currency, index, instruction, seen));
@@ -148,7 +148,7 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
     instruction: InstructionInput,
     seen: Seen,
   ): Promise<BatchItem> {
-    const { recipients, references, capabilities } = seen;
+    const { recipients, references, allowances } = seen;
     const { amount, recipient_id: recipientId, reference, metadata, currency: own, ...fields } = instruction;
     if (own !== undefined && own.toLowerCase() !== currency) throw new ApiError('IKW-VAL-009', `The batch is in ${currency}`, 'currency');
     const inline = Object.values(fields).some((v) => v !== undefined);
@@ -167,11 +167,10 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
       destination = destinationOf(fields, currency);
     }
     const fee = this.deps.payouts.quote(owner.environment, amount, destination);
-    // One capability check per payment method of the batch, whatever its number of lines.
+    // One look at capabilities and activations per payment method of the batch, whatever its number of lines.
     const method = destination.type === 'mobile_money' ? `${destination.country}|${destination.operator}` : `bank|${destination.currency}`;
-    if (!capabilities.has(method)) capabilities.set(method, this.deps.payouts.assertCapable(owner, destination, 'destination_type').then(() => null, (err: unknown) => err));
-    const refused = await capabilities.get(method)!;
-    if (refused) throw refused;
+    if (!allowances.has(method)) allowances.set(method, this.deps.payouts.allowance(owner, destination, recipientId !== undefined ? 'recipient_id' : 'destination_type'));
+    (await allowances.get(method)!)(amount);
     if (reference !== undefined) {
       const first = references.get(reference);
       if (first !== undefined) throw new ApiError('IKW-VAL-001', `The reference repeats instruction ${first}'s`, 'reference');

@@ -18,6 +18,7 @@ import { unusableReason } from '../payout-method/decider.js';
 import { feeCountry, normalizeDestination, type DestinationInput } from '../payout-method/destination.js';
 import type { Destination } from '../payout-method/events.js';
 import { assertCapable, type CapabilityGate } from '../payment-capability/commands.js';
+import { activationCheck, type ActivationGate } from '../country-activation/commands.js';
 import type { CapabilityScope } from '../payment-capability/events.js';
 import { FINAL_PAYOUT_STATUSES, payoutDecider, toPayoutObject, type Owner, type PayoutCommand, type PayoutState } from './decider.js';
 import { payoutStream, type PayoutCreated, type PayoutEvent, type PayoutObject, type PayoutSource } from './events.js';
@@ -37,6 +38,8 @@ export interface PayoutDeps {
   provider(environment: Environment): PaymentProvider;
   /** The merchant's payment capabilities: a disabled or suspended method is refused. */
   capabilities: CapabilityGate;
+  /** The merchant's country activations: a country not activated for payouts, or an amount out of bounds, is refused. */
+  activations: ActivationGate;
   /** Durable timers: the overdue check at expected_by, and the crash mend of a hold. */
   scheduleOverdueCheck: Enqueue<PayoutRef>;
   scheduleReconcile: Enqueue<PayoutRef & { currency: string }>;
@@ -124,15 +127,17 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
     }).fee;
   }
 
-  /** Refuses a destination whose payment method the merchant's capabilities disable or suspend (IKW-CAP-001, IKW-CAP-002). */
-  assertCapable(owner: Owner, destination: Destination, param: string): Promise<void> {
-    const scope: CapabilityScope = {
-      country: feeCountry(destination),
-      currency: destination.currency,
-      paymentMethodType: destination.type,
-      operator: destination.type === 'mobile_money' ? destination.operator : null,
-    };
-    return assertCapable(this.deps.capabilities, owner, scope, param);
+  /**
+   * What the merchant's capabilities and activations allow for payouts to this destination's
+   * method: refused outright (IKW-CAP-001, IKW-CAP-002, IKW-CFG-001), or a check of each amount
+   * against the activation's bounds (IKW-CFG-002). `param` names the destination in the request.
+   */
+  async allowance(owner: Owner, destination: Destination, param: string): Promise<(amount: number) => void> {
+    const country = feeCountry(destination);
+    const scope: CapabilityScope = { country, currency: destination.currency, paymentMethodType: destination.type, operator: destination.type === 'mobile_money' ? destination.operator : null };
+    await assertCapable(this.deps.capabilities, owner, scope, param);
+    const rule = await this.deps.activations.activationRule(owner, country, destination.currency);
+    return activationCheck(rule, 'payout', `${country} (${destination.currency.toLowerCase()})`, { direction: param, amount: 'amount' });
   }
 
   /** What a payout to `destination` costs, once the environment's connector is known to send it (IKW-PRV-001 otherwise). */
@@ -151,7 +156,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
     const { destination, payoutMethodId } = await this.destination(owner, input);
     const provider = this.deps.provider(owner.environment);
     provider.assertCanPayOut(destination);
-    await this.assertCapable(owner, destination, input.destination ? 'destination' : 'payout_method_id');
+    (await this.allowance(owner, destination, input.destination ? 'destination' : 'payout_method_id'))(input.amount);
     const fee = this.fee(input.amount, destination);
     const id = requestRef === undefined ? newId('po') : derivedId('po', `${owner.merchantId}|${owner.environment}|${source}|${requestRef}`);
     const meta = this.metadata(owner, id, actor);
