@@ -5,6 +5,7 @@ import { createLogger } from '../packages/core/logger.js';
 import { isIsoCountry } from '../packages/catalog/index.js';
 import { createApiKey, createMerchant, revokeApiKey } from '../packages/domain/merchant/commands.js';
 import { createMemberUser } from '../packages/domain/organization/commands.js';
+import { createAdminKey, revokeAdminKey } from '../packages/domain/platform-admin/commands.js';
 import { ROLES, type Role } from '../packages/domain/organization/events.js';
 import { openApiDocument } from '../services/api/app.js';
 import { openSystem, type System } from '../services/system.js';
@@ -13,6 +14,10 @@ const USAGE = `usage:
   sika merchants create --name NAME [--email ADDRESS] [--json]
   sika keys create --merchant ACCOUNT_ID --environment sandbox|live [--scopes a,b] [--json]
   sika keys revoke --merchant ACCOUNT_ID KEY_ID
+  sika admin keys create [--name NAME] [--json]
+                                    (the platform operator credential sk_admin_…, shown once: feature
+                                    flags and other merchants' configuration, docs/configuration.md)
+  sika admin keys revoke KEY_ID
   sika users create --merchant ACCOUNT_ID --email ADDRESS --password PASSWORD [--name NAME] [--role ROLE] [--country CC]
                                     (ROLE: owner (default), admin, developer, finance, viewer; CC: the
                                     country of an organization made for the merchant, default SN)
@@ -73,6 +78,20 @@ async function run(system: System, argv: string[]): Promise<void> {
       await revokeApiKey(system.store, system.clock, values.merchant, keyId, ACTOR);
       out({ id: keyId, revoked: true }, json, `key ${keyId} revoked`);
       return;
+    }
+    case 'admin keys': {
+      const [verb, keyId] = positionals;
+      if (verb === 'create') {
+        const key = await createAdminKey(system.store, system.clock, values.name?.trim() || 'platform operator', ACTOR);
+        out(key, json, `admin key ${key.id}: ${key.secret}\n(shown once)`);
+        return;
+      }
+      if (verb === 'revoke' && keyId) {
+        await revokeAdminKey(system.store, system.clock, keyId, ACTOR);
+        out({ id: keyId, revoked: true }, json, `admin key ${keyId} revoked`);
+        return;
+      }
+      throw new UsageError('admin keys create [--name NAME] | admin keys revoke KEY_ID');
     }
     case 'users create': {
       const { merchant, email, password } = values;

@@ -62,6 +62,7 @@ export const balanceTransactionsProjection: Projection = {
       case 'payment_settlement':
         return void (await trx('read.balance_transactions').where({ source: e.source, type: 'payment' }).update({ status: 'available' }));
       case 'payout_hold':
+      case 'batch_allocation':
         return void (await insert('payout', 'pending'));
       case 'payout_paid':
         return void (await trx('read.balance_transactions').where({ source: e.source, type: 'payout' }).update({ status: 'available' }));
@@ -71,6 +72,10 @@ export const balanceTransactionsProjection: Projection = {
         return void (await insert('payout_failure', 'available'));
       case 'refund':
         return void (await insert('refund', 'available'));
+      case 'batch_hold':
+      case 'batch_release':
+        // A batch's reservation is listed through its payouts (one row each, at allocation); the hold itself shows in `reserved`.
+        return;
     }
   },
 };

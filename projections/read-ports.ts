@@ -4,6 +4,8 @@ import { findCustomer } from './customers.js';
 import { listMemberships, organizationOfMerchant } from './organizations.js';
 import { liveSessionRole } from './user-sessions.js';
 import { findPaymentIntent } from './payment-intents.js';
+import { activationRule } from './country-activations.js';
+import { governingCapability } from './payment-capabilities.js';
 import { findPrices } from './products.js';
 
 /** The domain's read ports (packages/domain/read-ports.ts) over the read models. */
@@ -16,5 +18,12 @@ export function readPorts(knex: Knex): ReadPorts {
       (await listMemberships(knex, userId)).map((m) => ({ organizationId: m.id, role: m.role, merchantIds: m.merchant_ids, requireMfa: m.require_mfa })),
     sessionRole: (sessionId, organizationId, at) => liveSessionRole(knex, sessionId, organizationId, at),
     organizationOfMerchant: (merchantId) => organizationOfMerchant(knex, merchantId),
+    activationRule: (owner, countryCode, currencyIso) => activationRule(knex, owner, countryCode, currencyIso),
+    capabilityRefusal: async (owner, method) => {
+      const capability = await governingCapability(knex, owner, method);
+      if (!capability) return null;
+      if (capability.status === 'suspended') return { status: 'suspended', reason: capability.suspension_reason ?? '' };
+      return capability.is_enabled ? null : { status: 'disabled' };
+    },
   };
 }

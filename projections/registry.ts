@@ -1,18 +1,26 @@
+import { adminKeysProjection } from './admin-keys.js';
 import { apiKeysProjection } from './api-keys.js';
 import { balanceTransactionsProjection } from './balance-transactions.js';
 import { balancesProjection } from './balances.js';
 import { checkoutSessionsProjection } from './checkout-sessions.js';
 import { customerPortalSessionsProjection } from './customer-portal-sessions.js';
+import { countryActivationsProjection } from './country-activations.js';
 import { customersProjection } from './customers.js';
+import { featureFlagsProjection } from './feature-flags.js';
 import { invoicesProjection } from './invoices.js';
 import { merchantsProjection } from './merchants.js';
 import { operationsProjection } from './operations.js';
 import { organizationInvitationsProjection } from './organization-invitations.js';
 import { organizationsProjection } from './organizations.js';
+import { paymentCapabilitiesProjection } from './payment-capabilities.js';
 import { paymentIntentEventsProjection } from './payment-intent-events.js';
 import { paymentIntentsProjection } from './payment-intents.js';
 import { paymentLinksProjection } from './payment-links.js';
+import { payoutBatchItemsProjection } from './payout-batch-items.js';
+import { payoutBatchLogsProjection } from './payout-batch-logs.js';
+import { payoutBatchesProjection } from './payout-batches.js';
 import { payoutMethodsProjection } from './payout-methods.js';
+import { payoutRecipientsProjection } from './payout-recipients.js';
 import { payoutSettingsProjection } from './payout-settings.js';
 import { payoutsProjection } from './payouts.js';
 import { productsProjection } from './products.js';
@@ -40,6 +48,17 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   payoutMethodsProjection,
   payoutsProjection,
   webhookEndpointsProjection,
+  // The payout engine
+  payoutRecipientsProjection,
+  payoutBatchesProjection,
+  payoutBatchItemsProjection,
+  payoutBatchLogsProjection,
+  // What each merchant may use
+  paymentCapabilitiesProjection,
+  countryActivationsProjection,
+  // Platform settings
+  adminKeysProjection,
+  featureFlagsProjection,
   // Merchant billing
   productsProjection,
   subscriptionsProjection,

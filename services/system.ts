@@ -20,6 +20,9 @@ import { KeyedHasher } from '../packages/core/hashing.js';
 import { OutboxMessenger } from '../packages/messaging/messenger.js';
 import { AppTokenSigner } from '../packages/domain/user/tokens.js';
 import type { Environment } from '../packages/domain/merchant/events.js';
+import { CountryActivations } from '../packages/domain/country-activation/commands.js';
+import { FeatureFlags } from '../packages/domain/feature-flag/commands.js';
+import { PaymentCapabilities } from '../packages/domain/payment-capability/commands.js';
 import { PaymentIntents } from '../packages/domain/payment-intent/commands.js';
 import { CheckoutSessions } from '../packages/domain/checkout-session/commands.js';
 import { PaymentLinks } from '../packages/domain/payment-link/commands.js';
@@ -30,6 +33,8 @@ import { PostgresEventStore } from '../packages/eventstore/postgres/store.js';
 import { IdempotencyStore } from '../packages/http/idempotency.js';
 import { RateLimiter } from '../packages/http/rate-limit.js';
 import { Payouts } from '../packages/domain/payout/commands.js';
+import { PayoutBatches } from '../packages/domain/payout-batch/commands.js';
+import { PayoutRecipients } from '../packages/domain/payout-recipient/commands.js';
 import type { PaymentProvider } from '../packages/providers/port.js';
 import { SandboxProvider, UnconfiguredLiveProvider } from '../packages/providers/sandbox.js';
 import { enqueue, Scheduler, type Enqueue } from '../packages/scheduler/scheduler.js';
@@ -42,6 +47,8 @@ import {
   invoicePaymentsConsumer,
   ledgerSettlement,
   payinCallback,
+  payoutBatchItemsConsumer,
+  payoutBatchRun,
   payoutCallback,
   payoutOverdue,
   payoutReconcile,
@@ -85,6 +92,14 @@ export interface System {
   /** The customer portal's sign-in by e-mailed code. */
   customerPortal: CustomerPortal;
   payouts: Payouts;
+  /** The payout engine: saved recipients and payout batches (docs/payout-engine.md). */
+  payoutRecipients: PayoutRecipients;
+  payoutBatches: PayoutBatches;
+  /** What each merchant may use, over the catalog's defaults (docs/payment-capabilities.md). */
+  paymentCapabilities: PaymentCapabilities;
+  /** Country activations and platform feature flags (docs/configuration.md). */
+  countryActivations: CountryActivations;
+  featureFlags: FeatureFlags;
   webhookEndpoints: WebhookEndpoints;
   webhooks: WebhookDispatcher;
   /** Customers, products, subscriptions, invoices, refunds (docs/billing.md). */
@@ -160,6 +175,8 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     store,
     clock,
     provider: providerFor,
+    capabilities: reads,
+    activations: reads,
     publicUrl: config.publicUrl,
     defaultReturnUrl: async (merchantId, environment) => (await readPayoutSettings(knex, merchantId, environment)).settings.defaultReturnUrl,
     settlementDelayMs: (env) => (env === 'sandbox' ? 0 : config.settlementDelayMs),
@@ -173,9 +190,13 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     clock,
     log,
     provider: providerFor,
+    capabilities: reads,
+    activations: reads,
     scheduleOverdueCheck: enqueuer(payoutOverdue),
     scheduleReconcile: enqueuer(payoutReconcile),
   });
+  const payoutRecipients = new PayoutRecipients({ store, clock });
+  const payoutBatches = new PayoutBatches({ store, clock, payouts, recipients: payoutRecipients, scheduleRun: enqueuer(payoutBatchRun) });
 
   const secretsKey = loadSecretsKey(config.secretsKey, config.dataDir);
   const secretBox = new SecretBox(secretsKey);
@@ -240,10 +261,10 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
       refundReconcile: enqueuer(refundReconcile),
     },
   });
-  // What acts on events outside the database: webhook deliveries, and invoice payments by payment intent.
-  const busConsumers = [webhooks.consumer(), invoicePaymentsConsumer(clock)];
+  // What acts on events outside the database: webhook deliveries, invoice payments by payment intent, batch items' payouts.
+  const busConsumers = [webhooks.consumer(), invoicePaymentsConsumer(clock), payoutBatchItemsConsumer(clock)];
   const consumers = busConsumers.map((spec) => createBusConsumerFor(config, { knex, store: logStore, log }, spec));
-  registerProcesses(scheduler, { store, clock, paymentIntents, payouts, billing, webhooks });
+  registerProcesses(scheduler, { store, clock, paymentIntents, payouts, payoutBatches, billing, webhooks });
   registerOperationalGauges(metrics, { knex, clock, consumers: busConsumers.map((c) => c.name), postgresLog: config.eventStore === 'postgres' && config.bus === 'postgres' });
 
   return {
@@ -263,6 +284,11 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     paymentLinks,
     customerPortal,
     payouts,
+    payoutRecipients,
+    payoutBatches,
+    paymentCapabilities: new PaymentCapabilities({ store, clock }),
+    countryActivations: new CountryActivations({ store, clock }),
+    featureFlags: new FeatureFlags({ store, clock }),
     webhookEndpoints,
     webhooks,
     billing,

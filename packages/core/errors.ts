@@ -11,6 +11,7 @@ export const ERROR_CODES = {
   'IKW-AUT-006': { status: 400, retryable: false, message: 'This operation requires the X-Environment header' },
   'IKW-AUT-007': { status: 401, retryable: false, message: 'The access token or refresh token is not valid or has expired' },
   'IKW-AUT-008': { status: 401, retryable: false, message: 'The e-mail address or password is wrong' },
+  'IKW-AUT-009': { status: 403, retryable: false, message: 'This operation needs the platform operator credential (sk_admin_…)' },
   'IKW-REQ-001': { status: 400, retryable: false, message: 'The request body is not valid JSON' },
   'IKW-REQ-002': { status: 415, retryable: false, message: 'Request bodies must be sent as application/json' },
   'IKW-REQ-003': { status: 413, retryable: false, message: 'The request body is larger than 1 MiB' },
@@ -45,6 +46,18 @@ export const ERROR_CODES = {
   'IKW-PAY-002': { status: 400, retryable: false, message: 'No such payout method for this merchant and environment' },
   'IKW-PAY-003': { status: 400, retryable: false, message: 'This payout method has been deleted' },
   'IKW-PAY-004': { status: 409, retryable: true, message: 'This payout method is still in its safety delay' },
+  'IKW-PEN-001': { status: 400, retryable: false, message: 'One or more payout instructions are invalid; errors lists each by index' },
+  'IKW-PEN-002': { status: 400, retryable: false, message: 'No such recipient for this merchant and environment' },
+  'IKW-PEN-003': { status: 400, retryable: false, message: 'This recipient has been archived' },
+  'IKW-PEN-004': { status: 400, retryable: false, message: 'The CSV body is malformed' },
+  'IKW-PEN-005': { status: 409, retryable: false, message: 'The payout batch is not in a state that allows this operation' },
+  'IKW-CAP-001': { status: 422, retryable: false, message: 'This payment method is disabled for this account' },
+  'IKW-CAP-002': { status: 422, retryable: false, message: 'This payment method is suspended for this account' },
+  'IKW-CAP-003': { status: 409, retryable: false, message: 'A payment capability for this country, currency, method and operator already exists' },
+  'IKW-CFG-001': { status: 422, retryable: false, message: 'This country and currency are not activated for this direction for this account' },
+  'IKW-CFG-002': { status: 422, retryable: false, message: "The amount is outside this account's activated bounds for this country and currency" },
+  'IKW-CFG-003': { status: 409, retryable: false, message: 'An activation for this country and currency exists already' },
+  'IKW-CFG-004': { status: 400, retryable: false, message: 'The platform operator credential must name the merchant it acts on (merchantId)' },
   'IKW-WHK-001': { status: 400, retryable: false, message: 'This URL cannot receive webhooks' },
   'IKW-WHK-002': { status: 400, retryable: false, message: 'Unknown event type' },
   'IKW-BIL-001': { status: 409, retryable: false, message: 'This status transition is not allowed' },
@@ -96,6 +109,16 @@ export interface ErrorBody {
   retryable: boolean;
   param?: string;
   request_id?: string;
+  /** Each refused item of a request that carries a list (payout instructions), by its index. */
+  errors?: ItemError[];
+}
+
+/** The refusal of one item of a list: its index in the list, its code, and the field at fault. */
+export interface ItemError {
+  index: number;
+  code: ErrorCode;
+  message: string;
+  param?: string;
 }
 
 /** An answer that is not a success. Thrown by handlers and deciders, rendered by the HTTP layer. */
@@ -122,6 +145,22 @@ export class ApiError extends Error {
       ...(this.param !== undefined ? { param: this.param } : {}),
       ...(requestId !== undefined ? { request_id: requestId } : {}),
     };
+  }
+}
+
+/** A request refused because items of its list are invalid: every one is reported, not only the first. */
+export class ItemsRefused extends ApiError {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    readonly errors: ItemError[],
+    param?: string,
+  ) {
+    super(code, message, param);
+  }
+
+  override toBody(requestId?: string): ErrorBody {
+    return { ...super.toBody(requestId), errors: this.errors };
   }
 }
 

@@ -1,12 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { v7 as uuidv7 } from 'uuid';
+import { v5 as uuidv5, v7 as uuidv7 } from 'uuid';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /** Prefixes of the public IDs of the Stripe-like core (docs/architecture.md). */
 export type IdPrefix =
   | 'pi' | 'po' | 'we' | 'evt' | 'cus' | 'prod' | 'price' | 'sub' | 'in' | 're' | 'cs' | 'txn' | 'whr' | 'op'
-  | 'acct' | 'key' | 'req';
+  | 'acct' | 'key' | 'req' | 'rcp' | 'pob' | 'cap';
 
 /** 24 unbiased base62 characters (~143 bits of randomness); bytes >= 248 are dropped. */
 export function randomBase62(length: number): string {
@@ -46,6 +46,12 @@ export function publicEventId(sourceEventId: string): string {
 export function newUuid(): string {
   return uuidv7();
 }
+
+/** A UUID computed from `seed` (v5): the same seed always names the same object. */
+export function derivedUuid(seed: string): string {
+  return uuidv5(seed, DERIVED_UUID_NAMESPACE);
+}
+const DERIVED_UUID_NAMESPACE = '6f1c0e0a-5b7e-4c55-9a55-51ca0c0f1f0e';
 
 export function hasPrefix(id: string, prefix: IdPrefix): boolean {
   return id.startsWith(`${prefix}_`) && /^[A-Za-z]+_[0-9A-Za-z]{24}$/.test(id);

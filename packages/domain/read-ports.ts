@@ -1,4 +1,6 @@
 import type { Owner } from './audit.js';
+import type { ActivationGate } from './country-activation/commands.js';
+import type { CapabilityGate } from './payment-capability/commands.js';
 import type { Role } from './organization/events.js';
 import type { PaymentIntentObject } from './payment-intent/events.js';
 import type { Price, ProductStatus } from './product/events.js';
@@ -53,4 +55,4 @@ export interface AccountDirectory {
   organizationOfMerchant(merchantId: string): Promise<string | undefined>;
 }
 
-export type ReadPorts = CustomerDirectory & PriceCatalog & PaymentIntentReader & AccountDirectory;
+export type ReadPorts = CustomerDirectory & PriceCatalog & PaymentIntentReader & AccountDirectory & CapabilityGate & ActivationGate;

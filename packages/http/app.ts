@@ -179,7 +179,12 @@ function runRoute(r: Route, deps: AppDeps) {
       } else {
         await limitRate(deps, req, res, undefined);
       }
-      const body: unknown = req.body ?? {};
+      // A CSV body (text) is the JSON body it stands for, on the routes that take CSV.
+      let body: unknown = req.body ?? {};
+      if (typeof body === 'string') {
+        if (!r.csvBody) throw new ApiError('IKW-REQ-002');
+        body = r.csvBody(body);
+      }
       const query: Record<string, unknown> = { ...(req.query as Record<string, unknown>) };
       const params: Record<string, unknown> = { ...req.params };
       // Before the schemas, so every such value gets the same answer whatever else is wrong with it.
@@ -298,7 +303,8 @@ export function createApp(deps: AppDeps) {
     next();
   });
 
-  // JSON only, but for the hosted pages' forms: a body in any other media type is refused before it is read.
+  // JSON, HTML forms for the hosted pages' routes, CSV for the routes that declare it (runRoute refuses it
+  // elsewhere): a body in any other media type is refused before it is read.
   const formRoutes = deps.families.flatMap((f) => f.routes.filter((r) => r.form).map((r) => ({ method: r.method.toUpperCase(), matcher: match(r.path, { decode: false }) })));
   const takesForm = (req: Request) => formRoutes.some((f) => f.method === req.method && f.matcher(req.path) !== false);
   const parseForm = express.urlencoded({ extended: false, limit: BODY_LIMIT, parameterLimit: 100 });
@@ -307,7 +313,7 @@ export function createApp(deps: AppDeps) {
       parseForm(req, res, next);
       return;
     }
-    if (hasBody(req) && !req.is(['application/json', 'application/*+json'])) {
+    if (hasBody(req) && !req.is(['application/json', 'application/*+json', 'text/csv'])) {
       next(new ApiError('IKW-REQ-002'));
       return;
     }
@@ -336,7 +342,18 @@ export function createApp(deps: AppDeps) {
       next(err);
     });
   });
+  const parseCsv = express.text({ limit: BODY_LIMIT, type: 'text/csv' });
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    parseCsv(req, res, (err?: unknown) => {
+      if (err && req.headers['content-encoding'] !== undefined && (err as { type?: string }).type === undefined) {
+        next(new ApiError('IKW-REQ-007'));
+        return;
+      }
+      next(err);
+    });
+  });
   app.use((req: Request, _res: Response, next: NextFunction) => {
+    if (typeof req.body === 'string' && req.is('text/csv')) return next();
     if (req.body !== undefined && (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))) {
       next(new ApiError('IKW-VAL-001', 'The request body must be a JSON object'));
       return;

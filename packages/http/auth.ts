@@ -3,6 +3,8 @@ import { ApiError } from '../core/errors.js';
 import { hashApiKey } from '../core/hashing.js';
 import type { Environment } from '../domain/merchant/events.js';
 import type { AppTokenClaims } from '../domain/user/tokens.js';
+import { ADMIN_KEY_SHAPE } from '../domain/platform-admin/commands.js';
+import { findAdminKeyByHash } from '../../projections/admin-keys.js';
 import { findApiKeyByHash } from '../../projections/api-keys.js';
 import type { Principal } from './context.js';
 import type { RouteAuth } from './routes.js';
@@ -45,6 +47,13 @@ export async function authenticate(
   if (!match) throw new ApiError('IKW-AUT-001', 'The Authorization header must be "Bearer <API key>"');
   const credential = match[1]!;
   const requested = parseEnvironmentHeader(header('x-environment'));
+  if (auth.platform && ADMIN_KEY_SHAPE.test(credential)) {
+    const admin = await findAdminKeyByHash(knex, hashApiKey(credential));
+    if (!admin) throw new ApiError('IKW-AUT-002');
+    const environment = requested ?? 'sandbox';
+    return { merchantId: '', environment, livemode: environment === 'live', actor: `admin:${admin.id}`, scopes: ['*'], platform: true };
+  }
+  if (auth.platform === 'only') throw new ApiError('IKW-AUT-009');
   if (appTokens && JWT_SHAPE.test(credential)) {
     if (requested === undefined && auth.environmentHeader === 'required') throw new ApiError('IKW-AUT-006', undefined, 'X-Environment');
     const claims = await appTokens.verify(credential);

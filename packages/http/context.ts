@@ -13,6 +13,8 @@ export interface Principal {
   scopes: readonly string[];
   /** Set when a signed-in user calls with an access token: who, in which session, organization and role. */
   user?: AppTokenClaims;
+  /** Set for the platform operator credential: it acts for no merchant of its own (`merchantId` is empty). */
+  platform?: true;
 }
 
 /** What a route handler gets: validated input, the caller, and request-scoped helpers. */

@@ -15,6 +15,12 @@ export interface RouteAuth {
    * organizations); an API key is refused with IKW-ACC-003. Every user holds the scope.
    */
   appTokenOnly?: true;
+  /**
+   * The platform operator credential (`sk_admin_…`, docs/configuration.md): `only`, no merchant
+   * credential may call it (IKW-AUT-009); `also`, it may, besides merchants' own credentials, and
+   * names the merchant it acts on. Elsewhere an operator credential is no credential (IKW-AUT-002).
+   */
+  platform?: 'only' | 'also';
 }
 
 /** One operation of the interface: what it accepts, who may call it, and what it does. */
@@ -33,6 +39,11 @@ export interface Route<Body = unknown, Query = unknown, Params = unknown> {
    * pages' forms, which work without JavaScript. Its fields arrive as strings.
    */
   form?: true;
+  /**
+   * Set on the few routes that also take a `text/csv` body (payout batches): turns the text into
+   * the JSON body it stands for, which `body` then validates like any other. Other routes refuse CSV.
+   */
+  csvBody?(text: string): unknown;
   query?: JsonSchema;
   params?: JsonSchema;
   /** Schema of the success body, for /openapi.json. */

@@ -2,6 +2,8 @@ import type { Scheduler } from '../scheduler/scheduler.js';
 import { invoicePayment } from './invoice-payment.js';
 import { ledgerSettlement } from './ledger-settlement.js';
 import { payinCallback } from './payin-callback.js';
+import { payoutBatchItem } from './payout-batch-item.js';
+import { payoutBatchRun } from './payout-batch-run.js';
 import { payoutCallback } from './payout-callback.js';
 import { payoutOverdue } from './payout-overdue.js';
 import { payoutReconcile } from './payout-reconcile.js';
@@ -14,7 +16,8 @@ import { walletApplication } from './wallet-application.js';
 import { webhookDelivery } from './webhook-delivery.js';
 
 export { invoicePayment, invoicePaymentsConsumer } from './invoice-payment.js';
-export { ledgerSettlement, payinCallback, payoutCallback, payoutOverdue, payoutReconcile, refundReconcile };
+export { payoutBatchItemsConsumer } from './payout-batch-item.js';
+export { ledgerSettlement, payinCallback, payoutBatchItem, payoutBatchRun, payoutCallback, payoutOverdue, payoutReconcile, refundReconcile };
 export { subscriptionInvoiceDue, subscriptionInvoiceIssue, subscriptionRenewal, walletApplication, webhookDelivery };
 export type { Process, ProcessServices } from './process.js';
 
@@ -24,6 +27,8 @@ export const PROCESSES: readonly Process<never>[] = [
   payoutCallback,
   payoutOverdue,
   payoutReconcile,
+  payoutBatchRun,
+  payoutBatchItem,
   ledgerSettlement,
   webhookDelivery,
   invoicePayment,

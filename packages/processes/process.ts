@@ -2,6 +2,7 @@ import type { Clock } from '../core/clock.js';
 import type { Billing } from '../domain/billing/service.js';
 import type { PaymentIntents } from '../domain/payment-intent/commands.js';
 import type { Payouts } from '../domain/payout/commands.js';
+import type { PayoutBatches } from '../domain/payout-batch/commands.js';
 import type { EventStore } from '../eventstore/port.js';
 import type { JobHandler, JobKind } from '../scheduler/scheduler.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
@@ -12,6 +13,7 @@ export interface ProcessServices {
   clock: Clock;
   paymentIntents: PaymentIntents;
   payouts: Payouts;
+  payoutBatches: PayoutBatches;
   billing: Billing;
   webhooks: WebhookDispatcher;
 }

@@ -16,6 +16,7 @@ import { checkoutPagesFamily } from './routes/checkout-pages.js';
 import { checkoutSessionsFamily } from './routes/checkout-sessions.js';
 import { customerPortalPagesFamily } from './routes/customer-portal-pages.js';
 import { customerPortalFamily } from './routes/customer-portal.js';
+import { configurationFamily } from './routes/configuration.js';
 import { feesFamily } from './routes/fees.js';
 import { geographyFamily } from './routes/geography.js';
 import { healthFamily } from './routes/health.js';
@@ -30,9 +31,11 @@ import { merchantSubscriptionsFamily } from './routes/merchant-subscriptions.js'
 import { onboardingFamily } from './routes/onboarding.js';
 import { operationsFamily } from './routes/operations.js';
 import { organizationsFamily } from './routes/organizations.js';
+import { paymentCapabilitiesFamily } from './routes/payment-capabilities.js';
 import { paymentIntentsFamily } from './routes/payment-intents.js';
 import { paymentLinksFamily } from './routes/payment-links.js';
 import { payFamily } from './routes/pay.js';
+import { payoutEngineFamily } from './routes/payout-engine.js';
 import { payoutsFamily } from './routes/payouts.js';
 import { sandboxFamily } from './routes/sandbox.js';
 import { webhookEndpointsFamily } from './routes/webhook-endpoints.js';
@@ -59,6 +62,9 @@ export function apiFamilies(system: System): Family[] {
     sandboxFamily(system.knex, system.paymentIntents),
     payoutsFamily(system.knex, system.payouts),
     merchantPayoutsFamily(system.knex, system.payouts),
+    payoutEngineFamily(system.knex, system.payoutRecipients, system.payoutBatches),
+    paymentCapabilitiesFamily(system.knex, system.paymentCapabilities),
+    configurationFamily(system.knex, system.countryActivations, system.featureFlags),
     merchantSettingsFamily(system.knex, system.store, system.clock),
     webhookEndpointsFamily(system.knex, system.clock, system.webhookEndpoints),
     webhookReplaysFamily(system.webhooks),

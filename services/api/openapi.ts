@@ -28,6 +28,12 @@ const securitySchemes = {
     description:
       "A dashboard user's AppToken from `POST /api/v1/auth/login` (15 minutes; `POST /api/v1/auth/refresh` gives a new one): `Authorization: Bearer <AppToken>`. `X-Environment` picks the environment (sandbox when absent). The user's scopes apply as a key's do.",
   },
+  adminKey: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'The platform operator credential: `Authorization: Bearer sk_admin_…`, made with `bin/sika admin keys create`. Only the operations that say so take it; it acts for the merchant it names (`merchantId`). `X-Environment` picks the environment (sandbox when absent).',
+  },
 };
 
 /**
@@ -69,6 +75,8 @@ export function declaredErrors(r: Route): ErrorCode[] {
     if (r.auth.appTokenOnly) codes.push('IKW-ACC-003');
     if (r.auth.environmentHeader === 'required') codes.push('IKW-AUT-006');
     if (r.auth.idempotencyKeyInLive === 'required') codes.push('IKW-IDM-004');
+    if (r.auth.platform === 'only') codes.push('IKW-AUT-009');
+    if (r.auth.platform === 'also') codes.push('IKW-AUT-009', 'IKW-CFG-004');
   }
   if (takesIdempotencyKey(r)) codes.push('IKW-IDM-001', 'IKW-IDM-002', 'IKW-IDM-003');
   // Every path parameter names an object; one the caller has none of is a 404.
@@ -76,6 +84,15 @@ export function declaredErrors(r: Route): ErrorCode[] {
   // Per client address on every route, per credential on authenticated ones, per subject where throttled.
   codes.push('IKW-LIM-001');
   return codes;
+}
+
+/** The credentials an operation takes, with the scope it needs (the platform operator's holds every scope). */
+function securityOf(r: Route): unknown[] {
+  if (r.auth === 'public') return [];
+  if (r.auth.appTokenOnly) return [{ appToken: [] }];
+  if (r.auth.platform === 'only') return [{ adminKey: [] }];
+  const merchant = [{ apiKey: [r.auth.scope] }, { appToken: [r.auth.scope] }];
+  return r.auth.platform === 'also' ? [...merchant, { adminKey: [] }] : merchant;
 }
 
 /** The 4xx answers of a route, one per status, each naming the codes it may carry. */
@@ -136,10 +153,20 @@ function operation(family: Family, r: Route): Record<string, unknown> {
     tags: [family.name],
     summary: r.summary,
     // Either credential works on every authenticated route but the account ones; the array names the scope it must hold.
-    security: r.auth === 'public' ? [] : r.auth.appTokenOnly ? [{ appToken: [] }] : [{ apiKey: [r.auth.scope] }, { appToken: [r.auth.scope] }],
+    security: securityOf(r),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(r.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: r.body }, ...(r.form ? { 'application/x-www-form-urlencoded': { schema: r.body } } : {}) } } }
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': { schema: r.body },
+              ...(r.form ? { 'application/x-www-form-urlencoded': { schema: r.body } } : {}),
+              // One instruction per line after a header line naming the columns (docs/payout-engine.md).
+              ...(r.csvBody ? { 'text/csv': { schema: { type: 'string' } } } : {}),
+            },
+          },
+        }
       : {}),
     responses: {
       [String(r.status ?? 200)]: {

@@ -2,14 +2,17 @@
  * `make bench`: how fast the Postgres event store appends, compared with plain INSERT transactions
  * on the same server and pool; how many requests per second the HTTP API answers; payout creation
  * and payment intent create + confirm throughput under 64 clients (with a balance check after the
- * payouts); and how many webhook deliveries per second a drain gets through.
+ * payouts); how many webhook deliveries per second a drain gets through; and a payout engine batch
+ * of 10 000 items from CSV: validation and execution items/s, then every item paid once and the
+ * balance = funding − Σ(amount + fee).
  *
  * Prints a table for people and, as the very last line of stdout, one JSON object for tools.
  * Environment: BENCH_SECONDS (measured seconds per run, default 5), BENCH_WARMUP_SECONDS
  * (default 1), BENCH_CONNECTIONS (HTTP connections / clients, default 64), BENCH_HTTP_WORKERS
  * (autocannon worker threads, default 1; 0 runs the load generator on the server's own thread),
- * BENCH_ONLY (comma-separated sections: eventstore,http,payouts,intents,webhooks; default all),
+ * BENCH_ONLY (comma-separated sections: eventstore,http,payouts,intents,webhooks,batches; default all),
  * BENCH_WEBHOOKS (deliveries queued by the webhook section, default 100 × BENCH_SECONDS),
+ * BENCH_BATCH_ITEMS (items of the payout engine's batch, default 10 000),
  * DATABASE_URL (use that server instead of a throwaway embedded one; the payout, intent and webhook
  * sections then create and drop databases of their own on it).
  */
@@ -21,6 +24,7 @@ import { openBenchDatabase, serverSettings, type ServerSettings } from './databa
 import { benchWrites, STORE_POOL_MAX, writesJson, writeTable, type WriteLevel } from './eventstore.js';
 import { benchHttp, HTTP_POOL_MAX, httpJson, httpTable, type HttpResult } from './http.js';
 import { benchIntents, intentsJson, intentsText, type IntentsResult } from './intents.js';
+import { benchPayoutEngine, payoutEngineJson, payoutEngineText, type PayoutEngineResult } from './payout-engine.js';
 import { benchPayouts, payoutsJson, payoutsText, type PayoutsResult } from './payouts.js';
 import { benchWebhooks, webhooksJson, webhooksText, type WebhooksResult } from './webhooks.js';
 
@@ -30,6 +34,7 @@ interface Results {
   payouts?: PayoutsResult;
   intents?: IntentsResult;
   webhooks?: WebhooksResult;
+  batches?: PayoutEngineResult;
   failures: Partial<Record<Section, string>>;
 }
 
@@ -51,6 +56,7 @@ function summaryJson(loadAtStart: number, settings: ServerSettings, embedded: bo
     payouts: r.payouts ? payoutsJson(r.payouts) : null,
     payment_intents: r.intents ? intentsJson(r.intents) : null,
     webhooks: r.webhooks ? webhooksJson(r.webhooks) : null,
+    payout_engine: r.batches ? payoutEngineJson(r.batches) : null,
     ...(Object.keys(r.failures).length > 0 ? { failures: Object.fromEntries(Object.entries(r.failures).map(([k, v]) => [k, v.split('\n')[0]])) } : {}),
   });
 }
@@ -86,6 +92,7 @@ function report(loadAtStart: number, settings: ServerSettings, embedded: boolean
   if (sections.has('payouts')) out.push('', ...(r.payouts ? payoutsText(r.payouts) : ['Payout creation', ...failed('payouts')]));
   if (sections.has('intents')) out.push('', ...(r.intents ? intentsText(r.intents) : ['Payment intents, create + confirm', ...failed('intents')]));
   if (sections.has('webhooks')) out.push('', ...(r.webhooks ? webhooksText(r.webhooks) : ['Webhook deliveries', ...failed('webhooks')]));
+  if (sections.has('batches')) out.push('', ...(r.batches ? payoutEngineText(r.batches) : ['Payout engine', ...failed('batches')]));
   return out;
 }
 
@@ -129,6 +136,10 @@ async function main(): Promise<void> {
     });
     await attempt('webhooks', 'Webhooks:', async () => {
       results.webhooks = await benchWebhooks(database.url);
+    });
+    await attempt('batches', 'Payout engine:', async () => {
+      results.batches = await benchPayoutEngine(database.url);
+      if (!results.batches.check.ok) results.failures.batches = `check failed: ${results.batches.check.detail}`;
     });
 
     const out = [...report(loadAtStart, settings, database.embedded, sections, results), '', summaryJson(loadAtStart, settings, database.embedded, results)];

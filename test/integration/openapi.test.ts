@@ -92,9 +92,12 @@ t.test('credentials: API key and AppToken schemes; each operation takes either w
   const schemes = doc.components.securitySchemes;
   t.match(schemes.apiKey, { type: 'http', scheme: 'bearer', description: /sk_test_.*sk_live_/ }, 'API keys');
   t.match(schemes.appToken, { type: 'http', scheme: 'bearer', description: /POST \/api\/v1\/auth\/login/ }, "dashboard users' AppTokens");
+  t.match(schemes.adminKey, { type: 'http', scheme: 'bearer', description: /sk_admin_.*bin\/sika admin keys create/ }, 'the platform operator credential');
   for (const { r, name, op } of operations) {
     if (r.auth === 'public') t.same(op?.security, [], `${name} is public: security []`);
     else if (r.auth.appTokenOnly) t.same(op?.security, [{ appToken: [] }], `${name}: a signed-in user's access token only`);
+    else if (r.auth.platform === 'only') t.same(op?.security, [{ adminKey: [] }], `${name}: the platform operator credential only`);
+    else if (r.auth.platform === 'also') t.same(op?.security, [{ apiKey: [r.auth.scope] }, { appToken: [r.auth.scope] }, { adminKey: [] }], `${name}: either credential with scope ${r.auth.scope}, or the operator's`);
     else t.same(op?.security, [{ apiKey: [r.auth.scope] }, { appToken: [r.auth.scope] }], `${name}: either credential, scope ${r.auth.scope}`);
   }
   t.ok(operations.some(({ r }) => r.auth === 'public') && operations.some(({ r }) => r.auth !== 'public' && !r.auth.appTokenOnly) && operations.some(({ r }) => r.auth !== 'public' && r.auth.appTokenOnly), 'all three kinds are checked');

@@ -20,6 +20,9 @@ export type LedgerCommand = LedgerContext &
     | { type: 'complete_payout'; source: string; clearing: Account }
     | { type: 'release_payout'; source: string }
     | { type: 'refund'; source: string; payment: string; clearing: Account; amount: number }
+    | { type: 'hold_batch'; source: string; amount: number; fee: number }
+    | { type: 'allocate_batch_payout'; source: string; batch: string; amount: number; fee: number }
+    | { type: 'release_batch'; source: string }
   );
 
 interface PendingPayment {
@@ -50,7 +53,14 @@ export function isBalanced(lines: readonly Line[]): boolean {
   return lines.reduce((sum, l) => sum + l.amount, 0) === 0 && lines.every((l) => Number.isSafeInteger(l.amount));
 }
 
-function entry(ctx: LedgerContext, kind: EntryKind, source: string, lines: Line[], amounts: { amount: number; fee: number; net: number }, availableOn = ctx.at): LedgerEvent {
+function entry(
+  ctx: LedgerContext,
+  kind: EntryKind,
+  source: string,
+  lines: Line[],
+  amounts: { amount: number; fee: number; net: number; batch?: string },
+  availableOn = ctx.at,
+): LedgerEvent {
   if (!isBalanced(lines)) throw new Error(`Unbalanced ${kind} entry for ${source}`);
   const data: EntryPosted = {
     entryId: ctx.newEntryId(),
@@ -104,10 +114,19 @@ export const ledgerDecider: Decider<LedgerCommand, LedgerState, LedgerEvent> = {
         pending = pending.filter((p) => p.source !== e.source);
         break;
       case 'payout_hold':
+      case 'batch_hold':
         holds = new Map(holds).set(e.source, { total: -e.net, fee: e.fee });
         break;
+      case 'batch_allocation': {
+        // The payout's hold is carved out of its batch's: the reserved total does not change.
+        holds = new Map(holds).set(e.source, { total: -e.net, fee: e.fee });
+        const batch = holds.get(e.batch!)!;
+        holds.set(e.batch!, { total: batch.total + e.net, fee: batch.fee - e.fee });
+        break;
+      }
       case 'payout_paid':
       case 'payout_release':
+      case 'batch_release':
         holds = new Map(holds);
         holds.delete(e.source);
         break;
@@ -163,6 +182,45 @@ export const ledgerDecider: Decider<LedgerCommand, LedgerState, LedgerEvent> = {
             { account: command.clearing, amount },
             { account: 'fees', amount: hold.fee },
           ], { amount: -amount, fee: hold.fee, net: -hold.total }),
+        ];
+      }
+      case 'hold_batch': {
+        if (state.posted.has(`batch_hold:${command.source}`)) return [];
+        assertAmounts(command.amount, command.fee);
+        const total = command.amount + command.fee;
+        const available = balanceOf(state, 'available');
+        if (available < total) {
+          throw new ApiError('IKW-BAL-001', `Available balance ${available} ${command.currency.toLowerCase()} does not cover the batch total plus fees (${total})`);
+        }
+        return [
+          entry(command, 'batch_hold', command.source, [
+            { account: 'available', amount: -total },
+            { account: 'reserved', amount: total },
+          ], { amount: -command.amount, fee: command.fee, net: -total }),
+        ];
+      }
+      case 'allocate_batch_payout': {
+        if (state.posted.has(`batch_allocation:${command.source}`)) return [];
+        assertAmounts(command.amount, command.fee);
+        const total = command.amount + command.fee;
+        const batch = state.holds.get(command.batch);
+        // The batch hold covered every item at execution; running short means a bug, not a refusal.
+        if (!batch || batch.total < total || batch.fee < command.fee) throw new Error(`Batch hold ${command.batch} does not cover payout ${command.source}`);
+        return [
+          entry(command, 'batch_allocation', command.source, [
+            { account: 'reserved', amount: -total },
+            { account: 'reserved', amount: total },
+          ], { amount: -command.amount, fee: command.fee, net: -total, batch: command.batch }),
+        ];
+      }
+      case 'release_batch': {
+        const hold = state.holds.get(command.source);
+        if (!hold || hold.total === 0) return [];
+        return [
+          entry(command, 'batch_release', command.source, [
+            { account: 'reserved', amount: -hold.total },
+            { account: 'available', amount: hold.total },
+          ], { amount: hold.total - hold.fee, fee: -hold.fee, net: hold.total }),
         ];
       }
       case 'release_payout': {

@@ -22,7 +22,10 @@ export type EntryKind =
   | 'payout_hold' // available → reserved (amount + fee)
   | 'payout_paid' // reserved → clearing (amount) + fees (fee)
   | 'payout_release' // reserved → available (failed or canceled payout)
-  | 'refund'; // available → clearing (amount), fee kept
+  | 'refund' // available → clearing (amount), fee kept
+  | 'batch_hold' // available → reserved: a payout batch's total + fees, at execution
+  | 'batch_allocation' // reserved → reserved: part of a batch hold becomes one payout's hold
+  | 'batch_release'; // reserved → available: what a batch hold has left once nothing more will be sent
 
 export interface EntryPosted {
   entryId: string;
@@ -37,6 +40,8 @@ export interface EntryPosted {
   amount: number;
   fee: number;
   net: number;
+  /** The batch whose hold a `batch_allocation` draws on. */
+  batch?: string;
   /** When the funds become available (payments), ISO date-time. */
   availableOn: string;
   postedAt: string;

@@ -1,4 +1,6 @@
 import type { Clock } from '../../core/clock.js';
+import { assertCapable, type CapabilityGate } from '../payment-capability/commands.js';
+import { activationCheck, type ActivationGate } from '../country-activation/commands.js';
 import { ApiError } from '../../core/errors.js';
 import { derivedId, newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
@@ -51,6 +53,10 @@ export interface PaymentIntentDeps {
   clock: Clock;
   /** The connector for an environment: the sandbox simulator, or live connectors. */
   provider(environment: Environment): PaymentProvider;
+  /** The merchant's payment capabilities: a disabled or suspended method is refused at confirm. */
+  capabilities: CapabilityGate;
+  /** The merchant's country activations: a country not activated for pay-ins, or an amount out of bounds, is refused at creation. */
+  activations: ActivationGate;
   publicUrl: string;
   /** The merchant's default return URL (settings), if one is set. */
   defaultReturnUrl(merchantId: string, environment: Environment): Promise<string | null>;
@@ -103,6 +109,8 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     if (input.amount > maxPayin) {
       throw new ApiError('IKW-VAL-008', `The amount is above the largest payment any ${country.code} operator accepts (${maxPayin})`, 'amount');
     }
+    const rule = await this.deps.activations.activationRule(who, country.code, currency.code);
+    activationCheck(rule, 'payin', `${country.code} (${currency.code.toLowerCase()})`, { direction: 'transaction_country', amount: 'amount' })(input.amount);
     // The payer and the rail may be anywhere (a French payer paying a Senegalese merchant).
     for (const field of ['payer_country', 'rail_country'] as const) {
       const code = input[field];
@@ -226,6 +234,13 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     const provider = this.deps.provider(who.environment);
     if (state.status === 'requires_payment_method') {
       provider.assertCanCollect(pm);
+      const intent = state.intent;
+      await assertCapable(
+        this.deps.capabilities,
+        who,
+        { country: pm.type === 'mobile_money' ? pm.country : intent.transactionCountry, currency: intent.currency, paymentMethodType: pm.type, operator: pm.type === 'mobile_money' ? pm.operator : null },
+        'payment_method',
+      );
       this.fee(state, pm); // amount within the operator's limits, before anything is started
     }
     const operationId = newId('op');

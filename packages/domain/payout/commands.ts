@@ -17,8 +17,11 @@ import { loadPayoutMethod } from '../payout-method/commands.js';
 import { unusableReason } from '../payout-method/decider.js';
 import { feeCountry, normalizeDestination, type DestinationInput } from '../payout-method/destination.js';
 import type { Destination } from '../payout-method/events.js';
+import { assertCapable, type CapabilityGate } from '../payment-capability/commands.js';
+import { activationCheck, type ActivationGate } from '../country-activation/commands.js';
+import type { CapabilityScope } from '../payment-capability/events.js';
 import { FINAL_PAYOUT_STATUSES, payoutDecider, toPayoutObject, type Owner, type PayoutCommand, type PayoutState } from './decider.js';
-import { payoutStream, type PayoutEvent, type PayoutObject, type PayoutSource } from './events.js';
+import { payoutStream, type PayoutCreated, type PayoutEvent, type PayoutObject, type PayoutSource } from './events.js';
 
 export interface CreatePayoutInput {
   amount: number;
@@ -33,6 +36,10 @@ export interface PayoutDeps {
   clock: Clock;
   log: Logger;
   provider(environment: Environment): PaymentProvider;
+  /** The merchant's payment capabilities: a disabled or suspended method is refused. */
+  capabilities: CapabilityGate;
+  /** The merchant's country activations: a country not activated for payouts, or an amount out of bounds, is refused. */
+  activations: ActivationGate;
   /** Durable timers: the overdue check at expected_by, and the crash mend of a hold. */
   scheduleOverdueCheck: Enqueue<PayoutRef>;
   scheduleReconcile: Enqueue<PayoutRef & { currency: string }>;
@@ -40,6 +47,20 @@ export interface PayoutDeps {
 
 /** A payout as timers and callbacks name it. */
 export type PayoutRef = Owner & { payoutId: string };
+
+/** The payout of one item of a payout batch, as the batch's runner queues it (docs/payout-engine.md). */
+export interface BatchPayoutInput {
+  batchId: string;
+  index: number;
+  attempt: number;
+  payoutId: string;
+  /** The ledger hold of the batch's execution that this payout's hold is carved from. */
+  holdSource: string;
+  amount: number;
+  fee: number;
+  destination: Destination;
+  metadata: Record<string, string>;
+}
 
 
 /** Bank transfers settle in a day; mobile money in the operator's minutes (10 by default). */
@@ -107,6 +128,25 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
   }
 
   /**
+   * What the merchant's capabilities and activations allow for payouts to this destination's
+   * method: refused outright (IKW-CAP-001, IKW-CAP-002, IKW-CFG-001), or a check of each amount
+   * against the activation's bounds (IKW-CFG-002). `param` names the destination in the request.
+   */
+  async allowance(owner: Owner, destination: Destination, param: string): Promise<(amount: number) => void> {
+    const country = feeCountry(destination);
+    const scope: CapabilityScope = { country, currency: destination.currency, paymentMethodType: destination.type, operator: destination.type === 'mobile_money' ? destination.operator : null };
+    await assertCapable(this.deps.capabilities, owner, scope, param);
+    const rule = await this.deps.activations.activationRule(owner, country, destination.currency);
+    return activationCheck(rule, 'payout', `${country} (${destination.currency.toLowerCase()})`, { direction: param, amount: 'amount' });
+  }
+
+  /** What a payout to `destination` costs, once the environment's connector is known to send it (IKW-PRV-001 otherwise). */
+  quote(environment: Environment, amount: number, destination: Destination): number {
+    this.deps.provider(environment).assertCanPayOut(destination);
+    return this.fee(amount, destination);
+  }
+
+  /**
    * Creates a payout: the balance check and hold, the payout, then the operator. `requestRef`
    * (the Idempotency-Key with the request's fingerprint) names the payout, so that a request
    * retried after a crash finds the payout the first attempt made and carries it on: one request,
@@ -116,6 +156,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
     const { destination, payoutMethodId } = await this.destination(owner, input);
     const provider = this.deps.provider(owner.environment);
     provider.assertCanPayOut(destination);
+    (await this.allowance(owner, destination, input.destination ? 'destination' : 'payout_method_id'))(input.amount);
     const fee = this.fee(input.amount, destination);
     const id = requestRef === undefined ? newId('po') : derivedId('po', `${owner.merchantId}|${owner.environment}|${source}|${requestRef}`);
     const meta = this.metadata(owner, id, actor);
@@ -124,32 +165,9 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
       if (earlier.state.payout) return this.initiate(earlier.state, meta);
     }
 
-    const now = this.deps.clock.now();
-    const expectedBy = new Date(now.getTime() + expectedMs(destination));
-    const payout: PayoutCommand = {
-      type: 'create',
-      payout: {
-        id,
-        merchantId: owner.merchantId,
-        environment: owner.environment,
-        amount: input.amount,
-        currency: destination.currency,
-        fee,
-        destination,
-        payoutMethodId,
-        // Only on payouts of the payout engine does the platform add or replace `source` and `environment` (docs/decisions.md, payouts).
-        metadata: source === 'payout_engine' ? { ...input.metadata, source, environment: owner.environment } : { ...input.metadata },
-        source,
-        expectedBy: expectedBy.toISOString(),
-        createdAt: now.toISOString(),
-      },
-    };
+    const payout = await this.prepare(owner, id, { amount: input.amount, fee, destination, payoutMethodId, metadata: input.metadata ?? {}, source });
     const balance: BalanceRef = { ...owner, currency: destination.currency };
     const hold = ledgerCommand(this.deps.clock, balance, { type: 'hold_payout', source: id, amount: input.amount, fee });
-    // Timers first; they do nothing for a payout that was never created. The reconcile job mends
-    // a crash: a hold without its payout (saga mode) or a final payout whose ledger side is missing.
-    await this.deps.scheduleReconcile({ ...balance, payoutId: id }, new Date(now.getTime() + RECONCILE_AFTER_MS));
-    await this.deps.scheduleOverdueCheck({ ...owner, payoutId: id }, expectedBy);
     // The balance check, the hold and the payout in one commit where the store allows it;
     // contention on the balance is decided again (success or IKW-BAL-001), never a 409.
     const atomic = handleCommandsAtomically(
@@ -163,6 +181,105 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
     if (atomic) await atomic;
     else await this.holdThenCreate(balance, hold, payout, meta);
     return this.initiate((await this.load(id)).state, meta);
+  }
+
+  /**
+   * The creation command of a payout, once its timers are set: they do nothing for a payout that
+   * was never created. The reconcile job mends a crash: a hold without its payout (saga mode) or a
+   * final payout whose ledger side is missing.
+   */
+  private async prepare(
+    owner: Owner,
+    id: string,
+    p: { amount: number; fee: number; destination: Destination; payoutMethodId: string | null; metadata: Record<string, string>; source: PayoutSource; batch?: PayoutCreated['batch'] },
+  ): Promise<PayoutCommand & { type: 'create' }> {
+    const now = this.deps.clock.now();
+    const expectedBy = new Date(now.getTime() + expectedMs(p.destination));
+    await this.deps.scheduleReconcile({ ...owner, currency: p.destination.currency, payoutId: id }, new Date(now.getTime() + RECONCILE_AFTER_MS));
+    await this.deps.scheduleOverdueCheck({ ...owner, payoutId: id }, expectedBy);
+    return {
+      type: 'create',
+      payout: {
+        id,
+        merchantId: owner.merchantId,
+        environment: owner.environment,
+        amount: p.amount,
+        currency: p.destination.currency,
+        fee: p.fee,
+        destination: p.destination,
+        payoutMethodId: p.payoutMethodId,
+        // Only on payouts of the payout engine does the platform add or replace `source` and `environment` (docs/decisions.md, payouts).
+        metadata: p.source === 'payout_engine' ? { ...p.metadata, source: p.source, environment: owner.environment } : { ...p.metadata },
+        source: p.source,
+        ...(p.batch ? { batch: p.batch } : {}),
+        expectedBy: expectedBy.toISOString(),
+        createdAt: now.toISOString(),
+      },
+    };
+  }
+
+  /**
+   * Queues the payout of a batch item: its hold is carved out of the batch's hold and the payout
+   * is created pending, in one commit where the store allows it; it is sent when the batch
+   * dispatches it. Idempotent: the id comes from the batch, the item and the attempt, so a run
+   * resumed after a crash lands on the same payout. In saga mode the payout comes first and its
+   * allocation after: nothing is sent before both exist, since dispatch follows this call.
+   */
+  async queueBatchPayout(owner: Owner, input: BatchPayoutInput, actor: Actor): Promise<void> {
+    const meta = this.metadata(owner, input.payoutId, actor);
+    const balance: BalanceRef = { ...owner, currency: input.destination.currency };
+    const allocate = () =>
+      ledgerCommand(this.deps.clock, balance, { type: 'allocate_batch_payout', source: input.payoutId, batch: input.holdSource, amount: input.amount, fee: input.fee });
+    const ledgerStream = balanceStream(owner.merchantId, owner.environment, balance.currency);
+    if (!(await this.load(input.payoutId)).state.payout) {
+      const payout = await this.prepare(owner, input.payoutId, {
+        amount: input.amount,
+        fee: input.fee,
+        destination: input.destination,
+        payoutMethodId: null,
+        metadata: input.metadata,
+        source: 'payout_engine',
+        batch: { id: input.batchId, index: input.index, attempt: input.attempt },
+      });
+      const atomic = handleCommandsAtomically(
+        this.deps.store,
+        [
+          step({ streamId: ledgerStream, decider: ledgerDecider, command: allocate(), metadata: meta }),
+          step({ streamId: payoutStream(input.payoutId), decider: payoutDecider, command: payout, metadata: meta }),
+        ],
+        { onConflict: 'internal' },
+      );
+      if (atomic) return void (await atomic);
+      await this.run(input.payoutId, payout, meta, 'internal');
+    }
+    await handleCommand(this.deps.store, ledgerStream, ledgerDecider, allocate(), meta, { onConflict: 'internal' });
+  }
+
+  /**
+   * Sends a queued batch payout: records the dispatch, then asks the operator. After a crash it is
+   * asked again (it dedupes by payout id); a payout canceled meanwhile is answered as it is.
+   */
+  async dispatchBatchPayout(ref: PayoutRef, actor: Actor): Promise<PayoutObject> {
+    const meta = this.metadata(ref, ref.payoutId, actor);
+    const dispatched = await this.run(ref.payoutId, { type: 'dispatch', owner: ref, at: this.deps.clock.now() }, meta, 'internal');
+    return this.initiate(dispatched.state, meta);
+  }
+
+  /** Cancels a queued batch payout that was never dispatched, giving its hold back; one already dispatched goes on. */
+  async cancelBatchPayout(ref: PayoutRef, actor: Actor): Promise<PayoutObject | null> {
+    const meta = this.metadata(ref, ref.payoutId, actor);
+    const { state } = await this.load(ref.payoutId);
+    if (!state.payout) return null;
+    if (state.status !== 'pending' || state.dispatched) return toPayoutObject(state);
+    try {
+      const canceled = await this.run(ref.payoutId, { type: 'cancel', owner: ref, at: this.deps.clock.now() }, meta, 'internal');
+      await this.settleLedger(canceled.state, meta);
+      return toPayoutObject(canceled.state);
+    } catch (err) {
+      // Dispatched between the read and the cancel: it goes on.
+      if (err instanceof ApiError && err.code === 'IKW-RES-002') return toPayoutObject((await this.load(ref.payoutId)).state);
+      throw err;
+    }
   }
 
   /**

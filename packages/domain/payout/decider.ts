@@ -16,6 +16,7 @@ export type PayoutCommand =
       | { type: 'check_overdue' }
       | { type: 'complete' }
       | { type: 'fail'; failureCode: string; failureMessage: string }
+      | { type: 'dispatch' }
       | { type: 'cancel' }
     ));
 
@@ -25,6 +26,8 @@ export interface PayoutState {
   delayReason: DelayReason | null;
   delayedAt: string | null;
   failure: { code: string; message: string } | null;
+  /** Handed to the operator, or about to be: from then on it cannot be canceled (batch payouts record it before the call). */
+  dispatched: boolean;
 }
 
 export const FINAL_PAYOUT_STATUSES: readonly PayoutStatus[] = ['paid', 'failed', 'canceled'];
@@ -62,7 +65,9 @@ type OngoingCommand = Exclude<PayoutCommand, { type: 'create' }>;
  * The payout lifecycle: pending → in_transit → paid | failed, and pending → failed | canceled.
  * Each command names the statuses it may act on; from any other status it decides nothing
  * (operator news that comes late or twice), except cancel, which is refused. The delay overlay
- * (delay_state, delay_reason, delayed_at) never changes the status.
+ * (delay_state, delay_reason, delayed_at) never changes the status. A payout of a batch waits
+ * pending until its batch dispatches it; only an undispatched payout can be canceled, so a cancel
+ * never races an operator call.
  */
 export const PAYOUT_TRANSITIONS: Readonly<Record<OngoingCommand['type'], readonly PayoutStatus[]>> = {
   submit: ['pending'], // → in_transit, or failed when the operator refuses it
@@ -70,7 +75,8 @@ export const PAYOUT_TRANSITIONS: Readonly<Record<OngoingCommand['type'], readonl
   check_overdue: ['pending', 'in_transit'], // overlay only, once expected_by has passed
   complete: ['pending', 'in_transit'], // → paid
   fail: ['pending', 'in_transit'], // → failed
-  cancel: ['pending'], // → canceled
+  dispatch: ['pending'], // overlay only: handed to the operator
+  cancel: ['pending'], // → canceled, unless dispatched
 };
 
 function decideCreate(command: Extract<PayoutCommand, { type: 'create' }>, state: PayoutState): PayoutEvent[] {
@@ -94,7 +100,10 @@ function decideOngoing(command: OngoingCommand, state: PayoutState, payout: Payo
       return [{ type: 'payout.paid', data: { at } }];
     case 'fail':
       return [{ type: 'payout.failed', data: { failureCode: command.failureCode, failureMessage: command.failureMessage, at } }];
+    case 'dispatch':
+      return state.dispatched ? [] : [{ type: 'payout.dispatched', data: { at } }];
     case 'cancel':
+      if (state.dispatched) throw new ApiError('IKW-RES-002', 'This payout has been handed to the operator and cannot be canceled');
       return [{ type: 'payout.canceled', data: { at } }];
     default:
       return unreachable(command);
@@ -102,14 +111,16 @@ function decideOngoing(command: OngoingCommand, state: PayoutState, payout: Payo
 }
 
 export const payoutDecider: Decider<PayoutCommand, PayoutState, PayoutEvent> = {
-  initialState: { payout: null, status: 'pending', delayReason: null, delayedAt: null, failure: null },
+  initialState: { payout: null, status: 'pending', delayReason: null, delayedAt: null, failure: null, dispatched: false },
 
   evolve(state, event) {
     switch (event.type) {
       case 'payout.created':
         return { ...state, payout: event.data, status: 'pending' };
+      case 'payout.dispatched':
+        return { ...state, dispatched: true };
       case 'payout.updated':
-        return { ...state, status: 'in_transit' };
+        return { ...state, status: 'in_transit', dispatched: true };
       case 'payout.delayed':
         return { ...state, delayReason: event.data.reason, delayedAt: state.delayedAt ?? event.data.at };
       case 'payout.paid':

@@ -41,6 +41,8 @@ export interface PayoutCreated {
   metadata: Record<string, string>;
   /** Where the payout came from; absent on payouts created before it was recorded. */
   source?: PayoutSource;
+  /** The payout batch item this payout pays (payout engine): it is sent when the batch's runner dispatches it. */
+  batch?: { id: string; index: number; attempt: number };
   expectedBy: string;
   createdAt: string;
 }
@@ -49,6 +51,7 @@ type WithObject<D> = D & { object: PayoutObject };
 
 export type PayoutEvent =
   | DomainEvent<'payout.created', WithObject<PayoutCreated>>
+  | DomainEvent<'payout.dispatched', WithObject<{ at: string }>>
   | DomainEvent<'payout.updated', WithObject<{ status: 'in_transit'; at: string }>>
   | DomainEvent<'payout.delayed', WithObject<{ reason: DelayReason; at: string }>>
   | DomainEvent<'payout.paid', WithObject<{ at: string }>>

@@ -1,0 +1,89 @@
+import { getCountry, getCurrency } from '../../catalog/index.js';
+import type { Clock } from '../../core/clock.js';
+import { ApiError } from '../../core/errors.js';
+import { derivedUuid } from '../../core/ids.js';
+import { CommandService } from '../../eventstore/command-handler.js';
+import type { EventStore } from '../../eventstore/port.js';
+import { auditMetadata, type Actor, type Owner } from '../audit.js';
+import { countryActivationDecider, toCountryActivationObject, type CountryActivationCommand, type CountryActivationState } from './decider.js';
+import { countryActivationStream, type ActivationRule, type CountryActivationEvent, type CountryActivationObject } from './events.js';
+
+export interface ActivationInput {
+  countryCode?: string;
+  currencyIso?: string;
+  enabledForPayIn?: boolean;
+  enabledForPayout?: boolean;
+  minAmount?: number | null;
+  maxAmount?: number | null;
+}
+
+/** Where a merchant's activations narrow the catalog: pay-ins and payouts by country and currency. */
+export interface ActivationGate {
+  activationRule(owner: Owner, countryCode: string, currencyIso: string): Promise<ActivationRule | null>;
+}
+
+/**
+ * What an activation allows in one direction: a direction switched off is refused at once
+ * (IKW-CFG-001); otherwise the check of an amount against its bounds (IKW-CFG-002). No activation
+ * for the country and currency: the catalog decides, every amount passes here.
+ */
+export function activationCheck(rule: ActivationRule | null, direction: 'payin' | 'payout', where: string, param: { direction: string; amount: string }): (amount: number) => void {
+  if (rule && !(direction === 'payin' ? rule.enabledForPayIn : rule.enabledForPayout)) {
+    throw new ApiError('IKW-CFG-001', `${where} is not activated for ${direction === 'payin' ? 'pay-ins' : 'payouts'} on this account`, param.direction);
+  }
+  return (amount) => {
+    if (rule && ((rule.minAmount !== null && amount < rule.minAmount) || (rule.maxAmount !== null && amount > rule.maxAmount))) {
+      throw new ApiError('IKW-CFG-002', `${where} takes amounts from ${rule.minAmount ?? 1} to ${rule.maxAmount ?? 'any'} on this account`, param.amount);
+    }
+  };
+}
+
+/** Country activations: each merchant's pay-in and payout switches and amount bounds per country and currency. */
+export class CountryActivations extends CommandService<CountryActivationCommand, CountryActivationState, CountryActivationEvent> {
+  constructor(private readonly deps: { store: EventStore; clock: Clock }) {
+    super(deps.store, countryActivationStream, countryActivationDecider);
+  }
+
+  async create(owner: Owner, input: ActivationInput, actor: Actor): Promise<CountryActivationObject> {
+    const country = getCountry(input.countryCode ?? '');
+    if (!country) throw new ApiError('IKW-VAL-004', `Unsupported country '${input.countryCode ?? ''}'`, 'countryCode');
+    const currency = getCurrency(input.currencyIso ?? country.currency);
+    if (!currency) throw new ApiError('IKW-VAL-003', `Unknown currency '${input.currencyIso}'`, 'currencyIso');
+    if (currency.code !== country.currency) throw new ApiError('IKW-VAL-009', `${country.code} is in ${country.currency}`, 'currencyIso');
+    const id = derivedUuid(`country_activation|${owner.merchantId}|${owner.environment}|${country.code}|${currency.code}`);
+    const rule = ruleOf(input, null);
+    const created = await this.run(
+      id,
+      { type: 'create', activation: { id, ...owner, countryCode: country.code, currencyIso: currency.code, ...rule, createdAt: this.deps.clock.now().toISOString() } },
+      auditMetadata(this.deps.clock, owner, id, actor),
+    );
+    return toCountryActivationObject(created.state);
+  }
+
+  /** PUT: the rule as given replaces the old one (fields left out keep their value); the country and currency are the activation's identity and do not change. */
+  async update(owner: Owner, id: string, input: ActivationInput, actor: Actor): Promise<CountryActivationObject> {
+    const { state } = await this.load(id);
+    const a = state.activation;
+    if (!a || state.deleted || a.merchantId !== owner.merchantId || a.environment !== owner.environment) throw new ApiError('IKW-RES-001', `No such activation: '${id}'`, 'id');
+    if (input.countryCode !== undefined && input.countryCode.toUpperCase() !== a.countryCode) throw new ApiError('IKW-VAL-002', 'The country of an activation does not change; delete it and create another', 'countryCode');
+    if (input.currencyIso !== undefined && input.currencyIso.toUpperCase() !== a.currencyIso) throw new ApiError('IKW-VAL-002', 'The currency of an activation does not change', 'currencyIso');
+    const result = await this.run(id, { type: 'update', owner, at: this.deps.clock.now(), rule: ruleOf(input, state.rule) }, auditMetadata(this.deps.clock, owner, id, actor));
+    return toCountryActivationObject(result.state);
+  }
+
+  async delete(owner: Owner, id: string, actor: Actor): Promise<void> {
+    await this.run(id, { type: 'delete', owner, at: this.deps.clock.now() }, auditMetadata(this.deps.clock, owner, id, actor));
+  }
+}
+
+/** The rule an input gives, over `current` (or the defaults: both directions on, no bounds); min must not exceed max. */
+function ruleOf(input: ActivationInput, current: ActivationRule | null): ActivationRule {
+  const rule: ActivationRule = {
+    enabledForPayIn: input.enabledForPayIn ?? current?.enabledForPayIn ?? true,
+    enabledForPayout: input.enabledForPayout ?? current?.enabledForPayout ?? true,
+    minAmount: input.minAmount !== undefined ? input.minAmount : (current?.minAmount ?? null),
+    maxAmount: input.maxAmount !== undefined ? input.maxAmount : (current?.maxAmount ?? null),
+  };
+  if (rule.minAmount !== null && rule.maxAmount !== null && rule.minAmount > rule.maxAmount) throw new ApiError('IKW-VAL-001', 'minAmount is above maxAmount', 'minAmount');
+  return rule;
+}

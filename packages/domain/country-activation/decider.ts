@@ -1,0 +1,64 @@
+import { unixSeconds } from '../../core/clock.js';
+import type { Decider } from '../../core/decider.js';
+import { ApiError } from '../../core/errors.js';
+import { assertOwned, objectAttacher, present } from '../aggregate.js';
+import type { Owner } from '../audit.js';
+import type { ActivationCreated, ActivationRule, CountryActivationEvent, CountryActivationObject } from './events.js';
+
+export type CountryActivationCommand =
+  | { type: 'create'; activation: ActivationCreated }
+  | ({ owner: Owner; at: Date } & ({ type: 'update'; rule: ActivationRule } | { type: 'delete' }));
+
+export interface CountryActivationState {
+  activation: ActivationCreated | null;
+  rule: ActivationRule | null;
+  deleted: boolean;
+  updatedAt: string | null;
+}
+
+export function toCountryActivationObject(state: CountryActivationState): CountryActivationObject {
+  const a = present(state.activation, 'country activation');
+  return {
+    id: a.id,
+    object: 'country_activation',
+    merchantId: a.merchantId,
+    countryCode: a.countryCode,
+    currencyIso: a.currencyIso,
+    ...state.rule!,
+    livemode: a.environment === 'live',
+    created: unixSeconds(new Date(a.createdAt)),
+    updated: unixSeconds(new Date(state.updatedAt ?? a.createdAt)),
+  };
+}
+
+const withObjects = objectAttacher<CountryActivationState, CountryActivationEvent>((s, e) => countryActivationDecider.evolve(s, e), toCountryActivationObject);
+
+/** One activation per merchant × environment × country × currency (its id derives from them); deleted, the catalog's default applies. */
+export const countryActivationDecider: Decider<CountryActivationCommand, CountryActivationState, CountryActivationEvent> = {
+  initialState: { activation: null, rule: null, deleted: false, updatedAt: null },
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'country_activation.created': {
+        const { enabledForPayIn, enabledForPayout, minAmount, maxAmount } = event.data;
+        return { activation: event.data, rule: { enabledForPayIn, enabledForPayout, minAmount, maxAmount }, deleted: false, updatedAt: event.data.createdAt };
+      }
+      case 'country_activation.updated': {
+        const { enabledForPayIn, enabledForPayout, minAmount, maxAmount } = event.data;
+        return { ...state, rule: { enabledForPayIn, enabledForPayout, minAmount, maxAmount }, updatedAt: event.data.at };
+      }
+      case 'country_activation.deleted':
+        return { ...state, deleted: true, updatedAt: event.data.at };
+    }
+  },
+
+  decide(command, state) {
+    if (command.type === 'create') {
+      if (state.activation && !state.deleted) throw new ApiError('IKW-CFG-003', undefined, 'countryCode');
+      return withObjects(state, [{ type: 'country_activation.created', data: command.activation }]);
+    }
+    assertOwned(state.deleted ? null : state.activation, command.owner, 'No such activation', 'id');
+    const at = command.at.toISOString();
+    return withObjects(state, [command.type === 'update' ? { type: 'country_activation.updated', data: { ...command.rule, at } } : { type: 'country_activation.deleted', data: { at } }]);
+  },
+};

@@ -1,0 +1,33 @@
+import { unixSeconds } from '../../core/clock.js';
+import type { Decider } from '../../core/decider.js';
+import { ApiError } from '../../core/errors.js';
+import type { FeatureFlagEvent, FeatureFlagObject, FeatureFlagSet } from './events.js';
+
+export type FeatureFlagCommand = { type: 'set'; flag: FeatureFlagSet } | { type: 'delete'; id: string; at: Date };
+
+export interface FeatureFlagState {
+  flag: FeatureFlagSet | null;
+}
+
+export const toFeatureFlagObject = (f: FeatureFlagSet): FeatureFlagObject => ({
+  id: f.id,
+  object: 'feature_flag',
+  key: f.key,
+  isEnabled: f.isEnabled,
+  merchantId: f.merchantId,
+  description: f.description,
+  updated: unixSeconds(new Date(f.at)),
+});
+
+/** A flag is set (created or changed: one per key and merchant) and deleted; only the platform operator does either. */
+export const featureFlagDecider: Decider<FeatureFlagCommand, FeatureFlagState, FeatureFlagEvent> = {
+  initialState: { flag: null },
+  evolve(_state, event) {
+    return { flag: event.type === 'feature_flag.set' ? event.data : null };
+  },
+  decide(command, state) {
+    if (command.type === 'set') return [{ type: 'feature_flag.set', data: { ...command.flag, object: toFeatureFlagObject(command.flag) } }];
+    if (!state.flag) throw new ApiError('IKW-RES-001', `No such feature flag: '${command.id}'`, 'id');
+    return [{ type: 'feature_flag.deleted', data: { id: command.id, at: command.at.toISOString() } }];
+  },
+};

@@ -1,0 +1,325 @@
+import { getCurrency } from '../../catalog/index.js';
+import type { Clock } from '../../core/clock.js';
+import { ApiError, ItemsRefused, type ItemError } from '../../core/errors.js';
+import { sha256Hex } from '../../core/hashing.js';
+import { derivedId, newId } from '../../core/ids.js';
+import { CommandService, handleCommand, handleCommandsAtomically, step } from '../../eventstore/command-handler.js';
+import type { EventMetadata, EventStore } from '../../eventstore/port.js';
+import type { Enqueue } from '../../scheduler/scheduler.js';
+import { auditMetadata, type Actor, type Owner } from '../audit.js';
+import { ledgerCommand, runLedger } from '../ledger/commands.js';
+import { ledgerDecider } from '../ledger/decider.js';
+import { balanceStream } from '../ledger/events.js';
+import type { Destination } from '../payout-method/events.js';
+import { destinationOf, type DestinationFields, type PayoutRecipients } from '../payout-recipient/commands.js';
+import type { RecipientState } from '../payout-recipient/decider.js';
+import type { PayoutRef, Payouts } from '../payout/commands.js';
+import { FINAL_PAYOUT_STATUSES } from '../payout/decider.js';
+import { executionOf, payoutBatchDecider, toPayoutBatchObject, type PayoutBatchCommand, type PayoutBatchState } from './decider.js';
+import { batchHoldSource, itemPayoutId, payoutBatchStream, type BatchItem, type PayoutBatchCreated, type PayoutBatchEvent, type PayoutBatchObject } from './events.js';
+
+export interface InstructionInput extends DestinationFields {
+  amount: number;
+  recipient_id?: string;
+  reference?: string;
+  metadata?: Record<string, string>;
+}
+
+export interface CreateBatchInput {
+  currency: string;
+  idempotency_key?: string;
+  metadata?: string;
+  instructions: InstructionInput[];
+}
+
+export type PayoutBatchRef = Owner & { batchId: string };
+
+/** What the validation of a batch has looked up already: recipients, references, what each payment method allows. */
+interface Seen {
+  recipients: Map<string, Promise<RecipientState | null>>;
+  references: Map<string, number>;
+  allowances: Map<string, Promise<(amount: number) => void>>;
+}
+/** A run of a batch's execution: which attempt, and which step (a new execution, a cancel, the next chunk). */
+export type BatchRunRef = PayoutBatchRef & { attempt: number; step: string };
+
+export interface PayoutBatchDeps {
+  store: EventStore;
+  clock: Clock;
+  payouts: Payouts;
+  recipients: PayoutRecipients;
+  /** The durable job that sends a batch's items (and stops them once it is canceled). */
+  scheduleRun: Enqueue<BatchRunRef>;
+}
+
+/** Items a run takes before it hands over to the next run: a job stays short, and a resumed one redoes little. */
+const ITEMS_PER_RUN = 250;
+/** Payouts sent side by side to one operator ("a few at a time"): its rate limits are not ours to find. */
+const SENDS_PER_OPERATOR = 4;
+const RUNNER: Actor = { actor: 'payout_engine' };
+/** When the mend of an execution runs: long after its commit, as the payout reconcile job. */
+const MEND_AFTER_MS = 60_000;
+
+/** The operator (or bank rail) a destination is sent through: sends are limited per operator. */
+const operatorOf = (d: Destination) => (d.type === 'mobile_money' ? `${d.country}:${d.operator}` : `bank:${d.currency}`);
+
+/** Runs `work` over `items`, at most `width` at a time. */
+async function inPool<T>(items: readonly T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, lane));
+}
+
+/**
+ * Payout batches: many payouts validated together, funded together (one hold of total + fees at
+ * execution) and sent a few at a time per operator by a durable runner (docs/payout-engine.md).
+ */
+export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatchState, PayoutBatchEvent> {
+  constructor(private readonly deps: PayoutBatchDeps) {
+    super(deps.store, payoutBatchStream, payoutBatchDecider);
+  }
+
+  private metadata(owner: Owner, id: string, actor: Actor): EventMetadata {
+    return auditMetadata(this.deps.clock, owner, id, actor);
+  }
+
+  /**
+   * Validates every instruction and creates the batch, or refuses it listing each invalid
+   * instruction (index, code, field). The body's idempotency_key (or the Idempotency-Key header)
+   * names the batch: the same key with the same request answers the same batch.
+   */
+  async create(owner: Owner, input: CreateBatchInput, format: 'json' | 'csv', actor: Actor, requestRef?: string): Promise<PayoutBatchObject> {
+    const currency = getCurrency(input.currency);
+    if (!currency) throw new ApiError('IKW-VAL-003', `Unknown currency '${input.currency}'`, 'currency');
+    const fingerprint = sha256Hex(JSON.stringify([format, input]));
+    const scope = `${owner.merchantId}|${owner.environment}`;
+    const id =
+      input.idempotency_key !== undefined
+        ? derivedId('pob', `${scope}|key|${input.idempotency_key}`)
+        : requestRef !== undefined
+          ? derivedId('pob', `${scope}|request|${requestRef}`)
+          : newId('pob');
+    const earlier = (await this.load(id)).state;
+    if (earlier.batch) {
+      if (earlier.batch.fingerprint !== fingerprint) throw new ApiError('IKW-IDM-002', 'This idempotency_key was used with a different batch', 'idempotency_key');
+      return toPayoutBatchObject(earlier);
+    }
+    const items = await this.validate(owner, currency.code.toLowerCase(), input.instructions);
+    const batch: PayoutBatchCreated = {
+      id,
+      ...owner,
+      currency: currency.code.toLowerCase(),
+      idempotencyKey: input.idempotency_key ?? null,
+      metadata: input.metadata ?? null,
+      format,
+      fingerprint,
+      items,
+      createdAt: this.deps.clock.now().toISOString(),
+    };
+    const created = await this.run(id, { type: 'create', batch }, this.metadata(owner, id, actor), 'internal');
+    return toPayoutBatchObject(created.state);
+  }
+
+  private async validate(owner: Owner, currency: string, instructions: InstructionInput[]): Promise<BatchItem[]> {
+    const errors: ItemError[] = [];
+    const items: BatchItem[] = [];
+    const seen: Seen = { recipients: new Map(), references: new Map(), allowances: new Map() };
+    for (const [index, instruction] of instructions.entries()) {
+      try {
+        items.push(await this.item(owner, currency, index, instruction, seen));
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        errors.push({ index, code: err.code, message: err.message, ...(err.param ? { param: `instructions.${index}.${err.param}` } : {}) });
+      }
+    }
+    if (errors.length > 0) throw new ItemsRefused('IKW-PEN-001', `${errors.length} of ${instructions.length} instructions are invalid`, errors, 'instructions');
+    const total = items.reduce((sum, i) => sum + i.amount + i.fee, 0);
+    if (!Number.isSafeInteger(total)) throw new ApiError('IKW-VAL-001', 'The batch total is too large; split it', 'instructions');
+    return items;
+  }
+
+  /** One instruction checked like a payout: its destination (saved or inline) against the catalog, its amount against the operator's limits. */
+  private async item(
+    owner: Owner,
+    currency: string,
+    index: number,
+    instruction: InstructionInput,
+    seen: Seen,
+  ): Promise<BatchItem> {
+    const { recipients, references, allowances } = seen;
+    const { amount, recipient_id: recipientId, reference, metadata, currency: own, ...fields } = instruction;
+    if (own !== undefined && own.toLowerCase() !== currency) throw new ApiError('IKW-VAL-009', `The batch is in ${currency}`, 'currency');
+    const inline = Object.values(fields).some((v) => v !== undefined);
+    if (inline === (recipientId !== undefined)) {
+      throw new ApiError('IKW-PAY-001', 'Give either recipient_id or the destination fields (destination_type, …), not both', inline ? 'recipient_id' : 'destination_type');
+    }
+    let destination: Destination;
+    if (recipientId !== undefined) {
+      if (!recipients.has(recipientId)) recipients.set(recipientId, this.deps.recipients.usable(owner, recipientId));
+      const recipient = await recipients.get(recipientId)!;
+      if (!recipient) throw new ApiError('IKW-PEN-002', `No such recipient: '${recipientId}'`, 'recipient_id');
+      if (recipient.status === 'archived') throw new ApiError('IKW-PEN-003', undefined, 'recipient_id');
+      destination = recipient.recipient!.destination;
+      if (destination.currency !== currency) throw new ApiError('IKW-VAL-009', `This recipient is paid in ${destination.currency}`, 'recipient_id');
+    } else {
+      destination = destinationOf(fields, currency);
+    }
+    const fee = this.deps.payouts.quote(owner.environment, amount, destination);
+    // One look at capabilities and activations per payment method of the batch, whatever its number of lines.
+    const method = destination.type === 'mobile_money' ? `${destination.country}|${destination.operator}` : `bank|${destination.currency}`;
+    if (!allowances.has(method)) allowances.set(method, this.deps.payouts.allowance(owner, destination, recipientId !== undefined ? 'recipient_id' : 'destination_type'));
+    (await allowances.get(method)!)(amount);
+    if (reference !== undefined) {
+      const first = references.get(reference);
+      if (first !== undefined) throw new ApiError('IKW-VAL-001', `The reference repeats instruction ${first}'s`, 'reference');
+      references.set(reference, index);
+    }
+    return { index, amount, fee, destination, recipientId: recipientId ?? null, reference: reference ?? null, metadata: metadata ?? {} };
+  }
+
+  /** Executes a validated batch: its total + fees held in one commit with its status (IKW-BAL-001 when the balance falls short). */
+  execute(owner: Owner, batchId: string, actor: Actor): Promise<PayoutBatchObject> {
+    return this.startExecution(owner, batchId, 'execute', actor);
+  }
+
+  /** Sends the failed items of a finished batch again, as new payouts, with a new hold. */
+  retry(owner: Owner, batchId: string, actor: Actor): Promise<PayoutBatchObject> {
+    return this.startExecution(owner, batchId, 'retry', actor);
+  }
+
+  private async startExecution(owner: Owner, batchId: string, type: 'execute' | 'retry', actor: Actor): Promise<PayoutBatchObject> {
+    const meta = this.metadata(owner, batchId, actor);
+    const { state } = await this.load(batchId);
+    // Refusals first (no such batch, wrong status), before any hold is thought of.
+    payoutBatchDecider.decide({ type, owner, at: this.deps.clock.now() }, state);
+    const batch = state.batch!;
+    const execution = executionOf(state, type);
+    const hold = ledgerCommand(this.deps.clock, { ...owner, currency: batch.currency }, { type: 'hold_batch', source: execution.holdSource, amount: execution.amount, fee: execution.fee });
+    const command: PayoutBatchCommand = { type, owner, at: this.deps.clock.now() };
+    // The mend first, a minute out: it carries on a run whose start was lost to a crash, and gives
+    // back a hold whose execution was never recorded (saga mode).
+    const now = this.deps.clock.now();
+    await this.deps.scheduleRun({ ...owner, batchId, attempt: execution.attempt, step: 'mend' }, new Date(now.getTime() + MEND_AFTER_MS));
+    const ledgerStream = balanceStream(owner.merchantId, owner.environment, batch.currency);
+    // Two batches executed at once contend on the balance stream: each is decided again on the
+    // other's hold, and ends executing or refused with IKW-BAL-001, never overdrawn.
+    const atomic = handleCommandsAtomically(
+      this.deps.store,
+      [
+        step({ streamId: ledgerStream, decider: ledgerDecider, command: hold, metadata: meta }),
+        step({ streamId: payoutBatchStream(batchId), decider: payoutBatchDecider, command, metadata: meta }),
+      ],
+      { onConflict: 'contended' },
+    );
+    if (atomic) await atomic;
+    else {
+      await handleCommand(this.deps.store, ledgerStream, ledgerDecider, hold, meta, { onConflict: 'contended' });
+      await this.run(batchId, command, meta, 'internal');
+    }
+    await this.deps.scheduleRun({ ...owner, batchId, attempt: execution.attempt, step: 'start' }, now);
+    return toPayoutBatchObject((await this.load(batchId)).state);
+  }
+
+  /** Cancels a batch before or during its execution: nothing more is sent; payouts not yet dispatched are canceled. */
+  async cancel(owner: Owner, batchId: string, actor: Actor): Promise<PayoutBatchObject> {
+    const result = await this.run(batchId, { type: 'cancel', owner, at: this.deps.clock.now() }, this.metadata(owner, batchId, actor), 'internal');
+    if (result.state.attempt > 0) await this.deps.scheduleRun({ ...owner, batchId, attempt: result.state.attempt, step: 'cancel' }, this.deps.clock.now());
+    return toPayoutBatchObject(result.state);
+  }
+
+  /**
+   * One run of the runner (a durable job): the next items of the current attempt not yet sent are
+   * queued as payouts (their holds carved from the batch's), then dispatched, a few at a time per
+   * operator; once the batch is canceled, they are stopped instead. Then the next run is scheduled,
+   * or, with nothing left, what the hold has left goes back to available. Every step is
+   * idempotent: a run resumed after a crash lands on the same payouts and pays none twice.
+   */
+  async runExecution(ref: BatchRunRef): Promise<void> {
+    const { state } = await this.load(ref.batchId);
+    const batch = state.batch;
+    if (!batch) return;
+    const owner: Owner = { merchantId: batch.merchantId, environment: batch.environment };
+    const releaseHold = (attempt: number) =>
+      runLedger(this.deps.store, this.deps.clock, owner.merchantId, owner.environment, batch.currency, { type: 'release_batch', source: batchHoldSource(batch.id, attempt) }, this.metadata(owner, batch.id, RUNNER));
+    // The mend of an execution never recorded (refused, or a crash between hold and batch in saga mode): give its hold back, if any.
+    if (state.attempt < ref.attempt) return void (await releaseHold(ref.attempt));
+    if (state.status !== 'executing' && state.status !== 'canceled') return;
+    const attempt = state.attempt;
+    const waiting = state.outcomes.flatMap((o, i) => (o === 'queued' && state.attempts[i] === attempt && !state.sent[i] ? [i] : []));
+    const run = waiting.slice(0, ITEMS_PER_RUN);
+    if (state.status === 'canceled') await this.stop(owner, batch, attempt, run);
+    else await this.send(owner, batch, attempt, run);
+    if (run.length > 0) await this.run(batch.id, { type: 'mark_sent', owner, at: this.deps.clock.now(), attempt, indexes: run }, this.metadata(owner, batch.id, RUNNER), 'internal');
+    if (waiting.length > run.length) {
+      await this.deps.scheduleRun({ ...owner, batchId: batch.id, attempt, step: `after-${run[run.length - 1]}` }, this.deps.clock.now());
+      return;
+    }
+    await releaseHold(attempt);
+  }
+
+  private async send(owner: Owner, batch: PayoutBatchCreated, attempt: number, indexes: number[]): Promise<void> {
+    const refOf = (index: number): PayoutRef => ({ ...owner, payoutId: itemPayoutId(batch.id, index, attempt) });
+    for (const index of indexes) {
+      const item = batch.items[index]!;
+      await this.deps.payouts.queueBatchPayout(
+        owner,
+        { batchId: batch.id, index, attempt, payoutId: refOf(index).payoutId, holdSource: batchHoldSource(batch.id, attempt), amount: item.amount, fee: item.fee, destination: item.destination, metadata: item.metadata },
+        RUNNER,
+      );
+    }
+    const byOperator = new Map<string, number[]>();
+    for (const index of indexes) {
+      const key = operatorOf(batch.items[index]!.destination);
+      byOperator.set(key, [...(byOperator.get(key) ?? []), index]);
+    }
+    await Promise.all(
+      [...byOperator.values()].map((group) =>
+        inPool(group, SENDS_PER_OPERATOR, async (index) => {
+          // A cancel may arrive while the run goes on: what is not yet dispatched is stopped.
+          if ((await this.load(batch.id)).state.status === 'canceled') await this.deps.payouts.cancelBatchPayout(refOf(index), RUNNER);
+          else await this.deps.payouts.dispatchBatchPayout(refOf(index), RUNNER);
+        }),
+      ),
+    );
+  }
+
+  /** Items of a canceled batch: a queued payout is canceled (unless already dispatched); an item without one is settled as canceled. */
+  private async stop(owner: Owner, batch: PayoutBatchCreated, attempt: number, indexes: number[]): Promise<void> {
+    for (const index of indexes) {
+      const payoutId = itemPayoutId(batch.id, index, attempt);
+      const payout = await this.deps.payouts.cancelBatchPayout({ ...owner, payoutId }, RUNNER);
+      if (payout) continue; // its final status reaches the batch like any other payout's
+      await this.run(
+        batch.id,
+        { type: 'settle_item', owner, at: this.deps.clock.now(), index, attempt, payoutId: null, outcome: 'canceled', failureCode: null },
+        this.metadata(owner, batch.id, RUNNER),
+        'internal',
+      );
+    }
+  }
+
+  /** A payout of a batch became final: its item records the outcome, and the batch finishes with its last item. */
+  async settlePayout(ref: PayoutRef): Promise<void> {
+    const { state } = await this.deps.payouts.load(ref.payoutId);
+    const p = state.payout;
+    if (!p?.batch || !FINAL_PAYOUT_STATUSES.includes(state.status)) return;
+    const owner: Owner = { merchantId: p.merchantId, environment: p.environment };
+    await this.run(
+      p.batch.id,
+      {
+        type: 'settle_item',
+        owner,
+        at: this.deps.clock.now(),
+        index: p.batch.index,
+        attempt: p.batch.attempt,
+        payoutId: p.id,
+        outcome: state.status as 'paid' | 'failed' | 'canceled',
+        failureCode: state.failure?.code ?? null,
+      },
+      this.metadata(owner, p.batch.id, RUNNER),
+      'internal',
+    );
+  }
+}

@@ -1,0 +1,38 @@
+import type { Knex } from 'knex';
+import type { ConsumerSpec } from '../bus/consumer.js';
+import type { Clock } from '../core/clock.js';
+import type { PayoutRef } from '../domain/payout/commands.js';
+import type { PayoutObject } from '../domain/payout/events.js';
+import type { RecordedEvent } from '../eventstore/port.js';
+import { enqueue } from '../scheduler/scheduler.js';
+import { defineProcess, lanes } from './process.js';
+
+/** A payout of the payout engine became final: its batch item records the outcome. */
+export const payoutBatchItem = defineProcess<PayoutRef>({
+  job: { name: 'payout_batch.item_settled', key: (p) => `payout-batch-item:${p.payoutId}`, lane: lanes.payout },
+  handler: ({ payoutBatches }) => (p) => payoutBatches.settlePayout(p),
+});
+
+export const PAYOUT_BATCH_ITEMS_CONSUMER = 'payout-batch-items';
+const FINAL_PAYOUT_EVENTS = new Set(['payout.paid', 'payout.failed', 'payout.canceled']);
+
+/**
+ * The bus consumer that tells batches how their payouts ended: each final event of a payout the
+ * payout engine made becomes a job, in the consumer's transaction, so none is lost or doubled.
+ * (A merchant may put `source: payout_engine` on an API payout's metadata; its job finds no batch.)
+ */
+export function payoutBatchItemsConsumer(clock: Clock): ConsumerSpec {
+  return {
+    name: PAYOUT_BATCH_ITEMS_CONSUMER,
+    checkpointTable: 'bus_checkpoints',
+    handle: async (trx: Knex.Transaction, events: RecordedEvent[]) => {
+      for (const event of events) {
+        if (!FINAL_PAYOUT_EVENTS.has(event.type)) continue;
+        const object = (event.data as { object?: PayoutObject }).object;
+        const { merchant_id: merchantId, environment } = event.metadata;
+        if (object?.metadata.source !== 'payout_engine' || !merchantId || !environment) continue;
+        await enqueue(trx, payoutBatchItem.job, { merchantId, environment, payoutId: object.id }, clock.now());
+      }
+    },
+  };
+}
