@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { createEventStoreSchema } from '../packages/eventstore/postgres/schema.js';
+import { addEventHashes, createEventStoreSchema } from '../packages/eventstore/postgres/schema.js';
 import { idempotencyMigrations } from '../packages/http/idempotency.js';
 import { rateLimitMigrations } from '../packages/http/rate-limit.js';
 import { schedulerMigrations } from '../packages/scheduler/scheduler.js';
@@ -25,6 +25,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ...webhookMigrations,
   ...ALL_PROJECTIONS.flatMap((p) => p.migrations),
   ...rateLimitMigrations,
+  { name: 'eventstore/002-event-hashes', up: addEventHashes },
 ];
 
 const LOCK_KEY = 7_305_001; // any constant; serialises concurrent migrators (api + projector starting together)
