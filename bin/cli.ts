@@ -7,6 +7,7 @@ import { createApiKey, createMerchant, revokeApiKey } from '../packages/domain/m
 import { createMemberUser } from '../packages/domain/organization/commands.js';
 import { ROLES, type Role } from '../packages/domain/organization/events.js';
 import { openApiDocument } from '../services/api/app.js';
+import { verifyLog } from '../packages/eventstore/audit-chain.js';
 import { openSystem, type System } from '../services/system.js';
 
 const USAGE = `usage:
@@ -17,6 +18,9 @@ const USAGE = `usage:
                                     (ROLE: owner (default), admin, developer, finance, viewer; CC: the
                                     country of an organization made for the merchant, default SN)
   sika projections rebuild [NAME...]
+  sika audit verify [--merchant ACCOUNT_ID] [--from POSITION] [--json]
+                                    (recomputes the hash chains; exits 1 naming the first event that
+                                    does not match: docs/audit.md)
   sika audit stream STREAM_ID
   sika docs openapi                 (prints the OpenAPI document; docs/openapi.json is this output)`;
 
@@ -28,7 +32,8 @@ function out(value: unknown, json: boolean, text: string): void {
   process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${text}\n`);
 }
 
-async function run(system: System, argv: string[]): Promise<void> {
+/** Runs one command; the exit code is non-zero when a check found a problem. */
+async function run(system: System, argv: string[]): Promise<number> {
   const [group, action, ...rest] = argv;
   const { values, positionals } = parseArgs({
     args: rest,
@@ -43,6 +48,7 @@ async function run(system: System, argv: string[]): Promise<void> {
       password: { type: 'string' },
       role: { type: 'string' },
       country: { type: 'string' },
+      from: { type: 'string' },
     },
   });
   const json = values.json ?? false;
@@ -54,7 +60,7 @@ async function run(system: System, argv: string[]): Promise<void> {
       if (email !== null && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new UsageError('--email is not an e-mail address');
       const merchant = await createMerchant(system.store, system.clock, name, ACTOR, email);
       out({ id: merchant.id, api_keys: merchant.api_keys }, json, `merchant ${merchant.id}\nsandbox key: ${merchant.api_keys.sandbox}\nlive key:    ${merchant.api_keys.live}\n(keys are shown once)`);
-      return;
+      return 0;
     }
     case 'keys create': {
       const env = values.environment;
@@ -62,14 +68,14 @@ async function run(system: System, argv: string[]): Promise<void> {
       const scopes = (values.scopes ?? '*').split(',').map((s) => s.trim()).filter(Boolean);
       const key = await createApiKey(system.store, system.clock, values.merchant, env, scopes, ACTOR);
       out(key, json, `key ${key.id}: ${key.secret}\n(shown once)`);
-      return;
+      return 0;
     }
     case 'keys revoke': {
       const keyId = positionals[0];
       if (!values.merchant || !keyId) throw new UsageError('--merchant and KEY_ID are required');
       await revokeApiKey(system.store, system.clock, values.merchant, keyId, ACTOR);
       out({ id: keyId, revoked: true }, json, `key ${keyId} revoked`);
-      return;
+      return 0;
     }
     case 'users create': {
       const { merchant, email, password } = values;
@@ -84,12 +90,20 @@ async function run(system: System, argv: string[]): Promise<void> {
       const name = values.name?.trim() || email.split('@')[0]!;
       const id = await createMemberUser(system.accounts, system.organizations, { id: merchant, name: row.name }, { email, password, name, phone: null, role, country }, { actor: ACTOR });
       out({ id, email: email.toLowerCase(), merchant, role }, json, `user ${id} (${email}) for ${merchant}, ${role}`);
-      return;
+      return 0;
     }
     case 'projections rebuild': {
       const applied = await system.rebuildProjections(positionals);
       out({ rebuilt: positionals.length ? positionals : 'all', events: applied }, json, `rebuilt ${positionals.join(', ') || 'all read models'} from ${applied} events`);
-      return;
+      return 0;
+    }
+    case 'audit verify': {
+      const report = await verifyLog(system.store, system.knex, { ...(values.merchant ? { merchantId: values.merchant } : {}), ...(values.from ? { from: values.from } : {}) });
+      const bad = report.firstBad;
+      const scope = `${report.events} events in ${report.streams} streams, ${report.checkpoints} sealed checkpoints`;
+      const where = bad?.event ? `${bad.event.streamId} version ${bad.event.version} (event ${bad.event.eventId}, position ${bad.position})` : `position ${bad?.position}`;
+      out(report, json, bad ? `FAILED at ${where}: ${bad.reason}\n(checked before it: ${scope})` : `ok: ${scope}`);
+      return bad ? 1 : 0;
     }
     case 'audit stream': {
       const streamId = positionals[0];
@@ -101,11 +115,11 @@ async function run(system: System, argv: string[]): Promise<void> {
           `${JSON.stringify({ version: e.version, type: e.type, event_id: e.eventId, position: e.position, recorded_at: e.recordedAt, metadata: e.metadata, data: e.data })}\n`,
         );
       }
-      return;
+      return 0;
     }
     case 'docs openapi':
       process.stdout.write(`${JSON.stringify(openApiDocument(system), null, 2)}\n`);
-      return;
+      return 0;
     default:
       throw new UsageError(`unknown command: ${argv.join(' ')}`);
   }
@@ -121,8 +135,7 @@ async function main(): Promise<number> {
   // The CLI logs only warnings: its stdout is for results (often parsed as JSON).
   const system = await openSystem(config, { log: createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, process.stderr), poolMax: 4 });
   try {
-    await run(system, argv);
-    return 0;
+    return await run(system, argv);
   } finally {
     await system.close();
   }

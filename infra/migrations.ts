@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { auditChainMigrations } from '../packages/eventstore/audit-chain.js';
 import { addEventHashes, createEventStoreSchema } from '../packages/eventstore/postgres/schema.js';
 import { idempotencyMigrations } from '../packages/http/idempotency.js';
 import { rateLimitMigrations } from '../packages/http/rate-limit.js';
@@ -26,6 +27,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ...ALL_PROJECTIONS.flatMap((p) => p.migrations),
   ...rateLimitMigrations,
   { name: 'eventstore/002-event-hashes', up: addEventHashes },
+  ...auditChainMigrations,
 ];
 
 const LOCK_KEY = 7_305_001; // any constant; serialises concurrent migrators (api + projector starting together)

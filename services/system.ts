@@ -5,6 +5,7 @@ import type { Database } from '../packages/core/database.js';
 import { ProcessInstance } from '../packages/core/instance.js';
 import { createLogger, type Logger } from '../packages/core/logger.js';
 import { Metrics } from '../packages/core/metrics.js';
+import { chainSealer } from '../packages/eventstore/audit-chain.js';
 import { MeasuredEventStore } from '../packages/eventstore/measured.js';
 import { Billing } from '../packages/domain/billing/service.js';
 import { Organizations } from '../packages/domain/organization/commands.js';
@@ -20,7 +21,7 @@ import { Payouts } from '../packages/domain/payout/commands.js';
 import type { PaymentProvider } from '../packages/providers/port.js';
 import { SandboxProvider, UnconfiguredLiveProvider } from '../packages/providers/sandbox.js';
 import { enqueue, Scheduler, type Enqueue } from '../packages/scheduler/scheduler.js';
-import type { ConsumerSpec } from '../packages/bus/consumer.js';
+import { CheckpointedConsumer, type ConsumerSpec } from '../packages/bus/consumer.js';
 import { WebhookEndpoints } from '../packages/domain/webhook-endpoint/commands.js';
 import { WebhookDispatcher } from '../packages/webhooks/dispatcher.js';
 import { Notifier } from '../packages/webhooks/notifier.js';
@@ -109,6 +110,8 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
   );
   const projector = config.eventStore === 'esdb' ? new ProjectionRunner(knex, logStore, ALL_PROJECTIONS, log) : null;
   const relay = createRelayFor(config, { knex, store: logStore, log });
+  // Folds the log into the global hash chain in commit order, whatever the bus (docs/audit.md).
+  const sealer = new CheckpointedConsumer(knex, logStore, chainSealer(), log);
   const instance = await ProcessInstance.start(db.url, log);
   const scheduler = new Scheduler(knex, clock, log, 16, instance);
 
@@ -204,6 +207,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     organizations: new Organizations({ store, clock, directory: reads, sessions: accounts }),
     startBackground: async ({ schedulerLoop = true } = {}) => {
       await projector?.start();
+      await sealer.start();
       await relay?.start();
       for (const consumer of consumers) await consumer.start();
       if (schedulerLoop) scheduler.start();
@@ -212,6 +216,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
       // Jobs append events that the dispatcher turns into more jobs: loop until both are idle.
       for (let round = 0; round < 50; round++) {
         await projector?.caughtUp();
+        await sealer.caughtUp();
         await relay?.caughtUp();
         for (const consumer of consumers) await consumer.caughtUp();
         if ((await scheduler.runUntilIdle()) === 0) return;
@@ -231,6 +236,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
       await instance.stop();
       for (const consumer of consumers) await consumer.stop();
       await relay?.stop();
+      await sealer.stop();
       await projector?.stop();
       notifier.close();
       await store.close();
