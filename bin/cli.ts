@@ -4,6 +4,8 @@ import { ApiError } from '../packages/core/errors.js';
 import { createLogger } from '../packages/core/logger.js';
 import { isIsoCountry } from '../packages/catalog/index.js';
 import { createApiKey, createMerchant, revokeApiKey } from '../packages/domain/merchant/commands.js';
+import { balanceFromLog } from '../packages/domain/ledger/commands.js';
+import type { Environment } from '../packages/domain/merchant/events.js';
 import { createMemberUser } from '../packages/domain/organization/commands.js';
 import { ROLES, type Role } from '../packages/domain/organization/events.js';
 import { openApiDocument } from '../services/api/app.js';
@@ -18,6 +20,9 @@ const USAGE = `usage:
                                     (ROLE: owner (default), admin, developer, finance, viewer; CC: the
                                     country of an organization made for the merchant, default SN)
   sika projections rebuild [NAME...]
+  sika ledger balance --merchant ACCOUNT_ID --at TIME [--environment sandbox|live] [--json]
+                                    (TIME: ISO 8601 or Unix seconds; the balances as the ledger's
+                                    log stood then, every currency, both environments unless one is named)
   sika audit verify [--merchant ACCOUNT_ID] [--from POSITION] [--json]
                                     (recomputes the hash chains; exits 1 naming the first event that
                                     does not match: docs/audit.md)
@@ -49,6 +54,7 @@ async function run(system: System, argv: string[]): Promise<number> {
       role: { type: 'string' },
       country: { type: 'string' },
       from: { type: 'string' },
+      at: { type: 'string' },
     },
   });
   const json = values.json ?? false;
@@ -95,6 +101,19 @@ async function run(system: System, argv: string[]): Promise<number> {
     case 'projections rebuild': {
       const applied = await system.rebuildProjections(positionals);
       out({ rebuilt: positionals.length ? positionals : 'all', events: applied }, json, `rebuilt ${positionals.join(', ') || 'all read models'} from ${applied} events`);
+      return 0;
+    }
+    case 'ledger balance': {
+      const env = values.environment;
+      if (!values.merchant || !values.at) throw new UsageError('--merchant and --at are required');
+      if (env !== undefined && env !== 'sandbox' && env !== 'live') throw new UsageError('--environment must be sandbox or live');
+      const at = /^\d+$/.test(values.at) ? new Date(Number(values.at) * 1000 + 999) : new Date(values.at);
+      if (Number.isNaN(at.getTime())) throw new UsageError('--at must be an ISO 8601 time or Unix seconds');
+      const refs = await system.knex('read.balances').where({ merchant_id: values.merchant, ...(env ? { environment: env } : {}) }).orderBy(['environment', 'currency']).select<{ environment: Environment; currency: string }[]>('environment', 'currency');
+      const balances = [];
+      for (const ref of refs) balances.push({ ...ref, ...(await balanceFromLog(system.store, { merchantId: values.merchant, ...ref }, at)) });
+      const lines = balances.map((b) => `${b.environment} ${b.currency}: available ${b.available}, pending ${b.pending}, reserved ${b.reserved}`);
+      out({ merchant: values.merchant, at: at.toISOString(), balances }, json, [`balances of ${values.merchant} at ${at.toISOString()}`, ...lines].join('\n'));
       return 0;
     }
     case 'audit verify': {

@@ -36,6 +36,15 @@ export const balanceTransactionsProjection: Projection = {
         CREATE INDEX balance_transactions_list ON read.balance_transactions (merchant_id, environment, seq);
         CREATE INDEX balance_transactions_source ON read.balance_transactions (source)`),
     },
+    {
+      // When the row became available: its status at any past moment. Rows settled before this
+      // column existed get their creation time; `sika projections rebuild balance_transactions` gives the exact one.
+      name: 'balance_transactions/002-settled-at',
+      up: (knex) =>
+        knex.raw(`ALTER TABLE read.balance_transactions ADD COLUMN settled_at timestamptz;
+          UPDATE read.balance_transactions SET settled_at = created_at WHERE status = 'available';
+          CREATE INDEX balance_transactions_created ON read.balance_transactions (merchant_id, environment, created_at)`),
+    },
   ],
   handles: ['ledger.entry_posted'],
   async apply(trx, event) {
@@ -54,20 +63,22 @@ export const balanceTransactionsProjection: Projection = {
       status,
       available_on: e.availableOn,
       created_at: e.postedAt,
+      settled_at: status === 'available' ? e.postedAt : null,
     });
     const insert = (type: string, status: string) => trx('read.balance_transactions').insert(row(type, status)).onConflict('id').ignore();
+    const settle = (type: string) => trx('read.balance_transactions').where({ source: e.source, type }).update({ status: 'available', settled_at: e.postedAt });
     switch (e.kind) {
       case 'payment':
         return void (await insert('payment', 'pending'));
       case 'payment_settlement':
-        return void (await trx('read.balance_transactions').where({ source: e.source, type: 'payment' }).update({ status: 'available' }));
+        return void (await settle('payment'));
       case 'payout_hold':
         return void (await insert('payout', 'pending'));
       case 'payout_paid':
-        return void (await trx('read.balance_transactions').where({ source: e.source, type: 'payout' }).update({ status: 'available' }));
+        return void (await settle('payout'));
       case 'payout_release':
         // The payout's own row is settled too: its funds came back through the payout_failure row.
-        await trx('read.balance_transactions').where({ source: e.source, type: 'payout' }).update({ status: 'available' });
+        await settle('payout');
         return void (await insert('payout_failure', 'available'));
       case 'refund':
         return void (await insert('refund', 'available'));
@@ -107,13 +118,44 @@ export function balanceTransactionObject(row: BalanceTransactionRow) {
   };
 }
 
+const COLUMNS = ['id', 'seq', 'environment', 'type', 'source', 'amount', 'fee', 'net', 'currency', 'available_on', 'created_at'];
+
+/** Bounds on `created`, inclusive or not, as the list's `created[gt|gte|lt|lte]` give them. */
+export interface CreatedRange {
+  gt?: Date;
+  gte?: Date;
+  lt?: Date;
+  lte?: Date;
+}
+
+export interface BalanceTransactionFilters {
+  type?: string;
+  source?: string;
+  created?: CreatedRange;
+}
+
+/**
+ * This owner's balance transactions that match the filters. With an inclusive upper bound
+ * (`created.lte`) each row has the status it had at that moment: the list is the ledger as it stood then.
+ */
+export function balanceTransactionRows(knex: Knex, owner: Owner, filters: BalanceTransactionFilters): Knex.QueryBuilder {
+  const q = ownedRows(knex, 'read.balance_transactions', owner, { type: filters.type, source: filters.source });
+  const { gt, gte, lt, lte } = filters.created ?? {};
+  if (gt) q.where('created_at', '>', gt);
+  if (gte) q.where('created_at', '>=', gte);
+  if (lt) q.where('created_at', '<', lt);
+  if (!lte) return q.select(...COLUMNS, 'status');
+  q.where('created_at', '<=', lte);
+  return q.select(...COLUMNS, knex.raw(`CASE WHEN settled_at <= ? THEN 'available' ELSE 'pending' END AS status`, [lte]));
+}
+
 /** This owner's balance transactions, newest first, cursor-paged. */
 export function listBalanceTransactions(
   knex: Knex,
   owner: Owner,
   cursor: CursorQuery,
   url: string,
-  filters: { type?: string; source?: string },
+  filters: BalanceTransactionFilters,
 ): Promise<CursorList<ReturnType<typeof balanceTransactionObject>>> {
-  return cursorPage(ownedRows(knex, 'read.balance_transactions', owner, filters).select('*'), cursor, url, 'id', balanceTransactionObject);
+  return cursorPage(balanceTransactionRows(knex, owner, filters), cursor, url, 'id', balanceTransactionObject);
 }

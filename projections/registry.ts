@@ -3,6 +3,7 @@ import { balanceTransactionsProjection } from './balance-transactions.js';
 import { balancesProjection } from './balances.js';
 import { customersProjection } from './customers.js';
 import { invoicesProjection } from './invoices.js';
+import { ledgerEntriesProjection } from './ledger-entries.js';
 import { merchantsProjection } from './merchants.js';
 import { operationsProjection } from './operations.js';
 import { organizationsProjection } from './organizations.js';
@@ -44,4 +45,6 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   usersProjection,
   userSessionsProjection,
   organizationsProjection,
+  // Audit and reconciliation
+  ledgerEntriesProjection,
 ];
