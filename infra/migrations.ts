@@ -6,6 +6,7 @@ import { rateLimitMigrations } from '../packages/http/rate-limit.js';
 import { schedulerMigrations } from '../packages/scheduler/scheduler.js';
 import { webhookMigrations } from '../packages/webhooks/schema.js';
 import { ALL_PROJECTIONS } from '../projections/registry.js';
+import { reportingMigrations } from '../projections/reporting.js';
 import type { Migration } from '../packages/core/migration.js';
 
 /** Every schema change of the service, in order. Append only: never edit one that has shipped. */
@@ -28,6 +29,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ...rateLimitMigrations,
   { name: 'eventstore/002-event-hashes', up: addEventHashes },
   ...auditChainMigrations,
+  ...reportingMigrations,
 ];
 
 const LOCK_KEY = 7_305_001; // any constant; serialises concurrent migrators (api + projector starting together)

@@ -13,7 +13,7 @@ import { ownedRows } from './queries.js';
  */
 export const balanceTransactionsProjection: Projection = {
   name: 'balance_transactions',
-  tables: ['read.balance_transactions'],
+  tables: ['read.balance_transactions', 'read.available_lots', 'read.payout_settlements'],
   migrations: [
     {
       name: 'balance_transactions/001-create',
@@ -45,6 +45,28 @@ export const balanceTransactionsProjection: Projection = {
           UPDATE read.balance_transactions SET settled_at = created_at WHERE status = 'available';
           CREATE INDEX balance_transactions_created ON read.balance_transactions (merchant_id, environment, created_at)`),
     },
+    {
+      // Payout reconciliation: which settled funds each payout drew on, first in, first out.
+      name: 'balance_transactions/003-payout-settlements',
+      up: (knex) =>
+        knex.raw(`CREATE TABLE read.available_lots (
+            balance_transaction_id text PRIMARY KEY,
+            seq text NOT NULL,
+            merchant_id text NOT NULL,
+            environment text NOT NULL,
+            currency text NOT NULL,
+            remaining bigint NOT NULL
+          );
+          CREATE INDEX available_lots_fifo ON read.available_lots (merchant_id, environment, currency, seq) WHERE remaining > 0;
+          CREATE TABLE read.payout_settlements (
+            payout_id text NOT NULL,
+            balance_transaction_id text NOT NULL,
+            merchant_id text NOT NULL,
+            environment text NOT NULL,
+            amount bigint NOT NULL,
+            PRIMARY KEY (payout_id, balance_transaction_id)
+          )`),
+    },
   ],
   handles: ['ledger.entry_posted'],
   async apply(trx, event) {
@@ -66,22 +88,47 @@ export const balanceTransactionsProjection: Projection = {
       settled_at: status === 'available' ? e.postedAt : null,
     });
     const insert = (type: string, status: string) => trx('read.balance_transactions').insert(row(type, status)).onConflict('id').ignore();
-    const settle = (type: string) => trx('read.balance_transactions').where({ source: e.source, type }).update({ status: 'available', settled_at: e.postedAt });
+    const settle = (type: string) =>
+      trx('read.balance_transactions').where({ source: e.source, type }).update({ status: 'available', settled_at: e.postedAt }, ['id', 'net']);
+    const balance = { merchant_id: e.merchantId, environment: e.environment, currency: e.currency };
+    // Funds that became available join the queue that payouts and refunds draw on, oldest first.
+    const addLots = (rows: { id: string; net: string | number }[]) =>
+      rows.length === 0 ? undefined : trx('read.available_lots').insert(rows.map((r) => ({ balance_transaction_id: r.id, seq: event.position, ...balance, remaining: r.net }))).onConflict().ignore();
+    const draw = async (total: number, payoutId: string | null) => {
+      const lots = await trx('read.available_lots').where(balance).where('remaining', '>', 0).orderBy('seq').orderBy('balance_transaction_id').forUpdate()
+        .select<{ balance_transaction_id: string; remaining: string }[]>('balance_transaction_id', 'remaining');
+      let left = total;
+      for (const lot of lots) {
+        if (left === 0) break;
+        const taken = Math.min(left, Number(lot.remaining));
+        left -= taken;
+        await trx('read.available_lots').where({ balance_transaction_id: lot.balance_transaction_id }).update({ remaining: Number(lot.remaining) - taken });
+        if (payoutId) {
+          await trx('read.payout_settlements')
+            .insert({ payout_id: payoutId, balance_transaction_id: lot.balance_transaction_id, merchant_id: e.merchantId, environment: e.environment, amount: taken })
+            .onConflict(['payout_id', 'balance_transaction_id'])
+            .ignore();
+        }
+      }
+    };
     switch (e.kind) {
       case 'payment':
         return void (await insert('payment', 'pending'));
       case 'payment_settlement':
-        return void (await settle('payment'));
+        return void (await addLots(await settle('payment')));
       case 'payout_hold':
-        return void (await insert('payout', 'pending'));
+        await insert('payout', 'pending');
+        return void (await draw(-e.net, e.source));
       case 'payout_paid':
         return void (await settle('payout'));
       case 'payout_release':
         // The payout's own row is settled too: its funds came back through the payout_failure row.
         await settle('payout');
-        return void (await insert('payout_failure', 'available'));
+        await insert('payout_failure', 'available');
+        return void (await addLots([{ id: e.entryId, net: e.net }]));
       case 'refund':
-        return void (await insert('refund', 'available'));
+        await insert('refund', 'available');
+        return void (await draw(-e.net, null));
     }
   },
 };
@@ -131,6 +178,8 @@ export interface CreatedRange {
 export interface BalanceTransactionFilters {
   type?: string;
   source?: string;
+  /** Only the transactions whose funds this payout drew on (payout reconciliation). */
+  payout?: string;
   created?: CreatedRange;
 }
 
@@ -140,6 +189,9 @@ export interface BalanceTransactionFilters {
  */
 export function balanceTransactionRows(knex: Knex, owner: Owner, filters: BalanceTransactionFilters): Knex.QueryBuilder {
   const q = ownedRows(knex, 'read.balance_transactions', owner, { type: filters.type, source: filters.source });
+  if (filters.payout !== undefined) {
+    q.whereIn('id', knex('read.payout_settlements').where({ payout_id: filters.payout, merchant_id: owner.merchantId, environment: owner.environment }).select('balance_transaction_id'));
+  }
   const { gt, gte, lt, lte } = filters.created ?? {};
   if (gt) q.where('created_at', '>', gt);
   if (gte) q.where('created_at', '>=', gte);
@@ -158,4 +210,36 @@ export function listBalanceTransactions(
   filters: BalanceTransactionFilters,
 ): Promise<CursorList<ReturnType<typeof balanceTransactionObject>>> {
   return cursorPage(balanceTransactionRows(knex, owner, filters), cursor, url, 'id', balanceTransactionObject);
+}
+
+/** The columns of the CSV export, in order (docs/reconciliation.md): stable names for finance tools. */
+export const BALANCE_TRANSACTION_CSV_COLUMNS = ['id', 'created', 'available_on', 'type', 'source', 'status', 'currency', 'amount', 'fee', 'net'] as const;
+
+/**
+ * Every balance transaction matching the filters, oldest first, as CSV records: read a page at a
+ * time by `seq`, so an export of any size holds one page in memory and no connection between pages.
+ */
+export async function* balanceTransactionRecords(knex: Knex, owner: Owner, filters: BalanceTransactionFilters): AsyncGenerator<Record<(typeof BALANCE_TRANSACTION_CSV_COLUMNS)[number], string | number>> {
+  let after: string | null = null;
+  for (;;) {
+    const q = balanceTransactionRows(knex, owner, filters).orderBy('seq').limit(1000);
+    if (after !== null) q.where('seq', '>', after);
+    const rows = (await q) as BalanceTransactionRow[];
+    for (const row of rows) {
+      yield {
+        id: row.id,
+        created: row.created_at.toISOString(),
+        available_on: row.available_on.toISOString(),
+        type: row.type,
+        source: row.source,
+        status: row.status,
+        currency: row.currency,
+        amount: Number(row.amount),
+        fee: Number(row.fee),
+        net: Number(row.net),
+      };
+    }
+    if (rows.length < 1000) return;
+    after = rows[rows.length - 1]!.seq;
+  }
 }

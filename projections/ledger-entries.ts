@@ -83,3 +83,58 @@ export async function balancesAt(knex: Knex, owner: Owner, at: Date): Promise<Ba
     );
   return rows.map((r) => ({ currency: r.currency, available: Number(r.available), pending: Number(r.pending), reserved: Number(r.reserved) }));
 }
+
+/** One day of one currency's balance (available + pending + reserved): opening + in − out − fees = closing. */
+export interface DailySummary {
+  date: string;
+  currency: string;
+  opening: number;
+  /** Payments received, gross. */
+  in: number;
+  /** Payouts paid out and refunds, without their fees. */
+  out: number;
+  /** Fees on payments and on payouts paid. */
+  fees: number;
+  closing: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The owner's daily summaries from `from` to `to` (UTC dates, inclusive) for every currency that has
+ * entries by then. A payout counts when it is paid: while it is held its funds are still the merchant's (reserved).
+ */
+export async function dailySummaries(knex: Knex, owner: Owner, from: Date, to: Date): Promise<DailySummary[]> {
+  const end = new Date(to.getTime() + DAY_MS);
+  const openings = await ownedRows(knex, 'read.ledger_entries', owner)
+    .where('posted_at', '<', from)
+    .groupBy('currency')
+    .select<{ currency: string; total: string }[]>('currency', knex.raw('sum(available + pending + reserved)::bigint AS total'));
+  const moves = await ownedRows(knex, 'read.ledger_entries', owner)
+    .where('posted_at', '>=', from)
+    .where('posted_at', '<', end)
+    .groupBy('currency', 'day')
+    .select<{ currency: string; day: string; in: string; out: string; fees: string }[]>(
+      'currency',
+      knex.raw(`to_char(posted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day`),
+      knex.raw(`sum(CASE WHEN kind = 'payment' THEN amount ELSE 0 END)::bigint AS in`),
+      knex.raw(`sum(CASE WHEN kind IN ('payout_paid', 'refund') THEN -amount ELSE 0 END)::bigint AS out`),
+      knex.raw(`sum(CASE WHEN kind IN ('payment', 'payout_paid') THEN fee ELSE 0 END)::bigint AS fees`),
+    );
+  const balance = new Map(openings.map((o) => [o.currency, Number(o.total)]));
+  for (const m of moves) if (!balance.has(m.currency)) balance.set(m.currency, 0);
+  const byDay = new Map(moves.map((m) => [`${m.currency} ${m.day}`, m]));
+  const out: DailySummary[] = [];
+  for (const currency of [...balance.keys()].sort()) {
+    let closing = balance.get(currency)!;
+    for (let t = from.getTime(); t < end.getTime(); t += DAY_MS) {
+      const date = new Date(t).toISOString().slice(0, 10);
+      const m = byDay.get(`${currency} ${date}`);
+      const day = { in: Number(m?.in ?? 0), out: Number(m?.out ?? 0), fees: Number(m?.fees ?? 0) };
+      const opening = closing;
+      closing = opening + day.in - day.out - day.fees;
+      out.push({ date, currency, opening, ...day, closing });
+    }
+  }
+  return out;
+}

@@ -1,8 +1,30 @@
 import type { Knex } from 'knex';
+import { ApiError } from '../../../packages/core/errors.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { balancesOf } from '../../../projections/balances.js';
-import { balancesAt } from '../../../projections/ledger-entries.js';
+import { balancesAt, dailySummaries } from '../../../projections/ledger-entries.js';
 import { endOfSecond, unixTimeQuery } from './shared.js';
+
+/** At most a year of days per request: a summary is one row per day and currency. */
+const MAX_DAYS = 366;
+const DAY_MS = 86_400_000;
+
+const dailySummary = {
+  type: 'object',
+  properties: {
+    object: { const: 'balance_summary' },
+    date: { type: 'string', format: 'date' },
+    currency: { type: 'string' },
+    opening: { type: 'integer' },
+    in: { type: 'integer', description: 'Payments received, gross' },
+    out: { type: 'integer', description: 'Payouts paid and refunds, without fees' },
+    fees: { type: 'integer', description: 'Fees on payments and on payouts paid' },
+    closing: { type: 'integer', description: 'opening + in - out - fees' },
+  },
+};
+
+/** A `YYYY-MM-DD` that ajv accepted as a date, as the instant its UTC day starts. */
+const utcDay = (date: string): Date => new Date(`${date}T00:00:00Z`);
 
 const amounts = { type: 'array', items: { type: 'object', properties: { amount: { type: 'integer' }, currency: { type: 'string' } } } };
 
@@ -23,6 +45,27 @@ export function balanceFamily(knex: Knex): Family {
           const rows = asOf === undefined ? await balancesOf(knex, ctx.owner) : await balancesAt(knex, ctx.owner, endOfSecond(asOf));
           const of = (field: 'available' | 'pending' | 'reserved') => rows.map((r) => ({ amount: Number(r[field]), currency: r.currency }));
           return { object: 'balance', livemode: ctx.principal.livemode, available: of('available'), pending: of('pending'), reserved: of('reserved') };
+        },
+      }),
+      route<unknown, { from: string; to: string }>({
+        method: 'get',
+        path: '/api/v1/balance/summaries',
+        summary: 'Daily balance summary per currency from `from` to `to` (UTC dates, at most 366 days): opening + in - out - fees = closing',
+        auth: { scope: 'balance.read', environmentHeader: 'optional' },
+        query: {
+          type: 'object',
+          properties: { from: { type: 'string', format: 'date' }, to: { type: 'string', format: 'date' } },
+          required: ['from', 'to'],
+          additionalProperties: false,
+        },
+        response: { type: 'object', properties: { object: { const: 'list' }, data: { type: 'array', items: dailySummary } } },
+        handler: async (ctx) => {
+          const from = utcDay(ctx.query.from);
+          const to = utcDay(ctx.query.to);
+          if (to < from) throw new ApiError('IKW-VAL-001', '`to` is before `from`', 'to');
+          if ((to.getTime() - from.getTime()) / DAY_MS >= MAX_DAYS) throw new ApiError('IKW-VAL-001', `At most ${MAX_DAYS} days per request`, 'to');
+          const days = await dailySummaries(knex, ctx.owner, from, to);
+          return { object: 'list', data: days.map((d) => ({ object: 'balance_summary', ...d })) };
         },
       }),
     ],
