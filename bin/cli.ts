@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../packages/core/config.js';
 import { ApiError } from '../packages/core/errors.js';
@@ -10,6 +11,7 @@ import { createMemberUser } from '../packages/domain/organization/commands.js';
 import { ROLES, type Role } from '../packages/domain/organization/events.js';
 import { openApiDocument } from '../services/api/app.js';
 import { verifyLog } from '../packages/eventstore/audit-chain.js';
+import { auditRecords } from '../packages/eventstore/audit-stream.js';
 import { openSystem, type System } from '../services/system.js';
 
 const USAGE = `usage:
@@ -26,7 +28,9 @@ const USAGE = `usage:
   sika audit verify [--merchant ACCOUNT_ID] [--from POSITION] [--json]
                                     (recomputes the hash chains; exits 1 naming the first event that
                                     does not match: docs/audit.md)
-  sika audit stream STREAM_ID
+  sika audit stream [STREAM_ID] [--merchant ACCOUNT_ID] [--from POSITION] [--since TIME]
+                                    (one JSON line per event, in log order: a stream's, or a
+                                    merchant's; after a position, or from a time: docs/audit.md)
   sika docs openapi                 (prints the OpenAPI document; docs/openapi.json is this output)`;
 
 const ACTOR = 'cli';
@@ -55,6 +59,7 @@ async function run(system: System, argv: string[]): Promise<number> {
       country: { type: 'string' },
       from: { type: 'string' },
       at: { type: 'string' },
+      since: { type: 'string' },
     },
   });
   const json = values.json ?? false;
@@ -126,13 +131,17 @@ async function run(system: System, argv: string[]): Promise<number> {
     }
     case 'audit stream': {
       const streamId = positionals[0];
-      if (!streamId) throw new UsageError('STREAM_ID is required');
-      const events = await system.store.readStream(streamId);
-      if (events.length === 0) throw new UsageError(`no stream ${streamId}`);
-      for (const e of events) {
-        process.stdout.write(
-          `${JSON.stringify({ version: e.version, type: e.type, event_id: e.eventId, position: e.position, recorded_at: e.recordedAt, metadata: e.metadata, data: e.data })}\n`,
-        );
+      if (!streamId && !values.merchant) throw new UsageError('STREAM_ID or --merchant is required');
+      const since = values.since === undefined ? undefined : /^\d+$/.test(values.since) ? new Date(Number(values.since) * 1000) : new Date(values.since);
+      if (since && Number.isNaN(since.getTime())) throw new UsageError('--since must be an ISO 8601 time or Unix seconds');
+      const records = auditRecords(system.store, {
+        ...(streamId ? { streamId } : {}),
+        ...(values.merchant ? { merchantId: values.merchant } : {}),
+        ...(values.from ? { after: values.from } : {}),
+        ...(since ? { since } : {}),
+      });
+      for await (const record of records) {
+        if (!process.stdout.write(`${JSON.stringify(record)}\n`)) await once(process.stdout, 'drain');
       }
       return 0;
     }
