@@ -22,6 +22,9 @@ const USAGE = `usage:
                                     (ROLE: owner (default), admin, developer, finance, viewer; CC: the
                                     country of an organization made for the merchant, default SN)
   sika projections rebuild [NAME...]
+  sika projections verify [NAME...] [--json]
+                                    (rebuilds into a shadow schema and compares with the live
+                                    tables row by row; exits 1 listing the rows that differ)
   sika ledger balance --merchant ACCOUNT_ID --at TIME [--environment sandbox|live] [--json]
                                     (TIME: ISO 8601 or Unix seconds; the balances as the ledger's
                                     log stood then, every currency, both environments unless one is named)
@@ -128,6 +131,13 @@ async function run(system: System, argv: string[]): Promise<number> {
       const where = bad?.event ? `${bad.event.streamId} version ${bad.event.version} (event ${bad.event.eventId}, position ${bad.position})` : `position ${bad?.position}`;
       out(report, json, bad ? `FAILED at ${where}: ${bad.reason}\n(checked before it: ${scope})` : `ok: ${scope}`);
       return bad ? 1 : 0;
+    }
+    case 'projections verify': {
+      const differences = await system.verifyProjections(positionals);
+      const what = positionals.join(', ') || 'all read models';
+      const lines = differences.map((d) => `${d.table} ${JSON.stringify(d.key)}: live ${JSON.stringify(d.live)}, rebuilt ${JSON.stringify(d.rebuilt)}`);
+      out({ verified: positionals.length ? positionals : 'all', differences }, json, differences.length === 0 ? `ok: ${what} equal their rebuild from the log` : [`${differences.length} rows differ:`, ...lines].join('\n'));
+      return differences.length === 0 ? 0 : 1;
     }
     case 'audit stream': {
       const streamId = positionals[0];

@@ -45,7 +45,9 @@ import {
 import { readPayoutSettings } from '../projections/payout-settings.js';
 import { readPorts } from '../projections/read-ports.js';
 import { ALL_PROJECTIONS } from '../projections/registry.js';
+import type { Projection } from '../projections/projection.js';
 import { inlineProjections, ProjectionRunner, rebuildInline, resetForRebuild } from '../projections/runner.js';
+import { verifyProjections, type RowDifference } from '../projections/verify.js';
 import { registerOperationalGauges } from './metrics.js';
 import { createBusConsumerFor, createEventStoreFor, createRelayFor, openMigratedDatabase, ReadYourWritesStore } from './processes.js';
 
@@ -81,6 +83,8 @@ export interface System {
   drain(): Promise<void>;
   /** Rebuilds the named read models (all when empty) from position zero; returns events applied. */
   rebuildProjections(names?: string[]): Promise<number>;
+  /** Rebuilds every read model into a shadow schema and lists the rows where the named ones (all when empty) differ. */
+  verifyProjections(names?: string[]): Promise<RowDifference[]>;
   close(): Promise<void>;
 }
 
@@ -92,6 +96,13 @@ export interface SystemOptions {
   provider?: (environment: Environment, sandbox: PaymentProvider) => PaymentProvider;
   /** Whole-attempt deadline of a webhook delivery (15 s; tests use less). */
   webhookTimeoutMs?: number;
+}
+
+/** The read models of these names (all when none is named); an unknown name is an error that lists the known ones. */
+function projectionsNamed(names: readonly string[]): readonly Projection[] {
+  const unknown = names.filter((n) => !ALL_PROJECTIONS.some((p) => p.name === n));
+  if (unknown.length > 0) throw new Error(`Unknown projection(s): ${unknown.join(', ')}; known: ${ALL_PROJECTIONS.map((p) => p.name).join(', ')}`);
+  return names.length === 0 ? ALL_PROJECTIONS : ALL_PROJECTIONS.filter((p) => names.includes(p.name));
 }
 
 /** The composition root: opens the database (embedded or DATABASE_URL), migrates, wires every part. */
@@ -223,13 +234,17 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
       }
     },
     rebuildProjections: async (names = []) => {
-      const unknown = names.filter((n) => !ALL_PROJECTIONS.some((p) => p.name === n));
-      if (unknown.length > 0) throw new Error(`Unknown projection(s): ${unknown.join(', ')}; known: ${ALL_PROJECTIONS.map((p) => p.name).join(', ')}`);
-      const chosen = names.length === 0 ? ALL_PROJECTIONS : ALL_PROJECTIONS.filter((p) => names.includes(p.name));
+      const chosen = projectionsNamed(names);
       if (logStore instanceof PostgresEventStore) return rebuildInline(knex, chosen, (trx, after, limit) => logStore.readCommitted(trx, after, limit));
       // Asynchronous projections: empty their tables and checkpoints; the projector rebuilds them from position zero.
       await resetForRebuild(knex, chosen);
       return 0;
+    },
+    verifyProjections: async (names = []) => {
+      const chosen = projectionsNamed(names);
+      // Read models that follow the log asynchronously (EventStoreDB) lag it: no snapshot holds both.
+      if (!(logStore instanceof PostgresEventStore)) throw new Error('projections verify needs the Postgres event store (EVENT_STORE=postgres)');
+      return verifyProjections(knex, db.url, ALL_PROJECTIONS, chosen, (trx, after, limit) => logStore.readCommitted(trx, after, limit));
     },
     close: async () => {
       await scheduler.stop();
