@@ -13,16 +13,23 @@ export function orderKeys<T extends object>(value: T, keys: readonly (keyof T)[]
 /**
  * JSON with object keys sorted, otherwise as JSON.stringify writes it (toJSON honoured, undefined
  * members dropped): the same value gives the same text whatever its key order, including after a
- * round trip through jsonb, which reorders keys.
+ * round trip through jsonb, which reorders keys. Loops and concatenation: it runs once per appended event.
  */
 export function canonicalJson(value: unknown): string {
-  const v = value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function' ? (value as { toJSON(): unknown }).toJSON() : value;
-  if (Array.isArray(v)) return `[${v.map((x) => (x === undefined || typeof x === 'function' ? 'null' : canonicalJson(x))).join(',')}]`;
-  if (v !== null && typeof v === 'object') {
-    const entries = Object.entries(v as Record<string, unknown>)
-      .filter(([, x]) => x !== undefined && typeof x !== 'function')
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${canonicalJson(x)}`).join(',')}}`;
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return canonicalJson((value as { toJSON(): unknown }).toJSON());
+  const omitted = (x: unknown) => x === undefined || typeof x === 'function' || typeof x === 'symbol';
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + (omitted(value[i]) ? 'null' : canonicalJson(value[i]));
+    return `${out}]`;
   }
-  return JSON.stringify(v) ?? 'null';
+  const record = value as Record<string, unknown>;
+  let out = '{';
+  for (const key of Object.keys(record).sort()) {
+    const x = record[key];
+    if (omitted(x)) continue;
+    out += `${out.length === 1 ? '' : ','}${JSON.stringify(key)}:${canonicalJson(x)}`;
+  }
+  return `${out}}`;
 }
