@@ -129,7 +129,7 @@ async function run(system: System, argv: string[]): Promise<number> {
       const bad = report.firstBad;
       const scope = `${report.events} events in ${report.streams} streams, ${report.checkpoints} sealed checkpoints`;
       const where = bad?.event ? `${bad.event.streamId} version ${bad.event.version} (event ${bad.event.eventId}, position ${bad.position})` : `position ${bad?.position}`;
-      out(report, json, bad ? `FAILED at ${where}: ${bad.reason}\n(checked before it: ${scope})` : `ok: ${scope}`);
+      out(report, json, bad ? `FAILED at ${where}: ${bad.reason}\n(read up to it: ${scope})` : `ok: ${scope}`);
       return bad ? 1 : 0;
     }
     case 'projections verify': {
