@@ -1,8 +1,10 @@
 import t, { type Test } from 'tap';
-import { verifyLog } from '../../packages/eventstore/audit-chain.js';
+import { CheckpointedConsumer } from '../../packages/bus/consumer.js';
+import { chainSealer, verifyLog } from '../../packages/eventstore/audit-chain.js';
 import { eventHash } from '../../packages/eventstore/hash-chain.js';
 import { balanceStream } from '../../packages/domain/ledger/events.js';
 import { startProcess } from '../support/child-process.js';
+import { postgresStore } from '../support/db.js';
 import { startService, type TestService } from '../support/system.js';
 import { fund, fundedMerchant, mobileMoney, payout } from '../support/payouts.js';
 
@@ -134,4 +136,34 @@ t.test("--merchant checks only that merchant's streams; --from only what follows
   t.ok(fromHead.events >= 1 && fromHead.events < total, `the ${fromHead.events} events after it are (the funding, chained to the stream event before it), not all ${total}`);
   const run = cli(svc, ['--from', head.position, '--merchant', b]);
   t.equal(await run.exit, 0, run.output());
+});
+
+t.test('sealed checkpoints: each one anchors the global chain, and --from starts at one', async (t) => {
+  const { knex, store } = await postgresStore(t);
+  const sealer = new CheckpointedConsumer(knex, store, chainSealer(3));
+  await sealer.start();
+  t.teardown(() => sealer.stop());
+  for (let i = 0; i < 10; i++) await store.append(`s-${i % 4}`, [{ type: 'e', data: { amount: i }, metadata: { merchant_id: 'acct_x' } }], { expectedVersion: i < 4 ? 'no_stream' : Math.floor(i / 4) - 1 });
+  await sealer.caughtUp();
+  const checkpoints = await knex('audit.chain_checkpoints').orderBy('events').select('events', 'position');
+  t.same(checkpoints.map((c) => Number(c.events)), [3, 6, 9], 'a checkpoint every 3 events');
+  const clean = await verifyLog(store, knex);
+  t.equal(clean.firstBad, null);
+  t.equal(clean.checkpoints, 4, 'three checkpoints and the head match');
+
+  // A consistent forgery: s-1's versions 1 and 2 (the log's 6th and 10th events) rewritten with
+  // recomputed hashes, so the stream's own chain holds; the global checkpoint at #6 no longer does.
+  const rows = (await knex.raw<{ rows: EventRow[] }>(`SELECT event_id, stream_id, version, type, data, metadata, hash FROM events WHERE stream_id = 's-1' ORDER BY version`)).rows;
+  let previous = rows[0]!.hash;
+  for (const row of rows.slice(1)) {
+    const data = { amount: 1_000_000 };
+    const hash = eventHash(previous, { streamId: row.stream_id, version: Number(row.version), eventId: row.event_id, type: row.type, data, metadata: row.metadata });
+    await knex.raw('UPDATE events SET data = ?::jsonb, hash = ? WHERE event_id = ?', [JSON.stringify(data), hash, row.event_id]);
+    previous = hash;
+  }
+  const forged = await verifyLog(store, knex);
+  t.match(forged.firstBad?.reason, /checkpoint at event #6/, 'the first checkpoint after the forged event');
+  t.equal(forged.checkpoints, 1, 'the checkpoint before it still matched');
+  const fromLater = await verifyLog(store, knex, { from: checkpoints[2]!.position });
+  t.equal(fromLater.firstBad?.reason.match(/#\d+/)?.[0], '#10', 'from checkpoint #9: the forged v2 (#10) is past the anchor, caught by the head');
 });

@@ -33,8 +33,8 @@ t.test('each payout lists the balance transactions it drew on, first in first ou
   t.same((await balanceTransactions(svc, key, `?payout=${small.id}`)).map((x) => x.id), [second!.id], 'the next payout continues where the first stopped');
 
   const other = await svc.sandboxMerchant('Other');
-  assertError(t, await svc.request('GET', `/api/v1/balance-transactions?payout=${big.id}`, { key: other.key }), 'IKW-RES-001');
-  assertError(t, await svc.request('GET', '/api/v1/balance-transactions?payout=po_missing', { key }), 'IKW-RES-001');
+  assertError(t, await svc.request('GET', `/api/v1/balance-transactions?payout=${big.id}`, { key: other.key }), 'IKW-RES-001', 'payout');
+  assertError(t, await svc.request('GET', '/api/v1/balance-transactions?payout=po_missing', { key }), 'IKW-RES-001', 'payout');
 });
 
 t.test('Accept: text/csv exports every match, oldest first, with a stable header, whatever the size', async (t) => {

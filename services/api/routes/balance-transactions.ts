@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { ApiError } from '../../../packages/core/errors.js';
 import type { CursorQuery } from '../../../projections/paging.js';
 import { acceptsCsv, csvReply } from '../../../packages/http/csv.js';
 import { route, type Family } from '../../../packages/http/routes.js';
@@ -10,7 +11,7 @@ import {
   type CreatedRange,
 } from '../../../projections/balance-transactions.js';
 import { findPayout } from '../../../projections/payouts.js';
-import { cursorQuery, endOfSecond, found, unixTimeQuery } from './shared.js';
+import { cursorQuery, endOfSecond, unixTimeQuery } from './shared.js';
 
 const TYPES = ['payment', 'payout', 'payout_failure', 'refund'];
 
@@ -53,7 +54,7 @@ export function balanceTransactionsFamily(knex: Knex): Family {
         csvColumns: BALANCE_TRANSACTION_CSV_COLUMNS,
         handler: async (ctx) => {
           const { type, source, payout } = ctx.query;
-          if (payout !== undefined) await found('payout', payout, findPayout(knex, ctx.owner, payout));
+          if (payout !== undefined && !(await findPayout(knex, ctx.owner, payout))) throw new ApiError('IKW-RES-001', `No such payout: '${payout}'`, 'payout');
           const filters: BalanceTransactionFilters = { type, source, payout, created: createdRange(ctx.query) };
           if (acceptsCsv(ctx.header('accept'))) return csvReply(BALANCE_TRANSACTION_CSV_COLUMNS, balanceTransactionRecords(knex, ctx.owner, filters), 'balance_transactions.csv');
           return listBalanceTransactions(knex, ctx.owner, ctx.query, '/api/v1/balance-transactions', filters);
