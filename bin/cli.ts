@@ -21,6 +21,9 @@ const USAGE = `usage:
   sika users create --merchant ACCOUNT_ID --email ADDRESS --password PASSWORD [--name NAME] [--role ROLE] [--country CC]
                                     (ROLE: owner (default), admin, developer, finance, viewer; CC: the
                                     country of an organization made for the merchant, default SN)
+  sika messages list [--email ADDRESS] [--json]
+                                    (the newest 20 codes, links and invitations sent, to ADDRESS
+                                    when given; text shown for those no transport delivered)
   sika projections rebuild [NAME...]
   sika projections verify [NAME...] [--json]
                                     (rebuilds into a shadow schema and compares with the live
@@ -104,6 +107,14 @@ async function run(system: System, argv: string[]): Promise<number> {
       const name = values.name?.trim() || email.split('@')[0]!;
       const id = await createMemberUser(system.accounts, system.organizations, { id: merchant, name: row.name }, { email, password, name, phone: null, role, country }, { actor: ACTOR });
       out({ id, email: email.toLowerCase(), merchant, role }, json, `user ${id} (${email}) for ${merchant}, ${role}`);
+      return 0;
+    }
+    case 'messages list': {
+      const query = system.knex('message_outbox').orderBy('id', 'desc').limit(20).select('channel', 'recipient', 'purpose', 'subject', 'body', 'created_at', 'sent_at', 'error');
+      if (values.email) query.where({ recipient: values.email.trim().toLowerCase() });
+      const rows = (await query) as { channel: string; recipient: string; purpose: string; subject: string; body: string | null; created_at: Date; sent_at: Date | null }[];
+      const text = rows.map((r) => `${r.created_at.toISOString()} ${r.channel} to ${r.recipient} (${r.purpose}${r.sent_at ? ', delivered' : ''}): ${r.subject}${r.body ? `\n  ${r.body.replace(/\n/g, '\n  ')}` : ''}`);
+      out(rows, json, text.join('\n') || 'no messages');
       return 0;
     }
     case 'projections rebuild': {

@@ -4,6 +4,7 @@ import { addEventHashes, createEventStoreSchema } from '../packages/eventstore/p
 import { idempotencyMigrations } from '../packages/http/idempotency.js';
 import { rateLimitMigrations } from '../packages/http/rate-limit.js';
 import { schedulerMigrations } from '../packages/scheduler/scheduler.js';
+import { messagingMigrations } from '../packages/messaging/schema.js';
 import { webhookMigrations } from '../packages/webhooks/schema.js';
 import { ALL_PROJECTIONS } from '../projections/registry.js';
 import { reportingMigrations } from '../projections/reporting.js';
@@ -27,6 +28,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ...webhookMigrations,
   ...ALL_PROJECTIONS.flatMap((p) => p.migrations),
   ...rateLimitMigrations,
+  ...messagingMigrations,
   { name: 'eventstore/002-event-hashes', up: addEventHashes },
   ...auditChainMigrations,
   ...reportingMigrations,

@@ -6,6 +6,7 @@ import { invoicesProjection } from './invoices.js';
 import { ledgerEntriesProjection } from './ledger-entries.js';
 import { merchantsProjection } from './merchants.js';
 import { operationsProjection } from './operations.js';
+import { organizationInvitationsProjection } from './organization-invitations.js';
 import { organizationsProjection } from './organizations.js';
 import { paymentIntentEventsProjection } from './payment-intent-events.js';
 import { paymentIntentsProjection } from './payment-intents.js';
@@ -16,6 +17,7 @@ import { productsProjection } from './products.js';
 import { refundsProjection } from './refunds.js';
 import { subscriptionsProjection } from './subscriptions.js';
 import { usageRecordsProjection } from './usage-records.js';
+import { userPasskeysProjection } from './user-passkeys.js';
 import { userSessionsProjection } from './user-sessions.js';
 import { usersProjection } from './users.js';
 import { webhookEndpointsProjection } from './webhook-endpoints.js';
@@ -44,7 +46,9 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   // Dashboard accounts
   usersProjection,
   userSessionsProjection,
+  userPasskeysProjection,
   organizationsProjection,
+  organizationInvitationsProjection,
   // Audit and reconciliation
   ledgerEntriesProjection,
 ];

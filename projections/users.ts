@@ -27,7 +27,7 @@ export const usersProjection: Projection = {
         )`),
     },
   ],
-  handles: ['user.created', 'user.default_organization_set', 'user.profile_updated', 'user.onboarding_updated', 'user.contact_verified'],
+  handles: ['user.created', 'user.default_organization_set', 'user.profile_updated', 'user.onboarding_updated', 'user.contact_verified', 'user.email_changed', 'user.phone_changed'],
   async apply(trx, event) {
     const e = event as unknown as UserEvent;
     const userId = event.streamId.slice('user-'.length);
@@ -53,6 +53,13 @@ export const usersProjection: Projection = {
         await trx('read.users')
           .where({ id: userId, [e.data.channel]: e.data.address })
           .update({ [`${e.data.channel}_verified_at`]: e.data.at });
+        return;
+      // A new address or number is not verified until a code or link sent there comes back.
+      case 'user.email_changed':
+        await trx('read.users').where({ id: userId }).update({ email: e.data.email, email_verified_at: null });
+        return;
+      case 'user.phone_changed':
+        await trx('read.users').where({ id: userId }).update({ phone: e.data.phone, phone_verified_at: null });
         return;
       case 'user.onboarding_updated': {
         const d = e.data;

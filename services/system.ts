@@ -10,6 +10,13 @@ import { MeasuredEventStore } from '../packages/eventstore/measured.js';
 import { Billing } from '../packages/domain/billing/service.js';
 import { Organizations } from '../packages/domain/organization/commands.js';
 import { Accounts } from '../packages/domain/user/commands.js';
+import { SignUp } from '../packages/domain/user/signup.js';
+import { ContactChanges } from '../packages/domain/user/contact-changes.js';
+import { SecondFactors } from '../packages/domain/user/second-factors.js';
+import { Passkeys, relyingPartyOf } from '../packages/domain/user/passkeys.js';
+import { Verifications } from '../packages/domain/verification/commands.js';
+import { KeyedHasher } from '../packages/core/hashing.js';
+import { OutboxMessenger } from '../packages/messaging/messenger.js';
 import { AppTokenSigner } from '../packages/domain/user/tokens.js';
 import type { Environment } from '../packages/domain/merchant/events.js';
 import { PaymentIntents } from '../packages/domain/payment-intent/commands.js';
@@ -77,6 +84,16 @@ export interface System {
   /** Dashboard users: accounts, sign-in, sessions and AppTokens (docs/auth.md). */
   accounts: Accounts;
   organizations: Organizations;
+  /** Pre-signup codes by e-mail and SMS. */
+  verifications: Verifications;
+  /** Sign-up and joining by invitation. */
+  signUp: SignUp;
+  /** Second-factor challenges, the authenticator app, sign-in with a second factor. */
+  secondFactors: SecondFactors;
+  /** WebAuthn credentials: registration, assertions, passwordless sign-in. */
+  passkeys: Passkeys;
+  /** E-mail, phone and password changes behind a second factor. */
+  contactChanges: ContactChanges;
   /** Starts the bus consumers, the relay (BUS=kafka), the projector (EVENT_STORE=esdb) and, unless told not to, the scheduler's polling loop. */
   startBackground(options?: { schedulerLoop?: boolean }): Promise<void>;
   /** Waits until the bus consumers have caught up and no scheduled job is due (tests, CLI). */
@@ -161,7 +178,18 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
 
   const secretsKey = loadSecretsKey(config.secretsKey, config.dataDir);
   const secretBox = new SecretBox(secretsKey);
-  const accounts = new Accounts({ store, clock, tokens: new AppTokenSigner(clock, secretsKey), directory: reads });
+  // No SMS provider is reachable from here: SMS stay in the outbox (packages/messaging), where a gateway would plug in.
+  const messenger = new OutboxMessenger({ knex, clock, log, smtpUrl: config.smtpUrl, sms: null });
+  const accounts = new Accounts({ store, clock, tokens: new AppTokenSigner(clock, secretsKey), directory: reads, messenger, publicUrl: config.publicUrl });
+  const organizations = new Organizations({ store, clock, directory: reads, sessions: accounts, messenger, publicUrl: config.publicUrl });
+  const verifications: Verifications = new Verifications({
+    store,
+    clock,
+    codes: new KeyedHasher(secretsKey, 'sika:verification-codes:v1'),
+    messenger,
+    accountExists: async (email) => (await accounts.userIdOf(email)) !== null,
+  });
+  const passkeys = new Passkeys({ clock, accounts, verifications, messenger, rp: relyingPartyOf(config.publicUrl) });
   const webhookEndpoints = new WebhookEndpoints(store, clock, secretBox, config.webhookAllowPrivateUrls);
   const notifier = new Notifier(knex, clock, config.smtpUrl, log);
   const webhooks = new WebhookDispatcher({
@@ -215,7 +243,12 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     webhooks,
     billing,
     accounts,
-    organizations: new Organizations({ store, clock, directory: reads, sessions: accounts }),
+    organizations,
+    verifications,
+    signUp: new SignUp({ store, clock, accounts, organizations, verifications }),
+    secondFactors: new SecondFactors({ clock, accounts, verifications, passkeys, box: secretBox, recoveryCodes: new KeyedHasher(secretsKey, 'sika:recovery-codes:v1'), messenger }),
+    passkeys,
+    contactChanges: new ContactChanges({ clock, accounts, verifications, messenger, publicUrl: config.publicUrl }),
     startBackground: async ({ schedulerLoop = true } = {}) => {
       await projector?.start();
       await sealer.start();
@@ -254,6 +287,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
       await sealer.stop();
       await projector?.stop();
       notifier.close();
+      messenger.close();
       await store.close();
       await db.close();
     },

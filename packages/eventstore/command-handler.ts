@@ -192,6 +192,23 @@ export function handleCommandsAtomically(
   });
 }
 
+/**
+ * The steps in one commit where the store can (PostgreSQL); otherwise one after another. Callers
+ * order the steps so that a crash between two leaves what the next attempt takes over (each step
+ * decides nothing when it already happened).
+ */
+export async function handleSteps(
+  store: EventStore,
+  steps: CommandStep<unknown, unknown, DomainEvent>[],
+  options: HandleOptions = {},
+): Promise<HandleResult<unknown, DomainEvent>[]> {
+  const atomic = handleCommandsAtomically(store, steps, options);
+  if (atomic) return atomic;
+  const results = [];
+  for (const s of steps) results.push(await handleCommand(store, s.streamId, s.decider, s.command, s.metadata, options));
+  return results;
+}
+
 /** Loads an aggregate's current state without deciding anything. */
 export function loadState<State, Event extends DomainEvent>(
   store: EventStore,

@@ -67,7 +67,7 @@ async function throttle(deps: AppDeps, r: Route, body: unknown, principal: Princ
   const address = { key: `${r.path}:address:${req.socket.remoteAddress ?? 'unknown'}`, rule: { ...limits.signIn, limit: limits.signIn.limit * ADDRESS_ATTEMPTS_FACTOR } };
   const headers = await limits.limiter.take([subject, address]);
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-  return () => limits.limiter.clear([subject]);
+  return r.throttleEveryRequest ? async () => undefined : () => limits.limiter.clear([subject]);
 }
 
 declare module 'express-serve-static-core' {

@@ -41,6 +41,11 @@ export interface Route<Body = unknown, Query = unknown, Params = unknown> {
    * the e-mail address. Counted after validation, against the sign-in rule, 429 when over.
    */
   throttle?(body: Body, principal: Principal | undefined): string;
+  /**
+   * Routes that send a message (a code, a link) count every request against `throttle`: a
+   * success sends mail, so it does not reset the count as a successful sign-in does.
+   */
+  throttleEveryRequest?: true;
   /** Returns the body to send as JSON, or a Reply. */
   handler(ctx: HandlerContext<Body, Query, Params>): Promise<Reply | unknown>;
 }

@@ -3,6 +3,10 @@ import type { Family } from '../../packages/http/routes.js';
 import type { System } from '../system.js';
 import { buildOpenApi, openApiFamily } from './openapi.js';
 import { authFamily } from './routes/auth.js';
+import { authPasskeysFamily } from './routes/auth-passkeys.js';
+import { authSecurityFamily } from './routes/auth-security.js';
+import { authSignUpFamily } from './routes/auth-signup.js';
+import { invitationsFamily } from './routes/invitations.js';
 import { balanceTransactionsFamily } from './routes/balance-transactions.js';
 import { balanceFamily } from './routes/balance.js';
 import { billingFamily } from './routes/billing.js';
@@ -30,7 +34,11 @@ import { webhookReplaysFamily } from './routes/webhook-replays.js';
 export function apiFamilies(system: System): Family[] {
   return [
     healthFamily(system.knex, system.config.eventStore === 'esdb' ? 'projector' : 'inline'),
-    authFamily(system.accounts, system.knex, system.clock),
+    authFamily(system.accounts, system.secondFactors, system.knex, system.clock),
+    authSecurityFamily(system.secondFactors, system.contactChanges),
+    authPasskeysFamily(system.knex, system.passkeys),
+    authSignUpFamily(system.accounts, system.verifications, system.signUp),
+    invitationsFamily(system.signUp),
     organizationsFamily(system.knex, system.accounts, system.organizations),
     onboardingFamily(system.knex),
     geographyFamily(),
@@ -51,7 +59,7 @@ export function apiFamilies(system: System): Family[] {
     merchantSubscriptionsFamily(system.knex, system.billing.subscriptions),
     merchantInvoicesFamily(system.knex, system.billing.invoices),
     merchantRefundsFamily(system.knex, system.billing.refunds),
-    merchantTeamFamily(system.knex, system.organizations),
+    merchantTeamFamily(system.knex, system.clock, system.organizations),
     billingFamily(system.knex, system.billing),
   ];
 }

@@ -2,7 +2,8 @@ import type { Clock } from '../../core/clock.js';
 import { newId, randomBase62 } from '../../core/ids.js';
 import type { EventStore } from '../../eventstore/port.js';
 import { hashApiKey } from '../../core/hashing.js';
-import { handleCommand } from '../../eventstore/command-handler.js';
+import type { DomainEvent } from '../../core/decider.js';
+import { handleCommand, handleSteps, step, type CommandStep } from '../../eventstore/command-handler.js';
 import { merchantDecider } from './decider.js';
 import { merchantStream, type ApiKeyRecord, type Environment } from './events.js';
 
@@ -21,20 +22,28 @@ export interface CreatedMerchant {
   api_keys: { sandbox: string; live: string };
 }
 
-/** Creates a merchant with one sandbox and one live key holding every scope. `email` receives notices. */
-export async function createMerchant(store: EventStore, clock: Clock, name: string, actor: string, email: string | null = null): Promise<CreatedMerchant> {
+/** The command that creates a merchant with one sandbox and one live key holding every scope, as a step of a larger change. */
+export function merchantCreation(clock: Clock, name: string, actor: string, email: string | null = null): { created: CreatedMerchant; step: CommandStep<unknown, unknown, DomainEvent> } {
   const merchantId = newId('acct');
   const sandbox = generateApiKey('sandbox', ['*']);
   const live = generateApiKey('live', ['*']);
   const at = clock.now();
-  await handleCommand(
-    store,
-    merchantStream(merchantId),
-    merchantDecider,
-    { type: 'create_merchant', merchantId, name, email, keys: [sandbox.record, live.record], at },
-    { merchant_id: merchantId, actor, occurred_at: at.toISOString() },
-  );
-  return { id: merchantId, name, api_keys: { sandbox: sandbox.secret, live: live.secret } };
+  return {
+    created: { id: merchantId, name, api_keys: { sandbox: sandbox.secret, live: live.secret } },
+    step: step({
+      streamId: merchantStream(merchantId),
+      decider: merchantDecider,
+      command: { type: 'create_merchant', merchantId, name, email, keys: [sandbox.record, live.record], at },
+      metadata: { merchant_id: merchantId, actor, occurred_at: at.toISOString() },
+    }),
+  };
+}
+
+/** Creates a merchant with one sandbox and one live key holding every scope. `email` receives notices. */
+export async function createMerchant(store: EventStore, clock: Clock, name: string, actor: string, email: string | null = null): Promise<CreatedMerchant> {
+  const { created, step: creation } = merchantCreation(clock, name, actor, email);
+  await handleSteps(store, [creation]);
+  return created;
 }
 
 export async function createApiKey(

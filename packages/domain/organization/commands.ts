@@ -1,14 +1,18 @@
+import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../core/clock.js';
+import { sha256Hex } from '../../core/hashing.js';
 import { ApiError } from '../../core/errors.js';
 import { newUuid } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
-import { CommandService } from '../../eventstore/command-handler.js';
+import { CommandService, handleSteps, step } from '../../eventstore/command-handler.js';
 import { actorMetadata, type Actor } from '../audit.js';
 import { createMerchant } from '../merchant/commands.js';
+import type { Messenger } from '../messages.js';
 import type { AccountDirectory } from '../read-ports.js';
+import { normalizeEmail } from '../user-email/events.js';
 import type { Accounts, NewUser } from '../user/commands.js';
 import { organizationDecider, type OrganizationCommand, type OrganizationState } from './decider.js';
-import { MANAGING_ROLES, organizationStream, type OrganizationEvent, type OrganizationType, type Role } from './events.js';
+import { INVITATION_TTL_MS, MANAGING_ROLES, organizationStream, type InvitationCreated, type OrganizationEvent, type OrganizationType, type Role } from './events.js';
 
 export interface NewOrganization {
   displayName: string;
@@ -21,9 +25,15 @@ export interface OrganizationDeps {
   store: EventStore;
   clock: Clock;
   directory: AccountDirectory;
-  /** Ends a removed member's sessions in the organization. */
-  sessions: Pick<Accounts, 'endSessionsIn'>;
+  /** Ends a removed member's sessions in the organization; finds who holds an invited address. */
+  sessions: Pick<Accounts, 'endSessionsIn' | 'userIdOf'>;
+  messenger: Messenger;
+  /** Where people's browsers reach the service: invitation links start with it. */
+  publicUrl: string;
 }
+
+/** An invitation token names its organization: `inv_<43 random characters>.<organization id>`. */
+const INVITATION_SHAPE = /^inv_[A-Za-z0-9_-]{43}\.([0-9a-f-]{36})$/;
 
 /** Organizations (docs/auth.md): each holds merchants and members with roles. */
 export class Organizations extends CommandService<OrganizationCommand, OrganizationState, OrganizationEvent> {
@@ -49,6 +59,57 @@ export class Organizations extends CommandService<OrganizationCommand, Organizat
     return this.open(merchant.id, input, { userId, role: 'owner' }, actor);
   }
 
+  /** Invites someone by e-mail with a role (an owner or admin; only an owner invites an owner); the link goes by e-mail. */
+  async invite(organizationId: string, merchantId: string, by: string, email: string, role: Role, actor: Actor): Promise<InvitationCreated> {
+    const address = normalizeEmail(email);
+    const token = `inv_${randomBytes(32).toString('base64url')}.${organizationId}`;
+    const at = this.deps.clock.now();
+    const invitation: InvitationCreated = {
+      organizationId,
+      invitationId: newUuid(),
+      email: address,
+      role,
+      tokenHash: sha256Hex(token),
+      invitedBy: by,
+      expiresAt: new Date(at.getTime() + INVITATION_TTL_MS).toISOString(),
+      at: at.toISOString(),
+    };
+    const existingUserId = await this.deps.sessions.userIdOf(address);
+    const { state } = await this.run(organizationId, { type: 'invite', by, invitation, existingUserId, at }, this.metadata(organizationId, merchantId, actor));
+    await this.deps.messenger.send({
+      channel: 'email',
+      to: address,
+      purpose: 'invitation',
+      subject: `Join ${state.organization!.displayName} on Sika`,
+      text: `You are invited to join ${state.organization!.displayName} on Sika as ${role}. Accept within 7 days: ${this.deps.publicUrl}/invitations/accept?token=${token}\n\nOr send this token to POST /api/v1/invitations/accept: ${token}`,
+    });
+    return invitation;
+  }
+
+  async revokeInvitation(organizationId: string, merchantId: string, by: string, invitationId: string, actor: Actor): Promise<void> {
+    await this.run(organizationId, { type: 'revoke_invitation', by, invitationId, at: this.deps.clock.now() }, this.metadata(organizationId, merchantId, actor));
+  }
+
+  /** The pending invitation an `inv_…` token stands for (IKW-ACC-006 when none: revoked, used, expired or made up). */
+  async invitationOf(token: string): Promise<InvitationCreated> {
+    const organizationId = INVITATION_SHAPE.exec(token)?.[1];
+    const tokenHash = sha256Hex(token);
+    const invitation = organizationId ? [...(await this.load(organizationId)).state.invitations.values()].find((i) => i.tokenHash === tokenHash) : undefined;
+    if (!invitation || this.deps.clock.now().getTime() >= Date.parse(invitation.expiresAt)) throw new ApiError('IKW-ACC-006', 'This invitation has expired, was revoked or was already used', 'token');
+    return invitation;
+  }
+
+  /** The command that accepts an invitation for `userId`, as a step of a larger change (with the user's creation). */
+  acceptance(invitation: InvitationCreated, userId: string, actor: Actor) {
+    const { organizationId } = invitation;
+    return step({
+      streamId: organizationStream(organizationId),
+      decider: organizationDecider,
+      command: { type: 'accept_invitation', tokenHash: invitation.tokenHash, userId, at: this.deps.clock.now() } satisfies OrganizationCommand,
+      metadata: { correlation_id: organizationId, actor: actor.actor, occurred_at: this.deps.clock.now().toISOString(), ...actorMetadata(actor) },
+    });
+  }
+
   /** Changes a member's role (`by` is the member asking; docs/auth.md, "Team"). */
   async changeRole(organizationId: string, merchantId: string, by: string, userId: string, role: Role, actor: Actor): Promise<void> {
     await this.run(organizationId, { type: 'change_role', by, userId, role, at: this.deps.clock.now() }, this.metadata(organizationId, merchantId, actor));
@@ -64,14 +125,24 @@ export class Organizations extends CommandService<OrganizationCommand, Organizat
   }
 
   private async open(merchantId: string, input: NewOrganization, member: { userId: string; role: Role }, actor: Actor): Promise<string> {
+    const { organizationId, step: creation } = this.creation(merchantId, input, member, actor);
+    await handleSteps(this.deps.store, [creation], { onConflict: 'internal' });
+    return organizationId;
+  }
+
+  /** The command that opens an organization holding `merchantId`, with its first member, as a step of a larger change (sign-up). */
+  creation(merchantId: string, input: NewOrganization, member: { userId: string; role: Role }, actor: Actor) {
     const organizationId = newUuid();
     const at = this.deps.clock.now();
-    await this.run(
+    return {
       organizationId,
-      { type: 'create', organization: { organizationId, ...input, createdAt: at.toISOString() }, merchantId, member, at },
-      this.metadata(organizationId, merchantId, actor),
-    );
-    return organizationId;
+      step: step({
+        streamId: organizationStream(organizationId),
+        decider: organizationDecider,
+        command: { type: 'create', organization: { organizationId, ...input, createdAt: at.toISOString() }, merchantId, member, at } satisfies OrganizationCommand,
+        metadata: this.metadata(organizationId, merchantId, actor),
+      }),
+    };
   }
 
   /**

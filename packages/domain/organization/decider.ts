@@ -1,12 +1,14 @@
 import type { Decider } from '../../core/decider.js';
 import { ApiError } from '../../core/errors.js';
 import { unreachable } from '../aggregate.js';
-import { MANAGING_ROLES, type OrganizationCreated, type OrganizationEvent, type Role } from './events.js';
+import { MANAGING_ROLES, type InvitationCreated, type OrganizationCreated, type OrganizationEvent, type Role } from './events.js';
 
 export interface OrganizationState {
   organization: OrganizationCreated | null;
   merchantIds: string[];
   members: Map<string, Role>;
+  /** Invitations neither accepted nor revoked, by id (expired ones too: they are refused when used). */
+  invitations: Map<string, InvitationCreated>;
 }
 
 export type OrganizationCommand =
@@ -14,7 +16,11 @@ export type OrganizationCommand =
   | { type: 'add_member'; userId: string; role: Role; at: Date }
   /** `by`: the member making the change, whose role must allow it. */
   | { type: 'change_role'; by: string; userId: string; role: Role; at: Date }
-  | { type: 'remove_member'; by: string; userId: string; at: Date };
+  | { type: 'remove_member'; by: string; userId: string; at: Date }
+  /** `existingUserId`: the account holding the address, if any (a member cannot be invited). */
+  | { type: 'invite'; by: string; invitation: InvitationCreated; existingUserId: string | null; at: Date }
+  | { type: 'revoke_invitation'; by: string; invitationId: string; at: Date }
+  | { type: 'accept_invitation'; tokenHash: string; userId: string; at: Date };
 
 const noSuch = () => new ApiError('IKW-RES-001', 'No such organization', 'organizationId');
 
@@ -34,9 +40,37 @@ function assertMayChange(state: OrganizationState, by: string, userId: string, n
   return current;
 }
 
+function assertManager(state: OrganizationState, by: string, role: Role | null): OrganizationCreated {
+  if (!state.organization) throw noSuch();
+  const actor = state.members.get(by);
+  if (actor === undefined || !MANAGING_ROLES.includes(actor)) throw new ApiError('IKW-ACC-002', 'Only an owner or admin manages members');
+  if (role === 'owner' && actor !== 'owner') throw new ApiError('IKW-ACC-002', 'Only an owner makes an owner', 'role');
+  return state.organization;
+}
+
+const live = (i: InvitationCreated, at: Date) => at.getTime() < Date.parse(i.expiresAt);
+
+function decideInvite(state: OrganizationState, c: Extract<OrganizationCommand, { type: 'invite' }>): OrganizationEvent[] {
+  assertManager(state, c.by, c.invitation.role);
+  if (c.existingUserId !== null && state.members.has(c.existingUserId)) throw new ApiError('IKW-ACC-008', 'This person is already a member', 'email');
+  if ([...state.invitations.values()].some((i) => i.email === c.invitation.email && live(i, c.at))) throw new ApiError('IKW-ACC-008', 'This address already has a pending invitation; revoke it to send a new one', 'email');
+  return [{ type: 'organization.invitation_created', data: c.invitation }];
+}
+
+function decideAccept(state: OrganizationState, c: Extract<OrganizationCommand, { type: 'accept_invitation' }>): OrganizationEvent[] {
+  const invitation = [...state.invitations.values()].find((i) => i.tokenHash === c.tokenHash);
+  if (!state.organization || !invitation || !live(invitation, c.at)) throw new ApiError('IKW-ACC-006', 'This invitation has expired, was revoked or was already used', 'token');
+  const { organizationId, invitationId, role } = invitation;
+  const at = c.at.toISOString();
+  const accepted: OrganizationEvent = { type: 'organization.invitation_accepted', data: { organizationId, invitationId, userId: c.userId, at } };
+  // Someone who became a member meanwhile keeps their role.
+  if (state.members.has(c.userId)) return [accepted];
+  return [accepted, { type: 'organization.member_added', data: { organizationId, userId: c.userId, role, at } }];
+}
+
 /** An organization: its merchants and its members with their roles. */
 export const organizationDecider: Decider<OrganizationCommand, OrganizationState, OrganizationEvent> = {
-  initialState: { organization: null, merchantIds: [], members: new Map() },
+  initialState: { organization: null, merchantIds: [], members: new Map(), invitations: new Map() },
 
   evolve(state, event) {
     switch (event.type) {
@@ -51,6 +85,14 @@ export const organizationDecider: Decider<OrganizationCommand, OrganizationState
         const members = new Map(state.members);
         members.delete(event.data.userId);
         return { ...state, members };
+      }
+      case 'organization.invitation_created':
+        return { ...state, invitations: new Map(state.invitations).set(event.data.invitationId, event.data) };
+      case 'organization.invitation_revoked':
+      case 'organization.invitation_accepted': {
+        const invitations = new Map(state.invitations);
+        invitations.delete(event.data.invitationId);
+        return { ...state, invitations };
       }
     }
   },
@@ -83,6 +125,15 @@ export const organizationDecider: Decider<OrganizationCommand, OrganizationState
       case 'remove_member':
         assertMayChange(state, command.by, command.userId, null);
         return [{ type: 'organization.member_removed', data: { organizationId: state.organization!.organizationId, userId: command.userId, at } }];
+      case 'invite':
+        return decideInvite(state, command);
+      case 'revoke_invitation': {
+        const { organizationId } = assertManager(state, command.by, null);
+        if (!state.invitations.has(command.invitationId)) throw new ApiError('IKW-RES-001', 'No such invitation', 'id');
+        return [{ type: 'organization.invitation_revoked', data: { organizationId, invitationId: command.invitationId, by: command.by, at } }];
+      }
+      case 'accept_invitation':
+        return decideAccept(state, command);
       default:
         return unreachable(command);
     }

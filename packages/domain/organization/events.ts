@@ -28,11 +28,29 @@ export interface OrganizationCreated {
   createdAt: string;
 }
 
+/** An invitation lives 7 days; its token (`inv_…`) is only in the e-mail, stored as a SHA-256 hash. */
+export const INVITATION_TTL_MS = 7 * 86_400_000;
+
+export interface InvitationCreated {
+  organizationId: string;
+  invitationId: string;
+  /** Normalised (lower case). */
+  email: string;
+  role: Role;
+  tokenHash: string;
+  invitedBy: string;
+  expiresAt: string;
+  at: string;
+}
+
 export type OrganizationEvent =
   | DomainEvent<'organization.created', OrganizationCreated>
   | DomainEvent<'organization.merchant_added', { organizationId: string; merchantId: string; at: string }>
   | DomainEvent<'organization.member_added', { organizationId: string; userId: string; role: Role; at: string }>
   | DomainEvent<'organization.member_role_changed', { organizationId: string; userId: string; role: Role; at: string }>
-  | DomainEvent<'organization.member_removed', { organizationId: string; userId: string; at: string }>;
+  | DomainEvent<'organization.member_removed', { organizationId: string; userId: string; at: string }>
+  | DomainEvent<'organization.invitation_created', InvitationCreated>
+  | DomainEvent<'organization.invitation_revoked', { organizationId: string; invitationId: string; by: string; at: string }>
+  | DomainEvent<'organization.invitation_accepted', { organizationId: string; invitationId: string; userId: string; at: string }>;
 
 export const organizationStream = (organizationId: string) => `organization-${organizationId}`;

@@ -5,14 +5,16 @@ import { sha256Hex } from '../../core/hashing.js';
 import { ApiError } from '../../core/errors.js';
 import { newUuid } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
-import { handleCommand, handleCommandsAtomically, loadState, step } from '../../eventstore/command-handler.js';
+import type { DomainEvent } from '../../core/decider.js';
+import { handleCommand, handleSteps, loadState, step, type CommandStep } from '../../eventstore/command-handler.js';
 import { actorMetadata, type Actor } from '../audit.js';
 import { ROLE_SCOPES } from '../organization/events.js';
 import type { AccountDirectory, Membership } from '../read-ports.js';
-import { userEmailDecider } from '../user-email/decider.js';
+import { userEmailDecider, type UserEmailCommand } from '../user-email/decider.js';
 import { normalizeEmail, userEmailStream } from '../user-email/events.js';
 import { userDecider, type UserCommand, type UserState } from './decider.js';
-import { userStream, type ContactChannel, type OnboardingChanges, type ProfileChanges, type SessionContext } from './events.js';
+import type { Messenger } from '../messages.js';
+import { USER_TOKEN_TTL_MS, userStream, type ContactChannel, type OnboardingChanges, type ProfileChanges, type SessionContext, type UserTokenKind } from './events.js';
 import { ACCESS_TOKEN_TTL_S, type AppTokenClaims, type AppTokenSigner } from './tokens.js';
 
 export const REFRESH_TOKEN_TTL_MS = 30 * 86_400_000;
@@ -61,11 +63,19 @@ export interface AccountDeps {
   clock: Clock;
   tokens: AppTokenSigner;
   directory: AccountDirectory;
+  messenger: Messenger;
+  /** Where people's browsers reach the service: links in messages start with it. */
+  publicUrl: string;
 }
 
 /** A refresh token names its user, so a refresh finds the stream without a lookup table. */
 const REFRESH_SHAPE = /^rt_[A-Za-z0-9_-]{43}\.([0-9a-f-]{36})$/;
 const newRefreshToken = (userId: string) => `rt_${randomBytes(32).toString('base64url')}.${userId}`;
+
+/** Links name their user the same way: `ml_…` (magic link), `pr_…` (password reset), `ec_…` (e-mail change). */
+const LINK_PREFIX: Readonly<Record<UserTokenKind, string>> = { magic_link: 'ml', password_reset: 'pr', email_change: 'ec' };
+const LINK_SHAPE = /^(ml|pr|ec)_[A-Za-z0-9_-]{43}\.([0-9a-f-]{36})$/;
+const badLink = () => new ApiError('IKW-ACC-006', 'This link has expired or was already used; ask for a new one', 'token');
 
 /**
  * Dashboard users (docs/auth.md): accounts, sign-in, sessions with rotating refresh tokens, and
@@ -93,7 +103,7 @@ export class Accounts {
     return handleCommand(this.deps.store, userStream(userId), userDecider, command, metadata, { onConflict: 'internal' });
   }
 
-  private async load(userId: string): Promise<UserState> {
+  async load(userId: string): Promise<UserState> {
     return (await loadState(this.deps.store, userStream(userId), userDecider)).state;
   }
 
@@ -108,6 +118,16 @@ export class Accounts {
    * between the two) is taken over by the next creation with that address.
    */
   async createUser(input: NewUser, actor: Actor): Promise<string> {
+    const { userId, steps } = await this.userCreation(input, actor);
+    await handleSteps(this.deps.store, steps, { onConflict: 'internal' });
+    return userId;
+  }
+
+  /**
+   * The steps that create a user: the address claim first, then the user (one commit where the
+   * store allows). A lost race for the address is decided again: IKW-ACC-001, not a 409.
+   */
+  async userCreation(input: NewUser, actor: Actor): Promise<{ userId: string; steps: CommandStep<unknown, unknown, DomainEvent>[] }> {
     const email = normalizeEmail(input.email);
     const at = this.deps.clock.now();
     const claimed = await this.userIdOf(email);
@@ -118,18 +138,13 @@ export class Accounts {
       user: { userId, email, name: input.name, phone: input.phone, passwordHash: await hashPassword(input.password), createdAt: at.toISOString() },
     };
     const meta = this.metadata(userId, actor);
-    const claim = { type: 'claim' as const, email, userId, at };
-    const atomic = handleCommandsAtomically(this.deps.store, [
-      step({ streamId: userEmailStream(email), decider: userEmailDecider, command: claim, metadata: meta }),
-      step({ streamId: userStream(userId), decider: userDecider, command: create, metadata: meta }),
-    ], { onConflict: 'internal' });
-    if (atomic) await atomic;
-    else {
-      // A lost race for the address is decided again: IKW-ACC-001, not a 409.
-      await handleCommand(this.deps.store, userEmailStream(email), userEmailDecider, claim, meta, { onConflict: 'internal' });
-      await handleCommand(this.deps.store, userStream(userId), userDecider, create, meta);
-    }
-    return userId;
+    return {
+      userId,
+      steps: [
+        step({ streamId: userEmailStream(email), decider: userEmailDecider, command: { type: 'claim', email, userId, at } satisfies UserEmailCommand, metadata: meta }),
+        step({ streamId: userStream(userId), decider: userDecider, command: create, metadata: meta }),
+      ],
+    };
   }
 
   /** Where a new session acts: the user's default organization if still a member, else their first. */
@@ -151,20 +166,39 @@ export class Accounts {
     };
   }
 
-  /** Signs in and starts a session. A wrong password and an unknown address get the same answer, at the same cost. */
-  async login(email: string, password: string, device: Device, actor: Actor): Promise<TokenPair> {
+  /** The user an e-mail address and password prove. A wrong password and an unknown address get the same answer, at the same cost. */
+  async authenticate(email: string, password: string): Promise<UserState> {
     const userId = await this.userIdOf(email);
     const state = userId ? await this.load(userId) : null;
     const stored = state?.user?.passwordHash ?? (await this.decoyHash);
     const ok = await argon2Verify(stored, password);
     if (!ok || !state?.user) throw new ApiError('IKW-AUT-008');
-    return this.startSession(state, device, actor);
+    return state;
   }
 
-  /** A new session for a user who proved who they are (password now; a magic link or second factor later). */
-  async startSession(state: UserState, device: Device, actor: Actor): Promise<TokenPair> {
+  /** A user's command as a step of a change across streams (with a challenge used up, an address claimed). */
+  userStep(userId: string, command: UserCommand, actor: Actor) {
+    return step({ streamId: userStream(userId), decider: userDecider, command, metadata: this.metadata(userId, actor) });
+  }
+
+  /**
+   * Runs one of the user's commands after `first` (a challenge used up, an address claimed), in
+   * one commit where the store allows. Returns the user's result.
+   */
+  async handle(userId: string, first: CommandStep<unknown, unknown, DomainEvent>[], command: UserCommand, actor: Actor, after: CommandStep<unknown, unknown, DomainEvent>[] = []) {
+    const results = await handleSteps(this.deps.store, [...first, this.userStep(userId, command, actor), ...after], { onConflict: 'internal' });
+    return results[first.length]!;
+  }
+
+  /** Runs one of the user's commands (second factors, contact changes). */
+  command(userId: string, command: UserCommand, actor: Actor) {
+    return this.run(userId, command, this.metadata(userId, actor));
+  }
+
+  /** A new session for a user who proved who they are (password, magic link, invitation), in `organizationId` when given. */
+  async startSession(state: UserState, device: Device, actor: Actor, organizationId: string | null = null): Promise<TokenPair> {
     const user = state.user!;
-    const { context, membership } = await this.chooseContext(user.userId, state.defaultOrganizationId);
+    const { context, membership } = await this.chooseContext(user.userId, organizationId ?? state.defaultOrganizationId);
     const refreshToken = newRefreshToken(user.userId);
     const sessionId = newUuid();
     const at = this.deps.clock.now();
@@ -257,6 +291,51 @@ export class Accounts {
   /** Records that the user receives at `address` (a code or link sent there came back); only their current address counts. */
   async verifyContact(userId: string, channel: ContactChannel, address: string, actor: Actor): Promise<void> {
     await this.run(userId, { type: 'verify_contact', channel, address, at: this.deps.clock.now() }, this.metadata(userId, actor));
+  }
+
+  /**
+   * Sends a single-use link to the address if an account holds it; otherwise nothing. Either way
+   * the caller answers the same, so nobody learns which addresses have accounts.
+   */
+  async sendLink(kind: UserTokenKind, email: string, actor: Actor): Promise<void> {
+    const userId = await this.userIdOf(email);
+    const state = userId ? await this.load(userId) : null;
+    if (!userId || !state?.user) return;
+    const token = `${LINK_PREFIX[kind]}_${randomBytes(32).toString('base64url')}.${userId}`;
+    const at = this.deps.clock.now();
+    const ttl = USER_TOKEN_TTL_MS[kind];
+    const issued = { tokenId: newUuid(), kind, tokenHash: sha256Hex(token), sentTo: state.user.email, expiresAt: new Date(at.getTime() + ttl).toISOString(), at: at.toISOString() };
+    await this.run(userId, { type: 'issue_token', token: issued, at }, this.metadata(userId, actor));
+    const minutes = ttl / 60_000;
+    await this.deps.messenger.send(
+      kind === 'magic_link'
+        ? { channel: 'email', to: state.user.email, purpose: 'magic_link', subject: 'Sign in to Sika', text: `Sign in with this link (valid ${minutes} minutes, once): ${this.deps.publicUrl}/auth/magic-link?token=${token}\n\nOr send this token to POST /api/v1/auth/magic-link/verify: ${token}\n\nIf you did not ask for it, ignore this message.` }
+        : { channel: 'email', to: state.user.email, purpose: 'password_reset', subject: 'Reset your Sika password', text: `Choose a new password with this link (valid ${minutes} minutes, once): ${this.deps.publicUrl}/auth/reset-password?token=${token}\n\nOr send this token with newPassword to POST /api/v1/auth/reset-password: ${token}\n\nIf you did not ask for it, ignore this message: your password stays as it is.` },
+    );
+  }
+
+  /** Signs in with a magic link: the link works once, within 15 minutes. */
+  async useMagicLink(token: string, device: Device, actor: Actor): Promise<TokenPair> {
+    const userId = this.linkUser(token, 'magic_link');
+    const { state } = await this.run(userId, { type: 'use_token', kind: 'magic_link', tokenHash: sha256Hex(token), at: this.deps.clock.now() }, this.metadata(userId, actor));
+    // The link proved the mailbox: the address counts as verified.
+    await this.verifyContact(userId, 'email', state.user!.email, actor);
+    return this.startSession(state, device, actor);
+  }
+
+  /** Sets a new password with a reset link (once, within 30 minutes); every session of the user ends. */
+  async resetPassword(token: string, newPassword: string, actor: Actor): Promise<void> {
+    const userId = this.linkUser(token, 'password_reset');
+    const passwordHash = await hashPassword(newPassword);
+    const { state } = await this.run(userId, { type: 'use_token', kind: 'password_reset', tokenHash: sha256Hex(token), passwordHash, at: this.deps.clock.now() }, this.metadata(userId, actor));
+    await this.deps.messenger.send({ channel: 'email', to: state.user!.email, purpose: 'password_changed', subject: 'Your Sika password was changed', text: 'Your password was reset and every session was signed out. If it was not you, reset it again at once and tell your organization owner.' });
+  }
+
+  /** The user a link names (IKW-ACC-006 when it is not a link of this kind). */
+  linkUser(token: string, kind: UserTokenKind): string {
+    const match = LINK_SHAPE.exec(token);
+    if (!match || match[1] !== LINK_PREFIX[kind]) throw badLink();
+    return match[2]!;
   }
 
   /** Moves the session to another merchant of one of the user's organizations; a new access token says so. */

@@ -1,7 +1,7 @@
 import { ApiError } from '../../core/errors.js';
 import type { Decider } from '../../core/decider.js';
 import { unreachable } from '../aggregate.js';
-import type { ContactChannel, OnboardingChanges, ProfileChanges, SessionContext, SessionEndReason, SessionStarted, UserCreated, UserEvent } from './events.js';
+import type { ContactChannel, OnboardingChanges, Passkey, ProfileChanges, SessionContext, SessionEndReason, SessionStarted, TotpEnrolment, UserCreated, UserEvent, UserTokenIssued, UserTokenKind } from './events.js';
 
 export interface Session extends SessionContext {
   refreshHash: string;
@@ -20,6 +20,17 @@ export interface UserState {
   onboarding: Required<OnboardingChanges>;
   /** The addresses the user proved to receive at, by channel (the current e-mail or phone only). */
   verified: Record<ContactChannel, string | null>;
+  /** Magic links, password-reset and e-mail change links not yet used, by token hash. */
+  tokens: Map<string, UserTokenIssued>;
+  /** The active authenticator app, with the last time step a code of it was accepted for. */
+  totp: { secretId: string; sealedSecret: string; lastStep: number } | null;
+  /** Enrolments started and not yet confirmed with a code, by secret id. */
+  pendingTotp: Map<string, TotpEnrolment>;
+  /** HMACs of the recovery codes not yet used. */
+  recoveryCodes: Set<string>;
+  passkeys: Map<string, Passkey>;
+  /** Passkey registrations begun, by WebAuthn challenge, with their expiry. */
+  passkeyRegistrations: Map<string, string>;
 }
 
 export type UserCommand =
@@ -35,7 +46,25 @@ export type UserCommand =
   | { type: 'update_profile'; changes: ProfileChanges; at: Date }
   | { type: 'update_onboarding'; changes: OnboardingChanges; at: Date }
   | { type: 'verify_contact'; channel: ContactChannel; address: string; at: Date }
-  | { type: 'end_sessions_in'; organizationId: string; at: Date };
+  | { type: 'end_sessions_in'; organizationId: string; at: Date }
+  | { type: 'issue_token'; token: UserTokenIssued; at: Date }
+  /** Uses a link once; a password reset also sets `passwordHash` and ends every session; an e-mail change link changes the address. */
+  | { type: 'use_token'; kind: UserTokenKind; tokenHash: string; passwordHash?: string; at: Date }
+  | { type: 'cancel_token'; kind: UserTokenKind; tokenId: string; at: Date }
+  /** Sensitive changes behind a second factor: any of address, phone, password (which ends the other sessions). */
+  | { type: 'change_credentials'; email?: string; phone?: string | null; passwordHash?: string; keep: string | null; at: Date }
+  | { type: 'start_totp'; enrolment: TotpEnrolment; at: Date }
+  | { type: 'activate_totp'; secretId: string; step: number; recoveryCodeHashes: string[]; at: Date }
+  | { type: 'use_totp_step'; step: number; at: Date }
+  | { type: 'use_recovery_code'; codeHash: string; at: Date }
+  | { type: 'replace_recovery_codes'; recoveryCodeHashes: string[]; at: Date }
+  | { type: 'disable_totp'; at: Date }
+  | { type: 'start_passkey_registration'; challenge: string; expiresAt: Date; at: Date }
+  | { type: 'add_passkey'; passkey: Passkey; challenge: string; at: Date }
+  /** `counter`: the authenticator's signature counter, which must go up (a copied key would repeat it). */
+  | { type: 'use_passkey'; credentialId: string; counter: number; at: Date }
+  | { type: 'rename_passkey'; credentialId: string; nickname: string; at: Date }
+  | { type: 'remove_passkey'; credentialId: string; at: Date };
 
 const invalidRefresh = () => new ApiError('IKW-AUT-007', 'The refresh token is not valid', 'refreshToken');
 
@@ -92,6 +121,82 @@ function decideOnboarding(state: UserState, c: Extract<UserCommand, { type: 'upd
   return Object.keys(diff).length === 0 ? [] : [{ type: 'user.onboarding_updated', data: { ...diff, at: c.at.toISOString() } }];
 }
 
+function decideUseToken(state: UserState, c: Extract<UserCommand, { type: 'use_token' }>): UserEvent[] {
+  const token = state.tokens.get(c.tokenHash);
+  if (!token || token.kind !== c.kind || c.at.getTime() >= Date.parse(token.expiresAt)) {
+    throw new ApiError('IKW-ACC-006', 'This link has expired or was already used; ask for a new one', 'token');
+  }
+  const at = c.at.toISOString();
+  const used: UserEvent = { type: 'user.token_used', data: { tokenId: token.tokenId, at } };
+  if (c.kind === 'email_change') return [used, { type: 'user.email_changed', data: { email: token.newEmail!, previous: state.user!.email, at } }];
+  if (c.kind !== 'password_reset') return [used];
+  return [used, { type: 'user.password_changed', data: { passwordHash: c.passwordHash!, at } }, ...endOthers(state, null, 'password_reset', c.at)];
+}
+
+const wrongCode = (message: string) => new ApiError('IKW-ACC-005', message, 'code');
+
+/** Second factors: an authenticator app (TOTP) and its recovery codes. */
+function decideSecondFactor(state: UserState, c: Extract<UserCommand, { type: 'start_totp' | 'activate_totp' | 'use_totp_step' | 'use_recovery_code' | 'replace_recovery_codes' | 'disable_totp' }>): UserEvent[] {
+  const at = c.at.toISOString();
+  const active = () => {
+    if (!state.totp) throw new ApiError('IKW-RES-002', 'No authenticator app is set up');
+    return state.totp;
+  };
+  switch (c.type) {
+    case 'start_totp':
+      if (state.totp) throw new ApiError('IKW-RES-002', 'An authenticator app is already set up; disable it first');
+      return [{ type: 'user.totp_enrolment_started', data: c.enrolment }];
+    case 'activate_totp':
+      if (state.totp?.secretId === c.secretId) return [];
+      if (state.totp) throw new ApiError('IKW-RES-002', 'An authenticator app is already set up; disable it first');
+      if (!state.pendingTotp.has(c.secretId)) throw new ApiError('IKW-RES-001', 'No such authenticator enrolment', 'secretId');
+      return [{ type: 'user.totp_activated', data: { secretId: c.secretId, recoveryCodeHashes: c.recoveryCodeHashes, step: c.step, at } }];
+    case 'use_totp_step':
+      if (c.step <= active().lastStep) throw wrongCode('This code was already used; wait for the next one');
+      return [{ type: 'user.totp_step_used', data: { step: c.step, at } }];
+    case 'use_recovery_code':
+      active();
+      if (!state.recoveryCodes.has(c.codeHash)) throw wrongCode('The recovery code is wrong or was already used');
+      return [{ type: 'user.recovery_code_used', data: { codeHash: c.codeHash, at } }];
+    case 'replace_recovery_codes':
+      active();
+      return [{ type: 'user.recovery_codes_replaced', data: { recoveryCodeHashes: c.recoveryCodeHashes, at } }];
+    case 'disable_totp':
+      active();
+      return [{ type: 'user.totp_disabled', data: { at } }];
+  }
+}
+
+const noPasskey = () => new ApiError('IKW-RES-001', 'No such passkey', 'id');
+
+function decidePasskey(state: UserState, c: Extract<UserCommand, { type: 'start_passkey_registration' | 'add_passkey' | 'use_passkey' | 'rename_passkey' | 'remove_passkey' }>): UserEvent[] {
+  const at = c.at.toISOString();
+  switch (c.type) {
+    case 'start_passkey_registration':
+      return [{ type: 'user.passkey_registration_started', data: { challenge: c.challenge, expiresAt: c.expiresAt.toISOString(), at } }];
+    case 'add_passkey': {
+      const until = state.passkeyRegistrations.get(c.challenge);
+      if (until === undefined || c.at.getTime() >= Date.parse(until)) throw new ApiError('IKW-ACC-006', 'This passkey registration has expired or was already completed; begin again', 'attestationResponse');
+      if (state.passkeys.has(c.passkey.credentialId)) throw new ApiError('IKW-RES-002', 'This passkey is already registered', 'attestationResponse');
+      return [{ type: 'user.passkey_added', data: { passkey: c.passkey, challenge: c.challenge, at } }];
+    }
+    case 'use_passkey': {
+      const passkey = state.passkeys.get(c.credentialId);
+      if (!passkey) throw noPasskey();
+      if ((c.counter > 0 || passkey.counter > 0) && c.counter <= passkey.counter) throw new ApiError('IKW-ACC-005', 'The passkey answered with a signature counter that did not go up; it may have been copied', 'assertionResponse');
+      return [{ type: 'user.passkey_used', data: { credentialId: c.credentialId, counter: c.counter, at } }];
+    }
+    case 'rename_passkey': {
+      const passkey = state.passkeys.get(c.credentialId);
+      if (!passkey) throw noPasskey();
+      return passkey.nickname === c.nickname ? [] : [{ type: 'user.passkey_renamed', data: { credentialId: c.credentialId, nickname: c.nickname, at } }];
+    }
+    case 'remove_passkey':
+      if (!state.passkeys.has(c.credentialId)) throw noPasskey();
+      return [{ type: 'user.passkey_removed', data: { credentialId: c.credentialId, at } }];
+  }
+}
+
 /** Users and their sessions: refresh tokens rotate, and a reused one revokes its whole session. */
 export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
   initialState: {
@@ -101,6 +206,12 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
     profile: { secondaryEmail: null, language: null },
     onboarding: { dismissed: false, completed: false, step: null },
     verified: { email: null, phone: null },
+    tokens: new Map(),
+    totp: null,
+    pendingTotp: new Map(),
+    recoveryCodes: new Set(),
+    passkeys: new Map(),
+    passkeyRegistrations: new Map(),
   },
 
   evolve(state, event) {
@@ -139,6 +250,54 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
       }
       case 'user.contact_verified':
         return { ...state, verified: { ...state.verified, [event.data.channel]: event.data.address } };
+      case 'user.token_issued':
+        return { ...state, tokens: new Map(state.tokens).set(event.data.tokenHash, event.data) };
+      case 'user.token_used':
+      case 'user.token_canceled': {
+        const tokens = new Map([...state.tokens].filter(([, t]) => t.tokenId !== event.data.tokenId));
+        return { ...state, tokens };
+      }
+      case 'user.email_changed':
+        return { ...state, user: { ...state.user!, email: event.data.email } };
+      case 'user.phone_changed':
+        return { ...state, user: { ...state.user!, phone: event.data.phone } };
+      case 'user.totp_enrolment_started':
+        return { ...state, pendingTotp: new Map(state.pendingTotp).set(event.data.secretId, event.data) };
+      case 'user.totp_activated': {
+        const enrolment = state.pendingTotp.get(event.data.secretId)!;
+        return { ...state, totp: { secretId: enrolment.secretId, sealedSecret: enrolment.sealedSecret, lastStep: event.data.step }, pendingTotp: new Map(), recoveryCodes: new Set(event.data.recoveryCodeHashes) };
+      }
+      case 'user.totp_step_used':
+        return { ...state, totp: { ...state.totp!, lastStep: event.data.step } };
+      case 'user.recovery_code_used': {
+        const recoveryCodes = new Set(state.recoveryCodes);
+        recoveryCodes.delete(event.data.codeHash);
+        return { ...state, recoveryCodes };
+      }
+      case 'user.recovery_codes_replaced':
+        return { ...state, recoveryCodes: new Set(event.data.recoveryCodeHashes) };
+      case 'user.totp_disabled':
+        return { ...state, totp: null, recoveryCodes: new Set() };
+      case 'user.passkey_registration_started':
+        return { ...state, passkeyRegistrations: new Map(state.passkeyRegistrations).set(event.data.challenge, event.data.expiresAt) };
+      case 'user.passkey_added': {
+        const passkeyRegistrations = new Map(state.passkeyRegistrations);
+        passkeyRegistrations.delete(event.data.challenge);
+        return { ...state, passkeys: new Map(state.passkeys).set(event.data.passkey.credentialId, event.data.passkey), passkeyRegistrations };
+      }
+      case 'user.passkey_used': {
+        const passkey = state.passkeys.get(event.data.credentialId)!;
+        return { ...state, passkeys: new Map(state.passkeys).set(passkey.credentialId, { ...passkey, counter: event.data.counter, lastUsedAt: event.data.at }) };
+      }
+      case 'user.passkey_renamed': {
+        const passkey = state.passkeys.get(event.data.credentialId)!;
+        return { ...state, passkeys: new Map(state.passkeys).set(passkey.credentialId, { ...passkey, nickname: event.data.nickname }) };
+      }
+      case 'user.passkey_removed': {
+        const passkeys = new Map(state.passkeys);
+        passkeys.delete(event.data.credentialId);
+        return { ...state, passkeys };
+      }
     }
   },
 
@@ -147,6 +306,8 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
       if (state.user) throw new ApiError('IKW-ACC-001', undefined, 'email');
       return [{ type: 'user.created', data: command.user }];
     }
+    // A link names its user; one of no user is as bad as a used one.
+    if (command.type === 'use_token') return decideUseToken(state, command);
     known(state);
     const at = command.at.toISOString();
     switch (command.type) {
@@ -176,6 +337,34 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
       case 'verify_contact':
         if (state.verified[command.channel] === command.address) return [];
         return [{ type: 'user.contact_verified', data: { channel: command.channel, address: command.address, at } }];
+      case 'issue_token':
+        return [{ type: 'user.token_issued', data: command.token }];
+      case 'cancel_token': {
+        const token = [...state.tokens.values()].find((t) => t.tokenId === command.tokenId && t.kind === command.kind);
+        if (!token) throw new ApiError('IKW-RES-001', 'No such pending request', 'requestId');
+        return [{ type: 'user.token_canceled', data: { tokenId: token.tokenId, at } }];
+      }
+      case 'change_credentials': {
+        const user = state.user!;
+        return [
+          ...(command.email !== undefined && command.email !== user.email ? [{ type: 'user.email_changed', data: { email: command.email, previous: user.email, at } } as const] : []),
+          ...(command.phone !== undefined && command.phone !== user.phone ? [{ type: 'user.phone_changed', data: { phone: command.phone, at } } as const] : []),
+          ...(command.passwordHash !== undefined ? [{ type: 'user.password_changed', data: { passwordHash: command.passwordHash, at } } as const, ...endOthers(state, command.keep, 'password_changed', command.at)] : []),
+        ];
+      }
+      case 'start_passkey_registration':
+      case 'add_passkey':
+      case 'use_passkey':
+      case 'rename_passkey':
+      case 'remove_passkey':
+        return decidePasskey(state, command);
+      case 'start_totp':
+      case 'activate_totp':
+      case 'use_totp_step':
+      case 'use_recovery_code':
+      case 'replace_recovery_codes':
+      case 'disable_totp':
+        return decideSecondFactor(state, command);
       case 'set_default_organization':
         if (state.defaultOrganizationId === command.organizationId) return [];
         return [{ type: 'user.default_organization_set', data: { organizationId: command.organizationId, at } }];

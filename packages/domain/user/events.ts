@@ -18,7 +18,7 @@ export interface SessionContext {
   merchantId: string;
 }
 
-export type SessionEndReason = 'refresh_token_reused' | 'signed_out' | 'revoked' | 'other_sessions_revoked' | 'password_changed' | 'removed_from_organization';
+export type SessionEndReason = 'refresh_token_reused' | 'signed_out' | 'revoked' | 'other_sessions_revoked' | 'password_changed' | 'password_reset' | 'removed_from_organization';
 
 /** What `PATCH personal-info` changes; absent fields stay as they are. */
 export interface ProfileChanges {
@@ -45,6 +45,45 @@ export interface SessionStarted extends SessionContext {
   at: string;
 }
 
+/** Single-use links sent by e-mail: sign in without a password (15 min), or set a new one (30 min). */
+export type UserTokenKind = 'magic_link' | 'password_reset' | 'email_change';
+
+export const USER_TOKEN_TTL_MS: Readonly<Record<UserTokenKind, number>> = { magic_link: 15 * 60_000, password_reset: 30 * 60_000, email_change: 60 * 60_000 };
+
+export interface UserTokenIssued {
+  tokenId: string;
+  kind: UserTokenKind;
+  /** SHA-256 of the token (32 random bytes: no key needed); the token itself is only in the message. */
+  tokenHash: string;
+  /** The message that carried it. */
+  sentTo: string;
+  /** `email_change`: the address that becomes the user's when the link is used (it was sent there). */
+  newEmail?: string;
+  expiresAt: string;
+  at: string;
+}
+
+/** An authenticator app's secret, sealed with the secrets key (never in clear in the log). */
+export interface TotpEnrolment {
+  secretId: string;
+  sealedSecret: string;
+  at: string;
+}
+
+/** A passkey (WebAuthn credential) of the user: its public key and signature counter. */
+export interface Passkey {
+  /** base64url, as the authenticator names it. */
+  credentialId: string;
+  /** COSE public key, base64url. */
+  publicKey: string;
+  counter: number;
+  transports: string[];
+  nickname: string;
+  backedUp: boolean;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
 export type UserEvent =
   | DomainEvent<'user.created', UserCreated>
   | DomainEvent<'user.session_started', SessionStarted>
@@ -56,7 +95,26 @@ export type UserEvent =
   | DomainEvent<'user.profile_updated', ProfileChanges & { at: string }>
   | DomainEvent<'user.onboarding_updated', OnboardingChanges & { at: string }>
   /** The user proved they receive messages at this address or number (a code or link sent there). */
-  | DomainEvent<'user.contact_verified', { channel: ContactChannel; address: string; at: string }>;
+  | DomainEvent<'user.contact_verified', { channel: ContactChannel; address: string; at: string }>
+  | DomainEvent<'user.token_issued', UserTokenIssued>
+  | DomainEvent<'user.token_used', { tokenId: string; at: string }>
+  | DomainEvent<'user.token_canceled', { tokenId: string; at: string }>
+  | DomainEvent<'user.email_changed', { email: string; previous: string; at: string }>
+  | DomainEvent<'user.phone_changed', { phone: string | null; at: string }>
+  | DomainEvent<'user.totp_enrolment_started', TotpEnrolment>
+  /** `recoveryCodeHashes`: HMACs of the one-time recovery codes shown once at activation. */
+  | DomainEvent<'user.totp_activated', { secretId: string; recoveryCodeHashes: string[]; step: number; at: string }>
+  /** A TOTP code's time step was used: no code of that step or before is accepted again. */
+  | DomainEvent<'user.totp_step_used', { step: number; at: string }>
+  | DomainEvent<'user.recovery_code_used', { codeHash: string; at: string }>
+  | DomainEvent<'user.recovery_codes_replaced', { recoveryCodeHashes: string[]; at: string }>
+  | DomainEvent<'user.totp_disabled', { at: string }>
+  /** A passkey registration's WebAuthn challenge (not secret: it is sent to the browser), 5 minutes. */
+  | DomainEvent<'user.passkey_registration_started', { challenge: string; expiresAt: string; at: string }>
+  | DomainEvent<'user.passkey_added', { passkey: Passkey; challenge: string; at: string }>
+  | DomainEvent<'user.passkey_used', { credentialId: string; counter: number; at: string }>
+  | DomainEvent<'user.passkey_renamed', { credentialId: string; nickname: string; at: string }>
+  | DomainEvent<'user.passkey_removed', { credentialId: string; at: string }>;
 
 export type ContactChannel = 'email' | 'phone';
 

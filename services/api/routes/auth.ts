@@ -2,6 +2,8 @@ import type { Knex } from 'knex';
 import type { Clock } from '../../../packages/core/clock.js';
 import { ApiError } from '../../../packages/core/errors.js';
 import type { Accounts, Device } from '../../../packages/domain/user/commands.js';
+import type { SecondFactors } from '../../../packages/domain/user/second-factors.js';
+import { MFA_PURPOSES } from '../../../packages/domain/verification/events.js';
 import type { ProfileChanges } from '../../../packages/domain/user/events.js';
 import type { AppTokenClaims } from '../../../packages/domain/user/tokens.js';
 import type { HandlerContext } from '../../../packages/http/context.js';
@@ -26,9 +28,14 @@ const accessToken = {
   type: 'object',
   properties: { accessToken: { type: 'string' }, tokenType: { const: 'Bearer' }, expiresIn: { type: 'integer' }, user: signedInUser },
 };
-const tokenPair = { type: 'object', properties: { ...accessToken.properties, refreshToken: { type: 'string' } } };
-const email = { type: 'string', format: 'email', maxLength: 254 };
-const password = { type: 'string', minLength: 8, maxLength: 256 };
+export const tokenPair = { type: 'object', properties: { ...accessToken.properties, refreshToken: { type: 'string' } } };
+/** A second-factor challenge as `mfa/challenge` and a login that needs one answer it. */
+export const mfaChallengeSchema = {
+  type: 'object',
+  properties: { challengeId: { type: 'string', format: 'uuid' }, purpose: { enum: [...MFA_PURPOSES] }, factor: { enum: ['passkey', 'totp', 'email'] }, expiresAt: { type: 'string', format: 'date-time' }, options: { type: 'object' } },
+};
+export const email = { type: 'string', format: 'email', maxLength: 254 };
+export const password = { type: 'string', minLength: 8, maxLength: 256 };
 
 /** The caller of an account route (signedIn guarantees an access token). */
 export function userOf(ctx: HandlerContext<unknown, unknown, unknown>): AppTokenClaims {
@@ -36,7 +43,7 @@ export function userOf(ctx: HandlerContext<unknown, unknown, unknown>): AppToken
   return ctx.principal.user;
 }
 
-function deviceOf(ctx: HandlerContext<unknown, unknown, unknown>): Device {
+export function deviceOf(ctx: HandlerContext<unknown, unknown, unknown>): Device {
   return { userAgent: ctx.actor.userAgent?.slice(0, 512) ?? null, ip: ctx.actor.ip ?? null };
 }
 
@@ -88,19 +95,19 @@ async function profile(knex: Knex, claims: AppTokenClaims) {
  * the current user, their sessions and switching merchants. Access tokens are AppTokens:
  * `Authorization: Bearer <accessToken>`, with `X-Environment` choosing the environment.
  */
-export function authFamily(accounts: Accounts, knex: Knex, clock: Clock): Family {
+export function authFamily(accounts: Accounts, secondFactors: SecondFactors, knex: Knex, clock: Clock): Family {
   return {
     name: 'auth',
     routes: [
       route<{ email: string; password: string }>({
         method: 'post',
         path: '/api/v1/auth/login',
-        summary: 'Sign in with e-mail and password; returns an access token (15 min) and a rotating refresh token',
+        summary: 'Sign in with e-mail and password: an access token (15 min) and a rotating refresh token, or, for a user with an authenticator app, `mfaRequired` and a login challenge to verify',
         auth: 'public',
         body: { type: 'object', required: ['email', 'password'], additionalProperties: false, properties: { email, password } },
-        response: tokenPair,
+        response: { type: 'object', properties: { ...tokenPair.properties, ...mfaChallengeSchema.properties, mfaRequired: { const: true } } },
         throttle: (body) => body.email.toLowerCase(),
-        handler: (ctx) => accounts.login(ctx.body.email, ctx.body.password, deviceOf(ctx), ctx.actor),
+        handler: (ctx) => secondFactors.signIn(ctx.body.email, ctx.body.password, deviceOf(ctx), ctx.actor),
       }),
       route<{ refreshToken: string }>({
         method: 'post',

@@ -1,10 +1,12 @@
 import type { Knex } from 'knex';
+import type { Clock } from '../../../packages/core/clock.js';
 import type { Organizations } from '../../../packages/domain/organization/commands.js';
 import { ROLES, type Role } from '../../../packages/domain/organization/events.js';
 import { route, type Family } from '../../../packages/http/routes.js';
+import { findInvitation, listInvitations, type InvitationRow } from '../../../projections/organization-invitations.js';
 import { listMembers, type MemberRow } from '../../../projections/organizations.js';
 import { userOf } from './auth.js';
-import { idParamsOf, signedIn } from './shared.js';
+import { idParams, idParamsOf, signedIn } from './shared.js';
 
 const memberSchema = {
   type: 'object',
@@ -18,14 +20,45 @@ const memberSchema = {
   },
 };
 
+const invitationSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    object: { const: 'team_invitation' },
+    email: { type: 'string' },
+    role: { enum: ROLES },
+    status: { enum: ['pending', 'accepted', 'revoked', 'expired'] },
+    invited_by: { type: 'string' },
+    accepted_by: { type: ['string', 'null'] },
+    expires_at: { type: 'string', format: 'date-time' },
+    created_at: { type: 'string', format: 'date-time' },
+  },
+};
+
+/** `expired` is a pending invitation past its date: derived when read, not an event. */
+function renderInvitation(i: InvitationRow, now: Date) {
+  return {
+    id: i.id,
+    object: 'team_invitation',
+    email: i.email,
+    role: i.role,
+    status: i.status === 'pending' && i.expires_at.getTime() <= now.getTime() ? 'expired' : i.status,
+    invited_by: i.invited_by,
+    accepted_by: i.accepted_by,
+    expires_at: i.expires_at.toISOString(),
+    created_at: i.created_at.toISOString(),
+  };
+}
+
 const render = (m: MemberRow) => ({ object: 'team_member', user_id: m.user_id, email: m.email, name: m.name, role: m.role, added_at: m.added_at.toISOString() });
 
 /**
  * /api/v1/merchant/team (snake_case, a signed-in user's access token): the members of the
  * organization the session acts in. Owners and admins change roles and remove members; only an
- * owner touches owners; the last owner stays (docs/auth.md, "Team").
+ * owner touches owners; the last owner stays. They also invite people by e-mail, list the
+ * invitations and revoke pending ones (docs/auth.md, "Team").
  */
-export function merchantTeamFamily(knex: Knex, organizations: Organizations): Family {
+export function merchantTeamFamily(knex: Knex, clock: Clock, organizations: Organizations): Family {
   const userParams = idParamsOf('userId');
   return {
     name: 'merchant-team',
@@ -64,6 +97,41 @@ export function merchantTeamFamily(knex: Knex, organizations: Organizations): Fa
           const me = userOf(ctx);
           await organizations.removeMember(me.organizationId, me.merchantId, me.userId, ctx.params.userId, ctx.actor);
           return { user_id: ctx.params.userId, removed: true };
+        },
+      }),
+      route<{ email: string; role: Role }>({
+        method: 'post',
+        path: '/api/v1/merchant/team/invitations',
+        summary: 'Invite someone by e-mail with a role (owner or admin; only an owner invites an owner); the link, valid 7 days, goes by e-mail',
+        auth: signedIn,
+        status: 201,
+        body: { type: 'object', required: ['email', 'role'], additionalProperties: false, properties: { email: { type: 'string', format: 'email', maxLength: 254 }, role: { enum: ROLES } } },
+        response: invitationSchema,
+        handler: async (ctx) => {
+          const me = userOf(ctx);
+          const invitation = await organizations.invite(me.organizationId, me.merchantId, me.userId, ctx.body.email, ctx.body.role, ctx.actor);
+          return renderInvitation((await findInvitation(knex, me.organizationId, invitation.invitationId))!, clock.now());
+        },
+      }),
+      route({
+        method: 'get',
+        path: '/api/v1/merchant/team/invitations',
+        summary: "The current organization's invitations, newest first, with their status (pending, accepted, revoked, expired)",
+        auth: signedIn,
+        response: { type: 'object', properties: { object: { const: 'list' }, data: { type: 'array', items: invitationSchema } } },
+        handler: async (ctx) => ({ object: 'list', data: (await listInvitations(knex, userOf(ctx).organizationId)).map((i) => renderInvitation(i, clock.now())) }),
+      }),
+      route<unknown, unknown, { id: string }>({
+        method: 'delete',
+        path: '/api/v1/merchant/team/invitations/:id',
+        summary: 'Revoke a pending invitation (owner or admin): its link stops working',
+        auth: signedIn,
+        params: idParams,
+        response: invitationSchema,
+        handler: async (ctx) => {
+          const me = userOf(ctx);
+          await organizations.revokeInvitation(me.organizationId, me.merchantId, me.userId, ctx.params.id, ctx.actor);
+          return renderInvitation((await findInvitation(knex, me.organizationId, ctx.params.id))!, clock.now());
         },
       }),
     ],

@@ -1,0 +1,198 @@
+import { randomBytes } from 'node:crypto';
+import { generateSecret, generateURI, verify as verifyTotp } from 'otplib';
+import type { Clock } from '../../core/clock.js';
+import { ApiError } from '../../core/errors.js';
+import type { KeyedHasher } from '../../core/hashing.js';
+import { newUuid } from '../../core/ids.js';
+import type { SecretBox } from '../../core/secrets.js';
+import type { Actor } from '../audit.js';
+import type { Messenger } from '../messages.js';
+import type { Verifications } from '../verification/commands.js';
+import { isSignUp, MFA_CHALLENGE_TTL_MS, type MfaPurpose } from '../verification/events.js';
+import type { Accounts, Device, TokenPair } from './commands.js';
+import type { UserState } from './decider.js';
+import type { PasskeyChallenge, Passkeys } from './passkeys.js';
+import type { AppTokenClaims } from './tokens.js';
+
+/** How a challenge is answered: a passkey, else the authenticator app, else a code by e-mail: the strongest the user has. */
+export type Factor = 'passkey' | 'totp' | 'email';
+
+export interface MfaChallenge {
+  challengeId: string;
+  purpose: MfaPurpose;
+  factor: Factor;
+  expiresAt: string;
+  /** `passkey`: what the browser passes to `navigator.credentials.get`; answered by `passkeys/assertion/complete`. */
+  options?: PasskeyChallenge['options'];
+}
+
+/** What login answers when the password is right and a second factor is needed. */
+export interface MfaRequired extends MfaChallenge {
+  mfaRequired: true;
+}
+
+export interface TotpSetup {
+  secretId: string;
+  /** Base32, for typing into an app; also inside `otpauthUrl`. Shown at set-up only. */
+  secret: string;
+  otpauthUrl: string;
+}
+
+export interface SecondFactorDeps {
+  clock: Clock;
+  passkeys: Passkeys;
+  accounts: Accounts;
+  verifications: Verifications;
+  box: SecretBox;
+  /** HMACs of recovery codes (about 50 bits each: a plain hash would be too easy to try back). */
+  recoveryCodes: KeyedHasher;
+  messenger: Messenger;
+}
+
+const RECOVERY_CODE_COUNT = 10;
+const RECOVERY_SHAPE = /^[a-z2-7]{5}-[a-z2-7]{5}$/;
+const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
+/** Codes of the step before and after the current one are accepted (clock drift of a phone). */
+const TOTP_TOLERANCE_S = 30;
+const ISSUER = 'Sika';
+
+function newRecoveryCode(): string {
+  const chars = [...randomBytes(10)].map((b) => BASE32[b % 32]).join('');
+  return `${chars.slice(0, 5)}-${chars.slice(5)}`;
+}
+
+/**
+ * Second factors (docs/auth.md, "Second factors"): challenges bound to a user and a purpose,
+ * answered by the user's authenticator app (TOTP, or one of its recovery codes) or else by a code
+ * sent by e-mail; TOTP set-up and removal; sign-in that asks for the second factor.
+ */
+export class SecondFactors {
+  constructor(private readonly deps: SecondFactorDeps) {}
+
+  private now(): Date {
+    return this.deps.clock.now();
+  }
+
+  private async notify(state: UserState, subject: string, text: string): Promise<void> {
+    await this.deps.messenger.send({ channel: 'email', to: state.user!.email, purpose: 'security_notice', subject, text: `${text}\n\nIf it was not you, reset your password at once and tell your organization's owner.` });
+  }
+
+  /** A challenge for one of the user's operations, answered by their strongest factor; 5 minutes, single use. */
+  async challenge(userId: string, purpose: MfaPurpose, actor: Actor): Promise<MfaChallenge> {
+    const state = await this.deps.accounts.load(userId);
+    if (state.passkeys.size > 0) return this.deps.passkeys.openAssertion(userId, purpose, actor);
+    const challengeId = newUuid();
+    if (state.totp) {
+      const started = await this.deps.verifications.open({ challengeId, purpose, userId, channel: 'totp', address: 'authenticator', codeHash: '' }, MFA_CHALLENGE_TTL_MS, null, actor);
+      return { ...started, purpose, factor: 'totp' };
+    }
+    const email = state.user!.email;
+    const { code, codeHash } = this.deps.verifications.newCode(challengeId);
+    const started = await this.deps.verifications.open(
+      { challengeId, purpose, userId, channel: 'email', address: email, codeHash },
+      MFA_CHALLENGE_TTL_MS,
+      { channel: 'email', to: email, purpose: 'mfa_code', subject: 'Your Sika security code', text: `Your Sika security code is ${code} (for ${purpose}). It expires in 5 minutes.` },
+      actor,
+    );
+    return { ...started, purpose, factor: 'email' };
+  }
+
+  /** Signs in: tokens, or, for a user with an authenticator app, a `login` challenge whose verification gives the tokens. */
+  async signIn(email: string, password: string, device: Device, actor: Actor): Promise<TokenPair | MfaRequired> {
+    const state = await this.deps.accounts.authenticate(email, password);
+    if (!state.totp && state.passkeys.size === 0) return this.deps.accounts.startSession(state, device, actor);
+    return { mfaRequired: true, ...(await this.challenge(state.user!.userId, 'login', { ...actor, actor: `user:${state.user!.userId}` })) };
+  }
+
+  /**
+   * Answers a challenge: an authenticator code (each time step once), a recovery code (each once),
+   * or the e-mailed code. A `login` challenge answers with the session's tokens.
+   */
+  async verify(challengeId: string, code: string, device: Device, actor: Actor): Promise<{ challengeId: string; verified: true } | (TokenPair & { challengeId: string; verified: true })> {
+    const { verifications, accounts } = this.deps;
+    const { challenge } = (await verifications.load(challengeId)).state;
+    if (!challenge || challenge.userId === null || isSignUp(challenge.purpose) || challenge.purpose === 'phone_change') throw new ApiError('IKW-RES-001', 'No such challenge', 'challengeId');
+    const userId = challenge.userId;
+    const asUser: Actor = { ...actor, actor: `user:${userId}` };
+    if (challenge.channel === 'passkey') throw new ApiError('IKW-RES-002', 'This challenge is answered by a passkey: POST /api/v1/auth/passkeys/assertion/complete', 'challengeId');
+    if (challenge.channel === 'totp') {
+      const state = await accounts.load(userId);
+      if (!state.totp) throw new ApiError('IKW-ACC-006', 'The authenticator app this challenge asked for was removed; ask for a new challenge', 'challengeId');
+      const recovery = code.trim().toLowerCase();
+      if (RECOVERY_SHAPE.test(recovery)) {
+        const codeHash = this.deps.recoveryCodes.hash(recovery);
+        const known = state.recoveryCodes.has(codeHash);
+        await verifications.check(challengeId, known, [accounts.userStep(userId, { type: 'use_recovery_code', codeHash, at: this.now() }, asUser)], asUser);
+      } else {
+        const result = await this.checkTotp(state.totp.sealedSecret, code);
+        await verifications.check(challengeId, result !== null, result === null ? [] : [accounts.userStep(userId, { type: 'use_totp_step', step: result, at: this.now() }, asUser)], asUser);
+      }
+    } else {
+      await verifications.check(challengeId, verifications.codeMatches(challenge, code), [], asUser);
+    }
+    if (challenge.purpose !== 'login') return { challengeId, verified: true };
+    await verifications.consume(challengeId, 'login', userId, asUser);
+    return { challengeId, verified: true, ...(await accounts.startSession(await accounts.load(userId), device, asUser)) };
+  }
+
+  /** The time step a code of this secret matches now (or the steps beside it), or null. */
+  private async checkTotp(sealedSecret: string, code: string): Promise<number | null> {
+    if (!/^[0-9]{6}$/.test(code)) return null;
+    const secret = this.deps.box.open(sealedSecret, 'totp');
+    const result = await verifyTotp({ secret, token: code, epoch: Math.floor(this.now().getTime() / 1000), epochTolerance: TOTP_TOLERANCE_S });
+    return result.valid && 'timeStep' in result ? result.timeStep : null;
+  }
+
+  /** Starts setting up an authenticator app: a new secret, shown once, confirmed by a code from the app. */
+  async startTotp(claims: AppTokenClaims, actor: Actor): Promise<TotpSetup> {
+    const state = await this.deps.accounts.load(claims.userId);
+    const secret = generateSecret();
+    const secretId = newUuid();
+    await this.deps.accounts.command(claims.userId, { type: 'start_totp', enrolment: { secretId, sealedSecret: this.deps.box.seal(secret, 'totp'), at: this.now().toISOString() }, at: this.now() }, actor);
+    return { secretId, secret, otpauthUrl: generateURI({ issuer: ISSUER, label: state.user!.email, secret }) };
+  }
+
+  /** Confirms the set-up with a code from the app; answers the recovery codes, shown this once. */
+  async activateTotp(claims: AppTokenClaims, secretId: string, code: string, actor: Actor): Promise<{ enabled: true; recoveryCodes: string[] }> {
+    const state = await this.deps.accounts.load(claims.userId);
+    const enrolment = state.pendingTotp.get(secretId);
+    if (!enrolment) throw new ApiError('IKW-RES-001', 'No such authenticator enrolment', 'secretId');
+    const step = await this.checkTotp(enrolment.sealedSecret, code);
+    if (step === null) throw new ApiError('IKW-ACC-005', 'The code is wrong; check the app and the phone’s clock', 'code');
+    const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+    const result = await this.deps.accounts.command(claims.userId, { type: 'activate_totp', secretId, step, recoveryCodeHashes: recoveryCodes.map((c) => this.deps.recoveryCodes.hash(c)), at: this.now() }, actor);
+    if (result.events.length === 0) throw new ApiError('IKW-RES-002', 'This authenticator app is already set up; its recovery codes were shown then');
+    await this.notify(state, 'An authenticator app was added to your Sika account', 'Sign-ins and sensitive changes now ask for a code from it.');
+    return { enabled: true, recoveryCodes };
+  }
+
+  /** Removes the authenticator app, behind a fresh challenge answered by it. */
+  async disableTotp(claims: AppTokenClaims, challengeId: string, actor: Actor): Promise<void> {
+    const { accounts, verifications } = this.deps;
+    await accounts.handle(claims.userId, [verifications.consumption(challengeId, 'mfa/totp/disable', null, claims.userId, actor)], { type: 'disable_totp', at: this.now() }, actor);
+    await this.notify(await accounts.load(claims.userId), 'The authenticator app was removed from your Sika account', 'Sign-ins no longer ask for its codes.');
+  }
+
+  /** New recovery codes (the old ones stop working), behind a fresh challenge. */
+  async replaceRecoveryCodes(claims: AppTokenClaims, challengeId: string, actor: Actor): Promise<{ recoveryCodes: string[] }> {
+    const { accounts, verifications } = this.deps;
+    const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+    await accounts.handle(claims.userId, [verifications.consumption(challengeId, 'mfa/recovery-codes', null, claims.userId, actor)], { type: 'replace_recovery_codes', recoveryCodeHashes: recoveryCodes.map((c) => this.deps.recoveryCodes.hash(c)), at: this.now() }, actor);
+    await this.notify(await accounts.load(claims.userId), 'New recovery codes for your Sika account', 'The previous recovery codes no longer work.');
+    return { recoveryCodes };
+  }
+
+  /** What protects the account: the authenticator app, recovery codes left, verified contacts. */
+  async status(claims: AppTokenClaims): Promise<{ totpEnabled: boolean; recoveryCodesRemaining: number; emailVerified: boolean; phoneVerified: boolean; passkeys: number; strongestFactor: Factor }> {
+    const state = await this.deps.accounts.load(claims.userId);
+    const user = state.user!;
+    return {
+      totpEnabled: state.totp !== null,
+      recoveryCodesRemaining: state.recoveryCodes.size,
+      emailVerified: state.verified.email === user.email,
+      phoneVerified: user.phone !== null && state.verified.phone === user.phone,
+      passkeys: state.passkeys.size,
+      strongestFactor: state.passkeys.size > 0 ? 'passkey' : state.totp ? 'totp' : 'email',
+    };
+  }
+}

@@ -1,0 +1,59 @@
+import type { Knex } from 'knex';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/logger.js';
+import type { Message, Messenger } from '../domain/messages.js';
+
+export const ACCOUNT_SENDER = 'Sika <accounts@sika.invalid>';
+
+/** Where a real SMS provider plugs in. None is configured here: SMS stay in the outbox (the sandbox). */
+export interface SmsGateway {
+  send(to: string, text: string): Promise<void>;
+}
+
+/**
+ * Records every message in `message_outbox`, then delivers it: e-mail through SMTP (nodemailer)
+ * when SMTP_URL is set, SMS through the gateway when one is configured. A message no transport
+ * took keeps its text in the outbox (sandbox and development: that is where to read a code); one
+ * that was delivered does not, so codes and links are not kept in clear after they left.
+ */
+export class OutboxMessenger implements Messenger {
+  private readonly email: Transporter | null;
+
+  constructor(
+    private readonly deps: { knex: Knex; clock: Clock; log: Logger; smtpUrl: string | null; sms: SmsGateway | null },
+  ) {
+    this.email = deps.smtpUrl ? nodemailer.createTransport(deps.smtpUrl) : null;
+  }
+
+  async send(message: Message): Promise<void> {
+    const { knex, clock, log } = this.deps;
+    const [row] = await knex('message_outbox')
+      .insert({ channel: message.channel, recipient: message.to, purpose: message.purpose, subject: message.subject, body: message.text, created_at: clock.now() })
+      .returning('id');
+    const id = (row as { id: string }).id;
+    const deliver = this.transportFor(message);
+    if (!deliver) return;
+    try {
+      await deliver();
+      await knex('message_outbox').where({ id }).update({ sent_at: clock.now(), body: null });
+    } catch (err) {
+      // The account flows answer the same either way (no enumeration); the outbox and the log say what failed.
+      log.warn({ err, purpose: message.purpose, channel: message.channel }, 'message not delivered');
+      await knex('message_outbox').where({ id }).update({ error: err instanceof Error ? err.message : String(err), body: null });
+    }
+  }
+
+  private transportFor(message: Message): (() => Promise<void>) | null {
+    if (message.channel === 'email') {
+      const email = this.email;
+      return email && (async () => void (await email.sendMail({ from: ACCOUNT_SENDER, to: message.to, subject: message.subject, text: message.text })));
+    }
+    const sms = this.deps.sms;
+    return sms && (() => sms.send(message.to, `${message.subject}: ${message.text}`));
+  }
+
+  close(): void {
+    this.email?.close();
+  }
+}

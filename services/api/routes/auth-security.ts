@@ -1,0 +1,194 @@
+import QRCode from 'qrcode';
+import { normalizePhone } from '../../../packages/catalog/index.js';
+import { ApiError } from '../../../packages/core/errors.js';
+import type { ContactChanges, CredentialChanges } from '../../../packages/domain/user/contact-changes.js';
+import type { SecondFactors } from '../../../packages/domain/user/second-factors.js';
+import { MFA_PURPOSES, type MfaPurpose } from '../../../packages/domain/verification/events.js';
+import { route, type Family } from '../../../packages/http/routes.js';
+import { deviceOf, email, mfaChallengeSchema, password, tokenPair, userOf } from './auth.js';
+import { signedIn } from './shared.js';
+
+const uuid = { type: 'string', format: 'uuid' };
+const phone = { type: 'string', minLength: 3, maxLength: 32 };
+/** Six digits (an authenticator's or e-mailed code) or a recovery code `xxxxx-xxxxx`. */
+const code = { type: 'string', minLength: 6, maxLength: 11 };
+const recoveryCodes = { type: 'object', properties: { recoveryCodes: { type: 'array', items: { type: 'string' } } } };
+const done = (name: string) => ({ type: 'object', properties: { [name]: { const: true } } });
+
+/** E.164 for a new phone number given in international format. */
+function e164(input: string, param: string): string {
+  const normalized = normalizePhone(input, 'SN');
+  if (normalized === null) throw new ApiError('IKW-VAL-001', 'Not a valid phone number; give it in international format, e.g. +221771234567', param);
+  return normalized;
+}
+
+/**
+ * /api/v1/auth, what protects an account (docs/auth.md, "Second factors" and "Changing e-mail,
+ * phone and password"): challenges answered by the strongest factor, the authenticator app and its
+ * recovery codes, and the changes each challenge guards.
+ */
+export function authSecurityFamily(secondFactors: SecondFactors, changes: ContactChanges): Family {
+  /** A change of credentials behind a challenge of the operation's own purpose. */
+  const guardedChange = <B extends { challengeId: string }>(path: string, purpose: MfaPurpose, summary: string, properties: Record<string, unknown>, required: string[], toChanges: (body: B) => CredentialChanges) =>
+    route<B>({
+      method: 'post',
+      path,
+      summary,
+      auth: signedIn,
+      body: { type: 'object', required: ['challengeId', ...required], additionalProperties: false, properties: { challengeId: uuid, ...properties } },
+      response: done('changed'),
+      handler: async (ctx) => {
+        await changes.change(userOf(ctx), purpose, ctx.body.challengeId, toChanges(ctx.body), ctx.actor);
+        return { changed: true };
+      },
+    });
+
+  return {
+    name: 'auth-security',
+    routes: [
+      route<{ purpose: MfaPurpose }>({
+        method: 'post',
+        path: '/api/v1/auth/mfa/challenge',
+        summary: "Ask for a second-factor challenge for an operation (5 minutes, single use), answered by the user's strongest factor: a passkey (the answer holds the WebAuthn options), the authenticator app, else a code sent by e-mail",
+        auth: signedIn,
+        body: { type: 'object', required: ['purpose'], additionalProperties: false, properties: { purpose: { enum: MFA_PURPOSES.filter((p) => p !== 'login') } } },
+        response: mfaChallengeSchema,
+        handler: (ctx) => secondFactors.challenge(userOf(ctx).userId, ctx.body.purpose, ctx.actor),
+      }),
+      route<{ challengeId: string; code: string }>({
+        method: 'post',
+        path: '/api/v1/auth/mfa/verify',
+        summary: 'Answer a challenge with the code (or a recovery code); a login challenge answers with the tokens. Five tries',
+        auth: 'public',
+        body: { type: 'object', required: ['challengeId', 'code'], additionalProperties: false, properties: { challengeId: uuid, code } },
+        response: { type: 'object', properties: { challengeId: { type: 'string' }, verified: { const: true }, ...tokenPair.properties } },
+        throttle: (body) => body.challengeId,
+        handler: (ctx) => secondFactors.verify(ctx.body.challengeId, ctx.body.code, deviceOf(ctx), ctx.actor),
+      }),
+      route({
+        method: 'get',
+        path: '/api/v1/auth/mfa',
+        summary: "What protects the signed-in user's account: the authenticator app, recovery codes left, verified e-mail and phone",
+        auth: signedIn,
+        response: {
+          type: 'object',
+          properties: { totpEnabled: { type: 'boolean' }, recoveryCodesRemaining: { type: 'integer' }, emailVerified: { type: 'boolean' }, phoneVerified: { type: 'boolean' }, passkeys: { type: 'integer' }, strongestFactor: { enum: ['passkey', 'totp', 'email'] } },
+        },
+        handler: (ctx) => secondFactors.status(userOf(ctx)),
+      }),
+      route({
+        method: 'post',
+        path: '/api/v1/auth/mfa/totp/setup',
+        summary: 'Start setting up an authenticator app: its secret, the otpauth:// URI and a QR code (SVG) to scan; confirm with mfa/totp/verify',
+        auth: signedIn,
+        status: 201,
+        response: { type: 'object', properties: { secretId: { type: 'string' }, secret: { type: 'string' }, otpauthUrl: { type: 'string' }, qrCodeSvg: { type: 'string' } } },
+        handler: async (ctx) => {
+          const setup = await secondFactors.startTotp(userOf(ctx), ctx.actor);
+          return { ...setup, qrCodeSvg: await QRCode.toString(setup.otpauthUrl, { type: 'svg', margin: 1 }) };
+        },
+      }),
+      route<{ secretId: string; code: string }>({
+        method: 'post',
+        path: '/api/v1/auth/mfa/totp/verify',
+        summary: 'Confirm the authenticator app with a code from it: it becomes the second factor; the answer holds ten recovery codes, shown this once',
+        auth: signedIn,
+        body: { type: 'object', required: ['secretId', 'code'], additionalProperties: false, properties: { secretId: uuid, code: { type: 'string', minLength: 6, maxLength: 6 } } },
+        response: { type: 'object', properties: { enabled: { const: true }, ...recoveryCodes.properties } },
+        throttle: (_body, principal) => principal?.user?.userId ?? 'anonymous',
+        handler: (ctx) => secondFactors.activateTotp(userOf(ctx), ctx.body.secretId, ctx.body.code, ctx.actor),
+      }),
+      route<{ challengeId: string }>({
+        method: 'post',
+        path: '/api/v1/auth/mfa/totp/disable',
+        summary: 'Remove the authenticator app (and its recovery codes), behind a verified mfa/totp/disable challenge',
+        auth: signedIn,
+        body: { type: 'object', required: ['challengeId'], additionalProperties: false, properties: { challengeId: uuid } },
+        response: done('disabled'),
+        handler: async (ctx) => {
+          await secondFactors.disableTotp(userOf(ctx), ctx.body.challengeId, ctx.actor);
+          return { disabled: true };
+        },
+      }),
+      route<{ challengeId: string }>({
+        method: 'post',
+        path: '/api/v1/auth/mfa/recovery-codes',
+        summary: 'Replace the recovery codes (the old ones stop working), behind a verified mfa/recovery-codes challenge; shown this once',
+        auth: signedIn,
+        body: { type: 'object', required: ['challengeId'], additionalProperties: false, properties: { challengeId: uuid } },
+        response: recoveryCodes,
+        handler: (ctx) => secondFactors.replaceRecoveryCodes(userOf(ctx), ctx.body.challengeId, ctx.actor),
+      }),
+      guardedChange<{ challengeId: string; newPassword: string }>('/api/v1/auth/change-password-mfa', 'change-password-mfa', 'Change the password behind a verified challenge instead of the current password; the other sessions end', { newPassword: password }, ['newPassword'], (b) => ({ newPassword: b.newPassword })),
+      guardedChange<{ challengeId: string; newEmail: string }>('/api/v1/auth/change-email', 'change-email', 'Change the e-mail address at once behind a verified challenge (unverified until a link sent there is used; email-change/request proves it first)', { newEmail: email }, ['newEmail'], (b) => ({ newEmail: b.newEmail })),
+      guardedChange<{ challengeId: string; newPhone: string }>('/api/v1/auth/change-phone', 'change-phone', 'Change the phone number at once behind a verified challenge (unverified; phone-change/request proves it first)', { newPhone: phone }, ['newPhone'], (b) => ({ newPhone: e164(b.newPhone, 'newPhone') })),
+      guardedChange<{ challengeId: string; newEmail?: string | null; newPhone?: string | null; newPassword?: string | null }>(
+        '/api/v1/auth/personal-info/sensitive',
+        'personal-info/sensitive',
+        'Change e-mail, phone and password in one step behind a verified challenge (at least one)',
+        { newEmail: { ...email, type: ['string', 'null'] }, newPhone: { ...phone, type: ['string', 'null'] }, newPassword: { ...password, type: ['string', 'null'] } },
+        [],
+        (b) => {
+          const result: CredentialChanges = {
+            ...(b.newEmail != null ? { newEmail: b.newEmail } : {}),
+            ...(b.newPhone != null ? { newPhone: e164(b.newPhone, 'newPhone') } : {}),
+            ...(b.newPassword != null ? { newPassword: b.newPassword } : {}),
+          };
+          if (Object.keys(result).length === 0) throw new ApiError('IKW-VAL-001', 'Give newEmail, newPhone or newPassword', 'newEmail');
+          return result;
+        },
+      ),
+      route<{ challengeId: string; newEmail: string }>({
+        method: 'post',
+        path: '/api/v1/auth/email-change/request',
+        summary: 'Ask to move to a new e-mail address behind a verified challenge: a link (1 hour, once) goes there, the old address is told',
+        auth: signedIn,
+        status: 202,
+        body: { type: 'object', required: ['challengeId', 'newEmail'], additionalProperties: false, properties: { challengeId: uuid, newEmail: email } },
+        response: { type: 'object', properties: { requestId: { type: 'string' }, newEmail: { type: 'string' }, expiresAt: { type: 'string', format: 'date-time' } } },
+        handler: (ctx) => changes.requestEmailChange(userOf(ctx), ctx.body.challengeId, ctx.body.newEmail, ctx.actor),
+      }),
+      route<{ token: string }>({
+        method: 'post',
+        path: '/api/v1/auth/email-change/confirm',
+        summary: 'Use the link sent to the new address: the account moves to it, verified',
+        auth: 'public',
+        body: { type: 'object', required: ['token'], additionalProperties: false, properties: { token: { type: 'string', minLength: 1, maxLength: 512 } } },
+        response: { type: 'object', properties: { email: { type: 'string' } } },
+        handler: (ctx) => changes.confirmEmailChange(ctx.body.token, ctx.actor),
+      }),
+      route<{ requestId: string }>({
+        method: 'post',
+        path: '/api/v1/auth/email-change/cancel',
+        summary: 'Cancel a pending e-mail change: its link stops working',
+        auth: signedIn,
+        body: { type: 'object', required: ['requestId'], additionalProperties: false, properties: { requestId: uuid } },
+        response: done('canceled'),
+        handler: async (ctx) => {
+          await changes.cancelEmailChange(userOf(ctx), ctx.body.requestId, ctx.actor);
+          return { canceled: true };
+        },
+      }),
+      route<{ challengeId: string; newPhone: string }>({
+        method: 'post',
+        path: '/api/v1/auth/phone-change/request',
+        summary: 'Ask to move to a new phone number behind a verified challenge: a code goes there by SMS (10 minutes, 5 tries)',
+        auth: signedIn,
+        status: 202,
+        body: { type: 'object', required: ['challengeId', 'newPhone'], additionalProperties: false, properties: { challengeId: uuid, newPhone: phone } },
+        response: { type: 'object', properties: { requestId: { type: 'string' }, newPhone: { type: 'string' }, expiresAt: { type: 'string', format: 'date-time' } } },
+        handler: (ctx) => changes.requestPhoneChange(userOf(ctx), ctx.body.challengeId, e164(ctx.body.newPhone, 'newPhone'), ctx.actor),
+      }),
+      route<{ requestId: string; code: string }>({
+        method: 'post',
+        path: '/api/v1/auth/phone-change/verify',
+        summary: 'Verify the SMS code: the account moves to the new number, verified',
+        auth: signedIn,
+        body: { type: 'object', required: ['requestId', 'code'], additionalProperties: false, properties: { requestId: uuid, code: { type: 'string', pattern: '^[0-9]{6}$' } } },
+        response: { type: 'object', properties: { phone: { type: 'string' } } },
+        throttle: (body) => body.requestId,
+        handler: (ctx) => changes.verifyPhoneChange(userOf(ctx), ctx.body.requestId, ctx.body.code, ctx.actor),
+      }),
+    ],
+  };
+}
