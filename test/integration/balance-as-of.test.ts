@@ -4,7 +4,7 @@ import { unixSeconds } from '../../packages/core/clock.js';
 import { runLedger } from '../../packages/domain/ledger/commands.js';
 import { startProcess } from '../support/child-process.js';
 import { startPaymentsService, type TestService } from '../support/system.js';
-import { advance, assertError, balanceObject, balanceTransactions, fundedMerchant, mobileMoney, payout, payoutFee } from '../support/payouts.js';
+import { advance, assertError, balanceObject, balanceTransactions, fund, fundedMerchant, mobileMoney, OPERATOR_DELAY_MS, payout, payoutFee } from '../support/payouts.js';
 
 /**
  * Issue 20 §2: balances and balance transactions as they stood at a past moment. A workload runs
@@ -83,6 +83,32 @@ t.test('balance?as_of, balance-transactions?created[lte] and `sika ledger balanc
   const theirs = await svc.request('GET', `/api/v1/balance?as_of=${moments.at(-1)!.at}`, { key: other.key });
   t.same(theirs.body, { object: 'balance', livemode: false, available: [], pending: [], reserved: [] });
   t.same(await balanceTransactions(svc, other.key, `?created[lte]=${moments.at(-1)!.at}`), []);
+});
+
+t.test('moments captured between rounds of parallel writers are answered exactly', async (t) => {
+  const svc = await startPaymentsService(t);
+  const { merchant, key } = await fundedMerchant(svc, 500_000);
+  const moments: { at: number; balance: unknown; count: number }[] = [];
+  for (let round = 0; round < 4; round++) {
+    svc.clock.advance(OPERATOR_DELAY_MS);
+    // Ten fundings, two payouts and the operator's answers to the previous round's, all at once.
+    await Promise.all([
+      ...Array.from({ length: 10 }, (_, i) => fund(svc, merchant.id, 1_000 + 10 * round + i)),
+      ...Array.from({ length: 2 }, (_, i) => payout(svc, key, { amount: 5_000 + i, destination: mobileMoney(`8${i}`) })),
+      svc.system.scheduler.runUntilIdle(),
+    ]);
+    moments.push({ at: unixSeconds(svc.clock.now()), balance: await balanceObject(svc, key), count: (await balanceTransactions(svc, key, '?limit=100')).length });
+  }
+  await advance(svc);
+  t.ok(moments.some((m, i) => i > 0 && JSON.stringify(m.balance) !== JSON.stringify(moments[i - 1]!.balance)), 'the rounds moved the balance');
+  for (const [i, m] of moments.entries()) {
+    t.same((await svc.request('GET', `/api/v1/balance?as_of=${m.at}`, { key })).body, m.balance, `round ${i}`);
+    t.equal((await balanceTransactions(svc, key, `?limit=100&created[lte]=${m.at}`)).length, m.count, `round ${i}: the transactions of then`);
+  }
+  const cli = ledgerBalanceCli(svc, merchant.id, moments[1]!.at);
+  t.equal(await cli.exit, 0, cli.output());
+  const captured = moments[1]!.balance as Record<'available' | 'pending' | 'reserved', { amount: number }[]>;
+  t.match(JSON.parse(cli.output()), { balances: [{ available: captured.available[0]!.amount, reserved: captured.reserved[0]!.amount }] }, 'the CLI agrees');
 });
 
 t.test('as_of and created bounds are Unix seconds: anything else is refused', async (t) => {
