@@ -11,7 +11,7 @@ import type { EventStore, RecordedEvent } from './port.js';
  */
 
 /** A checkpoint every this many events, plus the head after every batch. */
-export const CHECKPOINT_EVERY = 1000;
+const CHECKPOINT_EVERY = 1000;
 
 const HEAD = 'audit.chain_head';
 const CHECKPOINTS = 'audit.chain_checkpoints';
@@ -110,11 +110,11 @@ export async function verifyLog(store: EventStore, knex: Knex, options: VerifyOp
   const sealed = await seals(knex);
   const start = options.from === undefined ? undefined : [...sealed].reverse().find((s) => s.position <= options.from!);
   // The global chain needs a sealed starting point: the log's beginning, or a checkpoint before `from`.
-  const global = options.merchantId === undefined && (options.from === undefined || start !== undefined);
+  const checkGlobal = options.merchantId === undefined && (options.from === undefined || start !== undefined);
   let after = start?.position ?? options.from ?? null;
   let count = start?.events ?? 0;
   let chain = start?.chainHash ?? GENESIS_HASH;
-  const pending = global ? sealed.filter((s) => s.events > count) : [];
+  const pending = checkGlobal ? sealed.filter((s) => s.events > count) : [];
   const last = new Map<string, { version: number; hash: string }>();
   const report: VerifyReport = { events: 0, streams: 0, checkpoints: 0, firstBad: null };
   const bad = (e: RecordedEvent, reason: string): VerifyReport => ({
@@ -128,7 +128,7 @@ export async function verifyLog(store: EventStore, knex: Knex, options: VerifyOp
     if (batch.length === 0) break;
     for (const e of batch) {
       after = e.position;
-      if (global) {
+      if (checkGlobal) {
         chain = extendGlobalChain(chain, e.hash);
         count += 1;
         const seal = pending[0];
@@ -144,7 +144,7 @@ export async function verifyLog(store: EventStore, knex: Knex, options: VerifyOp
       report.events += 1;
       let previous = last.get(e.streamId);
       if (!previous && e.version > 0 && options.from !== undefined) {
-        // Verifying from a checkpoint: the stream's earlier events are taken as they are.
+        // Verifying from a position: the stream's earlier events are taken as they are.
         const [before] = await store.readStream(e.streamId, { fromVersion: e.version - 1 });
         if (before && before.version === e.version - 1) previous = { version: before.version, hash: before.hash };
       }

@@ -6,7 +6,7 @@ import type { EventMetadata } from './port.js';
  * The tamper-evident chains of the log (docs/audit.md). Each event's hash covers its stream,
  * version, id, type, data and metadata and the hash of the stream's previous event: one SHA-256
  * per event, computed by the adapter as it appends. The global chain folds those hashes in commit
- * order; the sealer (audit/sealer.ts) stores it at checkpoints.
+ * order; the sealer (audit-chain.ts) stores it at checkpoints.
  */
 
 /** The "previous hash" of a stream's first event, and the global chain before the first event. */

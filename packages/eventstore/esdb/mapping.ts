@@ -141,7 +141,7 @@ export function toJsonData(data: unknown): JSONType {
 }
 
 /** The metadata member that carries the event's chain hash (hash-chain.ts); callers never see it. */
-export const HASH_KEY = '$hash';
+const HASH_KEY = '$hash';
 
 /** A new event as the client's JSON event, keeping the caller's event id; metadata is always written (as JSON), with the chain hash. */
 export function toEventData(event: NewEvent, eventId: string, hash: string): EventData {
