@@ -4,7 +4,9 @@ import { chainSealer, verifyLog } from '../../packages/eventstore/audit-chain.js
 import { eventHash } from '../../packages/eventstore/hash-chain.js';
 import { balanceStream } from '../../packages/domain/ledger/events.js';
 import { startProcess } from '../support/child-process.js';
-import { postgresStore } from '../support/db.js';
+import { migratedDatabase, postgresStore } from '../support/db.js';
+import { migrate, MIGRATIONS } from '../../infra/migrations.js';
+import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
 import { startService, type TestService } from '../support/system.js';
 import { fund, fundedMerchant, mobileMoney, payout } from '../support/payouts.js';
 
@@ -166,4 +168,25 @@ t.test('sealed checkpoints: each one anchors the global chain, and --from starts
   t.equal(forged.checkpoints, 1, 'the checkpoint before it still matched');
   const fromLater = await verifyLog(store, knex, { from: checkpoints[2]!.position });
   t.equal(fromLater.firstBad?.reason.match(/#\d+/)?.[0], '#10', 'from checkpoint #9: the forged v2 (#10) is past the anchor, caught by the head');
+});
+
+t.test('events written before the hashes existed get them from the migration, chained per stream', async (t) => {
+  const before = MIGRATIONS.findIndex((m) => m.name === 'eventstore/002-event-hashes');
+  const { knex } = await migratedDatabase(t, { migrations: MIGRATIONS.slice(0, before) });
+  for (let i = 0; i < 1500; i++) {
+    const stream = `old-${i % 7}`;
+    const version = Math.floor(i / 7);
+    if (version === 0) await knex.raw('INSERT INTO streams (stream_id, version) VALUES (?, 0)', [stream]);
+    else await knex.raw('UPDATE streams SET version = ? WHERE stream_id = ?', [version, stream]);
+    await knex.raw(`INSERT INTO events (stream_id, version, event_id, type, data, metadata) VALUES (?, ?, gen_random_uuid(), 'old', ?::jsonb, ?::jsonb)`, [
+      stream, version, JSON.stringify({ b: i, a: [i, { z: 1, y: 2 }] }), JSON.stringify({ merchant_id: 'acct_old' }),
+    ]);
+  }
+  t.ok((await migrate(knex)).includes('eventstore/002-event-hashes'));
+  const store = new PostgresEventStore(knex);
+  const report = await verifyLog(store, knex);
+  t.equal(report.firstBad, null, 'every stream chains from its first event');
+  t.equal(report.events, 1500);
+  await store.append('old-3', [{ type: 'new', data: {} }], { expectedVersion: await store.streamVersion('old-3') as number });
+  t.equal((await verifyLog(store, knex)).firstBad, null, 'a new event chains on from the migrated ones');
 });
