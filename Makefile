@@ -1,9 +1,9 @@
-# Sika: `make start` serves the API; `make test` runs every suite. Both install what is missing.
+# Sika: `make start` serves the API; `make test` runs every suite. Both install what is missing (make test also Debian's chromium, for the browser suites).
 SHELL := /bin/bash
 NODE_MODULES_STAMP := node_modules/.sika-installed
 SOURCES := $(shell find packages services projections infra test bin -name '*.ts' 2>/dev/null) tsconfig.json
 
-.PHONY: install build layers openapi-lint start test fuzz bench infra-test clean
+.PHONY: install build layers openapi-lint start test fuzz bench infra-test clean chromium
 
 install: $(NODE_MODULES_STAMP)
 
@@ -32,7 +32,15 @@ layers: $(NODE_MODULES_STAMP)
 openapi-lint: $(NODE_MODULES_STAMP)
 	npx redocly lint --max-problems 1000
 
-test: build layers openapi-lint
+# The browser suites (test/browser) drive Debian's chromium: installed with apt-get when it is
+# missing (directly as root, with sudo otherwise); when neither can, one line says how.
+chromium:
+	@command -v chromium >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium >/dev/null; \
+	  elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo apt-get update -qq && sudo apt-get install -y -qq chromium >/dev/null; \
+	  else echo "chromium is missing and cannot be installed without root: run 'sudo apt-get install chromium' (the browser tests need /usr/bin/chromium)"; exit 1; fi; }
+
+test: build layers openapi-lint chromium
 	node dist/test/support/run-tests.js
 
 # The fuzz sweep of test/fuzz, long: FUZZ_RUNS requests per operation (make test runs 8), FUZZ_SEED to vary or replay.

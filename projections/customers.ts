@@ -35,9 +35,9 @@ export const customersProjection: Projection = {
   async apply(trx, event) {
     const e = event as unknown as CustomerEvent;
     if (e.type !== 'customer.created') {
-      // Name and wallet changes: the object after the change says it all.
+      // Contact and wallet changes: the object after the change says it all.
       const o = e.data.object;
-      await trx('read.customers').where({ id: o.id }).update({ name: o.name, currency: o.currency, balance: o.balance });
+      await trx('read.customers').where({ id: o.id }).update({ name: o.name, phone: o.phone, currency: o.currency, balance: o.balance });
       return;
     }
     const c = e.data;
@@ -102,4 +102,10 @@ export function customerObject(row: CustomerRow): CustomerObject {
     created: unixSeconds(row.created_at),
     livemode: row.environment === 'live',
   };
+}
+
+/** The id of this owner's customer with this e-mail address (any case), if there is one (the oldest, should there be several). */
+export async function findCustomerIdByEmail(knex: Knex, owner: Owner, email: string): Promise<string | undefined> {
+  const row = await ownedRows(knex, 'read.customers', owner).whereRaw('lower(email) = ?', [email.toLowerCase()]).orderBy('created_at').select('id').first<{ id: string } | undefined>();
+  return row?.id;
 }

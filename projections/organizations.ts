@@ -34,8 +34,12 @@ export const organizationsProjection: Projection = {
         );
         CREATE INDEX organization_members_user ON read.organization_members (user_id)`),
     },
+    {
+      name: 'organizations/002-require-mfa',
+      up: (knex) => knex.raw('ALTER TABLE read.organizations ADD COLUMN require_mfa boolean NOT NULL DEFAULT false'),
+    },
   ],
-  handles: ['organization.created', 'organization.merchant_added', 'organization.member_added', 'organization.member_role_changed', 'organization.member_removed'],
+  handles: ['organization.created', 'organization.merchant_added', 'organization.member_added', 'organization.member_role_changed', 'organization.member_removed', 'organization.settings_updated'],
   async apply(trx, event) {
     const e = event as unknown as OrganizationEvent;
     switch (e.type) {
@@ -61,6 +65,9 @@ export const organizationsProjection: Projection = {
         return;
       case 'organization.member_removed':
         await trx('read.organization_members').where({ organization_id: e.data.organizationId, user_id: e.data.userId }).delete();
+        return;
+      case 'organization.settings_updated':
+        await trx('read.organizations').where({ id: e.data.organizationId }).update({ require_mfa: e.data.requireMfa });
         return;
       default:
         return;
@@ -93,6 +100,7 @@ export interface MembershipRow {
   type: OrganizationType;
   parent_id: string | null;
   created_at: Date;
+  require_mfa: boolean;
   role: Role;
   merchant_ids: string[];
 }

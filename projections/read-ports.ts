@@ -13,7 +13,7 @@ export function readPorts(knex: Knex): ReadPorts {
     findPrices: (owner, ids) => findPrices(knex, owner, ids),
     findPaymentIntent: (owner, id) => findPaymentIntent(knex, owner, id),
     memberships: async (userId) =>
-      (await listMemberships(knex, userId)).map((m) => ({ organizationId: m.id, role: m.role, merchantIds: m.merchant_ids })),
+      (await listMemberships(knex, userId)).map((m) => ({ organizationId: m.id, role: m.role, merchantIds: m.merchant_ids, requireMfa: m.require_mfa })),
     sessionRole: (sessionId, organizationId, at) => liveSessionRole(knex, sessionId, organizationId, at),
     organizationOfMerchant: (merchantId) => organizationOfMerchant(knex, merchantId),
   };

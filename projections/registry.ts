@@ -1,6 +1,8 @@
 import { apiKeysProjection } from './api-keys.js';
 import { balanceTransactionsProjection } from './balance-transactions.js';
 import { balancesProjection } from './balances.js';
+import { checkoutSessionsProjection } from './checkout-sessions.js';
+import { customerPortalSessionsProjection } from './customer-portal-sessions.js';
 import { customersProjection } from './customers.js';
 import { invoicesProjection } from './invoices.js';
 import { ledgerEntriesProjection } from './ledger-entries.js';
@@ -10,6 +12,7 @@ import { organizationInvitationsProjection } from './organization-invitations.js
 import { organizationsProjection } from './organizations.js';
 import { paymentIntentEventsProjection } from './payment-intent-events.js';
 import { paymentIntentsProjection } from './payment-intents.js';
+import { paymentLinksProjection } from './payment-links.js';
 import { payoutMethodsProjection } from './payout-methods.js';
 import { payoutSettingsProjection } from './payout-settings.js';
 import { payoutsProjection } from './payouts.js';
@@ -18,6 +21,7 @@ import { refundsProjection } from './refunds.js';
 import { subscriptionsProjection } from './subscriptions.js';
 import { usageRecordsProjection } from './usage-records.js';
 import { userPasskeysProjection } from './user-passkeys.js';
+import { userSecurityEventsProjection } from './user-security-events.js';
 import { userSessionsProjection } from './user-sessions.js';
 import { usersProjection } from './users.js';
 import { webhookEndpointsProjection } from './webhook-endpoints.js';
@@ -47,8 +51,13 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   usersProjection,
   userSessionsProjection,
   userPasskeysProjection,
+  userSecurityEventsProjection,
   organizationsProjection,
   organizationInvitationsProjection,
+  // Checkout sessions, payment links, the customer portal
+  paymentLinksProjection,
+  checkoutSessionsProjection,
+  customerPortalSessionsProjection,
   // Audit and reconciliation
   ledgerEntriesProjection,
 ];

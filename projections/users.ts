@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { UserEvent } from '../packages/domain/user/events.js';
 import type { Projection } from './projection.js';
 
-/** read.users: the profile `GET /api/v1/auth/me` shows. */
+/** read.users: the profile `GET /api/v1/auth/me` shows, and what protects the account (`GET /api/v1/auth/mfa`, `/google`, `/email-change`). */
 export const usersProjection: Projection = {
   name: 'users',
   tables: ['read.users'],
@@ -26,8 +26,41 @@ export const usersProjection: Projection = {
           created_at timestamptz NOT NULL
         )`),
     },
+    {
+      // What protects the account, for the GET routes: counts and flags, never a secret.
+      name: 'users/002-security',
+      up: (knex) =>
+        knex.raw(`ALTER TABLE read.users
+          ADD COLUMN totp_enabled boolean NOT NULL DEFAULT false,
+          ADD COLUMN recovery_codes_remaining integer NOT NULL DEFAULT 0,
+          ADD COLUMN passkeys integer NOT NULL DEFAULT 0,
+          ADD COLUMN google_email text,
+          ADD COLUMN google_linked_at timestamptz,
+          ADD COLUMN pending_email text,
+          ADD COLUMN pending_email_request_id text,
+          ADD COLUMN pending_email_expires_at timestamptz`),
+    },
   ],
-  handles: ['user.created', 'user.default_organization_set', 'user.profile_updated', 'user.onboarding_updated', 'user.contact_verified', 'user.email_changed', 'user.phone_changed'],
+  handles: [
+    'user.created',
+    'user.default_organization_set',
+    'user.profile_updated',
+    'user.onboarding_updated',
+    'user.contact_verified',
+    'user.email_changed',
+    'user.phone_changed',
+    'user.totp_activated',
+    'user.totp_disabled',
+    'user.recovery_code_used',
+    'user.recovery_codes_replaced',
+    'user.passkey_added',
+    'user.passkey_removed',
+    'user.google_linked',
+    'user.google_unlinked',
+    'user.token_issued',
+    'user.token_used',
+    'user.token_canceled',
+  ],
   async apply(trx, event) {
     const e = event as unknown as UserEvent;
     const userId = event.streamId.slice('user-'.length);
@@ -56,7 +89,40 @@ export const usersProjection: Projection = {
         return;
       // A new address or number is not verified until a code or link sent there comes back.
       case 'user.email_changed':
-        await trx('read.users').where({ id: userId }).update({ email: e.data.email, email_verified_at: null });
+        await trx('read.users').where({ id: userId }).update({ email: e.data.email, email_verified_at: null, pending_email: null, pending_email_request_id: null, pending_email_expires_at: null });
+        return;
+      case 'user.totp_activated':
+        await trx('read.users').where({ id: userId }).update({ totp_enabled: true, recovery_codes_remaining: e.data.recoveryCodeHashes.length });
+        return;
+      case 'user.totp_disabled':
+        await trx('read.users').where({ id: userId }).update({ totp_enabled: false, recovery_codes_remaining: 0 });
+        return;
+      case 'user.recovery_code_used':
+        await trx('read.users').where({ id: userId }).decrement('recovery_codes_remaining', 1);
+        return;
+      case 'user.recovery_codes_replaced':
+        await trx('read.users').where({ id: userId }).update({ recovery_codes_remaining: e.data.recoveryCodeHashes.length });
+        return;
+      case 'user.passkey_added':
+        await trx('read.users').where({ id: userId }).increment('passkeys', 1);
+        return;
+      case 'user.passkey_removed':
+        await trx('read.users').where({ id: userId }).decrement('passkeys', 1);
+        return;
+      case 'user.google_linked':
+        await trx('read.users').where({ id: userId }).update({ google_email: e.data.email, google_linked_at: e.data.at });
+        return;
+      case 'user.google_unlinked':
+        await trx('read.users').where({ id: userId }).update({ google_email: null, google_linked_at: null });
+        return;
+      case 'user.token_issued':
+        if (e.data.kind === 'email_change') {
+          await trx('read.users').where({ id: userId }).update({ pending_email: e.data.newEmail, pending_email_request_id: e.data.tokenId, pending_email_expires_at: e.data.expiresAt });
+        }
+        return;
+      case 'user.token_used':
+      case 'user.token_canceled':
+        await trx('read.users').where({ id: userId, pending_email_request_id: e.data.tokenId }).update({ pending_email: null, pending_email_request_id: null, pending_email_expires_at: null });
         return;
       case 'user.phone_changed':
         await trx('read.users').where({ id: userId }).update({ phone: e.data.phone, phone_verified_at: null });
@@ -92,6 +158,14 @@ export interface UserRow {
   phone_verified_at: Date | null;
   default_organization_id: string | null;
   created_at: Date;
+  totp_enabled: boolean;
+  recovery_codes_remaining: number;
+  passkeys: number;
+  google_email: string | null;
+  google_linked_at: Date | null;
+  pending_email: string | null;
+  pending_email_request_id: string | null;
+  pending_email_expires_at: Date | null;
 }
 
 export function findUser(knex: Knex, id: string): Promise<UserRow | undefined> {

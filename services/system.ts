@@ -14,12 +14,18 @@ import { SignUp } from '../packages/domain/user/signup.js';
 import { ContactChanges } from '../packages/domain/user/contact-changes.js';
 import { SecondFactors } from '../packages/domain/user/second-factors.js';
 import { Passkeys, relyingPartyOf } from '../packages/domain/user/passkeys.js';
+import { GoogleSignIn } from '../packages/domain/google-sign-in/service.js';
+import { OpenIdClientProvider } from '../packages/providers/openid.js';
 import { Verifications } from '../packages/domain/verification/commands.js';
 import { KeyedHasher } from '../packages/core/hashing.js';
 import { OutboxMessenger } from '../packages/messaging/messenger.js';
 import { AppTokenSigner } from '../packages/domain/user/tokens.js';
 import type { Environment } from '../packages/domain/merchant/events.js';
 import { PaymentIntents } from '../packages/domain/payment-intent/commands.js';
+import { CheckoutSessions } from '../packages/domain/checkout-session/commands.js';
+import { PaymentLinks } from '../packages/domain/payment-link/commands.js';
+import { CustomerPortal } from '../packages/domain/customer-portal/commands.js';
+import { findCustomerIdByEmail } from '../projections/customers.js';
 import type { EventStore } from '../packages/eventstore/port.js';
 import { PostgresEventStore } from '../packages/eventstore/postgres/store.js';
 import { IdempotencyStore } from '../packages/http/idempotency.js';
@@ -76,6 +82,11 @@ export interface System {
   /** The bus consumers (webhook dispatch, invoice payments); a scale-out dispatcher process runs them. */
   busConsumers: ConsumerSpec[];
   paymentIntents: PaymentIntents;
+  /** Hosted checkout: sessions and the payment links that open them (docs/checkout.md). */
+  checkoutSessions: CheckoutSessions;
+  paymentLinks: PaymentLinks;
+  /** The customer portal's sign-in by e-mailed code. */
+  customerPortal: CustomerPortal;
   payouts: Payouts;
   webhookEndpoints: WebhookEndpoints;
   webhooks: WebhookDispatcher;
@@ -94,6 +105,8 @@ export interface System {
   passkeys: Passkeys;
   /** E-mail, phone and password changes behind a second factor. */
   contactChanges: ContactChanges;
+  /** Sign-in with Google, and connecting a Google account (GOOGLE_*; unconfigured: IKW-FED-001). */
+  google: GoogleSignIn;
   /** Starts the bus consumers, the relay (BUS=kafka), the projector (EVENT_STORE=esdb) and, unless told not to, the scheduler's polling loop. */
   startBackground(options?: { schedulerLoop?: boolean }): Promise<void>;
   /** Waits until the bus consumers have caught up and no scheduled job is due (tests, CLI). */
@@ -167,6 +180,8 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     scheduleSettlement: enqueuer(ledgerSettlement),
     instance,
   });
+  const paymentLinks = new PaymentLinks({ store, clock, publicUrl: config.publicUrl });
+  const checkoutSessions = new CheckoutSessions({ store, clock, publicUrl: config.publicUrl, paymentIntents, paymentLinks });
   const payouts = new Payouts({
     store,
     clock,
@@ -189,7 +204,27 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     messenger,
     accountExists: async (email) => (await accounts.userIdOf(email)) !== null,
   });
+  const customerPortal = new CustomerPortal({
+    store,
+    clock,
+    customerByEmail: (owner, email) => findCustomerIdByEmail(knex, owner, email),
+    codes: new KeyedHasher(secretsKey, 'sika:customer-portal-codes:v1'),
+    messenger,
+  });
   const passkeys = new Passkeys({ clock, accounts, verifications, messenger, rp: relyingPartyOf(config.publicUrl) });
+  const secondFactors = new SecondFactors({ clock, accounts, verifications, box: secretBox, recoveryCodes: new KeyedHasher(secretsKey, 'sika:recovery-codes:v1'), passkeys, messenger });
+  const google = new GoogleSignIn({
+    store,
+    clock,
+    accounts,
+    secondFactors,
+    verifications,
+    messenger,
+    box: secretBox,
+    provider: config.google ? new OpenIdClientProvider(config.google, log) : null,
+    publicUrl: config.publicUrl,
+    returnOrigins: config.google?.returnOrigins ?? [],
+  });
   const webhookEndpoints = new WebhookEndpoints(store, clock, secretBox, config.webhookAllowPrivateUrls);
   const notifier = new Notifier(knex, clock, config.smtpUrl, log);
   const webhooks = new WebhookDispatcher({
@@ -238,6 +273,9 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     scheduler,
     busConsumers,
     paymentIntents,
+    checkoutSessions,
+    paymentLinks,
+    customerPortal,
     payouts,
     webhookEndpoints,
     webhooks,
@@ -246,8 +284,9 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     organizations,
     verifications,
     signUp: new SignUp({ store, clock, accounts, organizations, verifications }),
-    secondFactors: new SecondFactors({ clock, accounts, verifications, passkeys, box: secretBox, recoveryCodes: new KeyedHasher(secretsKey, 'sika:recovery-codes:v1'), messenger }),
+    secondFactors,
     passkeys,
+    google,
     contactChanges: new ContactChanges({ clock, accounts, verifications, messenger, publicUrl: config.publicUrl }),
     startBackground: async ({ schedulerLoop = true } = {}) => {
       await projector?.start();

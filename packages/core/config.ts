@@ -28,6 +28,17 @@ export interface Config {
   rateLimitPerAddress: RateLimitRule | null;
   /** Sign-in attempts per e-mail address (null: no limit); code verification will share it. */
   signInLimit: RateLimitRule | null;
+  /** Sign-in with Google (OpenID Connect); null when GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are unset. */
+  google: GoogleConfig | null;
+}
+
+export interface GoogleConfig {
+  /** The OpenID issuer (discovery at `<issuer>/.well-known/openid-configuration`). */
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** Origins besides PUBLIC_URL's that `returnUrl` may point to (the dashboard's, when served elsewhere). */
+  returnOrigins: string[];
 }
 
 /** At most `limit` requests per `windowMs`. */
@@ -111,6 +122,30 @@ function url(env: Env, name: string, protocols: string[]): string | null {
   return raw;
 }
 
+function google(env: Env): GoogleConfig | null {
+  const clientId = env.GOOGLE_CLIENT_ID || null;
+  const clientSecret = env.GOOGLE_CLIENT_SECRET || null;
+  if (clientId === null && clientSecret === null) return null;
+  if (clientId === null) throw new ConfigError('GOOGLE_CLIENT_ID', 'is required when GOOGLE_CLIENT_SECRET is set');
+  if (clientSecret === null) throw new ConfigError('GOOGLE_CLIENT_SECRET', 'is required when GOOGLE_CLIENT_ID is set');
+  const issuer = (url(env, 'GOOGLE_ISSUER', ['https:', 'http:']) ?? 'https://accounts.google.com').replace(/\/+$/, '');
+  const returnOrigins = (env.GOOGLE_RETURN_ORIGINS ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean)
+    .map((o) => {
+      let parsed: URL;
+      try {
+        parsed = new URL(o);
+      } catch {
+        throw new ConfigError('GOOGLE_RETURN_ORIGINS', `"${o}" is not an origin like https://dashboard.example.com`);
+      }
+      if (!['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== o.replace(/\/+$/, '')) throw new ConfigError('GOOGLE_RETURN_ORIGINS', `"${o}" is not an origin like https://dashboard.example.com`);
+      return parsed.origin;
+    });
+  return { issuer, clientId, clientSecret, returnOrigins };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const eventStore = oneOf(env, 'EVENT_STORE', ['postgres', 'esdb'] as const, 'postgres');
   const esdbUrl = url(env, 'ESDB_URL', ['esdb:', 'esdb+discover:', 'kurrentdb:']);
@@ -170,5 +205,6 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerCredential: rateLimit(env, 'RATE_LIMIT', '100/1s'),
     rateLimitPerAddress: rateLimit(env, 'RATE_LIMIT_ADDRESS', '300/1s'),
     signInLimit: rateLimit(env, 'RATE_LIMIT_SIGN_IN', '10/15m'),
+    google: google(env),
   };
 }

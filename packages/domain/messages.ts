@@ -15,7 +15,9 @@ export type MessagePurpose =
   | 'email_change'
   | 'phone_change_code'
   /** A factor added or removed, an address or password changed: told to the user. */
-  | 'security_notice';
+  | 'security_notice'
+  /** The sign-in code of a merchant's customer to the customer portal (docs/checkout.md). */
+  | 'customer_portal_code';
 
 export interface Message {
   channel: MessageChannel;

@@ -37,6 +37,8 @@ export interface Membership {
   role: Role;
   /** Its merchants, oldest first: a session in the organization acts for one of them. */
   merchantIds: string[];
+  /** The organization's owners must keep a second factor. */
+  requireMfa: boolean;
 }
 
 export interface AccountDirectory {

@@ -125,6 +125,8 @@ export function toApiError(err: unknown, log: Logger): ApiError {
       return new ApiError('IKW-REQ-001');
     case 'entity.too.large':
       return new ApiError('IKW-REQ-003');
+    case 'parameters.too.many':
+      return new ApiError('IKW-VAL-002', 'The form has more fields than the operation takes');
     case 'encoding.unsupported':
       return unsupportedEncoding();
     case 'charset.unsupported':
@@ -303,8 +305,15 @@ export function createApp(deps: AppDeps) {
     next();
   });
 
-  // JSON only: a body in any other media type is refused before it is read.
-  app.use((req: Request, _res: Response, next: NextFunction) => {
+  // JSON only, but for the hosted pages' forms: a body in any other media type is refused before it is read.
+  const formRoutes = deps.families.flatMap((f) => f.routes.filter((r) => r.form).map((r) => ({ method: r.method.toUpperCase(), matcher: match(r.path, { decode: false }) })));
+  const takesForm = (req: Request) => formRoutes.some((f) => f.method === req.method && f.matcher(req.path) !== false);
+  const parseForm = express.urlencoded({ extended: false, limit: BODY_LIMIT, parameterLimit: 100 });
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (hasBody(req) && req.is('application/x-www-form-urlencoded') && takesForm(req)) {
+      parseForm(req, res, next);
+      return;
+    }
     if (hasBody(req) && !req.is(['application/json', 'application/*+json'])) {
       next(new ApiError('IKW-REQ-002'));
       return;

@@ -28,6 +28,11 @@ export interface Route<Body = unknown, Query = unknown, Params = unknown> {
   /** `public` routes take no credential (health checks, hosted pages). */
   auth: RouteAuth | 'public';
   body?: JsonSchema;
+  /**
+   * The body may also come as an HTML form (`application/x-www-form-urlencoded`): the hosted
+   * pages' forms, which work without JavaScript. Its fields arrive as strings.
+   */
+  form?: true;
   query?: JsonSchema;
   params?: JsonSchema;
   /** Schema of the success body, for /openapi.json. */

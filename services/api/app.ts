@@ -4,12 +4,18 @@ import type { System } from '../system.js';
 import { buildOpenApi, openApiFamily } from './openapi.js';
 import { authFamily } from './routes/auth.js';
 import { authPasskeysFamily } from './routes/auth-passkeys.js';
+import { authGoogleFamily } from './routes/auth-google.js';
 import { authSecurityFamily } from './routes/auth-security.js';
 import { authSignUpFamily } from './routes/auth-signup.js';
 import { invitationsFamily } from './routes/invitations.js';
 import { balanceTransactionsFamily } from './routes/balance-transactions.js';
 import { balanceFamily } from './routes/balance.js';
 import { billingFamily } from './routes/billing.js';
+import { checkoutApiFamily } from './routes/checkout-api.js';
+import { checkoutPagesFamily } from './routes/checkout-pages.js';
+import { checkoutSessionsFamily } from './routes/checkout-sessions.js';
+import { customerPortalPagesFamily } from './routes/customer-portal-pages.js';
+import { customerPortalFamily } from './routes/customer-portal.js';
 import { feesFamily } from './routes/fees.js';
 import { geographyFamily } from './routes/geography.js';
 import { healthFamily } from './routes/health.js';
@@ -25,6 +31,8 @@ import { onboardingFamily } from './routes/onboarding.js';
 import { operationsFamily } from './routes/operations.js';
 import { organizationsFamily } from './routes/organizations.js';
 import { paymentIntentsFamily } from './routes/payment-intents.js';
+import { paymentLinksFamily } from './routes/payment-links.js';
+import { payFamily } from './routes/pay.js';
 import { payoutsFamily } from './routes/payouts.js';
 import { sandboxFamily } from './routes/sandbox.js';
 import { webhookEndpointsFamily } from './routes/webhook-endpoints.js';
@@ -35,9 +43,10 @@ export function apiFamilies(system: System): Family[] {
   return [
     healthFamily(system.knex, system.config.eventStore === 'esdb' ? 'projector' : 'inline'),
     authFamily(system.accounts, system.secondFactors, system.knex, system.clock),
-    authSecurityFamily(system.secondFactors, system.contactChanges),
+    authSecurityFamily(system.knex, system.clock, system.secondFactors, system.contactChanges),
     authPasskeysFamily(system.knex, system.passkeys),
     authSignUpFamily(system.accounts, system.verifications, system.signUp),
+    authGoogleFamily(system.google),
     invitationsFamily(system.signUp),
     organizationsFamily(system.knex, system.accounts, system.organizations),
     onboardingFamily(system.knex),
@@ -61,6 +70,14 @@ export function apiFamilies(system: System): Family[] {
     merchantRefundsFamily(system.knex, system.billing.refunds),
     merchantTeamFamily(system.knex, system.clock, system.organizations),
     billingFamily(system.knex, system.billing),
+    // Hosted checkout: sessions, their page and its API, payment links (docs/checkout.md).
+    checkoutSessionsFamily(system.knex, system.clock, system.checkoutSessions),
+    checkoutApiFamily(system.knex, system.clock, system.checkoutSessions),
+    checkoutPagesFamily(system.knex, system.clock, system.checkoutSessions),
+    paymentLinksFamily(system.knex, system.paymentLinks),
+    payFamily(system.knex, system.checkoutSessions),
+    customerPortalFamily(system.knex, system.clock, system.customerPortal, system.billing, system.paymentIntents),
+    customerPortalPagesFamily(system.knex, system.clock, system.customerPortal, system.billing, system.config.publicUrl.startsWith('https:')),
   ];
 }
 

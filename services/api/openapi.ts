@@ -138,7 +138,9 @@ function operation(family: Family, r: Route): Record<string, unknown> {
     // Either credential works on every authenticated route but the account ones; the array names the scope it must hold.
     security: r.auth === 'public' ? [] : r.auth.appTokenOnly ? [{ appToken: [] }] : [{ apiKey: [r.auth.scope] }, { appToken: [r.auth.scope] }],
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: r.body } } } } : {}),
+    ...(r.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: r.body }, ...(r.form ? { 'application/x-www-form-urlencoded': { schema: r.body } } : {}) } } }
+      : {}),
     responses: {
       [String(r.status ?? 200)]: {
         description: 'Success',

@@ -148,6 +148,7 @@ t.test('e-mail change: a link to the new address moves the account; cancel; a ta
   const asked = await request(await emailChallenge(svc, mails, me.accessToken, 'old@shop.example', 'email-change/request'), 'New@Shop.example');
   t.match(asked, { status: 202, body: { requestId: /^[0-9a-f-]{36}$/, newEmail: 'new@shop.example' } });
   t.match(lastMail(mails, 'old@shop.example'), /change of your e-mail address to new@shop\.example was asked/);
+  t.match(await svc.request('GET', '/api/v1/auth/email-change', { key: me.accessToken }), { body: { pending: { requestId: asked.body.requestId, newEmail: 'new@shop.example' } } });
   const link = /(ec_[A-Za-z0-9_-]{43}\.[0-9a-f-]{36})/.exec(lastMail(mails, 'new@shop.example'))![1]!;
   t.match(await post(svc, '/api/v1/auth/email-change/confirm', { token: link }), { status: 200, body: { email: 'new@shop.example' } });
   t.match(await post(svc, '/api/v1/auth/email-change/confirm', { token: link }), { status: 400, body: { code: 'IKW-ACC-006' } }, 'once');
@@ -188,4 +189,31 @@ t.test('phone change by SMS code; direct changes and personal-info/sensitive; a 
   t.match(await post(svc, '/api/v1/auth/personal-info/sensitive', { challengeId: sensitive, newEmail: 'moved@shop.example', newPassword: 'brand new password' }, me.accessToken), { status: 200 }, 'the challenge was not used up by the refusal');
   t.equal((await post(svc, '/api/v1/auth/login', { email: 'moved@shop.example', password: 'brand new password' })).status, 200);
   t.match(lastMail(mails, 'phone@shop.example'), /e-mail address, password of your Sika account were changed/, 'the old address is told');
+});
+
+t.test('an organization that requires a second factor keeps its owners’ last one', async (t) => {
+  const { svc, mails } = await start(t);
+  const m = await svc.merchant('Strict shop');
+  await svc.member(m, 'owner@strict.example', PASSWORD);
+  await svc.member(m, 'viewer@strict.example', PASSWORD, 'viewer');
+  const owner = (await signIn(svc, 'owner@strict.example')).accessToken;
+  const viewer = (await signIn(svc, 'viewer@strict.example')).accessToken;
+  t.match(await svc.request('GET', '/api/v1/merchant/team/settings', { key: owner }), { status: 200, body: { require_mfa: false } });
+  t.match(await svc.request('PATCH', '/api/v1/merchant/team/settings', { key: viewer, body: { require_mfa: true } }), { status: 403, body: { code: 'IKW-ACC-002' } });
+  t.match(await svc.request('PATCH', '/api/v1/merchant/team/settings', { key: owner, body: { require_mfa: true } }), { status: 200, body: { require_mfa: true } });
+
+  const setup = (await post(svc, '/api/v1/auth/mfa/totp/setup', undefined, owner)).body;
+  await post(svc, '/api/v1/auth/mfa/totp/verify', { secretId: setup.secretId, code: await appCode(setup.secret, svc) }, owner);
+  const answered = async () => {
+    const c = await post(svc, '/api/v1/auth/mfa/challenge', { purpose: 'mfa/totp/disable' }, owner);
+    svc.clock.advance(30_000);
+    await post(svc, '/api/v1/auth/mfa/verify', { challengeId: c.body.challengeId, code: await appCode(setup.secret, svc) });
+    return c.body.challengeId as string;
+  };
+  const challengeId = await answered();
+  t.match(await post(svc, '/api/v1/auth/mfa/totp/disable', { challengeId }, owner), { status: 409, body: { code: 'IKW-ACC-010' } }, 'the last factor of an owner stays');
+  t.match(await svc.request('GET', '/api/v1/auth/mfa', { key: owner }), { body: { totpEnabled: true } });
+  t.match(await svc.request('PATCH', '/api/v1/merchant/team/settings', { key: owner, body: { require_mfa: false } }), { status: 200 });
+  t.match(await post(svc, '/api/v1/auth/mfa/totp/disable', { challengeId }, owner), { status: 200 }, 'the refused removal did not use the challenge up');
+  t.ok(mails.length > 0);
 });

@@ -43,6 +43,10 @@ t.test('a bad value names its variable', async (t) => {
     [{ IDEMPOTENCY_TTL: 'forever' }, 'IDEMPOTENCY_TTL'],
     [{ PUBLIC_URL: 'ftp://x' }, 'PUBLIC_URL'],
     [{ SETTLEMENT_DELAY: 'later' }, 'SETTLEMENT_DELAY'],
+    [{ GOOGLE_CLIENT_ID: 'id' }, 'GOOGLE_CLIENT_SECRET'],
+    [{ GOOGLE_CLIENT_SECRET: 'secret' }, 'GOOGLE_CLIENT_ID'],
+    [{ GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 'secret', GOOGLE_ISSUER: 'ftp://x' }, 'GOOGLE_ISSUER'],
+    [{ GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 'secret', GOOGLE_RETURN_ORIGINS: 'https://dash.example.com/app' }, 'GOOGLE_RETURN_ORIGINS'],
   ];
   for (const [env, variable] of cases) {
     try {
@@ -53,4 +57,15 @@ t.test('a bad value names its variable', async (t) => {
       t.equal((err as ConfigError).variable, variable, JSON.stringify(env));
     }
   }
+});
+
+t.test('sign-in with Google: off without a client, Google by default, extra return origins', async (t) => {
+  t.equal(loadConfig({}).google, null);
+  t.same(loadConfig({ GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 'secret' }).google, { issuer: 'https://accounts.google.com', clientId: 'id', clientSecret: 'secret', returnOrigins: [] });
+  t.same(loadConfig({ GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 'secret', GOOGLE_ISSUER: 'http://127.0.0.1:9000/', GOOGLE_RETURN_ORIGINS: 'https://dash.example.com, http://localhost:5173' }).google, {
+    issuer: 'http://127.0.0.1:9000',
+    clientId: 'id',
+    clientSecret: 'secret',
+    returnOrigins: ['https://dash.example.com', 'http://localhost:5173'],
+  });
 });

@@ -1,6 +1,6 @@
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
-import { getCurrency } from '../../catalog/index.js';
+import { getCurrency, normalizePhone } from '../../catalog/index.js';
 import { derivedId, newUuid } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import { auditMetadata, type Actor } from '../audit.js';
@@ -89,6 +89,23 @@ export class Customers extends CommandService<CustomerCommand, CustomerState, Cu
     super(deps.store, customerStream, customerDecider);
   }
 
+
+  /** The customer changes their name or phone number (the customer portal); null removes the phone. */
+  async updateContact(who: Owner, id: string, input: { name?: string; phone?: string | null }, actor: Actor): Promise<CustomerObject> {
+    let phone = input.phone;
+    if (typeof phone === 'string') {
+      // International format: a customer may live anywhere.
+      const normalized = normalizePhone(phone, 'ZZ');
+      if (!normalized) throw new ApiError('IKW-VAL-007', 'phone is not a valid phone number in international format (+…)', 'phone');
+      phone = normalized;
+    }
+    const result = await this.run(
+      id,
+      { type: 'update_contact', owner: who, at: this.deps.clock.now(), ...(input.name !== undefined ? { name: input.name } : {}), ...(phone !== undefined ? { phone } : {}) },
+      auditMetadata(this.deps.clock, who, id, actor),
+    );
+    return toCustomerObject(result.state);
+  }
 
   /** The id of the request's customer; IKW-BIL-006 when an id names no customer of this merchant and environment. */
   async resolve(who: Owner, ref: CustomerRef, meta: EventMetadata): Promise<string> {

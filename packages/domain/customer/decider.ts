@@ -18,11 +18,14 @@ export type CustomerCommand =
       | { type: 'credit'; creditId: string; amount: number; currency: string; reason: CreditReason; source: string | null }
       | { type: 'apply_to_invoice'; applicationId: string; invoiceId: string; currency: string; maxAmount: number }
       | { type: 'settle_application'; applicationId: string; accepted: number }
+      /** The customer's own change of contact details (the portal); the e-mail address, which signs them in, stays. */
+      | { type: 'update_contact'; name?: string; phone?: string | null }
     ));
 
 export interface CustomerState {
   customer: CustomerCreated | null;
   name: string | null;
+  phone: string | null;
   /** The wallet's currency: set by the first credit; null while the wallet has never held money. */
   walletCurrency: string | null;
   balance: number;
@@ -34,6 +37,7 @@ export interface CustomerState {
 export const initialCustomerState: CustomerState = {
   customer: null,
   name: null,
+  phone: null,
   walletCurrency: null,
   balance: 0,
   credits: new Set(),
@@ -47,7 +51,7 @@ export function toCustomerObject(state: CustomerState): CustomerObject {
     object: 'customer',
     name: state.name,
     email: c.email,
-    phone: c.phone,
+    phone: state.phone,
     currency: state.walletCurrency ?? c.currency,
     balance: state.balance,
     metadata: c.metadata,
@@ -67,9 +71,13 @@ export const customerDecider: Decider<CustomerCommand, CustomerState, CustomerEv
   evolve(state, event) {
     switch (event.type) {
       case 'customer.created':
-        return { ...state, customer: event.data, name: event.data.name };
+        return { ...state, customer: event.data, name: event.data.name, phone: event.data.phone };
       case 'customer.updated':
-        return { ...state, name: event.data.name };
+        return {
+          ...state,
+          ...(event.data.name !== undefined ? { name: event.data.name } : {}),
+          ...(event.data.phone !== undefined ? { phone: event.data.phone } : {}),
+        };
       case 'customer.balance_credited':
         return {
           ...state,
@@ -104,6 +112,13 @@ export const customerDecider: Decider<CustomerCommand, CustomerState, CustomerEv
     assertOwned(c, command.owner, 'No such customer', 'customer');
     const at = command.at.toISOString();
     switch (command.type) {
+      case 'update_contact': {
+        const changes = {
+          ...(command.name !== undefined && command.name !== state.name ? { name: command.name } : {}),
+          ...(command.phone !== undefined && command.phone !== state.phone ? { phone: command.phone } : {}),
+        };
+        return Object.keys(changes).length === 0 ? [] : withObjects(state, [{ type: 'customer.updated', data: changes }]);
+      }
       case 'credit': {
         if (state.credits.has(command.creditId)) return [];
         if (!Number.isSafeInteger(command.amount) || command.amount <= 0) throw new ApiError('IKW-VAL-001', 'A credit is a positive whole number of minor units', 'amount');

@@ -110,6 +110,10 @@ export class Organizations extends CommandService<OrganizationCommand, Organizat
     });
   }
 
+  async updateSettings(organizationId: string, merchantId: string, by: string, requireMfa: boolean, actor: Actor): Promise<void> {
+    await this.run(organizationId, { type: 'update_settings', by, requireMfa, at: this.deps.clock.now() }, this.metadata(organizationId, merchantId, actor));
+  }
+
   /** Changes a member's role (`by` is the member asking; docs/auth.md, "Team"). */
   async changeRole(organizationId: string, merchantId: string, by: string, userId: string, role: Role, actor: Actor): Promise<void> {
     await this.run(organizationId, { type: 'change_role', by, userId, role, at: this.deps.clock.now() }, this.metadata(organizationId, merchantId, actor));

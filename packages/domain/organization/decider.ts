@@ -9,6 +9,7 @@ export interface OrganizationState {
   members: Map<string, Role>;
   /** Invitations neither accepted nor revoked, by id (expired ones too: they are refused when used). */
   invitations: Map<string, InvitationCreated>;
+  requireMfa: boolean;
 }
 
 export type OrganizationCommand =
@@ -20,7 +21,9 @@ export type OrganizationCommand =
   /** `existingUserId`: the account holding the address, if any (a member cannot be invited). */
   | { type: 'invite'; by: string; invitation: InvitationCreated; existingUserId: string | null; at: Date }
   | { type: 'revoke_invitation'; by: string; invitationId: string; at: Date }
-  | { type: 'accept_invitation'; tokenHash: string; userId: string; at: Date };
+  | { type: 'accept_invitation'; tokenHash: string; userId: string; at: Date }
+  /** Owners only: whether the organization's owners must keep a second factor. */
+  | { type: 'update_settings'; by: string; requireMfa: boolean; at: Date };
 
 const noSuch = () => new ApiError('IKW-RES-001', 'No such organization', 'organizationId');
 
@@ -70,7 +73,7 @@ function decideAccept(state: OrganizationState, c: Extract<OrganizationCommand, 
 
 /** An organization: its merchants and its members with their roles. */
 export const organizationDecider: Decider<OrganizationCommand, OrganizationState, OrganizationEvent> = {
-  initialState: { organization: null, merchantIds: [], members: new Map(), invitations: new Map() },
+  initialState: { organization: null, merchantIds: [], members: new Map(), invitations: new Map(), requireMfa: false },
 
   evolve(state, event) {
     switch (event.type) {
@@ -88,6 +91,8 @@ export const organizationDecider: Decider<OrganizationCommand, OrganizationState
       }
       case 'organization.invitation_created':
         return { ...state, invitations: new Map(state.invitations).set(event.data.invitationId, event.data) };
+      case 'organization.settings_updated':
+        return { ...state, requireMfa: event.data.requireMfa };
       case 'organization.invitation_revoked':
       case 'organization.invitation_accepted': {
         const invitations = new Map(state.invitations);
@@ -134,6 +139,12 @@ export const organizationDecider: Decider<OrganizationCommand, OrganizationState
       }
       case 'accept_invitation':
         return decideAccept(state, command);
+      case 'update_settings': {
+        if (!state.organization) throw noSuch();
+        if (state.members.get(command.by) !== 'owner') throw new ApiError('IKW-ACC-002', 'Only an owner changes the organization’s settings');
+        if (state.requireMfa === command.requireMfa) return [];
+        return [{ type: 'organization.settings_updated', data: { organizationId: state.organization.organizationId, requireMfa: command.requireMfa, by: command.by, at } }];
+      }
       default:
         return unreachable(command);
     }

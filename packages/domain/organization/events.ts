@@ -51,6 +51,8 @@ export type OrganizationEvent =
   | DomainEvent<'organization.member_removed', { organizationId: string; userId: string; at: string }>
   | DomainEvent<'organization.invitation_created', InvitationCreated>
   | DomainEvent<'organization.invitation_revoked', { organizationId: string; invitationId: string; by: string; at: string }>
-  | DomainEvent<'organization.invitation_accepted', { organizationId: string; invitationId: string; userId: string; at: string }>;
+  | DomainEvent<'organization.invitation_accepted', { organizationId: string; invitationId: string; userId: string; at: string }>
+  /** `requireMfa`: the organization's owners must keep a second factor (they cannot remove their last one). */
+  | DomainEvent<'organization.settings_updated', { organizationId: string; requireMfa: boolean; by: string; at: string }>;
 
 export const organizationStream = (organizationId: string) => `organization-${organizationId}`;

@@ -266,6 +266,11 @@ export class Subscriptions extends CommandService<SubscriptionCommand, Subscript
     return state;
   }
 
+  /** Withdraws a cancel at period end: the subscription renews again. */
+  async resume(who: Owner, id: string, actor: Actor): Promise<SubscriptionState> {
+    return (await this.run(id, { type: 'resume', owner: who, at: this.deps.clock.now() }, auditMetadata(this.deps.clock, who, id, actor))).state;
+  }
+
   private async detachAll(state: SubscriptionState, meta: EventMetadata): Promise<void> {
     const s = state.subscription!;
     const who = { merchantId: s.merchantId, environment: s.environment };

@@ -13,6 +13,8 @@ export type SubscriptionCommand =
       /** The renewal job of the period ending at `periodEnd`; `invoiceId` names the invoice it produces. */
       | { type: 'renew'; periodEnd: string; invoiceId: string }
       | { type: 'cancel'; atPeriodEnd: boolean; invoiceId: string }
+      /** Withdraws a cancel at period end before the period is over. */
+      | { type: 'resume' }
       | { type: 'record_usage'; record: UsageRecord }
       | { type: 'invoice_overdue'; invoiceId: string }
       | { type: 'invoice_settled'; invoiceId: string }
@@ -211,6 +213,9 @@ export const subscriptionDecider: Decider<SubscriptionCommand, SubscriptionState
         const invoice = usage.length > 0 ? periodInvoice(s, command.invoiceId, command.at, state.currentPeriodStart, at, usage) : null;
         return withObjects(state, [{ type: 'subscription.canceled', data: { invoice, at } }]);
       }
+      case 'resume':
+        if (state.status === 'canceled') throw new ApiError('IKW-BIL-001', `Subscription ${s.id} is already canceled`, 'id');
+        return state.cancelAtPeriodEnd ? withObjects(state, [{ type: 'subscription.updated', data: { cancelAtPeriodEnd: false, at } }]) : [];
       case 'record_usage': {
         const r = command.record;
         const seen = (r.idempotencyKey && state.usageKeys.get(`idem:${r.idempotencyKey}`)) || (r.externalId && state.usageKeys.get(`ext:${r.externalId}`));

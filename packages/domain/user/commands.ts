@@ -247,6 +247,16 @@ export class Accounts {
     return { ...claims, role, scopes: [...ROLE_SCOPES[role]] };
   }
 
+  /**
+   * Refuses to leave the user without a second factor while they own an organization that
+   * requires one (`remaining`: how many factors the change leaves).
+   */
+  async assertMayRemoveFactor(userId: string, remaining: number): Promise<void> {
+    if (remaining > 0) return;
+    const owned = (await this.deps.directory.memberships(userId)).filter((m) => m.role === 'owner' && m.requireMfa);
+    if (owned.length > 0) throw new ApiError('IKW-ACC-010', 'An organization you own requires a second factor: add another before removing this one');
+  }
+
   /** Ends the user's sessions acting in an organization they were removed from. */
   async endSessionsIn(userId: string, organizationId: string, actor: Actor): Promise<void> {
     await this.run(userId, { type: 'end_sessions_in', organizationId, at: this.deps.clock.now() }, this.metadata(userId, actor));
@@ -264,6 +274,12 @@ export class Accounts {
   /** Ends one of the caller's sessions (another user's session is "no such session"). */
   async revokeSession(claims: AppTokenClaims, sessionId: string, actor: Actor): Promise<void> {
     await this.run(claims.userId, { type: 'end_session', sessionId, reason: 'revoked', at: this.deps.clock.now() }, this.metadata(claims.userId, actor, claims));
+  }
+
+  /** Ends every session of the caller, the one making the request too; returns how many ended. */
+  async revokeAllSessions(claims: AppTokenClaims, actor: Actor): Promise<number> {
+    const result = await this.run(claims.userId, { type: 'end_all_sessions', at: this.deps.clock.now() }, this.metadata(claims.userId, actor, claims));
+    return result.events.length;
   }
 
   /** Ends every session of the caller but the one making the request; returns how many ended. */

@@ -147,6 +147,38 @@ export class ContactChanges {
     return { requestId, newPhone, expiresAt: started.expiresAt };
   }
 
+  /** Sends a code to the user's current e-mail address or phone number, to prove they receive there. */
+  async startContactProof(claims: AppTokenClaims, channel: 'email' | 'sms', actor: Actor): Promise<{ challengeId: string; expiresAt: string }> {
+    const { accounts, verifications } = this.deps;
+    const user = (await accounts.load(claims.userId)).user!;
+    const address = channel === 'email' ? user.email : user.phone;
+    if (address === null) throw new ApiError('IKW-RES-002', 'Your account has no phone number; add one with phone-change/request', 'channel');
+    const challengeId = newUuid();
+    const { code, codeHash } = verifications.newCode(challengeId);
+    return verifications.open(
+      { challengeId, purpose: channel === 'email' ? 'verify_email' : 'verify_phone', userId: claims.userId, channel, address, codeHash },
+      CODE_TTL_MS,
+      { channel, to: address, purpose: 'mfa_code', subject: 'Your Sika code', text: `Your Sika code to confirm this ${channel === 'email' ? 'address' : 'number'} is ${code}. It expires in 10 minutes.` },
+      this.asUser(claims, actor),
+    );
+  }
+
+  /** Checks that code: the current address or number counts as verified. */
+  async proveContact(claims: AppTokenClaims, channel: 'email' | 'sms', challengeId: string, code: string, actor: Actor): Promise<{ verified: true; address: string }> {
+    const { accounts, verifications } = this.deps;
+    const asUser = this.asUser(claims, actor);
+    const purpose = channel === 'email' ? 'verify_email' : 'verify_phone';
+    const { challenge } = (await verifications.load(challengeId)).state;
+    if (challenge?.purpose !== purpose || challenge.userId !== claims.userId) throw new ApiError('IKW-RES-001', 'No such challenge', 'challengeId');
+    await verifications.check(challengeId, verifications.codeMatches(challenge, code), [], asUser);
+    // The address must still be the user's: one changed meanwhile is not proved by this code.
+    const user = (await accounts.load(claims.userId)).user!;
+    const current = channel === 'email' ? user.email : user.phone;
+    await verifications.consume(challengeId, purpose, claims.userId, asUser, current);
+    await accounts.verifyContact(claims.userId, channel === 'email' ? 'email' : 'phone', challenge.address, asUser);
+    return { verified: true, address: challenge.address };
+  }
+
   async verifyPhoneChange(claims: AppTokenClaims, requestId: string, code: string, actor: Actor): Promise<{ phone: string }> {
     const { accounts, verifications } = this.deps;
     const asUser = this.asUser(claims, actor);

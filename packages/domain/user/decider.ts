@@ -1,7 +1,7 @@
 import { ApiError } from '../../core/errors.js';
 import type { Decider } from '../../core/decider.js';
 import { unreachable } from '../aggregate.js';
-import type { ContactChannel, OnboardingChanges, Passkey, ProfileChanges, SessionContext, SessionEndReason, SessionStarted, TotpEnrolment, UserCreated, UserEvent, UserTokenIssued, UserTokenKind } from './events.js';
+import type { ContactChannel, GoogleLink, OnboardingChanges, Passkey, ProfileChanges, SessionContext, SessionEndReason, SessionStarted, TotpEnrolment, UserCreated, UserEvent, UserTokenIssued, UserTokenKind } from './events.js';
 
 export interface Session extends SessionContext {
   refreshHash: string;
@@ -31,6 +31,8 @@ export interface UserState {
   passkeys: Map<string, Passkey>;
   /** Passkey registrations begun, by WebAuthn challenge, with their expiry. */
   passkeyRegistrations: Map<string, string>;
+  /** The Google account linked to the user, if any (one at a time). */
+  google: GoogleLink | null;
 }
 
 export type UserCommand =
@@ -40,6 +42,8 @@ export type UserCommand =
   | { type: 'switch_session'; sessionId: string; context: SessionContext; at: Date }
   | { type: 'end_session'; sessionId: string; reason: 'signed_out' | 'revoked'; at: Date }
   | { type: 'end_other_sessions'; keep: string; at: Date }
+  /** Sign out everywhere, this session too (a lost device). */
+  | { type: 'end_all_sessions'; at: Date }
   | { type: 'set_default_organization'; organizationId: string; at: Date }
   /** A new password; every session but `keep` (the one changing it) ends. */
   | { type: 'change_password'; passwordHash: string; keep: string | null; at: Date }
@@ -64,7 +68,9 @@ export type UserCommand =
   /** `counter`: the authenticator's signature counter, which must go up (a copied key would repeat it). */
   | { type: 'use_passkey'; credentialId: string; counter: number; at: Date }
   | { type: 'rename_passkey'; credentialId: string; nickname: string; at: Date }
-  | { type: 'remove_passkey'; credentialId: string; at: Date };
+  | { type: 'remove_passkey'; credentialId: string; at: Date }
+  | { type: 'link_google'; link: GoogleLink; via: 'connect' | 'email'; at: Date }
+  | { type: 'unlink_google'; at: Date };
 
 const invalidRefresh = () => new ApiError('IKW-AUT-007', 'The refresh token is not valid', 'refreshToken');
 
@@ -197,6 +203,18 @@ function decidePasskey(state: UserState, c: Extract<UserCommand, { type: 'start_
   }
 }
 
+/** One Google account at a time: linking the same one again changes nothing, another is refused. */
+function decideGoogle(state: UserState, c: Extract<UserCommand, { type: 'link_google' | 'unlink_google' }>): UserEvent[] {
+  const at = c.at.toISOString();
+  if (c.type === 'unlink_google') {
+    if (!state.google) throw new ApiError('IKW-RES-002', 'No Google account is connected to your account');
+    return [{ type: 'user.google_unlinked', data: { ...state.google, at } }];
+  }
+  if (state.google?.issuer === c.link.issuer && state.google.subject === c.link.subject) return [];
+  if (state.google) throw new ApiError('IKW-RES-002', 'Another Google account is already connected to your account; disconnect it first');
+  return [{ type: 'user.google_linked', data: { ...c.link, via: c.via, at } }];
+}
+
 /** Users and their sessions: refresh tokens rotate, and a reused one revokes its whole session. */
 export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
   initialState: {
@@ -212,6 +230,7 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
     recoveryCodes: new Set(),
     passkeys: new Map(),
     passkeyRegistrations: new Map(),
+    google: null,
   },
 
   evolve(state, event) {
@@ -298,6 +317,12 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
         passkeys.delete(event.data.credentialId);
         return { ...state, passkeys };
       }
+      case 'user.google_linked': {
+        const { issuer, subject, email } = event.data;
+        return { ...state, google: { issuer, subject, email } };
+      }
+      case 'user.google_unlinked':
+        return { ...state, google: null };
     }
   },
 
@@ -321,6 +346,8 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
       case 'end_session':
         liveSession(state, command.sessionId, command.at);
         return [{ type: 'user.session_revoked', data: { sessionId: command.sessionId, reason: command.reason, at } }];
+      case 'end_all_sessions':
+        return endOthers(state, null, 'signed_out', command.at);
       case 'end_other_sessions':
         liveSession(state, command.keep, command.at);
         return endOthers(state, command.keep, 'other_sessions_revoked', command.at);
@@ -365,6 +392,9 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
       case 'replace_recovery_codes':
       case 'disable_totp':
         return decideSecondFactor(state, command);
+      case 'link_google':
+      case 'unlink_google':
+        return decideGoogle(state, command);
       case 'set_default_organization':
         if (state.defaultOrganizationId === command.organizationId) return [];
         return [{ type: 'user.default_organization_set', data: { organizationId: command.organizationId, at } }];

@@ -84,6 +84,15 @@ export interface Passkey {
   lastUsedAt: string | null;
 }
 
+/** A Google account linked to the user (docs/auth.md, "Sign-in with Google"). */
+export interface GoogleLink {
+  issuer: string;
+  /** Google's stable id of the account (`sub`); the e-mail address can change, this cannot. */
+  subject: string;
+  /** The address Google vouched for when it was linked (shown to the user; not used to sign in). */
+  email: string;
+}
+
 export type UserEvent =
   | DomainEvent<'user.created', UserCreated>
   | DomainEvent<'user.session_started', SessionStarted>
@@ -114,7 +123,10 @@ export type UserEvent =
   | DomainEvent<'user.passkey_added', { passkey: Passkey; challenge: string; at: string }>
   | DomainEvent<'user.passkey_used', { credentialId: string; counter: number; at: string }>
   | DomainEvent<'user.passkey_renamed', { credentialId: string; nickname: string; at: string }>
-  | DomainEvent<'user.passkey_removed', { credentialId: string; at: string }>;
+  | DomainEvent<'user.passkey_removed', { credentialId: string; at: string }>
+  /** `via`: `connect` (the signed-in user, behind a challenge) or `email` (a sign-in with Google whose verified address is the user's). */
+  | DomainEvent<'user.google_linked', GoogleLink & { via: 'connect' | 'email'; at: string }>
+  | DomainEvent<'user.google_unlinked', GoogleLink & { at: string }>;
 
 export type ContactChannel = 'email' | 'phone';
 

@@ -182,6 +182,8 @@ export class Passkeys {
   /** Removes a passkey behind a fresh challenge of purpose `passkeys/delete`. */
   async remove(claims: AppTokenClaims, credentialId: string, challengeId: string, actor: Actor): Promise<void> {
     const { accounts, verifications } = this.deps;
+    const before = await accounts.load(claims.userId);
+    if (before.passkeys.has(credentialId)) await accounts.assertMayRemoveFactor(claims.userId, before.passkeys.size - 1 + (before.totp ? 1 : 0));
     const result = await accounts.handle(claims.userId, [verifications.consumption(challengeId, 'passkeys/delete', null, claims.userId, actor)], { type: 'remove_passkey', credentialId, at: this.now() }, actor);
     await this.notify(result.state as UserState, 'A passkey was removed from your Sika account', 'It can no longer sign in.');
   }

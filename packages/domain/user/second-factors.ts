@@ -8,7 +8,7 @@ import type { SecretBox } from '../../core/secrets.js';
 import type { Actor } from '../audit.js';
 import type { Messenger } from '../messages.js';
 import type { Verifications } from '../verification/commands.js';
-import { isSignUp, MFA_CHALLENGE_TTL_MS, type MfaPurpose } from '../verification/events.js';
+import { answeredElsewhere, MFA_CHALLENGE_TTL_MS, type MfaPurpose } from '../verification/events.js';
 import type { Accounts, Device, TokenPair } from './commands.js';
 import type { UserState } from './decider.js';
 import type { PasskeyChallenge, Passkeys } from './passkeys.js';
@@ -99,7 +99,11 @@ export class SecondFactors {
 
   /** Signs in: tokens, or, for a user with an authenticator app, a `login` challenge whose verification gives the tokens. */
   async signIn(email: string, password: string, device: Device, actor: Actor): Promise<TokenPair | MfaRequired> {
-    const state = await this.deps.accounts.authenticate(email, password);
+    return this.signInProven(await this.deps.accounts.authenticate(email, password), device, actor);
+  }
+
+  /** A user who proved their first factor (a password, Google): tokens, or a `login` challenge when they have a passkey or an authenticator app. */
+  async signInProven(state: UserState, device: Device, actor: Actor): Promise<TokenPair | MfaRequired> {
     if (!state.totp && state.passkeys.size === 0) return this.deps.accounts.startSession(state, device, actor);
     return { mfaRequired: true, ...(await this.challenge(state.user!.userId, 'login', { ...actor, actor: `user:${state.user!.userId}` })) };
   }
@@ -111,7 +115,7 @@ export class SecondFactors {
   async verify(challengeId: string, code: string, device: Device, actor: Actor): Promise<{ challengeId: string; verified: true } | (TokenPair & { challengeId: string; verified: true })> {
     const { verifications, accounts } = this.deps;
     const { challenge } = (await verifications.load(challengeId)).state;
-    if (!challenge || challenge.userId === null || isSignUp(challenge.purpose) || challenge.purpose === 'phone_change') throw new ApiError('IKW-RES-001', 'No such challenge', 'challengeId');
+    if (!challenge || challenge.userId === null || answeredElsewhere(challenge.purpose)) throw new ApiError('IKW-RES-001', 'No such challenge', 'challengeId');
     const userId = challenge.userId;
     const asUser: Actor = { ...actor, actor: `user:${userId}` };
     if (challenge.channel === 'passkey') throw new ApiError('IKW-RES-002', 'This challenge is answered by a passkey: POST /api/v1/auth/passkeys/assertion/complete', 'challengeId');
@@ -169,6 +173,7 @@ export class SecondFactors {
   /** Removes the authenticator app, behind a fresh challenge answered by it. */
   async disableTotp(claims: AppTokenClaims, challengeId: string, actor: Actor): Promise<void> {
     const { accounts, verifications } = this.deps;
+    await accounts.assertMayRemoveFactor(claims.userId, (await accounts.load(claims.userId)).passkeys.size);
     await accounts.handle(claims.userId, [verifications.consumption(challengeId, 'mfa/totp/disable', null, claims.userId, actor)], { type: 'disable_totp', at: this.now() }, actor);
     await this.notify(await accounts.load(claims.userId), 'The authenticator app was removed from your Sika account', 'Sign-ins no longer ask for its codes.');
   }
@@ -182,17 +187,4 @@ export class SecondFactors {
     return { recoveryCodes };
   }
 
-  /** What protects the account: the authenticator app, recovery codes left, verified contacts. */
-  async status(claims: AppTokenClaims): Promise<{ totpEnabled: boolean; recoveryCodesRemaining: number; emailVerified: boolean; phoneVerified: boolean; passkeys: number; strongestFactor: Factor }> {
-    const state = await this.deps.accounts.load(claims.userId);
-    const user = state.user!;
-    return {
-      totpEnabled: state.totp !== null,
-      recoveryCodesRemaining: state.recoveryCodes.size,
-      emailVerified: state.verified.email === user.email,
-      phoneVerified: user.phone !== null && state.verified.phone === user.phone,
-      passkeys: state.passkeys.size,
-      strongestFactor: state.passkeys.size > 0 ? 'passkey' : state.totp ? 'totp' : 'email',
-    };
-  }
 }

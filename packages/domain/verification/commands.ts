@@ -100,9 +100,9 @@ export class Verifications extends CommandService<VerificationCommand, Verificat
     }
   }
 
-  /** Uses a verified challenge for `purpose` on its own (a sign-in with a second factor). */
-  async consume(challengeId: string, purpose: VerificationPurpose, userId: string, actor: Actor): Promise<void> {
-    await this.run(challengeId, { type: 'consume', purpose, address: null, userId, at: this.deps.clock.now() }, this.metadata(challengeId, actor));
+  /** Uses a verified challenge for `purpose` (and `address`, when it must be that one) on its own. */
+  async consume(challengeId: string, purpose: VerificationPurpose, userId: string, actor: Actor, address: string | null = null): Promise<void> {
+    await this.run(challengeId, { type: 'consume', purpose, address, userId, at: this.deps.clock.now() }, this.metadata(challengeId, actor));
   }
 
   /** The command that uses a verified challenge for `purpose` (and `address`, for sign-up), as a step of the operation's change. */

@@ -34,7 +34,11 @@ function decideVerify(state: VerificationState, c: Extract<VerificationCommand, 
   return [{ type: 'verification.succeeded', data: { at } }];
 }
 
-export const challengeParam = (purpose: VerificationPurpose) => (purpose === 'signup_email' ? 'emailChallengeId' : purpose === 'signup_phone' ? 'phoneChallengeId' : purpose === 'phone_change' ? 'requestId' : 'challengeId');
+export function challengeParam(purpose: VerificationPurpose): string {
+  if (purpose === 'signup_email') return 'emailChallengeId';
+  if (purpose === 'signup_phone') return 'phoneChallengeId';
+  return purpose === 'phone_change' ? 'requestId' : 'challengeId';
+}
 
 function decideConsume(state: VerificationState, c: Extract<VerificationCommand, { type: 'consume' }>): VerificationEvent[] {
   const challenge = state.challenge!;

@@ -26,7 +26,13 @@ export type MfaPurpose = (typeof MFA_PURPOSES)[number];
  * (`signup_*`); for a user, that they hold their second factor (an MFA purpose) or receive at a new
  * phone number (`phone_change`).
  */
-export type VerificationPurpose = 'signup_email' | 'signup_phone' | 'phone_change' | MfaPurpose;
+export type VerificationPurpose = 'signup_email' | 'signup_phone' | 'phone_change' | ContactPurpose | MfaPurpose;
+
+/** A signed-in user proving they receive at their current address or number (`verify-email`, `verify-phone`). */
+export type ContactPurpose = 'verify_email' | 'verify_phone';
+
+/** Challenges answered at their own route, not by `mfa/verify`. */
+export const answeredElsewhere = (purpose: VerificationPurpose) => isSignUp(purpose) || purpose === 'phone_change' || purpose === 'verify_email' || purpose === 'verify_phone';
 
 /** Sign-up codes live 10 minutes; second-factor challenges 5. Each takes 5 wrong tries. */
 export const CODE_TTL_MS = 10 * 60_000;
@@ -35,7 +41,9 @@ export const MAX_ATTEMPTS = 5;
 /** A verified sign-up code can be used to register for an hour; any other, until it expires. */
 export const VERIFIED_TTL_MS = 60 * 60_000;
 
-export const isSignUp = (purpose: VerificationPurpose) => purpose === 'signup_email' || purpose === 'signup_phone';
+export function isSignUp(purpose: VerificationPurpose): boolean {
+  return purpose === 'signup_email' || purpose === 'signup_phone';
+}
 
 export interface VerificationStarted {
   challengeId: string;

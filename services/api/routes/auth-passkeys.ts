@@ -94,6 +94,8 @@ export function authPasskeysFamily(knex: Knex, passkeys: Passkeys): Family {
         auth: 'public',
         body: { type: 'object', required: ['assertionResponse'], additionalProperties: false, properties: { assertionResponse: credentialResponse } },
         response: verifiedSchema,
+        // Failed assertions are counted per passkey, like passwords per address.
+        throttle: (body) => body.assertionResponse.id,
         handler: (ctx) => passkeys.completeAssertion(ctx.body.assertionResponse, deviceOf(ctx), ctx.actor),
       }),
       route({
@@ -111,6 +113,8 @@ export function authPasskeysFamily(knex: Knex, passkeys: Passkeys): Family {
         auth: 'public',
         body: { type: 'object', required: ['assertionResponse'], additionalProperties: false, properties: { assertionResponse: credentialResponse } },
         response: verifiedSchema,
+        // Failed assertions are counted per passkey, like passwords per address.
+        throttle: (body) => body.assertionResponse.id,
         handler: (ctx) => passkeys.completeAssertion(ctx.body.assertionResponse, deviceOf(ctx), ctx.actor),
       }),
       route({

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import QRCode from 'qrcode';
 import { normalizePhone } from '../../../packages/catalog/index.js';
 import { ApiError } from '../../../packages/core/errors.js';
@@ -5,6 +6,9 @@ import type { ContactChanges, CredentialChanges } from '../../../packages/domain
 import type { SecondFactors } from '../../../packages/domain/user/second-factors.js';
 import { MFA_PURPOSES, type MfaPurpose } from '../../../packages/domain/verification/events.js';
 import { route, type Family } from '../../../packages/http/routes.js';
+import { listSecurityEvents } from '../../../projections/user-security-events.js';
+import { findUser } from '../../../projections/users.js';
+import type { Clock } from '../../../packages/core/clock.js';
 import { deviceOf, email, mfaChallengeSchema, password, tokenPair, userOf } from './auth.js';
 import { signedIn } from './shared.js';
 
@@ -27,7 +31,32 @@ function e164(input: string, param: string): string {
  * phone and password"): challenges answered by the strongest factor, the authenticator app and its
  * recovery codes, and the changes each challenge guards.
  */
-export function authSecurityFamily(secondFactors: SecondFactors, changes: ContactChanges): Family {
+export function authSecurityFamily(knex: Knex, clock: Clock, secondFactors: SecondFactors, changes: ContactChanges): Family {
+  /** Proving the current e-mail address or phone number: a code sent there, then checked. */
+  const contactProof = (name: 'email' | 'phone', channel: 'email' | 'sms') => [
+    route({
+      method: 'post',
+      path: `/api/v1/auth/verify-${name}/challenge`,
+      summary: `Send a code to the signed-in user's current ${name === 'email' ? 'e-mail address' : 'phone number (by SMS)'} (10 minutes, 5 tries)`,
+      auth: signedIn,
+      status: 202,
+      response: { type: 'object', properties: { challengeId: { type: 'string', format: 'uuid' }, expiresAt: { type: 'string', format: 'date-time' } } },
+      throttle: (_body, principal) => principal?.user?.userId ?? 'anonymous',
+      throttleEveryRequest: true,
+      handler: (ctx) => changes.startContactProof(userOf(ctx), channel, ctx.actor),
+    }),
+    route<{ challengeId: string; code: string }>({
+      method: 'post',
+      path: `/api/v1/auth/verify-${name}`,
+      summary: `Check that code: the current ${name === 'email' ? 'e-mail address' : 'phone number'} counts as verified (the onboarding checklist shows it)`,
+      auth: signedIn,
+      body: { type: 'object', required: ['challengeId', 'code'], additionalProperties: false, properties: { challengeId: uuid, code: { type: 'string', pattern: '^[0-9]{6}$' } } },
+      response: { type: 'object', properties: { verified: { const: true }, address: { type: 'string' } } },
+      throttle: (body) => body.challengeId,
+      handler: (ctx) => changes.proveContact(userOf(ctx), channel, ctx.body.challengeId, ctx.body.code, ctx.actor),
+    }),
+  ];
+
   /** A change of credentials behind a challenge of the operation's own purpose. */
   const guardedChange = <B extends { challengeId: string }>(path: string, purpose: MfaPurpose, summary: string, properties: Record<string, unknown>, required: string[], toChanges: (body: B) => CredentialChanges) =>
     route<B>({
@@ -46,6 +75,49 @@ export function authSecurityFamily(secondFactors: SecondFactors, changes: Contac
   return {
     name: 'auth-security',
     routes: [
+      ...contactProof('email', 'email'),
+      ...contactProof('phone', 'sms'),
+      route<unknown, { limit?: number }>({
+        method: 'get',
+        path: '/api/v1/auth/security-events',
+        summary: "The signed-in user's account activity, newest first: sign-ins and sign-outs, password, address and phone changes, factors added and removed, each with its address and user agent",
+        auth: signedIn,
+        query: { type: 'object', additionalProperties: false, properties: { limit: { type: 'integer', minimum: 1, maximum: 100 } } },
+        response: {
+          type: 'object',
+          properties: {
+            object: { const: 'list' },
+            data: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, type: { type: 'string' }, ip: { type: ['string', 'null'] }, userAgent: { type: ['string', 'null'] }, detail: { type: 'object' }, createdAt: { type: 'string', format: 'date-time' } } } },
+          },
+        },
+        handler: async (ctx) => ({
+          object: 'list',
+          data: (await listSecurityEvents(knex, userOf(ctx).userId, ctx.query.limit ?? 20)).map((e) => ({ id: e.id, type: e.type, ip: e.ip, userAgent: e.user_agent, detail: e.detail, createdAt: e.created_at.toISOString() })),
+        }),
+      }),
+      route({
+        method: 'get',
+        path: '/api/v1/auth/email-change',
+        summary: 'The pending e-mail change of the signed-in user, or null',
+        auth: signedIn,
+        response: { type: 'object', properties: { pending: { type: ['object', 'null'], properties: { requestId: { type: 'string' }, newEmail: { type: 'string' }, expiresAt: { type: 'string', format: 'date-time' } } } } },
+        handler: async (ctx) => {
+          const user = (await findUser(knex, userOf(ctx).userId))!;
+          const live = user.pending_email !== null && user.pending_email_expires_at!.getTime() > clock.now().getTime();
+          return { pending: live ? { requestId: user.pending_email_request_id, newEmail: user.pending_email, expiresAt: user.pending_email_expires_at!.toISOString() } : null };
+        },
+      }),
+      route({
+        method: 'get',
+        path: '/api/v1/auth/google',
+        summary: 'The Google account connected to the signed-in user, if any',
+        auth: signedIn,
+        response: { type: 'object', properties: { connected: { type: 'boolean' }, email: { type: ['string', 'null'] }, connectedAt: { type: ['string', 'null'], format: 'date-time' } } },
+        handler: async (ctx) => {
+          const user = (await findUser(knex, userOf(ctx).userId))!;
+          return { connected: user.google_email !== null, email: user.google_email, connectedAt: user.google_linked_at?.toISOString() ?? null };
+        },
+      }),
       route<{ purpose: MfaPurpose }>({
         method: 'post',
         path: '/api/v1/auth/mfa/challenge',
@@ -74,7 +146,17 @@ export function authSecurityFamily(secondFactors: SecondFactors, changes: Contac
           type: 'object',
           properties: { totpEnabled: { type: 'boolean' }, recoveryCodesRemaining: { type: 'integer' }, emailVerified: { type: 'boolean' }, phoneVerified: { type: 'boolean' }, passkeys: { type: 'integer' }, strongestFactor: { enum: ['passkey', 'totp', 'email'] } },
         },
-        handler: (ctx) => secondFactors.status(userOf(ctx)),
+        handler: async (ctx) => {
+          const user = (await findUser(knex, userOf(ctx).userId))!;
+          return {
+            totpEnabled: user.totp_enabled,
+            recoveryCodesRemaining: user.recovery_codes_remaining,
+            emailVerified: user.email_verified_at !== null,
+            phoneVerified: user.phone_verified_at !== null,
+            passkeys: user.passkeys,
+            strongestFactor: user.passkeys > 0 ? 'passkey' : user.totp_enabled ? 'totp' : 'email',
+          };
+        },
       }),
       route({
         method: 'post',

@@ -270,6 +270,14 @@ export function authFamily(accounts: Accounts, secondFactors: SecondFactors, kne
         response: { type: 'object', properties: { revoked: { type: 'integer' } } },
         handler: async (ctx) => ({ revoked: await accounts.revokeOtherSessions(userOf(ctx), ctx.actor) }),
       }),
+      route({
+        method: 'post',
+        path: '/api/v1/auth/sessions/revoke-all',
+        summary: 'Sign out everywhere: every session of the signed-in user ends, this one too (a lost or stolen device)',
+        auth: signedIn,
+        response: { type: 'object', properties: { revoked: { type: 'integer' } } },
+        handler: async (ctx) => ({ revoked: await accounts.revokeAllSessions(userOf(ctx), ctx.actor) }),
+      }),
       route<{ merchantId: string }>({
         method: 'post',
         path: '/api/v1/auth/switch-merchant',

@@ -4,7 +4,7 @@ import type { Organizations } from '../../../packages/domain/organization/comman
 import { ROLES, type Role } from '../../../packages/domain/organization/events.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { findInvitation, listInvitations, type InvitationRow } from '../../../projections/organization-invitations.js';
-import { listMembers, type MemberRow } from '../../../projections/organizations.js';
+import { findMembership, listMembers, type MemberRow } from '../../../projections/organizations.js';
 import { userOf } from './auth.js';
 import { idParams, idParamsOf, signedIn } from './shared.js';
 
@@ -49,6 +49,8 @@ function renderInvitation(i: InvitationRow, now: Date) {
     created_at: i.created_at.toISOString(),
   };
 }
+
+const teamSettingsSchema = { type: 'object', properties: { object: { const: 'team_settings' }, require_mfa: { type: 'boolean' } } };
 
 const render = (m: MemberRow) => ({ object: 'team_member', user_id: m.user_id, email: m.email, name: m.name, role: m.role, added_at: m.added_at.toISOString() });
 
@@ -97,6 +99,30 @@ export function merchantTeamFamily(knex: Knex, clock: Clock, organizations: Orga
           const me = userOf(ctx);
           await organizations.removeMember(me.organizationId, me.merchantId, me.userId, ctx.params.userId, ctx.actor);
           return { user_id: ctx.params.userId, removed: true };
+        },
+      }),
+      route({
+        method: 'get',
+        path: '/api/v1/merchant/team/settings',
+        summary: "The current organization's settings: whether its owners must keep a second factor",
+        auth: signedIn,
+        response: teamSettingsSchema,
+        handler: async (ctx) => {
+          const me = userOf(ctx);
+          return { object: 'team_settings', require_mfa: (await findMembership(knex, me.userId, me.organizationId))?.require_mfa ?? false };
+        },
+      }),
+      route<{ require_mfa: boolean }>({
+        method: 'patch',
+        path: '/api/v1/merchant/team/settings',
+        summary: "Change the current organization's settings (owners only): require_mfa keeps every owner's last second factor",
+        auth: signedIn,
+        body: { type: 'object', required: ['require_mfa'], additionalProperties: false, properties: { require_mfa: { type: 'boolean' } } },
+        response: teamSettingsSchema,
+        handler: async (ctx) => {
+          const me = userOf(ctx);
+          await organizations.updateSettings(me.organizationId, me.merchantId, me.userId, ctx.body.require_mfa, ctx.actor);
+          return { object: 'team_settings', require_mfa: ctx.body.require_mfa };
         },
       }),
       route<{ email: string; role: Role }>({

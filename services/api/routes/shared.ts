@@ -1,4 +1,7 @@
+import type { Knex } from 'knex';
 import { MAX_AMOUNT } from '../../../packages/catalog/index.js';
+import { sha256Hex } from '../../../packages/core/hashing.js';
+import { findPortalSession, type PortalSession } from '../../../projections/customer-portal-sessions.js';
 import { ApiError, notFound } from '../../../packages/core/errors.js';
 import type { CustomerRef } from '../../../packages/domain/customer/commands.js';
 import { destinationSchema } from '../../../packages/domain/payout-method/destination.js';
@@ -9,6 +12,7 @@ import { route, type Route, type RouteAuth } from '../../../packages/http/routes
 import type { PageQuery } from '../../../projections/paging.js';
 import type { JsonSchema } from '../../../packages/http/validation.js';
 import type { OperationRow } from '../../../projections/operations.js';
+import type { CheckoutSessionView } from '../../../projections/checkout-sessions.js';
 
 /**
  * What the route families of this folder share: scopes, schemas and the small helpers their
@@ -232,6 +236,76 @@ export function redirectUrl(op: Pick<OperationRow, 'return_url' | 'status' | 'pa
 
 /** Escapes text for the hosted HTML pages. */
 export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** `:sessionId` of the checkout page and its API: public by the session's unguessable id. */
+export const sessionIdParams = { type: 'object', properties: { sessionId: { type: 'string', pattern: '^cs_[0-9A-Za-z]{24}$' } }, required: ['sessionId'] };
+
+/** The payment method types a checkout session or payment link accepts. */
+export const checkoutMethodTypesSchema = { type: 'array', minItems: 1, maxItems: 2, items: { enum: ['mobile_money', 'card'] } };
+
+/** An absolute http(s) URL the customer is sent to. */
+export const returnUrlSchema = { type: 'string', maxLength: 2048, pattern: '^https?://[^\\s]+$' };
+
+export const checkoutSessionSchema = resourceSchema('checkout.session', ['url', 'status', 'paymentStatus', 'amount', 'currency', 'country', 'expiresAt', 'livemode', 'created'], {
+  url: { type: 'string' },
+  status: { enum: ['open', 'complete', 'canceled', 'expired'] },
+  paymentStatus: { enum: ['unpaid', 'processing', 'paid', 'failed'] },
+  amount: { type: 'integer' },
+  amountTotal: { type: ['integer', 'null'] },
+  currency: { type: 'string' },
+  country: { type: 'string' },
+  description: { type: ['string', 'null'] },
+  paymentMethodTypes: { type: 'array', items: { type: 'string' } },
+  successUrl: { type: ['string', 'null'] },
+  cancelUrl: { type: ['string', 'null'] },
+  customerEmail: { type: ['string', 'null'] },
+  customerPhone: { type: ['string', 'null'] },
+  paymentLinkId: { type: ['string', 'null'] },
+  feeMode: { enum: ['merchant', 'customer'] },
+  deferPaymentIntentCreation: { type: 'boolean' },
+  paymentIntentId: { type: ['string', 'null'] },
+  metadata: { type: 'object' },
+  expiresAt: { type: 'string', format: 'date-time' },
+  livemode: { type: 'boolean' },
+  created: { type: 'integer' },
+});
+
+/** The merchant's page a customer returns to, with the parameters the interface fixes: status, payment_intent, operation_id. */
+export function sessionReturnUrl(url: string, status: string, intent: { id: string; latest_operation: string | null } | null): string {
+  const out = new URL(url);
+  out.searchParams.set('status', status);
+  if (intent) out.searchParams.set('payment_intent', intent.id);
+  if (intent?.latest_operation) out.searchParams.set('operation_id', intent.latest_operation);
+  return out.toString();
+}
+
+/** Whether the client is a browser that asked for a page (hosted pages answer their refusals as HTML to it, as JSON to programs). */
+export function wantsHtml(accept: string | undefined): boolean {
+  const value = accept ?? '';
+  return value.includes('text/html') && !/application\/json/.test(value.split('text/html')[0] ?? '');
+}
+
+/** Where the customer goes now: the success URL once paid, the cancel URL once canceled; null while the page has more to show. */
+export function nextUrl(view: CheckoutSessionView): string | null {
+  const s = view.session;
+  if (s.status === 'complete' && s.successUrl) return sessionReturnUrl(s.successUrl, 'succeeded', view.intent);
+  if (s.status === 'canceled' && s.cancelUrl) return sessionReturnUrl(s.cancelUrl, 'canceled', view.intent);
+  return null;
+}
+
+const PORTAL_TOKEN = /^cps_[0-9A-Za-z]{32}$/;
+
+/** The live portal session of a token (from the Authorization header, or the hosted pages' cookie), if any. */
+export async function portalSessionOf(knex: Knex, now: Date, token: string | undefined): Promise<PortalSession | undefined> {
+  return token && PORTAL_TOKEN.test(token) ? findPortalSession(knex, sha256Hex(token), now) : undefined;
+}
+
+/** The customer portal's caller: the live portal session of its `Authorization: Bearer cps_…` token, or 401 IKW-CPT-002. */
+export async function portalCaller(knex: Knex, now: Date, authorization: string | undefined): Promise<PortalSession> {
+  const session = await portalSessionOf(knex, now, /^Bearer (\S+)$/.exec(authorization ?? '')?.[1]);
+  if (!session) throw new ApiError('IKW-CPT-002', undefined, 'Authorization');
+  return session;
+}
 
 /** A moment as the API writes one (Unix seconds), up to the year 9999 so that every value is a date. */
 export const unixTimeQuery = { type: 'integer', minimum: 0, maximum: 253_402_300_799 } as const;

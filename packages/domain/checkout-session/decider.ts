@@ -1,0 +1,130 @@
+import { unixSeconds } from '../../core/clock.js';
+import type { Decider } from '../../core/decider.js';
+import { ApiError } from '../../core/errors.js';
+import { assertOwned, present, unreachable } from '../aggregate.js';
+import type { Owner } from '../audit.js';
+import type { PaymentIntentStatus } from '../payment-intent/events.js';
+import type { CheckoutPaymentStatus, CheckoutSessionCreated, CheckoutSessionEvent, CheckoutSessionObject, CheckoutSessionStatus } from './events.js';
+
+export type CheckoutSessionCommand =
+  | { type: 'create'; session: CheckoutSessionCreated }
+  | ({ owner: Owner; at: Date } & (
+      | { type: 'attach_payment_intent'; paymentIntentId: string; attempt: number; amount: number; paymentStatus: CheckoutPaymentStatus }
+      | { type: 'cancel'; paymentStatus: CheckoutPaymentStatus }
+    ));
+
+export interface CheckoutSessionState {
+  session: CheckoutSessionCreated | null;
+  /** The intent of the latest payment attempt, its attempt number (from 1) and the amount it collects. */
+  paymentIntentId: string | null;
+  attempt: number;
+  amountTotal: number | null;
+  canceledAt: string | null;
+}
+
+export const initialCheckoutSessionState: CheckoutSessionState = { session: null, paymentIntentId: null, attempt: 0, amountTotal: null, canceledAt: null };
+
+/** What the customer's payment stands at, from the status of the latest attempt's intent. */
+export function paymentStatusOf(intentStatus: PaymentIntentStatus | null): CheckoutPaymentStatus {
+  switch (intentStatus) {
+    case 'processing':
+    case 'requires_action':
+      return 'processing';
+    case 'succeeded':
+      return 'paid';
+    case 'failed':
+      return 'failed';
+    default:
+      return 'unpaid';
+  }
+}
+
+/**
+ * The session's status at `now`: complete once paid; canceled; expired once `expiresAt` passed
+ * with nothing paid and nothing with the operator (a payment under way may still finish); else open.
+ */
+export function sessionStatus(state: Pick<CheckoutSessionState, 'canceledAt'> & { session: Pick<CheckoutSessionCreated, 'expiresAt'> }, paymentStatus: CheckoutPaymentStatus, now: Date): CheckoutSessionStatus {
+  if (paymentStatus === 'paid') return 'complete';
+  if (state.canceledAt !== null) return 'canceled';
+  if (paymentStatus !== 'processing' && now.getTime() >= Date.parse(state.session.expiresAt)) return 'expired';
+  return 'open';
+}
+
+/** The public object, given the latest attempt's payment status and the time. */
+export function toCheckoutSessionObject(state: CheckoutSessionState, paymentStatus: CheckoutPaymentStatus, now: Date): CheckoutSessionObject {
+  const s = present(state.session, 'checkout session');
+  return {
+    id: s.id,
+    object: 'checkout.session',
+    url: s.url,
+    status: sessionStatus({ canceledAt: state.canceledAt, session: s }, paymentStatus, now),
+    paymentStatus,
+    amount: s.amount,
+    amountTotal: state.amountTotal ?? (s.feeMode === 'merchant' ? s.amount : null),
+    currency: s.currency,
+    country: s.country,
+    description: s.description,
+    paymentMethodTypes: s.paymentMethodTypes,
+    successUrl: s.successUrl,
+    cancelUrl: s.cancelUrl,
+    customerEmail: s.customerEmail,
+    customerPhone: s.customerPhone,
+    paymentLinkId: s.paymentLinkId,
+    feeMode: s.feeMode,
+    deferPaymentIntentCreation: s.deferPaymentIntentCreation,
+    paymentIntentId: state.paymentIntentId,
+    metadata: s.metadata,
+    expiresAt: s.expiresAt,
+    livemode: s.environment === 'live',
+    created: unixSeconds(new Date(s.createdAt)),
+  };
+}
+
+/** Refuses a change to a session that no longer takes one (paid, canceled, expired). */
+function assertOpen(state: CheckoutSessionState, paymentStatus: CheckoutPaymentStatus, at: Date): void {
+  const status = sessionStatus({ canceledAt: state.canceledAt, session: present(state.session, 'checkout session') }, paymentStatus, at);
+  if (status !== 'open') throw new ApiError('IKW-CHK-001', `The checkout session is ${status}`, 'id');
+}
+
+/**
+ * Checkout sessions. The session keeps its payment attempts (one payment intent each, numbered);
+ * the intents themselves hold the payment's progress. Commands carry the latest attempt's
+ * payment status, read from its intent, since a session's openness depends on it.
+ */
+export const checkoutSessionDecider: Decider<CheckoutSessionCommand, CheckoutSessionState, CheckoutSessionEvent> = {
+  initialState: initialCheckoutSessionState,
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'checkout_session.created':
+        return { ...state, session: event.data };
+      case 'checkout_session.payment_intent_attached':
+        return { ...state, paymentIntentId: event.data.paymentIntentId, attempt: event.data.attempt, amountTotal: event.data.amount };
+      case 'checkout_session.canceled':
+        return { ...state, canceledAt: event.data.at };
+    }
+  },
+
+  decide(command, state) {
+    if (command.type === 'create') {
+      if (state.session) throw new ApiError('IKW-RES-003', `Checkout session ${command.session.id} already exists`);
+      return [{ type: 'checkout_session.created', data: command.session }];
+    }
+    assertOwned(state.session, command.owner, 'No such checkout session', 'id');
+    const at = command.at.toISOString();
+    switch (command.type) {
+      case 'attach_payment_intent':
+        // Requests racing for the same attempt make the same intent (its id is derived from the attempt): the first attaches it.
+        if (command.attempt <= state.attempt) return [];
+        assertOpen(state, command.paymentStatus, command.at);
+        return [{ type: 'checkout_session.payment_intent_attached', data: { paymentIntentId: command.paymentIntentId, attempt: command.attempt, amount: command.amount, at } }];
+      case 'cancel':
+        if (state.canceledAt !== null) return [];
+        if (command.paymentStatus === 'processing') throw new ApiError('IKW-RES-002', 'A payment of this checkout session is with the operator; it cannot be canceled now', 'id');
+        assertOpen(state, command.paymentStatus, command.at);
+        return [{ type: 'checkout_session.canceled', data: { at } }];
+      default:
+        return unreachable(command);
+    }
+  },
+};

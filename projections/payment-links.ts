@@ -1,0 +1,47 @@
+import type { Knex } from 'knex';
+import type { Owner } from '../packages/domain/audit.js';
+import type { Environment } from '../packages/domain/merchant/events.js';
+import type { PaymentLinkEvent, PaymentLinkObject } from '../packages/domain/payment-link/events.js';
+import type { Projection } from './projection.js';
+import { findOwnedObject } from './queries.js';
+import { snapshotTableSql, storeSnapshot } from './snapshot.js';
+
+/** read.payment_links: each link as its latest public event left it, found by id or by its URL's slug. */
+export const paymentLinksProjection: Projection = {
+  name: 'payment_links',
+  tables: ['read.payment_links'],
+  migrations: [
+    {
+      name: 'payment_links/001-create',
+      up: (knex) => knex.raw(`${snapshotTableSql('read.payment_links', ['slug text NOT NULL UNIQUE'])}`),
+    },
+  ],
+  handles: ['payment_link.created', 'payment_link.deactivated'],
+  async apply(trx, event) {
+    const e = event as unknown as PaymentLinkEvent;
+    if (e.type === 'payment_link.claimed') return;
+    const object = e.data.object;
+    const status = object.active ? 'active' : 'inactive';
+    const created = e.type === 'payment_link.created' ? { merchant_id: e.data.merchantId, environment: e.data.environment, slug: e.data.slug } : null;
+    await storeSnapshot(trx, 'read.payment_links', event, { ...object, status }, created);
+  },
+};
+
+/** Stored objects carry the snapshot's status column; the public object has `active` instead. */
+function render(stored: PaymentLinkObject & { status?: string }): PaymentLinkObject {
+  const { status: _status, ...object } = stored;
+  return object;
+}
+
+export function findPaymentLink(knex: Knex, owner: Owner, id: string): Promise<PaymentLinkObject | undefined> {
+  return findOwnedObject(knex, 'read.payment_links', owner, id, render);
+}
+
+/** The link of a public URL `/pay/{slug}`, with its owner: whoever opens it. */
+export async function findPaymentLinkBySlug(knex: Knex, slug: string): Promise<{ owner: Owner; link: PaymentLinkObject } | undefined> {
+  const row = await knex('read.payment_links')
+    .where({ slug })
+    .select('merchant_id', 'environment', 'object')
+    .first<{ merchant_id: string; environment: Environment; object: PaymentLinkObject } | undefined>();
+  return row && { owner: { merchantId: row.merchant_id, environment: row.environment }, link: render(row.object) };
+}

@@ -1,0 +1,153 @@
+import { getCountry } from '../../../packages/catalog/index.js';
+import type { CheckoutFeeQuote } from '../../../packages/domain/checkout-session/commands.js';
+import type { CheckoutSessionObject } from '../../../packages/domain/checkout-session/events.js';
+import type { PaymentIntentObject } from '../../../packages/domain/payment-intent/events.js';
+import type { Reply } from '../../../packages/http/context.js';
+import { eta, formatAmount, inlineHash, pageReply, renderPage, type Language } from './layout.js';
+
+/**
+ * The hosted checkout pages (layout and policy in ./layout.ts): usable without JavaScript (a form
+ * POST; a refresh while the operator answers) and, with it, polling the status until final.
+ */
+
+const TEXT = {
+  en: {
+    title: 'Payment',
+    amount: 'Amount to pay',
+    fee: 'including the operator fee',
+    operator: 'Mobile money operator',
+    chooseOperator: 'Choose your operator',
+    phone: 'Mobile money number',
+    phoneHint: 'The number of the account that pays, e.g. +221 77 123 45 67',
+    pay: 'Pay',
+    cancel: 'Cancel and return to the merchant',
+    processing: 'Approve the payment on your phone. This page updates by itself.',
+    failed: 'The payment did not go through',
+    tryAgain: 'You can try again, with another number or operator if needed.',
+    succeeded: 'Payment received. Thank you!',
+    canceled: 'The payment was canceled.',
+    expired: 'This payment page has expired.',
+    unavailable: 'This payment link is no longer available.',
+    notFound: 'This payment page does not exist.',
+    back: 'Return to the merchant',
+    test: 'Test payment (sandbox): no money moves.',
+    reference: 'Reference',
+  },
+  fr: {
+    title: 'Paiement',
+    amount: 'Montant à payer',
+    fee: 'frais de l’opérateur compris',
+    operator: 'Opérateur de mobile money',
+    chooseOperator: 'Choisissez votre opérateur',
+    phone: 'Numéro mobile money',
+    phoneHint: 'Le numéro du compte qui paie, par exemple +221 77 123 45 67',
+    pay: 'Payer',
+    cancel: 'Annuler et revenir chez le marchand',
+    processing: 'Validez le paiement sur votre téléphone. Cette page se met à jour toute seule.',
+    failed: 'Le paiement n’a pas abouti',
+    tryAgain: 'Vous pouvez réessayer, avec un autre numéro ou opérateur si besoin.',
+    succeeded: 'Paiement reçu. Merci !',
+    canceled: 'Le paiement a été annulé.',
+    expired: 'Cette page de paiement a expiré.',
+    unavailable: 'Ce lien de paiement n’est plus disponible.',
+    notFound: 'Cette page de paiement n’existe pas.',
+    back: 'Revenir chez le marchand',
+    test: 'Paiement de test (sandbox) : aucun argent ne circule.',
+    reference: 'Référence',
+  },
+} as const;
+
+export type Messages = (typeof TEXT)[Language];
+
+/** Polls the page's status while the operator answers, then lets the server decide what the page becomes. */
+const SCRIPT = `(function(){var el=document.getElementById('status');if(!el)return;var url=el.getAttribute('data-poll');
+function tick(){fetch(url,{headers:{accept:'application/json'},cache:'no-store'}).then(function(r){return r.json()}).then(function(s){
+if(s.status==='open'&&s.paymentStatus==='processing'){setTimeout(tick,1000);return}
+if(s.redirectUrl){location.assign(s.redirectUrl)}else{location.reload()}}).catch(function(){setTimeout(tick,2000)})}
+setTimeout(tick,1000)})();`;
+
+const SCRIPT_HASH = inlineHash(SCRIPT);
+
+const SESSION_PAGE = `<h1><%= it.t.title %><% if (it.description) { %>: <%= it.description %><% } %></h1>
+<% if (!it.livemode) { %><p class="notice"><%= it.t.test %></p><% } %>
+<p><%= it.t.amount %></p>
+<p class="amount" id="amount"><%= it.amount %></p>
+<% if (it.feeByCustomer) { %><p class="hint"><%= it.t.fee %></p><% } %>
+<% if (it.state === 'processing') { %>
+<p class="status" id="status" role="status" aria-live="polite" data-poll="<%= it.pollUrl %>"><%= it.t.processing %></p>
+<% } else { %>
+<% if (it.error) { %><div class="error" id="error" role="alert"><p><strong><%= it.error %></strong></p><p><%= it.t.tryAgain %></p></div><% } %>
+<form method="post" action="<%= it.payUrl %>">
+<input type="hidden" name="PaymentMethod" value="mobile_money">
+<label for="operator"><%= it.t.operator %></label>
+<select id="operator" name="Operator" required>
+<option value=""><%= it.t.chooseOperator %></option>
+<% it.operators.forEach(function (o) { %><option value="<%= o.code %>"<% if (o.selected) { %> selected<% } %>><%= o.label %></option>
+<% }) %></select>
+<label for="phone"><%= it.t.phone %></label>
+<input id="phone" name="PhoneNumber" type="tel" inputmode="tel" autocomplete="tel" required value="<%= it.phone %>" aria-describedby="phone-hint">
+<p class="hint" id="phone-hint"><%= it.t.phoneHint %></p>
+<button type="submit" class="pay" name="Action" value="pay" id="pay"><%= it.t.pay %> <%= it.amount %></button>
+<button type="submit" class="secondary" name="Action" value="cancel" id="cancel" formnovalidate><%= it.t.cancel %></button>
+</form>
+<% } %>`;
+
+const MESSAGE_PAGE = `<h1 id="message"><%= it.message %></h1>
+<% if (it.reference) { %><p class="notice"><%= it.t.reference %> <%= it.reference %></p><% } %>
+<% if (it.backUrl) { %><p><a href="<%= it.backUrl %>"><%= it.t.back %></a></p><% } %>`;
+
+eta.loadTemplate('@session', SESSION_PAGE);
+eta.loadTemplate('@message', MESSAGE_PAGE);
+
+/** A page with one message (paid, canceled, expired, unavailable) and a way back to the merchant when there is one. */
+export function messagePage(lang: Language, message: keyof Messages, status: number, options: { backUrl?: string | null; reference?: string | null } = {}): Reply {
+  const t = TEXT[lang];
+  const body = eta.render('@message', { t, message: t[message], backUrl: options.backUrl ?? null, reference: options.reference ?? null });
+  return pageReply(renderPage(lang, t[message], body), status);
+}
+
+export interface SessionPageInput {
+  session: CheckoutSessionObject;
+  intent: PaymentIntentObject | null;
+  /** What the customer pays with each operator (the fee differs by operator when the customer carries it). */
+  quotes: CheckoutFeeQuote[];
+  /** A refusal of the form just sent, or the failure of the last attempt. */
+  error?: string | null;
+  form?: { operator?: string; phone?: string };
+}
+
+/** The hosted page of an open session: the pay form, or the wait while the operator answers. */
+export function sessionPage(lang: Language, input: SessionPageInput, status = 200): Reply {
+  const t = TEXT[lang];
+  const s = input.session;
+  const processing = s.paymentStatus === 'processing';
+  const lastFailure = s.paymentStatus === 'failed' ? `${t.failed}${input.intent?.last_payment_error ? ` (${input.intent.last_payment_error.message})` : ''}.` : null;
+  const country = getCountry(s.country);
+  const byOperator = new Map(input.quotes.map((q) => [q.operator, q.amountTotal]));
+  const operators = (country?.operators ?? [])
+    .filter((o) => byOperator.has(o.code))
+    .map((o) => ({
+      code: o.code,
+      label: s.feeMode === 'customer' ? `${o.name} (${formatAmount(byOperator.get(o.code)!, s.currency, lang)})` : o.name,
+      selected: input.form?.operator === o.code,
+    }));
+  const lowest = Math.min(...input.quotes.map((q) => q.amountTotal));
+  const shown = processing && s.amountTotal !== null ? s.amountTotal : Number.isFinite(lowest) ? lowest : s.amount;
+  const body = eta.render('@session', {
+    t,
+    state: processing ? 'processing' : 'form',
+    description: s.description,
+    livemode: s.livemode,
+    amount: formatAmount(shown, s.currency, lang),
+    feeByCustomer: s.feeMode === 'customer',
+    pollUrl: `/api/checkout/${s.id}/status`,
+    payUrl: `/checkout/session/${s.id}/pay`,
+    operators,
+    phone: input.form?.phone ?? '',
+    error: input.error ?? lastFailure,
+  });
+  return pageReply(renderPage(lang, `${t.title} ${formatAmount(shown, s.currency, lang)}`, body, { script: processing ? SCRIPT : null, refresh: processing }), status, {
+    formTargets: [s.successUrl, s.cancelUrl],
+    scriptHash: processing ? SCRIPT_HASH : null,
+  });
+}

@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto';
+import { Eta } from 'eta';
+import { getCurrency } from '../../../packages/catalog/index.js';
+import { Reply } from '../../../packages/http/context.js';
+
+/**
+ * What the hosted pages share: the eta engine (every value escaped), the layout and style sheet,
+ * languages and amounts, and the strict Content-Security-Policy every page is sent with. Nothing
+ * is loaded from another host; an inline script or style sheet is allowed by its hash only.
+ */
+
+export type Language = 'en' | 'fr';
+
+/** French or English, whichever `Accept-Language` prefers (by q-value, then order); English otherwise. */
+export function languageOf(acceptLanguage: string | undefined): Language {
+  const ranked = (acceptLanguage ?? '')
+    .split(',')
+    .map((part, i) => {
+      const [tag = '', ...params] = part.trim().toLowerCase().split(';');
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+      return { lang: tag.split('-')[0], q: q ? Number(q.slice(2)) || 0 : 1, i };
+    })
+    .filter((l) => l.lang === 'en' || l.lang === 'fr')
+    .sort((a, b) => b.q - a.q || a.i - b.i);
+  return ranked[0]?.lang === 'fr' ? 'fr' : 'en';
+}
+
+/** An amount in minor units, formatted for its currency and the page's language. */
+export function formatAmount(amount: number, currency: string, lang: Language): string {
+  const minor = getCurrency(currency)?.minorUnits ?? 2;
+  return new Intl.NumberFormat(lang === 'fr' ? 'fr-FR' : 'en-US', { style: 'currency', currency: currency.toUpperCase(), minimumFractionDigits: minor, maximumFractionDigits: minor }).format(
+    amount / 10 ** minor,
+  );
+}
+
+const STYLE = `*{box-sizing:border-box}body{font-family:system-ui,sans-serif;margin:0;padding:1rem;color:#1a1a1a;background:#f6f7f9;line-height:1.4}
+main{max-width:28rem;margin:0 auto;background:#fff;border-radius:.5rem;padding:1rem;overflow-wrap:anywhere}
+h1{font-size:1.25rem;margin:0 0 .5rem}.amount{font-size:1.75rem;font-weight:700;margin:.25rem 0}
+label{display:block;font-weight:600;margin:1rem 0 .25rem}select,input,button{width:100%;font:inherit;padding:.75rem;border:1px solid #767676;border-radius:.375rem;min-height:2.75rem}
+button{margin-top:1rem;cursor:pointer}.pay{background:#0b5cad;color:#fff;border-color:#0b5cad;font-weight:700}.secondary{background:#fff;color:#0b5cad}
+:focus-visible{outline:3px solid #f0a000;outline-offset:2px}.hint{font-size:.875rem;color:#4a4a4a;margin:.25rem 0 0}
+.error{background:#fde8e8;border:1px solid #b3261e;color:#8c1d18;padding:.75rem;border-radius:.375rem}.notice{font-size:.875rem;color:#4a4a4a}
+.status{padding:.75rem;border-radius:.375rem;background:#e8f0fb}`;
+
+/** The CSP source of an inline script or style sheet: its SHA-256. */
+export const inlineHash = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+const STYLE_HASH = inlineHash(STYLE);
+
+const LAYOUT = `<!doctype html>
+<html lang="<%= it.lang %>">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
+<% if (it.refresh) { %><noscript><meta http-equiv="refresh" content="3"></noscript><% } %>
+<title><%= it.title %></title>
+<style><%~ it.style %></style>
+</head>
+<body>
+<main>
+<%~ it.body %>
+</main>
+<% if (it.script) { %><script><%~ it.script %></script><% } %>
+</body>
+</html>
+`;
+
+export const eta = new Eta({ autoEscape: true, autoTrim: false, cache: true });
+eta.loadTemplate('@layout', LAYOUT);
+
+/** A whole page: the layout around `body`, with the page's one script when it has one. */
+export function renderPage(lang: Language, title: string, body: string, options: { script?: string | null; refresh?: boolean } = {}): string {
+  return eta.render('@layout', { lang, title, body, style: STYLE, script: options.script ?? null, refresh: options.refresh ?? false });
+}
+
+/** Headers of every hosted page: the strict policy, with the merchant's return addresses allowed as form targets (the cancel button's redirect). */
+export function pageReply(html: string, status: number, options: { formTargets?: (string | null)[]; scriptHash?: string | null; headers?: Record<string, string> } = {}): Reply {
+  const formTargets = options.formTargets ?? [];
+  const origins = [...new Set(formTargets.flatMap((u) => (u ? [new URL(u).origin] : [])))];
+  const csp = [
+    "default-src 'none'",
+    `script-src ${options.scriptHash ?? "'none'"}`,
+    `style-src ${STYLE_HASH}`,
+    "connect-src 'self'",
+    // data: for the empty icon, which keeps browsers from asking for /favicon.ico.
+    "img-src 'self' data:",
+    `form-action 'self'${origins.map((o) => ` ${o}`).join('')}`,
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+  return new Reply(html, {
+    status,
+    contentType: 'text/html; charset=utf-8',
+    headers: { ...options.headers, 'Content-Security-Policy': csp, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer' },
+  });
+}
+

@@ -1,0 +1,140 @@
+import type { CustomerObject } from '../../../packages/domain/customer/events.js';
+import type { InvoiceObject } from '../../../packages/domain/invoice/events.js';
+import type { PaymentIntentObject } from '../../../packages/domain/payment-intent/events.js';
+import type { SubscriptionObject } from '../../../packages/domain/subscription/events.js';
+import type { Reply } from '../../../packages/http/context.js';
+import { eta, formatAmount, pageReply, renderPage, type Language } from './layout.js';
+
+/**
+ * The customer portal's hosted pages: sign in with the e-mailed code, then the account: contact
+ * details, invoices (open ones link to their payment page), subscriptions (cancel at period end,
+ * resume), payments. Plain forms and links; no script.
+ */
+
+const TEXT = {
+  en: {
+    title: 'Your account',
+    email: 'E-mail address',
+    emailHint: 'We send a six-digit code to this address.',
+    sendCode: 'Send me a code',
+    code: 'Code from the e-mail',
+    codeHint: 'Six digits, valid for 10 minutes.',
+    signIn: 'Sign in',
+    signOut: 'Sign out',
+    contact: 'Contact details',
+    invoices: 'Invoices',
+    subscriptions: 'Subscriptions',
+    payments: 'Payments',
+    none: 'None yet.',
+    pay: 'Pay',
+    cancelAtEnd: 'Cancel at the end of the period',
+    resume: 'Keep my subscription',
+    endsOn: 'ends on',
+    renewsOn: 'renews on',
+    refunded: 'refunded',
+    wrongCode: 'The code is wrong or has expired. Ask for a new one if needed.',
+    codeSent: 'If this address is known here, a code is on its way.',
+  },
+  fr: {
+    title: 'Votre compte',
+    email: 'Adresse e-mail',
+    emailHint: 'Nous envoyons un code à six chiffres à cette adresse.',
+    sendCode: 'M’envoyer un code',
+    code: 'Code reçu par e-mail',
+    codeHint: 'Six chiffres, valable 10 minutes.',
+    signIn: 'Se connecter',
+    signOut: 'Se déconnecter',
+    contact: 'Coordonnées',
+    invoices: 'Factures',
+    subscriptions: 'Abonnements',
+    payments: 'Paiements',
+    none: 'Aucun pour l’instant.',
+    pay: 'Payer',
+    cancelAtEnd: 'Résilier à la fin de la période',
+    resume: 'Garder mon abonnement',
+    endsOn: 'se termine le',
+    renewsOn: 'se renouvelle le',
+    refunded: 'remboursé',
+    wrongCode: 'Le code est faux ou a expiré. Demandez-en un nouveau si besoin.',
+    codeSent: 'Si cette adresse est connue ici, un code est en route.',
+  },
+} as const;
+
+const SIGN_IN = `<h1><%= it.t.title %></h1>
+<% if (it.merchant) { %><p class="notice"><%= it.merchant %></p><% } %>
+<% if (it.error) { %><div class="error" id="error" role="alert"><%= it.error %></div><% } %>
+<% if (it.challengeId) { %>
+<p class="status" role="status"><%= it.t.codeSent %></p>
+<form method="post" action="<%= it.base %>/verify">
+<input type="hidden" name="ChallengeId" value="<%= it.challengeId %>">
+<label for="code"><%= it.t.code %></label>
+<input id="code" name="Code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required aria-describedby="code-hint">
+<p class="hint" id="code-hint"><%= it.t.codeHint %></p>
+<button type="submit" class="pay" id="sign-in"><%= it.t.signIn %></button>
+</form>
+<% } else { %>
+<form method="post" action="<%= it.base %>/sign-in">
+<label for="email"><%= it.t.email %></label>
+<input id="email" name="Email" type="email" autocomplete="email" required aria-describedby="email-hint">
+<p class="hint" id="email-hint"><%= it.t.emailHint %></p>
+<button type="submit" class="pay" id="send-code"><%= it.t.sendCode %></button>
+</form>
+<% } %>`;
+
+const ACCOUNT = `<h1><%= it.t.title %></h1>
+<% if (it.merchant) { %><p class="notice"><%= it.merchant %></p><% } %>
+<h2><%= it.t.contact %></h2>
+<p id="contact"><%= it.customer.name || '' %><br><%= it.customer.email || '' %><br><%= it.customer.phone || '' %></p>
+<h2><%= it.t.invoices %></h2>
+<% if (it.invoices.length === 0) { %><p><%= it.t.none %></p><% } %>
+<ul id="invoices"><% it.invoices.forEach(function (i) { %>
+<li><%= i.amount %> · <%= i.status %><% if (i.payUrl) { %> · <a href="<%= i.payUrl %>"><%= it.t.pay %></a><% } %></li><% }) %>
+</ul>
+<h2><%= it.t.subscriptions %></h2>
+<% if (it.subscriptions.length === 0) { %><p><%= it.t.none %></p><% } %>
+<ul id="subscriptions"><% it.subscriptions.forEach(function (s) { %>
+<li><%= s.status %> · <%= s.cancelAtPeriodEnd ? it.t.endsOn : it.t.renewsOn %> <%= s.periodEnd %>
+<% if (s.status !== 'canceled') { %><form method="post" action="<%= it.base %>/subscriptions/<%= s.id %>">
+<input type="hidden" name="CancelAtPeriodEnd" value="<%= s.cancelAtPeriodEnd ? 'false' : 'true' %>">
+<button type="submit" class="secondary"><%= s.cancelAtPeriodEnd ? it.t.resume : it.t.cancelAtEnd %></button></form><% } %></li><% }) %>
+</ul>
+<h2><%= it.t.payments %></h2>
+<% if (it.payments.length === 0) { %><p><%= it.t.none %></p><% } %>
+<ul id="payments"><% it.payments.forEach(function (p) { %>
+<li><%= p.amount %> · <%= p.status %><% if (p.refunded) { %> · <%= p.refunded %> <%= it.t.refunded %><% } %></li><% }) %>
+</ul>
+<form method="post" action="<%= it.base %>/sign-out"><button type="submit" class="secondary" id="sign-out"><%= it.t.signOut %></button></form>`;
+
+eta.loadTemplate('@portal-sign-in', SIGN_IN);
+eta.loadTemplate('@portal-account', ACCOUNT);
+
+/** The sign-in page: the e-mail form, or (with a challenge) the code form. */
+export function signInPage(lang: Language, input: { base: string; merchant: string | null; challengeId?: string; error?: boolean }, status = 200, headers: Record<string, string> = {}): Reply {
+  const t = TEXT[lang];
+  const body = eta.render('@portal-sign-in', { t, base: input.base, merchant: input.merchant, challengeId: input.challengeId ?? null, error: input.error ? t.wrongCode : null });
+  return pageReply(renderPage(lang, t.title, body), status, { headers });
+}
+
+export interface AccountView {
+  customer: CustomerObject;
+  invoices: InvoiceObject[];
+  subscriptions: SubscriptionObject[];
+  payments: (PaymentIntentObject & { refunded: number })[];
+}
+
+const day = (unix: number, lang: Language) => new Date(unix * 1000).toLocaleDateString(lang === 'fr' ? 'fr-FR' : 'en-GB', { timeZone: 'UTC', day: 'numeric', month: 'long', year: 'numeric' });
+
+/** The signed-in customer's account. */
+export function accountPage(lang: Language, base: string, merchant: string | null, view: AccountView): Reply {
+  const t = TEXT[lang];
+  const body = eta.render('@portal-account', {
+    t,
+    base,
+    merchant,
+    customer: view.customer,
+    invoices: view.invoices.map((i) => ({ amount: formatAmount(i.amount_due, i.currency, lang), status: i.status, payUrl: i.status === 'open' ? i.hosted_invoice_url : null })),
+    subscriptions: view.subscriptions.map((s) => ({ id: s.id, status: s.status, cancelAtPeriodEnd: s.cancel_at_period_end, periodEnd: day(s.current_period_end, lang) })),
+    payments: view.payments.map((p) => ({ amount: formatAmount(p.amount, p.currency, lang), status: p.status, refunded: p.refunded > 0 ? formatAmount(p.refunded, p.currency, lang) : null })),
+  });
+  return pageReply(renderPage(lang, t.title, body), 200);
+}

@@ -1,0 +1,123 @@
+import type { Knex } from 'knex';
+import type { Clock } from '../../../packages/core/clock.js';
+import { ApiError } from '../../../packages/core/errors.js';
+import type { CheckoutFeeQuote, CheckoutSessions } from '../../../packages/domain/checkout-session/commands.js';
+import { getCountry } from '../../../packages/catalog/index.js';
+import { Reply, type HandlerContext } from '../../../packages/http/context.js';
+import { route, type Family } from '../../../packages/http/routes.js';
+import { findPublicCheckoutSession, type CheckoutSessionView } from '../../../projections/checkout-sessions.js';
+import { messagePage, sessionPage } from '../pages/checkout.js';
+import { languageOf, type Language } from '../pages/layout.js';
+import { nextUrl, sessionIdParams, wantsHtml } from './shared.js';
+
+interface PayForm {
+  PaymentMethod?: string;
+  Operator?: string;
+  PhoneNumber?: string;
+  /** Which button sent the form: pay (the default) or cancel. */
+  Action?: 'pay' | 'cancel';
+}
+
+const payForm = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    PaymentMethod: { enum: ['mobile_money'] },
+    Operator: { type: 'string', maxLength: 64 },
+    PhoneNumber: { type: 'string', maxLength: 32 },
+    Action: { enum: ['pay', 'cancel'] },
+  },
+};
+
+/** What each payin operator of the session's country costs the customer (operators whose limits refuse the amount are left out). */
+function quotes(sessions: CheckoutSessions, view: CheckoutSessionView): CheckoutFeeQuote[] {
+  const s = view.session;
+  if (!s.paymentMethodTypes.includes('mobile_money')) return [];
+  return (getCountry(s.country)?.operators ?? []).flatMap((o) => {
+    try {
+      return [sessions.quote({ session: s }, { paymentMethodType: 'mobile_money', operator: o.code })];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/**
+ * The hosted checkout page (`checkout` family): GET shows the session, POST takes the form. Both
+ * answer browsers with pages (refusals re-show the form with the reason) and programs with JSON.
+ */
+export function checkoutPagesFamily(knex: Knex, clock: Clock, sessions: CheckoutSessions): Family {
+  const find = async (id: string) => findPublicCheckoutSession(knex, id, clock.now());
+
+  /** The page of a session as it stands: the form, the wait, or where the customer goes next. */
+  const render = (lang: Language, view: CheckoutSessionView, extra: { error?: string; form?: { operator?: string; phone?: string }; status?: number } = {}): Reply => {
+    const s = view.session;
+    const next = nextUrl(view);
+    if (next) return Reply.redirect(next);
+    switch (s.status) {
+      case 'complete':
+        return messagePage(lang, 'succeeded', 200, { reference: view.intent?.latest_operation ?? null });
+      case 'canceled':
+        return messagePage(lang, 'canceled', 200);
+      case 'expired':
+        return messagePage(lang, 'expired', 410, { backUrl: s.cancelUrl });
+      case 'open':
+        return sessionPage(lang, { session: s, intent: view.intent, quotes: quotes(sessions, view), error: extra.error ?? null, form: extra.form ?? {} }, extra.status ?? 200);
+    }
+  };
+
+  const notFound = (ctx: HandlerContext<unknown, unknown, { sessionId: string }>) => {
+    if (wantsHtml(ctx.header('accept'))) return messagePage(languageOf(ctx.header('accept-language')), 'notFound', 404);
+    throw new ApiError('IKW-RES-001', `No such checkout session: '${ctx.params.sessionId}'`, 'sessionId');
+  };
+
+  return {
+    name: 'checkout',
+    routes: [
+      route<unknown, unknown, { sessionId: string }>({
+        method: 'get',
+        path: '/checkout/session/:sessionId',
+        summary: 'The hosted checkout page (HTML): the pay form, the wait while the operator answers, or a redirect to the merchant once final',
+        auth: 'public',
+        params: sessionIdParams,
+        handler: async (ctx) => {
+          const view = await find(ctx.params.sessionId);
+          if (!view) return notFound(ctx);
+          return render(languageOf(ctx.header('accept-language')), view);
+        },
+      }),
+      route<PayForm, unknown, { sessionId: string }>({
+        method: 'post',
+        path: '/checkout/session/:sessionId/pay',
+        summary: "The hosted page's form (application/x-www-form-urlencoded or JSON): pay by mobile money, or cancel with Action=cancel; answers 303 to the page, or to the cancel URL",
+        auth: 'public',
+        params: sessionIdParams,
+        body: payForm,
+        form: true,
+        handler: async (ctx) => {
+          const id = ctx.params.sessionId;
+          const lang = languageOf(ctx.header('accept-language'));
+          const browser = wantsHtml(ctx.header('accept'));
+          const form = { operator: ctx.body.Operator ?? '', phone: ctx.body.PhoneNumber ?? '' };
+          try {
+            if (ctx.body.Action === 'cancel') {
+              await sessions.cancel(id, ctx.actor);
+            } else {
+              if (!ctx.body.Operator) throw new ApiError('IKW-VAL-001', 'Choose an operator', 'Operator');
+              if (!ctx.body.PhoneNumber) throw new ApiError('IKW-VAL-001', 'Enter the mobile money number', 'PhoneNumber');
+              await sessions.pay(id, { type: 'mobile_money', mobile_money: { operator: ctx.body.Operator, msisdn: ctx.body.PhoneNumber } }, null, ctx.actor, { param: 'PaymentMethod', phoneParam: 'PhoneNumber' });
+            }
+          } catch (err) {
+            const view = err instanceof ApiError && browser ? await find(id) : undefined;
+            if (!view || !(err instanceof ApiError)) throw err;
+            // A browser gets the page again, with the reason and what the customer typed.
+            return render(lang, view, { error: err.message, form, status: err.status });
+          }
+          const view = await find(id);
+          if (!view) return notFound(ctx);
+          return Reply.redirect(nextUrl(view) ?? `/checkout/session/${id}`);
+        },
+      }),
+    ],
+  };
+}

@@ -1,0 +1,150 @@
+import type { Knex } from 'knex';
+import type { Clock } from '../../../packages/core/clock.js';
+import { ApiError } from '../../../packages/core/errors.js';
+import type { Billing } from '../../../packages/domain/billing/service.js';
+import type { CustomerPortal } from '../../../packages/domain/customer-portal/commands.js';
+import type { Owner } from '../../../packages/domain/audit.js';
+import { Reply, type HandlerContext } from '../../../packages/http/context.js';
+import { route, type Family } from '../../../packages/http/routes.js';
+import { customerObject, findCustomer } from '../../../projections/customers.js';
+import { listInvoicesByCursor } from '../../../projections/invoices.js';
+import { findMerchant } from '../../../projections/merchants.js';
+import { listPaymentIntents } from '../../../projections/payment-intents.js';
+import { listRefunds } from '../../../projections/refunds.js';
+import { findSubscription, listSubscriptionsByCursor } from '../../../projections/subscriptions.js';
+import { languageOf } from '../pages/layout.js';
+import { accountPage, signInPage } from '../pages/portal.js';
+import { found, portalSessionOf } from './shared.js';
+
+const COOKIE = 'sika_portal';
+const pageParams = {
+  type: 'object',
+  required: ['environment', 'merchantId'],
+  properties: { environment: { enum: ['sandbox', 'live'] }, merchantId: { type: 'string', pattern: '^acct_[0-9A-Za-z]{24}$' } },
+};
+const subscriptionParams = { ...pageParams, required: [...pageParams.required, 'id'], properties: { ...pageParams.properties, id: { type: 'string', minLength: 1, maxLength: 255 } } };
+
+type PageParams = { environment: Owner['environment']; merchantId: string };
+
+/**
+ * The customer portal as hosted pages, at `/portal/{environment}/{merchantId}`: the same sign-in
+ * and account as /api/v1/customer-portal, for customers without an app. The portal token lives in
+ * an HttpOnly, SameSite=Strict cookie scoped to the merchant's portal path.
+ */
+export function customerPortalPagesFamily(knex: Knex, clock: Clock, signIn: CustomerPortal, billing: Billing, secureCookies: boolean): Family {
+  const base = (p: PageParams) => `/portal/${p.environment}/${p.merchantId}`;
+  const cookie = (p: PageParams, token: string, maxAge: number) =>
+    `${COOKIE}=${token}; Path=${base(p)}; Max-Age=${maxAge}; HttpOnly; SameSite=Strict${secureCookies ? '; Secure' : ''}`;
+  const tokenOf = (ctx: HandlerContext<unknown, unknown, unknown>) =>
+    (ctx.header('cookie') ?? '').split(';').map((c) => c.trim()).find((c) => c.startsWith(`${COOKIE}=`))?.slice(COOKIE.length + 1);
+  /** The signed-in customer of this merchant's portal, if the cookie holds a live session of it. */
+  const signedIn = async (ctx: HandlerContext<unknown, unknown, PageParams>) => {
+    const session = await portalSessionOf(knex, clock.now(), tokenOf(ctx));
+    const owner = { merchantId: ctx.params.merchantId, environment: ctx.params.environment };
+    return session && session.owner.merchantId === owner.merchantId && session.owner.environment === owner.environment ? session : undefined;
+  };
+  const merchantName = async (p: PageParams) => (await findMerchant(knex, p.merchantId))?.name ?? null;
+  const back = (p: PageParams, headers: Record<string, string> = {}) => new Reply('', { status: 303, headers: { Location: base(p), ...headers }, contentType: 'text/plain; charset=utf-8' });
+
+  return {
+    name: 'customer-portal-pages',
+    routes: [
+      route<unknown, unknown, PageParams>({
+        method: 'get',
+        path: '/portal/:environment/:merchantId',
+        summary: "The customer portal's page (HTML): the sign-in form, or the signed-in customer's account",
+        auth: 'public',
+        params: pageParams,
+        handler: async (ctx) => {
+          const lang = languageOf(ctx.header('accept-language'));
+          const session = await signedIn(ctx);
+          if (!session) return signInPage(lang, { base: base(ctx.params), merchant: await merchantName(ctx.params) });
+          const { owner, customerId } = session;
+          const all = { limit: 100 };
+          const customer = customerObject(await found('customer', customerId, findCustomer(knex, owner, customerId)));
+          const invoices = (await listInvoicesByCursor(knex, owner, all, base(ctx.params), { customer: customerId })).data;
+          const subscriptions = (await listSubscriptionsByCursor(knex, owner, all, base(ctx.params), { customer: customerId })).data;
+          const intents = (await listPaymentIntents(knex, owner, all, base(ctx.params), { customer: customerId })).data;
+          const payments = await Promise.all(
+            intents.map(async (pi) => ({
+              ...pi,
+              refunded: (await listRefunds(knex, owner, pi.id, { page: 1, limit: 100 })).data.filter((r) => r.status === 'succeeded').reduce((sum, r) => sum + r.amount, 0),
+            })),
+          );
+          return accountPage(lang, base(ctx.params), await merchantName(ctx.params), { customer, invoices, subscriptions, payments });
+        },
+      }),
+      route<{ Email: string }, unknown, PageParams>({
+        method: 'post',
+        path: '/portal/:environment/:merchantId/sign-in',
+        summary: 'The sign-in form: sends the code and shows the code form',
+        auth: 'public',
+        params: pageParams,
+        body: { type: 'object', required: ['Email'], additionalProperties: false, properties: { Email: { type: 'string', format: 'email', maxLength: 254 } } },
+        form: true,
+        throttle: (body) => body.Email.toLowerCase(),
+        throttleEveryRequest: true,
+        handler: async (ctx) => {
+          const challenge = await signIn.requestCode({ merchantId: ctx.params.merchantId, environment: ctx.params.environment }, ctx.body.Email, ctx.actor);
+          return signInPage(languageOf(ctx.header('accept-language')), { base: base(ctx.params), merchant: await merchantName(ctx.params), challengeId: challenge.challengeId });
+        },
+      }),
+      route<{ ChallengeId: string; Code: string }, unknown, PageParams>({
+        method: 'post',
+        path: '/portal/:environment/:merchantId/verify',
+        summary: 'The code form: signs the customer in (a cookie) and shows the account',
+        auth: 'public',
+        params: pageParams,
+        body: {
+          type: 'object',
+          required: ['ChallengeId', 'Code'],
+          additionalProperties: false,
+          properties: { ChallengeId: { type: 'string', format: 'uuid' }, Code: { type: 'string', maxLength: 16 } },
+        },
+        form: true,
+        throttle: (body) => body.ChallengeId,
+        handler: async (ctx) => {
+          try {
+            const session = await signIn.verify(ctx.body.ChallengeId, ctx.body.Code.trim(), ctx.actor);
+            if (session.owner.merchantId !== ctx.params.merchantId || session.owner.environment !== ctx.params.environment) throw new ApiError('IKW-CPT-001', undefined, 'code');
+            return back(ctx.params, { 'Set-Cookie': cookie(ctx.params, session.token, 3_600) });
+          } catch (err) {
+            if (!(err instanceof ApiError && err.code === 'IKW-CPT-001')) throw err;
+            const lang = languageOf(ctx.header('accept-language'));
+            return signInPage(lang, { base: base(ctx.params), merchant: await merchantName(ctx.params), challengeId: ctx.body.ChallengeId, error: true }, err.status);
+          }
+        },
+      }),
+      route<{ CancelAtPeriodEnd: 'true' | 'false' }, unknown, PageParams & { id: string }>({
+        method: 'post',
+        path: '/portal/:environment/:merchantId/subscriptions/:id',
+        summary: "The account page's subscription button: cancel at period end, or resume",
+        auth: 'public',
+        params: subscriptionParams,
+        body: { type: 'object', required: ['CancelAtPeriodEnd'], additionalProperties: false, properties: { CancelAtPeriodEnd: { enum: ['true', 'false'] } } },
+        form: true,
+        handler: async (ctx) => {
+          const session = await signedIn(ctx);
+          if (!session) throw new ApiError('IKW-CPT-002');
+          const subscription = await findSubscription(knex, session.owner, ctx.params.id);
+          await found('subscription', ctx.params.id, Promise.resolve(subscription?.customer === session.customerId ? subscription : undefined));
+          if (ctx.body.CancelAtPeriodEnd === 'true') await billing.subscriptions.cancel(session.owner, ctx.params.id, true, ctx.actor);
+          else await billing.subscriptions.resume(session.owner, ctx.params.id, ctx.actor);
+          return back(ctx.params);
+        },
+      }),
+      route<unknown, unknown, PageParams>({
+        method: 'post',
+        path: '/portal/:environment/:merchantId/sign-out',
+        summary: 'Signs the customer out and forgets the cookie',
+        auth: 'public',
+        params: pageParams,
+        handler: async (ctx) => {
+          const session = await signedIn(ctx);
+          if (session) await signIn.signOut(session.owner, session.sessionId, ctx.actor);
+          return back(ctx.params, { 'Set-Cookie': cookie(ctx.params, '', 0) });
+        },
+      }),
+    ],
+  };
+}

@@ -1,0 +1,263 @@
+/**
+ * Checkout sessions against the real server: the merchant's API (create, retrieve, fee quote),
+ * the page's API (read, status, pay, cancel, receipt), the hosted form posted as a browser posts
+ * it, expiry on the manual clock, tenant isolation and idempotency.
+ */
+import t from 'tap';
+import { assertError, assertOk, operatorAnswers, ProviderProbe, retrieve } from '../support/payment-intents.js';
+import { CANCEL_URL, createLink, createSession, payByMobileMoney, postForm, sessionStatus, snNumber, SUCCESS_URL } from '../support/checkout.js';
+import { startPaymentsService } from '../support/system.js';
+
+const probe = new ProviderProbe();
+const svc = await startPaymentsService(t, { provider: probe.wrap });
+const { key } = await svc.sandboxMerchant('Shop');
+const { key: otherKey } = await svc.sandboxMerchant('Other shop');
+
+t.test('create: the session and its payment intent, made at once', async (t) => {
+  const s = await createSession(svc, key, { customerEmail: 'awa@example.com', metadata: { order: 'A-17', nested: { n: 1 } } });
+  t.match(s, {
+    id: /^cs_[0-9A-Za-z]{24}$/,
+    object: 'checkout.session',
+    url: `${svc.system.config.publicUrl}/checkout/session/${s.id}`,
+    status: 'open',
+    paymentStatus: 'unpaid',
+    amount: 10_000,
+    amountTotal: 10_000,
+    currency: 'xof',
+    country: 'SN',
+    paymentMethodTypes: ['mobile_money'],
+    successUrl: SUCCESS_URL,
+    cancelUrl: CANCEL_URL,
+    customerEmail: 'awa@example.com',
+    feeMode: 'merchant',
+    deferPaymentIntentCreation: false,
+    paymentIntentId: /^pi_/,
+    metadata: { order: 'A-17', nested: { n: 1 } },
+    livemode: false,
+  });
+  t.equal(Date.parse(s.expiresAt) - svc.clock.now().getTime(), 24 * 3_600_000, 'expires in 24 h');
+  const intent = await retrieve(svc, key, s.paymentIntentId);
+  t.match(intent, { amount: 10_000, currency: 'xof', status: 'requires_payment_method', metadata: { checkout_session_id: s.id, order: 'A-17' }, customer: /^cus_/ });
+  const got = await svc.request('GET', `/api/v1/checkout/sessions/${s.id}`, { key });
+  assertOk(t, got);
+  t.same(got.body, s, 'retrieve answers what create did');
+});
+
+t.test('create: deferred, the intent comes with the payment', async (t) => {
+  const s = await createSession(svc, key, { deferPaymentIntentCreation: true });
+  t.equal(s.paymentIntentId, null);
+  const paid = await payByMobileMoney(svc, s.id, snNumber('05'));
+  assertOk(t, paid);
+  t.match(paid.body, { paymentStatus: 'processing', paymentIntentId: /^pi_/ });
+});
+
+t.test('create: refusals', async (t) => {
+  const create = (body: Record<string, unknown>) => svc.request('POST', '/api/v1/checkout/sessions', { key, body });
+  assertError(t, await create({ currency: 'XOF', country: 'SN' }), 'IKW-VAL-001', 'amount');
+  assertError(t, await create({ amount: 0, currency: 'XOF', country: 'SN' }), 'IKW-VAL-001', 'amount');
+  assertError(t, await create({ amount: 100, currency: 'XOF' }), 'IKW-VAL-001', 'country');
+  assertError(t, await create({ amount: 100, currency: 'ZZZ', country: 'SN' }), 'IKW-VAL-003', 'currency');
+  assertError(t, await create({ amount: 100, currency: 'XOF', country: 'ZZ' }), 'IKW-VAL-004', 'country');
+  assertError(t, await create({ amount: 100, currency: 'GHS', country: 'SN' }), 'IKW-VAL-009', 'currency');
+  assertError(t, await create({ amount: 999_999_999, currency: 'XOF', country: 'SN' }), 'IKW-VAL-008', 'amount');
+  assertError(t, await create({ amount: 100, currency: 'XOF', country: 'SN', successUrl: 'javascript:alert(1)' }), 'IKW-VAL-001', 'successUrl');
+  assertError(t, await create({ amount: 100, currency: 'XOF', country: 'SN', customerPhone: '12' }), 'IKW-VAL-001', 'customerPhone');
+  assertError(t, await create({ amount: 100, currency: 'XOF', country: 'SN', customerPhone: '+1 000' }), 'IKW-VAL-007', 'customerPhone');
+  assertError(t, await create({ amount: 100, currency: 'XOF', country: 'SN', paymentMethodTypes: ['bank'] }), 'IKW-VAL-001', 'paymentMethodTypes.0');
+  assertError(t, await create({ amount: 100, currency: 'XOF', country: 'SN', colour: 'red' }), 'IKW-VAL-002', 'colour');
+  const link = await createLink(svc, key);
+  assertError(t, await create({ paymentLinkId: link.id, amount: 100 }), 'IKW-VAL-002', 'amount');
+  assertError(t, await create({ paymentLinkId: link.id, paymentLinkV2Id: '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b' }), 'IKW-VAL-002', 'paymentLinkV2Id');
+  assertError(t, await svc.request('POST', '/api/v1/checkout/sessions', { key: otherKey, body: { paymentLinkId: link.id } }), 'IKW-RES-001', 'paymentLinkId');
+});
+
+t.test('create for a payment link: its amount, currency, fee mode; deferred', async (t) => {
+  const link = await createLink(svc, key, { feeMode: 'customer' });
+  const res = await svc.request('POST', '/api/v1/checkout/sessions', { key, body: { paymentLinkV2Id: link.id, successUrl: SUCCESS_URL } });
+  assertOk(t, res);
+  t.match(res.body, { amount: 5_000, currency: 'xof', country: 'SN', feeMode: 'customer', paymentLinkId: link.id, deferPaymentIntentCreation: true, paymentIntentId: null, amountTotal: null, description: 'Basket of mangoes' });
+});
+
+t.test('tenant isolation: another merchant\u2019s session is 404 everywhere it is named', async (t) => {
+  const s = await createSession(svc, key);
+  assertError(t, await svc.request('GET', `/api/v1/checkout/sessions/${s.id}`, { key: otherKey }), 'IKW-RES-001', 'id');
+  assertError(t, await svc.request('POST', `/api/v1/checkout/sessions/${s.id}/fee_quote`, { key: otherKey, body: { operator: 'wave' } }), 'IKW-RES-001', 'id');
+  assertError(t, await svc.request('GET', '/api/v1/checkout/sessions/cs_000000000000000000000000', { key }), 'IKW-RES-001', 'id');
+  assertError(t, await svc.request('GET', '/api/checkout/cs_000000000000000000000000'), 'IKW-RES-001', 'sessionId');
+  assertError(t, await svc.request('GET', '/api/checkout/not-a-session'), 'IKW-VAL-001', 'sessionId');
+});
+
+t.test('idempotency: the same key answers the same session; another body with it is refused', async (t) => {
+  const body = { amount: 2_500, currency: 'XOF', country: 'SN' };
+  const headers = { 'Idempotency-Key': 'order-991' };
+  const first = await svc.request('POST', '/api/v1/checkout/sessions', { key, body, headers });
+  const again = await svc.request('POST', '/api/v1/checkout/sessions', { key, body, headers });
+  assertOk(t, first);
+  t.equal(again.text, first.text, 'replayed byte for byte');
+  t.equal(again.headers.get('idempotent-replayed'), 'true');
+  assertError(t, await svc.request('POST', '/api/v1/checkout/sessions', { key, body: { ...body, amount: 2_600 }, headers }), 'IKW-IDM-002');
+  // A retry after a crash (the stored answer gone) lands on the session and intent the first attempt made.
+  await svc.system.knex('idempotency_keys').del();
+  const retried = await svc.request('POST', '/api/v1/checkout/sessions', { key, body, headers });
+  assertOk(t, retried);
+  t.equal(retried.body.id, first.body.id);
+  t.equal(retried.body.paymentIntentId, first.body.paymentIntentId);
+});
+
+t.test('fee quote: who carries the fee', async (t) => {
+  const s = await createSession(svc, key);
+  const res = await svc.request('POST', `/api/v1/checkout/sessions/${s.id}/fee_quote`, { key, body: { operator: 'orange_money' } });
+  assertOk(t, res);
+  t.match(res.body, { object: 'checkout.fee_quote', sessionId: s.id, amount: 10_000, feeMode: 'merchant', amountTotal: 10_000, paymentMethodType: 'mobile_money', operator: 'orange_money' });
+  t.ok(res.body.fee > 0, 'a fee');
+  t.equal(res.body.merchantReceives, 10_000 - res.body.fee);
+  assertError(t, await svc.request('POST', `/api/v1/checkout/sessions/${s.id}/fee_quote`, { key, body: {} }), 'IKW-VAL-001', 'operator');
+  assertError(t, await svc.request('POST', `/api/v1/checkout/sessions/${s.id}/fee_quote`, { key, body: { operator: 'nope' } }), 'IKW-VAL-005', 'operator');
+  assertError(t, await svc.request('POST', `/api/v1/checkout/sessions/${s.id}/fee_quote`, { key, body: { paymentMethodType: 'card' } }), 'IKW-CHK-004', 'paymentMethodType');
+
+  const link = await createLink(svc, key, { feeMode: 'customer', paymentMethodTypes: ['mobile_money', 'card'] });
+  const fromLink = (await svc.request('POST', '/api/v1/checkout/sessions', { key, body: { paymentLinkId: link.id } })).body;
+  const quoted = (await svc.request('POST', `/api/v1/checkout/sessions/${fromLink.id}/fee_quote`, { key, body: { paymentMethodType: 'mobile_money', operator: 'wave' } })).body;
+  t.match(quoted, { feeMode: 'customer', amount: 5_000, merchantReceives: 5_000 });
+  t.equal(quoted.amountTotal, 5_000 + quoted.fee, 'the customer pays the fee on top');
+  // The customer then pays that total: the intent collects it.
+  const paid = await payByMobileMoney(svc, fromLink.id, snNumber('05'), 'wave');
+  assertOk(t, paid);
+  t.equal(paid.body.amountTotal, quoted.amountTotal);
+  t.equal((await retrieve(svc, key, paid.body.paymentIntentId)).amount, quoted.amountTotal);
+});
+
+t.test('the page API: pay, watch the status, land with the return parameters, get the receipt', async (t) => {
+  const s = await createSession(svc, key);
+  const shown = await svc.request('GET', `/api/checkout/${s.id}`);
+  assertOk(t, shown);
+  t.equal(shown.body.id, s.id);
+  t.match(await sessionStatus(svc, s.id), { status: 'open', paymentStatus: 'unpaid', redirectUrl: null });
+  assertError(t, await svc.request('GET', `/api/checkout/${s.id}/receipt`), 'IKW-CHK-001', 'sessionId');
+
+  const paid = await payByMobileMoney(svc, s.id, snNumber('05'));
+  assertOk(t, paid);
+  t.match(paid.body, { status: 'open', paymentStatus: 'processing', paymentIntentId: s.paymentIntentId });
+  const again = await payByMobileMoney(svc, s.id, snNumber('05'));
+  t.equal(again.body.paymentStatus, 'processing', 'paying again while the operator answers changes nothing');
+  t.equal(probe.callsFor(s.paymentIntentId), 1, 'one operator call');
+
+  await operatorAnswers(svc);
+  const status = await sessionStatus(svc, s.id);
+  t.match(status, { status: 'complete', paymentStatus: 'paid', paymentIntentId: s.paymentIntentId, operationId: /^op_/ });
+  const url = new URL(status.redirectUrl);
+  t.equal(`${url.origin}${url.pathname}`, SUCCESS_URL);
+  t.same(Object.fromEntries(url.searchParams), { status: 'succeeded', payment_intent: s.paymentIntentId, operation_id: status.operationId });
+
+  const receipt = await svc.request('GET', `/api/checkout/${s.id}/receipt`);
+  assertOk(t, receipt);
+  t.match(receipt.body, { object: 'checkout.receipt', sessionId: s.id, paymentIntentId: s.paymentIntentId, operationId: status.operationId, amountPaid: 10_000, currency: 'xof', paymentMethod: { type: 'mobile_money' } });
+  assertError(t, await payByMobileMoney(svc, s.id, snNumber('05')), 'IKW-CHK-001', 'sessionId');
+  assertError(t, await svc.request('POST', `/api/checkout/${s.id}/cancel`), 'IKW-CHK-001', 'id');
+  t.match((await svc.request('GET', `/api/v1/checkout/sessions/${s.id}`, { key })).body, { status: 'complete', paymentStatus: 'paid' });
+});
+
+t.test('a failed payment can be tried again, with a new intent', async (t) => {
+  const s = await createSession(svc, key);
+  assertOk(t, await payByMobileMoney(svc, s.id, snNumber('01')));
+  await operatorAnswers(svc);
+  t.match(await sessionStatus(svc, s.id), { status: 'open', paymentStatus: 'failed', lastPaymentError: { code: 'insufficient_funds' }, redirectUrl: null });
+  const retried = await payByMobileMoney(svc, s.id, snNumber('05'));
+  assertOk(t, retried);
+  t.not(retried.body.paymentIntentId, s.paymentIntentId, 'a second attempt, a second intent');
+  await operatorAnswers(svc);
+  t.match(await sessionStatus(svc, s.id), { status: 'complete', paymentStatus: 'paid', paymentIntentId: retried.body.paymentIntentId });
+});
+
+t.test('a card with 3-D Secure: the status names the page to open, which brings the customer back', async (t) => {
+  const s = await createSession(svc, key, { paymentMethodTypes: ['card'] });
+  const paid = await svc.request('POST', `/api/checkout/${s.id}/pay`, { body: { payment_method: { type: 'card', card: { token: 'tok_3ds_required' } } } });
+  assertOk(t, paid);
+  const status = await sessionStatus(svc, s.id);
+  t.match(status, { paymentStatus: 'processing', nextAction: { type: 'redirect_to_url', redirect_to_url: { url: /\/sandbox\/3ds\/op_/, return_url: s.url } } });
+  const completed = await fetch(`${svc.baseUrl}${new URL(status.nextAction.redirect_to_url.url).pathname}/complete`, { method: 'POST', redirect: 'manual' });
+  t.equal(completed.status, 303);
+  t.match(completed.headers.get('location'), `${s.url}?status=succeeded`);
+  t.match(await sessionStatus(svc, s.id), { status: 'complete', paymentStatus: 'paid' });
+});
+
+t.test('pay: refusals', async (t) => {
+  const s = await createSession(svc, key);
+  const pay = (body: unknown) => svc.request('POST', `/api/checkout/${s.id}/pay`, { body });
+  assertError(t, await pay({}), 'IKW-VAL-001', 'payment_method');
+  assertError(t, await pay({ payment_method: { type: 'mobile_money' } }), 'IKW-VAL-001');
+  assertError(t, await pay({ payment_method: { type: 'card', card: { token: 'tok_visa' } } }), 'IKW-CHK-004', 'payment_method.type');
+  assertError(t, await pay({ payment_method: { type: 'mobile_money', mobile_money: { operator: 'orange_money', msisdn: '+221 12' } } }), 'IKW-VAL-007', 'payment_method.mobile_money.msisdn');
+  assertError(t, await pay({ payment_method: { type: 'mobile_money', mobile_money: { operator: 'nope', msisdn: snNumber('05') } } }), 'IKW-VAL-005', 'operator');
+  assertError(t, await pay({ session_id: 'cs_000000000000000000000000', payment_method: { type: 'mobile_money', mobile_money: { operator: 'wave', msisdn: snNumber('05') } } }), 'IKW-VAL-001', 'session_id');
+  assertError(t, await payByMobileMoney(svc, 'cs_000000000000000000000000', snNumber('05')), 'IKW-RES-001', 'sessionId');
+  t.equal(probe.callsFor(s.paymentIntentId), 0, 'no refused payment reached the operator');
+});
+
+t.test('cancel: the session and its intent end; not while the operator answers', async (t) => {
+  const s = await createSession(svc, key);
+  const canceled = await svc.request('POST', `/api/checkout/${s.id}/cancel`);
+  assertOk(t, canceled);
+  t.match(canceled.body, { status: 'canceled', paymentStatus: 'unpaid' });
+  t.match(await retrieve(svc, key, s.paymentIntentId), { status: 'canceled', cancellation_reason: 'abandoned' });
+  t.match(await sessionStatus(svc, s.id), { status: 'canceled', redirectUrl: `${CANCEL_URL}?status=canceled&payment_intent=${s.paymentIntentId}` });
+  assertOk(t, await svc.request('POST', `/api/checkout/${s.id}/cancel`)); // a second cancel changes nothing
+  assertError(t, await payByMobileMoney(svc, s.id, snNumber('05')), 'IKW-CHK-001', 'sessionId');
+
+  const busy = await createSession(svc, key);
+  await payByMobileMoney(svc, busy.id, snNumber('05'));
+  assertError(t, await svc.request('POST', `/api/checkout/${busy.id}/cancel`), 'IKW-RES-002', 'id');
+  await operatorAnswers(svc);
+});
+
+t.test('expiry: 24 h after it opened, an unpaid session is expired and takes no payment', async (t) => {
+  const s = await createSession(svc, key);
+  svc.clock.advance(24 * 3_600_000 - 1);
+  t.equal((await sessionStatus(svc, s.id)).status, 'open');
+  svc.clock.advance(1);
+  t.equal((await sessionStatus(svc, s.id)).status, 'expired');
+  assertError(t, await payByMobileMoney(svc, s.id, snNumber('05')), 'IKW-CHK-001', 'sessionId');
+  const page = await fetch(`${svc.baseUrl}/checkout/session/${s.id}`, { headers: { accept: 'text/html' } });
+  t.equal(page.status, 410);
+  t.match(await page.text(), /expired/);
+});
+
+t.test('the hosted form, posted as a browser posts it', async (t) => {
+  const s = await createSession(svc, key);
+  const page = await fetch(`${svc.baseUrl}/checkout/session/${s.id}`, { headers: { accept: 'text/html', 'accept-language': 'fr-FR,fr;q=0.9,en;q=0.5' } });
+  t.equal(page.status, 200);
+  const csp = page.headers.get('content-security-policy') ?? '';
+  t.match(csp, /default-src 'none'/);
+  t.match(csp, /script-src 'none'/, 'the form page runs no script');
+  t.notMatch(csp, /unsafe-inline/);
+  const html = await page.text();
+  t.match(html, /<html lang="fr">/);
+  t.match(html, /10\u202f000\sF\u202fCFA|10\s000\sF\sCFA/, 'the amount formatted for XOF in French');
+  t.match(html, /<label for="phone">/, 'labelled fields');
+  t.match(html, /<option value="wave">Wave<\/option>/, 'the operators of Senegal, from the catalog');
+  t.notMatch(html, /<script[^>]*src=|https?:\/\/(?!shop\.example)/, 'nothing loaded from other hosts');
+
+  const refused = await postForm(svc, s.id, { PaymentMethod: 'mobile_money', Operator: 'orange_money', PhoneNumber: '123' });
+  t.equal(refused.status, 400);
+  t.match(refused.text, /role="alert"/, 'the reason is shown');
+  t.match(refused.text, /value="123"/, 'what the customer typed is kept');
+
+  const sent = await postForm(svc, s.id, { PaymentMethod: 'mobile_money', Operator: 'orange_money', PhoneNumber: '77 123 45 05' });
+  t.equal(sent.status, 303);
+  t.equal(sent.location, `/checkout/session/${s.id}`);
+  const waitingPage = await fetch(`${svc.baseUrl}/checkout/session/${s.id}`, { headers: { accept: 'text/html' } });
+  t.match(waitingPage.headers.get('content-security-policy'), /script-src 'sha256-[^']+'/, 'the waiting page runs its one script, by hash');
+  t.match(await waitingPage.text(), /data-poll="\/api\/checkout\/cs_\w+\/status"/, 'the page polls while the operator answers');
+  await operatorAnswers(svc);
+  const done = await fetch(`${svc.baseUrl}/checkout/session/${s.id}`, { redirect: 'manual', headers: { accept: 'text/html' } });
+  t.equal(done.status, 303);
+  t.match(done.headers.get('location'), /^https:\/\/shop\.example\/thanks\?status=succeeded&payment_intent=pi_\w+&operation_id=op_\w+$/);
+
+  const other = await createSession(svc, key);
+  const cancel = await postForm(svc, other.id, { Action: 'cancel' });
+  t.equal(cancel.status, 303);
+  t.equal(cancel.location, `${CANCEL_URL}?status=canceled&payment_intent=${other.paymentIntentId}`);
+  const json = await svc.request('POST', `/checkout/session/${other.id}/pay`, { body: { Operator: 'wave', PhoneNumber: snNumber('05') } });
+  assertError(t, json, 'IKW-CHK-001', 'sessionId');
+  assertError(t, await svc.request('POST', `/checkout/session/${other.id}/pay`, { rawBody: 'a=1', headers: { 'content-type': 'text/plain' } }), 'IKW-REQ-002');
+});
