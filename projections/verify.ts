@@ -14,6 +14,19 @@ export interface RowDifference {
 
 const BATCH = 1000;
 
+/**
+ * The shadow rebuild's transaction as the projections get it: SQL text that names the read schema
+ * itself would escape the renaming and write the live tables, so it is refused (name tables with
+ * the query builder or `??` bindings instead).
+ */
+function shadowed(trx: Knex.Transaction): Knex.Transaction {
+  const raw = (sql: string, ...rest: unknown[]) => {
+    if (/\bread\./.test(sql)) throw new Error(`A projection's raw SQL names the read schema in its text, which a shadow rebuild cannot rename: ${sql}`);
+    return (trx.raw as (...args: unknown[]) => unknown)(sql, ...rest);
+  };
+  return new Proxy(trx, { get: (target, prop) => (prop === 'raw' ? raw : Reflect.get(target, prop, target)) });
+}
+
 async function primaryKey(db: Knex | Knex.Transaction, table: string): Promise<string[]> {
   const res = await db.raw<{ rows: { attname: string }[] }>(
     `SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
@@ -63,7 +76,7 @@ export async function verifyProjections(
     for (;;) {
       const batch = await read(snapshot, after, BATCH);
       if (batch.length === 0) break;
-      await shadowKnex.transaction((trx) => applyEvents(trx, all, batch));
+      await shadowKnex.transaction((trx) => applyEvents(shadowed(trx), all, batch));
       after = batch[batch.length - 1]!.position;
     }
     const differences: RowDifference[] = [];

@@ -1,5 +1,8 @@
 import t from 'tap';
 import { balanceStream } from '../../packages/domain/ledger/events.js';
+import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
+import type { Projection } from '../../projections/projection.js';
+import { verifyProjections } from '../../projections/verify.js';
 import { startProcess } from '../support/child-process.js';
 import { startPaymentsService, type TestService } from '../support/system.js';
 import { advance, fund, fundedMerchant, mobileMoney, payout } from '../support/payouts.js';
@@ -62,4 +65,23 @@ t.test('safe while the service serves: appends go on during a verify, which stil
   const [differences] = await Promise.all([verifying, writes]);
   t.same(differences, [], 'no difference while writes went on');
   t.same(await svc.system.verifyProjections(['balances']), []);
+});
+
+t.test('a projection whose raw SQL names the read schema cannot reach the live tables from a shadow rebuild', async (t) => {
+  const svc = await startPaymentsService(t);
+  await workload(svc);
+  const before = await svc.system.knex('read.balances').select('*').orderBy('merchant_id');
+  const careless: Projection = {
+    name: 'careless',
+    tables: [],
+    migrations: [],
+    handles: ['ledger.entry_posted'],
+    apply: async (trx) => void (await trx.raw('UPDATE read.balances SET available = 0')),
+  };
+  const store = new PostgresEventStore(svc.system.knex);
+  await t.rejects(
+    verifyProjections(svc.system.knex, svc.system.db.url, [careless], [careless], (trx, after, limit) => store.readCommitted(trx, after, limit)),
+    /names the read schema/,
+  );
+  t.same(await svc.system.knex('read.balances').select('*').orderBy('merchant_id'), before, 'the live table is untouched');
 });
