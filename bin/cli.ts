@@ -1,13 +1,18 @@
+import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../packages/core/config.js';
 import { ApiError } from '../packages/core/errors.js';
 import { createLogger } from '../packages/core/logger.js';
 import { isIsoCountry } from '../packages/catalog/index.js';
 import { createApiKey, createMerchant, revokeApiKey } from '../packages/domain/merchant/commands.js';
+import { balanceFromLog } from '../packages/domain/ledger/commands.js';
+import type { Environment } from '../packages/domain/merchant/events.js';
 import { createMemberUser } from '../packages/domain/organization/commands.js';
 import { createAdminKey, revokeAdminKey } from '../packages/domain/platform-admin/commands.js';
 import { ROLES, type Role } from '../packages/domain/organization/events.js';
 import { openApiDocument } from '../services/api/app.js';
+import { verifyLog } from '../packages/eventstore/audit-chain.js';
+import { auditRecords } from '../packages/eventstore/audit-stream.js';
 import { openSystem, type System } from '../services/system.js';
 
 const USAGE = `usage:
@@ -25,7 +30,18 @@ const USAGE = `usage:
                                     (the newest 20 codes, links and invitations sent, to ADDRESS
                                     when given; text shown for those no transport delivered)
   sika projections rebuild [NAME...]
-  sika audit stream STREAM_ID
+  sika projections verify [NAME...] [--json]
+                                    (rebuilds into a shadow schema and compares with the live
+                                    tables row by row; exits 1 listing the rows that differ)
+  sika ledger balance --merchant ACCOUNT_ID --at TIME [--environment sandbox|live] [--json]
+                                    (TIME: ISO 8601 or Unix seconds; the balances as the ledger's
+                                    log stood then, every currency, both environments unless one is named)
+  sika audit verify [--merchant ACCOUNT_ID] [--from POSITION] [--json]
+                                    (recomputes the hash chains; exits 1 naming the first event that
+                                    does not match: docs/audit.md)
+  sika audit stream [STREAM_ID] [--merchant ACCOUNT_ID] [--from POSITION] [--since TIME]
+                                    (one JSON line per event, in log order: a stream's, or a
+                                    merchant's; after a position, or from a time: docs/audit.md)
   sika docs openapi                 (prints the OpenAPI document; docs/openapi.json is this output)`;
 
 const ACTOR = 'cli';
@@ -36,7 +52,8 @@ function out(value: unknown, json: boolean, text: string): void {
   process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${text}\n`);
 }
 
-async function run(system: System, argv: string[]): Promise<void> {
+/** Runs one command; the exit code is non-zero when a check found a problem. */
+async function run(system: System, argv: string[]): Promise<number> {
   const [group, action, ...rest] = argv;
   const { values, positionals } = parseArgs({
     args: rest,
@@ -51,6 +68,9 @@ async function run(system: System, argv: string[]): Promise<void> {
       password: { type: 'string' },
       role: { type: 'string' },
       country: { type: 'string' },
+      from: { type: 'string' },
+      at: { type: 'string' },
+      since: { type: 'string' },
     },
   });
   const json = values.json ?? false;
@@ -62,7 +82,7 @@ async function run(system: System, argv: string[]): Promise<void> {
       if (email !== null && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new UsageError('--email is not an e-mail address');
       const merchant = await createMerchant(system.store, system.clock, name, ACTOR, email);
       out({ id: merchant.id, api_keys: merchant.api_keys }, json, `merchant ${merchant.id}\nsandbox key: ${merchant.api_keys.sandbox}\nlive key:    ${merchant.api_keys.live}\n(keys are shown once)`);
-      return;
+      return 0;
     }
     case 'keys create': {
       const env = values.environment;
@@ -70,26 +90,26 @@ async function run(system: System, argv: string[]): Promise<void> {
       const scopes = (values.scopes ?? '*').split(',').map((s) => s.trim()).filter(Boolean);
       const key = await createApiKey(system.store, system.clock, values.merchant, env, scopes, ACTOR);
       out(key, json, `key ${key.id}: ${key.secret}\n(shown once)`);
-      return;
+      return 0;
     }
     case 'keys revoke': {
       const keyId = positionals[0];
       if (!values.merchant || !keyId) throw new UsageError('--merchant and KEY_ID are required');
       await revokeApiKey(system.store, system.clock, values.merchant, keyId, ACTOR);
       out({ id: keyId, revoked: true }, json, `key ${keyId} revoked`);
-      return;
+      return 0;
     }
     case 'admin keys': {
       const [verb, keyId] = positionals;
       if (verb === 'create') {
         const key = await createAdminKey(system.store, system.clock, values.name?.trim() || 'platform operator', ACTOR);
         out(key, json, `admin key ${key.id}: ${key.secret}\n(shown once)`);
-        return;
+        return 0;
       }
       if (verb === 'revoke' && keyId) {
         await revokeAdminKey(system.store, system.clock, keyId, ACTOR);
         out({ id: keyId, revoked: true }, json, `admin key ${keyId} revoked`);
-        return;
+        return 0;
       }
       throw new UsageError('admin keys create [--name NAME] | admin keys revoke KEY_ID');
     }
@@ -106,7 +126,7 @@ async function run(system: System, argv: string[]): Promise<void> {
       const name = values.name?.trim() || email.split('@')[0]!;
       const id = await createMemberUser(system.accounts, system.organizations, { id: merchant, name: row.name }, { email, password, name, phone: null, role, country }, { actor: ACTOR });
       out({ id, email: email.toLowerCase(), merchant, role }, json, `user ${id} (${email}) for ${merchant}, ${role}`);
-      return;
+      return 0;
     }
     case 'messages list': {
       const query = system.knex('message_outbox').orderBy('id', 'desc').limit(20).select('channel', 'recipient', 'purpose', 'subject', 'body', 'created_at', 'sent_at', 'error');
@@ -114,28 +134,60 @@ async function run(system: System, argv: string[]): Promise<void> {
       const rows = (await query) as { channel: string; recipient: string; purpose: string; subject: string; body: string | null; created_at: Date; sent_at: Date | null }[];
       const text = rows.map((r) => `${r.created_at.toISOString()} ${r.channel} to ${r.recipient} (${r.purpose}${r.sent_at ? ', delivered' : ''}): ${r.subject}${r.body ? `\n  ${r.body.replace(/\n/g, '\n  ')}` : ''}`);
       out(rows, json, text.join('\n') || 'no messages');
-      return;
+      return 0;
     }
     case 'projections rebuild': {
       const applied = await system.rebuildProjections(positionals);
       out({ rebuilt: positionals.length ? positionals : 'all', events: applied }, json, `rebuilt ${positionals.join(', ') || 'all read models'} from ${applied} events`);
-      return;
+      return 0;
+    }
+    case 'ledger balance': {
+      const env = values.environment;
+      if (!values.merchant || !values.at) throw new UsageError('--merchant and --at are required');
+      if (env !== undefined && env !== 'sandbox' && env !== 'live') throw new UsageError('--environment must be sandbox or live');
+      const at = /^\d+$/.test(values.at) ? new Date(Number(values.at) * 1000 + 999) : new Date(values.at);
+      if (Number.isNaN(at.getTime())) throw new UsageError('--at must be an ISO 8601 time or Unix seconds');
+      const refs = await system.knex('read.balances').where({ merchant_id: values.merchant, ...(env ? { environment: env } : {}) }).orderBy(['environment', 'currency']).select<{ environment: Environment; currency: string }[]>('environment', 'currency');
+      const balances = [];
+      for (const ref of refs) balances.push({ ...ref, ...(await balanceFromLog(system.store, { merchantId: values.merchant, ...ref }, at)) });
+      const lines = balances.map((b) => `${b.environment} ${b.currency}: available ${b.available}, pending ${b.pending}, reserved ${b.reserved}`);
+      out({ merchant: values.merchant, at: at.toISOString(), balances }, json, [`balances of ${values.merchant} at ${at.toISOString()}`, ...lines].join('\n'));
+      return 0;
+    }
+    case 'audit verify': {
+      const report = await verifyLog(system.store, system.knex, { ...(values.merchant ? { merchantId: values.merchant } : {}), ...(values.from ? { from: values.from } : {}) });
+      const bad = report.firstBad;
+      const scope = `${report.events} events in ${report.streams} streams, ${report.checkpoints} sealed checkpoints`;
+      const where = bad?.event ? `${bad.event.streamId} version ${bad.event.version} (event ${bad.event.eventId}, position ${bad.position})` : `position ${bad?.position}`;
+      out(report, json, bad ? `FAILED at ${where}: ${bad.reason}\n(read up to it: ${scope})` : `ok: ${scope}`);
+      return bad ? 1 : 0;
+    }
+    case 'projections verify': {
+      const differences = await system.verifyProjections(positionals);
+      const what = positionals.join(', ') || 'all read models';
+      const lines = differences.map((d) => `${d.table} ${JSON.stringify(d.key)}: live ${JSON.stringify(d.live)}, rebuilt ${JSON.stringify(d.rebuilt)}`);
+      out({ verified: positionals.length ? positionals : 'all', differences }, json, differences.length === 0 ? `ok: ${what} equal their rebuild from the log` : [`${differences.length} rows differ:`, ...lines].join('\n'));
+      return differences.length === 0 ? 0 : 1;
     }
     case 'audit stream': {
       const streamId = positionals[0];
-      if (!streamId) throw new UsageError('STREAM_ID is required');
-      const events = await system.store.readStream(streamId);
-      if (events.length === 0) throw new UsageError(`no stream ${streamId}`);
-      for (const e of events) {
-        process.stdout.write(
-          `${JSON.stringify({ version: e.version, type: e.type, event_id: e.eventId, position: e.position, recorded_at: e.recordedAt, metadata: e.metadata, data: e.data })}\n`,
-        );
+      if (!streamId && !values.merchant) throw new UsageError('STREAM_ID or --merchant is required');
+      const since = values.since === undefined ? undefined : /^\d+$/.test(values.since) ? new Date(Number(values.since) * 1000) : new Date(values.since);
+      if (since && Number.isNaN(since.getTime())) throw new UsageError('--since must be an ISO 8601 time or Unix seconds');
+      const records = auditRecords(system.store, {
+        ...(streamId ? { streamId } : {}),
+        ...(values.merchant ? { merchantId: values.merchant } : {}),
+        ...(values.from ? { after: values.from } : {}),
+        ...(since ? { since } : {}),
+      });
+      for await (const record of records) {
+        if (!process.stdout.write(`${JSON.stringify(record)}\n`)) await once(process.stdout, 'drain');
       }
-      return;
+      return 0;
     }
     case 'docs openapi':
       process.stdout.write(`${JSON.stringify(openApiDocument(system), null, 2)}\n`);
-      return;
+      return 0;
     default:
       throw new UsageError(`unknown command: ${argv.join(' ')}`);
   }
@@ -151,8 +203,7 @@ async function main(): Promise<number> {
   // The CLI logs only warnings: its stdout is for results (often parsed as JSON).
   const system = await openSystem(config, { log: createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, process.stderr), poolMax: 4 });
   try {
-    await run(system, argv);
-    return 0;
+    return await run(system, argv);
   } finally {
     await system.close();
   }

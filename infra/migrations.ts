@@ -1,11 +1,13 @@
 import type { Knex } from 'knex';
-import { createEventStoreSchema } from '../packages/eventstore/postgres/schema.js';
+import { auditChainMigrations } from '../packages/eventstore/audit-chain.js';
+import { addEventHashes, createEventStoreSchema } from '../packages/eventstore/postgres/schema.js';
 import { idempotencyMigrations } from '../packages/http/idempotency.js';
 import { rateLimitMigrations } from '../packages/http/rate-limit.js';
 import { schedulerMigrations } from '../packages/scheduler/scheduler.js';
 import { messagingMigrations } from '../packages/messaging/schema.js';
 import { webhookMigrations } from '../packages/webhooks/schema.js';
 import { ALL_PROJECTIONS } from '../projections/registry.js';
+import { reportingMigrations } from '../projections/reporting.js';
 import type { Migration } from '../packages/core/migration.js';
 
 /** Every schema change of the service, in order. Append only: never edit one that has shipped. */
@@ -27,6 +29,9 @@ export const MIGRATIONS: readonly Migration[] = [
   ...ALL_PROJECTIONS.flatMap((p) => p.migrations),
   ...rateLimitMigrations,
   ...messagingMigrations,
+  { name: 'eventstore/002-event-hashes', up: addEventHashes },
+  ...auditChainMigrations,
+  ...reportingMigrations,
 ];
 
 const LOCK_KEY = 7_305_001; // any constant; serialises concurrent migrators (api + projector starting together)

@@ -34,9 +34,10 @@ export const balancesProjection: Projection = {
       .insert({ merchant_id: e.merchantId, environment: e.environment, currency: e.currency, ...delta })
       .onConflict(['merchant_id', 'environment', 'currency'])
       .merge({
-        available: trx.raw('read.balances.available + ?', [delta.available]),
-        pending: trx.raw('read.balances.pending + ?', [delta.pending]),
-        reserved: trx.raw('read.balances.reserved + ?', [delta.reserved]),
+        // Identifiers as bindings, so that a shadow rebuild (projections/verify.ts) renames them too.
+        available: trx.raw('?? + ?', ['read.balances.available', delta.available]),
+        pending: trx.raw('?? + ?', ['read.balances.pending', delta.pending]),
+        reserved: trx.raw('?? + ?', ['read.balances.reserved', delta.reserved]),
       });
   },
 };

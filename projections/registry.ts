@@ -8,6 +8,7 @@ import { countryActivationsProjection } from './country-activations.js';
 import { customersProjection } from './customers.js';
 import { featureFlagsProjection } from './feature-flags.js';
 import { invoicesProjection } from './invoices.js';
+import { ledgerEntriesProjection } from './ledger-entries.js';
 import { merchantsProjection } from './merchants.js';
 import { operationsProjection } from './operations.js';
 import { organizationInvitationsProjection } from './organization-invitations.js';
@@ -76,4 +77,6 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   paymentLinksProjection,
   checkoutSessionsProjection,
   customerPortalSessionsProjection,
+  // Audit and reconciliation
+  ledgerEntriesProjection,
 ];

@@ -5,6 +5,7 @@ import type { Database } from '../packages/core/database.js';
 import { ProcessInstance } from '../packages/core/instance.js';
 import { createLogger, type Logger } from '../packages/core/logger.js';
 import { Metrics } from '../packages/core/metrics.js';
+import { chainSealer } from '../packages/eventstore/audit-chain.js';
 import { MeasuredEventStore } from '../packages/eventstore/measured.js';
 import { Billing } from '../packages/domain/billing/service.js';
 import { Organizations } from '../packages/domain/organization/commands.js';
@@ -38,7 +39,7 @@ import { PayoutRecipients } from '../packages/domain/payout-recipient/commands.j
 import type { PaymentProvider } from '../packages/providers/port.js';
 import { SandboxProvider, UnconfiguredLiveProvider } from '../packages/providers/sandbox.js';
 import { enqueue, Scheduler, type Enqueue } from '../packages/scheduler/scheduler.js';
-import type { ConsumerSpec } from '../packages/bus/consumer.js';
+import { CheckpointedConsumer, type ConsumerSpec } from '../packages/bus/consumer.js';
 import { WebhookEndpoints } from '../packages/domain/webhook-endpoint/commands.js';
 import { WebhookDispatcher } from '../packages/webhooks/dispatcher.js';
 import { Notifier } from '../packages/webhooks/notifier.js';
@@ -64,7 +65,9 @@ import {
 import { readPayoutSettings } from '../projections/payout-settings.js';
 import { readPorts } from '../projections/read-ports.js';
 import { ALL_PROJECTIONS } from '../projections/registry.js';
+import type { Projection } from '../projections/projection.js';
 import { inlineProjections, ProjectionRunner, rebuildInline, resetForRebuild } from '../projections/runner.js';
+import { verifyProjections, type RowDifference } from '../projections/verify.js';
 import { registerOperationalGauges } from './metrics.js';
 import { createBusConsumerFor, createEventStoreFor, createRelayFor, openMigratedDatabase, ReadYourWritesStore } from './processes.js';
 
@@ -125,6 +128,8 @@ export interface System {
   drain(): Promise<void>;
   /** Rebuilds the named read models (all when empty) from position zero; returns events applied. */
   rebuildProjections(names?: string[]): Promise<number>;
+  /** Rebuilds every read model into a shadow schema and lists the rows where the named ones (all when empty) differ. */
+  verifyProjections(names?: string[]): Promise<RowDifference[]>;
   close(): Promise<void>;
 }
 
@@ -136,6 +141,13 @@ export interface SystemOptions {
   provider?: (environment: Environment, sandbox: PaymentProvider) => PaymentProvider;
   /** Whole-attempt deadline of a webhook delivery (15 s; tests use less). */
   webhookTimeoutMs?: number;
+}
+
+/** The read models of these names (all when none is named); an unknown name is an error that lists the known ones. */
+function projectionsNamed(names: readonly string[]): readonly Projection[] {
+  const unknown = names.filter((n) => !ALL_PROJECTIONS.some((p) => p.name === n));
+  if (unknown.length > 0) throw new Error(`Unknown projection(s): ${unknown.join(', ')}; known: ${ALL_PROJECTIONS.map((p) => p.name).join(', ')}`);
+  return names.length === 0 ? ALL_PROJECTIONS : ALL_PROJECTIONS.filter((p) => names.includes(p.name));
 }
 
 /** The composition root: opens the database (embedded or DATABASE_URL), migrates, wires every part. */
@@ -154,6 +166,8 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
   );
   const projector = config.eventStore === 'esdb' ? new ProjectionRunner(knex, logStore, ALL_PROJECTIONS, log) : null;
   const relay = createRelayFor(config, { knex, store: logStore, log });
+  // Folds the log into the global hash chain in commit order, whatever the bus (docs/audit.md).
+  const sealer = new CheckpointedConsumer(knex, logStore, chainSealer(), log);
   const instance = await ProcessInstance.start(db.url, log);
   const scheduler = new Scheduler(knex, clock, log, 16, instance);
 
@@ -302,6 +316,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     contactChanges: new ContactChanges({ clock, accounts, verifications, messenger, publicUrl: config.publicUrl }),
     startBackground: async ({ schedulerLoop = true } = {}) => {
       await projector?.start();
+      await sealer.start();
       await relay?.start();
       for (const consumer of consumers) await consumer.start();
       if (schedulerLoop) scheduler.start();
@@ -310,25 +325,31 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
       // Jobs append events that the dispatcher turns into more jobs: loop until both are idle.
       for (let round = 0; round < 50; round++) {
         await projector?.caughtUp();
+        await sealer.caughtUp();
         await relay?.caughtUp();
         for (const consumer of consumers) await consumer.caughtUp();
         if ((await scheduler.runUntilIdle()) === 0) return;
       }
     },
     rebuildProjections: async (names = []) => {
-      const unknown = names.filter((n) => !ALL_PROJECTIONS.some((p) => p.name === n));
-      if (unknown.length > 0) throw new Error(`Unknown projection(s): ${unknown.join(', ')}; known: ${ALL_PROJECTIONS.map((p) => p.name).join(', ')}`);
-      const chosen = names.length === 0 ? ALL_PROJECTIONS : ALL_PROJECTIONS.filter((p) => names.includes(p.name));
+      const chosen = projectionsNamed(names);
       if (logStore instanceof PostgresEventStore) return rebuildInline(knex, chosen, (trx, after, limit) => logStore.readCommitted(trx, after, limit));
       // Asynchronous projections: empty their tables and checkpoints; the projector rebuilds them from position zero.
       await resetForRebuild(knex, chosen);
       return 0;
+    },
+    verifyProjections: async (names = []) => {
+      const chosen = projectionsNamed(names);
+      // Read models that follow the log asynchronously (EventStoreDB) lag it: no snapshot holds both.
+      if (!(logStore instanceof PostgresEventStore)) throw new Error('projections verify needs the Postgres event store (EVENT_STORE=postgres)');
+      return verifyProjections(knex, db.url, ALL_PROJECTIONS, chosen, (trx, after, limit) => logStore.readCommitted(trx, after, limit));
     },
     close: async () => {
       await scheduler.stop();
       await instance.stop();
       for (const consumer of consumers) await consumer.stop();
       await relay?.stop();
+      await sealer.stop();
       await projector?.stop();
       notifier.close();
       messenger.close();

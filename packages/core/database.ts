@@ -21,11 +21,16 @@ export interface OpenOptions {
   log?: Logger;
 }
 
-export function createKnex(url: string, poolMax = 20): Knex {
+/**
+ * A connection pool. `schemaAliases` renames schemas in every identifier the query builder writes
+ * (not in raw SQL text): `{ read: 'shadow_1' }` sends the read models' writes to a shadow copy.
+ */
+export function createKnex(url: string, poolMax = 20, schemaAliases: Record<string, string> = {}): Knex {
   return knexFactory({
     client: 'pg',
     connection: { connectionString: url, application_name: 'sika' },
     pool: { min: 0, max: poolMax },
+    ...(Object.keys(schemaAliases).length > 0 ? { wrapIdentifier: (value: string, wrap: (v: string) => string) => wrap(schemaAliases[value] ?? value) } : {}),
   });
 }
 

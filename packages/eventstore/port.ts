@@ -36,6 +36,8 @@ export interface RecordedEvent<T extends string = string, D = unknown> {
   /** Position in the global log, opaque to callers but ordered (string compare within one adapter). */
   position: string;
   recordedAt: Date;
+  /** SHA-256 over the event's content and the previous event's hash in its stream (hash-chain.ts). */
+  hash: string;
 }
 
 export interface AppendResult {

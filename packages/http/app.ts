@@ -1,4 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Knex } from 'knex';
 import { match } from 'path-to-regexp';
@@ -233,6 +235,11 @@ function runRoute(r: Route, deps: AppDeps) {
       await succeeded();
       const reply = result instanceof Reply ? result : new Reply(result);
       const status = reply.options.status ?? r.status ?? 200;
+      if (reply.body instanceof Readable) {
+        res.status(status).set({ ...reply.options.headers, 'Content-Type': reply.options.contentType });
+        await pipeline(reply.body, res).catch((err: unknown) => req.log.error({ err }, 'streamed answer failed'));
+        return;
+      }
       if (reply.options.contentType) {
         // Hosted pages and redirects: sent as they are, never stored for idempotent replay.
         if (complete) await complete({ status, body: '' }, false);

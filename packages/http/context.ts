@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { Logger } from '../core/logger.js';
 import type { Actor, Owner } from '../domain/audit.js';
 import type { Environment } from '../domain/merchant/events.js';
@@ -51,6 +52,11 @@ export class Reply {
 
   static html(html: string, status = 200): Reply {
     return new Reply(html, { status, contentType: 'text/html; charset=utf-8' });
+  }
+
+  /** A body sent as it is produced (exports of any size); a failure after the first byte ends the connection. */
+  static stream(body: Readable, contentType: string, headers: Record<string, string> = {}): Reply {
+    return new Reply(body, { contentType, headers });
   }
 
   static redirect(location: string): Reply {

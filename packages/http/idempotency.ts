@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { Clock } from '../core/clock.js';
 import { instanceIsDead, type ProcessInstance } from '../core/instance.js';
 import { ApiError } from '../core/errors.js';
+import { canonicalJson } from '../core/json.js';
 import { sqlMigration, type Migration } from '../core/migration.js';
 import type { SecretBox } from '../core/secrets.js';
 import type { Principal } from './context.js';
@@ -36,16 +37,6 @@ export const idempotencyMigrations: Migration[] = [
 const ABANDONED_AFTER_MS = 60_000;
 
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
-
-/** Stable JSON: object keys sorted, so the same body with another key order hashes the same. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
 
 export interface StoredAnswer {
   status: number;
@@ -104,7 +95,7 @@ export class IdempotencyStore {
   async claim(principal: Principal, method: string, path: string, key: string, body: unknown): Promise<Claim> {
     IdempotencyStore.validateKey(key);
     const scope: Scope = { merchant_id: principal.merchantId, environment: principal.environment, method, path, key };
-    const requestHash = createHash('sha256').update(canonical(body ?? null)).digest('hex');
+    const requestHash = createHash('sha256').update(canonicalJson(body ?? null)).digest('hex');
     for (let attempt = 0; attempt < 3; attempt++) {
       const now = this.clock.now();
       const inserted = await this.knex('idempotency_keys')

@@ -48,6 +48,8 @@ export interface Route<Body = unknown, Query = unknown, Params = unknown> {
   params?: JsonSchema;
   /** Schema of the success body, for /openapi.json. */
   response?: JsonSchema;
+  /** The columns of the CSV the route answers with when the client accepts text/csv (the OpenAPI document lists them). */
+  csvColumns?: readonly string[];
   /** Status of a success; default 200. */
   status?: number;
   /**

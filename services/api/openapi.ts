@@ -171,7 +171,10 @@ function operation(family: Family, r: Route): Record<string, unknown> {
     responses: {
       [String(r.status ?? 200)]: {
         description: 'Success',
-        content: { 'application/json': { schema: r.response ?? { type: 'object' } } },
+        content: {
+          'application/json': { schema: r.response ?? { type: 'object' } },
+          ...(r.csvColumns ? { 'text/csv': { schema: { type: 'string', description: `CSV with a header row: ${r.csvColumns.join(',')}` } } } : {}),
+        },
       },
       ...errorResponses(r),
       default: { description: "Other refusals of the operation's own, and server errors (docs/errors.md)", content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },

@@ -1,3 +1,5 @@
+import { CheckpointedConsumer } from '../../packages/bus/consumer.js';
+import { chainSealer } from '../../packages/eventstore/audit-chain.js';
 import { createBusConsumerFor, runProcess } from '../processes.js';
 import { openSystem } from '../system.js';
 
@@ -6,12 +8,16 @@ import { openSystem } from '../system.js';
  * bus (BUS=postgres: the event log from its checkpoint; BUS=kafka: the topic in consumer group
  * `sika.<consumer>`), records webhook events and deliveries, notices invoice payments, and runs the scheduler's
  * timers: delivery attempts and retries, sandbox operator callbacks, payout delay checks,
- * settlement. Several dispatchers can run: bus batches are checkpointed (or partitioned), jobs are
- * claimed with SKIP LOCKED.
+ * settlement. It also seals the log's global hash chain (docs/audit.md), reading the event store
+ * itself in commit order whatever the bus. Several dispatchers can run: bus batches and the seal
+ * are checkpointed (or partitioned), jobs are claimed with SKIP LOCKED.
  */
 runProcess('dispatcher', async (config, log) => {
   const system = await openSystem(config, { log });
-  const consumers = system.busConsumers.map((spec) => createBusConsumerFor(config, { knex: system.knex, store: system.store, log }, spec));
+  const consumers = [
+    ...system.busConsumers.map((spec) => createBusConsumerFor(config, { knex: system.knex, store: system.store, log }, spec)),
+    new CheckpointedConsumer(system.knex, system.store, chainSealer(), log),
+  ];
   try {
     for (const consumer of consumers) await consumer.start();
   } catch (err) {

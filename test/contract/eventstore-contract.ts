@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Test } from 'tap';
+import { eventHash, GENESIS_HASH } from '../../packages/eventstore/hash-chain.js';
 import { VersionConflictError, type EventStore, type RecordedEvent } from '../../packages/eventstore/port.js';
 
 /**
@@ -90,6 +91,26 @@ export function eventStoreContract(t: Test, open: (t: Test) => Promise<EventStor
     t.equal(await store.streamVersion(other), 'no_stream');
     const all = await store.readAll(null, 100);
     t.same(all.filter((e) => [balance, payout, other].includes(e.streamId)).map((e) => e.type), ['opened', 'held', 'created', 'submitted'], 'the global log holds the committed change once');
+  });
+
+  t.test('every event carries its chain hash: its content and the previous event of its stream, from genesis', async (t) => {
+    const store = await open(t);
+    const id = stream('chained');
+    await store.append(id, [ev('a', 1), ev('b', 2)], { expectedVersion: 'no_stream' });
+    await store.append(id, [ev('c', 3)], { expectedVersion: 1 });
+    await store.append(id, [ev('d', 4)], { expectedVersion: 'any' });
+    const appended = await store.append(id, [ev('e', 5)], { expectedVersion: 'stream_exists' });
+    await store.append(stream('other'), [ev('x')], { expectedVersion: 'any' });
+    const events = await store.readStream(id);
+    let previous = GENESIS_HASH;
+    for (const e of events) {
+      t.equal(e.hash, eventHash(previous, e), `version ${e.version} chains from the one before`);
+      previous = e.hash;
+    }
+    t.equal(appended.events[0]!.hash, events[4]!.hash, 'the append reports the hash it stored');
+    const all = await store.readAll(null, 100);
+    t.same(all.filter((e) => e.streamId === id).map((e) => e.hash), events.map((e) => e.hash), 'the global log carries the same hashes');
+    t.same(events[0]!.metadata, ev('a').metadata, 'the hash is not part of the metadata callers see');
   });
 
   t.test('50 parallel appends with the same expected version: exactly one wins', async (t) => {

@@ -57,6 +57,7 @@ export async function projectionSpec(t: Test, ...projections: Projection[]): Pro
           type: e.type,
           data: e.data,
           metadata: e.metadata ?? {},
+          hash: '',
           position: encodePosition('1', String(logged)),
           recordedAt: e.recordedAt ?? new Date('2026-01-01T00:00:00Z'),
         };

@@ -123,11 +123,11 @@ t.test('system events and streams are excluded; the scope prefixes and strips st
 
 t.test('new events become JSON events with the caller id and the metadata intact', async (t) => {
   const meta = { merchant_id: 'acct_1', environment: 'live' as const, correlation_id: 'c', causation_id: 'k', request_id: 'req_1', actor: 'key_1', occurred_at: '2026-01-01T00:00:00.000Z', extra: { nested: [1, 2] } };
-  const data = toEventData({ type: 'payout.created', data: { amount: 100 }, metadata: meta }, '0190b6f6-0000-7000-8000-000000000001');
+  const data = toEventData({ type: 'payout.created', data: { amount: 100 }, metadata: meta }, '0190b6f6-0000-7000-8000-000000000001', 'h1');
   t.match(data, { id: '0190b6f6-0000-7000-8000-000000000001', contentType: 'application/json', type: 'payout.created', data: { amount: 100 } });
-  t.same(data.metadata, meta);
-  t.same(toEventData({ type: 'x', data: {} }, 'id').metadata, {}, 'absent metadata is written as {}');
-  t.throws(() => toEventData({ type: '$metadata', data: {} }, 'id'), 'reserved types are refused');
+  t.same(data.metadata, { ...meta, $hash: 'h1' }, 'the chain hash travels in the metadata');
+  t.same(toEventData({ type: 'x', data: {} }, 'id', 'h2').metadata, { $hash: 'h2' }, 'absent metadata is written as {} plus the hash');
+  t.throws(() => toEventData({ type: '$metadata', data: {} }, 'id', 'h'), 'reserved types are refused');
 
   t.same(toJsonData({ a: 1 }), { a: 1 });
   t.same(toJsonData([1]), [1]);
@@ -145,7 +145,7 @@ t.test('recorded events map to the port: version, position, metadata, data; othe
     created,
     position: { commit: 500n, prepare: 480n },
   };
-  const json: EsdbRecordedEvent = { ...base, isJson: true, data: { n: 1 }, metadata: { merchant_id: 'acct_1', environment: 'sandbox' } };
+  const json: EsdbRecordedEvent = { ...base, isJson: true, data: { n: 1 }, metadata: { merchant_id: 'acct_1', environment: 'sandbox', $hash: 'abc' } };
   t.same(fromRecorded(json, new StreamScope('p-')), {
     eventId: base.id,
     streamId: 'order-1',
@@ -153,6 +153,7 @@ t.test('recorded events map to the port: version, position, metadata, data; othe
     type: 'order.placed',
     data: { n: 1 },
     metadata: { merchant_id: 'acct_1', environment: 'sandbox' },
+    hash: 'abc',
     position: '00000000000000000500:00000000000000000480',
     recordedAt: created,
   });
@@ -161,15 +162,16 @@ t.test('recorded events map to the port: version, position, metadata, data; othe
   t.equal(fromRecorded({ ...json, streamId: '$stats-x' }, new StreamScope()), null, 'system stream');
 
   const binary: EsdbRecordedEvent = { ...base, isJson: false, data: new TextEncoder().encode('{"b":2}'), metadata: new Uint8Array([1, 2]) };
-  t.match(fromRecorded(binary, new StreamScope()), { data: { b: 2 }, metadata: {} }, 'binary JSON is decoded; binary metadata is no metadata');
+  t.match(fromRecorded(binary, new StreamScope()), { data: { b: 2 }, metadata: {}, hash: '' }, 'binary JSON is decoded; binary metadata is no metadata and no hash');
 
   const noPosition: EsdbRecordedEvent = { ...json, position: { commit: U64_MAX, prepare: U64_MAX } };
   t.throws(() => fromRecorded(noPosition, new StreamScope('p-')), /22\.6/);
   t.match(fromRecorded(noPosition, new StreamScope('p-'), { commit: 7n, prepare: 7n }), { position: '00000000000000000007:00000000000000000007' });
 
-  t.same(toMetadata(undefined), {});
-  t.same(toMetadata([1]), {});
-  t.same(toMetadata({ actor: 'a' }), { actor: 'a' });
+  t.same(toMetadata(undefined), { metadata: {}, hash: '' });
+  t.same(toMetadata([1]), { metadata: {}, hash: '' });
+  t.same(toMetadata({ actor: 'a' }), { metadata: { actor: 'a' }, hash: '' });
+  t.same(toMetadata({ actor: 'a', $hash: 'h' }), { metadata: { actor: 'a' }, hash: 'h' });
 });
 
 t.test('connection strings: kurrentdb schemes become the esdb schemes client v6 parses', async (t) => {

@@ -21,6 +21,7 @@ const event: RecordedEvent = {
   metadata: { merchant_id: 'acct_1', environment: 'live', correlation_id: 'corr', causation_id: 'cause', request_id: 'req_1', actor: 'key_1', occurred_at: '2026-03-04T05:06:07.000Z' },
   position: '00000000000000000042:00000000000000000042',
   recordedAt: new Date('2026-03-04T05:06:07.123Z'),
+  hash: 'a'.repeat(64),
 };
 
 /** What kafkajs hands a consumer: Buffers for key, value and headers. */

@@ -34,6 +34,7 @@ export function encodeEvent(event: RecordedEvent): Message & { key: string; valu
     metadata: event.metadata,
     position: event.position,
     recordedAt: event.recordedAt.toISOString(),
+    hash: event.hash,
   });
   return {
     key: event.streamId,
@@ -97,7 +98,9 @@ export function decodeMessage(message: IncomingMessage): RecordedEvent {
   const headerType = text(message.headers?.[HEADER_EVENT_TYPE]);
   if (headerType !== undefined && headerType !== type) throw new MessageDecodeError(`header event-type ${headerType} is not the event type ${type}`);
 
-  return { eventId, streamId, version, type, data: parsed.data, metadata, position, recordedAt };
+  // Messages relayed before the log had chain hashes carry none: consumers act on them all the same.
+  const hash = typeof parsed.hash === 'string' ? parsed.hash : '';
+  return { eventId, streamId, version, type, data: parsed.data, metadata, position, recordedAt, hash };
 }
 
 /** The offset to commit after handling `offset`: Kafka commits the next offset to read. */

@@ -1,10 +1,11 @@
 import type { Clock } from '../../core/clock.js';
+import { fold } from '../../core/decider.js';
 import { newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import { handleCommand, type HandleResult, type ConflictPolicy } from '../../eventstore/command-handler.js';
 import type { Environment } from '../merchant/events.js';
-import { ledgerDecider, type LedgerCommand, type LedgerState } from './decider.js';
-import { balanceStream, type BalanceRef, type LedgerEvent } from './events.js';
+import { balanceOf, ledgerDecider, type LedgerCommand, type LedgerState } from './decider.js';
+import { balanceStream, type BalanceRef, type LedgerEvent, type MerchantAccount } from './events.js';
 
 /** The variable part of a ledger command; context (merchant, currency, time, ids) is filled in here. */
 export type LedgerAction = LedgerCommand extends infer C ? (C extends { type: string } ? Omit<C, 'merchantId' | 'environment' | 'currency' | 'at' | 'newEntryId'> : never) : never;
@@ -30,4 +31,14 @@ export function runLedger(
 ): Promise<HandleResult<LedgerState, LedgerEvent>> {
   const command = ledgerCommand(clock, { merchantId, environment, currency }, action);
   return handleCommand(store, balanceStream(merchantId, environment, currency), ledgerDecider, command, metadata, { onConflict });
+}
+
+/**
+ * One balance as its stream stood at `at`: the entries posted up to then (inclusive), folded as the
+ * ledger folds them. Read from the log itself, not a read model: what auditors compare the API with.
+ */
+export async function balanceFromLog(store: EventStore, balance: BalanceRef, at: Date): Promise<Record<MerchantAccount, number>> {
+  const events = (await store.readStream(balanceStream(balance.merchantId, balance.environment, balance.currency))) as unknown as LedgerEvent[];
+  const state = fold(ledgerDecider, events.filter((e) => new Date(e.data.postedAt) <= at));
+  return { available: balanceOf(state, 'available'), pending: balanceOf(state, 'pending'), reserved: balanceOf(state, 'reserved') };
 }

@@ -140,16 +140,23 @@ export function toJsonData(data: unknown): JSONType {
   throw new TypeError(`EventStoreDB event data must be a JSON object, array or string; got ${data === null ? 'null' : typeof data}`);
 }
 
-/** A new event as the client's JSON event, keeping the caller's event id; metadata is always written (as JSON). */
-export function toEventData(event: NewEvent, eventId: string): EventData {
+/** The metadata member that carries the event's chain hash (hash-chain.ts); callers never see it. */
+const HASH_KEY = '$hash';
+
+/** A new event as the client's JSON event, keeping the caller's event id; metadata is always written (as JSON), with the chain hash. */
+export function toEventData(event: NewEvent, eventId: string, hash: string): EventData {
   if (event.type.startsWith('$')) throw new Error(`Event types starting with $ are reserved for EventStoreDB: ${event.type}`);
-  return jsonEvent({ id: eventId, type: event.type, data: toJsonData(event.data), metadata: { ...(event.metadata ?? {}) } });
+  return jsonEvent({ id: eventId, type: event.type, data: toJsonData(event.data), metadata: { ...(event.metadata ?? {}), [HASH_KEY]: hash } });
 }
 
-/** Metadata read back: the JSON object that was written; anything else (binary, absent) is no metadata. */
-export function toMetadata(value: unknown): EventMetadata {
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Uint8Array) return {};
-  return value as EventMetadata;
+/**
+ * Metadata read back, split into the caller's metadata and the chain hash ('' when the event was
+ * not written by this service: verify reports it). Anything but a JSON object is no metadata.
+ */
+export function toMetadata(value: unknown): { metadata: EventMetadata; hash: string } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Uint8Array) return { metadata: {}, hash: '' };
+  const { [HASH_KEY]: hash, ...metadata } = value as Record<string, unknown>;
+  return { metadata: metadata as EventMetadata, hash: typeof hash === 'string' ? hash : '' };
 }
 
 function toData(event: EsdbRecordedEvent): unknown {
@@ -179,7 +186,7 @@ export function fromRecorded(event: EsdbRecordedEvent, scope: StreamScope, fallb
     version: toVersion(event.revision),
     type: event.type,
     data: toData(event),
-    metadata: toMetadata(event.metadata),
+    ...toMetadata(event.metadata),
     position: encodePosition(position),
     recordedAt: event.created,
   };

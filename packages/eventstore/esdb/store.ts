@@ -8,12 +8,14 @@ import {
   type ResolvedEvent,
 } from '@eventstore/db-client';
 import { newUuid } from '../../core/ids.js';
-import type { AppendResult, EventStore, ExpectedVersion, NewEvent, RecordedEvent, SubscribeOptions, Subscription } from '../port.js';
+import { chainHashes, GENESIS_HASH } from '../hash-chain.js';
+import { VersionConflictError, type AppendResult, type EventStore, type ExpectedVersion, type NewEvent, type RecordedEvent, type SubscribeOptions, type Subscription } from '../port.js';
 import {
   decodePosition,
   encodePosition,
   fromRecorded,
   isStreamNotFound,
+  knownPosition,
   StreamScope,
   toClientConnectionString,
   toEventData,
@@ -63,24 +65,66 @@ export class EsdbEventStore implements EventStore {
 
   async append(streamId: string, events: NewEvent[], { expectedVersion }: { expectedVersion: ExpectedVersion }): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
+    const symbolic = expectedVersion === 'any' || expectedVersion === 'stream_exists';
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.appendChained(streamId, events, expectedVersion);
+      } catch (err) {
+        // A symbolic expectation was made concrete to chain from the last event: only a race was lost
+        // (the service's commands always name a version; a burst of 'any' writers may need many rounds).
+        if (err instanceof VersionConflictError && symbolic && attempt < 100) continue;
+        if (err instanceof VersionConflictError && symbolic) throw new VersionConflictError(streamId, expectedVersion, err.actual);
+        throw err;
+      }
+    }
+  }
+
+  /**
+   * Appends after the event the new ones chain from (hash-chain.ts): the event at the expected
+   * version, or for 'any' and 'stream_exists' the stream's last event, whose version then becomes
+   * the expectation, so the server refuses the append if another writer came between.
+   */
+  private async appendChained(streamId: string, events: NewEvent[], expectedVersion: ExpectedVersion): Promise<AppendResult> {
     const name = this.scope.toStreamName(streamId);
-    const data = events.map((e) => toEventData(e, e.eventId ?? newUuid()));
+    let expected: number | 'no_stream';
+    let previous = GENESIS_HASH;
+    if (expectedVersion === 'any' || expectedVersion === 'stream_exists') {
+      const last = await this.lastEvent(name);
+      if (!last && expectedVersion === 'stream_exists') throw new VersionConflictError(streamId, expectedVersion, 'no_stream');
+      expected = last ? last.version : 'no_stream';
+      previous = last?.hash ?? GENESIS_HASH;
+    } else {
+      expected = expectedVersion;
+      if (expected !== 'no_stream') {
+        toExpectedRevision(expected); // refuses a negative or fractional version before it reaches a read
+        const [at] = await this.read(name, { fromRevision: BigInt(expected), maxCount: 1 });
+        // No such event: the server refuses the expectation below.
+        if (at?.version === expected) previous = at.hash;
+      }
+    }
+    const ids = events.map((e) => e.eventId ?? newUuid());
+    const base = expected === 'no_stream' ? 0 : expected + 1;
+    const hashes = chainHashes(
+      previous,
+      events.map((e, i) => ({ streamId, version: base + i, eventId: ids[i]!, type: e.type, data: e.data, metadata: e.metadata ?? {} })),
+    );
+    const data = events.map((e, i) => toEventData(e, ids[i]!, hashes[i]!));
     let nextExpectedRevision: bigint;
     let appendedAt: Position | undefined;
     try {
-      const result = await this.client.appendToStream(name, data, { expectedRevision: toExpectedRevision(expectedVersion) });
+      const result = await this.client.appendToStream(name, data, { expectedRevision: toExpectedRevision(expected) });
       nextExpectedRevision = result.nextExpectedRevision;
       appendedAt = result.position;
     } catch (err) {
-      throw translateAppendError(err, streamId, expectedVersion);
+      throw translateAppendError(err, streamId, expected);
     }
     // Read the events back: their positions in $all (one per event, which the append does not
     // give) and the server's timestamps. Revisions never change once written.
     const nextVersion = toVersion(nextExpectedRevision);
     const first = nextVersion - events.length + 1;
     const recorded = await this.read(name, { fromRevision: BigInt(first), maxCount: events.length }, appendedAt);
-    const ids = new Set(data.map((d) => d.id));
-    if (recorded.length !== events.length || !recorded.every((e) => ids.has(e.eventId))) {
+    const written = new Set(ids);
+    if (recorded.length !== events.length || !recorded.every((e) => written.has(e.eventId))) {
       // Only an idempotent retry of an earlier append (same event ids) lands elsewhere; report what the stream holds.
       throw new Error(`Appended events of ${streamId} not found at versions ${first}..${nextVersion}`);
     }
@@ -113,14 +157,19 @@ export class EsdbEventStore implements EventStore {
   }
 
   async streamVersion(streamId: string): Promise<number | 'no_stream'> {
+    const last = await this.lastEvent(this.scope.toStreamName(streamId));
+    return last ? last.version : 'no_stream';
+  }
+
+  private async lastEvent(name: string): Promise<RecordedEvent | null> {
     try {
-      const stream = this.client.readStream(this.scope.toStreamName(streamId), { fromRevision: END, direction: BACKWARDS, maxCount: 1 });
+      const stream = this.client.readStream(name, { fromRevision: END, direction: BACKWARDS, maxCount: 1 });
       for await (const resolved of stream) {
-        if (resolved.event) return toVersion(resolved.event.revision);
+        if (resolved.event) return fromRecorded(resolved.event, this.scope, knownPosition(resolved.event.position) ?? undefined);
       }
-      return 'no_stream';
+      return null;
     } catch (err) {
-      if (isStreamNotFound(err)) return 'no_stream';
+      if (isStreamNotFound(err)) return null;
       throw err;
     }
   }

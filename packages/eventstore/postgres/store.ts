@@ -14,6 +14,7 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from '../port.js';
+import { chainHashes, GENESIS_HASH } from '../hash-chain.js';
 import { OpenSubscriptions, pollingSubscription } from '../subscription.js';
 
 const NOTIFY_CHANNEL = 'sika_events';
@@ -40,6 +41,7 @@ interface EventRow {
   data: unknown;
   metadata: EventMetadata;
   recorded_at: Date;
+  hash: string;
 }
 
 function toRecorded(row: EventRow): RecordedEvent {
@@ -52,11 +54,15 @@ function toRecorded(row: EventRow): RecordedEvent {
     metadata: row.metadata,
     position: encodePosition(row.tx_text, row.global_position),
     recordedAt: row.recorded_at,
+    hash: row.hash,
   };
 }
 
 // The text copy of the xid has its own name: ORDER BY transaction_id must sort the xid8, not text.
-const COLUMNS = 'global_position, transaction_id::text AS tx_text, stream_id, version, event_id, type, data, metadata, recorded_at';
+const COLUMNS = 'global_position, transaction_id::text AS tx_text, stream_id, version, event_id, type, data, metadata, recorded_at, hash';
+
+/** Streams whose last hash this process remembers (hash-chain.ts): enough for the hot streams of any load. */
+const REMEMBERED_STREAMS = 10_000;
 
 /** Runs inside the append's transaction: the Postgres store's inline projections (read-your-writes). */
 export type InlineHandler = (trx: Knex.Transaction, events: RecordedEvent[]) => Promise<void>;
@@ -77,6 +83,8 @@ export class PostgresEventStore implements EventStore {
   private notifyPending = false;
   private closed = false;
   private readonly subscriptions = new OpenSubscriptions();
+  /** The newest hash seen per stream (version and hash never change once committed): most appends read none. */
+  private readonly lastHashes = new Map<string, { version: number; hash: string }>();
 
   constructor(
     private readonly knex: Knex,
@@ -149,6 +157,7 @@ export class PostgresEventStore implements EventStore {
     }
     return written.map((recorded) => {
       const last = recorded[recorded.length - 1]!;
+      this.remember(last);
       return { nextVersion: last.version, position: last.position, events: recorded };
     });
   }
@@ -159,13 +168,38 @@ export class PostgresEventStore implements EventStore {
     return appends[0]!;
   }
 
-  /** Claims the stream at its expected version and inserts the events: one statement. */
+  private remember(event: RecordedEvent): void {
+    const known = this.lastHashes.get(event.streamId);
+    if (known && known.version >= event.version) return;
+    this.lastHashes.delete(event.streamId);
+    this.lastHashes.set(event.streamId, { version: event.version, hash: event.hash });
+    if (this.lastHashes.size > REMEMBERED_STREAMS) this.lastHashes.delete(this.lastHashes.keys().next().value!);
+  }
+
+  /**
+   * The hash of the stream's event at the expected version, which the new events chain from. It is
+   * read outside the claim: a committed event's hash never changes, and a stale expectation fails
+   * the claim anyway. A missing row (only after tampering) chains from genesis; verify reports the gap.
+   */
+  private async previousHash(db: Knex | Knex.Transaction, streamId: string, expected: number | 'no_stream'): Promise<string> {
+    if (expected === 'no_stream') return GENESIS_HASH;
+    const known = this.lastHashes.get(streamId);
+    if (known?.version === expected) return known.hash;
+    const res = await db.raw<{ rows: { hash: string }[] }>('SELECT hash FROM events WHERE stream_id = ? AND version = ?', [streamId, expected]);
+    return res.rows[0]?.hash ?? GENESIS_HASH;
+  }
+
+  /** Claims the stream at its expected version and inserts the events with their chain hashes: one statement. */
   private async writeStream(db: Knex | Knex.Transaction, { streamId, events, expectedVersion: expected }: StreamAppend): Promise<RecordedEvent[]> {
     const ids = events.map((e) => e.eventId ?? newUuid());
     const types = events.map((e) => e.type);
     const datas = events.map((e) => JSON.stringify(e.data));
     const metas = events.map((e) => JSON.stringify(e.metadata ?? {}));
     const base = expected === 'no_stream' ? -1 : expected;
+    const hashes = chainHashes(
+      await this.previousHash(db, streamId, expected),
+      events.map((e, i) => ({ streamId, version: base + 1 + i, eventId: ids[i]!, type: e.type, data: e.data, metadata: e.metadata ?? {} })),
+    );
     const newVersion = base + events.length;
     const claim =
       expected === 'no_stream'
@@ -174,13 +208,13 @@ export class PostgresEventStore implements EventStore {
     const claimBindings = expected === 'no_stream' ? [streamId, newVersion] : [newVersion, streamId, expected];
     const sql = `
       WITH claimed AS (${claim})
-      INSERT INTO events (stream_id, version, event_id, type, data, metadata)
-      SELECT c.stream_id, ?::bigint + e.ord, e.event_id, e.type, e.data, e.metadata
+      INSERT INTO events (stream_id, version, event_id, type, data, metadata, hash)
+      SELECT c.stream_id, ?::bigint + e.ord, e.event_id, e.type, e.data, e.metadata, e.hash
       FROM claimed c,
-           unnest(?::uuid[], ?::text[], ?::jsonb[], ?::jsonb[]) WITH ORDINALITY AS e(event_id, type, data, metadata, ord)
+           unnest(?::uuid[], ?::text[], ?::jsonb[], ?::jsonb[], ?::text[]) WITH ORDINALITY AS e(event_id, type, data, metadata, hash, ord)
       ORDER BY e.ord
       RETURNING ${COLUMNS}`;
-    const res = await db.raw<{ rows: EventRow[] }>(sql, [...claimBindings, base, ids, types, datas, metas]);
+    const res = await db.raw<{ rows: EventRow[] }>(sql, [...claimBindings, base, ids, types, datas, metas, hashes]);
     if (res.rows.length === 0) {
       throw new VersionConflictError(streamId, expected, await this.streamVersionWith(db, streamId));
     }
@@ -192,7 +226,9 @@ export class PostgresEventStore implements EventStore {
       `SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND version >= ? ORDER BY version`,
       [streamId, options.fromVersion ?? 0],
     );
-    return res.rows.map(toRecorded);
+    const events = res.rows.map(toRecorded);
+    if (events.length > 0) this.remember(events[events.length - 1]!);
+    return events;
   }
 
   streamVersion(streamId: string): Promise<number | 'no_stream'> {

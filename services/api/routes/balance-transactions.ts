@@ -1,23 +1,64 @@
 import type { Knex } from 'knex';
+import { ApiError } from '../../../packages/core/errors.js';
 import type { CursorQuery } from '../../../projections/paging.js';
+import { acceptsCsv, csvReply } from '../../../packages/http/csv.js';
 import { route, type Family } from '../../../packages/http/routes.js';
-import { listBalanceTransactions } from '../../../projections/balance-transactions.js';
-import { cursorQuery } from './shared.js';
+import {
+  BALANCE_TRANSACTION_CSV_COLUMNS,
+  balanceTransactionRecords,
+  listBalanceTransactions,
+  type BalanceTransactionFilters,
+  type CreatedRange,
+} from '../../../projections/balance-transactions.js';
+import { findPayout } from '../../../projections/payouts.js';
+import { cursorQuery, endOfSecond, unixTimeQuery } from './shared.js';
 
 const TYPES = ['payment', 'payout', 'payout_failure', 'refund'];
 
-/** GET /api/v1/balance-transactions: every movement of the balance, newest first (cursor paging). */
+type CreatedQuery = { 'created[gt]'?: number; 'created[gte]'?: number; 'created[lt]'?: number; 'created[lte]'?: number };
+type ListQuery = CursorQuery & CreatedQuery & { type?: string; source?: string; payout?: string };
+
+/** `created[…]` in Unix seconds as instants: a bound on a second covers all of it, as `created` is floored. */
+function createdRange(q: CreatedQuery): CreatedRange {
+  const range: CreatedRange = {};
+  if (q['created[gt]'] !== undefined) range.gt = endOfSecond(q['created[gt]']);
+  if (q['created[gte]'] !== undefined) range.gte = new Date(q['created[gte]'] * 1000);
+  if (q['created[lt]'] !== undefined) range.lt = new Date(q['created[lt]'] * 1000);
+  if (q['created[lte]'] !== undefined) range.lte = endOfSecond(q['created[lte]']);
+  return range;
+}
+
+/**
+ * GET /api/v1/balance-transactions: every movement of the balance, newest first (cursor paging),
+ * or with `Accept: text/csv` all that match, oldest first, streamed (docs/reconciliation.md).
+ */
 export function balanceTransactionsFamily(knex: Knex): Family {
   return {
     name: 'balance-transactions',
     routes: [
-      route<unknown, CursorQuery & { type?: string; source?: string }>({
+      route<unknown, ListQuery>({
         method: 'get',
         path: '/api/v1/balance-transactions',
-        summary: 'List balance transactions, newest first',
+        summary:
+          'List balance transactions, newest first; with `created[lte]` each has the status it had at that moment; `payout` gives those the payout drew on; `Accept: text/csv` exports every match as CSV, oldest first',
         auth: { scope: 'balance.read', environmentHeader: 'optional' },
-        query: cursorQuery({ type: { enum: TYPES }, source: { type: 'string', maxLength: 255 } }),
-        handler: (ctx) => listBalanceTransactions(knex, ctx.owner, ctx.query, '/api/v1/balance-transactions', { type: ctx.query.type, source: ctx.query.source }),
+        query: cursorQuery({
+          type: { enum: TYPES },
+          source: { type: 'string', maxLength: 255 },
+          payout: { type: 'string', minLength: 1, maxLength: 255 },
+          'created[gt]': unixTimeQuery,
+          'created[gte]': unixTimeQuery,
+          'created[lt]': unixTimeQuery,
+          'created[lte]': unixTimeQuery,
+        }),
+        csvColumns: BALANCE_TRANSACTION_CSV_COLUMNS,
+        handler: async (ctx) => {
+          const { type, source, payout } = ctx.query;
+          if (payout !== undefined && !(await findPayout(knex, ctx.owner, payout))) throw new ApiError('IKW-RES-001', `No such payout: '${payout}'`, 'payout');
+          const filters: BalanceTransactionFilters = { type, source, payout, created: createdRange(ctx.query) };
+          if (acceptsCsv(ctx.header('accept'))) return csvReply(BALANCE_TRANSACTION_CSV_COLUMNS, balanceTransactionRecords(knex, ctx.owner, filters), 'balance_transactions.csv');
+          return listBalanceTransactions(knex, ctx.owner, ctx.query, '/api/v1/balance-transactions', filters);
+        },
       }),
     ],
   };

@@ -1,24 +1,71 @@
 import type { Knex } from 'knex';
+import { ApiError } from '../../../packages/core/errors.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { balancesOf } from '../../../projections/balances.js';
+import { balancesAt, dailySummaries } from '../../../projections/ledger-entries.js';
+import { endOfSecond, unixTimeQuery } from './shared.js';
+
+/** At most a year of days per request: a summary is one row per day and currency. */
+const MAX_DAYS = 366;
+const DAY_MS = 86_400_000;
+
+const dailySummary = {
+  type: 'object',
+  properties: {
+    object: { const: 'balance_summary' },
+    date: { type: 'string', format: 'date' },
+    currency: { type: 'string' },
+    opening: { type: 'integer' },
+    in: { type: 'integer', description: 'Payments received, gross' },
+    out: { type: 'integer', description: 'Payouts paid and refunds, without fees' },
+    fees: { type: 'integer', description: 'Fees on payments and on payouts paid' },
+    closing: { type: 'integer', description: 'opening + in - out - fees' },
+  },
+};
+
+/** A `YYYY-MM-DD` that ajv accepted as a date, as the instant its UTC day starts. */
+const utcDay = (date: string): Date => new Date(`${date}T00:00:00Z`);
 
 const amounts = { type: 'array', items: { type: 'object', properties: { amount: { type: 'integer' }, currency: { type: 'string' } } } };
 
-/** GET /api/v1/balance: the merchant's funds per currency, from the ledger's projection. */
+/** GET /api/v1/balance: the merchant's funds per currency, now or (`as_of`) as the ledger stood at a past moment. */
 export function balanceFamily(knex: Knex): Family {
   return {
     name: 'balance',
     routes: [
-      route({
+      route<unknown, { as_of?: number }>({
         method: 'get',
         path: '/api/v1/balance',
-        summary: 'Available, pending and reserved funds per currency',
+        summary: 'Available, pending and reserved funds per currency; `as_of` (Unix seconds) gives them as they stood then',
         auth: { scope: 'balance.read', environmentHeader: 'optional' },
+        query: { type: 'object', properties: { as_of: unixTimeQuery }, additionalProperties: false },
         response: { type: 'object', properties: { object: { const: 'balance' }, livemode: { type: 'boolean' }, available: amounts, pending: amounts, reserved: amounts } },
         handler: async (ctx) => {
-          const rows = await balancesOf(knex, ctx.owner);
+          const asOf = ctx.query.as_of;
+          const rows = asOf === undefined ? await balancesOf(knex, ctx.owner) : await balancesAt(knex, ctx.owner, endOfSecond(asOf));
           const of = (field: 'available' | 'pending' | 'reserved') => rows.map((r) => ({ amount: Number(r[field]), currency: r.currency }));
           return { object: 'balance', livemode: ctx.principal.livemode, available: of('available'), pending: of('pending'), reserved: of('reserved') };
+        },
+      }),
+      route<unknown, { from: string; to: string }>({
+        method: 'get',
+        path: '/api/v1/balance/summaries',
+        summary: 'Daily balance summary per currency from `from` to `to` (UTC dates, at most 366 days): opening + in - out - fees = closing',
+        auth: { scope: 'balance.read', environmentHeader: 'optional' },
+        query: {
+          type: 'object',
+          properties: { from: { type: 'string', format: 'date' }, to: { type: 'string', format: 'date' } },
+          required: ['from', 'to'],
+          additionalProperties: false,
+        },
+        response: { type: 'object', properties: { object: { const: 'list' }, data: { type: 'array', items: dailySummary } } },
+        handler: async (ctx) => {
+          const from = utcDay(ctx.query.from);
+          const to = utcDay(ctx.query.to);
+          if (to < from) throw new ApiError('IKW-VAL-001', '`to` is before `from`', 'to');
+          if ((to.getTime() - from.getTime()) / DAY_MS >= MAX_DAYS) throw new ApiError('IKW-VAL-001', `At most ${MAX_DAYS} days per request`, 'to');
+          const days = await dailySummaries(knex, ctx.owner, from, to);
+          return { object: 'list', data: days.map((d) => ({ object: 'balance_summary', ...d })) };
         },
       }),
     ],

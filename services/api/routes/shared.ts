@@ -306,3 +306,9 @@ export async function portalCaller(knex: Knex, now: Date, authorization: string 
   if (!session) throw new ApiError('IKW-CPT-002', undefined, 'Authorization');
   return session;
 }
+
+/** A moment as the API writes one (Unix seconds), up to the year 9999 so that every value is a date. */
+export const unixTimeQuery = { type: 'integer', minimum: 0, maximum: 253_402_300_799 } as const;
+
+/** The last millisecond of Unix second `seconds`: "at or before T" includes all of second T, as `created` floors. */
+export const endOfSecond = (seconds: number): Date => new Date(seconds * 1000 + 999);

@@ -1,0 +1,41 @@
+import t from 'tap';
+import { canonicalJson } from '../../packages/core/json.js';
+import { chainHashes, eventHash, extendGlobalChain, GENESIS_HASH } from '../../packages/eventstore/hash-chain.js';
+
+const event = {
+  streamId: 'balance-acct_1-sandbox-xof',
+  version: 0,
+  eventId: '0190b6f6-0000-7000-8000-000000000001',
+  type: 'ledger.entry_posted',
+  data: { amount: 5000, lines: [{ account: 'available', amount: 5000 }], note: 'é' },
+  metadata: { merchant_id: 'acct_1', actor: 'key_1' },
+};
+
+t.test('canonical JSON: sorted keys, the same text as JSON.stringify after a jsonb-like reordering', async (t) => {
+  t.equal(canonicalJson({ b: 1, a: [true, null, { d: 'x', c: 2 }] }), '{"a":[true,null,{"c":2,"d":"x"}],"b":1}');
+  t.equal(canonicalJson({ a: undefined, b: [undefined], c: new Date(0) }), '{"b":[null],"c":"1970-01-01T00:00:00.000Z"}', 'undefined dropped or null, toJSON used, as JSON.stringify');
+  const value = { z: { y: 1, x: [1.5, -0, 'ü'] }, a: 'text "quoted"' };
+  const reordered = JSON.parse('{"a":"text \\"quoted\\"","z":{"x":[1.5,0,"ü"],"y":1}}') as unknown;
+  t.equal(canonicalJson(value), canonicalJson(reordered));
+});
+
+t.test('an event hash covers every field and the previous hash; chains link in order', async (t) => {
+  const h = eventHash(GENESIS_HASH, event);
+  t.match(h, /^[0-9a-f]{64}$/);
+  t.equal(eventHash(GENESIS_HASH, { ...event, data: { note: 'é', lines: [{ amount: 5000, account: 'available' }], amount: 5000 } }), h, 'key order does not matter');
+  for (const changed of [
+    { ...event, data: { ...event.data, amount: 5001 } },
+    { ...event, version: 1 },
+    { ...event, streamId: 'balance-acct_2-sandbox-xof' },
+    { ...event, eventId: '0190b6f6-0000-7000-8000-000000000002' },
+    { ...event, type: 'ledger.other' },
+    { ...event, metadata: { ...event.metadata, actor: 'key_2' } },
+  ]) {
+    t.not(eventHash(GENESIS_HASH, changed), h);
+  }
+  t.not(eventHash('f'.repeat(64), event), h, 'the previous hash');
+  const [first, second] = chainHashes(GENESIS_HASH, [event, { ...event, version: 1 }]);
+  t.equal(first, h);
+  t.equal(second, eventHash(h, { ...event, version: 1 }));
+  t.not(extendGlobalChain(extendGlobalChain(GENESIS_HASH, first!), second!), extendGlobalChain(extendGlobalChain(GENESIS_HASH, second!), first!), 'the global chain depends on order');
+});
