@@ -79,7 +79,8 @@ export function pollingSubscription(options: PollingOptions): Subscription {
     },
     async caughtUp() {
       const target = await options.head();
-      if (target === null || (checkpoint !== null && checkpoint >= target)) return;
+      // A subscription stopped meanwhile (while the head was read) reads no more: nothing to wait for.
+      if (stopped || target === null || (checkpoint !== null && checkpoint >= target)) return;
       await new Promise<void>((resolve) => {
         waiters.push({ target, resolve });
         onWake();

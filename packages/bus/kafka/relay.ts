@@ -109,10 +109,19 @@ export class KafkaRelay {
     }
   }
 
-  /** Resolves when everything in the log before the call is on the topic (and checkpointed). */
+  /**
+   * Resolves when everything in the log before the call is on the topic (and checkpointed). A
+   * subscription replaced while waiting (another relay moved the checkpoint) answers early; the
+   * wait goes on with the one that replaced it.
+   */
   async caughtUp(): Promise<void> {
-    await this.restarting;
-    await this.sub?.caughtUp();
+    for (;;) {
+      await this.restarting;
+      const sub = this.sub;
+      if (!sub) return;
+      await sub.caughtUp();
+      if (this.sub === sub) return;
+    }
   }
 
   /** Stops reading; the batch in flight is sent and checkpointed first; then disconnects. */
