@@ -170,7 +170,7 @@ t.test('ledger: a batch hold, allocations carved from it, the remainder released
 
 t.test('CSV: quotes, doubled quotes, CRLF, a byte-order mark; malformed text refused', async (t) => {
   t.same(parseCsv('\ufeffa,b\r\n"1,2","say ""hi"""\n3,\n').map((r) => r.fields), [['a', 'b'], ['1,2', 'say "hi"'], ['3', '']]);
-  t.same(parseCsv('a\n"multi\nline"\nb').map((r) => r.line), [1, 2, 4], 'records know their line');
+  t.same(parseCsv('a\n"multi\nline"\nb').map((r) => r.line), [1, 3, 4], 'records know the line they end on');
   t.throws(() => parseCsv('a\n"open'), { code: 'IKW-PEN-004' });
   t.throws(() => parseCsv('a\nx"y'), { code: 'IKW-PEN-004' });
   t.throws(() => parseCsv('a\n"x"y'), { code: 'IKW-PEN-004' });

@@ -1,3 +1,4 @@
+import { parse } from 'csv-parse/sync';
 import { ApiError } from '../../core/errors.js';
 
 /** The columns a CSV batch may have (a header line names those it uses, in any order). */
@@ -16,59 +17,17 @@ export const CSV_COLUMNS = [
 ] as const;
 
 /**
- * The records of an RFC 4180 text: comma-separated fields, optionally in double quotes (a quote
- * inside doubled), lines ending in LF or CRLF. Returns each record with the line it starts on.
+ * The records of an RFC 4180 text (csv-parse: quoted fields, doubled quotes, LF, CRLF or CR, mixed, a
+ * byte-order mark as spreadsheets write it; blank lines skipped), each with the line it ends on.
+ * Malformed text is IKW-PEN-004 with csv-parse's account of where.
  */
 export function parseCsv(text: string): { line: number; fields: string[] }[] {
-  const records: { line: number; fields: string[] }[] = [];
-  let fields: string[] = [];
-  let field = '';
-  let line = 1;
-  let start = 1;
-  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0; // a byte-order mark, as spreadsheets write
-  let quoted = false;
-  let wasQuoted = false;
-  const endRecord = () => {
-    fields.push(field);
-    records.push({ line: start, fields });
-    fields = [];
-    field = '';
-    wasQuoted = false;
-  };
-  for (; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else {
-        if (c === '\n') line++;
-        field += c;
-      }
-      continue;
-    }
-    if (c === '"') {
-      if (field !== '' || wasQuoted) throw new ApiError('IKW-PEN-004', `Line ${line}: a quote inside an unquoted field`, 'body');
-      quoted = true;
-      wasQuoted = true;
-    } else if (c === ',') {
-      fields.push(field);
-      field = '';
-      wasQuoted = false;
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      endRecord();
-      line++;
-      start = line;
-    } else {
-      if (wasQuoted) throw new ApiError('IKW-PEN-004', `Line ${line}: text after a closing quote`, 'body');
-      field += c;
-    }
+  try {
+    const rows = parse(text, { bom: true, relax_column_count: true, skip_empty_lines: true, record_delimiter: ['\r\n', '\n', '\r'], info: true }) as unknown as { record: string[]; info: { lines: number } }[];
+    return rows.map((r) => ({ line: r.info.lines, fields: r.record }));
+  } catch (err) {
+    throw new ApiError('IKW-PEN-004', err instanceof Error ? err.message : 'The CSV could not be read', 'body');
   }
-  if (quoted) throw new ApiError('IKW-PEN-004', `Line ${start}: a quoted field is not closed`, 'body');
-  if (field !== '' || fields.length > 0 || wasQuoted) endRecord();
-  return records;
 }
 
 /**
