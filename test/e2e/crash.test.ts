@@ -6,9 +6,7 @@
  * the balance is the funding less what was paid out, and in-flight payouts are final within 10 s.
  */
 import t from 'tap';
-import { freePort } from '../../packages/core/embedded-postgres.js';
-import { startProcess, type ServiceProcess } from '../support/child-process.js';
-import { freshDatabase } from '../support/db.js';
+import { crashableService } from '../support/child-process.js';
 
 const PAYOUTS = 32;
 const PAYMENTS = 8;
@@ -26,22 +24,8 @@ interface Call {
 }
 
 t.test('SIGKILL during payouts and payments, restart, retries with the same keys: nothing twice, nothing lost', async (t) => {
-  const url = await freshDatabase(t);
-  const port = await freePort();
-  const api = `http://127.0.0.1:${port}`;
-  // The clients retry in a tight loop; rate limits are not what this test is about.
-  const env = { DATABASE_URL: url, PORT: String(port), SANDBOX_OPERATOR_DELAY_MS: '200', RATE_LIMIT: 'off', RATE_LIMIT_ADDRESS: 'off' };
-  const serve = async (): Promise<ServiceProcess> => {
-    const service = startProcess('services/standalone/main.js', env);
-    t.teardown(() => void service.child.kill('SIGKILL'));
-    await service.waitFor(/sika is serving/);
-    return service;
-  };
-
-  const cli = startProcess('bin/cli.js', { DATABASE_URL: url, LOG_LEVEL: 'silent' }, ['merchants', 'create', '--name', 'Crash test', '--json']);
-  t.equal(await cli.exit, 0, 'merchant created');
-  const merchant = JSON.parse(cli.output().trim().split('\n').pop()!) as { api_keys: { sandbox: string } };
-  const headers = { authorization: `Bearer ${merchant.api_keys.sandbox}`, 'content-type': 'application/json', 'x-environment': 'sandbox' };
+  const { api, serve, sandboxKey } = await crashableService(t, 'Crash test');
+  const headers = { authorization: `Bearer ${sandboxKey}`, 'content-type': 'application/json', 'x-environment': 'sandbox' };
   const request = async (method: string, path: string, body?: unknown, key?: string) => {
     const res = await fetch(`${api}${path}`, { method, headers: { ...headers, ...(key ? { 'idempotency-key': key } : {}) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> & { id?: string; code?: string } };

@@ -4,29 +4,15 @@
  * payout per item, no other), and the balance is the funding less each item's amount and fee, once.
  */
 import t from 'tap';
-import { freePort } from '../../packages/core/embedded-postgres.js';
-import { startProcess, type ServiceProcess } from '../support/child-process.js';
-import { freshDatabase } from '../support/db.js';
+import { crashableService } from '../support/child-process.js';
 
 const ITEMS = 600;
 const AMOUNT = 150;
 const wallet = { country: 'SN', operator: 'orange_money', msisdn: '+221771234567' };
 
 t.test('SIGKILL mid-batch, restart: the batch completes and no item is paid twice', async (t) => {
-  const url = await freshDatabase(t);
-  const port = await freePort();
-  const api = `http://127.0.0.1:${port}`;
-  const env = { DATABASE_URL: url, PORT: String(port), SANDBOX_OPERATOR_DELAY_MS: '200', RATE_LIMIT: 'off', RATE_LIMIT_ADDRESS: 'off' };
-  const serve = async (): Promise<ServiceProcess> => {
-    const service = startProcess('services/standalone/main.js', env);
-    t.teardown(() => void service.child.kill('SIGKILL'));
-    await service.waitFor(/sika is serving/);
-    return service;
-  };
-  const cli = startProcess('bin/cli.js', { DATABASE_URL: url, LOG_LEVEL: 'silent' }, ['merchants', 'create', '--name', 'Batch crash test', '--json']);
-  t.equal(await cli.exit, 0, 'merchant created');
-  const merchant = JSON.parse(cli.output().trim().split('\n').pop()!) as { api_keys: { sandbox: string } };
-  const headers = { authorization: `Bearer ${merchant.api_keys.sandbox}`, 'x-environment': 'sandbox' };
+  const { api, serve, sandboxKey } = await crashableService(t, 'Batch crash test');
+  const headers = { authorization: `Bearer ${sandboxKey}`, 'x-environment': 'sandbox' };
   const request = async (method: string, path: string, body?: string, contentType = 'application/json') => {
     const res = await fetch(`${api}${path}`, { method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': contentType }) }, ...(body === undefined ? {} : { body }) });
     return { status: res.status, body: (await res.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -1,5 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import type { Test } from 'tap';
+import { freePort } from '../../packages/core/embedded-postgres.js';
+import { freshDatabase } from './db.js';
 
 /** The repository root (tests run from dist/test/…). */
 export const root = path.resolve(import.meta.dirname, '../../..');
@@ -59,4 +62,24 @@ export function startProcess(script: string, env: Record<string, string>, args: 
         check();
       }),
   };
+}
+
+/**
+ * A standalone service on a fresh database that a crash test can kill and start again (`serve`),
+ * with one merchant made through the CLI. Rate limits are off: the clients retry in a tight loop.
+ */
+export async function crashableService(t: Test, merchantName: string): Promise<{ api: string; serve: () => Promise<ServiceProcess>; sandboxKey: string }> {
+  const url = await freshDatabase(t);
+  const port = await freePort();
+  const env = { DATABASE_URL: url, PORT: String(port), SANDBOX_OPERATOR_DELAY_MS: '200', RATE_LIMIT: 'off', RATE_LIMIT_ADDRESS: 'off' };
+  const serve = async (): Promise<ServiceProcess> => {
+    const service = startProcess('services/standalone/main.js', env);
+    t.teardown(() => void service.child.kill('SIGKILL'));
+    await service.waitFor(/sika is serving/);
+    return service;
+  };
+  const cli = startProcess('bin/cli.js', { DATABASE_URL: url, LOG_LEVEL: 'silent' }, ['merchants', 'create', '--name', merchantName, '--json']);
+  t.equal(await cli.exit, 0, 'merchant created');
+  const merchant = JSON.parse(cli.output().trim().split('\n').pop()!) as { api_keys: { sandbox: string } };
+  return { api: `http://127.0.0.1:${port}`, serve, sandboxKey: merchant.api_keys.sandbox };
 }
