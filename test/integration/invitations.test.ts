@@ -85,6 +85,14 @@ t.test('refusals: roles, duplicates, members, revoked and expired links, other o
 
   t.match(await invite(svc, a.token, { email: 'DEV@a.example', role: 'viewer' }), { status: 409, body: { code: 'IKW-ACC-008', param: 'email' } }, 'one pending invitation per address');
   t.match(await invite(svc, a.token, { email: 'admin@a.example', role: 'viewer' }), { status: 409, body: { code: 'IKW-ACC-008' } }, 'already a member');
+  // A retried invitation with its Idempotency-Key answers the first one again: one invitation, one e-mail.
+  const once = () => svc.request('POST', '/api/v1/merchant/team/invitations', { key: a.token, body: { email: 'retry@a.example', role: 'viewer' }, headers: { 'idempotency-key': 'invite-retry' } });
+  const first = await once();
+  const again = await once();
+  t.equal(first.status, 201);
+  t.same(again.body, first.body);
+  t.equal(again.headers.get('idempotent-replayed'), 'true');
+  t.equal(mails.filter((m) => m.to.includes('retry@a.example')).length, 1);
   t.match(await invite(svc, a.token, { email: 'not-an-address', role: 'viewer' }), { status: 400, body: { code: 'IKW-VAL-001', param: 'email' } });
   t.match(await invite(svc, a.token, { email: 'x@a.example', role: 'king' }), { status: 400, body: { code: 'IKW-VAL-001', param: 'role' } });
   t.match(await invite(svc, a.merchant.api_keys.sandbox, { email: 'x@a.example', role: 'viewer' }), { status: 403, body: { code: 'IKW-ACC-003' } });

@@ -47,6 +47,18 @@ export function authSignUpFamily(accounts: Accounts, verifications: Verification
         return { sent: true };
       },
     });
+  /** Checking a pre-signup code: the same for both channels; a wrong one spends one of five tries. */
+  const codeCheck = (channel: 'email' | 'phone', purpose: 'signup_email' | 'signup_phone', what: string) =>
+    route<{ challengeId: string; code: string }>({
+      method: 'post',
+      path: `/api/v1/auth/pre-signup/${channel}/verify`,
+      summary: `Verify the ${what} code; a wrong one spends one of five tries`,
+      auth: 'public',
+      body: { type: 'object', required: ['challengeId', 'code'], additionalProperties: false, properties: { challengeId: uuid, code } },
+      response: verifiedSchema,
+      throttle: (body) => body.challengeId,
+      handler: (ctx) => verifications.verify(purpose, ctx.body.challengeId, ctx.body.code, ctx.actor),
+    });
   return {
     name: 'auth-signup',
     routes: [
@@ -61,16 +73,7 @@ export function authSignUpFamily(accounts: Accounts, verifications: Verification
         throttleEveryRequest: true,
         handler: (ctx) => verifications.start('signup_email', normalizeEmail(ctx.body.email), ctx.actor),
       }),
-      route<{ challengeId: string; code: string }>({
-        method: 'post',
-        path: '/api/v1/auth/pre-signup/email/verify',
-        summary: 'Verify the e-mail code; a wrong one spends one of five tries',
-        auth: 'public',
-        body: { type: 'object', required: ['challengeId', 'code'], additionalProperties: false, properties: { challengeId: uuid, code } },
-        response: verifiedSchema,
-        throttle: (body) => body.challengeId,
-        handler: (ctx) => verifications.verify('signup_email', ctx.body.challengeId, ctx.body.code, ctx.actor),
-      }),
+      codeCheck('email', 'signup_email', 'e-mail'),
       route<{ phone: string; country?: string | null }>({
         method: 'post',
         path: '/api/v1/auth/pre-signup/phone/challenge',
@@ -82,16 +85,7 @@ export function authSignUpFamily(accounts: Accounts, verifications: Verification
         throttleEveryRequest: true,
         handler: (ctx) => verifications.start('signup_phone', e164(ctx.body.phone, ctx.body.country ?? 'SN', 'phone'), ctx.actor),
       }),
-      route<{ challengeId: string; code: string }>({
-        method: 'post',
-        path: '/api/v1/auth/pre-signup/phone/verify',
-        summary: 'Verify the SMS code; a wrong one spends one of five tries',
-        auth: 'public',
-        body: { type: 'object', required: ['challengeId', 'code'], additionalProperties: false, properties: { challengeId: uuid, code } },
-        response: verifiedSchema,
-        throttle: (body) => body.challengeId,
-        handler: (ctx) => verifications.verify('signup_phone', ctx.body.challengeId, ctx.body.code, ctx.actor),
-      }),
+      codeCheck('phone', 'signup_phone', 'SMS'),
       route<{ email: string; password: string; name: string; merchantName: string; emailChallengeId?: string | null; phone?: string | null; phoneChallengeId?: string | null; country?: string | null }>({
         method: 'post',
         path: '/api/v1/auth/register',
