@@ -178,9 +178,8 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
       ],
       { onConflict: 'contended' },
     );
-    if (atomic) await atomic;
-    else await this.holdThenCreate(balance, hold, payout, meta);
-    return this.initiate((await this.load(id)).state, meta);
+    const created = atomic ? ((await atomic)[1]!.state as PayoutState) : await this.holdThenCreate(balance, hold, payout, meta);
+    return this.initiate(created, meta);
   }
 
   /**
@@ -286,11 +285,11 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
    * The same as a saga, for stores that append one stream at a time: should the process die
    * between the hold and the payout, the reconcile job gives the funds back.
    */
-  private async holdThenCreate(balance: BalanceRef, hold: LedgerCommand, payout: PayoutCommand & { type: 'create' }, meta: EventMetadata): Promise<void> {
+  private async holdThenCreate(balance: BalanceRef, hold: LedgerCommand, payout: PayoutCommand & { type: 'create' }, meta: EventMetadata): Promise<PayoutState> {
     const held = await handleCommand(this.deps.store, balanceStream(balance.merchantId, balance.environment, balance.currency), ledgerDecider, hold, meta, { onConflict: 'contended' });
     // A retry whose hold the mend already gave back must not create a payout without funds.
     if (held.events.length === 0 && !held.state.holds.has(payout.payout.id)) throw new ApiError('IKW-RES-003', 'This payout was abandoned after a failure; retry with a new Idempotency-Key');
-    await this.run(payout.payout.id, payout, meta, 'none');
+    return (await this.run(payout.payout.id, payout, meta, 'none')).state;
   }
 
   /**
