@@ -7,6 +7,7 @@ import { createLogger, type Logger } from '../packages/core/logger.js';
 import { Metrics } from '../packages/core/metrics.js';
 import { chainSealer } from '../packages/eventstore/audit-chain.js';
 import { MeasuredEventStore } from '../packages/eventstore/measured.js';
+import { ApiKeyCache } from '../packages/http/api-key-cache.js';
 import { Billing } from '../packages/domain/billing/service.js';
 import { Organizations } from '../packages/domain/organization/commands.js';
 import { Accounts } from '../packages/domain/user/commands.js';
@@ -85,6 +86,8 @@ export interface System {
   clock: Clock;
   log: Logger;
   idempotency: IdempotencyStore;
+  /** The API keys requests presented, evicted by their own events. */
+  apiKeys: ApiKeyCache;
   scheduler: Scheduler;
   /** The bus consumers (webhook dispatch, invoice payments); a scale-out dispatcher process runs them. */
   busConsumers: ConsumerSpec[];
@@ -160,6 +163,8 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
   // wait until the projector (this process's in standalone mode, else services/projector) applied them.
   const logStore = createEventStoreFor(config, db, config.eventStore === 'postgres' ? { inline: inlineProjections(ALL_PROJECTIONS) } : {});
   const metrics = new Metrics();
+  const apiKeys = new ApiKeyCache(knex, logStore);
+  if (logStore instanceof PostgresEventStore) logStore.onCommitted((events) => apiKeys.evict(events));
   const store: EventStore = new MeasuredEventStore(
     config.eventStore === 'esdb' ? new ReadYourWritesStore(logStore, knex, ALL_PROJECTIONS.map((p) => p.name), { log }) : logStore,
     metrics,
@@ -291,6 +296,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     clock,
     log,
     idempotency: new IdempotencyStore(knex, clock, config.idempotencyTtlMs, secretBox, instance),
+    apiKeys,
     scheduler,
     busConsumers,
     paymentIntents,
@@ -353,6 +359,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
       await projector?.stop();
       notifier.close();
       messenger.close();
+      webhooks.close();
       await store.close();
       await db.close();
     },

@@ -102,6 +102,7 @@ export function openApiDocument(system: System): Record<string, unknown> {
 export function buildApi(system: System, extra: Family[] = []) {
   return createApp({
     knex: system.knex,
+    apiKeys: (keyHash) => system.apiKeys.find(keyHash),
     log: system.log,
     idempotency: system.idempotency,
     appTokens: system.accounts,
