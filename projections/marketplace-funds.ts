@@ -10,6 +10,7 @@ import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';
 const BALANCES = 'read.marketplace_balances';
 const SHARES = 'read.marketplace_shares';
 const SETTLEMENTS = 'read.marketplace_settlements';
+const ENTRIES = 'read.marketplace_entries';
 
 export interface SettlementObject {
   id: string;
@@ -45,7 +46,7 @@ export function toSettlementObject(e: MarketplaceEntryPosted): SettlementObject 
  */
 export const marketplaceFundsProjection: Projection = {
   name: 'marketplace_funds',
-  tables: [BALANCES, SHARES, SETTLEMENTS],
+  tables: [BALANCES, SHARES, SETTLEMENTS, ENTRIES],
   migrations: [
     {
       name: 'marketplace_funds/001-create',
@@ -80,7 +81,18 @@ export const marketplaceFundsProjection: Projection = {
           currency text NOT NULL,
           object json NOT NULL
         );
-        CREATE INDEX marketplace_settlements_list ON ${SETTLEMENTS} (merchant_id, environment, seq)`),
+        CREATE INDEX marketplace_settlements_list ON ${SETTLEMENTS} (merchant_id, environment, seq);
+        CREATE TABLE ${ENTRIES} (
+          entry_id text PRIMARY KEY,
+          merchant_id text NOT NULL,
+          environment text NOT NULL,
+          currency text NOT NULL,
+          kind text NOT NULL,
+          seller_pending bigint NOT NULL,
+          seller_available bigint NOT NULL,
+          posted_at timestamptz NOT NULL
+        );
+        CREATE INDEX marketplace_entries_balance ON ${ENTRIES} (merchant_id, environment, currency, posted_at)`),
     },
   ],
   handles: ['marketplace_funds.entry_posted'],
@@ -94,6 +106,11 @@ export const marketplaceFundsProjection: Projection = {
         // Identifiers as bindings, so that a shadow rebuild (projections/verify.ts) renames them too.
         .merge({ amount: trx.raw('?? + ?', [`${BALANCES}.amount`, line.amount]) });
     }
+    const moved = (prefix: string) => e.lines.filter((l) => l.account.startsWith(prefix)).reduce((sum, l) => sum + l.amount, 0);
+    await trx(ENTRIES)
+      .insert({ entry_id: e.entryId, ...owner, kind: e.kind, seller_pending: moved('seller_pending:'), seller_available: moved('seller_available:'), posted_at: e.postedAt })
+      .onConflict('entry_id')
+      .ignore();
     switch (e.kind) {
       case 'order_payment':
         for (const share of e.shares ?? []) {
@@ -196,4 +213,24 @@ export function findMarketplaceSettlement(knex: Knex, owner: Owner, id: string):
 /** This owner's settlements, newest first, cursor-paged, by seller (uuid) and currency. */
 export function listMarketplaceSettlements(knex: Knex, owner: Owner, cursor: CursorQuery, url: string, filters: { seller_ref?: string; currency?: string }): Promise<CursorList<SettlementObject>> {
   return cursorPageOfObjects(ownedRows(knex, SETTLEMENTS, owner, filters), cursor, url, render);
+}
+
+export interface SellerFunds {
+  currency: string;
+  pending: number;
+  available: number;
+}
+
+/**
+ * What the owner's marketplace sellers hold per currency (pending and available), now or once every
+ * entry posted up to `at` (inclusive) was applied: the seller funds the balance shows apart.
+ */
+export async function sellerFundsAt(knex: Knex, owner: Owner, at?: Date): Promise<SellerFunds[]> {
+  const q = ownedRows(knex, ENTRIES, owner);
+  if (at) q.where('posted_at', '<=', at);
+  const rows = await q
+    .groupBy('currency')
+    .orderBy('currency')
+    .select<{ currency: string; pending: string; available: string }[]>('currency', knex.raw('sum(seller_pending)::bigint AS pending'), knex.raw('sum(seller_available)::bigint AS available'));
+  return rows.map((r) => ({ currency: r.currency, pending: Number(r.pending), available: Number(r.available) }));
 }

@@ -109,6 +109,11 @@ t.test('an order is paid by one intent, then split: Σ shares + commission = amo
   t.same(balance.body.balances, [{ currency: 'xof', pendingMinor: 9_854, availableMinor: 0 }]);
   const merchant = await svc.request('GET', '/api/v1/balance', { key });
   t.notOk(merchant.body.available.some((b: { amount: number }) => b.amount > 0), 'the merchant’s own balance is not credited');
+  t.same(merchant.body.seller_funds, [{ currency: 'xof', pending: 12_854, available: 0 }], 'the sellers’ funds are shown apart');
+  const before = await svc.request('GET', `/api/v1/balance?as_of=${order.created - 1}`, { key });
+  t.notOk('seller_funds' in before.body, 'as_of: as they stood then (none)');
+  const theirs = await svc.request('GET', '/api/v1/balance', { key: other.key });
+  t.notOk('seller_funds' in theirs.body, 'another merchant: none');
   const totals = await mkt(svc, key, 'GET', '/balance');
   t.same(totals.body.balances, [{ currency: 'xof', sellerPendingMinor: 12_854, sellerAvailableMinor: 0, commissionMinor: 1_151 - paid.processingFeeMinor }]);
 });
