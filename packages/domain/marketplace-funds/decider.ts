@@ -21,6 +21,9 @@ export type FundsCommand = FundsRef & { at: Date; newEntryId: () => string } & (
     | { type: 'settle_share'; orderId: string; sellerRef: string }
   );
 
+/** A funds command without its context (balance, time, entry ids), which the caller fills in. */
+export type FundsAction = FundsCommand extends infer C ? (C extends { type: string } ? Omit<C, keyof FundsRef | 'at' | 'newEntryId'> : never) : never;
+
 /** A seller's share of one paid order: what is not refunded yet, and of that what is still pending. */
 interface Share {
   sellerRef: string;

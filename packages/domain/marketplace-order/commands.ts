@@ -6,7 +6,7 @@ import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import { auditMetadata, type Actor, type Owner } from '../audit.js';
 import type { CommissionRules } from '../commission-rule/commands.js';
 import { commissionOn } from '../commission-rule/events.js';
-import { fundsDecider, type FundsCommand } from '../marketplace-funds/decider.js';
+import { fundsDecider, type FundsAction, type FundsCommand } from '../marketplace-funds/decider.js';
 import { marketplaceFundsStream, type FundsRef, type MarketplaceEntryPosted } from '../marketplace-funds/events.js';
 import type { MarketplaceSellers } from '../marketplace-seller/commands.js';
 import { MARKETPLACE_ORDER_METADATA_KEY, type MarketplaceOrderPayment, type PaymentIntents } from '../payment-intent/commands.js';
@@ -64,7 +64,7 @@ export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, 
     super(deps.store, orderStream, orderDecider);
   }
 
-  private fundsCommand(ref: FundsRef, action: FundsCommand extends infer C ? (C extends { type: string } ? Omit<C, keyof FundsRef | 'at' | 'newEntryId'> : never) : never): FundsCommand {
+  private fundsCommand(ref: FundsRef, action: FundsAction): FundsCommand {
     return { ...action, ...ref, at: this.deps.clock.now(), newEntryId: newUuid } as FundsCommand;
   }
 
