@@ -7,6 +7,7 @@ import t from 'tap';
 import { assertError, assertOk } from '../support/assertions.js';
 import { createOrder, createRule, createSeller, mkt, payOrder } from '../support/marketplace.js';
 import { advance, startPaymentsService } from '../support/system.js';
+import { listeningEndpoint, settle, startWebhookService, verify } from '../support/webhooks.js';
 
 const svc = await startPaymentsService(t);
 const { key } = await svc.sandboxMerchant();
@@ -286,4 +287,21 @@ t.test('the marketplace balance of another merchant shows none of these funds', 
   const theirs = await mkt(svc, other.key, 'GET', '/balance');
   assertOk(t, theirs);
   t.same(theirs.body.balances, []);
+});
+
+t.test('webhooks: an order’s life is delivered as marketplace_order.* events', async (t) => {
+  const hooks = await startWebhookService(t, { env: { SANDBOX_OPERATOR_DELAY_MS: '7000' } });
+  const { key } = await hooks.sandboxMerchant();
+  const { receiver, endpoint } = await listeningEndpoint(t, hooks, key, ['marketplace_order.created', 'marketplace_order.paid', 'marketplace_order.refunded', 'marketplace_order.canceled']);
+  await createSeller(hooks, key, 'hooked');
+  const order = await payOrder(hooks, key, await createOrder(hooks, key, [{ sellerId: 'hooked', amountMinor: 2_000 }]));
+  assertOk(t, await mkt(hooks, key, 'POST', '/refunds', { orderId: order.id, amountMinor: 500 }), 201);
+  const canceled = await createOrder(hooks, key, [{ sellerId: 'hooked', amountMinor: 100 }]);
+  assertOk(t, await mkt(hooks, key, 'POST', `/orders/${canceled.id}/cancel`));
+  await settle(hooks);
+  const payloads = receiver.requests.map((r) => verify(endpoint.secret, r));
+  t.same(payloads.map((p) => p.type).sort(), ['marketplace_order.canceled', 'marketplace_order.created', 'marketplace_order.created', 'marketplace_order.paid', 'marketplace_order.refunded']);
+  const paid = payloads.find((p) => p.type === 'marketplace_order.paid')!;
+  t.match(paid.data, { object: 'marketplace_order', id: order.id, status: 'paid', amountMinor: 2_000 });
+  t.match(payloads.find((p) => p.type === 'marketplace_order.refunded')!.data, { refundedMinor: 500, status: 'partially_refunded' });
 });
