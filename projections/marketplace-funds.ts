@@ -29,7 +29,7 @@ export function toSettlementObject(e: MarketplaceEntryPosted): SettlementObject 
   return {
     id: e.entryId,
     object: 'marketplace_settlement',
-    orderId: e.orderId,
+    orderId: e.orderId!,
     sellerId: e.shares![0]!.sellerId,
     currency: e.currency,
     amountMinor: e.amount,
@@ -115,19 +115,19 @@ export const marketplaceFundsProjection: Projection = {
       case 'order_payment':
         for (const share of e.shares ?? []) {
           await trx(SHARES)
-            .insert({ ...owner, order_id: e.orderId, seller_ref: share.sellerRef, seller_id: share.sellerId, pending: share.amount, paid_at: e.postedAt })
+            .insert({ ...owner, order_id: e.orderId!, seller_ref: share.sellerRef, seller_id: share.sellerId, pending: share.amount, paid_at: e.postedAt })
             .onConflict(['order_id', 'seller_ref'])
             .ignore();
         }
         break;
       case 'order_refund':
         for (const r of e.reversals ?? []) {
-          await trx(SHARES).where({ order_id: e.orderId, seller_ref: r.sellerRef }).update({ pending: trx.raw('?? - ?', [`${SHARES}.pending`, r.fromPending]) });
+          await trx(SHARES).where({ order_id: e.orderId!, seller_ref: r.sellerRef }).update({ pending: trx.raw('?? - ?', [`${SHARES}.pending`, r.fromPending]) });
         }
         break;
       case 'seller_settlement': {
         const share = e.shares![0]!;
-        await trx(SHARES).where({ order_id: e.orderId, seller_ref: share.sellerRef }).update({ pending: trx.raw('?? - ?', [`${SHARES}.pending`, share.amount]) });
+        await trx(SHARES).where({ order_id: e.orderId!, seller_ref: share.sellerRef }).update({ pending: trx.raw('?? - ?', [`${SHARES}.pending`, share.amount]) });
         const settlement = toSettlementObject(e);
         await trx(SETTLEMENTS)
           .insert({ id: settlement.id, seq: event.position, merchant_id: e.merchantId, environment: e.environment, status: settlement.status, seller_ref: share.sellerRef, currency: e.currency, object: JSON.stringify(settlement) })

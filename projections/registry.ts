@@ -31,6 +31,7 @@ import { usageRecordsProjection } from './usage-records.js';
 import { commissionRulesProjection } from './commission-rules.js';
 import { marketplaceFundsProjection } from './marketplace-funds.js';
 import { marketplaceOrdersProjection } from './marketplace-orders.js';
+import { marketplacePayoutsProjection } from './marketplace-payouts.js';
 import { marketplaceRefundsProjection } from './marketplace-refunds.js';
 import { marketplaceSellersProjection } from './marketplace-sellers.js';
 import { userPasskeysProjection } from './user-passkeys.js';
@@ -90,4 +91,5 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   marketplaceOrdersProjection,
   marketplaceRefundsProjection,
   marketplaceFundsProjection,
+  marketplacePayoutsProjection,
 ];

@@ -37,6 +37,7 @@ import { Payouts } from '../packages/domain/payout/commands.js';
 import { PayoutBatches } from '../packages/domain/payout-batch/commands.js';
 import { PayoutRecipients } from '../packages/domain/payout-recipient/commands.js';
 import { CommissionRules } from '../packages/domain/commission-rule/commands.js';
+import { SellerPayoutFunds, SellerPayouts } from '../packages/domain/marketplace-funds/commands.js';
 import { MarketplaceOrders } from '../packages/domain/marketplace-order/commands.js';
 import { MarketplaceSellers } from '../packages/domain/marketplace-seller/commands.js';
 import { dueSellerShares } from '../projections/marketplace-funds.js';
@@ -81,6 +82,7 @@ export interface Marketplace {
   commissionRules: CommissionRules;
   sellers: MarketplaceSellers;
   orders: MarketplaceOrders;
+  payouts: SellerPayouts;
 }
 
 export interface System {
@@ -223,6 +225,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     activations: reads,
     scheduleOverdueCheck: enqueuer(payoutOverdue),
     scheduleReconcile: enqueuer(payoutReconcile),
+    fundedLedger: new SellerPayoutFunds({ store, clock }),
   });
   const payoutRecipients = new PayoutRecipients({ store, clock });
   const payoutBatches = new PayoutBatches({ store, clock, payouts, recipients: payoutRecipients, scheduleRun: enqueuer(payoutBatchRun) });
@@ -239,6 +242,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
       commissionRules,
       dueShares: { dueShares: (owner, currency, at, limit) => dueSellerShares(knex, owner, currency, at, limit) },
     }),
+    payouts: new SellerPayouts({ payouts, sellers: marketplaceSellers }),
   };
 
   const secretsKey = loadSecretsKey(config.secretsKey, config.dataDir);

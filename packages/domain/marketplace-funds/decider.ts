@@ -19,6 +19,9 @@ export type FundsCommand = FundsRef & { at: Date; newEntryId: () => string } & (
     | { type: 'post_order_payment'; orderId: string; clearing: ClearingAccount; amount: number; fee: number; shares: SellerPart[]; commission: number }
     | { type: 'refund_order'; refundId: string; orderId: string; amount: number }
     | { type: 'settle_share'; orderId: string; sellerRef: string }
+    | { type: 'hold_seller_payout'; payoutId: string; seller: SellerPart; fee: number }
+    | { type: 'complete_seller_payout'; payoutId: string; clearing: ClearingAccount }
+    | { type: 'release_seller_payout'; payoutId: string }
   );
 
 /** A funds command without its context (balance, time, entry ids), which the caller fills in. */
@@ -39,11 +42,19 @@ interface OrderFunds {
   commission: number;
 }
 
+/** A payout to a seller in flight: what was held (amount + fee) and the fee part. */
+interface PayoutHold {
+  seller: SellerPart;
+  total: number;
+  fee: number;
+}
+
 export interface FundsState {
   balances: Map<MarketplaceAccount, number>;
   /** `kind:source` of every entry posted: each command is idempotent per object. */
   posted: Set<string>;
   orders: Map<string, OrderFunds>;
+  holds: Map<string, PayoutHold>;
 }
 
 export const fundsBalance = (state: FundsState, account: MarketplaceAccount): number => state.balances.get(account) ?? 0;
@@ -86,7 +97,7 @@ function entry(
   source: string,
   lines: MarketplaceLine[],
   amount: number,
-  extra: Pick<MarketplaceEntryPosted, 'shares' | 'commission' | 'fee' | 'reversals'> = {},
+  extra: Pick<MarketplaceEntryPosted, 'shares' | 'commission' | 'fee' | 'reversals' | 'seller'> = {},
 ): MarketplaceFundsEvent {
   if (!isBalanced(lines)) throw new Error(`Unbalanced ${kind} entry for ${source}`);
   return {
@@ -95,7 +106,7 @@ function entry(
       entryId: command.newEntryId(),
       kind,
       source,
-      orderId: command.orderId,
+      ...('orderId' in command ? { orderId: command.orderId } : {}),
       merchantId: command.merchantId,
       environment: command.environment,
       currency: command.currency.toLowerCase(),
@@ -115,19 +126,20 @@ const settlementSource = (orderId: string, sellerRef: string) => `${orderId}:${s
  * share from pending to available. Every entry balances; a seller's available funds never go below zero.
  */
 export const fundsDecider: Decider<FundsCommand, FundsState, MarketplaceFundsEvent> = {
-  initialState: { balances: new Map(), posted: new Set(), orders: new Map() },
+  initialState: { balances: new Map(), posted: new Set(), orders: new Map(), holds: new Map() },
 
   evolve(state, event) {
     const e = event.data;
     const balances = new Map(state.balances);
     for (const line of e.lines) balances.set(line.account, (balances.get(line.account) ?? 0) + line.amount);
     const posted = new Set(state.posted).add(`${e.kind}:${e.source}`);
-    const orders = new Map(state.orders);
-    const order = orders.get(e.orderId);
+    let { orders, holds } = state;
+    const order = e.orderId === undefined ? undefined : orders.get(e.orderId);
     switch (e.kind) {
       case 'order_payment': {
-        const clearing = e.lines.find((l) => l.amount < 0 && l.account !== 'commission')?.account as ClearingAccount;
-        orders.set(e.orderId, {
+        // The first line: the clearing account the buyer's money came through.
+        const clearing = e.lines[0]!.account as ClearingAccount;
+        orders = new Map(orders).set(e.orderId!, {
           clearing,
           shares: (e.shares ?? []).map((s) => ({ sellerRef: s.sellerRef, sellerId: s.sellerId, unrefunded: s.amount, pending: s.amount })),
           commission: e.commission ?? 0,
@@ -136,7 +148,7 @@ export const fundsDecider: Decider<FundsCommand, FundsState, MarketplaceFundsEve
       }
       case 'order_refund': {
         const reversals = new Map((e.reversals ?? []).map((r) => [r.sellerRef, r]));
-        orders.set(e.orderId, {
+        orders = new Map(orders).set(e.orderId!, {
           ...order!,
           shares: order!.shares.map((s) => {
             const r = reversals.get(s.sellerRef);
@@ -148,11 +160,19 @@ export const fundsDecider: Decider<FundsCommand, FundsState, MarketplaceFundsEve
       }
       case 'seller_settlement': {
         const moved = e.shares?.[0];
-        orders.set(e.orderId, { ...order!, shares: order!.shares.map((s) => (s.sellerRef === moved?.sellerRef ? { ...s, pending: s.pending - moved.amount } : s)) });
+        orders = new Map(orders).set(e.orderId!, { ...order!, shares: order!.shares.map((s) => (s.sellerRef === moved?.sellerRef ? { ...s, pending: s.pending - moved.amount } : s)) });
         break;
       }
+      case 'seller_payout_hold':
+        holds = new Map(holds).set(e.source, { seller: e.seller!, total: e.amount, fee: e.fee ?? 0 });
+        break;
+      case 'seller_payout_paid':
+      case 'seller_payout_release':
+        holds = new Map(holds);
+        holds.delete(e.source);
+        break;
     }
-    return { balances, posted, orders };
+    return { balances, posted, orders, holds };
   },
 
   decide(command, state) {
@@ -220,6 +240,41 @@ export const fundsDecider: Decider<FundsCommand, FundsState, MarketplaceFundsEve
             share.pending,
             { shares: [{ sellerRef: share.sellerRef, sellerId: share.sellerId, amount: share.pending }] },
           ),
+        ];
+      }
+      case 'hold_seller_payout': {
+        if (state.posted.has(`seller_payout_hold:${command.payoutId}`)) return [];
+        const total = command.seller.amount + command.fee;
+        const available = fundsBalance(state, sellerAvailable(command.seller.sellerRef));
+        if (available < total) {
+          throw new ApiError('IKW-MKT-007', `Seller '${command.seller.sellerId}' has ${available} ${command.currency.toLowerCase()} available, less than the amount plus the fee (${total})`, 'amountMinor');
+        }
+        return [
+          entry(command, 'seller_payout_hold', command.payoutId, [
+            { account: sellerAvailable(command.seller.sellerRef), amount: -total },
+            { account: 'seller_payouts', amount: total },
+          ], total, { seller: command.seller, fee: command.fee }),
+        ];
+      }
+      case 'complete_seller_payout': {
+        const hold = state.holds.get(command.payoutId);
+        if (!hold) return []; // already completed or given back: idempotent
+        return [
+          entry(command, 'seller_payout_paid', command.payoutId, [
+            { account: 'seller_payouts', amount: -hold.total },
+            { account: command.clearing, amount: hold.total - hold.fee },
+            { account: 'fees', amount: hold.fee },
+          ], hold.total, { seller: hold.seller, fee: hold.fee }),
+        ];
+      }
+      case 'release_seller_payout': {
+        const hold = state.holds.get(command.payoutId);
+        if (!hold) return [];
+        return [
+          entry(command, 'seller_payout_release', command.payoutId, [
+            { account: 'seller_payouts', amount: -hold.total },
+            { account: sellerAvailable(hold.seller.sellerRef), amount: hold.total },
+          ], hold.total, { seller: hold.seller, fee: hold.fee }),
         ];
       }
       default:

@@ -10,7 +10,9 @@ import type { Environment } from '../merchant/events.js';
  */
 export type SellerAccount = `seller_pending:${string}` | `seller_available:${string}`;
 export type ClearingAccount = Extract<Account, 'card_clearing' | 'bank_clearing' | `operator_clearing:${string}`>;
-export type MarketplaceAccount = SellerAccount | 'commission' | 'fees' | ClearingAccount;
+/** Where the money of sellers' payouts waits between the hold and the operator's answer. */
+export const SELLER_PAYOUTS = 'seller_payouts';
+export type MarketplaceAccount = SellerAccount | 'seller_payouts' | 'commission' | 'fees' | ClearingAccount;
 
 export const sellerPending = (sellerRef: string): SellerAccount => `seller_pending:${sellerRef}`;
 export const sellerAvailable = (sellerRef: string): SellerAccount => `seller_available:${sellerRef}`;
@@ -24,7 +26,10 @@ export interface MarketplaceLine {
 export type MarketplaceEntryKind =
   | 'order_payment' // clearing → seller_pending (each share) + commission; commission → fees (processing fee)
   | 'order_refund' // seller_pending / seller_available (each reversal) + commission → clearing
-  | 'seller_settlement'; // seller_pending → seller_available (one seller's share of one order)
+  | 'seller_settlement' // seller_pending → seller_available (one seller's share of one order)
+  | 'seller_payout_hold' // seller_available → seller_payouts (amount + fee of a payout to the seller)
+  | 'seller_payout_paid' // seller_payouts → clearing (amount) + fees (fee)
+  | 'seller_payout_release'; // seller_payouts → seller_available (the payout failed or was canceled)
 
 /** A seller's part of an order: what a payment credits, a refund reverses, a settlement moves. */
 export interface SellerPart {
@@ -41,9 +46,10 @@ export interface RefundReversal extends SellerPart {
 export interface MarketplaceEntryPosted {
   entryId: string;
   kind: MarketplaceEntryKind;
-  /** The order (payment), refund (refund) or `<order>:<seller uuid>` (settlement) the entry is about. */
+  /** The order (payment), refund (refund), `<order>:<seller uuid>` (settlement) or payout (`po_…`) the entry is about. */
   source: string;
-  orderId: string;
+  /** The order of an order_payment, order_refund or seller_settlement; absent on payout entries. */
+  orderId?: string;
   merchantId: string;
   environment: Environment;
   currency: string;
@@ -56,6 +62,8 @@ export interface MarketplaceEntryPosted {
   commission?: number;
   /** order_payment: the processing fee, paid out of the commission. */
   fee?: number;
+  /** Seller payout entries: the seller paid out. */
+  seller?: SellerPart;
   /** order_refund: each seller's reversal. */
   reversals?: RefundReversal[];
   postedAt: string;

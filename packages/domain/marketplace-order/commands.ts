@@ -6,6 +6,7 @@ import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import { auditMetadata, type Actor, type Owner } from '../audit.js';
 import type { CommissionRules } from '../commission-rule/commands.js';
 import { commissionOn } from '../commission-rule/events.js';
+import { fundsCommand } from '../marketplace-funds/commands.js';
 import { fundsDecider, type FundsAction, type FundsCommand } from '../marketplace-funds/decider.js';
 import { marketplaceFundsStream, type FundsRef, type MarketplaceEntryPosted } from '../marketplace-funds/events.js';
 import type { MarketplaceSellers } from '../marketplace-seller/commands.js';
@@ -65,7 +66,7 @@ export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, 
   }
 
   private fundsCommand(ref: FundsRef, action: FundsAction): FundsCommand {
-    return { ...action, ...ref, at: this.deps.clock.now(), newEntryId: newUuid } as FundsCommand;
+    return fundsCommand(this.deps.clock, ref, action);
   }
 
   /**

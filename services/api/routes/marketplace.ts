@@ -19,7 +19,10 @@ import { findMarketplaceRefund, listMarketplaceRefunds } from '../../../projecti
 import { findMarketplaceSeller, listMarketplaceSellers } from '../../../projections/marketplace-sellers.js';
 import type { CursorQuery } from '../../../projections/paging.js';
 import type { Marketplace } from '../../system.js';
-import { countrySchema, currencySchema, cursorListSchema, cursorQuery, found, idParams, resourceSchema, retrieveRoute } from './shared.js';
+import { countrySchema, currencySchema, cursorListSchema, cursorQuery, found, idParams, metadataSchema, resourceSchema, retrieveRoute } from './shared.js';
+import { destinationSchema } from '../../../packages/domain/payout-method/destination.js';
+import type { SellerPayoutInput } from '../../../packages/domain/marketplace-funds/commands.js';
+import { findMarketplacePayout, listMarketplacePayouts } from '../../../projections/marketplace-payouts.js';
 
 const BASE = '/api/v1/marketplace';
 const read: RouteAuth = { scope: 'marketplace.read', environmentHeader: 'optional' };
@@ -94,6 +97,14 @@ const processDueBody = {
   additionalProperties: false,
   properties: { currency: currencySchema, maxItems: { type: 'integer', minimum: 1, maximum: MAX_SETTLEMENT_ITEMS, description: `Default ${DEFAULT_SETTLEMENT_ITEMS}` } },
 };
+
+const payoutBody = {
+  type: 'object',
+  required: ['amountMinor', 'currency'],
+  additionalProperties: false,
+  properties: { amountMinor, currency: currencySchema, destination: destinationSchema, payoutMethodId: uuid, metadata: metadataSchema },
+};
+const PAYOUT_STATUSES = ['pending', 'in_transit', 'paid', 'failed', 'canceled'];
 
 const nullableText = { type: ['string', 'null'] };
 const nullableInteger = { type: ['integer', 'null'] };
@@ -196,6 +207,20 @@ const sellerBalanceSchema = {
     },
   },
 };
+const payoutSchema = resourceSchema('marketplace_payout', ['sellerId', 'amountMinor', 'feeMinor', 'currency', 'status', 'destination'], {
+  sellerId: { type: 'string' },
+  amountMinor: { type: 'integer' },
+  feeMinor: { type: 'integer', description: 'Paid out of the seller’s funds with the amount' },
+  currency: { type: 'string' },
+  status: { enum: PAYOUT_STATUSES },
+  destination: { type: 'object' },
+  payoutMethodId: nullableText,
+  failureCode: nullableText,
+  failureMessage: nullableText,
+  metadata: { type: 'object', additionalProperties: { type: 'string' } },
+  livemode: { type: 'boolean' },
+  created: { type: 'integer' },
+});
 const fundsSchema = {
   type: 'object',
   properties: {
@@ -219,7 +244,8 @@ const fundsSchema = {
 /**
  * /api/v1/marketplace (docs/marketplace.md): commission rules (create, list, get, update), sellers
  * (create, list, get, settlement schedule, balance), orders (create, list, get, cancel), refunds
- * (create, list, get), settlements (process due, list, get) and the marketplace's balance.
+ * (create, list, get), settlements (process due, list, get), payouts to sellers (create, list, get)
+ * and the marketplace's balance: 23 operations.
  */
 export function marketplaceFamily(knex: Knex, marketplace: Marketplace): Family {
   const sellerOf = (owner: Parameters<typeof findMarketplaceSeller>[1], id: string) => found('marketplace seller', id, findMarketplaceSeller(knex, owner, id));
@@ -422,6 +448,41 @@ export function marketplaceFamily(knex: Knex, marketplace: Marketplace): Family 
         auth: read,
         response: settlementSchema,
         find: (owner, id) => findMarketplaceSettlement(knex, owner, id),
+      }),
+      route<SellerPayoutInput, unknown, { id: string }>({
+        method: 'post',
+        path: `${BASE}/sellers/:id/payouts`,
+        summary: 'Pay out a seller’s available funds to a mobile money or bank destination (or a saved payout method): an ordinary payout, its amount and fee held from the seller’s funds and given back to them if it fails',
+        auth: { ...write, idempotencyKeyInLive: 'required' },
+        params: idParams,
+        body: payoutBody,
+        status: 201,
+        response: payoutSchema,
+        handler: async (ctx) => {
+          const payout = await marketplace.payouts.create(ctx.owner, ctx.params.id, ctx.body, ctx.actor, ctx.requestRef);
+          return found('marketplace payout', payout.id, findMarketplacePayout(knex, ctx.owner, payout.id));
+        },
+      }),
+      route<unknown, CursorQuery & { sellerId?: string; status?: string }>({
+        method: 'get',
+        path: `${BASE}/payouts`,
+        summary: 'List payouts to sellers, newest first (cursor-paged), by seller (the platform’s sellerId) and status',
+        auth: read,
+        query: cursorQuery({ sellerId: sellerIdSchema, status: { enum: PAYOUT_STATUSES } }),
+        response: cursorListSchema(payoutSchema),
+        handler: (ctx) =>
+          listMarketplacePayouts(knex, ctx.owner, ctx.query, `${BASE}/payouts`, {
+            seller_ref: ctx.query.sellerId === undefined ? undefined : sellerUuid(ctx.owner.merchantId, ctx.owner.environment, ctx.query.sellerId),
+            status: ctx.query.status,
+          }),
+      }),
+      retrieveRoute({
+        path: `${BASE}/payouts/:id`,
+        noun: 'marketplace payout',
+        summary: 'Retrieve a payout to a seller (also GET /api/v1/payouts/{id}, as any payout)',
+        auth: read,
+        response: payoutSchema,
+        find: (owner, id) => findMarketplacePayout(knex, owner, id),
       }),
       route({
         method: 'get',
