@@ -1,7 +1,7 @@
 /**
  * The marketplace's deciders: commission rules, sellers, orders (a walk of the transition table),
  * the marketplace funds (split, proportional refunds, settlements), the commission and refund
- * arithmetic, and a fast-check property: random sequences of payments, refunds and settlements
+ * arithmetic, and a fast-check property: random sequences of payments, refunds, settlements and payouts
  * keep every invariant after each step.
  */
 import fc from 'fast-check';
@@ -141,10 +141,28 @@ t.test('funds: the split balances, is posted once, and a refund takes settled sh
   ledger.given(settled).when(funds({ type: 'refund_order', refundId: 'f1', orderId: 'o1', amount: 5_000 })).thenMatch(t, [
     { type: 'marketplace_funds.entry_posted', data: { kind: 'order_refund', commission: 1_000, reversals: [{ sellerRef: 'ra', amount: 2_400, fromPending: 0 }, { sellerRef: 'rb', amount: 1_600, fromPending: 1_600 }] } },
   ]);
-  // The seller has been paid out elsewhere: their available funds no longer cover their share.
-  const drained = [...settled, { type: 'marketplace_funds.entry_posted', data: { ...settled.at(-1)!.data, entryId: 'x', kind: 'seller_settlement', source: 'drain', lines: [{ account: 'seller_available:ra', amount: -4_800 }, { account: 'seller_pending:ra', amount: 4_800 }], shares: [{ sellerRef: 'zz', sellerId: 'zz', amount: 0 }] } } as MarketplaceFundsEvent];
-  ledger.given(drained).when(funds({ type: 'refund_order', refundId: 'f2', orderId: 'o1', amount: 100 })).thenThrows(t, { code: 'IKW-MKT-006', param: 'amountMinor' });
+  // The seller has been paid out: their available funds no longer cover their share of a refund.
+  const paidOut = ledger.given(settled).history(funds({ type: 'hold_seller_payout', payoutId: 'po_9', seller: { sellerRef: 'ra', sellerId: 'a', amount: 4_800 }, fee: 0 }));
+  ledger.given(paidOut).when(funds({ type: 'refund_order', refundId: 'f2', orderId: 'o1', amount: 100 })).thenThrows(t, { code: 'IKW-MKT-006', param: 'amountMinor' });
   t.throws(() => fundsDecider.decide(funds({ ...payment, orderId: 'o2', commission: 1 } as FundsCommand), fold(fundsDecider, [])), 'shares and commission must add up');
+});
+
+t.test('funds: a payout to a seller is held from available, then paid or given back, once', async (t) => {
+  const ledger = spec(fundsDecider);
+  const settled = ledger.given([]).history(payment, funds({ type: 'settle_share', orderId: 'o1', sellerRef: 'ra' }));
+  const seller = { sellerRef: 'ra', sellerId: 'a', amount: 4_000 };
+  ledger.given(settled).when(funds({ type: 'hold_seller_payout', payoutId: 'po_1', seller: { ...seller, amount: 4_701 }, fee: 100 })).thenThrows(t, { code: 'IKW-MKT-007', param: 'amountMinor' });
+  const held = ledger.given(settled).when(funds({ type: 'hold_seller_payout', payoutId: 'po_1', seller, fee: 100 })).thenState((s) => {
+    t.equal(fundsBalance(s, 'seller_available:ra'), 700);
+    t.equal(fundsBalance(s, 'seller_payouts'), 4_100);
+  });
+  ledger.given(held).when(funds({ type: 'hold_seller_payout', payoutId: 'po_1', seller, fee: 100 })).thenNothing(t, 'held once');
+  const paid = ledger.given(held).when(funds({ type: 'complete_seller_payout', payoutId: 'po_1', clearing: 'operator_clearing:orange_money' })).thenState((s) => {
+    t.equal(fundsBalance(s, 'seller_payouts'), 0);
+    t.equal(fundsBalance(s, 'fees'), 150 + 100);
+  });
+  ledger.given(paid).when(funds({ type: 'release_seller_payout', payoutId: 'po_1' })).thenNothing(t, 'a paid payout gives nothing back');
+  ledger.given(held).when(funds({ type: 'release_seller_payout', payoutId: 'po_1' })).thenState((s) => t.equal(fundsBalance(s, 'seller_available:ra'), 4_800, 'all of it back'));
 });
 
 /**
@@ -157,13 +175,14 @@ t.test('property: random sequences keep the invariants after each step', async (
     fc.record({ kind: fc.constant('pay' as const), order: fc.integer({ min: 0, max: 3 }), amounts: fc.array(fc.integer({ min: 1, max: 50_000 }), { minLength: 1, maxLength: 4 }), bp: fc.integer({ min: 0, max: 10_000 }), fixed: fc.integer({ min: 0, max: 500 }), fee: fc.integer({ min: 0, max: 300 }) }),
     fc.record({ kind: fc.constant('refund' as const), order: fc.integer({ min: 0, max: 3 }), fraction: fc.double({ min: 0, max: 1.2, noNaN: true }) }),
     fc.record({ kind: fc.constant('settle' as const), order: fc.integer({ min: 0, max: 3 }), seller: fc.integer({ min: 0, max: 2 }) }),
+    fc.record({ kind: fc.constant('payout' as const), seller: fc.integer({ min: 0, max: 2 }), amount: fc.integer({ min: 1, max: 30_000 }), fee: fc.integer({ min: 0, max: 200 }), paid: fc.boolean() }),
   );
   fc.assert(
     fc.property(fc.array(step, { minLength: 1, maxLength: 40 }), (steps) => {
       let fundsEvents: MarketplaceFundsEvent[] = [];
       const orders = new Map<string, OrderEvent[]>();
       for (const [i, s] of steps.entries()) {
-        const orderId = `o${s.order}`;
+        const orderId = `o${'order' in s ? s.order : 0}`;
         const history = orders.get(orderId) ?? [];
         const orderState = fold(orderDecider, history);
         let decidedOrder: OrderEvent[] = [];
@@ -187,11 +206,19 @@ t.test('property: random sequences keep the invariants after each step', async (
             // As the service does: both decided on the same states, appended together or not at all.
             decidedOrder = orderDecider.decide({ type: 'refund', owner, at, refundId, amountMinor, reason: null }, orderState);
             decidedFunds = fundsDecider.decide(funds({ type: 'refund_order', refundId, orderId, amount: amountMinor }), fundsState);
-          } else {
+          } else if (s.kind === 'settle') {
             decidedFunds = fundsDecider.decide(funds({ type: 'settle_share', orderId, sellerRef: `r${s.seller}` }), fundsState);
+          } else {
+            // A payout held, then paid or given back.
+            const payoutId = `po_${i}`;
+            const seller = { sellerRef: `r${s.seller}`, sellerId: `s${s.seller}`, amount: s.amount };
+            const held = fundsDecider.decide(funds({ type: 'hold_seller_payout', payoutId, seller, fee: s.fee }), fundsState);
+            const after = held.reduce(fundsDecider.evolve, fundsState);
+            const final: FundsAction = s.paid ? { type: 'complete_seller_payout', payoutId, clearing: 'bank_clearing' } : { type: 'release_seller_payout', payoutId };
+            decidedFunds = [...held, ...fundsDecider.decide(funds(final), after)];
           }
         } catch (err) {
-          if (!(err instanceof ApiError) || !['IKW-MKT-004', 'IKW-MKT-005', 'IKW-MKT-006'].includes(err.code)) throw err;
+          if (!(err instanceof ApiError) || !['IKW-MKT-004', 'IKW-MKT-005', 'IKW-MKT-006', 'IKW-MKT-007'].includes(err.code)) throw err;
           continue;
         }
         orders.set(orderId, [...history, ...decidedOrder]);
@@ -213,6 +240,7 @@ function checkInvariants(orders: Map<string, OrderEvent[]>, fundsEvents: Marketp
     if (account.startsWith('seller_') && amount < 0) throw new Error(`${account} below zero: ${amount}`);
   }
   if (total !== 0) throw new Error('the ledger does not sum to zero');
+  if (fundsBalance(state, 'seller_payouts') !== 0) throw new Error('a settled payout left money in flight');
   for (const [id, events] of orders) {
     const o = fold(orderDecider, events);
     if (!o.order) continue;
