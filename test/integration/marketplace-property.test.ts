@@ -128,3 +128,10 @@ t.test('random sequences keep the invariants after each step', async (t) => {
   );
   t.ok(checks >= 6 * 3, `6 random sequences, the invariants checked after each of their ${checks} steps`);
 });
+
+t.test('the marketplace read models equal their rebuild from the log', async (t) => {
+  const names = ['marketplace_commission_rules', 'marketplace_sellers', 'marketplace_orders', 'marketplace_refunds', 'marketplace_funds', 'marketplace_payouts'];
+  t.same(await svc.system.verifyProjections(names), []);
+  await svc.system.knex('read.marketplace_balances').where('account', 'commission').increment('amount', 1);
+  t.equal((await svc.system.verifyProjections(['marketplace_funds'])).length > 0, true, 'an edited row is found');
+});
