@@ -305,3 +305,46 @@ t.test('webhooks: an order’s life is delivered as marketplace_order.* events',
   t.match(paid.data, { object: 'marketplace_order', id: order.id, status: 'paid', amountMinor: 2_000 });
   t.match(payloads.find((p) => p.type === 'marketplace_order.refunded')!.data, { refundedMinor: 500, status: 'partially_refunded' });
 });
+
+t.test('tenant isolation: no list shows another merchant’s objects, process-due settles only the caller’s', async (t) => {
+  const { key } = await svc.sandboxMerchant('Isolated');
+  const rule = await createRule(svc, key);
+  const seller = await createSeller(svc, key, 'iso');
+  const order = await payOrder(svc, key, await createOrder(svc, key, [{ sellerId: 'iso', amountMinor: 3_000, commissionRuleId: rule.id }]));
+  const refund = (await mkt(svc, key, 'POST', '/refunds', { orderId: order.id, amountMinor: 100 })).body;
+  const ids = (res: { body: { data: { id: string }[] } }) => res.body.data.map((o) => o.id);
+  const theirs = await mkt(svc, other.key, 'POST', '/settlements/process-due', {});
+  t.equal(theirs.body.settledCount, 0, 'another merchant’s process-due settles none of these shares');
+  const mine = await mkt(svc, key, 'POST', '/settlements/process-due', {});
+  t.equal(mine.body.settledCount, 1);
+  for (const [path, id] of [['/commission-rules', rule.id], ['/sellers', seller.id], ['/orders', order.id], ['/refunds', refund.id], ['/settlements', mine.body.settlements[0].id]] as const) {
+    t.ok(ids(await mkt(svc, key, 'GET', `${path}?limit=100`)).includes(id), `${path}: in the owner’s list`);
+    t.notOk(ids(await mkt(svc, other.key, 'GET', `${path}?limit=100`)).includes(id), `${path}: not in another merchant’s`);
+    assertError(t, await mkt(svc, other.key, 'GET', `${path}?starting_after=${id}`), 'IKW-VAL-001', 'starting_after');
+  }
+});
+
+t.test('every POST and PATCH replays its first answer for the same Idempotency-Key', async (t) => {
+  const { key } = await svc.sandboxMerchant('Replays');
+  const rule = await createRule(svc, key);
+  const seller = await createSeller(svc, key, 'replay');
+  const paid = await payOrder(svc, key, await createOrder(svc, key, [{ sellerId: 'replay', amountMinor: 4_000 }]));
+  const unpaid = await createOrder(svc, key, [{ sellerId: 'replay', amountMinor: 1_000 }]);
+  const calls: [string, string, unknown][] = [
+    ['PATCH', `/commission-rules/${rule.id}`, { fixedFeeMinor: 5 }],
+    ['POST', '/sellers', { sellerId: 'replay-2', displayName: 'Two' }],
+    ['POST', `/sellers/${seller.id}/settlement`, { settlementDelayDays: 3 }],
+    ['POST', `/orders/${unpaid.id}/cancel`, undefined],
+    ['POST', '/refunds', { orderId: paid.id, amountMinor: 10 }],
+    ['POST', '/settlements/process-due', {}],
+  ];
+  for (const [method, path, body] of calls) {
+    const first = await mkt(svc, key, method, path, body, `replay${path}`);
+    t.ok(first.status === 200 || first.status === 201, `${method} ${path} (${first.text.slice(0, 120)})`);
+    const again = await mkt(svc, key, method, path, body, `replay${path}`);
+    t.equal(again.status, first.status, `${path}: same status`);
+    t.equal(again.headers.get('idempotent-replayed'), 'true', `${path}: replayed`);
+    t.equal(again.text, first.text, `${path}: byte for byte`);
+  }
+  t.equal((await mkt(svc, key, 'GET', `/orders/${paid.id}`)).body.refundedMinor, 10, 'the refund was made once');
+});
