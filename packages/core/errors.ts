@@ -102,6 +102,7 @@ export const ERROR_CODES = {
   'IKW-MKT-005': { status: 400, retryable: false, message: 'The refund amount is above what remains refundable on the order' },
   'IKW-MKT-006': { status: 409, retryable: false, message: "A seller's funds no longer cover their share of the refund" },
   'IKW-MKT-007': { status: 400, retryable: false, message: "The seller's available funds do not cover the payout amount plus its fee" },
+  'IKW-MKT-008': { status: 409, retryable: false, message: 'This payment pays a marketplace order: refund it with POST /api/v1/marketplace/refunds' },
   'IKW-PRV-001': { status: 422, retryable: false, message: 'Live processing is not enabled for this operator; no connector is configured' },
   'IKW-PRV-002': { status: 502, retryable: true, message: 'The operator or acquirer did not answer; nothing was charged, retry later' },
   'IKW-SVC-001': { status: 503, retryable: true, message: 'The service is not ready' },

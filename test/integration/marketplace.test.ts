@@ -202,6 +202,8 @@ t.test('refunds reverse the shares and the commission in proportion, never beyon
   for (const s of [a, b]) t.same((await mkt(svc, key, 'GET', `/sellers/${s.id}/balance`)).body.balances, [{ currency: 'xof', pendingMinor: 0, availableMinor: 0 }]);
   assertError(t, await mkt(svc, key, 'POST', '/refunds', { orderId: order.id, amountMinor: 1 }), 'IKW-MKT-004', 'orderId');
 
+  const asPayment = await svc.request('POST', `/api/v1/merchant/payments/${order.paymentIntentId}/refund`, { key, body: { amount: 1 } });
+  assertError(t, asPayment, 'IKW-MKT-008', 'id');
   const list = await mkt(svc, key, 'GET', `/refunds?orderId=${order.id}`);
   t.same(list.body.data.map((r: { id: string }) => r.id), [rest.body.id, res.body.id]);
   assertError(t, await mkt(svc, other.key, 'POST', '/refunds', { orderId: order.id }), 'IKW-RES-001', 'orderId');
