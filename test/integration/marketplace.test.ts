@@ -72,6 +72,9 @@ t.test('sellers: create, retrieve, list, settlement schedule; one sellerId is on
   assertError(t, await mkt(svc, key, 'POST', '/sellers', { sellerId: 'x', displayName: 'y', settlementMode: 'hourly' }), 'IKW-VAL-001', 'settlementMode');
   assertError(t, await mkt(svc, key, 'POST', '/sellers', { sellerId: 'x', displayName: 'y', settlementDelayDays: -1 }), 'IKW-VAL-001', 'settlementDelayDays');
   assertError(t, await mkt(svc, key, 'POST', '/sellers', { displayName: 'y' }), 'IKW-VAL-001', 'sellerId');
+  assertError(t, await mkt(svc, key, 'POST', '/sellers', { sellerId: 'x', displayName: 'd'.repeat(257) }), 'IKW-VAL-001', 'displayName');
+  assertError(t, await mkt(svc, key, 'POST', '/sellers', { sellerId: 'has space', displayName: 'y' }), 'IKW-VAL-001', 'sellerId');
+  assertOk(t, await mkt(svc, key, 'POST', '/sellers', { sellerId: 'long-name', displayName: 'd'.repeat(256) }), 201);
   assertError(t, await mkt(svc, key, 'POST', `/sellers/${res.body.id}/settlement`, {}), 'IKW-VAL-001');
   assertError(t, await mkt(svc, other.key, 'GET', `/sellers/${res.body.id}`), 'IKW-RES-001');
   assertError(t, await mkt(svc, other.key, 'POST', `/sellers/${res.body.id}/settlement`, { settlementMode: 'manual' }), 'IKW-RES-001', 'id');
@@ -137,6 +140,10 @@ t.test('orders: each refusal names its field', async (t) => {
   assertError(t, await order([line], { transactionCountry: 'ZZ' }), 'IKW-VAL-004', 'transactionCountry');
   assertError(t, await order([line], { idempotencyKey: 'k'.repeat(65) }), 'IKW-VAL-001', 'idempotencyKey');
   assertError(t, await order([line], { buyerEmail: 'not-mail' }), 'IKW-VAL-001', 'buyerEmail');
+  assertError(t, await order([line], { buyerName: 'b'.repeat(257) }), 'IKW-VAL-001', 'buyerName');
+  assertError(t, await order([line], { currency: 'xofx' }), 'IKW-VAL-001', 'currency');
+  assertError(t, await order([line], { transactionCountry: 'SEN' }), 'IKW-VAL-001', 'transactionCountry');
+  assertOk(t, await order([line], { idempotencyKey: 'k'.repeat(64), buyerName: 'b'.repeat(256) }), 201);
   assertError(t, await order([line], { surprise: true }), 'IKW-VAL-002', 'surprise');
   const ok = await order([{ ...line, commissionRuleId: rule.id }], { buyerName: null, idempotencyKey: null });
   assertOk(t, ok, 201);
