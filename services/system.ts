@@ -37,6 +37,11 @@ import { RateLimiter } from '../packages/http/rate-limit.js';
 import { Payouts } from '../packages/domain/payout/commands.js';
 import { PayoutBatches } from '../packages/domain/payout-batch/commands.js';
 import { PayoutRecipients } from '../packages/domain/payout-recipient/commands.js';
+import { CommissionRules } from '../packages/domain/commission-rule/commands.js';
+import { SellerPayoutFunds, SellerPayouts } from '../packages/domain/marketplace-funds/commands.js';
+import { MarketplaceOrders } from '../packages/domain/marketplace-order/commands.js';
+import { MarketplaceSellers } from '../packages/domain/marketplace-seller/commands.js';
+import { dueSellerShares } from '../projections/marketplace-funds.js';
 import type { PaymentProvider } from '../packages/providers/port.js';
 import { SandboxProvider, UnconfiguredLiveProvider } from '../packages/providers/sandbox.js';
 import { enqueue, Scheduler, type Enqueue } from '../packages/scheduler/scheduler.js';
@@ -73,6 +78,14 @@ import { registerOperationalGauges } from './metrics.js';
 import { createBusConsumerFor, createEventStoreFor, createRelayFor, openMigratedDatabase, ReadYourWritesStore } from './processes.js';
 
 /** Everything a process of the service shares: database, event store, clock, logger, services. */
+/** The marketplace's command services (docs/marketplace.md). */
+export interface Marketplace {
+  commissionRules: CommissionRules;
+  sellers: MarketplaceSellers;
+  orders: MarketplaceOrders;
+  payouts: SellerPayouts;
+}
+
 export interface System {
   config: Config;
   db: Database;
@@ -101,6 +114,8 @@ export interface System {
   /** The payout engine: saved recipients and payout batches (docs/payout-engine.md). */
   payoutRecipients: PayoutRecipients;
   payoutBatches: PayoutBatches;
+  /** The marketplace: commission rules, sellers, orders, refunds and settlements (docs/marketplace.md). */
+  marketplace: Marketplace;
   /** What each merchant may use, over the catalog's defaults (docs/payment-capabilities.md). */
   paymentCapabilities: PaymentCapabilities;
   /** Country activations and platform feature flags (docs/configuration.md). */
@@ -201,6 +216,8 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     settlementDelayMs: (env) => (env === 'sandbox' ? 0 : config.settlementDelayMs),
     scheduleSettlement: enqueuer(ledgerSettlement),
     instance,
+    // Declared below: the marketplace creates orders' intents with this service.
+    orderPayments: { recordPayment: (payment, meta) => marketplace.orders.recordPayment(payment, meta) },
   });
   const paymentLinks = new PaymentLinks({ store, clock, publicUrl: config.publicUrl });
   const checkoutSessions = new CheckoutSessions({ store, clock, publicUrl: config.publicUrl, paymentIntents, paymentLinks });
@@ -213,9 +230,25 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     activations: reads,
     scheduleOverdueCheck: enqueuer(payoutOverdue),
     scheduleReconcile: enqueuer(payoutReconcile),
+    fundedLedger: new SellerPayoutFunds({ store, clock }),
   });
   const payoutRecipients = new PayoutRecipients({ store, clock });
   const payoutBatches = new PayoutBatches({ store, clock, payouts, recipients: payoutRecipients, scheduleRun: enqueuer(payoutBatchRun) });
+  const commissionRules = new CommissionRules({ store, clock });
+  const marketplaceSellers = new MarketplaceSellers({ store, clock });
+  const marketplace: Marketplace = {
+    commissionRules,
+    sellers: marketplaceSellers,
+    orders: new MarketplaceOrders({
+      store,
+      clock,
+      paymentIntents,
+      sellers: marketplaceSellers,
+      commissionRules,
+      dueShares: { dueShares: (owner, currency, at, limit) => dueSellerShares(knex, owner, currency, at, limit) },
+    }),
+    payouts: new SellerPayouts({ payouts, sellers: marketplaceSellers }),
+  };
 
   const secretsKey = loadSecretsKey(config.secretsKey, config.dataDir);
   const secretBox = new SecretBox(secretsKey);
@@ -306,6 +339,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     payouts,
     payoutRecipients,
     payoutBatches,
+    marketplace,
     paymentCapabilities: new PaymentCapabilities({ store, clock }),
     countryActivations: new CountryActivations({ store, clock }),
     featureFlags: new FeatureFlags({ store, clock }),

@@ -50,6 +50,11 @@ export const PUBLIC_EVENT_TYPES: readonly PublicEventType[] = [
   { type: 'refund.created', emittedBy: 'POST /api/v1/merchant/payments/{id}/refund', data: 'the Refund (status pending)' },
   { type: 'refund.succeeded', emittedBy: 'the refund posted to the ledger', data: 'the Refund' },
   { type: 'refund.failed', emittedBy: 'the available balance not covering the refund', data: 'the Refund (failure_reason set)' },
+  // The marketplace (docs/marketplace.md)
+  { type: 'marketplace_order.created', emittedBy: 'POST /api/v1/marketplace/orders', data: 'the marketplace Order (status requires_payment)' },
+  { type: 'marketplace_order.paid', emittedBy: "the order's payment intent succeeding; the order is split among its sellers and the commission", data: 'the marketplace Order (status paid)' },
+  { type: 'marketplace_order.refunded', emittedBy: 'POST /api/v1/marketplace/refunds', data: 'the marketplace Order (refundedMinor after the refund)' },
+  { type: 'marketplace_order.canceled', emittedBy: 'POST /api/v1/marketplace/orders/{id}/cancel', data: 'the marketplace Order (status canceled)' },
 ];
 
 const TYPES = new Set(PUBLIC_EVENT_TYPES.map((e) => e.type));
