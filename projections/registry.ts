@@ -1,4 +1,5 @@
 import { adminKeysProjection } from './admin-keys.js';
+import { assetsProjection } from './assets.js';
 import { apiKeysProjection } from './api-keys.js';
 import { balanceTransactionsProjection } from './balance-transactions.js';
 import { balancesProjection } from './balances.js';
@@ -79,4 +80,6 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   customerPortalSessionsProjection,
   // Audit and reconciliation
   ledgerEntriesProjection,
+  // Merchants' files
+  assetsProjection,
 ];

@@ -36,6 +36,10 @@ import { RateLimiter } from '../packages/http/rate-limit.js';
 import { Payouts } from '../packages/domain/payout/commands.js';
 import { PayoutBatches } from '../packages/domain/payout-batch/commands.js';
 import { PayoutRecipients } from '../packages/domain/payout-recipient/commands.js';
+import { Assets } from '../packages/domain/asset/commands.js';
+import { DiskAssetStorage } from '../packages/providers/asset-storage-disk.js';
+import { S3AssetStorage } from '../packages/providers/asset-storage-s3.js';
+import path from 'node:path';
 import type { PaymentProvider } from '../packages/providers/port.js';
 import { SandboxProvider, UnconfiguredLiveProvider } from '../packages/providers/sandbox.js';
 import { enqueue, Scheduler, type Enqueue } from '../packages/scheduler/scheduler.js';
@@ -122,6 +126,8 @@ export interface System {
   contactChanges: ContactChanges;
   /** Sign-in with Google, and connecting a Google account (GOOGLE_*; unconfigured: IKW-FED-001). */
   google: GoogleSignIn;
+  /** Merchants' files, on the disk or in an S3-compatible bucket (docs/assets.md). */
+  assets: Assets;
   /** Starts the bus consumers, the relay (BUS=kafka), the projector (EVENT_STORE=esdb) and, unless told not to, the scheduler's polling loop. */
   startBackground(options?: { schedulerLoop?: boolean }): Promise<void>;
   /** Waits until the bus consumers have caught up and no scheduled job is due (tests, CLI). */
@@ -247,6 +253,18 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     returnOrigins: config.google?.returnOrigins ?? [],
   });
   const webhookEndpoints = new WebhookEndpoints(store, clock, secretBox, config.webhookAllowPrivateUrls);
+  const assetStorage = config.assetsS3
+    ? new S3AssetStorage({ ...config.assetsS3, spoolDir: path.join(config.dataDir, 'assets-spool') })
+    : new DiskAssetStorage(path.join(config.dataDir, 'assets'));
+  const assets = new Assets({
+    store,
+    clock,
+    log,
+    storage: assetStorage,
+    signer: new KeyedHasher(secretsKey, 'sika:asset-urls:v1'),
+    publicUrl: config.publicUrl,
+    maxBytes: config.assetsMaxBytes,
+  });
   const notifier = new Notifier(knex, clock, config.smtpUrl, log);
   const webhooks = new WebhookDispatcher({
     knex,
@@ -314,6 +332,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     passkeys,
     google,
     contactChanges: new ContactChanges({ clock, accounts, verifications, messenger, publicUrl: config.publicUrl }),
+    assets,
     startBackground: async ({ schedulerLoop = true } = {}) => {
       await projector?.start();
       await sealer.start();
@@ -353,6 +372,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
       await projector?.stop();
       notifier.close();
       messenger.close();
+      if (assetStorage instanceof S3AssetStorage) assetStorage.close();
       await store.close();
       await db.close();
     },

@@ -40,6 +40,7 @@ import { payoutsFamily } from './routes/payouts.js';
 import { sandboxFamily } from './routes/sandbox.js';
 import { webhookEndpointsFamily } from './routes/webhook-endpoints.js';
 import { webhookReplaysFamily } from './routes/webhook-replays.js';
+import { assetsFamily } from './routes/assets.js';
 
 /** The families of the interface this service serves, one router each. */
 export function apiFamilies(system: System): Family[] {
@@ -84,6 +85,8 @@ export function apiFamilies(system: System): Family[] {
     payFamily(system.knex, system.checkoutSessions),
     customerPortalFamily(system.knex, system.clock, system.customerPortal, system.billing, system.paymentIntents),
     customerPortalPagesFamily(system.knex, system.clock, system.customerPortal, system.billing, system.config.publicUrl.startsWith('https:')),
+    // Merchants' files (docs/assets.md).
+    assetsFamily(system.knex, system.assets),
   ];
 }
 
