@@ -1,5 +1,7 @@
 import { adminKeysProjection } from './admin-keys.js';
 import { assetsProjection } from './assets.js';
+import { intelligenceDecisionsProjection } from './intelligence-decisions.js';
+import { intelligencePaymentsProjection } from './intelligence-payments.js';
 import { apiKeysProjection } from './api-keys.js';
 import { balanceTransactionsProjection } from './balance-transactions.js';
 import { balancesProjection } from './balances.js';
@@ -82,4 +84,7 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   ledgerEntriesProjection,
   // Merchants' files
   assetsProjection,
+  // Intelligence: KPIs, lifecycle and decisions
+  intelligencePaymentsProjection,
+  intelligenceDecisionsProjection,
 ];
