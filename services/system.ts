@@ -37,6 +37,7 @@ import { Payouts } from '../packages/domain/payout/commands.js';
 import { PayoutBatches } from '../packages/domain/payout-batch/commands.js';
 import { PayoutRecipients } from '../packages/domain/payout-recipient/commands.js';
 import { Assets } from '../packages/domain/asset/commands.js';
+import { SupportTickets } from '../packages/domain/support-ticket/commands.js';
 import { DiskAssetStorage } from '../packages/providers/asset-storage-disk.js';
 import { S3AssetStorage } from '../packages/providers/asset-storage-s3.js';
 import path from 'node:path';
@@ -53,6 +54,7 @@ import {
   ledgerSettlement,
   payinCallback,
   payoutBatchItemsConsumer,
+  supportTicketsConsumer,
   payoutBatchRun,
   payoutCallback,
   payoutOverdue,
@@ -128,6 +130,8 @@ export interface System {
   google: GoogleSignIn;
   /** Merchants' files, on the disk or in an S3-compatible bucket (docs/assets.md). */
   assets: Assets;
+  /** Support requests: recorded, then e-mailed to SUPPORT_EMAIL (docs/support.md). */
+  supportTickets: SupportTickets;
   /** Starts the bus consumers, the relay (BUS=kafka), the projector (EVENT_STORE=esdb) and, unless told not to, the scheduler's polling loop. */
   startBackground(options?: { schedulerLoop?: boolean }): Promise<void>;
   /** Waits until the bus consumers have caught up and no scheduled job is due (tests, CLI). */
@@ -294,9 +298,10 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     },
   });
   // What acts on events outside the database: webhook deliveries, invoice payments by payment intent, batch items' payouts.
-  const busConsumers = [webhooks.consumer(), invoicePaymentsConsumer(clock), payoutBatchItemsConsumer(clock)];
+  const supportTickets = new SupportTickets({ store, clock, messenger, supportEmail: config.supportEmail });
+  const busConsumers = [webhooks.consumer(), invoicePaymentsConsumer(clock), payoutBatchItemsConsumer(clock), supportTicketsConsumer(clock)];
   const consumers = busConsumers.map((spec) => createBusConsumerFor(config, { knex, store: logStore, log }, spec));
-  registerProcesses(scheduler, { store, clock, paymentIntents, payouts, payoutBatches, billing, webhooks });
+  registerProcesses(scheduler, { store, clock, paymentIntents, payouts, payoutBatches, billing, webhooks, supportTickets });
   registerOperationalGauges(metrics, { knex, clock, consumers: busConsumers.map((c) => c.name), postgresLog: config.eventStore === 'postgres' && config.bus === 'postgres' });
 
   return {
@@ -333,6 +338,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     google,
     contactChanges: new ContactChanges({ clock, accounts, verifications, messenger, publicUrl: config.publicUrl }),
     assets,
+    supportTickets,
     startBackground: async ({ schedulerLoop = true } = {}) => {
       await projector?.start();
       await sealer.start();

@@ -42,6 +42,7 @@ import { webhookEndpointsFamily } from './routes/webhook-endpoints.js';
 import { webhookReplaysFamily } from './routes/webhook-replays.js';
 import { assetsFamily } from './routes/assets.js';
 import { contextIntelligenceFamily, intelligenceFamily } from './routes/intelligence.js';
+import { supportFamily } from './routes/support.js';
 
 /** The families of the interface this service serves, one router each. */
 export function apiFamilies(system: System): Family[] {
@@ -91,6 +92,8 @@ export function apiFamilies(system: System): Family[] {
     // Intelligence and context suggestions (docs/intelligence.md).
     intelligenceFamily(system.knex, system.clock),
     contextIntelligenceFamily(system.knex, system.clock),
+    // Support intake (docs/support.md).
+    supportFamily(system.knex, system.supportTickets, system.rateLimiter),
   ];
 }
 
