@@ -55,7 +55,9 @@ export function operatorHealth(now: OperatorWindow, before: OperatorWindow | und
   const failureRate = now.attempts === 0 ? null : rounded(rateOf(now));
   const usualFailureRate = before && before.attempts >= MIN_ATTEMPTS ? rounded(rateOf(before)) : null;
   if (now.attempts < MIN_ATTEMPTS || failureRate === null) return { failureRate, usualFailureRate, status: 'insufficient_data' };
-  const degraded = usualFailureRate === null ? failureRate >= FAILURE_RATE_ALONE : failureRate >= usualFailureRate + FAILURE_RATE_MARGIN && failureRate >= usualFailureRate * 1.5;
+  // Thresholds rounded like the rates, so 60% against a usual 40% is 1.5 times it, as it reads.
+  const degraded =
+    usualFailureRate === null ? failureRate >= FAILURE_RATE_ALONE : failureRate >= rounded(usualFailureRate + FAILURE_RATE_MARGIN) && failureRate >= rounded(usualFailureRate * 1.5);
   return { failureRate, usualFailureRate, status: degraded ? 'degraded' : 'healthy' };
 }
 
@@ -81,7 +83,7 @@ export function failingOperators(recent: readonly OperatorWindow[], baseline: re
         usual === null
           ? `${pct(recentRate)} of ${now.attempts} payments failed over the last 7 days. Offer payers another operator or method while it lasts.`
           : `${pct(recentRate)} of ${now.attempts} payments failed over the last 7 days, against ${pct(usual)} over the 28 days before. Offer payers another operator or method while it lasts.`,
-      evidence: { country: now.country, operator: now.operator, currency: now.currency, attempts: now.attempts, failed: now.failed, failure_rate: recentRate, usual_failure_rate: usual ?? -1 },
+      evidence: { country: now.country, operator: now.operator, currency: now.currency, attempts: now.attempts, failed: now.failed, failure_rate: recentRate, ...(usual === null ? {} : { usual_failure_rate: usual }) },
     });
   }
   return out;
