@@ -4,15 +4,16 @@
  * and payment intent create + confirm throughput under 64 clients (with a balance check after the
  * payouts); how many webhook deliveries per second a drain gets through; and a payout engine batch
  * of 10 000 items from CSV: validation and execution items/s, then every item paid once and the
- * balance = funding − Σ(amount + fee).
+ * balance = funding − Σ(amount + fee); and each intelligence operation's latency on 100 000 payments.
  *
  * Prints a table for people and, as the very last line of stdout, one JSON object for tools.
  * Environment: BENCH_SECONDS (measured seconds per run, default 5), BENCH_WARMUP_SECONDS
  * (default 1), BENCH_CONNECTIONS (HTTP connections / clients, default 64), BENCH_HTTP_WORKERS
  * (autocannon worker threads, default 1; 0 runs the load generator on the server's own thread),
- * BENCH_ONLY (comma-separated sections: eventstore,http,payouts,intents,webhooks,batches; default all),
+ * BENCH_ONLY (comma-separated sections: eventstore,http,payouts,intents,webhooks,batches,intelligence; default all),
  * BENCH_WEBHOOKS (deliveries queued by the webhook section, default 100 × BENCH_SECONDS),
  * BENCH_BATCH_ITEMS (items of the payout engine's batch, default 10 000),
+ * BENCH_INTEL_PAYMENTS (payments the intelligence section seeds, default 100 000),
  * DATABASE_URL (use that server instead of a throwaway embedded one; the payout, intent and webhook
  * sections then create and drop databases of their own on it).
  */
@@ -24,6 +25,7 @@ import { openBenchDatabase, serverSettings, type ServerSettings } from './databa
 import { benchWrites, STORE_POOL_MAX, writesJson, writeTable, type WriteLevel } from './eventstore.js';
 import { benchHttp, HTTP_POOL_MAX, httpJson, httpTable, type HttpResult } from './http.js';
 import { benchIntents, intentsJson, intentsText, type IntentsResult } from './intents.js';
+import { benchIntelligence, intelligenceJson, intelligenceText, type IntelligenceResult } from './intelligence.js';
 import { benchPayoutEngine, payoutEngineJson, payoutEngineText, type PayoutEngineResult } from './payout-engine.js';
 import { benchPayouts, payoutsJson, payoutsText, type PayoutsResult } from './payouts.js';
 import { benchWebhooks, webhooksJson, webhooksText, type WebhooksResult } from './webhooks.js';
@@ -35,6 +37,7 @@ interface Results {
   intents?: IntentsResult;
   webhooks?: WebhooksResult;
   batches?: PayoutEngineResult;
+  intelligence?: IntelligenceResult;
   failures: Partial<Record<Section, string>>;
 }
 
@@ -57,6 +60,7 @@ function summaryJson(loadAtStart: number, settings: ServerSettings, embedded: bo
     payment_intents: r.intents ? intentsJson(r.intents) : null,
     webhooks: r.webhooks ? webhooksJson(r.webhooks) : null,
     payout_engine: r.batches ? payoutEngineJson(r.batches) : null,
+    intelligence: r.intelligence ? intelligenceJson(r.intelligence) : null,
     ...(Object.keys(r.failures).length > 0 ? { failures: Object.fromEntries(Object.entries(r.failures).map(([k, v]) => [k, v.split('\n')[0]])) } : {}),
   });
 }
@@ -93,6 +97,7 @@ function report(loadAtStart: number, settings: ServerSettings, embedded: boolean
   if (sections.has('intents')) out.push('', ...(r.intents ? intentsText(r.intents) : ['Payment intents, create + confirm', ...failed('intents')]));
   if (sections.has('webhooks')) out.push('', ...(r.webhooks ? webhooksText(r.webhooks) : ['Webhook deliveries', ...failed('webhooks')]));
   if (sections.has('batches')) out.push('', ...(r.batches ? payoutEngineText(r.batches) : ['Payout engine', ...failed('batches')]));
+  if (sections.has('intelligence')) out.push('', ...(r.intelligence ? intelligenceText(r.intelligence) : ['Intelligence', ...failed('intelligence')]));
   return out;
 }
 
@@ -140,6 +145,10 @@ async function main(): Promise<void> {
     await attempt('batches', 'Payout engine:', async () => {
       results.batches = await benchPayoutEngine(database.url);
       if (!results.batches.check.ok) results.failures.batches = `check failed: ${results.batches.check.detail}`;
+    });
+    await attempt('intelligence', 'Intelligence:', async () => {
+      results.intelligence = await benchIntelligence(database.url);
+      if (!results.intelligence.check.ok) results.failures.intelligence = `check failed: ${results.intelligence.check.detail}`;
     });
 
     const out = [...report(loadAtStart, settings, database.embedded, sections, results), '', summaryJson(loadAtStart, settings, database.embedded, results)];
