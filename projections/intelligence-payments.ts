@@ -182,7 +182,8 @@ async function addContribution(trx: Knex.Transaction, row: PaymentRow, sign: 1 |
   await trx('read.intel_daily')
     .insert({ ...key, ...sums })
     .onConflict(['merchant_id', 'environment', 'day', 'currency', 'country', 'operator', 'method'])
-    .merge(Object.fromEntries(Object.keys(sums).map((c) => [c, trx.raw('read.intel_daily.?? + excluded.??', [c, c])])));
+    // The existing row by its table name alone: SQL text must not name the schema (a shadow rebuild renames it).
+    .merge(Object.fromEntries(Object.keys(sums).map((c) => [c, trx.raw('intel_daily.?? + excluded.??', [c, c])])));
 }
 
 /** Applies a change to a payment's row and moves its contribution from the old figures to the new ones. */
@@ -208,9 +209,9 @@ async function paidBy(trx: Knex.Transaction, row: PaymentRow, at: string, positi
     .insert({ merchant_id: row.merchant_id, environment: row.environment, customer: row.customer, seq: position, first_paid_at: at, last_paid_at: at, payments: 1 })
     .onConflict(['merchant_id', 'environment', 'customer'])
     .merge({
-      first_paid_at: trx.raw('LEAST(read.intel_customers.first_paid_at, excluded.first_paid_at)'),
-      last_paid_at: trx.raw('GREATEST(read.intel_customers.last_paid_at, excluded.last_paid_at)'),
-      payments: trx.raw('read.intel_customers.payments + 1'),
+      first_paid_at: trx.raw('LEAST(intel_customers.first_paid_at, excluded.first_paid_at)'),
+      last_paid_at: trx.raw('GREATEST(intel_customers.last_paid_at, excluded.last_paid_at)'),
+      payments: trx.raw('intel_customers.payments + 1'),
     });
 }
 

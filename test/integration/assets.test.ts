@@ -184,6 +184,10 @@ async function suite(t: Test, svc: TestService, storage: AssetStorage): Promise<
     assertError(t, await svc.request('GET', local(link.body.url)), 'IKW-RES-001', 'assetId');
     t.equal(await stored(storage, storedKey!), null, 'the bytes are gone');
   });
+
+  t.test('a rebuild from the log gives the rows the live run gave', async (t) => {
+    t.same(await svc.system.verifyProjections(['assets']), []);
+  });
 }
 
 t.test('disk store', async (t) => {

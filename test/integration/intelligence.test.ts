@@ -168,3 +168,7 @@ t.test('context suggestions for the merchant and page', async (t) => {
   t.ok(mineIds.includes('failed_payments'), 'the payments refused today');
   assertError(t, await svc.request('GET', '/api/v1/context-intelligence/suggestions?page=nowhere', { key }), 'IKW-VAL-001', 'page');
 });
+
+t.test('a rebuild from the log gives the rows the live run gave', async (t) => {
+  t.same(await svc.system.verifyProjections(['intelligence_payments', 'intelligence_decisions']), []);
+});
