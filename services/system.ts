@@ -55,6 +55,7 @@ import {
   payinCallback,
   payoutBatchItemsConsumer,
   supportTicketsConsumer,
+  assetPurgeConsumer,
   payoutBatchRun,
   payoutCallback,
   payoutOverdue,
@@ -263,7 +264,6 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
   const assets = new Assets({
     store,
     clock,
-    log,
     storage: assetStorage,
     signer: new KeyedHasher(secretsKey, 'sika:asset-urls:v1'),
     publicUrl: config.publicUrl,
@@ -299,9 +299,9 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
   });
   // What acts on events outside the database: webhook deliveries, invoice payments by payment intent, batch items' payouts.
   const supportTickets = new SupportTickets({ store, clock, messenger, supportEmail: config.supportEmail });
-  const busConsumers = [webhooks.consumer(), invoicePaymentsConsumer(clock), payoutBatchItemsConsumer(clock), supportTicketsConsumer(clock)];
+  const busConsumers = [webhooks.consumer(), invoicePaymentsConsumer(clock), payoutBatchItemsConsumer(clock), supportTicketsConsumer(clock), assetPurgeConsumer(clock)];
   const consumers = busConsumers.map((spec) => createBusConsumerFor(config, { knex, store: logStore, log }, spec));
-  registerProcesses(scheduler, { store, clock, paymentIntents, payouts, payoutBatches, billing, webhooks, supportTickets });
+  registerProcesses(scheduler, { store, clock, paymentIntents, payouts, payoutBatches, billing, webhooks, supportTickets, assets });
   registerOperationalGauges(metrics, { knex, clock, consumers: busConsumers.map((c) => c.name), postgresLog: config.eventStore === 'postgres' && config.bus === 'postgres' });
 
   return {

@@ -4,6 +4,7 @@ import type { PaymentIntents } from '../domain/payment-intent/commands.js';
 import type { Payouts } from '../domain/payout/commands.js';
 import type { PayoutBatches } from '../domain/payout-batch/commands.js';
 import type { SupportTickets } from '../domain/support-ticket/commands.js';
+import type { Assets } from '../domain/asset/commands.js';
 import type { EventStore } from '../eventstore/port.js';
 import type { JobHandler, JobKind } from '../scheduler/scheduler.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
@@ -18,6 +19,7 @@ export interface ProcessServices {
   billing: Billing;
   webhooks: WebhookDispatcher;
   supportTickets: SupportTickets;
+  assets: Assets;
 }
 
 /**

@@ -182,6 +182,8 @@ async function suite(t: Test, svc: TestService, storage: AssetStorage): Promise<
     assertError(t, await svc.request('GET', `/api/v1/assets/${id}`, { key }), 'IKW-RES-001', 'assetId');
     assertError(t, await svc.request('DELETE', `/api/v1/assets/${id}`, { key }), 'IKW-RES-001', 'assetId');
     assertError(t, await svc.request('GET', local(link.body.url)), 'IKW-RES-001', 'assetId');
+    t.ok(await stored(storage, storedKey!), 'the bytes stay until the purge job runs');
+    await svc.system.drain();
     t.equal(await stored(storage, storedKey!), null, 'the bytes are gone');
   });
 

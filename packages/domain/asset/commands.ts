@@ -5,7 +5,6 @@ import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import type { KeyedHasher } from '../../core/hashing.js';
 import { derivedUuid, newUuid } from '../../core/ids.js';
-import type { Logger } from '../../core/logger.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import type { EventStore } from '../../eventstore/port.js';
 import { auditMetadata, type Actor, type Owner } from '../audit.js';
@@ -28,6 +27,13 @@ export interface SignedUrl {
   expiresAt: string;
 }
 
+/** The bytes a deleted asset leaves in the store: what the purge job removes. */
+export interface AssetBytes {
+  merchantId: string;
+  assetId: string;
+  keys: string[];
+}
+
 export type CreatedAsset = AssetObject & { uploadUrl: string; uploadUrlExpiresAt: string };
 
 /** How long signed URLs last: long enough to send 25 MB over a slow link, short enough to leak little. */
@@ -42,7 +48,6 @@ export class Assets extends CommandService<AssetCommand, AssetState, AssetEvent>
     private readonly deps: {
       store: EventStore;
       clock: Clock;
-      log: Logger;
       storage: AssetStorage;
       /** Signs the URLs (a key derived from SECRETS_KEY for this purpose alone). */
       signer: KeyedHasher;
@@ -97,14 +102,15 @@ export class Assets extends CommandService<AssetCommand, AssetState, AssetEvent>
     return toAssetObject(state);
   }
 
-  /** Deletes the asset, then its bytes; bytes a crash left behind are unreachable (no asset names them). */
+  /** Deletes the asset; a job then removes its bytes (assetPurge), which no asset names any more. */
   async delete(owner: Owner, id: string, actor: Actor): Promise<{ id: string; object: 'asset'; deleted: true }> {
-    const { events } = await this.run(id, { type: 'delete', owner, at: this.deps.clock.now() }, auditMetadata(this.deps.clock, owner, id, actor));
-    const deleted = events.find((e) => e.type === 'asset.deleted');
-    if (deleted?.type === 'asset.deleted') {
-      await this.deps.storage.delete(deleted.data.keys).catch((err: unknown) => this.deps.log.warn({ err, asset: id }, 'asset bytes not deleted'));
-    }
+    await this.run(id, { type: 'delete', owner, at: this.deps.clock.now() }, auditMetadata(this.deps.clock, owner, id, actor));
     return { id, object: 'asset', deleted: true };
+  }
+
+  /** Removes the bytes of a deleted asset. */
+  async purge(bytes: AssetBytes): Promise<void> {
+    await this.deps.storage.delete(bytes.keys);
   }
 
   /** A new signed upload URL (the one given at creation may have expired); not once the asset is complete. */
