@@ -86,6 +86,10 @@ async function suite(t: Test, svc: TestService, storage: AssetStorage): Promise<
     const [stored0] = await keysOf(svc, id);
     t.ok((await stored(storage, stored0!))?.equals(PDF), 'the store holds the bytes');
     assertError(t, await put(`/api/v1/assets/${id}/content`, PDF), 'IKW-AUT-001');
+    const other = await create(declare(PNG));
+    const gzipped = await svc.request('PUT', `/api/v1/assets/${other.body.id}/content`, { key, rawBody: PNG, headers: { 'content-encoding': 'gzip' } });
+    assertError(t, gzipped, 'IKW-REQ-006');
+    t.same(await keysOf(svc, other.body.id), [], 'an encoded upload is refused: the digest is of the file itself');
   });
 
   t.test('signed URLs expire on the clock and refuse a forged signature', async (t) => {

@@ -111,6 +111,15 @@ t.test('decisions: which operator and rail each payment was routed to', async (t
   const all = await get('/decisions?kind=payment_routing&limit=100');
   t.equal(all.body.data.length, 5, 'one per confirmed payment');
   assertError(t, await get(`/decisions/${decision.id}`, other.key), 'IKW-RES-001', 'decisionId');
+
+  const payout = await svc.request('POST', '/api/v1/payouts', {
+    key,
+    headers: { 'X-Environment': 'sandbox' },
+    body: { amount: 1_000, currency: 'xof', destination: { type: 'mobile_money', country: 'SN', operator: 'wave', msisdn: '+221771234599' } },
+  });
+  assertOk(t, payout);
+  const routed = await get(`/decisions?kind=payout_routing&subject=${payout.body.id}`);
+  t.match(routed.body.data, [{ kind: 'payout_routing', subject: payout.body.id, outcome: { method: 'mobile_money', operator: 'wave', rail_country: 'SN', fee: payout.body.fee } }]);
   t.same((await get('/decisions', other.key)).body.data, []);
 });
 
