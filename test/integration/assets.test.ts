@@ -139,6 +139,18 @@ async function suite(t: Test, svc: TestService, storage: AssetStorage): Promise<
     assertError(t, await svc.request('POST', `/api/v1/assets/${disguised.body.id}/download-url`, { key }), 'IKW-AST-004', 'assetId');
   });
 
+  t.test('parallel completes: one completion, every answer ready or a retryable conflict', async (t) => {
+    const created = await create(declare(PNG));
+    assertOk(t, await put(local(created.body.uploadUrl), PNG));
+    const answers = await Promise.all(Array.from({ length: 10 }, () => svc.request('POST', `/api/v1/assets/${created.body.id}/complete`, { key })));
+    for (const res of answers) {
+      if (res.status === 200) t.equal(res.body.status, 'ready');
+      else assertError(t, res, 'IKW-RES-003');
+    }
+    const events = await svc.system.store.readStream(`asset-${created.body.id}`);
+    t.equal(events.filter((e) => e.type === 'asset.completed').length, 1, 'completed once');
+  });
+
   t.test('declaration refusals', async (t) => {
     assertError(t, await create(declare(PNG, { contentType: 'image/svg+xml' })), 'IKW-AST-001', 'contentType');
     assertError(t, await create(declare(PNG, { purpose: 'invoice_attachment', contentType: 'image/gif' })), 'IKW-AST-001', 'contentType');

@@ -52,4 +52,9 @@ t.test('intel_decisions: one per deciding event, named from it', async (t) => {
   t.match(row, { merchant_id: 'acct_1', environment: 'sandbox', kind: 'payment_routing', subject: 'pi_1' });
   t.match(row!.object, { kind: 'payment_routing', outcome: { operator: 'orange_money', rail_country: 'SN', method: 'mobile_money' }, decidedAt: meta.occurred_at });
   t.equal((await read.rows('read.intel_decisions')).length, 1, 'a created payment decides nothing');
+
+  const payout = { id: 'po_1', expected_by: '2026-03-01T10:10:00.000Z' };
+  await read.given([{ type: 'payout.delayed', data: { reason: 'operator_timeout', at: '2026-03-01T10:20:00.000Z', object: payout }, streamId: 'payout-po_1', metadata: meta }]);
+  const delayed = (await read.rows('read.intel_decisions')).find((r) => r.kind === 'payout_delay');
+  t.match(delayed?.object, { subject: 'po_1', outcome: { delay_reason: 'operator_timeout', expected_by: payout.expected_by }, reason: /did not answer in time/, decidedAt: '2026-03-01T10:20:00.000Z' });
 });
