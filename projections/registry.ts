@@ -1,4 +1,7 @@
 import { adminKeysProjection } from './admin-keys.js';
+import { assetsProjection } from './assets.js';
+import { intelligenceDecisionsProjection } from './intelligence-decisions.js';
+import { intelligencePaymentsProjection } from './intelligence-payments.js';
 import { apiKeysProjection } from './api-keys.js';
 import { balanceTransactionsProjection } from './balance-transactions.js';
 import { balancesProjection } from './balances.js';
@@ -92,4 +95,9 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   marketplaceRefundsProjection,
   marketplaceFundsProjection,
   marketplacePayoutsProjection,
+  // Merchants' files
+  assetsProjection,
+  // Intelligence: KPIs, lifecycle and decisions
+  intelligencePaymentsProjection,
+  intelligenceDecisionsProjection,
 ];

@@ -42,6 +42,11 @@ import { SellerPayoutFunds, SellerPayouts } from '../packages/domain/marketplace
 import { MarketplaceOrders } from '../packages/domain/marketplace-order/commands.js';
 import { MarketplaceSellers } from '../packages/domain/marketplace-seller/commands.js';
 import { dueSellerShares } from '../projections/marketplace-funds.js';
+import { Assets } from '../packages/domain/asset/commands.js';
+import { SupportTickets } from '../packages/domain/support-ticket/commands.js';
+import { DiskAssetStorage } from '../packages/providers/asset-storage-disk.js';
+import { S3AssetStorage } from '../packages/providers/asset-storage-s3.js';
+import path from 'node:path';
 import type { PaymentProvider } from '../packages/providers/port.js';
 import { SandboxProvider, UnconfiguredLiveProvider } from '../packages/providers/sandbox.js';
 import { enqueue, Scheduler, type Enqueue } from '../packages/scheduler/scheduler.js';
@@ -55,6 +60,8 @@ import {
   ledgerSettlement,
   payinCallback,
   payoutBatchItemsConsumer,
+  supportTicketsConsumer,
+  assetPurgeConsumer,
   payoutBatchRun,
   payoutCallback,
   payoutOverdue,
@@ -140,6 +147,10 @@ export interface System {
   contactChanges: ContactChanges;
   /** Sign-in with Google, and connecting a Google account (GOOGLE_*; unconfigured: IKW-FED-001). */
   google: GoogleSignIn;
+  /** Merchants' files, on the disk or in an S3-compatible bucket (docs/assets.md). */
+  assets: Assets;
+  /** Support requests: recorded, then e-mailed to SUPPORT_EMAIL (docs/support.md). */
+  supportTickets: SupportTickets;
   /** Starts the bus consumers, the relay (BUS=kafka), the projector (EVENT_STORE=esdb) and, unless told not to, the scheduler's polling loop. */
   startBackground(options?: { schedulerLoop?: boolean }): Promise<void>;
   /** Waits until the bus consumers have caught up and no scheduled job is due (tests, CLI). */
@@ -285,6 +296,17 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     returnOrigins: config.google?.returnOrigins ?? [],
   });
   const webhookEndpoints = new WebhookEndpoints(store, clock, secretBox, config.webhookAllowPrivateUrls);
+  const assetStorage = config.assetsS3
+    ? new S3AssetStorage({ ...config.assetsS3, spoolDir: path.join(config.dataDir, 'assets-spool') })
+    : new DiskAssetStorage(path.join(config.dataDir, 'assets'));
+  const assets = new Assets({
+    store,
+    clock,
+    storage: assetStorage,
+    signer: new KeyedHasher(secretsKey, 'sika:asset-urls:v1'),
+    publicUrl: config.publicUrl,
+    maxBytes: config.assetsMaxBytes,
+  });
   const notifier = new Notifier(knex, clock, config.smtpUrl, log);
   const webhooks = new WebhookDispatcher({
     knex,
@@ -314,9 +336,10 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     },
   });
   // What acts on events outside the database: webhook deliveries, invoice payments by payment intent, batch items' payouts.
-  const busConsumers = [webhooks.consumer(), invoicePaymentsConsumer(clock), payoutBatchItemsConsumer(clock)];
+  const supportTickets = new SupportTickets({ store, clock, messenger, supportEmail: config.supportEmail });
+  const busConsumers = [webhooks.consumer(), invoicePaymentsConsumer(clock), payoutBatchItemsConsumer(clock), supportTicketsConsumer(clock), assetPurgeConsumer(clock)];
   const consumers = busConsumers.map((spec) => createBusConsumerFor(config, { knex, store: logStore, log }, spec));
-  registerProcesses(scheduler, { store, clock, paymentIntents, payouts, payoutBatches, billing, webhooks });
+  registerProcesses(scheduler, { store, clock, paymentIntents, payouts, payoutBatches, billing, webhooks, supportTickets, assets });
   registerOperationalGauges(metrics, { knex, clock, consumers: busConsumers.map((c) => c.name), postgresLog: config.eventStore === 'postgres' && config.bus === 'postgres' });
 
   return {
@@ -354,6 +377,8 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     passkeys,
     google,
     contactChanges: new ContactChanges({ clock, accounts, verifications, messenger, publicUrl: config.publicUrl }),
+    assets,
+    supportTickets,
     startBackground: async ({ schedulerLoop = true } = {}) => {
       await projector?.start();
       await sealer.start();
@@ -394,6 +419,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
       notifier.close();
       messenger.close();
       webhooks.close();
+      if (assetStorage instanceof S3AssetStorage) assetStorage.close();
       await store.close();
       await db.close();
     },

@@ -30,6 +30,21 @@ export interface Config {
   signInLimit: RateLimitRule | null;
   /** Sign-in with Google (OpenID Connect); null when GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are unset. */
   google: GoogleConfig | null;
+  /** Largest asset accepted, in bytes (docs/assets.md). */
+  assetsMaxBytes: number;
+  /** The S3-compatible bucket assets live in; null: the local disk under DATA_DIR/assets. */
+  assetsS3: AssetsS3Config | null;
+  /** Where support requests are e-mailed (docs/support.md); null: recorded, not e-mailed. */
+  supportEmail: string | null;
+}
+
+export interface AssetsS3Config {
+  endpoint: string | null;
+  region: string;
+  bucket: string;
+  accessKeyId: string | null;
+  secretAccessKey: string | null;
+  forcePathStyle: boolean;
 }
 
 export interface GoogleConfig {
@@ -146,6 +161,29 @@ function google(env: Env): GoogleConfig | null {
   return { issuer, clientId, clientSecret, returnOrigins };
 }
 
+function assetsS3(env: Env): AssetsS3Config | null {
+  const bucket = env.ASSETS_S3_BUCKET || null;
+  const endpoint = url(env, 'ASSETS_S3_ENDPOINT', ['http:', 'https:']);
+  const accessKeyId = env.ASSETS_S3_ACCESS_KEY_ID || null;
+  const secretAccessKey = env.ASSETS_S3_SECRET_ACCESS_KEY || null;
+  if (bucket === null) {
+    if (endpoint !== null || accessKeyId !== null || secretAccessKey !== null) throw new ConfigError('ASSETS_S3_BUCKET', 'is required when another ASSETS_S3_* variable is set');
+    return null;
+  }
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new ConfigError('ASSETS_S3_BUCKET', `"${bucket}" is not a valid bucket name`);
+  if ((accessKeyId === null) !== (secretAccessKey === null)) {
+    throw new ConfigError(accessKeyId === null ? 'ASSETS_S3_ACCESS_KEY_ID' : 'ASSETS_S3_SECRET_ACCESS_KEY', 'is required with the other S3 key variable');
+  }
+  return { endpoint, region: env.ASSETS_S3_REGION || 'us-east-1', bucket, accessKeyId, secretAccessKey, forcePathStyle: boolean(env, 'ASSETS_S3_FORCE_PATH_STYLE', true) };
+}
+
+function emailAddress(env: Env, name: string): string | null {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return null;
+  if (!/^[^\s@<>]+@[^\s@<>]+$/.test(raw)) throw new ConfigError(name, `"${raw}" is not an e-mail address`);
+  return raw;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const eventStore = oneOf(env, 'EVENT_STORE', ['postgres', 'esdb'] as const, 'postgres');
   const esdbUrl = url(env, 'ESDB_URL', ['esdb:', 'esdb+discover:', 'kurrentdb:']);
@@ -206,5 +244,8 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerAddress: rateLimit(env, 'RATE_LIMIT_ADDRESS', '300/1s'),
     signInLimit: rateLimit(env, 'RATE_LIMIT_SIGN_IN', '10/15m'),
     google: google(env),
+    assetsMaxBytes: integer(env, 'ASSETS_MAX_BYTES', 25 * 1024 * 1024, 1, 5 * 1024 * 1024 * 1024),
+    assetsS3: assetsS3(env),
+    supportEmail: emailAddress(env, 'SUPPORT_EMAIL'),
   };
 }

@@ -17,7 +17,9 @@ export type MessagePurpose =
   /** A factor added or removed, an address or password changed: told to the user. */
   | 'security_notice'
   /** The sign-in code of a merchant's customer to the customer portal (docs/checkout.md). */
-  | 'customer_portal_code';
+  | 'customer_portal_code'
+  /** A merchant's support request, to the support address (docs/support.md). */
+  | 'support_request';
 
 export interface Message {
   channel: MessageChannel;
@@ -26,6 +28,8 @@ export interface Message {
   subject: string;
   text: string;
   purpose: MessagePurpose;
+  /** Where replies go, when not to the sender (a support request: the merchant who wrote it). */
+  replyTo?: string;
 }
 
 export interface Messenger {

@@ -183,7 +183,9 @@ function runRoute(r: Route, deps: AppDeps) {
         await limitRate(deps, req, res, undefined);
       }
       // A CSV body (text) is the JSON body it stands for, on the routes that take CSV.
-      let body: unknown = req.body ?? {};
+      // Raw bodies (uploads) are bytes the handler streams, in no content coding (the digest is of the file itself).
+      if (r.rawBody && req.headers['content-encoding'] !== undefined && req.headers['content-encoding'].trim().toLowerCase() !== 'identity') throw unsupportedEncoding();
+      let body: unknown = r.rawBody ? {} : (req.body ?? {});
       if (typeof body === 'string') {
         if (!r.csvBody) throw new ApiError('IKW-REQ-002');
         body = r.csvBody(body);
@@ -230,6 +232,7 @@ function runRoute(r: Route, deps: AppDeps) {
         ...(requestRef !== undefined ? { requestRef } : {}),
         log: req.log,
         header,
+        ...(r.rawBody ? { bodyStream: req } : {}),
         path: req.path,
       };
       const result = await r.handler(ctx);
@@ -311,6 +314,11 @@ export function createApp(deps: AppDeps) {
     next();
   });
 
+  // Routes that take their body as bytes (asset uploads) run before any body parser: any media type, read as a stream.
+  const rawRouter = express.Router();
+  for (const family of deps.families) for (const r of family.routes) if (r.rawBody) rawRouter[r.method](r.path, runRoute(r, deps));
+  app.use(rawRouter);
+
   // JSON, HTML forms for the hosted pages' routes, CSV for the routes that declare it (runRoute refuses it
   // elsewhere): a body in any other media type is refused before it is read.
   const formRoutes = deps.families.flatMap((f) => f.routes.filter((r) => r.form).map((r) => ({ method: r.method.toUpperCase(), matcher: match(r.path, { decode: false }) })));
@@ -380,7 +388,7 @@ export function createApp(deps: AppDeps) {
   for (const family of deps.families) {
     const router = express.Router();
     for (const r of family.routes) {
-      router[r.method](r.path, runRoute(r, deps));
+      if (!r.rawBody) router[r.method](r.path, runRoute(r, deps));
       const matcher = match(r.path, { decode: false });
       known.push({ method: r.method, matches: (p) => matcher(p) !== false });
     }

@@ -36,6 +36,8 @@ export interface HandlerContext<Body = unknown, Query = unknown, Params = unknow
   requestRef?: string;
   log: Logger;
   header(name: string): string | undefined;
+  /** The unparsed request body, on the routes that declare `rawBody`. */
+  bodyStream?: Readable;
   /** Absolute URL of this request's path (for list objects' `url`). */
   path: string;
 }

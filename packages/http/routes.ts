@@ -44,6 +44,13 @@ export interface Route<Body = unknown, Query = unknown, Params = unknown> {
    * the JSON body it stands for, which `body` then validates like any other. Other routes refuse CSV.
    */
   csvBody?(text: string): unknown;
+  /**
+   * The route takes the request body as bytes of any media type (asset uploads): it is not parsed,
+   * the handler reads it from `ctx.bodyStream`.
+   */
+  rawBody?: true;
+  /** The success answer is the bytes of a file (asset downloads), not JSON. */
+  binaryResponse?: true;
   query?: JsonSchema;
   params?: JsonSchema;
   /** Schema of the success body, for /openapi.json. */

@@ -47,7 +47,7 @@ export class OutboxMessenger implements Messenger {
   private transportFor(message: Message): (() => Promise<void>) | null {
     if (message.channel === 'email') {
       const email = this.email;
-      return email && (async () => void (await email.sendMail({ from: ACCOUNT_SENDER, to: message.to, subject: message.subject, text: message.text })));
+      return email && (async () => void (await email.sendMail({ from: ACCOUNT_SENDER, to: message.to, subject: message.subject, text: message.text, ...(message.replyTo ? { replyTo: message.replyTo } : {}) })));
     }
     const sms = this.deps.sms;
     return sms && (() => sms.send(message.to, `${message.subject}: ${message.text}`));

@@ -14,9 +14,13 @@ import { subscriptionInvoiceIssue } from './subscription-invoice-issue.js';
 import { subscriptionRenewal } from './subscription-renewal.js';
 import { walletApplication } from './wallet-application.js';
 import { webhookDelivery } from './webhook-delivery.js';
+import { supportTicketForward } from './support-ticket-forward.js';
+import { assetPurge } from './asset-purge.js';
 
 export { invoicePayment, invoicePaymentsConsumer } from './invoice-payment.js';
 export { payoutBatchItemsConsumer } from './payout-batch-item.js';
+export { supportTicketForward, supportTicketsConsumer } from './support-ticket-forward.js';
+export { assetPurge, assetPurgeConsumer } from './asset-purge.js';
 export { ledgerSettlement, payinCallback, payoutBatchItem, payoutBatchRun, payoutCallback, payoutOverdue, payoutReconcile, refundReconcile };
 export { subscriptionInvoiceDue, subscriptionInvoiceIssue, subscriptionRenewal, walletApplication, webhookDelivery };
 export type { Process, ProcessServices } from './process.js';
@@ -37,6 +41,8 @@ export const PROCESSES: readonly Process<never>[] = [
   subscriptionInvoiceIssue,
   subscriptionInvoiceDue,
   refundReconcile,
+  supportTicketForward,
+  assetPurge,
 ] as readonly Process<never>[];
 
 export function registerProcesses(scheduler: Scheduler, services: ProcessServices): void {

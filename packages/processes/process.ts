@@ -3,6 +3,8 @@ import type { Billing } from '../domain/billing/service.js';
 import type { PaymentIntents } from '../domain/payment-intent/commands.js';
 import type { Payouts } from '../domain/payout/commands.js';
 import type { PayoutBatches } from '../domain/payout-batch/commands.js';
+import type { SupportTickets } from '../domain/support-ticket/commands.js';
+import type { Assets } from '../domain/asset/commands.js';
 import type { EventStore } from '../eventstore/port.js';
 import type { JobHandler, JobKind } from '../scheduler/scheduler.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
@@ -16,6 +18,8 @@ export interface ProcessServices {
   payoutBatches: PayoutBatches;
   billing: Billing;
   webhooks: WebhookDispatcher;
+  supportTickets: SupportTickets;
+  assets: Assets;
 }
 
 /**

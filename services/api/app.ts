@@ -41,6 +41,9 @@ import { payoutsFamily } from './routes/payouts.js';
 import { sandboxFamily } from './routes/sandbox.js';
 import { webhookEndpointsFamily } from './routes/webhook-endpoints.js';
 import { webhookReplaysFamily } from './routes/webhook-replays.js';
+import { assetsFamily } from './routes/assets.js';
+import { contextIntelligenceFamily, intelligenceFamily } from './routes/intelligence.js';
+import { supportFamily } from './routes/support.js';
 
 /** The families of the interface this service serves, one router each. */
 export function apiFamilies(system: System): Family[] {
@@ -86,6 +89,13 @@ export function apiFamilies(system: System): Family[] {
     payFamily(system.knex, system.checkoutSessions),
     customerPortalFamily(system.knex, system.clock, system.customerPortal, system.billing, system.paymentIntents),
     customerPortalPagesFamily(system.knex, system.clock, system.customerPortal, system.billing, system.config.publicUrl.startsWith('https:')),
+    // Merchants' files (docs/assets.md).
+    assetsFamily(system.knex, system.assets),
+    // Intelligence and context suggestions (docs/intelligence.md).
+    intelligenceFamily(system.knex, system.clock),
+    contextIntelligenceFamily(system.knex, system.clock),
+    // Support intake (docs/support.md).
+    supportFamily(system.knex, system.supportTickets, system.rateLimiter),
   ];
 }
 

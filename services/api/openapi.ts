@@ -167,11 +167,13 @@ function operation(family: Family, r: Route): Record<string, unknown> {
             },
           },
         }
-      : {}),
+      : r.rawBody
+        ? { requestBody: { required: true, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } } }
+        : {}),
     responses: {
       [String(r.status ?? 200)]: {
         description: 'Success',
-        content: {
+        content: r.binaryResponse ? { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } : {
           'application/json': { schema: r.response ?? { type: 'object' } },
           ...(r.csvColumns ? { 'text/csv': { schema: { type: 'string', description: `CSV with a header row: ${r.csvColumns.join(',')}` } } } : {}),
         },

@@ -5,17 +5,19 @@
  * and payment intent create + confirm throughput under 64 clients (with a balance check after the
  * payouts, and the process's memory); how many webhook deliveries per second a drain gets through;
  * a payout engine batch of 10 000 items from CSV: validation and execution items/s, then every item
- * paid once and the balance = funding − Σ(amount + fee); a projection rebuild over 200 000 events.
+ * paid once and the balance = funding − Σ(amount + fee); each intelligence operation's latency on
+ * 100 000 payments; a projection rebuild over 200 000 events.
  * Last, the goals of docs/performance.md with this run's figures and ratios to its baseline.
  *
  * Prints a table for people and, as the very last line of stdout, one JSON object for tools.
  * Environment: BENCH_SECONDS (measured seconds per run, default 5), BENCH_WARMUP_SECONDS
  * (default 1), BENCH_CONNECTIONS (HTTP connections / clients, default 64), BENCH_HTTP_WORKERS
  * (autocannon worker threads, default 1; 0 runs the load generator on the server's own thread),
- * BENCH_ONLY (comma-separated sections: eventstore,http,payouts,intents,webhooks,batches,rebuild; default
- * all; the baseline always runs), BENCH_REBUILD_EVENTS (events of the rebuild's log, default 200 000),
+ * BENCH_ONLY (comma-separated sections: eventstore,http,payouts,intents,webhooks,batches,rebuild,intelligence;
+ * default all; the baseline always runs), BENCH_REBUILD_EVENTS (events of the rebuild's log, default 200 000),
  * BENCH_WEBHOOKS (deliveries queued by the webhook section, default 100 × BENCH_SECONDS),
  * BENCH_BATCH_ITEMS (items of the payout engine's batch, default 10 000),
+ * BENCH_INTEL_PAYMENTS (payments the intelligence section seeds, default 100 000),
  * DATABASE_URL (use that server instead of a throwaway embedded one; the payout, intent and webhook
  * sections then create and drop databases of their own on it).
  */
@@ -29,6 +31,7 @@ import { benchWrites, STORE_POOL_MAX, writesJson, writeTable, type WriteLevel } 
 import { benchHttp, HTTP_POOL_MAX, httpJson, httpTable, type HttpResult } from './http.js';
 import { benchIntents, intentsJson, intentsText, type IntentsResult } from './intents.js';
 import { goalsJson, goalsText } from './goals.js';
+import { benchIntelligence, intelligenceJson, intelligenceText, type IntelligenceResult } from './intelligence.js';
 import { benchPayoutEngine, payoutEngineJson, payoutEngineText, type PayoutEngineResult } from './payout-engine.js';
 import { benchPayouts, payoutsJson, payoutsText, type PayoutsResult } from './payouts.js';
 import { benchRebuild, rebuildJson, rebuildText, type RebuildResult } from './rebuild.js';
@@ -43,6 +46,7 @@ interface Results {
   webhooks?: WebhooksResult;
   batches?: PayoutEngineResult;
   rebuild?: RebuildResult;
+  intelligence?: IntelligenceResult;
   failures: Partial<Record<Section | 'baseline', string>>;
 }
 
@@ -66,6 +70,7 @@ function summaryJson(loadAtStart: number, settings: ServerSettings, embedded: bo
     webhooks: r.webhooks ? webhooksJson(r.webhooks) : null,
     payout_engine: r.batches ? payoutEngineJson(r.batches) : null,
     projection_rebuild: r.rebuild ? rebuildJson(r.rebuild) : null,
+    intelligence: r.intelligence ? intelligenceJson(r.intelligence) : null,
     goals: goalsJson(r),
     ...(Object.keys(r.failures).length > 0 ? { failures: Object.fromEntries(Object.entries(r.failures).map(([k, v]) => [k, v.split('\n')[0]])) } : {}),
   });
@@ -104,6 +109,7 @@ function report(loadAtStart: number, settings: ServerSettings, embedded: boolean
   if (sections.has('webhooks')) out.push('', ...(r.webhooks ? webhooksText(r.webhooks) : ['Webhook deliveries', ...failed('webhooks')]));
   if (sections.has('batches')) out.push('', ...(r.batches ? payoutEngineText(r.batches) : ['Payout engine', ...failed('batches')]));
   if (sections.has('rebuild')) out.push('', ...(r.rebuild ? rebuildText(r.rebuild) : ['Projection rebuild', ...failed('rebuild')]));
+  if (sections.has('intelligence')) out.push('', ...(r.intelligence ? intelligenceText(r.intelligence) : ['Intelligence', ...failed('intelligence')]));
   out.push('', ...goalsText(r), ...failed('baseline'));
   return out;
 }
@@ -158,6 +164,10 @@ async function main(): Promise<void> {
     });
     await attempt('rebuild', 'Projection rebuild:', async () => {
       results.rebuild = await benchRebuild(database.url);
+    });
+    await attempt('intelligence', 'Intelligence:', async () => {
+      results.intelligence = await benchIntelligence(database.url);
+      if (!results.intelligence.check.ok) results.failures.intelligence = `check failed: ${results.intelligence.check.detail}`;
     });
 
     const out = [...report(loadAtStart, settings, database.embedded, sections, results), '', summaryJson(loadAtStart, settings, database.embedded, results)];

@@ -14,6 +14,15 @@ t.test('defaults', async (t) => {
   t.equal(c.publicUrl, 'http://localhost:3000');
   t.equal(c.settlementDelayMs, 24 * 3_600_000);
   t.equal(loadConfig({ PUBLIC_URL: 'https://pay.example.com/' }).publicUrl, 'https://pay.example.com');
+  t.equal(c.assetsMaxBytes, 25 * 1024 * 1024);
+  t.equal(c.assetsS3, null);
+  t.equal(c.supportEmail, null);
+});
+
+t.test('assets in an S3-compatible bucket, support e-mail', async (t) => {
+  const c = loadConfig({ ASSETS_S3_BUCKET: 'sika-assets', ASSETS_S3_ENDPOINT: 'http://127.0.0.1:9000', ASSETS_S3_ACCESS_KEY_ID: 'k', ASSETS_S3_SECRET_ACCESS_KEY: 's', SUPPORT_EMAIL: 'help@sika.example' });
+  t.same(c.assetsS3, { endpoint: 'http://127.0.0.1:9000', region: 'us-east-1', bucket: 'sika-assets', accessKeyId: 'k', secretAccessKey: 's', forcePathStyle: true });
+  t.equal(c.supportEmail, 'help@sika.example');
 });
 
 t.test('durations', async (t) => {
@@ -47,6 +56,12 @@ t.test('a bad value names its variable', async (t) => {
     [{ GOOGLE_CLIENT_SECRET: 'secret' }, 'GOOGLE_CLIENT_ID'],
     [{ GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 'secret', GOOGLE_ISSUER: 'ftp://x' }, 'GOOGLE_ISSUER'],
     [{ GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 'secret', GOOGLE_RETURN_ORIGINS: 'https://dash.example.com/app' }, 'GOOGLE_RETURN_ORIGINS'],
+    [{ ASSETS_MAX_BYTES: '25MB' }, 'ASSETS_MAX_BYTES'],
+    [{ ASSETS_S3_ENDPOINT: 'http://127.0.0.1:9000' }, 'ASSETS_S3_BUCKET'],
+    [{ ASSETS_S3_BUCKET: 'Not_A_Bucket' }, 'ASSETS_S3_BUCKET'],
+    [{ ASSETS_S3_BUCKET: 'sika-assets', ASSETS_S3_ENDPOINT: 'ftp://x' }, 'ASSETS_S3_ENDPOINT'],
+    [{ ASSETS_S3_BUCKET: 'sika-assets', ASSETS_S3_ACCESS_KEY_ID: 'key' }, 'ASSETS_S3_SECRET_ACCESS_KEY'],
+    [{ SUPPORT_EMAIL: 'support at example' }, 'SUPPORT_EMAIL'],
   ];
   for (const [env, variable] of cases) {
     try {
