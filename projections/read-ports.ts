@@ -1,5 +1,8 @@
 import type { Knex } from 'knex';
 import type { ReadPorts } from '../packages/domain/read-ports.js';
+import type { ActivationRule } from '../packages/domain/country-activation/events.js';
+import { EvictedByEvents } from '../packages/eventstore/evicted-cache.js';
+import type { EventStore } from '../packages/eventstore/port.js';
 import { findCustomer } from './customers.js';
 import { listMemberships, organizationOfMerchant } from './organizations.js';
 import { liveSessionRole } from './user-sessions.js';
@@ -24,6 +27,29 @@ export function readPorts(knex: Knex): ReadPorts {
       if (!capability) return null;
       if (capability.status === 'suspended') return { status: 'suspended', reason: capability.suspension_reason ?? '' };
       return capability.is_enabled ? null : { status: 'disabled' };
+    },
+  };
+}
+
+const GATE_EVENTS = ['payment_capability.', 'country_activation.'];
+type Refusal = Awaited<ReturnType<ReadPorts['capabilityRefusal']>>;
+
+/**
+ * The gates every payment and payout checks (activation rules, capability refusals), remembered
+ * per process (docs/performance.md). They change rarely, so any capability or activation event
+ * evicts them all.
+ */
+export function rememberedGates(reads: ReadPorts, store: EventStore): { reads: ReadPorts; cache: EvictedByEvents<ActivationRule | Refusal | null> } {
+  const cache = new EvictedByEvents<ActivationRule | Refusal | null>(store, (e) => (GATE_EVENTS.some((prefix) => e.type.startsWith(prefix)) ? ['gates'] : []));
+  const all = () => 'gates';
+  return {
+    cache,
+    reads: {
+      ...reads,
+      activationRule: async (owner, countryCode, currencyIso) =>
+        (await cache.get(`activation|${owner.merchantId}|${owner.environment}|${countryCode}|${currencyIso}`, () => reads.activationRule(owner, countryCode, currencyIso), all)) as ActivationRule | null,
+      capabilityRefusal: async (owner, method) =>
+        (await cache.get(`capability|${owner.merchantId}|${owner.environment}|${JSON.stringify(method)}`, () => reads.capabilityRefusal(owner, method), all)) as Refusal,
     },
   };
 }

@@ -76,7 +76,7 @@ import {
   type Process,
 } from '../packages/processes/index.js';
 import { readPayoutSettings } from '../projections/payout-settings.js';
-import { readPorts } from '../projections/read-ports.js';
+import { readPorts, rememberedGates } from '../projections/read-ports.js';
 import { ALL_PROJECTIONS } from '../projections/registry.js';
 import type { Projection } from '../projections/projection.js';
 import { inlineProjections, ProjectionRunner, rebuildInline, resetForRebuild } from '../projections/runner.js';
@@ -108,6 +108,8 @@ export interface System {
   idempotency: IdempotencyStore;
   /** The API keys requests presented, evicted by their own events. */
   apiKeys: ApiKeyCache;
+  /** The payment gates (capabilities, activations) commands checked, evicted by their events. */
+  gates: ReturnType<typeof rememberedGates>['cache'];
   scheduler: Scheduler;
   /** The bus consumers (webhook dispatch, invoice payments); a scale-out dispatcher process runs them. */
   busConsumers: ConsumerSpec[];
@@ -190,7 +192,6 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
   const logStore = createEventStoreFor(config, db, config.eventStore === 'postgres' ? { inline: inlineProjections(ALL_PROJECTIONS) } : {});
   const metrics = new Metrics();
   const apiKeys = new ApiKeyCache(knex, logStore);
-  if (logStore instanceof PostgresEventStore) logStore.onCommitted((events) => apiKeys.evict(events));
   const store: EventStore = new MeasuredEventStore(
     config.eventStore === 'esdb' ? new ReadYourWritesStore(logStore, knex, ALL_PROJECTIONS.map((p) => p.name), { log }) : logStore,
     metrics,
@@ -214,7 +215,15 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     return options.provider ? options.provider(env, base) : base;
   };
 
-  const reads = readPorts(knex);
+  const gates = rememberedGates(readPorts(knex), logStore);
+  const reads = gates.reads;
+  // This process's commits evict its caches at once (other processes' reach them through the log).
+  if (logStore instanceof PostgresEventStore) {
+    logStore.onCommitted((events) => {
+      apiKeys.evict(events);
+      gates.cache.evict(events);
+    });
+  }
   const paymentIntents = new PaymentIntents({
     customers: reads,
     store,
@@ -353,6 +362,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     log,
     idempotency: new IdempotencyStore(knex, clock, config.idempotencyTtlMs, secretBox, instance),
     apiKeys,
+    gates: gates.cache,
     scheduler,
     busConsumers,
     paymentIntents,

@@ -73,6 +73,11 @@ export interface SubscribeOptions {
   /** Handles a batch in log order; the subscription moves past it only when this resolves. */
   handle(events: RecordedEvent[]): Promise<void>;
   onError?(err: unknown): void;
+  /**
+   * For readers that can wait (a cache's evictions by other processes): read every this many ms
+   * instead of at each commit. Stores whose subscriptions are pushed to them ignore it.
+   */
+  pollOnlyEveryMs?: number;
 }
 
 /** One stream's part of an atomic append: its events and the version they were decided on. */

@@ -488,8 +488,8 @@ export class PostgresEventStore implements EventStore {
       ...options,
       read: (after, limit) => this.readAll(after, limit),
       head: () => this.headPosition(),
-      wakeups: this.committed,
-      pollIntervalMs: this.options.pollIntervalMs ?? 250,
+      wakeups: options.pollOnlyEveryMs === undefined ? this.committed : new EventEmitter(),
+      pollIntervalMs: options.pollOnlyEveryMs ?? this.options.pollIntervalMs ?? 250,
     });
     return this.subscriptions.track(sub);
   }

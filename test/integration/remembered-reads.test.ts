@@ -1,13 +1,17 @@
 /**
- * The API key cache (docs/performance.md): a presented key is read from read.api_keys once, and
- * its revocation takes effect at the next request, whichever process revoked it.
+ * Reads remembered per process and evicted by events (docs/performance.md): a presented API key is
+ * read from read.api_keys once and its revocation takes effect at the next request; the payment
+ * gates (capabilities, activations) are read once and a change refuses at once; changes made by
+ * another process arrive through the log.
  */
 import t from 'tap';
 import { revokeApiKey } from '../../packages/domain/merchant/commands.js';
+import { PaymentCapabilities } from '../../packages/domain/payment-capability/commands.js';
 import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
 import { ALL_PROJECTIONS } from '../../projections/registry.js';
 import { inlineProjections } from '../../projections/runner.js';
 import { assertError, assertOk } from '../support/assertions.js';
+import { fundedMerchant, mobileMoney, postPayout } from '../support/payouts.js';
 import { startService } from '../support/system.js';
 
 t.test('a key is looked up once, then answered from memory', async (t) => {
@@ -51,4 +55,31 @@ t.test('a key revoked by another process is refused once the log reached this on
   await svc.system.apiKeys.caughtUp();
   assertError(t, await svc.request('GET', '/api/v1/balance', { key: key.secret }), 'IKW-AUT-002');
   assertOk(t, await svc.request('GET', '/api/v1/balance', { key: other.secret })); // the other key still works
+});
+
+t.test('the payment gates are read once; a capability changed here or by another process refuses the next payout', async (t) => {
+  const svc = await startService(t);
+  const { merchant, key } = await fundedMerchant(svc, 1_000_000);
+  const owner = { merchantId: merchant.id, environment: 'sandbox' as const };
+  const gateReads: string[] = [];
+  const count = (q: { sql: string }) => {
+    if (/"read"\."(payment_capabilities|country_activations)"/.test(q.sql)) gateReads.push(q.sql);
+  };
+  svc.system.knex.on('query', count);
+  t.teardown(() => void svc.system.knex.off('query', count));
+  const pay = () => postPayout(svc, key, { amount: 1_000, currency: 'xof', destination: mobileMoney() });
+  for (let i = 0; i < 3; i++) assertOk(t, await pay());
+  t.equal(gateReads.length, 2, 'the capability and the activation read once for three payouts');
+
+  const here = await svc.system.paymentCapabilities.create(owner, { country: 'SN', currency: 'xof', payment_method_type: 'mobile_money', is_enabled: false }, { actor: 'test' });
+  assertError(t, await pay(), 'IKW-CAP-001', 'destination');
+  await svc.system.paymentCapabilities.delete(owner, here.id, { actor: 'test' });
+  assertOk(t, await pay());
+
+  const otherProcess = new PostgresEventStore(svc.system.knex, { inline: inlineProjections(ALL_PROJECTIONS) });
+  t.teardown(() => otherProcess.close());
+  await new PaymentCapabilities({ store: otherProcess, clock: svc.clock }).create(owner, { country: 'SN', currency: 'xof', payment_method_type: 'mobile_money', is_enabled: false }, { actor: 'test' });
+  await svc.system.apiKeys.caughtUp();
+  await svc.system.gates.caughtUp();
+  assertError(t, await pay(), 'IKW-CAP-001', 'destination');
 });
