@@ -117,8 +117,9 @@ export async function dailySummaries(knex: Knex, owner: Owner, from: Date, to: D
     .select<{ currency: string; day: string; in: string; out: string; fees: string }[]>(
       'currency',
       knex.raw(`to_char(posted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day`),
-      knex.raw(`sum(CASE WHEN kind = 'payment' THEN amount ELSE 0 END)::bigint AS in`),
-      knex.raw(`sum(CASE WHEN kind IN ('payout_paid', 'refund') THEN -amount ELSE 0 END)::bigint AS out`),
+      // Escrow entries count by what they moved in or out of the merchant's own accounts (docs/escrow.md).
+      knex.raw(`sum(CASE WHEN kind = 'payment' THEN amount WHEN kind LIKE 'escrow%' THEN greatest(available + pending + reserved, 0) ELSE 0 END)::bigint AS in`),
+      knex.raw(`sum(CASE WHEN kind IN ('payout_paid', 'refund') THEN -amount WHEN kind LIKE 'escrow%' THEN greatest(-(available + pending + reserved), 0) ELSE 0 END)::bigint AS out`),
       knex.raw(`sum(CASE WHEN kind IN ('payment', 'payout_paid') THEN fee ELSE 0 END)::bigint AS fees`),
     );
   const balance = new Map(openings.map((o) => [o.currency, Number(o.total)]));

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { ReadPorts } from '../packages/domain/read-ports.js';
+import type { EscrowDirectory, ReadPorts } from '../packages/domain/read-ports.js';
 import { findCustomer } from './customers.js';
 import { listMemberships, organizationOfMerchant } from './organizations.js';
 import { liveSessionRole } from './user-sessions.js';
@@ -7,6 +7,9 @@ import { findPaymentIntent } from './payment-intents.js';
 import { activationRule } from './country-activations.js';
 import { governingCapability } from './payment-capabilities.js';
 import { findPrices } from './products.js';
+import { escrowContractFundedBy } from './escrow-contracts.js';
+import { contractOfDispute } from './escrow-disputes.js';
+import { contractOfRelease } from './escrow-releases.js';
 
 /** The domain's read ports (packages/domain/read-ports.ts) over the read models. */
 export function readPorts(knex: Knex): ReadPorts {
@@ -25,5 +28,14 @@ export function readPorts(knex: Knex): ReadPorts {
       if (capability.status === 'suspended') return { status: 'suspended', reason: capability.suspension_reason ?? '' };
       return capability.is_enabled ? null : { status: 'disabled' };
     },
+  };
+}
+
+/** The escrow family's read port (packages/domain/read-ports.ts) over its read models. */
+export function escrowDirectory(knex: Knex): EscrowDirectory {
+  return {
+    contractOfRelease: (owner, id) => contractOfRelease(knex, owner, id),
+    contractOfDispute: (owner, id) => contractOfDispute(knex, owner, id),
+    escrowContractFundedBy: (owner, id) => escrowContractFundedBy(knex, owner, id),
   };
 }

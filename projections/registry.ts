@@ -33,6 +33,9 @@ import { userSecurityEventsProjection } from './user-security-events.js';
 import { userSessionsProjection } from './user-sessions.js';
 import { usersProjection } from './users.js';
 import { webhookEndpointsProjection } from './webhook-endpoints.js';
+import { escrowContractsProjection } from './escrow-contracts.js';
+import { escrowDisputesProjection } from './escrow-disputes.js';
+import { escrowReleasesProjection } from './escrow-releases.js';
 import type { Projection } from './projection.js';
 
 /** Every read model the service keeps, in the order they are migrated. */
@@ -79,4 +82,8 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   customerPortalSessionsProjection,
   // Audit and reconciliation
   ledgerEntriesProjection,
+  // Escrow
+  escrowContractsProjection,
+  escrowReleasesProjection,
+  escrowDisputesProjection,
 ];

@@ -45,6 +45,8 @@ import { WebhookDispatcher } from '../packages/webhooks/dispatcher.js';
 import { Notifier } from '../packages/webhooks/notifier.js';
 import { loadSecretsKey, SecretBox } from '../packages/core/secrets.js';
 import {
+  escrowAutoRelease,
+  escrowFundingConsumer,
   invoicePaymentsConsumer,
   ledgerSettlement,
   payinCallback,
@@ -63,7 +65,8 @@ import {
   type Process,
 } from '../packages/processes/index.js';
 import { readPayoutSettings } from '../projections/payout-settings.js';
-import { readPorts } from '../projections/read-ports.js';
+import { escrowDirectory, readPorts } from '../projections/read-ports.js';
+import { EscrowContracts } from '../packages/domain/escrow/commands.js';
 import { ALL_PROJECTIONS } from '../projections/registry.js';
 import type { Projection } from '../projections/projection.js';
 import { inlineProjections, ProjectionRunner, rebuildInline, resetForRebuild } from '../projections/runner.js';
@@ -98,6 +101,8 @@ export interface System {
   /** The payout engine: saved recipients and payout batches (docs/payout-engine.md). */
   payoutRecipients: PayoutRecipients;
   payoutBatches: PayoutBatches;
+  /** Escrow contracts, their releases and disputes (docs/escrow.md). */
+  escrow: EscrowContracts;
   /** What each merchant may use, over the catalog's defaults (docs/payment-capabilities.md). */
   paymentCapabilities: PaymentCapabilities;
   /** Country activations and platform feature flags (docs/configuration.md). */
@@ -184,6 +189,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
   };
 
   const reads = readPorts(knex);
+  const escrowReads = escrowDirectory(knex);
   const paymentIntents = new PaymentIntents({
     customers: reads,
     store,
@@ -195,6 +201,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     defaultReturnUrl: async (merchantId, environment) => (await readPayoutSettings(knex, merchantId, environment)).settings.defaultReturnUrl,
     settlementDelayMs: (env) => (env === 'sandbox' ? 0 : config.settlementDelayMs),
     scheduleSettlement: enqueuer(ledgerSettlement),
+    escrowContractFundedBy: escrowReads.escrowContractFundedBy,
     instance,
   });
   const paymentLinks = new PaymentLinks({ store, clock, publicUrl: config.publicUrl });
@@ -211,6 +218,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
   });
   const payoutRecipients = new PayoutRecipients({ store, clock });
   const payoutBatches = new PayoutBatches({ store, clock, payouts, recipients: payoutRecipients, scheduleRun: enqueuer(payoutBatchRun) });
+  const escrow = new EscrowContracts({ store, clock, payouts, directory: escrowReads, scheduleAutoRelease: enqueuer(escrowAutoRelease) });
 
   const secretsKey = loadSecretsKey(config.secretsKey, config.dataDir);
   const secretBox = new SecretBox(secretsKey);
@@ -276,9 +284,9 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     },
   });
   // What acts on events outside the database: webhook deliveries, invoice payments by payment intent, batch items' payouts.
-  const busConsumers = [webhooks.consumer(), invoicePaymentsConsumer(clock), payoutBatchItemsConsumer(clock)];
+  const busConsumers = [webhooks.consumer(), invoicePaymentsConsumer(clock), payoutBatchItemsConsumer(clock), escrowFundingConsumer(clock)];
   const consumers = busConsumers.map((spec) => createBusConsumerFor(config, { knex, store: logStore, log }, spec));
-  registerProcesses(scheduler, { store, clock, paymentIntents, payouts, payoutBatches, billing, webhooks });
+  registerProcesses(scheduler, { store, clock, paymentIntents, payouts, payoutBatches, billing, webhooks, escrow });
   registerOperationalGauges(metrics, { knex, clock, consumers: busConsumers.map((c) => c.name), postgresLog: config.eventStore === 'postgres' && config.bus === 'postgres' });
 
   return {
@@ -300,6 +308,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     payouts,
     payoutRecipients,
     payoutBatches,
+    escrow,
     paymentCapabilities: new PaymentCapabilities({ store, clock }),
     countryActivations: new CountryActivations({ store, clock }),
     featureFlags: new FeatureFlags({ store, clock }),
