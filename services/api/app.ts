@@ -36,6 +36,7 @@ import { paymentIntentsFamily } from './routes/payment-intents.js';
 import { paymentLinksFamily } from './routes/payment-links.js';
 import { payFamily } from './routes/pay.js';
 import { payoutEngineFamily } from './routes/payout-engine.js';
+import { escrowFamily } from './routes/escrow.js';
 import { payoutsFamily } from './routes/payouts.js';
 import { sandboxFamily } from './routes/sandbox.js';
 import { webhookEndpointsFamily } from './routes/webhook-endpoints.js';
@@ -63,6 +64,7 @@ export function apiFamilies(system: System): Family[] {
     payoutsFamily(system.knex, system.payouts),
     merchantPayoutsFamily(system.knex, system.payouts),
     payoutEngineFamily(system.knex, system.payoutRecipients, system.payoutBatches),
+    escrowFamily(system.knex, system.escrow),
     paymentCapabilitiesFamily(system.knex, system.paymentCapabilities),
     configurationFamily(system.knex, system.countryActivations, system.featureFlags),
     merchantSettingsFamily(system.knex, system.store, system.clock),

@@ -3,6 +3,7 @@ import { ApiError } from '../../../packages/core/errors.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { balancesOf } from '../../../projections/balances.js';
 import { balancesAt, dailySummaries } from '../../../projections/ledger-entries.js';
+import { escrowedOf } from '../../../projections/escrow-contracts.js';
 import { endOfSecond, unixTimeQuery } from './shared.js';
 
 /** At most a year of days per request: a summary is one row per day and currency. */
@@ -39,12 +40,22 @@ export function balanceFamily(knex: Knex): Family {
         summary: 'Available, pending and reserved funds per currency; `as_of` (Unix seconds) gives them as they stood then',
         auth: { scope: 'balance.read', environmentHeader: 'optional' },
         query: { type: 'object', properties: { as_of: unixTimeQuery }, additionalProperties: false },
-        response: { type: 'object', properties: { object: { const: 'balance' }, livemode: { type: 'boolean' }, available: amounts, pending: amounts, reserved: amounts } },
+        response: {
+          type: 'object',
+          properties: {
+            object: { const: 'balance' },
+            livemode: { type: 'boolean' },
+            available: amounts,
+            pending: amounts,
+            reserved: amounts,
+            escrowed: { ...amounts, description: "Held in escrow contracts for the merchant's payers, never in available (docs/escrow.md); now, also with as_of" },
+          },
+        },
         handler: async (ctx) => {
           const asOf = ctx.query.as_of;
           const rows = asOf === undefined ? await balancesOf(knex, ctx.owner) : await balancesAt(knex, ctx.owner, endOfSecond(asOf));
           const of = (field: 'available' | 'pending' | 'reserved') => rows.map((r) => ({ amount: Number(r[field]), currency: r.currency }));
-          return { object: 'balance', livemode: ctx.principal.livemode, available: of('available'), pending: of('pending'), reserved: of('reserved') };
+          return { object: 'balance', livemode: ctx.principal.livemode, available: of('available'), pending: of('pending'), reserved: of('reserved'), escrowed: await escrowedOf(knex, ctx.owner) };
         },
       }),
       route<unknown, { from: string; to: string }>({
