@@ -322,7 +322,8 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
     const c = state.contract!;
     const release = state.releases.get(releaseId);
     if (!release) throw new ApiError('IKW-RES-001', `No such escrow release: '${releaseId}'`, 'id');
-    if (release.status !== 'pending') return toReleaseObject(release, c); // executed (answered as is) or canceled (refused by the decider)
+    if (release.status === 'canceled') throw new ApiError('IKW-ESC-005', 'This release was canceled', 'id');
+    if (release.status === 'executed') return toReleaseObject(release, c); // executing twice answers it as it is
     if (input.payoutMethodId && input.beneficiaryParticipantId) throw new ApiError('IKW-ESC-008', 'Give payoutMethodId or beneficiaryParticipantId, not both', 'beneficiaryParticipantId');
     if (input.beneficiaryParticipantId) {
       const p = state.participants.find((x) => x.id === input.beneficiaryParticipantId);
