@@ -41,17 +41,25 @@ export async function paidContract(svc: TestService, key: string, amount: number
 }
 
 /**
- * The invariants of one contract: released + refunded ≤ funded, none negative, the escrow account
- * on the ledger holds exactly heldMinor, and every entry of the balance stream balances.
+ * The invariants of one contract: released + refunded ≤ funded, none negative, pending releases
+ * covered, the escrow account on the ledger holds exactly heldMinor, and every entry of the
+ * merchant's balance stream balances. The first that fails, or null.
  */
-export async function assertInvariants(t: Test, svc: TestService, merchantId: string, key: string, contractId: string): Promise<void> {
+export async function invariantViolation(svc: TestService, merchantId: string, key: string, contractId: string): Promise<string | null> {
   const c = await ok(await escrow(svc, key, 'GET', `/contracts/${contractId}`));
   const { state } = await ledgerOf(svc, merchantId);
   const events = (await svc.system.store.readStream(balanceStream(merchantId, 'sandbox', 'xof'))) as unknown as LedgerEvent[];
-  t.ok(c.fundedMinor >= 0 && c.releasedMinor >= 0 && c.refundedMinor >= 0, 'no amount is negative');
-  t.ok(c.releasedMinor + c.refundedMinor <= c.fundedMinor, `released ${c.releasedMinor} + refunded ${c.refundedMinor} ≤ funded ${c.fundedMinor}`);
-  t.equal(c.heldMinor, c.fundedMinor - c.releasedMinor - c.refundedMinor, 'held = funded − released − refunded');
-  t.equal(balanceOf(state, escrowAccount(contractId)), c.heldMinor, 'the ledger escrow account holds what the contract says');
-  t.ok(events.every((e) => isBalanced(e.data.lines)), 'every ledger entry balances');
-  t.ok(c.pendingReleaseMinor <= c.heldMinor, 'pending releases are covered');
+  if (c.fundedMinor < 0 || c.releasedMinor < 0 || c.refundedMinor < 0 || c.heldMinor < 0) return `a negative amount: ${JSON.stringify(c)}`;
+  if (c.releasedMinor + c.refundedMinor > c.fundedMinor) return `released ${c.releasedMinor} + refunded ${c.refundedMinor} > funded ${c.fundedMinor}`;
+  if (c.heldMinor !== c.fundedMinor - c.releasedMinor - c.refundedMinor) return `held ${c.heldMinor} is not funded − released − refunded`;
+  if (c.pendingReleaseMinor > c.heldMinor) return `pending releases ${c.pendingReleaseMinor} exceed held ${c.heldMinor}`;
+  const onLedger = balanceOf(state, escrowAccount(contractId));
+  if (onLedger !== c.heldMinor) return `the ledger's escrow account holds ${onLedger}, the contract ${c.heldMinor}`;
+  const unbalanced = events.find((e) => !isBalanced(e.data.lines));
+  if (unbalanced) return `unbalanced entry ${unbalanced.data.entryId}`;
+  return null;
+}
+
+export async function assertInvariants(t: Test, svc: TestService, merchantId: string, key: string, contractId: string): Promise<void> {
+  t.equal(await invariantViolation(svc, merchantId, key, contractId), null, 'released + refunded ≤ funded, none negative, the ledger agrees, every entry balances');
 }
