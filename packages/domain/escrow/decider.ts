@@ -179,7 +179,7 @@ export const ESCROW_TRANSITIONS: Readonly<Record<ClientCommand['type'], readonly
   refund: ['funded'],
   open_dispute: ['funded'],
   resolve_dispute: ['disputed'],
-  cancel: ['draft', 'pending_funding', 'funded'],
+  cancel: ['draft', 'pending_funding', 'funded', 'canceled'], // canceling again changes nothing
 };
 
 function refuseOutside(command: ClientCommand, status: ContractStatus): void {
