@@ -178,13 +178,3 @@ export type EscrowEvent =
 
 export const escrowContractStream = (id: string) => `escrow_contract-${id}`;
 
-/** Event types merchants can receive for escrow (webhooks). */
-export const PUBLIC_ESCROW_EVENTS = [
-  'escrow_contract.created',
-  'escrow_contract.funded',
-  'escrow_contract.release_executed',
-  'escrow_contract.refunded',
-  'escrow_contract.dispute_opened',
-  'escrow_contract.dispute_resolved',
-  'escrow_contract.canceled',
-] as const;
