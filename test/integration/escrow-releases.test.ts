@@ -107,7 +107,7 @@ t.test('execute to a payout method: the payout draws on escrow, not on available
   t.same(await balance(svc, key), { available: 1_000, pending: 0, reserved: 0 });
   t.match(await ok(await escrow(svc, key, 'GET', `/contracts/${c.id}`)), { releasedMinor: 15_000, heldMinor: 5_000 });
   const unknownMethod = await ok(await escrow(svc, key, 'POST', `/releases/contract/${c.id}`, { amountMinor: 1_000 }));
-  assertError(t, await escrow(svc, key, 'POST', `/releases/${unknownMethod.id}/execute`, { payoutMethodId: '0190a8f4-6b7e-7c55-9a55-51ca0c0f1f0e' }), 'IKW-PAY-002');
+  assertError(t, await escrow(svc, key, 'POST', `/releases/${unknownMethod.id}/execute`, { payoutMethodId: '0190a8f4-6b7e-7c55-9a55-51ca0c0f1f0e' }), 'IKW-PAY-002', 'payoutMethodId');
   t.match(await ok(await escrow(svc, key, 'GET', `/releases/${unknownMethod.id}`)), { status: 'pending' }, 'a refused payout leaves the release pending');
   await assertInvariants(t, svc, merchant.id, key, c.id);
 });
@@ -115,6 +115,7 @@ t.test('execute to a payout method: the payout draws on escrow, not on available
 t.test('the contract default: ledgerDestinationType payout_method pays out to defaultPayoutMethodId', async (t) => {
   const { merchant, key } = await svc.sandboxMerchant();
   const methodId = await saveDestination(svc, key, wallet);
+  assertError(t, await escrow(svc, key, 'POST', '/contracts', { currency: 'xof', defaultPayoutMethodId: '0190a8f4-6b7e-7c55-9a55-51ca0c0f1f0e' }), 'IKW-PAY-002', 'defaultPayoutMethodId');
   const c = await fundedContract(svc, merchant.id, key, 8_000, { defaultPayoutMethodId: methodId, defaultReleaseMode: 'immediate' });
   t.equal(c.ledgerDestinationType, 'payout_method');
   const r = await ok(await escrow(svc, key, 'POST', `/releases/contract/${c.id}`, {}));

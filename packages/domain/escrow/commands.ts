@@ -13,6 +13,8 @@ import { balanceStream, type Account } from '../ledger/events.js';
 import { paymentIntentDecider } from '../payment-intent/decider.js';
 import { paymentIntentStream } from '../payment-intent/events.js';
 import type { Payouts } from '../payout/commands.js';
+import { loadPayoutMethod } from '../payout-method/commands.js';
+import { unusableReason } from '../payout-method/decider.js';
 import type { EscrowDirectory } from '../read-ports.js';
 import {
   disposableMinor,
@@ -137,6 +139,7 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
     if (fundingSourceType === 'merchant_balance' && !input.amountMinor) {
       throw new ApiError('IKW-VAL-001', 'A contract funded from the merchant balance needs amountMinor', 'amountMinor');
     }
+    if (input.defaultPayoutMethodId) await this.assertPayoutMethod(owner, input.defaultPayoutMethodId);
     const now = this.deps.clock.now();
     const id = requestRef === undefined ? newUuid() : derivedUuid(`escrow_contract|${owner.merchantId}|${owner.environment}|${requestRef}`);
     const meta = this.meta(owner, id, actor);
@@ -166,6 +169,13 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
     if (command.fundFromBalance) steps.push(this.ledgerStep(owner, code, { type: 'fund_escrow', source: id, contract: id, amount: input.amountMinor! }, meta));
     await handleSteps(this.deps.store, steps, { onConflict: 'contended' });
     return toContractObject((await this.load(id)).state);
+  }
+
+  /** A default payout method must be one of this merchant's, not deleted (its safety delay is checked at payout). */
+  private async assertPayoutMethod(owner: Owner, id: string): Promise<void> {
+    const reason = unusableReason(await loadPayoutMethod(this.deps.store, id), owner.merchantId, owner.environment, this.deps.clock.now());
+    if (reason === 'missing') throw new ApiError('IKW-PAY-002', `No such payout method: '${id}'`, 'defaultPayoutMethodId');
+    if (reason === 'inactive') throw new ApiError('IKW-PAY-003', undefined, 'defaultPayoutMethodId');
   }
 
   private scheduleAutoRelease(ref: ContractRef, at: string): Promise<void> {
@@ -335,12 +345,17 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
     if (payoutMethodId) {
       // The payout is named by its release, so an execution retried after a crash finds it.
       const payoutId = derivedId('po', `escrow_payout|${releaseId}`);
-      await this.deps.payouts.createFromEscrow(
-        owner,
-        { payoutId, payoutMethodId, currency: c.currency, amount: release.amountMinor, contractId, metadata: { escrow_contract: contractId, escrow_release: releaseId } },
-        (fee) => this.contractStep(contractId, { type: 'execute_release', owner, at, releaseId, destination: { type: 'payout', payoutMethodId, payoutId, fee } }, meta),
-        actor,
-      );
+      await this.deps.payouts
+        .createFromEscrow(
+          owner,
+          { payoutId, payoutMethodId, currency: c.currency, amount: release.amountMinor, contractId, metadata: { escrow_contract: contractId, escrow_release: releaseId } },
+          (fee) => this.contractStep(contractId, { type: 'execute_release', owner, at, releaseId, destination: { type: 'payout', payoutMethodId, payoutId, fee } }, meta),
+          actor,
+        )
+        .catch((err: unknown) => {
+          // The payouts' refusals name their own field; here it is this family's.
+          throw err instanceof ApiError && err.param === 'payout_method_id' ? new ApiError(err.code, err.message, 'payoutMethodId') : err;
+        });
     } else {
       const destination: ReleaseDestination = { type: 'ledger_transfer', beneficiaryParticipantId: input.beneficiaryParticipantId ?? null, accountCode: c.ledgerDestinationAccountCode };
       await handleSteps(

@@ -174,8 +174,8 @@ export const ESCROW_TRANSITIONS: Readonly<Record<ClientCommand['type'], readonly
   add_milestone: ['draft', 'pending_funding', 'funded'],
   complete_milestone: ['draft', 'pending_funding', 'funded', 'disputed'],
   create_release: ['funded'],
-  execute_release: ['funded', 'completed'],
-  cancel_release: ['funded', 'completed', 'disputed'],
+  execute_release: ['funded'],
+  cancel_release: ['funded', 'disputed'],
   refund: ['funded'],
   open_dispute: ['funded'],
   resolve_dispute: ['disputed'],
@@ -335,7 +335,7 @@ export const escrowDecider: Decider<EscrowCommand, EscrowState, EscrowEvent> = {
           for (const r of s.releases.values()) {
             if (r.status === 'pending') drafts.push({ type: 'escrow_contract.release_canceled', data: { releaseId: r.id, at, release: { ...r, status: 'canceled', canceledAt: at } } });
           }
-          if (p.releaseMinor + p.refundMinor !== heldMinor(s)) throw new Error(`Resolution plan ${p.releaseMinor}+${p.refundMinor} does not divide ${heldMinor(s)}`);
+          if (p.releaseMinor + p.refundMinor !== heldMinor(s)) throw new ApiError('IKW-RES-003', 'The contract changed while the dispute was being resolved; retry');
         }
         const resolved: Dispute = { ...d, status: 'resolved', outcome: command.outcome, outcomeMetadata: command.outcomeMetadata, releasedMinor: p.releaseMinor, refundedMinor: p.refundMinor, resolvedAt: at };
         drafts.push({
