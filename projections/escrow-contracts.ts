@@ -61,11 +61,3 @@ export async function escrowContractFundedBy(knex: Knex, owner: Owner, paymentIn
   return row?.id;
 }
 
-/** What each currency's contracts hold in escrow now (GET /api/v1/balance `escrowed`). */
-export async function escrowedOf(knex: Knex, owner: Owner): Promise<{ currency: string; amount: number }[]> {
-  const rows = await ownedRows(knex, 'read.escrow_contracts', owner)
-    .groupBy('currency')
-    .orderBy('currency')
-    .select<{ currency: string; held: string }[]>('currency', knex.raw(`sum((object->>'heldMinor')::bigint)::bigint AS held`));
-  return rows.map((r) => ({ currency: r.currency, amount: Number(r.held) }));
-}

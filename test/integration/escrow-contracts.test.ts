@@ -143,9 +143,13 @@ t.test('participants and milestones', async (t) => {
 t.test('refund to the payer: part, then the rest; never more than is held', async (t) => {
   const { merchant, key } = await svc.sandboxMerchant();
   const c = await fundedContract(svc, merchant.id, key, 20_000);
+  const fundedAt = Math.floor(svc.clock.now().getTime() / 1000);
+  svc.clock.advance(2_000);
   assertError(t, await escrow(svc, key, 'POST', `/contracts/${c.id}/refund`, { amountMinor: 20_001 }), 'IKW-ESC-004', 'amountMinor');
   const part = await ok(await escrow(svc, key, 'POST', `/contracts/${c.id}/refund`, { amountMinor: 5_000 }));
   t.match(part, { refundedMinor: 5_000, heldMinor: 15_000, status: 'funded' });
+  t.same((await balanceObject(svc, key)).escrowed, [{ amount: 15_000, currency: 'xof' }]);
+  t.same((await ok(await svc.request('GET', `/api/v1/balance?as_of=${fundedAt}`, { key }))).escrowed, [{ amount: 20_000, currency: 'xof' }], 'as_of: escrowed as it stood then');
   t.equal((await balance(svc, key)).available, 5_000, 'a contract funded from the balance is refunded to it');
   const rest = await ok(await escrow(svc, key, 'POST', `/contracts/${c.id}/refund`, {}));
   t.match(rest, { refundedMinor: 20_000, heldMinor: 0, status: 'completed' });

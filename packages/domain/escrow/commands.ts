@@ -183,10 +183,6 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
     return this.deps.scheduleAutoRelease(ref, due);
   }
 
-  async get(owner: Owner, id: string): Promise<ContractObject> {
-    return toContractObject(await this.owned(owner, id));
-  }
-
   /** Links the payer's payment intent: when it succeeds, its funds are posted to the contract's escrow. */
   async submitForFunding(owner: Owner, id: string, paymentIntentId: string, actor: Actor): Promise<ContractObject> {
     const state = await this.owned(owner, id);
@@ -377,11 +373,6 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
     return toReleaseObject(result.state.releases.get(releaseId)!, result.state.contract!);
   }
 
-  async getRelease(owner: Owner, releaseId: string): Promise<ReleaseObject> {
-    const state = await this.owned(owner, await this.contractOf('release', owner, releaseId));
-    return toReleaseObject(state.releases.get(releaseId)!, state.contract!);
-  }
-
   async openDispute(owner: Owner, contractId: string, input: { reason: string; openedByRole?: DisputeOpener | null }, actor: Actor): Promise<DisputeObject> {
     const at = this.deps.clock.now();
     const dispute = {
@@ -442,11 +433,6 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
     if (input.outcome === 'dismissed' && c.autoReleaseAtUtc) await this.scheduleAutoRelease({ ...owner, contractId }, c.autoReleaseAtUtc);
     const after = (await this.load(contractId)).state;
     return toDisputeObject(after.disputes.get(disputeId)!, c);
-  }
-
-  async getDispute(owner: Owner, disputeId: string): Promise<DisputeObject> {
-    const state = await this.owned(owner, await this.contractOf('dispute', owner, disputeId));
-    return toDisputeObject(state.disputes.get(disputeId)!, state.contract!);
   }
 
   /**

@@ -2,8 +2,7 @@ import type { Knex } from 'knex';
 import { ApiError } from '../../../packages/core/errors.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { balancesOf } from '../../../projections/balances.js';
-import { balancesAt, dailySummaries } from '../../../projections/ledger-entries.js';
-import { escrowedOf } from '../../../projections/escrow-contracts.js';
+import { balancesAt, dailySummaries, escrowedAt } from '../../../projections/ledger-entries.js';
 import { endOfSecond, unixTimeQuery } from './shared.js';
 
 /** At most a year of days per request: a summary is one row per day and currency. */
@@ -48,14 +47,14 @@ export function balanceFamily(knex: Knex): Family {
             available: amounts,
             pending: amounts,
             reserved: amounts,
-            escrowed: { ...amounts, description: "Held in escrow contracts for the merchant's payers, never in available (docs/escrow.md); now, also with as_of" },
+            escrowed: { ...amounts, description: "Held in escrow contracts for the merchant's payers, never in available (docs/escrow.md)" },
           },
         },
         handler: async (ctx) => {
           const asOf = ctx.query.as_of;
           const rows = asOf === undefined ? await balancesOf(knex, ctx.owner) : await balancesAt(knex, ctx.owner, endOfSecond(asOf));
           const of = (field: 'available' | 'pending' | 'reserved') => rows.map((r) => ({ amount: Number(r[field]), currency: r.currency }));
-          return { object: 'balance', livemode: ctx.principal.livemode, available: of('available'), pending: of('pending'), reserved: of('reserved'), escrowed: await escrowedOf(knex, ctx.owner) };
+          return { object: 'balance', livemode: ctx.principal.livemode, available: of('available'), pending: of('pending'), reserved: of('reserved'), escrowed: await escrowedAt(knex, ctx.owner, asOf === undefined ? undefined : endOfSecond(asOf)) };
         },
       }),
       route<unknown, { from: string; to: string }>({
