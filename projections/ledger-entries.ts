@@ -92,11 +92,11 @@ export async function balancesAt(knex: Knex, owner: Owner, at: Date): Promise<Ba
 }
 
 /**
- * What the owner's escrow contracts held per currency (every currency with entries), now or as
- * the ledger stood at `at`: GET /api/v1/balance `escrowed`.
+ * What the owner's escrow contracts held per currency (each currency with escrow entries), now or
+ * as the ledger stood at `at`: GET /api/v1/balance `escrowed`.
  */
 export async function escrowedAt(knex: Knex, owner: Owner, at?: Date): Promise<{ currency: string; amount: number }[]> {
-  const entries = ownedRows(knex, 'read.ledger_entries', owner);
+  const entries = ownedRows(knex, 'read.ledger_entries', owner).where('kind', 'like', 'escrow%');
   if (at) entries.where('posted_at', '<=', at);
   const rows = await entries.groupBy('currency').orderBy('currency').select<{ currency: string; escrowed: string }[]>('currency', knex.raw('sum(escrowed)::bigint AS escrowed'));
   return rows.map((r) => ({ currency: r.currency, amount: Number(r.escrowed) }));

@@ -58,7 +58,7 @@ t.test('balance?as_of, balance-transactions?created[lte] and `sika ledger balanc
   await settleDue(svc, merchant.id);
   await capture(); // payment settled
   const fee = payoutFee(10_000, { type: 'mobile_money', operator: 'orange_money' });
-  t.same(moments.at(-1)!.balance, { object: 'balance', livemode: false, available: [{ amount: 100_000 - 10_000 - fee + 19_900, currency: 'xof' }], pending: [{ amount: 0, currency: 'xof' }], reserved: [{ amount: 0, currency: 'xof' }], escrowed: [{ amount: 0, currency: 'xof' }] }, 'the workload did what it should');
+  t.same(moments.at(-1)!.balance, { object: 'balance', livemode: false, available: [{ amount: 100_000 - 10_000 - fee + 19_900, currency: 'xof' }], pending: [{ amount: 0, currency: 'xof' }], reserved: [{ amount: 0, currency: 'xof' }] }, 'the workload did what it should');
 
   for (const [i, m] of moments.entries()) {
     const res = await svc.request('GET', `/api/v1/balance?as_of=${m.at}`, { key });
@@ -72,7 +72,7 @@ t.test('balance?as_of, balance-transactions?created[lte] and `sika ledger balanc
     const captured = m.balance as Record<'available' | 'pending' | 'reserved', { amount: number }[]>;
     t.same(printed.balances, [{ environment: 'sandbox', currency: 'xof', available: captured.available[0]!.amount, pending: captured.pending[0]!.amount, reserved: captured.reserved[0]!.amount }], `the CLI, from the log, agrees at moment ${i}`);
   }
-  t.same((await svc.request('GET', `/api/v1/balance?as_of=${before}`, { key })).body, { object: 'balance', livemode: false, available: [], pending: [], reserved: [], escrowed: [] }, 'before the first entry: nothing');
+  t.same((await svc.request('GET', `/api/v1/balance?as_of=${before}`, { key })).body, { object: 'balance', livemode: false, available: [], pending: [], reserved: [] }, 'before the first entry: nothing');
   t.same(await balanceTransactions(svc, key, `?created[lte]=${before}`), []);
 
   const range = await balanceTransactions(svc, key, `?limit=100&created[gte]=${moments[1]!.at}&created[lt]=${moments[3]!.at}`);
@@ -81,7 +81,7 @@ t.test('balance?as_of, balance-transactions?created[lte] and `sika ledger balanc
 
   // Tenant isolation: another merchant's key sees its own (empty) ledger at every moment.
   const theirs = await svc.request('GET', `/api/v1/balance?as_of=${moments.at(-1)!.at}`, { key: other.key });
-  t.same(theirs.body, { object: 'balance', livemode: false, available: [], pending: [], reserved: [], escrowed: [] });
+  t.same(theirs.body, { object: 'balance', livemode: false, available: [], pending: [], reserved: [] });
   t.same(await balanceTransactions(svc, other.key, `?created[lte]=${moments.at(-1)!.at}`), []);
 });
 

@@ -47,14 +47,15 @@ export function balanceFamily(knex: Knex): Family {
             available: amounts,
             pending: amounts,
             reserved: amounts,
-            escrowed: { ...amounts, description: "Held in escrow contracts for the merchant's payers, never in available (docs/escrow.md)" },
+            escrowed: { ...amounts, description: "Held in escrow contracts for the merchant's payers, never in available (docs/escrow.md); only for merchants that have had any" },
           },
         },
         handler: async (ctx) => {
           const asOf = ctx.query.as_of;
           const rows = asOf === undefined ? await balancesOf(knex, ctx.owner) : await balancesAt(knex, ctx.owner, endOfSecond(asOf));
           const of = (field: 'available' | 'pending' | 'reserved') => rows.map((r) => ({ amount: Number(r[field]), currency: r.currency }));
-          return { object: 'balance', livemode: ctx.principal.livemode, available: of('available'), pending: of('pending'), reserved: of('reserved'), escrowed: await escrowedAt(knex, ctx.owner, asOf === undefined ? undefined : endOfSecond(asOf)) };
+          const escrowed = await escrowedAt(knex, ctx.owner, asOf === undefined ? undefined : endOfSecond(asOf));
+          return { object: 'balance', livemode: ctx.principal.livemode, available: of('available'), pending: of('pending'), reserved: of('reserved'), ...(escrowed.length > 0 ? { escrowed } : {}) };
         },
       }),
       route<unknown, { from: string; to: string }>({
