@@ -130,6 +130,26 @@ export const balanceTransactionsProjection: Projection = {
       case 'refund':
         await insert('refund', 'available');
         return void (await draw(-e.net, null));
+      case 'escrow_payout_hold':
+        // A release paid out: the payout's funds come from escrow, not from the available queue.
+        return void (await insert('payout', 'pending'));
+      case 'escrow_funding':
+        // Funded from the merchant's own available balance: it leaves it. A payment into escrow never touched it.
+        if (e.lines.some((l) => l.account === 'available')) {
+          await insert('escrow_funding', 'available');
+          await draw(-e.net, null);
+        }
+        return;
+      case 'escrow_release':
+        await insert('escrow_release', 'available');
+        return void (await addLots([{ id: e.entryId, net: e.net }]));
+      case 'escrow_refund':
+        // Back to a payer who funded from the merchant's available balance: it returns there.
+        if (e.lines.some((l) => l.account === 'available')) {
+          await insert('escrow_refund', 'available');
+          await addLots([{ id: e.entryId, net: e.net }]);
+        }
+        return;
       case 'batch_hold':
       case 'batch_release':
         // A batch's reservation is listed through its payouts (one row each, at allocation, drawing on

@@ -34,6 +34,11 @@ export const ledgerEntriesProjection: Projection = {
         );
         CREATE INDEX ledger_entries_balance ON read.ledger_entries (merchant_id, environment, currency, posted_at)`),
     },
+    {
+      // What the entry moved in or out of escrow accounts (docs/escrow.md); no entry before escrow had any.
+      name: 'ledger_entries/002-escrowed',
+      up: (knex) => knex.raw('ALTER TABLE read.ledger_entries ADD COLUMN escrowed bigint NOT NULL DEFAULT 0'),
+    },
   ],
   handles: ['ledger.entry_posted'],
   async apply(trx, event) {
@@ -42,6 +47,7 @@ export const ledgerEntriesProjection: Projection = {
     for (const line of e.lines) {
       if ((MERCHANT_ACCOUNTS as readonly string[]).includes(line.account)) moved[line.account as MerchantAccount] += line.amount;
     }
+    const escrowed = e.lines.filter((l) => l.account.startsWith('escrow:')).reduce((sum, l) => sum + l.amount, 0);
     await trx('read.ledger_entries')
       .insert({
         entry_id: e.entryId,
@@ -55,6 +61,7 @@ export const ledgerEntriesProjection: Projection = {
         fee: e.fee,
         net: e.net,
         ...moved,
+        escrowed,
         posted_at: e.postedAt,
       })
       .onConflict('entry_id')
@@ -82,6 +89,17 @@ export async function balancesAt(knex: Knex, owner: Owner, at: Date): Promise<Ba
       knex.raw('sum(reserved)::bigint AS reserved'),
     );
   return rows.map((r) => ({ currency: r.currency, available: Number(r.available), pending: Number(r.pending), reserved: Number(r.reserved) }));
+}
+
+/**
+ * What the owner's escrow contracts held per currency (each currency with escrow entries), now or
+ * as the ledger stood at `at`: GET /api/v1/balance `escrowed`.
+ */
+export async function escrowedAt(knex: Knex, owner: Owner, at?: Date): Promise<{ currency: string; amount: number }[]> {
+  const entries = ownedRows(knex, 'read.ledger_entries', owner).where('kind', 'like', 'escrow%');
+  if (at) entries.where('posted_at', '<=', at);
+  const rows = await entries.groupBy('currency').orderBy('currency').select<{ currency: string; escrowed: string }[]>('currency', knex.raw('sum(escrowed)::bigint AS escrowed'));
+  return rows.map((r) => ({ currency: r.currency, amount: Number(r.escrowed) }));
 }
 
 /** One day of one currency's balance (available + pending + reserved): opening + in − out − fees = closing. */
@@ -117,8 +135,9 @@ export async function dailySummaries(knex: Knex, owner: Owner, from: Date, to: D
     .select<{ currency: string; day: string; in: string; out: string; fees: string }[]>(
       'currency',
       knex.raw(`to_char(posted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day`),
-      knex.raw(`sum(CASE WHEN kind = 'payment' THEN amount ELSE 0 END)::bigint AS in`),
-      knex.raw(`sum(CASE WHEN kind IN ('payout_paid', 'refund') THEN -amount ELSE 0 END)::bigint AS out`),
+      // Escrow entries count by what they moved in or out of the merchant's own accounts (docs/escrow.md).
+      knex.raw(`sum(CASE WHEN kind = 'payment' THEN amount WHEN kind LIKE 'escrow%' THEN greatest(available + pending + reserved, 0) ELSE 0 END)::bigint AS in`),
+      knex.raw(`sum(CASE WHEN kind IN ('payout_paid', 'refund') THEN -amount WHEN kind LIKE 'escrow%' THEN greatest(-(available + pending + reserved), 0) ELSE 0 END)::bigint AS out`),
       knex.raw(`sum(CASE WHEN kind IN ('payment', 'payout_paid') THEN fee ELSE 0 END)::bigint AS fees`),
     );
   const balance = new Map(openings.map((o) => [o.currency, Number(o.total)]));

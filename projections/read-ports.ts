@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import type { ReadPorts } from '../packages/domain/read-ports.js';
 import type { ActivationRule } from '../packages/domain/country-activation/events.js';
 import { EvictedByEvents } from '../packages/eventstore/evicted-cache.js';
 import type { EventStore } from '../packages/eventstore/port.js';
+import type { EscrowDirectory, ReadPorts } from '../packages/domain/read-ports.js';
 import { findCustomer } from './customers.js';
 import { listMemberships, organizationOfMerchant } from './organizations.js';
 import { liveSessionRole } from './user-sessions.js';
@@ -10,6 +10,9 @@ import { findPaymentIntent } from './payment-intents.js';
 import { activationRule } from './country-activations.js';
 import { governingCapability } from './payment-capabilities.js';
 import { findPrices } from './products.js';
+import { escrowContractFundedBy } from './escrow-contracts.js';
+import { contractOfDispute } from './escrow-disputes.js';
+import { contractOfRelease } from './escrow-releases.js';
 
 /** The domain's read ports (packages/domain/read-ports.ts) over the read models. */
 export function readPorts(knex: Knex): ReadPorts {
@@ -51,5 +54,14 @@ export function rememberedGates(reads: ReadPorts, store: EventStore): { reads: R
       capabilityRefusal: async (owner, method) =>
         (await cache.get(`capability|${owner.merchantId}|${owner.environment}|${JSON.stringify(method)}`, () => reads.capabilityRefusal(owner, method), all)) as Refusal,
     },
+  };
+}
+
+/** The escrow family's read port (packages/domain/read-ports.ts) over its read models. */
+export function escrowDirectory(knex: Knex): EscrowDirectory {
+  return {
+    contractOfRelease: (owner, id) => contractOfRelease(knex, owner, id),
+    contractOfDispute: (owner, id) => contractOfDispute(knex, owner, id),
+    escrowContractFundedBy: (owner, id) => escrowContractFundedBy(knex, owner, id),
   };
 }

@@ -42,6 +42,9 @@ import { userSecurityEventsProjection } from './user-security-events.js';
 import { userSessionsProjection } from './user-sessions.js';
 import { usersProjection } from './users.js';
 import { webhookEndpointsProjection } from './webhook-endpoints.js';
+import { escrowContractsProjection } from './escrow-contracts.js';
+import { escrowDisputesProjection } from './escrow-disputes.js';
+import { escrowReleasesProjection } from './escrow-releases.js';
 import type { Projection } from './projection.js';
 
 /** Every read model the service keeps, in the order they are migrated. */
@@ -100,4 +103,8 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   // Intelligence: KPIs, lifecycle and decisions
   intelligencePaymentsProjection,
   intelligenceDecisionsProjection,
+  // Escrow
+  escrowContractsProjection,
+  escrowReleasesProjection,
+  escrowDisputesProjection,
 ];

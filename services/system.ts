@@ -56,6 +56,8 @@ import { WebhookDispatcher } from '../packages/webhooks/dispatcher.js';
 import { Notifier } from '../packages/webhooks/notifier.js';
 import { loadSecretsKey, SecretBox } from '../packages/core/secrets.js';
 import {
+  escrowAutoRelease,
+  escrowFundingConsumer,
   invoicePaymentsConsumer,
   ledgerSettlement,
   payinCallback,
@@ -76,7 +78,8 @@ import {
   type Process,
 } from '../packages/processes/index.js';
 import { readPayoutSettings } from '../projections/payout-settings.js';
-import { readPorts, rememberedGates } from '../projections/read-ports.js';
+import { escrowDirectory, readPorts, rememberedGates } from '../projections/read-ports.js';
+import { EscrowContracts } from '../packages/domain/escrow/commands.js';
 import { ALL_PROJECTIONS } from '../projections/registry.js';
 import type { Projection } from '../projections/projection.js';
 import { inlineProjections, ProjectionRunner, rebuildInline, resetForRebuild } from '../projections/runner.js';
@@ -125,6 +128,8 @@ export interface System {
   payoutBatches: PayoutBatches;
   /** The marketplace: commission rules, sellers, orders, refunds and settlements (docs/marketplace.md). */
   marketplace: Marketplace;
+  /** Escrow contracts, their releases and disputes (docs/escrow.md). */
+  escrow: EscrowContracts;
   /** What each merchant may use, over the catalog's defaults (docs/payment-capabilities.md). */
   paymentCapabilities: PaymentCapabilities;
   /** Country activations and platform feature flags (docs/configuration.md). */
@@ -224,6 +229,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
       gates.cache.evict(events);
     });
   }
+  const escrowReads = escrowDirectory(knex);
   const paymentIntents = new PaymentIntents({
     customers: reads,
     store,
@@ -235,6 +241,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     defaultReturnUrl: async (merchantId, environment) => (await readPayoutSettings(knex, merchantId, environment)).settings.defaultReturnUrl,
     settlementDelayMs: (env) => (env === 'sandbox' ? 0 : config.settlementDelayMs),
     scheduleSettlement: enqueuer(ledgerSettlement),
+    escrowContractFundedBy: escrowReads.escrowContractFundedBy,
     instance,
     // Declared below: the marketplace creates orders' intents with this service.
     orderPayments: { recordPayment: (payment, meta) => marketplace.orders.recordPayment(payment, meta) },
@@ -269,6 +276,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     }),
     payouts: new SellerPayouts({ payouts, sellers: marketplaceSellers }),
   };
+  const escrow = new EscrowContracts({ store, clock, payouts, directory: escrowReads, scheduleAutoRelease: enqueuer(escrowAutoRelease) });
 
   const secretsKey = loadSecretsKey(config.secretsKey, config.dataDir);
   const secretBox = new SecretBox(secretsKey);
@@ -346,9 +354,16 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
   });
   // What acts on events outside the database: webhook deliveries, invoice payments by payment intent, batch items' payouts.
   const supportTickets = new SupportTickets({ store, clock, messenger, supportEmail: config.supportEmail });
-  const busConsumers = [webhooks.consumer(), invoicePaymentsConsumer(clock), payoutBatchItemsConsumer(clock), supportTicketsConsumer(clock), assetPurgeConsumer(clock)];
+  const busConsumers = [
+    webhooks.consumer(),
+    invoicePaymentsConsumer(clock),
+    payoutBatchItemsConsumer(clock),
+    supportTicketsConsumer(clock),
+    assetPurgeConsumer(clock),
+    escrowFundingConsumer(clock),
+  ];
   const consumers = busConsumers.map((spec) => createBusConsumerFor(config, { knex, store: logStore, log }, spec));
-  registerProcesses(scheduler, { store, clock, paymentIntents, payouts, payoutBatches, billing, webhooks, supportTickets, assets });
+  registerProcesses(scheduler, { store, clock, paymentIntents, payouts, payoutBatches, billing, webhooks, supportTickets, assets, escrow });
   registerOperationalGauges(metrics, { knex, clock, consumers: busConsumers.map((c) => c.name), postgresLog: config.eventStore === 'postgres' && config.bus === 'postgres' });
 
   return {
@@ -373,6 +388,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     payoutRecipients,
     payoutBatches,
     marketplace,
+    escrow,
     paymentCapabilities: new PaymentCapabilities({ store, clock }),
     countryActivations: new CountryActivations({ store, clock }),
     featureFlags: new FeatureFlags({ store, clock }),

@@ -71,3 +71,11 @@ export interface MarketplaceDueShares {
    */
   dueShares(owner: Owner, currency: string | undefined, at: Date, limit: number): Promise<DueShare[]>;
 }
+
+/** What escrow commands read: which contract a release or dispute belongs to, and which one a payment intent funds. */
+export interface EscrowDirectory {
+  contractOfRelease(owner: Owner, releaseId: string): Promise<string | undefined>;
+  contractOfDispute(owner: Owner, disputeId: string): Promise<string | undefined>;
+  /** The contract this payment intent was submitted to fund, if any: its payment is posted to that contract's escrow. */
+  escrowContractFundedBy(owner: Owner, paymentIntentId: string): Promise<string | undefined>;
+}

@@ -1,4 +1,6 @@
 import type { Scheduler } from '../scheduler/scheduler.js';
+import { escrowAutoRelease } from './escrow-auto-release.js';
+import { escrowFunding } from './escrow-funding.js';
 import { invoicePayment } from './invoice-payment.js';
 import { ledgerSettlement } from './ledger-settlement.js';
 import { payinCallback } from './payin-callback.js';
@@ -21,6 +23,8 @@ export { invoicePayment, invoicePaymentsConsumer } from './invoice-payment.js';
 export { payoutBatchItemsConsumer } from './payout-batch-item.js';
 export { supportTicketForward, supportTicketsConsumer } from './support-ticket-forward.js';
 export { assetPurge, assetPurgeConsumer } from './asset-purge.js';
+export { escrowFundingConsumer } from './escrow-funding.js';
+export { escrowAutoRelease, escrowFunding };
 export { ledgerSettlement, payinCallback, payoutBatchItem, payoutBatchRun, payoutCallback, payoutOverdue, payoutReconcile, refundReconcile };
 export { subscriptionInvoiceDue, subscriptionInvoiceIssue, subscriptionRenewal, walletApplication, webhookDelivery };
 export type { Process, ProcessServices } from './process.js';
@@ -43,6 +47,8 @@ export const PROCESSES: readonly Process<never>[] = [
   refundReconcile,
   supportTicketForward,
   assetPurge,
+  escrowFunding,
+  escrowAutoRelease,
 ] as readonly Process<never>[];
 
 export function registerProcesses(scheduler: Scheduler, services: ProcessServices): void {

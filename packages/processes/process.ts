@@ -1,5 +1,6 @@
 import type { Clock } from '../core/clock.js';
 import type { Billing } from '../domain/billing/service.js';
+import type { EscrowContracts } from '../domain/escrow/commands.js';
 import type { PaymentIntents } from '../domain/payment-intent/commands.js';
 import type { Payouts } from '../domain/payout/commands.js';
 import type { PayoutBatches } from '../domain/payout-batch/commands.js';
@@ -20,6 +21,7 @@ export interface ProcessServices {
   webhooks: WebhookDispatcher;
   supportTickets: SupportTickets;
   assets: Assets;
+  escrow: EscrowContracts;
 }
 
 /**
@@ -41,4 +43,5 @@ export const lanes = {
   payout: (p: { payoutId: string }) => `payout:${p.payoutId}`,
   paymentIntent: (p: { paymentIntentId: string }) => `payment_intent:${p.paymentIntentId}`,
   delivery: (p: { deliveryId: string }) => `delivery:${p.deliveryId}`,
+  escrowContract: (p: { contractId: string }) => `escrow_contract:${p.contractId}`,
 };

@@ -37,6 +37,7 @@ import { paymentLinksFamily } from './routes/payment-links.js';
 import { payFamily } from './routes/pay.js';
 import { payoutEngineFamily } from './routes/payout-engine.js';
 import { marketplaceFamily } from './routes/marketplace.js';
+import { escrowFamily } from './routes/escrow.js';
 import { payoutsFamily } from './routes/payouts.js';
 import { sandboxFamily } from './routes/sandbox.js';
 import { webhookEndpointsFamily } from './routes/webhook-endpoints.js';
@@ -68,6 +69,7 @@ export function apiFamilies(system: System): Family[] {
     merchantPayoutsFamily(system.knex, system.payouts),
     payoutEngineFamily(system.knex, system.payoutRecipients, system.payoutBatches),
     marketplaceFamily(system.knex, system.marketplace),
+    escrowFamily(system.knex, system.escrow),
     paymentCapabilitiesFamily(system.knex, system.paymentCapabilities),
     configurationFamily(system.knex, system.countryActivations, system.featureFlags),
     merchantSettingsFamily(system.knex, system.store, system.clock),

@@ -1,7 +1,7 @@
 import { ApiError } from '../../core/errors.js';
 import type { Decider } from '../../core/decider.js';
 import type { Environment } from '../merchant/events.js';
-import type { Account, EntryKind, EntryPosted, LedgerEvent, Line } from './events.js';
+import { escrowAccount, type Account, type EntryKind, type EntryPosted, type LedgerEvent, type Line } from './events.js';
 
 export interface LedgerContext {
   merchantId: string;
@@ -14,7 +14,7 @@ export interface LedgerContext {
 
 export type LedgerCommand = LedgerContext &
   (
-    | { type: 'post_payment'; source: string; clearing: Account; amount: number; fee: number; availableOn: Date }
+    | { type: 'post_payment'; source: string; clearing: Account; amount: number; fee: number; availableOn: Date; escrowContract?: string }
     | { type: 'settle_due' }
     | { type: 'hold_payout'; source: string; amount: number; fee: number }
     | { type: 'complete_payout'; source: string; clearing: Account }
@@ -23,6 +23,10 @@ export type LedgerCommand = LedgerContext &
     | { type: 'hold_batch'; source: string; amount: number; fee: number }
     | { type: 'allocate_batch_payout'; source: string; batch: string; amount: number; fee: number }
     | { type: 'release_batch'; source: string }
+    | { type: 'fund_escrow'; source: string; contract: string; amount: number }
+    | { type: 'release_escrow'; source: string; contract: string; amount: number }
+    | { type: 'hold_escrow_payout'; source: string; contract: string; amount: number; fee: number }
+    | { type: 'refund_escrow'; source: string; contract: string; amount: number; to: Account }
   );
 
 interface PendingPayment {
@@ -58,7 +62,7 @@ function entry(
   kind: EntryKind,
   source: string,
   lines: Line[],
-  amounts: { amount: number; fee: number; net: number; batch?: string },
+  amounts: { amount: number; fee: number; net: number; batch?: string; contract?: string },
   availableOn = ctx.at,
 ): LedgerEvent {
   if (!isBalanced(lines)) throw new Error(`Unbalanced ${kind} entry for ${source}`);
@@ -92,6 +96,19 @@ function assertAmounts(...amounts: number[]): void {
   for (const a of amounts) if (!Number.isSafeInteger(a) || a < 0) throw new Error(`Ledger amounts must be non-negative integers, got ${a}`);
 }
 
+/** The amounts of an entry without fee, as the merchant's balance sees them. */
+const signed = (amount: number) => ({ amount, fee: 0, net: amount });
+
+/**
+ * A movement out of a contract's escrow: the contract decided it, so running short means the two
+ * disagree, a bug rather than a refusal; the escrow account never goes below zero.
+ */
+function assertEscrowCovers(state: LedgerState, command: { contract: string; amount: number }): void {
+  assertAmounts(command.amount);
+  const held = balanceOf(state, escrowAccount(command.contract));
+  if (held < command.amount) throw new Error(`Escrow ${command.contract} holds ${held}, less than ${command.amount}`);
+}
+
 /**
  * The balance of one merchant × environment × currency as a Decider. Every entry balances;
  * `available` never goes below zero (a payout hold that would overdraw it is refused). Because the
@@ -117,6 +134,10 @@ export const ledgerDecider: Decider<LedgerCommand, LedgerState, LedgerEvent> = {
       case 'batch_hold':
         holds = new Map(holds).set(e.source, { total: -e.net, fee: e.fee });
         break;
+      case 'escrow_payout_hold':
+        // The payout's hold came out of escrow: the payout sends `total - fee`, as complete_payout posts it.
+        holds = new Map(holds).set(e.source, { total: -e.net, fee: e.fee });
+        break;
       case 'batch_allocation': {
         // The payout's hold is carved out of its batch's: the reserved total does not change.
         holds = new Map(holds).set(e.source, { total: -e.net, fee: e.fee });
@@ -131,6 +152,9 @@ export const ledgerDecider: Decider<LedgerCommand, LedgerState, LedgerEvent> = {
         holds.delete(e.source);
         break;
       case 'refund':
+      case 'escrow_funding':
+      case 'escrow_release':
+      case 'escrow_refund':
         break;
     }
     return { balances, posted, pending, holds };
@@ -139,10 +163,20 @@ export const ledgerDecider: Decider<LedgerCommand, LedgerState, LedgerEvent> = {
   decide(command, state) {
     switch (command.type) {
       case 'post_payment': {
-        if (state.posted.has(`payment:${command.source}`)) return [];
+        if (state.posted.has(`payment:${command.source}`) || state.posted.has(`escrow_funding:${command.source}`)) return [];
         assertAmounts(command.amount, command.fee);
         if (command.fee > command.amount) throw new Error('A payment fee cannot exceed the amount');
         const net = command.amount - command.fee;
+        if (command.escrowContract !== undefined) {
+          // The buyer's money goes to the contract's escrow, never to pending or available.
+          return [
+            entry(command, 'escrow_funding', command.source, [
+              { account: command.clearing, amount: -command.amount },
+              { account: escrowAccount(command.escrowContract), amount: net },
+              { account: 'fees', amount: command.fee },
+            ], { amount: command.amount, fee: command.fee, net, contract: command.escrowContract }),
+          ];
+        }
         const payment = entry(command, 'payment', command.source, [
           { account: command.clearing, amount: -command.amount },
           { account: 'pending', amount: net },
@@ -231,6 +265,52 @@ export const ledgerDecider: Decider<LedgerCommand, LedgerState, LedgerEvent> = {
             { account: 'reserved', amount: -hold.total },
             { account: 'available', amount: hold.total },
           ], { amount: hold.total - hold.fee, fee: -hold.fee, net: hold.total }),
+        ];
+      }
+      case 'fund_escrow': {
+        if (state.posted.has(`escrow_funding:${command.source}`)) return [];
+        assertAmounts(command.amount);
+        const available = balanceOf(state, 'available');
+        if (available < command.amount) {
+          throw new ApiError('IKW-BAL-001', `Available balance ${available} ${command.currency.toLowerCase()} does not cover the escrow funding (${command.amount})`, 'amountMinor');
+        }
+        return [
+          entry(command, 'escrow_funding', command.source, [
+            { account: 'available', amount: -command.amount },
+            { account: escrowAccount(command.contract), amount: command.amount },
+          ], { amount: -command.amount, fee: 0, net: -command.amount, contract: command.contract }),
+        ];
+      }
+      case 'release_escrow': {
+        if (state.posted.has(`escrow_release:${command.source}`)) return [];
+        assertEscrowCovers(state, command);
+        return [
+          entry(command, 'escrow_release', command.source, [
+            { account: escrowAccount(command.contract), amount: -command.amount },
+            { account: 'available', amount: command.amount },
+          ], { amount: command.amount, fee: 0, net: command.amount, contract: command.contract }),
+        ];
+      }
+      case 'hold_escrow_payout': {
+        if (state.posted.has(`escrow_payout_hold:${command.source}`)) return [];
+        assertAmounts(command.fee);
+        assertEscrowCovers(state, command);
+        if (command.fee >= command.amount) throw new Error(`The payout fee ${command.fee} leaves nothing of ${command.amount} to send`);
+        return [
+          entry(command, 'escrow_payout_hold', command.source, [
+            { account: escrowAccount(command.contract), amount: -command.amount },
+            { account: 'reserved', amount: command.amount },
+          ], { amount: -(command.amount - command.fee), fee: command.fee, net: -command.amount, contract: command.contract }),
+        ];
+      }
+      case 'refund_escrow': {
+        if (state.posted.has(`escrow_refund:${command.source}`)) return [];
+        assertEscrowCovers(state, command);
+        return [
+          entry(command, 'escrow_refund', command.source, [
+            { account: escrowAccount(command.contract), amount: -command.amount },
+            { account: command.to, amount: command.amount },
+          ], { ...signed(command.to === 'available' ? command.amount : -command.amount), contract: command.contract }),
         ];
       }
       case 'refund': {

@@ -7,7 +7,10 @@ import type { Environment } from '../merchant/events.js';
  */
 export type MerchantAccount = 'available' | 'pending' | 'reserved';
 export type PlatformAccount = 'fees' | 'bank_clearing' | 'card_clearing' | `operator_clearing:${string}`;
-export type Account = MerchantAccount | PlatformAccount;
+/** Funds the merchant holds for someone else, never in `available` (docs/escrow.md): a contract's escrow. */
+export type HeldAccount = `escrow:${string}`;
+export type Account = MerchantAccount | PlatformAccount | HeldAccount;
+export const escrowAccount = (contractId: string): HeldAccount => `escrow:${contractId}`;
 export const MERCHANT_ACCOUNTS: readonly MerchantAccount[] = ['available', 'pending', 'reserved'];
 
 /** One leg of a journal entry: positive credits a merchant account; every entry sums to zero. */
@@ -25,7 +28,11 @@ export type EntryKind =
   | 'refund' // available → clearing (amount), fee kept
   | 'batch_hold' // available → reserved: a payout batch's total + fees, at execution
   | 'batch_allocation' // reserved → reserved: part of a batch hold becomes one payout's hold
-  | 'batch_release'; // reserved → available: what a batch hold has left once nothing more will be sent
+  | 'batch_release' // reserved → available: what a batch hold has left once nothing more will be sent
+  | 'escrow_funding' // clearing → escrow (net) + fees, or available → escrow: a contract's funds arrive
+  | 'escrow_release' // escrow → available: a release executed as a ledger transfer
+  | 'escrow_payout_hold' // escrow → reserved: a release executed as a payout (its hold)
+  | 'escrow_refund'; // escrow → clearing (or available): held funds returned to the payer
 
 export interface EntryPosted {
   entryId: string;
@@ -42,6 +49,8 @@ export interface EntryPosted {
   net: number;
   /** The batch whose hold a `batch_allocation` draws on. */
   batch?: string;
+  /** The escrow contract of an `escrow_*` entry. */
+  contract?: string;
   /** When the funds become available (payments), ISO date-time. */
   availableOn: string;
   postedAt: string;

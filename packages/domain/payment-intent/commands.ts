@@ -64,6 +64,8 @@ export interface PaymentIntentDeps {
   settlementDelayMs(environment: Environment): number;
   /** Durable timer for the settlement of pending funds. */
   scheduleSettlement: Enqueue<BalanceRef>;
+  /** The escrow contract a payment intent was submitted to fund, if any: its payment goes to that contract's escrow (docs/escrow.md). */
+  escrowContractFundedBy?: (owner: Owner, paymentIntentId: string) => Promise<string | undefined>;
   /** This process, and whether another one is still alive: a confirmation lock dies with its process. */
   instance?: { id: number; isAlive(id: number): Promise<boolean> };
   /**
@@ -347,6 +349,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     }
     const now = this.deps.clock.now();
     const availableOn = new Date(now.getTime() + this.deps.settlementDelayMs(intent.environment));
+    const escrowContract = await this.deps.escrowContractFundedBy?.({ merchantId: intent.merchantId, environment: intent.environment }, intent.id);
     await runLedger(
       this.deps.store,
       this.deps.clock,
@@ -360,9 +363,10 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
         amount: intent.amount,
         fee: state.fee ?? 0,
         availableOn,
+        ...(escrowContract ? { escrowContract } : {}),
       },
       meta,
     );
-    if (availableOn > now) await this.deps.scheduleSettlement({ merchantId: intent.merchantId, environment: intent.environment, currency: intent.currency }, availableOn);
+    if (availableOn > now && !escrowContract) await this.deps.scheduleSettlement({ merchantId: intent.merchantId, environment: intent.environment, currency: intent.currency }, availableOn);
   }
 }

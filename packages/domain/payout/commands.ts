@@ -4,11 +4,11 @@ import type { Logger } from '../../core/logger.js';
 import { ApiError } from '../../core/errors.js';
 import { derivedId, newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
+import type { DomainEvent } from '../../core/decider.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import type { PaymentProvider, PayoutCallback } from '../../providers/port.js';
 import { auditMetadata, type Actor } from '../audit.js';
-import { CommandService, handleCommand, handleCommandsAtomically, step, type CommandStep } from '../../eventstore/command-handler.js';
-import type { DomainEvent } from '../../core/decider.js';
+import { CommandService, handleCommand, handleCommandsAtomically, handleSteps, step, type CommandStep } from '../../eventstore/command-handler.js';
 import { ledgerCommand, runLedger } from '../ledger/commands.js';
 import { ledgerDecider, type LedgerCommand } from '../ledger/decider.js';
 import { balanceStream, type Account, type BalanceRef } from '../ledger/events.js';
@@ -399,6 +399,44 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
       return;
     }
     await this.settleLedger(state, meta);
+  }
+
+  /**
+   * A payout of funds released from an escrow contract (docs/escrow.md): its hold comes out of the
+   * contract's escrow account instead of `available`, in one commit with the contract's own step
+   * (`contractStep`, the release's execution). The payout sends the released amount less its fee.
+   * The payout id derives from the release, so an execution retried after a crash finds it.
+   */
+  async createFromEscrow(
+    owner: Owner,
+    input: { payoutId: string; payoutMethodId: string; currency: string; amount: number; contractId: string; metadata: Record<string, string> },
+    contractStep: (fee: number) => CommandStep<unknown, unknown, DomainEvent>,
+    actor: Actor,
+  ): Promise<{ payoutId: string; fee: number }> {
+    const meta = this.metadata(owner, input.payoutId, actor);
+    const earlier = await this.load(input.payoutId);
+    if (earlier.state.payout) {
+      await this.initiate(earlier.state, meta);
+      return { payoutId: input.payoutId, fee: earlier.state.payout.fee };
+    }
+    const { destination } = await this.destination(owner, { amount: input.amount, currency: input.currency, payout_method_id: input.payoutMethodId });
+    this.deps.provider(owner.environment).assertCanPayOut(destination);
+    const fee = this.fee(input.amount, destination);
+    if (fee >= input.amount) throw new ApiError('IKW-ESC-004', `The release (${input.amount}) does not cover the payout fee (${fee})`, 'amountMinor');
+    (await this.allowance(owner, destination, 'payoutMethodId'))(input.amount - fee);
+    const payout = await this.prepare(owner, input.payoutId, { amount: input.amount - fee, fee, destination, payoutMethodId: input.payoutMethodId, metadata: input.metadata, source: 'escrow' });
+    const hold = ledgerCommand(this.deps.clock, { ...owner, currency: destination.currency }, { type: 'hold_escrow_payout', source: input.payoutId, contract: input.contractId, amount: input.amount, fee });
+    await handleSteps(
+      this.deps.store,
+      [
+        contractStep(fee),
+        step({ streamId: balanceStream(owner.merchantId, owner.environment, destination.currency), decider: ledgerDecider, command: hold, metadata: meta }),
+        step({ streamId: payoutStream(input.payoutId), decider: payoutDecider, command: payout, metadata: meta }),
+      ],
+      { onConflict: 'contended' },
+    );
+    await this.initiate((await this.load(input.payoutId)).state, meta);
+    return { payoutId: input.payoutId, fee };
   }
 
   /** POST /api/v1/merchant/payouts: the dashboard may leave the destination out, for the merchant's default saved one. */

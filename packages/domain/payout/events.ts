@@ -6,7 +6,7 @@ export type PayoutStatus = 'pending' | 'in_transit' | 'paid' | 'failed' | 'cance
 export type DelayReason = 'operator_pending' | 'operator_timeout' | 'operator_down' | 'unknown';
 
 /** Where a payout was asked for; the platform records it as `metadata.source`. */
-export type PayoutSource = 'api' | 'merchant_portal' | 'payout_engine' | 'marketplace';
+export type PayoutSource = 'api' | 'merchant_portal' | 'payout_engine' | 'marketplace' | 'escrow';
 
 /** Whose funds a payout is paid out of, when not the merchant's own balance: a marketplace seller's (docs/marketplace.md). */
 export interface PayoutFunding {

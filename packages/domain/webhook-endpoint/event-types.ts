@@ -55,6 +55,14 @@ export const PUBLIC_EVENT_TYPES: readonly PublicEventType[] = [
   { type: 'marketplace_order.paid', emittedBy: "the order's payment intent succeeding; the order is split among its sellers and the commission", data: 'the marketplace Order (status paid)' },
   { type: 'marketplace_order.refunded', emittedBy: 'POST /api/v1/marketplace/refunds', data: 'the marketplace Order (refundedMinor after the refund)' },
   { type: 'marketplace_order.canceled', emittedBy: 'POST /api/v1/marketplace/orders/{id}/cancel', data: 'the marketplace Order (status canceled)' },
+  // Escrow (docs/escrow.md)
+  { type: 'escrow_contract.created', emittedBy: 'POST /api/v1/escrow/contracts', data: 'the EscrowContract' },
+  { type: 'escrow_contract.funded', emittedBy: "funds arriving in escrow: the contract's payment intent succeeding, or creation funded from the merchant balance", data: 'the EscrowContract (fundedMinor, heldMinor)' },
+  { type: 'escrow_contract.release_executed', emittedBy: 'POST /api/v1/escrow/releases/{id}/execute, a release in immediate mode, the auto-release timer', data: 'the EscrowContract (releasedMinor)' },
+  { type: 'escrow_contract.refunded', emittedBy: 'POST /api/v1/escrow/contracts/{id}/refund, a cancel or a dispute outcome giving funds back to the payer', data: 'the EscrowContract (refundedMinor)' },
+  { type: 'escrow_contract.dispute_opened', emittedBy: 'POST /api/v1/escrow/disputes/contract/{contractId}', data: 'the EscrowContract (status disputed)' },
+  { type: 'escrow_contract.dispute_resolved', emittedBy: 'POST /api/v1/escrow/disputes/{id}/resolve', data: 'the EscrowContract' },
+  { type: 'escrow_contract.canceled', emittedBy: 'POST /api/v1/escrow/contracts/{id}/cancel', data: 'the EscrowContract (status canceled)' },
 ];
 
 const TYPES = new Set(PUBLIC_EVENT_TYPES.map((e) => e.type));

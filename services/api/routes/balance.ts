@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { ApiError } from '../../../packages/core/errors.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { balancesOf } from '../../../projections/balances.js';
-import { balancesAt, dailySummaries } from '../../../projections/ledger-entries.js';
+import { balancesAt, dailySummaries, escrowedAt } from '../../../projections/ledger-entries.js';
 import { sellerFundsAt } from '../../../projections/marketplace-funds.js';
 import { endOfSecond, unixTimeQuery } from './shared.js';
 
@@ -53,13 +53,15 @@ export function balanceFamily(knex: Knex): Family {
               type: 'array',
               items: { type: 'object', properties: { currency: { type: 'string' }, pending: { type: 'integer' }, available: { type: 'integer' } } },
             },
+            escrowed: { ...amounts, description: "Held in escrow contracts for the merchant's payers, never in available (docs/escrow.md); only for merchants that have had any" },
           },
         },
         handler: async (ctx) => {
           const asOf = ctx.query.as_of;
           const rows = asOf === undefined ? await balancesOf(knex, ctx.owner) : await balancesAt(knex, ctx.owner, endOfSecond(asOf));
           const of = (field: 'available' | 'pending' | 'reserved') => rows.map((r) => ({ amount: Number(r[field]), currency: r.currency }));
-          const sellerFunds = await sellerFundsAt(knex, ctx.owner, asOf === undefined ? undefined : endOfSecond(asOf));
+          const at = asOf === undefined ? undefined : endOfSecond(asOf);
+          const [sellerFunds, escrowed] = await Promise.all([sellerFundsAt(knex, ctx.owner, at), escrowedAt(knex, ctx.owner, at)]);
           return {
             object: 'balance',
             livemode: ctx.principal.livemode,
@@ -67,6 +69,7 @@ export function balanceFamily(knex: Knex): Family {
             pending: of('pending'),
             reserved: of('reserved'),
             ...(sellerFunds.length > 0 ? { seller_funds: sellerFunds } : {}),
+            ...(escrowed.length > 0 ? { escrowed } : {}),
           };
         },
       }),
