@@ -7,6 +7,7 @@ import { customerPortalSessionsProjection } from './customer-portal-sessions.js'
 import { countryActivationsProjection } from './country-activations.js';
 import { customersProjection } from './customers.js';
 import { featureFlagsProjection } from './feature-flags.js';
+import { fundingCampaignsProjection } from './funding-campaigns.js';
 import { invoicesProjection } from './invoices.js';
 import { ledgerEntriesProjection } from './ledger-entries.js';
 import { merchantsProjection } from './merchants.js';
@@ -79,4 +80,6 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   customerPortalSessionsProjection,
   // Audit and reconciliation
   ledgerEntriesProjection,
+  // Funding campaigns
+  fundingCampaignsProjection,
 ];

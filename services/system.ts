@@ -28,6 +28,8 @@ import { PaymentIntents } from '../packages/domain/payment-intent/commands.js';
 import { CheckoutSessions } from '../packages/domain/checkout-session/commands.js';
 import { PaymentLinks } from '../packages/domain/payment-link/commands.js';
 import { CustomerPortal } from '../packages/domain/customer-portal/commands.js';
+import { FundingCampaigns } from '../packages/domain/funding-campaign/commands.js';
+import { campaignOfContribution } from '../projections/funding-campaigns.js';
 import { findCustomerIdByEmail } from '../projections/customers.js';
 import type { EventStore } from '../packages/eventstore/port.js';
 import { PostgresEventStore } from '../packages/eventstore/postgres/store.js';
@@ -45,6 +47,8 @@ import { WebhookDispatcher } from '../packages/webhooks/dispatcher.js';
 import { Notifier } from '../packages/webhooks/notifier.js';
 import { loadSecretsKey, SecretBox } from '../packages/core/secrets.js';
 import {
+  fundingDeadline,
+  fundingPaymentsConsumer,
   invoicePaymentsConsumer,
   ledgerSettlement,
   payinCallback,
@@ -107,6 +111,8 @@ export interface System {
   webhooks: WebhookDispatcher;
   /** Customers, products, subscriptions, invoices, refunds (docs/billing.md). */
   billing: Billing;
+  /** Funding campaigns and their contributions (docs/funding.md). */
+  funding: FundingCampaigns;
   /** Dashboard users: accounts, sign-in, sessions and AppTokens (docs/auth.md). */
   accounts: Accounts;
   organizations: Organizations;
@@ -275,10 +281,19 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
       refundReconcile: enqueuer(refundReconcile),
     },
   });
+  const funding = new FundingCampaigns({
+    store,
+    clock,
+    publicUrl: config.publicUrl,
+    paymentIntents,
+    payouts,
+    campaignOfContribution: (owner, id) => campaignOfContribution(knex, owner, id),
+    scheduleDeadline: enqueuer(fundingDeadline),
+  });
   // What acts on events outside the database: webhook deliveries, invoice payments by payment intent, batch items' payouts.
-  const busConsumers = [webhooks.consumer(), invoicePaymentsConsumer(clock), payoutBatchItemsConsumer(clock)];
+  const busConsumers = [webhooks.consumer(), invoicePaymentsConsumer(clock), payoutBatchItemsConsumer(clock), fundingPaymentsConsumer(clock)];
   const consumers = busConsumers.map((spec) => createBusConsumerFor(config, { knex, store: logStore, log }, spec));
-  registerProcesses(scheduler, { store, clock, paymentIntents, payouts, payoutBatches, billing, webhooks });
+  registerProcesses(scheduler, { store, clock, paymentIntents, payouts, payoutBatches, billing, webhooks, funding });
   registerOperationalGauges(metrics, { knex, clock, consumers: busConsumers.map((c) => c.name), postgresLog: config.eventStore === 'postgres' && config.bus === 'postgres' });
 
   return {
@@ -306,6 +321,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     webhookEndpoints,
     webhooks,
     billing,
+    funding,
     accounts,
     organizations,
     verifications,

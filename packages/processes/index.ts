@@ -1,4 +1,5 @@
 import type { Scheduler } from '../scheduler/scheduler.js';
+import { fundingDeadline, fundingPayment } from './funding.js';
 import { invoicePayment } from './invoice-payment.js';
 import { ledgerSettlement } from './ledger-settlement.js';
 import { payinCallback } from './payin-callback.js';
@@ -16,6 +17,7 @@ import { walletApplication } from './wallet-application.js';
 import { webhookDelivery } from './webhook-delivery.js';
 
 export { invoicePayment, invoicePaymentsConsumer } from './invoice-payment.js';
+export { fundingDeadline, fundingPayment, fundingPaymentsConsumer } from './funding.js';
 export { payoutBatchItemsConsumer } from './payout-batch-item.js';
 export { ledgerSettlement, payinCallback, payoutBatchItem, payoutBatchRun, payoutCallback, payoutOverdue, payoutReconcile, refundReconcile };
 export { subscriptionInvoiceDue, subscriptionInvoiceIssue, subscriptionRenewal, walletApplication, webhookDelivery };
@@ -37,6 +39,8 @@ export const PROCESSES: readonly Process<never>[] = [
   subscriptionInvoiceIssue,
   subscriptionInvoiceDue,
   refundReconcile,
+  fundingPayment,
+  fundingDeadline,
 ] as readonly Process<never>[];
 
 export function registerProcesses(scheduler: Scheduler, services: ProcessServices): void {

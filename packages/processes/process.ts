@@ -1,5 +1,6 @@
 import type { Clock } from '../core/clock.js';
 import type { Billing } from '../domain/billing/service.js';
+import type { FundingCampaigns } from '../domain/funding-campaign/commands.js';
 import type { PaymentIntents } from '../domain/payment-intent/commands.js';
 import type { Payouts } from '../domain/payout/commands.js';
 import type { PayoutBatches } from '../domain/payout-batch/commands.js';
@@ -16,6 +17,7 @@ export interface ProcessServices {
   payoutBatches: PayoutBatches;
   billing: Billing;
   webhooks: WebhookDispatcher;
+  funding: FundingCampaigns;
 }
 
 /**

@@ -18,6 +18,8 @@ import { customerPortalPagesFamily } from './routes/customer-portal-pages.js';
 import { customerPortalFamily } from './routes/customer-portal.js';
 import { configurationFamily } from './routes/configuration.js';
 import { feesFamily } from './routes/fees.js';
+import { fundingFamily } from './routes/funding.js';
+import { fundingPagesFamily } from './routes/funding-pages.js';
 import { geographyFamily } from './routes/geography.js';
 import { healthFamily } from './routes/health.js';
 import { merchantCustomersFamily } from './routes/merchant-customers.js';
@@ -84,6 +86,9 @@ export function apiFamilies(system: System): Family[] {
     payFamily(system.knex, system.checkoutSessions),
     customerPortalFamily(system.knex, system.clock, system.customerPortal, system.billing, system.paymentIntents),
     customerPortalPagesFamily(system.knex, system.clock, system.customerPortal, system.billing, system.config.publicUrl.startsWith('https:')),
+    // Funding campaigns and their public pages (docs/funding.md).
+    fundingFamily(system.knex, system.funding),
+    fundingPagesFamily(system.knex, system.funding),
   ];
 }
 

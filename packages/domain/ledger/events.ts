@@ -7,7 +7,9 @@ import type { Environment } from '../merchant/events.js';
  */
 export type MerchantAccount = 'available' | 'pending' | 'reserved';
 export type PlatformAccount = 'fees' | 'bank_clearing' | 'card_clearing' | `operator_clearing:${string}`;
-export type Account = MerchantAccount | PlatformAccount;
+/** Funds a merchant holds for others, apart from its balance: a funding campaign's contributions (docs/funding.md). */
+export type HeldAccount = `campaign:${string}`;
+export type Account = MerchantAccount | PlatformAccount | HeldAccount;
 export const MERCHANT_ACCOUNTS: readonly MerchantAccount[] = ['available', 'pending', 'reserved'];
 
 /** One leg of a journal entry: positive credits a merchant account; every entry sums to zero. */
@@ -25,7 +27,10 @@ export type EntryKind =
   | 'refund' // available → clearing (amount), fee kept
   | 'batch_hold' // available → reserved: a payout batch's total + fees, at execution
   | 'batch_allocation' // reserved → reserved: part of a batch hold becomes one payout's hold
-  | 'batch_release'; // reserved → available: what a batch hold has left once nothing more will be sent
+  | 'batch_release' // reserved → available: what a batch hold has left once nothing more will be sent
+  | 'campaign_contribution' // clearing → campaign:<id> (gross): a contribution held for its campaign
+  | 'campaign_refund' // campaign:<id> → clearing (gross): a held contribution given back
+  | 'campaign_release'; // campaign:<id> → available (gross − fees) + fees: a campaign's funds released to the organizer
 
 export interface EntryPosted {
   entryId: string;
@@ -40,6 +45,8 @@ export interface EntryPosted {
   amount: number;
   fee: number;
   net: number;
+  /** The campaign whose account a `campaign_*` entry moves. */
+  campaign?: string;
   /** The batch whose hold a `batch_allocation` draws on. */
   batch?: string;
   /** When the funds become available (payments), ISO date-time. */

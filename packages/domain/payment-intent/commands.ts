@@ -38,7 +38,15 @@ export interface CreateInput {
   customer?: string;
   customer_email?: string;
   customer_phone?: string;
+  /** Reserved keys the platform sets (never a request's): `HELD_BY_KEY` holds the payment for another aggregate. */
+  platform_metadata?: Record<string, string>;
 }
+
+/**
+ * Platform metadata of an intent whose funds are held for someone else (a funding campaign):
+ * the holder's process posts the ledger entry when the intent succeeds, not the intent's own.
+ */
+export const HELD_BY_KEY = 'internal.held_by';
 
 export interface ConfirmInput {
   payment_method:
@@ -140,6 +148,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
       // Platform keys: stored for auditors and support, filtered from every response.
       Environment: who.environment,
       'country_context.transaction_country': country.code,
+      ...input.platform_metadata,
     };
     assertMetadataSize(metadata);
     const at = this.deps.clock.now();
@@ -317,6 +326,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
 
   private async postPayment(state: PaymentIntentState, meta: EventMetadata): Promise<void> {
     const intent = state.intent!;
+    if (intent.metadata[HELD_BY_KEY] !== undefined) return;
     const pm = state.paymentMethod!;
     const now = this.deps.clock.now();
     const availableOn = new Date(now.getTime() + this.deps.settlementDelayMs(intent.environment));

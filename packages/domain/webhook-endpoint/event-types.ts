@@ -50,6 +50,10 @@ export const PUBLIC_EVENT_TYPES: readonly PublicEventType[] = [
   { type: 'refund.created', emittedBy: 'POST /api/v1/merchant/payments/{id}/refund', data: 'the Refund (status pending)' },
   { type: 'refund.succeeded', emittedBy: 'the refund posted to the ledger', data: 'the Refund' },
   { type: 'refund.failed', emittedBy: 'the available balance not covering the refund', data: 'the Refund (failure_reason set)' },
+  // Funding campaigns (docs/funding.md)
+  { type: 'funding_campaign.contribution_received', emittedBy: "a contribution's payment succeeding (its funds held on the campaign's account)", data: 'the Contribution' },
+  { type: 'funding_campaign.target_reached', emittedBy: 'the contribution that brings the raised amount to the target (once per campaign)', data: 'the Campaign' },
+  { type: 'funding_campaign.closed', emittedBy: 'POST /api/v1/funding/campaigns/{id}/close, or the deadline of a campaign that succeeded: its funds are released', data: 'the Campaign (status closed)' },
 ];
 
 const TYPES = new Set(PUBLIC_EVENT_TYPES.map((e) => e.type));
