@@ -458,12 +458,14 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
     const { state } = await this.load(id);
     const campaign = state.campaign;
     if (!campaign || campaign.merchantId !== owner.merchantId || campaign.environment !== owner.environment) throw new ApiError('IKW-RES-001', `No such funding campaign: '${id}'`, 'id');
+    if (state.status !== 'closed') throw new ApiError('IKW-FND-001', `Only a closed campaign's released funds are paid out; this one is ${state.status}`, 'id');
     const payoutMethodId = input.payoutMethodId ?? campaign.payoutMethodId;
     if (!payoutMethodId) throw new ApiError('IKW-VAL-001', 'Name the payoutMethodId: the campaign has none', 'payoutMethodId');
     const method = (await loadPayoutMethod(this.deps.store, payoutMethodId)).method;
     if (!method || method.merchantId !== owner.merchantId || method.environment !== owner.environment) throw new ApiError('IKW-PAY-002', `No such payout method: '${payoutMethodId}'`, 'payoutMethodId');
     const feeOf = (amount: number) => this.deps.payouts.quote(owner.environment, amount, method.destination);
     const payable = payableOf(state);
+    if (payable <= 0) throw new ApiError('IKW-FND-005', 'Nothing released remains to be paid out', 'amountMinor');
     let amount = input.amountMinor ?? payable - feeOf(Math.max(payable, 1));
     if (input.amountMinor === undefined) while (amount > 0 && amount + feeOf(amount) > payable) amount -= Math.max(1, amount + feeOf(amount) - payable);
     if (amount <= 0) throw new ApiError('IKW-FND-005', `The released funds not yet paid out (${payable}) do not cover a payout and its fee`, 'amountMinor');

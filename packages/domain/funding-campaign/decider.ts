@@ -23,6 +23,7 @@ export interface ContributionState extends ContributionCreated {
   fee: number | null;
   clearing: Clearing | null;
   refundReason: RefundReason | null;
+  refundedFrom: 'campaign_account' | 'balance' | null;
   succeededAt: string | null;
   refundedAt: string | null;
 }
@@ -170,6 +171,7 @@ export function toContributionObject(s: FundingCampaignState, id: string): Contr
     metadata: c.metadata,
     feeMinor: c.fee,
     refundReason: c.refundReason,
+    refundedFrom: c.refundedFrom,
     succeededAt: c.succeededAt,
     refundedAt: c.refundedAt,
     livemode: s.campaign?.environment === 'live',
@@ -252,7 +254,7 @@ function evolve(state: FundingCampaignState, event: FundingCampaignEvent): Fundi
     case 'funding_campaign.contribution_created': {
       const c = stripObject(event.data);
       const contributions = new Map(state.contributions);
-      contributions.set(c.id, { ...c, status: 'pending', fee: null, clearing: null, refundReason: null, succeededAt: null, refundedAt: null });
+      contributions.set(c.id, { ...c, status: 'pending', fee: null, clearing: null, refundReason: null, refundedFrom: null, succeededAt: null, refundedAt: null });
       return { ...state, contributions };
     }
     case 'funding_campaign.contribution_received': {
@@ -269,7 +271,7 @@ function evolve(state: FundingCampaignState, event: FundingCampaignEvent): Fundi
       return { ...state, contributions: withContribution(state, event.data.contributionId, { status: event.data.status }) };
     case 'funding_campaign.contribution_refunded': {
       const c = state.contributions.get(event.data.contributionId)!;
-      const contributions = withContribution(state, c.id, { status: 'refunded', refundReason: event.data.reason, refundedAt: event.data.at });
+      const contributions = withContribution(state, c.id, { status: 'refunded', refundReason: event.data.reason, refundedFrom: event.data.fromReleased ? 'balance' : 'campaign_account', refundedAt: event.data.at });
       const fee = c.fee ?? 0;
       // After release the refund comes out of the organizer's balance: the release stays as it was.
       const fromHeld = event.data.fromReleased ? { held: state.held, heldFees: state.heldFees } : { held: state.held - c.amountMinor, heldFees: state.heldFees - fee };

@@ -76,6 +76,8 @@ export interface ContributionObject {
   /** The payment's processing fee, charged when the campaign's funds are released (never on a refunded contribution). */
   feeMinor: number | null;
   refundReason: RefundReason | null;
+  /** Where a refund's money came from: the campaign's account, or the organizer's balance once the funds were released. */
+  refundedFrom: 'campaign_account' | 'balance' | null;
   succeededAt: string | null;
   refundedAt: string | null;
   livemode: boolean;

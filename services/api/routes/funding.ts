@@ -3,6 +3,7 @@ import { MAX_AMOUNT } from '../../../packages/catalog/index.js';
 import type { ContributeInput, CreateCampaignInput, FundingCampaigns, PayoutInput } from '../../../packages/domain/funding-campaign/commands.js';
 import type { CampaignChanges, ContributionObject } from '../../../packages/domain/funding-campaign/events.js';
 import { FUNDING_MODELS } from '../../../packages/domain/funding-campaign/events.js';
+import { ApiError } from '../../../packages/core/errors.js';
 import { csvReply } from '../../../packages/http/csv.js';
 import { route, type Family, type RouteAuth } from '../../../packages/http/routes.js';
 import type { CursorQuery } from '../../../projections/paging.js';
@@ -144,6 +145,7 @@ export const contributionSchema = resourceSchema('funding.contribution', ['campa
   metadata: nullableString,
   feeMinor: { type: ['integer', 'null'] },
   refundReason: { enum: ['requested_by_organizer', 'campaign_canceled', 'campaign_failed', 'campaign_ended', null] },
+  refundedFrom: { enum: ['campaign_account', 'balance', null] },
   succeededAt: nullableString,
   refundedAt: nullableString,
   livemode: { type: 'boolean' },
@@ -274,6 +276,13 @@ type ContributionBody = Omit<ContributeInput, 'paymentMethod'> & { paymentMethod
 function contributeInput(body: ContributionBody): ContributeInput {
   const { paymentMethod, ...rest } = body;
   return { ...rest, ...(paymentMethod ? { paymentMethod: toPaymentMethod(paymentMethod) } : {}) };
+}
+
+/** What a lookup found, or the IKW-RES-001 that names the path parameter at fault. */
+async function foundAt<T>(noun: string, param: string, id: string, lookup: Promise<T | undefined>): Promise<T> {
+  const object = await lookup;
+  if (object === undefined) throw new ApiError('IKW-RES-001', `No such ${noun}: '${id}'`, param);
+  return object;
 }
 
 /** /api/v1/funding (27 operations, docs/funding.md): campaigns, contributions, updates, payouts, and the public campaign API. */
@@ -429,7 +438,7 @@ export function fundingFamily(knex: Knex, funding: FundingCampaigns): Family {
         response: updateSchema,
         handler: async (ctx) => {
           const c = await campaignOf(ctx.owner, ctx.params.id);
-          return found('campaign update', ctx.params.updateId, findUpdate(knex, ctx.owner, c.id, ctx.params.updateId));
+          return foundAt('campaign update', 'updateId', ctx.params.updateId, findUpdate(knex, ctx.owner, c.id, ctx.params.updateId));
         },
       }),
       route<{ title?: string; body?: string }, unknown, { id: string; updateId: string }>({
@@ -548,7 +557,7 @@ export function fundingFamily(knex: Knex, funding: FundingCampaigns): Family {
         handler: async (ctx) => {
           const found_ = await findCampaignBySlug(knex, ctx.params.slug);
           const visible = found_ && found_.campaign.status !== 'draft' ? found_ : undefined;
-          return publicCampaignView(knex, (await found('funding campaign', ctx.params.slug, Promise.resolve(visible))).campaign);
+          return publicCampaignView(knex, (await foundAt('funding campaign', 'slug', ctx.params.slug, Promise.resolve(visible))).campaign);
         },
       }),
       route<Omit<ContributionBody, 'campaignId' | 'currency' | 'idempotencyKey' | 'metadata'>, unknown, { slug: string }>({
@@ -562,7 +571,7 @@ export function fundingFamily(knex: Knex, funding: FundingCampaigns): Family {
         handler: async (ctx) => {
           const page = await findCampaignBySlug(knex, ctx.params.slug);
           const visible = page && page.campaign.status !== 'draft' ? page : undefined;
-          const { owner, campaign } = await found('funding campaign', ctx.params.slug, Promise.resolve(visible));
+          const { owner, campaign } = await foundAt('funding campaign', 'slug', ctx.params.slug, Promise.resolve(visible));
           const contribution = await funding.contribute(owner, contributeInput({ ...ctx.body, campaignId: campaign.id, currency: campaign.currency }), ctx.actor, ctx.requestRef);
           return publicContribution(contribution, await funding.nextActionOf(owner, contribution.paymentIntentId));
         },
@@ -574,7 +583,7 @@ export function fundingFamily(knex: Knex, funding: FundingCampaigns): Family {
         auth: 'public',
         params: contributionIdParams,
         response: publicContributionSchema,
-        handler: async (ctx) => publicContribution(await found('contribution', ctx.params.contributionId, findContributionById(knex, ctx.params.contributionId))),
+        handler: async (ctx) => publicContribution(await foundAt('contribution', 'contributionId', ctx.params.contributionId, findContributionById(knex, ctx.params.contributionId))),
       }),
     ],
   };
