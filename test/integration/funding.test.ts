@@ -429,4 +429,34 @@ t.test('idempotency: Idempotency-Key replays; the body idempotencyKey names one 
   t.equal(c2.text, c1.text);
   await settle(svc, OPERATOR_DELAY_MS);
   t.match(await getCampaign(svc, key, first.body.id), { contributorCount: 3, raisedAmountMinor: 9_500 });
+  const repeat = await contribute(svc, key, first.body.id, { idempotencyKey: 'order-7', amountMinor: 4_000 });
+  assertOk(t, repeat);
+  t.match(repeat.body, { id: one.body.id, status: 'succeeded' }, 'a repeat after payment answers the contribution as it is');
+});
+
+t.test('idempotency: every write replays its first answer', async (t) => {
+  const campaign = await createCampaign(svc, key);
+  const replayed = async (method: string, path: string, body?: unknown) => {
+    const headers = { 'Idempotency-Key': `${method}-${path}` };
+    const first = await svc.request(method, path, { key, headers, ...(body !== undefined ? { body } : {}) });
+    const again = await svc.request(method, path, { key, headers, ...(body !== undefined ? { body } : {}) });
+    t.equal(again.text, first.text, `${method} ${path} replays`);
+    t.equal(again.headers.get('idempotent-replayed'), 'true', `${method} ${path} says so`);
+    return first.body;
+  };
+  await replayed('PATCH', `/api/v1/funding/campaigns/${campaign.id}`, { title: 'Replayed' });
+  await replayed('POST', `/api/v1/funding/campaigns/${campaign.id}/publish`);
+  const posted = await replayed('POST', `/api/v1/funding/campaigns/${campaign.id}/updates`, { title: 'Once', body: 'One update' });
+  t.equal((await svc.request('GET', `/api/v1/funding/campaigns/${campaign.id}/updates`, { key })).body.data.length, 1, 'one update');
+  await replayed('PATCH', `/api/v1/funding/campaigns/${campaign.id}/updates/${posted.update.id}`, { title: 'Twice?' });
+  const c = await paid(svc, key, campaign.id, 2_000);
+  await replayed('POST', `/api/v1/funding/contributions/${c.id}/refund`);
+  const pending = await contribute(svc, key, campaign.id, { paymentMethod: undefined });
+  await replayed('POST', `/api/v1/funding/contributions/${pending.body.id}/confirm`, { paymentMethod: { type: 'card', card: { token: 'tok_visa' } } });
+  const other = await contribute(svc, key, campaign.id, { paymentMethod: undefined });
+  await replayed('POST', `/api/v1/funding/contributions/${other.body.id}/cancel`);
+  const closed = await replayed('POST', `/api/v1/funding/campaigns/${campaign.id}/close`);
+  t.equal(closed.status, 'closed');
+  const another = await activeCampaign(svc, key);
+  await replayed('POST', `/api/v1/funding/campaigns/${another.id}/cancel`);
 });

@@ -352,8 +352,10 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
         throw err;
       }
     }
-    if (input.paymentMethod) return this.confirm(owner, campaign.id, id, { payment_method: input.paymentMethod, ...(input.returnUrl ? { return_url: input.returnUrl } : {}) }, actor);
-    return toContributionObject((await this.load(campaign.id)).state, id);
+    const now = (await this.load(campaign.id)).state;
+    // A repeat of a contribution already paid (or failed) answers it as it is.
+    if (!input.paymentMethod || now.contributions.get(id)?.status !== 'pending') return toContributionObject(now, id);
+    return this.confirm(owner, campaign.id, id, { payment_method: input.paymentMethod, ...(input.returnUrl ? { return_url: input.returnUrl } : {}) }, actor);
   }
 
   private async campaignOf(owner: Owner, contributionId: string): Promise<string> {
