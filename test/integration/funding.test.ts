@@ -460,3 +460,7 @@ t.test('idempotency: every write replays its first answer', async (t) => {
   const another = await activeCampaign(svc, key);
   await replayed('POST', `/api/v1/funding/campaigns/${another.id}/cancel`);
 });
+
+t.test('the funding read models rebuild from the log to the rows the live run wrote', async (t) => {
+  t.same(await svc.system.verifyProjections(['funding_campaigns', 'balance_transactions', 'balances']), []);
+});

@@ -2,7 +2,7 @@ import { getCountry, getCurrency, listCountries } from '../../catalog/index.js';
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import { derivedId, derivedUuid, newUuid, randomBase62 } from '../../core/ids.js';
-import { CommandService, handleSteps, step } from '../../eventstore/command-handler.js';
+import { CommandService, handleSteps, loadState, step } from '../../eventstore/command-handler.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import { auditMetadata, type Actor, type Owner } from '../audit.js';
@@ -14,7 +14,6 @@ import { paymentIntentDecider, toObject as toPaymentIntentObject } from '../paym
 import { paymentIntentStream } from '../payment-intent/events.js';
 import { loadPayoutMethod } from '../payout-method/commands.js';
 import type { Payouts } from '../payout/commands.js';
-import { loadState } from '../../eventstore/command-handler.js';
 import {
   assertModel,
   fundingCampaignDecider,
@@ -315,7 +314,7 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
           amount: input.amountMinor,
           currency: input.currency,
           transaction_country: campaign.country,
-          description: `${campaign.title}`.slice(0, 500),
+          description: campaign.title.slice(0, 500),
           metadata: { [CONTRIBUTION_METADATA.campaign]: campaign.id, [CONTRIBUTION_METADATA.contribution]: id },
           platform_metadata: { [HELD_BY_KEY]: `funding_campaign:${campaign.id}` },
           ...(input.contributorEmail ? { customer_email: input.contributorEmail } : {}),

@@ -163,8 +163,5 @@ export type FundingCampaignEvent =
 
 export const fundingCampaignStream = (id: string) => `funding_campaign-${id}`;
 
-/** The campaign's held-funds account on its merchant's balance (docs/funding.md). */
-export const campaignAccount = (id: string) => `campaign:${id}` as const;
-
 /** Keys a contribution's payment intent carries in its metadata (visible to the merchant). */
 export const CONTRIBUTION_METADATA = { campaign: 'funding_campaign_id', contribution: 'funding_contribution_id' } as const;
