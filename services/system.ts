@@ -49,6 +49,7 @@ import { loadSecretsKey, SecretBox } from '../packages/core/secrets.js';
 import {
   fundingDeadline,
   fundingPaymentsConsumer,
+  fundingPayoutMend,
   invoicePaymentsConsumer,
   ledgerSettlement,
   payinCallback,
@@ -289,6 +290,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     payouts,
     campaignOfContribution: (owner, id) => campaignOfContribution(knex, owner, id),
     scheduleDeadline: enqueuer(fundingDeadline),
+    schedulePayoutMend: enqueuer(fundingPayoutMend),
   });
   // What acts on events outside the database: webhook deliveries, invoice payments by payment intent, batch items' payouts.
   const busConsumers = [webhooks.consumer(), invoicePaymentsConsumer(clock), payoutBatchItemsConsumer(clock), fundingPaymentsConsumer(clock)];

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { ConsumerSpec } from '../bus/consumer.js';
 import type { Clock } from '../core/clock.js';
-import type { CampaignRef, ContributionPaymentRef } from '../domain/funding-campaign/commands.js';
+import type { CampaignPayoutRef, CampaignRef, ContributionPaymentRef } from '../domain/funding-campaign/commands.js';
 import { CONTRIBUTION_METADATA } from '../domain/funding-campaign/events.js';
 import type { PaymentIntentObject } from '../domain/payment-intent/events.js';
 import type { RecordedEvent } from '../eventstore/port.js';
@@ -21,6 +21,12 @@ export const fundingPayment = defineProcess<ContributionPaymentRef>({
 export const fundingDeadline = defineProcess<CampaignRef>({
   job: { name: 'funding.deadline', key: (p) => `funding-deadline:${p.campaignId}`, lane: campaignLane },
   handler: ({ funding }) => (p) => funding.expire(p),
+});
+
+/** A payout of released funds claimed on the campaign but not made (a crash in between): made now, once. */
+export const fundingPayoutMend = defineProcess<CampaignPayoutRef>({
+  job: { name: 'funding.payout_mend', key: (p) => `funding-payout:${p.campaignPayoutId}`, lane: campaignLane },
+  handler: ({ funding }) => (p) => funding.mendPayout(p),
 });
 
 export const FUNDING_PAYMENTS_CONSUMER = 'funding-payments';

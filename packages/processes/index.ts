@@ -1,5 +1,5 @@
 import type { Scheduler } from '../scheduler/scheduler.js';
-import { fundingDeadline, fundingPayment } from './funding.js';
+import { fundingDeadline, fundingPayment, fundingPayoutMend } from './funding.js';
 import { invoicePayment } from './invoice-payment.js';
 import { ledgerSettlement } from './ledger-settlement.js';
 import { payinCallback } from './payin-callback.js';
@@ -17,7 +17,7 @@ import { walletApplication } from './wallet-application.js';
 import { webhookDelivery } from './webhook-delivery.js';
 
 export { invoicePayment, invoicePaymentsConsumer } from './invoice-payment.js';
-export { fundingDeadline, fundingPayment, fundingPaymentsConsumer } from './funding.js';
+export { fundingDeadline, fundingPayment, fundingPaymentsConsumer, fundingPayoutMend } from './funding.js';
 export { payoutBatchItemsConsumer } from './payout-batch-item.js';
 export { ledgerSettlement, payinCallback, payoutBatchItem, payoutBatchRun, payoutCallback, payoutOverdue, payoutReconcile, refundReconcile };
 export { subscriptionInvoiceDue, subscriptionInvoiceIssue, subscriptionRenewal, walletApplication, webhookDelivery };
@@ -41,6 +41,7 @@ export const PROCESSES: readonly Process<never>[] = [
   refundReconcile,
   fundingPayment,
   fundingDeadline,
+  fundingPayoutMend,
 ] as readonly Process<never>[];
 
 export function registerProcesses(scheduler: Scheduler, services: ProcessServices): void {

@@ -5,8 +5,13 @@
  * invariants (Σ succeeded − refunded − released = the campaign account; nothing released twice;
  * nothing contributed after close; 20 parallel contributions counted once each).
  */
+import { randomUUID } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import t, { type Test } from 'tap';
+import { derivedId } from '../../packages/core/ids.js';
+import { fundingCampaignDecider } from '../../packages/domain/funding-campaign/decider.js';
+import { handleCommand } from '../../packages/eventstore/command-handler.js';
+import { fundingPayoutMend } from '../../packages/processes/index.js';
 import { assertError, assertOk } from '../support/assertions.js';
 import { activeCampaign, campaignAccountBalance, contribute, createCampaign, DAY, getCampaign, orangeMoney, settle } from '../support/funding.js';
 import { balance, balanceTransactions, saveDestination } from '../support/payouts.js';
@@ -239,6 +244,23 @@ t.test('payouts of released funds: to the campaign payout method at close, never
   t.match(po.body, { amount: payout.amountMinor, metadata: { funding_campaign_id: campaign.id } });
   const more = await svc.request('POST', `/api/v1/funding/campaigns/${campaign.id}/payouts`, { key: k, body: { amountMinor: 1_000 } });
   assertError(t, more, 'IKW-FND-005', 'amountMinor');
+
+  // A crash between the claim on the campaign and the payout: the mend makes the payout, once.
+  const { merchant: m2, key: k2 } = await svc.sandboxMerchant('Crashing creator');
+  const method2 = await saveDestination(svc, k2, { type: 'mobile_money', country: 'SN', operator: 'wave', msisdn: '+221771234567', currency: 'XOF' });
+  svc.clock.advance(2 * DAY);
+  const second = await activeCampaign(svc, k2);
+  await paid(svc, k2, second.id, 10_000);
+  await svc.request('POST', `/api/v1/funding/campaigns/${second.id}/close`, { key: k2 });
+  const owner = { merchantId: m2.id, environment: 'sandbox' as const };
+  const campaignPayoutId = randomUUID();
+  const claim = { id: campaignPayoutId, payoutId: derivedId('po', `${m2.id}|sandbox|api|funding_payout:${campaignPayoutId}`), payoutMethodId: method2, amountMinor: 5_000, feeMinor: 0, status: 'requested' as const, failureReason: null, createdAt: svc.clock.now().toISOString() };
+  await svc.system.scheduler.enqueuer(fundingPayoutMend.job)({ ...owner, campaignId: second.id, campaignPayoutId }, new Date(svc.clock.now().getTime() + 60_000));
+  await handleCommand(svc.system.store, `funding_campaign-${second.id}`, fundingCampaignDecider, { type: 'request_payout', owner, at: svc.clock.now(), payout: claim }, { merchant_id: m2.id, environment: 'sandbox', actor: 'test' });
+  t.match((await svc.request('GET', `/api/v1/funding/campaigns/${second.id}/payouts`, { key: k2 })).body.data, [{ status: 'requested' }], 'claimed, the process died');
+  await settle(svc, 60_000);
+  t.match((await svc.request('GET', `/api/v1/funding/campaigns/${second.id}/payouts`, { key: k2 })).body.data, [{ status: 'created', payoutId: claim.payoutId }], 'the mend made it');
+  t.match((await svc.request('GET', `/api/v1/payouts/${claim.payoutId}`, { key: k2, headers: { 'X-Environment': 'sandbox' } })).body, { amount: 5_000 });
 });
 
 t.test('20 parallel contributions near the target all count exactly once', async (t) => {

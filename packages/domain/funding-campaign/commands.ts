@@ -70,6 +70,8 @@ export interface PayoutInput {
 
 /** A campaign as its timers and jobs name it. */
 export type CampaignRef = Owner & { campaignId: string };
+/** A payout of a campaign's released funds, as its crash mend names it. */
+export type CampaignPayoutRef = CampaignRef & { campaignPayoutId: string };
 /** A contribution's payment intent reached a final status. */
 export type ContributionPaymentRef = CampaignRef & { contributionId: string; paymentIntentId: string };
 
@@ -83,7 +85,12 @@ export interface FundingDeps {
   campaignOfContribution(owner: Owner, contributionId: string): Promise<string | undefined>;
   /** The deadline timer of a published campaign. */
   scheduleDeadline: Enqueue<CampaignRef>;
+  /** The mend of a payout claimed on the campaign but not made (a crash in between). */
+  schedulePayoutMend: Enqueue<CampaignPayoutRef>;
 }
+
+/** When the mend of a claimed payout runs: well after the request that claimed it has finished. */
+const PAYOUT_MEND_AFTER_MS = 60_000;
 
 const SLUG_LENGTH = 16;
 /** Attempts at a move of held funds that keeps meeting a changed campaign (each lost race means another succeeded). */
@@ -471,23 +478,39 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
     if (input.amountMinor === undefined) while (amount > 0 && amount + feeOf(amount) > payable) amount -= Math.max(1, amount + feeOf(amount) - payable);
     if (amount <= 0) throw new ApiError('IKW-FND-005', `The released funds not yet paid out (${payable}) do not cover a payout and its fee`, 'amountMinor');
     const campaignPayoutId = requestRef === undefined ? newUuid() : derivedUuid(`funding_payout|${owner.merchantId}|${owner.environment}|${id}|${requestRef}`);
-    const ref = `funding_payout:${campaignPayoutId}`;
-    const payoutId = derivedId('po', `${owner.merchantId}|${owner.environment}|api|${ref}`);
+    // The id Payouts.create derives from this request reference: the claim names its payout before it exists.
+    const payoutId = derivedId('po', `${owner.merchantId}|${owner.environment}|api|funding_payout:${campaignPayoutId}`);
     const payout: CampaignPayout = { id: campaignPayoutId, payoutId, payoutMethodId, amountMinor: amount, feeMinor: feeOf(amount), status: 'requested', failureReason: null, createdAt: this.deps.clock.now().toISOString() };
-    const meta = this.meta(owner, id, actor);
-    const claimed = await this.run(id, { type: 'request_payout', owner, at: this.deps.clock.now(), payout }, meta);
-    const claim = claimed.state.payouts.find((p) => p.id === campaignPayoutId)!;
+    // Should the process die between the claim and the payout, this job makes the payout.
+    await this.deps.schedulePayoutMend({ ...owner, campaignId: id, campaignPayoutId }, new Date(this.deps.clock.now().getTime() + PAYOUT_MEND_AFTER_MS));
+    await this.run(id, { type: 'request_payout', owner, at: this.deps.clock.now(), payout }, this.meta(owner, id, actor));
+    return this.sendPayout(owner, id, campaignPayoutId, actor);
+  }
+
+  /** Makes the payout of a claim still `requested` (its id derived from the claim: made once), and records how it went. */
+  private async sendPayout(owner: Owner, id: string, campaignPayoutId: string, actor: Actor): Promise<CampaignPayout> {
+    const { state } = await this.load(id);
+    const claim = state.payouts.find((p) => p.id === campaignPayoutId)!;
     if (claim.status !== 'requested') return claim;
     let status: 'created' | 'failed' = 'created';
     let failureReason: string | null = null;
     try {
-      await this.deps.payouts.create(owner, { amount: claim.amountMinor, currency: campaign.currency, payout_method_id: payoutMethodId, metadata: { [CONTRIBUTION_METADATA.campaign]: id } }, 'api', actor, ref);
+      const metadata = { [CONTRIBUTION_METADATA.campaign]: id };
+      await this.deps.payouts.create(owner, { amount: claim.amountMinor, currency: state.campaign!.currency, payout_method_id: claim.payoutMethodId, metadata }, 'api', actor, `funding_payout:${campaignPayoutId}`);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       status = 'failed';
       failureReason = `${err.code}: ${err.message}`;
     }
-    const settled = await this.run(id, { type: 'settle_payout', owner, at: this.deps.clock.now(), campaignPayoutId, status, failureReason }, meta);
+    const settled = await this.run(id, { type: 'settle_payout', owner, at: this.deps.clock.now(), campaignPayoutId, status, failureReason }, this.meta(owner, id, actor));
     return settled.state.payouts.find((p) => p.id === campaignPayoutId)!;
+  }
+
+  /** The crash mend of a payout: finishes a claim left `requested`; nothing when there is no claim or it was settled. */
+  async mendPayout(ref: CampaignPayoutRef): Promise<void> {
+    const owner = { merchantId: ref.merchantId, environment: ref.environment };
+    const { state } = await this.load(ref.campaignId);
+    if (!state.payouts.some((p) => p.id === ref.campaignPayoutId)) return;
+    await this.sendPayout(owner, ref.campaignId, ref.campaignPayoutId, { actor: 'scheduler' });
   }
 }
