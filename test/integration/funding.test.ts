@@ -277,6 +277,17 @@ t.test('20 parallel contributions near the target all count exactly once', async
   t.equal(events.filter((e) => e.type === 'funding_campaign.contribution_received').length, 20, 'each received once');
   t.equal(events.filter((e) => e.type === 'funding_campaign.target_reached').length, 1, 'the target is reached once');
   await assertHeld(t, svc, m.id, k, campaign.id);
+
+  // By card the payment is final at once: each request records it itself, racing the others and the bus.
+  const cards = await activeCampaign(svc, k, { targetAmountMinor: 19_500 });
+  const byCard = await Promise.all(Array.from({ length: 20 }, () => contribute(svc, k, cards.id, { amountMinor: 1_000, paymentMethod: { type: 'card', card: { token: 'tok_visa' } } })));
+  t.ok(byCard.every((r) => r.status === 200), byCard.find((r) => r.status !== 200)?.text ?? 'every card contribution is taken');
+  await settle(svc, OPERATOR_DELAY_MS);
+  t.match(await getCampaign(svc, k, cards.id), { raisedAmountMinor: 20_000, contributorCount: 20, heldAmountMinor: 20_000 });
+  const cardEvents = await svc.system.store.readStream(`funding_campaign-${cards.id}`);
+  t.equal(cardEvents.filter((e) => e.type === 'funding_campaign.contribution_received').length, 20);
+  t.equal(cardEvents.filter((e) => e.type === 'funding_campaign.target_reached').length, 1);
+  await assertHeld(t, svc, m.id, k, cards.id);
 });
 
 t.test('a contribution racing the close: either taken before it, or refused', async (t) => {
