@@ -203,6 +203,11 @@ t.test('close: the funds released once, fees taken, into the balance; refunds th
   const closed = await getCampaign(svc, k, campaign.id);
   t.match(closed, { status: 'closed', raisedAmountMinor: 20_000, releasedAmountMinor: 20_000, releasedFeeMinor: fee, heldAmountMinor: 0, percentFunded: 100 });
   t.same(await balance(svc, k), { available: 20_000 - fee, pending: 0, reserved: 0 }, 'released once, net of fees');
+  const day = svc.clock.now().toISOString().slice(0, 10);
+  const summary = await svc.request('GET', `/api/v1/balance/summaries?from=${day}&to=${day}`, { key: k });
+  t.match(summary.body.data, [{ opening: 0, in: 20_000, out: 0, fees: fee, closing: 20_000 - fee }], 'the daily summary counts the release as an inflow with its fees');
+  const reporting = await svc.system.knex('reporting.daily_balances').where({ merchant_id: m.id, environment: 'sandbox', currency: 'xof' }).first();
+  t.match(reporting, { inflow: '20000', fees: String(fee), closing: String(20_000 - fee) }, 'and so does the reporting view');
   const txns = await balanceTransactions(svc, k);
   t.match(txns.filter((x) => x.type === 'funding_release'), [{ amount: 20_000, fee, net: 20_000 - fee, status: 'available' }]);
   t.equal(await campaignAccountBalance(svc, m.id, campaign.id), 0);
