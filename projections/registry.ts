@@ -29,6 +29,12 @@ import { productsProjection } from './products.js';
 import { refundsProjection } from './refunds.js';
 import { subscriptionsProjection } from './subscriptions.js';
 import { usageRecordsProjection } from './usage-records.js';
+import { commissionRulesProjection } from './commission-rules.js';
+import { marketplaceFundsProjection } from './marketplace-funds.js';
+import { marketplaceOrdersProjection } from './marketplace-orders.js';
+import { marketplacePayoutsProjection } from './marketplace-payouts.js';
+import { marketplaceRefundsProjection } from './marketplace-refunds.js';
+import { marketplaceSellersProjection } from './marketplace-sellers.js';
 import { userPasskeysProjection } from './user-passkeys.js';
 import { userSecurityEventsProjection } from './user-security-events.js';
 import { userSessionsProjection } from './user-sessions.js';
@@ -80,6 +86,13 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   customerPortalSessionsProjection,
   // Audit and reconciliation
   ledgerEntriesProjection,
+  // The marketplace (docs/marketplace.md)
+  commissionRulesProjection,
+  marketplaceSellersProjection,
+  marketplaceOrdersProjection,
+  marketplaceRefundsProjection,
+  marketplaceFundsProjection,
+  marketplacePayoutsProjection,
   // Funding campaigns
   fundingCampaignsProjection,
 ];

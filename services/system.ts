@@ -7,6 +7,7 @@ import { createLogger, type Logger } from '../packages/core/logger.js';
 import { Metrics } from '../packages/core/metrics.js';
 import { chainSealer } from '../packages/eventstore/audit-chain.js';
 import { MeasuredEventStore } from '../packages/eventstore/measured.js';
+import { ApiKeyCache } from '../packages/http/api-key-cache.js';
 import { Billing } from '../packages/domain/billing/service.js';
 import { Organizations } from '../packages/domain/organization/commands.js';
 import { Accounts } from '../packages/domain/user/commands.js';
@@ -38,6 +39,11 @@ import { RateLimiter } from '../packages/http/rate-limit.js';
 import { Payouts } from '../packages/domain/payout/commands.js';
 import { PayoutBatches } from '../packages/domain/payout-batch/commands.js';
 import { PayoutRecipients } from '../packages/domain/payout-recipient/commands.js';
+import { CommissionRules } from '../packages/domain/commission-rule/commands.js';
+import { SellerPayoutFunds, SellerPayouts } from '../packages/domain/marketplace-funds/commands.js';
+import { MarketplaceOrders } from '../packages/domain/marketplace-order/commands.js';
+import { MarketplaceSellers } from '../packages/domain/marketplace-seller/commands.js';
+import { dueSellerShares } from '../projections/marketplace-funds.js';
 import type { PaymentProvider } from '../packages/providers/port.js';
 import { SandboxProvider, UnconfiguredLiveProvider } from '../packages/providers/sandbox.js';
 import { enqueue, Scheduler, type Enqueue } from '../packages/scheduler/scheduler.js';
@@ -77,6 +83,14 @@ import { registerOperationalGauges } from './metrics.js';
 import { createBusConsumerFor, createEventStoreFor, createRelayFor, openMigratedDatabase, ReadYourWritesStore } from './processes.js';
 
 /** Everything a process of the service shares: database, event store, clock, logger, services. */
+/** The marketplace's command services (docs/marketplace.md). */
+export interface Marketplace {
+  commissionRules: CommissionRules;
+  sellers: MarketplaceSellers;
+  orders: MarketplaceOrders;
+  payouts: SellerPayouts;
+}
+
 export interface System {
   config: Config;
   db: Database;
@@ -90,6 +104,8 @@ export interface System {
   clock: Clock;
   log: Logger;
   idempotency: IdempotencyStore;
+  /** The API keys requests presented, evicted by their own events. */
+  apiKeys: ApiKeyCache;
   scheduler: Scheduler;
   /** The bus consumers (webhook dispatch, invoice payments); a scale-out dispatcher process runs them. */
   busConsumers: ConsumerSpec[];
@@ -103,6 +119,8 @@ export interface System {
   /** The payout engine: saved recipients and payout batches (docs/payout-engine.md). */
   payoutRecipients: PayoutRecipients;
   payoutBatches: PayoutBatches;
+  /** The marketplace: commission rules, sellers, orders, refunds and settlements (docs/marketplace.md). */
+  marketplace: Marketplace;
   /** What each merchant may use, over the catalog's defaults (docs/payment-capabilities.md). */
   paymentCapabilities: PaymentCapabilities;
   /** Country activations and platform feature flags (docs/configuration.md). */
@@ -167,6 +185,8 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
   // wait until the projector (this process's in standalone mode, else services/projector) applied them.
   const logStore = createEventStoreFor(config, db, config.eventStore === 'postgres' ? { inline: inlineProjections(ALL_PROJECTIONS) } : {});
   const metrics = new Metrics();
+  const apiKeys = new ApiKeyCache(knex, logStore);
+  if (logStore instanceof PostgresEventStore) logStore.onCommitted((events) => apiKeys.evict(events));
   const store: EventStore = new MeasuredEventStore(
     config.eventStore === 'esdb' ? new ReadYourWritesStore(logStore, knex, ALL_PROJECTIONS.map((p) => p.name), { log }) : logStore,
     metrics,
@@ -203,6 +223,8 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     settlementDelayMs: (env) => (env === 'sandbox' ? 0 : config.settlementDelayMs),
     scheduleSettlement: enqueuer(ledgerSettlement),
     instance,
+    // Declared below: the marketplace creates orders' intents with this service.
+    orderPayments: { recordPayment: (payment, meta) => marketplace.orders.recordPayment(payment, meta) },
   });
   const paymentLinks = new PaymentLinks({ store, clock, publicUrl: config.publicUrl });
   const checkoutSessions = new CheckoutSessions({ store, clock, publicUrl: config.publicUrl, paymentIntents, paymentLinks });
@@ -215,9 +237,25 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     activations: reads,
     scheduleOverdueCheck: enqueuer(payoutOverdue),
     scheduleReconcile: enqueuer(payoutReconcile),
+    fundedLedger: new SellerPayoutFunds({ store, clock }),
   });
   const payoutRecipients = new PayoutRecipients({ store, clock });
   const payoutBatches = new PayoutBatches({ store, clock, payouts, recipients: payoutRecipients, scheduleRun: enqueuer(payoutBatchRun) });
+  const commissionRules = new CommissionRules({ store, clock });
+  const marketplaceSellers = new MarketplaceSellers({ store, clock });
+  const marketplace: Marketplace = {
+    commissionRules,
+    sellers: marketplaceSellers,
+    orders: new MarketplaceOrders({
+      store,
+      clock,
+      paymentIntents,
+      sellers: marketplaceSellers,
+      commissionRules,
+      dueShares: { dueShares: (owner, currency, at, limit) => dueSellerShares(knex, owner, currency, at, limit) },
+    }),
+    payouts: new SellerPayouts({ payouts, sellers: marketplaceSellers }),
+  };
 
   const secretsKey = loadSecretsKey(config.secretsKey, config.dataDir);
   const secretBox = new SecretBox(secretsKey);
@@ -308,6 +346,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     clock,
     log,
     idempotency: new IdempotencyStore(knex, clock, config.idempotencyTtlMs, secretBox, instance),
+    apiKeys,
     scheduler,
     busConsumers,
     paymentIntents,
@@ -317,6 +356,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     payouts,
     payoutRecipients,
     payoutBatches,
+    marketplace,
     paymentCapabilities: new PaymentCapabilities({ store, clock }),
     countryActivations: new CountryActivations({ store, clock }),
     featureFlags: new FeatureFlags({ store, clock }),
@@ -371,6 +411,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
       await projector?.stop();
       notifier.close();
       messenger.close();
+      webhooks.close();
       await store.close();
       await db.close();
     },

@@ -56,3 +56,18 @@ export interface AccountDirectory {
 }
 
 export type ReadPorts = CustomerDirectory & PriceCatalog & PaymentIntentReader & AccountDirectory & CapabilityGate & ActivationGate;
+
+/** A seller's share of a paid order whose settlement is due (docs/marketplace.md). */
+export interface DueShare {
+  orderId: string;
+  sellerRef: string;
+  currency: string;
+}
+
+export interface MarketplaceDueShares {
+  /**
+   * Up to `limit` shares of this owner (in `currency`, when given) still pending and due at `at` by
+   * their seller's settlement mode and delay, oldest payment first.
+   */
+  dueShares(owner: Owner, currency: string | undefined, at: Date, limit: number): Promise<DueShare[]>;
+}

@@ -69,6 +69,17 @@ class StreamCache {
     return { state, version };
   }
 
+  /**
+   * The remembered state without reading the stream (the initial state of a new stream when none
+   * is remembered). It is right unless another process, or a write outside these handlers,
+   * appended since; an append on it carries its version, so a stale guess only ever conflicts.
+   */
+  assume<State, Event extends DomainEvent>(streamId: string, decider: Evolver<State, Event>): { state: State; version: number | 'no_stream' } {
+    const hit = this.states.get(streamId);
+    if (hit && hit.decider === decider) return { state: hit.state as State, version: hit.version };
+    return { state: decider.initialState, version: 'no_stream' };
+  }
+
   remember(streamId: string, decider: unknown, version: number, state: unknown): void {
     this.states.delete(streamId);
     this.states.set(streamId, { decider, version, state });
@@ -99,9 +110,14 @@ function cacheOf(store: EventStore): StreamCache {
 }
 
 /**
- * The one way commands run: load the stream, fold it, decide, append with the version that was
- * read. A concurrent writer makes the append fail; the policy says whether to decide again or
+ * The one way commands run: take the stream's state, decide, append with the version the state
+ * is at. A concurrent writer makes the append fail; the policy says whether to decide again or
  * answer 409 IKW-RES-003 (retryable). Never a lock.
+ *
+ * The first decision is made on the state this process remembers, without reading the stream
+ * (docs/performance.md): when the append succeeds, its expected version proves that state was
+ * current. A conflict, a refusal or a decision to do nothing on that unread state is not trusted:
+ * the stream is read and the command decided again, which costs no retry of the policy.
  */
 export function handleCommand<Command, State, Event extends DomainEvent>(
   store: EventStore,
@@ -114,10 +130,22 @@ export function handleCommand<Command, State, Event extends DomainEvent>(
   const cache = cacheOf(store);
   const retries = CONFLICT_RETRIES[options.onConflict ?? 'none'];
   return cache.serialize(streamId, async () => {
-    for (let attempt = 0; ; attempt++) {
-      const { state, version } = await cache.load(store, streamId, decider);
-      const events = decider.decide(command, state);
-      if (events.length === 0) return { state, events, appended: null };
+    let read = false;
+    for (let attempt = 0; ; ) {
+      const { state, version } = read ? await cache.load(store, streamId, decider) : cache.assume(streamId, decider);
+      let events: Event[];
+      try {
+        events = decider.decide(command, state);
+      } catch (err) {
+        if (read) throw err;
+        read = true;
+        continue;
+      }
+      if (events.length === 0) {
+        if (read) return { state, events, appended: null };
+        read = true;
+        continue;
+      }
       try {
         const appended = await store.append(
           streamId,
@@ -129,8 +157,8 @@ export function handleCommand<Command, State, Event extends DomainEvent>(
         return { state: after, events, appended };
       } catch (err) {
         if (!(err instanceof VersionConflictError)) throw err;
-        if (attempt < retries) continue;
-        throw new ApiError('IKW-RES-003', options.conflictMessage);
+        if (read && attempt++ >= retries) throw new ApiError('IKW-RES-003', options.conflictMessage);
+        read = true;
       }
     }
   });
@@ -165,13 +193,25 @@ export function handleCommandsAtomically(
   const cache = cacheOf(store);
   const retries = CONFLICT_RETRIES[options.onConflict ?? 'none'];
   return cache.serialize(steps[0]!.streamId, async () => {
-    for (let attempt = 0; ; attempt++) {
+    // As in handleCommand: decided first on the remembered states, read when that is not proved.
+    let read = false;
+    for (let attempt = 0; ; ) {
       const decided = [];
-      for (const s of steps) {
-        const { state, version } = await cache.load(store, s.streamId, s.decider);
-        decided.push({ step: s, state, version, events: s.decider.decide(s.command, state) });
+      try {
+        for (const s of steps) {
+          const { state, version } = read ? await cache.load(store, s.streamId, s.decider) : cache.assume(s.streamId, s.decider);
+          decided.push({ step: s, state, version, events: s.decider.decide(s.command, state) });
+        }
+      } catch (err) {
+        if (read) throw err;
+        read = true;
+        continue;
       }
       const writing = decided.filter((d) => d.events.length > 0);
+      if (!read && writing.length < decided.length) {
+        read = true;
+        continue;
+      }
       try {
         const appended = writing.length === 0 ? [] : await appendAtomically(
           writing.map((d) => ({ streamId: d.step.streamId, expectedVersion: d.version, events: d.events.map((e) => ({ type: e.type, data: e.data, metadata: d.step.metadata })) })),
@@ -185,8 +225,8 @@ export function handleCommandsAtomically(
         });
       } catch (err) {
         if (!(err instanceof VersionConflictError)) throw err;
-        if (attempt < retries) continue;
-        throw new ApiError('IKW-RES-003', options.conflictMessage);
+        if (read && attempt++ >= retries) throw new ApiError('IKW-RES-003', options.conflictMessage);
+        read = true;
       }
     }
   });

@@ -10,7 +10,7 @@ import type { Logger } from '../core/logger.js';
 import type { RateLimitRule } from '../core/config.js';
 import type { Metrics } from '../core/metrics.js';
 import type { Owner } from '../domain/audit.js';
-import { authenticate, type AppTokenVerifier } from './auth.js';
+import { authenticate, type ApiKeyLookup, type AppTokenVerifier } from './auth.js';
 import { Reply, type HandlerContext, type Principal } from './context.js';
 import { IdempotencyStore, type StoredAnswer } from './idempotency.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -26,6 +26,7 @@ export const BODY_ENCODINGS = ['gzip', 'deflate', 'br'] as const;
 
 export interface AppDeps {
   knex: Knex;
+  apiKeys: ApiKeyLookup;
   /** Dashboard AppTokens; without it only API keys authenticate. */
   appTokens?: AppTokenVerifier;
   log: Logger;
@@ -168,7 +169,7 @@ function runRoute(r: Route, deps: AppDeps) {
       const key = header('idempotency-key');
       if (r.auth !== 'public') {
         // A refused credential still counts against its address: guessing keys is rate limited too.
-        principal = await authenticate(deps.knex, r.auth, header, deps.appTokens).catch(async (err: unknown) => {
+        principal = await authenticate(deps.knex, deps.apiKeys, r.auth, header, deps.appTokens).catch(async (err: unknown) => {
           await limitRate(deps, req, res, undefined);
           throw err;
         });

@@ -5,7 +5,7 @@ import type { Environment } from '../domain/merchant/events.js';
 import type { AppTokenClaims } from '../domain/user/tokens.js';
 import { ADMIN_KEY_SHAPE } from '../domain/platform-admin/commands.js';
 import { findAdminKeyByHash } from '../../projections/admin-keys.js';
-import { findApiKeyByHash } from '../../projections/api-keys.js';
+import type { ApiKeyRow } from '../../projections/api-keys.js';
 import type { Principal } from './context.js';
 import type { RouteAuth } from './routes.js';
 
@@ -24,10 +24,6 @@ function parseEnvironmentHeader(value: string | undefined): Environment | undefi
   throw new ApiError('IKW-AUT-005', undefined, 'X-Environment');
 }
 
-/**
- * Resolves the credential of a request to a Principal, or throws 400/401/403 (docs/errors.md, IKW-AUT-*).
- * A key that is malformed, unknown or revoked gets the same answer: nothing leaks about which.
- */
 /** Verifies dashboard AppTokens (packages/domain/user/commands.ts): who signed in, for which merchant, with which scopes. */
 export interface AppTokenVerifier {
   verify(token: string): Promise<AppTokenClaims>;
@@ -35,8 +31,16 @@ export interface AppTokenVerifier {
 
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
+/** Finds an API key by the SHA-256 of the presented key (ApiKeyCache). */
+export type ApiKeyLookup = (keyHash: string) => Promise<ApiKeyRow | undefined>;
+
+/**
+ * Resolves the credential of a request to a Principal, or throws 400/401/403 (docs/errors.md, IKW-AUT-*).
+ * A key that is malformed, unknown or revoked gets the same answer: nothing leaks about which.
+ */
 export async function authenticate(
   knex: Knex,
+  apiKeys: ApiKeyLookup,
   auth: RouteAuth,
   header: (name: string) => string | undefined,
   appTokens?: AppTokenVerifier,
@@ -64,7 +68,7 @@ export async function authenticate(
   }
   if (auth.appTokenOnly) throw new ApiError('IKW-ACC-003');
   if (!KEY_SHAPE.test(credential)) throw new ApiError('IKW-AUT-002');
-  const key = await findApiKeyByHash(knex, hashApiKey(credential));
+  const key = await apiKeys(hashApiKey(credential));
   if (!key || key.revoked_at !== null) throw new ApiError('IKW-AUT-002');
   if (requested !== undefined && requested !== key.environment) throw new ApiError('IKW-AUT-003', undefined, 'X-Environment');
   if (requested === undefined && auth.environmentHeader === 'required') throw new ApiError('IKW-AUT-006', undefined, 'X-Environment');

@@ -61,8 +61,45 @@ interface AttemptResult {
   error: string | null;
 }
 
+/** Endpoints whose connections one process keeps open (least recently used beyond that are closed). */
+const KEPT_ENDPOINTS = 1000;
+/** Connections kept open to one endpoint address: as many as deliveries run side by side. */
+const SOCKETS_PER_ENDPOINT = 16;
+
+/**
+ * Keep-alive connections per endpoint origin and checked address (docs/performance.md): a
+ * delivery reuses an open connection to the address the URL policy let through for it, never one
+ * made for another address (a DNS answer that changed gets connections of its own).
+ */
+class EndpointAgents {
+  private readonly agents = new Map<string, http.Agent>();
+
+  for(url: URL, address: string): http.Agent {
+    const key = `${url.protocol}//${url.host}|${address}`;
+    let agent = this.agents.get(key);
+    if (agent) {
+      this.agents.delete(key);
+    } else {
+      const options = { keepAlive: true, maxSockets: SOCKETS_PER_ENDPOINT, maxFreeSockets: SOCKETS_PER_ENDPOINT, scheduling: 'lifo' as const };
+      agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+    }
+    this.agents.set(key, agent);
+    if (this.agents.size > KEPT_ENDPOINTS) {
+      const [oldest, stale] = this.agents.entries().next().value!;
+      this.agents.delete(oldest);
+      stale.destroy();
+    }
+    return agent;
+  }
+
+  close(): void {
+    for (const agent of this.agents.values()) agent.destroy();
+    this.agents.clear();
+  }
+}
+
 /** One HTTP POST, connected to the address the URL policy checked; no redirects are followed. */
-function post(url: URL, address: string, family: 4 | 6, headers: Record<string, string>, body: string, timeoutMs: number): Promise<AttemptResult> {
+function post(agent: http.Agent, url: URL, address: string, family: 4 | 6, headers: Record<string, string>, body: string, timeoutMs: number): Promise<AttemptResult> {
   return new Promise((resolve) => {
     let settled = false;
     const done = (result: AttemptResult) => {
@@ -75,7 +112,7 @@ function post(url: URL, address: string, family: 4 | 6, headers: Record<string, 
       method: 'POST',
       headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
       lookup: pinnedLookup(address, family),
-      agent: false,
+      agent,
     });
     const deadline = setTimeout(() => {
       request.destroy(new Error(`no answer within ${timeoutMs} ms`));
@@ -102,7 +139,14 @@ function post(url: URL, address: string, family: 4 | 6, headers: Record<string, 
  * the schedule, then the endpoint is marked failing and the merchant gets one e-mail.
  */
 export class WebhookDispatcher {
+  private readonly agents = new EndpointAgents();
+
   constructor(private readonly deps: DispatcherDeps) {}
+
+  /** Closes the connections kept open to endpoints. */
+  close(): void {
+    this.agents.close();
+  }
 
   /** The bus consumer: each public event stored once, with one delivery per matching endpoint. */
   consumer(): ConsumerSpec {
@@ -180,9 +224,11 @@ export class WebhookDispatcher {
     let result: AttemptResult;
     try {
       const target = await resolveDeliveryTarget(endpoint.url, { environment: endpoint.environment, allowPrivate: this.deps.allowPrivateUrls });
+      const url = new URL(endpoint.url);
       result = target.ok
         ? await post(
-            new URL(endpoint.url),
+            this.agents.for(url, target.address),
+            url,
             target.address,
             target.family,
             {

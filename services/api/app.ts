@@ -38,6 +38,7 @@ import { paymentIntentsFamily } from './routes/payment-intents.js';
 import { paymentLinksFamily } from './routes/payment-links.js';
 import { payFamily } from './routes/pay.js';
 import { payoutEngineFamily } from './routes/payout-engine.js';
+import { marketplaceFamily } from './routes/marketplace.js';
 import { payoutsFamily } from './routes/payouts.js';
 import { sandboxFamily } from './routes/sandbox.js';
 import { webhookEndpointsFamily } from './routes/webhook-endpoints.js';
@@ -65,6 +66,7 @@ export function apiFamilies(system: System): Family[] {
     payoutsFamily(system.knex, system.payouts),
     merchantPayoutsFamily(system.knex, system.payouts),
     payoutEngineFamily(system.knex, system.payoutRecipients, system.payoutBatches),
+    marketplaceFamily(system.knex, system.marketplace),
     paymentCapabilitiesFamily(system.knex, system.paymentCapabilities),
     configurationFamily(system.knex, system.countryActivations, system.featureFlags),
     merchantSettingsFamily(system.knex, system.store, system.clock),
@@ -107,6 +109,7 @@ export function openApiDocument(system: System): Record<string, unknown> {
 export function buildApi(system: System, extra: Family[] = []) {
   return createApp({
     knex: system.knex,
+    apiKeys: (keyHash) => system.apiKeys.find(keyHash),
     log: system.log,
     idempotency: system.idempotency,
     appTokens: system.accounts,

@@ -24,7 +24,7 @@ export const HTTP_WORKERS = Math.round(numberFromEnv('BENCH_HTTP_WORKERS', 1, 0)
 /** The measured seconds of each compared workload are split into this many alternating slices. */
 export const SLICES_PER_WORKLOAD = 4;
 
-export const SECTIONS = ['eventstore', 'http', 'payouts', 'intents', 'webhooks', 'batches'] as const;
+export const SECTIONS = ['eventstore', 'http', 'payouts', 'intents', 'webhooks', 'batches', 'rebuild'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 /** BENCH_ONLY=payouts,webhooks runs those sections only; unset or empty runs them all. */

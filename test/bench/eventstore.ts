@@ -1,24 +1,14 @@
-/** Event store appends against a baseline of plain INSERT transactions on the same server and pool. */
+/** Event store appends against the baseline of single-row INSERTs (baseline.ts) on the same server. */
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { ExpectedVersion } from '../../packages/eventstore/port.js';
 import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
+import { BASELINE_PAYLOAD, BASELINE_TABLE, baselineInserters, createBaselineTable } from './baseline.js';
 import { compareInSlices, fixed, progress, round, table, type LoadResult, type Operation } from './common.js';
 
 export const WRITER_LEVELS = [1, 8, 64] as const;
 /** Above the largest writer count, so 64 writers never wait for a connection. */
 export const STORE_POOL_MAX = 70;
-const BASELINE_TABLE = 'bench_insert_baseline';
-
-/** What every append and every baseline row carries: a payment-sized JSON document. */
-const PAYLOAD = {
-  object: 'payment_intent',
-  amount: 125_000,
-  currency: 'xof',
-  status: 'succeeded',
-  customer: { msisdn: '+221770000000', operator: 'orange_sn' },
-  metadata: { order_id: 'ord_0001', source: 'bench' },
-};
 
 export interface WriteLevel {
   writers: number;
@@ -34,25 +24,15 @@ function appendWriter(store: PostgresEventStore, streamId: string): Operation {
   return async () => {
     const result = await store.append(
       streamId,
-      [{ type: 'bench.appended', data: PAYLOAD, metadata: { actor: 'bench', occurred_at: new Date().toISOString() } }],
+      [{ type: 'bench.appended', data: BASELINE_PAYLOAD, metadata: { actor: 'bench', occurred_at: new Date().toISOString() } }],
       { expectedVersion },
     );
     expectedVersion = result.nextVersion;
   };
 }
 
-/** The baseline: BEGIN; INSERT one row with a jsonb column; COMMIT. */
-function insertTransaction(knex: Knex): Operation {
-  const data = JSON.stringify(PAYLOAD);
-  return () =>
-    knex.transaction(async (trx) => {
-      await trx(BASELINE_TABLE).insert({ data });
-    });
-}
-
-export async function benchWrites(knex: Knex): Promise<WriteLevel[]> {
-  await knex.raw(`DROP TABLE IF EXISTS ${BASELINE_TABLE}`);
-  await knex.raw(`CREATE TABLE ${BASELINE_TABLE} (id bigserial PRIMARY KEY, data jsonb NOT NULL)`);
+export async function benchWrites(knex: Knex, url: string): Promise<WriteLevel[]> {
+  await createBaselineTable(url);
   const store = new PostgresEventStore(knex);
   const runId = randomBytes(4).toString('hex');
   const levels: WriteLevel[] = [];
@@ -60,9 +40,13 @@ export async function benchWrites(knex: Knex): Promise<WriteLevel[]> {
     for (const writers of WRITER_LEVELS) {
       progress(`  ${writers} writer(s)…`);
       const appenders = Array.from({ length: writers }, (_, i) => appendWriter(store, `bench-${runId}-w${writers}-${i}`));
-      const inserters = Array.from({ length: writers }, () => insertTransaction(knex));
-      const [appends, inserts] = await compareInSlices(appenders, inserters);
-      levels.push({ writers, appends, inserts, ratio: appends.perSecond / inserts.perSecond });
+      const inserters = await baselineInserters(url, writers);
+      try {
+        const [appends, inserts] = await compareInSlices(appenders, inserters.operations);
+        levels.push({ writers, appends, inserts, ratio: appends.perSecond / inserts.perSecond });
+      } finally {
+        await inserters.close();
+      }
     }
   } finally {
     await store.close(); // stops its coalesced NOTIFY timer before the pool goes away
@@ -73,7 +57,7 @@ export async function benchWrites(knex: Knex): Promise<WriteLevel[]> {
 
 export function writeTable(levels: WriteLevel[]): string {
   return table(
-    ['writers', 'appends/s', 'p50 ms', 'p99 ms', 'INSERT tx/s', 'p50 ms', 'p99 ms', 'appends ÷ INSERTs'],
+    ['writers', 'appends/s', 'p50 ms', 'p99 ms', 'INSERTs/s', 'p50 ms', 'p99 ms', 'appends ÷ INSERTs'],
     levels.map((l) => [
       String(l.writers),
       fixed(l.appends.perSecond, 0),

@@ -52,6 +52,8 @@ export interface PayoutsResult {
   clients: number;
   poolMax: number;
   scenarios: PayoutScenario[];
+  /** Resident memory of the bench process (the service and the load generator's thread) at the end of the runs. */
+  rssBytes: number;
 }
 
 interface Funded {
@@ -125,6 +127,7 @@ export async function benchPayouts(serverUrl: string): Promise<PayoutsResult> {
     });
     progress(`  ${HTTP_CONNECTIONS} merchants vs 1 merchant, alternating slices…`);
     const [a, b] = await measureScenarios(worker, ['separate', 'hot'], service.system.knex);
+    const rssBytes = process.memoryUsage().rss;
     const runs = [
       { key: 'separate', name: `${HTTP_CONNECTIONS} merchants, one per client`, result: a!, group: separate },
       { key: 'hot', name: '1 merchant (hot balance stream)', result: b!, group: [hot] },
@@ -136,7 +139,7 @@ export async function benchPayouts(serverUrl: string): Promise<PayoutsResult> {
       const check = await checkBalances(service, run.group, sums);
       scenarios.push({ name: run.name, merchants: run.group.length, ...run.result, outcomes: totals.outcomes, check });
     }
-    return { clients: HTTP_CONNECTIONS, poolMax: service.poolMax, scenarios };
+    return { clients: HTTP_CONNECTIONS, poolMax: service.poolMax, scenarios, rssBytes };
   } finally {
     await worker?.close();
     await service.close();
@@ -172,6 +175,7 @@ export function payoutsText(r: PayoutsResult): string[] {
         (s.check.detail ? `\n    ${s.check.detail}` : '') +
         `\n    answers: ${outcomesText(s.outcomes)}`,
     ),
+    `  memory at the end of the runs: RSS ${fixed(r.rssBytes / 2 ** 20, 0)} MB (the service and the load generator's thread share this process)`,
   ];
 }
 
@@ -186,6 +190,7 @@ export function payoutsJson(r: PayoutsResult) {
   return {
     clients: r.clients,
     pool_max: r.poolMax,
+    rss_mb: round(r.rssBytes / 2 ** 20, 1),
     runs: r.scenarios.map((s) => ({
       merchants: s.merchants,
       req_per_s: round(s.perSecond, 1),

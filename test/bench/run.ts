@@ -1,16 +1,19 @@
 /**
- * `make bench`: how fast the Postgres event store appends, compared with plain INSERT transactions
- * on the same server and pool; how many requests per second the HTTP API answers; payout creation
+ * `make bench`: first the baseline (single-row INSERTs from Node at 64 connections, and pgbench's
+ * rate where it is installed); how fast the Postgres event store appends, compared with that
+ * INSERT in alternating slices; how many requests per second the HTTP API answers; payout creation
  * and payment intent create + confirm throughput under 64 clients (with a balance check after the
- * payouts); how many webhook deliveries per second a drain gets through; and a payout engine batch
- * of 10 000 items from CSV: validation and execution items/s, then every item paid once and the
- * balance = funding − Σ(amount + fee).
+ * payouts, and the process's memory); how many webhook deliveries per second a drain gets through;
+ * a payout engine batch of 10 000 items from CSV: validation and execution items/s, then every item
+ * paid once and the balance = funding − Σ(amount + fee); a projection rebuild over 200 000 events.
+ * Last, the goals of docs/performance.md with this run's figures and ratios to its baseline.
  *
  * Prints a table for people and, as the very last line of stdout, one JSON object for tools.
  * Environment: BENCH_SECONDS (measured seconds per run, default 5), BENCH_WARMUP_SECONDS
  * (default 1), BENCH_CONNECTIONS (HTTP connections / clients, default 64), BENCH_HTTP_WORKERS
  * (autocannon worker threads, default 1; 0 runs the load generator on the server's own thread),
- * BENCH_ONLY (comma-separated sections: eventstore,http,payouts,intents,webhooks,batches; default all),
+ * BENCH_ONLY (comma-separated sections: eventstore,http,payouts,intents,webhooks,batches,rebuild; default
+ * all; the baseline always runs), BENCH_REBUILD_EVENTS (events of the rebuild's log, default 200 000),
  * BENCH_WEBHOOKS (deliveries queued by the webhook section, default 100 × BENCH_SECONDS),
  * BENCH_BATCH_ITEMS (items of the payout engine's batch, default 10 000),
  * DATABASE_URL (use that server instead of a throwaway embedded one; the payout, intent and webhook
@@ -19,23 +22,28 @@
 import os from 'node:os';
 import { createKnex } from '../../packages/core/database.js';
 import { migrate } from '../../infra/migrations.js';
+import { benchBaseline, type Baseline } from './baseline.js';
 import { fixed, HTTP_CONNECTIONS, HTTP_WORKERS, MEASURE_SECONDS, progress, round, selectedSections, SLICES_PER_WORKLOAD, WARMUP_SECONDS, type Section } from './common.js';
 import { openBenchDatabase, serverSettings, type ServerSettings } from './database.js';
 import { benchWrites, STORE_POOL_MAX, writesJson, writeTable, type WriteLevel } from './eventstore.js';
 import { benchHttp, HTTP_POOL_MAX, httpJson, httpTable, type HttpResult } from './http.js';
 import { benchIntents, intentsJson, intentsText, type IntentsResult } from './intents.js';
+import { goalsJson, goalsText } from './goals.js';
 import { benchPayoutEngine, payoutEngineJson, payoutEngineText, type PayoutEngineResult } from './payout-engine.js';
 import { benchPayouts, payoutsJson, payoutsText, type PayoutsResult } from './payouts.js';
+import { benchRebuild, rebuildJson, rebuildText, type RebuildResult } from './rebuild.js';
 import { benchWebhooks, webhooksJson, webhooksText, type WebhooksResult } from './webhooks.js';
 
 interface Results {
+  baseline?: Baseline;
   eventstore?: WriteLevel[];
   http?: HttpResult[];
   payouts?: PayoutsResult;
   intents?: IntentsResult;
   webhooks?: WebhooksResult;
   batches?: PayoutEngineResult;
-  failures: Partial<Record<Section, string>>;
+  rebuild?: RebuildResult;
+  failures: Partial<Record<Section | 'baseline', string>>;
 }
 
 function errorText(err: unknown): string {
@@ -57,6 +65,8 @@ function summaryJson(loadAtStart: number, settings: ServerSettings, embedded: bo
     payment_intents: r.intents ? intentsJson(r.intents) : null,
     webhooks: r.webhooks ? webhooksJson(r.webhooks) : null,
     payout_engine: r.batches ? payoutEngineJson(r.batches) : null,
+    projection_rebuild: r.rebuild ? rebuildJson(r.rebuild) : null,
+    goals: goalsJson(r),
     ...(Object.keys(r.failures).length > 0 ? { failures: Object.fromEntries(Object.entries(r.failures).map(([k, v]) => [k, v.split('\n')[0]])) } : {}),
   });
 }
@@ -71,7 +81,7 @@ function report(loadAtStart: number, settings: ServerSettings, embedded: boolean
   if (loadAtStart > os.cpus().length / 2) {
     out.push(`WARNING: the machine was busy when the bench started (load ${fixed(loadAtStart, 2)}); absolute figures are low and noisy`);
   }
-  const failed = (section: Section) => (r.failures[section] ? [`  FAILED: ${r.failures[section]}`] : []);
+  const failed = (section: Section | 'baseline') => (r.failures[section] ? [`  FAILED: ${r.failures[section]}`] : []);
   if (sections.has('eventstore')) {
     out.push(
       '',
@@ -93,6 +103,8 @@ function report(loadAtStart: number, settings: ServerSettings, embedded: boolean
   if (sections.has('intents')) out.push('', ...(r.intents ? intentsText(r.intents) : ['Payment intents, create + confirm', ...failed('intents')]));
   if (sections.has('webhooks')) out.push('', ...(r.webhooks ? webhooksText(r.webhooks) : ['Webhook deliveries', ...failed('webhooks')]));
   if (sections.has('batches')) out.push('', ...(r.batches ? payoutEngineText(r.batches) : ['Payout engine', ...failed('batches')]));
+  if (sections.has('rebuild')) out.push('', ...(r.rebuild ? rebuildText(r.rebuild) : ['Projection rebuild', ...failed('rebuild')]));
+  out.push('', ...goalsText(r), ...failed('baseline'));
   return out;
 }
 
@@ -103,8 +115,8 @@ async function main(): Promise<void> {
   progress('Starting PostgreSQL…');
   const database = await openBenchDatabase();
   const results: Results = { failures: {} };
-  const attempt = async (section: Section, title: string, run: () => Promise<void>): Promise<void> => {
-    if (!sections.has(section)) return;
+  const attempt = async (section: Section | 'baseline', title: string, run: () => Promise<void>): Promise<void> => {
+    if (section !== 'baseline' && !sections.has(section)) return;
     progress(title);
     try {
       await run();
@@ -120,11 +132,14 @@ async function main(): Promise<void> {
       await migrate(knex);
       settings = await serverSettings(knex);
       await attempt('eventstore', 'Event store and baseline:', async () => {
-        results.eventstore = await benchWrites(knex);
+        results.eventstore = await benchWrites(knex, database.url);
       });
     } finally {
       await knex.destroy();
     }
+    await attempt('baseline', `Baseline: single-row INSERTs at ${HTTP_CONNECTIONS} connections…`, async () => {
+      results.baseline = await benchBaseline(database.url, HTTP_CONNECTIONS);
+    });
     await attempt('http', 'HTTP:', async () => {
       results.http = await benchHttp(database.url);
     });
@@ -140,6 +155,9 @@ async function main(): Promise<void> {
     await attempt('batches', 'Payout engine:', async () => {
       results.batches = await benchPayoutEngine(database.url);
       if (!results.batches.check.ok) results.failures.batches = `check failed: ${results.batches.check.detail}`;
+    });
+    await attempt('rebuild', 'Projection rebuild:', async () => {
+      results.rebuild = await benchRebuild(database.url);
     });
 
     const out = [...report(loadAtStart, settings, database.embedded, sections, results), '', summaryJson(loadAtStart, settings, database.embedded, results)];

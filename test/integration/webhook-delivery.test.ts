@@ -104,6 +104,16 @@ t.test('each delivery is a POST signed per Standard Webhooks, verified by standa
   t.equal(stored.payload, receiver.requests.find((r) => r.headers['webhook-id'] === succeeded.id)!.body);
 });
 
+t.test('deliveries to one endpoint reuse kept-alive connections', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const { receiver, endpoint } = await listeningEndpoint(t, svc, key, ['payment_intent.created']);
+  for (let i = 0; i < 40; i++) await createIntentEvent(svc, key, 1_000 + i);
+  await settle(svc);
+  t.equal(receiver.count, 40, 'every event delivered');
+  t.ok(receiver.connections >= 1 && receiver.connections <= 16, `${receiver.connections} connections for 40 deliveries (at most one per delivery running side by side)`);
+  await quiet(key, endpoint.id);
+});
+
 t.test('only enabled endpoints of the merchant and environment whose enabled_events match receive', async (t) => {
   const { merchant: m, key } = await svc.sandboxMerchant();
   const [onlySucceeded, star, payouts, disabled, otherMerchant] = await Promise.all([1, 2, 3, 4, 5].map(() => Receiver.start(t, svc)));

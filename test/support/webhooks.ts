@@ -47,6 +47,8 @@ export interface ReceivedRequest {
 export class Receiver {
   readonly requests: ReceivedRequest[] = [];
   behaviour: Behaviour = OK;
+  /** TCP connections the service opened to this receiver. */
+  connections = 0;
   private readonly timers = new Set<NodeJS.Timeout>();
 
   private constructor(
@@ -62,6 +64,9 @@ export class Receiver {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => self?.handle(req, res, Buffer.concat(chunks).toString('utf8'), now()));
+    });
+    server.on('connection', () => {
+      if (self) self.connections++;
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;

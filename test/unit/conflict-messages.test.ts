@@ -2,6 +2,8 @@
  * A 409 IKW-RES-003 says what conflicted: another writer appending to an intent's stream between
  * a command's read and its append makes the append fail, and the answer names the command (the
  * confirm lock, an update, a cancel). Runs over the EventStoreDB adapter on its in-memory emulator.
+ * A command decides first on the state its process remembers and, when that append conflicts,
+ * reads the stream and decides once more (command-handler.ts): the other writer here wins both.
  */
 import t from 'tap';
 import { CommandService } from '../../packages/eventstore/command-handler.js';
@@ -15,14 +17,14 @@ import { EsdbEmulator } from '../support/esdb-emulator.js';
 const owner = { merchantId: 'acct_1', environment: 'sandbox' as const };
 const at = new Date('2026-01-01T00:00:00Z');
 
-/** The store, except that the next append meets one event another writer appended first. */
+/** The store, except that the next two appends each meet an event another writer appended first. */
 function racedStore(inner: EventStore): EventStore & { raceNext(): void } {
-  let race = false;
+  let races = 0;
   return Object.assign(Object.create(inner) as EventStore, {
-    raceNext: () => void (race = true),
+    raceNext: () => void (races = 2),
     async append(...args: Parameters<EventStore['append']>) {
-      if (race) {
-        race = false;
+      if (races > 0) {
+        races--;
         const [streamId] = args;
         await inner.append(streamId, [{ type: 'payment_intent.updated', data: {} }], { expectedVersion: await inner.streamVersion(streamId) });
       }

@@ -323,11 +323,11 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
           transaction_country: campaign.country,
           description: campaign.title.slice(0, 500),
           metadata: { [CONTRIBUTION_METADATA.campaign]: campaign.id, [CONTRIBUTION_METADATA.contribution]: id },
-          platform_metadata: { [HELD_BY_KEY]: `funding_campaign:${campaign.id}` },
           ...(input.contributorEmail ? { customer_email: input.contributorEmail } : {}),
         },
         actor,
         `funding_contribution:${id}`,
+        { [HELD_BY_KEY]: `funding_campaign:${campaign.id}` },
       );
       try {
         await this.run(

@@ -38,8 +38,6 @@ export interface CreateInput {
   customer?: string;
   customer_email?: string;
   customer_phone?: string;
-  /** Reserved keys the platform sets (never a request's): `HELD_BY_KEY` holds the payment for another aggregate. */
-  platform_metadata?: Record<string, string>;
 }
 
 /**
@@ -74,7 +72,27 @@ export interface PaymentIntentDeps {
   scheduleSettlement: Enqueue<BalanceRef>;
   /** This process, and whether another one is still alive: a confirmation lock dies with its process. */
   instance?: { id: number; isAlive(id: number): Promise<boolean> };
+  /**
+   * Marketplace orders (docs/marketplace.md): the success of an intent that pays an order (platform
+   * metadata `internal.marketplace_order`) is split among its sellers instead of crediting the
+   * merchant; false when the order is not there, and the payment is then the merchant's as usual.
+   */
+  orderPayments?: { recordPayment(payment: MarketplaceOrderPayment, meta: EventMetadata): Promise<boolean> };
 }
+
+/** An order's payment as the marketplace records it. */
+export interface MarketplaceOrderPayment {
+  merchantId: string;
+  environment: Environment;
+  orderId: string;
+  paymentIntentId: string;
+  amount: number;
+  fee: number;
+  clearing: 'card_clearing' | `operator_clearing:${string}`;
+}
+
+/** The platform metadata key naming the marketplace order an intent pays. */
+export const MARKETPLACE_ORDER_METADATA_KEY = 'internal.marketplace_order';
 
 /** A 409 says what conflicted: a confirm met another confirm's lock; an update or cancel met another write. */
 export function paymentIntentConflictMessage(command: PaymentIntentCommand): string | undefined {
@@ -105,7 +123,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
    * Creates a payment intent. `requestRef` (the Idempotency-Key with the request's fingerprint)
    * names it, so a request retried after a crash answers the intent the first attempt made.
    */
-  async create(who: Owner, input: CreateInput, actor: Actor, requestRef?: string): Promise<PaymentIntentObject> {
+  async create(who: Owner, input: CreateInput, actor: Actor, requestRef?: string, platformMetadata: Record<string, string> = {}): Promise<PaymentIntentObject> {
     const currency = getCurrency(input.currency);
     if (!currency) throw new ApiError('IKW-VAL-003', `Unknown currency '${input.currency}'`, 'currency');
     const country = getCountry(input.transaction_country);
@@ -148,7 +166,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
       // Platform keys: stored for auditors and support, filtered from every response.
       Environment: who.environment,
       'country_context.transaction_country': country.code,
-      ...input.platform_metadata,
+      ...platformMetadata,
     };
     assertMetadataSize(metadata);
     const at = this.deps.clock.now();
@@ -328,6 +346,12 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     const intent = state.intent!;
     if (intent.metadata[HELD_BY_KEY] !== undefined) return;
     const pm = state.paymentMethod!;
+    const clearing = pm.type === 'mobile_money' ? (`operator_clearing:${pm.operator}` as const) : ('card_clearing' as const);
+    const orderId = intent.metadata[MARKETPLACE_ORDER_METADATA_KEY];
+    if (orderId !== undefined && this.deps.orderPayments) {
+      const payment = { merchantId: intent.merchantId, environment: intent.environment, orderId, paymentIntentId: intent.id, amount: intent.amount, fee: state.fee ?? 0, clearing };
+      if (await this.deps.orderPayments.recordPayment(payment, meta)) return;
+    }
     const now = this.deps.clock.now();
     const availableOn = new Date(now.getTime() + this.deps.settlementDelayMs(intent.environment));
     await runLedger(
@@ -339,7 +363,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
       {
         type: 'post_payment',
         source: intent.id,
-        clearing: pm.type === 'mobile_money' ? `operator_clearing:${pm.operator}` : 'card_clearing',
+        clearing,
         amount: intent.amount,
         fee: state.fee ?? 0,
         availableOn,

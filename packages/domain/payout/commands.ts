@@ -7,7 +7,8 @@ import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import type { PaymentProvider, PayoutCallback } from '../../providers/port.js';
 import { auditMetadata, type Actor } from '../audit.js';
-import { CommandService, handleCommand, handleCommandsAtomically, step } from '../../eventstore/command-handler.js';
+import { CommandService, handleCommand, handleCommandsAtomically, step, type CommandStep } from '../../eventstore/command-handler.js';
+import type { DomainEvent } from '../../core/decider.js';
 import { ledgerCommand, runLedger } from '../ledger/commands.js';
 import { ledgerDecider, type LedgerCommand } from '../ledger/decider.js';
 import { balanceStream, type Account, type BalanceRef } from '../ledger/events.js';
@@ -21,7 +22,7 @@ import { assertCapable, type CapabilityGate } from '../payment-capability/comman
 import { activationCheck, type ActivationGate } from '../country-activation/commands.js';
 import type { CapabilityScope } from '../payment-capability/events.js';
 import { FINAL_PAYOUT_STATUSES, payoutDecider, toPayoutObject, type Owner, type PayoutCommand, type PayoutState } from './decider.js';
-import { payoutStream, type PayoutCreated, type PayoutEvent, type PayoutObject, type PayoutSource } from './events.js';
+import { payoutStream, type PayoutCreated, type PayoutEvent, type PayoutFunding, type PayoutObject, type PayoutSource } from './events.js';
 
 export interface CreatePayoutInput {
   amount: number;
@@ -43,6 +44,21 @@ export interface PayoutDeps {
   /** Durable timers: the overdue check at expected_by, and the crash mend of a hold. */
   scheduleOverdueCheck: Enqueue<PayoutRef>;
   scheduleReconcile: Enqueue<PayoutRef & { currency: string }>;
+  /** The ledger side of payouts funded by others' money (a marketplace seller's); absent, only the merchant's balance funds payouts. */
+  fundedLedger?: FundedPayoutLedger;
+}
+
+/**
+ * The ledger side of payouts paid out of funds the merchant holds for others (a marketplace
+ * seller's available funds, docs/marketplace.md) instead of the merchant's own balance.
+ */
+export interface FundedPayoutLedger {
+  /** The check and hold of amount + fee, as a step appended in one commit with the payout. */
+  holdStep(owner: Owner, payout: { id: string; currency: string; amount: number; fee: number; funding: PayoutFunding }, meta: EventMetadata): CommandStep<unknown, unknown, DomainEvent>;
+  /** A final payout's side: paid (to clearing and fees) or given back to whom it was held for. Idempotent. */
+  settle(payout: PayoutCreated & { funding: PayoutFunding }, outcome: 'paid' | 'released', clearing: Account, meta: EventMetadata): Promise<void>;
+  /** The crash mend of saga mode: a hold whose payout was never created is given back. Idempotent. */
+  releaseOrphan(ref: PayoutRef & { currency: string }, meta: EventMetadata): Promise<void>;
 }
 
 /** A payout as timers and callbacks name it. */
@@ -152,7 +168,8 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
    * retried after a crash finds the payout the first attempt made and carries it on: one request,
    * one payout, whatever was lost in between.
    */
-  async create(owner: Owner, input: CreatePayoutInput, source: PayoutSource, actor: Actor, requestRef?: string): Promise<PayoutObject> {
+  async create(owner: Owner, input: CreatePayoutInput, source: PayoutSource, actor: Actor, requestRef?: string, funding?: PayoutFunding): Promise<PayoutObject> {
+    if (funding && !this.deps.fundedLedger) throw new Error('A funded payout without a funded ledger');
     const { destination, payoutMethodId } = await this.destination(owner, input);
     const provider = this.deps.provider(owner.environment);
     provider.assertCanPayOut(destination);
@@ -165,22 +182,23 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
       if (earlier.state.payout) return this.initiate(earlier.state, meta);
     }
 
-    const payout = await this.prepare(owner, id, { amount: input.amount, fee, destination, payoutMethodId, metadata: input.metadata ?? {}, source });
+    const payout = await this.prepare(owner, id, { amount: input.amount, fee, destination, payoutMethodId, metadata: input.metadata ?? {}, source, ...(funding ? { funding } : {}) });
     const balance: BalanceRef = { ...owner, currency: destination.currency };
     const hold = ledgerCommand(this.deps.clock, balance, { type: 'hold_payout', source: id, amount: input.amount, fee });
+    const holdStep = funding
+      ? this.deps.fundedLedger!.holdStep(owner, { id, currency: balance.currency, amount: input.amount, fee, funding }, meta)
+      : step({ streamId: balanceStream(owner.merchantId, owner.environment, balance.currency), decider: ledgerDecider, command: hold, metadata: meta });
     // The balance check, the hold and the payout in one commit where the store allows it;
     // contention on the balance is decided again (success or IKW-BAL-001), never a 409.
-    const atomic = handleCommandsAtomically(
-      this.deps.store,
-      [
-        step({ streamId: balanceStream(owner.merchantId, owner.environment, balance.currency), decider: ledgerDecider, command: hold, metadata: meta }),
-        step({ streamId: payoutStream(id), decider: payoutDecider, command: payout, metadata: meta }),
-      ],
-      { onConflict: 'contended' },
-    );
-    if (atomic) await atomic;
-    else await this.holdThenCreate(balance, hold, payout, meta);
-    return this.initiate((await this.load(id)).state, meta);
+    const atomic = handleCommandsAtomically(this.deps.store, [holdStep, step({ streamId: payoutStream(id), decider: payoutDecider, command: payout, metadata: meta })], { onConflict: 'contended' });
+    let created: PayoutState;
+    if (atomic) created = (await atomic)[1]!.state as PayoutState;
+    else if (funding) {
+      // Saga mode: the reconcile job gives an orphan hold back (releaseOrphan).
+      await handleCommand(this.deps.store, holdStep.streamId, holdStep.decider, holdStep.command, meta, { onConflict: 'contended' });
+      created = (await this.run(id, payout, meta, 'none')).state;
+    } else created = await this.holdThenCreate(balance, hold, payout, meta);
+    return this.initiate(created, meta);
   }
 
   /**
@@ -191,7 +209,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
   private async prepare(
     owner: Owner,
     id: string,
-    p: { amount: number; fee: number; destination: Destination; payoutMethodId: string | null; metadata: Record<string, string>; source: PayoutSource; batch?: PayoutCreated['batch'] },
+    p: { amount: number; fee: number; destination: Destination; payoutMethodId: string | null; metadata: Record<string, string>; source: PayoutSource; batch?: PayoutCreated['batch']; funding?: PayoutFunding },
   ): Promise<PayoutCommand & { type: 'create' }> {
     const now = this.deps.clock.now();
     const expectedBy = new Date(now.getTime() + expectedMs(p.destination));
@@ -212,6 +230,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
         metadata: p.source === 'payout_engine' ? { ...p.metadata, source: p.source, environment: owner.environment } : { ...p.metadata },
         source: p.source,
         ...(p.batch ? { batch: p.batch } : {}),
+        ...(p.funding ? { funding: p.funding } : {}),
         expectedBy: expectedBy.toISOString(),
         createdAt: now.toISOString(),
       },
@@ -286,11 +305,11 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
    * The same as a saga, for stores that append one stream at a time: should the process die
    * between the hold and the payout, the reconcile job gives the funds back.
    */
-  private async holdThenCreate(balance: BalanceRef, hold: LedgerCommand, payout: PayoutCommand & { type: 'create' }, meta: EventMetadata): Promise<void> {
+  private async holdThenCreate(balance: BalanceRef, hold: LedgerCommand, payout: PayoutCommand & { type: 'create' }, meta: EventMetadata): Promise<PayoutState> {
     const held = await handleCommand(this.deps.store, balanceStream(balance.merchantId, balance.environment, balance.currency), ledgerDecider, hold, meta, { onConflict: 'contended' });
     // A retry whose hold the mend already gave back must not create a payout without funds.
     if (held.events.length === 0 && !held.state.holds.has(payout.payout.id)) throw new ApiError('IKW-RES-003', 'This payout was abandoned after a failure; retry with a new Idempotency-Key');
-    await this.run(payout.payout.id, payout, meta, 'none');
+    return (await this.run(payout.payout.id, payout, meta, 'none')).state;
   }
 
   /**
@@ -330,6 +349,10 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
   private async settleLedger(state: PayoutState, meta: EventMetadata): Promise<void> {
     const p = state.payout!;
     if (!FINAL_PAYOUT_STATUSES.includes(state.status)) return;
+    if (p.funding) {
+      await this.deps.fundedLedger!.settle({ ...p, funding: p.funding }, state.status === 'paid' ? 'paid' : 'released', clearingAccount(p.destination), meta);
+      return;
+    }
     const action =
       state.status === 'paid'
         ? ({ type: 'complete_payout', source: p.id, clearing: clearingAccount(p.destination) } as const)
@@ -372,6 +395,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
     const { state } = await this.load(owner.payoutId);
     if (!state.payout) {
       await runLedger(this.deps.store, this.deps.clock, owner.merchantId, owner.environment, owner.currency, { type: 'release_payout', source: owner.payoutId }, meta);
+      await this.deps.fundedLedger?.releaseOrphan(owner, meta);
       return;
     }
     await this.settleLedger(state, meta);

@@ -6,7 +6,15 @@ export type PayoutStatus = 'pending' | 'in_transit' | 'paid' | 'failed' | 'cance
 export type DelayReason = 'operator_pending' | 'operator_timeout' | 'operator_down' | 'unknown';
 
 /** Where a payout was asked for; the platform records it as `metadata.source`. */
-export type PayoutSource = 'api' | 'merchant_portal' | 'payout_engine';
+export type PayoutSource = 'api' | 'merchant_portal' | 'payout_engine' | 'marketplace';
+
+/** Whose funds a payout is paid out of, when not the merchant's own balance: a marketplace seller's (docs/marketplace.md). */
+export interface PayoutFunding {
+  kind: 'marketplace_seller';
+  /** The seller's uuid and the platform's id of it. */
+  sellerRef: string;
+  sellerId: string;
+}
 
 export interface PayoutObject {
   id: string;
@@ -43,6 +51,8 @@ export interface PayoutCreated {
   source?: PayoutSource;
   /** The payout batch item this payout pays (payout engine): it is sent when the batch's runner dispatches it. */
   batch?: { id: string; index: number; attempt: number };
+  /** Set when the payout is paid out of funds held for someone else; absent: the merchant's balance. */
+  funding?: PayoutFunding;
   expectedBy: string;
   createdAt: string;
 }

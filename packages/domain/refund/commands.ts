@@ -7,6 +7,9 @@ import { auditMetadata, type Actor } from '../audit.js';
 import { CommandService, loadState } from '../../eventstore/command-handler.js';
 import { runLedger } from '../ledger/commands.js';
 import type { Owner } from '../audit.js';
+import { orderDecider } from '../marketplace-order/decider.js';
+import { orderStream } from '../marketplace-order/events.js';
+import { MARKETPLACE_ORDER_METADATA_KEY } from '../payment-intent/commands.js';
 import { paymentIntentDecider } from '../payment-intent/decider.js';
 import { paymentIntentStream } from '../payment-intent/events.js';
 import { paymentRefundsDecider, toRefundObject, type PaymentRefundsState, type RefundCommand } from './decider.js';
@@ -47,6 +50,11 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
     }
     if (state.status !== 'succeeded' || !state.paymentMethod) {
       throw new ApiError('IKW-BIL-004', `Payment ${paymentId} is ${state.status}; only a succeeded payment can be refunded`, 'id');
+    }
+    // An order's payment is its sellers' and the commission's, not the merchant's balance (docs/marketplace.md).
+    const orderId = intent.metadata[MARKETPLACE_ORDER_METADATA_KEY];
+    if (orderId !== undefined && (await loadState(this.deps.store, orderStream(orderId), orderDecider)).state.order) {
+      throw new ApiError('IKW-MKT-008', `Payment ${paymentId} pays marketplace order ${orderId}; refund it with POST /api/v1/marketplace/refunds`, 'id');
     }
     const pm = state.paymentMethod;
     return {

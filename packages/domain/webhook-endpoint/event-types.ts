@@ -50,6 +50,11 @@ export const PUBLIC_EVENT_TYPES: readonly PublicEventType[] = [
   { type: 'refund.created', emittedBy: 'POST /api/v1/merchant/payments/{id}/refund', data: 'the Refund (status pending)' },
   { type: 'refund.succeeded', emittedBy: 'the refund posted to the ledger', data: 'the Refund' },
   { type: 'refund.failed', emittedBy: 'the available balance not covering the refund', data: 'the Refund (failure_reason set)' },
+  // The marketplace (docs/marketplace.md)
+  { type: 'marketplace_order.created', emittedBy: 'POST /api/v1/marketplace/orders', data: 'the marketplace Order (status requires_payment)' },
+  { type: 'marketplace_order.paid', emittedBy: "the order's payment intent succeeding; the order is split among its sellers and the commission", data: 'the marketplace Order (status paid)' },
+  { type: 'marketplace_order.refunded', emittedBy: 'POST /api/v1/marketplace/refunds', data: 'the marketplace Order (refundedMinor after the refund)' },
+  { type: 'marketplace_order.canceled', emittedBy: 'POST /api/v1/marketplace/orders/{id}/cancel', data: 'the marketplace Order (status canceled)' },
   // Funding campaigns (docs/funding.md)
   { type: 'funding_campaign.contribution_received', emittedBy: "a contribution's payment succeeding (its funds held on the campaign's account)", data: 'the Contribution' },
   { type: 'funding_campaign.target_reached', emittedBy: 'the contribution that brings the raised amount to the target (once per campaign)', data: 'the Campaign' },

@@ -74,6 +74,43 @@ export interface PostgresEventStoreOptions {
   pollIntervalMs?: number;
   /** Connection string for the LISTEN connection that wakes subscribers on other processes' writes. */
   listenUrl?: string;
+  /** Group commit limits: commits per batch, and batches committing at once (each holds a connection). */
+  groupCommit?: Partial<GroupCommitLimits>;
+}
+
+export interface GroupCommitLimits {
+  maxCommits: number;
+  batchesInFlight: number;
+}
+
+/**
+ * Several batches in flight keep some writing while others wait for their WAL flush; with inline
+ * projections a batch's statements run one after another, so one batch at a time would serialize
+ * the projections of every concurrent command (docs/performance.md).
+ */
+export const GROUP_COMMIT_DEFAULTS: GroupCommitLimits = { maxCommits: 256, batchesInFlight: 4 };
+
+/** A commit waiting for its batch. */
+interface QueuedCommit {
+  appends: StreamAppend[];
+  resolve(written: RecordedEvent[][]): void;
+  reject(err: unknown): void;
+}
+
+/** One stream's part of a batch: its claim (expected -1 for a new stream) and its events, hashed. */
+interface PreparedStream {
+  streamId: string;
+  expected: number;
+  events: NewEvent[];
+  ids: string[];
+  hashes: string[];
+}
+
+/** Thrown inside a batch's transaction to roll it back: these commits claimed only some of their streams. */
+class PartialBatch extends Error {
+  constructor(readonly commits: number[]) {
+    super('partial multi-stream commit');
+  }
 }
 
 export class PostgresEventStore implements EventStore {
@@ -85,39 +122,58 @@ export class PostgresEventStore implements EventStore {
   private readonly subscriptions = new OpenSubscriptions();
   /** The newest hash seen per stream (version and hash never change once committed): most appends read none. */
   private readonly lastHashes = new Map<string, { version: number; hash: string }>();
+  private queued: QueuedCommit[] = [];
+  private batchesInFlight = 0;
+  private readonly turns = new Map<string, Promise<void>>();
+  private readonly commitListeners: ((events: RecordedEvent[]) => void)[] = [];
+  private readonly groupCommit: GroupCommitLimits;
 
   constructor(
     private readonly knex: Knex,
     private readonly options: PostgresEventStoreOptions = {},
   ) {
     this.committed.setMaxListeners(0);
+    this.groupCommit = { ...GROUP_COMMIT_DEFAULTS, ...options.groupCommit };
   }
 
   async append(streamId: string, events: NewEvent[], { expectedVersion }: { expectedVersion: ExpectedVersion }): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
-    for (let attempt = 0; ; attempt++) {
-      let expected: number | 'no_stream';
-      if (expectedVersion === 'any' || expectedVersion === 'stream_exists') {
-        const current = await this.streamVersion(streamId);
-        if (current === 'no_stream' && expectedVersion === 'stream_exists') {
-          throw new VersionConflictError(streamId, expectedVersion, current);
-        }
-        expected = current;
-      } else {
-        expected = expectedVersion;
-      }
-      try {
-        const result = await this.appendExpecting(streamId, events, expected);
-        this.afterCommit();
-        return result;
-      } catch (err) {
-        // 'any' and 'stream_exists' only lost a race with another writer: read again and retry.
-        const symbolic = expectedVersion === 'any' || expectedVersion === 'stream_exists';
-        if (err instanceof VersionConflictError && symbolic && attempt < 20) continue;
-        if (err instanceof VersionConflictError && symbolic) throw new VersionConflictError(streamId, expectedVersion, err.actual);
-        throw err;
-      }
+    if (expectedVersion !== 'any' && expectedVersion !== 'stream_exists') {
+      const result = await this.appendExpecting(streamId, events, expectedVersion);
+      this.afterCommit();
+      return result;
     }
+    // Symbolic expectations read the version first: this process's appends of that kind take
+    // turns per stream, so they never lose a race to each other (only to other processes).
+    return this.inTurn(streamId, async () => {
+      for (let attempt = 0; ; attempt++) {
+        const current = await this.streamVersion(streamId);
+        if (current === 'no_stream' && expectedVersion === 'stream_exists') throw new VersionConflictError(streamId, expectedVersion, current);
+        try {
+          const result = await this.appendExpecting(streamId, events, current);
+          this.afterCommit();
+          return result;
+        } catch (err) {
+          // Another process wrote first: read again and retry.
+          if (!(err instanceof VersionConflictError)) throw err;
+          if (attempt >= 20) throw new VersionConflictError(streamId, expectedVersion, err.actual);
+        }
+      }
+    });
+  }
+
+  /** Runs `work` after every earlier symbolic append to the same stream in this process. */
+  private inTurn<T>(streamId: string, work: () => Promise<T>): Promise<T> {
+    const run = (this.turns.get(streamId) ?? Promise.resolve()).then(work, work);
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.turns.set(streamId, settled);
+    void settled.then(() => {
+      if (this.turns.get(streamId) === settled) this.turns.delete(streamId);
+    });
+    return run;
   }
 
   private async appendExpecting(streamId: string, events: NewEvent[], expected: number | 'no_stream'): Promise<AppendResult> {
@@ -127,39 +183,150 @@ export class PostgresEventStore implements EventStore {
 
   async appendAtomically(appends: StreamAppend[]): Promise<AppendResult[]> {
     if (appends.some((a) => a.events.length === 0)) throw new Error('append needs at least one event per stream');
+    if (new Set(appends.map((a) => a.streamId)).size !== appends.length) throw new Error('an atomic append names each stream once');
     const results = await this.commit(appends);
     this.afterCommit();
     return results;
   }
 
   /**
-   * Writes each stream's events with its expected version, and the inline projections over all of
-   * them, in one transaction (one statement when there is one stream and no inline projection).
+   * Queues the commit for the next group commit and answers with what it wrote. Concurrent
+   * commands' commits share one transaction and one WAL flush (docs/performance.md); each keeps
+   * its own expected versions, and a version conflict fails only its own commit.
    */
   private async commit(appends: StreamAppend[]): Promise<AppendResult[]> {
-    const inline = this.options.inline;
-    const write = async (db: Knex | Knex.Transaction): Promise<RecordedEvent[][]> => {
-      const written: RecordedEvent[][] = [];
-      for (const a of appends) written.push(await this.writeStream(db, a));
-      if (inline) await inline(db as Knex.Transaction, written.flat());
-      return written;
-    };
-    let written: RecordedEvent[][];
-    try {
-      written = appends.length === 1 && !inline ? await write(this.knex) : await this.knex.transaction(write);
-    } catch (err) {
-      // A racing creator of the same new stream can still trip the unique keys.
-      if ((err as { code?: string }).code === '23505') {
-        const a = appends.length === 1 ? appends[0]! : await this.firstConflict(appends);
-        throw new VersionConflictError(a.streamId, a.expectedVersion, await this.streamVersion(a.streamId));
-      }
-      throw err;
-    }
+    const written = await new Promise<RecordedEvent[][]>((resolve, reject) => {
+      this.queued.push({ appends, resolve, reject });
+      this.flush();
+    });
+    for (const listener of this.commitListeners) listener(written.flat());
     return written.map((recorded) => {
       const last = recorded[recorded.length - 1]!;
       this.remember(last);
       return { nextVersion: last.version, position: last.position, events: recorded };
     });
+  }
+
+  /** Calls `listener` with the events of each commit of this process, once committed (caches evict with it). */
+  onCommitted(listener: (events: RecordedEvent[]) => void): void {
+    this.commitListeners.push(listener);
+  }
+
+  /** Starts batches while fewer than the limit are in flight: the queue fills while they commit. */
+  private flush(): void {
+    while (this.batchesInFlight < this.groupCommit.batchesInFlight && this.queued.length > 0) {
+      const batch = this.takeBatch();
+      this.batchesInFlight++;
+      void this.runBatch(batch).finally(() => {
+        this.batchesInFlight--;
+        this.flush();
+      });
+    }
+  }
+
+  /**
+   * The oldest queued commits whose streams differ from each other's, up to the batch size; a
+   * commit on a stream already in the batch waits for the next one (its expected version would
+   * otherwise be checked against a write of the same statement).
+   */
+  private takeBatch(): QueuedCommit[] {
+    const streams = new Set<string>();
+    const batch: QueuedCommit[] = [];
+    const rest: QueuedCommit[] = [];
+    for (const c of this.queued) {
+      if (batch.length < this.groupCommit.maxCommits && c.appends.every((a) => !streams.has(a.streamId))) {
+        batch.push(c);
+        for (const a of c.appends) streams.add(a.streamId);
+      } else {
+        rest.push(c);
+      }
+    }
+    this.queued = rest;
+    return batch;
+  }
+
+  /**
+   * Writes a batch and answers each commit. When the batch fails for another reason than a version
+   * conflict (an inline projection, a duplicate event id), it is rolled back and each commit runs
+   * alone, so the error reaches only the command that caused it.
+   */
+  private async runBatch(batch: QueuedCommit[]): Promise<void> {
+    let outcomes: (RecordedEvent[][] | VersionConflictError)[];
+    try {
+      outcomes = await this.writeBatch(batch.map((c) => c.appends));
+    } catch (err) {
+      if (batch.length > 1) {
+        await Promise.all(batch.map((c) => this.runBatch([c])));
+        return;
+      }
+      batch[0]!.reject(await this.asConflict(err, batch[0]!.appends));
+      return;
+    }
+    batch.forEach((c, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome instanceof VersionConflictError) c.reject(outcome);
+      else c.resolve(outcome);
+    });
+  }
+
+  /** A racing creator of the same new stream can still trip the unique keys: that is a version conflict. */
+  private async asConflict(err: unknown, appends: StreamAppend[]): Promise<unknown> {
+    if ((err as { code?: string }).code !== '23505') return err;
+    const a = appends.length === 1 ? appends[0]! : await this.firstConflict(appends);
+    return new VersionConflictError(a.streamId, a.expectedVersion, await this.streamVersion(a.streamId));
+  }
+
+  /**
+   * One statement claims every stream of the batch at its expected version and inserts the events
+   * of the streams it claimed, with their chain hashes; the inline projections then run over the
+   * events written, in the same transaction (none is needed for one stream without them). A
+   * commit that claimed only some of its streams rolls the batch back, which is written again
+   * without it.
+   */
+  private async writeBatch(commits: StreamAppend[][]): Promise<(RecordedEvent[][] | VersionConflictError)[]> {
+    const inline = this.options.inline;
+    const prepared = await Promise.all(commits.map((appends) => Promise.all(appends.map((a) => this.prepareStream(a)))));
+    const failed = new Set<number>();
+    for (;;) {
+      const writing = commits.map((_, i) => i).filter((i) => !failed.has(i));
+      if (writing.length === 0) break;
+      const run = async (db: Knex | Knex.Transaction): Promise<Map<string, RecordedEvent[]>> => {
+        const byStream = await this.writeStreams(db, writing.flatMap((i) => prepared[i]!));
+        const partial = writing.filter((i) => {
+          const claimed = commits[i]!.filter((a) => byStream.has(a.streamId)).length;
+          return claimed > 0 && claimed < commits[i]!.length;
+        });
+        if (partial.length > 0) throw new PartialBatch(partial);
+        if (inline) {
+          const written = writing.flatMap((i) => commits[i]!.flatMap((a) => byStream.get(a.streamId) ?? []));
+          if (written.length > 0) await inline(db as Knex.Transaction, written);
+        }
+        return byStream;
+      };
+      const alone = writing.length === 1 && commits[writing[0]!]!.length === 1 && !inline;
+      let byStream: Map<string, RecordedEvent[]>;
+      try {
+        byStream = alone ? await run(this.knex) : await this.knex.transaction(run);
+      } catch (err) {
+        if (!(err instanceof PartialBatch)) throw err;
+        for (const i of err.commits) failed.add(i);
+        continue;
+      }
+      return Promise.all(
+        commits.map(async (appends, i) => {
+          const missing = failed.has(i) ? appends[0]! : appends.find((a) => !byStream.has(a.streamId));
+          if (!missing) return appends.map((a) => byStream.get(a.streamId)!);
+          const conflicting = failed.has(i) ? await this.firstConflict(appends) : missing;
+          return new VersionConflictError(conflicting.streamId, conflicting.expectedVersion, await this.streamVersion(conflicting.streamId));
+        }),
+      );
+    }
+    return Promise.all(
+      commits.map(async (appends) => {
+        const a = await this.firstConflict(appends);
+        return new VersionConflictError(a.streamId, a.expectedVersion, await this.streamVersion(a.streamId));
+      }),
+    );
   }
 
   /** The stream of a failed multi-stream append whose version is not the expected one. */
@@ -181,44 +348,72 @@ export class PostgresEventStore implements EventStore {
    * read outside the claim: a committed event's hash never changes, and a stale expectation fails
    * the claim anyway. A missing row (only after tampering) chains from genesis; verify reports the gap.
    */
-  private async previousHash(db: Knex | Knex.Transaction, streamId: string, expected: number | 'no_stream'): Promise<string> {
+  private async previousHash(streamId: string, expected: number | 'no_stream'): Promise<string> {
     if (expected === 'no_stream') return GENESIS_HASH;
     const known = this.lastHashes.get(streamId);
     if (known?.version === expected) return known.hash;
-    const res = await db.raw<{ rows: { hash: string }[] }>('SELECT hash FROM events WHERE stream_id = ? AND version = ?', [streamId, expected]);
+    const res = await this.knex.raw<{ rows: { hash: string }[] }>('SELECT hash FROM events WHERE stream_id = ? AND version = ?', [streamId, expected]);
     return res.rows[0]?.hash ?? GENESIS_HASH;
   }
 
-  /** Claims the stream at its expected version and inserts the events with their chain hashes: one statement. */
-  private async writeStream(db: Knex | Knex.Transaction, { streamId, events, expectedVersion: expected }: StreamAppend): Promise<RecordedEvent[]> {
-    const ids = events.map((e) => e.eventId ?? newUuid());
-    const types = events.map((e) => e.type);
-    const datas = events.map((e) => JSON.stringify(e.data));
-    const metas = events.map((e) => JSON.stringify(e.metadata ?? {}));
+  /** A stream's part of the batch statement: its claim and its events with ids and chain hashes. */
+  private async prepareStream({ streamId, events, expectedVersion: expected }: StreamAppend): Promise<PreparedStream> {
     const base = expected === 'no_stream' ? -1 : expected;
+    const ids = events.map((e) => e.eventId ?? newUuid());
     const hashes = chainHashes(
-      await this.previousHash(db, streamId, expected),
+      await this.previousHash(streamId, expected),
       events.map((e, i) => ({ streamId, version: base + 1 + i, eventId: ids[i]!, type: e.type, data: e.data, metadata: e.metadata ?? {} })),
     );
-    const newVersion = base + events.length;
-    const claim =
-      expected === 'no_stream'
-        ? `INSERT INTO streams (stream_id, version) VALUES (?, ?) ON CONFLICT DO NOTHING RETURNING stream_id`
-        : `UPDATE streams SET version = ? WHERE stream_id = ? AND version = ? RETURNING stream_id`;
-    const claimBindings = expected === 'no_stream' ? [streamId, newVersion] : [newVersion, streamId, expected];
+    return { streamId, expected: base, events, ids, hashes };
+  }
+
+  /**
+   * Claims each stream at its expected version (-1: a new stream) and inserts the events of the
+   * streams claimed: one statement for the whole batch. A stream left out lost a race.
+   */
+  private async writeStreams(db: Knex | Knex.Transaction, streams: PreparedStream[]): Promise<Map<string, RecordedEvent[]>> {
+    const events = streams.flatMap((s) => s.events.map((e, i) => ({ s, e, i })));
     const sql = `
-      WITH claimed AS (${claim})
+      WITH claims AS (
+        SELECT * FROM unnest(?::text[], ?::bigint[], ?::bigint[]) AS c(stream_id, expected, version)
+      ), updated AS (
+        UPDATE streams s SET version = c.version FROM claims c
+        WHERE c.expected >= 0 AND s.stream_id = c.stream_id AND s.version = c.expected
+        RETURNING s.stream_id
+      ), created AS (
+        INSERT INTO streams (stream_id, version) SELECT stream_id, version FROM claims WHERE expected < 0
+        ON CONFLICT DO NOTHING RETURNING stream_id
+      ), claimed AS (
+        SELECT stream_id FROM updated UNION ALL SELECT stream_id FROM created
+      )
       INSERT INTO events (stream_id, version, event_id, type, data, metadata, hash)
-      SELECT c.stream_id, ?::bigint + e.ord, e.event_id, e.type, e.data, e.metadata, e.hash
-      FROM claimed c,
-           unnest(?::uuid[], ?::text[], ?::jsonb[], ?::jsonb[], ?::text[]) WITH ORDINALITY AS e(event_id, type, data, metadata, hash, ord)
+      SELECT e.stream_id, e.version, e.event_id, e.type, e.data, e.metadata, e.hash
+      FROM unnest(?::text[], ?::bigint[], ?::uuid[], ?::text[], ?::jsonb[], ?::jsonb[], ?::text[])
+             WITH ORDINALITY AS e(stream_id, version, event_id, type, data, metadata, hash, ord)
+      WHERE e.stream_id IN (SELECT stream_id FROM claimed)
       ORDER BY e.ord
       RETURNING ${COLUMNS}`;
-    const res = await db.raw<{ rows: EventRow[] }>(sql, [...claimBindings, base, ids, types, datas, metas, hashes]);
-    if (res.rows.length === 0) {
-      throw new VersionConflictError(streamId, expected, await this.streamVersionWith(db, streamId));
+    const res = await db.raw<{ rows: EventRow[] }>(sql, [
+      streams.map((s) => s.streamId),
+      streams.map((s) => s.expected),
+      streams.map((s) => s.expected + s.events.length),
+      events.map(({ s }) => s.streamId),
+      events.map(({ s, i }) => s.expected + 1 + i),
+      events.map(({ s, i }) => s.ids[i]!),
+      events.map(({ e }) => e.type),
+      events.map(({ e }) => JSON.stringify(e.data)),
+      events.map(({ e }) => JSON.stringify(e.metadata ?? {})),
+      events.map(({ s, i }) => s.hashes[i]!),
+    ]);
+    const byStream = new Map<string, RecordedEvent[]>();
+    for (const row of res.rows) {
+      const recorded = toRecorded(row);
+      const list = byStream.get(recorded.streamId);
+      if (list) list.push(recorded);
+      else byStream.set(recorded.streamId, [recorded]);
     }
-    return res.rows.map(toRecorded).sort((a, b) => a.version - b.version);
+    for (const list of byStream.values()) list.sort((a, b) => a.version - b.version);
+    return byStream;
   }
 
   async readStream(streamId: string, options: { fromVersion?: number } = {}): Promise<RecordedEvent[]> {

@@ -3,6 +3,7 @@ import { ApiError } from '../../../packages/core/errors.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { balancesOf } from '../../../projections/balances.js';
 import { balancesAt, dailySummaries } from '../../../projections/ledger-entries.js';
+import { sellerFundsAt } from '../../../projections/marketplace-funds.js';
 import { endOfSecond, unixTimeQuery } from './shared.js';
 
 /** At most a year of days per request: a summary is one row per day and currency. */
@@ -39,12 +40,34 @@ export function balanceFamily(knex: Knex): Family {
         summary: 'Available, pending and reserved funds per currency; `as_of` (Unix seconds) gives them as they stood then',
         auth: { scope: 'balance.read', environmentHeader: 'optional' },
         query: { type: 'object', properties: { as_of: unixTimeQuery }, additionalProperties: false },
-        response: { type: 'object', properties: { object: { const: 'balance' }, livemode: { type: 'boolean' }, available: amounts, pending: amounts, reserved: amounts } },
+        response: {
+          type: 'object',
+          properties: {
+            object: { const: 'balance' },
+            livemode: { type: 'boolean' },
+            available: amounts,
+            pending: amounts,
+            reserved: amounts,
+            seller_funds: {
+              description: "Marketplace sellers' funds, apart from the merchant's own (docs/marketplace.md); only for merchants that have any",
+              type: 'array',
+              items: { type: 'object', properties: { currency: { type: 'string' }, pending: { type: 'integer' }, available: { type: 'integer' } } },
+            },
+          },
+        },
         handler: async (ctx) => {
           const asOf = ctx.query.as_of;
           const rows = asOf === undefined ? await balancesOf(knex, ctx.owner) : await balancesAt(knex, ctx.owner, endOfSecond(asOf));
           const of = (field: 'available' | 'pending' | 'reserved') => rows.map((r) => ({ amount: Number(r[field]), currency: r.currency }));
-          return { object: 'balance', livemode: ctx.principal.livemode, available: of('available'), pending: of('pending'), reserved: of('reserved') };
+          const sellerFunds = await sellerFundsAt(knex, ctx.owner, asOf === undefined ? undefined : endOfSecond(asOf));
+          return {
+            object: 'balance',
+            livemode: ctx.principal.livemode,
+            available: of('available'),
+            pending: of('pending'),
+            reserved: of('reserved'),
+            ...(sellerFunds.length > 0 ? { seller_funds: sellerFunds } : {}),
+          };
         },
       }),
       route<unknown, { from: string; to: string }>({

@@ -1,0 +1,64 @@
+import { unixSeconds } from '../../core/clock.js';
+import type { Decider } from '../../core/decider.js';
+import { ApiError } from '../../core/errors.js';
+import { assertOwned, objectAttacher, present } from '../aggregate.js';
+import type { Owner } from '../audit.js';
+import type { SellerCreated, SellerEvent, SellerObject, SellerSettlement } from './events.js';
+
+export type SellerCommand = { type: 'create'; seller: SellerCreated } | { type: 'update_settlement'; owner: Owner; at: Date; settlement: Partial<SellerSettlement> };
+
+export interface SellerState {
+  seller: SellerCreated | null;
+  updatedAt: string | null;
+}
+
+export function toSellerObject(state: SellerState): SellerObject {
+  const s = present(state.seller, 'marketplace seller');
+  return {
+    id: s.id,
+    object: 'marketplace_seller',
+    sellerId: s.sellerId,
+    displayName: s.displayName,
+    settlementMode: s.settlementMode,
+    settlementDelayDays: s.settlementDelayDays,
+    status: 'active',
+    livemode: s.environment === 'live',
+    created: unixSeconds(new Date(s.createdAt)),
+    updated: unixSeconds(new Date(state.updatedAt ?? s.createdAt)),
+  };
+}
+
+const withObjects = objectAttacher<SellerState, SellerEvent>((s, e) => sellerDecider.evolve(s, e), toSellerObject);
+
+/** A marketplace seller: created once per sellerId, then its settlement schedule changed. */
+export const sellerDecider: Decider<SellerCommand, SellerState, SellerEvent> = {
+  initialState: { seller: null, updatedAt: null },
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'marketplace_seller.created':
+        return { seller: event.data, updatedAt: event.data.createdAt };
+      case 'marketplace_seller.settlement_updated':
+        return {
+          seller: { ...state.seller!, settlementMode: event.data.settlementMode, settlementDelayDays: event.data.settlementDelayDays },
+          updatedAt: event.data.at,
+        };
+    }
+  },
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'create':
+        if (state.seller) throw new ApiError('IKW-MKT-001', `A seller with sellerId '${command.seller.sellerId}' already exists`, 'sellerId');
+        return withObjects(state, [{ type: 'marketplace_seller.created', data: command.seller }]);
+      case 'update_settlement': {
+        assertOwned(state.seller, command.owner, 'No such marketplace seller', 'id');
+        const s = state.seller;
+        const settlementMode = command.settlement.settlementMode ?? s.settlementMode;
+        const settlementDelayDays = command.settlement.settlementDelayDays ?? s.settlementDelayDays;
+        if (settlementMode === s.settlementMode && settlementDelayDays === s.settlementDelayDays) return [];
+        return withObjects(state, [{ type: 'marketplace_seller.settlement_updated', data: { settlementMode, settlementDelayDays, at: command.at.toISOString() } }]);
+      }
+    }
+  },
+};

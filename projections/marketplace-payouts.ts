@@ -1,0 +1,89 @@
+import type { Knex } from 'knex';
+import type { Owner } from '../packages/domain/audit.js';
+import type { PayoutEvent, PayoutObject } from '../packages/domain/payout/events.js';
+import type { CursorList, CursorQuery } from './paging.js';
+import type { Projection } from './projection.js';
+import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';
+import { snapshotTableSql } from './snapshot.js';
+
+const TABLE = 'read.marketplace_payouts';
+
+/** A payout to a seller as the marketplace family shows it (camelCase, with the seller). */
+export interface MarketplacePayoutObject {
+  id: string;
+  object: 'marketplace_payout';
+  sellerId: string;
+  amountMinor: number;
+  feeMinor: number;
+  currency: string;
+  status: PayoutObject['status'];
+  destination: PayoutObject['destination'];
+  payoutMethodId: string | null;
+  failureCode: string | null;
+  failureMessage: string | null;
+  metadata: Record<string, string>;
+  livemode: boolean;
+  created: number;
+}
+
+function toMarketplacePayout(p: PayoutObject, sellerId: string): MarketplacePayoutObject {
+  return {
+    id: p.id,
+    object: 'marketplace_payout',
+    sellerId,
+    amountMinor: p.amount,
+    feeMinor: p.fee,
+    currency: p.currency,
+    status: p.status,
+    destination: p.destination,
+    payoutMethodId: p.payout_method_id,
+    failureCode: p.failure_code,
+    failureMessage: p.failure_message,
+    metadata: p.metadata,
+    livemode: p.livemode,
+    created: p.created,
+  };
+}
+
+/** read.marketplace_payouts: the payouts paid out of sellers' funds, as their latest event left them. */
+export const marketplacePayoutsProjection: Projection = {
+  name: 'marketplace_payouts',
+  tables: [TABLE],
+  migrations: [
+    {
+      name: 'marketplace_payouts/001-create',
+      up: (knex) =>
+        knex.raw(`${snapshotTableSql(TABLE, ['seller_ref text NOT NULL', 'seller_id text NOT NULL'])};
+        CREATE INDEX marketplace_payouts_list ON ${TABLE} (merchant_id, environment, seq)`),
+    },
+  ],
+  handles: ['payout.created', 'payout.dispatched', 'payout.updated', 'payout.delayed', 'payout.paid', 'payout.failed', 'payout.canceled'],
+  async apply(trx, event) {
+    const e = event as unknown as PayoutEvent;
+    const payout = e.data.object;
+    if (e.type === 'payout.created') {
+      const funding = e.data.funding;
+      if (!funding) return;
+      const object = toMarketplacePayout(payout, funding.sellerId);
+      await trx(TABLE)
+        .insert({ id: payout.id, seq: event.position, merchant_id: e.data.merchantId, environment: e.data.environment, status: payout.status, seller_ref: funding.sellerRef, seller_id: funding.sellerId, object: JSON.stringify(object) })
+        .onConflict('id')
+        .ignore();
+      return;
+    }
+    const row = await trx(TABLE).where({ id: payout.id }).select('seller_id').first<{ seller_id: string } | undefined>();
+    if (!row) return;
+    await trx(TABLE).where({ id: payout.id }).update({ status: payout.status, object: JSON.stringify(toMarketplacePayout(payout, row.seller_id)) });
+  },
+};
+
+const render = (stored: MarketplacePayoutObject) => stored;
+
+export function findMarketplacePayout(knex: Knex, owner: Owner, id: string): Promise<MarketplacePayoutObject | undefined> {
+  return findOwnedObject(knex, TABLE, owner, id, render);
+}
+
+/** This owner's payouts to sellers, newest first, cursor-paged, by seller (uuid) and status. */
+export function listMarketplacePayouts(knex: Knex, owner: Owner, cursor: CursorQuery, url: string, filters: { seller_ref?: string; status?: string }): Promise<CursorList<MarketplacePayoutObject>> {
+  return cursorPageOfObjects(ownedRows(knex, TABLE, owner, filters), cursor, url, render);
+}

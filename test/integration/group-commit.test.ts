@@ -1,0 +1,125 @@
+/**
+ * Group commit in the Postgres event store: concurrent commits share a transaction, and each
+ * keeps its own expected versions: a conflict or a failure fails only its own commit.
+ */
+import t from 'tap';
+import type { Test } from 'tap';
+import { VersionConflictError, type RecordedEvent } from '../../packages/eventstore/port.js';
+import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
+import { migratedDatabase } from '../support/db.js';
+
+const ev = (type: string, n = 0) => ({ type, data: { n } });
+
+/**
+ * A store with one batch in flight. `hold()` appends an event whose inline projection waits for
+ * `release`: everything appended meanwhile waits in the queue and goes out as the next batch.
+ */
+async function heldStore(t: Test, onInline: (events: RecordedEvent[]) => void = () => undefined) {
+  const { knex } = await migratedDatabase(t, { poolSize: 10 });
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const store = new PostgresEventStore(knex, {
+    groupCommit: { batchesInFlight: 1 },
+    inline: async (_trx, events) => {
+      if (events.some((e) => e.type === 'hold')) await gate;
+      onInline(events);
+    },
+  });
+  t.teardown(() => store.close());
+  const hold = () => ({ release, held: store.append('holder', [ev('hold')], { expectedVersion: 'no_stream' }) });
+  return { knex, store, hold };
+}
+
+async function transactionsOf(knex: import('knex').Knex, streams: string[]): Promise<Map<string, string>> {
+  const rows = await knex('events').whereIn('stream_id', streams).select('stream_id', knex.raw('transaction_id::text AS tx'));
+  return new Map(rows.map((r: { stream_id: string; tx: string }) => [r.stream_id, r.tx]));
+}
+
+t.test('64 concurrent appends to their own streams all land, in fewer transactions than appends', async (t) => {
+  const { knex } = await migratedDatabase(t, { poolSize: 10 });
+  const store = new PostgresEventStore(knex);
+  t.teardown(() => store.close());
+  const streams = Array.from({ length: 64 }, (_, i) => `w-${i}`);
+  const results = await Promise.all(streams.map((s, i) => store.append(s, [ev('written', i), ev('written', i + 1)], { expectedVersion: 'no_stream' })));
+  t.same(results.map((r) => r.nextVersion), streams.map(() => 1));
+  const txs = await transactionsOf(knex, streams);
+  t.equal(txs.size, 64, 'every stream written');
+  t.ok(new Set(txs.values()).size < 64, `${new Set(txs.values()).size} transactions for 64 appends`);
+  for (const s of streams) t.same((await store.readStream(s)).map((e) => e.version), [0, 1], `${s} has its two events`);
+});
+
+t.test('in one batch, a stale expected version fails only its own append', async (t) => {
+  const { knex, store, hold } = await heldStore(t);
+  await store.append('stale', [ev('first')], { expectedVersion: 'no_stream' });
+  const { release, held } = hold();
+  const good = store.append('fresh', [ev('ok')], { expectedVersion: 'no_stream' });
+  const stale = store.append('stale', [ev('late')], { expectedVersion: 'no_stream' });
+  const other = store.append('other', [ev('ok')], { expectedVersion: 'no_stream' });
+  release();
+  await held;
+  const [goodResult, staleResult, otherResult] = await Promise.allSettled([good, stale, other]);
+  t.equal(goodResult.status, 'fulfilled');
+  t.equal(otherResult.status, 'fulfilled');
+  t.equal(staleResult.status, 'rejected');
+  t.ok(staleResult.status === 'rejected' && staleResult.reason instanceof VersionConflictError, 'a version conflict');
+  t.same((await store.readStream('stale')).map((e) => e.type), ['first'], 'the stale append wrote nothing');
+  const txs = await transactionsOf(knex, ['fresh', 'other']);
+  t.equal(txs.get('fresh'), txs.get('other'), 'the two winners shared one transaction');
+});
+
+t.test('a multi-stream commit with one stale stream writes none of its streams; its batch neighbours land', async (t) => {
+  const { knex, store, hold } = await heldStore(t);
+  await store.append('taken', [ev('first')], { expectedVersion: 'no_stream' });
+  const { release, held } = hold();
+  const partial = store.appendAtomically([
+    { streamId: 'left', events: [ev('left')], expectedVersion: 'no_stream' },
+    { streamId: 'taken', events: [ev('right')], expectedVersion: 'no_stream' },
+  ]);
+  const neighbour = store.appendAtomically([
+    { streamId: 'a', events: [ev('a')], expectedVersion: 'no_stream' },
+    { streamId: 'b', events: [ev('b')], expectedVersion: 'no_stream' },
+  ]);
+  release();
+  await held;
+  const [partialResult, neighbourResult] = await Promise.allSettled([partial, neighbour]);
+  t.ok(partialResult.status === 'rejected' && partialResult.reason instanceof VersionConflictError, 'the partial commit is a conflict');
+  t.equal(partialResult.status === 'rejected' && (partialResult.reason as VersionConflictError).streamId, 'taken', 'naming the stale stream');
+  t.same(await store.readStream('left'), [], 'nothing written to the stream that was free');
+  t.equal(await store.streamVersion('left'), 'no_stream');
+  t.equal(neighbourResult.status, 'fulfilled');
+  const txs = await transactionsOf(knex, ['a', 'b']);
+  t.equal(txs.size, 2);
+});
+
+t.test('an inline projection failure fails only the commit that caused it', async (t) => {
+  const seen: string[] = [];
+  const { store, hold } = await heldStore(t, (events) => {
+    if (events.some((e) => e.type === 'poison')) throw new Error('projection refused');
+    seen.push(...events.map((e) => e.streamId));
+  });
+  const { release, held } = hold();
+  const before = store.append('before', [ev('ok')], { expectedVersion: 'no_stream' });
+  const poisoned = store.append('poisoned', [ev('poison')], { expectedVersion: 'no_stream' });
+  const after = store.append('after', [ev('ok')], { expectedVersion: 'no_stream' });
+  release();
+  await held;
+  const [b, p, a] = await Promise.allSettled([before, poisoned, after]);
+  t.equal(b.status, 'fulfilled');
+  t.equal(a.status, 'fulfilled');
+  t.ok(p.status === 'rejected' && (p.reason as Error).message === 'projection refused', 'the poisoned commit gets its own error');
+  t.equal(await store.streamVersion('poisoned'), 'no_stream', 'and wrote nothing');
+  t.ok(seen.includes('before') && seen.includes('after'), 'the others were projected');
+});
+
+t.test('two commits on one stream never share a batch: the second is checked against the first', async (t) => {
+  const { store, hold } = await heldStore(t);
+  const { release, held } = hold();
+  const first = store.append('chain', [ev('one')], { expectedVersion: 'no_stream' });
+  const second = store.append('chain', [ev('two')], { expectedVersion: 0 });
+  const duplicate = store.append('chain', [ev('dup')], { expectedVersion: 0 });
+  release();
+  await held;
+  const results = await Promise.allSettled([first, second, duplicate]);
+  t.same(results.map((r) => r.status), ['fulfilled', 'fulfilled', 'rejected']);
+  t.same((await store.readStream('chain')).map((e) => e.type), ['one', 'two']);
+});

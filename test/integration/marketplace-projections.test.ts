@@ -1,0 +1,70 @@
+/**
+ * The marketplace funds' read model, events in and rows out: account balances, each seller's share
+ * of each order with what is still pending (what settlements are due from), settlements, and the
+ * entries the balance's seller_funds sum over; a refund's reversals fill in the refund row.
+ */
+import t from 'tap';
+import { fold } from '../../packages/core/decider.js';
+import { fundsDecider, type FundsAction, type FundsCommand } from '../../packages/domain/marketplace-funds/decider.js';
+import type { MarketplaceFundsEvent } from '../../packages/domain/marketplace-funds/events.js';
+import { orderDecider } from '../../packages/domain/marketplace-order/decider.js';
+import type { OrderCreated } from '../../packages/domain/marketplace-order/events.js';
+import { marketplaceFundsProjection } from '../../projections/marketplace-funds.js';
+import { marketplaceRefundsProjection } from '../../projections/marketplace-refunds.js';
+import { projectionSpec } from '../support/projection-spec.js';
+
+const owner = { merchantId: 'acct_p', environment: 'sandbox' as const };
+const at = new Date('2026-03-02T10:00:00Z');
+let n = 0;
+const funds = (action: FundsAction, events: MarketplaceFundsEvent[]) =>
+  fundsDecider.decide({ ...action, ...owner, currency: 'xof', at, newEntryId: () => `entry-${++n}` } as FundsCommand, fold(fundsDecider, events));
+const metadata = { merchant_id: owner.merchantId, environment: owner.environment };
+
+t.test('payment, refund, settlement and a seller payout, as rows', async (t) => {
+  const spec = await projectionSpec(t, marketplaceFundsProjection, marketplaceRefundsProjection);
+  const log: MarketplaceFundsEvent[] = [];
+  const post = async (action: FundsAction) => {
+    const events = funds(action, log);
+    log.push(...events);
+    await spec.given(events.map((e) => ({ ...e, metadata })));
+  };
+  await post({ type: 'post_order_payment', orderId: 'o1', clearing: 'card_clearing', amount: 10_000, fee: 300, shares: [{ sellerRef: 'ra', sellerId: 'a', amount: 6_000 }, { sellerRef: 'rb', sellerId: 'b', amount: 2_000 }], commission: 2_000 });
+  await spec.thenRows(t, 'read.marketplace_shares', [
+    { order_id: 'o1', seller_ref: 'ra', seller_id: 'a', pending: '6000' },
+    { order_id: 'o1', seller_ref: 'rb', seller_id: 'b', pending: '2000' },
+  ]);
+
+  const order: OrderCreated = { id: 'o1', ...owner, currency: 'xof', transactionCountry: 'SN', idempotencyKey: null, buyerName: null, buyerEmail: null, paymentIntentId: 'pi_1', lines: [], amountMinor: 10_000, commissionMinor: 2_000, createdAt: at.toISOString() };
+  const created = orderDecider.decide({ type: 'create', order }, fold(orderDecider, []));
+  const paid = orderDecider.decide({ type: 'mark_paid', owner, at, fee: 300 }, fold(orderDecider, created));
+  const refunded = orderDecider.decide({ type: 'refund', owner, at, refundId: 'f1', amountMinor: 1_000, reason: 'late' }, fold(orderDecider, [...created, ...paid]));
+  await spec.given(refunded.map((e) => ({ ...e, metadata })));
+  await post({ type: 'refund_order', refundId: 'f1', orderId: 'o1', amount: 1_000 });
+  const [refund] = await spec.thenRows(t, 'read.marketplace_refunds', [{ id: 'f1', order_id: 'o1', merchant_id: 'acct_p', status: 'succeeded' }]);
+  t.match(refund!.object, { amountMinor: 1_000, reason: 'late', commissionReversedMinor: 200, sellerReversals: [{ sellerId: 'a', amountMinor: 600, fromPendingMinor: 600 }, { sellerId: 'b', amountMinor: 200, fromPendingMinor: 200 }] });
+
+  await post({ type: 'settle_share', orderId: 'o1', sellerRef: 'ra' });
+  await post({ type: 'hold_seller_payout', payoutId: 'po_1', seller: { sellerRef: 'ra', sellerId: 'a', amount: 5_000 }, fee: 100 });
+  await spec.thenRows(t, 'read.marketplace_shares', [
+    { order_id: 'o1', seller_ref: 'ra', pending: '0' },
+    { order_id: 'o1', seller_ref: 'rb', pending: '1800' },
+  ]);
+  const [settlement] = await spec.thenRows(t, 'read.marketplace_settlements', [{ seller_ref: 'ra', currency: 'xof', status: 'settled' }]);
+  t.match(settlement!.object, { object: 'marketplace_settlement', orderId: 'o1', sellerId: 'a', amountMinor: 5_400 });
+  await spec.thenRows(t, 'read.marketplace_balances', [
+    { account: 'card_clearing', amount: '-9000' },
+    { account: 'commission', amount: '1500' },
+    { account: 'fees', amount: '300' },
+    { account: 'seller_available:ra', amount: '300' },
+    { account: 'seller_payouts', amount: '5100' },
+    { account: 'seller_pending:ra', amount: '0' },
+    { account: 'seller_pending:rb', amount: '1800' },
+  ]);
+  const entries = await spec.rows('read.marketplace_entries');
+  t.same(entries.map((e) => [e.kind, e.seller_pending, e.seller_available]), [
+    ['order_payment', '8000', '0'],
+    ['order_refund', '-800', '0'],
+    ['seller_settlement', '-5400', '5400'],
+    ['seller_payout_hold', '0', '-5100'],
+  ]);
+});

@@ -1,0 +1,68 @@
+/**
+ * Commands decide first on the state this process remembers, without reading the stream
+ * (docs/performance.md). Another process's writes make that state stale: the append's expected
+ * version catches it, and a refusal or a conflict on the remembered state is decided again on
+ * the stream's own, never answered as it stands.
+ */
+import t from 'tap';
+import type { Test } from 'tap';
+import { runLedger } from '../../packages/domain/ledger/commands.js';
+import { createApiKey } from '../../packages/domain/merchant/commands.js';
+import { balanceStream } from '../../packages/domain/ledger/events.js';
+import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
+import { ALL_PROJECTIONS } from '../../projections/registry.js';
+import { inlineProjections } from '../../projections/runner.js';
+import { fund, fundedMerchant, mobileMoney, postPayout } from '../support/payouts.js';
+import { startService, type TestService } from '../support/system.js';
+
+/** A second store on the same database: another process, whose commits this one never sees directly. */
+function otherProcess(t: Test, svc: TestService): PostgresEventStore {
+  const store = new PostgresEventStore(svc.system.knex, { inline: inlineProjections(ALL_PROJECTIONS) });
+  t.teardown(() => store.close());
+  return store;
+}
+
+function creditFrom(store: PostgresEventStore, svc: TestService, merchantId: string, amount: number) {
+  const meta = { merchant_id: merchantId, environment: 'sandbox' as const, actor: 'test', occurred_at: svc.clock.now().toISOString() };
+  return runLedger(store, svc.clock, merchantId, 'sandbox', 'xof', { type: 'post_payment', source: `pi_other_${amount}`, clearing: 'operator_clearing:wave', amount, fee: 0, availableOn: svc.clock.now() }, meta);
+}
+
+t.test('funds another process credited are spent here: the stale refusal is decided again on the stream', async (t) => {
+  const svc = await startService(t);
+  const { merchant, key } = await fundedMerchant(svc, 10_000);
+  // This process pays out once: its remembered balance is now 10 000 − 5 000 − fee.
+  const first = await postPayout(svc, key, { amount: 5_000, currency: 'xof', destination: mobileMoney('11') });
+  t.equal(first.status, 200);
+  await creditFrom(otherProcess(t, svc), svc, merchant.id, 1_000_000);
+  const big = await postPayout(svc, key, { amount: 500_000, currency: 'xof', destination: mobileMoney('12') });
+  t.equal(big.status, 200, `a payout the credit covers succeeds (${big.text.slice(0, 200)})`);
+});
+
+t.test('a write by another process makes no client command answer 409: the conflict on the remembered state is decided again', async (t) => {
+  const svc = await startService(t);
+  const merchant = await svc.merchant();
+  const other = otherProcess(t, svc);
+  // API keys are created on the merchant's stream with no retry on conflict (a real race answers 409).
+  await createApiKey(svc.system.store, svc.clock, merchant.id, 'sandbox', ['*'], 'test');
+  for (let i = 0; i < 3; i++) {
+    await createApiKey(other, svc.clock, merchant.id, 'sandbox', ['*'], 'test');
+    await t.resolves(createApiKey(svc.system.store, svc.clock, merchant.id, 'sandbox', ['*'], 'test'), `key ${i} after another process wrote`);
+  }
+  const keys = await svc.system.knex('read.api_keys').where({ merchant_id: merchant.id });
+  t.equal(keys.length, 2 + 1 + 6, 'every key was created');
+});
+
+t.test('a command on a stream this process remembers reads nothing of it', async (t) => {
+  const svc = await startService(t);
+  const { merchant, key } = await fundedMerchant(svc, 1_000_000);
+  await fund(svc, merchant.id, 1);
+  const stream = balanceStream(merchant.id, 'sandbox', 'xof');
+  const reads: unknown[] = [];
+  const watch = (q: { sql: string; bindings?: unknown[] }) => {
+    if (/FROM events WHERE stream_id/.test(q.sql) && q.bindings?.includes(stream)) reads.push(q.bindings);
+  };
+  svc.system.knex.on('query', watch);
+  t.teardown(() => void svc.system.knex.off('query', watch));
+  for (let i = 0; i < 3; i++) t.equal((await postPayout(svc, key, { amount: 1_000, currency: 'xof', destination: mobileMoney('13') })).status, 200);
+  t.same(reads, [], 'no read of the balance stream');
+});
