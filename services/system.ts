@@ -330,7 +330,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     scheduleDeadline: enqueuer(fundingDeadline),
     schedulePayoutMend: enqueuer(fundingPayoutMend),
   });
-  // What acts on events outside the database: webhook deliveries, invoice payments by payment intent, batch items' payouts.
+  // What acts on events outside the database: webhook deliveries, invoice payments by payment intent, batch items' payouts, contributions' payments.
   const busConsumers = [webhooks.consumer(), invoicePaymentsConsumer(clock), payoutBatchItemsConsumer(clock), fundingPaymentsConsumer(clock)];
   const consumers = busConsumers.map((spec) => createBusConsumerFor(config, { knex, store: logStore, log }, spec));
   registerProcesses(scheduler, { store, clock, paymentIntents, payouts, payoutBatches, billing, webhooks, funding });
