@@ -150,6 +150,14 @@ export const balanceTransactionsProjection: Projection = {
           await addLots([{ id: e.entryId, net: e.net }]);
         }
         return;
+      case 'campaign_release':
+        // A funding campaign's funds released to the organizer: available at once, net of the contributions' fees.
+        await insert('funding_release', 'available');
+        return void (await addLots([{ id: e.entryId, net: e.net }]));
+      case 'campaign_contribution':
+      case 'campaign_refund':
+        // Held for the campaign, apart from the balance (docs/funding.md): not a balance transaction.
+        return;
       case 'batch_hold':
       case 'batch_release':
         // A batch's reservation is listed through its payouts (one row each, at allocation, drawing on

@@ -135,10 +135,11 @@ export async function dailySummaries(knex: Knex, owner: Owner, from: Date, to: D
     .select<{ currency: string; day: string; in: string; out: string; fees: string }[]>(
       'currency',
       knex.raw(`to_char(posted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day`),
-      // Escrow entries count by what they moved in or out of the merchant's own accounts (docs/escrow.md).
-      knex.raw(`sum(CASE WHEN kind = 'payment' THEN amount WHEN kind LIKE 'escrow%' THEN greatest(available + pending + reserved, 0) ELSE 0 END)::bigint AS in`),
+      // Escrow entries count by what they moved in or out of the merchant's own accounts (docs/escrow.md);
+      // a funding campaign's release comes in like a payment: its gross, and the contributions' fees.
+      knex.raw(`sum(CASE WHEN kind IN ('payment', 'campaign_release') THEN amount WHEN kind LIKE 'escrow%' THEN greatest(available + pending + reserved, 0) ELSE 0 END)::bigint AS in`),
       knex.raw(`sum(CASE WHEN kind IN ('payout_paid', 'refund') THEN -amount WHEN kind LIKE 'escrow%' THEN greatest(-(available + pending + reserved), 0) ELSE 0 END)::bigint AS out`),
-      knex.raw(`sum(CASE WHEN kind IN ('payment', 'payout_paid') THEN fee ELSE 0 END)::bigint AS fees`),
+      knex.raw(`sum(CASE WHEN kind IN ('payment', 'payout_paid', 'campaign_release') THEN fee ELSE 0 END)::bigint AS fees`),
     );
   const balance = new Map(openings.map((o) => [o.currency, Number(o.total)]));
   for (const m of moves) if (!balance.has(m.currency)) balance.set(m.currency, 0);

@@ -10,6 +10,7 @@ import { customerPortalSessionsProjection } from './customer-portal-sessions.js'
 import { countryActivationsProjection } from './country-activations.js';
 import { customersProjection } from './customers.js';
 import { featureFlagsProjection } from './feature-flags.js';
+import { fundingCampaignsProjection } from './funding-campaigns.js';
 import { invoicesProjection } from './invoices.js';
 import { ledgerEntriesProjection } from './ledger-entries.js';
 import { merchantsProjection } from './merchants.js';
@@ -107,4 +108,6 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   escrowContractsProjection,
   escrowReleasesProjection,
   escrowDisputesProjection,
+  // Funding campaigns
+  fundingCampaignsProjection,
 ];

@@ -58,4 +58,24 @@ export const reportingMigrations: readonly Migration[] = [
           END IF;
         END $$;`),
   },
+  {
+    // A funding campaign's release reaches the balance as an inflow with its fees (docs/funding.md):
+    // the same columns, so opening + inflow - outflow - fees = closing holds with releases too.
+    name: 'reporting/002-funding-release',
+    up: (knex) =>
+      knex.raw(`CREATE OR REPLACE VIEW reporting.daily_balances AS
+          WITH days AS (
+            SELECT merchant_id, environment, currency, (posted_at AT TIME ZONE 'UTC')::date AS day,
+                   sum(CASE WHEN kind IN ('payment', 'campaign_release') THEN amount ELSE 0 END)::bigint AS inflow,
+                   sum(CASE WHEN kind IN ('payout_paid', 'refund') THEN -amount ELSE 0 END)::bigint AS outflow,
+                   sum(CASE WHEN kind IN ('payment', 'payout_paid', 'campaign_release') THEN fee ELSE 0 END)::bigint AS fees,
+                   sum(available + pending + reserved)::bigint AS movement
+            FROM read.ledger_entries GROUP BY 1, 2, 3, 4
+          )
+          SELECT merchant_id, environment, currency, day,
+                 (sum(movement) OVER w - movement)::bigint AS opening, inflow, outflow, fees,
+                 (sum(movement) OVER w)::bigint AS closing
+          FROM days
+          WINDOW w AS (PARTITION BY merchant_id, environment, currency ORDER BY day)`),
+  },
 ];

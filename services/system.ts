@@ -29,6 +29,8 @@ import { PaymentIntents } from '../packages/domain/payment-intent/commands.js';
 import { CheckoutSessions } from '../packages/domain/checkout-session/commands.js';
 import { PaymentLinks } from '../packages/domain/payment-link/commands.js';
 import { CustomerPortal } from '../packages/domain/customer-portal/commands.js';
+import { FundingCampaigns } from '../packages/domain/funding-campaign/commands.js';
+import { campaignOfContribution } from '../projections/funding-campaigns.js';
 import { findCustomerIdByEmail } from '../projections/customers.js';
 import type { EventStore } from '../packages/eventstore/port.js';
 import { PostgresEventStore } from '../packages/eventstore/postgres/store.js';
@@ -58,6 +60,9 @@ import { loadSecretsKey, SecretBox } from '../packages/core/secrets.js';
 import {
   escrowAutoRelease,
   escrowFundingConsumer,
+  fundingDeadline,
+  fundingPaymentsConsumer,
+  fundingPayoutMend,
   invoicePaymentsConsumer,
   ledgerSettlement,
   payinCallback,
@@ -139,6 +144,8 @@ export interface System {
   webhooks: WebhookDispatcher;
   /** Customers, products, subscriptions, invoices, refunds (docs/billing.md). */
   billing: Billing;
+  /** Funding campaigns and their contributions (docs/funding.md). */
+  funding: FundingCampaigns;
   /** Dashboard users: accounts, sign-in, sessions and AppTokens (docs/auth.md). */
   accounts: Accounts;
   organizations: Organizations;
@@ -352,7 +359,18 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
       refundReconcile: enqueuer(refundReconcile),
     },
   });
-  // What acts on events outside the database: webhook deliveries, invoice payments by payment intent, batch items' payouts.
+  const funding = new FundingCampaigns({
+    store,
+    clock,
+    publicUrl: config.publicUrl,
+    paymentIntents,
+    payouts,
+    campaignOfContribution: (owner, id) => campaignOfContribution(knex, owner, id),
+    scheduleDeadline: enqueuer(fundingDeadline),
+    schedulePayoutMend: enqueuer(fundingPayoutMend),
+  });
+  // What acts on events outside the database: webhook deliveries, invoice payments by payment
+  // intent, batch items' payouts, support tickets, asset purges, escrow funding, contributions' payments.
   const supportTickets = new SupportTickets({ store, clock, messenger, supportEmail: config.supportEmail });
   const busConsumers = [
     webhooks.consumer(),
@@ -361,9 +379,10 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     supportTicketsConsumer(clock),
     assetPurgeConsumer(clock),
     escrowFundingConsumer(clock),
+    fundingPaymentsConsumer(clock),
   ];
   const consumers = busConsumers.map((spec) => createBusConsumerFor(config, { knex, store: logStore, log }, spec));
-  registerProcesses(scheduler, { store, clock, paymentIntents, payouts, payoutBatches, billing, webhooks, supportTickets, assets, escrow });
+  registerProcesses(scheduler, { store, clock, paymentIntents, payouts, payoutBatches, billing, webhooks, supportTickets, assets, escrow, funding });
   registerOperationalGauges(metrics, { knex, clock, consumers: busConsumers.map((c) => c.name), postgresLog: config.eventStore === 'postgres' && config.bus === 'postgres' });
 
   return {
@@ -395,6 +414,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     webhookEndpoints,
     webhooks,
     billing,
+    funding,
     accounts,
     organizations,
     verifications,

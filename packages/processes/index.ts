@@ -1,6 +1,7 @@
 import type { Scheduler } from '../scheduler/scheduler.js';
 import { escrowAutoRelease } from './escrow-auto-release.js';
 import { escrowFunding } from './escrow-funding.js';
+import { fundingDeadline, fundingPayment, fundingPayoutMend } from './funding.js';
 import { invoicePayment } from './invoice-payment.js';
 import { ledgerSettlement } from './ledger-settlement.js';
 import { payinCallback } from './payin-callback.js';
@@ -20,6 +21,7 @@ import { supportTicketForward } from './support-ticket-forward.js';
 import { assetPurge } from './asset-purge.js';
 
 export { invoicePayment, invoicePaymentsConsumer } from './invoice-payment.js';
+export { fundingDeadline, fundingPayment, fundingPaymentsConsumer, fundingPayoutMend } from './funding.js';
 export { payoutBatchItemsConsumer } from './payout-batch-item.js';
 export { supportTicketForward, supportTicketsConsumer } from './support-ticket-forward.js';
 export { assetPurge, assetPurgeConsumer } from './asset-purge.js';
@@ -49,6 +51,9 @@ export const PROCESSES: readonly Process<never>[] = [
   assetPurge,
   escrowFunding,
   escrowAutoRelease,
+  fundingPayment,
+  fundingDeadline,
+  fundingPayoutMend,
 ] as readonly Process<never>[];
 
 export function registerProcesses(scheduler: Scheduler, services: ProcessServices): void {

@@ -1,6 +1,7 @@
 import type { Clock } from '../core/clock.js';
 import type { Billing } from '../domain/billing/service.js';
 import type { EscrowContracts } from '../domain/escrow/commands.js';
+import type { FundingCampaigns } from '../domain/funding-campaign/commands.js';
 import type { PaymentIntents } from '../domain/payment-intent/commands.js';
 import type { Payouts } from '../domain/payout/commands.js';
 import type { PayoutBatches } from '../domain/payout-batch/commands.js';
@@ -22,6 +23,7 @@ export interface ProcessServices {
   supportTickets: SupportTickets;
   assets: Assets;
   escrow: EscrowContracts;
+  funding: FundingCampaigns;
 }
 
 /**

@@ -18,6 +18,8 @@ import { customerPortalPagesFamily } from './routes/customer-portal-pages.js';
 import { customerPortalFamily } from './routes/customer-portal.js';
 import { configurationFamily } from './routes/configuration.js';
 import { feesFamily } from './routes/fees.js';
+import { fundingFamily } from './routes/funding.js';
+import { fundingPagesFamily } from './routes/funding-pages.js';
 import { geographyFamily } from './routes/geography.js';
 import { healthFamily } from './routes/health.js';
 import { merchantCustomersFamily } from './routes/merchant-customers.js';
@@ -98,6 +100,9 @@ export function apiFamilies(system: System): Family[] {
     contextIntelligenceFamily(system.knex, system.clock),
     // Support intake (docs/support.md).
     supportFamily(system.knex, system.supportTickets, system.rateLimiter),
+    // Funding campaigns and their public pages (docs/funding.md).
+    fundingFamily(system.knex, system.funding),
+    fundingPagesFamily(system.knex, system.funding),
   ];
 }
 

@@ -26,6 +26,10 @@ export interface TestService {
   member(merchant: CreatedMerchant, email: string, password: string, role?: Role): Promise<string>;
   /** Another API key of the merchant, holding only these scopes. */
   apiKey(merchantId: string, scopes: string[], environment?: Environment): Promise<{ id: string; secret: string }>;
+  /** The database it runs on, for a restart on the same one (`databaseUrl`). */
+  databaseUrl: string;
+  /** Stops the server and the system, as a process exit would (teardown does it too). */
+  stop(): Promise<void>;
 }
 
 export interface RequestOptions {
@@ -53,10 +57,12 @@ export interface StartOptions {
   webhookTimeoutMs?: number;
   /** Start of the manual clock (default 2026-01-01); webhook tests start at the real time, since receivers check timestamps. */
   clockStart?: number;
+  /** The database of an earlier service (which has stopped): this one is that service after a restart. */
+  databaseUrl?: string;
 }
 
 export async function startService(t: Test, options: StartOptions = {}): Promise<TestService> {
-  const url = await freshDatabase(t);
+  const url = options.databaseUrl ?? (await freshDatabase(t));
   // A fixed test key, so no key file is written under the working directory.
   // Rate limits off unless a test asks: suites send hundreds of requests within one manual-clock instant.
   const config = loadConfig({
@@ -78,11 +84,15 @@ export async function startService(t: Test, options: StartOptions = {}): Promise
   await system.startBackground({ schedulerLoop: false });
   const app = buildApi(system, options.families?.(system) ?? []);
   const server = await listen(app, 0, system.log, '127.0.0.1');
-  t.teardown(async () => {
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
     server.closeAllConnections();
     await new Promise((r) => server.close(r));
     await system.close();
-  });
+  };
+  t.teardown(stop);
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const merchant = (name = 'Test merchant') => createMerchant(system.store, clock, name, 'test');
   return {
@@ -90,6 +100,8 @@ export async function startService(t: Test, options: StartOptions = {}): Promise
     clock,
     baseUrl,
     merchant,
+    databaseUrl: url,
+    stop,
     async sandboxMerchant(name) {
       const m = await merchant(name);
       return { merchant: m, key: m.api_keys.sandbox };

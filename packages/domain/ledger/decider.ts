@@ -27,7 +27,19 @@ export type LedgerCommand = LedgerContext &
     | { type: 'release_escrow'; source: string; contract: string; amount: number }
     | { type: 'hold_escrow_payout'; source: string; contract: string; amount: number; fee: number }
     | { type: 'refund_escrow'; source: string; contract: string; amount: number; to: Account }
+    | { type: 'move_campaign_funds'; campaign: string; moves: CampaignMove[] }
   );
+
+/**
+ * One movement of a funding campaign's held funds (docs/funding.md): a contribution comes in
+ * (gross, from the payment's clearing), goes back (from the campaign's account, or from
+ * `available` once released), or the campaign's funds are released to the organizer.
+ */
+export type CampaignMove =
+  | { kind: 'contribution'; source: string; clearing: Account; amount: number }
+  | { kind: 'refund'; source: string; clearing: Account; amount: number }
+  | { kind: 'refund_released'; source: string; clearing: Account; amount: number }
+  | { kind: 'release'; source: string; amount: number; fee: number };
 
 interface PendingPayment {
   source: string;
@@ -62,7 +74,7 @@ function entry(
   kind: EntryKind,
   source: string,
   lines: Line[],
-  amounts: { amount: number; fee: number; net: number; batch?: string; contract?: string },
+  amounts: { amount: number; fee: number; net: number; batch?: string; contract?: string; campaign?: string },
   availableOn = ctx.at,
 ): LedgerEvent {
   if (!isBalanced(lines)) throw new Error(`Unbalanced ${kind} entry for ${source}`);
@@ -155,6 +167,9 @@ export const ledgerDecider: Decider<LedgerCommand, LedgerState, LedgerEvent> = {
       case 'escrow_funding':
       case 'escrow_release':
       case 'escrow_refund':
+      case 'campaign_contribution':
+      case 'campaign_refund':
+      case 'campaign_release':
         break;
     }
     return { balances, posted, pending, holds };
@@ -327,6 +342,67 @@ export const ledgerDecider: Decider<LedgerCommand, LedgerState, LedgerEvent> = {
           ], { amount: -command.amount, fee: 0, net: -command.amount }),
         ];
       }
+      case 'move_campaign_funds':
+        return campaignMoves(command, state);
     }
   },
 };
+
+/**
+ * The entries of a campaign's moves, each once per source (a move already posted is skipped).
+ * The campaign's decider moves only what it holds, so a campaign account running short is a bug;
+ * a refund after release draws on `available` and is refused (IKW-BAL-001) when it cannot cover it.
+ */
+function campaignMoves(command: LedgerContext & { campaign: string; moves: CampaignMove[] }, state: LedgerState): LedgerEvent[] {
+  const held = `campaign:${command.campaign}` as const;
+  const out: LedgerEvent[] = [];
+  let s = state;
+  const post = (e: LedgerEvent) => {
+    out.push(e);
+    s = ledgerDecider.evolve(s, e);
+  };
+  for (const move of command.moves) {
+    assertAmounts(move.amount);
+    const campaign = command.campaign;
+    switch (move.kind) {
+      case 'contribution':
+        if (s.posted.has(`campaign_contribution:${move.source}`)) break;
+        post(entry(command, 'campaign_contribution', move.source, [
+          { account: move.clearing, amount: -move.amount },
+          { account: held, amount: move.amount },
+        ], { amount: move.amount, fee: 0, net: 0, campaign }));
+        break;
+      case 'refund':
+        if (s.posted.has(`campaign_refund:${move.source}`)) break;
+        if (balanceOf(s, held) < move.amount) throw new Error(`Campaign ${campaign} holds less than refund ${move.source}`);
+        post(entry(command, 'campaign_refund', move.source, [
+          { account: held, amount: -move.amount },
+          { account: move.clearing, amount: move.amount },
+        ], { amount: -move.amount, fee: 0, net: 0, campaign }));
+        break;
+      case 'refund_released': {
+        if (s.posted.has(`refund:${move.source}`)) break;
+        const available = balanceOf(s, 'available');
+        if (available < move.amount) throw new ApiError('IKW-BAL-001', `Available balance ${available} does not cover the refund (${move.amount})`, 'id');
+        post(entry(command, 'refund', move.source, [
+          { account: 'available', amount: -move.amount },
+          { account: move.clearing, amount: move.amount },
+        ], { amount: -move.amount, fee: 0, net: -move.amount, campaign }));
+        break;
+      }
+      case 'release': {
+        if (s.posted.has(`campaign_release:${move.source}`)) break;
+        assertAmounts(move.fee);
+        if (move.fee > move.amount || balanceOf(s, held) < move.amount) throw new Error(`Campaign ${campaign} cannot release ${move.amount}`);
+        const net = move.amount - move.fee;
+        post(entry(command, 'campaign_release', move.source, [
+          { account: held, amount: -move.amount },
+          { account: 'available', amount: net },
+          { account: 'fees', amount: move.fee },
+        ], { amount: move.amount, fee: move.fee, net, campaign }));
+        break;
+      }
+    }
+  }
+  return out;
+}

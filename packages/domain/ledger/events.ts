@@ -7,8 +7,11 @@ import type { Environment } from '../merchant/events.js';
  */
 export type MerchantAccount = 'available' | 'pending' | 'reserved';
 export type PlatformAccount = 'fees' | 'bank_clearing' | 'card_clearing' | `operator_clearing:${string}`;
-/** Funds the merchant holds for someone else, never in `available` (docs/escrow.md): a contract's escrow. */
-export type HeldAccount = `escrow:${string}`;
+/**
+ * Funds the merchant holds for others, never in `available`: a contract's escrow (docs/escrow.md),
+ * a funding campaign's contributions (docs/funding.md).
+ */
+export type HeldAccount = `escrow:${string}` | `campaign:${string}`;
 export type Account = MerchantAccount | PlatformAccount | HeldAccount;
 export const escrowAccount = (contractId: string): HeldAccount => `escrow:${contractId}`;
 export const MERCHANT_ACCOUNTS: readonly MerchantAccount[] = ['available', 'pending', 'reserved'];
@@ -32,7 +35,10 @@ export type EntryKind =
   | 'escrow_funding' // clearing → escrow (net) + fees, or available → escrow: a contract's funds arrive
   | 'escrow_release' // escrow → available: a release executed as a ledger transfer
   | 'escrow_payout_hold' // escrow → reserved: a release executed as a payout (its hold)
-  | 'escrow_refund'; // escrow → clearing (or available): held funds returned to the payer
+  | 'escrow_refund' // escrow → clearing (or available): held funds returned to the payer
+  | 'campaign_contribution' // clearing → campaign:<id> (gross): a contribution held for its campaign
+  | 'campaign_refund' // campaign:<id> → clearing (gross): a held contribution given back
+  | 'campaign_release'; // campaign:<id> → available (gross − fees) + fees: a campaign's funds released to the organizer
 
 export interface EntryPosted {
   entryId: string;
@@ -47,6 +53,8 @@ export interface EntryPosted {
   amount: number;
   fee: number;
   net: number;
+  /** The campaign whose account a `campaign_*` entry moves. */
+  campaign?: string;
   /** The batch whose hold a `batch_allocation` draws on. */
   batch?: string;
   /** The escrow contract of an `escrow_*` entry. */

@@ -40,6 +40,12 @@ export interface CreateInput {
   customer_phone?: string;
 }
 
+/**
+ * Platform metadata of an intent whose funds are held for someone else (a funding campaign):
+ * the holder's process posts the ledger entry when the intent succeeds, not the intent's own.
+ */
+export const HELD_BY_KEY = 'internal.held_by';
+
 export interface ConfirmInput {
   payment_method:
     | { type: 'mobile_money'; mobile_money: { country: string; operator: string; msisdn: string; preferred_flow?: string } }
@@ -340,6 +346,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
 
   private async postPayment(state: PaymentIntentState, meta: EventMetadata): Promise<void> {
     const intent = state.intent!;
+    if (intent.metadata[HELD_BY_KEY] !== undefined) return;
     const pm = state.paymentMethod!;
     const clearing = pm.type === 'mobile_money' ? (`operator_clearing:${pm.operator}` as const) : ('card_clearing' as const);
     const orderId = intent.metadata[MARKETPLACE_ORDER_METADATA_KEY];

@@ -63,6 +63,10 @@ export const PUBLIC_EVENT_TYPES: readonly PublicEventType[] = [
   { type: 'escrow_contract.dispute_opened', emittedBy: 'POST /api/v1/escrow/disputes/contract/{contractId}', data: 'the EscrowContract (status disputed)' },
   { type: 'escrow_contract.dispute_resolved', emittedBy: 'POST /api/v1/escrow/disputes/{id}/resolve', data: 'the EscrowContract' },
   { type: 'escrow_contract.canceled', emittedBy: 'POST /api/v1/escrow/contracts/{id}/cancel', data: 'the EscrowContract (status canceled)' },
+  // Funding campaigns (docs/funding.md)
+  { type: 'funding_campaign.contribution_received', emittedBy: "a contribution's payment succeeding (its funds held on the campaign's account)", data: 'the Contribution' },
+  { type: 'funding_campaign.target_reached', emittedBy: 'the contribution that brings the raised amount to the target (once per campaign)', data: 'the Campaign' },
+  { type: 'funding_campaign.closed', emittedBy: 'POST /api/v1/funding/campaigns/{id}/close, or the deadline of a campaign that succeeded: its funds are released', data: 'the Campaign (status closed)' },
 ];
 
 const TYPES = new Set(PUBLIC_EVENT_TYPES.map((e) => e.type));

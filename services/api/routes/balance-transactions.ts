@@ -13,7 +13,7 @@ import {
 import { findPayout } from '../../../projections/payouts.js';
 import { cursorQuery, endOfSecond, unixTimeQuery } from './shared.js';
 
-const TYPES = ['payment', 'payout', 'payout_failure', 'refund', 'escrow_funding', 'escrow_release', 'escrow_refund'];
+const TYPES = ['payment', 'payout', 'payout_failure', 'refund', 'escrow_funding', 'escrow_release', 'escrow_refund', 'funding_release'];
 
 type CreatedQuery = { 'created[gt]'?: number; 'created[gte]'?: number; 'created[lt]'?: number; 'created[lte]'?: number };
 type ListQuery = CursorQuery & CreatedQuery & { type?: string; source?: string; payout?: string };

@@ -17,9 +17,9 @@ const dailySummary = {
     date: { type: 'string', format: 'date' },
     currency: { type: 'string' },
     opening: { type: 'integer' },
-    in: { type: 'integer', description: 'Payments received, gross' },
+    in: { type: 'integer', description: 'Payments received and funding campaigns released, gross' },
     out: { type: 'integer', description: 'Payouts paid and refunds, without fees' },
-    fees: { type: 'integer', description: 'Fees on payments and on payouts paid' },
+    fees: { type: 'integer', description: 'Fees on payments, funding releases and payouts paid' },
     closing: { type: 'integer', description: 'opening + in - out - fees' },
   },
 };

@@ -5,7 +5,6 @@ import { planObject, planProduct, PLAN_INTERVALS, type NewPlan } from '../../../
 import type { Billing } from '../../../packages/domain/billing/service.js';
 import { toInvoiceObject } from '../../../packages/domain/invoice/decider.js';
 import { INVOICE_STATUSES, type InvoiceObject, type InvoiceStatus } from '../../../packages/domain/invoice/events.js';
-import type { ConfirmInput } from '../../../packages/domain/payment-intent/commands.js';
 import { toSubscriptionObject } from '../../../packages/domain/subscription/decider.js';
 import { SUBSCRIPTION_STATUSES, type SubscriptionObject, type SubscriptionStatus, type UsageRecord } from '../../../packages/domain/subscription/events.js';
 import type { HandlerContext } from '../../../packages/http/context.js';
@@ -28,6 +27,8 @@ import {
   paymentMethodSchema,
   resourceSchema,
   retrieveRoute,
+  toPaymentMethod,
+  type CamelPaymentMethod,
 } from './shared.js';
 
 /**
@@ -166,23 +167,6 @@ const usageRecordResponse = resourceSchema('usage_record', ['subscriptionId', 'm
   idempotencyKey: { type: ['string', 'null'] },
   created: { type: 'integer' },
 });
-
-/** The billing payment method (paymentMethodSchema('camelCase')) as payment intents take it. */
-interface BillingPaymentMethod {
-  type: 'mobile_money' | 'card';
-  mobileMoney?: { country: string; operator: string; msisdn: string; preferredFlow?: string };
-  card?: { token: string };
-}
-
-function toPaymentMethod(pm: BillingPaymentMethod): ConfirmInput['payment_method'] {
-  if (pm.type === 'card') {
-    if (pm.mobileMoney) throw new ApiError('IKW-VAL-002', 'paymentMethod.mobileMoney does not go with type card', 'paymentMethod.mobileMoney');
-    return { type: 'card', card: { token: pm.card!.token } };
-  }
-  if (pm.card) throw new ApiError('IKW-VAL-002', 'paymentMethod.card does not go with type mobile_money', 'paymentMethod.card');
-  const mm = pm.mobileMoney!;
-  return { type: 'mobile_money', mobile_money: { country: mm.country, operator: mm.operator, msisdn: mm.msisdn, ...(mm.preferredFlow ? { preferred_flow: mm.preferredFlow } : {}) } };
-}
 
 /** Pay and confirm create payment intents: the key needs payment_intents.write as well as billing.write. */
 function assertPaymentIntentScope(ctx: HandlerContext): void {
@@ -343,7 +327,7 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
       retrieveRoute({ path: '/api/v1/billing/invoices/:id', noun: 'invoice', auth: billingRead, response: invoiceResponse, render: invoiceObject,
         summary: 'Retrieve an invoice',
         find: (owner, id) => findInvoice(knex, owner, id) }),
-      route<{ paymentMethod: BillingPaymentMethod; returnUrl?: string | null; idempotencyKey?: string | null; transactionCountry?: string | null }, unknown, { id: string }>({
+      route<{ paymentMethod: CamelPaymentMethod; returnUrl?: string | null; idempotencyKey?: string | null; transactionCountry?: string | null }, unknown, { id: string }>({
         method: 'post',
         path: '/api/v1/billing/invoices/:id/confirm',
         summary: 'Pay an invoice with a payment method: a payment intent for what remains, confirmed at once; its success pays the invoice',

@@ -4,6 +4,7 @@ import { sha256Hex } from '../../../packages/core/hashing.js';
 import { findPortalSession, type PortalSession } from '../../../projections/customer-portal-sessions.js';
 import { ApiError, notFound } from '../../../packages/core/errors.js';
 import type { CustomerRef } from '../../../packages/domain/customer/commands.js';
+import type { ConfirmInput } from '../../../packages/domain/payment-intent/commands.js';
 import { destinationSchema } from '../../../packages/domain/payout-method/destination.js';
 import { cursorListQuery, pageListQuery } from '../../../projections/paging.js';
 import type { Owner } from '../../../packages/domain/audit.js';
@@ -197,6 +198,23 @@ export function paymentMethodSchema(casing: 'snake_case' | 'camelCase') {
   };
 }
 
+/** A camelCase payment method (billing, funding; paymentMethodSchema('camelCase')) as payment intents take it. */
+export interface CamelPaymentMethod {
+  type: 'mobile_money' | 'card';
+  mobileMoney?: { country: string; operator: string; msisdn: string; preferredFlow?: string };
+  card?: { token: string };
+}
+
+export function toPaymentMethod(pm: CamelPaymentMethod): ConfirmInput['payment_method'] {
+  if (pm.type === 'card') {
+    if (pm.mobileMoney) throw new ApiError('IKW-VAL-002', 'paymentMethod.mobileMoney does not go with type card', 'paymentMethod.mobileMoney');
+    return { type: 'card', card: { token: pm.card!.token } };
+  }
+  if (pm.card) throw new ApiError('IKW-VAL-002', 'paymentMethod.card does not go with type mobile_money', 'paymentMethod.card');
+  const mm = pm.mobileMoney!;
+  return { type: 'mobile_money', mobile_money: { country: mm.country, operator: mm.operator, msisdn: mm.msisdn, ...(mm.preferredFlow ? { preferred_flow: mm.preferredFlow } : {}) } };
+}
+
 /** The body of a payout creation, from the API or the merchant dashboard. */
 export const createPayoutBody = {
   type: 'object',
@@ -239,6 +257,9 @@ export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.cha
 
 /** `:sessionId` of the checkout page and its API: public by the session's unguessable id. */
 export const sessionIdParams = { type: 'object', properties: { sessionId: { type: 'string', pattern: '^cs_[0-9A-Za-z]{24}$' } }, required: ['sessionId'] };
+
+/** `:slug` of a funding campaign's public page and API: 16 base62 characters, unguessable. */
+export const campaignSlugParams = { type: 'object', properties: { slug: { type: 'string', pattern: '^[0-9A-Za-z]{16}$' } }, required: ['slug'] };
 
 /** The payment method types a checkout session or payment link accepts. */
 export const checkoutMethodTypesSchema = { type: 'array', minItems: 1, maxItems: 2, items: { enum: ['mobile_money', 'card'] } };
