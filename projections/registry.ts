@@ -33,6 +33,7 @@ import { userSecurityEventsProjection } from './user-security-events.js';
 import { userSessionsProjection } from './user-sessions.js';
 import { usersProjection } from './users.js';
 import { webhookEndpointsProjection } from './webhook-endpoints.js';
+import { templatesProjection } from './templates.js';
 import type { Projection } from './projection.js';
 
 /** Every read model the service keeps, in the order they are migrated. */
@@ -79,4 +80,6 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   customerPortalSessionsProjection,
   // Audit and reconciliation
   ledgerEntriesProjection,
+  // The template engine
+  templatesProjection,
 ];

@@ -44,6 +44,7 @@ import { WebhookEndpoints } from '../packages/domain/webhook-endpoint/commands.j
 import { WebhookDispatcher } from '../packages/webhooks/dispatcher.js';
 import { Notifier } from '../packages/webhooks/notifier.js';
 import { loadSecretsKey, SecretBox } from '../packages/core/secrets.js';
+import { Templates } from '../packages/domain/template/commands.js';
 import {
   invoicePaymentsConsumer,
   ledgerSettlement,
@@ -122,6 +123,8 @@ export interface System {
   contactChanges: ContactChanges;
   /** Sign-in with Google, and connecting a Google account (GOOGLE_*; unconfigured: IKW-FED-001). */
   google: GoogleSignIn;
+  /** The template engine's templates (docs/template-engine.md). */
+  templates: Templates;
   /** Starts the bus consumers, the relay (BUS=kafka), the projector (EVENT_STORE=esdb) and, unless told not to, the scheduler's polling loop. */
   startBackground(options?: { schedulerLoop?: boolean }): Promise<void>;
   /** Waits until the bus consumers have caught up and no scheduled job is due (tests, CLI). */
@@ -246,6 +249,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     publicUrl: config.publicUrl,
     returnOrigins: config.google?.returnOrigins ?? [],
   });
+  const templates = new Templates({ store, clock });
   const webhookEndpoints = new WebhookEndpoints(store, clock, secretBox, config.webhookAllowPrivateUrls);
   const notifier = new Notifier(knex, clock, config.smtpUrl, log);
   const webhooks = new WebhookDispatcher({
@@ -314,6 +318,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     passkeys,
     google,
     contactChanges: new ContactChanges({ clock, accounts, verifications, messenger, publicUrl: config.publicUrl }),
+    templates,
     startBackground: async ({ schedulerLoop = true } = {}) => {
       await projector?.start();
       await sealer.start();

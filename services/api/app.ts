@@ -40,6 +40,7 @@ import { payoutsFamily } from './routes/payouts.js';
 import { sandboxFamily } from './routes/sandbox.js';
 import { webhookEndpointsFamily } from './routes/webhook-endpoints.js';
 import { webhookReplaysFamily } from './routes/webhook-replays.js';
+import { templateEngineFamily } from './routes/template-engine.js';
 
 /** The families of the interface this service serves, one router each. */
 export function apiFamilies(system: System): Family[] {
@@ -84,6 +85,8 @@ export function apiFamilies(system: System): Family[] {
     payFamily(system.knex, system.checkoutSessions),
     customerPortalFamily(system.knex, system.clock, system.customerPortal, system.billing, system.paymentIntents),
     customerPortalPagesFamily(system.knex, system.clock, system.customerPortal, system.billing, system.config.publicUrl.startsWith('https:')),
+    // The template engine (docs/template-engine.md)
+    templateEngineFamily(system.knex, system.clock, system.templates),
   ];
 }
 
