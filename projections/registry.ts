@@ -34,6 +34,7 @@ import { userSessionsProjection } from './user-sessions.js';
 import { usersProjection } from './users.js';
 import { webhookEndpointsProjection } from './webhook-endpoints.js';
 import { templatesProjection } from './templates.js';
+import { automationsProjection } from './automations.js';
 import type { Projection } from './projection.js';
 
 /** Every read model the service keeps, in the order they are migrated. */
@@ -82,4 +83,6 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   ledgerEntriesProjection,
   // The template engine
   templatesProjection,
+  // Automations
+  automationsProjection,
 ];

@@ -45,6 +45,9 @@ import { WebhookDispatcher } from '../packages/webhooks/dispatcher.js';
 import { Notifier } from '../packages/webhooks/notifier.js';
 import { loadSecretsKey, SecretBox } from '../packages/core/secrets.js';
 import { Templates } from '../packages/domain/template/commands.js';
+import { Automations } from '../packages/domain/automation/commands.js';
+import { AutomationRunner } from '../packages/automations/runner.js';
+import { findTemplate } from '../projections/templates.js';
 import {
   invoicePaymentsConsumer,
   ledgerSettlement,
@@ -61,8 +64,11 @@ import {
   subscriptionRenewal,
   walletApplication,
   webhookDelivery,
+  automationSchedule,
+  automationStep,
   type Process,
 } from '../packages/processes/index.js';
+import { LIMITS } from '../packages/domain/automation/definition.js';
 import { readPayoutSettings } from '../projections/payout-settings.js';
 import { readPorts } from '../projections/read-ports.js';
 import { ALL_PROJECTIONS } from '../projections/registry.js';
@@ -125,6 +131,9 @@ export interface System {
   google: GoogleSignIn;
   /** The template engine's templates (docs/template-engine.md). */
   templates: Templates;
+  /** Automations and their runner (docs/automations.md). */
+  automations: Automations;
+  automationRunner: AutomationRunner;
   /** Starts the bus consumers, the relay (BUS=kafka), the projector (EVENT_STORE=esdb) and, unless told not to, the scheduler's polling loop. */
   startBackground(options?: { schedulerLoop?: boolean }): Promise<void>;
   /** Waits until the bus consumers have caught up and no scheduled job is due (tests, CLI). */
@@ -144,6 +153,8 @@ export interface SystemOptions {
   provider?: (environment: Environment, sandbox: PaymentProvider) => PaymentProvider;
   /** Whole-attempt deadline of a webhook delivery (15 s; tests use less). */
   webhookTimeoutMs?: number;
+  /** Whole-request deadline of an automation's http_request step (10 s; tests use less). */
+  automationHttpTimeoutMs?: number;
 }
 
 /** The read models of these names (all when none is named); an unknown name is an error that lists the known ones. */
@@ -279,10 +290,33 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
       refundReconcile: enqueuer(refundReconcile),
     },
   });
-  // What acts on events outside the database: webhook deliveries, invoice payments by payment intent, batch items' payouts.
-  const busConsumers = [webhooks.consumer(), invoicePaymentsConsumer(clock), payoutBatchItemsConsumer(clock)];
+  const automations = new Automations({
+    store,
+    clock,
+    box: secretBox,
+    allowPrivateUrls: config.webhookAllowPrivateUrls,
+    templateKind: async (owner, id) => (await findTemplate(knex, owner, id))?.kind,
+  });
+  const automationRunner = new AutomationRunner({
+    knex,
+    clock,
+    log,
+    box: secretBox,
+    automations,
+    messenger,
+    notifier,
+    payouts,
+    billing,
+    enqueueStep: (db, job, runAt) => enqueue(db, automationStep.job, job, runAt),
+    enqueueTick: (db, job, runAt) => enqueue(db, automationSchedule.job, job, runAt),
+    allowPrivateUrls: config.webhookAllowPrivateUrls,
+    httpTimeoutMs: options.automationHttpTimeoutMs ?? LIMITS.httpTimeoutMs,
+    smtpConfigured: config.smtpUrl !== null,
+  });
+  // What acts on events outside the database: webhook deliveries, invoice payments by payment intent, batch items' payouts, automations.
+  const busConsumers = [webhooks.consumer(), invoicePaymentsConsumer(clock), payoutBatchItemsConsumer(clock), automationRunner.consumer()];
   const consumers = busConsumers.map((spec) => createBusConsumerFor(config, { knex, store: logStore, log }, spec));
-  registerProcesses(scheduler, { store, clock, paymentIntents, payouts, payoutBatches, billing, webhooks });
+  registerProcesses(scheduler, { store, clock, paymentIntents, payouts, payoutBatches, billing, webhooks, automationRunner });
   registerOperationalGauges(metrics, { knex, clock, consumers: busConsumers.map((c) => c.name), postgresLog: config.eventStore === 'postgres' && config.bus === 'postgres' });
 
   return {
@@ -319,6 +353,8 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     google,
     contactChanges: new ContactChanges({ clock, accounts, verifications, messenger, publicUrl: config.publicUrl }),
     templates,
+    automations,
+    automationRunner,
     startBackground: async ({ schedulerLoop = true } = {}) => {
       await projector?.start();
       await sealer.start();

@@ -17,7 +17,9 @@ export type MessagePurpose =
   /** A factor added or removed, an address or password changed: told to the user. */
   | 'security_notice'
   /** The sign-in code of a merchant's customer to the customer portal (docs/checkout.md). */
-  | 'customer_portal_code';
+  | 'customer_portal_code'
+  /** A merchant's own message, sent by a step of one of its automations (docs/automations.md). */
+  | 'automation';
 
 export interface Message {
   channel: MessageChannel;
@@ -25,9 +27,16 @@ export interface Message {
   to: string;
   subject: string;
   text: string;
+  /** The HTML part of an e-mail, when its template has one (the text part is always sent). */
+  html?: string;
+  /** Identifies the e-mail (Message-ID) so that a resend after a crash can be recognised as the same message. */
+  messageId?: string;
   purpose: MessagePurpose;
 }
 
+/** What became of a message: `delivered` by a transport, `kept` in the outbox (no transport: the sandbox), or `failed` with the transport's error. */
+export type MessageOutcome = { status: 'delivered' } | { status: 'kept' } | { status: 'failed'; error: string };
+
 export interface Messenger {
-  send(message: Message): Promise<void>;
+  send(message: Message): Promise<MessageOutcome>;
 }

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
-import type { Message, Messenger } from '../domain/messages.js';
+import type { Message, MessageOutcome, Messenger } from '../domain/messages.js';
 
 export const ACCOUNT_SENDER = 'Sika <accounts@sika.invalid>';
 
@@ -26,31 +26,35 @@ export class OutboxMessenger implements Messenger {
     this.email = deps.smtpUrl ? nodemailer.createTransport(deps.smtpUrl) : null;
   }
 
-  async send(message: Message): Promise<void> {
+  async send(message: Message): Promise<MessageOutcome> {
     const { knex, clock, log } = this.deps;
     const [row] = await knex('message_outbox')
       .insert({ channel: message.channel, recipient: message.to, purpose: message.purpose, subject: message.subject, body: message.text, created_at: clock.now() })
       .returning('id');
     const id = (row as { id: string }).id;
     const deliver = this.transportFor(message);
-    if (!deliver) return;
+    if (!deliver) return { status: 'kept' };
     try {
       await deliver();
       await knex('message_outbox').where({ id }).update({ sent_at: clock.now(), body: null });
+      return { status: 'delivered' };
     } catch (err) {
       // The account flows answer the same either way (no enumeration); the outbox and the log say what failed.
       log.warn({ err, purpose: message.purpose, channel: message.channel }, 'message not delivered');
-      await knex('message_outbox').where({ id }).update({ error: err instanceof Error ? err.message : String(err), body: null });
+      const error = err instanceof Error ? err.message : String(err);
+      await knex('message_outbox').where({ id }).update({ error, body: null });
+      return { status: 'failed', error };
     }
   }
 
   private transportFor(message: Message): (() => Promise<void>) | null {
     if (message.channel === 'email') {
       const email = this.email;
-      return email && (async () => void (await email.sendMail({ from: ACCOUNT_SENDER, to: message.to, subject: message.subject, text: message.text })));
+      return email && (async () => void (await email.sendMail({ from: ACCOUNT_SENDER, to: message.to, subject: message.subject, text: message.text, ...(message.html !== undefined ? { html: message.html } : {}), ...(message.messageId !== undefined ? { messageId: message.messageId } : {}) })));
     }
     const sms = this.deps.sms;
-    return sms && (() => sms.send(message.to, `${message.subject}: ${message.text}`));
+    // A merchant's SMS (automations) has no subject: its text goes as written.
+    return sms && (() => sms.send(message.to, message.subject ? `${message.subject}: ${message.text}` : message.text));
   }
 
   close(): void {

@@ -14,11 +14,14 @@ import { subscriptionInvoiceIssue } from './subscription-invoice-issue.js';
 import { subscriptionRenewal } from './subscription-renewal.js';
 import { walletApplication } from './wallet-application.js';
 import { webhookDelivery } from './webhook-delivery.js';
+import { automationSchedule } from './automation-schedule.js';
+import { automationStep } from './automation-step.js';
 
 export { invoicePayment, invoicePaymentsConsumer } from './invoice-payment.js';
 export { payoutBatchItemsConsumer } from './payout-batch-item.js';
 export { ledgerSettlement, payinCallback, payoutBatchItem, payoutBatchRun, payoutCallback, payoutOverdue, payoutReconcile, refundReconcile };
 export { subscriptionInvoiceDue, subscriptionInvoiceIssue, subscriptionRenewal, walletApplication, webhookDelivery };
+export { automationSchedule, automationStep };
 export type { Process, ProcessServices } from './process.js';
 
 /** Every saga and timer of the service: the scheduler runs exactly these job kinds. */
@@ -37,6 +40,8 @@ export const PROCESSES: readonly Process<never>[] = [
   subscriptionInvoiceIssue,
   subscriptionInvoiceDue,
   refundReconcile,
+  automationStep,
+  automationSchedule,
 ] as readonly Process<never>[];
 
 export function registerProcesses(scheduler: Scheduler, services: ProcessServices): void {

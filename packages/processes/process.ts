@@ -1,3 +1,4 @@
+import type { AutomationRunner } from '../automations/runner.js';
 import type { Clock } from '../core/clock.js';
 import type { Billing } from '../domain/billing/service.js';
 import type { PaymentIntents } from '../domain/payment-intent/commands.js';
@@ -16,6 +17,7 @@ export interface ProcessServices {
   payoutBatches: PayoutBatches;
   billing: Billing;
   webhooks: WebhookDispatcher;
+  automationRunner: AutomationRunner;
 }
 
 /**

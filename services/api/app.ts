@@ -41,6 +41,7 @@ import { sandboxFamily } from './routes/sandbox.js';
 import { webhookEndpointsFamily } from './routes/webhook-endpoints.js';
 import { webhookReplaysFamily } from './routes/webhook-replays.js';
 import { templateEngineFamily } from './routes/template-engine.js';
+import { automationsFamily } from './routes/automations.js';
 
 /** The families of the interface this service serves, one router each. */
 export function apiFamilies(system: System): Family[] {
@@ -87,6 +88,8 @@ export function apiFamilies(system: System): Family[] {
     customerPortalPagesFamily(system.knex, system.clock, system.customerPortal, system.billing, system.config.publicUrl.startsWith('https:')),
     // The template engine (docs/template-engine.md)
     templateEngineFamily(system.knex, system.clock, system.templates),
+    // Automations (docs/automations.md)
+    automationsFamily(system.knex, system.clock, system.automations, system.automationRunner),
   ];
 }
 

@@ -148,5 +148,10 @@ export function renderPdf(rendered: Rendered, createdAt: Date): Promise<Buffer> 
   });
 }
 
+/** Renders one Liquid text (an automation step's parameter) with `scope`; no escaping, no variable schema. */
+export async function renderText(source: string, scope: Record<string, unknown>): Promise<string> {
+  return String(await textEngine.parseAndRender(source, scope));
+}
+
 /** Whether a kind is a document (rendered to PDF) rather than a message. */
 export const isDocument = (kind: TemplateKind) => kind === 'receipt' || kind === 'invoice';
