@@ -19,6 +19,7 @@ import { OpenIdClientProvider } from '../packages/providers/openid.js';
 import { Verifications } from '../packages/domain/verification/commands.js';
 import { KeyedHasher } from '../packages/core/hashing.js';
 import { OutboxMessenger } from '../packages/messaging/messenger.js';
+import { TemplateComposer } from '../packages/messaging/composer.js';
 import { AppTokenSigner } from '../packages/domain/user/tokens.js';
 import type { Environment } from '../packages/domain/merchant/events.js';
 import { CountryActivations } from '../packages/domain/country-activation/commands.js';
@@ -230,6 +231,8 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
   const secretBox = new SecretBox(secretsKey);
   // No SMS provider is reachable from here: SMS stay in the outbox (packages/messaging), where a gateway would plug in.
   const messenger = new OutboxMessenger({ knex, clock, log, smtpUrl: config.smtpUrl, sms: null });
+  // The service's own messages, restyled by merchants' templates (docs/template-engine.md).
+  const composer = new TemplateComposer(knex, log);
   const accounts = new Accounts({ store, clock, tokens: new AppTokenSigner(clock, secretsKey), directory: reads, messenger, publicUrl: config.publicUrl });
   const organizations = new Organizations({ store, clock, directory: reads, sessions: accounts, messenger, publicUrl: config.publicUrl });
   const verifications: Verifications = new Verifications({
@@ -245,6 +248,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     customerByEmail: (owner, email) => findCustomerIdByEmail(knex, owner, email),
     codes: new KeyedHasher(secretsKey, 'sika:customer-portal-codes:v1'),
     messenger,
+    composer,
   });
   const passkeys = new Passkeys({ clock, accounts, verifications, messenger, rp: relyingPartyOf(config.publicUrl) });
   const secondFactors = new SecondFactors({ clock, accounts, verifications, box: secretBox, recoveryCodes: new KeyedHasher(secretsKey, 'sika:recovery-codes:v1'), passkeys, messenger });
@@ -262,7 +266,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
   });
   const templates = new Templates({ store, clock });
   const webhookEndpoints = new WebhookEndpoints(store, clock, secretBox, config.webhookAllowPrivateUrls);
-  const notifier = new Notifier(knex, clock, config.smtpUrl, log);
+  const notifier = new Notifier(knex, clock, config.smtpUrl, log, composer);
   const webhooks = new WebhookDispatcher({
     knex,
     enqueueDelivery: (db, job, runAt) => enqueue(db, webhookDelivery.job, job, runAt),

@@ -1,3 +1,5 @@
+import type { Owner } from './audit.js';
+
 /**
  * The messages the service sends to people (codes, links, invitations): the port. Domain services
  * say what to send; the adapter (packages/messaging) records it and delivers it by e-mail or SMS.
@@ -36,6 +38,21 @@ export interface Message {
 
 /** What became of a message: `delivered` by a transport, `kept` in the outbox (no transport: the sandbox), or `failed` with the transport's error. */
 export type MessageOutcome = { status: 'delivered' } | { status: 'kept' } | { status: 'failed'; error: string };
+
+/** A message's subject and texts, as the template engine wrote them. */
+export interface ComposedMessage {
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+/**
+ * Writes one of the service's messages from its template (docs/template-engine.md): the merchant's
+ * (`owner`) published template for `purpose` if any, else the built-in one.
+ */
+export interface MessageComposer {
+  compose(owner: Owner | null, purpose: string, values: Record<string, unknown>, locale?: string): Promise<ComposedMessage>;
+}
 
 export interface Messenger {
   send(message: Message): Promise<MessageOutcome>;

@@ -3,16 +3,13 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import type { Environment } from '../domain/merchant/events.js';
-import { builtInTemplate } from '../domain/template/defaults.js';
-import type { TemplateVersion } from '../domain/template/events.js';
-import { renderVersion } from '../domain/template/render.js';
-import { publishedTemplateFor } from '../../projections/templates.js';
+import type { MessageComposer } from '../domain/messages.js';
 
 export const NOTICE_SENDER = 'Sika <notifications@sika.invalid>';
 
 /**
- * Merchant notices, written with the template engine: the merchant's published template for the
- * notice's purpose, else the built-in one (docs/template-engine.md). Every notice is recorded in
+ * Merchant notices, written with the template engine (the merchant's published template for the
+ * notice's purpose, else the built-in one: docs/template-engine.md). Every notice is recorded in
  * `email_outbox` first; it is also sent through SMTP (nodemailer) when SMTP_URL is set and the
  * merchant has an e-mail address.
  */
@@ -24,6 +21,7 @@ export class Notifier {
     private readonly clock: Clock,
     smtpUrl: string | null,
     private readonly log: Logger,
+    private readonly composer: MessageComposer,
   ) {
     this.transport = smtpUrl ? nodemailer.createTransport(smtpUrl) : null;
   }
@@ -46,7 +44,7 @@ export class Notifier {
   private async notice(merchantId: string, environment: Environment, purpose: string, data: (merchantName: string) => Record<string, unknown>): Promise<void> {
     const merchant = await this.knex('read.merchants').select('name', 'email').where({ id: merchantId }).first<{ name: string; email: string | null } | undefined>();
     const values = data(merchant?.name ?? '');
-    const { subject, text } = await this.render({ merchantId, environment }, purpose, values);
+    const { subject, text } = await this.composer.compose({ merchantId, environment }, purpose, values);
     const [row] = await this.knex('email_outbox')
       .insert({ merchant_id: merchantId, recipient: merchant?.email ?? null, subject, body: text, created_at: this.clock.now() })
       .returning('id');
@@ -59,22 +57,6 @@ export class Notifier {
       this.log.warn({ err, merchant_id: merchantId }, 'notice e-mail not sent');
       await this.knex('email_outbox').where({ id }).update({ error: err instanceof Error ? err.message : String(err) });
     }
-  }
-
-  /** The merchant's template when it renders with these values; a template that does not (its schema wants more) falls back to the built-in one. */
-  private async render(owner: { merchantId: string; environment: Environment }, purpose: string, values: Record<string, unknown>): Promise<{ subject: string; text: string }> {
-    const custom = await publishedTemplateFor(this.knex, owner, purpose);
-    if (custom) {
-      try {
-        const out = await renderVersion(custom.version, values);
-        return { subject: out.subject ?? '', text: out.text };
-      } catch (err) {
-        this.log.warn({ err, template: custom.row.id, purpose }, 'merchant template did not render; the built-in one is used');
-      }
-    }
-    const builtIn = builtInTemplate(purpose)!;
-    const out = await renderVersion({ ...builtIn.version, createdAt: '' } as TemplateVersion, values);
-    return { subject: out.subject ?? '', text: out.text };
   }
 
   close(): void {

@@ -7,8 +7,11 @@ import { PDFParse } from 'pdf-parse';
 import t from 'tap';
 import { assertError, assertOk } from '../support/assertions.js';
 import { startService, type TestService } from '../support/system.js';
+import { startSmtp } from '../support/webhooks.js';
+import { openInvoice } from '../support/billing.js';
 
-const svc = await startService(t);
+const smtp = await startSmtp(t);
+const svc = await startService(t, { env: { SMTP_URL: smtp.url } });
 const BASE = '/api/template-engine/templates';
 
 const emailTemplate = {
@@ -156,7 +159,7 @@ t.test('the built-in defaults: every purpose, each rendering its sample data', a
   const { key } = await svc.sandboxMerchant();
   const res = await svc.request('GET', '/api/template-engine/defaults', { key });
   assertOk(t, res);
-  t.same(res.body.data.map((d: { purpose: string }) => d.purpose).sort(), ['automation_disabled', 'invoice', 'receipt', 'webhook_endpoint_failing']);
+  t.same(res.body.data.map((d: { purpose: string }) => d.purpose).sort(), ['automation_disabled', 'customer_portal_code', 'invoice', 'receipt', 'webhook_endpoint_failing']);
   const invoice = res.body.data.find((d: { purpose: string }) => d.purpose === 'invoice');
   const overriding = await create(svc, key, { kind: 'invoice', name: 'Our invoice', purpose: 'invoice', variables: invoice.variables, locales: invoice.locales, sampleData: invoice.sampleData });
   const pdf = await svc.request('POST', `${BASE}/${overriding.id}/preview`, { key, body: { locale: 'fr' } });
@@ -213,4 +216,37 @@ t.test('scopes: a read-only key reads and renders, and cannot write', async (t) 
   const reader = await svc.apiKey(merchant.id, ['templates.read']);
   assertOk(t, await svc.request('POST', `${BASE}/${tpl.id}/render`, { key: reader.secret, body: { data: { name: 'A', amount: 1 } } }));
   assertError(t, await svc.request('POST', BASE, { key: reader.secret, body: emailTemplate }), 'IKW-AUT-004');
+});
+
+t.test("the service's own messages: a merchant's published template replaces the built-in one, for that merchant only", async (t) => {
+  const { merchant, key } = await svc.sandboxMerchant('Mango stall');
+  const other = await svc.sandboxMerchant('Other stall');
+  await openInvoice(svc, key, { customer_email: 'awa@example.com', currency: 'xof', amount_due: 3_000 });
+  await openInvoice(svc, other.key, { customer_email: 'awa@example.com', currency: 'xof', amount_due: 3_000 });
+  const signIn = async (merchantId: string) => {
+    const before = smtp.mails.length;
+    assertOk(t, await svc.request('POST', '/api/v1/customer-portal/sign-in', { body: { merchantId, environment: 'sandbox', email: 'awa@example.com' } }));
+    return smtp.mails.slice(before).map((m) => m.raw).join('\n');
+  };
+  t.match(await signIn(merchant.id), /Subject: Your sign-in code: \d{6}/, 'the built-in template');
+
+  const defaults = (await svc.request('GET', '/api/template-engine/defaults', { key })).body.data;
+  const builtIn = defaults.find((d: { purpose: string }) => d.purpose === 'customer_portal_code');
+  const draft = await create(svc, key, {
+    kind: 'email',
+    name: 'Mango code',
+    purpose: 'customer_portal_code',
+    variables: builtIn.variables,
+    locales: { en: { subject: 'Mango stall: code {{ code }}', text: 'Code {{ code }}, valid {{ minutes }} min', html: '<h1>Mango</h1><p>{{ code }}</p>' } },
+  });
+  t.match(await signIn(merchant.id), /Subject: Your sign-in code/, 'a draft changes nothing');
+  await svc.request('POST', `${BASE}/${draft.id}/versions/1/publish`, { key });
+  const branded = await signIn(merchant.id);
+  t.match(branded, /Subject: Mango stall: code \d{6}/, 'the published template');
+  t.match(branded, /valid 10 min/);
+  t.match(branded, /<h1>Mango<\/h1>/, 'with its HTML part');
+  t.match(await signIn(other.merchant.id), /Subject: Your sign-in code/, 'another merchant keeps the default');
+
+  await svc.request('DELETE', `${BASE}/${draft.id}`, { key });
+  t.match(await signIn(merchant.id), /Subject: Your sign-in code/, 'deleted: the default again');
 });

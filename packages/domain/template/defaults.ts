@@ -80,6 +80,25 @@ export const BUILT_IN_TEMPLATES: readonly BuiltInTemplate[] = [
     ),
   },
   {
+    purpose: 'customer_portal_code',
+    kind: 'email',
+    description: "To a merchant's customer: the code that signs them in to the customer portal",
+    version: v(
+      { type: 'object', required: ['code', 'minutes'], properties: { code: str, minutes: int } },
+      {
+        en: {
+          subject: 'Your sign-in code: {{ code }}',
+          text: 'Your code: {{ code }}\n\nIt signs you in to your customer account for {{ minutes }} minutes. If you did not ask for it, ignore this e-mail.',
+        },
+        fr: {
+          subject: 'Votre code de connexion : {{ code }}',
+          text: 'Votre code : {{ code }}\n\nIl vous connecte à votre espace client pendant {{ minutes }} minutes. Si vous ne l’avez pas demandé, ignorez cet e-mail.',
+        },
+      },
+      { code: '123456', minutes: 10 },
+    ),
+  },
+  {
     purpose: 'receipt',
     kind: 'receipt',
     description: 'The receipt of a payment, as a PDF',

@@ -1,0 +1,40 @@
+import type { Knex } from 'knex';
+import type { Logger } from '../core/logger.js';
+import type { Owner } from '../domain/audit.js';
+import type { ComposedMessage, MessageComposer } from '../domain/messages.js';
+import { builtInTemplate } from '../domain/template/defaults.js';
+import type { TemplateVersion } from '../domain/template/events.js';
+import { renderVersion } from '../domain/template/render.js';
+import { publishedTemplateFor } from '../../projections/templates.js';
+
+/**
+ * Writes the service's own messages with the template engine (docs/template-engine.md): the
+ * merchant's published template for the message's purpose, else the built-in one. A merchant's
+ * template that does not render with the service's values (its schema asks for more) falls back to
+ * the built-in one, logged: a message is never lost to a template mistake.
+ */
+export class TemplateComposer implements MessageComposer {
+  constructor(
+    private readonly knex: Knex,
+    private readonly log: Logger,
+  ) {}
+
+  async compose(owner: Owner | null, purpose: string, values: Record<string, unknown>, locale?: string): Promise<ComposedMessage> {
+    const custom = owner ? await publishedTemplateFor(this.knex, owner, purpose) : undefined;
+    if (custom) {
+      try {
+        return this.message(await renderVersion(custom.version, values, locale !== undefined && locale in custom.version.locales ? locale : undefined));
+      } catch (err) {
+        this.log.warn({ err, template: custom.row.id, purpose }, 'merchant template did not render; the built-in one is used');
+      }
+    }
+    const builtIn = builtInTemplate(purpose);
+    if (!builtIn) throw new Error(`No built-in template for ${purpose}`);
+    const version = { ...builtIn.version, createdAt: '' } as TemplateVersion;
+    return this.message(await renderVersion(version, values, locale !== undefined && locale in version.locales ? locale : undefined));
+  }
+
+  private message(out: { subject?: string; text: string; html?: string }): ComposedMessage {
+    return { subject: out.subject ?? '', text: out.text, ...(out.html !== undefined ? { html: out.html } : {}) };
+  }
+}
