@@ -117,7 +117,11 @@ export class AutomationRunner {
     const id = publicEventId(event.eventId);
     const created = new Date(event.metadata.occurred_at ?? event.recordedAt);
     const payload: TriggerEvent = { id, type: event.type, created: unixSeconds(created), livemode: environment === 'live', data: data.object };
-    for (const automation of automations) await this.startRun(trx, automation, { kind: 'event', dedupeKey: `event:${id}`, event: payload, scheduledFor: null });
+    for (const automation of automations) {
+      // A consumer catching up on the log must not run a new automation for what happened before it existed.
+      if (created.getTime() < automation.created_at.getTime()) continue;
+      await this.startRun(trx, automation, { kind: 'event', dedupeKey: `event:${id}`, event: payload, scheduledFor: null });
+    }
   }
 
   /** Enqueues the next tick of a schedule automation that is enabled; ticks of an older cron stop by themselves. */

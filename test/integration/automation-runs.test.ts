@@ -312,3 +312,23 @@ t.test('runs per minute are limited per merchant: triggers beyond the limit are 
   const latest = (await runsOf(svc, key, automation.id))[0]!;
   t.equal(latest.status, 'succeeded', 'a minute later runs start again');
 });
+
+t.test('a redelivered event starts no second run, and an event older than the automation starts none', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const sms = await publishedTemplate(svc, key, 'sms');
+  const before = await createIntentEvent(svc, key, 900);
+  await svc.system.drain();
+  svc.clock.advance(1_000);
+  const automation = await createAutomation(svc, key, onPaymentIntent([{ id: 'sms', action: 'send_sms', params: { templateId: sms, to: '+221770000004' } }]));
+  const after = await createIntentEvent(svc, key, 901);
+  await svc.system.drain();
+  t.equal((await runsOf(svc, key, automation.id)).length, 1);
+  // The consumer handles both events again, as after a crash before its checkpoint moved.
+  const consumer = svc.system.automationRunner.consumer();
+  const events = [...(await svc.system.store.readStream(`payment_intent-${before.id}`)), ...(await svc.system.store.readStream(`payment_intent-${after.id}`))].filter((e) => e.type === 'payment_intent.created');
+  t.equal(events.length, 2);
+  await svc.system.knex.transaction((trx) => consumer.handle(trx, events));
+  await svc.system.drain();
+  t.equal((await runsOf(svc, key, automation.id)).length, 1, 'one run: the event after the automation, once');
+  t.same(await smsTo('+221770000004'), ['Sika: payment of 901 xof']);
+});
