@@ -230,9 +230,9 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
   const secretsKey = loadSecretsKey(config.secretsKey, config.dataDir);
   const secretBox = new SecretBox(secretsKey);
   // No SMS provider is reachable from here: SMS stay in the outbox (packages/messaging), where a gateway would plug in.
-  const messenger = new OutboxMessenger({ knex, clock, log, smtpUrl: config.smtpUrl, sms: null });
-  // The service's own messages, restyled by merchants' templates (docs/template-engine.md).
+  // The service's own messages, written from templates, restyled by merchants' (docs/template-engine.md).
   const composer = new TemplateComposer(knex, log);
+  const messenger = new OutboxMessenger({ knex, clock, log, smtpUrl: config.smtpUrl, sms: null, composer });
   const accounts = new Accounts({ store, clock, tokens: new AppTokenSigner(clock, secretsKey), directory: reads, messenger, publicUrl: config.publicUrl });
   const organizations = new Organizations({ store, clock, directory: reads, sessions: accounts, messenger, publicUrl: config.publicUrl });
   const verifications: Verifications = new Verifications({
@@ -248,7 +248,6 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     customerByEmail: (owner, email) => findCustomerIdByEmail(knex, owner, email),
     codes: new KeyedHasher(secretsKey, 'sika:customer-portal-codes:v1'),
     messenger,
-    composer,
   });
   const passkeys = new Passkeys({ clock, accounts, verifications, messenger, rp: relyingPartyOf(config.publicUrl) });
   const secondFactors = new SecondFactors({ clock, accounts, verifications, box: secretBox, recoveryCodes: new KeyedHasher(secretsKey, 'sika:recovery-codes:v1'), passkeys, messenger });

@@ -39,21 +39,21 @@ export interface Message {
 /** What became of a message: `delivered` by a transport, `kept` in the outbox (no transport: the sandbox), or `failed` with the transport's error. */
 export type MessageOutcome = { status: 'delivered' } | { status: 'kept' } | { status: 'failed'; error: string };
 
-/** A message's subject and texts, as the template engine wrote them. */
-export interface ComposedMessage {
-  subject: string;
-  text: string;
-  html?: string;
+/**
+ * A message written by the template engine (docs/template-engine.md) from the template of
+ * `template.purpose` and its values: the merchant's published template when `owner` has one (the
+ * messages a merchant's customers get), else the built-in one (account messages pass no owner).
+ */
+export interface TemplatedMessage {
+  channel: MessageChannel;
+  to: string;
+  purpose: MessagePurpose;
+  template: { purpose: string; owner: Owner | null; values: Record<string, unknown> };
 }
 
-/**
- * Writes one of the service's messages from its template (docs/template-engine.md): the merchant's
- * (`owner`) published template for `purpose` if any, else the built-in one.
- */
-export interface MessageComposer {
-  compose(owner: Owner | null, purpose: string, values: Record<string, unknown>, locale?: string): Promise<ComposedMessage>;
-}
+/** What domain services hand the messenger: a message written out, or one to write from its template. */
+export type OutgoingMessage = Message | TemplatedMessage;
 
 export interface Messenger {
-  send(message: Message): Promise<MessageOutcome>;
+  send(message: OutgoingMessage): Promise<MessageOutcome>;
 }

@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import type { Logger } from '../core/logger.js';
 import type { Owner } from '../domain/audit.js';
-import type { ComposedMessage, MessageComposer } from '../domain/messages.js';
 import { builtInTemplate } from '../domain/template/defaults.js';
 import type { TemplateVersion } from '../domain/template/events.js';
 import { renderVersion } from '../domain/template/render.js';
@@ -13,7 +12,14 @@ import { publishedTemplateFor } from '../../projections/templates.js';
  * template that does not render with the service's values (its schema asks for more) falls back to
  * the built-in one, logged: a message is never lost to a template mistake.
  */
-export class TemplateComposer implements MessageComposer {
+/** A message's subject and texts, as the template engine wrote them. */
+export interface ComposedMessage {
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+export class TemplateComposer {
   constructor(
     private readonly knex: Knex,
     private readonly log: Logger,

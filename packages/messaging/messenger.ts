@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
-import type { Message, MessageOutcome, Messenger } from '../domain/messages.js';
+import type { Message, MessageOutcome, Messenger, OutgoingMessage } from '../domain/messages.js';
+import type { TemplateComposer } from './composer.js';
 
 export const ACCOUNT_SENDER = 'Sika <accounts@sika.invalid>';
 
@@ -12,7 +13,8 @@ export interface SmsGateway {
 }
 
 /**
- * Records every message in `message_outbox`, then delivers it: e-mail through SMTP (nodemailer)
+ * Writes templated messages with the template engine, records every message in `message_outbox`,
+ * then delivers it: e-mail through SMTP (nodemailer)
  * when SMTP_URL is set, SMS through the gateway when one is configured. A message no transport
  * took keeps its text in the outbox (sandbox and development: that is where to read a code); one
  * that was delivered does not, so codes and links are not kept in clear after they left.
@@ -21,13 +23,14 @@ export class OutboxMessenger implements Messenger {
   private readonly email: Transporter | null;
 
   constructor(
-    private readonly deps: { knex: Knex; clock: Clock; log: Logger; smtpUrl: string | null; sms: SmsGateway | null },
+    private readonly deps: { knex: Knex; clock: Clock; log: Logger; smtpUrl: string | null; sms: SmsGateway | null; composer: TemplateComposer },
   ) {
     this.email = deps.smtpUrl ? nodemailer.createTransport(deps.smtpUrl) : null;
   }
 
-  async send(message: Message): Promise<MessageOutcome> {
+  async send(outgoing: OutgoingMessage): Promise<MessageOutcome> {
     const { knex, clock, log } = this.deps;
+    const message = await this.written(outgoing);
     const [row] = await knex('message_outbox')
       .insert({ channel: message.channel, recipient: message.to, purpose: message.purpose, subject: message.subject, body: message.text, created_at: clock.now() })
       .returning('id');
@@ -45,6 +48,13 @@ export class OutboxMessenger implements Messenger {
       await knex('message_outbox').where({ id }).update({ error, body: null });
       return { status: 'failed', error };
     }
+  }
+
+  /** A templated message written out by the template engine; a written one as it is. */
+  private async written(outgoing: OutgoingMessage): Promise<Message> {
+    if (!('template' in outgoing)) return outgoing;
+    const { template, ...rest } = outgoing;
+    return { ...rest, ...(await this.deps.composer.compose(template.owner, template.purpose, template.values)) };
   }
 
   private transportFor(message: Message): (() => Promise<void>) | null {

@@ -3,7 +3,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import type { Environment } from '../domain/merchant/events.js';
-import type { MessageComposer } from '../domain/messages.js';
+import type { TemplateComposer } from '../messaging/composer.js';
 
 export const NOTICE_SENDER = 'Sika <notifications@sika.invalid>';
 
@@ -21,7 +21,7 @@ export class Notifier {
     private readonly clock: Clock,
     smtpUrl: string | null,
     private readonly log: Logger,
-    private readonly composer: MessageComposer,
+    private readonly composer: TemplateComposer,
   ) {
     this.transport = smtpUrl ? nodemailer.createTransport(smtpUrl) : null;
   }

@@ -159,7 +159,14 @@ t.test('the built-in defaults: every purpose, each rendering its sample data', a
   const { key } = await svc.sandboxMerchant();
   const res = await svc.request('GET', '/api/template-engine/defaults', { key });
   assertOk(t, res);
-  t.same(res.body.data.map((d: { purpose: string }) => d.purpose).sort(), ['automation_disabled', 'customer_portal_code', 'invoice', 'receipt', 'webhook_endpoint_failing']);
+  t.same(
+    res.body.data.filter((d: { overridable: boolean }) => d.overridable).map((d: { purpose: string }) => d.purpose).sort(),
+    ['automation_disabled', 'customer_portal_code', 'invoice', 'receipt', 'webhook_endpoint_failing'],
+    'what a merchant may restyle',
+  );
+  t.ok(res.body.data.some((d: { purpose: string; overridable: boolean }) => d.purpose === 'signup_code' && !d.overridable), 'account messages are listed, not overridable');
+  const account = res.body.data.find((d: { purpose: string }) => d.purpose === 'magic_link');
+  assertError(t, await svc.request('POST', BASE, { key, body: { kind: 'email', name: 'x', purpose: 'magic_link', variables: account.variables, locales: account.locales } }), 'IKW-VAL-001', 'purpose');
   const invoice = res.body.data.find((d: { purpose: string }) => d.purpose === 'invoice');
   const overriding = await create(svc, key, { kind: 'invoice', name: 'Our invoice', purpose: 'invoice', variables: invoice.variables, locales: invoice.locales, sampleData: invoice.sampleData });
   const pdf = await svc.request('POST', `${BASE}/${overriding.id}/preview`, { key, body: { locale: 'fr' } });

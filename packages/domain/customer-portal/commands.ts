@@ -5,7 +5,7 @@ import { newUuid, randomBase62 } from '../../core/ids.js';
 import type { EventStore } from '../../eventstore/port.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import { auditMetadata, type Actor, type Owner } from '../audit.js';
-import type { MessageComposer, Messenger } from '../messages.js';
+import type { Messenger } from '../messages.js';
 import { ApiError } from '../../core/errors.js';
 import { customerPortalDecider, WRONG_CODE, type CustomerPortalCommand, type CustomerPortalState } from './decider.js';
 import { customerPortalStream, type CustomerPortalEvent } from './events.js';
@@ -23,8 +23,6 @@ export interface CustomerPortalDeps {
   /** Codes are kept as keyed hashes: a copy of the event log does not give them away. */
   codes: KeyedHasher;
   messenger: Messenger;
-  /** The code e-mail is the merchant's: written with its `customer_portal_code` template, or the built-in one. */
-  composer: MessageComposer;
 }
 
 /**
@@ -50,8 +48,13 @@ export class CustomerPortal extends CommandService<CustomerPortalCommand, Custom
       auditMetadata(this.deps.clock, owner, id, actor),
     );
     if (customerId) {
-      const message = await this.deps.composer.compose(owner, 'customer_portal_code', { code, minutes: CODE_LIFETIME_MS / 60_000 });
-      await this.deps.messenger.send({ channel: 'email', to: address, purpose: 'customer_portal_code', ...message });
+      // The merchant's message to its customer: its customer_portal_code template, or the built-in one.
+      await this.deps.messenger.send({
+        channel: 'email',
+        to: address,
+        purpose: 'customer_portal_code',
+        template: { purpose: 'customer_portal_code', owner, values: { code, minutes: CODE_LIFETIME_MS / 60_000 } },
+      });
     }
     return { object: 'customer_portal.challenge', challengeId: id, expiresAt };
   }

@@ -44,7 +44,7 @@ export class Templates {
     const purpose = input.purpose ?? null;
     if (purpose !== null) {
       const builtIn = builtInTemplate(purpose);
-      if (!builtIn) throw new ApiError('IKW-VAL-001', `Unknown purpose '${purpose}'; GET /api/template-engine/defaults lists them`, 'purpose');
+      if (!builtIn?.overridable) throw new ApiError('IKW-VAL-001', `'${purpose}' is not a purpose a template can take; GET /api/template-engine/defaults lists them (overridable: true)`, 'purpose');
       if (builtIn.kind !== input.kind) throw new ApiError('IKW-VAL-001', `A template for ${purpose} must be of kind ${builtIn.kind}`, 'kind');
     }
     const content: VersionContent = {

@@ -8,6 +8,8 @@ export interface BuiltInTemplate {
   purpose: string;
   kind: TemplateKind;
   description: string;
+  /** Whether a merchant may replace it: not the account messages, which are Sika's to its users, not a merchant's. */
+  overridable: boolean;
   version: Omit<TemplateVersion, 'createdAt'>;
 }
 
@@ -22,10 +24,95 @@ const v = (variables: Record<string, unknown>, locales: TemplateVersion['locales
 const str = { type: 'string' };
 const int = { type: 'integer' };
 
+
+/** An account message: English, e-mail-shaped (by SMS the subject prefixes the text), not for merchants to replace. */
+const account = (purpose: string, description: string, variables: Record<string, Record<string, unknown>>, subject: string, text: string, sampleData: Record<string, unknown>): BuiltInTemplate => ({
+  purpose,
+  kind: 'email',
+  overridable: false,
+  description,
+  version: v({ type: 'object', required: Object.keys(variables).filter((k) => k !== 'google'), properties: variables }, { en: { subject, text } }, sampleData),
+});
+
+const IF_NOT_YOU = "If it was not you, {% if google %}disconnect it, {% endif %}reset your password at once and tell your organization's owner.";
+
+/** The messages to dashboard users: codes, links, invitations, security notices (docs/auth.md). */
+const ACCOUNT_TEMPLATES: BuiltInTemplate[] = [
+  account('signup_code', 'The pre-signup code, by e-mail or SMS', { code: str }, 'Your Sika code', 'Your Sika verification code is {{ code }}. It expires in 10 minutes.', { code: '123456' }),
+  account(
+    'signup_existing_account',
+    'Instead of a pre-signup code, to an address that already has an account',
+    {},
+    'You already have a Sika account',
+    'Someone asked to sign up to Sika with this address, which already has an account. Sign in, or reset your password if you forgot it. If it was not you, ignore this message.',
+    {},
+  ),
+  account(
+    'magic_link',
+    'A sign-in link',
+    { minutes: int, url: str, token: str },
+    'Sign in to Sika',
+    'Sign in with this link (valid {{ minutes }} minutes, once): {{ url }}\n\nOr send this token to POST /api/v1/auth/magic-link/verify: {{ token }}\n\nIf you did not ask for it, ignore this message.',
+    { minutes: 15, url: 'https://sika.example/auth/magic-link?token=ml_x', token: 'ml_x' },
+  ),
+  account(
+    'password_reset',
+    'A password reset link',
+    { minutes: int, url: str, token: str },
+    'Reset your Sika password',
+    'Choose a new password with this link (valid {{ minutes }} minutes, once): {{ url }}\n\nOr send this token with newPassword to POST /api/v1/auth/reset-password: {{ token }}\n\nIf you did not ask for it, ignore this message: your password stays as it is.',
+    { minutes: 30, url: 'https://sika.example/auth/reset-password?token=pr_x', token: 'pr_x' },
+  ),
+  account(
+    'password_changed',
+    'After a password reset',
+    {},
+    'Your Sika password was changed',
+    'Your password was reset and every session was signed out. If it was not you, reset it again at once and tell your organization owner.',
+    {},
+  ),
+  account(
+    'invitation',
+    'An invitation to join an organization',
+    { organization: str, role: str, url: str, token: str },
+    'Join {{ organization }} on Sika',
+    'You are invited to join {{ organization }} on Sika as {{ role }}. Accept within 7 days: {{ url }}\n\nOr send this token to POST /api/v1/invitations/accept: {{ token }}',
+    { organization: 'Boutique Awa', role: 'developer', url: 'https://sika.example/invitations/accept?token=inv_x', token: 'inv_x' },
+  ),
+  account('mfa_code', 'A second-factor code by e-mail', { code: str, purpose: str }, 'Your Sika security code', 'Your Sika security code is {{ code }} (for {{ purpose }}). It expires in 5 minutes.', { code: '123456', purpose: 'login' }),
+  account(
+    'contact_proof_code',
+    'A code proving the user receives at their address or number',
+    { code: str, what: { enum: ['address', 'number'] } },
+    'Your Sika code',
+    'Your Sika code to confirm this {{ what }} is {{ code }}. It expires in 10 minutes.',
+    { code: '123456', what: 'address' },
+  ),
+  account(
+    'email_change',
+    'The link confirming a new e-mail address',
+    { url: str, token: str },
+    'Confirm your new Sika e-mail address',
+    'Confirm this address for your Sika account (valid 1 hour, once): {{ url }}\n\nOr send this token to POST /api/v1/auth/email-change/confirm: {{ token }}',
+    { url: 'https://sika.example/auth/email-change/confirm?token=ec_x', token: 'ec_x' },
+  ),
+  account('phone_change_code', 'The code confirming a new phone number (SMS)', { code: str }, 'Sika', 'Your Sika code to confirm this phone number is {{ code }}. It expires in 10 minutes.', { code: '123456' }),
+  account(
+    'security_notice',
+    'A factor added or removed, an address or password changed',
+    { subject: str, text: str, google: { type: 'boolean' } },
+    '{{ subject }}',
+    `{{ text }}\n\n${IF_NOT_YOU}`,
+    { subject: 'A passkey was removed from your Sika account', text: 'It can no longer sign in.' },
+  ),
+];
+
 export const BUILT_IN_TEMPLATES: readonly BuiltInTemplate[] = [
+  ...ACCOUNT_TEMPLATES,
   {
     purpose: 'webhook_endpoint_failing',
     kind: 'email',
+    overridable: true,
     description: 'To the merchant when a webhook endpoint is marked failing after its last retry',
     version: v(
       { type: 'object', required: ['merchant_name', 'endpoint_id', 'endpoint_url', 'failures'], properties: { merchant_name: str, endpoint_id: str, endpoint_url: str, failures: int } },
@@ -59,6 +146,7 @@ export const BUILT_IN_TEMPLATES: readonly BuiltInTemplate[] = [
   {
     purpose: 'automation_disabled',
     kind: 'email',
+    overridable: true,
     description: 'To the merchant when an automation is disabled after repeated failed runs',
     version: v(
       { type: 'object', required: ['merchant_name', 'automation_id', 'automation_name', 'failures', 'last_error'], properties: { merchant_name: str, automation_id: str, automation_name: str, failures: int, last_error: str } },
@@ -82,6 +170,7 @@ export const BUILT_IN_TEMPLATES: readonly BuiltInTemplate[] = [
   {
     purpose: 'customer_portal_code',
     kind: 'email',
+    overridable: true,
     description: "To a merchant's customer: the code that signs them in to the customer portal",
     version: v(
       { type: 'object', required: ['code', 'minutes'], properties: { code: str, minutes: int } },
@@ -101,6 +190,7 @@ export const BUILT_IN_TEMPLATES: readonly BuiltInTemplate[] = [
   {
     purpose: 'receipt',
     kind: 'receipt',
+    overridable: true,
     description: 'The receipt of a payment, as a PDF',
     version: v(
       { type: 'object', required: ['merchant_name', 'amount', 'currency', 'payment_id'], properties: { merchant_name: str, amount: str, currency: str, payment_id: str, customer_email: str, paid_at: str } },
@@ -114,6 +204,7 @@ export const BUILT_IN_TEMPLATES: readonly BuiltInTemplate[] = [
   {
     purpose: 'invoice',
     kind: 'invoice',
+    overridable: true,
     description: 'An invoice, as a PDF',
     version: v(
       {

@@ -215,7 +215,7 @@ export function templateEngineFamily(knex: Knex, clock: Clock, templates: Templa
         response: { type: 'object', properties: { object: { const: 'list' }, data: { type: 'array', items: { type: 'object' } } } },
         handler: async () => ({
           object: 'list',
-          data: BUILT_IN_TEMPLATES.map((b) => ({ object: 'built_in_template', purpose: b.purpose, kind: b.kind, description: b.description, variables: b.version.variables, locales: b.version.locales, defaultLocale: b.version.defaultLocale, sampleData: b.version.sampleData })),
+          data: BUILT_IN_TEMPLATES.map((b) => ({ object: 'built_in_template', purpose: b.purpose, kind: b.kind, overridable: b.overridable, description: b.description, variables: b.version.variables, locales: b.version.locales, defaultLocale: b.version.defaultLocale, sampleData: b.version.sampleData })),
           has_more: false,
           url: `${BASE}/defaults`,
         }),
