@@ -130,8 +130,9 @@ export interface System {
   contactChanges: ContactChanges;
   /** Sign-in with Google, and connecting a Google account (GOOGLE_*; unconfigured: IKW-FED-001). */
   google: GoogleSignIn;
-  /** The template engine's templates (docs/template-engine.md). */
+  /** The template engine's templates (docs/template-engine.md), and the writer of the service's messages and documents from them. */
   templates: Templates;
+  templateComposer: TemplateComposer;
   /** Automations and their runner (docs/automations.md). */
   automations: Automations;
   automationRunner: AutomationRunner;
@@ -356,6 +357,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     google,
     contactChanges: new ContactChanges({ clock, accounts, verifications, messenger, publicUrl: config.publicUrl }),
     templates,
+    templateComposer: composer,
     automations,
     automationRunner,
     startBackground: async ({ schedulerLoop = true } = {}) => {

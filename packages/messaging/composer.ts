@@ -3,7 +3,7 @@ import type { Logger } from '../core/logger.js';
 import type { Owner } from '../domain/audit.js';
 import { builtInTemplate } from '../domain/template/defaults.js';
 import type { TemplateVersion } from '../domain/template/events.js';
-import { renderVersion } from '../domain/template/render.js';
+import { renderPdf, renderVersion, type Rendered } from '../domain/template/render.js';
 import { publishedTemplateFor } from '../../projections/templates.js';
 
 /**
@@ -26,10 +26,19 @@ export class TemplateComposer {
   ) {}
 
   async compose(owner: Owner | null, purpose: string, values: Record<string, unknown>, locale?: string): Promise<ComposedMessage> {
+    return this.message(await this.render(owner, purpose, values, locale));
+  }
+
+  /** A document of the service (a receipt, an invoice) as a PDF, from the merchant's template or the built-in one. */
+  async document(owner: Owner, purpose: string, values: Record<string, unknown>, at: Date, locale?: string): Promise<Buffer> {
+    return renderPdf(await this.render(owner, purpose, values, locale), at);
+  }
+
+  private async render(owner: Owner | null, purpose: string, values: Record<string, unknown>, locale?: string): Promise<Rendered> {
     const custom = owner ? await publishedTemplateFor(this.knex, owner, purpose) : undefined;
     if (custom) {
       try {
-        return this.message(await renderVersion(custom.version, values, locale !== undefined && locale in custom.version.locales ? locale : undefined));
+        return await renderVersion(custom.version, values, locale !== undefined && locale in custom.version.locales ? locale : undefined);
       } catch (err) {
         this.log.warn({ err, template: custom.row.id, purpose }, 'merchant template did not render; the built-in one is used');
       }
@@ -37,10 +46,10 @@ export class TemplateComposer {
     const builtIn = builtInTemplate(purpose);
     if (!builtIn) throw new Error(`No built-in template for ${purpose}`);
     const version = { ...builtIn.version, createdAt: '' } as TemplateVersion;
-    return this.message(await renderVersion(version, values, locale !== undefined && locale in version.locales ? locale : undefined));
+    return renderVersion(version, values, locale !== undefined && locale in version.locales ? locale : undefined);
   }
 
-  private message(out: { subject?: string; text: string; html?: string }): ComposedMessage {
+  private message(out: Rendered): ComposedMessage {
     return { subject: out.subject ?? '', text: out.text, ...(out.html !== undefined ? { html: out.html } : {}) };
   }
 }

@@ -80,7 +80,7 @@ export function apiFamilies(system: System): Family[] {
     billingFamily(system.knex, system.billing),
     // Hosted checkout: sessions, their page and its API, payment links (docs/checkout.md).
     checkoutSessionsFamily(system.knex, system.clock, system.checkoutSessions),
-    checkoutApiFamily(system.knex, system.clock, system.checkoutSessions),
+    checkoutApiFamily(system.knex, system.clock, system.checkoutSessions, system.templateComposer),
     checkoutPagesFamily(system.knex, system.clock, system.checkoutSessions),
     paymentLinksFamily(system.knex, system.paymentLinks),
     payFamily(system.knex, system.checkoutSessions),
