@@ -224,7 +224,7 @@ export class AutomationRunner {
     const recorded = await knex('automation_step_logs').where({ run_id: run.id, step_index: job.stepIndex, attempt: job.attempt }).first<{ id: string; status: string; started_at: Date; output: { resumeAt?: string } | null } | undefined>();
     if (recorded && recorded.status !== 'waiting') return;
     if (now.getTime() - run.started_at.getTime() > LIMITS.maxRunSeconds * 1000) {
-      await this.finish(run, 'failed', `run time limit: not finished within ${LIMITS.maxRunSeconds} seconds`);
+      await this.fail(run, `run time limit: not finished within ${LIMITS.maxRunSeconds} seconds`);
       return;
     }
     const test = run.trigger_kind === 'test';
@@ -432,8 +432,8 @@ export class AutomationRunner {
     if (run.trigger_kind !== 'test') await trx('automation_health').where({ automation_id: run.automation_id }).update({ consecutive_failures: 0, updated_at: at });
   }
 
-  private async finish(run: RunRow, status: 'failed', error: string): Promise<void> {
-    await this.deps.knex('automation_runs').where({ id: run.id }).whereIn('status', ['running', 'waiting']).update({ status, error, finished_at: this.deps.clock.now() });
+  private async fail(run: RunRow, error: string): Promise<void> {
+    await this.deps.knex('automation_runs').where({ id: run.id }).whereIn('status', ['running', 'waiting']).update({ status: 'failed', error, finished_at: this.deps.clock.now() });
     await this.countFailure(run, error);
   }
 
@@ -448,7 +448,7 @@ export class AutomationRunner {
       .merge({ consecutive_failures: knex.raw('automation_health.consecutive_failures + 1'), last_error: error, updated_at: now })
       .returning('consecutive_failures')) as { consecutive_failures: number }[];
     if (health!.consecutive_failures < LIMITS.failuresBeforeDisable) return;
-    const owner: Owner = { merchantId: run.merchant_id, environment: run.environment as Environment };
+    const owner: Owner = { merchantId: run.merchant_id, environment: run.environment };
     if (await this.deps.automations.disableForFailures(owner, run.automation_id, health!.consecutive_failures, error)) {
       const row = await findAutomationById(knex, run.automation_id);
       await this.deps.notifier.automationDisabled(run.merchant_id, run.environment, { id: run.automation_id, name: row?.definition.name ?? run.automation_id }, health!.consecutive_failures, error);

@@ -25,20 +25,20 @@ export class TemplateComposer {
     private readonly log: Logger,
   ) {}
 
-  async compose(owner: Owner | null, purpose: string, values: Record<string, unknown>, locale?: string): Promise<ComposedMessage> {
-    return this.message(await this.render(owner, purpose, values, locale));
+  async compose(owner: Owner | null, purpose: string, values: Record<string, unknown>): Promise<ComposedMessage> {
+    return this.message(await this.render(owner, purpose, values));
   }
 
   /** A document of the service (a receipt, an invoice) as a PDF, from the merchant's template or the built-in one. */
-  async document(owner: Owner, purpose: string, values: Record<string, unknown>, at: Date, locale?: string): Promise<Buffer> {
-    return renderPdf(await this.render(owner, purpose, values, locale), at);
+  async document(owner: Owner, purpose: string, values: Record<string, unknown>, at: Date): Promise<Buffer> {
+    return renderPdf(await this.render(owner, purpose, values), at);
   }
 
-  private async render(owner: Owner | null, purpose: string, values: Record<string, unknown>, locale?: string): Promise<Rendered> {
+  private async render(owner: Owner | null, purpose: string, values: Record<string, unknown>): Promise<Rendered> {
     const custom = owner ? await publishedTemplateFor(this.knex, owner, purpose) : undefined;
     if (custom) {
       try {
-        return await renderVersion(custom.version, values, locale !== undefined && locale in custom.version.locales ? locale : undefined);
+        return await renderVersion(custom.version, values);
       } catch (err) {
         this.log.warn({ err, template: custom.row.id, purpose }, 'merchant template did not render; the built-in one is used');
       }
@@ -46,7 +46,7 @@ export class TemplateComposer {
     const builtIn = builtInTemplate(purpose);
     if (!builtIn) throw new Error(`No built-in template for ${purpose}`);
     const version = { ...builtIn.version, createdAt: '' } as TemplateVersion;
-    return renderVersion(version, values, locale !== undefined && locale in version.locales ? locale : undefined);
+    return renderVersion(version, values);
   }
 
   private message(out: Rendered): ComposedMessage {
