@@ -7,6 +7,7 @@ import type { Logger } from '../core/logger.js';
 import type { SecretBox } from '../core/secrets.js';
 import type { Actor, Owner } from '../domain/audit.js';
 import type { Automations } from '../domain/automation/commands.js';
+import { currentVersion } from '../domain/automation/decider.js';
 import { LIMITS, nextTick, type Step } from '../domain/automation/definition.js';
 import type { Billing } from '../domain/billing/service.js';
 import type { Environment } from '../domain/merchant/events.js';
@@ -126,9 +127,10 @@ export class AutomationRunner {
 
   /** Enqueues the next tick of a schedule automation that is enabled; ticks of an older cron stop by themselves. */
   private async armSchedule(trx: Knex.Transaction, automationId: string): Promise<void> {
-    const row = await findAutomationById(trx, automationId);
-    const trigger = row?.definition.trigger;
-    if (!row || !row.enabled || row.deleted || trigger?.type !== 'schedule') return;
+    const state = await this.deps.automations.load(automationId);
+    if (!state.automation || !state.enabled || state.deleted) return;
+    const trigger = currentVersion(state).definition.trigger;
+    if (trigger.type !== 'schedule') return;
     const at = nextTick(trigger, this.deps.clock.now());
     await this.deps.enqueueTick(trx, { automationId, at: at.toISOString() }, at);
   }

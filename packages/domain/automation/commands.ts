@@ -114,6 +114,11 @@ export class Automations {
     await this.run(id, { type: 'delete', owner, at: this.deps.clock.now() }, auditMetadata(this.deps.clock, owner, id, actor));
   }
 
+  /** The automation as its stream holds it (the runner reads this, not a read model that may lag the log). */
+  async load(id: string): Promise<AutomationState> {
+    return (await loadState(this.deps.store, automationStream(id), automationDecider)).state;
+  }
+
   /** The runner's: disables an enabled automation after repeated failed runs; true on that transition (tell the merchant once). */
   async disableForFailures(owner: Owner, id: string, failures: number, lastError: string): Promise<boolean> {
     const result = await this.run(id, { type: 'disable_for_failures', owner, at: this.deps.clock.now(), failures, lastError }, auditMetadata(this.deps.clock, owner, id, { actor: 'automation-runner' }));
