@@ -61,6 +61,9 @@ export interface RunnerDeps {
 /** What a step did: its output, or the error that failed this attempt. A `skipped` step (test runs) did nothing on purpose. */
 type StepResult = { status: 'succeeded' | 'skipped'; output: Record<string, unknown> } | { status: 'failed'; error: string };
 
+/** A run that has not ended: the only ones a step may move on (a cancel during a step wins). */
+const ACTIVE = ['running', 'waiting'];
+
 /** Actions that move money or make documents: a test run renders their parameters and stops there. */
 const NOT_IN_TESTS = new Set(['create_invoice', 'create_payout', 'wait']);
 
@@ -220,7 +223,7 @@ export class AutomationRunner {
   async runStep(job: StepJob): Promise<void> {
     const { knex, clock } = this.deps;
     const run = await findRun(knex, job.runId);
-    if (!run || !['running', 'waiting'].includes(run.status) || run.current_step !== job.stepIndex) return;
+    if (!run || !ACTIVE.includes(run.status) || run.current_step !== job.stepIndex) return;
     const step = run.steps[job.stepIndex]!;
     const now = clock.now();
     const recorded = await knex('automation_step_logs').where({ run_id: run.id, step_index: job.stepIndex, attempt: job.attempt }).first<{ id: string; status: string; started_at: Date; output: { resumeAt?: string } | null } | undefined>();
@@ -254,7 +257,7 @@ export class AutomationRunner {
       const resumeAt = new Date(now.getTime() + (step.params.seconds as number) * 1000);
       await knex.transaction(async (trx) => {
         await trx('automation_step_logs').insert(this.logRow(run, step, job, now, 0, { status: 'waiting', input: step.params, output: { resumeAt: resumeAt.toISOString() }, error: null }));
-        await trx('automation_runs').where({ id: run.id }).update({ status: 'waiting' });
+        if ((await trx('automation_runs').where({ id: run.id }).whereIn('status', ACTIVE).update({ status: 'waiting' })) === 0) return;
         await this.deps.enqueueStep(trx, { ...job, wake: true }, resumeAt);
       });
       return;
@@ -415,9 +418,10 @@ export class AutomationRunner {
         .returning('id');
       if (inserted.length === 0) return; // another run of this job recorded it first
       if (!failed) return this.advance(trx, run, job.stepIndex, at);
+      // A retry of a run canceled meanwhile finds it ended and does nothing.
       if (retryAt) return this.deps.enqueueStep(trx, { runId: run.id, stepIndex: job.stepIndex, attempt: job.attempt + 1 }, retryAt);
       finalError = `step ${step.id} (${step.action}) failed after ${job.attempt} attempt${job.attempt === 1 ? '' : 's'}: ${result.error}`;
-      await trx('automation_runs').where({ id: run.id }).update({ status: 'failed', error: finalError, finished_at: at });
+      if ((await trx('automation_runs').where({ id: run.id }).whereIn('status', ACTIVE).update({ status: 'failed', error: finalError, finished_at: at })) === 0) finalError = null;
     });
     if (finalError !== null) await this.countFailure(run, finalError);
   }
@@ -425,18 +429,18 @@ export class AutomationRunner {
   /** The step succeeded: the next one now, or the run is done (and the automation healthy again). */
   private async advance(trx: Knex.Transaction, run: RunRow, stepIndex: number, at: Date): Promise<void> {
     const next = stepIndex + 1;
+    const active = () => trx('automation_runs').where({ id: run.id }).whereIn('status', ACTIVE);
     if (next < run.steps.length) {
-      await trx('automation_runs').where({ id: run.id }).update({ status: 'running', current_step: next });
-      await this.deps.enqueueStep(trx, { runId: run.id, stepIndex: next, attempt: 1 }, at);
+      if ((await active().update({ status: 'running', current_step: next })) > 0) await this.deps.enqueueStep(trx, { runId: run.id, stepIndex: next, attempt: 1 }, at);
       return;
     }
-    await trx('automation_runs').where({ id: run.id }).update({ status: 'succeeded', current_step: next, finished_at: at });
+    if ((await active().update({ status: 'succeeded', current_step: next, finished_at: at })) === 0) return;
     if (run.trigger_kind !== 'test') await trx('automation_health').where({ automation_id: run.automation_id }).update({ consecutive_failures: 0, updated_at: at });
   }
 
   private async fail(run: RunRow, error: string): Promise<void> {
-    await this.deps.knex('automation_runs').where({ id: run.id }).whereIn('status', ['running', 'waiting']).update({ status: 'failed', error, finished_at: this.deps.clock.now() });
-    await this.countFailure(run, error);
+    const failed = await this.deps.knex('automation_runs').where({ id: run.id }).whereIn('status', ACTIVE).update({ status: 'failed', error, finished_at: this.deps.clock.now() });
+    if (failed > 0) await this.countFailure(run, error);
   }
 
   /** One more failed run in a row; at the limit the automation is disabled and, on that transition only, its merchant told. */
@@ -462,7 +466,7 @@ export class AutomationRunner {
   async cancel(owner: Owner, automationId: string, runId: string): Promise<void> {
     const changed = await this.deps.knex('automation_runs')
       .where({ id: runId, automation_id: automationId, merchant_id: owner.merchantId, environment: owner.environment })
-      .whereIn('status', ['running', 'waiting'])
+      .whereIn('status', ACTIVE)
       .update({ status: 'canceled', error: 'canceled by the merchant', finished_at: this.deps.clock.now() });
     if (changed === 0) throw new ApiError('IKW-RES-002', 'Only a running or waiting run can be canceled', 'runId');
   }

@@ -5,6 +5,8 @@
  * and is retried, the URL policy at call time, the disabling of an automation that keeps failing
  * (and its notice), cancel, and the step logs.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import { ManualClock } from '../../packages/core/clock.js';
 import { createLogger } from '../../packages/core/logger.js';
@@ -331,4 +333,32 @@ t.test('a redelivered event starts no second run, and an event older than the au
   await svc.system.drain();
   t.equal((await runsOf(svc, key, automation.id)).length, 1, 'one run: the event after the automation, once');
   t.same(await smsTo('+221770000004'), ['Sika: payment of 901 xof']);
+});
+
+t.test('a cancel while a step is under way wins: the run stays canceled and the next step never runs', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const next = await Receiver.start(t, svc);
+  let automationId = '';
+  let canceled: number | null = null;
+  // A receiver that cancels the run while its request is being answered.
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', async () => {
+      const [run] = await runsOf(svc, key, automationId);
+      canceled = (await svc.request('POST', `${AUTOMATIONS}/${automationId}/runs/${run!.id}/cancel`, { key })).status;
+      res.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/cancel`;
+  const automation = await createAutomation(svc, key, onPaymentIntent([{ id: 'first', action: 'http_request', params: { url } }, { id: 'second', action: 'http_request', params: { url: next.url } }]));
+  automationId = automation.id;
+  await paymentIntentEvent(key);
+  t.equal(canceled, 200, 'canceled during the first step');
+  const [run] = await runsOf(svc, key, automation.id);
+  t.equal(run!.status, 'canceled');
+  t.equal(next.count, 0, 'the second step never ran');
+  const detail = await runOf(svc, key, automation.id, run!.id);
+  t.same(detail.logs.map((l) => [l.step, l.status]), [['first', 'succeeded']], 'what the first step did is logged');
 });
