@@ -6,7 +6,7 @@
  *   2 infrastructure (packages/eventstore, packages/bus, packages/scheduler)
  *   3 domain (packages/domain, packages/providers)
  *   4 projections
- *   5 processes (packages/processes, packages/webhooks, packages/messaging)
+ *   5 processes (packages/processes, packages/webhooks, packages/messaging, packages/automations)
  *   6 http (packages/http)
  *   7 services (services, infra)
  *   8 bin
@@ -16,7 +16,7 @@ const layers = [
   { name: 'infrastructure', path: '^packages/(eventstore|bus|scheduler)/' },
   { name: 'domain', path: '^packages/(domain|providers)/' },
   { name: 'projections', path: '^projections/' },
-  { name: 'processes', path: '^packages/(processes|webhooks|messaging)/' },
+  { name: 'processes', path: '^packages/(processes|webhooks|messaging|automations)/' },
   { name: 'http', path: '^packages/http/' },
   { name: 'services', path: '^(services|infra)/' },
   { name: 'bin', path: '^bin/' },

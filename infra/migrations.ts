@@ -6,6 +6,7 @@ import { rateLimitMigrations } from '../packages/http/rate-limit.js';
 import { schedulerMigrations } from '../packages/scheduler/scheduler.js';
 import { messagingMigrations } from '../packages/messaging/schema.js';
 import { webhookMigrations } from '../packages/webhooks/schema.js';
+import { automationMigrations } from '../packages/automations/schema.js';
 import { ALL_PROJECTIONS } from '../projections/registry.js';
 import { reportingMigrations } from '../projections/reporting.js';
 import type { Migration } from '../packages/core/migration.js';
@@ -32,6 +33,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: 'eventstore/002-event-hashes', up: addEventHashes },
   ...auditChainMigrations,
   ...reportingMigrations,
+  ...automationMigrations,
 ];
 
 const LOCK_KEY = 7_305_001; // any constant; serialises concurrent migrators (api + projector starting together)

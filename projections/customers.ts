@@ -37,7 +37,7 @@ export const customersProjection: Projection = {
     if (e.type !== 'customer.created') {
       // Contact and wallet changes: the object after the change says it all.
       const o = e.data.object;
-      await trx('read.customers').where({ id: o.id }).update({ name: o.name, phone: o.phone, currency: o.currency, balance: o.balance });
+      await trx('read.customers').where({ id: o.id }).update({ name: o.name, phone: o.phone, currency: o.currency, balance: o.balance, metadata: JSON.stringify(o.metadata) });
       return;
     }
     const c = e.data;

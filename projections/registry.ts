@@ -46,6 +46,8 @@ import { webhookEndpointsProjection } from './webhook-endpoints.js';
 import { escrowContractsProjection } from './escrow-contracts.js';
 import { escrowDisputesProjection } from './escrow-disputes.js';
 import { escrowReleasesProjection } from './escrow-releases.js';
+import { templatesProjection } from './templates.js';
+import { automationsProjection } from './automations.js';
 import type { Projection } from './projection.js';
 
 /** Every read model the service keeps, in the order they are migrated. */
@@ -110,4 +112,8 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   escrowDisputesProjection,
   // Funding campaigns
   fundingCampaignsProjection,
+  // The template engine
+  templatesProjection,
+  // Automations
+  automationsProjection,
 ];

@@ -20,6 +20,7 @@ import { OpenIdClientProvider } from '../packages/providers/openid.js';
 import { Verifications } from '../packages/domain/verification/commands.js';
 import { KeyedHasher } from '../packages/core/hashing.js';
 import { OutboxMessenger } from '../packages/messaging/messenger.js';
+import { TemplateComposer } from '../packages/messaging/composer.js';
 import { AppTokenSigner } from '../packages/domain/user/tokens.js';
 import type { Environment } from '../packages/domain/merchant/events.js';
 import { CountryActivations } from '../packages/domain/country-activation/commands.js';
@@ -57,6 +58,10 @@ import { WebhookEndpoints } from '../packages/domain/webhook-endpoint/commands.j
 import { WebhookDispatcher } from '../packages/webhooks/dispatcher.js';
 import { Notifier } from '../packages/webhooks/notifier.js';
 import { loadSecretsKey, SecretBox } from '../packages/core/secrets.js';
+import { Templates } from '../packages/domain/template/commands.js';
+import { Automations } from '../packages/domain/automation/commands.js';
+import { AutomationRunner } from '../packages/automations/runner.js';
+import { findTemplate } from '../projections/templates.js';
 import {
   escrowAutoRelease,
   escrowFundingConsumer,
@@ -80,8 +85,11 @@ import {
   subscriptionRenewal,
   walletApplication,
   webhookDelivery,
+  automationSchedule,
+  automationStep,
   type Process,
 } from '../packages/processes/index.js';
+import { LIMITS } from '../packages/domain/automation/definition.js';
 import { readPayoutSettings } from '../projections/payout-settings.js';
 import { escrowDirectory, readPorts, rememberedGates } from '../projections/read-ports.js';
 import { EscrowContracts } from '../packages/domain/escrow/commands.js';
@@ -165,6 +173,12 @@ export interface System {
   assets: Assets;
   /** Support requests: recorded, then e-mailed to SUPPORT_EMAIL (docs/support.md). */
   supportTickets: SupportTickets;
+  /** The template engine's templates (docs/template-engine.md), and the writer of the service's messages and documents from them. */
+  templates: Templates;
+  templateComposer: TemplateComposer;
+  /** Automations and their runner (docs/automations.md). */
+  automations: Automations;
+  automationRunner: AutomationRunner;
   /** Starts the bus consumers, the relay (BUS=kafka), the projector (EVENT_STORE=esdb) and, unless told not to, the scheduler's polling loop. */
   startBackground(options?: { schedulerLoop?: boolean }): Promise<void>;
   /** Waits until the bus consumers have caught up and no scheduled job is due (tests, CLI). */
@@ -184,6 +198,8 @@ export interface SystemOptions {
   provider?: (environment: Environment, sandbox: PaymentProvider) => PaymentProvider;
   /** Whole-attempt deadline of a webhook delivery (15 s; tests use less). */
   webhookTimeoutMs?: number;
+  /** Whole-request deadline of an automation's http_request step (10 s; tests use less). */
+  automationHttpTimeoutMs?: number;
 }
 
 /** The read models of these names (all when none is named); an unknown name is an error that lists the known ones. */
@@ -288,7 +304,9 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
   const secretsKey = loadSecretsKey(config.secretsKey, config.dataDir);
   const secretBox = new SecretBox(secretsKey);
   // No SMS provider is reachable from here: SMS stay in the outbox (packages/messaging), where a gateway would plug in.
-  const messenger = new OutboxMessenger({ knex, clock, log, smtpUrl: config.smtpUrl, sms: null });
+  // The service's own messages, written from templates, restyled by merchants' (docs/template-engine.md).
+  const composer = new TemplateComposer(knex, log);
+  const messenger = new OutboxMessenger({ knex, clock, log, smtpUrl: config.smtpUrl, sms: null, composer });
   const accounts = new Accounts({ store, clock, tokens: new AppTokenSigner(clock, secretsKey), directory: reads, messenger, publicUrl: config.publicUrl });
   const organizations = new Organizations({ store, clock, directory: reads, sessions: accounts, messenger, publicUrl: config.publicUrl });
   const verifications: Verifications = new Verifications({
@@ -319,6 +337,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     publicUrl: config.publicUrl,
     returnOrigins: config.google?.returnOrigins ?? [],
   });
+  const templates = new Templates({ store, clock });
   const webhookEndpoints = new WebhookEndpoints(store, clock, secretBox, config.webhookAllowPrivateUrls);
   const assetStorage = config.assetsS3
     ? new S3AssetStorage({ ...config.assetsS3, spoolDir: path.join(config.dataDir, 'assets-spool') })
@@ -331,7 +350,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     publicUrl: config.publicUrl,
     maxBytes: config.assetsMaxBytes,
   });
-  const notifier = new Notifier(knex, clock, config.smtpUrl, log);
+  const notifier = new Notifier(knex, clock, config.smtpUrl, log, composer);
   const webhooks = new WebhookDispatcher({
     knex,
     enqueueDelivery: (db, job, runAt) => enqueue(db, webhookDelivery.job, job, runAt),
@@ -369,8 +388,32 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     scheduleDeadline: enqueuer(fundingDeadline),
     schedulePayoutMend: enqueuer(fundingPayoutMend),
   });
+  const automations = new Automations({
+    store,
+    clock,
+    box: secretBox,
+    allowPrivateUrls: config.webhookAllowPrivateUrls,
+    templateKind: async (owner, id) => (await findTemplate(knex, owner, id))?.kind,
+  });
+  const automationRunner = new AutomationRunner({
+    knex,
+    clock,
+    log,
+    box: secretBox,
+    automations,
+    messenger,
+    notifier,
+    payouts,
+    billing,
+    enqueueStep: (db, job, runAt) => enqueue(db, automationStep.job, job, runAt),
+    enqueueTick: (db, job, runAt) => enqueue(db, automationSchedule.job, job, runAt),
+    allowPrivateUrls: config.webhookAllowPrivateUrls,
+    httpTimeoutMs: options.automationHttpTimeoutMs ?? LIMITS.httpTimeoutMs,
+    smtpConfigured: config.smtpUrl !== null,
+  });
   // What acts on events outside the database: webhook deliveries, invoice payments by payment
-  // intent, batch items' payouts, support tickets, asset purges, escrow funding, contributions' payments.
+  // intent, batch items' payouts, support tickets, asset purges, escrow funding, contributions'
+  // payments, automations.
   const supportTickets = new SupportTickets({ store, clock, messenger, supportEmail: config.supportEmail });
   const busConsumers = [
     webhooks.consumer(),
@@ -380,9 +423,10 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     assetPurgeConsumer(clock),
     escrowFundingConsumer(clock),
     fundingPaymentsConsumer(clock),
+    automationRunner.consumer(),
   ];
   const consumers = busConsumers.map((spec) => createBusConsumerFor(config, { knex, store: logStore, log }, spec));
-  registerProcesses(scheduler, { store, clock, paymentIntents, payouts, payoutBatches, billing, webhooks, supportTickets, assets, escrow, funding });
+  registerProcesses(scheduler, { store, clock, paymentIntents, payouts, payoutBatches, billing, webhooks, supportTickets, assets, escrow, funding, automationRunner });
   registerOperationalGauges(metrics, { knex, clock, consumers: busConsumers.map((c) => c.name), postgresLog: config.eventStore === 'postgres' && config.bus === 'postgres' });
 
   return {
@@ -425,6 +469,10 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     contactChanges: new ContactChanges({ clock, accounts, verifications, messenger, publicUrl: config.publicUrl }),
     assets,
     supportTickets,
+    templates,
+    templateComposer: composer,
+    automations,
+    automationRunner,
     startBackground: async ({ schedulerLoop = true } = {}) => {
       await projector?.start();
       await sealer.start();

@@ -131,6 +131,16 @@ export const ERROR_CODES = {
   'IKW-ITL-001': { status: 400, retryable: false, message: 'The date range is not valid: from must be before to, within the longest range allowed' },
   'IKW-SVC-001': { status: 503, retryable: true, message: 'The service is not ready' },
   'IKW-INT-001': { status: 500, retryable: true, message: 'An internal error occurred; it has been logged' },
+  // The template engine (docs/template-engine.md)
+  'IKW-TPL-001': { status: 400, retryable: false, message: 'The template does not parse as Liquid' },
+  'IKW-TPL-002': { status: 400, retryable: false, message: 'The variable schema is not a JSON Schema of an object' },
+  'IKW-TPL-003': { status: 422, retryable: false, message: "The data does not match the template's variable schema" },
+  'IKW-TPL-004': { status: 400, retryable: false, message: 'The template has no content in this locale' },
+  'IKW-TPL-005': { status: 409, retryable: false, message: 'The template has no published version' },
+  // Automations (docs/automations.md)
+  'IKW-ATM-001': { status: 400, retryable: false, message: 'The automation definition is invalid' },
+  'IKW-ATM-002': { status: 400, retryable: false, message: 'The cron expression is invalid' },
+  'IKW-ATM-003': { status: 400, retryable: false, message: 'A step names a template that does not exist or is of another kind' },
 } as const satisfies Record<string, { status: number; retryable: boolean; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -6,7 +6,8 @@ const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 /** Prefixes of the public IDs of the Stripe-like core (docs/architecture.md). */
 export type IdPrefix =
   | 'pi' | 'po' | 'we' | 'evt' | 'cus' | 'prod' | 'price' | 'sub' | 'in' | 're' | 'cs' | 'txn' | 'whr' | 'op'
-  | 'acct' | 'key' | 'req' | 'rcp' | 'pob' | 'cap';
+  | 'acct' | 'key' | 'req' | 'rcp' | 'pob' | 'cap'
+  | 'tpl' | 'auto' | 'arun';
 
 /** 24 unbiased base62 characters (~143 bits of randomness); bytes >= 248 are dropped. */
 export function randomBase62(length: number): string {

@@ -1,3 +1,5 @@
+import type { Owner } from './audit.js';
+
 /**
  * The messages the service sends to people (codes, links, invitations): the port. Domain services
  * say what to send; the adapter (packages/messaging) records it and delivers it by e-mail or SMS.
@@ -19,7 +21,9 @@ export type MessagePurpose =
   /** The sign-in code of a merchant's customer to the customer portal (docs/checkout.md). */
   | 'customer_portal_code'
   /** A merchant's support request, to the support address (docs/support.md). */
-  | 'support_request';
+  | 'support_request'
+  /** A merchant's own message, sent by a step of one of its automations (docs/automations.md). */
+  | 'automation';
 
 export interface Message {
   channel: MessageChannel;
@@ -27,11 +31,33 @@ export interface Message {
   to: string;
   subject: string;
   text: string;
+  /** The HTML part of an e-mail, when its template has one (the text part is always sent). */
+  html?: string;
+  /** Identifies the e-mail (Message-ID) so that a resend after a crash can be recognised as the same message. */
+  messageId?: string;
   purpose: MessagePurpose;
   /** Where replies go, when not to the sender (a support request: the merchant who wrote it). */
   replyTo?: string;
 }
 
+/** What became of a message: `delivered` by a transport, `kept` in the outbox (no transport: the sandbox), or `failed` with the transport's error. */
+export type MessageOutcome = { status: 'delivered' } | { status: 'kept' } | { status: 'failed'; error: string };
+
+/**
+ * A message written by the template engine (docs/template-engine.md) from the template of
+ * `template.purpose` and its values: the merchant's published template when `owner` has one (the
+ * messages a merchant's customers get), else the built-in one (account messages pass no owner).
+ */
+export interface TemplatedMessage {
+  channel: MessageChannel;
+  to: string;
+  purpose: MessagePurpose;
+  template: { purpose: string; owner: Owner | null; values: Record<string, unknown> };
+}
+
+/** What domain services hand the messenger: a message written out, or one to write from its template. */
+export type OutgoingMessage = Message | TemplatedMessage;
+
 export interface Messenger {
-  send(message: Message): Promise<void>;
+  send(message: OutgoingMessage): Promise<MessageOutcome>;
 }

@@ -19,6 +19,8 @@ import { walletApplication } from './wallet-application.js';
 import { webhookDelivery } from './webhook-delivery.js';
 import { supportTicketForward } from './support-ticket-forward.js';
 import { assetPurge } from './asset-purge.js';
+import { automationSchedule } from './automation-schedule.js';
+import { automationStep } from './automation-step.js';
 
 export { invoicePayment, invoicePaymentsConsumer } from './invoice-payment.js';
 export { fundingDeadline, fundingPayment, fundingPaymentsConsumer, fundingPayoutMend } from './funding.js';
@@ -29,6 +31,7 @@ export { escrowFundingConsumer } from './escrow-funding.js';
 export { escrowAutoRelease, escrowFunding };
 export { ledgerSettlement, payinCallback, payoutBatchItem, payoutBatchRun, payoutCallback, payoutOverdue, payoutReconcile, refundReconcile };
 export { subscriptionInvoiceDue, subscriptionInvoiceIssue, subscriptionRenewal, walletApplication, webhookDelivery };
+export { automationSchedule, automationStep };
 export type { Process, ProcessServices } from './process.js';
 
 /** Every saga and timer of the service: the scheduler runs exactly these job kinds. */
@@ -54,6 +57,8 @@ export const PROCESSES: readonly Process<never>[] = [
   fundingPayment,
   fundingDeadline,
   fundingPayoutMend,
+  automationStep,
+  automationSchedule,
 ] as readonly Process<never>[];
 
 export function registerProcesses(scheduler: Scheduler, services: ProcessServices): void {

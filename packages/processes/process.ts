@@ -1,3 +1,4 @@
+import type { AutomationRunner } from '../automations/runner.js';
 import type { Clock } from '../core/clock.js';
 import type { Billing } from '../domain/billing/service.js';
 import type { EscrowContracts } from '../domain/escrow/commands.js';
@@ -24,6 +25,7 @@ export interface ProcessServices {
   assets: Assets;
   escrow: EscrowContracts;
   funding: FundingCampaigns;
+  automationRunner: AutomationRunner;
 }
 
 /**

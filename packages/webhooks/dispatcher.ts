@@ -272,7 +272,7 @@ export class WebhookDispatcher {
   private async noteFailure(d: DeliveryRow): Promise<void> {
     const endpoint = await this.deps.knex('read.webhook_endpoints').where({ id: d.endpoint_id }).first<WebhookEndpointRow | undefined>();
     if (endpoint && (await this.deps.endpoints.markFailing({ merchantId: endpoint.merchant_id, environment: endpoint.environment }, endpoint.id))) {
-      await this.deps.notifier.endpointFailing(endpoint.merchant_id, { id: endpoint.id, url: endpoint.url }, d.attempts);
+      await this.deps.notifier.endpointFailing(endpoint.merchant_id, endpoint.environment, { id: endpoint.id, url: endpoint.url }, d.attempts);
     }
     await this.deps.knex('webhook_deliveries').where({ id: d.id }).update({ failure_noted: true });
   }

@@ -2,12 +2,16 @@ import type { Knex } from 'knex';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
+import type { Environment } from '../domain/merchant/events.js';
+import type { TemplateComposer } from '../messaging/composer.js';
 
 export const NOTICE_SENDER = 'Sika <notifications@sika.invalid>';
 
 /**
- * Merchant notices. Every notice is recorded in `email_outbox` first; it is also sent through
- * SMTP (nodemailer) when SMTP_URL is set and the merchant has an e-mail address.
+ * Merchant notices, written with the template engine (the merchant's published template for the
+ * notice's purpose, else the built-in one: docs/template-engine.md). Every notice is recorded in
+ * `email_outbox` first; it is also sent through SMTP (nodemailer) when SMTP_URL is set and the
+ * merchant has an e-mail address.
  */
 export class Notifier {
   private readonly transport: Transporter | null;
@@ -17,28 +21,37 @@ export class Notifier {
     private readonly clock: Clock,
     smtpUrl: string | null,
     private readonly log: Logger,
+    private readonly composer: TemplateComposer,
   ) {
     this.transport = smtpUrl ? nodemailer.createTransport(smtpUrl) : null;
   }
 
-  async endpointFailing(merchantId: string, endpoint: { id: string; url: string }, failures: number): Promise<void> {
+  async endpointFailing(merchantId: string, environment: Environment, endpoint: { id: string; url: string }, failures: number): Promise<void> {
+    await this.notice(merchantId, environment, 'webhook_endpoint_failing', (merchantName) => ({ merchant_name: merchantName, endpoint_id: endpoint.id, endpoint_url: endpoint.url, failures }));
+  }
+
+  async automationDisabled(merchantId: string, environment: Environment, automation: { id: string; name: string }, failures: number, lastError: string): Promise<void> {
+    await this.notice(merchantId, environment, 'automation_disabled', (merchantName) => ({
+      merchant_name: merchantName,
+      automation_id: automation.id,
+      automation_name: automation.name,
+      failures,
+      last_error: lastError,
+    }));
+  }
+
+  /** Renders the notice of `purpose` with the merchant's template or the built-in one, records it, sends it. */
+  private async notice(merchantId: string, environment: Environment, purpose: string, data: (merchantName: string) => Record<string, unknown>): Promise<void> {
     const merchant = await this.knex('read.merchants').select('name', 'email').where({ id: merchantId }).first<{ name: string; email: string | null } | undefined>();
-    const subject = `Webhook endpoint failing: ${endpoint.url}`;
-    const body = [
-      `Hello ${merchant?.name ?? ''},`,
-      '',
-      `Deliveries to your webhook endpoint ${endpoint.id} (${endpoint.url}) have failed ${failures} times in a row, so it is now marked as failing.`,
-      'Events are still stored: once the endpoint answers with a 2xx again, replay the failed deliveries with POST /api/v1/webhook-replays.',
-      '',
-      '— Sika',
-    ].join('\n');
+    const values = data(merchant?.name ?? '');
+    const { subject, text } = await this.composer.compose({ merchantId, environment }, purpose, values);
     const [row] = await this.knex('email_outbox')
-      .insert({ merchant_id: merchantId, recipient: merchant?.email ?? null, subject, body, created_at: this.clock.now() })
+      .insert({ merchant_id: merchantId, recipient: merchant?.email ?? null, subject, body: text, created_at: this.clock.now() })
       .returning('id');
     const id = (row as { id: string }).id;
     if (!this.transport || !merchant?.email) return;
     try {
-      await this.transport.sendMail({ from: NOTICE_SENDER, to: merchant.email, subject, text: body });
+      await this.transport.sendMail({ from: NOTICE_SENDER, to: merchant.email, subject, text });
       await this.knex('email_outbox').where({ id }).update({ sent_at: this.clock.now() });
     } catch (err) {
       this.log.warn({ err, merchant_id: merchantId }, 'notice e-mail not sent');

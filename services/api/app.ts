@@ -47,6 +47,8 @@ import { webhookReplaysFamily } from './routes/webhook-replays.js';
 import { assetsFamily } from './routes/assets.js';
 import { contextIntelligenceFamily, intelligenceFamily } from './routes/intelligence.js';
 import { supportFamily } from './routes/support.js';
+import { templateEngineFamily } from './routes/template-engine.js';
+import { automationsFamily } from './routes/automations.js';
 
 /** The families of the interface this service serves, one router each. */
 export function apiFamilies(system: System): Family[] {
@@ -87,7 +89,7 @@ export function apiFamilies(system: System): Family[] {
     billingFamily(system.knex, system.billing),
     // Hosted checkout: sessions, their page and its API, payment links (docs/checkout.md).
     checkoutSessionsFamily(system.knex, system.clock, system.checkoutSessions),
-    checkoutApiFamily(system.knex, system.clock, system.checkoutSessions),
+    checkoutApiFamily(system.knex, system.clock, system.checkoutSessions, system.templateComposer),
     checkoutPagesFamily(system.knex, system.clock, system.checkoutSessions),
     paymentLinksFamily(system.knex, system.paymentLinks),
     payFamily(system.knex, system.checkoutSessions),
@@ -103,6 +105,10 @@ export function apiFamilies(system: System): Family[] {
     // Funding campaigns and their public pages (docs/funding.md).
     fundingFamily(system.knex, system.funding),
     fundingPagesFamily(system.knex, system.funding),
+    // The template engine (docs/template-engine.md)
+    templateEngineFamily(system.knex, system.clock, system.templates),
+    // Automations (docs/automations.md)
+    automationsFamily(system.knex, system.clock, system.automations, system.automationRunner),
   ];
 }
 

@@ -48,12 +48,12 @@ export class CustomerPortal extends CommandService<CustomerPortalCommand, Custom
       auditMetadata(this.deps.clock, owner, id, actor),
     );
     if (customerId) {
+      // The merchant's message to its customer: its customer_portal_code template, or the built-in one.
       await this.deps.messenger.send({
         channel: 'email',
         to: address,
         purpose: 'customer_portal_code',
-        subject: `Your sign-in code: ${code}`,
-        text: `Your code: ${code}\n\nIt signs you in to your customer account for 10 minutes. If you did not ask for it, ignore this e-mail.`,
+        template: { purpose: 'customer_portal_code', owner, values: { code, minutes: CODE_LIFETIME_MS / 60_000 } },
       });
     }
     return { object: 'customer_portal.challenge', challengeId: id, expiresAt };

@@ -107,6 +107,12 @@ export class Customers extends CommandService<CustomerCommand, CustomerState, Cu
     return toCustomerObject(result.state);
   }
 
+  /** Adds a tag to the customer's metadata `tags` (an automation's tag_customer step); idempotent. */
+  async tag(who: Owner, id: string, tag: string, actor: Actor): Promise<CustomerObject> {
+    const result = await this.run(id, { type: 'tag', owner: who, at: this.deps.clock.now(), tag }, auditMetadata(this.deps.clock, who, id, actor), 'internal');
+    return toCustomerObject(result.state);
+  }
+
   /** The id of the request's customer; IKW-BIL-006 when an id names no customer of this merchant and environment. */
   async resolve(who: Owner, ref: CustomerRef, meta: EventMetadata): Promise<string> {
     if (ref.id !== undefined) {

@@ -20,12 +20,15 @@ export type CustomerCommand =
       | { type: 'settle_application'; applicationId: string; accepted: number }
       /** The customer's own change of contact details (the portal); the e-mail address, which signs them in, stays. */
       | { type: 'update_contact'; name?: string; phone?: string | null }
+      /** An automation's tag_customer step: the tag joins metadata `tags` (comma-separated, sorted). */
+      | { type: 'tag'; tag: string }
     ));
 
 export interface CustomerState {
   customer: CustomerCreated | null;
   name: string | null;
   phone: string | null;
+  metadata: Record<string, string>;
   /** The wallet's currency: set by the first credit; null while the wallet has never held money. */
   walletCurrency: string | null;
   balance: number;
@@ -38,6 +41,7 @@ export const initialCustomerState: CustomerState = {
   customer: null,
   name: null,
   phone: null,
+  metadata: {},
   walletCurrency: null,
   balance: 0,
   credits: new Set(),
@@ -54,7 +58,7 @@ export function toCustomerObject(state: CustomerState): CustomerObject {
     phone: state.phone,
     currency: state.walletCurrency ?? c.currency,
     balance: state.balance,
-    metadata: c.metadata,
+    metadata: state.metadata,
     created: unixSeconds(new Date(c.createdAt)),
     livemode: c.environment === 'live',
   };
@@ -71,12 +75,13 @@ export const customerDecider: Decider<CustomerCommand, CustomerState, CustomerEv
   evolve(state, event) {
     switch (event.type) {
       case 'customer.created':
-        return { ...state, customer: event.data, name: event.data.name, phone: event.data.phone };
+        return { ...state, customer: event.data, name: event.data.name, phone: event.data.phone, metadata: event.data.metadata };
       case 'customer.updated':
         return {
           ...state,
           ...(event.data.name !== undefined ? { name: event.data.name } : {}),
           ...(event.data.phone !== undefined ? { phone: event.data.phone } : {}),
+          ...(event.data.metadata !== undefined ? { metadata: event.data.metadata } : {}),
         };
       case 'customer.balance_credited':
         return {
@@ -118,6 +123,13 @@ export const customerDecider: Decider<CustomerCommand, CustomerState, CustomerEv
           ...(command.phone !== undefined && command.phone !== state.phone ? { phone: command.phone } : {}),
         };
         return Object.keys(changes).length === 0 ? [] : withObjects(state, [{ type: 'customer.updated', data: changes }]);
+      }
+      case 'tag': {
+        const tags = new Set((state.metadata.tags ?? '').split(',').filter(Boolean));
+        if (tags.has(command.tag)) return [];
+        const value = [...tags, command.tag].sort().join(',');
+        if (value.length > 500) throw new ApiError('IKW-VAL-001', 'This customer has too many tags (metadata tags holds at most 500 characters)', 'tag');
+        return withObjects(state, [{ type: 'customer.updated', data: { metadata: { ...state.metadata, tags: value } } }]);
       }
       case 'credit': {
         if (state.credits.has(command.creditId)) return [];

@@ -41,7 +41,7 @@ export type CustomerEvent =
   // `object` is absent on customers created before billing existed; they are not sent as webhooks.
   | DomainEvent<'customer.created', CustomerCreated & { object?: CustomerObject }>
   /** A name filled in, or the contact details the customer changed (portal): only what changed. */
-  | DomainEvent<'customer.updated', WithObject<{ name?: string; phone?: string | null }>>
+  | DomainEvent<'customer.updated', WithObject<{ name?: string; phone?: string | null; metadata?: Record<string, string> }>>
   | DomainEvent<'customer.balance_credited', WithObject<{ creditId: string; amount: number; currency: string; reason: CreditReason; source: string | null; at: string }>>
   | DomainEvent<'customer.balance_applied', WithObject<{ applicationId: string; invoiceId: string; amount: number; currency: string; at: string }>>
   | DomainEvent<'customer.balance_returned', WithObject<{ applicationId: string; invoiceId: string; amount: number; at: string }>>;

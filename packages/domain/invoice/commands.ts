@@ -26,6 +26,8 @@ export const DEFAULT_DAYS_UNTIL_DUE = 30;
 
 /** An invoice to create, whichever surface asks; `params` names the request fields for errors. */
 export interface NewInvoice {
+  /** Names the invoice when the caller must create it once whatever happens (an automation step retried after a crash). */
+  id?: string;
   customer: CustomerRef;
   currency?: string;
   items?: { price: string; quantity: number; param: string }[];
@@ -93,7 +95,11 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Invoi
   }
 
   async create(who: Owner, input: NewInvoice, actor: Actor): Promise<InvoiceState> {
-    const id = newId('in');
+    const id = input.id ?? newId('in');
+    if (input.id !== undefined) {
+      const earlier = await this.load(id);
+      if (earlier.state.invoice) return this.owned(who, id, 'id');
+    }
     const meta = auditMetadata(this.deps.clock, who, id, actor);
     const p = input.params;
     if ((input.items === undefined) === (input.amountDue === undefined)) {

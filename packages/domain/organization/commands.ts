@@ -80,8 +80,7 @@ export class Organizations extends CommandService<OrganizationCommand, Organizat
       channel: 'email',
       to: address,
       purpose: 'invitation',
-      subject: `Join ${state.organization!.displayName} on Sika`,
-      text: `You are invited to join ${state.organization!.displayName} on Sika as ${role}. Accept within 7 days: ${this.deps.publicUrl}/invitations/accept?token=${token}\n\nOr send this token to POST /api/v1/invitations/accept: ${token}`,
+      template: { purpose: 'invitation', owner: null, values: { organization: state.organization!.displayName, role, url: `${this.deps.publicUrl}/invitations/accept?token=${token}`, token } },
     });
     return invitation;
   }

@@ -325,8 +325,8 @@ export class Accounts {
     const minutes = ttl / 60_000;
     await this.deps.messenger.send(
       kind === 'magic_link'
-        ? { channel: 'email', to: state.user.email, purpose: 'magic_link', subject: 'Sign in to Sika', text: `Sign in with this link (valid ${minutes} minutes, once): ${this.deps.publicUrl}/auth/magic-link?token=${token}\n\nOr send this token to POST /api/v1/auth/magic-link/verify: ${token}\n\nIf you did not ask for it, ignore this message.` }
-        : { channel: 'email', to: state.user.email, purpose: 'password_reset', subject: 'Reset your Sika password', text: `Choose a new password with this link (valid ${minutes} minutes, once): ${this.deps.publicUrl}/auth/reset-password?token=${token}\n\nOr send this token with newPassword to POST /api/v1/auth/reset-password: ${token}\n\nIf you did not ask for it, ignore this message: your password stays as it is.` },
+        ? { channel: 'email', to: state.user.email, purpose: 'magic_link', template: { purpose: 'magic_link', owner: null, values: { minutes, url: `${this.deps.publicUrl}/auth/magic-link?token=${token}`, token } } }
+        : { channel: 'email', to: state.user.email, purpose: 'password_reset', template: { purpose: 'password_reset', owner: null, values: { minutes, url: `${this.deps.publicUrl}/auth/reset-password?token=${token}`, token } } },
     );
   }
 
@@ -344,7 +344,7 @@ export class Accounts {
     const userId = this.linkUser(token, 'password_reset');
     const passwordHash = await hashPassword(newPassword);
     const { state } = await this.run(userId, { type: 'use_token', kind: 'password_reset', tokenHash: sha256Hex(token), passwordHash, at: this.deps.clock.now() }, this.metadata(userId, actor));
-    await this.deps.messenger.send({ channel: 'email', to: state.user!.email, purpose: 'password_changed', subject: 'Your Sika password was changed', text: 'Your password was reset and every session was signed out. If it was not you, reset it again at once and tell your organization owner.' });
+    await this.deps.messenger.send({ channel: 'email', to: state.user!.email, purpose: 'password_changed', template: { purpose: 'password_changed', owner: null, values: {} } });
   }
 
   /** The user a link names (IKW-ACC-006 when it is not a link of this kind). */

@@ -60,7 +60,7 @@ export class ContactChanges {
   }
 
   private async notice(to: string, subject: string, text: string): Promise<void> {
-    await this.deps.messenger.send({ channel: 'email', to, purpose: 'security_notice', subject, text: `${text}\n\nIf it was not you, reset your password at once and tell your organization's owner.` });
+    await this.deps.messenger.send({ channel: 'email', to, purpose: 'security_notice', template: { purpose: 'security_notice', owner: null, values: { subject, text } } });
   }
 
   /**
@@ -105,8 +105,7 @@ export class ContactChanges {
       channel: 'email',
       to: email,
       purpose: 'email_change',
-      subject: 'Confirm your new Sika e-mail address',
-      text: `Confirm this address for your Sika account (valid 1 hour, once): ${this.deps.publicUrl}/auth/email-change/confirm?token=${token}\n\nOr send this token to POST /api/v1/auth/email-change/confirm: ${token}`,
+      template: { purpose: 'email_change', owner: null, values: { url: `${this.deps.publicUrl}/auth/email-change/confirm?token=${token}`, token } },
     });
     await this.notice(state.user!.email, 'A change of your Sika e-mail address was asked for', `A change of your e-mail address to ${email} was asked for; it happens when the link sent there is used.`);
     return { requestId: issued.tokenId, newEmail: email, expiresAt: issued.expiresAt };
@@ -141,7 +140,7 @@ export class ContactChanges {
     const started = await verifications.open(
       { challengeId: requestId, purpose: 'phone_change', userId: claims.userId, channel: 'sms', address: newPhone, codeHash },
       CODE_TTL_MS,
-      { channel: 'sms', to: newPhone, purpose: 'phone_change_code', subject: 'Sika', text: `Your Sika code to confirm this phone number is ${code}. It expires in 10 minutes.` },
+      { channel: 'sms', to: newPhone, purpose: 'phone_change_code', template: { purpose: 'phone_change_code', owner: null, values: { code } } },
       asUser,
     );
     return { requestId, newPhone, expiresAt: started.expiresAt };
@@ -158,7 +157,7 @@ export class ContactChanges {
     return verifications.open(
       { challengeId, purpose: channel === 'email' ? 'verify_email' : 'verify_phone', userId: claims.userId, channel, address, codeHash },
       CODE_TTL_MS,
-      { channel, to: address, purpose: 'mfa_code', subject: 'Your Sika code', text: `Your Sika code to confirm this ${channel === 'email' ? 'address' : 'number'} is ${code}. It expires in 10 minutes.` },
+      { channel, to: address, purpose: 'mfa_code', template: { purpose: 'contact_proof_code', owner: null, values: { code, what: channel === 'email' ? 'address' : 'number' } } },
       this.asUser(claims, actor),
     );
   }

@@ -189,7 +189,7 @@ export class Passkeys {
   }
 
   private async notify(state: UserState, subject: string, text: string): Promise<void> {
-    await this.deps.messenger.send({ channel: 'email', to: state.user!.email, purpose: 'security_notice', subject, text: `${text}\n\nIf it was not you, reset your password at once and tell your organization's owner.` });
+    await this.deps.messenger.send({ channel: 'email', to: state.user!.email, purpose: 'security_notice', template: { purpose: 'security_notice', owner: null, values: { subject, text } } });
   }
 }
 

@@ -74,7 +74,7 @@ export class SecondFactors {
   }
 
   private async notify(state: UserState, subject: string, text: string): Promise<void> {
-    await this.deps.messenger.send({ channel: 'email', to: state.user!.email, purpose: 'security_notice', subject, text: `${text}\n\nIf it was not you, reset your password at once and tell your organization's owner.` });
+    await this.deps.messenger.send({ channel: 'email', to: state.user!.email, purpose: 'security_notice', template: { purpose: 'security_notice', owner: null, values: { subject, text } } });
   }
 
   /** A challenge for one of the user's operations, answered by their strongest factor; 5 minutes, single use. */
@@ -91,7 +91,7 @@ export class SecondFactors {
     const started = await this.deps.verifications.open(
       { challengeId, purpose, userId, channel: 'email', address: email, codeHash },
       MFA_CHALLENGE_TTL_MS,
-      { channel: 'email', to: email, purpose: 'mfa_code', subject: 'Your Sika security code', text: `Your Sika security code is ${code} (for ${purpose}). It expires in 5 minutes.` },
+      { channel: 'email', to: email, purpose: 'mfa_code', template: { purpose: 'mfa_code', owner: null, values: { code, purpose } } },
       actor,
     );
     return { ...started, purpose, factor: 'email' };

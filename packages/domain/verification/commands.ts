@@ -7,7 +7,7 @@ import { newUuid } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import { CommandService, handleSteps, step, type CommandStep } from '../../eventstore/command-handler.js';
 import { actorMetadata, type Actor } from '../audit.js';
-import type { Message, Messenger } from '../messages.js';
+import type { Messenger, OutgoingMessage } from '../messages.js';
 import { verificationDecider, type VerificationCommand, type VerificationState } from './decider.js';
 import { CODE_TTL_MS, MAX_ATTEMPTS, verificationStream, type VerificationEvent, type VerificationPurpose, type VerificationStarted } from './events.js';
 
@@ -50,7 +50,7 @@ export class Verifications extends CommandService<VerificationCommand, Verificat
   }
 
   /** Records a challenge, then sends its message (none for an authenticator app's). */
-  async open(challenge: Omit<VerificationStarted, 'at' | 'expiresAt'>, ttlMs: number, message: Message | null, actor: Actor): Promise<StartedChallenge> {
+  async open(challenge: Omit<VerificationStarted, 'at' | 'expiresAt'>, ttlMs: number, message: OutgoingMessage | null, actor: Actor): Promise<StartedChallenge> {
     const at = this.deps.clock.now();
     const expiresAt = new Date(at.getTime() + ttlMs).toISOString();
     await this.run(challenge.challengeId, { type: 'start', challenge: { ...challenge, expiresAt, at: at.toISOString() } }, this.metadata(challenge.challengeId, actor));
@@ -72,8 +72,8 @@ export class Verifications extends CommandService<VerificationCommand, Verificat
       { challengeId, purpose, userId: null, channel, address, codeHash: taken ? this.newCode(challengeId).codeHash : codeHash },
       CODE_TTL_MS,
       taken
-        ? { channel, to: address, purpose: 'signup_existing_account', subject: 'You already have a Sika account', text: 'Someone asked to sign up to Sika with this address, which already has an account. Sign in, or reset your password if you forgot it. If it was not you, ignore this message.' }
-        : { channel, to: address, purpose: 'signup_code', subject: 'Your Sika code', text: `Your Sika verification code is ${code}. It expires in 10 minutes.` },
+        ? { channel, to: address, purpose: 'signup_existing_account', template: { purpose: 'signup_existing_account', owner: null, values: {} } }
+        : { channel, to: address, purpose: 'signup_code', template: { purpose: 'signup_code', owner: null, values: { code } } },
       actor,
     );
   }

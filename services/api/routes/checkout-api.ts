@@ -1,7 +1,11 @@
+import { Readable } from 'node:stream';
 import type { Knex } from 'knex';
 import type { Clock } from '../../../packages/core/clock.js';
+import { getCurrency } from '../../../packages/catalog/index.js';
 import { ApiError } from '../../../packages/core/errors.js';
 import type { CheckoutPaymentMethod, CheckoutSessions } from '../../../packages/domain/checkout-session/commands.js';
+import { Reply } from '../../../packages/http/context.js';
+import type { TemplateComposer } from '../../../packages/messaging/composer.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { findPublicCheckoutSession, type CheckoutSessionView } from '../../../projections/checkout-sessions.js';
 import { checkoutSessionSchema, countrySchema, nextUrl, returnUrlSchema, sessionIdParams } from './shared.js';
@@ -79,11 +83,31 @@ const receiptSchema = {
   },
 };
 
+/** Whether the client asked for the PDF rather than the JSON receipt. */
+const wantsPdf = (accept: string | undefined) => /application\/pdf/.test(accept ?? '') && !/application\/json/.test(accept ?? '');
+
+/** A paid session's receipt as a PDF, written with the merchant's `receipt` template or the built-in one (docs/template-engine.md). */
+async function receiptPdf(knex: Knex, documents: TemplateComposer, v: CheckoutSessionView, at: Date): Promise<Buffer> {
+  const intent = v.intent!;
+  const merchant = await knex('read.merchants').select('name').where({ id: v.owner.merchantId }).first<{ name: string } | undefined>();
+  const minorUnits = getCurrency(intent.currency)?.minorUnits ?? 0;
+  const amount = (intent.amount_received / 10 ** minorUnits).toFixed(minorUnits);
+  const values = {
+    merchant_name: merchant?.name ?? '',
+    amount,
+    currency: intent.currency,
+    payment_id: intent.id,
+    ...(v.session.customerEmail ? { customer_email: v.session.customerEmail } : {}),
+    paid_at: at.toISOString().slice(0, 10),
+  };
+  return documents.document(v.owner, 'receipt', values, at);
+}
+
 /**
  * /api/checkout/{sessionId}: the API of the hosted page (and of merchants' own pages): public,
  * by the session's unguessable id. Read the session, poll its status, pay, cancel, get the receipt.
  */
-export function checkoutApiFamily(knex: Knex, clock: Clock, sessions: CheckoutSessions): Family {
+export function checkoutApiFamily(knex: Knex, clock: Clock, sessions: CheckoutSessions, documents: TemplateComposer): Family {
   const view = async (id: string): Promise<CheckoutSessionView> => {
     const found = await findPublicCheckoutSession(knex, id, clock.now());
     if (!found) throw new ApiError('IKW-RES-001', `No such checkout session: '${id}'`, 'sessionId');
@@ -151,13 +175,14 @@ export function checkoutApiFamily(knex: Knex, clock: Clock, sessions: CheckoutSe
       route<unknown, unknown, { sessionId: string }>({
         method: 'get',
         path: '/api/checkout/:sessionId/receipt',
-        summary: 'The receipt of a paid session',
+        summary: 'The receipt of a paid session; as a PDF (the merchant’s receipt template) with Accept: application/pdf',
         auth: 'public',
         params: sessionIdParams,
         response: receiptSchema,
         handler: async (ctx) => {
           const v = await view(ctx.params.sessionId);
           if (v.session.status !== 'complete' || !v.intent) throw new ApiError('IKW-CHK-001', 'The checkout session has not been paid; a receipt comes with the payment', 'sessionId');
+          if (wantsPdf(ctx.header('accept'))) return Reply.stream(Readable.from(await receiptPdf(knex, documents, v, clock.now())), 'application/pdf');
           return {
             object: 'checkout.receipt',
             sessionId: v.session.id,

@@ -1,0 +1,127 @@
+import type { Clock } from '../../core/clock.js';
+import { ApiError } from '../../core/errors.js';
+import { derivedId, newId } from '../../core/ids.js';
+import { generateSigningSecret, type SecretBox } from '../../core/secrets.js';
+import type { EventMetadata, EventStore } from '../../eventstore/port.js';
+import { handleCommand, loadState } from '../../eventstore/command-handler.js';
+import { auditMetadata, type Actor, type Owner } from '../audit.js';
+import type { TemplateKind } from '../template/events.js';
+import { checkEndpointUrl } from '../webhook-endpoint/url-policy.js';
+import { automationDecider, type AutomationCommand, type AutomationState } from './decider.js';
+import { checkDefinition, type Definition } from './definition.js';
+import { automationStream } from './events.js';
+
+export interface AutomationInput {
+  name: string;
+  description?: string | null;
+  trigger: Definition['trigger'];
+  steps: Definition['steps'];
+  enabled?: boolean;
+}
+
+export interface AutomationDeps {
+  store: EventStore;
+  clock: Clock;
+  box: SecretBox;
+  /** WEBHOOK_ALLOW_PRIVATE_URLS: the same URL policy as webhooks (sandbox only). */
+  allowPrivateUrls: boolean;
+  /** The kind of this owner's template, if it has one with this id (not deleted). */
+  templateKind(owner: Owner, id: string): Promise<TemplateKind | undefined>;
+}
+
+/** Whether a parameter is a Liquid template (checked when the step runs) rather than a fixed value (checked now). */
+const isTemplated = (value: string) => value.includes('{{') || value.includes('{%');
+
+/** Automations: definitions and their versions, enable, disable, delete; the runner disables failing ones. */
+export class Automations {
+  constructor(private readonly deps: AutomationDeps) {}
+
+  private run(id: string, command: AutomationCommand, metadata: EventMetadata) {
+    return handleCommand(this.deps.store, automationStream(id), automationDecider, command, metadata, { onConflict: 'internal' });
+  }
+
+  /** The schema was checked by the route; these are the checks that need more: ids, cron, templates, URLs. */
+  async check(owner: Owner, input: AutomationInput): Promise<Definition> {
+    const definition: Definition = { name: input.name, description: input.description ?? null, trigger: input.trigger, steps: input.steps };
+    checkDefinition(definition, this.deps.clock.now());
+    for (const [i, step] of definition.steps.entries()) {
+      const params = step.params as Record<string, unknown>;
+      if (step.action === 'send_email' || step.action === 'send_sms') {
+        const templateId = params.templateId as string;
+        if (isTemplated(templateId)) continue;
+        const kind = await this.deps.templateKind(owner, templateId);
+        const wanted = step.action === 'send_email' ? 'email' : 'sms';
+        if (kind !== wanted) {
+          throw new ApiError('IKW-ATM-003', kind ? `Template ${templateId} is an ${kind} template; ${step.action} needs an ${wanted} template` : `No such template: '${templateId}'`, `steps.${i}.params.templateId`);
+        }
+      }
+      if (step.action === 'http_request' && !isTemplated(params.url as string)) {
+        const checked = checkEndpointUrl(params.url as string, { environment: owner.environment, allowPrivate: this.deps.allowPrivateUrls });
+        if (!checked.ok) throw new ApiError('IKW-WHK-001', checked.message, `steps.${i}.params.url`);
+      }
+    }
+    return definition;
+  }
+
+  /** Creates an automation (enabled unless `enabled: false`); the answer holds its signing secret, once. */
+  async create(owner: Owner, input: AutomationInput, actor: Actor, requestRef?: string): Promise<{ state: AutomationState; secret: string | null }> {
+    const definition = await this.check(owner, input);
+    const id = requestRef === undefined ? newId('auto') : derivedId('auto', `${owner.merchantId}|${owner.environment}|automation|${requestRef}`);
+    if (requestRef !== undefined) {
+      // A retry after a crash: the automation the first attempt made (its secret was never shown, so it is lost: rotate by re-creating).
+      const earlier = await loadState(this.deps.store, automationStream(id), automationDecider);
+      if (earlier.state.automation) return { state: earlier.state, secret: null };
+    }
+    const at = this.deps.clock.now();
+    const plain = generateSigningSecret();
+    const result = await this.run(
+      id,
+      {
+        type: 'create',
+        automation: {
+          id,
+          merchantId: owner.merchantId,
+          environment: owner.environment,
+          version: { version: 1, definition, createdAt: at.toISOString() },
+          enabled: input.enabled ?? true,
+          secret: { sealed: this.deps.box.seal(plain), last4: plain.slice(-4), createdAt: at.toISOString() },
+          createdAt: at.toISOString(),
+        },
+      },
+      auditMetadata(this.deps.clock, owner, id, actor),
+    );
+    return { state: result.state, secret: plain };
+  }
+
+  /**
+   * Changes given over the current definition make a new version (runs under way finish with the
+   * version they started with); `enabled` alone only enables or disables.
+   */
+  async update(owner: Owner, id: string, changes: Partial<AutomationInput>, current: Definition, actor: Actor): Promise<void> {
+    const { enabled, ...definitionChanges } = changes;
+    if (Object.keys(definitionChanges).length > 0) {
+      const definition = await this.check(owner, { ...current, ...definitionChanges });
+      await this.run(id, { type: 'update', owner, at: this.deps.clock.now(), definition }, auditMetadata(this.deps.clock, owner, id, actor));
+    }
+    if (enabled !== undefined) await this.setEnabled(owner, id, enabled, actor);
+  }
+
+  async setEnabled(owner: Owner, id: string, enabled: boolean, actor: Actor): Promise<AutomationState> {
+    return (await this.run(id, { type: enabled ? 'enable' : 'disable', owner, at: this.deps.clock.now() }, auditMetadata(this.deps.clock, owner, id, actor))).state;
+  }
+
+  async delete(owner: Owner, id: string, actor: Actor): Promise<void> {
+    await this.run(id, { type: 'delete', owner, at: this.deps.clock.now() }, auditMetadata(this.deps.clock, owner, id, actor));
+  }
+
+  /** The automation as its stream holds it (the runner reads this, not a read model that may lag the log). */
+  async load(id: string): Promise<AutomationState> {
+    return (await loadState(this.deps.store, automationStream(id), automationDecider)).state;
+  }
+
+  /** The runner's: disables an enabled automation after repeated failed runs; true on that transition (tell the merchant once). */
+  async disableForFailures(owner: Owner, id: string, failures: number, lastError: string): Promise<boolean> {
+    const result = await this.run(id, { type: 'disable_for_failures', owner, at: this.deps.clock.now(), failures, lastError }, auditMetadata(this.deps.clock, owner, id, { actor: 'automation-runner' }));
+    return result.events.length > 0;
+  }
+}

@@ -1,0 +1,76 @@
+import { ApiError } from '../../core/errors.js';
+import type { Decider } from '../../core/decider.js';
+import { assertOwned, unreachable } from '../aggregate.js';
+import type { Owner } from '../audit.js';
+import type { Definition } from './definition.js';
+import type { AutomationCreated, AutomationEvent, AutomationVersion, DisabledReason } from './events.js';
+
+export type AutomationCommand =
+  | { type: 'create'; automation: AutomationCreated }
+  | ({ owner: Owner; at: Date } & (
+      | { type: 'update'; definition: Definition }
+      | { type: 'enable' }
+      | { type: 'disable' }
+      /** The runner's: `failures` consecutive failed runs. */
+      | { type: 'disable_for_failures'; failures: number; lastError: string }
+      | { type: 'delete' }
+    ));
+
+export interface AutomationState {
+  automation: AutomationCreated | null;
+  versions: AutomationVersion[];
+  enabled: boolean;
+  disabledReason: DisabledReason | null;
+  deleted: boolean;
+}
+
+export const initialAutomationState: AutomationState = { automation: null, versions: [], enabled: false, disabledReason: null, deleted: false };
+
+export const currentVersion = (state: AutomationState): AutomationVersion => state.versions[state.versions.length - 1]!;
+
+function evolve(state: AutomationState, event: AutomationEvent): AutomationState {
+  switch (event.type) {
+    case 'automation.created':
+      return { ...state, automation: event.data, versions: [event.data.version], enabled: event.data.enabled, disabledReason: event.data.enabled ? null : 'merchant' };
+    case 'automation.updated':
+      return { ...state, versions: [...state.versions, event.data.version] };
+    case 'automation.enabled':
+      return { ...state, enabled: true, disabledReason: null };
+    case 'automation.disabled':
+      return { ...state, enabled: false, disabledReason: event.data.reason };
+    case 'automation.deleted':
+      return { ...state, enabled: false, deleted: true };
+  }
+}
+
+/**
+ * An automation: its definition's versions and whether it runs. Enable and disable are
+ * idempotent; the runner's disable only acts on an enabled automation (its notice is sent once).
+ */
+export const automationDecider: Decider<AutomationCommand, AutomationState, AutomationEvent> = {
+  initialState: initialAutomationState,
+  evolve,
+  decide(command, state) {
+    if (command.type === 'create') {
+      if (state.automation) throw new ApiError('IKW-RES-003', 'This automation already exists');
+      return [{ type: 'automation.created', data: command.automation }];
+    }
+    assertOwned(state.deleted ? null : state.automation, command.owner, 'No such automation', 'id');
+    const id = state.automation!.id;
+    const at = command.at.toISOString();
+    switch (command.type) {
+      case 'update':
+        return [{ type: 'automation.updated', data: { id, version: { version: currentVersion(state).version + 1, definition: command.definition, createdAt: at } } }];
+      case 'enable':
+        return state.enabled ? [] : [{ type: 'automation.enabled', data: { id, at } }];
+      case 'disable':
+        return state.enabled ? [{ type: 'automation.disabled', data: { id, at, reason: 'merchant', failures: null, lastError: null } }] : [];
+      case 'disable_for_failures':
+        return state.enabled ? [{ type: 'automation.disabled', data: { id, at, reason: 'failures', failures: command.failures, lastError: command.lastError } }] : [];
+      case 'delete':
+        return [{ type: 'automation.deleted', data: { id, at } }];
+      default:
+        return unreachable(command);
+    }
+  },
+};

@@ -1,0 +1,106 @@
+import type { Clock } from '../../core/clock.js';
+import { ApiError } from '../../core/errors.js';
+import { derivedId, newId } from '../../core/ids.js';
+import type { EventStore } from '../../eventstore/port.js';
+import { handleCommand, loadState } from '../../eventstore/command-handler.js';
+import { auditMetadata, type Actor, type Owner } from '../audit.js';
+import { templateDecider, type TemplateState } from './decider.js';
+import { builtInTemplate } from './defaults.js';
+import { templateStream, type LocaleContent, type TemplateKind, type TemplateVersion, type VariableSchema } from './events.js';
+import { checkVersion } from './render.js';
+
+export interface NewTemplate {
+  kind: TemplateKind;
+  name: string;
+  purpose?: string | null;
+  variables: VariableSchema;
+  locales: Record<string, LocaleContent>;
+  defaultLocale?: string;
+  sampleData?: Record<string, unknown> | null;
+  publish?: boolean;
+}
+
+export interface TemplateChanges {
+  name?: string;
+  variables?: VariableSchema;
+  locales?: Record<string, LocaleContent>;
+  defaultLocale?: string;
+  sampleData?: Record<string, unknown> | null;
+  publish?: boolean;
+}
+
+type VersionContent = Omit<TemplateVersion, 'version' | 'createdAt'>;
+
+/** Templates: create, update (each content change is a new version), publish a version, delete. */
+export class Templates {
+  constructor(private readonly deps: { store: EventStore; clock: Clock }) {}
+
+  private run(owner: Owner, id: string, command: Parameters<typeof templateDecider.decide>[0], actor: Actor) {
+    return handleCommand(this.deps.store, templateStream(id), templateDecider, command, auditMetadata(this.deps.clock, owner, id, actor));
+  }
+
+  /** `requestRef` (Idempotency-Key) names the template, so a retry after a crash finds it. */
+  async create(owner: Owner, input: NewTemplate, actor: Actor, requestRef?: string): Promise<TemplateState> {
+    const purpose = input.purpose ?? null;
+    if (purpose !== null) {
+      const builtIn = builtInTemplate(purpose);
+      if (!builtIn?.overridable) throw new ApiError('IKW-VAL-001', `'${purpose}' is not a purpose a template can take; GET /api/template-engine/defaults lists them (overridable: true)`, 'purpose');
+      if (builtIn.kind !== input.kind) throw new ApiError('IKW-VAL-001', `A template for ${purpose} must be of kind ${builtIn.kind}`, 'kind');
+    }
+    const content: VersionContent = {
+      variables: input.variables,
+      locales: input.locales,
+      defaultLocale: input.defaultLocale ?? Object.keys(input.locales)[0]!,
+      sampleData: input.sampleData ?? null,
+    };
+    checkVersion(input.kind, content);
+    const id = requestRef === undefined ? newId('tpl') : derivedId('tpl', `${owner.merchantId}|${owner.environment}|template|${requestRef}`);
+    if (requestRef !== undefined) {
+      const earlier = await loadState(this.deps.store, templateStream(id), templateDecider);
+      if (earlier.state.template) return earlier.state;
+    }
+    const at = this.deps.clock.now();
+    const result = await this.run(
+      owner,
+      id,
+      {
+        type: 'create',
+        at,
+        publish: input.publish ?? false,
+        template: { id, merchantId: owner.merchantId, environment: owner.environment, kind: input.kind, name: input.name, purpose, version: { ...content, version: 1, createdAt: at.toISOString() }, createdAt: at.toISOString() },
+      },
+      actor,
+    );
+    return result.state;
+  }
+
+  /** Content changes (variables, locales, default locale, sample data) make a new version from the latest one. */
+  async update(owner: Owner, id: string, input: TemplateChanges, actor: Actor, current: { kind: TemplateKind; latest: TemplateVersion }): Promise<TemplateState> {
+    const changesContent = input.variables !== undefined || input.locales !== undefined || input.defaultLocale !== undefined || input.sampleData !== undefined;
+    let version: VersionContent | undefined;
+    if (changesContent) {
+      version = {
+        variables: input.variables ?? current.latest.variables,
+        locales: input.locales ?? current.latest.locales,
+        defaultLocale: input.defaultLocale ?? (input.locales && !(current.latest.defaultLocale in input.locales) ? Object.keys(input.locales)[0]! : current.latest.defaultLocale),
+        sampleData: input.sampleData !== undefined ? input.sampleData : current.latest.sampleData,
+      };
+      checkVersion(current.kind, version);
+    }
+    const result = await this.run(
+      owner,
+      id,
+      { type: 'update', owner, at: this.deps.clock.now(), publish: input.publish ?? false, ...(input.name !== undefined ? { name: input.name } : {}), ...(version ? { version } : {}) },
+      actor,
+    );
+    return result.state;
+  }
+
+  async publish(owner: Owner, id: string, version: number, actor: Actor): Promise<TemplateState> {
+    return (await this.run(owner, id, { type: 'publish', owner, at: this.deps.clock.now(), version }, actor)).state;
+  }
+
+  async delete(owner: Owner, id: string, actor: Actor): Promise<void> {
+    await this.run(owner, id, { type: 'delete', owner, at: this.deps.clock.now() }, actor);
+  }
+}

@@ -1,0 +1,55 @@
+import type { Knex } from 'knex';
+import type { Logger } from '../core/logger.js';
+import type { Owner } from '../domain/audit.js';
+import { builtInTemplate } from '../domain/template/defaults.js';
+import type { TemplateVersion } from '../domain/template/events.js';
+import { renderPdf, renderVersion, type Rendered } from '../domain/template/render.js';
+import { publishedTemplateFor } from '../../projections/templates.js';
+
+/**
+ * Writes the service's own messages with the template engine (docs/template-engine.md): the
+ * merchant's published template for the message's purpose, else the built-in one. A merchant's
+ * template that does not render with the service's values (its schema asks for more) falls back to
+ * the built-in one, logged: a message is never lost to a template mistake.
+ */
+/** A message's subject and texts, as the template engine wrote them. */
+export interface ComposedMessage {
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+export class TemplateComposer {
+  constructor(
+    private readonly knex: Knex,
+    private readonly log: Logger,
+  ) {}
+
+  async compose(owner: Owner | null, purpose: string, values: Record<string, unknown>): Promise<ComposedMessage> {
+    return this.message(await this.render(owner, purpose, values));
+  }
+
+  /** A document of the service (a receipt, an invoice) as a PDF, from the merchant's template or the built-in one. */
+  async document(owner: Owner, purpose: string, values: Record<string, unknown>, at: Date): Promise<Buffer> {
+    return renderPdf(await this.render(owner, purpose, values), at);
+  }
+
+  private async render(owner: Owner | null, purpose: string, values: Record<string, unknown>): Promise<Rendered> {
+    const custom = owner ? await publishedTemplateFor(this.knex, owner, purpose) : undefined;
+    if (custom) {
+      try {
+        return await renderVersion(custom.version, values);
+      } catch (err) {
+        this.log.warn({ err, template: custom.row.id, purpose }, 'merchant template did not render; the built-in one is used');
+      }
+    }
+    const builtIn = builtInTemplate(purpose);
+    if (!builtIn) throw new Error(`No built-in template for ${purpose}`);
+    const version = { ...builtIn.version, createdAt: '' } as TemplateVersion;
+    return renderVersion(version, values);
+  }
+
+  private message(out: Rendered): ComposedMessage {
+    return { subject: out.subject ?? '', text: out.text, ...(out.html !== undefined ? { html: out.html } : {}) };
+  }
+}

@@ -1,0 +1,265 @@
+import type { Knex } from 'knex';
+import type { Clock } from '../../../packages/core/clock.js';
+import type { AutomationRunner } from '../../../packages/automations/runner.js';
+import { findRunWithSteps, listLogs, listRuns } from '../../../packages/automations/runs.js';
+import type { Owner } from '../../../packages/domain/audit.js';
+import type { AutomationInput, Automations } from '../../../packages/domain/automation/commands.js';
+import { ACTION_CATALOG, ACTIONS, EVENT_TRIGGER_TYPES, nextTick, stepsSchema, triggerSchema } from '../../../packages/domain/automation/definition.js';
+import { PUBLIC_EVENT_TYPES } from '../../../packages/domain/webhook-endpoint/event-types.js';
+import { route, type Family, type RouteAuth } from '../../../packages/http/routes.js';
+import { automationObject, findAutomation, listAutomations, listAutomationVersions } from '../../../projections/automations.js';
+import type { CursorQuery } from '../../../projections/paging.js';
+import { cursorListSchema, cursorQuery, found, idParams, resourceSchema } from './shared.js';
+
+const read: RouteAuth = { scope: 'automations.read', environmentHeader: 'optional' };
+const write: RouteAuth = { scope: 'automations.write', environmentHeader: 'optional' };
+const BASE = '/api/v1/automations';
+
+const definitionFields = {
+  name: { type: 'string', minLength: 1, maxLength: 200 },
+  description: { type: ['string', 'null'], maxLength: 2_000 },
+  trigger: triggerSchema,
+  steps: stepsSchema,
+  enabled: { type: 'boolean' },
+};
+const createBody = { type: 'object', required: ['name', 'trigger', 'steps'], additionalProperties: false, properties: definitionFields };
+
+const automationSchema = resourceSchema('automation', ['name', 'status', 'version', 'trigger', 'steps', 'livemode', 'created'], {
+  name: { type: 'string' },
+  description: { type: ['string', 'null'] },
+  status: { enum: ['enabled', 'disabled'] },
+  disabledReason: { enum: ['merchant', 'failures', null] },
+  version: { type: 'integer' },
+  trigger: { type: 'object' },
+  steps: { type: 'array', items: { type: 'object' } },
+  secretLast4: { type: 'string' },
+  secret: { type: 'string', description: 'create only: signs the requests of http_request steps, shown this once' },
+  livemode: { type: 'boolean' },
+  created: { type: 'integer' },
+  updated: { type: 'integer' },
+});
+const runSchema = resourceSchema('automation_run', ['automation', 'status', 'trigger', 'startedAt'], {
+  automation: { type: 'string' },
+  automationVersion: { type: 'integer' },
+  trigger: { type: 'object' },
+  test: { type: 'boolean' },
+  status: { enum: ['running', 'waiting', 'succeeded', 'failed', 'skipped', 'canceled'] },
+  currentStep: { type: ['string', 'null'] },
+  error: { type: ['string', 'null'] },
+  startedAt: { type: 'string' },
+  finishedAt: { type: ['string', 'null'] },
+  steps: { type: 'array', items: { type: 'object' } },
+  logs: { type: 'array', items: { type: 'object' } },
+});
+const logSchema = resourceSchema('automation_log', ['automation', 'run', 'step', 'action', 'attempt', 'status', 'durationMs'], {
+  automation: { type: 'string' },
+  run: { type: 'string' },
+  step: { type: 'string' },
+  stepIndex: { type: 'integer' },
+  action: { enum: [...ACTIONS] },
+  attempt: { type: 'integer' },
+  status: { enum: ['succeeded', 'failed', 'waiting', 'skipped'] },
+  input: {},
+  output: {},
+  error: { type: ['string', 'null'] },
+  durationMs: { type: 'integer' },
+  startedAt: { type: 'string' },
+});
+const idString = { type: 'string', minLength: 1, maxLength: 255 };
+const runParams = { type: 'object', required: ['id', 'runId'], properties: { id: idString, runId: idString } };
+const RUN_STATUSES = ['running', 'waiting', 'succeeded', 'failed', 'skipped', 'canceled'];
+
+/** /api/v1/automations: catalogs, automations and their versions, test runs, runs and step logs. */
+export function automationsFamily(knex: Knex, clock: Clock, automations: Automations, runner: AutomationRunner): Family {
+  const load = (owner: Owner, id: string) => found('automation', id, findAutomation(knex, owner, id));
+  const object = async (owner: Owner, id: string) => automationObject(await load(owner, id));
+  const catalog = (path: string, summary: string, body: () => unknown) => route({ method: 'get', path: `${BASE}/catalog/${path}`, summary, auth: read, response: { type: 'object' }, handler: async () => body() });
+  return {
+    name: 'automations',
+    routes: [
+      catalog('triggers', 'What can start an automation: every event type, and schedules by cron expression', () => ({
+        object: 'list',
+        data: [
+          ...PUBLIC_EVENT_TYPES.map((e) => ({ object: 'automation_trigger', type: 'event', eventType: e.type, description: e.emittedBy, data: e.data })),
+          { object: 'automation_trigger', type: 'schedule', description: 'A cron expression (five fields, or six with seconds), in UTC or an IANA time zone', example: { type: 'schedule', cron: '0 9 * * 1', timezone: 'Africa/Dakar' } },
+        ],
+        has_more: false,
+        url: `${BASE}/catalog/triggers`,
+      })),
+      catalog('actions', 'What a step can do, and the parameters each action takes (JSON Schema)', () => ({
+        object: 'list',
+        data: ACTION_CATALOG.map((a) => ({ object: 'automation_action', ...a })),
+        has_more: false,
+        url: `${BASE}/catalog/actions`,
+      })),
+      route({
+        method: 'get',
+        path: `${BASE}/catalog/runtime-capabilities`,
+        summary: "This deployment's limits and what it can do (delivery of e-mail and SMS, the URL policy, schedules)",
+        auth: read,
+        response: { type: 'object', properties: { object: { const: 'automation_runtime_capabilities' }, limits: { type: 'object' } } },
+        handler: async (ctx) => runner.capabilities(ctx.owner.environment),
+      }),
+      route<unknown, CursorQuery & { automation?: string; run?: string; status?: string; action?: string }>({
+        method: 'get',
+        path: `${BASE}/logs`,
+        summary: 'Step logs of every run, newest first: input, output, duration and error of each attempt',
+        auth: read,
+        query: cursorQuery({ automation: idString, run: idString, status: { enum: ['succeeded', 'failed', 'waiting', 'skipped'] }, action: { enum: [...ACTIONS] } }),
+        response: cursorListSchema(logSchema),
+        handler: (ctx) => listLogs(knex, ctx.owner, ctx.query, `${BASE}/logs`),
+      }),
+      route<AutomationInput>({
+        method: 'post',
+        path: `${BASE}/validate`,
+        summary: 'Check a definition without saving it; for a schedule, the next runs',
+        auth: read,
+        body: createBody,
+        response: { type: 'object', required: ['object', 'valid'], properties: { object: { const: 'automation_validation' }, valid: { const: true }, nextRuns: { type: 'array', items: { type: 'string' } } } },
+        handler: async (ctx) => {
+          const definition = await automations.check(ctx.owner, ctx.body);
+          const nextRuns: string[] = [];
+          if (definition.trigger.type === 'schedule') {
+            let at = clock.now();
+            for (let i = 0; i < 3; i++) nextRuns.push((at = nextTick(definition.trigger, at)).toISOString());
+          }
+          return { object: 'automation_validation', valid: true, nextRuns };
+        },
+      }),
+      route<AutomationInput>({
+        method: 'post',
+        path: BASE,
+        summary: 'Create an automation (enabled unless enabled: false); the answer holds its signing secret, shown once',
+        auth: write,
+        body: createBody,
+        response: automationSchema,
+        handler: async (ctx) => {
+          const { state, secret } = await automations.create(ctx.owner, ctx.body, ctx.actor, ctx.requestRef);
+          return { ...(await object(ctx.owner, state.automation!.id)), ...(secret !== null ? { secret } : {}) };
+        },
+      }),
+      route<unknown, CursorQuery & { status?: 'enabled' | 'disabled' }>({
+        method: 'get',
+        path: BASE,
+        summary: 'List automations, newest first',
+        auth: read,
+        query: cursorQuery({ status: { enum: ['enabled', 'disabled'] } }),
+        response: cursorListSchema(automationSchema),
+        handler: (ctx) => listAutomations(knex, ctx.owner, ctx.query, BASE),
+      }),
+      route<unknown, unknown, { id: string }>({
+        method: 'get',
+        path: `${BASE}/:id`,
+        summary: 'Retrieve an automation',
+        auth: read,
+        params: idParams,
+        response: automationSchema,
+        handler: (ctx) => object(ctx.owner, ctx.params.id),
+      }),
+      route<Partial<AutomationInput>, unknown, { id: string }>({
+        method: 'patch',
+        path: `${BASE}/:id`,
+        summary: 'Update an automation: a change of definition adds a version',
+        auth: write,
+        params: idParams,
+        body: { type: 'object', additionalProperties: false, minProperties: 1, properties: definitionFields },
+        response: automationSchema,
+        handler: async (ctx) => {
+          const row = await load(ctx.owner, ctx.params.id);
+          await automations.update(ctx.owner, row.id, ctx.body, row.definition, ctx.actor);
+          return object(ctx.owner, row.id);
+        },
+      }),
+      route<unknown, unknown, { id: string }>({
+        method: 'delete',
+        path: `${BASE}/:id`,
+        summary: 'Delete an automation: it starts no more runs; runs under way go on to their end',
+        auth: write,
+        params: idParams,
+        response: { type: 'object', required: ['id', 'object', 'deleted'], properties: { id: { type: 'string' }, object: { const: 'automation' }, deleted: { const: true } } },
+        handler: async (ctx) => {
+          await automations.delete(ctx.owner, ctx.params.id, ctx.actor);
+          return { id: ctx.params.id, object: 'automation', deleted: true };
+        },
+      }),
+      ...(['enable', 'disable'] as const).map((verb) =>
+        route<unknown, unknown, { id: string }>({
+          method: 'post',
+          path: `${BASE}/:id/${verb}`,
+          summary: verb === 'enable' ? 'Enable an automation (also after it was disabled for failing)' : 'Disable an automation: it starts no more runs',
+          auth: write,
+          params: idParams,
+          response: automationSchema,
+          handler: async (ctx) => {
+            await automations.setEnabled(ctx.owner, ctx.params.id, verb === 'enable', ctx.actor);
+            return object(ctx.owner, ctx.params.id);
+          },
+        }),
+      ),
+      route<{ event?: { type?: string; data?: Record<string, unknown> } }, unknown, { id: string }>({
+        method: 'post',
+        path: `${BASE}/:id/test`,
+        summary: 'Test-run an automation with a sample event: messages and HTTP calls happen; invoices, payouts and waits are rendered and skipped',
+        auth: write,
+        params: idParams,
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { event: { type: 'object', additionalProperties: false, properties: { type: { enum: [...EVENT_TRIGGER_TYPES] }, data: { type: 'object', maxProperties: 200 } } } },
+        },
+        response: runSchema,
+        status: 202,
+        handler: async (ctx) => {
+          const row = await load(ctx.owner, ctx.params.id);
+          const runId = await runner.testRun(ctx.owner, row, ctx.body.event ?? {});
+          return (await findRunWithSteps(knex, ctx.owner, row.id, runId))!;
+        },
+      }),
+      route<unknown, unknown, { id: string }>({
+        method: 'get',
+        path: `${BASE}/:id/versions`,
+        summary: "List an automation's versions, newest first",
+        auth: read,
+        params: idParams,
+        response: cursorListSchema({ type: 'object' }),
+        handler: async (ctx) => listAutomationVersions(knex, await load(ctx.owner, ctx.params.id)),
+      }),
+      route<unknown, CursorQuery & { status?: string }, { id: string }>({
+        method: 'get',
+        path: `${BASE}/:id/runs`,
+        summary: "List an automation's runs, newest first",
+        auth: read,
+        params: idParams,
+        query: cursorQuery({ status: { enum: RUN_STATUSES } }),
+        response: cursorListSchema(runSchema),
+        handler: async (ctx) => {
+          const row = await load(ctx.owner, ctx.params.id);
+          return listRuns(knex, ctx.owner, row.id, ctx.query, `${BASE}/${row.id}/runs`);
+        },
+      }),
+      route<unknown, unknown, { id: string; runId: string }>({
+        method: 'get',
+        path: `${BASE}/:id/runs/:runId`,
+        summary: 'Retrieve a run with the log of each step attempt',
+        auth: read,
+        params: runParams,
+        response: runSchema,
+        handler: (ctx) => found('automation run', ctx.params.runId, findRunWithSteps(knex, ctx.owner, ctx.params.id, ctx.params.runId)),
+      }),
+      route<unknown, unknown, { id: string; runId: string }>({
+        method: 'post',
+        path: `${BASE}/:id/runs/:runId/cancel`,
+        summary: 'Cancel a run that is running or waiting',
+        auth: write,
+        params: runParams,
+        response: runSchema,
+        handler: async (ctx) => {
+          await found('automation run', ctx.params.runId, findRunWithSteps(knex, ctx.owner, ctx.params.id, ctx.params.runId));
+          await runner.cancel(ctx.owner, ctx.params.id, ctx.params.runId);
+          return (await findRunWithSteps(knex, ctx.owner, ctx.params.id, ctx.params.runId))!;
+        },
+      }),
+    ],
+  };
+}
+

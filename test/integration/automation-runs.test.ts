@@ -1,0 +1,364 @@
+/**
+ * Automations running: each trigger kind (an event, a cron schedule, a test run), each action
+ * against real receivers (SMTP on loopback for e-mail, the outbox for SMS, an HTTP receiver on
+ * loopback, invoices, payouts, customer tags), a wait that crosses a restart, a step that fails
+ * and is retried, the URL policy at call time, the disabling of an automation that keeps failing
+ * (and its notice), cancel, and the step logs.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import t from 'tap';
+import { ManualClock } from '../../packages/core/clock.js';
+import { createLogger } from '../../packages/core/logger.js';
+import { openSystem } from '../../services/system.js';
+import { assertError, assertOk } from '../support/assertions.js';
+import { AUTOMATIONS, createAutomation, onPaymentIntent, publishedTemplate, runOf, runsOf } from '../support/automations.js';
+import { fundedMerchant, mobileMoney } from '../support/payouts.js';
+import { createIntentEvent, Receiver, startSmtp, startWebhookService, verify } from '../support/webhooks.js';
+
+const smtp = await startSmtp(t);
+const svc = await startWebhookService(t, { env: { SMTP_URL: smtp.url } });
+const MINUTE = 60_000;
+const BUYER = '+221771234567';
+
+/** Makes a payment intent (payment_intent.created) and lets the runner run what it starts. */
+async function paymentIntentEvent(key: string, amount = 10_000): Promise<void> {
+  await createIntentEvent(svc, key, amount);
+  await svc.system.drain();
+}
+
+async function smsTo(to: string): Promise<string[]> {
+  const rows = (await svc.system.knex('message_outbox').where({ channel: 'sms', recipient: to, purpose: 'automation' }).orderBy('id')) as { body: string }[];
+  return rows.map((r) => r.body);
+}
+
+t.test('an event runs e-mail (SMTP), SMS and a signed HTTP call; the logs hold each step', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const receiver = await Receiver.start(t, svc);
+  const email = await publishedTemplate(svc, key, 'email');
+  const sms = await publishedTemplate(svc, key, 'sms');
+  const automation = await createAutomation(
+    svc,
+    key,
+    onPaymentIntent([
+      { id: 'email', action: 'send_email', params: { templateId: email, to: 'buyer@example.com' } },
+      { id: 'sms', action: 'send_sms', params: { templateId: sms, to: BUYER } },
+      { id: 'call', action: 'http_request', params: { url: receiver.url, body: { amount: '{{ event.data.amount }}', subject: '{{ steps.email.subject }}' } } },
+    ]),
+  );
+  const before = smtp.mails.length;
+  await paymentIntentEvent(key);
+
+  const mails = smtp.mails.slice(before);
+  t.equal(mails.length, 1, 'one e-mail through SMTP');
+  t.same(mails[0]!.to, ['buyer@example.com']);
+  t.match(mails[0]!.raw, /Subject: Payment of 10000 XOF/);
+  t.match(mails[0]!.raw, /We saw your payment of 10000\./);
+  t.match(mails[0]!.raw, /<b>10000<\/b>/, 'with its HTML part');
+  t.same(await smsTo(BUYER), ['Sika: payment of 10000 xof'], 'the SMS is in the outbox (no gateway here)');
+
+  t.equal(receiver.count, 1);
+  const request = receiver.requests[0]!;
+  const [run] = await runsOf(svc, key, automation.id);
+  t.equal(request.headers['idempotency-key'], `${run!.id}.call`, 'the step’s key, derived from run and step');
+  t.same(verify(automation.secret, request), { amount: '10000', subject: 'Payment of 10000 XOF' }, 'signed with the automation’s secret (Standard Webhooks)');
+
+  t.match(run, { status: 'succeeded', error: null, test: false });
+  const detail = await runOf(svc, key, automation.id, run!.id);
+  t.same(detail.logs.map((l) => [l.step, l.action, l.attempt, l.status]), [
+    ['email', 'send_email', 1, 'succeeded'],
+    ['sms', 'send_sms', 1, 'succeeded'],
+    ['call', 'http_request', 1, 'succeeded'],
+  ]);
+  t.match(detail.logs[0]!, { input: { templateId: email, to: 'buyer@example.com' }, output: { subject: 'Payment of 10000 XOF', delivery: 'delivered' }, error: null });
+  t.match(detail.logs[2]!, { output: { status: 200, body: 'ok' } });
+  t.ok(detail.logs.every((l) => Number.isInteger(l.durationMs) && l.durationMs >= 0), 'each with its duration');
+  const logs = await svc.request('GET', `${AUTOMATIONS}/logs?automation=${automation.id}&action=send_sms`, { key });
+  assertOk(t, logs);
+  t.same(logs.body.data.map((l: { step: string }) => l.step), ['sms'], 'the logs route filters by action');
+
+  await paymentIntentEvent(key);
+  t.equal((await runsOf(svc, key, automation.id)).length, 2, 'one run per event');
+});
+
+t.test('a failing step is retried with back-off, under the same key, then succeeds', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const receiver = await Receiver.start(t, svc);
+  receiver.behaviour = { kind: 'answer', status: 503, body: 'busy' };
+  const automation = await createAutomation(svc, key, onPaymentIntent([{ id: 'call', action: 'http_request', params: { url: receiver.url } }]));
+  await paymentIntentEvent(key);
+  const [run] = await runsOf(svc, key, automation.id);
+  t.equal(run!.status, 'running', 'still running: a retry is due');
+  let detail = await runOf(svc, key, automation.id, run!.id);
+  t.match(detail.logs, [{ attempt: 1, status: 'failed', error: 'HTTP 503', output: null }]);
+
+  svc.clock.advance(MINUTE - 1_000);
+  await svc.system.scheduler.runUntilIdle();
+  t.equal(receiver.count, 1, 'not before the back-off (1 minute)');
+  receiver.behaviour = { kind: 'answer', status: 200, body: '{"received":true}' };
+  svc.clock.advance(1_000);
+  await svc.system.scheduler.runUntilIdle();
+  t.equal(receiver.count, 2);
+  t.equal(receiver.requests[1]!.headers['idempotency-key'], receiver.requests[0]!.headers['idempotency-key'], 'the same key on every attempt');
+  detail = await runOf(svc, key, automation.id, run!.id);
+  t.equal(detail.status, 'succeeded');
+  t.match(detail.logs[1], { attempt: 2, status: 'succeeded', output: { status: 200, body: { received: true } } });
+});
+
+t.test('a run fails after its last attempt; after five failed runs the automation is disabled and the merchant told', async (t) => {
+  const { merchant, key } = await svc.sandboxMerchant();
+  const receiver = await Receiver.start(t, svc);
+  receiver.behaviour = { kind: 'answer', status: 500, body: 'no' };
+  const automation = await createAutomation(svc, key, { name: 'Always failing', ...onPaymentIntent([{ id: 'call', action: 'http_request', params: { url: receiver.url }, retry: { maxAttempts: 2 } }]) });
+  for (let i = 0; i < 5; i++) {
+    await paymentIntentEvent(key);
+    svc.clock.advance(MINUTE);
+    await svc.system.drain();
+  }
+  const runs = await runsOf(svc, key, automation.id);
+  t.equal(runs.length, 5);
+  t.ok(runs.every((r) => r.status === 'failed'), 'every run failed');
+  t.match(runs[0]!.error, /step call \(http_request\) failed after 2 attempts: HTTP 500/);
+  t.equal(receiver.count, 10, 'two attempts each');
+  const got = await svc.request('GET', `${AUTOMATIONS}/${automation.id}`, { key });
+  t.match(got.body, { status: 'disabled', disabledReason: 'failures' });
+  const notices = (await svc.system.knex('email_outbox').where({ merchant_id: merchant.id })) as { subject: string; body: string }[];
+  t.equal(notices.length, 1, 'told once');
+  t.equal(notices[0]!.subject, 'Automation disabled: Always failing');
+  t.match(notices[0]!.body, /failed 5 runs in a row/);
+  await paymentIntentEvent(key);
+  t.equal((await runsOf(svc, key, automation.id)).length, 5, 'a disabled automation starts no run');
+  const enabled = await svc.request('POST', `${AUTOMATIONS}/${automation.id}/enable`, { key });
+  t.match(enabled.body, { status: 'enabled', disabledReason: null }, 'the merchant can enable it again');
+});
+
+t.test('a wait is a durable timer: it crosses a restart of the service', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const receiver = await Receiver.start(t, svc);
+  const automation = await createAutomation(svc, key, onPaymentIntent([{ id: 'pause', action: 'wait', params: { seconds: 3_600 } }, { id: 'call', action: 'http_request', params: { url: receiver.url } }]));
+  await paymentIntentEvent(key);
+  const [run] = await runsOf(svc, key, automation.id);
+  t.equal(run!.status, 'waiting');
+  const detail = await runOf(svc, key, automation.id, run!.id);
+  t.match(detail.logs, [{ step: 'pause', status: 'waiting', output: { resumeAt: new Date(svc.clock.now().getTime() + 3_600_000).toISOString() } }]);
+  svc.clock.advance(3_600_000 - 1);
+  await svc.system.scheduler.runUntilIdle();
+  t.equal(receiver.count, 0, 'nothing before the hour');
+
+  // Another process on the same database, an hour later: it knows nothing but what is stored.
+  const restarted = await openSystem(svc.system.config, { clock: new ManualClock(svc.clock.now().getTime() + 1), log: createLogger('silent') });
+  t.teardown(() => restarted.close());
+  await restarted.scheduler.runUntilIdle();
+  t.equal(receiver.count, 1, 'the step after the wait ran in the restarted process');
+  const after = await runOf(svc, key, automation.id, run!.id);
+  t.equal(after.status, 'succeeded');
+  t.same(after.logs.map((l) => [l.step, l.status]), [['pause', 'succeeded'], ['call', 'succeeded']]);
+});
+
+t.test('a cron schedule starts a run at each tick until the automation is disabled', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const sms = await publishedTemplate(svc, key, 'sms');
+  const to = '+221770000001';
+  const automation = await createAutomation(svc, key, {
+    trigger: { type: 'schedule', cron: '*/5 * * * *' },
+    steps: [{ id: 'remind', action: 'send_sms', params: { templateId: sms, to, data: { amount: 1, currency: '{{ run.scheduledFor | slice: 0, 10 }}' } } }],
+  });
+  await svc.system.drain();
+  const nextTick = Math.ceil((svc.clock.now().getTime() + 1) / (5 * MINUTE)) * 5 * MINUTE;
+  svc.clock.advance(nextTick - svc.clock.now().getTime() - 1);
+  await svc.system.scheduler.runUntilIdle();
+  t.equal((await runsOf(svc, key, automation.id)).length, 0, 'nothing before the tick');
+  svc.clock.advance(1);
+  await svc.system.drain();
+  let runs = await runsOf(svc, key, automation.id);
+  t.equal(runs.length, 1);
+  t.match(runs[0], { status: 'succeeded', trigger: { kind: 'schedule', scheduledFor: new Date(nextTick).toISOString() } });
+  t.same(await smsTo(to), [`Sika: payment of 1 ${new Date(nextTick).toISOString().slice(0, 10)}`]);
+  svc.clock.advance(5 * MINUTE);
+  await svc.system.drain();
+  runs = await runsOf(svc, key, automation.id);
+  t.equal(runs.length, 2, 'the next tick');
+  await svc.request('POST', `${AUTOMATIONS}/${automation.id}/disable`, { key });
+  svc.clock.advance(15 * MINUTE);
+  await svc.system.drain();
+  t.equal((await runsOf(svc, key, automation.id)).length, 2, 'no tick runs a disabled automation');
+});
+
+t.test('invoices and customer tags; a step re-run after a crash makes no second invoice', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const automation = await createAutomation(
+    svc,
+    key,
+    onPaymentIntent([
+      { id: 'invoice', action: 'create_invoice', params: { customer: 'ada@example.com', amount: '{{ event.data.amount }}', currency: '{{ event.data.currency }}', description: 'Follow-up' } },
+      { id: 'tag', action: 'tag_customer', params: { customer: '{{ steps.invoice.customer }}', tag: 'vip' } },
+    ]),
+  );
+  await paymentIntentEvent(key, 7_500);
+  const [run] = await runsOf(svc, key, automation.id);
+  t.equal(run!.status, 'succeeded', run!.error ?? '');
+  const detail = await runOf(svc, key, automation.id, run!.id);
+  const invoiceId = detail.logs[0]!.output.invoice;
+  const invoice = await svc.request('GET', `/api/v1/merchant/invoices/${invoiceId}`, { key });
+  assertOk(t, invoice);
+  t.match(invoice.body, { id: invoiceId, status: 'open', currency: 'xof', metadata: { automation_id: automation.id, automation_run_id: run!.id } });
+  const customerId = detail.logs[0]!.output.customer;
+  const customer = await svc.request('GET', `/api/v1/merchant/customers/${customerId}`, { key });
+  t.match(customer.body, { email: 'ada@example.com', metadata: { tags: 'vip' } });
+
+  // The process died after the invoice was made and before the step was recorded: the job runs again.
+  const { knex } = svc.system;
+  await knex('automation_step_logs').where({ run_id: run!.id }).delete();
+  await knex('automation_runs').where({ id: run!.id }).update({ status: 'running', current_step: 0 });
+  await svc.system.automationRunner.runStep({ runId: run!.id, stepIndex: 0, attempt: 1 });
+  await svc.system.drain();
+  const again = await runOf(svc, key, automation.id, run!.id);
+  t.equal(again.logs[0]!.output.invoice, invoiceId, 'the same invoice: its id derives from run and step');
+  const invoices = await knex('read.invoices').whereRaw(`object->'metadata'->>'automation_run_id' = ?`, [run!.id]).count<{ count: string }[]>('* as count');
+  t.equal(Number(invoices[0]!.count), 1, 'one invoice');
+  t.match((await svc.request('GET', `/api/v1/merchant/customers/${customerId}`, { key })).body.metadata, { tags: 'vip' }, 'tagging is idempotent');
+});
+
+t.test('payouts: made once per run and step, refused on the merits when the balance is short', async (t) => {
+  const { key } = await fundedMerchant(svc, 1_000_000);
+  const automation = await createAutomation(svc, key, onPaymentIntent([{ id: 'payout', action: 'create_payout', params: { amount: 2_500, currency: 'xof', destination: mobileMoney() } }]));
+  await paymentIntentEvent(key);
+  const [run] = await runsOf(svc, key, automation.id);
+  t.equal(run!.status, 'succeeded', run!.error ?? '');
+  const detail = await runOf(svc, key, automation.id, run!.id);
+  t.match(detail.logs[0]!.output, { payout: /^po_/, amount: 2_500, currency: 'xof' });
+  const { knex } = svc.system;
+  await knex('automation_step_logs').where({ run_id: run!.id }).delete();
+  await knex('automation_runs').where({ id: run!.id }).update({ status: 'running', current_step: 0 });
+  await svc.system.automationRunner.runStep({ runId: run!.id, stepIndex: 0, attempt: 1 });
+  t.equal((await runOf(svc, key, automation.id, run!.id)).logs[0]!.output.payout, detail.logs[0]!.output.payout, 'the same payout after a crash');
+
+  const poor = await svc.sandboxMerchant();
+  const short = await createAutomation(svc, poor.key, onPaymentIntent([{ id: 'payout', action: 'create_payout', params: { amount: 2_500, currency: 'xof', destination: mobileMoney() }, retry: { maxAttempts: 1 } }]));
+  await paymentIntentEvent(poor.key);
+  const [failed] = await runsOf(svc, poor.key, short.id);
+  t.match(failed, { status: 'failed', error: /IKW-BAL-001/ });
+});
+
+t.test('the URL policy applies when the step runs: a templated URL reaching a private address is refused', async (t) => {
+  const live = await svc.merchant();
+  const automation = await createAutomation(svc, live.api_keys.live, onPaymentIntent([{ id: 'call', action: 'http_request', params: { url: 'https://{{ event.data.host }}/hook' }, retry: { maxAttempts: 1 } }]));
+  for (const host of ['127.0.0.1', 'localhost', '169.254.169.254', '[::ffff:127.0.0.1]']) {
+    const res = await svc.request('POST', `${AUTOMATIONS}/${automation.id}/test`, { key: live.api_keys.live, body: { event: { data: { host } } } });
+    assertOk(t, res, 202);
+    await svc.system.drain();
+    const run = await runOf(svc, live.api_keys.live, automation.id, res.body.id);
+    t.equal(run.status, 'failed', host);
+    t.match(run.logs[0]!.error, /^refused: /, `${host}: refused before any connection`);
+  }
+});
+
+t.test('a test run: messages are sent, payouts and waits only rendered; it never counts as a failure', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const sms = await publishedTemplate(svc, key, 'sms');
+  const to = '+221770000002';
+  const automation = await createAutomation(
+    svc,
+    key,
+    onPaymentIntent([
+      { id: 'sms', action: 'send_sms', params: { templateId: sms, to } },
+      { id: 'pause', action: 'wait', params: { seconds: 86_400 } },
+      { id: 'payout', action: 'create_payout', params: { amount: '{{ event.data.amount }}', currency: 'xof', destination: mobileMoney() } },
+    ]),
+  );
+  const res = await svc.request('POST', `${AUTOMATIONS}/${automation.id}/test`, { key, body: { event: { data: { amount: 4_200, currency: 'xof' } } } });
+  assertOk(t, res, 202);
+  t.match(res.body, { object: 'automation_run', test: true, status: 'running', trigger: { kind: 'test', eventType: 'payment_intent.created' } });
+  await svc.system.drain();
+  const run = await runOf(svc, key, automation.id, res.body.id);
+  t.equal(run.status, 'succeeded');
+  t.same(run.logs.map((l) => [l.step, l.status]), [['sms', 'succeeded'], ['pause', 'skipped'], ['payout', 'skipped']]);
+  t.match(run.logs[2]!.output, { test: true, wouldRun: { amount: '4200', currency: 'xof' } });
+  t.same(await smsTo(to), ['Sika: payment of 4200 xof']);
+  t.equal(await svc.system.knex('read.payouts').where({ merchant_id: (await svc.system.knex('read.automations').where({ id: automation.id }).first()).merchant_id }).count('* as c').then((r) => Number(r[0]!.c)), 0, 'no payout');
+  assertError(t, await svc.request('POST', `${AUTOMATIONS}/${automation.id}/test`, { key, body: { event: { type: 'no.such' } } }), 'IKW-VAL-001', 'event.type');
+});
+
+t.test('cancel a waiting run: what follows the wait never runs', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const receiver = await Receiver.start(t, svc);
+  const automation = await createAutomation(svc, key, onPaymentIntent([{ id: 'pause', action: 'wait', params: { seconds: 600 } }, { id: 'call', action: 'http_request', params: { url: receiver.url } }]));
+  await paymentIntentEvent(key);
+  const [run] = await runsOf(svc, key, automation.id);
+  const headers = { 'idempotency-key': `cancel-${run!.id}` };
+  const canceled = await svc.request('POST', `${AUTOMATIONS}/${automation.id}/runs/${run!.id}/cancel`, { key, headers });
+  assertOk(t, canceled);
+  t.match(canceled.body, { status: 'canceled', error: 'canceled by the merchant' });
+  const replay = await svc.request('POST', `${AUTOMATIONS}/${automation.id}/runs/${run!.id}/cancel`, { key, headers });
+  t.equal(replay.text, canceled.text, 'an Idempotency-Key replay');
+  assertError(t, await svc.request('POST', `${AUTOMATIONS}/${automation.id}/runs/${run!.id}/cancel`, { key }), 'IKW-RES-002', 'runId');
+  svc.clock.advance(600_000);
+  await svc.system.drain();
+  t.equal(receiver.count, 0);
+  assertError(t, await svc.request('GET', `${AUTOMATIONS}/${automation.id}/runs/arun_nope`, { key }), 'IKW-RES-001');
+});
+
+t.test('runs per minute are limited per merchant: triggers beyond the limit are recorded as skipped runs', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const sms = await publishedTemplate(svc, key, 'sms');
+  const automation = await createAutomation(svc, key, onPaymentIntent([{ id: 'sms', action: 'send_sms', params: { templateId: sms, to: '+221770000003' } }]));
+  for (let i = 0; i < 61; i++) await createIntentEvent(svc, key, 100 + i);
+  await svc.system.drain();
+  const runs = await runsOf(svc, key, automation.id);
+  const page2 = await svc.request('GET', `${AUTOMATIONS}/${automation.id}/runs?limit=100&status=skipped`, { key });
+  t.equal(runs.length, 61);
+  t.equal(page2.body.data.length, 1, 'the 61st run within a minute is skipped');
+  t.match(page2.body.data[0].error, /rate limit/);
+  svc.clock.advance(MINUTE);
+  await paymentIntentEvent(key);
+  const latest = (await runsOf(svc, key, automation.id))[0]!;
+  t.equal(latest.status, 'succeeded', 'a minute later runs start again');
+});
+
+t.test('a redelivered event starts no second run, and an event older than the automation starts none', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const sms = await publishedTemplate(svc, key, 'sms');
+  const before = await createIntentEvent(svc, key, 900);
+  await svc.system.drain();
+  svc.clock.advance(1_000);
+  const automation = await createAutomation(svc, key, onPaymentIntent([{ id: 'sms', action: 'send_sms', params: { templateId: sms, to: '+221770000004' } }]));
+  const after = await createIntentEvent(svc, key, 901);
+  await svc.system.drain();
+  t.equal((await runsOf(svc, key, automation.id)).length, 1);
+  // The consumer handles both events again, as after a crash before its checkpoint moved.
+  const consumer = svc.system.automationRunner.consumer();
+  const events = [...(await svc.system.store.readStream(`payment_intent-${before.id}`)), ...(await svc.system.store.readStream(`payment_intent-${after.id}`))].filter((e) => e.type === 'payment_intent.created');
+  t.equal(events.length, 2);
+  await svc.system.knex.transaction((trx) => consumer.handle(trx, events));
+  await svc.system.drain();
+  t.equal((await runsOf(svc, key, automation.id)).length, 1, 'one run: the event after the automation, once');
+  t.same(await smsTo('+221770000004'), ['Sika: payment of 901 xof']);
+});
+
+t.test('a cancel while a step is under way wins: the run stays canceled and the next step never runs', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const next = await Receiver.start(t, svc);
+  let automationId = '';
+  let canceled: number | null = null;
+  // A receiver that cancels the run while its request is being answered.
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', async () => {
+      const [run] = await runsOf(svc, key, automationId);
+      canceled = (await svc.request('POST', `${AUTOMATIONS}/${automationId}/runs/${run!.id}/cancel`, { key })).status;
+      res.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/cancel`;
+  const automation = await createAutomation(svc, key, onPaymentIntent([{ id: 'first', action: 'http_request', params: { url } }, { id: 'second', action: 'http_request', params: { url: next.url } }]));
+  automationId = automation.id;
+  await paymentIntentEvent(key);
+  t.equal(canceled, 200, 'canceled during the first step');
+  const [run] = await runsOf(svc, key, automation.id);
+  t.equal(run!.status, 'canceled');
+  t.equal(next.count, 0, 'the second step never ran');
+  const detail = await runOf(svc, key, automation.id, run!.id);
+  t.same(detail.logs.map((l) => [l.step, l.status]), [['first', 'succeeded']], 'what the first step did is logged');
+});

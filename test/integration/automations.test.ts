@@ -1,0 +1,178 @@
+/**
+ * /api/v1/automations through HTTP, the definitions side: the three catalogs, create (the signing
+ * secret shown once), list, retrieve, update (versions), enable, disable, delete, validate, and
+ * every refusal with its code and param; separation of merchants and environments; Idempotency-Key
+ * replays. Runs and what steps do are in automation-runs.test.ts.
+ */
+import t from 'tap';
+import { PUBLIC_EVENT_TYPES } from '../../packages/domain/webhook-endpoint/event-types.js';
+import { assertError, assertOk } from '../support/assertions.js';
+import { AUTOMATIONS, createAutomation, onPaymentIntent, publishedTemplate } from '../support/automations.js';
+import { startService } from '../support/system.js';
+
+const svc = await startService(t);
+const smsStep = (templateId: string) => ({ id: 'notify', action: 'send_sms', params: { templateId, to: '+221771234567' } });
+
+t.test('catalogs: every event type and schedules; the seven actions; the runtime limits', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const triggers = await svc.request('GET', `${AUTOMATIONS}/catalog/triggers`, { key });
+  assertOk(t, triggers);
+  const eventTypes = triggers.body.data.filter((x: { type: string }) => x.type === 'event').map((x: { eventType: string }) => x.eventType);
+  t.same(eventTypes, PUBLIC_EVENT_TYPES.map((e) => e.type), 'every public event type');
+  t.ok(triggers.body.data.some((x: { type: string }) => x.type === 'schedule'), 'and schedules');
+  const actions = await svc.request('GET', `${AUTOMATIONS}/catalog/actions`, { key });
+  assertOk(t, actions);
+  t.same(actions.body.data.map((a: { action: string }) => a.action), ['send_email', 'send_sms', 'http_request', 'create_invoice', 'create_payout', 'tag_customer', 'wait']);
+  t.ok(actions.body.data.every((a: { params: { type: string } }) => a.params.type === 'object'), 'each with the JSON Schema of its params');
+  const caps = await svc.request('GET', `${AUTOMATIONS}/catalog/runtime-capabilities`, { key });
+  assertOk(t, caps);
+  t.match(caps.body, { object: 'automation_runtime_capabilities', limits: { maxSteps: 20, runsPerMinute: 60, failuresBeforeDisable: 5 }, email: { delivery: 'outbox' }, http: { httpAllowed: true, redirectsFollowed: false } });
+  const live = await svc.request('GET', `${AUTOMATIONS}/catalog/runtime-capabilities`, { key: (await svc.merchant()).api_keys.live });
+  t.match(live.body.http, { httpAllowed: false, privateAddressesAllowed: false }, 'live: https only, never private addresses');
+});
+
+t.test('create, retrieve, list, update (versions), enable, disable, delete', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const sms = await publishedTemplate(svc, key, 'sms');
+  const res = await svc.request('POST', AUTOMATIONS, { key, body: { name: 'Tell the customer', description: 'SMS on every payment', ...onPaymentIntent([smsStep(sms)]) } });
+  assertOk(t, res);
+  t.match(res.body, { id: /^auto_/, object: 'automation', name: 'Tell the customer', status: 'enabled', disabledReason: null, version: 1, trigger: { type: 'event', eventType: 'payment_intent.created' }, livemode: false, secret: /^whsec_/ });
+  t.equal(res.body.secretLast4, res.body.secret.slice(-4));
+  const id = res.body.id;
+  const got = await svc.request('GET', `${AUTOMATIONS}/${id}`, { key });
+  assertOk(t, got);
+  t.notOk('secret' in got.body, 'the secret is shown once');
+  const second = await createAutomation(svc, key, { ...onPaymentIntent([smsStep(sms)]), enabled: false });
+  t.equal(second.status, 'disabled', 'enabled: false creates it disabled');
+  const list = await svc.request('GET', AUTOMATIONS, { key });
+  t.same(list.body.data.map((a: { id: string }) => a.id), [second.id, id], 'newest first');
+  const enabledOnly = await svc.request('GET', `${AUTOMATIONS}?status=enabled`, { key });
+  t.same(enabledOnly.body.data.map((a: { id: string }) => a.id), [id]);
+
+  const patched = await svc.request('PATCH', `${AUTOMATIONS}/${id}`, { key, body: { name: 'Renamed', steps: [smsStep(sms), { id: 'later', action: 'wait', params: { seconds: 60 } }] } });
+  assertOk(t, patched);
+  t.match(patched.body, { name: 'Renamed', version: 2, description: 'SMS on every payment' });
+  t.equal(patched.body.steps.length, 2);
+  const versions = await svc.request('GET', `${AUTOMATIONS}/${id}/versions`, { key });
+  assertOk(t, versions);
+  t.same(versions.body.data.map((v: { version: number; current: boolean; name: string }) => [v.version, v.current, v.name]), [[2, true, 'Renamed'], [1, false, 'Tell the customer']]);
+  const onlyDisable = await svc.request('PATCH', `${AUTOMATIONS}/${id}`, { key, body: { enabled: false } });
+  t.match(onlyDisable.body, { status: 'disabled', version: 2 }, 'enabled alone adds no version');
+
+  const enabled = await svc.request('POST', `${AUTOMATIONS}/${id}/enable`, { key });
+  t.match(enabled.body, { status: 'enabled', disabledReason: null });
+  const disabled = await svc.request('POST', `${AUTOMATIONS}/${id}/disable`, { key });
+  t.match(disabled.body, { status: 'disabled', disabledReason: 'merchant' });
+  const again = await svc.request('POST', `${AUTOMATIONS}/${id}/disable`, { key });
+  assertOk(t, again, 200);
+  const del = await svc.request('DELETE', `${AUTOMATIONS}/${id}`, { key });
+  t.same(del.body, { id, object: 'automation', deleted: true });
+  assertError(t, await svc.request('GET', `${AUTOMATIONS}/${id}`, { key }), 'IKW-RES-001', 'id');
+  assertError(t, await svc.request('POST', `${AUTOMATIONS}/${id}/enable`, { key }), 'IKW-RES-001', 'id');
+});
+
+t.test('refusals: the schema (with the field at fault), step ids, cron, time zone, templates, URLs', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const sms = await publishedTemplate(svc, key, 'sms');
+  const email = await publishedTemplate(svc, key, 'email');
+  const post = (body: Record<string, unknown>) => svc.request('POST', AUTOMATIONS, { key, body: { name: 'x', ...body } });
+  assertError(t, await post({ trigger: { type: 'event', eventType: 'no.such_event' }, steps: [smsStep(sms)] }), 'IKW-VAL-001', 'trigger.eventType');
+  assertError(t, await post({ trigger: { type: 'event' }, steps: [smsStep(sms)] }), 'IKW-VAL-001', 'trigger.eventType');
+  assertError(t, await post(onPaymentIntent([])), 'IKW-VAL-001', 'steps');
+  assertError(t, await post(onPaymentIntent([{ id: 'a', action: 'launch_rocket', params: {} }])), 'IKW-VAL-001', 'steps.0.action');
+  assertError(t, await post(onPaymentIntent([{ id: 'a', action: 'wait', params: { seconds: 0 } }])), 'IKW-VAL-001', 'steps.0.params.seconds');
+  assertError(t, await post(onPaymentIntent([{ id: 'a', action: 'wait', params: { seconds: 8 * 86_400 } }])), 'IKW-VAL-001', 'steps.0.params.seconds');
+  assertError(t, await post(onPaymentIntent([{ id: 'a', action: 'http_request', params: {} }])), 'IKW-VAL-001', 'steps.0.params.url');
+  assertError(t, await post(onPaymentIntent([{ id: 'a', action: 'send_sms', params: { templateId: sms, to: '+1', extra: 1 } }])), 'IKW-VAL-002', 'steps.0.params.extra');
+  assertError(t, await post(onPaymentIntent(Array.from({ length: 21 }, (_, i) => ({ id: `s${i}`, action: 'wait', params: { seconds: 1 } })))), 'IKW-VAL-001', 'steps');
+  assertError(t, await post(onPaymentIntent([smsStep(sms), smsStep(sms)])), 'IKW-ATM-001', 'steps.1.id');
+  assertError(t, await post({ trigger: { type: 'schedule', cron: '61 * * * *' }, steps: [smsStep(sms)] }), 'IKW-ATM-002', 'trigger.cron');
+  assertError(t, await post({ trigger: { type: 'schedule', cron: '* * * *  *  * *' }, steps: [smsStep(sms)] }), 'IKW-ATM-002', 'trigger.cron');
+  assertError(t, await post({ trigger: { type: 'schedule', cron: '0 9 * * *', timezone: 'Mars/Olympus' }, steps: [smsStep(sms)] }), 'IKW-ATM-002', 'trigger.timezone');
+  assertError(t, await post(onPaymentIntent([{ id: 'a', action: 'send_email', params: { templateId: 'tpl_nope', to: 'a@example.com' } }])), 'IKW-ATM-003', 'steps.0.params.templateId');
+  assertError(t, await post(onPaymentIntent([{ id: 'a', action: 'send_email', params: { templateId: sms, to: 'a@example.com' } }])), 'IKW-ATM-003', 'steps.0.params.templateId');
+  assertError(t, await post(onPaymentIntent([{ id: 'a', action: 'send_sms', params: { templateId: email, to: '+221771234567' } }])), 'IKW-ATM-003', 'steps.0.params.templateId');
+  const otherTemplate = await publishedTemplate(svc, (await svc.sandboxMerchant()).key, 'sms');
+  assertError(t, await post(onPaymentIntent([smsStep(otherTemplate)])), 'IKW-ATM-003', 'steps.0.params.templateId');
+  assertError(t, await post(onPaymentIntent([{ id: 'a', action: 'http_request', params: { url: 'ftp://example.com/x' } }])), 'IKW-WHK-001', 'steps.0.params.url');
+  const live = await svc.merchant();
+  const liveSms = await publishedTemplate(svc, live.api_keys.live, 'sms');
+  const livePost = (steps: unknown[]) => svc.request('POST', AUTOMATIONS, { key: live.api_keys.live, body: { name: 'x', ...onPaymentIntent(steps) } });
+  assertError(t, await livePost([{ id: 'a', action: 'http_request', params: { url: 'http://example.com/x' } }]), 'IKW-WHK-001', 'steps.0.params.url');
+  assertError(t, await livePost([{ id: 'a', action: 'http_request', params: { url: 'https://10.0.0.1/x' } }]), 'IKW-WHK-001', 'steps.0.params.url');
+  assertError(t, await livePost([{ id: 'a', action: 'http_request', params: { url: 'https://0x7f.1/x' } }]), 'IKW-WHK-001', 'steps.0.params.url');
+  assertOk(t, await livePost([smsStep(liveSms), { id: 'call', action: 'http_request', params: { url: 'https://hooks.example.com/{{ event.type }}' } }]));
+  const list = await svc.request('GET', AUTOMATIONS, { key });
+  t.equal(list.body.data.length, 0, 'nothing refused was created');
+});
+
+t.test('validate checks a definition without saving it, and tells a schedule’s next runs', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const sms = await publishedTemplate(svc, key, 'sms');
+  const res = await svc.request('POST', `${AUTOMATIONS}/validate`, { key, body: { name: 'Monday report', trigger: { type: 'schedule', cron: '0 9 * * 1', timezone: 'Africa/Dakar' }, steps: [smsStep(sms)] } });
+  assertOk(t, res);
+  t.equal(res.body.valid, true);
+  t.same(res.body.nextRuns, ['2026-01-05T09:00:00.000Z', '2026-01-12T09:00:00.000Z', '2026-01-19T09:00:00.000Z'], 'Mondays at 9:00 in Dakar (UTC+0)');
+  assertError(t, await svc.request('POST', `${AUTOMATIONS}/validate`, { key, body: { name: 'x', trigger: { type: 'schedule', cron: '0 25 * * *' }, steps: [smsStep(sms)] } }), 'IKW-ATM-002', 'trigger.cron');
+  const list = await svc.request('GET', AUTOMATIONS, { key });
+  t.equal(list.body.data.length, 0, 'nothing saved');
+});
+
+t.test("another merchant's or environment's automation is a 404 on every route", async (t) => {
+  const { merchant, key } = await svc.sandboxMerchant();
+  const other = await svc.sandboxMerchant('Other');
+  const sms = await publishedTemplate(svc, key, 'sms');
+  const a = await createAutomation(svc, key, onPaymentIntent([smsStep(sms)]));
+  const test = await svc.request('POST', `${AUTOMATIONS}/${a.id}/test`, { key, body: {} });
+  const runId = test.body.id;
+  const routes: [string, string, unknown?][] = [
+    ['GET', `${AUTOMATIONS}/${a.id}`],
+    ['PATCH', `${AUTOMATIONS}/${a.id}`, { name: 'x' }],
+    ['DELETE', `${AUTOMATIONS}/${a.id}`],
+    ['POST', `${AUTOMATIONS}/${a.id}/enable`],
+    ['POST', `${AUTOMATIONS}/${a.id}/disable`],
+    ['POST', `${AUTOMATIONS}/${a.id}/test`, {}],
+    ['GET', `${AUTOMATIONS}/${a.id}/versions`],
+    ['GET', `${AUTOMATIONS}/${a.id}/runs`],
+    ['GET', `${AUTOMATIONS}/${a.id}/runs/${runId}`],
+    ['POST', `${AUTOMATIONS}/${a.id}/runs/${runId}/cancel`],
+  ];
+  for (const [method, path, body] of routes) {
+    assertError(t, await svc.request(method, path, { key: other.key, ...(body ? { body } : {}) }), 'IKW-RES-001');
+    assertError(t, await svc.request(method, path, { key: merchant.api_keys.live, ...(body ? { body } : {}) }), 'IKW-RES-001');
+  }
+  await svc.system.drain();
+  const logs = await svc.request('GET', `${AUTOMATIONS}/logs`, { key: other.key });
+  t.same(logs.body.data, [], "the other merchant's logs are empty");
+  const mine = await svc.request('GET', `${AUTOMATIONS}/logs`, { key });
+  t.equal(mine.body.data.length, 1, 'the owner sees the test run’s step');
+  t.same(await svc.request('GET', AUTOMATIONS, { key: other.key }).then((r) => r.body.data), []);
+});
+
+t.test('Idempotency-Key: a replayed create is one automation and the same answer', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const sms = await publishedTemplate(svc, key, 'sms');
+  const headers = { 'idempotency-key': 'automation-1' };
+  const body = { name: 'Once', ...onPaymentIntent([smsStep(sms)]) };
+  const first = await svc.request('POST', AUTOMATIONS, { key, body, headers });
+  const replay = await svc.request('POST', AUTOMATIONS, { key, body, headers });
+  assertOk(t, replay);
+  t.equal(replay.text, first.text, 'byte for byte, the secret included');
+  t.equal(replay.headers.get('idempotent-replayed'), 'true');
+  assertError(t, await svc.request('POST', AUTOMATIONS, { key, body: { ...body, name: 'Other' }, headers }), 'IKW-IDM-002');
+  const list = await svc.request('GET', AUTOMATIONS, { key });
+  t.equal(list.body.data.length, 1);
+  const h2 = { 'idempotency-key': 'disable-1' };
+  const d1 = await svc.request('POST', `${AUTOMATIONS}/${first.body.id}/disable`, { key, headers: h2 });
+  const d2 = await svc.request('POST', `${AUTOMATIONS}/${first.body.id}/disable`, { key, headers: h2 });
+  t.equal(d2.text, d1.text);
+  t.equal(d2.headers.get('idempotent-replayed'), 'true');
+});
+
+t.test('scopes: a read-only key reads the catalogs and cannot create', async (t) => {
+  const { merchant, key } = await svc.sandboxMerchant();
+  const sms = await publishedTemplate(svc, key, 'sms');
+  const reader = await svc.apiKey(merchant.id, ['automations.read']);
+  assertOk(t, await svc.request('GET', `${AUTOMATIONS}/catalog/actions`, { key: reader.secret }));
+  assertError(t, await svc.request('POST', AUTOMATIONS, { key: reader.secret, body: { name: 'x', ...onPaymentIntent([smsStep(sms)]) } }), 'IKW-AUT-004');
+});

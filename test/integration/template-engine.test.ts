@@ -1,0 +1,259 @@
+/**
+ * /api/template-engine through HTTP: templates for e-mail, SMS and documents, their versions and
+ * publication, preview and render (the variable schema checked, HTML escaped, PDFs produced and
+ * read back), the built-in defaults, separation of merchants, and Idempotency-Key replays.
+ */
+import { PDFParse } from 'pdf-parse';
+import t from 'tap';
+import { assertError, assertOk } from '../support/assertions.js';
+import { startService, type TestService } from '../support/system.js';
+import { startSmtp } from '../support/webhooks.js';
+import { openInvoice } from '../support/billing.js';
+
+const smtp = await startSmtp(t);
+const svc = await startService(t, { env: { SMTP_URL: smtp.url } });
+const BASE = '/api/template-engine/templates';
+
+const emailTemplate = {
+  kind: 'email',
+  name: 'Payment failed',
+  variables: { type: 'object', required: ['name', 'amount'], properties: { name: { type: 'string' }, amount: { type: 'integer' } } },
+  locales: {
+    en: { subject: 'Payment of {{ amount }} failed', text: 'Hello {{ name }}, your payment of {{ amount }} failed.', html: '<p>Hello {{ name }}</p>' },
+    fr: { subject: 'Paiement de {{ amount }} refusé', text: 'Bonjour {{ name }}, votre paiement de {{ amount }} a échoué.' },
+  },
+  defaultLocale: 'en',
+  sampleData: { name: 'Awa', amount: 5000 },
+};
+
+async function create(s: TestService, key: string, body: unknown = emailTemplate) {
+  const res = await s.request('POST', BASE, { key, body });
+  if (res.status !== 200) throw new Error(`template create failed: ${res.status} ${res.text}`);
+  return res.body as { id: string; latestVersion: number; publishedVersion: number | null };
+}
+
+async function pdfText(base64: string): Promise<string> {
+  const parser = new PDFParse({ data: new Uint8Array(Buffer.from(base64, 'base64')) });
+  try {
+    return (await parser.getText()).text;
+  } finally {
+    await parser.destroy();
+  }
+}
+
+t.test('create, retrieve, list: version 1, a draft until published', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const res = await svc.request('POST', BASE, { key, body: emailTemplate });
+  assertOk(t, res);
+  t.match(res.body, { id: /^tpl_/, object: 'template', kind: 'email', name: 'Payment failed', purpose: null, latestVersion: 1, publishedVersion: null, defaultLocale: 'en', livemode: false });
+  t.same(Object.keys(res.body.locales), ['en', 'fr']);
+  const got = await svc.request('GET', `${BASE}/${res.body.id}`, { key });
+  assertOk(t, got);
+  t.same(got.body, res.body, 'retrieve answers what create did');
+  const sms = await create(svc, key, { kind: 'sms', name: 'Reminder', variables: { type: 'object', properties: {} }, locales: { en: { text: 'Pay today' } }, publish: true });
+  t.equal(sms.publishedVersion, 1, 'publish: true publishes version 1');
+  const list = await svc.request('GET', `${BASE}?limit=10`, { key });
+  assertOk(t, list);
+  t.same(list.body.data.map((x: { id: string }) => x.id), [sms.id, res.body.id], 'newest first');
+  const onlySms = await svc.request('GET', `${BASE}?kind=sms`, { key });
+  t.same(onlySms.body.data.map((x: { id: string }) => x.id), [sms.id], 'filtered by kind');
+});
+
+t.test('refusals at create: kind fields, Liquid syntax, variable schema, undeclared variables, locales', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const post = (body: unknown) => svc.request('POST', BASE, { key, body });
+  assertError(t, await post({ ...emailTemplate, locales: { en: { text: 'no subject' } } }), 'IKW-VAL-001', 'locales.en.subject');
+  assertError(t, await post({ ...emailTemplate, kind: 'sms', locales: { en: { text: 'x', subject: 'y' } } }), 'IKW-VAL-002', 'locales.en.subject');
+  assertError(t, await post({ ...emailTemplate, locales: { en: { subject: 'x', text: 'Hello {{ name' } } }), 'IKW-TPL-001', 'locales.en.text');
+  assertError(t, await post({ ...emailTemplate, locales: { en: { subject: 'x', text: '{% include "/etc/passwd" %}' } } }), 'IKW-TPL-001', 'locales.en.text');
+  assertError(t, await post({ ...emailTemplate, locales: { en: { subject: 'x', text: '{{ name | no_such_filter }}' } } }), 'IKW-TPL-001', 'locales.en.text');
+  assertError(t, await post({ ...emailTemplate, variables: { type: 'array' } }), 'IKW-TPL-002', 'variables');
+  assertError(t, await post({ ...emailTemplate, variables: { type: 'object', properties: { name: { type: 'nonsense' } } } }), 'IKW-TPL-002', 'variables');
+  assertError(t, await post({ ...emailTemplate, locales: { en: { subject: '{{ secret }}', text: 'x' } } }), 'IKW-TPL-002', 'locales.en.subject');
+  assertError(t, await post({ ...emailTemplate, defaultLocale: 'de' }), 'IKW-TPL-004', 'defaultLocale');
+  assertError(t, await post({ ...emailTemplate, locales: { English: { subject: 'x', text: 'y' } } }), 'IKW-VAL-001');
+  assertError(t, await post({ ...emailTemplate, purpose: 'no_such_message' }), 'IKW-VAL-001', 'purpose');
+  assertError(t, await post({ ...emailTemplate, purpose: 'receipt' }), 'IKW-VAL-001', 'kind');
+  assertError(t, await post({ ...emailTemplate, extra: 1 }), 'IKW-VAL-002', 'extra');
+  const list = await svc.request('GET', BASE, { key });
+  t.equal(list.body.data.length, 0, 'nothing was created');
+});
+
+t.test('update adds versions; publish chooses the one renders use; versions lists them', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const tpl = await create(svc, key);
+  const renamed = await svc.request('PATCH', `${BASE}/${tpl.id}`, { key, body: { name: 'Renamed' } });
+  assertOk(t, renamed);
+  t.match(renamed.body, { name: 'Renamed', latestVersion: 1 }, 'a rename adds no version');
+  const v2 = await svc.request('PATCH', `${BASE}/${tpl.id}`, { key, body: { locales: { en: { subject: 'v2 {{ amount }}', text: 'v2 for {{ name }}' } } } });
+  assertOk(t, v2);
+  t.match(v2.body, { latestVersion: 2, publishedVersion: null, defaultLocale: 'en' });
+  t.same(Object.keys(v2.body.locales), ['en']);
+  assertError(t, await svc.request('PATCH', `${BASE}/${tpl.id}`, { key, body: { locales: { en: { subject: '{{', text: 'x' } } } }), 'IKW-TPL-001', 'locales.en.subject');
+
+  assertError(t, await svc.request('POST', `${BASE}/${tpl.id}/render`, { key, body: { data: { name: 'A', amount: 1 } } }), 'IKW-TPL-005', 'id');
+  const published = await svc.request('POST', `${BASE}/${tpl.id}/versions/1/publish`, { key });
+  assertOk(t, published);
+  t.equal(published.body.publishedVersion, 1);
+  const r1 = await svc.request('POST', `${BASE}/${tpl.id}/render`, { key, body: { data: { name: 'Awa', amount: 5000 } } });
+  assertOk(t, r1);
+  t.match(r1.body, { object: 'rendered_template', version: 1, locale: 'en', subject: 'Payment of 5000 failed', text: 'Hello Awa, your payment of 5000 failed.' });
+  const fr = await svc.request('POST', `${BASE}/${tpl.id}/render`, { key, body: { locale: 'fr', data: { name: 'Awa', amount: 5000 } } });
+  t.match(fr.body, { locale: 'fr', subject: 'Paiement de 5000 refusé' });
+
+  await svc.request('POST', `${BASE}/${tpl.id}/versions/2/publish`, { key });
+  const r2 = await svc.request('POST', `${BASE}/${tpl.id}/render`, { key, body: { data: { name: 'Awa', amount: 5000 } } });
+  t.match(r2.body, { version: 2, subject: 'v2 5000', text: 'v2 for Awa' });
+  assertError(t, await svc.request('POST', `${BASE}/${tpl.id}/render`, { key, body: { locale: 'fr', data: { name: 'Awa', amount: 5000 } } }), 'IKW-TPL-004', 'locale');
+  assertError(t, await svc.request('POST', `${BASE}/${tpl.id}/versions/9/publish`, { key }), 'IKW-RES-001', 'version');
+
+  const versions = await svc.request('GET', `${BASE}/${tpl.id}/versions`, { key });
+  assertOk(t, versions);
+  t.same(versions.body.data.map((v: { version: number; published: boolean }) => [v.version, v.published]), [[2, true], [1, false]]);
+});
+
+t.test('render checks data against the variable schema: missing or wrong type is a clear 422', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const tpl = await create(svc, key, { ...emailTemplate, publish: true });
+  const render = (data: unknown) => svc.request('POST', `${BASE}/${tpl.id}/render`, { key, body: { data } });
+  const missing = await render({ name: 'Awa' });
+  assertError(t, missing, 'IKW-TPL-003', 'data.amount');
+  t.match(missing.body.message, /Missing variable: data\.amount/);
+  const wrong = await render({ name: 'Awa', amount: 'lots' });
+  assertError(t, wrong, 'IKW-TPL-003', 'data.amount');
+  t.match(wrong.body.message, /must be integer/);
+  assertError(t, await render('text'), 'IKW-VAL-001', 'data');
+});
+
+t.test('HTML parts escape every value; text parts keep it as written', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const tpl = await create(svc, key);
+  const res = await svc.request('POST', `${BASE}/${tpl.id}/preview`, { key, body: { data: { name: '<script>alert("x")</script>', amount: 1 } } });
+  assertOk(t, res);
+  t.equal(res.body.html, '<p>Hello &lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;</p>');
+  t.equal(res.body.text, 'Hello <script>alert("x")</script>, your payment of 1 failed.');
+  const sample = await svc.request('POST', `${BASE}/${tpl.id}/preview`, { key, body: {} });
+  t.match(sample.body, { version: 1, text: 'Hello Awa, your payment of 5000 failed.' }, 'the sample data by default');
+});
+
+t.test('documents render to a PDF that holds the text', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const tpl = await create(svc, key, {
+    kind: 'receipt',
+    name: 'Receipt',
+    variables: { type: 'object', required: ['customer', 'total'], properties: { customer: { type: 'string' }, total: { type: 'string' } } },
+    locales: { en: { title: 'Receipt for {{ customer }}', text: 'Total paid: {{ total }} XOF\nThank you' } },
+    publish: true,
+  });
+  const res = await svc.request('POST', `${BASE}/${tpl.id}/render`, { key, body: { data: { customer: 'Moussa Diop', total: '12 500' } } });
+  assertOk(t, res);
+  t.match(res.body, { kind: 'receipt', title: 'Receipt for Moussa Diop' });
+  t.equal(Buffer.from(res.body.pdf, 'base64').subarray(0, 5).toString(), '%PDF-');
+  const text = await pdfText(res.body.pdf);
+  t.match(text, /Receipt for Moussa Diop/);
+  t.match(text, /Total paid: 12 500 XOF/);
+  t.match(text, /Thank you/);
+});
+
+t.test('the built-in defaults: every purpose, each rendering its sample data', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const res = await svc.request('GET', '/api/template-engine/defaults', { key });
+  assertOk(t, res);
+  t.same(
+    res.body.data.filter((d: { overridable: boolean }) => d.overridable).map((d: { purpose: string }) => d.purpose).sort(),
+    ['automation_disabled', 'customer_portal_code', 'invoice', 'receipt', 'webhook_endpoint_failing'],
+    'what a merchant may restyle',
+  );
+  t.ok(res.body.data.some((d: { purpose: string; overridable: boolean }) => d.purpose === 'signup_code' && !d.overridable), 'account messages are listed, not overridable');
+  const account = res.body.data.find((d: { purpose: string }) => d.purpose === 'magic_link');
+  assertError(t, await svc.request('POST', BASE, { key, body: { kind: 'email', name: 'x', purpose: 'magic_link', variables: account.variables, locales: account.locales } }), 'IKW-VAL-001', 'purpose');
+  const invoice = res.body.data.find((d: { purpose: string }) => d.purpose === 'invoice');
+  const overriding = await create(svc, key, { kind: 'invoice', name: 'Our invoice', purpose: 'invoice', variables: invoice.variables, locales: invoice.locales, sampleData: invoice.sampleData });
+  const pdf = await svc.request('POST', `${BASE}/${overriding.id}/preview`, { key, body: { locale: 'fr' } });
+  assertOk(t, pdf);
+  t.match(await pdfText(pdf.body.pdf), /Montant dû : 25 000 XOF/);
+});
+
+t.test("delete; another merchant's template is a 404 everywhere", async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const other = await svc.sandboxMerchant('Other');
+  const tpl = await create(svc, key);
+  for (const [method, path, body] of [
+    ['GET', `${BASE}/${tpl.id}`, undefined],
+    ['PATCH', `${BASE}/${tpl.id}`, { name: 'x' }],
+    ['GET', `${BASE}/${tpl.id}/versions`, undefined],
+    ['POST', `${BASE}/${tpl.id}/versions/1/publish`, undefined],
+    ['POST', `${BASE}/${tpl.id}/preview`, {}],
+    ['POST', `${BASE}/${tpl.id}/render`, { data: {} }],
+    ['DELETE', `${BASE}/${tpl.id}`, undefined],
+  ] as const) {
+    assertError(t, await svc.request(method, path, { key: other.key, ...(body ? { body } : {}) }), 'IKW-RES-001');
+  }
+  const live = await svc.request('GET', `${BASE}/${tpl.id}`, { key: (await svc.merchant()).api_keys.live });
+  assertError(t, live, 'IKW-RES-001');
+  const del = await svc.request('DELETE', `${BASE}/${tpl.id}`, { key });
+  assertOk(t, del);
+  t.same(del.body, { id: tpl.id, object: 'template', deleted: true });
+  assertError(t, await svc.request('GET', `${BASE}/${tpl.id}`, { key }), 'IKW-RES-001');
+  assertError(t, await svc.request('DELETE', `${BASE}/${tpl.id}`, { key }), 'IKW-RES-001');
+});
+
+t.test('Idempotency-Key: a replayed create is the same template, once', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const headers = { 'idempotency-key': 'tpl-create-1' };
+  const first = await svc.request('POST', BASE, { key, body: emailTemplate, headers });
+  const again = await svc.request('POST', BASE, { key, body: emailTemplate, headers });
+  assertOk(t, again);
+  t.equal(again.headers.get('idempotent-replayed'), 'true');
+  t.equal(again.text, first.text);
+  const list = await svc.request('GET', BASE, { key });
+  t.equal(list.body.data.length, 1);
+  const other = await svc.request('POST', BASE, { key, body: { ...emailTemplate, name: 'changed' }, headers });
+  assertError(t, other, 'IKW-IDM-002');
+  const publishKey = { 'idempotency-key': 'publish-1' };
+  const p1 = await svc.request('POST', `${BASE}/${first.body.id}/versions/1/publish`, { key, headers: publishKey });
+  const p2 = await svc.request('POST', `${BASE}/${first.body.id}/versions/1/publish`, { key, headers: publishKey });
+  t.equal(p2.text, p1.text);
+  t.equal(p2.headers.get('idempotent-replayed'), 'true');
+});
+
+t.test('scopes: a read-only key reads and renders, and cannot write', async (t) => {
+  const { merchant, key } = await svc.sandboxMerchant();
+  const tpl = await create(svc, key, { ...emailTemplate, publish: true });
+  const reader = await svc.apiKey(merchant.id, ['templates.read']);
+  assertOk(t, await svc.request('POST', `${BASE}/${tpl.id}/render`, { key: reader.secret, body: { data: { name: 'A', amount: 1 } } }));
+  assertError(t, await svc.request('POST', BASE, { key: reader.secret, body: emailTemplate }), 'IKW-AUT-004');
+});
+
+t.test("the service's own messages: a merchant's published template replaces the built-in one, for that merchant only", async (t) => {
+  const { merchant, key } = await svc.sandboxMerchant('Mango stall');
+  const other = await svc.sandboxMerchant('Other stall');
+  await openInvoice(svc, key, { customer_email: 'awa@example.com', currency: 'xof', amount_due: 3_000 });
+  await openInvoice(svc, other.key, { customer_email: 'awa@example.com', currency: 'xof', amount_due: 3_000 });
+  const signIn = async (merchantId: string) => {
+    const before = smtp.mails.length;
+    assertOk(t, await svc.request('POST', '/api/v1/customer-portal/sign-in', { body: { merchantId, environment: 'sandbox', email: 'awa@example.com' } }));
+    return smtp.mails.slice(before).map((m) => m.raw).join('\n');
+  };
+  t.match(await signIn(merchant.id), /Subject: Your sign-in code: \d{6}/, 'the built-in template');
+
+  const defaults = (await svc.request('GET', '/api/template-engine/defaults', { key })).body.data;
+  const builtIn = defaults.find((d: { purpose: string }) => d.purpose === 'customer_portal_code');
+  const draft = await create(svc, key, {
+    kind: 'email',
+    name: 'Mango code',
+    purpose: 'customer_portal_code',
+    variables: builtIn.variables,
+    locales: { en: { subject: 'Mango stall: code {{ code }}', text: 'Code {{ code }}, valid {{ minutes }} min', html: '<h1>Mango</h1><p>{{ code }}</p>' } },
+  });
+  t.match(await signIn(merchant.id), /Subject: Your sign-in code/, 'a draft changes nothing');
+  await svc.request('POST', `${BASE}/${draft.id}/versions/1/publish`, { key });
+  const branded = await signIn(merchant.id);
+  t.match(branded, /Subject: Mango stall: code \d{6}/, 'the published template');
+  t.match(branded, /valid 10 min/);
+  t.match(branded, /<h1>Mango<\/h1>/, 'with its HTML part');
+  t.match(await signIn(other.merchant.id), /Subject: Your sign-in code/, 'another merchant keeps the default');
+
+  await svc.request('DELETE', `${BASE}/${draft.id}`, { key });
+  t.match(await signIn(merchant.id), /Subject: Your sign-in code/, 'deleted: the default again');
+});

@@ -1,0 +1,117 @@
+/** The template and automation Deciders on their own, the customer's tag command, and the definition checks. */
+import t from 'tap';
+import { automationDecider, type AutomationCommand } from '../../packages/domain/automation/decider.js';
+import { checkDefinition, nextTick, type Definition } from '../../packages/domain/automation/definition.js';
+import type { AutomationCreated } from '../../packages/domain/automation/events.js';
+import { customerDecider, toCustomerObject, type CustomerCommand } from '../../packages/domain/customer/decider.js';
+import { templateDecider, type TemplateCommand } from '../../packages/domain/template/decider.js';
+import type { TemplateCreated, TemplateVersion } from '../../packages/domain/template/events.js';
+import { checkData, checkVersion } from '../../packages/domain/template/render.js';
+import { ApiError } from '../../packages/core/errors.js';
+import { spec } from '../support/decider-spec.js';
+
+const at = new Date('2026-01-01T00:00:00Z');
+const owner = { merchantId: 'acct_1', environment: 'sandbox' as const };
+const stranger = { merchantId: 'acct_2', environment: 'sandbox' as const };
+
+const version: TemplateVersion = { version: 1, variables: { type: 'object', properties: { name: { type: 'string' } } }, locales: { en: { text: 'Hi {{ name }}' } }, defaultLocale: 'en', sampleData: null, createdAt: at.toISOString() };
+const template: TemplateCreated = { id: 'tpl_1', merchantId: 'acct_1', environment: 'sandbox', kind: 'sms', name: 'Hi', purpose: null, version, createdAt: at.toISOString() };
+const templates = spec(templateDecider);
+const createTemplate: TemplateCommand = { type: 'create', template, publish: false, at };
+const content = { variables: version.variables, locales: { en: { text: 'Hello {{ name }}' } }, defaultLocale: 'en', sampleData: null };
+
+t.test('templates: versions count up, publish picks one, delete ends everything', async (t) => {
+  const created = templates.history(createTemplate);
+  templates.given().when({ ...createTemplate, publish: true }).thenMatch(t, [{ type: 'template.created' }, { type: 'template.version_published', data: { version: 1 } }]);
+  templates.given(created).when(createTemplate).thenThrows(t, 'IKW-RES-003');
+  const v2 = templates.given(created).when({ type: 'update', owner, at, version: content, publish: false }).thenMatch(t, [{ type: 'template.version_added', data: { version: { version: 2 } } }]);
+  templates.given(created).when({ type: 'update', owner, at, name: 'Hi', publish: false }).thenNothing(t, 'the same name changes nothing');
+  templates.given(created).when({ type: 'update', owner, at, name: 'New', version: content, publish: true }).thenMatch(t, [
+    { type: 'template.renamed', data: { name: 'New' } },
+    { type: 'template.version_added', data: { version: { version: 2 } } },
+    { type: 'template.version_published', data: { version: 2 } },
+  ]);
+  const published = templates.given(created, v2).when({ type: 'publish', owner, at, version: 1 }).thenMatch(t, [{ type: 'template.version_published', data: { version: 1 } }]);
+  templates.given(created, v2, published).when({ type: 'publish', owner, at, version: 1 }).thenNothing(t, 'publishing the published version');
+  templates.given(created).when({ type: 'publish', owner, at, version: 3 }).thenThrows(t, { code: 'IKW-RES-001', param: 'version' });
+  templates.given(created).when({ type: 'publish', owner: stranger, at, version: 1 }).thenThrows(t, { code: 'IKW-RES-001', param: 'id' });
+  const deleted = templates.given(created).when({ type: 'delete', owner, at }).thenMatch(t, [{ type: 'template.deleted' }]);
+  templates.given(created, deleted).when({ type: 'delete', owner, at }).thenThrows(t, 'IKW-RES-001');
+  templates.given(created, deleted).when({ type: 'publish', owner, at, version: 1 }).thenThrows(t, 'IKW-RES-001');
+});
+
+const definition: Definition = { name: 'A', description: null, trigger: { type: 'event', eventType: 'payout.paid' }, steps: [{ id: 'wait', action: 'wait', params: { seconds: 5 } }] };
+const automation: AutomationCreated = {
+  id: 'auto_1',
+  merchantId: 'acct_1',
+  environment: 'sandbox',
+  version: { version: 1, definition, createdAt: at.toISOString() },
+  enabled: true,
+  secret: { sealed: 'x', last4: 'abcd', createdAt: at.toISOString() },
+  createdAt: at.toISOString(),
+};
+const automations = spec(automationDecider);
+const cmd = (c: Record<string, unknown>) => ({ owner, at, ...c }) as AutomationCommand;
+
+t.test('automations: versions, enable and disable idempotent, the runner disables once, delete', async (t) => {
+  const created = automations.history({ type: 'create', automation });
+  automations.given(created).when({ type: 'create', automation }).thenThrows(t, 'IKW-RES-003');
+  automations.given(created).when(cmd({ type: 'update', definition: { ...definition, name: 'B' } })).thenMatch(t, [{ type: 'automation.updated', data: { version: { version: 2, definition: { name: 'B' } } } }]);
+  automations.given(created).when(cmd({ type: 'enable' })).thenNothing(t, 'already enabled');
+  const disabled = automations.given(created).when(cmd({ type: 'disable' })).thenMatch(t, [{ type: 'automation.disabled', data: { reason: 'merchant' } }]);
+  automations.given(created, disabled).when(cmd({ type: 'disable' })).thenNothing(t);
+  automations.given(created, disabled).when(cmd({ type: 'disable_for_failures', failures: 5, lastError: 'x' })).thenNothing(t, 'the runner only disables an enabled automation: one notice');
+  automations.given(created).when(cmd({ type: 'disable_for_failures', failures: 5, lastError: 'HTTP 500' })).thenMatch(t, [{ type: 'automation.disabled', data: { reason: 'failures', failures: 5, lastError: 'HTTP 500' } }]);
+  automations.given(created, disabled).when(cmd({ type: 'enable' })).thenState((s) => t.same([s.enabled, s.disabledReason], [true, null]));
+  automations.given(created).when({ type: 'enable', owner: stranger, at }).thenThrows(t, { code: 'IKW-RES-001', param: 'id' });
+  const deleted = automations.given(created).when(cmd({ type: 'delete' })).thenMatch(t, [{ type: 'automation.deleted' }]);
+  automations.given(created, deleted).when(cmd({ type: 'enable' })).thenThrows(t, 'IKW-RES-001');
+});
+
+t.test('definition checks: step ids, cron fields, time zones; the next tick', async (t) => {
+  const code = (f: () => void) => {
+    try {
+      f();
+      return null;
+    } catch (err) {
+      return err instanceof ApiError ? [err.code, err.param] : String(err);
+    }
+  };
+  t.same(code(() => checkDefinition({ ...definition, steps: [...definition.steps, ...definition.steps] }, at)), ['IKW-ATM-001', 'steps.1.id']);
+  t.same(code(() => checkDefinition({ ...definition, trigger: { type: 'schedule', cron: '* * * *' } }, at)), ['IKW-ATM-002', 'trigger.cron']);
+  t.same(code(() => checkDefinition({ ...definition, trigger: { type: 'schedule', cron: '0 9 * * *', timezone: 'Nowhere/Land' } }, at)), ['IKW-ATM-002', 'trigger.timezone']);
+  t.equal(code(() => checkDefinition({ ...definition, trigger: { type: 'schedule', cron: '0 9 * * *', timezone: 'Africa/Lagos' } }, at)), null);
+  t.equal(nextTick({ cron: '0 9 * * *', timezone: 'Africa/Lagos' }, at).toISOString(), '2026-01-01T08:00:00.000Z', '9:00 in Lagos is 8:00 UTC');
+  t.equal(nextTick({ cron: '*/15 * * * *' }, new Date('2026-01-01T10:07:00Z')).toISOString(), '2026-01-01T10:15:00.000Z');
+});
+
+t.test('template checks: declared variables, kind fields, data against the schema', async (t) => {
+  const code = (f: () => void) => {
+    try {
+      f();
+      return null;
+    } catch (err) {
+      return err instanceof ApiError ? [err.code, err.param] : String(err);
+    }
+  };
+  t.same(code(() => checkVersion('sms', { ...version, locales: { en: { text: '{{ other }}' } } })), ['IKW-TPL-002', 'locales.en.text']);
+  t.same(code(() => checkVersion('sms', { ...version, locales: { en: { text: '{% for x in name %}{{ x }}{% endfor %}' } } })), null, 'loop variables are not globals');
+  t.same(code(() => checkVersion('email', version)), ['IKW-VAL-001', 'locales.en.subject']);
+  t.same(code(() => checkVersion('receipt', { ...version, locales: { en: { title: 'T', text: 'x', html: '<p>' } } })), ['IKW-VAL-002', 'locales.en.html']);
+  const typed = { variables: { type: 'object', required: ['n'], properties: { n: { type: 'integer', minimum: 1 }, who: { type: 'object', required: ['email'], properties: { email: { type: 'string', format: 'email' } } } } } };
+  t.same(code(() => checkData(typed, {})), ['IKW-TPL-003', 'data.n']);
+  t.same(code(() => checkData(typed, { n: 0 })), ['IKW-TPL-003', 'data.n']);
+  t.same(code(() => checkData(typed, { n: 1, who: {} })), ['IKW-TPL-003', 'data.who.email']);
+  t.same(code(() => checkData(typed, { n: 1, who: { email: 'nope' } })), ['IKW-TPL-003', 'data.who.email']);
+  t.equal(code(() => checkData(typed, { n: 2, who: { email: 'a@example.com' } })), null);
+});
+
+t.test('customers: a tag joins metadata tags once, sorted', async (t) => {
+  const customers = spec(customerDecider);
+  const created = customers.history({ type: 'create', customer: { id: 'cus_1', merchantId: 'acct_1', environment: 'sandbox', name: null, email: 'a@example.com', phone: null, currency: null, metadata: { plan: 'gold' }, createdAt: at.toISOString() } });
+  const tag = (tag: string): CustomerCommand => ({ type: 'tag', owner, at, tag });
+  const vip = customers.given(created).when(tag('vip')).thenMatch(t, [{ type: 'customer.updated', data: { metadata: { plan: 'gold', tags: 'vip' }, object: { metadata: { plan: 'gold', tags: 'vip' } } } }]);
+  customers.given(created, vip).when(tag('vip')).thenNothing(t);
+  customers.given(created, vip).when(tag('early')).thenState((s) => t.same(toCustomerObject(s).metadata, { plan: 'gold', tags: 'early,vip' }));
+  customers.given(created).when({ type: 'tag', owner: stranger, at, tag: 'x' }).thenThrows(t, 'IKW-RES-001');
+});
