@@ -64,6 +64,15 @@ t.test('throttled per merchant and contact address, on the clock', async (t) => 
   assertOk(t, await contact({ ...request, email: 'same@example.com' }, throttled), 201);
 });
 
+t.test('every member of the team may contact support, a viewer too', async (t) => {
+  await svc.member(merchant, 'viewer@boutique.example', 'read only please', 'viewer');
+  const login = await svc.request('POST', '/api/v1/auth/login', { body: { email: 'viewer@boutique.example', password: 'read only please' } });
+  assertOk(t, login);
+  const res = await contact({ ...request, email: 'viewer@boutique.example' }, login.body.accessToken, { 'X-Environment': 'sandbox' });
+  assertOk(t, res, 201);
+  t.match(res.body, { object: 'support_ticket', email: 'viewer@boutique.example' });
+});
+
 t.test('refusals', async (t) => {
   assertError(t, await contact({ ...request, email: 'not an address' }), 'IKW-VAL-001', 'email');
   assertError(t, await contact({ ...request, message: '   ' }), 'IKW-VAL-001', 'message');

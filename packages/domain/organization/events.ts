@@ -7,9 +7,10 @@ export type Role = (typeof ROLES)[number];
 export const ROLE_SCOPES: Readonly<Record<Role, readonly string[]>> = {
   owner: ['*'],
   admin: ['*'],
-  developer: ['*.read', 'webhooks.write', 'payment_intents.write'],
-  finance: ['*.read', 'payouts.write', 'billing.write'],
-  viewer: ['*.read'],
+  // Every member may ask support for help (POST /api/v1/support/intake/contact).
+  developer: ['*.read', 'webhooks.write', 'payment_intents.write', 'support.write'],
+  finance: ['*.read', 'payouts.write', 'billing.write', 'support.write'],
+  viewer: ['*.read', 'support.write'],
 };
 
 /** Roles that manage the organization: create child organizations, invite. */
