@@ -1,8 +1,11 @@
+import os from 'node:os';
 import path from 'node:path';
 
 /** Every setting of the service, parsed once at start from environment variables. */
 export interface Config {
   port: number;
+  /** HTTP worker processes of the standalone service (`make start`); 1: the one process serves. */
+  apiWorkers: number;
   databaseUrl: string | null;
   dataDir: string;
   eventStore: 'postgres' | 'esdb';
@@ -224,6 +227,7 @@ export function loadConfig(env: Env = process.env): Config {
 
   return {
     port,
+    apiWorkers: integer(env, 'API_WORKERS', os.availableParallelism(), 1, 64),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     dataDir: path.resolve(env.DATA_DIR || '.data'),
     eventStore,

@@ -1,11 +1,19 @@
+import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
-import { ConfigError, loadConfig } from '../../packages/core/config.js';
-import { createLogger } from '../../packages/core/logger.js';
+import { ConfigError, loadConfig, type Config } from '../../packages/core/config.js';
+import { createLogger, type Logger } from '../../packages/core/logger.js';
 import { buildApi } from '../api/app.js';
 import { listen } from '../api/server.js';
+import { closeServer } from '../processes.js';
 import { openSystem } from '../system.js';
+import { startWorkers } from './workers.js';
 
-/** `make start`: every part of the service in one process, on the embedded PostgreSQL by default. */
+/**
+ * `make start`: every part of the service, on the embedded PostgreSQL by default. With one API
+ * worker (API_WORKERS=1) this process serves HTTP and runs the background work; with more, it
+ * runs the background work and its workers (node:cluster, one port) serve HTTP, so every core
+ * answers requests (docs/performance.md).
+ */
 async function main(): Promise<void> {
   let config;
   try {
@@ -18,24 +26,56 @@ async function main(): Promise<void> {
     throw err;
   }
   const log = createLogger(config.logLevel);
+  if (cluster.isWorker) return serveAsWorker(config, log.child({ worker: cluster.worker!.id }));
+
   const system = await openSystem(config, { log });
-  const server = await listen(buildApi(system), config.port, log);
+  const single = config.apiWorkers === 1;
+  const server = single ? await listen(buildApi(system), config.port, log) : null;
   await system.startBackground();
-  log.info({ port: (server.address() as AddressInfo).port, database: config.databaseUrl ? 'external' : system.db.ownsServer ? 'embedded' : 'embedded, run by another process' }, 'sika is serving');
+  const workers = single ? null : await startWorkers(config.apiWorkers, log);
+  const port = server ? (server.address() as AddressInfo).port : workers!.port;
+  const database = config.databaseUrl ? 'external' : system.db.ownsServer ? 'embedded' : 'embedded, run by another process';
+  log.info({ port, database, api_workers: config.apiWorkers }, 'sika is serving');
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
-    server.close();
-    server.closeIdleConnections();
+    if (server) {
+      server.close();
+      server.closeIdleConnections();
+    }
+    await workers?.stop();
     await system.close();
     log.info('stopped');
     process.exit(0);
   };
   // The database closes last, which stops an embedded server this process started.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stop(signal));
+}
+
+/**
+ * A worker: the API on the primary's database (the embedded server it runs, or DATABASE_URL),
+ * without background work. It stops with the primary: on SIGTERM after the requests in flight,
+ * and at once when the primary is gone (its IPC channel closes).
+ */
+async function serveAsWorker(config: Config, log: Logger): Promise<void> {
+  const system = await openSystem(config, { log });
+  const server = await listen(buildApi(system), config.port, log);
+  process.send!({ listening: (server.address() as AddressInfo).port });
+  process.on('disconnect', () => process.exit(1));
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await closeServer(server);
+    await system.close();
+    process.exit(0);
+  };
+  // Ctrl-C reaches every process of the group: the primary decides when workers stop.
+  process.on('SIGINT', () => undefined);
+  process.on('SIGTERM', () => void stop());
 }
 
 main().catch((err: unknown) => {

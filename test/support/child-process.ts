@@ -68,10 +68,14 @@ export function startProcess(script: string, env: Record<string, string>, args: 
  * A standalone service on a fresh database that a crash test can kill and start again (`serve`),
  * with one merchant made through the CLI. Rate limits are off: the clients retry in a tight loop.
  */
-export async function crashableService(t: Test, merchantName: string): Promise<{ api: string; serve: () => Promise<ServiceProcess>; sandboxKey: string }> {
+export async function crashableService(
+  t: Test,
+  merchantName: string,
+  extraEnv: Record<string, string> = {},
+): Promise<{ api: string; serve: () => Promise<ServiceProcess>; sandboxKey: string }> {
   const url = await freshDatabase(t);
   const port = await freePort();
-  const env = { DATABASE_URL: url, PORT: String(port), SANDBOX_OPERATOR_DELAY_MS: '200', RATE_LIMIT: 'off', RATE_LIMIT_ADDRESS: 'off' };
+  const env = { DATABASE_URL: url, PORT: String(port), SANDBOX_OPERATOR_DELAY_MS: '200', RATE_LIMIT: 'off', RATE_LIMIT_ADDRESS: 'off', ...extraEnv };
   const serve = async (): Promise<ServiceProcess> => {
     const service = startProcess('services/standalone/main.js', env);
     t.teardown(() => void service.child.kill('SIGKILL'));

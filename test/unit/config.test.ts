@@ -1,3 +1,4 @@
+import os from 'node:os';
 import t from 'tap';
 import { ConfigError, loadConfig, parseDuration } from '../../packages/core/config.js';
 
@@ -17,6 +18,8 @@ t.test('defaults', async (t) => {
   t.equal(c.assetsMaxBytes, 25 * 1024 * 1024);
   t.equal(c.assetsS3, null);
   t.equal(c.supportEmail, null);
+  t.equal(c.apiWorkers, os.availableParallelism(), 'one API worker per CPU');
+  t.equal(loadConfig({ API_WORKERS: '1' }).apiWorkers, 1);
 });
 
 t.test('assets in an S3-compatible bucket, support e-mail', async (t) => {
@@ -62,6 +65,8 @@ t.test('a bad value names its variable', async (t) => {
     [{ ASSETS_S3_BUCKET: 'sika-assets', ASSETS_S3_ENDPOINT: 'ftp://x' }, 'ASSETS_S3_ENDPOINT'],
     [{ ASSETS_S3_BUCKET: 'sika-assets', ASSETS_S3_ACCESS_KEY_ID: 'key' }, 'ASSETS_S3_SECRET_ACCESS_KEY'],
     [{ SUPPORT_EMAIL: 'support at example' }, 'SUPPORT_EMAIL'],
+    [{ API_WORKERS: '0' }, 'API_WORKERS'],
+    [{ API_WORKERS: 'two' }, 'API_WORKERS'],
   ];
   for (const [env, variable] of cases) {
     try {
