@@ -68,6 +68,8 @@ function decisionOf(event: RecordedEvent): Omit<Decision, 'id' | 'object'> | nul
 /** read.intel_decisions: the routing and delay decisions the service took, one row per deciding event. */
 export const intelligenceDecisionsProjection: Projection = {
   name: 'intelligence_decisions',
+  // Analytics: no request reads its own writes here, and the daily sums are rows every payment of a day would contend on.
+  followsLog: true,
   tables: ['read.intel_decisions'],
   migrations: [
     {

@@ -20,6 +20,8 @@ import type { Projection } from './projection.js';
  */
 export const intelligencePaymentsProjection: Projection = {
   name: 'intelligence_payments',
+  // Analytics: no request reads its own writes here, and the daily sums are rows every payment of a day would contend on.
+  followsLog: true,
   tables: ['read.intel_payments', 'read.intel_daily', 'read.intel_refunds', 'read.intel_customers'],
   migrations: [
     {

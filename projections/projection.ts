@@ -16,4 +16,10 @@ export interface Projection {
   /** Event types it reads; others are never passed to apply. */
   handles: readonly string[];
   apply(trx: Knex.Transaction, event: RecordedEvent): Promise<void>;
+  /**
+   * A read model no request reads its own writes from (analytics): applied by a consumer that
+   * follows the log in batches, not inside every command's commit, so commands neither wait for it
+   * nor contend on its aggregate rows (docs/architecture.md, "Projections").
+   */
+  followsLog?: true;
 }

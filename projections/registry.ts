@@ -117,3 +117,8 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   // Automations
   automationsProjection,
 ];
+
+/** Applied in each append's transaction by the Postgres store: a client reads what it wrote. */
+export const INLINE_PROJECTIONS = ALL_PROJECTIONS.filter((p) => !p.followsLog);
+/** Applied by a consumer that follows the log (with the Postgres store; with EventStoreDB every projection does). */
+export const FOLLOWING_PROJECTIONS = ALL_PROJECTIONS.filter((p) => p.followsLog);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { createKnex } from '../packages/core/database.js';
 import type { Projection } from './projection.js';
-import { applyEvents, type TransactionalReader } from './runner.js';
+import { applyEvents, readProjectionCheckpoint, type TransactionalReader } from './runner.js';
 
 /** One row that differs between a live read model and its rebuild from the log; null where a side has none. */
 export interface RowDifference {
@@ -54,7 +54,8 @@ async function rowByKey(db: Knex | Knex.Transaction, table: string, pk: string[]
 /**
  * Rebuilds every read model from the log into a shadow schema and compares the `chosen` ones with
  * the live tables, row by row. The log and the live tables are read in one read-only snapshot (the
- * inline projections commit with their events, so that snapshot is consistent); the shadow is
+ * inline projections commit with their events, so that snapshot is consistent; a projection that
+ * follows the log is rebuilt as far as its checkpoint in that snapshot, where it stands); the shadow is
  * written in short transactions, so appends, reads and the bus's commit-order fence never wait on it.
  * The shadow schema is dropped at the end.
  */
@@ -72,11 +73,17 @@ export async function verifyProjections(
   try {
     await shadowKnex.raw(`CREATE SCHEMA ${shadow}`);
     for (const table of all.flatMap((p) => p.tables)) await shadowKnex.raw(`CREATE TABLE ${shadow}.${table.split('.')[1]} (LIKE ${table} INCLUDING ALL)`);
+    const reachedBy = new Map<Projection, string | null>();
+    for (const p of all.filter((p) => p.followsLog)) reachedBy.set(p, await readProjectionCheckpoint(snapshot, p.name));
+    const inline = all.filter((p) => !p.followsLog);
     let after: string | null = null;
     for (;;) {
       const batch = await read(snapshot, after, BATCH);
       if (batch.length === 0) break;
-      await shadowKnex.transaction((trx) => applyEvents(shadowed(trx), all, batch));
+      await shadowKnex.transaction(async (trx) => {
+        await applyEvents(shadowed(trx), inline, batch);
+        for (const [p, reached] of reachedBy) await applyEvents(shadowed(trx), [p], batch.filter((e) => reached !== null && e.position <= reached));
+      });
       after = batch[batch.length - 1]!.position;
     }
     const differences: RowDifference[] = [];

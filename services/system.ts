@@ -93,7 +93,7 @@ import { LIMITS } from '../packages/domain/automation/definition.js';
 import { readPayoutSettings } from '../projections/payout-settings.js';
 import { escrowDirectory, readPorts, rememberedGates } from '../projections/read-ports.js';
 import { EscrowContracts } from '../packages/domain/escrow/commands.js';
-import { ALL_PROJECTIONS } from '../projections/registry.js';
+import { ALL_PROJECTIONS, FOLLOWING_PROJECTIONS, INLINE_PROJECTIONS } from '../projections/registry.js';
 import type { Projection } from '../projections/projection.js';
 import { inlineProjections, ProjectionRunner, rebuildInline, resetForRebuild } from '../projections/runner.js';
 import { verifyProjections, type RowDifference } from '../projections/verify.js';
@@ -179,7 +179,7 @@ export interface System {
   /** Automations and their runner (docs/automations.md). */
   automations: Automations;
   automationRunner: AutomationRunner;
-  /** Starts the bus consumers, the relay (BUS=kafka), the projector (EVENT_STORE=esdb) and, unless told not to, the scheduler's polling loop. */
+  /** Starts the bus consumers, the relay (BUS=kafka), the projector (the projections that follow the log; all of them with EVENT_STORE=esdb) and, unless told not to, the scheduler's polling loop. */
   startBackground(options?: { schedulerLoop?: boolean }): Promise<void>;
   /** Waits until the bus consumers have caught up and no scheduled job is due (tests, CLI). */
   drain(): Promise<void>;
@@ -215,16 +215,19 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
   const clock = options.clock ?? systemClock;
   const db = await openMigratedDatabase(config, log, options.poolMax);
   const knex = db.knex;
-  // Postgres runs the projections in the append's transaction. EventStoreDB cannot: its appends
-  // wait until the projector (this process's in standalone mode, else services/projector) applied them.
-  const logStore = createEventStoreFor(config, db, config.eventStore === 'postgres' ? { inline: inlineProjections(ALL_PROJECTIONS) } : {});
+  // Postgres runs the projections in the append's transaction, but for those that follow the log.
+  // EventStoreDB cannot: its appends wait until the projector (this process's in standalone mode,
+  // else services/projector) applied them. Projections that follow the log are the projector's.
+  const postgres = config.eventStore === 'postgres';
+  const logStore = createEventStoreFor(config, db, postgres ? { inline: inlineProjections(INLINE_PROJECTIONS) } : {});
   const metrics = new Metrics();
   const apiKeys = new ApiKeyCache(knex, logStore);
   const store: EventStore = new MeasuredEventStore(
-    config.eventStore === 'esdb' ? new ReadYourWritesStore(logStore, knex, ALL_PROJECTIONS.map((p) => p.name), { log }) : logStore,
+    postgres ? logStore : new ReadYourWritesStore(logStore, knex, INLINE_PROJECTIONS.map((p) => p.name), { log }),
     metrics,
   );
-  const projector = config.eventStore === 'esdb' ? new ProjectionRunner(knex, logStore, ALL_PROJECTIONS, log) : null;
+  const following = postgres ? FOLLOWING_PROJECTIONS : ALL_PROJECTIONS;
+  const projector = following.length > 0 ? new ProjectionRunner(knex, logStore, following, log) : null;
   const relay = createRelayFor(config, { knex, store: logStore, log });
   // Folds the log into the global hash chain in commit order, whatever the bus (docs/audit.md).
   const sealer = new CheckpointedConsumer(knex, logStore, chainSealer(), log);
@@ -492,14 +495,15 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     },
     rebuildProjections: async (names = []) => {
       const chosen = projectionsNamed(names);
-      if (logStore instanceof PostgresEventStore) return rebuildInline(knex, chosen, (trx, after, limit) => logStore.readCommitted(trx, after, limit));
-      // Asynchronous projections: empty their tables and checkpoints; the projector rebuilds them from position zero.
-      await resetForRebuild(knex, chosen);
-      return 0;
+      // Projections that follow the log: empty their tables and checkpoints; the projector rebuilds them from position zero.
+      await resetForRebuild(knex, chosen.filter((p) => following.includes(p)));
+      const inline = chosen.filter((p) => !following.includes(p));
+      if (inline.length === 0 || !(logStore instanceof PostgresEventStore)) return 0;
+      return rebuildInline(knex, inline, (trx, after, limit) => logStore.readCommitted(trx, after, limit));
     },
     verifyProjections: async (names = []) => {
       const chosen = projectionsNamed(names);
-      // Read models that follow the log asynchronously (EventStoreDB) lag it: no snapshot holds both.
+      // With EventStoreDB no snapshot holds both the log and the read models.
       if (!(logStore instanceof PostgresEventStore)) throw new Error('projections verify needs the Postgres event store (EVENT_STORE=postgres)');
       return verifyProjections(knex, db.url, ALL_PROJECTIONS, chosen, (trx, after, limit) => logStore.readCommitted(trx, after, limit));
     },

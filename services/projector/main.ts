@@ -1,5 +1,5 @@
 import { ProjectionRunner } from '../../projections/runner.js';
-import { ALL_PROJECTIONS } from '../../projections/registry.js';
+import { ALL_PROJECTIONS, FOLLOWING_PROJECTIONS } from '../../projections/registry.js';
 import { createEventStoreFor, openMigratedDatabase, runProcess } from '../processes.js';
 
 /**
@@ -9,16 +9,18 @@ import { createEventStoreFor, openMigratedDatabase, runProcess } from '../proces
  * read model, in global log order. It reads the event store directly, not Kafka: the topic keeps
  * order per stream only, and the projections want the whole log's order and their checkpoint in
  * their own transaction. With EVENT_STORE=postgres the projections run inside each append's
- * transaction (read-your-writes), so there is nothing for this process to do.
+ * transaction (read-your-writes), all but those that follow the log (analytics): those are this
+ * process's.
  */
 runProcess('projector', async (config, log) => {
-  if (config.eventStore === 'postgres') {
-    log.info('EVENT_STORE=postgres: projections run inline with each append; the projector has nothing to do');
+  const projections = config.eventStore === 'postgres' ? FOLLOWING_PROJECTIONS : ALL_PROJECTIONS;
+  if (projections.length === 0) {
+    log.info('EVENT_STORE=postgres: every projection runs inline with each append; the projector has nothing to do');
     return null;
   }
   const db = await openMigratedDatabase(config, log, 10);
   const store = createEventStoreFor(config, db);
-  const runner = new ProjectionRunner(db.knex, store, ALL_PROJECTIONS, log);
+  const runner = new ProjectionRunner(db.knex, store, projections, log);
   try {
     await runner.start();
   } catch (err) {
@@ -26,7 +28,7 @@ runProcess('projector', async (config, log) => {
     await db.close();
     throw err;
   }
-  log.info({ projections: ALL_PROJECTIONS.map((p) => p.name) }, 'projecting');
+  log.info({ projections: projections.map((p) => p.name) }, 'projecting');
   return {
     stop: async () => {
       // Each projection finishes its batch in flight, which commits with its checkpoint.

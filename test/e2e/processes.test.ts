@@ -36,11 +36,13 @@ t.test('dispatcher (embedded bus): runs its consumer and the scheduler, stops on
   t.match(dispatcher.output(), /stopped/);
 });
 
-t.test('projector and relay say why they have nothing to do in the embedded mode, and exit 0', async (t) => {
+t.test('with the Postgres store the projector runs the projections that follow the log; the relay says why it has nothing to do', async (t) => {
   const url = await freshDatabase(t);
   const projector = start('projector', { DATABASE_URL: url, EVENT_STORE: 'postgres' });
+  await projector.waitFor(/projecting/);
+  t.match(projector.output(), /"projections":\["intelligence_payments","intelligence_decisions"\]/);
+  projector.child.kill('SIGTERM');
   t.equal(await projector.exit, 0);
-  t.match(projector.output(), /projections run inline/);
   const relay = start('relay', { DATABASE_URL: url, BUS: 'postgres' });
   t.equal(await relay.exit, 0);
   t.match(relay.output(), /nothing to do/);
