@@ -4,7 +4,8 @@ import type { PayoutEvent, PayoutObject } from '../packages/domain/payout/events
 import type { CursorList, CursorQuery } from './paging.js';
 import type { Projection } from './projection.js';
 import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';
-import { snapshotTableSql } from './snapshot.js';
+import { snapshotTableSql, storeSnapshot } from './snapshot.js';
+import { SELLER_PAYOUT_METADATA_KEY } from '../packages/domain/marketplace-funds/commands.js';
 
 const TABLE = 'read.marketplace_payouts';
 
@@ -61,19 +62,14 @@ export const marketplacePayoutsProjection: Projection = {
   async apply(trx, event) {
     const e = event as unknown as PayoutEvent;
     const payout = e.data.object;
-    if (e.type === 'payout.created') {
-      const funding = e.data.funding;
-      if (!funding) return;
-      const object = toMarketplacePayout(payout, funding.sellerId);
-      await trx(TABLE)
-        .insert({ id: payout.id, seq: event.position, merchant_id: e.data.merchantId, environment: e.data.environment, status: payout.status, seller_ref: funding.sellerRef, seller_id: funding.sellerId, object: JSON.stringify(object) })
-        .onConflict('id')
-        .ignore();
-      return;
-    }
-    const row = await trx(TABLE).where({ id: payout.id }).select('seller_id').first<{ seller_id: string } | undefined>();
-    if (!row) return;
-    await trx(TABLE).where({ id: payout.id }).update({ status: payout.status, object: JSON.stringify(toMarketplacePayout(payout, row.seller_id)) });
+    // A seller's payout carries its seller in its metadata: other payouts' events touch no row here.
+    const sellerId = payout.metadata[SELLER_PAYOUT_METADATA_KEY];
+    if (sellerId === undefined) return;
+    const created =
+      e.type === 'payout.created' && e.data.funding
+        ? { merchant_id: e.data.merchantId, environment: e.data.environment, seller_ref: e.data.funding.sellerRef, seller_id: e.data.funding.sellerId }
+        : null;
+    await storeSnapshot(trx, TABLE, event, toMarketplacePayout(payout, sellerId), created);
   },
 };
 

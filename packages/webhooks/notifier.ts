@@ -44,14 +44,14 @@ export class Notifier {
   private async notice(merchantId: string, environment: Environment, purpose: string, data: (merchantName: string) => Record<string, unknown>): Promise<void> {
     const merchant = await this.knex('read.merchants').select('name', 'email').where({ id: merchantId }).first<{ name: string; email: string | null } | undefined>();
     const values = data(merchant?.name ?? '');
-    const { subject, text } = await this.composer.compose({ merchantId, environment }, purpose, values);
+    const { subject, text, html } = await this.composer.compose({ merchantId, environment }, purpose, values);
     const [row] = await this.knex('email_outbox')
       .insert({ merchant_id: merchantId, recipient: merchant?.email ?? null, subject, body: text, created_at: this.clock.now() })
       .returning('id');
     const id = (row as { id: string }).id;
     if (!this.transport || !merchant?.email) return;
     try {
-      await this.transport.sendMail({ from: NOTICE_SENDER, to: merchant.email, subject, text });
+      await this.transport.sendMail({ from: NOTICE_SENDER, to: merchant.email, subject, text, ...(html !== undefined ? { html } : {}) });
       await this.knex('email_outbox').where({ id }).update({ sent_at: this.clock.now() });
     } catch (err) {
       this.log.warn({ err, merchant_id: merchantId }, 'notice e-mail not sent');

@@ -15,7 +15,7 @@ t.test('read.templates: latest and published versions, renames, deletion; every 
   const version = { version: 1, variables: { type: 'object', properties: {} }, locales: { en: { text: 'v1' } }, defaultLocale: 'en', sampleData: null, createdAt: at.toISOString() };
   const commands: TemplateCommand[] = [
     { type: 'create', at, publish: true, template: { id: 'tpl_1', merchantId: 'acct_1', environment: 'sandbox', kind: 'sms', name: 'One', purpose: null, version, createdAt: at.toISOString() } },
-    { type: 'update', owner, at, name: 'Two', version: { variables: version.variables, locales: { en: { text: 'v2' } }, defaultLocale: 'en', sampleData: null }, publish: false },
+    { type: 'update', owner, at, name: 'Two', version: { variables: version.variables, locales: { en: { text: 'v2' } }, defaultLocale: 'en', sampleData: null }, basedOn: 1, publish: false },
     { type: 'delete', owner, at },
   ];
   const events = spec(templateDecider).history(...commands);
@@ -38,7 +38,7 @@ t.test('read.automations: the current definition and its trigger, enable and dis
       type: 'create',
       automation: { id: 'auto_1', merchantId: 'acct_1', environment: 'sandbox', version: { version: 1, definition, createdAt: at.toISOString() }, enabled: true, secret: { sealed: 's', last4: 'abcd', createdAt: at.toISOString() }, createdAt: at.toISOString() },
     },
-    { type: 'update', owner, at, definition: { ...definition, trigger: { type: 'schedule', cron: '0 * * * *' } } },
+    { type: 'update', owner, at, definition: { ...definition, trigger: { type: 'schedule', cron: '0 * * * *' } }, basedOn: 1 },
     { type: 'disable_for_failures', owner, at, failures: 5, lastError: 'x' },
     { type: 'delete', owner, at },
   ];

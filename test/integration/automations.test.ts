@@ -71,6 +71,27 @@ t.test('create, retrieve, list, update (versions), enable, disable, delete', asy
   assertError(t, await svc.request('POST', `${AUTOMATIONS}/${id}/enable`, { key }), 'IKW-RES-001', 'id');
 });
 
+t.test('parallel updates of different fields: none is silently undone (each kept, or a 409 to retry)', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const sms = await publishedTemplate(svc, key, 'sms');
+  const created = await svc.request('POST', AUTOMATIONS, { key, body: { name: 'Before', description: 'before', ...onPaymentIntent([smsStep(sms)]) } });
+  assertOk(t, created);
+  const changes = Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? { name: `Name ${i}` } : { description: `Description ${i}` }));
+  const answers = await Promise.all(changes.map((body) => svc.request('PATCH', `${AUTOMATIONS}/${created.body.id}`, { key, body })));
+  for (const a of answers) if (a.status !== 200) assertError(t, a, 'IKW-RES-003');
+  const kept = answers.filter((a) => a.status === 200).length;
+  t.ok(kept >= 1, `${kept} of 6 applied`);
+  const versions = (await svc.request('GET', `${AUTOMATIONS}/${created.body.id}/versions`, { key })).body.data as { version: number; name: string; description: string }[];
+  t.equal(versions.length, 1 + kept, 'one version per applied update');
+  // Each version is the one before it with exactly its own change: nothing another update set is lost.
+  const ordered = [...versions].sort((x, y) => x.version - y.version);
+  for (let i = 1; i < ordered.length; i++) {
+    const [before, after] = [ordered[i - 1]!, ordered[i]!];
+    const changed = [before.name !== after.name, before.description !== after.description].filter(Boolean).length;
+    t.equal(changed, 1, `version ${after.version} changes one field over version ${before.version}`);
+  }
+});
+
 t.test('refusals: the schema (with the field at fault), step ids, cron, time zone, templates, URLs', async (t) => {
   const { key } = await svc.sandboxMerchant();
   const sms = await publishedTemplate(svc, key, 'sms');

@@ -8,6 +8,7 @@ import t from 'tap';
 import { assertError, assertOk } from '../support/assertions.js';
 import { startService } from '../support/system.js';
 import { startSmtp } from '../support/webhooks.js';
+import { freePort } from '../../packages/core/embedded-postgres.js';
 
 const smtp = await startSmtp(t);
 const svc = await startService(t, { env: { SMTP_URL: smtp.url, SUPPORT_EMAIL: 'help@sika.example' } });
@@ -94,4 +95,17 @@ t.test('without SUPPORT_EMAIL the request is recorded, not e-mailed', async (t) 
   const events = await quiet.system.store.readStream(`support_ticket-${res.body.id}`);
   t.match(events.map((e) => [e.type, e.data]), [['support_ticket.submitted', {}], ['support_ticket.forwarded', { to: null }]]);
   t.notOk(smtp.mails.some((m) => m.raw.includes(res.body.id)));
+});
+
+t.test('an e-mail that fails is not recorded as forwarded: the job tries again', async (t) => {
+  const closed = await freePort(); // nothing listens there: every send fails
+  const failing = await startService(t, { env: { SMTP_URL: `smtp://127.0.0.1:${closed}`, SUPPORT_EMAIL: 'help@sika.example' } });
+  const { key: failingKey } = await failing.sandboxMerchant();
+  const res = await failing.request('POST', '/api/v1/support/intake/contact', { key: failingKey, body: request });
+  assertOk(t, res, 201);
+  await failing.system.drain();
+  const events = await failing.system.store.readStream(`support_ticket-${res.body.id}`);
+  t.same(events.map((e) => e.type), ['support_ticket.submitted'], 'still waiting to be forwarded');
+  const jobs = await failing.system.knex('scheduled_jobs').where('kind', 'like', '%support%').select('attempts');
+  t.equal(jobs.length, 1, 'its job is kept for another attempt');
 });

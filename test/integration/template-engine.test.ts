@@ -112,6 +112,27 @@ t.test('update adds versions; publish chooses the one renders use; versions list
   t.same(versions.body.data.map((v: { version: number; published: boolean }) => [v.version, v.published]), [[2, true], [1, false]]);
 });
 
+t.test('parallel content updates: each makes its own version over the one before, or a 409 to retry', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const tpl = await create(svc, key);
+  // Even updates change the sample data, odd ones the default locale: each version must carry every earlier applied change.
+  const answers = await Promise.all(
+    Array.from({ length: 6 }, (_, i) =>
+      svc.request('PATCH', `${BASE}/${tpl.id}`, { key, body: i % 2 === 0 ? { sampleData: { name: `n${i}`, amount: i } } : { defaultLocale: i % 4 === 1 ? 'fr' : 'en' } }),
+    ),
+  );
+  for (const a of answers) if (a.status !== 200) assertError(t, a, 'IKW-RES-003');
+  const applied = answers.filter((a) => a.status === 200);
+  t.ok(applied.length >= 1);
+  const latest = await svc.request('GET', `${BASE}/${tpl.id}`, { key });
+  t.equal(latest.body.latestVersion, 1 + applied.length, 'one version per applied update');
+  // The latest version holds the last applied change of each field: a later update never drops an earlier one.
+  const expectedLocale = answers.map((a, i) => ({ a, i })).filter(({ a, i }) => a.status === 200 && i % 2 === 1).sort((x, y) => x.a.body.latestVersion - y.a.body.latestVersion).pop();
+  if (expectedLocale) t.equal(latest.body.defaultLocale, expectedLocale.i % 4 === 1 ? 'fr' : 'en', 'the last applied locale change is kept');
+  const expectedSample = answers.map((a, i) => ({ a, i })).filter(({ a, i }) => a.status === 200 && i % 2 === 0).sort((x, y) => x.a.body.latestVersion - y.a.body.latestVersion).pop();
+  if (expectedSample) t.same(latest.body.sampleData, { name: `n${expectedSample.i}`, amount: expectedSample.i }, 'the last applied sample change is kept');
+});
+
 t.test('render checks data against the variable schema: missing or wrong type is a clear 422', async (t) => {
   const { key } = await svc.sandboxMerchant();
   const tpl = await create(svc, key, { ...emailTemplate, publish: true });

@@ -24,9 +24,10 @@ t.test('templates: versions count up, publish picks one, delete ends everything'
   const created = templates.history(createTemplate);
   templates.given().when({ ...createTemplate, publish: true }).thenMatch(t, [{ type: 'template.created' }, { type: 'template.version_published', data: { version: 1 } }]);
   templates.given(created).when(createTemplate).thenThrows(t, 'IKW-RES-003');
-  const v2 = templates.given(created).when({ type: 'update', owner, at, version: content, publish: false }).thenMatch(t, [{ type: 'template.version_added', data: { version: { version: 2 } } }]);
-  templates.given(created).when({ type: 'update', owner, at, name: 'Hi', publish: false }).thenNothing(t, 'the same name changes nothing');
-  templates.given(created).when({ type: 'update', owner, at, name: 'New', version: content, publish: true }).thenMatch(t, [
+  const v2 = templates.given(created).when({ type: 'update', owner, at, version: content, basedOn: 1, publish: false }).thenMatch(t, [{ type: 'template.version_added', data: { version: { version: 2 } } }]);
+  templates.given(created, v2).when({ type: 'update', owner, at, version: content, basedOn: 1, publish: false }).thenThrows(t, 'IKW-RES-003');
+  templates.given(created).when({ type: 'update', owner, at, name: 'Hi', basedOn: 1, publish: false }).thenNothing(t, 'the same name changes nothing');
+  templates.given(created).when({ type: 'update', owner, at, name: 'New', version: content, basedOn: 1, publish: true }).thenMatch(t, [
     { type: 'template.renamed', data: { name: 'New' } },
     { type: 'template.version_added', data: { version: { version: 2 } } },
     { type: 'template.version_published', data: { version: 2 } },
@@ -56,7 +57,9 @@ const cmd = (c: Record<string, unknown>) => ({ owner, at, ...c }) as AutomationC
 t.test('automations: versions, enable and disable idempotent, the runner disables once, delete', async (t) => {
   const created = automations.history({ type: 'create', automation });
   automations.given(created).when({ type: 'create', automation }).thenThrows(t, 'IKW-RES-003');
-  automations.given(created).when(cmd({ type: 'update', definition: { ...definition, name: 'B' } })).thenMatch(t, [{ type: 'automation.updated', data: { version: { version: 2, definition: { name: 'B' } } } }]);
+  const v2 = automations.given(created).when(cmd({ type: 'update', definition: { ...definition, name: 'B' }, basedOn: 1 })).thenMatch(t, [{ type: 'automation.updated', data: { version: { version: 2, definition: { name: 'B' } } } }]);
+  automations.given(created, v2).when(cmd({ type: 'update', definition: { ...definition, name: 'C' }, basedOn: 1 })).thenThrows(t, 'IKW-RES-003');
+  automations.given(created).when(cmd({ type: 'update', definition, basedOn: 1 })).thenNothing(t, 'an unchanged definition adds no version');
   automations.given(created).when(cmd({ type: 'enable' })).thenNothing(t, 'already enabled');
   const disabled = automations.given(created).when(cmd({ type: 'disable' })).thenMatch(t, [{ type: 'automation.disabled', data: { reason: 'merchant' } }]);
   automations.given(created, disabled).when(cmd({ type: 'disable' })).thenNothing(t);

@@ -83,6 +83,8 @@ t.test('releases and refunds take only what is held beyond pending releases', as
   const withPending = contracts.given(funded).when(release('r1', 6_000)).thenMatch(t, [{ type: 'escrow_contract.release_created', data: { release: { id: 'r1', amountMinor: 6_000 } } }]);
   contracts.given(withPending).when(release('r2', 3_801)).thenThrows(t, { code: 'IKW-ESC-004', param: 'amountMinor' });
   contracts.given(withPending).when(refund(3_801)).thenThrows(t, { code: 'IKW-ESC-004', param: 'amountMinor' });
+  const first = contracts.given(withPending).when(refund(100, 'rf-once')).thenMatch(t, [{ type: 'escrow_contract.refunded' }]);
+  contracts.given(withPending, first).when(refund(100, 'rf-once')).thenNothing(t, 'a refund with the same id is the one already made');
   contracts.given(withPending).when(release('r1', 6_000)).thenNothing(t, 'the same release id (idempotencyKey) again');
   const executed = contracts.given(withPending).when(execute('r1')).thenState((s) => {
     t.equal(s.releasedMinor, 6_000);
@@ -165,7 +167,7 @@ t.test('the transition table: each client command acts in its statuses and is re
     create_release: release('rx', 1),
     execute_release: execute('none'),
     cancel_release: { type: 'cancel_release', owner, at: T0, releaseId: 'none' },
-    refund: refund(1),
+    refund: refund(1, 'rf-probe'),
     open_dispute: dispute,
     resolve_dispute: { type: 'resolve_dispute', owner, at: T0, disputeId: 'd1', outcome: 'dismissed', outcomeMetadata: null, plan: { releaseMinor: 0, refundMinor: 0, refund: null, release: null } },
     cancel: { type: 'cancel', owner, at: T0, refund: null },

@@ -154,7 +154,11 @@ export class Assets extends CommandService<AssetCommand, AssetState, AssetEvent>
     for (const outcome of [received, kept]) if (outcome.status === 'rejected' && outcome.reason instanceof ApiError) throw outcome.reason;
     for (const outcome of [received, kept]) if (outcome.status === 'rejected') throw storageUnavailable(outcome.reason);
     const upload = { key, size: meter.size, sha256: meter.digest(), detectedContentType: sniffContentType(meter.head), at: this.deps.clock.now().toISOString() };
-    const result = await this.run(asset.id, { type: 'record_upload', owner, upload }, auditMetadata(this.deps.clock, owner, asset.id, actor));
+    // Bytes no event names would never be purged: a refused record (a racing upload, a delete) removes them.
+    const result = await this.run(asset.id, { type: 'record_upload', owner, upload }, auditMetadata(this.deps.clock, owner, asset.id, actor)).catch(async (err: unknown) => {
+      await this.deps.storage.delete([key]).catch(() => undefined);
+      throw err;
+    });
     return toAssetObject(result.state);
   }
 

@@ -3,11 +3,12 @@ import { ApiError } from '../../core/errors.js';
 import { derivedId, newId } from '../../core/ids.js';
 import { generateSigningSecret, type SecretBox } from '../../core/secrets.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
-import { handleCommand, loadState } from '../../eventstore/command-handler.js';
+import { handleCommand, loadState, type ConflictPolicy } from '../../eventstore/command-handler.js';
+import { assertOwned } from '../aggregate.js';
 import { auditMetadata, type Actor, type Owner } from '../audit.js';
 import type { TemplateKind } from '../template/events.js';
 import { checkEndpointUrl } from '../webhook-endpoint/url-policy.js';
-import { automationDecider, type AutomationCommand, type AutomationState } from './decider.js';
+import { automationDecider, currentVersion, type AutomationCommand, type AutomationState } from './decider.js';
 import { checkDefinition, type Definition } from './definition.js';
 import { automationStream } from './events.js';
 
@@ -36,8 +37,9 @@ const isTemplated = (value: string) => value.includes('{{') || value.includes('{
 export class Automations {
   constructor(private readonly deps: AutomationDeps) {}
 
-  private run(id: string, command: AutomationCommand, metadata: EventMetadata) {
-    return handleCommand(this.deps.store, automationStream(id), automationDecider, command, metadata, { onConflict: 'internal' });
+  /** Client commands answer a lost race with 409 (`none`); only the runner's disable decides again. */
+  private run(id: string, command: AutomationCommand, metadata: EventMetadata, onConflict: ConflictPolicy = 'none') {
+    return handleCommand(this.deps.store, automationStream(id), automationDecider, command, metadata, { onConflict });
   }
 
   /** The schema was checked by the route; these are the checks that need more: ids, cron, templates, URLs. */
@@ -94,14 +96,18 @@ export class Automations {
   }
 
   /**
-   * Changes given over the current definition make a new version (runs under way finish with the
-   * version they started with); `enabled` alone only enables or disables.
+   * Changes given over the current definition (as the stream holds it) make a new version; runs
+   * under way finish with the version they started with. An update that lands in between is a
+   * 409, never silently undone. `enabled` alone only enables or disables.
    */
-  async update(owner: Owner, id: string, changes: Partial<AutomationInput>, current: Definition, actor: Actor): Promise<void> {
+  async update(owner: Owner, id: string, changes: Partial<AutomationInput>, actor: Actor): Promise<void> {
     const { enabled, ...definitionChanges } = changes;
     if (Object.keys(definitionChanges).length > 0) {
-      const definition = await this.check(owner, { ...current, ...definitionChanges });
-      await this.run(id, { type: 'update', owner, at: this.deps.clock.now(), definition }, auditMetadata(this.deps.clock, owner, id, actor));
+      const state = await this.load(id);
+      assertOwned(state.deleted ? null : state.automation, owner, 'No such automation', 'id');
+      const current = currentVersion(state);
+      const definition = await this.check(owner, { ...current.definition, ...definitionChanges });
+      await this.run(id, { type: 'update', owner, at: this.deps.clock.now(), definition, basedOn: current.version }, auditMetadata(this.deps.clock, owner, id, actor));
     }
     if (enabled !== undefined) await this.setEnabled(owner, id, enabled, actor);
   }
@@ -121,7 +127,7 @@ export class Automations {
 
   /** The runner's: disables an enabled automation after repeated failed runs; true on that transition (tell the merchant once). */
   async disableForFailures(owner: Owner, id: string, failures: number, lastError: string): Promise<boolean> {
-    const result = await this.run(id, { type: 'disable_for_failures', owner, at: this.deps.clock.now(), failures, lastError }, auditMetadata(this.deps.clock, owner, id, { actor: 'automation-runner' }));
+    const result = await this.run(id, { type: 'disable_for_failures', owner, at: this.deps.clock.now(), failures, lastError }, auditMetadata(this.deps.clock, owner, id, { actor: 'automation-runner' }), 'internal');
     return result.events.length > 0;
   }
 }

@@ -8,7 +8,8 @@ import type { AutomationCreated, AutomationEvent, AutomationVersion, DisabledRea
 export type AutomationCommand =
   | { type: 'create'; automation: AutomationCreated }
   | ({ owner: Owner; at: Date } & (
-      | { type: 'update'; definition: Definition }
+      /** `basedOn`: the version the changes were merged over; another update since is a conflict. */
+      | { type: 'update'; definition: Definition; basedOn: number }
       | { type: 'enable' }
       | { type: 'disable' }
       /** The runner's: `failures` consecutive failed runs. */
@@ -59,8 +60,12 @@ export const automationDecider: Decider<AutomationCommand, AutomationState, Auto
     const id = state.automation!.id;
     const at = command.at.toISOString();
     switch (command.type) {
-      case 'update':
-        return [{ type: 'automation.updated', data: { id, version: { version: currentVersion(state).version + 1, definition: command.definition, createdAt: at } } }];
+      case 'update': {
+        const current = currentVersion(state);
+        if (current.version !== command.basedOn) throw new ApiError('IKW-RES-003', 'Another request changed this automation while it was being updated; retry the update');
+        if (JSON.stringify(current.definition) === JSON.stringify(command.definition)) return [];
+        return [{ type: 'automation.updated', data: { id, version: { version: current.version + 1, definition: command.definition, createdAt: at } } }];
+      }
       case 'enable':
         return state.enabled ? [] : [{ type: 'automation.enabled', data: { id, at } }];
       case 'disable':

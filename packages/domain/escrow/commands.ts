@@ -249,12 +249,17 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
     return pm.type === 'mobile_money' ? `operator_clearing:${pm.operator}` : 'card_clearing';
   }
 
-  /** Refunds held funds to the payer: `amountMinor`, or everything not promised to pending releases. */
-  async refund(owner: Owner, id: string, input: { amountMinor?: number | null }, actor: Actor): Promise<ContractObject> {
+  /**
+   * Refunds held funds to the payer: `amountMinor`, or everything not promised to pending releases.
+   * `requestRef` (the Idempotency-Key) names the refund, so a retry after a crash makes no second one.
+   */
+  async refund(owner: Owner, id: string, input: { amountMinor?: number | null }, actor: Actor, requestRef?: string): Promise<ContractObject> {
     const state = await this.owned(owner, id);
     const c = state.contract!;
+    const refundId = requestRef === undefined ? newUuid() : derivedUuid(`escrow_refund|${id}|${requestRef}`);
+    if (state.refundIds.has(refundId)) return toContractObject(state);
     const amount = input.amountMinor ?? disposableMinor(state);
-    const refund: Refund = { id: newUuid(), amountMinor: amount, reason: 'requested', at: this.deps.clock.now().toISOString() };
+    const refund: Refund = { id: refundId, amountMinor: amount, reason: 'requested', at: this.deps.clock.now().toISOString() };
     const meta = this.meta(owner, id, actor);
     await handleSteps(
       this.deps.store,

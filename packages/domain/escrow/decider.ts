@@ -47,6 +47,8 @@ export interface EscrowState {
   fundedMinor: number;
   releasedMinor: number;
   refundedMinor: number;
+  /** Refunds made, by id: a refund retried with its Idempotency-Key is not made twice. */
+  refundIds: ReadonlySet<string>;
   participants: Participant[];
   milestones: Milestone[];
   releases: Map<string, Release>;
@@ -63,6 +65,7 @@ export const initialEscrowState: EscrowState = {
   fundedMinor: 0,
   releasedMinor: 0,
   refundedMinor: 0,
+  refundIds: new Set(),
   participants: [],
   milestones: [],
   releases: new Map(),
@@ -228,7 +231,7 @@ export const escrowDecider: Decider<EscrowCommand, EscrowState, EscrowEvent> = {
         return withRelease(s, { ...r, status: 'canceled', canceledAt: event.data.at });
       }
       case 'escrow_contract.refunded':
-        return { ...s, refundedMinor: s.refundedMinor + event.data.refund.amountMinor };
+        return { ...s, refundedMinor: s.refundedMinor + event.data.refund.amountMinor, refundIds: new Set(s.refundIds).add(event.data.refund.id) };
       case 'escrow_contract.dispute_opened':
         return { ...s, disputes: new Map(s.disputes).set(event.data.dispute.id, event.data.dispute), openDisputeId: event.data.dispute.id };
       case 'escrow_contract.dispute_resolved':
@@ -314,6 +317,7 @@ export const escrowDecider: Decider<EscrowCommand, EscrowState, EscrowEvent> = {
         return withObjects(s, [{ type: 'escrow_contract.release_canceled', data: { releaseId: r.id, at, release: { ...r, status: 'canceled', canceledAt: at } } }]);
       }
       case 'refund': {
+        if (s.refundIds.has(command.refund.id)) return []; // the same Idempotency-Key: the refund it made
         refuseOutside(command, status);
         if (command.refund.amountMinor < 1) throw new ApiError('IKW-ESC-004', 'Nothing left to refund', 'amountMinor');
         assertAmount(s, command.refund.amountMinor, 'amountMinor');

@@ -71,7 +71,7 @@ export class SupportTickets extends CommandService<SupportTicketCommand, Support
         `Request: ${c.requestId}${c.userAgent ? `, ${c.userAgent}` : ''}`,
         `Ticket: ${ticket.id}, ${ticket.submittedAt}`,
       ];
-      await this.deps.messenger.send({
+      const outcome = await this.deps.messenger.send({
         channel: 'email',
         to,
         replyTo: ticket.email,
@@ -79,6 +79,8 @@ export class SupportTickets extends CommandService<SupportTicketCommand, Support
         text: lines.join('\n'),
         purpose: 'support_request',
       });
+      // Not recorded as forwarded: the job retries, and the ticket's text stays in its event.
+      if (outcome.status === 'failed') throw new Error(`support ticket ${ticket.id} not e-mailed: ${outcome.error}`);
     }
     const owner = { merchantId: ticket.merchantId, environment: ticket.environment };
     await this.run(ticket.id, { type: 'record_forwarded', to, at: this.deps.clock.now() }, auditMetadata(this.deps.clock, owner, ticket.id, { actor: 'system' }), 'internal');

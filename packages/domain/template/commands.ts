@@ -3,8 +3,9 @@ import { ApiError } from '../../core/errors.js';
 import { derivedId, newId } from '../../core/ids.js';
 import type { EventStore } from '../../eventstore/port.js';
 import { handleCommand, loadState } from '../../eventstore/command-handler.js';
+import { assertOwned } from '../aggregate.js';
 import { auditMetadata, type Actor, type Owner } from '../audit.js';
-import { templateDecider, type TemplateState } from './decider.js';
+import { latestVersion, templateDecider, type TemplateState } from './decider.js';
 import { builtInTemplate } from './defaults.js';
 import { templateStream, type LocaleContent, type TemplateKind, type TemplateVersion, type VariableSchema } from './events.js';
 import { checkVersion } from './render.js';
@@ -74,23 +75,29 @@ export class Templates {
     return result.state;
   }
 
-  /** Content changes (variables, locales, default locale, sample data) make a new version from the latest one. */
-  async update(owner: Owner, id: string, input: TemplateChanges, actor: Actor, current: { kind: TemplateKind; latest: TemplateVersion }): Promise<TemplateState> {
+  /**
+   * Content changes (variables, locales, default locale, sample data) make a new version from the
+   * latest one as the stream holds it; a version added in between is a 409, never silently undone.
+   */
+  async update(owner: Owner, id: string, input: TemplateChanges, actor: Actor): Promise<TemplateState> {
     const changesContent = input.variables !== undefined || input.locales !== undefined || input.defaultLocale !== undefined || input.sampleData !== undefined;
+    const { state } = await loadState(this.deps.store, templateStream(id), templateDecider);
+    assertOwned(state.deleted ? null : state.template, owner, 'No such template', 'id');
+    const latest = latestVersion(state);
     let version: VersionContent | undefined;
     if (changesContent) {
       version = {
-        variables: input.variables ?? current.latest.variables,
-        locales: input.locales ?? current.latest.locales,
-        defaultLocale: input.defaultLocale ?? (input.locales && !(current.latest.defaultLocale in input.locales) ? Object.keys(input.locales)[0]! : current.latest.defaultLocale),
-        sampleData: input.sampleData !== undefined ? input.sampleData : current.latest.sampleData,
+        variables: input.variables ?? latest.variables,
+        locales: input.locales ?? latest.locales,
+        defaultLocale: input.defaultLocale ?? (input.locales && !(latest.defaultLocale in input.locales) ? Object.keys(input.locales)[0]! : latest.defaultLocale),
+        sampleData: input.sampleData !== undefined ? input.sampleData : latest.sampleData,
       };
-      checkVersion(current.kind, version);
+      checkVersion(state.template!.kind, version);
     }
     const result = await this.run(
       owner,
       id,
-      { type: 'update', owner, at: this.deps.clock.now(), publish: input.publish ?? false, ...(input.name !== undefined ? { name: input.name } : {}), ...(version ? { version } : {}) },
+      { type: 'update', owner, at: this.deps.clock.now(), publish: input.publish ?? false, basedOn: latest.version, ...(input.name !== undefined ? { name: input.name } : {}), ...(version ? { version } : {}) },
       actor,
     );
     return result.state;

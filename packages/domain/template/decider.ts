@@ -7,7 +7,8 @@ import type { TemplateCreated, TemplateEvent, TemplateVersion } from './events.j
 export type TemplateCommand =
   | { type: 'create'; template: TemplateCreated; publish: boolean; at: Date }
   | ({ owner: Owner; at: Date } & (
-      | { type: 'update'; name?: string; version?: Omit<TemplateVersion, 'version' | 'createdAt'>; publish: boolean }
+      /** `basedOn`: the latest version a new `version` was merged over; another one since is a conflict. */
+      | { type: 'update'; name?: string; version?: Omit<TemplateVersion, 'version' | 'createdAt'>; basedOn: number; publish: boolean }
       | { type: 'publish'; version: number }
       | { type: 'delete' }
     ));
@@ -59,6 +60,7 @@ export const templateDecider: Decider<TemplateCommand, TemplateState, TemplateEv
         const events: TemplateEvent[] = [];
         if (command.name !== undefined && command.name !== state.name) events.push({ type: 'template.renamed', data: { id, name: command.name, at } });
         let version = latestVersion(state).version;
+        if (command.version && version !== command.basedOn) throw new ApiError('IKW-RES-003', 'Another request changed this template while it was being updated; retry the update');
         if (command.version) {
           version += 1;
           events.push({ type: 'template.version_added', data: { id, version: { ...command.version, version, createdAt: at } } });

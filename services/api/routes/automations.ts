@@ -166,7 +166,7 @@ export function automationsFamily(knex: Knex, clock: Clock, automations: Automat
         response: automationSchema,
         handler: async (ctx) => {
           const row = await load(ctx.owner, ctx.params.id);
-          await automations.update(ctx.owner, row.id, ctx.body, row.definition, ctx.actor);
+          await automations.update(ctx.owner, row.id, ctx.body, ctx.actor);
           return object(ctx.owner, row.id);
         },
       }),

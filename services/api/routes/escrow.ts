@@ -273,7 +273,7 @@ export function escrowFamily(knex: Knex, escrow: EscrowContracts): Family {
         params: idParams,
         body: { type: 'object', additionalProperties: false, properties: { amountMinor } },
         response: contractSchema,
-        handler: (ctx) => escrow.refund(ctx.owner, ctx.params.id, ctx.body ?? {}, ctx.actor),
+        handler: (ctx) => escrow.refund(ctx.owner, ctx.params.id, ctx.body ?? {}, ctx.actor, ctx.requestRef),
       }),
       route<CreateReleaseInput, unknown, { contractId: string }>({
         method: 'post',

@@ -142,7 +142,7 @@ export function templateEngineFamily(knex: Knex, clock: Clock, templates: Templa
         response: templateSchema,
         handler: async (ctx) => {
           const row = await load(ctx.owner, ctx.params.id);
-          await templates.update(ctx.owner, row.id, ctx.body, ctx.actor, { kind: row.kind, latest: await versionOf(row, row.latest_version) });
+          await templates.update(ctx.owner, row.id, ctx.body, ctx.actor);
           return object(ctx.owner, row.id);
         },
       }),
