@@ -3,6 +3,7 @@ import type { Clock } from '../core/clock.js';
 import { instanceIsDead, type ProcessInstance } from '../core/instance.js';
 import type { Logger } from '../core/logger.js';
 import { sqlMigration, type Migration } from '../core/migration.js';
+import { JobWriter } from './job-writer.js';
 
 /**
  * Durable timers in Postgres: webhook retries, the sandbox operator's answers, payout delay
@@ -86,6 +87,7 @@ export class Scheduler {
   private readonly kinds = new Map<string, Registered>();
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> | null = null;
+  private readonly writer: JobWriter;
 
   constructor(
     private readonly knex: Knex,
@@ -95,7 +97,9 @@ export class Scheduler {
     private readonly concurrency = 16,
     /** This process; without one, a lease lasts until it times out. */
     private readonly instance: ProcessInstance | null = null,
-  ) {}
+  ) {
+    this.writer = new JobWriter(knex);
+  }
 
   register<Payload>(kind: JobKind<Payload>, handler: JobHandler<Payload>): void {
     if (this.kinds.has(kind.name)) throw new Error(`A handler for ${kind.name} is already registered`);
@@ -107,9 +111,12 @@ export class Scheduler {
     return schedule(this.knex, spec);
   }
 
-  /** The port a domain service gets to enqueue jobs of one kind. */
+  /**
+   * The port a domain service gets to enqueue jobs of one kind, outside any transaction:
+   * concurrent jobs share one INSERT (job-writer.ts).
+   */
   enqueuer<Payload extends object>(kind: JobKind<Payload>): Enqueue<Payload> {
-    return (payload, runAt) => enqueue(this.knex, kind, payload, runAt);
+    return (payload, runAt) => this.writer.write({ kind: kind.name, key: kind.key(payload, runAt), runAt, payload: { ...payload } as Record<string, unknown> });
   }
 
   /** The object a job is about, as its kind declares; its jobs must not overtake each other. */

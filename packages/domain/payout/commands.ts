@@ -213,8 +213,11 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
   ): Promise<PayoutCommand & { type: 'create' }> {
     const now = this.deps.clock.now();
     const expectedBy = new Date(now.getTime() + expectedMs(p.destination));
-    await this.deps.scheduleReconcile({ ...owner, currency: p.destination.currency, payoutId: id }, new Date(now.getTime() + RECONCILE_AFTER_MS));
-    await this.deps.scheduleOverdueCheck({ ...owner, payoutId: id }, expectedBy);
+    // Side by side, so that they share one INSERT (packages/scheduler/job-writer.ts).
+    await Promise.all([
+      this.deps.scheduleReconcile({ ...owner, currency: p.destination.currency, payoutId: id }, new Date(now.getTime() + RECONCILE_AFTER_MS)),
+      this.deps.scheduleOverdueCheck({ ...owner, payoutId: id }, expectedBy),
+    ]);
     return {
       type: 'create',
       payout: {
