@@ -1,22 +1,30 @@
 /**
  * Payout creation throughput (POST /api/v1/payouts, 64 clients): on 64 merchants, one each, and on
- * one merchant whose balance stream every request holds funds on. Afterwards each merchant's
- * available balance must equal its funding minus Σ (amount + fee) of the payouts answered 2xx.
+ * one merchant whose balance stream every request holds funds on, against a service in this
+ * process; then on 64 other merchants against `make start`'s process model (the standalone
+ * service in its own process with API_WORKERS workers, one per CPU by default). Afterwards each
+ * merchant's available balance must equal its funding minus Σ (amount + fee) of the payouts
+ * answered 2xx.
  */
+import os from 'node:os';
+import { freePort } from '../../packages/core/embedded-postgres.js';
 import { loadState } from '../../packages/eventstore/command-handler.js';
 import { runLedger } from '../../packages/domain/ledger/commands.js';
 import { balanceOf, ledgerDecider } from '../../packages/domain/ledger/decider.js';
 import { balanceStream } from '../../packages/domain/ledger/events.js';
 import { createMerchant } from '../../packages/domain/merchant/commands.js';
-import { fixed, HTTP_CONNECTIONS, percent, progress, round, table } from './common.js';
+import { fixed, HTTP_CONNECTIONS, numberFromEnv, percent, progress, round, table } from './common.js';
 import { createScratchDatabase } from './database.js';
 import { LoadWorker, measureScenarios, type ScenarioResult } from './load.js';
 import { callJson, inParallel, startService, type BenchService } from './service.js';
+import { startProcess } from '../support/child-process.js';
 
 /** The service's knex pool in the payout, payment intent and webhook sections (below the 64 clients: they contend for it). */
 export const SERVICE_POOL_MAX = 40;
 /** The sandbox operator answers an hour later: no callback job is due during the run (and no loop runs jobs). */
 export const SANDBOX_DELAY_MS = '3600000';
+/** API workers of the standalone run: BENCH_API_WORKERS, else `make start`'s default (the CPUs). */
+const API_WORKERS = Math.round(numberFromEnv('BENCH_API_WORKERS', os.availableParallelism(), 1));
 /** Funding of each merchant: 10^11 XOF covers 10^8 payouts of 1 000 plus fee. */
 const FUNDING = 100_000_000_000;
 const PAYOUT_AMOUNT = 1000;
@@ -139,6 +147,9 @@ export async function benchPayouts(serverUrl: string): Promise<PayoutsResult> {
       const check = await checkBalances(service, run.group, sums);
       scenarios.push({ name: run.name, merchants: run.group.length, ...run.result, outcomes: totals.outcomes, check });
     }
+    await worker.close();
+    worker = null;
+    scenarios.push(await standaloneRun(service, database.url));
     return { clients: HTTP_CONNECTIONS, poolMax: service.poolMax, scenarios, rssBytes };
   } finally {
     await worker?.close();
@@ -147,10 +158,73 @@ export async function benchPayouts(serverUrl: string): Promise<PayoutsResult> {
   }
 }
 
+/**
+ * Polls the service's readiness (its "serving" line is logged at info, and this run logs warnings
+ * only, as the in-process runs log nothing); the warm-up slice covers workers still starting.
+ */
+async function untilReady(url: string, exited: Promise<unknown>): Promise<void> {
+  let gone = false;
+  void exited.then(() => (gone = true));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (gone) throw new Error('the standalone service exited at start');
+    const ok = await fetch(url).then((r) => r.ok, () => false);
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`${url} did not answer within 60 s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * The same load against the standalone service (`make start`) with API_WORKERS workers on the
+ * bench's database, on 64 merchants of its own. Its statements and event loops are in other
+ * processes: those columns stay empty; the balance check is the same.
+ */
+async function standaloneRun(service: BenchService, databaseUrl: string): Promise<PayoutScenario> {
+  const port = await freePort();
+  progress(`  the standalone service with API_WORKERS=${API_WORKERS}: funding ${HTTP_CONNECTIONS} more merchants…`);
+  const merchants: Funded[] = new Array<Funded>(HTTP_CONNECTIONS);
+  await inParallel(HTTP_CONNECTIONS, 8, async (i) => {
+    merchants[i] = await fundedMerchant(service, 1000 + i);
+  });
+  const standalone = startProcess('services/standalone/main.js', {
+    DATABASE_URL: databaseUrl,
+    PORT: String(port),
+    API_WORKERS: String(API_WORKERS),
+    SANDBOX_OPERATOR_DELAY_MS: SANDBOX_DELAY_MS,
+    RATE_LIMIT: 'off',
+    RATE_LIMIT_ADDRESS: 'off',
+    LOG_LEVEL: 'warn',
+  });
+  let worker: LoadWorker | null = null;
+  try {
+    await untilReady(`http://127.0.0.1:${port}/readyz`, standalone.exit);
+    worker = new LoadWorker(`http://127.0.0.1:${port}`, { standalone: { kind: 'payouts', body: PAYOUT_BODY, keys: merchants.map((m) => m.key) } });
+    progress(`  ${HTTP_CONNECTIONS} merchants against ${API_WORKERS} API workers…`);
+    const [result] = await measureScenarios(worker, ['standalone'], service.system.knex);
+    const totals = await worker.totals('standalone');
+    const check = await checkBalances(service, merchants, new Map(totals.perKey.map((t) => [t.key, t])));
+    return {
+      name: `${HTTP_CONNECTIONS} merchants, standalone service, API_WORKERS=${API_WORKERS}`,
+      merchants: merchants.length,
+      ...result!,
+      statementsPerOperation: Number.NaN,
+      busy: { ...result!.busy, serverEventLoop: Number.NaN },
+      outcomes: totals.outcomes,
+      check,
+    };
+  } finally {
+    await worker?.close();
+    standalone.child.kill('SIGTERM');
+    await standalone.exit;
+  }
+}
+
 export function payoutsText(r: PayoutsResult): string[] {
   return [
     `Payout creation (POST /api/v1/payouts, 1 000 XOF to Wave SN; ${r.clients} closed-loop keep-alive clients in a worker thread; ` +
-      `service pool max ${r.poolMax}; sandbox callbacks an hour out, no scheduler loop; the two runs alternate in slices)`,
+      `service pool max ${r.poolMax}; sandbox callbacks an hour out, no scheduler loop; the first two runs alternate in slices; ` +
+      `the standalone run follows them: make start's processes, knex pool 20 each, the scheduler loop on, SQL and event loops in those processes)`,
     table(
       ['merchants', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'requests', 'SQL/request', 'server loop busy', 'CPUs busy', 'balance check'],
       r.scenarios.map((s) => [
@@ -161,8 +235,8 @@ export function payoutsText(r: PayoutsResult): string[] {
         String(s.non2xx),
         String(s.errors),
         String(s.operations),
-        fixed(s.statementsPerOperation, 1),
-        percent(s.busy.serverEventLoop),
+        Number.isNaN(s.statementsPerOperation) ? 'n/a' : fixed(s.statementsPerOperation, 1),
+        Number.isNaN(s.busy.serverEventLoop) ? 'n/a' : percent(s.busy.serverEventLoop),
         percent(s.busy.machineCpu),
         s.check.ok ? 'OK' : 'MISMATCH',
       ]),
@@ -199,8 +273,8 @@ export function payoutsJson(r: PayoutsResult) {
       non_2xx: s.non2xx,
       errors: s.errors,
       requests: s.operations,
-      sql_statements_per_request: round(s.statementsPerOperation, 2),
-      server_event_loop_busy: round(s.busy.serverEventLoop, 3),
+      sql_statements_per_request: Number.isNaN(s.statementsPerOperation) ? null : round(s.statementsPerOperation, 2),
+      server_event_loop_busy: Number.isNaN(s.busy.serverEventLoop) ? null : round(s.busy.serverEventLoop, 3),
       machine_cpu_busy: round(s.busy.machineCpu, 3),
       balance_check: s.check.ok ? 'OK' : 'MISMATCH',
       payouts_2xx: s.check.payouts2xx,
