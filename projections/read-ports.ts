@@ -13,6 +13,8 @@ import { findPrices } from './products.js';
 import { escrowContractFundedBy } from './escrow-contracts.js';
 import { contractOfDispute } from './escrow-disputes.js';
 import { contractOfRelease } from './escrow-releases.js';
+import { readPayoutSettings } from './payout-settings.js';
+import type { Environment } from '../packages/domain/merchant/events.js';
 
 /** The domain's read ports (packages/domain/read-ports.ts) over the read models. */
 export function readPorts(knex: Knex): ReadPorts {
@@ -54,6 +56,23 @@ export function rememberedGates(reads: ReadPorts, store: EventStore): { reads: R
       capabilityRefusal: async (owner, method) =>
         (await cache.get(`capability|${owner.merchantId}|${owner.environment}|${JSON.stringify(method)}`, () => reads.capabilityRefusal(owner, method), all)) as Refusal,
     },
+  };
+}
+
+/**
+ * The default return URL every confirm without one reads (the merchant's payout settings),
+ * remembered per merchant and environment and evicted by that merchant's settings events.
+ */
+export function rememberedReturnUrls(knex: Knex, store: EventStore): { defaultReturnUrl(merchantId: string, environment: Environment): Promise<string | null>; cache: EvictedByEvents<string | null> } {
+  const cache = new EvictedByEvents<string | null>(store, (e) => {
+    if (e.type !== 'merchant.payout_settings_updated') return [];
+    const { merchantId, environment } = e.data as { merchantId: string; environment: Environment };
+    return [`${merchantId}|${environment}`];
+  });
+  return {
+    cache,
+    defaultReturnUrl: (merchantId, environment) =>
+      cache.get(`${merchantId}|${environment}`, async () => (await readPayoutSettings(knex, merchantId, environment)).settings.defaultReturnUrl, () => `${merchantId}|${environment}`),
   };
 }
 

@@ -90,8 +90,7 @@ import {
   type Process,
 } from '../packages/processes/index.js';
 import { LIMITS } from '../packages/domain/automation/definition.js';
-import { readPayoutSettings } from '../projections/payout-settings.js';
-import { escrowDirectory, readPorts, rememberedGates } from '../projections/read-ports.js';
+import { escrowDirectory, readPorts, rememberedGates, rememberedReturnUrls } from '../projections/read-ports.js';
 import { EscrowContracts } from '../packages/domain/escrow/commands.js';
 import { ALL_PROJECTIONS, FOLLOWING_PROJECTIONS, INLINE_PROJECTIONS } from '../projections/registry.js';
 import type { Projection } from '../projections/projection.js';
@@ -248,11 +247,13 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
 
   const gates = rememberedGates(readPorts(knex), logStore);
   const reads = gates.reads;
+  const returnUrls = rememberedReturnUrls(knex, logStore);
   // This process's commits evict its caches at once (other processes' reach them through the log).
   if (logStore instanceof PostgresEventStore) {
     logStore.onCommitted((events) => {
       apiKeys.evict(events);
       gates.cache.evict(events);
+      returnUrls.cache.evict(events);
     });
   }
   const escrowReads = escrowDirectory(knex);
@@ -264,7 +265,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     capabilities: reads,
     activations: reads,
     publicUrl: config.publicUrl,
-    defaultReturnUrl: async (merchantId, environment) => (await readPayoutSettings(knex, merchantId, environment)).settings.defaultReturnUrl,
+    defaultReturnUrl: returnUrls.defaultReturnUrl,
     settlementDelayMs: (env) => (env === 'sandbox' ? 0 : config.settlementDelayMs),
     scheduleSettlement: enqueuer(ledgerSettlement),
     escrowContractFundedBy: escrowReads.escrowContractFundedBy,

@@ -80,6 +80,12 @@ class StreamCache {
     return { state: decider.initialState, version: 'no_stream' };
   }
 
+  /** The remembered state, or null when this process remembers none for the stream. */
+  recall<State>(streamId: string, decider: unknown): { state: State; version: number } | null {
+    const hit = this.states.get(streamId);
+    return hit && hit.decider === decider ? { state: hit.state as State, version: hit.version } : null;
+  }
+
   remember(streamId: string, decider: unknown, version: number, state: unknown): void {
     this.states.delete(streamId);
     this.states.set(streamId, { decider, version, state });
@@ -279,5 +285,16 @@ export abstract class CommandService<Command, State, Event extends DomainEvent> 
   /** The aggregate's current state (its initial state when the stream does not exist). */
   load(id: string): Promise<{ state: State; version: number | 'no_stream' }> {
     return loadState(this.eventStore, this.streamOf(id), this.decider);
+  }
+
+  /**
+   * The state this process remembers for the aggregate, without reading its stream; loaded when
+   * none is remembered (docs/performance.md). Another process may have appended since, so it is
+   * fit for what never changes once written (the owner, the amount) and for checks the command's
+   * decider makes again on the state its append proves current; `remembered` says which it is.
+   */
+  async recall(id: string): Promise<{ state: State; remembered: boolean }> {
+    const hit = cacheOf(this.eventStore).recall<State>(this.streamOf(id), this.decider);
+    return hit ? { state: hit.state, remembered: true } : { state: (await this.load(id)).state, remembered: false };
   }
 }

@@ -2,7 +2,7 @@
  * Reads remembered per process and evicted by events (docs/performance.md): a presented API key is
  * read from read.api_keys once and its revocation takes effect at the next request; the payment
  * gates (capabilities, activations) are read once and a change refuses at once; changes made by
- * another process arrive through the log.
+ * another process arrive through the log; so does the default return URL of confirms.
  */
 import t from 'tap';
 import { revokeApiKey } from '../../packages/domain/merchant/commands.js';
@@ -11,6 +11,7 @@ import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js'
 import { ALL_PROJECTIONS } from '../../projections/registry.js';
 import { inlineProjections } from '../../projections/runner.js';
 import { assertError, assertOk } from '../support/assertions.js';
+import { confirm, createIntent, mobileMoney as paymentWallet, snNumber } from '../support/payment-intents.js';
 import { fundedMerchant, mobileMoney, postPayout } from '../support/payouts.js';
 import { startService } from '../support/system.js';
 
@@ -82,4 +83,26 @@ t.test('the payment gates are read once; a capability changed here or by another
   await svc.system.apiKeys.caughtUp();
   await svc.system.gates.caughtUp();
   assertError(t, await pay(), 'IKW-CAP-001', 'destination');
+});
+
+t.test('the default return URL is read once per merchant; a settings change applies to the next confirm', async (t) => {
+  const svc = await startService(t);
+  const { key } = await fundedMerchant(svc, 1_000);
+  const settingsReads: string[] = [];
+  const count = (q: { sql: string }) => {
+    if (/"read"\."payout_settings"/.test(q.sql)) settingsReads.push(q.sql);
+  };
+  svc.system.knex.on('query', count);
+  t.teardown(() => void svc.system.knex.off('query', count));
+  const confirmed = async () => {
+    const intent = await createIntent(svc, key, { amount: 5_000, currency: 'xof', transaction_country: 'SN' });
+    const answer = await confirm(svc, key, intent.id, { payment_method: paymentWallet(snNumber('67')) });
+    assertOk(t, answer);
+    return answer.body.return_url as string;
+  };
+  for (let i = 0; i < 3; i++) t.match(await confirmed(), /\/operations\/status\/op_/, 'the hosted status page without a default');
+  t.equal(settingsReads.length, 1, 'the settings read once for three confirms');
+
+  assertOk(t, await svc.request('PATCH', '/api/v1/merchant/settings/payouts', { key, body: { default_return_url: 'https://shop.example/back' } }));
+  t.equal(await confirmed(), 'https://shop.example/back', 'the new default at the next confirm');
 });

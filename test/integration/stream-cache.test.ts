@@ -9,6 +9,9 @@ import type { Test } from 'tap';
 import { runLedger } from '../../packages/domain/ledger/commands.js';
 import { createApiKey } from '../../packages/domain/merchant/commands.js';
 import { balanceStream } from '../../packages/domain/ledger/events.js';
+import { handleCommand } from '../../packages/eventstore/command-handler.js';
+import { paymentIntentDecider } from '../../packages/domain/payment-intent/decider.js';
+import { paymentIntentStream } from '../../packages/domain/payment-intent/events.js';
 import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
 import { ALL_PROJECTIONS } from '../../projections/registry.js';
 import { inlineProjections } from '../../projections/runner.js';
@@ -65,4 +68,24 @@ t.test('a command on a stream this process remembers reads nothing of it', async
   t.teardown(() => void svc.system.knex.off('query', watch));
   for (let i = 0; i < 3; i++) t.equal((await postPayout(svc, key, { amount: 1_000, currency: 'xof', destination: mobileMoney('13') })).status, 200);
   t.same(reads, [], 'no read of the balance stream');
+});
+
+t.test('a confirm on a remembered intent that another process canceled is refused as the stream says', async (t) => {
+  const svc = await startService(t);
+  const merchant = await svc.merchant();
+  const key = merchant.api_keys.sandbox;
+  const wallet = { type: 'mobile_money', mobile_money: { country: 'SN', operator: 'orange_money', msisdn: '+221771234567' } };
+  const canceledHere = await svc.request('POST', '/api/v1/payment-intents', { key, body: { amount: 5_000, currency: 'xof', transaction_country: 'SN' } });
+  t.equal((await svc.request('POST', `/api/v1/payment-intents/${canceledHere.body.id}/cancel`, { key, body: {} })).status, 200);
+  const expected = await svc.request('POST', `/api/v1/payment-intents/${canceledHere.body.id}/confirm`, { key, body: { payment_method: wallet } });
+  t.not(expected.status, 200, 'a canceled intent is not confirmed');
+
+  const intent = await svc.request('POST', '/api/v1/payment-intents', { key, body: { amount: 5_000, currency: 'xof', transaction_country: 'SN' } });
+  const owner = { merchantId: merchant.id, environment: 'sandbox' as const };
+  const meta = { merchant_id: merchant.id, environment: 'sandbox' as const, actor: 'test', occurred_at: svc.clock.now().toISOString() };
+  await handleCommand(otherProcess(t, svc), paymentIntentStream(intent.body.id), paymentIntentDecider, { type: 'cancel', owner, at: svc.clock.now(), reason: null }, meta);
+  const confirmed = await svc.request('POST', `/api/v1/payment-intents/${intent.body.id}/confirm`, { key, body: { payment_method: wallet } });
+  t.equal(confirmed.status, expected.status, `answered as a confirm of a canceled intent (${confirmed.text.slice(0, 200)})`);
+  t.equal(confirmed.body.code, expected.body.code);
+  t.equal((await svc.request('GET', `/api/v1/payment-intents/${intent.body.id}`, { key })).body.status, 'canceled', 'still canceled');
 });

@@ -252,12 +252,14 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
    * an intent already past that point returns it as it is and calls no provider.
    */
   async confirm(who: Owner, id: string, input: ConfirmInput, actor: Actor): Promise<PaymentIntentObject> {
-    const { state } = await this.load(id);
+    // The remembered state spares a read: the owner and the amount never change, and the
+    // start_confirmation decider checks the status again on the state its append proves current.
+    const { state, remembered } = await this.recall(id);
     if (!state.intent || state.intent.merchantId !== who.merchantId || state.intent.environment !== who.environment) {
       throw new ApiError('IKW-RES-001', `No such payment intent: '${id}'`, 'id');
     }
     // Already with the provider or final: the current object, before the payment method is looked at.
-    if (confirmedAlready(state)) return toObject(state);
+    if (confirmedAlready(state)) return toObject(remembered ? (await this.load(id)).state : state);
     const meta = this.metadata(who.merchantId, who.environment, id, actor);
     const pm = this.paymentMethod(state, input.payment_method);
     const provider = this.deps.provider(who.environment);
