@@ -154,6 +154,20 @@ export async function listAutomationVersions(knex: Knex, row: AutomationRow) {
 }
 
 /** Enabled automations of a merchant and environment whose trigger is this event type. */
-export function automationsTriggeredBy(db: Knex | Knex.Transaction, merchantId: string, environment: Environment, eventType: string): Promise<AutomationRow[]> {
-  return db('read.automations').where({ merchant_id: merchantId, environment, trigger_event: eventType, enabled: true, deleted: false }).orderBy('seq');
+/** What an event can trigger: automations of its merchant and environment waiting for its type. */
+export interface TriggerKey {
+  merchantId: string;
+  environment: Environment;
+  eventType: string;
+}
+
+/**
+ * The enabled automations waiting for any of these (merchant, environment, event type) keys, in
+ * creation order: one query for a whole batch of events (the automations consumer).
+ */
+export function automationsTriggeredByAny(db: Knex | Knex.Transaction, keys: readonly TriggerKey[]): Promise<AutomationRow[]> {
+  return db('read.automations')
+    .where({ enabled: true, deleted: false })
+    .whereIn(['merchant_id', 'environment', 'trigger_event'], keys.map((k) => [k.merchantId, k.environment, k.eventType]))
+    .orderBy('seq');
 }

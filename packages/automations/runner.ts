@@ -16,7 +16,7 @@ import type { Payouts } from '../domain/payout/commands.js';
 import { renderText, renderVersion } from '../domain/template/render.js';
 import { isPublicEventType } from '../domain/webhook-endpoint/event-types.js';
 import type { RecordedEvent } from '../eventstore/port.js';
-import { automationsTriggeredBy, findAutomationById, type AutomationRow } from '../../projections/automations.js';
+import { automationsTriggeredByAny, findAutomationById, type AutomationRow, type TriggerKey } from '../../projections/automations.js';
 import { findCustomerIdByEmail } from '../../projections/customers.js';
 import { findTemplate, findTemplateVersion } from '../../projections/templates.js';
 import type { Notifier } from '../webhooks/notifier.js';
@@ -95,6 +95,16 @@ const errorText = (err: unknown) => (err instanceof ApiError ? `${err.code}: ${e
  * retried with back-off; a run that fails after its last attempt counts against the automation,
  * which is disabled (and its merchant told) after repeated failures.
  */
+/** The key of the automations a public event can trigger; null for events that trigger none. */
+function triggerKeyOf(event: RecordedEvent): TriggerKey | null {
+  const data = event.data as { object?: Record<string, unknown> } | null;
+  const { merchant_id: merchantId, environment } = event.metadata;
+  if (!isPublicEventType(event.type) || !data?.object || !merchantId || !environment) return null;
+  return { merchantId, environment, eventType: event.type };
+}
+
+const keyText = (k: TriggerKey) => `${k.merchantId}|${k.environment}|${k.eventType}`;
+
 export class AutomationRunner {
   constructor(private readonly deps: RunnerDeps) {}
 
@@ -104,20 +114,39 @@ export class AutomationRunner {
       name: AUTOMATIONS_CONSUMER,
       checkpointTable: 'bus_checkpoints',
       handle: async (trx, events) => {
+        const waiting = await this.waitingFor(trx, events);
         for (const event of events) {
           if (event.type === 'automation.created' || event.type === 'automation.updated' || event.type === 'automation.enabled') await this.armSchedule(trx, (event.data as { id: string }).id);
-          else await this.trigger(trx, event);
+          else await this.trigger(trx, event, waiting);
         }
       },
     };
   }
 
-  private async trigger(trx: Knex.Transaction, event: RecordedEvent): Promise<void> {
-    const data = event.data as { object?: Record<string, unknown> } | null;
-    const { merchant_id: merchantId, environment } = event.metadata;
-    if (!isPublicEventType(event.type) || !data?.object || !merchantId || !environment) return;
-    const automations = await automationsTriggeredBy(trx, merchantId, environment, event.type);
+  /** The automations the batch's public events can trigger, by trigger key: one query per batch, none without such events. */
+  private async waitingFor(trx: Knex.Transaction, events: readonly RecordedEvent[]): Promise<Map<string, AutomationRow[]>> {
+    const keys = new Map<string, TriggerKey>();
+    for (const event of events) {
+      const key = triggerKeyOf(event);
+      if (key) keys.set(keyText(key), key);
+    }
+    const waiting = new Map<string, AutomationRow[]>();
+    if (keys.size === 0) return waiting;
+    for (const row of await automationsTriggeredByAny(trx, [...keys.values()])) {
+      const text = keyText({ merchantId: row.merchant_id, environment: row.environment, eventType: row.trigger_event! });
+      const list = waiting.get(text);
+      if (list) list.push(row);
+      else waiting.set(text, [row]);
+    }
+    return waiting;
+  }
+
+  private async trigger(trx: Knex.Transaction, event: RecordedEvent, waiting: Map<string, AutomationRow[]>): Promise<void> {
+    const key = triggerKeyOf(event);
+    const automations = key ? (waiting.get(keyText(key)) ?? []) : [];
     if (automations.length === 0) return;
+    const data = event.data as { object: Record<string, unknown> };
+    const environment = key!.environment;
     const id = publicEventId(event.eventId);
     const created = new Date(event.metadata.occurred_at ?? event.recordedAt);
     const payload: TriggerEvent = { id, type: event.type, created: unixSeconds(created), livemode: environment === 'live', data: data.object };

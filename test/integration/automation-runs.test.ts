@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import { ManualClock } from '../../packages/core/clock.js';
 import { createLogger } from '../../packages/core/logger.js';
+import type { RecordedEvent } from '../../packages/eventstore/port.js';
 import { openSystem } from '../../services/system.js';
 import { assertError, assertOk } from '../support/assertions.js';
 import { AUTOMATIONS, createAutomation, onPaymentIntent, publishedTemplate, runOf, runsOf } from '../support/automations.js';
@@ -361,4 +362,30 @@ t.test('a cancel while a step is under way wins: the run stays canceled and the 
   t.equal(next.count, 0, 'the second step never ran');
   const detail = await runOf(svc, key, automation.id, run!.id);
   t.same(detail.logs.map((l) => [l.step, l.status]), [['first', 'succeeded']], 'what the first step did is logged');
+});
+
+t.test('a batch of events finds its automations in one query, each merchant only its own', async (t) => {
+  const merchants = [await svc.sandboxMerchant(), await svc.sandboxMerchant()];
+  const automations = [];
+  for (const [i, m] of merchants.entries()) {
+    const sms = await publishedTemplate(svc, m.key, 'sms');
+    automations.push(await createAutomation(svc, m.key, onPaymentIntent([{ id: 'sms', action: 'send_sms', params: { templateId: sms, to: `+22177000001${i}` } }])));
+  }
+  const intents: { id: string }[] = [];
+  for (let i = 0; i < 6; i++) intents.push(await createIntentEvent(svc, merchants[i % 2]!.key, 200 + i));
+  const events: RecordedEvent[] = [];
+  for (const intent of intents) events.push(...(await svc.system.store.readStream(`payment_intent-${intent.id}`)));
+  const lookups: string[] = [];
+  const count = (q: { sql: string }) => {
+    if (/from "read"\."automations"/.test(q.sql)) lookups.push(q.sql);
+  };
+  svc.system.knex.on('query', count);
+  try {
+    await svc.system.knex.transaction((trx) => svc.system.automationRunner.consumer().handle(trx, events));
+  } finally {
+    svc.system.knex.off('query', count);
+  }
+  t.equal(lookups.length, 1, `one automations query for ${events.length} events: ${lookups.join(' | ')}`);
+  await svc.system.drain();
+  for (const [i, m] of merchants.entries()) t.equal((await runsOf(svc, m.key, automations[i]!.id)).length, 3, `merchant ${i}: a run for each of its 3 payments, none for the other's`);
 });
