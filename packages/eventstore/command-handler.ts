@@ -183,59 +183,164 @@ export function step<Command, State, Event extends DomainEvent>(s: CommandStep<C
   return s as unknown as CommandStep<unknown, unknown, DomainEvent>;
 }
 
+type AnyStep = CommandStep<unknown, unknown, DomainEvent>;
+type AnyResult = HandleResult<unknown, DomainEvent>;
+
+/** An atomic change waiting for its turn on its first stream. */
+interface WaitingChange {
+  steps: AnyStep[];
+  options: HandleOptions;
+  taken: boolean;
+  resolve(results: AnyResult[]): void;
+  reject(err: unknown): void;
+}
+
+/** Changes that queued on one stream while it was busy, decided together at its next turn. */
+const waitingChanges = new WeakMap<StreamCache, Map<string, WaitingChange[]>>();
+
 /**
  * Runs several commands on several streams as one change: each is decided on its stream's state
  * and all their events are appended in one commit with the versions read, or nothing is. Null when
  * the store cannot append atomically (the caller then runs them as a saga with a mend). The first
- * step's stream is the contended one: this process queues its work there, like handleCommand.
+ * step's stream is the contended one: this process queues its work there, like handleCommand, and
+ * the changes that queued there meanwhile share one commit (decideTogether).
  */
-export function handleCommandsAtomically(
-  store: EventStore,
-  steps: CommandStep<unknown, unknown, DomainEvent>[],
-  options: HandleOptions = {},
-): Promise<HandleResult<unknown, DomainEvent>[]> | null {
-  const appendAtomically = store.appendAtomically?.bind(store);
-  if (!appendAtomically || steps.length === 0) return null;
+export function handleCommandsAtomically(store: EventStore, steps: AnyStep[], options: HandleOptions = {}): Promise<AnyResult[]> | null {
+  if (!store.appendAtomically || steps.length === 0) return null;
   const cache = cacheOf(store);
-  const retries = CONFLICT_RETRIES[options.onConflict ?? 'none'];
-  return cache.serialize(steps[0]!.streamId, async () => {
-    // As in handleCommand: decided first on the remembered states, read when that is not proved.
-    let read = false;
-    for (let attempt = 0; ; ) {
-      const decided = [];
-      try {
-        for (const s of steps) {
-          const { state, version } = read ? await cache.load(store, s.streamId, s.decider) : cache.assume(s.streamId, s.decider);
-          decided.push({ step: s, state, version, events: s.decider.decide(s.command, state) });
-        }
-      } catch (err) {
-        if (read) throw err;
-        read = true;
+  const streamId = steps[0]!.streamId;
+  let byStream = waitingChanges.get(cache);
+  if (!byStream) waitingChanges.set(cache, (byStream = new Map()));
+  const waiting = byStream;
+  return new Promise<AnyResult[]>((resolve, reject) => {
+    const change: WaitingChange = { steps, options, taken: false, resolve, reject };
+    const queue = waiting.get(streamId);
+    if (queue) queue.push(change);
+    else waiting.set(streamId, [change]);
+    void cache.serialize(streamId, async () => {
+      if (change.taken) return; // an earlier turn on this stream decided it
+      const turn = waiting.get(streamId)!;
+      waiting.delete(streamId);
+      for (const c of turn) c.taken = true;
+      await decideTogether(store, cache, turn);
+    });
+  });
+}
+
+/**
+ * The changes that queued on one stream, in one commit (docs/performance.md): each decided in
+ * order on the first stream's remembered state as the ones before it left it, its other streams on
+ * theirs, and all appended at once with the first stream's version. What is not plainly accepted
+ * on remembered states (a refusal, nothing to do, a stream another change also writes) and every
+ * change of a commit that fails then runs alone, reading what it needs: a hot balance commits
+ * many payouts at a time, and any doubt costs only the old way.
+ */
+async function decideTogether(store: EventStore, cache: StreamCache, changes: WaitingChange[]): Promise<void> {
+  const alone: WaitingChange[] = [];
+  const together: { change: WaitingChange; shared: DomainEvent[]; after: unknown; others: { step: AnyStep; state: unknown; version: number | 'no_stream'; events: DomainEvent[] }[] }[] = [];
+  if (changes.length > 1) {
+    const { streamId, decider } = changes[0]!.steps[0]!;
+    const base = cache.assume(streamId, decider);
+    let state = base.state;
+    const written = new Set([streamId]);
+    for (const change of changes) {
+      const [first, ...rest] = change.steps;
+      if (first!.decider !== decider || rest.some((s) => written.has(s.streamId))) {
+        alone.push(change);
         continue;
       }
-      const writing = decided.filter((d) => d.events.length > 0);
-      if (!read && writing.length < decided.length) {
-        read = true;
-        continue;
-      }
       try {
-        const appended = writing.length === 0 ? [] : await appendAtomically(
-          writing.map((d) => ({ streamId: d.step.streamId, expectedVersion: d.version, events: d.events.map((e) => ({ type: e.type, data: e.data, metadata: d.step.metadata })) })),
-        );
-        return decided.map((d) => {
-          const i = writing.indexOf(d);
-          if (i < 0) return { state: d.state, events: d.events, appended: null };
-          const after = d.events.reduce((state, e) => d.step.decider.evolve(state, e), d.state);
-          cache.remember(d.step.streamId, d.step.decider, appended[i]!.nextVersion, after);
-          return { state: after, events: d.events, appended: appended[i]! };
+        const shared = decider.decide(first!.command, state);
+        const others = rest.map((s) => {
+          const known = cache.assume(s.streamId, s.decider);
+          return { step: s, ...known, events: s.decider.decide(s.command, known.state) };
         });
-      } catch (err) {
-        if (!(err instanceof VersionConflictError)) throw err;
-        if (read && attempt++ >= retries) throw new ApiError('IKW-RES-003', options.conflictMessage);
-        read = true;
+        if (shared.length === 0 || others.some((o) => o.events.length === 0)) {
+          alone.push(change);
+          continue;
+        }
+        state = shared.reduce((x, e) => decider.evolve(x, e), state);
+        together.push({ change, shared, after: state, others });
+        for (const s of rest) written.add(s.streamId);
+      } catch {
+        alone.push(change);
       }
     }
-  });
+    if (together.length > 1) {
+      try {
+        const appended = await store.appendAtomically!([
+          { streamId, expectedVersion: base.version, events: together.flatMap((t) => t.shared.map((e) => ({ type: e.type, data: e.data, metadata: t.change.steps[0]!.metadata }))) },
+          ...together.flatMap((t) => t.others.map((o) => ({ streamId: o.step.streamId, expectedVersion: o.version, events: o.events.map((e) => ({ type: e.type, data: e.data, metadata: o.step.metadata })) }))),
+        ]);
+        cache.remember(streamId, decider, appended[0]!.nextVersion, state);
+        let offset = 0;
+        let next = 1;
+        for (const t of together) {
+          const recorded = appended[0]!.events.slice(offset, (offset += t.shared.length));
+          const last = recorded[recorded.length - 1]!;
+          const results: AnyResult[] = [{ state: t.after, events: t.shared, appended: { nextVersion: last.version, position: last.position, events: recorded } }];
+          for (const o of t.others) {
+            const result = appended[next++]!;
+            const after = o.events.reduce((x, e) => o.step.decider.evolve(x, e), o.state);
+            cache.remember(o.step.streamId, o.step.decider, result.nextVersion, after);
+            results.push({ state: after, events: o.events, appended: result });
+          }
+          t.change.resolve(results);
+        }
+        together.length = 0;
+      } catch {
+        // A conflict or a failure of the shared commit: each change decides again alone.
+      }
+    }
+  }
+  const rest = changes.length > 1 ? changes.filter((c) => together.some((t) => t.change === c) || alone.includes(c)) : changes;
+  for (const change of rest) {
+    try {
+      change.resolve(await decideAlone(store, cache, change.steps, change.options));
+    } catch (err) {
+      change.reject(err);
+    }
+  }
+}
+
+/** One change in one commit, decided first on the remembered states, read when that is not proved (as in handleCommand). */
+async function decideAlone(store: EventStore, cache: StreamCache, steps: AnyStep[], options: HandleOptions): Promise<AnyResult[]> {
+  const retries = CONFLICT_RETRIES[options.onConflict ?? 'none'];
+  let read = false;
+  for (let attempt = 0; ; ) {
+    const decided = [];
+    try {
+      for (const s of steps) {
+        const { state, version } = read ? await cache.load(store, s.streamId, s.decider) : cache.assume(s.streamId, s.decider);
+        decided.push({ step: s, state, version, events: s.decider.decide(s.command, state) });
+      }
+    } catch (err) {
+      if (read) throw err;
+      read = true;
+      continue;
+    }
+    const writing = decided.filter((d) => d.events.length > 0);
+    if (!read && writing.length < decided.length) {
+      read = true;
+      continue;
+    }
+    try {
+      const appended = writing.length === 0 ? [] : await store.appendAtomically!(
+        writing.map((d) => ({ streamId: d.step.streamId, expectedVersion: d.version, events: d.events.map((e) => ({ type: e.type, data: e.data, metadata: d.step.metadata })) })),
+      );
+      return decided.map((d) => {
+        const i = writing.indexOf(d);
+        if (i < 0) return { state: d.state, events: d.events, appended: null };
+        const after = d.events.reduce((state, e) => d.step.decider.evolve(state, e), d.state);
+        cache.remember(d.step.streamId, d.step.decider, appended[i]!.nextVersion, after);
+        return { state: after, events: d.events, appended: appended[i]! };
+      });
+    } catch (err) {
+      if (!(err instanceof VersionConflictError)) throw err;
+      if (read && attempt++ >= retries) throw new ApiError('IKW-RES-003', options.conflictMessage);
+      read = true;
+    }
+  }
 }
 
 /**

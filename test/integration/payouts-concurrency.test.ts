@@ -116,3 +116,20 @@ t.test(`${N} parallel payouts with the same Idempotency-Key: one payout`, async 
   t.equal(again.body.id, ok[0]!.body.id, 'a later retry replays it');
   t.equal(again.headers.get('idempotent-replayed'), 'true');
 });
+
+t.test(`${N} parallel payouts on one balance share commits, each payout and its hold exactly once`, async (t) => {
+  const { merchant: m, key } = await svc.sandboxMerchant();
+  await fund(svc, m.id, 10_000_000);
+  const answers = await Promise.all(Array.from({ length: N }, (_, i) => postPayout(svc, key, { amount: 1_000 + i, currency: 'xof', destination: mobileMoney('67') })));
+  t.same(answers.map((a) => a.status), answers.map(() => 200), 'every payout accepted');
+  const holds = await svc.system
+    .knex('events')
+    .where({ stream_id: balanceStream(m.id, 'sandbox', 'xof') })
+    .whereRaw("data->>'kind' = 'payout_hold'")
+    .select('data', svc.system.knex.raw('transaction_id::text AS tx'));
+  const held = holds.filter((h: { data: { source?: string } }) => answers.some((a) => a.body.id === h.data.source));
+  t.equal(held.length, N, 'one hold per payout');
+  t.ok(new Set(held.map((h: { tx: string }) => h.tx)).size < N, `${new Set(held.map((h: { tx: string }) => h.tx)).size} commits held ${N} payouts`);
+  const spent = answers.reduce((sum, a) => sum + (a.body.amount as number) + (a.body.fee as number), 0);
+  t.same(await balance(svc, key), { available: 10_000_000 - spent, pending: 0, reserved: spent });
+});
