@@ -7,7 +7,7 @@
 import t from 'tap';
 import { ApiError } from '../../packages/core/errors.js';
 import { fold } from '../../packages/core/decider.js';
-import { CAMPAIGN_TRANSITIONS, fundingCampaignDecider, payableOf, type FundingCampaignCommand } from '../../packages/domain/funding-campaign/decider.js';
+import { CAMPAIGN_TRANSITIONS, fundingCampaignDecider, payableOf, raisedOf, type FundingCampaignCommand } from '../../packages/domain/funding-campaign/decider.js';
 import type { CampaignCreated, CampaignStatus, ContributionCreated, FundingModel } from '../../packages/domain/funding-campaign/events.js';
 import { persistentMapWork } from '../../packages/core/persistent-map.js';
 import { balanceOf, isBalanced, ledgerDecider, type LedgerCommand } from '../../packages/domain/ledger/decider.js';
@@ -62,9 +62,11 @@ t.test('close releases what is held, fees included, once; a payment after it is 
     { type: 'funding_campaign.contribution_received' },
     { type: 'funding_campaign.contribution_refunded', data: { contributionId: 'b', reason: 'campaign_ended', fromReleased: false } },
   ]);
-  campaigns.given(closed).when({ type: 'refund_contribution', owner, at, contributionId: 'a', moneyVersion: 2 }).thenMatch(t, [
-    { type: 'funding_campaign.contribution_refunded', data: { fromReleased: true } },
+  const refunded = campaigns.given(closed).when({ type: 'refund_contribution', owner, at, contributionId: 'a', moneyVersion: 2 }).thenMatch(t, [
+    { type: 'funding_campaign.contribution_refunded', data: { fromReleased: true, campaign: { raisedAmountMinor: 0, contributorCount: 0, releasedAmountMinor: 6_000, refundedAmountMinor: 6_000 } } },
   ]);
+  t.equal(raisedOf(campaigns.state(refunded)), 0, 'a refund after release is no longer raised');
+  t.equal(payableOf(campaigns.state(refunded)), 6_000 - 120 - 6_000, 'and its amount, taken from the balance, is no longer there to pay out');
   campaigns.given(held).when({ type: 'refund_contribution', owner, at, contributionId: 'b', moneyVersion: 1 }).thenThrows(t, { code: 'IKW-FND-004', param: 'id' });
 });
 

@@ -46,6 +46,8 @@ export interface FundingCampaignState {
   released: number;
   releasedFee: number;
   refunded: number;
+  /** Of `refunded`, what was given back out of the organizer's balance after release. */
+  refundedAfterRelease: number;
   /** Amount + fee of the payouts of released funds not failed. */
   paidOut: number;
   /** Counts the changes to the held funds: a move computed on an older count is stale. */
@@ -67,6 +69,7 @@ export const initialFundingCampaignState: FundingCampaignState = {
   released: 0,
   releasedFee: 0,
   refunded: 0,
+  refundedAfterRelease: 0,
   paidOut: 0,
   moneyVersion: 0,
   updates: [],
@@ -119,10 +122,11 @@ export const CAMPAIGN_TRANSITIONS = {
 /** Fields only a draft may change: the promise contributors rely on once it is published. */
 const DRAFT_ONLY: readonly (keyof CampaignChanges)[] = ['targetAmountMinor', 'deadline'];
 
-/** Of released funds, what a payout may still take (amount + fee). */
-export const payableOf = (s: FundingCampaignState) => s.released - s.releasedFee - s.paidOut;
+/** Of released funds, what a payout may still take (amount + fee): a refund after release already took its part of them. */
+export const payableOf = (s: FundingCampaignState) => s.released - s.releasedFee - s.paidOut - s.refundedAfterRelease;
 
-export const raisedOf = (s: FundingCampaignState) => s.held + s.released;
+/** The contributions succeeded and not given back, wherever their funds are now. */
+export const raisedOf = (s: FundingCampaignState) => s.held + s.released - s.refundedAfterRelease;
 
 export function toCampaignObject(s: FundingCampaignState): CampaignObject {
   const c = present(s.campaign, 'funding campaign');
@@ -277,7 +281,9 @@ function evolve(state: FundingCampaignState, event: FundingCampaignEvent): Fundi
       const contributions = withContribution(state, c.id, { status: 'refunded', refundReason: event.data.reason, refundedFrom: event.data.fromReleased ? 'balance' : 'campaign_account', refundedAt: event.data.at });
       const fee = c.fee ?? 0;
       // After release the refund comes out of the organizer's balance: the release stays as it was.
-      const fromHeld = event.data.fromReleased ? { held: state.held, heldFees: state.heldFees } : { held: state.held - c.amountMinor, heldFees: state.heldFees - fee };
+      const fromHeld = event.data.fromReleased
+        ? { refundedAfterRelease: state.refundedAfterRelease + c.amountMinor }
+        : { held: state.held - c.amountMinor, heldFees: state.heldFees - fee };
       const contributors = state.contributors - (c.status === 'succeeded' ? 1 : 0);
       return { ...state, contributions, contributors, ...fromHeld, refunded: state.refunded + c.amountMinor, moneyVersion: state.moneyVersion + 1 };
     }
