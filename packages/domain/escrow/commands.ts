@@ -378,10 +378,14 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
     return toReleaseObject(result.state.releases.get(releaseId)!, result.state.contract!);
   }
 
-  async openDispute(owner: Owner, contractId: string, input: { reason: string; openedByRole?: DisputeOpener | null }, actor: Actor): Promise<DisputeObject> {
+  /**
+   * Opens a dispute. `requestRef` (the Idempotency-Key) names it, so a retry after a crash lost the
+   * idempotency record answers the dispute the first attempt opened instead of opening a second.
+   */
+  async openDispute(owner: Owner, contractId: string, input: { reason: string; openedByRole?: DisputeOpener | null }, actor: Actor, requestRef?: string): Promise<DisputeObject> {
     const at = this.deps.clock.now();
     const dispute = {
-      id: newUuid(),
+      id: requestRef === undefined ? newUuid() : derivedUuid(`escrow_dispute|${contractId}|${requestRef}`),
       contractId,
       reason: input.reason,
       openedByRole: input.openedByRole ?? 'payer',
