@@ -197,3 +197,22 @@ t.test('folding and cancelling thousands of contributions costs work linear in t
   t.equal(large.folded.contributions.get('k0')!.status, 'succeeded');
   t.equal(large.after.contributions.get('k0')!.status, 'refunded');
 });
+
+t.test("the balance stream's fold and a cancel's refunds cost work linear in the entries", async (t) => {
+  const ctx = { merchantId: 'acct_1', environment: 'sandbox' as const, currency: 'xof', at, newEntryId: (() => { let n = 0; return () => `txn_${++n}`; })() };
+  const moves = (m: Extract<LedgerCommand, { type: 'move_campaign_funds' }>['moves']): LedgerCommand => ({ ...ctx, type: 'move_campaign_funds', campaign: 'c1', moves: m });
+  const workOf = (n: number) => {
+    let state = ledgerDecider.initialState;
+    for (let i = 0; i < n; i++) for (const e of ledgerDecider.decide(moves([{ kind: 'contribution', source: `k${i}`, clearing: 'card_clearing', amount: 100 }]), state)) state = ledgerDecider.evolve(state, e);
+    const before = persistentMapWork();
+    const refunds = ledgerDecider.decide(moves(Array.from({ length: n }, (_, i) => ({ kind: 'refund' as const, source: `k${i}`, clearing: 'card_clearing' as const, amount: 100 }))), state);
+    const after = refunds.reduce((s, e) => ledgerDecider.evolve(s, e), state);
+    return { work: persistentMapWork() - before, refunds, before: state, after };
+  };
+  const small = workOf(2_000);
+  const large = workOf(8_000);
+  t.ok(large.work < 6 * small.work, `4× the refunds, ${(large.work / small.work).toFixed(2)}× the work`);
+  t.equal(large.refunds.length, 8_000);
+  t.equal(balanceOf(large.after, 'campaign:c1'), 0);
+  t.equal(balanceOf(large.before, 'campaign:c1'), 800_000, 'the state the refunds were decided on is unchanged');
+});
