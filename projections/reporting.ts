@@ -78,4 +78,27 @@ export const reportingMigrations: readonly Migration[] = [
           FROM days
           WINDOW w AS (PARTITION BY merchant_id, environment, currency ORDER BY day)`),
   },
+  {
+    // Escrow entries count by what they moved in or out of the merchant's own accounts, as
+    // dailySummaries (projections/ledger-entries.ts) counts them: without these terms the movement
+    // reached closing but neither inflow nor outflow, and the identity broke on escrow days.
+    name: 'reporting/003-escrow',
+    up: (knex) =>
+      knex.raw(`CREATE OR REPLACE VIEW reporting.daily_balances AS
+          WITH days AS (
+            SELECT merchant_id, environment, currency, (posted_at AT TIME ZONE 'UTC')::date AS day,
+                   sum(CASE WHEN kind IN ('payment', 'campaign_release') THEN amount
+                            WHEN kind LIKE 'escrow%' THEN greatest(available + pending + reserved, 0) ELSE 0 END)::bigint AS inflow,
+                   sum(CASE WHEN kind IN ('payout_paid', 'refund') THEN -amount
+                            WHEN kind LIKE 'escrow%' THEN greatest(-(available + pending + reserved), 0) ELSE 0 END)::bigint AS outflow,
+                   sum(CASE WHEN kind IN ('payment', 'payout_paid', 'campaign_release') THEN fee ELSE 0 END)::bigint AS fees,
+                   sum(available + pending + reserved)::bigint AS movement
+            FROM read.ledger_entries GROUP BY 1, 2, 3, 4
+          )
+          SELECT merchant_id, environment, currency, day,
+                 (sum(movement) OVER w - movement)::bigint AS opening, inflow, outflow, fees,
+                 (sum(movement) OVER w)::bigint AS closing
+          FROM days
+          WINDOW w AS (PARTITION BY merchant_id, environment, currency ORDER BY day)`),
+  },
 ];

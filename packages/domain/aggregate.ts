@@ -27,12 +27,19 @@ export function objectAttacher<S, E extends DomainEvent>(
   };
 }
 
+/** Whether the record exists and is this merchant's in this environment: the one test behind every owner check. */
+export function isOwned<R extends Owner>(record: R | null | undefined, owner: Owner): record is R {
+  return !!record && record.merchantId === owner.merchantId && record.environment === owner.environment;
+}
+
 /**
  * The owner check of every command on an existing object: it must exist and be this merchant's in
  * this environment. Anything else is "no such …" (404), never a 403 that would tell it exists.
+ * Where another object is only named in the input (a payment intent, a payout method), callers
+ * refuse with that input's own code after `isOwned`.
  */
 export function assertOwned<R extends Owner>(record: R | null | undefined, owner: Owner, noSuch: string, param: string): asserts record is R {
-  if (!record || record.merchantId !== owner.merchantId || record.environment !== owner.environment) throw new ApiError('IKW-RES-001', noSuch, param);
+  if (!isOwned(record, owner)) throw new ApiError('IKW-RES-001', noSuch, param);
 }
 
 /** The record a public object is rendered from; rendering an object that does not exist is a bug. */

@@ -217,6 +217,14 @@ t.test('close: the funds released once, fees taken, into the balance; refunds th
   t.equal(refund.body.refundedFrom, 'balance');
   await assertHeld(t, svc, m.id, k, campaign.id);
   t.same(await balance(svc, k), { available: 20_000 - fee - 8_000, pending: 0, reserved: 0 }, "after release a refund comes out of the organizer's balance");
+  // What was given back is no longer raised, wherever it is shown; the released funds left to pay out shrink with the balance.
+  const afterRefund = await getCampaign(svc, k, campaign.id);
+  t.match(afterRefund, { raisedAmountMinor: 12_000, contributorCount: 1, percentFunded: 60, releasedAmountMinor: 20_000, refundedAmountMinor: 8_000, heldAmountMinor: 0 });
+  const progress = (await svc.request('GET', `/api/v1/funding/campaigns/${campaign.id}/progress`, { key: k })).body;
+  t.match(progress, { raisedAmountMinor: 12_000, contributorCount: 1, percentFunded: 60 });
+  t.equal(progress.timeline.at(-1).cumulativeAmountMinor, 12_000, 'the timeline ends at the raised amount');
+  t.match((await svc.request('GET', `/api/v1/funding/public/campaigns/${campaign.slug}`)).body, { raisedAmountMinor: 12_000, contributorCount: 1, percentFunded: 60 });
+  t.match((await svc.request('GET', `/funding/${campaign.slug}`)).text, /<progress id="progress" max="20000" value="12000">/, 'and neither does the public page');
   const big = await svc.request('POST', `/api/v1/funding/contributions/${a.id}/refund`, { key: k });
   assertError(t, big, 'IKW-BAL-001');
   t.equal((await svc.request('GET', `/api/v1/funding/contributions/${a.id}`, { key: k })).body.status, 'succeeded', 'a refused refund changes nothing');

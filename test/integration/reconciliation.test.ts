@@ -2,6 +2,7 @@ import t from 'tap';
 import { REPORTING_ROLE } from '../../projections/reporting.js';
 import { startPaymentsService, type TestService } from '../support/system.js';
 import { advance, assertError, balanceTransactions, fund, fundedMerchant, mobileMoney, payout, payoutFee } from '../support/payouts.js';
+import { escrow, ok, paidContract } from '../support/escrow.js';
 
 /**
  * Issue 20 §4: balance transactions by payout (what each payout drew on), the CSV export, daily
@@ -126,4 +127,32 @@ t.test('the reporting role reads the reporting views and nothing else', async (t
   for (const forbidden of ['SELECT * FROM read.balances', 'SELECT * FROM events', `UPDATE reporting.balances SET available = 0`, `DELETE FROM reporting.ledger_entries`]) {
     await t.rejects(asReporting(forbidden), { code: '42501' }, `refused: ${forbidden}`);
   }
+});
+
+t.test('the reporting view adds up on days with escrow funding, releases and refunds, as the daily summaries do', async (t) => {
+  const svc = await startPaymentsService(t);
+  const { merchant, key } = await fundedMerchant(svc, 50_000); // 2026-01-01
+  svc.clock.advance(DAY);
+  // 2026-01-02: a contract funded from the balance (out of available), one funded by a payer (no
+  // merchant account moves), releases of both to the balance and a refund to it.
+  const fromBalance = await ok(await escrow(svc, key, 'POST', '/contracts', { currency: 'XOF', amountMinor: 20_000, fundingSourceType: 'merchant_balance' }));
+  const { contract: paid } = await paidContract(svc, key, 10_000);
+  t.ok(paid.fundedMinor > 0, 'the payer funded the second contract');
+  await ok(await escrow(svc, key, 'POST', `/releases/contract/${fromBalance.id}`, { amountMinor: 8_000, mode: 'immediate' }));
+  await ok(await escrow(svc, key, 'POST', `/contracts/${fromBalance.id}/refund`, { amountMinor: 2_000 }));
+  await ok(await escrow(svc, key, 'POST', `/releases/contract/${paid.id}`, { amountMinor: paid.fundedMinor, mode: 'immediate' }));
+  svc.clock.advance(DAY);
+  // 2026-01-03: the rest of the first contract released.
+  await ok(await escrow(svc, key, 'POST', `/releases/contract/${fromBalance.id}`, { amountMinor: 10_000, mode: 'immediate' }));
+
+  const summaries = (await svc.request('GET', '/api/v1/balance/summaries?from=2026-01-01&to=2026-01-03', { key })).body.data as { date: string; opening: number; in: number; out: number; fees: number; closing: number }[];
+  const viewed = await svc.system.knex('reporting.daily_balances').where({ merchant_id: merchant.id }).orderBy('day')
+    .select(svc.system.knex.raw(`to_char(day, 'YYYY-MM-DD') AS date`), 'opening', 'inflow', 'outflow', 'fees', 'closing');
+  const rows = viewed.map((v) => ({ date: v.date as string, opening: Number(v.opening), in: Number(v.inflow), out: Number(v.outflow), fees: Number(v.fees), closing: Number(v.closing) }));
+  t.equal(rows.length, 3, 'a row for each day with entries');
+  for (const r of rows) t.equal(r.opening + r.in - r.out - r.fees, r.closing, `${r.date}: opening + inflow - outflow - fees = closing`);
+  t.same(rows, summaries.map((d) => ({ date: d.date, opening: d.opening, in: d.in, out: d.out, fees: d.fees, closing: d.closing })), 'the same days as GET /api/v1/balance/summaries');
+  t.match(rows[1], { out: 20_000, in: 8_000 + 2_000 + paid.fundedMinor }, 'escrow funding out of the balance, releases and the refund into it');
+  const now = (await svc.request('GET', '/api/v1/balance', { key })).body;
+  t.equal(rows.at(-1)!.closing, ['available', 'pending', 'reserved'].reduce((sum, f) => sum + ((now[f] as { amount: number }[])[0]?.amount ?? 0), 0), 'closing is the balance');
 });

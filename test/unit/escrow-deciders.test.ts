@@ -105,7 +105,8 @@ t.test('an open dispute freezes the money; each outcome divides what is held', a
   contracts.given(open).when(execute('r1')).thenThrows(t, 'IKW-ESC-003');
   contracts.given(open).when(refund(1)).thenThrows(t, 'IKW-ESC-003');
   contracts.given(open).when({ type: 'cancel', owner, at: T0, refund: null }).thenThrows(t, 'IKW-ESC-003');
-  contracts.given(open).when(dispute).thenThrows(t, 'IKW-ESC-003');
+  contracts.given(open).when({ ...dispute, dispute: { ...(dispute as Extract<EscrowCommand, { type: 'open_dispute' }>).dispute, id: 'd2' } } as EscrowCommand).thenThrows(t, 'IKW-ESC-003');
+  contracts.given(open).when(dispute).thenNothing(t, 'the same dispute id (its Idempotency-Key) again: the dispute it opened');
 
   t.same(resolutionAmounts(10_000, 'release_to_beneficiary', undefined), { releaseMinor: 10_000, refundMinor: 0 });
   t.same(resolutionAmounts(10_000, 'refund_to_payer', undefined), { releaseMinor: 0, refundMinor: 10_000 });
@@ -168,7 +169,7 @@ t.test('the transition table: each client command acts in its statuses and is re
     execute_release: execute('none'),
     cancel_release: { type: 'cancel_release', owner, at: T0, releaseId: 'none' },
     refund: refund(1, 'rf-probe'),
-    open_dispute: dispute,
+    open_dispute: { ...dispute, dispute: { ...(dispute as Extract<EscrowCommand, { type: 'open_dispute' }>).dispute, id: 'd-probe' } } as EscrowCommand,
     resolve_dispute: { type: 'resolve_dispute', owner, at: T0, disputeId: 'd1', outcome: 'dismissed', outcomeMetadata: null, plan: { releaseMinor: 0, refundMinor: 0, refund: null, release: null } },
     cancel: { type: 'cancel', owner, at: T0, refund: null },
   };

@@ -7,8 +7,9 @@
 import t from 'tap';
 import { ApiError } from '../../packages/core/errors.js';
 import { fold } from '../../packages/core/decider.js';
-import { CAMPAIGN_TRANSITIONS, fundingCampaignDecider, payableOf, type FundingCampaignCommand } from '../../packages/domain/funding-campaign/decider.js';
+import { CAMPAIGN_TRANSITIONS, fundingCampaignDecider, payableOf, raisedOf, type FundingCampaignCommand } from '../../packages/domain/funding-campaign/decider.js';
 import type { CampaignCreated, CampaignStatus, ContributionCreated, FundingModel } from '../../packages/domain/funding-campaign/events.js';
+import { persistentMapWork } from '../../packages/core/persistent-map.js';
 import { balanceOf, isBalanced, ledgerDecider, type LedgerCommand } from '../../packages/domain/ledger/decider.js';
 import { spec } from '../support/decider-spec.js';
 
@@ -61,9 +62,11 @@ t.test('close releases what is held, fees included, once; a payment after it is 
     { type: 'funding_campaign.contribution_received' },
     { type: 'funding_campaign.contribution_refunded', data: { contributionId: 'b', reason: 'campaign_ended', fromReleased: false } },
   ]);
-  campaigns.given(closed).when({ type: 'refund_contribution', owner, at, contributionId: 'a', moneyVersion: 2 }).thenMatch(t, [
-    { type: 'funding_campaign.contribution_refunded', data: { fromReleased: true } },
+  const refunded = campaigns.given(closed).when({ type: 'refund_contribution', owner, at, contributionId: 'a', moneyVersion: 2 }).thenMatch(t, [
+    { type: 'funding_campaign.contribution_refunded', data: { fromReleased: true, campaign: { raisedAmountMinor: 0, contributorCount: 0, releasedAmountMinor: 6_000, refundedAmountMinor: 6_000 } } },
   ]);
+  t.equal(raisedOf(campaigns.state(refunded)), 0, 'a refund after release is no longer raised');
+  t.equal(payableOf(campaigns.state(refunded)), 6_000 - 120 - 6_000, 'and its amount, taken from the balance, is no longer there to pay out');
   campaigns.given(held).when({ type: 'refund_contribution', owner, at, contributionId: 'b', moneyVersion: 1 }).thenThrows(t, { code: 'IKW-FND-004', param: 'id' });
 });
 
@@ -149,4 +152,67 @@ t.test('ledger: campaign moves balance, post once per source, and hold what the 
   ledger.given(after).when(moves([{ kind: 'release', source: 'c1', amount: 6_000, fee: 150 }])).thenNothing(t, 'released once');
   ledger.given(after).when(moves([{ kind: 'refund_released', source: 'a', clearing: 'operator_clearing:orange_money', amount: 6_000 }])).thenThrows(t, { code: 'IKW-BAL-001' });
   t.throws(() => ledgerDecider.decide(moves([{ kind: 'refund', source: 'x', clearing: 'card_clearing', amount: 1 }]), ledger.state(after)), /holds less/, 'never more out of the campaign account than it holds');
+});
+
+t.test('folding and cancelling thousands of contributions costs work linear in their number; earlier states stay as they were', async (t) => {
+  const d = fundingCampaignDecider;
+  /** A campaign with `n` paid contributions, built as the command handler does: decide on the last state, evolve it. */
+  const campaignOf = (n: number) => {
+    let state = d.initialState;
+    const events: ReturnType<typeof d.decide> = [];
+    const run = (command: FundingCampaignCommand) => {
+      for (const e of d.decide(command, state)) {
+        state = d.evolve(state, e);
+        events.push(e);
+      }
+    };
+    run(create('keep_what_you_raise', null));
+    run(publish);
+    for (let i = 0; i < n; i++) {
+      run(contribute(`k${i}`, 100));
+      run(paid(`k${i}`, state.moneyVersion, 3));
+    }
+    return events;
+  };
+  /** The work (map slots copied or visited) of folding the stream, then deciding and folding a cancel on it. */
+  const workOf = (n: number) => {
+    const events = campaignOf(n);
+    const before = persistentMapWork();
+    const folded = fold(d, events);
+    const canceled = d.decide({ type: 'cancel', owner, at, moneyVersion: folded.moneyVersion }, folded);
+    const after = canceled.reduce((s, e) => d.evolve(s, e), folded);
+    return { work: persistentMapWork() - before, folded, canceled, after };
+  };
+  const small = workOf(2_000);
+  const large = workOf(8_000);
+  t.ok(small.work > 2_000, 'the contributions are kept in the persistent map');
+  // Linear (times a logarithm) is about 4.5×; a copy per event, or a count over all contributions per event, is 16×.
+  t.ok(large.work < 6 * small.work, `4× the contributions, ${(large.work / small.work).toFixed(2)}× the work`);
+  t.equal(large.canceled.length, 8_001, 'every contribution refunded, then the campaign canceled');
+  t.match(large.canceled[0], { type: 'funding_campaign.contribution_refunded', data: { contributionId: 'k0' } }, 'refunds in the order contributions came');
+  t.equal(large.after.contributors, 0);
+  t.equal(large.after.held, 0);
+  t.equal(large.folded.contributors, 8_000, 'the state the cancel was decided on is unchanged');
+  t.equal(large.folded.held, 800_000);
+  t.equal(large.folded.contributions.get('k0')!.status, 'succeeded');
+  t.equal(large.after.contributions.get('k0')!.status, 'refunded');
+});
+
+t.test("the balance stream's fold and a cancel's refunds cost work linear in the entries", async (t) => {
+  const ctx = { merchantId: 'acct_1', environment: 'sandbox' as const, currency: 'xof', at, newEntryId: (() => { let n = 0; return () => `txn_${++n}`; })() };
+  const moves = (m: Extract<LedgerCommand, { type: 'move_campaign_funds' }>['moves']): LedgerCommand => ({ ...ctx, type: 'move_campaign_funds', campaign: 'c1', moves: m });
+  const workOf = (n: number) => {
+    let state = ledgerDecider.initialState;
+    for (let i = 0; i < n; i++) for (const e of ledgerDecider.decide(moves([{ kind: 'contribution', source: `k${i}`, clearing: 'card_clearing', amount: 100 }]), state)) state = ledgerDecider.evolve(state, e);
+    const before = persistentMapWork();
+    const refunds = ledgerDecider.decide(moves(Array.from({ length: n }, (_, i) => ({ kind: 'refund' as const, source: `k${i}`, clearing: 'card_clearing' as const, amount: 100 }))), state);
+    const after = refunds.reduce((s, e) => ledgerDecider.evolve(s, e), state);
+    return { work: persistentMapWork() - before, refunds, before: state, after };
+  };
+  const small = workOf(2_000);
+  const large = workOf(8_000);
+  t.ok(large.work < 6 * small.work, `4× the refunds, ${(large.work / small.work).toFixed(2)}× the work`);
+  t.equal(large.refunds.length, 8_000);
+  t.equal(balanceOf(large.after, 'campaign:c1'), 0);
+  t.equal(balanceOf(large.before, 'campaign:c1'), 800_000, 'the state the refunds were decided on is unchanged');
 });

@@ -7,6 +7,7 @@ import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { DomainEvent } from '../../core/decider.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import { auditMetadata, type Actor, type Owner } from '../audit.js';
+import { assertOwned, isOwned } from '../aggregate.js';
 import { ledgerCommand, type LedgerAction } from '../ledger/commands.js';
 import { ledgerDecider } from '../ledger/decider.js';
 import { balanceStream, type Account } from '../ledger/events.js';
@@ -117,8 +118,7 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
   /** The contract's state, refused as "no such" when it is not this owner's. */
   private async owned(owner: Owner, id: string): Promise<EscrowState> {
     const { state } = await this.load(id);
-    const c = state.contract;
-    if (!c || c.merchantId !== owner.merchantId || c.environment !== owner.environment) throw new ApiError('IKW-RES-001', `No such escrow contract: '${id}'`, 'id');
+    assertOwned(state.contract, owner, `No such escrow contract: '${id}'`, 'id');
     return state;
   }
 
@@ -191,7 +191,7 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
       if (c.fundingSourceType !== 'payment_intent') throw new ApiError('IKW-ESC-002', 'This contract is funded from the merchant balance, not by a payment intent', 'paymentIntentId');
       const pi = (await loadState(this.deps.store, paymentIntentStream(paymentIntentId), paymentIntentDecider)).state;
       const intent = pi.intent;
-      if (!intent || intent.merchantId !== owner.merchantId || intent.environment !== owner.environment) {
+      if (!isOwned(intent, owner)) {
         throw new ApiError('IKW-ESC-002', `No such payment intent: '${paymentIntentId}'`, 'paymentIntentId');
       }
       // Only an intent not yet confirmed: its payment must not reach the balance before the link exists.
@@ -378,10 +378,14 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
     return toReleaseObject(result.state.releases.get(releaseId)!, result.state.contract!);
   }
 
-  async openDispute(owner: Owner, contractId: string, input: { reason: string; openedByRole?: DisputeOpener | null }, actor: Actor): Promise<DisputeObject> {
+  /**
+   * Opens a dispute. `requestRef` (the Idempotency-Key) names it, so a retry after a crash lost the
+   * idempotency record answers the dispute the first attempt opened instead of opening a second.
+   */
+  async openDispute(owner: Owner, contractId: string, input: { reason: string; openedByRole?: DisputeOpener | null }, actor: Actor, requestRef?: string): Promise<DisputeObject> {
     const at = this.deps.clock.now();
     const dispute = {
-      id: newUuid(),
+      id: requestRef === undefined ? newUuid() : derivedUuid(`escrow_dispute|${contractId}|${requestRef}`),
       contractId,
       reason: input.reason,
       openedByRole: input.openedByRole ?? 'payer',

@@ -324,6 +324,7 @@ export const escrowDecider: Decider<EscrowCommand, EscrowState, EscrowEvent> = {
         return withObjects(s, [{ type: 'escrow_contract.refunded', data: { refund: command.refund } }]);
       }
       case 'open_dispute': {
+        if (s.disputes.has(command.dispute.id)) return []; // the same Idempotency-Key: the dispute it opened
         refuseOutside(command, status);
         return withObjects(s, [{ type: 'escrow_contract.dispute_opened', data: { dispute: command.dispute } }]);
       }

@@ -6,6 +6,7 @@ import { CommandService, handleSteps, loadState, step } from '../../eventstore/c
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import { auditMetadata, type Actor, type Owner } from '../audit.js';
+import { assertOwned, isOwned } from '../aggregate.js';
 import { ledgerCommand } from '../ledger/commands.js';
 import { ledgerDecider, type CampaignMove } from '../ledger/decider.js';
 import { balanceStream } from '../ledger/events.js';
@@ -201,7 +202,7 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
 
   private async assertPayoutMethod(owner: Owner, id: string): Promise<void> {
     const method = (await loadPayoutMethod(this.deps.store, id)).method;
-    if (!method || method.merchantId !== owner.merchantId || method.environment !== owner.environment) throw new ApiError('IKW-PAY-002', `No such payout method: '${id}'`, 'payoutMethodId');
+    if (!isOwned(method, owner)) throw new ApiError('IKW-PAY-002', `No such payout method: '${id}'`, 'payoutMethodId');
   }
 
   async update(owner: Owner, id: string, changes: CampaignChanges, actor: Actor): Promise<CampaignObject> {
@@ -217,7 +218,7 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
   /** Publishes: the page takes contributions. The deadline timer is set first, so a crash cannot leave an active campaign without one. */
   async publish(owner: Owner, id: string, actor: Actor): Promise<CampaignObject> {
     const { state } = await this.load(id);
-    if (state.campaign?.deadline && state.campaign.merchantId === owner.merchantId && state.campaign.environment === owner.environment && state.status === 'draft') {
+    if (isOwned(state.campaign, owner) && state.campaign.deadline && state.status === 'draft') {
       await this.deps.scheduleDeadline({ ...owner, campaignId: id }, new Date(state.campaign.deadline));
     }
     const result = await this.run(id, { type: 'publish', owner, at: this.deps.clock.now() }, this.meta(owner, id, actor), 'none');
@@ -306,9 +307,7 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
   async contribute(owner: Owner, input: ContributeInput, actor: Actor, requestRef?: string): Promise<ContributionObject> {
     const { state } = await this.load(input.campaignId);
     const campaign = state.campaign;
-    if (!campaign || campaign.merchantId !== owner.merchantId || campaign.environment !== owner.environment) {
-      throw new ApiError('IKW-RES-001', `No such funding campaign: '${input.campaignId}'`, 'campaignId');
-    }
+    assertOwned(campaign, owner, `No such funding campaign: '${input.campaignId}'`, 'campaignId');
     const seed = input.idempotencyKey ?? requestRef;
     const id = seed == null ? newUuid() : derivedUuid(`funding_contribution|${owner.merchantId}|${owner.environment}|${campaign.id}|${seed}`);
     if (!state.contributions.has(id)) {
@@ -393,7 +392,7 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
   async recordPayment(ref: ContributionPaymentRef): Promise<void> {
     const owner = { merchantId: ref.merchantId, environment: ref.environment };
     const { state: pi } = await loadState(this.deps.store, paymentIntentStream(ref.paymentIntentId), paymentIntentDecider);
-    if (!pi.intent || pi.intent.merchantId !== owner.merchantId || pi.intent.environment !== owner.environment) return;
+    if (!isOwned(pi.intent, owner)) return;
     let outcome: PaymentOutcome;
     if (pi.status === 'succeeded' && pi.paymentMethod) outcome = { status: 'succeeded', fee: pi.fee ?? 0, clearing: clearingOf(pi.paymentMethod) };
     else if (pi.status === 'failed' || pi.status === 'canceled') outcome = { status: pi.status };
@@ -413,7 +412,7 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
   /** What the contributor must do next for the payment (approve on the phone, a 3-D Secure page), if anything. */
   async nextActionOf(owner: Owner, paymentIntentId: string): Promise<unknown> {
     const { state } = await loadState(this.deps.store, paymentIntentStream(paymentIntentId), paymentIntentDecider);
-    if (!state.intent || state.intent.merchantId !== owner.merchantId || state.intent.environment !== owner.environment) return null;
+    if (!isOwned(state.intent, owner)) return null;
     return toPaymentIntentObject(state).next_action;
   }
 
@@ -465,12 +464,12 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
   async payOut(owner: Owner, id: string, input: PayoutInput, actor: Actor, requestRef?: string): Promise<CampaignPayout> {
     const { state } = await this.load(id);
     const campaign = state.campaign;
-    if (!campaign || campaign.merchantId !== owner.merchantId || campaign.environment !== owner.environment) throw new ApiError('IKW-RES-001', `No such funding campaign: '${id}'`, 'id');
+    assertOwned(campaign, owner, `No such funding campaign: '${id}'`, 'id');
     if (state.status !== 'closed') throw new ApiError('IKW-FND-001', `Only a closed campaign's released funds are paid out; this one is ${state.status}`, 'id');
     const payoutMethodId = input.payoutMethodId ?? campaign.payoutMethodId;
     if (!payoutMethodId) throw new ApiError('IKW-VAL-001', 'Name the payoutMethodId: the campaign has none', 'payoutMethodId');
     const method = (await loadPayoutMethod(this.deps.store, payoutMethodId)).method;
-    if (!method || method.merchantId !== owner.merchantId || method.environment !== owner.environment) throw new ApiError('IKW-PAY-002', `No such payout method: '${payoutMethodId}'`, 'payoutMethodId');
+    if (!isOwned(method, owner)) throw new ApiError('IKW-PAY-002', `No such payout method: '${payoutMethodId}'`, 'payoutMethodId');
     const feeOf = (amount: number) => this.deps.payouts.quote(owner.environment, amount, method.destination);
     const payable = payableOf(state);
     if (payable <= 0) throw new ApiError('IKW-FND-005', 'Nothing released remains to be paid out', 'amountMinor');

@@ -1,6 +1,7 @@
 import { unixSeconds } from '../../core/clock.js';
 import type { Decider } from '../../core/decider.js';
 import { ApiError } from '../../core/errors.js';
+import { PersistentMap } from '../../core/persistent-map.js';
 import { assertOwned, present, unreachable } from '../aggregate.js';
 import type { Owner } from '../audit.js';
 import type {
@@ -34,7 +35,10 @@ export interface FundingCampaignState {
   publishedAt: string | null;
   closedAt: string | null;
   targetReachedAt: string | null;
-  contributions: Map<string, ContributionState>;
+  /** Persistent: a campaign may have thousands, and a copied Map per event made folding quadratic. */
+  contributions: PersistentMap<ContributionState>;
+  /** Contributions succeeded and not refunded: kept here so no event has to count them. */
+  contributors: number;
   /** Gross held on the campaign's ledger account: succeeded − refunded − released. */
   held: number;
   /** Fees of the contributions held now (charged at release). */
@@ -42,6 +46,8 @@ export interface FundingCampaignState {
   released: number;
   releasedFee: number;
   refunded: number;
+  /** Of `refunded`, what was given back out of the organizer's balance after release. */
+  refundedAfterRelease: number;
   /** Amount + fee of the payouts of released funds not failed. */
   paidOut: number;
   /** Counts the changes to the held funds: a move computed on an older count is stale. */
@@ -56,12 +62,14 @@ export const initialFundingCampaignState: FundingCampaignState = {
   publishedAt: null,
   closedAt: null,
   targetReachedAt: null,
-  contributions: new Map(),
+  contributions: PersistentMap.empty(),
+  contributors: 0,
   held: 0,
   heldFees: 0,
   released: 0,
   releasedFee: 0,
   refunded: 0,
+  refundedAfterRelease: 0,
   paidOut: 0,
   moneyVersion: 0,
   updates: [],
@@ -114,15 +122,15 @@ export const CAMPAIGN_TRANSITIONS = {
 /** Fields only a draft may change: the promise contributors rely on once it is published. */
 const DRAFT_ONLY: readonly (keyof CampaignChanges)[] = ['targetAmountMinor', 'deadline'];
 
-/** Of released funds, what a payout may still take (amount + fee). */
-export const payableOf = (s: FundingCampaignState) => s.released - s.releasedFee - s.paidOut;
+/** Of released funds, what a payout may still take (amount + fee): a refund after release already took its part of them. */
+export const payableOf = (s: FundingCampaignState) => s.released - s.releasedFee - s.paidOut - s.refundedAfterRelease;
 
-export const raisedOf = (s: FundingCampaignState) => s.held + s.released;
+/** The contributions succeeded and not given back, wherever their funds are now. */
+export const raisedOf = (s: FundingCampaignState) => s.held + s.released - s.refundedAfterRelease;
 
 export function toCampaignObject(s: FundingCampaignState): CampaignObject {
   const c = present(s.campaign, 'funding campaign');
   const raised = raisedOf(s);
-  const contributors = [...s.contributions.values()].filter((x) => x.status === 'succeeded').length;
   return {
     id: c.id,
     object: 'funding.campaign',
@@ -139,7 +147,7 @@ export function toCampaignObject(s: FundingCampaignState): CampaignObject {
     metadata: c.metadata,
     status: s.status,
     raisedAmountMinor: raised,
-    contributorCount: contributors,
+    contributorCount: s.contributors,
     percentFunded: c.targetAmountMinor ? Math.floor((raised * 10_000) / c.targetAmountMinor) / 100 : null,
     targetReachedAt: s.targetReachedAt,
     heldAmountMinor: s.held,
@@ -213,15 +221,14 @@ function withObjects(state: FundingCampaignState, drafts: Draft[]): FundingCampa
   return out;
 }
 
-function withContribution(s: FundingCampaignState, id: string, change: Partial<ContributionState>): Map<string, ContributionState> {
-  const contributions = new Map(s.contributions);
-  contributions.set(id, { ...s.contributions.get(id)!, ...change });
-  return contributions;
+function withContribution(s: FundingCampaignState, id: string, change: Partial<ContributionState>): PersistentMap<ContributionState> {
+  return s.contributions.set(id, { ...s.contributions.get(id)!, ...change });
 }
 
 /** The held contributions' moves when the campaign gives everything back (cancel, failure). */
 function refundAll(s: FundingCampaignState, at: string, reason: RefundReason): Draft[] {
-  return [...s.contributions.values()]
+  return s.contributions
+    .values()
     .filter((c) => c.status === 'succeeded')
     .map((c) => ({ type: 'funding_campaign.contribution_refunded', data: { contributionId: c.id, reason, fromReleased: false, at } }));
 }
@@ -253,8 +260,7 @@ function evolve(state: FundingCampaignState, event: FundingCampaignEvent): Fundi
       return { ...state, status: 'failed', closedAt: event.data.at };
     case 'funding_campaign.contribution_created': {
       const c = stripObject(event.data);
-      const contributions = new Map(state.contributions);
-      contributions.set(c.id, { ...c, status: 'pending', fee: null, clearing: null, refundReason: null, refundedFrom: null, succeededAt: null, refundedAt: null });
+      const contributions = state.contributions.set(c.id, { ...c, status: 'pending', fee: null, clearing: null, refundReason: null, refundedFrom: null, succeededAt: null, refundedAt: null });
       return { ...state, contributions };
     }
     case 'funding_campaign.contribution_received': {
@@ -262,6 +268,7 @@ function evolve(state: FundingCampaignState, event: FundingCampaignEvent): Fundi
       return {
         ...state,
         contributions: withContribution(state, c.id, { status: 'succeeded', fee: event.data.fee, clearing: event.data.clearing, succeededAt: event.data.at }),
+        contributors: state.contributors + 1,
         held: state.held + c.amountMinor,
         heldFees: state.heldFees + event.data.fee,
         moneyVersion: state.moneyVersion + 1,
@@ -274,8 +281,11 @@ function evolve(state: FundingCampaignState, event: FundingCampaignEvent): Fundi
       const contributions = withContribution(state, c.id, { status: 'refunded', refundReason: event.data.reason, refundedFrom: event.data.fromReleased ? 'balance' : 'campaign_account', refundedAt: event.data.at });
       const fee = c.fee ?? 0;
       // After release the refund comes out of the organizer's balance: the release stays as it was.
-      const fromHeld = event.data.fromReleased ? { held: state.held, heldFees: state.heldFees } : { held: state.held - c.amountMinor, heldFees: state.heldFees - fee };
-      return { ...state, contributions, ...fromHeld, refunded: state.refunded + c.amountMinor, moneyVersion: state.moneyVersion + 1 };
+      const fromHeld = event.data.fromReleased
+        ? { refundedAfterRelease: state.refundedAfterRelease + c.amountMinor }
+        : { held: state.held - c.amountMinor, heldFees: state.heldFees - fee };
+      const contributors = state.contributors - (c.status === 'succeeded' ? 1 : 0);
+      return { ...state, contributions, contributors, ...fromHeld, refunded: state.refunded + c.amountMinor, moneyVersion: state.moneyVersion + 1 };
     }
     case 'funding_campaign.update_posted':
       return { ...state, updates: [...state.updates, event.data.update] };

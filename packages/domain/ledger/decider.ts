@@ -1,5 +1,6 @@
 import { ApiError } from '../../core/errors.js';
 import type { Decider } from '../../core/decider.js';
+import { PersistentMap } from '../../core/persistent-map.js';
 import type { Environment } from '../merchant/events.js';
 import { escrowAccount, type Account, type EntryKind, type EntryPosted, type LedgerEvent, type Line } from './events.js';
 
@@ -54,9 +55,10 @@ interface Hold {
 }
 
 export interface LedgerState {
-  balances: Map<Account, number>;
-  /** `kind:source` of every entry posted: commands are idempotent per object. */
-  posted: Set<string>;
+  /** Persistent, like `posted`: one per campaign and escrow contract too, so it grows with the merchant. */
+  balances: PersistentMap<number, Account>;
+  /** `kind:source` of every entry posted: commands are idempotent per object. Persistent: copying it per entry made the stream's fold quadratic. */
+  posted: PersistentMap<true>;
   pending: PendingPayment[];
   holds: Map<string, Hold>;
 }
@@ -127,13 +129,13 @@ function assertEscrowCovers(state: LedgerState, command: { contract: string; amo
  * balance is one stream, a hold and its balance check are one append with an expected version.
  */
 export const ledgerDecider: Decider<LedgerCommand, LedgerState, LedgerEvent> = {
-  initialState: { balances: new Map(), posted: new Set(), pending: [], holds: new Map() },
+  initialState: { balances: PersistentMap.empty(), posted: PersistentMap.empty(), pending: [], holds: new Map() },
 
   evolve(state, event) {
     const e = event.data;
-    const balances = new Map(state.balances);
-    for (const line of e.lines) balances.set(line.account, (balances.get(line.account) ?? 0) + line.amount);
-    const posted = new Set(state.posted).add(`${e.kind}:${e.source}`);
+    let balances = state.balances;
+    for (const line of e.lines) balances = balances.set(line.account, (balances.get(line.account) ?? 0) + line.amount);
+    const posted = state.posted.set(`${e.kind}:${e.source}`, true);
     let { pending, holds } = state;
     switch (e.kind) {
       case 'payment':

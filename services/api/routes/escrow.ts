@@ -334,7 +334,7 @@ export function escrowFamily(knex: Knex, escrow: EscrowContracts): Family {
         params: contractParams,
         body: openDisputeBody,
         response: disputeSchema,
-        handler: (ctx) => escrow.openDispute(ctx.owner, ctx.params.contractId, ctx.body, ctx.actor),
+        handler: (ctx) => escrow.openDispute(ctx.owner, ctx.params.contractId, ctx.body, ctx.actor, ctx.requestRef),
       }),
       route<unknown, CursorQuery & { status?: DisputeStatus }, { contractId: string }>({
         method: 'get',
