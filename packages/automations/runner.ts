@@ -104,19 +104,32 @@ export class AutomationRunner {
       name: AUTOMATIONS_CONSUMER,
       checkpointTable: 'bus_checkpoints',
       handle: async (trx, events) => {
+        // Automations read once per merchant, environment and type of the batch, not per event: an
+        // automation made after the batch was read only acts on later events anyway.
+        const triggered = new Map<string, Promise<AutomationRow[]>>();
+        const automationsFor = (merchantId: string, environment: Environment, type: string) => {
+          const key = `${merchantId}|${environment}|${type}`;
+          let found = triggered.get(key);
+          if (!found) triggered.set(key, (found = automationsTriggeredBy(trx, merchantId, environment, type)));
+          return found;
+        };
         for (const event of events) {
           if (event.type === 'automation.created' || event.type === 'automation.updated' || event.type === 'automation.enabled') await this.armSchedule(trx, (event.data as { id: string }).id);
-          else await this.trigger(trx, event);
+          else await this.trigger(trx, event, automationsFor);
         }
       },
     };
   }
 
-  private async trigger(trx: Knex.Transaction, event: RecordedEvent): Promise<void> {
+  private async trigger(
+    trx: Knex.Transaction,
+    event: RecordedEvent,
+    automationsFor: (merchantId: string, environment: Environment, type: string) => Promise<AutomationRow[]>,
+  ): Promise<void> {
     const data = event.data as { object?: Record<string, unknown> } | null;
     const { merchant_id: merchantId, environment } = event.metadata;
     if (!isPublicEventType(event.type) || !data?.object || !merchantId || !environment) return;
-    const automations = await automationsTriggeredBy(trx, merchantId, environment, event.type);
+    const automations = await automationsFor(merchantId, environment, event.type);
     if (automations.length === 0) return;
     const id = publicEventId(event.eventId);
     const created = new Date(event.metadata.occurred_at ?? event.recordedAt);
