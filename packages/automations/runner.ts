@@ -110,7 +110,8 @@ export class AutomationRunner {
         const automationsFor = (merchantId: string, environment: Environment, type: string) => {
           const key = `${merchantId}|${environment}|${type}`;
           let found = triggered.get(key);
-          if (!found) triggered.set(key, (found = automationsTriggeredBy(trx, merchantId, environment, type)));
+          // Promise.resolve runs the query builder once; awaiting the builder itself would run it each time.
+          if (!found) triggered.set(key, (found = Promise.resolve(automationsTriggeredBy(trx, merchantId, environment, type))));
           return found;
         };
         for (const event of events) {
