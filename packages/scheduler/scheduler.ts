@@ -180,8 +180,9 @@ export class Scheduler {
   /** Claims and runs the jobs due now; returns how many ran (successfully or not). */
   async runDue(limit = 50): Promise<number> {
     const claimed = await this.claim(limit);
-    // Jobs of one object (a delivery, a payout, an intent) run in order; different objects run
-    // side by side, so one slow webhook receiver does not hold up everything else.
+    // Jobs of one object (a payout, an intent, a delivery) run in order; different objects run
+    // side by side, so one slow job does not hold up everything else. A batch kind's lanes go to
+    // its handler, a round at a time.
     const lanes = new Map<string, Job[]>();
     const batchLanes = new Map<string, Map<string, Job[]>>();
     for (const job of claimed) {
