@@ -142,6 +142,14 @@ export function matchingEndpoints(db: Knex | Knex.Transaction, merchantId: strin
     .andWhere((q) => q.whereRaw('? = ANY(enabled_events)', [type]).orWhereRaw(`'*' = ANY(enabled_events)`));
 }
 
+/** Enabled endpoints of these (merchant, environment) pairs, in one query (the dispatcher's batches). */
+export function enabledEndpointsOf(db: Knex | Knex.Transaction, owners: readonly (readonly [merchantId: string, environment: Environment])[]): Promise<WebhookEndpointRow[]> {
+  if (owners.length === 0) return Promise.resolve([]);
+  return db('read.webhook_endpoints')
+    .where({ enabled: true })
+    .whereIn(['merchant_id', 'environment'], owners.map(([m, e]) => [m, e]));
+}
+
 /** Whether the merchant has an enabled webhook endpoint in either environment (the onboarding checklist). */
 export async function hasWebhookEndpoint(knex: Knex, merchantId: string): Promise<boolean> {
   return (await knex('read.webhook_endpoints').where({ merchant_id: merchantId, enabled: true }).first('id')) !== undefined;

@@ -52,7 +52,7 @@ import { S3AssetStorage } from '../packages/providers/asset-storage-s3.js';
 import path from 'node:path';
 import type { PaymentProvider } from '../packages/providers/port.js';
 import { SandboxProvider, UnconfiguredLiveProvider } from '../packages/providers/sandbox.js';
-import { enqueue, Scheduler, type Enqueue } from '../packages/scheduler/scheduler.js';
+import { enqueue, enqueueMany, Scheduler, type Enqueue } from '../packages/scheduler/scheduler.js';
 import { CheckpointedConsumer, type ConsumerSpec } from '../packages/bus/consumer.js';
 import { WebhookEndpoints } from '../packages/domain/webhook-endpoint/commands.js';
 import { WebhookDispatcher } from '../packages/webhooks/dispatcher.js';
@@ -357,7 +357,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
   const notifier = new Notifier(knex, clock, config.smtpUrl, log, composer);
   const webhooks = new WebhookDispatcher({
     knex,
-    enqueueDelivery: (db, job, runAt) => enqueue(db, webhookDelivery.job, job, runAt),
+    enqueueDeliveries: (db, jobs) => enqueueMany(db, webhookDelivery.job, jobs),
     clock,
     log,
     box: secretBox,

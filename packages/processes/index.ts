@@ -62,5 +62,8 @@ export const PROCESSES: readonly Process<never>[] = [
 ] as readonly Process<never>[];
 
 export function registerProcesses(scheduler: Scheduler, services: ProcessServices): void {
-  for (const process of PROCESSES) scheduler.register(process.job, process.handler(services));
+  for (const process of PROCESSES) {
+    if (process.batch) scheduler.registerBatch(process.job, process.batch.handler(services), process.batch.claimLimit);
+    else scheduler.register(process.job, process.handler(services));
+  }
 }

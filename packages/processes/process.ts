@@ -9,7 +9,7 @@ import type { PayoutBatches } from '../domain/payout-batch/commands.js';
 import type { SupportTickets } from '../domain/support-ticket/commands.js';
 import type { Assets } from '../domain/asset/commands.js';
 import type { EventStore } from '../eventstore/port.js';
-import type { JobHandler, JobKind } from '../scheduler/scheduler.js';
+import type { BatchJobHandler, JobHandler, JobKind } from '../scheduler/scheduler.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 
 /** The services a process drives; services/system.ts builds them and registers every process. */
@@ -32,10 +32,10 @@ export interface ProcessServices {
  * A saga or timer: one kind of durable job (its name, payload, dedupe key and lane) and the
  * handler that runs it. Domain services never name a job kind: they get an `Enqueue` port for it.
  */
-export interface Process<Payload> {
-  job: JobKind<Payload>;
-  handler(services: ProcessServices): JobHandler<Payload>;
-}
+export type Process<Payload> =
+  | { job: JobKind<Payload>; handler(services: ProcessServices): JobHandler<Payload>; batch?: undefined }
+  /** A kind whose claimed jobs are handled together (up to `claimLimit` at a time): set-based reads and writes. */
+  | { job: JobKind<Payload>; batch: { handler(services: ProcessServices): BatchJobHandler<Payload>; claimLimit: number }; handler?: undefined };
 
 export function defineProcess<Payload>(process: Process<Payload>): Process<Payload> {
   return process;

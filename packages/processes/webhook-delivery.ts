@@ -1,8 +1,15 @@
 import type { DeliveryJob } from '../webhooks/dispatcher.js';
 import { defineProcess, lanes } from './process.js';
 
-/** One attempt of one webhook delivery; a failed attempt enqueues the next one on the retry schedule. */
+/**
+ * One attempt of one webhook delivery; a failed attempt enqueues the next one on the retry
+ * schedule. Claimed and run in batches (docs/webhooks.md): one read, the requests side by side,
+ * one transaction recording them all.
+ */
 export const webhookDelivery = defineProcess<DeliveryJob>({
   job: { name: 'webhook.deliver', key: (p) => `deliver:${p.deliveryId}:${p.attempt}`, lane: lanes.delivery },
-  handler: ({ webhooks }) => (p) => webhooks.deliver(p.deliveryId),
+  batch: {
+    handler: ({ webhooks }) => (jobs) => webhooks.deliverMany(jobs.map((j) => j.payload.deliveryId)),
+    claimLimit: 500,
+  },
 });

@@ -60,10 +60,16 @@ export type Enqueue<Payload> = (payload: Payload, runAt: Date) => Promise<void>;
 
 export type JobHandler<Payload = Record<string, unknown>> = (payload: Payload, job: Job) => Promise<void>;
 
-interface Registered {
-  kind: JobKind<never>;
-  handler: JobHandler<never>;
-}
+/**
+ * Runs claimed jobs of one kind together and answers for each, in order: `null` when it is done
+ * (the job is deleted), an error when it failed (it runs again after the back-off). Throwing fails
+ * them all. It never gets two jobs of one lane in one call.
+ */
+export type BatchJobHandler<Payload = Record<string, unknown>> = (jobs: readonly { payload: Payload; job: Job }[]) => Promise<readonly (Error | null)[]>;
+
+type Registered =
+  | { kind: JobKind<never>; handler: JobHandler<never>; batch?: undefined }
+  | { kind: JobKind<never>; batch: { handler: BatchJobHandler<never>; claimLimit: number }; handler?: undefined };
 
 /** Schedules a job, inside the caller's transaction when one is given. */
 export async function schedule(db: Knex | Knex.Transaction, spec: JobSpec): Promise<void> {
@@ -73,9 +79,28 @@ export async function schedule(db: Knex | Knex.Transaction, spec: JobSpec): Prom
     .ignore();
 }
 
+/** Schedules jobs in one statement, inside the caller's transaction when one is given. */
+export async function scheduleMany(db: Knex | Knex.Transaction, specs: readonly JobSpec[]): Promise<void> {
+  // Bounded rows per statement: PostgreSQL takes at most 65 535 bindings.
+  for (let i = 0; i < specs.length; i += 1000) {
+    await db('scheduled_jobs')
+      .insert(specs.slice(i, i + 1000).map((spec) => ({ kind: spec.kind, key: spec.key, run_at: spec.runAt, payload: JSON.stringify(spec.payload) })))
+      .onConflict('key')
+      .ignore();
+  }
+}
+
 /** Schedules a job of a declared kind, inside the caller's transaction when one is given. */
 export function enqueue<Payload extends object>(db: Knex | Knex.Transaction, kind: JobKind<Payload>, payload: Payload, runAt: Date): Promise<void> {
   return schedule(db, { kind: kind.name, key: kind.key(payload, runAt), runAt, payload: { ...payload } as Record<string, unknown> });
+}
+
+/** Schedules jobs of a declared kind in one statement, inside the caller's transaction when one is given. */
+export function enqueueMany<Payload extends object>(db: Knex | Knex.Transaction, kind: JobKind<Payload>, jobs: readonly { payload: Payload; runAt: Date }[]): Promise<void> {
+  return scheduleMany(
+    db,
+    jobs.map(({ payload, runAt }) => ({ kind: kind.name, key: kind.key(payload, runAt), runAt, payload: { ...payload } as Record<string, unknown> })),
+  );
 }
 
 const LEASE_MS = 5 * 60_000;
@@ -106,6 +131,15 @@ export class Scheduler {
     this.kinds.set(kind.name, { kind: kind as JobKind<never>, handler: handler as JobHandler<never> });
   }
 
+  /**
+   * A kind whose claimed jobs one call handles together; up to `claimLimit` of them are claimed at
+   * a time. Its lanes must be its own: they keep their order only among the kind's jobs.
+   */
+  registerBatch<Payload>(kind: JobKind<Payload>, handler: BatchJobHandler<Payload>, claimLimit: number): void {
+    if (this.kinds.has(kind.name)) throw new Error(`A handler for ${kind.name} is already registered`);
+    this.kinds.set(kind.name, { kind: kind as JobKind<never>, batch: { handler: handler as BatchJobHandler<never>, claimLimit } });
+  }
+
   /** Low-level: a job as it is stored (tests use it to inject duplicates). */
   schedule(spec: JobSpec): Promise<void> {
     return schedule(this.knex, spec);
@@ -125,32 +159,47 @@ export class Scheduler {
     return registered ? registered.kind.lane(job.payload as never) : job.key;
   }
 
+  /**
+   * Claims due jobs in one statement: up to `limit` of the kinds run one by one, and up to its
+   * claim limit of each batch kind.
+   */
+  private async claim(limit: number): Promise<Job[]> {
+    const now = this.clock.now();
+    const batchKinds = [...this.kinds.values()].flatMap((r) => (r.batch ? [{ name: r.kind.name, limit: r.batch.claimLimit }] : []));
+    // Free, lease timed out, or leased by a process that died (its jobs resume at once).
+    const due = `run_at <= ? AND (locked_until IS NULL OR locked_until < ? OR ${instanceIsDead('locked_by')})`;
+    const pick = (kindFilter: string) => `SELECT id FROM scheduled_jobs WHERE ${due} AND ${kindFilter} ORDER BY run_at LIMIT ? FOR UPDATE SKIP LOCKED`;
+    const names = batchKinds.map((k) => k.name);
+    const parts = [{ sql: pick(names.length > 0 ? `kind NOT IN (${names.map(() => '?').join(', ')})` : 'true'), bindings: [now, now, ...names, limit] }];
+    for (const k of batchKinds) parts.push({ sql: pick('kind = ?'), bindings: [now, now, k.name, k.limit] });
+    const { rows } = await this.knex.raw<{ rows: { id: string; kind: string; key: string; run_at: Date; payload: Record<string, unknown>; attempts: number }[] }>(
+      `WITH ${parts.map((p, i) => `c${i} AS (${p.sql})`).join(', ')}
+       UPDATE scheduled_jobs j SET locked_until = ?, locked_by = ?, attempts = j.attempts + 1
+       WHERE j.id IN (${parts.map((_, i) => `SELECT id FROM c${i}`).join(' UNION ALL ')})
+       RETURNING j.id, j.kind, j.key, j.run_at, j.payload, j.attempts`,
+      [...parts.flatMap((p) => p.bindings), new Date(now.getTime() + LEASE_MS), this.instance?.id ?? null],
+    );
+    return rows
+      .map((row) => ({ id: String(row.id), kind: row.kind, key: row.key, runAt: row.run_at, payload: row.payload, attempts: row.attempts }))
+      .sort((a, b) => a.runAt.getTime() - b.runAt.getTime() || Number(a.id) - Number(b.id));
+  }
+
   /** Claims and runs the jobs due now; returns how many ran (successfully or not). */
   async runDue(limit = 50): Promise<number> {
-    const now = this.clock.now();
-    const claimed = await this.knex.transaction(async (trx) => {
-      const rows = await trx('scheduled_jobs')
-        .select('id', 'kind', 'key', 'run_at', 'payload', 'attempts')
-        .where('run_at', '<=', now)
-        // Free, lease timed out, or leased by a process that died (its jobs resume at once).
-        .andWhere((q) => q.whereNull('locked_until').orWhere('locked_until', '<', now).orWhereRaw(instanceIsDead('locked_by')))
-        .orderBy('run_at')
-        .limit(limit)
-        .forUpdate()
-        .skipLocked();
-      if (rows.length === 0) return [];
-      await trx('scheduled_jobs')
-        .whereIn('id', rows.map((r: { id: string }) => r.id))
-        .update({ locked_until: new Date(now.getTime() + LEASE_MS), locked_by: this.instance?.id ?? null, attempts: trx.raw('attempts + 1') });
-      return rows as { id: string; kind: string; key: string; run_at: Date; payload: Record<string, unknown>; attempts: number }[];
-    });
-    // Jobs of one object (a delivery, a payout, an intent) run in order; different objects run
-    // side by side, so one slow webhook receiver does not hold up everything else.
+    const claimed = await this.claim(limit);
+    // Jobs of one object (a payout, an intent, a delivery) run in order; different objects run
+    // side by side, so one slow job does not hold up everything else. A batch kind's lanes go to
+    // its handler, a round at a time.
     const lanes = new Map<string, Job[]>();
-    for (const row of claimed) {
-      const job: Job = { id: row.id, kind: row.kind, key: row.key, runAt: row.run_at, payload: row.payload, attempts: row.attempts + 1 };
+    const batchLanes = new Map<string, Map<string, Job[]>>();
+    for (const job of claimed) {
       const lane = this.laneOf(job);
-      lanes.set(lane, [...(lanes.get(lane) ?? []), job]);
+      let into = lanes;
+      if (this.kinds.get(job.kind)?.batch) {
+        into = batchLanes.get(job.kind) ?? new Map();
+        batchLanes.set(job.kind, into);
+      }
+      into.set(lane, [...(into.get(lane) ?? []), job]);
     }
     const queue = [...lanes.values()];
     const worker = async () => {
@@ -158,27 +207,54 @@ export class Scheduler {
         for (const job of jobs) await this.runOne(job);
       }
     };
-    await Promise.all(Array.from({ length: Math.min(this.concurrency, queue.length) }, worker));
+    await Promise.all([
+      ...Array.from({ length: Math.min(this.concurrency, queue.length) }, worker),
+      ...[...batchLanes.entries()].map(([kind, byLane]) => this.runBatches(kind, [...byLane.values()])),
+    ]);
     return claimed.length;
+  }
+
+  /** A batch kind's jobs: the first job of every lane in one call, then the second of every lane, … */
+  private async runBatches(kind: string, lanes: Job[][]): Promise<void> {
+    const registered = this.kinds.get(kind)!;
+    for (let round = 0; ; round++) {
+      const jobs = lanes.flatMap((lane) => (lane[round] ? [lane[round]] : []));
+      if (jobs.length === 0) return;
+      let outcomes: readonly (Error | null)[];
+      try {
+        outcomes = await registered.batch!.handler(jobs.map((job) => ({ payload: job.payload as never, job })));
+        if (outcomes.length !== jobs.length) throw new Error(`the ${kind} handler answered for ${outcomes.length} of ${jobs.length} jobs`);
+      } catch (err) {
+        outcomes = jobs.map(() => (err instanceof Error ? err : new Error(String(err))));
+      }
+      const done = jobs.filter((_, i) => outcomes[i] === null);
+      if (done.length > 0) await this.knex('scheduled_jobs').whereIn('id', done.map((j) => j.id)).delete();
+      await this.retryLater(jobs.flatMap((job, i) => (outcomes[i] ? [{ job, err: outcomes[i] }] : [])));
+    }
   }
 
   private async runOne(job: Job): Promise<void> {
     const registered = this.kinds.get(job.kind);
     try {
-      if (!registered) throw new Error(`No handler for job kind ${job.kind}`);
+      if (!registered?.handler) throw new Error(`No handler for job kind ${job.kind}`);
       await registered.handler(job.payload as never, job);
       await this.knex('scheduled_jobs').where({ id: job.id }).delete();
     } catch (err) {
-      this.log.error({ err, job: { id: job.id, kind: job.kind, key: job.key, attempts: job.attempts } }, 'scheduled job failed; will retry');
-      await this.knex('scheduled_jobs')
-        .where({ id: job.id })
-        .update({
-          locked_until: null,
-          locked_by: null,
-          run_at: new Date(this.clock.now().getTime() + retryDelay(job.attempts)),
-          last_error: err instanceof Error ? err.message : String(err),
-        });
+      await this.retryLater([{ job, err }]);
     }
+  }
+
+  /** Failed jobs are released and run again after the back-off. */
+  private async retryLater(failed: readonly { job: Job; err: unknown }[]): Promise<void> {
+    if (failed.length === 0) return;
+    const now = this.clock.now().getTime();
+    for (const { job, err } of failed) this.log.error({ err, job: { id: job.id, kind: job.kind, key: job.key, attempts: job.attempts } }, 'scheduled job failed; will retry');
+    const rows = failed.map(({ job, err }) => ({ id: job.id, run_at: new Date(now + retryDelay(job.attempts)).toISOString(), last_error: err instanceof Error ? err.message : String(err) }));
+    await this.knex.raw(
+      `UPDATE scheduled_jobs j SET locked_until = NULL, locked_by = NULL, run_at = v.run_at, last_error = v.last_error
+       FROM jsonb_to_recordset(?::jsonb) AS v(id bigint, run_at timestamptz, last_error text) WHERE j.id = v.id`,
+      [JSON.stringify(rows)],
+    );
   }
 
   /** Runs due jobs until none is left (jobs may schedule more jobs for now). For tests and CLI. */

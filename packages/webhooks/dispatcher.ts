@@ -10,7 +10,7 @@ import type { WebhookEndpoints } from '../domain/webhook-endpoint/commands.js';
 import type { Owner } from '../domain/audit.js';
 import type { Environment } from '../domain/merchant/events.js';
 import type { RecordedEvent } from '../eventstore/port.js';
-import { matchingEndpoints, type WebhookEndpointRow } from '../../projections/webhook-endpoints.js';
+import { enabledEndpointsOf, matchingEndpoints, type WebhookEndpointRow } from '../../projections/webhook-endpoints.js';
 import { isPublicEventType } from '../domain/webhook-endpoint/event-types.js';
 import type { Notifier } from './notifier.js';
 import type { SecretBox } from '../core/secrets.js';
@@ -30,8 +30,8 @@ export interface DeliveryJob {
 
 export interface DispatcherDeps {
   knex: Knex;
-  /** Enqueues an attempt in the given transaction, so a delivery row never exists without its job. */
-  enqueueDelivery(db: Knex | Knex.Transaction, job: DeliveryJob, runAt: Date): Promise<void>;
+  /** Enqueues attempts in the given transaction (one statement), so a delivery row never exists without its job. */
+  enqueueDeliveries(db: Knex | Knex.Transaction, jobs: readonly { payload: DeliveryJob; runAt: Date }[]): Promise<void>;
   clock: Clock;
   log: Logger;
   box: SecretBox;
@@ -56,6 +56,24 @@ interface DeliveryRow {
   failure_noted: boolean;
 }
 
+/** A delivery with its event's payload and its endpoint (null: the endpoint is gone). */
+interface LoadedDelivery extends DeliveryRow {
+  payload: string;
+  endpoint: WebhookEndpointRow | null;
+}
+
+/** What one attempt did, as it is recorded. */
+interface AttemptRecord {
+  delivery: LoadedDelivery;
+  endpoint: WebhookEndpointRow;
+  attempt: number;
+  durationMs: number;
+  result: AttemptResult;
+  ok: boolean;
+  status: 'succeeded' | 'retrying' | 'failed';
+  nextAt: Date | null;
+}
+
 interface AttemptResult {
   status: number | null;
   error: string | null;
@@ -63,8 +81,32 @@ interface AttemptResult {
 
 /** Endpoints whose connections one process keeps open (least recently used beyond that are closed). */
 const KEPT_ENDPOINTS = 1000;
-/** Connections kept open to one endpoint address: as many as deliveries run side by side. */
+/** Connections kept open to one endpoint address, and requests in flight to it at once. */
 const SOCKETS_PER_ENDPOINT = 16;
+/** Requests in flight at once over all endpoints of a batch. */
+const REQUESTS_IN_FLIGHT = 128;
+/** Rows per multi-row statement: PostgreSQL takes at most 65 535 bindings. */
+const ROWS_PER_STATEMENT = 1000;
+
+/** A counting semaphore: `run` waits until fewer than `n` calls are running. */
+function limiter(n: number): <T>(f: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async (f) => {
+    if (running >= n) await new Promise<void>((resolve) => waiting.push(resolve));
+    running++;
+    try {
+      return await f();
+    } finally {
+      running--;
+      waiting.shift()?.();
+    }
+  };
+}
+
+function* chunks<T>(items: readonly T[], size = ROWS_PER_STATEMENT): Generator<T[]> {
+  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
+}
 
 /**
  * Keep-alive connections per endpoint origin and checked address (docs/performance.md): a
@@ -96,6 +138,17 @@ class EndpointAgents {
     for (const agent of this.agents.values()) agent.destroy();
     this.agents.clear();
   }
+}
+
+/** Where an endpoint's requests go, or why none is sent (recorded as the attempt's error). */
+type DeliveryTarget = { ok: true; url: URL; address: string; family: 4 | 6 } | { ok: false; error: string };
+
+const asError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
+
+/** An endpoint row read as JSON (to_jsonb): its timestamps back to dates. */
+function endpointFromJson(e: WebhookEndpointRow): WebhookEndpointRow {
+  const date = (v: Date | string | null) => (v === null ? null : new Date(v));
+  return { ...e, secret_created_at: date(e.secret_created_at)!, previous_secret_expires_at: date(e.previous_secret_expires_at), created_at: date(e.created_at)! };
 }
 
 /** One HTTP POST, connected to the address the URL policy checked; no redirects are followed. */
@@ -153,36 +206,54 @@ export class WebhookDispatcher {
     return {
       name: DISPATCH_CONSUMER,
       checkpointTable: 'bus_checkpoints',
-      handle: async (trx, events) => {
-        for (const event of events) await this.dispatch(trx, event);
-      },
+      handle: (trx, events) => this.dispatch(trx, events),
     };
   }
 
-  private async dispatch(trx: Knex.Transaction, event: RecordedEvent): Promise<void> {
-    const data = event.data as { object?: unknown } | null;
-    const merchantId = event.metadata.merchant_id;
-    const environment = event.metadata.environment;
-    if (!isPublicEventType(event.type) || !data?.object || !merchantId || !environment) return;
-    const id = publicEventId(event.eventId);
-    const created = new Date(event.metadata.occurred_at ?? event.recordedAt);
-    const payload = JSON.stringify({ id, object: 'event', type: event.type, created: unixSeconds(created), livemode: environment === 'live', data: data.object });
-    const inserted = await trx('webhook_events')
-      .insert({ id, source_event_id: event.eventId, merchant_id: merchantId, environment, type: event.type, payload, created_at: created })
-      .onConflict('id')
-      .ignore()
-      .returning('id');
-    if (inserted.length === 0) return; // already dispatched by an earlier run of this batch
-    for (const endpoint of await matchingEndpoints(trx, merchantId, environment, event.type)) {
-      await this.enqueue(trx, { eventId: id, endpoint, replayOf: null });
+  /**
+   * A batch of the log, set-based: its public events stored in one statement, the endpoints of all
+   * its merchants read in one, deliveries and their jobs written in one each. An event already
+   * stored (this batch run before, up to a crash before the checkpoint moved) gets no delivery again.
+   */
+  private async dispatch(trx: Knex.Transaction, events: readonly RecordedEvent[]): Promise<void> {
+    const rows = new Map<string, { id: string; source_event_id: string; merchant_id: string; environment: Environment; type: string; payload: string; created_at: Date }>();
+    for (const event of events) {
+      const data = event.data as { object?: unknown } | null;
+      const merchantId = event.metadata.merchant_id;
+      const environment = event.metadata.environment;
+      if (!isPublicEventType(event.type) || !data?.object || !merchantId || !environment) continue;
+      const id = publicEventId(event.eventId);
+      const created = new Date(event.metadata.occurred_at ?? event.recordedAt);
+      const payload = JSON.stringify({ id, object: 'event', type: event.type, created: unixSeconds(created), livemode: environment === 'live', data: data.object });
+      rows.set(id, { id, source_event_id: event.eventId, merchant_id: merchantId, environment, type: event.type, payload, created_at: created });
     }
+    if (rows.size === 0) return;
+    const inserted = new Set<string>();
+    for (const chunk of chunks([...rows.values()])) {
+      const ids = await trx('webhook_events').insert(chunk).onConflict('id').ignore().returning<{ id: string }[]>('id');
+      for (const r of ids) inserted.add(r.id);
+    }
+    const fresh = [...rows.values()].filter((r) => inserted.has(r.id));
+    if (fresh.length === 0) return;
+    const owners = new Map(fresh.map((r) => [`${r.merchant_id}|${r.environment}`, [r.merchant_id, r.environment]]));
+    const endpoints = await enabledEndpointsOf(trx, [...owners.values()] as [string, Environment][]);
+    const targets = fresh.flatMap((r) =>
+      endpoints
+        .filter((e) => e.merchant_id === r.merchant_id && e.environment === r.environment && (e.enabled_events.includes(r.type) || e.enabled_events.includes('*')))
+        .map((endpoint) => ({ eventId: r.id, endpoint, replayOf: null })),
+    );
+    await this.enqueue(trx, targets);
   }
 
-  private async enqueue(db: Knex | Knex.Transaction, d: { eventId: string; endpoint: WebhookEndpointRow; replayOf: string | null }): Promise<{ id: string; event_id: string; webhook_endpoint_id: string }> {
+  /** New deliveries, each with its first attempt's job, in the caller's transaction (multi-row statements). */
+  private async enqueue(
+    db: Knex | Knex.Transaction,
+    targets: readonly { eventId: string; endpoint: WebhookEndpointRow; replayOf: string | null }[],
+  ): Promise<{ id: string; event_id: string; webhook_endpoint_id: string }[]> {
+    if (targets.length === 0) return [];
     const now = this.deps.clock.now();
-    const id = `whd_${randomBase62(24)}`;
-    await db('webhook_deliveries').insert({
-      id,
+    const rows = targets.map((d) => ({
+      id: `whd_${randomBase62(24)}`,
       event_id: d.eventId,
       endpoint_id: d.endpoint.id,
       merchant_id: d.endpoint.merchant_id,
@@ -192,77 +263,182 @@ export class WebhookDispatcher {
       next_attempt_at: now,
       created_at: now,
       updated_at: now,
-    });
-    await this.deps.enqueueDelivery(db, { deliveryId: id, attempt: 1 }, now);
-    return { id, event_id: d.eventId, webhook_endpoint_id: d.endpoint.id };
+    }));
+    for (const chunk of chunks(rows)) await db('webhook_deliveries').insert(chunk);
+    await this.deps.enqueueDeliveries(db, rows.map((r) => ({ payload: { deliveryId: r.id, attempt: 1 }, runAt: now })));
+    return rows.map((r) => ({ id: r.id, event_id: r.event_id, webhook_endpoint_id: r.endpoint_id }));
   }
 
-  /** One attempt of one delivery (a scheduler job). A crash before the attempt is recorded means a resend, never a loss. */
-  async deliver(deliveryId: string): Promise<void> {
-    const { knex, clock } = this.deps;
-    const d = await knex('webhook_deliveries').where({ id: deliveryId }).first<DeliveryRow | undefined>();
-    // A job that died after recording the last failure resumes marking the endpoint failing.
-    if (d?.status === 'failed' && !d.failure_noted) return this.noteFailure(d);
-    if (!d || !['pending', 'retrying'].includes(d.status)) return;
+  /**
+   * One attempt of each of these deliveries (the `webhook.deliver` jobs of one batch; no delivery
+   * twice): read together, sent side by side, recorded in one transaction. Answers per delivery,
+   * in order: null when its job is done, an error when it must run again. A crash or a failed
+   * record before the record commits means a resend of the batch, never a loss.
+   */
+  async deliverMany(deliveryIds: readonly string[]): Promise<(Error | null)[]> {
+    const { clock } = this.deps;
+    const loaded = await this.load(deliveryIds);
     const now = clock.now();
-    // A job that runs again after its attempt was recorded (the process stopped before the job was
-    // removed, or the job failed after the record) must not send the next attempt before it is due.
-    if (d.next_attempt_at && d.next_attempt_at.getTime() > now.getTime()) return;
-    const endpoint = await knex('read.webhook_endpoints').where({ id: d.endpoint_id }).first<WebhookEndpointRow | undefined>();
-    if (!endpoint || !endpoint.enabled) {
-      await knex('webhook_deliveries').where({ id: d.id }).update({ status: 'skipped', next_attempt_at: null, updated_at: now });
-      return;
+    const outcomes = new Map<string, Error | null>(deliveryIds.map((id) => [id, null]));
+    const unnoted: LoadedDelivery[] = [];
+    const skipped: string[] = [];
+    const toSend: (LoadedDelivery & { endpoint: WebhookEndpointRow })[] = [];
+    for (const d of loaded.values()) {
+      // A job that died after recording the last failure resumes marking the endpoint failing.
+      if (d.status === 'failed' && !d.failure_noted) unnoted.push(d);
+      else if (!['pending', 'retrying'].includes(d.status)) continue;
+      // A job that runs again after its attempt was recorded (the process stopped before the job was
+      // removed, or the job failed after the record) must not send the next attempt before it is due.
+      else if (d.next_attempt_at && d.next_attempt_at.getTime() > now.getTime()) continue;
+      else if (!d.endpoint || !d.endpoint.enabled) skipped.push(d.id);
+      else toSend.push({ ...d, endpoint: d.endpoint });
     }
-    const event = await knex('webhook_events').select('payload').where({ id: d.event_id }).first<{ payload: string }>();
+    if (skipped.length > 0) await this.deps.knex('webhook_deliveries').whereIn('id', skipped).update({ status: 'skipped', next_attempt_at: null, updated_at: now });
+
+    const records = await this.sendAll(toSend, now);
+    if (records.length > 0) await this.record(records, now);
+
+    // After the record: a failure here reruns the job, which finds the delivery done or resumes noting it.
+    const recovered = new Map(records.filter((r) => r.ok && r.endpoint.failing).map((r) => [r.endpoint.id, r.endpoint]));
+    for (const endpoint of recovered.values()) {
+      try {
+        await this.deps.endpoints.markRecovered({ merchantId: endpoint.merchant_id, environment: endpoint.environment }, endpoint.id);
+      } catch (err) {
+        for (const r of records) if (r.ok && r.endpoint.id === endpoint.id) outcomes.set(r.delivery.id, asError(err));
+      }
+    }
+    const final = [...unnoted, ...records.filter((r) => r.status === 'failed').map((r) => ({ ...r.delivery, attempts: r.attempt }))];
+    for (const d of final) {
+      try {
+        await this.noteFailure(d);
+      } catch (err) {
+        outcomes.set(d.id, asError(err));
+      }
+    }
+    return deliveryIds.map((id) => outcomes.get(id) ?? null);
+  }
+
+  /** The deliveries, their events' payloads and their endpoints, in one query. */
+  private async load(deliveryIds: readonly string[]): Promise<Map<string, LoadedDelivery>> {
+    const { rows } = await this.deps.knex.raw<{ rows: (DeliveryRow & { payload: string; endpoint: WebhookEndpointRow | null })[] }>(
+      `SELECT d.id, d.event_id, d.endpoint_id, d.merchant_id, d.environment, d.status, d.attempts, d.next_attempt_at, d.failure_noted,
+              ev.payload, to_jsonb(e) AS endpoint
+         FROM webhook_deliveries d
+         JOIN webhook_events ev ON ev.id = d.event_id
+         LEFT JOIN read.webhook_endpoints e ON e.id = d.endpoint_id
+        WHERE d.id IN (${deliveryIds.map(() => '?').join(', ')})`,
+      [...deliveryIds],
+    );
+    return new Map(rows.map((r) => [r.id, { ...r, endpoint: r.endpoint ? endpointFromJson(r.endpoint) : null }]));
+  }
+
+  /**
+   * Signs and posts each delivery, side by side: up to SOCKETS_PER_ENDPOINT at once per endpoint
+   * (a request's deadline starts when it is sent, not while it waits for a connection), the URL
+   * policy checked and the secrets opened once per endpoint of the batch.
+   */
+  private async sendAll(deliveries: readonly (LoadedDelivery & { endpoint: WebhookEndpointRow })[], now: Date): Promise<AttemptRecord[]> {
+    const overall = limiter(REQUESTS_IN_FLIGHT);
+    const perEndpoint = new Map<string, { run: ReturnType<typeof limiter>; target: Promise<DeliveryTarget>; secrets: string[] }>();
+    const timestamp = unixSeconds(now);
+    return Promise.all(
+      deliveries.map(async (d) => {
+        const endpoint = d.endpoint;
+        let shared = perEndpoint.get(endpoint.id);
+        if (!shared) {
+          shared = { run: limiter(SOCKETS_PER_ENDPOINT), target: this.target(endpoint), secrets: this.secretsOf(endpoint, now) };
+          perEndpoint.set(endpoint.id, shared);
+        }
+        const { run, target, secrets } = shared;
+        const attempt = d.attempts + 1;
+        return run(() =>
+          overall(async () => {
+            const started = process.hrtime.bigint();
+            let result: AttemptResult;
+            try {
+              const t = await target;
+              result = t.ok
+                ? await post(
+                    this.agents.for(t.url, t.address),
+                    t.url,
+                    t.address,
+                    t.family,
+                    {
+                      'content-type': 'application/json',
+                      'user-agent': 'Sika-Webhooks/1.0',
+                      'webhook-id': d.event_id,
+                      'webhook-timestamp': String(timestamp),
+                      'webhook-signature': signatureHeader(secrets, d.event_id, timestamp, d.payload),
+                    },
+                    d.payload,
+                    this.deps.timeoutMs,
+                  )
+                : { status: null, error: t.error };
+            } catch (err) {
+              result = { status: null, error: asError(err).message };
+            }
+            const durationMs = Math.round(Number(process.hrtime.bigint() - started) / 1e6);
+            const ok = result.status !== null && result.status >= 200 && result.status < 300;
+            const schedule_ = this.deps.retryScheduleMs;
+            const retryDelay = attempt <= schedule_.length ? schedule_[attempt - 1]! : null;
+            const status = ok ? 'succeeded' : retryDelay !== null ? 'retrying' : 'failed';
+            const nextAt = !ok && retryDelay !== null ? new Date(now.getTime() + retryDelay) : null;
+            return { delivery: d, endpoint, attempt, durationMs, result, ok, status, nextAt } satisfies AttemptRecord;
+          }),
+        );
+      }),
+    );
+  }
+
+  /** Where an endpoint's requests of this batch go (the URL policy, DNS rebinding included); never rejects. */
+  private async target(endpoint: WebhookEndpointRow): Promise<DeliveryTarget> {
+    try {
+      const target = await resolveDeliveryTarget(endpoint.url, { environment: endpoint.environment, allowPrivate: this.deps.allowPrivateUrls });
+      return target.ok ? { ...target, url: new URL(endpoint.url) } : { ok: false, error: `refused: ${target.message}` };
+    } catch (err) {
+      return { ok: false, error: asError(err).message };
+    }
+  }
+
+  /** The secrets that sign at `now`: the current one, and the previous one for 24 h after a rotation. */
+  private secretsOf(endpoint: WebhookEndpointRow, now: Date): string[] {
     const secrets = [this.deps.box.open(endpoint.secret_sealed)];
     if (endpoint.previous_secret_sealed && endpoint.previous_secret_expires_at && endpoint.previous_secret_expires_at.getTime() > now.getTime()) {
       secrets.push(this.deps.box.open(endpoint.previous_secret_sealed));
     }
-    const attempt = d.attempts + 1;
-    const timestamp = unixSeconds(now);
-    const started = process.hrtime.bigint();
-    let result: AttemptResult;
-    try {
-      const target = await resolveDeliveryTarget(endpoint.url, { environment: endpoint.environment, allowPrivate: this.deps.allowPrivateUrls });
-      const url = new URL(endpoint.url);
-      result = target.ok
-        ? await post(
-            this.agents.for(url, target.address),
-            url,
-            target.address,
-            target.family,
-            {
-              'content-type': 'application/json',
-              'user-agent': 'Sika-Webhooks/1.0',
-              'webhook-id': d.event_id,
-              'webhook-timestamp': String(timestamp),
-              'webhook-signature': signatureHeader(secrets, d.event_id, timestamp, event.payload),
-            },
-            event.payload,
-            this.deps.timeoutMs,
-          )
-        : { status: null, error: `refused: ${target.message}` };
-    } catch (err) {
-      result = { status: null, error: err instanceof Error ? err.message : String(err) };
-    }
-    const durationMs = Math.round(Number(process.hrtime.bigint() - started) / 1e6);
-    const ok = result.status !== null && result.status >= 200 && result.status < 300;
-    const schedule_ = this.deps.retryScheduleMs;
-    const retryDelay = attempt <= schedule_.length ? schedule_[attempt - 1]! : null;
-    const status = ok ? 'succeeded' : retryDelay !== null ? 'retrying' : 'failed';
-    const nextAt = !ok && retryDelay !== null ? new Date(now.getTime() + retryDelay) : null;
+    return secrets;
+  }
 
-    await knex.transaction(async (trx) => {
-      await trx('webhook_attempts')
-        .insert({ delivery_id: d.id, attempt, started_at: now, duration_ms: durationMs, response_status: result.status, error: ok ? null : (result.error ?? `HTTP ${result.status}`) })
-        .onConflict(['delivery_id', 'attempt'])
-        .merge();
-      await trx('webhook_deliveries').where({ id: d.id }).update({ status, attempts: attempt, next_attempt_at: nextAt, updated_at: now });
-      if (nextAt) await this.deps.enqueueDelivery(trx, { deliveryId: d.id, attempt: attempt + 1 }, nextAt);
+  /** The batch's attempts, delivery states and next attempts' jobs, in one transaction of three statements. */
+  private async record(records: readonly AttemptRecord[], now: Date): Promise<void> {
+    await this.deps.knex.transaction(async (trx) => {
+      for (const chunk of chunks(records)) {
+        const attempts = chunk.map((r) => ({
+          delivery_id: r.delivery.id,
+          attempt: r.attempt,
+          duration_ms: r.durationMs,
+          response_status: r.result.status,
+          error: r.ok ? null : (r.result.error ?? `HTTP ${r.result.status}`),
+        }));
+        await trx.raw(
+          `INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, response_status, error)
+           SELECT delivery_id, attempt, ?, duration_ms, response_status, error
+             FROM jsonb_to_recordset(?::jsonb) AS v(delivery_id text, attempt integer, duration_ms integer, response_status integer, error text)
+           ON CONFLICT (delivery_id, attempt) DO UPDATE
+             SET started_at = excluded.started_at, duration_ms = excluded.duration_ms, response_status = excluded.response_status, error = excluded.error`,
+          [now, JSON.stringify(attempts)],
+        );
+        const states = chunk.map((r) => ({ id: r.delivery.id, status: r.status, attempts: r.attempt, next_attempt_at: r.nextAt?.toISOString() ?? null }));
+        await trx.raw(
+          `UPDATE webhook_deliveries d SET status = v.status, attempts = v.attempts, next_attempt_at = v.next_attempt_at, updated_at = ?
+             FROM jsonb_to_recordset(?::jsonb) AS v(id text, status text, attempts integer, next_attempt_at timestamptz)
+            WHERE d.id = v.id`,
+          [now, JSON.stringify(states)],
+        );
+      }
+      const retries = records.flatMap((r) => (r.nextAt ? [{ payload: { deliveryId: r.delivery.id, attempt: r.attempt + 1 }, runAt: r.nextAt }] : []));
+      if (retries.length > 0) await this.deps.enqueueDeliveries(trx, retries);
     });
-
-    if (ok && endpoint.failing) await this.deps.endpoints.markRecovered({ merchantId: endpoint.merchant_id, environment: endpoint.environment }, endpoint.id);
-    if (status === 'failed') await this.noteFailure({ ...d, attempts: attempt });
   }
 
   /**
@@ -297,10 +473,10 @@ export class WebhookDispatcher {
     if (endpoint && !endpoint.enabled) throw new ApiError('IKW-RES-002', 'This webhook endpoint is disabled; enable it before replaying to it', 'webhook_endpoint_id');
 
     const queued = await knex.transaction(async (trx) => {
-      if (event && endpoint) return [await this.enqueue(trx, { eventId: event.id, endpoint, replayOf: null })];
+      if (event && endpoint) return this.enqueue(trx, [{ eventId: event.id, endpoint, replayOf: null }]);
       if (event) {
         const targets = await matchingEndpoints(trx, owner.merchantId, owner.environment, event.type);
-        return Promise.all(targets.map((e) => this.enqueue(trx, { eventId: event.id, endpoint: e, replayOf: null })));
+        return this.enqueue(trx, targets.map((e) => ({ eventId: event.id, endpoint: e, replayOf: null })));
       }
       if (endpoint) return this.replayFailed(trx, endpoint);
       const out = [];
@@ -339,8 +515,6 @@ export class WebhookDispatcher {
       )
       .orderBy([{ column: 'd.event_id' }, { column: 'd.created_at' }])) as { id: string; event_id: string; created_at: Date }[];
     failed.sort((x, y) => x.created_at.getTime() - y.created_at.getTime());
-    const out = [];
-    for (const f of failed) out.push(await this.enqueue(trx, { eventId: f.event_id, endpoint, replayOf: f.id }));
-    return out;
+    return this.enqueue(trx, failed.map((f) => ({ eventId: f.event_id, endpoint, replayOf: f.id })));
   }
 }

@@ -15,7 +15,7 @@
  * (autocannon worker threads, default 1; 0 runs the load generator on the server's own thread),
  * BENCH_ONLY (comma-separated sections: eventstore,http,payouts,intents,webhooks,batches,rebuild,intelligence;
  * default all; the baseline always runs), BENCH_REBUILD_EVENTS (events of the rebuild's log, default 200 000),
- * BENCH_WEBHOOKS (deliveries queued by the webhook section, default 100 × BENCH_SECONDS),
+ * BENCH_WEBHOOKS (deliveries queued by the webhook section, default 400 × BENCH_SECONDS),
  * BENCH_BATCH_ITEMS (items of the payout engine's batch, default 10 000),
  * BENCH_INTEL_PAYMENTS (payments the intelligence section seeds, default 100 000),
  * BENCH_API_WORKERS (workers of the payout section's standalone run, default the CPUs),
