@@ -1,15 +1,5 @@
-import type { Knex } from 'knex';
-
-/** What the writer inserts: a job as `scheduled_jobs` stores it (the scheduler's JobSpec). */
-export interface JobRow {
-  kind: string;
-  key: string;
-  runAt: Date;
-  payload: Record<string, unknown>;
-}
-
-interface Queued {
-  job: JobRow;
+interface Queued<Row> {
+  row: Row;
   resolve(): void;
   reject(err: unknown): void;
 }
@@ -22,37 +12,32 @@ export interface JobWriterLimits {
 
 export const JOB_WRITER_DEFAULTS: JobWriterLimits = { maxRows: 500, inFlight: 2 };
 
-function insertJobs(knex: Knex, jobs: readonly JobRow[]): Promise<unknown> {
-  return knex('scheduled_jobs')
-    .insert(jobs.map((j) => ({ kind: j.kind, key: j.key, run_at: j.runAt, payload: JSON.stringify(j.payload) })))
-    .onConflict('key')
-    .ignore();
-}
-
 /**
  * Writes the jobs commands enqueue outside a transaction (timers set before a command, the
  * sandbox operator's answers): concurrent ones share one multi-row INSERT instead of a round trip
- * each (docs/performance.md). Like the event store's group commit, no timer delays a lone job: the
- * queue fills only while statements are running. Each caller resolves once its row is committed;
+ * each (docs/performance.md). Like the event store's group commit, no timer delays a lone job:
+ * jobs enqueued in the same step go out together, and the queue fills while statements are
+ * running. Each caller resolves once its row is committed;
  * a statement that fails is retried row by row, so an error reaches only the job that caused it.
  * A key enqueued twice keeps the first job, as `schedule` does.
  */
-export class JobWriter {
-  private queued: Queued[] = [];
+export class JobWriter<Row> {
+  private queued: Queued<Row>[] = [];
   private running = 0;
   private flushQueued = false;
   private readonly limits: JobWriterLimits;
 
   constructor(
-    private readonly knex: Knex,
+    /** Writes rows in one statement (the scheduler's scheduleMany). */
+    private readonly insert: (rows: Row[]) => Promise<void>,
     limits: Partial<JobWriterLimits> = {},
   ) {
     this.limits = { ...JOB_WRITER_DEFAULTS, ...limits };
   }
 
-  write(job: JobRow): Promise<void> {
+  write(row: Row): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      this.queued.push({ job, resolve, reject });
+      this.queued.push({ row, resolve, reject });
       // At the end of the current step, so that jobs enqueued together go out together.
       if (this.flushQueued) return;
       this.flushQueued = true;
@@ -74,13 +59,13 @@ export class JobWriter {
     }
   }
 
-  private async run(batch: Queued[]): Promise<void> {
+  private async run(batch: Queued<Row>[]): Promise<void> {
     try {
-      await insertJobs(this.knex, batch.map((q) => q.job));
+      await this.insert(batch.map((q) => q.row));
       for (const q of batch) q.resolve();
     } catch (err) {
       if (batch.length === 1) return batch[0]!.reject(err);
-      await Promise.all(batch.map((q) => insertJobs(this.knex, [q.job]).then(q.resolve, q.reject)));
+      await Promise.all(batch.map((q) => this.insert([q.row]).then(q.resolve, q.reject)));
     }
   }
 }

@@ -112,7 +112,7 @@ export class Scheduler {
   private readonly kinds = new Map<string, Registered>();
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> | null = null;
-  private readonly writer: JobWriter;
+  private readonly writer: JobWriter<JobSpec>;
 
   constructor(
     private readonly knex: Knex,
@@ -123,7 +123,7 @@ export class Scheduler {
     /** This process; without one, a lease lasts until it times out. */
     private readonly instance: ProcessInstance | null = null,
   ) {
-    this.writer = new JobWriter(knex);
+    this.writer = new JobWriter<JobSpec>((jobs) => scheduleMany(knex, jobs));
   }
 
   register<Payload>(kind: JobKind<Payload>, handler: JobHandler<Payload>): void {
