@@ -89,20 +89,25 @@ export const intelligenceDecisionsProjection: Projection = {
     },
   ],
   handles: ['payment_intent.confirmation_started', 'payout.created', 'payout.delayed', 'payout.failed'],
-  async apply(trx, event) {
+  apply: (trx, event) => insertDecisions(trx, [event]),
+  applyBatch: insertDecisions,
+};
+
+/** One row per deciding event, in one statement per thousand. */
+async function insertDecisions(trx: Knex.Transaction, events: readonly RecordedEvent[]): Promise<void> {
+  const rows = [];
+  for (const event of events) {
     const decision = decisionOf(event);
     const merchantId = event.metadata.merchant_id;
     const environment = event.metadata.environment;
-    if (!decision || !merchantId || !environment) return;
+    if (!decision || !merchantId || !environment) continue;
     // Named from the event, so a rebuild names each decision the same.
     const id = derivedUuid(`decision:${event.eventId}`);
     const object: Decision = { id, object: 'intelligence.decision', ...decision };
-    await trx('read.intel_decisions')
-      .insert({ id, seq: event.position, merchant_id: merchantId, environment, kind: decision.kind, subject: decision.subject, object: JSON.stringify(object) })
-      .onConflict('id')
-      .ignore();
-  },
-};
+    rows.push({ id, seq: event.position, merchant_id: merchantId, environment, kind: decision.kind, subject: decision.subject, object: JSON.stringify(object) });
+  }
+  for (let i = 0; i < rows.length; i += 1000) await trx('read.intel_decisions').insert(rows.slice(i, i + 1000)).onConflict('id').ignore();
+}
 
 const owned = (knex: Knex, owner: Owner) => knex('read.intel_decisions').where({ merchant_id: owner.merchantId, environment: owner.environment });
 

@@ -86,68 +86,8 @@ export const intelligencePaymentsProjection: Projection = {
     'refund.created',
     'refund.succeeded',
   ],
-  async apply(trx, event) {
-    const e = event as unknown as PaymentIntentEvent | RefundEvent;
-    switch (e.type) {
-      case 'payment_intent.created': {
-        const d = e.data;
-        const row: PaymentRow = {
-          id: d.id,
-          merchant_id: d.merchantId,
-          environment: d.environment,
-          day: d.createdAt.slice(0, 10),
-          currency: d.currency.toUpperCase(),
-          country: d.transactionCountry.toUpperCase(),
-          operator: '',
-          method: '',
-          customer: d.customer,
-          amount: d.amount,
-          status: 'open',
-          fee: 0,
-          refunded: 0,
-        };
-        const inserted = await trx('read.intel_payments').insert(row).onConflict('id').ignore().returning('id');
-        if (inserted.length > 0) await addContribution(trx, row, 1);
-        return;
-      }
-      case 'payment_intent.confirmation_started': {
-        const method = e.data.paymentMethod;
-        await change(trx, intentOf(event), (row) => ({
-          ...row,
-          method: method.type,
-          operator: method.type === 'mobile_money' ? method.operator : '',
-          country: method.type === 'mobile_money' ? method.country.toUpperCase() : row.country,
-        }));
-        return;
-      }
-      case 'payment_intent.succeeded': {
-        const { fee, at } = e.data;
-        const row = await change(trx, intentOf(event), (r) => ({ ...r, status: 'succeeded', fee }));
-        if (row?.customer) await paidBy(trx, row, at, event.position);
-        return;
-      }
-      case 'payment_intent.payment_failed':
-        await change(trx, intentOf(event), (r) => ({ ...r, status: 'failed' }));
-        return;
-      case 'payment_intent.canceled':
-        await change(trx, intentOf(event), (r) => ({ ...r, status: 'canceled' }));
-        return;
-      case 'refund.created':
-        await trx('read.intel_refunds').insert({ id: e.data.refund.id, payment_intent: e.data.payment.id, amount: e.data.refund.amount }).onConflict('id').ignore();
-        return;
-      case 'refund.succeeded': {
-        const refund = await trx('read.intel_refunds').where({ id: e.data.refundId }).first<{ payment_intent: string; amount: string } | undefined>();
-        if (refund) await change(trx, refund.payment_intent, (r) => ({ ...r, refunded: r.refunded + Number(refund.amount) }));
-        return;
-      }
-      case 'refund.failed':
-      case 'payment_intent.updated':
-      case 'payment_intent.confirmation_aborted':
-      case 'payment_intent.processing':
-      case 'payment_intent.requires_action':
-        return;
-    }
-  },
+  apply: (trx, event) => applyPayments(trx, [event]),
+  applyBatch: applyPayments,
 };
 
 interface PaymentRow {
@@ -167,54 +107,185 @@ interface PaymentRow {
   refunded: number;
 }
 
-const intentOf = (event: RecordedEvent) => event.streamId.slice('payment_intent-'.length);
+const DAILY_KEY = ['merchant_id', 'environment', 'day', 'currency', 'country', 'operator', 'method'] as const;
+const SUMS_OF_DAY = ['count', 'succeeded', 'failed', 'volume', 'fees', 'refunds'] as const;
+type DailyRow = Record<(typeof DAILY_KEY)[number], string> & Record<(typeof SUMS_OF_DAY)[number], number>;
 
-/** Adds (sign 1) or takes back (sign -1) what one payment counts for in its day × dimensions row. */
-async function addContribution(trx: Knex.Transaction, row: PaymentRow, sign: 1 | -1): Promise<void> {
-  const succeeded = row.status === 'succeeded';
-  const sums = {
-    count: sign,
-    succeeded: succeeded ? sign : 0,
-    failed: row.status === 'failed' ? sign : 0,
-    volume: succeeded ? sign * row.amount : 0,
-    fees: succeeded ? sign * row.fee : 0,
-    refunds: sign * row.refunded,
-  };
-  const key = { merchant_id: row.merchant_id, environment: row.environment, day: row.day, currency: row.currency, country: row.country, operator: row.operator, method: row.method };
-  await trx('read.intel_daily')
-    .insert({ ...key, ...sums })
-    .onConflict(['merchant_id', 'environment', 'day', 'currency', 'country', 'operator', 'method'])
-    // The existing row by its table name alone: SQL text must not name the schema (a shadow rebuild renames it).
-    .merge(Object.fromEntries(Object.keys(sums).map((c) => [c, trx.raw('intel_daily.?? + excluded.??', [c, c])])));
+interface CustomerPaid {
+  merchant_id: string;
+  environment: string;
+  customer: string;
+  seq: string;
+  first_paid_at: string;
+  last_paid_at: string;
+  payments: number;
 }
 
-/** Applies a change to a payment's row and moves its contribution from the old figures to the new ones. */
-async function change(trx: Knex.Transaction, id: string, next: (row: PaymentRow) => PaymentRow): Promise<PaymentRow | undefined> {
-  const stored = await trx('read.intel_payments').where({ id }).first<PaymentRow | undefined>();
-  if (!stored) return undefined;
-  const before: PaymentRow = { ...stored, day: dayOf(stored.day), amount: Number(stored.amount), fee: Number(stored.fee), refunded: Number(stored.refunded) };
-  const after = next(before);
-  await addContribution(trx, before, -1);
-  await trx('read.intel_payments').where({ id }).update(after);
-  await addContribution(trx, after, 1);
-  return after;
+const intentOf = (event: RecordedEvent) => event.streamId.slice('payment_intent-'.length);
+
+/** Rows per statement: well below PostgreSQL's 65 535 bindings for the widest row here (13 columns). */
+const ROWS_PER_STATEMENT = 2000;
+
+/**
+ * Events folded into the rows they touch, in memory, then written with a few multi-row statements
+ * (a batch of the log-following runner or a rebuild; one event is a batch of one): the payments
+ * and refunds read first in two queries, each change moving the payment's contribution out of the
+ * day row it counted in and into the one it counts in now, the sums added once per day row.
+ */
+async function applyPayments(trx: Knex.Transaction, events: readonly RecordedEvent[]): Promise<void> {
+  const typed = events as unknown as readonly (PaymentIntentEvent | RefundEvent)[];
+  const refundIds = typed.flatMap((e) => (e.type === 'refund.created' ? [e.data.refund.id] : e.type === 'refund.succeeded' ? [e.data.refundId] : []));
+  const refunds = new Map<string, { payment_intent: string; amount: number }>();
+  if (refundIds.length > 0) {
+    for (const r of (await trx('read.intel_refunds').whereIn('id', [...new Set(refundIds)])) as { id: string; payment_intent: string; amount: string }[]) {
+      refunds.set(r.id, { payment_intent: r.payment_intent, amount: Number(r.amount) });
+    }
+  }
+  const paymentIds = new Set<string>();
+  for (const [i, e] of typed.entries()) {
+    if (e.type.startsWith('payment_intent.')) paymentIds.add(intentOf(events[i]!));
+    else if (e.type === 'refund.created') paymentIds.add(e.data.payment.id);
+  }
+  for (const r of refunds.values()) paymentIds.add(r.payment_intent);
+  const payments = new Map<string, PaymentRow>();
+  if (paymentIds.size > 0) {
+    for (const stored of (await trx('read.intel_payments').whereIn('id', [...paymentIds])) as PaymentRow[]) {
+      payments.set(stored.id, { ...stored, day: dayOf(stored.day), amount: Number(stored.amount), fee: Number(stored.fee), refunded: Number(stored.refunded) });
+    }
+  }
+
+  const changedPayments = new Set<string>();
+  const newRefunds = new Map<string, { id: string; payment_intent: string; amount: number }>();
+  const daily = new Map<string, DailyRow>();
+  const customers = new Map<string, CustomerPaid>();
+  /** Adds (sign 1) or takes back (sign -1) what one payment counts for in its day × dimensions row. */
+  const contribute = (row: PaymentRow, sign: 1 | -1) => {
+    const key = DAILY_KEY.map((c) => row[c]).join('|');
+    let sums = daily.get(key);
+    if (!sums) daily.set(key, (sums = { ...(Object.fromEntries(DAILY_KEY.map((c) => [c, row[c]])) as Record<(typeof DAILY_KEY)[number], string>), count: 0, succeeded: 0, failed: 0, volume: 0, fees: 0, refunds: 0 }));
+    const succeeded = row.status === 'succeeded';
+    sums.count += sign;
+    sums.succeeded += succeeded ? sign : 0;
+    sums.failed += row.status === 'failed' ? sign : 0;
+    sums.volume += succeeded ? sign * row.amount : 0;
+    sums.fees += succeeded ? sign * row.fee : 0;
+    sums.refunds += sign * row.refunded;
+  };
+  /** Applies a change to a payment's row and moves its contribution from the old figures to the new ones. */
+  const change = (id: string, next: (row: PaymentRow) => PaymentRow): PaymentRow | undefined => {
+    const before = payments.get(id);
+    if (!before) return undefined;
+    const after = next(before);
+    contribute(before, -1);
+    payments.set(id, after);
+    changedPayments.add(id);
+    contribute(after, 1);
+    return after;
+  };
+  const paidBy = (row: PaymentRow, at: string, position: string) => {
+    const key = `${row.merchant_id}|${row.environment}|${row.customer}`;
+    const known = customers.get(key);
+    if (!known) customers.set(key, { merchant_id: row.merchant_id, environment: row.environment, customer: row.customer!, seq: position, first_paid_at: at, last_paid_at: at, payments: 1 });
+    else {
+      known.first_paid_at = Date.parse(at) < Date.parse(known.first_paid_at) ? at : known.first_paid_at;
+      known.last_paid_at = Date.parse(at) > Date.parse(known.last_paid_at) ? at : known.last_paid_at;
+      known.payments += 1;
+    }
+  };
+
+  for (const [i, e] of typed.entries()) {
+    const event = events[i]!;
+    switch (e.type) {
+      case 'payment_intent.created': {
+        const d = e.data;
+        if (payments.has(d.id)) break;
+        const row: PaymentRow = {
+          id: d.id,
+          merchant_id: d.merchantId,
+          environment: d.environment,
+          day: d.createdAt.slice(0, 10),
+          currency: d.currency.toUpperCase(),
+          country: d.transactionCountry.toUpperCase(),
+          operator: '',
+          method: '',
+          customer: d.customer,
+          amount: d.amount,
+          status: 'open',
+          fee: 0,
+          refunded: 0,
+        };
+        payments.set(d.id, row);
+        changedPayments.add(d.id);
+        contribute(row, 1);
+        break;
+      }
+      case 'payment_intent.confirmation_started': {
+        const method = e.data.paymentMethod;
+        change(intentOf(event), (row) => ({
+          ...row,
+          method: method.type,
+          operator: method.type === 'mobile_money' ? method.operator : '',
+          country: method.type === 'mobile_money' ? method.country.toUpperCase() : row.country,
+        }));
+        break;
+      }
+      case 'payment_intent.succeeded': {
+        const { fee, at } = e.data;
+        const row = change(intentOf(event), (r) => ({ ...r, status: 'succeeded', fee }));
+        if (row?.customer) paidBy(row, at, event.position);
+        break;
+      }
+      case 'payment_intent.payment_failed':
+        change(intentOf(event), (r) => ({ ...r, status: 'failed' }));
+        break;
+      case 'payment_intent.canceled':
+        change(intentOf(event), (r) => ({ ...r, status: 'canceled' }));
+        break;
+      case 'refund.created':
+        if (!refunds.has(e.data.refund.id)) {
+          const refund = { id: e.data.refund.id, payment_intent: e.data.payment.id, amount: e.data.refund.amount };
+          refunds.set(refund.id, refund);
+          newRefunds.set(refund.id, refund);
+        }
+        break;
+      case 'refund.succeeded': {
+        const refund = refunds.get(e.data.refundId);
+        if (refund) change(refund.payment_intent, (r) => ({ ...r, refunded: r.refunded + refund.amount }));
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  const chunks = <T>(rows: T[]) => Array.from({ length: Math.ceil(rows.length / ROWS_PER_STATEMENT) }, (_, i) => rows.slice(i * ROWS_PER_STATEMENT, (i + 1) * ROWS_PER_STATEMENT));
+  for (const rows of chunks([...changedPayments].map((id) => payments.get(id)!))) await trx('read.intel_payments').insert(rows).onConflict('id').merge();
+  for (const rows of chunks([...newRefunds.values()])) await trx('read.intel_refunds').insert(rows).onConflict('id').ignore();
+  // Every day row a change touched is written, even one whose sums net to zero: event by event it
+  // would have been inserted, so a rebuild leaves the same rows.
+  for (const rows of chunks([...daily.values()])) {
+    await trx('read.intel_daily')
+      .insert(rows)
+      .onConflict([...DAILY_KEY])
+      // The existing row by its table name alone: SQL text must not name the schema (a shadow rebuild renames it).
+      .merge(Object.fromEntries(SUMS_OF_DAY.map((c) => [c, trx.raw('intel_daily.?? + excluded.??', [c, c])])));
+  }
+  for (const rows of chunks([...customers.values()])) {
+    await trx('read.intel_customers')
+      .insert(rows)
+      .onConflict(['merchant_id', 'environment', 'customer'])
+      .merge({
+        first_paid_at: trx.raw('LEAST(intel_customers.first_paid_at, excluded.first_paid_at)'),
+        last_paid_at: trx.raw('GREATEST(intel_customers.last_paid_at, excluded.last_paid_at)'),
+        payments: trx.raw('intel_customers.payments + excluded.payments'),
+      });
+  }
 }
 
 /** `date` columns come back as Date objects (local midnight) or strings, by driver settings. */
 function dayOf(value: unknown): string {
   if (value instanceof Date) return `${value.getFullYear()}-${String(value.getMonth() + 1).padStart(2, '0')}-${String(value.getDate()).padStart(2, '0')}`;
   return String(value).slice(0, 10);
-}
-
-async function paidBy(trx: Knex.Transaction, row: PaymentRow, at: string, position: string): Promise<void> {
-  await trx('read.intel_customers')
-    .insert({ merchant_id: row.merchant_id, environment: row.environment, customer: row.customer, seq: position, first_paid_at: at, last_paid_at: at, payments: 1 })
-    .onConflict(['merchant_id', 'environment', 'customer'])
-    .merge({
-      first_paid_at: trx.raw('LEAST(intel_customers.first_paid_at, excluded.first_paid_at)'),
-      last_paid_at: trx.raw('GREATEST(intel_customers.last_paid_at, excluded.last_paid_at)'),
-      payments: trx.raw('intel_customers.payments + 1'),
-    });
 }
 
 // ---------------------------------------------------------------------------------------------
