@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 import t from 'tap';
+import { persistentMapWork } from '../../packages/core/persistent-map.js';
 import { fold } from '../../packages/core/decider.js';
 import { ApiError } from '../../packages/core/errors.js';
 import { commissionRuleDecider } from '../../packages/domain/commission-rule/decider.js';
@@ -253,3 +254,23 @@ function checkInvariants(orders: Map<string, OrderEvent[]>, fundsEvents: Marketp
     if (money && money.shares.some((s) => s.unrefunded < 0 || s.pending < 0 || s.pending > s.unrefunded)) throw new Error(`order ${id}: a share out of bounds`);
   }
 }
+
+t.test("funds: folding a marketplace's orders costs work linear in them; states decided on stay unchanged", async (t) => {
+  const workOf = (n: number) => {
+    const before = persistentMapWork();
+    let state = fundsDecider.initialState;
+    for (let i = 0; i < n; i++) for (const e of fundsDecider.decide({ ...payment, orderId: `o${i}` } as FundsCommand, state)) state = fundsDecider.evolve(state, e);
+    return { work: persistentMapWork() - before, state };
+  };
+  const small = workOf(2_000);
+  const large = workOf(8_000);
+  t.ok(small.work > 2_000, 'orders, entries posted and balances are kept in persistent maps');
+  // Linear (times a logarithm) is about 4.5×; a copy of every order per event is 16×.
+  t.ok(large.work < 6 * small.work, `4× the orders, ${(large.work / small.work).toFixed(2)}× the work`);
+  t.equal(large.state.orders.size, 8_000);
+  const earlier = large.state;
+  const later = fundsDecider.decide({ ...payment, orderId: 'o-last' } as FundsCommand, earlier).reduce((s, e) => fundsDecider.evolve(s, e), earlier);
+  t.equal(later.orders.size, 8_001);
+  t.equal(earlier.orders.size, 8_000, 'the state decided on is unchanged');
+  t.notOk(earlier.posted.has('order_payment:o-last'));
+});

@@ -1,5 +1,6 @@
 import type { Decider } from '../../core/decider.js';
 import { ApiError } from '../../core/errors.js';
+import { PersistentMap } from '../../core/persistent-map.js';
 import { unreachable } from '../aggregate.js';
 import {
   sellerAvailable,
@@ -49,11 +50,16 @@ interface PayoutHold {
   fee: number;
 }
 
+/**
+ * Balances, entries posted and orders grow with the merchant's history: persistent maps, so that
+ * an event copies one short path rather than all of them (the fold stays linear; the stream cache
+ * keeps earlier states unchanged). Holds are the payouts in flight: few, a plain Map.
+ */
 export interface FundsState {
-  balances: Map<MarketplaceAccount, number>;
+  balances: PersistentMap<number, MarketplaceAccount>;
   /** `kind:source` of every entry posted: each command is idempotent per object. */
-  posted: Set<string>;
-  orders: Map<string, OrderFunds>;
+  posted: PersistentMap<true>;
+  orders: PersistentMap<OrderFunds>;
   holds: Map<string, PayoutHold>;
 }
 
@@ -126,20 +132,20 @@ const settlementSource = (orderId: string, sellerRef: string) => `${orderId}:${s
  * share from pending to available. Every entry balances; a seller's available funds never go below zero.
  */
 export const fundsDecider: Decider<FundsCommand, FundsState, MarketplaceFundsEvent> = {
-  initialState: { balances: new Map(), posted: new Set(), orders: new Map(), holds: new Map() },
+  initialState: { balances: PersistentMap.empty(), posted: PersistentMap.empty(), orders: PersistentMap.empty(), holds: new Map() },
 
   evolve(state, event) {
     const e = event.data;
-    const balances = new Map(state.balances);
-    for (const line of e.lines) balances.set(line.account, (balances.get(line.account) ?? 0) + line.amount);
-    const posted = new Set(state.posted).add(`${e.kind}:${e.source}`);
+    let balances = state.balances;
+    for (const line of e.lines) balances = balances.set(line.account, (balances.get(line.account) ?? 0) + line.amount);
+    const posted = state.posted.set(`${e.kind}:${e.source}`, true);
     let { orders, holds } = state;
     const order = e.orderId === undefined ? undefined : orders.get(e.orderId);
     switch (e.kind) {
       case 'order_payment': {
         // The first line: the clearing account the buyer's money came through.
         const clearing = e.lines[0]!.account as ClearingAccount;
-        orders = new Map(orders).set(e.orderId!, {
+        orders = orders.set(e.orderId!, {
           clearing,
           shares: (e.shares ?? []).map((s) => ({ sellerRef: s.sellerRef, sellerId: s.sellerId, unrefunded: s.amount, pending: s.amount })),
           commission: e.commission ?? 0,
@@ -148,7 +154,7 @@ export const fundsDecider: Decider<FundsCommand, FundsState, MarketplaceFundsEve
       }
       case 'order_refund': {
         const reversals = new Map((e.reversals ?? []).map((r) => [r.sellerRef, r]));
-        orders = new Map(orders).set(e.orderId!, {
+        orders = orders.set(e.orderId!, {
           ...order!,
           shares: order!.shares.map((s) => {
             const r = reversals.get(s.sellerRef);
@@ -160,7 +166,7 @@ export const fundsDecider: Decider<FundsCommand, FundsState, MarketplaceFundsEve
       }
       case 'seller_settlement': {
         const moved = e.shares?.[0];
-        orders = new Map(orders).set(e.orderId!, { ...order!, shares: order!.shares.map((s) => (s.sellerRef === moved?.sellerRef ? { ...s, pending: s.pending - moved.amount } : s)) });
+        orders = orders.set(e.orderId!, { ...order!, shares: order!.shares.map((s) => (s.sellerRef === moved?.sellerRef ? { ...s, pending: s.pending - moved.amount } : s)) });
         break;
       }
       case 'seller_payout_hold':
