@@ -35,7 +35,7 @@ export class ProjectionRunner {
 
   constructor(knex: Knex, store: EventStore, projections: readonly Projection[], log?: Logger) {
     this.consumers = projections.map(
-      (p) => new CheckpointedConsumer(knex, store, { name: p.name, checkpointTable: CHECKPOINTS, handle: (trx, events) => applyEvents(trx, [p], events) }, log),
+      (p) => new CheckpointedConsumer(knex, store, { name: p.name, checkpointTable: CHECKPOINTS, handles: p.handles, handle: (trx, events) => applyEvents(trx, [p], events) }, log),
     );
   }
 

@@ -14,7 +14,7 @@ import type { Environment } from '../domain/merchant/events.js';
 import type { Messenger } from '../domain/messages.js';
 import type { Payouts } from '../domain/payout/commands.js';
 import { renderText, renderVersion } from '../domain/template/render.js';
-import { isPublicEventType } from '../domain/webhook-endpoint/event-types.js';
+import { isPublicEventType, PUBLIC_EVENT_TYPES } from '../domain/webhook-endpoint/event-types.js';
 import type { RecordedEvent } from '../eventstore/port.js';
 import { automationsTriggeredByAny, findAutomationById, type AutomationRow, type TriggerKey } from '../../projections/automations.js';
 import { findCustomerIdByEmail } from '../../projections/customers.js';
@@ -113,6 +113,7 @@ export class AutomationRunner {
     return {
       name: AUTOMATIONS_CONSUMER,
       checkpointTable: 'bus_checkpoints',
+      handles: [...PUBLIC_EVENT_TYPES.map((e) => e.type), 'automation.created', 'automation.updated', 'automation.enabled'],
       handle: async (trx, events) => {
         const waiting = await this.waitingFor(trx, events);
         for (const event of events) {

@@ -13,6 +13,11 @@ export interface ConsumerSpec {
   /** Applies a batch inside the transaction that also moves the checkpoint. */
   handle(trx: Knex.Transaction, events: readonly RecordedEvent[]): Promise<void>;
   batchSize?: number;
+  /**
+   * The event types `handle` acts on, when it ignores all others: a batch with none of them only
+   * moves the checkpoint, in one statement instead of a transaction (docs/performance.md).
+   */
+  handles?: readonly string[];
 }
 
 export async function readCheckpoint(db: Knex | Knex.Transaction, table: string, name: string): Promise<string | null> {
@@ -26,6 +31,16 @@ export async function readCheckpoint(db: Knex | Knex.Transaction, table: string,
  * row is locked and compared first: if it moved, nothing is applied.
  */
 export async function applyBatch(knex: Knex, spec: ConsumerSpec, expected: string | null, events: readonly RecordedEvent[]): Promise<void> {
+  const last = events[events.length - 1];
+  if (last && spec.handles && !events.some((e) => spec.handles!.includes(e.type))) {
+    // Nothing to act on: move the checkpoint where it still is where this consumer left it. A
+    // missing row (the first batch) or a moved checkpoint takes the transaction below.
+    const moved = await knex(spec.checkpointTable)
+      .where({ name: spec.name })
+      .andWhereRaw('position IS NOT DISTINCT FROM ?', [expected])
+      .update({ position: last.position, updated_at: knex.fn.now() });
+    if (moved === 1) return;
+  }
   await knex.transaction(async (trx) => {
     const row = await trx(spec.checkpointTable).where({ name: spec.name }).forUpdate().first<{ position: string | null } | undefined>();
     if (!row) {
@@ -35,7 +50,6 @@ export async function applyBatch(knex: Knex, spec: ConsumerSpec, expected: strin
       throw new CheckpointMoved();
     }
     await spec.handle(trx, events);
-    const last = events[events.length - 1];
     if (last) await trx(spec.checkpointTable).where({ name: spec.name }).update({ position: last.position, updated_at: trx.fn.now() });
   });
 }

@@ -20,6 +20,7 @@ export function assetPurgeConsumer(clock: Clock): ConsumerSpec {
   return {
     name: ASSET_PURGE_CONSUMER,
     checkpointTable: 'bus_checkpoints',
+    handles: ['asset.deleted'],
     handle: async (trx: Knex.Transaction, events: readonly RecordedEvent[]) => {
       for (const event of events) {
         if (event.type !== 'asset.deleted') continue;

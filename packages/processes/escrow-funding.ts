@@ -26,6 +26,7 @@ export function escrowFundingConsumer(clock: Clock): ConsumerSpec {
   return {
     name: ESCROW_FUNDING_CONSUMER,
     checkpointTable: 'bus_checkpoints',
+    handles: ['ledger.entry_posted'],
     handle: async (trx: Knex.Transaction, events: RecordedEvent[]) => {
       for (const event of events) {
         if (event.type !== 'ledger.entry_posted') continue;

@@ -37,6 +37,7 @@ export function fundingPaymentsConsumer(clock: Clock): ConsumerSpec {
   return {
     name: FUNDING_PAYMENTS_CONSUMER,
     checkpointTable: 'bus_checkpoints',
+    handles: [...FINAL],
     handle: async (trx: Knex.Transaction, events: RecordedEvent[]) => {
       for (const event of events) {
         if (!FINAL.has(event.type)) continue;

@@ -24,6 +24,7 @@ export function invoicePaymentsConsumer(clock: Clock): ConsumerSpec {
   return {
     name: INVOICE_PAYMENTS_CONSUMER,
     checkpointTable: 'bus_checkpoints',
+    handles: ['payment_intent.succeeded'],
     handle: async (trx: Knex.Transaction, events: RecordedEvent[]) => {
       for (const event of events) {
         if (event.type !== 'payment_intent.succeeded') continue;

@@ -25,6 +25,7 @@ export function payoutBatchItemsConsumer(clock: Clock): ConsumerSpec {
   return {
     name: PAYOUT_BATCH_ITEMS_CONSUMER,
     checkpointTable: 'bus_checkpoints',
+    handles: [...FINAL_PAYOUT_EVENTS],
     handle: async (trx: Knex.Transaction, events: RecordedEvent[]) => {
       for (const event of events) {
         if (!FINAL_PAYOUT_EVENTS.has(event.type)) continue;

@@ -20,6 +20,7 @@ export function supportTicketsConsumer(clock: Clock): ConsumerSpec {
   return {
     name: SUPPORT_TICKETS_CONSUMER,
     checkpointTable: 'bus_checkpoints',
+    handles: ['support_ticket.submitted'],
     handle: async (trx: Knex.Transaction, events: readonly RecordedEvent[]) => {
       for (const event of events) {
         if (event.type !== 'support_ticket.submitted') continue;

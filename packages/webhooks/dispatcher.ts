@@ -11,7 +11,7 @@ import type { Owner } from '../domain/audit.js';
 import type { Environment } from '../domain/merchant/events.js';
 import type { RecordedEvent } from '../eventstore/port.js';
 import { enabledEndpointsOf, matchingEndpoints, type WebhookEndpointRow } from '../../projections/webhook-endpoints.js';
-import { isPublicEventType } from '../domain/webhook-endpoint/event-types.js';
+import { isPublicEventType, PUBLIC_EVENT_TYPES } from '../domain/webhook-endpoint/event-types.js';
 import type { Notifier } from './notifier.js';
 import type { SecretBox } from '../core/secrets.js';
 import { signatureHeader } from './signing.js';
@@ -206,6 +206,7 @@ export class WebhookDispatcher {
     return {
       name: DISPATCH_CONSUMER,
       checkpointTable: 'bus_checkpoints',
+      handles: PUBLIC_EVENT_TYPES.map((e) => e.type),
       handle: (trx, events) => this.dispatch(trx, events),
     };
   }

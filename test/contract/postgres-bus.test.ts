@@ -1,5 +1,5 @@
 import t from 'tap';
-import { CheckpointedConsumer } from '../../packages/bus/consumer.js';
+import { applyBatch, CheckpointedConsumer, CheckpointMoved, readCheckpoint } from '../../packages/bus/consumer.js';
 import { postgresStore } from '../support/db.js';
 import { busContract } from './bus-contract.js';
 
@@ -11,4 +11,30 @@ busContract(t, async (t) => {
     consumer: (spec) => new CheckpointedConsumer(knex, store, spec),
     restartFeed: async () => undefined, // consumers read the log itself: nothing between them
   };
+});
+
+t.test('a consumer that names the types it acts on moves past a batch of other types in one statement, never past a moved checkpoint', async (t) => {
+  const { knex, store } = await postgresStore(t);
+  await knex('bus_checkpoints').insert({ name: 'picky', position: null, updated_at: knex.fn.now() });
+  for (let i = 0; i < 3; i++) await store.append(`s-${i}`, [{ type: 'other.thing', data: { i } }], { expectedVersion: 'no_stream' });
+  const events = await store.readAll(null, 10);
+  const handled: string[] = [];
+  const spec = { name: 'picky', checkpointTable: 'bus_checkpoints', handles: ['wanted.thing'], handle: async (_trx: unknown, batch: readonly { type: string }[]) => void handled.push(...batch.map((e) => e.type)) };
+  const statements: string[] = [];
+  const count = (q: { sql: string }) => void statements.push(q.sql);
+  knex.on('query', count);
+  await applyBatch(knex, spec, null, events);
+  knex.off('query', count);
+  t.same(handled, [], 'handle is not called for types it does not act on');
+  t.equal(statements.length, 1, `one statement: ${statements.join(' | ')}`);
+  t.equal(await readCheckpoint(knex, 'bus_checkpoints', 'picky'), events[2]!.position, 'the checkpoint moved past the batch');
+
+  await store.append('s-wanted', [{ type: 'wanted.thing', data: {} }], { expectedVersion: 'no_stream' });
+  const next = await store.readAll(events[2]!.position, 10);
+  const moved = (batch: typeof events) => applyBatch(knex, spec, events[0]!.position, batch).then(() => false, (err: unknown) => err instanceof CheckpointMoved);
+  t.ok(await moved(next), 'a consumer that is not where the checkpoint is applies nothing');
+  t.ok(await moved(events.slice(1)), 'even for a batch it would skip');
+  await applyBatch(knex, spec, events[2]!.position, next);
+  t.same(handled, ['wanted.thing'], 'a batch with a type it acts on is handled');
+  t.equal(await readCheckpoint(knex, 'bus_checkpoints', 'picky'), next[0]!.position);
 });
