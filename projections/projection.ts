@@ -17,6 +17,12 @@ export interface Projection {
   handles: readonly string[];
   apply(trx: Knex.Transaction, event: RecordedEvent): Promise<void>;
   /**
+   * Optional: applies several events (only of types it handles, in log order) with set-based
+   * statements, leaving exactly the rows `apply` would leave applied to each in turn. Rebuilds,
+   * multi-event commits and the log-following runner use it; without it, `apply` runs per event.
+   */
+  applyBatch?(trx: Knex.Transaction, events: readonly RecordedEvent[]): Promise<void>;
+  /**
    * A read model no request reads its own writes from (analytics): applied by a consumer that
    * follows the log in batches, not inside every command's commit, so commands neither wait for it
    * nor contend on its aggregate rows (docs/architecture.md, "Projections").
