@@ -74,28 +74,46 @@ const REBUILD_PAGE = 5000;
 /**
  * Rebuilds inline projections from position zero while the service keeps running. The tables are
  * locked for the whole rebuild: appends that would touch them wait, and apply their events after
- * the rebuild commits, so nothing is applied twice or missed.
+ * the rebuild commits, so nothing is applied twice or missed. The log is read on a second
+ * connection in the rebuild's own snapshot (taken once the locks are held), a page ahead, so the
+ * database reads the next page while it writes this one.
  */
 export async function rebuildInline(knex: Knex, projections: readonly Projection[], read: TransactionalReader): Promise<number> {
   return knex.transaction(async (trx) => {
     const tables = projections.flatMap((p) => p.tables);
     await trx.raw(`LOCK TABLE ${tables.map(() => '??').join(', ')} IN ACCESS EXCLUSIVE MODE`, tables);
     await trx.raw(`TRUNCATE ${tables.map(() => '??').join(', ')}`, tables);
-    let after: string | null = null;
-    let applied = 0;
-    for (;;) {
-      const batch = await read(trx, after, REBUILD_PAGE);
-      if (batch.length === 0) break;
-      await applyEvents(trx, projections, batch);
-      applied += batch.length;
-      after = batch[batch.length - 1]!.position;
+    const exported = await trx.raw<{ rows: { snapshot: string }[] }>('SELECT pg_export_snapshot() AS snapshot');
+    const snapshot = exported.rows[0]!.snapshot;
+    // SET TRANSACTION SNAPSHOT takes no bindings: the id is checked before it goes into the text.
+    if (!/^[0-9A-F]+-[0-9A-F]+(-[0-9]+)?$/i.test(snapshot)) throw new Error(`Unexpected snapshot id ${snapshot}`);
+    const reader = await knex.transaction({ isolationLevel: 'repeatable read', readOnly: true });
+    try {
+      await reader.raw(`SET TRANSACTION SNAPSHOT '${snapshot}'`);
+      const readPage = (after: string | null) => {
+        const page = read(reader, after, REBUILD_PAGE);
+        page.catch(() => undefined); // awaited below; a failure while a page is applied is not unhandled
+        return page;
+      };
+      let after: string | null = null;
+      let applied = 0;
+      for (let next = readPage(null); ; ) {
+        const batch = await next;
+        if (batch.length === 0) break;
+        after = batch[batch.length - 1]!.position;
+        next = readPage(after);
+        await applyEvents(trx, projections, batch);
+        applied += batch.length;
+      }
+      const last = after;
+      await trx(CHECKPOINTS)
+        .insert(projections.map((p) => ({ name: p.name, position: last, updated_at: trx.fn.now() })))
+        .onConflict('name')
+        .merge();
+      return applied;
+    } finally {
+      await reader.rollback().catch(() => undefined);
     }
-    const last = after;
-    await trx(CHECKPOINTS)
-      .insert(projections.map((p) => ({ name: p.name, position: last, updated_at: trx.fn.now() })))
-      .onConflict('name')
-      .merge();
-    return applied;
   });
 }
 

@@ -10,7 +10,7 @@ export interface SnapshotKeys {
 }
 
 /**
- * The table of a snapshot read model: the columns storeSnapshot fills, `columns` (filled when the
+ * The table of a snapshot read model: the columns snapshotChange fills, `columns` (filled when the
  * resource is created, e.g. `customer text NOT NULL`) for the lists' filters, then the object.
  */
 export function snapshotTableSql(table: string, columns: string[] = []): string {
