@@ -69,7 +69,7 @@ export class ProjectionRunner {
 export type TransactionalReader = (trx: Knex.Transaction, after: string | null, limit: number) => Promise<RecordedEvent[]>;
 
 /** Events read and applied at a time by a rebuild: the larger, the fewer statements per event. */
-const REBUILD_PAGE = 5000;
+const REBUILD_PAGE = 10_000;
 
 /**
  * Rebuilds inline projections from position zero while the service keeps running. The tables are
