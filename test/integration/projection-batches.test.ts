@@ -4,6 +4,7 @@
  * and delayed; payments succeeded, failed, awaiting an action and canceled; refunds; an API key
  * revoked) is applied once event by event and once cut into batches of every size fast-check
  * thinks of, each into a schema of its own; every read model's tables must be equal row for row.
+ * Balance transactions also meet the one case their batch leaves to one event at a time.
  */
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
@@ -14,11 +15,13 @@ import { revokeApiKey } from '../../packages/domain/merchant/commands.js';
 import type { RecordedEvent } from '../../packages/eventstore/port.js';
 import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
 import type { Projection } from '../../projections/projection.js';
+import { balanceTransactionsProjection } from '../../projections/balance-transactions.js';
 import { ALL_PROJECTIONS } from '../../projections/registry.js';
 import { applyEvents } from '../../projections/runner.js';
 import { failedPayment, succeededPayment } from '../support/billing.js';
 import { assertOk, confirm, createIntent, mobileMoney as payerNumber, snNumber } from '../support/payment-intents.js';
 import { advance, fundedMerchant, mobileMoney, payout } from '../support/payouts.js';
+import { projectionSpec, type GivenEvent } from '../support/projection-spec.js';
 import { startPaymentsService, type TestService } from '../support/system.js';
 
 async function workload(t: Test, svc: TestService): Promise<void> {
@@ -110,4 +113,31 @@ t.test('batch-applied read models equal event-by-event ones, however the log is 
     }),
     { numRuns: 12, examples: [[[log.length]], [[1]], [[2]], [[7, 3]]] },
   );
+});
+
+t.test('two lots of one settlement drawn on in the same batch: the batch leaves their order to the database, as one event at a time does', async (t) => {
+  const at = '2026-01-01T00:00:00.000Z';
+  const entry = (id: string, kind: string, source: string, moves: Record<string, number>, net: number): GivenEvent => ({
+    type: 'ledger.entry_posted',
+    data: {
+      entryId: id, kind, source, merchantId: 'acct_1', environment: 'sandbox', currency: 'xof', amount: Math.abs(net), fee: 0, net, availableOn: at, postedAt: at,
+      lines: Object.entries(moves).map(([account, amount]) => ({ account, amount })),
+    },
+  });
+  // Two payment rows of one source: its settlement makes both available at one position.
+  const log = [
+    entry('txn_a', 'payment', 'pi_1', { pending: 2_000, 'operator_clearing:wave': -2_000 }, 2_000),
+    entry('txn_b', 'payment', 'pi_1', { pending: 3_000, 'operator_clearing:wave': -3_000 }, 3_000),
+    entry('txn_s', 'payment_settlement', 'pi_1', { available: 5_000, pending: -5_000 }, 5_000),
+    entry('txn_h', 'payout_hold', 'po_1', { reserved: 2_500, available: -2_500 }, -2_500),
+  ];
+  const batched = await projectionSpec(t, balanceTransactionsProjection);
+  await batched.given(log);
+  const oneByOne = await projectionSpec(t, balanceTransactionsProjection);
+  for (const event of log) await oneByOne.given([event]);
+  for (const table of balanceTransactionsProjection.tables) t.same(await batched.rows(table), await oneByOne.rows(table), table);
+  await batched.thenRows(t, 'read.payout_settlements', [
+    { balance_transaction_id: 'txn_a', amount: '2000' },
+    { balance_transaction_id: 'txn_b', amount: '500' },
+  ], 'equal positions are drawn in id order');
 });
