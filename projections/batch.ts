@@ -89,7 +89,7 @@ export async function applyRowChanges(trx: Knex.Transaction, table: string, key:
   const byKey = new Map<string, Folded>();
   for (const change of changes) {
     const keyRow = 'insert' in change ? Object.fromEntries(key.map((k) => [k, change.insert[k]])) : change.key;
-    const id = JSON.stringify(key.map((k) => keyRow[k]));
+    const id = key.length === 1 ? String(keyRow[key[0]!]) : JSON.stringify(key.map((k) => keyRow[k]));
     let f = byKey.get(id);
     if (!f) byKey.set(id, (f = { key: keyRow, deleted: false, inserted: null, set: {} }));
     if ('insert' in change) f.inserted ??= { ...change.insert };

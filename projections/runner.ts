@@ -5,22 +5,20 @@ import type { InlineHandler } from '../packages/eventstore/postgres/store.js';
 import type { Logger } from '../packages/core/logger.js';
 import type { Projection } from './projection.js';
 
-const handledTypes = new WeakMap<Projection, ReadonlySet<string>>();
-
-function handles(projection: Projection, type: string): boolean {
-  let types = handledTypes.get(projection);
-  if (!types) handledTypes.set(projection, (types = new Set(projection.handles)));
-  return types.has(type);
-}
-
 /**
  * Applies the events to every projection that handles their types, in log order: a projection with
  * `applyBatch` takes its share in one call (a few set-based statements instead of some per event).
  * Projection by projection, not event by event: none reads another's tables.
  */
 export async function applyEvents(trx: Knex.Transaction, projections: readonly Projection[], events: readonly RecordedEvent[]): Promise<void> {
-  for (const projection of projections) {
-    const handled = events.filter((e) => handles(projection, e.type));
+  const shares = new Map<Projection, RecordedEvent[]>(projections.map((p) => [p, []]));
+  const byType = new Map<string, RecordedEvent[][]>();
+  for (const event of events) {
+    let lists = byType.get(event.type);
+    if (!lists) byType.set(event.type, (lists = projections.filter((p) => p.handles.includes(event.type)).map((p) => shares.get(p)!)));
+    for (const list of lists) list.push(event);
+  }
+  for (const [projection, handled] of shares) {
     if (handled.length > 1 && projection.applyBatch) await projection.applyBatch(trx, handled);
     else for (const event of handled) await projection.apply(trx, event);
   }
