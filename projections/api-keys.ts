@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Environment, MerchantEvent } from '../packages/domain/merchant/events.js';
+import { rowChangeProjection } from './batch.js';
 import type { Projection } from './projection.js';
 
 /** read.api_keys: what authentication looks up, by the SHA-256 of the presented key. */
@@ -24,31 +25,32 @@ export const apiKeysProjection: Projection = {
     },
   ],
   handles: ['api_key.created', 'api_key.revoked'],
-  async apply(trx, event) {
+  ...rowChangeProjection({ 'read.api_keys': ['id'] }, (event) => {
     const e = event as unknown as MerchantEvent;
     switch (e.type) {
-      case 'api_key.created':
-        await trx('read.api_keys')
-          .insert({
-            id: e.data.keyId,
-            merchant_id: e.data.merchantId,
-            environment: e.data.environment,
-            key_hash: e.data.keyHash,
-            last4: e.data.last4,
-            scopes: e.data.scopes,
-            created_at: e.data.createdAt,
-            revoked_at: null,
-          })
-          .onConflict('id')
-          .merge();
-        return;
+      case 'api_key.created': {
+        // Inserted, or replaced when it is there: an insert then an update of every column.
+        const key = { id: e.data.keyId };
+        const row = {
+          merchant_id: e.data.merchantId,
+          environment: e.data.environment,
+          key_hash: e.data.keyHash,
+          last4: e.data.last4,
+          scopes: e.data.scopes,
+          created_at: e.data.createdAt,
+          revoked_at: null,
+        };
+        return [
+          { table: 'read.api_keys', insert: { ...key, ...row } },
+          { table: 'read.api_keys', key, set: row },
+        ];
+      }
       case 'api_key.revoked':
-        await trx('read.api_keys').where({ id: e.data.keyId }).update({ revoked_at: e.data.revokedAt });
-        return;
+        return [{ table: 'read.api_keys', key: { id: e.data.keyId }, set: { revoked_at: e.data.revokedAt } }];
       default:
-        return;
+        return [];
     }
-  },
+  }),
 };
 
 export interface ApiKeyRow {

@@ -3,9 +3,10 @@ import { orderKeys } from '../packages/core/json.js';
 import type { Owner } from '../packages/domain/audit.js';
 import type { AssetEvent, AssetObject, AssetPurpose, AssetStatus } from '../packages/domain/asset/events.js';
 import type { CursorList, CursorQuery } from './paging.js';
+import { rowChangeProjection } from './batch.js';
 import type { Projection } from './projection.js';
 import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';
-import { snapshotTableSql, storeSnapshot } from './snapshot.js';
+import { snapshotChange, snapshotTableSql } from './snapshot.js';
 
 /** read.assets: merchants' files as their latest event left them; a deleted asset leaves no row. */
 export const assetsProjection: Projection = {
@@ -20,15 +21,12 @@ export const assetsProjection: Projection = {
     },
   ],
   handles: ['asset.created', 'asset.uploaded', 'asset.completed', 'asset.deleted'],
-  async apply(trx, event) {
+  ...rowChangeProjection({ 'read.assets': ['id'] }, (event) => {
     const e = event as unknown as AssetEvent;
-    if (e.type === 'asset.deleted') {
-      await trx('read.assets').where({ id: e.data.object.id }).delete();
-      return;
-    }
+    if (e.type === 'asset.deleted') return [{ table: 'read.assets', key: { id: e.data.object.id }, delete: true }];
     const created = e.type === 'asset.created' ? { merchant_id: e.data.merchantId, environment: e.data.environment, purpose: e.data.purpose } : null;
-    await storeSnapshot(trx, 'read.assets', event, e.data.object, created);
-  },
+    return [snapshotChange('read.assets', event, e.data.object, created)];
+  }),
 };
 
 const ASSET_KEYS: readonly (keyof AssetObject)[] = [

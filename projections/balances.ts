@@ -1,8 +1,22 @@
 import type { Knex } from 'knex';
 import { MERCHANT_ACCOUNTS, type LedgerEvent, type MerchantAccount } from '../packages/domain/ledger/events.js';
 import type { Owner } from '../packages/domain/audit.js';
+import type { RecordedEvent } from '../packages/eventstore/port.js';
+import { addToRows, type Row } from './batch.js';
 import type { Projection } from './projection.js';
 import { ownedRows } from './queries.js';
+
+const KEY = ['merchant_id', 'environment', 'currency'];
+
+/** What an entry moved on each of the merchant's accounts. */
+function moved(event: RecordedEvent): Row {
+  const e = (event as unknown as LedgerEvent).data;
+  const delta: Record<MerchantAccount, number> = { available: 0, pending: 0, reserved: 0 };
+  for (const line of e.lines) {
+    if ((MERCHANT_ACCOUNTS as readonly string[]).includes(line.account)) delta[line.account as MerchantAccount] += line.amount;
+  }
+  return { merchant_id: e.merchantId, environment: e.environment, currency: e.currency, ...delta };
+}
 
 /** read.balances: available, pending and reserved per merchant × environment × currency. */
 export const balancesProjection: Projection = {
@@ -24,22 +38,8 @@ export const balancesProjection: Projection = {
     },
   ],
   handles: ['ledger.entry_posted'],
-  async apply(trx, event) {
-    const e = (event as unknown as LedgerEvent).data;
-    const delta: Record<MerchantAccount, number> = { available: 0, pending: 0, reserved: 0 };
-    for (const line of e.lines) {
-      if ((MERCHANT_ACCOUNTS as readonly string[]).includes(line.account)) delta[line.account as MerchantAccount] += line.amount;
-    }
-    await trx('read.balances')
-      .insert({ merchant_id: e.merchantId, environment: e.environment, currency: e.currency, ...delta })
-      .onConflict(['merchant_id', 'environment', 'currency'])
-      .merge({
-        // Identifiers as bindings, so that a shadow rebuild (projections/verify.ts) renames them too.
-        available: trx.raw('?? + ?', ['read.balances.available', delta.available]),
-        pending: trx.raw('?? + ?', ['read.balances.pending', delta.pending]),
-        reserved: trx.raw('?? + ?', ['read.balances.reserved', delta.reserved]),
-      });
-  },
+  apply: (trx, event) => addToRows(trx, 'read.balances', KEY, MERCHANT_ACCOUNTS, [moved(event)]),
+  applyBatch: (trx, events) => addToRows(trx, 'read.balances', KEY, MERCHANT_ACCOUNTS, events.map(moved)),
 };
 
 export interface BalanceRow {

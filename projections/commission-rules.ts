@@ -2,9 +2,10 @@ import type { Knex } from 'knex';
 import type { Owner } from '../packages/domain/audit.js';
 import type { CommissionRuleEvent, CommissionRuleObject } from '../packages/domain/commission-rule/events.js';
 import type { CursorList, CursorQuery } from './paging.js';
+import { rowChangeProjection } from './batch.js';
 import type { Projection } from './projection.js';
 import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';
-import { snapshotTableSql, storeSnapshot } from './snapshot.js';
+import { snapshotChange, snapshotTableSql } from './snapshot.js';
 
 const TABLE = 'read.marketplace_commission_rules';
 
@@ -21,11 +22,11 @@ export const commissionRulesProjection: Projection = {
     },
   ],
   handles: ['commission_rule.created', 'commission_rule.updated'],
-  async apply(trx, event) {
+  ...rowChangeProjection({ [TABLE]: ['id'] }, (event) => {
     const e = event as unknown as CommissionRuleEvent;
     const created = e.type === 'commission_rule.created' ? { merchant_id: e.data.merchantId, environment: e.data.environment, currency: e.data.currency } : null;
-    await storeSnapshot(trx, TABLE, event, e.data.object, created);
-  },
+    return [snapshotChange(TABLE, event, e.data.object, created)];
+  }),
 };
 
 const render = (stored: CommissionRuleObject) => stored;

@@ -2,9 +2,10 @@ import type { Knex } from 'knex';
 import type { Owner } from '../packages/domain/audit.js';
 import type { ContractObject, ContractStatus, EscrowEvent } from '../packages/domain/escrow/events.js';
 import type { CursorList, CursorQuery } from './paging.js';
+import { rowChangeProjection } from './batch.js';
 import type { Projection } from './projection.js';
 import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';
-import { snapshotTableSql, storeSnapshot } from './snapshot.js';
+import { snapshotChange, snapshotTableSql } from './snapshot.js';
 
 /** Every event of an escrow contract's stream: each carries the contract as it left it. */
 export const ESCROW_CONTRACT_EVENTS: readonly EscrowEvent['type'][] = [
@@ -37,13 +38,14 @@ export const escrowContractsProjection: Projection = {
     },
   ],
   handles: ESCROW_CONTRACT_EVENTS,
-  async apply(trx, event) {
+  ...rowChangeProjection({ 'read.escrow_contracts': ['id'] }, (event) => {
     const e = event as unknown as EscrowEvent;
     const object = e.data.object;
     const created = e.type === 'escrow_contract.created' ? { merchant_id: e.data.merchantId, environment: e.data.environment, currency: e.data.currency } : null;
-    await storeSnapshot(trx, 'read.escrow_contracts', event, object, created);
-    if (e.type === 'escrow_contract.funding_submitted') await trx('read.escrow_contracts').where({ id: object.id }).update({ payment_intent_id: e.data.paymentIntentId });
-  },
+    const snapshot = snapshotChange('read.escrow_contracts', event, object, created);
+    if (e.type !== 'escrow_contract.funding_submitted') return [snapshot];
+    return [snapshot, { table: 'read.escrow_contracts', key: { id: object.id }, set: { payment_intent_id: e.data.paymentIntentId } }];
+  }),
 };
 
 export function findEscrowContract(knex: Knex, owner: Owner, id: string): Promise<ContractObject | undefined> {

@@ -3,9 +3,10 @@ import type { Owner } from '../packages/domain/audit.js';
 import { toDisputeObject } from '../packages/domain/escrow/decider.js';
 import type { DisputeObject, DisputeStatus, EscrowEvent } from '../packages/domain/escrow/events.js';
 import type { CursorList, CursorQuery } from './paging.js';
+import { rowChangeProjection } from './batch.js';
 import type { Projection } from './projection.js';
 import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';
-import { snapshotTableSql, storeSnapshot } from './snapshot.js';
+import { snapshotChange, snapshotTableSql } from './snapshot.js';
 
 /** read.escrow_disputes: each dispute of an escrow contract as its latest event left it. */
 export const escrowDisputesProjection: Projection = {
@@ -20,14 +21,14 @@ export const escrowDisputesProjection: Projection = {
     },
   ],
   handles: ['escrow_contract.dispute_opened', 'escrow_contract.dispute_resolved'],
-  async apply(trx, event) {
+  ...rowChangeProjection({ 'read.escrow_disputes': ['id'] }, (event) => {
     const e = event as unknown as Extract<EscrowEvent, { type: 'escrow_contract.dispute_opened' | 'escrow_contract.dispute_resolved' }>;
     const contract = e.data.object;
     const environment = contract.livemode ? 'live' : 'sandbox';
     const object = toDisputeObject(e.data.dispute, { environment });
     const created = e.type === 'escrow_contract.dispute_opened' ? { merchant_id: event.metadata.merchant_id!, environment, contract_id: contract.id } : null;
-    await storeSnapshot(trx, 'read.escrow_disputes', event, object, created);
-  },
+    return [snapshotChange('read.escrow_disputes', event, object, created)];
+  }),
 };
 
 export function findEscrowDispute(knex: Knex, owner: Owner, id: string): Promise<DisputeObject | undefined> {

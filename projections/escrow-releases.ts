@@ -3,9 +3,10 @@ import type { Owner } from '../packages/domain/audit.js';
 import { toReleaseObject } from '../packages/domain/escrow/decider.js';
 import type { EscrowEvent, ReleaseObject, ReleaseStatus } from '../packages/domain/escrow/events.js';
 import type { CursorList, CursorQuery } from './paging.js';
+import { rowChangeProjection } from './batch.js';
 import type { Projection } from './projection.js';
 import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';
-import { snapshotTableSql, storeSnapshot } from './snapshot.js';
+import { snapshotChange, snapshotTableSql } from './snapshot.js';
 
 /** read.escrow_releases: each release of an escrow contract as its latest event left it. */
 export const escrowReleasesProjection: Projection = {
@@ -20,14 +21,14 @@ export const escrowReleasesProjection: Projection = {
     },
   ],
   handles: ['escrow_contract.release_created', 'escrow_contract.release_executed', 'escrow_contract.release_canceled'],
-  async apply(trx, event) {
+  ...rowChangeProjection({ 'read.escrow_releases': ['id'] }, (event) => {
     const e = event as unknown as Extract<EscrowEvent, { type: 'escrow_contract.release_created' | 'escrow_contract.release_executed' | 'escrow_contract.release_canceled' }>;
     const contract = e.data.object;
     const object = toReleaseObject(e.data.release, { environment: contract.livemode ? 'live' : 'sandbox', currency: contract.currency });
     const merchantId = event.metadata.merchant_id!;
     const created = e.type === 'escrow_contract.release_created' ? { merchant_id: merchantId, environment: contract.livemode ? 'live' : 'sandbox', contract_id: contract.id } : null;
-    await storeSnapshot(trx, 'read.escrow_releases', event, object, created);
-  },
+    return [snapshotChange('read.escrow_releases', event, object, created)];
+  }),
 };
 
 export function findEscrowRelease(knex: Knex, owner: Owner, id: string): Promise<ReleaseObject | undefined> {

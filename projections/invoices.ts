@@ -4,9 +4,10 @@ import type { Owner } from '../packages/domain/audit.js';
 import type { InvoiceEvent, InvoiceLine, InvoiceObject, InvoiceStatus } from '../packages/domain/invoice/events.js';
 import { dueDate } from '../packages/domain/invoice/decider.js';
 import type { CursorList, CursorQuery, PageList, PageQuery } from './paging.js';
+import { rowChangeProjection } from './batch.js';
 import type { Projection } from './projection.js';
 import { cursorPageOfObjects, findOwnedObject, ownedRows, pageOfObjects } from './queries.js';
-import { snapshotTableSql, storeSnapshot } from './snapshot.js';
+import { snapshotChange, snapshotTableSql } from './snapshot.js';
 
 /** read.invoices: the Invoice record as its latest event left it (rendered snake_case or camelCase by the routes). */
 export const invoicesProjection: Projection = {
@@ -30,15 +31,15 @@ export const invoicesProjection: Projection = {
     'invoice.marked_uncollectible',
     'invoice.payment_intent_attached',
   ],
-  async apply(trx, event) {
+  ...rowChangeProjection({ 'read.invoices': ['id'] }, (event) => {
     const e = event as unknown as InvoiceEvent;
     const object = e.data.object;
     const created =
       e.type === 'invoice.created'
         ? { merchant_id: e.data.merchantId, environment: e.data.environment, customer: object.customer, subscription: object.subscription }
         : null;
-    await storeSnapshot(trx, 'read.invoices', event, object, created);
-  },
+    return [snapshotChange('read.invoices', event, object, created)];
+  }),
 };
 
 const INVOICE_KEYS: readonly (keyof InvoiceObject)[] = [

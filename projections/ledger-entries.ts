@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Owner } from '../packages/domain/audit.js';
 import { MERCHANT_ACCOUNTS, type LedgerEvent, type MerchantAccount } from '../packages/domain/ledger/events.js';
+import { rowChangeProjection } from './batch.js';
 import type { Projection } from './projection.js';
 import { ownedRows } from './queries.js';
 
@@ -41,32 +42,30 @@ export const ledgerEntriesProjection: Projection = {
     },
   ],
   handles: ['ledger.entry_posted'],
-  async apply(trx, event) {
+  ...rowChangeProjection({ 'read.ledger_entries': ['entry_id'] }, (event) => {
     const e = (event as unknown as LedgerEvent).data;
     const moved: Record<MerchantAccount, number> = { available: 0, pending: 0, reserved: 0 };
     for (const line of e.lines) {
       if ((MERCHANT_ACCOUNTS as readonly string[]).includes(line.account)) moved[line.account as MerchantAccount] += line.amount;
     }
     const escrowed = e.lines.filter((l) => l.account.startsWith('escrow:')).reduce((sum, l) => sum + l.amount, 0);
-    await trx('read.ledger_entries')
-      .insert({
-        entry_id: e.entryId,
-        seq: event.position,
-        merchant_id: e.merchantId,
-        environment: e.environment,
-        currency: e.currency,
-        kind: e.kind,
-        source: e.source,
-        amount: e.amount,
-        fee: e.fee,
-        net: e.net,
-        ...moved,
-        escrowed,
-        posted_at: e.postedAt,
-      })
-      .onConflict('entry_id')
-      .ignore();
-  },
+    const insert = {
+      entry_id: e.entryId,
+      seq: event.position,
+      merchant_id: e.merchantId,
+      environment: e.environment,
+      currency: e.currency,
+      kind: e.kind,
+      source: e.source,
+      amount: e.amount,
+      fee: e.fee,
+      net: e.net,
+      ...moved,
+      escrowed,
+      posted_at: e.postedAt,
+    };
+    return [{ table: 'read.ledger_entries', insert }];
+  }),
 };
 
 export interface BalanceAt {

@@ -2,9 +2,10 @@ import type { Knex } from 'knex';
 import type { Owner } from '../packages/domain/audit.js';
 import type { OrderEvent, OrderObject } from '../packages/domain/marketplace-order/events.js';
 import type { CursorList, CursorQuery } from './paging.js';
+import { rowChangeProjection } from './batch.js';
 import type { Projection } from './projection.js';
 import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';
-import { snapshotTableSql, storeSnapshot } from './snapshot.js';
+import { snapshotChange, snapshotTableSql } from './snapshot.js';
 
 const TABLE = 'read.marketplace_orders';
 
@@ -21,11 +22,11 @@ export const marketplaceOrdersProjection: Projection = {
     },
   ],
   handles: ['marketplace_order.created', 'marketplace_order.paid', 'marketplace_order.refunded', 'marketplace_order.canceled'],
-  async apply(trx, event) {
+  ...rowChangeProjection({ [TABLE]: ['id'] }, (event) => {
     const e = event as unknown as OrderEvent;
     const created = e.type === 'marketplace_order.created' ? { merchant_id: e.data.merchantId, environment: e.data.environment, currency: e.data.currency } : null;
-    await storeSnapshot(trx, TABLE, event, e.data.object, created);
-  },
+    return [snapshotChange(TABLE, event, e.data.object, created)];
+  }),
 };
 
 const render = (stored: OrderObject) => stored;

@@ -2,9 +2,10 @@ import type { Knex } from 'knex';
 import type { Owner } from '../packages/domain/audit.js';
 import type { PayoutEvent, PayoutObject } from '../packages/domain/payout/events.js';
 import type { CursorList, CursorQuery } from './paging.js';
+import { rowChangeProjection } from './batch.js';
 import type { Projection } from './projection.js';
 import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';
-import { snapshotTableSql, storeSnapshot } from './snapshot.js';
+import { snapshotChange, snapshotTableSql } from './snapshot.js';
 import { SELLER_PAYOUT_METADATA_KEY } from '../packages/domain/marketplace-funds/commands.js';
 
 const TABLE = 'read.marketplace_payouts';
@@ -59,18 +60,18 @@ export const marketplacePayoutsProjection: Projection = {
     },
   ],
   handles: ['payout.created', 'payout.dispatched', 'payout.updated', 'payout.delayed', 'payout.paid', 'payout.failed', 'payout.canceled'],
-  async apply(trx, event) {
+  ...rowChangeProjection({ [TABLE]: ['id'] }, (event) => {
     const e = event as unknown as PayoutEvent;
     const payout = e.data.object;
     // A seller's payout carries its seller in its metadata: other payouts' events touch no row here.
     const sellerId = payout.metadata[SELLER_PAYOUT_METADATA_KEY];
-    if (sellerId === undefined) return;
+    if (sellerId === undefined) return [];
     const created =
       e.type === 'payout.created' && e.data.funding
         ? { merchant_id: e.data.merchantId, environment: e.data.environment, seller_ref: e.data.funding.sellerRef, seller_id: e.data.funding.sellerId }
         : null;
-    await storeSnapshot(trx, TABLE, event, toMarketplacePayout(payout, sellerId), created);
-  },
+    return [snapshotChange(TABLE, event, toMarketplacePayout(payout, sellerId), created)];
+  }),
 };
 
 const render = (stored: MarketplacePayoutObject) => stored;

@@ -2,9 +2,10 @@ import type { Knex } from 'knex';
 import type { Owner } from '../packages/domain/audit.js';
 import type { SellerEvent, SellerObject } from '../packages/domain/marketplace-seller/events.js';
 import type { CursorList, CursorQuery } from './paging.js';
+import { rowChangeProjection } from './batch.js';
 import type { Projection } from './projection.js';
 import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';
-import { snapshotTableSql, storeSnapshot } from './snapshot.js';
+import { snapshotChange, snapshotTableSql } from './snapshot.js';
 
 const TABLE = 'read.marketplace_sellers';
 
@@ -24,16 +25,15 @@ export const marketplaceSellersProjection: Projection = {
     },
   ],
   handles: ['marketplace_seller.created', 'marketplace_seller.settlement_updated'],
-  async apply(trx, event) {
+  ...rowChangeProjection({ [TABLE]: ['id'] }, (event) => {
     const e = event as unknown as SellerEvent;
     const o = e.data.object;
     if (e.type === 'marketplace_seller.created') {
       const created = { merchant_id: e.data.merchantId, environment: e.data.environment, seller_id: o.sellerId, settlement_mode: o.settlementMode, settlement_delay_days: o.settlementDelayDays };
-      await storeSnapshot(trx, TABLE, event, o, created);
-      return;
+      return [snapshotChange(TABLE, event, o, created)];
     }
-    await trx(TABLE).where({ id: o.id }).update({ status: o.status, settlement_mode: o.settlementMode, settlement_delay_days: o.settlementDelayDays, object: JSON.stringify(o) });
-  },
+    return [{ table: TABLE, key: { id: o.id }, set: { status: o.status, settlement_mode: o.settlementMode, settlement_delay_days: o.settlementDelayDays, object: o } }];
+  }),
 };
 
 const render = (stored: SellerObject) => stored;

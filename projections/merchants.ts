@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { MerchantEvent } from '../packages/domain/merchant/events.js';
+import { rowChangeProjection } from './batch.js';
 import type { Projection } from './projection.js';
 
 /** read.merchants: one row per merchant. */
@@ -19,14 +20,17 @@ export const merchantsProjection: Projection = {
     },
   ],
   handles: ['merchant.created'],
-  async apply(trx, event) {
+  ...rowChangeProjection({ 'read.merchants': ['id'] }, (event) => {
     const e = event as unknown as MerchantEvent;
-    if (e.type !== 'merchant.created') return;
-    await trx('read.merchants')
-      .insert({ id: e.data.merchantId, name: e.data.name, email: e.data.email ?? null, created_at: e.data.createdAt })
-      .onConflict('id')
-      .merge();
-  },
+    if (e.type !== 'merchant.created') return [];
+    // Inserted, or replaced when it is there: an insert then an update of every column.
+    const row = { name: e.data.name, email: e.data.email ?? null, created_at: e.data.createdAt };
+    const key = { id: e.data.merchantId };
+    return [
+      { table: 'read.merchants', insert: { ...key, ...row } },
+      { table: 'read.merchants', key, set: row },
+    ];
+  }),
 };
 
 export interface MerchantRow {

@@ -1,6 +1,9 @@
 import type { Knex } from 'knex';
 import type { PaymentIntentEvent, PaymentIntentStatus } from '../packages/domain/payment-intent/events.js';
+import { rowChangeProjection } from './batch.js';
 import type { Projection } from './projection.js';
+
+const TABLE = 'read.operations';
 
 /**
  * read.operations: one row per confirmation attempt (`op_…`), for the hosted status page that
@@ -8,12 +11,12 @@ import type { Projection } from './projection.js';
  */
 export const operationsProjection: Projection = {
   name: 'operations',
-  tables: ['read.operations'],
+  tables: [TABLE],
   migrations: [
     {
       name: 'operations/001-create',
       up: (knex) =>
-        knex.raw(`CREATE TABLE read.operations (
+        knex.raw(`CREATE TABLE ${TABLE} (
           id text PRIMARY KEY,
           payment_intent text NOT NULL,
           status text NOT NULL,
@@ -34,44 +37,39 @@ export const operationsProjection: Projection = {
     'payment_intent.payment_failed',
     'payment_intent.canceled',
   ],
-  async apply(trx, event) {
+  ...rowChangeProjection({ [TABLE]: ['id'] }, (event) => {
     const e = event as unknown as PaymentIntentEvent;
+    const update = (id: string, status: string) => [{ table: TABLE, key: { id }, set: { status, updated_at: event.recordedAt } }];
     switch (e.type) {
       case 'payment_intent.confirmation_started': {
-        await trx('read.operations')
-          .insert({
-            id: e.data.operationId,
-            payment_intent: event.streamId.replace(/^payment_intent-/, ''),
-            status: 'processing',
-            amount: e.data.amount,
-            currency: e.data.currency,
-            return_url: e.data.returnUrl,
-            livemode: e.data.livemode,
-            updated_at: e.data.startedAt,
-          })
-          .onConflict('id')
-          .ignore();
-        return;
+        const insert = {
+          id: e.data.operationId,
+          payment_intent: event.streamId.replace(/^payment_intent-/, ''),
+          status: 'processing',
+          amount: e.data.amount,
+          currency: e.data.currency,
+          return_url: e.data.returnUrl,
+          livemode: e.data.livemode,
+          updated_at: e.data.startedAt,
+        };
+        return [{ table: TABLE, insert }];
       }
       case 'payment_intent.confirmation_aborted':
-        await trx('read.operations').where({ id: e.data.operationId }).update({ status: 'requires_payment_method', updated_at: event.recordedAt });
-        return;
+        return update(e.data.operationId, 'requires_payment_method');
       case 'payment_intent.processing':
       case 'payment_intent.requires_action':
       case 'payment_intent.succeeded':
       case 'payment_intent.payment_failed':
-        await trx('read.operations').where({ id: e.data.operationId }).update({ status: e.data.object.status, updated_at: event.recordedAt });
-        return;
+        return update(e.data.operationId, e.data.object.status);
       case 'payment_intent.canceled': {
         // Canceled from requires_action: the customer's operation ends there too.
         const operationId = e.data.object.latest_operation;
-        if (operationId) await trx('read.operations').where({ id: operationId }).update({ status: 'canceled', updated_at: event.recordedAt });
-        return;
+        return operationId ? update(operationId, 'canceled') : [];
       }
       default:
-        return;
+        return [];
     }
-  },
+  }),
 };
 
 export interface OperationRow {
@@ -86,5 +84,5 @@ export interface OperationRow {
 }
 
 export function findOperation(knex: Knex, id: string): Promise<OperationRow | undefined> {
-  return knex('read.operations').where({ id }).first<OperationRow | undefined>();
+  return knex(TABLE).where({ id }).first<OperationRow | undefined>();
 }

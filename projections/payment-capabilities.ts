@@ -3,9 +3,10 @@ import { orderKeys } from '../packages/core/json.js';
 import type { Owner } from '../packages/domain/audit.js';
 import type { CapabilityScope, PaymentCapabilityEvent, PaymentCapabilityObject } from '../packages/domain/payment-capability/events.js';
 import type { CursorList, CursorQuery } from './paging.js';
+import { rowChangeProjection } from './batch.js';
 import type { Projection } from './projection.js';
 import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';
-import { snapshotTableSql, storeSnapshot } from './snapshot.js';
+import { snapshotChange, snapshotTableSql } from './snapshot.js';
 
 /** read.payment_capabilities: each merchant's capabilities as their latest event left them; a deleted one has no row. */
 export const paymentCapabilitiesProjection: Projection = {
@@ -21,16 +22,16 @@ export const paymentCapabilitiesProjection: Projection = {
     },
   ],
   handles: ['payment_capability.created', 'payment_capability.updated', 'payment_capability.suspended', 'payment_capability.resumed', 'payment_capability.deleted'],
-  async apply(trx, event) {
+  ...rowChangeProjection({ 'read.payment_capabilities': ['id'] }, (event) => {
     const e = event as unknown as PaymentCapabilityEvent;
     const object = e.data.object;
-    if (e.type === 'payment_capability.deleted') return void (await trx('read.payment_capabilities').where({ id: object.id }).delete());
+    if (e.type === 'payment_capability.deleted') return [{ table: 'read.payment_capabilities', key: { id: object.id }, delete: true }];
     const created =
       e.type === 'payment_capability.created'
         ? { merchant_id: e.data.merchantId, environment: e.data.environment, country: e.data.country, currency: e.data.currency, payment_method_type: e.data.paymentMethodType, operator: e.data.operator }
         : null;
-    await storeSnapshot(trx, 'read.payment_capabilities', event, object, created);
-  },
+    return [snapshotChange('read.payment_capabilities', event, object, created)];
+  }),
 };
 
 const CAPABILITY_KEYS: readonly (keyof PaymentCapabilityObject)[] = [

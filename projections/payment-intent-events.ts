@@ -5,6 +5,7 @@ import type { Owner } from '../packages/domain/audit.js';
 import { PAYMENT_INTENT_OBJECT_EVENTS, type PaymentIntentEvent, type PaymentIntentObject } from '../packages/domain/payment-intent/events.js';
 import { cursorPage, type CursorList, type CursorQuery } from './paging.js';
 import { renderPaymentIntent } from './payment-intents.js';
+import { rowChangeProjection } from './batch.js';
 import type { Projection } from './projection.js';
 import { ownedRows } from './queries.js';
 
@@ -52,24 +53,22 @@ export const paymentIntentEventsProjection: Projection = {
     },
   ],
   handles: PAYMENT_INTENT_OBJECT_EVENTS,
-  async apply(trx, event) {
+  ...rowChangeProjection({ 'read.payment_intent_events': ['id'] }, (event) => {
     const e = event as unknown as PaymentIntentEvent;
     const { merchant_id, environment } = event.metadata;
-    if (!('object' in e.data) || !merchant_id || !environment) return;
-    await trx('read.payment_intent_events')
-      .insert({
-        id: publicEventId(event.eventId),
-        seq: event.position,
-        payment_intent: e.data.object.id,
-        merchant_id,
-        environment,
-        type: event.type,
-        created_at: new Date(event.metadata.occurred_at ?? event.recordedAt),
-        object: JSON.stringify(e.data.object),
-      })
-      .onConflict('id')
-      .ignore();
-  },
+    if (!('object' in e.data) || !merchant_id || !environment) return [];
+    const insert = {
+      id: publicEventId(event.eventId),
+      seq: event.position,
+      payment_intent: e.data.object.id,
+      merchant_id,
+      environment,
+      type: event.type,
+      created_at: new Date(event.metadata.occurred_at ?? event.recordedAt),
+      object: e.data.object,
+    };
+    return [{ table: 'read.payment_intent_events', insert }];
+  }),
 };
 
 function toEvent(row: Row): PaymentIntentHistoryEvent {

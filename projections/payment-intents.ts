@@ -4,9 +4,10 @@ import { orderKeys } from '../packages/core/json.js';
 import type { Owner } from '../packages/domain/audit.js';
 import type { Environment } from '../packages/domain/merchant/events.js';
 import type { CursorList, CursorQuery } from './paging.js';
+import { rowChangeProjection } from './batch.js';
 import type { Projection } from './projection.js';
 import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';
-import { snapshotTableSql, storeSnapshot } from './snapshot.js';
+import { snapshotChange, snapshotTableSql } from './snapshot.js';
 
 /** read.payment_intents: the public object of every intent, as its latest event left it (json, not jsonb, to keep field order). */
 export const paymentIntentsProjection: Projection = {
@@ -21,13 +22,13 @@ export const paymentIntentsProjection: Projection = {
     },
   ],
   handles: PAYMENT_INTENT_OBJECT_EVENTS,
-  async apply(trx, event) {
+  ...rowChangeProjection({ 'read.payment_intents': ['id'] }, (event) => {
     const e = event as unknown as PaymentIntentEvent;
-    if (!('object' in e.data)) return;
+    if (!('object' in e.data)) return [];
     const object = e.data.object;
     const created = e.type === 'payment_intent.created' ? { merchant_id: e.data.merchantId, environment: e.data.environment, customer: object.customer } : null;
-    await storeSnapshot(trx, 'read.payment_intents', event, object, created);
-  },
+    return [snapshotChange('read.payment_intents', event, object, created)];
+  }),
 };
 
 const PAYMENT_INTENT_KEYS: readonly (keyof PaymentIntentObject)[] = [

@@ -2,9 +2,10 @@ import type { Knex } from 'knex';
 import type { Owner } from '../packages/domain/audit.js';
 import type { Environment } from '../packages/domain/merchant/events.js';
 import type { PaymentLinkEvent, PaymentLinkObject } from '../packages/domain/payment-link/events.js';
+import { rowChangeProjection } from './batch.js';
 import type { Projection } from './projection.js';
 import { findOwnedObject } from './queries.js';
-import { snapshotTableSql, storeSnapshot } from './snapshot.js';
+import { snapshotChange, snapshotTableSql } from './snapshot.js';
 
 /** read.payment_links: each link as its latest public event left it, found by id or by its URL's slug. */
 export const paymentLinksProjection: Projection = {
@@ -17,14 +18,14 @@ export const paymentLinksProjection: Projection = {
     },
   ],
   handles: ['payment_link.created', 'payment_link.deactivated'],
-  async apply(trx, event) {
+  ...rowChangeProjection({ 'read.payment_links': ['id'] }, (event) => {
     const e = event as unknown as PaymentLinkEvent;
-    if (e.type === 'payment_link.claimed') return;
+    if (e.type === 'payment_link.claimed') return [];
     const object = e.data.object;
     const status = object.active ? 'active' : 'inactive';
     const created = e.type === 'payment_link.created' ? { merchant_id: e.data.merchantId, environment: e.data.environment, slug: e.data.slug } : null;
-    await storeSnapshot(trx, 'read.payment_links', event, { ...object, status }, created);
-  },
+    return [snapshotChange('read.payment_links', event, { ...object, status }, created)];
+  }),
 };
 
 /** Stored objects carry the snapshot's status column; the public object has `active` instead. */

@@ -3,9 +3,10 @@ import { orderKeys } from '../packages/core/json.js';
 import type { Owner } from '../packages/domain/audit.js';
 import type { BatchStatus, PayoutBatchEvent, PayoutBatchObject } from '../packages/domain/payout-batch/events.js';
 import type { CursorList, CursorQuery } from './paging.js';
+import { rowChangeProjection } from './batch.js';
 import type { Projection } from './projection.js';
 import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';
-import { snapshotTableSql, storeSnapshot } from './snapshot.js';
+import { snapshotChange, snapshotTableSql } from './snapshot.js';
 
 /** read.payout_batches: each batch with its totals and item counts, as its latest event left it. */
 export const payoutBatchesProjection: Projection = {
@@ -28,11 +29,11 @@ export const payoutBatchesProjection: Projection = {
     'payout_batch.partially_failed',
     'payout_batch.failed',
   ],
-  async apply(trx, event) {
+  ...rowChangeProjection({ 'read.payout_batches': ['id'] }, (event) => {
     const e = event as unknown as Exclude<PayoutBatchEvent, { type: 'payout_batch.items_sent' }>;
     const created = e.type === 'payout_batch.created' ? { merchant_id: e.data.merchantId, environment: e.data.environment } : null;
-    await storeSnapshot(trx, 'read.payout_batches', event, e.data.object, created);
-  },
+    return [snapshotChange('read.payout_batches', event, e.data.object, created)];
+  }),
 };
 
 const BATCH_KEYS: readonly (keyof PayoutBatchObject)[] = [

@@ -3,9 +3,10 @@ import { orderKeys } from '../packages/core/json.js';
 import type { Owner } from '../packages/domain/audit.js';
 import type { RecipientEvent, RecipientObject, RecipientStatus } from '../packages/domain/payout-recipient/events.js';
 import type { CursorList, CursorQuery } from './paging.js';
+import { rowChangeProjection } from './batch.js';
 import type { Projection } from './projection.js';
 import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';
-import { snapshotTableSql, storeSnapshot } from './snapshot.js';
+import { snapshotChange, snapshotTableSql } from './snapshot.js';
 
 /** read.payout_recipients: the payout engine's saved beneficiaries, as their latest event left them. */
 export const payoutRecipientsProjection: Projection = {
@@ -20,11 +21,11 @@ export const payoutRecipientsProjection: Projection = {
     },
   ],
   handles: ['payout_recipient.created', 'payout_recipient.updated', 'payout_recipient.archived'],
-  async apply(trx, event) {
+  ...rowChangeProjection({ 'read.payout_recipients': ['id'] }, (event) => {
     const e = event as unknown as RecipientEvent;
     const created = e.type === 'payout_recipient.created' ? { merchant_id: e.data.merchantId, environment: e.data.environment } : null;
-    await storeSnapshot(trx, 'read.payout_recipients', event, e.data.object, created);
-  },
+    return [snapshotChange('read.payout_recipients', event, e.data.object, created)];
+  }),
 };
 
 const RECIPIENT_KEYS: readonly (keyof RecipientObject)[] = [

@@ -4,9 +4,10 @@ import type { Owner } from '../packages/domain/audit.js';
 import type { Destination } from '../packages/domain/payout-method/events.js';
 import type { PayoutEvent, PayoutObject, PayoutStatus } from '../packages/domain/payout/events.js';
 import type { PageList, PageQuery } from './paging.js';
+import { rowChangeProjection } from './batch.js';
 import type { Projection } from './projection.js';
 import { findOwnedObject, ownedRows, pageOfObjects } from './queries.js';
-import { snapshotTableSql, storeSnapshot } from './snapshot.js';
+import { snapshotChange, snapshotTableSql } from './snapshot.js';
 
 /** read.payouts: the public Payout object, as its latest event left it (json keeps field order). */
 export const payoutsProjection: Projection = {
@@ -22,12 +23,12 @@ export const payoutsProjection: Projection = {
     },
   ],
   handles: ['payout.created', 'payout.updated', 'payout.delayed', 'payout.paid', 'payout.failed', 'payout.canceled'],
-  async apply(trx, event) {
+  ...rowChangeProjection({ 'read.payouts': ['id'] }, (event) => {
     const e = event as unknown as PayoutEvent;
     const object = e.data.object;
     const created = e.type === 'payout.created' ? { merchant_id: e.data.merchantId, environment: e.data.environment } : null;
-    await storeSnapshot(trx, 'read.payouts', event, object, created);
-  },
+    return [snapshotChange('read.payouts', event, object, created)];
+  }),
 };
 
 const PAYOUT_KEYS: readonly (keyof PayoutObject)[] = [

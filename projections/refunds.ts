@@ -3,9 +3,10 @@ import { orderKeys } from '../packages/core/json.js';
 import type { Owner } from '../packages/domain/audit.js';
 import type { RefundEvent, RefundObject } from '../packages/domain/refund/events.js';
 import type { PageList, PageQuery } from './paging.js';
+import { rowChangeProjection } from './batch.js';
 import type { Projection } from './projection.js';
 import { ownedRows, pageOfObjects } from './queries.js';
-import { storeSnapshot } from './snapshot.js';
+import { snapshotChange } from './snapshot.js';
 
 /** read.refunds: every refund with its payment, as its latest event left it. */
 export const refundsProjection: Projection = {
@@ -28,13 +29,13 @@ export const refundsProjection: Projection = {
     },
   ],
   handles: ['refund.created', 'refund.succeeded', 'refund.failed'],
-  async apply(trx, event) {
+  ...rowChangeProjection({ 'read.refunds': ['id'] }, (event) => {
     const e = event as unknown as RefundEvent;
     const object = e.data.object;
     const created =
       e.type === 'refund.created' ? { merchant_id: e.data.payment.merchantId, environment: e.data.payment.environment, payment_intent: object.payment_intent } : null;
-    await storeSnapshot(trx, 'read.refunds', event, object, created);
-  },
+    return [snapshotChange('read.refunds', event, object, created)];
+  }),
 };
 
 const REFUND_KEYS: readonly (keyof RefundObject)[] = ['id', 'object', 'amount', 'currency', 'payment_intent', 'status', 'reason', 'failure_reason', 'created', 'livemode'];

@@ -5,12 +5,22 @@ import type { InlineHandler } from '../packages/eventstore/postgres/store.js';
 import type { Logger } from '../packages/core/logger.js';
 import type { Projection } from './projection.js';
 
-/** Applies each event to every projection that handles its type, in log order. */
+/**
+ * Applies the events to every projection that handles their types, in log order: a projection with
+ * `applyBatch` takes its share in one call (a few set-based statements instead of some per event).
+ * Projection by projection, not event by event: none reads another's tables.
+ */
 export async function applyEvents(trx: Knex.Transaction, projections: readonly Projection[], events: readonly RecordedEvent[]): Promise<void> {
+  const shares = new Map<Projection, RecordedEvent[]>(projections.map((p) => [p, []]));
+  const byType = new Map<string, RecordedEvent[][]>();
   for (const event of events) {
-    for (const projection of projections) {
-      if (projection.handles.includes(event.type)) await projection.apply(trx, event);
-    }
+    let lists = byType.get(event.type);
+    if (!lists) byType.set(event.type, (lists = projections.filter((p) => p.handles.includes(event.type)).map((p) => shares.get(p)!)));
+    for (const list of lists) list.push(event);
+  }
+  for (const [projection, handled] of shares) {
+    if (handled.length > 1 && projection.applyBatch) await projection.applyBatch(trx, handled);
+    else for (const event of handled) await projection.apply(trx, event);
   }
 }
 
@@ -56,31 +66,52 @@ export class ProjectionRunner {
 /** Reads committed events inside a transaction, without the xmin fence (see rebuildInline). */
 export type TransactionalReader = (trx: Knex.Transaction, after: string | null, limit: number) => Promise<RecordedEvent[]>;
 
+/** Events read and applied at a time by a rebuild: the larger, the fewer statements per event. */
+const REBUILD_PAGE = 10_000;
+
 /**
  * Rebuilds inline projections from position zero while the service keeps running. The tables are
  * locked for the whole rebuild: appends that would touch them wait, and apply their events after
- * the rebuild commits, so nothing is applied twice or missed.
+ * the rebuild commits, so nothing is applied twice or missed. The log is read on a second
+ * connection in the rebuild's own snapshot (taken once the locks are held), a page ahead, so the
+ * database reads the next page while it writes this one.
  */
 export async function rebuildInline(knex: Knex, projections: readonly Projection[], read: TransactionalReader): Promise<number> {
   return knex.transaction(async (trx) => {
     const tables = projections.flatMap((p) => p.tables);
     await trx.raw(`LOCK TABLE ${tables.map(() => '??').join(', ')} IN ACCESS EXCLUSIVE MODE`, tables);
     await trx.raw(`TRUNCATE ${tables.map(() => '??').join(', ')}`, tables);
-    let after: string | null = null;
-    let applied = 0;
-    for (;;) {
-      const batch = await read(trx, after, 1000);
-      if (batch.length === 0) break;
-      await applyEvents(trx, projections, batch);
-      applied += batch.length;
-      after = batch[batch.length - 1]!.position;
+    const exported = await trx.raw<{ rows: { snapshot: string }[] }>('SELECT pg_export_snapshot() AS snapshot');
+    const snapshot = exported.rows[0]!.snapshot;
+    // SET TRANSACTION SNAPSHOT takes no bindings: the id is checked before it goes into the text.
+    if (!/^[0-9A-F]+-[0-9A-F]+(-[0-9]+)?$/i.test(snapshot)) throw new Error(`Unexpected snapshot id ${snapshot}`);
+    const reader = await knex.transaction({ isolationLevel: 'repeatable read', readOnly: true });
+    try {
+      await reader.raw(`SET TRANSACTION SNAPSHOT '${snapshot}'`);
+      const readPage = (after: string | null) => {
+        const page = read(reader, after, REBUILD_PAGE);
+        page.catch(() => undefined); // awaited below; a failure while a page is applied is not unhandled
+        return page;
+      };
+      let after: string | null = null;
+      let applied = 0;
+      for (let next = readPage(null); ; ) {
+        const batch = await next;
+        if (batch.length === 0) break;
+        after = batch[batch.length - 1]!.position;
+        next = readPage(after);
+        await applyEvents(trx, projections, batch);
+        applied += batch.length;
+      }
+      const last = after;
+      await trx(CHECKPOINTS)
+        .insert(projections.map((p) => ({ name: p.name, position: last, updated_at: trx.fn.now() })))
+        .onConflict('name')
+        .merge();
+      return applied;
+    } finally {
+      await reader.rollback().catch(() => undefined);
     }
-    const last = after;
-    await trx(CHECKPOINTS)
-      .insert(projections.map((p) => ({ name: p.name, position: last, updated_at: trx.fn.now() })))
-      .onConflict('name')
-      .merge();
-    return applied;
   });
 }
 

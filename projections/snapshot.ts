@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { RecordedEvent } from '../packages/eventstore/port.js';
+import { applyRowChanges, type RowChange } from './batch.js';
 
 /** The columns a snapshot read model fills when its resource is created (besides seq and object). */
 export interface SnapshotKeys {
@@ -9,7 +10,7 @@ export interface SnapshotKeys {
 }
 
 /**
- * The table of a snapshot read model: the columns storeSnapshot fills, `columns` (filled when the
+ * The table of a snapshot read model: the columns snapshotChange fills, `columns` (filled when the
  * resource is created, e.g. `customer text NOT NULL`) for the lists' filters, then the object.
  */
 export function snapshotTableSql(table: string, columns: string[] = []): string {
@@ -28,20 +29,12 @@ export function snapshotTableSql(table: string, columns: string[] = []): string 
  * creating event inserts the row (ordered by the event's position, so a rebuild gives the same
  * rows); every later event replaces `status` and `object`.
  */
-export async function storeSnapshot(
-  trx: Knex.Transaction,
-  table: string,
-  event: RecordedEvent,
-  object: { id: string; status: string },
-  created: SnapshotKeys | null,
-): Promise<void> {
-  const json = JSON.stringify(object);
-  if (created) {
-    await trx(table)
-      .insert({ ...created, id: object.id, seq: event.position, status: object.status, object: json })
-      .onConflict('id')
-      .ignore();
-    return;
-  }
-  await trx(table).where({ id: object.id }).update({ status: object.status, object: json });
+export function snapshotChange(table: string, event: RecordedEvent, object: { id: string; status: string }, created: SnapshotKeys | null): RowChange {
+  if (created) return { table, insert: { ...created, id: object.id, seq: event.position, status: object.status, object } };
+  return { table, key: { id: object.id }, set: { status: object.status, object } };
+}
+
+/** One snapshot change, for read models that are not all row changes (see rowChangeProjection). */
+export function storeSnapshot(trx: Knex.Transaction, table: string, event: RecordedEvent, object: { id: string; status: string }, created: SnapshotKeys | null): Promise<void> {
+  return applyRowChanges(trx, table, ['id'], [snapshotChange(table, event, object, created)]);
 }

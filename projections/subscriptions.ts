@@ -3,9 +3,10 @@ import { orderKeys } from '../packages/core/json.js';
 import type { Owner } from '../packages/domain/audit.js';
 import type { SubscriptionEvent, SubscriptionObject, SubscriptionStatus } from '../packages/domain/subscription/events.js';
 import type { CursorList, CursorQuery, PageList, PageQuery } from './paging.js';
+import { rowChangeProjection } from './batch.js';
 import type { Projection } from './projection.js';
 import { cursorPageOfObjects, findOwnedObject, ownedRows, pageOfObjects } from './queries.js';
-import { snapshotTableSql, storeSnapshot } from './snapshot.js';
+import { snapshotChange, snapshotTableSql } from './snapshot.js';
 
 /** read.subscriptions: the public Subscription object as its latest event left it. */
 export const subscriptionsProjection: Projection = {
@@ -20,13 +21,13 @@ export const subscriptionsProjection: Projection = {
     },
   ],
   handles: ['subscription.created', 'subscription.renewed', 'subscription.updated', 'subscription.canceled'],
-  async apply(trx, event) {
+  ...rowChangeProjection({ 'read.subscriptions': ['id'] }, (event) => {
     const e = event as unknown as SubscriptionEvent;
-    if (!('object' in e.data)) return;
+    if (!('object' in e.data)) return [];
     const object = e.data.object;
     const created = e.type === 'subscription.created' ? { merchant_id: e.data.merchantId, environment: e.data.environment, customer: object.customer } : null;
-    await storeSnapshot(trx, 'read.subscriptions', event, object, created);
-  },
+    return [snapshotChange('read.subscriptions', event, object, created)];
+  }),
 };
 
 const SUBSCRIPTION_KEYS: readonly (keyof SubscriptionObject)[] = [
