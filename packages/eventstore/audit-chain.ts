@@ -124,7 +124,8 @@ export async function verifyLog(store: EventStore, knex: Knex, options: VerifyOp
   });
 
   for (;;) {
-    const batch = await store.readAll(after, 500);
+    // The rows as stored now: a copy this process read earlier would hide a change made since.
+    const batch = await store.readAll(after, 500, { stored: true });
     if (batch.length === 0) break;
     for (const e of batch) {
       after = e.position;

@@ -69,7 +69,8 @@ export async function* auditRecords(store: EventStore, options: AuditStreamOptio
   }
   let after = options.after ?? null;
   for (;;) {
-    const batch = await store.readAll(after, 500);
+    // What auditors replay is the log as stored, not a copy this process kept.
+    const batch = await store.readAll(after, 500, { stored: true });
     if (batch.length === 0) return;
     for (const e of batch) if (wanted(e)) yield toRecord(e);
     after = batch[batch.length - 1]!.position;

@@ -34,7 +34,7 @@ export class MeasuredEventStore implements EventStore {
 
   readStream: EventStore['readStream'] = (streamId, options) => this.inner.readStream(streamId, options);
   streamVersion: EventStore['streamVersion'] = (streamId) => this.inner.streamVersion(streamId);
-  readAll: EventStore['readAll'] = (after, limit) => this.inner.readAll(after, limit);
+  readAll: EventStore['readAll'] = (after, limit, options) => this.inner.readAll(after, limit, options);
   headPosition: EventStore['headPosition'] = () => this.inner.headPosition();
   subscribe: EventStore['subscribe'] = (options) => this.inner.subscribe(options);
   close: EventStore['close'] = () => this.inner.close();

@@ -99,8 +99,12 @@ export interface EventStore {
   readStream(streamId: string, options?: { fromVersion?: number }): Promise<RecordedEvent[]>;
   /** Current version of a stream, or 'no_stream'. */
   streamVersion(streamId: string): Promise<number | 'no_stream'>;
-  /** Up to `limit` events of the global log after `after`, in commit order; never skips a late commit. */
-  readAll(after: string | null, limit: number): Promise<RecordedEvent[]>;
+  /**
+   * Up to `limit` events of the global log after `after`, in commit order; never skips a late
+   * commit. `stored`: read what storage holds now, never a copy this process kept (the audit
+   * verifier, which looks for rows changed behind the service's back).
+   */
+  readAll(after: string | null, limit: number, options?: { stored?: boolean }): Promise<RecordedEvent[]>;
   /** Position of the newest committed event, or null for an empty log (what caughtUp waits for). */
   headPosition(): Promise<string | null>;
   subscribe(options: SubscribeOptions): Subscription;

@@ -113,6 +113,58 @@ class PartialBatch extends Error {
   }
 }
 
+/** Events kept by the log tail: a few batches of every consumer. */
+const TAIL_EVENTS = 5000;
+
+/** The last contiguous stretch of the log read: the events after `start`, in log order. */
+class LogTail {
+  private start: string | null | undefined = undefined;
+  private events: RecordedEvent[] = [];
+
+  /** The events after `after` (up to `limit`) when the stretch holds some, else null. */
+  after(after: string | null, limit: number): RecordedEvent[] | null {
+    if (this.start === undefined) return null;
+    let from = 0;
+    if (after !== this.start) {
+      const i = this.indexOf(after);
+      if (i < 0) return null;
+      from = i + 1;
+    }
+    return from < this.events.length ? this.events.slice(from, from + limit) : null;
+  }
+
+  /** Keeps what a read after `after` returned, joined to the stretch when it continues it. */
+  extend(after: string | null, read: RecordedEvent[]): void {
+    if (read.length === 0) return;
+    const continues = this.start !== undefined && (this.events.length === 0 ? after === this.start : after === this.events[this.events.length - 1]!.position);
+    if (continues) this.events.push(...read);
+    else {
+      this.start = after;
+      this.events = [...read];
+    }
+    if (this.events.length > TAIL_EVENTS) {
+      const dropped = this.events.length - TAIL_EVENTS;
+      this.start = this.events[dropped - 1]!.position;
+      this.events = this.events.slice(dropped);
+    }
+  }
+
+  /** Index of the event at `position` (positions sort as text), or -1. */
+  private indexOf(position: string | null): number {
+    if (position === null) return -1;
+    let lo = 0;
+    let hi = this.events.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const at = this.events[mid]!.position;
+      if (at === position) return mid;
+      if (at < position) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+}
+
 export class PostgresEventStore implements EventStore {
   private readonly committed = new EventEmitter();
   private listener: pg.Client | null = null;
@@ -442,7 +494,28 @@ export class PostgresEventStore implements EventStore {
     return row ? Number(row.version) : 'no_stream';
   }
 
-  async readAll(after: string | null, limit: number): Promise<RecordedEvent[]> {
+  /**
+   * Every consumer of this process (bus consumers, the projector, the sealer, the remembered
+   * reads) tails the log with its own checkpoint, mostly at the same place: the last stretch read
+   * is kept, and a read that falls inside it is answered from memory, the database asked only for
+   * what follows the stretch (docs/performance.md): each event is fetched and parsed once. It is
+   * what the database would answer: a fenced read is a prefix of the committed log that no later
+   * commit can get into (see readAll), so the same events follow the same position later too.
+   */
+  private readonly tail = new LogTail();
+
+  async readAll(after: string | null, limit: number, options: { stored?: boolean } = {}): Promise<RecordedEvent[]> {
+    if (options.stored) return this.readFromDatabase(after, limit);
+    const known = this.tail.after(after, limit) ?? [];
+    if (known.length === limit) return known;
+    // The rest from the database: a consumer that got the stretch's end reads on from there.
+    const from = known.length > 0 ? known[known.length - 1]!.position : after;
+    const fresh = await this.readFromDatabase(from, limit - known.length);
+    this.tail.extend(from, fresh);
+    return known.length > 0 ? [...known, ...fresh] : fresh;
+  }
+
+  private async readFromDatabase(after: string | null, limit: number): Promise<RecordedEvent[]> {
     const fence = 'transaction_id < pg_snapshot_xmin(pg_current_snapshot())';
     if (after === null) {
       const res = await this.knex.raw<{ rows: EventRow[] }>(
