@@ -52,6 +52,8 @@ const CACHE_LIMIT = 10_000;
 class StreamCache {
   private readonly states = new Map<string, Cached>();
   private readonly queues = new Map<string, Promise<unknown>>();
+  /** Atomic changes that queued on a stream while it was busy, decided together at its next turn. */
+  readonly waiting = new Map<string, WaitingChange[]>();
 
   async load<State, Event extends DomainEvent>(
     store: EventStore,
@@ -195,9 +197,6 @@ interface WaitingChange {
   reject(err: unknown): void;
 }
 
-/** Changes that queued on one stream while it was busy, decided together at its next turn. */
-const waitingChanges = new WeakMap<StreamCache, Map<string, WaitingChange[]>>();
-
 /**
  * Runs several commands on several streams as one change: each is decided on its stream's state
  * and all their events are appended in one commit with the versions read, or nothing is. Null when
@@ -209,9 +208,7 @@ export function handleCommandsAtomically(store: EventStore, steps: AnyStep[], op
   if (!store.appendAtomically || steps.length === 0) return null;
   const cache = cacheOf(store);
   const streamId = steps[0]!.streamId;
-  let byStream = waitingChanges.get(cache);
-  if (!byStream) waitingChanges.set(cache, (byStream = new Map()));
-  const waiting = byStream;
+  const waiting = cache.waiting;
   return new Promise<AnyResult[]>((resolve, reject) => {
     const change: WaitingChange = { steps, options, taken: false, resolve, reject };
     const queue = waiting.get(streamId);
