@@ -33,8 +33,8 @@ export async function readCheckpoint(db: Knex | Knex.Transaction, table: string,
 export async function applyBatch(knex: Knex, spec: ConsumerSpec, expected: string | null, events: readonly RecordedEvent[]): Promise<void> {
   const last = events[events.length - 1];
   if (last && spec.handles && !events.some((e) => spec.handles!.includes(e.type))) {
-    // Nothing to act on: move the checkpoint where it still is where this consumer left it. A
-    // missing row (the first batch) or a moved checkpoint takes the transaction below.
+    // Nothing to act on: move the checkpoint, provided it is still where this consumer left it.
+    // A missing row (the first batch) or a moved checkpoint takes the transaction below.
     const moved = await knex(spec.checkpointTable)
       .where({ name: spec.name })
       .andWhereRaw('position IS NOT DISTINCT FROM ?', [expected])

@@ -10,16 +10,16 @@ export interface JobWriterLimits {
   inFlight: number;
 }
 
-export const JOB_WRITER_DEFAULTS: JobWriterLimits = { maxRows: 500, inFlight: 2 };
+const JOB_WRITER_DEFAULTS: JobWriterLimits = { maxRows: 500, inFlight: 2 };
 
 /**
  * Writes the jobs commands enqueue outside a transaction (timers set before a command, the
  * sandbox operator's answers): concurrent ones share one multi-row INSERT instead of a round trip
  * each (docs/performance.md). Like the event store's group commit, no timer delays a lone job:
  * jobs enqueued in the same step go out together, and the queue fills while statements are
- * running. Each caller resolves once its row is committed;
- * a statement that fails is retried row by row, so an error reaches only the job that caused it.
- * A key enqueued twice keeps the first job, as `schedule` does.
+ * running. Each caller resolves once its row is committed; a statement that fails is retried row
+ * by row, so an error reaches only the job that caused it. A key enqueued twice keeps the first
+ * job, as `schedule` does.
  */
 export class JobWriter<Row> {
   private queued: Queued<Row>[] = [];
