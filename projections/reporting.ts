@@ -8,6 +8,28 @@ import type { Migration } from '../packages/core/migration.js';
 
 export const REPORTING_ROLE = 'sika_reporting';
 
+/**
+ * The query of `reporting.daily_balances` with the terms of inflow, outflow and fees as the
+ * migration of its time defines them: one row per merchant, environment, currency and UTC day with
+ * entries, opening + inflow - outflow - fees = closing.
+ */
+function dailyBalances(terms: { inflow: string; outflow: string; fees: string }): string {
+  return `
+          WITH days AS (
+            SELECT merchant_id, environment, currency, (posted_at AT TIME ZONE 'UTC')::date AS day,
+                   sum(${terms.inflow})::bigint AS inflow,
+                   sum(${terms.outflow})::bigint AS outflow,
+                   sum(${terms.fees})::bigint AS fees,
+                   sum(available + pending + reserved)::bigint AS movement
+            FROM read.ledger_entries GROUP BY 1, 2, 3, 4
+          )
+          SELECT merchant_id, environment, currency, day,
+                 (sum(movement) OVER w - movement)::bigint AS opening, inflow, outflow, fees,
+                 (sum(movement) OVER w)::bigint AS closing
+          FROM days
+          WINDOW w AS (PARTITION BY merchant_id, environment, currency ORDER BY day)`;
+}
+
 export const reportingMigrations: readonly Migration[] = [
   {
     name: 'reporting/001-views-role',
@@ -27,20 +49,11 @@ export const reportingMigrations: readonly Migration[] = [
           SELECT payout_id, balance_transaction_id, merchant_id, environment, amount FROM read.payout_settlements;
         -- One row per merchant, environment, currency and UTC day with entries; the same rule as
         -- GET /api/v1/balance/summaries: opening + inflow - outflow - fees = closing.
-        CREATE VIEW reporting.daily_balances AS
-          WITH days AS (
-            SELECT merchant_id, environment, currency, (posted_at AT TIME ZONE 'UTC')::date AS day,
-                   sum(CASE WHEN kind = 'payment' THEN amount ELSE 0 END)::bigint AS inflow,
-                   sum(CASE WHEN kind IN ('payout_paid', 'refund') THEN -amount ELSE 0 END)::bigint AS outflow,
-                   sum(CASE WHEN kind IN ('payment', 'payout_paid') THEN fee ELSE 0 END)::bigint AS fees,
-                   sum(available + pending + reserved)::bigint AS movement
-            FROM read.ledger_entries GROUP BY 1, 2, 3, 4
-          )
-          SELECT merchant_id, environment, currency, day,
-                 (sum(movement) OVER w - movement)::bigint AS opening, inflow, outflow, fees,
-                 (sum(movement) OVER w)::bigint AS closing
-          FROM days
-          WINDOW w AS (PARTITION BY merchant_id, environment, currency ORDER BY day);
+        CREATE VIEW reporting.daily_balances AS ${dailyBalances({
+          inflow: "CASE WHEN kind = 'payment' THEN amount ELSE 0 END",
+          outflow: "CASE WHEN kind IN ('payout_paid', 'refund') THEN -amount ELSE 0 END",
+          fees: "CASE WHEN kind IN ('payment', 'payout_paid') THEN fee ELSE 0 END",
+        })};
         -- Roles belong to the whole server: made once, and left to an administrator where the
         -- service's own database user may not make roles.
         DO $$
@@ -63,20 +76,11 @@ export const reportingMigrations: readonly Migration[] = [
     // the same columns, so opening + inflow - outflow - fees = closing holds with releases too.
     name: 'reporting/002-funding-release',
     up: (knex) =>
-      knex.raw(`CREATE OR REPLACE VIEW reporting.daily_balances AS
-          WITH days AS (
-            SELECT merchant_id, environment, currency, (posted_at AT TIME ZONE 'UTC')::date AS day,
-                   sum(CASE WHEN kind IN ('payment', 'campaign_release') THEN amount ELSE 0 END)::bigint AS inflow,
-                   sum(CASE WHEN kind IN ('payout_paid', 'refund') THEN -amount ELSE 0 END)::bigint AS outflow,
-                   sum(CASE WHEN kind IN ('payment', 'payout_paid', 'campaign_release') THEN fee ELSE 0 END)::bigint AS fees,
-                   sum(available + pending + reserved)::bigint AS movement
-            FROM read.ledger_entries GROUP BY 1, 2, 3, 4
-          )
-          SELECT merchant_id, environment, currency, day,
-                 (sum(movement) OVER w - movement)::bigint AS opening, inflow, outflow, fees,
-                 (sum(movement) OVER w)::bigint AS closing
-          FROM days
-          WINDOW w AS (PARTITION BY merchant_id, environment, currency ORDER BY day)`),
+      knex.raw(`CREATE OR REPLACE VIEW reporting.daily_balances AS ${dailyBalances({
+        inflow: "CASE WHEN kind IN ('payment', 'campaign_release') THEN amount ELSE 0 END",
+        outflow: "CASE WHEN kind IN ('payout_paid', 'refund') THEN -amount ELSE 0 END",
+        fees: "CASE WHEN kind IN ('payment', 'payout_paid', 'campaign_release') THEN fee ELSE 0 END",
+      })}`),
   },
   {
     // Escrow entries count by what they moved in or out of the merchant's own accounts, as
@@ -84,21 +88,12 @@ export const reportingMigrations: readonly Migration[] = [
     // reached closing but neither inflow nor outflow, and the identity broke on escrow days.
     name: 'reporting/003-escrow',
     up: (knex) =>
-      knex.raw(`CREATE OR REPLACE VIEW reporting.daily_balances AS
-          WITH days AS (
-            SELECT merchant_id, environment, currency, (posted_at AT TIME ZONE 'UTC')::date AS day,
-                   sum(CASE WHEN kind IN ('payment', 'campaign_release') THEN amount
-                            WHEN kind LIKE 'escrow%' THEN greatest(available + pending + reserved, 0) ELSE 0 END)::bigint AS inflow,
-                   sum(CASE WHEN kind IN ('payout_paid', 'refund') THEN -amount
-                            WHEN kind LIKE 'escrow%' THEN greatest(-(available + pending + reserved), 0) ELSE 0 END)::bigint AS outflow,
-                   sum(CASE WHEN kind IN ('payment', 'payout_paid', 'campaign_release') THEN fee ELSE 0 END)::bigint AS fees,
-                   sum(available + pending + reserved)::bigint AS movement
-            FROM read.ledger_entries GROUP BY 1, 2, 3, 4
-          )
-          SELECT merchant_id, environment, currency, day,
-                 (sum(movement) OVER w - movement)::bigint AS opening, inflow, outflow, fees,
-                 (sum(movement) OVER w)::bigint AS closing
-          FROM days
-          WINDOW w AS (PARTITION BY merchant_id, environment, currency ORDER BY day)`),
+      knex.raw(`CREATE OR REPLACE VIEW reporting.daily_balances AS ${dailyBalances({
+        inflow: `CASE WHEN kind IN ('payment', 'campaign_release') THEN amount
+                      WHEN kind LIKE 'escrow%' THEN greatest(available + pending + reserved, 0) ELSE 0 END`,
+        outflow: `CASE WHEN kind IN ('payout_paid', 'refund') THEN -amount
+                       WHEN kind LIKE 'escrow%' THEN greatest(-(available + pending + reserved), 0) ELSE 0 END`,
+        fees: "CASE WHEN kind IN ('payment', 'payout_paid', 'campaign_release') THEN fee ELSE 0 END",
+      })}`),
   },
 ];
