@@ -375,13 +375,19 @@ t.test('a batch of events finds its automations in one query, each merchant only
   for (let i = 0; i < 6; i++) intents.push(await createIntentEvent(svc, merchants[i % 2]!.key, 200 + i));
   const events: RecordedEvent[] = [];
   for (const intent of intents) events.push(...(await svc.system.store.readStream(`payment_intent-${intent.id}`)));
+  // Only this transaction's queries: the service's own consumers may be reading meanwhile.
+  let ours: string | undefined;
   const lookups: string[] = [];
-  const count = (q: { sql: string }) => {
-    if (/from "read"\."automations"/.test(q.sql)) lookups.push(q.sql);
+  const count = (q: { sql: string; __knexTxId?: string }) => {
+    if (q.sql === "SELECT 'batch lookup probe'") ours = q.__knexTxId;
+    else if (q.__knexTxId !== undefined && q.__knexTxId === ours && /from "read"\."automations"/.test(q.sql)) lookups.push(q.sql);
   };
   svc.system.knex.on('query', count);
   try {
-    await svc.system.knex.transaction((trx) => svc.system.automationRunner.consumer().handle(trx, events));
+    await svc.system.knex.transaction(async (trx) => {
+      await trx.raw("SELECT 'batch lookup probe'");
+      await svc.system.automationRunner.consumer().handle(trx, events);
+    });
   } finally {
     svc.system.knex.off('query', count);
   }
