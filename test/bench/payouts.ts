@@ -6,6 +6,7 @@
  * merchant's available balance must equal its funding minus Σ (amount + fee) of the payouts
  * answered 2xx.
  */
+import fs from 'node:fs';
 import os from 'node:os';
 import { freePort } from '../../packages/core/embedded-postgres.js';
 import { loadState } from '../../packages/eventstore/command-handler.js';
@@ -62,6 +63,8 @@ export interface PayoutsResult {
   scenarios: PayoutScenario[];
   /** Resident memory of the bench process (the service and the load generator's thread) at the end of the runs. */
   rssBytes: number;
+  /** Resident memory of each standalone process at the end of its run, the primary first (empty where /proc is not readable). */
+  standaloneRssBytes: number[];
 }
 
 interface Funded {
@@ -149,8 +152,9 @@ export async function benchPayouts(serverUrl: string): Promise<PayoutsResult> {
     }
     await worker.close();
     worker = null;
-    scenarios.push(await standaloneRun(service, database.url));
-    return { clients: HTTP_CONNECTIONS, poolMax: service.poolMax, scenarios, rssBytes };
+    const standalone = await standaloneRun(service, database.url);
+    scenarios.push(standalone.scenario);
+    return { clients: HTTP_CONNECTIONS, poolMax: service.poolMax, scenarios, rssBytes, standaloneRssBytes: standalone.rssBytes };
   } finally {
     await worker?.close();
     await service.close();
@@ -180,7 +184,7 @@ async function untilReady(url: string, exited: Promise<unknown>): Promise<void> 
  * bench's database, on 64 merchants of its own. Its statements and event loops are in other
  * processes: those columns stay empty; the balance check is the same.
  */
-async function standaloneRun(service: BenchService, databaseUrl: string): Promise<PayoutScenario> {
+async function standaloneRun(service: BenchService, databaseUrl: string): Promise<{ scenario: PayoutScenario; rssBytes: number[] }> {
   const port = await freePort();
   progress(`  the standalone service with API_WORKERS=${API_WORKERS}: funding ${HTTP_CONNECTIONS} more merchants…`);
   const merchants: Funded[] = new Array<Funded>(HTTP_CONNECTIONS);
@@ -195,16 +199,17 @@ async function standaloneRun(service: BenchService, databaseUrl: string): Promis
     RATE_LIMIT: 'off',
     RATE_LIMIT_ADDRESS: 'off',
     LOG_LEVEL: 'warn',
-  });
+  }, [], process.execArgv); // the bench's Node flags are make start's (Makefile)
   let worker: LoadWorker | null = null;
   try {
     await untilReady(`http://127.0.0.1:${port}/readyz`, standalone.exit);
     worker = new LoadWorker(`http://127.0.0.1:${port}`, { standalone: { kind: 'payouts', body: PAYOUT_BODY, keys: merchants.map((m) => m.key) } });
     progress(`  ${HTTP_CONNECTIONS} merchants against ${API_WORKERS} API workers…`);
     const [result] = await measureScenarios(worker, ['standalone'], service.system.knex);
+    const rssBytes = processTreeRss(standalone.child.pid);
     const totals = await worker.totals('standalone');
     const check = await checkBalances(service, merchants, new Map(totals.perKey.map((t) => [t.key, t])));
-    return {
+    const scenario: PayoutScenario = {
       name: `${HTTP_CONNECTIONS} merchants, standalone service, API_WORKERS=${API_WORKERS}`,
       merchants: merchants.length,
       ...result!,
@@ -213,10 +218,23 @@ async function standaloneRun(service: BenchService, databaseUrl: string): Promis
       outcomes: totals.outcomes,
       check,
     };
+    return { scenario, rssBytes };
   } finally {
     await worker?.close();
     standalone.child.kill('SIGTERM');
     await standalone.exit;
+  }
+}
+
+/** VmRSS of a process and its descendants, parents first, from Linux's /proc; empty elsewhere. */
+function processTreeRss(pid: number | undefined): number[] {
+  if (pid === undefined) return [];
+  try {
+    const kb = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    return [Number(kb ?? 0) * 1024, ...children.flatMap((child) => processTreeRss(child))];
+  } catch {
+    return [];
   }
 }
 
@@ -249,7 +267,8 @@ export function payoutsText(r: PayoutsResult): string[] {
         (s.check.detail ? `\n    ${s.check.detail}` : '') +
         `\n    answers: ${outcomesText(s.outcomes)}`,
     ),
-    `  memory at the end of the runs: RSS ${fixed(r.rssBytes / 2 ** 20, 0)} MB (the service and the load generator's thread share this process)`,
+    `  memory at the end of the runs: RSS ${fixed(r.rssBytes / 2 ** 20, 0)} MB (the service and the load generator's thread share this process)` +
+      (r.standaloneRssBytes.length ? `; standalone processes, primary first: ${r.standaloneRssBytes.map((b) => `${fixed(b / 2 ** 20, 0)} MB`).join(', ')}` : ''),
   ];
 }
 
@@ -265,6 +284,7 @@ export function payoutsJson(r: PayoutsResult) {
     clients: r.clients,
     pool_max: r.poolMax,
     rss_mb: round(r.rssBytes / 2 ** 20, 1),
+    standalone_rss_mb: r.standaloneRssBytes.map((b) => round(b / 2 ** 20, 1)),
     runs: r.scenarios.map((s) => ({
       merchants: s.merchants,
       req_per_s: round(s.perSecond, 1),

@@ -17,9 +17,9 @@ export interface ServiceProcess {
   exit: Promise<number | null>;
 }
 
-/** Starts `dist/<script>` (e.g. `services/api/main.js`) with a minimal environment plus `env`. */
-export function startProcess(script: string, env: Record<string, string>, args: string[] = []): ServiceProcess {
-  const child = spawn(process.execPath, [path.join(root, 'dist', script), ...args], {
+/** Starts `dist/<script>` (e.g. `services/api/main.js`) with a minimal environment plus `env`, and Node's own `nodeArgs`. */
+export function startProcess(script: string, env: Record<string, string>, args: string[] = [], nodeArgs: string[] = []): ServiceProcess {
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'dist', script), ...args], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', SECRETS_KEY: Buffer.alloc(32, 3).toString('base64'), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
