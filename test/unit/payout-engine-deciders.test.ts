@@ -196,6 +196,19 @@ t.test('payout dispatch: recorded once; a dispatched payout cannot be canceled',
   payouts.given(history).when({ type: 'cancel', owner, at: T0 }).thenMatch(t, [{ type: 'payout.canceled', data: { object: { status: 'canceled' } } }]);
 });
 
+t.test('payout answers committed with their ledger side are strict: a final payout refuses, so the ledger side never goes alone', async (t) => {
+  const payouts = spec(payoutDecider);
+  const history = payouts.history({
+    type: 'create',
+    payout: { id: 'po_1', ...owner, amount: 1_000, currency: 'xof', fee: 100, destination, payoutMethodId: null, metadata: {}, source: 'api', expectedBy: T0.toISOString(), createdAt: T0.toISOString() },
+  });
+  payouts.given(history).when({ type: 'complete', owner, at: T0, strict: true }).thenMatch(t, [{ type: 'payout.paid' }]);
+  const failed = payouts.given(history).when({ type: 'fail', owner, at: T0, failureCode: 'x', failureMessage: 'x', strict: true }).thenMatch(t, [{ type: 'payout.failed' }]);
+  payouts.given(failed).when({ type: 'complete', owner, at: T0 }).thenNothing(t, 'late news alone changes nothing');
+  payouts.given(failed).when({ type: 'complete', owner, at: T0, strict: true }).thenThrows(t, 'IKW-RES-002');
+  payouts.given(failed).when({ type: 'fail', owner, at: T0, failureCode: 'x', failureMessage: 'x', strict: true }).thenThrows(t, 'IKW-RES-002');
+});
+
 t.test('ledger: a batch hold, allocations carved from it, the remainder released; every entry balances', async (t) => {
   const ctx = { merchantId: 'acct_1', environment: 'sandbox' as const, currency: 'xof', at: T0, newEntryId: () => 'txn_1' };
   const ledger = spec(ledgerDecider);
