@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Owner } from '../packages/domain/audit.js';
 import { itemPayoutId, type PayoutBatchEvent } from '../packages/domain/payout-batch/events.js';
 import type { Destination } from '../packages/domain/payout-method/events.js';
-import type { PayoutEvent } from '../packages/domain/payout/events.js';
+import type { PayoutEvent, PayoutObject } from '../packages/domain/payout/events.js';
 import type { Projection } from './projection.js';
 import { ownedRows } from './queries.js';
 
@@ -76,10 +76,10 @@ export const payoutBatchItemsProjection: Projection = {
         const batchId = e.data.object.id;
         const payoutIds = e.data.indexes.map((i) => itemPayoutId(batchId, i, e.data.attempt));
         await trx.raw(
-          `UPDATE read.payout_batch_items SET status = 'queued', attempt = ?, payout_id = started.payout_id, failure_code = NULL
+          `UPDATE ?? AS t SET status = 'queued', attempt = ?, payout_id = started.payout_id, failure_code = NULL
            FROM (SELECT unnest(?::int[]) AS item_index, unnest(?::text[]) AS payout_id) AS started
-           WHERE batch_id = ? AND read.payout_batch_items.item_index = started.item_index`,
-          [e.data.attempt, e.data.indexes, payoutIds, batchId],
+           WHERE t.batch_id = ? AND t.item_index = started.item_index`,
+          ['read.payout_batch_items', e.data.attempt, e.data.indexes, payoutIds, batchId],
         );
         return;
       }
@@ -95,12 +95,39 @@ export const payoutBatchItemsProjection: Projection = {
       case 'payout.paid':
       case 'payout.failed':
       case 'payout.canceled':
-        if (e.data.object.metadata.source !== 'payout_engine') return;
-        await items.where({ payout_id: e.data.object.id }).update({ status: e.data.object.status, failure_code: e.data.object.failure_code });
+        await updatePayoutStatuses(trx, [e.data.object]);
         return;
     }
   },
+  // A run of payout events is one UPDATE (each payout's last status, as row by row leaves it); the batch's own events go one by one, in order.
+  async applyBatch(trx, events) {
+    let run: PayoutObject[] = [];
+    for (const event of events) {
+      if (event.type.startsWith('payout.')) {
+        run.push((event.data as { object: PayoutObject }).object);
+        continue;
+      }
+      await updatePayoutStatuses(trx, run);
+      run = [];
+      await payoutBatchItemsProjection.apply(trx, event);
+    }
+    await updatePayoutStatuses(trx, run);
+  },
 };
+
+/** The live status of the items whose payouts these are (the payout engine's only); the last object of a payout wins. */
+async function updatePayoutStatuses(trx: Knex.Transaction, objects: readonly PayoutObject[]): Promise<void> {
+  const last = new Map<string, PayoutObject>();
+  for (const o of objects) if (o.metadata.source === 'payout_engine') last.set(o.id, o);
+  if (last.size === 0) return;
+  const latest = [...last.values()];
+  await trx.raw(
+    `UPDATE ?? AS t SET status = v.status, failure_code = v.failure_code
+     FROM json_to_recordset(?::json) AS v(payout_id text, status text, failure_code text)
+     WHERE t.payout_id = v.payout_id`,
+    ['read.payout_batch_items', JSON.stringify(latest.map((o) => ({ payout_id: o.id, status: o.status, failure_code: o.failure_code })))],
+  );
+}
 
 export interface PayoutBatchItemObject {
   object: 'payout_batch_item';

@@ -3,6 +3,8 @@ import { unixSeconds } from '../packages/core/clock.js';
 import type { Owner } from '../packages/domain/audit.js';
 import type { PayoutBatchEvent } from '../packages/domain/payout-batch/events.js';
 import type { PayoutEvent } from '../packages/domain/payout/events.js';
+import type { RecordedEvent } from '../packages/eventstore/port.js';
+import { insertRows, type Row } from './batch.js';
 import type { Projection } from './projection.js';
 import { ownedRows } from './queries.js';
 
@@ -53,49 +55,75 @@ export const payoutBatchLogsProjection: Projection = {
     'payout.canceled',
   ],
   async apply(trx, event) {
+    await insertRows(trx, TABLE, ['id'], await logRows(trx, [event]));
+  },
+  // Many events (a run's payouts, a wave's answers, a settlement shared by many payouts) in one lookup and one INSERT.
+  async applyBatch(trx, events) {
+    await insertRows(trx, TABLE, ['id'], await logRows(trx, events));
+  },
+};
+
+const TABLE = 'read.payout_batch_logs';
+
+interface Origin {
+  batch_id: string;
+  merchant_id: string;
+  environment: string;
+  item_index: number;
+  attempt: number;
+}
+
+/**
+ * The log rows of events, in order. A payout's later events find their batch through the row of
+ * its creation: one lookup for those created before, and the creations among these events.
+ */
+async function logRows(trx: Knex.Transaction, events: readonly RecordedEvent[]): Promise<Row[]> {
+  const origins = new Map<string, Origin>();
+  const unknown = new Set<string>();
+  for (const event of events) {
+    if (!event.type.startsWith('payout.')) continue;
+    const p = event as unknown as RecordedEvent & PayoutEvent;
+    if (p.data.object.metadata.source !== 'payout_engine') continue;
+    if (p.type === 'payout.created') {
+      if (p.data.batch) origins.set(p.data.object.id, { batch_id: p.data.batch.id, merchant_id: p.data.merchantId, environment: p.data.environment, item_index: p.data.batch.index, attempt: p.data.batch.attempt });
+    } else if (!origins.has(p.data.object.id)) unknown.add(p.data.object.id);
+  }
+  if (unknown.size > 0) {
+    const found = (await trx(TABLE).whereIn('payout_id', [...unknown]).andWhere({ type: 'payout.created' }).select('payout_id', 'batch_id', 'merchant_id', 'environment', 'item_index', 'attempt')) as (Origin & { payout_id: string })[];
+    for (const { payout_id: id, ...origin } of found) if (!origins.has(id)) origins.set(id, origin);
+  }
+  const rows: Row[] = [];
+  for (const event of events) {
     const e = event as unknown as Exclude<PayoutBatchEvent, { type: 'payout_batch.items_sent' }> | PayoutEvent;
     const base = { id: event.eventId, seq: event.position, type: e.type, created_at: event.recordedAt };
-    const insert = (row: Record<string, unknown>) => trx('read.payout_batch_logs').insert({ ...base, ...row }).onConflict('id').ignore();
     if (e.type.startsWith('payout_batch.')) {
       const b = e as Exclude<PayoutBatchEvent, { type: 'payout_batch.items_sent' }>;
-      const batch = { batch_id: b.data.object.id, merchant_id: event.metadata.merchant_id, environment: event.metadata.environment, status: b.data.object.status };
+      const batch = { ...base, batch_id: b.data.object.id, merchant_id: event.metadata.merchant_id, environment: event.metadata.environment, status: b.data.object.status };
       switch (b.type) {
         case 'payout_batch.execution_started':
-          return void (await insert({ ...batch, attempt: b.data.attempt, amount: b.data.amount }));
+          rows.push({ ...batch, attempt: b.data.attempt, amount: b.data.amount });
+          break;
         case 'payout_batch.item_settled':
           // Items with a payout are logged by its events; this is an item stopped before it had one.
-          if (b.data.payoutId === null) await insert({ ...batch, item_index: b.data.index, attempt: b.data.attempt, status: 'canceled' });
-          return;
+          if (b.data.payoutId === null) rows.push({ ...batch, item_index: b.data.index, attempt: b.data.attempt, status: 'canceled' });
+          break;
         case 'payout_batch.created':
-          return void (await insert({ ...batch, amount: b.data.object.total_amount }));
+          rows.push({ ...batch, amount: b.data.object.total_amount });
+          break;
         default:
-          return void (await insert(batch));
+          rows.push(batch);
       }
+      continue;
     }
     const p = e as PayoutEvent;
     const object = p.data.object;
-    if (object.metadata.source !== 'payout_engine') return;
-    if (p.type === 'payout.created') {
-      const ref = p.data.batch;
-      if (!ref) return;
-      await insert({ batch_id: ref.id, merchant_id: p.data.merchantId, environment: p.data.environment, item_index: ref.index, attempt: ref.attempt, payout_id: object.id, status: object.status, amount: object.amount });
-      return;
-    }
-    const origin = await trx('read.payout_batch_logs').where({ payout_id: object.id, type: 'payout.created' }).first<{ batch_id: string; merchant_id: string; environment: string; item_index: number; attempt: number } | undefined>();
-    if (!origin) return;
-    await insert({
-      batch_id: origin.batch_id,
-      merchant_id: origin.merchant_id,
-      environment: origin.environment,
-      item_index: origin.item_index,
-      attempt: origin.attempt,
-      payout_id: object.id,
-      status: object.status,
-      amount: object.amount,
-      failure_code: object.failure_code,
-    });
-  },
-};
+    if (object.metadata.source !== 'payout_engine') continue;
+    const origin = origins.get(object.id);
+    if (!origin || (p.type === 'payout.created' && !p.data.batch)) continue;
+    rows.push({ ...base, ...origin, payout_id: object.id, status: object.status, amount: object.amount, ...(p.type === 'payout.created' ? {} : { failure_code: object.failure_code }) });
+  }
+  return rows;
+}
 
 interface LogRow {
   id: string;

@@ -4,13 +4,21 @@ import type { Clock } from '../core/clock.js';
 import type { PayoutRef } from '../domain/payout/commands.js';
 import type { PayoutObject } from '../domain/payout/events.js';
 import type { RecordedEvent } from '../eventstore/port.js';
-import { enqueue } from '../scheduler/scheduler.js';
-import { defineProcess, lanes } from './process.js';
+import { enqueueMany } from '../scheduler/scheduler.js';
+import { defineProcess } from './process.js';
 
-/** A payout of the payout engine became final: its batch item records the outcome. */
+/**
+ * A payout of the payout engine became final: its batch item records the outcome. Claimed and run
+ * in batches: the items of one batch settled by many jobs go in one command and one commit of the
+ * batch's stream, instead of one commit each on that one hot stream. Its lane is its own, as a
+ * batch kind's must be (scheduler.ts).
+ */
 export const payoutBatchItem = defineProcess<PayoutRef>({
-  job: { name: 'payout_batch.item_settled', key: (p) => `payout-batch-item:${p.payoutId}`, lane: lanes.payout },
-  handler: ({ payoutBatches }) => (p) => payoutBatches.settlePayout(p),
+  job: { name: 'payout_batch.item_settled', key: (p) => `payout-batch-item:${p.payoutId}`, lane: (p) => `payout_batch_item:${p.payoutId}` },
+  batch: {
+    handler: ({ payoutBatches }) => (jobs) => payoutBatches.settlePayouts(jobs.map((j) => j.payload)),
+    claimLimit: 500,
+  },
 });
 
 export const PAYOUT_BATCH_ITEMS_CONSUMER = 'payout-batch-items';
@@ -27,13 +35,16 @@ export function payoutBatchItemsConsumer(clock: Clock): ConsumerSpec {
     checkpointTable: 'bus_checkpoints',
     handles: [...FINAL_PAYOUT_EVENTS],
     handle: async (trx: Knex.Transaction, events: RecordedEvent[]) => {
+      const jobs: { payload: PayoutRef; runAt: Date }[] = [];
       for (const event of events) {
         if (!FINAL_PAYOUT_EVENTS.has(event.type)) continue;
         const object = (event.data as { object?: PayoutObject }).object;
         const { merchant_id: merchantId, environment } = event.metadata;
         if (object?.metadata.source !== 'payout_engine' || !merchantId || !environment) continue;
-        await enqueue(trx, payoutBatchItem.job, { merchantId, environment, payoutId: object.id }, clock.now());
+        jobs.push({ payload: { merchantId, environment, payoutId: object.id }, runAt: clock.now() });
       }
+      // One INSERT for the lot (a batch's payouts end many at a time).
+      await enqueueMany(trx, payoutBatchItem.job, jobs);
     },
   };
 }

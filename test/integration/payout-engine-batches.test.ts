@@ -7,6 +7,7 @@
  */
 import t from 'tap';
 import { balanceStream, type LedgerEvent } from '../../packages/domain/ledger/events.js';
+import { payoutBatchStream } from '../../packages/domain/payout-batch/events.js';
 import { assertError, assertOk } from '../support/assertions.js';
 import { engine, PayoutGate, postCsvBatch, settle, walletCsv, walletInstruction } from '../support/payout-engine.js';
 import { balance, fund, ledgerOf, OPERATOR_DELAY_MS, payoutFee, PayoutProbe, retrievePayout } from '../support/payouts.js';
@@ -127,6 +128,32 @@ t.test('a JSON batch executed: one hold of total + fees, each item paid once, th
   t.equal(types.filter((x: string) => x === 'payout.paid').length, 6);
   const page = await engine(svc, key, 'GET', `/batches/${batch.id}/execution-logs?limit=2&starting_after=${logs.body.data[1].id}`);
   t.same(page.body.data.map((l: { id: string }) => l.id), logs.body.data.slice(2, 4).map((l: { id: string }) => l.id), 'oldest first, paged by entry');
+});
+
+t.test('item news settled many at a time: each item once; the same jobs run again change nothing', async (t) => {
+  const amounts = Array.from({ length: 14 }, (_, i) => 1_000 + 100 * i);
+  const total = amounts.reduce((s, a) => s + a + feeOf(a), 0);
+  const { merchant, key } = await funded(svc, total);
+  const batch = await batchOf(svc, key, amounts);
+  assertOk(t, await engine(svc, key, 'POST', `/batches/${batch.id}/execute`));
+  await settle(svc, OPERATOR_DELAY_MS);
+  t.match((await engine(svc, key, 'GET', `/batches/${batch.id}`)).body, { status: 'completed', counts: { paid: 14, queued: 0 } });
+  const events = await svc.system.store.readStream(payoutBatchStream(batch.id));
+  const settled = events.filter((e) => e.type === 'payout_batch.item_settled').map((e) => (e.data as { index: number }).index);
+  t.same([...settled].sort((a, b) => a - b), amounts.map((_, i) => i), 'one item_settled per item');
+  t.equal(events.filter((e) => e.type === 'payout_batch.completed').length, 1);
+
+  // A claim run again after a crash: the jobs of every item (twice each), and a payout of no batch.
+  const list = await items(svc, key, batch.id);
+  const refs = list.map((i) => ({ merchantId: merchant.id, environment: 'sandbox' as const, payoutId: i.payout_id! }));
+  await svc.system.scheduler.schedule({ kind: 'payout_batch.item_settled', key: 'stray', runAt: svc.clock.now(), payload: { ...refs[0]!, payoutId: 'po_000000000000000000000000' } });
+  for (const [n, ref] of [...refs, ...refs].entries()) await svc.system.scheduler.schedule({ kind: 'payout_batch.item_settled', key: `again:${n}`, runAt: svc.clock.now(), payload: { ...ref } });
+  await svc.system.drain();
+  t.equal((await svc.system.store.readStream(payoutBatchStream(batch.id))).length, events.length, 'nothing more on the batch');
+  t.same(await svc.system.payoutBatches.settlePayouts(refs), refs.map(() => null), 'every job answered done');
+  const left = await svc.system.knex('scheduled_jobs').where({ kind: 'payout_batch.item_settled' }).count<{ n: string }[]>({ n: '*' });
+  t.equal(Number(left[0]!.n), 0, 'no job left to retry');
+  t.same(await balance(svc, key), { available: 0, pending: 0, reserved: 0 }, 'each item paid once');
 });
 
 t.test('a CSV batch: created, listed, and a CSV line in error reported by index', async (t) => {

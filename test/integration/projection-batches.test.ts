@@ -20,6 +20,7 @@ import { ALL_PROJECTIONS } from '../../projections/registry.js';
 import { applyEvents } from '../../projections/runner.js';
 import { failedPayment, succeededPayment } from '../support/billing.js';
 import { assertOk, confirm, createIntent, mobileMoney as payerNumber, snNumber } from '../support/payment-intents.js';
+import { engine, walletInstruction } from '../support/payout-engine.js';
 import { advance, fundedMerchant, mobileMoney, payout } from '../support/payouts.js';
 import { projectionSpec, type GivenEvent } from '../support/projection-spec.js';
 import { startPaymentsService, type TestService } from '../support/system.js';
@@ -41,6 +42,11 @@ async function workload(t: Test, svc: TestService): Promise<void> {
   assertOk(t, await svc.request('POST', `/api/v1/merchant/payments/${paid[0].id}/refund`, { key: a.key, body: { amount: 4_000 } }));
   assertOk(t, await svc.request('POST', `/api/v1/merchant/payments/${paid[1].id}/refund`, { key: b.key, body: {} }));
   await payout(svc, a.key, { amount: 15_000, destination: mobileMoney('69') });
+  // A payout engine batch: one item paid, one failed; and a batch canceled before its execution.
+  const batch = await engine(svc, a.key, 'POST', '/batches', { currency: 'xof', instructions: [walletInstruction(5_000, '67'), walletInstruction(6_000, '01'), walletInstruction(7_000, '68')] });
+  assertOk(t, await engine(svc, a.key, 'POST', `/batches/${batch.body.id}/execute`));
+  const dropped = await engine(svc, b.key, 'POST', '/batches', { currency: 'xof', instructions: [walletInstruction(5_000, '67')] });
+  assertOk(t, await engine(svc, b.key, 'POST', `/batches/${dropped.body.id}/cancel`));
   await advance(svc);
   await advance(svc);
   await advance(svc);
@@ -79,7 +85,7 @@ t.test('batch-applied read models equal event-by-event ones, however the log is 
   const types = new Set(log.map((e) => e.type));
   t.ok(types.size >= 15, `a varied log: ${log.length} events of ${types.size} types`);
   const kinds = new Set(log.filter((e) => e.type === 'ledger.entry_posted').map((e) => (e.data as { kind: string }).kind));
-  t.same([...kinds].sort(), ['payment', 'payment_settlement', 'payout_hold', 'payout_paid', 'payout_release', 'refund'], 'entries that insert, settle, add and draw on funds');
+  t.same([...kinds].sort(), ['batch_allocation', 'batch_hold', 'payment', 'payment_settlement', 'payout_hold', 'payout_paid', 'payout_release', 'refund'], 'entries that insert, settle, add and draw on funds');
   const batched = ALL_PROJECTIONS.filter((p) => p.applyBatch);
   t.ok(batched.some((p) => p.name === 'balance_transactions') && batched.some((p) => p.name === 'payouts'), `${batched.length} read models apply batches`);
 

@@ -7,9 +7,10 @@
  */
 import t from 'tap';
 import { ApiError } from '../../packages/core/errors.js';
+import { persistentMapWork } from '../../packages/core/persistent-map.js';
 import { ledgerDecider, type LedgerCommand } from '../../packages/domain/ledger/decider.js';
 import { batchBodyFromCsv, parseCsv } from '../../packages/domain/payout-batch/csv.js';
-import { PAYOUT_BATCH_TRANSITIONS, payoutBatchDecider, type PayoutBatchCommand, type PayoutBatchState } from '../../packages/domain/payout-batch/decider.js';
+import { PAYOUT_BATCH_TRANSITIONS, payoutBatchDecider, type ItemNews, type PayoutBatchCommand, type PayoutBatchState } from '../../packages/domain/payout-batch/decider.js';
 import type { BatchItem, PayoutBatchCreated } from '../../packages/domain/payout-batch/events.js';
 import { recipientDecider } from '../../packages/domain/payout-recipient/decider.js';
 import { payoutDecider, type PayoutCommand } from '../../packages/domain/payout/decider.js';
@@ -36,9 +37,10 @@ const create: PayoutBatchCommand = { type: 'create', batch: created };
 const execute: PayoutBatchCommand = { type: 'execute', owner, at: T0 };
 const retry: PayoutBatchCommand = { type: 'retry', owner, at: T0 };
 const cancel: PayoutBatchCommand = { type: 'cancel', owner, at: T0 };
-const settle = (index: number, outcome: 'paid' | 'failed' | 'canceled', attempt = 1): PayoutBatchCommand => ({
-  type: 'settle_item', owner, at: T0, index, attempt, payoutId: `po_${index}_${attempt}`, outcome, failureCode: outcome === 'failed' ? 'recipient_not_found' : null,
+const news = (index: number, outcome: 'paid' | 'failed' | 'canceled', attempt = 1): ItemNews => ({
+  index, attempt, payoutId: `po_${index}_${attempt}`, outcome, failureCode: outcome === 'failed' ? 'recipient_not_found' : null,
 });
+const settle = (index: number, outcome: 'paid' | 'failed' | 'canceled', attempt = 1): PayoutBatchCommand => ({ type: 'settle_items', owner, at: T0, items: [news(index, outcome, attempt)] });
 
 t.test('create: validated, totals; the same request again decides nothing, another is refused', async (t) => {
   const events = batches.given([]).when(create).thenState((s) => {
@@ -57,7 +59,7 @@ t.test('execute holds every item; all paid → completed', async (t) => {
   batches.given(done).when(settle(2, 'paid')).thenMatch(t, [{ type: 'payout_batch.item_settled' }, { type: 'payout_batch.completed', data: { object: { status: 'completed' } } }]);
   batches.given(done).when(settle(1, 'paid')).thenNothing(t, 'the same news twice');
   batches.given(done).when(settle(2, 'paid', 2)).thenNothing(t, 'news of another attempt');
-  batches.given(started).when({ type: 'settle_item', owner: stranger, at: T0, index: 0, attempt: 1, payoutId: 'po', outcome: 'paid', failureCode: null }).thenThrows(t, 'IKW-RES-001');
+  batches.given(started).when({ type: 'settle_items', owner: stranger, at: T0, items: [news(0, 'paid')] }).thenThrows(t, 'IKW-RES-001');
 });
 
 t.test('some failed → partially_failed, retry the failed only; none paid → failed', async (t) => {
@@ -92,6 +94,52 @@ t.test('mark_sent records each item once per attempt', async (t) => {
   batches.given(batches.history(create)).when({ type: 'mark_sent', owner, at: T0, attempt: 1, indexes: [0] }).thenNothing(t, 'nothing to mark before execution');
 });
 
+t.test('settle_items: many items in one command, each once; a repeat (a job run again) decides nothing', async (t) => {
+  const started = batches.history(create, execute);
+  const many: PayoutBatchCommand = { type: 'settle_items', owner, at: T0, items: [news(0, 'paid'), news(2, 'failed'), news(0, 'paid'), news(1, 'paid', 2), news(7, 'paid')] };
+  const settled = batches.given(started).when(many).thenMatch(t, [
+    { type: 'payout_batch.item_settled', data: { index: 0, outcome: 'paid', object: { counts: { queued: 2, paid: 1 } } } },
+    { type: 'payout_batch.item_settled', data: { index: 2, outcome: 'failed', object: { counts: { queued: 1, paid: 1, failed: 1 } } } },
+  ]);
+  batches.given(settled).when(many).thenNothing(t, 'the same news again: a retried job lands on the same result');
+  batches.given(settled).when({ type: 'settle_items', owner, at: T0, items: [news(0, 'paid'), news(1, 'paid'), news(2, 'failed')] }).thenMatch(t, [
+    { type: 'payout_batch.item_settled', data: { index: 1 } },
+    { type: 'payout_batch.partially_failed', data: { object: { status: 'partially_failed', counts: { paid: 2, failed: 1, queued: 0 } } } },
+  ]);
+  batches.given(started).when({ type: 'settle_items', owner, at: T0, items: [news(0, 'paid'), news(1, 'paid'), news(2, 'paid')] }).thenMatch(t, [
+    { type: 'payout_batch.item_settled' },
+    { type: 'payout_batch.item_settled' },
+    { type: 'payout_batch.item_settled' },
+    { type: 'payout_batch.completed' },
+  ]);
+});
+
+t.test('a large batch executed and settled item by item: work linear in its items; states decided on stay unchanged', async (t) => {
+  const run = (n: number) => {
+    const batch: PayoutBatchCreated = { ...created, items: Array.from({ length: n }, (_, i) => item(i, 1_000)) };
+    let state = payoutBatchDecider.initialState;
+    const apply = (command: PayoutBatchCommand) => {
+      for (const e of payoutBatchDecider.decide(command, state)) state = payoutBatchDecider.evolve(state, e);
+    };
+    const before = persistentMapWork();
+    apply({ type: 'create', batch });
+    apply(execute);
+    apply({ type: 'mark_sent', owner, at: T0, attempt: 1, indexes: Array.from({ length: n }, (_, i) => i) });
+    const halfway = state;
+    for (let i = 0; i < n; i++) apply({ type: 'settle_items', owner, at: T0, items: [news(i, 'paid')] });
+    return { work: persistentMapWork() - before, state, halfway };
+  };
+  const small = run(2_000);
+  const large = run(8_000);
+  t.equal(large.state.status, 'completed');
+  t.same(large.state.counts, { validated: 0, queued: 0, paid: 8_000, failed: 0, canceled: 0 });
+  t.ok(small.work > 2_000, 'items are kept in a persistent map');
+  // Linear (times a logarithm) is about 4.5×; a copy of every item per event is 16×.
+  t.ok(large.work < 6 * small.work, `4× the items, ${(large.work / small.work).toFixed(2)}× the work`);
+  t.equal(large.halfway.counts.queued, 8_000, 'the state before the settlements is unchanged');
+  t.equal(large.halfway.items.get('0')?.outcome, 'queued');
+});
+
 t.test('the transition table: each command acts in its statuses only', async (t) => {
   const histories: Record<string, PayoutBatchCommand[]> = {
     validated: [create],
@@ -106,7 +154,7 @@ t.test('the transition table: each command acts in its statuses only', async (t)
     retry,
     cancel,
     mark_sent: { type: 'mark_sent', owner, at: T0, attempt: 1, indexes: [0] },
-    settle_item: settle(0, 'paid'),
+    settle_items: settle(0, 'paid'),
   };
   for (const [status, history] of Object.entries(histories)) {
     const events = batches.history(...history);
@@ -119,7 +167,7 @@ t.test('the transition table: each command acts in its statuses only', async (t)
         outcome = err instanceof ApiError ? err.code : 'crash';
       }
       const allowed = PAYOUT_BATCH_TRANSITIONS[name].includes(batches.state(events).status);
-      if (name === 'settle_item' || name === 'mark_sent') t.not(outcome, 'IKW-PEN-005', `${name} in ${status} is never refused`);
+      if (name === 'settle_items' || name === 'mark_sent') t.not(outcome, 'IKW-PEN-005', `${name} in ${status} is never refused`);
       else t.equal(outcome === 'acts', allowed, `${name} in ${status}: ${outcome}`);
     }
   }
@@ -146,6 +194,19 @@ t.test('payout dispatch: recorded once; a dispatched payout cannot be canceled',
   payouts.given(dispatched).when(dispatch).thenNothing(t);
   payouts.given(dispatched).when({ type: 'cancel', owner, at: T0 }).thenThrows(t, 'IKW-RES-002');
   payouts.given(history).when({ type: 'cancel', owner, at: T0 }).thenMatch(t, [{ type: 'payout.canceled', data: { object: { status: 'canceled' } } }]);
+});
+
+t.test('payout answers committed with their ledger side are strict: a final payout refuses, so the ledger side never goes alone', async (t) => {
+  const payouts = spec(payoutDecider);
+  const history = payouts.history({
+    type: 'create',
+    payout: { id: 'po_1', ...owner, amount: 1_000, currency: 'xof', fee: 100, destination, payoutMethodId: null, metadata: {}, source: 'api', expectedBy: T0.toISOString(), createdAt: T0.toISOString() },
+  });
+  payouts.given(history).when({ type: 'complete', owner, at: T0, strict: true }).thenMatch(t, [{ type: 'payout.paid' }]);
+  const failed = payouts.given(history).when({ type: 'fail', owner, at: T0, failureCode: 'x', failureMessage: 'x', strict: true }).thenMatch(t, [{ type: 'payout.failed' }]);
+  payouts.given(failed).when({ type: 'complete', owner, at: T0 }).thenNothing(t, 'late news alone changes nothing');
+  payouts.given(failed).when({ type: 'complete', owner, at: T0, strict: true }).thenThrows(t, 'IKW-RES-002');
+  payouts.given(failed).when({ type: 'fail', owner, at: T0, failureCode: 'x', failureMessage: 'x', strict: true }).thenThrows(t, 'IKW-RES-002');
 });
 
 t.test('ledger: a batch hold, allocations carved from it, the remainder released; every entry balances', async (t) => {

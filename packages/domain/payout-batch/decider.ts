@@ -1,4 +1,5 @@
 import { unixSeconds } from '../../core/clock.js';
+import { PersistentMap } from '../../core/persistent-map.js';
 import type { Decider } from '../../core/decider.js';
 import { ApiError } from '../../core/errors.js';
 import { assertOwned, objectAttacher, present, unreachable, type Draft } from '../aggregate.js';
@@ -20,19 +21,37 @@ export type PayoutBatchCommand =
       | { type: 'retry' }
       | { type: 'cancel' }
       | { type: 'mark_sent'; attempt: number; indexes: number[] }
-      | { type: 'settle_item'; index: number; attempt: number; payoutId: string | null; outcome: 'paid' | 'failed' | 'canceled'; failureCode: string | null }
+      | { type: 'settle_items'; items: readonly ItemNews[] }
     ));
+
+/** How one item's payout ended (or that it was stopped before it had one: payoutId null). */
+export interface ItemNews {
+  index: number;
+  attempt: number;
+  payoutId: string | null;
+  outcome: 'paid' | 'failed' | 'canceled';
+  failureCode: string | null;
+}
+
+/** Where one item stands: its outcome, the attempt it was last executed in (0: never), and whether that attempt handed it over (or stopped it). */
+export interface ItemState {
+  outcome: ItemOutcome;
+  attempt: number;
+  sent: boolean;
+}
+
+const NEVER_EXECUTED: ItemState = { outcome: 'validated', attempt: 0, sent: false };
 
 export interface PayoutBatchState {
   batch: PayoutBatchCreated | null;
   status: BatchStatus;
   /** The current execution: 0 before the first, then 1, and one more per retry. */
   attempt: number;
-  /** Per item index: where it stands, and the attempt it was last executed in (0: never). */
-  outcomes: readonly ItemOutcome[];
-  attempts: readonly number[];
-  /** Per item index: handed to its operator (or stopped) in the current attempt. */
-  sent: readonly boolean[];
+  /**
+   * Per item index (as a string key), the items that left NEVER_EXECUTED: a persistent map, so an
+   * event about a few items costs O(log n), not a copy of 10 000 entries (docs/performance.md).
+   */
+  items: PersistentMap<ItemState>;
   counts: Record<ItemOutcome, number>;
   totalAmount: number;
   totalFee: number;
@@ -66,27 +85,34 @@ export function toPayoutBatchObject(state: PayoutBatchState): PayoutBatchObject 
   };
 }
 
-/** Moves items to new outcomes, keeping the counts in step. */
-function withOutcomes(state: PayoutBatchState, indexes: readonly number[], outcome: ItemOutcome, attempt?: number): PayoutBatchState {
-  const outcomes = state.outcomes.slice();
-  const attempts = attempt === undefined ? state.attempts : state.attempts.slice();
+/** Where item `index` stands. */
+export function itemOf(state: PayoutBatchState, index: number): ItemState {
+  return state.items.get(String(index)) ?? NEVER_EXECUTED;
+}
+
+/** Changes items, keeping the counts in step. */
+function withItems(state: PayoutBatchState, indexes: readonly number[], change: (item: ItemState) => ItemState): PayoutBatchState {
+  let items = state.items;
   const counts = { ...state.counts };
   for (const i of indexes) {
-    counts[outcomes[i]!]--;
-    counts[outcome]++;
-    outcomes[i] = outcome;
-    if (attempt !== undefined) (attempts as number[])[i] = attempt;
+    const before = items.get(String(i)) ?? NEVER_EXECUTED;
+    const after = change(before);
+    counts[before.outcome]--;
+    counts[after.outcome]++;
+    items = items.set(String(i), after);
   }
-  return { ...state, outcomes, attempts, counts };
+  return { ...state, items, counts };
+}
+
+/** The item indexes of the batch whose item passes `keep`, in index order: a full pass, for what happens once per execution or run. */
+export function indexesWhere(state: PayoutBatchState, keep: (item: ItemState) => boolean): number[] {
+  const count = state.batch?.items.length ?? 0;
+  const found: number[] = [];
+  for (let i = 0; i < count; i++) if (keep(itemOf(state, i))) found.push(i);
+  return found;
 }
 
 const withObjects = objectAttacher<PayoutBatchState, PayoutBatchEvent>((state, event) => payoutBatchDecider.evolve(state, event), toPayoutBatchObject, ['payout_batch.items_sent']);
-
-function withSent(state: PayoutBatchState, indexes: readonly number[], sent: boolean): PayoutBatchState {
-  const flags = state.sent.slice();
-  for (const i of indexes) flags[i] = sent;
-  return { ...state, sent: flags };
-}
 
 type OngoingCommand = Exclude<PayoutBatchCommand, { type: 'create' }>;
 
@@ -101,14 +127,14 @@ export const PAYOUT_BATCH_TRANSITIONS: Readonly<Record<OngoingCommand['type'], r
   retry: ['partially_failed', 'failed'], // → executing, failed items only
   cancel: ['validated', 'executing'], // → canceled: nothing more is sent
   mark_sent: ['executing', 'canceled'], // bookkeeping of the runner
-  settle_item: ['executing', 'canceled'], // → completed | partially_failed | failed once every item is final (executing only)
+  settle_items: ['executing', 'canceled'], // → completed | partially_failed | failed once every item is final (executing only)
 };
 
 /** The execution an execute (every item) or a retry (the failed items) starts: its attempt, items, and the total + fees to hold. */
 export function executionOf(state: PayoutBatchState, type: 'execute' | 'retry'): { attempt: number; indexes: number[]; amount: number; fee: number; holdSource: string } {
   const batch = present(state.batch, 'payout batch');
   const attempt = state.attempt + 1;
-  const items = type === 'execute' ? batch.items : batch.items.filter((i) => state.outcomes[i.index] === 'failed');
+  const items = type === 'execute' ? batch.items : batch.items.filter((i) => itemOf(state, i.index).outcome === 'failed');
   return {
     attempt,
     indexes: items.map((i) => i.index),
@@ -121,7 +147,7 @@ export function executionOf(state: PayoutBatchState, type: 'execute' | 'retry'):
 /** How a batch ends once every item is final: all paid, none paid, or some of each. */
 function finish(state: PayoutBatchState, at: string): Draft<PayoutBatchEvent>[] {
   if (state.status !== 'executing' || state.counts.queued > 0) return [];
-  const type = state.counts.paid === state.outcomes.length ? 'payout_batch.completed' : state.counts.paid === 0 ? 'payout_batch.failed' : 'payout_batch.partially_failed';
+  const type = state.counts.paid === state.batch!.items.length ? 'payout_batch.completed' : state.counts.paid === 0 ? 'payout_batch.failed' : 'payout_batch.partially_failed';
   return [{ type, data: { at } }];
 }
 
@@ -134,16 +160,26 @@ function decideOngoing(command: OngoingCommand, state: PayoutBatchState): Draft<
     case 'cancel':
       return [{ type: 'payout_batch.canceled', data: { at } }];
     case 'mark_sent': {
-      const indexes = command.indexes.filter((i) => state.attempts[i] === command.attempt && !state.sent[i]);
+      const indexes = command.indexes.filter((i) => {
+        const item = itemOf(state, i);
+        return item.attempt === command.attempt && !item.sent;
+      });
       return indexes.length === 0 ? [] : [{ type: 'payout_batch.items_sent', data: { attempt: command.attempt, indexes, at } }];
     }
-    case 'settle_item': {
-      if (state.attempts[command.index] !== command.attempt || FINAL_ITEM_OUTCOMES.includes(state.outcomes[command.index]!)) return [];
-      const settled: Draft<PayoutBatchEvent> = {
-        type: 'payout_batch.item_settled',
-        data: { index: command.index, attempt: command.attempt, payoutId: command.payoutId, outcome: command.outcome, failureCode: command.failureCode, at },
-      };
-      return [settled, ...finish(withOutcomes(state, [command.index], command.outcome), at)];
+    case 'settle_items': {
+      // One item_settled per item still waiting on this news (each once, even if named twice), then the end of the batch if it came.
+      const events: Draft<PayoutBatchEvent>[] = [];
+      let after = state;
+      for (const news of command.items) {
+        const item = itemOf(after, news.index);
+        if (news.index >= (state.batch?.items.length ?? 0) || item.attempt !== news.attempt || FINAL_ITEM_OUTCOMES.includes(item.outcome)) continue;
+        events.push({
+          type: 'payout_batch.item_settled',
+          data: { index: news.index, attempt: news.attempt, payoutId: news.payoutId, outcome: news.outcome, failureCode: news.failureCode, at },
+        });
+        after = withItems(after, [news.index], (i) => ({ ...i, outcome: news.outcome }));
+      }
+      return events.length === 0 ? [] : [...events, ...finish(after, at)];
     }
     default:
       return unreachable(command);
@@ -155,9 +191,7 @@ export const payoutBatchDecider: Decider<PayoutBatchCommand, PayoutBatchState, P
     batch: null,
     status: 'validated',
     attempt: 0,
-    outcomes: [],
-    attempts: [],
-    sent: [],
+    items: PersistentMap.empty(),
     counts: noCounts(),
     totalAmount: 0,
     totalFee: 0,
@@ -174,24 +208,22 @@ export const payoutBatchDecider: Decider<PayoutBatchCommand, PayoutBatchState, P
           ...state,
           batch: event.data,
           status: 'validated',
-          outcomes: items.map(() => 'validated'),
-          attempts: items.map(() => 0),
-          sent: items.map(() => false),
+          items: PersistentMap.empty(),
           counts: { ...noCounts(), validated: items.length },
           totalAmount: items.reduce((sum, i) => sum + i.amount, 0),
           totalFee: items.reduce((sum, i) => sum + i.fee, 0),
         };
       }
       case 'payout_batch.execution_started':
-        return { ...withSent(withOutcomes(state, event.data.indexes, 'queued', event.data.attempt), event.data.indexes, false), status: 'executing', attempt: event.data.attempt, executedAt: event.data.at, finishedAt: null };
+        return { ...withItems(state, event.data.indexes, () => ({ outcome: 'queued', attempt: event.data.attempt, sent: false })), status: 'executing', attempt: event.data.attempt, executedAt: event.data.at, finishedAt: null };
       case 'payout_batch.items_sent':
-        return withSent(state, event.data.indexes, true);
+        return withItems(state, event.data.indexes, (i) => ({ ...i, sent: true }));
       case 'payout_batch.item_settled':
-        return withOutcomes(state, [event.data.index], event.data.outcome);
+        return withItems(state, [event.data.index], (i) => ({ ...i, outcome: event.data.outcome }));
       case 'payout_batch.canceled': {
         // Items never executed are canceled at once; queued ones when the runner has stopped them.
-        const waiting = state.outcomes.flatMap((o, i) => (o === 'validated' ? [i] : []));
-        return { ...withOutcomes(state, waiting, 'canceled'), status: 'canceled', canceledAt: event.data.at };
+        const waiting = indexesWhere(state, (i) => i.outcome === 'validated');
+        return { ...withItems(state, waiting, (i) => ({ ...i, outcome: 'canceled' })), status: 'canceled', canceledAt: event.data.at };
       }
       case 'payout_batch.completed':
         return { ...state, status: 'completed', finishedAt: event.data.at };
@@ -213,7 +245,7 @@ export const payoutBatchDecider: Decider<PayoutBatchCommand, PayoutBatchState, P
     }
     assertOwned(state.batch, command.owner, 'No such payout batch', 'batchId');
     if (!PAYOUT_BATCH_TRANSITIONS[command.type].includes(state.status)) {
-      if (command.type === 'settle_item' || command.type === 'mark_sent') return [];
+      if (command.type === 'settle_items' || command.type === 'mark_sent') return [];
       throw new ApiError('IKW-PEN-005', `A payout batch with status ${state.status} cannot be ${command.type === 'execute' ? 'executed' : command.type === 'retry' ? 'retried' : 'canceled'}`, 'batchId');
     }
     if (command.type === 'retry' && state.counts.failed === 0) throw new ApiError('IKW-PEN-005', 'This payout batch has no failed item to retry', 'batchId');

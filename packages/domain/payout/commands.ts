@@ -6,7 +6,7 @@ import { derivedId, newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { DomainEvent } from '../../core/decider.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
-import type { PaymentProvider, PayoutCallback } from '../../providers/port.js';
+import type { PaymentProvider, PayoutCallback, PayoutInitiation } from '../../providers/port.js';
 import { auditMetadata, type Actor } from '../audit.js';
 import { CommandService, handleCommand, handleCommandsAtomically, handleSteps, step, type CommandStep } from '../../eventstore/command-handler.js';
 import { ledgerCommand, runLedger } from '../ledger/commands.js';
@@ -278,13 +278,39 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
   }
 
   /**
-   * Sends a queued batch payout: records the dispatch, then asks the operator. After a crash it is
-   * asked again (it dedupes by payout id); a payout canceled meanwhile is answered as it is.
+   * Sends queued batch payouts side by side (the caller bounds how many go to one operator): their
+   * dispatches recorded in one commit, then each operator asked, then their answers recorded in one
+   * commit, instead of two commits per payout. After a crash they are asked again (operators dedupe
+   * by payout id); a payout canceled meanwhile, or already answered, is left as it is (its ledger
+   * side posted if final).
    */
-  async dispatchBatchPayout(ref: PayoutRef, actor: Actor): Promise<PayoutObject> {
-    const meta = this.metadata(ref, ref.payoutId, actor);
-    const dispatched = await this.run(ref.payoutId, { type: 'dispatch', owner: ref, at: this.deps.clock.now() }, meta, 'internal');
-    return this.initiate(dispatched.state, meta);
+  async dispatchBatchPayouts(refs: readonly PayoutRef[], actor: Actor): Promise<void> {
+    if (refs.length === 0) return;
+    const at = this.deps.clock.now();
+    const metas = refs.map((ref) => this.metadata(ref, ref.payoutId, actor));
+    const onPayout = (ref: PayoutRef, i: number, command: PayoutCommand) => step({ streamId: payoutStream(ref.payoutId), decider: payoutDecider, command, metadata: metas[i]! });
+    const dispatched = await handleSteps(this.deps.store, refs.map((ref, i) => onPayout(ref, i, { type: 'dispatch', owner: ref, at })), { onConflict: 'internal' });
+    const states = dispatched.map((r) => r.state as PayoutState);
+    const answers = await Promise.all(states.map((state) => (state.status === 'pending' ? this.askOperator(state) : null)));
+    const answered = refs.flatMap((ref, i) => (answers[i] ? [{ ref, i, result: answers[i] }] : []));
+    if (answered.length > 0) {
+      const now = this.deps.clock.now();
+      const submitted = await handleSteps(this.deps.store, answered.map(({ ref, i, result }) => onPayout(ref, i, { type: 'submit', owner: ref, at: now, result })), { onConflict: 'internal' });
+      answered.forEach(({ i }, j) => (states[i] = submitted[j]!.state as PayoutState));
+    }
+    // Final ones (refused by the operator, or final before this call): their ledger side, once.
+    await Promise.all(states.map((state, i) => this.settleLedger(state, metas[i]!)));
+  }
+
+  /** The operator's answer to a pending payout; null when the call failed (left pending: the operator's status check decides later). */
+  private async askOperator(state: PayoutState): Promise<PayoutInitiation | null> {
+    const p = state.payout!;
+    try {
+      return await this.deps.provider(p.environment).initiatePayout({ payoutId: p.id, merchantId: p.merchantId, environment: p.environment, amount: p.amount, currency: p.currency, destination: p.destination });
+    } catch (err) {
+      this.deps.log.error({ err, payout_id: p.id }, 'payout initiation failed; left pending');
+      return null;
+    }
   }
 
   /** Cancels a queued batch payout that was never dispatched, giving its hold back; one already dispatched goes on. */
@@ -360,7 +386,11 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
       state.status === 'paid'
         ? ({ type: 'complete_payout', source: p.id, clearing: clearingAccount(p.destination) } as const)
         : ({ type: 'release_payout', source: p.id } as const);
-    await runLedger(this.deps.store, this.deps.clock, p.merchantId, p.environment, p.currency, action, meta);
+    // As an atomic change of one step: the payouts of one balance settled meanwhile share its commit (command-handler.ts).
+    const command = ledgerCommand(this.deps.clock, { merchantId: p.merchantId, environment: p.environment, currency: p.currency }, action);
+    const shared = handleCommandsAtomically(this.deps.store, [step({ streamId: balanceStream(p.merchantId, p.environment, p.currency), decider: ledgerDecider, command, metadata: meta })], { onConflict: 'internal' });
+    if (shared) await shared;
+    else await runLedger(this.deps.store, this.deps.clock, p.merchantId, p.environment, p.currency, action, meta);
   }
 
   /** Operator news about a payout (sandbox timers, live callbacks). Idempotent. */
@@ -377,9 +407,42 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
         : r.type === 'paid'
           ? { type: 'complete', owner, at }
           : { type: 'fail', owner, at, failureCode: r.failureCode, failureMessage: r.failureMessage };
+    if (command.type === 'complete' || command.type === 'fail') {
+      const final = await this.finalWithLedger(state, command, meta);
+      if (final) return toPayoutObject(final);
+    }
     const result = await this.run(callback.payoutId, command, meta);
     await this.settleLedger(result.state, meta);
     return toPayoutObject(result.state);
+  }
+
+  /**
+   * A payout made final (paid or failed) in one commit with its ledger side, where the store
+   * allows it: the balance stream first, so the payouts of one balance that end meanwhile share
+   * one commit (command-handler.ts) instead of two commits each. The payout's command is strict:
+   * should the payout be final already, nothing is committed (not the ledger side alone) and null
+   * sends the caller the step-by-step way. Null too for payouts funded by others' money.
+   */
+  private async finalWithLedger(state: PayoutState, command: PayoutCommand & { type: 'complete' | 'fail' }, meta: EventMetadata): Promise<PayoutState | null> {
+    const p = state.payout!;
+    if (p.funding || FINAL_PAYOUT_STATUSES.includes(state.status)) return null;
+    const action = command.type === 'complete' ? ({ type: 'complete_payout', source: p.id, clearing: clearingAccount(p.destination) } as const) : ({ type: 'release_payout', source: p.id } as const);
+    const ledger = ledgerCommand(this.deps.clock, { merchantId: p.merchantId, environment: p.environment, currency: p.currency }, action);
+    const atomic = handleCommandsAtomically(
+      this.deps.store,
+      [
+        step({ streamId: balanceStream(p.merchantId, p.environment, p.currency), decider: ledgerDecider, command: ledger, metadata: meta }),
+        step({ streamId: payoutStream(p.id), decider: payoutDecider, command: { ...command, strict: true }, metadata: meta }),
+      ],
+      { onConflict: 'internal' },
+    );
+    if (!atomic) return null;
+    try {
+      return (await atomic)[1]!.state as PayoutState;
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'IKW-RES-002') return null;
+      throw err;
+    }
   }
 
   /** At expected_by: a payout still not final gets the delay overlay (reason `unknown` unless the operator said more). */

@@ -14,8 +14,9 @@ export type PayoutCommand =
       | { type: 'submit'; result: { status: 'accepted' } | { status: 'rejected'; failureCode: string; failureMessage: string } }
       | { type: 'report_delay'; reason: DelayReason }
       | { type: 'check_overdue' }
-      | { type: 'complete' }
-      | { type: 'fail'; failureCode: string; failureMessage: string }
+      /** strict: the ledger side rides in the same commit, so a payout already final refuses (IKW-RES-002) instead of deciding nothing. */
+      | { type: 'complete'; strict?: boolean }
+      | { type: 'fail'; failureCode: string; failureMessage: string; strict?: boolean }
       | { type: 'dispatch' }
       | { type: 'cancel' }
     ));
@@ -138,6 +139,7 @@ export const payoutDecider: Decider<PayoutCommand, PayoutState, PayoutEvent> = {
     assertOwned(payout, command.owner, 'No such payout', 'id');
     if (!PAYOUT_TRANSITIONS[command.type].includes(state.status)) {
       if (command.type === 'cancel') throw new ApiError('IKW-RES-002', `A payout with status ${state.status} cannot be canceled`);
+      if ((command.type === 'complete' || command.type === 'fail') && command.strict) throw new ApiError('IKW-RES-002', `A payout with status ${state.status} is final`);
       return [];
     }
     return withObjects(state, decideOngoing(command, state, payout));
