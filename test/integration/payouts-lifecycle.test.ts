@@ -8,8 +8,10 @@
 import type { Knex } from 'knex';
 import t, { type Test } from 'tap';
 import { runLedger } from '../../packages/domain/ledger/commands.js';
+import { balanceStream, type EntryPosted } from '../../packages/domain/ledger/events.js';
 import { payoutStream, PUBLIC_PAYOUT_EVENTS, type PayoutObject } from '../../packages/domain/payout/events.js';
 import type { RecordedEvent } from '../../packages/eventstore/port.js';
+import { decodePosition } from '../../packages/eventstore/postgres/store.js';
 import type { PayoutReport } from '../../packages/providers/port.js';
 import { readModelRows } from '../support/projection-spec.js';
 import { advance, assertOk, balance, balanceTransactions, bank, fund, fundedMerchant, ledgerOf, MINUTE, mobileMoney, OPERATOR_DELAY_MS, payout, PayoutProbe, postPayout, retrievePayout } from '../support/payouts.js';
@@ -106,6 +108,18 @@ t.test('01 → failed recipient_not_found, funds back to available', async (t) =
   t.match(txns[1], { type: 'payout', source: p.id, amount: -AMOUNT, fee: FEE, net: -(AMOUNT + FEE) });
   const types = await balanceTransactions(svc, key, '?type=payout_failure');
   t.equal(types.length, 1);
+});
+
+t.test("an operator's final answer commits with its ledger side: one transaction, so a crash cannot keep one without the other", async (t) => {
+  for (const [lastTwo, type, kind] of [['67', 'payout.paid', 'payout_paid'], ['01', 'payout.failed', 'payout_release']] as const) {
+    const { m, p } = await start(mobileMoney(lastTwo));
+    await advance(svc);
+    const final = (await events(p.id)).find((e) => e.type === type);
+    const ledger = await svc.system.store.readStream(balanceStream(m.id, 'sandbox', 'xof'));
+    const entry = ledger.find((e) => (e.data as EntryPosted).source === p.id && (e.data as EntryPosted).kind === kind);
+    t.ok(final && entry, `${type} and its ${kind} entry`);
+    t.equal(decodePosition(entry!.position).transactionId, decodePosition(final!.position).transactionId, `${type}: the same transaction as its ${kind} entry`);
+  }
 });
 
 t.test('02 → delayed operator_pending, then paid', async (t) => {
