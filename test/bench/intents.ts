@@ -64,7 +64,7 @@ export function intentsText(r: IntentsResult): string[] {
   const stored = Object.entries(r.stored).map(([status, n]) => `${status} ${n}`).join(', ');
   return [
     `Payment intents, create + confirm (mobile money SN orange_money; ${r.clients} closed-loop keep-alive clients over ${r.merchants} merchants ` +
-      `in a worker thread; service pool max ${r.poolMax}; latency = the pair)`,
+      `in a process of their own; service pool max ${r.poolMax}; latency = the pair)`,
     table(
       ['workload', 'iterations/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'iterations', 'SQL/iteration', 'server loop busy', 'CPUs busy'],
       [

@@ -1,15 +1,14 @@
 /**
- * The HTTP load generator of the payout and payment intent sections, in a worker thread so it does
- * not share the server's event loop. Closed loop: each client sends its next request when the
+ * The HTTP load generator of the payout and payment intent sections, in a child process so it
+ * shares neither the server's event loop nor its memory. Closed loop: each client sends its next request when the
  * previous answer is read, over its own keep-alive connection (node:http Agent, one socket per
  * client). Per-request bodies and the create → confirm chain are why this is not autocannon.
  *
- * Protocol: workerData is a LoadWorkerData; the parent sends `run` (one slice) and `totals`
- * messages, and gets one answer per message, in order.
+ * Protocol: the first argument is a LoadWorkerData as JSON; the parent sends `run` (one slice) and
+ * `totals` messages over IPC, and gets one answer per message, in order.
  */
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { parentPort, workerData } from 'node:worker_threads';
 
 /** A payout client POSTs `body` to /api/v1/payouts; an intent client creates then confirms. */
 export type ScenarioSpec =
@@ -172,9 +171,9 @@ async function runSlice(state: ScenarioState, name: string, seconds: number): Pr
 }
 
 function main(): void {
-  const port = parentPort;
-  if (!port) throw new Error('load-worker.js runs as a worker thread');
-  const data = workerData as LoadWorkerData;
+  const send = process.send?.bind(process);
+  if (!send || process.argv[2] === undefined) throw new Error('load-worker.js runs as a child process with an IPC channel (load.ts)');
+  const data = JSON.parse(process.argv[2]) as LoadWorkerData;
   const states = new Map<string, ScenarioState>();
   for (const [name, spec] of Object.entries(data.scenarios)) {
     const { clients, agent } = clientsOf(data.baseUrl, spec);
@@ -187,28 +186,28 @@ function main(): void {
   };
   // Messages are handled one after another: the parent waits for each answer anyway.
   let queue: Promise<void> = Promise.resolve();
-  port.on('message', (message: ToWorker) => {
+  process.on('message', (message: ToWorker) => {
     queue = queue.then(async () => {
       try {
         switch (message.type) {
           case 'run': {
             const report = await runSlice(stateOf(message.scenario), message.scenario, message.seconds);
-            port.postMessage(report, [report.latenciesMs.buffer as ArrayBuffer]);
+            send(report);
             break;
           }
           case 'totals': {
             const state = stateOf(message.scenario);
             const report: TotalsReport = { type: 'totals', scenario: message.scenario, perKey: [...state.totals.values()], outcomes: Object.fromEntries(state.outcomes) };
-            port.postMessage(report);
+            send(report);
             break;
           }
           case 'close':
             for (const state of states.values()) state.agent.destroy();
-            port.close();
+            process.disconnect();
             break;
         }
       } catch (err) {
-        port.postMessage({ type: 'failed', message: err instanceof Error ? (err.stack ?? err.message) : String(err) } satisfies FromWorker);
+        send({ type: 'failed', message: err instanceof Error ? (err.stack ?? err.message) : String(err) } satisfies FromWorker);
       }
     });
   });

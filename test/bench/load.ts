@@ -1,5 +1,6 @@
 /** The parent side of load-worker.ts: start it, run slices, collect totals. */
-import { Worker } from 'node:worker_threads';
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import type { Knex } from 'knex';
 import { alternateSlices, BusyMeter, Measurement, QueryMeter, type Busy, type LoadResult } from './common.js';
 import type { FromWorker, LoadWorkerData, ScenarioSpec, SliceReport, ToWorker, TotalsReport } from './load-worker.js';
@@ -12,28 +13,39 @@ export interface ScenarioResult extends LoadResult {
   statementsPerOperation: number;
 }
 
+/**
+ * The load generator runs in a child process, not a worker thread: a thread's V8 heap would count
+ * in the RSS the bench reports as the server's memory.
+ */
 export class LoadWorker {
-  private readonly worker: Worker;
+  private readonly child: ChildProcess;
+  private readonly exited: Promise<unknown>;
   private readonly waiting: { resolve(message: FromWorker): void; reject(err: Error): void }[] = [];
   private failure: Error | null = null;
 
   constructor(baseUrl: string, scenarios: Record<string, ScenarioSpec>) {
     const data: LoadWorkerData = { baseUrl, scenarios };
-    this.worker = new Worker(new URL('./load-worker.js', import.meta.url), { workerData: data });
-    this.worker.on('message', (message: FromWorker) => this.waiting.shift()?.resolve(message));
+    // Node's default flags (not the service's), and structured clone so latencies arrive as a Float64Array.
+    this.child = fork(fileURLToPath(new URL('./load-worker.js', import.meta.url)), [JSON.stringify(data)], {
+      execArgv: [],
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    this.child.on('message', (message: FromWorker) => this.waiting.shift()?.resolve(message));
     const fail = (err: Error) => {
       this.failure = err;
       for (const w of this.waiting.splice(0)) w.reject(err);
     };
-    this.worker.on('error', fail);
-    this.worker.on('exit', (code) => fail(new Error(`load worker exited (code ${code})`)));
+    this.child.on('error', fail);
+    this.exited = new Promise((resolve) => this.child.once('exit', resolve));
+    this.child.once('exit', (code) => fail(new Error(`load worker exited (code ${code})`)));
   }
 
   private ask(message: ToWorker): Promise<FromWorker> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise<FromWorker>((resolve, reject) => {
       this.waiting.push({ resolve, reject });
-      this.worker.postMessage(message);
+      this.child.send(message);
     }).then((answer) => {
       if (answer.type === 'failed') throw new Error(`load worker: ${answer.message}`);
       return answer;
@@ -54,10 +66,9 @@ export class LoadWorker {
 
   async close(): Promise<void> {
     if (this.failure) return;
-    const exited = new Promise((resolve) => this.worker.once('exit', resolve));
-    this.worker.postMessage({ type: 'close' } satisfies ToWorker);
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 2000))]);
-    await this.worker.terminate();
+    this.child.send({ type: 'close' } satisfies ToWorker);
+    await Promise.race([this.exited, new Promise((resolve) => setTimeout(resolve, 2000))]);
+    this.child.kill();
   }
 }
 

@@ -61,7 +61,7 @@ export interface PayoutsResult {
   clients: number;
   poolMax: number;
   scenarios: PayoutScenario[];
-  /** Resident memory of the bench process (the service and the load generator's thread) at the end of the runs. */
+  /** Resident memory of the bench process, where the service runs (its load generator is a child process), at the end of the runs. */
   rssBytes: number;
   /** Resident memory of each standalone process at the end of its run, the primary first (empty where /proc is not readable). */
   standaloneRssBytes: number[];
@@ -240,7 +240,7 @@ function processTreeRss(pid: number | undefined): number[] {
 
 export function payoutsText(r: PayoutsResult): string[] {
   return [
-    `Payout creation (POST /api/v1/payouts, 1 000 XOF to Wave SN; ${r.clients} closed-loop keep-alive clients in a worker thread; ` +
+    `Payout creation (POST /api/v1/payouts, 1 000 XOF to Wave SN; ${r.clients} closed-loop keep-alive clients in a process of their own; ` +
       `service pool max ${r.poolMax}; sandbox callbacks an hour out, no scheduler loop; the first two runs alternate in slices; ` +
       `the standalone run follows them: make start's processes, knex pool 20 each, the scheduler loop on, SQL and event loops in those processes)`,
     table(
@@ -267,7 +267,7 @@ export function payoutsText(r: PayoutsResult): string[] {
         (s.check.detail ? `\n    ${s.check.detail}` : '') +
         `\n    answers: ${outcomesText(s.outcomes)}`,
     ),
-    `  memory at the end of the runs: RSS ${fixed(r.rssBytes / 2 ** 20, 0)} MB (the service and the load generator's thread share this process)` +
+    `  memory at the end of the runs: RSS ${fixed(r.rssBytes / 2 ** 20, 0)} MB (the bench process, which runs the service; the load generator is a process of its own)` +
       (r.standaloneRssBytes.length ? `; standalone processes, primary first: ${r.standaloneRssBytes.map((b) => `${fixed(b / 2 ** 20, 0)} MB`).join(', ')}` : ''),
   ];
 }
