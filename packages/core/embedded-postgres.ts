@@ -336,6 +336,45 @@ async function stopOrphan(pgDir: string, server: RunningServer, timeoutMs = 60_0
   return true;
 }
 
+/**
+ * A throwaway cluster placed under SHARED_ROOT (a test or bench run's, as root) is marked with the
+ * pid of the process that started it. Its stop deletes cluster and mark; a run killed before it
+ * stops leaves both, and the next start of any embedded server sweeps them (sweepThrowaways).
+ */
+function throwawayMark(pgDir: string): string {
+  return `${pgDir}.throwaway`;
+}
+
+/**
+ * Deletes the throwaway clusters whose starting process is gone, first stopping a postmaster still
+ * running in one. Clusters without a mark (a service's, kept across restarts) are never touched.
+ */
+async function sweepThrowaways(log?: Logger): Promise<void> {
+  const clusters = path.join(SHARED_ROOT, 'clusters');
+  let names: string[];
+  try {
+    names = fs.readdirSync(clusters).filter((n) => n.endsWith('.throwaway'));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const mark = path.join(clusters, name);
+    const pgDir = mark.slice(0, -'.throwaway'.length);
+    let owner: number;
+    try {
+      owner = Number(fs.readFileSync(mark, 'utf8').trim());
+    } catch {
+      continue; // swept by another process meanwhile
+    }
+    if (owner && processAlive(owner)) continue;
+    const server = runningServer(pgDir);
+    if (server !== null && !(await stopOrphan(pgDir, server))) continue;
+    log?.info({ dir: pgDir }, 'deleting a throwaway embedded PostgreSQL cluster left by a run that died');
+    fs.rmSync(pgDir, { recursive: true, force: true });
+    fs.rmSync(mark, { force: true });
+  }
+}
+
 function loadCredentials(dataDir: string): Credentials {
   const file = path.join(dataDir, 'postgres.json');
   if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, 'utf8')) as Credentials;
@@ -388,6 +427,7 @@ async function halt(child: ChildProcess): Promise<void> {
  */
 export async function startEmbeddedPostgres(dataDir: string, opts: EmbeddedOptions = {}): Promise<EmbeddedServer> {
   const placement = place(dataDir);
+  if (placement.relocated) await sweepThrowaways(opts.log);
   const creds = loadCredentials(dataDir);
   const url = (port: number) => (database: string) =>
     `postgres://${creds.user}:${encodeURIComponent(creds.password)}@127.0.0.1:${port}/${database}`;
@@ -403,6 +443,8 @@ export async function startEmbeddedPostgres(dataDir: string, opts: EmbeddedOptio
     }
   }
 
+  // This process starts the server, so it marks a throwaway cluster as its own (never one it joined).
+  if (placement.relocated && opts.persistent === false) fs.writeFileSync(throwawayMark(placement.pgDir), `${process.pid}\n`);
   if (!fs.existsSync(path.join(placement.pgDir, 'PG_VERSION'))) {
     log?.info({ dir: placement.pgDir }, 'initialising embedded PostgreSQL');
     await initialise(placement, creds);
@@ -429,7 +471,10 @@ export async function startEmbeddedPostgres(dataDir: string, opts: EmbeddedOptio
       if (readOwner(dataDir) === process.pid) fs.rmSync(ownerFile(dataDir), { force: true });
       if (opts.persistent === false) {
         fs.rmSync(placement.pgDir, { recursive: true, force: true });
-        if (placement.relocated) fs.rmSync(locationFile(dataDir), { force: true });
+        if (placement.relocated) {
+          fs.rmSync(locationFile(dataDir), { force: true });
+          fs.rmSync(throwawayMark(placement.pgDir), { force: true });
+        }
       }
     },
     owned: true,
