@@ -395,9 +395,33 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
 
   /** Operator news about a payout (sandbox timers, live callbacks). Idempotent. */
   async applyCallback(callback: PayoutCallback, actor: string): Promise<PayoutObject | null> {
+    return this.applyOn((await this.load(callback.payoutId)).state, callback, actor);
+  }
+
+  /**
+   * Operator news about many payouts (a batch of `payout.callback` jobs: never two of one payout),
+   * applied side by side, so that the final answers of one balance are decided together and share
+   * its commit with their ledger sides (finalWithLedger). Each starts from the state this process
+   * remembers, unread: every command is decided again on the state its append proves current, so
+   * a stale one only costs a read or the step-by-step way. The answer per callback: null, or its
+   * error (the others are not held back by it).
+   */
+  applyCallbacks(callbacks: readonly PayoutCallback[], actor: string): Promise<(Error | null)[]> {
+    return Promise.all(
+      callbacks.map(async (callback) => {
+        try {
+          await this.applyOn((await this.recall(callback.payoutId)).state, callback, actor);
+          return null;
+        } catch (err) {
+          return err instanceof Error ? err : new Error(String(err));
+        }
+      }),
+    );
+  }
+
+  private async applyOn(state: PayoutState, callback: PayoutCallback, actor: string): Promise<PayoutObject | null> {
     const owner: Owner = { merchantId: callback.merchantId, environment: callback.environment };
     const meta = this.metadata(owner, callback.payoutId, { actor });
-    const { state } = await this.load(callback.payoutId);
     if (!state.payout) return null;
     const at = this.deps.clock.now();
     const r = callback.report;
