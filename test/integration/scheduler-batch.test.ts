@@ -2,7 +2,8 @@
  * Job kinds handled as a batch (`Scheduler.registerBatch`), on a real database: every claimed job
  * of the kind reaches one call; the jobs it answers done are deleted, the ones it answers failed
  * (or all of them, when it throws) run again after the back-off; one lane's jobs never share a
- * call and keep their order; the kind's claim limit is its own, beside the other kinds'.
+ * call and keep their order; the kind's claim limit is its own, beside the other kinds'; a
+ * companion kind's jobs share its lanes, in order, never beside a job of their lane.
  */
 import t, { type Test } from 'tap';
 import { ManualClock } from '../../packages/core/clock.js';
