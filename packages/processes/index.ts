@@ -63,7 +63,7 @@ export const PROCESSES: readonly Process<never>[] = [
 
 export function registerProcesses(scheduler: Scheduler, services: ProcessServices): void {
   for (const process of PROCESSES) {
-    if (process.batch) scheduler.registerBatch(process.job, process.batch.handler(services), process.batch.claimLimit);
+    if (process.batch) scheduler.registerBatch(process.job, process.batch.handler(services), process.batch.claimLimit, process.batch.companions);
     else scheduler.register(process.job, process.handler(services));
   }
 }

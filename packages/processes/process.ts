@@ -34,8 +34,11 @@ export interface ProcessServices {
  */
 export type Process<Payload> =
   | { job: JobKind<Payload>; handler(services: ProcessServices): JobHandler<Payload>; batch?: undefined }
-  /** A kind whose claimed jobs are handled together (up to `claimLimit` at a time): set-based reads and writes. */
-  | { job: JobKind<Payload>; batch: { handler(services: ProcessServices): BatchJobHandler<Payload>; claimLimit: number }; handler?: undefined };
+  /**
+   * A kind whose claimed jobs are handled together (up to `claimLimit` at a time): set-based reads
+   * and writes. `companions`: the kinds run one by one that share its lanes (Scheduler.registerBatch).
+   */
+  | { job: JobKind<Payload>; batch: { handler(services: ProcessServices): BatchJobHandler<Payload>; claimLimit: number; companions?: readonly string[] }; handler?: undefined };
 
 export function defineProcess<Payload>(process: Process<Payload>): Process<Payload> {
   return process;

@@ -69,7 +69,16 @@ export type BatchJobHandler<Payload = Record<string, unknown>> = (jobs: readonly
 
 type Registered =
   | { kind: JobKind<never>; handler: JobHandler<never>; batch?: undefined }
-  | { kind: JobKind<never>; batch: { handler: BatchJobHandler<never>; claimLimit: number }; handler?: undefined };
+  | { kind: JobKind<never>; batch: { handler: BatchJobHandler<never>; claimLimit: number; companions: readonly string[] }; handler?: undefined };
+
+/** Runs `work` on each item, at most `limit` at a time. */
+async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  const queue = [...items];
+  const worker = async () => {
+    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, queue.length) }, worker));
+}
 
 /** Schedules a job, inside the caller's transaction when one is given. */
 export async function schedule(db: Knex | Knex.Transaction, spec: JobSpec): Promise<void> {
@@ -110,6 +119,8 @@ const retryDelay = (attempts: number) => Math.min(1000 * 2 ** Math.max(0, attemp
 
 export class Scheduler {
   private readonly kinds = new Map<string, Registered>();
+  /** Kinds run one by one in a batch kind's lanes: companion → batch kind. */
+  private readonly companionOf = new Map<string, string>();
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> | null = null;
   private readonly writer: JobWriter<JobSpec>;
@@ -133,11 +144,24 @@ export class Scheduler {
 
   /**
    * A kind whose claimed jobs one call handles together; up to `claimLimit` of them are claimed at
-   * a time. Its lanes must be its own: they keep their order only among the kind's jobs.
+   * a time. Its lanes are its own, unless it names `companions`: kinds run one by one (registered
+   * with `register`) whose jobs share its lanes, like a payout's timers beside its operator's
+   * answers. Those are claimed with it, within its claim limit, and run in its rounds, so a lane's
+   * jobs keep their order and never run at once, whatever their kinds.
    */
-  registerBatch<Payload>(kind: JobKind<Payload>, handler: BatchJobHandler<Payload>, claimLimit: number): void {
+  registerBatch<Payload>(kind: JobKind<Payload>, handler: BatchJobHandler<Payload>, claimLimit: number, companions: readonly string[] = []): void {
     if (this.kinds.has(kind.name)) throw new Error(`A handler for ${kind.name} is already registered`);
-    this.kinds.set(kind.name, { kind: kind as JobKind<never>, batch: { handler: handler as BatchJobHandler<never>, claimLimit } });
+    for (const name of companions) {
+      const owner = this.companionOf.get(name);
+      if (owner) throw new Error(`${name} already shares the lanes of ${owner}`);
+      this.companionOf.set(name, kind.name);
+    }
+    this.kinds.set(kind.name, { kind: kind as JobKind<never>, batch: { handler: handler as BatchJobHandler<never>, claimLimit, companions } });
+  }
+
+  /** The batch kind whose lanes and rounds a job runs in, or null for the kinds run one by one on their own. */
+  private groupOf(kind: string): string | null {
+    return this.kinds.get(kind)?.batch ? kind : (this.companionOf.get(kind) ?? null);
   }
 
   /** Low-level: a job as it is stored (tests use it to inject duplicates). */
@@ -161,17 +185,18 @@ export class Scheduler {
 
   /**
    * Claims due jobs in one statement: up to `limit` of the kinds run one by one, and up to its
-   * claim limit of each batch kind.
+   * claim limit of each batch kind with its companions.
    */
   private async claim(limit: number): Promise<Job[]> {
     const now = this.clock.now();
-    const batchKinds = [...this.kinds.values()].flatMap((r) => (r.batch ? [{ name: r.kind.name, limit: r.batch.claimLimit }] : []));
+    const batchKinds = [...this.kinds.values()].flatMap((r) => (r.batch ? [{ names: [r.kind.name, ...r.batch.companions], limit: r.batch.claimLimit }] : []));
     // Free, lease timed out, or leased by a process that died (its jobs resume at once).
     const due = `run_at <= ? AND (locked_until IS NULL OR locked_until < ? OR ${instanceIsDead('locked_by')})`;
     const pick = (kindFilter: string) => `SELECT id FROM scheduled_jobs WHERE ${due} AND ${kindFilter} ORDER BY run_at LIMIT ? FOR UPDATE SKIP LOCKED`;
-    const names = batchKinds.map((k) => k.name);
-    const parts = [{ sql: pick(names.length > 0 ? `kind NOT IN (${names.map(() => '?').join(', ')})` : 'true'), bindings: [now, now, ...names, limit] }];
-    for (const k of batchKinds) parts.push({ sql: pick('kind = ?'), bindings: [now, now, k.name, k.limit] });
+    const list = (names: readonly string[]) => `(${names.map(() => '?').join(', ')})`;
+    const names = batchKinds.flatMap((k) => k.names);
+    const parts = [{ sql: pick(names.length > 0 ? `kind NOT IN ${list(names)}` : 'true'), bindings: [now, now, ...names, limit] }];
+    for (const k of batchKinds) parts.push({ sql: pick(`kind IN ${list(k.names)}`), bindings: [now, now, ...k.names, k.limit] });
     const { rows } = await this.knex.raw<{ rows: { id: string; kind: string; key: string; run_at: Date; payload: Record<string, unknown>; attempts: number }[] }>(
       `WITH ${parts.map((p, i) => `c${i} AS (${p.sql})`).join(', ')}
        UPDATE scheduled_jobs j SET locked_until = ?, locked_by = ?, attempts = j.attempts + 1
@@ -188,49 +213,62 @@ export class Scheduler {
   async runDue(limit = 50): Promise<number> {
     const claimed = await this.claim(limit);
     // Jobs of one object (a payout, an intent, a delivery) run in order; different objects run
-    // side by side, so one slow job does not hold up everything else. A batch kind's lanes go to
-    // its handler, a round at a time.
+    // side by side, so one slow job does not hold up everything else. A batch kind's lanes (with
+    // its companions' jobs) go to its handler, a round at a time.
     const lanes = new Map<string, Job[]>();
     const batchLanes = new Map<string, Map<string, Job[]>>();
     for (const job of claimed) {
       const lane = this.laneOf(job);
+      const group = this.groupOf(job.kind);
       let into = lanes;
-      if (this.kinds.get(job.kind)?.batch) {
-        into = batchLanes.get(job.kind) ?? new Map();
-        batchLanes.set(job.kind, into);
+      if (group) {
+        into = batchLanes.get(group) ?? new Map();
+        batchLanes.set(group, into);
       }
       into.set(lane, [...(into.get(lane) ?? []), job]);
     }
-    const queue = [...lanes.values()];
-    const worker = async () => {
-      for (let jobs = queue.shift(); jobs; jobs = queue.shift()) {
-        for (const job of jobs) await this.runOne(job);
-      }
-    };
     await Promise.all([
-      ...Array.from({ length: Math.min(this.concurrency, queue.length) }, worker),
+      eachLimited([...lanes.values()], this.concurrency, async (jobs) => {
+        for (const job of jobs) await this.runOne(job);
+      }),
       ...[...batchLanes.entries()].map(([kind, byLane]) => this.runBatches(kind, [...byLane.values()])),
     ]);
     return claimed.length;
   }
 
-  /** A batch kind's jobs: the first job of every lane in one call, then the second of every lane, … */
+  /**
+   * A batch kind's lanes: the first job of every lane, then the second of every lane, … Each round's
+   * jobs of the kind go in one call, its companions' run one by one beside it; the next round waits
+   * for both, so no lane has two jobs running.
+   */
   private async runBatches(kind: string, lanes: Job[][]): Promise<void> {
-    const registered = this.kinds.get(kind)!;
     for (let round = 0; ; round++) {
       const jobs = lanes.flatMap((lane) => (lane[round] ? [lane[round]] : []));
       if (jobs.length === 0) return;
-      let outcomes: readonly (Error | null)[];
-      try {
-        outcomes = await registered.batch!.handler(jobs.map((job) => ({ payload: job.payload as never, job })));
-        if (outcomes.length !== jobs.length) throw new Error(`the ${kind} handler answered for ${outcomes.length} of ${jobs.length} jobs`);
-      } catch (err) {
-        outcomes = jobs.map(() => (err instanceof Error ? err : new Error(String(err))));
-      }
-      const done = jobs.filter((_, i) => outcomes[i] === null);
-      if (done.length > 0) await this.knex('scheduled_jobs').whereIn('id', done.map((j) => j.id)).delete();
-      await this.retryLater(jobs.flatMap((job, i) => (outcomes[i] ? [{ job, err: outcomes[i] }] : [])));
+      await Promise.all([
+        this.runBatchCall(kind, jobs.filter((job) => job.kind === kind)),
+        eachLimited(
+          jobs.filter((job) => job.kind !== kind),
+          this.concurrency,
+          (job) => this.runOne(job),
+        ),
+      ]);
     }
+  }
+
+  /** One call of a batch kind's handler; the jobs it answers done are deleted, the others retried later. */
+  private async runBatchCall(kind: string, jobs: Job[]): Promise<void> {
+    if (jobs.length === 0) return;
+    let outcomes: readonly (Error | null)[];
+    try {
+      outcomes = await this.kinds.get(kind)!.batch!.handler(jobs.map((job) => ({ payload: job.payload as never, job })));
+      if (outcomes.length !== jobs.length) throw new Error(`the ${kind} handler answered for ${outcomes.length} of ${jobs.length} jobs`);
+    } catch (err) {
+      outcomes = jobs.map(() => (err instanceof Error ? err : new Error(String(err))));
+    }
+    const done = jobs.filter((_, i) => outcomes[i] === null);
+    if (done.length > 0) await this.knex('scheduled_jobs').whereIn('id', done.map((j) => j.id)).delete();
+    await this.retryLater(jobs.flatMap((job, i) => (outcomes[i] ? [{ job, err: outcomes[i] }] : [])));
   }
 
   private async runOne(job: Job): Promise<void> {

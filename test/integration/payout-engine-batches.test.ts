@@ -7,6 +7,7 @@
  */
 import t from 'tap';
 import { balanceStream, type LedgerEvent } from '../../packages/domain/ledger/events.js';
+import { payoutStream } from '../../packages/domain/payout/events.js';
 import { payoutBatchStream } from '../../packages/domain/payout-batch/events.js';
 import { assertError, assertOk } from '../support/assertions.js';
 import { engine, PayoutGate, postCsvBatch, settle, walletCsv, walletInstruction } from '../support/payout-engine.js';
@@ -154,6 +155,34 @@ t.test('item news settled many at a time: each item once; the same jobs run agai
   const left = await svc.system.knex('scheduled_jobs').where({ kind: 'payout_batch.item_settled' }).count<{ n: string }[]>({ n: '*' });
   t.equal(Number(left[0]!.n), 0, 'no job left to retry');
   t.same(await balance(svc, key), { available: 0, pending: 0, reserved: 0 }, 'each item paid once');
+});
+
+t.test("a run's waves: each wave's answers share the commit of the next wave's dispatches (n + 1 commits for n waves)", async (t) => {
+  // 10 items to one operator: waves of 4, 4 and 2.
+  const amounts = Array.from({ length: 10 }, (_, i) => 1_000 + i);
+  const total = amounts.reduce((s, a) => s + a + feeOf(a), 0);
+  const { key } = await funded(svc, total);
+  const batch = await batchOf(svc, key, amounts);
+  assertOk(t, await engine(svc, key, 'POST', `/batches/${batch.id}/execute`));
+  await settle(svc, OPERATOR_DELAY_MS);
+  t.match((await engine(svc, key, 'GET', `/batches/${batch.id}`)).body, { status: 'completed', counts: { paid: 10 } });
+  const list = await items(svc, key, batch.id);
+  const rows: { type: string; tx: string; stream_id: string }[] = await svc.system
+    .knex('events')
+    .whereIn('stream_id', list.map((i) => payoutStream(i.payout_id!)))
+    .whereIn('type', ['payout.dispatched', 'payout.updated'])
+    .orderByRaw('transaction_id, global_position')
+    .select('type', 'stream_id', svc.system.knex.raw('transaction_id::text AS tx'));
+  t.equal(rows.length, 20, 'each payout dispatched once and answered once');
+  const commits = [...new Set(rows.map((r) => r.tx))];
+  t.equal(commits.length, 4, 'three waves in four commits');
+  const kinds = commits.map((tx) => rows.filter((r) => r.tx === tx).map((r) => r.type));
+  t.same(
+    kinds.map((k) => [k.filter((x) => x === 'payout.updated').length, k.filter((x) => x === 'payout.dispatched').length]),
+    [[0, 4], [4, 4], [4, 2], [2, 0]],
+    'commit by commit: (answers, dispatches)',
+  );
+  t.same(await balance(svc, key), { available: 0, pending: 0, reserved: 0 });
 });
 
 t.test('a CSV batch: created, listed, and a CSV line in error reported by index', async (t) => {

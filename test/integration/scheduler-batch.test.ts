@@ -2,7 +2,8 @@
  * Job kinds handled as a batch (`Scheduler.registerBatch`), on a real database: every claimed job
  * of the kind reaches one call; the jobs it answers done are deleted, the ones it answers failed
  * (or all of them, when it throws) run again after the back-off; one lane's jobs never share a
- * call and keep their order; the kind's claim limit is its own, beside the other kinds'.
+ * call and keep their order; the kind's claim limit is its own, beside the other kinds'; a
+ * companion kind's jobs share its lanes, in order, never beside a job of their lane.
  */
 import t, { type Test } from 'tap';
 import { ManualClock } from '../../packages/core/clock.js';
@@ -165,4 +166,56 @@ t.test('jobs leased by this claim are not claimed again until the lease ends', a
   release();
   t.equal(await first, 1);
   t.same(seen, ['batch:a:1']);
+});
+
+t.test("a companion kind shares the batch kind's lanes: a lane's jobs of either kind keep their order and never run at once", async (t) => {
+  const { knex, clock, scheduler } = await setup(t);
+  const log: string[] = [];
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  scheduler.registerBatch<Item>(
+    kind,
+    async (batch) => {
+      const names = batch.map((b) => `${b.payload.object}${b.payload.n}`).sort();
+      log.push(`batch start ${names.join(',')}`);
+      // Held until the companions that could overtake would have run: without the shared lanes, they run meanwhile.
+      if (names.includes('a1')) await held;
+      log.push(`batch end ${names.join(',')}`);
+      return batch.map(() => null);
+    },
+    100,
+    [single.name],
+  );
+  scheduler.register<Item>(single, async (p) => {
+    log.push(`single ${p.object}${p.n}`);
+  });
+  const at = (ms: number) => new Date(clock.now().getTime() - ms);
+  // Object a: a batch job, then a companion, then a batch job; object b: a companion first, then a batch job; c: a companion alone.
+  await scheduler.schedule({ kind: kind.name, key: 'a1', runAt: at(30), payload: { object: 'a', n: 1 } });
+  await scheduler.schedule({ kind: single.name, key: 'a2', runAt: at(20), payload: { object: 'a', n: 2 } });
+  await scheduler.schedule({ kind: kind.name, key: 'a3', runAt: at(10), payload: { object: 'a', n: 3 } });
+  await scheduler.schedule({ kind: single.name, key: 'b1', runAt: at(25), payload: { object: 'b', n: 1 } });
+  await scheduler.schedule({ kind: kind.name, key: 'b2', runAt: at(5), payload: { object: 'b', n: 2 } });
+  await scheduler.schedule({ kind: single.name, key: 'c1', runAt: at(28), payload: { object: 'c', n: 1 } });
+  const ran = scheduler.runDue();
+  // Once a1's call is under way, let every job that is free to run start before it ends.
+  const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+  while (!log.some((entry) => entry.startsWith('batch start') && entry.includes('a1'))) await tick();
+  for (let i = 0; i < 20; i++) await tick();
+  release();
+  t.equal(await ran, 6);
+  const when = (entry: string) => log.indexOf(entry);
+  t.equal(log.length, 9, log.join(' | '));
+  t.ok(when('single a2') > when('batch end a1'), 'a2 waits for the batch call of a1 (its lane), though another kind');
+  t.ok(when('batch start a3') > when('single a2'), 'a3 waits for a2');
+  t.ok(when('batch start b2') > when('single b1'), 'b2 waits for b1, due before it');
+  t.ok(when('single b1') < when('batch end a1') && when('single c1') < when('batch end a1'), "other lanes' companions run beside the batch call");
+  t.ok(when('batch start b2') > when('batch end a1') && when('batch start a3') > when('batch end b2'), 'one batch call per round');
+  t.equal((await knex('scheduled_jobs').count<{ count: string }[]>('* as count'))[0]!.count, '0');
+});
+
+t.test('a kind shares the lanes of one batch kind only', async (t) => {
+  const { scheduler } = await setup(t);
+  scheduler.registerBatch<Item>(kind, async (batch) => batch.map(() => null), 10, [single.name]);
+  t.throws(() => scheduler.registerBatch<Item>({ ...kind, name: 'test.other' }, async (batch) => batch.map(() => null), 10, [single.name]), /already shares the lanes of test\.batch/);
 });

@@ -278,17 +278,17 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
       else byOperator.set(key, [index]);
     }
     // In waves of a few items per operator (at most SENDS_PER_OPERATOR in flight each): one commit
-    // records a wave's dispatches, one its answers. A cancel that arrives while the run goes on
-    // stops what the next waves would have sent.
+    // records a wave's dispatches with the answers to the wave before. A cancel that arrives while
+    // the run goes on stops what the next waves would have sent.
     const groups = [...byOperator.values()];
-    for (let from = 0; groups.some((g) => g.length > from); from += SENDS_PER_OPERATOR) {
-      const wave = groups.flatMap((g) => g.slice(from, from + SENDS_PER_OPERATOR));
-      if ((await this.load(batch.id)).state.status === 'canceled') {
-        for (const index of groups.flatMap((g) => g.slice(from))) await this.deps.payouts.cancelBatchPayout(refOf(index), RUNNER);
-        return;
-      }
-      await this.deps.payouts.dispatchBatchPayouts(wave.map(refOf), RUNNER);
-    }
+    const waves: number[][] = [];
+    for (let from = 0; groups.some((g) => g.length > from); from += SENDS_PER_OPERATOR) waves.push(groups.flatMap((g) => g.slice(from, from + SENDS_PER_OPERATOR)));
+    const sent = await this.deps.payouts.dispatchBatchPayouts(
+      waves.map((wave) => wave.map(refOf)),
+      RUNNER,
+      async () => (await this.load(batch.id)).state.status !== 'canceled',
+    );
+    for (const index of waves.slice(sent).flat()) await this.deps.payouts.cancelBatchPayout(refOf(index), RUNNER);
   }
 
   /** Items of a canceled batch: a queued payout is canceled (unless already dispatched); an item without one is settled as canceled. */

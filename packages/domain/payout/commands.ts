@@ -278,28 +278,39 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
   }
 
   /**
-   * Sends queued batch payouts side by side (the caller bounds how many go to one operator): their
-   * dispatches recorded in one commit, then each operator asked, then their answers recorded in one
-   * commit, instead of two commits per payout. After a crash they are asked again (operators dedupe
-   * by payout id); a payout canceled meanwhile, or already answered, is left as it is (its ledger
-   * side posted if final).
+   * Sends queued batch payouts in waves (the caller bounds how many of a wave go to one operator).
+   * One commit records a wave's dispatches together with the answers to the wave before it, then
+   * the wave's operators are asked side by side; a last commit records the last wave's answers:
+   * n waves cost n + 1 commits instead of 2n. A payout is recorded dispatched before its operator
+   * is asked, and an answer is lost only with its commit, in which case the resumed run asks again
+   * (operators dedupe by payout id). `proceed` is asked before each wave: false stops the sending
+   * there (a cancel); the answers already had are recorded all the same. A payout canceled
+   * meanwhile, or already answered, is left as it is (its ledger side posted if final). Returns how
+   * many waves were dispatched.
    */
-  async dispatchBatchPayouts(refs: readonly PayoutRef[], actor: Actor): Promise<void> {
-    if (refs.length === 0) return;
-    const at = this.deps.clock.now();
-    const metas = refs.map((ref) => this.metadata(ref, ref.payoutId, actor));
-    const onPayout = (ref: PayoutRef, i: number, command: PayoutCommand) => step({ streamId: payoutStream(ref.payoutId), decider: payoutDecider, command, metadata: metas[i]! });
-    const dispatched = await handleSteps(this.deps.store, refs.map((ref, i) => onPayout(ref, i, { type: 'dispatch', owner: ref, at })), { onConflict: 'internal' });
-    const states = dispatched.map((r) => r.state as PayoutState);
-    const answers = await Promise.all(states.map((state) => (state.status === 'pending' ? this.askOperator(state) : null)));
-    const answered = refs.flatMap((ref, i) => (answers[i] ? [{ ref, i, result: answers[i] }] : []));
-    if (answered.length > 0) {
-      const now = this.deps.clock.now();
-      const submitted = await handleSteps(this.deps.store, answered.map(({ ref, i, result }) => onPayout(ref, i, { type: 'submit', owner: ref, at: now, result })), { onConflict: 'internal' });
-      answered.forEach(({ i }, j) => (states[i] = submitted[j]!.state as PayoutState));
+  async dispatchBatchPayouts(waves: readonly (readonly PayoutRef[])[], actor: Actor, proceed: () => Promise<boolean> = async () => true): Promise<number> {
+    const onPayout = (ref: PayoutRef, command: PayoutCommand) => step({ streamId: payoutStream(ref.payoutId), decider: payoutDecider, command, metadata: this.metadata(ref, ref.payoutId, actor) });
+    let answered: { ref: PayoutRef; result: PayoutInitiation }[] = [];
+    let sent = 0;
+    for (;;) {
+      const wave = sent < waves.length && (await proceed()) ? waves[sent]! : null;
+      if (!wave && answered.length === 0) return sent;
+      const at = this.deps.clock.now();
+      const results = await handleSteps(
+        this.deps.store,
+        [...answered.map(({ ref, result }) => onPayout(ref, { type: 'submit', owner: ref, at, result })), ...(wave ?? []).map((ref) => onPayout(ref, { type: 'dispatch', owner: ref, at }))],
+        { onConflict: 'internal' },
+      );
+      const refs = [...answered.map((a) => a.ref), ...(wave ?? [])];
+      const states = results.map((r) => r.state as PayoutState);
+      // Final ones (refused by the operator, or final before this call): their ledger side, once.
+      await Promise.all(states.map((state, i) => this.settleLedger(state, this.metadata(refs[i]!, refs[i]!.payoutId, actor))));
+      if (!wave) return sent;
+      sent++;
+      const dispatched = states.slice(answered.length);
+      const answers = await Promise.all(dispatched.map((state) => (state.status === 'pending' ? this.askOperator(state) : null)));
+      answered = wave.flatMap((ref, i) => (answers[i] ? [{ ref, result: answers[i] }] : []));
     }
-    // Final ones (refused by the operator, or final before this call): their ledger side, once.
-    await Promise.all(states.map((state, i) => this.settleLedger(state, metas[i]!)));
   }
 
   /** The operator's answer to a pending payout; null when the call failed (left pending: the operator's status check decides later). */
@@ -395,9 +406,33 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
 
   /** Operator news about a payout (sandbox timers, live callbacks). Idempotent. */
   async applyCallback(callback: PayoutCallback, actor: string): Promise<PayoutObject | null> {
+    return this.applyOn((await this.load(callback.payoutId)).state, callback, actor);
+  }
+
+  /**
+   * Operator news about many payouts (a batch of `payout.callback` jobs: never two of one payout),
+   * applied side by side, so that the final answers of one balance are decided together and share
+   * its commit with their ledger sides (finalWithLedger). Each starts from the state this process
+   * remembers, unread: every command is decided again on the state its append proves current, so
+   * a stale one only costs a read or the step-by-step way. The answer per callback: null, or its
+   * error (the others are not held back by it).
+   */
+  applyCallbacks(callbacks: readonly PayoutCallback[], actor: string): Promise<(Error | null)[]> {
+    return Promise.all(
+      callbacks.map(async (callback) => {
+        try {
+          await this.applyOn((await this.recall(callback.payoutId)).state, callback, actor);
+          return null;
+        } catch (err) {
+          return err instanceof Error ? err : new Error(String(err));
+        }
+      }),
+    );
+  }
+
+  private async applyOn(state: PayoutState, callback: PayoutCallback, actor: string): Promise<PayoutObject | null> {
     const owner: Owner = { merchantId: callback.merchantId, environment: callback.environment };
     const meta = this.metadata(owner, callback.payoutId, { actor });
-    const { state } = await this.load(callback.payoutId);
     if (!state.payout) return null;
     const at = this.deps.clock.now();
     const r = callback.report;
