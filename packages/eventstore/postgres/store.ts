@@ -185,6 +185,8 @@ export class PostgresEventStore implements EventStore {
     private readonly options: PostgresEventStoreOptions = {},
   ) {
     this.committed.setMaxListeners(0);
+    // First of the listeners, so a woken subscriber's read already counts this wake-up.
+    this.committed.on('wake', () => this.wakes++);
     this.groupCommit = { ...GROUP_COMMIT_DEFAULTS, ...options.groupCommit };
   }
 
@@ -504,15 +506,36 @@ export class PostgresEventStore implements EventStore {
    */
   private readonly tail = new LogTail();
 
+  /**
+   * Reads of the database past the stretch, in flight, by where they start. Consumers woken by one
+   * commit all find the stretch's end at once: the first reads, the others wait for its answer.
+   * Only a read begun since the last wake-up is shared, so none misses a commit it was woken for.
+   */
+  private readonly reading = new Map<string | null, { limit: number; wakes: number; events: Promise<RecordedEvent[]> }>();
+  private wakes = 0;
+
   async readAll(after: string | null, limit: number, options: { stored?: boolean } = {}): Promise<RecordedEvent[]> {
     if (options.stored) return this.readFromDatabase(after, limit);
     const known = this.tail.after(after, limit) ?? [];
     if (known.length === limit) return known;
     // The rest from the database: a consumer that got the stretch's end reads on from there.
     const from = known.length > 0 ? known[known.length - 1]!.position : after;
-    const fresh = await this.readFromDatabase(from, limit - known.length);
-    this.tail.extend(from, fresh);
+    const fresh = await this.readPastTail(from, limit - known.length);
     return known.length > 0 ? [...known, ...fresh] : fresh;
+  }
+
+  private async readPastTail(from: string | null, limit: number): Promise<RecordedEvent[]> {
+    const shared = this.reading.get(from);
+    if (shared && shared.wakes === this.wakes && shared.limit >= limit) return (await shared.events).slice(0, limit);
+    const mine = { limit, wakes: this.wakes, events: this.readFromDatabase(from, limit) };
+    this.reading.set(from, mine);
+    try {
+      const fresh = await mine.events;
+      this.tail.extend(from, fresh);
+      return fresh;
+    } finally {
+      if (this.reading.get(from) === mine) this.reading.delete(from);
+    }
   }
 
   private async readFromDatabase(after: string | null, limit: number): Promise<RecordedEvent[]> {
