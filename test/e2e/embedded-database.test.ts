@@ -166,43 +166,43 @@ t.test('a DATA_DIR closed to others (0700): the service starts, keeps its data a
   await stopService(t, second.proc);
 });
 
-t.test('a throwaway run killed before it stops: the next start deletes its cluster and stops its postmaster, and keeps a service\'s cluster', async (t) => {
-  if (process.getuid?.() !== 0) {
-    t.pass('not root: throwaway clusters live in their own DATA_DIR, not under ' + SHARED_ROOT);
-    return;
-  }
-  // A test run's server, started by a process that is then killed (SIGKILL: no stop runs).
-  const killedDir = dataDirFor(t);
-  const module = new URL('../../packages/core/embedded-postgres.js', import.meta.url).href;
-  const run = spawn(
-    process.execPath,
-    ['--input-type=module', '-e', `const { startEmbeddedPostgres } = await import(${JSON.stringify(module)}); await startEmbeddedPostgres(process.argv[1], { persistent: false, fast: true }); console.log('started'); setInterval(() => {}, 60_000);`, killedDir],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  await new Promise<void>((resolve, reject) => {
-    run.stdout.on('data', (chunk: Buffer) => (chunk.toString().includes('started') ? resolve() : undefined));
-    run.once('exit', (code) => reject(new Error(`the throwaway run exited (${code}) before its server started`)));
-  });
-  const left = clusterDir(killedDir);
-  const orphan = postmasterPid(killedDir);
-  t.ok(orphan !== null && running(orphan), 'the run serves from a cluster under SHARED_ROOT');
-  t.equal(fs.readFileSync(`${left}.throwaway`, 'utf8').trim(), String(run.pid), 'marked as the run\'s throwaway cluster');
-  run.kill('SIGKILL');
-  await new Promise((resolve) => run.once('exit', resolve));
+t.test(
+  "a throwaway run killed before it stops: the next start deletes its cluster and stops its postmaster, and keeps a service's cluster",
+  { skip: process.getuid?.() === 0 ? false : `not root: throwaway clusters live in their own DATA_DIR, not under ${SHARED_ROOT}` },
+  async (t) => {
+    // A test run's server, started by a process that is then killed (SIGKILL: no stop runs).
+    const killedDir = dataDirFor(t);
+    const module = new URL('../../packages/core/embedded-postgres.js', import.meta.url).href;
+    const run = spawn(
+      process.execPath,
+      ['--input-type=module', '-e', `const { startEmbeddedPostgres } = await import(${JSON.stringify(module)}); await startEmbeddedPostgres(process.argv[1], { persistent: false, fast: true }); console.log('started'); setInterval(() => {}, 60_000);`, killedDir],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    await new Promise<void>((resolve, reject) => {
+      run.stdout.on('data', (chunk: Buffer) => (chunk.toString().includes('started') ? resolve() : undefined));
+      run.once('exit', (code) => reject(new Error(`the throwaway run exited (${code}) before its server started`)));
+    });
+    const left = clusterDir(killedDir);
+    const orphan = postmasterPid(killedDir);
+    t.ok(orphan !== null && running(orphan), 'the run serves from a cluster under SHARED_ROOT');
+    t.equal(fs.readFileSync(`${left}.throwaway`, 'utf8').trim(), String(run.pid), 'marked as the run\'s throwaway cluster');
+    run.kill('SIGKILL');
+    await new Promise((resolve) => run.once('exit', resolve));
 
-  // A service's cluster, stopped: no process owns it now, and it must outlive every sweep.
-  const keptDir = dataDirFor(t);
-  await (await startEmbeddedPostgres(keptDir)).stop();
-  const kept = clusterDir(keptDir);
+    // A service's cluster, stopped: no process owns it now, and it must outlive every sweep.
+    const keptDir = dataDirFor(t);
+    await (await startEmbeddedPostgres(keptDir)).stop();
+    const kept = clusterDir(keptDir);
 
-  const next = await startEmbeddedPostgres(dataDirFor(t), { persistent: false, fast: true });
-  t.ok(await gone(orphan!), `the killed run's postmaster (pid ${orphan}) is stopped`);
-  t.notOk(fs.existsSync(left), 'its cluster is deleted');
-  t.notOk(fs.existsSync(`${left}.throwaway`), 'and its mark');
-  t.ok(fs.existsSync(path.join(kept, 'PG_VERSION')), "the service's cluster is kept");
-  t.notOk(fs.existsSync(`${kept}.throwaway`), 'a kept cluster carries no mark');
-  await next.stop();
-});
+    const next = await startEmbeddedPostgres(dataDirFor(t), { persistent: false, fast: true });
+    t.ok(await gone(orphan!), `the killed run's postmaster (pid ${orphan}) is stopped`);
+    t.notOk(fs.existsSync(left), 'its cluster is deleted');
+    t.notOk(fs.existsSync(`${left}.throwaway`), 'and its mark');
+    t.ok(fs.existsSync(path.join(kept, 'PG_VERSION')), "the service's cluster is kept");
+    t.notOk(fs.existsSync(`${kept}.throwaway`), 'a kept cluster carries no mark');
+    await next.stop();
+  },
+);
 
 t.test('a DATA_DIR that cannot be made: one line says why and what to do, exit 1', async (t) => {
   const proc = startProcess('services/standalone/main.js', { DATA_DIR: '/dev/null/sika', PORT: String(await freePort()) });
