@@ -13,7 +13,8 @@ import { Organizations } from '../packages/domain/organization/commands.js';
 import { Accounts } from '../packages/domain/user/commands.js';
 import { SignUp } from '../packages/domain/user/signup.js';
 import { ContactChanges } from '../packages/domain/user/contact-changes.js';
-import { SecondFactors } from '../packages/domain/user/second-factors.js';
+import { SecondFactors, type FactorAttempts } from '../packages/domain/user/second-factors.js';
+import { SignIns } from '../packages/domain/user/sign-in.js';
 import { Passkeys, relyingPartyOf } from '../packages/domain/user/passkeys.js';
 import { GoogleSignIn } from '../packages/domain/google-sign-in/service.js';
 import { OpenIdClientProvider } from '../packages/providers/openid.js';
@@ -162,6 +163,7 @@ export interface System {
   signUp: SignUp;
   /** Second-factor challenges, the authenticator app, sign-in with a second factor. */
   secondFactors: SecondFactors;
+  signIns: SignIns;
   /** WebAuthn credentials: registration, assertions, passwordless sign-in. */
   passkeys: Passkeys;
   /** E-mail, phone and password changes behind a second factor. */
@@ -327,13 +329,19 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     codes: new KeyedHasher(secretsKey, 'sika:customer-portal-codes:v1'),
     messenger,
   });
-  const passkeys = new Passkeys({ clock, accounts, verifications, messenger, rp: relyingPartyOf(config.publicUrl) });
-  const secondFactors = new SecondFactors({ clock, accounts, verifications, box: secretBox, recoveryCodes: new KeyedHasher(secretsKey, 'sika:recovery-codes:v1'), passkeys, messenger });
+  const rateLimiter = new RateLimiter(knex, clock);
+  const secondFactorRule = config.secondFactorLimit;
+  const factorAttempts: FactorAttempts = {
+    count: (userId) => (secondFactorRule ? rateLimiter.attempt({ key: `second-factor:${userId}`, rule: secondFactorRule }) : Promise.resolve({ succeeded: async () => undefined })),
+  };
+  const passkeys = new Passkeys({ clock, accounts, verifications, messenger, rp: relyingPartyOf(config.publicUrl), attempts: factorAttempts });
+  const secondFactors = new SecondFactors({ clock, accounts, verifications, box: secretBox, recoveryCodes: new KeyedHasher(secretsKey, 'sika:recovery-codes:v1'), passkeys, messenger, attempts: factorAttempts });
+  const signIns = new SignIns({ accounts, secondFactors, passkeys, verifications });
   const google = new GoogleSignIn({
     store,
     clock,
     accounts,
-    secondFactors,
+    signIns,
     verifications,
     messenger,
     box: secretBox,
@@ -439,7 +447,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     knex,
     store,
     metrics,
-    rateLimiter: new RateLimiter(knex, clock),
+    rateLimiter,
     clock,
     log,
     idempotency: new IdempotencyStore(knex, clock, config.idempotencyTtlMs, secretBox, instance),
@@ -466,8 +474,9 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     accounts,
     organizations,
     verifications,
-    signUp: new SignUp({ store, clock, accounts, organizations, verifications }),
+    signUp: new SignUp({ store, clock, accounts, organizations, verifications, signIns }),
     secondFactors,
+    signIns,
     passkeys,
     google,
     contactChanges: new ContactChanges({ clock, accounts, verifications, messenger, publicUrl: config.publicUrl }),

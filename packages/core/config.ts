@@ -31,6 +31,8 @@ export interface Config {
   rateLimitPerAddress: RateLimitRule | null;
   /** Sign-in attempts per e-mail address (null: no limit); code verification will share it. */
   signInLimit: RateLimitRule | null;
+  /** Answers to one user's second factor, across all their challenges (a right answer resets it). */
+  secondFactorLimit: RateLimitRule | null;
   /** Sign-in with Google (OpenID Connect); null when GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are unset. */
   google: GoogleConfig | null;
   /** Largest asset accepted, in bytes (docs/assets.md). */
@@ -247,6 +249,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerCredential: rateLimit(env, 'RATE_LIMIT', '100/1s'),
     rateLimitPerAddress: rateLimit(env, 'RATE_LIMIT_ADDRESS', '300/1s'),
     signInLimit: rateLimit(env, 'RATE_LIMIT_SIGN_IN', '10/15m'),
+    secondFactorLimit: rateLimit(env, 'RATE_LIMIT_SECOND_FACTOR', '10/15m'),
     google: google(env),
     assetsMaxBytes: integer(env, 'ASSETS_MAX_BYTES', 25 * 1024 * 1024, 1, 5 * 1024 * 1024 * 1024),
     assetsS3: assetsS3(env),

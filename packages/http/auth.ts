@@ -66,7 +66,9 @@ export async function authenticate(
     const environment = requested ?? 'sandbox';
     return { merchantId: claims.merchantId, environment, livemode: environment === 'live', actor: `user:${claims.userId}`, scopes: claims.scopes, user: claims };
   }
-  if (auth.appTokenOnly) throw new ApiError('IKW-ACC-003');
+  // An API key on an account route is the wrong credential (403); anything else is no credential
+  // at all (401, as a bad signature is), so a dashboard signs in again.
+  if (auth.appTokenOnly) throw KEY_SHAPE.test(credential) || ADMIN_KEY_SHAPE.test(credential) ? new ApiError('IKW-ACC-003') : new ApiError('IKW-AUT-007');
   if (!KEY_SHAPE.test(credential)) throw new ApiError('IKW-AUT-002');
   const key = await apiKeys(hashApiKey(credential));
   if (!key || key.revoked_at !== null) throw new ApiError('IKW-AUT-002');

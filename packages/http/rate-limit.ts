@@ -63,6 +63,15 @@ export class RateLimiter {
     return headers;
   }
 
+  /**
+   * One attempt at something guessable, counted before it is checked (so parallel guesses cannot
+   * slip past): 429 when over; the returned function, called on success, forgets the count.
+   */
+  async attempt(bucket: { key: string; rule: RateLimitRule }): Promise<{ succeeded(): Promise<void> }> {
+    await this.take([bucket]);
+    return { succeeded: () => this.clear([bucket]) };
+  }
+
   /** Forgets the current window of each bucket (a success resets its failures). */
   async clear(buckets: { key: string; rule: RateLimitRule }[]): Promise<void> {
     const now = this.clock.now().getTime();

@@ -54,10 +54,10 @@ import { automationsFamily } from './routes/automations.js';
 export function apiFamilies(system: System): Family[] {
   return [
     healthFamily(system.knex, system.config.eventStore === 'esdb' ? 'projector' : 'inline'),
-    authFamily(system.accounts, system.secondFactors, system.knex, system.clock),
-    authSecurityFamily(system.knex, system.clock, system.secondFactors, system.contactChanges),
-    authPasskeysFamily(system.knex, system.passkeys),
-    authSignUpFamily(system.accounts, system.verifications, system.signUp),
+    authFamily(system.accounts, system.signIns, system.knex, system.clock),
+    authSecurityFamily(system.knex, system.clock, system.secondFactors, system.signIns, system.contactChanges),
+    authPasskeysFamily(system.knex, system.passkeys, system.signIns),
+    authSignUpFamily(system.accounts, system.verifications, system.signUp, system.signIns),
     authGoogleFamily(system.google),
     invitationsFamily(system.signUp),
     organizationsFamily(system.knex, system.accounts, system.organizations),

@@ -30,6 +30,11 @@ t.test('me: the profile, and where this session acts', async (t) => {
 
   t.match(await svc.request('GET', '/api/v1/auth/me', { key: m.api_keys.sandbox }), { status: 403, body: { code: 'IKW-ACC-003' } }, 'an API key is not a user');
   t.match(await svc.request('GET', '/api/v1/auth/me'), { status: 401, body: { code: 'IKW-AUT-001' } });
+  // Neither an API key nor a valid token is no credential (401), so a dashboard signs in again.
+  const unsigned = `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${session.accessToken.split('.')[1]}.`;
+  for (const bearer of ['abc', unsigned, `${session.accessToken.slice(0, -4)}AAAA`]) {
+    t.match(await svc.request('GET', '/api/v1/auth/me', { key: bearer }), { status: 401, body: { code: 'IKW-AUT-007' } }, `bearer ${bearer.slice(0, 12)}…`);
+  }
 });
 
 t.test('sessions: listed with their device, signed out, revoked one by one or all but this one', async (t) => {

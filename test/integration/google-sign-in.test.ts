@@ -5,9 +5,9 @@
  * unverified e-mail, forged or replayed state, wrong nonce, foreign returnUrl), connect and
  * disconnect behind challenges, one Google account per user, and nothing without configuration.
  */
-import { generate } from 'otplib';
 import t, { type Test } from 'tap';
 import { startTestGoogle, type TestGoogle } from '../support/oidc.js';
+import { enableTotp, totpCode } from '../support/second-factors.js';
 import { startService, type TestService } from '../support/system.js';
 import { startSmtp, type Mail } from '../support/webhooks.js';
 
@@ -85,10 +85,11 @@ async function throughGoogle(w: World, sub: string, start: { path: string; body:
   if (back.status !== 303) throw new Error(`callback: ${back.status} ${back.text}`);
   const location = back.headers.get('location')!;
   const code = decodeURIComponent(/#googleCode=(.+)$/.exec(location)?.[1] ?? '');
-  return { begun, redirect, location, code };
+  return { begun, redirect, location, code, exchangeKey: begun.body.exchangeKey as string };
 }
 
-const exchange = (w: World, code: string) => post(w.svc, '/api/v1/auth/google/exchange', { code });
+/** The dashboard's exchange: the one-time code, with the key its own google/login or connect gave it. */
+const exchange = (w: World, got: { code: string; exchangeKey: string }) => post(w.svc, '/api/v1/auth/google/exchange', { code: got.code, exchangeKey: got.exchangeKey });
 
 async function events(svc: TestService, like: string) {
   return (await svc.system.knex('events').where('stream_id', 'like', like).orderBy('global_position').select('type', 'data')) as { type: string; data: Record<string, unknown> }[];
@@ -100,7 +101,7 @@ t.test('nothing works unconfigured: every route answers IKW-FED-001', async (t) 
   const uuid = '00000000-0000-4000-8000-000000000000';
   t.match(await post(svc, '/api/v1/auth/google/login', { returnUrl: 'http://localhost:3000/' }), { status: 403, body: { code: 'IKW-FED-001' } });
   t.match(await svc.request('GET', '/api/v1/auth/google/callback?code=x&state=y'), { status: 403, body: { code: 'IKW-FED-001' } });
-  t.match(await post(svc, '/api/v1/auth/google/exchange', { code: 'x' }), { status: 403, body: { code: 'IKW-FED-001' } });
+  t.match(await post(svc, '/api/v1/auth/google/exchange', { code: 'x', exchangeKey: 'y' }), { status: 403, body: { code: 'IKW-FED-001' } });
   t.match(await post(svc, '/api/v1/auth/google/connect', { returnUrl: 'http://localhost:3000/', challengeId: uuid }, token), { status: 403, body: { code: 'IKW-FED-001' } });
   t.match(await post(svc, '/api/v1/auth/google/disconnect', { challengeId: uuid }, token), { status: 403, body: { code: 'IKW-FED-001' } });
 });
@@ -117,10 +118,16 @@ t.test('a verified Google address links its account and signs in; later the link
   t.ok(first.location.startsWith(`${RETURN}#googleCode=`), first.location);
   t.notMatch(first.location, /accessToken|refreshToken|rt_/, 'no token in the URL');
 
-  const signedIn = await exchange(w, first.code);
+  // Login CSRF: someone sends their own finished attempt to another browser (a link, a page). That
+  // browser's dashboard holds the key of its own attempt, not of this one: refused, nothing spent.
+  const victims = await post(w.svc, '/api/v1/auth/google/login', { returnUrl: RETURN });
+  t.match(await exchange(w, { code: first.code, exchangeKey: victims.body.exchangeKey }), { status: 400, body: { code: 'IKW-FED-002', param: 'exchangeKey' } }, 'an attempt finishes only in the browser that began it');
+  t.match(await exchange(w, { code: first.code, exchangeKey: '' }), { status: 400, body: { code: 'IKW-VAL-001', param: 'exchangeKey' } });
+
+  const signedIn = await exchange(w, first);
   t.match(signedIn, { status: 200, body: { accessToken: /\./, refreshToken: /^rt_/, user: { email: 'awa@shop.example' } } });
   t.match(await w.svc.request('GET', '/api/v1/auth/me', { key: signedIn.body.accessToken }), { status: 200, body: { email: 'awa@shop.example' } });
-  t.match(await exchange(w, first.code), { status: 400, body: { code: 'IKW-FED-002', param: 'code' } }, 'the one-time code works once');
+  t.match(await exchange(w, first), { status: 400, body: { code: 'IKW-FED-002', param: 'code' } }, 'the one-time code works once');
   t.match(await callback(w, first.redirect), { status: 400, body: { code: 'IKW-FED-002', param: 'state' } }, 'a replayed callback is refused');
   const linked = (await events(w.svc, 'user-%')).filter((e) => e.type.startsWith('user.google'));
   t.match(linked, [{ type: 'user.google_linked', data: { subject: 'g-awa', email: 'awa@shop.example', via: 'email', issuer: w.google.issuer } }]);
@@ -131,13 +138,13 @@ t.test('a verified Google address links its account and signs in; later the link
   // The Google account's address changes: the link, not the address, finds the user.
   w.google.accounts.set('g-awa', { email: 'awa.new@gmail.example', email_verified: true });
   const again = await throughGoogle(w, 'g-awa');
-  t.match(await exchange(w, again.code), { status: 200, body: { user: { email: 'awa@shop.example' } } });
+  t.match(await exchange(w, again), { status: 200, body: { user: { email: 'awa@shop.example' } } });
   t.equal((await events(w.svc, 'user-%')).filter((e) => e.type === 'user.google_linked').length, 1, 'linked once');
 
   // The one-time code lives 2 minutes; the state 10.
   const late = await throughGoogle(w, 'g-awa');
   w.svc.clock.advance(2 * 60_000);
-  t.match(await exchange(w, late.code), { status: 400, body: { code: 'IKW-FED-002' } });
+  t.match(await exchange(w, late), { status: 400, body: { code: 'IKW-FED-002' } });
   const slow = await post(w.svc, '/api/v1/auth/google/login', { returnUrl: RETURN });
   const redirect = await w.google.authorize(slow.body.authorizationUrl, 'g-awa');
   w.svc.clock.advance(10 * 60_000);
@@ -147,13 +154,11 @@ t.test('a verified Google address links its account and signs in; later the link
 t.test('a user with an authenticator app still passes the second factor', async (t) => {
   const w = await start(t);
   const token = await user(w.svc, 'totp@shop.example');
-  const setup = await post(w.svc, '/api/v1/auth/mfa/totp/setup', undefined, token);
-  const code = () => generate({ secret: setup.body.secret, epoch: Math.floor(w.svc.clock.now().getTime() / 1000) });
-  t.equal((await post(w.svc, '/api/v1/auth/mfa/totp/verify', { secretId: setup.body.secretId, code: await code() }, token)).status, 200);
+  const { secret } = await enableTotp(w.svc, token, PASSWORD);
+  const code = () => totpCode(secret, w.svc);
   w.google.accounts.set('g-totp', { email: 'totp@shop.example', email_verified: true });
 
-  const { code: once } = await throughGoogle(w, 'g-totp');
-  const answer = await exchange(w, once);
+  const answer = await exchange(w, await throughGoogle(w, 'g-totp'));
   t.match(answer, { status: 200, body: { mfaRequired: true, purpose: 'login', factor: 'totp', challengeId: /^[0-9a-f-]{36}$/ } });
   t.notOk(answer.body.accessToken, 'no tokens before the second factor');
   w.svc.clock.advance(30_000);
@@ -168,10 +173,10 @@ t.test('refusals: unknown or unverified address, forged or replayed state, wrong
   w.google.accounts.set('g-awa', { email: 'awa@shop.example', email_verified: true });
 
   const stranger = await throughGoogle(w, 'g-stranger');
-  t.match(await exchange(w, stranger.code), { status: 403, body: { code: 'IKW-FED-006' } }, 'sign-up goes through register');
-  t.match(await exchange(w, stranger.code), { status: 400, body: { code: 'IKW-FED-002' } }, 'the refusal is told once');
+  t.match(await exchange(w, stranger), { status: 403, body: { code: 'IKW-FED-006' } }, 'sign-up goes through register');
+  t.match(await exchange(w, stranger), { status: 400, body: { code: 'IKW-FED-002' } }, 'the refusal is told once');
   const unverified = await throughGoogle(w, 'g-unverified');
-  t.match(await exchange(w, unverified.code), { status: 403, body: { code: 'IKW-FED-005' } });
+  t.match(await exchange(w, unverified), { status: 403, body: { code: 'IKW-FED-005' } });
   t.equal((await events(w.svc, 'user-%')).filter((e) => e.type === 'user.google_linked').length, 0, 'nothing linked');
 
   // Forged and replayed states.
@@ -191,23 +196,25 @@ t.test('refusals: unknown or unverified address, forged or replayed state, wrong
 
   // The browser's authorization request altered to carry another nonce: the ID token does not match the attempt's.
   const nonce = await throughGoogle(w, 'g-awa', undefined, (url) => url.searchParams.set('nonce', 'a-nonce-of-someone-else'));
-  t.match(await exchange(w, nonce.code), { status: 400, body: { code: 'IKW-FED-004' } }, 'wrong nonce');
+  t.match(await exchange(w, nonce), { status: 400, body: { code: 'IKW-FED-004' } }, 'wrong nonce');
   // And another PKCE challenge: the code cannot be exchanged with the verifier kept here.
   const pkce = await throughGoogle(w, 'g-awa', undefined, (url) => url.searchParams.set('code_challenge', 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM'));
-  t.match(await exchange(w, pkce.code), { status: 400, body: { code: 'IKW-FED-004' } }, 'wrong PKCE verifier');
+  t.match(await exchange(w, pkce), { status: 400, body: { code: 'IKW-FED-004' } }, 'wrong PKCE verifier');
 
   // Google says no (the user cancelled): the browser goes back, the exchange says why.
   const cancelled = await post(w.svc, '/api/v1/auth/google/login', { returnUrl: RETURN });
   const cancelledState = new URL(cancelled.body.authorizationUrl).searchParams.get('state')!;
   const denied = await get(w.svc, `/api/v1/auth/google/callback?error=access_denied&state=${encodeURIComponent(cancelledState)}`);
   t.equal(denied.status, 303);
-  t.match(await exchange(w, decodeURIComponent(/#googleCode=(.+)$/.exec(denied.headers.get('location')!)![1]!)), { status: 400, body: { code: 'IKW-FED-004' } });
+  const deniedCode = decodeURIComponent(/#googleCode=(.+)$/.exec(denied.headers.get('location')!)![1]!);
+  t.match(await exchange(w, { code: deniedCode, exchangeKey: cancelled.body.exchangeKey }), { status: 400, body: { code: 'IKW-FED-004' } });
 
   for (const returnUrl of ['https://evil.example/steal', 'http://dashboard.sika.test.evil.example/', 'javascript:alert(1)', `${PUBLIC_URL}/x#frag`, 'http://user:pw@dashboard.sika.test/', '/relative', 'https://dashboard.sika.test/']) {
     t.match(await post(w.svc, '/api/v1/auth/google/login', { returnUrl }), { status: 400, body: { code: 'IKW-FED-003', param: 'returnUrl' } }, returnUrl);
   }
   t.match(await post(w.svc, '/api/v1/auth/google/login', {}), { status: 400, body: { code: 'IKW-VAL-001' } });
-  t.match(await post(w.svc, '/api/v1/auth/google/exchange', { code: 'x' }), { status: 400, body: { code: 'IKW-FED-002' } });
+  t.match(await post(w.svc, '/api/v1/auth/google/exchange', { code: 'x', exchangeKey: 'y' }), { status: 400, body: { code: 'IKW-FED-002' } });
+  t.match(await post(w.svc, '/api/v1/auth/google/exchange', { code: 'x' }), { status: 400, body: { code: 'IKW-VAL-001', param: 'exchangeKey' } });
   t.match(await w.svc.request('GET', '/api/v1/auth/google/callback?state=a&state=b'), { status: 400 });
 });
 
@@ -230,16 +237,16 @@ t.test('connect and disconnect behind their challenges; one Google account, one 
 
   const right = await challenge(w, bo, 'bo@shop.example', 'google/connect');
   const connected = await throughGoogle(w, 'g-bo', connect(right, bo));
-  t.match(await exchange(w, connected.code), { status: 200, body: { connected: true, email: 'bo.personal@gmail.example' } });
+  t.match(await exchange(w, connected), { status: 200, body: { connected: true, email: 'bo.personal@gmail.example' } });
   t.match(lastMail(w.mails, 'bo@shop.example'), /Google account bo\.personal@gmail\.example was connected/);
   t.match(await post(w.svc, '/api/v1/auth/google/connect', { returnUrl: RETURN, challengeId: right }, bo), { status: 400, body: { code: 'IKW-ACC-006' } }, 'the challenge works once');
   // Bo now signs in with the Google account, whose address is no account's.
   const signIn = await throughGoogle(w, 'g-bo');
-  t.match(await exchange(w, signIn.code), { status: 200, body: { user: { email: 'bo@shop.example' } } });
+  t.match(await exchange(w, signIn), { status: 200, body: { user: { email: 'bo@shop.example' } } });
 
   // Carol tries to connect the same Google account: 409.
   const carolsTurn = await throughGoogle(w, 'g-bo', connect(carols, carol));
-  t.match(await exchange(w, carolsTurn.code), { status: 409, body: { code: 'IKW-FED-007' } });
+  t.match(await exchange(w, carolsTurn), { status: 409, body: { code: 'IKW-FED-007' } });
 
   // Disconnect: without the right challenge, refused; with it, the account is free again.
   t.match(await post(w.svc, '/api/v1/auth/google/disconnect', {}, bo), { status: 400, body: { code: 'IKW-VAL-001' } });
@@ -251,11 +258,11 @@ t.test('connect and disconnect behind their challenges; one Google account, one 
   t.match(await post(w.svc, '/api/v1/auth/google/disconnect', { challengeId: otherPurpose }, bo), { status: 200, body: { disconnected: true } });
   t.match(lastMail(w.mails, 'bo@shop.example'), /was disconnected/);
   const gone = await throughGoogle(w, 'g-bo');
-  t.match(await exchange(w, gone.code), { status: 403, body: { code: 'IKW-FED-006' } }, 'the Google account no longer signs in to Bo');
+  t.match(await exchange(w, gone), { status: 403, body: { code: 'IKW-FED-006' } }, 'the Google account no longer signs in to Bo');
 
   const carolAgain = await challenge(w, carol, 'carol@shop.example', 'google/connect');
   const now = await throughGoogle(w, 'g-bo', connect(carolAgain, carol));
-  t.match(await exchange(w, now.code), { status: 200, body: { connected: true } }, 'free again: Carol connects it');
+  t.match(await exchange(w, now), { status: 200, body: { connected: true } }, 'free again: Carol connects it');
   t.match(await w.svc.request('GET', '/api/v1/auth/google', { key: carol }), { status: 200, body: { connected: true, email: /@/, connectedAt: /^20/ } });
   t.match(await w.svc.request('GET', '/api/v1/auth/google', { key: bo }), { status: 200, body: { connected: false, email: null } });
   t.match((await events(w.svc, 'user-%')).filter((e) => e.type.startsWith('user.google')).map((e) => [e.type, e.data.via]), [

@@ -6,6 +6,7 @@
  */
 import t, { type Test } from 'tap';
 import { SoftwareAuthenticator } from '../support/authenticator.js';
+import { passwordChallenge } from '../support/second-factors.js';
 import { startService, type TestService } from '../support/system.js';
 import { startSmtp } from '../support/webhooks.js';
 
@@ -30,7 +31,7 @@ function authenticator(svc: TestService): SoftwareAuthenticator {
 }
 
 async function register(svc: TestService, token: string, device: SoftwareAuthenticator, nickname = 'Laptop') {
-  const options = await post(svc, '/api/v1/auth/passkeys/registration/begin', undefined, token);
+  const options = await post(svc, '/api/v1/auth/passkeys/registration/begin', { challengeId: await passwordChallenge(svc, token, 'passkeys/register', PASSWORD) }, token);
   const res = await post(svc, '/api/v1/auth/passkeys/registration/complete', { attestationResponse: device.register(options.body), nickname }, token);
   if (res.status !== 201) throw new Error(res.text);
   return res.body;
@@ -40,7 +41,7 @@ t.test('register a passkey; a wrong origin or a replayed registration is refused
   const { svc, mails } = await start(t);
   const token = await user(svc, 'pk@shop.example');
   const device = authenticator(svc);
-  const options = await post(svc, '/api/v1/auth/passkeys/registration/begin', undefined, token);
+  const options = await post(svc, '/api/v1/auth/passkeys/registration/begin', { challengeId: await passwordChallenge(svc, token, 'passkeys/register', PASSWORD) }, token);
   t.match(options, { status: 200, body: { challenge: /./, rp: { id: new URL(svc.system.config.publicUrl).hostname, name: 'Sika' }, user: { name: 'pk@shop.example' }, attestation: 'none' } });
   t.match(await post(svc, '/api/v1/auth/passkeys/registration/complete', { attestationResponse: device.register(options.body, 'https://evil.example') }, token), { status: 400, body: { code: 'IKW-ACC-009', message: /origin/i } });
   const created = await post(svc, '/api/v1/auth/passkeys/registration/complete', { attestationResponse: device.register(options.body), nickname: 'Laptop' }, token);

@@ -6,6 +6,7 @@
 import { generate } from 'otplib';
 import t, { type Test } from 'tap';
 import { startService, type TestService } from '../support/system.js';
+import { enableTotp, passwordChallenge } from '../support/second-factors.js';
 import { startSmtp, type Mail } from '../support/webhooks.js';
 
 const PASSWORD = 'correct horse battery';
@@ -82,7 +83,7 @@ t.test('an e-mailed challenge guards change-password-mfa: right purpose, right u
 t.test('authenticator app: set up, then sign-in asks for it; each code once, recovery codes once; removed behind a challenge', async (t) => {
   const { svc, mails } = await start(t);
   const me = await user(svc, 'totp@shop.example');
-  const setup = await post(svc, '/api/v1/auth/mfa/totp/setup', undefined, me.accessToken);
+  const setup = await post(svc, '/api/v1/auth/mfa/totp/setup', { challengeId: await passwordChallenge(svc, me.accessToken, 'mfa/totp/setup', PASSWORD) }, me.accessToken);
   t.equal(setup.status, 201, setup.text);
   t.match(setup.body, { secretId: /^[0-9a-f-]{36}$/, secret: /^[A-Z2-7]+$/, otpauthUrl: /^otpauth:\/\/totp\/Sika:totp%40shop\.example\?.*secret=/, qrCodeSvg: /^<svg/ });
   const secret = setup.body.secret as string;
@@ -97,7 +98,11 @@ t.test('authenticator app: set up, then sign-in asks for it; each code once, rec
   t.match(on.body.recoveryCodes[0], /^[a-z2-7]{5}-[a-z2-7]{5}$/);
   t.match(lastMail(mails, 'totp@shop.example'), /authenticator app was added/);
   t.match(await svc.request('GET', '/api/v1/auth/mfa', { key: me.accessToken }), { status: 200, body: { totpEnabled: true, recoveryCodesRemaining: 10, strongestFactor: 'totp' } });
-  t.match(await post(svc, '/api/v1/auth/mfa/totp/setup', undefined, me.accessToken), { status: 409, body: { code: 'IKW-RES-002' } }, 'one app at a time');
+  const again = await post(svc, '/api/v1/auth/mfa/challenge', { purpose: 'mfa/totp/setup' }, me.accessToken);
+  t.match(again.body, { factor: 'totp' }, 'with a factor, adding another is answered by it');
+  svc.clock.advance(30_000);
+  t.equal((await post(svc, '/api/v1/auth/mfa/verify', { challengeId: again.body.challengeId, code: await appCode(secret, svc) })).status, 200);
+  t.match(await post(svc, '/api/v1/auth/mfa/totp/setup', { challengeId: again.body.challengeId }, me.accessToken), { status: 409, body: { code: 'IKW-RES-002' } }, 'one app at a time');
 
   // Sign-in now stops at the second factor.
   const login = await signIn(svc, 'totp@shop.example');
@@ -202,8 +207,7 @@ t.test('an organization that requires a second factor keeps its owners’ last o
   t.match(await svc.request('PATCH', '/api/v1/merchant/team/settings', { key: viewer, body: { require_mfa: true } }), { status: 403, body: { code: 'IKW-ACC-002' } });
   t.match(await svc.request('PATCH', '/api/v1/merchant/team/settings', { key: owner, body: { require_mfa: true } }), { status: 200, body: { require_mfa: true } });
 
-  const setup = (await post(svc, '/api/v1/auth/mfa/totp/setup', undefined, owner)).body;
-  await post(svc, '/api/v1/auth/mfa/totp/verify', { secretId: setup.secretId, code: await appCode(setup.secret, svc) }, owner);
+  const setup = await enableTotp(svc, owner, PASSWORD);
   const answered = async () => {
     const c = await post(svc, '/api/v1/auth/mfa/challenge', { purpose: 'mfa/totp/disable' }, owner);
     svc.clock.advance(30_000);

@@ -1,7 +1,8 @@
 import t from 'tap';
 import { organizationDecider, type OrganizationCommand } from '../../packages/domain/organization/decider.js';
 import { userEmailDecider } from '../../packages/domain/user-email/decider.js';
-import { userDecider, type UserCommand } from '../../packages/domain/user/decider.js';
+import { satisfiesFactorRule, userDecider, type UserCommand } from '../../packages/domain/user/decider.js';
+import type { SessionProof } from '../../packages/domain/user/events.js';
 import { spec } from '../support/decider-spec.js';
 
 const users = spec(userDecider);
@@ -12,9 +13,10 @@ const later = (ms: number) => new Date(at.getTime() + ms);
 const DAY = 86_400_000;
 const context = { organizationId: 'org-1', merchantId: 'acct_1' };
 const create: UserCommand = { type: 'create', user: { userId: 'u1', email: 'a@b.example', name: 'A', phone: null, passwordHash: 'h', createdAt: at.toISOString() } };
-const start = (sessionId: string, refreshHash: string): UserCommand => ({
+const byPassword: SessionProof = { method: 'password', secondFactor: null };
+const start = (sessionId: string, refreshHash: string, proof: SessionProof = byPassword): UserCommand => ({
   type: 'start_session',
-  session: { sessionId, refreshHash, ...context, userAgent: null, ip: null },
+  session: { sessionId, refreshHash, ...context, userAgent: null, ip: null, proof },
   expiresAt: later(30 * DAY),
   at,
 });
@@ -125,4 +127,31 @@ t.test('members: roles change and members leave under the owner rules; the last 
 t.test('sessions in an organization the user left end; those elsewhere go on', async (t) => {
   const sessions = users.history(create, start('s1', 'r1'), start('s2', 'r2'), { type: 'switch_session', sessionId: 's2', context: { organizationId: 'org-2', merchantId: 'acct_2' }, at });
   users.given(sessions).when({ type: 'end_sessions_in', organizationId: 'org-1', at }).then(t, [{ type: 'user.session_revoked', data: { sessionId: 's1', reason: 'removed_from_organization', at: at.toISOString() } }]);
+});
+
+t.test('the factor rule: a session of a user with a second factor must have proved it', async (t) => {
+  const enrolment: UserCommand = { type: 'start_totp', enrolment: { secretId: 'sec1', sealedSecret: 'v1:x', at: at.toISOString() }, at };
+  const activate = (sessionId: string): UserCommand => ({ type: 'activate_totp', secretId: 'sec1', step: 1, recoveryCodeHashes: ['h'], sessionId, at });
+  const withTotp: SessionProof = { method: 'password', secondFactor: 'totp' };
+  const base = users.history(create, start('s1', 'r1'), start('s2', 'r2'), start('s3', 'r3', withTotp), enrolment);
+
+  // s1 adds the app: it proved it by doing so; s2 never proved a second factor and ends; s3 had.
+  users.given(base).when(activate('s1')).thenMatch(t, [
+    { type: 'user.totp_activated' },
+    { type: 'user.session_proven', data: { sessionId: 's1', secondFactor: 'totp' } },
+    { type: 'user.session_revoked', data: { sessionId: 's2', reason: 'second_factor_added' } },
+  ]);
+  const after = users.given(base).history(activate('s1'));
+  const state = after.reduce(userDecider.evolve, userDecider.initialState);
+  t.ok(satisfiesFactorRule(state, state.sessions.get('s1')!.proof), 'the session that added the factor goes on');
+  t.ok(satisfiesFactorRule(state, { method: 'passkey', secondFactor: null }), 'a passkey sign-in (user verified) is both factors');
+  t.notOk(satisfiesFactorRule(state, { method: 'magic_link', secondFactor: null }), 'a magic link alone is one factor');
+  t.notOk(satisfiesFactorRule(state, null), 'a session from before proofs were kept is unproven');
+
+  // A session started without the factor (one kept from before this rule, say) neither refreshes nor moves.
+  const stale = users.given(after).history(start('s4', 'r4', { method: 'magic_link', secondFactor: null }));
+  users.given(stale).when(refresh('r4', 'r5')).thenMatch(t, [{ type: 'user.session_revoked', data: { sessionId: 's4', reason: 'second_factor_added' } }]);
+  users.given(stale).when({ type: 'switch_session', sessionId: 's4', context: { organizationId: 'org-2', merchantId: 'acct_2' }, at }).thenThrows(t, 'IKW-AUT-007');
+  users.given(stale).when({ type: 'switch_session', sessionId: 's1', context: { organizationId: 'org-2', merchantId: 'acct_2' }, at }).thenMatch(t, [{ type: 'user.session_switched' }]);
+  users.given(stale).when(refresh('r3', 'r6')).thenMatch(t, [{ type: 'user.session_refreshed', data: { sessionId: 's3' } }]);
 });

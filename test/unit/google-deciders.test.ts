@@ -14,12 +14,12 @@ const MINUTE = 60_000;
 
 const start: GoogleSignInCommand = {
   type: 'start',
-  started: { attemptId: 'a1', purpose: 'login', userId: null, stateHash: 's', nonce: 'n', sealedVerifier: 'v1:x', returnUrl: 'https://dash.example/', expiresAt: later(10 * MINUTE).toISOString(), at: at.toISOString() },
+  started: { attemptId: 'a1', purpose: 'login', userId: null, stateHash: 's', nonce: 'n', sealedVerifier: 'v1:x', exchangeKeyHash: 'k', returnUrl: 'https://dash.example/', expiresAt: later(10 * MINUTE).toISOString(), at: at.toISOString() },
 };
 const returned = (when: Date) => ({ exchangeHash: 'x', exchangeExpiresAt: new Date(when.getTime() + 2 * MINUTE).toISOString(), at: when.toISOString() });
 const complete = (stateHash = 's', when = at): GoogleSignInCommand => ({ type: 'complete', stateHash, result: { ...returned(when), userId: 'u1', outcome: 'signed_in', email: 'a@b.example' }, at: when });
 const refuse = (when = at): GoogleSignInCommand => ({ type: 'refuse', stateHash: 's', result: { ...returned(when), code: 'IKW-FED-006', message: 'no account' }, at: when });
-const redeem = (exchangeHash = 'x', when = at): GoogleSignInCommand => ({ type: 'redeem', exchangeHash, at: when });
+const redeem = (exchangeHash = 'x', when = at, exchangeKeyHash = 'k'): GoogleSignInCommand => ({ type: 'redeem', exchangeHash, exchangeKeyHash, at: when });
 
 t.test('an attempt comes back once, with its state, within 10 minutes', async (t) => {
   attempts.given(attempts.history(start)).when(complete()).thenMatch(t, [{ type: 'google_sign_in.completed', data: { userId: 'u1', outcome: 'signed_in' } }]);
@@ -38,6 +38,7 @@ t.test('its one-time code is redeemed once, within 2 minutes, refusals included'
   attempts.given(attempts.history(start, complete(), redeem())).when(redeem()).thenThrows(t, 'IKW-FED-002');
   attempts.given(attempts.history(start, complete())).when(redeem('y')).thenThrows(t, 'IKW-FED-002', 'another code');
   attempts.given(attempts.history(start, complete())).when(redeem('x', later(2 * MINUTE))).thenThrows(t, 'IKW-FED-002', 'late');
+  attempts.given(attempts.history(start, complete())).when(redeem('x', at, 'another browser')).thenThrows(t, { code: 'IKW-FED-002', param: 'exchangeKey' }, 'only the browser that started it');
   attempts.given(attempts.history(start)).when(redeem()).thenThrows(t, 'IKW-FED-002', 'not back from Google yet');
 });
 

@@ -40,7 +40,7 @@ t.test('a verified code is used once, for its address, within the hour', async (
 });
 
 const create: UserCommand = { type: 'create', user: { userId: 'u1', email: 'a@b.example', name: 'A', phone: null, passwordHash: 'h0', createdAt: at.toISOString() } };
-const session: UserCommand = { type: 'start_session', session: { sessionId: 's1', refreshHash: 'r1', organizationId: 'o1', merchantId: 'm1', userAgent: null, ip: null }, expiresAt: later(60 * MINUTE), at };
+const session: UserCommand = { type: 'start_session', session: { sessionId: 's1', refreshHash: 'r1', organizationId: 'o1', merchantId: 'm1', userAgent: null, ip: null, proof: { method: 'password', secondFactor: null } }, expiresAt: later(60 * MINUTE), at };
 const issue = (kind: 'magic_link' | 'password_reset', tokenHash: string): UserCommand => ({
   type: 'issue_token',
   token: { tokenId: `t-${tokenHash}`, kind, tokenHash, sentTo: 'a@b.example', expiresAt: later(15 * MINUTE).toISOString(), at: at.toISOString() },
@@ -60,6 +60,10 @@ t.test('links: once, in time, of their kind; a reset sets the password and ends 
     { type: 'user.password_changed', data: { passwordHash: 'h1' } },
     { type: 'user.session_revoked', data: { sessionId: 's1', reason: 'password_reset' } },
   ]);
+  // Sign-in and reset links went to the old address: a change of address ends them.
+  const moved = users.given(issued).history({ type: 'change_credentials', email: 'new@b.example', keep: null, at });
+  users.given(moved).when(use('magic_link', 'm')).thenThrows(t, 'IKW-ACC-006', 'a magic link to the old address');
+  users.given(moved).when(use('password_reset', 'p')).thenThrows(t, 'IKW-ACC-006', 'a reset link to the old address');
 });
 
 const org: OrganizationCommand = { type: 'create', organization: { organizationId: 'o1', displayName: 'O', country: 'SN', type: 'business', parentId: null, createdAt: at.toISOString() }, merchantId: 'm1', member: { userId: 'owner', role: 'owner' }, at };

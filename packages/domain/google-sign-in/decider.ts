@@ -15,7 +15,7 @@ export type GoogleSignInCommand =
   | { type: 'complete'; stateHash: string; result: GoogleSignInReturn & { userId: string; outcome: GoogleSignInOutcome; email: string }; at: Date }
   | { type: 'refuse'; stateHash: string; result: GoogleSignInReturn & { code: ErrorCode; message: string }; at: Date }
   /** The one-time code, once, within its lifetime (a refusal too: the service then answers it). */
-  | { type: 'redeem'; exchangeHash: string; at: Date };
+  | { type: 'redeem'; exchangeHash: string; exchangeKeyHash: string; at: Date };
 
 const badState = () => new ApiError('IKW-FED-002', undefined, 'state');
 const badCode = () => new ApiError('IKW-FED-002', undefined, 'code');
@@ -50,6 +50,8 @@ export const googleSignInDecider: Decider<GoogleSignInCommand, GoogleSignInState
       case 'redeem': {
         const returned = state.returned;
         if (!returned || state.redeemed || returned.exchangeHash !== command.exchangeHash || command.at.getTime() >= Date.parse(returned.exchangeExpiresAt)) throw badCode();
+        // Another browser than the one that started the attempt (a link or page planted by someone else).
+        if (started?.exchangeKeyHash !== command.exchangeKeyHash) throw new ApiError('IKW-FED-002', 'This sign-in with Google was started in another browser; start again', 'exchangeKey');
         return [{ type: 'google_sign_in.redeemed', data: { at: command.at.toISOString() } }];
       }
       default:

@@ -19,6 +19,12 @@ export interface GoogleSignInStarted {
   nonce: string;
   /** The PKCE verifier, sealed with the secrets key: only this service can exchange the code. */
   sealedVerifier: string;
+  /**
+   * SHA-256 of the key `login`/`connect` answered to the browser that started the attempt; the
+   * exchange must present it, so an attempt cannot be finished in another browser (login CSRF).
+   * Absent on attempts started before it was asked for: those cannot be exchanged.
+   */
+  exchangeKeyHash?: string;
   returnUrl: string;
   expiresAt: string;
   at: string;

@@ -12,7 +12,8 @@ import { googleIdentityDecider, type GoogleIdentityCommand } from '../google-ide
 import { googleIdentityStream } from '../google-identity/events.js';
 import type { Messenger } from '../messages.js';
 import type { Accounts, Device, TokenPair } from '../user/commands.js';
-import type { MfaRequired, SecondFactors } from '../user/second-factors.js';
+import type { MfaRequired } from '../user/second-factors.js';
+import type { SignIns } from '../user/sign-in.js';
 import type { AppTokenClaims } from '../user/tokens.js';
 import { normalizeEmail } from '../user-email/events.js';
 import type { Verifications } from '../verification/commands.js';
@@ -24,7 +25,7 @@ export interface GoogleSignInDeps {
   store: EventStore;
   clock: Clock;
   accounts: Accounts;
-  secondFactors: SecondFactors;
+  signIns: SignIns;
   verifications: Verifications;
   messenger: Messenger;
   box: SecretBox;
@@ -40,6 +41,8 @@ export interface AuthorizationStart {
   /** Where the browser goes next: Google's authorization endpoint. */
   authorizationUrl: string;
   expiresAt: string;
+  /** Kept by the browser that started (e.g. in sessionStorage) and sent with `exchange`: binds the attempt to it. */
+  exchangeKey: string;
 }
 
 export type GoogleExchangeResult = TokenPair | MfaRequired | { connected: true; email: string };
@@ -120,9 +123,10 @@ export class GoogleSignIn {
     const authorizationUrl = await provider.authorizationUrl({ redirectUri: this.redirectUri, state, nonce, codeChallenge });
     const at = this.now();
     const expiresAt = new Date(at.getTime() + GOOGLE_STATE_TTL_MS).toISOString();
-    const started = { attemptId, purpose, userId, stateHash: sha256Hex(state), nonce, sealedVerifier: this.deps.box.seal(verifier, 'google-pkce'), returnUrl: target, expiresAt, at: at.toISOString() };
+    const exchangeKey = randomBytes(32).toString('base64url');
+    const started = { attemptId, purpose, userId, stateHash: sha256Hex(state), nonce, sealedVerifier: this.deps.box.seal(verifier, 'google-pkce'), exchangeKeyHash: sha256Hex(exchangeKey), returnUrl: target, expiresAt, at: at.toISOString() };
     await handleSteps(this.deps.store, [...first, this.attemptStep(attemptId, { type: 'start', started }, actor)], { onConflict: 'internal' });
-    return { authorizationUrl, expiresAt };
+    return { authorizationUrl, expiresAt, exchangeKey };
   }
 
   /** `POST google/login`: where to send the browser to sign in with Google. */
@@ -196,21 +200,23 @@ export class GoogleSignIn {
   }
 
   /**
-   * `POST google/exchange`: the one-time code from the redirect, once, within 2 minutes. A sign-in
-   * answers a token pair, or `mfaRequired` and a login challenge for a user with an authenticator
-   * app (as `login` does); a connection answers `connected`; a refusal answers its code.
+   * `POST google/exchange`: the one-time code from the redirect, once, within 2 minutes, with the
+   * key the starting browser was given. A sign-in goes through SignIns (tokens, or `mfaRequired`
+   * and a login challenge for a user with a second factor); a connection answers `connected`; a
+   * refusal answers its code.
    */
-  async exchange(code: string, device: Device, actor: Actor): Promise<GoogleExchangeResult> {
+  async exchange(code: string, exchangeKey: string, device: Device, actor: Actor): Promise<GoogleExchangeResult> {
     this.provider();
     const attemptId = TOKEN_SHAPE.exec(code)?.[2];
     if (!attemptId) throw new ApiError('IKW-FED-002', undefined, 'code');
-    await handleSteps(this.deps.store, [this.attemptStep(attemptId, { type: 'redeem', exchangeHash: sha256Hex(code), at: this.now() }, actor)], { onConflict: 'internal' });
+    const redeem: GoogleSignInCommand = { type: 'redeem', exchangeHash: sha256Hex(code), exchangeKeyHash: sha256Hex(exchangeKey), at: this.now() };
+    await handleSteps(this.deps.store, [this.attemptStep(attemptId, redeem, actor)], { onConflict: 'internal' });
     const { returned } = (await loadState(this.deps.store, googleSignInStream(attemptId), googleSignInDecider)).state;
     if (!returned) throw new ApiError('IKW-FED-002', undefined, 'code');
     if ('code' in returned) throw new ApiError(returned.code, returned.message);
     if (returned.outcome === 'connected') return { connected: true, email: returned.email };
     const asUser: Actor = { ...actor, actor: `user:${returned.userId}` };
-    return this.deps.secondFactors.signInProven(await this.deps.accounts.load(returned.userId), device, asUser);
+    return this.deps.signIns.firstStep(await this.deps.accounts.load(returned.userId), 'google', device, asUser);
   }
 
   /** `POST google/disconnect`: behind a verified `google/disconnect` challenge; the Google account may then be connected to anyone. */

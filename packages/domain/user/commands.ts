@@ -14,7 +14,7 @@ import { userEmailDecider, type UserEmailCommand } from '../user-email/decider.j
 import { normalizeEmail, userEmailStream } from '../user-email/events.js';
 import { userDecider, type UserCommand, type UserState } from './decider.js';
 import type { Messenger } from '../messages.js';
-import { USER_TOKEN_TTL_MS, userStream, type ContactChannel, type OnboardingChanges, type ProfileChanges, type SessionContext, type UserTokenKind } from './events.js';
+import { USER_TOKEN_TTL_MS, userStream, type ContactChannel, type OnboardingChanges, type ProfileChanges, type SessionContext, type SessionProof, type UserTokenKind } from './events.js';
 import { ACCESS_TOKEN_TTL_S, type AppTokenClaims, type AppTokenSigner } from './tokens.js';
 
 export const REFRESH_TOKEN_TTL_MS = 30 * 86_400_000;
@@ -176,6 +176,11 @@ export class Accounts {
     return state;
   }
 
+  /** Whether `password` is the user's (a challenge answered by the password). */
+  passwordMatches(state: UserState, password: string): Promise<boolean> {
+    return argon2Verify(state.user!.passwordHash, password);
+  }
+
   /** A user's command as a step of a change across streams (with a challenge used up, an address claimed). */
   userStep(userId: string, command: UserCommand, actor: Actor) {
     return step({ streamId: userStream(userId), decider: userDecider, command, metadata: this.metadata(userId, actor) });
@@ -195,8 +200,11 @@ export class Accounts {
     return this.run(userId, command, this.metadata(userId, actor));
   }
 
-  /** A new session for a user who proved who they are (password, magic link, invitation), in `organizationId` when given. */
-  async startSession(state: UserState, device: Device, actor: Actor, organizationId: string | null = null): Promise<TokenPair> {
+  /**
+   * A new session, in `organizationId` when given. Only `SignIns.admit` (sign-in.ts) calls this:
+   * it has applied the factor rule to `proof`, which the session keeps.
+   */
+  async startSession(state: UserState, proof: SessionProof, device: Device, actor: Actor, organizationId: string | null): Promise<TokenPair> {
     const user = state.user!;
     const { context, membership } = await this.chooseContext(user.userId, organizationId ?? state.defaultOrganizationId);
     const refreshToken = newRefreshToken(user.userId);
@@ -204,7 +212,7 @@ export class Accounts {
     const at = this.deps.clock.now();
     const { state: after } = await this.run(
       user.userId,
-      { type: 'start_session', session: { sessionId, refreshHash: sha256Hex(refreshToken), ...context, userAgent: device.userAgent, ip: device.ip }, expiresAt: new Date(at.getTime() + REFRESH_TOKEN_TTL_MS), at },
+      { type: 'start_session', session: { sessionId, refreshHash: sha256Hex(refreshToken), ...context, userAgent: device.userAgent, ip: device.ip, proof }, expiresAt: new Date(at.getTime() + REFRESH_TOKEN_TTL_MS), at },
       this.metadata(user.userId, actor, context),
     );
     return { ...(await this.accessToken(after, sessionId, context, membership)), refreshToken };
@@ -223,7 +231,13 @@ export class Accounts {
       this.metadata(userId, actor),
     );
     const event = result.events[0]!;
-    if (event.type === 'user.session_revoked') throw new ApiError('IKW-AUT-007', 'This refresh token was already used; the session has ended', 'refreshToken');
+    if (event.type === 'user.session_revoked') {
+      throw new ApiError(
+        'IKW-AUT-007',
+        event.data.reason === 'second_factor_added' ? 'This session began without the second factor your account now has; sign in again' : 'This refresh token was already used; the session has ended',
+        'refreshToken',
+      );
+    }
     const sessionId = (event.data as { sessionId: string }).sessionId;
     const session = result.state.sessions.get(sessionId)!;
     // The role is read again: a changed role shows from the next refresh on.
@@ -330,13 +344,13 @@ export class Accounts {
     );
   }
 
-  /** Signs in with a magic link: the link works once, within 15 minutes. */
-  async useMagicLink(token: string, device: Device, actor: Actor): Promise<TokenPair> {
+  /** Uses a magic link (once, within 15 minutes): the user it proves; SignIns decides what follows. */
+  async redeemMagicLink(token: string, actor: Actor): Promise<UserState> {
     const userId = this.linkUser(token, 'magic_link');
     const { state } = await this.run(userId, { type: 'use_token', kind: 'magic_link', tokenHash: sha256Hex(token), at: this.deps.clock.now() }, this.metadata(userId, actor));
     // The link proved the mailbox: the address counts as verified.
     await this.verifyContact(userId, 'email', state.user!.email, actor);
-    return this.startSession(state, device, actor);
+    return this.load(userId);
   }
 
   /** Sets a new password with a reset link (once, within 30 minutes); every session of the user ends. */

@@ -1,7 +1,7 @@
 import { ApiError } from '../../core/errors.js';
 import type { Decider } from '../../core/decider.js';
 import { unreachable } from '../aggregate.js';
-import type { ContactChannel, GoogleLink, OnboardingChanges, Passkey, ProfileChanges, SessionContext, SessionEndReason, SessionStarted, TotpEnrolment, UserCreated, UserEvent, UserTokenIssued, UserTokenKind } from './events.js';
+import type { ContactChannel, GoogleLink, OnboardingChanges, Passkey, ProfileChanges, SecondFactorKind, SessionContext, SessionEndReason, SessionProof, SessionStarted, TotpEnrolment, UserCreated, UserEvent, UserTokenIssued, UserTokenKind } from './events.js';
 
 export interface Session extends SessionContext {
   refreshHash: string;
@@ -9,6 +9,8 @@ export interface Session extends SessionContext {
   used: Set<string>;
   expiresAt: string;
   revoked: boolean;
+  /** What its sign-in proved; null for sessions started before proofs were recorded. */
+  proof: SessionProof | null;
 }
 
 export interface UserState {
@@ -37,7 +39,8 @@ export interface UserState {
 
 export type UserCommand =
   | { type: 'create'; user: UserCreated }
-  | { type: 'start_session'; session: Omit<SessionStarted, 'at' | 'expiresAt'>; expiresAt: Date; at: Date }
+  /** Only `SignIns.admit` (sign-in.ts) starts sessions: it has applied the factor rule to `proof`. */
+  | { type: 'start_session'; session: Omit<SessionStarted, 'at' | 'expiresAt' | 'proof'> & { proof: SessionProof }; expiresAt: Date; at: Date }
   | { type: 'refresh'; presentedHash: string; refreshHash: string; expiresAt: Date; at: Date }
   | { type: 'switch_session'; sessionId: string; context: SessionContext; at: Date }
   | { type: 'end_session'; sessionId: string; reason: 'signed_out' | 'revoked'; at: Date }
@@ -58,19 +61,51 @@ export type UserCommand =
   /** Sensitive changes behind a second factor: any of address, phone, password (which ends the other sessions). */
   | { type: 'change_credentials'; email?: string; phone?: string | null; passwordHash?: string; keep: string | null; at: Date }
   | { type: 'start_totp'; enrolment: TotpEnrolment; at: Date }
-  | { type: 'activate_totp'; secretId: string; step: number; recoveryCodeHashes: string[]; at: Date }
+  /** `sessionId`: the session adding the factor, which proves it by doing so; the user's unproven sessions end. */
+  | { type: 'activate_totp'; secretId: string; step: number; recoveryCodeHashes: string[]; sessionId: string; at: Date }
   | { type: 'use_totp_step'; step: number; at: Date }
   | { type: 'use_recovery_code'; codeHash: string; at: Date }
   | { type: 'replace_recovery_codes'; recoveryCodeHashes: string[]; at: Date }
   | { type: 'disable_totp'; at: Date }
   | { type: 'start_passkey_registration'; challenge: string; expiresAt: Date; at: Date }
-  | { type: 'add_passkey'; passkey: Passkey; challenge: string; at: Date }
+  | { type: 'add_passkey'; passkey: Passkey; challenge: string; sessionId: string; at: Date }
   /** `counter`: the authenticator's signature counter, which must go up (a copied key would repeat it). */
   | { type: 'use_passkey'; credentialId: string; counter: number; at: Date }
   | { type: 'rename_passkey'; credentialId: string; nickname: string; at: Date }
   | { type: 'remove_passkey'; credentialId: string; at: Date }
   | { type: 'link_google'; link: GoogleLink; via: 'connect' | 'email'; at: Date }
   | { type: 'unlink_google'; at: Date };
+
+/** Whether the user has a second factor (an authenticator app or a passkey); an e-mailed code is not one. */
+export function hasSecondFactor(state: UserState): boolean {
+  return state.totp !== null || state.passkeys.size > 0;
+}
+
+/** Whether a sign-in proved a second factor: answered one, or was itself a passkey (which verifies its user). */
+export function provesSecondFactor(proof: SessionProof | null | undefined): boolean {
+  return proof != null && (proof.secondFactor !== null || proof.method === 'passkey');
+}
+
+/**
+ * The factor rule (docs/auth.md): a session of a user with a second factor must have proved it.
+ * Every sign-in, switch and refresh applies it (sign-in.ts, commands.ts).
+ */
+export function satisfiesFactorRule(state: UserState, proof: SessionProof | null | undefined): boolean {
+  return !hasSecondFactor(state) || provesSecondFactor(proof);
+}
+
+/**
+ * A factor was added by `sessionId`: that session has proved it, and every other live session
+ * that never proved a second factor ends (it may be the very token that was stolen).
+ */
+function factorAdded(state: UserState, sessionId: string, secondFactor: SecondFactorKind, at: Date): UserEvent[] {
+  const iso = at.toISOString();
+  const proven: UserEvent[] = sessionLive(state.sessions.get(sessionId), at) ? [{ type: 'user.session_proven', data: { sessionId, secondFactor, at: iso } }] : [];
+  const unproven = [...state.sessions]
+    .filter(([id, s]) => id !== sessionId && sessionLive(s, at) && !provesSecondFactor(s.proof))
+    .map(([id]): UserEvent => ({ type: 'user.session_revoked', data: { sessionId: id, reason: 'second_factor_added', at: iso } }));
+  return [...proven, ...unproven];
+}
 
 const invalidRefresh = () => new ApiError('IKW-AUT-007', 'The refresh token is not valid', 'refreshToken');
 
@@ -100,6 +135,8 @@ function decideRefresh(state: UserState, c: Extract<UserCommand, { type: 'refres
     }
     if (s.refreshHash !== c.presentedHash) continue;
     if (!sessionLive(s, c.at)) throw invalidRefresh();
+    // A session that never proved the user's second factor does not go on (one begun before it was added).
+    if (!satisfiesFactorRule(state, s.proof)) return [{ type: 'user.session_revoked', data: { sessionId, reason: 'second_factor_added', at } }];
     return [{ type: 'user.session_refreshed', data: { sessionId, refreshHash: c.refreshHash, expiresAt: c.expiresAt.toISOString(), at } }];
   }
   throw invalidRefresh();
@@ -156,7 +193,7 @@ function decideSecondFactor(state: UserState, c: Extract<UserCommand, { type: 's
       if (state.totp?.secretId === c.secretId) return [];
       if (state.totp) throw new ApiError('IKW-RES-002', 'An authenticator app is already set up; disable it first');
       if (!state.pendingTotp.has(c.secretId)) throw new ApiError('IKW-RES-001', 'No such authenticator enrolment', 'secretId');
-      return [{ type: 'user.totp_activated', data: { secretId: c.secretId, recoveryCodeHashes: c.recoveryCodeHashes, step: c.step, at } }];
+      return [{ type: 'user.totp_activated', data: { secretId: c.secretId, recoveryCodeHashes: c.recoveryCodeHashes, step: c.step, at } }, ...factorAdded(state, c.sessionId, 'totp', c.at)];
     case 'use_totp_step':
       if (c.step <= active().lastStep) throw wrongCode('This code was already used; wait for the next one');
       return [{ type: 'user.totp_step_used', data: { step: c.step, at } }];
@@ -184,7 +221,7 @@ function decidePasskey(state: UserState, c: Extract<UserCommand, { type: 'start_
       const until = state.passkeyRegistrations.get(c.challenge);
       if (until === undefined || c.at.getTime() >= Date.parse(until)) throw new ApiError('IKW-ACC-006', 'This passkey registration has expired or was already completed; begin again', 'attestationResponse');
       if (state.passkeys.has(c.passkey.credentialId)) throw new ApiError('IKW-RES-002', 'This passkey is already registered', 'attestationResponse');
-      return [{ type: 'user.passkey_added', data: { passkey: c.passkey, challenge: c.challenge, at } }];
+      return [{ type: 'user.passkey_added', data: { passkey: c.passkey, challenge: c.challenge, at } }, ...factorAdded(state, c.sessionId, 'passkey', c.at)];
     }
     case 'use_passkey': {
       const passkey = state.passkeys.get(c.credentialId);
@@ -243,9 +280,13 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
       case 'user.created':
         return { ...state, user: event.data };
       case 'user.session_started': {
-        const { sessionId, refreshHash, expiresAt, organizationId, merchantId } = event.data;
-        sessions.set(sessionId, { refreshHash, used: new Set(), expiresAt, revoked: false, organizationId, merchantId });
+        const { sessionId, refreshHash, expiresAt, organizationId, merchantId, proof } = event.data;
+        sessions.set(sessionId, { refreshHash, used: new Set(), expiresAt, revoked: false, organizationId, merchantId, proof: proof ?? null });
         return { ...state, sessions };
+      }
+      case 'user.session_proven': {
+        const proof = sessions.get(event.data.sessionId)!.proof;
+        return change(event.data.sessionId, { proof: { method: proof?.method ?? 'password', secondFactor: event.data.secondFactor } });
       }
       case 'user.session_refreshed': {
         const s = sessions.get(event.data.sessionId)!;
@@ -276,8 +317,11 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
         const tokens = new Map([...state.tokens].filter(([, t]) => t.tokenId !== event.data.tokenId));
         return { ...state, tokens };
       }
-      case 'user.email_changed':
-        return { ...state, user: { ...state.user!, email: event.data.email } };
+      case 'user.email_changed': {
+        // Sign-in and reset links went to the old address: they stop working with it.
+        const tokens = new Map([...state.tokens].filter(([, t]) => t.kind === 'email_change'));
+        return { ...state, user: { ...state.user!, email: event.data.email }, tokens };
+      }
       case 'user.phone_changed':
         return { ...state, user: { ...state.user!, phone: event.data.phone } };
       case 'user.totp_enrolment_started':
@@ -341,7 +385,10 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
       case 'refresh':
         return decideRefresh(state, command);
       case 'switch_session':
-        liveSession(state, command.sessionId, command.at);
+        // Moving a session is a sign-in elsewhere: the factor rule applies as at the start.
+        if (!satisfiesFactorRule(state, liveSession(state, command.sessionId, command.at).proof)) {
+          throw new ApiError('IKW-AUT-007', 'This session began without the second factor your account now has; sign in again');
+        }
         return [{ type: 'user.session_switched', data: { sessionId: command.sessionId, ...command.context, at } }];
       case 'end_session':
         liveSession(state, command.sessionId, command.at);

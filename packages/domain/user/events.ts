@@ -18,7 +18,28 @@ export interface SessionContext {
   merchantId: string;
 }
 
-export type SessionEndReason = 'refresh_token_reused' | 'signed_out' | 'revoked' | 'other_sessions_revoked' | 'password_changed' | 'password_reset' | 'removed_from_organization';
+export type SessionEndReason =
+  | 'refresh_token_reused'
+  | 'signed_out'
+  | 'revoked'
+  | 'other_sessions_revoked'
+  | 'password_changed'
+  | 'password_reset'
+  | 'removed_from_organization'
+  /** A second factor was added: sessions that never proved it end (docs/auth.md, "The factor rule"). */
+  | 'second_factor_added';
+
+/** How a person proved who they are before a session started: the first step of every sign-in. */
+export type SignInMethod = 'password' | 'magic_link' | 'invitation' | 'google' | 'passkey' | 'signup';
+
+/** The second factor a sign-in answered (an e-mailed code never counts: it proves the same mailbox a link does). */
+export type SecondFactorKind = 'totp' | 'recovery_code' | 'passkey';
+
+/** What a session's sign-in proved; the factor rule (`factor-rule.ts`) reads it. */
+export interface SessionProof {
+  method: SignInMethod;
+  secondFactor: SecondFactorKind | null;
+}
 
 /** What `PATCH personal-info` changes; absent fields stay as they are. */
 export interface ProfileChanges {
@@ -42,6 +63,8 @@ export interface SessionStarted extends SessionContext {
   /** The device, for the sessions list: user agent and address at sign-in. */
   userAgent: string | null;
   ip: string | null;
+  /** Absent on sessions started before proofs were recorded: they count as unproven. */
+  proof?: SessionProof;
   at: string;
 }
 
@@ -98,6 +121,8 @@ export type UserEvent =
   | DomainEvent<'user.session_started', SessionStarted>
   | DomainEvent<'user.session_refreshed', { sessionId: string; refreshHash: string; expiresAt: string; at: string }>
   | DomainEvent<'user.session_switched', SessionContext & { sessionId: string; at: string }>
+  /** The session that added a second factor proved it by doing so. */
+  | DomainEvent<'user.session_proven', { sessionId: string; secondFactor: SecondFactorKind; at: string }>
   | DomainEvent<'user.session_revoked', { sessionId: string; reason: SessionEndReason; at: string }>
   | DomainEvent<'user.default_organization_set', { organizationId: string; at: string }>
   | DomainEvent<'user.password_changed', { passwordHash: string; at: string }>

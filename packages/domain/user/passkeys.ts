@@ -15,10 +15,11 @@ import { newUuid } from '../../core/ids.js';
 import type { Actor } from '../audit.js';
 import type { Messenger } from '../messages.js';
 import type { Verifications } from '../verification/commands.js';
-import { MFA_CHALLENGE_TTL_MS, type MfaPurpose } from '../verification/events.js';
-import type { Accounts, Device, TokenPair } from './commands.js';
+import { MFA_CHALLENGE_TTL_MS, type MfaPurpose, type VerificationStarted } from '../verification/events.js';
+import type { Accounts } from './commands.js';
 import type { UserState } from './decider.js';
 import type { Passkey } from './events.js';
+import type { AnsweredChallenge, FactorAttempts } from './second-factors.js';
 import type { AppTokenClaims } from './tokens.js';
 
 /** The relying party: the site passkeys are bound to (PUBLIC_URL's host and origin). */
@@ -34,6 +35,7 @@ export interface PasskeyDeps {
   verifications: Verifications;
   messenger: Messenger;
   rp: RelyingParty;
+  attempts: FactorAttempts;
 }
 
 export interface PasskeyChallenge {
@@ -65,8 +67,10 @@ export class Passkeys {
     return this.deps.clock.now();
   }
 
-  async beginRegistration(claims: AppTokenClaims, actor: Actor): Promise<PublicKeyCredentialCreationOptionsJSON> {
-    const state = await this.deps.accounts.load(claims.userId);
+  /** Begins registering a passkey, behind a fresh `passkeys/register` challenge (a stolen access token alone must not add one). */
+  async beginRegistration(claims: AppTokenClaims, challengeId: string, actor: Actor): Promise<PublicKeyCredentialCreationOptionsJSON> {
+    const { accounts, verifications } = this.deps;
+    const state = await accounts.load(claims.userId);
     const user = state.user!;
     const options = await generateRegistrationOptions({
       rpName: this.deps.rp.name,
@@ -78,7 +82,12 @@ export class Passkeys {
       excludeCredentials: [...state.passkeys.values()].map((p) => ({ id: p.credentialId, transports: p.transports })),
       authenticatorSelection: { residentKey: 'preferred', userVerification: 'preferred' },
     });
-    await this.deps.accounts.command(claims.userId, { type: 'start_passkey_registration', challenge: options.challenge, expiresAt: new Date(this.now().getTime() + CEREMONY_TTL_MS), at: this.now() }, actor);
+    await accounts.handle(
+      claims.userId,
+      [verifications.consumption(challengeId, 'passkeys/register', null, claims.userId, actor)],
+      { type: 'start_passkey_registration', challenge: options.challenge, expiresAt: new Date(this.now().getTime() + CEREMONY_TTL_MS), at: this.now() },
+      actor,
+    );
     return options;
   }
 
@@ -107,13 +116,17 @@ export class Passkeys {
       createdAt: this.now().toISOString(),
       lastUsedAt: null,
     };
-    await this.deps.accounts.command(claims.userId, { type: 'add_passkey', passkey, challenge, at: this.now() }, actor);
-    await this.notify(state, 'A passkey was added to your Sika account', `The passkey "${passkey.nickname}" can now sign in and confirm sensitive changes.`);
+    await this.deps.accounts.command(claims.userId, { type: 'add_passkey', passkey, challenge, sessionId: claims.sessionId, at: this.now() }, actor);
+    await this.notify(state, 'A passkey was added to your Sika account', `The passkey "${passkey.nickname}" can now sign in and confirm sensitive changes. Sessions that did not use a second factor were signed out.`);
     return passkey;
   }
 
-  /** A challenge of `purpose` for a user, answered by one of their passkeys. */
-  async openAssertion(userId: string | null, purpose: MfaPurpose, actor: Actor): Promise<PasskeyChallenge> {
+  /**
+   * A challenge of `purpose` for a user, answered by one of their passkeys; for no user in
+   * particular, a passwordless sign-in, where the authenticator must verify its user (PIN or
+   * biometrics): the passkey is then both factors.
+   */
+  async openAssertion(userId: string | null, purpose: MfaPurpose, actor: Actor, signIn?: VerificationStarted['signIn']): Promise<PasskeyChallenge> {
     const state = userId ? await this.deps.accounts.load(userId) : null;
     if (state && state.passkeys.size === 0) throw new ApiError('IKW-RES-002', 'You have no passkey; register one first', 'purpose');
     const challengeId = newUuid();
@@ -122,10 +135,10 @@ export class Passkeys {
       // The challenge names its challenge id, so the signed response finds it.
       challenge: `${challengeId}.${randomBytes(16).toString('hex')}`,
       allowCredentials: state ? [...state.passkeys.values()].map((p) => ({ id: p.credentialId, transports: p.transports })) : [],
-      userVerification: 'preferred',
+      userVerification: userId === null ? 'required' : 'preferred',
     });
     const started = await this.deps.verifications.open(
-      { challengeId, purpose, userId, channel: 'passkey', address: 'passkey', codeHash: '', webauthnChallenge: options.challenge },
+      { challengeId, purpose, userId, channel: 'passkey', address: 'passkey', codeHash: '', webauthnChallenge: options.challenge, ...(signIn ? { signIn } : {}) },
       MFA_CHALLENGE_TTL_MS,
       null,
       actor,
@@ -134,10 +147,11 @@ export class Passkeys {
   }
 
   /**
-   * Checks a passkey's answer to a challenge (an MFA purpose, or `login`: then the answer is a
-   * session). A wrong origin, a bad signature or a counter that did not go up spends a try.
+   * Checks a passkey's answer to a challenge (an MFA purpose, or `login`, whose session is
+   * SignIns' to start). A wrong origin, a bad signature or a counter that did not go up spends a
+   * try, and counts against the user's factor attempts.
    */
-  async completeAssertion(response: AuthenticationResponseJSON, device: Device, actor: Actor): Promise<{ challengeId: string; verified: true } | (TokenPair & { challengeId: string; verified: true })> {
+  async completeAssertion(response: AuthenticationResponseJSON, actor: Actor): Promise<AnsweredChallenge> {
     const { verifications, accounts } = this.deps;
     const webauthnChallenge = clientChallenge(response);
     const challengeId = Buffer.from(webauthnChallenge, 'base64url').toString('utf8').split('.')[0] ?? '';
@@ -146,6 +160,7 @@ export class Passkeys {
     // A passwordless sign-in learns its user from the passkey (the user handle set at registration).
     const userId = challenge.userId ?? Buffer.from(response.response.userHandle ?? '', 'base64url').toString('utf8');
     const state = /^[0-9a-f-]{36}$/.test(userId) ? await accounts.load(userId) : null;
+    const attempt = state?.user ? await this.deps.attempts.count(userId) : null;
     const passkey = state?.passkeys.get(response.id);
     const asUser: Actor = { ...actor, actor: state?.user ? `user:${userId}` : actor.actor };
     let counter = 0;
@@ -158,7 +173,8 @@ export class Passkeys {
           expectedOrigin: this.deps.rp.origin,
           expectedRPID: this.deps.rp.id,
           credential: { id: passkey.credentialId, publicKey: Buffer.from(passkey.publicKey, 'base64url'), counter: passkey.counter, transports: passkey.transports as never },
-          requireUserVerification: false,
+          // Without a password before it, the passkey must be both factors.
+          requireUserVerification: challenge.userId === null,
         });
         counter = result.verified ? result.authenticationInfo.newCounter : -1;
         if (!result.verified) reason = 'The passkey’s signature did not verify';
@@ -169,9 +185,8 @@ export class Passkeys {
     }
     const ok = passkey !== undefined && counter >= 0;
     await verifications.check(challengeId, ok, ok ? [accounts.userStep(userId, { type: 'use_passkey', credentialId: passkey.credentialId, counter, at: this.now() }, asUser)] : [], asUser, reason);
-    if (challenge.purpose !== 'login') return { challengeId, verified: true };
-    await verifications.consume(challengeId, 'login', userId, asUser);
-    return { challengeId, verified: true, ...(await accounts.startSession(await accounts.load(userId), device, asUser)) };
+    await attempt?.succeeded();
+    return { challengeId, userId, purpose: challenge.purpose as MfaPurpose, secondFactor: 'passkey', signIn: challenge.signIn ?? (challenge.userId === null ? { method: 'passkey', organizationId: null } : null) };
   }
 
   async rename(claims: AppTokenClaims, credentialId: string, nickname: string, actor: Actor): Promise<Passkey> {

@@ -8,14 +8,36 @@ import type { SecretBox } from '../../core/secrets.js';
 import type { Actor } from '../audit.js';
 import type { Messenger } from '../messages.js';
 import type { Verifications } from '../verification/commands.js';
-import { answeredElsewhere, MFA_CHALLENGE_TTL_MS, type MfaPurpose } from '../verification/events.js';
-import type { Accounts, Device, TokenPair } from './commands.js';
-import type { UserState } from './decider.js';
+import { answeredElsewhere, ENROLMENT_PURPOSES, MFA_CHALLENGE_TTL_MS, type MfaPurpose, type VerificationStarted } from '../verification/events.js';
+import type { Accounts } from './commands.js';
+import { hasSecondFactor, type UserState } from './decider.js';
+import type { SecondFactorKind } from './events.js';
 import type { PasskeyChallenge, Passkeys } from './passkeys.js';
 import type { AppTokenClaims } from './tokens.js';
 
-/** How a challenge is answered: a passkey, else the authenticator app, else a code by e-mail: the strongest the user has. */
-export type Factor = 'passkey' | 'totp' | 'email';
+/**
+ * How a challenge is answered: a passkey, else the authenticator app, else a code by e-mail: the
+ * strongest the user has. `password`: adding a first second factor (nothing stronger exists yet).
+ */
+export type Factor = 'passkey' | 'totp' | 'email' | 'password';
+
+/**
+ * Counts answers to a user's second factor across all their challenges (docs/auth.md,
+ * "Throttling"): over the limit, 429 with Retry-After before anything is checked; a right answer
+ * forgets the count. A challenge's own five tries do not stop someone who asks for new ones.
+ */
+export interface FactorAttempts {
+  count(userId: string): Promise<{ succeeded(): Promise<void> }>;
+}
+
+/** A challenge answered rightly: what it was for, and which second factor answered it (null: an e-mailed code or the password). */
+export interface AnsweredChallenge {
+  challengeId: string;
+  userId: string;
+  purpose: MfaPurpose;
+  secondFactor: SecondFactorKind | null;
+  signIn: VerificationStarted['signIn'] | null;
+}
 
 export interface MfaChallenge {
   challengeId: string;
@@ -47,6 +69,7 @@ export interface SecondFactorDeps {
   /** HMACs of recovery codes (about 50 bits each: a plain hash would be too easy to try back). */
   recoveryCodes: KeyedHasher;
   messenger: Messenger;
+  attempts: FactorAttempts;
 }
 
 const RECOVERY_CODE_COUNT = 10;
@@ -77,15 +100,19 @@ export class SecondFactors {
     await this.deps.messenger.send({ channel: 'email', to: state.user!.email, purpose: 'security_notice', template: { purpose: 'security_notice', owner: null, values: { subject, text } } });
   }
 
-  /** A challenge for one of the user's operations, answered by their strongest factor; 5 minutes, single use. */
-  async challenge(userId: string, purpose: MfaPurpose, actor: Actor): Promise<MfaChallenge> {
+  /**
+   * A challenge for one of the user's operations, answered by their strongest factor; 5 minutes,
+   * single use. Adding a factor when the user has none is answered by their password.
+   * `signIn`: a `login` challenge's first step (SignIns.admit makes those).
+   */
+  async challenge(userId: string, purpose: MfaPurpose, actor: Actor, signIn?: VerificationStarted['signIn']): Promise<MfaChallenge> {
     const state = await this.deps.accounts.load(userId);
-    if (state.passkeys.size > 0) return this.deps.passkeys.openAssertion(userId, purpose, actor);
+    if (state.passkeys.size > 0) return this.deps.passkeys.openAssertion(userId, purpose, actor, signIn);
     const challengeId = newUuid();
-    if (state.totp) {
-      const started = await this.deps.verifications.open({ challengeId, purpose, userId, channel: 'totp', address: 'authenticator', codeHash: '' }, MFA_CHALLENGE_TTL_MS, null, actor);
-      return { ...started, purpose, factor: 'totp' };
-    }
+    const withoutCode = (channel: 'totp' | 'password', address: string) =>
+      this.deps.verifications.open({ challengeId, purpose, userId, channel, address, codeHash: '', ...(signIn ? { signIn } : {}) }, MFA_CHALLENGE_TTL_MS, null, actor);
+    if (state.totp) return { ...(await withoutCode('totp', 'authenticator')), purpose, factor: 'totp' };
+    if (ENROLMENT_PURPOSES.includes(purpose)) return { ...(await withoutCode('password', 'password')), purpose, factor: 'password' };
     const email = state.user!.email;
     const { code, codeHash } = this.deps.verifications.newCode(challengeId);
     const started = await this.deps.verifications.open(
@@ -97,28 +124,20 @@ export class SecondFactors {
     return { ...started, purpose, factor: 'email' };
   }
 
-  /** Signs in: tokens, or, for a user with an authenticator app, a `login` challenge whose verification gives the tokens. */
-  async signIn(email: string, password: string, device: Device, actor: Actor): Promise<TokenPair | MfaRequired> {
-    return this.signInProven(await this.deps.accounts.authenticate(email, password), device, actor);
-  }
-
-  /** A user who proved their first factor (a password, Google): tokens, or a `login` challenge when they have a passkey or an authenticator app. */
-  async signInProven(state: UserState, device: Device, actor: Actor): Promise<TokenPair | MfaRequired> {
-    if (!state.totp && state.passkeys.size === 0) return this.deps.accounts.startSession(state, device, actor);
-    return { mfaRequired: true, ...(await this.challenge(state.user!.userId, 'login', { ...actor, actor: `user:${state.user!.userId}` })) };
-  }
-
   /**
    * Answers a challenge: an authenticator code (each time step once), a recovery code (each once),
-   * or the e-mailed code. A `login` challenge answers with the session's tokens.
+   * the e-mailed code, or the password (adding a first factor). Every answer counts against the
+   * user's factor attempts; a login challenge's session is SignIns' to start.
    */
-  async verify(challengeId: string, code: string, device: Device, actor: Actor): Promise<{ challengeId: string; verified: true } | (TokenPair & { challengeId: string; verified: true })> {
+  async verify(challengeId: string, code: string, actor: Actor): Promise<AnsweredChallenge> {
     const { verifications, accounts } = this.deps;
     const { challenge } = (await verifications.load(challengeId)).state;
     if (!challenge || challenge.userId === null || answeredElsewhere(challenge.purpose)) throw new ApiError('IKW-RES-001', 'No such challenge', 'challengeId');
     const userId = challenge.userId;
     const asUser: Actor = { ...actor, actor: `user:${userId}` };
     if (challenge.channel === 'passkey') throw new ApiError('IKW-RES-002', 'This challenge is answered by a passkey: POST /api/v1/auth/passkeys/assertion/complete', 'challengeId');
+    const attempt = await this.deps.attempts.count(userId);
+    let secondFactor: SecondFactorKind | null = null;
     if (challenge.channel === 'totp') {
       const state = await accounts.load(userId);
       if (!state.totp) throw new ApiError('IKW-ACC-006', 'The authenticator app this challenge asked for was removed; ask for a new challenge', 'challengeId');
@@ -127,16 +146,22 @@ export class SecondFactors {
         const codeHash = this.deps.recoveryCodes.hash(recovery);
         const known = state.recoveryCodes.has(codeHash);
         await verifications.check(challengeId, known, [accounts.userStep(userId, { type: 'use_recovery_code', codeHash, at: this.now() }, asUser)], asUser);
+        secondFactor = 'recovery_code';
       } else {
         const result = await this.checkTotp(state.totp.sealedSecret, code);
         await verifications.check(challengeId, result !== null, result === null ? [] : [accounts.userStep(userId, { type: 'use_totp_step', step: result, at: this.now() }, asUser)], asUser);
+        secondFactor = 'totp';
       }
+    } else if (challenge.channel === 'password') {
+      const state = await accounts.load(userId);
+      // A factor added since the challenge was made must answer instead: ask again.
+      if (hasSecondFactor(state)) throw new ApiError('IKW-ACC-006', 'Your account now has a second factor; ask for a new challenge', 'challengeId');
+      await verifications.check(challengeId, await accounts.passwordMatches(state, code), [], asUser, 'The password is wrong');
     } else {
       await verifications.check(challengeId, verifications.codeMatches(challenge, code), [], asUser);
     }
-    if (challenge.purpose !== 'login') return { challengeId, verified: true };
-    await verifications.consume(challengeId, 'login', userId, asUser);
-    return { challengeId, verified: true, ...(await accounts.startSession(await accounts.load(userId), device, asUser)) };
+    await attempt.succeeded();
+    return { challengeId, userId, purpose: challenge.purpose as MfaPurpose, secondFactor, signIn: challenge.signIn ?? null };
   }
 
   /** The time step a code of this secret matches now (or the steps beside it), or null. */
@@ -147,12 +172,17 @@ export class SecondFactors {
     return result.valid && 'timeStep' in result ? result.timeStep : null;
   }
 
-  /** Starts setting up an authenticator app: a new secret, shown once, confirmed by a code from the app. */
-  async startTotp(claims: AppTokenClaims, actor: Actor): Promise<TotpSetup> {
-    const state = await this.deps.accounts.load(claims.userId);
+  /**
+   * Starts setting up an authenticator app behind a fresh `mfa/totp/setup` challenge: a new
+   * secret, shown once, confirmed by a code from the app.
+   */
+  async startTotp(claims: AppTokenClaims, challengeId: string, actor: Actor): Promise<TotpSetup> {
+    const { accounts, verifications } = this.deps;
+    const state = await accounts.load(claims.userId);
     const secret = generateSecret();
     const secretId = newUuid();
-    await this.deps.accounts.command(claims.userId, { type: 'start_totp', enrolment: { secretId, sealedSecret: this.deps.box.seal(secret, 'totp'), at: this.now().toISOString() }, at: this.now() }, actor);
+    const enrolment = { secretId, sealedSecret: this.deps.box.seal(secret, 'totp'), at: this.now().toISOString() };
+    await accounts.handle(claims.userId, [verifications.consumption(challengeId, 'mfa/totp/setup', null, claims.userId, actor)], { type: 'start_totp', enrolment, at: this.now() }, actor);
     return { secretId, secret, otpauthUrl: generateURI({ issuer: ISSUER, label: state.user!.email, secret }) };
   }
 
@@ -164,9 +194,13 @@ export class SecondFactors {
     const step = await this.checkTotp(enrolment.sealedSecret, code);
     if (step === null) throw new ApiError('IKW-ACC-005', 'The code is wrong; check the app and the phone’s clock', 'code');
     const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
-    const result = await this.deps.accounts.command(claims.userId, { type: 'activate_totp', secretId, step, recoveryCodeHashes: recoveryCodes.map((c) => this.deps.recoveryCodes.hash(c)), at: this.now() }, actor);
+    const result = await this.deps.accounts.command(
+      claims.userId,
+      { type: 'activate_totp', secretId, step, recoveryCodeHashes: recoveryCodes.map((c) => this.deps.recoveryCodes.hash(c)), sessionId: claims.sessionId, at: this.now() },
+      actor,
+    );
     if (result.events.length === 0) throw new ApiError('IKW-RES-002', 'This authenticator app is already set up; its recovery codes were shown then');
-    await this.notify(state, 'An authenticator app was added to your Sika account', 'Sign-ins and sensitive changes now ask for a code from it.');
+    await this.notify(state, 'An authenticator app was added to your Sika account', 'Sign-ins and sensitive changes now ask for a code from it. Sessions that did not use it were signed out.');
     return { enabled: true, recoveryCodes };
   }
 

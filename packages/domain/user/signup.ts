@@ -9,6 +9,8 @@ import { normalizeEmail } from '../user-email/events.js';
 import type { Verifications } from '../verification/commands.js';
 import type { VerificationPurpose } from '../verification/events.js';
 import type { Accounts, Device, TokenPair } from './commands.js';
+import type { MfaRequired } from './second-factors.js';
+import type { SignIns } from './sign-in.js';
 
 export interface Registration {
   email: string;
@@ -29,6 +31,7 @@ export interface SignUpDeps {
   accounts: Accounts;
   organizations: Organizations;
   verifications: Verifications;
+  signIns: SignIns;
 }
 
 /**
@@ -40,7 +43,7 @@ export interface SignUpDeps {
 export class SignUp {
   constructor(private readonly deps: SignUpDeps) {}
 
-  async register(input: Registration, device: Device, actor: Actor): Promise<TokenPair> {
+  async register(input: Registration, device: Device, actor: Actor): Promise<TokenPair | MfaRequired> {
     if (input.emailChallengeId === null) throw new ApiError('IKW-ACC-007', 'Verify the e-mail address first: POST /api/v1/auth/pre-signup/email/challenge', 'emailChallengeId');
     if (input.phone !== null && input.phoneChallengeId === null) throw new ApiError('IKW-ACC-007', 'Verify the phone number first: POST /api/v1/auth/pre-signup/phone/challenge', 'phoneChallengeId');
     const { accounts, organizations, verifications, clock } = this.deps;
@@ -63,15 +66,16 @@ export class SignUp {
     );
     await accounts.verifyContact(userId, 'email', email, asUser);
     if (input.phone !== null) await accounts.verifyContact(userId, 'phone', input.phone, asUser);
-    return accounts.startSession(await accounts.profile(userId), device, asUser);
+    return this.deps.signIns.firstStep(await accounts.profile(userId), 'signup', device, asUser);
   }
 
   /**
    * Joins an organization by invitation and signs in there. The link proved the mailbox: someone
    * without an account gives a password and a name and gets one (one commit with the acceptance);
-   * an existing user joins with the token alone.
+   * an existing user joins with the token alone, and one with a second factor is asked for it
+   * before the session starts (in the inviting organization).
    */
-  async acceptInvitation(token: string, newUser: { password: string | null; name: string | null }, device: Device, actor: Actor): Promise<TokenPair> {
+  async acceptInvitation(token: string, newUser: { password: string | null; name: string | null }, device: Device, actor: Actor): Promise<TokenPair | MfaRequired> {
     const { accounts, organizations } = this.deps;
     const invitation = await organizations.invitationOf(token);
     let userId = await accounts.userIdOf(invitation.email);
@@ -85,6 +89,6 @@ export class SignUp {
     }
     const asUser: Actor = { ...actor, actor: `user:${userId}` };
     await accounts.verifyContact(userId, 'email', invitation.email, asUser);
-    return accounts.startSession(await accounts.profile(userId), device, asUser, invitation.organizationId);
+    return this.deps.signIns.firstStep(await accounts.profile(userId), 'invitation', device, asUser, invitation.organizationId);
   }
 }

@@ -1,5 +1,6 @@
 import type { DomainEvent } from '../../core/decider.js';
 import type { MessageChannel } from '../messages.js';
+import type { SignInMethod } from '../user/events.js';
 
 /**
  * What a second-factor challenge allows, once verified: the operation it was asked for (each
@@ -18,8 +19,16 @@ export const MFA_PURPOSES = [
   'google/connect',
   'google/disconnect',
   'passkeys/delete',
+  'mfa/totp/setup',
+  'passkeys/register',
 ] as const;
 export type MfaPurpose = (typeof MFA_PURPOSES)[number];
+
+/**
+ * Adding a second factor: behind a challenge answered by a factor the user already has, or, for a
+ * user with none yet, by their password (a stolen access token alone must not add one).
+ */
+export const ENROLMENT_PURPOSES: readonly MfaPurpose[] = ['mfa/totp/setup', 'passkeys/register'];
 
 /**
  * What a code proves: before an account exists, that its sender receives at an address
@@ -50,13 +59,15 @@ export interface VerificationStarted {
   purpose: VerificationPurpose;
   /** The user it is for; null before sign-up. */
   userId: string | null;
-  /** How the code reaches its holder: a message (its channel and address, never the code), or the user's authenticator app. */
-  channel: MessageChannel | 'totp' | 'passkey';
+  /** How the code reaches its holder: a message (its channel and address, never the code), the user's authenticator app or passkey, or their password. */
+  channel: MessageChannel | 'totp' | 'passkey' | 'password';
   address: string;
   /** HMAC of `challengeId:code` (KeyedHasher): six digits cannot be tried back without the key. Empty for `totp` and `passkey`. */
   codeHash: string;
   /** `passkey`: the WebAuthn challenge the authenticator must sign (sent to the browser, so not secret). */
   webauthnChallenge?: string;
+  /** `login`: how the first step was proved, and the organization the session is to start in (an invitation's). */
+  signIn?: { method: SignInMethod; organizationId: string | null };
   expiresAt: string;
   at: string;
 }

@@ -1,12 +1,19 @@
 import type { GoogleSignIn } from '../../../packages/domain/google-sign-in/service.js';
 import { Reply } from '../../../packages/http/context.js';
 import { route, type Family } from '../../../packages/http/routes.js';
-import { deviceOf, mfaChallengeSchema, tokenPair, userOf } from './auth.js';
+import { deviceOf, signInAnswer, userOf } from './auth.js';
 import { signedIn } from './shared.js';
 
 const uuid = { type: 'string', format: 'uuid' };
 const returnUrl = { type: 'string', minLength: 1, maxLength: 2048, description: "Where the browser lands after Google, with `#googleCode=…` added: PUBLIC_URL's origin or one of GOOGLE_RETURN_ORIGINS" };
-const authorization = { type: 'object', properties: { authorizationUrl: { type: 'string', format: 'uri' }, expiresAt: { type: 'string', format: 'date-time' } } };
+const authorization = {
+  type: 'object',
+  properties: {
+    authorizationUrl: { type: 'string', format: 'uri' },
+    expiresAt: { type: 'string', format: 'date-time' },
+    exchangeKey: { type: 'string', description: 'Kept by this browser (sessionStorage) and sent with google/exchange: the attempt can be finished only where it began' },
+  },
+};
 /** What Google (or a provider standing for it) sends back: the OAuth parameters and Google's own (`authuser`, `hd`, `prompt`); any other is IKW-VAL-002, as everywhere. */
 const param = { type: 'string', maxLength: 4096 };
 
@@ -41,14 +48,19 @@ export function authGoogleFamily(google: GoogleSignIn): Family {
         response: { type: 'string', description: 'Empty; the Location header holds returnUrl#googleCode=…' },
         handler: async (ctx) => Reply.redirect(await google.callback(ctx.query, ctx.actor)),
       }),
-      route<{ code: string }>({
+      route<{ code: string; exchangeKey: string }>({
         method: 'post',
         path: '/api/v1/auth/google/exchange',
-        summary: 'Exchange the one-time code of the redirect (2 minutes, once): a token pair, `mfaRequired` and a login challenge for a user with an authenticator app, `connected` after google/connect, or the refusal (IKW-FED-005, -006, -007)',
+        summary: 'Exchange the one-time code of the redirect (2 minutes, once) with the exchangeKey google/login or google/connect gave this browser: a token pair, `mfaRequired` and a login challenge for a user with a second factor, `connected` after google/connect, or the refusal (IKW-FED-005, -006, -007)',
         auth: 'public',
-        body: { type: 'object', required: ['code'], additionalProperties: false, properties: { code: { type: 'string', minLength: 1, maxLength: 128 } } },
-        response: { type: 'object', properties: { ...tokenPair.properties, ...mfaChallengeSchema.properties, mfaRequired: { const: true }, connected: { const: true }, email: { type: 'string' } } },
-        handler: (ctx) => google.exchange(ctx.body.code, deviceOf(ctx), ctx.actor),
+        body: {
+          type: 'object',
+          required: ['code', 'exchangeKey'],
+          additionalProperties: false,
+          properties: { code: { type: 'string', minLength: 1, maxLength: 128 }, exchangeKey: { type: 'string', minLength: 1, maxLength: 128 } },
+        },
+        response: { type: 'object', properties: { ...signInAnswer.properties, connected: { const: true }, email: { type: 'string' } } },
+        handler: (ctx) => google.exchange(ctx.body.code, ctx.body.exchangeKey, deviceOf(ctx), ctx.actor),
       }),
       route<{ returnUrl: string; challengeId: string }>({
         method: 'post',

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { Passkey } from '../../../packages/domain/user/events.js';
 import type { Passkeys } from '../../../packages/domain/user/passkeys.js';
+import type { SignIns } from '../../../packages/domain/user/sign-in.js';
 import { MFA_PURPOSES, type MfaPurpose } from '../../../packages/domain/verification/events.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { listPasskeys, type PasskeyRow } from '../../../projections/user-passkeys.js';
@@ -56,7 +57,7 @@ const fromState = (p: Passkey) => ({ id: p.credentialId, object: 'passkey', nick
  * /api/v1/auth/passkeys (docs/auth.md, "Passkeys"): register WebAuthn credentials, answer
  * second-factor challenges with them, sign in without a password; list, rename, remove.
  */
-export function authPasskeysFamily(knex: Knex, passkeys: Passkeys): Family {
+export function authPasskeysFamily(knex: Knex, passkeys: Passkeys, signIns: SignIns): Family {
   /** Both ceremonies end the same way: the assertion finds its challenge (an operation's, or a sign-in's). */
   const completeRoute = (path: string, summary: string) =>
     route<{ assertionResponse: AuthenticationResponseJSON }>({
@@ -68,18 +69,19 @@ export function authPasskeysFamily(knex: Knex, passkeys: Passkeys): Family {
       response: verifiedSchema,
       // Failed assertions are counted per passkey, like passwords per address.
       throttle: (body) => body.assertionResponse.id,
-      handler: (ctx) => passkeys.completeAssertion(ctx.body.assertionResponse, deviceOf(ctx), ctx.actor),
+      handler: (ctx) => signIns.answerWithPasskey(ctx.body.assertionResponse, deviceOf(ctx), ctx.actor),
     });
   return {
     name: 'auth-passkeys',
     routes: [
-      route({
+      route<{ challengeId: string }>({
         method: 'post',
         path: '/api/v1/auth/passkeys/registration/begin',
-        summary: 'Begin registering a passkey: the options for navigator.credentials.create (5 minutes)',
+        summary: 'Begin registering a passkey, behind a verified passkeys/register challenge: the options for navigator.credentials.create (5 minutes)',
         auth: signedIn,
+        body: { type: 'object', required: ['challengeId'], additionalProperties: false, properties: { challengeId: { type: 'string', format: 'uuid' } } },
         response: { type: 'object' },
-        handler: (ctx) => passkeys.beginRegistration(userOf(ctx), ctx.actor),
+        handler: (ctx) => passkeys.beginRegistration(userOf(ctx), ctx.body.challengeId, ctx.actor),
       }),
       route<{ attestationResponse: RegistrationResponseJSON; nickname?: string | null }>({
         method: 'post',
@@ -104,7 +106,7 @@ export function authPasskeysFamily(knex: Knex, passkeys: Passkeys): Family {
       route({
         method: 'post',
         path: '/api/v1/auth/passkeys/login/begin',
-        summary: 'Begin a passwordless sign-in: a login challenge any of the account’s passkeys answers (discoverable credentials)',
+        summary: 'Begin a passwordless sign-in: a login challenge any of the account’s passkeys answers (discoverable credentials, user verification required)',
         auth: 'public',
         response: mfaChallengeSchema,
         handler: (ctx) => passkeys.openAssertion(null, 'login', ctx.actor),

@@ -3,6 +3,7 @@ import QRCode from 'qrcode';
 import { normalizePhone } from '../../../packages/catalog/index.js';
 import { ApiError } from '../../../packages/core/errors.js';
 import type { ContactChanges, CredentialChanges } from '../../../packages/domain/user/contact-changes.js';
+import type { SignIns } from '../../../packages/domain/user/sign-in.js';
 import type { SecondFactors } from '../../../packages/domain/user/second-factors.js';
 import { MFA_PURPOSES, type MfaPurpose } from '../../../packages/domain/verification/events.js';
 import { route, type Family } from '../../../packages/http/routes.js';
@@ -15,7 +16,8 @@ import { signedIn } from './shared.js';
 const uuid = { type: 'string', format: 'uuid' };
 const phone = { type: 'string', minLength: 3, maxLength: 32 };
 /** Six digits (an authenticator's or e-mailed code) or a recovery code `xxxxx-xxxxx`. */
-const code = { type: 'string', minLength: 6, maxLength: 11 };
+/** `mfa/verify`: six digits, a recovery code, or, for a challenge whose factor is `password`, the password. */
+const answer = { type: 'string', minLength: 6, maxLength: 256 };
 const recoveryCodes = { type: 'object', properties: { recoveryCodes: { type: 'array', items: { type: 'string' } } } };
 const done = (name: string) => ({ type: 'object', properties: { [name]: { const: true } } });
 
@@ -31,7 +33,7 @@ function e164(input: string, param: string): string {
  * phone and password"): challenges answered by the strongest factor, the authenticator app and its
  * recovery codes, and the changes each challenge guards.
  */
-export function authSecurityFamily(knex: Knex, clock: Clock, secondFactors: SecondFactors, changes: ContactChanges): Family {
+export function authSecurityFamily(knex: Knex, clock: Clock, secondFactors: SecondFactors, signIns: SignIns, changes: ContactChanges): Family {
   /** Proving the current e-mail address or phone number: a code sent there, then checked. */
   const contactProof = (name: 'email' | 'phone', channel: 'email' | 'sms') => [
     route({
@@ -121,7 +123,7 @@ export function authSecurityFamily(knex: Knex, clock: Clock, secondFactors: Seco
       route<{ purpose: MfaPurpose }>({
         method: 'post',
         path: '/api/v1/auth/mfa/challenge',
-        summary: "Ask for a second-factor challenge for an operation (5 minutes, single use), answered by the user's strongest factor: a passkey (the answer holds the WebAuthn options), the authenticator app, else a code sent by e-mail",
+        summary: "Ask for a second-factor challenge for an operation (5 minutes, single use), answered by the user's strongest factor: a passkey (the answer holds the WebAuthn options), the authenticator app, else a code sent by e-mail; adding a first factor (mfa/totp/setup, passkeys/register) is answered by the password",
         auth: signedIn,
         body: { type: 'object', required: ['purpose'], additionalProperties: false, properties: { purpose: { enum: MFA_PURPOSES.filter((p) => p !== 'login') } } },
         response: mfaChallengeSchema,
@@ -130,12 +132,12 @@ export function authSecurityFamily(knex: Knex, clock: Clock, secondFactors: Seco
       route<{ challengeId: string; code: string }>({
         method: 'post',
         path: '/api/v1/auth/mfa/verify',
-        summary: 'Answer a challenge with the code (or a recovery code); a login challenge answers with the tokens. Five tries',
+        summary: "Answer a challenge with the code (or a recovery code, or the password when the challenge's factor is `password`); a login challenge answers with the tokens. Five tries per challenge, and RATE_LIMIT_SECOND_FACTOR per user",
         auth: 'public',
-        body: { type: 'object', required: ['challengeId', 'code'], additionalProperties: false, properties: { challengeId: uuid, code } },
+        body: { type: 'object', required: ['challengeId', 'code'], additionalProperties: false, properties: { challengeId: uuid, code: answer } },
         response: { type: 'object', properties: { challengeId: { type: 'string' }, verified: { const: true }, ...tokenPair.properties } },
         throttle: (body) => body.challengeId,
-        handler: (ctx) => secondFactors.verify(ctx.body.challengeId, ctx.body.code, deviceOf(ctx), ctx.actor),
+        handler: (ctx) => signIns.answer(ctx.body.challengeId, ctx.body.code, deviceOf(ctx), ctx.actor),
       }),
       route({
         method: 'get',
@@ -158,15 +160,16 @@ export function authSecurityFamily(knex: Knex, clock: Clock, secondFactors: Seco
           };
         },
       }),
-      route({
+      route<{ challengeId: string }>({
         method: 'post',
         path: '/api/v1/auth/mfa/totp/setup',
-        summary: 'Start setting up an authenticator app: its secret, the otpauth:// URI and a QR code (SVG) to scan; confirm with mfa/totp/verify',
+        summary: 'Start setting up an authenticator app, behind a verified mfa/totp/setup challenge: its secret, the otpauth:// URI and a QR code (SVG) to scan; confirm with mfa/totp/verify',
         auth: signedIn,
         status: 201,
+        body: { type: 'object', required: ['challengeId'], additionalProperties: false, properties: { challengeId: uuid } },
         response: { type: 'object', properties: { secretId: { type: 'string' }, secret: { type: 'string' }, otpauthUrl: { type: 'string' }, qrCodeSvg: { type: 'string' } } },
         handler: async (ctx) => {
-          const setup = await secondFactors.startTotp(userOf(ctx), ctx.actor);
+          const setup = await secondFactors.startTotp(userOf(ctx), ctx.body.challengeId, ctx.actor);
           return { ...setup, qrCodeSvg: await QRCode.toString(setup.otpauthUrl, { type: 'svg', margin: 1 }) };
         },
       }),

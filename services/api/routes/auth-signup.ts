@@ -1,11 +1,12 @@
 import { normalizePhone } from '../../../packages/catalog/index.js';
 import { ApiError } from '../../../packages/core/errors.js';
 import type { Accounts } from '../../../packages/domain/user/commands.js';
+import type { SignIns } from '../../../packages/domain/user/sign-in.js';
 import type { SignUp } from '../../../packages/domain/user/signup.js';
 import { normalizeEmail } from '../../../packages/domain/user-email/events.js';
 import type { Verifications } from '../../../packages/domain/verification/commands.js';
 import { route, type Family } from '../../../packages/http/routes.js';
-import { deviceOf, email, password, tokenPair } from './auth.js';
+import { deviceOf, email, password, signInAnswer, tokenPair } from './auth.js';
 import { countrySchema } from './shared.js';
 
 const uuid = { type: 'string', format: 'uuid' };
@@ -29,7 +30,7 @@ function e164(phone: string, country: string, param: string): string {
  * and SMS, register, magic links, forgotten passwords. All public; none says whether an address
  * has an account.
  */
-export function authSignUpFamily(accounts: Accounts, verifications: Verifications, signUp: SignUp): Family {
+export function authSignUpFamily(accounts: Accounts, verifications: Verifications, signUp: SignUp, signIns: SignIns): Family {
   /** A link by e-mail to an address that has an account; `202 {sent: true}` either way. */
   const linkRequest = (path: string, kind: 'magic_link' | 'password_reset', summary: string) =>
     route<{ email: string }>({
@@ -131,11 +132,11 @@ export function authSignUpFamily(accounts: Accounts, verifications: Verification
       route<{ token: string }>({
         method: 'post',
         path: '/api/v1/auth/magic-link/verify',
-        summary: 'Sign in with a magic link token; it works once',
+        summary: 'Sign in with a magic link token; it works once. A user with a second factor gets `mfaRequired` and a login challenge, as login answers',
         auth: 'public',
         body: { type: 'object', required: ['token'], additionalProperties: false, properties: { token: linkToken } },
-        response: tokenPair,
-        handler: (ctx) => accounts.useMagicLink(ctx.body.token, deviceOf(ctx), ctx.actor),
+        response: signInAnswer,
+        handler: (ctx) => signIns.withMagicLink(ctx.body.token, deviceOf(ctx), ctx.actor),
       }),
       linkRequest('/api/v1/auth/forgot-password', 'password_reset', 'E-mail a password-reset link (30 minutes, single use) if the address has an account; the answer is the same either way'),
       route<{ token: string; newPassword: string }>({

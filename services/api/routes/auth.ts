@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Clock } from '../../../packages/core/clock.js';
 import { ApiError } from '../../../packages/core/errors.js';
 import type { Accounts, Device } from '../../../packages/domain/user/commands.js';
-import type { SecondFactors } from '../../../packages/domain/user/second-factors.js';
+import type { SignIns } from '../../../packages/domain/user/sign-in.js';
 import { MFA_PURPOSES } from '../../../packages/domain/verification/events.js';
 import type { ProfileChanges } from '../../../packages/domain/user/events.js';
 import type { AppTokenClaims } from '../../../packages/domain/user/tokens.js';
@@ -32,8 +32,10 @@ export const tokenPair = { type: 'object', properties: { ...accessToken.properti
 /** A second-factor challenge as `mfa/challenge` and a login that needs one answer it. */
 export const mfaChallengeSchema = {
   type: 'object',
-  properties: { challengeId: { type: 'string', format: 'uuid' }, purpose: { enum: [...MFA_PURPOSES] }, factor: { enum: ['passkey', 'totp', 'email'] }, expiresAt: { type: 'string', format: 'date-time' }, options: { type: 'object' } },
+  properties: { challengeId: { type: 'string', format: 'uuid' }, purpose: { enum: [...MFA_PURPOSES] }, factor: { enum: ['passkey', 'totp', 'email', 'password'] }, expiresAt: { type: 'string', format: 'date-time' }, options: { type: 'object' } },
 };
+/** What every sign-in answers (docs/auth.md, "The factor rule"): a token pair, or `mfaRequired` and a login challenge. */
+export const signInAnswer = { type: 'object', properties: { ...tokenPair.properties, ...mfaChallengeSchema.properties, mfaRequired: { const: true } } };
 export const email = { type: 'string', format: 'email', maxLength: 254 };
 export const password = { type: 'string', minLength: 8, maxLength: 256 };
 
@@ -95,19 +97,19 @@ async function profile(knex: Knex, claims: AppTokenClaims) {
  * the current user, their sessions and switching merchants. Access tokens are AppTokens:
  * `Authorization: Bearer <accessToken>`, with `X-Environment` choosing the environment.
  */
-export function authFamily(accounts: Accounts, secondFactors: SecondFactors, knex: Knex, clock: Clock): Family {
+export function authFamily(accounts: Accounts, signIns: SignIns, knex: Knex, clock: Clock): Family {
   return {
     name: 'auth',
     routes: [
       route<{ email: string; password: string }>({
         method: 'post',
         path: '/api/v1/auth/login',
-        summary: 'Sign in with e-mail and password: an access token (15 min) and a rotating refresh token, or, for a user with an authenticator app, `mfaRequired` and a login challenge to verify',
+        summary: 'Sign in with e-mail and password: an access token (15 min) and a rotating refresh token, or, for a user with a second factor, `mfaRequired` and a login challenge to answer',
         auth: 'public',
         body: { type: 'object', required: ['email', 'password'], additionalProperties: false, properties: { email, password } },
-        response: { type: 'object', properties: { ...tokenPair.properties, ...mfaChallengeSchema.properties, mfaRequired: { const: true } } },
+        response: signInAnswer,
         throttle: (body) => body.email.toLowerCase(),
-        handler: (ctx) => secondFactors.signIn(ctx.body.email, ctx.body.password, deviceOf(ctx), ctx.actor),
+        handler: (ctx) => signIns.withPassword(ctx.body.email, ctx.body.password, deviceOf(ctx), ctx.actor),
       }),
       route<{ refreshToken: string }>({
         method: 'post',

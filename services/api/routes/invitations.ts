@@ -1,6 +1,6 @@
 import type { SignUp } from '../../../packages/domain/user/signup.js';
 import { route, type Family } from '../../../packages/http/routes.js';
-import { deviceOf, password, tokenPair } from './auth.js';
+import { deviceOf, password, signInAnswer } from './auth.js';
 
 /**
  * /api/v1/invitations (docs/auth.md, "Team"): joining an organization with the token an
@@ -13,7 +13,7 @@ export function invitationsFamily(signUp: SignUp): Family {
       route<{ token: string; password?: string | null; name?: string | null }>({
         method: 'post',
         path: '/api/v1/invitations/accept',
-        summary: 'Accept an invitation and sign in to its organization; someone without an account gives a password (≥ 8) and a name and gets one',
+        summary: 'Accept an invitation and sign in to its organization; someone without an account gives a password (≥ 8) and a name and gets one; a user with a second factor gets `mfaRequired` and a login challenge, as login answers',
         auth: 'public',
         body: {
           type: 'object',
@@ -21,7 +21,7 @@ export function invitationsFamily(signUp: SignUp): Family {
           additionalProperties: false,
           properties: { token: { type: 'string', minLength: 1, maxLength: 512 }, password: { ...password, type: ['string', 'null'] }, name: { type: ['string', 'null'], minLength: 1, maxLength: 200 } },
         },
-        response: tokenPair,
+        response: signInAnswer,
         handler: (ctx) => signUp.acceptInvitation(ctx.body.token, { password: ctx.body.password ?? null, name: ctx.body.name ?? null }, deviceOf(ctx), ctx.actor),
       }),
     ],
