@@ -52,11 +52,14 @@ export class SoftwareAuthenticator {
     return { id: this.id, rawId: this.id, type: 'public-key', response: { clientDataJSON: b64url(clientDataJSON), attestationObject: b64url(attestationObject), transports: ['internal'] }, clientExtensionResults: {} };
   }
 
-  /** Answers `navigator.credentials.get` for this challenge; `counter` replaces the next counter value. */
-  assert(challenge: string, opts: { origin?: string; counter?: number } = {}) {
+  /**
+   * Answers `navigator.credentials.get` for this challenge; `counter` replaces the next counter
+   * value; `userVerified: false` answers as a security key touched without its PIN.
+   */
+  assert(challenge: string, opts: { origin?: string; counter?: number; userVerified?: boolean } = {}) {
     this.counter = opts.counter ?? this.counter + 1;
     const clientDataJSON = JSON.stringify({ type: 'webauthn.get', challenge, origin: opts.origin ?? this.origin, crossOrigin: false });
-    const authenticatorData = this.authenticatorData(UP | UV);
+    const authenticatorData = this.authenticatorData(opts.userVerified === false ? UP : UP | UV);
     const signature = sign('sha256', Buffer.concat([authenticatorData, createHash('sha256').update(clientDataJSON).digest()]), this.keys.privateKey);
     return {
       id: this.id,
