@@ -19,7 +19,7 @@ import { MFA_CHALLENGE_TTL_MS, type MfaPurpose, type VerificationStarted } from 
 import type { Accounts } from './commands.js';
 import type { UserState } from './decider.js';
 import type { Passkey } from './events.js';
-import type { AnsweredChallenge, FactorAttempts } from './second-factors.js';
+import type { AnsweredChallenge, FactorAttempts } from './factors.js';
 import type { AppTokenClaims } from './tokens.js';
 
 /** The relying party: the site passkeys are bound to (PUBLIC_URL's host and origin). */

@@ -12,6 +12,7 @@ import { answeredElsewhere, ENROLMENT_PURPOSES, MFA_CHALLENGE_TTL_MS, type MfaPu
 import type { Accounts } from './commands.js';
 import { hasSecondFactor, type UserState } from './decider.js';
 import type { SecondFactorKind } from './events.js';
+import type { AnsweredChallenge, FactorAttempts } from './factors.js';
 import type { PasskeyChallenge, Passkeys } from './passkeys.js';
 import type { AppTokenClaims } from './tokens.js';
 
@@ -20,24 +21,6 @@ import type { AppTokenClaims } from './tokens.js';
  * strongest the user has. `password`: adding a first second factor (nothing stronger exists yet).
  */
 export type Factor = 'passkey' | 'totp' | 'email' | 'password';
-
-/**
- * Counts answers to a user's second factor across all their challenges (docs/auth.md,
- * "Throttling"): over the limit, 429 with Retry-After before anything is checked; a right answer
- * forgets the count. A challenge's own five tries do not stop someone who asks for new ones.
- */
-export interface FactorAttempts {
-  count(userId: string): Promise<{ succeeded(): Promise<void> }>;
-}
-
-/** A challenge answered rightly: what it was for, and which second factor answered it (null: an e-mailed code or the password). */
-export interface AnsweredChallenge {
-  challengeId: string;
-  userId: string;
-  purpose: MfaPurpose;
-  secondFactor: SecondFactorKind | null;
-  signIn: VerificationStarted['signIn'] | null;
-}
 
 export interface MfaChallenge {
   challengeId: string;

@@ -6,7 +6,8 @@ import type { Accounts, Device, TokenPair } from './commands.js';
 import { satisfiesFactorRule, type UserState } from './decider.js';
 import type { SessionProof, SignInMethod } from './events.js';
 import type { Passkeys } from './passkeys.js';
-import type { AnsweredChallenge, MfaRequired, SecondFactors } from './second-factors.js';
+import type { AnsweredChallenge } from './factors.js';
+import type { MfaRequired, SecondFactors } from './second-factors.js';
 
 export interface SignInDeps {
   accounts: Accounts;
