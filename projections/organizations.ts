@@ -131,3 +131,19 @@ export async function organizationOfMerchant(knex: Knex, merchantId: string): Pr
   const row = await knex('read.organization_merchants').where({ merchant_id: merchantId }).first<{ organization_id: string } | undefined>();
   return row?.organization_id;
 }
+
+/**
+ * The addresses and numbers the members of a merchant's organization proved they receive at (a
+ * code or link sent there came back): where a sandbox automation may write (docs/automations.md).
+ */
+export async function verifiedTeamContacts(knex: Knex, merchantId: string): Promise<{ emails: string[]; phones: string[] }> {
+  const rows = await knex('read.organization_merchants as om')
+    .join('read.organization_members as m', 'm.organization_id', 'om.organization_id')
+    .join('read.users as u', 'u.id', 'm.user_id')
+    .where('om.merchant_id', merchantId)
+    .select<{ email: string; phone: string | null; email_verified_at: Date | null; phone_verified_at: Date | null }[]>('u.email', 'u.phone', 'u.email_verified_at', 'u.phone_verified_at');
+  return {
+    emails: rows.filter((r) => r.email_verified_at !== null).map((r) => r.email.toLowerCase()),
+    phones: rows.filter((r) => r.phone_verified_at !== null && r.phone !== null).map((r) => r.phone!),
+  };
+}

@@ -423,6 +423,13 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     allowPrivateUrls: config.webhookAllowPrivateUrls,
     httpTimeoutMs: options.automationHttpTimeoutMs ?? LIMITS.httpTimeoutMs,
     smtpConfigured: config.smtpUrl !== null,
+    countSend: async (owner, to) => {
+      const { automationSendLimit: perMerchant, automationRecipientLimit: perRecipient } = config;
+      await rateLimiter.take([
+        ...(perMerchant ? [{ key: `automation-send:${owner.merchantId}:${owner.environment}`, rule: perMerchant }] : []),
+        ...(perRecipient ? [{ key: `automation-send:${owner.merchantId}:${owner.environment}:${to}`, rule: perRecipient }] : []),
+      ]);
+    },
   });
   // What acts on events outside the database: webhook deliveries, invoice payments by payment
   // intent, batch items' payouts, support tickets, asset purges, escrow funding, contributions'

@@ -18,6 +18,8 @@ import { isPublicEventType, PUBLIC_EVENT_TYPES } from '../domain/webhook-endpoin
 import type { RecordedEvent } from '../eventstore/port.js';
 import { automationsTriggeredByAny, findAutomationById, type AutomationRow, type TriggerKey } from '../../projections/automations.js';
 import { findCustomerIdByEmail } from '../../projections/customers.js';
+import { findMerchant } from '../../projections/merchants.js';
+import { verifiedTeamContacts } from '../../projections/organizations.js';
 import { findTemplate, findTemplateVersion } from '../../projections/templates.js';
 import type { Notifier } from '../webhooks/notifier.js';
 import { callUrl } from './http.js';
@@ -56,6 +58,11 @@ export interface RunnerDeps {
   httpTimeoutMs: number;
   /** Whether e-mail leaves the service (SMTP_URL), for the runtime capabilities. */
   smtpConfigured: boolean;
+  /**
+   * Counts one message of a merchant's automations to `to` against the sending limits (per merchant
+   * and per recipient, docs/automations.md "Sending"); throws 429 IKW-LIM-001 over either.
+   */
+  countSend(owner: Owner, to: string): Promise<void>;
 }
 
 /** What a step did: its output, or the error that failed this attempt. A `skipped` step (test runs) did nothing on purpose. */
@@ -196,7 +203,8 @@ export class AutomationRunner {
       livemode: owner.environment === 'live',
       data: sample.data ?? {},
     };
-    return this.deps.knex.transaction(async (trx) => (await this.startRun(trx, automation, { kind: 'test', dedupeKey: `test:${event.id}`, event, scheduledFor: null }, false))!);
+    // A test run counts against the per-minute limit like any other: over it, it is recorded as skipped.
+    return this.deps.knex.transaction(async (trx) => (await this.startRun(trx, automation, { kind: 'test', dedupeKey: `test:${event.id}`, event, scheduledFor: null }))!);
   }
 
   /**
@@ -207,22 +215,16 @@ export class AutomationRunner {
     trx: Knex.Transaction,
     automation: AutomationRow,
     trigger: { kind: 'event' | 'schedule' | 'test'; dedupeKey: string; event: TriggerEvent | null; scheduledFor: Date | null },
-    limited = true,
   ): Promise<string | null> {
     const now = this.deps.clock.now();
-    let status: 'running' | 'skipped' = 'running';
-    let error: string | null = null;
-    if (limited) {
-      const [recent] = await trx('automation_runs')
-        .where({ merchant_id: automation.merchant_id, environment: automation.environment })
-        .whereNot({ status: 'skipped' })
-        .where('started_at', '>', new Date(now.getTime() - 60_000))
-        .count<{ count: string }[]>('* as count');
-      if (Number(recent!.count) >= LIMITS.runsPerMinute) {
-        status = 'skipped';
-        error = `rate limit: more than ${LIMITS.runsPerMinute} runs started within a minute for this merchant`;
-      }
-    }
+    const [recent] = await trx('automation_runs')
+      .where({ merchant_id: automation.merchant_id, environment: automation.environment })
+      .whereNot({ status: 'skipped' })
+      .where('started_at', '>', new Date(now.getTime() - 60_000))
+      .count<{ count: string }[]>('* as count');
+    const limited = Number(recent!.count) >= LIMITS.runsPerMinute;
+    const status = limited ? 'skipped' : 'running';
+    const error = limited ? `rate limit: more than ${LIMITS.runsPerMinute} runs started within a minute for this merchant` : null;
     const id = `arun_${randomBase62(24)}`;
     const inserted = await trx('automation_runs')
       .insert({
@@ -313,6 +315,17 @@ export class AutomationRunner {
     };
   }
 
+  /**
+   * Sandbox automations write only to the merchant's own team, at addresses and numbers its members
+   * verified: anything else is recorded in the outbox, not sent, and the reason is returned.
+   */
+  private async sandboxHold(owner: Owner, channel: 'email' | 'sms', to: string): Promise<string | undefined> {
+    if (owner.environment !== 'sandbox') return undefined;
+    const team = await verifiedTeamContacts(this.deps.knex, owner.merchantId);
+    const ours = channel === 'email' ? team.emails.includes(to.toLowerCase()) : team.phones.includes(to);
+    return ours ? undefined : `sandbox: ${to} is not a verified ${channel === 'email' ? 'address' : 'number'} of the merchant's team; recorded, not sent`;
+  }
+
   private async act(run: RunRow, step: Step, params: Record<string, unknown>): Promise<StepResult> {
     const owner: Owner = { merchantId: run.merchant_id, environment: run.environment };
     const actor: Actor = { actor: `automation:${run.automation_id}`, causationId: run.id };
@@ -329,6 +342,16 @@ export class AutomationRunner {
         const data = (params.data as Record<string, unknown> | undefined) ?? (run.trigger_event?.data as Record<string, unknown> | undefined) ?? {};
         const out = await renderVersion(version, data, params.locale as string | undefined);
         const to = String(params.to).trim();
+        const merchant = await findMerchant(this.deps.knex, owner.merchantId);
+        const hold = await this.sandboxHold(owner, channel, to);
+        if (hold === undefined) {
+          try {
+            await this.deps.countSend(owner, channel === 'email' ? to.toLowerCase() : to);
+          } catch (err) {
+            if (err instanceof ApiError && err.code === 'IKW-LIM-001') return { status: 'failed', error: `rate limit: too many messages from this merchant's automations, or to ${to}; tried again later` };
+            throw err;
+          }
+        }
         const outcome = await this.deps.messenger.send({
           channel,
           to,
@@ -337,9 +360,15 @@ export class AutomationRunner {
           ...(out.html !== undefined ? { html: out.html } : {}),
           ...(channel === 'email' ? { messageId: `<${key}@automations.sika.invalid>` } : {}),
           purpose: 'automation',
+          sender: merchant?.name ?? 'A Sika merchant',
+          ...(merchant?.email ? { replyTo: merchant.email } : {}),
+          ...(hold !== undefined ? { hold } : {}),
         });
         if (outcome.status === 'failed') return { status: 'failed', error: `${channel} not delivered: ${outcome.error}` };
-        return { status: 'succeeded', output: { to, template: template.id, version: version.version, locale: out.locale, ...(out.subject !== undefined ? { subject: out.subject } : {}), delivery: outcome.status } };
+        return {
+          status: 'succeeded',
+          output: { to, template: template.id, version: version.version, locale: out.locale, ...(out.subject !== undefined ? { subject: out.subject } : {}), delivery: outcome.status, ...(hold !== undefined ? { held: hold } : {}) },
+        };
       }
       case 'http_request': {
         const secret = this.deps.box.open((await findAutomationById(this.deps.knex, run.automation_id))!.secret_sealed);

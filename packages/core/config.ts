@@ -33,6 +33,9 @@ export interface Config {
   signInLimit: RateLimitRule | null;
   /** Answers to one user's second factor, across all their challenges (a right answer resets it). */
   secondFactorLimit: RateLimitRule | null;
+  /** Messages of one merchant's automations, per environment, and to one recipient (docs/automations.md, "Sending"). */
+  automationSendLimit: RateLimitRule | null;
+  automationRecipientLimit: RateLimitRule | null;
   /** Sign-in with Google (OpenID Connect); null when GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are unset. */
   google: GoogleConfig | null;
   /** Largest asset accepted, in bytes (docs/assets.md). */
@@ -250,6 +253,8 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerAddress: rateLimit(env, 'RATE_LIMIT_ADDRESS', '300/1s'),
     signInLimit: rateLimit(env, 'RATE_LIMIT_SIGN_IN', '10/15m'),
     secondFactorLimit: rateLimit(env, 'RATE_LIMIT_SECOND_FACTOR', '10/15m'),
+    automationSendLimit: rateLimit(env, 'AUTOMATION_SEND_LIMIT', '500/1h'),
+    automationRecipientLimit: rateLimit(env, 'AUTOMATION_RECIPIENT_LIMIT', '10/1h'),
     google: google(env),
     assetsMaxBytes: integer(env, 'ASSETS_MAX_BYTES', 25 * 1024 * 1024, 1, 5 * 1024 * 1024 * 1024),
     assetsS3: assetsS3(env),

@@ -38,10 +38,20 @@ export interface Message {
   purpose: MessagePurpose;
   /** Where replies go, when not to the sender (a support request: the merchant who wrote it). */
   replyTo?: string;
+  /**
+   * A merchant's message (automations): the merchant's name, shown as the sender's. It goes from
+   * the merchants' sender address, never from the address account codes and links come from.
+   */
+  sender?: string;
+  /** Recorded in the outbox and not delivered, for this reason (a sandbox automation writing outside the merchant's team). */
+  hold?: string;
 }
 
-/** What became of a message: `delivered` by a transport, `kept` in the outbox (no transport: the sandbox), or `failed` with the transport's error. */
-export type MessageOutcome = { status: 'delivered' } | { status: 'kept' } | { status: 'failed'; error: string };
+/**
+ * What became of a message: `delivered` by a transport, `kept` in the outbox (no transport: the
+ * sandbox), `held` there on purpose (its `hold`), or `failed` with the transport's error.
+ */
+export type MessageOutcome = { status: 'delivered' } | { status: 'kept' } | { status: 'held'; reason: string } | { status: 'failed'; error: string };
 
 /**
  * A message written by the template engine (docs/template-engine.md) from the template of

@@ -5,7 +5,10 @@ import type { Logger } from '../core/logger.js';
 import type { Message, MessageOutcome, Messenger, OutgoingMessage } from '../domain/messages.js';
 import type { TemplateComposer } from './composer.js';
 
+/** The sender of the service's own messages: account codes and links, security notices. */
 export const ACCOUNT_SENDER = 'Sika <accounts@sika.invalid>';
+/** The address merchants' own messages (automations) go from, under the merchant's name: never the account sender. */
+export const MERCHANT_SENDER_ADDRESS = 'merchants@sika.invalid';
 
 /** Where a real SMS provider plugs in. None is configured here: SMS stay in the outbox (the sandbox). */
 export interface SmsGateway {
@@ -35,6 +38,10 @@ export class OutboxMessenger implements Messenger {
       .insert({ channel: message.channel, recipient: message.to, purpose: message.purpose, subject: message.subject, body: message.text, created_at: clock.now() })
       .returning('id');
     const id = (row as { id: string }).id;
+    if (message.hold !== undefined) {
+      await knex('message_outbox').where({ id }).update({ error: `held: ${message.hold}` });
+      return { status: 'held', reason: message.hold };
+    }
     const deliver = this.transportFor(message);
     if (!deliver) return { status: 'kept' };
     try {
@@ -60,7 +67,8 @@ export class OutboxMessenger implements Messenger {
   private transportFor(message: Message): (() => Promise<void>) | null {
     if (message.channel === 'email') {
       const email = this.email;
-      return email && (async () => void (await email.sendMail({ from: ACCOUNT_SENDER, to: message.to, subject: message.subject, text: message.text, ...(message.html !== undefined ? { html: message.html } : {}), ...(message.messageId !== undefined ? { messageId: message.messageId } : {}), ...(message.replyTo ? { replyTo: message.replyTo } : {}) })));
+      const from = message.sender !== undefined ? { name: `${message.sender} via Sika`, address: MERCHANT_SENDER_ADDRESS } : ACCOUNT_SENDER;
+      return email && (async () => void (await email.sendMail({ from, to: message.to, subject: message.subject, text: message.text, ...(message.html !== undefined ? { html: message.html } : {}), ...(message.messageId !== undefined ? { messageId: message.messageId } : {}), ...(message.replyTo ? { replyTo: message.replyTo } : {}) })));
     }
     const sms = this.deps.sms;
     // A merchant's SMS (automations) has no subject: its text goes as written.

@@ -34,7 +34,10 @@ async function smsTo(to: string): Promise<string[]> {
 }
 
 t.test('an event runs e-mail (SMTP), SMS and a signed HTTP call; the logs hold each step', async (t) => {
-  const { key } = await svc.sandboxMerchant();
+  const { merchant, key } = await svc.sandboxMerchant();
+  // A sandbox automation writes only to the merchant's team, at a verified address (automation-sending.test.ts).
+  const member = await svc.member(merchant, 'buyer@example.com', 'correct horse battery');
+  await svc.system.accounts.verifyContact(member, 'email', 'buyer@example.com', { actor: 'test' });
   const receiver = await Receiver.start(t, svc);
   const email = await publishedTemplate(svc, key, 'email');
   const sms = await publishedTemplate(svc, key, 'sms');
@@ -56,7 +59,7 @@ t.test('an event runs e-mail (SMTP), SMS and a signed HTTP call; the logs hold e
   t.match(mails[0]!.raw, /Subject: Payment of 10000 XOF/);
   t.match(mails[0]!.raw, /We saw your payment of 10000\./);
   t.match(mails[0]!.raw, /<b>10000<\/b>/, 'with its HTML part');
-  t.same(await smsTo(BUYER), ['Sika: payment of 10000 xof'], 'the SMS is in the outbox (no gateway here)');
+  t.same(await smsTo(BUYER), ['Sika: payment of 10000 xof'], 'the SMS is in the outbox (no gateway here; in the sandbox, held there)');
 
   t.equal(receiver.count, 1);
   const request = receiver.requests[0]!;
