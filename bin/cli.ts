@@ -129,10 +129,9 @@ async function run(system: System, argv: string[]): Promise<number> {
       return 0;
     }
     case 'messages list': {
-      const query = system.knex('message_outbox').orderBy('id', 'desc').limit(20).select('channel', 'recipient', 'purpose', 'subject', 'body', 'created_at', 'sent_at', 'error');
-      if (values.email) query.where({ recipient: values.email.trim().toLowerCase() });
-      const rows = (await query) as { channel: string; recipient: string; purpose: string; subject: string; body: string | null; created_at: Date; sent_at: Date | null }[];
-      const text = rows.map((r) => `${r.created_at.toISOString()} ${r.channel} to ${r.recipient} (${r.purpose}${r.sent_at ? ', delivered' : ''}): ${r.subject}${r.body ? `\n  ${r.body.replace(/\n/g, '\n  ')}` : ''}`);
+      // Kept texts are sealed in the table; the outbox opens them with this service's key.
+      const rows = await system.outbox.kept(values.email ? { recipient: values.email.trim().toLowerCase() } : {});
+      const text = rows.map((r) => `${r.created_at.toISOString()} ${r.channel} to ${r.recipient} (${r.purpose}${r.sent_at ? ', delivered' : ''}): ${r.subject}${r.text ? `\n  ${r.text.replace(/\n/g, '\n  ')}` : ''}`);
       out(rows, json, text.join('\n') || 'no messages');
       return 0;
     }

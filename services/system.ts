@@ -89,6 +89,7 @@ import {
   webhookDelivery,
   automationSchedule,
   automationStep,
+  outboxPurge,
   type Process,
 } from '../packages/processes/index.js';
 import { LIMITS } from '../packages/domain/automation/definition.js';
@@ -120,6 +121,8 @@ export interface System {
   metrics: Metrics;
   /** Request rate limits shared by every API process (counted in PostgreSQL). */
   rateLimiter: RateLimiter;
+  /** The message outbox (packages/messaging): what was sent to whom, and the kept texts, sealed. */
+  outbox: OutboxMessenger;
   clock: Clock;
   log: Logger;
   idempotency: IdempotencyStore;
@@ -313,7 +316,17 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
   // No SMS provider is reachable from here: SMS stay in the outbox (packages/messaging), where a gateway would plug in.
   // The service's own messages, written from templates, restyled by merchants' (docs/template-engine.md).
   const composer = new TemplateComposer(knex, log);
-  const messenger = new OutboxMessenger({ knex, clock, log, smtpUrl: config.smtpUrl, sms: null, composer });
+  const messenger = new OutboxMessenger({
+    knex,
+    clock,
+    log,
+    smtpUrl: config.smtpUrl,
+    sms: null,
+    composer,
+    box: secretBox,
+    retention: config.outboxRetention,
+    enqueuePurge: (p, runAt) => enqueue(knex, outboxPurge.job, p, runAt),
+  });
   const accounts = new Accounts({ store, clock, tokens: new AppTokenSigner(clock, secretsKey), directory: reads, messenger, publicUrl: config.publicUrl });
   const organizations = new Organizations({ store, clock, directory: reads, sessions: accounts, messenger, publicUrl: config.publicUrl });
   const verifications: Verifications = new Verifications({
@@ -446,7 +459,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     automationRunner.consumer(),
   ];
   const consumers = busConsumers.map((spec) => createBusConsumerFor(config, { knex, store: logStore, log }, spec));
-  registerProcesses(scheduler, { store, clock, paymentIntents, payouts, payoutBatches, billing, webhooks, supportTickets, assets, escrow, funding, automationRunner });
+  registerProcesses(scheduler, { store, clock, paymentIntents, payouts, payoutBatches, billing, webhooks, supportTickets, assets, escrow, funding, automationRunner, outbox: messenger });
   registerOperationalGauges(metrics, { knex, clock, consumers: busConsumers.map((c) => c.name), postgresLog: config.eventStore === 'postgres' && config.bus === 'postgres' });
 
   return {
@@ -456,6 +469,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     store,
     metrics,
     rateLimiter,
+    outbox: messenger,
     clock,
     log,
     idempotency: new IdempotencyStore(knex, clock, config.idempotencyTtlMs, secretBox, instance),
@@ -499,6 +513,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
       await sealer.start();
       await relay?.start();
       for (const consumer of consumers) await consumer.start();
+      await messenger.schedulePurge();
       if (schedulerLoop) scheduler.start();
     },
     drain: async () => {

@@ -19,6 +19,8 @@ export interface Config {
   sandboxOperatorDelayMs: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   idempotencyTtlMs: number;
+  /** How long the message outbox keeps a kept message's sealed text, and its row (docs/operations.md). */
+  outboxRetention: { textMs: number; rowMs: number };
   /** Base URL customers' browsers reach this service at (hosted status and test pages). */
   publicUrl: string;
   /** Live payments move from pending to available after this long (sandbox: at once). */
@@ -93,6 +95,12 @@ export function parseDuration(text: string): number | null {
 export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = '5m,30m,2h,8h,24h';
 
 type Env = Record<string, string | undefined>;
+
+function positiveDuration(env: Env, name: string, fallback: string): number {
+  const ms = parseDuration(env[name] || fallback);
+  if (ms === null || ms <= 0) throw new ConfigError(name, `must be a duration like ${fallback}`);
+  return ms;
+}
 
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
   const raw = env[name];
@@ -219,6 +227,12 @@ export function loadConfig(env: Env = process.env): Config {
   if (secretsKey !== null && Buffer.from(secretsKey, 'base64').length !== 32) {
     throw new ConfigError('SECRETS_KEY', 'must be 32 bytes, base64-encoded');
   }
+  // The all-zero key is a published example (the old compose default): anyone could open what it seals.
+  if (secretsKey !== null && Buffer.from(secretsKey, 'base64').every((b) => b === 0)) {
+    throw new ConfigError('SECRETS_KEY', 'is all zero bytes, a published example key; make one with: openssl rand -base64 32');
+  }
+  const outboxTextRetention = positiveDuration(env, 'OUTBOX_TEXT_RETENTION', '7d');
+  const outboxRetention = positiveDuration(env, 'OUTBOX_RETENTION', '30d');
 
   const idempotencyTtl = env.IDEMPOTENCY_TTL ? parseDuration(env.IDEMPOTENCY_TTL) : 24 * 3_600_000;
   if (idempotencyTtl === null || idempotencyTtl <= 0) {
@@ -246,6 +260,7 @@ export function loadConfig(env: Env = process.env): Config {
     sandboxOperatorDelayMs: integer(env, 'SANDBOX_OPERATOR_DELAY_MS', 2000, 0, 86_400_000),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     idempotencyTtlMs: idempotencyTtl,
+    outboxRetention: { textMs: outboxTextRetention, rowMs: Math.max(outboxRetention, outboxTextRetention) },
     publicUrl,
     settlementDelayMs: settlementDelay,
     metricsToken: env.METRICS_TOKEN || null,

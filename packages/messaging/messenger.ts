@@ -2,6 +2,8 @@ import type { Knex } from 'knex';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
+import type { SecretBox } from '../core/secrets.js';
+import type { Enqueue } from '../scheduler/scheduler.js';
 import type { Message, MessageOutcome, Messenger, OutgoingMessage } from '../domain/messages.js';
 import type { TemplateComposer } from './composer.js';
 
@@ -9,6 +11,30 @@ import type { TemplateComposer } from './composer.js';
 export const ACCOUNT_SENDER = 'Sika <accounts@sika.invalid>';
 /** The address merchants' own messages (automations) go from, under the merchant's name: never the account sender. */
 export const MERCHANT_SENDER_ADDRESS = 'merchants@sika.invalid';
+
+/** How long the outbox keeps a message's (sealed) text, and the message's row (docs/operations.md). */
+export interface OutboxRetention {
+  textMs: number;
+  rowMs: number;
+}
+
+/** A message as the outbox keeps it, its text opened (`null` once delivered or past its retention). */
+export interface OutboxMessage {
+  id: string;
+  channel: string;
+  recipient: string;
+  purpose: string;
+  subject: string;
+  text: string | null;
+  created_at: Date;
+  sent_at: Date | null;
+  error: string | null;
+}
+
+const HOUR_MS = 3_600_000;
+/** The secret box's context for outbox texts (a sealed text cannot be opened as anything else). */
+const OUTBOX_CONTEXT = 'message-outbox';
+const nextHour = (at: Date) => new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS + HOUR_MS);
 
 /** Where a real SMS provider plugs in. None is configured here: SMS stay in the outbox (the sandbox). */
 export interface SmsGateway {
@@ -19,14 +45,26 @@ export interface SmsGateway {
  * Writes templated messages with the template engine, records every message in `message_outbox`,
  * then delivers it: e-mail through SMTP (nodemailer)
  * when SMTP_URL is set, SMS through the gateway when one is configured. A message no transport
- * took keeps its text in the outbox (sandbox and development: that is where to read a code); one
- * that was delivered does not, so codes and links are not kept in clear after they left.
+ * took keeps its text in the outbox (sandbox and development: that is where to read a code),
+ * sealed with the secrets key and only for `retention.textMs`; one that was delivered keeps none.
+ * Codes and links are never in the outbox in clear, and its rows go after `retention.rowMs`.
  */
 export class OutboxMessenger implements Messenger {
   private readonly email: Transporter | null;
 
   constructor(
-    private readonly deps: { knex: Knex; clock: Clock; log: Logger; smtpUrl: string | null; sms: SmsGateway | null; composer: TemplateComposer },
+    private readonly deps: {
+      knex: Knex;
+      clock: Clock;
+      log: Logger;
+      smtpUrl: string | null;
+      sms: SmsGateway | null;
+      composer: TemplateComposer;
+      box: SecretBox;
+      retention: OutboxRetention;
+      /** The retention pass's next job (packages/processes/outbox-purge.ts). */
+      enqueuePurge: Enqueue<{ at: string }>;
+    },
   ) {
     this.email = deps.smtpUrl ? nodemailer.createTransport(deps.smtpUrl) : null;
   }
@@ -35,7 +73,7 @@ export class OutboxMessenger implements Messenger {
     const { knex, clock, log } = this.deps;
     const message = await this.written(outgoing);
     const [row] = await knex('message_outbox')
-      .insert({ channel: message.channel, recipient: message.to, purpose: message.purpose, subject: message.subject, body: message.text, created_at: clock.now() })
+      .insert({ channel: message.channel, recipient: message.to, purpose: message.purpose, subject: message.subject, body: this.deps.box.seal(message.text, OUTBOX_CONTEXT), created_at: clock.now() })
       .returning('id');
     const id = (row as { id: string }).id;
     if (message.hold !== undefined) {
@@ -73,6 +111,31 @@ export class OutboxMessenger implements Messenger {
     const sms = this.deps.sms;
     // A merchant's SMS (automations) has no subject: its text goes as written.
     return sms && (() => sms.send(message.to, message.subject ? `${message.subject}: ${message.text}` : message.text));
+  }
+
+  /** The latest messages, newest first, their kept text opened: for the CLI and for tests reading a code. */
+  async kept(filter: { recipient?: string; channel?: string; purpose?: string } = {}, limit = 20): Promise<OutboxMessage[]> {
+    const rows = (await this.deps.knex('message_outbox')
+      .where(Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined)))
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .select('id', 'channel', 'recipient', 'purpose', 'subject', 'body', 'created_at', 'sent_at', 'error')) as (Omit<OutboxMessage, 'text'> & { body: string | null })[];
+    return rows.map(({ body, ...row }) => ({ ...row, text: body === null ? null : this.deps.box.open(body, OUTBOX_CONTEXT) }));
+  }
+
+  /** The retention pass: texts past their time dropped, rows past theirs deleted; then the next pass, at the next hour (missed ones are not made up). */
+  async purge(): Promise<void> {
+    const { knex, retention } = this.deps;
+    const at = this.deps.clock.now();
+    await knex('message_outbox').where('created_at', '<', new Date(at.getTime() - retention.textMs)).whereNotNull('body').update({ body: null });
+    await knex('message_outbox').where('created_at', '<', new Date(at.getTime() - retention.rowMs)).delete();
+    await this.schedulePurge(at);
+  }
+
+  /** Sets the retention pass after `from` (once per hour boundary, whichever process asks). */
+  schedulePurge(from: Date = this.deps.clock.now()): Promise<void> {
+    const next = nextHour(from);
+    return this.deps.enqueuePurge({ at: next.toISOString() }, next);
   }
 
   close(): void {

@@ -21,6 +21,7 @@ import { supportTicketForward } from './support-ticket-forward.js';
 import { assetPurge } from './asset-purge.js';
 import { automationSchedule } from './automation-schedule.js';
 import { automationStep } from './automation-step.js';
+import { outboxPurge } from './outbox-purge.js';
 
 export { invoicePayment, invoicePaymentsConsumer } from './invoice-payment.js';
 export { fundingDeadline, fundingPayment, fundingPaymentsConsumer, fundingPayoutMend } from './funding.js';
@@ -31,7 +32,7 @@ export { escrowFundingConsumer } from './escrow-funding.js';
 export { escrowAutoRelease, escrowFunding };
 export { ledgerSettlement, payinCallback, payoutBatchItem, payoutBatchRun, payoutCallback, payoutOverdue, payoutReconcile, refundReconcile };
 export { subscriptionInvoiceDue, subscriptionInvoiceIssue, subscriptionRenewal, walletApplication, webhookDelivery };
-export { automationSchedule, automationStep };
+export { automationSchedule, automationStep, outboxPurge };
 export type { Process, ProcessServices } from './process.js';
 
 /** Every saga and timer of the service: the scheduler runs exactly these job kinds. */
@@ -59,6 +60,7 @@ export const PROCESSES: readonly Process<never>[] = [
   fundingPayoutMend,
   automationStep,
   automationSchedule,
+  outboxPurge,
 ] as readonly Process<never>[];
 
 export function registerProcesses(scheduler: Scheduler, services: ProcessServices): void {

@@ -11,6 +11,7 @@ import type { Assets } from '../domain/asset/commands.js';
 import type { EventStore } from '../eventstore/port.js';
 import type { BatchJobHandler, JobHandler, JobKind } from '../scheduler/scheduler.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
+import type { OutboxMessenger } from '../messaging/messenger.js';
 
 /** The services a process drives; services/system.ts builds them and registers every process. */
 export interface ProcessServices {
@@ -26,6 +27,7 @@ export interface ProcessServices {
   escrow: EscrowContracts;
   funding: FundingCampaigns;
   automationRunner: AutomationRunner;
+  outbox: OutboxMessenger;
 }
 
 /**

@@ -29,8 +29,8 @@ async function paymentIntentEvent(key: string, amount = 10_000): Promise<void> {
 }
 
 async function smsTo(to: string): Promise<string[]> {
-  const rows = (await svc.system.knex('message_outbox').where({ channel: 'sms', recipient: to, purpose: 'automation' }).orderBy('id')) as { body: string }[];
-  return rows.map((r) => r.body);
+  const kept = await svc.system.outbox.kept({ channel: 'sms', recipient: to, purpose: 'automation' }, 100);
+  return kept.reverse().map((m) => m.text!);
 }
 
 t.test('an event runs e-mail (SMTP), SMS and a signed HTTP call; the logs hold each step', async (t) => {

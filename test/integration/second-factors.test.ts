@@ -176,8 +176,8 @@ t.test('phone change by SMS code; direct changes and personal-info/sensitive; a 
   await user(svc, 'taken@shop.example');
   const asked = await post(svc, '/api/v1/auth/phone-change/request', { challengeId: await emailChallenge(svc, mails, me.accessToken, 'phone@shop.example', 'phone-change/request'), newPhone: '+221 77 765 43 21' }, me.accessToken);
   t.match(asked, { status: 202, body: { newPhone: '+221777654321' } });
-  const sms = await svc.system.knex('message_outbox').where({ channel: 'sms', recipient: '+221777654321' }).orderBy('id', 'desc').first();
-  const code = /code to confirm this phone number is (\d{6})/.exec(sms.body)![1]!;
+  const [sms] = await svc.system.outbox.kept({ channel: 'sms', recipient: '+221777654321' }, 1);
+  const code = /code to confirm this phone number is (\d{6})/.exec(sms!.text!)![1]!;
   t.match(await post(svc, '/api/v1/auth/phone-change/verify', { requestId: asked.body.requestId, code: code === '000000' ? '111111' : '000000' }, me.accessToken), { status: 400, body: { code: 'IKW-ACC-005' } });
   t.match(await post(svc, '/api/v1/auth/phone-change/verify', { requestId: asked.body.requestId, code }, me.accessToken), { status: 200, body: { phone: '+221777654321' } });
   t.match(await svc.request('GET', '/api/v1/auth/me', { key: me.accessToken }), { body: { phone: '+221777654321' } });

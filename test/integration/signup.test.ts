@@ -27,8 +27,8 @@ const codeIn = (text: string) => /code is (\d{6})/.exec(text)?.[1];
 const tokenIn = (text: string, prefix: string) => new RegExp(`(${prefix}_[A-Za-z0-9_-]{43}\\.[0-9a-f-]{36})`).exec(text)?.[1];
 
 async function smsCode(svc: TestService, phone: string): Promise<string | undefined> {
-  const row = await svc.system.knex('message_outbox').where({ channel: 'sms', recipient: phone }).orderBy('id', 'desc').first<{ body: string } | undefined>();
-  return row && codeIn(row.body);
+  const [kept] = await svc.system.outbox.kept({ channel: 'sms', recipient: phone }, 1);
+  return kept?.text ? codeIn(kept.text) : undefined;
 }
 
 const post = (svc: TestService, path: string, body: unknown, key?: string) => svc.request('POST', path, { body, ...(key ? { key } : {}) });
@@ -86,6 +86,8 @@ t.test('sign-up: e-mail and SMS codes, register, then the user acts for a new me
   t.notOk(JSON.stringify(events).includes(sms!), 'the SMS code is not in the log');
   const delivered = await svc.system.knex('message_outbox').where({ channel: 'email' }).select('body', 'sent_at');
   t.ok(delivered.every((m) => m.body === null && m.sent_at !== null), 'e-mails that SMTP took keep no text');
+  const keptSms = (await svc.system.knex('message_outbox').where({ channel: 'sms' }).select('body')) as { body: string }[];
+  t.ok(keptSms.length > 0 && keptSms.every((m) => m.body !== null && !/\d{6}/.test(m.body)), 'an SMS no gateway took keeps its text sealed, never the code in clear');
 });
 
 t.test('register refuses what a challenge did not prove', async (t) => {

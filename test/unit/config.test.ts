@@ -47,6 +47,12 @@ t.test('a bad value names its variable', async (t) => {
     [{ BUS: 'kafka' }, 'KAFKA_BROKERS'],
     [{ KAFKA_BROKERS: 'not a broker' }, 'KAFKA_BROKERS'],
     [{ SECRETS_KEY: 'short' }, 'SECRETS_KEY'],
+    // The old compose file's default: a published key seals nothing.
+    [{ SECRETS_KEY: Buffer.alloc(32).toString('base64') }, 'SECRETS_KEY'],
+    [{ OUTBOX_TEXT_RETENTION: 'a week' }, 'OUTBOX_TEXT_RETENTION'],
+    [{ OUTBOX_RETENTION: '0s' }, 'OUTBOX_RETENTION'],
+    [{ AUTOMATION_SEND_LIMIT: 'lots' }, 'AUTOMATION_SEND_LIMIT'],
+    [{ RATE_LIMIT_SECOND_FACTOR: '10' }, 'RATE_LIMIT_SECOND_FACTOR'],
     [{ SMTP_URL: 'http://mail' }, 'SMTP_URL'],
     [{ WEBHOOK_RETRY_SCHEDULE: '5m,soon' }, 'WEBHOOK_RETRY_SCHEDULE'],
     [{ WEBHOOK_ALLOW_PRIVATE_URLS: 'yes' }, 'WEBHOOK_ALLOW_PRIVATE_URLS'],

@@ -176,11 +176,11 @@ export const BUILT_IN_TEMPLATES: readonly BuiltInTemplate[] = [
       { type: 'object', required: ['code', 'minutes'], properties: { code: str, minutes: int } },
       {
         en: {
-          subject: 'Your sign-in code: {{ code }}',
+          subject: 'Your sign-in code',
           text: 'Your code: {{ code }}\n\nIt signs you in to your customer account for {{ minutes }} minutes. If you did not ask for it, ignore this e-mail.',
         },
         fr: {
-          subject: 'Votre code de connexion : {{ code }}',
+          subject: 'Votre code de connexion',
           text: 'Votre code : {{ code }}\n\nIl vous connecte à votre espace client pendant {{ minutes }} minutes. Si vous ne l’avez pas demandé, ignorez cet e-mail.',
         },
       },
