@@ -1,7 +1,7 @@
 /**
  * The PDF worker thread (started by pdf.ts): lays out one document at a time, so that a document of
  * many pages never holds the service's event loop. Answers each request with the PDF's bytes
- * (transferred, not copied), `pageLimit` when the document runs past its page limit, or `error`.
+ * (transferred to the main thread), `pageLimit` when the document runs past its page limit, or `error`.
  */
 import { parentPort } from 'node:worker_threads';
 import { layoutPdf, PageLimitExceeded } from './pdf-layout.js';
