@@ -137,6 +137,7 @@ export const ERROR_CODES = {
   'IKW-TPL-003': { status: 422, retryable: false, message: "The data does not match the template's variable schema" },
   'IKW-TPL-004': { status: 400, retryable: false, message: 'The template has no content in this locale' },
   'IKW-TPL-005': { status: 409, retryable: false, message: 'The template has no published version' },
+  'IKW-TPL-006': { status: 422, retryable: false, message: 'The rendered template is over a size limit' },
   // Automations (docs/automations.md)
   'IKW-ATM-001': { status: 400, retryable: false, message: 'The automation definition is invalid' },
   'IKW-ATM-002': { status: 400, retryable: false, message: 'The cron expression is invalid' },

@@ -51,14 +51,42 @@ function describe(error: ErrorObject, param: string): string {
   }
 }
 
-/** Validates `value` in place; throws IKW-VAL-001 / IKW-VAL-002 naming the offending field. */
+/**
+ * Validates `value` in place; throws IKW-VAL-001 / IKW-VAL-002 naming the offending field. Query
+ * and path parameters come out with numbers where their schemas say so, each within its bounds.
+ */
 export function validate(schema: JsonSchema, value: unknown, where: 'body' | 'query' | 'params'): void {
   const fn = compile(where === 'body' ? bodyAjv : paramAjv, schema);
-  if (fn(value)) return;
+  if (fn(value)) {
+    if (where !== 'body') assertNumbersInRange(schema, value as Record<string, unknown>);
+    return;
+  }
   const error = fn.errors![0]!;
   const param = pathOf(error, null);
   const code = error.keyword === 'additionalProperties' || error.keyword === 'false schema' ? 'IKW-VAL-002' : 'IKW-VAL-001';
   throw new ApiError(code, describe(error, param), param || undefined);
+}
+
+/**
+ * ajv coerces "1e309" to Infinity (and "9007199254740993" to a neighbour) and then skips
+ * `minimum`/`maximum` for a value that is not finite, so every number a query or path parameter was
+ * coerced to is checked here: finite, within the schema's bounds, and within ±(2^53 - 1), where
+ * integers are exact. Parameters are flat (the query parser is `simple`): a value or a list of them.
+ */
+function assertNumbersInRange(schema: JsonSchema, value: Record<string, unknown>): void {
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  for (const [name, v] of Object.entries(value)) {
+    for (const n of Array.isArray(v) ? v : [v]) {
+      if (typeof n !== 'number' || (Number.isFinite(n) && Math.abs(n) <= Number.MAX_SAFE_INTEGER)) continue;
+      const own = properties[name] ?? {};
+      const bounds = (Array.isArray(v) ? (own.items as JsonSchema | undefined) : own) ?? {};
+      const message =
+        n > 0
+          ? `${name} must be <= ${typeof bounds.maximum === 'number' ? bounds.maximum : Number.MAX_SAFE_INTEGER}`
+          : `${name} must be >= ${typeof bounds.minimum === 'number' ? bounds.minimum : -Number.MAX_SAFE_INTEGER}`;
+      throw new ApiError('IKW-VAL-001', message, name);
+    }
+  }
 }
 
 /** Compiles a schema ahead of time, so a schema mistake fails at start, not at the first request. */

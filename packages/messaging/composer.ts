@@ -1,9 +1,11 @@
 import type { Knex } from 'knex';
+import { ApiError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { Owner } from '../domain/audit.js';
 import { builtInTemplate } from '../domain/template/defaults.js';
 import type { TemplateVersion } from '../domain/template/events.js';
-import { renderPdf, renderVersion, type Rendered } from '../domain/template/render.js';
+import { renderPdf } from '../domain/template/pdf.js';
+import { renderVersion, type Rendered } from '../domain/template/render.js';
 import { publishedTemplateFor } from '../../projections/templates.js';
 
 /**
@@ -29,20 +31,41 @@ export class TemplateComposer {
     return this.message(await this.render(owner, purpose, values));
   }
 
-  /** A document of the service (a receipt, an invoice) as a PDF, from the merchant's template or the built-in one. */
+  /**
+   * A document of the service (a receipt, an invoice) as a PDF, from the merchant's template or the
+   * built-in one: a merchant's document that cannot be made (over a limit, docs/template-engine.md)
+   * falls back to the built-in one like a message does.
+   */
   async document(owner: Owner, purpose: string, values: Record<string, unknown>, at: Date): Promise<Buffer> {
-    return renderPdf(await this.render(owner, purpose, values), at);
+    const custom = await this.custom(owner, purpose, values);
+    if (custom) {
+      try {
+        return await renderPdf(custom.rendered, at);
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        this.log.warn({ err, template: custom.template, purpose }, 'merchant document could not be made; the built-in one is used');
+      }
+    }
+    return renderPdf(await this.builtIn(purpose, values), at);
   }
 
   private async render(owner: Owner | null, purpose: string, values: Record<string, unknown>): Promise<Rendered> {
-    const custom = owner ? await publishedTemplateFor(this.knex, owner, purpose) : undefined;
-    if (custom) {
-      try {
-        return await renderVersion(custom.version, values);
-      } catch (err) {
-        this.log.warn({ err, template: custom.row.id, purpose }, 'merchant template did not render; the built-in one is used');
-      }
+    return (owner ? await this.custom(owner, purpose, values) : undefined)?.rendered ?? this.builtIn(purpose, values);
+  }
+
+  /** The merchant's published template for the purpose rendered with the values, if it has one that renders. */
+  private async custom(owner: Owner, purpose: string, values: Record<string, unknown>): Promise<{ template: string; rendered: Rendered } | undefined> {
+    const custom = await publishedTemplateFor(this.knex, owner, purpose);
+    if (!custom) return undefined;
+    try {
+      return { template: custom.row.id, rendered: await renderVersion(custom.version, values) };
+    } catch (err) {
+      this.log.warn({ err, template: custom.row.id, purpose }, 'merchant template did not render; the built-in one is used');
+      return undefined;
     }
+  }
+
+  private builtIn(purpose: string, values: Record<string, unknown>): Promise<Rendered> {
     const builtIn = builtInTemplate(purpose);
     if (!builtIn) throw new Error(`No built-in template for ${purpose}`);
     const version = { ...builtIn.version, createdAt: '' } as TemplateVersion;

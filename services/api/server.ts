@@ -60,6 +60,12 @@ export function listen(app: Express, port: number, log: Logger, host = '0.0.0.0'
   const t = { ...HTTP_TIMEOUTS, ...timeouts };
   const server = http.createServer({ connectionsCheckingInterval: t.checkIntervalMs, headersTimeout: t.headersMs, requestTimeout: t.requestMs }, app);
   server.keepAliveTimeout = t.keepAliveMs;
+  // A client may half-close (send FIN) once its request is out, as `nc` and many scripts do. Node's
+  // default then closes the connection at once, dropping every answer not yet written (one that
+  // waits for the database, or one queued behind such an answer): the client gets nothing. With
+  // half-open connections allowed, the answers in progress are written and the connection is
+  // closed after the last one. (Node's own switch for this, long-standing but not in its types.)
+  (server as http.Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   // Node would answer an Expect other than 100-continue with a bare 417; this one is coded like any other.
   server.on('checkExpectation', (_req: http.IncomingMessage, res: http.ServerResponse) => {
     const requestId = newId('req');

@@ -56,9 +56,9 @@ export class FuzzClient {
   }
 
   /**
-   * Writes `bytes` on a fresh connection and reads until the server closes it. Never half-closes:
-   * Node's server drops a request whose client has sent FIN before the answer is ready. A request
-   * that is incomplete is closed by the server's request timeout.
+   * Writes `bytes` on a fresh connection and reads until the server closes it. Never half-closes,
+   * so that a request that is incomplete meets the server's request timeout (a FIN would end it at
+   * once); clients that half-close are tested in test/integration/hostile-input.test.ts.
    */
   sendRaw(bytes: Buffer): Promise<FuzzResponse> {
     return new Promise((resolve, reject) => {

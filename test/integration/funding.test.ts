@@ -364,6 +364,33 @@ t.test('progress and the CSV export of contributors', async (t) => {
   t.notOk(JSON.stringify(pub.body).includes('awa@example.com'), 'no e-mail address in public');
 });
 
+t.test('the CSV export escapes formulas: a public contributor named =HYPERLINK(…) arrives as text, amounts stay numbers', async (t) => {
+  const campaign = await activeCampaign(svc, key);
+  const contribution = async (contributorName: string, message?: string) => {
+    const made = await svc.request('POST', `/api/v1/funding/public/campaigns/${campaign.slug}/contributions`, {
+      body: { amountMinor: 1_500, contributorName, ...(message !== undefined ? { message } : {}), paymentMethod: { type: 'card', card: { token: 'tok_visa' } } },
+    });
+    assertOk(t, made);
+  };
+  await contribution('=HYPERLINK("http://evil","x")', '@SUM(A1:A9)');
+  await contribution('+221 77 123 45 67', '-1+1');
+  await contribution('Awa', 'Pour le toit');
+  await settle(svc, OPERATOR_DELAY_MS);
+  const csv = await fetch(`${svc.baseUrl}/api/v1/funding/campaigns/${campaign.id}/contributions/export`, { headers: { authorization: `Bearer ${key}` } });
+  t.equal(csv.status, 200);
+  const text = await csv.text();
+  t.match(text, /,"'=HYPERLINK\(""http:\/\/evil"",""x""\)",/, 'the formula is a quoted text cell starting with a quote mark');
+  const rows = parse(text, { columns: true }) as Record<string, string>[];
+  t.same(
+    rows.map((r) => [r.contributorName, r.message, r.amountMinor]),
+    [
+      [`'=HYPERLINK("http://evil","x")`, "'@SUM(A1:A9)", '1500'],
+      ["'+221 77 123 45 67", "'-1+1", '1500'],
+      ['Awa', 'Pour le toit', '1500'],
+    ],
+  );
+});
+
 t.test('the public API: a campaign by its slug, a contribution by card, its status', async (t) => {
   const draft = await createCampaign(svc, key);
   assertError(t, await svc.request('GET', `/api/v1/funding/public/campaigns/${draft.slug}`), 'IKW-RES-001', 'slug');

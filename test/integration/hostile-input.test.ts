@@ -3,8 +3,9 @@
  * (docs/decisions.md, "HTTP"): a NUL byte in a path id or a query value, NUL or an unpaired
  * surrogate in a JSON string or key, a Content-Encoding the body is not in or that is not
  * supported, and nesting deeper than the body limit allows; and, found by the fuzz sweep
- * (test/fuzz), requests Node answers itself: an Expect other than 100-continue, and CONNECT.
- * Each is a coded 4xx, never a 500 or a bare answer.
+ * (test/fuzz), requests Node answers itself: an Expect other than 100-continue, and CONNECT; and
+ * a path that is not UTF-8 from a client that half-closes its connection (found by a security
+ * review's sweep: answered with nothing). Each is a coded 4xx, never a 500 or a bare answer.
  */
 import net from 'node:net';
 import { gzipSync, deflateSync, brotliCompressSync } from 'node:zlib';
@@ -206,4 +207,62 @@ t.test('requests Node would answer bare get a coded answer', async (t) => {
     const res = await rawHttp('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
     assertError(t, res, 'IKW-RTE-002', null);
   });
+});
+
+/**
+ * Bytes written on a fresh connection, `then` (if any) written once the first write is out, and
+ * the connection half-closed (FIN) right after, as `nc` and many scripts do; every answer on it.
+ */
+function rawAnswers(first: string, then?: string): Promise<string[]> {
+  const { port, hostname } = new URL(svc.baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname);
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8').split(/(?=HTTP\/1\.1 \d{3} )/).filter((a) => a !== '')));
+    socket.write(first, () => (then === undefined ? socket.end() : socket.end(then)));
+  });
+}
+
+t.test('a path that is not UTF-8 is answered 400 every time, on every route, however the request is sent', async (t) => {
+  const sequences = ['%ff%fe', '%FF', '%c3%28', '%e0%80%80', '%ed%a0%80', '%f4%90%80%80', '%c0%af', '%fe%ff', '%80', 'ok%ff'];
+  const routes: [string, string][] = [
+    ['DELETE', '/api/v1/auth/passkeys/{}'],
+    ['PATCH', '/api/v1/auth/passkeys/{}'],
+    ['GET', '/api/v1/payouts/{}'],
+    ['POST', '/api/v1/payment-intents/{}/cancel'],
+    ['GET', '/api/template-engine/templates/{}'],
+    ['GET', '/api/v1/funding/public/campaigns/{}'],
+    ['GET', '/hosted/invoices/{}'],
+    ['PUT', '/api/v1/assets/{}/upload'],
+    ['DELETE', '/api/v1/automations/{}'],
+  ];
+  // A request the server answers only after reading the database, in front of the bad one on the
+  // same connection: the bad one's answer is not ready when the client's FIN arrives.
+  const slow = `GET /api/v1/balance HTTP/1.1\r\nHost: sika\r\nAuthorization: Bearer ${key}\r\n\r\n`;
+  const ways: [string, (request: string) => Promise<string[]>][] = [
+    ['alone, Connection: close', (r) => rawAnswers(r.replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n'))],
+    ['alone, then FIN', (r) => rawAnswers(r)],
+    ['with a JSON body, then FIN', (r) => rawAnswers(r.replace('\r\n\r\n', '\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}'))],
+    ['behind a request that reads the database, then FIN', (r) => rawAnswers(slow, r)],
+  ];
+  let sent = 0;
+  for (let i = 0; i < 3; i++) {
+    for (const [s, sequence] of sequences.entries()) {
+      for (const [r, [method, template]] of routes.entries()) {
+        const [how, send] = ways[(s + r + i) % ways.length]!;
+        const request = `${method} ${template.replace('{}', sequence)} HTTP/1.1\r\nHost: sika\r\n\r\n`;
+        const answers = await send(request);
+        sent++;
+        const last = answers[answers.length - 1] ?? '';
+        const expected = how.startsWith('behind') ? 2 : 1;
+        if (answers.length !== expected || !/^HTTP\/1\.1 400 /.test(last) || !last.includes('"code":"IKW-REQ-005"')) {
+          t.fail(`${method} ${template.replace('{}', sequence)} sent ${how}: ${answers.length} answer(s) ${JSON.stringify(answers.map((a) => a.slice(0, 120)))}`);
+          return;
+        }
+      }
+    }
+  }
+  t.pass(`${sent} requests, each answered 400 IKW-REQ-005`);
 });

@@ -59,3 +59,31 @@ t.test('a paid session’s receipt as a PDF: the built-in template, then the mer
   t.match(branded, new RegExp(`Paid 10000 XOF \\(${s.paymentIntentId}\\)`));
   t.notMatch(branded, /Receipt from/, 'the built-in one is not used');
 });
+
+t.test('a merchant receipt over the limits is not made: the public receipt falls back to the built-in one', async (t) => {
+  const { key } = await svc.sandboxMerchant('Long receipts');
+  const s = await createSession(svc, key);
+  assertOk(t, await payByMobileMoney(svc, s.id, snNumber('05')));
+  await operatorAnswers(svc);
+  const defaults = (await svc.request('GET', '/api/template-engine/defaults', { key })).body.data;
+  const receipt = defaults.find((d: { purpose: string }) => d.purpose === 'receipt');
+  const publish = async (text: string) => {
+    const created = await svc.request('POST', '/api/template-engine/templates', {
+      key,
+      body: { kind: 'receipt', name: 'Long receipt', purpose: 'receipt', variables: receipt.variables, locales: { en: { title: 'Our receipt', text } }, publish: true },
+    });
+    assertOk(t, created);
+  };
+  // 100 blocks of 50 lines: about 88 pages, past the 50 a document may have (quick to render, long to lay out).
+  await publish(`{% for i in (1..100) %}Paid {{ amount }} {{ currency }}, block {{ i }}\n${'A line of the receipt\n'.repeat(49)}{% endfor %}`);
+  const pages = await receiptPdf(s.id);
+  t.equal(pages.status, 200);
+  const text = await pdfText(pages);
+  t.match(text, /Receipt from Long receipts/, 'the built-in receipt');
+  t.notMatch(text, /block 100/);
+  // A hundred thousand lines, about 6 MB: stopped at 1 MB while it renders.
+  await publish('{% for i in (1..100000) %}Paid {{ amount }} {{ currency }} for {{ payment_id }}, line {{ i }}\n{% endfor %}');
+  const bytes = await receiptPdf(s.id);
+  t.equal(bytes.status, 200);
+  t.match(await pdfText(bytes), /Receipt from Long receipts/, 'the built-in receipt');
+});

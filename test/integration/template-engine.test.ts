@@ -9,6 +9,7 @@ import { assertError, assertOk } from '../support/assertions.js';
 import { startService, type TestService } from '../support/system.js';
 import { startSmtp } from '../support/webhooks.js';
 import { openInvoice } from '../support/billing.js';
+import { renderPdf } from '../../packages/domain/template/pdf.js';
 
 const smtp = await startSmtp(t);
 const svc = await startService(t, { env: { SMTP_URL: smtp.url } });
@@ -279,4 +280,76 @@ t.test("the service's own messages: a merchant's published template replaces the
 
   await svc.request('DELETE', `${BASE}/${draft.id}`, { key });
   t.match(await signIn(merchant.id), /Subject: Your sign-in code/, 'deleted: the default again');
+});
+
+t.test('rendered output is capped while it renders: over 1 MB is 422 IKW-TPL-006, a loop stops at the cap', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const variables = { type: 'object', required: ['pad'], properties: { pad: { type: 'string' } } };
+  const pad = 'x'.repeat(1_000);
+  // A hundred thousand iterations of 1 000 bytes: 100 MB if nothing stopped it; the cap ends it after a thousand.
+  const loop = '{% for i in (1..100000) %}{{ pad }}{% endfor %}';
+  const cases: [string, Record<string, string>, string][] = [
+    ['a loop writing its output', { subject: 'Big', text: loop }, 'locales.en.text'],
+    ['a loop inside capture (never written out)', { subject: 'Big', text: `{% capture all %}${loop}{% endcapture %}{{ all | size }}` }, 'locales.en.text'],
+    ['a loop in the HTML part', { subject: 'Big', text: 'short', html: '{% for i in (1..100000) %}<p>{{ pad }}</p>{% endfor %}' }, 'locales.en.html'],
+  ];
+  for (const [name, en, param] of cases) {
+    await t.test(name, async (t) => {
+      const tpl = await create(svc, key, { kind: 'email', name, variables, locales: { en }, publish: true });
+      const res = await svc.request('POST', `${BASE}/${tpl.id}/render`, { key, body: { data: { pad } } });
+      assertError(t, res, 'IKW-TPL-006', param);
+      t.match(res.body.message, /1000000 bytes/);
+      const preview = await svc.request('POST', `${BASE}/${tpl.id}/preview`, { key, body: { data: { pad } } });
+      assertError(t, preview, 'IKW-TPL-006', param);
+    });
+  }
+  await t.test('the cap counts every field of one render together; under it renders', async (t) => {
+    const half = '{% for i in (1..600) %}{{ pad }}{% endfor %}';
+    const both = await create(svc, key, { kind: 'email', name: 'Two halves', variables, locales: { en: { subject: 'x', text: half, html: half } }, publish: true });
+    assertError(t, await svc.request('POST', `${BASE}/${both.id}/render`, { key, body: { data: { pad } } }), 'IKW-TPL-006', 'locales.en.html');
+    const one = await create(svc, key, { kind: 'email', name: 'One half', variables, locales: { en: { subject: 'x', text: half } }, publish: true });
+    const ok = await svc.request('POST', `${BASE}/${one.id}/render`, { key, body: { data: { pad } } });
+    assertOk(t, ok);
+    t.equal(ok.body.text.length, 600_000);
+  });
+});
+
+t.test('documents are capped at 50 PDF pages: more is 422 IKW-TPL-006', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  // Blocks of 50 lines with one Liquid output each: quick to render, long to lay out. About 57 lines
+  // fit on an A4 page in 11 pt Helvetica: 36 blocks are about 32 pages, 100 blocks about 88.
+  const document = (blocks: number) => ({
+    kind: 'invoice',
+    name: `${blocks} blocks`,
+    variables: { type: 'object', properties: {} },
+    locales: { en: { title: 'Statement', text: `{% for i in (1..${blocks}) %}Block {{ i }}\n${'A line of the statement\n'.repeat(49)}{% endfor %}` } },
+    publish: true,
+  });
+  const fits = await create(svc, key, document(36));
+  const ok = await svc.request('POST', `${BASE}/${fits.id}/render`, { key, body: { data: {} } });
+  assertOk(t, ok);
+  t.match(await pdfText(ok.body.pdf), /Block 36/);
+  const tooLong = await create(svc, key, document(100));
+  const res = await svc.request('POST', `${BASE}/${tooLong.id}/render`, { key, body: { data: {} } });
+  assertError(t, res, 'IKW-TPL-006', 'locales.en.text');
+  t.match(res.body.message, /50 pages/);
+});
+
+t.test('a PDF is laid out off the event loop: another request is answered while a large one is laid out', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const tpl = await create(svc, key, { ...emailTemplate, publish: true });
+  // Just under the page cap: the largest document a render may lay out.
+  const text = Array.from({ length: 2_800 }, (_, i) => `Line ${i} of a long statement, long enough to take a while to lay out`).join('\n');
+  let laidOut = false;
+  const layout = renderPdf({ locale: 'en', title: 'Statement', text }, new Date('2026-01-01T00:00:00Z')).then((pdf) => {
+    laidOut = true;
+    return pdf;
+  });
+  // Laid out on the event loop, the whole document would be done before this request could even connect.
+  const other = await svc.request('GET', `${BASE}/${tpl.id}`, { key });
+  assertOk(t, other);
+  t.notOk(laidOut, 'the other request was answered before the PDF was done');
+  const pdf = await layout;
+  t.equal(pdf.subarray(0, 5).toString(), '%PDF-');
+  t.match(await pdfText(pdf.toString('base64')), /Line 2799 of a long statement/);
 });

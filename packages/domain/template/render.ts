@@ -1,20 +1,91 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import formats from 'ajv-formats';
-import { Liquid, type Template } from 'liquidjs';
-import PDFDocument from 'pdfkit';
+import { CaptureTag, Context, Liquid, toPromise, toValue, type Emitter, type Template } from 'liquidjs';
 import { ApiError } from '../../core/errors.js';
 import type { LocaleContent, TemplateKind, TemplateVersion, VariableSchema } from './events.js';
 
 /**
  * Rendering with Liquid (liquidjs): a sandboxed engine that evaluates expressions and filters but
  * runs no code and reads no file (`templates: {}` makes include/render/layout find nothing).
- * Limits bound the parse and render time and memory of a hostile template. HTML parts escape every
- * output (`outputEscape: 'escape'`); subjects, texts and SMS do not (they are not HTML).
+ * Limits bound the parse and render time and memory of a hostile template, and what a render may
+ * write (MAX_RENDERED_BYTES). HTML parts escape every output (`outputEscape: 'escape'`); subjects,
+ * texts and SMS do not (they are not HTML).
  */
 const LIMITS = { parseLimit: 100_000, renderLimit: 1_000, memoryLimit: 10_000_000 };
 const common = { templates: {}, strictFilters: true, ownPropertyOnly: true, ...LIMITS };
-const textEngine = new Liquid(common);
-const htmlEngine = new Liquid({ ...common, outputEscape: 'escape' });
+
+/**
+ * The most bytes (UTF-8) one render may write: every field of a template together, and text kept
+ * with `capture` too (it is written out, or not, later). Checked at each write, so a loop stops at
+ * the limit instead of building hundreds of MB within the render time limit.
+ */
+export const MAX_RENDERED_BYTES = 1_000_000;
+
+/** What one render has written so far, across its fields. */
+class OutputBudget {
+  used = 0;
+  exceeded = false;
+
+  charge(text: string): void {
+    this.used += Buffer.byteLength(text, 'utf8');
+    if (this.used > MAX_RENDERED_BYTES) {
+      this.exceeded = true;
+      throw new Error(`the rendered output is over ${MAX_RENDERED_BYTES} bytes`);
+    }
+  }
+}
+
+/** An output's text as liquidjs writes it (its SimpleEmitter's rule). */
+function textOf(value: unknown): string {
+  const v: unknown = toValue(value);
+  if (typeof v === 'string') return v;
+  if (v === null || v === undefined) return '';
+  if (Array.isArray(v)) return v.map(textOf).join('');
+  return String(v);
+}
+
+/** Collects what a render writes, charging each write to the render's budget before keeping it. */
+class BoundedEmitter implements Emitter {
+  buffer = '';
+
+  constructor(private readonly budget: OutputBudget) {}
+
+  write(html: unknown): void {
+    const text = textOf(html);
+    this.budget.charge(text);
+    this.buffer += text;
+  }
+}
+
+/** The budget of the render a context belongs to (capture renders into its own emitter, on the same context). */
+const budgets = new WeakMap<Context, OutputBudget>();
+
+/** `capture` as liquidjs has it, but writing into a bounded emitter: captured text counts like output. */
+class BoundedCaptureTag extends CaptureTag {
+  override *render(ctx: Context): Generator<unknown, void, string> {
+    const emitter = new BoundedEmitter(budgets.get(ctx) ?? new OutputBudget());
+    yield this.liquid.renderer.renderTemplates(this.templates, ctx, emitter);
+    ctx.bottom()[this.variable] = emitter.buffer;
+  }
+}
+
+function engine(options: ConstructorParameters<typeof Liquid>[0]): Liquid {
+  const liquid = new Liquid(options);
+  liquid.registerTag('capture', BoundedCaptureTag);
+  return liquid;
+}
+const textEngine = engine(common);
+const htmlEngine = engine({ ...common, outputEscape: 'escape' });
+
+/** Renders `source` with `scope`, every write charged to `budget` (which throws past the limit). */
+async function renderBounded(liquid: Liquid, source: string, scope: Record<string, unknown>, budget: OutputBudget): Promise<string> {
+  const templates = liquid.parse(source);
+  const ctx = new Context(scope, liquid.options, { sync: false }, { liquid });
+  budgets.set(ctx, budget);
+  const emitter = new BoundedEmitter(budget);
+  await toPromise(liquid.renderer.renderTemplates(templates, ctx, emitter));
+  return emitter.buffer;
+}
 
 /** The fields a kind's content must have, and the ones it may have. */
 const FIELDS: Record<TemplateKind, { required: (keyof LocaleContent)[]; allowed: (keyof LocaleContent)[] }> = {
@@ -117,40 +188,38 @@ function chooseLocale(version: TemplateVersion, locale: string | undefined): str
   throw new ApiError('IKW-TPL-004', `This template has no content in locale '${locale}'; it has ${Object.keys(version.locales).join(', ')}`, 'locale');
 }
 
+/** The order a render writes a locale's fields in (stored content keeps no order): the output limit is crossed in a known one. */
+const RENDER_ORDER: (keyof LocaleContent)[] = ['subject', 'title', 'text', 'html'];
+
 /** Renders every field of a locale with `data`, once the data matches the variable schema. */
 export async function renderVersion(version: TemplateVersion, data: Record<string, unknown>, locale?: string): Promise<Rendered> {
   const chosen = chooseLocale(version, locale);
   checkData(version, data);
   const content = version.locales[chosen]!;
   const out: Rendered = { locale: chosen, text: '' };
-  for (const field of Object.keys(content) as (keyof LocaleContent)[]) {
+  const budget = new OutputBudget();
+  for (const field of RENDER_ORDER.filter((f) => content[f] !== undefined)) {
+    const param = `locales.${chosen}.${field}`;
     try {
-      out[field] = String(await engineFor(field).parseAndRender(content[field]!, data));
+      out[field] = await renderBounded(engineFor(field), content[field]!, data, budget);
     } catch (err) {
+      if (budget.exceeded) throw new ApiError('IKW-TPL-006', `${param} writes more than ${MAX_RENDERED_BYTES} bytes with this data (every field of a render together), the most a render may write`, param);
       // Parsed when stored, so what fails here is a limit or a filter's input (e.g. date of a non-date).
-      throw new ApiError('IKW-TPL-003', `locales.${chosen}.${field} could not be rendered with this data: ${err instanceof Error ? err.message : String(err)}`, 'data');
+      throw new ApiError('IKW-TPL-003', `${param} could not be rendered with this data: ${err instanceof Error ? err.message : String(err)}`, 'data');
     }
   }
   return out;
 }
 
-/** A rendered document as a PDF (pdfkit): the title, then each line of the text. `createdAt` makes it reproducible. */
-export function renderPdf(rendered: Rendered, createdAt: Date): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const doc = new PDFDocument({ size: 'A4', margin: 56, info: { Title: rendered.title ?? '', Producer: 'Sika', Creator: 'Sika template engine', CreationDate: createdAt } });
-    const chunks: Buffer[] = [];
-    doc.on('data', (c: Buffer) => chunks.push(c));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-    if (rendered.title) doc.font('Helvetica-Bold').fontSize(18).text(rendered.title).moveDown();
-    doc.font('Helvetica').fontSize(11).text(rendered.text);
-    doc.end();
-  });
-}
-
-/** Renders one Liquid text (an automation step's parameter) with `scope`; no escaping, no variable schema. */
+/** Renders one Liquid text (an automation step's parameter) with `scope`; no escaping, no variable schema, the same output limit. */
 export async function renderText(source: string, scope: Record<string, unknown>): Promise<string> {
-  return String(await textEngine.parseAndRender(source, scope));
+  const budget = new OutputBudget();
+  try {
+    return await renderBounded(textEngine, source, scope, budget);
+  } catch (err) {
+    if (budget.exceeded) throw new Error(`The text writes more than ${MAX_RENDERED_BYTES} bytes, the most a render may write`);
+    throw err;
+  }
 }
 
 /** Whether a kind is a document (rendered to PDF) rather than a message. */
