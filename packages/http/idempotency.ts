@@ -31,7 +31,22 @@ export const idempotencyMigrations: Migration[] = [
   sqlMigration('idempotency/002-locked-by', `ALTER TABLE idempotency_keys ADD COLUMN locked_by integer`),
   // Answers are sealed from now on; rows written before stay in clear (false) and replay as they are until they expire.
   sqlMigration('idempotency/002-body-sealed', `ALTER TABLE idempotency_keys ADD COLUMN body_sealed boolean NOT NULL DEFAULT false`),
+  // Answers belong to the credential that asked (API key id, or `user:<id>`); rows written before
+  // keep '' (LEGACY_CREDENTIAL) and replay to the merchant, as they did, until they expire.
+  sqlMigration(
+    'idempotency/003-credential',
+    `ALTER TABLE idempotency_keys ADD COLUMN credential text NOT NULL DEFAULT '';
+      ALTER TABLE idempotency_keys DROP CONSTRAINT idempotency_keys_pkey;
+      ALTER TABLE idempotency_keys ADD PRIMARY KEY (merchant_id, environment, credential, method, path, key)`,
+  ),
 ];
+
+/**
+ * The credential of rows stored before answers were scoped by credential. Such a row stands for
+ * the whole merchant (as it did when written): a retry across the upgrade is still a replay, not a
+ * second payout. None is left once IDEMPOTENCY_TTL has passed since the upgrade.
+ */
+const LEGACY_CREDENTIAL = '';
 
 /** A first request that has not answered within this long is taken to have died (crash, kill). */
 const ABANDONED_AFTER_MS = 60_000;
@@ -63,17 +78,23 @@ interface Row {
   expires_at: Date;
 }
 
-type Scope = Record<'merchant_id' | 'environment' | 'method' | 'path' | 'key', string>;
+type Scope = Record<'merchant_id' | 'environment' | 'credential' | 'method' | 'path' | 'key', string>;
 
 /** What a sealed answer is bound to: it opens only in its own row, with its own status. */
 function sealContext(scope: Scope, status: number): string {
-  return JSON.stringify(['idempotency', scope.merchant_id, scope.environment, scope.method, scope.path, scope.key, status]);
+  const row = [scope.merchant_id, scope.environment, ...(scope.credential === LEGACY_CREDENTIAL ? [] : [scope.credential]), scope.method, scope.path, scope.key];
+  return JSON.stringify(['idempotency', ...row, status]);
 }
 
 /**
- * Durable idempotency (docs/architecture.md, "HTTP conventions"): scope merchant × environment × method × path;
- * the first complete answer is stored and replayed byte for byte; same key with another body → 422;
- * same key while the first still runs → 409 (retryable).
+ * Durable idempotency (docs/architecture.md, "HTTP conventions"): scope merchant × environment ×
+ * credential × method × path, so a member or key reusing another's key gets no answer of theirs
+ * (some hold secrets or tokens); the first complete answer is stored and replayed byte for byte;
+ * same key with another body → 422; same key while the first still runs → 409 (retryable).
+ *
+ * `requestRef`, which names the objects a create makes, stays the key and the body's fingerprint,
+ * scoped by the commands to the merchant: a retry with another key of the merchant (a key rolled
+ * meanwhile) lands on the object the first attempt made rather than making a second one.
  *
  * Every stored answer is sealed with the secret box: some carry secrets shown once (a webhook
  * endpoint's signing secret), and the others carry customer data the table need not hold in clear.
@@ -94,26 +115,29 @@ export class IdempotencyStore {
 
   async claim(principal: Principal, method: string, path: string, key: string, body: unknown): Promise<Claim> {
     IdempotencyStore.validateKey(key);
-    const scope: Scope = { merchant_id: principal.merchantId, environment: principal.environment, method, path, key };
+    const own: Scope = { merchant_id: principal.merchantId, environment: principal.environment, credential: principal.actor, method, path, key };
+    const legacy: Scope = { ...own, credential: LEGACY_CREDENTIAL };
     const requestHash = createHash('sha256').update(canonicalJson(body ?? null)).digest('hex');
     for (let attempt = 0; attempt < 3; attempt++) {
       const now = this.clock.now();
-      const inserted = await this.knex('idempotency_keys')
-        .insert({
-          ...scope,
-          request_hash: requestHash,
-          state: 'running',
-          locked_at: now,
-          locked_by: this.instance?.id ?? null,
-          expires_at: new Date(now.getTime() + this.ttlMs),
-        })
-        .onConflict(['merchant_id', 'environment', 'method', 'path', 'key'])
-        .ignore()
-        .returning('key');
-      if (inserted.length === 1) return this.runner(scope, now, requestHash);
+      // One statement: the credential's row, unless a legacy row of the merchant holds the key.
+      const { rows: inserted } = await this.knex.raw<{ rows: unknown[] }>(
+        `INSERT INTO idempotency_keys (merchant_id, environment, credential, method, path, key, request_hash, state, locked_at, locked_by, expires_at)
+         SELECT :merchant_id, :environment, :credential, :method, :path, :key, :request_hash, 'running', :now::timestamptz, :locked_by::integer, :expires_at::timestamptz
+         WHERE NOT EXISTS (SELECT 1 FROM idempotency_keys WHERE merchant_id = :merchant_id AND environment = :environment AND credential = :legacy AND method = :method AND path = :path AND key = :key)
+         ON CONFLICT (merchant_id, environment, credential, method, path, key) DO NOTHING
+         RETURNING key`,
+        { ...own, legacy: LEGACY_CREDENTIAL, request_hash: requestHash, now, locked_by: this.instance?.id ?? null, expires_at: new Date(now.getTime() + this.ttlMs) },
+      );
+      if (inserted.length === 1) return this.runner(own, now, requestHash);
 
-      const row = await this.knex('idempotency_keys').where(scope).first<Row | undefined>();
+      const row = await this.knex('idempotency_keys')
+        .where({ merchant_id: own.merchant_id, environment: own.environment, method, path, key })
+        .whereIn('credential', [own.credential, LEGACY_CREDENTIAL])
+        .orderByRaw('credential = ? DESC', [LEGACY_CREDENTIAL])
+        .first<(Row & { credential: string }) | undefined>();
       if (!row) continue; // deleted between our insert and read: try again
+      const scope = row.credential === LEGACY_CREDENTIAL ? legacy : own;
       if (row.expires_at.getTime() <= now.getTime()) {
         await this.knex('idempotency_keys').where(scope).andWhere('expires_at', '<=', now).delete();
         continue;

@@ -1,6 +1,6 @@
 /**
  * Idempotency-Key (docs/architecture.md, "HTTP conventions") against the real server and database: byte-for-byte
- * replay, body mismatch, in-flight conflicts, scope (merchant × environment × method × path), what
+ * replay, body mismatch, in-flight conflicts, scope (merchant × environment × credential × method × path), what
  * is not stored, key shape, expiry, and concurrency.
  */
 import { randomUUID } from 'node:crypto';
@@ -8,8 +8,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import t, { type Test } from 'tap';
 import { ApiError, type ErrorCode } from '../../packages/core/errors.js';
 import { newId } from '../../packages/core/ids.js';
+import { SecretBox } from '../../packages/core/secrets.js';
 import { route, type Family, type Method, type RouteAuth } from '../../packages/http/routes.js';
 import { assertError, assertOk, assertSane } from '../support/assertions.js';
+import { fund, mobileMoney, postPayout } from '../support/payouts.js';
+import { passwordChallenge } from '../support/second-factors.js';
 import { startService, type TestResponse } from '../support/system.js';
 
 interface ChargeBody {
@@ -111,6 +114,13 @@ const svc = await startService(t, { families: () => [testFamily] });
 const merchant = await svc.merchant('Idempotency merchant');
 const other = await svc.merchant('Another merchant');
 const key = merchant.api_keys.sandbox;
+
+const PASSWORD = 'correct horse battery';
+async function signIn(email: string): Promise<string> {
+  const res = await svc.request('POST', '/api/v1/auth/login', { body: { email, password: PASSWORD } });
+  if (res.status !== 200) throw new Error(res.text);
+  return res.body.accessToken as string;
+}
 
 let seq = 0;
 /** A fresh Idempotency-Key for each case. */
@@ -250,7 +260,7 @@ t.test('a first request that died is taken over once it is abandoned (60 s)', as
   t.pass('the taker\u2019s answer is the one kept');
 });
 
-t.test('keys are scoped per merchant, environment, method and path', async (t) => {
+t.test('keys are scoped per merchant, environment, credential, method and path', async (t) => {
   const idem = freshKey();
   const body = { amount: 900 };
   const first = await send({ idem, body });
@@ -282,9 +292,20 @@ t.test('keys are scoped per merchant, environment, method and path', async (t) =
     t.equal(calls.charges, before + 1, 'the handler ran anew');
     assertReplay(t, await send({ apiKey: merchant.api_keys.live, idem, body }), res);
   });
-  await t.test('another key of the same merchant and environment shares the scope', async (t) => {
+  await t.test('another API key of the same merchant and environment has answers of its own', async (t) => {
     const second = await svc.apiKey(merchant.id, ['payouts.write']);
-    assertReplay(t, await send({ apiKey: second.secret, idem, body }), first);
+    const before = calls.charges;
+    const res = await send({ apiKey: second.secret, idem, body });
+    assertRan(t, res);
+    t.not(res.body.id, first.body.id, 'not the first key\u2019s answer');
+    t.equal(calls.charges, before + 1, 'the handler ran anew');
+    assertReplay(t, await send({ apiKey: second.secret, idem, body }), res);
+    t.pass('and replays its own answer');
+    assertRan(t, await send({ apiKey: second.secret, idem: freshKey(), body: { amount: 901 } }));
+    const idem2 = freshKey();
+    assertRan(t, await send({ idem: idem2, body: { amount: 1 } }));
+    assertRan(t, await send({ apiKey: second.secret, idem: idem2, body: { amount: 2 } }));
+    t.pass('nor is another key\u2019s body a mismatch');
   });
   await t.test('another method on the same path', async (t) => {
     const before = calls.patch;
@@ -426,6 +447,77 @@ t.test('20 parallel requests with the same key and body run the handler exactly 
       t.equal(calls.parallel, before + 1, 'still once');
     });
   }
+});
+
+t.test('answers belong to the credential: two users of one merchant never get each other\u2019s token or secret', async (t) => {
+  const m = await svc.merchant('Shared merchant');
+  await svc.member(m, 'awa@idem.example', PASSWORD, 'owner');
+  await svc.member(m, 'bo@idem.example', PASSWORD, 'finance');
+  const awa = await signIn('awa@idem.example');
+  const bo = await signIn('bo@idem.example');
+  const emailOf = async (token: string) => (await svc.request('GET', '/api/v1/auth/me', { key: token })).body.email as string;
+
+  await t.test('switch-merchant: the same key and body', async (t) => {
+    const idem = freshKey();
+    const switchTo = (token: string) => svc.request('POST', '/api/v1/auth/switch-merchant', { key: token, body: { merchantId: m.id }, headers: { 'idempotency-key': idem } });
+    const mine = await switchTo(awa);
+    assertRan(t, mine, 200);
+    const theirs = await switchTo(bo);
+    assertRan(t, theirs, 200);
+    t.not(theirs.body.accessToken, mine.body.accessToken, 'another member gets a token of their own');
+    t.equal(await emailOf(theirs.body.accessToken), 'bo@idem.example', 'acting as themselves');
+    assertReplay(t, await switchTo(awa), mine);
+    t.pass('the same user repeating gets their stored answer');
+  });
+
+  await t.test('mfa/totp/setup: the same key, each with their own challenge', async (t) => {
+    const idem = freshKey();
+    const setup = async (token: string, challengeId: string) => svc.request('POST', '/api/v1/auth/mfa/totp/setup', { key: token, body: { challengeId }, headers: { 'idempotency-key': idem } });
+    const awaChallenge = await passwordChallenge(svc, awa, 'mfa/totp/setup', PASSWORD);
+    const mine = await setup(awa, awaChallenge);
+    assertRan(t, mine);
+    const theirs = await setup(bo, await passwordChallenge(svc, bo, 'mfa/totp/setup', PASSWORD));
+    assertRan(t, theirs);
+    t.not(theirs.body.secret, mine.body.secret, 'a secret of their own, not refused for the other member\u2019s key');
+    t.notMatch(theirs.body.otpauthUrl, /awa/, 'and nothing of the first user');
+    assertReplay(t, await setup(awa, awaChallenge), mine);
+    t.pass('the same user repeating gets their stored answer');
+    assertReplay(t, await setup(await signIn('awa@idem.example'), awaChallenge), mine);
+    t.pass('from another session too: the credential is the user');
+  });
+});
+
+t.test('a payout retried with another key of the merchant (a key rolled meanwhile) is the same payout, not a second one', async (t) => {
+  const m = await svc.merchant('Rolling keys');
+  await fund(svc, m.id, 100_000);
+  const rolled = await svc.apiKey(m.id, ['payouts.write']);
+  const idem = freshKey();
+  const body = { amount: 10_000, currency: 'xof', destination: mobileMoney('67') };
+  const first = await postPayout(svc, m.api_keys.sandbox, body, { idempotencyKey: idem });
+  assertRan(t, first, 200);
+  const retried = await postPayout(svc, rolled.secret, body, { idempotencyKey: idem });
+  assertRan(t, retried, 200);
+  t.equal(retried.body.id, first.body.id, 'the payout the first attempt made');
+  const balance = await svc.request('GET', '/api/v1/balance', { key: m.api_keys.sandbox });
+  t.equal(balance.body.available.find((b: { currency: string }) => b.currency === 'xof')?.amount, 100_000 - 10_000 - first.body.fee, 'held once');
+});
+
+t.test('answers stored before they were scoped by credential replay to the merchant until they expire', async (t) => {
+  const idem = freshKey();
+  const body = { amount: 77 };
+  const first = await send({ idem, body });
+  assertRan(t, first);
+  // The row as the previous version kept it: no credential, the answer sealed to the merchant's scope.
+  const box = new SecretBox(Buffer.alloc(32, 1)); // startService's SECRETS_KEY
+  const sealed = box.seal(first.text, JSON.stringify(['idempotency', merchant.id, 'sandbox', 'POST', '/test/charges', idem, 201]));
+  await svc.system.knex('idempotency_keys').where({ key: idem }).update({ credential: '', body: sealed });
+  const second = await svc.apiKey(merchant.id, ['payouts.write']);
+  const before = calls.charges;
+  assertReplay(t, await send({ apiKey: second.secret, idem, body }), first);
+  assertReplay(t, await send({ idem, body }), first);
+  assertOwnError(t, await send({ apiKey: second.secret, idem, body: { amount: 78 } }), 'IKW-IDM-002', 'Idempotency-Key');
+  t.equal(calls.charges, before, 'a retry across the upgrade is a replay, not a second run');
+  t.equal(await svc.system.knex('idempotency_keys').where({ key: idem }).count<{ count: string }[]>('* as count').then((r) => Number(r[0]!.count)), 1, 'and writes no row of its own');
 });
 
 // Last: moves the shared clock a day forward.
