@@ -147,3 +147,9 @@ export async function verifiedTeamContacts(knex: Knex, merchantId: string): Prom
     phones: rows.filter((r) => r.phone_verified_at !== null && r.phone !== null).map((r) => r.phone!),
   };
 }
+
+/** The members of the organization holding a merchant, with their address and role, oldest first. */
+export async function listMembersOfMerchant(knex: Knex, merchantId: string): Promise<MemberRow[]> {
+  const organizationId = await organizationOfMerchant(knex, merchantId);
+  return organizationId === undefined ? [] : listMembers(knex, organizationId);
+}

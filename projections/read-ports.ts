@@ -4,7 +4,7 @@ import { EvictedByEvents } from '../packages/eventstore/evicted-cache.js';
 import type { EventStore } from '../packages/eventstore/port.js';
 import type { EscrowDirectory, ReadPorts } from '../packages/domain/read-ports.js';
 import { findCustomer } from './customers.js';
-import { listMemberships, organizationOfMerchant } from './organizations.js';
+import { listMembersOfMerchant, listMemberships, organizationOfMerchant } from './organizations.js';
 import { liveSessionRole } from './user-sessions.js';
 import { findPaymentIntent } from './payment-intents.js';
 import { activationRule } from './country-activations.js';
@@ -26,6 +26,7 @@ export function readPorts(knex: Knex): ReadPorts {
       (await listMemberships(knex, userId)).map((m) => ({ organizationId: m.id, role: m.role, merchantIds: m.merchant_ids, requireMfa: m.require_mfa })),
     sessionRole: (sessionId, organizationId, at) => liveSessionRole(knex, sessionId, organizationId, at),
     organizationOfMerchant: (merchantId) => organizationOfMerchant(knex, merchantId),
+    merchantMembers: async (merchantId) => (await listMembersOfMerchant(knex, merchantId)).map((m) => ({ userId: m.user_id, email: m.email, role: m.role })),
     activationRule: (owner, countryCode, currencyIso) => activationRule(knex, owner, countryCode, currencyIso),
     capabilityRefusal: async (owner, method) => {
       const capability = await governingCapability(knex, owner, method);

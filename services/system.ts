@@ -22,6 +22,7 @@ import { OpenIdClientProvider } from '../packages/providers/openid.js';
 import { Verifications } from '../packages/domain/verification/commands.js';
 import { KeyedHasher } from '../packages/core/hashing.js';
 import { OutboxMessenger } from '../packages/messaging/messenger.js';
+import { PayoutSettingsService } from '../packages/domain/merchant-settings/commands.js';
 import { TemplateComposer } from '../packages/messaging/composer.js';
 import { AppTokenSigner } from '../packages/domain/user/tokens.js';
 import type { Environment } from '../packages/domain/merchant/events.js';
@@ -140,6 +141,8 @@ export interface System {
   /** The customer portal's sign-in by e-mailed code. */
   customerPortal: CustomerPortal;
   payouts: Payouts;
+  /** Payout settings: lowering the safety delay of saved destinations takes a second factor. */
+  payoutSettings: PayoutSettingsService;
   /** The payout engine: saved recipients and payout batches (docs/payout-engine.md). */
   payoutRecipients: PayoutRecipients;
   payoutBatches: PayoutBatches;
@@ -482,6 +485,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     paymentLinks,
     customerPortal,
     payouts,
+    payoutSettings: new PayoutSettingsService({ store, clock, verifications, messenger, directory: reads }),
     payoutRecipients,
     payoutBatches,
     marketplace,

@@ -46,6 +46,8 @@ export const ERROR_CODES = {
   'IKW-PAY-002': { status: 400, retryable: false, message: 'No such payout method for this merchant and environment' },
   'IKW-PAY-003': { status: 400, retryable: false, message: 'This payout method has been deleted' },
   'IKW-PAY-004': { status: 409, retryable: true, message: 'This payout method is still in its safety delay' },
+  'IKW-PAY-005': { status: 403, retryable: false, message: 'An API key cannot lower the safety delay of saved payout destinations: a signed-in user lowers it with a second factor' },
+  'IKW-PAY-006': { status: 403, retryable: false, message: 'Lowering the safety delay needs challenge_id: a verified second-factor challenge of purpose payout-settings/delay' },
   'IKW-PEN-001': { status: 400, retryable: false, message: 'One or more payout instructions are invalid; errors lists each by index' },
   'IKW-PEN-002': { status: 400, retryable: false, message: 'No such recipient for this merchant and environment' },
   'IKW-PEN-003': { status: 400, retryable: false, message: 'This recipient has been archived' },

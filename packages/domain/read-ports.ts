@@ -53,6 +53,8 @@ export interface AccountDirectory {
   sessionRole(sessionId: string, organizationId: string, at: Date): Promise<Role | null>;
   /** The organization holding a merchant, if any. */
   organizationOfMerchant(merchantId: string): Promise<string | undefined>;
+  /** The members of the organization holding a merchant (none without one), with their address and role. */
+  merchantMembers(merchantId: string): Promise<{ userId: string; email: string; role: Role }[]>;
 }
 
 export type ReadPorts = CustomerDirectory & PriceCatalog & PaymentIntentReader & AccountDirectory & CapabilityGate & ActivationGate;

@@ -76,7 +76,7 @@ export function apiFamilies(system: System): Family[] {
     escrowFamily(system.knex, system.escrow),
     paymentCapabilitiesFamily(system.knex, system.paymentCapabilities),
     configurationFamily(system.knex, system.countryActivations, system.featureFlags),
-    merchantSettingsFamily(system.knex, system.store, system.clock),
+    merchantSettingsFamily(system.knex, system.store, system.clock, system.payoutSettings),
     webhookEndpointsFamily(system.knex, system.clock, system.webhookEndpoints),
     webhookReplaysFamily(system.webhooks),
     // Merchant billing and the billing family: one model (docs/billing.md).

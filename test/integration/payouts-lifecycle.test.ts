@@ -344,7 +344,7 @@ t.test('rebuild: the read models come back identical', async (t) => {
   const { merchant: m, key } = await fundedMerchant(svc, 1_000_000);
   await fund(svc, m.id, 1_000_000, 'live');
   assertOk(t, await svc.request('PATCH', '/api/v1/merchant/settings/payouts', { key, body: { default_return_url: 'https://shop.example/back', default_currency: 'XOF' } }));
-  assertOk(t, await svc.request('PATCH', '/api/v1/merchant/settings/payouts', { key: m.api_keys.live, body: { safety_delay_minutes: 60 } }));
+  assertOk(t, await svc.request('PATCH', '/api/v1/merchant/settings/payouts', { key: m.api_keys.live, body: { safety_delay_minutes: 2880 } }));
   const saved = await svc.request('POST', '/api/v1/merchant/settings/payouts/destinations', { key, body: { ...mobileMoney('67'), currency: 'xof' } });
   assertOk(t, saved);
   const gone = await svc.request('POST', '/api/v1/merchant/settings/payouts/destinations', { key, body: { ...bank('67'), currency: 'xof' } });

@@ -242,7 +242,7 @@ t.test('merchant payout settings', async (t) => {
   const settings = spec(merchantSettingsDecider);
   t.same(defaultPayoutSettings('sandbox'), { defaultReturnUrl: null, safetyDelayMinutes: 0, defaultCurrency: null, defaultPayoutMethodId: null });
   t.equal(defaultPayoutSettings('live').safetyDelayMinutes, 1440, 'a day in live');
-  const update = (changes: MerchantSettingsCommand['changes'], ms = 0): MerchantSettingsCommand => ({ type: 'update', merchantId: 'acct_1', environment: 'sandbox', changes, at: at(ms) });
+  const update = (changes: MerchantSettingsCommand['changes'], ms = 0, proof: MerchantSettingsCommand['proof'] = 'api_key'): MerchantSettingsCommand => ({ type: 'update', merchantId: 'acct_1', environment: 'sandbox', changes, proof, at: at(ms) });
   settings.given().when(update({})).thenNothing(t, 'no change');
   settings.given().when(update({ safetyDelayMinutes: 0 })).thenNothing(t, 'a value equal to the default is no change');
   const first = settings
@@ -271,6 +271,26 @@ t.test('merchant payout settings', async (t) => {
     .given(second)
     .when(update({ defaultReturnUrl: null }, 2 * MIN))
     .thenState((_, decided) => t.same(decided.map((e) => e.data.settings.defaultReturnUrl), [null], 'null clears'));
+
+  // Lowering the safety delay (30 → 5) needs a user's second-factor challenge; raising needs nothing.
+  settings.given(first).when(update({ safetyDelayMinutes: 5 }, MIN)).thenThrows(t, 'IKW-PAY-005');
+  settings.given(first).when(update({ safetyDelayMinutes: 5 }, MIN, 'no_challenge')).thenThrows(t, 'IKW-PAY-006');
+  settings.given(first).when(update({ safetyDelayMinutes: 0, defaultCurrency: 'xof' }, MIN, 'no_challenge')).thenThrows(t, 'IKW-PAY-006');
+  settings
+    .given(first)
+    .when(update({ safetyDelayMinutes: 5 }, MIN, { challengeId: 'ch_1' }))
+    .thenState((s, decided) => {
+      t.same(decided.map((e) => e.data.safetyDelayLowered), [{ fromMinutes: 30, toMinutes: 5, challengeId: 'ch_1' }], 'the lowering is recorded with its challenge');
+      t.equal(s.settings?.safetyDelayMinutes, 5);
+    });
+  settings
+    .given(first)
+    .when(update({ safetyDelayMinutes: 60 }, MIN))
+    .thenState((s, decided) => {
+      t.same(decided.map((e) => e.data.safetyDelayLowered), [undefined], 'raising is no lowering');
+      t.equal(s.settings?.safetyDelayMinutes, 60);
+    });
+  settings.given(first).when(update({ safetyDelayMinutes: 30, defaultCurrency: 'xof' }, MIN)).thenState((s) => t.equal(s.settings?.defaultCurrency, 'xof', 'the same delay is no lowering'));
 });
 
 t.test('destinations are checked against the catalog and normalised', async (t) => {

@@ -1,29 +1,68 @@
 import type { Clock } from '../../core/clock.js';
-import type { EventMetadata, EventStore } from '../../eventstore/port.js';
-import { handleCommand, loadState } from '../../eventstore/command-handler.js';
+import { ApiError } from '../../core/errors.js';
+import type { EventStore } from '../../eventstore/port.js';
+import { handleSteps, loadState, step } from '../../eventstore/command-handler.js';
+import { auditMetadata, type Actor, type Owner } from '../audit.js';
+import type { Messenger } from '../messages.js';
 import type { Environment } from '../merchant/events.js';
-import { merchantSettingsDecider } from './decider.js';
-import { defaultPayoutSettings, merchantSettingsStream, type PayoutSettings } from './events.js';
+import type { AccountDirectory } from '../read-ports.js';
+import type { Verifications } from '../verification/commands.js';
+import { merchantSettingsDecider, type DelayLoweringProof, type MerchantSettingsCommand, type MerchantSettingsState } from './decider.js';
+import { defaultPayoutSettings, merchantSettingsStream, type MerchantSettingsEvent, type PayoutSettings, type SafetyDelayLowered } from './events.js';
 
 export async function payoutSettings(store: EventStore, merchantId: string, environment: Environment): Promise<{ settings: PayoutSettings; updatedAt: string | null }> {
   const { state } = await loadState(store, merchantSettingsStream(merchantId, environment), merchantSettingsDecider);
   return { settings: state.settings ?? defaultPayoutSettings(environment), updatedAt: state.updatedAt };
 }
 
-export async function updatePayoutSettings(
-  store: EventStore,
-  clock: Clock,
-  merchantId: string,
-  environment: Environment,
-  changes: Partial<PayoutSettings>,
-  metadata: EventMetadata,
-): Promise<{ settings: PayoutSettings; updatedAt: string | null }> {
-  const result = await handleCommand(
-    store,
-    merchantSettingsStream(merchantId, environment),
-    merchantSettingsDecider,
-    { type: 'update', merchantId, environment, changes, at: clock.now() },
-    metadata,
-  );
-  return { settings: result.state.settings ?? defaultPayoutSettings(environment), updatedAt: result.state.updatedAt };
+/** Who changes the settings: a signed-in user (with the challenge they give, if any), or an API key (`userId` null). */
+export interface SettingsChanger {
+  userId: string | null;
+  challengeId: string | null;
+}
+
+export interface PayoutSettingsDeps {
+  store: EventStore;
+  clock: Clock;
+  verifications: Verifications;
+  messenger: Messenger;
+  directory: Pick<AccountDirectory, 'merchantMembers'>;
+}
+
+/**
+ * A merchant's payout settings (docs/decisions.md, "Payouts"). Lowering the safety delay of saved
+ * destinations takes a verified second-factor challenge of purpose `payout-settings/delay`, used
+ * up in the same commit, and every owner of the merchant's organization is told by e-mail.
+ */
+export class PayoutSettingsService {
+  constructor(private readonly deps: PayoutSettingsDeps) {}
+
+  async update(owner: Owner, changes: Partial<PayoutSettings>, by: SettingsChanger, actor: Actor): Promise<{ settings: PayoutSettings; updatedAt: string | null }> {
+    const { store, clock, verifications } = this.deps;
+    if (by.userId === null && by.challengeId !== null) throw new ApiError('IKW-VAL-002', 'challenge_id is a signed-in user’s second factor; an API key has none', 'challenge_id');
+    const proof: DelayLoweringProof = by.userId === null ? 'api_key' : by.challengeId === null ? 'no_challenge' : { challengeId: by.challengeId };
+    const command: MerchantSettingsCommand = { type: 'update', merchantId: owner.merchantId, environment: owner.environment, changes, proof, at: clock.now() };
+    const settings = step({ streamId: merchantSettingsStream(owner.merchantId, owner.environment), decider: merchantSettingsDecider, command, metadata: auditMetadata(clock, owner, owner.merchantId, actor) });
+    // A challenge given is used, whether or not the change turns out to need it; first, so that a
+    // store without atomic appends never records a lowering whose challenge was not used.
+    const consumption = by.userId !== null && by.challengeId !== null ? [verifications.consumption(by.challengeId, 'payout-settings/delay', null, by.userId, actor)] : [];
+    const result = (await handleSteps(store, [...consumption, settings])).at(-1)!;
+    const lowered = (result.events as MerchantSettingsEvent[]).find((e) => e.data.safetyDelayLowered)?.data.safetyDelayLowered;
+    if (lowered) await this.tellOwners(owner, by.userId!, lowered);
+    const state = result.state as MerchantSettingsState;
+    return { settings: state.settings ?? defaultPayoutSettings(owner.environment), updatedAt: state.updatedAt };
+  }
+
+  private async tellOwners(owner: Owner, userId: string, lowered: SafetyDelayLowered): Promise<void> {
+    const members = await this.deps.directory.merchantMembers(owner.merchantId);
+    const who = members.find((m) => m.userId === userId)?.email ?? `user ${userId}`;
+    const subject = 'The safety delay of saved payout destinations was lowered';
+    const text =
+      `${who} lowered the safety delay of new saved payout destinations of merchant ${owner.merchantId} (${owner.environment}) ` +
+      `from ${lowered.fromMinutes} minutes to ${lowered.toMinutes} minutes, with a second factor, at ${this.deps.clock.now().toISOString()}. ` +
+      'Destinations saved from now on can receive payouts that much sooner. If you did not expect this, raise the delay again and review who can pay out.';
+    for (const m of members.filter((x) => x.role === 'owner')) {
+      await this.deps.messenger.send({ channel: 'email', to: m.email, purpose: 'security_notice', template: { purpose: 'security_notice', owner: null, values: { subject, text } } });
+    }
+  }
 }

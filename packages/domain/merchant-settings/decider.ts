@@ -1,8 +1,16 @@
 import type { Decider } from '../../core/decider.js';
+import { ApiError } from '../../core/errors.js';
 import type { Environment } from '../merchant/events.js';
 import { defaultPayoutSettings, type MerchantSettingsEvent, type PayoutSettings } from './events.js';
 
-export type MerchantSettingsCommand = { type: 'update'; merchantId: string; environment: Environment; changes: Partial<PayoutSettings>; at: Date };
+/**
+ * What allows a change to lower the safety delay: a signed-in user's second-factor challenge (its
+ * consumption is a step of the same commit), or nothing: an API key (no second factor behind it),
+ * or a user who gave no challenge.
+ */
+export type DelayLoweringProof = { challengeId: string } | 'api_key' | 'no_challenge';
+
+export type MerchantSettingsCommand = { type: 'update'; merchantId: string; environment: Environment; changes: Partial<PayoutSettings>; proof: DelayLoweringProof; at: Date };
 
 export interface MerchantSettingsState {
   settings: PayoutSettings | null;
@@ -21,10 +29,23 @@ export const merchantSettingsDecider: Decider<MerchantSettingsCommand, MerchantS
       Object.entries(command.changes).filter(([k, v]) => v !== undefined && current[k as keyof PayoutSettings] !== v),
     ) as Partial<PayoutSettings>;
     if (Object.keys(changes).length === 0) return [];
+    // The delay is the time to notice a takeover before money leaves for a new destination:
+    // switching it off quietly would defeat it (raising it needs nothing more).
+    const lowered = changes.safetyDelayMinutes !== undefined && changes.safetyDelayMinutes < current.safetyDelayMinutes;
+    if (lowered && command.proof === 'api_key') throw new ApiError('IKW-PAY-005', undefined, 'safety_delay_minutes');
+    if (lowered && command.proof === 'no_challenge') throw new ApiError('IKW-PAY-006', undefined, 'challenge_id');
+    const proof = command.proof;
     return [
       {
         type: 'merchant.payout_settings_updated',
-        data: { merchantId: command.merchantId, environment: command.environment, changes, settings: { ...current, ...changes }, updatedAt: command.at.toISOString() },
+        data: {
+          merchantId: command.merchantId,
+          environment: command.environment,
+          changes,
+          settings: { ...current, ...changes },
+          updatedAt: command.at.toISOString(),
+          ...(lowered && typeof proof === 'object' ? { safetyDelayLowered: { fromMinutes: current.safetyDelayMinutes, toMinutes: changes.safetyDelayMinutes!, challengeId: proof.challengeId } } : {}),
+        },
       },
     ];
   },

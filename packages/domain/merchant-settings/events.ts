@@ -18,9 +18,16 @@ export function defaultPayoutSettings(environment: Environment): PayoutSettings 
   return { defaultReturnUrl: null, safetyDelayMinutes: environment === 'live' ? 1440 : 0, defaultCurrency: null, defaultPayoutMethodId: null };
 }
 
+/** A lower safety delay, and the second-factor challenge (used in the same commit) that allowed it. */
+export interface SafetyDelayLowered {
+  fromMinutes: number;
+  toMinutes: number;
+  challengeId: string;
+}
+
 export type MerchantSettingsEvent = DomainEvent<
   'merchant.payout_settings_updated',
-  { merchantId: string; environment: Environment; changes: Partial<PayoutSettings>; settings: PayoutSettings; updatedAt: string }
+  { merchantId: string; environment: Environment; changes: Partial<PayoutSettings>; settings: PayoutSettings; updatedAt: string; safetyDelayLowered?: SafetyDelayLowered }
 >;
 
 export const merchantSettingsStream = (merchantId: string, environment: Environment) => `merchant_settings-${merchantId}-${environment}`;

@@ -37,6 +37,7 @@ function decideVerify(state: VerificationState, c: Extract<VerificationCommand, 
 export function challengeParam(purpose: VerificationPurpose): string {
   if (purpose === 'signup_email') return 'emailChallengeId';
   if (purpose === 'signup_phone') return 'phoneChallengeId';
+  if (purpose === 'payout-settings/delay') return 'challenge_id'; // the payout settings' body is snake_case
   return purpose === 'phone_change' ? 'requestId' : 'challengeId';
 }
 

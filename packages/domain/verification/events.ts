@@ -21,6 +21,7 @@ export const MFA_PURPOSES = [
   'passkeys/delete',
   'mfa/totp/setup',
   'passkeys/register',
+  'payout-settings/delay',
 ] as const;
 export type MfaPurpose = (typeof MFA_PURPOSES)[number];
 

@@ -3,7 +3,7 @@ import type { Clock } from '../../../packages/core/clock.js';
 import { unixSeconds } from '../../../packages/core/clock.js';
 import { ApiError } from '../../../packages/core/errors.js';
 import { getCurrency } from '../../../packages/catalog/index.js';
-import { updatePayoutSettings } from '../../../packages/domain/merchant-settings/commands.js';
+import type { PayoutSettingsService } from '../../../packages/domain/merchant-settings/commands.js';
 import type { PayoutSettings } from '../../../packages/domain/merchant-settings/events.js';
 import { createPayoutMethod, deactivatePayoutMethod, loadPayoutMethod } from '../../../packages/domain/payout-method/commands.js';
 import type { PayoutMethodState } from '../../../packages/domain/payout-method/decider.js';
@@ -20,6 +20,7 @@ interface SettingsPatch {
   safety_delay_minutes?: number;
   default_currency?: string | null;
   default_payout_method_id?: string | null;
+  challenge_id?: string;
 }
 
 const settingsPatchBody = {
@@ -31,6 +32,8 @@ const settingsPatchBody = {
     safety_delay_minutes: { type: 'integer', minimum: 0, maximum: 43_200 },
     default_currency: { type: ['string', 'null'], pattern: '^[A-Za-z]{3}$' },
     default_payout_method_id: { type: ['string', 'null'], format: 'uuid' },
+    // Lowering safety_delay_minutes: a verified challenge of purpose payout-settings/delay (docs/auth.md).
+    challenge_id: { type: 'string', format: 'uuid' },
   },
 };
 
@@ -71,7 +74,7 @@ const meta = (ctx: HandlerContext, clock: Clock): EventMetadata => auditMetadata
  * /api/v1/merchant/settings/payouts: default return URL for payments, payout defaults, the safety
  * delay of new saved destinations, and the saved destinations themselves (payout methods).
  */
-export function merchantSettingsFamily(knex: Knex, store: EventStore, clock: Clock): Family {
+export function merchantSettingsFamily(knex: Knex, store: EventStore, clock: Clock, payoutSettings: PayoutSettingsService): Family {
   const read = { scope: 'payouts.read', environmentHeader: 'optional' } as const;
   const write = { scope: 'payouts.write', environmentHeader: 'optional' } as const;
   const current = async (ctx: HandlerContext) => {
@@ -85,7 +88,7 @@ export function merchantSettingsFamily(knex: Knex, store: EventStore, clock: Clo
       route<SettingsPatch>({
         method: 'patch',
         path: '/api/v1/merchant/settings/payouts',
-        summary: 'Change payout settings',
+        summary: 'Change payout settings; lowering safety_delay_minutes takes challenge_id, a verified second-factor challenge of the signed-in user (purpose payout-settings/delay), and the organization owners are told',
         auth: write,
         body: settingsPatchBody,
         handler: async (ctx) => {
@@ -103,7 +106,7 @@ export function merchantSettingsFamily(knex: Knex, store: EventStore, clock: Clo
           if (b.safety_delay_minutes !== undefined) changes.safetyDelayMinutes = b.safety_delay_minutes;
           if (b.default_currency !== undefined) changes.defaultCurrency = b.default_currency?.toLowerCase() ?? null;
           if (b.default_payout_method_id !== undefined) changes.defaultPayoutMethodId = b.default_payout_method_id;
-          await updatePayoutSettings(store, clock, ctx.owner.merchantId, ctx.owner.environment, changes, meta(ctx, clock));
+          await payoutSettings.update(ctx.owner, changes, { userId: ctx.principal.user?.userId ?? null, challengeId: b.challenge_id ?? null }, ctx.actor);
           return current(ctx);
         },
       }),
