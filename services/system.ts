@@ -39,7 +39,7 @@ import { findCustomerIdByEmail } from '../projections/customers.js';
 import type { EventStore } from '../packages/eventstore/port.js';
 import { PostgresEventStore } from '../packages/eventstore/postgres/store.js';
 import { IdempotencyStore } from '../packages/http/idempotency.js';
-import { RateLimiter } from '../packages/http/rate-limit.js';
+import { publicPushCounter, RateLimiter } from '../packages/http/rate-limit.js';
 import { Payouts } from '../packages/domain/payout/commands.js';
 import { PayoutBatches } from '../packages/domain/payout-batch/commands.js';
 import { PayoutRecipients } from '../packages/domain/payout-recipient/commands.js';
@@ -283,7 +283,9 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     orderPayments: { recordPayment: (payment, meta) => marketplace.orders.recordPayment(payment, meta) },
   });
   const paymentLinks = new PaymentLinks({ store, clock, publicUrl: config.publicUrl });
-  const checkoutSessions = new CheckoutSessions({ store, clock, publicUrl: config.publicUrl, paymentIntents, paymentLinks });
+  const rateLimiter = new RateLimiter(knex, clock);
+  const countPublicPush = publicPushCounter(rateLimiter, config.pushLimits);
+  const checkoutSessions = new CheckoutSessions({ store, clock, publicUrl: config.publicUrl, paymentIntents, paymentLinks, countPublicPush });
   const payouts = new Payouts({
     store,
     clock,
@@ -346,7 +348,6 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     codes: new KeyedHasher(secretsKey, 'sika:customer-portal-codes:v1'),
     messenger,
   });
-  const rateLimiter = new RateLimiter(knex, clock);
   const secondFactorRule = config.secondFactorLimit;
   const factorAttempts: FactorAttempts = {
     count: (userId) => (secondFactorRule ? rateLimiter.attempt({ key: `second-factor:${userId}`, rule: secondFactorRule }) : Promise.resolve({ succeeded: async () => undefined })),
@@ -416,6 +417,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     campaignOfContribution: (owner, id) => campaignOfContribution(knex, owner, id),
     scheduleDeadline: enqueuer(fundingDeadline),
     schedulePayoutMend: enqueuer(fundingPayoutMend),
+    countPublicPush,
   });
   const automations = new Automations({
     store,

@@ -38,6 +38,8 @@ export interface Config {
   /** Messages of one merchant's automations, per environment, and to one recipient (docs/automations.md, "Sending"). */
   automationSendLimit: RateLimitRule | null;
   automationRecipientLimit: RateLimitRule | null;
+  /** Mobile-money pushes started from public pages (docs/operations.md, "Public pushes"); null: no limit. */
+  pushLimits: PushLimits;
   /** Sign-in with Google (OpenID Connect); null when GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are unset. */
   google: GoogleConfig | null;
   /** Largest asset accepted, in bytes (docs/assets.md). */
@@ -64,6 +66,13 @@ export interface GoogleConfig {
   clientSecret: string;
   /** Origins besides PUBLIC_URL's that `returnUrl` may point to (the dashboard's, when served elsewhere). */
   returnOrigins: string[];
+}
+
+/** Pushes a public page may start: per phone number (per environment), per checkout session, per payment link or funding campaign. */
+export interface PushLimits {
+  perNumber: RateLimitRule | null;
+  perSession: RateLimitRule | null;
+  perLink: RateLimitRule | null;
 }
 
 /** At most `limit` requests per `windowMs`. */
@@ -270,6 +279,11 @@ export function loadConfig(env: Env = process.env): Config {
     secondFactorLimit: rateLimit(env, 'RATE_LIMIT_SECOND_FACTOR', '10/15m'),
     automationSendLimit: rateLimit(env, 'AUTOMATION_SEND_LIMIT', '500/1h'),
     automationRecipientLimit: rateLimit(env, 'AUTOMATION_RECIPIENT_LIMIT', '10/1h'),
+    pushLimits: {
+      perNumber: rateLimit(env, 'RATE_LIMIT_PUSH_NUMBER', '3/10m'),
+      perSession: rateLimit(env, 'RATE_LIMIT_PUSH_SESSION', '5/1h'),
+      perLink: rateLimit(env, 'RATE_LIMIT_PUSH_LINK', '100/10m'),
+    },
     google: google(env),
     assetsMaxBytes: integer(env, 'ASSETS_MAX_BYTES', 25 * 1024 * 1024, 1, 5 * 1024 * 1024 * 1024),
     assetsS3: assetsS3(env),

@@ -52,6 +52,11 @@ export class Reply {
     readonly options: { status?: number; headers?: Record<string, string>; contentType?: string } = {},
   ) {}
 
+  /** This answer with more headers (a refusal's Retry-After on a page shown again). */
+  withHeaders(headers: Record<string, string>): Reply {
+    return new Reply(this.body, { ...this.options, headers: { ...this.options.headers, ...headers } });
+  }
+
   static html(html: string, status = 200): Reply {
     return new Reply(html, { status, contentType: 'text/html; charset=utf-8' });
   }

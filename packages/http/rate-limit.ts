@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../core/clock.js';
-import type { RateLimitRule } from '../core/config.js';
+import type { PushLimits, RateLimitRule } from '../core/config.js';
+import type { CountPublicPush } from '../domain/public-pushes.js';
 import { ApiError } from '../core/errors.js';
 import { sqlMigration, type Migration } from '../core/migration.js';
 
@@ -81,4 +82,18 @@ export class RateLimiter {
   private async purge(now: number): Promise<void> {
     await this.knex('rate_limit_windows').where('window_start', '<', new Date(now - KEEP_MS)).delete().catch(() => undefined);
   }
+}
+
+/**
+ * Public pushes (docs/operations.md) counted in this limiter's windows: the number first, on its
+ * own, so that pushes refused for a number do not use up the session's or the link's allowance.
+ */
+export function publicPushCounter(limiter: RateLimiter, rules: PushLimits): CountPublicPush {
+  return async (push) => {
+    if (rules.perNumber) await limiter.take([{ key: `push:number:${push.environment}:${push.msisdn}`, rule: rules.perNumber }]);
+    await limiter.take([
+      ...(rules.perSession && push.checkoutSessionId ? [{ key: `push:checkout_session:${push.checkoutSessionId}`, rule: rules.perSession }] : []),
+      ...(rules.perLink && push.link ? [{ key: `push:${push.link}`, rule: rules.perLink }] : []),
+    ]);
+  };
 }

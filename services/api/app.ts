@@ -92,7 +92,7 @@ export function apiFamilies(system: System): Family[] {
     checkoutApiFamily(system.knex, system.clock, system.checkoutSessions, system.templateComposer),
     checkoutPagesFamily(system.knex, system.clock, system.checkoutSessions),
     paymentLinksFamily(system.knex, system.paymentLinks),
-    payFamily(system.knex, system.checkoutSessions),
+    payFamily(system.knex, system.checkoutSessions, system.config.publicUrl),
     customerPortalFamily(system.knex, system.clock, system.customerPortal, system.billing, system.paymentIntents),
     customerPortalPagesFamily(system.knex, system.clock, system.customerPortal, system.billing, system.config.publicUrl.startsWith('https:')),
     // Merchants' files (docs/assets.md).

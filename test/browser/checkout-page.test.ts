@@ -1,7 +1,8 @@
 /**
  * The hosted checkout in a real browser (chromium, phone-sized): a payment link opened, an
  * operator picked, a sandbox number typed, the page waiting while the operator answers and then
- * sending the customer to the merchant's success URL; a failure shown and tried again; cancel; a
+ * sending the customer to the merchant's success URL; the link opened again returning to the same
+ * session; a failure shown and tried again; cancel; a
  * single-use link that refuses a second payment, also when three phones pay at once; 320 px without
  * horizontal scroll; the whole flow by keyboard alone; French from the browser's language.
  */
@@ -56,6 +57,16 @@ t.test('pay a link: pick an operator, type a number, wait for the operator, land
   t.same(problems, [], 'no CSP violation, script error or failed load');
 });
 
+t.test('opening the link again brings the browser back to its session, not a new one', async (t) => {
+  const l = await link();
+  const first = await openLinkPage(t, l.payUrl);
+  const again = await openLinkPage(t, l.payUrl);
+  t.equal(again.sessionId, first.sessionId, 'the same session');
+  await first.page.getByRole('button', { name: /^Cancel/ }).click();
+  await first.page.waitForURL(/\/cart\?status=canceled$/);
+  t.not((await openLinkPage(t, l.payUrl)).sessionId, first.sessionId, 'once it is canceled, a new one');
+});
+
 t.test('a failing number shows the failure and lets the customer try again', async (t) => {
   const l = await link();
   const { page, problems } = await openLinkPage(t, l.payUrl);
@@ -90,7 +101,13 @@ t.test('cancel lands on the cancel URL', async (t) => {
 
 t.test('a single-use link refuses a second payment, also when three phones pay at once', async (t) => {
   const l = await link({ isSingleUse: true });
-  const phones = await Promise.all([1, 2, 3].map(() => openLinkPage(t, l.payUrl)));
+  // Three phones are three browsers: none has the cookie that brings a browser back to its session.
+  const phones = [];
+  for (let i = 0; i < 3; i++) {
+    await browser.clearCookies();
+    phones.push(await openLinkPage(t, l.payUrl));
+  }
+  t.equal(new Set(phones.map((p) => p.sessionId)).size, 3, 'a session each');
   await Promise.all(phones.map((p) => p.page.getByLabel('Mobile money operator').selectOption('orange_money')));
   await Promise.all(phones.map((p) => p.page.getByLabel('Mobile money number').fill(snNumber('05'))));
   await Promise.all(phones.map((p) => p.page.getByRole('button', { name: /^Pay/ }).click()));

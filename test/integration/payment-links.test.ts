@@ -76,7 +76,7 @@ t.test('GET /pay/{slug} opens a session for the link and sends the customer to i
   const session = await svc.request('GET', `/api/v1/checkout/sessions/${opened.sessionId}`, { key });
   t.match(session.body, { amount: 5_000, paymentLinkId: link.id, deferPaymentIntentCreation: true, paymentIntentId: null, status: 'open' });
   const second = await openLink(svc, link.slug, HTML);
-  t.not(second.sessionId, opened.sessionId, 'each visit its own session');
+  t.not(second.sessionId, opened.sessionId, 'a client that keeps no cookie opens a session per visit (public-pushes.test.ts: a browser comes back to its own)');
   assertError(t, await svc.request('GET', '/pay/0000000000000000'), 'IKW-RES-001', 'slug');
   const page = await openLink(svc, '0000000000000000', HTML);
   t.equal(page.status, 404);

@@ -71,6 +71,9 @@ export async function startService(t: Test, options: StartOptions = {}): Promise
     SECRETS_KEY: Buffer.alloc(32, 1).toString('base64'),
     RATE_LIMIT: 'off',
     RATE_LIMIT_ADDRESS: 'off',
+    RATE_LIMIT_PUSH_NUMBER: 'off',
+    RATE_LIMIT_PUSH_SESSION: 'off',
+    RATE_LIMIT_PUSH_LINK: 'off',
     ...options.env,
   });
   const clock = new ManualClock(options.clockStart);

@@ -9,6 +9,7 @@ import type { PaymentIntents } from '../payment-intent/commands.js';
 import type { PaymentIntentObject } from '../payment-intent/events.js';
 import { assertOpen as assertLinkOpen, type ClaimHolder } from '../payment-link/decider.js';
 import type { PaymentLinks } from '../payment-link/commands.js';
+import type { CountPublicPush } from '../public-pushes.js';
 import { collectible, type CheckoutMethodType, type FeeMode } from './amount.js';
 import { checkoutSessionDecider, paymentStatusOf, sessionStatus, toCheckoutSessionObject, type CheckoutSessionCommand, type CheckoutSessionState } from './decider.js';
 import { checkoutSessionStream, type CheckoutPaymentStatus, type CheckoutSessionEvent, type CheckoutSessionObject } from './events.js';
@@ -66,6 +67,8 @@ export interface CheckoutSessionDeps {
   publicUrl: string;
   paymentIntents: PaymentIntents;
   paymentLinks: PaymentLinks;
+  /** Every mobile-money attempt is a push from a public page: counted per number, session and link. */
+  countPublicPush: CountPublicPush;
 }
 
 /**
@@ -125,7 +128,23 @@ export class CheckoutSessions extends CommandService<CheckoutSessionCommand, Che
     return this.open(who, { ...money, description: null, feeMode: 'merchant', linkId: null, paymentMethodTypes: input.paymentMethodTypes ?? ['mobile_money'] }, input, actor, id);
   }
 
-  /** GET /pay/{slug}: a new session for the link, deferred (intents are made when the customer pays). */
+  /**
+   * GET /pay/{slug}: the session this browser opened for the link (`remembered`, from its cookie)
+   * while it is still open, so that visits do not open a session each; else a new one.
+   */
+  async visitLink(who: Owner, linkId: string, remembered: string | null, actor: Actor): Promise<CheckoutSessionObject> {
+    const { claim } = await this.fromLink(who, linkId);
+    const { state } = remembered ? await this.load(remembered) : { state: null };
+    const s = state?.session;
+    if (state && s?.paymentLinkId === linkId && s.merchantId === who.merchantId && s.environment === who.environment) {
+      const view = toCheckoutSessionObject(state, await this.paymentStatus(state), this.deps.clock.now());
+      // A single-use link paid (through any session) takes no more: openForLink says so.
+      if (view.status === 'open' && !(claim && (await this.holderOf(claim)) === 'paid')) return view;
+    }
+    return this.openForLink(who, linkId, {}, actor);
+  }
+
+  /** A new session for the link, deferred (intents are made when the customer pays). */
   async openForLink(who: Owner, linkId: string, input: CreateSessionInput, actor: Actor, id = newId('cs')): Promise<CheckoutSessionObject> {
     const { link, claim } = await this.fromLink(who, linkId);
     if (claim && (await this.holderOf(claim)) === 'paid') throw new ApiError('IKW-CHK-003', 'This single-use payment link has already been paid', 'paymentLinkId');
@@ -306,10 +325,11 @@ export class CheckoutSessions extends CommandService<CheckoutSessionCommand, Che
     if (payment === 'processing') return this.view(id);
     if (!s.paymentMethodTypes.includes(method.type)) throw new ApiError('IKW-CHK-004', `This session accepts ${s.paymentMethodTypes.join(', ')}, not ${method.type}`, param);
     // The number is checked before a single-use link is claimed or an intent made for it.
-    if (method.type === 'mobile_money' && !normalizeMsisdn(method.mobile_money.msisdn, method.mobile_money.country ?? s.country)) {
-      throw new ApiError('IKW-VAL-007', `Not a valid ${s.country} mobile number`, options.phoneParam);
-    }
+    const msisdn = method.type === 'mobile_money' ? normalizeMsisdn(method.mobile_money.msisdn, method.mobile_money.country ?? s.country) : null;
+    if (method.type === 'mobile_money' && !msisdn) throw new ApiError('IKW-VAL-007', `Not a valid ${s.country} mobile number`, options.phoneParam);
     const quote = this.quote(state, method.type === 'mobile_money' ? { paymentMethodType: 'mobile_money', operator: method.mobile_money.operator } : { paymentMethodType: 'card' }, param);
+    // Anyone holding the page may pay: the phone it rings is counted before anything is claimed or made.
+    if (msisdn) await this.deps.countPublicPush({ environment: s.environment, msisdn, checkoutSessionId: id, link: s.paymentLinkId !== null ? `payment_link:${s.paymentLinkId}` : null });
     if (s.paymentLinkId !== null) {
       const { state: link } = await this.deps.paymentLinks.load(s.paymentLinkId);
       if (link.link?.isSingleUse) await this.claimLink(who, s.paymentLinkId, id, actor);

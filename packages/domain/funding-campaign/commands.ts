@@ -1,4 +1,4 @@
-import { getCountry, getCurrency, listCountries } from '../../catalog/index.js';
+import { getCountry, getCurrency, listCountries, normalizeMsisdn } from '../../catalog/index.js';
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import { derivedId, derivedUuid, newUuid, randomBase62 } from '../../core/ids.js';
@@ -15,6 +15,7 @@ import { paymentIntentDecider, toObject as toPaymentIntentObject } from '../paym
 import { paymentIntentStream } from '../payment-intent/events.js';
 import { loadPayoutMethod } from '../payout-method/commands.js';
 import type { Payouts } from '../payout/commands.js';
+import type { CountPublicPush } from '../public-pushes.js';
 import {
   assertModel,
   fundingCampaignDecider,
@@ -88,6 +89,8 @@ export interface FundingDeps {
   scheduleDeadline: Enqueue<CampaignRef>;
   /** The mend of a payout claimed on the campaign but not made (a crash in between). */
   schedulePayoutMend: Enqueue<CampaignPayoutRef>;
+  /** Contributions from the campaign's public page push to a phone with no credential behind them: counted. */
+  countPublicPush: CountPublicPush;
 }
 
 /** When the mend of a claimed payout runs: well after the request that claimed it has finished. */
@@ -304,16 +307,22 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
    * the contribution on the campaign's stream, refused there if the campaign no longer takes any.
    * With `paymentMethod` the intent is confirmed at once.
    */
-  async contribute(owner: Owner, input: ContributeInput, actor: Actor, requestRef?: string): Promise<ContributionObject> {
+  async contribute(owner: Owner, input: ContributeInput, actor: Actor, requestRef?: string, from: 'merchant' | 'public_page' = 'merchant'): Promise<ContributionObject> {
     const { state } = await this.load(input.campaignId);
     const campaign = state.campaign;
     assertOwned(campaign, owner, `No such funding campaign: '${input.campaignId}'`, 'campaignId');
     const seed = input.idempotencyKey ?? requestRef;
     const id = seed == null ? newUuid() : derivedUuid(`funding_contribution|${owner.merchantId}|${owner.environment}|${campaign.id}|${seed}`);
+    const pm = input.paymentMethod;
+    // A number the intent would refuse is left to its refusal (IKW-VAL-007), uncounted.
+    const pushTo = from === 'public_page' && pm?.type === 'mobile_money' ? normalizeMsisdn(pm.mobile_money.msisdn, pm.mobile_money.country) : null;
+    const countPush = () => (pushTo ? this.deps.countPublicPush({ environment: owner.environment, msisdn: pushTo, checkoutSessionId: null, link: `funding_campaign:${campaign.id}` }) : Promise.resolve());
     if (!state.contributions.has(id)) {
       const at = this.deps.clock.now();
       // Refusals on the merits before an intent exists; the append below decides again on the stream.
       fundingCampaignDecider.decide({ type: 'contribute', owner, at, contribution: { id, campaignId: campaign.id, paymentIntentId: '', amountMinor: input.amountMinor, currency: input.currency.toLowerCase(), contributorName: null, contributorEmail: null, anonymous: false, message: null, metadata: null, createdAt: at.toISOString() } }, state);
+      // Counted before anything is made: a refused push leaves no contribution behind.
+      await countPush();
       const intent = await this.deps.paymentIntents.create(
         owner,
         {
@@ -356,6 +365,8 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
         await this.deps.paymentIntents.cancel(owner, intent.id, 'abandoned', actor).catch(() => undefined);
         throw err;
       }
+    } else if (state.contributions.get(id)?.status === 'pending') {
+      await countPush(); // a repeat that pays the contribution made before
     }
     const now = (await this.load(campaign.id)).state;
     // A repeat of a contribution already paid (or failed) answers it as it is.

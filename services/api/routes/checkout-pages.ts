@@ -110,8 +110,8 @@ export function checkoutPagesFamily(knex: Knex, clock: Clock, sessions: Checkout
           } catch (err) {
             const view = err instanceof ApiError && browser ? await find(id) : undefined;
             if (!view || !(err instanceof ApiError)) throw err;
-            // A browser gets the page again, with the reason and what the customer typed.
-            return render(lang, view, { error: err.message, form, status: err.status });
+            // A browser gets the page again, with the reason and what the customer typed (and Retry-After, when limited).
+            return render(lang, view, { error: err.message, form, status: err.status }).withHeaders(err.headers);
           }
           const view = await find(id);
           if (!view) return notFound(ctx);

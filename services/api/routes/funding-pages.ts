@@ -124,13 +124,14 @@ export function fundingPagesFamily(knex: Knex, funding: FundingCampaigns): Famil
               },
               ctx.actor,
               ctx.requestRef,
+              'public_page',
             );
             contributionId = contribution.id;
           } catch (err) {
             if (!(err instanceof ApiError) || !wantsHtml(ctx.header('accept'))) throw err;
             const now = (await visible(ctx.params.slug))?.campaign ?? campaign;
-            // A browser gets the page again, with the reason and what the contributor typed.
-            return render(lang, now, { error: err.message, form }, err.status);
+            // A browser gets the page again, with the reason and what the contributor typed (and Retry-After, when limited).
+            return (await render(lang, now, { error: err.message, form }, err.status)).withHeaders(err.headers);
           }
           return Reply.redirect(`/funding/${campaign.slug}?contribution=${contributionId}`);
         },

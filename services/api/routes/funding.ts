@@ -572,7 +572,7 @@ export function fundingFamily(knex: Knex, funding: FundingCampaigns): Family {
           const page = await findCampaignBySlug(knex, ctx.params.slug);
           const visible = page && page.campaign.status !== 'draft' ? page : undefined;
           const { owner, campaign } = await foundAt('funding campaign', 'slug', ctx.params.slug, Promise.resolve(visible));
-          const contribution = await funding.contribute(owner, contributeInput({ ...ctx.body, campaignId: campaign.id, currency: campaign.currency }), ctx.actor, ctx.requestRef);
+          const contribution = await funding.contribute(owner, contributeInput({ ...ctx.body, campaignId: campaign.id, currency: campaign.currency }), ctx.actor, ctx.requestRef, 'public_page');
           return publicContribution(contribution, await funding.nextActionOf(owner, contribution.paymentIntentId));
         },
       }),

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { ApiError } from '../../../packages/core/errors.js';
-import type { CheckoutSessions } from '../../../packages/domain/checkout-session/commands.js';
+import { SESSION_LIFETIME_MS, type CheckoutSessions } from '../../../packages/domain/checkout-session/commands.js';
 import { Reply } from '../../../packages/http/context.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { findPaymentLinkBySlug } from '../../../projections/payment-links.js';
@@ -10,15 +10,32 @@ import { wantsHtml } from './shared.js';
 
 const slugParams = { type: 'object', properties: { slug: { type: 'string', pattern: '^[0-9A-Za-z]{16}$' } }, required: ['slug'] };
 
-/** GET /pay/{slug}: a payment link's public address. Opens a checkout session for it and sends the customer to its page. */
-export function payFamily(knex: Knex, sessions: CheckoutSessions): Family {
+/** The cookie that brings a browser back to the session it opened for a link (its Path is the link's). */
+const SESSION_COOKIE = 'sika_checkout';
+
+/** The value of the session cookie in a Cookie header, if it has one of a checkout session's shape. */
+function rememberedSession(cookieHeader: string | undefined): string | null {
+  for (const pair of (cookieHeader ?? '').split(';')) {
+    const [name, value] = pair.trim().split('=', 2);
+    if (name === SESSION_COOKIE && value && /^cs_\w{1,64}$/.test(value)) return value;
+  }
+  return null;
+}
+
+/**
+ * GET /pay/{slug}: a payment link's public address. Sends the customer to the checkout session
+ * their browser opened for the link while it is open (a cookie scoped to the link's path), else
+ * opens one; a visit does not make a session each.
+ */
+export function payFamily(knex: Knex, sessions: CheckoutSessions, publicUrl: string): Family {
+  const secure = publicUrl.startsWith('https:') ? '; Secure' : '';
   return {
     name: 'pay',
     routes: [
       route<unknown, unknown, { slug: string }>({
         method: 'get',
         path: '/pay/:slug',
-        summary: "A payment link's page: opens a checkout session for the link and answers 303 to its hosted page; a deactivated, expired or used-up link gets a page that says so",
+        summary: "A payment link's page: answers 303 to the hosted page of the checkout session this browser opened for the link (cookie sika_checkout), or of a new one; a deactivated, expired or used-up link gets a page that says so",
         auth: 'public',
         params: slugParams,
         handler: async (ctx) => {
@@ -30,8 +47,12 @@ export function payFamily(knex: Knex, sessions: CheckoutSessions): Family {
             throw new ApiError('IKW-RES-001', `No such payment link: '${ctx.params.slug}'`, 'slug');
           }
           try {
-            const session = await sessions.openForLink(found.owner, found.link.id, {}, ctx.actor);
-            return Reply.redirect(`/checkout/session/${session.id}`);
+            const remembered = rememberedSession(ctx.header('cookie'));
+            const session = await sessions.visitLink(found.owner, found.link.id, remembered, ctx.actor);
+            const redirect = Reply.redirect(`/checkout/session/${session.id}`);
+            if (session.id === remembered) return redirect;
+            const cookie = `${SESSION_COOKIE}=${session.id}; Max-Age=${SESSION_LIFETIME_MS / 1000}; Path=/pay/${ctx.params.slug}; HttpOnly; SameSite=Lax${secure}`;
+            return redirect.withHeaders({ 'Set-Cookie': cookie });
           } catch (err) {
             if (browser && err instanceof ApiError && (err.code === 'IKW-CHK-002' || err.code === 'IKW-CHK-003')) return messagePage(lang, 'unavailable', err.status);
             throw err;
