@@ -25,7 +25,7 @@ export interface Config {
   publicUrl: string;
   /** Live payments move from pending to available after this long (sandbox: at once). */
   settlementDelayMs: number;
-  /** When set, GET /metrics needs it as a bearer token. */
+  /** GET /metrics needs it as a bearer token; unset, /metrics is not served. */
   metricsToken: string | null;
   /** Requests per API key or signed-in user (null: no limit). */
   rateLimitPerCredential: RateLimitRule | null;

@@ -34,7 +34,7 @@ export interface AppDeps {
   families: readonly Family[];
   /** Records request counts and latencies, and serves them at GET /metrics. */
   metrics?: Metrics;
-  /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
+  /** GET /metrics needs `Authorization: Bearer <token>`; without one it is not served. */
   metricsToken?: string | null;
   /** Requests per client address and per credential, counted in PostgreSQL across processes. */
   rateLimits?: { limiter: RateLimiter; perCredential: RateLimitRule | null; perAddress: RateLimitRule | null; signIn: RateLimitRule | null };
@@ -264,17 +264,23 @@ function runRoute(r: Route, deps: AppDeps) {
   };
 }
 
-/** GET /metrics in Prometheus text format; behind a bearer token when one is configured. */
+/**
+ * GET /metrics in Prometheus text format, behind METRICS_TOKEN. Without one it is not served: the figures (routes, volumes,
+ * backlogs) are nobody's business but the operator's, and a service reachable from anywhere must
+ * not publish them by default (docs/operations.md).
+ */
 function metricsHandler(metrics: Metrics, token: string | null) {
   const expected = token === null ? null : Buffer.from(`Bearer ${token}`);
   return async (req: Request, res: Response, next: NextFunction) => {
     res.locals.route = '/metrics';
-    if (expected) {
-      const given = Buffer.from(req.headers.authorization ?? '');
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-        next(new ApiError(req.headers.authorization ? 'IKW-AUT-002' : 'IKW-AUT-001'));
-        return;
-      }
+    if (!expected) {
+      next(new ApiError('IKW-RTE-001', 'GET /metrics is served only when METRICS_TOKEN is set (docs/operations.md)'));
+      return;
+    }
+    const given = Buffer.from(req.headers.authorization ?? '');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      next(new ApiError(req.headers.authorization ? 'IKW-AUT-002' : 'IKW-AUT-001'));
+      return;
     }
     try {
       const body = await metrics.render();

@@ -40,6 +40,18 @@ t.test('the token is required when configured; a wrong one is refused with a cod
   t.ok(series(ok.text, 'sika_process_cpu_user_seconds_total') !== undefined, 'process metrics are there');
 });
 
+t.test('without METRICS_TOKEN /metrics is not served at all: no figures for anyone who asks', async (t) => {
+  const svc = await startService(t);
+  const attempts: Record<string, string>[] = [{}, { authorization: 'Bearer ' }, { authorization: 'Bearer anything' }];
+  for (const headers of attempts) {
+    const res = await svc.request('GET', '/metrics', { headers });
+    t.equal(res.status, 404);
+    t.equal(res.body.code, 'IKW-RTE-001');
+    t.match(res.body.message, /METRICS_TOKEN/, 'the message says how to turn it on');
+    t.notMatch(res.text, /sika_/, 'no metric in the answer');
+  }
+});
+
 t.test('requests by route pattern, appends and conflicts, scheduler backlog and lateness, deliveries, pool', async (t) => {
   const svc = await startService(t, { env: { METRICS_TOKEN: TOKEN } });
   const m = await svc.merchant();
@@ -87,8 +99,3 @@ t.test('requests by route pattern, appends and conflicts, scheduler backlog and 
   t.equal(series(text, 'sika_webhook_deliveries', { status: 'failed' }), 0, 'every status is reported, zero included');
 });
 
-t.test('without a token configured, /metrics is open', async (t) => {
-  const svc = await startService(t);
-  const res = await svc.request('GET', '/metrics');
-  t.equal(res.status, 200);
-});
