@@ -20,6 +20,12 @@ import { pinnedLookup, resolveDeliveryTarget } from '../domain/webhook-endpoint/
 export const DISPATCH_CONSUMER = 'webhook-dispatcher';
 /** Replays of an endpoint's failed deliveries reach back this far (events are kept at least this long). */
 export const RETENTION_MS = 30 * 86_400_000;
+/**
+ * Failed deliveries one replay request queues at most, oldest first: an unfiltered replay after a
+ * long outage must not flood the queue (and the merchant's server) at once. The answer's
+ * `has_more` says more remain; the same request again queues the next ones.
+ */
+export const REPLAY_LIMIT = 1_000;
 const RESPONSE_EXCERPT_BYTES = 64 * 1024;
 
 /** One attempt of one delivery, as its job names it (packages/processes/webhook-delivery.ts). */
@@ -455,12 +461,9 @@ export class WebhookDispatcher {
   }
 
   /**
-   * POST /api/v1/webhook-replays: event + endpoint → that event to that endpoint; event only → to
-   * every matching endpoint; endpoint only → every failed delivery of it within the retention window.
-   */
-  /**
    * Replays (docs/webhooks.md): an event to an endpoint; an event to every endpoint matching it;
-   * an endpoint's failed deliveries; neither given: the failed deliveries of every enabled endpoint.
+   * an endpoint's failed deliveries; neither given: the failed deliveries of every enabled
+   * endpoint. Failed deliveries are queued REPLAY_LIMIT at a time, oldest first.
    */
   async replay(owner: Owner, input: { event_id?: string; webhook_endpoint_id?: string; reason?: string }) {
     const { knex } = this.deps;
@@ -473,17 +476,14 @@ export class WebhookDispatcher {
     if (input.webhook_endpoint_id && !endpoint) throw new ApiError('IKW-RES-001', `No such webhook endpoint: '${input.webhook_endpoint_id}'`, 'webhook_endpoint_id');
     if (endpoint && !endpoint.enabled) throw new ApiError('IKW-RES-002', 'This webhook endpoint is disabled; enable it before replaying to it', 'webhook_endpoint_id');
 
-    const queued = await knex.transaction(async (trx) => {
-      if (event && endpoint) return this.enqueue(trx, [{ eventId: event.id, endpoint, replayOf: null }]);
+    const { queued, hasMore } = await knex.transaction(async (trx) => {
+      if (event && endpoint) return { queued: await this.enqueue(trx, [{ eventId: event.id, endpoint, replayOf: null }]), hasMore: false };
       if (event) {
         const targets = await matchingEndpoints(trx, owner.merchantId, owner.environment, event.type);
-        return this.enqueue(trx, targets.map((e) => ({ eventId: event.id, endpoint: e, replayOf: null })));
+        return { queued: await this.enqueue(trx, targets.map((e) => ({ eventId: event.id, endpoint: e, replayOf: null }))), hasMore: false };
       }
-      if (endpoint) return this.replayFailed(trx, endpoint);
-      const out = [];
-      const endpoints = await trx('read.webhook_endpoints').where({ ...scope, enabled: true }).orderBy('seq');
-      for (const e of endpoints as WebhookEndpointRow[]) out.push(...(await this.replayFailed(trx, e)));
-      return out;
+      if (endpoint) return this.replayFailed(trx, [endpoint]);
+      return this.replayFailed(trx, (await trx('read.webhook_endpoints').where({ ...scope, enabled: true })) as WebhookEndpointRow[]);
     });
     return {
       id: newId('whr'),
@@ -493,19 +493,26 @@ export class WebhookDispatcher {
       reason: input.reason ?? null,
       queued: queued.length,
       deliveries: queued,
+      has_more: hasMore,
       created: unixSeconds(this.deps.clock.now()),
       livemode: owner.environment === 'live',
     };
   }
 
-  /** One replay per event whose deliveries to this endpoint all failed within the retention window. */
-  private async replayFailed(trx: Knex.Transaction, endpoint: WebhookEndpointRow) {
+  /**
+   * One replay per event and endpoint whose deliveries all failed within the retention window, the
+   * oldest REPLAY_LIMIT of them; `hasMore` when others remain (the next request queues them: those
+   * queued now are on their way, so they are not picked again).
+   */
+  private async replayFailed(trx: Knex.Transaction, endpoints: WebhookEndpointRow[]) {
+    if (endpoints.length === 0) return { queued: [], hasMore: false };
     // An event that has since reached the endpoint (a replay that succeeded) or is on its way
-    // (pending, retrying) is not sent again.
-    const failed = (await trx('webhook_deliveries as d')
-      .distinctOn('d.event_id')
-      .select('d.id', 'd.event_id', 'd.created_at')
-      .where({ 'd.endpoint_id': endpoint.id, 'd.status': 'failed' })
+    // (pending, retrying) is not sent again. Per event and endpoint, its first failed delivery.
+    const firstFailures = trx('webhook_deliveries as d')
+      .distinctOn('d.endpoint_id', 'd.event_id')
+      .select('d.id', 'd.event_id', 'd.endpoint_id', 'd.created_at')
+      .whereIn('d.endpoint_id', endpoints.map((e) => e.id))
+      .andWhere('d.status', 'failed')
       .andWhere('d.created_at', '>=', new Date(this.deps.clock.now().getTime() - RETENTION_MS))
       .whereNotExists((q) =>
         q
@@ -514,8 +521,15 @@ export class WebhookDispatcher {
           .whereRaw('s.endpoint_id = d.endpoint_id AND s.event_id = d.event_id')
           .whereIn('s.status', ['pending', 'retrying', 'succeeded']),
       )
-      .orderBy([{ column: 'd.event_id' }, { column: 'd.created_at' }])) as { id: string; event_id: string; created_at: Date }[];
-    failed.sort((x, y) => x.created_at.getTime() - y.created_at.getTime());
-    return this.enqueue(trx, failed.map((f) => ({ eventId: f.event_id, endpoint, replayOf: f.id })));
+      .orderBy([{ column: 'd.endpoint_id' }, { column: 'd.event_id' }, { column: 'd.created_at' }])
+      .as('f');
+    const failed = (await trx
+      .select('*')
+      .from(firstFailures)
+      .orderBy([{ column: 'created_at' }, { column: 'id' }])
+      .limit(REPLAY_LIMIT + 1)) as { id: string; event_id: string; endpoint_id: string; created_at: Date }[];
+    const byId = new Map(endpoints.map((e) => [e.id, e]));
+    const queued = await this.enqueue(trx, failed.slice(0, REPLAY_LIMIT).map((f) => ({ eventId: f.event_id, endpoint: byId.get(f.endpoint_id)!, replayOf: f.id })));
+    return { queued, hasMore: failed.length > REPLAY_LIMIT };
   }
 }

@@ -5,6 +5,7 @@
  * response says was queued; replays signed with the current secret; bad input and other merchants.
  * The suite's retry schedule is one minute, so deliveries fail for good quickly.
  */
+import { randomUUID } from 'node:crypto';
 import t, { type Test } from 'tap';
 import { assertError, assertOk } from '../support/payment-intents.js';
 import type { TestResponse } from '../support/system.js';
@@ -198,4 +199,52 @@ t.test('bad input: unknown event, another merchant’s event or endpoint, the ot
   await settle(svc);
   t.equal(ra.count, 1, 'no refused replay sent anything');
   t.equal((await deliveriesOf(svc, a.id)).length, 1);
+});
+
+/** `count` failed deliveries of `endpointId`, one a second, the oldest first, as a long outage leaves them. */
+async function failedDeliveries(merchantId: string, endpointId: string, count: number, prefix: string): Promise<void> {
+  const { knex } = svc.system;
+  const start = now() - count * 1_000;
+  const at = (i: number) => new Date(start + i * 1_000);
+  const ids = Array.from({ length: count }, (_, i) => `whd_${prefix}${String(i).padStart(5, '0')}`);
+  await knex('webhook_events').insert(
+    ids.map((_, i) => ({ id: `evt_${prefix}${String(i).padStart(5, '0')}`, source_event_id: randomUUID(), merchant_id: merchantId, environment: 'sandbox', type: 'payment_intent.created', payload: '{}', created_at: at(i) })),
+  );
+  await knex.batchInsert(
+    'webhook_deliveries',
+    ids.map((id, i) => ({ id, event_id: `evt_${prefix}${String(i).padStart(5, '0')}`, endpoint_id: endpointId, merchant_id: merchantId, environment: 'sandbox', status: 'failed', attempts: 6, failure_noted: true, created_at: at(i), updated_at: at(i) })),
+    500,
+  );
+}
+
+// Last: leaves a thousand replays queued that no later test should deliver.
+t.test('a replay of failed deliveries queues at most 1,000, oldest first; the answer says more remain and the same request queues the next', async (t) => {
+  const { merchant: m, key } = await svc.sandboxMerchant('After an outage');
+  const a = await createEndpoint(svc, key, 'https://hooks.example.com/a');
+  const b = await createEndpoint(svc, key, 'https://hooks.example.com/b');
+  await failedDeliveries(m.id, a.id, 600, 'a');
+  svc.clock.advance(1_000);
+  await failedDeliveries(m.id, b.id, 401, 'b');
+
+  const first = await replay(key, {});
+  assertOk(t, first);
+  t.match(first.body, { queued: 1_000, has_more: true });
+  t.equal(first.body.deliveries.length, 1_000);
+  const replayed = new Set(first.body.deliveries.map((d: { event_id: string }) => d.event_id));
+  t.ok(replayed.has('evt_a00000') && replayed.has('evt_b00399'), 'the oldest thousand, across endpoints');
+  t.notOk(replayed.has('evt_b00400'), 'not the newest');
+  t.equal((await svc.system.knex('webhook_deliveries').where({ merchant_id: m.id, status: 'pending' }).count<{ count: string }[]>('* as count'))[0]!.count, '1000', 'and only those are queued');
+
+  const second = await replay(key, {});
+  t.match(second.body, { queued: 1, has_more: false });
+  t.same(second.body.deliveries.map((d: { event_id: string }) => d.event_id), ['evt_b00400']);
+  t.match((await replay(key, {})).body, { queued: 0, has_more: false });
+
+  await t.test('one endpoint\u2019s failed deliveries: the same cap', async (t) => {
+    const { merchant: o, key: okey } = await svc.sandboxMerchant('Long outage');
+    const c = await createEndpoint(svc, okey, 'https://hooks.example.com/c');
+    await failedDeliveries(o.id, c.id, 1_001, 'c');
+    t.match((await replay(okey, { webhook_endpoint_id: c.id })).body, { queued: 1_000, has_more: true });
+    t.match((await replay(okey, { webhook_endpoint_id: c.id })).body, { queued: 1, has_more: false });
+  });
 });

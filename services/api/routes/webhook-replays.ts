@@ -9,7 +9,7 @@ export function webhookReplaysFamily(webhooks: WebhookDispatcher): Family {
       route<{ event_id?: string; webhook_endpoint_id?: string; reason?: string }>({
         method: 'post',
         path: '/api/v1/webhook-replays',
-        summary: 'Replay an event to an endpoint, to every matching endpoint, the failed deliveries of an endpoint, or (neither given) of every enabled endpoint',
+        summary: 'Replay an event to an endpoint, to every matching endpoint, the failed deliveries of an endpoint, or (neither given) of every enabled endpoint; failed deliveries 1,000 at a time, oldest first (has_more: send it again for the next)',
         auth: { scope: 'webhooks.write', environmentHeader: 'optional' },
         body: {
           type: 'object',
