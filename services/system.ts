@@ -280,7 +280,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     escrowContractFundedBy: escrowReads.escrowContractFundedBy,
     instance,
     // Declared below: the marketplace creates orders' intents with this service.
-    orderPayments: { recordPayment: (payment, meta) => marketplace.orders.recordPayment(payment, meta) },
+    orderPayments: { paymentSteps: (payment, meta) => marketplace.orders.paymentSteps(payment, meta) },
   });
   const paymentLinks = new PaymentLinks({ store, clock, publicUrl: config.publicUrl });
   const rateLimiter = new RateLimiter(knex, clock);

@@ -178,6 +178,19 @@ export interface CommandStep<Command, State, Event extends DomainEvent> {
   decider: Decider<Command, State, Event>;
   command: Command;
   metadata: EventMetadata;
+  /**
+   * Runs the step only when the change's earlier steps left their streams so (each step's state
+   * after its events): the money of a fact commits with the fact, and only when the fact happened.
+   * On the state, not on the events, so that a retry of a saga (a store without atomic commits)
+   * still finishes what a crash left.
+   */
+  when?: (earlier: readonly StepOutcome[]) => boolean;
+}
+
+/** What an earlier step of the same change decided, for `when`. */
+export interface StepOutcome {
+  state: unknown;
+  events: readonly DomainEvent[];
 }
 
 /** Lets steps of different aggregates sit in one list. */
@@ -185,7 +198,7 @@ export function step<Command, State, Event extends DomainEvent>(s: CommandStep<C
   return s as unknown as CommandStep<unknown, unknown, DomainEvent>;
 }
 
-type AnyStep = CommandStep<unknown, unknown, DomainEvent>;
+export type AnyStep = CommandStep<unknown, unknown, DomainEvent>;
 type AnyResult = HandleResult<unknown, DomainEvent>;
 
 /** An atomic change waiting for its turn on its first stream. */
@@ -242,7 +255,7 @@ async function decideTogether(store: EventStore, cache: StreamCache, changes: Wa
     const written = new Set([streamId]);
     for (const change of changes) {
       const [first, ...rest] = change.steps;
-      if (first!.decider !== decider || rest.some((s) => written.has(s.streamId))) {
+      if (first!.decider !== decider || rest.some((s) => written.has(s.streamId) || s.when)) {
         alone.push(change);
         continue;
       }
@@ -305,11 +318,15 @@ async function decideAlone(store: EventStore, cache: StreamCache, steps: AnyStep
   const retries = CONFLICT_RETRIES[options.onConflict ?? 'none'];
   let read = false;
   for (let attempt = 0; ; ) {
-    const decided = [];
+    const decided: { step: AnyStep; state: unknown; version: number | 'no_stream'; events: DomainEvent[]; skipped: boolean }[] = [];
     try {
       for (const s of steps) {
+        if (s.when && !s.when(decided.map(outcomeOf))) {
+          decided.push({ step: s, state: undefined, version: 'no_stream', events: [], skipped: true });
+          continue;
+        }
         const { state, version } = read ? await cache.load(store, s.streamId, s.decider) : cache.assume(s.streamId, s.decider);
-        decided.push({ step: s, state, version, events: s.decider.decide(s.command, state) });
+        decided.push({ step: s, state, version, events: s.decider.decide(s.command, state), skipped: false });
       }
     } catch (err) {
       if (read) throw err;
@@ -317,7 +334,7 @@ async function decideAlone(store: EventStore, cache: StreamCache, steps: AnyStep
       continue;
     }
     const writing = decided.filter((d) => d.events.length > 0);
-    if (!read && writing.length < decided.length) {
+    if (!read && writing.length < decided.filter((d) => !d.skipped).length) {
       read = true;
       continue;
     }
@@ -352,9 +369,19 @@ export async function handleSteps(
 ): Promise<HandleResult<unknown, DomainEvent>[]> {
   const atomic = handleCommandsAtomically(store, steps, options);
   if (atomic) return atomic;
-  const results = [];
-  for (const s of steps) results.push(await handleCommand(store, s.streamId, s.decider, s.command, s.metadata, options));
+  const results: HandleResult<unknown, DomainEvent>[] = [];
+  for (const s of steps) {
+    if (s.when && !s.when(results.map(outcomeOf))) results.push({ state: undefined, events: [], appended: null });
+    else results.push(await handleCommand(store, s.streamId, s.decider, s.command, s.metadata, options));
+  }
   return results;
+}
+
+/** A step's state after its events (a skipped step has none). */
+function outcomeOf(d: { step?: AnyStep; state: unknown; events: readonly DomainEvent[] }): StepOutcome {
+  if (!d.step) return { state: d.state, events: d.events };
+  const evolve = d.step.decider.evolve.bind(d.step.decider);
+  return { state: d.events.reduce((x, e) => evolve(x, e), d.state), events: d.events };
 }
 
 /** Loads an aggregate's current state without deciding anything. */

@@ -7,6 +7,8 @@ import t from 'tap';
 import { assertError, assertOk } from '../support/assertions.js';
 import { createOrder, createRule, createSeller, mkt, payOrder } from '../support/marketplace.js';
 import { advance, startPaymentsService } from '../support/system.js';
+import { paymentIntentStream } from '../../packages/domain/payment-intent/events.js';
+import { orderStream } from '../../packages/domain/marketplace-order/events.js';
 import { listeningEndpoint, settle, startWebhookService, verify } from '../support/webhooks.js';
 
 const svc = await startPaymentsService(t);
@@ -120,6 +122,21 @@ t.test('an order is paid by one intent, then split: Σ shares + commission = amo
   t.notOk('seller_funds' in theirs.body, 'another merchant: none');
   const totals = await mkt(svc, key, 'GET', '/balance');
   t.same(totals.body.balances, [{ currency: 'xof', sellerPendingMinor: 12_854, sellerAvailableMinor: 0, commissionMinor: 1_151 - paid.processingFeeMinor }]);
+});
+
+t.test("an order's payment, the order paid and the sellers' split are one commit", async (t) => {
+  await createSeller(svc, key, 'commit-a');
+  const order = await createOrder(svc, key, [{ sellerId: 'commit-a', amountMinor: 4_000 }]);
+  t.equal((await payOrder(svc, key, order)).status, 'paid');
+  const rows: { stream_id: string; type: string; data: { orderId?: string }; transaction_id: string }[] = await svc.system
+    .knex('events')
+    .select('stream_id', 'type', 'data', 'transaction_id')
+    .whereIn('stream_id', [paymentIntentStream(order.paymentIntentId), orderStream(order.id)])
+    .orWhere((q) => q.where('stream_id', 'like', 'marketplace_funds-%').whereRaw("data->>'orderId' = ?", [order.id]));
+  const of = (type: string) => rows.filter((r) => r.type === type).map((r) => r.transaction_id);
+  t.equal(of('payment_intent.succeeded').length, 1);
+  t.same(of('marketplace_order.paid'), of('payment_intent.succeeded'), 'the order is paid in the commit of the success');
+  t.same(of('marketplace_funds.entry_posted'), of('payment_intent.succeeded'), "and the sellers' split too");
 });
 
 t.test('orders: each refusal names its field', async (t) => {

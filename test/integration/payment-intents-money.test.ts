@@ -331,3 +331,56 @@ t.test('live: funds stay pending until the settlement delay has passed', async (
   t.same(after.pending, [{ amount: 0, currency: 'xof' }]);
   t.equal((await balanceTransactions(liveSvc, key))[0].status, 'available');
 });
+
+/** The transaction ids of a stream's events of one type, and of the payment entries posted for a source. */
+async function commitsOf(s: TestService, where: { stream: string; type: string }, ledger: { stream: string; source: string }) {
+  const rows: { stream_id: string; type: string; data: { source?: string; kind?: string }; transaction_id: string }[] = await s.system.knex('events').select('stream_id', 'type', 'data', 'transaction_id').whereIn('stream_id', [where.stream, ledger.stream]);
+  return {
+    fact: rows.filter((r) => r.stream_id === where.stream && r.type === where.type).map((r) => r.transaction_id),
+    money: rows.filter((r) => r.stream_id === ledger.stream && r.data.source === ledger.source && r.data.kind === 'payment').map((r) => r.transaction_id),
+  };
+}
+
+t.test("a payment's success and its ledger posting are one commit: no read shows one without the other", async (t) => {
+  const { key, merchant } = await svc.sandboxMerchant();
+  const o = await createIntent(svc, key, { amount: 20_000 });
+  assertOk(t, await confirm(svc, key, o.id, { payment_method: mobileMoney(snNumber('67')) }));
+  await operatorAnswers(svc);
+  const { fact, money } = await commitsOf(svc, { stream: paymentIntentStream(o.id), type: 'payment_intent.succeeded' }, { stream: `balance-${merchant.id}-sandbox-xof`, source: o.id });
+  t.equal(fact.length, 1, 'the intent succeeded once');
+  t.equal(money.length, 1, 'one posting for it');
+  t.equal(money[0], fact[0], 'in the same transaction as the success');
+  const read = await retrieve(svc, key, o.id);
+  t.equal(read.status, 'succeeded');
+  t.same((await balanceObject(svc, key)).available, [{ amount: 20_000 - read.fee, currency: 'xof' }], 'the money is there at the first read after the success');
+});
+
+t.test('a store failure between the outcome and the posting leaves neither; the retried answer writes both once', async (t) => {
+  const s = await startPaymentsService(t);
+  const { key, merchant } = await s.sandboxMerchant();
+  const o = await createIntent(s, key, { amount: 5_000 });
+  assertOk(t, await confirm(s, key, o.id, { payment_method: mobileMoney(snNumber('67')) }));
+  const store = s.system.store;
+  const appendAtomically = store.appendAtomically!.bind(store);
+  let failed = 0;
+  // The commit that carries the ledger posting fails once, as a crash at that point would.
+  store.appendAtomically = async (writes) => {
+    if (failed === 0 && writes.some((w) => w.streamId.startsWith('balance-'))) {
+      failed++;
+      throw new Error('connection lost');
+    }
+    return appendAtomically(writes);
+  };
+  await operatorAnswers(s);
+  t.equal(failed, 1, 'the commit with the posting was tried and failed');
+  const during = await retrieve(s, key, o.id);
+  t.not(during.status, 'succeeded', 'the intent does not read succeeded without its money');
+  t.same((await balanceObject(s, key)).available, [], 'and no money moved');
+  await operatorAnswers(s);
+  const after = await retrieve(s, key, o.id);
+  t.equal(after.status, 'succeeded', 'the retried answer succeeds');
+  const { fact, money } = await commitsOf(s, { stream: paymentIntentStream(o.id), type: 'payment_intent.succeeded' }, { stream: `balance-${merchant.id}-sandbox-xof`, source: o.id });
+  t.equal(money.length, 1, 'posted once');
+  t.equal(money[0], fact[0], 'with the success');
+  t.same((await balanceObject(s, key)).available, [{ amount: 5_000 - after.fee, currency: 'xof' }]);
+});

@@ -2,7 +2,7 @@ import type { Clock } from '../../core/clock.js';
 import { fold } from '../../core/decider.js';
 import { newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
-import { handleCommand, type HandleResult, type ConflictPolicy } from '../../eventstore/command-handler.js';
+import { handleCommand, step, type AnyStep, type HandleResult, type ConflictPolicy } from '../../eventstore/command-handler.js';
 import type { Environment } from '../merchant/events.js';
 import { balanceOf, ledgerDecider, type LedgerCommand, type LedgerState } from './decider.js';
 import { balanceStream, type BalanceRef, type LedgerEvent, type MerchantAccount } from './events.js';
@@ -10,15 +10,20 @@ import { balanceStream, type BalanceRef, type LedgerEvent, type MerchantAccount 
 /** The variable part of a ledger command; context (merchant, currency, time, ids) is filled in here. */
 export type LedgerAction = LedgerCommand extends infer C ? (C extends { type: string } ? Omit<C, 'merchantId' | 'environment' | 'currency' | 'at' | 'newEntryId'> : never) : never;
 
-/**
- * Runs a ledger command on a merchant's balance stream. Postings are idempotent per source, so
- * internal ones decide again on a lost race; a balance hold is `contended` (refused on the merits, never 409).
- */
 /** The whole ledger command for one balance: the action with its balance, time and entry ids. */
 export function ledgerCommand(clock: Clock, balance: BalanceRef, action: LedgerAction): LedgerCommand {
   return { ...action, ...balance, at: clock.now(), newEntryId: () => newId('txn') } as LedgerCommand;
 }
 
+/** A ledger command as a step of a change that commits it with the fact that causes it. */
+export function ledgerStep(clock: Clock, balance: BalanceRef, action: LedgerAction, metadata: EventMetadata): AnyStep {
+  return step({ streamId: balanceStream(balance.merchantId, balance.environment, balance.currency), decider: ledgerDecider, command: ledgerCommand(clock, balance, action), metadata });
+}
+
+/**
+ * Runs a ledger command on a merchant's balance stream. Postings are idempotent per source, so
+ * internal ones decide again on a lost race; a balance hold is `contended` (refused on the merits, never 409).
+ */
 export function runLedger(
   store: EventStore,
   clock: Clock,

@@ -1,7 +1,7 @@
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import { derivedUuid, newUuid } from '../../core/ids.js';
-import { CommandService, handleCommand, handleSteps, step } from '../../eventstore/command-handler.js';
+import { CommandService, handleCommand, handleSteps, step, type AnyStep } from '../../eventstore/command-handler.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import { auditMetadata, type Actor, type Owner } from '../audit.js';
 import type { CommissionRules } from '../commission-rule/commands.js';
@@ -161,32 +161,28 @@ export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, 
   }
 
   /**
-   * The success of an order's payment intent: the order is paid and its money split on the
-   * marketplace funds, in one commit. Idempotent (a repeated callback changes nothing). False when
-   * the intent pays no order of this owner, so the payment is the merchant's as usual.
+   * The success of an order's payment intent as steps of the intent's commit: the order is paid
+   * and its money split on the marketplace funds, together with the intent's outcome. Idempotent
+   * (a repeated callback decides nothing). Null when the intent pays no order of this owner, so
+   * the payment is the merchant's as usual.
    */
-  async recordPayment(payment: MarketplaceOrderPayment, meta: EventMetadata): Promise<boolean> {
+  async paymentSteps(payment: MarketplaceOrderPayment, meta: EventMetadata): Promise<AnyStep[] | null> {
     const owner = { merchantId: payment.merchantId, environment: payment.environment };
     const { state } = await this.load(payment.orderId);
     const order = state.order;
-    if (!order || order.merchantId !== owner.merchantId || order.environment !== owner.environment || order.paymentIntentId !== payment.paymentIntentId) return false;
+    if (!order || order.merchantId !== owner.merchantId || order.environment !== owner.environment || order.paymentIntentId !== payment.paymentIntentId) return null;
     const shares = sellerShares(order.lines).map((s) => ({ sellerRef: s.sellerRef, sellerId: s.sellerId, amount: s.amountMinor }));
     const at = this.deps.clock.now();
     const ref = { ...owner, currency: order.currency };
-    await handleSteps(
-      this.deps.store,
-      [
-        step({ streamId: orderStream(order.id), decider: orderDecider, command: { type: 'mark_paid', owner, at, fee: payment.fee }, metadata: meta }),
-        step({
-          streamId: marketplaceFundsStream(owner.merchantId, owner.environment, order.currency),
-          decider: fundsDecider,
-          command: this.fundsCommand(ref, { type: 'post_order_payment', orderId: order.id, clearing: payment.clearing, amount: payment.amount, fee: payment.fee, shares, commission: order.commissionMinor }),
-          metadata: meta,
-        }),
-      ],
-      { onConflict: 'internal' },
-    );
-    return true;
+    return [
+      step({ streamId: orderStream(order.id), decider: orderDecider, command: { type: 'mark_paid', owner, at, fee: payment.fee }, metadata: meta }),
+      step({
+        streamId: marketplaceFundsStream(owner.merchantId, owner.environment, order.currency),
+        decider: fundsDecider,
+        command: this.fundsCommand(ref, { type: 'post_order_payment', orderId: order.id, clearing: payment.clearing, amount: payment.amount, fee: payment.fee, shares, commission: order.commissionMinor }),
+        metadata: meta,
+      }),
+    ];
   }
 
   /**

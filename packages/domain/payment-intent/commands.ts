@@ -11,8 +11,8 @@ import type { PayinCallback, PaymentProvider } from '../../providers/port.js';
 import { auditMetadata, type Actor } from '../audit.js';
 import type { CustomerDirectory } from '../read-ports.js';
 import { findOrCreateCustomer } from '../customer/commands.js';
-import { CommandService } from '../../eventstore/command-handler.js';
-import { runLedger } from '../ledger/commands.js';
+import { CommandService, handleSteps, step, type AnyStep, type StepOutcome } from '../../eventstore/command-handler.js';
+import { ledgerStep } from '../ledger/commands.js';
 import type { Environment } from '../merchant/events.js';
 import {
   CONFIRMATION_IN_PROGRESS,
@@ -77,9 +77,9 @@ export interface PaymentIntentDeps {
   /**
    * Marketplace orders (docs/marketplace.md): the success of an intent that pays an order (platform
    * metadata `internal.marketplace_order`) is split among its sellers instead of crediting the
-   * merchant; false when the order is not there, and the payment is then the merchant's as usual.
+   * merchant; null when the order is not there, and the payment is then the merchant's as usual.
    */
-  orderPayments?: { recordPayment(payment: MarketplaceOrderPayment, meta: EventMetadata): Promise<boolean> };
+  orderPayments?: { paymentSteps(payment: MarketplaceOrderPayment, meta: EventMetadata): Promise<AnyStep[] | null> };
 }
 
 /** An order's payment as the marketplace records it. */
@@ -318,15 +318,18 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
   }
 
   /**
-   * A provider's final answer (operator callback, sandbox timer, 3-D Secure page). Idempotent: a
-   * repeated or late callback changes nothing, and a crash between the intent and the ledger is
-   * mended by the retry, which finds the intent succeeded and posts the (idempotent) ledger entry.
+   * A provider's final answer (operator callback, sandbox timer, 3-D Secure page). The intent's
+   * outcome and, when it is a success, the payment's money (the merchant's ledger posting, or the
+   * order's split among sellers) commit together: no read shows a succeeded payment whose money is
+   * not on the balance (docs/ledger.md). Idempotent: a repeated or late callback changes nothing;
+   * on a store without atomic commits the steps run in order and a retry posts what a crash left.
    */
   async applyCallback(callback: PayinCallback, actor: string): Promise<PaymentIntentObject | null> {
     const who = { merchantId: callback.merchantId, environment: callback.environment };
     const meta = this.metadata(who.merchantId, who.environment, callback.paymentIntentId, { actor, causationId: callback.operationId });
     const { state } = await this.load(callback.paymentIntentId);
-    if (!state.intent || state.intent.merchantId !== who.merchantId || state.intent.environment !== who.environment) return null;
+    const intent = state.intent;
+    if (!intent || intent.merchantId !== who.merchantId || intent.environment !== who.environment) return null;
     let outcome: ProviderOutcome;
     if (callback.outcome.status === 'succeeded') {
       // No payment method means no confirmation, so this callback is for nothing we started.
@@ -335,47 +338,50 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     } else {
       outcome = callback.outcome;
     }
-    const result = await this.run(
-      callback.paymentIntentId,
-      { type: 'record_outcome', owner: who, at: this.deps.clock.now(), operationId: callback.operationId, outcome },
-      meta,
-      'internal',
-    );
-    const after = result.state;
-    if (after.status === 'succeeded' && after.confirmation?.operationId === callback.operationId) await this.postPayment(after, meta);
+    const record = step({
+      streamId: paymentIntentStream(intent.id),
+      decider: paymentIntentDecider,
+      command: { type: 'record_outcome', owner: who, at: this.deps.clock.now(), operationId: callback.operationId, outcome } satisfies PaymentIntentCommand,
+      metadata: meta,
+    });
+    const succeededByThis = ([recorded]: readonly StepOutcome[]): boolean => {
+      const after = recorded!.state as PaymentIntentState;
+      return after.status === 'succeeded' && after.confirmation?.operationId === callback.operationId;
+    };
+    const money = outcome.status === 'succeeded' ? await this.paymentSteps(state, outcome.fee, meta) : { steps: [], settleAt: null };
+    const [recorded] = await handleSteps(this.deps.store, [record, ...money.steps.map((s) => ({ ...s, when: succeededByThis }))], { onConflict: 'internal' });
+    const after = recorded!.state as PaymentIntentState;
+    if (money.settleAt && after.status === 'succeeded') await this.deps.scheduleSettlement({ merchantId: intent.merchantId, environment: intent.environment, currency: intent.currency }, money.settleAt);
     return toObject(after);
   }
 
-  private async postPayment(state: PaymentIntentState, meta: EventMetadata): Promise<void> {
+  /**
+   * The steps that put a succeeded payment's money on the ledger: an order's split among its
+   * sellers, or the merchant's posting (to the escrow contract the intent funds, if any). None
+   * for an intent whose funds another process holds (HELD_BY_KEY). `settleAt`: when the pending
+   * money becomes available, if a timer must say so.
+   */
+  private async paymentSteps(state: PaymentIntentState, fee: number, meta: EventMetadata): Promise<{ steps: AnyStep[]; settleAt: Date | null }> {
     const intent = state.intent!;
-    if (intent.metadata[HELD_BY_KEY] !== undefined) return;
+    if (intent.metadata[HELD_BY_KEY] !== undefined) return { steps: [], settleAt: null };
     const pm = state.paymentMethod!;
     const clearing = pm.type === 'mobile_money' ? (`operator_clearing:${pm.operator}` as const) : ('card_clearing' as const);
     const orderId = intent.metadata[MARKETPLACE_ORDER_METADATA_KEY];
     if (orderId !== undefined && this.deps.orderPayments) {
-      const payment = { merchantId: intent.merchantId, environment: intent.environment, orderId, paymentIntentId: intent.id, amount: intent.amount, fee: state.fee ?? 0, clearing };
-      if (await this.deps.orderPayments.recordPayment(payment, meta)) return;
+      const payment = { merchantId: intent.merchantId, environment: intent.environment, orderId, paymentIntentId: intent.id, amount: intent.amount, fee, clearing };
+      const steps = await this.deps.orderPayments.paymentSteps(payment, meta);
+      if (steps) return { steps, settleAt: null };
     }
     const now = this.deps.clock.now();
     const availableOn = new Date(now.getTime() + this.deps.settlementDelayMs(intent.environment));
     const escrowContract = await this.deps.escrowContractFundedBy?.({ merchantId: intent.merchantId, environment: intent.environment }, intent.id);
-    await runLedger(
-      this.deps.store,
+    const balance = { merchantId: intent.merchantId, environment: intent.environment, currency: intent.currency };
+    const posting = ledgerStep(
       this.deps.clock,
-      intent.merchantId,
-      intent.environment,
-      intent.currency,
-      {
-        type: 'post_payment',
-        source: intent.id,
-        clearing,
-        amount: intent.amount,
-        fee: state.fee ?? 0,
-        availableOn,
-        ...(escrowContract ? { escrowContract } : {}),
-      },
+      balance,
+      { type: 'post_payment', source: intent.id, clearing, amount: intent.amount, fee, availableOn, ...(escrowContract ? { escrowContract } : {}) },
       meta,
     );
-    if (availableOn > now && !escrowContract) await this.deps.scheduleSettlement({ merchantId: intent.merchantId, environment: intent.environment, currency: intent.currency }, availableOn);
+    return { steps: [posting], settleAt: availableOn > now && !escrowContract ? availableOn : null };
   }
 }
