@@ -62,6 +62,14 @@ t.test('a failed payout gives the funds back to the seller', async (t) => {
   const failed = (await mkt(svc, key, 'GET', `/payouts/${res.body.id}`)).body;
   t.match(failed, { status: 'failed', failureCode: 'recipient_not_found' });
   t.same(await balanceOf(key, seller.id), { currency: 'xof', pendingMinor: 0, availableMinor: 10_000 }, 'all of it back');
+  // No read can show the payout failed and the seller's money not back: one commit.
+  const rows: { type: string; transaction_id: string }[] = await svc.system
+    .knex('events')
+    .select('type', 'transaction_id')
+    .where({ stream_id: `payout-${res.body.id}`, type: 'payout.failed' })
+    .unionAll((q) => q.select('type', 'transaction_id').from('events').where('stream_id', 'like', 'marketplace_funds-%').whereRaw("data->>'source' = ? and data->>'kind' = 'seller_payout_release'", [res.body.id]));
+  t.equal(rows.length, 2, 'the failure and the give-back');
+  t.equal(rows[0]!.transaction_id, rows[1]!.transaction_id, 'in one commit');
 });
 
 t.test('refusals: more than the seller has, unknown seller, bad bodies', async (t) => {

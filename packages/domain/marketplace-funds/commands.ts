@@ -36,10 +36,11 @@ export class SellerPayoutFunds implements FundedPayoutLedger {
     });
   }
 
-  async settle(payout: PayoutCreated & { funding: PayoutFunding }, outcome: 'paid' | 'released', clearing: Account, meta: EventMetadata): Promise<void> {
+  settleStep(payout: PayoutCreated & { funding: PayoutFunding }, outcome: 'paid' | 'released', clearing: Account, meta: EventMetadata) {
     const action: FundsAction =
       outcome === 'paid' ? { type: 'complete_seller_payout', payoutId: payout.id, clearing: clearing as ClearingAccount } : { type: 'release_seller_payout', payoutId: payout.id };
-    await this.run({ merchantId: payout.merchantId, environment: payout.environment, currency: payout.currency }, action, meta);
+    const ref = { merchantId: payout.merchantId, environment: payout.environment, currency: payout.currency };
+    return step({ streamId: marketplaceFundsStream(ref.merchantId, ref.environment, ref.currency), decider: fundsDecider, command: fundsCommand(this.deps.clock, ref, action), metadata: meta });
   }
 
   async releaseOrphan(ref: PayoutRef & { currency: string }, meta: EventMetadata): Promise<void> {

@@ -8,8 +8,8 @@ import type { DomainEvent } from '../../core/decider.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import type { PaymentProvider, PayoutCallback, PayoutInitiation } from '../../providers/port.js';
 import { auditMetadata, type Actor } from '../audit.js';
-import { CommandService, handleCommand, handleCommandsAtomically, handleSteps, step, type CommandStep } from '../../eventstore/command-handler.js';
-import { ledgerCommand, runLedger } from '../ledger/commands.js';
+import { CommandService, handleCommand, handleCommandsAtomically, handleSteps, step, type AnyStep, type CommandStep } from '../../eventstore/command-handler.js';
+import { ledgerCommand, ledgerStep, runLedger } from '../ledger/commands.js';
 import { ledgerDecider, type LedgerCommand } from '../ledger/decider.js';
 import { balanceStream, type Account, type BalanceRef } from '../ledger/events.js';
 import { payoutSettings } from '../merchant-settings/commands.js';
@@ -55,8 +55,8 @@ export interface PayoutDeps {
 export interface FundedPayoutLedger {
   /** The check and hold of amount + fee, as a step appended in one commit with the payout. */
   holdStep(owner: Owner, payout: { id: string; currency: string; amount: number; fee: number; funding: PayoutFunding }, meta: EventMetadata): CommandStep<unknown, unknown, DomainEvent>;
-  /** A final payout's side: paid (to clearing and fees) or given back to whom it was held for. Idempotent. */
-  settle(payout: PayoutCreated & { funding: PayoutFunding }, outcome: 'paid' | 'released', clearing: Account, meta: EventMetadata): Promise<void>;
+  /** A final payout's side as a step of its final commit: paid (to clearing and fees) or given back to whom it was held for. Idempotent. */
+  settleStep(payout: PayoutCreated & { funding: PayoutFunding }, outcome: 'paid' | 'released', clearing: Account, meta: EventMetadata): AnyStep;
   /** The crash mend of saga mode: a hold whose payout was never created is given back. Idempotent. */
   releaseOrphan(ref: PayoutRef & { currency: string }, meta: EventMetadata): Promise<void>;
 }
@@ -385,23 +385,21 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
     return toPayoutObject(submitted.state);
   }
 
-  /** Posts the ledger side of a final payout: paid → clearing + fees; failed or canceled → funds back. Idempotent. */
+  /**
+   * The ledger side of a payout that ends: paid → clearing + fees; failed or canceled → the money
+   * back to the account it was held from (the merchant's balance, a seller's funds). Idempotent.
+   */
+  private ledgerSide(p: PayoutCreated, outcome: 'paid' | 'released', meta: EventMetadata): AnyStep {
+    if (p.funding) return this.deps.fundedLedger!.settleStep({ ...p, funding: p.funding }, outcome, clearingAccount(p.destination), meta);
+    const action = outcome === 'paid' ? ({ type: 'complete_payout', source: p.id, clearing: clearingAccount(p.destination) } as const) : ({ type: 'release_payout', source: p.id } as const);
+    return ledgerStep(this.deps.clock, { merchantId: p.merchantId, environment: p.environment, currency: p.currency }, action, meta);
+  }
+
+  /** Posts the ledger side of a final payout (a payout not final has none). */
   private async settleLedger(state: PayoutState, meta: EventMetadata): Promise<void> {
-    const p = state.payout!;
     if (!FINAL_PAYOUT_STATUSES.includes(state.status)) return;
-    if (p.funding) {
-      await this.deps.fundedLedger!.settle({ ...p, funding: p.funding }, state.status === 'paid' ? 'paid' : 'released', clearingAccount(p.destination), meta);
-      return;
-    }
-    const action =
-      state.status === 'paid'
-        ? ({ type: 'complete_payout', source: p.id, clearing: clearingAccount(p.destination) } as const)
-        : ({ type: 'release_payout', source: p.id } as const);
     // As an atomic change of one step: the payouts of one balance settled meanwhile share its commit (command-handler.ts).
-    const command = ledgerCommand(this.deps.clock, { merchantId: p.merchantId, environment: p.environment, currency: p.currency }, action);
-    const shared = handleCommandsAtomically(this.deps.store, [step({ streamId: balanceStream(p.merchantId, p.environment, p.currency), decider: ledgerDecider, command, metadata: meta })], { onConflict: 'internal' });
-    if (shared) await shared;
-    else await runLedger(this.deps.store, this.deps.clock, p.merchantId, p.environment, p.currency, action, meta);
+    await handleSteps(this.deps.store, [this.ledgerSide(state.payout!, state.status === 'paid' ? 'paid' : 'released', meta)], { onConflict: 'internal' });
   }
 
   /** Operator news about a payout (sandbox timers, live callbacks). Idempotent. */
@@ -453,20 +451,18 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
 
   /**
    * A payout made final (paid or failed) in one commit with its ledger side, where the store
-   * allows it: the balance stream first, so the payouts of one balance that end meanwhile share
-   * one commit (command-handler.ts) instead of two commits each. The payout's command is strict:
-   * should the payout be final already, nothing is committed (not the ledger side alone) and null
-   * sends the caller the step-by-step way. Null too for payouts funded by others' money.
+   * allows it: the ledger's stream first, so the payouts of one balance that end meanwhile share
+   * one commit (command-handler.ts) instead of two commits each; no read shows a failed payout
+   * whose money is not back. The payout's command is strict: should the payout be final already,
+   * nothing is committed (not the ledger side alone) and null sends the caller the step-by-step way.
    */
   private async finalWithLedger(state: PayoutState, command: PayoutCommand & { type: 'complete' | 'fail' }, meta: EventMetadata): Promise<PayoutState | null> {
     const p = state.payout!;
-    if (p.funding || FINAL_PAYOUT_STATUSES.includes(state.status)) return null;
-    const action = command.type === 'complete' ? ({ type: 'complete_payout', source: p.id, clearing: clearingAccount(p.destination) } as const) : ({ type: 'release_payout', source: p.id } as const);
-    const ledger = ledgerCommand(this.deps.clock, { merchantId: p.merchantId, environment: p.environment, currency: p.currency }, action);
+    if (FINAL_PAYOUT_STATUSES.includes(state.status)) return null;
     const atomic = handleCommandsAtomically(
       this.deps.store,
       [
-        step({ streamId: balanceStream(p.merchantId, p.environment, p.currency), decider: ledgerDecider, command: ledger, metadata: meta }),
+        this.ledgerSide(p, command.type === 'complete' ? 'paid' : 'released', meta),
         step({ streamId: payoutStream(p.id), decider: payoutDecider, command: { ...command, strict: true }, metadata: meta }),
       ],
       { onConflict: 'internal' },
