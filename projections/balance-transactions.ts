@@ -164,8 +164,11 @@ async function post(books: Books, event: RecordedEvent): Promise<void> {
       await insert('refund', 'available');
       return draw(-e.net, null);
     case 'escrow_payout_hold':
-      // A release paid out: the payout's funds come from escrow, not from the available queue.
-      return insert('payout', 'pending');
+    case 'escrow_payout_release':
+      // A release paid out goes from escrow to the payee, or back to escrow when the payout fails,
+      // without touching the merchant's balance (docs/ledger.md): not a balance transaction, so
+      // the nets keep adding up to the balance.
+      return;
     case 'escrow_funding':
       // Funded from the merchant's own available balance: it leaves it. A payment into escrow never touched it.
       if (e.lines.some((l) => l.account === 'available')) {

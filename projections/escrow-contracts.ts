@@ -18,6 +18,7 @@ export const ESCROW_CONTRACT_EVENTS: readonly EscrowEvent['type'][] = [
   'escrow_contract.release_created',
   'escrow_contract.release_executed',
   'escrow_contract.release_canceled',
+  'escrow_contract.release_returned',
   'escrow_contract.refunded',
   'escrow_contract.dispute_opened',
   'escrow_contract.dispute_resolved',

@@ -20,9 +20,9 @@ export const escrowReleasesProjection: Projection = {
         CREATE INDEX escrow_releases_list ON read.escrow_releases (merchant_id, environment, contract_id, seq)`),
     },
   ],
-  handles: ['escrow_contract.release_created', 'escrow_contract.release_executed', 'escrow_contract.release_canceled'],
+  handles: ['escrow_contract.release_created', 'escrow_contract.release_executed', 'escrow_contract.release_canceled', 'escrow_contract.release_returned'],
   ...rowChangeProjection({ 'read.escrow_releases': ['id'] }, (event) => {
-    const e = event as unknown as Extract<EscrowEvent, { type: 'escrow_contract.release_created' | 'escrow_contract.release_executed' | 'escrow_contract.release_canceled' }>;
+    const e = event as unknown as Extract<EscrowEvent, { type: 'escrow_contract.release_created' | 'escrow_contract.release_executed' | 'escrow_contract.release_canceled' | 'escrow_contract.release_returned' }>;
     const contract = e.data.object;
     const object = toReleaseObject(e.data.release, { environment: contract.livemode ? 'live' : 'sandbox', currency: contract.currency });
     const merchantId = event.metadata.merchant_id!;

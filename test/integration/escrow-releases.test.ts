@@ -8,7 +8,7 @@
 import t from 'tap';
 import { assertError, assertOk } from '../support/assertions.js';
 import { assertInvariants, escrow, fundedContract, ok, paidContract } from '../support/escrow.js';
-import { balance, balanceObject, fund, payoutFee, retrievePayout, saveDestination } from '../support/payouts.js';
+import { balance, balanceObject, balanceTransactions, fund, payoutFee, retrievePayout, saveDestination } from '../support/payouts.js';
 import { advance, startPaymentsService } from '../support/system.js';
 
 const svc = await startPaymentsService(t);
@@ -109,6 +109,39 @@ t.test('execute to a payout method: the payout draws on escrow, not on available
   const unknownMethod = await ok(await escrow(svc, key, 'POST', `/releases/contract/${c.id}`, { amountMinor: 1_000 }));
   assertError(t, await escrow(svc, key, 'POST', `/releases/${unknownMethod.id}/execute`, { payoutMethodId: '0190a8f4-6b7e-7c55-9a55-51ca0c0f1f0e' }), 'IKW-PAY-002', 'payoutMethodId');
   t.match(await ok(await escrow(svc, key, 'GET', `/releases/${unknownMethod.id}`)), { status: 'pending' }, 'a refused payout leaves the release pending');
+  await assertInvariants(t, svc, merchant.id, key, c.id);
+});
+
+t.test("a release's payout that fails goes back to the contract's escrow, in the failure's commit; the contract takes the release back", async (t) => {
+  const { merchant, key } = await svc.sandboxMerchant();
+  const failing = await saveDestination(svc, key, { ...wallet, msisdn: '+221771234501' }); // the sandbox's recipient_not_found
+  const c = await fundedContract(svc, merchant.id, key, 20_000);
+  await fund(svc, merchant.id, 1_000);
+  const r = await ok(await escrow(svc, key, 'POST', `/releases/contract/${c.id}`, { amountMinor: 15_000 }));
+  const done = await ok(await escrow(svc, key, 'POST', `/releases/${r.id}/execute`, { payoutMethodId: failing }));
+  t.same(await balanceTransactions(svc, key, `?source=${done.destination.payoutId}`), [], 'escrow to the payee never touches the balance: no balance transaction');
+  await advance(svc, 15 * 60_000);
+  t.match(await retrievePayout(svc, key, done.destination.payoutId), { status: 'failed', failure_code: 'recipient_not_found' });
+  t.same(await balance(svc, key), { available: 1_000, pending: 0, reserved: 0 }, 'not in available: back in escrow');
+  t.same((await balanceObject(svc, key)).escrowed, [{ amount: 20_000, currency: 'xof' }]);
+  t.match(await ok(await escrow(svc, key, 'GET', `/contracts/${c.id}`)), { status: 'funded', releasedMinor: 0, heldMinor: 20_000 });
+  t.match(await ok(await escrow(svc, key, 'GET', `/releases/${r.id}`)), { status: 'returned', returnedAt: /Z$/, destination: { payoutId: done.destination.payoutId } });
+  t.same((await ok(await escrow(svc, key, 'GET', `/releases/contract/${c.id}?status=returned`))).data.map((x: { id: string }) => x.id), [r.id]);
+  const nets = (await balanceTransactions(svc, key, '?limit=100')).reduce((sum, b) => sum + b.net, 0);
+  t.equal(nets, 1_000, 'the nets of the balance transactions still add up to the balance');
+  const rows: { type: string; data: { kind?: string; source?: string }; transaction_id: string }[] = await svc.system
+    .knex('events')
+    .select('type', 'data', 'transaction_id')
+    .whereIn('stream_id', [`payout-${done.destination.payoutId}`, `escrow_contract-${c.id}`, `balance-${merchant.id}-sandbox-xof`]);
+  const failed = rows.find((x) => x.type === 'payout.failed')!;
+  const back = rows.find((x) => x.data.kind === 'escrow_payout_release' && x.data.source === done.destination.payoutId)!;
+  const returned = rows.find((x) => x.type === 'escrow_contract.release_returned')!;
+  t.ok(failed && back && returned, 'the failure, the money back in escrow, the release taken back');
+  t.same([back.transaction_id, returned.transaction_id], [failed.transaction_id, failed.transaction_id], 'in one commit');
+  await assertInvariants(t, svc, merchant.id, key, c.id);
+  const again = await ok(await escrow(svc, key, 'POST', `/releases/contract/${c.id}`, { amountMinor: 20_000 }));
+  t.match(await ok(await escrow(svc, key, 'POST', `/releases/${again.id}/execute`, {})), { status: 'executed' }, 'all of it can be released again');
+  t.same(await balance(svc, key), { available: 21_000, pending: 0, reserved: 0 });
   await assertInvariants(t, svc, merchant.id, key, c.id);
 });
 

@@ -349,7 +349,7 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
       await this.deps.payouts
         .createFromEscrow(
           owner,
-          { payoutId, payoutMethodId, currency: c.currency, amount: release.amountMinor, contractId, metadata: { escrow_contract: contractId, escrow_release: releaseId } },
+          { payoutId, payoutMethodId, currency: c.currency, amount: release.amountMinor, contractId, releaseId, metadata: { escrow_contract: contractId, escrow_release: releaseId } },
           (fee) => this.contractStep(contractId, { type: 'execute_release', owner, at, releaseId, destination: { type: 'payout', payoutMethodId, payoutId, fee } }, meta),
           actor,
         )

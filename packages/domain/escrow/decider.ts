@@ -26,6 +26,8 @@ export type EscrowCommand =
   | { type: 'create'; contract: ContractCreated; fundFromBalance: boolean }
   /** Funds arrived in escrow (a payment intent's posting, seen on the ledger). Internal: no owner check. */
   | { type: 'record_funding'; at: Date; source: string; amountMinor: number; lateRefund: Refund | null }
+  /** The payout a release was executed to failed and its money went back to escrow (committed with that). Internal. */
+  | { type: 'return_release'; at: Date; releaseId: string; payoutId: string }
   | ({ owner: Owner; at: Date } & (
       | { type: 'submit_funding'; paymentIntentId: string }
       | { type: 'add_participant'; participant: Participant }
@@ -153,8 +155,8 @@ export function toContractObject(s: EscrowState): ContractObject {
 }
 
 export function toReleaseObject(r: Release, c: Pick<ContractCreated, 'environment' | 'currency'>): ReleaseObject {
-  const { createdAt, executedAt, canceledAt, ...rest } = r;
-  return { ...rest, object: 'escrow_release', livemode: c.environment === 'live', currency: c.currency, created: unixSeconds(new Date(createdAt)), executedAt, canceledAt };
+  const { createdAt, executedAt, canceledAt, returnedAt, ...rest } = r;
+  return { ...rest, object: 'escrow_release', livemode: c.environment === 'live', currency: c.currency, created: unixSeconds(new Date(createdAt)), executedAt, canceledAt, returnedAt: returnedAt ?? null };
 }
 
 export function toDisputeObject(d: Dispute, c: Pick<ContractCreated, 'environment'>): DisputeObject {
@@ -169,7 +171,7 @@ function withRelease(s: EscrowState, r: Release): EscrowState {
 }
 
 /** The statuses in which each client command acts; outside them it is refused (IKW-ESC-001), a dispute first (IKW-ESC-003). */
-type ClientCommand = Exclude<EscrowCommand, { type: 'create' | 'record_funding' }>;
+type ClientCommand = Exclude<EscrowCommand, { type: 'create' | 'record_funding' | 'return_release' }>;
 
 export const ESCROW_TRANSITIONS: Readonly<Record<ClientCommand['type'], readonly ContractStatus[]>> = {
   submit_funding: ['draft', 'pending_funding'],
@@ -230,6 +232,10 @@ export const escrowDecider: Decider<EscrowCommand, EscrowState, EscrowEvent> = {
         const r = s.releases.get(event.data.releaseId)!;
         return withRelease(s, { ...r, status: 'canceled', canceledAt: event.data.at });
       }
+      case 'escrow_contract.release_returned': {
+        const r = s.releases.get(event.data.releaseId)!;
+        return { ...withRelease(s, { ...r, status: 'returned', returnedAt: event.data.at }), releasedMinor: s.releasedMinor - r.amountMinor };
+      }
       case 'escrow_contract.refunded':
         return { ...s, refundedMinor: s.refundedMinor + event.data.refund.amountMinor, refundIds: new Set(s.refundIds).add(event.data.refund.id) };
       case 'escrow_contract.dispute_opened':
@@ -256,6 +262,14 @@ export const escrowDecider: Decider<EscrowCommand, EscrowState, EscrowEvent> = {
       // Funds that arrive after a cancel go straight back to the payer.
       if (s.canceledAt && command.lateRefund) drafts.push({ type: 'escrow_contract.refunded', data: { refund: command.lateRefund } });
       return withObjects(s, drafts);
+    }
+    if (command.type === 'return_release') {
+      // Only the payout the release was executed to, once: a repeated failure changes nothing.
+      const r = s.releases.get(command.releaseId);
+      if (!r || r.status !== 'executed' || r.destination?.type !== 'payout' || r.destination.payoutId !== command.payoutId) return [];
+      const at = command.at.toISOString();
+      const release: Release = { ...r, status: 'returned', returnedAt: at };
+      return withObjects(s, [{ type: 'escrow_contract.release_returned', data: { releaseId: r.id, payoutId: command.payoutId, at, release } }]);
     }
     assertOwned(s.contract, command.owner, 'No such escrow contract', 'id');
     const at = command.at.toISOString();

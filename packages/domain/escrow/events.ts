@@ -27,8 +27,9 @@ export const DISPUTE_OPENERS: readonly DisputeOpener[] = ['payer', 'beneficiary'
 
 export type ContractStatus = 'draft' | 'pending_funding' | 'funded' | 'disputed' | 'completed' | 'canceled';
 export const CONTRACT_STATUSES: readonly ContractStatus[] = ['draft', 'pending_funding', 'funded', 'disputed', 'completed', 'canceled'];
-export type ReleaseStatus = 'pending' | 'executed' | 'canceled';
-export const RELEASE_STATUSES: readonly ReleaseStatus[] = ['pending', 'executed', 'canceled'];
+/** `returned`: executed as a payout that failed; its amount is back in the contract's escrow. */
+export type ReleaseStatus = 'pending' | 'executed' | 'canceled' | 'returned';
+export const RELEASE_STATUSES: readonly ReleaseStatus[] = ['pending', 'executed', 'canceled', 'returned'];
 export type DisputeStatus = 'open' | 'resolved';
 export type MilestoneStatus = 'open' | 'completed' | 'released';
 
@@ -68,6 +69,8 @@ export interface Release {
   createdAt: string;
   executedAt: string | null;
   canceledAt: string | null;
+  /** When its payout failed and the amount went back to escrow (absent on releases recorded before returns existed). */
+  returnedAt?: string | null;
 }
 
 export interface Dispute {
@@ -102,13 +105,14 @@ export interface ContractCreated {
 }
 
 /** The public objects, camelCase like the family's bodies. */
-export interface ReleaseObject extends Omit<Release, 'createdAt' | 'executedAt' | 'canceledAt'> {
+export interface ReleaseObject extends Omit<Release, 'createdAt' | 'executedAt' | 'canceledAt' | 'returnedAt'> {
   object: 'escrow_release';
   livemode: boolean;
   currency: string;
   created: number;
   executedAt: string | null;
   canceledAt: string | null;
+  returnedAt: string | null;
 }
 
 export interface DisputeObject extends Omit<Dispute, 'openedAt' | 'resolvedAt'> {
@@ -171,6 +175,7 @@ export type EscrowEvent =
   // `release` and `dispute` are as the change left them, for their read models.
   | DomainEvent<'escrow_contract.release_executed', WithObject<{ releaseId: string; destination: ReleaseDestination; at: string; release: Release }>>
   | DomainEvent<'escrow_contract.release_canceled', WithObject<{ releaseId: string; at: string; release: Release }>>
+  | DomainEvent<'escrow_contract.release_returned', WithObject<{ releaseId: string; payoutId: string; at: string; release: Release }>>
   | DomainEvent<'escrow_contract.refunded', WithObject<{ refund: Refund }>>
   | DomainEvent<'escrow_contract.dispute_opened', WithObject<{ dispute: Dispute }>>
   | DomainEvent<'escrow_contract.dispute_resolved', WithObject<{ disputeId: string; outcome: DisputeOutcome; outcomeMetadata: string | null; releasedMinor: number; refundedMinor: number; at: string; dispute: Dispute }>>

@@ -48,10 +48,13 @@ interface PendingPayment {
   availableOn: string;
 }
 
-/** Funds reserved for a payout in flight: amount + fee, and the fee part. */
+/** Funds reserved for a payout in flight: amount + fee, the fee part, and where they go back should it fail. */
 interface Hold {
   total: number;
   fee: number;
+  /** `available`, or the escrow contract's account the payout of a release was held from. */
+  returnTo: Account;
+  contract?: string;
 }
 
 export interface LedgerState {
@@ -146,21 +149,23 @@ export const ledgerDecider: Decider<LedgerCommand, LedgerState, LedgerEvent> = {
         break;
       case 'payout_hold':
       case 'batch_hold':
-        holds = new Map(holds).set(e.source, { total: -e.net, fee: e.fee });
+        holds = new Map(holds).set(e.source, { total: -e.net, fee: e.fee, returnTo: 'available' });
         break;
       case 'escrow_payout_hold':
-        // The payout's hold came out of escrow: the payout sends `total - fee`, as complete_payout posts it.
-        holds = new Map(holds).set(e.source, { total: -e.net, fee: e.fee });
+        // The payout's hold came out of escrow: the payout sends `total - fee`, as complete_payout
+        // posts it, and a failure gives it back to the contract's escrow.
+        holds = new Map(holds).set(e.source, { total: -e.net, fee: e.fee, returnTo: escrowAccount(e.contract!), contract: e.contract! });
         break;
       case 'batch_allocation': {
         // The payout's hold is carved out of its batch's: the reserved total does not change.
-        holds = new Map(holds).set(e.source, { total: -e.net, fee: e.fee });
+        holds = new Map(holds).set(e.source, { total: -e.net, fee: e.fee, returnTo: 'available' });
         const batch = holds.get(e.batch!)!;
-        holds.set(e.batch!, { total: batch.total + e.net, fee: batch.fee - e.fee });
+        holds.set(e.batch!, { ...batch, total: batch.total + e.net, fee: batch.fee - e.fee });
         break;
       }
       case 'payout_paid':
       case 'payout_release':
+      case 'escrow_payout_release':
       case 'batch_release':
         holds = new Map(holds);
         holds.delete(e.source);
@@ -278,10 +283,10 @@ export const ledgerDecider: Decider<LedgerCommand, LedgerState, LedgerEvent> = {
         const hold = state.holds.get(command.source);
         if (!hold) return [];
         return [
-          entry(command, 'payout_release', command.source, [
+          entry(command, hold.contract !== undefined ? 'escrow_payout_release' : 'payout_release', command.source, [
             { account: 'reserved', amount: -hold.total },
-            { account: 'available', amount: hold.total },
-          ], { amount: hold.total - hold.fee, fee: -hold.fee, net: hold.total }),
+            { account: hold.returnTo, amount: hold.total },
+          ], { amount: hold.total - hold.fee, fee: -hold.fee, net: hold.total, ...(hold.contract !== undefined ? { contract: hold.contract } : {}) }),
         ];
       }
       case 'fund_escrow': {

@@ -35,6 +35,7 @@ export type EntryKind =
   | 'escrow_funding' // clearing → escrow (net) + fees, or available → escrow: a contract's funds arrive
   | 'escrow_release' // escrow → available: a release executed as a ledger transfer
   | 'escrow_payout_hold' // escrow → reserved: a release executed as a payout (its hold)
+  | 'escrow_payout_release' // reserved → escrow: that payout failed, its hold goes back to the contract
   | 'escrow_refund' // escrow → clearing (or available): held funds returned to the payer
   | 'campaign_contribution' // clearing → campaign:<id> (gross): a contribution held for its campaign
   | 'campaign_refund' // campaign:<id> → clearing (gross): a held contribution given back

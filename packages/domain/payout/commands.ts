@@ -12,6 +12,8 @@ import { CommandService, handleCommand, handleCommandsAtomically, handleSteps, s
 import { ledgerCommand, ledgerStep, runLedger } from '../ledger/commands.js';
 import { ledgerDecider, type LedgerCommand } from '../ledger/decider.js';
 import { balanceStream, type Account, type BalanceRef } from '../ledger/events.js';
+import { escrowDecider } from '../escrow/decider.js';
+import { escrowContractStream } from '../escrow/events.js';
 import { payoutSettings } from '../merchant-settings/commands.js';
 import type { Environment } from '../merchant/events.js';
 import { loadPayoutMethod } from '../payout-method/commands.js';
@@ -87,6 +89,14 @@ const RECONCILE_AFTER_MS = 60_000;
 function expectedMs(destination: Destination): number {
   if (destination.type === 'bank') return BANK_EXPECTED_MS;
   return (getOperator(destination.country, destination.operator)?.payoutExpectedMinutes ?? 10) * 60_000;
+}
+
+/** The escrow release a payout pays; payouts created before `escrow` was recorded name it in their metadata. */
+function escrowReleaseOf(p: PayoutCreated): { contractId: string; releaseId: string } | null {
+  if (p.escrow) return p.escrow;
+  const contractId = p.metadata['escrow_contract'];
+  const releaseId = p.metadata['escrow_release'];
+  return p.source === 'escrow' && contractId && releaseId ? { contractId, releaseId } : null;
 }
 
 function clearingAccount(destination: Destination): Account {
@@ -209,7 +219,17 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
   private async prepare(
     owner: Owner,
     id: string,
-    p: { amount: number; fee: number; destination: Destination; payoutMethodId: string | null; metadata: Record<string, string>; source: PayoutSource; batch?: PayoutCreated['batch']; funding?: PayoutFunding },
+    p: {
+      amount: number;
+      fee: number;
+      destination: Destination;
+      payoutMethodId: string | null;
+      metadata: Record<string, string>;
+      source: PayoutSource;
+      batch?: PayoutCreated['batch'];
+      funding?: PayoutFunding;
+      escrow?: PayoutCreated['escrow'];
+    },
   ): Promise<PayoutCommand & { type: 'create' }> {
     const now = this.deps.clock.now();
     const expectedBy = new Date(now.getTime() + expectedMs(p.destination));
@@ -234,6 +254,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
         source: p.source,
         ...(p.batch ? { batch: p.batch } : {}),
         ...(p.funding ? { funding: p.funding } : {}),
+        ...(p.escrow ? { escrow: p.escrow } : {}),
         expectedBy: expectedBy.toISOString(),
         createdAt: now.toISOString(),
       },
@@ -395,11 +416,26 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
     return ledgerStep(this.deps.clock, { merchantId: p.merchantId, environment: p.environment, currency: p.currency }, action, meta);
   }
 
+  /**
+   * The steps a payout's end commits with its own event: its ledger side first (the contended
+   * stream), and for a failed payout of an escrow release the contract taking the release back
+   * (the ledger returns its hold to that contract's escrow).
+   */
+  private endSteps(p: PayoutCreated, outcome: 'paid' | 'released', meta: EventMetadata): { ledger: AnyStep; others: AnyStep[] } {
+    const release = escrowReleaseOf(p);
+    const others =
+      outcome === 'released' && release
+        ? [step({ streamId: escrowContractStream(release.contractId), decider: escrowDecider, command: { type: 'return_release', at: this.deps.clock.now(), releaseId: release.releaseId, payoutId: p.id } as const, metadata: meta })]
+        : [];
+    return { ledger: this.ledgerSide(p, outcome, meta), others };
+  }
+
   /** Posts the ledger side of a final payout (a payout not final has none). */
   private async settleLedger(state: PayoutState, meta: EventMetadata): Promise<void> {
     if (!FINAL_PAYOUT_STATUSES.includes(state.status)) return;
-    // As an atomic change of one step: the payouts of one balance settled meanwhile share its commit (command-handler.ts).
-    await handleSteps(this.deps.store, [this.ledgerSide(state.payout!, state.status === 'paid' ? 'paid' : 'released', meta)], { onConflict: 'internal' });
+    // As an atomic change: the payouts of one balance settled meanwhile share its commit (command-handler.ts).
+    const { ledger, others } = this.endSteps(state.payout!, state.status === 'paid' ? 'paid' : 'released', meta);
+    await handleSteps(this.deps.store, [ledger, ...others], { onConflict: 'internal' });
   }
 
   /** Operator news about a payout (sandbox timers, live callbacks). Idempotent. */
@@ -459,12 +495,10 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
   private async finalWithLedger(state: PayoutState, command: PayoutCommand & { type: 'complete' | 'fail' }, meta: EventMetadata): Promise<PayoutState | null> {
     const p = state.payout!;
     if (FINAL_PAYOUT_STATUSES.includes(state.status)) return null;
+    const { ledger, others } = this.endSteps(p, command.type === 'complete' ? 'paid' : 'released', meta);
     const atomic = handleCommandsAtomically(
       this.deps.store,
-      [
-        this.ledgerSide(p, command.type === 'complete' ? 'paid' : 'released', meta),
-        step({ streamId: payoutStream(p.id), decider: payoutDecider, command: { ...command, strict: true }, metadata: meta }),
-      ],
+      [ledger, step({ streamId: payoutStream(p.id), decider: payoutDecider, command: { ...command, strict: true }, metadata: meta }), ...others],
       { onConflict: 'internal' },
     );
     if (!atomic) return null;
@@ -506,7 +540,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
    */
   async createFromEscrow(
     owner: Owner,
-    input: { payoutId: string; payoutMethodId: string; currency: string; amount: number; contractId: string; metadata: Record<string, string> },
+    input: { payoutId: string; payoutMethodId: string; currency: string; amount: number; contractId: string; releaseId: string; metadata: Record<string, string> },
     contractStep: (fee: number) => CommandStep<unknown, unknown, DomainEvent>,
     actor: Actor,
   ): Promise<{ payoutId: string; fee: number }> {
@@ -521,7 +555,15 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
     const fee = this.fee(input.amount, destination);
     if (fee >= input.amount) throw new ApiError('IKW-ESC-004', `The release (${input.amount}) does not cover the payout fee (${fee})`, 'amountMinor');
     (await this.allowance(owner, destination, 'payoutMethodId'))(input.amount - fee);
-    const payout = await this.prepare(owner, input.payoutId, { amount: input.amount - fee, fee, destination, payoutMethodId: input.payoutMethodId, metadata: input.metadata, source: 'escrow' });
+    const payout = await this.prepare(owner, input.payoutId, {
+      amount: input.amount - fee,
+      fee,
+      destination,
+      payoutMethodId: input.payoutMethodId,
+      metadata: input.metadata,
+      source: 'escrow',
+      escrow: { contractId: input.contractId, releaseId: input.releaseId },
+    });
     const hold = ledgerCommand(this.deps.clock, { ...owner, currency: destination.currency }, { type: 'hold_escrow_payout', source: input.payoutId, contract: input.contractId, amount: input.amount, fee });
     await handleSteps(
       this.deps.store,

@@ -53,6 +53,8 @@ export interface PayoutCreated {
   batch?: { id: string; index: number; attempt: number };
   /** Set when the payout is paid out of funds held for someone else; absent: the merchant's balance. */
   funding?: PayoutFunding;
+  /** The escrow release this payout pays (its hold came out of the contract's escrow, and a failure goes back there). */
+  escrow?: { contractId: string; releaseId: string };
   expectedBy: string;
   createdAt: string;
 }

@@ -59,6 +59,7 @@ export const PUBLIC_EVENT_TYPES: readonly PublicEventType[] = [
   { type: 'escrow_contract.created', emittedBy: 'POST /api/v1/escrow/contracts', data: 'the EscrowContract' },
   { type: 'escrow_contract.funded', emittedBy: "funds arriving in escrow: the contract's payment intent succeeding, or creation funded from the merchant balance", data: 'the EscrowContract (fundedMinor, heldMinor)' },
   { type: 'escrow_contract.release_executed', emittedBy: 'POST /api/v1/escrow/releases/{id}/execute, a release in immediate mode, the auto-release timer', data: 'the EscrowContract (releasedMinor)' },
+  { type: 'escrow_contract.release_returned', emittedBy: "a release's payout failing: its amount goes back to the contract's escrow", data: 'the EscrowContract (releasedMinor, heldMinor)' },
   { type: 'escrow_contract.refunded', emittedBy: 'POST /api/v1/escrow/contracts/{id}/refund, a cancel or a dispute outcome giving funds back to the payer', data: 'the EscrowContract (refundedMinor)' },
   { type: 'escrow_contract.dispute_opened', emittedBy: 'POST /api/v1/escrow/disputes/contract/{contractId}', data: 'the EscrowContract (status disputed)' },
   { type: 'escrow_contract.dispute_resolved', emittedBy: 'POST /api/v1/escrow/disputes/{id}/resolve', data: 'the EscrowContract' },

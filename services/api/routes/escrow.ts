@@ -164,6 +164,7 @@ const releaseSchema = resourceSchema('escrow_release', ['contractId', 'amountMin
   destination: { type: ['object', 'null'] },
   executedAt: nullableText,
   canceledAt: nullableText,
+  returnedAt: nullableText,
 });
 
 const disputeSchema = resourceSchema('escrow_dispute', ['contractId', 'reason', 'status'], {
