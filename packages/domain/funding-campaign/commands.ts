@@ -485,7 +485,19 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
     const payable = payableOf(state);
     if (payable <= 0) throw new ApiError('IKW-FND-005', 'Nothing released remains to be paid out', 'amountMinor');
     let amount = input.amountMinor ?? payable - feeOf(Math.max(payable, 1));
-    if (input.amountMinor === undefined) while (amount > 0 && amount + feeOf(amount) > payable) amount -= Math.max(1, amount + feeOf(amount) - payable);
+    if (input.amountMinor === undefined && amount > 0) {
+      // The estimate prices the fee on all of `payable`, more than its own fee: it fits, but may
+      // leave money no payout can take. The fee never falls as the amount grows, so amount + fee
+      // rises with the amount: the largest amount that fits is found by halving [estimate, payable].
+      // An exact fit can be impossible (amount + fee may step by 2 where the fee steps up): then one
+      // minor unit is left, which no payout can take.
+      let over = payable + 1;
+      while (over - amount > 1) {
+        const mid = Math.floor((amount + over) / 2);
+        if (mid + feeOf(mid) <= payable) amount = mid;
+        else over = mid;
+      }
+    }
     if (amount <= 0) throw new ApiError('IKW-FND-005', `The released funds not yet paid out (${payable}) do not cover a payout and its fee`, 'amountMinor');
     const campaignPayoutId = requestRef === undefined ? newUuid() : derivedUuid(`funding_payout|${owner.merchantId}|${owner.environment}|${id}|${requestRef}`);
     // The id Payouts.create derives from this request reference: the claim names its payout before it exists.
