@@ -142,3 +142,25 @@ t.test('without an amount the payout takes all that remains: no remainder the fe
   t.equal(after.releasedAmountMinor - after.releasedFeeMinor - after.paidOutAmountMinor, 0, 'nothing is left to pay out');
   t.same((await payoutsOf(svc, campaign.id)).map((p) => p.amount + p.fee), [19_700], 'one payout of it all, fee included');
 });
+
+t.test('without an amount, to an operator that takes whole currency units only: whole units, as much as fits', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const methodId = await saveDestination(svc, key, { type: 'mobile_money', country: 'KE', operator: 'mpesa', msisdn: '+254712345678', currency: 'KES' });
+  svc.clock.advance(2 * DAY); // past the payout method's safety delay
+  const campaign = await activeCampaign(svc, key, { currency: 'KES', country: 'KE' });
+  const mpesa = { type: 'mobile_money', mobileMoney: { country: 'KE', operator: 'mpesa', msisdn: '+254712345678' } };
+  const res = await contribute(svc, key, campaign.id, { amountMinor: 1_000_000, currency: 'KES', paymentMethod: mpesa });
+  assertOk(t, res);
+  await settle(svc, OPERATOR_DELAY_MS);
+  const closed = await svc.request('POST', `/api/v1/funding/campaigns/${campaign.id}/close`, { key });
+  assertOk(t, closed);
+  const payable = closed.body.releasedAmountMinor - closed.body.releasedFeeMinor;
+  t.equal(payable, 985_000, 'KES 9,850.00 released');
+  // M-Pesa takes whole shillings: 975,100 (the fee priced on all of it) would leave 150; 975,200 + 9,752 leaves 48.
+  const all = await svc.request('POST', `/api/v1/funding/campaigns/${campaign.id}/payouts`, { key, body: { payoutMethodId: methodId } });
+  assertOk(t, all);
+  t.match(all.body, { amountMinor: 975_200, feeMinor: 9_752, status: 'created' });
+  const after = await getCampaign(svc, key, campaign.id);
+  t.equal(after.releasedAmountMinor - after.releasedFeeMinor - after.paidOutAmountMinor, 48, 'less than a shilling and its fee is left');
+  t.same((await payoutsOf(svc, campaign.id)).map((p) => p.amount), [975_200], 'one payout, in whole shillings');
+});

@@ -484,18 +484,24 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
     const feeOf = (amount: number) => this.deps.payouts.quote(owner.environment, amount, method.destination);
     const payable = payableOf(state);
     if (payable <= 0) throw new ApiError('IKW-FND-005', 'Nothing released remains to be paid out', 'amountMinor');
-    let amount = input.amountMinor ?? payable - feeOf(Math.max(payable, 1));
-    if (input.amountMinor === undefined && amount > 0) {
-      // The estimate prices the fee on all of `payable`, more than its own fee: it fits, but may
-      // leave money no payout can take. The fee never falls as the amount grows, so amount + fee
-      // rises with the amount: the largest amount that fits is found by halving [estimate, payable].
-      // An exact fit can be impossible (amount + fee may step by 2 where the fee steps up): then one
-      // minor unit is left, which no payout can take.
-      let over = payable + 1;
-      while (over - amount > 1) {
-        const mid = Math.floor((amount + over) / 2);
-        if (mid + feeOf(mid) <= payable) amount = mid;
-        else over = mid;
+    let amount = input.amountMinor ?? 0;
+    if (input.amountMinor === undefined) {
+      // The largest amount that fits with its own fee, in the steps the destination takes (an
+      // operator may take whole currency units only). The fee never falls as the amount grows, so
+      // amount + fee rises with it: halve between an estimate that fits (the fee priced on all that
+      // remains, at least its own) and all that remains. What is left is less than one more step and
+      // the fee it adds (at most 1 where any amount is taken): no payout can take it.
+      const step = this.deps.payouts.amountStep(method.destination);
+      const top = payable - (payable % step);
+      if (top > 0) {
+        amount = top - feeOf(top);
+        amount -= amount % step;
+        let over = top + step;
+        while (amount > 0 && over - amount > step) {
+          const mid = amount + step * Math.floor((over - amount) / step / 2);
+          if (mid + feeOf(mid) <= payable) amount = mid;
+          else over = mid;
+        }
       }
     }
     if (amount <= 0) throw new ApiError('IKW-FND-005', `The released funds not yet paid out (${payable}) do not cover a payout and its fee`, 'amountMinor');
