@@ -102,6 +102,11 @@ function formatMinor(amount: number, minorUnits: number, currency: string): stri
   return `${currency} ${value}`;
 }
 
+/** The step of the amounts an operator takes, in minor units: more than 1 where it takes whole currency units only. */
+export function amountStep(operator: Operator, minorUnits: number): number {
+  return 10 ** Math.max(0, minorUnits - operator.decimals);
+}
+
 function checkOperator(operator: Operator, direction: Direction, amount: number, minorUnits: number): void {
   if (!operator.directions.includes(direction)) {
     throw new ApiError('IKW-VAL-006', `${operator.name} (${operator.code}) does not serve ${direction}s in ${operator.country}; it serves: ${operator.directions.join(', ')}`, 'operator');
@@ -115,7 +120,7 @@ function checkOperator(operator: Operator, direction: Direction, amount: number,
       'amount',
     );
   }
-  const step = 10 ** Math.max(0, minorUnits - operator.decimals);
+  const step = amountStep(operator, minorUnits);
   if (amount % step !== 0) {
     throw new ApiError(
       'IKW-VAL-008',

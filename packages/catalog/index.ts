@@ -4,4 +4,4 @@ export { getCurrency, listCurrencies } from './currencies.js';
 export { DEFAULT_PAYOUT_EXPECTED_MINUTES, getCountry, getOperator, listCountries } from './countries.js';
 export { isIsoCountry } from './iso-countries.js';
 export { normalizeMsisdn, normalizePhone } from './msisdn.js';
-export { FEE_SCHEDULE, MAX_AMOUNT, quoteFee, ruleSpecificity } from './fees.js';
+export { amountStep, FEE_SCHEDULE, MAX_AMOUNT, quoteFee, ruleSpecificity } from './fees.js';

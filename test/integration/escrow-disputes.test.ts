@@ -164,3 +164,28 @@ t.test('race: 20 resolutions of one dispute, mixed with releases, move the held 
   t.equal(after.releasedMinor + after.refundedMinor + after.heldMinor, 10_000);
   t.equal(after.refundedMinor, resolved[0]!.body.refundedMinor);
 });
+
+t.test('concurrent opens: one Idempotency-Key opens one dispute; identical requests without one open one too', async (t) => {
+  const { merchant, key } = await svc.sandboxMerchant();
+  const keyed = await fundedContract(svc, merchant.id, key, 2_000);
+  const answers = await Promise.all(Array.from({ length: 20 }, () => escrow(svc, key, 'POST', `/disputes/contract/${keyed.id}`, { reason: 'Not delivered' }, 'open-once')));
+  const opened = answers.filter((r) => r.status === 200);
+  t.ok(opened.length >= 1, 'answered');
+  t.equal(new Set(opened.map((r) => r.body.id)).size, 1, 'every answer is the one dispute');
+  t.ok(answers.filter((r) => r.status !== 200).every((r) => r.body.code === 'IKW-IDM-003'), 'the rest are told it is in progress');
+  const retried = await escrow(svc, key, 'POST', `/disputes/contract/${keyed.id}`, { reason: 'Not delivered' }, 'open-once');
+  t.equal(retried.body.id, opened[0]!.body.id, 'a retry afterwards answers the same dispute');
+  t.same((await ok(await escrow(svc, key, 'GET', `/disputes/contract/${keyed.id}`))).data.map((d: { id: string }) => d.id), [opened[0]!.body.id], 'one dispute on the contract');
+  // The route hands the key to the command: with the stored answer lost (a crash), the retry still finds the dispute.
+  t.equal(await svc.system.knex('idempotency_keys').where({ merchant_id: merchant.id, key: 'open-once' }).delete(), 1, 'the stored answer is gone');
+  const afterLoss = await escrow(svc, key, 'POST', `/disputes/contract/${keyed.id}`, { reason: 'Not delivered' }, 'open-once');
+  assertOk(t, afterLoss);
+  t.equal(afterLoss.body.id, opened[0]!.body.id, 'the retry answers the dispute the first request opened');
+
+  const bare = await fundedContract(svc, merchant.id, key, 2_000);
+  const racing = await Promise.all(Array.from({ length: 2 }, () => escrow(svc, key, 'POST', `/disputes/contract/${bare.id}`, { reason: 'Not delivered' })));
+  t.equal(racing.filter((r) => r.status === 200).length, 1, 'one of two identical requests without a key opens it');
+  t.ok(racing.filter((r) => r.status !== 200).every((r) => r.body.code === 'IKW-ESC-003'), 'the other finds the contract frozen by it');
+  t.equal((await ok(await escrow(svc, key, 'GET', `/disputes/contract/${bare.id}`))).data.length, 1, 'one dispute on that contract');
+  await assertInvariants(t, svc, merchant.id, key, keyed.id);
+});

@@ -63,11 +63,11 @@ t.test('refusals: more than the released funds, a campaign not closed, no payout
   assertError(t, await svc.request('POST', path, { key, body: { payoutMethodId: methodId, amountMinor: payable } }), 'IKW-FND-005', 'amountMinor');
   assertError(t, await svc.request('POST', path, { key, body: { amountMinor: 1_000 } }), 'IKW-VAL-001', 'payoutMethodId');
   assertError(t, await svc.request('POST', path, { key, body: { payoutMethodId: '0193a1b2-0000-7000-8000-000000000000', amountMinor: 1_000 } }), 'IKW-PAY-002', 'payoutMethodId');
-  // All that remains (less what the fee's rounding leaves), then nothing that covers the smallest payout.
+  // All that remains (less at most one minor unit where no amount fits exactly), then nothing that covers the smallest payout.
   const all = await svc.request('POST', path, { key, body: { payoutMethodId: methodId } });
   assertOk(t, all);
   const taken = all.body.amountMinor + all.body.feeMinor;
-  t.ok(taken <= payable && taken > payable - all.body.feeMinor, `without an amount it takes all that remains, its fee included (${taken} of ${payable})`);
+  t.ok(taken <= payable && taken >= payable - 1, `without an amount it takes all that remains, its fee included (${taken} of ${payable})`);
   assertError(t, await svc.request('POST', path, { key, body: { payoutMethodId: methodId, amountMinor: 100 } }), 'IKW-FND-005', 'amountMinor');
   t.equal((await getCampaign(svc, key, campaign.id)).paidOutAmountMinor, taken, 'only the one payout is counted');
 
@@ -127,4 +127,40 @@ t.test('20 parallel requests under one Idempotency-Key pay once', async (t) => {
   t.equal(new Set(ok.map((r) => r.body.id)).size, 1, 'every answer is the one payout');
   t.ok(answers.filter((r) => r.status !== 200).every((r) => r.body.code === 'IKW-IDM-003'), 'the rest are told it is in progress');
   t.equal((await payoutsOf(svc, campaign.id)).length, 1, 'paid once');
+});
+
+t.test('without an amount the payout takes all that remains: no remainder the fee estimate left behind', async (t) => {
+  // 20,000 raised releases 19,700: a fee priced on all of it (197) suggested 19,503 + 195, which
+  // left 2 no payout could take; 19,505 + 195 is exactly 19,700.
+  const { key, methodId, campaign } = await closedCampaign(svc, 20_000);
+  const payable = campaign.releasedAmountMinor - campaign.releasedFeeMinor;
+  t.equal(payable, 19_700);
+  const all = await svc.request('POST', `/api/v1/funding/campaigns/${campaign.id}/payouts`, { key, body: { payoutMethodId: methodId } });
+  assertOk(t, all);
+  t.match(all.body, { amountMinor: 19_505, feeMinor: 195, status: 'created' });
+  const after = await getCampaign(svc, key, campaign.id);
+  t.equal(after.releasedAmountMinor - after.releasedFeeMinor - after.paidOutAmountMinor, 0, 'nothing is left to pay out');
+  t.same((await payoutsOf(svc, campaign.id)).map((p) => p.amount + p.fee), [19_700], 'one payout of it all, fee included');
+});
+
+t.test('without an amount, to an operator that takes whole currency units only: whole units, as much as fits', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const methodId = await saveDestination(svc, key, { type: 'mobile_money', country: 'KE', operator: 'mpesa', msisdn: '+254712345678', currency: 'KES' });
+  svc.clock.advance(2 * DAY); // past the payout method's safety delay
+  const campaign = await activeCampaign(svc, key, { currency: 'KES', country: 'KE' });
+  const mpesa = { type: 'mobile_money', mobileMoney: { country: 'KE', operator: 'mpesa', msisdn: '+254712345678' } };
+  const res = await contribute(svc, key, campaign.id, { amountMinor: 1_000_000, currency: 'KES', paymentMethod: mpesa });
+  assertOk(t, res);
+  await settle(svc, OPERATOR_DELAY_MS);
+  const closed = await svc.request('POST', `/api/v1/funding/campaigns/${campaign.id}/close`, { key });
+  assertOk(t, closed);
+  const payable = closed.body.releasedAmountMinor - closed.body.releasedFeeMinor;
+  t.equal(payable, 985_000, 'KES 9,850.00 released');
+  // M-Pesa takes whole shillings: 975,100 (the fee priced on all of it) would leave 150; 975,200 + 9,752 leaves 48.
+  const all = await svc.request('POST', `/api/v1/funding/campaigns/${campaign.id}/payouts`, { key, body: { payoutMethodId: methodId } });
+  assertOk(t, all);
+  t.match(all.body, { amountMinor: 975_200, feeMinor: 9_752, status: 'created' });
+  const after = await getCampaign(svc, key, campaign.id);
+  t.equal(after.releasedAmountMinor - after.releasedFeeMinor - after.paidOutAmountMinor, 48, 'less than a shilling and its fee is left');
+  t.same((await payoutsOf(svc, campaign.id)).map((p) => p.amount), [975_200], 'one payout, in whole shillings');
 });

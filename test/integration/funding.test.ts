@@ -537,3 +537,30 @@ t.test('idempotency: every write replays its first answer', async (t) => {
 t.test('the funding read models rebuild from the log to the rows the live run wrote', async (t) => {
   t.same(await svc.system.verifyProjections(['funding_campaigns', 'balance_transactions', 'balances']), []);
 });
+
+t.test('a refund after release: the raised amount goes down on the campaign, in the list, and in what remains to pay out', async (t) => {
+  const { key: k } = await svc.sandboxMerchant('Refund after release');
+  const methodId = await saveDestination(svc, k, { type: 'mobile_money', country: 'SN', operator: 'wave', msisdn: '+221771234567', currency: 'XOF' });
+  svc.clock.advance(2 * DAY); // past the payout method's safety delay
+  const campaign = await activeCampaign(svc, k, { targetAmountMinor: 30_000 });
+  await paid(svc, k, campaign.id, 15_000);
+  const b = await paid(svc, k, campaign.id, 6_000);
+  await paid(svc, k, campaign.id, 4_000);
+  assertOk(t, await svc.request('POST', `/api/v1/funding/campaigns/${campaign.id}/close`, { key: k }));
+  t.match(await getCampaign(svc, k, campaign.id), { status: 'closed', raisedAmountMinor: 25_000, releasedAmountMinor: 25_000, contributorCount: 3 });
+
+  const refund = await svc.request('POST', `/api/v1/funding/contributions/${b.id}/refund`, { key: k });
+  assertOk(t, refund);
+  t.equal(refund.body.refundedFrom, 'balance', 'refunded after release');
+  const after = await getCampaign(svc, k, campaign.id);
+  t.match(after, { raisedAmountMinor: 19_000, contributorCount: 2, percentFunded: 63.33, releasedAmountMinor: 25_000, refundedAmountMinor: 6_000 }, 'GET serves the lower raised amount');
+  const listed = (await svc.request('GET', '/api/v1/funding/campaigns?status=closed&limit=100', { key: k })).body.data.find((x: { id: string }) => x.id === campaign.id);
+  t.match(listed, { raisedAmountMinor: 19_000, contributorCount: 2 }, 'and so does the list');
+  const row = await svc.system.knex('read.funding_campaigns').where({ id: campaign.id }).first<{ object: { raisedAmountMinor: number } }>('object');
+  t.equal(row.object.raisedAmountMinor, 19_000, 'the read model was updated by the refund event itself');
+
+  // What remains to pay out shrank by the refund: the default payout takes that and no more.
+  const payout = await svc.request('POST', `/api/v1/funding/campaigns/${campaign.id}/payouts`, { key: k, body: { payoutMethodId: methodId } });
+  assertOk(t, payout);
+  t.ok(payout.body.amountMinor + payout.body.feeMinor <= after.releasedAmountMinor - after.releasedFeeMinor - 6_000, 'the payout leaves the refund out');
+});

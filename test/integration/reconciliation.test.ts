@@ -1,7 +1,7 @@
 import t from 'tap';
 import { REPORTING_ROLE } from '../../projections/reporting.js';
 import { startPaymentsService, type TestService } from '../support/system.js';
-import { advance, assertError, balanceTransactions, fund, fundedMerchant, mobileMoney, payout, payoutFee } from '../support/payouts.js';
+import { advance, assertError, balanceTransactions, fund, fundedMerchant, mobileMoney, payout, payoutFee, saveDestination } from '../support/payouts.js';
 import { escrow, ok, paidContract } from '../support/escrow.js';
 
 /**
@@ -155,4 +155,39 @@ t.test('the reporting view adds up on days with escrow funding, releases and ref
   t.match(rows[1], { out: 20_000, in: 8_000 + 2_000 + paid.fundedMinor }, 'escrow funding out of the balance, releases and the refund into it');
   const now = (await svc.request('GET', '/api/v1/balance', { key })).body;
   t.equal(rows.at(-1)!.closing, ['available', 'pending', 'reserved'].reduce((sum, f) => sum + ((now[f] as { amount: number }[])[0]?.amount ?? 0), 0), 'closing is the balance');
+});
+
+t.test('daily summaries close at the balance on days with an escrow release paid out, a refund to the payer and a split dispute', async (t) => {
+  const svc = await startPaymentsService(t);
+  const { merchant, key } = await fundedMerchant(svc, 30_000); // 2026-01-01
+  const methodId = await saveDestination(svc, key, { type: 'mobile_money', currency: 'xof', country: 'SN', operator: 'orange_money', msisdn: '+221771234567' });
+  svc.clock.advance(DAY);
+  // 2026-01-02: a payer funds a contract; part of it is released as a payout (escrow → reserved,
+  // then paid with its fee), the rest refunded to the payer (escrow → clearing: none of the
+  // merchant's accounts moves). A contract funded from the balance is split by a dispute.
+  const { contract: paid } = await paidContract(svc, key, 12_000);
+  const r = await ok(await escrow(svc, key, 'POST', `/releases/contract/${paid.id}`, { amountMinor: 7_000 }));
+  const done = await ok(await escrow(svc, key, 'POST', `/releases/${r.id}/execute`, { payoutMethodId: methodId }));
+  t.ok(done.destination.fee > 0, 'the release is paid out with a fee');
+  await advance(svc, 15 * 60_000); // the operator pays it
+  await ok(await escrow(svc, key, 'POST', `/contracts/${paid.id}/refund`, {}));
+  const split = await ok(await escrow(svc, key, 'POST', '/contracts', { currency: 'XOF', amountMinor: 10_000, fundingSourceType: 'merchant_balance', defaultReleaseMode: 'immediate' }));
+  const d = await ok(await escrow(svc, key, 'POST', `/disputes/contract/${split.id}`, { reason: 'Half done' }));
+  await ok(await escrow(svc, key, 'POST', `/disputes/${d.id}/resolve`, { outcome: 'split', splitReleaseMinor: 6_000 }));
+  svc.clock.advance(DAY);
+
+  const days = (await svc.request('GET', '/api/v1/balance/summaries?from=2026-01-01&to=2026-01-03', { key })).body.data as { date: string; opening: number; in: number; out: number; fees: number; closing: number }[];
+  t.equal(days.length, 3);
+  for (const day of days) {
+    t.equal(day.opening + day.in - day.out - day.fees, day.closing, `${day.date} adds up`);
+    const end = Date.parse(`${day.date}T23:59:59Z`) / 1000;
+    const then = (await svc.request('GET', `/api/v1/balance?as_of=${end}`, { key })).body;
+    const total = ['available', 'pending', 'reserved'].reduce((sum, f) => sum + ((then[f] as { amount: number }[])[0]?.amount ?? 0), 0);
+    t.equal(day.closing, total, `${day.date} closes at the balance as it stood at the day's end`);
+  }
+  t.equal(days[1]!.fees, done.destination.fee, "the release payout's fee is the day's fee");
+  const viewed = await svc.system.knex('reporting.daily_balances').where({ merchant_id: merchant.id }).orderBy('day')
+    .select(svc.system.knex.raw(`to_char(day, 'YYYY-MM-DD') AS date`), 'opening', 'inflow', 'outflow', 'fees', 'closing');
+  t.same(viewed.map((v) => ({ date: v.date, opening: Number(v.opening), in: Number(v.inflow), out: Number(v.outflow), fees: Number(v.fees), closing: Number(v.closing) })),
+    days.slice(0, 2).map((d) => ({ date: d.date, opening: d.opening, in: d.in, out: d.out, fees: d.fees, closing: d.closing })), 'the reporting view gives the same days');
 });

@@ -484,8 +484,26 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
     const feeOf = (amount: number) => this.deps.payouts.quote(owner.environment, amount, method.destination);
     const payable = payableOf(state);
     if (payable <= 0) throw new ApiError('IKW-FND-005', 'Nothing released remains to be paid out', 'amountMinor');
-    let amount = input.amountMinor ?? payable - feeOf(Math.max(payable, 1));
-    if (input.amountMinor === undefined) while (amount > 0 && amount + feeOf(amount) > payable) amount -= Math.max(1, amount + feeOf(amount) - payable);
+    let amount = input.amountMinor ?? 0;
+    if (input.amountMinor === undefined) {
+      // The largest amount that fits with its own fee, in the steps the destination takes (an
+      // operator may take whole currency units only). The fee never falls as the amount grows, so
+      // amount + fee rises with it: halve between an estimate that fits (the fee priced on all that
+      // remains, at least its own) and all that remains. What is left is less than one more step and
+      // the fee it adds (at most 1 where any amount is taken): no payout can take it.
+      const step = this.deps.payouts.amountStep(method.destination);
+      const top = payable - (payable % step);
+      if (top > 0) {
+        amount = top - feeOf(top);
+        amount -= amount % step;
+        let over = top + step;
+        while (amount > 0 && over - amount > step) {
+          const mid = amount + step * Math.floor((over - amount) / step / 2);
+          if (mid + feeOf(mid) <= payable) amount = mid;
+          else over = mid;
+        }
+      }
+    }
     if (amount <= 0) throw new ApiError('IKW-FND-005', `The released funds not yet paid out (${payable}) do not cover a payout and its fee`, 'amountMinor');
     const campaignPayoutId = requestRef === undefined ? newUuid() : derivedUuid(`funding_payout|${owner.merchantId}|${owner.environment}|${id}|${requestRef}`);
     // The id Payouts.create derives from this request reference: the claim names its payout before it exists.

@@ -1,4 +1,4 @@
-import { getCurrency, getOperator, quoteFee } from '../../catalog/index.js';
+import { amountStep, getCurrency, getOperator, quoteFee } from '../../catalog/index.js';
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import { ApiError } from '../../core/errors.js';
@@ -151,6 +151,14 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
       country: feeCountry(destination),
       ...(destination.type === 'mobile_money' ? { operator: destination.operator } : {}),
     }).fee;
+  }
+
+  /** The step of the amounts a payout to `destination` may have (fee quotes refuse others): 1 unless its operator takes whole currency units only. */
+  amountStep(destination: Destination): number {
+    if (destination.type !== 'mobile_money') return 1;
+    const operator = getOperator(feeCountry(destination), destination.operator);
+    const currency = getCurrency(destination.currency);
+    return operator && currency ? amountStep(operator, currency.minorUnits) : 1;
   }
 
   /**
