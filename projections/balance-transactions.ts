@@ -194,6 +194,14 @@ async function post(books: Books, event: RecordedEvent): Promise<void> {
     case 'campaign_refund':
       // Held for the campaign, apart from the balance (docs/funding.md): not a balance transaction.
       return;
+    case 'order_payment':
+    case 'order_refund':
+    case 'seller_settlement':
+    case 'seller_payout_hold':
+    case 'seller_payout_paid':
+    case 'seller_payout_release':
+      // Marketplace sellers' funds and the commission, apart from the balance (docs/marketplace.md).
+      return;
     case 'batch_hold':
     case 'batch_release':
       // A batch's reservation is listed through its payouts (one row each, at allocation, drawing on

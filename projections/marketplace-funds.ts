@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { unixSeconds } from '../packages/core/clock.js';
 import type { Owner } from '../packages/domain/audit.js';
-import type { MarketplaceEntryPosted, MarketplaceFundsEvent } from '../packages/domain/marketplace-funds/events.js';
+import { MARKETPLACE_ENTRY_KINDS, type EntryPosted, type LedgerEvent } from '../packages/domain/ledger/events.js';
 import type { DueShare } from '../packages/domain/read-ports.js';
 import type { CursorList, CursorQuery } from './paging.js';
 import type { Projection } from './projection.js';
@@ -25,7 +25,7 @@ export interface SettlementObject {
 }
 
 /** A settlement entry as the API shows it: one seller's share of one order moved to available. */
-export function toSettlementObject(e: MarketplaceEntryPosted): SettlementObject {
+export function toSettlementObject(e: EntryPosted): SettlementObject {
   return {
     id: e.entryId,
     object: 'marketplace_settlement',
@@ -95,9 +95,11 @@ export const marketplaceFundsProjection: Projection = {
         CREATE INDEX marketplace_entries_balance ON ${ENTRIES} (merchant_id, environment, currency, posted_at)`),
     },
   ],
-  handles: ['marketplace_funds.entry_posted'],
+  // The marketplace's entries of the one ledger (docs/ledger.md); the merchant's own are elsewhere.
+  handles: ['ledger.entry_posted'],
   async apply(trx, event) {
-    const e = (event as unknown as MarketplaceFundsEvent).data;
+    const e = (event as unknown as LedgerEvent).data;
+    if (!MARKETPLACE_ENTRY_KINDS.has(e.kind)) return;
     const owner = { merchant_id: e.merchantId, environment: e.environment, currency: e.currency };
     for (const line of e.lines) {
       await trx(BALANCES)

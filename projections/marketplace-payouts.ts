@@ -6,7 +6,7 @@ import { rowChangeProjection } from './batch.js';
 import type { Projection } from './projection.js';
 import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';
 import { snapshotChange, snapshotTableSql } from './snapshot.js';
-import { SELLER_PAYOUT_METADATA_KEY } from '../packages/domain/marketplace-funds/commands.js';
+import { SELLER_PAYOUT_METADATA_KEY } from '../packages/domain/marketplace-seller/payouts.js';
 
 const TABLE = 'read.marketplace_payouts';
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { unixSeconds } from '../packages/core/clock.js';
 import type { Owner } from '../packages/domain/audit.js';
-import type { MarketplaceFundsEvent } from '../packages/domain/marketplace-funds/events.js';
+import type { LedgerEvent } from '../packages/domain/ledger/events.js';
 import type { OrderEvent, RefundObject } from '../packages/domain/marketplace-order/events.js';
 import type { CursorList, CursorQuery } from './paging.js';
 import type { Projection } from './projection.js';
@@ -12,8 +12,8 @@ const TABLE = 'read.marketplace_refunds';
 
 /**
  * read.marketplace_refunds: each refund of a marketplace order. The order's `refunded` event makes
- * the row; the marketplace funds' reversal, appended in the same commit, fills in what each seller
- * and the commission gave back.
+ * the row; the ledger's reversal (an `order_refund` entry), appended in the same commit, fills in
+ * what each seller and the commission gave back.
  */
 export const marketplaceRefundsProjection: Projection = {
   name: 'marketplace_refunds',
@@ -27,9 +27,9 @@ export const marketplaceRefundsProjection: Projection = {
         CREATE INDEX marketplace_refunds_order ON ${TABLE} (order_id)`),
     },
   ],
-  handles: ['marketplace_order.refunded', 'marketplace_funds.entry_posted'],
+  handles: ['marketplace_order.refunded', 'ledger.entry_posted'],
   async apply(trx, event) {
-    const e = event as unknown as Extract<OrderEvent, { type: 'marketplace_order.refunded' }> | MarketplaceFundsEvent;
+    const e = event as unknown as Extract<OrderEvent, { type: 'marketplace_order.refunded' }> | LedgerEvent;
     if (e.type === 'marketplace_order.refunded') {
       const order = e.data.object;
       const refund: RefundObject = {

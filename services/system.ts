@@ -44,7 +44,7 @@ import { Payouts } from '../packages/domain/payout/commands.js';
 import { PayoutBatches } from '../packages/domain/payout-batch/commands.js';
 import { PayoutRecipients } from '../packages/domain/payout-recipient/commands.js';
 import { CommissionRules } from '../packages/domain/commission-rule/commands.js';
-import { SellerPayoutFunds, SellerPayouts } from '../packages/domain/marketplace-funds/commands.js';
+import { SellerPayouts } from '../packages/domain/marketplace-seller/payouts.js';
 import { MarketplaceOrders } from '../packages/domain/marketplace-order/commands.js';
 import { MarketplaceSellers } from '../packages/domain/marketplace-seller/commands.js';
 import { dueSellerShares } from '../projections/marketplace-funds.js';
@@ -295,7 +295,6 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     activations: reads,
     scheduleOverdueCheck: enqueuer(payoutOverdue),
     scheduleReconcile: enqueuer(payoutReconcile),
-    fundedLedger: new SellerPayoutFunds({ store, clock }),
   });
   const payoutRecipients = new PayoutRecipients({ store, clock });
   const payoutBatches = new PayoutBatches({ store, clock, payouts, recipients: payoutRecipients, scheduleRun: enqueuer(payoutBatchRun) });

@@ -1,12 +1,13 @@
 /**
- * The marketplace funds' read model, events in and rows out: account balances, each seller's share
+ * The marketplace funds' read model, the marketplace's entries of the one ledger in and rows out: account balances, each seller's share
  * of each order with what is still pending (what settlements are due from), settlements, and the
  * entries the balance's seller_funds sum over; a refund's reversals fill in the refund row.
  */
 import t from 'tap';
 import { fold } from '../../packages/core/decider.js';
-import { fundsDecider, type FundsAction, type FundsCommand } from '../../packages/domain/marketplace-funds/decider.js';
-import type { MarketplaceFundsEvent } from '../../packages/domain/marketplace-funds/events.js';
+import type { LedgerAction } from '../../packages/domain/ledger/commands.js';
+import { ledgerDecider, type LedgerCommand } from '../../packages/domain/ledger/decider.js';
+import type { LedgerEvent } from '../../packages/domain/ledger/events.js';
 import { orderDecider } from '../../packages/domain/marketplace-order/decider.js';
 import type { OrderCreated } from '../../packages/domain/marketplace-order/events.js';
 import { marketplaceFundsProjection } from '../../projections/marketplace-funds.js';
@@ -16,14 +17,14 @@ import { projectionSpec } from '../support/projection-spec.js';
 const owner = { merchantId: 'acct_p', environment: 'sandbox' as const };
 const at = new Date('2026-03-02T10:00:00Z');
 let n = 0;
-const funds = (action: FundsAction, events: MarketplaceFundsEvent[]) =>
-  fundsDecider.decide({ ...action, ...owner, currency: 'xof', at, newEntryId: () => `entry-${++n}` } as FundsCommand, fold(fundsDecider, events));
+const funds = (action: LedgerAction, events: LedgerEvent[]) =>
+  ledgerDecider.decide({ ...action, ...owner, currency: 'xof', at, newEntryId: () => `entry-${++n}` } as LedgerCommand, fold(ledgerDecider, events));
 const metadata = { merchant_id: owner.merchantId, environment: owner.environment };
 
 t.test('payment, refund, settlement and a seller payout, as rows', async (t) => {
   const spec = await projectionSpec(t, marketplaceFundsProjection, marketplaceRefundsProjection);
-  const log: MarketplaceFundsEvent[] = [];
-  const post = async (action: FundsAction) => {
+  const log: LedgerEvent[] = [];
+  const post = async (action: LedgerAction) => {
     const events = funds(action, log);
     log.push(...events);
     await spec.given(events.map((e) => ({ ...e, metadata })));
@@ -44,7 +45,7 @@ t.test('payment, refund, settlement and a seller payout, as rows', async (t) => 
   t.match(refund!.object, { amountMinor: 1_000, reason: 'late', commissionReversedMinor: 200, sellerReversals: [{ sellerId: 'a', amountMinor: 600, fromPendingMinor: 600 }, { sellerId: 'b', amountMinor: 200, fromPendingMinor: 200 }] });
 
   await post({ type: 'settle_share', orderId: 'o1', sellerRef: 'ra' });
-  await post({ type: 'hold_seller_payout', payoutId: 'po_1', seller: { sellerRef: 'ra', sellerId: 'a', amount: 5_000 }, fee: 100 });
+  await post({ type: 'hold_seller_payout', source: 'po_1', seller: { sellerRef: 'ra', sellerId: 'a', amount: 5_000 }, fee: 100 });
   await spec.thenRows(t, 'read.marketplace_shares', [
     { order_id: 'o1', seller_ref: 'ra', pending: '0' },
     { order_id: 'o1', seller_ref: 'rb', pending: '1800' },

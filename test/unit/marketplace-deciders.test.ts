@@ -1,6 +1,6 @@
 /**
  * The marketplace's deciders: commission rules, sellers, orders (a walk of the transition table),
- * the marketplace funds (split, proportional refunds, settlements), the commission and refund
+ * the marketplace funds on the one ledger (split, proportional refunds, settlements, seller payouts), the commission and refund
  * arithmetic, and a fast-check property: random sequences of payments, refunds, settlements and payouts
  * keep every invariant after each step.
  */
@@ -11,8 +11,10 @@ import { fold } from '../../packages/core/decider.js';
 import { ApiError } from '../../packages/core/errors.js';
 import { commissionRuleDecider } from '../../packages/domain/commission-rule/decider.js';
 import { commissionOn, type CommissionRuleCreated } from '../../packages/domain/commission-rule/events.js';
-import { allocateRefund, fundsBalance, fundsDecider, isBalanced, type FundsAction, type FundsCommand, type FundsState } from '../../packages/domain/marketplace-funds/decider.js';
-import type { MarketplaceFundsEvent } from '../../packages/domain/marketplace-funds/events.js';
+import { allocateRefund } from '../../packages/domain/ledger/allocation.js';
+import type { LedgerAction } from '../../packages/domain/ledger/commands.js';
+import { balanceOf as fundsBalance, isBalanced, ledgerDecider as fundsDecider, type LedgerCommand as FundsCommand, type LedgerState as FundsState } from '../../packages/domain/ledger/decider.js';
+import type { LedgerEvent as MarketplaceFundsEvent } from '../../packages/domain/ledger/events.js';
 import { ORDER_TRANSITIONS, orderDecider, type OrderCommand, type OrderState } from '../../packages/domain/marketplace-order/decider.js';
 import { ORDER_STATUSES, sellerShares, type OrderCreated, type OrderEvent } from '../../packages/domain/marketplace-order/events.js';
 import { sellerDecider } from '../../packages/domain/marketplace-seller/decider.js';
@@ -116,7 +118,7 @@ t.test('orders: the transition table, walked', async (t) => {
   orders.given(paid).when({ type: 'refund', owner: stranger, at, refundId: 'f3', amountMinor: 1, reason: null }).thenThrows(t, { code: 'IKW-RES-001', param: 'orderId' });
 });
 
-const funds = (c: FundsAction, when = at) => ({ ...c, ...ref, at: when, newEntryId: ids }) as FundsCommand;
+const funds = (c: LedgerAction, when = at) => ({ ...c, ...ref, at: when, newEntryId: ids }) as FundsCommand;
 const payment = funds({
   type: 'post_order_payment',
   orderId: 'o1',
@@ -140,10 +142,10 @@ t.test('funds: the split balances, is posted once, and a refund takes settled sh
   const settled = ledger.given(paid).history(funds({ type: 'settle_share', orderId: 'o1', sellerRef: 'ra' }));
   ledger.given(settled).when(funds({ type: 'settle_share', orderId: 'o1', sellerRef: 'ra' })).thenNothing(t, 'settled once');
   ledger.given(settled).when(funds({ type: 'refund_order', refundId: 'f1', orderId: 'o1', amount: 5_000 })).thenMatch(t, [
-    { type: 'marketplace_funds.entry_posted', data: { kind: 'order_refund', commission: 1_000, reversals: [{ sellerRef: 'ra', amount: 2_400, fromPending: 0 }, { sellerRef: 'rb', amount: 1_600, fromPending: 1_600 }] } },
+    { type: 'ledger.entry_posted', data: { kind: 'order_refund', commission: 1_000, reversals: [{ sellerRef: 'ra', amount: 2_400, fromPending: 0 }, { sellerRef: 'rb', amount: 1_600, fromPending: 1_600 }] } },
   ]);
   // The seller has been paid out: their available funds no longer cover their share of a refund.
-  const paidOut = ledger.given(settled).history(funds({ type: 'hold_seller_payout', payoutId: 'po_9', seller: { sellerRef: 'ra', sellerId: 'a', amount: 4_800 }, fee: 0 }));
+  const paidOut = ledger.given(settled).history(funds({ type: 'hold_seller_payout', source: 'po_9', seller: { sellerRef: 'ra', sellerId: 'a', amount: 4_800 }, fee: 0 }));
   ledger.given(paidOut).when(funds({ type: 'refund_order', refundId: 'f2', orderId: 'o1', amount: 100 })).thenThrows(t, { code: 'IKW-MKT-006', param: 'amountMinor' });
   t.throws(() => fundsDecider.decide(funds({ ...payment, orderId: 'o2', commission: 1 } as FundsCommand), fold(fundsDecider, [])), 'shares and commission must add up');
 });
@@ -152,18 +154,18 @@ t.test('funds: a payout to a seller is held from available, then paid or given b
   const ledger = spec(fundsDecider);
   const settled = ledger.given([]).history(payment, funds({ type: 'settle_share', orderId: 'o1', sellerRef: 'ra' }));
   const seller = { sellerRef: 'ra', sellerId: 'a', amount: 4_000 };
-  ledger.given(settled).when(funds({ type: 'hold_seller_payout', payoutId: 'po_1', seller: { ...seller, amount: 4_701 }, fee: 100 })).thenThrows(t, { code: 'IKW-MKT-007', param: 'amountMinor' });
-  const held = ledger.given(settled).when(funds({ type: 'hold_seller_payout', payoutId: 'po_1', seller, fee: 100 })).thenState((s) => {
+  ledger.given(settled).when(funds({ type: 'hold_seller_payout', source: 'po_1', seller: { ...seller, amount: 4_701 }, fee: 100 })).thenThrows(t, { code: 'IKW-MKT-007', param: 'amountMinor' });
+  const held = ledger.given(settled).when(funds({ type: 'hold_seller_payout', source: 'po_1', seller, fee: 100 })).thenState((s) => {
     t.equal(fundsBalance(s, 'seller_available:ra'), 700);
     t.equal(fundsBalance(s, 'seller_payouts'), 4_100);
   });
-  ledger.given(held).when(funds({ type: 'hold_seller_payout', payoutId: 'po_1', seller, fee: 100 })).thenNothing(t, 'held once');
-  const paid = ledger.given(held).when(funds({ type: 'complete_seller_payout', payoutId: 'po_1', clearing: 'operator_clearing:orange_money' })).thenState((s) => {
+  ledger.given(held).when(funds({ type: 'hold_seller_payout', source: 'po_1', seller, fee: 100 })).thenNothing(t, 'held once');
+  const paid = ledger.given(held).when(funds({ type: 'complete_payout', source: 'po_1', clearing: 'operator_clearing:orange_money' })).thenState((s) => {
     t.equal(fundsBalance(s, 'seller_payouts'), 0);
     t.equal(fundsBalance(s, 'fees'), 150 + 100);
   });
-  ledger.given(paid).when(funds({ type: 'release_seller_payout', payoutId: 'po_1' })).thenNothing(t, 'a paid payout gives nothing back');
-  ledger.given(held).when(funds({ type: 'release_seller_payout', payoutId: 'po_1' })).thenState((s) => t.equal(fundsBalance(s, 'seller_available:ra'), 4_800, 'all of it back'));
+  ledger.given(paid).when(funds({ type: 'release_payout', source: 'po_1' })).thenNothing(t, 'a paid payout gives nothing back');
+  ledger.given(held).when(funds({ type: 'release_payout', source: 'po_1' })).thenState((s) => t.equal(fundsBalance(s, 'seller_available:ra'), 4_800, 'all of it back'));
 });
 
 /**
@@ -213,9 +215,9 @@ t.test('property: random sequences keep the invariants after each step', async (
             // A payout held, then paid or given back.
             const payoutId = `po_${i}`;
             const seller = { sellerRef: `r${s.seller}`, sellerId: `s${s.seller}`, amount: s.amount };
-            const held = fundsDecider.decide(funds({ type: 'hold_seller_payout', payoutId, seller, fee: s.fee }), fundsState);
+            const held = fundsDecider.decide(funds({ type: 'hold_seller_payout', source: payoutId, seller, fee: s.fee }), fundsState);
             const after = held.reduce(fundsDecider.evolve, fundsState);
-            const final: FundsAction = s.paid ? { type: 'complete_seller_payout', payoutId, clearing: 'bank_clearing' } : { type: 'release_seller_payout', payoutId };
+            const final: LedgerAction = s.paid ? { type: 'complete_payout', source: payoutId, clearing: 'bank_clearing' } : { type: 'release_payout', source: payoutId };
             decidedFunds = [...held, ...fundsDecider.decide(funds(final), after)];
           }
         } catch (err) {

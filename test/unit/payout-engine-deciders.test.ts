@@ -220,8 +220,8 @@ t.test('ledger: a batch hold, allocations carved from it, the remainder released
   const s = ledger.state(allocated);
   t.equal(s.balances.get('available'), 3_700);
   t.equal(s.balances.get('reserved'), 6_300, 'the reserved total is unchanged by an allocation');
-  t.same(s.holds.get('pob_1/1'), { total: 5_200, fee: 200, returnTo: 'available' });
-  t.same(s.holds.get('po_a'), { total: 1_100, fee: 100, returnTo: 'available' });
+  t.same(s.holds.get('pob_1/1'), { total: 5_200, fee: 200, heldIn: 'reserved', returnTo: 'available' });
+  t.same(s.holds.get('po_a'), { total: 1_100, fee: 100, heldIn: 'reserved', returnTo: 'available' });
   const paid = ledger.given(allocated).history({ ...ctx, type: 'complete_payout', source: 'po_a', clearing: 'operator_clearing:orange_money' }, { ...ctx, type: 'release_batch', source: 'pob_1/1' });
   const end = ledger.state(paid);
   t.same([end.balances.get('available'), end.balances.get('reserved'), end.balances.get('fees')], [8_900, 0, 100], 'funding − (amount + fee) of the one payout');

@@ -2,7 +2,21 @@ import { ApiError } from '../../core/errors.js';
 import type { Decider } from '../../core/decider.js';
 import { PersistentMap } from '../../core/persistent-map.js';
 import type { Environment } from '../merchant/events.js';
-import { escrowAccount, type Account, type EntryKind, type EntryPosted, type LedgerEvent, type Line } from './events.js';
+import { mayGoNegative } from './accounts.js';
+import { allocateRefund } from './allocation.js';
+import {
+  escrowAccount,
+  sellerAvailable,
+  sellerPending,
+  type Account,
+  type ClearingAccount,
+  type EntryKind,
+  type EntryPosted,
+  type LedgerEvent,
+  type Line,
+  type RefundReversal,
+  type SellerPart,
+} from './events.js';
 
 export interface LedgerContext {
   merchantId: string;
@@ -29,6 +43,11 @@ export type LedgerCommand = LedgerContext &
     | { type: 'hold_escrow_payout'; source: string; contract: string; amount: number; fee: number }
     | { type: 'refund_escrow'; source: string; contract: string; amount: number; to: Account }
     | { type: 'move_campaign_funds'; campaign: string; moves: CampaignMove[] }
+    // Marketplace funds (docs/marketplace.md): an order's payment split among its sellers and the commission, refunds, settlements, payouts to sellers.
+    | { type: 'post_order_payment'; orderId: string; clearing: ClearingAccount; amount: number; fee: number; shares: SellerPart[]; commission: number }
+    | { type: 'refund_order'; refundId: string; orderId: string; amount: number }
+    | { type: 'settle_share'; orderId: string; sellerRef: string }
+    | { type: 'hold_seller_payout'; source: string; seller: SellerPart; fee: number }
   );
 
 /**
@@ -48,13 +67,34 @@ interface PendingPayment {
   availableOn: string;
 }
 
-/** Funds reserved for a payout in flight: amount + fee, the fee part, and where they go back should it fail. */
+/**
+ * Funds held for a payout in flight (or a batch's execution): amount + fee, the fee part, the
+ * account they wait on, and where they go back should the payout fail.
+ */
 interface Hold {
   total: number;
   fee: number;
-  /** `available`, or the escrow contract's account the payout of a release was held from. */
+  /** `reserved`, or `seller_payouts` for a payout to a marketplace seller. */
+  heldIn: Account;
+  /** `available`, the escrow contract's account a release's payout came from, or the seller's available funds. */
   returnTo: Account;
   contract?: string;
+  seller?: SellerPart;
+}
+
+/** A seller's share of one paid order: what is not refunded yet, and of that what is still pending. */
+interface Share {
+  sellerRef: string;
+  sellerId: string;
+  unrefunded: number;
+  pending: number;
+}
+
+/** The marketplace funds of one paid order: where its money came through, its shares, the commission not refunded yet. */
+interface OrderFunds {
+  clearing: ClearingAccount;
+  shares: Share[];
+  commission: number;
 }
 
 export interface LedgerState {
@@ -64,6 +104,8 @@ export interface LedgerState {
   posted: PersistentMap<true>;
   pending: PendingPayment[];
   holds: Map<string, Hold>;
+  /** Paid marketplace orders (persistent: they grow with the merchant). */
+  orders: PersistentMap<OrderFunds>;
 }
 
 export function balanceOf(state: LedgerState, account: Account): number {
@@ -79,7 +121,7 @@ function entry(
   kind: EntryKind,
   source: string,
   lines: Line[],
-  amounts: { amount: number; fee: number; net: number; batch?: string; contract?: string; campaign?: string },
+  amounts: Pick<EntryPosted, 'amount' | 'fee' | 'net' | 'batch' | 'contract' | 'campaign' | 'orderId' | 'shares' | 'commission' | 'reversals' | 'seller'>,
   availableOn = ctx.at,
 ): LedgerEvent {
   if (!isBalanced(lines)) throw new Error(`Unbalanced ${kind} entry for ${source}`);
@@ -132,14 +174,15 @@ function assertEscrowCovers(state: LedgerState, command: { contract: string; amo
  * balance is one stream, a hold and its balance check are one append with an expected version.
  */
 export const ledgerDecider: Decider<LedgerCommand, LedgerState, LedgerEvent> = {
-  initialState: { balances: PersistentMap.empty(), posted: PersistentMap.empty(), pending: [], holds: new Map() },
+  initialState: { balances: PersistentMap.empty(), posted: PersistentMap.empty(), pending: [], holds: new Map(), orders: PersistentMap.empty() },
 
   evolve(state, event) {
     const e = event.data;
     let balances = state.balances;
     for (const line of e.lines) balances = balances.set(line.account, (balances.get(line.account) ?? 0) + line.amount);
     const posted = state.posted.set(`${e.kind}:${e.source}`, true);
-    let { pending, holds } = state;
+    let { pending, holds, orders } = state;
+    const order = e.orderId === undefined ? undefined : orders.get(e.orderId);
     switch (e.kind) {
       case 'payment':
         pending = [...pending, { source: e.source, net: e.net, availableOn: e.availableOn }];
@@ -149,16 +192,19 @@ export const ledgerDecider: Decider<LedgerCommand, LedgerState, LedgerEvent> = {
         break;
       case 'payout_hold':
       case 'batch_hold':
-        holds = new Map(holds).set(e.source, { total: -e.net, fee: e.fee, returnTo: 'available' });
+        holds = new Map(holds).set(e.source, { total: -e.net, fee: e.fee, heldIn: 'reserved', returnTo: 'available' });
         break;
       case 'escrow_payout_hold':
         // The payout's hold came out of escrow: the payout sends `total - fee`, as complete_payout
         // posts it, and a failure gives it back to the contract's escrow.
-        holds = new Map(holds).set(e.source, { total: -e.net, fee: e.fee, returnTo: escrowAccount(e.contract!), contract: e.contract! });
+        holds = new Map(holds).set(e.source, { total: -e.net, fee: e.fee, heldIn: 'reserved', returnTo: escrowAccount(e.contract!), contract: e.contract! });
+        break;
+      case 'seller_payout_hold':
+        holds = new Map(holds).set(e.source, { total: e.amount, fee: e.fee, heldIn: 'seller_payouts', returnTo: sellerAvailable(e.seller!.sellerRef), seller: e.seller! });
         break;
       case 'batch_allocation': {
         // The payout's hold is carved out of its batch's: the reserved total does not change.
-        holds = new Map(holds).set(e.source, { total: -e.net, fee: e.fee, returnTo: 'available' });
+        holds = new Map(holds).set(e.source, { total: -e.net, fee: e.fee, heldIn: 'reserved', returnTo: 'available' });
         const batch = holds.get(e.batch!)!;
         holds.set(e.batch!, { ...batch, total: batch.total + e.net, fee: batch.fee - e.fee });
         break;
@@ -166,10 +212,37 @@ export const ledgerDecider: Decider<LedgerCommand, LedgerState, LedgerEvent> = {
       case 'payout_paid':
       case 'payout_release':
       case 'escrow_payout_release':
+      case 'seller_payout_paid':
+      case 'seller_payout_release':
       case 'batch_release':
         holds = new Map(holds);
         holds.delete(e.source);
         break;
+      case 'order_payment':
+        orders = orders.set(e.orderId!, {
+          // The first line: the clearing account the buyer's money came through.
+          clearing: e.lines[0]!.account as ClearingAccount,
+          shares: (e.shares ?? []).map((s) => ({ sellerRef: s.sellerRef, sellerId: s.sellerId, unrefunded: s.amount, pending: s.amount })),
+          commission: e.commission ?? 0,
+        });
+        break;
+      case 'order_refund': {
+        const reversals = new Map((e.reversals ?? []).map((r) => [r.sellerRef, r]));
+        orders = orders.set(e.orderId!, {
+          ...order!,
+          shares: order!.shares.map((s) => {
+            const r = reversals.get(s.sellerRef);
+            return r ? { ...s, unrefunded: s.unrefunded - r.amount, pending: s.pending - r.fromPending } : s;
+          }),
+          commission: order!.commission - (e.commission ?? 0),
+        });
+        break;
+      }
+      case 'seller_settlement': {
+        const moved = e.shares?.[0];
+        orders = orders.set(e.orderId!, { ...order!, shares: order!.shares.map((s) => (s.sellerRef === moved?.sellerRef ? { ...s, pending: s.pending - moved.amount } : s)) });
+        break;
+      }
       case 'refund':
       case 'escrow_funding':
       case 'escrow_release':
@@ -179,10 +252,32 @@ export const ledgerDecider: Decider<LedgerCommand, LedgerState, LedgerEvent> = {
       case 'campaign_release':
         break;
     }
-    return { balances, posted, pending, holds };
+    return { balances, posted, pending, holds, orders };
   },
 
   decide(command, state) {
+    return withinChart(state, decideEntries(command, state));
+  },
+};
+
+/**
+ * The one invariant every posting keeps besides balancing (entry() checks that): an account the
+ * chart of accounts says may not go negative never does. Refusals on the merits (IKW-BAL-001…) are
+ * decided before; reaching this is a bug, and nothing is appended.
+ */
+function withinChart(state: LedgerState, events: LedgerEvent[]): LedgerEvent[] {
+  const after = new Map<string, number>();
+  for (const e of events) {
+    for (const line of e.data.lines) {
+      const balance = (after.get(line.account) ?? balanceOf(state, line.account)) + line.amount;
+      after.set(line.account, balance);
+    }
+  }
+  for (const [account, balance] of after) if (balance < 0 && !mayGoNegative(account)) throw new Error(`Account ${account} would go below zero (${balance})`);
+  return events;
+}
+
+function decideEntries(command: LedgerCommand, state: LedgerState): LedgerEvent[] {
     switch (command.type) {
       case 'post_payment': {
         if (state.posted.has(`payment:${command.source}`) || state.posted.has(`escrow_funding:${command.source}`)) return [];
@@ -232,9 +327,18 @@ export const ledgerDecider: Decider<LedgerCommand, LedgerState, LedgerEvent> = {
         const hold = state.holds.get(command.source);
         if (!hold) return []; // already completed or released: idempotent
         const amount = hold.total - hold.fee;
+        if (hold.seller) {
+          return [
+            entry(command, 'seller_payout_paid', command.source, [
+              { account: hold.heldIn, amount: -hold.total },
+              { account: command.clearing, amount },
+              { account: 'fees', amount: hold.fee },
+            ], { amount: hold.total, fee: hold.fee, net: 0, seller: hold.seller }),
+          ];
+        }
         return [
           entry(command, 'payout_paid', command.source, [
-            { account: 'reserved', amount: -hold.total },
+            { account: hold.heldIn, amount: -hold.total },
             { account: command.clearing, amount },
             { account: 'fees', amount: hold.fee },
           ], { amount: -amount, fee: hold.fee, net: -hold.total }),
@@ -282,12 +386,13 @@ export const ledgerDecider: Decider<LedgerCommand, LedgerState, LedgerEvent> = {
       case 'release_payout': {
         const hold = state.holds.get(command.source);
         if (!hold) return [];
-        return [
-          entry(command, hold.contract !== undefined ? 'escrow_payout_release' : 'payout_release', command.source, [
-            { account: 'reserved', amount: -hold.total },
-            { account: hold.returnTo, amount: hold.total },
-          ], { amount: hold.total - hold.fee, fee: -hold.fee, net: hold.total, ...(hold.contract !== undefined ? { contract: hold.contract } : {}) }),
+        const lines = [
+          { account: hold.heldIn, amount: -hold.total },
+          { account: hold.returnTo, amount: hold.total },
         ];
+        if (hold.seller) return [entry(command, 'seller_payout_release', command.source, lines, { amount: hold.total, fee: hold.fee, net: 0, seller: hold.seller })];
+        if (hold.contract !== undefined) return [entry(command, 'escrow_payout_release', command.source, lines, { amount: hold.total - hold.fee, fee: -hold.fee, net: hold.total, contract: hold.contract })];
+        return [entry(command, 'payout_release', command.source, lines, { amount: hold.total - hold.fee, fee: -hold.fee, net: hold.total })];
       }
       case 'fund_escrow': {
         if (state.posted.has(`escrow_funding:${command.source}`)) return [];
@@ -351,9 +456,84 @@ export const ledgerDecider: Decider<LedgerCommand, LedgerState, LedgerEvent> = {
       }
       case 'move_campaign_funds':
         return campaignMoves(command, state);
+      case 'post_order_payment':
+        return orderPayment(command, state);
+      case 'refund_order':
+        return orderRefund(command, state);
+      case 'settle_share': {
+        const share = state.orders.get(command.orderId)?.shares.find((s) => s.sellerRef === command.sellerRef);
+        if (!share || share.pending === 0) return [];
+        const moved = { sellerRef: share.sellerRef, sellerId: share.sellerId, amount: share.pending };
+        return [
+          entry(command, 'seller_settlement', `${command.orderId}:${command.sellerRef}`, [
+            { account: sellerPending(share.sellerRef), amount: -share.pending },
+            { account: sellerAvailable(share.sellerRef), amount: share.pending },
+          ], { amount: share.pending, fee: 0, net: 0, orderId: command.orderId, shares: [moved] }),
+        ];
+      }
+      case 'hold_seller_payout': {
+        if (state.posted.has(`seller_payout_hold:${command.source}`)) return [];
+        assertAmounts(command.seller.amount, command.fee);
+        const total = command.seller.amount + command.fee;
+        const available = balanceOf(state, sellerAvailable(command.seller.sellerRef));
+        if (available < total) {
+          throw new ApiError('IKW-MKT-007', `Seller '${command.seller.sellerId}' has ${available} ${command.currency.toLowerCase()} available, less than the amount plus the fee (${total})`, 'amountMinor');
+        }
+        return [
+          entry(command, 'seller_payout_hold', command.source, [
+            { account: sellerAvailable(command.seller.sellerRef), amount: -total },
+            { account: 'seller_payouts', amount: total },
+          ], { amount: total, fee: command.fee, net: 0, seller: command.seller }),
+        ];
+      }
     }
-  },
-};
+}
+
+/** An order's payment: the buyer's money split into its sellers' pending funds and the commission, which pays the processing fee. */
+function orderPayment(command: Extract<LedgerCommand, { type: 'post_order_payment' }>, state: LedgerState): LedgerEvent[] {
+  if (state.posted.has(`order_payment:${command.orderId}`)) return [];
+  assertAmounts(...command.shares.map((s) => s.amount), command.commission, command.fee);
+  if (command.shares.reduce((s, p) => s + p.amount, 0) + command.commission !== command.amount) {
+    throw new Error(`The shares and commission of order ${command.orderId} do not add up to its amount`);
+  }
+  return [
+    entry(command, 'order_payment', command.orderId, [
+      { account: command.clearing, amount: -command.amount },
+      ...command.shares.map((s) => ({ account: sellerPending(s.sellerRef), amount: s.amount })),
+      // The platform pays the processing fee out of its commission.
+      { account: 'commission', amount: command.commission - command.fee },
+      { account: 'fees', amount: command.fee },
+    ], { amount: command.amount, fee: command.fee, net: 0, orderId: command.orderId, shares: command.shares, commission: command.commission }),
+  ];
+}
+
+/**
+ * A refund of part of an order, split among its sellers and the commission in proportion to what
+ * each has not had refunded (allocateRefund); each seller's part comes out of their pending funds
+ * first, then their available funds, which must cover it (IKW-MKT-006).
+ */
+function orderRefund(command: Extract<LedgerCommand, { type: 'refund_order' }>, state: LedgerState): LedgerEvent[] {
+  if (state.posted.has(`order_refund:${command.refundId}`)) return [];
+  const order = state.orders.get(command.orderId);
+  if (!order) throw new Error(`Refund of order ${command.orderId}, whose payment was never posted`);
+  const allocation = allocateRefund([...order.shares.map((s) => s.unrefunded), order.commission], command.amount);
+  const reversals: RefundReversal[] = [];
+  const lines: Line[] = [];
+  order.shares.forEach((share, i) => {
+    const amount = allocation[i]!;
+    if (amount === 0) return;
+    const fromPending = Math.min(amount, share.pending);
+    const fromAvailable = amount - fromPending;
+    if (balanceOf(state, sellerAvailable(share.sellerRef)) < fromAvailable) {
+      throw new ApiError('IKW-MKT-006', `Seller '${share.sellerId}' no longer has the ${amount} ${command.currency.toLowerCase()} of this refund that is theirs to return`, 'amountMinor');
+    }
+    reversals.push({ sellerRef: share.sellerRef, sellerId: share.sellerId, amount, fromPending });
+    lines.push({ account: sellerPending(share.sellerRef), amount: -fromPending }, { account: sellerAvailable(share.sellerRef), amount: -fromAvailable });
+  });
+  const commission = allocation[order.shares.length]!;
+  lines.push({ account: 'commission', amount: -commission }, { account: order.clearing, amount: command.amount });
+  return [entry(command, 'order_refund', command.refundId, lines, { amount: command.amount, fee: 0, net: 0, orderId: command.orderId, reversals, commission })];
+}
 
 /**
  * The entries of a campaign's moves, each once per source (a move already posted is skipped).

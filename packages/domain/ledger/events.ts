@@ -2,19 +2,39 @@ import type { DomainEvent } from '../../core/decider.js';
 import type { Environment } from '../merchant/events.js';
 
 /**
- * Accounts of one merchant × environment × currency balance stream. The merchant's own accounts
- * are `available`, `pending` and `reserved`; the others are the platform's side of each entry.
+ * Accounts of one merchant × environment × currency balance stream, as the chart of accounts
+ * declares them (accounts.ts, docs/ledger.md). The merchant's own accounts are `available`,
+ * `pending` and `reserved`; the others hold money for someone else or are the platform's side.
  */
 export type MerchantAccount = 'available' | 'pending' | 'reserved';
-export type PlatformAccount = 'fees' | 'bank_clearing' | 'card_clearing' | `operator_clearing:${string}`;
+export type ClearingAccount = 'bank_clearing' | 'card_clearing' | `operator_clearing:${string}`;
+export type PlatformAccount = 'fees' | ClearingAccount;
 /**
  * Funds the merchant holds for others, never in `available`: a contract's escrow (docs/escrow.md),
- * a funding campaign's contributions (docs/funding.md).
+ * a funding campaign's contributions (docs/funding.md), a marketplace seller's funds and the holds
+ * of their payouts (docs/marketplace.md).
  */
-export type HeldAccount = `escrow:${string}` | `campaign:${string}`;
-export type Account = MerchantAccount | PlatformAccount | HeldAccount;
+export type SellerAccount = `seller_pending:${string}` | `seller_available:${string}`;
+export type HeldAccount = `escrow:${string}` | `campaign:${string}` | SellerAccount | 'seller_payouts';
+/** The marketplace's commission: the merchant's, apart from its balance (it pays the processing fees of orders). */
+export type Account = MerchantAccount | PlatformAccount | HeldAccount | 'commission';
 export const escrowAccount = (contractId: string): HeldAccount => `escrow:${contractId}`;
+export const campaignAccount = (campaignId: string): HeldAccount => `campaign:${campaignId}`;
+export const sellerPending = (sellerRef: string): SellerAccount => `seller_pending:${sellerRef}`;
+export const sellerAvailable = (sellerRef: string): SellerAccount => `seller_available:${sellerRef}`;
 export const MERCHANT_ACCOUNTS: readonly MerchantAccount[] = ['available', 'pending', 'reserved'];
+
+/** A seller's part of an order: what a payment credits, a refund reverses, a settlement moves, a payout pays. */
+export interface SellerPart {
+  sellerRef: string;
+  sellerId: string;
+  amount: number;
+}
+
+export interface RefundReversal extends SellerPart {
+  /** Of `amount`, what came out of the seller's pending funds; the rest came out of their available funds. */
+  fromPending: number;
+}
 
 /** One leg of a journal entry: positive credits a merchant account; every entry sums to zero. */
 export interface Line {
@@ -39,7 +59,23 @@ export type EntryKind =
   | 'escrow_refund' // escrow → clearing (or available): held funds returned to the payer
   | 'campaign_contribution' // clearing → campaign:<id> (gross): a contribution held for its campaign
   | 'campaign_refund' // campaign:<id> → clearing (gross): a held contribution given back
-  | 'campaign_release'; // campaign:<id> → available (gross − fees) + fees: a campaign's funds released to the organizer
+  | 'campaign_release' // campaign:<id> → available (gross − fees) + fees: a campaign's funds released to the organizer
+  | 'order_payment' // clearing → seller_pending:<s> (each share) + commission; commission → fees (processing fee)
+  | 'order_refund' // seller_pending / seller_available (each reversal) + commission → clearing
+  | 'seller_settlement' // seller_pending:<s> → seller_available:<s> (one seller's share of one order)
+  | 'seller_payout_hold' // seller_available:<s> → seller_payouts (amount + fee of a payout to the seller)
+  | 'seller_payout_paid' // seller_payouts → clearing (amount) + fees (fee)
+  | 'seller_payout_release'; // seller_payouts → seller_available:<s> (the payout failed or was canceled)
+
+/** The entry kinds of marketplace funds: none touches the merchant's own accounts. */
+export const MARKETPLACE_ENTRY_KINDS: ReadonlySet<EntryKind> = new Set([
+  'order_payment',
+  'order_refund',
+  'seller_settlement',
+  'seller_payout_hold',
+  'seller_payout_paid',
+  'seller_payout_release',
+]);
 
 export interface EntryPosted {
   entryId: string;
@@ -60,6 +96,16 @@ export interface EntryPosted {
   batch?: string;
   /** The escrow contract of an `escrow_*` entry. */
   contract?: string;
+  /** The marketplace order of an order_payment, order_refund or seller_settlement. */
+  orderId?: string;
+  /** order_payment: each seller's share; seller_settlement: the seller and what moved. */
+  shares?: SellerPart[];
+  /** order_payment, order_refund: the commission credited or reversed. */
+  commission?: number;
+  /** order_refund: each seller's reversal. */
+  reversals?: RefundReversal[];
+  /** Seller payout entries: the seller paid out. */
+  seller?: SellerPart;
   /** When the funds become available (payments), ISO date-time. */
   availableOn: string;
   postedAt: string;

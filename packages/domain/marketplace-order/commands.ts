@@ -1,14 +1,13 @@
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import { derivedUuid, newUuid } from '../../core/ids.js';
-import { CommandService, handleCommand, handleSteps, step, type AnyStep } from '../../eventstore/command-handler.js';
+import { CommandService, handleSteps, step, type AnyStep } from '../../eventstore/command-handler.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import { auditMetadata, type Actor, type Owner } from '../audit.js';
 import type { CommissionRules } from '../commission-rule/commands.js';
 import { commissionOn } from '../commission-rule/events.js';
-import { fundsCommand } from '../marketplace-funds/commands.js';
-import { fundsDecider, type FundsAction, type FundsCommand } from '../marketplace-funds/decider.js';
-import { marketplaceFundsStream, type FundsRef, type MarketplaceEntryPosted } from '../marketplace-funds/events.js';
+import { ledgerStep, runLedger } from '../ledger/commands.js';
+import type { EntryPosted } from '../ledger/events.js';
 import type { MarketplaceSellers } from '../marketplace-seller/commands.js';
 import { MARKETPLACE_ORDER_METADATA_KEY, type MarketplaceOrderPayment, type PaymentIntents } from '../payment-intent/commands.js';
 import type { MarketplaceDueShares } from '../read-ports.js';
@@ -39,7 +38,7 @@ export interface RefundOrderInput {
 }
 
 export interface SettlementRun {
-  settled: MarketplaceEntryPosted[];
+  settled: EntryPosted[];
   hasMore: boolean;
 }
 
@@ -63,10 +62,6 @@ const INTENT_PARAMS: Record<string, string> = { transaction_country: 'transactio
 export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, OrderEvent> {
   constructor(private readonly deps: MarketplaceOrderDeps) {
     super(deps.store, orderStream, orderDecider);
-  }
-
-  private fundsCommand(ref: FundsRef, action: FundsAction): FundsCommand {
-    return fundsCommand(this.deps.clock, ref, action);
   }
 
   /**
@@ -176,12 +171,7 @@ export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, 
     const ref = { ...owner, currency: order.currency };
     return [
       step({ streamId: orderStream(order.id), decider: orderDecider, command: { type: 'mark_paid', owner, at, fee: payment.fee }, metadata: meta }),
-      step({
-        streamId: marketplaceFundsStream(owner.merchantId, owner.environment, order.currency),
-        decider: fundsDecider,
-        command: this.fundsCommand(ref, { type: 'post_order_payment', orderId: order.id, clearing: payment.clearing, amount: payment.amount, fee: payment.fee, shares, commission: order.commissionMinor }),
-        metadata: meta,
-      }),
+      ledgerStep(this.deps.clock, ref, { type: 'post_order_payment', orderId: order.id, clearing: payment.clearing, amount: payment.amount, fee: payment.fee, shares, commission: order.commissionMinor }, meta),
     ];
   }
 
@@ -207,12 +197,7 @@ export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, 
       this.deps.store,
       [
         step({ streamId: orderStream(order.id), decider: orderDecider, command: { type: 'refund', owner, at, refundId, amountMinor, reason: input.reason ?? null }, metadata: meta }),
-        step({
-          streamId: marketplaceFundsStream(owner.merchantId, owner.environment, order.currency),
-          decider: fundsDecider,
-          command: this.fundsCommand({ ...owner, currency: order.currency }, { type: 'refund_order', refundId, orderId: order.id, amount: amountMinor }),
-          metadata: meta,
-        }),
+        ledgerStep(this.deps.clock, { ...owner, currency: order.currency }, { type: 'refund_order', refundId, orderId: order.id, amount: amountMinor }, meta),
       ],
       { onConflict: 'contended' },
     );
@@ -226,16 +211,17 @@ export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, 
   async processDue(owner: Owner, input: { currency?: string; maxItems: number }, actor: Actor): Promise<SettlementRun> {
     const at = this.deps.clock.now();
     const due = await this.deps.dueShares.dueShares(owner, input.currency?.toLowerCase(), at, input.maxItems + 1);
-    const settled: MarketplaceEntryPosted[] = [];
+    const settled: EntryPosted[] = [];
     for (const share of due.slice(0, input.maxItems)) {
-      const ref = { ...owner, currency: share.currency };
-      const result = await handleCommand(
+      const result = await runLedger(
         this.deps.store,
-        marketplaceFundsStream(owner.merchantId, owner.environment, share.currency),
-        fundsDecider,
-        this.fundsCommand(ref, { type: 'settle_share', orderId: share.orderId, sellerRef: share.sellerRef }),
+        this.deps.clock,
+        owner.merchantId,
+        owner.environment,
+        share.currency,
+        { type: 'settle_share', orderId: share.orderId, sellerRef: share.sellerRef },
         auditMetadata(this.deps.clock, owner, share.orderId, actor),
-        { onConflict: 'contended' },
+        'contended',
       );
       settled.push(...result.events.map((e) => e.data));
     }

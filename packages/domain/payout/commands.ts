@@ -46,21 +46,6 @@ export interface PayoutDeps {
   /** Durable timers: the overdue check at expected_by, and the crash mend of a hold. */
   scheduleOverdueCheck: Enqueue<PayoutRef>;
   scheduleReconcile: Enqueue<PayoutRef & { currency: string }>;
-  /** The ledger side of payouts funded by others' money (a marketplace seller's); absent, only the merchant's balance funds payouts. */
-  fundedLedger?: FundedPayoutLedger;
-}
-
-/**
- * The ledger side of payouts paid out of funds the merchant holds for others (a marketplace
- * seller's available funds, docs/marketplace.md) instead of the merchant's own balance.
- */
-export interface FundedPayoutLedger {
-  /** The check and hold of amount + fee, as a step appended in one commit with the payout. */
-  holdStep(owner: Owner, payout: { id: string; currency: string; amount: number; fee: number; funding: PayoutFunding }, meta: EventMetadata): CommandStep<unknown, unknown, DomainEvent>;
-  /** A final payout's side as a step of its final commit: paid (to clearing and fees) or given back to whom it was held for. Idempotent. */
-  settleStep(payout: PayoutCreated & { funding: PayoutFunding }, outcome: 'paid' | 'released', clearing: Account, meta: EventMetadata): AnyStep;
-  /** The crash mend of saga mode: a hold whose payout was never created is given back. Idempotent. */
-  releaseOrphan(ref: PayoutRef & { currency: string }, meta: EventMetadata): Promise<void>;
 }
 
 /** A payout as timers and callbacks name it. */
@@ -187,7 +172,6 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
    * one payout, whatever was lost in between.
    */
   async create(owner: Owner, input: CreatePayoutInput, source: PayoutSource, actor: Actor, requestRef?: string, funding?: PayoutFunding): Promise<PayoutObject> {
-    if (funding && !this.deps.fundedLedger) throw new Error('A funded payout without a funded ledger');
     const { destination, payoutMethodId } = await this.destination(owner, input);
     const provider = this.deps.provider(owner.environment);
     provider.assertCanPayOut(destination);
@@ -202,20 +186,20 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
 
     const payout = await this.prepare(owner, id, { amount: input.amount, fee, destination, payoutMethodId, metadata: input.metadata ?? {}, source, ...(funding ? { funding } : {}) });
     const balance: BalanceRef = { ...owner, currency: destination.currency };
-    const hold = ledgerCommand(this.deps.clock, balance, { type: 'hold_payout', source: id, amount: input.amount, fee });
-    const holdStep = funding
-      ? this.deps.fundedLedger!.holdStep(owner, { id, currency: balance.currency, amount: input.amount, fee, funding }, meta)
-      : step({ streamId: balanceStream(owner.merchantId, owner.environment, balance.currency), decider: ledgerDecider, command: hold, metadata: meta });
+    // The hold of amount + fee on the account the payout is funded from: the merchant's available
+    // balance, or a marketplace seller's available funds (IKW-MKT-007 when short).
+    const hold = ledgerCommand(
+      this.deps.clock,
+      balance,
+      funding
+        ? { type: 'hold_seller_payout', source: id, seller: { sellerRef: funding.sellerRef, sellerId: funding.sellerId, amount: input.amount }, fee }
+        : { type: 'hold_payout', source: id, amount: input.amount, fee },
+    );
+    const holdStep = step({ streamId: balanceStream(owner.merchantId, owner.environment, balance.currency), decider: ledgerDecider, command: hold, metadata: meta });
     // The balance check, the hold and the payout in one commit where the store allows it;
-    // contention on the balance is decided again (success or IKW-BAL-001), never a 409.
+    // contention on the balance is decided again (success or a refusal for funds), never a 409.
     const atomic = handleCommandsAtomically(this.deps.store, [holdStep, step({ streamId: payoutStream(id), decider: payoutDecider, command: payout, metadata: meta })], { onConflict: 'contended' });
-    let created: PayoutState;
-    if (atomic) created = (await atomic)[1]!.state as PayoutState;
-    else if (funding) {
-      // Saga mode: the reconcile job gives an orphan hold back (releaseOrphan).
-      await handleCommand(this.deps.store, holdStep.streamId, holdStep.decider, holdStep.command, meta, { onConflict: 'contended' });
-      created = (await this.run(id, payout, meta, 'none')).state;
-    } else created = await this.holdThenCreate(balance, hold, payout, meta);
+    const created = atomic ? ((await atomic)[1]!.state as PayoutState) : await this.holdThenCreate(balance, hold, payout, meta);
     return this.initiate(created, meta);
   }
 
@@ -419,7 +403,6 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
    * back to the account it was held from (the merchant's balance, a seller's funds). Idempotent.
    */
   private ledgerSide(p: PayoutCreated, outcome: 'paid' | 'released', meta: EventMetadata): AnyStep {
-    if (p.funding) return this.deps.fundedLedger!.settleStep({ ...p, funding: p.funding }, outcome, clearingAccount(p.destination), meta);
     const action = outcome === 'paid' ? ({ type: 'complete_payout', source: p.id, clearing: clearingAccount(p.destination) } as const) : ({ type: 'release_payout', source: p.id } as const);
     return ledgerStep(this.deps.clock, { merchantId: p.merchantId, environment: p.environment, currency: p.currency }, action, meta);
   }
@@ -534,7 +517,6 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
     const { state } = await this.load(owner.payoutId);
     if (!state.payout) {
       await runLedger(this.deps.store, this.deps.clock, owner.merchantId, owner.environment, owner.currency, { type: 'release_payout', source: owner.payoutId }, meta);
-      await this.deps.fundedLedger?.releaseOrphan(owner, meta);
       return;
     }
     await this.settleLedger(state, meta);

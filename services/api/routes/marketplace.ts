@@ -21,7 +21,7 @@ import type { CursorQuery } from '../../../projections/paging.js';
 import type { Marketplace } from '../../system.js';
 import { countrySchema, currencySchema, cursorListSchema, cursorQuery, found, idParams, metadataSchema, resourceSchema, retrieveRoute } from './shared.js';
 import { destinationSchema } from '../../../packages/domain/payout-method/destination.js';
-import type { SellerPayoutInput } from '../../../packages/domain/marketplace-funds/commands.js';
+import type { SellerPayoutInput } from '../../../packages/domain/marketplace-seller/payouts.js';
 import { findMarketplacePayout, listMarketplacePayouts } from '../../../projections/marketplace-payouts.js';
 
 const BASE = '/api/v1/marketplace';
