@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { AnyStep } from '../packages/eventstore/command-handler.js';
 import { systemClock, type Clock } from '../packages/core/clock.js';
 import type { Config } from '../packages/core/config.js';
 import type { Database } from '../packages/core/database.js';
@@ -281,6 +282,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     instance,
     // Declared below: the marketplace creates orders' intents with this service.
     orderPayments: { paymentSteps: (payment, meta) => marketplace.orders.paymentSteps(payment, meta) },
+    heldPayments: { paymentSteps: (intent, payment, meta): Promise<AnyStep[] | null> => funding.paymentSteps(intent, payment, meta) },
   });
   const paymentLinks = new PaymentLinks({ store, clock, publicUrl: config.publicUrl });
   const rateLimiter = new RateLimiter(knex, clock);
@@ -407,7 +409,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
       refundReconcile: enqueuer(refundReconcile),
     },
   });
-  const funding = new FundingCampaigns({
+  const funding: FundingCampaigns = new FundingCampaigns({
     store,
     clock,
     publicUrl: config.publicUrl,

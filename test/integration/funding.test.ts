@@ -156,6 +156,20 @@ t.test('contributions: paid by mobile money, counted, held on the campaign accou
   await assertHeld(t, svc, merchant.id, key, campaign.id);
 });
 
+t.test("a contribution's payment, the campaign counting it and its money on the campaign's account are one commit", async (t) => {
+  const campaign = await activeCampaign(svc, key);
+  const contribution = await paid(svc, key, campaign.id, 6_000);
+  const rows: { type: string; data: { kind?: string; source?: string; contributionId?: string }; transaction_id: string }[] = await svc.system
+    .knex('events')
+    .select('type', 'data', 'transaction_id')
+    .whereIn('stream_id', [`payment_intent-${contribution.paymentIntentId}`, `funding_campaign-${campaign.id}`, `balance-${merchant.id}-sandbox-xof`]);
+  const succeeded = rows.find((r) => r.type === 'payment_intent.succeeded');
+  const received = rows.find((r) => r.type === 'funding_campaign.contribution_received' && r.data.contributionId === contribution.id);
+  const posted = rows.find((r) => r.data.kind === 'campaign_contribution' && r.data.source === contribution.id);
+  t.ok(succeeded && received && posted, 'the success, the contribution received, the money held');
+  t.same([received!.transaction_id, posted!.transaction_id], [succeeded!.transaction_id, succeeded!.transaction_id], 'in the commit of the success');
+});
+
 t.test('refund of one contribution: from the campaign account, once', async (t) => {
   const campaign = await activeCampaign(svc, key);
   const a = await paid(svc, key, campaign.id, 10_000);

@@ -2,7 +2,7 @@ import { getCountry, getCurrency, listCountries, normalizeMsisdn } from '../../c
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import { derivedId, derivedUuid, newUuid, randomBase62 } from '../../core/ids.js';
-import { CommandService, handleSteps, loadState, step } from '../../eventstore/command-handler.js';
+import { CommandService, handleSteps, loadState, step, type AnyStep } from '../../eventstore/command-handler.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import { auditMetadata, type Actor, type Owner } from '../audit.js';
@@ -418,6 +418,39 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
       outcome,
       moneyVersion: s.moneyVersion,
     }));
+  }
+
+  /**
+   * A contribution's payment succeeding, as steps of the payment's own commit (PaymentIntents
+   * applyCallback): the campaign counts the contribution and its money lands on the campaign's
+   * account, so no read shows the payment succeeded without them. Decided on the campaign as it
+   * stands; should it change before the commit, the commit fails whole and the operator's answer
+   * is applied again. Null when the intent pays no contribution of this owner.
+   */
+  async paymentSteps(intent: { id: string; merchantId: string; environment: Owner['environment']; metadata: Record<string, string> }, payment: { fee: number; clearing: Clearing }, meta: EventMetadata): Promise<AnyStep[] | null> {
+    const owner = { merchantId: intent.merchantId, environment: intent.environment };
+    const campaignId = intent.metadata[CONTRIBUTION_METADATA.campaign];
+    const contributionId = intent.metadata[CONTRIBUTION_METADATA.contribution];
+    if (!campaignId || !contributionId) return null;
+    const { state } = await this.load(campaignId);
+    if (!isOwned(state.campaign, owner)) return null;
+    const command: FundingCampaignCommand = {
+      type: 'record_payment',
+      owner,
+      at: this.deps.clock.now(),
+      contributionId,
+      paymentIntentId: intent.id,
+      outcome: { status: 'succeeded', fee: payment.fee, clearing: payment.clearing },
+      moneyVersion: state.moneyVersion,
+    };
+    const moves = movesOf(state, fundingCampaignDecider.decide(command, state));
+    const steps = [step({ streamId: fundingCampaignStream(campaignId), decider: fundingCampaignDecider, command, metadata: meta })];
+    if (moves.length > 0) {
+      const c = state.campaign!;
+      const ledger = ledgerCommand(this.deps.clock, { merchantId: c.merchantId, environment: c.environment, currency: c.currency }, { type: 'move_campaign_funds', campaign: campaignId, moves });
+      steps.push(step({ streamId: balanceStream(c.merchantId, c.environment, c.currency), decider: ledgerDecider, command: ledger, metadata: meta }));
+    }
+    return steps;
   }
 
   /** What the contributor must do next for the payment (approve on the phone, a 3-D Secure page), if anything. */

@@ -41,8 +41,8 @@ export interface CreateInput {
 }
 
 /**
- * Platform metadata of an intent whose funds are held for someone else (a funding campaign):
- * the holder's process posts the ledger entry when the intent succeeds, not the intent's own.
+ * Platform metadata of an intent whose funds are held for someone else (a funding campaign): its
+ * success posts the holder's steps (heldPayments), not a payment to the merchant's balance.
  */
 export const HELD_BY_KEY = 'internal.held_by';
 
@@ -80,6 +80,14 @@ export interface PaymentIntentDeps {
    * merchant; null when the order is not there, and the payment is then the merchant's as usual.
    */
   orderPayments?: { paymentSteps(payment: MarketplaceOrderPayment, meta: EventMetadata): Promise<AnyStep[] | null> };
+  /**
+   * Funding campaigns (docs/funding.md): an intent whose funds the campaign holds (HELD_BY_KEY) is
+   * counted by the campaign and put on its account in the success's commit; null when it pays no
+   * contribution of this owner (nothing is posted then: the campaign's process sorts it out).
+   */
+  heldPayments?: {
+    paymentSteps(intent: { id: string; merchantId: string; environment: Environment; metadata: Record<string, string> }, payment: { fee: number; clearing: 'card_clearing' | `operator_clearing:${string}` }, meta: EventMetadata): Promise<AnyStep[] | null>;
+  };
 }
 
 /** An order's payment as the marketplace records it. */
@@ -92,6 +100,9 @@ export interface MarketplaceOrderPayment {
   fee: number;
   clearing: 'card_clearing' | `operator_clearing:${string}`;
 }
+
+/** How many times a payment's success is decided again when its holder's state moved meanwhile (parallel contributions of one campaign). */
+const HOLDER_ATTEMPTS = 50;
 
 /** The platform metadata key naming the marketplace order an intent pays. */
 export const MARKETPLACE_ORDER_METADATA_KEY = 'internal.marketplace_order';
@@ -348,11 +359,21 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
       const after = recorded!.state as PaymentIntentState;
       return after.status === 'succeeded' && after.confirmation?.operationId === callback.operationId;
     };
-    const money = outcome.status === 'succeeded' ? await this.paymentSteps(state, outcome.fee, meta) : { steps: [], settleAt: null };
-    const [recorded] = await handleSteps(this.deps.store, [record, ...money.steps.map((s) => ({ ...s, when: succeededByThis }))], { onConflict: 'internal' });
-    const after = recorded!.state as PaymentIntentState;
-    if (money.settleAt && after.status === 'succeeded') await this.deps.scheduleSettlement({ merchantId: intent.merchantId, environment: intent.environment, currency: intent.currency }, money.settleAt);
-    return toObject(after);
+    for (let attempt = 0; ; attempt++) {
+      const money = outcome.status === 'succeeded' ? await this.paymentSteps(state, outcome.fee, meta) : { steps: [], settleAt: null };
+      let recorded;
+      try {
+        [recorded] = await handleSteps(this.deps.store, [record, ...money.steps.map((s) => ({ ...s, when: succeededByThis }))], { onConflict: 'internal' });
+      } catch (err) {
+        // A holder's steps are decided on its state as it stood (a campaign's money version): when
+        // another change moved it first, nothing was written, and they are decided again.
+        if (err instanceof ApiError && err.code === 'IKW-RES-003' && attempt < HOLDER_ATTEMPTS) continue;
+        throw err;
+      }
+      const after = recorded!.state as PaymentIntentState;
+      if (money.settleAt && after.status === 'succeeded') await this.deps.scheduleSettlement({ merchantId: intent.merchantId, environment: intent.environment, currency: intent.currency }, money.settleAt);
+      return toObject(after);
+    }
   }
 
   /**
@@ -363,9 +384,9 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
    */
   private async paymentSteps(state: PaymentIntentState, fee: number, meta: EventMetadata): Promise<{ steps: AnyStep[]; settleAt: Date | null }> {
     const intent = state.intent!;
-    if (intent.metadata[HELD_BY_KEY] !== undefined) return { steps: [], settleAt: null };
     const pm = state.paymentMethod!;
     const clearing = pm.type === 'mobile_money' ? (`operator_clearing:${pm.operator}` as const) : ('card_clearing' as const);
+    if (intent.metadata[HELD_BY_KEY] !== undefined) return { steps: (await this.deps.heldPayments?.paymentSteps(intent, { fee, clearing }, meta)) ?? [], settleAt: null };
     const orderId = intent.metadata[MARKETPLACE_ORDER_METADATA_KEY];
     if (orderId !== undefined && this.deps.orderPayments) {
       const payment = { merchantId: intent.merchantId, environment: intent.environment, orderId, paymentIntentId: intent.id, amount: intent.amount, fee, clearing };

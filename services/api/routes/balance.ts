@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { ApiError } from '../../../packages/core/errors.js';
 import { route, type Family } from '../../../packages/http/routes.js';
-import { balancesOf } from '../../../projections/balances.js';
+import { balancesOf, heldFundsOf, HELD_KINDS } from '../../../projections/balances.js';
 import { balancesAt, dailySummaries, escrowedAt } from '../../../projections/ledger-entries.js';
 import { sellerFundsAt } from '../../../projections/marketplace-funds.js';
 import { endOfSecond, unixTimeQuery } from './shared.js';
@@ -54,23 +54,32 @@ export function balanceFamily(knex: Knex): Family {
               items: { type: 'object', properties: { currency: { type: 'string' }, pending: { type: 'integer' }, available: { type: 'integer' } } },
             },
             escrowed: { ...amounts, description: "Held in escrow contracts for the merchant's payers, never in available (docs/escrow.md); only for merchants that have had any" },
+            held: {
+              description:
+                'Funds the merchant holds for others, per kind of account of the ledger and currency (docs/ledger.md): escrow contracts, funding campaigns, marketplace sellers (pending, available, payouts in flight). Current only (not with `as_of`); only for merchants that have had any',
+              type: 'array',
+              items: { type: 'object', properties: { kind: { enum: [...HELD_KINDS] }, amount: { type: 'integer' }, currency: { type: 'string' } } },
+            },
           },
         },
         handler: async (ctx) => {
           const asOf = ctx.query.as_of;
           const rows = asOf === undefined ? await balancesOf(knex, ctx.owner) : await balancesAt(knex, ctx.owner, endOfSecond(asOf));
           const of = (field: 'available' | 'pending' | 'reserved') => rows.map((r) => ({ amount: Number(r[field]), currency: r.currency }));
-          const at = asOf === undefined ? undefined : endOfSecond(asOf);
-          const [sellerFunds, escrowed] = await Promise.all([sellerFundsAt(knex, ctx.owner, at), escrowedAt(knex, ctx.owner, at)]);
-          return {
-            object: 'balance',
-            livemode: ctx.principal.livemode,
-            available: of('available'),
-            pending: of('pending'),
-            reserved: of('reserved'),
-            ...(sellerFunds.length > 0 ? { seller_funds: sellerFunds } : {}),
-            ...(escrowed.length > 0 ? { escrowed } : {}),
-          };
+          const own = { object: 'balance', livemode: ctx.principal.livemode, available: of('available'), pending: of('pending'), reserved: of('reserved') };
+          if (asOf !== undefined) {
+            // As the ledger stood then: summed from the entries up to that moment.
+            const at = endOfSecond(asOf);
+            const [sellerFunds, escrowed] = await Promise.all([sellerFundsAt(knex, ctx.owner, at), escrowedAt(knex, ctx.owner, at)]);
+            return { ...own, ...(sellerFunds.length > 0 ? { seller_funds: sellerFunds } : {}), ...(escrowed.length > 0 ? { escrowed } : {}) };
+          }
+          // Now: from the accounts as they stand, whatever the history's length.
+          const held = await heldFundsOf(knex, ctx.owner);
+          const sum = (currency: string, ...kinds: string[]) => held.filter((h) => h.currency === currency && kinds.includes(h.kind)).reduce((total, h) => total + h.amount, 0);
+          const currencies = (...kinds: string[]) => [...new Set(held.filter((h) => kinds.includes(h.kind)).map((h) => h.currency))];
+          const sellerFunds = currencies('seller_pending', 'seller_available').map((currency) => ({ currency, pending: sum(currency, 'seller_pending'), available: sum(currency, 'seller_available') }));
+          const escrowed = currencies('escrow').map((currency) => ({ amount: sum(currency, 'escrow'), currency }));
+          return { ...own, ...(sellerFunds.length > 0 ? { seller_funds: sellerFunds } : {}), ...(escrowed.length > 0 ? { escrowed } : {}), ...(held.length > 0 ? { held } : {}) };
         },
       }),
       route<unknown, { from: string; to: string }>({
