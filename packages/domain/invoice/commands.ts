@@ -5,6 +5,7 @@ import { newId, newUuid } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import { auditMetadata, type Actor } from '../audit.js';
+import { assertOwned, isOwned } from '../aggregate.js';
 import type { CustomerRef, Customers } from '../customer/commands.js';
 import { CommandService, loadState } from '../../eventstore/command-handler.js';
 import type { ConfirmInput, PaymentIntents } from '../payment-intent/commands.js';
@@ -85,8 +86,7 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Invoi
   /** The invoice if it is this owner's; otherwise 404 naming `param`. */
   async owned(who: Owner, id: string, param: string): Promise<InvoiceState> {
     const { state } = await this.load(id);
-    const i = state.invoice;
-    if (!i || i.merchantId !== who.merchantId || i.environment !== who.environment) throw new ApiError('IKW-RES-001', `No such invoice: '${id}'`, param);
+    assertOwned(state.invoice, who, `No such invoice: '${id}'`, param);
     return state;
   }
 
@@ -352,7 +352,7 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Invoi
     const who = { merchantId: intent.merchantId, environment: intent.environment };
     const { state } = await this.load(invoiceId);
     const i = state.invoice;
-    if (!i || i.merchantId !== who.merchantId || i.environment !== who.environment) return;
+    if (!isOwned(i, who)) return;
     // Only intents this invoice created pay it; another intent that merely names it stays an ordinary payment.
     if (![...state.paymentIntents.values()].includes(intent.id)) return;
     const meta = auditMetadata(this.deps.clock, who, invoiceId, { actor: 'billing', causationId: intent.id });
