@@ -7,12 +7,11 @@ import type { Enqueue } from '../../scheduler/scheduler.js';
 import { auditMetadata, type Actor } from '../audit.js';
 import { assertOwned, isOwned } from '../aggregate.js';
 import type { CustomerRef, Customers } from '../customer/commands.js';
-import { CommandService, loadState } from '../../eventstore/command-handler.js';
+import { CommandService } from '../../eventstore/command-handler.js';
 import type { ConfirmInput, PaymentIntents } from '../payment-intent/commands.js';
 import type { Owner } from '../audit.js';
 import type { PaymentIntentReader, PriceCatalog } from '../read-ports.js';
-import { paymentIntentDecider } from '../payment-intent/decider.js';
-import { paymentIntentStream, type PaymentIntentObject } from '../payment-intent/events.js';
+import type { PaymentIntentObject } from '../payment-intent/events.js';
 import type { PeriodInvoice, SubscriptionCreated } from '../subscription/events.js';
 import { amountRemaining, invoiceDecider, PAYABLE, toInvoiceObject, type InvoiceCommand, type InvoiceState } from './decider.js';
 import { invoiceStream, type InvoiceEvent, type InvoiceLine, type InvoiceObject, type InvoiceStatus } from './events.js';
@@ -345,7 +344,7 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Invoi
    * is credited to the customer's wallet as an overpayment.
    */
   async recordPaymentIntent(job: Owner & { paymentIntentId: string }): Promise<void> {
-    const { state: pi } = await loadState(this.deps.store, paymentIntentStream(job.paymentIntentId), paymentIntentDecider);
+    const { state: pi } = await this.deps.paymentIntents.load(job.paymentIntentId);
     const intent = pi.intent;
     const invoiceId = pi.metadata[INVOICE_METADATA_KEY];
     if (!intent || pi.status !== 'succeeded' || !invoiceId) return;
