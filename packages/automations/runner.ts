@@ -167,7 +167,8 @@ export class AutomationRunner {
 
   /** Enqueues the next tick of a schedule automation that is enabled; ticks of an older cron stop by themselves. */
   private async armSchedule(trx: Knex.Transaction, automationId: string): Promise<void> {
-    const state = await this.deps.automations.load(automationId);
+    // The stream, not a read model that may lag the log.
+    const { state } = await this.deps.automations.load(automationId);
     if (!state.automation || !state.enabled || state.deleted) return;
     const trigger = currentVersion(state).definition.trigger;
     if (trigger.type !== 'schedule') return;

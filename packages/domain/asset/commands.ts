@@ -8,6 +8,7 @@ import { derivedUuid, newUuid } from '../../core/ids.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import type { EventStore } from '../../eventstore/port.js';
 import { auditMetadata, type Actor, type Owner } from '../audit.js';
+import { assertOwned } from '../aggregate.js';
 import { ALLOWED_CONTENT_TYPES, sniffContentType } from './content-types.js';
 import { assetDecider, toAssetObject, type AssetCommand, type AssetState } from './decider.js';
 import { assetStream, type AssetCreated, type AssetEvent, type AssetObject, type AssetPurpose } from './events.js';
@@ -170,8 +171,7 @@ export class Assets extends CommandService<AssetCommand, AssetState, AssetEvent>
 
   private async owned(owner: Owner, id: string): Promise<AssetState> {
     const state = await this.existing(id);
-    const a = state.asset!;
-    if (a.merchantId !== owner.merchantId || a.environment !== owner.environment) throw new ApiError('IKW-RES-001', `No such asset: '${id}'`, 'assetId');
+    assertOwned(state.asset, owner, `No such asset: '${id}'`, 'assetId');
     return state;
   }
 

@@ -2,15 +2,15 @@ import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import { derivedId, newId } from '../../core/ids.js';
 import { generateSigningSecret, type SecretBox } from '../../core/secrets.js';
-import type { EventMetadata, EventStore } from '../../eventstore/port.js';
-import { handleCommand, loadState, type ConflictPolicy } from '../../eventstore/command-handler.js';
+import type { EventStore } from '../../eventstore/port.js';
+import { CommandService } from '../../eventstore/command-handler.js';
 import { assertOwned } from '../aggregate.js';
 import { auditMetadata, type Actor, type Owner } from '../audit.js';
 import type { TemplateKind } from '../template/events.js';
 import { checkEndpointUrl } from '../webhook-endpoint/url-policy.js';
 import { automationDecider, currentVersion, type AutomationCommand, type AutomationState } from './decider.js';
 import { checkDefinition, type Definition } from './definition.js';
-import { automationStream } from './events.js';
+import { automationStream, type AutomationEvent } from './events.js';
 
 export interface AutomationInput {
   name: string;
@@ -34,12 +34,10 @@ export interface AutomationDeps {
 const isTemplated = (value: string) => value.includes('{{') || value.includes('{%');
 
 /** Automations: definitions and their versions, enable, disable, delete; the runner disables failing ones. */
-export class Automations {
-  constructor(private readonly deps: AutomationDeps) {}
-
-  /** Client commands answer a lost race with 409 (`none`); only the runner's disable decides again. */
-  private run(id: string, command: AutomationCommand, metadata: EventMetadata, onConflict: ConflictPolicy = 'none') {
-    return handleCommand(this.deps.store, automationStream(id), automationDecider, command, metadata, { onConflict });
+export class Automations extends CommandService<AutomationCommand, AutomationState, AutomationEvent> {
+  /** Client commands answer a lost race with 409 (the default `none`); only the runner's disable decides again. */
+  constructor(private readonly deps: AutomationDeps) {
+    super(deps.store, automationStream, automationDecider);
   }
 
   /** The schema was checked by the route; these are the checks that need more: ids, cron, templates, URLs. */
@@ -71,7 +69,7 @@ export class Automations {
     const id = requestRef === undefined ? newId('auto') : derivedId('auto', `${owner.merchantId}|${owner.environment}|automation|${requestRef}`);
     if (requestRef !== undefined) {
       // A retry after a crash: the automation the first attempt made (its secret was never shown, so it is lost: rotate by re-creating).
-      const earlier = await loadState(this.deps.store, automationStream(id), automationDecider);
+      const earlier = await this.load(id);
       if (earlier.state.automation) return { state: earlier.state, secret: null };
     }
     const at = this.deps.clock.now();
@@ -103,7 +101,7 @@ export class Automations {
   async update(owner: Owner, id: string, changes: Partial<AutomationInput>, actor: Actor): Promise<void> {
     const { enabled, ...definitionChanges } = changes;
     if (Object.keys(definitionChanges).length > 0) {
-      const state = await this.load(id);
+      const { state } = await this.load(id);
       assertOwned(state.deleted ? null : state.automation, owner, 'No such automation', 'id');
       const current = currentVersion(state);
       const definition = await this.check(owner, { ...current.definition, ...definitionChanges });
@@ -118,11 +116,6 @@ export class Automations {
 
   async delete(owner: Owner, id: string, actor: Actor): Promise<void> {
     await this.run(id, { type: 'delete', owner, at: this.deps.clock.now() }, auditMetadata(this.deps.clock, owner, id, actor));
-  }
-
-  /** The automation as its stream holds it (the runner reads this, not a read model that may lag the log). */
-  async load(id: string): Promise<AutomationState> {
-    return (await loadState(this.deps.store, automationStream(id), automationDecider)).state;
   }
 
   /** The runner's: disables an enabled automation after repeated failed runs; true on that transition (tell the merchant once). */

@@ -5,6 +5,7 @@ import { derivedId, newId } from '../../core/ids.js';
 import type { EventStore } from '../../eventstore/port.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import { auditMetadata, type Actor, type Owner } from '../audit.js';
+import { assertOwned, isOwned } from '../aggregate.js';
 import type { PaymentIntents } from '../payment-intent/commands.js';
 import type { PaymentIntentObject } from '../payment-intent/events.js';
 import { assertOpen as assertLinkOpen, type ClaimHolder } from '../payment-link/decider.js';
@@ -136,7 +137,7 @@ export class CheckoutSessions extends CommandService<CheckoutSessionCommand, Che
     const { claim } = await this.fromLink(who, linkId);
     const { state } = remembered ? await this.load(remembered) : { state: null };
     const s = state?.session;
-    if (state && s?.paymentLinkId === linkId && s.merchantId === who.merchantId && s.environment === who.environment) {
+    if (state && isOwned(s, who) && s.paymentLinkId === linkId) {
       const view = toCheckoutSessionObject(state, await this.paymentStatus(state), this.deps.clock.now());
       // A single-use link paid (through any session) takes no more: openForLink says so.
       if (view.status === 'open' && !(claim && (await this.holderOf(claim)) === 'paid')) return view;
@@ -161,7 +162,7 @@ export class CheckoutSessions extends CommandService<CheckoutSessionCommand, Che
   private async fromLink(who: Owner, linkId: string) {
     const { state } = await this.deps.paymentLinks.load(linkId);
     const link = state.link;
-    if (!link || link.merchantId !== who.merchantId || link.environment !== who.environment) throw new ApiError('IKW-RES-001', `No such payment link: '${linkId}'`, 'paymentLinkId');
+    assertOwned(link, who, `No such payment link: '${linkId}'`, 'paymentLinkId');
     assertLinkOpen(state, this.deps.clock.now());
     return { link, claim: state.claim };
   }
@@ -275,9 +276,7 @@ export class CheckoutSessions extends CommandService<CheckoutSessionCommand, Che
 
   async feeQuote(who: Owner, id: string, input: FeeQuoteInput): Promise<CheckoutFeeQuote> {
     const { state } = await this.load(id);
-    if (!state.session || state.session.merchantId !== who.merchantId || state.session.environment !== who.environment) {
-      throw new ApiError('IKW-RES-001', `No such checkout session: '${id}'`, 'id');
-    }
+    assertOwned(state.session, who, `No such checkout session: '${id}'`, 'id');
     return this.quote({ session: state.session }, input);
   }
 

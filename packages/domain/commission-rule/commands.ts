@@ -5,6 +5,7 @@ import { derivedUuid, newUuid } from '../../core/ids.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import type { EventStore } from '../../eventstore/port.js';
 import { auditMetadata, type Actor, type Owner } from '../audit.js';
+import { isOwned } from '../aggregate.js';
 import { commissionRuleDecider, toCommissionRuleObject, type CommissionRuleCommand, type CommissionRuleState } from './decider.js';
 import { commissionRuleStream, type CommissionRuleEvent, type CommissionRuleObject, type CommissionRuleTerms } from './events.js';
 
@@ -59,7 +60,6 @@ export class CommissionRules extends CommandService<CommissionRuleCommand, Commi
   /** The owner's rule with this id as it stands now (null when there is none): what an order line's commission is computed with. */
   async usable(owner: Owner, id: string): Promise<CommissionRuleState['rule']> {
     const { state } = await this.load(id);
-    const r = state.rule;
-    return r && r.merchantId === owner.merchantId && r.environment === owner.environment ? r : null;
+    return isOwned(state.rule, owner) ? state.rule : null;
   }
 }

@@ -5,6 +5,7 @@ import { derivedUuid } from '../../core/ids.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import type { EventStore } from '../../eventstore/port.js';
 import { auditMetadata, type Actor, type Owner } from '../audit.js';
+import { assertOwned } from '../aggregate.js';
 import { countryActivationDecider, toCountryActivationObject, type CountryActivationCommand, type CountryActivationState } from './decider.js';
 import { countryActivationStream, type ActivationRule, type CountryActivationEvent, type CountryActivationObject } from './events.js';
 
@@ -63,8 +64,8 @@ export class CountryActivations extends CommandService<CountryActivationCommand,
   /** PUT: the rule as given replaces the old one (fields left out keep their value); the country and currency are the activation's identity and do not change. */
   async update(owner: Owner, id: string, input: ActivationInput, actor: Actor): Promise<CountryActivationObject> {
     const { state } = await this.load(id);
-    const a = state.activation;
-    if (!a || state.deleted || a.merchantId !== owner.merchantId || a.environment !== owner.environment) throw new ApiError('IKW-RES-001', `No such activation: '${id}'`, 'id');
+    const a = state.deleted ? null : state.activation;
+    assertOwned(a, owner, `No such activation: '${id}'`, 'id');
     if (input.countryCode !== undefined && input.countryCode.toUpperCase() !== a.countryCode) throw new ApiError('IKW-VAL-002', 'The country of an activation does not change; delete it and create another', 'countryCode');
     if (input.currencyIso !== undefined && input.currencyIso.toUpperCase() !== a.currencyIso) throw new ApiError('IKW-VAL-002', 'The currency of an activation does not change', 'currencyIso');
     const result = await this.run(id, { type: 'update', owner, at: this.deps.clock.now(), rule: ruleOf(input, state.rule) }, auditMetadata(this.deps.clock, owner, id, actor));

@@ -4,7 +4,7 @@ import { getCurrency, normalizePhone } from '../../catalog/index.js';
 import { derivedId, newUuid } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import { auditMetadata, type Actor } from '../audit.js';
-import { CommandService, handleCommand } from '../../eventstore/command-handler.js';
+import { CommandService } from '../../eventstore/command-handler.js';
 import type { Environment } from '../merchant/events.js';
 import type { Owner } from '../audit.js';
 import type { CustomerDirectory } from '../read-ports.js';
@@ -29,9 +29,10 @@ export interface CustomerLookup {
 
 /**
  * Resolves the customer of a payment intent: an explicit id must exist for this merchant and
- * environment; otherwise the e-mail, then the phone, finds the customer or creates one.
+ * environment; otherwise the e-mail, then the phone, finds the customer or creates one. For the
+ * payment intents' service, which holds no Customers.
  */
-export async function findOrCreateCustomer(
+export function findOrCreateCustomer(
   directory: CustomerDirectory,
   store: EventStore,
   clock: Clock,
@@ -39,38 +40,7 @@ export async function findOrCreateCustomer(
   lookup: CustomerLookup,
   metadata: EventMetadata,
 ): Promise<string | null> {
-  const { merchantId, environment } = owner;
-  if (lookup.customer) {
-    const found = await directory.findCustomer(owner, lookup.customer);
-    if (!found) throw new ApiError('IKW-VAL-001', `No such customer: '${lookup.customer}'`, 'customer');
-    return found.id;
-  }
-  const email = lookup.email?.trim().toLowerCase();
-  const key = email ? ({ kind: 'email', value: email } as const) : lookup.phone ? ({ kind: 'phone', value: lookup.phone } as const) : null;
-  if (!key) return null;
-  const id = derivedCustomerId(merchantId, environment, key.kind, key.value);
-  await handleCommand(
-    store,
-    customerStream(id),
-    customerDecider,
-    {
-      type: 'create',
-      customer: {
-        id,
-        merchantId,
-        environment,
-        name: null,
-        email: email ?? null,
-        phone: lookup.phone ?? null,
-        currency: null,
-        metadata: {},
-        createdAt: clock.now().toISOString(),
-      },
-    },
-    metadata,
-    { onConflict: 'internal' },
-  );
-  return id;
+  return new Customers({ directory, store, clock }).findOrCreate(owner, lookup, metadata);
 }
 
 /** How a billing request names its customer: by id, or by e-mail (found or created, like payment intents do). */
@@ -89,6 +59,26 @@ export class Customers extends CommandService<CustomerCommand, CustomerState, Cu
     super(deps.store, customerStream, customerDecider);
   }
 
+  /** See findOrCreateCustomer. A concurrent find-or-create of the same key decides again: both land on one customer. */
+  async findOrCreate(owner: Owner, lookup: CustomerLookup, metadata: EventMetadata): Promise<string | null> {
+    const { merchantId, environment } = owner;
+    if (lookup.customer) {
+      const found = await this.deps.directory.findCustomer(owner, lookup.customer);
+      if (!found) throw new ApiError('IKW-VAL-001', `No such customer: '${lookup.customer}'`, 'customer');
+      return found.id;
+    }
+    const email = lookup.email?.trim().toLowerCase();
+    const key = email ? ({ kind: 'email', value: email } as const) : lookup.phone ? ({ kind: 'phone', value: lookup.phone } as const) : null;
+    if (!key) return null;
+    const id = derivedCustomerId(merchantId, environment, key.kind, key.value);
+    await this.run(
+      id,
+      { type: 'create', customer: { ...blankCustomer(id, owner, this.deps.clock), email: email ?? null, phone: lookup.phone ?? null } },
+      metadata,
+      'internal',
+    );
+    return id;
+  }
 
   /** The customer changes their name or phone number (the customer portal); null removes the phone. */
   async updateContact(who: Owner, id: string, input: { name?: string; phone?: string | null }, actor: Actor): Promise<CustomerObject> {

@@ -5,7 +5,7 @@ import { ApiError } from '../../core/errors.js';
 import { sha256Hex } from '../../core/hashing.js';
 import { newUuid } from '../../core/ids.js';
 import type { SecretBox } from '../../core/secrets.js';
-import { handleSteps, loadState, step, type CommandStep } from '../../eventstore/command-handler.js';
+import { CommandService, handleSteps, loadState, step, type CommandStep } from '../../eventstore/command-handler.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import { actorMetadata, type Actor } from '../audit.js';
 import { googleIdentityDecider, type GoogleIdentityCommand } from '../google-identity/decider.js';
@@ -18,7 +18,7 @@ import type { AppTokenClaims } from '../user/tokens.js';
 import { normalizeEmail } from '../user-email/events.js';
 import type { Verifications } from '../verification/commands.js';
 import { googleSignInDecider, type GoogleSignInCommand, type GoogleSignInState } from './decider.js';
-import { GOOGLE_EXCHANGE_TTL_MS, GOOGLE_STATE_TTL_MS, googleSignInStream, type GoogleSignInOutcome, type GoogleSignInPurpose } from './events.js';
+import { GOOGLE_EXCHANGE_TTL_MS, GOOGLE_STATE_TTL_MS, googleSignInStream, type GoogleSignInEvent, type GoogleSignInOutcome, type GoogleSignInPurpose } from './events.js';
 import type { OpenIdProvider, VerifiedIdentity } from './port.js';
 
 export interface GoogleSignInDeps {
@@ -63,8 +63,11 @@ export const GOOGLE_CALLBACK_PATH = '/api/v1/auth/google/callback';
  * the outcome reaches the dashboard by a one-time code in the redirect's fragment, never tokens in
  * a URL. Connecting and disconnecting a Google account are behind second-factor challenges.
  */
-export class GoogleSignIn {
-  constructor(private readonly deps: GoogleSignInDeps) {}
+export class GoogleSignIn extends CommandService<GoogleSignInCommand, GoogleSignInState, GoogleSignInEvent> {
+  /** A browser's attempt has nobody to retry a 409: a lost race decides again. */
+  constructor(private readonly deps: GoogleSignInDeps) {
+    super(deps.store, googleSignInStream, googleSignInDecider, { onConflict: 'internal' });
+  }
 
   private now(): Date {
     return this.deps.clock.now();
@@ -153,7 +156,7 @@ export class GoogleSignIn {
     const state = query.state ?? '';
     const attemptId = TOKEN_SHAPE.exec(state)?.[2];
     if (!attemptId) throw new ApiError('IKW-FED-002', undefined, 'state');
-    const attempt = (await loadState(this.deps.store, googleSignInStream(attemptId), googleSignInDecider)).state;
+    const attempt = (await this.load(attemptId)).state;
     const started = attempt.started;
     const stateHash = sha256Hex(state);
     if (!started || started.stateHash !== stateHash || attempt.returned || this.now().getTime() >= Date.parse(started.expiresAt)) throw new ApiError('IKW-FED-002', undefined, 'state');
@@ -168,7 +171,7 @@ export class GoogleSignIn {
       if (found.outcome !== 'signed_in') await this.notice(found.noticeTo, 'A Google account was connected to your Sika account', `The Google account ${found.email} was connected to your Sika account: it can now sign in to it.`);
     } catch (err) {
       if (!(err instanceof ApiError) || err.code === 'IKW-FED-002') throw err;
-      await handleSteps(this.deps.store, [this.attemptStep(attemptId, { type: 'refuse', stateHash, result: { ...returned, code: err.code, message: err.message }, at: this.now() }, actor)], { onConflict: 'internal' });
+      await this.run(attemptId, { type: 'refuse', stateHash, result: { ...returned, code: err.code, message: err.message }, at: this.now() }, this.metadata(attemptId, actor));
     }
     return `${started.returnUrl}#googleCode=${encodeURIComponent(code)}`;
   }
@@ -188,13 +191,13 @@ export class GoogleSignIn {
     };
     if (attempt.started!.purpose === 'connect') {
       const userId = attempt.started!.userId!;
-      const user = (await accounts.load(userId)).user!;
+      const user = (await accounts.stateOf(userId)).user!;
       return { userId, outcome: 'connected', email, noticeTo: user.email, steps: linking(userId, 'connect') };
     }
     const linked = (await loadState(this.deps.store, googleIdentityStream(identity.issuer, identity.subject), googleIdentityDecider)).state.userId;
-    if (linked !== null && (await accounts.load(linked)).user) return { userId: linked, outcome: 'signed_in', email, noticeTo: email, steps: [] };
+    if (linked !== null && (await accounts.stateOf(linked)).user) return { userId: linked, outcome: 'signed_in', email, noticeTo: email, steps: [] };
     const holder = await accounts.userIdOf(email);
-    const user = holder ? (await accounts.load(holder)).user : null;
+    const user = holder ? (await accounts.stateOf(holder)).user : null;
     if (!holder || !user) throw new ApiError('IKW-FED-006');
     return { userId: holder, outcome: 'linked', email, noticeTo: user.email, steps: linking(holder, 'email') };
   }
@@ -210,13 +213,12 @@ export class GoogleSignIn {
     const attemptId = TOKEN_SHAPE.exec(code)?.[2];
     if (!attemptId) throw new ApiError('IKW-FED-002', undefined, 'code');
     const redeem: GoogleSignInCommand = { type: 'redeem', exchangeHash: sha256Hex(code), exchangeKeyHash: sha256Hex(exchangeKey), at: this.now() };
-    await handleSteps(this.deps.store, [this.attemptStep(attemptId, redeem, actor)], { onConflict: 'internal' });
-    const { returned } = (await loadState(this.deps.store, googleSignInStream(attemptId), googleSignInDecider)).state;
+    const { returned } = (await this.run(attemptId, redeem, this.metadata(attemptId, actor))).state;
     if (!returned) throw new ApiError('IKW-FED-002', undefined, 'code');
     if ('code' in returned) throw new ApiError(returned.code, returned.message);
     if (returned.outcome === 'connected') return { connected: true, email: returned.email };
     const asUser: Actor = { ...actor, actor: `user:${returned.userId}` };
-    return this.deps.signIns.firstStep(await this.deps.accounts.load(returned.userId), 'google', device, asUser);
+    return this.deps.signIns.firstStep(await this.deps.accounts.stateOf(returned.userId), 'google', device, asUser);
   }
 
   /** `POST google/disconnect`: behind a verified `google/disconnect` challenge; the Google account may then be connected to anyone. */
@@ -224,7 +226,7 @@ export class GoogleSignIn {
     this.provider();
     const { accounts, verifications } = this.deps;
     const asUser: Actor = { ...actor, actor: `user:${claims.userId}` };
-    const state = await accounts.load(claims.userId);
+    const state = await accounts.stateOf(claims.userId);
     const google = state.google;
     const release = google ? [this.identityStep({ type: 'unlink', issuer: google.issuer, subject: google.subject, userId: claims.userId, at: this.now() }, asUser)] : [];
     await accounts.handle(claims.userId, [verifications.consumption(challengeId, 'google/disconnect', null, claims.userId, asUser)], { type: 'unlink_google', at: this.now() }, asUser, release);

@@ -5,13 +5,13 @@ import { newId, newUuid } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import { auditMetadata, type Actor } from '../audit.js';
+import { assertOwned, isOwned } from '../aggregate.js';
 import type { CustomerRef, Customers } from '../customer/commands.js';
-import { CommandService, loadState } from '../../eventstore/command-handler.js';
+import { CommandService } from '../../eventstore/command-handler.js';
 import type { ConfirmInput, PaymentIntents } from '../payment-intent/commands.js';
 import type { Owner } from '../audit.js';
 import type { PaymentIntentReader, PriceCatalog } from '../read-ports.js';
-import { paymentIntentDecider } from '../payment-intent/decider.js';
-import { paymentIntentStream, type PaymentIntentObject } from '../payment-intent/events.js';
+import type { PaymentIntentObject } from '../payment-intent/events.js';
 import type { PeriodInvoice, SubscriptionCreated } from '../subscription/events.js';
 import { amountRemaining, invoiceDecider, PAYABLE, toInvoiceObject, type InvoiceCommand, type InvoiceState } from './decider.js';
 import { invoiceStream, type InvoiceEvent, type InvoiceLine, type InvoiceObject, type InvoiceStatus } from './events.js';
@@ -85,8 +85,7 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Invoi
   /** The invoice if it is this owner's; otherwise 404 naming `param`. */
   async owned(who: Owner, id: string, param: string): Promise<InvoiceState> {
     const { state } = await this.load(id);
-    const i = state.invoice;
-    if (!i || i.merchantId !== who.merchantId || i.environment !== who.environment) throw new ApiError('IKW-RES-001', `No such invoice: '${id}'`, param);
+    assertOwned(state.invoice, who, `No such invoice: '${id}'`, param);
     return state;
   }
 
@@ -345,14 +344,14 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Invoi
    * is credited to the customer's wallet as an overpayment.
    */
   async recordPaymentIntent(job: Owner & { paymentIntentId: string }): Promise<void> {
-    const { state: pi } = await loadState(this.deps.store, paymentIntentStream(job.paymentIntentId), paymentIntentDecider);
+    const { state: pi } = await this.deps.paymentIntents.load(job.paymentIntentId);
     const intent = pi.intent;
     const invoiceId = pi.metadata[INVOICE_METADATA_KEY];
     if (!intent || pi.status !== 'succeeded' || !invoiceId) return;
     const who = { merchantId: intent.merchantId, environment: intent.environment };
     const { state } = await this.load(invoiceId);
     const i = state.invoice;
-    if (!i || i.merchantId !== who.merchantId || i.environment !== who.environment) return;
+    if (!isOwned(i, who)) return;
     // Only intents this invoice created pay it; another intent that merely names it stays an ordinary payment.
     if (![...state.paymentIntents.values()].includes(intent.id)) return;
     const meta = auditMetadata(this.deps.clock, who, invoiceId, { actor: 'billing', causationId: intent.id });

@@ -1,15 +1,16 @@
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import type { EventStore } from '../../eventstore/port.js';
-import { handleSteps, loadState, step } from '../../eventstore/command-handler.js';
+import { CommandService, handleSteps, loadState, step } from '../../eventstore/command-handler.js';
 import { auditMetadata, type Actor, type Owner } from '../audit.js';
 import type { Messenger } from '../messages.js';
 import type { Environment } from '../merchant/events.js';
 import type { AccountDirectory } from '../read-ports.js';
 import type { Verifications } from '../verification/commands.js';
 import { merchantSettingsDecider, type DelayLoweringProof, type MerchantSettingsCommand, type MerchantSettingsState } from './decider.js';
-import { defaultPayoutSettings, merchantSettingsStream, type MerchantSettingsEvent, type PayoutSettings, type SafetyDelayLowered } from './events.js';
+import { defaultPayoutSettings, merchantSettingsId, merchantSettingsStream, merchantSettingsStreamOf, type MerchantSettingsEvent, type PayoutSettings, type SafetyDelayLowered } from './events.js';
 
+/** The settings as their stream holds them: a read for services of other aggregates (payouts, payout methods), which hold only a store. */
 export async function payoutSettings(store: EventStore, merchantId: string, environment: Environment): Promise<{ settings: PayoutSettings; updatedAt: string | null }> {
   const { state } = await loadState(store, merchantSettingsStream(merchantId, environment), merchantSettingsDecider);
   return { settings: state.settings ?? defaultPayoutSettings(environment), updatedAt: state.updatedAt };
@@ -34,22 +35,30 @@ export interface PayoutSettingsDeps {
  * destinations takes a verified second-factor challenge of purpose `payout-settings/delay`, used
  * up in the same commit, and every owner of the merchant's organization is told by e-mail.
  */
-export class PayoutSettingsService {
-  constructor(private readonly deps: PayoutSettingsDeps) {}
+export class PayoutSettingsService extends CommandService<MerchantSettingsCommand, MerchantSettingsState, MerchantSettingsEvent> {
+  constructor(private readonly deps: PayoutSettingsDeps) {
+    super(deps.store, merchantSettingsStreamOf, merchantSettingsDecider);
+  }
 
   async update(owner: Owner, changes: Partial<PayoutSettings>, by: SettingsChanger, actor: Actor): Promise<{ settings: PayoutSettings; updatedAt: string | null }> {
     const { store, clock, verifications } = this.deps;
     if (by.userId === null && by.challengeId !== null) throw new ApiError('IKW-VAL-002', 'challenge_id is a signed-in user’s second factor; an API key has none', 'challenge_id');
     const proof: DelayLoweringProof = by.userId === null ? 'api_key' : by.challengeId === null ? 'no_challenge' : { challengeId: by.challengeId };
     const command: MerchantSettingsCommand = { type: 'update', merchantId: owner.merchantId, environment: owner.environment, changes, proof, at: clock.now() };
-    const settings = step({ streamId: merchantSettingsStream(owner.merchantId, owner.environment), decider: merchantSettingsDecider, command, metadata: auditMetadata(clock, owner, owner.merchantId, actor) });
-    // A challenge given is used, whether or not the change turns out to need it; first, so that a
-    // store without atomic appends never records a lowering whose challenge was not used.
-    const consumption = by.userId !== null && by.challengeId !== null ? [verifications.consumption(by.challengeId, 'payout-settings/delay', null, by.userId, actor)] : [];
-    const result = (await handleSteps(store, [...consumption, settings])).at(-1)!;
-    const lowered = (result.events as MerchantSettingsEvent[]).find((e) => e.data.safetyDelayLowered)?.data.safetyDelayLowered;
+    const metadata = auditMetadata(clock, owner, owner.merchantId, actor);
+    // A challenge given is used, whether or not the change turns out to need it; in the change's
+    // commit and first, so that a store without atomic appends never records a lowering whose
+    // challenge was not used.
+    const result =
+      by.userId !== null && by.challengeId !== null
+        ? ((await handleSteps(store, [
+            verifications.consumption(by.challengeId, 'payout-settings/delay', null, by.userId, actor),
+            step({ streamId: merchantSettingsStream(owner.merchantId, owner.environment), decider: merchantSettingsDecider, command, metadata }),
+          ])).at(-1)! as { state: MerchantSettingsState; events: MerchantSettingsEvent[] })
+        : await this.run(merchantSettingsId(owner.merchantId, owner.environment), command, metadata);
+    const lowered = result.events.find((e) => e.data.safetyDelayLowered)?.data.safetyDelayLowered;
     if (lowered) await this.tellOwners(owner, by.userId!, lowered);
-    const state = result.state as MerchantSettingsState;
+    const state = result.state;
     return { settings: state.settings ?? defaultPayoutSettings(owner.environment), updatedAt: state.updatedAt };
   }
 

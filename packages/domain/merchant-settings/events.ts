@@ -30,4 +30,7 @@ export type MerchantSettingsEvent = DomainEvent<
   { merchantId: string; environment: Environment; changes: Partial<PayoutSettings>; settings: PayoutSettings; updatedAt: string; safetyDelayLowered?: SafetyDelayLowered }
 >;
 
-export const merchantSettingsStream = (merchantId: string, environment: Environment) => `merchant_settings-${merchantId}-${environment}`;
+/** One merchant's settings in one environment are one aggregate: its id names both. */
+export const merchantSettingsId = (merchantId: string, environment: Environment) => `${merchantId}-${environment}`;
+export const merchantSettingsStreamOf = (id: string) => `merchant_settings-${id}`;
+export const merchantSettingsStream = (merchantId: string, environment: Environment) => merchantSettingsStreamOf(merchantSettingsId(merchantId, environment));

@@ -1,11 +1,11 @@
 import type { Clock } from '../../core/clock.js';
 import { newId, randomBase62 } from '../../core/ids.js';
-import type { EventStore } from '../../eventstore/port.js';
+import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import { hashApiKey } from '../../core/hashing.js';
 import type { DomainEvent } from '../../core/decider.js';
-import { handleCommand, handleSteps, step, type CommandStep } from '../../eventstore/command-handler.js';
-import { merchantDecider } from './decider.js';
-import { merchantStream, type ApiKeyRecord, type Environment } from './events.js';
+import { CommandService, step, type CommandStep } from '../../eventstore/command-handler.js';
+import { merchantDecider, type MerchantCommand, type MerchantState } from './decider.js';
+import { merchantStream, type ApiKeyRecord, type Environment, type MerchantEvent } from './events.js';
 
 /** A new key: the full secret (shown once) and the record that is stored (hash only). */
 export function generateApiKey(environment: Environment, scopes: string[]): { secret: string; record: ApiKeyRecord } {
@@ -22,57 +22,59 @@ export interface CreatedMerchant {
   api_keys: { sandbox: string; live: string };
 }
 
-/** The command that creates a merchant with one sandbox and one live key holding every scope, as a step of a larger change. */
-export function merchantCreation(clock: Clock, name: string, actor: string, email: string | null = null): { created: CreatedMerchant; step: CommandStep<unknown, unknown, DomainEvent> } {
+/** What creating a merchant with one sandbox and one live key holding every scope writes. */
+function creation(clock: Clock, name: string, actor: string, email: string | null): { created: CreatedMerchant; command: MerchantCommand; metadata: EventMetadata } {
   const merchantId = newId('acct');
   const sandbox = generateApiKey('sandbox', ['*']);
   const live = generateApiKey('live', ['*']);
   const at = clock.now();
   return {
     created: { id: merchantId, name, api_keys: { sandbox: sandbox.secret, live: live.secret } },
-    step: step({
-      streamId: merchantStream(merchantId),
-      decider: merchantDecider,
-      command: { type: 'create_merchant', merchantId, name, email, keys: [sandbox.record, live.record], at },
-      metadata: { merchant_id: merchantId, actor, occurred_at: at.toISOString() },
-    }),
+    command: { type: 'create_merchant', merchantId, name, email, keys: [sandbox.record, live.record], at },
+    metadata: { merchant_id: merchantId, actor, occurred_at: at.toISOString() },
   };
 }
 
+/** The command that creates a merchant, as a step of a larger change (signup: with its user and organization). */
+export function merchantCreation(clock: Clock, name: string, actor: string, email: string | null = null): { created: CreatedMerchant; step: CommandStep<unknown, unknown, DomainEvent> } {
+  const { created, command, metadata } = creation(clock, name, actor, email);
+  return { created, step: step({ streamId: merchantStream(created.id), decider: merchantDecider, command, metadata }) };
+}
+
 /** Creates a merchant with one sandbox and one live key holding every scope. `email` receives notices. */
-export async function createMerchant(store: EventStore, clock: Clock, name: string, actor: string, email: string | null = null): Promise<CreatedMerchant> {
-  const { created, step: creation } = merchantCreation(clock, name, actor, email);
-  await handleSteps(store, [creation]);
-  return created;
+export function createMerchant(store: EventStore, clock: Clock, name: string, actor: string, email: string | null = null): Promise<CreatedMerchant> {
+  return new Merchants(store, clock).create(name, actor, email);
 }
 
-export async function createApiKey(
-  store: EventStore,
-  clock: Clock,
-  merchantId: string,
-  environment: Environment,
-  scopes: string[],
-  actor: string,
-): Promise<{ id: string; secret: string }> {
-  const key = generateApiKey(environment, scopes);
-  const at = clock.now();
-  await handleCommand(
-    store,
-    merchantStream(merchantId),
-    merchantDecider,
-    { type: 'create_api_key', merchantId, key: key.record, at },
-    { merchant_id: merchantId, environment, actor, occurred_at: at.toISOString() },
-  );
-  return { id: key.record.keyId, secret: key.secret };
+/** Merchants and their API keys; the functions around it are the same commands for callers holding only a store (the command line, tests). */
+export class Merchants extends CommandService<MerchantCommand, MerchantState, MerchantEvent> {
+  constructor(store: EventStore, private readonly clock: Clock) {
+    super(store, merchantStream, merchantDecider);
+  }
+
+  async create(name: string, actor: string, email: string | null = null): Promise<CreatedMerchant> {
+    const { created, command, metadata } = creation(this.clock, name, actor, email);
+    await this.run(created.id, command, metadata);
+    return created;
+  }
+
+  async createApiKey(merchantId: string, environment: Environment, scopes: string[], actor: string): Promise<{ id: string; secret: string }> {
+    const key = generateApiKey(environment, scopes);
+    const at = this.clock.now();
+    await this.run(merchantId, { type: 'create_api_key', merchantId, key: key.record, at }, { merchant_id: merchantId, environment, actor, occurred_at: at.toISOString() });
+    return { id: key.record.keyId, secret: key.secret };
+  }
+
+  async revokeApiKey(merchantId: string, keyId: string, actor: string): Promise<void> {
+    const at = this.clock.now();
+    await this.run(merchantId, { type: 'revoke_api_key', merchantId, keyId, at }, { merchant_id: merchantId, actor, occurred_at: at.toISOString() });
+  }
 }
 
-export async function revokeApiKey(store: EventStore, clock: Clock, merchantId: string, keyId: string, actor: string): Promise<void> {
-  const at = clock.now();
-  await handleCommand(
-    store,
-    merchantStream(merchantId),
-    merchantDecider,
-    { type: 'revoke_api_key', merchantId, keyId, at },
-    { merchant_id: merchantId, actor, occurred_at: at.toISOString() },
-  );
+export function createApiKey(store: EventStore, clock: Clock, merchantId: string, environment: Environment, scopes: string[], actor: string): Promise<{ id: string; secret: string }> {
+  return new Merchants(store, clock).createApiKey(merchantId, environment, scopes, actor);
+}
+
+export function revokeApiKey(store: EventStore, clock: Clock, merchantId: string, keyId: string, actor: string): Promise<void> {
+  return new Merchants(store, clock).revokeApiKey(merchantId, keyId, actor);
 }

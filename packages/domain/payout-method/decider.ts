@@ -1,5 +1,6 @@
 import { ApiError } from '../../core/errors.js';
 import type { Decider } from '../../core/decider.js';
+import { assertOwned, isOwned } from '../aggregate.js';
 import type { Environment } from '../merchant/events.js';
 import type { PayoutMethodCreated, PayoutMethodEvent } from './events.js';
 
@@ -31,9 +32,7 @@ export const payoutMethodDecider: Decider<PayoutMethodCommand, PayoutMethodState
         return [{ type: 'payout_method.created', data: command.method }];
       case 'deactivate': {
         const m = state.method;
-        if (!m || m.merchantId !== command.merchantId || m.environment !== command.environment) {
-          throw new ApiError('IKW-RES-001', 'No such payout destination', 'id');
-        }
+        assertOwned(m, command, 'No such payout destination', 'id');
         if (!state.active) return [];
         return [{ type: 'payout_method.deactivated', data: { id: m.id, deactivatedAt: command.at.toISOString() } }];
       }
@@ -44,7 +43,7 @@ export const payoutMethodDecider: Decider<PayoutMethodCommand, PayoutMethodState
 /** Why a saved destination cannot receive a payout now, or null when it can. */
 export function unusableReason(state: PayoutMethodState, merchantId: string, environment: Environment, at: Date): 'missing' | 'inactive' | 'safety_delay' | null {
   const m = state.method;
-  if (!m || m.merchantId !== merchantId || m.environment !== environment) return 'missing';
+  if (!isOwned(m, { merchantId, environment })) return 'missing';
   if (!state.active) return 'inactive';
   if (new Date(m.usableFrom).getTime() > at.getTime()) return 'safety_delay';
   return null;

@@ -5,6 +5,7 @@ import { newId } from '../../core/ids.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import type { EventStore } from '../../eventstore/port.js';
 import { auditMetadata, type Actor, type Owner } from '../audit.js';
+import { assertOwned, isOwned } from '../aggregate.js';
 import { normalizeDestination, type DestinationInput } from '../payout-method/destination.js';
 import type { Destination } from '../payout-method/events.js';
 import { recipientDecider, toRecipientObject, type RecipientCommand, type RecipientState } from './decider.js';
@@ -89,8 +90,8 @@ export class PayoutRecipients extends CommandService<RecipientCommand, Recipient
   /** Changes the name or the destination; a changed destination is checked again as a whole (a new type replaces the old fields). */
   async update(owner: Owner, id: string, input: UpdateRecipientInput, actor: Actor): Promise<RecipientObject> {
     const { state } = await this.load(id);
-    const current = state.recipient && state.recipient.merchantId === owner.merchantId && state.recipient.environment === owner.environment ? state.recipient : null;
-    if (!current) throw new ApiError('IKW-RES-001', `No such payout recipient: '${id}'`, 'id');
+    const current = state.recipient;
+    assertOwned(current, owner, `No such payout recipient: '${id}'`, 'id');
     const { display_name, ...changes } = input;
     const typeChanged = changes.destination_type !== undefined && changes.destination_type !== current.destination.type;
     const merged = typeChanged ? changes : { ...fieldsOf(current.destination), ...changes };
@@ -111,7 +112,6 @@ export class PayoutRecipients extends CommandService<RecipientCommand, Recipient
   /** A recipient as a batch instruction names it: this owner's, active (null when there is none). */
   async usable(owner: Owner, id: string): Promise<RecipientState | null> {
     const { state } = await this.load(id);
-    const r = state.recipient;
-    return r && r.merchantId === owner.merchantId && r.environment === owner.environment ? state : null;
+    return isOwned(state.recipient, owner) ? state : null;
   }
 }

@@ -4,6 +4,7 @@ import { ApiError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import { auditMetadata, type Actor } from '../audit.js';
+import { isOwned } from '../aggregate.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import type { Owner } from '../audit.js';
 import { productDecider, toProductObject, type ProductCommand, type ProductState } from './decider.js';
@@ -123,7 +124,7 @@ export class Products extends CommandService<ProductCommand, ProductState, Produ
   async delete(who: Owner, id: string, actor: Actor, isStale: (subscriptionId: string, attachedAt: string) => Promise<boolean>): Promise<ProductObject> {
     const meta = auditMetadata(this.deps.clock, who, id, actor);
     const { state } = await this.load(id);
-    if (state.product && state.product.merchantId === who.merchantId && state.product.environment === who.environment) {
+    if (isOwned(state.product, who)) {
       for (const [subscriptionId, attachedAt] of state.subscriptions) {
         if (await isStale(subscriptionId, attachedAt)) await this.detach(who, id, subscriptionId, meta);
       }

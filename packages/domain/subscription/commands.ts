@@ -4,6 +4,7 @@ import { newId, newUuid, randomBase62 } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import { auditMetadata, type Actor } from '../audit.js';
+import { isOwned } from '../aggregate.js';
 import type { CustomerRef, Customers } from '../customer/commands.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import type { Invoices } from '../invoice/commands.js';
@@ -80,8 +81,7 @@ export class Subscriptions extends CommandService<SubscriptionCommand, Subscript
   /** The subscription if it is this owner's, else null. */
   async owned(who: Owner, id: string): Promise<SubscriptionState | null> {
     const { state } = await this.load(id);
-    const s = state.subscription;
-    return s && s.merchantId === who.merchantId && s.environment === who.environment ? state : null;
+    return isOwned(state.subscription, who) ? state : null;
   }
 
   /**

@@ -2,12 +2,12 @@ import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import { derivedId, newId } from '../../core/ids.js';
 import type { EventStore } from '../../eventstore/port.js';
-import { handleCommand, loadState } from '../../eventstore/command-handler.js';
+import { CommandService } from '../../eventstore/command-handler.js';
 import { assertOwned } from '../aggregate.js';
 import { auditMetadata, type Actor, type Owner } from '../audit.js';
-import { latestVersion, templateDecider, type TemplateState } from './decider.js';
+import { latestVersion, templateDecider, type TemplateCommand, type TemplateState } from './decider.js';
 import { builtInTemplate } from './defaults.js';
-import { templateStream, type LocaleContent, type TemplateKind, type TemplateVersion, type VariableSchema } from './events.js';
+import { templateStream, type LocaleContent, type TemplateEvent, type TemplateKind, type TemplateVersion, type VariableSchema } from './events.js';
 import { checkVersion } from './render.js';
 
 export interface NewTemplate {
@@ -33,11 +33,14 @@ export interface TemplateChanges {
 type VersionContent = Omit<TemplateVersion, 'version' | 'createdAt'>;
 
 /** Templates: create, update (each content change is a new version), publish a version, delete. */
-export class Templates {
-  constructor(private readonly deps: { store: EventStore; clock: Clock }) {}
+export class Templates extends CommandService<TemplateCommand, TemplateState, TemplateEvent> {
+  constructor(private readonly deps: { store: EventStore; clock: Clock }) {
+    super(deps.store, templateStream, templateDecider);
+  }
 
-  private run(owner: Owner, id: string, command: Parameters<typeof templateDecider.decide>[0], actor: Actor) {
-    return handleCommand(this.deps.store, templateStream(id), templateDecider, command, auditMetadata(this.deps.clock, owner, id, actor));
+  /** A command of the owner's on template `id`, audited as the actor's. */
+  private command(owner: Owner, id: string, command: TemplateCommand, actor: Actor) {
+    return this.run(id, command, auditMetadata(this.deps.clock, owner, id, actor));
   }
 
   /** `requestRef` (Idempotency-Key) names the template, so a retry after a crash finds it. */
@@ -57,11 +60,11 @@ export class Templates {
     checkVersion(input.kind, content);
     const id = requestRef === undefined ? newId('tpl') : derivedId('tpl', `${owner.merchantId}|${owner.environment}|template|${requestRef}`);
     if (requestRef !== undefined) {
-      const earlier = await loadState(this.deps.store, templateStream(id), templateDecider);
+      const earlier = await this.load(id);
       if (earlier.state.template) return earlier.state;
     }
     const at = this.deps.clock.now();
-    const result = await this.run(
+    const result = await this.command(
       owner,
       id,
       {
@@ -81,7 +84,7 @@ export class Templates {
    */
   async update(owner: Owner, id: string, input: TemplateChanges, actor: Actor): Promise<TemplateState> {
     const changesContent = input.variables !== undefined || input.locales !== undefined || input.defaultLocale !== undefined || input.sampleData !== undefined;
-    const { state } = await loadState(this.deps.store, templateStream(id), templateDecider);
+    const { state } = await this.load(id);
     assertOwned(state.deleted ? null : state.template, owner, 'No such template', 'id');
     const latest = latestVersion(state);
     let version: VersionContent | undefined;
@@ -94,7 +97,7 @@ export class Templates {
       };
       checkVersion(state.template!.kind, version);
     }
-    const result = await this.run(
+    const result = await this.command(
       owner,
       id,
       { type: 'update', owner, at: this.deps.clock.now(), publish: input.publish ?? false, basedOn: latest.version, ...(input.name !== undefined ? { name: input.name } : {}), ...(version ? { version } : {}) },
@@ -104,10 +107,10 @@ export class Templates {
   }
 
   async publish(owner: Owner, id: string, version: number, actor: Actor): Promise<TemplateState> {
-    return (await this.run(owner, id, { type: 'publish', owner, at: this.deps.clock.now(), version }, actor)).state;
+    return (await this.command(owner, id, { type: 'publish', owner, at: this.deps.clock.now(), version }, actor)).state;
   }
 
   async delete(owner: Owner, id: string, actor: Actor): Promise<void> {
-    await this.run(owner, id, { type: 'delete', owner, at: this.deps.clock.now() }, actor);
+    await this.command(owner, id, { type: 'delete', owner, at: this.deps.clock.now() }, actor);
   }
 }

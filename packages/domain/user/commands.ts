@@ -6,7 +6,7 @@ import { ApiError } from '../../core/errors.js';
 import { newUuid } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { DomainEvent } from '../../core/decider.js';
-import { handleCommand, handleSteps, loadState, step, type CommandStep } from '../../eventstore/command-handler.js';
+import { CommandService, handleSteps, loadState, step, type CommandStep } from '../../eventstore/command-handler.js';
 import { actorMetadata, type Actor } from '../audit.js';
 import { ROLE_SCOPES } from '../organization/events.js';
 import type { AccountDirectory, Membership } from '../read-ports.js';
@@ -14,7 +14,7 @@ import { userEmailDecider, type UserEmailCommand } from '../user-email/decider.j
 import { normalizeEmail, userEmailStream } from '../user-email/events.js';
 import { userDecider, type UserCommand, type UserState } from './decider.js';
 import type { Messenger } from '../messages.js';
-import { USER_TOKEN_TTL_MS, userStream, type ContactChannel, type OnboardingChanges, type ProfileChanges, type SessionContext, type SessionProof, type UserTokenKind } from './events.js';
+import { USER_TOKEN_TTL_MS, userStream, type ContactChannel, type UserEvent, type OnboardingChanges, type ProfileChanges, type SessionContext, type SessionProof, type UserTokenKind } from './events.js';
 import { ACCESS_TOKEN_TTL_S, type AppTokenClaims, type AppTokenSigner } from './tokens.js';
 
 export const REFRESH_TOKEN_TTL_MS = 30 * 86_400_000;
@@ -81,11 +81,13 @@ const badLink = () => new ApiError('IKW-ACC-006', 'This link has expired or was 
  * Dashboard users (docs/auth.md): accounts, sign-in, sessions with rotating refresh tokens, and
  * the organization and merchant a session acts for.
  */
-export class Accounts {
+export class Accounts extends CommandService<UserCommand, UserState, UserEvent> {
   /** Checked against when the address is unknown, so sign-in costs the same either way. */
   private readonly decoyHash: Promise<string>;
 
+  /** Every user command decides again on a lost race: they are the user's own, never a 409 to them. */
   constructor(private readonly deps: AccountDeps) {
+    super(deps.store, userStream, userDecider, { onConflict: 'internal' });
     this.decoyHash = hashPassword(randomBytes(16).toString('hex'));
   }
 
@@ -99,12 +101,9 @@ export class Accounts {
     };
   }
 
-  private run(userId: string, command: UserCommand, metadata: EventMetadata) {
-    return handleCommand(this.deps.store, userStream(userId), userDecider, command, metadata, { onConflict: 'internal' });
-  }
-
-  async load(userId: string): Promise<UserState> {
-    return (await loadState(this.deps.store, userStream(userId), userDecider)).state;
+  /** The user's state as the stream holds it. */
+  async stateOf(userId: string): Promise<UserState> {
+    return (await this.load(userId)).state;
   }
 
   /** The user holding an address, or null. */
@@ -131,7 +130,7 @@ export class Accounts {
     const email = normalizeEmail(input.email);
     const at = this.deps.clock.now();
     const claimed = await this.userIdOf(email);
-    const orphanClaim = claimed !== null && (await this.load(claimed)).user === null;
+    const orphanClaim = claimed !== null && (await this.stateOf(claimed)).user === null;
     const userId = orphanClaim ? claimed : newUuid();
     const create: UserCommand = {
       type: 'create',
@@ -169,7 +168,7 @@ export class Accounts {
   /** The user an e-mail address and password prove. A wrong password and an unknown address get the same answer, at the same cost. */
   async authenticate(email: string, password: string): Promise<UserState> {
     const userId = await this.userIdOf(email);
-    const state = userId ? await this.load(userId) : null;
+    const state = userId ? await this.stateOf(userId) : null;
     const stored = state?.user?.passwordHash ?? (await this.decoyHash);
     const ok = await argon2Verify(stored, password);
     if (!ok || !state?.user) throw new ApiError('IKW-AUT-008');
@@ -221,7 +220,7 @@ export class Accounts {
   async refresh(refreshToken: string, actor: Actor): Promise<TokenPair> {
     // The refresh token names the user; the access token it came with does not have to be valid.
     const userId = REFRESH_SHAPE.exec(refreshToken)?.[1];
-    const state = userId ? await this.load(userId) : null;
+    const state = userId ? await this.stateOf(userId) : null;
     if (!userId || !state?.user) throw new ApiError('IKW-AUT-007', 'The refresh token is not valid', 'refreshToken');
     const next = newRefreshToken(userId);
     const at = this.deps.clock.now();
@@ -277,7 +276,7 @@ export class Accounts {
   }
 
   async profile(userId: string): Promise<UserState> {
-    return this.load(userId);
+    return this.stateOf(userId);
   }
 
   /** Ends the caller's session: its refresh token and access tokens stop working. */
@@ -304,7 +303,7 @@ export class Accounts {
 
   /** A new password, proved by the current one; every other session of the user ends. */
   async changePassword(claims: AppTokenClaims, currentPassword: string, newPassword: string, actor: Actor): Promise<void> {
-    const state = await this.load(claims.userId);
+    const state = await this.stateOf(claims.userId);
     if (!(await argon2Verify(state.user!.passwordHash, currentPassword))) throw new ApiError('IKW-ACC-004', undefined, 'currentPassword');
     const command: UserCommand = { type: 'change_password', passwordHash: await hashPassword(newPassword), keep: claims.sessionId, at: this.deps.clock.now() };
     await this.run(claims.userId, command, this.metadata(claims.userId, actor, claims));
@@ -329,7 +328,7 @@ export class Accounts {
    */
   async sendLink(kind: UserTokenKind, email: string, actor: Actor): Promise<void> {
     const userId = await this.userIdOf(email);
-    const state = userId ? await this.load(userId) : null;
+    const state = userId ? await this.stateOf(userId) : null;
     if (!userId || !state?.user) return;
     const token = `${LINK_PREFIX[kind]}_${randomBytes(32).toString('base64url')}.${userId}`;
     const at = this.deps.clock.now();
@@ -350,7 +349,7 @@ export class Accounts {
     const { state } = await this.run(userId, { type: 'use_token', kind: 'magic_link', tokenHash: sha256Hex(token), at: this.deps.clock.now() }, this.metadata(userId, actor));
     // The link proved the mailbox: the address counts as verified.
     await this.verifyContact(userId, 'email', state.user!.email, actor);
-    return this.load(userId);
+    return this.stateOf(userId);
   }
 
   /** Sets a new password with a reset link (once, within 30 minutes); every session of the user ends. */

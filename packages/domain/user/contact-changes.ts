@@ -71,7 +71,7 @@ export class ContactChanges {
   async change(claims: AppTokenClaims, purpose: MfaPurpose, challengeId: string, changes: CredentialChanges, actor: Actor): Promise<void> {
     const { accounts, verifications } = this.deps;
     const asUser = this.asUser(claims, actor);
-    const state = await accounts.load(claims.userId);
+    const state = await accounts.stateOf(claims.userId);
     const user = state.user!;
     const email = changes.newEmail === undefined ? undefined : normalizeEmail(changes.newEmail);
     const moving = email !== undefined && email !== user.email;
@@ -94,7 +94,7 @@ export class ContactChanges {
     const { accounts, verifications } = this.deps;
     const asUser = this.asUser(claims, actor);
     const email = normalizeEmail(newEmail);
-    const state = await accounts.load(claims.userId);
+    const state = await accounts.stateOf(claims.userId);
     if (email === state.user!.email) throw new ApiError('IKW-VAL-001', 'This is already your e-mail address', 'newEmail');
     if ((await accounts.userIdOf(email)) !== null) throw new ApiError('IKW-ACC-001', undefined, 'newEmail');
     const token = `ec_${randomBytes(32).toString('base64url')}.${claims.userId}`;
@@ -115,7 +115,7 @@ export class ContactChanges {
   async confirmEmailChange(token: string, actor: Actor): Promise<{ email: string }> {
     const { accounts } = this.deps;
     const userId = accounts.linkUser(token, 'email_change');
-    const state = await accounts.load(userId);
+    const state = await accounts.stateOf(userId);
     const pending = state.tokens.get(sha256Hex(token));
     if (!state.user || pending?.kind !== 'email_change') throw new ApiError('IKW-ACC-006', 'This link has expired or was already used; ask for a new one', 'token');
     const asUser: Actor = { ...actor, actor: `user:${userId}` };
@@ -149,7 +149,7 @@ export class ContactChanges {
   /** Sends a code to the user's current e-mail address or phone number, to prove they receive there. */
   async startContactProof(claims: AppTokenClaims, channel: 'email' | 'sms', actor: Actor): Promise<{ challengeId: string; expiresAt: string }> {
     const { accounts, verifications } = this.deps;
-    const user = (await accounts.load(claims.userId)).user!;
+    const user = (await accounts.stateOf(claims.userId)).user!;
     const address = channel === 'email' ? user.email : user.phone;
     if (address === null) throw new ApiError('IKW-RES-002', 'Your account has no phone number; add one with phone-change/request', 'channel');
     const challengeId = newUuid();
@@ -171,7 +171,7 @@ export class ContactChanges {
     if (challenge?.purpose !== purpose || challenge.userId !== claims.userId) throw new ApiError('IKW-RES-001', 'No such challenge', 'challengeId');
     await verifications.check(challengeId, verifications.codeMatches(challenge, code), [], asUser);
     // The address must still be the user's: one changed meanwhile is not proved by this code.
-    const user = (await accounts.load(claims.userId)).user!;
+    const user = (await accounts.stateOf(claims.userId)).user!;
     const current = channel === 'email' ? user.email : user.phone;
     await verifications.consume(challengeId, purpose, claims.userId, asUser, current);
     await accounts.verifyContact(claims.userId, channel === 'email' ? 'email' : 'phone', challenge.address, asUser);
@@ -184,7 +184,7 @@ export class ContactChanges {
     const { challenge } = (await verifications.load(requestId)).state;
     if (challenge?.purpose !== 'phone_change' || challenge.userId !== claims.userId) throw new ApiError('IKW-RES-001', 'No such phone change request', 'requestId');
     await verifications.check(requestId, verifications.codeMatches(challenge, code), [], asUser);
-    const state: UserState = await accounts.load(claims.userId);
+    const state: UserState = await accounts.stateOf(claims.userId);
     await accounts.handle(claims.userId, [verifications.consumption(requestId, 'phone_change', challenge.address, claims.userId, asUser)], { type: 'change_credentials', phone: challenge.address, keep: claims.sessionId, at: this.now() }, asUser);
     await accounts.verifyContact(claims.userId, 'phone', challenge.address, asUser);
     await this.notice(state.user!.email, 'Your Sika phone number was changed', `Your account's phone number is now ${challenge.address}.`);

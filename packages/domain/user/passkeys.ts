@@ -70,7 +70,7 @@ export class Passkeys {
   /** Begins registering a passkey, behind a fresh `passkeys/register` challenge (a stolen access token alone must not add one). */
   async beginRegistration(claims: AppTokenClaims, challengeId: string, actor: Actor): Promise<PublicKeyCredentialCreationOptionsJSON> {
     const { accounts, verifications } = this.deps;
-    const state = await accounts.load(claims.userId);
+    const state = await accounts.stateOf(claims.userId);
     const user = state.user!;
     const options = await generateRegistrationOptions({
       rpName: this.deps.rp.name,
@@ -92,7 +92,7 @@ export class Passkeys {
   }
 
   async completeRegistration(claims: AppTokenClaims, response: RegistrationResponseJSON, nickname: string | null, actor: Actor): Promise<Passkey> {
-    const state = await this.deps.accounts.load(claims.userId);
+    const state = await this.deps.accounts.stateOf(claims.userId);
     let challenge = '';
     const verified = await verifyRegistrationResponse({
       response,
@@ -127,7 +127,7 @@ export class Passkeys {
    * biometrics): the passkey is then both factors.
    */
   async openAssertion(userId: string | null, purpose: MfaPurpose, actor: Actor, signIn?: VerificationStarted['signIn']): Promise<PasskeyChallenge> {
-    const state = userId ? await this.deps.accounts.load(userId) : null;
+    const state = userId ? await this.deps.accounts.stateOf(userId) : null;
     if (state && state.passkeys.size === 0) throw new ApiError('IKW-RES-002', 'You have no passkey; register one first', 'purpose');
     const challengeId = newUuid();
     const options = await generateAuthenticationOptions({
@@ -159,7 +159,7 @@ export class Passkeys {
     if (!challenge || challenge.channel !== 'passkey' || challenge.webauthnChallenge !== webauthnChallenge) throw new ApiError('IKW-RES-001', 'No such challenge', 'assertionResponse');
     // A passwordless sign-in learns its user from the passkey (the user handle set at registration).
     const userId = challenge.userId ?? Buffer.from(response.response.userHandle ?? '', 'base64url').toString('utf8');
-    const state = /^[0-9a-f-]{36}$/.test(userId) ? await accounts.load(userId) : null;
+    const state = /^[0-9a-f-]{36}$/.test(userId) ? await accounts.stateOf(userId) : null;
     const attempt = state?.user ? await this.deps.attempts.count(userId) : null;
     const passkey = state?.passkeys.get(response.id);
     const asUser: Actor = { ...actor, actor: state?.user ? `user:${userId}` : actor.actor };
@@ -197,7 +197,7 @@ export class Passkeys {
   /** Removes a passkey behind a fresh challenge of purpose `passkeys/delete`. */
   async remove(claims: AppTokenClaims, credentialId: string, challengeId: string, actor: Actor): Promise<void> {
     const { accounts, verifications } = this.deps;
-    const before = await accounts.load(claims.userId);
+    const before = await accounts.stateOf(claims.userId);
     if (before.passkeys.has(credentialId)) await accounts.assertMayRemoveFactor(claims.userId, before.passkeys.size - 1 + (before.totp ? 1 : 0));
     const result = await accounts.handle(claims.userId, [verifications.consumption(challengeId, 'passkeys/delete', null, claims.userId, actor)], { type: 'remove_passkey', credentialId, at: this.now() }, actor);
     await this.notify(result.state as UserState, 'A passkey was removed from your Sika account', 'It can no longer sign in.');

@@ -89,7 +89,7 @@ export class SecondFactors {
    * `signIn`: a `login` challenge's first step (SignIns.admit makes those).
    */
   async challenge(userId: string, purpose: MfaPurpose, actor: Actor, signIn?: VerificationStarted['signIn']): Promise<MfaChallenge> {
-    const state = await this.deps.accounts.load(userId);
+    const state = await this.deps.accounts.stateOf(userId);
     if (state.passkeys.size > 0) return this.deps.passkeys.openAssertion(userId, purpose, actor, signIn);
     const challengeId = newUuid();
     const withoutCode = (channel: 'totp' | 'password', address: string) =>
@@ -122,7 +122,7 @@ export class SecondFactors {
     const attempt = await this.deps.attempts.count(userId);
     let secondFactor: SecondFactorKind | null = null;
     if (challenge.channel === 'totp') {
-      const state = await accounts.load(userId);
+      const state = await accounts.stateOf(userId);
       if (!state.totp) throw new ApiError('IKW-ACC-006', 'The authenticator app this challenge asked for was removed; ask for a new challenge', 'challengeId');
       const recovery = code.trim().toLowerCase();
       if (RECOVERY_SHAPE.test(recovery)) {
@@ -136,7 +136,7 @@ export class SecondFactors {
         secondFactor = 'totp';
       }
     } else if (challenge.channel === 'password') {
-      const state = await accounts.load(userId);
+      const state = await accounts.stateOf(userId);
       // A factor added since the challenge was made must answer instead: ask again.
       if (hasSecondFactor(state)) throw new ApiError('IKW-ACC-006', 'Your account now has a second factor; ask for a new challenge', 'challengeId');
       await verifications.check(challengeId, await accounts.passwordMatches(state, code), [], asUser, 'The password is wrong');
@@ -161,7 +161,7 @@ export class SecondFactors {
    */
   async startTotp(claims: AppTokenClaims, challengeId: string, actor: Actor): Promise<TotpSetup> {
     const { accounts, verifications } = this.deps;
-    const state = await accounts.load(claims.userId);
+    const state = await accounts.stateOf(claims.userId);
     const secret = generateSecret();
     const secretId = newUuid();
     const enrolment = { secretId, sealedSecret: this.deps.box.seal(secret, 'totp'), at: this.now().toISOString() };
@@ -171,7 +171,7 @@ export class SecondFactors {
 
   /** Confirms the set-up with a code from the app; answers the recovery codes, shown this once. */
   async activateTotp(claims: AppTokenClaims, secretId: string, code: string, actor: Actor): Promise<{ enabled: true; recoveryCodes: string[] }> {
-    const state = await this.deps.accounts.load(claims.userId);
+    const state = await this.deps.accounts.stateOf(claims.userId);
     const enrolment = state.pendingTotp.get(secretId);
     if (!enrolment) throw new ApiError('IKW-RES-001', 'No such authenticator enrolment', 'secretId');
     const step = await this.checkTotp(enrolment.sealedSecret, code);
@@ -190,9 +190,9 @@ export class SecondFactors {
   /** Removes the authenticator app, behind a fresh challenge answered by it. */
   async disableTotp(claims: AppTokenClaims, challengeId: string, actor: Actor): Promise<void> {
     const { accounts, verifications } = this.deps;
-    await accounts.assertMayRemoveFactor(claims.userId, (await accounts.load(claims.userId)).passkeys.size);
+    await accounts.assertMayRemoveFactor(claims.userId, (await accounts.stateOf(claims.userId)).passkeys.size);
     await accounts.handle(claims.userId, [verifications.consumption(challengeId, 'mfa/totp/disable', null, claims.userId, actor)], { type: 'disable_totp', at: this.now() }, actor);
-    await this.notify(await accounts.load(claims.userId), 'The authenticator app was removed from your Sika account', 'Sign-ins no longer ask for its codes.');
+    await this.notify(await accounts.stateOf(claims.userId), 'The authenticator app was removed from your Sika account', 'Sign-ins no longer ask for its codes.');
   }
 
   /** New recovery codes (the old ones stop working), behind a fresh challenge. */
@@ -200,7 +200,7 @@ export class SecondFactors {
     const { accounts, verifications } = this.deps;
     const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
     await accounts.handle(claims.userId, [verifications.consumption(challengeId, 'mfa/recovery-codes', null, claims.userId, actor)], { type: 'replace_recovery_codes', recoveryCodeHashes: recoveryCodes.map((c) => this.deps.recoveryCodes.hash(c)), at: this.now() }, actor);
-    await this.notify(await accounts.load(claims.userId), 'New recovery codes for your Sika account', 'The previous recovery codes no longer work.');
+    await this.notify(await accounts.stateOf(claims.userId), 'New recovery codes for your Sika account', 'The previous recovery codes no longer work.');
     return { recoveryCodes };
   }
 

@@ -69,7 +69,7 @@ export class SignIns {
     const asUser: Actor = { ...actor, actor: `user:${userId}` };
     await this.deps.verifications.consume(challengeId, 'login', userId, asUser);
     const proof: SessionProof = { method: answer.signIn?.method ?? 'password', secondFactor: answer.secondFactor };
-    const admitted = await this.admit(await this.deps.accounts.load(userId), proof, device, asUser, answer.signIn?.organizationId ?? null);
+    const admitted = await this.admit(await this.deps.accounts.stateOf(userId), proof, device, asUser, answer.signIn?.organizationId ?? null);
     // Only if the user's factors changed while the challenge was open (a login challenge is answered by one).
     if ('mfaRequired' in admitted) throw new ApiError('IKW-ACC-006', 'Your second factors changed since this sign-in began; sign in again', 'challengeId');
     return { challengeId, verified: true, ...admitted };

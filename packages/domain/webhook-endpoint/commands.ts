@@ -6,9 +6,9 @@ import { isSubscribableType } from './event-types.js';
 import { generateSigningSecret, type SecretBox } from '../../core/secrets.js';
 import { checkEndpointUrl } from './url-policy.js';
 import { auditMetadata, type Actor } from '../audit.js';
-import { handleCommand } from '../../eventstore/command-handler.js';
-import { webhookEndpointDecider, type Owner, type WebhookEndpointState } from './decider.js';
-import { webhookEndpointStream, type SealedSecret } from './events.js';
+import { CommandService } from '../../eventstore/command-handler.js';
+import { webhookEndpointDecider, type Owner, type WebhookEndpointCommand, type WebhookEndpointState } from './decider.js';
+import { webhookEndpointStream, type SealedSecret, type WebhookEndpointEvent } from './events.js';
 
 export interface EndpointInput {
   url?: string;
@@ -22,13 +22,15 @@ function newSecret(box: SecretBox, at: Date): { plain: string; sealed: SealedSec
   return { plain, sealed: { sealed: box.seal(plain), last4: plain.slice(-4), createdAt: at.toISOString() } };
 }
 
-export class WebhookEndpoints {
+export class WebhookEndpoints extends CommandService<WebhookEndpointCommand, WebhookEndpointState, WebhookEndpointEvent> {
   constructor(
-    private readonly store: EventStore,
+    store: EventStore,
     private readonly clock: Clock,
     private readonly box: SecretBox,
     private readonly allowPrivateUrls: boolean,
-  ) {}
+  ) {
+    super(store, webhookEndpointStream, webhookEndpointDecider);
+  }
 
   private url(owner: Owner, raw: string): string {
     const checked = checkEndpointUrl(raw, { environment: owner.environment, allowPrivate: this.allowPrivateUrls });
@@ -43,7 +45,6 @@ export class WebhookEndpoints {
     return [...new Set(types)];
   }
 
-
   /** Registers an endpoint. The URL is checked, never contacted. Returns the secret once. */
   async create(owner: Owner, input: { url: string; enabled_events: string[] }, actor: Actor): Promise<{ state: WebhookEndpointState; secret: string }> {
     const url = this.url(owner, input.url);
@@ -51,10 +52,8 @@ export class WebhookEndpoints {
     const at = this.clock.now();
     const id = newId('we');
     const secret = newSecret(this.box, at);
-    const result = await handleCommand(
-      this.store,
-      webhookEndpointStream(id),
-      webhookEndpointDecider,
+    const result = await this.run(
+      id,
       { type: 'create', endpoint: { id, merchantId: owner.merchantId, environment: owner.environment, url, enabledEvents, secret: secret.sealed, createdAt: at.toISOString() } },
       auditMetadata(this.clock, owner, id, actor),
     );
@@ -62,10 +61,8 @@ export class WebhookEndpoints {
   }
 
   async update(owner: Owner, id: string, input: EndpointInput, actor: Actor): Promise<WebhookEndpointState> {
-    const result = await handleCommand(
-      this.store,
-      webhookEndpointStream(id),
-      webhookEndpointDecider,
+    const result = await this.run(
+      id,
       {
         type: 'update',
         owner,
@@ -81,13 +78,13 @@ export class WebhookEndpoints {
 
   /** Marks an endpoint failing (after the last retry failed); true when it was not failing before. */
   async markFailing(owner: Owner, id: string): Promise<boolean> {
-    const r = await handleCommand(this.store, webhookEndpointStream(id), webhookEndpointDecider, { type: 'mark_failing', owner, at: this.clock.now() }, this.systemMeta(owner, id), { onConflict: 'internal' });
+    const r = await this.run(id, { type: 'mark_failing', owner, at: this.clock.now() }, this.systemMeta(owner, id), 'internal');
     return r.events.length > 0;
   }
 
   /** Clears `failing` after a successful delivery. */
   async markRecovered(owner: Owner, id: string): Promise<void> {
-    await handleCommand(this.store, webhookEndpointStream(id), webhookEndpointDecider, { type: 'mark_recovered', owner, at: this.clock.now() }, this.systemMeta(owner, id), { onConflict: 'internal' });
+    await this.run(id, { type: 'mark_recovered', owner, at: this.clock.now() }, this.systemMeta(owner, id), 'internal');
   }
 
   private systemMeta(owner: Owner, id: string): EventMetadata {
@@ -98,10 +95,8 @@ export class WebhookEndpoints {
   async rotateSecret(owner: Owner, id: string, actor: Actor): Promise<{ state: WebhookEndpointState; secret: string }> {
     const at = this.clock.now();
     const secret = newSecret(this.box, at);
-    const result = await handleCommand(
-      this.store,
-      webhookEndpointStream(id),
-      webhookEndpointDecider,
+    const result = await this.run(
+      id,
       { type: 'rotate_secret', owner, at, secret: secret.sealed },
       auditMetadata(this.clock, owner, id, actor),
     );

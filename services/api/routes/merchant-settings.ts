@@ -10,6 +10,7 @@ import type { PayoutMethodState } from '../../../packages/domain/payout-method/d
 import { destinationSchema, type DestinationInput } from '../../../packages/domain/payout-method/destination.js';
 import type { EventMetadata, EventStore } from '../../../packages/eventstore/port.js';
 import { auditMetadata } from '../../../packages/domain/audit.js';
+import { isOwned } from '../../../packages/domain/aggregate.js';
 import type { HandlerContext } from '../../../packages/http/context.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { listPayoutMethods, type PayoutMethodRow } from '../../../projections/payout-methods.js';
@@ -96,7 +97,7 @@ export function merchantSettingsFamily(knex: Knex, store: EventStore, clock: Clo
           if (b.default_currency && !getCurrency(b.default_currency)) throw new ApiError('IKW-VAL-003', `Unknown currency '${b.default_currency}'`, 'default_currency');
           if (b.default_payout_method_id) {
             const method = await loadPayoutMethod(store, b.default_payout_method_id);
-            if (!method.method || method.method.merchantId !== ctx.owner.merchantId || method.method.environment !== ctx.owner.environment) {
+            if (!isOwned(method.method, ctx.owner)) {
               throw new ApiError('IKW-PAY-002', undefined, 'default_payout_method_id');
             }
             if (!method.active) throw new ApiError('IKW-PAY-003', undefined, 'default_payout_method_id');
