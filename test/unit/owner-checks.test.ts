@@ -19,9 +19,6 @@ const HELPERS = 'packages/domain/aggregate.ts';
  * only shrinks.
  */
 const ALLOWED: readonly string[] = [
-  'packages/domain/marketplace-funds/commands.ts',
-  'packages/domain/marketplace-order/commands.ts',
-  'packages/domain/payment-intent/commands.ts',
   'packages/domain/refund/commands.ts',
 ];
 

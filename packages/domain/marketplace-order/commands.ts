@@ -3,6 +3,7 @@ import { ApiError } from '../../core/errors.js';
 import { derivedUuid, newUuid } from '../../core/ids.js';
 import { CommandService, handleSteps, step, type AnyStep } from '../../eventstore/command-handler.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
+import { assertOwned, isOwned } from '../aggregate.js';
 import { auditMetadata, type Actor, type Owner } from '../audit.js';
 import type { CommissionRules } from '../commission-rule/commands.js';
 import { commissionOn } from '../commission-rule/events.js';
@@ -141,7 +142,7 @@ export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, 
   async cancel(owner: Owner, id: string, actor: Actor): Promise<OrderObject> {
     const { state } = await this.load(id);
     const order = state.order;
-    if (!order || order.merchantId !== owner.merchantId || order.environment !== owner.environment) throw new ApiError('IKW-RES-001', `No such marketplace order: '${id}'`, 'id');
+    assertOwned(order, owner, `No such marketplace order: '${id}'`, 'id');
     if (state.status === 'requires_payment') {
       const intent = await this.deps.paymentIntents.load(order.paymentIntentId);
       const status = intent.state.status;
@@ -165,7 +166,7 @@ export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, 
     const owner = { merchantId: payment.merchantId, environment: payment.environment };
     const { state } = await this.load(payment.orderId);
     const order = state.order;
-    if (!order || order.merchantId !== owner.merchantId || order.environment !== owner.environment || order.paymentIntentId !== payment.paymentIntentId) return null;
+    if (!isOwned(order, owner) || order.paymentIntentId !== payment.paymentIntentId) return null;
     const shares = sellerShares(order.lines).map((s) => ({ sellerRef: s.sellerRef, sellerId: s.sellerId, amount: s.amountMinor }));
     const at = this.deps.clock.now();
     const ref = { ...owner, currency: order.currency };
@@ -184,9 +185,7 @@ export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, 
   async refund(owner: Owner, input: RefundOrderInput, actor: Actor, requestRef?: string): Promise<string> {
     const { state } = await this.load(input.orderId);
     const order = state.order;
-    if (!order || order.merchantId !== owner.merchantId || order.environment !== owner.environment) {
-      throw new ApiError('IKW-RES-001', `No such marketplace order: '${input.orderId}'`, 'orderId');
-    }
+    assertOwned(order, owner, `No such marketplace order: '${input.orderId}'`, 'orderId');
     const refundId = requestRef === undefined ? newUuid() : derivedUuid(`marketplace_refund|${owner.merchantId}|${owner.environment}|${requestRef}`);
     if (state.refunds.has(refundId)) return refundId;
     const amountMinor = input.amountMinor ?? order.amountMinor - state.refundedMinor;

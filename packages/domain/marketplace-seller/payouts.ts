@@ -1,4 +1,5 @@
 import { ApiError } from '../../core/errors.js';
+import { assertOwned } from '../aggregate.js';
 import type { Actor, Owner } from '../audit.js';
 import type { CreatePayoutInput, Payouts } from '../payout/commands.js';
 import type { PayoutObject } from '../payout/events.js';
@@ -21,7 +22,7 @@ export class SellerPayouts {
 
   async create(owner: Owner, sellerUuid: string, input: SellerPayoutInput, actor: Actor, requestRef?: string): Promise<PayoutObject> {
     const seller = (await this.deps.sellers.load(sellerUuid)).state.seller;
-    if (!seller || seller.merchantId !== owner.merchantId || seller.environment !== owner.environment) throw new ApiError('IKW-RES-001', `No such marketplace seller: '${sellerUuid}'`, 'id');
+    assertOwned(seller, owner, `No such marketplace seller: '${sellerUuid}'`, 'id');
     const payout: CreatePayoutInput = {
       amount: input.amountMinor,
       currency: input.currency,

@@ -8,6 +8,7 @@ import type { Enqueue } from '../../scheduler/scheduler.js';
 import type { BalanceRef } from '../ledger/events.js';
 import { getCountry, getCurrency, getOperator, isIsoCountry, normalizeMsisdn, normalizePhone, quoteFee } from '../../catalog/index.js';
 import type { PayinCallback, PaymentProvider } from '../../providers/port.js';
+import { assertOwned, isOwned } from '../aggregate.js';
 import { auditMetadata, type Actor } from '../audit.js';
 import type { CustomerDirectory } from '../read-ports.js';
 import { findOrCreateCustomer } from '../customer/commands.js';
@@ -266,9 +267,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     // The remembered state spares a read: the owner and the amount never change, and the
     // start_confirmation decider checks the status again on the state its append proves current.
     const { state, remembered } = await this.recall(id);
-    if (!state.intent || state.intent.merchantId !== who.merchantId || state.intent.environment !== who.environment) {
-      throw new ApiError('IKW-RES-001', `No such payment intent: '${id}'`, 'id');
-    }
+    assertOwned(state.intent, who, `No such payment intent: '${id}'`, 'id');
     // Already with the provider or final: the current object, before the payment method is looked at.
     if (confirmedAlready(state)) return toObject(remembered ? (await this.load(id)).state : state);
     const meta = this.metadata(who.merchantId, who.environment, id, actor);
@@ -340,7 +339,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     const meta = this.metadata(who.merchantId, who.environment, callback.paymentIntentId, { actor, causationId: callback.operationId });
     const { state } = await this.load(callback.paymentIntentId);
     const intent = state.intent;
-    if (!intent || intent.merchantId !== who.merchantId || intent.environment !== who.environment) return null;
+    if (!isOwned(intent, who)) return null;
     let outcome: ProviderOutcome;
     if (callback.outcome.status === 'succeeded') {
       // No payment method means no confirmation, so this callback is for nothing we started.
@@ -363,7 +362,9 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
       const money = outcome.status === 'succeeded' ? await this.paymentSteps(state, outcome.fee, meta) : { steps: [], settleAt: null };
       let recorded;
       try {
-        [recorded] = await handleSteps(this.deps.store, [record, ...money.steps.map((s) => ({ ...s, when: succeededByThis }))], { onConflict: 'internal' });
+        // `contended`: the money's stream is the merchant's hot balance, which many answers at once
+        // (a busy till, a batch of card payments) race for; each must land, never give up.
+        [recorded] = await handleSteps(this.deps.store, [record, ...money.steps.map((s) => ({ ...s, when: succeededByThis }))], { onConflict: 'contended' });
       } catch (err) {
         // A holder's steps are decided on its state as it stood (a campaign's money version): when
         // another change moved it first, nothing was written, and they are decided again.
