@@ -9,6 +9,7 @@ import { ApiError } from '../../packages/core/errors.js';
 import { refundReconcile } from '../../packages/processes/refund-reconcile.js';
 import { Refunds } from '../../packages/domain/refund/commands.js';
 import { paymentRefundsStream } from '../../packages/domain/refund/events.js';
+import type { EventStore } from '../../packages/eventstore/port.js';
 import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
 import type { Principal } from '../../packages/http/context.js';
 import { ALL_PROJECTIONS } from '../../projections/registry.js';
@@ -109,6 +110,82 @@ t.test('a refund the available balance cannot cover fails, is recorded as failed
   t.same(types, ['refund.created', 'refund.failed', 'refund.created', 'refund.succeeded']);
 });
 
+/** The transaction ids of a refund's events on its payment's stream and of its ledger entry. */
+async function commitsOf(merchantId: string, paymentId: string, refundId: string) {
+  const rows: { stream_id: string; type: string; data: { source?: string; kind?: string; refund?: { id: string }; refundId?: string }; transaction_id: string }[] = await svc.system
+    .knex('events')
+    .select('stream_id', 'type', 'data', 'transaction_id')
+    .whereIn('stream_id', [paymentRefundsStream(paymentId), `balance-${merchantId}-sandbox-xof`]);
+  const txn = (type: string) => rows.filter((r) => r.type === type && (r.data.refund?.id ?? r.data.refundId) === refundId).map((r) => r.transaction_id);
+  return {
+    created: txn('refund.created'),
+    succeeded: txn('refund.succeeded'),
+    failed: txn('refund.failed'),
+    money: rows.filter((r) => r.type === 'ledger.entry_posted' && r.data.kind === 'refund' && r.data.source === refundId).map((r) => r.transaction_id),
+  };
+}
+
+t.test("a refund and its ledger entry are one commit, and no reconcile job is left for it", async (t) => {
+  const { merchant, key, pi } = await paymentToRefund();
+  const res = await refund(key, pi.id, { amount: 2_500 });
+  assertOk(t, res);
+  const { created, succeeded, money } = await commitsOf(merchant.id, pi.id, res.body.id);
+  t.equal(created.length, 1, 'created once');
+  t.equal(succeeded.length, 1, 'succeeded once');
+  t.equal(money.length, 1, 'posted once');
+  t.equal(succeeded[0], money[0], 'the success is in the transaction of the ledger entry');
+  t.equal(created[0], money[0], 'and so is the creation');
+  const jobs = await svc.system.knex('scheduled_jobs').where({ key: `refund:${res.body.id}` });
+  t.same(jobs, [], 'no mend job: the store commits atomically, nothing is left to finish');
+});
+
+t.test('a refund the balance refuses is created and failed in one commit', async (t) => {
+  const { merchant, key } = await svc.sandboxMerchant();
+  const pi = await succeededPayment(svc, key, 10_000);
+  const res = await refund(key, pi.id, { amount: 10_000 });
+  assertError(t, res, 'IKW-BAL-001', 'amount');
+  const [failed] = (await get(svc, key, `/api/v1/merchant/payments/${pi.id}/refunds`)).data;
+  const commits = await commitsOf(merchant.id, pi.id, failed.id);
+  t.equal(commits.created.length, 1);
+  t.same(commits.failed, commits.created, 'failed in the commit that created it');
+  t.same(commits.money, [], 'no ledger entry');
+  t.same(await svc.system.knex('scheduled_jobs').where({ key: `refund:${failed.id}` }), [], 'no mend job');
+});
+
+t.test('a store failure at the refund\'s commit leaves no refund and no money moved; a retry refunds once', async (t) => {
+  const { merchant, key, pi } = await paymentToRefund();
+  const before = await available(key);
+  const store = svc.system.store;
+  const appendAtomically = store.appendAtomically!;
+  t.teardown(() => {
+    store.appendAtomically = appendAtomically;
+  });
+  let failed = 0;
+  // The commit that carries the refund fails once, as a crash at that point would.
+  store.appendAtomically = async (writes) => {
+    if (failed === 0 && writes.some((w) => w.streamId === paymentRefundsStream(pi.id))) {
+      failed++;
+      throw new Error('connection lost');
+    }
+    return appendAtomically.call(store, writes);
+  };
+  const lost = await refund(key, pi.id, { amount: 4_000 });
+  t.equal(failed, 1, 'the commit with the refund was tried and failed');
+  t.equal(lost.status, 500);
+  t.equal((await get(svc, key, `/api/v1/merchant/payments/${pi.id}/refunds`)).total, 0, 'no refund');
+  t.same(await svc.system.store.readStream(paymentRefundsStream(pi.id)), [], 'nothing on the refund stream');
+  t.equal(await available(key), before, 'no money moved');
+  t.equal((await get(svc, key, '/api/v1/balance-transactions?type=refund')).data.length, 0, 'no refund entry');
+
+  const retried = await refund(key, pi.id, { amount: 4_000 });
+  assertOk(t, retried);
+  t.equal(retried.body.status, 'succeeded');
+  t.equal(await available(key), before - 4_000, 'refunded once');
+  const { succeeded, money } = await commitsOf(merchant.id, pi.id, retried.body.id);
+  t.equal(money.length, 1);
+  t.same(succeeded, money, 'with its ledger entry');
+});
+
 t.test('20 parallel refunds of 1,000 on a 10,000 payment: exactly 10 succeed, the others are IKW-BIL-003', async (t) => {
   const { key, pi } = await paymentToRefund();
   const before = await available(key);
@@ -143,10 +220,37 @@ t.test('parallel refunds from two processes: the stream version decides, the tot
   t.ok(list.data.every((r: { status: string }) => r.status === 'succeeded'));
 });
 
-t.test('a refund left pending by a crash is finished by its reconcile job', async (t) => {
+t.test('saga mode (a store without atomic commits): the refund sets its reconcile job, then takes three commits', async (t) => {
   const { merchant: m, key, pi } = await paymentToRefund();
   const row = await svc.system.knex('read.api_keys').where({ merchant_id: m.id, environment: 'sandbox' }).first();
-  // The crash: the refund stream got its refund.created, the process died before the ledger.
+  const principal: Principal = { merchantId: m.id, environment: 'sandbox', livemode: false, actor: row.id, scopes: ['*'] };
+  const store = svc.system.store;
+  // The same database through a store without appendAtomically, as EventStoreDB is.
+  const saga: EventStore = {
+    append: store.append.bind(store),
+    readStream: store.readStream.bind(store),
+    streamVersion: store.streamVersion.bind(store),
+    readAll: store.readAll.bind(store),
+    headPosition: store.headPosition.bind(store),
+    subscribe: store.subscribe.bind(store),
+    close: async () => {},
+  };
+  const refunds = new Refunds({ store: saga, clock: svc.clock, scheduleReconcile: svc.system.scheduler.enqueuer(refundReconcile.job) });
+  const done = await refunds.create(principal, pi.id, { amount: 3_000 }, { actor: 'test' });
+  t.equal(done.status, 'succeeded');
+  t.equal((await svc.system.knex('scheduled_jobs').where({ key: `refund:${done.id}` })).length, 1, 'the mend job is set');
+  const { created, succeeded, money } = await commitsOf(m.id, pi.id, done.id);
+  t.equal(money.length, 1, 'posted once');
+  t.not(created[0], money[0], 'created before the posting');
+  t.not(succeeded[0], money[0], 'succeeded after it');
+  t.match((await get(svc, key, `/api/v1/merchant/payments/${pi.id}/refunds`)).data, [{ id: done.id, status: 'succeeded' }]);
+});
+
+t.test('saga mode: a refund left pending by a crash is finished by its reconcile job', async (t) => {
+  const { merchant: m, key, pi } = await paymentToRefund();
+  const row = await svc.system.knex('read.api_keys').where({ merchant_id: m.id, environment: 'sandbox' }).first();
+  // The crash of a store without atomic commits (the only one that schedules this job): the
+  // refund stream got its refund.created, the process died before the ledger.
   const { handleCommand } = await import('../../packages/eventstore/command-handler.js');
   const { paymentRefundsDecider } = await import('../../packages/domain/refund/decider.js');
   const owner = { merchantId: m.id, environment: 'sandbox' as const };
