@@ -1,11 +1,13 @@
 /**
  * Refunds of merchant payments against the real server: partial and full refunds, the list of a
  * payment's refunds, the ledger postings, refused refunds (above the remainder, of a payment that
- * did not succeed, another merchant's), the balance check, and 20 parallel refunds (from one
- * process and from two) that never together exceed the amount paid.
+ * did not succeed, another merchant's, one whose money a campaign, an order or an escrow contract
+ * holds), the balance check, a refund committed with its ledger entry (no mend job; the saga and
+ * its mend on a store without atomic commits), and 20 parallel refunds (from one process and from
+ * two) that never together exceed the amount paid.
  */
-import t from 'tap';
-import { ApiError } from '../../packages/core/errors.js';
+import t, { type Test } from 'tap';
+import { ApiError, type ErrorCode } from '../../packages/core/errors.js';
 import { refundReconcile } from '../../packages/processes/refund-reconcile.js';
 import { Refunds } from '../../packages/domain/refund/commands.js';
 import { paymentRefundsStream } from '../../packages/domain/refund/events.js';
@@ -16,7 +18,10 @@ import { ALL_PROJECTIONS } from '../../projections/registry.js';
 import { inlineProjections } from '../../projections/runner.js';
 import { assertError, assertOk, confirm, createIntent, mobileMoney, snNumber } from '../support/payment-intents.js';
 import { failedPayment, get, succeededPayment } from '../support/billing.js';
-import { startPaymentsService } from '../support/system.js';
+import { escrow, paidContract } from '../support/escrow.js';
+import { activeCampaign, contribute, getCampaign, settle } from '../support/funding.js';
+import { createOrder, createSeller, mkt, payOrder } from '../support/marketplace.js';
+import { OPERATOR_DELAY_MS, startPaymentsService } from '../support/system.js';
 
 const svc = await startPaymentsService(t);
 
@@ -184,6 +189,53 @@ t.test('a store failure at the refund\'s commit leaves no refund and no money mo
   const { succeeded, money } = await commitsOf(merchant.id, pi.id, retried.body.id);
   t.equal(money.length, 1);
   t.same(succeeded, money, 'with its ledger entry');
+});
+
+/**
+ * A payment whose money another family holds is refused with that family's code, and nothing
+ * moves: the merchant's available balance (funded, so that it could pay the refund) stays, the
+ * payment has no refund, and the family still counts the money.
+ */
+async function refusedAsHeld(t: Test, key: string, paymentId: string, code: ErrorCode, route: RegExp) {
+  const before = await available(key);
+  t.ok(before >= 1_000, 'the balance could pay the refund');
+  const res = await refund(key, paymentId, { amount: 1_000 });
+  assertError(t, res, code, 'id');
+  t.match(res.body.message, route, "names the family's refund route");
+  t.equal(await available(key), before, 'no money moved');
+  t.same(await svc.system.store.readStream(paymentRefundsStream(paymentId)), [], 'no refund recorded');
+  t.equal((await get(svc, key, '/api/v1/balance-transactions?type=refund')).data.length, 0, 'no refund entry');
+}
+
+t.test("a funding campaign contribution's payment is refunded as a contribution, not from the balance", async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  await succeededPayment(svc, key, 50_000);
+  const campaign = await activeCampaign(svc, key);
+  const contribution = await contribute(svc, key, campaign.id, { amountMinor: 5_000 });
+  assertOk(t, contribution);
+  await settle(svc, OPERATOR_DELAY_MS);
+  t.equal((await get(svc, key, `/api/v1/funding/contributions/${contribution.body.id}`)).status, 'succeeded');
+  await refusedAsHeld(t, key, contribution.body.paymentIntentId, 'IKW-FND-006', new RegExp(`POST /api/v1/funding/contributions/${contribution.body.id}/refund`));
+  t.equal((await getCampaign(svc, key, campaign.id)).raisedAmountMinor, 5_000, 'the campaign still counts it');
+});
+
+t.test("a marketplace order's payment is refunded as the order's, not from the balance", async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  await succeededPayment(svc, key, 50_000);
+  await createSeller(svc, key, 'refund-seller');
+  const order = await payOrder(svc, key, await createOrder(svc, key, [{ sellerId: 'refund-seller', amountMinor: 10_000 }]));
+  t.equal(order.status, 'paid');
+  await refusedAsHeld(t, key, order.paymentIntentId, 'IKW-MKT-008', /POST \/api\/v1\/marketplace\/refunds/);
+  t.equal((await mkt(svc, key, 'GET', `/orders/${order.id}`)).body.status, 'paid', 'the order is still paid');
+});
+
+t.test("a payment that funded an escrow contract is refunded by the contract, not from the balance", async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  await succeededPayment(svc, key, 50_000);
+  const { contract, intent } = await paidContract(svc, key, 10_000);
+  t.equal(contract.status, 'funded');
+  await refusedAsHeld(t, key, intent.id, 'IKW-ESC-010', new RegExp(`POST /api/v1/escrow/contracts/${contract.id}/refund`));
+  t.equal((await escrow(svc, key, 'GET', `/contracts/${contract.id}`)).body.heldMinor, contract.heldMinor, 'the contract still holds it');
 });
 
 t.test('20 parallel refunds of 1,000 on a 10,000 payment: exactly 10 succeed, the others are IKW-BIL-003', async (t) => {
