@@ -401,6 +401,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     clock,
     publicUrl: config.publicUrl,
     paymentIntents,
+    escrowContractFundedBy: escrowReads.escrowContractFundedBy,
     jobs: {
       renew: enqueuer(subscriptionRenewal),
       issueInvoice: enqueuer(subscriptionInvoiceIssue),

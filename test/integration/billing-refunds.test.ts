@@ -1,21 +1,27 @@
 /**
  * Refunds of merchant payments against the real server: partial and full refunds, the list of a
  * payment's refunds, the ledger postings, refused refunds (above the remainder, of a payment that
- * did not succeed, another merchant's), the balance check, and 20 parallel refunds (from one
- * process and from two) that never together exceed the amount paid.
+ * did not succeed, another merchant's, one whose money a campaign, an order or an escrow contract
+ * holds), the balance check, a refund committed with its ledger entry (no mend job; the saga and
+ * its mend on a store without atomic commits), and 20 parallel refunds (from one process and from
+ * two) that never together exceed the amount paid.
  */
-import t from 'tap';
-import { ApiError } from '../../packages/core/errors.js';
+import t, { type Test } from 'tap';
+import { ApiError, type ErrorCode } from '../../packages/core/errors.js';
 import { refundReconcile } from '../../packages/processes/refund-reconcile.js';
 import { Refunds } from '../../packages/domain/refund/commands.js';
 import { paymentRefundsStream } from '../../packages/domain/refund/events.js';
+import type { EventStore } from '../../packages/eventstore/port.js';
 import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
 import type { Principal } from '../../packages/http/context.js';
 import { ALL_PROJECTIONS } from '../../projections/registry.js';
 import { inlineProjections } from '../../projections/runner.js';
 import { assertError, assertOk, confirm, createIntent, mobileMoney, snNumber } from '../support/payment-intents.js';
 import { failedPayment, get, succeededPayment } from '../support/billing.js';
-import { startPaymentsService } from '../support/system.js';
+import { escrow, paidContract } from '../support/escrow.js';
+import { activeCampaign, contribute, getCampaign, settle } from '../support/funding.js';
+import { createOrder, createSeller, mkt, payOrder } from '../support/marketplace.js';
+import { OPERATOR_DELAY_MS, startPaymentsService } from '../support/system.js';
 
 const svc = await startPaymentsService(t);
 
@@ -109,6 +115,129 @@ t.test('a refund the available balance cannot cover fails, is recorded as failed
   t.same(types, ['refund.created', 'refund.failed', 'refund.created', 'refund.succeeded']);
 });
 
+/** The transaction ids of a refund's events on its payment's stream and of its ledger entry. */
+async function commitsOf(merchantId: string, paymentId: string, refundId: string) {
+  const rows: { stream_id: string; type: string; data: { source?: string; kind?: string; refund?: { id: string }; refundId?: string }; transaction_id: string }[] = await svc.system
+    .knex('events')
+    .select('stream_id', 'type', 'data', 'transaction_id')
+    .whereIn('stream_id', [paymentRefundsStream(paymentId), `balance-${merchantId}-sandbox-xof`]);
+  const txn = (type: string) => rows.filter((r) => r.type === type && (r.data.refund?.id ?? r.data.refundId) === refundId).map((r) => r.transaction_id);
+  return {
+    created: txn('refund.created'),
+    succeeded: txn('refund.succeeded'),
+    failed: txn('refund.failed'),
+    money: rows.filter((r) => r.type === 'ledger.entry_posted' && r.data.kind === 'refund' && r.data.source === refundId).map((r) => r.transaction_id),
+  };
+}
+
+t.test("a refund and its ledger entry are one commit, and no reconcile job is left for it", async (t) => {
+  const { merchant, key, pi } = await paymentToRefund();
+  const res = await refund(key, pi.id, { amount: 2_500 });
+  assertOk(t, res);
+  const { created, succeeded, money } = await commitsOf(merchant.id, pi.id, res.body.id);
+  t.equal(created.length, 1, 'created once');
+  t.equal(succeeded.length, 1, 'succeeded once');
+  t.equal(money.length, 1, 'posted once');
+  t.equal(succeeded[0], money[0], 'the success is in the transaction of the ledger entry');
+  t.equal(created[0], money[0], 'and so is the creation');
+  const jobs = await svc.system.knex('scheduled_jobs').where({ key: `refund:${res.body.id}` });
+  t.same(jobs, [], 'no mend job: the store commits atomically, nothing is left to finish');
+});
+
+t.test('a refund the balance refuses is created and failed in one commit', async (t) => {
+  const { merchant, key } = await svc.sandboxMerchant();
+  const pi = await succeededPayment(svc, key, 10_000);
+  const res = await refund(key, pi.id, { amount: 10_000 });
+  assertError(t, res, 'IKW-BAL-001', 'amount');
+  const [failed] = (await get(svc, key, `/api/v1/merchant/payments/${pi.id}/refunds`)).data;
+  const commits = await commitsOf(merchant.id, pi.id, failed.id);
+  t.equal(commits.created.length, 1);
+  t.same(commits.failed, commits.created, 'failed in the commit that created it');
+  t.same(commits.money, [], 'no ledger entry');
+  t.same(await svc.system.knex('scheduled_jobs').where({ key: `refund:${failed.id}` }), [], 'no mend job');
+});
+
+t.test('a store failure at the refund\'s commit leaves no refund and no money moved; a retry refunds once', async (t) => {
+  const { merchant, key, pi } = await paymentToRefund();
+  const before = await available(key);
+  const store = svc.system.store;
+  const appendAtomically = store.appendAtomically!;
+  t.teardown(() => {
+    store.appendAtomically = appendAtomically;
+  });
+  let failed = 0;
+  // The commit that carries the refund fails once, as a crash at that point would.
+  store.appendAtomically = async (writes) => {
+    if (failed === 0 && writes.some((w) => w.streamId === paymentRefundsStream(pi.id))) {
+      failed++;
+      throw new Error('connection lost');
+    }
+    return appendAtomically.call(store, writes);
+  };
+  const lost = await refund(key, pi.id, { amount: 4_000 });
+  t.equal(failed, 1, 'the commit with the refund was tried and failed');
+  t.equal(lost.status, 500);
+  t.equal((await get(svc, key, `/api/v1/merchant/payments/${pi.id}/refunds`)).total, 0, 'no refund');
+  t.same(await svc.system.store.readStream(paymentRefundsStream(pi.id)), [], 'nothing on the refund stream');
+  t.equal(await available(key), before, 'no money moved');
+  t.equal((await get(svc, key, '/api/v1/balance-transactions?type=refund')).data.length, 0, 'no refund entry');
+
+  const retried = await refund(key, pi.id, { amount: 4_000 });
+  assertOk(t, retried);
+  t.equal(retried.body.status, 'succeeded');
+  t.equal(await available(key), before - 4_000, 'refunded once');
+  const { succeeded, money } = await commitsOf(merchant.id, pi.id, retried.body.id);
+  t.equal(money.length, 1);
+  t.same(succeeded, money, 'with its ledger entry');
+});
+
+/**
+ * A payment whose money another family holds is refused with that family's code, and nothing
+ * moves: the merchant's available balance (funded, so that it could pay the refund) stays, the
+ * payment has no refund, and the family still counts the money.
+ */
+async function refusedAsHeld(t: Test, key: string, paymentId: string, code: ErrorCode, route: RegExp) {
+  const before = await available(key);
+  t.ok(before >= 1_000, 'the balance could pay the refund');
+  const res = await refund(key, paymentId, { amount: 1_000 });
+  assertError(t, res, code, 'id');
+  t.match(res.body.message, route, "names the family's refund route");
+  t.equal(await available(key), before, 'no money moved');
+  t.same(await svc.system.store.readStream(paymentRefundsStream(paymentId)), [], 'no refund recorded');
+  t.equal((await get(svc, key, '/api/v1/balance-transactions?type=refund')).data.length, 0, 'no refund entry');
+}
+
+t.test("a funding campaign contribution's payment is refunded as a contribution, not from the balance", async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  await succeededPayment(svc, key, 50_000);
+  const campaign = await activeCampaign(svc, key);
+  const contribution = await contribute(svc, key, campaign.id, { amountMinor: 5_000 });
+  assertOk(t, contribution);
+  await settle(svc, OPERATOR_DELAY_MS);
+  t.equal((await get(svc, key, `/api/v1/funding/contributions/${contribution.body.id}`)).status, 'succeeded');
+  await refusedAsHeld(t, key, contribution.body.paymentIntentId, 'IKW-FND-006', new RegExp(`POST /api/v1/funding/contributions/${contribution.body.id}/refund`));
+  t.equal((await getCampaign(svc, key, campaign.id)).raisedAmountMinor, 5_000, 'the campaign still counts it');
+});
+
+t.test("a marketplace order's payment is refunded as the order's, not from the balance", async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  await succeededPayment(svc, key, 50_000);
+  await createSeller(svc, key, 'refund-seller');
+  const order = await payOrder(svc, key, await createOrder(svc, key, [{ sellerId: 'refund-seller', amountMinor: 10_000 }]));
+  t.equal(order.status, 'paid');
+  await refusedAsHeld(t, key, order.paymentIntentId, 'IKW-MKT-008', /POST \/api\/v1\/marketplace\/refunds/);
+  t.equal((await mkt(svc, key, 'GET', `/orders/${order.id}`)).body.status, 'paid', 'the order is still paid');
+});
+
+t.test("a payment that funded an escrow contract is refunded by the contract, not from the balance", async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  await succeededPayment(svc, key, 50_000);
+  const { contract, intent } = await paidContract(svc, key, 10_000);
+  t.equal(contract.status, 'funded');
+  await refusedAsHeld(t, key, intent.id, 'IKW-ESC-010', new RegExp(`POST /api/v1/escrow/contracts/${contract.id}/refund`));
+  t.equal((await escrow(svc, key, 'GET', `/contracts/${contract.id}`)).body.heldMinor, contract.heldMinor, 'the contract still holds it');
+});
+
 t.test('20 parallel refunds of 1,000 on a 10,000 payment: exactly 10 succeed, the others are IKW-BIL-003', async (t) => {
   const { key, pi } = await paymentToRefund();
   const before = await available(key);
@@ -143,10 +272,37 @@ t.test('parallel refunds from two processes: the stream version decides, the tot
   t.ok(list.data.every((r: { status: string }) => r.status === 'succeeded'));
 });
 
-t.test('a refund left pending by a crash is finished by its reconcile job', async (t) => {
+t.test('saga mode (a store without atomic commits): the refund sets its reconcile job, then takes three commits', async (t) => {
   const { merchant: m, key, pi } = await paymentToRefund();
   const row = await svc.system.knex('read.api_keys').where({ merchant_id: m.id, environment: 'sandbox' }).first();
-  // The crash: the refund stream got its refund.created, the process died before the ledger.
+  const principal: Principal = { merchantId: m.id, environment: 'sandbox', livemode: false, actor: row.id, scopes: ['*'] };
+  const store = svc.system.store;
+  // The same database through a store without appendAtomically, as EventStoreDB is.
+  const saga: EventStore = {
+    append: store.append.bind(store),
+    readStream: store.readStream.bind(store),
+    streamVersion: store.streamVersion.bind(store),
+    readAll: store.readAll.bind(store),
+    headPosition: store.headPosition.bind(store),
+    subscribe: store.subscribe.bind(store),
+    close: async () => {},
+  };
+  const refunds = new Refunds({ store: saga, clock: svc.clock, scheduleReconcile: svc.system.scheduler.enqueuer(refundReconcile.job) });
+  const done = await refunds.create(principal, pi.id, { amount: 3_000 }, { actor: 'test' });
+  t.equal(done.status, 'succeeded');
+  t.equal((await svc.system.knex('scheduled_jobs').where({ key: `refund:${done.id}` })).length, 1, 'the mend job is set');
+  const { created, succeeded, money } = await commitsOf(m.id, pi.id, done.id);
+  t.equal(money.length, 1, 'posted once');
+  t.not(created[0], money[0], 'created before the posting');
+  t.not(succeeded[0], money[0], 'succeeded after it');
+  t.match((await get(svc, key, `/api/v1/merchant/payments/${pi.id}/refunds`)).data, [{ id: done.id, status: 'succeeded' }]);
+});
+
+t.test('saga mode: a refund left pending by a crash is finished by its reconcile job', async (t) => {
+  const { merchant: m, key, pi } = await paymentToRefund();
+  const row = await svc.system.knex('read.api_keys').where({ merchant_id: m.id, environment: 'sandbox' }).first();
+  // The crash of a store without atomic commits (the only one that schedules this job): the
+  // refund stream got its refund.created, the process died before the ledger.
   const { handleCommand } = await import('../../packages/eventstore/command-handler.js');
   const { paymentRefundsDecider } = await import('../../packages/domain/refund/decider.js');
   const owner = { merchantId: m.id, environment: 'sandbox' as const };

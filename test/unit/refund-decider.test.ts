@@ -9,6 +9,8 @@ const at = new Date('2026-01-01T00:00:00Z');
 const owner = { merchantId: 'acct_1', environment: 'sandbox' as const };
 const payment: RefundedPayment = { id: 'pi_1', merchantId: 'acct_1', environment: 'sandbox', amount: 10_000, currency: 'xof', clearing: 'operator_clearing:orange_money' };
 const create = (refundId: string, amount: number): RefundCommand => ({ type: 'create', owner, at, payment, refundId, amount, reason: 'requested_by_customer' });
+/** A creation decided with the ledger in one commit (packages/domain/refund/commands.ts). */
+const settled = (refundId: string, amount: number, outcome: { status: 'succeeded' } | { status: 'failed'; failureReason: string }): RefundCommand => ({ type: 'create', owner, at, payment, refundId, amount, reason: null, outcome });
 const succeed = (refundId: string): RefundCommand => ({ type: 'succeed', owner, at, refundId });
 const fail = (refundId: string, failureReason: string): RefundCommand => ({ type: 'fail', owner, at, refundId, failureReason });
 
@@ -41,4 +43,22 @@ t.test("another merchant's or environment's payment is no such payment", async (
   const pending = refunds.history(create('re_1', 1_000));
   refunds.given(pending).when({ ...create('re_2', 1), owner: { merchantId: 'acct_2', environment: 'sandbox' } }).thenThrows(t, { code: 'IKW-RES-001', param: 'id' });
   refunds.given().when({ ...create('re_2', 1), owner: { merchantId: 'acct_1', environment: 'live' } }).thenThrows(t, { code: 'IKW-RES-001', param: 'id' });
+});
+
+t.test('created with its outcome: succeeded or failed in the same decision, the remainder as for a pending one', async (t) => {
+  const succeeded = refunds
+    .given()
+    .when(settled('re_1', 6_000, { status: 'succeeded' }))
+    .thenMatch(t, [
+      { type: 'refund.created', data: { object: { id: 're_1', status: 'pending' } } },
+      { type: 'refund.succeeded', data: { refundId: 're_1', object: { id: 're_1', status: 'succeeded' } } },
+    ]);
+  t.equal(refundable(refunds.state(succeeded)), 4_000);
+  refunds.given(succeeded).when(settled('re_2', 4_001, { status: 'succeeded' })).thenThrows(t, { code: 'IKW-BIL-003', param: 'amount' });
+  const failed = refunds
+    .given(succeeded)
+    .when(settled('re_2', 4_000, { status: 'failed', failureReason: 'insufficient_funds' }))
+    .thenMatch(t, [{ type: 'refund.created' }, { type: 'refund.failed', data: { object: { id: 're_2', status: 'failed', failure_reason: 'insufficient_funds' } } }]);
+  t.equal(refundable(refunds.state(failed)), 4_000, 'the failed refund frees its amount');
+  refunds.given(failed).when(settled('re_2', 4_000, { status: 'succeeded' })).thenNothing(t);
 });

@@ -1,6 +1,7 @@
 import type { Clock } from '../../core/clock.js';
 import type { EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
+import type { Owner } from '../audit.js';
 import { Customers } from '../customer/commands.js';
 import { Invoices, type WalletApplicationRef } from '../invoice/commands.js';
 import type { PaymentIntents } from '../payment-intent/commands.js';
@@ -22,6 +23,8 @@ export interface BillingDeps {
   publicUrl: string;
   paymentIntents: PaymentIntents;
   jobs: BillingJobs;
+  /** The escrow contract a payment intent funds (a refund of its payment is the contract's). */
+  escrowContractFundedBy?: (owner: Owner, paymentIntentId: string) => Promise<string | undefined>;
 }
 
 /**
@@ -52,6 +55,6 @@ export class Billing {
       subscriptionCustomer: async (who, id) => (await this.subscriptions.owned(who, id))?.subscription?.customer ?? null,
     });
     this.subscriptions = new Subscriptions({ prices: reads, store, clock, customers: this.customers, products: this.products, invoices: this.invoices, jobs });
-    this.refunds = new Refunds({ store, clock, scheduleReconcile: jobs.refundReconcile });
+    this.refunds = new Refunds({ store, clock, scheduleReconcile: jobs.refundReconcile, ...(deps.escrowContractFundedBy ? { escrowContractFundedBy: deps.escrowContractFundedBy } : {}) });
   }
 }

@@ -4,18 +4,21 @@ import { newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import { auditMetadata, type Actor } from '../audit.js';
-import { CommandService, loadState } from '../../eventstore/command-handler.js';
-import { runLedger } from '../ledger/commands.js';
+import { CommandService, handleCommandsAtomically, loadState, step } from '../../eventstore/command-handler.js';
+import { ledgerStep, runLedger } from '../ledger/commands.js';
 import type { Owner } from '../audit.js';
 import { orderDecider } from '../marketplace-order/decider.js';
 import { orderStream } from '../marketplace-order/events.js';
-import { MARKETPLACE_ORDER_METADATA_KEY } from '../payment-intent/commands.js';
+import { CONTRIBUTION_METADATA } from '../funding-campaign/events.js';
+import { ledgerDecider } from '../ledger/decider.js';
+import { balanceStream } from '../ledger/events.js';
+import { HELD_BY_KEY, MARKETPLACE_ORDER_METADATA_KEY } from '../payment-intent/commands.js';
 import { paymentIntentDecider } from '../payment-intent/decider.js';
 import { paymentIntentStream } from '../payment-intent/events.js';
 import { paymentRefundsDecider, toRefundObject, type PaymentRefundsState, type RefundCommand } from './decider.js';
 import { paymentRefundsStream, type RefundedPayment, type RefundEvent, type RefundObject, type RefundReason } from './events.js';
 
-/** When the mend of a refund left pending by a crash runs. */
+/** When the mend of a refund left pending by a crash runs (saga mode only: on PostgreSQL a refund commits with its money). */
 const RECONCILE_AFTER_MS = 60_000;
 
 export interface RefundInput {
@@ -26,13 +29,16 @@ export interface RefundInput {
 export interface RefundDeps {
   store: EventStore;
   clock: Clock;
-  /** The mend of a refund a crash left pending. */
+  /** The mend of a refund a crash left pending; used only on a store without atomic commits. */
   scheduleReconcile: Enqueue<RefundRef>;
+  /** The escrow contract a payment intent funds, to name it in the refusal of its payment's refund. */
+  escrowContractFundedBy?: (owner: Owner, paymentIntentId: string) => Promise<string | undefined>;
 }
 
 /** A refund as its timer names it. */
 export type RefundRef = Owner & { paymentId: string; refundId: string };
 
+type CreateRefund = RefundCommand & { type: 'create' };
 
 /** Refunds of succeeded payment intents: the refundable remainder on the payment's refund stream, the money on the ledger. */
 export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, RefundEvent> {
@@ -51,10 +57,23 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
     if (state.status !== 'succeeded' || !state.paymentMethod) {
       throw new ApiError('IKW-BIL-004', `Payment ${paymentId} is ${state.status}; only a succeeded payment can be refunded`, 'id');
     }
+    // Money held for someone else is not in the merchant's available balance: taking the refund
+    // from there would leave the campaign, order or contract still counting it. Its family refunds it
+    // (a funding campaign is the only holder that marks its intents HELD_BY_KEY).
+    if (intent.metadata[HELD_BY_KEY] !== undefined) {
+      const contribution = intent.metadata[CONTRIBUTION_METADATA.contribution] ?? '{id}';
+      throw new ApiError('IKW-FND-006', `Payment ${paymentId} is a contribution to a funding campaign; refund it with POST /api/v1/funding/contributions/${contribution}/refund`, 'id');
+    }
     // An order's payment is its sellers' and the commission's, not the merchant's balance (docs/marketplace.md).
     const orderId = intent.metadata[MARKETPLACE_ORDER_METADATA_KEY];
     if (orderId !== undefined && (await loadState(this.deps.store, orderStream(orderId), orderDecider)).state.order) {
       throw new ApiError('IKW-MKT-008', `Payment ${paymentId} pays marketplace order ${orderId}; refund it with POST /api/v1/marketplace/refunds`, 'id');
+    }
+    // The ledger's word, posted with the payment's success: an entry once posted stays, so no race can undo this check.
+    const ledger = await loadState(this.deps.store, balanceStream(intent.merchantId, intent.environment, intent.currency), ledgerDecider);
+    if (ledger.state.posted.has(`escrow_funding:${paymentId}`)) {
+      const contract = (await this.deps.escrowContractFundedBy?.(who, paymentId)) ?? '{id}';
+      throw new ApiError('IKW-ESC-010', `Payment ${paymentId} funded an escrow contract; refund it with POST /api/v1/escrow/contracts/${contract}/refund`, 'id');
     }
     const pm = state.paymentMethod;
     return {
@@ -71,6 +90,9 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
    * Refunds part or all of a payment (all that remains when no amount is given). The remainder
    * check is one append to the payment's refund stream; a lost race decides again on the fresh
    * state, so 20 parallel refunds end in successes and IKW-BIL-003 refusals, never in too much.
+   * Where the store commits atomically (PostgreSQL) the refund is created succeeded in the commit
+   * of its ledger entry, or created failed when the balance does not cover it: no refund is ever
+   * seen without its money, and nothing is left for a mend to finish.
    */
   async create(who: Owner, paymentId: string, input: RefundInput, actor: Actor): Promise<RefundObject> {
     const payment = await this.payment(who, paymentId);
@@ -82,15 +104,51 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
       amount = payment.amount - state.committed;
       if (amount <= 0) throw new ApiError('IKW-BIL-003', `Payment ${paymentId} is already fully refunded`, 'amount');
     }
-    // Should the process die before the ledger answers, this job finishes the refund.
-    await this.deps.scheduleReconcile({ ...who, paymentId, refundId }, new Date(this.deps.clock.now().getTime() + RECONCILE_AFTER_MS));
-    await this.run(paymentId, { type: 'create', owner: who, at: this.deps.clock.now(), payment, refundId, amount, reason: input.reason ?? null }, meta, 'contended');
-    const state = await this.post(who, paymentId, refundId, meta);
+    const create = { type: 'create', owner: who, at: this.deps.clock.now(), payment, refundId, amount, reason: input.reason ?? null } as const;
+    const state = (await this.createWithMoney(paymentId, create, meta)) ?? (await this.createThenPost(who, paymentId, create, meta));
     const refund = toRefundObject(state, refundId);
     if (refund.status === 'failed') {
       throw new ApiError('IKW-BAL-001', `The available balance does not cover the refund (${refund.amount} ${refund.currency}); refund ${refundId} is recorded as failed`, 'amount');
     }
     return refund;
+  }
+
+  /**
+   * The refund and its ledger entry in one commit, both checks (the remainder, the balance)
+   * decided again on a lost race; a refusal of the balance records the refund failed, alone.
+   * Null when the store cannot commit atomically.
+   */
+  private async createWithMoney(paymentId: string, create: CreateRefund, meta: EventMetadata): Promise<PaymentRefundsState | null> {
+    const { payment, refundId, amount } = create;
+    const balance = { merchantId: payment.merchantId, environment: payment.environment, currency: payment.currency };
+    // The balance first: its stream is the one refunds of all the merchant's payments contend for (command-handler.ts).
+    const atomic = handleCommandsAtomically(
+      this.deps.store,
+      [
+        ledgerStep(this.deps.clock, balance, { type: 'refund', source: refundId, payment: paymentId, clearing: payment.clearing, amount }, meta),
+        step({ streamId: paymentRefundsStream(paymentId), decider: paymentRefundsDecider, command: { ...create, outcome: { status: 'succeeded' } }, metadata: meta }),
+      ],
+      { onConflict: 'contended' },
+    );
+    if (!atomic) return null;
+    try {
+      return (await atomic)[1]!.state as PaymentRefundsState;
+    } catch (err) {
+      if (!(err instanceof ApiError && err.code === 'IKW-BAL-001')) throw err;
+    }
+    const failed = await this.run(paymentId, { ...create, outcome: { status: 'failed', failureReason: 'insufficient_funds' } }, meta, 'contended');
+    return failed.state;
+  }
+
+  /**
+   * Saga mode (a store without atomic commits, EventStoreDB): the refund is created pending, then
+   * posted, then succeeded or failed, three commits. Its reconcile job, set first, finishes a
+   * refund a crash left pending.
+   */
+  private async createThenPost(who: Owner, paymentId: string, create: CreateRefund, meta: EventMetadata): Promise<PaymentRefundsState> {
+    await this.deps.scheduleReconcile({ ...who, paymentId, refundId: create.refundId }, new Date(this.deps.clock.now().getTime() + RECONCILE_AFTER_MS));
+    await this.run(paymentId, create, meta, 'contended');
+    return this.post(who, paymentId, create.refundId, meta);
   }
 
   /** The ledger side of a pending refund: available → clearing, or failed when the balance cannot cover it. Idempotent. */
@@ -119,7 +177,7 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
     return done.state;
   }
 
-  /** The crash mend: finishes a refund left pending (the ledger posting is idempotent per refund). */
+  /** The crash mend of saga mode: finishes a refund left pending (the ledger posting is idempotent per refund). */
   async reconcile(job: RefundRef): Promise<void> {
     const meta = auditMetadata(this.deps.clock, job, job.refundId, { actor: 'scheduler', causationId: job.paymentId });
     await this.post(job, job.paymentId, job.refundId, meta);

@@ -6,7 +6,19 @@ import type { Owner } from '../payment-intent/decider.js';
 import type { RefundCreated, RefundedPayment, RefundEvent, RefundObject, RefundReason, RefundStatus } from './events.js';
 
 export type RefundCommand = { owner: Owner; at: Date } & (
-  | { type: 'create'; payment: RefundedPayment; refundId: string; amount: number; reason: RefundReason | null }
+  | {
+      type: 'create';
+      payment: RefundedPayment;
+      refundId: string;
+      amount: number;
+      reason: RefundReason | null;
+      /**
+       * Decided with the ledger in the same commit: the refund is created already succeeded (its
+       * posting is in that commit) or failed. Absent: created pending, its posting to follow (a
+       * store without atomic commits).
+       */
+      outcome?: { status: 'succeeded' } | { status: 'failed'; failureReason: string };
+    }
   | { type: 'succeed'; refundId: string }
   | { type: 'fail'; refundId: string; failureReason: string }
 );
@@ -54,9 +66,9 @@ function setStatus(state: PaymentRefundsState, refundId: string, status: RefundS
   return { ...state, refunds: new Map(state.refunds).set(refundId, { ...r, status, failureReason }), committed: state.committed - released };
 }
 
-/** The refund event, with the refund it is about as the public object. */
-function withObject(state: PaymentRefundsState, draft: Draft<RefundEvent>, refundId: string): RefundEvent[] {
-  return objectAttacher<PaymentRefundsState, RefundEvent>((s, e) => paymentRefundsDecider.evolve(s, e), (s) => toRefundObject(s, refundId))(state, [draft]);
+/** The refund events, each with the refund it is about as the public object after it. */
+function withObject(state: PaymentRefundsState, drafts: Draft<RefundEvent>[], refundId: string): RefundEvent[] {
+  return objectAttacher<PaymentRefundsState, RefundEvent>((s, e) => paymentRefundsDecider.evolve(s, e), (s) => toRefundObject(s, refundId))(state, drafts);
 }
 
 /**
@@ -102,14 +114,18 @@ export const paymentRefundsDecider: Decider<RefundCommand, PaymentRefundsState, 
           );
         }
         const refund: RefundCreated = { id: command.refundId, amount: command.amount, reason: command.reason, createdAt: at };
-        return withObject(state, { type: 'refund.created', data: { payment, refund } }, command.refundId);
+        const drafts: Draft<RefundEvent>[] = [{ type: 'refund.created', data: { payment, refund } }];
+        const outcome = command.outcome;
+        if (outcome?.status === 'succeeded') drafts.push({ type: 'refund.succeeded', data: { refundId: command.refundId, at } });
+        if (outcome?.status === 'failed') drafts.push({ type: 'refund.failed', data: { refundId: command.refundId, failureReason: outcome.failureReason, at } });
+        return withObject(state, drafts, command.refundId);
       }
       case 'succeed':
         if (state.refunds.get(command.refundId)?.status !== 'pending') return [];
-        return withObject(state, { type: 'refund.succeeded', data: { refundId: command.refundId, at } }, command.refundId);
+        return withObject(state, [{ type: 'refund.succeeded', data: { refundId: command.refundId, at } }], command.refundId);
       case 'fail':
         if (state.refunds.get(command.refundId)?.status !== 'pending') return [];
-        return withObject(state, { type: 'refund.failed', data: { refundId: command.refundId, failureReason: command.failureReason, at } }, command.refundId);
+        return withObject(state, [{ type: 'refund.failed', data: { refundId: command.refundId, failureReason: command.failureReason, at } }], command.refundId);
     }
   },
 };
