@@ -3,7 +3,7 @@
  * every family that moves it: payments (a wallet that succeeds, one that fails) and their refunds,
  * payouts (to a wallet that is paid, one that fails) and payout batches, escrow (contracts funded
  * from the balance, releases to the balance or to a payout method, refunds, disputes and their
- * outcomes), the marketplace (orders paid or failed, refunds, due settlements, seller payouts) and
+ * outcomes, cancels), the marketplace (orders paid or failed, refunds, due settlements, seller payouts) and
  * funding (contributions, refunds, close, payouts of released funds), with the clock moved on.
  * Each step is one command or 2–4 commands issued at once (Promise.all). A refusal on the merits
  * (a coded 4xx) is a legal outcome; a 5xx, or a 4xx without a code, is not.
@@ -62,6 +62,7 @@ type Op =
   | { op: 'escrow_release'; pick: number; amount: number | null; to: 'balance' | 'wallet' | 'failing_wallet' }
   | { op: 'escrow_refund'; pick: number; amount: number | null }
   | { op: 'escrow_dispute'; pick: number }
+  | { op: 'escrow_cancel'; pick: number }
   | { op: 'escrow_resolve'; pick: number; outcome: 'release_to_beneficiary' | 'refund_to_payer' | 'split' | 'dismissed'; split: number }
   | { op: 'mkt_order'; lines: { seller: number; amount: number; ruled: boolean }[]; fails: boolean }
   | { op: 'mkt_refund'; pick: number; fraction: number }
@@ -70,7 +71,7 @@ type Op =
   | { op: 'contribute'; amount: number; fails: boolean; campaignMethod: boolean }
   | { op: 'contribution_refund'; pick: number }
   | { op: 'campaign_close' }
-  | { op: 'campaign_payout'; pick: number; amount: number | null; fails: boolean }
+  | { op: 'campaign_payout'; pick: number; fraction: number | null; fails: boolean }
   | { op: 'advance'; ms: number };
 
 type Kind = Op['op'];
@@ -94,6 +95,7 @@ const command: fc.Arbitrary<Op> = fc.oneof(
   },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('escrow_refund' as const), pick, amount: optionalMoney(100, 20_000) }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('escrow_dispute' as const), pick }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('escrow_cancel' as const), pick }) },
   {
     weight: 2,
     arbitrary: fc.record({
@@ -114,15 +116,15 @@ const command: fc.Arbitrary<Op> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ op: fc.constant('mkt_refund' as const), pick, fraction: fc.double({ min: 0.01, max: 1.2, noNaN: true }) }) },
   { weight: 3, arbitrary: fc.constant({ op: 'mkt_settle' as const }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('mkt_payout' as const), seller: fc.nat(1), fraction: fc.double({ min: 0.05, max: 1.1, noNaN: true }), fails: fc.boolean() }) },
-  { weight: 3, arbitrary: fc.record({ op: fc.constant('contribute' as const), amount: money(500, 30_000), fails: fc.boolean(), campaignMethod: fc.boolean() }) },
+  { weight: 3, arbitrary: fc.record({ op: fc.constant('contribute' as const), amount: money(500, 30_000), fails: fc.boolean(), campaignMethod: fc.boolean().chain((b) => (b ? fc.boolean() : fc.constant(false))) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('contribution_refund' as const), pick }) },
   { weight: 2, arbitrary: fc.constant({ op: 'campaign_close' as const }) },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant('campaign_payout' as const), pick, amount: optionalMoney(500, 20_000), fails: fc.boolean() }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('campaign_payout' as const), pick, fraction, fails: fc.boolean() }) },
   { weight: 6, arbitrary: fc.record({ op: fc.constant('advance' as const), ms: fc.constantFrom(OPERATOR_DELAY_MS, OPERATOR_DELAY_MS, 15 * 60_000, DAY) }) },
 );
 
 /**
- * One step: a command alone, or 2–4 issued at once (at most one of them moves the clock); then, if
+ * One step: a command alone, or 2–4 issued at once (sometimes the same one twice) (at most one of them moves the clock); then, if
  * `tick`, the sandbox operator's answers fall due (the clock moves by its delay) before the checks,
  * so that payments, contributions and payouts often get their end before the next step.
  */
@@ -132,7 +134,12 @@ interface Step {
 }
 const step: fc.Arbitrary<Step> = fc.record({
   ops: fc
-    .oneof({ weight: 3, arbitrary: fc.array(command, { minLength: 1, maxLength: 1 }) }, { weight: 2, arbitrary: fc.array(command, { minLength: 2, maxLength: 4 }) })
+    .oneof(
+      { weight: 6, arbitrary: fc.array(command, { minLength: 1, maxLength: 1 }) },
+      { weight: 4, arbitrary: fc.array(command, { minLength: 2, maxLength: 4 }) },
+      // The same command twice at once: two refunds of one payment, two releases of one contract, two closes, …
+      { weight: 1, arbitrary: command.map((c) => [c, c]) },
+    )
     .map((ops) => {
       let clockMoved = false;
       return ops.filter((o) => (o.op === 'advance' ? !clockMoved && (clockMoved = true) : true));
@@ -240,6 +247,12 @@ async function run(w: World, o: Op): Promise<TestResponse | null> {
       if (!contract) return null;
       return call('open', escrow(svc, key, 'POST', `/disputes/contract/${contract}`, { reason: 'model' }));
     }
+    case 'escrow_cancel': {
+      // Pending releases canceled, what is held refunded to the payer.
+      const contract = at(w.contracts, o.pick);
+      if (!contract) return null;
+      return call('cancel', escrow(svc, key, 'POST', `/contracts/${contract}/cancel`));
+    }
     case 'escrow_resolve': {
       // The first contract from `pick` on with an open dispute.
       for (let i = 0; i < w.contracts.length; i++) {
@@ -307,7 +320,10 @@ async function run(w: World, o: Op): Promise<TestResponse | null> {
     case 'campaign_payout': {
       const campaign = at(w.closedCampaigns, o.pick);
       if (!campaign) return null;
-      const body = { payoutMethodId: o.fails ? w.failingWallet : w.wallet, ...(o.amount ? { amountMinor: o.amount } : {}) };
+      // A part of what the campaign released and has not paid out yet (some too much), or by default all of it.
+      const c = await call('get', svc.request('GET', `/api/v1/funding/campaigns/${campaign}`, { key }));
+      const left = (c.body?.releasedAmountMinor ?? 0) - (c.body?.releasedFeeMinor ?? 0) - (c.body?.paidOutAmountMinor ?? 0);
+      const body = { payoutMethodId: o.fails ? w.failingWallet : w.wallet, ...(o.fraction === null ? {} : { amountMinor: Math.max(500, Math.floor(left * o.fraction)) }) };
       return call('payout', svc.request('POST', `/api/v1/funding/campaigns/${campaign}/payouts`, { key, body }));
     }
     case 'advance':
@@ -374,8 +390,13 @@ async function violation(w: World): Promise<string | null> {
       const folded = accounts.get(field) ?? 0;
       if (of(field) !== folded) return `invariant 4 (${currency}): GET /api/v1/balance ${field} ${of(field)}, the log ${folded}`;
     }
-    const escrowed = [...accounts].filter(([a]) => a.startsWith('escrow:')).reduce((s, [, v]) => s + v, 0);
+    const sum = (prefix: string) => [...accounts].filter(([a]) => a.startsWith(prefix)).reduce((s, [, v]) => s + v, 0);
+    const escrowed = sum('escrow:');
     if (of('escrowed') !== escrowed) return `invariant 4 (${currency}): GET /api/v1/balance escrowed ${of('escrowed')}, Σ escrow:* on the log ${escrowed}`;
+    // And the sellers' funds it shows, where the merchant has any: Σ seller_pending:* and Σ seller_available:*.
+    const sellers = ((api.seller_funds ?? []) as { currency: string; pending: number; available: number }[]).find((x) => x.currency.toLowerCase() === currency) ?? { pending: 0, available: 0 };
+    if (sellers.pending !== sum('seller_pending:') || sellers.available !== sum('seller_available:'))
+      return `invariant 4 (${currency}): GET /api/v1/balance seller_funds ${JSON.stringify(sellers)}, the log pending ${sum('seller_pending:')} available ${sum('seller_available:')}`;
   }
   return null;
 }
