@@ -13,15 +13,6 @@ const root = path.resolve(import.meta.dirname, '../../..');
 const DOMAIN = 'packages/domain';
 const HELPERS = 'packages/domain/aggregate.ts';
 
-/**
- * Files that still hold hand-written owner checks, by path. To be moved by the one-ledger work,
- * which is rewriting them now; an entry whose file no longer has one fails below, so the list
- * only shrinks.
- */
-const ALLOWED: readonly string[] = [
-  'packages/domain/refund/commands.ts',
-];
-
 /** A merchantId or environment compared with another one (`a.merchantId !== b.merchantId`, `m.environment === environment`), across line breaks too. */
 const HAND_WRITTEN = /\b(merchantId|environment)\s*[!=]==?\s*[\w$.?!]*\b\1\b/g;
 
@@ -62,13 +53,6 @@ t.test('the pattern sees the shapes it is meant to catch', async (t) => {
 });
 
 t.test('owner checks in packages/domain go through the aggregate helpers', async (t) => {
-  const offending = [...byFile].filter(([f]) => !ALLOWED.includes(f)).flatMap(([, found]) => found);
+  const offending = [...byFile].flatMap(([, found]) => found);
   t.same(offending, [], `hand-written owner checks (use assertOwned/isOwned from ${HELPERS}):\n${offending.join('\n')}`);
-});
-
-t.test('the allowlist names only files that still need it', async (t) => {
-  for (const file of ALLOWED) {
-    t.ok(byFile.has(file), `${file} exists`);
-    t.not((byFile.get(file) ?? []).length, 0, `${file} has no hand-written owner check left: remove it from ALLOWED`);
-  }
 });

@@ -3,6 +3,7 @@ import { ApiError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
+import { assertOwned } from '../aggregate.js';
 import { auditMetadata, type Actor } from '../audit.js';
 import { CommandService, handleCommandsAtomically, loadState, step } from '../../eventstore/command-handler.js';
 import { ledgerStep, runLedger } from '../ledger/commands.js';
@@ -51,9 +52,7 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
   private async payment(who: Owner, paymentId: string): Promise<RefundedPayment> {
     const { state } = await loadState(this.deps.store, paymentIntentStream(paymentId), paymentIntentDecider);
     const intent = state.intent;
-    if (!intent || intent.merchantId !== who.merchantId || intent.environment !== who.environment) {
-      throw new ApiError('IKW-RES-001', `No such payment: '${paymentId}'`, 'id');
-    }
+    assertOwned(intent, who, `No such payment: '${paymentId}'`, 'id');
     if (state.status !== 'succeeded' || !state.paymentMethod) {
       throw new ApiError('IKW-BIL-004', `Payment ${paymentId} is ${state.status}; only a succeeded payment can be refunded`, 'id');
     }
@@ -187,8 +186,6 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
   async assertPayment(who: Owner, paymentId: string): Promise<void> {
     const { state } = await loadState(this.deps.store, paymentIntentStream(paymentId), paymentIntentDecider);
     const intent = state.intent;
-    if (!intent || intent.merchantId !== who.merchantId || intent.environment !== who.environment) {
-      throw new ApiError('IKW-RES-001', `No such payment: '${paymentId}'`, 'id');
-    }
+    assertOwned(intent, who, `No such payment: '${paymentId}'`, 'id');
   }
 }
