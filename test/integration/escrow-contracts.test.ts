@@ -94,6 +94,48 @@ t.test('submit-for-funding: the payment of the intent lands in escrow, never in 
   t.equal(again.body.fundedMinor, contract.fundedMinor);
 });
 
+t.test('submit-for-funding racing a confirm, or another contract: a payment never lands in the balance meant for escrow', async (t) => {
+  const { merchant, key } = await svc.sandboxMerchant();
+  let submittedFirst = 0;
+  for (let round = 0; round < 8; round++) {
+    const c = await ok(await escrow(svc, key, 'POST', '/contracts', { currency: 'xof', amountMinor: 2_000 }));
+    const intent = await createIntent(svc, key, { amount: 2_000 });
+    // Odd rounds give the submit a head start of one request, so that both orders happen.
+    const submitting = escrow(svc, key, 'POST', `/contracts/${c.id}/submit-for-funding`, { paymentIntentId: intent.id });
+    if (round % 2 === 1) await svc.request('GET', '/healthz');
+    const [submitted, confirmed] = await Promise.all([submitting, confirm(svc, key, intent.id, { payment_method: mobileMoney(snNumber('67')) })]);
+    await advance(svc);
+    await svc.system.drain();
+    const rows: { data: { kind: string } }[] = await svc.system.knex('events').where({ stream_id: `balance-${merchant.id}-sandbox-xof` }).whereRaw(`data->>'source' = ?`, [intent.id]).select('data');
+    const kinds = rows.map((r) => r.data.kind).filter((k) => k !== 'payment_settlement');
+    if (submitted.status === 200) {
+      submittedFirst++;
+      t.same(kinds, ['escrow_funding'], `round ${round}: submitted, so the payment went to escrow (confirm ${confirmed.status})`);
+      t.equal((await ok(await escrow(svc, key, 'GET', `/contracts/${c.id}`))).status, 'funded');
+    } else {
+      t.ok([400, 409].includes(submitted.status), `round ${round}: the submit lost (${submitted.status} ${submitted.body.code})`);
+      t.same(kinds, ['payment'], `round ${round}: not submitted, so an ordinary payment`);
+    }
+  }
+  t.comment(`${submittedFirst} of 8 submits went first`);
+
+  // Two contracts claiming one intent at once: one wins.
+  const intent = await createIntent(svc, key, { amount: 3_000 });
+  const a = await ok(await escrow(svc, key, 'POST', '/contracts', { currency: 'xof', amountMinor: 3_000 }));
+  const b = await ok(await escrow(svc, key, 'POST', '/contracts', { currency: 'xof', amountMinor: 3_000 }));
+  const answers = await Promise.all([a, b, a, b].map((c) => escrow(svc, key, 'POST', `/contracts/${c.id}/submit-for-funding`, { paymentIntentId: intent.id })));
+  const winners = new Set(answers.filter((r) => r.status === 200).map((r) => r.body.id));
+  t.equal(winners.size, 1, `one contract takes the intent (${answers.map((r) => r.status).join(', ')})`);
+  for (const r of answers.filter((x) => x.status !== 200)) t.ok(r.body.code === 'IKW-ESC-002' || r.body.code === 'IKW-RES-003', `the other is refused (${r.body.code})`);
+  assertOk(t, await confirm(svc, key, intent.id, { payment_method: mobileMoney(snNumber('67')) }));
+  await advance(svc);
+  await svc.system.drain();
+  const [winner] = [...winners];
+  t.equal((await ok(await escrow(svc, key, 'GET', `/contracts/${winner}`))).fundedMinor > 0, true, 'the winner is funded');
+  const loser = winner === a.id ? b : a;
+  t.equal((await ok(await escrow(svc, key, 'GET', `/contracts/${loser.id}`))).fundedMinor, 0, 'the other is not');
+});
+
 t.test('submit-for-funding refusals', async (t) => {
   const { merchant, key } = await svc.sandboxMerchant();
   const other = await svc.sandboxMerchant();

@@ -305,7 +305,7 @@ t.test('every public event carries the object as it is after the event; internal
   for (let i = 0; i < h.length; i++) {
     const e = h[i]!;
     const after = toObject(intents.state(h.slice(0, i + 1)));
-    if (e.type === 'payment_intent.confirmation_started' || e.type === 'payment_intent.confirmation_aborted') {
+    if (e.type === 'payment_intent.confirmation_started' || e.type === 'payment_intent.confirmation_aborted' || e.type === 'payment_intent.escrow_assigned') {
       t.notOk('object' in e.data, `${e.type} is internal`);
       t.notOk((PUBLIC_PAYMENT_INTENT_EVENTS as readonly string[]).includes(e.type));
     } else {
@@ -359,12 +359,14 @@ t.test('the transition table: outside its statuses a command changes nothing, ex
     abort_confirmation: { type: 'abort_confirmation', owner, at: later(2000), operationId: 'op_1', reason: 'provider error' },
     record_outcome: succeeded(),
     cancel: cancel('requested_by_customer', later(CONFIRMATION_LEASE_MS * 2)),
+    assign_escrow: { type: 'assign_escrow', owner, at: later(1000), contractId: 'esc_1' },
   };
   for (const [type, statuses] of Object.entries(PAYMENT_INTENT_TRANSITIONS) as [keyof typeof commands, readonly string[]][]) {
     for (const [status, history] of Object.entries(byStatus)) {
       if (statuses.includes(status)) continue;
       const then = intents.given(history).when(commands[type]);
       if (type === 'cancel' || (type === 'start_confirmation' && status === 'canceled')) then.thenThrows(t, 'IKW-RES-002', `${type} in ${status} is refused`);
+      else if (type === 'assign_escrow') then.thenThrows(t, { code: 'IKW-ESC-002', param: 'paymentIntentId' }, `${type} in ${status} is refused`);
       else then.thenNothing(t, `${type} in ${status} changes nothing`);
     }
   }
@@ -375,4 +377,8 @@ t.test('the transition table: outside its statuses a command changes nothing, ex
   intents.given(requiresAction).when(commands.record_outcome).thenMatch(t, [{ type: 'payment_intent.succeeded' }]);
   intents.given(requiresAction).when(commands.cancel).thenMatch(t, [{ type: 'payment_intent.canceled' }]);
   intents.given(succeededHistory).when(update).thenMatch(t, [{ type: 'payment_intent.updated' }], 'update acts in every status');
+  const assigned = intents.given(created).history(commands.assign_escrow);
+  intents.given(assigned).when(commands.assign_escrow).thenNothing(t, 'the same contract again');
+  intents.given(assigned).when({ ...commands.assign_escrow, contractId: 'esc_2' } as Command).thenThrows(t, { code: 'IKW-ESC-002', param: 'paymentIntentId' }, 'never two contracts');
+  intents.given(assigned).when(start()).thenState((s) => t.equal(s.escrowContract, 'esc_1', 'a confirmation keeps it'));
 });

@@ -187,7 +187,9 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
   async submitForFunding(owner: Owner, id: string, paymentIntentId: string, actor: Actor): Promise<ContractObject> {
     const state = await this.owned(owner, id);
     const c = state.contract!;
-    if (state.paymentIntentId !== paymentIntentId) {
+    // The same intent again: the contract as it is (the submit_funding decider decides the rest).
+    if (state.paymentIntentId === paymentIntentId) return toContractObject(state);
+    {
       if (c.fundingSourceType !== 'payment_intent') throw new ApiError('IKW-ESC-002', 'This contract is funded from the merchant balance, not by a payment intent', 'paymentIntentId');
       const pi = (await loadState(this.deps.store, paymentIntentStream(paymentIntentId), paymentIntentDecider)).state;
       const intent = pi.intent;
@@ -200,8 +202,20 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
       if (c.amountMinor !== null && intent.amount !== c.amountMinor) throw new ApiError('IKW-ESC-002', `The payment intent is for ${intent.amount}, the contract for ${c.amountMinor}`, 'paymentIntentId');
       if (await this.deps.directory.escrowContractFundedBy(owner, paymentIntentId)) throw new ApiError('IKW-ESC-002', 'This payment intent funds another contract', 'paymentIntentId');
     }
-    const result = await this.run(id, { type: 'submit_funding', owner, at: this.deps.clock.now(), paymentIntentId }, this.meta(owner, id, actor), 'none');
-    return toContractObject(result.state);
+    const at = this.deps.clock.now();
+    const meta = this.meta(owner, id, actor);
+    // The contract names the intent and the intent the contract, in one commit: a confirm that
+    // starts meanwhile, or another contract claiming the same intent, makes one of them lose
+    // (409, retryable, or IKW-ESC-002), so no payment reaches the balance meant for escrow.
+    const [submitted] = await handleSteps(
+      this.deps.store,
+      [
+        this.contractStep(id, { type: 'submit_funding', owner, at, paymentIntentId }, meta),
+        step({ streamId: paymentIntentStream(paymentIntentId), decider: paymentIntentDecider, command: { type: 'assign_escrow', owner, at, contractId: id }, metadata: meta }),
+      ],
+      { onConflict: 'none' },
+    );
+    return toContractObject(submitted!.state as EscrowState);
   }
 
   /**

@@ -396,7 +396,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     }
     const now = this.deps.clock.now();
     const availableOn = new Date(now.getTime() + this.deps.settlementDelayMs(intent.environment));
-    const escrowContract = await this.deps.escrowContractFundedBy?.({ merchantId: intent.merchantId, environment: intent.environment }, intent.id);
+    const escrowContract = state.escrowContract ?? (await this.deps.escrowContractFundedBy?.({ merchantId: intent.merchantId, environment: intent.environment }, intent.id));
     const balance = { merchantId: intent.merchantId, environment: intent.environment, currency: intent.currency };
     const posting = ledgerStep(
       this.deps.clock,

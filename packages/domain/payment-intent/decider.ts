@@ -40,6 +40,8 @@ export type PaymentIntentCommand =
       | { type: 'abort_confirmation'; operationId: string; reason: string }
       | { type: 'record_outcome'; operationId: string; outcome: ProviderOutcome }
       | { type: 'cancel'; reason: CancellationReason | null }
+      /** The intent will fund an escrow contract: its payment goes to the contract's escrow (docs/escrow.md). */
+      | { type: 'assign_escrow'; contractId: string }
     ));
 
 export interface Confirmation {
@@ -65,6 +67,8 @@ export interface PaymentIntentState {
   cancellationReason: CancellationReason | null;
   canceledAt: string | null;
   succeeded: boolean;
+  /** The escrow contract this intent funds, set before its confirmation; null for intents submitted before this was recorded (the contracts' read model names them). */
+  escrowContract: string | null;
 }
 
 export const initialPaymentIntentState: PaymentIntentState = {
@@ -80,6 +84,7 @@ export const initialPaymentIntentState: PaymentIntentState = {
   cancellationReason: null,
   canceledAt: null,
   succeeded: false,
+  escrowContract: null,
 };
 
 function maskedMethod(pm: PaymentMethodDetails | null): PaymentIntentObject['payment_method'] {
@@ -124,7 +129,7 @@ function leaseExpired(c: Confirmation, at: Date): boolean {
   return at.getTime() - new Date(c.startedAt).getTime() >= CONFIRMATION_LEASE_MS;
 }
 
-const withObjects = objectAttacher<PaymentIntentState, PaymentIntentEvent>((state, event) => paymentIntentDecider.evolve(state, event), toObject, ['payment_intent.confirmation_started', 'payment_intent.confirmation_aborted']);
+const withObjects = objectAttacher<PaymentIntentState, PaymentIntentEvent>((state, event) => paymentIntentDecider.evolve(state, event), toObject, ['payment_intent.confirmation_started', 'payment_intent.confirmation_aborted', 'payment_intent.escrow_assigned']);
 
 type OngoingCommand = Exclude<PaymentIntentCommand, { type: 'create' }>;
 
@@ -144,6 +149,7 @@ export const PAYMENT_INTENT_TRANSITIONS: Readonly<Record<OngoingCommand['type'],
   abort_confirmation: ['processing'], // → requires_payment_method
   record_outcome: ['processing', 'requires_action'], // → succeeded | failed
   cancel: ['requires_payment_method', 'requires_action'], // → canceled
+  assign_escrow: ['requires_payment_method'], // only before its payment can reach any balance
 };
 
 /**
@@ -170,6 +176,7 @@ function decideCreate(command: Extract<PaymentIntentCommand, { type: 'create' }>
 function refuseOrIgnore(command: OngoingCommand, state: PaymentIntentState): [] {
   if (command.type === 'cancel') throw new ApiError('IKW-RES-002', `A payment intent with status ${state.status} cannot be canceled`);
   if (command.type === 'start_confirmation' && state.status === 'canceled') throw new ApiError('IKW-RES-002', 'This payment intent is canceled and cannot be confirmed');
+  if (command.type === 'assign_escrow') throw new ApiError('IKW-ESC-002', `The payment intent is ${state.status}; only one not yet confirmed can fund a contract`, 'paymentIntentId');
   return [];
 }
 
@@ -230,6 +237,10 @@ function decideOngoing(command: OngoingCommand, state: PaymentIntentState, inten
     }
     case 'cancel':
       return [{ type: 'payment_intent.canceled', data: { reason: command.reason, at } }];
+    case 'assign_escrow':
+      if (state.escrowContract === command.contractId) return [];
+      if (state.escrowContract !== null) throw new ApiError('IKW-ESC-002', 'This payment intent funds another contract', 'paymentIntentId');
+      return [{ type: 'payment_intent.escrow_assigned', data: { contractId: command.contractId, at } }];
     default:
       return unreachable(command);
   }
@@ -282,6 +293,8 @@ export const paymentIntentDecider: Decider<PaymentIntentCommand, PaymentIntentSt
         };
       case 'payment_intent.canceled':
         return { ...state, status: 'canceled', nextAction: null, cancellationReason: event.data.reason, canceledAt: event.data.at };
+      case 'payment_intent.escrow_assigned':
+        return { ...state, escrowContract: event.data.contractId };
     }
   },
 

@@ -72,7 +72,9 @@ export type PaymentIntentEvent =
   | DomainEvent<'payment_intent.requires_action', WithObject<{ operationId: string; nextAction: NextAction }>>
   | DomainEvent<'payment_intent.succeeded', WithObject<{ operationId: string; fee: number; at: string }>>
   | DomainEvent<'payment_intent.payment_failed', WithObject<{ operationId: string; failureCode: string; failureMessage: string; at: string }>>
-  | DomainEvent<'payment_intent.canceled', WithObject<{ reason: CancellationReason | null; at: string }>>;
+  | DomainEvent<'payment_intent.canceled', WithObject<{ reason: CancellationReason | null; at: string }>>
+  // Internal: the intent will fund this escrow contract (committed with the contract's submit_funding).
+  | DomainEvent<'payment_intent.escrow_assigned', { contractId: string; at: string }>;
 
 export const paymentIntentStream = (id: string) => `payment_intent-${id}`;
 
