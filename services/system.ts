@@ -283,6 +283,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     // Declared below: the marketplace creates orders' intents with this service.
     orderPayments: { paymentSteps: (payment, meta) => marketplace.orders.paymentSteps(payment, meta) },
     heldPayments: { paymentSteps: (intent, payment, meta): Promise<AnyStep[] | null> => funding.paymentSteps(intent, payment, meta) },
+    escrowPayments: { fundingSteps: (ref, payment, meta): Promise<{ steps: AnyStep[]; after: () => Promise<void> } | null> => escrow.fundingSteps(ref, payment, meta) },
   });
   const paymentLinks = new PaymentLinks({ store, clock, publicUrl: config.publicUrl });
   const rateLimiter = new RateLimiter(knex, clock);
@@ -315,7 +316,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     }),
     payouts: new SellerPayouts({ payouts, sellers: marketplaceSellers }),
   };
-  const escrow = new EscrowContracts({ store, clock, payouts, directory: escrowReads, scheduleAutoRelease: enqueuer(escrowAutoRelease) });
+  const escrow: EscrowContracts = new EscrowContracts({ store, clock, payouts, directory: escrowReads, scheduleAutoRelease: enqueuer(escrowAutoRelease) });
 
   const secretsKey = loadSecretsKey(config.secretsKey, config.dataDir);
   const secretBox = new SecretBox(secretsKey);

@@ -87,6 +87,14 @@ t.test('submit-for-funding: the payment of the intent lands in escrow, never in 
   t.same((await balanceObject(svc, key)).escrowed, [{ amount: contract.fundedMinor, currency: 'xof' }]);
   t.same(await balanceTransactions(svc, key), [], 'no balance transaction: the funds are not the merchant’s');
   await assertInvariants(t, svc, merchant.id, key, contract.id);
+  const rows: { type: string; data: { kind?: string; source?: string }; transaction_id: string }[] = await svc.system
+    .knex('events')
+    .select('type', 'data', 'transaction_id')
+    .whereIn('stream_id', [`payment_intent-${intent.id}`, `escrow_contract-${contract.id}`, `balance-${merchant.id}-sandbox-xof`]);
+  const succeeded = rows.find((r) => r.type === 'payment_intent.succeeded')!;
+  const posted = rows.find((r) => r.data.kind === 'escrow_funding' && r.data.source === intent.id)!;
+  const funded = rows.find((r) => r.type === 'escrow_contract.funded')!;
+  t.same([posted.transaction_id, funded.transaction_id], [succeeded.transaction_id, succeeded.transaction_id], 'the success, the money in escrow and the contract funded: one commit');
 
   // Submitting the same intent again answers the contract as it is.
   const again = await escrow(svc, key, 'POST', `/contracts/${contract.id}/submit-for-funding`, { paymentIntentId: intent.id });

@@ -2,7 +2,7 @@ import { getCurrency } from '../../catalog/index.js';
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import { derivedId, derivedUuid, newUuid } from '../../core/ids.js';
-import { CommandService, handleSteps, loadState, step, type CommandStep } from '../../eventstore/command-handler.js';
+import { CommandService, handleSteps, loadState, step, type AnyStep, type CommandStep } from '../../eventstore/command-handler.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { DomainEvent } from '../../core/decider.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
@@ -219,8 +219,28 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
   }
 
   /**
-   * Funds arrived in escrow (the ledger's `escrow_funding` entry of a payment intent). Funds that
-   * arrive after a cancel are refunded at once, in the same commit.
+   * A payment into the contract's escrow as steps of the payment's own commit: the contract
+   * records the funds with their posting. Null for another owner's contract, funds it recorded
+   * already, or a canceled contract (the bus process then records and gives them back, in a
+   * commit of their own: the late refund draws on the escrow the payment's commit fills).
+   */
+  async fundingSteps(ref: ContractRef, payment: { source: string; amountMinor: number }, meta: EventMetadata): Promise<{ steps: AnyStep[]; after: () => Promise<void> } | null> {
+    const { state } = await this.load(ref.contractId);
+    if (!isOwned(state.contract, ref) || state.fundingSources.has(payment.source) || state.canceledAt) return null;
+    const autoRelease = state.contract.autoReleaseAtUtc;
+    return {
+      steps: [this.contractStep(ref.contractId, { type: 'record_funding', at: this.deps.clock.now(), source: payment.source, amountMinor: payment.amountMinor, lateRefund: null }, meta)],
+      after: async () => {
+        if (autoRelease) await this.scheduleAutoRelease(ref, autoRelease);
+      },
+    };
+  }
+
+  /**
+   * Funds arrived in escrow (the ledger's `escrow_funding` entry of a payment intent), seen by the
+   * bus when the payment's commit could not record them (a store without atomic commits, a
+   * contract canceled meanwhile). Funds that arrive after a cancel are refunded at once, in the
+   * same commit.
    */
   async recordFunding(ref: ContractRef & { source: string; amountMinor: number; clearing: Account }): Promise<void> {
     const { state } = await this.load(ref.contractId);

@@ -82,6 +82,13 @@ export interface PaymentIntentDeps {
    */
   orderPayments?: { paymentSteps(payment: MarketplaceOrderPayment, meta: EventMetadata): Promise<AnyStep[] | null> };
   /**
+   * Escrow (docs/escrow.md): a payment into a contract's escrow is recorded by the contract in the
+   * payment's commit; null when it cannot be (a canceled contract: the bus process gives it back).
+   */
+  escrowPayments?: {
+    fundingSteps(ref: Owner & { contractId: string }, payment: { source: string; amountMinor: number; clearing: 'card_clearing' | `operator_clearing:${string}` }, meta: EventMetadata): Promise<{ steps: AnyStep[]; after: () => Promise<void> } | null>;
+  };
+  /**
    * Funding campaigns (docs/funding.md): an intent whose funds the campaign holds (HELD_BY_KEY) is
    * counted by the campaign and put on its account in the success's commit; null when it pays no
    * contribution of this owner (nothing is posted then: the campaign's process sorts it out).
@@ -359,7 +366,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
       return after.status === 'succeeded' && after.confirmation?.operationId === callback.operationId;
     };
     for (let attempt = 0; ; attempt++) {
-      const money = outcome.status === 'succeeded' ? await this.paymentSteps(state, outcome.fee, meta) : { steps: [], settleAt: null };
+      const money = outcome.status === 'succeeded' ? await this.paymentSteps(state, outcome.fee, meta) : { steps: [], after: null };
       let recorded;
       try {
         // `contended`: the money's stream is the merchant's hot balance, which many answers at once
@@ -372,7 +379,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
         throw err;
       }
       const after = recorded!.state as PaymentIntentState;
-      if (money.settleAt && after.status === 'succeeded') await this.deps.scheduleSettlement({ merchantId: intent.merchantId, environment: intent.environment, currency: intent.currency }, money.settleAt);
+      if (money.after && after.status === 'succeeded') await money.after();
       return toObject(after);
     }
   }
@@ -380,30 +387,36 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
   /**
    * The steps that put a succeeded payment's money on the ledger: an order's split among its
    * sellers, or the merchant's posting (to the escrow contract the intent funds, if any). None
-   * for an intent whose funds another process holds (HELD_BY_KEY). `settleAt`: when the pending
-   * money becomes available, if a timer must say so.
+   * for an intent whose funds another process holds (HELD_BY_KEY). `after`: the timers to set once
+   * it committed (the settlement of pending money, a contract's auto-release).
    */
-  private async paymentSteps(state: PaymentIntentState, fee: number, meta: EventMetadata): Promise<{ steps: AnyStep[]; settleAt: Date | null }> {
+  private async paymentSteps(state: PaymentIntentState, fee: number, meta: EventMetadata): Promise<{ steps: AnyStep[]; after: (() => Promise<void>) | null }> {
     const intent = state.intent!;
     const pm = state.paymentMethod!;
     const clearing = pm.type === 'mobile_money' ? (`operator_clearing:${pm.operator}` as const) : ('card_clearing' as const);
-    if (intent.metadata[HELD_BY_KEY] !== undefined) return { steps: (await this.deps.heldPayments?.paymentSteps(intent, { fee, clearing }, meta)) ?? [], settleAt: null };
+    if (intent.metadata[HELD_BY_KEY] !== undefined) return { steps: (await this.deps.heldPayments?.paymentSteps(intent, { fee, clearing }, meta)) ?? [], after: null };
     const orderId = intent.metadata[MARKETPLACE_ORDER_METADATA_KEY];
     if (orderId !== undefined && this.deps.orderPayments) {
       const payment = { merchantId: intent.merchantId, environment: intent.environment, orderId, paymentIntentId: intent.id, amount: intent.amount, fee, clearing };
       const steps = await this.deps.orderPayments.paymentSteps(payment, meta);
-      if (steps) return { steps, settleAt: null };
+      if (steps) return { steps, after: null };
     }
     const now = this.deps.clock.now();
     const availableOn = new Date(now.getTime() + this.deps.settlementDelayMs(intent.environment));
-    const escrowContract = state.escrowContract ?? (await this.deps.escrowContractFundedBy?.({ merchantId: intent.merchantId, environment: intent.environment }, intent.id));
-    const balance = { merchantId: intent.merchantId, environment: intent.environment, currency: intent.currency };
+    const owner = { merchantId: intent.merchantId, environment: intent.environment };
+    const escrowContract = state.escrowContract ?? (await this.deps.escrowContractFundedBy?.(owner, intent.id));
+    const balance = { ...owner, currency: intent.currency };
     const posting = ledgerStep(
       this.deps.clock,
       balance,
       { type: 'post_payment', source: intent.id, clearing, amount: intent.amount, fee, availableOn, ...(escrowContract ? { escrowContract } : {}) },
       meta,
     );
-    return { steps: [posting], settleAt: availableOn > now && !escrowContract ? availableOn : null };
+    if (escrowContract) {
+      // The contract records its funds in the same commit, where it can (escrowPayments).
+      const contract = await this.deps.escrowPayments?.fundingSteps({ ...owner, contractId: escrowContract }, { source: intent.id, amountMinor: intent.amount - fee, clearing }, meta);
+      return { steps: [posting, ...(contract?.steps ?? [])], after: contract?.after ?? null };
+    }
+    return { steps: [posting], after: availableOn > now ? () => this.deps.scheduleSettlement(balance, availableOn) : null };
   }
 }
