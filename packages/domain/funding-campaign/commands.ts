@@ -1,7 +1,7 @@
 import { getCountry, getCurrency, listCountries, normalizeMsisdn } from '../../catalog/index.js';
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
-import { derivedId, derivedUuid, newUuid, randomBase62 } from '../../core/ids.js';
+import { derivedUuid, newUuid, randomBase62 } from '../../core/ids.js';
 import { CommandService, handleSteps, loadState, step, type AnyStep } from '../../eventstore/command-handler.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
@@ -14,7 +14,7 @@ import { HELD_BY_KEY, type ConfirmInput, type PaymentIntents } from '../payment-
 import { paymentIntentDecider, toObject as toPaymentIntentObject } from '../payment-intent/decider.js';
 import { paymentIntentStream } from '../payment-intent/events.js';
 import { loadPayoutMethod } from '../payout-method/commands.js';
-import type { Payouts } from '../payout/commands.js';
+import { payoutIdOf, type Payouts } from '../payout/commands.js';
 import type { CountPublicPush } from '../public-pushes.js';
 import {
   assertModel,
@@ -130,6 +130,9 @@ function movesOf(state: FundingCampaignState, events: FundingCampaignEvent[]): C
   }
   return moves;
 }
+
+/** The request reference of a campaign payout's payout: its id follows from it (payoutIdOf). */
+const fundingPayoutRef = (campaignPayoutId: string) => `funding_payout:${campaignPayoutId}`;
 
 /**
  * Funding campaigns and their contributions (docs/funding.md). Contributions are paid through
@@ -539,8 +542,8 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
     }
     if (amount <= 0) throw new ApiError('IKW-FND-005', `The released funds not yet paid out (${payable}) do not cover a payout and its fee`, 'amountMinor');
     const campaignPayoutId = requestRef === undefined ? newUuid() : derivedUuid(`funding_payout|${owner.merchantId}|${owner.environment}|${id}|${requestRef}`);
-    // The id Payouts.create derives from this request reference: the claim names its payout before it exists.
-    const payoutId = derivedId('po', `${owner.merchantId}|${owner.environment}|api|funding_payout:${campaignPayoutId}`);
+    // The id Payouts.create gives this request reference: the claim names its payout before it exists.
+    const payoutId = payoutIdOf(owner, 'api', fundingPayoutRef(campaignPayoutId));
     const payout: CampaignPayout = { id: campaignPayoutId, payoutId, payoutMethodId, amountMinor: amount, feeMinor: feeOf(amount), status: 'requested', failureReason: null, createdAt: this.deps.clock.now().toISOString() };
     // Should the process die between the claim and the payout, this job makes the payout.
     await this.deps.schedulePayoutMend({ ...owner, campaignId: id, campaignPayoutId }, new Date(this.deps.clock.now().getTime() + PAYOUT_MEND_AFTER_MS));
@@ -557,7 +560,7 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
     let failureReason: string | null = null;
     try {
       const metadata = { [CONTRIBUTION_METADATA.campaign]: id };
-      await this.deps.payouts.create(owner, { amount: claim.amountMinor, currency: state.campaign!.currency, payout_method_id: claim.payoutMethodId, metadata }, 'api', actor, `funding_payout:${campaignPayoutId}`);
+      await this.deps.payouts.create(owner, { amount: claim.amountMinor, currency: state.campaign!.currency, payout_method_id: claim.payoutMethodId, metadata }, 'api', actor, fundingPayoutRef(campaignPayoutId));
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       status = 'failed';

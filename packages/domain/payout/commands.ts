@@ -76,6 +76,15 @@ function expectedMs(destination: Destination): number {
   return (getOperator(destination.country, destination.operator)?.payoutExpectedMinutes ?? 10) * 60_000;
 }
 
+/**
+ * The id of the payout a request makes (`requestRef`: the Idempotency-Key with the request's
+ * fingerprint, or a family's own reference): a retry after a crash finds the payout, and a family
+ * may name the payout before it exists. The one place this derivation lives.
+ */
+export function payoutIdOf(owner: Owner, source: PayoutSource, requestRef: string): string {
+  return derivedId('po', `${owner.merchantId}|${owner.environment}|${source}|${requestRef}`);
+}
+
 /** The escrow release a payout pays; payouts created before `escrow` was recorded name it in their metadata. */
 function escrowReleaseOf(p: PayoutCreated): { contractId: string; releaseId: string } | null {
   if (p.escrow) return p.escrow;
@@ -177,7 +186,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
     provider.assertCanPayOut(destination);
     (await this.allowance(owner, destination, input.destination ? 'destination' : 'payout_method_id'))(input.amount);
     const fee = this.fee(input.amount, destination);
-    const id = requestRef === undefined ? newId('po') : derivedId('po', `${owner.merchantId}|${owner.environment}|${source}|${requestRef}`);
+    const id = requestRef === undefined ? newId('po') : payoutIdOf(owner, source, requestRef);
     const meta = this.metadata(owner, id, actor);
     if (requestRef !== undefined) {
       const earlier = await this.load(id);
