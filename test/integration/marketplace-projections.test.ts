@@ -45,7 +45,7 @@ t.test('payment, refund, settlement and a seller payout, as rows', async (t) => 
   t.match(refund!.object, { amountMinor: 1_000, reason: 'late', commissionReversedMinor: 200, sellerReversals: [{ sellerId: 'a', amountMinor: 600, fromPendingMinor: 600 }, { sellerId: 'b', amountMinor: 200, fromPendingMinor: 200 }] });
 
   await post({ type: 'settle_share', orderId: 'o1', sellerRef: 'ra' });
-  await post({ type: 'hold_seller_payout', source: 'po_1', seller: { sellerRef: 'ra', sellerId: 'a', amount: 5_000 }, fee: 100 });
+  await post({ type: 'hold_payout', source: 'po_1', amount: 5_000, fee: 100, from: { kind: 'seller', seller: { sellerRef: 'ra', sellerId: 'a' } } });
   await spec.thenRows(t, 'read.marketplace_shares', [
     { order_id: 'o1', seller_ref: 'ra', pending: '0' },
     { order_id: 'o1', seller_ref: 'rb', pending: '1800' },

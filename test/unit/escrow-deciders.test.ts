@@ -200,7 +200,7 @@ t.test('the ledger’s escrow entries balance, never overdraw escrow, and post o
 
   const moves = [
     cmd({ type: 'release_escrow', source: 'r1', contract: 'c1', amount: 4_000 }),
-    cmd({ type: 'hold_escrow_payout', source: 'po_1', contract: 'c1', amount: 3_000, fee: 100 }),
+    cmd({ type: 'hold_payout', source: 'po_1', amount: 2_900, fee: 100, from: { kind: 'escrow', contract: 'c1' } }),
     cmd({ type: 'refund_escrow', source: 'rf1', contract: 'c1', amount: 2_850, to: 'operator_clearing:wave' }),
   ];
   for (const m of moves) {

@@ -145,7 +145,7 @@ t.test('funds: the split balances, is posted once, and a refund takes settled sh
     { type: 'ledger.entry_posted', data: { kind: 'order_refund', commission: 1_000, reversals: [{ sellerRef: 'ra', amount: 2_400, fromPending: 0 }, { sellerRef: 'rb', amount: 1_600, fromPending: 1_600 }] } },
   ]);
   // The seller has been paid out: their available funds no longer cover their share of a refund.
-  const paidOut = ledger.given(settled).history(funds({ type: 'hold_seller_payout', source: 'po_9', seller: { sellerRef: 'ra', sellerId: 'a', amount: 4_800 }, fee: 0 }));
+  const paidOut = ledger.given(settled).history(funds({ type: 'hold_payout', source: 'po_9', amount: 4_800, fee: 0, from: { kind: 'seller', seller: { sellerRef: 'ra', sellerId: 'a' } } }));
   ledger.given(paidOut).when(funds({ type: 'refund_order', refundId: 'f2', orderId: 'o1', amount: 100 })).thenThrows(t, { code: 'IKW-MKT-006', param: 'amountMinor' });
   t.throws(() => fundsDecider.decide(funds({ ...payment, orderId: 'o2', commission: 1 } as FundsCommand), fold(fundsDecider, [])), 'shares and commission must add up');
 });
@@ -154,12 +154,12 @@ t.test('funds: a payout to a seller is held from available, then paid or given b
   const ledger = spec(fundsDecider);
   const settled = ledger.given([]).history(payment, funds({ type: 'settle_share', orderId: 'o1', sellerRef: 'ra' }));
   const seller = { sellerRef: 'ra', sellerId: 'a', amount: 4_000 };
-  ledger.given(settled).when(funds({ type: 'hold_seller_payout', source: 'po_1', seller: { ...seller, amount: 4_701 }, fee: 100 })).thenThrows(t, { code: 'IKW-MKT-007', param: 'amountMinor' });
-  const held = ledger.given(settled).when(funds({ type: 'hold_seller_payout', source: 'po_1', seller, fee: 100 })).thenState((s) => {
+  ledger.given(settled).when(funds({ type: 'hold_payout', source: 'po_1', amount: 4_701, fee: 100, from: { kind: 'seller', seller } })).thenThrows(t, { code: 'IKW-MKT-007', param: 'amountMinor' });
+  const held = ledger.given(settled).when(funds({ type: 'hold_payout', source: 'po_1', amount: seller.amount, fee: 100, from: { kind: 'seller', seller } })).thenState((s) => {
     t.equal(fundsBalance(s, 'seller_available:ra'), 700);
     t.equal(fundsBalance(s, 'seller_payouts'), 4_100);
   });
-  ledger.given(held).when(funds({ type: 'hold_seller_payout', source: 'po_1', seller, fee: 100 })).thenNothing(t, 'held once');
+  ledger.given(held).when(funds({ type: 'hold_payout', source: 'po_1', amount: seller.amount, fee: 100, from: { kind: 'seller', seller } })).thenNothing(t, 'held once');
   const paid = ledger.given(held).when(funds({ type: 'complete_payout', source: 'po_1', clearing: 'operator_clearing:orange_money' })).thenState((s) => {
     t.equal(fundsBalance(s, 'seller_payouts'), 0);
     t.equal(fundsBalance(s, 'fees'), 150 + 100);
@@ -215,7 +215,7 @@ t.test('property: random sequences keep the invariants after each step', async (
             // A payout held, then paid or given back.
             const payoutId = `po_${i}`;
             const seller = { sellerRef: `r${s.seller}`, sellerId: `s${s.seller}`, amount: s.amount };
-            const held = fundsDecider.decide(funds({ type: 'hold_seller_payout', source: payoutId, seller, fee: s.fee }), fundsState);
+            const held = fundsDecider.decide(funds({ type: 'hold_payout', source: payoutId, amount: seller.amount, fee: s.fee, from: { kind: 'seller', seller } }), fundsState);
             const after = held.reduce(fundsDecider.evolve, fundsState);
             const final: LedgerAction = s.paid ? { type: 'complete_payout', source: payoutId, clearing: 'bank_clearing' } : { type: 'release_payout', source: payoutId };
             decidedFunds = [...held, ...fundsDecider.decide(funds(final), after)];

@@ -215,8 +215,8 @@ t.test('ledger: a batch hold, allocations carved from it, the remainder released
   const funded = ledger.history({ ...ctx, type: 'post_payment', source: 'pi_1', clearing: 'operator_clearing:wave', amount: 10_000, fee: 0, availableOn: T0 });
   ledger.given(funded).when({ ...ctx, type: 'hold_batch', source: 'pob_1/1', amount: 10_000, fee: 300 } as LedgerCommand).thenThrows(t, 'IKW-BAL-001');
   const held = ledger.given(funded).history({ ...ctx, type: 'hold_batch', source: 'pob_1/1', amount: 6_000, fee: 300 });
-  const allocated = ledger.given(held).history({ ...ctx, type: 'allocate_batch_payout', source: 'po_a', batch: 'pob_1/1', amount: 1_000, fee: 100 });
-  ledger.given(allocated).when({ ...ctx, type: 'allocate_batch_payout', source: 'po_a', batch: 'pob_1/1', amount: 1_000, fee: 100 }).thenNothing(t, 'idempotent');
+  const allocated = ledger.given(held).history({ ...ctx, type: 'hold_payout', source: 'po_a', amount: 1_000, fee: 100, from: { kind: 'batch', batch: 'pob_1/1' } });
+  ledger.given(allocated).when({ ...ctx, type: 'hold_payout', source: 'po_a', amount: 1_000, fee: 100, from: { kind: 'batch', batch: 'pob_1/1' } }).thenNothing(t, 'idempotent');
   const s = ledger.state(allocated);
   t.equal(s.balances.get('available'), 3_700);
   t.equal(s.balances.get('reserved'), 6_300, 'the reserved total is unchanged by an allocation');

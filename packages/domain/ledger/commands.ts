@@ -12,7 +12,9 @@ export type LedgerAction = LedgerCommand extends infer C ? (C extends { type: st
 
 /** The whole ledger command for one balance: the action with its balance, time and entry ids. */
 export function ledgerCommand(clock: Clock, balance: BalanceRef, action: LedgerAction): LedgerCommand {
-  return { ...action, ...balance, at: clock.now(), newEntryId: () => newId('txn') } as LedgerCommand;
+  // Only the balance's three fields: a caller passing a richer object (a payout) must not override the action's.
+  const { merchantId, environment, currency } = balance;
+  return { ...action, merchantId, environment, currency, at: clock.now(), newEntryId: () => newId('txn') } as LedgerCommand;
 }
 
 /** A ledger command as a step of a change that commits it with the fact that causes it. */

@@ -31,23 +31,21 @@ export type LedgerCommand = LedgerContext &
   (
     | { type: 'post_payment'; source: string; clearing: Account; amount: number; fee: number; availableOn: Date; escrowContract?: string }
     | { type: 'settle_due' }
-    | { type: 'hold_payout'; source: string; amount: number; fee: number }
+    // A payout's hold of amount (what it sends) + fee, on the account it is funded from (`from`, default `available`).
+    | { type: 'hold_payout'; source: string; amount: number; fee: number; from?: PayoutFunds }
     | { type: 'complete_payout'; source: string; clearing: Account }
     | { type: 'release_payout'; source: string }
     | { type: 'refund'; source: string; payment: string; clearing: Account; amount: number }
     | { type: 'hold_batch'; source: string; amount: number; fee: number }
-    | { type: 'allocate_batch_payout'; source: string; batch: string; amount: number; fee: number }
     | { type: 'release_batch'; source: string }
     | { type: 'fund_escrow'; source: string; contract: string; amount: number }
     | { type: 'release_escrow'; source: string; contract: string; amount: number }
-    | { type: 'hold_escrow_payout'; source: string; contract: string; amount: number; fee: number }
     | { type: 'refund_escrow'; source: string; contract: string; amount: number; to: Account }
     | { type: 'move_campaign_funds'; campaign: string; moves: CampaignMove[] }
     // Marketplace funds (docs/marketplace.md): an order's payment split among its sellers and the commission, refunds, settlements, payouts to sellers.
     | { type: 'post_order_payment'; orderId: string; clearing: ClearingAccount; amount: number; fee: number; shares: SellerPart[]; commission: number }
     | { type: 'refund_order'; refundId: string; orderId: string; amount: number }
     | { type: 'settle_share'; orderId: string; sellerRef: string }
-    | { type: 'hold_seller_payout'; source: string; seller: SellerPart; fee: number }
   );
 
 /**
@@ -60,6 +58,17 @@ export type CampaignMove =
   | { kind: 'refund'; source: string; clearing: Account; amount: number }
   | { kind: 'refund_released'; source: string; clearing: Account; amount: number }
   | { kind: 'release'; source: string; amount: number; fee: number };
+
+/**
+ * Where a payout's money comes from: the merchant's available balance, a payout batch's hold (the
+ * batch reserved every item at execution), an escrow contract (a release paid out), or a
+ * marketplace seller's available funds. The one hold of the ledger takes any of them.
+ */
+export type PayoutFunds =
+  | { kind: 'available' }
+  | { kind: 'batch'; batch: string }
+  | { kind: 'escrow'; contract: string }
+  | { kind: 'seller'; seller: Omit<SellerPart, 'amount'> };
 
 interface PendingPayment {
   source: string;
@@ -304,25 +313,8 @@ function decideEntries(command: LedgerCommand, state: LedgerState): LedgerEvent[
       }
       case 'settle_due':
         return settlements(state, command, command.at);
-      case 'hold_payout': {
-        if (state.posted.has(`payout_hold:${command.source}`)) return [];
-        assertAmounts(command.amount, command.fee);
-        const total = command.amount + command.fee;
-        const available = balanceOf(state, 'available');
-        if (available < total) {
-          throw new ApiError(
-            'IKW-BAL-001',
-            `Available balance ${available} ${command.currency.toLowerCase()} does not cover the amount plus fees (${total})`,
-            'amount',
-          );
-        }
-        return [
-          entry(command, 'payout_hold', command.source, [
-            { account: 'available', amount: -total },
-            { account: 'reserved', amount: total },
-          ], { amount: -command.amount, fee: command.fee, net: -total }),
-        ];
-      }
+      case 'hold_payout':
+        return payoutHold(command, state);
       case 'complete_payout': {
         const hold = state.holds.get(command.source);
         if (!hold) return []; // already completed or released: idempotent
@@ -357,20 +349,6 @@ function decideEntries(command: LedgerCommand, state: LedgerState): LedgerEvent[
             { account: 'available', amount: -total },
             { account: 'reserved', amount: total },
           ], { amount: -command.amount, fee: command.fee, net: -total }),
-        ];
-      }
-      case 'allocate_batch_payout': {
-        if (state.posted.has(`batch_allocation:${command.source}`)) return [];
-        assertAmounts(command.amount, command.fee);
-        const total = command.amount + command.fee;
-        const batch = state.holds.get(command.batch);
-        // The batch hold covered every item at execution; running short means a bug, not a refusal.
-        if (!batch || batch.total < total || batch.fee < command.fee) throw new Error(`Batch hold ${command.batch} does not cover payout ${command.source}`);
-        return [
-          entry(command, 'batch_allocation', command.source, [
-            { account: 'reserved', amount: -total },
-            { account: 'reserved', amount: total },
-          ], { amount: -command.amount, fee: command.fee, net: -total, batch: command.batch }),
         ];
       }
       case 'release_batch': {
@@ -418,18 +396,6 @@ function decideEntries(command: LedgerCommand, state: LedgerState): LedgerEvent[
           ], { amount: command.amount, fee: 0, net: command.amount, contract: command.contract }),
         ];
       }
-      case 'hold_escrow_payout': {
-        if (state.posted.has(`escrow_payout_hold:${command.source}`)) return [];
-        assertAmounts(command.fee);
-        assertEscrowCovers(state, command);
-        if (command.fee >= command.amount) throw new Error(`The payout fee ${command.fee} leaves nothing of ${command.amount} to send`);
-        return [
-          entry(command, 'escrow_payout_hold', command.source, [
-            { account: escrowAccount(command.contract), amount: -command.amount },
-            { account: 'reserved', amount: command.amount },
-          ], { amount: -(command.amount - command.fee), fee: command.fee, net: -command.amount, contract: command.contract }),
-        ];
-      }
       case 'refund_escrow': {
         if (state.posted.has(`escrow_refund:${command.source}`)) return [];
         assertEscrowCovers(state, command);
@@ -471,22 +437,50 @@ function decideEntries(command: LedgerCommand, state: LedgerState): LedgerEvent[
           ], { amount: share.pending, fee: 0, net: 0, orderId: command.orderId, shares: [moved] }),
         ];
       }
-      case 'hold_seller_payout': {
-        if (state.posted.has(`seller_payout_hold:${command.source}`)) return [];
-        assertAmounts(command.seller.amount, command.fee);
-        const total = command.seller.amount + command.fee;
-        const available = balanceOf(state, sellerAvailable(command.seller.sellerRef));
-        if (available < total) {
-          throw new ApiError('IKW-MKT-007', `Seller '${command.seller.sellerId}' has ${available} ${command.currency.toLowerCase()} available, less than the amount plus the fee (${total})`, 'amountMinor');
-        }
-        return [
-          entry(command, 'seller_payout_hold', command.source, [
-            { account: sellerAvailable(command.seller.sellerRef), amount: -total },
-            { account: 'seller_payouts', amount: total },
-          ], { amount: total, fee: command.fee, net: 0, seller: command.seller }),
-        ];
-      }
     }
+}
+
+/**
+ * The hold of a payout on the account it is funded from, amount + fee, once per payout. Only the
+ * accounts a client draws on directly can refuse for funds: `available` (IKW-BAL-001) and a
+ * seller's (IKW-MKT-007); a batch's hold and a contract's escrow were checked by their own
+ * aggregate, so running short there is a bug. The entry's kind names the source for the reports.
+ */
+function payoutHold(command: Extract<LedgerCommand, { type: 'hold_payout' }>, state: LedgerState): LedgerEvent[] {
+  const from = command.from ?? { kind: 'available' };
+  assertAmounts(command.amount, command.fee);
+  const total = command.amount + command.fee;
+  const amounts = { amount: -command.amount, fee: command.fee, net: -total };
+  switch (from.kind) {
+    case 'available': {
+      if (state.posted.has(`payout_hold:${command.source}`)) return [];
+      const available = balanceOf(state, 'available');
+      if (available < total) throw new ApiError('IKW-BAL-001', `Available balance ${available} ${command.currency.toLowerCase()} does not cover the amount plus fees (${total})`, 'amount');
+      return [entry(command, 'payout_hold', command.source, [{ account: 'available', amount: -total }, { account: 'reserved', amount: total }], amounts)];
+    }
+    case 'batch': {
+      if (state.posted.has(`batch_allocation:${command.source}`)) return [];
+      const batch = state.holds.get(from.batch);
+      if (!batch || batch.total < total || batch.fee < command.fee) throw new Error(`Batch hold ${from.batch} does not cover payout ${command.source}`);
+      // Carved out of the batch's hold: the reserved total does not change.
+      return [entry(command, 'batch_allocation', command.source, [{ account: 'reserved', amount: -total }, { account: 'reserved', amount: total }], { ...amounts, batch: from.batch })];
+    }
+    case 'escrow': {
+      if (state.posted.has(`escrow_payout_hold:${command.source}`)) return [];
+      if (command.amount === 0) throw new Error(`The payout ${command.source} of a release sends nothing`);
+      assertEscrowCovers(state, { contract: from.contract, amount: total });
+      return [entry(command, 'escrow_payout_hold', command.source, [{ account: escrowAccount(from.contract), amount: -total }, { account: 'reserved', amount: total }], { ...amounts, contract: from.contract })];
+    }
+    case 'seller': {
+      if (state.posted.has(`seller_payout_hold:${command.source}`)) return [];
+      const seller = { ...from.seller, amount: command.amount };
+      const available = balanceOf(state, sellerAvailable(seller.sellerRef));
+      if (available < total) {
+        throw new ApiError('IKW-MKT-007', `Seller '${seller.sellerId}' has ${available} ${command.currency.toLowerCase()} available, less than the amount plus the fee (${total})`, 'amountMinor');
+      }
+      return [entry(command, 'seller_payout_hold', command.source, [{ account: sellerAvailable(seller.sellerRef), amount: -total }, { account: 'seller_payouts', amount: total }], { amount: total, fee: command.fee, net: 0, seller })];
+    }
+  }
 }
 
 /** An order's payment: the buyer's money split into its sellers' pending funds and the commission, which pays the processing fee. */

@@ -8,10 +8,10 @@ import type { DomainEvent } from '../../core/decider.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import type { PaymentProvider, PayoutCallback, PayoutInitiation } from '../../providers/port.js';
 import { auditMetadata, type Actor } from '../audit.js';
-import { CommandService, handleCommand, handleCommandsAtomically, handleSteps, step, type AnyStep, type CommandStep } from '../../eventstore/command-handler.js';
-import { ledgerCommand, ledgerStep, runLedger } from '../ledger/commands.js';
-import { ledgerDecider, type LedgerCommand } from '../ledger/decider.js';
-import { balanceStream, type Account, type BalanceRef } from '../ledger/events.js';
+import { CommandService, handleCommand, handleCommandsAtomically, handleSteps, step, type AnyStep, type CommandStep, type ConflictPolicy, type HandleResult } from '../../eventstore/command-handler.js';
+import { ledgerStep, runLedger } from '../ledger/commands.js';
+import type { LedgerState, PayoutFunds } from '../ledger/decider.js';
+import type { Account, LedgerEvent } from '../ledger/events.js';
 import { escrowDecider } from '../escrow/decider.js';
 import { escrowContractStream } from '../escrow/events.js';
 import { payoutSettings } from '../merchant-settings/commands.js';
@@ -194,21 +194,10 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
     }
 
     const payout = await this.prepare(owner, id, { amount: input.amount, fee, destination, payoutMethodId, metadata: input.metadata ?? {}, source, ...(funding ? { funding } : {}) });
-    const balance: BalanceRef = { ...owner, currency: destination.currency };
-    // The hold of amount + fee on the account the payout is funded from: the merchant's available
-    // balance, or a marketplace seller's available funds (IKW-MKT-007 when short).
-    const hold = ledgerCommand(
-      this.deps.clock,
-      balance,
-      funding
-        ? { type: 'hold_seller_payout', source: id, seller: { sellerRef: funding.sellerRef, sellerId: funding.sellerId, amount: input.amount }, fee }
-        : { type: 'hold_payout', source: id, amount: input.amount, fee },
-    );
-    const holdStep = step({ streamId: balanceStream(owner.merchantId, owner.environment, balance.currency), decider: ledgerDecider, command: hold, metadata: meta });
-    // The balance check, the hold and the payout in one commit where the store allows it;
-    // contention on the balance is decided again (success or a refusal for funds), never a 409.
-    const atomic = handleCommandsAtomically(this.deps.store, [holdStep, step({ streamId: payoutStream(id), decider: payoutDecider, command: payout, metadata: meta })], { onConflict: 'contended' });
-    const created = atomic ? ((await atomic)[1]!.state as PayoutState) : await this.holdThenCreate(balance, hold, payout, meta);
+    // Funded from the merchant's available balance, or a marketplace seller's available funds
+    // (IKW-MKT-007 when short); contention on them is decided again, never a 409.
+    const from: PayoutFunds = funding ? { kind: 'seller', seller: { sellerRef: funding.sellerRef, sellerId: funding.sellerId } } : { kind: 'available' };
+    const created = (await this.open(payout, from, meta, 'contended')) ?? (await this.holdThenCreate(payout, from, meta));
     return this.initiate(created, meta);
   }
 
@@ -271,10 +260,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
    */
   async queueBatchPayout(owner: Owner, input: BatchPayoutInput, actor: Actor): Promise<void> {
     const meta = this.metadata(owner, input.payoutId, actor);
-    const balance: BalanceRef = { ...owner, currency: input.destination.currency };
-    const allocate = () =>
-      ledgerCommand(this.deps.clock, balance, { type: 'allocate_batch_payout', source: input.payoutId, batch: input.holdSource, amount: input.amount, fee: input.fee });
-    const ledgerStream = balanceStream(owner.merchantId, owner.environment, balance.currency);
+    const from: PayoutFunds = { kind: 'batch', batch: input.holdSource };
     if (!(await this.load(input.payoutId)).state.payout) {
       const payout = await this.prepare(owner, input.payoutId, {
         amount: input.amount,
@@ -285,18 +271,11 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
         source: 'payout_engine',
         batch: { id: input.batchId, index: input.index, attempt: input.attempt },
       });
-      const atomic = handleCommandsAtomically(
-        this.deps.store,
-        [
-          step({ streamId: ledgerStream, decider: ledgerDecider, command: allocate(), metadata: meta }),
-          step({ streamId: payoutStream(input.payoutId), decider: payoutDecider, command: payout, metadata: meta }),
-        ],
-        { onConflict: 'internal' },
-      );
-      if (atomic) return void (await atomic);
+      if (await this.open(payout, from, meta, 'internal')) return;
       await this.run(input.payoutId, payout, meta, 'internal');
     }
-    await handleCommand(this.deps.store, ledgerStream, ledgerDecider, allocate(), meta, { onConflict: 'internal' });
+    const allocation = this.holdStep(owner, { id: input.payoutId, currency: input.destination.currency, amount: input.amount, fee: input.fee }, from, meta);
+    await handleCommand(this.deps.store, allocation.streamId, allocation.decider, allocation.command, meta, { onConflict: 'internal' });
   }
 
   /**
@@ -363,12 +342,30 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
     }
   }
 
+  /** A payout's hold of amount + fee on the account it is funded from: the one hold of the ledger (hold_payout). */
+  private holdStep(owner: Owner, p: Pick<PayoutCreated, 'id' | 'currency' | 'amount' | 'fee'>, from: PayoutFunds, meta: EventMetadata): AnyStep {
+    return ledgerStep(this.deps.clock, { ...owner, currency: p.currency }, { type: 'hold_payout', source: p.id, amount: p.amount, fee: p.fee, from }, meta);
+  }
+
+  /**
+   * The one way a payout comes to exist, whatever family asks: its hold on the account it is
+   * funded from and its creation in one commit, after the caller's own steps (`before`: an escrow
+   * release's execution). Null on a store without atomic commits: the caller runs its saga.
+   */
+  private async open(payout: PayoutCommand & { type: 'create' }, from: PayoutFunds, meta: EventMetadata, onConflict: ConflictPolicy, before: AnyStep[] = []): Promise<PayoutState | null> {
+    const p = payout.payout;
+    const steps = [...before, this.holdStep(p, p, from, meta), step({ streamId: payoutStream(p.id), decider: payoutDecider, command: payout, metadata: meta })];
+    const atomic = handleCommandsAtomically(this.deps.store, steps, { onConflict });
+    return atomic ? ((await atomic).at(-1)!.state as PayoutState) : null;
+  }
+
   /**
    * The same as a saga, for stores that append one stream at a time: should the process die
    * between the hold and the payout, the reconcile job gives the funds back.
    */
-  private async holdThenCreate(balance: BalanceRef, hold: LedgerCommand, payout: PayoutCommand & { type: 'create' }, meta: EventMetadata): Promise<PayoutState> {
-    const held = await handleCommand(this.deps.store, balanceStream(balance.merchantId, balance.environment, balance.currency), ledgerDecider, hold, meta, { onConflict: 'contended' });
+  private async holdThenCreate(payout: PayoutCommand & { type: 'create' }, from: PayoutFunds, meta: EventMetadata): Promise<PayoutState> {
+    const hold = this.holdStep(payout.payout, payout.payout, from, meta);
+    const held = (await handleCommand(this.deps.store, hold.streamId, hold.decider, hold.command, meta, { onConflict: 'contended' })) as HandleResult<LedgerState, LedgerEvent>;
     // A retry whose hold the mend already gave back must not create a payout without funds.
     if (held.events.length === 0 && !held.state.holds.has(payout.payout.id)) throw new ApiError('IKW-RES-003', 'This payout was abandoned after a failure; retry with a new Idempotency-Key');
     return (await this.run(payout.payout.id, payout, meta, 'none')).state;
@@ -563,16 +560,12 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
       source: 'escrow',
       escrow: { contractId: input.contractId, releaseId: input.releaseId },
     });
-    const hold = ledgerCommand(this.deps.clock, { ...owner, currency: destination.currency }, { type: 'hold_escrow_payout', source: input.payoutId, contract: input.contractId, amount: input.amount, fee });
-    await handleSteps(
-      this.deps.store,
-      [
-        contractStep(fee),
-        step({ streamId: balanceStream(owner.merchantId, owner.environment, destination.currency), decider: ledgerDecider, command: hold, metadata: meta }),
-        step({ streamId: payoutStream(input.payoutId), decider: payoutDecider, command: payout, metadata: meta }),
-      ],
-      { onConflict: 'contended' },
-    );
+    // The release's execution, the payout's hold out of the contract's escrow and the payout: one commit.
+    const from: PayoutFunds = { kind: 'escrow', contract: input.contractId };
+    if (!(await this.open(payout, from, meta, 'contended', [contractStep(fee)]))) {
+      const steps = [contractStep(fee), this.holdStep(owner, payout.payout, from, meta), step({ streamId: payoutStream(input.payoutId), decider: payoutDecider, command: payout, metadata: meta })];
+      await handleSteps(this.deps.store, steps, { onConflict: 'contended' });
+    }
     await this.initiate((await this.load(input.payoutId)).state, meta);
     return { payoutId: input.payoutId, fee };
   }
