@@ -193,10 +193,10 @@ function refuseOutside(command: ClientCommand, status: ContractStatus): void {
   throw new Refusal('IKW-ESC-001', `This operation is not allowed on a ${status} escrow contract`, 'id');
 }
 
-function assertAmount(s: EscrowState, amount: number, param: string): void {
+function assertAmount(s: EscrowState, amount: number, field: string): void {
   const disposable = disposableMinor(s);
   if (amount > disposable) {
-    throw new Refusal('IKW-ESC-004', `The contract holds ${disposable} not promised to other releases; ${amount} is more`, param);
+    throw new Refusal('IKW-ESC-004', `The contract holds ${disposable} not promised to other releases; ${amount} is more`, field);
   }
 }
 
