@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../packages/core/config.js';
-import { ApiError } from '../packages/core/errors.js';
+import { isRefused } from '../packages/core/refusal.js';
 import { createLogger } from '../packages/core/logger.js';
 import { isIsoCountry } from '../packages/catalog/index.js';
 import { createApiKey, createMerchant, revokeApiKey } from '../packages/domain/merchant/commands.js';
@@ -213,7 +213,7 @@ main().then(
   (err: unknown) => {
     if (err instanceof UsageError) process.stderr.write(`sika: ${err.message}\n${USAGE}\n`);
     else if (err instanceof ConfigError) process.stderr.write(`Configuration error: ${err.message}\n`);
-    else if (err instanceof ApiError) process.stderr.write(`sika: ${err.message} (${err.code})\n`);
+    else if (isRefused(err)) process.stderr.write(`sika: ${err.message} (${err.code})\n`);
     else process.stderr.write(`sika: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(err instanceof UsageError ? 2 : 1);
   },

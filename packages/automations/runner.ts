@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { ConsumerSpec } from '../bus/consumer.js';
 import { unixSeconds, type Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
+import { isRefused } from '../core/refusal.js';
 import { derivedId, publicEventId, randomBase62 } from '../core/ids.js';
 import type { Logger } from '../core/logger.js';
 import type { SecretBox } from '../core/secrets.js';
@@ -93,7 +94,7 @@ function amountOf(value: unknown): number {
   return n;
 }
 
-const errorText = (err: unknown) => (err instanceof ApiError ? `${err.code}: ${err.message}` : err instanceof Error ? err.message : String(err));
+const errorText = (err: unknown) => (isRefused(err) ? `${err.code}: ${err.message}` : err instanceof Error ? err.message : String(err));
 
 /**
  * Runs automations (docs/automations.md): a checkpointed bus consumer starts a run for each event

@@ -6,7 +6,7 @@ export interface DomainEvent<T extends string = string, D = unknown> {
 
 /**
  * An aggregate as a Decider: pure functions, no I/O, no clock (time comes inside the command).
- * `decide` returns the new events or throws an ApiError when the command is refused.
+ * `decide` returns the new events or throws a Refusal (packages/core/refusal.ts) when the command is refused.
  */
 export interface Decider<Command, State, Event extends DomainEvent> {
   initialState: State;

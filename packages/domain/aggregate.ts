@@ -1,5 +1,5 @@
 import type { DomainEvent } from '../core/decider.js';
-import { ApiError } from '../core/errors.js';
+import { Refusal } from '../core/refusal.js';
 import type { Owner } from './audit.js';
 
 /** An event as a decider drafts it: its data without the public `object`, which is attached after. */
@@ -38,8 +38,8 @@ export function isOwned<R extends Owner>(record: R | null | undefined, owner: Ow
  * Where another object is only named in the input (a payment intent, a payout method), callers
  * refuse with that input's own code after `isOwned`.
  */
-export function assertOwned<R extends Owner>(record: R | null | undefined, owner: Owner, noSuch: string, param: string): asserts record is R {
-  if (!isOwned(record, owner)) throw new ApiError('IKW-RES-001', noSuch, param);
+export function assertOwned<R extends Owner>(record: R | null | undefined, owner: Owner, noSuch: string, field: string): asserts record is R {
+  if (!isOwned(record, owner)) throw new Refusal('IKW-RES-001', noSuch, field);
 }
 
 /** The record a public object is rendered from; rendering an object that does not exist is a bug. */

@@ -5,6 +5,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { Knex } from 'knex';
 import { match } from 'path-to-regexp';
 import { ApiError, ERROR_CODES, type ErrorCode } from '../core/errors.js';
+import { Refusal } from '../core/refusal.js';
 import { newId } from '../core/ids.js';
 import type { Logger } from '../core/logger.js';
 import type { RateLimitRule } from '../core/config.js';
@@ -115,9 +116,14 @@ function errorRequestId(answer: StoredAnswer): string | undefined {
   }
 }
 
-/** Maps body-parser failures and anything unexpected to a coded error; never a stack trace. */
-export function toApiError(err: unknown, log: Logger): ApiError {
+/**
+ * Maps a decider's refusal to the answer of the route that carried it, body-parser failures and
+ * anything unexpected to a coded error; never a stack trace. A refusal's field is the request
+ * parameter the route names it by (`fields`), or its own name where the route names none.
+ */
+export function toApiError(err: unknown, log: Logger, fields: Readonly<Record<string, string>> = {}): ApiError {
   if (err instanceof ApiError) return err;
+  if (err instanceof Refusal) return new ApiError(err.code, err.message, err.field === undefined ? undefined : Object.hasOwn(fields, err.field) ? fields[err.field] : err.field);
   // The router could not percent-decode a path parameter (e.g. `%E0%A4%A`): the client's fault.
   if (err instanceof URIError) return new ApiError('IKW-REQ-005', 'The request path is not valid percent-encoding');
   const type = (err as { type?: string }).type;
@@ -254,7 +260,7 @@ function runRoute(r: Route, deps: AppDeps) {
       if (complete) await complete(answer, keepForReplay(answer.status));
       sendJson(res, answer.status, answer.body, reply.options.headers);
     } catch (caught) {
-      const err = toApiError(caught, req.log);
+      const err = toApiError(caught, req.log, r.fields);
       const answer = errorAnswer(err, req.requestId);
       if (complete) {
         await complete(answer, keepForReplay(err.status, err.code)).catch((e: unknown) => req.log.error({ err: e }, 'idempotency record failed'));

@@ -57,6 +57,12 @@ export interface Route<Body = unknown, Query = unknown, Params = unknown> {
   response?: JsonSchema;
   /** The columns of the CSV the route answers with when the client accepts text/csv (the OpenAPI document lists them). */
   csvColumns?: readonly string[];
+  /**
+   * The request parameter each domain field of a refusal is named by in this route's answer, where
+   * the two differ: `{ orderId: 'id' }` when the order comes in the path. Other fields are answered
+   * under their own name (docs/architecture.md, "Refusals").
+   */
+  fields?: Readonly<Record<string, string>>;
   /** Status of a success; default 200. */
   status?: number;
   /**

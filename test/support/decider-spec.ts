@@ -11,12 +11,16 @@
  */
 import type { Test } from 'tap';
 import { fold, type Decider, type DomainEvent } from '../../packages/core/decider.js';
-import { ApiError, type ErrorCode } from '../../packages/core/errors.js';
+import type { ErrorCode } from '../../packages/core/errors.js';
+import { isRefused, Refusal } from '../../packages/core/refusal.js';
 
-/** What a refused command throws: an ApiError with this code and, where given, these fields. */
-export interface Refusal {
+/**
+ * What a refused command throws: a Refusal (or, from the deciders not yet moved to it, an ApiError)
+ * with this code and, where given, these fields.
+ */
+export interface ExpectedRefusal {
   code: ErrorCode;
-  /** `null`: the error names no param. */
+  /** The field the refusal names: a Refusal's `field`, an ApiError's `param`. `null`: it names none. */
   param?: string | null;
   /** A string is compared whole; a RegExp is matched. */
   message?: string | RegExp;
@@ -37,7 +41,7 @@ export interface When<S, E extends DomainEvent> {
   /** Accepts the command and decides no event (idempotent repeats, late news). */
   thenNothing(t: Test, message?: string): void;
   /** Refuses the command: throws an ApiError of this code (and param, message, retryable when given). */
-  thenThrows(t: Test, refusal: ErrorCode | Refusal, message?: string): void;
+  thenThrows(t: Test, refusal: ErrorCode | ExpectedRefusal, message?: string): void;
   /** Accepts the command; `check` asserts (with the test's own `t`) on the state after it and on the events it decided. */
   thenState(check: (state: S, decided: E[]) => void): E[];
 }
@@ -83,17 +87,18 @@ export function spec<C, S, E extends DomainEvent>(decider: Decider<C, S, E>): De
       t.same(decide(), [], message ?? 'decides nothing');
     },
     thenThrows(t, refusal, message) {
-      const expected: Refusal = typeof refusal === 'string' ? { code: refusal } : refusal;
+      const expected: ExpectedRefusal = typeof refusal === 'string' ? { code: refusal } : refusal;
       const label = message ?? `refused with ${expected.code}`;
       let decided: E[];
       try {
         decided = decide();
       } catch (err) {
-        t.type(err, ApiError, `${label}: an ApiError`);
-        if (!(err instanceof ApiError)) return;
+        t.ok(isRefused(err), `${label}: a coded refusal`);
+        if (!isRefused(err)) return;
         t.equal(err.code, expected.code, `${label}: code ${expected.code}`);
-        if (expected.param === null) t.equal(err.param, undefined, `${label}: names no param`);
-        else if (expected.param !== undefined) t.equal(err.param, expected.param, `${label}: param ${expected.param}`);
+        const field = err instanceof Refusal ? err.field : err.param;
+        if (expected.param === null) t.equal(field, undefined, `${label}: names no field`);
+        else if (expected.param !== undefined) t.equal(field, expected.param, `${label}: field ${expected.param}`);
         if (typeof expected.message === 'string') t.equal(err.message, expected.message, `${label}: the message`);
         else if (expected.message) t.match(err.message, expected.message, `${label}: the message`);
         if (expected.retryable !== undefined) t.equal(err.retryable, expected.retryable, `${label}: retryable ${expected.retryable}`);

@@ -5,8 +5,8 @@
  * the escrow account never goes below zero, none is posted twice).
  */
 import t from 'tap';
+import { isRefused } from '../../packages/core/refusal.js';
 import { fold } from '../../packages/core/decider.js';
-import { ApiError } from '../../packages/core/errors.js';
 import {
   contractStatus,
   ESCROW_TRANSITIONS,
@@ -64,7 +64,7 @@ function refusalOf(call: () => unknown): string | null {
     call();
     return null;
   } catch (e) {
-    return e instanceof ApiError ? e.code : String(e);
+    return isRefused(e) ? e.code : String(e);
   }
 }
 

@@ -5,7 +5,7 @@
  * campaign moves: every entry balances, each source posts once.
  */
 import t from 'tap';
-import { ApiError } from '../../packages/core/errors.js';
+import { isRefused } from '../../packages/core/refusal.js';
 import { fold } from '../../packages/core/decider.js';
 import { CAMPAIGN_TRANSITIONS, fundingCampaignDecider, payableOf, raisedOf, type FundingCampaignCommand } from '../../packages/domain/funding-campaign/decider.js';
 import type { CampaignCreated, CampaignStatus, ContributionCreated, FundingModel } from '../../packages/domain/funding-campaign/events.js';
@@ -108,7 +108,7 @@ t.test('the lifecycle table: each command acts in its statuses only', async (t) 
         fundingCampaignDecider.decide(command, fold(fundingCampaignDecider, history));
       } catch (err) {
         // A refusal of the lifecycle, not any exception (a TypeError would otherwise pass for one).
-        if (!(err instanceof ApiError) || !['IKW-FND-001', 'IKW-FND-002', 'IKW-FND-003'].includes(err.code)) throw err;
+        if (!isRefused(err) || !['IKW-FND-001', 'IKW-FND-002', 'IKW-FND-003'].includes(err.code)) throw err;
         refused = true;
       }
       // Repeats that change nothing (publish when active, cancel when canceled, expire once ended) are accepted.

@@ -6,7 +6,7 @@
  * and the CSV reader.
  */
 import t from 'tap';
-import { ApiError } from '../../packages/core/errors.js';
+import { isRefused } from '../../packages/core/refusal.js';
 import { persistentMapWork } from '../../packages/core/persistent-map.js';
 import { ledgerDecider, type LedgerCommand } from '../../packages/domain/ledger/decider.js';
 import { batchBodyFromCsv, parseCsv } from '../../packages/domain/payout-batch/csv.js';
@@ -50,7 +50,7 @@ t.test('create: validated, totals; the same request again decides nothing, anoth
     t.same(s.counts, { validated: 3, queued: 0, paid: 0, failed: 0, canceled: 0 });
   });
   batches.given(events).when(create).thenNothing(t);
-  batches.given(events).when({ type: 'create', batch: { ...created, fingerprint: 'f2' } }).thenThrows(t, { code: 'IKW-IDM-002', param: 'idempotency_key' });
+  batches.given(events).when({ type: 'create', batch: { ...created, fingerprint: 'f2' } }).thenThrows(t, { code: 'IKW-IDM-002', param: 'idempotencyKey' });
 });
 
 t.test('execute holds every item; all paid → completed', async (t) => {
@@ -164,7 +164,7 @@ t.test('the transition table: each command acts in its statuses only', async (t)
       try {
         outcome = payoutBatchDecider.decide(command, batches.state(events) as PayoutBatchState).length > 0 ? 'acts' : 'nothing';
       } catch (err) {
-        outcome = err instanceof ApiError ? err.code : 'crash';
+        outcome = isRefused(err) ? err.code : 'crash';
       }
       const allowed = PAYOUT_BATCH_TRANSITIONS[name].includes(batches.state(events).status);
       if (name === 'settle_items' || name === 'mark_sent') t.not(outcome, 'IKW-PEN-005', `${name} in ${status} is never refused`);

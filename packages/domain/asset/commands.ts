@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
+import { isRefused } from '../../core/refusal.js';
 import type { KeyedHasher } from '../../core/hashing.js';
 import { derivedUuid, newUuid } from '../../core/ids.js';
 import { CommandService } from '../../eventstore/command-handler.js';
@@ -152,7 +153,7 @@ export class Assets extends CommandService<AssetCommand, AssetState, AssetEvent>
       throw err;
     });
     const [received, kept] = await Promise.allSettled([pipeline(body, meter), stored]);
-    for (const outcome of [received, kept]) if (outcome.status === 'rejected' && outcome.reason instanceof ApiError) throw outcome.reason;
+    for (const outcome of [received, kept]) if (outcome.status === 'rejected' && isRefused(outcome.reason)) throw outcome.reason;
     for (const outcome of [received, kept]) if (outcome.status === 'rejected') throw storageUnavailable(outcome.reason);
     const upload = { key, size: meter.size, sha256: meter.digest(), detectedContentType: sniffContentType(meter.head), at: this.deps.clock.now().toISOString() };
     // Bytes no event names would never be purged: a refused record (a racing upload, a delete) removes them.

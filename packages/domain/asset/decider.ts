@@ -1,5 +1,5 @@
 import type { Decider } from '../../core/decider.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import { assertOwned, objectAttacher, present, unreachable, type Draft } from '../aggregate.js';
 import type { Owner } from '../audit.js';
 import { ALLOWED_CONTENT_TYPES } from './content-types.js';
@@ -43,14 +43,14 @@ const withObjects = objectAttacher<AssetState, AssetEvent>((state, event) => ass
 
 /** Bytes are usable once they are the size and digest declared at creation and their magic number is the declared type. */
 function checkUpload(asset: AssetCreated, upload: AssetUploaded): void {
-  if (upload.size !== asset.size) throw new ApiError('IKW-AST-005', `The uploaded file has ${upload.size} bytes; ${asset.size} were declared`, 'size');
-  if (upload.sha256 !== asset.sha256) throw new ApiError('IKW-AST-006', `The uploaded file's SHA-256 is ${upload.sha256}; ${asset.sha256} was declared`, 'sha256');
+  if (upload.size !== asset.size) throw new Refusal('IKW-AST-005', `The uploaded file has ${upload.size} bytes; ${asset.size} were declared`, 'size');
+  if (upload.sha256 !== asset.sha256) throw new Refusal('IKW-AST-006', `The uploaded file's SHA-256 is ${upload.sha256}; ${asset.sha256} was declared`, 'sha256');
   if (upload.detectedContentType !== asset.contentType) {
     const seen = upload.detectedContentType ?? 'no known type';
-    throw new ApiError('IKW-AST-007', `The uploaded file is ${seen}, not the declared ${asset.contentType}`, 'contentType');
+    throw new Refusal('IKW-AST-007', `The uploaded file is ${seen}, not the declared ${asset.contentType}`, 'contentType');
   }
   if (!ALLOWED_CONTENT_TYPES[asset.purpose].includes(upload.detectedContentType)) {
-    throw new ApiError('IKW-AST-001', `A ${asset.purpose} cannot be ${upload.detectedContentType}`, 'contentType');
+    throw new Refusal('IKW-AST-001', `A ${asset.purpose} cannot be ${upload.detectedContentType}`, 'contentType');
   }
 }
 
@@ -76,7 +76,7 @@ export const assetDecider: Decider<AssetCommand, AssetState, AssetEvent> = {
 
   decide(command, state) {
     if (command.type === 'create') {
-      if (state.asset) throw new ApiError('IKW-RES-003', `Asset ${command.asset.id} already exists`);
+      if (state.asset) throw new Refusal('IKW-RES-003', `Asset ${command.asset.id} already exists`);
       return withObjects(state, [{ type: 'asset.created', data: command.asset }]);
     }
     const asset = state.deleted ? null : state.asset;
@@ -84,13 +84,13 @@ export const assetDecider: Decider<AssetCommand, AssetState, AssetEvent> = {
     let draft: Draft<AssetEvent>;
     switch (command.type) {
       case 'record_upload':
-        if (state.status === 'ready') throw new ApiError('IKW-AST-004', 'This asset is complete; its bytes can no longer be replaced', 'assetId');
+        if (state.status === 'ready') throw new Refusal('IKW-AST-004', 'This asset is complete; its bytes can no longer be replaced', 'assetId');
         draft = { type: 'asset.uploaded', data: command.upload };
         break;
       case 'complete':
         // Completing twice answers the complete asset again.
         if (state.status === 'ready') return [];
-        if (!state.upload) throw new ApiError('IKW-AST-004', 'No bytes have been uploaded for this asset yet', 'assetId');
+        if (!state.upload) throw new Refusal('IKW-AST-004', 'No bytes have been uploaded for this asset yet', 'assetId');
         checkUpload(asset, state.upload);
         draft = { type: 'asset.completed', data: { at: command.at.toISOString() } };
         break;

@@ -1,4 +1,4 @@
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import type { Decider } from '../../core/decider.js';
 import { assertOwned, unreachable } from '../aggregate.js';
 import type { Owner } from '../audit.js';
@@ -53,7 +53,7 @@ export const automationDecider: Decider<AutomationCommand, AutomationState, Auto
   evolve,
   decide(command, state) {
     if (command.type === 'create') {
-      if (state.automation) throw new ApiError('IKW-RES-003', 'This automation already exists');
+      if (state.automation) throw new Refusal('IKW-RES-003', 'This automation already exists');
       return [{ type: 'automation.created', data: command.automation }];
     }
     assertOwned(state.deleted ? null : state.automation, command.owner, 'No such automation', 'id');
@@ -62,7 +62,7 @@ export const automationDecider: Decider<AutomationCommand, AutomationState, Auto
     switch (command.type) {
       case 'update': {
         const current = currentVersion(state);
-        if (current.version !== command.basedOn) throw new ApiError('IKW-RES-003', 'Another request changed this automation while it was being updated; retry the update');
+        if (current.version !== command.basedOn) throw new Refusal('IKW-RES-003', 'Another request changed this automation while it was being updated; retry the update');
         if (JSON.stringify(current.definition) === JSON.stringify(command.definition)) return [];
         return [{ type: 'automation.updated', data: { id, version: { version: current.version + 1, definition: command.definition, createdAt: at } } }];
       }

@@ -1,6 +1,7 @@
 import { normalizeMsisdn, normalizePhone, quoteFee } from '../../catalog/index.js';
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
+import { isRefused } from '../../core/refusal.js';
 import { derivedId, newId } from '../../core/ids.js';
 import type { EventStore } from '../../eventstore/port.js';
 import { CommandService } from '../../eventstore/command-handler.js';
@@ -303,7 +304,7 @@ export class CheckoutSessions extends CommandService<CheckoutSessionCommand, Che
         await this.deps.paymentLinks.claim(who, linkId, sessionId, holder, actor);
         return;
       } catch (err) {
-        if (!(err instanceof ApiError && err.code === 'IKW-RES-003') || round >= 20) throw err;
+        if (!isRefused(err, 'IKW-RES-003') || round >= 20) throw err;
       }
     }
   }

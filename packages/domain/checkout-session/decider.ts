@@ -1,6 +1,6 @@
 import { unixSeconds } from '../../core/clock.js';
 import type { Decider } from '../../core/decider.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import { assertOwned, present, unreachable } from '../aggregate.js';
 import type { Owner } from '../audit.js';
 import type { PaymentIntentStatus } from '../payment-intent/events.js';
@@ -83,7 +83,7 @@ export function toCheckoutSessionObject(state: CheckoutSessionState, paymentStat
 /** Refuses a change to a session that no longer takes one (paid, canceled, expired). */
 function assertOpen(state: CheckoutSessionState, paymentStatus: CheckoutPaymentStatus, at: Date): void {
   const status = sessionStatus({ canceledAt: state.canceledAt, session: present(state.session, 'checkout session') }, paymentStatus, at);
-  if (status !== 'open') throw new ApiError('IKW-CHK-001', `The checkout session is ${status}`, 'id');
+  if (status !== 'open') throw new Refusal('IKW-CHK-001', `The checkout session is ${status}`, 'id');
 }
 
 /**
@@ -107,7 +107,7 @@ export const checkoutSessionDecider: Decider<CheckoutSessionCommand, CheckoutSes
 
   decide(command, state) {
     if (command.type === 'create') {
-      if (state.session) throw new ApiError('IKW-RES-003', `Checkout session ${command.session.id} already exists`);
+      if (state.session) throw new Refusal('IKW-RES-003', `Checkout session ${command.session.id} already exists`);
       return [{ type: 'checkout_session.created', data: command.session }];
     }
     assertOwned(state.session, command.owner, 'No such checkout session', 'id');
@@ -120,7 +120,7 @@ export const checkoutSessionDecider: Decider<CheckoutSessionCommand, CheckoutSes
         return [{ type: 'checkout_session.payment_intent_attached', data: { paymentIntentId: command.paymentIntentId, attempt: command.attempt, amount: command.amount, at } }];
       case 'cancel':
         if (state.canceledAt !== null) return [];
-        if (command.paymentStatus === 'processing') throw new ApiError('IKW-RES-002', 'A payment of this checkout session is with the operator; it cannot be canceled now', 'id');
+        if (command.paymentStatus === 'processing') throw new Refusal('IKW-RES-002', 'A payment of this checkout session is with the operator; it cannot be canceled now', 'id');
         assertOpen(state, command.paymentStatus, command.at);
         return [{ type: 'checkout_session.canceled', data: { at } }];
       default:

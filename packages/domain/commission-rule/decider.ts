@@ -1,6 +1,6 @@
 import { unixSeconds } from '../../core/clock.js';
 import type { Decider } from '../../core/decider.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import { assertOwned, objectAttacher, present } from '../aggregate.js';
 import type { Owner } from '../audit.js';
 import type { CommissionRuleCreated, CommissionRuleEvent, CommissionRuleObject, CommissionRuleTerms } from './events.js';
@@ -51,7 +51,7 @@ export const commissionRuleDecider: Decider<CommissionRuleCommand, CommissionRul
   decide(command, state) {
     switch (command.type) {
       case 'create':
-        if (state.rule) throw new ApiError('IKW-RES-003', `Commission rule ${command.rule.id} already exists`);
+        if (state.rule) throw new Refusal('IKW-RES-003', `Commission rule ${command.rule.id} already exists`);
         return withObjects(state, [{ type: 'commission_rule.created', data: command.rule }]);
       case 'update': {
         assertOwned(state.rule, command.owner, 'No such commission rule', 'id');

@@ -1,6 +1,6 @@
 import { unixSeconds } from '../../core/clock.js';
 import type { Decider } from '../../core/decider.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import { assertOwned, objectAttacher, present } from '../aggregate.js';
 import type { Owner } from '../audit.js';
 import type { ActivationCreated, ActivationRule, CountryActivationEvent, CountryActivationObject } from './events.js';
@@ -54,7 +54,7 @@ export const countryActivationDecider: Decider<CountryActivationCommand, Country
 
   decide(command, state) {
     if (command.type === 'create') {
-      if (state.activation && !state.deleted) throw new ApiError('IKW-CFG-003', undefined, 'countryCode');
+      if (state.activation && !state.deleted) throw new Refusal('IKW-CFG-003', undefined, 'countryCode');
       return withObjects(state, [{ type: 'country_activation.created', data: command.activation }]);
     }
     assertOwned(state.deleted ? null : state.activation, command.owner, 'No such activation', 'id');

@@ -1,5 +1,5 @@
 import type { Decider } from '../../core/decider.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import { unreachable } from '../aggregate.js';
 import type { CustomerPortalEvent, PortalChallenge } from './events.js';
 
@@ -46,12 +46,12 @@ export const customerPortalDecider: Decider<CustomerPortalCommand, CustomerPorta
   decide(command, state) {
     switch (command.type) {
       case 'send_code':
-        if (state.challenge) throw new ApiError('IKW-RES-003', `Sign-in ${command.challenge.id} already exists`);
+        if (state.challenge) throw new Refusal('IKW-RES-003', `Sign-in ${command.challenge.id} already exists`);
         return [{ type: 'customer_portal.code_sent', data: command.challenge }];
       case 'verify': {
         const c = state.challenge;
         if (!c || state.session || state.failures >= MAX_CODE_ATTEMPTS || command.at.getTime() >= Date.parse(c.expiresAt)) {
-          throw new ApiError('IKW-CPT-001', WRONG_CODE, 'code');
+          throw new Refusal('IKW-CPT-001', WRONG_CODE, 'code');
         }
         if (c.customerId === null || !command.codeMatches) return [{ type: 'customer_portal.code_failed', data: { at: command.at.toISOString() } }];
         const s = command.session;

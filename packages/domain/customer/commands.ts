@@ -1,5 +1,6 @@
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
+import { isRefused } from '../../core/refusal.js';
 import { getCurrency, normalizePhone } from '../../catalog/index.js';
 import { derivedId, newUuid } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
@@ -132,7 +133,7 @@ export class Customers extends CommandService<CustomerCommand, CustomerState, Cu
       );
       return toCustomerObject(result.state);
     } catch (err) {
-      throw err instanceof ApiError && err.code === 'IKW-RES-001' ? new ApiError('IKW-RES-001', `No such customer: '${customerId}'`, 'customerId') : err;
+      throw isRefused(err, 'IKW-RES-001') ? new ApiError('IKW-RES-001', `No such customer: '${customerId}'`, 'customerId') : err;
     }
   }
 

@@ -1,5 +1,5 @@
 import { unixSeconds } from '../../core/clock.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import { assertOwned, objectAttacher, present } from '../aggregate.js';
 import type { Decider } from '../../core/decider.js';
 import type { Owner } from '../payment-intent/decider.js';
@@ -128,15 +128,15 @@ export const customerDecider: Decider<CustomerCommand, CustomerState, CustomerEv
         const tags = new Set((state.metadata.tags ?? '').split(',').filter(Boolean));
         if (tags.has(command.tag)) return [];
         const value = [...tags, command.tag].sort().join(',');
-        if (value.length > 500) throw new ApiError('IKW-VAL-001', 'This customer has too many tags (metadata tags holds at most 500 characters)', 'tag');
+        if (value.length > 500) throw new Refusal('IKW-VAL-001', 'This customer has too many tags (metadata tags holds at most 500 characters)', 'tag');
         return withObjects(state, [{ type: 'customer.updated', data: { metadata: { ...state.metadata, tags: value } } }]);
       }
       case 'credit': {
         if (state.credits.has(command.creditId)) return [];
-        if (!Number.isSafeInteger(command.amount) || command.amount <= 0) throw new ApiError('IKW-VAL-001', 'A credit is a positive whole number of minor units', 'amount');
+        if (!Number.isSafeInteger(command.amount) || command.amount <= 0) throw new Refusal('IKW-VAL-001', 'A credit is a positive whole number of minor units', 'amount');
         const currency = command.currency.toLowerCase();
         if (state.walletCurrency && state.walletCurrency !== currency) {
-          throw new ApiError('IKW-BIL-010', `This customer's wallet holds ${state.walletCurrency}, not ${currency}`, 'currency');
+          throw new Refusal('IKW-BIL-010', `This customer's wallet holds ${state.walletCurrency}, not ${currency}`, 'currency');
         }
         return withObjects(state, [
           { type: 'customer.balance_credited', data: { creditId: command.creditId, amount: command.amount, currency, reason: command.reason, source: command.source, at } },
@@ -144,10 +144,10 @@ export const customerDecider: Decider<CustomerCommand, CustomerState, CustomerEv
       }
       case 'apply_to_invoice': {
         if (state.applications.has(command.applicationId)) return [];
-        if (state.balance <= 0) throw new ApiError('IKW-BIL-005', `The wallet of customer ${c.id} is empty`, 'invoiceId');
+        if (state.balance <= 0) throw new Refusal('IKW-BIL-005', `The wallet of customer ${c.id} is empty`, 'invoiceId');
         const currency = command.currency.toLowerCase();
         if (state.walletCurrency !== currency) {
-          throw new ApiError('IKW-BIL-010', `The wallet holds ${state.walletCurrency ?? 'nothing'}; the invoice is in ${currency}`, 'invoiceId');
+          throw new Refusal('IKW-BIL-010', `The wallet holds ${state.walletCurrency ?? 'nothing'}; the invoice is in ${currency}`, 'invoiceId');
         }
         const amount = Math.min(state.balance, command.maxAmount);
         if (amount <= 0) return [];

@@ -1,6 +1,6 @@
 import { unixSeconds } from '../../core/clock.js';
 import type { Decider } from '../../core/decider.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import { assertOwned, objectAttacher, present, unreachable, type Draft } from '../aggregate.js';
 import type { Owner } from '../audit.js';
 import type {
@@ -106,8 +106,8 @@ export function resolutionAmounts(held: number, outcome: DisputeOutcome, splitRe
     case 'refund_to_payer':
       return { releaseMinor: 0, refundMinor: held };
     case 'split': {
-      if (splitReleaseMinor === undefined) throw new ApiError('IKW-VAL-001', 'A split needs splitReleaseMinor: the part released to the beneficiary', 'splitReleaseMinor');
-      if (splitReleaseMinor > held) throw new ApiError('IKW-ESC-004', `The contract holds ${held}; a split cannot release ${splitReleaseMinor}`, 'splitReleaseMinor');
+      if (splitReleaseMinor === undefined) throw new Refusal('IKW-VAL-001', 'A split needs splitReleaseMinor: the part released to the beneficiary', 'splitReleaseMinor');
+      if (splitReleaseMinor > held) throw new Refusal('IKW-ESC-004', `The contract holds ${held}; a split cannot release ${splitReleaseMinor}`, 'splitReleaseMinor');
       return { releaseMinor: splitReleaseMinor, refundMinor: held - splitReleaseMinor };
     }
     case 'dismissed':
@@ -189,14 +189,14 @@ export const ESCROW_TRANSITIONS: Readonly<Record<ClientCommand['type'], readonly
 
 function refuseOutside(command: ClientCommand, status: ContractStatus): void {
   if (ESCROW_TRANSITIONS[command.type].includes(status)) return;
-  if (status === 'disputed') throw new ApiError('IKW-ESC-003', 'An open dispute freezes this contract: resolve it first', 'id');
-  throw new ApiError('IKW-ESC-001', `This operation is not allowed on a ${status} escrow contract`, 'id');
+  if (status === 'disputed') throw new Refusal('IKW-ESC-003', 'An open dispute freezes this contract: resolve it first', 'id');
+  throw new Refusal('IKW-ESC-001', `This operation is not allowed on a ${status} escrow contract`, 'id');
 }
 
-function assertAmount(s: EscrowState, amount: number, param: string): void {
+function assertAmount(s: EscrowState, amount: number, field: string): void {
   const disposable = disposableMinor(s);
   if (amount > disposable) {
-    throw new ApiError('IKW-ESC-004', `The contract holds ${disposable} not promised to other releases; ${amount} is more`, param);
+    throw new Refusal('IKW-ESC-004', `The contract holds ${disposable} not promised to other releases; ${amount} is more`, field);
   }
 }
 
@@ -278,22 +278,22 @@ export const escrowDecider: Decider<EscrowCommand, EscrowState, EscrowEvent> = {
       case 'submit_funding': {
         if (s.paymentIntentId === command.paymentIntentId) return [];
         refuseOutside(command, status);
-        if (s.paymentIntentId) throw new ApiError('IKW-ESC-001', `This contract is already funded by payment intent ${s.paymentIntentId}`, 'paymentIntentId');
+        if (s.paymentIntentId) throw new Refusal('IKW-ESC-001', `This contract is already funded by payment intent ${s.paymentIntentId}`, 'paymentIntentId');
         return withObjects(s, [{ type: 'escrow_contract.funding_submitted', data: { paymentIntentId: command.paymentIntentId, at } }]);
       }
       case 'add_participant': {
         refuseOutside(command, status);
-        if (s.participants.length >= MAX_PARTICIPANTS) throw new ApiError('IKW-VAL-001', `A contract has at most ${MAX_PARTICIPANTS} participants`, 'role');
+        if (s.participants.length >= MAX_PARTICIPANTS) throw new Refusal('IKW-VAL-001', `A contract has at most ${MAX_PARTICIPANTS} participants`, 'role');
         return withObjects(s, [{ type: 'escrow_contract.participant_added', data: { participant: command.participant } }]);
       }
       case 'add_milestone': {
         refuseOutside(command, status);
-        if (s.milestones.length >= MAX_MILESTONES) throw new ApiError('IKW-VAL-001', `A contract has at most ${MAX_MILESTONES} milestones`, 'title');
+        if (s.milestones.length >= MAX_MILESTONES) throw new Refusal('IKW-VAL-001', `A contract has at most ${MAX_MILESTONES} milestones`, 'title');
         return withObjects(s, [{ type: 'escrow_contract.milestone_added', data: { milestone: command.milestone } }]);
       }
       case 'complete_milestone': {
         const m = s.milestones.find((x) => x.id === command.milestoneId);
-        if (!m) throw new ApiError('IKW-RES-001', `No such milestone: '${command.milestoneId}'`, 'milestoneId');
+        if (!m) throw new Refusal('IKW-RES-001', `No such milestone: '${command.milestoneId}'`, 'milestoneId');
         if (m.status !== 'open') return [];
         refuseOutside(command, status);
         return withObjects(s, [{ type: 'escrow_contract.milestone_completed', data: { milestoneId: m.id, at } }]);
@@ -304,36 +304,36 @@ export const escrowDecider: Decider<EscrowCommand, EscrowState, EscrowEvent> = {
         refuseOutside(command, status);
         if (r.milestoneId !== null) {
           const m = s.milestones.find((x) => x.id === r.milestoneId);
-          if (!m) throw new ApiError('IKW-ESC-007', `milestoneId '${r.milestoneId}' is not a milestone of this contract`, 'milestoneId');
+          if (!m) throw new Refusal('IKW-ESC-007', `milestoneId '${r.milestoneId}' is not a milestone of this contract`, 'milestoneId');
           const status = milestoneStatus(s, m);
-          if (status === 'released') throw new ApiError('IKW-ESC-009', 'This milestone has been released already', 'milestoneId');
-          if (status === 'open' && !r.manualOverride) throw new ApiError('IKW-ESC-009', 'This milestone is not completed; complete it, or release with manualOverride', 'milestoneId');
+          if (status === 'released') throw new Refusal('IKW-ESC-009', 'This milestone has been released already', 'milestoneId');
+          if (status === 'open' && !r.manualOverride) throw new Refusal('IKW-ESC-009', 'This milestone is not completed; complete it, or release with manualOverride', 'milestoneId');
         }
-        if (r.amountMinor < 1) throw new ApiError('IKW-ESC-004', 'Nothing left to release', 'amountMinor');
+        if (r.amountMinor < 1) throw new Refusal('IKW-ESC-004', 'Nothing left to release', 'amountMinor');
         assertAmount(s, r.amountMinor, 'amountMinor');
         return withObjects(s, [{ type: 'escrow_contract.release_created', data: { release: r } }]);
       }
       case 'execute_release': {
         const r = s.releases.get(command.releaseId);
-        if (!r) throw new ApiError('IKW-RES-001', `No such escrow release: '${command.releaseId}'`, 'id');
+        if (!r) throw new Refusal('IKW-RES-001', `No such escrow release: '${command.releaseId}'`, 'id');
         if (r.status === 'executed') return [];
-        if (r.status === 'canceled') throw new ApiError('IKW-ESC-005', 'This release was canceled', 'id');
+        if (r.status === 'canceled') throw new Refusal('IKW-ESC-005', 'This release was canceled', 'id');
         refuseOutside(command, status);
         const after: Release = { ...r, status: 'executed', destination: command.destination, executedAt: at };
         return withObjects(s, [{ type: 'escrow_contract.release_executed', data: { releaseId: r.id, destination: command.destination, at, release: after } }]);
       }
       case 'cancel_release': {
         const r = s.releases.get(command.releaseId);
-        if (!r) throw new ApiError('IKW-RES-001', `No such escrow release: '${command.releaseId}'`, 'id');
+        if (!r) throw new Refusal('IKW-RES-001', `No such escrow release: '${command.releaseId}'`, 'id');
         if (r.status === 'canceled') return [];
-        if (r.status === 'executed') throw new ApiError('IKW-ESC-005', 'This release has been executed', 'id');
+        if (r.status === 'executed') throw new Refusal('IKW-ESC-005', 'This release has been executed', 'id');
         refuseOutside(command, status);
         return withObjects(s, [{ type: 'escrow_contract.release_canceled', data: { releaseId: r.id, at, release: { ...r, status: 'canceled', canceledAt: at } } }]);
       }
       case 'refund': {
         if (s.refundIds.has(command.refund.id)) return []; // the same Idempotency-Key: the refund it made
         refuseOutside(command, status);
-        if (command.refund.amountMinor < 1) throw new ApiError('IKW-ESC-004', 'Nothing left to refund', 'amountMinor');
+        if (command.refund.amountMinor < 1) throw new Refusal('IKW-ESC-004', 'Nothing left to refund', 'amountMinor');
         assertAmount(s, command.refund.amountMinor, 'amountMinor');
         return withObjects(s, [{ type: 'escrow_contract.refunded', data: { refund: command.refund } }]);
       }
@@ -344,8 +344,8 @@ export const escrowDecider: Decider<EscrowCommand, EscrowState, EscrowEvent> = {
       }
       case 'resolve_dispute': {
         const d = s.disputes.get(command.disputeId);
-        if (!d) throw new ApiError('IKW-RES-001', `No such escrow dispute: '${command.disputeId}'`, 'id');
-        if (d.status === 'resolved') throw new ApiError('IKW-ESC-006', 'This dispute has been resolved already', 'id');
+        if (!d) throw new Refusal('IKW-RES-001', `No such escrow dispute: '${command.disputeId}'`, 'id');
+        if (d.status === 'resolved') throw new Refusal('IKW-ESC-006', 'This dispute has been resolved already', 'id');
         refuseOutside(command, status);
         const p = command.plan;
         const drafts: Draft<EscrowEvent>[] = [];
@@ -354,7 +354,7 @@ export const escrowDecider: Decider<EscrowCommand, EscrowState, EscrowEvent> = {
           for (const r of s.releases.values()) {
             if (r.status === 'pending') drafts.push({ type: 'escrow_contract.release_canceled', data: { releaseId: r.id, at, release: { ...r, status: 'canceled', canceledAt: at } } });
           }
-          if (p.releaseMinor + p.refundMinor !== heldMinor(s)) throw new ApiError('IKW-RES-003', 'The contract changed while the dispute was being resolved; retry');
+          if (p.releaseMinor + p.refundMinor !== heldMinor(s)) throw new Refusal('IKW-RES-003', 'The contract changed while the dispute was being resolved; retry');
         }
         const resolved: Dispute = { ...d, status: 'resolved', outcome: command.outcome, outcomeMetadata: command.outcomeMetadata, releasedMinor: p.releaseMinor, refundedMinor: p.refundMinor, resolvedAt: at };
         drafts.push({
@@ -373,7 +373,7 @@ export const escrowDecider: Decider<EscrowCommand, EscrowState, EscrowEvent> = {
           if (r.status === 'pending') drafts.push({ type: 'escrow_contract.release_canceled', data: { releaseId: r.id, at, release: { ...r, status: 'canceled', canceledAt: at } } });
         }
         const held = heldMinor(s);
-        if ((command.refund?.amountMinor ?? 0) !== held) throw new ApiError('IKW-RES-003', 'The contract changed while it was being canceled; retry');
+        if ((command.refund?.amountMinor ?? 0) !== held) throw new Refusal('IKW-RES-003', 'The contract changed while it was being canceled; retry');
         if (command.refund && held > 0) drafts.push({ type: 'escrow_contract.refunded', data: { refund: command.refund } });
         drafts.push({ type: 'escrow_contract.canceled', data: { at } });
         return withObjects(s, drafts);

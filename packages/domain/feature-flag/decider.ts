@@ -1,6 +1,6 @@
 import { unixSeconds } from '../../core/clock.js';
 import type { Decider } from '../../core/decider.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import type { FeatureFlagEvent, FeatureFlagObject, FeatureFlagSet } from './events.js';
 
 export type FeatureFlagCommand = { type: 'set'; flag: FeatureFlagSet } | { type: 'delete'; id: string; at: Date };
@@ -27,7 +27,7 @@ export const featureFlagDecider: Decider<FeatureFlagCommand, FeatureFlagState, F
   },
   decide(command, state) {
     if (command.type === 'set') return [{ type: 'feature_flag.set', data: { ...command.flag, object: toFeatureFlagObject(command.flag) } }];
-    if (!state.flag) throw new ApiError('IKW-RES-001', `No such feature flag: '${command.id}'`, 'id');
+    if (!state.flag) throw new Refusal('IKW-RES-001', `No such feature flag: '${command.id}'`, 'id');
     return [{ type: 'feature_flag.deleted', data: { id: command.id, at: command.at.toISOString() } }];
   },
 };

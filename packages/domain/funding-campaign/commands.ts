@@ -1,6 +1,7 @@
 import { getCountry, getCurrency, listCountries, normalizeMsisdn } from '../../catalog/index.js';
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
+import { isRefused } from '../../core/refusal.js';
 import { derivedUuid, newUuid, randomBase62 } from '../../core/ids.js';
 import { CommandService, handleSteps, loadState, step, type AnyStep } from '../../eventstore/command-handler.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
@@ -253,7 +254,7 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
         const [result] = await handleSteps(this.deps.store, steps, { onConflict: 'none' });
         return result!.state as FundingCampaignState;
       } catch (err) {
-        if (err instanceof ApiError && err.code === 'IKW-RES-003' && attempt < MOVE_ATTEMPTS) continue;
+        if (isRefused(err, 'IKW-RES-003') && attempt < MOVE_ATTEMPTS) continue;
         throw err;
       }
     }
@@ -291,14 +292,14 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
       if (c.status !== 'pending') continue;
       await this.cancelContributionOf(owner, id, c.id, actor).catch((err: unknown) => {
         // An intent already with the operator cannot be canceled: if it succeeds, the campaign gives it back.
-        if (!(err instanceof ApiError)) throw err;
+        if (!isRefused(err)) throw err;
       });
     }
     const after = (await this.load(id)).state;
     if (after.status === 'closed' && after.campaign!.payoutMethodId && payableOf(after) > 0 && after.payouts.length === 0) {
       await this.payOut(owner, id, {}, actor).catch((err: unknown) => {
         // The funds stay in the organizer's balance; a payout by hand takes them.
-        if (!(err instanceof ApiError)) throw err;
+        if (!isRefused(err)) throw err;
       });
       return (await this.load(id)).state;
     }
@@ -562,7 +563,7 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
       const metadata = { [CONTRIBUTION_METADATA.campaign]: id };
       await this.deps.payouts.create(owner, { amount: claim.amountMinor, currency: state.campaign!.currency, payout_method_id: claim.payoutMethodId, metadata }, 'api', actor, fundingPayoutRef(campaignPayoutId));
     } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
+      if (!isRefused(err)) throw err;
       status = 'failed';
       failureReason = `${err.code}: ${err.message}`;
     }

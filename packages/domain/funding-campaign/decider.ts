@@ -1,6 +1,6 @@
 import { unixSeconds } from '../../core/clock.js';
 import type { Decider } from '../../core/decider.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import { PersistentMap } from '../../core/persistent-map.js';
 import { assertOwned, present, unreachable } from '../aggregate.js';
 import type { Owner } from '../audit.js';
@@ -317,16 +317,16 @@ function stripObject<D extends { object?: unknown; campaign?: unknown }>(data: D
 }
 
 function assertIn(state: FundingCampaignState, allowed: readonly CampaignStatus[], what: string): void {
-  if (!allowed.includes(state.status)) throw new ApiError('IKW-FND-001', `Cannot ${what} a ${state.status} campaign`, 'id');
+  if (!allowed.includes(state.status)) throw new Refusal('IKW-FND-001', `Cannot ${what} a ${state.status} campaign`, 'id');
 }
 
 function assertFresh(state: FundingCampaignState, command: Based): void {
-  if (state.moneyVersion !== command.moneyVersion) throw new ApiError('IKW-RES-003', 'The campaign changed while its funds were being moved; retry');
+  if (state.moneyVersion !== command.moneyVersion) throw new Refusal('IKW-RES-003', 'The campaign changed while its funds were being moved; retry');
 }
 
 function contributionOf(state: FundingCampaignState, id: string): ContributionState {
   const c = state.contributions.get(id);
-  if (!c) throw new ApiError('IKW-RES-001', `No such contribution: '${id}'`, 'id');
+  if (!c) throw new Refusal('IKW-RES-001', `No such contribution: '${id}'`, 'id');
   return c;
 }
 
@@ -338,7 +338,7 @@ function reaches(state: FundingCampaignState, raisedAfter: number): boolean {
 
 function decideDrafts(command: FundingCampaignCommand, state: FundingCampaignState): Draft[] {
   if (command.type === 'create') {
-    if (state.campaign) throw new ApiError('IKW-RES-003', `Funding campaign ${command.campaign.id} already exists`);
+    if (state.campaign) throw new Refusal('IKW-RES-003', `Funding campaign ${command.campaign.id} already exists`);
     return [{ type: 'funding_campaign.created', data: command.campaign }];
   }
   assertOwned(state.campaign, command.owner, 'No such funding campaign', 'id');
@@ -348,7 +348,7 @@ function decideDrafts(command: FundingCampaignCommand, state: FundingCampaignSta
     case 'update': {
       assertIn(state, CAMPAIGN_TRANSITIONS.update, 'update');
       const fixed = DRAFT_ONLY.find((k) => command.changes[k] !== undefined);
-      if (state.status !== 'draft' && fixed) throw new ApiError('IKW-FND-001', `${fixed} cannot change once the campaign is published`, fixed);
+      if (state.status !== 'draft' && fixed) throw new Refusal('IKW-FND-001', `${fixed} cannot change once the campaign is published`, fixed);
       const after = { ...campaign, ...command.changes };
       assertModel(after);
       return Object.keys(command.changes).length === 0 ? [] : [{ type: 'funding_campaign.updated', data: { changes: command.changes, at } }];
@@ -356,14 +356,14 @@ function decideDrafts(command: FundingCampaignCommand, state: FundingCampaignSta
     case 'publish': {
       if (state.status === 'active') return [];
       assertIn(state, CAMPAIGN_TRANSITIONS.publish, 'publish');
-      if (campaign.deadline !== null && Date.parse(campaign.deadline) <= command.at.getTime()) throw new ApiError('IKW-VAL-001', 'The deadline has passed; set a later one before publishing', 'deadline');
+      if (campaign.deadline !== null && Date.parse(campaign.deadline) <= command.at.getTime()) throw new Refusal('IKW-VAL-001', 'The deadline has passed; set a later one before publishing', 'deadline');
       return [{ type: 'funding_campaign.published', data: { at } }];
     }
     case 'close': {
       assertIn(state, CAMPAIGN_TRANSITIONS.close, 'close');
       assertFresh(state, command);
       if (campaign.fundingModel === 'all_or_nothing' && (campaign.targetAmountMinor === null || raisedOf(state) < campaign.targetAmountMinor)) {
-        throw new ApiError('IKW-FND-003', undefined, 'id');
+        throw new Refusal('IKW-FND-003', undefined, 'id');
       }
       return [{ type: 'funding_campaign.closed', data: { at, reason: command.reason, released: state.held, fee: state.heldFees } }];
     }
@@ -385,9 +385,9 @@ function decideDrafts(command: FundingCampaignCommand, state: FundingCampaignSta
     case 'contribute': {
       const c = command.contribution;
       if (state.contributions.has(c.id)) return [];
-      if (state.status !== 'active') throw new ApiError('IKW-FND-002', `The campaign is ${state.status}: it takes no contributions`, 'campaignId');
-      if (campaign.deadline !== null && command.at.getTime() >= Date.parse(campaign.deadline)) throw new ApiError('IKW-FND-002', 'The campaign has passed its deadline', 'campaignId');
-      if (c.currency !== campaign.currency) throw new ApiError('IKW-VAL-009', `This campaign raises ${campaign.currency}`, 'currency');
+      if (state.status !== 'active') throw new Refusal('IKW-FND-002', `The campaign is ${state.status}: it takes no contributions`, 'campaignId');
+      if (campaign.deadline !== null && command.at.getTime() >= Date.parse(campaign.deadline)) throw new Refusal('IKW-FND-002', 'The campaign has passed its deadline', 'campaignId');
+      if (c.currency !== campaign.currency) throw new Refusal('IKW-VAL-009', `This campaign raises ${campaign.currency}`, 'currency');
       return [{ type: 'funding_campaign.contribution_created', data: c }];
     }
     case 'record_payment': {
@@ -405,14 +405,14 @@ function decideDrafts(command: FundingCampaignCommand, state: FundingCampaignSta
     }
     case 'refund_contribution': {
       const c = contributionOf(state, command.contributionId);
-      if (c.status !== 'succeeded') throw new ApiError('IKW-FND-004', `The contribution is ${c.status}; only a succeeded contribution can be refunded`, 'id');
+      if (c.status !== 'succeeded') throw new Refusal('IKW-FND-004', `The contribution is ${c.status}; only a succeeded contribution can be refunded`, 'id');
       assertFresh(state, command);
       return [{ type: 'funding_campaign.contribution_refunded', data: { contributionId: c.id, reason: 'requested_by_organizer', fromReleased: state.status === 'closed', at } }];
     }
     case 'cancel_contribution': {
       const c = contributionOf(state, command.contributionId);
       if (c.status === 'canceled') return [];
-      if (c.status !== 'pending') throw new ApiError('IKW-FND-004', `The contribution is ${c.status}; only a pending contribution can be canceled`, 'id');
+      if (c.status !== 'pending') throw new Refusal('IKW-FND-004', `The contribution is ${c.status}; only a pending contribution can be canceled`, 'id');
       return [{ type: 'funding_campaign.contribution_failed', data: { contributionId: c.id, status: 'canceled', at } }];
     }
     case 'post_update':
@@ -421,7 +421,7 @@ function decideDrafts(command: FundingCampaignCommand, state: FundingCampaignSta
       return [{ type: 'funding_campaign.update_posted', data: { update: command.update } }];
     case 'edit_update':
     case 'delete_update': {
-      if (!state.updates.some((u) => u.id === command.updateId)) throw new ApiError('IKW-RES-001', `No such campaign update: '${command.updateId}'`, 'updateId');
+      if (!state.updates.some((u) => u.id === command.updateId)) throw new Refusal('IKW-RES-001', `No such campaign update: '${command.updateId}'`, 'updateId');
       if (command.type === 'delete_update') return [{ type: 'funding_campaign.update_deleted', data: { updateId: command.updateId, at } }];
       const changes = { ...(command.title !== undefined ? { title: command.title } : {}), ...(command.body !== undefined ? { body: command.body } : {}) };
       return [{ type: 'funding_campaign.update_edited', data: { updateId: command.updateId, ...changes, at } }];
@@ -432,7 +432,7 @@ function decideDrafts(command: FundingCampaignCommand, state: FundingCampaignSta
       assertIn(state, CAMPAIGN_TRANSITIONS.request_payout, 'pay out');
       const payable = payableOf(state);
       if (p.amountMinor + p.feeMinor > payable) {
-        throw new ApiError('IKW-FND-005', `The released funds not yet paid out (${payable}) do not cover ${p.amountMinor} plus its fee ${p.feeMinor}`, 'amountMinor');
+        throw new Refusal('IKW-FND-005', `The released funds not yet paid out (${payable}) do not cover ${p.amountMinor} plus its fee ${p.feeMinor}`, 'amountMinor');
       }
       return [{ type: 'funding_campaign.payout_requested', data: { payout: p } }];
     }
@@ -449,8 +449,8 @@ function decideDrafts(command: FundingCampaignCommand, state: FundingCampaignSta
 /** An all-or-nothing campaign needs a target and a deadline: without them it could never fail nor succeed. */
 export function assertModel(c: Pick<CampaignCreated, 'fundingModel' | 'targetAmountMinor' | 'deadline'>): void {
   if (c.fundingModel !== 'all_or_nothing') return;
-  if (c.targetAmountMinor === null) throw new ApiError('IKW-VAL-001', 'An all-or-nothing campaign needs targetAmountMinor', 'targetAmountMinor');
-  if (c.deadline === null) throw new ApiError('IKW-VAL-001', 'An all-or-nothing campaign needs a deadline', 'deadline');
+  if (c.targetAmountMinor === null) throw new Refusal('IKW-VAL-001', 'An all-or-nothing campaign needs targetAmountMinor', 'targetAmountMinor');
+  if (c.deadline === null) throw new Refusal('IKW-VAL-001', 'An all-or-nothing campaign needs a deadline', 'deadline');
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Decider } from '../../core/decider.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import type { GoogleIdentityEvent } from './events.js';
 
 export interface GoogleIdentityState {
@@ -19,7 +19,7 @@ export const googleIdentityDecider: Decider<GoogleIdentityCommand, GoogleIdentit
     const data = { issuer: command.issuer, subject: command.subject, userId: command.userId, at: command.at.toISOString() };
     if (command.type === 'unlink') return state.userId === command.userId ? [{ type: 'google_identity.unlinked', data }] : [];
     if (state.userId === command.userId) return [];
-    if (state.userId !== null) throw new ApiError('IKW-FED-007');
+    if (state.userId !== null) throw new Refusal('IKW-FED-007');
     return [{ type: 'google_identity.linked', data }];
   },
 };

@@ -1,5 +1,6 @@
 import type { Decider } from '../../core/decider.js';
-import { ApiError, type ErrorCode } from '../../core/errors.js';
+import type { ErrorCode } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import { unreachable } from '../aggregate.js';
 import type { GoogleSignInEvent, GoogleSignInOutcome, GoogleSignInReturn, GoogleSignInStarted } from './events.js';
 
@@ -17,8 +18,8 @@ export type GoogleSignInCommand =
   /** The one-time code, once, within its lifetime (a refusal too: the service then answers it). */
   | { type: 'redeem'; exchangeHash: string; exchangeKeyHash: string; at: Date };
 
-const badState = () => new ApiError('IKW-FED-002', undefined, 'state');
-const badCode = () => new ApiError('IKW-FED-002', undefined, 'code');
+const badState = () => new Refusal('IKW-FED-002', undefined, 'state');
+const badCode = () => new Refusal('IKW-FED-002', undefined, 'code');
 
 /**
  * One sign-in with Google: started (state, nonce, PKCE verifier kept here), returned once from
@@ -51,7 +52,7 @@ export const googleSignInDecider: Decider<GoogleSignInCommand, GoogleSignInState
         const returned = state.returned;
         if (!returned || state.redeemed || returned.exchangeHash !== command.exchangeHash || command.at.getTime() >= Date.parse(returned.exchangeExpiresAt)) throw badCode();
         // Another browser than the one that started the attempt (a link or page planted by someone else).
-        if (started?.exchangeKeyHash !== command.exchangeKeyHash) throw new ApiError('IKW-FED-002', 'This sign-in with Google was started in another browser; start again', 'exchangeKey');
+        if (started?.exchangeKeyHash !== command.exchangeKeyHash) throw new Refusal('IKW-FED-002', 'This sign-in with Google was started in another browser; start again', 'exchangeKey');
         return [{ type: 'google_sign_in.redeemed', data: { at: command.at.toISOString() } }];
       }
       default:

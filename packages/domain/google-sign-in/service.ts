@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../../core/clock.js';
 import type { DomainEvent } from '../../core/decider.js';
 import { ApiError } from '../../core/errors.js';
+import { isRefused } from '../../core/refusal.js';
 import { sha256Hex } from '../../core/hashing.js';
 import { newUuid } from '../../core/ids.js';
 import type { SecretBox } from '../../core/secrets.js';
@@ -170,7 +171,7 @@ export class GoogleSignIn extends CommandService<GoogleSignInCommand, GoogleSign
       await handleSteps(this.deps.store, [complete, ...found.steps], { onConflict: 'internal' });
       if (found.outcome !== 'signed_in') await this.notice(found.noticeTo, 'A Google account was connected to your Sika account', `The Google account ${found.email} was connected to your Sika account: it can now sign in to it.`);
     } catch (err) {
-      if (!(err instanceof ApiError) || err.code === 'IKW-FED-002') throw err;
+      if (!isRefused(err) || err.code === 'IKW-FED-002') throw err;
       await this.run(attemptId, { type: 'refuse', stateHash, result: { ...returned, code: err.code, message: err.message }, at: this.now() }, this.metadata(attemptId, actor));
     }
     return `${started.returnUrl}#googleCode=${encodeURIComponent(code)}`;

@@ -1,6 +1,7 @@
 import { getCountry, getCurrency, listCountries } from '../../catalog/index.js';
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
+import { isRefused } from '../../core/refusal.js';
 import { newId, newUuid } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
@@ -372,7 +373,7 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Invoi
         );
       } catch (err) {
         // A wallet in another currency cannot hold it: the money stays in the merchant's balance (refund it if due).
-        if (!(err instanceof ApiError && err.code === 'IKW-BIL-010')) throw err;
+        if (!isRefused(err, 'IKW-BIL-010')) throw err;
       }
     }
     await this.afterChange(result.state, meta);

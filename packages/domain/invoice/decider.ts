@@ -1,5 +1,5 @@
 import { unixSeconds } from '../../core/clock.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import { assertOwned, objectAttacher, present, type Draft } from '../aggregate.js';
 import type { Decider } from '../../core/decider.js';
 import type { Owner } from '../payment-intent/decider.js';
@@ -157,7 +157,7 @@ export const invoiceDecider: Decider<InvoiceCommand, InvoiceState, InvoiceEvent>
       case 'transition': {
         if (!INVOICE_TRANSITIONS[state.status].includes(command.to)) {
           const allowed = INVOICE_TRANSITIONS[state.status];
-          throw new ApiError(
+          throw new Refusal(
             'IKW-BIL-001',
             `An invoice cannot go from ${state.status} to ${command.to}${allowed.length ? ` (allowed: ${allowed.join(', ')})` : ` (${state.status} is final)`}`,
             'status',
@@ -191,7 +191,7 @@ export const invoiceDecider: Decider<InvoiceCommand, InvoiceState, InvoiceEvent>
       }
       case 'attach_payment_intent': {
         if (state.paymentIntents.has(command.key)) return [];
-        if (!PAYABLE.includes(state.status)) throw new ApiError('IKW-BIL-009', `Invoice ${i.id} is ${state.status}, not open for payment`, 'id');
+        if (!PAYABLE.includes(state.status)) throw new Refusal('IKW-BIL-009', `Invoice ${i.id} is ${state.status}, not open for payment`, 'id');
         return withObjects(state, [{ type: 'invoice.payment_intent_attached', data: { key: command.key, paymentIntentId: command.paymentIntentId, at } }]);
       }
     }

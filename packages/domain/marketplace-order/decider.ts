@@ -1,6 +1,6 @@
 import { unixSeconds } from '../../core/clock.js';
 import type { Decider } from '../../core/decider.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import { assertOwned, objectAttacher, present, unreachable } from '../aggregate.js';
 import type { Owner } from '../audit.js';
 import { sellerShares, type OrderCreated, type OrderEvent, type OrderObject, type OrderRefunded, type OrderStatus } from './events.js';
@@ -84,7 +84,7 @@ export const orderDecider: Decider<OrderCommand, OrderState, OrderEvent> = {
 
   decide(command, state) {
     if (command.type === 'create') {
-      if (state.order) throw new ApiError('IKW-RES-003', `Order ${command.order.id} already exists`);
+      if (state.order) throw new Refusal('IKW-RES-003', `Order ${command.order.id} already exists`);
       return withObjects(state, [{ type: 'marketplace_order.created', data: command.order }]);
     }
     assertOwned(state.order, command.owner, 'No such marketplace order', command.type === 'refund' ? 'orderId' : 'id');
@@ -96,14 +96,14 @@ export const orderDecider: Decider<OrderCommand, OrderState, OrderEvent> = {
         return withObjects(state, [{ type: 'marketplace_order.paid', data: { fee: command.fee, at } }]);
       case 'refund': {
         if (state.refunds.has(command.refundId)) return [];
-        if (!allows('refund', state.status)) throw new ApiError('IKW-MKT-004', `Order ${state.order.id} is ${state.status}; only a paid order can be refunded`, 'orderId');
+        if (!allows('refund', state.status)) throw new Refusal('IKW-MKT-004', `Order ${state.order.id} is ${state.status}; only a paid order can be refunded`, 'orderId');
         const left = state.order.amountMinor - state.refundedMinor;
-        if (command.amountMinor > left) throw new ApiError('IKW-MKT-005', `At most ${left} of this order remains refundable`, 'amountMinor');
+        if (command.amountMinor > left) throw new Refusal('IKW-MKT-005', `At most ${left} of this order remains refundable`, 'amount');
         return withObjects(state, [{ type: 'marketplace_order.refunded', data: { refundId: command.refundId, amountMinor: command.amountMinor, reason: command.reason, at } }]);
       }
       case 'cancel':
         if (state.status === 'canceled') return [];
-        if (!allows('cancel', state.status)) throw new ApiError('IKW-MKT-004', `Order ${state.order.id} is ${state.status} and cannot be canceled; refund it instead`, 'id');
+        if (!allows('cancel', state.status)) throw new Refusal('IKW-MKT-004', `Order ${state.order.id} is ${state.status} and cannot be canceled; refund it instead`, 'orderId');
         return withObjects(state, [{ type: 'marketplace_order.canceled', data: { at } }]);
       default:
         return unreachable(command);

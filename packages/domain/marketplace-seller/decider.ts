@@ -1,6 +1,6 @@
 import { unixSeconds } from '../../core/clock.js';
 import type { Decider } from '../../core/decider.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import { assertOwned, objectAttacher, present } from '../aggregate.js';
 import type { Owner } from '../audit.js';
 import type { SellerCreated, SellerEvent, SellerObject, SellerSettlement } from './events.js';
@@ -49,7 +49,7 @@ export const sellerDecider: Decider<SellerCommand, SellerState, SellerEvent> = {
   decide(command, state) {
     switch (command.type) {
       case 'create':
-        if (state.seller) throw new ApiError('IKW-MKT-001', `A seller with sellerId '${command.seller.sellerId}' already exists`, 'sellerId');
+        if (state.seller) throw new Refusal('IKW-MKT-001', `A seller with sellerId '${command.seller.sellerId}' already exists`, 'sellerId');
         return withObjects(state, [{ type: 'marketplace_seller.created', data: command.seller }]);
       case 'update_settlement': {
         assertOwned(state.seller, command.owner, 'No such marketplace seller', 'id');

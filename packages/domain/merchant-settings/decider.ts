@@ -1,5 +1,5 @@
 import type { Decider } from '../../core/decider.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import type { Environment } from '../merchant/events.js';
 import { defaultPayoutSettings, type MerchantSettingsEvent, type PayoutSettings } from './events.js';
 
@@ -32,8 +32,8 @@ export const merchantSettingsDecider: Decider<MerchantSettingsCommand, MerchantS
     // The delay is the time to notice a takeover before money leaves for a new destination:
     // switching it off quietly would defeat it (raising it needs nothing more).
     const lowered = changes.safetyDelayMinutes !== undefined && changes.safetyDelayMinutes < current.safetyDelayMinutes;
-    if (lowered && command.proof === 'api_key') throw new ApiError('IKW-PAY-005', undefined, 'safety_delay_minutes');
-    if (lowered && command.proof === 'no_challenge') throw new ApiError('IKW-PAY-006', undefined, 'challenge_id');
+    if (lowered && command.proof === 'api_key') throw new Refusal('IKW-PAY-005', undefined, 'safetyDelay');
+    if (lowered && command.proof === 'no_challenge') throw new Refusal('IKW-PAY-006', undefined, 'challenge');
     const proof = command.proof;
     return [
       {

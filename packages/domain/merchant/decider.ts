@@ -1,4 +1,4 @@
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import type { Decider } from '../../core/decider.js';
 import type { ApiKeyRecord, MerchantEvent } from './events.js';
 
@@ -37,7 +37,7 @@ export const merchantDecider: Decider<MerchantCommand, MerchantState, MerchantEv
     const at = command.at.toISOString();
     switch (command.type) {
       case 'create_merchant': {
-        if (state.exists) throw new ApiError('IKW-RES-003', `Merchant ${command.merchantId} already exists`);
+        if (state.exists) throw new Refusal('IKW-RES-003', `Merchant ${command.merchantId} already exists`);
         return [
           { type: 'merchant.created', data: { merchantId: command.merchantId, name: command.name, email: command.email, createdAt: at } },
           ...command.keys.map((key): MerchantEvent => ({
@@ -47,11 +47,11 @@ export const merchantDecider: Decider<MerchantCommand, MerchantState, MerchantEv
         ];
       }
       case 'create_api_key':
-        if (!state.exists) throw new ApiError('IKW-RES-001', `No such merchant: '${command.merchantId}'`);
+        if (!state.exists) throw new Refusal('IKW-RES-001', `No such merchant: '${command.merchantId}'`);
         return [{ type: 'api_key.created', data: { ...command.key, merchantId: command.merchantId, createdAt: at } }];
       case 'revoke_api_key': {
         const key = state.keys.get(command.keyId);
-        if (!key) throw new ApiError('IKW-RES-001', `No such API key: '${command.keyId}'`);
+        if (!key) throw new Refusal('IKW-RES-001', `No such API key: '${command.keyId}'`);
         if (key.revoked) return [];
         return [{ type: 'api_key.revoked', data: { merchantId: command.merchantId, keyId: command.keyId, revokedAt: at } }];
       }

@@ -1,5 +1,5 @@
 import type { Decider } from '../../core/decider.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import { unreachable } from '../aggregate.js';
 import { MANAGING_ROLES, type InvitationCreated, type OrganizationCreated, type OrganizationEvent, type Role } from './events.js';
 
@@ -25,7 +25,7 @@ export type OrganizationCommand =
   /** Owners only: whether the organization's owners must keep a second factor. */
   | { type: 'update_settings'; by: string; requireMfa: boolean; at: Date };
 
-const noSuch = () => new ApiError('IKW-RES-001', 'No such organization', 'organizationId');
+const noSuch = () => new Refusal('IKW-RES-001', 'No such organization', 'organizationId');
 
 /**
  * Who may change a member: an owner or admin; only an owner touches an owner or makes one; the
@@ -35,19 +35,19 @@ function assertMayChange(state: OrganizationState, by: string, userId: string, n
   if (!state.organization) throw noSuch();
   const actor = state.members.get(by);
   const current = state.members.get(userId);
-  if (current === undefined) throw new ApiError('IKW-RES-001', 'No such member', 'userId');
-  if (actor === undefined || !MANAGING_ROLES.includes(actor)) throw new ApiError('IKW-ACC-002', 'Only an owner or admin manages members');
-  if ((current === 'owner' || newRole === 'owner') && actor !== 'owner') throw new ApiError('IKW-ACC-002', 'Only an owner changes or makes an owner');
+  if (current === undefined) throw new Refusal('IKW-RES-001', 'No such member', 'userId');
+  if (actor === undefined || !MANAGING_ROLES.includes(actor)) throw new Refusal('IKW-ACC-002', 'Only an owner or admin manages members');
+  if ((current === 'owner' || newRole === 'owner') && actor !== 'owner') throw new Refusal('IKW-ACC-002', 'Only an owner changes or makes an owner');
   const owners = [...state.members.values()].filter((r) => r === 'owner').length;
-  if (current === 'owner' && newRole !== 'owner' && owners === 1) throw new ApiError('IKW-RES-002', 'An organization keeps at least one owner');
+  if (current === 'owner' && newRole !== 'owner' && owners === 1) throw new Refusal('IKW-RES-002', 'An organization keeps at least one owner');
   return current;
 }
 
 function assertManager(state: OrganizationState, by: string, role: Role | null): OrganizationCreated {
   if (!state.organization) throw noSuch();
   const actor = state.members.get(by);
-  if (actor === undefined || !MANAGING_ROLES.includes(actor)) throw new ApiError('IKW-ACC-002', 'Only an owner or admin manages members');
-  if (role === 'owner' && actor !== 'owner') throw new ApiError('IKW-ACC-002', 'Only an owner makes an owner', 'role');
+  if (actor === undefined || !MANAGING_ROLES.includes(actor)) throw new Refusal('IKW-ACC-002', 'Only an owner or admin manages members');
+  if (role === 'owner' && actor !== 'owner') throw new Refusal('IKW-ACC-002', 'Only an owner makes an owner', 'role');
   return state.organization;
 }
 
@@ -55,14 +55,14 @@ const live = (i: InvitationCreated, at: Date) => at.getTime() < Date.parse(i.exp
 
 function decideInvite(state: OrganizationState, c: Extract<OrganizationCommand, { type: 'invite' }>): OrganizationEvent[] {
   assertManager(state, c.by, c.invitation.role);
-  if (c.existingUserId !== null && state.members.has(c.existingUserId)) throw new ApiError('IKW-ACC-008', 'This person is already a member', 'email');
-  if ([...state.invitations.values()].some((i) => i.email === c.invitation.email && live(i, c.at))) throw new ApiError('IKW-ACC-008', 'This address already has a pending invitation; revoke it to send a new one', 'email');
+  if (c.existingUserId !== null && state.members.has(c.existingUserId)) throw new Refusal('IKW-ACC-008', 'This person is already a member', 'email');
+  if ([...state.invitations.values()].some((i) => i.email === c.invitation.email && live(i, c.at))) throw new Refusal('IKW-ACC-008', 'This address already has a pending invitation; revoke it to send a new one', 'email');
   return [{ type: 'organization.invitation_created', data: c.invitation }];
 }
 
 function decideAccept(state: OrganizationState, c: Extract<OrganizationCommand, { type: 'accept_invitation' }>): OrganizationEvent[] {
   const invitation = [...state.invitations.values()].find((i) => i.tokenHash === c.tokenHash);
-  if (!state.organization || !invitation || !live(invitation, c.at)) throw new ApiError('IKW-ACC-006', 'This invitation has expired, was revoked or was already used', 'token');
+  if (!state.organization || !invitation || !live(invitation, c.at)) throw new Refusal('IKW-ACC-006', 'This invitation has expired, was revoked or was already used', 'token');
   const { organizationId, invitationId, role } = invitation;
   const at = c.at.toISOString();
   const accepted: OrganizationEvent = { type: 'organization.invitation_accepted', data: { organizationId, invitationId, userId: c.userId, at } };
@@ -119,7 +119,7 @@ export const organizationDecider: Decider<OrganizationCommand, OrganizationState
         if (!state.organization) throw noSuch();
         const current = state.members.get(command.userId);
         if (current === command.role) return [];
-        if (current !== undefined) throw new ApiError('IKW-RES-002', `This user is already a member (${current})`);
+        if (current !== undefined) throw new Refusal('IKW-RES-002', `This user is already a member (${current})`);
         return [{ type: 'organization.member_added', data: { organizationId: state.organization.organizationId, userId: command.userId, role: command.role, at } }];
       }
       case 'change_role': {
@@ -134,14 +134,14 @@ export const organizationDecider: Decider<OrganizationCommand, OrganizationState
         return decideInvite(state, command);
       case 'revoke_invitation': {
         const { organizationId } = assertManager(state, command.by, null);
-        if (!state.invitations.has(command.invitationId)) throw new ApiError('IKW-RES-001', 'No such invitation', 'id');
+        if (!state.invitations.has(command.invitationId)) throw new Refusal('IKW-RES-001', 'No such invitation', 'id');
         return [{ type: 'organization.invitation_revoked', data: { organizationId, invitationId: command.invitationId, by: command.by, at } }];
       }
       case 'accept_invitation':
         return decideAccept(state, command);
       case 'update_settings': {
         if (!state.organization) throw noSuch();
-        if (state.members.get(command.by) !== 'owner') throw new ApiError('IKW-ACC-002', 'Only an owner changes the organization’s settings');
+        if (state.members.get(command.by) !== 'owner') throw new Refusal('IKW-ACC-002', 'Only an owner changes the organization’s settings');
         if (state.requireMfa === command.requireMfa) return [];
         return [{ type: 'organization.settings_updated', data: { organizationId: state.organization.organizationId, requireMfa: command.requireMfa, by: command.by, at } }];
       }

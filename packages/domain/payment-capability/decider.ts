@@ -1,6 +1,6 @@
 import { unixSeconds } from '../../core/clock.js';
 import type { Decider } from '../../core/decider.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import { assertOwned, objectAttacher, present, unreachable, type Draft } from '../aggregate.js';
 import type { Owner } from '../audit.js';
 import type { CapabilityCreated, CapabilityStatus, PaymentCapabilityEvent, PaymentCapabilityObject } from './events.js';
@@ -88,12 +88,12 @@ export const paymentCapabilityDecider: Decider<PaymentCapabilityCommand, Payment
 
   decide(command, state) {
     if (command.type === 'create') {
-      if (state.capability && !state.deleted) throw new ApiError('IKW-CAP-003', undefined, 'payment_method_type');
+      if (state.capability && !state.deleted) throw new Refusal('IKW-CAP-003', undefined, 'paymentMethodType');
       return withObjects(state, [{ type: 'payment_capability.created', data: command.capability }]);
     }
     assertOwned(state.deleted ? null : state.capability, command.owner, 'No such payment capability', 'id');
     if (!PAYMENT_CAPABILITY_TRANSITIONS[command.type].includes(state.status)) {
-      throw new ApiError('IKW-RES-002', `A ${state.status} payment capability cannot be ${command.type === 'suspend' ? 'suspended' : 'resumed'}`, 'id');
+      throw new Refusal('IKW-RES-002', `A ${state.status} payment capability cannot be ${command.type === 'suspend' ? 'suspended' : 'resumed'}`, 'id');
     }
     return withObjects(state, [decideOngoing(command)]);
   },

@@ -2,6 +2,7 @@ import type { Clock } from '../../core/clock.js';
 import { assertCapable, type CapabilityGate } from '../payment-capability/commands.js';
 import { activationCheck, type ActivationGate } from '../country-activation/commands.js';
 import { ApiError } from '../../core/errors.js';
+import { isRefused } from '../../core/refusal.js';
 import { derivedId, newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
@@ -319,7 +320,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     } catch (err) {
       await this.run(id, { type: 'abort_confirmation', owner: who, at: this.deps.clock.now(), operationId, reason: err instanceof Error ? err.message : 'provider error' }, meta, 'internal');
       // A refusal the connector explains stays as it is; anything else is an outage the client may retry.
-      throw err instanceof ApiError ? err : new ApiError('IKW-PRV-002');
+      throw isRefused(err) ? err : new ApiError('IKW-PRV-002');
     }
     const recorded = await this.run(id, { type: 'record_initiation', owner: who, at: this.deps.clock.now(), operationId, result }, meta, 'internal');
     return toObject(recorded.state);
@@ -375,7 +376,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
       } catch (err) {
         // A holder's steps are decided on its state as it stood (a campaign's money version): when
         // another change moved it first, nothing was written, and they are decided again.
-        if (err instanceof ApiError && err.code === 'IKW-RES-003' && attempt < HOLDER_ATTEMPTS) continue;
+        if (isRefused(err, 'IKW-RES-003') && attempt < HOLDER_ATTEMPTS) continue;
         throw err;
       }
       const after = recorded!.state as PaymentIntentState;

@@ -1,5 +1,5 @@
 import { unixSeconds } from '../../core/clock.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import { assertOwned, objectAttacher, present, unreachable, type Draft } from '../aggregate.js';
 import type { Decider } from '../../core/decider.js';
 import { assertMetadataSize, publicMetadata } from './metadata.js';
@@ -168,15 +168,15 @@ function confirmationHeld(op: Confirmation | null, at: Date, holderGone = false)
 }
 
 function decideCreate(command: Extract<PaymentIntentCommand, { type: 'create' }>, state: PaymentIntentState): PaymentIntentEvent[] {
-  if (state.intent) throw new ApiError('IKW-RES-003', `Payment intent ${command.intent.id} already exists`);
+  if (state.intent) throw new Refusal('IKW-RES-003', `Payment intent ${command.intent.id} already exists`);
   return withObjects(state, [{ type: 'payment_intent.created', data: command.intent }]);
 }
 
 /** What a command meets outside its statuses: a refusal, or nothing to do. */
 function refuseOrIgnore(command: OngoingCommand, state: PaymentIntentState): [] {
-  if (command.type === 'cancel') throw new ApiError('IKW-RES-002', `A payment intent with status ${state.status} cannot be canceled`);
-  if (command.type === 'start_confirmation' && state.status === 'canceled') throw new ApiError('IKW-RES-002', 'This payment intent is canceled and cannot be confirmed');
-  if (command.type === 'assign_escrow') throw new ApiError('IKW-ESC-002', `The payment intent is ${state.status}; only one not yet confirmed can fund a contract`, 'paymentIntentId');
+  if (command.type === 'cancel') throw new Refusal('IKW-RES-002', `A payment intent with status ${state.status} cannot be canceled`);
+  if (command.type === 'start_confirmation' && state.status === 'canceled') throw new Refusal('IKW-RES-002', 'This payment intent is canceled and cannot be confirmed');
+  if (command.type === 'assign_escrow') throw new Refusal('IKW-ESC-002', `The payment intent is ${state.status}; only one not yet confirmed can fund a contract`, 'paymentIntentId');
   return [];
 }
 
@@ -207,7 +207,7 @@ function decideOngoing(command: OngoingCommand, state: PaymentIntentState, inten
       return [{ type: 'payment_intent.updated', data }];
     }
     case 'start_confirmation':
-      if (confirmationHeld(op, command.at, command.holderGone)) throw new ApiError('IKW-RES-003', CONFIRMATION_IN_PROGRESS);
+      if (confirmationHeld(op, command.at, command.holderGone)) throw new Refusal('IKW-RES-003', CONFIRMATION_IN_PROGRESS);
       if (confirmedAlready(state)) return [];
       return [
         {
@@ -239,7 +239,7 @@ function decideOngoing(command: OngoingCommand, state: PaymentIntentState, inten
       return [{ type: 'payment_intent.canceled', data: { reason: command.reason, at } }];
     case 'assign_escrow':
       if (state.escrowContract === command.contractId) return [];
-      if (state.escrowContract !== null) throw new ApiError('IKW-ESC-002', 'This payment intent funds another contract', 'paymentIntentId');
+      if (state.escrowContract !== null) throw new Refusal('IKW-ESC-002', 'This payment intent funds another contract', 'paymentIntentId');
       return [{ type: 'payment_intent.escrow_assigned', data: { contractId: command.contractId, at } }];
     default:
       return unreachable(command);
@@ -304,7 +304,7 @@ export const paymentIntentDecider: Decider<PaymentIntentCommand, PaymentIntentSt
     assertOwned(intent, command.owner, 'No such payment intent', 'id');
     // Cancel waits for the provider's first answer: that answer may already have taken the money.
     if (command.type === 'cancel' && confirmationHeld(state.confirmation, command.at)) {
-      throw new ApiError('IKW-RES-003', 'This payment intent is being confirmed; cancel it once the provider has answered');
+      throw new Refusal('IKW-RES-003', 'This payment intent is being confirmed; cancel it once the provider has answered');
     }
     if (!PAYMENT_INTENT_TRANSITIONS[command.type].includes(state.status)) return refuseOrIgnore(command, state);
     return withObjects(state, decideOngoing(command, state, intent));

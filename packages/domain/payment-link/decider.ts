@@ -1,6 +1,6 @@
 import { unixSeconds } from '../../core/clock.js';
 import type { Decider } from '../../core/decider.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import { assertOwned, objectAttacher, present, unreachable, type Draft } from '../aggregate.js';
 import type { Owner } from '../audit.js';
 import type { PaymentLinkCreated, PaymentLinkEvent, PaymentLinkObject } from './events.js';
@@ -54,8 +54,8 @@ export function toPaymentLinkObject(state: PaymentLinkState): PaymentLinkObject 
 /** Whether the link takes new payments at `at`: not deactivated, not expired. */
 export function assertOpen(state: PaymentLinkState, at: Date): void {
   const l = present(state.link, 'payment link');
-  if (state.deactivatedAt !== null) throw new ApiError('IKW-CHK-002', 'This payment link has been deactivated', 'paymentLinkId');
-  if (l.expiresAt !== null && at.getTime() >= Date.parse(l.expiresAt)) throw new ApiError('IKW-CHK-002', 'This payment link has expired', 'paymentLinkId');
+  if (state.deactivatedAt !== null) throw new Refusal('IKW-CHK-002', 'This payment link has been deactivated', 'paymentLinkId');
+  if (l.expiresAt !== null && at.getTime() >= Date.parse(l.expiresAt)) throw new Refusal('IKW-CHK-002', 'This payment link has expired', 'paymentLinkId');
 }
 
 const withObjects = objectAttacher<PaymentLinkState, PaymentLinkEvent>((s, e) => paymentLinkDecider.evolve(s, e), toPaymentLinkObject, ['payment_link.claimed']);
@@ -88,7 +88,7 @@ export const paymentLinkDecider: Decider<PaymentLinkCommand, PaymentLinkState, P
 
 function decideDrafts(command: PaymentLinkCommand, state: PaymentLinkState): Draft<PaymentLinkEvent>[] {
   if (command.type === 'create') {
-    if (state.link) throw new ApiError('IKW-RES-003', `Payment link ${command.link.id} already exists`);
+    if (state.link) throw new Refusal('IKW-RES-003', `Payment link ${command.link.id} already exists`);
     return [{ type: 'payment_link.created', data: command.link }];
   }
   assertOwned(state.link, command.owner, 'No such payment link', 'id');
@@ -100,8 +100,8 @@ function decideDrafts(command: PaymentLinkCommand, state: PaymentLinkState): Dra
     case 'claim': {
       assertOpen(state, command.at);
       const held = state.claim !== null && state.claim.sessionId !== command.sessionId;
-      if (held && command.holder === 'paid') throw new ApiError('IKW-CHK-003', 'This single-use payment link has already been paid', 'paymentLinkId');
-      if (held && command.holder !== 'released') throw new ApiError('IKW-CHK-003', 'This single-use payment link is being paid in another session', 'paymentLinkId');
+      if (held && command.holder === 'paid') throw new Refusal('IKW-CHK-003', 'This single-use payment link has already been paid', 'paymentLinkId');
+      if (held && command.holder !== 'released') throw new Refusal('IKW-CHK-003', 'This single-use payment link is being paid in another session', 'paymentLinkId');
       // Appended even when this session holds the claim already: its new attempt and another
       // session's takeover then race on the stream version, and only one of them goes ahead.
       return [{ type: 'payment_link.claimed', data: { sessionId: command.sessionId, at } }];

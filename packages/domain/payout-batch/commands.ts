@@ -1,6 +1,7 @@
 import { getCurrency } from '../../catalog/index.js';
 import type { Clock } from '../../core/clock.js';
 import { ApiError, ItemsRefused, type ItemError } from '../../core/errors.js';
+import { isRefused, Refusal } from '../../core/refusal.js';
 import { sha256Hex } from '../../core/hashing.js';
 import { derivedId, newId } from '../../core/ids.js';
 import { CommandService, handleCommand, handleCommandsAtomically, step } from '../../eventstore/command-handler.js';
@@ -125,8 +126,9 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
       try {
         items.push(await this.item(owner, currency, index, instruction, seen));
       } catch (err) {
-        if (!(err instanceof ApiError)) throw err;
-        errors.push({ index, code: err.code, message: err.message, ...(err.param ? { param: `instructions.${index}.${err.param}` } : {}) });
+        if (!isRefused(err)) throw err;
+        const param = err instanceof Refusal ? err.field : err.param;
+        errors.push({ index, code: err.code, message: err.message, ...(param ? { param: `instructions.${index}.${param}` } : {}) });
       }
     }
     if (errors.length > 0) throw new ItemsRefused('IKW-PEN-001', `${errors.length} of ${instructions.length} instructions are invalid`, errors, 'instructions');

@@ -1,7 +1,7 @@
 import { unixSeconds } from '../../core/clock.js';
 import { PersistentMap } from '../../core/persistent-map.js';
 import type { Decider } from '../../core/decider.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import { assertOwned, objectAttacher, present, unreachable, type Draft } from '../aggregate.js';
 import type { Owner } from '../audit.js';
 import {
@@ -239,16 +239,16 @@ export const payoutBatchDecider: Decider<PayoutBatchCommand, PayoutBatchState, P
       // The same idempotency key twice: the same request is the same batch; another request is refused.
       if (state.batch) {
         if (state.batch.fingerprint === command.batch.fingerprint) return [];
-        throw new ApiError('IKW-IDM-002', 'This idempotency_key was used with a different batch', 'idempotency_key');
+        throw new Refusal('IKW-IDM-002', 'This idempotency_key was used with a different batch', 'idempotencyKey');
       }
       return withObjects(state, [{ type: 'payout_batch.created', data: command.batch }]);
     }
     assertOwned(state.batch, command.owner, 'No such payout batch', 'batchId');
     if (!PAYOUT_BATCH_TRANSITIONS[command.type].includes(state.status)) {
       if (command.type === 'settle_items' || command.type === 'mark_sent') return [];
-      throw new ApiError('IKW-PEN-005', `A payout batch with status ${state.status} cannot be ${command.type === 'execute' ? 'executed' : command.type === 'retry' ? 'retried' : 'canceled'}`, 'batchId');
+      throw new Refusal('IKW-PEN-005', `A payout batch with status ${state.status} cannot be ${command.type === 'execute' ? 'executed' : command.type === 'retry' ? 'retried' : 'canceled'}`, 'batchId');
     }
-    if (command.type === 'retry' && state.counts.failed === 0) throw new ApiError('IKW-PEN-005', 'This payout batch has no failed item to retry', 'batchId');
+    if (command.type === 'retry' && state.counts.failed === 0) throw new Refusal('IKW-PEN-005', 'This payout batch has no failed item to retry', 'batchId');
     return withObjects(state, decideOngoing(command, state));
   },
 };

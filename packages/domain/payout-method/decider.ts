@@ -1,4 +1,4 @@
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import type { Decider } from '../../core/decider.js';
 import { assertOwned, isOwned } from '../aggregate.js';
 import type { Environment } from '../merchant/events.js';
@@ -28,7 +28,7 @@ export const payoutMethodDecider: Decider<PayoutMethodCommand, PayoutMethodState
   decide(command, state) {
     switch (command.type) {
       case 'create':
-        if (state.method) throw new ApiError('IKW-RES-003', 'This destination already exists');
+        if (state.method) throw new Refusal('IKW-RES-003', 'This destination already exists');
         return [{ type: 'payout_method.created', data: command.method }];
       case 'deactivate': {
         const m = state.method;

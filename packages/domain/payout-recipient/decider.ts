@@ -1,6 +1,6 @@
 import { unixSeconds } from '../../core/clock.js';
 import type { Decider } from '../../core/decider.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import { assertOwned, objectAttacher, present, unreachable, type Draft } from '../aggregate.js';
 import type { Owner } from '../audit.js';
 import type { Destination } from '../payout-method/events.js';
@@ -57,14 +57,14 @@ export const recipientDecider: Decider<RecipientCommand, RecipientState, Recipie
 
   decide(command, state) {
     if (command.type === 'create') {
-      if (state.recipient) throw new ApiError('IKW-RES-003', `Recipient ${command.recipient.id} already exists`);
+      if (state.recipient) throw new Refusal('IKW-RES-003', `Recipient ${command.recipient.id} already exists`);
       return withObjects(state, [{ type: 'payout_recipient.created', data: command.recipient }]);
     }
     assertOwned(state.recipient, command.owner, 'No such payout recipient', 'id');
     if (state.status === 'archived') {
       // Archiving twice changes nothing; an archived recipient is not edited.
       if (command.type === 'archive') return [];
-      throw new ApiError('IKW-RES-002', 'This recipient is archived and cannot be changed', 'id');
+      throw new Refusal('IKW-RES-002', 'This recipient is archived and cannot be changed', 'id');
     }
     const at = command.at.toISOString();
     let draft: Draft<RecipientEvent>;

@@ -2,6 +2,7 @@ import { amountStep, getCurrency, getOperator, quoteFee } from '../../catalog/in
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import { ApiError } from '../../core/errors.js';
+import { isRefused } from '../../core/refusal.js';
 import { derivedId, newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { DomainEvent } from '../../core/decider.js';
@@ -337,7 +338,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
       return toPayoutObject(canceled.state);
     } catch (err) {
       // Dispatched between the read and the cancel: it goes on.
-      if (err instanceof ApiError && err.code === 'IKW-RES-002') return toPayoutObject((await this.load(ref.payoutId)).state);
+      if (isRefused(err, 'IKW-RES-002')) return toPayoutObject((await this.load(ref.payoutId)).state);
       throw err;
     }
   }
@@ -502,7 +503,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
     try {
       return (await atomic)[1]!.state as PayoutState;
     } catch (err) {
-      if (err instanceof ApiError && err.code === 'IKW-RES-002') return null;
+      if (isRefused(err, 'IKW-RES-002')) return null;
       throw err;
     }
   }

@@ -1,5 +1,5 @@
 import { unixSeconds } from '../../core/clock.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import { assertOwned, objectAttacher, present } from '../aggregate.js';
 import type { Decider } from '../../core/decider.js';
 import type { Owner } from '../payment-intent/decider.js';
@@ -112,7 +112,7 @@ export const productDecider: Decider<ProductCommand, ProductState, ProductEvent>
 
   decide(command, state) {
     if (command.type === 'create') {
-      if (state.product) throw new ApiError('IKW-RES-003', `Product ${command.product.id} already exists`);
+      if (state.product) throw new Refusal('IKW-RES-003', `Product ${command.product.id} already exists`);
       return withObjects(state, [{ type: 'product.created', data: command.product }]);
     }
     const p = state.product;
@@ -120,7 +120,7 @@ export const productDecider: Decider<ProductCommand, ProductState, ProductEvent>
     const at = command.at.toISOString();
     switch (command.type) {
       case 'update': {
-        if (state.archived) throw new ApiError('IKW-RES-002', `Product ${p.id} is archived and cannot be changed`, 'id');
+        if (state.archived) throw new Refusal('IKW-RES-002', `Product ${p.id} is archived and cannot be changed`, 'id');
         const c = command.changes;
         const changes: ProductChanges = {};
         if (c.name !== undefined && c.name !== state.name) changes.name = c.name;
@@ -134,16 +134,16 @@ export const productDecider: Decider<ProductCommand, ProductState, ProductEvent>
       case 'delete': {
         if (state.archived) return [];
         if (state.subscriptions.size > 0) {
-          throw new ApiError('IKW-BIL-002', `Product ${p.id} is used by ${state.subscriptions.size} subscription(s) (${[...state.subscriptions.keys()].join(', ')}); cancel them first`, 'id');
+          throw new Refusal('IKW-BIL-002', `Product ${p.id} is used by ${state.subscriptions.size} subscription(s) (${[...state.subscriptions.keys()].join(', ')}); cancel them first`, 'id');
         }
         return withObjects(state, [{ type: 'product.deleted', data: { at } }]);
       }
       case 'attach': {
         if (state.subscriptions.has(command.subscriptionId)) return [];
         for (const price of command.prices) {
-          if (!state.prices.some((x) => x.id === price.id)) throw new ApiError('IKW-BIL-007', `No such price: '${price.id}'`, price.param);
+          if (!state.prices.some((x) => x.id === price.id)) throw new Refusal('IKW-BIL-007', `No such price: '${price.id}'`, price.param);
           if (state.archived || !state.active) {
-            throw new ApiError('IKW-BIL-008', `Price ${price.id} belongs to product ${p.id}, which is ${productStatus(state)}`, price.param);
+            throw new Refusal('IKW-BIL-008', `Price ${price.id} belongs to product ${p.id}, which is ${productStatus(state)}`, price.param);
           }
         }
         return withObjects(state, [{ type: 'product.subscription_attached', data: { subscriptionId: command.subscriptionId, at } }]);

@@ -1,5 +1,6 @@
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
+import { isRefused } from '../../core/refusal.js';
 import { newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
@@ -133,7 +134,7 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
     try {
       return (await atomic)[1]!.state as PaymentRefundsState;
     } catch (err) {
-      if (!(err instanceof ApiError && err.code === 'IKW-BAL-001')) throw err;
+      if (!isRefused(err, 'IKW-BAL-001')) throw err;
     }
     const failed = await this.run(paymentId, { ...create, outcome: { status: 'failed', failureReason: 'insufficient_funds' } }, meta, 'contended');
     return failed.state;
@@ -168,7 +169,7 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
         'contended',
       );
     } catch (err) {
-      if (!(err instanceof ApiError && err.code === 'IKW-BAL-001')) throw err;
+      if (!isRefused(err, 'IKW-BAL-001')) throw err;
       const failed = await this.run(paymentId, { type: 'fail', owner: who, at: this.deps.clock.now(), refundId, failureReason: 'insufficient_funds' }, meta, 'internal');
       return failed.state;
     }

@@ -1,5 +1,5 @@
 import { unixSeconds } from '../../core/clock.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import { assertOwned, objectAttacher, type Draft } from '../aggregate.js';
 import type { Decider } from '../../core/decider.js';
 import type { Owner } from '../payment-intent/decider.js';
@@ -105,7 +105,7 @@ export const paymentRefundsDecider: Decider<RefundCommand, PaymentRefundsState, 
         if (state.refunds.has(command.refundId)) return [];
         const remaining = payment.amount - state.committed;
         if (command.amount > remaining) {
-          throw new ApiError(
+          throw new Refusal(
             'IKW-BIL-003',
             remaining === 0
               ? `Payment ${payment.id} is already fully refunded`

@@ -1,5 +1,6 @@
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
+import { isRefused } from '../../core/refusal.js';
 import { newId, newUuid, randomBase62 } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
@@ -308,7 +309,7 @@ export class Subscriptions extends CommandService<SubscriptionCommand, Subscript
       const first = (record.idempotencyKey && s.usageKeys.get(`idem:${record.idempotencyKey}`)) || (record.externalId && s.usageKeys.get(`ext:${record.externalId}`));
       return { record: first || record, replayed: true };
     } catch (err) {
-      throw err instanceof ApiError && err.code === 'IKW-RES-001' ? new ApiError('IKW-RES-001', `No such subscription: '${input.subscriptionId}'`, 'subscriptionId') : err;
+      throw isRefused(err, 'IKW-RES-001') ? new ApiError('IKW-RES-001', `No such subscription: '${input.subscriptionId}'`, 'subscriptionId') : err;
     }
   }
 

@@ -1,5 +1,5 @@
 import { unixSeconds } from '../../core/clock.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import { assertOwned, objectAttacher, present } from '../aggregate.js';
 import type { Decider } from '../../core/decider.js';
 import type { InvoiceLine } from '../invoice/events.js';
@@ -180,7 +180,7 @@ export const subscriptionDecider: Decider<SubscriptionCommand, SubscriptionState
 
   decide(command, state) {
     if (command.type === 'create') {
-      if (state.subscription) throw new ApiError('IKW-RES-003', `Subscription ${command.subscription.id} already exists`);
+      if (state.subscription) throw new Refusal('IKW-RES-003', `Subscription ${command.subscription.id} already exists`);
       return withObjects(state, [{ type: 'subscription.created', data: command.subscription }]);
     }
     const s = state.subscription;
@@ -204,7 +204,7 @@ export const subscriptionDecider: Decider<SubscriptionCommand, SubscriptionState
         return withObjects(state, [{ type: 'subscription.renewed', data: { periodStart: closedEnd, periodEnd, invoice, at } }]);
       }
       case 'cancel': {
-        if (state.status === 'canceled') throw new ApiError('IKW-BIL-001', `Subscription ${s.id} is already canceled`, 'id');
+        if (state.status === 'canceled') throw new Refusal('IKW-BIL-001', `Subscription ${s.id} is already canceled`, 'id');
         if (command.atPeriodEnd) {
           if (state.cancelAtPeriodEnd) return [];
           return withObjects(state, [{ type: 'subscription.updated', data: { cancelAtPeriodEnd: true, at } }]);
@@ -214,22 +214,22 @@ export const subscriptionDecider: Decider<SubscriptionCommand, SubscriptionState
         return withObjects(state, [{ type: 'subscription.canceled', data: { invoice, at } }]);
       }
       case 'resume':
-        if (state.status === 'canceled') throw new ApiError('IKW-BIL-001', `Subscription ${s.id} is already canceled`, 'id');
+        if (state.status === 'canceled') throw new Refusal('IKW-BIL-001', `Subscription ${s.id} is already canceled`, 'id');
         return state.cancelAtPeriodEnd ? withObjects(state, [{ type: 'subscription.updated', data: { cancelAtPeriodEnd: false, at } }]) : [];
       case 'record_usage': {
         const r = command.record;
         const seen = (r.idempotencyKey && state.usageKeys.get(`idem:${r.idempotencyKey}`)) || (r.externalId && state.usageKeys.get(`ext:${r.externalId}`));
         if (seen) {
           if (seen.meterKey !== r.meterKey || seen.quantity !== r.quantity) {
-            throw new ApiError('IKW-IDM-002', `Usage record ${seen.id} was recorded with this key for ${seen.quantity} of ${seen.meterKey}`, r.idempotencyKey ? 'idempotencyKey' : 'externalId');
+            throw new Refusal('IKW-IDM-002', `Usage record ${seen.id} was recorded with this key for ${seen.quantity} of ${seen.meterKey}`, r.idempotencyKey ? 'idempotencyKey' : 'externalId');
           }
           return []; // the caller answers with the record first stored
         }
-        if (state.status === 'canceled') throw new ApiError('IKW-BIL-011', `Subscription ${s.id} is canceled`, 'subscriptionId');
+        if (state.status === 'canceled') throw new Refusal('IKW-BIL-011', `Subscription ${s.id} is canceled`, 'subscriptionId');
         const metered = s.items.find((i) => i.usage_type === 'metered');
-        if (!metered) throw new ApiError('IKW-BIL-011', `Subscription ${s.id} has no metered price`, 'subscriptionId');
+        if (!metered) throw new Refusal('IKW-BIL-011', `Subscription ${s.id} has no metered price`, 'subscriptionId');
         const total = (state.usage.get(r.meterKey) ?? 0) + r.quantity;
-        if (!Number.isSafeInteger(total * metered.unit_amount)) throw new ApiError('IKW-VAL-001', 'The usage of this period is too large to bill', 'quantity');
+        if (!Number.isSafeInteger(total * metered.unit_amount)) throw new Refusal('IKW-VAL-001', 'The usage of this period is too large to bill', 'quantity');
         return withObjects(state, [{ type: 'subscription.usage_recorded', data: { record: r } }]);
       }
       case 'invoice_overdue': {

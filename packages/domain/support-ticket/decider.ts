@@ -1,5 +1,5 @@
 import type { Decider } from '../../core/decider.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import { present, unreachable } from '../aggregate.js';
 import type { SupportTicketEvent, SupportTicketObject, TicketSubmitted } from './events.js';
 
@@ -33,7 +33,7 @@ export const supportTicketDecider: Decider<SupportTicketCommand, SupportTicketSt
   decide(command, state) {
     switch (command.type) {
       case 'submit':
-        if (state.ticket) throw new ApiError('IKW-RES-003', `Support ticket ${command.ticket.id} already exists`);
+        if (state.ticket) throw new Refusal('IKW-RES-003', `Support ticket ${command.ticket.id} already exists`);
         return [{ type: 'support_ticket.submitted', data: { ...command.ticket, object: toSupportTicketObject(command.ticket) } }];
       case 'record_forwarded':
         // A job that runs again after a crash forwards nothing twice.

@@ -1,4 +1,4 @@
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import type { Decider } from '../../core/decider.js';
 import { assertOwned, unreachable } from '../aggregate.js';
 import type { Owner } from '../audit.js';
@@ -46,7 +46,7 @@ export const templateDecider: Decider<TemplateCommand, TemplateState, TemplateEv
   evolve,
   decide(command, state) {
     if (command.type === 'create') {
-      if (state.template) throw new ApiError('IKW-RES-003', 'This template already exists');
+      if (state.template) throw new Refusal('IKW-RES-003', 'This template already exists');
       const created: TemplateEvent = { type: 'template.created', data: command.template };
       if (!command.publish) return [created];
       return [created, { type: 'template.version_published', data: { id: command.template.id, version: 1, at: command.at.toISOString() } }];
@@ -60,7 +60,7 @@ export const templateDecider: Decider<TemplateCommand, TemplateState, TemplateEv
         const events: TemplateEvent[] = [];
         if (command.name !== undefined && command.name !== state.name) events.push({ type: 'template.renamed', data: { id, name: command.name, at } });
         let version = latestVersion(state).version;
-        if (command.version && version !== command.basedOn) throw new ApiError('IKW-RES-003', 'Another request changed this template while it was being updated; retry the update');
+        if (command.version && version !== command.basedOn) throw new Refusal('IKW-RES-003', 'Another request changed this template while it was being updated; retry the update');
         if (command.version) {
           version += 1;
           events.push({ type: 'template.version_added', data: { id, version: { ...command.version, version, createdAt: at } } });
@@ -69,7 +69,7 @@ export const templateDecider: Decider<TemplateCommand, TemplateState, TemplateEv
         return events;
       }
       case 'publish':
-        if (!state.versions.some((v) => v.version === command.version)) throw new ApiError('IKW-RES-001', `No such version of template ${id}: ${command.version}`, 'version');
+        if (!state.versions.some((v) => v.version === command.version)) throw new Refusal('IKW-RES-001', `No such version of template ${id}: ${command.version}`, 'version');
         return state.published === command.version ? [] : [{ type: 'template.version_published', data: { id, version: command.version, at } }];
       case 'delete':
         return [{ type: 'template.deleted', data: { id, at } }];

@@ -1,5 +1,5 @@
 import type { Decider } from '../../core/decider.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import type { UserEmailEvent } from './events.js';
 
 export interface UserEmailState {
@@ -20,7 +20,7 @@ export const userEmailDecider: Decider<UserEmailCommand, UserEmailState, UserEma
       return state.userId === command.userId ? [{ type: 'user_email.released', data: { email: command.email, userId: command.userId, at: command.at.toISOString() } }] : [];
     }
     if (state.userId === command.userId) return [];
-    if (state.userId !== null) throw new ApiError('IKW-ACC-001', undefined, 'email');
+    if (state.userId !== null) throw new Refusal('IKW-ACC-001', undefined, 'email');
     return [{ type: 'user_email.claimed', data: { email: command.email, userId: command.userId, at: command.at.toISOString() } }];
   },
 };

@@ -1,4 +1,4 @@
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import type { Decider } from '../../core/decider.js';
 import { unreachable } from '../aggregate.js';
 import type { ContactChannel, GoogleLink, OnboardingChanges, Passkey, ProfileChanges, SecondFactorKind, SessionContext, SessionEndReason, SessionProof, SessionStarted, TotpEnrolment, UserCreated, UserEvent, UserTokenIssued, UserTokenKind } from './events.js';
@@ -107,7 +107,7 @@ function factorAdded(state: UserState, sessionId: string, secondFactor: SecondFa
   return [...proven, ...unproven];
 }
 
-const invalidRefresh = () => new ApiError('IKW-AUT-007', 'The refresh token is not valid', 'refreshToken');
+const invalidRefresh = () => new Refusal('IKW-AUT-007', 'The refresh token is not valid', 'refreshToken');
 
 /** A session that can still act: not revoked, not past its refresh lifetime. */
 export function sessionLive(s: Session | undefined, at: Date): s is Session {
@@ -115,13 +115,13 @@ export function sessionLive(s: Session | undefined, at: Date): s is Session {
 }
 
 function known(state: UserState): UserCreated {
-  if (!state.user) throw new ApiError('IKW-AUT-007', 'Unknown user');
+  if (!state.user) throw new Refusal('IKW-AUT-007', 'Unknown user');
   return state.user;
 }
 
 function liveSession(state: UserState, sessionId: string, at: Date): Session {
   const s = state.sessions.get(sessionId);
-  if (!sessionLive(s, at)) throw new ApiError('IKW-RES-001', 'No such session', 'id');
+  if (!sessionLive(s, at)) throw new Refusal('IKW-RES-001', 'No such session', 'id');
   return s;
 }
 
@@ -167,7 +167,7 @@ function decideOnboarding(state: UserState, c: Extract<UserCommand, { type: 'upd
 function decideUseToken(state: UserState, c: Extract<UserCommand, { type: 'use_token' }>): UserEvent[] {
   const token = state.tokens.get(c.tokenHash);
   if (!token || token.kind !== c.kind || c.at.getTime() >= Date.parse(token.expiresAt)) {
-    throw new ApiError('IKW-ACC-006', 'This link has expired or was already used; ask for a new one', 'token');
+    throw new Refusal('IKW-ACC-006', 'This link has expired or was already used; ask for a new one', 'token');
   }
   const at = c.at.toISOString();
   const used: UserEvent = { type: 'user.token_used', data: { tokenId: token.tokenId, at } };
@@ -176,23 +176,23 @@ function decideUseToken(state: UserState, c: Extract<UserCommand, { type: 'use_t
   return [used, { type: 'user.password_changed', data: { passwordHash: c.passwordHash!, at } }, ...endOthers(state, null, 'password_reset', c.at)];
 }
 
-const wrongCode = (message: string) => new ApiError('IKW-ACC-005', message, 'code');
+const wrongCode = (message: string) => new Refusal('IKW-ACC-005', message, 'code');
 
 /** Second factors: an authenticator app (TOTP) and its recovery codes. */
 function decideSecondFactor(state: UserState, c: Extract<UserCommand, { type: 'start_totp' | 'activate_totp' | 'use_totp_step' | 'use_recovery_code' | 'replace_recovery_codes' | 'disable_totp' }>): UserEvent[] {
   const at = c.at.toISOString();
   const active = () => {
-    if (!state.totp) throw new ApiError('IKW-RES-002', 'No authenticator app is set up');
+    if (!state.totp) throw new Refusal('IKW-RES-002', 'No authenticator app is set up');
     return state.totp;
   };
   switch (c.type) {
     case 'start_totp':
-      if (state.totp) throw new ApiError('IKW-RES-002', 'An authenticator app is already set up; disable it first');
+      if (state.totp) throw new Refusal('IKW-RES-002', 'An authenticator app is already set up; disable it first');
       return [{ type: 'user.totp_enrolment_started', data: c.enrolment }];
     case 'activate_totp':
       if (state.totp?.secretId === c.secretId) return [];
-      if (state.totp) throw new ApiError('IKW-RES-002', 'An authenticator app is already set up; disable it first');
-      if (!state.pendingTotp.has(c.secretId)) throw new ApiError('IKW-RES-001', 'No such authenticator enrolment', 'secretId');
+      if (state.totp) throw new Refusal('IKW-RES-002', 'An authenticator app is already set up; disable it first');
+      if (!state.pendingTotp.has(c.secretId)) throw new Refusal('IKW-RES-001', 'No such authenticator enrolment', 'secretId');
       return [{ type: 'user.totp_activated', data: { secretId: c.secretId, recoveryCodeHashes: c.recoveryCodeHashes, step: c.step, at } }, ...factorAdded(state, c.sessionId, 'totp', c.at)];
     case 'use_totp_step':
       if (c.step <= active().lastStep) throw wrongCode('This code was already used; wait for the next one');
@@ -210,7 +210,7 @@ function decideSecondFactor(state: UserState, c: Extract<UserCommand, { type: 's
   }
 }
 
-const noPasskey = () => new ApiError('IKW-RES-001', 'No such passkey', 'id');
+const noPasskey = () => new Refusal('IKW-RES-001', 'No such passkey', 'id');
 
 function decidePasskey(state: UserState, c: Extract<UserCommand, { type: 'start_passkey_registration' | 'add_passkey' | 'use_passkey' | 'rename_passkey' | 'remove_passkey' }>): UserEvent[] {
   const at = c.at.toISOString();
@@ -219,14 +219,14 @@ function decidePasskey(state: UserState, c: Extract<UserCommand, { type: 'start_
       return [{ type: 'user.passkey_registration_started', data: { challenge: c.challenge, expiresAt: c.expiresAt.toISOString(), at } }];
     case 'add_passkey': {
       const until = state.passkeyRegistrations.get(c.challenge);
-      if (until === undefined || c.at.getTime() >= Date.parse(until)) throw new ApiError('IKW-ACC-006', 'This passkey registration has expired or was already completed; begin again', 'attestationResponse');
-      if (state.passkeys.has(c.passkey.credentialId)) throw new ApiError('IKW-RES-002', 'This passkey is already registered', 'attestationResponse');
+      if (until === undefined || c.at.getTime() >= Date.parse(until)) throw new Refusal('IKW-ACC-006', 'This passkey registration has expired or was already completed; begin again', 'attestationResponse');
+      if (state.passkeys.has(c.passkey.credentialId)) throw new Refusal('IKW-RES-002', 'This passkey is already registered', 'attestationResponse');
       return [{ type: 'user.passkey_added', data: { passkey: c.passkey, challenge: c.challenge, at } }, ...factorAdded(state, c.sessionId, 'passkey', c.at)];
     }
     case 'use_passkey': {
       const passkey = state.passkeys.get(c.credentialId);
       if (!passkey) throw noPasskey();
-      if ((c.counter > 0 || passkey.counter > 0) && c.counter <= passkey.counter) throw new ApiError('IKW-ACC-005', 'The passkey answered with a signature counter that did not go up; it may have been copied', 'assertionResponse');
+      if ((c.counter > 0 || passkey.counter > 0) && c.counter <= passkey.counter) throw new Refusal('IKW-ACC-005', 'The passkey answered with a signature counter that did not go up; it may have been copied', 'assertionResponse');
       return [{ type: 'user.passkey_used', data: { credentialId: c.credentialId, counter: c.counter, at } }];
     }
     case 'rename_passkey': {
@@ -244,11 +244,11 @@ function decidePasskey(state: UserState, c: Extract<UserCommand, { type: 'start_
 function decideGoogle(state: UserState, c: Extract<UserCommand, { type: 'link_google' | 'unlink_google' }>): UserEvent[] {
   const at = c.at.toISOString();
   if (c.type === 'unlink_google') {
-    if (!state.google) throw new ApiError('IKW-RES-002', 'No Google account is connected to your account');
+    if (!state.google) throw new Refusal('IKW-RES-002', 'No Google account is connected to your account');
     return [{ type: 'user.google_unlinked', data: { ...state.google, at } }];
   }
   if (state.google?.issuer === c.link.issuer && state.google.subject === c.link.subject) return [];
-  if (state.google) throw new ApiError('IKW-RES-002', 'Another Google account is already connected to your account; disconnect it first');
+  if (state.google) throw new Refusal('IKW-RES-002', 'Another Google account is already connected to your account; disconnect it first');
   return [{ type: 'user.google_linked', data: { ...c.link, via: c.via, at } }];
 }
 
@@ -372,7 +372,7 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
 
   decide(command, state) {
     if (command.type === 'create') {
-      if (state.user) throw new ApiError('IKW-ACC-001', undefined, 'email');
+      if (state.user) throw new Refusal('IKW-ACC-001', undefined, 'email');
       return [{ type: 'user.created', data: command.user }];
     }
     // A link names its user; one of no user is as bad as a used one.
@@ -387,7 +387,7 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
       case 'switch_session':
         // Moving a session is a sign-in elsewhere: the factor rule applies as at the start.
         if (!satisfiesFactorRule(state, liveSession(state, command.sessionId, command.at).proof)) {
-          throw new ApiError('IKW-AUT-007', 'This session began without the second factor your account now has; sign in again');
+          throw new Refusal('IKW-AUT-007', 'This session began without the second factor your account now has; sign in again');
         }
         return [{ type: 'user.session_switched', data: { sessionId: command.sessionId, ...command.context, at } }];
       case 'end_session':
@@ -415,7 +415,7 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
         return [{ type: 'user.token_issued', data: command.token }];
       case 'cancel_token': {
         const token = [...state.tokens.values()].find((t) => t.tokenId === command.tokenId && t.kind === command.kind);
-        if (!token) throw new ApiError('IKW-RES-001', 'No such pending request', 'requestId');
+        if (!token) throw new Refusal('IKW-RES-001', 'No such pending request', 'requestId');
         return [{ type: 'user.token_canceled', data: { tokenId: token.tokenId, at } }];
       }
       case 'change_credentials': {

@@ -1,5 +1,5 @@
 import type { Decider } from '../../core/decider.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import { unreachable } from '../aggregate.js';
 import { isSignUp, MAX_ATTEMPTS, VERIFIED_TTL_MS, type VerificationEvent, type VerificationPurpose, type VerificationStarted } from './events.js';
 
@@ -20,14 +20,14 @@ export type VerificationCommand =
    */
   | { type: 'consume'; purpose: VerificationPurpose; address: string | null; userId: string; at: Date };
 
-const spent = () => new ApiError('IKW-ACC-006', 'This code has expired, was already used or had too many wrong tries; ask for a new one', 'challengeId');
+const spent = () => new Refusal('IKW-ACC-006', 'This code has expired, was already used or had too many wrong tries; ask for a new one', 'challengeId');
 
 function decideVerify(state: VerificationState, c: Extract<VerificationCommand, { type: 'verify' }>): VerificationEvent[] {
   const challenge = state.challenge!;
   const at = c.at.toISOString();
   if (state.verifiedAt !== null && !state.consumed) {
     if (c.codeMatches) return [];
-    throw new ApiError('IKW-ACC-005', 'The code is wrong', 'code');
+    throw new Refusal('IKW-ACC-005', 'The code is wrong', 'code');
   }
   if (state.consumed || state.attempts >= MAX_ATTEMPTS || c.at.getTime() >= Date.parse(challenge.expiresAt)) throw spent();
   if (!c.codeMatches) return [{ type: 'verification.failed', data: { attempts: state.attempts + 1, at } }];
@@ -45,12 +45,12 @@ function decideConsume(state: VerificationState, c: Extract<VerificationCommand,
   const challenge = state.challenge!;
   const param = challengeParam(c.purpose);
   // Another user's challenge is not this user's to know of.
-  if (challenge.userId !== null && challenge.userId !== c.userId) throw new ApiError('IKW-RES-001', 'No such challenge', param);
-  if (state.consumed) throw new ApiError('IKW-ACC-006', 'This challenge was already used', param);
-  if (challenge.purpose !== c.purpose) throw new ApiError('IKW-ACC-007', `This challenge is for ${challenge.purpose}, not ${c.purpose}`, param);
-  if (state.verifiedAt === null || (c.address !== null && challenge.address !== c.address)) throw new ApiError('IKW-ACC-007', `This challenge was not verified${c.address !== null ? ` for ${c.address}` : ''}`, param);
+  if (challenge.userId !== null && challenge.userId !== c.userId) throw new Refusal('IKW-RES-001', 'No such challenge', param);
+  if (state.consumed) throw new Refusal('IKW-ACC-006', 'This challenge was already used', param);
+  if (challenge.purpose !== c.purpose) throw new Refusal('IKW-ACC-007', `This challenge is for ${challenge.purpose}, not ${c.purpose}`, param);
+  if (state.verifiedAt === null || (c.address !== null && challenge.address !== c.address)) throw new Refusal('IKW-ACC-007', `This challenge was not verified${c.address !== null ? ` for ${c.address}` : ''}`, param);
   const until = isSignUp(challenge.purpose) ? Date.parse(state.verifiedAt) + VERIFIED_TTL_MS : Date.parse(challenge.expiresAt);
-  if (c.at.getTime() >= until) throw new ApiError('IKW-ACC-006', 'This challenge has expired; ask for a new one', param);
+  if (c.at.getTime() >= until) throw new Refusal('IKW-ACC-006', 'This challenge has expired; ask for a new one', param);
   return [{ type: 'verification.consumed', data: { userId: c.userId, at: c.at.toISOString() } }];
 }
 
@@ -73,7 +73,7 @@ export const verificationDecider: Decider<VerificationCommand, VerificationState
 
   decide(command, state) {
     if (command.type === 'start') return state.challenge ? [] : [{ type: 'verification.started', data: command.challenge }];
-    if (!state.challenge) throw new ApiError('IKW-RES-001', 'No such challenge', command.type === 'verify' ? 'challengeId' : challengeParam(command.purpose));
+    if (!state.challenge) throw new Refusal('IKW-RES-001', 'No such challenge', command.type === 'verify' ? 'challengeId' : challengeParam(command.purpose));
     switch (command.type) {
       case 'verify':
         return decideVerify(state, command);

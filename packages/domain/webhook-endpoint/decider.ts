@@ -1,4 +1,4 @@
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import { assertOwned } from '../aggregate.js';
 import type { Decider } from '../../core/decider.js';
 import type { SealedSecret, WebhookEndpointCreated, WebhookEndpointEvent } from './events.js';
@@ -55,7 +55,7 @@ export const webhookEndpointDecider: Decider<WebhookEndpointCommand, WebhookEndp
 
   decide(command, state) {
     if (command.type === 'create') {
-      if (state.endpoint) throw new ApiError('IKW-RES-003', 'This webhook endpoint already exists');
+      if (state.endpoint) throw new Refusal('IKW-RES-003', 'This webhook endpoint already exists');
       return [{ type: 'webhook_endpoint.created', data: command.endpoint }];
     }
     const e = state.endpoint;

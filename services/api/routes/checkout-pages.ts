@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../../packages/core/clock.js';
 import { ApiError } from '../../../packages/core/errors.js';
+import { isRefused } from '../../../packages/core/refusal.js';
+import { toApiError } from '../../../packages/http/app.js';
 import type { CheckoutFeeQuote, CheckoutSessions } from '../../../packages/domain/checkout-session/commands.js';
 import { getCountry } from '../../../packages/catalog/index.js';
 import { Reply, type HandlerContext } from '../../../packages/http/context.js';
@@ -108,10 +110,11 @@ export function checkoutPagesFamily(knex: Knex, clock: Clock, sessions: Checkout
               await sessions.pay(id, { type: 'mobile_money', mobile_money: { operator: ctx.body.Operator, msisdn: ctx.body.PhoneNumber } }, null, ctx.actor, { param: 'PaymentMethod', phoneParam: 'PhoneNumber' });
             }
           } catch (err) {
-            const view = err instanceof ApiError && browser ? await find(id) : undefined;
-            if (!view || !(err instanceof ApiError)) throw err;
+            const view = isRefused(err) && browser ? await find(id) : undefined;
+            if (!view || !isRefused(err)) throw err;
             // A browser gets the page again, with the reason and what the customer typed (and Retry-After, when limited).
-            return render(lang, view, { error: err.message, form, status: err.status }).withHeaders(err.headers);
+            const refused = toApiError(err, ctx.log);
+            return render(lang, view, { error: refused.message, form, status: refused.status }).withHeaders(refused.headers);
           }
           const view = await find(id);
           if (!view) return notFound(ctx);

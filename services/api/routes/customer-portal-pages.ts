@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../../packages/core/clock.js';
-import { ApiError } from '../../../packages/core/errors.js';
+import { ApiError, ERROR_CODES } from '../../../packages/core/errors.js';
+import { isRefused } from '../../../packages/core/refusal.js';
 import type { Billing } from '../../../packages/domain/billing/service.js';
 import type { CustomerPortal } from '../../../packages/domain/customer-portal/commands.js';
 import type { Owner } from '../../../packages/domain/audit.js';
@@ -109,9 +110,9 @@ export function customerPortalPagesFamily(knex: Knex, clock: Clock, signIn: Cust
             if (session.owner.merchantId !== ctx.params.merchantId || session.owner.environment !== ctx.params.environment) throw new ApiError('IKW-CPT-001', undefined, 'code');
             return back(ctx.params, { 'Set-Cookie': cookie(ctx.params, session.token, 3_600) });
           } catch (err) {
-            if (!(err instanceof ApiError && err.code === 'IKW-CPT-001')) throw err;
+            if (!isRefused(err, 'IKW-CPT-001')) throw err;
             const lang = languageOf(ctx.header('accept-language'));
-            return signInPage(lang, { base: base(ctx.params), merchant: await merchantName(ctx.params), challengeId: ctx.body.ChallengeId, error: true }, err.status);
+            return signInPage(lang, { base: base(ctx.params), merchant: await merchantName(ctx.params), challengeId: ctx.body.ChallengeId, error: true }, ERROR_CODES[err.code].status);
           }
         },
       }),

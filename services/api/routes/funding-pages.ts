@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import { getCurrency } from '../../../packages/catalog/index.js';
 import { ApiError } from '../../../packages/core/errors.js';
+import { isRefused } from '../../../packages/core/refusal.js';
+import { toApiError } from '../../../packages/http/app.js';
 import type { FundingCampaigns } from '../../../packages/domain/funding-campaign/commands.js';
 import type { CampaignObject } from '../../../packages/domain/funding-campaign/events.js';
 import { Reply, type HandlerContext } from '../../../packages/http/context.js';
@@ -128,10 +130,11 @@ export function fundingPagesFamily(knex: Knex, funding: FundingCampaigns): Famil
             );
             contributionId = contribution.id;
           } catch (err) {
-            if (!(err instanceof ApiError) || !wantsHtml(ctx.header('accept'))) throw err;
+            if (!isRefused(err) || !wantsHtml(ctx.header('accept'))) throw err;
             const now = (await visible(ctx.params.slug))?.campaign ?? campaign;
             // A browser gets the page again, with the reason and what the contributor typed (and Retry-After, when limited).
-            return (await render(lang, now, { error: err.message, form }, err.status)).withHeaders(err.headers);
+            const refused = toApiError(err, ctx.log);
+            return (await render(lang, now, { error: refused.message, form }, refused.status)).withHeaders(refused.headers);
           }
           return Reply.redirect(`/funding/${campaign.slug}?contribution=${contributionId}`);
         },

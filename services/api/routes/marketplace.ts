@@ -375,6 +375,8 @@ export function marketplaceFamily(knex: Knex, marketplace: Marketplace): Family 
         summary: 'Cancel an order awaiting payment, and its payment intent',
         auth: write,
         params: idParams,
+        // The order is named by the path here, by the body's orderId on refunds.
+        fields: { orderId: 'id' },
         response: orderSchema,
         handler: (ctx) => marketplace.orders.cancel(ctx.owner, ctx.params.id, ctx.actor),
       }),
@@ -384,6 +386,7 @@ export function marketplaceFamily(knex: Knex, marketplace: Marketplace): Family 
         summary: 'Refund part or all (amountMinor left out) of a paid order: the sellers’ shares and the commission give back in proportion',
         auth: write,
         body: refundBody,
+        fields: { amount: 'amountMinor' },
         status: 201,
         response: refundSchema,
         handler: async (ctx) => {

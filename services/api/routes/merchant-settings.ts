@@ -92,6 +92,7 @@ export function merchantSettingsFamily(knex: Knex, store: EventStore, clock: Clo
         summary: 'Change payout settings; lowering safety_delay_minutes takes challenge_id, a verified second-factor challenge of the signed-in user (purpose payout-settings/delay), and the organization owners are told',
         auth: write,
         body: settingsPatchBody,
+        fields: { safetyDelay: 'safety_delay_minutes', challenge: 'challenge_id' },
         handler: async (ctx) => {
           const b = ctx.body;
           if (b.default_currency && !getCurrency(b.default_currency)) throw new ApiError('IKW-VAL-003', `Unknown currency '${b.default_currency}'`, 'default_currency');

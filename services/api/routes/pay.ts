@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { ApiError } from '../../../packages/core/errors.js';
+import { ApiError, ERROR_CODES } from '../../../packages/core/errors.js';
+import { isRefused } from '../../../packages/core/refusal.js';
 import { SESSION_LIFETIME_MS, type CheckoutSessions } from '../../../packages/domain/checkout-session/commands.js';
 import { Reply } from '../../../packages/http/context.js';
 import { route, type Family } from '../../../packages/http/routes.js';
@@ -54,7 +55,7 @@ export function payFamily(knex: Knex, sessions: CheckoutSessions, publicUrl: str
             const cookie = `${SESSION_COOKIE}=${session.id}; Max-Age=${SESSION_LIFETIME_MS / 1000}; Path=/pay/${ctx.params.slug}; HttpOnly; SameSite=Lax${secure}`;
             return redirect.withHeaders({ 'Set-Cookie': cookie });
           } catch (err) {
-            if (browser && err instanceof ApiError && (err.code === 'IKW-CHK-002' || err.code === 'IKW-CHK-003')) return messagePage(lang, 'unavailable', err.status);
+            if (browser && isRefused(err, 'IKW-CHK-002', 'IKW-CHK-003')) return messagePage(lang, 'unavailable', ERROR_CODES[err.code].status);
             throw err;
           }
         },

@@ -64,6 +64,7 @@ export function paymentCapabilitiesFamily(knex: Knex, capabilities: PaymentCapab
         summary: 'Create a payment capability: enable or disable a method in a country and currency, optionally for one operator',
         auth: write,
         body: createBody,
+        fields: { paymentMethodType: 'payment_method_type' },
         response: capabilitySchema,
         handler: (ctx) => capabilities.create(ctx.owner, ctx.body, ctx.actor),
       }),

@@ -1,0 +1,30 @@
+import { ApiError, ERROR_CODES, type ErrorCode } from './errors.js';
+
+/**
+ * A decider's refusal of a command: a code of the catalogue, a message, and the domain field at
+ * fault ('amount', 'orderId'). It knows no HTTP status and no request parameter: the same command
+ * may come from routes that spell the field differently (path `id`, body `orderId`, snake_case), so
+ * the route names the field (Route.fields) and the code table gives the status (packages/http/app.ts).
+ */
+export class Refusal extends Error {
+  /** Whether the same command may succeed if sent again (a concurrent change): the catalogue's flag. */
+  readonly retryable: boolean;
+  constructor(
+    readonly code: ErrorCode,
+    message?: string,
+    readonly field?: string,
+  ) {
+    super(message ?? ERROR_CODES[code].message);
+    this.name = 'Refusal';
+    this.retryable = ERROR_CODES[code].retryable;
+  }
+}
+
+/**
+ * Whether `err` is a coded refusal, a decider's Refusal or an ApiError of the application code, and,
+ * when codes are given, one of them. Callers that absorb or retry refusals test with this, so they do
+ * not depend on which of the two kinds a refusal comes as.
+ */
+export function isRefused(err: unknown, ...codes: ErrorCode[]): err is Refusal | ApiError {
+  return (err instanceof Refusal || err instanceof ApiError) && (codes.length === 0 || codes.includes(err.code));
+}

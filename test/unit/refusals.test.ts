@@ -1,0 +1,76 @@
+/**
+ * Refusals (docs/architecture.md, "Refusals"): a decider refuses with a Refusal naming a domain
+ * field; the route that carried the command names that field for its clients, and the code table
+ * gives the status.
+ */
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { Knex } from 'knex';
+import t, { type Test } from 'tap';
+import { ERROR_CODES } from '../../packages/core/errors.js';
+import { createLogger } from '../../packages/core/logger.js';
+import { Refusal } from '../../packages/core/refusal.js';
+import { createApp } from '../../packages/http/app.js';
+import type { IdempotencyStore } from '../../packages/http/idempotency.js';
+import { route } from '../../packages/http/routes.js';
+
+/** Public routes only: nothing here authenticates or stores an answer, so no database is needed. */
+async function serve(t: Test): Promise<string> {
+  const refuse = (field?: string) => async () => {
+    throw new Refusal('IKW-MKT-005', 'At most 10 of this order remains refundable', field);
+  };
+  const app = createApp({
+    knex: {} as Knex,
+    apiKeys: async () => undefined,
+    log: createLogger('silent'),
+    idempotency: {} as IdempotencyStore,
+    families: [
+      {
+        name: 'refusals',
+        routes: [
+          route({ method: 'post', path: '/mapped', summary: 'Names the field', auth: 'public', fields: { amount: 'amountMinor' }, handler: refuse('amount') }),
+          route({ method: 'post', path: '/unmapped', summary: 'Names no field', auth: 'public', handler: refuse('amount') }),
+          route({ method: 'post', path: '/fieldless', summary: 'A refusal of no field', auth: 'public', fields: { amount: 'amountMinor' }, handler: refuse() }),
+          route({ method: 'post', path: '/inherited', summary: 'A field named like an Object method', auth: 'public', handler: refuse('constructor') }),
+        ],
+      },
+    ],
+  });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  t.teardown(() => new Promise((resolve) => server.close(resolve)));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+t.test("a decider's refusal reaches the client with the route's name for its field and the code table's status", async (t) => {
+  const base = await serve(t);
+  const post = async (p: string) => {
+    const res = await fetch(`${base}${p}`, { method: 'POST' });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+  const mapped = await post('/mapped');
+  t.equal(mapped.status, ERROR_CODES['IKW-MKT-005'].status, 'the status of the code table');
+  t.match(mapped.body, { code: 'IKW-MKT-005', message: 'At most 10 of this order remains refundable', retryable: false, param: 'amountMinor' }, "param: the route's name for the field");
+  t.equal((await post('/unmapped')).body.param, 'amount', 'a route that names no field answers with the domain name');
+  t.notOk('param' in (await post('/fieldless')).body, 'a refusal of no field has no param');
+  t.equal((await post('/inherited')).body.param, 'constructor', "only the route's own names map a field");
+});
+
+/**
+ * The deciders refuse with Refusal, never with the HTTP layer's ApiError. The ledger and payout
+ * deciders had not been moved when this rule was written (they were being changed elsewhere):
+ * remove them from this list when they are.
+ */
+const NOT_YET_MOVED = ['packages/domain/ledger/decider.ts', 'packages/domain/payout/decider.ts'];
+
+t.test('deciders throw no ApiError', async (t) => {
+  const root = path.resolve(import.meta.dirname, '../../..');
+  const deciders = fs
+    .readdirSync(path.join(root, 'packages/domain'), { withFileTypes: true })
+    .filter((d) => d.isDirectory() && fs.existsSync(path.join(root, 'packages/domain', d.name, 'decider.ts')))
+    .map((d) => `packages/domain/${d.name}/decider.ts`)
+    .filter((f) => !NOT_YET_MOVED.includes(f));
+  t.ok(deciders.length > 30, 'the deciders are found');
+  for (const file of deciders) t.notMatch(fs.readFileSync(path.join(root, file), 'utf8'), /\bApiError\b/, `${file} refuses with Refusal`);
+});
