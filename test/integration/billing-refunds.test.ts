@@ -7,7 +7,8 @@
  * two) that never together exceed the amount paid.
  */
 import t, { type Test } from 'tap';
-import { ApiError, type ErrorCode } from '../../packages/core/errors.js';
+import type { ErrorCode } from '../../packages/core/errors.js';
+import { isRefused } from '../../packages/core/refusal.js';
 import { refundReconcile } from '../../packages/processes/refund-reconcile.js';
 import { Refunds } from '../../packages/domain/refund/commands.js';
 import { paymentRefundsStream } from '../../packages/domain/refund/events.js';
@@ -264,7 +265,7 @@ t.test('parallel refunds from two processes: the stream version decides, the tot
   const processes = [svc.system.billing.refunds, new Refunds({ store: otherStore, clock: svc.clock, scheduleReconcile: svc.system.scheduler.enqueuer(refundReconcile.job) })];
   const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => processes[i % 2]!.create(principal, pi.id, { amount: 1_500 }, { actor: 'test' })));
   const ok = results.filter((r) => r.status === 'fulfilled');
-  const refused = results.filter((r) => r.status === 'rejected' && r.reason instanceof ApiError && r.reason.code === 'IKW-BIL-003');
+  const refused = results.filter((r) => r.status === 'rejected' && isRefused(r.reason, 'IKW-BIL-003'));
   t.equal(ok.length, 6, '6 × 1,500 fit in 10,000');
   t.equal(refused.length, 14);
   const list = await get(svc, key, `/api/v1/merchant/payments/${pi.id}/refunds?limit=100`);

@@ -57,20 +57,13 @@ t.test("a decider's refusal reaches the client with the route's name for its fie
   t.equal((await post('/inherited')).body.param, 'constructor', "only the route's own names map a field");
 });
 
-/**
- * The deciders refuse with Refusal, never with the HTTP layer's ApiError. The ledger and payout
- * deciders had not been moved when this rule was written (they were being changed elsewhere):
- * remove them from this list when they are.
- */
-const NOT_YET_MOVED = ['packages/domain/ledger/decider.ts', 'packages/domain/payout/decider.ts'];
-
+/** The deciders refuse with Refusal, never with the HTTP layer's ApiError. */
 t.test('deciders throw no ApiError', async (t) => {
   const root = path.resolve(import.meta.dirname, '../../..');
   const deciders = fs
     .readdirSync(path.join(root, 'packages/domain'), { withFileTypes: true })
     .filter((d) => d.isDirectory() && fs.existsSync(path.join(root, 'packages/domain', d.name, 'decider.ts')))
-    .map((d) => `packages/domain/${d.name}/decider.ts`)
-    .filter((f) => !NOT_YET_MOVED.includes(f));
+    .map((d) => `packages/domain/${d.name}/decider.ts`);
   t.ok(deciders.length > 30, 'the deciders are found');
   for (const file of deciders) t.notMatch(fs.readFileSync(path.join(root, file), 'utf8'), /\bApiError\b/, `${file} refuses with Refusal`);
 });

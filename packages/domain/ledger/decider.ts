@@ -1,4 +1,4 @@
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import type { Decider } from '../../core/decider.js';
 import { PersistentMap } from '../../core/persistent-map.js';
 import type { Environment } from '../merchant/events.js';
@@ -342,7 +342,7 @@ function decideEntries(command: LedgerCommand, state: LedgerState): LedgerEvent[
         const total = command.amount + command.fee;
         const available = balanceOf(state, 'available');
         if (available < total) {
-          throw new ApiError('IKW-BAL-001', `Available balance ${available} ${command.currency.toLowerCase()} does not cover the batch total plus fees (${total})`);
+          throw new Refusal('IKW-BAL-001', `Available balance ${available} ${command.currency.toLowerCase()} does not cover the batch total plus fees (${total})`);
         }
         return [
           entry(command, 'batch_hold', command.source, [
@@ -377,7 +377,7 @@ function decideEntries(command: LedgerCommand, state: LedgerState): LedgerEvent[
         assertAmounts(command.amount);
         const available = balanceOf(state, 'available');
         if (available < command.amount) {
-          throw new ApiError('IKW-BAL-001', `Available balance ${available} ${command.currency.toLowerCase()} does not cover the escrow funding (${command.amount})`, 'amountMinor');
+          throw new Refusal('IKW-BAL-001', `Available balance ${available} ${command.currency.toLowerCase()} does not cover the escrow funding (${command.amount})`, 'amountMinor');
         }
         return [
           entry(command, 'escrow_funding', command.source, [
@@ -411,7 +411,7 @@ function decideEntries(command: LedgerCommand, state: LedgerState): LedgerEvent[
         assertAmounts(command.amount);
         const available = balanceOf(state, 'available');
         if (available < command.amount) {
-          throw new ApiError('IKW-BAL-001', `Available balance ${available} does not cover the refund (${command.amount})`, 'amount');
+          throw new Refusal('IKW-BAL-001', `Available balance ${available} does not cover the refund (${command.amount})`, 'amount');
         }
         return [
           entry(command, 'refund', command.source, [
@@ -455,7 +455,7 @@ function payoutHold(command: Extract<LedgerCommand, { type: 'hold_payout' }>, st
     case 'available': {
       if (state.posted.has(`payout_hold:${command.source}`)) return [];
       const available = balanceOf(state, 'available');
-      if (available < total) throw new ApiError('IKW-BAL-001', `Available balance ${available} ${command.currency.toLowerCase()} does not cover the amount plus fees (${total})`, 'amount');
+      if (available < total) throw new Refusal('IKW-BAL-001', `Available balance ${available} ${command.currency.toLowerCase()} does not cover the amount plus fees (${total})`, 'amount');
       return [entry(command, 'payout_hold', command.source, [{ account: 'available', amount: -total }, { account: 'reserved', amount: total }], amounts)];
     }
     case 'batch': {
@@ -476,7 +476,7 @@ function payoutHold(command: Extract<LedgerCommand, { type: 'hold_payout' }>, st
       const seller = { ...from.seller, amount: command.amount };
       const available = balanceOf(state, sellerAvailable(seller.sellerRef));
       if (available < total) {
-        throw new ApiError('IKW-MKT-007', `Seller '${seller.sellerId}' has ${available} ${command.currency.toLowerCase()} available, less than the amount plus the fee (${total})`, 'amountMinor');
+        throw new Refusal('IKW-MKT-007', `Seller '${seller.sellerId}' has ${available} ${command.currency.toLowerCase()} available, less than the amount plus the fee (${total})`, 'amountMinor');
       }
       return [entry(command, 'seller_payout_hold', command.source, [{ account: sellerAvailable(seller.sellerRef), amount: -total }, { account: 'seller_payouts', amount: total }], { amount: total, fee: command.fee, net: 0, seller })];
     }
@@ -519,7 +519,7 @@ function orderRefund(command: Extract<LedgerCommand, { type: 'refund_order' }>, 
     const fromPending = Math.min(amount, share.pending);
     const fromAvailable = amount - fromPending;
     if (balanceOf(state, sellerAvailable(share.sellerRef)) < fromAvailable) {
-      throw new ApiError('IKW-MKT-006', `Seller '${share.sellerId}' no longer has the ${amount} ${command.currency.toLowerCase()} of this refund that is theirs to return`, 'amountMinor');
+      throw new Refusal('IKW-MKT-006', `Seller '${share.sellerId}' no longer has the ${amount} ${command.currency.toLowerCase()} of this refund that is theirs to return`, 'amountMinor');
     }
     reversals.push({ sellerRef: share.sellerRef, sellerId: share.sellerId, amount, fromPending });
     lines.push({ account: sellerPending(share.sellerRef), amount: -fromPending }, { account: sellerAvailable(share.sellerRef), amount: -fromAvailable });
@@ -564,7 +564,7 @@ function campaignMoves(command: LedgerContext & { campaign: string; moves: Campa
       case 'refund_released': {
         if (s.posted.has(`refund:${move.source}`)) break;
         const available = balanceOf(s, 'available');
-        if (available < move.amount) throw new ApiError('IKW-BAL-001', `Available balance ${available} does not cover the refund (${move.amount})`, 'id');
+        if (available < move.amount) throw new Refusal('IKW-BAL-001', `Available balance ${available} does not cover the refund (${move.amount})`, 'id');
         post(entry(command, 'refund', move.source, [
           { account: 'available', amount: -move.amount },
           { account: move.clearing, amount: move.amount },

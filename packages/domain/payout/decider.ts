@@ -1,5 +1,5 @@
 import { unixSeconds } from '../../core/clock.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import { assertOwned, objectAttacher, present, unreachable, type Draft } from '../aggregate.js';
 import type { Decider } from '../../core/decider.js';
 import type { DelayReason, PayoutCreated, PayoutEvent, PayoutObject, PayoutStatus } from './events.js';
@@ -81,7 +81,7 @@ export const PAYOUT_TRANSITIONS: Readonly<Record<OngoingCommand['type'], readonl
 };
 
 function decideCreate(command: Extract<PayoutCommand, { type: 'create' }>, state: PayoutState): PayoutEvent[] {
-  if (state.payout) throw new ApiError('IKW-RES-003', `Payout ${command.payout.id} already exists`);
+  if (state.payout) throw new Refusal('IKW-RES-003', `Payout ${command.payout.id} already exists`);
   return withObjects(state, [{ type: 'payout.created', data: command.payout }]);
 }
 
@@ -104,7 +104,7 @@ function decideOngoing(command: OngoingCommand, state: PayoutState, payout: Payo
     case 'dispatch':
       return state.dispatched ? [] : [{ type: 'payout.dispatched', data: { at } }];
     case 'cancel':
-      if (state.dispatched) throw new ApiError('IKW-RES-002', 'This payout has been handed to the operator and cannot be canceled');
+      if (state.dispatched) throw new Refusal('IKW-RES-002', 'This payout has been handed to the operator and cannot be canceled');
       return [{ type: 'payout.canceled', data: { at } }];
     default:
       return unreachable(command);
@@ -138,8 +138,8 @@ export const payoutDecider: Decider<PayoutCommand, PayoutState, PayoutEvent> = {
     const payout = state.payout;
     assertOwned(payout, command.owner, 'No such payout', 'id');
     if (!PAYOUT_TRANSITIONS[command.type].includes(state.status)) {
-      if (command.type === 'cancel') throw new ApiError('IKW-RES-002', `A payout with status ${state.status} cannot be canceled`);
-      if ((command.type === 'complete' || command.type === 'fail') && command.strict) throw new ApiError('IKW-RES-002', `A payout with status ${state.status} is final`);
+      if (command.type === 'cancel') throw new Refusal('IKW-RES-002', `A payout with status ${state.status} cannot be canceled`);
+      if ((command.type === 'complete' || command.type === 'fail') && command.strict) throw new Refusal('IKW-RES-002', `A payout with status ${state.status} is final`);
       return [];
     }
     return withObjects(state, decideOngoing(command, state, payout));
