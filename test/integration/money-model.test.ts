@@ -17,7 +17,7 @@
  *      left: Σ inside = −Σ outside;
  *   3. no account below zero that may not be: available, pending, reserved, escrow:*, campaign:*,
  *      seller_*;
- *   4. GET /api/v1/balance: available, pending, reserved are the fold of the log, escrowed is
+ *   4. GET /api/v1/balance: available, pending, reserved and every kind of `held` are the fold of the log, escrowed is
  *      Σ escrow:*.
  * At the end every read model equals its rebuild from the log (`sika projections verify`).
  *
@@ -397,6 +397,12 @@ async function violation(w: World): Promise<string | null> {
     const sellers = ((api.seller_funds ?? []) as { currency: string; pending: number; available: number }[]).find((x) => x.currency.toLowerCase() === currency) ?? { pending: 0, available: 0 };
     if (sellers.pending !== sum('seller_pending:') || sellers.available !== sum('seller_available:'))
       return `invariant 4 (${currency}): GET /api/v1/balance seller_funds ${JSON.stringify(sellers)}, the log pending ${sum('seller_pending:')} available ${sum('seller_available:')}`;
+    // And `held`, every kind of account held for others, read from the accounts projection.
+    for (const kind of ['escrow', 'campaign', 'seller_pending', 'seller_available', 'seller_payouts']) {
+      const shown = ((api.held ?? []) as { kind: string; currency: string; amount: number }[]).find((h) => h.kind === kind && h.currency.toLowerCase() === currency)?.amount ?? 0;
+      const folded = [...accounts].filter(([a]) => a === kind || a.startsWith(`${kind}:`)).reduce((s, [, v]) => s + v, 0);
+      if (shown !== folded) return `invariant 4 (${currency}): GET /api/v1/balance held ${kind} ${shown}, the log ${folded}`;
+    }
   }
   return null;
 }
