@@ -5,9 +5,12 @@ import { MARKETPLACE_ENTRY_KINDS, type EntryPosted, type LedgerEvent } from '../
 import type { DueShare } from '../packages/domain/read-ports.js';
 import type { CursorList, CursorQuery } from './paging.js';
 import type { Projection } from './projection.js';
+import { insertRows } from './batch.js';
 import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';
 
+/** Dropped (migration 002): the accounts are read.ledger_accounts'. */
 const BALANCES = 'read.marketplace_balances';
+const LEDGER_ACCOUNTS = 'read.ledger_accounts';
 const SHARES = 'read.marketplace_shares';
 const SETTLEMENTS = 'read.marketplace_settlements';
 const ENTRIES = 'read.marketplace_entries';
@@ -40,13 +43,13 @@ export function toSettlementObject(e: EntryPosted): SettlementObject {
 }
 
 /**
- * The marketplace funds' read model: each account's balance (`read.marketplace_balances`), each
+ * The marketplace funds' read model (the accounts' balances are `read.ledger_accounts`): each
  * seller's share of each paid order with what of it is still pending (`read.marketplace_shares`,
  * what settlements are due from), and the settlements made (`read.marketplace_settlements`).
  */
 export const marketplaceFundsProjection: Projection = {
   name: 'marketplace_funds',
-  tables: [BALANCES, SHARES, SETTLEMENTS, ENTRIES],
+  tables: [SHARES, SETTLEMENTS, ENTRIES],
   migrations: [
     {
       name: 'marketplace_funds/001-create',
@@ -94,6 +97,11 @@ export const marketplaceFundsProjection: Projection = {
         );
         CREATE INDEX marketplace_entries_balance ON ${ENTRIES} (merchant_id, environment, currency, posted_at)`),
     },
+    {
+      // Every account's balance is read.ledger_accounts' now that the marketplace's funds are accounts of the one ledger.
+      name: 'marketplace_funds/002-drop-balances',
+      up: (knex) => knex.raw(`DROP TABLE ${BALANCES}`),
+    },
   ],
   // The marketplace's entries of the one ledger (docs/ledger.md); the merchant's own are elsewhere.
   handles: ['ledger.entry_posted'],
@@ -101,13 +109,7 @@ export const marketplaceFundsProjection: Projection = {
     const e = (event as unknown as LedgerEvent).data;
     if (!MARKETPLACE_ENTRY_KINDS.has(e.kind)) return;
     const owner = { merchant_id: e.merchantId, environment: e.environment, currency: e.currency };
-    for (const line of e.lines) {
-      await trx(BALANCES)
-        .insert({ ...owner, account: line.account, amount: line.amount })
-        .onConflict(['merchant_id', 'environment', 'currency', 'account'])
-        // Identifiers as bindings, so that a shadow rebuild (projections/verify.ts) renames them too.
-        .merge({ amount: trx.raw('?? + ?', [`${BALANCES}.amount`, line.amount]) });
-    }
+    // The accounts' balances are read.ledger_accounts' (projection balances): here only what is the marketplace's own.
     const moved = (prefix: string) => e.lines.filter((l) => l.account.startsWith(prefix)).reduce((sum, l) => sum + l.amount, 0);
     await trx(ENTRIES)
       .insert({ entry_id: e.entryId, ...owner, kind: e.kind, seller_pending: moved('seller_pending:'), seller_available: moved('seller_available:'), posted_at: e.postedAt })
@@ -115,12 +117,8 @@ export const marketplaceFundsProjection: Projection = {
       .ignore();
     switch (e.kind) {
       case 'order_payment':
-        for (const share of e.shares ?? []) {
-          await trx(SHARES)
-            .insert({ ...owner, order_id: e.orderId!, seller_ref: share.sellerRef, seller_id: share.sellerId, pending: share.amount, paid_at: e.postedAt })
-            .onConflict(['order_id', 'seller_ref'])
-            .ignore();
-        }
+        // One statement for all its shares.
+        await insertRows(trx, SHARES, ['order_id', 'seller_ref'], (e.shares ?? []).map((share) => ({ ...owner, order_id: e.orderId!, seller_ref: share.sellerRef, seller_id: share.sellerId, pending: share.amount, paid_at: e.postedAt })));
         break;
       case 'order_refund':
         for (const r of e.reversals ?? []) {
@@ -173,7 +171,7 @@ export interface SellerBalance {
 
 /** One seller's pending and available funds per currency. */
 export async function sellerBalances(knex: Knex, owner: Owner, sellerRef: string): Promise<SellerBalance[]> {
-  const rows = await ownedRows(knex, BALANCES, owner)
+  const rows = await ownedRows(knex, LEDGER_ACCOUNTS, owner)
     .whereIn('account', [`seller_pending:${sellerRef}`, `seller_available:${sellerRef}`])
     .groupBy('currency')
     .orderBy('currency')
@@ -194,7 +192,8 @@ export interface MarketplaceFundsTotal {
 
 /** The marketplace's funds per currency: what all sellers hold, pending and available, and the platform's commission (after processing fees). */
 export async function marketplaceFundsTotals(knex: Knex, owner: Owner): Promise<MarketplaceFundsTotal[]> {
-  const rows = await ownedRows(knex, BALANCES, owner)
+  const rows = await ownedRows(knex, LEDGER_ACCOUNTS, owner)
+    .where((q) => q.where('account', 'like', 'seller_%').orWhere('account', 'commission'))
     .groupBy('currency')
     .orderBy('currency')
     .select<{ currency: string; pending: string; available: string; commission: string }[]>(

@@ -52,15 +52,6 @@ t.test('payment, refund, settlement and a seller payout, as rows', async (t) => 
   ]);
   const [settlement] = await spec.thenRows(t, 'read.marketplace_settlements', [{ seller_ref: 'ra', currency: 'xof', status: 'settled' }]);
   t.match(settlement!.object, { object: 'marketplace_settlement', orderId: 'o1', sellerId: 'a', amountMinor: 5_400 });
-  await spec.thenRows(t, 'read.marketplace_balances', [
-    { account: 'card_clearing', amount: '-9000' },
-    { account: 'commission', amount: '1500' },
-    { account: 'fees', amount: '300' },
-    { account: 'seller_available:ra', amount: '300' },
-    { account: 'seller_payouts', amount: '5100' },
-    { account: 'seller_pending:ra', amount: '0' },
-    { account: 'seller_pending:rb', amount: '1800' },
-  ]);
   const entries = await spec.rows('read.marketplace_entries');
   t.same(entries.map((e) => [e.kind, e.seller_pending, e.seller_available]), [
     ['order_payment', '8000', '0'],

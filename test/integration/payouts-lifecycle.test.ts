@@ -166,6 +166,14 @@ t.test('pending → failed: the operator refuses at initiation, funds back at on
   t.same((await events(p.id)).map((e) => objectOf(e).status), ['pending', 'failed']);
   t.same(await balance(svc, key), { available: FUNDS, pending: 0, reserved: 0 });
   t.equal((await balanceTransactions(svc, key, '?type=payout_failure')).length, 1);
+  const rows: { type: string; data: { kind?: string; source?: string }; transaction_id: string }[] = await svc.system
+    .knex('events')
+    .select('type', 'data', 'transaction_id')
+    .whereIn('stream_id', [`payout-${p.id}`])
+    .orWhere((q) => q.where('stream_id', 'like', 'balance-%').whereRaw(`data->>'source' = ? and data->>'kind' = 'payout_release'`, [p.id]));
+  const failed = rows.find((r) => r.type === 'payout.failed');
+  const back = rows.find((r) => r.data.kind === 'payout_release');
+  t.ok(failed && back && failed.transaction_id === back.transaction_id, 'the refusal and the funds back are one commit');
   await advance(svc, 20 * MINUTE);
   t.same(await typesOf(p.id), ['payout.created', 'payout.failed'], 'no delay for a failed payout');
 });

@@ -9,7 +9,7 @@ import type { DomainEvent } from '../../core/decider.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import type { PaymentProvider, PayoutCallback, PayoutInitiation } from '../../providers/port.js';
 import { auditMetadata, type Actor } from '../audit.js';
-import { CommandService, handleCommand, handleCommandsAtomically, handleSteps, step, type AnyStep, type CommandStep, type ConflictPolicy, type HandleResult } from '../../eventstore/command-handler.js';
+import { CommandService, handleCommand, handleCommandsAtomically, handleSteps, step, type AnyStep, type CommandStep, type ConflictPolicy, type HandleResult, type StepOutcome } from '../../eventstore/command-handler.js';
 import { ledgerStep, runLedger } from '../ledger/commands.js';
 import type { LedgerState, PayoutFunds } from '../ledger/decider.js';
 import type { Account, LedgerEvent } from '../ledger/events.js';
@@ -333,9 +333,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
     if (!state.payout) return null;
     if (state.status !== 'pending' || state.dispatched) return toPayoutObject(state);
     try {
-      const canceled = await this.run(ref.payoutId, { type: 'cancel', owner: ref, at: this.deps.clock.now() }, meta, 'internal');
-      await this.settleLedger(canceled.state, meta);
-      return toPayoutObject(canceled.state);
+      return toPayoutObject(await this.commitWithEnd(state.payout, { type: 'cancel', owner: ref, at: this.deps.clock.now() }, 'released', meta));
     } catch (err) {
       // Dispatched between the read and the cancel: it goes on.
       if (isRefused(err, 'IKW-RES-002')) return toPayoutObject((await this.load(ref.payoutId)).state);
@@ -400,9 +398,8 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
       this.deps.log.error({ err, payout_id: p.id }, 'payout initiation failed; left pending');
       return toPayoutObject((await this.load(p.id)).state);
     }
-    const submitted = await this.run(p.id, { type: 'submit', owner, at: this.deps.clock.now(), result: initiation }, meta);
-    await this.settleLedger(submitted.state, meta);
-    return toPayoutObject(submitted.state);
+    const submitted = await this.commitWithEnd(p, { type: 'submit', owner, at: this.deps.clock.now(), result: initiation }, initiation.status === 'rejected' ? 'released' : null, meta);
+    return toPayoutObject(submitted);
   }
 
   /**
@@ -426,6 +423,24 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
         ? [step({ streamId: escrowContractStream(release.contractId), decider: escrowDecider, command: { type: 'return_release', at: this.deps.clock.now(), releaseId: release.releaseId, payoutId: p.id } as const, metadata: meta })]
         : [];
     return { ledger: this.ledgerSide(p, outcome, meta), others };
+  }
+
+  /**
+   * A payout command that may end the payout (an operator refusing it at once, a cancel), in one
+   * commit with the end's ledger side: the posting runs only if the payout is final after the
+   * command (`when`), so a repeat posts nothing twice and still finishes what a crash left on a
+   * store without atomic commits.
+   */
+  private async commitWithEnd(p: PayoutCreated, command: PayoutCommand, outcome: 'paid' | 'released' | null, meta: EventMetadata, onConflict: ConflictPolicy = 'internal'): Promise<PayoutState> {
+    if (!outcome) return (await this.run(p.id, command, meta, onConflict)).state;
+    const { ledger, others } = this.endSteps(p, outcome, meta);
+    const ended = ([payout]: readonly StepOutcome[]) => FINAL_PAYOUT_STATUSES.includes((payout!.state as PayoutState).status);
+    const [result] = await handleSteps(
+      this.deps.store,
+      [step({ streamId: payoutStream(p.id), decider: payoutDecider, command, metadata: meta }), ...[ledger, ...others].map((s) => ({ ...s, when: ended }))],
+      { onConflict },
+    );
+    return result!.state as PayoutState;
   }
 
   /** Posts the ledger side of a final payout (a payout not final has none). */
