@@ -12,7 +12,7 @@ import { ledgerCommand, type LedgerAction } from '../ledger/commands.js';
 import { ledgerDecider } from '../ledger/decider.js';
 import { balanceStream, type Account } from '../ledger/events.js';
 import { paymentIntentDecider } from '../payment-intent/decider.js';
-import { paymentIntentStream } from '../payment-intent/events.js';
+import { payinClearing, paymentIntentStream } from '../payment-intent/events.js';
 import type { Payouts } from '../payout/commands.js';
 import { loadPayoutMethod } from '../payout-method/commands.js';
 import { unusableReason } from '../payout-method/decider.js';
@@ -280,7 +280,7 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
     const pi = (await loadState(this.deps.store, paymentIntentStream(state.paymentIntentId), paymentIntentDecider)).state;
     const pm = pi.paymentMethod;
     if (!pm) return 'available';
-    return pm.type === 'mobile_money' ? `operator_clearing:${pm.operator}` : 'card_clearing';
+    return payinClearing(pm);
   }
 
   /**

@@ -13,7 +13,7 @@ import { ledgerDecider, type CampaignMove } from '../ledger/decider.js';
 import { balanceStream } from '../ledger/events.js';
 import { HELD_BY_KEY, type ConfirmInput, type PaymentIntents } from '../payment-intent/commands.js';
 import { paymentIntentDecider, toObject as toPaymentIntentObject } from '../payment-intent/decider.js';
-import { paymentIntentStream } from '../payment-intent/events.js';
+import { payinClearing, paymentIntentStream } from '../payment-intent/events.js';
 import { loadPayoutMethod } from '../payout-method/commands.js';
 import { payoutIdOf, type Payouts } from '../payout/commands.js';
 import type { CountPublicPush } from '../public-pushes.js';
@@ -101,10 +101,6 @@ const SLUG_LENGTH = 16;
 /** Attempts at a move of held funds that keeps meeting a changed campaign (each lost race means another succeeded). */
 const MOVE_ATTEMPTS = 50;
 
-/** The clearing account of a succeeded intent's payment method: where a refund sends money back. */
-function clearingOf(pm: { type: 'mobile_money'; operator: string } | { type: 'card' }): Clearing {
-  return pm.type === 'mobile_money' ? `operator_clearing:${pm.operator}` : 'card_clearing';
-}
 
 /** The ledger moves that a campaign's new events make (docs/funding.md has their diagrams). */
 function movesOf(state: FundingCampaignState, events: FundingCampaignEvent[]): CampaignMove[] {
@@ -409,7 +405,7 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
     const { state: pi } = await loadState(this.deps.store, paymentIntentStream(ref.paymentIntentId), paymentIntentDecider);
     if (!isOwned(pi.intent, owner)) return;
     let outcome: PaymentOutcome;
-    if (pi.status === 'succeeded' && pi.paymentMethod) outcome = { status: 'succeeded', fee: pi.fee ?? 0, clearing: clearingOf(pi.paymentMethod) };
+    if (pi.status === 'succeeded' && pi.paymentMethod) outcome = { status: 'succeeded', fee: pi.fee ?? 0, clearing: payinClearing(pi.paymentMethod) };
     else if (pi.status === 'failed' || pi.status === 'canceled') outcome = { status: pi.status };
     else return;
     const at = this.deps.clock.now();

@@ -1,5 +1,6 @@
 import type { DomainEvent } from '../../core/decider.js';
 import type { Environment } from '../merchant/events.js';
+import type { PayinClearing } from '../payment-intent/events.js';
 
 /**
  * A funding campaign: many people contribute toward a target. Its contributions, updates and
@@ -58,7 +59,8 @@ export interface ContributionCreated {
 }
 
 /** The ledger account a payment's clearing side is: where a refund sends the money back. */
-export type Clearing = 'card_clearing' | `operator_clearing:${string}`;
+/** Where a contribution's money came in (and a refund of it goes back). */
+export type Clearing = PayinClearing;
 
 export interface ContributionObject {
   id: string;

@@ -26,7 +26,7 @@ import {
   type PaymentIntentState,
   type ProviderOutcome,
 } from './decider.js';
-import { paymentIntentStream, type CancellationReason, type PaymentIntentEvent, type PaymentIntentObject, type PaymentMethodDetails } from './events.js';
+import { payinClearing, paymentIntentStream, type PayinClearing, type CancellationReason, type PaymentIntentEvent, type PaymentIntentObject, type PaymentMethodDetails } from './events.js';
 import { assertMetadataSize, merchantMetadata } from './metadata.js';
 
 export interface CreateInput {
@@ -87,7 +87,7 @@ export interface PaymentIntentDeps {
    * payment's commit; null when it cannot be (a canceled contract: the bus process gives it back).
    */
   escrowPayments?: {
-    fundingSteps(ref: Owner & { contractId: string }, payment: { source: string; amountMinor: number; clearing: 'card_clearing' | `operator_clearing:${string}` }, meta: EventMetadata): Promise<{ steps: AnyStep[]; after: () => Promise<void> } | null>;
+    fundingSteps(ref: Owner & { contractId: string }, payment: { source: string; amountMinor: number; clearing: PayinClearing }, meta: EventMetadata): Promise<{ steps: AnyStep[]; after: () => Promise<void> } | null>;
   };
   /**
    * Funding campaigns (docs/funding.md): an intent whose funds the campaign holds (HELD_BY_KEY) is
@@ -95,7 +95,7 @@ export interface PaymentIntentDeps {
    * contribution of this owner (nothing is posted then: the campaign's process sorts it out).
    */
   heldPayments?: {
-    paymentSteps(intent: { id: string; merchantId: string; environment: Environment; metadata: Record<string, string> }, payment: { fee: number; clearing: 'card_clearing' | `operator_clearing:${string}` }, meta: EventMetadata): Promise<AnyStep[] | null>;
+    paymentSteps(intent: { id: string; merchantId: string; environment: Environment; metadata: Record<string, string> }, payment: { fee: number; clearing: PayinClearing }, meta: EventMetadata): Promise<AnyStep[] | null>;
   };
 }
 
@@ -107,7 +107,7 @@ export interface MarketplaceOrderPayment {
   paymentIntentId: string;
   amount: number;
   fee: number;
-  clearing: 'card_clearing' | `operator_clearing:${string}`;
+  clearing: PayinClearing;
 }
 
 /** How many times a payment's success is decided again when its holder's state moved meanwhile (parallel contributions of one campaign). */
@@ -394,7 +394,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
   private async paymentSteps(state: PaymentIntentState, fee: number, meta: EventMetadata): Promise<{ steps: AnyStep[]; after: (() => Promise<void>) | null }> {
     const intent = state.intent!;
     const pm = state.paymentMethod!;
-    const clearing = pm.type === 'mobile_money' ? (`operator_clearing:${pm.operator}` as const) : ('card_clearing' as const);
+    const clearing = payinClearing(pm);
     if (intent.metadata[HELD_BY_KEY] !== undefined) return { steps: (await this.deps.heldPayments?.paymentSteps(intent, { fee, clearing }, meta)) ?? [], after: null };
     const orderId = intent.metadata[MARKETPLACE_ORDER_METADATA_KEY];
     if (orderId !== undefined && this.deps.orderPayments) {

@@ -78,6 +78,13 @@ export type PaymentIntentEvent =
 
 export const paymentIntentStream = (id: string) => `payment_intent-${id}`;
 
+/** The ledger account a payment came in through, and a refund of it goes back through. */
+export type PayinClearing = 'card_clearing' | `operator_clearing:${string}`;
+
+export function payinClearing(pm: Pick<PaymentMethodDetails & { type: 'mobile_money' }, 'type' | 'operator'> | { type: 'card' }): PayinClearing {
+  return pm.type === 'mobile_money' ? `operator_clearing:${pm.operator}` : 'card_clearing';
+}
+
 /** Event types merchants can receive for payment intents (webhooks). */
 export const PUBLIC_PAYMENT_INTENT_EVENTS = [
   'payment_intent.created',

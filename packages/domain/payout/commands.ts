@@ -403,18 +403,10 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
   }
 
   /**
-   * The ledger side of a payout that ends: paid → clearing + fees; failed or canceled → the money
-   * back to the account it was held from (the merchant's balance, a seller's funds). Idempotent.
-   */
-  private ledgerSide(p: PayoutCreated, outcome: 'paid' | 'released', meta: EventMetadata): AnyStep {
-    const action = outcome === 'paid' ? ({ type: 'complete_payout', source: p.id, clearing: clearingAccount(p.destination) } as const) : ({ type: 'release_payout', source: p.id } as const);
-    return ledgerStep(this.deps.clock, { merchantId: p.merchantId, environment: p.environment, currency: p.currency }, action, meta);
-  }
-
-  /**
    * The steps a payout's end commits with its own event: its ledger side first (the contended
-   * stream), and for a failed payout of an escrow release the contract taking the release back
-   * (the ledger returns its hold to that contract's escrow).
+   * stream): paid → clearing + fees, failed or canceled → the hold back to where it came from
+   * (the ledger's hold knows); and for a failed payout of an escrow release the contract taking
+   * the release back. Idempotent.
    */
   private endSteps(p: PayoutCreated, outcome: 'paid' | 'released', meta: EventMetadata): { ledger: AnyStep; others: AnyStep[] } {
     const release = escrowReleaseOf(p);
@@ -422,7 +414,8 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
       outcome === 'released' && release
         ? [step({ streamId: escrowContractStream(release.contractId), decider: escrowDecider, command: { type: 'return_release', at: this.deps.clock.now(), releaseId: release.releaseId, payoutId: p.id } as const, metadata: meta })]
         : [];
-    return { ledger: this.ledgerSide(p, outcome, meta), others };
+    const action = outcome === 'paid' ? ({ type: 'complete_payout', source: p.id, clearing: clearingAccount(p.destination) } as const) : ({ type: 'release_payout', source: p.id } as const);
+    return { ledger: ledgerStep(this.deps.clock, { merchantId: p.merchantId, environment: p.environment, currency: p.currency }, action, meta), others };
   }
 
   /**

@@ -16,7 +16,7 @@ import { ledgerDecider } from '../ledger/decider.js';
 import { balanceStream } from '../ledger/events.js';
 import { HELD_BY_KEY, MARKETPLACE_ORDER_METADATA_KEY } from '../payment-intent/commands.js';
 import { paymentIntentDecider } from '../payment-intent/decider.js';
-import { paymentIntentStream } from '../payment-intent/events.js';
+import { payinClearing, paymentIntentStream } from '../payment-intent/events.js';
 import { paymentRefundsDecider, toRefundObject, type PaymentRefundsState, type RefundCommand } from './decider.js';
 import { paymentRefundsStream, type RefundedPayment, type RefundEvent, type RefundObject, type RefundReason } from './events.js';
 
@@ -69,10 +69,14 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
     if (orderId !== undefined && (await loadState(this.deps.store, orderStream(orderId), orderDecider)).state.order) {
       throw new ApiError('IKW-MKT-008', `Payment ${paymentId} pays marketplace order ${orderId}; refund it with POST /api/v1/marketplace/refunds`, 'id');
     }
-    // The ledger's word, posted with the payment's success: an entry once posted stays, so no race can undo this check.
-    const ledger = await loadState(this.deps.store, balanceStream(intent.merchantId, intent.environment, intent.currency), ledgerDecider);
-    if (ledger.state.posted.has(`escrow_funding:${paymentId}`)) {
-      const contract = (await this.deps.escrowContractFundedBy?.(who, paymentId)) ?? '{id}';
+    // The intent names the contract it funds (assigned before its confirmation). Intents submitted
+    // before that was recorded: the ledger's word, posted with the payment's success (an entry once
+    // posted stays, so no race can undo this check).
+    const escrowFunded =
+      state.escrowContract !== null ||
+      (await loadState(this.deps.store, balanceStream(intent.merchantId, intent.environment, intent.currency), ledgerDecider)).state.posted.has(`escrow_funding:${paymentId}`);
+    if (escrowFunded) {
+      const contract = state.escrowContract ?? (await this.deps.escrowContractFundedBy?.(who, paymentId)) ?? '{id}';
       throw new ApiError('IKW-ESC-010', `Payment ${paymentId} funded an escrow contract; refund it with POST /api/v1/escrow/contracts/${contract}/refund`, 'id');
     }
     const pm = state.paymentMethod;
@@ -82,7 +86,7 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
       environment: intent.environment,
       amount: intent.amount,
       currency: intent.currency,
-      clearing: pm.type === 'mobile_money' ? `operator_clearing:${pm.operator}` : 'card_clearing',
+      clearing: payinClearing(pm),
     };
   }
 
