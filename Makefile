@@ -3,7 +3,7 @@ SHELL := /bin/bash
 NODE_MODULES_STAMP := node_modules/.sika-installed
 SOURCES := $(shell find packages services projections infra test bin -name '*.ts' 2>/dev/null) tsconfig.json
 
-.PHONY: install build layers openapi-lint start test fuzz bench infra-test clean chromium
+.PHONY: install build layers openapi-lint start test test-kafka kafka-if-present fuzz bench infra-test clean chromium
 
 install: $(NODE_MODULES_STAMP)
 
@@ -47,6 +47,17 @@ chromium:
 
 test: build layers openapi-lint chromium
 	node dist/test/support/run-tests.js
+	@$(MAKE) --no-print-directory kafka-if-present
+
+# A real Apache Kafka broker (infra/kafka: the jars from Maven Central, one KRaft node on free
+# loopback ports) for the Kafka bus contract suite and the scale-out end-to-end test (test/scale-out).
+test-kafka: build
+	infra/kafka/broker.sh run -- node dist/test/support/run-tests.js dist/test/contract/kafka-bus.test.js dist/test/scale-out
+
+# make test runs the Kafka suites where the broker can run (Java and Maven), and says why not otherwise.
+kafka-if-present:
+	@if command -v java >/dev/null && command -v mvn >/dev/null; then $(MAKE) --no-print-directory test-kafka; \
+	else echo "make test-kafka skipped: it needs Java 17+ and Maven to run a Kafka broker (infra/kafka)"; fi
 
 # The fuzz sweep of test/fuzz, long: FUZZ_RUNS requests per operation (make test runs 8), FUZZ_SEED to vary or replay.
 FUZZ_RUNS ?= 500
@@ -56,7 +67,8 @@ fuzz: build
 bench: build
 	node $(SERVICE_NODE_FLAGS) dist/test/bench/run.js
 
-# Contract suites against real servers (infra/docker-compose.yml): EventStoreDB and Kafka.
+# Contract suites against the servers of infra/docker-compose.yml (EventStoreDB and Kafka), where
+# Docker runs; EventStoreDB's suite runs only this way (or with ESDB_URL set), Kafka's also by make test-kafka.
 infra-test: build
 	docker compose -f infra/docker-compose.yml up -d --wait postgres eventstore kafka
 	ESDB_URL='esdb://localhost:2113?tls=false' KAFKA_BROKERS=localhost:9092 \

@@ -9,7 +9,6 @@ import type http from 'node:http';
 import { Kafka, logLevel as kafkaLogLevel } from 'kafkajs';
 import type { Knex } from 'knex';
 import { CheckpointedConsumer, type ConsumerSpec } from '../packages/bus/consumer.js';
-import { DEFAULT_TOPIC } from '../packages/bus/kafka/codec.js';
 import { KafkaBusConsumer } from '../packages/bus/kafka/consumer.js';
 import { KafkaRelay } from '../packages/bus/kafka/relay.js';
 import type { BusConsumer } from '../packages/bus/port.js';
@@ -20,9 +19,6 @@ import { EsdbEventStore } from '../packages/eventstore/esdb/store.js';
 import type { AppendResult, EventStore, ExpectedVersion, NewEvent, RecordedEvent, SubscribeOptions, Subscription } from '../packages/eventstore/port.js';
 import { PostgresEventStore, type InlineHandler } from '../packages/eventstore/postgres/store.js';
 import { migrate } from '../infra/migrations.js';
-
-/** The Kafka topic that carries the event log. */
-export const EVENTS_TOPIC = DEFAULT_TOPIC;
 
 /**
  * The event store of the configuration. Postgres: inline projections (if given) run in the
@@ -65,13 +61,13 @@ export interface BusDeps {
 /**
  * A consumer of the bus for `spec`: BUS=postgres → CheckpointedConsumer over the event store
  * (batch and checkpoint in one transaction, global order); BUS=kafka → KafkaBusConsumer in the
- * consumer group `sika.<spec.name>` (offsets committed after the batch's transaction; per-stream
+ * consumer group `<KAFKA_TOPIC>.<spec.name>` (offsets committed after the batch's transaction; per-stream
  * order; at-least-once, handlers idempotent on event id).
  */
 export function createBusConsumerFor(config: Config, deps: BusDeps, spec: ConsumerSpec): BusConsumer {
   if (config.bus === 'kafka') {
     const kafka = deps.kafka ?? createKafkaFor(config, `sika-${spec.name}`, deps.log);
-    return new KafkaBusConsumer({ kafka, knex: deps.knex, topic: EVENTS_TOPIC, spec, ...(deps.log ? { log: deps.log } : {}) });
+    return new KafkaBusConsumer({ kafka, knex: deps.knex, topic: config.kafkaTopic, groupPrefix: `${config.kafkaTopic}.`, spec, ...(deps.log ? { log: deps.log } : {}) });
   }
   return new CheckpointedConsumer(deps.knex, deps.store, spec, deps.log);
 }
@@ -80,7 +76,7 @@ export function createBusConsumerFor(config: Config, deps: BusDeps, spec: Consum
 export function createRelayFor(config: Config, deps: BusDeps): KafkaRelay | null {
   if (config.bus !== 'kafka') return null;
   const kafka = deps.kafka ?? createKafkaFor(config, 'sika-relay', deps.log);
-  return new KafkaRelay({ kafka, knex: deps.knex, store: deps.store, topic: EVENTS_TOPIC, ...(deps.log ? { log: deps.log } : {}) });
+  return new KafkaRelay({ kafka, knex: deps.knex, store: deps.store, topic: config.kafkaTopic, ...(deps.log ? { log: deps.log } : {}) });
 }
 
 /** The database (DATABASE_URL, or the embedded server of DATA_DIR), migrated: what every process opens first. */

@@ -12,6 +12,8 @@ export interface Config {
   esdbUrl: string | null;
   bus: 'postgres' | 'kafka';
   kafkaBrokers: string[];
+  /** The topic that carries the event log (KAFKA_TOPIC); consumer groups are `<topic>.<consumer>`. */
+  kafkaTopic: string;
   secretsKey: string | null;
   smtpUrl: string | null;
   webhookRetryScheduleMs: number[];
@@ -222,6 +224,9 @@ export function loadConfig(env: Env = process.env): Config {
     if (!/^[\w.-]+:\d+$/.test(b)) throw new ConfigError('KAFKA_BROKERS', `"${b}" is not host:port`);
   }
   if (bus === 'kafka' && kafkaBrokers.length === 0) throw new ConfigError('KAFKA_BROKERS', 'is required when BUS=kafka');
+  const kafkaTopic = env.KAFKA_TOPIC || 'sika.events';
+  // Kafka's own rule for topic names; a dot-free name avoids its warning about '.' and '_' colliding in metrics.
+  if (!/^[a-zA-Z0-9._-]{1,200}$/.test(kafkaTopic)) throw new ConfigError('KAFKA_TOPIC', `"${kafkaTopic}" is not a topic name (letters, digits, '.', '_', '-'; at most 200)`);
 
   const scheduleText = env.WEBHOOK_RETRY_SCHEDULE || DEFAULT_WEBHOOK_RETRY_SCHEDULE;
   const webhookRetryScheduleMs = scheduleText.split(',').map((part) => {
@@ -262,6 +267,7 @@ export function loadConfig(env: Env = process.env): Config {
     esdbUrl,
     bus,
     kafkaBrokers,
+    kafkaTopic,
     secretsKey,
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     webhookRetryScheduleMs,

@@ -1,9 +1,9 @@
-import { createEventStoreFor, createRelayFor, EVENTS_TOPIC, openMigratedDatabase, runProcess } from '../processes.js';
+import { createEventStoreFor, createRelayFor, openMigratedDatabase, runProcess } from '../processes.js';
 
 /**
  * The relay alone (scale-out mode): `node dist/services/relay/main.js`. With BUS=kafka it publishes
- * the event log (Postgres or EventStoreDB) to the topic `sika.events` from its checkpoint in
- * bus_checkpoints (row `relay:sika.events`), moving the checkpoint only after Kafka acknowledged
+ * the event log (Postgres or EventStoreDB) to the topic KAFKA_TOPIC (`sika.events`) from its checkpoint in
+ * bus_checkpoints (row `relay:<topic>`), moving the checkpoint only after Kafka acknowledged
  * each batch: at-least-once, resumes after a crash without loss. Run one (a second one is safe,
  * it only duplicates work). With BUS=postgres consumers read the log itself: nothing to relay.
  */
@@ -24,7 +24,7 @@ runProcess('relay', async (config, log) => {
     await db.close();
     throw err;
   }
-  log.info({ topic: EVENTS_TOPIC }, 'relaying');
+  log.info({ topic: config.kafkaTopic }, 'relaying');
   return {
     stop: async () => {
       // The batch in flight is sent and checkpointed; then the producer disconnects.

@@ -57,7 +57,7 @@ export class Receiver {
   ) {}
 
   /** A receiver on 127.0.0.1 that records each request with the time of the service's clock. */
-  static async start(t: Test, svc: TestService, path = '/hooks'): Promise<Receiver> {
+  static async start(t: Test, svc: { clock: { now(): Date } }, path = '/hooks'): Promise<Receiver> {
     const now = () => svc.clock.now().getTime();
     let self: Receiver | null = null;
     const server = http.createServer((req, res) => {

@@ -14,9 +14,6 @@ export const HEADER_EVENT_TYPE = 'event-type';
 export const HEADER_CONTENT_TYPE = 'content-type';
 export const CONTENT_TYPE = 'application/vnd.sika.recorded-event+json; version=1';
 
-/** The topic of the service's event log (one per deployment). */
-export const DEFAULT_TOPIC = 'sika.events';
-
 export class MessageDecodeError extends Error {
   constructor(reason: string) {
     super(`Not a Sika event message: ${reason}`);
