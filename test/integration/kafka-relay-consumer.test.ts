@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import type { Admin, ConsumerConfig, ConsumerRunConfig, EachBatchPayload, KafkaMessage, ProducerConfig, ProducerRecord, RecordMetadata, TopicPartitionOffsetAndMetadata } from 'kafkajs';
+import type { Admin, Consumer, ConsumerConfig, ConsumerRunConfig, EachBatchPayload, KafkaMessage, ProducerConfig, ProducerRecord, RecordMetadata, TopicPartitionOffsetAndMetadata, Transaction } from 'kafkajs';
 import type { Knex } from 'knex';
 import t, { type Test } from 'tap';
 import { createLogger } from '../../packages/core/logger.js';
@@ -13,38 +13,78 @@ import { postgresStore } from '../support/db.js';
 
 /**
  * The Kafka adapters' own logic against recording stand-ins for kafkajs (no broker here): what the
- * relay sends and when it checkpoints, and what the consumer commits and when. The broker itself
- * is exercised by test/contract/kafka-bus.test.ts (KAFKA_BROKERS).
+ * relay sends and commits, and what the consumer commits and when. The broker itself is exercised
+ * by `make test-kafka` (test/contract/kafka-bus.test.ts, test/scale-out).
  */
 
 /** The suite's database: polled every 20 ms, so relays and consumers notice appends quickly. */
 const database = (t: Test) => postgresStore(t, { poolSize: 20, pollIntervalMs: 20 });
 
-/** A stand-in for kafkajs' Kafka as the relay uses it: records producer configs, sends and topics. */
+/**
+ * A stand-in for kafkajs' Kafka as the relay uses it, with Kafka's transaction rules: a
+ * transaction's sends and its offsets become visible together at commit, an aborted or unfinished
+ * one is never seen, and a producer that registers a transactional id fences the older one of it.
+ */
 class RecordingKafka implements RelayKafka {
+  /** Committed sends, in commit order: what a read_committed consumer sees. */
   readonly sent: ProducerRecord[] = [];
   readonly producerConfigs: (ProducerConfig | undefined)[] = [];
   readonly created: string[] = [];
   topics = new Set<string>();
-  /** Decides each send: resolve (recorded), reject (not recorded), or a promise to hold it. */
+  /** Committed offset metadata of partition 0 per consumer group: the relay's position. */
+  readonly positions = new Map<string, string>();
+  /** Decides each send: resolve (kept in the transaction), reject, or a promise to hold it. */
   onSend: (record: ProducerRecord) => 'ok' | 'fail' | Promise<void> = () => 'ok';
+  private readonly epochs = new Map<string, number>();
 
   producer(config?: ProducerConfig) {
     this.producerConfigs.push(config);
+    const id = config?.transactionalId ?? '';
+    let epoch = 0;
+    const fenced = () => {
+      if (this.epochs.get(id) !== epoch) throw new Error('producer fenced by a newer one (test)');
+    };
     return {
       connect: async () => undefined,
       disconnect: async () => undefined,
-      send: async (record: ProducerRecord): Promise<RecordMetadata[]> => {
-        const decision = this.onSend(record);
-        if (decision === 'fail') throw new Error('broker unavailable (test)');
-        if (decision !== 'ok') await decision;
-        this.sent.push(record);
-        return [];
+      transaction: async (): Promise<Transaction> => {
+        if (epoch === 0) this.epochs.set(id, (epoch = (this.epochs.get(id) ?? 0) + 1));
+        fenced();
+        const pending: ProducerRecord[] = [];
+        let offsets: { group: string; metadata: string } | null = null;
+        let active = true;
+        const send = async (record: ProducerRecord): Promise<RecordMetadata[]> => {
+          fenced();
+          const decision = this.onSend(record);
+          if (decision === 'fail') throw new Error('broker unavailable (test)');
+          if (decision !== 'ok') await decision;
+          pending.push(record);
+          return [];
+        };
+        return {
+          send,
+          sendBatch: async () => [],
+          sendOffsets: async ({ consumerGroupId, topics }) => {
+            fenced();
+            const metadata = (topics[0]!.partitions[0] as { metadata?: string }).metadata;
+            offsets = metadata === undefined ? null : { group: consumerGroupId, metadata };
+          },
+          commit: async () => {
+            fenced();
+            active = false;
+            this.sent.push(...pending);
+            if (offsets) this.positions.set(offsets.group, offsets.metadata);
+          },
+          abort: async () => {
+            active = false;
+          },
+          isActive: () => active,
+        };
       },
     };
   }
 
-  admin(): Pick<Admin, 'connect' | 'listTopics' | 'createTopics' | 'disconnect'> {
+  admin(): Pick<Admin, 'connect' | 'listTopics' | 'createTopics' | 'fetchOffsets' | 'disconnect'> {
     return {
       connect: async () => undefined,
       disconnect: async () => undefined,
@@ -56,10 +96,14 @@ class RecordingKafka implements RelayKafka {
         }
         return true;
       },
+      fetchOffsets: async ({ groupId, topics }) => {
+        const metadata = this.positions.get(groupId);
+        return (topics ?? []).map((topic) => ({ topic, partitions: [{ partition: 0, offset: metadata ? '0' : '-1', metadata: metadata ?? null }] }));
+      },
     };
   }
 
-  /** Every event published so far, decoded, in send order. */
+  /** Every event published so far, decoded, in commit order. */
   published(): RecordedEvent[] {
     return this.sent.flatMap((r) => r.messages.map((m) => decodeMessage({ key: m.key ?? null, value: m.value, headers: m.headers })));
   }
@@ -75,8 +119,10 @@ async function appendMany(store: PostgresEventStore, count: number, streams = 3)
 }
 
 const ids = (events: readonly RecordedEvent[]) => events.map((e) => e.eventId);
+const relayOf = (kafka: RecordingKafka, knex: Knex, store: PostgresEventStore, batchSize?: number) =>
+  new KafkaRelay({ kafka, knex, store, topic: 'events', retryDelayMs: 10, ...(batchSize ? { batchSize } : {}) });
 
-t.test('relay: publishes the log in order with key, headers, acks -1 and an idempotent producer; checkpoints after the ack', async (t) => {
+t.test('relay: publishes the log in order with key and headers, one transaction per batch that also commits its position', async (t) => {
   const { knex, store } = await database(t);
   const kafka = new RecordingKafka();
   const written = await appendMany(store, 25);
@@ -85,13 +131,15 @@ t.test('relay: publishes the log in order with key, headers, acks -1 and an idem
   await relay.caughtUp();
   await relay.stop();
   t.same(kafka.created, ['events/4'], 'the missing topic is created with its partitions');
-  t.same(kafka.producerConfigs, [{ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false }]);
+  t.same(kafka.producerConfigs, [{ transactionalId: 'events.relay', idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false }]);
   t.ok(kafka.sent.every((r) => r.acks === -1 && r.topic === 'events'));
   t.same(ids(kafka.published()), ids(written), 'every event once, in log order');
   const first = kafka.sent[0]!.messages[0]!;
   t.equal(first.key, written[0]!.streamId);
   t.match(first.headers, { 'event-id': written[0]!.eventId, 'event-type': 'thing.happened' });
-  t.equal(await readCheckpoint(knex, 'bus_checkpoints', 'relay:events'), written[written.length - 1]!.position);
+  const last = written[written.length - 1]!.position;
+  t.equal(kafka.positions.get('events.relay'), last, 'the position is committed in Kafka with the messages');
+  t.equal(await readCheckpoint(knex, 'bus_checkpoints', 'relay:events'), last, 'and mirrored to the checkpoint row');
 
   // An existing topic is left alone.
   const again = new KafkaRelay({ kafka, knex, store, topic: 'events' });
@@ -100,83 +148,82 @@ t.test('relay: publishes the log in order with key, headers, acks -1 and an idem
   t.same(kafka.created, ['events/4']);
 });
 
-t.test('relay: a failed send is retried and the checkpoint does not move before the ack', async (t) => {
+t.test('relay: a failed send aborts the batch; the relay starts again and publishes it once', async (t) => {
   const { knex, store } = await database(t);
   const kafka = new RecordingKafka();
   const written = await appendMany(store, 6);
   let attempts = 0;
-  const checkpoints: (string | null)[] = [];
-  kafka.onSend = () => {
-    attempts++;
-    return attempts <= 2 ? 'fail' : 'ok';
-  };
-  const relay = new KafkaRelay({ kafka, knex, store, topic: 'events' });
+  kafka.onSend = () => (++attempts === 2 ? 'fail' : 'ok');
+  const relay = relayOf(kafka, knex, store, 2);
   await relay.start();
-  // While sends fail, the checkpoint stays where it was.
-  while (attempts < 2) await new Promise((r) => setTimeout(r, 10));
-  checkpoints.push(await readCheckpoint(knex, 'bus_checkpoints', 'relay:events'));
   await relay.caughtUp();
   await relay.stop();
-  t.same(checkpoints, [null]);
-  t.same(ids(kafka.published()), ids(written));
+  t.ok(attempts > 3, 'the failed batch was sent again');
+  t.same(ids(kafka.published()), ids(written), 'every event once, in order');
   t.equal(await readCheckpoint(knex, 'bus_checkpoints', 'relay:events'), written[written.length - 1]!.position);
 });
 
-t.test('relay: a crash after the send but before the checkpoint re-publishes (duplicates), never loses', async (t) => {
+t.test('relay: a relay that dies inside a transaction publishes none of it; the next one fences it and publishes each event once', async (t) => {
   const { knex, store } = await database(t);
   const kafka = new RecordingKafka();
   const written = await appendMany(store, 8);
-  // The first relay's send reaches Kafka, then the process "dies" before its checkpoint.
-  let releaseCrashed!: (err: Error) => void;
-  kafka.onSend = (record) => {
-    kafka.sent.push(record); // the broker has it
-    return new Promise<void>((_, reject) => (releaseCrashed = reject));
-  };
-  const crashed = new KafkaRelay({ kafka, knex, store, topic: 'events' });
-  await crashed.start();
-  while (kafka.sent.length === 0) await new Promise((r) => setTimeout(r, 10));
-  t.equal(await readCheckpoint(knex, 'bus_checkpoints', 'relay:events'), null, 'no checkpoint yet');
+  // The first relay's send is held: the process is frozen inside its transaction.
+  let release!: () => void;
+  kafka.onSend = () => new Promise<void>((resolve) => (release = resolve));
+  const frozen = relayOf(kafka, knex, store);
+  await frozen.start();
+  while (!release) await new Promise((r) => setTimeout(r, 10));
+  t.same(kafka.sent, [], 'nothing visible before the commit');
 
   kafka.onSend = () => 'ok';
-  const next = new KafkaRelay({ kafka, knex, store, topic: 'events' });
+  const next = relayOf(kafka, knex, store);
   await next.start();
   await next.caughtUp();
+  release(); // the frozen relay wakes up fenced: its commit fails
   await next.stop();
-  releaseCrashed(new Error('process died (test)'));
-  await crashed.stop();
-
-  const published = ids(kafka.published());
-  t.ok(ids(written).every((id) => published.includes(id)), 'nothing lost');
-  t.ok(published.length > written.length, 'the unacknowledged batch went out twice (consumers dedupe on event id)');
+  await frozen.stop();
+  t.same(ids(kafka.published()), ids(written), 'every event once');
 });
 
-t.test('relay: a restarted relay resumes after its checkpoint; two relays at once lose nothing', async (t) => {
+t.test('relay: resumes from the position Kafka committed, whatever the mirror row says; a store without one starts from the row', async (t) => {
   const { knex, store } = await database(t);
   const kafka = new RecordingKafka();
   const first = await appendMany(store, 10);
-  const r1 = new KafkaRelay({ kafka, knex, store, topic: 'events', batchSize: 4 });
+  const r1 = relayOf(kafka, knex, store, 4);
   await r1.start();
   await r1.caughtUp();
   await r1.stop();
+  // The process died after Kafka's commit, before the row moved.
+  await knex('bus_checkpoints').where({ name: 'relay:events' }).update({ position: first[3]!.position });
   const sentBefore = kafka.sent.length;
   const second = await appendMany(store, 10);
-  const r2 = new KafkaRelay({ kafka, knex, store, topic: 'events', batchSize: 4 });
+  const r2 = relayOf(kafka, knex, store, 4);
   await r2.start();
   await r2.caughtUp();
   await r2.stop();
-  t.same(ids(kafka.sent.slice(sentBefore).flatMap((r) => r.messages.map((m) => decodeMessage({ key: m.key ?? null, value: m.value })))), ids(second), 'only what came after the checkpoint');
+  t.same(ids(kafka.sent.slice(sentBefore).flatMap((r) => r.messages.map((m) => decodeMessage({ key: m.key ?? null, value: m.value })))), ids(second), 'only what came after Kafka\'s position');
   t.same(ids(kafka.published()), ids([...first, ...second]));
 
-  // Two relays of the same topic: the checkpoint compare-and-set makes the loser resume from the winner's row.
-  const third = appendMany(store, 40, 5);
-  const a = new KafkaRelay({ kafka, knex, store, topic: 'events', batchSize: 3 });
-  const b = new KafkaRelay({ kafka, knex, store, topic: 'events', batchSize: 5 });
+  // Upgraded from the relay before transactions: Kafka holds no position yet, the row does.
+  const upgraded = new RecordingKafka();
+  const r3 = new KafkaRelay({ kafka: upgraded, knex, store, topic: 'events' });
+  await r3.start();
+  await r3.caughtUp();
+  await r3.stop();
+  t.same(ids(upgraded.published()), [], 'resumed after the row: nothing again');
+});
+
+t.test('relay: two relays at once take turns (each fences the other); nothing lost, nothing twice', async (t) => {
+  const { knex, store } = await database(t);
+  const kafka = new RecordingKafka();
+  const before = await appendMany(store, 10);
+  const a = relayOf(kafka, knex, store, 3);
+  const b = relayOf(kafka, knex, store, 5);
   await Promise.all([a.start(), b.start()]);
-  const all = [...first, ...second, ...(await third)];
+  const all = [...before, ...(await appendMany(store, 40, 5))];
   await Promise.all([a.caughtUp(), b.caughtUp()]);
   await Promise.all([a.stop(), b.stop()]);
-  const published = new Set(ids(kafka.published()));
-  t.ok(ids(all).every((id) => published.has(id)), 'nothing lost with two relays');
+  t.same(ids(kafka.published()), ids(all), 'every event once, in log order');
   t.equal(await readCheckpoint(knex, 'bus_checkpoints', 'relay:events'), all[all.length - 1]!.position);
 });
 
@@ -199,6 +246,7 @@ class ConsumerDriver implements ConsumerKafka {
       disconnect: async () => undefined,
       subscribe: async (s: unknown) => void (this.subscribed = s),
       run: async (c?: ConsumerRunConfig) => void (this.runConfig = c ?? null),
+      on: (() => () => undefined) as Consumer['on'],
       commitOffsets: async (offsets: TopicPartitionOffsetAndMetadata[]) => {
         for (const o of offsets) {
           await this.onCommit(o);
@@ -220,18 +268,19 @@ class ConsumerDriver implements ConsumerKafka {
     };
   }
 
-  async deliver(partition: number, messages: KafkaMessage[]): Promise<void> {
+  /** A fetch of `messages`; `lastOffset` past the last one stands for the relay's transaction marker after them. */
+  async deliver(partition: number, messages: KafkaMessage[], lastOffset = messages[messages.length - 1]!.offset): Promise<void> {
     const eachBatch = this.runConfig?.eachBatch;
     if (!eachBatch) throw new Error('not running');
     const payload: EachBatchPayload = {
       batch: {
         topic: 'events',
         partition,
-        highWatermark: String(Number(messages[messages.length - 1]!.offset) + 1),
+        highWatermark: String(Number(lastOffset) + 1),
         messages,
         isEmpty: () => messages.length === 0,
         firstOffset: () => messages[0]?.offset ?? null,
-        lastOffset: () => messages[messages.length - 1]!.offset,
+        lastOffset: () => lastOffset,
         offsetLag: () => '0',
         offsetLagLow: () => '0',
       },
@@ -298,6 +347,11 @@ t.test('consumer: group, no auto-commit, from the beginning; offsets committed c
   t.same(driver.commits.map((c) => c.offset), ['12', '14', '15'], 'the next offset to read, per chunk');
   t.same(durableAtCommit, [2, 4, 5], 'each offset committed only once its chunk was committed to Postgres');
   t.same(driver.resolved, ['11', '13', '14']);
+
+  // The relay's transactions end in a marker consumers never see: the group moves past it, or it would never be caught up.
+  const more = await appendMany(store, 2);
+  await driver.deliver(0, messagesOf(more, 15), '17');
+  t.same(driver.commits.map((c) => c.offset).slice(3), ['17', '18'], 'the chunk, then past the marker');
   await consumer.stop();
 });
 

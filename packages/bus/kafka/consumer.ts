@@ -7,7 +7,7 @@ import type { BusConsumer } from '../port.js';
 import { decodeMessage, groupIdFor, nextOffset, partitionCaughtUp } from './codec.js';
 import { DEFAULT_TOPIC_PARTITIONS, ensureTopic } from './relay.js';
 
-type GroupConsumer = Pick<Consumer, 'connect' | 'subscribe' | 'run' | 'commitOffsets' | 'disconnect'>;
+type GroupConsumer = Pick<Consumer, 'connect' | 'subscribe' | 'run' | 'commitOffsets' | 'disconnect' | 'on'>;
 type OffsetsAdmin = Pick<Admin, 'connect' | 'fetchTopicOffsets' | 'fetchOffsets' | 'listTopics' | 'createTopics' | 'disconnect'>;
 
 /** What the consumer uses of a kafkajs `Kafka` (which is one; tests pass a driver). */
@@ -45,6 +45,8 @@ export class KafkaBusConsumer implements BusConsumer {
   private consumer: GroupConsumer | null = null;
   private admin: OffsetsAdmin | null = null;
   private readonly groupId: string;
+  /** Per partition: the highest offset committed by this member, and the commit in flight (commits never go back). */
+  private readonly committed = new Map<number, { offset: bigint; chain: Promise<void> }>();
 
   constructor(private readonly options: KafkaBusConsumerOptions) {
     this.groupId = groupIdFor(options.spec.name, options.groupPrefix);
@@ -57,12 +59,19 @@ export class KafkaBusConsumer implements BusConsumer {
     await consumer.connect();
     // A new group reads the topic from its start: nothing published before it existed is lost.
     await consumer.subscribe({ topics: [this.options.topic], fromBeginning: true });
+    // A fetch that held only transaction markers (the relay commits a transaction per batch) never
+    // reaches eachBatch: its offset is committed here, or the group would never reach the end.
+    consumer.on('consumer.end_batch_process', ({ payload }) => {
+      if (payload.batchSize === 0 && /^\d+$/.test(payload.lastOffset)) void this.commit(consumer, payload.topic, payload.partition, nextOffset(payload.lastOffset)).catch(() => undefined);
+    });
+    this.committed.clear();
     await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, eachBatch: (payload) => this.eachBatch(consumer, payload) });
   }
 
   private async eachBatch(consumer: GroupConsumer, { batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
     const size = Math.max(1, this.options.spec.batchSize ?? 500);
     const log = this.options.log;
+    let handled: string | null = null;
     for (let i = 0; i < batch.messages.length; i += size) {
       if (!isRunning() || isStale()) return; // stopping, or the partition moved: the rest comes again from the committed offset
       const chunk = batch.messages.slice(i, i + size);
@@ -87,10 +96,29 @@ export class KafkaBusConsumer implements BusConsumer {
         }
       }
       const last = chunk[chunk.length - 1]!.offset;
-      await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: nextOffset(last) }]);
+      await this.commit(consumer, batch.topic, batch.partition, nextOffset(last));
       resolveOffset(last);
+      handled = last;
       await heartbeat();
     }
+    // Every message handled: a transaction marker after the last one is passed too.
+    const tail = batch.lastOffset();
+    if (tail !== handled && isRunning() && !isStale()) {
+      await this.commit(consumer, batch.topic, batch.partition, nextOffset(tail));
+      resolveOffset(tail);
+    }
+  }
+
+  /** Commits `offset` (the next to read) for the partition, in order, unless a higher one already was. */
+  private commit(consumer: GroupConsumer, topic: string, partition: number, offset: string): Promise<void> {
+    const state = this.committed.get(partition) ?? { offset: -1n, chain: Promise.resolve() };
+    this.committed.set(partition, state);
+    state.chain = state.chain.then(async () => {
+      if (BigInt(offset) <= state.offset) return;
+      await consumer.commitOffsets([{ topic, partition, offset }]);
+      state.offset = BigInt(offset);
+    });
+    return state.chain;
   }
 
   /**

@@ -1,18 +1,21 @@
-import type { Admin, Producer, ProducerConfig } from 'kafkajs';
+import type { Admin, PartitionOffset, Producer, ProducerConfig } from 'kafkajs';
 import type { Knex } from 'knex';
 import type { Logger } from '../../core/logger.js';
 import type { EventStore, RecordedEvent, Subscription } from '../../eventstore/port.js';
-import { CheckpointMoved, readCheckpoint } from '../consumer.js';
+import { readCheckpoint } from '../consumer.js';
 import { chunkMessages, encodeEvent } from './codec.js';
 
 export const RELAY_CHECKPOINTS = 'bus_checkpoints';
 /** Partitions of the topic when the relay or a consumer creates it (a stream stays on one partition). */
 export const DEFAULT_TOPIC_PARTITIONS = 6;
 
+/** What the relay uses of a kafkajs transactional producer. */
+export type RelayProducer = Pick<Producer, 'connect' | 'transaction' | 'disconnect'>;
+
 /** What the relay uses of a kafkajs `Kafka` (which is one; tests pass a recorder). */
 export interface RelayKafka {
-  producer(config?: ProducerConfig): Pick<Producer, 'connect' | 'send' | 'disconnect'>;
-  admin(): Pick<Admin, 'connect' | 'listTopics' | 'createTopics' | 'disconnect'>;
+  producer(config?: ProducerConfig): RelayProducer;
+  admin(): Pick<Admin, 'connect' | 'listTopics' | 'createTopics' | 'fetchOffsets' | 'disconnect'>;
 }
 
 export interface KafkaRelayOptions {
@@ -20,7 +23,7 @@ export interface KafkaRelayOptions {
   knex: Knex;
   store: EventStore;
   topic: string;
-  /** Checkpoint row name in bus_checkpoints (default `relay:<topic>`). */
+  /** Checkpoint row name in bus_checkpoints, a mirror of the position Kafka holds (default `relay:<topic>`). */
   name?: string;
   /** Events read from the log per batch (500). */
   batchSize?: number;
@@ -29,102 +32,139 @@ export interface KafkaRelayOptions {
   /** Used when the topic does not exist yet: partitions (6) and replication factor (1, one broker). */
   partitions?: number;
   replicationFactor?: number;
+  /** Pause before starting again after a failed batch (1 s). */
+  retryDelayMs?: number;
   log?: Logger;
 }
 
 /**
- * Publishes the event log to a Kafka topic from a checkpoint: key = stream id (per-aggregate order
- * through the partitioner), headers event-id and event-type, value = the recorded event as JSON.
- * The producer is idempotent (acks from all in-sync replicas, one request in flight, so retries
- * neither duplicate nor reorder within a session). The checkpoint (table bus_checkpoints, the row
- * format of packages/bus/consumer.ts) moves only after Kafka acknowledged the batch, with a
- * compare-and-set: a crash between the two re-publishes the batch (at-least-once, consumers dedupe
- * on event id), never skips it; a second relay that moved the row makes this one resume from it.
- * No transaction is held open while sending (that would hold back the Postgres store's xmin fence).
+ * Publishes the event log to a Kafka topic, each stream position exactly once: key = stream id
+ * (per-aggregate order through the partitioner), headers event-id and event-type, value = the
+ * recorded event as JSON.
+ *
+ * Each batch is one Kafka transaction that also records the log position it ends at, as the
+ * offset metadata of the consumer group `<topic>.relay` (the group has no members; its offset
+ * means nothing). So the messages and the position the relay resumes from commit together: a
+ * crash before the commit leaves an aborted transaction that consumers (read_committed, kafkajs'
+ * default) never see, and the next relay publishes the batch again; a crash after it resumes
+ * after it. A relay starts by registering the transactional id `<topic>.relay`, which fences an
+ * earlier relay and ends its open transaction, and only then reads the position. Any failure
+ * starts the relay again the same way, so a second relay is safe (they take turns; run one).
+ *
+ * The position is also mirrored to the row `relay:<topic>` of bus_checkpoints, for operators and
+ * for stores upgraded from the relay before transactions (it is read when Kafka has none).
+ * No database transaction is held open while sending (that would hold back the store's xmin fence).
  */
 export class KafkaRelay {
   private readonly name: string;
-  private producer: Pick<Producer, 'send' | 'disconnect'> | null = null;
+  private readonly transactionalId: string;
+  private producer: RelayProducer | null = null;
   private sub: Subscription | null = null;
   private stopped = false;
   private restarting: Promise<void> | null = null;
 
   constructor(private readonly options: KafkaRelayOptions) {
     this.name = options.name ?? `relay:${options.topic}`;
+    this.transactionalId = `${options.topic}.relay`;
   }
 
   async start(): Promise<void> {
     this.stopped = false;
     await ensureTopic(this.options.kafka, this.options.topic, this.options.partitions ?? DEFAULT_TOPIC_PARTITIONS, this.options.replicationFactor ?? 1);
-    const producer = this.options.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
-    await producer.connect();
-    this.producer = producer;
-    await this.subscribe();
+    await this.open();
   }
 
-  private async subscribe(): Promise<void> {
-    let checkpoint = await readCheckpoint(this.options.knex, RELAY_CHECKPOINTS, this.name);
-    if (this.stopped) return;
-    this.options.log?.info({ relay: this.name, checkpoint }, 'relay resuming');
-    let moved = false;
-    const sub: Subscription = this.options.store.subscribe({
-      after: checkpoint,
+  /** A producer that has fenced any earlier relay, then a subscription from the position Kafka has committed. */
+  private async open(): Promise<void> {
+    const { kafka, knex, store, topic, log } = this.options;
+    const producer = kafka.producer({ transactionalId: this.transactionalId, idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+    let position: string | null;
+    try {
+      await producer.connect();
+      // The first transaction registers the transactional id: an earlier relay is fenced and its
+      // open transaction ended, so the position read next is final.
+      await (await producer.transaction()).abort();
+      position = (await committedPosition(kafka, topic, this.transactionalId)) ?? (await readCheckpoint(knex, RELAY_CHECKPOINTS, this.name));
+    } catch (err) {
+      await producer.disconnect().catch(() => undefined);
+      throw err;
+    }
+    if (this.stopped) {
+      await producer.disconnect();
+      return;
+    }
+    this.producer = producer;
+    log?.info({ relay: this.name, position }, 'relay resuming');
+    const sub: Subscription = store.subscribe({
+      after: position,
       batchSize: this.options.batchSize ?? 500,
-      handle: async (events) => {
-        await this.publish(events);
-        const next = events[events.length - 1]!.position;
-        await storeCheckpoint(this.options.knex, this.name, checkpoint, next);
-        checkpoint = next;
-      },
-      onError: (err) => {
-        if (err instanceof CheckpointMoved) {
-          if (!moved) {
-            moved = true;
-            this.options.log?.warn({ relay: this.name }, 'relay checkpoint moved by someone else; resuming from it');
-            setImmediate(() => void this.restart(sub));
-          }
-          return;
-        }
-        this.options.log?.error({ err, relay: this.name }, 'relay batch failed; retrying');
-      },
+      handle: (events) => this.publish(producer, events),
+      onError: (err) => this.failed(sub, err),
     });
     this.sub = sub;
   }
 
-  private restart(old: Subscription): Promise<void> {
-    if (this.sub !== old) return Promise.resolve();
-    this.sub = null;
-    this.restarting = (async () => {
-      await old.stop();
-      if (!this.stopped) await this.subscribe();
-    })();
-    return this.restarting;
+  /** One batch, one transaction: the messages and the position after them. */
+  private async publish(producer: RelayProducer, events: readonly RecordedEvent[]): Promise<void> {
+    const { topic, knex } = this.options;
+    const next = events[events.length - 1]!.position;
+    const transaction = await producer.transaction();
+    try {
+      for (const messages of chunkMessages(events.map(encodeEvent), this.options.maxRequestBytes ?? 900_000)) {
+        await transaction.send({ topic, acks: -1, messages });
+      }
+      // kafkajs' types leave out an offset's metadata; its TxnOffsetCommit request carries it.
+      const position: PartitionOffset & { metadata: string } = { partition: 0, offset: '0', metadata: next };
+      await transaction.sendOffsets({ consumerGroupId: this.transactionalId, topics: [{ topic, partitions: [position] }] });
+      await transaction.commit();
+    } catch (err) {
+      await transaction.abort().catch(() => undefined);
+      throw err;
+    }
+    await mirrorCheckpoint(knex, this.name, next);
   }
 
-  private async publish(events: readonly RecordedEvent[]): Promise<void> {
+  /** After any failure (broker, fenced by another relay, database): start again from what Kafka committed. */
+  private failed(sub: Subscription, err: unknown): void {
+    if (this.sub !== sub) return;
+    this.sub = null;
+    this.options.log?.error({ err, relay: this.name }, 'relay batch failed; starting again from the position Kafka committed');
     const producer = this.producer;
-    if (!producer) throw new Error('relay is not started');
-    for (const messages of chunkMessages(events.map(encodeEvent), this.options.maxRequestBytes ?? 900_000)) {
-      await producer.send({ topic: this.options.topic, acks: -1, messages });
-    }
+    this.producer = null;
+    this.restarting = (async () => {
+      await sub.stop();
+      await producer?.disconnect().catch(() => undefined);
+      while (!this.stopped) {
+        await sleep(this.options.retryDelayMs ?? 1000);
+        if (this.stopped) return;
+        try {
+          await this.open();
+          return;
+        } catch (again) {
+          this.options.log?.error({ err: again, relay: this.name }, 'relay could not start again; retrying');
+        }
+      }
+    })();
   }
 
   /**
    * Resolves when everything in the log before the call is on the topic (and checkpointed). A
-   * subscription replaced while waiting (another relay moved the checkpoint) answers early; the
-   * wait goes on with the one that replaced it.
+   * relay starting again meanwhile (after a failure) is waited for.
    */
   async caughtUp(): Promise<void> {
     for (;;) {
       await this.restarting;
       const sub = this.sub;
-      if (!sub) return;
+      if (!sub) {
+        if (this.stopped || !this.restarting) return;
+        continue;
+      }
       await sub.caughtUp();
       if (this.sub === sub) return;
     }
   }
 
-  /** Stops reading; the batch in flight is sent and checkpointed first; then disconnects. */
+  /** Stops reading; the batch in flight is committed (or aborted) first; then disconnects. */
   async stop(): Promise<void> {
     this.stopped = true;
     await this.restarting;
@@ -135,22 +175,31 @@ export class KafkaRelay {
   }
 }
 
-/**
- * Moves the checkpoint row from `expected` to `next`, or throws CheckpointMoved if it is not at
- * `expected` (another relay, a reset). A short transaction after the send, not around it.
- */
-export async function storeCheckpoint(knex: Knex, name: string, expected: string | null, next: string): Promise<void> {
-  await knex.transaction(async (trx) => {
-    const row = await trx(RELAY_CHECKPOINTS).where({ name }).forUpdate().first<{ position: string | null } | undefined>();
-    if (!row) {
-      if (expected !== null) throw new CheckpointMoved();
-      const inserted = await trx(RELAY_CHECKPOINTS).insert({ name, position: next, updated_at: trx.fn.now() }).onConflict('name').ignore().returning('name');
-      if (inserted.length === 0) throw new CheckpointMoved();
-      return;
-    }
-    if (row.position !== expected) throw new CheckpointMoved();
-    await trx(RELAY_CHECKPOINTS).where({ name }).update({ position: next, updated_at: trx.fn.now() });
-  });
+/** The log position the relay's last committed transaction ended at, or null before the first. */
+async function committedPosition(kafka: Pick<RelayKafka, 'admin'>, topic: string, groupId: string): Promise<string | null> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const [offsets] = await admin.fetchOffsets({ groupId, topics: [topic] });
+    const at = offsets?.partitions.find((p) => p.partition === 0);
+    return at && at.offset !== '-1' && at.metadata ? at.metadata : null;
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/** Moves the mirror row forward to `next` (never back: positions compare as strings). */
+export async function mirrorCheckpoint(knex: Knex, name: string, next: string): Promise<void> {
+  await knex(RELAY_CHECKPOINTS)
+    .insert({ name, position: next, updated_at: knex.fn.now() })
+    .onConflict('name')
+    .merge(['position', 'updated_at'])
+    .where(`${RELAY_CHECKPOINTS}.position`, '<', next)
+    .orWhereNull(`${RELAY_CHECKPOINTS}.position`);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** Creates the topic when missing (partitions keyed by stream id); an existing topic is left as it is. */
