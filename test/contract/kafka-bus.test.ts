@@ -8,8 +8,8 @@ import { busContract } from './bus-contract.js';
 
 /**
  * The Kafka bus (BUS=kafka): the relay publishes the Postgres event log to a fresh topic per test,
- * consumers read it in consumer groups. Needs a broker: `make infra-test`, or
- * `KAFKA_BROKERS=localhost:9092 make test` with infra/docker-compose.yml running.
+ * consumers read it in consumer groups. Needs a broker: `make test-kafka` starts one
+ * (infra/kafka/broker.sh); or set KAFKA_BROKERS to one of your own.
  */
 const brokers = (process.env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean);
 if (brokers.length === 0) {
