@@ -3,7 +3,7 @@ SHELL := /bin/bash
 NODE_MODULES_STAMP := node_modules/.sika-installed
 SOURCES := $(shell find packages services projections infra test bin -name '*.ts' 2>/dev/null) tsconfig.json
 
-.PHONY: install build layers openapi-lint start test test-kafka kafka-if-present fuzz bench infra-test clean chromium
+.PHONY: install build layers openapi-lint start test test-kafka kafka-if-present test-schema fuzz fuzz-schema bench infra-test clean chromium
 
 install: $(NODE_MODULES_STAMP)
 
@@ -59,10 +59,29 @@ kafka-if-present:
 	@if command -v java >/dev/null && command -v mvn >/dev/null; then $(MAKE) --no-print-directory test-kafka; \
 	else echo "make test-kafka skipped: it needs Java 17+ and Maven to run a Kafka broker (infra/kafka)"; fi
 
-# The fuzz sweep of test/fuzz, long: FUZZ_RUNS requests per operation (make test runs 8), FUZZ_SEED to vary or replay.
+# Schemathesis (PyPI, pinned in test/schema/requirements.txt) in a virtual environment under .cache/.
+SCHEMATHESIS := .cache/venv-schemathesis/bin/st
+$(SCHEMATHESIS): test/schema/requirements.txt
+	@command -v python3 >/dev/null || { echo "Python 3 is required for Schemathesis"; exit 1; }
+	python3 -m venv .cache/venv-schemathesis
+	.cache/venv-schemathesis/bin/pip install -q --disable-pip-version-check -r test/schema/requirements.txt
+	@touch $@
+
+# Schemathesis against a running service's /openapi.json (test/schema/run.ts): a bounded pass over
+# every operation, SCHEMA_EXAMPLES cases per operation and phase, SCHEMA_SEED to vary or replay.
+SCHEMA_EXAMPLES ?= 5
+test-schema: build $(SCHEMATHESIS)
+	SCHEMA_EXAMPLES=$(SCHEMA_EXAMPLES) $(if $(SCHEMA_SEED),SCHEMA_SEED=$(SCHEMA_SEED)) SCHEMATHESIS=$(SCHEMATHESIS) node dist/test/schema/run.js
+
+fuzz-schema: build $(SCHEMATHESIS)
+	SCHEMA_EXAMPLES=100 $(if $(SCHEMA_SEED),SCHEMA_SEED=$(SCHEMA_SEED)) SCHEMATHESIS=$(SCHEMATHESIS) node dist/test/schema/run.js
+
+# The long fuzzing: the sweep of test/fuzz with FUZZ_RUNS requests per operation (make test runs 8),
+# FUZZ_SEED to vary or replay; then Schemathesis with 100 cases per operation and phase.
 FUZZ_RUNS ?= 500
 fuzz: build
 	FUZZ_RUNS=$(FUZZ_RUNS) $(if $(FUZZ_SEED),FUZZ_SEED=$(FUZZ_SEED)) node dist/test/support/run-tests.js dist/test/fuzz
+	@$(MAKE) --no-print-directory fuzz-schema
 
 bench: build
 	node $(SERVICE_NODE_FLAGS) dist/test/bench/run.js
