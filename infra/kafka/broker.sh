@@ -33,10 +33,6 @@ free_port() {
   node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"
 }
 
-kafka_java() {
-  java -Xms256m -Xmx512m -XX:+UseG1GC -Djava.awt.headless=true \
-    -Dlog4j2.configurationFile="$1/log4j2.properties" -cp "$libs/*" "${@:2}"
-}
 
 start() {
   local dir="$1"
@@ -85,9 +81,11 @@ logger.apache.name=org.apache.kafka
 logger.apache.level=WARN
 PROPS
   local cluster
-  cluster="$(kafka_java "$dir" kafka.tools.StorageTool random-uuid)"
-  kafka_java "$dir" kafka.tools.StorageTool format -t "$cluster" -c "$dir/server.properties" >/dev/null
-  kafka_java "$dir" kafka.Kafka "$dir/server.properties" >"$dir/stdout.log" 2>&1 &
+  local -a jvm=(java -Xms256m -Xmx512m -XX:+UseG1GC -Djava.awt.headless=true "-Dlog4j2.configurationFile=$dir/log4j2.properties" -cp "$libs/*")
+  cluster="$("${jvm[@]}" kafka.tools.StorageTool random-uuid)"
+  "${jvm[@]}" kafka.tools.StorageTool format -t "$cluster" -c "$dir/server.properties" >/dev/null
+  # Started directly, not through a function or subshell: the recorded PID is the JVM's own.
+  "${jvm[@]}" kafka.Kafka "$dir/server.properties" >"$dir/stdout.log" 2>&1 &
   echo $! >"$dir/broker.pid"
   local pid deadline
   pid="$(cat "$dir/broker.pid")"

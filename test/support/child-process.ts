@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import type { Test } from 'tap';
 import { freePort } from '../../packages/core/embedded-postgres.js';
-import { freshDatabase } from './db.js';
+import { migratedCopy } from './db.js';
 
 /** The repository root (tests run from dist/test/…). */
 export const root = path.resolve(import.meta.dirname, '../../..');
@@ -73,7 +73,7 @@ export async function crashableService(
   merchantName: string,
   extraEnv: Record<string, string> = {},
 ): Promise<{ api: string; serve: () => Promise<ServiceProcess>; sandboxKey: string }> {
-  const url = await freshDatabase(t);
+  const url = await migratedCopy(t);
   const port = await freePort();
   const env = { DATABASE_URL: url, PORT: String(port), SANDBOX_OPERATOR_DELAY_MS: '200', RATE_LIMIT: 'off', RATE_LIMIT_ADDRESS: 'off', ...extraEnv };
   const serve = async (): Promise<ServiceProcess> => {

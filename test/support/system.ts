@@ -11,7 +11,7 @@ import type { Family } from '../../packages/http/routes.js';
 import { buildApi } from '../../services/api/app.js';
 import { listen } from '../../services/api/server.js';
 import { openSystem, type System, type SystemOptions } from '../../services/system.js';
-import { freshDatabase } from './db.js';
+import { migratedCopy } from './db.js';
 
 export interface TestService {
   system: System;
@@ -62,7 +62,7 @@ export interface StartOptions {
 }
 
 export async function startService(t: Test, options: StartOptions = {}): Promise<TestService> {
-  const url = options.databaseUrl ?? (await freshDatabase(t));
+  const url = options.databaseUrl ?? (await migratedCopy(t));
   // A fixed test key, so no key file is written under the working directory.
   // Rate limits off unless a test asks: suites send hundreds of requests within one manual-clock instant.
   const config = loadConfig({
