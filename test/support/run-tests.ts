@@ -1,7 +1,12 @@
 /**
  * `make test`: starts one throwaway embedded PostgreSQL for the whole run (each test file creates
- * its own database in it), runs every suite with tap, stops the server, and ends with a plain
- * "N passed, N failed" line.
+ * its own databases in it, copies of one migrated template: test/support/db.ts), runs every suite
+ * with tap, stops the server, and ends with a plain "N passed, N failed" line.
+ *
+ * Files run SIKA_TEST_JOBS at a time (default: CPUs + 1). The suites spend most of their time
+ * waiting for PostgreSQL and child processes, so on 2 cores three files at once finish the run
+ * in about half the time of tap's own default (one job where there are 2 CPUs). The files are
+ * compiled JavaScript, so tap's TypeScript loader is skipped (TAP_TYPE_STRIP_ONLY).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -17,6 +22,11 @@ function findTests(dir: string): string[] {
     .sort();
 }
 
+function jobs(): number {
+  const asked = Number(process.env.SIKA_TEST_JOBS);
+  return Number.isSafeInteger(asked) && asked > 0 ? asked : os.availableParallelism() + 1;
+}
+
 async function main(): Promise<number> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sika-test-'));
   const server = await startEmbeddedPostgres(dataDir, { persistent: false, fast: true });
@@ -27,8 +37,8 @@ async function main(): Promise<number> {
   try {
     const tap = spawn(
       path.join(root, 'node_modules/.bin/tap'),
-      ['--disable-coverage', '--reporter=tap', '--timeout=300', ...files],
-      { cwd: root, env: { ...process.env, SIKA_TEST_PG: server.url('postgres') }, stdio: ['ignore', 'pipe', 'inherit'] },
+      ['--disable-coverage', '--reporter=tap', '--timeout=300', `--jobs=${jobs()}`, ...files],
+      { cwd: root, env: { ...process.env, SIKA_TEST_PG: server.url('postgres'), TAP_TYPE_STRIP_ONLY: '1' }, stdio: ['ignore', 'pipe', 'inherit'] },
     );
     // tap ends with a summary line such as "# { total: 44, pass: 43, fail: 1, skip: 1 }".
     let summary = '';
