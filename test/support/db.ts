@@ -13,16 +13,57 @@ import { migrate, MIGRATIONS } from '../../infra/migrations.js';
 
 let serverUrl: Promise<string> | null = null;
 
-/** The admin URL of the run's PostgreSQL; a file run on its own starts one of its own. */
+/**
+ * The admin URL of this file's PostgreSQL. `make test` starts one server per concurrent test file
+ * (SIKA_TEST_PG_SERVERS, test/support/run-tests.ts) and each file takes one for itself: the
+ * Postgres store's reads wait for every transaction in progress on their server (its xmin fence),
+ * so files sharing a server would see each other's transactions. A file run on its own starts
+ * a server of its own.
+ */
 function adminUrl(t: Test): Promise<string> {
-  if (process.env.SIKA_TEST_PG) return Promise.resolve(process.env.SIKA_TEST_PG);
   serverUrl ??= (async () => {
+    const servers = (process.env.SIKA_TEST_PG_SERVERS ?? '').split(' ').filter(Boolean);
+    const locks = process.env.SIKA_TEST_PG_LOCKS;
+    if (servers.length > 0 && locks) return claimServer(servers, locks);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sika-test-'));
     const server = await startEmbeddedPostgres(dir, { persistent: false, fast: true });
     t.teardown(() => server.stop());
     return server.url('postgres');
   })();
   return serverUrl;
+}
+
+/**
+ * Takes one of the run's servers for this process until it exits: a lock directory per server,
+ * made atomically, holding the owner's pid. A lock whose owner has died is taken over. The runner
+ * starts as many servers as files run at once, so one is free or soon will be.
+ */
+async function claimServer(servers: readonly string[], locks: string): Promise<string> {
+  for (;;) {
+    for (const [i, url] of servers.entries()) {
+      const lock = path.join(locks, String(i));
+      try {
+        fs.mkdirSync(lock);
+      } catch {
+        const owner = Number(fs.readFileSync(path.join(lock, 'pid'), { encoding: 'utf8', flag: 'a+' }));
+        if (owner > 0 && !alive(owner)) fs.rmSync(lock, { recursive: true, force: true });
+        continue;
+      }
+      fs.writeFileSync(path.join(lock, 'pid'), String(process.pid));
+      process.on('exit', () => fs.rmSync(lock, { recursive: true, force: true }));
+      return url;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** A fresh, empty database for one test; dropped when the test ends. */

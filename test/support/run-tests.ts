@@ -1,7 +1,8 @@
 /**
- * `make test`: starts one throwaway embedded PostgreSQL for the whole run (each test file creates
- * its own databases in it, copies of one migrated template: test/support/db.ts), runs every suite
- * with tap, stops the server, and ends with a plain "N passed, N failed" line.
+ * `make test`: starts throwaway embedded PostgreSQL servers for the whole run, one per file running
+ * at once (each file takes one for itself and creates its own databases in it, copies of one
+ * migrated template: test/support/db.ts), runs every suite with tap, stops the servers, and ends
+ * with a plain "N passed, N failed" line.
  *
  * Files run SIKA_TEST_JOBS at a time (default: CPUs + 1). The suites spend most of their time
  * waiting for PostgreSQL and child processes, so on 2 cores three files at once finish the run
@@ -29,7 +30,10 @@ function jobs(): number {
 
 async function main(): Promise<number> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sika-test-'));
-  const server = await startEmbeddedPostgres(dataDir, { persistent: false, fast: true });
+  const locks = path.join(dataDir, 'locks');
+  fs.mkdirSync(locks);
+  // One server per file running at once: each file takes one for itself (test/support/db.ts).
+  const servers = await Promise.all(Array.from({ length: jobs() }, (_, i) => startEmbeddedPostgres(path.join(dataDir, `pg${i}`), { persistent: false, fast: true })));
   const root = path.resolve(import.meta.dirname, '../../..');
   // Only *.test.js files are suites; everything else under dist/test is support code.
   const args = process.argv.slice(2);
@@ -38,7 +42,7 @@ async function main(): Promise<number> {
     const tap = spawn(
       path.join(root, 'node_modules/.bin/tap'),
       ['--disable-coverage', '--reporter=tap', '--timeout=300', `--jobs=${jobs()}`, ...files],
-      { cwd: root, env: { ...process.env, SIKA_TEST_PG: server.url('postgres'), TAP_TYPE_STRIP_ONLY: '1' }, stdio: ['ignore', 'pipe', 'inherit'] },
+      { cwd: root, env: { ...process.env, SIKA_TEST_PG_SERVERS: servers.map((s) => s.url('postgres')).join(' '), SIKA_TEST_PG_LOCKS: locks, TAP_TYPE_STRIP_ONLY: '1' }, stdio: ['ignore', 'pipe', 'inherit'] },
     );
     // tap ends with a summary line such as "# { total: 44, pass: 43, fail: 1, skip: 1 }".
     let summary = '';
@@ -54,7 +58,7 @@ async function main(): Promise<number> {
     process.stdout.write(`\n${count('pass')} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
     return code === 0 && failed === 0 ? 0 : 1;
   } finally {
-    await server.stop();
+    await Promise.all(servers.map((s) => s.stop()));
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
