@@ -3,7 +3,7 @@ SHELL := /bin/bash
 NODE_MODULES_STAMP := node_modules/.sika-installed
 SOURCES := $(shell find packages services projections infra test bin -name '*.ts' 2>/dev/null) tsconfig.json
 
-.PHONY: install build layers openapi-lint start test test-kafka kafka-if-present test-schema fuzz fuzz-schema bench infra-test clean chromium
+.PHONY: install build layers openapi-lint start test test-kafka kafka-if-present test-long test-schema fuzz fuzz-schema bench infra-test clean chromium
 
 install: $(NODE_MODULES_STAMP)
 
@@ -48,6 +48,11 @@ chromium:
 test: build layers openapi-lint chromium
 	node dist/test/support/run-tests.js
 	@$(MAKE) --no-print-directory kafka-if-present
+
+# The long forms of the slowest property suites (.ci/run runs it after make test): the fuzz sweep
+# with 100 requests per operation and the money model with 100 random sequences (make test: 8, 15).
+test-long: build
+	FUZZ_RUNS=100 MONEY_RUNS=100 node dist/test/support/run-tests.js dist/test/fuzz dist/test/integration/money-model.test.js
 
 # A real Apache Kafka broker (infra/kafka: the jars from Maven Central, one KRaft node on free
 # loopback ports) for the Kafka bus contract suite and the scale-out end-to-end test (test/scale-out).

@@ -113,12 +113,14 @@ export class KafkaBusConsumer implements BusConsumer {
   private commit(consumer: GroupConsumer, topic: string, partition: number, offset: string): Promise<void> {
     const state = this.committed.get(partition) ?? { offset: -1n, chain: Promise.resolve() };
     this.committed.set(partition, state);
-    state.chain = state.chain.then(async () => {
+    // A failed commit fails its caller only; the next one still runs (and covers it).
+    const next = state.chain.catch(() => undefined).then(async () => {
       if (BigInt(offset) <= state.offset) return;
       await consumer.commitOffsets([{ topic, partition, offset }]);
       state.offset = BigInt(offset);
     });
-    return state.chain;
+    state.chain = next;
+    return next;
   }
 
   /**
