@@ -83,7 +83,8 @@ async function pass(name: string, api: string, token: string, reportDir: string,
     ...filters,
   ];
   process.stdout.write(`\n# schemathesis pass "${name}": st ${args.filter((a) => !a.startsWith('Authorization')).join(' ')}\n`);
-  const child = spawn(st, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+  // Schemathesis keeps a cache of what it found in its working directory: under .cache, ignored.
+  const child = spawn(st, args, { cwd: path.join(root, '.cache'), stdio: ['ignore', 'inherit', 'inherit'] });
   const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? 1)));
   const xml = fs.existsSync(junit) ? fs.readFileSync(junit, 'utf8') : '';
   const tested = new Set<string>();
