@@ -32,7 +32,7 @@ const KEPT_REPORTS = path.join(root, '.cache/schemathesis-reports');
 
 const examples = positive(process.env.SCHEMA_EXAMPLES, 5);
 const seed = positive(process.env.SCHEMA_SEED, 20261124);
-const st = process.env.SCHEMATHESIS ?? path.join(root, '.cache/venv-schemathesis/bin/st');
+const st = path.resolve(root, process.env.SCHEMATHESIS ?? '.cache/venv-schemathesis/bin/st');
 
 function positive(raw: string | undefined, fallback: number): number {
   const n = Number(raw);
@@ -82,10 +82,13 @@ async function pass(name: string, api: string, token: string, reportDir: string,
     '--report', 'junit', '--report-junit-path', junit,
     ...filters,
   ];
-  process.stdout.write(`\n# schemathesis pass "${name}": st ${args.filter((a) => !a.startsWith('Authorization')).join(' ')}\n`);
+  process.stdout.write(`\n# schemathesis pass "${name}": st ${args.map((a) => (a.startsWith('Authorization') ? "'Authorization: Bearer …'" : a)).join(' ')}\n`);
   // Schemathesis keeps a cache of what it found in its working directory: under .cache, ignored.
   const child = spawn(st, args, { cwd: path.join(root, '.cache'), stdio: ['ignore', 'inherit', 'inherit'] });
-  const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? 1)));
+  const code = await new Promise<number>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (c) => resolve(c ?? 1));
+  });
   const xml = fs.existsSync(junit) ? fs.readFileSync(junit, 'utf8') : '';
   const tested = new Set<string>();
   const failed = new Set<string>();
