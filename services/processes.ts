@@ -67,7 +67,7 @@ export interface BusDeps {
 export function createBusConsumerFor(config: Config, deps: BusDeps, spec: ConsumerSpec): BusConsumer {
   if (config.bus === 'kafka') {
     const kafka = deps.kafka ?? createKafkaFor(config, `sika-${spec.name}`, deps.log);
-    return new KafkaBusConsumer({ kafka, knex: deps.knex, topic: config.kafkaTopic, groupPrefix: `${config.kafkaTopic}.`, spec, ...(deps.log ? { log: deps.log } : {}) });
+    return new KafkaBusConsumer({ kafka, knex: deps.knex, topic: config.kafkaTopic, spec, ...(deps.log ? { log: deps.log } : {}) });
   }
   return new CheckpointedConsumer(deps.knex, deps.store, spec, deps.log);
 }

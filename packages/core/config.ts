@@ -225,7 +225,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (bus === 'kafka' && kafkaBrokers.length === 0) throw new ConfigError('KAFKA_BROKERS', 'is required when BUS=kafka');
   const kafkaTopic = env.KAFKA_TOPIC || 'sika.events';
-  // Kafka's own rule for topic names; a dot-free name avoids its warning about '.' and '_' colliding in metrics.
+  // Kafka's own characters for topic names, with room left for the `.<consumer>` of group ids.
   if (!/^[a-zA-Z0-9._-]{1,200}$/.test(kafkaTopic)) throw new ConfigError('KAFKA_TOPIC', `"${kafkaTopic}" is not a topic name (letters, digits, '.', '_', '-'; at most 200)`);
 
   const scheduleText = env.WEBHOOK_RETRY_SCHEDULE || DEFAULT_WEBHOOK_RETRY_SCHEDULE;

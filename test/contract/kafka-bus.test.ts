@@ -19,7 +19,6 @@ if (brokers.length === 0) {
   busContract(t, async (t) => {
     const { knex, store } = await postgresStore(t, { poolSize: 30 });
     const topic = `sika-contract-${randomUUID()}`;
-    const groupPrefix = `sika-contract-${randomUUID().slice(0, 8)}.`;
     const newRelay = () => new KafkaRelay({ kafka, knex, store, topic, partitions: 3, batchSize: 16 });
     let relay = newRelay();
     await relay.start();
@@ -33,7 +32,7 @@ if (brokers.length === 0) {
     return {
       store,
       consumer: (spec) => {
-        const consumer = new KafkaBusConsumer({ kafka, knex, topic, spec, groupPrefix, retryDelayMs: 100 });
+        const consumer = new KafkaBusConsumer({ kafka, knex, topic, spec, retryDelayMs: 100 });
         return {
           start: () => consumer.start(),
           // Everything appended before the call: first on the topic, then handled by the group.

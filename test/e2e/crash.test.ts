@@ -6,7 +6,7 @@
  * the balance is the funding less what was paid out, and in-flight payouts are final within 10 s.
  */
 import t from 'tap';
-import { crashableService } from '../support/child-process.js';
+import { crashableService, until } from '../support/child-process.js';
 
 const PAYOUTS = 32;
 const PAYMENTS = 8;
@@ -29,15 +29,6 @@ t.test('SIGKILL during payouts and payments, restart, retries with the same keys
   const request = async (method: string, path: string, body?: unknown, key?: string) => {
     const res = await fetch(`${api}${path}`, { method, headers: { ...headers, ...(key ? { 'idempotency-key': key } : {}) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> & { id?: string; code?: string } };
-  };
-  const until = async <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await probe();
-      if (value !== undefined) return value;
-      if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
   };
 
   let service = await serve();

@@ -4,7 +4,7 @@
  * payout per item, no other), and the balance is the funding less each item's amount and fee, once.
  */
 import t from 'tap';
-import { crashableService } from '../support/child-process.js';
+import { crashableService, until } from '../support/child-process.js';
 
 const ITEMS = 600;
 const AMOUNT = 150;
@@ -17,16 +17,6 @@ t.test('SIGKILL mid-batch, restart: the batch completes and no item is paid twic
     const res = await fetch(`${api}${path}`, { method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': contentType }) }, ...(body === undefined ? {} : { body }) });
     return { status: res.status, body: (await res.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
   };
-  // Real processes on the real clock: poll what they report (no fixed sleeps).
-  const until = async <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await probe().catch(() => undefined);
-      if (value !== undefined) return value;
-      if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  };
   const available = async () => {
     const b = await request('GET', '/api/v1/balance');
     const of = (field: string) => (b.body[field] as { amount: number }[] | undefined)?.[0]?.amount ?? 0;
@@ -36,7 +26,7 @@ t.test('SIGKILL mid-batch, restart: the batch completes and no item is paid twic
   let service = await serve();
   const funding = await request('POST', '/api/v1/payment-intents', JSON.stringify({ amount: 300_000, currency: 'xof', transaction_country: 'SN' }));
   await request('POST', `/api/v1/payment-intents/${funding.body.id}/confirm`, JSON.stringify({ payment_method: { type: 'mobile_money', mobile_money: wallet } }));
-  const funded = await until('the funding payment is available', async () => ((await available()).available > 0 ? (await available()).available : undefined));
+  const funded = await until('the funding payment is available', async () => ((await available()).available > 0 ? (await available()).available : undefined), 60_000);
 
   const csv = ['amount,currency,destination_type,country,operator,msisdn,reference', ...Array.from({ length: ITEMS }, (_, i) => `${AMOUNT},XOF,mobile_money,SN,orange_money,${wallet.msisdn},R-${i}`)].join('\n');
   const created = await request('POST', '/api/v1/payout-engine/batches', csv, 'text/csv');
@@ -50,7 +40,7 @@ t.test('SIGKILL mid-batch, restart: the batch completes and no item is paid twic
     const b = (await request('GET', `/api/v1/payout-engine/batches/${batchId}`)).body;
     const payouts = (await request('GET', '/api/v1/merchant/payouts?limit=1')).body.total as number;
     return payouts >= 20 ? b : undefined;
-  });
+  }, 60_000);
   service.child.kill('SIGKILL');
   await service.exit;
   t.equal(atKill.status, 'executing', 'killed mid-batch');
@@ -79,7 +69,7 @@ t.test('SIGKILL mid-batch, restart: the batch completes and no item is paid twic
   const settled = await until('nothing left reserved', async () => {
     const b = await available();
     return b.reserved === 0 ? b : undefined;
-  });
+  }, 60_000);
   t.same(settled, { available: funded - ITEMS * (AMOUNT + fee), reserved: 0 }, 'balance = funding − Σ(amount + fee), each once');
   const logs = (await request('GET', `/api/v1/payout-engine/batches/${batchId}/execution-logs?limit=100`)).body;
   t.equal(logs.data[0].type, 'payout_batch.created', 'the execution log starts with the batch');

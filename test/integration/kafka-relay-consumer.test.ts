@@ -227,6 +227,8 @@ t.test('relay: two relays at once take turns (each fences the other); nothing lo
   t.equal(await readCheckpoint(knex, 'bus_checkpoints', 'relay:events'), all[all.length - 1]!.position);
 });
 
+type BatchEnd = { topic: string; partition: number; batchSize: number; lastOffset: string };
+
 /** Drives KafkaBusConsumer's eachBatch the way kafkajs does, and records what it commits. */
 class ConsumerDriver implements ConsumerKafka {
   config: ConsumerConfig | null = null;
@@ -238,6 +240,8 @@ class ConsumerDriver implements ConsumerKafka {
   running = true;
   committedOffsets = new Map<number, string>();
   high = new Map<number, string>();
+  /** The consumer's listener for kafkajs' end of a batch (a fetch that held only transaction markers never reaches eachBatch). */
+  batchEnd: ((e: { payload: BatchEnd }) => void) | null = null;
 
   consumer(config: ConsumerConfig) {
     this.config = config;
@@ -246,7 +250,10 @@ class ConsumerDriver implements ConsumerKafka {
       disconnect: async () => undefined,
       subscribe: async (s: unknown) => void (this.subscribed = s),
       run: async (c?: ConsumerRunConfig) => void (this.runConfig = c ?? null),
-      on: (() => () => undefined) as Consumer['on'],
+      on: ((_event: string, listener: (e: { payload: BatchEnd }) => void) => {
+        this.batchEnd = listener;
+        return () => undefined;
+      }) as Consumer['on'],
       commitOffsets: async (offsets: TopicPartitionOffsetAndMetadata[]) => {
         for (const o of offsets) {
           await this.onCommit(o);
@@ -331,7 +338,7 @@ t.test('consumer: group, no auto-commit, from the beginning; offsets committed c
   const calls: RecordedEvent[][] = [];
   const consumer = new KafkaBusConsumer({ kafka: driver, knex, topic: 'events', spec: effectSpec(calls), retryDelayMs: 5 });
   await consumer.start();
-  t.match(driver.config, { groupId: 'sika.effects' });
+  t.match(driver.config, { groupId: 'events.effects' });
   t.match(driver.runConfig, { autoCommit: false, eachBatchAutoResolve: false });
   t.same(driver.subscribed, { topics: ['events'], fromBeginning: true });
 
@@ -352,6 +359,12 @@ t.test('consumer: group, no auto-commit, from the beginning; offsets committed c
   const more = await appendMany(store, 2);
   await driver.deliver(0, messagesOf(more, 15), '17');
   t.same(driver.commits.map((c) => c.offset).slice(3), ['17', '18'], 'the chunk, then past the marker');
+  // A fetch of markers only: kafkajs reports it as a batch of none.
+  driver.onCommit = async () => undefined;
+  driver.batchEnd!({ payload: { topic: 'events', partition: 0, batchSize: 0, lastOffset: '19' } });
+  driver.batchEnd!({ payload: { topic: 'events', partition: 0, batchSize: 0, lastOffset: '12' } });
+  await new Promise((r) => setImmediate(r));
+  t.same(driver.commits.map((c) => c.offset).slice(5), ['20'], 'past markers that reached no eachBatch; never back');
   await consumer.stop();
 });
 

@@ -65,6 +65,22 @@ export function startProcess(script: string, env: Record<string, string>, args: 
 }
 
 /**
+ * Polls `probe` until it returns a value (not undefined), for tests of real processes on the real
+ * clock: no fixed sleeps. A probe that throws (the process is down, restarting) counts as "not
+ * yet"; after `timeoutMs` the wait fails naming `what` and the probe's last error.
+ */
+export async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown = null;
+  for (;;) {
+    const value = await probe().catch((err: unknown) => void (lastError = err));
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}${lastError ? ` (last error: ${lastError instanceof Error ? lastError.message : String(lastError)})` : ''}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
  * A standalone service on a fresh database that a crash test can kill and start again (`serve`),
  * with one merchant made through the CLI. Rate limits are off: the clients retry in a tight loop.
  */

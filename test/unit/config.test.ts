@@ -20,6 +20,8 @@ t.test('defaults', async (t) => {
   t.equal(c.supportEmail, null);
   t.equal(c.apiWorkers, os.availableParallelism(), 'one API worker per CPU');
   t.equal(loadConfig({ API_WORKERS: '1' }).apiWorkers, 1);
+  t.equal(c.kafkaTopic, 'sika.events');
+  t.equal(loadConfig({ KAFKA_TOPIC: 'shop-2.events' }).kafkaTopic, 'shop-2.events');
 });
 
 t.test('assets in an S3-compatible bucket, support e-mail', async (t) => {
@@ -46,6 +48,8 @@ t.test('a bad value names its variable', async (t) => {
     [{ EVENT_STORE: 'esdb' }, 'ESDB_URL'],
     [{ BUS: 'kafka' }, 'KAFKA_BROKERS'],
     [{ KAFKA_BROKERS: 'not a broker' }, 'KAFKA_BROKERS'],
+    [{ KAFKA_TOPIC: 'sika events' }, 'KAFKA_TOPIC'],
+    [{ KAFKA_TOPIC: 'x'.repeat(201) }, 'KAFKA_TOPIC'],
     [{ SECRETS_KEY: 'short' }, 'SECRETS_KEY'],
     // The old compose file's default: a published key seals nothing.
     [{ SECRETS_KEY: Buffer.alloc(32).toString('base64') }, 'SECRETS_KEY'],

@@ -97,7 +97,7 @@ t.test('sends are split by size, in order, a big message alone', async (t) => {
   t.same(chunkMessages(msgs, 10_000).length, 1);
 });
 
-t.test('consumer groups are named after the consumer', async (t) => {
-  t.equal(groupIdFor('webhook-dispatch'), 'sika.webhook-dispatch');
-  t.equal(groupIdFor('x', 'test.'), 'test.x');
+t.test('consumer groups are named after the topic and the consumer', async (t) => {
+  t.equal(groupIdFor('sika.events', 'webhook-dispatcher'), 'sika.events.webhook-dispatcher');
+  t.equal(groupIdFor('other', 'x'), 'other.x');
 });

@@ -138,7 +138,7 @@ export function chunkMessages<M extends { key: string; value: string }>(messages
   return chunks;
 }
 
-/** Consumer group of a bus consumer: one group per ConsumerSpec name. */
-export function groupIdFor(name: string, prefix = 'sika.'): string {
-  return `${prefix}${name}`;
+/** Consumer group of a bus consumer: one group per topic and ConsumerSpec name. */
+export function groupIdFor(topic: string, name: string): string {
+  return `${topic}.${name}`;
 }

@@ -20,10 +20,8 @@ export interface KafkaBusConsumerOptions {
   kafka: ConsumerKafka;
   knex: Knex;
   topic: string;
-  /** The same spec the embedded bus takes: `name` is the consumer group (prefixed), `checkpointTable` is unused (offsets live in Kafka). */
+  /** The same spec the embedded bus takes: the consumer group is `<topic>.<name>`, `checkpointTable` is unused (offsets live in Kafka). */
   spec: ConsumerSpec;
-  /** Prefix of consumer group ids ('sika.'). */
-  groupPrefix?: string;
   /** Used when the topic does not exist yet (the consumer may start before the relay): 6 partitions, replication 1. */
   partitions?: number;
   replicationFactor?: number;
@@ -49,7 +47,7 @@ export class KafkaBusConsumer implements BusConsumer {
   private readonly committed = new Map<number, { offset: bigint; chain: Promise<void> }>();
 
   constructor(private readonly options: KafkaBusConsumerOptions) {
-    this.groupId = groupIdFor(options.spec.name, options.groupPrefix);
+    this.groupId = groupIdFor(options.topic, options.spec.name);
   }
 
   async start(): Promise<void> {
