@@ -109,11 +109,11 @@ export async function alternateSlices(count: number, run: (which: number, second
   }
 }
 
-/** Two in-process workloads at the same concurrency, in alternating slices. */
-export async function compareInSlices(a: Operation[], b: Operation[]): Promise<[LoadResult, LoadResult]> {
-  const measured = [new Measurement(), new Measurement()] as const;
-  await alternateSlices(2, (which, seconds, isMeasured) => runFor(which === 0 ? a : b, seconds, isMeasured ? measured[which as 0 | 1] : undefined));
-  return [measured[0].result(), measured[1].result()];
+/** In-process workloads at the same concurrency, in alternating slices; their results in the same order. */
+export async function compareInSlices(...workloads: Operation[][]): Promise<LoadResult[]> {
+  const measured = workloads.map(() => new Measurement());
+  await alternateSlices(workloads.length, (which, seconds, isMeasured) => runFor(workloads[which]!, seconds, isMeasured ? measured[which] : undefined));
+  return measured.map((m) => m.result());
 }
 
 // ---------------------------------------------------------------------------------------------

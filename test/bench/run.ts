@@ -91,9 +91,10 @@ function report(loadAtStart: number, settings: ServerSettings, embedded: boolean
   if (sections.has('eventstore')) {
     out.push(
       '',
-      `Event store appends (PostgresEventStore, no inline projections; one event per append, own stream per writer)`,
-      `vs. baseline INSERT transactions (BEGIN; INSERT 1 row with jsonb; COMMIT), same knex pool (max ${STORE_POOL_MAX});`,
-      `each measured in ${SLICES_PER_WORKLOAD} slices alternating with the other (A B B A …) after its warm-up`,
+      `Event store appends (Sika's PostgresEventStore, no inline projections; one event per append, own stream per writer, knex pool max ${STORE_POOL_MAX})`,
+      `vs. the peer, Emmett's PostgreSQL event store (@event-driven-io/emmett-postgresql, the same event, its own pool of ${STORE_POOL_MAX}),`,
+      `vs. the baseline: one prepared single-row INSERT with jsonb in autocommit per operation, one connection per writer;`,
+      `each measured in ${SLICES_PER_WORKLOAD} slices alternating with the others (A B C C B A …) after its warm-up`,
       ...(r.eventstore ? [writeTable(r.eventstore)] : failed('eventstore')),
     );
   }
