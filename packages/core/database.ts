@@ -52,3 +52,29 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     },
   };
 }
+
+let preparedUid = 0;
+
+/**
+ * Runs `text` as a named prepared statement on a connection of `db` (the pool, or the
+ * transaction's own connection): PostgreSQL parses and plans it once per connection instead of at
+ * every call, which is most of what a hot one-row statement costs (docs/performance.md). knex's
+ * `query` and `query-response` events are emitted as for its own statements, so statement
+ * counters still see it. `text` uses `$1`-style parameters and must never change for a `name`.
+ */
+export async function preparedQuery<R>(db: Knex | Knex.Transaction, name: string, text: string, values: unknown[]): Promise<{ rows: R[] }> {
+  const client = db.client as Knex.Client & { emit(event: string, ...args: unknown[]): boolean };
+  const event = { sql: text, bindings: values, method: 'raw', __knexQueryUid: `prepared-${++preparedUid}` };
+  client.emit('query', event);
+  const connection = (await client.acquireConnection()) as { query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: R[] }> };
+  try {
+    const result = await connection.query({ name, text, values });
+    client.emit('query-response', result, event);
+    return result;
+  } catch (err) {
+    client.emit('query-error', err, event);
+    throw err;
+  } finally {
+    await client.releaseConnection(connection);
+  }
+}
