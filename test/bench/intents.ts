@@ -1,6 +1,7 @@
 /**
  * Payment intent throughput: one iteration = POST /api/v1/payment-intents, then
- * POST /api/v1/payment-intents/{id}/confirm with Orange Money SN; 64 clients over 8 merchants.
+ * POST /api/v1/payment-intents/{id}/confirm with Orange Money SN; 64 clients over 8 merchants,
+ * alternating in slices with `GET /healthz` on the same service (the floor its ratio divides by).
  */
 import { createMerchant, type CreatedMerchant } from '../../packages/domain/merchant/commands.js';
 import { fixed, HTTP_CONNECTIONS, percent, progress, round, table } from './common.js';
@@ -22,6 +23,8 @@ export interface IntentsResult extends ScenarioResult {
   iterations2xx: number;
   stored: Record<string, number>;
   ok: boolean;
+  /** GET /healthz in the same alternating slices. */
+  healthz: ScenarioResult;
 }
 
 export async function benchIntents(serverUrl: string): Promise<IntentsResult> {
@@ -32,9 +35,12 @@ export async function benchIntents(serverUrl: string): Promise<IntentsResult> {
     const merchants: CreatedMerchant[] = [];
     for (let i = 0; i < MERCHANTS; i++) merchants.push(await createMerchant(service.system.store, service.system.clock, `Bench intents ${i}`, 'bench'));
     const keys = Array.from({ length: HTTP_CONNECTIONS }, (_, i) => merchants[i % MERCHANTS]!.api_keys.sandbox);
-    worker = new LoadWorker(service.baseUrl, { intents: { kind: 'intents', createBody: CREATE_BODY, confirmBody: CONFIRM_BODY, keys } });
-    progress(`  create + confirm, ${HTTP_CONNECTIONS} clients over ${MERCHANTS} merchants…`);
-    const [result] = await measureScenarios(worker, ['intents'], service.system.knex);
+    worker = new LoadWorker(service.baseUrl, {
+      intents: { kind: 'intents', createBody: CREATE_BODY, confirmBody: CONFIRM_BODY, keys },
+      healthz: { kind: 'get', path: '/healthz', keys },
+    });
+    progress(`  create + confirm, ${HTTP_CONNECTIONS} clients over ${MERCHANTS} merchants, alternating with GET /healthz…`);
+    const [result, healthz] = await measureScenarios(worker, ['intents', 'healthz'], service.system.knex);
     const totals = await worker.totals('intents');
     const iterations2xx = totals.perKey.reduce((sum, t) => sum + t.ok, 0);
     const rows = await service.system.knex('read.payment_intents')
@@ -52,6 +58,7 @@ export async function benchIntents(serverUrl: string): Promise<IntentsResult> {
       iterations2xx,
       stored,
       ok: (stored.processing ?? 0) === iterations2xx,
+      healthz: healthz!,
     };
   } finally {
     await worker?.close();
@@ -80,6 +87,18 @@ export function intentsText(r: IntentsResult): string[] {
           percent(r.busy.serverEventLoop),
           percent(r.busy.machineCpu),
         ],
+        [
+          'GET /healthz',
+          fixed(r.healthz.perSecond, 0),
+          fixed(r.healthz.p50Ms, 2),
+          fixed(r.healthz.p99Ms, 2),
+          String(r.healthz.non2xx),
+          String(r.healthz.errors),
+          String(r.healthz.operations),
+          fixed(r.healthz.statementsPerOperation, 1),
+          percent(r.healthz.busy.serverEventLoop),
+          percent(r.healthz.busy.machineCpu),
+        ],
       ],
     ),
     `  ${r.iterations2xx} iterations answered 2xx (warm-up included); read.payment_intents: ${stored} → ${r.ok ? 'OK' : 'MISMATCH'} (processing = 2xx iterations)`,
@@ -105,5 +124,6 @@ export function intentsJson(r: IntentsResult) {
     stored_by_status: r.stored,
     check: r.ok ? 'OK' : 'MISMATCH',
     outcomes: r.outcomes,
+    healthz: { req_per_s: round(r.healthz.perSecond, 1), p50_ms: round(r.healthz.p50Ms, 3), p99_ms: round(r.healthz.p99Ms, 3) },
   };
 }

@@ -10,10 +10,14 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 
-/** A payout client POSTs `body` to /api/v1/payouts; an intent client creates then confirms. */
+/**
+ * A payout client POSTs `body` to /api/v1/payouts; an intent client creates then confirms; a `get`
+ * client GETs `path` (`GET /healthz`: what a request costs the server when it does nothing).
+ */
 export type ScenarioSpec =
   | { kind: 'payouts'; body: string; keys: string[] }
-  | { kind: 'intents'; createBody: string; confirmBody: string; keys: string[] };
+  | { kind: 'intents'; createBody: string; confirmBody: string; keys: string[] }
+  | { kind: 'get'; path: string; keys: string[] };
 
 export interface LoadWorkerData {
   baseUrl: string;
@@ -61,16 +65,16 @@ interface Answer {
 
 class RequestError extends Error {}
 
-function send(agent: http.Agent, url: URL, key: string, body: string): Promise<Answer> {
+/** POSTs `body`, or GETs where it is null. */
+function send(agent: http.Agent, url: URL, key: string, body: string | null): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, {
-      method: 'POST',
+      method: body === null ? 'GET' : 'POST',
       agent,
       headers: {
         authorization: `Bearer ${key}`,
         'x-environment': 'sandbox',
-        'content-type': 'application/json',
-        'content-length': String(Buffer.byteLength(body)),
+        ...(body === null ? {} : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }),
       },
       timeout: REQUEST_TIMEOUT_MS,
     });
@@ -82,7 +86,7 @@ function send(agent: http.Agent, url: URL, key: string, body: string): Promise<A
       res.on('error', (err) => reject(new RequestError(err.message)));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
     });
-    req.end(body);
+    req.end(body ?? undefined);
   });
 }
 
@@ -116,6 +120,14 @@ function clientsOf(baseUrl: string, spec: ScenarioSpec): { clients: Client[]; ag
       const json = parse(answer.body);
       const amountPlusFee = ok(answer.status) ? Number(json.amount ?? NaN) + Number(json.fee ?? NaN) : 0;
       return { status: answer.status, label: labelOf(answer), amountPlusFee };
+    });
+    return { clients, agent };
+  }
+  if (spec.kind === 'get') {
+    const url = new URL(spec.path, baseUrl);
+    const clients = spec.keys.map((key): Client => async () => {
+      const answer = await send(agent, url, key, null);
+      return { status: answer.status, label: ok(answer.status) ? 'ok' : labelOf(answer), amountPlusFee: 0 };
     });
     return { clients, agent };
   }

@@ -1,22 +1,28 @@
 /**
- * Payout creation throughput (POST /api/v1/payouts, 64 clients): on 64 merchants, one each, and on
- * one merchant whose balance stream every request holds funds on, against a service in this
- * process; then on 64 other merchants against `make start`'s process model (the standalone
- * service in its own process with API_WORKERS workers, one per CPU by default). Afterwards each
- * merchant's available balance must equal its funding minus Σ (amount + fee) of the payouts
- * answered 2xx.
+ * Payout creation throughput (POST /api/v1/payouts, 64 clients). First against `make start`'s
+ * process model (the standalone service in its own processes, API_WORKERS workers, one per CPU by
+ * default, with all its background work) on 64 merchants, each with a webhook endpoint on a
+ * loopback receiver and the sandbox operator answering at once: after the load stops, the time
+ * until every payout is final and every webhook delivered is the background's lag. Then against a
+ * service in this process (API only, the operator an hour out) on 64 other merchants, one each, on
+ * one merchant whose balance stream every request holds funds on, and `GET /healthz`, alternating.
+ * Afterwards each merchant's available balance must equal its funding minus Σ (amount + fee) of the
+ * payouts answered 2xx.
  */
 import fs from 'node:fs';
 import os from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { freePort } from '../../packages/core/embedded-postgres.js';
 import { loadState } from '../../packages/eventstore/command-handler.js';
 import { runLedger } from '../../packages/domain/ledger/commands.js';
 import { balanceOf, ledgerDecider } from '../../packages/domain/ledger/decider.js';
 import { balanceStream } from '../../packages/domain/ledger/events.js';
 import { createMerchant } from '../../packages/domain/merchant/commands.js';
+import { DISPATCH_CONSUMER } from '../../packages/webhooks/dispatcher.js';
 import { fixed, HTTP_CONNECTIONS, numberFromEnv, percent, progress, round, table } from './common.js';
 import { createScratchDatabase } from './database.js';
 import { LoadWorker, measureScenarios, type ScenarioResult } from './load.js';
+import { startReceiver, verifyAll, type Receiver } from './receiver.js';
 import { callJson, inParallel, startService, type BenchService } from './service.js';
 import { startProcess } from '../support/child-process.js';
 
@@ -57,10 +63,27 @@ export interface PayoutScenario extends ScenarioResult {
   check: BalanceCheck;
 }
 
+/** The standalone run's background after the load: how long until it was done, and what it delivered. */
+export interface BackgroundLag {
+  /** From the end of the load until every payout was final and every webhook delivered; null if not within LAG_LIMIT_S. */
+  seconds: number | null;
+  payouts: number;
+  final: number;
+  webhookEvents: number;
+  delivered: number;
+  received: number;
+  verified: number;
+  verifyFailures: string[];
+}
+
 export interface PayoutsResult {
   clients: number;
   poolMax: number;
+  /** The standalone run first, then the in-process runs (64 merchants, one hot merchant). */
   scenarios: PayoutScenario[];
+  /** GET /healthz on the in-process service, in the same alternating slices as its payout runs. */
+  healthz: ScenarioResult;
+  lag: BackgroundLag;
   /** Resident memory of the bench process, where the service runs (its load generator is a child process), at the end of the runs. */
   rssBytes: number;
   /** Resident memory of each standalone process at the end of its run, the primary first (empty where /proc is not readable). */
@@ -122,41 +145,42 @@ async function checkBalances(service: BenchService, merchants: Funded[], sums: M
 
 export async function benchPayouts(serverUrl: string): Promise<PayoutsResult> {
   const database = await createScratchDatabase(serverUrl, 'payouts');
-  const service = await startService(database.url, { poolMax: SERVICE_POOL_MAX, env: { SANDBOX_OPERATOR_DELAY_MS: SANDBOX_DELAY_MS } });
+  const service = await startService(database.url, { poolMax: SERVICE_POOL_MAX, env: { SANDBOX_OPERATOR_DELAY_MS: SANDBOX_DELAY_MS, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
+  const receiver = await startReceiver();
   let worker: LoadWorker | null = null;
   try {
-    progress(`  creating and funding ${HTTP_CONNECTIONS + 1} merchants…`);
-    const merchants: Funded[] = new Array<Funded>(HTTP_CONNECTIONS + 1);
-    await inParallel(HTTP_CONNECTIONS + 1, 8, async (i) => {
+    progress(`  creating and funding ${2 * HTTP_CONNECTIONS + 1} merchants…`);
+    const merchants: Funded[] = new Array<Funded>(2 * HTTP_CONNECTIONS + 1);
+    await inParallel(merchants.length, 8, async (i) => {
       merchants[i] = await fundedMerchant(service, i);
     });
     const separate = merchants.slice(0, HTTP_CONNECTIONS);
     const hot = merchants[HTTP_CONNECTIONS]!;
+    // The standalone run goes first, so its background starts on a log of set-up events only.
+    const standalone = await standaloneRun(service, database.url, merchants.slice(HTTP_CONNECTIONS + 1), receiver);
     worker = new LoadWorker(service.baseUrl, {
       separate: { kind: 'payouts', body: PAYOUT_BODY, keys: separate.map((m) => m.key) },
       hot: { kind: 'payouts', body: PAYOUT_BODY, keys: separate.map(() => hot.key) },
+      healthz: { kind: 'get', path: '/healthz', keys: separate.map((m) => m.key) },
     });
-    progress(`  ${HTTP_CONNECTIONS} merchants vs 1 merchant, alternating slices…`);
-    const [a, b] = await measureScenarios(worker, ['separate', 'hot'], service.system.knex);
+    progress(`  in this process: ${HTTP_CONNECTIONS} merchants vs 1 merchant vs GET /healthz, alternating slices…`);
+    const [a, b, healthz] = await measureScenarios(worker, ['separate', 'hot', 'healthz'], service.system.knex);
     const rssBytes = process.memoryUsage().rss;
     const runs = [
       { key: 'separate', name: `${HTTP_CONNECTIONS} merchants, one per client`, result: a!, group: separate },
       { key: 'hot', name: '1 merchant (hot balance stream)', result: b!, group: [hot] },
     ];
-    const scenarios: PayoutScenario[] = [];
+    const scenarios: PayoutScenario[] = [standalone.scenario];
     for (const run of runs) {
       const totals = await worker.totals(run.key);
       const sums = new Map(totals.perKey.map((t) => [t.key, t]));
       const check = await checkBalances(service, run.group, sums);
       scenarios.push({ name: run.name, merchants: run.group.length, ...run.result, outcomes: totals.outcomes, check });
     }
-    await worker.close();
-    worker = null;
-    const standalone = await standaloneRun(service, database.url);
-    scenarios.push(standalone.scenario);
-    return { clients: HTTP_CONNECTIONS, poolMax: service.poolMax, scenarios, rssBytes, standaloneRssBytes: standalone.rssBytes };
+    return { clients: HTTP_CONNECTIONS, poolMax: service.poolMax, scenarios, healthz: healthz!, lag: standalone.lag, rssBytes, standaloneRssBytes: standalone.rssBytes };
   } finally {
     await worker?.close();
+    await receiver.close();
     await service.close();
     await database.drop();
   }
@@ -179,23 +203,30 @@ async function untilReady(url: string, exited: Promise<unknown>): Promise<void> 
   }
 }
 
+/** How long the bench waits for the standalone service's background after the load. */
+const LAG_LIMIT_S = 120;
+
 /**
- * The same load against the standalone service (`make start`) with API_WORKERS workers on the
- * bench's database, on 64 merchants of its own. Its statements and event loops are in other
- * processes: those columns stay empty; the balance check is the same.
+ * The load against the standalone service (`make start`) with API_WORKERS workers on the bench's
+ * database, on merchants of its own, each with a webhook endpoint (every event) on `receiver`; the
+ * sandbox operator answers at once, so the scheduler, the consumers and the dispatcher all work
+ * during the run. Its statements and event loops are in other processes: those columns stay empty.
  */
-async function standaloneRun(service: BenchService, databaseUrl: string): Promise<{ scenario: PayoutScenario; rssBytes: number[] }> {
+async function standaloneRun(service: BenchService, databaseUrl: string, merchants: Funded[], receiver: Receiver): Promise<{ scenario: PayoutScenario; lag: BackgroundLag; rssBytes: number[] }> {
   const port = await freePort();
-  progress(`  the standalone service with API_WORKERS=${API_WORKERS}: funding ${HTTP_CONNECTIONS} more merchants…`);
-  const merchants: Funded[] = new Array<Funded>(HTTP_CONNECTIONS);
-  await inParallel(HTTP_CONNECTIONS, 8, async (i) => {
-    merchants[i] = await fundedMerchant(service, 1000 + i);
+  progress(`  the standalone service with API_WORKERS=${API_WORKERS}: a webhook endpoint for each of ${merchants.length} merchants…`);
+  const secrets: string[] = [];
+  await inParallel(merchants.length, 8, async (i) => {
+    const endpoint = await callJson<{ secret: string }>(service.baseUrl, 'POST', '/api/v1/webhook-endpoints', merchants[i]!.key, { url: receiver.url, enabled_events: ['*'] });
+    secrets.push(endpoint.secret);
   });
   const standalone = startProcess('services/standalone/main.js', {
     DATABASE_URL: databaseUrl,
     PORT: String(port),
     API_WORKERS: String(API_WORKERS),
-    SANDBOX_OPERATOR_DELAY_MS: SANDBOX_DELAY_MS,
+    SANDBOX_OPERATOR_DELAY_MS: '0',
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    SECRETS_KEY: service.system.config.secretsKey!, // the endpoints' secrets were sealed with it
     RATE_LIMIT: 'off',
     RATE_LIMIT_ADDRESS: 'off',
     LOG_LEVEL: 'warn',
@@ -204,13 +235,18 @@ async function standaloneRun(service: BenchService, databaseUrl: string): Promis
   try {
     await untilReady(`http://127.0.0.1:${port}/readyz`, standalone.exit);
     worker = new LoadWorker(`http://127.0.0.1:${port}`, { standalone: { kind: 'payouts', body: PAYOUT_BODY, keys: merchants.map((m) => m.key) } });
-    progress(`  ${HTTP_CONNECTIONS} merchants against ${API_WORKERS} API workers…`);
+    progress(`  ${merchants.length} merchants against ${API_WORKERS} API workers and the background…`);
     const [result] = await measureScenarios(worker, ['standalone'], service.system.knex);
-    const rssBytes = processTreeRss(standalone.child.pid);
+    const loadEnded = performance.now();
     const totals = await worker.totals('standalone');
+    const payouts = totals.perKey.reduce((n, t) => n + t.ok, 0);
+    progress(`  waiting for the background: ${payouts} payouts final, their webhooks delivered…`);
+    const lag = await backgroundLag(service, merchants, payouts, loadEnded);
+    const rssBytes = processTreeRss(standalone.child.pid);
     const check = await checkBalances(service, merchants, new Map(totals.perKey.map((t) => [t.key, t])));
+    const { verified, failures } = verifyAll(receiver.received, secrets);
     const scenario: PayoutScenario = {
-      name: `${HTTP_CONNECTIONS} merchants, standalone service, API_WORKERS=${API_WORKERS}`,
+      name: `${merchants.length} merchants, make start's processes (API_WORKERS=${API_WORKERS})`,
       merchants: merchants.length,
       ...result!,
       statementsPerOperation: Number.NaN,
@@ -218,11 +254,42 @@ async function standaloneRun(service: BenchService, databaseUrl: string): Promis
       outcomes: totals.outcomes,
       check,
     };
-    return { scenario, rssBytes };
+    return { scenario, lag: { ...lag, received: receiver.received.length, verified, verifyFailures: failures }, rssBytes };
   } finally {
     await worker?.close();
     standalone.child.kill('SIGTERM');
     await standalone.exit;
+  }
+}
+
+/**
+ * Polls until every payout of `merchants` is final in read.payouts, the webhook dispatcher has read
+ * the log up to its head, and no delivery of theirs is pending or retrying.
+ */
+async function backgroundLag(service: BenchService, merchants: Funded[], payouts: number, since: number): Promise<Omit<BackgroundLag, 'received' | 'verified' | 'verifyFailures'>> {
+  const { knex, store } = service.system;
+  const ids = merchants.map((m) => m.id);
+  for (;;) {
+    const head = await store.headPosition();
+    const [state] = (
+      await knex.raw<{ rows: { final: string; payouts: string; webhook_events: string; delivered: string; open_deliveries: string; dispatched: string | null }[] }>(
+        `SELECT
+           (SELECT count(*) FROM read.payouts WHERE merchant_id = ANY(?) AND status IN ('paid', 'failed', 'canceled')) AS final,
+           (SELECT count(*) FROM read.payouts WHERE merchant_id = ANY(?)) AS payouts,
+           (SELECT count(*) FROM webhook_events WHERE merchant_id = ANY(?)) AS webhook_events,
+           (SELECT count(*) FROM webhook_deliveries WHERE merchant_id = ANY(?) AND status = 'succeeded') AS delivered,
+           (SELECT count(*) FROM webhook_deliveries WHERE merchant_id = ANY(?) AND status IN ('pending', 'retrying')) AS open_deliveries,
+           (SELECT position FROM bus_checkpoints WHERE name = ?) AS dispatched`,
+        [ids, ids, ids, ids, ids, DISPATCH_CONSUMER],
+      )
+    ).rows;
+    const counts = { payouts: Number(state!.payouts), final: Number(state!.final), webhookEvents: Number(state!.webhook_events), delivered: Number(state!.delivered) };
+    const dispatched = head === null || (state!.dispatched !== null && state!.dispatched >= head);
+    const done = counts.payouts >= payouts && counts.final === counts.payouts && dispatched && Number(state!.open_deliveries) === 0;
+    const seconds = (performance.now() - since) / 1000;
+    if (done) return { seconds, ...counts };
+    if (seconds > LAG_LIMIT_S) return { seconds: null, ...counts };
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
@@ -239,13 +306,15 @@ function processTreeRss(pid: number | undefined): number[] {
 }
 
 export function payoutsText(r: PayoutsResult): string[] {
+  const lag = r.lag;
   return [
-    `Payout creation (POST /api/v1/payouts, 1 000 XOF to Wave SN; ${r.clients} closed-loop keep-alive clients in a process of their own; ` +
-      `service pool max ${r.poolMax}; sandbox callbacks an hour out, no scheduler loop; the first two runs alternate in slices; ` +
-      `the standalone run follows them: make start's processes, knex pool 20 each, the scheduler loop on, SQL and event loops in those processes)`,
+    `Payout creation (POST /api/v1/payouts, 1 000 XOF to Wave SN; ${r.clients} closed-loop keep-alive clients in a process of their own). ` +
+      `First make start's processes (knex pool 20 each, the scheduler loop on, the sandbox operator answering at once, a webhook endpoint per merchant on a loopback receiver; ` +
+      `SQL and event loops in those processes); then a service in this process (API only: operator an hour out, no background; pool max ${r.poolMax}), ` +
+      `its two runs and GET /healthz alternating in slices`,
     table(
       ['merchants', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'requests', 'SQL/request', 'server loop busy', 'CPUs busy', 'balance check'],
-      r.scenarios.map((s) => [
+      [...r.scenarios, { ...r.healthz, name: 'GET /healthz (in this process)', check: null }].map((s) => [
         s.name,
         fixed(s.perSecond, 0),
         fixed(s.p50Ms, 2),
@@ -256,9 +325,12 @@ export function payoutsText(r: PayoutsResult): string[] {
         Number.isNaN(s.statementsPerOperation) ? 'n/a' : fixed(s.statementsPerOperation, 1),
         Number.isNaN(s.busy.serverEventLoop) ? 'n/a' : percent(s.busy.serverEventLoop),
         percent(s.busy.machineCpu),
-        s.check.ok ? 'OK' : 'MISMATCH',
+        s.check === null ? '' : s.check.ok ? 'OK' : 'MISMATCH',
       ]),
     ),
+    `  the standalone service's background after the load: ${lag.seconds === null ? `NOT caught up within ${LAG_LIMIT_S} s` : `caught up ${fixed(lag.seconds, 2)} s after the load stopped`} ` +
+      `(${lag.final}/${lag.payouts} payouts final; ${lag.webhookEvents} webhook events, ${lag.delivered} deliveries succeeded, ${lag.received} requests received, ${lag.verified} verified by standardwebhooks)` +
+      (lag.verifyFailures.length > 0 ? `\n    verify failures: ${lag.verifyFailures.join('; ')}` : ''),
     ...r.scenarios.map(
       (s) =>
         `  ${s.name}: ${s.check.payouts2xx} payouts answered 2xx (warm-up included), ${s.check.payoutsStored} in read.payouts; ` +
@@ -268,7 +340,7 @@ export function payoutsText(r: PayoutsResult): string[] {
         `\n    answers: ${outcomesText(s.outcomes)}`,
     ),
     `  memory at the end of the runs: RSS ${fixed(r.rssBytes / 2 ** 20, 0)} MB (the bench process, which runs the service; the load generator is a process of its own)` +
-      (r.standaloneRssBytes.length ? `; standalone processes, primary first: ${r.standaloneRssBytes.map((b) => `${fixed(b / 2 ** 20, 0)} MB`).join(', ')}` : ''),
+      (r.standaloneRssBytes.length ? `; standalone processes after their background caught up, primary first: ${r.standaloneRssBytes.map((b) => `${fixed(b / 2 ** 20, 0)} MB`).join(', ')}` : ''),
   ];
 }
 
@@ -285,6 +357,16 @@ export function payoutsJson(r: PayoutsResult) {
     pool_max: r.poolMax,
     rss_mb: round(r.rssBytes / 2 ** 20, 1),
     standalone_rss_mb: r.standaloneRssBytes.map((b) => round(b / 2 ** 20, 1)),
+    healthz: { req_per_s: round(r.healthz.perSecond, 1), p50_ms: round(r.healthz.p50Ms, 3), p99_ms: round(r.healthz.p99Ms, 3), non_2xx: r.healthz.non2xx, errors: r.healthz.errors },
+    standalone_background: {
+      caught_up_s: r.lag.seconds === null ? null : round(r.lag.seconds, 3),
+      payouts: r.lag.payouts,
+      final: r.lag.final,
+      webhook_events: r.lag.webhookEvents,
+      deliveries_succeeded: r.lag.delivered,
+      received: r.lag.received,
+      verified: r.lag.verified,
+    },
     runs: r.scenarios.map((s) => ({
       merchants: s.merchants,
       req_per_s: round(s.perSecond, 1),

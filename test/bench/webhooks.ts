@@ -7,15 +7,13 @@
  * consumers) to catch up on the N events before the scheduler runs, so the figure includes their
  * backlog; the dispatcher's own share is reported beside it.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { Webhook } from 'standardwebhooks';
 import { createMerchant } from '../../packages/domain/merchant/commands.js';
 import { DISPATCH_CONSUMER } from '../../packages/webhooks/dispatcher.js';
 import { BusyMeter, fixed, MEASURE_SECONDS, numberFromEnv, percent, progress, QueryMeter, round, type Busy } from './common.js';
 import { createScratchDatabase } from './database.js';
 import { SANDBOX_DELAY_MS, SERVICE_POOL_MAX } from './payouts.js';
+import { startReceiver, verifyAll } from './receiver.js';
 import { callJson, inParallel, startService } from './service.js';
 
 /**
@@ -24,42 +22,6 @@ import { callJson, inParallel, startService } from './service.js';
  * fixed costs).
  */
 const DELIVERIES = Math.round(numberFromEnv('BENCH_WEBHOOKS', Math.max(50, Math.round(400 * MEASURE_SECONDS)), 1));
-
-interface Received {
-  atMs: number;
-  headers: Record<string, string>;
-  body: string;
-}
-
-interface Receiver {
-  url: string;
-  received: Received[];
-  close(): Promise<void>;
-}
-
-/** Answers 200 as soon as the body is read; keeps every request for verification afterwards. */
-async function startReceiver(): Promise<Receiver> {
-  const received: Received[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers[name] = value;
-      received.push({ atMs: performance.now(), headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
-    received,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise((resolve) => server.close(() => resolve()));
-    },
-  };
-}
 
 export interface WebhooksResult {
   queued: number;
@@ -135,17 +97,7 @@ export async function benchWebhooks(serverUrl: string): Promise<WebhooksResult> 
     const got = receiver.received;
     const first = got[0]?.atMs ?? from;
     const last = got[got.length - 1]?.atMs ?? from;
-    const webhook = new Webhook(endpoint.secret);
-    const verifyFailures: string[] = [];
-    let verified = 0;
-    for (const r of got) {
-      try {
-        webhook.verify(r.body, r.headers);
-        verified++;
-      } catch (err) {
-        if (verifyFailures.length < 3) verifyFailures.push(err instanceof Error ? err.message : String(err));
-      }
-    }
+    const { verified, failures: verifyFailures } = verifyAll(got, [endpoint.secret]);
     const uniqueIds = new Set(got.map((r) => r.headers['webhook-id'])).size;
     const statusRows = await system.knex('webhook_deliveries').select('status').count<{ status: string; n: string }[]>({ n: '*' }).groupBy('status');
     const statuses = Object.fromEntries(statusRows.map((r) => [r.status, Number(r.n)]));
