@@ -2,6 +2,7 @@
  * What every part of `make bench` shares: settings from the environment, closed-loop load with
  * latency histograms, alternating slices, output helpers.
  */
+import fs from 'node:fs';
 import os from 'node:os';
 import { createHistogram, performance } from 'node:perf_hooks';
 import type { Knex } from 'knex';
@@ -165,6 +166,46 @@ export class BusyMeter {
       machineCpu: this.cpu.total > 0 ? 1 - this.cpu.idle / this.cpu.total : 0,
     };
   }
+}
+
+/** CPU seconds (user + system) each process has used so far, by pid, from Linux's /proc; empty elsewhere. */
+export function processCpuSeconds(): Map<number, { comm: string; seconds: number }> {
+  const out = new Map<number, { comm: string; seconds: number }>();
+  let pids: string[];
+  try {
+    pids = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return out;
+  }
+  for (const pid of pids) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      const fields = stat.slice(close + 2).split(' '); // fields[0] is the state (field 3)
+      out.set(Number(pid), { comm: stat.slice(stat.indexOf('(') + 1, close), seconds: (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+/** Linux's USER_HZ, 100 on every architecture Node runs on. */
+const CLOCK_TICKS = 100;
+
+/** CPU seconds used between two processCpuSeconds() snapshots, summed per group (`group` names a pid's group, or null to leave it out). */
+export function cpuByGroup(
+  from: Map<number, { comm: string; seconds: number }>,
+  to: Map<number, { comm: string; seconds: number }>,
+  group: (pid: number, comm: string) => string | null,
+): Record<string, number> {
+  const sums: Record<string, number> = {};
+  for (const [pid, now] of to) {
+    const name = group(pid, now.comm);
+    if (name === null) continue;
+    sums[name] = (sums[name] ?? 0) + now.seconds - (from.get(pid)?.seconds ?? 0);
+  }
+  return sums;
 }
 
 interface KnexQueryEvent {

@@ -58,6 +58,11 @@ export class LoadWorker {
     return answer;
   }
 
+  /** The load generator's process id. */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   async totals(scenario: string): Promise<TotalsReport> {
     const answer = await this.ask({ type: 'totals', scenario });
     if (answer.type !== 'totals') throw new Error(`load worker answered ${answer.type} to totals`);

@@ -19,7 +19,7 @@ import { balanceOf, ledgerDecider } from '../../packages/domain/ledger/decider.j
 import { balanceStream } from '../../packages/domain/ledger/events.js';
 import { createMerchant } from '../../packages/domain/merchant/commands.js';
 import { DISPATCH_CONSUMER } from '../../packages/webhooks/dispatcher.js';
-import { fixed, HTTP_CONNECTIONS, numberFromEnv, percent, progress, round, table } from './common.js';
+import { cpuByGroup, fixed, HTTP_CONNECTIONS, numberFromEnv, percent, processCpuSeconds, progress, round, table } from './common.js';
 import { createScratchDatabase } from './database.js';
 import { LoadWorker, measureScenarios, type ScenarioResult } from './load.js';
 import { startReceiver, verifyAll, type Receiver } from './receiver.js';
@@ -64,6 +64,12 @@ export interface PayoutScenario extends ScenarioResult {
 }
 
 /** The standalone run's background after the load: how long until it was done, and what it delivered. */
+/** CPU seconds by process group (standalone primary, API workers, PostgreSQL, load generator, the bench) and the wall seconds they were summed over. */
+export interface CpuShare {
+  wallSeconds: number;
+  seconds: Record<string, number>;
+}
+
 export interface BackgroundLag {
   /** From the end of the load until every payout was final and every webhook delivered; null if not within LAG_LIMIT_S. */
   seconds: number | null;
@@ -74,6 +80,9 @@ export interface BackgroundLag {
   received: number;
   verified: number;
   verifyFailures: string[];
+  /** Where the CPU went during the load (warm-up included) and during the lag after it. */
+  cpuDuringLoad: CpuShare;
+  cpuAfterLoad: CpuShare;
 }
 
 export interface PayoutsResult {
@@ -236,12 +245,22 @@ async function standaloneRun(service: BenchService, databaseUrl: string, merchan
     await untilReady(`http://127.0.0.1:${port}/readyz`, standalone.exit);
     worker = new LoadWorker(`http://127.0.0.1:${port}`, { standalone: { kind: 'payouts', body: PAYOUT_BODY, keys: merchants.map((m) => m.key) } });
     progress(`  ${merchants.length} merchants against ${API_WORKERS} API workers and the background…`);
+    const primary = standalone.child.pid ?? -1;
+    const workers = new Set(childrenOf(primary));
+    const loadGenerator = worker.pid;
+    const group = (pid: number, comm: string): string | null =>
+      pid === primary ? 'primary' : workers.has(pid) ? 'API workers' : comm === 'postgres' ? 'PostgreSQL' : pid === loadGenerator ? 'load generator' : pid === process.pid ? 'bench' : null;
+    const cpuFrom = processCpuSeconds();
+    const loadStarted = performance.now();
     const [result] = await measureScenarios(worker, ['standalone'], service.system.knex);
     const loadEnded = performance.now();
+    const cpuAtEnd = processCpuSeconds();
     const totals = await worker.totals('standalone');
     const payouts = totals.perKey.reduce((n, t) => n + t.ok, 0);
     progress(`  waiting for the background: ${payouts} payouts final, their webhooks delivered…`);
     const lag = await backgroundLag(service, merchants, payouts, loadEnded);
+    const cpuDuringLoad = { wallSeconds: (loadEnded - loadStarted) / 1000, seconds: cpuByGroup(cpuFrom, cpuAtEnd, group) };
+    const cpuAfterLoad = { wallSeconds: (performance.now() - loadEnded) / 1000, seconds: cpuByGroup(cpuAtEnd, processCpuSeconds(), group) };
     const rssBytes = processTreeRss(standalone.child.pid);
     const check = await checkBalances(service, merchants, new Map(totals.perKey.map((t) => [t.key, t])));
     const { verified, failures } = verifyAll(receiver.received, secrets);
@@ -254,7 +273,7 @@ async function standaloneRun(service: BenchService, databaseUrl: string, merchan
       outcomes: totals.outcomes,
       check,
     };
-    return { scenario, lag: { ...lag, received: receiver.received.length, verified, verifyFailures: failures }, rssBytes };
+    return { scenario, lag: { ...lag, received: receiver.received.length, verified, verifyFailures: failures, cpuDuringLoad, cpuAfterLoad }, rssBytes };
   } finally {
     await worker?.close();
     standalone.child.kill('SIGTERM');
@@ -266,7 +285,7 @@ async function standaloneRun(service: BenchService, databaseUrl: string, merchan
  * Polls until every payout of `merchants` is final in read.payouts, the webhook dispatcher has read
  * the log up to its head, and no delivery of theirs is pending or retrying.
  */
-async function backgroundLag(service: BenchService, merchants: Funded[], payouts: number, since: number): Promise<Omit<BackgroundLag, 'received' | 'verified' | 'verifyFailures'>> {
+async function backgroundLag(service: BenchService, merchants: Funded[], payouts: number, since: number): Promise<Pick<BackgroundLag, 'seconds' | 'payouts' | 'final' | 'webhookEvents' | 'delivered'>> {
   const { knex, store } = service.system;
   const ids = merchants.map((m) => m.id);
   for (;;) {
@@ -293,13 +312,21 @@ async function backgroundLag(service: BenchService, merchants: Funded[], payouts
   }
 }
 
+/** The child processes of `pid`, from Linux's /proc; empty elsewhere. */
+function childrenOf(pid: number): number[] {
+  try {
+    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
 /** VmRSS of a process and its descendants, parents first, from Linux's /proc; empty elsewhere. */
 function processTreeRss(pid: number | undefined): number[] {
   if (pid === undefined) return [];
   try {
     const kb = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-    return [Number(kb ?? 0) * 1024, ...children.flatMap((child) => processTreeRss(child))];
+    return [Number(kb ?? 0) * 1024, ...childrenOf(pid).flatMap((child) => processTreeRss(child))];
   } catch {
     return [];
   }
@@ -330,7 +357,9 @@ export function payoutsText(r: PayoutsResult): string[] {
     ),
     `  the standalone service's background after the load: ${lag.seconds === null ? `NOT caught up within ${LAG_LIMIT_S} s` : `caught up ${fixed(lag.seconds, 2)} s after the load stopped`} ` +
       `(${lag.final}/${lag.payouts} payouts final; ${lag.webhookEvents} webhook events, ${lag.delivered} deliveries succeeded, ${lag.received} requests received, ${lag.verified} verified by standardwebhooks)` +
-      (lag.verifyFailures.length > 0 ? `\n    verify failures: ${lag.verifyFailures.join('; ')}` : ''),
+      (lag.verifyFailures.length > 0 ? `\n    verify failures: ${lag.verifyFailures.join('; ')}` : '') +
+      `\n    CPU seconds during the load (${fixed(lag.cpuDuringLoad.wallSeconds, 1)} s, warm-up included): ${cpuText(lag.cpuDuringLoad)}` +
+      `\n    CPU seconds after it, until caught up (${fixed(lag.cpuAfterLoad.wallSeconds, 1)} s): ${cpuText(lag.cpuAfterLoad)}`,
     ...r.scenarios.map(
       (s) =>
         `  ${s.name}: ${s.check.payouts2xx} payouts answered 2xx (warm-up included), ${s.check.payoutsStored} in read.payouts; ` +
@@ -344,12 +373,22 @@ export function payoutsText(r: PayoutsResult): string[] {
   ];
 }
 
+function cpuText(share: CpuShare): string {
+  const available = share.wallSeconds * os.availableParallelism();
+  return Object.entries(share.seconds)
+    .sort((x, y) => y[1] - x[1])
+    .map(([name, seconds]) => `${name} ${fixed(seconds, 1)} (${percent(seconds / Math.max(available, 1e-9))})`)
+    .join(', ') + ` of ${fixed(available, 1)} available`;
+}
+
 export function outcomesText(outcomes: Record<string, number>): string {
   return Object.entries(outcomes)
     .sort((x, y) => y[1] - x[1])
     .map(([label, n]) => `${label} ×${n}`)
     .join(', ');
 }
+
+const roundAll = (values: Record<string, number>) => Object.fromEntries(Object.entries(values).map(([k, v]) => [k, round(v, 2)]));
 
 export function payoutsJson(r: PayoutsResult) {
   return {
@@ -366,6 +405,8 @@ export function payoutsJson(r: PayoutsResult) {
       deliveries_succeeded: r.lag.delivered,
       received: r.lag.received,
       verified: r.lag.verified,
+      cpu_s_during_load: { wall_s: round(r.lag.cpuDuringLoad.wallSeconds, 2), ...roundAll(r.lag.cpuDuringLoad.seconds) },
+      cpu_s_after_load: { wall_s: round(r.lag.cpuAfterLoad.wallSeconds, 2), ...roundAll(r.lag.cpuAfterLoad.seconds) },
     },
     runs: r.scenarios.map((s) => ({
       merchants: s.merchants,
