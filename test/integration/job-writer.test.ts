@@ -62,3 +62,46 @@ t.test('a job that cannot be stored fails its own caller only', async (t) => {
   t.same(keys, ['first', 'good-1', 'good-2']);
   t.equal(inserts(), 5, 'the shared statement that failed, then its four rows one by one');
 });
+
+t.test('jobs written one by one while a statement runs wait for it and go out together, not as statements of one', async (t) => {
+  const { knex } = await migratedDatabase(t);
+  const sizes: number[] = [];
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const writer = new JobWriter<JobSpec>(async (jobs) => {
+    sizes.push(jobs.length);
+    if (sizes.length === 1) await gate;
+    await scheduleMany(knex, jobs);
+  });
+  const first = writer.write(job('first'));
+  await new Promise((resolve) => setImmediate(resolve)); // the first statement is running
+  const later: Promise<void>[] = [];
+  for (let i = 0; i < 5; i++) {
+    later.push(writer.write(job(`later-${i}`)));
+    await new Promise((resolve) => setImmediate(resolve)); // each in a step of its own
+  }
+  t.same(sizes, [1], 'fewer than overlapAt queued: no second statement beside the first');
+  release();
+  await Promise.all([first, ...later]);
+  t.same(sizes, [1, 5], 'the five went out as one statement after the first');
+  t.equal(Number((await knex('scheduled_jobs').count<{ n: string }[]>({ n: '*' }))[0]!.n), 6, 'every job stored');
+});
+
+t.test('a long enough queue starts a second statement beside the running one', async (t) => {
+  const { knex } = await migratedDatabase(t);
+  const sizes: number[] = [];
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const writer = new JobWriter<JobSpec>(async (jobs) => {
+    sizes.push(jobs.length);
+    if (sizes.length === 1) await gate;
+    await scheduleMany(knex, jobs);
+  }, { overlapAt: 8 });
+  const first = writer.write(job('first'));
+  await new Promise((resolve) => setImmediate(resolve));
+  const burst = Array.from({ length: 8 }, (_, i) => writer.write(job(`burst-${i}`)));
+  await Promise.all(burst);
+  t.same(sizes, [1, 8], 'eight queued at once went out beside the held statement');
+  release();
+  await first;
+});
