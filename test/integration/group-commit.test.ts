@@ -154,3 +154,27 @@ t.test('commits arriving one by one while a batch is in flight share the next ba
   const txs = await transactionsOf(knex, ['holder', ...Array.from({ length: 5 }, (_, i) => `trickle-${i}`), ...Array.from({ length: 8 }, (_, i) => `burst-${i}`)]);
   t.equal(txs.size, 14, 'every commit landed');
 });
+
+t.test('a conflict is named from the batch statement itself: no statement reads the versions afterwards', async (t) => {
+  const { knex } = await migratedDatabase(t, { poolSize: 10 });
+  const store = new PostgresEventStore(knex);
+  t.teardown(() => store.close());
+  await store.append('taken', [ev('first'), ev('second')], { expectedVersion: 'no_stream' });
+  await store.append('other', [ev('first')], { expectedVersion: 'no_stream' });
+  const statements: string[] = [];
+  const count = (q: { sql: string }) => statements.push(q.sql);
+  knex.on('query', count);
+  t.teardown(() => void knex.off('query', count));
+  const stale = await store.append('taken', [ev('late')], { expectedVersion: 0 }).catch((err: unknown) => err);
+  t.ok(stale instanceof VersionConflictError, 'a version conflict');
+  t.equal((stale as VersionConflictError).actual, 1, 'with the version the stream is at');
+  const created = await store.append('taken', [ev('again')], { expectedVersion: 'no_stream' }).catch((err: unknown) => err);
+  t.equal((created as VersionConflictError).actual, 1, 'creating an existing stream names its version too');
+  const partial = await store.appendAtomically([
+    { streamId: 'fresh', events: [ev('new')], expectedVersion: 'no_stream' },
+    { streamId: 'other', events: [ev('late')], expectedVersion: 'no_stream' },
+  ]).catch((err: unknown) => err);
+  t.equal((partial as VersionConflictError).streamId, 'other', 'a multi-stream commit names its stale stream');
+  t.equal((partial as VersionConflictError).actual, 0);
+  t.same(statements.filter((sql) => /SELECT version FROM streams/.test(sql)), [], 'no version read after the statement');
+});

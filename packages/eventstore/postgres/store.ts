@@ -43,6 +43,8 @@ interface EventRow {
   metadata: EventMetadata;
   recorded_at: Date;
   hash: string;
+  /** Only on the batch statement's rows for streams it could not claim: their version (-1: none). */
+  current?: string | null;
 }
 
 function toRecorded(row: EventRow): RecordedEvent {
@@ -62,7 +64,12 @@ function toRecorded(row: EventRow): RecordedEvent {
 // The text copy of the xid has its own name: ORDER BY transaction_id must sort the xid8, not text.
 const COLUMNS = 'global_position, transaction_id::text AS tx_text, stream_id, version, event_id, type, data, metadata, recorded_at, hash';
 
-/** The batch statement of writeStreams: $1 stream ids, $2 expected versions, $3 new versions, $4 the events as one JSON array. */
+/**
+ * The batch statement of writeStreams: $1 stream ids, $2 expected versions, $3 new versions, $4 the
+ * events as one JSON array. It answers the events it wrote and, for each stream it could not claim,
+ * a row with only `stream_id` and that stream's version as the statement saw it (`current`, -1 for
+ * none), so a conflict costs no second statement to name it.
+ */
 const APPEND_BATCH_SQL = `
   WITH claims AS (
     SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[]) AS c(stream_id, expected, version)
@@ -75,14 +82,20 @@ const APPEND_BATCH_SQL = `
     ON CONFLICT DO NOTHING RETURNING stream_id
   ), claimed AS (
     SELECT stream_id FROM updated UNION ALL SELECT stream_id FROM created
+  ), inserted AS (
+    INSERT INTO events (stream_id, version, event_id, type, data, metadata, hash)
+    SELECT e.stream_id, e.version, e.event_id, e.type, e.data, e.metadata, e.hash
+    FROM ROWS FROM (json_to_recordset($4::json) AS (stream_id text, version bigint, event_id uuid, type text, data jsonb, metadata jsonb, hash text))
+           WITH ORDINALITY AS e(stream_id, version, event_id, type, data, metadata, hash, ord)
+    WHERE e.stream_id IN (SELECT stream_id FROM claimed)
+    ORDER BY e.ord
+    RETURNING ${COLUMNS}
   )
-  INSERT INTO events (stream_id, version, event_id, type, data, metadata, hash)
-  SELECT e.stream_id, e.version, e.event_id, e.type, e.data, e.metadata, e.hash
-  FROM ROWS FROM (json_to_recordset($4::json) AS (stream_id text, version bigint, event_id uuid, type text, data jsonb, metadata jsonb, hash text))
-         WITH ORDINALITY AS e(stream_id, version, event_id, type, data, metadata, hash, ord)
-  WHERE e.stream_id IN (SELECT stream_id FROM claimed)
-  ORDER BY e.ord
-  RETURNING ${COLUMNS}`;
+  SELECT *, NULL::bigint AS current FROM inserted
+  UNION ALL
+  SELECT NULL, NULL, c.stream_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, coalesce(s.version, -1)
+  FROM claims c LEFT JOIN streams s ON s.stream_id = c.stream_id
+  WHERE c.stream_id NOT IN (SELECT stream_id FROM claimed)`;
 
 /** Streams whose last hash this process remembers (hash-chain.ts): enough for the hot streams of any load. */
 const REMEMBERED_STREAMS = 10_000;
@@ -370,24 +383,27 @@ export class PostgresEventStore implements EventStore {
     const inline = this.options.inline;
     const prepared = await Promise.all(commits.map((appends) => Promise.all(appends.map((a) => this.prepareStream(a)))));
     const failed = new Set<number>();
+    // The versions the statement saw of the streams it could not claim, across attempts.
+    const seen = new Map<string, number | 'no_stream'>();
+    let byStream = new Map<string, RecordedEvent[]>();
     for (;;) {
       const writing = commits.map((_, i) => i).filter((i) => !failed.has(i));
       if (writing.length === 0) break;
       const run = async (db: Knex | Knex.Transaction): Promise<Map<string, RecordedEvent[]>> => {
-        const byStream = await this.writeStreams(db, writing.flatMap((i) => prepared[i]!));
+        const written = await this.writeStreams(db, writing.flatMap((i) => prepared[i]!));
+        for (const [streamId, version] of written.unclaimed) seen.set(streamId, version);
         const partial = writing.filter((i) => {
-          const claimed = commits[i]!.filter((a) => byStream.has(a.streamId)).length;
+          const claimed = commits[i]!.filter((a) => written.byStream.has(a.streamId)).length;
           return claimed > 0 && claimed < commits[i]!.length;
         });
         if (partial.length > 0) throw new PartialBatch(partial);
         if (inline) {
-          const written = writing.flatMap((i) => commits[i]!.flatMap((a) => byStream.get(a.streamId) ?? []));
-          if (written.length > 0) await inline(db as Knex.Transaction, written);
+          const events = writing.flatMap((i) => commits[i]!.flatMap((a) => written.byStream.get(a.streamId) ?? []));
+          if (events.length > 0) await inline(db as Knex.Transaction, events);
         }
-        return byStream;
+        return written.byStream;
       };
       const alone = !inline && writing.every((i) => commits[i]!.length === 1);
-      let byStream: Map<string, RecordedEvent[]>;
       try {
         byStream = alone ? await run(this.knex) : await this.knex.transaction(run);
       } catch (err) {
@@ -395,21 +411,28 @@ export class PostgresEventStore implements EventStore {
         for (const i of err.commits) failed.add(i);
         continue;
       }
-      return Promise.all(
-        commits.map(async (appends, i) => {
-          const missing = failed.has(i) ? appends[0]! : appends.find((a) => !byStream.has(a.streamId));
-          if (!missing) return appends.map((a) => byStream.get(a.streamId)!);
-          const conflicting = failed.has(i) ? await this.firstConflict(appends) : missing;
-          return new VersionConflictError(conflicting.streamId, conflicting.expectedVersion, await this.streamVersion(conflicting.streamId));
-        }),
-      );
+      break;
     }
     return Promise.all(
-      commits.map(async (appends) => {
-        const a = await this.firstConflict(appends);
-        return new VersionConflictError(a.streamId, a.expectedVersion, await this.streamVersion(a.streamId));
+      commits.map(async (appends, i) => {
+        if (!failed.has(i) && appends.every((a) => byStream.has(a.streamId))) return appends.map((a) => byStream.get(a.streamId)!);
+        return this.conflictOf(appends, seen);
       }),
     );
+  }
+
+  /**
+   * The conflict of a commit that was not written: its first stream whose version, as the batch
+   * statement saw it, was not the expected one. When the statement saw the expected versions yet
+   * could not claim (a writer committed while it ran), the versions are read.
+   */
+  private async conflictOf(appends: StreamAppend[], seen: Map<string, number | 'no_stream'>): Promise<VersionConflictError> {
+    for (const a of appends) {
+      const version = seen.get(a.streamId);
+      if (version !== undefined && version !== a.expectedVersion) return new VersionConflictError(a.streamId, a.expectedVersion, version);
+    }
+    const a = await this.firstConflict(appends);
+    return new VersionConflictError(a.streamId, a.expectedVersion, await this.streamVersion(a.streamId));
   }
 
   /** The stream of a failed multi-stream append whose version is not the expected one. */
@@ -454,7 +477,10 @@ export class PostgresEventStore implements EventStore {
    * Claims each stream at its expected version (-1: a new stream) and inserts the events of the
    * streams claimed: one statement for the whole batch. A stream left out lost a race.
    */
-  private async writeStreams(db: Knex | Knex.Transaction, streams: PreparedStream[]): Promise<Map<string, RecordedEvent[]>> {
+  private async writeStreams(
+    db: Knex | Knex.Transaction,
+    streams: PreparedStream[],
+  ): Promise<{ byStream: Map<string, RecordedEvent[]>; unclaimed: Map<string, number | 'no_stream'> }> {
     const events = streams.flatMap((s) => s.events.map((e, i) => ({ s, e, i })));
     // The events travel as one JSON document: one JSON.stringify, parsed by the server, instead
     // of seven array parameters whose jsonb elements node-postgres escapes one by one. Prepared:
@@ -476,14 +502,19 @@ export class PostgresEventStore implements EventStore {
       ),
     ]);
     const byStream = new Map<string, RecordedEvent[]>();
+    const unclaimed = new Map<string, number | 'no_stream'>();
     for (const row of res.rows) {
+      if (row.current != null) {
+        unclaimed.set(row.stream_id, Number(row.current) < 0 ? 'no_stream' : Number(row.current));
+        continue;
+      }
       const recorded = toRecorded(row);
       const list = byStream.get(recorded.streamId);
       if (list) list.push(recorded);
       else byStream.set(recorded.streamId, [recorded]);
     }
     for (const list of byStream.values()) list.sort((a, b) => a.version - b.version);
-    return byStream;
+    return { byStream, unclaimed };
   }
 
   async readStream(streamId: string, options: { fromVersion?: number } = {}): Promise<RecordedEvent[]> {
