@@ -12,6 +12,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { defaultApiWorkers } from '../../packages/core/config.js';
 import { freePort } from '../../packages/core/embedded-postgres.js';
 import { loadState } from '../../packages/eventstore/command-handler.js';
 import { runLedger } from '../../packages/domain/ledger/commands.js';
@@ -30,8 +31,8 @@ import { startProcess } from '../support/child-process.js';
 export const SERVICE_POOL_MAX = 40;
 /** The sandbox operator answers an hour later: no callback job is due during the run (and no loop runs jobs). */
 export const SANDBOX_DELAY_MS = '3600000';
-/** API workers of the standalone run: BENCH_API_WORKERS, else `make start`'s default (the CPUs). */
-const API_WORKERS = Math.round(numberFromEnv('BENCH_API_WORKERS', os.availableParallelism(), 1));
+/** API workers of the standalone run: BENCH_API_WORKERS, else `make start`'s default. */
+const API_WORKERS = Math.round(numberFromEnv('BENCH_API_WORKERS', defaultApiWorkers(), 1));
 /** Funding of each merchant: 10^11 XOF covers 10^8 payouts of 1 000 plus fee. */
 const FUNDING = 100_000_000_000;
 const PAYOUT_AMOUNT = 1000;

@@ -18,7 +18,7 @@
  * BENCH_WEBHOOKS (deliveries queued by the webhook section, default 400 × BENCH_SECONDS),
  * BENCH_BATCH_ITEMS (items of the payout engine's batch, default 10 000),
  * BENCH_INTEL_PAYMENTS (payments the intelligence section seeds, default 100 000),
- * BENCH_API_WORKERS (workers of the payout section's standalone run, default the CPUs),
+ * BENCH_API_WORKERS (workers of the payout section's standalone run, default make start's: one per CPU but one),
  * DATABASE_URL (use that server instead of a throwaway embedded one; the payout, intent and webhook
  * sections then create and drop databases of their own on it).
  */

@@ -18,7 +18,7 @@ t.test('defaults', async (t) => {
   t.equal(c.assetsMaxBytes, 25 * 1024 * 1024);
   t.equal(c.assetsS3, null);
   t.equal(c.supportEmail, null);
-  t.equal(c.apiWorkers, os.availableParallelism(), 'one API worker per CPU');
+  t.equal(c.apiWorkers, Math.max(1, os.availableParallelism() - 1), 'one API worker per CPU but one');
   t.equal(loadConfig({ API_WORKERS: '1' }).apiWorkers, 1);
   t.equal(c.kafkaTopic, 'sika.events');
   t.equal(loadConfig({ KAFKA_TOPIC: 'shop-2.events' }).kafkaTopic, 'shop-2.events');
