@@ -273,6 +273,10 @@ if (brokers.length === 0) {
     t.comment(`scale-out figures: ${log.length} events in the log, ${seen.length} messages on the topic (${duplicates} duplicates), ${webhookEvents.length} webhook events, ${deliveriesReceived} deliveries received by ${endpoints.length} endpoints (${repeats} repeats), consumer lag ${lag}`);
 
     for (const p of [...running]) p.child.kill('SIGTERM');
-    for (const p of [relay, dispatcher, ...apis]) t.equal(await p.exit, 0, 'clean exit on SIGTERM');
+    for (const p of [relay, dispatcher, ...apis]) {
+      const code = await p.exit;
+      // On a failure, the process's last words say why (its output is not printed otherwise).
+      t.equal(code, 0, 'clean exit on SIGTERM', code === 0 ? {} : { output: p.output().slice(-4000) });
+    }
   });
 }
