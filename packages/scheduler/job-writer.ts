@@ -4,17 +4,13 @@ interface Queued<Row> {
   reject(err: unknown): void;
 }
 
-/**
- * Rows per statement, statements running at once (each holds a connection), and the rows that must
- * be queued before a statement starts beside one already running (fewer wait and go out together).
- */
+/** Rows per statement, and statements running at once (each holds a connection). */
 export interface JobWriterLimits {
   maxRows: number;
   inFlight: number;
-  overlapAt: number;
 }
 
-const JOB_WRITER_DEFAULTS: JobWriterLimits = { maxRows: 500, inFlight: 2, overlapAt: 8 };
+const JOB_WRITER_DEFAULTS: JobWriterLimits = { maxRows: 500, inFlight: 2 };
 
 /**
  * Writes the jobs commands enqueue outside a transaction (timers set before a command, the
@@ -54,7 +50,6 @@ export class JobWriter<Row> {
 
   private flush(): void {
     while (this.running < this.limits.inFlight && this.queued.length > 0) {
-      if (this.running > 0 && this.queued.length < this.limits.overlapAt) return;
       const batch = this.queued.splice(0, this.limits.maxRows);
       this.running++;
       void this.run(batch).finally(() => {

@@ -124,37 +124,6 @@ t.test('two commits on one stream never share a batch: the second is checked aga
   t.same((await store.readStream('chain')).map((e) => e.type), ['one', 'two']);
 });
 
-t.test('commits arriving one by one while a batch is in flight share the next batch; a long queue starts one beside it', async (t) => {
-  const { knex } = await migratedDatabase(t, { poolSize: 10 });
-  const batches: number[] = [];
-  let release!: () => void;
-  const gate = new Promise<void>((resolve) => (release = resolve));
-  const store = new PostgresEventStore(knex, {
-    groupCommit: { batchesInFlight: 4, overlapAt: 8 },
-    inline: async (_trx, events) => {
-      batches.push(new Set(events.map((e) => e.streamId)).size);
-      if (events.some((e) => e.type === 'hold')) await gate;
-    },
-  });
-  t.teardown(() => store.close());
-  const held = store.append('holder', [ev('hold')], { expectedVersion: 'no_stream' });
-  while (batches.length === 0) await new Promise((resolve) => setImmediate(resolve));
-  const trickle: Promise<unknown>[] = [];
-  for (let i = 0; i < 5; i++) {
-    trickle.push(store.append(`trickle-${i}`, [ev('written', i)], { expectedVersion: 'no_stream' }));
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  t.same(batches, [1], 'five commits queued one by one: no batch beside the one in flight');
-  const burst = Array.from({ length: 8 }, (_, i) => store.append(`burst-${i}`, [ev('written', i)], { expectedVersion: 'no_stream' }));
-  await Promise.all(trickle);
-  t.same(batches, [1, 8], 'at eight queued, a batch started beside the held one with all eight');
-  release();
-  await Promise.all([held, ...burst]);
-  t.same(batches, [1, 8, 5], 'the rest waited for a batch to end and went out together');
-  const txs = await transactionsOf(knex, ['holder', ...Array.from({ length: 5 }, (_, i) => `trickle-${i}`), ...Array.from({ length: 8 }, (_, i) => `burst-${i}`)]);
-  t.equal(txs.size, 14, 'every commit landed');
-});
-
 t.test('a conflict is named from the batch statement itself: no statement reads the versions afterwards', async (t) => {
   const { knex } = await migratedDatabase(t, { poolSize: 10 });
   const store = new PostgresEventStore(knex);

@@ -117,19 +117,14 @@ export interface PostgresEventStoreOptions {
 export interface GroupCommitLimits {
   maxCommits: number;
   batchesInFlight: number;
-  /** Commits that must be queued before a batch starts beside one already in flight. */
-  overlapAt: number;
 }
 
 /**
  * Several batches in flight keep some writing while others wait for their WAL flush; with inline
  * projections a batch's statements run one after another, so one batch at a time would serialize
- * the projections of every concurrent command (docs/performance.md). But a batch costs its
- * projections' statements however few commits it holds: below `overlapAt` queued commits, the
- * queue waits for the batch in flight and goes out as one batch after it, rather than as batches
- * of one. A lone commit (nothing in flight) never waits.
+ * the projections of every concurrent command (docs/performance.md).
  */
-export const GROUP_COMMIT_DEFAULTS: GroupCommitLimits = { maxCommits: 256, batchesInFlight: 4, overlapAt: 8 };
+export const GROUP_COMMIT_DEFAULTS: GroupCommitLimits = { maxCommits: 256, batchesInFlight: 4 };
 
 /** A commit waiting for its batch. */
 interface QueuedCommit {
@@ -310,7 +305,6 @@ export class PostgresEventStore implements EventStore {
   /** Starts batches while fewer than the limit are in flight: the queue fills while they commit. */
   private flush(): void {
     while (this.batchesInFlight < this.groupCommit.batchesInFlight && this.queued.length > 0) {
-      if (this.batchesInFlight > 0 && this.queued.length < this.groupCommit.overlapAt) return;
       const batch = this.takeBatch();
       this.batchesInFlight++;
       void this.runBatch(batch).finally(() => {
