@@ -9,6 +9,7 @@ import { KafkaBusConsumer, type ConsumerKafka } from '../../packages/bus/kafka/c
 import { KafkaRelay, type RelayKafka } from '../../packages/bus/kafka/relay.js';
 import type { RecordedEvent } from '../../packages/eventstore/port.js';
 import type { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
+import { until } from '../support/child-process.js';
 import { postgresStore } from '../support/db.js';
 
 /**
@@ -35,6 +36,12 @@ class RecordingKafka implements RelayKafka {
   readonly positions = new Map<string, string>();
   /** Decides each send: resolve (kept in the transaction), reject, or a promise to hold it. */
   onSend: (record: ProducerRecord) => 'ok' | 'fail' | Promise<void> = () => 'ok';
+  /** When set, a commit's markers reach the partition (and the last stable offset moves) only once it resolves. */
+  markersHeld: Promise<void> | null = null;
+  /** Offsets of the single partition the stand-in keeps: the next one, and the last stable one. */
+  private nextOffset = 0;
+  private stableOffset = 0;
+  stableOffsetReads = 0;
   private readonly epochs = new Map<string, number>();
 
   producer(config?: ProducerConfig) {
@@ -59,7 +66,9 @@ class RecordingKafka implements RelayKafka {
           if (decision === 'fail') throw new Error('broker unavailable (test)');
           if (decision !== 'ok') await decision;
           pending.push(record);
-          return [];
+          const baseOffset = String(this.nextOffset);
+          this.nextOffset += record.messages.length;
+          return [{ topicName: record.topic, partition: 0, errorCode: 0, baseOffset }];
         };
         return {
           send,
@@ -74,9 +83,11 @@ class RecordingKafka implements RelayKafka {
             active = false;
             this.sent.push(...pending);
             if (offsets) this.positions.set(offsets.group, offsets.metadata);
+            this.writeMarker();
           },
           abort: async () => {
             active = false;
+            this.writeMarker();
           },
           isActive: () => active,
         };
@@ -84,10 +95,22 @@ class RecordingKafka implements RelayKafka {
     };
   }
 
-  admin(): Pick<Admin, 'connect' | 'listTopics' | 'createTopics' | 'fetchOffsets' | 'disconnect'> {
+  /** A transaction's end marker: the last stable offset moves past it, at once or once `markersHeld` resolves. */
+  private writeMarker(): void {
+    const end = ++this.nextOffset;
+    const move = () => (this.stableOffset = Math.max(this.stableOffset, end));
+    if (this.markersHeld) void this.markersHeld.then(move);
+    else move();
+  }
+
+  admin(): Pick<Admin, 'connect' | 'listTopics' | 'createTopics' | 'fetchOffsets' | 'fetchTopicOffsets' | 'disconnect'> {
     return {
       connect: async () => undefined,
       disconnect: async () => undefined,
+      fetchTopicOffsets: async () => {
+        this.stableOffsetReads++;
+        return [{ partition: 0, offset: String(this.stableOffset), high: String(this.nextOffset), low: '0' }];
+      },
       listTopics: async () => [...this.topics],
       createTopics: async ({ topics }) => {
         for (const topic of topics) {
@@ -146,6 +169,24 @@ t.test('relay: publishes the log in order with key and headers, one transaction 
   await again.start();
   await again.stop();
   t.same(kafka.created, ['events/4']);
+});
+
+t.test('relay: caughtUp waits until its last transaction is readable, not only committed (commit markers come after the commit)', async (t) => {
+  const { knex, store } = await database(t);
+  const kafka = new RecordingKafka();
+  let writeMarkers!: () => void;
+  kafka.markersHeld = new Promise((resolve) => (writeMarkers = resolve));
+  const written = await appendMany(store, 5);
+  const relay = relayOf(kafka, knex, store);
+  await relay.start();
+  let caught = false;
+  const caughtUp = relay.caughtUp().then(() => (caught = true));
+  await until('the batch committed and the stable offset read twice', async () => (kafka.published().length === written.length && kafka.stableOffsetReads >= 2 ? true : undefined));
+  t.equal(caught, false, 'committed but not yet readable: still waiting');
+  writeMarkers();
+  await caughtUp;
+  t.equal(caught, true, 'readable once the markers are written');
+  await relay.stop();
 });
 
 t.test('relay: a failed send aborts the batch; the relay starts again and publishes it once', async (t) => {

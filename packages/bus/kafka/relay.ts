@@ -15,7 +15,7 @@ export type RelayProducer = Pick<Producer, 'connect' | 'transaction' | 'disconne
 /** What the relay uses of a kafkajs `Kafka` (which is one; tests pass a recorder). */
 export interface RelayKafka {
   producer(config?: ProducerConfig): RelayProducer;
-  admin(): Pick<Admin, 'connect' | 'listTopics' | 'createTopics' | 'fetchOffsets' | 'disconnect'>;
+  admin(): Pick<Admin, 'connect' | 'listTopics' | 'createTopics' | 'fetchOffsets' | 'fetchTopicOffsets' | 'disconnect'>;
 }
 
 export interface KafkaRelayOptions {
@@ -62,6 +62,8 @@ export class KafkaRelay {
   private sub: Subscription | null = null;
   private stopped = false;
   private restarting: Promise<void> | null = null;
+  /** Per partition, the offset of the first message the last committed transaction wrote there. */
+  private lastTransaction = new Map<number, string>();
 
   constructor(private readonly options: KafkaRelayOptions) {
     this.name = options.name ?? `relay:${options.topic}`;
@@ -109,9 +111,12 @@ export class KafkaRelay {
     const { topic, knex } = this.options;
     const next = events[events.length - 1]!.position;
     const transaction = await producer.transaction();
+    const firstOffsets = new Map<number, string>();
     try {
       for (const messages of chunkMessages(events.map(encodeEvent), this.options.maxRequestBytes ?? 900_000)) {
-        await transaction.send({ topic, acks: -1, messages });
+        for (const sent of await transaction.send({ topic, acks: -1, messages })) {
+          if (sent.baseOffset !== undefined && !firstOffsets.has(sent.partition)) firstOffsets.set(sent.partition, sent.baseOffset);
+        }
       }
       // kafkajs' types leave out an offset's metadata; its TxnOffsetCommit request carries it.
       const position: PartitionOffset & { metadata: string } = { partition: 0, offset: '0', metadata: next };
@@ -121,6 +126,7 @@ export class KafkaRelay {
       await transaction.abort().catch(() => undefined);
       throw err;
     }
+    this.lastTransaction = firstOffsets;
     await mirrorCheckpoint(knex, this.name, next);
   }
 
@@ -148,8 +154,9 @@ export class KafkaRelay {
   }
 
   /**
-   * Resolves when everything in the log before the call is on the topic (and checkpointed). A
-   * relay starting again meanwhile (after a failure) is waited for.
+   * Resolves when everything in the log before the call is on the topic (and checkpointed) and
+   * readable by read_committed consumers. A relay starting again meanwhile (after a failure) is
+   * waited for.
    */
   async caughtUp(): Promise<void> {
     for (;;) {
@@ -160,7 +167,29 @@ export class KafkaRelay {
         continue;
       }
       await sub.caughtUp();
-      if (this.sub === sub) return;
+      if (this.sub === sub) return this.untilReadable(this.lastTransaction);
+    }
+  }
+
+  /**
+   * A transaction's commit returns once the coordinator has logged it; its commit markers reach
+   * the partitions afterwards. Until they do, the topic's last stable offset (what read_committed
+   * consumers can read up to, and what `fetchTopicOffsets` answers) stops before the
+   * transaction's first message in each partition it wrote: waits until it is past.
+   */
+  private async untilReadable(firstOffsets: Map<number, string>): Promise<void> {
+    if (firstOffsets.size === 0) return;
+    const admin = this.options.kafka.admin();
+    await admin.connect();
+    try {
+      for (;;) {
+        const stable = await admin.fetchTopicOffsets(this.options.topic);
+        const readable = [...firstOffsets].every(([partition, first]) => BigInt(stable.find((o) => o.partition === partition)?.offset ?? '0') > BigInt(first));
+        if (readable || this.stopped) return;
+        await sleep(20);
+      }
+    } finally {
+      await admin.disconnect();
     }
   }
 
