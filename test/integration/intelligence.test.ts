@@ -45,6 +45,8 @@ await svc.system.drain();
 // Day 2: one paid by Wave.
 svc.clock.advance(DAY);
 const day2 = await payments([{ amount: 40_000, operator: 'wave', outcome: '67' }]);
+// The analytics follow the log after the commit (followsLog): wait for them, as after day 1.
+await svc.system.drain();
 const feeOf = (intents: { fee: number | null; status: string }[]) => intents.filter((i) => i.status === 'succeeded').reduce((sum, i) => sum + (i.fee ?? 0), 0);
 
 t.test('KPIs over the range: the figures of the payments made', async (t) => {
