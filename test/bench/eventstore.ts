@@ -28,31 +28,22 @@ export interface WriteLevel {
   peerRatio: number;
 }
 
-/** One writer of the store: its own stream, appended one event at a time with the version it knows. */
-function appendWriter(store: PostgresEventStore, streamId: string): Operation {
-  let expectedVersion: ExpectedVersion = 'no_stream';
+/** What every writer appends: one payment-sized event. */
+const appendedEvent = () => ({ type: 'bench.appended', data: BASELINE_PAYLOAD, metadata: { actor: 'bench', occurred_at: new Date().toISOString() } });
+
+/** A writer of its own stream: appends one event at a time with the version the last append answered. */
+function streamWriter<V>(first: V, append: (expected: V) => Promise<V>): Operation {
+  let expected = first;
   return async () => {
-    const result = await store.append(
-      streamId,
-      [{ type: 'bench.appended', data: BASELINE_PAYLOAD, metadata: { actor: 'bench', occurred_at: new Date().toISOString() } }],
-      { expectedVersion },
-    );
-    expectedVersion = result.nextVersion;
+    expected = await append(expected);
   };
 }
 
-/** The peer's writer: the same event, one per append, to its own stream with the version it knows. */
-function peerWriter(store: EmmettStore, streamName: string): Operation {
-  let expectedStreamVersion: ExpectedStreamVersion<bigint> = STREAM_DOES_NOT_EXIST;
-  return async () => {
-    const result = await store.appendToStream(
-      streamName,
-      [{ type: 'bench.appended', data: BASELINE_PAYLOAD, metadata: { actor: 'bench', occurred_at: new Date().toISOString() } }],
-      { expectedStreamVersion },
-    );
-    expectedStreamVersion = result.nextExpectedStreamVersion;
-  };
-}
+const appendWriter = (store: PostgresEventStore, streamId: string): Operation =>
+  streamWriter<ExpectedVersion>('no_stream', async (expectedVersion) => (await store.append(streamId, [appendedEvent()], { expectedVersion })).nextVersion);
+
+const peerWriter = (store: EmmettStore, streamName: string): Operation =>
+  streamWriter<ExpectedStreamVersion<bigint>>(STREAM_DOES_NOT_EXIST, async (expectedStreamVersion) => (await store.appendToStream(streamName, [appendedEvent()], { expectedStreamVersion })).nextExpectedStreamVersion);
 
 /** The type OIDs whose parsers Emmett sets for every node-postgres client of the process: int8, jsonb, json. */
 const PEER_TYPES = [20, 3802, 114] as const;
