@@ -17,7 +17,7 @@ import { openSystem, type System } from '../services/system.js';
 
 const USAGE = `usage:
   sika merchants create --name NAME [--email ADDRESS] [--json]
-  sika keys create --merchant ACCOUNT_ID --environment sandbox|live [--scopes a,b] [--json]
+  sika keys create --merchant ACCOUNT_ID --environment sandbox|live [--scopes a,b] [--name NAME] [--json]
   sika keys revoke --merchant ACCOUNT_ID KEY_ID
   sika admin keys create [--name NAME] [--json]
                                     (the platform operator credential sk_admin_…, shown once: feature
@@ -88,7 +88,7 @@ async function run(system: System, argv: string[]): Promise<number> {
       const env = values.environment;
       if (!values.merchant || (env !== 'sandbox' && env !== 'live')) throw new UsageError('--merchant and --environment sandbox|live are required');
       const scopes = (values.scopes ?? '*').split(',').map((s) => s.trim()).filter(Boolean);
-      const key = await createApiKey(system.store, system.clock, values.merchant, env, scopes, ACTOR);
+      const key = await createApiKey(system.store, system.clock, values.merchant, env, scopes, ACTOR, values.name?.trim() || 'Command-line key');
       out(key, json, `key ${key.id}: ${key.secret}\n(shown once)`);
       return 0;
     }

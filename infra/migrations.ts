@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { auditChainMigrations } from '../packages/eventstore/audit-chain.js';
 import { addEventHashes, createEventStoreSchema } from '../packages/eventstore/postgres/schema.js';
+import { apiKeyUsageMigrations } from '../packages/http/api-key-usage.js';
 import { idempotencyMigrations } from '../packages/http/idempotency.js';
 import { rateLimitMigrations } from '../packages/http/rate-limit.js';
 import { schedulerMigrations } from '../packages/scheduler/scheduler.js';
@@ -34,6 +35,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ...auditChainMigrations,
   ...reportingMigrations,
   ...automationMigrations,
+  ...apiKeyUsageMigrations,
 ];
 
 const LOCK_KEY = 7_305_001; // any constant; serialises concurrent migrators (api + projector starting together)

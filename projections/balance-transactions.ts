@@ -4,7 +4,7 @@ import type { Owner } from '../packages/domain/audit.js';
 import type { EntryPosted, LedgerEvent } from '../packages/domain/ledger/events.js';
 import type { RecordedEvent } from '../packages/eventstore/port.js';
 import { applyRowChanges, insertRows, type Row, type RowChange } from './batch.js';
-import { cursorPage, type CursorList, type CursorQuery } from './paging.js';
+import { cursorPage, whereCreated, type CreatedRange, type CursorList, type CursorQuery } from './paging.js';
 import type { Projection } from './projection.js';
 import { ownedRows } from './queries.js';
 
@@ -429,14 +429,6 @@ export function balanceTransactionObject(row: BalanceTransactionRow) {
 
 const COLUMNS = ['id', 'seq', 'environment', 'type', 'source', 'amount', 'fee', 'net', 'currency', 'available_on', 'created_at'];
 
-/** Bounds on `created`, inclusive or not, as the list's `created[gt|gte|lt|lte]` give them. */
-export interface CreatedRange {
-  gt?: Date;
-  gte?: Date;
-  lt?: Date;
-  lte?: Date;
-}
-
 export interface BalanceTransactionFilters {
   type?: string;
   source?: string;
@@ -454,12 +446,9 @@ export function balanceTransactionRows(knex: Knex, owner: Owner, filters: Balanc
   if (filters.payout !== undefined) {
     q.whereIn('id', knex('read.payout_settlements').where({ payout_id: filters.payout, merchant_id: owner.merchantId, environment: owner.environment }).select('balance_transaction_id'));
   }
-  const { gt, gte, lt, lte } = filters.created ?? {};
-  if (gt) q.where('created_at', '>', gt);
-  if (gte) q.where('created_at', '>=', gte);
-  if (lt) q.where('created_at', '<', lt);
+  whereCreated(q, 'created_at', filters.created ?? {});
+  const lte = filters.created?.lte;
   if (!lte) return q.select(...COLUMNS, 'status');
-  q.where('created_at', '<=', lte);
   return q.select(...COLUMNS, knex.raw(`CASE WHEN settled_at <= ? THEN 'available' ELSE 'pending' END AS status`, [lte]));
 }
 

@@ -58,6 +58,23 @@ export async function cursorPage<Row extends { seq: string | number }, T>(
   return { object: 'list', data: page.map(render), has_more, url };
 }
 
+/** Bounds on `created`, inclusive or not, as the lists' `created[gt|gte|lt|lte]` give them. */
+export interface CreatedRange {
+  gt?: Date;
+  gte?: Date;
+  lt?: Date;
+  lte?: Date;
+}
+
+/** Narrows `q` to rows whose `column` is within `range`. */
+export function whereCreated(q: Knex.QueryBuilder, column: string, range: CreatedRange): Knex.QueryBuilder {
+  if (range.gt) q.where(column, '>', range.gt);
+  if (range.gte) q.where(column, '>=', range.gte);
+  if (range.lt) q.where(column, '<', range.lt);
+  if (range.lte) q.where(column, '<=', range.lte);
+  return q;
+}
+
 /** Query schema of page-based merchant lists (`/api/v1/merchant/*`). */
 export const pageListQuery = {
   type: 'object',

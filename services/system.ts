@@ -9,6 +9,8 @@ import { Metrics } from '../packages/core/metrics.js';
 import { chainSealer } from '../packages/eventstore/audit-chain.js';
 import { MeasuredEventStore } from '../packages/eventstore/measured.js';
 import { ApiKeyCache } from '../packages/http/api-key-cache.js';
+import { ApiKeyUsage } from '../packages/http/api-key-usage.js';
+import { ApiKeyManagement } from '../packages/domain/merchant/api-keys.js';
 import { Billing } from '../packages/domain/billing/service.js';
 import { Organizations } from '../packages/domain/organization/commands.js';
 import { Accounts } from '../packages/domain/user/commands.js';
@@ -130,6 +132,10 @@ export interface System {
   idempotency: IdempotencyStore;
   /** The API keys requests presented, evicted by their own events. */
   apiKeys: ApiKeyCache;
+  /** When each key last authenticated a request (to the minute). */
+  apiKeyUsage: ApiKeyUsage;
+  /** API keys created, rolled and revoked by signed-in owners and admins. */
+  apiKeyManagement: ApiKeyManagement;
   /** The payment gates (capabilities, activations) commands checked, evicted by their events. */
   gates: ReturnType<typeof rememberedGates>['cache'];
   scheduler: Scheduler;
@@ -491,6 +497,8 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     customerPortal,
     payouts,
     payoutSettings: new PayoutSettingsService({ store, clock, verifications, messenger, directory: reads }),
+    apiKeyUsage: new ApiKeyUsage(knex, clock),
+    apiKeyManagement: new ApiKeyManagement({ store, clock, accounts, verifications }),
     payoutRecipients,
     payoutBatches,
     marketplace,

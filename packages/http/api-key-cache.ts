@@ -3,7 +3,7 @@ import { EvictedByEvents } from '../eventstore/evicted-cache.js';
 import type { EventStore } from '../eventstore/port.js';
 import { findApiKeyByHash, type ApiKeyRow } from '../../projections/api-keys.js';
 
-const KEY_EVENTS = new Set(['api_key.created', 'api_key.revoked']);
+const KEY_EVENTS = new Set(['api_key.created', 'api_key.rolled', 'api_key.revoked']);
 
 /**
  * The API keys requests presented, by hash, so that a request does not read read.api_keys

@@ -31,12 +31,12 @@ export interface AppTokenVerifier {
 
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
-/** Finds an API key by the SHA-256 of the presented key (ApiKeyCache). */
+/** Finds an API key by the SHA-256 of the presented key, if it may authenticate now: neither revoked nor past a roll's grace period. */
 export type ApiKeyLookup = (keyHash: string) => Promise<ApiKeyRow | undefined>;
 
 /**
  * Resolves the credential of a request to a Principal, or throws 400/401/403 (docs/errors.md, IKW-AUT-*).
- * A key that is malformed, unknown or revoked gets the same answer: nothing leaks about which.
+ * A key that is malformed, unknown, revoked or expired gets the same answer: nothing leaks about which.
  */
 export async function authenticate(
   knex: Knex,
@@ -71,7 +71,7 @@ export async function authenticate(
   if (auth.appTokenOnly) throw KEY_SHAPE.test(credential) || ADMIN_KEY_SHAPE.test(credential) ? new ApiError('IKW-ACC-003') : new ApiError('IKW-AUT-007');
   if (!KEY_SHAPE.test(credential)) throw new ApiError('IKW-AUT-002');
   const key = await apiKeys(hashApiKey(credential));
-  if (!key || key.revoked_at !== null) throw new ApiError('IKW-AUT-002');
+  if (!key) throw new ApiError('IKW-AUT-002');
   if (requested !== undefined && requested !== key.environment) throw new ApiError('IKW-AUT-003', undefined, 'X-Environment');
   if (requested === undefined && auth.environmentHeader === 'required') throw new ApiError('IKW-AUT-006', undefined, 'X-Environment');
   if (!hasScope(key.scopes, auth.scope)) {

@@ -58,4 +58,10 @@ export const webhookMigrations: Migration[] = [
         error text
       )`,
   ),
+  // The events API (GET /api/v1/events) pages a merchant's events in the order they were stored.
+  sqlMigration(
+    'webhooks/002-event-order',
+    `ALTER TABLE webhook_events ADD COLUMN seq bigserial;
+      CREATE INDEX webhook_events_merchant_seq ON webhook_events (merchant_id, environment, seq)`,
+  ),
 ];

@@ -49,10 +49,13 @@ import { contextIntelligenceFamily, intelligenceFamily } from './routes/intellig
 import { supportFamily } from './routes/support.js';
 import { templateEngineFamily } from './routes/template-engine.js';
 import { automationsFamily } from './routes/automations.js';
+import { merchantApiKeysFamily } from './routes/merchant-api-keys.js';
+import { eventsFamily } from './routes/events.js';
+import { usable } from '../../projections/api-keys.js';
 
 /** The families of the interface this service serves, one router each. */
 export function apiFamilies(system: System): Family[] {
-  return [
+  const families = [
     healthFamily(system.knex, system.config.eventStore === 'esdb' ? 'projector' : 'inline'),
     authFamily(system.accounts, system.signIns, system.knex, system.clock),
     authSecurityFamily(system.knex, system.clock, system.secondFactors, system.signIns, system.contactChanges),
@@ -79,6 +82,8 @@ export function apiFamilies(system: System): Family[] {
     merchantSettingsFamily(system.knex, system.store, system.clock, system.payoutSettings),
     webhookEndpointsFamily(system.knex, system.clock, system.webhookEndpoints),
     webhookReplaysFamily(system.webhooks),
+    // The events webhooks carry, for clients that missed some and for `sika listen` (docs/webhooks.md).
+    eventsFamily(system.knex, system.clock),
     // Merchant billing and the billing family: one model (docs/billing.md).
     merchantCustomersFamily(system.knex, system.billing.customers),
     merchantProductsFamily(system.knex, system.billing.products, (id, at) => system.billing.subscriptions.isStaleAttachment(id, at)),
@@ -110,6 +115,13 @@ export function apiFamilies(system: System): Family[] {
     // Automations (docs/automations.md)
     automationsFamily(system.knex, system.clock, system.automations, system.automationRunner),
   ];
+  return [...families, merchantApiKeysFamily(system.knex, system.clock, system.apiKeyManagement, keyScopes(families))];
+}
+
+/** The scopes an API key may hold: `*`, `*.read`, and each scope a route of these families asks for. */
+function keyScopes(families: readonly Family[]): string[] {
+  const asked = families.flatMap((f) => f.routes.map((r) => (r.auth === 'public' || r.auth.appTokenOnly || r.auth.platform === 'only' ? null : r.auth.scope)));
+  return ['*', '*.read', ...[...new Set(asked.filter((s): s is string => s !== null))].sort()];
 }
 
 /** Every family the server mounts, /openapi.json included. */
@@ -127,7 +139,12 @@ export function openApiDocument(system: System): Record<string, unknown> {
 export function buildApi(system: System, extra: Family[] = []) {
   return createApp({
     knex: system.knex,
-    apiKeys: (keyHash) => system.apiKeys.find(keyHash),
+    apiKeys: async (keyHash) => {
+      const key = await system.apiKeys.find(keyHash);
+      if (!key || !usable(key, system.clock.now())) return undefined;
+      await system.apiKeyUsage.used(key.id);
+      return key;
+    },
     log: system.log,
     idempotency: system.idempotency,
     appTokens: system.accounts,

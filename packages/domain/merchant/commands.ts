@@ -8,11 +8,11 @@ import { merchantDecider, type MerchantCommand, type MerchantState } from './dec
 import { merchantStream, type ApiKeyRecord, type Environment, type MerchantEvent } from './events.js';
 
 /** A new key: the full secret (shown once) and the record that is stored (hash only). */
-export function generateApiKey(environment: Environment, scopes: string[]): { secret: string; record: ApiKeyRecord } {
+export function generateApiKey(environment: Environment, scopes: string[], name?: string): { secret: string; record: ApiKeyRecord } {
   const secret = `sk_${environment === 'live' ? 'live' : 'test'}_${randomBase62(43)}`;
   return {
     secret,
-    record: { keyId: newId('key'), environment, keyHash: hashApiKey(secret), last4: secret.slice(-4), scopes },
+    record: { keyId: newId('key'), environment, keyHash: hashApiKey(secret), last4: secret.slice(-4), scopes, ...(name !== undefined ? { name } : {}) },
   };
 }
 
@@ -25,8 +25,8 @@ export interface CreatedMerchant {
 /** What creating a merchant with one sandbox and one live key holding every scope writes. */
 function creation(clock: Clock, name: string, actor: string, email: string | null): { created: CreatedMerchant; command: MerchantCommand; metadata: EventMetadata } {
   const merchantId = newId('acct');
-  const sandbox = generateApiKey('sandbox', ['*']);
-  const live = generateApiKey('live', ['*']);
+  const sandbox = generateApiKey('sandbox', ['*'], 'Default key');
+  const live = generateApiKey('live', ['*'], 'Default key');
   const at = clock.now();
   return {
     created: { id: merchantId, name, api_keys: { sandbox: sandbox.secret, live: live.secret } },
@@ -58,8 +58,8 @@ export class Merchants extends CommandService<MerchantCommand, MerchantState, Me
     return created;
   }
 
-  async createApiKey(merchantId: string, environment: Environment, scopes: string[], actor: string): Promise<{ id: string; secret: string }> {
-    const key = generateApiKey(environment, scopes);
+  async createApiKey(merchantId: string, environment: Environment, scopes: string[], actor: string, name?: string): Promise<{ id: string; secret: string }> {
+    const key = generateApiKey(environment, scopes, name);
     const at = this.clock.now();
     await this.run(merchantId, { type: 'create_api_key', merchantId, key: key.record, at }, { merchant_id: merchantId, environment, actor, occurred_at: at.toISOString() });
     return { id: key.record.keyId, secret: key.secret };
@@ -71,8 +71,8 @@ export class Merchants extends CommandService<MerchantCommand, MerchantState, Me
   }
 }
 
-export function createApiKey(store: EventStore, clock: Clock, merchantId: string, environment: Environment, scopes: string[], actor: string): Promise<{ id: string; secret: string }> {
-  return new Merchants(store, clock).createApiKey(merchantId, environment, scopes, actor);
+export function createApiKey(store: EventStore, clock: Clock, merchantId: string, environment: Environment, scopes: string[], actor: string, name?: string): Promise<{ id: string; secret: string }> {
+  return new Merchants(store, clock).createApiKey(merchantId, environment, scopes, actor, name);
 }
 
 export function revokeApiKey(store: EventStore, clock: Clock, merchantId: string, keyId: string, actor: string): Promise<void> {

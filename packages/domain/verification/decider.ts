@@ -37,7 +37,8 @@ function decideVerify(state: VerificationState, c: Extract<VerificationCommand, 
 export function challengeParam(purpose: VerificationPurpose): string {
   if (purpose === 'signup_email') return 'emailChallengeId';
   if (purpose === 'signup_phone') return 'phoneChallengeId';
-  if (purpose === 'payout-settings/delay') return 'challenge_id'; // the payout settings' body is snake_case
+  // The merchant routes' bodies are snake_case.
+  if (purpose === 'payout-settings/delay' || purpose.startsWith('api-keys/')) return 'challenge_id';
   return purpose === 'phone_change' ? 'requestId' : 'challengeId';
 }
 

@@ -22,6 +22,9 @@ export const MFA_PURPOSES = [
   'mfa/totp/setup',
   'passkeys/register',
   'payout-settings/delay',
+  'api-keys/create',
+  'api-keys/roll',
+  'api-keys/revoke',
 ] as const;
 export type MfaPurpose = (typeof MFA_PURPOSES)[number];
 

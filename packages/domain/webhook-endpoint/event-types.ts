@@ -80,3 +80,16 @@ export function isPublicEventType(type: string): boolean {
 export function isSubscribableType(type: string): boolean {
   return type === '*' || TYPES.has(type);
 }
+
+/**
+ * The public types a filter names: `*` (all), a type, or a family with `.*` (`payout.*`: every
+ * `payout.` type). Empty when it names none, so a mistyped filter can be refused.
+ */
+export function typesMatching(filter: string): string[] {
+  if (filter === '*') return [...TYPES];
+  if (filter.endsWith('.*')) {
+    const prefix = filter.slice(0, -1);
+    return [...TYPES].filter((t) => t.startsWith(prefix));
+  }
+  return TYPES.has(filter) ? [filter] : [];
+}

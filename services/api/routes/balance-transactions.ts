@@ -8,25 +8,13 @@ import {
   balanceTransactionRecords,
   listBalanceTransactions,
   type BalanceTransactionFilters,
-  type CreatedRange,
 } from '../../../projections/balance-transactions.js';
 import { findPayout } from '../../../projections/payouts.js';
-import { cursorQuery, endOfSecond, unixTimeQuery } from './shared.js';
+import { createdQuery, createdRange, cursorQuery, type CreatedQuery } from './shared.js';
 
 const TYPES = ['payment', 'payout', 'payout_failure', 'refund', 'escrow_funding', 'escrow_release', 'escrow_refund', 'funding_release'];
 
-type CreatedQuery = { 'created[gt]'?: number; 'created[gte]'?: number; 'created[lt]'?: number; 'created[lte]'?: number };
 type ListQuery = CursorQuery & CreatedQuery & { type?: string; source?: string; payout?: string };
-
-/** `created[…]` in Unix seconds as instants: a bound on a second covers all of it, as `created` is floored. */
-function createdRange(q: CreatedQuery): CreatedRange {
-  const range: CreatedRange = {};
-  if (q['created[gt]'] !== undefined) range.gt = endOfSecond(q['created[gt]']);
-  if (q['created[gte]'] !== undefined) range.gte = new Date(q['created[gte]'] * 1000);
-  if (q['created[lt]'] !== undefined) range.lt = new Date(q['created[lt]'] * 1000);
-  if (q['created[lte]'] !== undefined) range.lte = endOfSecond(q['created[lte]']);
-  return range;
-}
 
 /**
  * GET /api/v1/balance-transactions: every movement of the balance, newest first (cursor paging),
@@ -46,10 +34,7 @@ export function balanceTransactionsFamily(knex: Knex): Family {
           type: { enum: TYPES },
           source: { type: 'string', maxLength: 255 },
           payout: { type: 'string', minLength: 1, maxLength: 255 },
-          'created[gt]': unixTimeQuery,
-          'created[gte]': unixTimeQuery,
-          'created[lt]': unixTimeQuery,
-          'created[lte]': unixTimeQuery,
+          ...createdQuery,
         }),
         csvColumns: BALANCE_TRANSACTION_CSV_COLUMNS,
         handler: async (ctx) => {

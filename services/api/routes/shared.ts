@@ -6,7 +6,7 @@ import { ApiError, notFound } from '../../../packages/core/errors.js';
 import type { CustomerRef } from '../../../packages/domain/customer/commands.js';
 import type { ConfirmInput } from '../../../packages/domain/payment-intent/commands.js';
 import { destinationSchema } from '../../../packages/domain/payout-method/destination.js';
-import { cursorListQuery, pageListQuery } from '../../../projections/paging.js';
+import { cursorListQuery, pageListQuery, type CreatedRange } from '../../../projections/paging.js';
 import type { Owner } from '../../../packages/domain/audit.js';
 import type { HandlerContext } from '../../../packages/http/context.js';
 import { route, type Route, type RouteAuth } from '../../../packages/http/routes.js';
@@ -333,3 +333,17 @@ export const unixTimeQuery = { type: 'integer', minimum: 0, maximum: 253_402_300
 
 /** The last millisecond of Unix second `seconds`: "at or before T" includes all of second T, as `created` floors. */
 export const endOfSecond = (seconds: number): Date => new Date(seconds * 1000 + 999);
+
+/** The `created[gt|gte|lt|lte]` filters of a list, in Unix seconds. */
+export const createdQuery = { 'created[gt]': unixTimeQuery, 'created[gte]': unixTimeQuery, 'created[lt]': unixTimeQuery, 'created[lte]': unixTimeQuery };
+export type CreatedQuery = { 'created[gt]'?: number; 'created[gte]'?: number; 'created[lt]'?: number; 'created[lte]'?: number };
+
+/** `created[…]` in Unix seconds as instants: a bound on a second covers all of it, as `created` is floored. */
+export function createdRange(q: CreatedQuery): CreatedRange {
+  const range: CreatedRange = {};
+  if (q['created[gt]'] !== undefined) range.gt = endOfSecond(q['created[gt]']);
+  if (q['created[gte]'] !== undefined) range.gte = new Date(q['created[gte]'] * 1000);
+  if (q['created[lt]'] !== undefined) range.lt = new Date(q['created[lt]'] * 1000);
+  if (q['created[lte]'] !== undefined) range.lte = endOfSecond(q['created[lte]']);
+  return range;
+}

@@ -1,0 +1,86 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Knex } from 'knex';
+import type { Clock } from '../../../packages/core/clock.js';
+import { ApiError, notFound } from '../../../packages/core/errors.js';
+import { typesMatching } from '../../../packages/domain/webhook-endpoint/event-types.js';
+import { route, type Family } from '../../../packages/http/routes.js';
+import { findEvent, listEvents, type EventFilters } from '../../../packages/webhooks/events.js';
+import type { CursorQuery } from '../../../projections/paging.js';
+import { createdQuery, createdRange, cursorQuery, idParams, type CreatedQuery } from './shared.js';
+
+/** The longest a list may wait for a new event (`wait`), within the load balancers' idle timeouts. */
+export const MAX_WAIT_S = 30;
+/** How often a waiting list looks again. */
+const WAIT_POLL_MS = 250;
+
+type ListQuery = CursorQuery & CreatedQuery & { type?: string | string[]; wait?: number };
+
+/** `type` given once, repeated, or comma-separated; each `*`, a type, or `family.*`. */
+function typesOf(type: string | string[] | undefined): string[] | undefined {
+  if (type === undefined) return undefined;
+  const filters = (Array.isArray(type) ? type : [type]).flatMap((t) => t.split(',')).map((t) => t.trim());
+  const types = new Set<string>();
+  for (const filter of filters) {
+    const matching = typesMatching(filter);
+    if (matching.length === 0) throw new ApiError('IKW-VAL-001', `type ${filter} names no event type (docs/events.md lists them)`, 'type');
+    for (const t of matching) types.add(t);
+  }
+  return [...types];
+}
+
+/**
+ * GET /api/v1/events: the merchant's public events of the last 30 days, in the caller's environment,
+ * each exactly as its webhook deliveries carry it (docs/webhooks.md, "Missed webhooks"). Newest
+ * first; `ending_before` pages toward newer ones, and with `wait` the answer waits up to that many
+ * seconds for one when there is none yet (long polling: what `sika listen` follows).
+ */
+export function eventsFamily(knex: Knex, clock: Clock): Family {
+  const auth = { scope: 'events.read', environmentHeader: 'optional' } as const;
+  return {
+    name: 'events',
+    routes: [
+      route<unknown, ListQuery>({
+        method: 'get',
+        path: '/api/v1/events',
+        summary:
+          'List the public events of the last 30 days, newest first, as their webhooks carry them; `type` filters (repeated or comma-separated; `payout.*` for a family); `wait` (seconds, with `ending_before` or no cursor) waits for a newer event when there is none',
+        auth,
+        query: cursorQuery({
+          type: {
+            anyOf: [
+              { type: 'string', minLength: 1, maxLength: 2000 },
+              { type: 'array', minItems: 1, maxItems: 50, items: { type: 'string', minLength: 1, maxLength: 100 } },
+            ],
+          },
+          ...createdQuery,
+          wait: { type: 'integer', minimum: 0, maximum: MAX_WAIT_S },
+        }),
+        handler: async (ctx) => {
+          const filters: EventFilters = { types: typesOf(ctx.query.type), created: createdRange(ctx.query) };
+          const wait = ctx.query.wait ?? 0;
+          if (wait > 0 && ctx.query.starting_after !== undefined) throw new ApiError('IKW-VAL-001', 'wait looks for newer events: use it with ending_before, or with no cursor', 'wait');
+          const list = () => listEvents(knex, ctx.owner, ctx.query, filters, clock.now(), '/api/v1/events');
+          const deadline = Date.now() + wait * 1000;
+          let page = await list();
+          while (page.data.length === 0 && Date.now() < deadline) {
+            await delay(Math.min(WAIT_POLL_MS, deadline - Date.now()));
+            page = await list();
+          }
+          return page;
+        },
+      }),
+      route<unknown, unknown, { id: string }>({
+        method: 'get',
+        path: '/api/v1/events/:id',
+        summary: 'Retrieve an event of the last 30 days, exactly as its webhooks carry it',
+        auth,
+        params: idParams,
+        handler: async (ctx) => {
+          const event = await findEvent(knex, ctx.owner, ctx.params.id, clock.now());
+          if (!event) throw notFound('event', ctx.params.id);
+          return event;
+        },
+      }),
+    ],
+  };
+}

@@ -1,0 +1,190 @@
+/**
+ * API keys over the API (docs/auth.md, "API keys"): signed-in owners and admins list, create,
+ * roll and revoke the keys of the environment they act in; the secret is shown once; a rolled
+ * key's old secret works for the grace period picked and not after; a revoked key is refused at
+ * once; a user with a second factor proves it again for each change; each change is an event of
+ * the merchant's stream naming the user.
+ */
+import t, { type Test } from 'tap';
+import { merchantStream } from '../../packages/domain/merchant/events.js';
+import { assertError, assertOk } from '../support/assertions.js';
+import { enableTotp, totpCode } from '../support/second-factors.js';
+import { startService } from '../support/system.js';
+
+const PASSWORD = 'correct horse battery';
+const KEYS = '/api/v1/merchant/api-keys';
+const svc = await startService(t);
+
+async function signIn(email: string): Promise<string> {
+  const res = await svc.request('POST', '/api/v1/auth/login', { body: { email, password: PASSWORD } });
+  if (res.status !== 200 || !res.body.accessToken) throw new Error(res.text);
+  return res.body.accessToken as string;
+}
+
+/** A merchant and a signed-in member of its organization. */
+async function memberOf(name: string, role: 'owner' | 'admin' | 'developer' | 'viewer' = 'owner') {
+  const merchant = await svc.merchant(name);
+  const email = `${role}-${name.toLowerCase().replace(/\W+/g, '-')}@shop.example`;
+  const userId = await svc.member(merchant, email, PASSWORD, role);
+  return { merchant, userId, token: await signIn(email) };
+}
+
+const balanceWith = (key: string) => svc.request('GET', '/api/v1/balance', { key });
+
+t.test('an owner creates a key: the secret once, then a key that works and shows when it was used', async (t) => {
+  const { merchant, userId, token } = await memberOf('Creator');
+  const created = await svc.request('POST', KEYS, { key: token, body: { name: 'Shop server' } });
+  assertOk(t, created, 201);
+  const key = created.body;
+  t.match(key.secret, /^sk_test_[0-9A-Za-z]{43}$/, 'a sandbox secret');
+  t.match(key, { object: 'api_key', name: 'Shop server', environment: 'sandbox', livemode: false, scopes: ['*'], status: 'active', last_used: null, expires_at: null, revoked_at: null });
+  t.equal(key.redacted_secret, `sk_test_…${key.secret.slice(-4)}`);
+  t.equal(key.created, Math.floor(svc.clock.now().getTime() / 1000));
+
+  const read = await svc.request('GET', `${KEYS}/${key.id}`, { key: token });
+  assertOk(t, read);
+  t.notOk('secret' in read.body, 'never shown again');
+
+  svc.clock.advance(90_000);
+  assertOk(t, await balanceWith(key.secret));
+  const usedAt = Math.floor(svc.clock.now().getTime() / 60_000) * 60;
+  t.equal((await svc.request('GET', `${KEYS}/${key.id}`, { key: token })).body.last_used, usedAt, 'to the minute');
+  svc.clock.advance(10_000);
+  assertOk(t, await balanceWith(key.secret));
+  t.equal((await svc.request('GET', `${KEYS}/${key.id}`, { key: token })).body.last_used, usedAt, 'the same minute: unchanged');
+
+  const list = await svc.request('GET', KEYS, { key: token });
+  assertOk(t, list);
+  t.same(list.body.data.map((k: { id: string }) => k.id)[0], key.id, 'newest first');
+  t.same(list.body.data.map((k: { name: string }) => k.name), ['Shop server', 'Default key'], "the sandbox's keys: the new one and the merchant's first");
+  const live = await svc.request('GET', KEYS, { key: token, headers: { 'x-environment': 'live' } });
+  t.same(live.body.data.map((k: { environment: string }) => k.environment), ['live'], 'X-Environment picks the environment');
+
+  const events = (await svc.system.store.readStream(merchantStream(merchant.id))).filter((e) => e.type === 'api_key.created' && (e.data as { keyId: string }).keyId === key.id);
+  t.equal(events.length, 1, 'an event of the merchant stream');
+  t.equal(events[0]!.metadata.actor, `user:${userId}`, 'naming who');
+  t.notOk(JSON.stringify(events[0]!.data).includes(key.secret), 'the secret is never stored');
+});
+
+t.test('scopes narrow a key, and only known scopes are taken', async (t) => {
+  const { token } = await memberOf('Scopes');
+  const created = await svc.request('POST', KEYS, { key: token, body: { name: 'Reporting', scopes: ['balance.read'] } });
+  assertOk(t, created, 201);
+  t.same(created.body.scopes, ['balance.read']);
+  assertOk(t, await balanceWith(created.body.secret));
+  assertError(t, await svc.request('GET', '/api/v1/webhook-endpoints', { key: created.body.secret }), 'IKW-AUT-004');
+  assertError(t, await svc.request('POST', KEYS, { key: token, body: { name: 'x', scopes: ['root.write'] } }), 'IKW-VAL-001', 'scopes.0');
+  assertError(t, await svc.request('POST', KEYS, { key: token, body: { name: 'x', scopes: [] } }), 'IKW-VAL-001', 'scopes');
+  assertError(t, await svc.request('POST', KEYS, { key: token, body: {} }), 'IKW-VAL-001', 'name');
+  assertError(t, await svc.request('POST', KEYS, { key: token, body: { name: 'x', environment: 'live' } }), 'IKW-VAL-002', 'environment');
+});
+
+t.test('a rolled key: the new secret at once, the old one until its grace period ends', async (t) => {
+  let { token } = await memberOf('Roller');
+  const email = 'owner-roller@shop.example';
+  const old = (await svc.request('POST', KEYS, { key: token, body: { name: 'Rotating', scopes: ['balance.read', 'payouts.read'] } })).body;
+  assertError(t, await svc.request('POST', `${KEYS}/${old.id}/roll`, { key: token, body: { grace_period_minutes: 7 * 1440 + 1 } }), 'IKW-VAL-001', 'grace_period_minutes');
+
+  const rolled = await svc.request('POST', `${KEYS}/${old.id}/roll`, { key: token, body: { grace_period_minutes: 60 } });
+  assertOk(t, rolled, 201);
+  const successor = rolled.body;
+  t.not(successor.id, old.id);
+  t.not(successor.secret, old.secret);
+  t.match(successor, { name: 'Rotating', scopes: ['balance.read', 'payouts.read'], rolled_from: old.id, status: 'active' }, 'the same name and scopes');
+  const before = (await svc.request('GET', `${KEYS}/${old.id}`, { key: token })).body;
+  t.match(before, { status: 'expiring', rolled_to: successor.id, expires_at: Math.floor(svc.clock.now().getTime() / 1000) + 3600 });
+
+  assertOk(t, await balanceWith(successor.secret));
+  svc.clock.advance(3_599_000);
+  assertOk(t, await balanceWith(old.secret)); // within the grace period
+  svc.clock.advance(1_000);
+  assertError(t, await balanceWith(old.secret), 'IKW-AUT-002');
+  assertOk(t, await balanceWith(successor.secret));
+  token = await signIn(email); // the access token lived 15 minutes
+  t.equal((await svc.request('GET', `${KEYS}/${old.id}`, { key: token })).body.status, 'expired');
+  t.same((await svc.request('GET', `${KEYS}?status=expired`, { key: token })).body.data.map((k: { id: string }) => k.id), [old.id]);
+
+  assertError(t, await svc.request('POST', `${KEYS}/${old.id}/roll`, { key: token, body: {} }), 'IKW-RES-002', 'id');
+  const now = await svc.request('POST', `${KEYS}/${successor.id}/roll`, { key: token, body: {} });
+  assertOk(t, now, 201);
+  assertError(t, await balanceWith(successor.secret), 'IKW-AUT-002'); // no grace period: refused at once
+  assertOk(t, await balanceWith(now.body.secret));
+});
+
+t.test('a revoked key is refused at once; revoking again changes nothing', async (t) => {
+  const { token } = await memberOf('Revoker');
+  const key = (await svc.request('POST', KEYS, { key: token, body: { name: 'Leaked' } })).body;
+  assertOk(t, await balanceWith(key.secret)); // remembered by the process before it is revoked
+  const revoked = await svc.request('DELETE', `${KEYS}/${key.id}`, { key: token });
+  assertOk(t, revoked);
+  t.match(revoked.body, { id: key.id, status: 'revoked', revoked_at: Math.floor(svc.clock.now().getTime() / 1000) });
+  assertError(t, await balanceWith(key.secret), 'IKW-AUT-002');
+  assertOk(t, await svc.request('DELETE', `${KEYS}/${key.id}`, { key: token }));
+  assertError(t, await svc.request('POST', `${KEYS}/${key.id}/roll`, { key: token, body: {} }), 'IKW-RES-002', 'id');
+});
+
+t.test('owners and admins only; signed-in users only; another merchant or environment is not found', async (t) => {
+  const admin = await memberOf('Admin shop', 'admin');
+  assertOk(t, await svc.request('POST', KEYS, { key: admin.token, body: { name: 'By an admin' } }), 201);
+  for (const role of ['developer', 'viewer'] as const) {
+    const { token } = await memberOf(`${role} shop`, role);
+    assertError(t, await svc.request('GET', KEYS, { key: token }), 'IKW-ACC-002');
+    assertError(t, await svc.request('POST', KEYS, { key: token, body: { name: 'Mine' } }), 'IKW-ACC-002');
+  }
+  const { merchant, token } = await memberOf('Isolated');
+  const apiKey = await svc.apiKey(merchant.id, ['*']);
+  assertError(t, await svc.request('GET', KEYS, { key: apiKey.secret }), 'IKW-ACC-003');
+  assertError(t, await svc.request('DELETE', `${KEYS}/${apiKey.id}`, { key: admin.token }), 'IKW-RES-001', 'id');
+  assertError(t, await svc.request('POST', `${KEYS}/${apiKey.id}/roll`, { key: admin.token, body: {} }), 'IKW-RES-001', 'id');
+  assertError(t, await svc.request('GET', `${KEYS}/${apiKey.id}`, { key: admin.token }), 'IKW-RES-001', 'id');
+  assertError(t, await svc.request('DELETE', `${KEYS}/${apiKey.id}`, { key: token, headers: { 'x-environment': 'live' } }), 'IKW-RES-001', 'id');
+  assertOk(t, await balanceWith(apiKey.secret)); // still working
+});
+
+t.test('a user with a second factor proves it again for each change', async (t) => {
+  const { token } = await memberOf('Factor');
+  const { secret } = await enableTotp(svc, token, PASSWORD);
+  const challenge = async (purpose: string, t: Test) => {
+    svc.clock.advance(30_000); // each time step's code is accepted once
+    const asked = await svc.request('POST', '/api/v1/auth/mfa/challenge', { key: token, body: { purpose } });
+    assertOk(t, asked);
+    assertOk(t, await svc.request('POST', '/api/v1/auth/mfa/verify', { body: { challengeId: asked.body.challengeId, code: await totpCode(secret, svc) } }));
+    return asked.body.challengeId as string;
+  };
+  assertError(t, await svc.request('POST', KEYS, { key: token, body: { name: 'No proof' } }), 'IKW-ACC-011', 'challenge_id');
+  const forRevoking = await challenge('api-keys/revoke', t);
+  assertError(t, await svc.request('POST', KEYS, { key: token, body: { name: 'Wrong proof', challenge_id: forRevoking } }), 'IKW-ACC-007', 'challenge_id');
+  const forCreating = await challenge('api-keys/create', t);
+  const created = await svc.request('POST', KEYS, { key: token, body: { name: 'Proved', challenge_id: forCreating } });
+  assertOk(t, created, 201);
+  assertError(t, await svc.request('POST', KEYS, { key: token, body: { name: 'Again', challenge_id: forCreating } }), 'IKW-ACC-006', 'challenge_id');
+
+  assertError(t, await svc.request('POST', `${KEYS}/${created.body.id}/roll`, { key: token, body: {} }), 'IKW-ACC-011', 'challenge_id');
+  const rolled = await svc.request('POST', `${KEYS}/${created.body.id}/roll`, { key: token, body: { challenge_id: await challenge('api-keys/roll', t) } });
+  assertOk(t, rolled, 201);
+  assertError(t, await svc.request('DELETE', `${KEYS}/${rolled.body.id}`, { key: token }), 'IKW-ACC-011', 'challenge_id');
+  assertOk(t, await balanceWith(rolled.body.secret)); // a refused revocation revokes nothing
+  assertOk(t, await svc.request('DELETE', `${KEYS}/${rolled.body.id}`, { key: token, body: { challenge_id: forRevoking } }));
+  assertError(t, await balanceWith(rolled.body.secret), 'IKW-AUT-002');
+});
+
+t.test('an Idempotency-Key replays the creation: one key, the same secret', async (t) => {
+  const { token } = await memberOf('Idempotent');
+  const headers = { 'idempotency-key': 'create-key-1' };
+  const first = await svc.request('POST', KEYS, { key: token, body: { name: 'Once' }, headers });
+  const again = await svc.request('POST', KEYS, { key: token, body: { name: 'Once' }, headers });
+  assertOk(t, first, 201);
+  t.equal(again.body.id, first.body.id);
+  t.equal(again.body.secret, first.body.secret);
+  t.equal((await svc.request('GET', KEYS, { key: token })).body.data.filter((k: { name: string }) => k.name === 'Once').length, 1);
+});
+
+t.test('parallel rolls of one key: one succeeds, the others are told it was rolled', async (t) => {
+  const { token } = await memberOf('Racer');
+  const key = (await svc.request('POST', KEYS, { key: token, body: { name: 'Contested' } })).body;
+  const answers = await Promise.all(Array.from({ length: 8 }, () => svc.request('POST', `${KEYS}/${key.id}/roll`, { key: token, body: { grace_period_minutes: 5 } })));
+  t.same(answers.filter((a) => a.status === 201).length, 1, 'one successor');
+  for (const a of answers.filter((x) => x.status !== 201)) assertError(t, a, 'IKW-RES-002', 'id');
+  const list = (await svc.request('GET', KEYS, { key: token })).body.data as { name: string; rolled_from: string | null }[];
+  t.equal(list.filter((k) => k.rolled_from === key.id).length, 1, 'one key took its place');
+});
