@@ -1,4 +1,6 @@
 import { once } from 'node:events';
+import os from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../packages/core/config.js';
 import { isRefused } from '../packages/core/refusal.js';
@@ -10,10 +12,10 @@ import type { Environment } from '../packages/domain/merchant/events.js';
 import { createMemberUser } from '../packages/domain/organization/commands.js';
 import { createAdminKey, revokeAdminKey } from '../packages/domain/platform-admin/commands.js';
 import { ROLES, type Role } from '../packages/domain/organization/events.js';
-import { openApiDocument } from '../services/api/app.js';
 import { verifyLog } from '../packages/eventstore/audit-chain.js';
 import { auditRecords } from '../packages/eventstore/audit-stream.js';
-import { openSystem, type System } from '../services/system.js';
+import type { System } from '../services/system.js';
+import { listen } from './listen.js';
 
 const USAGE = `usage:
   sika merchants create --name NAME [--email ADDRESS] [--json]
@@ -42,7 +44,12 @@ const USAGE = `usage:
   sika audit stream [STREAM_ID] [--merchant ACCOUNT_ID] [--from POSITION] [--since TIME]
                                     (one JSON line per event, in log order: a stream's, or a
                                     merchant's; after a position, or from a time: docs/audit.md)
-  sika docs openapi                 (prints the OpenAPI document; docs/openapi.json is this output)`;
+  sika docs openapi                 (prints the OpenAPI document; docs/openapi.json is this output)
+  sika listen --forward-to URL [--events TYPE,...] [--api-key KEY] [--api-base URL] [--state FILE]
+                                    (follows the merchant's events through the API and POSTs each to
+                                    URL signed with a secret of this session; KEY: else $SIKA_API_KEY;
+                                    URL: else $SIKA_API_BASE, else http://localhost:3000; FILE, where it
+                                    resumes: else ~/.sika/listen.json. docs/webhooks.md)`;
 
 const ACTOR = 'cli';
 
@@ -184,21 +191,59 @@ async function run(system: System, argv: string[]): Promise<number> {
       }
       return 0;
     }
-    case 'docs openapi':
+    case 'docs openapi': {
+      const { openApiDocument } = await import('../services/api/app.js');
       process.stdout.write(`${JSON.stringify(openApiDocument(system), null, 2)}\n`);
       return 0;
+    }
     default:
       throw new UsageError(`unknown command: ${argv.join(' ')}`);
   }
 }
 
+/** `sika listen`: talks to a service over HTTP only, so it opens no database. */
+async function runListen(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      'forward-to': { type: 'string' },
+      events: { type: 'string' },
+      'api-key': { type: 'string' },
+      'api-base': { type: 'string' },
+      state: { type: 'string' },
+    },
+  });
+  const forwardTo = values['forward-to'];
+  const apiKey = values['api-key'] ?? process.env.SIKA_API_KEY;
+  if (!forwardTo || !/^https?:\/\//.test(forwardTo)) throw new UsageError('--forward-to http(s)://… is required');
+  if (!apiKey) throw new UsageError('--api-key or SIKA_API_KEY is required');
+  const stop = new AbortController();
+  process.once('SIGINT', () => stop.abort());
+  process.once('SIGTERM', () => stop.abort());
+  await listen({
+    apiBase: values['api-base'] ?? process.env.SIKA_API_BASE ?? 'http://localhost:3000',
+    apiKey,
+    forwardTo,
+    events: (values.events ?? '').split(',').map((e) => e.trim()).filter(Boolean),
+    statePath: values.state ?? path.join(os.homedir(), '.sika', 'listen.json'),
+    out: (line) => process.stdout.write(`${line}\n`),
+    err: (line) => process.stderr.write(`${line}\n`),
+    signal: stop.signal,
+  });
+  process.stderr.write('Stopped.\n');
+  return 0;
+}
+
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
+  if (argv[0] === 'listen' && !argv.includes('--help')) return runListen(argv.slice(1));
   if (argv.length < 2 || argv.includes('--help')) {
     process.stderr.write(`${USAGE}\n`);
     return argv.includes('--help') ? 0 : 2;
   }
   const config = loadConfig();
+  // Imported here, so that `sika listen`, which needs none of the service, starts at once.
+  const { openSystem } = await import('../services/system.js');
   // The CLI logs only warnings: its stdout is for results (often parsed as JSON).
   const system = await openSystem(config, { log: createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, process.stderr), poolMax: 4 });
   try {

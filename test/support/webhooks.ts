@@ -50,6 +50,7 @@ export class Receiver {
   /** TCP connections the service opened to this receiver. */
   connections = 0;
   private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly arrivals = new Set<() => void>();
 
   private constructor(
     private readonly server: http.Server,
@@ -80,6 +81,7 @@ export class Receiver {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
     this.requests.push({ method: req.method ?? '', path: req.url ?? '', headers, body, clockMs, realMs: Date.now() });
+    for (const arrived of this.arrivals) arrived();
     const b = this.behaviour;
     switch (b.kind) {
       case 'answer':
@@ -115,6 +117,24 @@ export class Receiver {
 
   get count(): number {
     return this.requests.length;
+  }
+
+  /** Resolves once `n` requests have arrived; rejects after `timeoutMs` with what did. */
+  received(n: number, timeoutMs = 20_000): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        if (this.requests.length < n) return;
+        this.arrivals.delete(check);
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.arrivals.delete(check);
+        reject(new Error(`${this.requests.length} of ${n} requests arrived: ${this.types().join(', ')}`));
+      }, timeoutMs);
+      this.arrivals.add(check);
+      check();
+    });
   }
 
   /** The requests' parsed payloads. */
