@@ -14,7 +14,20 @@ $(NODE_MODULES_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch $@
 
-dist/.built: $(NODE_MODULES_STAMP) $(SOURCES)
+# The typed TypeScript client (clients/typescript, its own package): types generated from
+# docs/openapi.json, then compiled. Its suite (test/integration/typescript-client.test.ts) imports it.
+CLIENT := clients/typescript
+CLIENT_STAMP := $(CLIENT)/node_modules/.sika-installed
+
+$(CLIENT_STAMP): $(CLIENT)/package.json $(CLIENT)/package-lock.json
+	cd $(CLIENT) && npm ci --no-audit --no-fund
+	@touch $@
+
+$(CLIENT)/dist/.built: $(CLIENT_STAMP) $(CLIENT)/src/index.ts $(CLIENT)/tsconfig.json docs/openapi.json
+	cd $(CLIENT) && npm run build
+	@touch $@
+
+dist/.built: $(NODE_MODULES_STAMP) $(SOURCES) $(CLIENT)/dist/.built
 	npx tsc -p tsconfig.json
 	@touch $@
 
@@ -102,4 +115,4 @@ infra-test: build
 	  node dist/test/support/run-tests.js dist/test/contract
 
 clean:
-	rm -rf dist .tap
+	rm -rf dist .tap $(CLIENT)/dist

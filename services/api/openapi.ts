@@ -140,6 +140,18 @@ function headerParameters(r: Route): unknown[] {
   return parameters;
 }
 
+/**
+ * A route that declares no answer schema: a list of objects when it takes a list's query (so a
+ * generated client can iterate it), else any object.
+ */
+function undeclaredResponse(r: Route): Record<string, unknown> {
+  const query = (r.query?.properties ?? {}) as Record<string, unknown>;
+  const item = { type: 'object', additionalProperties: true };
+  if ('starting_after' in query) return { type: 'object', properties: { object: { const: 'list' }, data: { type: 'array', items: item }, has_more: { type: 'boolean' }, url: { type: 'string' } } };
+  if ('page' in query) return { type: 'object', properties: { object: { const: 'list' }, data: { type: 'array', items: item }, has_more: { type: 'boolean' }, page: { type: 'integer' } } };
+  return { type: 'object', additionalProperties: true };
+}
+
 function operation(family: Family, r: Route): Record<string, unknown> {
   const parameters: unknown[] = [];
   for (const name of r.path.match(/:(\w+)/g) ?? []) {
@@ -174,7 +186,7 @@ function operation(family: Family, r: Route): Record<string, unknown> {
       [String(r.status ?? 200)]: {
         description: 'Success',
         content: r.binaryResponse ? { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } : {
-          'application/json': { schema: r.response ?? { type: 'object' } },
+          'application/json': { schema: r.response ?? undeclaredResponse(r) },
           ...(r.csvColumns ? { 'text/csv': { schema: { type: 'string', description: `CSV with a header row: ${r.csvColumns.join(',')}` } } } : {}),
         },
       },

@@ -6,7 +6,7 @@ import { typesMatching } from '../../../packages/domain/webhook-endpoint/event-t
 import { route, type Family } from '../../../packages/http/routes.js';
 import { findEvent, listEvents, type EventFilters } from '../../../packages/webhooks/events.js';
 import type { CursorQuery } from '../../../projections/paging.js';
-import { createdQuery, createdRange, cursorQuery, idParams, type CreatedQuery } from './shared.js';
+import { createdQuery, createdRange, cursorListSchema, cursorQuery, eventSchema, idParams, type CreatedQuery } from './shared.js';
 
 /** The longest a list may wait for a new event (`wait`), within the load balancers' idle timeouts. */
 export const MAX_WAIT_S = 30;
@@ -55,6 +55,7 @@ export function eventsFamily(knex: Knex, clock: Clock): Family {
           ...createdQuery,
           wait: { type: 'integer', minimum: 0, maximum: MAX_WAIT_S },
         }),
+        response: cursorListSchema(eventSchema),
         handler: async (ctx) => {
           const filters: EventFilters = { types: typesOf(ctx.query.type), created: createdRange(ctx.query) };
           const wait = ctx.query.wait ?? 0;
@@ -75,6 +76,7 @@ export function eventsFamily(knex: Knex, clock: Clock): Family {
         summary: 'Retrieve an event of the last 30 days, exactly as its webhooks carry it',
         auth,
         params: idParams,
+        response: eventSchema,
         handler: async (ctx) => {
           const event = await findEvent(knex, ctx.owner, ctx.params.id, clock.now());
           if (!event) throw notFound('event', ctx.params.id);

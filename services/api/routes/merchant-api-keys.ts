@@ -7,7 +7,7 @@ import { route, type Family } from '../../../packages/http/routes.js';
 import { findApiKey, listApiKeys } from '../../../projections/api-keys.js';
 import type { PageQuery } from '../../../projections/paging.js';
 import { userOf } from './auth.js';
-import { idParams, pageQuery, signedIn } from './shared.js';
+import { idParams, pageListSchema, pageQuery, signedIn } from './shared.js';
 
 const STATUSES = ['active', 'expiring', 'expired', 'revoked'] as const;
 type Status = (typeof STATUSES)[number];
@@ -65,6 +65,7 @@ export function merchantApiKeysFamily(knex: Knex, clock: Clock, keys: ApiKeyMana
         summary: "The current environment's API keys, newest first, revoked and expired ones included (owners and admins)",
         auth: signedIn,
         query: pageQuery({ status: { enum: STATUSES } }),
+        response: pageListSchema(schema),
         handler: (ctx) => {
           keys.assertManager(manager(ctx, undefined));
           return listApiKeys(knex, ctx.owner, ctx.query, clock.now());

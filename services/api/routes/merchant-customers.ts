@@ -20,7 +20,7 @@ export function merchantCustomersFamily(knex: Knex, customers: Customers): Famil
   return {
     name: 'merchant-customers',
     routes: [
-      pageListRoute<{ search?: string }>({ path: '/api/v1/merchant/customers', auth: billingRead, filters: { search: { type: 'string', maxLength: 200 } },
+      pageListRoute<{ search?: string }>({ path: '/api/v1/merchant/customers', item: customerSchema, auth: billingRead, filters: { search: { type: 'string', maxLength: 200 } },
         summary: 'List customers, newest first; `search` matches part of the name, e-mail or phone (any case)',
         list: (owner, query) => listCustomers(knex, owner, query, query.search) }),
       retrieveRoute({ path: '/api/v1/merchant/customers/:id', noun: 'customer', auth: billingRead, response: customerSchema, render: customerObject,

@@ -79,7 +79,7 @@ export function merchantInvoicesFamily(knex: Knex, invoices: Invoices): Family {
   return {
     name: 'merchant-invoices',
     routes: [
-      pageListRoute<{ status?: InvoiceStatus }>({ path: '/api/v1/merchant/invoices', auth: billingRead, filters: { status: { enum: [...INVOICE_STATUSES] } },
+      pageListRoute<{ status?: InvoiceStatus }>({ path: '/api/v1/merchant/invoices', item: invoiceSchema, auth: billingRead, filters: { status: { enum: [...INVOICE_STATUSES] } },
         summary: 'List invoices, newest first',
         list: (owner, query) => listInvoices(knex, owner, query, { status: query.status }) }),
       retrieveRoute({ path: '/api/v1/merchant/invoices/:id', noun: 'invoice', auth: billingRead, response: invoiceSchema,

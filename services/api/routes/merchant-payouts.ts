@@ -16,7 +16,7 @@ export function merchantPayoutsFamily(knex: Knex, payouts: Payouts): Family {
   return {
     name: 'merchant-payouts',
     routes: [
-      pageListRoute<{ status?: PayoutStatus }>({ path: '/api/v1/merchant/payouts', auth: merchantPayoutsRead, filters: { status: { enum: STATUSES } },
+      pageListRoute<{ status?: PayoutStatus }>({ path: '/api/v1/merchant/payouts', item: payoutSchema, auth: merchantPayoutsRead, filters: { status: { enum: STATUSES } },
         summary: 'List payouts, newest first, page by page',
         list: (owner, query) => listPayouts(knex, owner, query, { status: query.status }) }),
       retrieveRoute({ path: '/api/v1/merchant/payouts/:id', noun: 'payout', auth: merchantPayoutsRead, response: payoutSchema,

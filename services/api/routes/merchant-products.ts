@@ -65,7 +65,7 @@ export function merchantProductsFamily(knex: Knex, products: Products, isStaleAt
   return {
     name: 'merchant-products',
     routes: [
-      pageListRoute<{ status?: ProductStatus }>({ path: '/api/v1/merchant/products', auth: billingRead, filters: { status: { enum: [...STATUSES] } },
+      pageListRoute<{ status?: ProductStatus }>({ path: '/api/v1/merchant/products', item: productSchema, auth: billingRead, filters: { status: { enum: [...STATUSES] } },
         summary: 'List products, newest first; without `status`, archived products are left out',
         list: (owner, query) => listProducts(knex, owner, query, { status: query.status }) }),
       retrieveRoute({ path: '/api/v1/merchant/products/:id', noun: 'product', auth: billingRead, response: productSchema,

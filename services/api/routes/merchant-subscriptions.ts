@@ -55,7 +55,7 @@ export function merchantSubscriptionsFamily(knex: Knex, subscriptions: Subscript
   return {
     name: 'merchant-subscriptions',
     routes: [
-      pageListRoute<{ status?: SubscriptionStatus }>({ path: '/api/v1/merchant/subscriptions', auth: billingRead, filters: { status: { enum: [...SUBSCRIPTION_STATUSES] } },
+      pageListRoute<{ status?: SubscriptionStatus }>({ path: '/api/v1/merchant/subscriptions', item: subscriptionSchema, auth: billingRead, filters: { status: { enum: [...SUBSCRIPTION_STATUSES] } },
         summary: 'List subscriptions, newest first',
         list: (owner, query) => listSubscriptions(knex, owner, query, { status: query.status }) }),
       retrieveRoute({ path: '/api/v1/merchant/subscriptions/:id', noun: 'subscription', auth: billingRead, response: subscriptionSchema,

@@ -6,7 +6,7 @@ import type { CursorQuery } from '../../../projections/paging.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { listPaymentIntentEvents } from '../../../projections/payment-intent-events.js';
 import { findPaymentIntent, listPaymentIntents } from '../../../projections/payment-intents.js';
-import { amountFields, countrySchema, cursorQuery, found, idParams, paymentMethodSchema, resourceSchema, retrieveRoute } from './shared.js';
+import { amountFields, countrySchema, cursorListSchema, cursorQuery, eventSchema, found, idParams, paymentMethodSchema, resourceSchema, retrieveRoute } from './shared.js';
 
 /** Metadata values that are not strings are accepted and not kept (interface, metadata rule 2). */
 const metadata = { type: 'object', maxProperties: METADATA_LIMITS.keys, propertyNames: { minLength: 1, maxLength: METADATA_LIMITS.keyLength } };
@@ -84,6 +84,7 @@ export function paymentIntentsFamily(knex: Knex, paymentIntents: PaymentIntents)
         summary: 'List payment intents, newest first',
         auth: read,
         query: cursorQuery({ customer: { type: 'string', maxLength: 255 } }),
+        response: cursorListSchema(paymentIntentSchema),
         handler: (ctx) => listPaymentIntents(knex, ctx.owner, ctx.query, '/api/v1/payment-intents', { customer: ctx.query.customer }),
       }),
       retrieveRoute({ path: '/api/v1/payment-intents/:id', noun: 'payment intent', auth: read, response: paymentIntentSchema,
@@ -126,6 +127,7 @@ export function paymentIntentsFamily(knex: Knex, paymentIntents: PaymentIntents)
         auth: read,
         params: idParams,
         query: cursorQuery(),
+        response: cursorListSchema(eventSchema),
         handler: async (ctx) => {
           // Another merchant's intent, or none, is "no such payment intent", not an empty history.
           await found('payment intent', ctx.params.id, findPaymentIntent(knex, ctx.owner, ctx.params.id));

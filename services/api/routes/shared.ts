@@ -43,6 +43,21 @@ export function cursorListSchema(item: JsonSchema) {
   return { type: 'object', properties: { object: { const: 'list' }, data: { type: 'array', items: item }, has_more: { type: 'boolean' }, url: { type: 'string' } } };
 }
 
+/** An event as webhooks and the events API carry it (docs/events.md). */
+export const eventSchema = {
+  type: 'object',
+  required: ['id', 'object', 'type', 'created', 'livemode', 'data'],
+  properties: { id: { type: 'string' }, object: { const: 'event' }, type: { type: 'string' }, created: { type: 'integer' }, livemode: { type: 'boolean' }, data: { type: 'object' } },
+};
+
+/** A page of a page-based merchant list of `item` objects (`/api/v1/merchant/*`). */
+export function pageListSchema(item: JsonSchema) {
+  return {
+    type: 'object',
+    properties: { object: { const: 'list' }, data: { type: 'array', items: item }, page: { type: 'integer' }, limit: { type: 'integer' }, total: { type: 'integer' }, has_more: { type: 'boolean' } },
+  };
+}
+
 /** ISO 4217, any case. */
 export const currencySchema = { type: 'string', pattern: '^[A-Za-z]{3}$' };
 /** ISO 3166-1 alpha-2, any case. */
@@ -112,6 +127,8 @@ export function pageListRoute<Filters>(r: {
   summary: string;
   auth: RouteAuth;
   filters?: Record<string, JsonSchema>;
+  /** The schema of the listed objects, for the API reference. */
+  item: JsonSchema;
   list(owner: Owner, query: PageQuery & Filters): Promise<unknown>;
 }): Route {
   return route<unknown, PageQuery & Filters>({
@@ -120,6 +137,7 @@ export function pageListRoute<Filters>(r: {
     summary: r.summary,
     auth: r.auth,
     query: pageQuery(r.filters),
+    response: pageListSchema(r.item),
     handler: (ctx) => r.list(ctx.owner, ctx.query),
   });
 }
