@@ -61,7 +61,7 @@ const reason = (err: unknown): string => (err instanceof Error ? ((err.cause as 
 const MAX_BACKOFF_MS = 30_000;
 
 /** `*`, a type, or `family.*`, as the events API takes them. */
-export function matches(filters: readonly string[], type: string): boolean {
+function matches(filters: readonly string[], type: string): boolean {
   return filters.length === 0 || filters.some((f) => f === '*' || f === type || (f.endsWith('.*') && type.startsWith(f.slice(0, -1))));
 }
 

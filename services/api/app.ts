@@ -2,7 +2,7 @@ import { createApp } from '../../packages/http/app.js';
 import type { Family } from '../../packages/http/routes.js';
 import type { System } from '../system.js';
 import { buildOpenApi, openApiFamily } from './openapi.js';
-import { authFamily } from './routes/auth.js';
+import { authFamily, SessionCookies } from './routes/auth.js';
 import { authPasskeysFamily } from './routes/auth-passkeys.js';
 import { authGoogleFamily } from './routes/auth-google.js';
 import { authSecurityFamily } from './routes/auth-security.js';
@@ -55,14 +55,15 @@ import { usable } from '../../projections/api-keys.js';
 
 /** The families of the interface this service serves, one router each. */
 export function apiFamilies(system: System): Family[] {
+  const cookies = new SessionCookies(system.config.publicUrl.startsWith('https:'));
   const families = [
     healthFamily(system.knex, system.config.eventStore === 'esdb' ? 'projector' : 'inline'),
-    authFamily(system.accounts, system.signIns, system.knex, system.clock),
-    authSecurityFamily(system.knex, system.clock, system.secondFactors, system.signIns, system.contactChanges),
-    authPasskeysFamily(system.knex, system.passkeys, system.signIns),
-    authSignUpFamily(system.accounts, system.verifications, system.signUp, system.signIns),
+    authFamily(system.accounts, system.signIns, system.knex, system.clock, cookies),
+    authSecurityFamily(system.knex, system.clock, system.secondFactors, system.signIns, system.contactChanges, cookies),
+    authPasskeysFamily(system.knex, system.passkeys, system.signIns, cookies),
+    authSignUpFamily(system.accounts, system.verifications, system.signUp, system.signIns, cookies),
     authGoogleFamily(system.google),
-    invitationsFamily(system.signUp),
+    invitationsFamily(system.signUp, cookies),
     organizationsFamily(system.knex, system.accounts, system.organizations),
     onboardingFamily(system.knex),
     geographyFamily(),

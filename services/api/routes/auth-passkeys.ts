@@ -6,7 +6,7 @@ import type { SignIns } from '../../../packages/domain/user/sign-in.js';
 import { MFA_PURPOSES, type MfaPurpose } from '../../../packages/domain/verification/events.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { listPasskeys, type PasskeyRow } from '../../../projections/user-passkeys.js';
-import { deviceOf, mfaChallengeSchema, tokenPair, userOf } from './auth.js';
+import { deviceOf, mfaChallengeSchema, tokenPair, userOf, type SessionCookies } from './auth.js';
 import { idParams, signedIn } from './shared.js';
 
 /** A WebAuthn response as the browser serialises it (its parts are checked by @simplewebauthn/server). */
@@ -57,7 +57,7 @@ const fromState = (p: Passkey) => ({ id: p.credentialId, object: 'passkey', nick
  * /api/v1/auth/passkeys (docs/auth.md, "Passkeys"): register WebAuthn credentials, answer
  * second-factor challenges with them, sign in without a password; list, rename, remove.
  */
-export function authPasskeysFamily(knex: Knex, passkeys: Passkeys, signIns: SignIns): Family {
+export function authPasskeysFamily(knex: Knex, passkeys: Passkeys, signIns: SignIns, cookies: SessionCookies): Family {
   /** Both ceremonies end the same way: the assertion finds its challenge (an operation's, or a sign-in's). */
   const completeRoute = (path: string, summary: string) =>
     route<{ assertionResponse: AuthenticationResponseJSON }>({
@@ -69,7 +69,7 @@ export function authPasskeysFamily(knex: Knex, passkeys: Passkeys, signIns: Sign
       response: verifiedSchema,
       // Failed assertions are counted per passkey, like passwords per address.
       throttle: (body) => body.assertionResponse.id,
-      handler: (ctx) => signIns.answerWithPasskey(ctx.body.assertionResponse, deviceOf(ctx), ctx.actor),
+      handler: async (ctx) => cookies.answer(ctx, await signIns.answerWithPasskey(ctx.body.assertionResponse, deviceOf(ctx), ctx.actor)),
     });
   return {
     name: 'auth-passkeys',

@@ -10,7 +10,7 @@ import { route, type Family } from '../../../packages/http/routes.js';
 import { listSecurityEvents } from '../../../projections/user-security-events.js';
 import { findUser } from '../../../projections/users.js';
 import type { Clock } from '../../../packages/core/clock.js';
-import { deviceOf, email, mfaChallengeSchema, password, tokenPair, userOf } from './auth.js';
+import { deviceOf, email, mfaChallengeSchema, password, tokenPair, userOf, type SessionCookies } from './auth.js';
 import { signedIn } from './shared.js';
 
 const uuid = { type: 'string', format: 'uuid' };
@@ -33,7 +33,7 @@ function e164(input: string, param: string): string {
  * phone and password"): challenges answered by the strongest factor, the authenticator app and its
  * recovery codes, and the changes each challenge guards.
  */
-export function authSecurityFamily(knex: Knex, clock: Clock, secondFactors: SecondFactors, signIns: SignIns, changes: ContactChanges): Family {
+export function authSecurityFamily(knex: Knex, clock: Clock, secondFactors: SecondFactors, signIns: SignIns, changes: ContactChanges, cookies: SessionCookies): Family {
   /** Proving the current e-mail address or phone number: a code sent there, then checked. */
   const contactProof = (name: 'email' | 'phone', channel: 'email' | 'sms') => [
     route({
@@ -137,7 +137,7 @@ export function authSecurityFamily(knex: Knex, clock: Clock, secondFactors: Seco
         body: { type: 'object', required: ['challengeId', 'code'], additionalProperties: false, properties: { challengeId: uuid, code: answer } },
         response: { type: 'object', properties: { challengeId: { type: 'string' }, verified: { const: true }, ...tokenPair.properties } },
         throttle: (body) => body.challengeId,
-        handler: (ctx) => signIns.answer(ctx.body.challengeId, ctx.body.code, deviceOf(ctx), ctx.actor),
+        handler: async (ctx) => cookies.answer(ctx, await signIns.answer(ctx.body.challengeId, ctx.body.code, deviceOf(ctx), ctx.actor)),
       }),
       route({
         method: 'get',

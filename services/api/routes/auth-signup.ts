@@ -6,7 +6,7 @@ import type { SignUp } from '../../../packages/domain/user/signup.js';
 import { normalizeEmail } from '../../../packages/domain/user-email/events.js';
 import type { Verifications } from '../../../packages/domain/verification/commands.js';
 import { route, type Family } from '../../../packages/http/routes.js';
-import { deviceOf, email, password, signInAnswer, tokenPair } from './auth.js';
+import { deviceOf, email, password, signInAnswer, tokenPair, type SessionCookies } from './auth.js';
 import { countrySchema } from './shared.js';
 
 const uuid = { type: 'string', format: 'uuid' };
@@ -30,7 +30,7 @@ function e164(phone: string, country: string, param: string): string {
  * and SMS, register, magic links, forgotten passwords. All public; none says whether an address
  * has an account.
  */
-export function authSignUpFamily(accounts: Accounts, verifications: Verifications, signUp: SignUp, signIns: SignIns): Family {
+export function authSignUpFamily(accounts: Accounts, verifications: Verifications, signUp: SignUp, signIns: SignIns, cookies: SessionCookies): Family {
   /** A link by e-mail to an address that has an account; `202 {sent: true}` either way. */
   const linkRequest = (path: string, kind: 'magic_link' | 'password_reset', summary: string) =>
     route<{ email: string }>({
@@ -109,10 +109,10 @@ export function authSignUpFamily(accounts: Accounts, verifications: Verification
           },
         },
         response: tokenPair,
-        handler: (ctx) => {
+        handler: async (ctx) => {
           const b = ctx.body;
           const country = (b.country ?? 'SN').toUpperCase();
-          return signUp.register(
+          const pair = await signUp.register(
             {
               email: b.email,
               password: b.password,
@@ -126,6 +126,7 @@ export function authSignUpFamily(accounts: Accounts, verifications: Verification
             deviceOf(ctx),
             ctx.actor,
           );
+          return cookies.answer(ctx, pair);
         },
       }),
       linkRequest('/api/v1/auth/magic-link', 'magic_link', 'E-mail a sign-in link (15 minutes, single use) if the address has an account; the answer is the same either way'),
@@ -136,7 +137,7 @@ export function authSignUpFamily(accounts: Accounts, verifications: Verification
         auth: 'public',
         body: { type: 'object', required: ['token'], additionalProperties: false, properties: { token: linkToken } },
         response: signInAnswer,
-        handler: (ctx) => signIns.withMagicLink(ctx.body.token, deviceOf(ctx), ctx.actor),
+        handler: async (ctx) => cookies.answer(ctx, await signIns.withMagicLink(ctx.body.token, deviceOf(ctx), ctx.actor)),
       }),
       linkRequest('/api/v1/auth/forgot-password', 'password_reset', 'E-mail a password-reset link (30 minutes, single use) if the address has an account; the answer is the same either way'),
       route<{ token: string; newPassword: string }>({

@@ -6,7 +6,7 @@ import type { SignIns } from '../../../packages/domain/user/sign-in.js';
 import { MFA_PURPOSES } from '../../../packages/domain/verification/events.js';
 import type { ProfileChanges } from '../../../packages/domain/user/events.js';
 import type { AppTokenClaims } from '../../../packages/domain/user/tokens.js';
-import type { HandlerContext } from '../../../packages/http/context.js';
+import { Reply, type HandlerContext } from '../../../packages/http/context.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { listMemberships } from '../../../projections/organizations.js';
 import { listLiveSessions } from '../../../projections/user-sessions.js';
@@ -50,6 +50,49 @@ export function deviceOf(ctx: HandlerContext<unknown, unknown, unknown>): Device
 }
 
 const iso = (d: Date) => d.toISOString();
+
+const REFRESH_COOKIE = 'sika_refresh';
+/** How long the cookie is kept: the refresh token's own life (docs/auth.md, "Access tokens and sessions"). */
+const REFRESH_COOKIE_MAX_AGE_S = 30 * 86_400;
+
+/**
+ * The refresh token in an HttpOnly cookie, for the dashboard (docs/auth.md, "The dashboard's
+ * session"): a request with `Sika-Refresh-Cookie: 1` gets the refresh token of its answer as a
+ * cookie (SameSite=Strict, Path=/api/v1/auth) rather than in the body, so no script of the page
+ * ever holds it, and refreshes with the cookie and that header. A page of another site can neither
+ * send the header (not without CORS, which is not offered) nor read the answer.
+ */
+export class SessionCookies {
+  constructor(private readonly secure: boolean) {}
+
+  /** Whether the caller asked for the cookie. */
+  wanted(ctx: HandlerContext<unknown, unknown, unknown>): boolean {
+    return ctx.header('sika-refresh-cookie') === '1';
+  }
+
+  /** `answer` as is, or, when the cookie was asked for, without its refresh token, which goes to the cookie. */
+  answer<T>(ctx: HandlerContext<unknown, unknown, unknown>, answer: T): T | Reply {
+    if (!this.wanted(ctx) || typeof answer !== 'object' || answer === null || !('refreshToken' in answer) || typeof answer.refreshToken !== 'string') return answer;
+    const { refreshToken, ...rest } = answer as T & { refreshToken: string };
+    return new Reply(rest, { headers: { 'Set-Cookie': this.cookie(refreshToken, REFRESH_COOKIE_MAX_AGE_S), 'Cache-Control': 'no-store' } });
+  }
+
+  /** The refresh token of the cookie, when the caller sent the header. */
+  refreshToken(ctx: HandlerContext<unknown, unknown, unknown>): string | undefined {
+    if (!this.wanted(ctx)) return undefined;
+    const pair = (ctx.header('cookie') ?? '').split(';').map((c) => c.trim()).find((c) => c.startsWith(`${REFRESH_COOKIE}=`));
+    return pair?.slice(REFRESH_COOKIE.length + 1) || undefined;
+  }
+
+  /** A Set-Cookie that removes the cookie. */
+  cleared(): Record<string, string> {
+    return { 'Set-Cookie': this.cookie('', 0) };
+  }
+
+  private cookie(value: string, maxAgeS: number): string {
+    return `${REFRESH_COOKIE}=${value}; Path=/api/v1/auth; Max-Age=${maxAgeS}; HttpOnly; SameSite=Strict${this.secure ? '; Secure' : ''}`;
+  }
+}
 
 const profileSchema = {
   type: 'object',
@@ -97,7 +140,7 @@ async function profile(knex: Knex, claims: AppTokenClaims) {
  * the current user, their sessions and switching merchants. Access tokens are AppTokens:
  * `Authorization: Bearer <accessToken>`, with `X-Environment` choosing the environment.
  */
-export function authFamily(accounts: Accounts, signIns: SignIns, knex: Knex, clock: Clock): Family {
+export function authFamily(accounts: Accounts, signIns: SignIns, knex: Knex, clock: Clock, cookies: SessionCookies): Family {
   return {
     name: 'auth',
     routes: [
@@ -109,16 +152,20 @@ export function authFamily(accounts: Accounts, signIns: SignIns, knex: Knex, clo
         body: { type: 'object', required: ['email', 'password'], additionalProperties: false, properties: { email, password } },
         response: signInAnswer,
         throttle: (body) => body.email.toLowerCase(),
-        handler: (ctx) => signIns.withPassword(ctx.body.email, ctx.body.password, deviceOf(ctx), ctx.actor),
+        handler: async (ctx) => cookies.answer(ctx, await signIns.withPassword(ctx.body.email, ctx.body.password, deviceOf(ctx), ctx.actor)),
       }),
-      route<{ refreshToken: string }>({
+      route<{ refreshToken?: string }>({
         method: 'post',
         path: '/api/v1/auth/refresh',
-        summary: 'Exchange a refresh token for a new pair; each refresh token works once, and a reused one ends its session',
+        summary: 'Exchange a refresh token for a new pair; each refresh token works once, and a reused one ends its session. With `Sika-Refresh-Cookie: 1`, the token is the cookie\'s (docs/auth.md)',
         auth: 'public',
-        body: { type: 'object', required: ['refreshToken'], additionalProperties: false, properties: { refreshToken: { type: 'string', minLength: 1, maxLength: 512 } } },
+        body: { type: 'object', additionalProperties: false, properties: { refreshToken: { type: 'string', minLength: 1, maxLength: 512 } } },
         response: tokenPair,
-        handler: (ctx) => accounts.refresh(ctx.body.refreshToken, ctx.actor),
+        handler: async (ctx) => {
+          const token = ctx.body.refreshToken ?? cookies.refreshToken(ctx);
+          if (token === undefined) throw new ApiError('IKW-VAL-001', 'Missing required parameter: refreshToken', 'refreshToken');
+          return cookies.answer(ctx, await accounts.refresh(token, ctx.actor));
+        },
       }),
       route({
         method: 'post',
@@ -128,7 +175,7 @@ export function authFamily(accounts: Accounts, signIns: SignIns, knex: Knex, clo
         response: { type: 'object', properties: { signedOut: { const: true } } },
         handler: async (ctx) => {
           await accounts.logout(userOf(ctx), ctx.actor);
-          return { signedOut: true };
+          return cookies.wanted(ctx) ? new Reply({ signedOut: true }, { headers: cookies.cleared() }) : { signedOut: true };
         },
       }),
       route({

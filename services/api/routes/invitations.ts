@@ -1,12 +1,12 @@
 import type { SignUp } from '../../../packages/domain/user/signup.js';
 import { route, type Family } from '../../../packages/http/routes.js';
-import { deviceOf, password, signInAnswer } from './auth.js';
+import { deviceOf, password, signInAnswer, type SessionCookies } from './auth.js';
 
 /**
  * /api/v1/invitations (docs/auth.md, "Team"): joining an organization with the token an
  * invitation e-mail carried. Invitations are made and revoked under /api/v1/merchant/team.
  */
-export function invitationsFamily(signUp: SignUp): Family {
+export function invitationsFamily(signUp: SignUp, cookies: SessionCookies): Family {
   return {
     name: 'invitations',
     routes: [
@@ -22,7 +22,7 @@ export function invitationsFamily(signUp: SignUp): Family {
           properties: { token: { type: 'string', minLength: 1, maxLength: 512 }, password: { ...password, type: ['string', 'null'] }, name: { type: ['string', 'null'], minLength: 1, maxLength: 200 } },
         },
         response: signInAnswer,
-        handler: (ctx) => signUp.acceptInvitation(ctx.body.token, { password: ctx.body.password ?? null, name: ctx.body.name ?? null }, deviceOf(ctx), ctx.actor),
+        handler: async (ctx) => cookies.answer(ctx, await signUp.acceptInvitation(ctx.body.token, { password: ctx.body.password ?? null, name: ctx.body.name ?? null }, deviceOf(ctx), ctx.actor)),
       }),
     ],
   };

@@ -94,7 +94,7 @@ export function merchantApiKeysFamily(knex: Knex, clock: Clock, keys: ApiKeyMana
           required: ['name'],
           additionalProperties: false,
           properties: {
-            name: { type: 'string', minLength: 1, maxLength: 100 },
+            name: { type: 'string', minLength: 1, maxLength: 100, pattern: '\\S' },
             scopes: { type: 'array', minItems: 1, maxItems: 100, uniqueItems: true, items: { enum: knownScopes } },
             challenge_id: challengeId,
           },
@@ -102,7 +102,7 @@ export function merchantApiKeysFamily(knex: Knex, clock: Clock, keys: ApiKeyMana
         response: schema,
         handler: async (ctx) => {
           const by = manager(ctx, ctx.body.challenge_id);
-          const { id, secret } = await keys.create(ctx.owner, by, { name: ctx.body.name.trim() || ctx.body.name, scopes: ctx.body.scopes ?? ['*'] }, ctx.actor);
+          const { id, secret } = await keys.create(ctx.owner, by, { name: ctx.body.name.trim(), scopes: ctx.body.scopes ?? ['*'] }, ctx.actor);
           return { ...(await load(ctx.owner, id)), secret };
         },
       }),
