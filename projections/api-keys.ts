@@ -29,13 +29,21 @@ export const apiKeysProjection: Projection = {
       name: 'api_keys/002-names-and-rolls',
       up: (knex) =>
         knex.raw(`ALTER TABLE read.api_keys
-          ADD COLUMN seq bigserial,
+          ADD COLUMN seq text,
           ADD COLUMN name text,
           ADD COLUMN rolled_from text,
           ADD COLUMN rolled_to text,
           ADD COLUMN expires_at timestamptz;
         DROP INDEX read.api_keys_merchant;
-        CREATE INDEX api_keys_merchant ON read.api_keys (merchant_id, environment, seq)`),
+        CREATE INDEX api_keys_merchant ON read.api_keys (merchant_id, environment, seq);
+        -- Keys created before: their creation's log position, where the log is this database's
+        -- (an EventStoreDB log gives them theirs at the next rebuild of this read model).
+        DO $$ BEGIN
+          IF to_regclass('events') IS NOT NULL THEN
+            UPDATE read.api_keys k SET seq = lpad(e.transaction_id::text, 20, '0') || ':' || lpad(e.global_position::text, 20, '0')
+            FROM events e WHERE e.type = 'api_key.created' AND e.data->>'keyId' = k.id;
+          END IF;
+        END $$`),
     },
   ],
   handles: ['api_key.created', 'api_key.rolled', 'api_key.revoked'],
@@ -56,8 +64,9 @@ export const apiKeysProjection: Projection = {
           created_at: e.data.createdAt,
           revoked_at: null,
         };
+        // seq: the creation's log position, so a rebuild lists keys in the same order.
         return [
-          { table: 'read.api_keys', insert: { ...key, ...row } },
+          { table: 'read.api_keys', insert: { ...key, ...row, seq: event.position } },
           { table: 'read.api_keys', key, set: row },
         ];
       }
