@@ -27,7 +27,21 @@ $(CLIENT)/dist/.built: $(CLIENT_STAMP) $(CLIENT)/src/index.ts $(CLIENT)/tsconfig
 	cd $(CLIENT) && npm run build
 	@touch $@
 
-dist/.built: $(NODE_MODULES_STAMP) $(SOURCES) $(CLIENT)/dist/.built
+# The merchant dashboard (apps/dashboard, its own package): a single-page application built with
+# Vite into apps/dashboard/dist, which the service serves at /dashboard.
+DASHBOARD := apps/dashboard
+DASHBOARD_STAMP := $(DASHBOARD)/node_modules/.sika-installed
+DASHBOARD_SOURCES := $(shell find $(DASHBOARD)/src -type f 2>/dev/null) $(DASHBOARD)/index.html $(DASHBOARD)/vite.config.ts $(DASHBOARD)/tsconfig.json
+
+$(DASHBOARD_STAMP): $(DASHBOARD)/package.json $(DASHBOARD)/package-lock.json
+	cd $(DASHBOARD) && npm ci --no-audit --no-fund
+	@touch $@
+
+$(DASHBOARD)/dist/.built: $(DASHBOARD_STAMP) $(DASHBOARD_SOURCES) $(CLIENT)/dist/.built
+	cd $(DASHBOARD) && npm run build
+	@touch $@
+
+dist/.built: $(NODE_MODULES_STAMP) $(SOURCES) $(CLIENT)/dist/.built $(DASHBOARD)/dist/.built
 	npx tsc -p tsconfig.json
 	@touch $@
 
@@ -115,4 +129,4 @@ infra-test: build
 	  node dist/test/support/run-tests.js dist/test/contract
 
 clean:
-	rm -rf dist .tap $(CLIENT)/dist
+	rm -rf dist .tap $(CLIENT)/dist $(DASHBOARD)/dist

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { timingSafeEqual } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -25,8 +27,20 @@ export const BODY_LIMIT = '1mb';
  */
 export const BODY_ENCODINGS = ['gzip', 'deflate', 'br'] as const;
 
+/** A single-page application served as files (the dashboard): GET only, the rest of the app untouched. */
+export interface StaticSite {
+  /** Where it is served, e.g. `/dashboard`. */
+  mount: string;
+  /** Its built files; `index.html` answers every path under `mount` that names no file. */
+  dir: string;
+  /** Sent with every answer (the Content-Security-Policy, …). */
+  headers: Record<string, string>;
+}
+
 export interface AppDeps {
   knex: Knex;
+  /** Single-page applications served beside the API. */
+  sites?: readonly StaticSite[];
   apiKeys: ApiKeyLookup;
   /** Dashboard AppTokens; without it only API keys authenticate. */
   appTokens?: AppTokenVerifier;
@@ -298,6 +312,33 @@ function metricsHandler(metrics: Metrics, token: string | null) {
   };
 }
 
+/**
+ * Serves a built single-page application: its hashed assets cached for good, `index.html` (never
+ * cached) for every other path, so the application's own router handles them. Not built yet: 404.
+ */
+function staticSite(site: StaticSite) {
+  const files = express.static(site.dir, {
+    index: false,
+    redirect: false,
+    fallthrough: true,
+    setHeaders: (res, file) => {
+      res.set(site.headers);
+      res.setHeader('Cache-Control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-store');
+    },
+  });
+  const index = path.join(site.dir, 'index.html');
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    res.locals.route = site.mount;
+    if (req.originalUrl === site.mount) return res.redirect(301, `${site.mount}/`);
+    files(req, res, () => {
+      if (path.extname(req.path) !== '' || !fs.existsSync(index)) return next(new ApiError('IKW-RTE-001', `Nothing at ${req.originalUrl}${fs.existsSync(index) ? '' : ' (the application is not built: make build)'}`));
+      res.set(site.headers).setHeader('Cache-Control', 'no-store');
+      res.sendFile(index);
+    });
+  };
+}
+
 /** Builds the HTTP application: JSON only, coded errors, one router per family. */
 export function createApp(deps: AppDeps) {
   const app = express();
@@ -318,6 +359,8 @@ export function createApp(deps: AppDeps) {
     });
     next();
   });
+
+  for (const site of deps.sites ?? []) app.use(site.mount, staticSite(site));
 
   // Versioning rule 2: the legacy merchant paths are the same operations, answered exactly alike
   // (the same route, idempotency records and metrics series); not listed again in /openapi.json.

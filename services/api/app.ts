@@ -2,6 +2,7 @@ import { createApp } from '../../packages/http/app.js';
 import type { Family } from '../../packages/http/routes.js';
 import type { System } from '../system.js';
 import { buildOpenApi, openApiFamily } from './openapi.js';
+import { dashboardSite } from './dashboard.js';
 import { authFamily, SessionCookies } from './routes/auth.js';
 import { authPasskeysFamily } from './routes/auth-passkeys.js';
 import { authGoogleFamily } from './routes/auth-google.js';
@@ -140,6 +141,7 @@ export function openApiDocument(system: System): Record<string, unknown> {
 export function buildApi(system: System, extra: Family[] = []) {
   return createApp({
     knex: system.knex,
+    sites: [dashboardSite()],
     apiKeys: async (keyHash) => {
       const key = await system.apiKeys.find(keyHash);
       if (!key || !usable(key, system.clock.now())) return undefined;

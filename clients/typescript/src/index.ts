@@ -43,10 +43,10 @@ export interface SikaEvent {
 }
 
 export interface SikaOptions {
-  /** An API key (`sk_test_…`, `sk_live_…`) or a signed-in user's access token. */
-  apiKey: string;
-  /** Sent as X-Environment on every request: the key's own by default (sandbox for an access token). */
-  environment?: Environment;
+  /** An API key (`sk_test_…`, `sk_live_…`) or a signed-in user's access token; a function is asked at each request (a token that is refreshed). */
+  apiKey: string | (() => string);
+  /** Sent as X-Environment on every request: the key's own by default (sandbox for an access token); a function is asked at each request. */
+  environment?: Environment | (() => Environment);
   /** Default http://localhost:3000. */
   baseUrl?: string;
   /** Retries of a request that failed without an answer, with 429, or with a `retryable` error (default 2). */
@@ -119,7 +119,9 @@ export class Sika {
   };
 
   constructor(options: SikaOptions) {
-    const environment = options.environment ?? (options.apiKey.startsWith('sk_live_') ? 'live' : 'sandbox');
+    const apiKey = typeof options.apiKey === 'function' ? options.apiKey : () => options.apiKey as string;
+    const given = options.environment;
+    const environment = typeof given === 'function' ? given : () => given ?? (apiKey().startsWith('sk_live_') ? 'live' : 'sandbox');
     const maxRetries = options.maxRetries ?? 2;
     const firstDelay = options.retryDelayMs ?? 500;
     const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
@@ -144,11 +146,12 @@ export class Sika {
 
     this.api = createClient<paths, Media>({
       baseUrl: (options.baseUrl ?? 'http://localhost:3000').replace(/\/+$/, ''),
-      headers: { authorization: `Bearer ${options.apiKey}`, 'x-environment': environment },
       fetch: withRetries,
     });
     this.api.use({
       onRequest({ request }) {
+        request.headers.set('authorization', `Bearer ${apiKey()}`);
+        if (!request.headers.has('x-environment')) request.headers.set('x-environment', environment());
         if (request.method === 'POST' && !request.headers.has('idempotency-key')) request.headers.set('idempotency-key', globalThis.crypto.randomUUID());
         return request;
       },

@@ -1,0 +1,88 @@
+import { Sika, SikaError, type Environment } from '../../../clients/typescript/src/index.js';
+
+/**
+ * The signed-in user's session (docs/auth.md, "The dashboard's session"): the access token lives
+ * in this module's memory only; the refresh token is an HttpOnly cookie the page never sees, sent
+ * by the browser to /api/v1/auth/refresh with the `Sika-Refresh-Cookie` header. A reload gets a new
+ * access token from it.
+ */
+const COOKIE_MODE = { 'Sika-Refresh-Cookie': '1' };
+
+let accessToken = '';
+/**
+ * Whether this browser signed in and has not signed out since: not a secret, only whether asking
+ * the cookie for a session is worth a request (a first visit has none to ask for).
+ */
+const SIGNED_IN_HINT = 'sika.signedIn';
+let environment: Environment = 'sandbox';
+
+export interface SignedInUser {
+  id: string;
+  email: string;
+  name: string;
+  merchantId: string;
+  role: string;
+}
+
+/** A second factor to prove before the session starts. */
+export interface FactorAsked {
+  challengeId: string;
+  factor: 'totp' | 'email' | 'password' | 'passkey';
+}
+
+/** The public API with this session's access token and environment, typed from docs/openapi.json. */
+export const sika = new Sika({ apiKey: () => accessToken, environment: () => environment, baseUrl: window.location.origin, maxRetries: 1 });
+
+export function setEnvironment(e: Environment): void {
+  environment = e;
+}
+
+function started(answer: { accessToken?: string; user?: unknown }): SignedInUser {
+  accessToken = answer.accessToken ?? '';
+  localStorage.setItem(SIGNED_IN_HINT, '1');
+  return answer.user as SignedInUser;
+}
+
+export async function signIn(email: string, password: string): Promise<SignedInUser | FactorAsked> {
+  const answer = await sika.post('/api/v1/auth/login', { body: { email, password }, headers: COOKIE_MODE });
+  if (answer.mfaRequired) return { challengeId: answer.challengeId!, factor: answer.factor! };
+  return started(answer);
+}
+
+export async function proveFactor(challengeId: string, code: string): Promise<SignedInUser> {
+  return started(await sika.post('/api/v1/auth/mfa/verify', { body: { challengeId, code }, headers: COOKIE_MODE }));
+}
+
+/** The session of the cookie, if there is a live one (after a reload, or when the access token expired). */
+export async function resume(): Promise<SignedInUser | null> {
+  if (localStorage.getItem(SIGNED_IN_HINT) === null) return null;
+  try {
+    return started(await sika.post('/api/v1/auth/refresh', { body: {}, headers: COOKIE_MODE }));
+  } catch (err) {
+    if (err instanceof SikaError && (err.status === 400 || err.status === 401)) {
+      localStorage.removeItem(SIGNED_IN_HINT);
+      return null;
+    }
+    throw err;
+  }
+}
+
+export async function signOut(): Promise<void> {
+  await sika.post('/api/v1/auth/logout', { headers: COOKIE_MODE }).catch(() => undefined);
+  accessToken = '';
+  localStorage.removeItem(SIGNED_IN_HINT);
+}
+
+/** Runs `call`; an expired access token is refreshed from the cookie once and the call made again. */
+export async function withSession<T>(call: () => Promise<T>, signedOut: () => void): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (!(err instanceof SikaError) || err.code !== 'IKW-AUT-007') throw err;
+    if ((await resume()) === null) {
+      signedOut();
+      throw err;
+    }
+    return call();
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * The merchant dashboard (apps/dashboard, served at /dashboard) in a real browser, by role and
+ * label: sign-in with a password and with a second factor, the home page's balances per
+ * environment, the session kept across a reload by the HttpOnly cookie alone, sign-out, French,
+ * 320 px without horizontal scroll, no CSP violation, and axe-core finding no serious or critical
+ * violation on each page. With DASHBOARD_SCREENSHOTS=DIR it also saves the pages at 320 and 1280 px
+ * (docs/dashboard.md).
+ */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import t, { type Test } from 'tap';
+import { openPage, startBrowser } from '../support/browser.js';
+import { fund } from '../support/payouts.js';
+import { enableTotp, totpCode } from '../support/second-factors.js';
+import { startService } from '../support/system.js';
+
+const PASSWORD = 'correct horse battery';
+const svc = await startService(t);
+const browser = await startBrowser(t);
+const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const SCREENSHOTS = process.env.DASHBOARD_SCREENSHOTS;
+
+/** axe-core's serious and critical violations on the page as it is (run through DevTools, so the page's CSP does not apply to it). */
+async function accessibilityProblems(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  const result = (await page.evaluate('axe.run().then((r) => r.violations)')) as { id: string; impact: string; help: string; nodes: unknown[] }[];
+  return result.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.length})`);
+}
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  if (!SCREENSHOTS) return;
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  for (const width of [320, 1280]) {
+    await page.setViewportSize({ width, height: width === 320 ? 640 : 800 });
+    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 360, height: 740 });
+}
+
+async function signInWithPassword(page: Page, email: string): Promise<void> {
+  await page.getByLabel('E-mail address').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+async function owner(t: Test, name: string) {
+  const merchant = await svc.merchant(name);
+  const email = `owner@${name.toLowerCase().replace(/\W+/g, '-')}.example`;
+  await svc.member(merchant, email, PASSWORD, 'owner');
+  const { page, problems } = await openPage(browser);
+  t.teardown(() => page.close());
+  return { merchant, email, page, problems };
+}
+
+t.test('sign in, see the balances of each environment, stay signed in across a reload, sign out', async (t) => {
+  const { merchant, email, page, problems } = await owner(t, 'Boutique Awa');
+  await fund(svc, merchant.id, 25_000);
+
+  const first = await page.goto(`${svc.baseUrl}/dashboard`);
+  t.equal(new URL(page.url()).pathname, '/dashboard/', 'redirected to the application');
+  t.match(first?.headers()['content-security-policy'] ?? (await (await fetch(`${svc.baseUrl}/dashboard/`)).headers.get('content-security-policy')), /script-src 'self'/);
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  t.same(await accessibilityProblems(page), [], 'the sign-in page: no serious or critical axe violation');
+  await screenshot(page, 'sign-in');
+
+  await signInWithPassword(page, email);
+  await page.getByRole('heading', { name: 'Home' }).waitFor();
+  const xof = page.getByRole('row', { name: /XOF/ });
+  await xof.waitFor();
+  t.match(await xof.textContent(), /25,000/, 'the available balance');
+  t.ok(await page.getByRole('status').filter({ hasText: 'Sandbox' }).isVisible(), 'sandbox says so');
+  t.same(await accessibilityProblems(page), [], 'home: no serious or critical axe violation');
+  await screenshot(page, 'home');
+
+  await page.getByRole('radio', { name: 'Live' }).check();
+  await page.getByText('No balance yet in this environment.').waitFor();
+  t.notOk(await page.getByRole('status').filter({ hasText: 'Sandbox' }).isVisible(), 'no sandbox banner in live');
+
+  await page.reload();
+  await page.getByRole('heading', { name: 'Home' }).waitFor();
+  t.pass('a reload keeps the session: a new access token from the cookie');
+  const cookies = await browser.cookies(`${svc.baseUrl}/api/v1/auth/refresh`);
+  const refresh = cookies.find((c) => c.name === 'sika_refresh');
+  t.ok(refresh?.httpOnly, 'the refresh token is an HttpOnly cookie');
+  t.equal(refresh?.sameSite, 'Strict');
+  t.equal(await page.evaluate('document.cookie'), '', 'which no script of the page can read');
+  t.equal(await page.evaluate('JSON.stringify(Object.values(localStorage))'), '["1"]', 'in localStorage only the hint that there is a session to resume, no token');
+
+  await page.setViewportSize({ width: 320, height: 640 });
+  t.ok(await page.evaluate('document.documentElement.scrollWidth <= 320'), 'no horizontal scroll at 320 px');
+  await page.setViewportSize({ width: 360, height: 740 });
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  await page.reload();
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  t.pass('signed out stays signed out');
+  t.same(problems, [], 'no CSP violation, script error or failed load');
+});
+
+t.test('a wrong password is said; a second factor is asked and answered; French', async (t) => {
+  const { email, page, problems } = await owner(t, 'Atelier Fatou');
+  const token = (await svc.request('POST', '/api/v1/auth/login', { body: { email, password: PASSWORD } })).body.accessToken as string;
+  const { secret } = await enableTotp(svc, token, PASSWORD);
+  svc.clock.advance(30_000);
+
+  await page.goto(`${svc.baseUrl}/dashboard/`);
+  await page.getByLabel('Language').selectOption('fr');
+  await page.getByRole('heading', { name: 'Connexion' }).waitFor();
+  await page.getByLabel('Langue').selectOption('en');
+
+  await page.getByLabel('E-mail address').fill(email);
+  await page.getByLabel('Password').fill('not the password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  t.match(await page.getByRole('alert').textContent(), /Sign-in failed/);
+
+  await signInWithPassword(page, email);
+  const code = page.getByLabel('Security code');
+  await code.waitFor();
+  t.match(await page.getByText(/authenticator app/).textContent(), /6-digit code/);
+  t.same(await accessibilityProblems(page), [], 'the second-factor step: no serious or critical axe violation');
+  await code.fill(await totpCode(secret, svc));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await page.getByRole('heading', { name: 'Home' }).waitFor();
+
+  await page.getByLabel('Language').selectOption('fr');
+  await page.getByRole('heading', { name: 'Accueil' }).waitFor();
+  t.ok(await page.getByRole('button', { name: 'Se déconnecter' }).isVisible());
+  t.equal(await page.evaluate('document.documentElement.lang'), 'fr');
+  t.same(problems.filter((p) => !/401|400/.test(p)), [], 'no CSP violation or script error (the refused password is a 401 the console reports)');
+});
+
+t.test('served as files: index.html for the application’s paths, 404 for a missing asset, no cache for the page', async (t) => {
+  const deep = await fetch(`${svc.baseUrl}/dashboard/payouts/po_123`);
+  t.equal(deep.status, 200);
+  t.match(await deep.text(), /<div id="root"><\/div>/, "the application's page, whose router takes the path");
+  t.equal(deep.headers.get('cache-control'), 'no-store');
+  t.match(deep.headers.get('content-security-policy'), /^default-src 'none'; script-src 'self'/);
+  const asset = /src="(\/dashboard\/assets\/[^"]+\.js)"/.exec(await (await fetch(`${svc.baseUrl}/dashboard/`)).text())![1]!;
+  const script = await fetch(`${svc.baseUrl}${asset}`);
+  t.equal(script.status, 200);
+  t.match(script.headers.get('cache-control'), /immutable/, 'hashed assets are cached for good');
+  const missing = await fetch(`${svc.baseUrl}/dashboard/assets/nothing.js`);
+  t.equal(missing.status, 404);
+  t.equal(((await missing.json()) as { code: string }).code, 'IKW-RTE-001');
+  const posted = await fetch(`${svc.baseUrl}/dashboard/`, { method: 'POST' });
+  t.not(posted.status, 200, 'only GET and HEAD are served');
+});
