@@ -28,8 +28,14 @@ runProcess('dispatcher', async (config, log) => {
   return {
     stop: async () => {
       // No new batches or jobs; the batch in flight commits with its checkpoint (or offset); running jobs finish.
-      for (const consumer of consumers) await consumer.stop();
+      // Each step is logged with its time, so a shutdown that overruns says where.
+      const started = Date.now();
+      for (const [i, consumer] of consumers.entries()) {
+        await consumer.stop();
+        log.info({ consumer: i, ms: Date.now() - started }, 'consumer stopped');
+      }
       await system.close();
+      log.info({ ms: Date.now() - started }, 'system closed');
     },
   };
 });

@@ -15,6 +15,7 @@ import { openPage, startBrowser } from '../support/browser.js';
 import { fund } from '../support/payouts.js';
 import { enableTotp, totpCode } from '../support/second-factors.js';
 import { startService } from '../support/system.js';
+import { createIntentEvent, settle } from '../support/webhooks.js';
 
 const PASSWORD = 'correct horse battery';
 const svc = await startService(t);
@@ -49,8 +50,14 @@ async function owner(t: Test, name: string) {
   const merchant = await svc.merchant(name);
   const email = `owner@${name.toLowerCase().replace(/\W+/g, '-')}.example`;
   await svc.member(merchant, email, PASSWORD, 'owner');
+  // A browser that has never signed in (the context, and so its cookies and storage, is the file's).
+  await browser.clearCookies();
   const { page, problems } = await openPage(browser);
   t.teardown(() => page.close());
+  // A page of the same origin that is not the application, so no earlier session is resumed first.
+  await page.goto(`${svc.baseUrl}/healthz`);
+  await page.evaluate('localStorage.clear()');
+  problems.length = 0; // that page's /favicon.ico 404 is not the dashboard's
   return { merchant, email, page, problems };
 }
 
@@ -130,6 +137,126 @@ t.test('a wrong password is said; a second factor is asked and answered; French'
   t.ok(await page.getByRole('button', { name: 'Se déconnecter' }).isVisible());
   t.equal(await page.evaluate('document.documentElement.lang'), 'fr');
   t.same(problems.filter((p) => !/401|400/.test(p)), [], 'no CSP violation or script error (the refused password is a 401 the console reports)');
+});
+
+t.test('payouts: review the fee, confirm once, see it in the list and the balance go down', async (t) => {
+  const { merchant, email, page, problems } = await owner(t, 'Payout shop');
+  await fund(svc, merchant.id, 100_000);
+  await page.goto(`${svc.baseUrl}/dashboard/`);
+  await signInWithPassword(page, email);
+  await page.getByRole('link', { name: 'Payouts' }).click();
+  await page.getByRole('heading', { name: 'New payout' }).waitFor();
+  t.equal(new URL(page.url()).pathname, '/dashboard/payouts');
+
+  const form = page.getByRole('form', { name: 'New payout' });
+  await form.getByLabel('Country').selectOption('SN');
+  await form.getByLabel('Operator').selectOption('orange_money');
+  await form.getByLabel('Mobile money number').fill('+221771234567');
+  await form.getByLabel(/Amount/).fill('5000');
+  await page.getByRole('button', { name: 'Review' }).click();
+  const review = page.getByRole('group', { name: 'Review the payout' });
+  await review.waitFor();
+  t.match(await review.textContent(), /5,000/, 'the amount');
+  t.match(await review.textContent(), /Fee/, 'the fee before confirming');
+  t.same(await accessibilityProblems(page), [], 'payouts review: no serious or critical axe violation');
+
+  const confirm = page.getByRole('button', { name: 'Confirm payout' });
+  await Promise.all([confirm.click(), confirm.click().catch(() => undefined)]);
+  await page.getByRole('status').filter({ hasText: 'Payout created' }).waitFor();
+  const row = page.getByRole('row', { name: /po_/ });
+  await row.waitFor();
+  t.equal(await row.count(), 1, 'one payout, however often confirm was pressed');
+  t.match(await row.textContent(), /5,000/);
+  await screenshot(page, 'payouts');
+
+  await page.getByRole('link', { name: 'Home' }).click();
+  const xof = page.getByRole('row', { name: /XOF/ });
+  await xof.waitFor();
+  t.notMatch(await xof.textContent(), /100,000/, 'the balance went down');
+  t.same(problems, [], 'no CSP violation, script error or failed load');
+});
+
+/** The page's answer to the API with `key`. */
+const balanceStatus = async (key: string) => (await fetch(`${svc.baseUrl}/api/v1/balance`, { headers: { authorization: `Bearer ${key}` } })).status;
+
+t.test('developers: create a key (its secret once), roll it with a grace period, revoke it; the events list', async (t) => {
+  const { merchant, email, page, problems } = await owner(t, 'Dev shop');
+  await page.goto(`${svc.baseUrl}/dashboard/developers`);
+  await signInWithPassword(page, email);
+  await page.getByRole('heading', { name: 'Developers' }).waitFor();
+  await page.getByRole('heading', { name: 'API keys' }).waitFor();
+
+  await page.getByRole('form', { name: 'Create a key' }).getByLabel('Name').fill('Shop server');
+  await page.getByRole('button', { name: 'Create a key' }).click();
+  const shown = page.locator('.secret code');
+  await shown.waitFor();
+  const secret = (await shown.textContent())!;
+  t.match(secret, /^sk_test_\w{43}$/, 'the secret, shown once');
+  t.equal(await balanceStatus(secret), 200, 'and it works');
+  await page.getByRole('button', { name: 'Done' }).click();
+  t.equal(await page.locator('.secret').count(), 0, 'gone once done');
+  const row = page.getByRole('row', { name: /Shop server/ });
+  t.match(await row.textContent(), /Active/);
+  t.same(await accessibilityProblems(page), [], 'developers: no serious or critical axe violation');
+  await screenshot(page, 'developers');
+
+  await page.getByLabel('Old secret works: Shop server').selectOption('60');
+  await page.getByRole('button', { name: 'Roll: Shop server' }).click();
+  await shown.waitFor();
+  const rolled = (await shown.textContent())!;
+  t.not(rolled, secret);
+  await page.getByRole('button', { name: 'Done' }).click();
+  await page.getByRole('row', { name: /Shop server.*Expiring/ }).waitFor();
+  t.equal(await balanceStatus(secret), 200, 'the old secret works during its grace period');
+  t.equal(await balanceStatus(rolled), 200);
+
+  await page.getByRole('button', { name: 'Revoke: Shop server' }).first().click();
+  await page.getByRole('row', { name: /Revoked/ }).first().waitFor();
+  const revokedStatuses = [await balanceStatus(secret), await balanceStatus(rolled)];
+  t.ok(revokedStatuses.includes(401), `one of them revoked at once (${revokedStatuses})`);
+
+  const { secret: apiKey } = await svc.apiKey(merchant.id, ['*']);
+  await createIntentEvent(svc, apiKey);
+  await settle(svc);
+  await page.getByLabel('Event type').fill('payment_intent.*');
+  await page.getByRole('button', { name: 'Filter' }).click();
+  const event = page.locator('.events li').first();
+  await event.waitFor();
+  t.match(await event.textContent(), /payment_intent\.created/);
+  await event.locator('summary').click();
+  t.match(await event.locator('pre').textContent(), /"object": "event"/, 'the payload as its webhook carries it');
+  t.same(problems, [], 'no CSP violation, script error or failed load');
+});
+
+t.test('developers: a user with a second factor confirms a new key with it; a viewer is told keys are for owners', async (t) => {
+  const { email, page } = await owner(t, 'Careful shop');
+  const token = (await svc.request('POST', '/api/v1/auth/login', { body: { email, password: PASSWORD } })).body.accessToken as string;
+  const { secret } = await enableTotp(svc, token, PASSWORD);
+  svc.clock.advance(30_000);
+  await page.goto(`${svc.baseUrl}/dashboard/developers`);
+  await signInWithPassword(page, email);
+  await page.getByLabel('Security code').fill(await totpCode(secret, svc));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await page.getByRole('heading', { name: 'API keys' }).waitFor();
+  svc.clock.advance(30_000);
+
+  await page.getByRole('form', { name: 'Create a key' }).getByLabel('Name').fill('Proved');
+  await page.getByRole('button', { name: 'Create a key' }).click();
+  await page.getByRole('heading', { name: 'Confirm with your second factor' }).waitFor();
+  t.same(await accessibilityProblems(page), [], 'the confirmation: no serious or critical axe violation');
+  await page.getByRole('form', { name: 'Confirm with your second factor' }).getByLabel('Security code').fill(await totpCode(secret, svc));
+  await page.getByRole('form', { name: 'Confirm with your second factor' }).getByRole('button', { name: 'Verify' }).click();
+  await page.locator('.secret code').waitFor();
+  t.match(await page.locator('.secret code').textContent(), /^sk_test_/);
+
+  const viewerShop = await svc.merchant('Viewer shop');
+  await svc.member(viewerShop, 'viewer@viewer-shop.example', PASSWORD, 'viewer');
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  const viewer = { page };
+  await signInWithPassword(viewer.page, 'viewer@viewer-shop.example');
+  await viewer.page.getByText('Only owners and admins manage API keys.').waitFor();
+  t.pass('a viewer sees why, and no key');
 });
 
 t.test('served as files: index.html for the application’s paths, 404 for a missing asset, no cache for the page', async (t) => {

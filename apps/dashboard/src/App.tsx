@@ -2,7 +2,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { Environment } from '../../../clients/typescript/src/index.js';
 import { LanguageContext, preferredLanguage, useT, type Language } from './i18n.js';
+import { Developers } from './pages/Developers.js';
 import { Home } from './pages/Home.js';
+import { Payouts } from './pages/Payouts.js';
+import { usePage, pathOf, type PageName } from './router.js';
 import { SignIn } from './pages/SignIn.js';
 import { resume, setEnvironment, signOut, type SignedInUser } from './session.js';
 
@@ -59,6 +62,19 @@ function Shell({ user, onSignedOut }: { user: SignedInUser; onSignedOut: () => v
   const t = useT();
   const queries = useQueryClient();
   const [environment, setEnvironmentState] = useState<Environment>('sandbox');
+  const [page, go] = usePage();
+  const link = (target: PageName, label: string) => (
+    <a
+      href={pathOf(target)}
+      aria-current={page === target ? 'page' : undefined}
+      onClick={(e) => {
+        e.preventDefault();
+        go(target);
+      }}
+    >
+      {label}
+    </a>
+  );
   const switchTo = (e: Environment) => {
     setEnvironment(e);
     setEnvironmentState(e);
@@ -73,9 +89,9 @@ function Shell({ user, onSignedOut }: { user: SignedInUser; onSignedOut: () => v
       <header className={`top ${environment}`}>
         <span className="brand">Sika</span>
         <nav aria-label={t('nav.main')}>
-          <a href="/dashboard/" aria-current="page">
-            {t('nav.home')}
-          </a>
+          {link('home', t('nav.home'))}
+          {link('payouts', t('nav.payouts'))}
+          {link('developers', t('nav.developers'))}
         </nav>
         <fieldset className="environment">
           <legend>{t('env.label')}</legend>
@@ -96,7 +112,13 @@ function Shell({ user, onSignedOut }: { user: SignedInUser; onSignedOut: () => v
           {t('env.sandboxBanner')}
         </p>
       )}
-      <Home environment={environment} onSignedOut={onSignedOut} />
+      {page === 'developers' ? (
+        <Developers environment={environment} onSignedOut={onSignedOut} />
+      ) : page === 'payouts' ? (
+        <Payouts environment={environment} onSignedOut={onSignedOut} />
+      ) : (
+        <Home environment={environment} onSignedOut={onSignedOut} />
+      )}
     </>
   );
 }

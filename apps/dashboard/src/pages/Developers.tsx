@@ -1,0 +1,232 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useContext, useState, type FormEvent } from 'react';
+import { SikaError, type Environment } from '../../../../clients/typescript/src/index.js';
+import { LanguageContext, useT, type Language } from '../i18n.js';
+import { useSecondFactor } from '../secondFactor.js';
+import { sika, withSession } from '../session.js';
+
+const GRACE_PERIODS = [0, 60, 1440, 10080] as const;
+
+function when(language: Language, unixSeconds: number | null | undefined): string {
+  if (unixSeconds == null) return '—';
+  return new Date(unixSeconds * 1000).toLocaleString(language === 'fr' ? 'fr-FR' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** API keys (create with the secret shown once, roll, revoke) and the events of the environment shown. */
+export function Developers({ environment, onSignedOut }: { environment: Environment; onSignedOut: () => void }) {
+  const t = useT();
+  return (
+    <main className="page">
+      <h1>{t('nav.developers')}</h1>
+      <ApiKeys environment={environment} onSignedOut={onSignedOut} />
+      <Events environment={environment} onSignedOut={onSignedOut} />
+    </main>
+  );
+}
+
+function ApiKeys({ environment, onSignedOut }: { environment: Environment; onSignedOut: () => void }) {
+  const t = useT();
+  const { language } = useContext(LanguageContext);
+  const queries = useQueryClient();
+  const { guarded, form: factorForm } = useSecondFactor();
+  const [secret, setSecret] = useState<{ name: string; secret: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const keys = useQuery({
+    queryKey: ['api-keys', environment],
+    queryFn: () => withSession(() => sika.get('/api/v1/merchant/api-keys', { params: { query: { limit: 100 } } }), onSignedOut),
+  });
+  const refresh = () => queries.invalidateQueries({ queryKey: ['api-keys', environment] });
+  const act = useMutation({
+    mutationFn: async (work: () => Promise<unknown>) => work(),
+    onSuccess: refresh,
+    onError: (err) => setError(err instanceof SikaError ? err.message : t('error.generic')),
+  });
+
+  const create = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    setError(null);
+    const form = new FormData(e.currentTarget);
+    const name = String(form.get('name'));
+    const scopes: ('*' | '*.read')[] = form.get('scopes') === 'read' ? ['*.read'] : ['*'];
+    const target = e.currentTarget;
+    act.mutate(async () => {
+      const key = await guarded('api-keys/create', (challenge_id) => sika.post('/api/v1/merchant/api-keys', { body: { name, scopes, ...(challenge_id ? { challenge_id } : {}) } }));
+      if (key?.secret) {
+        setSecret({ name, secret: key.secret });
+        target.reset();
+      }
+    });
+  };
+  const roll = (id: string, grace: number) =>
+    act.mutate(async () => {
+      const key = await guarded('api-keys/roll', (challenge_id) =>
+        sika.post('/api/v1/merchant/api-keys/{id}/roll', { params: { path: { id } }, body: { grace_period_minutes: grace, ...(challenge_id ? { challenge_id } : {}) } }),
+      );
+      if (key?.secret) setSecret({ name: key.name ?? '', secret: key.secret });
+    });
+  const revoke = (id: string) =>
+    act.mutate(() => guarded('api-keys/revoke', (challenge_id) => sika.delete('/api/v1/merchant/api-keys/{id}', { params: { path: { id } }, body: challenge_id ? { challenge_id } : {} })));
+
+  const forbidden = keys.error instanceof SikaError && keys.error.status === 403;
+  return (
+    <section aria-labelledby="api-keys">
+      <h2 id="api-keys">{t('keys.title')}</h2>
+      {factorForm}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {secret && (
+        <div className="panel secret" role="status">
+          <p>
+            {t('keys.secretOnce')} <strong>{secret.name}</strong>
+          </p>
+          <code>{secret.secret}</code>
+          <div className="actions">
+            <button type="button" onClick={() => void navigator.clipboard?.writeText(secret.secret)}>
+              {t('action.copy')}
+            </button>
+            <button type="button" className="secondary" onClick={() => setSecret(null)}>
+              {t('action.done')}
+            </button>
+          </div>
+        </div>
+      )}
+      {forbidden ? (
+        <p>{t('keys.forbidden')}</p>
+      ) : keys.isPending ? (
+        <p aria-busy="true">{t('loading')}</p>
+      ) : keys.isError ? (
+        <p role="alert">{t('error.generic')}</p>
+      ) : (
+        <>
+          <form className="inline-form" onSubmit={create} aria-label={t('keys.create')}>
+            <label>
+              {t('keys.name')}
+              <input name="name" required maxLength={100} />
+            </label>
+            <label>
+              {t('keys.scopes')}
+              <select name="scopes">
+                <option value="all">{t('keys.scopes.all')}</option>
+                <option value="read">{t('keys.scopes.read')}</option>
+              </select>
+            </label>
+            <button type="submit" disabled={act.isPending}>
+              {t('keys.create')}
+            </button>
+          </form>
+          <div className="scroll" role="region" aria-labelledby="api-keys" tabIndex={0}>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t('keys.name')}</th>
+                  <th scope="col">{t('keys.key')}</th>
+                  <th scope="col">{t('keys.scopes')}</th>
+                  <th scope="col">{t('keys.status')}</th>
+                  <th scope="col">{t('keys.lastUsed')}</th>
+                  <th scope="col">{t('keys.actions')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {(keys.data?.data ?? []).map((k) => (
+                  <tr key={k.id}>
+                    <th scope="row">{k.name ?? '—'}</th>
+                    <td>
+                      <code>{k.redacted_secret}</code>
+                    </td>
+                    <td>{(k.scopes ?? []).join(', ')}</td>
+                    <td>
+                      {t(`keys.status.${k.status ?? 'active'}`)}
+                      {k.status === 'expiring' ? ` (${when(language, k.expires_at)})` : ''}
+                    </td>
+                    <td>{when(language, k.last_used)}</td>
+                    <td className="row-actions">
+                      <KeyActions name={k.name ?? k.id!} status={k.status ?? 'active'} onRoll={(grace) => roll(k.id!, grace)} onRevoke={() => revoke(k.id!)} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
+
+/** Roll (with the grace period picked) and revoke, for one key. */
+function KeyActions({ name, status, onRoll, onRevoke }: { name: string; status: string; onRoll(grace: number): void; onRevoke(): void }) {
+  const t = useT();
+  const [grace, setGrace] = useState(0);
+  return (
+    <>
+      {status === 'active' && (
+        <>
+          <select value={grace} onChange={(e) => setGrace(Number(e.target.value))} aria-label={`${t('keys.grace')}: ${name}`}>
+            {GRACE_PERIODS.map((m) => (
+              <option key={m} value={m}>
+                {t(`keys.grace.${m}`)}
+              </option>
+            ))}
+          </select>
+          <button type="button" onClick={() => onRoll(grace)} aria-label={`${t('keys.roll')}: ${name}`}>
+            {t('keys.roll')}
+          </button>
+        </>
+      )}
+      {(status === 'active' || status === 'expiring') && (
+        <button type="button" className="danger" onClick={onRevoke} aria-label={`${t('keys.revoke')}: ${name}`}>
+          {t('keys.revoke')}
+        </button>
+      )}
+    </>
+  );
+}
+
+function Events({ environment, onSignedOut }: { environment: Environment; onSignedOut: () => void }) {
+  const t = useT();
+  const { language } = useContext(LanguageContext);
+  const [type, setType] = useState('');
+  const events = useQuery({
+    queryKey: ['events', environment, type],
+    queryFn: () => withSession(() => sika.get('/api/v1/events', { params: { query: { limit: 20, ...(type ? { type } : {}) } } }), onSignedOut),
+  });
+  const filter = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    setType(String(new FormData(e.currentTarget).get('type')).trim());
+  };
+  return (
+    <section aria-labelledby="events">
+      <h2 id="events">{t('events.title')}</h2>
+      <form className="inline-form" onSubmit={filter} role="search" aria-label={t('events.filter')}>
+        <label>
+          {t('events.type')}
+          <input name="type" placeholder="payout.*" defaultValue={type} />
+        </label>
+        <button type="submit">{t('events.filter')}</button>
+      </form>
+      {events.isPending ? (
+        <p aria-busy="true">{t('loading')}</p>
+      ) : events.isError ? (
+        <p role="alert">{events.error instanceof SikaError ? events.error.message : t('error.generic')}</p>
+      ) : events.data.data?.length ? (
+        <ul className="events">
+          {events.data.data.map((e) => (
+            <li key={e.id}>
+              <details>
+                <summary>
+                  <span>{when(language, e.created)}</span> <strong>{e.type}</strong> <code>{e.id}</code>
+                </summary>
+                <pre>{JSON.stringify(e, null, 2)}</pre>
+              </details>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p>{t('events.none')}</p>
+      )}
+    </section>
+  );
+}

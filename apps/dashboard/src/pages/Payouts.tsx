@@ -1,0 +1,228 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useContext, useState, type FormEvent } from 'react';
+import { SikaError, type Environment } from '../../../../clients/typescript/src/index.js';
+import { formatAmount, LanguageContext, minorUnits, useT } from '../i18n.js';
+import { sika, withSession } from '../session.js';
+
+const STATUSES = ['pending', 'in_transit', 'paid', 'failed', 'canceled'] as const;
+type Status = (typeof STATUSES)[number];
+
+interface Draft {
+  amount: number;
+  currency: string;
+  country: string;
+  operator: string;
+  msisdn: string;
+  fee: number;
+  total: number;
+  /** One key per reviewed payout: confirming twice sends the same request, which pays once. */
+  idempotencyKey: string;
+}
+
+/** Payouts of the environment shown: a new one to mobile money (reviewed with its fee first), and the list. */
+export function Payouts({ environment, onSignedOut }: { environment: Environment; onSignedOut: () => void }) {
+  const t = useT();
+  const { language } = useContext(LanguageContext);
+  const queries = useQueryClient();
+  const [status, setStatus] = useState<Status | ''>('');
+  const [page, setPage] = useState(1);
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [created, setCreated] = useState<string | null>(null);
+  const [country, setCountry] = useState('SN');
+
+  const countries = useQuery({
+    queryKey: ['countries', 'payout'],
+    queryFn: () => withSession(() => sika.get('/api/v1/geography/countries', { params: { query: { direction: 'payout' } } }), onSignedOut),
+    staleTime: Infinity,
+  });
+  const payouts = useQuery({
+    queryKey: ['payouts', environment, status, page],
+    queryFn: () => withSession(() => sika.get('/api/v1/merchant/payouts', { params: { query: { page, limit: 20, ...(status ? { status } : {}) } } }), onSignedOut),
+  });
+  const chosen = countries.data?.data.find((c) => c.id === country);
+  const operators = (chosen?.operators ?? []).filter((o) => o.directions.includes('payout'));
+
+  const review = useMutation({
+    mutationFn: async (form: FormData) => {
+      const currency = chosen?.currency ?? 'xof';
+      const amount = minorUnits(Number(form.get('amount')), currency);
+      const operator = String(form.get('operator'));
+      const quote = await sika.post('/api/v1/fees/quote', { body: { amount, currency, direction: 'payout', method: 'mobile_money', country, operator } });
+      return { amount, currency, country, operator, msisdn: String(form.get('msisdn')).trim(), fee: quote.fee, total: quote.total, idempotencyKey: crypto.randomUUID() };
+    },
+    onSuccess: (d) => {
+      setError(null);
+      setDraft(d);
+    },
+    onError: (err) => setError(err instanceof SikaError ? err.message : t('error.generic')),
+  });
+  const confirm = useMutation({
+    mutationFn: (d: Draft) =>
+      sika.post('/api/v1/merchant/payouts', {
+        body: { amount: d.amount, currency: d.currency, destination: { type: 'mobile_money', country: d.country, operator: d.operator, msisdn: d.msisdn } },
+        headers: { 'Idempotency-Key': d.idempotencyKey },
+      }),
+    onSuccess: (payout) => {
+      setDraft(null);
+      setCreated(payout.id);
+      void queries.invalidateQueries({ queryKey: ['payouts', environment] });
+    },
+    onError: (err) => setError(err instanceof SikaError ? err.message : t('error.generic')),
+  });
+
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    setCreated(null);
+    review.mutate(new FormData(e.currentTarget));
+  };
+
+  return (
+    <main className="page">
+      <h1>{t('nav.payouts')}</h1>
+      <section aria-labelledby="new-payout">
+        <h2 id="new-payout">{t('payouts.new')}</h2>
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
+        {created && (
+          <p className="panel" role="status">
+            {t('payouts.created')} <code>{created}</code>
+          </p>
+        )}
+        {draft ? (
+          <div className="panel" role="group" aria-labelledby="review-title">
+            <h3 id="review-title">{t('payouts.review')}</h3>
+            <dl className="facts">
+              <dt>{t('payouts.recipient')}</dt>
+              <dd>
+                {draft.msisdn} ({operators.find((o) => o.id === draft.operator)?.name ?? draft.operator})
+              </dd>
+              <dt>{t('payouts.amount')}</dt>
+              <dd>{formatAmount(language, draft.amount, draft.currency)}</dd>
+              <dt>{t('payouts.fee')}</dt>
+              <dd>{formatAmount(language, draft.fee, draft.currency)}</dd>
+              <dt>{t('payouts.total')}</dt>
+              <dd>
+                <strong>{formatAmount(language, draft.total, draft.currency)}</strong>
+              </dd>
+            </dl>
+            <div className="actions">
+              <button type="button" disabled={confirm.isPending} onClick={() => confirm.mutate(draft)}>
+                {t('payouts.confirm')}
+              </button>
+              <button type="button" className="secondary" onClick={() => setDraft(null)}>
+                {t('action.cancel')}
+              </button>
+            </div>
+          </div>
+        ) : (
+          <form className="inline-form" onSubmit={submit} aria-label={t('payouts.new')}>
+            <label>
+              {t('payouts.country')}
+              <select name="country" value={country} onChange={(e) => setCountry(e.target.value)}>
+                {(countries.data?.data ?? []).map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              {t('payouts.operator')}
+              <select name="operator" required>
+                {operators.map((o) => (
+                  <option key={o.id} value={o.id}>
+                    {o.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              {t('payouts.msisdn')}
+              <input name="msisdn" type="tel" required autoComplete="off" placeholder={`${chosen?.calling_code ?? '+221'}…`} />
+            </label>
+            <label>
+              {t('payouts.amount')} ({(chosen?.currency ?? 'xof').toUpperCase()})
+              <input name="amount" type="number" inputMode="decimal" min="0" step="any" required />
+            </label>
+            <button type="submit" disabled={review.isPending}>
+              {t('payouts.reviewAction')}
+            </button>
+          </form>
+        )}
+      </section>
+
+      <section aria-labelledby="payout-list">
+        <h2 id="payout-list">{t('payouts.list')}</h2>
+        <label className="inline">
+          {t('payouts.status')}
+          <select
+            value={status}
+            onChange={(e) => {
+              setStatus(e.target.value as Status | '');
+              setPage(1);
+            }}
+          >
+            <option value="">{t('payouts.status.all')}</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {t(`payouts.status.${s}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        {payouts.isPending ? (
+          <p aria-busy="true">{t('loading')}</p>
+        ) : payouts.isError ? (
+          <p role="alert">{payouts.error instanceof SikaError ? payouts.error.message : t('error.generic')}</p>
+        ) : payouts.data.data?.length ? (
+          <>
+            <div className="scroll" role="region" aria-labelledby="payout-list" tabIndex={0}>
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('payouts.id')}</th>
+                    <th scope="col">{t('payouts.amount')}</th>
+                    <th scope="col">{t('payouts.recipient')}</th>
+                    <th scope="col">{t('payouts.status')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {payouts.data.data.map((p) => {
+                    const destination = p.destination as { msisdn?: string; account_number?: string };
+                    return (
+                      <tr key={p.id}>
+                        <th scope="row">
+                          <code>{p.id}</code>
+                        </th>
+                        <td>{formatAmount(language, p.amount, p.currency)}</td>
+                        <td>{destination.msisdn ?? destination.account_number ?? '—'}</td>
+                        <td>
+                          {t(`payouts.status.${p.status}`)}
+                          {p.delay_state === 'delayed' ? ` · ${t('payouts.delayed')}` : ''}
+                        </td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            </div>
+            <nav className="actions" aria-label={t('payouts.pages')}>
+              <button type="button" className="secondary" disabled={page === 1} onClick={() => setPage(page - 1)}>
+                {t('action.previous')}
+              </button>
+              <button type="button" className="secondary" disabled={!payouts.data.has_more} onClick={() => setPage(page + 1)}>
+                {t('action.next')}
+              </button>
+            </nav>
+          </>
+        ) : (
+          <p>{t('payouts.none')}</p>
+        )}
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,73 @@
+import { useState, type FormEvent } from 'react';
+import { SikaError } from '../../../clients/typescript/src/index.js';
+import { useT } from './i18n.js';
+import { sika } from './session.js';
+
+type Purpose = 'api-keys/create' | 'api-keys/roll' | 'api-keys/revoke';
+
+interface Asked {
+  purpose: Purpose;
+  challengeId: string;
+  factor: string;
+  resolve(challengeId: string | null): void;
+}
+
+/**
+ * Changes that need a fresh second factor (docs/auth.md): `run` first tries without one; when the
+ * API answers IKW-ACC-011, a challenge of the purpose is asked for, the user types the code in the
+ * form this hook renders, and `run` is tried again with the verified challenge.
+ */
+export function useSecondFactor() {
+  const t = useT();
+  const [asked, setAsked] = useState<Asked | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  async function guarded<T>(purpose: Purpose, run: (challengeId: string | undefined) => Promise<T>): Promise<T | null> {
+    try {
+      return await run(undefined);
+    } catch (err) {
+      if (!(err instanceof SikaError) || err.code !== 'IKW-ACC-011') throw err;
+    }
+    const challenge = await sika.post('/api/v1/auth/mfa/challenge', { body: { purpose } });
+    const challengeId = await new Promise<string | null>((resolve) => setAsked({ purpose, challengeId: challenge.challengeId!, factor: challenge.factor ?? 'totp', resolve }));
+    setAsked(null);
+    return challengeId === null ? null : run(challengeId);
+  }
+
+  const submit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    if (!asked) return;
+    setError(null);
+    try {
+      await sika.post('/api/v1/auth/mfa/verify', { body: { challengeId: asked.challengeId, code: String(new FormData(e.currentTarget).get('code')).trim() } });
+      asked.resolve(asked.challengeId);
+    } catch (err) {
+      setError(err instanceof SikaError ? err.message : t('error.generic'));
+    }
+  };
+
+  const form = asked && (
+    <form className="panel" onSubmit={(e) => void submit(e)} aria-labelledby="factor-title">
+      <h2 id="factor-title">{t('factor.title')}</h2>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <label>
+        {t('signIn.code')}
+        <input name="code" autoComplete="one-time-code" required autoFocus aria-describedby="factor-help" />
+      </label>
+      <p id="factor-help" className="help">
+        {t(asked.factor === 'email' ? 'signIn.codeHelp.email' : 'signIn.codeHelp.totp')}
+      </p>
+      <div className="actions">
+        <button type="submit">{t('signIn.verify')}</button>
+        <button type="button" className="secondary" onClick={() => asked.resolve(null)}>
+          {t('action.cancel')}
+        </button>
+      </div>
+    </form>
+  );
+  return { guarded, form };
+}
