@@ -279,6 +279,8 @@ class ConsumerDriver implements ConsumerKafka {
   readonly resolved: string[] = [];
   onCommit: (offset: TopicPartitionOffsetAndMetadata) => Promise<void> = async () => undefined;
   running = true;
+  /** What disconnect does: at once, or never (a group whose rebalance waits for a dead member). */
+  leaves: () => Promise<void> = async () => undefined;
   committedOffsets = new Map<number, string>();
   high = new Map<number, string>();
   /** The consumer's listener for kafkajs' end of a batch (a fetch that held only transaction markers never reaches eachBatch). */
@@ -288,7 +290,7 @@ class ConsumerDriver implements ConsumerKafka {
     this.config = config;
     return {
       connect: async () => undefined,
-      disconnect: async () => undefined,
+      disconnect: () => this.leaves(),
       subscribe: async (s: unknown) => void (this.subscribed = s),
       run: async (c?: ConsumerRunConfig) => void (this.runConfig = c ?? null),
       on: ((_event: string, listener: (e: { payload: BatchEnd }) => void) => {
@@ -482,3 +484,16 @@ t.test('consumer: caughtUp waits until the group committed up to the high waterm
   t.ok(done);
   await consumer.stop();
 });
+
+t.test('consumer: stop does not wait longer than its leave timeout for a group that does not let it leave', async (t) => {
+  const { knex } = await database(t);
+  const lines: string[] = [];
+  const log = createLogger('warn', new Writable({ write: (chunk: Buffer, _e, cb) => void (lines.push(chunk.toString()), cb()) }));
+  const driver = new ConsumerDriver();
+  driver.leaves = () => new Promise<void>(() => undefined);
+  const consumer = new KafkaBusConsumer({ kafka: driver, knex, topic: 'events', spec: effectSpec([]), log, leaveTimeoutMs: 20 });
+  await consumer.start();
+  await consumer.stop();
+  t.match(lines.join(''), /leaving the consumer group took too long/, 'stopped anyway, and said so');
+});
+

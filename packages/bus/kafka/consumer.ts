@@ -27,8 +27,12 @@ export interface KafkaBusConsumerOptions {
   replicationFactor?: number;
   /** Back-off before a failed batch is handled again (1 s). */
   retryDelayMs?: number;
+  /** How long stop() waits to leave the group (10 s). */
+  leaveTimeoutMs?: number;
   log?: Logger;
 }
+
+const LEAVE_TIMEOUT_MS = 10_000;
 
 /**
  * A bus consumer in a Kafka consumer group. Each partition's messages are decoded back into
@@ -141,11 +145,23 @@ export class KafkaBusConsumer implements BusConsumer {
     }
   }
 
-  /** Leaves the group after the chunk in flight has been handled and its offset committed. */
+  /**
+   * Leaves the group after the chunk in flight has been handled and its offset committed. Leaving
+   * waits for a rebalance in progress (one that waits, up to its session timeout, for a member that
+   * died): after LEAVE_TIMEOUT_MS this member stops waiting and the broker drops it the same way.
+   * Nothing is lost: offsets are committed per chunk, after the chunk's transaction.
+   */
   async stop(): Promise<void> {
     const consumer = this.consumer;
     this.consumer = null;
-    await consumer?.disconnect();
+    if (consumer) {
+      let timer: NodeJS.Timeout | undefined;
+      const left = await Promise.race([
+        consumer.disconnect().then(() => true),
+        new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), this.options.leaveTimeoutMs ?? LEAVE_TIMEOUT_MS))),
+      ]).finally(() => clearTimeout(timer));
+      if (!left) this.options.log?.warn({ group: this.groupId }, 'leaving the consumer group took too long; the broker will drop this member');
+    }
     await this.admin?.disconnect();
     this.admin = null;
   }
