@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useContext, useState, type FormEvent } from 'react';
+import { useContext, useRef, useState, type FormEvent } from 'react';
 import { SikaError, type Environment } from '../../../../clients/typescript/src/index.js';
 import { formatAmount, LanguageContext, minorUnits, useT } from '../i18n.js';
 import { sika, withSession } from '../session.js';
@@ -57,6 +57,9 @@ export function Payouts({ environment, onSignedOut }: { environment: Environment
     },
     onError: (err) => setError(err instanceof SikaError ? err.message : t('error.generic')),
   });
+  // A second press before the first answer is not sent at all (the Idempotency-Key would make it
+  // harmless, but the API answers a concurrent repeat with 409 IKW-IDM-003).
+  const confirming = useRef(false);
   const confirm = useMutation({
     mutationFn: (d: Draft) =>
       sika.post('/api/v1/merchant/payouts', {
@@ -110,7 +113,15 @@ export function Payouts({ environment, onSignedOut }: { environment: Environment
               </dd>
             </dl>
             <div className="actions">
-              <button type="button" disabled={confirm.isPending} onClick={() => confirm.mutate(draft)}>
+              <button
+                type="button"
+                disabled={confirm.isPending}
+                onClick={() => {
+                  if (confirming.current) return;
+                  confirming.current = true;
+                  confirm.mutate(draft, { onSettled: () => void (confirming.current = false) });
+                }}
+              >
                 {t('payouts.confirm')}
               </button>
               <button type="button" className="secondary" onClick={() => setDraft(null)}>
