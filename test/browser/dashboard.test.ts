@@ -99,6 +99,13 @@ t.test('sign in, see the balances of each environment, stay signed in across a r
   t.ok(await page.evaluate('document.documentElement.scrollWidth <= 320'), 'no horizontal scroll at 320 px');
   await page.setViewportSize({ width: 360, height: 740 });
 
+  await page.getByRole('radio', { name: 'Live' }).check();
+  await page.getByText('No balance yet in this environment.').waitFor();
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await signInWithPassword(page, email);
+  await page.getByRole('row', { name: /XOF/ }).waitFor();
+  t.ok(await page.getByRole('radio', { name: 'Sandbox' }).isChecked(), 'signed in again without a reload: sandbox, switch and data alike');
+
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.getByRole('heading', { name: 'Sign in' }).waitFor();
   await page.reload();

@@ -61,7 +61,11 @@ export function LanguagePicker() {
 function Shell({ user, onSignedOut }: { user: SignedInUser; onSignedOut: () => void }) {
   const t = useT();
   const queries = useQueryClient();
-  const [environment, setEnvironmentState] = useState<Environment>('sandbox');
+  // Every session starts in sandbox: the switch and the calls' X-Environment agree from the start.
+  const [environment, setEnvironmentState] = useState<Environment>(() => {
+    setEnvironment('sandbox');
+    return 'sandbox';
+  });
   const [page, go] = usePage();
   const link = (target: PageName, label: string) => (
     <a
