@@ -560,7 +560,8 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     close: async () => {
       await scheduler.stop();
       await instance.stop();
-      for (const consumer of consumers) await consumer.stop();
+      // Side by side: each may wait for a fetch in flight (a Kafka consumer's long poll).
+      await Promise.all(consumers.map((consumer) => consumer.stop()));
       await relay?.stop();
       await sealer.stop();
       await projector?.stop();
