@@ -3,6 +3,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { generateSigningSecret } from '../packages/core/secrets.js';
+import { matchesTypeFilter } from '../packages/domain/webhook-endpoint/event-types.js';
 import { signatureHeader } from '../packages/webhooks/signing.js';
 
 /**
@@ -60,10 +61,6 @@ const PAGE = 100;
 const reason = (err: unknown): string => (err instanceof Error ? ((err.cause as Error | undefined)?.message ?? err.message) : String(err));
 const MAX_BACKOFF_MS = 30_000;
 
-/** `*`, a type, or `family.*`, as the events API takes them. */
-function matches(filters: readonly string[], type: string): boolean {
-  return filters.length === 0 || filters.some((f) => f === '*' || f === type || (f.endsWith('.*') && type.startsWith(f.slice(0, -1))));
-}
 
 /** The state file's entry for this service and key (the key itself is never written). */
 function stateKey(apiBase: string, apiKey: string): string {
@@ -148,7 +145,8 @@ export async function listen(o: ListenOptions): Promise<void> {
     // Newest first: the ones right after the cursor, so handled from the last.
     for (const event of [...page.data].reverse()) {
       if (o.signal.aborted) break;
-      if (matches(o.events, event.type)) await forward(o, secret, event);
+      // Filtered here, with the events API's own rule, so the position stays one of the unfiltered list.
+      if (o.events.length === 0 || o.events.some((f) => matchesTypeFilter(f, event.type))) await forward(o, secret, event);
       cursor = event.id;
     }
     if (page.data.length > 0 && cursor !== null) await saveState(o.statePath, key, cursor);

@@ -6,17 +6,12 @@ import type { AppTokenClaims } from '../domain/user/tokens.js';
 import { ADMIN_KEY_SHAPE } from '../domain/platform-admin/commands.js';
 import { findAdminKeyByHash } from '../../projections/admin-keys.js';
 import type { ApiKeyRow } from '../../projections/api-keys.js';
+import { hasScope } from '../domain/organization/scopes.js';
 import type { Principal } from './context.js';
 import type { RouteAuth } from './routes.js';
 
 const KEY_SHAPE = /^sk_(test|live)_[0-9A-Za-z]{32,128}$/;
 
-/** A scope is held directly, through `*`, or (for `x.read`) through `*.read` or `x.write`. */
-export function hasScope(scopes: readonly string[], needed: string): boolean {
-  if (scopes.includes('*') || scopes.includes(needed)) return true;
-  if (needed.endsWith('.read')) return scopes.includes('*.read') || scopes.includes(`${needed.slice(0, -'.read'.length)}.write`);
-  return false;
-}
 
 function parseEnvironmentHeader(value: string | undefined): Environment | undefined {
   if (value === undefined) return undefined;

@@ -168,7 +168,7 @@ t.test('a user with a second factor proves it again for each change', async (t) 
   assertError(t, await balanceWith(rolled.body.secret), 'IKW-AUT-002');
 });
 
-t.test('an Idempotency-Key replays the creation: one key, the same secret', async (t) => {
+t.test('an Idempotency-Key replays a creation and a roll: one key, the same secret', async (t) => {
   const { token } = await memberOf('Idempotent');
   const headers = { 'idempotency-key': 'create-key-1' };
   const first = await svc.request('POST', KEYS, { key: token, body: { name: 'Once' }, headers });
@@ -177,6 +177,14 @@ t.test('an Idempotency-Key replays the creation: one key, the same secret', asyn
   t.equal(again.body.id, first.body.id);
   t.equal(again.body.secret, first.body.secret);
   t.equal((await svc.request('GET', KEYS, { key: token })).body.data.filter((k: { name: string }) => k.name === 'Once').length, 1);
+
+  const rollHeaders = { 'idempotency-key': 'roll-key-1' };
+  const rolled = await svc.request('POST', `${KEYS}/${first.body.id}/roll`, { key: token, body: { grace_period_minutes: 5 }, headers: rollHeaders });
+  const replayed = await svc.request('POST', `${KEYS}/${first.body.id}/roll`, { key: token, body: { grace_period_minutes: 5 }, headers: rollHeaders });
+  assertOk(t, rolled, 201);
+  t.equal(replayed.status, 201, 'a replayed roll answers as the first did, not "already rolled"');
+  t.equal(replayed.body.id, rolled.body.id);
+  t.equal(replayed.body.secret, rolled.body.secret, 'the same successor and secret');
 });
 
 t.test('parallel rolls of one key: one succeeds, the others are told it was rolled', async (t) => {

@@ -39,7 +39,7 @@ function clockSleep() {
 }
 
 t.test('the first payment and the first payout, typed', async (t) => {
-  const { merchant, key } = await fundedMerchant(svc, 100_000);
+  const { key } = await fundedMerchant(svc, 100_000);
   const wire = recording();
   const sika = new Sika({ apiKey: key, baseUrl: svc.baseUrl, fetch: wire.fetch });
 
@@ -62,7 +62,6 @@ t.test('the first payment and the first payout, typed', async (t) => {
   for (const r of posts) t.match(r.headers.get('idempotency-key'), /^[0-9a-f-]{36}$/, 'every POST has an Idempotency-Key');
   t.equal(new Set(posts.map((r) => r.headers.get('idempotency-key'))).size, 3, 'a new one each time');
   t.notOk(wire.sent.find((r) => r.method === 'GET')!.headers.has('idempotency-key'));
-  t.equal(merchant.id.length > 0, true);
 });
 
 t.test('an answer lost on the way: the retry carries the same key and creates nothing twice', async (t) => {

@@ -4,10 +4,11 @@ import type { EventStore } from '../../eventstore/port.js';
 import { handleSteps, step, type AnyStep } from '../../eventstore/command-handler.js';
 import { auditMetadata, type Actor, type Owner } from '../audit.js';
 import { MANAGING_ROLES, ROLE_SCOPES, type Role } from '../organization/events.js';
+import { scopeWithin } from '../organization/scopes.js';
 import { hasSecondFactor, type UserState } from '../user/decider.js';
 import type { Verifications } from '../verification/commands.js';
 import type { MfaPurpose } from '../verification/events.js';
-import { generateApiKey } from './commands.js';
+import { generateApiKey, newKeySecret } from './commands.js';
 import { merchantDecider, type MerchantCommand } from './decider.js';
 import { merchantStream } from './events.js';
 
@@ -29,14 +30,6 @@ export interface ApiKeyManagementDeps {
   verifications: Pick<Verifications, 'consumption'>;
 }
 
-/** `wanted` is within `held`: `*` only under `*`, `*.read` under `*` or `*.read`, a scope as hasScope grants it. */
-export function scopeWithin(held: readonly string[], wanted: string): boolean {
-  if (held.includes('*')) return true;
-  if (wanted === '*') return false;
-  if (wanted === '*.read') return held.includes('*.read');
-  if (held.includes(wanted)) return true;
-  return wanted.endsWith('.read') && (held.includes('*.read') || held.includes(`${wanted.slice(0, -'.read'.length)}.write`));
-}
 
 /**
  * API keys managed by signed-in owners and admins (docs/auth.md, "API keys"). Creating, rolling and
@@ -59,11 +52,10 @@ export class ApiKeyManagement {
   /** A new secret with the key's name and scopes; the old one works for `graceMs` more. */
   async roll(owner: Owner, by: KeyManager, keyId: string, graceMs: number, actor: Actor): Promise<{ id: string; secret: string }> {
     const at = this.deps.clock.now();
-    const { secret, record } = generateApiKey(owner.environment, []);
-    const successor = { keyId: record.keyId, keyHash: record.keyHash, last4: record.last4 };
+    const { secret, stored: successor } = newKeySecret(owner.environment);
     const command: MerchantCommand = { type: 'roll_api_key', merchantId: owner.merchantId, keyId, environment: owner.environment, successor, expiresAt: new Date(at.getTime() + graceMs), at };
     await this.change(owner, by, 'api-keys/roll', command, actor);
-    return { id: record.keyId, secret };
+    return { id: successor.keyId, secret };
   }
 
   async revoke(owner: Owner, by: KeyManager, keyId: string, actor: Actor): Promise<void> {

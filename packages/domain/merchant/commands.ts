@@ -4,16 +4,19 @@ import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import { hashApiKey } from '../../core/hashing.js';
 import type { DomainEvent } from '../../core/decider.js';
 import { CommandService, step, type CommandStep } from '../../eventstore/command-handler.js';
-import { merchantDecider, type MerchantCommand, type MerchantState } from './decider.js';
+import { merchantDecider, type MerchantCommand, type MerchantState, type NewSecret } from './decider.js';
 import { merchantStream, type ApiKeyRecord, type Environment, type MerchantEvent } from './events.js';
+
+/** A new secret (shown once) and what is stored of it: an id, its hash and its last four characters. */
+export function newKeySecret(environment: Environment): { secret: string; stored: NewSecret } {
+  const secret = `sk_${environment === 'live' ? 'live' : 'test'}_${randomBase62(43)}`;
+  return { secret, stored: { keyId: newId('key'), keyHash: hashApiKey(secret), last4: secret.slice(-4) } };
+}
 
 /** A new key: the full secret (shown once) and the record that is stored (hash only). */
 export function generateApiKey(environment: Environment, scopes: string[], name?: string): { secret: string; record: ApiKeyRecord } {
-  const secret = `sk_${environment === 'live' ? 'live' : 'test'}_${randomBase62(43)}`;
-  return {
-    secret,
-    record: { keyId: newId('key'), environment, keyHash: hashApiKey(secret), last4: secret.slice(-4), scopes, ...(name !== undefined ? { name } : {}) },
-  };
+  const { secret, stored } = newKeySecret(environment);
+  return { secret, record: { ...stored, environment, scopes, ...(name !== undefined ? { name } : {}) } };
 }
 
 export interface CreatedMerchant {

@@ -81,15 +81,12 @@ export function isSubscribableType(type: string): boolean {
   return type === '*' || TYPES.has(type);
 }
 
-/**
- * The public types a filter names: `*` (all), a type, or a family with `.*` (`payout.*`: every
- * `payout.` type). Empty when it names none, so a mistyped filter can be refused.
- */
+/** Whether a type filter takes `type`: `*` (all), the type itself, or its family with `.*` (`payout.*`: every `payout.` type). */
+export function matchesTypeFilter(filter: string, type: string): boolean {
+  return filter === '*' || filter === type || (filter.endsWith('.*') && type.startsWith(filter.slice(0, -1)));
+}
+
+/** The public types a filter names; empty when it names none, so a mistyped filter can be refused. */
 export function typesMatching(filter: string): string[] {
-  if (filter === '*') return [...TYPES];
-  if (filter.endsWith('.*')) {
-    const prefix = filter.slice(0, -1);
-    return [...TYPES].filter((t) => t.startsWith(prefix));
-  }
-  return TYPES.has(filter) ? [filter] : [];
+  return [...TYPES].filter((t) => matchesTypeFilter(filter, t));
 }

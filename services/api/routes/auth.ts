@@ -11,7 +11,7 @@ import { route, type Family } from '../../../packages/http/routes.js';
 import { listMemberships } from '../../../projections/organizations.js';
 import { listLiveSessions } from '../../../projections/user-sessions.js';
 import { findUser } from '../../../projections/users.js';
-import { idParams, signedIn } from './shared.js';
+import { cookieOf, idParams, signedIn } from './shared.js';
 
 const signedInUser = {
   type: 'object',
@@ -80,8 +80,7 @@ export class SessionCookies {
   /** The refresh token of the cookie, when the caller sent the header. */
   refreshToken(ctx: HandlerContext<unknown, unknown, unknown>): string | undefined {
     if (!this.wanted(ctx)) return undefined;
-    const pair = (ctx.header('cookie') ?? '').split(';').map((c) => c.trim()).find((c) => c.startsWith(`${REFRESH_COOKIE}=`));
-    return pair?.slice(REFRESH_COOKIE.length + 1) || undefined;
+    return cookieOf(ctx, REFRESH_COOKIE) || undefined;
   }
 
   /** A Set-Cookie that removes the cookie. */

@@ -15,7 +15,7 @@ import { listRefunds } from '../../../projections/refunds.js';
 import { findSubscription, listSubscriptionsByCursor } from '../../../projections/subscriptions.js';
 import { languageOf } from '../pages/layout.js';
 import { accountPage, signInPage } from '../pages/portal.js';
-import { found, portalSessionOf } from './shared.js';
+import { cookieOf, found, portalSessionOf } from './shared.js';
 
 const COOKIE = 'sika_portal';
 const pageParams = {
@@ -36,11 +36,9 @@ export function customerPortalPagesFamily(knex: Knex, clock: Clock, signIn: Cust
   const base = (p: PageParams) => `/portal/${p.environment}/${p.merchantId}`;
   const cookie = (p: PageParams, token: string, maxAge: number) =>
     `${COOKIE}=${token}; Path=${base(p)}; Max-Age=${maxAge}; HttpOnly; SameSite=Strict${secureCookies ? '; Secure' : ''}`;
-  const tokenOf = (ctx: HandlerContext<unknown, unknown, unknown>) =>
-    (ctx.header('cookie') ?? '').split(';').map((c) => c.trim()).find((c) => c.startsWith(`${COOKIE}=`))?.slice(COOKIE.length + 1);
   /** The signed-in customer of this merchant's portal, if the cookie holds a live session of it. */
   const signedIn = async (ctx: HandlerContext<unknown, unknown, PageParams>) => {
-    const session = await portalSessionOf(knex, clock.now(), tokenOf(ctx));
+    const session = await portalSessionOf(knex, clock.now(), cookieOf(ctx, COOKIE));
     const owner = { merchantId: ctx.params.merchantId, environment: ctx.params.environment };
     return session && session.owner.merchantId === owner.merchantId && session.owner.environment === owner.environment ? session : undefined;
   };

@@ -7,21 +7,13 @@ import { route, type Family } from '../../../packages/http/routes.js';
 import { findPaymentLinkBySlug } from '../../../projections/payment-links.js';
 import { messagePage } from '../pages/checkout.js';
 import { languageOf } from '../pages/layout.js';
-import { wantsHtml } from './shared.js';
+import { cookieOf, wantsHtml } from './shared.js';
 
 const slugParams = { type: 'object', properties: { slug: { type: 'string', pattern: '^[0-9A-Za-z]{16}$' } }, required: ['slug'] };
 
 /** The cookie that brings a browser back to the session it opened for a link (its Path is the link's). */
 const SESSION_COOKIE = 'sika_checkout';
 
-/** The value of the session cookie in a Cookie header, if it has one of a checkout session's shape. */
-function rememberedSession(cookieHeader: string | undefined): string | null {
-  for (const pair of (cookieHeader ?? '').split(';')) {
-    const [name, value] = pair.trim().split('=', 2);
-    if (name === SESSION_COOKIE && value && /^cs_\w{1,64}$/.test(value)) return value;
-  }
-  return null;
-}
 
 /**
  * GET /pay/{slug}: a payment link's public address. Sends the customer to the checkout session
@@ -48,7 +40,9 @@ export function payFamily(knex: Knex, sessions: CheckoutSessions, publicUrl: str
             throw new ApiError('IKW-RES-001', `No such payment link: '${ctx.params.slug}'`, 'slug');
           }
           try {
-            const remembered = rememberedSession(ctx.header('cookie'));
+            const given = cookieOf(ctx, SESSION_COOKIE);
+            // Only a value of a checkout session's shape is looked up.
+            const remembered = given !== undefined && /^cs_\w{1,64}$/.test(given) ? given : null;
             const session = await sessions.visitLink(found.owner, found.link.id, remembered, ctx.actor);
             const redirect = Reply.redirect(`/checkout/session/${session.id}`);
             if (session.id === remembered) return redirect;

@@ -27,6 +27,15 @@ export const payoutsRead: RouteAuth = { scope: 'payouts.read', environmentHeader
 export const signedIn: RouteAuth = { scope: 'account', appTokenOnly: true };
 export const payoutsWrite: RouteAuth = { scope: 'payouts.write', environmentHeader: 'required', idempotencyKeyInLive: 'required' };
 
+/** The value of the cookie `name` in a request's Cookie header, if it sent one. */
+export function cookieOf(ctx: Pick<HandlerContext<unknown, unknown, unknown>, 'header'>, name: string): string | undefined {
+  for (const pair of (ctx.header('cookie') ?? '').split(';')) {
+    const at = pair.indexOf('=');
+    if (at > 0 && pair.slice(0, at).trim() === name) return pair.slice(at + 1).trim();
+  }
+  return undefined;
+}
+
 /** Path parameters naming one object, e.g. `:id` or `:invoiceId`. */
 export const idParamsOf = (name: string) => ({ type: 'object', properties: { [name]: { type: 'string', minLength: 1, maxLength: 255 } }, required: [name] });
 export const idParams = idParamsOf('id');

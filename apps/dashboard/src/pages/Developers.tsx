@@ -3,6 +3,7 @@ import { useContext, useState, type FormEvent } from 'react';
 import { SikaError, type Environment } from '../../../../clients/typescript/src/index.js';
 import { LanguageContext, useT, type Language } from '../i18n.js';
 import { useSecondFactor } from '../secondFactor.js';
+import { QueryView, Scrollable } from '../components.js';
 import { sika, withSession } from '../session.js';
 
 const GRACE_PERIODS = [0, 60, 1440, 10080] as const;
@@ -95,62 +96,62 @@ function ApiKeys({ environment, onSignedOut }: { environment: Environment; onSig
       )}
       {forbidden ? (
         <p>{t('keys.forbidden')}</p>
-      ) : keys.isPending ? (
-        <p aria-busy="true">{t('loading')}</p>
-      ) : keys.isError ? (
-        <p role="alert">{t('error.generic')}</p>
       ) : (
-        <>
-          <form className="inline-form" onSubmit={create} aria-label={t('keys.create')}>
-            <label>
-              {t('keys.name')}
-              <input name="name" required maxLength={100} />
-            </label>
-            <label>
-              {t('keys.scopes')}
-              <select name="scopes">
-                <option value="all">{t('keys.scopes.all')}</option>
-                <option value="read">{t('keys.scopes.read')}</option>
-              </select>
-            </label>
-            <button type="submit" disabled={act.isPending}>
-              {t('keys.create')}
-            </button>
-          </form>
-          <div className="scroll" role="region" aria-labelledby="api-keys" tabIndex={0}>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t('keys.name')}</th>
-                  <th scope="col">{t('keys.key')}</th>
-                  <th scope="col">{t('keys.scopes')}</th>
-                  <th scope="col">{t('keys.status')}</th>
-                  <th scope="col">{t('keys.lastUsed')}</th>
-                  <th scope="col">{t('keys.actions')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {(keys.data?.data ?? []).map((k) => (
-                  <tr key={k.id}>
-                    <th scope="row">{k.name ?? '—'}</th>
-                    <td>
-                      <code>{k.redacted_secret}</code>
-                    </td>
-                    <td>{(k.scopes ?? []).join(', ')}</td>
-                    <td>
-                      {t(`keys.status.${k.status ?? 'active'}`)}
-                      {k.status === 'expiring' ? ` (${when(language, k.expires_at)})` : ''}
-                    </td>
-                    <td>{when(language, k.last_used)}</td>
-                    <td className="row-actions">
-                      <KeyActions name={k.name ?? k.id!} status={k.status ?? 'active'} onRoll={(grace) => roll(k.id!, grace)} onRevoke={() => revoke(k.id!)} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </>
+        <QueryView query={keys}>
+          {(list) => (
+            <>
+              <form className="inline-form" onSubmit={create} aria-label={t('keys.create')}>
+                <label>
+                  {t('keys.name')}
+                  <input name="name" required maxLength={100} />
+                </label>
+                <label>
+                  {t('keys.scopes')}
+                  <select name="scopes">
+                    <option value="all">{t('keys.scopes.all')}</option>
+                    <option value="read">{t('keys.scopes.read')}</option>
+                  </select>
+                </label>
+                <button type="submit" disabled={act.isPending}>
+                  {t('keys.create')}
+                </button>
+              </form>
+              <Scrollable labelledBy="api-keys">
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">{t('keys.name')}</th>
+                      <th scope="col">{t('keys.key')}</th>
+                      <th scope="col">{t('keys.scopes')}</th>
+                      <th scope="col">{t('keys.status')}</th>
+                      <th scope="col">{t('keys.lastUsed')}</th>
+                      <th scope="col">{t('keys.actions')}</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {(list.data ?? []).map((k) => (
+                      <tr key={k.id}>
+                        <th scope="row">{k.name ?? '—'}</th>
+                        <td>
+                          <code>{k.redacted_secret}</code>
+                        </td>
+                        <td>{(k.scopes ?? []).join(', ')}</td>
+                        <td>
+                          {t(`keys.status.${k.status ?? 'active'}`)}
+                          {k.status === 'expiring' ? ` (${when(language, k.expires_at)})` : ''}
+                        </td>
+                        <td>{when(language, k.last_used)}</td>
+                        <td className="row-actions">
+                          <KeyActions name={k.name ?? k.id!} status={k.status ?? 'active'} onRoll={(grace) => roll(k.id!, grace)} onRevoke={() => revoke(k.id!)} />
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </Scrollable>
+            </>
+          )}
+        </QueryView>
       )}
     </section>
   );
@@ -207,26 +208,22 @@ function Events({ environment, onSignedOut }: { environment: Environment; onSign
         </label>
         <button type="submit">{t('events.filter')}</button>
       </form>
-      {events.isPending ? (
-        <p aria-busy="true">{t('loading')}</p>
-      ) : events.isError ? (
-        <p role="alert">{events.error instanceof SikaError ? events.error.message : t('error.generic')}</p>
-      ) : events.data.data?.length ? (
-        <ul className="events">
-          {events.data.data.map((e) => (
-            <li key={e.id}>
-              <details>
-                <summary>
-                  <span>{when(language, e.created)}</span> <strong>{e.type}</strong> <code>{e.id}</code>
-                </summary>
-                <pre>{JSON.stringify(e, null, 2)}</pre>
-              </details>
-            </li>
-          ))}
-        </ul>
-      ) : (
-        <p>{t('events.none')}</p>
-      )}
+      <QueryView query={events} isEmpty={(d) => !d.data?.length} empty={t('events.none')}>
+        {(list) => (
+          <ul className="events">
+            {(list.data ?? []).map((e) => (
+              <li key={e.id}>
+                <details>
+                  <summary>
+                    <span>{when(language, e.created)}</span> <strong>{e.type}</strong> <code>{e.id}</code>
+                  </summary>
+                  <pre>{JSON.stringify(e, null, 2)}</pre>
+                </details>
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryView>
     </section>
   );
 }

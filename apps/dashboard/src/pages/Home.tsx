@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useContext } from 'react';
 import type { Environment } from '../../../../clients/typescript/src/index.js';
 import { formatAmount, LanguageContext, useT } from '../i18n.js';
+import { QueryView, Scrollable } from '../components.js';
 import { sika, withSession } from '../session.js';
 
 interface Row {
@@ -30,38 +31,34 @@ export function Home({ environment, onSignedOut }: { environment: Environment; o
       <h1>{t('home.title')}</h1>
       <section aria-labelledby="balances">
         <h2 id="balances">{t('home.balances')}</h2>
-        {balance.isPending ? (
-          <p aria-busy="true">{t('loading')}</p>
-        ) : balance.isError ? (
-          <p role="alert">{t('error.generic')}</p>
-        ) : rows.size === 0 ? (
-          <p>{t('home.empty')}</p>
-        ) : (
-          <div className="scroll" role="region" aria-labelledby="balances" tabIndex={0}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t('home.currency')}</th>
-                <th scope="col">{t('home.available')}</th>
-                <th scope="col">{t('home.pending')}</th>
-                <th scope="col">{t('home.reserved')}</th>
-                <th scope="col">{t('home.held')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {[...rows.values()].map((r) => (
-                <tr key={r.currency}>
-                  <th scope="row">{r.currency.toUpperCase()}</th>
-                  <td>{formatAmount(language, r.available, r.currency)}</td>
-                  <td>{formatAmount(language, r.pending, r.currency)}</td>
-                  <td>{formatAmount(language, r.reserved, r.currency)}</td>
-                  <td>{formatAmount(language, r.held, r.currency)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          </div>
-        )}
+        <QueryView query={balance} isEmpty={() => rows.size === 0} empty={t('home.empty')}>
+          {() => (
+            <Scrollable labelledBy="balances">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('home.currency')}</th>
+                    <th scope="col">{t('home.available')}</th>
+                    <th scope="col">{t('home.pending')}</th>
+                    <th scope="col">{t('home.reserved')}</th>
+                    <th scope="col">{t('home.held')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {[...rows.values()].map((r) => (
+                    <tr key={r.currency}>
+                      <th scope="row">{r.currency.toUpperCase()}</th>
+                      <td>{formatAmount(language, r.available, r.currency)}</td>
+                      <td>{formatAmount(language, r.pending, r.currency)}</td>
+                      <td>{formatAmount(language, r.reserved, r.currency)}</td>
+                      <td>{formatAmount(language, r.held, r.currency)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </Scrollable>
+          )}
+        </QueryView>
       </section>
     </main>
   );

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useRef, useState, type FormEvent } from 'react';
 import { SikaError, type Environment } from '../../../../clients/typescript/src/index.js';
 import { formatAmount, LanguageContext, minorUnits, useT } from '../i18n.js';
+import { QueryView, Scrollable } from '../components.js';
 import { sika, withSession } from '../session.js';
 
 const STATUSES = ['pending', 'in_transit', 'paid', 'failed', 'canceled'] as const;
@@ -185,54 +186,50 @@ export function Payouts({ environment, onSignedOut }: { environment: Environment
             ))}
           </select>
         </label>
-        {payouts.isPending ? (
-          <p aria-busy="true">{t('loading')}</p>
-        ) : payouts.isError ? (
-          <p role="alert">{payouts.error instanceof SikaError ? payouts.error.message : t('error.generic')}</p>
-        ) : payouts.data.data?.length ? (
-          <>
-            <div className="scroll" role="region" aria-labelledby="payout-list" tabIndex={0}>
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">{t('payouts.id')}</th>
-                    <th scope="col">{t('payouts.amount')}</th>
-                    <th scope="col">{t('payouts.recipient')}</th>
-                    <th scope="col">{t('payouts.status')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {payouts.data.data.map((p) => {
-                    const destination = p.destination as { msisdn?: string; account_number?: string };
-                    return (
-                      <tr key={p.id}>
-                        <th scope="row">
-                          <code>{p.id}</code>
-                        </th>
-                        <td>{formatAmount(language, p.amount, p.currency)}</td>
-                        <td>{destination.msisdn ?? destination.account_number ?? '—'}</td>
-                        <td>
-                          {t(`payouts.status.${p.status}`)}
-                          {p.delay_state === 'delayed' ? ` · ${t('payouts.delayed')}` : ''}
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </div>
-            <nav className="actions" aria-label={t('payouts.pages')}>
-              <button type="button" className="secondary" disabled={page === 1} onClick={() => setPage(page - 1)}>
-                {t('action.previous')}
-              </button>
-              <button type="button" className="secondary" disabled={!payouts.data.has_more} onClick={() => setPage(page + 1)}>
-                {t('action.next')}
-              </button>
-            </nav>
-          </>
-        ) : (
-          <p>{t('payouts.none')}</p>
-        )}
+        <QueryView query={payouts} isEmpty={(d) => !d.data?.length} empty={t('payouts.none')}>
+          {(list) => (
+            <>
+              <Scrollable labelledBy="payout-list">
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">{t('payouts.id')}</th>
+                      <th scope="col">{t('payouts.amount')}</th>
+                      <th scope="col">{t('payouts.recipient')}</th>
+                      <th scope="col">{t('payouts.status')}</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {(list.data ?? []).map((p) => {
+                      const destination = p.destination as { msisdn?: string; account_number?: string };
+                      return (
+                        <tr key={p.id}>
+                          <th scope="row">
+                            <code>{p.id}</code>
+                          </th>
+                          <td>{formatAmount(language, p.amount, p.currency)}</td>
+                          <td>{destination.msisdn ?? destination.account_number ?? '—'}</td>
+                          <td>
+                            {t(`payouts.status.${p.status}`)}
+                            {p.delay_state === 'delayed' ? ` · ${t('payouts.delayed')}` : ''}
+                          </td>
+                        </tr>
+                      );
+                    })}
+                  </tbody>
+                </table>
+              </Scrollable>
+              <nav className="actions" aria-label={t('payouts.pages')}>
+                <button type="button" className="secondary" disabled={page === 1} onClick={() => setPage(page - 1)}>
+                  {t('action.previous')}
+                </button>
+                <button type="button" className="secondary" disabled={!list.has_more} onClick={() => setPage(page + 1)}>
+                  {t('action.next')}
+                </button>
+              </nav>
+            </>
+          )}
+        </QueryView>
       </section>
     </main>
   );
