@@ -4,62 +4,15 @@
  * environment, the session kept across a reload by the HttpOnly cookie alone, sign-out, French,
  * 320 px without horizontal scroll, no CSP violation, and axe-core finding no serious or critical
  * violation on each page. With DASHBOARD_SCREENSHOTS=DIR it also saves the pages at 320 and 1280 px
- * (docs/dashboard.md).
+ * (docs/dashboard.md). Each further page has its own file, dashboard-<page>.test.ts.
  */
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import type { Page } from 'playwright-core';
-import t, { type Test } from 'tap';
-import { openPage, startBrowser } from '../support/browser.js';
+import t from 'tap';
+import { accessibilityProblems, PASSWORD, screenshot, signInWithPassword, startDashboard } from '../support/dashboard.js';
 import { fund } from '../support/payouts.js';
 import { enableTotp, totpCode } from '../support/second-factors.js';
-import { startService } from '../support/system.js';
 import { createIntentEvent, settle } from '../support/webhooks.js';
 
-const PASSWORD = 'correct horse battery';
-const svc = await startService(t);
-const browser = await startBrowser(t);
-const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const SCREENSHOTS = process.env.DASHBOARD_SCREENSHOTS;
-
-/** axe-core's serious and critical violations on the page as it is (run through DevTools, so the page's CSP does not apply to it). */
-async function accessibilityProblems(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const result = (await page.evaluate('axe.run().then((r) => r.violations)')) as { id: string; impact: string; help: string; nodes: unknown[] }[];
-  return result.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.length})`);
-}
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  if (!SCREENSHOTS) return;
-  fs.mkdirSync(SCREENSHOTS, { recursive: true });
-  for (const width of [320, 1280]) {
-    await page.setViewportSize({ width, height: width === 320 ? 640 : 800 });
-    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 360, height: 740 });
-}
-
-async function signInWithPassword(page: Page, email: string): Promise<void> {
-  await page.getByLabel('E-mail address').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
-
-async function owner(t: Test, name: string) {
-  const merchant = await svc.merchant(name);
-  const email = `owner@${name.toLowerCase().replace(/\W+/g, '-')}.example`;
-  await svc.member(merchant, email, PASSWORD, 'owner');
-  // A browser that has never signed in (the context, and so its cookies and storage, is the file's).
-  await browser.clearCookies();
-  const { page, problems } = await openPage(browser);
-  t.teardown(() => page.close());
-  // A page of the same origin that is not the application, so no earlier session is resumed first.
-  await page.goto(`${svc.baseUrl}/healthz`);
-  await page.evaluate('localStorage.clear()');
-  problems.length = 0; // that page's /favicon.ico 404 is not the dashboard's
-  return { merchant, email, page, problems };
-}
+const { svc, browser, owner } = await startDashboard(t);
 
 t.test('sign in, see the balances of each environment, stay signed in across a reload, sign out', async (t) => {
   const { merchant, email, page, problems } = await owner(t, 'Boutique Awa');

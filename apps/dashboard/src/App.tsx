@@ -5,9 +5,25 @@ import { LanguageContext, preferredLanguage, useT, type Language } from './i18n.
 import { Developers } from './pages/Developers.js';
 import { Home } from './pages/Home.js';
 import { Payouts } from './pages/Payouts.js';
-import { usePage, pathOf, type PageName } from './router.js';
+import { Link, NavigationContext } from './components.js';
+import { useRoute, type PageName } from './router.js';
 import { SignIn } from './pages/SignIn.js';
 import { resume, setEnvironment, signOut, type SignedInUser } from './session.js';
+import type { PageProps } from './pages/props.js';
+
+/** The pages of a signed-in user; a page not (yet) here shows the home page. */
+const PAGES: Partial<Record<PageName, (props: PageProps) => React.JSX.Element>> = {
+  home: Home,
+  payouts: Payouts,
+  developers: Developers,
+};
+
+/** The main navigation: each entry and the pages under it (which mark it current). */
+const NAVIGATION: { page: PageName; label: 'nav.home' | 'nav.payouts' | 'nav.developers'; under: PageName[] }[] = [
+  { page: 'home', label: 'nav.home', under: [] },
+  { page: 'payouts', label: 'nav.payouts', under: ['payout', 'payoutBatches', 'payoutBatch'] },
+  { page: 'developers', label: 'nav.developers', under: ['webhooks', 'webhookEndpoint'] },
+];
 
 /** The signed-in user (null: signed out; undefined: still finding out from the cookie). */
 export function App() {
@@ -66,19 +82,9 @@ function Shell({ user, onSignedOut }: { user: SignedInUser; onSignedOut: () => v
     setEnvironment('sandbox');
     return 'sandbox';
   });
-  const [page, go] = usePage();
-  const link = (target: PageName, label: string) => (
-    <a
-      href={pathOf(target)}
-      aria-current={page === target ? 'page' : undefined}
-      onClick={(e) => {
-        e.preventDefault();
-        go(target);
-      }}
-    >
-      {label}
-    </a>
-  );
+  const [route, go] = useRoute();
+  const Page = PAGES[route.page] ?? Home;
+  const shown = PAGES[route.page] ? route.page : 'home';
   const switchTo = (e: Environment) => {
     setEnvironment(e);
     setEnvironmentState(e);
@@ -89,13 +95,15 @@ function Shell({ user, onSignedOut }: { user: SignedInUser; onSignedOut: () => v
     onSignedOut();
   };
   return (
-    <>
+    <NavigationContext.Provider value={go}>
       <header className={`top ${environment}`}>
         <span className="brand">Sika</span>
         <nav aria-label={t('nav.main')}>
-          {link('home', t('nav.home'))}
-          {link('payouts', t('nav.payouts'))}
-          {link('developers', t('nav.developers'))}
+          {NAVIGATION.map(({ page, label, under }) => (
+            <Link key={page} to={page} aria-current={shown === page || under.includes(shown) ? 'page' : undefined}>
+              {t(label)}
+            </Link>
+          ))}
         </nav>
         <fieldset className="environment">
           <legend>{t('env.label')}</legend>
@@ -116,13 +124,7 @@ function Shell({ user, onSignedOut }: { user: SignedInUser; onSignedOut: () => v
           {t('env.sandboxBanner')}
         </p>
       )}
-      {page === 'developers' ? (
-        <Developers environment={environment} onSignedOut={onSignedOut} />
-      ) : page === 'payouts' ? (
-        <Payouts environment={environment} onSignedOut={onSignedOut} />
-      ) : (
-        <Home environment={environment} onSignedOut={onSignedOut} />
-      )}
-    </>
+      <Page environment={environment} onSignedOut={onSignedOut} id={route.id} />
+    </NavigationContext.Provider>
   );
 }

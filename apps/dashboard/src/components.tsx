@@ -1,7 +1,8 @@
 import type { UseQueryResult } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { createContext, useContext, type AnchorHTMLAttributes, type ReactNode } from 'react';
 import { SikaError } from '../../../clients/typescript/src/index.js';
 import { useT } from './i18n.js';
+import { pathOf, type PageName } from './router.js';
 
 /** A query's answer as every page shows it: loading, the API's error, an empty message, or `children` with the data. */
 export function QueryView<T>({ query, isEmpty, empty, children }: { query: UseQueryResult<T>; isEmpty?: (data: T) => boolean; empty?: string; children: (data: T) => ReactNode }) {
@@ -18,5 +19,26 @@ export function Scrollable({ labelledBy, children }: { labelledBy: string; child
     <div className="scroll" role="region" aria-labelledby={labelledBy} tabIndex={0}>
       {children}
     </div>
+  );
+}
+
+/** Moves to another page of the application (App's router). */
+export const NavigationContext = createContext<(page: PageName, id?: string) => void>(() => undefined);
+
+/** A link to a page of the application: a real address (opens in a new tab too), followed without a reload. */
+export function Link({ to, id, children, ...rest }: { to: PageName; id?: string; children: ReactNode } & Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'>) {
+  const go = useContext(NavigationContext);
+  return (
+    <a
+      {...rest}
+      href={pathOf(to, id)}
+      onClick={(e) => {
+        if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+        e.preventDefault();
+        go(to, id);
+      }}
+    >
+      {children}
+    </a>
   );
 }

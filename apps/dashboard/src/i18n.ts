@@ -199,10 +199,25 @@ export function preferredLanguage(): Language {
 
 export const LanguageContext = createContext<{ language: Language; setLanguage(l: Language): void }>({ language: 'en', setLanguage: () => undefined });
 
-/** `t(key)` in the current language. */
+/** `t(key)` in the current language, for the words every page shares (above). */
 export function useT(): (key: MessageKey) => string {
   const { language } = useContext(LanguageContext);
   return (key) => messages[language][key];
+}
+
+/** A page's own words in each language; French must have every key English has. */
+export type Messages<K extends string> = { en: Record<K, string>; fr: Record<NoInfer<K>, string> };
+
+/**
+ * `t(key)` for a page's own words (declared beside the page), or the shared ones. `{name}` in a
+ * message is replaced by `values.name`.
+ */
+export function useMessages<K extends string>(own: Messages<K>): (key: K | MessageKey, values?: Record<string, string | number>) => string {
+  const { language } = useContext(LanguageContext);
+  return (key, values) => {
+    const text = (own[language] as Record<string, string>)[key] ?? messages[language][key as MessageKey];
+    return values ? text.replace(/\{(\w+)\}/g, (whole, name: string) => String(values[name] ?? whole)) : text;
+  };
 }
 
 /** The decimals of a currency's minor unit (XOF none, GHS two). */

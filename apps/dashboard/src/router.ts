@@ -1,32 +1,66 @@
 import { useEffect, useState } from 'react';
 
-/** The application's pages, by path under /dashboard/. */
-export type PageName = 'home' | 'payouts' | 'developers';
+/**
+ * The application's pages, by path under /dashboard/. A page with `:id` in its path takes the
+ * object it shows from the address, so a link to a payout or a payment can be shared.
+ */
+const PATHS = {
+  home: '/dashboard/',
+  payments: '/dashboard/payments',
+  payment: '/dashboard/payments/:id',
+  payouts: '/dashboard/payouts',
+  payout: '/dashboard/payouts/:id',
+  payoutBatches: '/dashboard/payout-batches',
+  payoutBatch: '/dashboard/payout-batches/:id',
+  developers: '/dashboard/developers',
+  webhooks: '/dashboard/webhooks',
+  webhookEndpoint: '/dashboard/webhooks/:id',
+  team: '/dashboard/team',
+  settings: '/dashboard/settings',
+  // Pages of a signed-out visitor, reached from links in e-mails or the sign-in page.
+  signUp: '/dashboard/sign-up',
+  forgotPassword: '/dashboard/forgot-password',
+  resetPassword: '/dashboard/reset-password',
+  magicLink: '/dashboard/magic-link',
+} as const;
 
-const PATHS: Record<PageName, string> = { home: '/dashboard/', payouts: '/dashboard/payouts', developers: '/dashboard/developers' };
+export type PageName = keyof typeof PATHS;
 
-export function pathOf(page: PageName): string {
-  return PATHS[page];
+/** A page and, for those with `:id`, the object it shows. */
+export interface Route {
+  page: PageName;
+  id?: string;
 }
 
-function current(): PageName {
-  const path = window.location.pathname.replace(/\/+$/, '/');
-  if (path.startsWith('/dashboard/developers')) return 'developers';
-  if (path.startsWith('/dashboard/payouts')) return 'payouts';
-  return 'home';
+export function pathOf(page: PageName, id?: string): string {
+  const path: string = PATHS[page];
+  return id === undefined ? path : path.replace(':id', encodeURIComponent(id));
 }
 
-/** The page the address shows, following links of the application and the browser's back and forward. */
-export function usePage(): [PageName, (page: PageName) => void] {
-  const [page, setPage] = useState<PageName>(current);
+/** The route of a path; an unknown path is the home page. */
+export function routeOf(pathname: string): Route {
+  const path = pathname.replace(/\/+$/, '') || '/';
+  for (const [page, pattern] of Object.entries(PATHS) as [PageName, string][]) {
+    const [prefix, hasId] = pattern.endsWith('/:id') ? [pattern.slice(0, -4), true] : [pattern.replace(/\/$/, ''), false];
+    if (!hasId && path === prefix) return { page };
+    if (hasId && path.startsWith(`${prefix}/`) && !path.slice(prefix.length + 1).includes('/')) return { page, id: decodeURIComponent(path.slice(prefix.length + 1)) };
+  }
+  return { page: 'home' };
+}
+
+/** The route the address shows, following links of the application and the browser's back and forward. */
+export function useRoute(): [Route, (page: PageName, id?: string) => void] {
+  const [route, setRoute] = useState<Route>(() => routeOf(window.location.pathname));
   useEffect(() => {
-    const onPop = () => setPage(current());
+    const onPop = () => setRoute(routeOf(window.location.pathname));
     window.addEventListener('popstate', onPop);
     return () => window.removeEventListener('popstate', onPop);
   }, []);
-  const go = (next: PageName) => {
-    if (next !== page) window.history.pushState(null, '', PATHS[next]);
-    setPage(next);
+  const go = (page: PageName, id?: string) => {
+    const path = pathOf(page, id);
+    if (path !== window.location.pathname) window.history.pushState(null, '', path);
+    setRoute({ page, ...(id === undefined ? {} : { id }) });
+    window.scrollTo(0, 0);
   };
-  return [page, go];
+  return [route, go];
 }

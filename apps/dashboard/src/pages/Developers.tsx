@@ -5,6 +5,7 @@ import { LanguageContext, useT, type Language } from '../i18n.js';
 import { useSecondFactor } from '../secondFactor.js';
 import { QueryView, Scrollable } from '../components.js';
 import { sika, withSession } from '../session.js';
+import type { PageProps } from './props.js';
 
 const GRACE_PERIODS = [0, 60, 1440, 10080] as const;
 
@@ -14,7 +15,7 @@ function when(language: Language, unixSeconds: number | null | undefined): strin
 }
 
 /** API keys (create with the secret shown once, roll, revoke) and the events of the environment shown. */
-export function Developers({ environment, onSignedOut }: { environment: Environment; onSignedOut: () => void }) {
+export function Developers({ environment, onSignedOut }: PageProps) {
   const t = useT();
   return (
     <main className="page">

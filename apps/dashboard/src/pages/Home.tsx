@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useContext } from 'react';
-import type { Environment } from '../../../../clients/typescript/src/index.js';
 import { formatAmount, LanguageContext, useT } from '../i18n.js';
 import { QueryView, Scrollable } from '../components.js';
 import { sika, withSession } from '../session.js';
+import type { PageProps } from './props.js';
 
 interface Row {
   currency: string;
@@ -14,7 +14,7 @@ interface Row {
 }
 
 /** The balance per currency of the environment shown (GET /api/v1/balance). */
-export function Home({ environment, onSignedOut }: { environment: Environment; onSignedOut: () => void }) {
+export function Home({ environment, onSignedOut }: PageProps) {
   const t = useT();
   const { language } = useContext(LanguageContext);
   const balance = useQuery({

@@ -1,9 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useRef, useState, type FormEvent } from 'react';
-import { SikaError, type Environment } from '../../../../clients/typescript/src/index.js';
+import { SikaError } from '../../../../clients/typescript/src/index.js';
 import { formatAmount, LanguageContext, minorUnits, useT } from '../i18n.js';
 import { QueryView, Scrollable } from '../components.js';
 import { sika, withSession } from '../session.js';
+import type { PageProps } from './props.js';
 
 const STATUSES = ['pending', 'in_transit', 'paid', 'failed', 'canceled'] as const;
 type Status = (typeof STATUSES)[number];
@@ -21,7 +22,7 @@ interface Draft {
 }
 
 /** Payouts of the environment shown: a new one to mobile money (reviewed with its fee first), and the list. */
-export function Payouts({ environment, onSignedOut }: { environment: Environment; onSignedOut: () => void }) {
+export function Payouts({ environment, onSignedOut }: PageProps) {
   const t = useT();
   const { language } = useContext(LanguageContext);
   const queries = useQueryClient();

@@ -1,0 +1,81 @@
+/**
+ * The merchant dashboard (apps/dashboard, served at /dashboard) in a real browser: a service and a
+ * Chromium per test file, a fresh signed-out page per test, axe-core's verdict on a page, and the
+ * screenshots of docs/dashboard.md (DASHBOARD_SCREENSHOTS=DIR saves each page at 320 and 1280 px).
+ */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import type { Test } from 'tap';
+import { openPage, startBrowser } from './browser.js';
+import type { CreatedMerchant } from '../../packages/domain/merchant/commands.js';
+import { startService, type TestService } from './system.js';
+
+export const PASSWORD = 'correct horse battery';
+const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's serious and critical violations on the page as it is (run through DevTools, so the page's CSP does not apply to it). */
+export async function accessibilityProblems(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  const result = (await page.evaluate('axe.run().then((r) => r.violations)')) as { id: string; impact: string; help: string; nodes: unknown[] }[];
+  return result.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.length})`);
+}
+
+/** Saves the page at 320 and 1280 px as DIR/<name>-<width>.png when DASHBOARD_SCREENSHOTS=DIR. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const dir = process.env.DASHBOARD_SCREENSHOTS;
+  if (!dir) return;
+  fs.mkdirSync(dir, { recursive: true });
+  for (const width of [320, 1280]) {
+    await page.setViewportSize({ width, height: width === 320 ? 640 : 800 });
+    await page.screenshot({ path: path.join(dir, `${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 360, height: 740 });
+}
+
+export async function signInWithPassword(page: Page, email: string, password = PASSWORD): Promise<void> {
+  await page.getByLabel('E-mail address').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+export interface Dashboard {
+  svc: TestService;
+  browser: BrowserContext;
+  /**
+   * A new merchant with an owner (`owner@<name>.example`, PASSWORD) and a page of a browser that
+   * has never signed in, closed when `t` ends. `problems` collects CSP violations, script errors
+   * and failed loads from here on.
+   */
+  owner(t: Test, name: string): Promise<{ merchant: CreatedMerchant; email: string; page: Page; problems: string[] }>;
+  /** `owner`, signed in, on `path` (under /dashboard). */
+  signedIn(t: Test, name: string, path?: string): Promise<{ merchant: CreatedMerchant; email: string; page: Page; problems: string[] }>;
+}
+
+export async function startDashboard(t: Test): Promise<Dashboard> {
+  const svc = await startService(t);
+  const browser = await startBrowser(t);
+  const owner: Dashboard['owner'] = async (t, name) => {
+    const merchant = await svc.merchant(name);
+    const email = `owner@${name.toLowerCase().replace(/\W+/g, '-')}.example`;
+    await svc.member(merchant, email, PASSWORD, 'owner');
+    // A browser that has never signed in (the context, and so its cookies and storage, is the file's).
+    await browser.clearCookies();
+    const { page, problems } = await openPage(browser);
+    t.teardown(() => page.close());
+    // A page of the same origin that is not the application, so no earlier session is resumed first.
+    await page.goto(`${svc.baseUrl}/healthz`);
+    await page.evaluate('localStorage.clear()');
+    problems.length = 0; // that page's /favicon.ico 404 is not the dashboard's
+    return { merchant, email, page, problems };
+  };
+  const signedIn: Dashboard['signedIn'] = async (t, name, path = '/') => {
+    const opened = await owner(t, name);
+    await opened.page.goto(`${svc.baseUrl}/dashboard${path}`);
+    await signInWithPassword(opened.page, opened.email);
+    await opened.page.getByRole('button', { name: 'Sign out' }).waitFor();
+    return opened;
+  };
+  return { svc, browser, owner, signedIn };
+}
