@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { Environment } from '../../../clients/typescript/src/index.js';
-import { LanguageContext, preferredLanguage, useT, type Language } from './i18n.js';
+import { LanguageContext, preferredLanguage, useT, type Language, type MessageKey } from './i18n.js';
 import { Developers } from './pages/Developers.js';
 import { Home } from './pages/Home.js';
 import { Payouts } from './pages/Payouts.js';
@@ -18,12 +18,22 @@ const PAGES: Partial<Record<PageName, (props: PageProps) => React.JSX.Element>> 
   developers: Developers,
 };
 
-/** The main navigation: each entry and the pages under it (which mark it current). */
-const NAVIGATION: { page: PageName; label: 'nav.home' | 'nav.payouts' | 'nav.developers'; under: PageName[] }[] = [
+/** The main navigation: each entry and the pages under it (which mark it current); entries whose page is not built yet are left out. */
+interface NavigationEntry {
+  page: PageName;
+  label: MessageKey;
+  under: PageName[];
+}
+const NAVIGATION_ENTRIES: NavigationEntry[] = [
   { page: 'home', label: 'nav.home', under: [] },
+  { page: 'payments', label: 'nav.payments', under: ['payment'] },
   { page: 'payouts', label: 'nav.payouts', under: ['payout', 'payoutBatches', 'payoutBatch'] },
-  { page: 'developers', label: 'nav.developers', under: ['webhooks', 'webhookEndpoint'] },
+  { page: 'developers', label: 'nav.developers', under: [] },
+  { page: 'webhooks', label: 'nav.webhooks', under: ['webhookEndpoint'] },
+  { page: 'team', label: 'nav.team', under: [] },
+  { page: 'settings', label: 'nav.settings', under: [] },
 ];
+const NAVIGATION = NAVIGATION_ENTRIES.filter(({ page }) => PAGES[page]);
 
 /** The signed-in user (null: signed out; undefined: still finding out from the cookie). */
 export function App() {
