@@ -49,7 +49,7 @@ export async function openPage(context: BrowserContext): Promise<{ page: Page; p
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('console', (msg) => {
-    if (msg.type() === 'error') problems.push(msg.text());
+    if (msg.type() === 'error') problems.push(msg.location().url ? `${msg.text()} (${msg.location().url})` : msg.text());
   });
   page.on('pageerror', (err) => problems.push(err.message));
   return { page, problems };

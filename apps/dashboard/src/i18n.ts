@@ -23,14 +23,6 @@ const en = {
   'env.live': 'Live',
   'env.sandboxBanner': 'Sandbox: test data, no real money moves.',
   'language.label': 'Language',
-  'home.title': 'Home',
-  'home.balances': 'Balances',
-  'home.currency': 'Currency',
-  'home.available': 'Available',
-  'home.pending': 'Pending',
-  'home.reserved': 'Reserved',
-  'home.held': 'Held for others',
-  'home.empty': 'No balance yet in this environment.',
   'nav.developers': 'Developers',
   'nav.payments': 'Payments',
   'nav.webhooks': 'Webhooks',
@@ -121,14 +113,6 @@ const fr: Record<MessageKey, string> = {
   'env.live': 'Production',
   'env.sandboxBanner': 'Mode test : données de test, aucun argent réel ne bouge.',
   'language.label': 'Langue',
-  'home.title': 'Accueil',
-  'home.balances': 'Soldes',
-  'home.currency': 'Devise',
-  'home.available': 'Disponible',
-  'home.pending': 'En attente',
-  'home.reserved': 'Réservé',
-  'home.held': 'Détenu pour des tiers',
-  'home.empty': 'Pas encore de solde dans cet environnement.',
   'nav.developers': 'Développeurs',
   'nav.payments': 'Paiements',
   'nav.webhooks': 'Webhooks',
@@ -229,7 +213,7 @@ export function useMessages<K extends string>(own: Messages<K>): (key: K | Messa
 }
 
 /** The decimals of a currency's minor unit (XOF none, GHS two). */
-function decimalsOf(currency: string): number {
+export function decimalsOf(currency: string): number {
   return new Intl.NumberFormat('en', { style: 'currency', currency: currency.toUpperCase() }).resolvedOptions().maximumFractionDigits ?? 0;
 }
 

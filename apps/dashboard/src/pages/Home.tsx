@@ -1,11 +1,93 @@
 import { useQuery } from '@tanstack/react-query';
-import { useContext } from 'react';
-import { formatAmount, LanguageContext, useT } from '../i18n.js';
-import { QueryView, Scrollable } from '../components.js';
+import { useContext, useMemo, useState } from 'react';
+import { Link, QueryView, Scrollable } from '../components.js';
+import { formatAmount, LanguageContext, useMessages, type Messages } from '../i18n.js';
+import { MoneyChart, type DayOfMoney } from '../MoneyChart.js';
+import type { PageName } from '../router.js';
 import { sika, withSession } from '../session.js';
 import type { PageProps } from './props.js';
 
-interface Row {
+const messages: Messages<
+  | 'title'
+  | 'balances'
+  | 'currency'
+  | 'available'
+  | 'pending'
+  | 'reserved'
+  | 'held'
+  | 'empty'
+  | 'chart.title'
+  | 'chart.in'
+  | 'chart.out'
+  | 'chart.fees'
+  | 'chart.label'
+  | 'chart.figures'
+  | 'chart.day'
+  | 'chart.quiet'
+  | 'activity.title'
+  | 'activity.when'
+  | 'activity.what'
+  | 'activity.source'
+  | 'activity.amount'
+  | 'activity.fee'
+  | 'activity.net'
+  | 'activity.empty'
+> = {
+  en: {
+    title: 'Home',
+    balances: 'Balances',
+    currency: 'Currency',
+    available: 'Available',
+    pending: 'Pending',
+    reserved: 'Reserved',
+    held: 'Held for others',
+    empty: 'No balance yet in this environment.',
+    'chart.title': 'The last 30 days',
+    'chart.in': 'Payments in',
+    'chart.out': 'Payouts out',
+    'chart.fees': 'Fees',
+    'chart.label': 'Money in and out per day over the last 30 days, in {currency}: {in} in, {out} out.',
+    'chart.figures': 'The figures, day by day',
+    'chart.day': 'Day',
+    'chart.quiet': 'No money moved in the last 30 days.',
+    'activity.title': 'Recent activity',
+    'activity.when': 'When',
+    'activity.what': 'What',
+    'activity.source': 'For',
+    'activity.amount': 'Amount',
+    'activity.fee': 'Fee',
+    'activity.net': 'Net',
+    'activity.empty': 'Nothing has moved on the balance yet.',
+  },
+  fr: {
+    title: 'Accueil',
+    balances: 'Soldes',
+    currency: 'Devise',
+    available: 'Disponible',
+    pending: 'En attente',
+    reserved: 'Réservé',
+    held: 'Détenu pour des tiers',
+    empty: 'Pas encore de solde dans cet environnement.',
+    'chart.title': 'Les 30 derniers jours',
+    'chart.in': 'Paiements reçus',
+    'chart.out': 'Virements envoyés',
+    'chart.fees': 'Frais',
+    'chart.label': 'Entrées et sorties par jour sur les 30 derniers jours, en {currency} : {in} reçus, {out} envoyés.',
+    'chart.figures': 'Les chiffres, jour par jour',
+    'chart.day': 'Jour',
+    'chart.quiet': "Aucun mouvement d'argent ces 30 derniers jours.",
+    'activity.title': 'Activité récente',
+    'activity.when': 'Quand',
+    'activity.what': 'Quoi',
+    'activity.source': 'Pour',
+    'activity.amount': 'Montant',
+    'activity.fee': 'Frais',
+    'activity.net': 'Net',
+    'activity.empty': "Rien n'a encore bougé sur le solde.",
+  },
+};
+
+interface BalanceRow {
   currency: string;
   available: number;
   pending: number;
@@ -13,35 +95,50 @@ interface Row {
   held: number;
 }
 
-/** The balance per currency of the environment shown (GET /api/v1/balance). */
+const DAY_MS = 86_400_000;
+
+/** The UTC days of the last 30, oldest first, as the daily summaries name them. */
+function lastThirtyDays(now = Date.now()): { from: string; to: string } {
+  const day = (t: number) => new Date(t).toISOString().slice(0, 10);
+  return { from: day(now - 29 * DAY_MS), to: day(now) };
+}
+
+/** The page an object of a balance transaction is shown on, by its id's prefix. */
+function pageOfSource(source: string): PageName | null {
+  if (source.startsWith('pi_')) return 'payment';
+  if (source.startsWith('po_')) return 'payout';
+  return null;
+}
+
+/** The environment's balances, the last 30 days of money in and out, and the latest balance transactions. */
 export function Home({ environment, onSignedOut }: PageProps) {
-  const t = useT();
+  const t = useMessages(messages);
   const { language } = useContext(LanguageContext);
   const balance = useQuery({
     queryKey: ['balance', environment],
     queryFn: () => withSession(() => sika.get('/api/v1/balance'), onSignedOut),
   });
-  const rows = new Map<string, Row>();
+  const rows = new Map<string, BalanceRow>();
   const row = (currency: string) => rows.get(currency) ?? rows.set(currency, { currency, available: 0, pending: 0, reserved: 0, held: 0 }).get(currency)!;
   for (const field of ['available', 'pending', 'reserved'] as const) for (const a of balance.data?.[field] ?? []) row(a.currency!)[field] += a.amount ?? 0;
   for (const h of balance.data?.held ?? []) row(h.currency!).held += h.amount ?? 0;
 
   return (
     <main className="page">
-      <h1>{t('home.title')}</h1>
+      <h1>{t('title')}</h1>
       <section aria-labelledby="balances">
-        <h2 id="balances">{t('home.balances')}</h2>
-        <QueryView query={balance} isEmpty={() => rows.size === 0} empty={t('home.empty')}>
+        <h2 id="balances">{t('balances')}</h2>
+        <QueryView query={balance} isEmpty={() => rows.size === 0} empty={t('empty')}>
           {() => (
             <Scrollable labelledBy="balances">
               <table>
                 <thead>
                   <tr>
-                    <th scope="col">{t('home.currency')}</th>
-                    <th scope="col">{t('home.available')}</th>
-                    <th scope="col">{t('home.pending')}</th>
-                    <th scope="col">{t('home.reserved')}</th>
-                    <th scope="col">{t('home.held')}</th>
+                    <th scope="col">{t('currency')}</th>
+                    <th scope="col">{t('available')}</th>
+                    <th scope="col">{t('pending')}</th>
+                    <th scope="col">{t('reserved')}</th>
+                    <th scope="col">{t('held')}</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -60,6 +157,164 @@ export function Home({ environment, onSignedOut }: PageProps) {
           )}
         </QueryView>
       </section>
+      <LastThirtyDays environment={environment} onSignedOut={onSignedOut} />
+      <RecentActivity environment={environment} onSignedOut={onSignedOut} />
     </main>
+  );
+}
+
+/** Payments in and payouts out per day (GET /api/v1/balance/summaries), one currency at a time. */
+function LastThirtyDays({ environment, onSignedOut }: PageProps) {
+  const t = useMessages(messages);
+  const { language } = useContext(LanguageContext);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const range = useMemo(() => lastThirtyDays(), []);
+  const summaries = useQuery({
+    queryKey: ['balance-summaries', environment, range.from, range.to],
+    queryFn: () => withSession(() => sika.get('/api/v1/balance/summaries', { params: { query: range } }), onSignedOut),
+  });
+  // Kept while the answer is the same, so the chart is drawn again only when its figures change.
+  const byCurrency = useMemo(() => {
+    const map = new Map<string, (DayOfMoney & { fees: number })[]>();
+    for (const s of summaries.data?.data ?? []) {
+      const days = map.get(s.currency!) ?? map.set(s.currency!, []).get(s.currency!)!;
+      days.push({ date: s.date!, in: s.in ?? 0, out: s.out ?? 0, fees: s.fees ?? 0 });
+    }
+    return map;
+  }, [summaries.data]);
+  // The currency picked, else the one that moved most.
+  const moved = (days: DayOfMoney[]) => days.reduce((sum, d) => sum + d.in + d.out, 0);
+  const currencies = [...byCurrency.keys()].sort((a, b) => moved(byCurrency.get(b)!) - moved(byCurrency.get(a)!));
+  const currency = chosen && byCurrency.has(chosen) ? chosen : currencies[0];
+  const days = currency ? byCurrency.get(currency)! : [];
+  const total = (field: 'in' | 'out' | 'fees') => days.reduce((sum, d) => sum + d[field], 0);
+  const money = (minor: number) => formatAmount(language, minor, currency ?? 'XOF');
+
+  return (
+    <section aria-labelledby="thirty-days">
+      <h2 id="thirty-days">{t('chart.title')}</h2>
+      <QueryView query={summaries} isEmpty={() => !currency || moved(days) === 0} empty={t('chart.quiet')}>
+        {() => (
+          <>
+            {currencies.length > 1 && (
+              <label className="inline">
+                {t('currency')}
+                <select value={currency} onChange={(e) => setChosen(e.target.value)}>
+                  {currencies.map((c) => (
+                    <option key={c} value={c}>
+                      {c.toUpperCase()}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            )}
+            <dl className="facts totals">
+              <dt>{t('chart.in')}</dt>
+              <dd>{money(total('in'))}</dd>
+              <dt>{t('chart.out')}</dt>
+              <dd>{money(total('out'))}</dd>
+              <dt>{t('chart.fees')}</dt>
+              <dd>{money(total('fees'))}</dd>
+            </dl>
+            <MoneyChart
+              days={days}
+              currency={currency!}
+              seriesNames={{ in: t('chart.in'), out: t('chart.out') }}
+              label={t('chart.label', { currency: currency!.toUpperCase(), in: money(total('in')), out: money(total('out')) })}
+            />
+            <details>
+              <summary>{t('chart.figures')}</summary>
+              <Scrollable labelledBy="thirty-days">
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">{t('chart.day')}</th>
+                      <th scope="col">{t('chart.in')}</th>
+                      <th scope="col">{t('chart.out')}</th>
+                      <th scope="col">{t('chart.fees')}</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {days
+                      .filter((d) => d.in || d.out || d.fees)
+                      .map((d) => (
+                        <tr key={d.date}>
+                          <th scope="row">{new Date(`${d.date}T00:00:00Z`).toLocaleDateString(language, { timeZone: 'UTC', day: 'numeric', month: 'short' })}</th>
+                          <td>{money(d.in)}</td>
+                          <td>{money(d.out)}</td>
+                          <td>{money(d.fees)}</td>
+                        </tr>
+                      ))}
+                  </tbody>
+                </table>
+              </Scrollable>
+            </details>
+          </>
+        )}
+      </QueryView>
+    </section>
+  );
+}
+
+interface BalanceTransaction {
+  id: string;
+  created: number;
+  type: string;
+  source: string | null;
+  currency: string;
+  amount: number;
+  fee: number;
+  net: number;
+}
+
+/** The latest ten balance transactions, each linking to the payment or payout it is for. */
+function RecentActivity({ environment, onSignedOut }: PageProps) {
+  const t = useMessages(messages);
+  const { language } = useContext(LanguageContext);
+  const recent = useQuery({
+    queryKey: ['balance-transactions', environment, 'recent'],
+    queryFn: async () => {
+      const list = await withSession(() => sika.get('/api/v1/balance-transactions', { params: { query: { limit: 10 } } }), onSignedOut);
+      // The route also answers CSV, which this request does not ask for.
+      return typeof list === 'string' ? [] : ((list.data ?? []) as unknown as BalanceTransaction[]);
+    },
+  });
+  return (
+    <section aria-labelledby="activity">
+      <h2 id="activity">{t('activity.title')}</h2>
+      <QueryView query={recent} isEmpty={(r) => r.length === 0} empty={t('activity.empty')}>
+        {(r) => (
+          <Scrollable labelledBy="activity">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t('activity.when')}</th>
+                  <th scope="col">{t('activity.what')}</th>
+                  <th scope="col">{t('activity.source')}</th>
+                  <th scope="col">{t('activity.amount')}</th>
+                  <th scope="col">{t('activity.fee')}</th>
+                  <th scope="col">{t('activity.net')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {r.map((tx) => {
+                  const page = tx.source ? pageOfSource(tx.source) : null;
+                  return (
+                    <tr key={tx.id}>
+                      <td>{new Date(tx.created * 1000).toLocaleString(language, { dateStyle: 'medium', timeStyle: 'short' })}</td>
+                      <td>{tx.type.replaceAll('_', ' ')}</td>
+                      <td>{page && tx.source ? <Link to={page} id={tx.source}>{tx.source}</Link> : (tx.source ?? '')}</td>
+                      <td>{formatAmount(language, tx.amount, tx.currency)}</td>
+                      <td>{formatAmount(language, tx.fee, tx.currency)}</td>
+                      <td>{formatAmount(language, tx.net, tx.currency)}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </Scrollable>
+        )}
+      </QueryView>
+    </section>
   );
 }

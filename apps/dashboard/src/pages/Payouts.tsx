@@ -71,7 +71,8 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
     onSuccess: (payout) => {
       setDraft(null);
       setCreated(payout.id);
-      void queries.invalidateQueries({ queryKey: ['payouts', environment] });
+      // The money left the balance: every page that shows it asks again.
+      for (const key of ['payouts', 'balance', 'balance-summaries', 'balance-transactions']) void queries.invalidateQueries({ queryKey: [key, environment] });
     },
     onError: (err) => setError(err instanceof SikaError ? err.message : t('error.generic')),
   });

@@ -1,0 +1,65 @@
+/**
+ * The dashboard's home page in Chromium: the last 30 days of money in and out (the chart, its
+ * totals and its figures as a table), and the latest balance transactions linking to what they
+ * are for, each per environment. The service's clock starts at the browser's time, since the
+ * page asks for the 30 days up to the browser's today.
+ */
+import t from 'tap';
+import { accessibilityProblems, screenshot, startDashboard } from '../support/dashboard.js';
+import { confirm, createIntent, mobileMoney, operatorAnswers, snNumber } from '../support/payment-intents.js';
+import { mobileMoney as payoutDestination, payout, retrievePayout } from '../support/payouts.js';
+import { OPERATOR_DELAY_MS } from '../support/system.js';
+
+const { svc, signedIn } = await startDashboard(t, { clockStart: Date.now(), env: { SANDBOX_OPERATOR_DELAY_MS: String(OPERATOR_DELAY_MS) } });
+
+t.test('home: a quiet month, then a payment in and a payout out on the chart and in the activity', async (t) => {
+  const { merchant, page, problems } = await signedIn(t, 'Maison Diallo');
+  await page.getByText('No money moved in the last 30 days.').waitFor();
+  await page.getByText('Nothing has moved on the balance yet.').waitFor();
+
+  const { secret: key } = await svc.apiKey(merchant.id, ['*']);
+  const intent = await createIntent(svc, key, { amount: 12_500 });
+  t.equal((await confirm(svc, key, intent.id, { payment_method: mobileMoney(snNumber('00')) })).status, 200);
+  await operatorAnswers(svc);
+  const paid = await payout(svc, key, { amount: 2_000, currency: 'xof', destination: payoutDestination() });
+  await operatorAnswers(svc);
+  t.equal((await retrievePayout(svc, key, paid.id)).status, 'paid', 'the payout is paid');
+
+  await page.reload();
+  const totals = page.locator('dl.totals');
+  await totals.waitFor();
+  t.match(await totals.textContent(), /Payments in.*12,500.*Payouts out.*2,000/s, "the month's totals");
+  const chart = page.getByRole('img', { name: /Money in and out per day/ });
+  t.match(await chart.getAttribute('aria-label'), /in XOF: .*12,500.* in, .*2,000.* out/, 'the chart says its figures to a screen reader');
+  t.equal(await chart.locator('canvas').count(), 1, 'and draws them');
+
+  await page.getByText('The figures, day by day').click();
+  const today = new Date(svc.clock.now()).toLocaleDateString('en-US', { timeZone: 'UTC', day: 'numeric', month: 'short' });
+  const day = page.getByRole('region', { name: 'The last 30 days' }).getByRole('row', { name: new RegExp(today) });
+  t.match(await day.textContent(), /12,500.*2,000/, "today's row of the figures");
+
+  const activity = page.getByRole('region', { name: 'Recent activity' });
+  const paymentLink = activity.getByRole('link', { name: intent.id });
+  t.equal(await paymentLink.getAttribute('href'), `/dashboard/payments/${intent.id}`, 'the payment links to its page');
+  t.equal(await activity.getByRole('link', { name: paid.id }).getAttribute('href'), `/dashboard/payouts/${paid.id}`, 'the payout to its page');
+  t.match(await activity.getByRole('row', { name: new RegExp(intent.id) }).textContent(), /12,500/);
+
+  t.same(await accessibilityProblems(page), [], 'home: no serious or critical axe violation');
+  await page.setViewportSize({ width: 320, height: 640 });
+  t.ok(await page.evaluate('document.documentElement.scrollWidth <= 320'), 'no horizontal scroll at 320 px, chart included');
+  await page.setViewportSize({ width: 360, height: 740 });
+  await screenshot(page, 'home');
+
+  await page.getByRole('radio', { name: 'Live' }).check();
+  await page.getByText('No money moved in the last 30 days.').waitFor();
+  await page.getByText('Nothing has moved on the balance yet.').waitFor();
+  t.pass('live has its own, empty, month');
+
+  await page.getByLabel('Language').selectOption('fr');
+  await page.getByRole('heading', { name: 'Les 30 derniers jours' }).waitFor();
+  await page.getByRole('radio', { name: 'Test' }).check();
+  const frenchTotals = page.locator('dl.totals');
+  await frenchTotals.waitFor();
+  t.match(await frenchTotals.textContent(), /Paiements reçus.*12\s500/s, 'in French, French numbers');
+  t.same(problems, [], 'no CSP violation, script error or failed load');
+});
