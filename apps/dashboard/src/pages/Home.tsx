@@ -219,7 +219,7 @@ function LastThirtyDays({ environment, onSignedOut }: PageProps) {
             <MoneyChart
               days={days}
               currency={currency!}
-              seriesNames={{ in: t('chart.in'), out: t('chart.out') }}
+              seriesNames={{ day: t('chart.day'), in: t('chart.in'), out: t('chart.out') }}
               label={t('chart.label', { currency: currency!.toUpperCase(), in: money(total('in')), out: money(total('out')) })}
             />
             <details>
