@@ -4,7 +4,8 @@ import type { Environment } from '../packages/domain/merchant/events.js';
 import type { PaymentLinkEvent, PaymentLinkObject } from '../packages/domain/payment-link/events.js';
 import { rowChangeProjection } from './batch.js';
 import type { Projection } from './projection.js';
-import { findOwnedObject } from './queries.js';
+import type { CursorList, CursorQuery } from './paging.js';
+import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';
 import { snapshotChange, snapshotTableSql } from './snapshot.js';
 
 /** read.payment_links: each link as its latest public event left it, found by id or by its URL's slug. */
@@ -36,6 +37,12 @@ function render(stored: PaymentLinkObject & { status?: string }): PaymentLinkObj
 
 export function findPaymentLink(knex: Knex, owner: Owner, id: string): Promise<PaymentLinkObject | undefined> {
   return findOwnedObject(knex, 'read.payment_links', owner, id, render);
+}
+
+/** The owner's links, newest first; `active` narrows to links that take payments (true) or were deactivated (false). */
+export function listPaymentLinks(knex: Knex, owner: Owner, cursor: CursorQuery, url: string, filters: { active?: boolean }): Promise<CursorList<PaymentLinkObject>> {
+  const status = filters.active === undefined ? undefined : filters.active ? 'active' : 'inactive';
+  return cursorPageOfObjects(ownedRows(knex, 'read.payment_links', owner, { status }), cursor, url, render);
 }
 
 /** The link of a public URL `/pay/{slug}`, with its owner: whoever opens it. */

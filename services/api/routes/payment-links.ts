@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
 import type { CreatePaymentLinkInput, PaymentLinks } from '../../../packages/domain/payment-link/commands.js';
 import { route, type Family } from '../../../packages/http/routes.js';
-import { findPaymentLink } from '../../../projections/payment-links.js';
-import { amountFields, checkoutMethodTypesSchema, countrySchema, idParams, resourceSchema, retrieveRoute, returnUrlSchema } from './shared.js';
+import type { CursorQuery } from '../../../projections/paging.js';
+import { findPaymentLink, listPaymentLinks } from '../../../projections/payment-links.js';
+import { amountFields, checkoutMethodTypesSchema, countrySchema, cursorListSchema, cursorQuery, idParams, resourceSchema, retrieveRoute, returnUrlSchema } from './shared.js';
 
 const createBody = {
   type: 'object',
@@ -55,6 +56,15 @@ export function paymentLinksFamily(knex: Knex, links: PaymentLinks): Family {
         body: createBody,
         response: paymentLinkSchema,
         handler: (ctx) => links.create(ctx.owner, ctx.body, ctx.actor),
+      }),
+      route<unknown, CursorQuery & { active?: boolean }>({
+        method: 'get',
+        path: '/api/v1/payment_links',
+        summary: 'List payment links, newest first; `active=true` only those that take payments, `active=false` the deactivated (an expired link is still `active` until deactivated: compare `expiresAt`)',
+        auth: read,
+        query: cursorQuery({ active: { type: 'boolean' } }),
+        response: cursorListSchema(paymentLinkSchema),
+        handler: (ctx) => listPaymentLinks(knex, ctx.owner, ctx.query, '/api/v1/payment_links', { active: ctx.query.active }),
       }),
       retrieveRoute({
         path: '/api/v1/payment_links/:id',
