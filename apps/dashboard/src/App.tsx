@@ -4,6 +4,7 @@ import type { Environment } from '../../../clients/typescript/src/index.js';
 import { LanguageContext, preferredLanguage, useT, type Language, type MessageKey } from './i18n.js';
 import { Developers } from './pages/Developers.js';
 import { Home } from './pages/Home.js';
+import { PaymentLinks } from './pages/PaymentLinks.js';
 import { Payouts } from './pages/Payouts.js';
 import { Link, NavigationContext } from './components.js';
 import { useRoute, type PageName } from './router.js';
@@ -14,6 +15,7 @@ import type { PageProps } from './pages/props.js';
 /** The pages of a signed-in user; a page not (yet) here shows the home page. */
 const PAGES: Partial<Record<PageName, (props: PageProps) => React.JSX.Element>> = {
   home: Home,
+  paymentLinks: PaymentLinks,
   payouts: Payouts,
   developers: Developers,
 };
@@ -27,6 +29,7 @@ interface NavigationEntry {
 const NAVIGATION_ENTRIES: NavigationEntry[] = [
   { page: 'home', label: 'nav.home', under: [] },
   { page: 'payments', label: 'nav.payments', under: ['payment'] },
+  { page: 'paymentLinks', label: 'nav.paymentLinks', under: [] },
   { page: 'payouts', label: 'nav.payouts', under: ['payout', 'payoutBatches', 'payoutBatch'] },
   { page: 'developers', label: 'nav.developers', under: [] },
   { page: 'webhooks', label: 'nav.webhooks', under: ['webhookEndpoint'] },

@@ -1,5 +1,5 @@
 import type { UseQueryResult } from '@tanstack/react-query';
-import { createContext, useContext, type AnchorHTMLAttributes, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useState, type AnchorHTMLAttributes, type ReactNode } from 'react';
 import { SikaError } from '../../../clients/typescript/src/index.js';
 import { useT } from './i18n.js';
 import { pathOf, type PageName } from './router.js';
@@ -40,5 +40,26 @@ export function Link({ to, id, children, ...rest }: { to: PageName; id?: string;
     >
       {children}
     </a>
+  );
+}
+
+/** Copies `text` to the clipboard and says so (to a screen reader too) for a few seconds. */
+export function CopyButton({ text, label }: { text: string; label?: string }) {
+  const t = useT();
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), 3000);
+    return () => clearTimeout(timer);
+  }, [copied]);
+  return (
+    <>
+      <button type="button" aria-label={label} onClick={() => void navigator.clipboard?.writeText(text).then(() => setCopied(true))}>
+        {t('action.copy')}
+      </button>
+      <span role="status" className="copied">
+        {copied ? t('action.copied') : ''}
+      </span>
+    </>
   );
 }

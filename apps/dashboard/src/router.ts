@@ -8,6 +8,7 @@ const PATHS = {
   home: '/dashboard/',
   payments: '/dashboard/payments',
   payment: '/dashboard/payments/:id',
+  paymentLinks: '/dashboard/payment-links',
   payouts: '/dashboard/payouts',
   payout: '/dashboard/payouts/:id',
   payoutBatches: '/dashboard/payout-batches',

@@ -3,7 +3,7 @@ import { useContext, useState, type FormEvent } from 'react';
 import { SikaError, type Environment } from '../../../../clients/typescript/src/index.js';
 import { LanguageContext, useT, type Language } from '../i18n.js';
 import { useSecondFactor } from '../secondFactor.js';
-import { QueryView, Scrollable } from '../components.js';
+import { CopyButton, QueryView, Scrollable } from '../components.js';
 import { sika, withSession } from '../session.js';
 import type { PageProps } from './props.js';
 
@@ -86,9 +86,7 @@ function ApiKeys({ environment, onSignedOut }: { environment: Environment; onSig
           </p>
           <code>{secret.secret}</code>
           <div className="actions">
-            <button type="button" onClick={() => void navigator.clipboard?.writeText(secret.secret)}>
-              {t('action.copy')}
-            </button>
+            <CopyButton text={secret.secret} />
             <button type="button" className="secondary" onClick={() => setSecret(null)}>
               {t('action.done')}
             </button>

@@ -1,0 +1,348 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import QRCode from 'qrcode';
+import { useContext, useEffect, useState, type FormEvent } from 'react';
+import { SikaError } from '../../../../clients/typescript/src/index.js';
+import { CopyButton, QueryView, Scrollable } from '../components.js';
+import { formatAmount, LanguageContext, minorUnits, useMessages, type Messages } from '../i18n.js';
+import { sika, withSession } from '../session.js';
+import type { PageProps } from './props.js';
+
+const messages: Messages<
+  | 'new'
+  | 'amount'
+  | 'country'
+  | 'description'
+  | 'feeMode'
+  | 'feeMode.merchant'
+  | 'feeMode.customer'
+  | 'singleUse'
+  | 'expires'
+  | 'expiresHelp'
+  | 'create'
+  | 'created'
+  | 'list'
+  | 'none'
+  | 'link'
+  | 'status'
+  | 'status.active'
+  | 'status.inactive'
+  | 'status.expired'
+  | 'createdAt'
+  | 'actions'
+  | 'copyLink'
+  | 'qr'
+  | 'qrAlt'
+  | 'deactivate'
+  | 'pages'
+  | 'filter'
+  | 'filter.all'
+> = {
+  en: {
+    new: 'New payment link',
+    amount: 'Amount',
+    country: 'Country',
+    description: 'What it is for',
+    feeMode: 'Who pays the fee',
+    'feeMode.merchant': 'You (the customer pays the amount)',
+    'feeMode.customer': 'The customer (added to the amount)',
+    singleUse: 'Paid once only',
+    expires: 'Expires on',
+    expiresHelp: 'Optional. The link stops taking payments at the start of that day (UTC).',
+    create: 'Create the link',
+    created: 'Payment link created. Share it:',
+    list: 'Your payment links',
+    none: 'No payment link in this environment yet.',
+    link: 'Link',
+    status: 'Status',
+    'status.active': 'Active',
+    'status.inactive': 'Deactivated',
+    'status.expired': 'Expired',
+    createdAt: 'Created',
+    actions: 'Actions',
+    copyLink: 'Copy the link: {name}',
+    qr: 'QR code',
+    qrAlt: 'QR code of the payment link {name}',
+    deactivate: 'Deactivate',
+    pages: 'Pages of payment links',
+    filter: 'Show',
+    'filter.all': 'All',
+  },
+  fr: {
+    new: 'Nouveau lien de paiement',
+    amount: 'Montant',
+    country: 'Pays',
+    description: 'Objet',
+    feeMode: 'Qui paie les frais',
+    'feeMode.merchant': 'Vous (le client paie le montant)',
+    'feeMode.customer': 'Le client (ajoutés au montant)',
+    singleUse: 'Payable une seule fois',
+    expires: 'Expire le',
+    expiresHelp: "Facultatif. Le lien n'accepte plus de paiement à partir de ce jour (UTC).",
+    create: 'Créer le lien',
+    created: 'Lien de paiement créé. Partagez-le :',
+    list: 'Vos liens de paiement',
+    none: 'Aucun lien de paiement dans cet environnement pour le moment.',
+    link: 'Lien',
+    status: 'Statut',
+    'status.active': 'Actif',
+    'status.inactive': 'Désactivé',
+    'status.expired': 'Expiré',
+    createdAt: 'Créé le',
+    actions: 'Actions',
+    copyLink: 'Copier le lien : {name}',
+    qr: 'Code QR',
+    qrAlt: 'Code QR du lien de paiement {name}',
+    deactivate: 'Désactiver',
+    pages: 'Pages de liens de paiement',
+    filter: 'Afficher',
+    'filter.all': 'Tous',
+  },
+};
+
+interface PaymentLink {
+  id: string;
+  url: string;
+  amount: number;
+  currency: string;
+  description?: string | null;
+  expiresAt?: string | null;
+  isSingleUse: boolean;
+  active: boolean;
+  created: number;
+}
+
+/** Payment links of the environment shown: a new one (its URL and QR code to share), and the list with copy, QR code and deactivate. */
+export function PaymentLinks({ environment, onSignedOut }: PageProps) {
+  const t = useMessages(messages);
+  const { language } = useContext(LanguageContext);
+  const queries = useQueryClient();
+  const [country, setCountry] = useState('SN');
+  const [error, setError] = useState<string | null>(null);
+  const [created, setCreated] = useState<PaymentLink | null>(null);
+  // One key per filled-in form: a double click creates one link; the next form gets a new key.
+  const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
+  const [active, setActive] = useState<'' | 'true' | 'false'>('');
+  // The cursors of the pages before this one: the last is this page's `starting_after`.
+  const [cursors, setCursors] = useState<string[]>([]);
+
+  const countries = useQuery({
+    queryKey: ['countries', 'payin'],
+    queryFn: () => withSession(() => sika.get('/api/v1/geography/countries', { params: { query: { direction: 'payin' } } }), onSignedOut),
+    staleTime: Infinity,
+  });
+  const chosen = countries.data?.data?.find((c) => c.id === country);
+  const currency = chosen?.currency ?? 'xof';
+  const after = cursors.at(-1);
+  const links = useQuery({
+    queryKey: ['payment-links', environment, active, after],
+    queryFn: () =>
+      withSession(
+        () => sika.get('/api/v1/payment_links', { params: { query: { limit: 10, ...(active ? { active: active === 'true' } : {}), ...(after ? { starting_after: after } : {}) } } }),
+        onSignedOut,
+      ),
+  });
+  useEffect(() => setCursors([]), [environment]);
+
+  const create = useMutation({
+    mutationFn: (form: FormData) => {
+      const amount = Number(form.get('amount'));
+      const expires = String(form.get('expires') ?? '');
+      const description = String(form.get('description') ?? '').trim();
+      return sika.post('/api/v1/payment_links', {
+        body: {
+          amount: Number.isFinite(amount) ? minorUnits(amount, currency) : 0,
+          currency,
+          country,
+          feeMode: form.get('feeMode') === 'customer' ? 'customer' : 'merchant',
+          isSingleUse: form.get('singleUse') === 'on',
+          ...(description ? { description } : {}),
+          ...(expires ? { expiresAt: `${expires}T00:00:00Z` } : {}),
+        },
+        headers: { 'Idempotency-Key': idempotencyKey },
+      });
+    },
+    onSuccess: (link) => {
+      setCreated(link as PaymentLink);
+      setIdempotencyKey(crypto.randomUUID());
+      setCursors([]);
+      void queries.invalidateQueries({ queryKey: ['payment-links', environment] });
+    },
+    onError: (err) => setError(err instanceof SikaError ? err.message : t('error.generic')),
+  });
+  const deactivate = useMutation({
+    mutationFn: (id: string) => sika.post('/api/v1/payment_links/{id}/deactivate', { params: { path: { id } } }),
+    onSuccess: () => void queries.invalidateQueries({ queryKey: ['payment-links', environment] }),
+    onError: (err) => setError(err instanceof SikaError ? err.message : t('error.generic')),
+  });
+
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    setError(null);
+    setCreated(null);
+    const form = e.currentTarget;
+    create.mutate(new FormData(form), { onSuccess: () => form.reset() });
+  };
+  const nameOf = (l: PaymentLink) => l.description || formatAmount(language, l.amount, l.currency);
+  const statusOf = (l: PaymentLink) => (!l.active ? 'inactive' : l.expiresAt && Date.parse(l.expiresAt) <= Date.now() ? 'expired' : 'active');
+
+  return (
+    <main className="page">
+      <h1>{t('nav.paymentLinks')}</h1>
+      <section aria-labelledby="new-link">
+        <h2 id="new-link">{t('new')}</h2>
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
+        {created && (
+          <div className="panel" role="status">
+            <p>{t('created')}</p>
+            <p>
+              <a href={created.url} target="_blank" rel="noreferrer">
+                {created.url}
+              </a>
+            </p>
+            <div className="actions">
+              <CopyButton text={created.url} label={t('copyLink', { name: nameOf(created) })} />
+            </div>
+            <QrCode url={created.url} alt={t('qrAlt', { name: nameOf(created) })} />
+          </div>
+        )}
+        <form className="inline-form" onSubmit={submit} aria-label={t('new')}>
+          <label>
+            {t('country')}
+            <select name="country" value={country} onChange={(e) => setCountry(e.target.value)}>
+              {(countries.data?.data ?? []).map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            {t('amount')} ({currency.toUpperCase()})
+            <input name="amount" type="number" inputMode="decimal" min="0" step="any" required />
+          </label>
+          <label>
+            {t('description')}
+            <input name="description" maxLength={500} />
+          </label>
+          <label>
+            {t('feeMode')}
+            <select name="feeMode" defaultValue="merchant">
+              <option value="merchant">{t('feeMode.merchant')}</option>
+              <option value="customer">{t('feeMode.customer')}</option>
+            </select>
+          </label>
+          <label>
+            {t('expires')}
+            <input name="expires" type="date" aria-describedby="expires-help" />
+            <small id="expires-help">{t('expiresHelp')}</small>
+          </label>
+          <label className="inline">
+            <input name="singleUse" type="checkbox" /> {t('singleUse')}
+          </label>
+          <button type="submit" disabled={create.isPending}>
+            {t('create')}
+          </button>
+        </form>
+      </section>
+
+      <section aria-labelledby="link-list">
+        <h2 id="link-list">{t('list')}</h2>
+        <label className="inline">
+          {t('filter')}
+          <select
+            value={active}
+            onChange={(e) => {
+              setActive(e.target.value as '' | 'true' | 'false');
+              setCursors([]);
+            }}
+          >
+            <option value="">{t('filter.all')}</option>
+            <option value="true">{t('status.active')}</option>
+            <option value="false">{t('status.inactive')}</option>
+          </select>
+        </label>
+        <QueryView query={links} isEmpty={(d) => !d.data?.length} empty={t('none')}>
+          {(list) => (
+            <>
+              <Scrollable labelledBy="link-list">
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">{t('description')}</th>
+                      <th scope="col">{t('amount')}</th>
+                      <th scope="col">{t('status')}</th>
+                      <th scope="col">{t('createdAt')}</th>
+                      <th scope="col">{t('link')}</th>
+                      <th scope="col">{t('actions')}</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {((list.data ?? []) as PaymentLink[]).map((l) => (
+                      <LinkRow key={l.id} link={l} name={nameOf(l)} status={t(`status.${statusOf(l)}`)} onDeactivate={() => deactivate.mutate(l.id)} deactivating={deactivate.isPending} />
+                    ))}
+                  </tbody>
+                </table>
+              </Scrollable>
+              <nav className="actions" aria-label={t('pages')}>
+                <button type="button" className="secondary" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
+                  {t('action.previous')}
+                </button>
+                <button type="button" className="secondary" disabled={!list.has_more} onClick={() => setCursors([...cursors, list.data!.at(-1)!.id as string])}>
+                  {t('action.next')}
+                </button>
+              </nav>
+            </>
+          )}
+        </QueryView>
+      </section>
+    </main>
+  );
+}
+
+function LinkRow({ link, name, status, onDeactivate, deactivating }: { link: PaymentLink; name: string; status: string; onDeactivate: () => void; deactivating: boolean }) {
+  const t = useMessages(messages);
+  const { language } = useContext(LanguageContext);
+  const [showQr, setShowQr] = useState(false);
+  return (
+    <tr>
+      <th scope="row">{name}</th>
+      <td>{formatAmount(language, link.amount, link.currency)}</td>
+      <td>{status}</td>
+      <td>{new Date(link.created * 1000).toLocaleDateString(language, { dateStyle: 'medium' })}</td>
+      <td>
+        <a href={link.url} target="_blank" rel="noreferrer">
+          {link.url.replace(/^https?:\/\//, '')}
+        </a>
+        {showQr && <QrCode url={link.url} alt={t('qrAlt', { name })} />}
+      </td>
+      <td className="actions">
+        <CopyButton text={link.url} label={t('copyLink', { name })} />
+        <button type="button" className="secondary" aria-pressed={showQr} aria-label={`${t('qr')}: ${name}`} onClick={() => setShowQr(!showQr)}>
+          {t('qr')}
+        </button>
+        {link.active && (
+          <button type="button" className="secondary" aria-label={`${t('deactivate')}: ${name}`} disabled={deactivating} onClick={onDeactivate}>
+            {t('deactivate')}
+          </button>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+/** The link as a QR code (an SVG image made in the page: the policy allows data: images). */
+function QrCode({ url, alt }: { url: string; alt: string }) {
+  const [src, setSrc] = useState<string | null>(null);
+  useEffect(() => {
+    let current = true;
+    void QRCode.toString(url, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }).then((svg) => current && setSrc(`data:image/svg+xml,${encodeURIComponent(svg)}`));
+    return () => {
+      current = false;
+    };
+  }, [url]);
+  return src ? <img className="qr" src={src} alt={alt} width={160} height={160} /> : null;
+}
