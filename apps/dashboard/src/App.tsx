@@ -6,6 +6,7 @@ import { Developers } from './pages/Developers.js';
 import { Home } from './pages/Home.js';
 import { PaymentLinks } from './pages/PaymentLinks.js';
 import { Payouts } from './pages/Payouts.js';
+import { Reports } from './pages/Reports.js';
 import { Link, NavigationContext } from './components.js';
 import { useRoute, type PageName } from './router.js';
 import { SignIn } from './pages/SignIn.js';
@@ -18,6 +19,7 @@ const PAGES: Partial<Record<PageName, (props: PageProps) => React.JSX.Element>> 
   paymentLinks: PaymentLinks,
   payouts: Payouts,
   developers: Developers,
+  reports: Reports,
 };
 
 /** The main navigation: each entry and the pages under it (which mark it current); entries whose page is not built yet are left out. */
@@ -31,6 +33,7 @@ const NAVIGATION_ENTRIES: NavigationEntry[] = [
   { page: 'payments', label: 'nav.payments', under: ['payment'] },
   { page: 'paymentLinks', label: 'nav.paymentLinks', under: [] },
   { page: 'payouts', label: 'nav.payouts', under: ['payout', 'payoutBatches', 'payoutBatch'] },
+  { page: 'reports', label: 'nav.reports', under: [] },
   { page: 'developers', label: 'nav.developers', under: [] },
   { page: 'webhooks', label: 'nav.webhooks', under: ['webhookEndpoint'] },
   { page: 'team', label: 'nav.team', under: [] },

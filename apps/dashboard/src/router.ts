@@ -18,6 +18,7 @@ const PATHS = {
   webhookEndpoint: '/dashboard/webhooks/:id',
   team: '/dashboard/team',
   settings: '/dashboard/settings',
+  reports: '/dashboard/reports',
   // Pages of a signed-out visitor, reached from links in e-mails or the sign-in page.
   signUp: '/dashboard/sign-up',
   forgotPassword: '/dashboard/forgot-password',

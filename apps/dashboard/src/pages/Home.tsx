@@ -1,20 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
 import { useContext, useMemo, useState } from 'react';
-import { Link, QueryView, Scrollable } from '../components.js';
+import { BalanceTable, balanceRows } from '../BalanceTable.js';
+import { BalanceTransactionsTable, type BalanceTransaction } from '../BalanceTransactions.js';
+import { QueryView, Scrollable } from '../components.js';
 import { formatAmount, LanguageContext, useMessages, type Messages } from '../i18n.js';
 import { MoneyChart, type DayOfMoney } from '../MoneyChart.js';
-import type { PageName } from '../router.js';
 import { sika, withSession } from '../session.js';
 import type { PageProps } from './props.js';
 
 const messages: Messages<
   | 'title'
   | 'balances'
-  | 'currency'
-  | 'available'
-  | 'pending'
-  | 'reserved'
-  | 'held'
   | 'empty'
   | 'chart.title'
   | 'chart.in'
@@ -25,22 +21,11 @@ const messages: Messages<
   | 'chart.day'
   | 'chart.quiet'
   | 'activity.title'
-  | 'activity.when'
-  | 'activity.what'
-  | 'activity.source'
-  | 'activity.amount'
-  | 'activity.fee'
-  | 'activity.net'
   | 'activity.empty'
 > = {
   en: {
     title: 'Home',
     balances: 'Balances',
-    currency: 'Currency',
-    available: 'Available',
-    pending: 'Pending',
-    reserved: 'Reserved',
-    held: 'Held for others',
     empty: 'No balance yet in this environment.',
     'chart.title': 'The last 30 days',
     'chart.in': 'Payments in',
@@ -51,22 +36,11 @@ const messages: Messages<
     'chart.day': 'Day',
     'chart.quiet': 'No money moved in the last 30 days.',
     'activity.title': 'Recent activity',
-    'activity.when': 'When',
-    'activity.what': 'What',
-    'activity.source': 'For',
-    'activity.amount': 'Amount',
-    'activity.fee': 'Fee',
-    'activity.net': 'Net',
     'activity.empty': 'Nothing has moved on the balance yet.',
   },
   fr: {
     title: 'Accueil',
     balances: 'Soldes',
-    currency: 'Devise',
-    available: 'Disponible',
-    pending: 'En attente',
-    reserved: 'Réservé',
-    held: 'Détenu pour des tiers',
     empty: 'Pas encore de solde dans cet environnement.',
     'chart.title': 'Les 30 derniers jours',
     'chart.in': 'Paiements reçus',
@@ -77,23 +51,10 @@ const messages: Messages<
     'chart.day': 'Jour',
     'chart.quiet': "Aucun mouvement d'argent ces 30 derniers jours.",
     'activity.title': 'Activité récente',
-    'activity.when': 'Quand',
-    'activity.what': 'Quoi',
-    'activity.source': 'Pour',
-    'activity.amount': 'Montant',
-    'activity.fee': 'Frais',
-    'activity.net': 'Net',
     'activity.empty': "Rien n'a encore bougé sur le solde.",
   },
 };
 
-interface BalanceRow {
-  currency: string;
-  available: number;
-  pending: number;
-  reserved: number;
-  held: number;
-}
 
 const DAY_MS = 86_400_000;
 
@@ -103,58 +64,23 @@ function lastThirtyDays(now = Date.now()): { from: string; to: string } {
   return { from: day(now - 29 * DAY_MS), to: day(now) };
 }
 
-/** The page an object of a balance transaction is shown on, by its id's prefix. */
-function pageOfSource(source: string): PageName | null {
-  if (source.startsWith('pi_')) return 'payment';
-  if (source.startsWith('po_')) return 'payout';
-  return null;
-}
 
 /** The environment's balances, the last 30 days of money in and out, and the latest balance transactions. */
 export function Home({ environment, onSignedOut }: PageProps) {
   const t = useMessages(messages);
-  const { language } = useContext(LanguageContext);
   const balance = useQuery({
     queryKey: ['balance', environment],
     queryFn: () => withSession(() => sika.get('/api/v1/balance'), onSignedOut),
   });
-  const rows = new Map<string, BalanceRow>();
-  const row = (currency: string) => rows.get(currency) ?? rows.set(currency, { currency, available: 0, pending: 0, reserved: 0, held: 0 }).get(currency)!;
-  for (const field of ['available', 'pending', 'reserved'] as const) for (const a of balance.data?.[field] ?? []) row(a.currency!)[field] += a.amount ?? 0;
-  for (const h of balance.data?.held ?? []) row(h.currency!).held += h.amount ?? 0;
+  const rows = balanceRows(balance.data);
 
   return (
     <main className="page">
       <h1>{t('title')}</h1>
       <section aria-labelledby="balances">
         <h2 id="balances">{t('balances')}</h2>
-        <QueryView query={balance} isEmpty={() => rows.size === 0} empty={t('empty')}>
-          {() => (
-            <Scrollable labelledBy="balances">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">{t('currency')}</th>
-                    <th scope="col">{t('available')}</th>
-                    <th scope="col">{t('pending')}</th>
-                    <th scope="col">{t('reserved')}</th>
-                    <th scope="col">{t('held')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {[...rows.values()].map((r) => (
-                    <tr key={r.currency}>
-                      <th scope="row">{r.currency.toUpperCase()}</th>
-                      <td>{formatAmount(language, r.available, r.currency)}</td>
-                      <td>{formatAmount(language, r.pending, r.currency)}</td>
-                      <td>{formatAmount(language, r.reserved, r.currency)}</td>
-                      <td>{formatAmount(language, r.held, r.currency)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </Scrollable>
-          )}
+        <QueryView query={balance} isEmpty={() => rows.length === 0} empty={t('empty')}>
+          {() => <BalanceTable rows={rows} labelledBy="balances" />}
         </QueryView>
       </section>
       <LastThirtyDays environment={environment} onSignedOut={onSignedOut} />
@@ -198,7 +124,7 @@ function LastThirtyDays({ environment, onSignedOut }: PageProps) {
           <>
             {currencies.length > 1 && (
               <label className="inline">
-                {t('currency')}
+                {t('balance.currency')}
                 <select value={currency} onChange={(e) => setChosen(e.target.value)}>
                   {currencies.map((c) => (
                     <option key={c} value={c}>
@@ -256,21 +182,10 @@ function LastThirtyDays({ environment, onSignedOut }: PageProps) {
   );
 }
 
-interface BalanceTransaction {
-  id: string;
-  created: number;
-  type: string;
-  source: string | null;
-  currency: string;
-  amount: number;
-  fee: number;
-  net: number;
-}
 
 /** The latest ten balance transactions, each linking to the payment or payout it is for. */
 function RecentActivity({ environment, onSignedOut }: PageProps) {
   const t = useMessages(messages);
-  const { language } = useContext(LanguageContext);
   const recent = useQuery({
     queryKey: ['balance-transactions', environment, 'recent'],
     queryFn: async () => {
@@ -283,37 +198,7 @@ function RecentActivity({ environment, onSignedOut }: PageProps) {
     <section aria-labelledby="activity">
       <h2 id="activity">{t('activity.title')}</h2>
       <QueryView query={recent} isEmpty={(r) => r.length === 0} empty={t('activity.empty')}>
-        {(r) => (
-          <Scrollable labelledBy="activity">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t('activity.when')}</th>
-                  <th scope="col">{t('activity.what')}</th>
-                  <th scope="col">{t('activity.source')}</th>
-                  <th scope="col">{t('activity.amount')}</th>
-                  <th scope="col">{t('activity.fee')}</th>
-                  <th scope="col">{t('activity.net')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {r.map((tx) => {
-                  const page = tx.source ? pageOfSource(tx.source) : null;
-                  return (
-                    <tr key={tx.id}>
-                      <td>{new Date(tx.created * 1000).toLocaleString(language, { dateStyle: 'medium', timeStyle: 'short' })}</td>
-                      <td>{tx.type.replaceAll('_', ' ')}</td>
-                      <td>{page && tx.source ? <Link to={page} id={tx.source}>{tx.source}</Link> : (tx.source ?? '')}</td>
-                      <td>{formatAmount(language, tx.amount, tx.currency)}</td>
-                      <td>{formatAmount(language, tx.fee, tx.currency)}</td>
-                      <td>{formatAmount(language, tx.net, tx.currency)}</td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </Scrollable>
-        )}
+        {(r) => <BalanceTransactionsTable transactions={r} labelledBy="activity" />}
       </QueryView>
     </section>
   );

@@ -1,0 +1,85 @@
+import { useContext } from 'react';
+import { Link, Scrollable } from './components.js';
+import { formatAmount, LanguageContext, useMessages, type Messages } from './i18n.js';
+import type { PageName } from './router.js';
+
+/** A balance transaction as GET /api/v1/balance-transactions answers it. */
+export interface BalanceTransaction {
+  id: string;
+  created: number;
+  available_on?: number;
+  type: string;
+  status?: string;
+  source: string | null;
+  currency: string;
+  amount: number;
+  fee: number;
+  net: number;
+}
+
+const messages: Messages<'when' | 'what' | 'source' | 'status' | 'amount' | 'fee' | 'net'> = {
+  en: {
+    when: 'When',
+    what: 'What',
+    source: 'For',
+    status: 'Status',
+    amount: 'Amount',
+    fee: 'Fee',
+    net: 'Net',
+  },
+  fr: {
+    when: 'Quand',
+    what: 'Quoi',
+    source: 'Pour',
+    status: 'Statut',
+    amount: 'Montant',
+    fee: 'Frais',
+    net: 'Net',
+  },
+};
+
+/** The page an object of a balance transaction is shown on, by its id's prefix. */
+function pageOfSource(source: string): PageName | null {
+  if (source.startsWith('pi_')) return 'payment';
+  if (source.startsWith('po_')) return 'payout';
+  return null;
+}
+
+/** Balance transactions as a table, each linking to the payment or payout it is for. */
+export function BalanceTransactionsTable({ transactions, labelledBy, showStatus = false }: { transactions: BalanceTransaction[]; labelledBy: string; showStatus?: boolean }) {
+  const t = useMessages(messages);
+  const { language } = useContext(LanguageContext);
+  return (
+    <Scrollable labelledBy={labelledBy}>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">{t('when')}</th>
+            <th scope="col">{t('what')}</th>
+            <th scope="col">{t('source')}</th>
+            {showStatus && <th scope="col">{t('status')}</th>}
+            <th scope="col">{t('amount')}</th>
+            <th scope="col">{t('fee')}</th>
+            <th scope="col">{t('net')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {transactions.map((tx) => {
+            const page = tx.source ? pageOfSource(tx.source) : null;
+            return (
+              <tr key={tx.id}>
+                <td>{new Date(tx.created * 1000).toLocaleString(language, { dateStyle: 'medium', timeStyle: 'short' })}</td>
+                <td>{tx.type.replaceAll('_', ' ')}</td>
+                <td>{page && tx.source ? <Link to={page} id={tx.source}>{tx.source}</Link> : (tx.source ?? '')}</td>
+                {showStatus && <td>{tx.status ?? ''}</td>}
+                <td>{formatAmount(language, tx.amount, tx.currency)}</td>
+                <td>{formatAmount(language, tx.fee, tx.currency)}</td>
+                <td>{formatAmount(language, tx.net, tx.currency)}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </Scrollable>
+  );
+}

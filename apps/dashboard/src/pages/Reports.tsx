@@ -1,0 +1,354 @@
+import { useQuery } from '@tanstack/react-query';
+import { useContext, useState, type FormEvent } from 'react';
+import { SikaError } from '../../../../clients/typescript/src/index.js';
+import { BalanceTable, balanceRows } from '../BalanceTable.js';
+import { BalanceTransactionsTable, type BalanceTransaction } from '../BalanceTransactions.js';
+import { QueryView, Scrollable } from '../components.js';
+import { formatAmount, LanguageContext, useMessages, type Messages } from '../i18n.js';
+import { sika, withSession } from '../session.js';
+import type { PageProps } from './props.js';
+
+const messages: Messages<
+  | 'balanceAt'
+  | 'balanceAt.help'
+  | 'balanceAt.moment'
+  | 'balanceAt.show'
+  | 'balanceAt.none'
+  | 'transactions'
+  | 'transactions.help'
+  | 'type'
+  | 'type.all'
+  | 'from'
+  | 'to'
+  | 'payout'
+  | 'payout.help'
+  | 'filter'
+  | 'download'
+  | 'downloading'
+  | 'none'
+  | 'pages'
+  | 'settled'
+  | 'summaries'
+  | 'summaries.help'
+  | 'day'
+  | 'opening'
+  | 'in'
+  | 'out'
+  | 'fees'
+  | 'closing'
+  | 'addsUp'
+  | 'addsUp.yes'
+  | 'addsUp.no'
+  | 'summaries.none'
+> = {
+  en: {
+    balanceAt: 'The balance at a moment',
+    'balanceAt.help': 'Each currency as it stood then: what had arrived, what was still pending and what was reserved.',
+    'balanceAt.moment': 'Moment (your time)',
+    'balanceAt.show': 'Show the balance',
+    'balanceAt.none': 'Nothing was held at that moment.',
+    transactions: 'Balance transactions',
+    'transactions.help': 'Every movement of the balance, newest first. With an end date, each shows the status it had then.',
+    type: 'Type',
+    'type.all': 'Every type',
+    from: 'From (UTC day)',
+    to: 'To (UTC day, included)',
+    payout: 'Settled by payout',
+    'payout.help': 'A payout’s id (po_…): only the transactions that payout drew on, to reconcile it.',
+    filter: 'Filter',
+    download: 'Download CSV',
+    downloading: 'Preparing the file…',
+    none: 'No balance transaction matches.',
+    pages: 'Pages of balance transactions',
+    settled: 'Payout {payout} drew on these {count} transactions, oldest funds first.',
+    summaries: 'Daily summaries',
+    'summaries.help': 'Each UTC day: opening + in − out − fees = closing.',
+    day: 'Day',
+    opening: 'Opening',
+    in: 'In',
+    out: 'Out',
+    fees: 'Fees',
+    closing: 'Closing',
+    addsUp: 'Adds up',
+    'addsUp.yes': 'Yes',
+    'addsUp.no': 'No',
+    'summaries.none': 'No balance in these days.',
+  },
+  fr: {
+    balanceAt: 'Le solde à un moment donné',
+    'balanceAt.help': 'Chaque devise telle qu’elle était alors : ce qui était arrivé, ce qui était encore en attente et ce qui était réservé.',
+    'balanceAt.moment': 'Moment (votre heure)',
+    'balanceAt.show': 'Afficher le solde',
+    'balanceAt.none': 'Rien n’était détenu à ce moment.',
+    transactions: 'Transactions du solde',
+    'transactions.help': 'Chaque mouvement du solde, du plus récent au plus ancien. Avec une date de fin, chacune a le statut qu’elle avait alors.',
+    type: 'Type',
+    'type.all': 'Tous les types',
+    from: 'Du (jour UTC)',
+    to: 'Au (jour UTC, inclus)',
+    payout: 'Réglées par le virement',
+    'payout.help': 'L’identifiant d’un virement (po_…) : seulement les transactions sur lesquelles il a puisé, pour le rapprocher.',
+    filter: 'Filtrer',
+    download: 'Télécharger le CSV',
+    downloading: 'Préparation du fichier…',
+    none: 'Aucune transaction ne correspond.',
+    pages: 'Pages de transactions',
+    settled: 'Le virement {payout} a puisé dans ces {count} transactions, les fonds les plus anciens d’abord.',
+    summaries: 'Résumés quotidiens',
+    'summaries.help': 'Chaque jour UTC : ouverture + entrées − sorties − frais = clôture.',
+    day: 'Jour',
+    opening: 'Ouverture',
+    in: 'Entrées',
+    out: 'Sorties',
+    fees: 'Frais',
+    closing: 'Clôture',
+    addsUp: 'Juste',
+    'addsUp.yes': 'Oui',
+    'addsUp.no': 'Non',
+    'summaries.none': 'Aucun solde ces jours-là.',
+  },
+};
+
+const TYPES = ['payment', 'payout', 'payout_failure', 'refund', 'escrow_funding', 'escrow_release', 'escrow_refund', 'funding_release'] as const;
+type TransactionType = (typeof TYPES)[number];
+const DAY_MS = 86_400_000;
+const utcDay = (t: number) => new Date(t).toISOString().slice(0, 10);
+/** Unix seconds of a UTC day's start. */
+const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
+
+/** For finance: the balance at a chosen moment, balance transactions filtered (and as CSV), a payout's reconciliation, and daily summaries. */
+export function Reports(props: PageProps) {
+  const t = useMessages(messages);
+  return (
+    <main className="page">
+      <h1>{t('nav.reports')}</h1>
+      {/* Keyed by environment: an id typed for one environment means nothing in the other. */}
+      <BalanceAt key={`balance ${props.environment}`} {...props} />
+      <Transactions key={`transactions ${props.environment}`} {...props} />
+      <DailySummaries {...props} />
+    </main>
+  );
+}
+
+function BalanceAt({ environment, onSignedOut }: PageProps) {
+  const t = useMessages(messages);
+  const [asOf, setAsOf] = useState<number | null>(null);
+  const balance = useQuery({
+    queryKey: ['balance', environment, asOf],
+    queryFn: () => withSession(() => sika.get('/api/v1/balance', { params: { query: { as_of: asOf! } } }), onSignedOut),
+    enabled: asOf !== null,
+  });
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const moment = String(new FormData(e.currentTarget).get('moment'));
+    // datetime-local is the browser's local time, which Date reads as such.
+    setAsOf(Math.floor(new Date(moment).getTime() / 1000));
+  };
+  const rows = balanceRows(balance.data);
+  return (
+    <section aria-labelledby="balance-at">
+      <h2 id="balance-at">{t('balanceAt')}</h2>
+      <p>{t('balanceAt.help')}</p>
+      <form className="inline-form" onSubmit={submit} aria-label={t('balanceAt')}>
+        <label>
+          {t('balanceAt.moment')}
+          <input name="moment" type="datetime-local" step="1" required />
+        </label>
+        <button type="submit">{t('balanceAt.show')}</button>
+      </form>
+      {asOf !== null && (
+        <QueryView query={balance} isEmpty={() => rows.length === 0} empty={t('balanceAt.none')}>
+          {() => <BalanceTable rows={rows} labelledBy="balance-at" />}
+        </QueryView>
+      )}
+    </section>
+  );
+}
+
+interface TransactionFilters {
+  type?: TransactionType;
+  payout?: string;
+  'created[gte]'?: number;
+  'created[lt]'?: number;
+}
+
+function Transactions({ environment, onSignedOut }: PageProps) {
+  const t = useMessages(messages);
+  const [filters, setFilters] = useState<TransactionFilters>({});
+  const [cursors, setCursors] = useState<string[]>([]);
+  const [download, setDownload] = useState<'idle' | 'busy'>('idle');
+  const [error, setError] = useState<string | null>(null);
+  const after = cursors.at(-1);
+  const list = useQuery({
+    queryKey: ['balance-transactions', environment, filters, after],
+    queryFn: async () => {
+      const answer = await withSession(() => sika.get('/api/v1/balance-transactions', { params: { query: { limit: 20, ...filters, ...(after ? { starting_after: after } : {}) } } }), onSignedOut);
+      return typeof answer === 'string' ? { data: [], has_more: false } : { data: (answer.data ?? []) as unknown as BalanceTransaction[], has_more: answer.has_more ?? false };
+    },
+  });
+
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    const text = (name: string) => String(form.get(name) ?? '').trim();
+    const next: TransactionFilters = {};
+    if (text('type')) next.type = text('type') as TransactionType;
+    if (text('payout')) next.payout = text('payout');
+    if (text('from')) next['created[gte]'] = dayStart(text('from'));
+    if (text('to')) next['created[lt]'] = dayStart(text('to')) + DAY_MS / 1000;
+    setFilters(next);
+    setCursors([]);
+  };
+
+  /** Every match (not only this page) as the API's CSV, saved by the browser. */
+  const downloadCsv = async () => {
+    setDownload('busy');
+    setError(null);
+    try {
+      const csv = await withSession(() => sika.get('/api/v1/balance-transactions', { params: { query: filters }, headers: { Accept: 'text/csv' }, parseAs: 'text' }), onSignedOut);
+      const url = URL.createObjectURL(new Blob([csv as unknown as string], { type: 'text/csv' }));
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = `balance-transactions-${environment}-${utcDay(Date.now())}.csv`;
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    } catch (err) {
+      setError(err instanceof SikaError ? err.message : t('error.generic'));
+    } finally {
+      setDownload('idle');
+    }
+  };
+
+  return (
+    <section aria-labelledby="transactions">
+      <h2 id="transactions">{t('transactions')}</h2>
+      <p>{t('transactions.help')}</p>
+      <form className="inline-form" onSubmit={submit} aria-label={t('transactions')}>
+        <label>
+          {t('type')}
+          <select name="type" defaultValue="">
+            <option value="">{t('type.all')}</option>
+            {TYPES.map((type) => (
+              <option key={type} value={type}>
+                {type.replaceAll('_', ' ')}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {t('from')}
+          <input name="from" type="date" />
+        </label>
+        <label>
+          {t('to')}
+          <input name="to" type="date" />
+        </label>
+        <label>
+          {t('payout')}
+          <input name="payout" pattern="po_\w+" aria-describedby="payout-help" autoComplete="off" />
+          <small id="payout-help">{t('payout.help')}</small>
+        </label>
+        <button type="submit">{t('filter')}</button>
+        <button type="button" className="secondary" disabled={download === 'busy'} onClick={() => void downloadCsv()}>
+          {download === 'busy' ? t('downloading') : t('download')}
+        </button>
+      </form>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <QueryView query={list} isEmpty={(l) => l.data.length === 0} empty={t('none')}>
+        {(l) => (
+          <>
+            {filters.payout && (
+              <p role="status">
+                {t('settled', { payout: filters.payout, count: l.data.length })}
+              </p>
+            )}
+            <BalanceTransactionsTable transactions={l.data} labelledBy="transactions" showStatus />
+            <nav className="actions" aria-label={t('pages')}>
+              <button type="button" className="secondary" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
+                {t('action.previous')}
+              </button>
+              <button type="button" className="secondary" disabled={!l.has_more} onClick={() => setCursors([...cursors, l.data.at(-1)!.id])}>
+                {t('action.next')}
+              </button>
+            </nav>
+          </>
+        )}
+      </QueryView>
+    </section>
+  );
+}
+
+function DailySummaries({ environment, onSignedOut }: PageProps) {
+  const t = useMessages(messages);
+  const { language } = useContext(LanguageContext);
+  const [range, setRange] = useState(() => ({ from: utcDay(Date.now() - 6 * DAY_MS), to: utcDay(Date.now()) }));
+  const summaries = useQuery({
+    queryKey: ['balance-summaries', environment, range.from, range.to],
+    queryFn: () => withSession(() => sika.get('/api/v1/balance/summaries', { params: { query: range } }), onSignedOut),
+  });
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    setRange({ from: String(form.get('from')), to: String(form.get('to')) });
+  };
+  return (
+    <section aria-labelledby="summaries">
+      <h2 id="summaries">{t('summaries')}</h2>
+      <p>{t('summaries.help')}</p>
+      <form className="inline-form" onSubmit={submit} aria-label={t('summaries')}>
+        <label>
+          {t('from')}
+          <input name="from" type="date" defaultValue={range.from} required />
+        </label>
+        <label>
+          {t('to')}
+          <input name="to" type="date" defaultValue={range.to} required />
+        </label>
+        <button type="submit">{t('filter')}</button>
+      </form>
+      <QueryView query={summaries} isEmpty={(s) => !s.data?.length} empty={t('summaries.none')}>
+        {(s) => (
+          <Scrollable labelledBy="summaries">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t('day')}</th>
+                  <th scope="col">{t('balance.currency')}</th>
+                  <th scope="col">{t('opening')}</th>
+                  <th scope="col">{t('in')}</th>
+                  <th scope="col">{t('out')}</th>
+                  <th scope="col">{t('fees')}</th>
+                  <th scope="col">{t('closing')}</th>
+                  <th scope="col">{t('addsUp')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {(s.data ?? []).map((d) => {
+                  const money = (minor: number | undefined) => formatAmount(language, minor ?? 0, d.currency!);
+                  // Checked here, not taken on trust: the identity the auditors rely on.
+                  const addsUp = (d.opening ?? 0) + (d.in ?? 0) - (d.out ?? 0) - (d.fees ?? 0) === d.closing;
+                  return (
+                    <tr key={`${d.currency} ${d.date}`}>
+                      <th scope="row">{d.date}</th>
+                      <td>{d.currency!.toUpperCase()}</td>
+                      <td>{money(d.opening)}</td>
+                      <td>{money(d.in)}</td>
+                      <td>{money(d.out)}</td>
+                      <td>{money(d.fees)}</td>
+                      <td>{money(d.closing)}</td>
+                      <td>{addsUp ? `✓ ${t('addsUp.yes')}` : `✗ ${t('addsUp.no')}`}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </Scrollable>
+        )}
+      </QueryView>
+    </section>
+  );
+}
