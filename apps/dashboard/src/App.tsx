@@ -5,6 +5,7 @@ import { LanguageContext, preferredLanguage, useT, type Language, type MessageKe
 import { Developers } from './pages/Developers.js';
 import { Home } from './pages/Home.js';
 import { PaymentLinks } from './pages/PaymentLinks.js';
+import { Insights } from './pages/Insights.js';
 import { Payouts } from './pages/Payouts.js';
 import { Reports } from './pages/Reports.js';
 import { Link, NavigationContext } from './components.js';
@@ -20,6 +21,7 @@ const PAGES: Partial<Record<PageName, (props: PageProps) => React.JSX.Element>> 
   payouts: Payouts,
   developers: Developers,
   reports: Reports,
+  insights: Insights,
 };
 
 /** The main navigation: each entry and the pages under it (which mark it current); entries whose page is not built yet are left out. */
@@ -34,6 +36,7 @@ const NAVIGATION_ENTRIES: NavigationEntry[] = [
   { page: 'paymentLinks', label: 'nav.paymentLinks', under: [] },
   { page: 'payouts', label: 'nav.payouts', under: ['payout', 'payoutBatches', 'payoutBatch'] },
   { page: 'reports', label: 'nav.reports', under: [] },
+  { page: 'insights', label: 'nav.insights', under: [] },
   { page: 'developers', label: 'nav.developers', under: [] },
   { page: 'webhooks', label: 'nav.webhooks', under: ['webhookEndpoint'] },
   { page: 'team', label: 'nav.team', under: [] },

@@ -19,6 +19,7 @@ const PATHS = {
   team: '/dashboard/team',
   settings: '/dashboard/settings',
   reports: '/dashboard/reports',
+  insights: '/dashboard/insights',
   // Pages of a signed-out visitor, reached from links in e-mails or the sign-in page.
   signUp: '/dashboard/sign-up',
   forgotPassword: '/dashboard/forgot-password',

@@ -1,0 +1,56 @@
+/**
+ * The dashboard's insights page in Chromium: payment KPIs of the period (count, success rate,
+ * volume, fees, net) with their days as a chart, the breakdown by operator, operator health and the
+ * recommendations, each per environment. The service's clock starts at the browser's time, since
+ * the page asks for periods ending on the browser's today.
+ */
+import t from 'tap';
+import { accessibilityProblems, screenshot, startDashboard } from '../support/dashboard.js';
+import { confirm, createIntent, mobileMoney, operatorAnswers, snNumber } from '../support/payment-intents.js';
+import { OPERATOR_DELAY_MS } from '../support/system.js';
+import { settle } from '../support/webhooks.js';
+
+const { svc, signedIn } = await startDashboard(t, { clockStart: Date.now(), env: { SANDBOX_OPERATOR_DELAY_MS: String(OPERATOR_DELAY_MS) } });
+
+t.test('insights: three payments, two succeeded, as KPIs, a chart, by operator and operator health', async (t) => {
+  const { merchant, page, problems } = await signedIn(t, 'Librairie Kane');
+  await page.getByRole('link', { name: 'Insights' }).click();
+  await page.getByText('No payment in this period.').first().waitFor();
+  await page.getByText('No recommendation right now.').waitFor();
+
+  const { secret: key } = await svc.apiKey(merchant.id, ['*']);
+  for (const [amount, ending] of [[10_000, '00'], [6_000, '05'], [4_000, '01']] as const) {
+    const intent = await createIntent(svc, key, { amount });
+    t.equal((await confirm(svc, key, intent.id, { payment_method: mobileMoney(snNumber(ending)) })).status, 200);
+  }
+  await operatorAnswers(svc);
+  await settle(svc);
+  await page.reload();
+
+  const xof = page.getByRole('group', { name: 'XOF' });
+  await xof.waitFor();
+  const figures = (await xof.locator('dl').textContent())!;
+  t.match(figures, /Payments3Succeeded2Failed1Success rate66\.7%/, 'three payments, two succeeded');
+  t.match(figures, /Volume\D*16,000/, 'the volume of those that succeeded');
+  t.match(await xof.getByRole('img').getAttribute('aria-label'), /in XOF: \D*16,000\D* received/, "the chart's figures said");
+  t.equal(await xof.locator('canvas').count(), 1, 'and drawn');
+
+  const byOperator = page.getByRole('region', { name: 'By operator' }).getByRole('row', { name: /orange money/ });
+  t.match(await byOperator.textContent(), /orange money366\.7%/, 'by operator');
+  const health = page.getByRole('region', { name: 'Operator health' }).getByRole('row', { name: /orange money/ });
+  t.match(await health.textContent(), /SN3/, 'the operator’s attempts this week');
+
+  t.same(await accessibilityProblems(page), [], 'insights: no serious or critical axe violation');
+  await page.setViewportSize({ width: 320, height: 640 });
+  t.ok(await page.evaluate('document.documentElement.scrollWidth <= 320'), 'no horizontal scroll at 320 px');
+  await page.setViewportSize({ width: 360, height: 740 });
+  await screenshot(page, 'insights');
+
+  await page.getByLabel('Period').selectOption('7');
+  await xof.waitFor();
+  t.match(await xof.locator('dl').textContent(), /Payments3/, 'this week has them too');
+  await page.getByRole('radio', { name: 'Live' }).check();
+  await page.getByText('No payment in this period.').first().waitFor();
+  t.pass('live has none');
+  t.same(problems, [], 'no CSP violation, script error or failed load');
+});
