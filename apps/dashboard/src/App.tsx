@@ -5,6 +5,7 @@ import { LanguageContext, preferredLanguage, useT, type Language, type MessageKe
 import { Developers } from './pages/Developers.js';
 import { Home } from './pages/Home.js';
 import { PaymentLinks } from './pages/PaymentLinks.js';
+import { Files } from './pages/Files.js';
 import { Insights } from './pages/Insights.js';
 import { Payouts } from './pages/Payouts.js';
 import { Reports } from './pages/Reports.js';
@@ -22,6 +23,7 @@ const PAGES: Partial<Record<PageName, (props: PageProps) => React.JSX.Element>> 
   developers: Developers,
   reports: Reports,
   insights: Insights,
+  files: Files,
 };
 
 /** The main navigation: each entry and the pages under it (which mark it current); entries whose page is not built yet are left out. */
@@ -37,6 +39,7 @@ const NAVIGATION_ENTRIES: NavigationEntry[] = [
   { page: 'payouts', label: 'nav.payouts', under: ['payout', 'payoutBatches', 'payoutBatch'] },
   { page: 'reports', label: 'nav.reports', under: [] },
   { page: 'insights', label: 'nav.insights', under: [] },
+  { page: 'files', label: 'nav.files', under: [] },
   { page: 'developers', label: 'nav.developers', under: [] },
   { page: 'webhooks', label: 'nav.webhooks', under: ['webhookEndpoint'] },
   { page: 'team', label: 'nav.team', under: [] },

@@ -20,6 +20,7 @@ const PATHS = {
   settings: '/dashboard/settings',
   reports: '/dashboard/reports',
   insights: '/dashboard/insights',
+  files: '/dashboard/files',
   // Pages of a signed-out visitor, reached from links in e-mails or the sign-in page.
   signUp: '/dashboard/sign-up',
   forgotPassword: '/dashboard/forgot-password',

@@ -1,4 +1,4 @@
-import { Sika, SikaError, type Environment } from '../../../clients/typescript/src/index.js';
+import { Sika, SikaError, type Environment, type ErrorCode } from '../../../clients/typescript/src/index.js';
 
 /**
  * The signed-in user's session (docs/auth.md, "The dashboard's session"): the access token lives
@@ -85,4 +85,32 @@ export async function withSession<T>(call: () => Promise<T>, signedOut: () => vo
     }
     return call();
   }
+}
+
+/**
+ * PUTs `body` to `path` of the API with this session's token and environment, telling `onProgress`
+ * the bytes sent so far (fetch cannot report an upload's progress; XMLHttpRequest can). An error
+ * answer is thrown as the client's SikaError, so withSession refreshes an expired token as usual.
+ */
+export function uploadWithProgress(path: string, body: Blob, onProgress: (sent: number, total: number) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open('PUT', path);
+    request.setRequestHeader('Authorization', `Bearer ${accessToken}`);
+    request.setRequestHeader('X-Environment', environment);
+    request.setRequestHeader('Content-Type', body.type || 'application/octet-stream');
+    request.upload.onprogress = (e) => onProgress(e.loaded, e.lengthComputable ? e.total : body.size);
+    request.onerror = () => reject(new SikaError(0, undefined, `No answer from ${path}`, undefined, undefined, true));
+    request.onload = () => {
+      if (request.status < 300) return resolve();
+      let answer: { code?: ErrorCode; message?: string; param?: string; request_id?: string; retryable?: boolean } = {};
+      try {
+        answer = JSON.parse(request.responseText) as typeof answer;
+      } catch {
+        // Not the API's error body: the status says enough.
+      }
+      reject(new SikaError(request.status, answer.code, answer.message ?? `HTTP ${request.status}`, answer.param, answer.request_id, answer.retryable ?? false));
+    };
+    request.send(body);
+  });
 }
