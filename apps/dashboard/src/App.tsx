@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { Environment } from '../../../clients/typescript/src/index.js';
 import { LanguageContext, preferredLanguage, useT, type Language, type MessageKey } from './i18n.js';
+import { Configuration } from './pages/Configuration.js';
 import { Developers } from './pages/Developers.js';
 import { Home } from './pages/Home.js';
 import { PaymentLinks } from './pages/PaymentLinks.js';
@@ -24,6 +25,7 @@ const PAGES: Partial<Record<PageName, (props: PageProps) => React.JSX.Element>> 
   reports: Reports,
   insights: Insights,
   files: Files,
+  configuration: Configuration,
 };
 
 /** The main navigation: each entry and the pages under it (which mark it current); entries whose page is not built yet are left out. */
@@ -40,6 +42,7 @@ const NAVIGATION_ENTRIES: NavigationEntry[] = [
   { page: 'reports', label: 'nav.reports', under: [] },
   { page: 'insights', label: 'nav.insights', under: [] },
   { page: 'files', label: 'nav.files', under: [] },
+  { page: 'configuration', label: 'nav.configuration', under: [] },
   { page: 'developers', label: 'nav.developers', under: [] },
   { page: 'webhooks', label: 'nav.webhooks', under: ['webhookEndpoint'] },
   { page: 'team', label: 'nav.team', under: [] },

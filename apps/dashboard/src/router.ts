@@ -21,6 +21,7 @@ const PATHS = {
   reports: '/dashboard/reports',
   insights: '/dashboard/insights',
   files: '/dashboard/files',
+  configuration: '/dashboard/configuration',
   // Pages of a signed-out visitor, reached from links in e-mails or the sign-in page.
   signUp: '/dashboard/sign-up',
   forgotPassword: '/dashboard/forgot-password',

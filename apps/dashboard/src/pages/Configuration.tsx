@@ -1,0 +1,472 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useContext, useState, type FormEvent } from 'react';
+import { SikaError } from '../../../../clients/typescript/src/index.js';
+import { QueryView, Scrollable } from '../components.js';
+import { decimalsOf, formatAmount, LanguageContext, minorUnits, useMessages, type Messages } from '../i18n.js';
+import { sika, withSession } from '../session.js';
+import type { PageProps } from './props.js';
+
+const messages: Messages<
+  | 'title'
+  | 'countries'
+  | 'countries.help'
+  | 'country'
+  | 'currency'
+  | 'operators'
+  | 'activation'
+  | 'default'
+  | 'payIn'
+  | 'payout'
+  | 'on'
+  | 'off'
+  | 'bounds'
+  | 'configure'
+  | 'configureOf'
+  | 'minAmount'
+  | 'maxAmount'
+  | 'optional'
+  | 'save'
+  | 'reset'
+  | 'resetOf'
+  | 'saved'
+  | 'methods'
+  | 'methods.help'
+  | 'methods.none'
+  | 'method'
+  | 'method.mobile_money'
+  | 'method.card'
+  | 'method.bank'
+  | 'operator'
+  | 'operator.any'
+  | 'enabled'
+  | 'status'
+  | 'status.active'
+  | 'status.suspended'
+  | 'addMethod'
+  | 'add'
+  | 'enable'
+  | 'disable'
+  | 'suspend'
+  | 'resume'
+  | 'remove'
+  | 'reason'
+  | 'actions'
+> = {
+  en: {
+    title: 'Configuration',
+    countries: 'Countries',
+    'countries.help': 'Where you take payments and send payouts. A country you have not configured follows the catalog: every operator it lists, any amount within the operators’ limits.',
+    country: 'Country',
+    currency: 'Currency',
+    operators: 'Operators',
+    activation: 'Your setting',
+    default: 'Catalog default',
+    payIn: 'Payments in',
+    payout: 'Payouts',
+    on: 'on',
+    off: 'off',
+    bounds: 'Amounts {min} to {max}',
+    configure: 'Configure',
+    configureOf: 'Configure {country}',
+    minAmount: 'Smallest amount',
+    maxAmount: 'Largest amount',
+    optional: 'optional',
+    save: 'Save',
+    reset: 'Back to the catalog',
+    resetOf: 'Back to the catalog: {country}',
+    saved: '{country} saved.',
+    methods: 'Payment methods',
+    'methods.help': 'Turn a method on or off in a country, for every operator or one; suspend it with a reason to refuse it until you resume it.',
+    'methods.none': 'Every method follows the catalog in this environment.',
+    method: 'Method',
+    'method.mobile_money': 'Mobile money',
+    'method.card': 'Card',
+    'method.bank': 'Bank',
+    operator: 'Operator',
+    'operator.any': 'Every operator',
+    enabled: 'Enabled',
+    status: 'Status',
+    'status.active': 'Active',
+    'status.suspended': 'Suspended',
+    addMethod: 'Set a payment method',
+    add: 'Save the method',
+    enable: 'Enable',
+    disable: 'Disable',
+    suspend: 'Suspend',
+    resume: 'Resume',
+    remove: 'Remove',
+    reason: 'Reason for suspending',
+    actions: 'Actions',
+  },
+  fr: {
+    title: 'Configuration',
+    countries: 'Pays',
+    'countries.help': 'Là où vous encaissez et envoyez des virements. Un pays que vous n’avez pas configuré suit le catalogue : tous ses opérateurs, tout montant dans leurs limites.',
+    country: 'Pays',
+    currency: 'Devise',
+    operators: 'Opérateurs',
+    activation: 'Votre réglage',
+    default: 'Catalogue par défaut',
+    payIn: 'Encaissements',
+    payout: 'Virements',
+    on: 'activés',
+    off: 'désactivés',
+    bounds: 'Montants de {min} à {max}',
+    configure: 'Configurer',
+    configureOf: 'Configurer {country}',
+    minAmount: 'Montant minimum',
+    maxAmount: 'Montant maximum',
+    optional: 'facultatif',
+    save: 'Enregistrer',
+    reset: 'Revenir au catalogue',
+    resetOf: 'Revenir au catalogue : {country}',
+    saved: '{country} enregistré.',
+    methods: 'Moyens de paiement',
+    'methods.help': 'Activez ou désactivez un moyen dans un pays, pour tous les opérateurs ou un seul ; suspendez-le avec une raison pour le refuser jusqu’à sa reprise.',
+    'methods.none': 'Tous les moyens suivent le catalogue dans cet environnement.',
+    method: 'Moyen',
+    'method.mobile_money': 'Mobile money',
+    'method.card': 'Carte',
+    'method.bank': 'Banque',
+    operator: 'Opérateur',
+    'operator.any': 'Tous les opérateurs',
+    enabled: 'Activé',
+    status: 'Statut',
+    'status.active': 'Actif',
+    'status.suspended': 'Suspendu',
+    addMethod: 'Régler un moyen de paiement',
+    add: 'Enregistrer le moyen',
+    enable: 'Activer',
+    disable: 'Désactiver',
+    suspend: 'Suspendre',
+    resume: 'Reprendre',
+    remove: 'Retirer',
+    reason: 'Raison de la suspension',
+    actions: 'Actions',
+  },
+};
+
+interface Activation {
+  id: string;
+  countryCode: string;
+  currencyIso: string;
+  enabledForPayIn: boolean;
+  enabledForPayout: boolean;
+  minAmount: number | null;
+  maxAmount: number | null;
+}
+
+interface CountryConfiguration {
+  countryCode: string;
+  name: string;
+  currencyIso: string;
+  operators: { code?: string; name?: string; payIn?: boolean; payout?: boolean }[];
+  activation: Activation | null;
+}
+
+interface Capability {
+  id: string;
+  country: string;
+  currency: string;
+  payment_method_type: 'mobile_money' | 'card' | 'bank';
+  operator?: string | null;
+  is_enabled: boolean;
+  status: 'active' | 'suspended';
+  suspension_reason?: string | null;
+}
+
+const errorText = (err: unknown, fallback: string) => (err instanceof SikaError ? err.message : fallback);
+
+/** The countries and payment methods the merchant takes: country activations and payment capabilities. */
+export function Configuration(props: PageProps) {
+  const t = useMessages(messages);
+  return (
+    <main className="page">
+      <h1>{t('title')}</h1>
+      <Countries {...props} />
+      <Methods {...props} />
+    </main>
+  );
+}
+
+function Countries({ environment, onSignedOut }: PageProps) {
+  const t = useMessages(messages);
+  const { language } = useContext(LanguageContext);
+  const queries = useQueryClient();
+  const [editing, setEditing] = useState<string | null>(null);
+  const [message, setMessage] = useState<{ kind: 'error' | 'saved'; text: string } | null>(null);
+  const countries = useQuery({
+    queryKey: ['configuration-countries', environment],
+    queryFn: async () => ((await withSession(() => sika.get('/api/v1/configuration/countries'), onSignedOut)).data ?? []) as CountryConfiguration[],
+  });
+  const done = (country: CountryConfiguration) => {
+    setEditing(null);
+    setMessage({ kind: 'saved', text: t('saved', { country: country.name }) });
+    void queries.invalidateQueries({ queryKey: ['configuration-countries', environment] });
+  };
+  const save = useMutation({
+    mutationFn: ({ country, form }: { country: CountryConfiguration; form: FormData }) => {
+      const amount = (name: string) => (String(form.get(name) ?? '') === '' ? null : minorUnits(Number(form.get(name)), country.currencyIso));
+      const settings = { enabledForPayIn: form.get('payIn') === 'on', enabledForPayout: form.get('payout') === 'on', minAmount: amount('min'), maxAmount: amount('max') };
+      return country.activation
+        ? sika.put('/api/v1/configuration/activations/{id}', { params: { path: { id: country.activation.id } }, body: settings })
+        : sika.post('/api/v1/configuration/activations', { body: { countryCode: country.countryCode, currencyIso: country.currencyIso, ...settings } });
+    },
+    onSuccess: (_answer, { country }) => done(country),
+    onError: (err) => setMessage({ kind: 'error', text: errorText(err, t('error.generic')) }),
+  });
+  const reset = useMutation({
+    mutationFn: (country: CountryConfiguration) => sika.delete('/api/v1/configuration/activations/{id}', { params: { path: { id: country.activation!.id } } }),
+    onSuccess: (_answer, country) => done(country),
+    onError: (err) => setMessage({ kind: 'error', text: errorText(err, t('error.generic')) }),
+  });
+  const money = (minor: number | null, currency: string) => (minor === null ? '—' : formatAmount(language, minor, currency));
+  const major = (minor: number | null, currency: string) => (minor === null ? '' : String(minor / 10 ** decimalsOf(currency)));
+
+  return (
+    <section aria-labelledby="countries">
+      <h2 id="countries">{t('countries')}</h2>
+      <p>{t('countries.help')}</p>
+      {message && (
+        <p className={message.kind === 'error' ? 'error' : 'panel'} role={message.kind === 'error' ? 'alert' : 'status'}>
+          {message.text}
+        </p>
+      )}
+      <QueryView query={countries}>
+        {(list) => (
+          <Scrollable labelledBy="countries">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t('country')}</th>
+                  <th scope="col">{t('currency')}</th>
+                  <th scope="col">{t('operators')}</th>
+                  <th scope="col">{t('activation')}</th>
+                  <th scope="col">{t('actions')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.map((c) => {
+                  const a = c.activation;
+                  return (
+                    <tr key={c.countryCode}>
+                      <th scope="row">{c.name}</th>
+                      <td>{c.currencyIso.toUpperCase()}</td>
+                      <td>{c.operators.map((o) => o.name).join(', ')}</td>
+                      <td>
+                        {a ? (
+                          <>
+                            {t('payIn')} {a.enabledForPayIn ? t('on') : t('off')} · {t('payout')} {a.enabledForPayout ? t('on') : t('off')}
+                            {(a.minAmount !== null || a.maxAmount !== null) && <> · {t('bounds', { min: money(a.minAmount, c.currencyIso), max: money(a.maxAmount, c.currencyIso) })}</>}
+                          </>
+                        ) : (
+                          t('default')
+                        )}
+                        {editing === c.countryCode && (
+                          <form
+                            className="inline-form"
+                            aria-label={t('configureOf', { country: c.name })}
+                            onSubmit={(e: FormEvent<HTMLFormElement>) => {
+                              e.preventDefault();
+                              setMessage(null);
+                              save.mutate({ country: c, form: new FormData(e.currentTarget) });
+                            }}
+                          >
+                            <label className="inline">
+                              <input name="payIn" type="checkbox" defaultChecked={a?.enabledForPayIn ?? true} /> {t('payIn')}
+                            </label>
+                            <label className="inline">
+                              <input name="payout" type="checkbox" defaultChecked={a?.enabledForPayout ?? true} /> {t('payout')}
+                            </label>
+                            <label>
+                              {t('minAmount')} ({t('optional')})
+                              <input name="min" type="number" min="0" step="any" defaultValue={major(a?.minAmount ?? null, c.currencyIso)} />
+                            </label>
+                            <label>
+                              {t('maxAmount')} ({t('optional')})
+                              <input name="max" type="number" min="0" step="any" defaultValue={major(a?.maxAmount ?? null, c.currencyIso)} />
+                            </label>
+                            <button type="submit" disabled={save.isPending}>
+                              {t('save')}
+                            </button>
+                            <button type="button" className="secondary" onClick={() => setEditing(null)}>
+                              {t('action.cancel')}
+                            </button>
+                          </form>
+                        )}
+                      </td>
+                      <td className="actions">
+                        {editing !== c.countryCode && (
+                          <button type="button" className="secondary" aria-label={t('configureOf', { country: c.name })} onClick={() => setEditing(c.countryCode)}>
+                            {t('configure')}
+                          </button>
+                        )}
+                        {a && (
+                          <button type="button" className="secondary" aria-label={t('resetOf', { country: c.name })} disabled={reset.isPending} onClick={() => reset.mutate(c)}>
+                            {t('reset')}
+                          </button>
+                        )}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </Scrollable>
+        )}
+      </QueryView>
+    </section>
+  );
+}
+
+function Methods({ environment, onSignedOut }: PageProps) {
+  const t = useMessages(messages);
+  const queries = useQueryClient();
+  const [error, setError] = useState<string | null>(null);
+  const [country, setCountry] = useState('SN');
+  const key = ['payment-capabilities', environment];
+  const capabilities = useQuery({
+    queryKey: key,
+    queryFn: async () => ((await withSession(() => sika.get('/api/v1/payment_capabilities', { params: { query: { limit: 100 } } }), onSignedOut)).data ?? []) as unknown as Capability[],
+  });
+  const countries = useQuery({
+    queryKey: ['configuration-countries', environment],
+    queryFn: async () => ((await withSession(() => sika.get('/api/v1/configuration/countries'), onSignedOut)).data ?? []) as CountryConfiguration[],
+  });
+  const chosen = countries.data?.find((c) => c.countryCode === country);
+  const changed = { onSuccess: () => void queries.invalidateQueries({ queryKey: key }), onError: (err: unknown) => setError(errorText(err, t('error.generic'))) };
+  const create = useMutation({
+    mutationFn: (form: FormData) =>
+      sika.post('/api/v1/payment_capabilities', {
+        body: {
+          country,
+          currency: chosen?.currencyIso ?? 'xof',
+          payment_method_type: form.get('method') as Capability['payment_method_type'],
+          operator: String(form.get('operator') ?? '') || null,
+          is_enabled: form.get('enabled') === 'on',
+        },
+      }),
+    ...changed,
+  });
+  const setEnabled = useMutation({ mutationFn: ({ id, enabled }: { id: string; enabled: boolean }) => sika.post('/api/v1/payment_capabilities/{id}', { params: { path: { id } }, body: { is_enabled: enabled } }), ...changed });
+  const suspend = useMutation({ mutationFn: ({ id, reason }: { id: string; reason: string }) => sika.post('/api/v1/payment_capabilities/{id}/suspend', { params: { path: { id } }, body: { reason } }), ...changed });
+  const resume = useMutation({ mutationFn: (id: string) => sika.post('/api/v1/payment_capabilities/{id}/resume', { params: { path: { id } } }), ...changed });
+  const remove = useMutation({ mutationFn: (id: string) => sika.delete('/api/v1/payment_capabilities/{id}', { params: { path: { id } } }), ...changed });
+  const nameOf = (c: Capability) => `${t(`method.${c.payment_method_type}`)} ${c.country}${c.operator ? ` ${c.operator.replaceAll('_', ' ')}` : ''}`;
+
+  return (
+    <section aria-labelledby="methods">
+      <h2 id="methods">{t('methods')}</h2>
+      <p>{t('methods.help')}</p>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <form
+        className="inline-form"
+        aria-label={t('addMethod')}
+        onSubmit={(e: FormEvent<HTMLFormElement>) => {
+          e.preventDefault();
+          setError(null);
+          create.mutate(new FormData(e.currentTarget));
+        }}
+      >
+        <label>
+          {t('country')}
+          <select value={country} onChange={(e) => setCountry(e.target.value)}>
+            {(countries.data ?? []).map((c) => (
+              <option key={c.countryCode} value={c.countryCode}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {t('method')}
+          <select name="method" defaultValue="mobile_money">
+            {(['mobile_money', 'card', 'bank'] as const).map((m) => (
+              <option key={m} value={m}>
+                {t(`method.${m}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {t('operator')}
+          <select name="operator" defaultValue="">
+            <option value="">{t('operator.any')}</option>
+            {(chosen?.operators ?? []).map((o) => (
+              <option key={o.code} value={o.code}>
+                {o.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="inline">
+          <input name="enabled" type="checkbox" defaultChecked /> {t('enabled')}
+        </label>
+        <button type="submit" disabled={create.isPending}>
+          {t('add')}
+        </button>
+      </form>
+      <QueryView query={capabilities} isEmpty={(c) => c.length === 0} empty={t('methods.none')}>
+        {(list) => (
+          <Scrollable labelledBy="methods">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t('method')}</th>
+                  <th scope="col">{t('country')}</th>
+                  <th scope="col">{t('operator')}</th>
+                  <th scope="col">{t('enabled')}</th>
+                  <th scope="col">{t('status')}</th>
+                  <th scope="col">{t('actions')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.map((c) => (
+                  <tr key={c.id}>
+                    <th scope="row">{t(`method.${c.payment_method_type}`)}</th>
+                    <td>{c.country}</td>
+                    <td>{c.operator ? c.operator.replaceAll('_', ' ') : t('operator.any')}</td>
+                    <td>{c.is_enabled ? t('on') : t('off')}</td>
+                    <td>
+                      {t(`status.${c.status}`)}
+                      {c.suspension_reason ? ` (${c.suspension_reason})` : ''}
+                    </td>
+                    <td className="actions">
+                      <button type="button" className="secondary" aria-label={`${c.is_enabled ? t('disable') : t('enable')}: ${nameOf(c)}`} onClick={() => setEnabled.mutate({ id: c.id, enabled: !c.is_enabled })}>
+                        {c.is_enabled ? t('disable') : t('enable')}
+                      </button>
+                      {c.status === 'active' ? (
+                        <button
+                          type="button"
+                          className="secondary"
+                          aria-label={`${t('suspend')}: ${nameOf(c)}`}
+                          onClick={() => {
+                            const reason = window.prompt(t('reason'));
+                            if (reason) suspend.mutate({ id: c.id, reason });
+                          }}
+                        >
+                          {t('suspend')}
+                        </button>
+                      ) : (
+                        <button type="button" className="secondary" aria-label={`${t('resume')}: ${nameOf(c)}`} onClick={() => resume.mutate(c.id)}>
+                          {t('resume')}
+                        </button>
+                      )}
+                      <button type="button" className="secondary" aria-label={`${t('remove')}: ${nameOf(c)}`} onClick={() => remove.mutate(c.id)}>
+                        {t('remove')}
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </Scrollable>
+        )}
+      </QueryView>
+    </section>
+  );
+}

@@ -1,0 +1,73 @@
+/**
+ * The dashboard's configuration page in Chromium: a country's payouts turned off and its amounts
+ * bounded (the API then refuses what the setting forbids), back to the catalog; a payment method
+ * disabled, suspended with a reason, resumed and removed; each in the environment shown.
+ */
+import t from 'tap';
+import { accessibilityProblems, screenshot, startDashboard } from '../support/dashboard.js';
+import { mobileMoney, postPayout, fund } from '../support/payouts.js';
+
+const { svc, signedIn } = await startDashboard(t);
+
+t.test('configuration: a country bounded and its payouts off, then back; a method disabled, suspended, resumed, removed', async (t) => {
+  const { merchant, page, problems } = await signedIn(t, 'Quincaillerie Ba');
+  const { secret: key } = await svc.apiKey(merchant.id, ['*']);
+  await fund(svc, merchant.id, 100_000);
+  await page.getByRole('link', { name: 'Configuration' }).click();
+  const senegal = page.getByRole('region', { name: 'Countries' }).getByRole('row', { name: /^Senegal/ });
+  await senegal.waitFor();
+  t.match(await senegal.textContent(), /Catalog default/);
+
+  await senegal.getByRole('button', { name: 'Configure Senegal' }).click();
+  const form = page.getByRole('form', { name: 'Configure Senegal' });
+  await form.getByLabel('Payouts').uncheck();
+  await form.getByLabel(/Largest amount/).fill('50000');
+  await form.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('status').filter({ hasText: 'Senegal saved.' }).waitFor();
+  t.match(await senegal.textContent(), /Payments in on · Payouts off · Amounts — to F\s?CFA\s50,000/, 'the setting, as the list shows it');
+  const refused = await postPayout(svc, key, { amount: 5_000, currency: 'xof', destination: mobileMoney() });
+  t.equal(refused.body.code, 'IKW-CFG-001', 'the API now refuses payouts in Senegal');
+  const big = await svc.request('POST', '/api/v1/payment-intents', { key, body: { amount: 60_000, currency: 'xof', transaction_country: 'SN' } });
+  t.equal(big.body.code, 'IKW-CFG-002', 'and payments above the bound');
+
+  await form.waitFor({ state: 'detached' });
+  await senegal.getByRole('button', { name: 'Configure Senegal' }).click();
+  await form.getByLabel(/Smallest amount/).fill('60000');
+  await form.getByRole('button', { name: 'Save' }).click();
+  t.match(await page.getByRole('alert').textContent(), /min|max|amount/i, "the API's refusal of a smallest amount above the largest");
+  await form.getByRole('button', { name: 'Cancel' }).click();
+
+  await senegal.getByRole('button', { name: 'Back to the catalog: Senegal' }).click();
+  await senegal.filter({ hasText: 'Catalog default' }).waitFor();
+  t.equal((await postPayout(svc, key, { amount: 5_000, currency: 'xof', destination: mobileMoney() })).status, 200, 'payouts in Senegal again');
+
+  const methods = page.getByRole('form', { name: 'Set a payment method' });
+  await methods.getByLabel('Country').selectOption('SN');
+  await methods.getByLabel('Method').selectOption('card');
+  await methods.getByRole('button', { name: 'Save the method' }).click();
+  const card = page.getByRole('region', { name: 'Payment methods' }).getByRole('row', { name: /^Card/ });
+  await card.waitFor();
+  t.match(await card.textContent(), /CardSNEvery operatoronActive/);
+  await card.getByRole('button', { name: 'Disable: Card SN' }).click();
+  await card.filter({ hasText: 'off' }).waitFor();
+  page.once('dialog', (dialog) => void dialog.accept('Chargebacks under review'));
+  await card.getByRole('button', { name: 'Suspend: Card SN' }).click();
+  await card.filter({ hasText: 'Suspended (Chargebacks under review)' }).waitFor();
+  const stored = (await svc.request('GET', '/api/v1/payment_capabilities', { key })).body.data;
+  t.match(stored, [{ country: 'SN', payment_method_type: 'card', is_enabled: false, status: 'suspended', suspension_reason: 'Chargebacks under review' }], 'the API holds it');
+  await card.getByRole('button', { name: 'Resume: Card SN' }).click();
+  await card.filter({ hasText: 'Active' }).waitFor();
+
+  t.same(await accessibilityProblems(page), [], 'configuration: no serious or critical axe violation');
+  await page.setViewportSize({ width: 320, height: 640 });
+  t.ok(await page.evaluate('document.documentElement.scrollWidth <= 320'), 'no horizontal scroll at 320 px');
+  await page.setViewportSize({ width: 360, height: 740 });
+  await screenshot(page, 'configuration');
+
+  await card.getByRole('button', { name: 'Remove: Card SN' }).click();
+  await page.getByText('Every method follows the catalog in this environment.').waitFor();
+  t.same((await svc.request('GET', '/api/v1/payment_capabilities', { key })).body.data, [], 'removed in the API');
+  await page.getByRole('radio', { name: 'Live' }).check();
+  await senegal.filter({ hasText: 'Catalog default' }).waitFor();
+  t.same(problems.filter((p) => !/status of 4\d\d/.test(p)), [], 'no CSP violation or script error (the refused bound is a 4xx the console reports)');
+});
