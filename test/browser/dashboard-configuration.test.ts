@@ -4,7 +4,7 @@
  * disabled, suspended with a reason, resumed and removed; each in the environment shown.
  */
 import t from 'tap';
-import { accessibilityProblems, screenshot, startDashboard } from '../support/dashboard.js';
+import { accessibilityProblems, overflowAt, screenshot, startDashboard } from '../support/dashboard.js';
 import { mobileMoney, postPayout, fund } from '../support/payouts.js';
 
 const { svc, signedIn } = await startDashboard(t);
@@ -24,6 +24,7 @@ t.test('configuration: a country bounded and its payouts off, then back; a metho
   await form.getByLabel(/Largest amount/).fill('50000');
   await form.getByRole('button', { name: 'Save' }).click();
   await page.getByRole('status').filter({ hasText: 'Senegal saved.' }).waitFor();
+  await senegal.filter({ hasText: 'Payouts off' }).waitFor();
   t.match(await senegal.textContent(), /Payments in on · Payouts off · Amounts — to F\s?CFA\s50,000/, 'the setting, as the list shows it');
   const refused = await postPayout(svc, key, { amount: 5_000, currency: 'xof', destination: mobileMoney() });
   t.equal(refused.body.code, 'IKW-CFG-001', 'the API now refuses payouts in Senegal');
@@ -59,9 +60,7 @@ t.test('configuration: a country bounded and its payouts off, then back; a metho
   await card.filter({ hasText: 'Active' }).waitFor();
 
   t.same(await accessibilityProblems(page), [], 'configuration: no serious or critical axe violation');
-  await page.setViewportSize({ width: 320, height: 640 });
-  t.ok(await page.evaluate('document.documentElement.scrollWidth <= 320'), 'no horizontal scroll at 320 px');
-  await page.setViewportSize({ width: 360, height: 740 });
+  t.same(await overflowAt(page), [], 'no horizontal scroll at 320 px');
   await screenshot(page, 'configuration');
 
   await card.getByRole('button', { name: 'Remove: Card SN' }).click();

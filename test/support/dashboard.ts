@@ -82,3 +82,19 @@ export async function startDashboard(t: Test, options: StartOptions = {}): Promi
   };
   return { svc, browser, owner, signedIn };
 }
+
+/**
+ * At `width` px wide, whether the page scrolls sideways: [] when it does not, else the elements
+ * that reach past the edge (outside the tables' own scrolling regions), to say which.
+ */
+export async function overflowAt(page: Page, width = 320): Promise<string[]> {
+  await page.setViewportSize({ width, height: 640 });
+  // Let resize observers (the charts) redraw at the new width first.
+  await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
+  const culprits = (await page.evaluate(`document.documentElement.scrollWidth <= ${width} ? [] : [...document.querySelectorAll('body *')]
+    .filter((e) => e.getBoundingClientRect().right > ${width} + 1 && !e.closest('.scroll'))
+    .map((e) => e.tagName.toLowerCase() + (e.className ? '.' + e.className : '') + ' ' + (e.textContent || '').slice(0, 30))
+    .slice(0, 5)`)) as string[];
+  await page.setViewportSize({ width: 360, height: 740 });
+  return culprits;
+}

@@ -7,6 +7,8 @@ import { Developers } from './pages/Developers.js';
 import { Home } from './pages/Home.js';
 import { PaymentLinks } from './pages/PaymentLinks.js';
 import { Files } from './pages/Files.js';
+import { Funding } from './pages/Funding.js';
+import { FundingCampaign } from './pages/FundingCampaign.js';
 import { Insights } from './pages/Insights.js';
 import { Payouts } from './pages/Payouts.js';
 import { Reports } from './pages/Reports.js';
@@ -26,6 +28,8 @@ const PAGES: Partial<Record<PageName, (props: PageProps) => React.JSX.Element>> 
   insights: Insights,
   files: Files,
   configuration: Configuration,
+  funding: Funding,
+  fundingCampaign: FundingCampaign,
 };
 
 /** The main navigation: each entry and the pages under it (which mark it current); entries whose page is not built yet are left out. */
@@ -41,6 +45,7 @@ const NAVIGATION_ENTRIES: NavigationEntry[] = [
   { page: 'payouts', label: 'nav.payouts', under: ['payout', 'payoutBatches', 'payoutBatch'] },
   { page: 'reports', label: 'nav.reports', under: [] },
   { page: 'insights', label: 'nav.insights', under: [] },
+  { page: 'funding', label: 'nav.funding', under: ['fundingCampaign'] },
   { page: 'files', label: 'nav.files', under: [] },
   { page: 'configuration', label: 'nav.configuration', under: [] },
   { page: 'developers', label: 'nav.developers', under: [] },

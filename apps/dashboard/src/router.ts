@@ -22,6 +22,8 @@ const PATHS = {
   insights: '/dashboard/insights',
   files: '/dashboard/files',
   configuration: '/dashboard/configuration',
+  funding: '/dashboard/funding',
+  fundingCampaign: '/dashboard/funding/:id',
   // Pages of a signed-out visitor, reached from links in e-mails or the sign-in page.
   signUp: '/dashboard/sign-up',
   forgotPassword: '/dashboard/forgot-password',
