@@ -6,6 +6,8 @@ import { Configuration } from './pages/Configuration.js';
 import { Developers } from './pages/Developers.js';
 import { Home } from './pages/Home.js';
 import { PaymentLinks } from './pages/PaymentLinks.js';
+import { Escrow } from './pages/Escrow.js';
+import { EscrowContract } from './pages/EscrowContract.js';
 import { Files } from './pages/Files.js';
 import { Funding } from './pages/Funding.js';
 import { FundingCampaign } from './pages/FundingCampaign.js';
@@ -30,6 +32,8 @@ const PAGES: Partial<Record<PageName, (props: PageProps) => React.JSX.Element>> 
   configuration: Configuration,
   funding: Funding,
   fundingCampaign: FundingCampaign,
+  escrow: Escrow,
+  escrowContract: EscrowContract,
 };
 
 /** The main navigation: each entry and the pages under it (which mark it current); entries whose page is not built yet are left out. */
@@ -46,6 +50,7 @@ const NAVIGATION_ENTRIES: NavigationEntry[] = [
   { page: 'reports', label: 'nav.reports', under: [] },
   { page: 'insights', label: 'nav.insights', under: [] },
   { page: 'funding', label: 'nav.funding', under: ['fundingCampaign'] },
+  { page: 'escrow', label: 'nav.escrow', under: ['escrowContract'] },
   { page: 'files', label: 'nav.files', under: [] },
   { page: 'configuration', label: 'nav.configuration', under: [] },
   { page: 'developers', label: 'nav.developers', under: [] },

@@ -24,6 +24,8 @@ const PATHS = {
   configuration: '/dashboard/configuration',
   funding: '/dashboard/funding',
   fundingCampaign: '/dashboard/funding/:id',
+  escrow: '/dashboard/escrow',
+  escrowContract: '/dashboard/escrow/:id',
   // Pages of a signed-out visitor, reached from links in e-mails or the sign-in page.
   signUp: '/dashboard/sign-up',
   forgotPassword: '/dashboard/forgot-password',

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useMemo, useState, type FormEvent } from 'react';
 import { SikaError } from '../../../../clients/typescript/src/index.js';
 import { CopyButton, Link, QueryView, Scrollable } from '../components.js';
+import { destinationLabel, useSavedDestinations } from '../destinations.js';
 import { formatAmount, LanguageContext, useMessages } from '../i18n.js';
 import { MoneyChart, type DayOfMoney } from '../MoneyChart.js';
 import { sika, withSession } from '../session.js';
@@ -313,11 +314,7 @@ function Payouts({ campaignId, currency, environment, onSignedOut }: Part & { cu
     queryKey: ['funding-campaign', environment, campaignId, 'payouts'],
     queryFn: () => withSession(() => sika.get('/api/v1/funding/campaigns/{id}/payouts', { params: { path: { id: campaignId } } }), onSignedOut),
   });
-  const settings = useQuery({
-    queryKey: ['payout-settings', environment],
-    queryFn: () => withSession(() => sika.get('/api/v1/merchant/settings/payouts'), onSignedOut),
-  });
-  const destinations = ((settings.data as { destinations?: { id: string; active?: boolean; destination?: { msisdn?: string; account_number?: string; operator?: string } }[] } | undefined)?.destinations ?? []).filter((d) => d.active !== false);
+  const destinations = useSavedDestinations(environment, onSignedOut);
   const payOut = useMutation({
     mutationFn: (payoutMethodId: string) => sika.post('/api/v1/funding/campaigns/{id}/payouts', { params: { path: { id: campaignId } }, body: { payoutMethodId }, headers: { 'Idempotency-Key': idempotencyKey } }),
     onSuccess: () => {
@@ -351,7 +348,7 @@ function Payouts({ campaignId, currency, environment, onSignedOut }: Part & { cu
             <select name="destination">
               {destinations.map((d) => (
                 <option key={d.id} value={d.id}>
-                  {d.destination?.msisdn ?? d.destination?.account_number ?? d.id}
+                  {destinationLabel(d)}
                 </option>
               ))}
             </select>
