@@ -12,6 +12,9 @@ import { Files } from './pages/Files.js';
 import { Funding } from './pages/Funding.js';
 import { FundingCampaign } from './pages/FundingCampaign.js';
 import { Insights } from './pages/Insights.js';
+import { Marketplace } from './pages/Marketplace.js';
+import { MarketplaceOrder } from './pages/MarketplaceOrder.js';
+import { MarketplaceSeller } from './pages/MarketplaceSeller.js';
 import { Payouts } from './pages/Payouts.js';
 import { Reports } from './pages/Reports.js';
 import { Link, NavigationContext } from './components.js';
@@ -34,6 +37,9 @@ const PAGES: Partial<Record<PageName, (props: PageProps) => React.JSX.Element>> 
   fundingCampaign: FundingCampaign,
   escrow: Escrow,
   escrowContract: EscrowContract,
+  marketplace: Marketplace,
+  marketplaceOrder: MarketplaceOrder,
+  marketplaceSeller: MarketplaceSeller,
 };
 
 /** The main navigation: each entry and the pages under it (which mark it current); entries whose page is not built yet are left out. */
@@ -51,6 +57,7 @@ const NAVIGATION_ENTRIES: NavigationEntry[] = [
   { page: 'insights', label: 'nav.insights', under: [] },
   { page: 'funding', label: 'nav.funding', under: ['fundingCampaign'] },
   { page: 'escrow', label: 'nav.escrow', under: ['escrowContract'] },
+  { page: 'marketplace', label: 'nav.marketplace', under: ['marketplaceOrder', 'marketplaceSeller'] },
   { page: 'files', label: 'nav.files', under: [] },
   { page: 'configuration', label: 'nav.configuration', under: [] },
   { page: 'developers', label: 'nav.developers', under: [] },

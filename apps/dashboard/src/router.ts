@@ -26,6 +26,9 @@ const PATHS = {
   fundingCampaign: '/dashboard/funding/:id',
   escrow: '/dashboard/escrow',
   escrowContract: '/dashboard/escrow/:id',
+  marketplace: '/dashboard/marketplace',
+  marketplaceOrder: '/dashboard/marketplace/orders/:id',
+  marketplaceSeller: '/dashboard/marketplace/sellers/:id',
   // Pages of a signed-out visitor, reached from links in e-mails or the sign-in page.
   signUp: '/dashboard/sign-up',
   forgotPassword: '/dashboard/forgot-password',

@@ -1,0 +1,194 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useContext, useState, type FormEvent } from 'react';
+import { SikaError } from '../../../../clients/typescript/src/index.js';
+import { Link, QueryView, Scrollable } from '../components.js';
+import { formatAmount, LanguageContext, minorUnits, useMessages } from '../i18n.js';
+import { sika, withSession } from '../session.js';
+import { marketplaceMessages as messages } from './marketplace.messages.js';
+import type { PageProps } from './props.js';
+
+const MODES = ['rolling', 'weekly', 'manual'] as const;
+
+/** One seller: their pending and available funds, their settlement schedule, a payout of their available funds, and their payouts. */
+export function MarketplaceSeller({ environment, onSignedOut, id }: PageProps) {
+  const t = useMessages(messages);
+  const { language } = useContext(LanguageContext);
+  const queries = useQueryClient();
+  const [error, setError] = useState<string | null>(null);
+  const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
+  const sellerId = id ?? '';
+  const key = ['marketplace', environment, 'seller', sellerId];
+  const seller = useQuery({
+    queryKey: key,
+    queryFn: () => withSession(() => sika.get('/api/v1/marketplace/sellers/{id}', { params: { path: { id: sellerId } } }), onSignedOut),
+    retry: (count, err) => !(err instanceof SikaError && err.status === 404) && count < 2,
+  });
+  const balance = useQuery({
+    queryKey: [...key, 'balance'],
+    queryFn: () => withSession(() => sika.get('/api/v1/marketplace/sellers/{id}/balance', { params: { path: { id: sellerId } } }), onSignedOut),
+    enabled: seller.isSuccess,
+  });
+  const payouts = useQuery({
+    queryKey: [...key, 'payouts'],
+    queryFn: () => withSession(() => sika.get('/api/v1/marketplace/payouts', { params: { query: { sellerId: seller.data!.sellerId, limit: 50 } } }), onSignedOut),
+    enabled: seller.isSuccess,
+  });
+  const call = useMutation({
+    mutationFn: (send: () => Promise<unknown>) => send(),
+    onSuccess: () => {
+      setError(null);
+      void queries.invalidateQueries({ queryKey: ['marketplace', environment] });
+    },
+    onError: (err: unknown) => setError(err instanceof SikaError ? err.message : t('error.generic')),
+  });
+
+  if (seller.isError && seller.error instanceof SikaError && seller.error.status === 404) {
+    return (
+      <main className="page">
+        <h1>{t('seller')}</h1>
+        <p role="alert">{t('notFound')}</p>
+        <Link to="marketplace">{t('back')}</Link>
+      </main>
+    );
+  }
+  return (
+    <main className="page">
+      <p>
+        <Link to="marketplace">{t('back')}</Link>
+      </p>
+      <QueryView query={seller}>
+        {(s) => (
+          <>
+            <h1>{s.displayName}</h1>
+            {error && (
+              <p className="error" role="alert">
+                {error}
+              </p>
+            )}
+            <section aria-labelledby="seller-balance">
+              <h2 id="seller-balance">{t('balance')}</h2>
+              <QueryView query={balance} isEmpty={(b) => !b.balances?.length} empty={t('funds.none')}>
+                {(b) => (
+                  <Scrollable labelledBy="seller-balance">
+                    <table>
+                      <thead>
+                        <tr>
+                          <th scope="col">{t('currency')}</th>
+                          <th scope="col">{t('pending')}</th>
+                          <th scope="col">{t('available')}</th>
+                        </tr>
+                      </thead>
+                      <tbody>
+                        {(b.balances ?? []).map((row) => (
+                          <tr key={row.currency}>
+                            <th scope="row">{row.currency!.toUpperCase()}</th>
+                            <td>{formatAmount(language, row.pendingMinor ?? 0, row.currency!)}</td>
+                            <td>{formatAmount(language, row.availableMinor ?? 0, row.currency!)}</td>
+                          </tr>
+                        ))}
+                      </tbody>
+                    </table>
+                  </Scrollable>
+                )}
+              </QueryView>
+            </section>
+            <section aria-labelledby="settlement">
+              <h2 id="settlement">{t('changeSettlement')}</h2>
+              <form
+                className="inline-form"
+                aria-label={t('changeSettlement')}
+                onSubmit={(e: FormEvent<HTMLFormElement>) => {
+                  e.preventDefault();
+                  const data = new FormData(e.currentTarget);
+                  call.mutate(() =>
+                    sika.post('/api/v1/marketplace/sellers/{id}/settlement', {
+                      params: { path: { id: s.id } },
+                      body: { settlementMode: data.get('mode') as (typeof MODES)[number], settlementDelayDays: Number(data.get('delay')) },
+                    }),
+                  );
+                }}
+              >
+                <label>
+                  {t('settlementMode')}
+                  <select name="mode" defaultValue={s.settlementMode}>
+                    {MODES.map((m) => (
+                      <option key={m} value={m}>
+                        {t(`mode.${m}`)}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                <label>
+                  {t('delayDays')}
+                  <input name="delay" type="number" min="0" max="365" defaultValue={s.settlementDelayDays} />
+                </label>
+                <button type="submit" disabled={call.isPending}>
+                  {t('save')}
+                </button>
+              </form>
+            </section>
+            <section aria-labelledby="seller-payout">
+              <h2 id="seller-payout">{t('payOut')}</h2>
+              <form
+                className="inline-form"
+                aria-label={t('payOut')}
+                onSubmit={(e: FormEvent<HTMLFormElement>) => {
+                  e.preventDefault();
+                  const data = new FormData(e.currentTarget);
+                  call.mutate(
+                    () =>
+                      sika.post('/api/v1/marketplace/sellers/{id}/payouts', {
+                        params: { path: { id: s.id } },
+                        body: {
+                          amountMinor: minorUnits(Number(data.get('amount')), 'xof'),
+                          currency: 'xof',
+                          destination: { type: 'mobile_money', currency: 'xof', country: 'SN', operator: String(data.get('operator')), msisdn: String(data.get('msisdn')) },
+                        },
+                        headers: { 'Idempotency-Key': idempotencyKey },
+                      }),
+                    { onSuccess: () => setIdempotencyKey(crypto.randomUUID()) },
+                  );
+                }}
+              >
+                <label>
+                  {t('amount')} (XOF)
+                  <input name="amount" type="number" min="0" step="any" required />
+                </label>
+                <label>
+                  {t('operator')}
+                  <select name="operator" defaultValue="orange_money">
+                    <option value="orange_money">Orange Money</option>
+                    <option value="wave">Wave</option>
+                    <option value="free_money">Free Money</option>
+                  </select>
+                </label>
+                <label>
+                  {t('msisdn')}
+                  <input name="msisdn" type="tel" required autoComplete="off" placeholder="+221…" />
+                </label>
+                <button type="submit" disabled={call.isPending}>
+                  {t('payOut')}
+                </button>
+              </form>
+              <h3>{t('payouts')}</h3>
+              <QueryView query={payouts} isEmpty={(p) => !p.data?.length} empty={t('payouts.none')}>
+                {(p) => (
+                  <ul>
+                    {(p.data ?? []).map((payout) => (
+                      <li key={payout.id}>
+                        <Link to="payout" id={payout.id}>
+                          {formatAmount(language, payout.amountMinor, payout.currency)}
+                        </Link>{' '}
+                        — {payout.status}
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </QueryView>
+            </section>
+          </>
+        )}
+      </QueryView>
+    </main>
+  );
+}
