@@ -4,7 +4,7 @@
  * disabled, suspended with a reason, resumed and removed; each in the environment shown.
  */
 import t from 'tap';
-import { accessibilityProblems, overflowAt, screenshot, startDashboard } from '../support/dashboard.js';
+import { accessibilityProblems, navigate, overflowAt, screenshot, startDashboard } from '../support/dashboard.js';
 import { mobileMoney, postPayout, fund } from '../support/payouts.js';
 
 const { svc, signedIn } = await startDashboard(t);
@@ -13,7 +13,7 @@ t.test('configuration: a country bounded and its payouts off, then back; a metho
   const { merchant, page, problems } = await signedIn(t, 'Quincaillerie Ba');
   const { secret: key } = await svc.apiKey(merchant.id, ['*']);
   await fund(svc, merchant.id, 100_000);
-  await page.getByRole('link', { name: 'Configuration' }).click();
+  await navigate(page, 'Configuration');
   const senegal = page.getByRole('region', { name: 'Countries' }).getByRole('row', { name: /^Senegal/ });
   await senegal.waitFor();
   t.match(await senegal.textContent(), /Catalog default/);

@@ -5,7 +5,7 @@
  * held by the API; another merchant's contract is not found.
  */
 import t from 'tap';
-import { accessibilityProblems, overflowAt, screenshot, startDashboard } from '../support/dashboard.js';
+import { accessibilityProblems, navigate, overflowAt, screenshot, startDashboard } from '../support/dashboard.js';
 import { balance, fund } from '../support/payouts.js';
 
 const { svc, signedIn } = await startDashboard(t);
@@ -14,7 +14,7 @@ t.test('escrow: fund from the balance, a milestone delivered and released, a dis
   const { merchant, page, problems } = await signedIn(t, 'Chantier Fall');
   const { secret: key } = await svc.apiKey(merchant.id, ['*']);
   await fund(svc, merchant.id, 100_000);
-  await page.getByRole('link', { name: 'Escrow' }).click();
+  await navigate(page, 'Escrow');
   await page.getByText('No escrow contract in this environment yet.').waitFor();
 
   const form = page.getByRole('form', { name: 'New contract' });

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import t from 'tap';
-import { accessibilityProblems, overflowAt, screenshot, startDashboard } from '../support/dashboard.js';
+import { accessibilityProblems, navigate, overflowAt, screenshot, startDashboard } from '../support/dashboard.js';
 import { startS3 } from '../support/s3.js';
 
 const s3 = await startS3(t);
@@ -16,7 +16,7 @@ const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a
 
 t.test('files: upload a logo with progress, download it, a file that lies about its type, delete', async (t) => {
   const { merchant, page, problems } = await signedIn(t, 'Atelier Sow');
-  await page.getByRole('link', { name: 'Files' }).click();
+  await navigate(page, 'Files');
   await page.getByText('No file in this environment yet.').waitFor();
 
   const form = page.getByRole('form', { name: 'Upload a file' });

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import t from 'tap';
-import { accessibilityProblems, overflowAt, screenshot, startDashboard } from '../support/dashboard.js';
+import { accessibilityProblems, navigate, overflowAt, screenshot, startDashboard } from '../support/dashboard.js';
 import { contribute, settle } from '../support/funding.js';
 import { saveDestination } from '../support/payouts.js';
 import { OPERATOR_DELAY_MS } from '../support/system.js';
@@ -16,7 +16,7 @@ const { svc, signedIn } = await startDashboard(t, { env: { SANDBOX_OPERATOR_DELA
 t.test('funding: create, publish, contributions and progress, an update, a refund, CSV, close and pay out', async (t) => {
   const { merchant, page, problems } = await signedIn(t, 'Association Teranga');
   const { secret: key } = await svc.apiKey(merchant.id, ['*']);
-  await page.getByRole('link', { name: 'Funding' }).click();
+  await navigate(page, 'Funding');
   await page.getByText('No campaign in this environment yet.').waitFor();
 
   const form = page.getByRole('form', { name: 'New campaign' });

@@ -5,7 +5,7 @@
  * the page asks for periods ending on the browser's today.
  */
 import t from 'tap';
-import { accessibilityProblems, overflowAt, screenshot, startDashboard } from '../support/dashboard.js';
+import { accessibilityProblems, navigate, overflowAt, screenshot, startDashboard } from '../support/dashboard.js';
 import { confirm, createIntent, mobileMoney, operatorAnswers, snNumber } from '../support/payment-intents.js';
 import { OPERATOR_DELAY_MS } from '../support/system.js';
 import { settle } from '../support/webhooks.js';
@@ -14,7 +14,7 @@ const { svc, signedIn } = await startDashboard(t, { clockStart: Date.now(), env:
 
 t.test('insights: three payments, two succeeded, as KPIs, a chart, by operator and operator health', async (t) => {
   const { merchant, page, problems } = await signedIn(t, 'Librairie Kane');
-  await page.getByRole('link', { name: 'Insights' }).click();
+  await navigate(page, 'Insights');
   await page.getByText('No payment in this period.').first().waitFor();
   await page.getByText('No recommendation right now.').waitFor();
 

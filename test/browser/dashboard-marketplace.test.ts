@@ -5,7 +5,7 @@
  * funds paid out; the other environment; another merchant's order is not found.
  */
 import t from 'tap';
-import { accessibilityProblems, overflowAt, screenshot, startDashboard } from '../support/dashboard.js';
+import { accessibilityProblems, navigate, overflowAt, screenshot, startDashboard } from '../support/dashboard.js';
 import { mkt, payOrder } from '../support/marketplace.js';
 import { OPERATOR_DELAY_MS } from '../support/system.js';
 
@@ -14,7 +14,7 @@ const { svc, signedIn } = await startDashboard(t, { env: { SANDBOX_OPERATOR_DELA
 t.test('marketplace: sellers, a rule, an order split and paid, a partial refund, settlements, a seller paid out', async (t) => {
   const { merchant, page, problems } = await signedIn(t, 'Marché Sandaga');
   const { secret: key } = await svc.apiKey(merchant.id, ['*']);
-  await page.getByRole('link', { name: 'Marketplace' }).click();
+  await navigate(page, 'Marketplace');
   await page.getByText('No seller yet.').waitFor();
 
   const register = page.getByRole('form', { name: 'Register the seller' });
@@ -59,7 +59,7 @@ t.test('marketplace: sellers, a rule, an order split and paid, a partial refund,
   t.same(await overflowAt(page), [], 'no horizontal scroll at 320 px');
   await screenshot(page, 'marketplace-order');
 
-  await page.getByRole('link', { name: 'Marketplace', exact: true }).last().click();
+  await navigate(page, 'Marketplace');
   await page.getByRole('button', { name: 'Settle what is due' }).click();
   await page.getByRole('status').filter({ hasText: '2 shares settled.' }).waitFor();
   await page.getByRole('region', { name: 'Settlements' }).getByRole('row', { name: /awa-tissus/ }).waitFor();

@@ -5,7 +5,7 @@
  * other environment's list.
  */
 import t from 'tap';
-import { accessibilityProblems, overflowAt, screenshot, startDashboard } from '../support/dashboard.js';
+import { accessibilityProblems, navigate, overflowAt, screenshot, startDashboard } from '../support/dashboard.js';
 import { openPage } from '../support/browser.js';
 import { operatorAnswers, snNumber } from '../support/payment-intents.js';
 import { OPERATOR_DELAY_MS } from '../support/system.js';
@@ -15,7 +15,7 @@ const { svc, browser, signedIn } = await startDashboard(t, { env: { SANDBOX_OPER
 t.test('payment links: create, share, pay in a second tab, deactivate', async (t) => {
   const { merchant, page, problems } = await signedIn(t, 'Mango stall');
   await browser.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: svc.baseUrl });
-  await page.getByRole('link', { name: 'Payment links' }).click();
+  await navigate(page, 'Payment links');
   await page.getByText('No payment link in this environment yet.').waitFor();
 
   const form = page.getByRole('form', { name: 'New payment link' });

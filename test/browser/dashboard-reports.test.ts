@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import t from 'tap';
-import { accessibilityProblems, overflowAt, screenshot, signInWithPassword, startDashboard } from '../support/dashboard.js';
+import { accessibilityProblems, navigate, overflowAt, screenshot, signInWithPassword, startDashboard } from '../support/dashboard.js';
 import { confirm, createIntent, mobileMoney, operatorAnswers, snNumber } from '../support/payment-intents.js';
 import { fund, mobileMoney as payoutDestination, payout, retrievePayout } from '../support/payouts.js';
 import { OPERATOR_DELAY_MS } from '../support/system.js';
@@ -33,7 +33,7 @@ t.test('reports: the balance at a moment, transactions by type, day and payout, 
   // Signed in after the clock moved: a session outlives neither its refresh token nor two days.
   await page.goto(`${svc.baseUrl}/dashboard/`);
   await signInWithPassword(page, email);
-  await page.getByRole('link', { name: 'Reports' }).click();
+  await navigate(page, 'Reports');
   await page.getByRole('heading', { name: 'Reports', level: 1 }).waitFor();
 
   // The balance at the end of the first day, typed in the browser's own time.

@@ -7,7 +7,7 @@
  * (docs/dashboard.md). Each further page has its own file, dashboard-<page>.test.ts.
  */
 import t from 'tap';
-import { accessibilityProblems, PASSWORD, screenshot, signInWithPassword, startDashboard } from '../support/dashboard.js';
+import { accessibilityProblems, navigate, PASSWORD, screenshot, signInWithPassword, startDashboard } from '../support/dashboard.js';
 import { fund } from '../support/payouts.js';
 import { enableTotp, totpCode } from '../support/second-factors.js';
 import { createIntentEvent, settle } from '../support/webhooks.js';
@@ -104,7 +104,7 @@ t.test('payouts: review the fee, confirm once, see it in the list and the balanc
   await fund(svc, merchant.id, 100_000);
   await page.goto(`${svc.baseUrl}/dashboard/`);
   await signInWithPassword(page, email);
-  await page.getByRole('link', { name: 'Payouts' }).click();
+  await navigate(page, 'Payouts');
   await page.getByRole('heading', { name: 'New payout' }).waitFor();
   t.equal(new URL(page.url()).pathname, '/dashboard/payouts');
 
@@ -129,7 +129,7 @@ t.test('payouts: review the fee, confirm once, see it in the list and the balanc
   t.match(await row.textContent(), /5,000/);
   await screenshot(page, 'payouts');
 
-  await page.getByRole('link', { name: 'Home' }).click();
+  await navigate(page, 'Home');
   await page.getByRole('row', { name: /XOF/ }).filter({ hasNotText: '100,000' }).waitFor();
   t.pass('the balance went down');
   t.same(problems, [], 'no CSP violation, script error or failed load');

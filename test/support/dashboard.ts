@@ -98,3 +98,10 @@ export async function overflowAt(page: Page, width = 320): Promise<string[]> {
   await page.setViewportSize({ width: 360, height: 740 });
   return culprits;
 }
+
+/** Follows the main navigation's link `name`, opening the Menu first on a narrow screen (where it is hidden). */
+export async function navigate(page: Page, name: string): Promise<void> {
+  const link = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+  if (!(await link.isVisible())) await page.getByRole('button', { name: 'Menu' }).click();
+  await link.click();
+}

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { Environment } from '../../../clients/typescript/src/index.js';
-import { LanguageContext, preferredLanguage, useT, type Language, type MessageKey } from './i18n.js';
+import { LanguageContext, preferredLanguage, useT, type Language } from './i18n.js';
 import { Configuration } from './pages/Configuration.js';
 import { Developers } from './pages/Developers.js';
 import { Home } from './pages/Home.js';
@@ -17,7 +17,8 @@ import { MarketplaceOrder } from './pages/MarketplaceOrder.js';
 import { MarketplaceSeller } from './pages/MarketplaceSeller.js';
 import { Payouts } from './pages/Payouts.js';
 import { Reports } from './pages/Reports.js';
-import { Link, NavigationContext } from './components.js';
+import { NavigationContext } from './components.js';
+import { Navigation } from './Navigation.js';
 import { useRoute, type PageName } from './router.js';
 import { SignIn } from './pages/SignIn.js';
 import { resume, setEnvironment, signOut, type SignedInUser } from './session.js';
@@ -42,30 +43,6 @@ const PAGES: Partial<Record<PageName, (props: PageProps) => React.JSX.Element>> 
   marketplaceSeller: MarketplaceSeller,
 };
 
-/** The main navigation: each entry and the pages under it (which mark it current); entries whose page is not built yet are left out. */
-interface NavigationEntry {
-  page: PageName;
-  label: MessageKey;
-  under: PageName[];
-}
-const NAVIGATION_ENTRIES: NavigationEntry[] = [
-  { page: 'home', label: 'nav.home', under: [] },
-  { page: 'payments', label: 'nav.payments', under: ['payment'] },
-  { page: 'paymentLinks', label: 'nav.paymentLinks', under: [] },
-  { page: 'payouts', label: 'nav.payouts', under: ['payout', 'payoutBatches', 'payoutBatch'] },
-  { page: 'reports', label: 'nav.reports', under: [] },
-  { page: 'insights', label: 'nav.insights', under: [] },
-  { page: 'funding', label: 'nav.funding', under: ['fundingCampaign'] },
-  { page: 'escrow', label: 'nav.escrow', under: ['escrowContract'] },
-  { page: 'marketplace', label: 'nav.marketplace', under: ['marketplaceOrder', 'marketplaceSeller'] },
-  { page: 'files', label: 'nav.files', under: [] },
-  { page: 'configuration', label: 'nav.configuration', under: [] },
-  { page: 'developers', label: 'nav.developers', under: [] },
-  { page: 'webhooks', label: 'nav.webhooks', under: ['webhookEndpoint'] },
-  { page: 'team', label: 'nav.team', under: [] },
-  { page: 'settings', label: 'nav.settings', under: [] },
-];
-const NAVIGATION = NAVIGATION_ENTRIES.filter(({ page }) => PAGES[page]);
 
 /** The signed-in user (null: signed out; undefined: still finding out from the cookie). */
 export function App() {
@@ -125,6 +102,7 @@ function Shell({ user, onSignedOut }: { user: SignedInUser; onSignedOut: () => v
     return 'sandbox';
   });
   const [route, go] = useRoute();
+  const [menuOpen, setMenuOpen] = useState(false);
   const Page = PAGES[route.page] ?? Home;
   const shown = PAGES[route.page] ? route.page : 'home';
   const switchTo = (e: Environment) => {
@@ -140,13 +118,9 @@ function Shell({ user, onSignedOut }: { user: SignedInUser; onSignedOut: () => v
     <NavigationContext.Provider value={go}>
       <header className={`top ${environment}`}>
         <span className="brand">Sika</span>
-        <nav aria-label={t('nav.main')}>
-          {NAVIGATION.map(({ page, label, under }) => (
-            <Link key={page} to={page} aria-current={shown === page || under.includes(shown) ? 'page' : undefined}>
-              {t(label)}
-            </Link>
-          ))}
-        </nav>
+        <button type="button" className="menu-toggle secondary" aria-expanded={menuOpen} aria-controls="main-nav" onClick={() => setMenuOpen(!menuOpen)}>
+          {t('nav.menu')}
+        </button>
         <fieldset className="environment">
           <legend>{t('env.label')}</legend>
           {(['sandbox', 'live'] as const).map((e) => (
@@ -166,7 +140,10 @@ function Shell({ user, onSignedOut }: { user: SignedInUser; onSignedOut: () => v
           {t('env.sandboxBanner')}
         </p>
       )}
-      <Page environment={environment} onSignedOut={onSignedOut} id={route.id} />
+      <div className="layout">
+        <Navigation current={shown} built={(page) => PAGES[page] !== undefined} open={menuOpen} onFollow={() => setMenuOpen(false)} />
+        <Page environment={environment} onSignedOut={onSignedOut} id={route.id} />
+      </div>
     </NavigationContext.Provider>
   );
 }

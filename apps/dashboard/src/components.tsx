@@ -33,6 +33,7 @@ export function Link({ to, id, children, ...rest }: { to: PageName; id?: string;
       {...rest}
       href={pathOf(to, id)}
       onClick={(e) => {
+        rest.onClick?.(e);
         if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
         e.preventDefault();
         go(to, id);
