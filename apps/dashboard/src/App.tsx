@@ -5,6 +5,8 @@ import { LanguageContext, preferredLanguage, useT, type Language, type MessageKe
 import { Developers } from './pages/Developers.js';
 import { Home } from './pages/Home.js';
 import { Payouts } from './pages/Payouts.js';
+import { Settings } from './pages/Settings.js';
+import { Team } from './pages/Team.js';
 import { Link, NavigationContext } from './components.js';
 import { useRoute, type PageName } from './router.js';
 import { SignIn } from './pages/SignIn.js';
@@ -16,6 +18,8 @@ const PAGES: Partial<Record<PageName, (props: PageProps) => React.JSX.Element>> 
   home: Home,
   payouts: Payouts,
   developers: Developers,
+  team: Team,
+  settings: Settings,
 };
 
 /** The main navigation: each entry and the pages under it (which mark it current); entries whose page is not built yet are left out. */
