@@ -10,7 +10,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import type { Test } from 'tap';
 import { openPage, startBrowser } from './browser.js';
 import type { CreatedMerchant } from '../../packages/domain/merchant/commands.js';
-import { startService, type TestService } from './system.js';
+import { startService, type StartOptions, type TestService } from './system.js';
 
 export const PASSWORD = 'correct horse battery';
 const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -53,8 +53,9 @@ export interface Dashboard {
   signedIn(t: Test, name: string, path?: string): Promise<{ merchant: CreatedMerchant; email: string; page: Page; problems: string[] }>;
 }
 
-export async function startDashboard(t: Test): Promise<Dashboard> {
-  const svc = await startService(t);
+/** `options` go to the service (e.g. `env: { SMTP_URL }` to read the e-mails it sends). */
+export async function startDashboard(t: Test, options: StartOptions = {}): Promise<Dashboard> {
+  const svc = await startService(t, options);
   const browser = await startBrowser(t);
   const owner: Dashboard['owner'] = async (t, name) => {
     const merchant = await svc.merchant(name);

@@ -7,6 +7,25 @@ import { useSecondFactor } from '../secondFactor.js';
 import { sika, withSession } from '../session.js';
 import type { PageProps } from './props.js';
 
+const SECURITY_EVENTS = {
+  'user.session_started': { en: 'Signed in', fr: 'Connexion' },
+  'user.session_revoked': { en: 'Session ended', fr: 'Session terminée' },
+  'user.password_changed': { en: 'Password changed', fr: 'Mot de passe changé' },
+  'user.email_changed': { en: 'E-mail address changed', fr: 'Adresse e-mail changée' },
+  'user.phone_changed': { en: 'Phone number changed', fr: 'Numéro de téléphone changé' },
+  'user.totp_activated': { en: 'Authenticator app turned on', fr: 'Application d’authentification activée' },
+  'user.totp_disabled': { en: 'Authenticator app turned off', fr: 'Application d’authentification désactivée' },
+  'user.recovery_code_used': { en: 'Recovery code used', fr: 'Code de secours utilisé' },
+  'user.recovery_codes_replaced': { en: 'Recovery codes replaced', fr: 'Codes de secours remplacés' },
+  'user.passkey_added': { en: 'Passkey added', fr: 'Clé d’accès ajoutée' },
+  'user.passkey_removed': { en: 'Passkey removed', fr: 'Clé d’accès retirée' },
+} as const;
+
+/** A security event's name in the language; a type this page does not know yet shows as the API names it. */
+function eventName(type: string | undefined, language: 'en' | 'fr'): string {
+  return (SECURITY_EVENTS as Record<string, { en: string; fr: string }>)[type ?? '']?.[language] ?? type ?? '—';
+}
+
 const messages: Messages<
   | 'title'
   | 'factors'
@@ -426,9 +445,7 @@ function SecurityEvents({ environment, onSignedOut }: SectionProps) {
                 {(list.data ?? []).map((e) => (
                   <tr key={e.id}>
                     <th scope="row">{e.createdAt ? new Date(e.createdAt).toLocaleString(language === 'fr' ? 'fr-FR' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short' }) : '—'}</th>
-                    <td>
-                      <code>{e.type}</code>
-                    </td>
+                    <td>{eventName(e.type, language)}</td>
                     <td>{e.ip ?? '—'}</td>
                     <td>{e.userAgent ?? '—'}</td>
                   </tr>

@@ -345,12 +345,15 @@ function TeamSecurity({ environment, onSignedOut, manages }: SectionProps) {
   const t = useMessages(messages);
   const queries = useQueryClient();
   const [error, setError] = useState<string | null>(null);
+  // What the user just picked, shown until the API answers (then its answer is shown).
+  const [picked, setPicked] = useState<boolean | null>(null);
   const settings = useQuery({ queryKey: ['team-settings', environment], queryFn: () => withSession(() => sika.get('/api/v1/merchant/team/settings'), onSignedOut) });
   const change = useMutation({
     mutationFn: (require_mfa: boolean) => withSession(() => sika.patch('/api/v1/merchant/team/settings', { body: { require_mfa } }), onSignedOut),
     onMutate: () => setError(null),
     onSuccess: (answer) => queries.setQueryData(['team-settings', environment], answer),
     onError: (err) => setError(errorText(err, t('error.generic'))),
+    onSettled: () => setPicked(null),
   });
   return (
     <section aria-labelledby="team-security">
@@ -365,7 +368,12 @@ function TeamSecurity({ environment, onSignedOut, manages }: SectionProps) {
           manages ? (
             <>
               <label className="check">
-                <input type="checkbox" checked={s.require_mfa ?? false} disabled={change.isPending} onChange={(e) => change.mutate(e.target.checked)} aria-describedby="require-mfa-help" /> {t('requireMfa')}
+                <input type="checkbox" checked={picked ?? s.require_mfa ?? false}
+                  disabled={change.isPending}
+                  onChange={(e) => {
+                    setPicked(e.target.checked);
+                    change.mutate(e.target.checked);
+                  }} aria-describedby="require-mfa-help" /> {t('requireMfa')}
               </label>
               <p id="require-mfa-help" className="help">
                 {t('requireMfaHelp')}
