@@ -8,17 +8,17 @@ import { sika, withSession } from '../session.js';
 import type { PageProps } from './props.js';
 
 const SECURITY_EVENTS = {
-  'user.session_started': { en: 'Signed in', fr: 'Connexion' },
-  'user.session_revoked': { en: 'Session ended', fr: 'Session terminée' },
-  'user.password_changed': { en: 'Password changed', fr: 'Mot de passe changé' },
-  'user.email_changed': { en: 'E-mail address changed', fr: 'Adresse e-mail changée' },
-  'user.phone_changed': { en: 'Phone number changed', fr: 'Numéro de téléphone changé' },
-  'user.totp_activated': { en: 'Authenticator app turned on', fr: 'Application d’authentification activée' },
-  'user.totp_disabled': { en: 'Authenticator app turned off', fr: 'Application d’authentification désactivée' },
-  'user.recovery_code_used': { en: 'Recovery code used', fr: 'Code de secours utilisé' },
-  'user.recovery_codes_replaced': { en: 'Recovery codes replaced', fr: 'Codes de secours remplacés' },
-  'user.passkey_added': { en: 'Passkey added', fr: 'Clé d’accès ajoutée' },
-  'user.passkey_removed': { en: 'Passkey removed', fr: 'Clé d’accès retirée' },
+  session_started: { en: 'Signed in', fr: 'Connexion' },
+  session_revoked: { en: 'Session ended', fr: 'Session terminée' },
+  password_changed: { en: 'Password changed', fr: 'Mot de passe changé' },
+  email_changed: { en: 'E-mail address changed', fr: 'Adresse e-mail changée' },
+  phone_changed: { en: 'Phone number changed', fr: 'Numéro de téléphone changé' },
+  totp_activated: { en: 'Authenticator app turned on', fr: 'Application d’authentification activée' },
+  totp_disabled: { en: 'Authenticator app turned off', fr: 'Application d’authentification désactivée' },
+  recovery_code_used: { en: 'Recovery code used', fr: 'Code de secours utilisé' },
+  recovery_codes_replaced: { en: 'Recovery codes replaced', fr: 'Codes de secours remplacés' },
+  passkey_added: { en: 'Passkey added', fr: 'Clé d’accès ajoutée' },
+  passkey_removed: { en: 'Passkey removed', fr: 'Clé d’accès retirée' },
 } as const;
 
 /** A security event's name in the language; a type this page does not know yet shows as the API names it. */
