@@ -5,26 +5,12 @@
  * the payout safety delay raised freely and lowered behind the challenge, read back from the API,
  * per environment; a wrong password refused; axe-core, 320 px, no console problems.
  */
-import type { Page } from 'playwright-core';
 import t from 'tap';
-import { accessibilityProblems, PASSWORD, screenshot, startDashboard } from '../support/dashboard.js';
+import { accessibilityProblems, PASSWORD, refusals, screenshot, scriptProblems, startDashboard } from '../support/dashboard.js';
 import { totpCode } from '../support/second-factors.js';
 
 const { svc, signedIn } = await startDashboard(t);
 
-/**
- * The page's refused requests (`status method path`), to compare with the refusals a test asks for;
- * the console's "Failed to load resource" lines are then left out of `problems` (one may be the
- * favicon of the page opened before the dashboard, which no network event reports).
- */
-function refusals(page: Page): string[] {
-  const seen: string[] = [];
-  page.on('response', (r) => {
-    if (r.status() >= 400) seen.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`);
-  });
-  return seen;
-}
-const scriptProblems = (problems: string[]) => problems.filter((p) => !p.startsWith('Failed to load resource'));
 
 t.test('enrol an authenticator app, see it in the security events, replace the recovery codes', async (t) => {
   const { email, page, problems } = await signedIn(t, 'Secure shop', '/settings');

@@ -8,7 +8,8 @@ import { Payouts } from './pages/Payouts.js';
 import { Settings } from './pages/Settings.js';
 import { Team } from './pages/Team.js';
 import { Link, NavigationContext } from './components.js';
-import { useRoute, type PageName } from './router.js';
+import { routeOf, useRoute, type PageName } from './router.js';
+import { AcceptInvitation } from './pages/AcceptInvitation.js';
 import { SignIn } from './pages/SignIn.js';
 import { resume, setEnvironment, signOut, type SignedInUser } from './session.js';
 import type { PageProps } from './pages/props.js';
@@ -56,7 +57,17 @@ export function App() {
 
   return (
     <LanguageContext.Provider value={{ language, setLanguage }}>
-      {user === undefined ? <Loading /> : user === null ? <SignIn onSignedIn={setUser} /> : <Shell user={user} onSignedOut={() => setUser(null)} />}
+      {user === undefined ? (
+        <Loading />
+      ) : user === null ? (
+        routeOf(window.location.pathname).page === 'invitation' ? (
+          <AcceptInvitation onSignedIn={setUser} />
+        ) : (
+          <SignIn onSignedIn={setUser} />
+        )
+      ) : (
+        <Shell user={user} onSignedOut={() => setUser(null)} />
+      )}
     </LanguageContext.Provider>
   );
 }
