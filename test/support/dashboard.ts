@@ -34,6 +34,20 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.setViewportSize({ width: 360, height: 740 });
 }
 
+/**
+ * The page's refused requests (`status method path`), to compare with the refusals a test asks for;
+ * the console's "Failed to load resource" lines are then left out of `problems` (one may be the
+ * favicon of the page opened before the dashboard, which no network event reports).
+ */
+export function refusals(page: Page): string[] {
+  const seen: string[] = [];
+  page.on('response', (r) => {
+    if (r.status() >= 400) seen.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`);
+  });
+  return seen;
+}
+export const scriptProblems = (problems: string[]) => problems.filter((p) => !p.startsWith('Failed to load resource'));
+
 export async function signInWithPassword(page: Page, email: string, password = PASSWORD): Promise<void> {
   await page.getByLabel('E-mail address').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
@@ -53,7 +67,7 @@ export interface Dashboard {
   signedIn(t: Test, name: string, path?: string): Promise<{ merchant: CreatedMerchant; email: string; page: Page; problems: string[] }>;
 }
 
-/** `options` are the service's (startService): a test that shows dated figures starts the clock at the browser's time with `clockStart: Date.now()`. */
+/** `options` are the service's (startService): `clockStart: Date.now()` for a test that shows dated figures, `env: { SMTP_URL }` to read the e-mails it sends. */
 export async function startDashboard(t: Test, options: StartOptions = {}): Promise<Dashboard> {
   const svc = await startService(t, options);
   const browser = await startBrowser(t);

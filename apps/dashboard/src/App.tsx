@@ -19,7 +19,10 @@ import { Payouts } from './pages/Payouts.js';
 import { Reports } from './pages/Reports.js';
 import { NavigationContext } from './components.js';
 import { Navigation } from './Navigation.js';
-import { useRoute, type PageName } from './router.js';
+import { routeOf, useRoute, type PageName } from './router.js';
+import { Settings } from './pages/Settings.js';
+import { Team } from './pages/Team.js';
+import { AcceptInvitation } from './pages/AcceptInvitation.js';
 import { SignIn } from './pages/SignIn.js';
 import { resume, setEnvironment, signOut, type SignedInUser } from './session.js';
 import type { PageProps } from './pages/props.js';
@@ -41,6 +44,8 @@ const PAGES: Partial<Record<PageName, (props: PageProps) => React.JSX.Element>> 
   marketplace: Marketplace,
   marketplaceOrder: MarketplaceOrder,
   marketplaceSeller: MarketplaceSeller,
+  team: Team,
+  settings: Settings,
 };
 
 
@@ -61,7 +66,17 @@ export function App() {
 
   return (
     <LanguageContext.Provider value={{ language, setLanguage }}>
-      {user === undefined ? <Loading /> : user === null ? <SignIn onSignedIn={setUser} /> : <Shell user={user} onSignedOut={() => setUser(null)} />}
+      {user === undefined ? (
+        <Loading />
+      ) : user === null ? (
+        routeOf(window.location.pathname).page === 'invitation' ? (
+          <AcceptInvitation onSignedIn={setUser} />
+        ) : (
+          <SignIn onSignedIn={setUser} />
+        )
+      ) : (
+        <Shell user={user} onSignedOut={() => setUser(null)} />
+      )}
     </LanguageContext.Provider>
   );
 }

@@ -34,6 +34,7 @@ const PATHS = {
   forgotPassword: '/dashboard/forgot-password',
   resetPassword: '/dashboard/reset-password',
   magicLink: '/dashboard/magic-link',
+  invitation: '/dashboard/invitation',
 } as const;
 
 export type PageName = keyof typeof PATHS;

@@ -3,7 +3,19 @@ import { SikaError } from '../../../clients/typescript/src/index.js';
 import { useT } from './i18n.js';
 import { sika } from './session.js';
 
-type Purpose = 'api-keys/create' | 'api-keys/roll' | 'api-keys/revoke';
+type Purpose =
+  | 'api-keys/create'
+  | 'api-keys/roll'
+  | 'api-keys/revoke'
+  | 'payout-settings/delay'
+  | 'mfa/totp/setup'
+  | 'mfa/totp/disable'
+  | 'mfa/recovery-codes'
+  | 'passkeys/delete'
+  | 'change-password-mfa';
+
+/** The API's answers that a change needs a verified challenge: API keys (IKW-ACC-011), lowering the payout safety delay (IKW-PAY-006). */
+const CHALLENGE_NEEDED = new Set(['IKW-ACC-011', 'IKW-PAY-006']);
 
 interface Asked {
   purpose: Purpose;
@@ -14,8 +26,10 @@ interface Asked {
 
 /**
  * Changes that need a fresh second factor (docs/auth.md): `run` first tries without one; when the
- * API answers IKW-ACC-011, a challenge of the purpose is asked for, the user types the code in the
- * form this hook renders, and `run` is tried again with the verified challenge.
+ * API answers that one is needed (CHALLENGE_NEEDED), a challenge of the purpose is asked for, the user
+ * types the code in the form this hook renders, and `run` is tried again with the verified challenge.
+ * `challenged` is for the operations that always take one (the authenticator app, recovery codes):
+ * it resolves to the verified challenge, or null when the user cancels.
  */
 export function useSecondFactor() {
   const t = useT();
@@ -26,12 +40,17 @@ export function useSecondFactor() {
     try {
       return await run(undefined);
     } catch (err) {
-      if (!(err instanceof SikaError) || err.code !== 'IKW-ACC-011') throw err;
+      if (!(err instanceof SikaError) || !CHALLENGE_NEEDED.has(err.code ?? '')) throw err;
     }
+    const challengeId = await challenged(purpose);
+    return challengeId === null ? null : run(challengeId);
+  }
+
+  async function challenged(purpose: Purpose): Promise<string | null> {
     const challenge = await sika.post('/api/v1/auth/mfa/challenge', { body: { purpose } });
     const challengeId = await new Promise<string | null>((resolve) => setAsked({ purpose, challengeId: challenge.challengeId!, factor: challenge.factor ?? 'totp', resolve }));
     setAsked(null);
-    return challengeId === null ? null : run(challengeId);
+    return challengeId;
   }
 
   const submit = async (e: FormEvent<HTMLFormElement>) => {
@@ -56,10 +75,10 @@ export function useSecondFactor() {
       )}
       <label>
         {t('signIn.code')}
-        <input name="code" autoComplete="one-time-code" required autoFocus aria-describedby="factor-help" />
+        <input name="code" type={asked.factor === 'password' ? 'password' : 'text'} autoComplete={asked.factor === 'password' ? 'current-password' : 'one-time-code'} required autoFocus aria-describedby="factor-help" />
       </label>
       <p id="factor-help" className="help">
-        {t(asked.factor === 'email' ? 'signIn.codeHelp.email' : 'signIn.codeHelp.totp')}
+        {t(asked.factor === 'email' ? 'signIn.codeHelp.email' : asked.factor === 'password' ? 'signIn.codeHelp.password' : 'signIn.codeHelp.totp')}
       </p>
       <div className="actions">
         <button type="submit">{t('signIn.verify')}</button>
@@ -69,5 +88,5 @@ export function useSecondFactor() {
       </div>
     </form>
   );
-  return { guarded, form };
+  return { guarded, challenged, form };
 }

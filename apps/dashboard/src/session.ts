@@ -49,6 +49,13 @@ export async function signIn(email: string, password: string): Promise<SignedInU
   return started(answer);
 }
 
+/** Joins an organization with the token of an invitation's e-mail (a newcomer gives a password and a name); then as `signIn`. */
+export async function acceptInvitation(token: string, password: string | null, name: string | null): Promise<SignedInUser | FactorAsked> {
+  const answer = await sika.post('/api/v1/invitations/accept', { body: { token, password, name }, headers: COOKIE_MODE });
+  if (answer.mfaRequired) return { challengeId: answer.challengeId!, factor: answer.factor! };
+  return started(answer);
+}
+
 export async function proveFactor(challengeId: string, code: string): Promise<SignedInUser> {
   return started(await sika.post('/api/v1/auth/mfa/verify', { body: { challengeId, code }, headers: COOKIE_MODE }));
 }

@@ -80,7 +80,7 @@ export class Organizations extends CommandService<OrganizationCommand, Organizat
       channel: 'email',
       to: address,
       purpose: 'invitation',
-      template: { purpose: 'invitation', owner: null, values: { organization: state.organization!.displayName, role, url: `${this.deps.publicUrl}/invitations/accept?token=${token}`, token } },
+      template: { purpose: 'invitation', owner: null, values: { organization: state.organization!.displayName, role, url: `${this.deps.publicUrl}/dashboard/invitation?token=${token}`, token } },
     });
     return invitation;
   }

@@ -77,7 +77,7 @@ const ACCOUNT_TEMPLATES: BuiltInTemplate[] = [
     { organization: str, role: str, url: str, token: str },
     'Join {{ organization }} on Sika',
     'You are invited to join {{ organization }} on Sika as {{ role }}. Accept within 7 days: {{ url }}\n\nOr send this token to POST /api/v1/invitations/accept: {{ token }}',
-    { organization: 'Boutique Awa', role: 'developer', url: 'https://sika.example/invitations/accept?token=inv_x', token: 'inv_x' },
+    { organization: 'Boutique Awa', role: 'developer', url: 'https://sika.example/dashboard/invitation?token=inv_x', token: 'inv_x' },
   ),
   account('mfa_code', 'A second-factor code by e-mail', { code: str, purpose: str }, 'Your Sika security code', 'Your Sika security code is {{ code }} (for {{ purpose }}). It expires in 5 minutes.', { code: '123456', purpose: 'login' }),
   account(
