@@ -77,3 +77,22 @@ t.test('payment links: create, share, pay in a second tab, deactivate', async (t
   t.pass('live has its own links');
   t.same(problems.filter((p) => !/status of 400/.test(p)), [], 'no CSP violation or script error (the refused amount is a 400 the console reports)');
 });
+
+t.test('payment links: eleven links page by page; the other environment starts on its first page', async (t) => {
+  const { merchant, page } = await signedIn(t, 'Many links');
+  const { secret: key } = await svc.apiKey(merchant.id, ['*']);
+  for (let n = 1; n <= 11; n++) t.equal((await svc.request('POST', '/api/v1/payment_links', { key, body: { amount: 100 * n, currency: 'XOF', country: 'SN', description: `Link ${n}` } })).status, 200);
+  await navigate(page, 'Payment links');
+  const pager = page.getByRole('navigation', { name: 'Pages of payment links' });
+  await page.getByRole('row', { name: /^Link 11 / }).waitFor();
+  t.ok(await pager.getByRole('button', { name: 'Previous' }).isDisabled(), 'the first page has no previous');
+  await pager.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('row', { name: /^Link 1 / }).waitFor();
+  t.equal(await page.getByRole('row', { name: /^Link \d+ / }).count(), 1, 'the eleventh, oldest link alone on page two');
+  t.ok(await pager.getByRole('button', { name: 'Next' }).isDisabled(), 'and no page three');
+  await page.getByRole('radio', { name: 'Live' }).check();
+  await page.getByText('No payment link in this environment yet.').waitFor();
+  await page.getByRole('radio', { name: 'Sandbox' }).check();
+  await page.getByRole('row', { name: /^Link 11 / }).waitFor();
+  t.pass('back in sandbox, the first page again (a cursor names one environment’s objects)');
+});

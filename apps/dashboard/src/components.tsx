@@ -64,3 +64,77 @@ export function CopyButton({ text, label }: { text: string; label?: string }) {
     </>
   );
 }
+
+/** What to tell the user about a failed call: the API's own message, else `generic`. */
+export function errorText(err: unknown, generic: string): string {
+  return err instanceof SikaError ? err.message : generic;
+}
+
+/** A failure said where it happened (nothing when there is none). */
+export function ErrorMessage({ text }: { text: string | null }) {
+  return text ? (
+    <p className="error" role="alert">
+      {text}
+    </p>
+  ) : null;
+}
+
+/** Whether a call failed because the object is not the caller's (or does not exist): retrying cannot help. */
+export const isNotFound = (err: unknown) => err instanceof SikaError && err.status === 404;
+/** A query's retry rule for one object's page: a 404 is the answer, not a failure to retry. */
+export const retryUnlessNotFound = (count: number, err: Error) => !isNotFound(err) && count < 2;
+
+/** The page of an object the API does not know in this environment (another merchant's id, a typo). */
+export function NotFound({ title, message, back, backLabel }: { title: string; message: string; back: PageName; backLabel: string }) {
+  return (
+    <main className="page">
+      <h1>{title}</h1>
+      <p role="alert">{message}</p>
+      <Link to={back}>{backLabel}</Link>
+    </main>
+  );
+}
+
+/**
+ * The cursors of a cursor-paged list's pages before this one; `after` is this page's
+ * `starting_after`. Cursors name objects of one `scope` (the environment): another scope starts
+ * on the first page.
+ */
+export function useCursorPages(scope: string) {
+  const [state, setState] = useState<{ scope: string; cursors: string[] }>({ scope, cursors: [] });
+  // Another scope forgets the cursors (set while rendering, as React allows for state derived from props).
+  if (state.scope !== scope) setState({ scope, cursors: [] });
+  const cursors = state.scope === scope ? state.cursors : [];
+  return {
+    after: cursors.at(-1),
+    isFirst: cursors.length === 0,
+    reset: () => setState({ scope, cursors: [] }),
+    next: (lastId: string) => setState({ scope, cursors: [...cursors, lastId] }),
+    previous: () => setState({ scope, cursors: cursors.slice(0, -1) }),
+  };
+}
+
+/** Previous / Next under a cursor-paged list. */
+export function CursorPager({ pages, label, hasMore, lastId }: { pages: ReturnType<typeof useCursorPages>; label: string; hasMore: boolean; lastId: string | undefined }) {
+  const t = useT();
+  return (
+    <nav className="actions" aria-label={label}>
+      <button type="button" className="secondary" disabled={pages.isFirst} onClick={pages.previous}>
+        {t('action.previous')}
+      </button>
+      <button type="button" className="secondary" disabled={!hasMore || !lastId} onClick={() => lastId && pages.next(lastId)}>
+        {t('action.next')}
+      </button>
+    </nav>
+  );
+}
+
+/** Saves `text` as a file the browser downloads (a CSV the API answered). */
+export function saveAsFile(text: string, name: string, type = 'text/csv'): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { SikaError } from '../../../clients/typescript/src/index.js';
 import { useT } from './i18n.js';
 import { sika } from './session.js';
+import { errorText, ErrorMessage } from './components.js';
 
 type Purpose =
   | 'api-keys/create'
@@ -61,18 +62,14 @@ export function useSecondFactor() {
       await sika.post('/api/v1/auth/mfa/verify', { body: { challengeId: asked.challengeId, code: String(new FormData(e.currentTarget).get('code')).trim() } });
       asked.resolve(asked.challengeId);
     } catch (err) {
-      setError(err instanceof SikaError ? err.message : t('error.generic'));
+      setError(errorText(err, t('error.generic')));
     }
   };
 
   const form = asked && (
     <form className="panel" onSubmit={(e) => void submit(e)} aria-labelledby="factor-title">
       <h2 id="factor-title">{t('factor.title')}</h2>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorMessage text={error} />
       <label>
         {t('signIn.code')}
         <input name="code" type={asked.factor === 'password' ? 'password' : 'text'} autoComplete={asked.factor === 'password' ? 'current-password' : 'one-time-code'} required autoFocus aria-describedby="factor-help" />

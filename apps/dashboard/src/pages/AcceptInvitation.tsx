@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { SikaError } from '../../../../clients/typescript/src/index.js';
 import { LanguagePicker } from '../App.js';
 import { useMessages, type Messages } from '../i18n.js';
 import { pathOf } from '../router.js';
 import { acceptInvitation, proveFactor, type FactorAsked, type SignedInUser } from '../session.js';
+import { errorText } from '../components.js';
 
 const messages: Messages<'title' | 'intro' | 'name' | 'password' | 'newcomer' | 'accept' | 'noToken' | 'failed'> = {
   en: {
@@ -52,7 +52,7 @@ export function AcceptInvitation({ onSignedIn }: { onSignedIn: (user: SignedInUs
     try {
       await work(new FormData(e.currentTarget));
     } catch (err) {
-      setError(err instanceof SikaError ? err.message : t('error.generic'));
+      setError(errorText(err, t('error.generic')));
     } finally {
       setBusy(false);
     }

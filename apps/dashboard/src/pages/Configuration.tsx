@@ -1,7 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
-import { SikaError } from '../../../../clients/typescript/src/index.js';
-import { QueryView, Scrollable } from '../components.js';
+import { ErrorMessage, errorText, QueryView, Scrollable } from '../components.js';
 import { decimalsOf, formatAmount, LanguageContext, minorUnits, useMessages, type Messages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import type { PageProps } from './props.js';
@@ -174,8 +173,6 @@ interface Capability {
   status: 'active' | 'suspended';
   suspension_reason?: string | null;
 }
-
-const errorText = (err: unknown, fallback: string) => (err instanceof SikaError ? err.message : fallback);
 
 /** The countries and payment methods the merchant takes: country activations and payment capabilities. */
 export function Configuration(props: PageProps) {
@@ -358,11 +355,7 @@ function Methods({ environment, onSignedOut }: PageProps) {
     <section aria-labelledby="methods">
       <h2 id="methods">{t('methods')}</h2>
       <p>{t('methods.help')}</p>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorMessage text={error} />
       <form
         className="inline-form"
         aria-label={t('addMethod')}

@@ -3,7 +3,7 @@ import { useContext, useState, type FormEvent } from 'react';
 import { SikaError, type Environment } from '../../../../clients/typescript/src/index.js';
 import { LanguageContext, useT, type Language } from '../i18n.js';
 import { useSecondFactor } from '../secondFactor.js';
-import { CopyButton, QueryView, Scrollable } from '../components.js';
+import { CopyButton, ErrorMessage, errorText, QueryView, Scrollable } from '../components.js';
 import { sika, withSession } from '../session.js';
 import type { PageProps } from './props.js';
 
@@ -41,7 +41,7 @@ function ApiKeys({ environment, onSignedOut }: { environment: Environment; onSig
   const act = useMutation({
     mutationFn: async (work: () => Promise<unknown>) => work(),
     onSuccess: refresh,
-    onError: (err) => setError(err instanceof SikaError ? err.message : t('error.generic')),
+    onError: (err) => setError(errorText(err, t('error.generic'))),
   });
 
   const create = (e: FormEvent<HTMLFormElement>) => {
@@ -74,11 +74,7 @@ function ApiKeys({ environment, onSignedOut }: { environment: Environment; onSig
     <section aria-labelledby="api-keys">
       <h2 id="api-keys">{t('keys.title')}</h2>
       {factorForm}
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorMessage text={error} />
       {secret && (
         <div className="panel secret" role="status">
           <p>

@@ -1,7 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
-import { SikaError } from '../../../../clients/typescript/src/index.js';
-import { Link, NavigationContext, QueryView, Scrollable } from '../components.js';
+import { ErrorMessage, errorText, Link, NavigationContext, QueryView, Scrollable } from '../components.js';
 import { destinationLabel, useSavedDestinations } from '../destinations.js';
 import { formatAmount, LanguageContext, minorUnits, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
@@ -45,7 +44,7 @@ export function Escrow({ environment, onSignedOut }: PageProps) {
       void queries.invalidateQueries({ queryKey: ['escrow-contracts', environment] });
       go('escrowContract', contract.id);
     },
-    onError: (err) => setError(err instanceof SikaError ? err.message : t('error.generic')),
+    onError: (err) => setError(errorText(err, t('error.generic'))),
   });
 
   return (
@@ -53,11 +52,7 @@ export function Escrow({ environment, onSignedOut }: PageProps) {
       <h1>{t('title')}</h1>
       <section aria-labelledby="new-contract">
         <h2 id="new-contract">{t('new')}</h2>
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorMessage text={error} />
         <form
           className="inline-form"
           aria-label={t('new')}

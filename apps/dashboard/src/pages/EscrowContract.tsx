@@ -1,7 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent, type ReactNode } from 'react';
-import { SikaError } from '../../../../clients/typescript/src/index.js';
-import { Link, QueryView, Scrollable } from '../components.js';
+import { ErrorMessage, errorText, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable } from '../components.js';
 import { formatAmount, LanguageContext, minorUnits, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import { escrowMessages as messages } from './escrow.messages.js';
@@ -24,7 +23,7 @@ export function EscrowContract({ environment, onSignedOut, id }: PageProps) {
   const contract = useQuery({
     queryKey: key,
     queryFn: () => withSession(() => loadContract(contractId), onSignedOut),
-    retry: (count, err) => !(err instanceof SikaError && err.status === 404) && count < 2,
+    retry: retryUnlessNotFound,
   });
   const releases = useQuery({
     queryKey: [...key, 'releases'],
@@ -43,20 +42,12 @@ export function EscrowContract({ environment, onSignedOut, id }: PageProps) {
       void queries.invalidateQueries({ queryKey: key });
       void queries.invalidateQueries({ queryKey: ['balance', environment] });
     },
-    onError: (err: unknown) => setError(err instanceof SikaError ? err.message : t('error.generic')),
+    onError: (err: unknown) => setError(errorText(err, t('error.generic'))),
   };
   const call = useMutation({ mutationFn: (send: () => Promise<unknown>) => send(), ...changed });
   const post = (form: HTMLFormElement, send: (data: FormData) => Promise<unknown>) => call.mutate(() => send(new FormData(form)), { onSuccess: () => form.reset() });
 
-  if (contract.isError && contract.error instanceof SikaError && contract.error.status === 404) {
-    return (
-      <main className="page">
-        <h1>{t('title')}</h1>
-        <p role="alert">{t('notFound')}</p>
-        <Link to="escrow">{t('back')}</Link>
-      </main>
-    );
-  }
+  if (contract.isError && isNotFound(contract.error)) return <NotFound title={t('title')} message={t('notFound')} back="escrow" backLabel={t('back')} />;
   return (
     <main className="page">
       <p>
@@ -87,11 +78,7 @@ export function EscrowContract({ environment, onSignedOut, id }: PageProps) {
               <h1>
                 {t('contract')} <code>{c.id}</code>
               </h1>
-              {error && (
-                <p className="error" role="alert">
-                  {error}
-                </p>
-              )}
+              <ErrorMessage text={error} />
               <dl className="facts">
                 <dt>{t('status')}</dt>
                 <dd>{t(`status.${c.status}`)}</dd>

@@ -1,7 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useRef, useState, type FormEvent } from 'react';
-import { SikaError } from '../../../../clients/typescript/src/index.js';
-import { QueryView, Scrollable } from '../components.js';
+import { CursorPager, ErrorMessage, errorText, QueryView, Scrollable, useCursorPages } from '../components.js';
 import { LanguageContext, useMessages, type Messages } from '../i18n.js';
 import { sika, uploadWithProgress, withSession } from '../session.js';
 import type { PageProps } from './props.js';
@@ -127,9 +126,9 @@ export function Files({ environment, onSignedOut }: PageProps) {
   const [sent, setSent] = useState({ bytes: 0, total: 1 });
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  const [cursors, setCursors] = useState<string[]>([]);
+  const pages = useCursorPages(environment);
   const form = useRef<HTMLFormElement>(null);
-  const after = cursors.at(-1);
+  const after = pages.after;
   const assets = useQuery({
     queryKey: ['assets', environment, after],
     queryFn: () => withSession(() => sika.get('/api/v1/assets', { params: { query: { limit: 20, ...(after ? { starting_after: after } : {}) } } }), onSignedOut),
@@ -154,17 +153,17 @@ export function Files({ environment, onSignedOut }: PageProps) {
       setDone(name);
       form.current?.reset();
     },
-    onError: (err) => setError(err instanceof SikaError ? err.message : t('error.generic')),
+    onError: (err) => setError(errorText(err, t('error.generic'))),
     onSettled: () => {
       setStep(null);
-      setCursors([]);
+      pages.reset();
       refresh();
     },
   });
   const remove = useMutation({
     mutationFn: (id: string) => sika.delete('/api/v1/assets/{assetId}', { params: { path: { assetId: id } } }),
     onSuccess: refresh,
-    onError: (err) => setError(err instanceof SikaError ? err.message : t('error.generic')),
+    onError: (err) => setError(errorText(err, t('error.generic'))),
   });
   /** A signed download URL of this service, followed on this page's own origin (the dashboard is served by the service). */
   const download = async (asset: Asset) => {
@@ -177,7 +176,7 @@ export function Files({ environment, onSignedOut }: PageProps) {
       a.download = asset.name;
       a.click();
     } catch (err) {
-      setError(err instanceof SikaError ? err.message : t('error.generic'));
+      setError(errorText(err, t('error.generic')));
     }
   };
 
@@ -197,11 +196,7 @@ export function Files({ environment, onSignedOut }: PageProps) {
       <h1>{t('title')}</h1>
       <section aria-labelledby="upload">
         <h2 id="upload">{t('upload')}</h2>
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorMessage text={error} />
         {done && (
           <p className="panel" role="status">
             {t('uploaded', { name: done })}
@@ -282,14 +277,7 @@ export function Files({ environment, onSignedOut }: PageProps) {
                   </tbody>
                 </table>
               </Scrollable>
-              <nav className="actions" aria-label={t('pages')}>
-                <button type="button" className="secondary" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
-                  {t('action.previous')}
-                </button>
-                <button type="button" className="secondary" disabled={!list.has_more} onClick={() => setCursors([...cursors, list.data!.at(-1)!.id as string])}>
-                  {t('action.next')}
-                </button>
-              </nav>
+              <CursorPager pages={pages} label={t('pages')} hasMore={list.has_more ?? false} lastId={list.data?.at(-1)?.id as string | undefined} />
             </>
           )}
         </QueryView>

@@ -1,7 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
-import { SikaError } from '../../../../clients/typescript/src/index.js';
-import { Link, NavigationContext, QueryView, Scrollable } from '../components.js';
+import { ErrorMessage, errorText, Link, NavigationContext, QueryView, Scrollable } from '../components.js';
 import { formatAmount, LanguageContext, minorUnits, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import { fundingMessages as messages } from './funding.messages.js';
@@ -48,7 +47,7 @@ export function Funding({ environment, onSignedOut }: PageProps) {
       void queries.invalidateQueries({ queryKey: ['funding-campaigns', environment] });
       go('fundingCampaign', campaign.id);
     },
-    onError: (err) => setError(err instanceof SikaError ? err.message : t('error.generic')),
+    onError: (err) => setError(errorText(err, t('error.generic'))),
   });
 
   return (
@@ -56,11 +55,7 @@ export function Funding({ environment, onSignedOut }: PageProps) {
       <h1>{t('title')}</h1>
       <section aria-labelledby="new-campaign">
         <h2 id="new-campaign">{t('new')}</h2>
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorMessage text={error} />
         <form
           className="inline-form"
           aria-label={t('new')}

@@ -1,15 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useMemo, useState, type FormEvent } from 'react';
-import { SikaError } from '../../../../clients/typescript/src/index.js';
-import { CopyButton, Link, QueryView, Scrollable } from '../components.js';
+import { CopyButton, ErrorMessage, errorText, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, saveAsFile, Scrollable } from '../components.js';
 import { destinationLabel, useSavedDestinations } from '../destinations.js';
 import { formatAmount, LanguageContext, useMessages } from '../i18n.js';
 import { MoneyChart, type DayOfMoney } from '../MoneyChart.js';
 import { sika, withSession } from '../session.js';
 import { fundingMessages as messages } from './funding.messages.js';
+import { DAY_MS, dayStartMs, daysBetween, utcDay } from '../days.js';
 import type { PageProps } from './props.js';
-
-const DAY_MS = 86_400_000;
 
 /** One campaign: its progress (and per day), publish/close/cancel, its public page, updates, contributions (refund, CSV), and payouts of its released funds. */
 export function FundingCampaign({ environment, onSignedOut, id }: PageProps) {
@@ -22,7 +20,7 @@ export function FundingCampaign({ environment, onSignedOut, id }: PageProps) {
   const campaign = useQuery({
     queryKey: [...key, 'object'],
     queryFn: () => withSession(() => sika.get('/api/v1/funding/campaigns/{id}', { params: { path: { id: campaignId } } }), onSignedOut),
-    retry: (count, err) => !(err instanceof SikaError && err.status === 404) && count < 2,
+    retry: retryUnlessNotFound,
   });
   const progress = useQuery({
     queryKey: [...key, 'progress'],
@@ -31,7 +29,7 @@ export function FundingCampaign({ environment, onSignedOut, id }: PageProps) {
   });
   const changed = {
     onSuccess: () => void queries.invalidateQueries({ queryKey: key }),
-    onError: (err: unknown) => setError(err instanceof SikaError ? err.message : t('error.generic')),
+    onError: (err: unknown) => setError(errorText(err, t('error.generic'))),
   };
   const act = useMutation({
     mutationFn: (action: 'publish' | 'close' | 'cancel') => sika.post(`/api/v1/funding/campaigns/{id}/${action}`, { params: { path: { id: campaignId } } }),
@@ -42,25 +40,12 @@ export function FundingCampaign({ environment, onSignedOut, id }: PageProps) {
     const timeline = progress.data?.timeline ?? [];
     if (timeline.length === 0) return [];
     const byDay = new Map(timeline.map((d) => [d.date, d.amountMinor ?? 0]));
-    const last = Date.parse(`${timeline.at(-1)!.date}T00:00:00Z`);
-    const first = Math.min(Date.parse(`${timeline[0]!.date}T00:00:00Z`), last - 6 * DAY_MS);
-    const days: DayOfMoney[] = [];
-    for (let at = first; at <= last; at += DAY_MS) {
-      const date = new Date(at).toISOString().slice(0, 10);
-      days.push({ date, in: byDay.get(date) ?? 0, out: 0 });
-    }
-    return days;
+    const last = timeline.at(-1)!.date!;
+    const first = utcDay(Math.min(dayStartMs(timeline[0]!.date!), dayStartMs(last) - 6 * DAY_MS));
+    return daysBetween(first, last).map((date) => ({ date, in: byDay.get(date) ?? 0, out: 0 }));
   }, [progress.data]);
 
-  if (campaign.isError && campaign.error instanceof SikaError && campaign.error.status === 404) {
-    return (
-      <main className="page">
-        <h1>{t('title')}</h1>
-        <p role="alert">{t('notFound')}</p>
-        <Link to="funding">{t('back')}</Link>
-      </main>
-    );
-  }
+  if (campaign.isError && isNotFound(campaign.error)) return <NotFound title={t('title')} message={t('notFound')} back="funding" backLabel={t('back')} />;
   return (
     <main className="page">
       <p>
@@ -73,11 +58,7 @@ export function FundingCampaign({ environment, onSignedOut, id }: PageProps) {
           return (
             <>
               <h1>{c.title}</h1>
-              {error && (
-                <p className="error" role="alert">
-                  {error}
-                </p>
-              )}
+              <ErrorMessage text={error} />
               <dl className="facts">
                 <dt>{t('status')}</dt>
                 <dd>{t(`status.${c.status}`)}</dd>
@@ -166,7 +147,7 @@ function Updates({ campaignId, environment, onSignedOut }: Part) {
     queryKey: key,
     queryFn: () => withSession(() => sika.get('/api/v1/funding/campaigns/{id}/updates', { params: { path: { id: campaignId } } }), onSignedOut),
   });
-  const changed = { onSuccess: () => void queries.invalidateQueries({ queryKey: key }), onError: (err: unknown) => setError(err instanceof SikaError ? err.message : t('error.generic')) };
+  const changed = { onSuccess: () => void queries.invalidateQueries({ queryKey: key }), onError: (err: unknown) => setError(errorText(err, t('error.generic'))) };
   const post = useMutation({
     mutationFn: (form: FormData) => sika.post('/api/v1/funding/campaigns/{id}/updates', { params: { path: { id: campaignId } }, body: { title: String(form.get('title')), body: String(form.get('body')) } }),
     ...changed,
@@ -178,11 +159,7 @@ function Updates({ campaignId, environment, onSignedOut }: Part) {
   return (
     <section aria-labelledby="updates">
       <h2 id="updates">{t('updates')}</h2>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorMessage text={error} />
       <form
         aria-label={t('post')}
         onSubmit={(e: FormEvent<HTMLFormElement>) => {
@@ -236,30 +213,21 @@ function Contributions({ campaignId, currency, environment, onSignedOut }: Part 
   const refund = useMutation({
     mutationFn: (contributionId: string) => sika.post('/api/v1/funding/contributions/{id}/refund', { params: { path: { id: contributionId } } }),
     onSuccess: () => void queries.invalidateQueries({ queryKey: ['funding-campaign', environment, campaignId] }),
-    onError: (err) => setError(err instanceof SikaError ? err.message : t('error.generic')),
+    onError: (err) => setError(errorText(err, t('error.generic'))),
   });
   const exportCsv = async () => {
     setError(null);
     try {
       const csv = await withSession(() => sika.get('/api/v1/funding/campaigns/{id}/contributions/export', { params: { path: { id: campaignId } }, parseAs: 'text' }), onSignedOut);
-      const url = URL.createObjectURL(new Blob([csv as unknown as string], { type: 'text/csv' }));
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = `contributions-${campaignId}.csv`;
-      a.click();
-      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      saveAsFile(csv as unknown as string, `contributions-${campaignId}.csv`);
     } catch (err) {
-      setError(err instanceof SikaError ? err.message : t('error.generic'));
+      setError(errorText(err, t('error.generic')));
     }
   };
   return (
     <section aria-labelledby="contributions">
       <h2 id="contributions">{t('contributions')}</h2>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorMessage text={error} />
       <button type="button" className="secondary" onClick={() => void exportCsv()}>
         {t('exportCsv')}
       </button>
@@ -321,16 +289,12 @@ function Payouts({ campaignId, currency, environment, onSignedOut }: Part & { cu
       setIdempotencyKey(crypto.randomUUID());
       void queries.invalidateQueries({ queryKey: ['funding-campaign', environment, campaignId] });
     },
-    onError: (err) => setError(err instanceof SikaError ? err.message : t('error.generic')),
+    onError: (err) => setError(errorText(err, t('error.generic'))),
   });
   return (
     <section aria-labelledby="campaign-payouts">
       <h2 id="campaign-payouts">{t('payouts')}</h2>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorMessage text={error} />
       {destinations.length === 0 ? (
         <p>{t('noDestination')}</p>
       ) : (

@@ -6,6 +6,7 @@ import { QueryView, Scrollable } from '../components.js';
 import { formatAmount, LanguageContext, useMessages, type Messages } from '../i18n.js';
 import { MoneyChart, type DayOfMoney } from '../MoneyChart.js';
 import { sika, withSession } from '../session.js';
+import { lastDays } from '../days.js';
 import type { PageProps } from './props.js';
 
 const messages: Messages<
@@ -56,13 +57,6 @@ const messages: Messages<
 };
 
 
-const DAY_MS = 86_400_000;
-
-/** The UTC days of the last 30, oldest first, as the daily summaries name them. */
-function lastThirtyDays(now = Date.now()): { from: string; to: string } {
-  const day = (t: number) => new Date(t).toISOString().slice(0, 10);
-  return { from: day(now - 29 * DAY_MS), to: day(now) };
-}
 
 
 /** The environment's balances, the last 30 days of money in and out, and the latest balance transactions. */
@@ -94,7 +88,7 @@ function LastThirtyDays({ environment, onSignedOut }: PageProps) {
   const t = useMessages(messages);
   const { language } = useContext(LanguageContext);
   const [chosen, setChosen] = useState<string | null>(null);
-  const range = useMemo(() => lastThirtyDays(), []);
+  const range = useMemo(() => lastDays(30), []);
   const summaries = useQuery({
     queryKey: ['balance-summaries', environment, range.from, range.to],
     queryFn: () => withSession(() => sika.get('/api/v1/balance/summaries', { params: { query: range } }), onSignedOut),

@@ -4,6 +4,7 @@ import { QueryView, Scrollable } from '../components.js';
 import { formatAmount, LanguageContext, useMessages, type Messages } from '../i18n.js';
 import { MoneyChart, type DayOfMoney } from '../MoneyChart.js';
 import { sika, withSession } from '../session.js';
+import { daysBetween, lastDays } from '../days.js';
 import type { PageProps } from './props.js';
 
 const messages: Messages<
@@ -119,21 +120,15 @@ const messages: Messages<
   },
 };
 
-const DAY_MS = 86_400_000;
 type Period = 7 | 30 | 90;
 
-/** The days of a period ending today (UTC, the API's days). */
-function rangeOf(days: Period): { from: string; to: string } {
-  const day = (t: number) => new Date(t).toISOString().slice(0, 10);
-  return { from: day(Date.now() - (days - 1) * DAY_MS), to: day(Date.now()) };
-}
 
 /** Payment KPIs with their days as a chart, by operator, operator health, and the recommendations computed from the data. */
 export function Insights({ environment, onSignedOut }: PageProps) {
   const t = useMessages(messages);
   const { language } = useContext(LanguageContext);
   const [period, setPeriod] = useState<Period>(30);
-  const range = useMemo(() => rangeOf(period), [period]);
+  const range = useMemo(() => lastDays(period), [period]);
   const percent = (rate: number | null | undefined) => (rate == null ? '—' : new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 1 }).format(rate));
 
   const kpis = useQuery({
@@ -167,10 +162,7 @@ export function Insights({ environment, onSignedOut }: PageProps) {
     const filled = new Map<string, DayOfMoney[]>();
     for (const [currency, map] of byCurrency) {
       const list: DayOfMoney[] = [];
-      for (let at = Date.parse(`${range.from}T00:00:00Z`); at <= Date.parse(`${range.to}T00:00:00Z`); at += DAY_MS) {
-        const date = new Date(at).toISOString().slice(0, 10);
-        list.push(map.get(date) ?? { date, in: 0, out: 0 });
-      }
+      for (const date of daysBetween(range.from, range.to)) list.push(map.get(date) ?? { date, in: 0, out: 0 });
       filled.set(currency, list);
     }
     return filled;

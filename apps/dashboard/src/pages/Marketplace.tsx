@@ -1,7 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
-import { SikaError } from '../../../../clients/typescript/src/index.js';
-import { Link, NavigationContext, QueryView, Scrollable } from '../components.js';
+import { ErrorMessage, errorText, Link, NavigationContext, QueryView, Scrollable } from '../components.js';
 import { formatAmount, LanguageContext, minorUnits, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import { marketplaceMessages as messages } from './marketplace.messages.js';
@@ -29,7 +28,7 @@ export function Marketplace({ environment, onSignedOut }: PageProps) {
       setError(null);
       void queries.invalidateQueries({ queryKey: ['marketplace', environment] });
     },
-    onError: (err: unknown) => setError(err instanceof SikaError ? err.message : t('error.generic')),
+    onError: (err: unknown) => setError(errorText(err, t('error.generic'))),
   };
   const call = useMutation({ mutationFn: (send: () => Promise<unknown>) => send(), ...changed });
   const submit = (send: (data: FormData) => Promise<unknown>) => (e: FormEvent<HTMLFormElement>) => {
@@ -63,11 +62,7 @@ export function Marketplace({ environment, onSignedOut }: PageProps) {
   return (
     <main className="page">
       <h1>{t('title')}</h1>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorMessage text={error} />
       <section aria-labelledby="funds">
         <h2 id="funds">{t('funds')}</h2>
         <QueryView query={funds} isEmpty={(f) => !f.balances?.length} empty={t('funds.none')}>

@@ -1,7 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
-import { SikaError } from '../../../../clients/typescript/src/index.js';
-import { Link, QueryView, Scrollable } from '../components.js';
+import { ErrorMessage, errorText, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable } from '../components.js';
 import { formatAmount, LanguageContext, minorUnits, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import { marketplaceMessages as messages } from './marketplace.messages.js';
@@ -18,7 +17,7 @@ export function MarketplaceOrder({ environment, onSignedOut, id }: PageProps) {
   const order = useQuery({
     queryKey: key,
     queryFn: () => withSession(() => sika.get('/api/v1/marketplace/orders/{id}', { params: { path: { id: orderId } } }), onSignedOut),
-    retry: (count, err) => !(err instanceof SikaError && err.status === 404) && count < 2,
+    retry: retryUnlessNotFound,
   });
   const refunds = useQuery({
     queryKey: [...key, 'refunds'],
@@ -31,18 +30,10 @@ export function MarketplaceOrder({ environment, onSignedOut, id }: PageProps) {
       setError(null);
       void queries.invalidateQueries({ queryKey: ['marketplace', environment] });
     },
-    onError: (err: unknown) => setError(err instanceof SikaError ? err.message : t('error.generic')),
+    onError: (err: unknown) => setError(errorText(err, t('error.generic'))),
   });
 
-  if (order.isError && order.error instanceof SikaError && order.error.status === 404) {
-    return (
-      <main className="page">
-        <h1>{t('order')}</h1>
-        <p role="alert">{t('notFound')}</p>
-        <Link to="marketplace">{t('back')}</Link>
-      </main>
-    );
-  }
+  if (order.isError && isNotFound(order.error)) return <NotFound title={t('order')} message={t('notFound')} back="marketplace" backLabel={t('back')} />;
   return (
     <main className="page">
       <p>
@@ -56,11 +47,7 @@ export function MarketplaceOrder({ environment, onSignedOut, id }: PageProps) {
               <h1>
                 {t('order')} {o.buyerName ?? <code>{o.id}</code>}
               </h1>
-              {error && (
-                <p className="error" role="alert">
-                  {error}
-                </p>
-              )}
+              <ErrorMessage text={error} />
               <dl className="facts">
                 <dt>{t('status')}</dt>
                 <dd>{t(`status.${o.status}`)}</dd>

@@ -1,7 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
-import { SikaError } from '../../../../clients/typescript/src/index.js';
-import { Link, QueryView, Scrollable } from '../components.js';
+import { ErrorMessage, errorText, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable } from '../components.js';
 import { formatAmount, LanguageContext, minorUnits, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import { marketplaceMessages as messages } from './marketplace.messages.js';
@@ -21,7 +20,7 @@ export function MarketplaceSeller({ environment, onSignedOut, id }: PageProps) {
   const seller = useQuery({
     queryKey: key,
     queryFn: () => withSession(() => sika.get('/api/v1/marketplace/sellers/{id}', { params: { path: { id: sellerId } } }), onSignedOut),
-    retry: (count, err) => !(err instanceof SikaError && err.status === 404) && count < 2,
+    retry: retryUnlessNotFound,
   });
   const balance = useQuery({
     queryKey: [...key, 'balance'],
@@ -39,18 +38,10 @@ export function MarketplaceSeller({ environment, onSignedOut, id }: PageProps) {
       setError(null);
       void queries.invalidateQueries({ queryKey: ['marketplace', environment] });
     },
-    onError: (err: unknown) => setError(err instanceof SikaError ? err.message : t('error.generic')),
+    onError: (err: unknown) => setError(errorText(err, t('error.generic'))),
   });
 
-  if (seller.isError && seller.error instanceof SikaError && seller.error.status === 404) {
-    return (
-      <main className="page">
-        <h1>{t('seller')}</h1>
-        <p role="alert">{t('notFound')}</p>
-        <Link to="marketplace">{t('back')}</Link>
-      </main>
-    );
-  }
+  if (seller.isError && isNotFound(seller.error)) return <NotFound title={t('seller')} message={t('notFound')} back="marketplace" backLabel={t('back')} />;
   return (
     <main className="page">
       <p>
@@ -60,11 +51,7 @@ export function MarketplaceSeller({ environment, onSignedOut, id }: PageProps) {
         {(s) => (
           <>
             <h1>{s.displayName}</h1>
-            {error && (
-              <p className="error" role="alert">
-                {error}
-              </p>
-            )}
+            <ErrorMessage text={error} />
             <section aria-labelledby="seller-balance">
               <h2 id="seller-balance">{t('balance')}</h2>
               <QueryView query={balance} isEmpty={(b) => !b.balances?.length} empty={t('funds.none')}>

@@ -1,8 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import QRCode from 'qrcode';
 import { useContext, useEffect, useState, type FormEvent } from 'react';
-import { SikaError } from '../../../../clients/typescript/src/index.js';
-import { CopyButton, QueryView, Scrollable } from '../components.js';
+import { CopyButton, CursorPager, ErrorMessage, errorText, QueryView, Scrollable, useCursorPages } from '../components.js';
 import { formatAmount, LanguageContext, minorUnits, useMessages, type Messages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import type { PageProps } from './props.js';
@@ -122,8 +121,7 @@ export function PaymentLinks({ environment, onSignedOut }: PageProps) {
   // One key per filled-in form: a double click creates one link; the next form gets a new key.
   const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
   const [active, setActive] = useState<'' | 'true' | 'false'>('');
-  // The cursors of the pages before this one: the last is this page's `starting_after`.
-  const [cursors, setCursors] = useState<string[]>([]);
+  const pages = useCursorPages(environment);
 
   const countries = useQuery({
     queryKey: ['countries', 'payin'],
@@ -132,7 +130,7 @@ export function PaymentLinks({ environment, onSignedOut }: PageProps) {
   });
   const chosen = countries.data?.data?.find((c) => c.id === country);
   const currency = chosen?.currency ?? 'xof';
-  const after = cursors.at(-1);
+  const after = pages.after;
   const links = useQuery({
     queryKey: ['payment-links', environment, active, after],
     queryFn: () =>
@@ -141,7 +139,6 @@ export function PaymentLinks({ environment, onSignedOut }: PageProps) {
         onSignedOut,
       ),
   });
-  useEffect(() => setCursors([]), [environment]);
 
   const create = useMutation({
     mutationFn: (form: FormData) => {
@@ -164,15 +161,15 @@ export function PaymentLinks({ environment, onSignedOut }: PageProps) {
     onSuccess: (link) => {
       setCreated(link as PaymentLink);
       setIdempotencyKey(crypto.randomUUID());
-      setCursors([]);
+      pages.reset();
       void queries.invalidateQueries({ queryKey: ['payment-links', environment] });
     },
-    onError: (err) => setError(err instanceof SikaError ? err.message : t('error.generic')),
+    onError: (err) => setError(errorText(err, t('error.generic'))),
   });
   const deactivate = useMutation({
     mutationFn: (id: string) => sika.post('/api/v1/payment_links/{id}/deactivate', { params: { path: { id } } }),
     onSuccess: () => void queries.invalidateQueries({ queryKey: ['payment-links', environment] }),
-    onError: (err) => setError(err instanceof SikaError ? err.message : t('error.generic')),
+    onError: (err) => setError(errorText(err, t('error.generic'))),
   });
 
   const submit = (e: FormEvent<HTMLFormElement>) => {
@@ -190,11 +187,7 @@ export function PaymentLinks({ environment, onSignedOut }: PageProps) {
       <h1>{t('nav.paymentLinks')}</h1>
       <section aria-labelledby="new-link">
         <h2 id="new-link">{t('new')}</h2>
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorMessage text={error} />
         {created && (
           <div className="panel" role="status">
             <p>{t('created')}</p>
@@ -257,7 +250,7 @@ export function PaymentLinks({ environment, onSignedOut }: PageProps) {
             value={active}
             onChange={(e) => {
               setActive(e.target.value as '' | 'true' | 'false');
-              setCursors([]);
+              pages.reset();
             }}
           >
             <option value="">{t('filter.all')}</option>
@@ -287,14 +280,7 @@ export function PaymentLinks({ environment, onSignedOut }: PageProps) {
                   </tbody>
                 </table>
               </Scrollable>
-              <nav className="actions" aria-label={t('pages')}>
-                <button type="button" className="secondary" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
-                  {t('action.previous')}
-                </button>
-                <button type="button" className="secondary" disabled={!list.has_more} onClick={() => setCursors([...cursors, list.data!.at(-1)!.id as string])}>
-                  {t('action.next')}
-                </button>
-              </nav>
+              <CursorPager pages={pages} label={t('pages')} hasMore={list.has_more ?? false} lastId={list.data?.at(-1)?.id as string | undefined} />
             </>
           )}
         </QueryView>

@@ -1,8 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useRef, useState, type FormEvent } from 'react';
-import { SikaError } from '../../../../clients/typescript/src/index.js';
 import { formatAmount, LanguageContext, minorUnits, useT } from '../i18n.js';
-import { QueryView, Scrollable } from '../components.js';
+import { ErrorMessage, errorText, QueryView, Scrollable } from '../components.js';
 import { sika, withSession } from '../session.js';
 import type { PageProps } from './props.js';
 
@@ -57,7 +56,7 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
       setError(null);
       setDraft(d);
     },
-    onError: (err) => setError(err instanceof SikaError ? err.message : t('error.generic')),
+    onError: (err) => setError(errorText(err, t('error.generic'))),
   });
   // A second press before the first answer is not sent at all (the Idempotency-Key would make it
   // harmless, but the API answers a concurrent repeat with 409 IKW-IDM-003).
@@ -74,7 +73,7 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
       // The money left the balance: every page that shows it asks again.
       for (const key of ['payouts', 'balance', 'balance-summaries', 'balance-transactions']) void queries.invalidateQueries({ queryKey: [key, environment] });
     },
-    onError: (err) => setError(err instanceof SikaError ? err.message : t('error.generic')),
+    onError: (err) => setError(errorText(err, t('error.generic'))),
   });
 
   const submit = (e: FormEvent<HTMLFormElement>) => {
@@ -88,11 +87,7 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
       <h1>{t('nav.payouts')}</h1>
       <section aria-labelledby="new-payout">
         <h2 id="new-payout">{t('payouts.new')}</h2>
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorMessage text={error} />
         {created && (
           <p className="panel" role="status">
             {t('payouts.created')} <code>{created}</code>

@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
-import { SikaError } from '../../../../clients/typescript/src/index.js';
 import { BalanceTable, balanceRows } from '../BalanceTable.js';
 import { BalanceTransactionsTable, type BalanceTransaction } from '../BalanceTransactions.js';
-import { QueryView, Scrollable } from '../components.js';
+import { CursorPager, ErrorMessage, errorText, QueryView, saveAsFile, Scrollable, useCursorPages } from '../components.js';
 import { formatAmount, LanguageContext, useMessages, type Messages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
+import { DAY_MS, dayStartMs, lastDays, utcDay } from '../days.js';
 import type { PageProps } from './props.js';
 
 const messages: Messages<
@@ -111,10 +111,8 @@ const messages: Messages<
 
 const TYPES = ['payment', 'payout', 'payout_failure', 'refund', 'escrow_funding', 'escrow_release', 'escrow_refund', 'funding_release'] as const;
 type TransactionType = (typeof TYPES)[number];
-const DAY_MS = 86_400_000;
-const utcDay = (t: number) => new Date(t).toISOString().slice(0, 10);
 /** Unix seconds of a UTC day's start. */
-const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
+const dayStart = (day: string) => dayStartMs(day) / 1000;
 
 /** For finance: the balance at a chosen moment, balance transactions filtered (and as CSV), a payout's reconciliation, and daily summaries. */
 export function Reports(props: PageProps) {
@@ -175,10 +173,10 @@ interface TransactionFilters {
 function Transactions({ environment, onSignedOut }: PageProps) {
   const t = useMessages(messages);
   const [filters, setFilters] = useState<TransactionFilters>({});
-  const [cursors, setCursors] = useState<string[]>([]);
+  const pages = useCursorPages(environment);
   const [download, setDownload] = useState<'idle' | 'busy'>('idle');
   const [error, setError] = useState<string | null>(null);
-  const after = cursors.at(-1);
+  const after = pages.after;
   const list = useQuery({
     queryKey: ['balance-transactions', environment, filters, after],
     queryFn: async () => {
@@ -197,7 +195,7 @@ function Transactions({ environment, onSignedOut }: PageProps) {
     if (text('from')) next['created[gte]'] = dayStart(text('from'));
     if (text('to')) next['created[lt]'] = dayStart(text('to')) + DAY_MS / 1000;
     setFilters(next);
-    setCursors([]);
+    pages.reset();
   };
 
   /** Every match (not only this page) as the API's CSV, saved by the browser. */
@@ -206,14 +204,9 @@ function Transactions({ environment, onSignedOut }: PageProps) {
     setError(null);
     try {
       const csv = await withSession(() => sika.get('/api/v1/balance-transactions', { params: { query: filters }, headers: { Accept: 'text/csv' }, parseAs: 'text' }), onSignedOut);
-      const url = URL.createObjectURL(new Blob([csv as unknown as string], { type: 'text/csv' }));
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = `balance-transactions-${environment}-${utcDay(Date.now())}.csv`;
-      a.click();
-      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      saveAsFile(csv as unknown as string, `balance-transactions-${environment}-${utcDay(Date.now())}.csv`);
     } catch (err) {
-      setError(err instanceof SikaError ? err.message : t('error.generic'));
+      setError(errorText(err, t('error.generic')));
     } finally {
       setDownload('idle');
     }
@@ -253,11 +246,7 @@ function Transactions({ environment, onSignedOut }: PageProps) {
           {download === 'busy' ? t('downloading') : t('download')}
         </button>
       </form>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorMessage text={error} />
       <QueryView query={list} isEmpty={(l) => l.data.length === 0} empty={t('none')}>
         {(l) => (
           <>
@@ -267,14 +256,7 @@ function Transactions({ environment, onSignedOut }: PageProps) {
               </p>
             )}
             <BalanceTransactionsTable transactions={l.data} labelledBy="transactions" showStatus />
-            <nav className="actions" aria-label={t('pages')}>
-              <button type="button" className="secondary" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
-                {t('action.previous')}
-              </button>
-              <button type="button" className="secondary" disabled={!l.has_more} onClick={() => setCursors([...cursors, l.data.at(-1)!.id])}>
-                {t('action.next')}
-              </button>
-            </nav>
+            <CursorPager pages={pages} label={t('pages')} hasMore={l.has_more ?? false} lastId={l.data.at(-1)?.id} />
           </>
         )}
       </QueryView>
@@ -285,7 +267,7 @@ function Transactions({ environment, onSignedOut }: PageProps) {
 function DailySummaries({ environment, onSignedOut }: PageProps) {
   const t = useMessages(messages);
   const { language } = useContext(LanguageContext);
-  const [range, setRange] = useState(() => ({ from: utcDay(Date.now() - 6 * DAY_MS), to: utcDay(Date.now()) }));
+  const [range, setRange] = useState(() => lastDays(7));
   const summaries = useQuery({
     queryKey: ['balance-summaries', environment, range.from, range.to],
     queryFn: () => withSession(() => sika.get('/api/v1/balance/summaries', { params: { query: range } }), onSignedOut),

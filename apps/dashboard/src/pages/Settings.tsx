@@ -1,7 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
-import { SikaError } from '../../../../clients/typescript/src/index.js';
-import { QueryView, Scrollable } from '../components.js';
+import { ErrorMessage, errorText, QueryView, Scrollable } from '../components.js';
 import { LanguageContext, useMessages, type Messages } from '../i18n.js';
 import { useSecondFactor } from '../secondFactor.js';
 import { sika, withSession } from '../session.js';
@@ -148,8 +147,6 @@ const messages: Messages<
   },
 };
 
-type T = ReturnType<typeof useMessages<keyof (typeof messages)['en']>>;
-const errorText = (err: unknown, t: T) => (err instanceof SikaError ? err.message : t('error.generic'));
 type SectionProps = Pick<PageProps, 'environment' | 'onSignedOut'>;
 
 /** The signed-in user's own security (second factors, password, security events) and the payout safety delay. */
@@ -181,7 +178,7 @@ function SecondFactors({ environment, onSignedOut }: SectionProps) {
     mutationFn: (work: () => Promise<unknown>) => withSession(work, onSignedOut),
     onMutate: () => setError(null),
     onSuccess: refresh,
-    onError: (err) => setError(errorText(err, t)),
+    onError: (err) => setError(errorText(err, t('error.generic'))),
   });
 
   const startTotp = () =>
@@ -219,11 +216,7 @@ function SecondFactors({ environment, onSignedOut }: SectionProps) {
     <section aria-labelledby="factors">
       <h2 id="factors">{t('factors')}</h2>
       {factorForm}
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorMessage text={error} />
       {codes && (
         <div className="panel secret" role="status">
           <p>{t('recoveryOnce')}</p>
@@ -347,7 +340,7 @@ function Password({ onSignedOut }: Pick<PageProps, 'onSignedOut'>) {
       <h2 id="password">{t('password')}</h2>
       {change.isError && (
         <p className="error" role="alert">
-          {errorText(change.error, t)}
+          {errorText(change.error, t('error.generic'))}
         </p>
       )}
       {change.isSuccess && <p role="status">{t('passwordChanged')}</p>}
@@ -398,7 +391,7 @@ function PayoutDelay({ environment, onSignedOut }: SectionProps) {
       {factorForm}
       {save.isError && (
         <p className="error" role="alert">
-          {errorText(save.error, t)}
+          {errorText(save.error, t('error.generic'))}
         </p>
       )}
       {save.isSuccess && save.data && <p role="status">{t('delaySaved')}</p>}

@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
-import { SikaError } from '../../../../clients/typescript/src/index.js';
 import { LanguagePicker } from '../App.js';
 import { useT } from '../i18n.js';
 import { proveFactor, signIn, type FactorAsked, type SignedInUser } from '../session.js';
+import { errorText } from '../components.js';
 
 /** Password, then the second factor when the account has one (docs/auth.md, "The factor rule"). */
 export function SignIn({ onSignedIn }: { onSignedIn: (user: SignedInUser) => void }) {
@@ -18,7 +18,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: (user: SignedInUser) => voi
     try {
       await work(new FormData(e.currentTarget));
     } catch (err) {
-      setError(err instanceof SikaError ? err.message : t('error.generic'));
+      setError(errorText(err, t('error.generic')));
     } finally {
       setBusy(false);
     }

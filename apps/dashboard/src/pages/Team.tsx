@@ -1,7 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
-import { SikaError } from '../../../../clients/typescript/src/index.js';
-import { QueryView, Scrollable } from '../components.js';
+import { ErrorMessage, errorText, QueryView, Scrollable } from '../components.js';
 import { LanguageContext, useMessages, type Language, type Messages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import type { PageProps } from './props.js';
@@ -117,8 +116,6 @@ const messages: Messages<
   },
 };
 
-const errorText = (err: unknown, fallback: string) => (err instanceof SikaError ? err.message : fallback);
-
 function date(language: Language, iso: string | undefined): string {
   return iso ? new Date(iso).toLocaleDateString(language === 'fr' ? 'fr-FR' : 'en-GB', { dateStyle: 'medium' }) : '—';
 }
@@ -174,11 +171,7 @@ function Members({ environment, onSignedOut, manages, myId }: SectionProps & { m
   return (
     <section aria-labelledby="team-members">
       <h2 id="team-members">{t('members')}</h2>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorMessage text={error} />
       <QueryView query={members}>
         {(list) => (
           <Scrollable labelledBy="team-members">
@@ -273,11 +266,7 @@ function Invitations({ environment, onSignedOut, manages }: SectionProps) {
   return (
     <section aria-labelledby="team-invitations">
       <h2 id="team-invitations">{t('invitations')}</h2>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorMessage text={error} />
       {sent && <p role="status">{t('invited', { email: sent })}</p>}
       {manages && (
         <form className="inline-form" onSubmit={invite} aria-label={t('invite')}>
@@ -358,11 +347,7 @@ function TeamSecurity({ environment, onSignedOut, manages }: SectionProps) {
   return (
     <section aria-labelledby="team-security">
       <h2 id="team-security">{t('security')}</h2>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorMessage text={error} />
       <QueryView query={settings}>
         {(s) =>
           manages ? (
