@@ -9,6 +9,7 @@ import t from 'tap';
 import { assertError, assertOk } from '../support/assertions.js';
 import { confirm, createIntent, mobileMoney, operatorAnswers, snNumber } from '../support/payment-intents.js';
 import { startPaymentsService, type TestService } from '../support/system.js';
+import { settle } from '../support/webhooks.js';
 
 const svc: TestService = await startPaymentsService(t);
 const { key } = await svc.sandboxMerchant();
@@ -27,6 +28,8 @@ async function payments(specs: { amount: number; operator?: string; outcome: '67
     }),
   );
   await operatorAnswers(svc);
+  // The intelligence read models follow the log: wait until they have read it all before asking them.
+  await settle(svc);
   return Promise.all(intents.map(async (i) => (await svc.request('GET', `/api/v1/payment-intents/${i.id}`, { key })).body));
 }
 
