@@ -138,3 +138,56 @@ t.test('the payout safety delay: raised freely, lowered behind the second factor
     'no refused request but those asked for: the lowering without a challenge (IKW-PAY-006), the wrong code, the wrong password',
   );
 });
+
+t.test('sessions: another one listed and ended; the e-mail address moved by a link, the phone number by an SMS code', async (t) => {
+  const { email, page, problems } = await signedIn(t, 'Moving shop', '/settings');
+  const refused = refusals(page);
+  const other = (await svc.request('POST', '/api/v1/auth/login', { body: { email, password: PASSWORD } })).body.accessToken as string;
+  await page.reload();
+  const sessions = page.getByRole('region', { name: 'Where you are signed in' });
+  await sessions.getByText('This session', { exact: true }).waitFor();
+  await sessions.getByRole('button', { name: /^End session/ }).waitFor();
+  t.equal(await sessions.getByRole('button', { name: /^End session/ }).count(), 1, 'the other session can be ended, this one is marked');
+  await sessions.getByRole('button', { name: /^End session/ }).click();
+  await sessions.getByRole('button', { name: /^End session/ }).waitFor({ state: 'detached' });
+  t.equal((await svc.request('GET', '/api/v1/auth/me', { key: other })).status, 401, 'the other session’s token stops at once');
+
+  await sessions.getByText('This session', { exact: true }).waitFor();
+  const kept = async (recipient: string, channel = 'email') => (await svc.system.outbox.kept({ channel, recipient }, 1))[0]?.text ?? '';
+  const contact = page.getByRole('region', { name: 'E-mail address and phone number' });
+  await contact.getByLabel('New e-mail address').fill('moved@moving-shop.example');
+  await contact.getByRole('button', { name: 'Change e-mail address' }).click();
+  const confirm = page.getByRole('form', { name: 'Confirm with your second factor' });
+  await confirm.waitFor();
+  await confirm.getByLabel('Security code').fill('000000');
+  await confirm.getByRole('button', { name: 'Verify' }).click();
+  await confirm.getByRole('alert').waitFor();
+  await confirm.getByLabel('Security code').fill(/security code is (\d{6})/.exec(await kept(email))![1]!);
+  await confirm.getByRole('button', { name: 'Verify' }).click();
+  await contact.getByText(/A link was sent to moved@moving-shop\.example/).waitFor();
+  const link = /(ec_[A-Za-z0-9_-]{43}\.[0-9a-f-]{36})/.exec(await kept('moved@moving-shop.example'))![1]!;
+  t.match(await svc.request('POST', '/api/v1/auth/email-change/confirm', { body: { token: link } }), { status: 200, body: { email: 'moved@moving-shop.example' } });
+  await page.reload();
+  await contact.getByText('moved@moving-shop.example').waitFor();
+  t.ok(await contact.getByLabel('New e-mail address').isVisible(), 'nothing pending once the link is used');
+
+  await contact.getByLabel('New phone number (with its country code)').fill('+221 77 765 43 21');
+  await contact.getByRole('button', { name: 'Send a code to this number' }).click();
+  await confirm.waitFor();
+  await confirm.getByLabel('Security code').fill(/security code is (\d{6})/.exec(await kept('moved@moving-shop.example'))![1]!);
+  await confirm.getByRole('button', { name: 'Verify' }).click();
+  await contact.getByLabel(/Code received by SMS/).waitFor();
+  const sms = /code to confirm this phone number is (\d{6})/.exec(await kept('+221777654321', 'sms'))![1]!;
+  await contact.getByLabel(/Code received by SMS/).fill(sms === '000000' ? '111111' : '000000');
+  await contact.getByRole('button', { name: 'Confirm the number' }).click();
+  await contact.getByRole('alert').waitFor();
+  await contact.getByLabel(/Code received by SMS/).fill(sms);
+  await contact.getByRole('button', { name: 'Confirm the number' }).click();
+  await contact.getByText('Phone number changed.').waitFor();
+  await contact.getByText('+221777654321').waitFor();
+  t.match(await svc.request('GET', '/api/v1/auth/me', { key: (await svc.request('POST', '/api/v1/auth/login', { body: { email: 'moved@moving-shop.example', password: PASSWORD } })).body.accessToken }), { body: { email: 'moved@moving-shop.example', phone: '+221777654321' } }, 'the API holds both');
+
+  t.same(await accessibilityProblems(page), [], 'no serious or critical axe violation');
+  t.same(scriptProblems(problems), [], 'no CSP violation or script error');
+  t.same(refused, ['400 POST /api/v1/auth/mfa/verify', '400 POST /api/v1/auth/phone-change/verify'], 'only the wrong codes were refused');
+});

@@ -13,6 +13,8 @@ type Purpose =
   | 'mfa/totp/disable'
   | 'mfa/recovery-codes'
   | 'passkeys/delete'
+  | 'email-change/request'
+  | 'phone-change/request'
   | 'change-password-mfa';
 
 /** The API's answers that a change needs a verified challenge: API keys (IKW-ACC-011), lowering the payout safety delay (IKW-PAY-006). */

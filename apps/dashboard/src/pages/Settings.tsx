@@ -5,6 +5,7 @@ import { LanguageContext, useMessages, type Messages } from '../i18n.js';
 import { useSecondFactor } from '../secondFactor.js';
 import { sika, withSession } from '../session.js';
 import type { PageProps } from './props.js';
+import { ContactChanges, Sessions } from './SettingsAccount.js';
 
 const SECURITY_EVENTS = {
   session_started: { en: 'Signed in', fr: 'Connexion' },
@@ -47,7 +48,7 @@ const messages: Messages<
   | 'passkeyName'
   | 'passkeyRename'
   | 'passkeyCreated'
-  | 'passkeysLater'
+  | 'passkeyRemove'
   | 'password'
   | 'currentPassword'
   | 'newPassword'
@@ -87,7 +88,7 @@ const messages: Messages<
     passkeyName: 'Name of the passkey',
     passkeyRename: 'Rename',
     passkeyCreated: 'Added',
-    passkeysLater: 'Adding and removing passkeys is not available on this page yet.',
+    passkeyRemove: 'Remove',
     password: 'Password',
     currentPassword: 'Current password',
     newPassword: 'New password (8 characters or more)',
@@ -127,7 +128,7 @@ const messages: Messages<
     passkeyName: 'Nom de la clé d’accès',
     passkeyRename: 'Renommer',
     passkeyCreated: 'Ajoutée le',
-    passkeysLater: 'Ajouter ou retirer une clé d’accès n’est pas encore possible sur cette page.',
+    passkeyRemove: 'Retirer',
     password: 'Mot de passe',
     currentPassword: 'Mot de passe actuel',
     newPassword: 'Nouveau mot de passe (8 caractères ou plus)',
@@ -149,7 +150,7 @@ const messages: Messages<
 
 type SectionProps = Pick<PageProps, 'environment' | 'onSignedOut'>;
 
-/** The signed-in user's own security (second factors, password, security events) and the payout safety delay. */
+/** The signed-in user's own security (second factors, password, e-mail and phone, sessions, security events) and the payout safety delay. */
 export function Settings({ environment, onSignedOut }: PageProps) {
   const t = useMessages(messages);
   return (
@@ -157,6 +158,8 @@ export function Settings({ environment, onSignedOut }: PageProps) {
       <h1>{t('title')}</h1>
       <SecondFactors environment={environment} onSignedOut={onSignedOut} />
       <Password onSignedOut={onSignedOut} />
+      <ContactChanges environment={environment} onSignedOut={onSignedOut} />
+      <Sessions environment={environment} onSignedOut={onSignedOut} />
       <PayoutDelay environment={environment} onSignedOut={onSignedOut} />
       <SecurityEvents environment={environment} onSignedOut={onSignedOut} />
     </main>
@@ -211,6 +214,11 @@ function SecondFactors({ environment, onSignedOut }: SectionProps) {
       if (challengeId) setCodes((await sika.post('/api/v1/auth/mfa/recovery-codes', { body: { challengeId } })).recoveryCodes ?? []);
     });
   const rename = (id: string, nickname: string) => act.mutate(() => sika.patch('/api/v1/auth/passkeys/{id}', { params: { path: { id } }, body: { nickname } }));
+  const remove = (id: string) =>
+    act.mutate(async () => {
+      const challengeId = await challenged('passkeys/delete');
+      if (challengeId) await sika.delete('/api/v1/auth/passkeys/{id}', { params: { path: { id } }, body: { challengeId } });
+    });
 
   return (
     <section aria-labelledby="factors">
@@ -290,6 +298,9 @@ function SecondFactors({ environment, onSignedOut }: SectionProps) {
             {(list.data ?? []).map((p) => (
               <li key={p.id}>
                 <PasskeyRename id={p.id!} nickname={p.nickname ?? ''} busy={act.isPending} onRename={(n) => rename(p.id!, n)} />
+                <button type="button" className="danger" disabled={act.isPending} aria-label={`${t('passkeyRemove')}: ${p.nickname || p.id}`} onClick={() => remove(p.id!)}>
+                  {t('passkeyRemove')}
+                </button>
                 <span className="help">
                   {t('passkeyCreated')} {p.createdAt ? new Date(p.createdAt).toLocaleDateString(language === 'fr' ? 'fr-FR' : 'en-GB') : '—'}
                 </span>
@@ -298,7 +309,6 @@ function SecondFactors({ environment, onSignedOut }: SectionProps) {
           </ul>
         )}
       </QueryView>
-      <p className="help">{t('passkeysLater')}</p>
     </section>
   );
 }

@@ -1,0 +1,278 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useContext, useState, type FormEvent } from 'react';
+import { ErrorMessage, errorText, QueryView, Scrollable } from '../components.js';
+import { LanguageContext, useMessages, type Messages } from '../i18n.js';
+import { useSecondFactor } from '../secondFactor.js';
+import { sika, withSession } from '../session.js';
+import type { PageProps } from './props.js';
+
+/** The settings page's account sections: where the user is signed in, and moving the account's e-mail address or phone number. */
+const messages: Messages<
+  | 'sessions'
+  | 'sessionsNone'
+  | 'thisSession'
+  | 'started'
+  | 'lastActive'
+  | 'address'
+  | 'device'
+  | 'actions'
+  | 'endSession'
+  | 'endOthers'
+  | 'othersEnded'
+  | 'contact'
+  | 'email'
+  | 'phone'
+  | 'noPhone'
+  | 'newEmail'
+  | 'changeEmail'
+  | 'emailPending'
+  | 'cancelEmail'
+  | 'newPhone'
+  | 'changePhone'
+  | 'smsCode'
+  | 'confirmPhone'
+  | 'phoneChanged'
+> = {
+  en: {
+    sessions: 'Where you are signed in',
+    sessionsNone: 'No session.',
+    thisSession: 'This session',
+    started: 'Started',
+    lastActive: 'Last active',
+    address: 'Address',
+    device: 'Device',
+    actions: 'Actions',
+    endSession: 'End session',
+    endOthers: 'Sign out every other session',
+    othersEnded: 'Other sessions ended: {count}',
+    contact: 'E-mail address and phone number',
+    email: 'E-mail address',
+    phone: 'Phone number',
+    noPhone: 'none',
+    newEmail: 'New e-mail address',
+    changeEmail: 'Change e-mail address',
+    emailPending: 'A link was sent to {email}; the address changes when it is opened (before {time}).',
+    cancelEmail: 'Cancel the change',
+    newPhone: 'New phone number (with its country code)',
+    changePhone: 'Send a code to this number',
+    smsCode: 'Code received by SMS',
+    confirmPhone: 'Confirm the number',
+    phoneChanged: 'Phone number changed.',
+  },
+  fr: {
+    sessions: 'Où vous êtes connecté',
+    sessionsNone: 'Aucune session.',
+    thisSession: 'Cette session',
+    started: 'Début',
+    lastActive: 'Dernière activité',
+    address: 'Adresse',
+    device: 'Appareil',
+    actions: 'Actions',
+    endSession: 'Terminer la session',
+    endOthers: 'Déconnecter toutes les autres sessions',
+    othersEnded: 'Autres sessions terminées : {count}',
+    contact: 'Adresse e-mail et numéro de téléphone',
+    email: 'Adresse e-mail',
+    phone: 'Numéro de téléphone',
+    noPhone: 'aucun',
+    newEmail: 'Nouvelle adresse e-mail',
+    changeEmail: 'Changer d’adresse e-mail',
+    emailPending: 'Un lien a été envoyé à {email} ; l’adresse change quand il est ouvert (avant {time}).',
+    cancelEmail: 'Annuler le changement',
+    newPhone: 'Nouveau numéro de téléphone (avec l’indicatif du pays)',
+    changePhone: 'Envoyer un code à ce numéro',
+    smsCode: 'Code reçu par SMS',
+    confirmPhone: 'Confirmer le numéro',
+    phoneChanged: 'Numéro de téléphone changé.',
+  },
+};
+
+type SectionProps = Pick<PageProps, 'environment' | 'onSignedOut'>;
+
+function useDateTime(): (iso: string | null | undefined) => string {
+  const { language } = useContext(LanguageContext);
+  return (iso) => (iso ? new Date(iso).toLocaleString(language === 'fr' ? 'fr-FR' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short' }) : '—');
+}
+
+/** The user's live sessions; any but this one can be ended (ending this one is signing out). */
+export function Sessions({ environment, onSignedOut }: SectionProps) {
+  const t = useMessages(messages);
+  const when = useDateTime();
+  const queries = useQueryClient();
+  const [error, setError] = useState<string | null>(null);
+  const [ended, setEnded] = useState<number | null>(null);
+  const sessions = useQuery({ queryKey: ['sessions', environment], queryFn: () => withSession(() => sika.get('/api/v1/auth/sessions'), onSignedOut) });
+  const act = useMutation({
+    mutationFn: (work: () => Promise<unknown>) => withSession(work, onSignedOut),
+    onMutate: () => {
+      setError(null);
+      setEnded(null);
+    },
+    onSuccess: () => Promise.all([queries.invalidateQueries({ queryKey: ['sessions'] }), queries.invalidateQueries({ queryKey: ['security-events'] })]),
+    onError: (err) => setError(errorText(err, t('error.generic'))),
+  });
+  const others = (sessions.data?.data ?? []).filter((s) => !s.current).length;
+  return (
+    <section aria-labelledby="sessions">
+      <h2 id="sessions">{t('sessions')}</h2>
+      <ErrorMessage text={error} />
+      {ended !== null && <p role="status">{t('othersEnded', { count: ended })}</p>}
+      <QueryView query={sessions} isEmpty={(d) => !d.data?.length} empty={t('sessionsNone')}>
+        {(list) => (
+          <Scrollable labelledBy="sessions">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t('device')}</th>
+                  <th scope="col">{t('address')}</th>
+                  <th scope="col">{t('started')}</th>
+                  <th scope="col">{t('lastActive')}</th>
+                  <th scope="col">{t('actions')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {(list.data ?? []).map((s) => (
+                  <tr key={s.id}>
+                    <th scope="row">{s.userAgent ?? '—'}</th>
+                    <td>{s.ip ?? '—'}</td>
+                    <td>{when(s.createdAt)}</td>
+                    <td>{when(s.lastActiveAt)}</td>
+                    <td>
+                      {s.current ? (
+                        <strong>{t('thisSession')}</strong>
+                      ) : (
+                        <button type="button" className="secondary" disabled={act.isPending} aria-label={`${t('endSession')}: ${s.userAgent ?? s.id} (${when(s.lastActiveAt)})`} onClick={() => act.mutate(() => sika.delete('/api/v1/auth/sessions/{id}', { params: { path: { id: s.id! } } }))}>
+                          {t('endSession')}
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </Scrollable>
+        )}
+      </QueryView>
+      {others > 0 && (
+        <button type="button" className="danger" disabled={act.isPending} onClick={() => act.mutate(async () => setEnded((await sika.post('/api/v1/auth/sessions/revoke-others')).revoked ?? 0))}>
+          {t('endOthers')}
+        </button>
+      )}
+    </section>
+  );
+}
+
+/**
+ * Moving the account's e-mail address (proved by a link sent to the new one) or phone number
+ * (proved by a code sent there by SMS); both ask the second factor first (docs/auth.md).
+ */
+export function ContactChanges({ environment, onSignedOut }: SectionProps) {
+  const t = useMessages(messages);
+  const when = useDateTime();
+  const queries = useQueryClient();
+  const { challenged, form: factorForm } = useSecondFactor();
+  const [error, setError] = useState<string | null>(null);
+  const [phoneRequest, setPhoneRequest] = useState<{ requestId: string; newPhone: string } | null>(null);
+  const [phoneChanged, setPhoneChanged] = useState(false);
+  const me = useQuery({ queryKey: ['me', environment], queryFn: () => withSession(() => sika.get('/api/v1/auth/me'), onSignedOut) });
+  const pending = useQuery({ queryKey: ['email-change', environment], queryFn: () => withSession(() => sika.get('/api/v1/auth/email-change'), onSignedOut) });
+  const act = useMutation({
+    mutationFn: (work: () => Promise<unknown>) => withSession(work, onSignedOut),
+    onMutate: () => {
+      setError(null);
+      setPhoneChanged(false);
+    },
+    onSuccess: () => Promise.all([queries.invalidateQueries({ queryKey: ['me'] }), queries.invalidateQueries({ queryKey: ['email-change'] }), queries.invalidateQueries({ queryKey: ['security-events'] })]),
+    onError: (err) => setError(errorText(err, t('error.generic'))),
+  });
+
+  const requestEmail = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const newEmail = String(new FormData(form).get('newEmail')).trim();
+    act.mutate(async () => {
+      const challengeId = await challenged('email-change/request');
+      if (!challengeId) return;
+      await sika.post('/api/v1/auth/email-change/request', { body: { challengeId, newEmail } });
+      form.reset();
+    });
+  };
+  const requestPhone = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const newPhone = String(new FormData(e.currentTarget).get('newPhone')).trim();
+    act.mutate(async () => {
+      const challengeId = await challenged('phone-change/request');
+      if (!challengeId) return;
+      const asked = await sika.post('/api/v1/auth/phone-change/request', { body: { challengeId, newPhone } });
+      setPhoneRequest({ requestId: asked.requestId!, newPhone: asked.newPhone! });
+    });
+  };
+  const verifyPhone = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const code = String(new FormData(e.currentTarget).get('code')).trim();
+    act.mutate(async () => {
+      await sika.post('/api/v1/auth/phone-change/verify', { body: { requestId: phoneRequest!.requestId, code } });
+      setPhoneRequest(null);
+      setPhoneChanged(true);
+    });
+  };
+
+  const waiting = pending.data?.pending;
+  return (
+    <section aria-labelledby="contact">
+      <h2 id="contact">{t('contact')}</h2>
+      {factorForm}
+      <ErrorMessage text={error} />
+      {phoneChanged && <p role="status">{t('phoneChanged')}</p>}
+      <QueryView query={me}>
+        {(user) => (
+          <dl className="facts">
+            <dt>{t('email')}</dt>
+            <dd>{user.email}</dd>
+            <dt>{t('phone')}</dt>
+            <dd>{user.phone ?? t('noPhone')}</dd>
+          </dl>
+        )}
+      </QueryView>
+      {waiting ? (
+        <div className="panel" role="status">
+          <p>{t('emailPending', { email: waiting.newEmail ?? '', time: when(waiting.expiresAt) })}</p>
+          <button type="button" className="secondary" disabled={act.isPending} onClick={() => act.mutate(() => sika.post('/api/v1/auth/email-change/cancel', { body: { requestId: waiting.requestId! } }))}>
+            {t('cancelEmail')}
+          </button>
+        </div>
+      ) : (
+        <form className="inline-form" onSubmit={requestEmail} aria-label={t('changeEmail')}>
+          <label>
+            {t('newEmail')}
+            <input name="newEmail" type="email" autoComplete="email" required maxLength={254} />
+          </label>
+          <button type="submit" disabled={act.isPending}>
+            {t('changeEmail')}
+          </button>
+        </form>
+      )}
+      {phoneRequest ? (
+        <form className="inline-form" onSubmit={verifyPhone} aria-label={t('confirmPhone')}>
+          <label>
+            {t('smsCode')} ({phoneRequest.newPhone})
+            <input name="code" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" required />
+          </label>
+          <button type="submit" disabled={act.isPending}>
+            {t('confirmPhone')}
+          </button>
+        </form>
+      ) : (
+        <form className="inline-form" onSubmit={requestPhone} aria-label={t('changePhone')}>
+          <label>
+            {t('newPhone')}
+            <input name="newPhone" type="tel" autoComplete="tel" required minLength={3} maxLength={32} />
+          </label>
+          <button type="submit" disabled={act.isPending}>
+            {t('changePhone')}
+          </button>
+        </form>
+      )}
+    </section>
+  );
+}
