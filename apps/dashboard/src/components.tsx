@@ -1,8 +1,9 @@
-import type { UseQueryResult } from '@tanstack/react-query';
+import { useMutation, useQueryClient, type QueryKey, type UseQueryResult } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useState, type AnchorHTMLAttributes, type ReactNode } from 'react';
 import { SikaError } from '../../../clients/typescript/src/index.js';
 import { useT } from './i18n.js';
 import { pathOf, type PageName } from './router.js';
+import { withSession } from './session.js';
 
 /** A query's answer as every page shows it: loading, the API's error, an empty message, or `children` with the data. */
 export function QueryView<T>({ query, isEmpty, empty, children }: { query: UseQueryResult<T>; isEmpty?: (data: T) => boolean; empty?: string; children: (data: T) => ReactNode }) {
@@ -77,6 +78,24 @@ export function ErrorMessage({ text }: { text: string | null }) {
       {text}
     </p>
   ) : null;
+}
+
+/**
+ * A change the user asks for with a button or a form: `action.mutate(work)` runs `work` in the
+ * session, then asks again for every query under `changes` (what the change may have moved); a
+ * failure is kept in `error`, in the API's words, until the next try.
+ */
+export function useAction(onSignedOut: () => void, changes: QueryKey[]) {
+  const t = useT();
+  const queries = useQueryClient();
+  const [error, setError] = useState<string | null>(null);
+  const action = useMutation({
+    mutationFn: (work: () => Promise<unknown>) => withSession(work, onSignedOut),
+    onMutate: () => setError(null),
+    onSuccess: () => Promise.all(changes.map((queryKey) => queries.invalidateQueries({ queryKey }))),
+    onError: (err) => setError(errorText(err, t('error.generic'))),
+  });
+  return { action, error, setError };
 }
 
 /** Whether a call failed because the object is not the caller's (or does not exist): retrying cannot help. */

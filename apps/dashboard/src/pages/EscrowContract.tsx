@@ -1,6 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useContext, useState, type FormEvent, type ReactNode } from 'react';
-import { ErrorMessage, errorText, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable } from '../components.js';
+import { useQuery } from '@tanstack/react-query';
+import { useContext, type FormEvent, type ReactNode } from 'react';
+import { ErrorMessage, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable, useAction } from '../components.js';
 import { formatAmount, LanguageContext, minorUnits, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import { escrowMessages as messages } from './escrow.messages.js';
@@ -16,8 +16,6 @@ const loadContract = (id: string) => sika.get('/api/v1/escrow/contracts/{id}', {
 export function EscrowContract({ environment, onSignedOut, id }: PageProps) {
   const t = useMessages(messages);
   const { language } = useContext(LanguageContext);
-  const queries = useQueryClient();
-  const [error, setError] = useState<string | null>(null);
   const contractId = id ?? '';
   const key = ['escrow-contract', environment, contractId];
   const contract = useQuery({
@@ -36,15 +34,7 @@ export function EscrowContract({ environment, onSignedOut, id }: PageProps) {
     enabled: contract.isSuccess,
   });
   // Every change moves money or state the whole page shows: ask for all of it again, and the balance.
-  const changed = {
-    onSuccess: () => {
-      setError(null);
-      void queries.invalidateQueries({ queryKey: key });
-      void queries.invalidateQueries({ queryKey: ['balance', environment] });
-    },
-    onError: (err: unknown) => setError(errorText(err, t('error.generic'))),
-  };
-  const call = useMutation({ mutationFn: (send: () => Promise<unknown>) => send(), ...changed });
+  const { action: call, error } = useAction(onSignedOut, [key, ['balance', environment]]);
   const post = (form: HTMLFormElement, send: (data: FormData) => Promise<unknown>) => call.mutate(() => send(new FormData(form)), { onSuccess: () => form.reset() });
 
   if (contract.isError && isNotFound(contract.error)) return <NotFound title={t('title')} message={t('notFound')} back="escrow" backLabel={t('back')} />;

@@ -1,6 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
-import { ErrorMessage, errorText, Link, NavigationContext, QueryView, Scrollable } from '../components.js';
+import { ErrorMessage, errorText, Link, NavigationContext, QueryView, Scrollable, useAction } from '../components.js';
 import { formatAmount, LanguageContext, minorUnits, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import { marketplaceMessages as messages } from './marketplace.messages.js';
@@ -13,8 +13,7 @@ export function Marketplace({ environment, onSignedOut }: PageProps) {
   const t = useMessages(messages);
   const { language } = useContext(LanguageContext);
   const go = useContext(NavigationContext);
-  const queries = useQueryClient();
-  const [error, setError] = useState<string | null>(null);
+  const { action: call, error, setError } = useAction(onSignedOut, [['marketplace', environment]]);
   const [settled, setSettled] = useState<number | null>(null);
   const [lines, setLines] = useState(1);
   const useList = <T,>(name: string, call: () => Promise<T>) => useQuery({ queryKey: ['marketplace', environment, name], queryFn: () => withSession(call, onSignedOut) });
@@ -23,14 +22,6 @@ export function Marketplace({ environment, onSignedOut }: PageProps) {
   const rules = useList('rules', () => sika.get('/api/v1/marketplace/commission-rules', { params: { query: { limit: 100 } } }));
   const orders = useList('orders', () => sika.get('/api/v1/marketplace/orders', { params: { query: { limit: 50 } } }));
   const settlements = useList('settlements', () => sika.get('/api/v1/marketplace/settlements', { params: { query: { limit: 50 } } }));
-  const changed = {
-    onSuccess: () => {
-      setError(null);
-      void queries.invalidateQueries({ queryKey: ['marketplace', environment] });
-    },
-    onError: (err: unknown) => setError(errorText(err, t('error.generic'))),
-  };
-  const call = useMutation({ mutationFn: (send: () => Promise<unknown>) => send(), ...changed });
   const submit = (send: (data: FormData) => Promise<unknown>) => (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = e.currentTarget;
@@ -54,7 +45,7 @@ export function Marketplace({ environment, onSignedOut }: PageProps) {
       });
     },
     onSuccess: (order) => go('marketplaceOrder', order.id),
-    onError: changed.onError,
+    onError: (err: unknown) => setError(errorText(err, t('error.generic'))),
   });
   const ruleList = (rules.data?.data ?? []) as { id: string; name: string; percentBasisPoints: number; fixedFeeMinor: number; currency: string; isActive: boolean }[];
   const sellerList = (sellers.data?.data ?? []) as { id: string; sellerId: string; displayName: string; settlementMode: string; settlementDelayDays: number }[];

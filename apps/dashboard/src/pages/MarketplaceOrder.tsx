@@ -1,6 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useContext, useState, type FormEvent } from 'react';
-import { ErrorMessage, errorText, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable } from '../components.js';
+import { useQuery } from '@tanstack/react-query';
+import { useContext, type FormEvent } from 'react';
+import { ErrorMessage, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable, useAction } from '../components.js';
 import { formatAmount, LanguageContext, minorUnits, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import { marketplaceMessages as messages } from './marketplace.messages.js';
@@ -10,8 +10,7 @@ import type { PageProps } from './props.js';
 export function MarketplaceOrder({ environment, onSignedOut, id }: PageProps) {
   const t = useMessages(messages);
   const { language } = useContext(LanguageContext);
-  const queries = useQueryClient();
-  const [error, setError] = useState<string | null>(null);
+  const { action: call, error } = useAction(onSignedOut, [['marketplace', environment]]);
   const orderId = id ?? '';
   const key = ['marketplace', environment, 'order', orderId];
   const order = useQuery({
@@ -23,14 +22,6 @@ export function MarketplaceOrder({ environment, onSignedOut, id }: PageProps) {
     queryKey: [...key, 'refunds'],
     queryFn: () => withSession(() => sika.get('/api/v1/marketplace/refunds', { params: { query: { orderId, limit: 100 } } }), onSignedOut),
     enabled: order.isSuccess,
-  });
-  const call = useMutation({
-    mutationFn: (send: () => Promise<unknown>) => send(),
-    onSuccess: () => {
-      setError(null);
-      void queries.invalidateQueries({ queryKey: ['marketplace', environment] });
-    },
-    onError: (err: unknown) => setError(errorText(err, t('error.generic'))),
   });
 
   if (order.isError && isNotFound(order.error)) return <NotFound title={t('order')} message={t('notFound')} back="marketplace" backLabel={t('back')} />;

@@ -1,6 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
-import { ErrorMessage, errorText, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable } from '../components.js';
+import { ErrorMessage, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable, useAction } from '../components.js';
 import { formatAmount, LanguageContext, minorUnits, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import { marketplaceMessages as messages } from './marketplace.messages.js';
@@ -12,8 +12,7 @@ const MODES = ['rolling', 'weekly', 'manual'] as const;
 export function MarketplaceSeller({ environment, onSignedOut, id }: PageProps) {
   const t = useMessages(messages);
   const { language } = useContext(LanguageContext);
-  const queries = useQueryClient();
-  const [error, setError] = useState<string | null>(null);
+  const { action: call, error } = useAction(onSignedOut, [['marketplace', environment]]);
   const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
   const sellerId = id ?? '';
   const key = ['marketplace', environment, 'seller', sellerId];
@@ -31,14 +30,6 @@ export function MarketplaceSeller({ environment, onSignedOut, id }: PageProps) {
     queryKey: [...key, 'payouts'],
     queryFn: () => withSession(() => sika.get('/api/v1/marketplace/payouts', { params: { query: { sellerId: seller.data!.sellerId, limit: 50 } } }), onSignedOut),
     enabled: seller.isSuccess,
-  });
-  const call = useMutation({
-    mutationFn: (send: () => Promise<unknown>) => send(),
-    onSuccess: () => {
-      setError(null);
-      void queries.invalidateQueries({ queryKey: ['marketplace', environment] });
-    },
-    onError: (err: unknown) => setError(errorText(err, t('error.generic'))),
   });
 
   if (seller.isError && isNotFound(seller.error)) return <NotFound title={t('seller')} message={t('notFound')} back="marketplace" backLabel={t('back')} />;

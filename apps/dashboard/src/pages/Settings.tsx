@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
-import { ErrorMessage, errorText, QueryView, Scrollable } from '../components.js';
+import { ErrorMessage, errorText, QueryView, Scrollable, useAction } from '../components.js';
 import { LanguageContext, useMessages, type Messages } from '../i18n.js';
 import { useSecondFactor } from '../secondFactor.js';
 import { sika, withSession } from '../session.js';
@@ -169,20 +169,12 @@ export function Settings({ environment, onSignedOut }: PageProps) {
 function SecondFactors({ environment, onSignedOut }: SectionProps) {
   const t = useMessages(messages);
   const { language } = useContext(LanguageContext);
-  const queries = useQueryClient();
   const { challenged, form: factorForm } = useSecondFactor();
-  const [error, setError] = useState<string | null>(null);
   const [setup, setSetup] = useState<{ secretId: string; secret: string; qr: string } | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   const mfa = useQuery({ queryKey: ['mfa', environment], queryFn: () => withSession(() => sika.get('/api/v1/auth/mfa'), onSignedOut) });
   const passkeys = useQuery({ queryKey: ['passkeys', environment], queryFn: () => withSession(() => sika.get('/api/v1/auth/passkeys'), onSignedOut) });
-  const refresh = () => Promise.all([queries.invalidateQueries({ queryKey: ['mfa'] }), queries.invalidateQueries({ queryKey: ['passkeys'] }), queries.invalidateQueries({ queryKey: ['security-events'] })]);
-  const act = useMutation({
-    mutationFn: (work: () => Promise<unknown>) => withSession(work, onSignedOut),
-    onMutate: () => setError(null),
-    onSuccess: refresh,
-    onError: (err) => setError(errorText(err, t('error.generic'))),
-  });
+  const { action: act, error } = useAction(onSignedOut, [['mfa'], ['passkeys'], ['security-events']]);
 
   const startTotp = () =>
     act.mutate(async () => {

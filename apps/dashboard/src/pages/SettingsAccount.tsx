@@ -1,6 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
-import { ErrorMessage, errorText, QueryView, Scrollable } from '../components.js';
+import { ErrorMessage, QueryView, Scrollable, useAction } from '../components.js';
 import { LanguageContext, useMessages, type Messages } from '../i18n.js';
 import { useSecondFactor } from '../secondFactor.js';
 import { sika, withSession } from '../session.js';
@@ -98,19 +98,13 @@ function useDateTime(): (iso: string | null | undefined) => string {
 export function Sessions({ environment, onSignedOut }: SectionProps) {
   const t = useMessages(messages);
   const when = useDateTime();
-  const queries = useQueryClient();
-  const [error, setError] = useState<string | null>(null);
   const [ended, setEnded] = useState<number | null>(null);
   const sessions = useQuery({ queryKey: ['sessions', environment], queryFn: () => withSession(() => sika.get('/api/v1/auth/sessions'), onSignedOut) });
-  const act = useMutation({
-    mutationFn: (work: () => Promise<unknown>) => withSession(work, onSignedOut),
-    onMutate: () => {
-      setError(null);
-      setEnded(null);
-    },
-    onSuccess: () => Promise.all([queries.invalidateQueries({ queryKey: ['sessions'] }), queries.invalidateQueries({ queryKey: ['security-events'] })]),
-    onError: (err) => setError(errorText(err, t('error.generic'))),
-  });
+  const { action: act, error } = useAction(onSignedOut, [['sessions'], ['security-events']]);
+  const end = (id: string) => {
+    setEnded(null);
+    act.mutate(() => sika.delete('/api/v1/auth/sessions/{id}', { params: { path: { id } } }));
+  };
   const others = (sessions.data?.data ?? []).filter((s) => !s.current).length;
   return (
     <section aria-labelledby="sessions">
@@ -141,7 +135,7 @@ export function Sessions({ environment, onSignedOut }: SectionProps) {
                       {s.current ? (
                         <strong>{t('thisSession')}</strong>
                       ) : (
-                        <button type="button" className="secondary" disabled={act.isPending} aria-label={`${t('endSession')}: ${s.userAgent ?? s.id} (${when(s.lastActiveAt)})`} onClick={() => act.mutate(() => sika.delete('/api/v1/auth/sessions/{id}', { params: { path: { id: s.id! } } }))}>
+                        <button type="button" className="secondary" disabled={act.isPending} aria-label={`${t('endSession')}: ${s.userAgent ?? s.id} (${when(s.lastActiveAt)})`} onClick={() => end(s.id!)}>
                           {t('endSession')}
                         </button>
                       )}
@@ -169,22 +163,12 @@ export function Sessions({ environment, onSignedOut }: SectionProps) {
 export function ContactChanges({ environment, onSignedOut }: SectionProps) {
   const t = useMessages(messages);
   const when = useDateTime();
-  const queries = useQueryClient();
   const { challenged, form: factorForm } = useSecondFactor();
-  const [error, setError] = useState<string | null>(null);
   const [phoneRequest, setPhoneRequest] = useState<{ requestId: string; newPhone: string } | null>(null);
   const [phoneChanged, setPhoneChanged] = useState(false);
   const me = useQuery({ queryKey: ['me', environment], queryFn: () => withSession(() => sika.get('/api/v1/auth/me'), onSignedOut) });
   const pending = useQuery({ queryKey: ['email-change', environment], queryFn: () => withSession(() => sika.get('/api/v1/auth/email-change'), onSignedOut) });
-  const act = useMutation({
-    mutationFn: (work: () => Promise<unknown>) => withSession(work, onSignedOut),
-    onMutate: () => {
-      setError(null);
-      setPhoneChanged(false);
-    },
-    onSuccess: () => Promise.all([queries.invalidateQueries({ queryKey: ['me'] }), queries.invalidateQueries({ queryKey: ['email-change'] }), queries.invalidateQueries({ queryKey: ['security-events'] })]),
-    onError: (err) => setError(errorText(err, t('error.generic'))),
-  });
+  const { action: act, error } = useAction(onSignedOut, [['me'], ['email-change'], ['security-events']]);
 
   const requestEmail = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -200,6 +184,7 @@ export function ContactChanges({ environment, onSignedOut }: SectionProps) {
   const requestPhone = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const newPhone = String(new FormData(e.currentTarget).get('newPhone')).trim();
+    setPhoneChanged(false);
     act.mutate(async () => {
       const challengeId = await challenged('phone-change/request');
       if (!challengeId) return;

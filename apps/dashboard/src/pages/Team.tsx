@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
-import { ErrorMessage, errorText, QueryView, Scrollable } from '../components.js';
+import { ErrorMessage, errorText, QueryView, Scrollable, useAction } from '../components.js';
 import { LanguageContext, useMessages, type Language, type Messages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import type { PageProps } from './props.js';
@@ -154,15 +154,8 @@ type SectionProps = Pick<PageProps, 'environment' | 'onSignedOut'> & { manages: 
 function Members({ environment, onSignedOut, manages, myId }: SectionProps & { myId: string }) {
   const t = useMessages(messages);
   const { language } = useContext(LanguageContext);
-  const queries = useQueryClient();
-  const [error, setError] = useState<string | null>(null);
   const members = useQuery({ queryKey: ['team-members', environment], queryFn: () => withSession(() => sika.get('/api/v1/merchant/team/members'), onSignedOut) });
-  const act = useMutation({
-    mutationFn: (work: () => Promise<unknown>) => withSession(work, onSignedOut),
-    onMutate: () => setError(null),
-    onSuccess: () => queries.invalidateQueries({ queryKey: ['team-members', environment] }),
-    onError: (err) => setError(errorText(err, t('error.generic'))),
-  });
+  const { action: act, error } = useAction(onSignedOut, [['team-members', environment]]);
   const changeRole = (userId: string, role: Role) => act.mutate(() => sika.patch('/api/v1/merchant/team/members/{userId}', { params: { path: { userId } }, body: { role } }));
   const remove = (userId: string, name: string) => {
     if (!window.confirm(t('removeConfirm', { name }))) return;
@@ -237,32 +230,26 @@ function RoleChange({ name, role, busy, onChange }: { name: string; role: Role; 
 function Invitations({ environment, onSignedOut, manages }: SectionProps) {
   const t = useMessages(messages);
   const { language } = useContext(LanguageContext);
-  const queries = useQueryClient();
-  const [error, setError] = useState<string | null>(null);
   const [sent, setSent] = useState<string | null>(null);
   const invitations = useQuery({ queryKey: ['team-invitations', environment], queryFn: () => withSession(() => sika.get('/api/v1/merchant/team/invitations'), onSignedOut) });
-  const act = useMutation({
-    mutationFn: (work: () => Promise<unknown>) => withSession(work, onSignedOut),
-    onMutate: () => {
-      setError(null);
-      setSent(null);
-    },
-    onSuccess: () => queries.invalidateQueries({ queryKey: ['team-invitations', environment] }),
-    onError: (err) => setError(errorText(err, t('error.generic'))),
-  });
+  const { action: act, error } = useAction(onSignedOut, [['team-invitations', environment]]);
   const invite = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = new FormData(e.currentTarget);
     const email = String(form.get('email')).trim();
     const role = String(form.get('role')) as Role;
     const target = e.currentTarget;
+    setSent(null);
     act.mutate(async () => {
       await sika.post('/api/v1/merchant/team/invitations', { body: { email, role } });
       setSent(email);
       target.reset();
     });
   };
-  const revoke = (id: string) => act.mutate(() => sika.delete('/api/v1/merchant/team/invitations/{id}', { params: { path: { id } } }));
+  const revoke = (id: string) => {
+    setSent(null);
+    act.mutate(() => sika.delete('/api/v1/merchant/team/invitations/{id}', { params: { path: { id } } }));
+  };
   return (
     <section aria-labelledby="team-invitations">
       <h2 id="team-invitations">{t('invitations')}</h2>
