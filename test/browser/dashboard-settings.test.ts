@@ -191,3 +191,50 @@ t.test('sessions: another one listed and ended; the e-mail address moved by a li
   t.same(scriptProblems(problems), [], 'no CSP violation or script error');
   t.same(refused, ['400 POST /api/v1/auth/mfa/verify', '400 POST /api/v1/auth/phone-change/verify'], 'only the wrong codes were refused');
 });
+
+t.test('the profile saved; a second organization created, moved to from the header, made where sign-ins start', async (t) => {
+  const { email, page, problems } = await signedIn(t, 'Two shops', '/settings');
+  const refused = refusals(page);
+  const profile = page.getByRole('form', { name: 'Profile' });
+  await profile.getByLabel('Name').fill('Awa Diop');
+  await profile.getByLabel('Language of your e-mails (optional)').fill('not a language!');
+  await profile.getByRole('button', { name: 'Save profile' }).click();
+  t.ok(await profile.getByLabel('Language of your e-mails (optional)').evaluate((i) => !(i as unknown as { validity: { valid: boolean } }).validity.valid), 'a malformed language tag is not sent');
+  await profile.getByLabel('Language of your e-mails (optional)').fill('fr-SN');
+  await profile.getByLabel('Second e-mail address (optional)').fill('awa@elsewhere.example');
+  await profile.getByRole('button', { name: 'Save profile' }).click();
+  await page.getByRole('status').filter({ hasText: 'Profile saved.' }).waitFor();
+  const token = async () => (await svc.request('POST', '/api/v1/auth/login', { body: { email, password: PASSWORD } })).body as { accessToken: string; user: { organizationId: string; merchantId: string } };
+  t.match((await svc.request('GET', '/api/v1/auth/me', { key: (await token()).accessToken })).body, { name: 'Awa Diop', language: 'fr-SN', secondaryEmail: 'awa@elsewhere.example' }, 'the API holds the profile');
+
+  const organizations = page.getByRole('region', { name: 'Your organizations' });
+  await organizations.getByRole('row', { name: /Two shops/ }).getByText('Current').waitFor();
+  t.notOk(await page.getByRole('combobox', { name: 'Organization' }).isVisible(), 'no organization choice in the header with one organization');
+  const create = page.getByRole('form', { name: 'New organization' });
+  await create.getByLabel('Organization').fill('Second shop');
+  await create.getByLabel('Country').fill('gh');
+  await create.getByLabel('Type').selectOption('nonprofit');
+  await create.getByRole('button', { name: 'Create organization' }).click();
+  await organizations.getByRole('row', { name: /Second shop/ }).waitFor();
+  t.match(await organizations.getByRole('row', { name: /Second shop/ }).textContent(), /GH.*Non-profit.*owner/, 'the new organization, owned by its creator');
+
+  const choice = page.getByRole('combobox', { name: 'Organization' });
+  await choice.selectOption({ label: 'Second shop' });
+  await organizations.getByRole('row', { name: /Second shop/ }).getByText('Current').waitFor();
+  t.equal(await choice.locator('option:checked').textContent(), 'Second shop', 'the header shows where the session acts');
+  const mine = (await svc.request('GET', '/api/v1/organizations/mine', { key: (await token()).accessToken })).body.data as { id: string; displayName: string }[];
+  const idOf = (name: string) => mine.find((o) => o.displayName === name)!.id;
+  t.equal((await token()).user.organizationId, idOf('Two shops'), 'a move without "start here" leaves sign-ins starting in the first organization');
+  await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith('/api/v1/organizations/switch') && r.ok()),
+    organizations.getByRole('button', { name: 'Start here when I sign in: Second shop' }).click(),
+  ]);
+  t.equal((await token()).user.organizationId, idOf('Second shop'), 'sign-ins now start in the second organization');
+
+  await page.setViewportSize({ width: 320, height: 640 });
+  t.ok(await page.evaluate('document.documentElement.scrollWidth <= 320'), 'no horizontal scroll at 320 px');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  t.same(await accessibilityProblems(page), [], 'no serious or critical axe violation');
+  t.same(scriptProblems(problems), [], 'no CSP violation or script error');
+  t.same(refused, [], 'no refused request');
+});

@@ -24,7 +24,8 @@ import { Settings } from './pages/Settings.js';
 import { Team } from './pages/Team.js';
 import { AcceptInvitation } from './pages/AcceptInvitation.js';
 import { SignIn } from './pages/SignIn.js';
-import { resume, setEnvironment, signOut, type SignedInUser } from './session.js';
+import { OrganizationSwitch, SwitchOrganizationContext } from './OrganizationSwitch.js';
+import { resume, setEnvironment, signOut, switchOrganization, withSession, type SignedInUser } from './session.js';
 import type { PageProps } from './pages/props.js';
 
 /** The pages of a signed-in user; a page not (yet) here shows the home page. */
@@ -75,7 +76,8 @@ export function App() {
           <SignIn onSignedIn={setUser} />
         )
       ) : (
-        <Shell user={user} onSignedOut={() => setUser(null)} />
+        // A move to another organization starts its shell afresh (in sandbox, on the same page).
+        <Shell key={user.organizationId} user={user} onSignedOut={() => setUser(null)} onSwitched={setUser} />
       )}
     </LanguageContext.Provider>
   );
@@ -108,7 +110,7 @@ export function LanguagePicker() {
 }
 
 /** The pages of a signed-in user: a header with the environment switch, then the page. */
-function Shell({ user, onSignedOut }: { user: SignedInUser; onSignedOut: () => void }) {
+function Shell({ user, onSignedOut, onSwitched }: { user: SignedInUser; onSignedOut: () => void; onSwitched: (user: SignedInUser) => void }) {
   const t = useT();
   const queries = useQueryClient();
   // Every session starts in sandbox: the switch and the calls' X-Environment agree from the start.
@@ -124,6 +126,11 @@ function Shell({ user, onSignedOut }: { user: SignedInUser; onSignedOut: () => v
     setEnvironment(e);
     setEnvironmentState(e);
   };
+  const moveTo = async (organizationId: string, persist: boolean) => {
+    const moved = await withSession(() => switchOrganization(organizationId, persist), onSignedOut);
+    queries.clear();
+    onSwitched(moved);
+  };
   const out = async () => {
     await signOut();
     queries.clear();
@@ -131,34 +138,37 @@ function Shell({ user, onSignedOut }: { user: SignedInUser; onSignedOut: () => v
   };
   return (
     <NavigationContext.Provider value={go}>
-      <header className={`top ${environment}`}>
-        <span className="brand">Sika</span>
-        <button type="button" className="menu-toggle secondary" aria-expanded={menuOpen} aria-controls="main-nav" onClick={() => setMenuOpen(!menuOpen)}>
-          {t('nav.menu')}
-        </button>
-        <fieldset className="environment">
-          <legend>{t('env.label')}</legend>
-          {(['sandbox', 'live'] as const).map((e) => (
-            <label key={e}>
-              <input type="radio" name="environment" value={e} checked={environment === e} onChange={() => switchTo(e)} /> {t(`env.${e}`)}
-            </label>
-          ))}
-        </fieldset>
-        <LanguagePicker />
-        <span className="who">{user.email}</span>
-        <button type="button" onClick={() => void out()}>
-          {t('nav.signOut')}
-        </button>
-      </header>
-      {environment === 'sandbox' && (
-        <p className="banner" role="status">
-          {t('env.sandboxBanner')}
-        </p>
-      )}
-      <div className="layout">
-        <Navigation current={shown} built={(page) => PAGES[page] !== undefined} open={menuOpen} onFollow={() => setMenuOpen(false)} />
-        <Page environment={environment} onSignedOut={onSignedOut} id={route.id} />
-      </div>
+      <SwitchOrganizationContext.Provider value={moveTo}>
+        <header className={`top ${environment}`}>
+          <span className="brand">Sika</span>
+          <button type="button" className="menu-toggle secondary" aria-expanded={menuOpen} aria-controls="main-nav" onClick={() => setMenuOpen(!menuOpen)}>
+            {t('nav.menu')}
+          </button>
+          <fieldset className="environment">
+            <legend>{t('env.label')}</legend>
+            {(['sandbox', 'live'] as const).map((e) => (
+              <label key={e}>
+                <input type="radio" name="environment" value={e} checked={environment === e} onChange={() => switchTo(e)} /> {t(`env.${e}`)}
+              </label>
+            ))}
+          </fieldset>
+          <LanguagePicker />
+          <OrganizationSwitch current={user.organizationId} onSignedOut={onSignedOut} />
+          <span className="who">{user.email}</span>
+          <button type="button" onClick={() => void out()}>
+            {t('nav.signOut')}
+          </button>
+        </header>
+        {environment === 'sandbox' && (
+          <p className="banner" role="status">
+            {t('env.sandboxBanner')}
+          </p>
+        )}
+        <div className="layout">
+          <Navigation current={shown} built={(page) => PAGES[page] !== undefined} open={menuOpen} onFollow={() => setMenuOpen(false)} />
+          <Page environment={environment} onSignedOut={onSignedOut} id={route.id} />
+        </div>
+      </SwitchOrganizationContext.Provider>
     </NavigationContext.Provider>
   );
 }

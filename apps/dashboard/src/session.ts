@@ -20,6 +20,7 @@ export interface SignedInUser {
   id: string;
   email: string;
   name: string;
+  organizationId: string;
   merchantId: string;
   role: string;
 }
@@ -72,6 +73,16 @@ export async function resume(): Promise<SignedInUser | null> {
     }
     throw err;
   }
+}
+
+/**
+ * Moves the session to an organization of the user (its first merchant), with a new access token;
+ * the refresh cookie follows the session. `persist` makes it where later sign-ins start.
+ */
+export async function switchOrganization(organizationId: string, persist: boolean): Promise<SignedInUser> {
+  accessToken = (await sika.post('/api/v1/organizations/switch', { body: { organizationId, persist } })).accessToken ?? '';
+  const me = await sika.get('/api/v1/auth/me');
+  return { id: me.id!, email: me.email!, name: me.name!, organizationId: me.organizationId!, merchantId: me.merchantId!, role: me.role! };
 }
 
 export async function signOut(): Promise<void> {

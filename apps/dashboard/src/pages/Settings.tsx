@@ -5,7 +5,7 @@ import { LanguageContext, useMessages, type Messages } from '../i18n.js';
 import { useSecondFactor } from '../secondFactor.js';
 import { sika, withSession } from '../session.js';
 import type { PageProps } from './props.js';
-import { ContactChanges, Sessions } from './SettingsAccount.js';
+import { ContactChanges, Organizations, Profile, Sessions } from './SettingsAccount.js';
 
 const SECURITY_EVENTS = {
   session_started: { en: 'Signed in', fr: 'Connexion' },
@@ -156,6 +156,8 @@ export function Settings({ environment, onSignedOut }: PageProps) {
   return (
     <main className="page settings">
       <h1>{t('title')}</h1>
+      <Profile environment={environment} onSignedOut={onSignedOut} />
+      <Organizations environment={environment} onSignedOut={onSignedOut} />
       <SecondFactors environment={environment} onSignedOut={onSignedOut} />
       <Password onSignedOut={onSignedOut} />
       <ContactChanges environment={environment} onSignedOut={onSignedOut} />

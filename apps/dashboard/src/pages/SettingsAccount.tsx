@@ -1,12 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
+import { SwitchOrganizationContext } from '../OrganizationSwitch.js';
 import { ErrorMessage, QueryView, Scrollable, useAction } from '../components.js';
 import { LanguageContext, useMessages, type Messages } from '../i18n.js';
 import { useSecondFactor } from '../secondFactor.js';
 import { sika, withSession } from '../session.js';
 import type { PageProps } from './props.js';
 
-/** The settings page's account sections: where the user is signed in, and moving the account's e-mail address or phone number. */
+/** The settings page's account sections: the profile, the user's organizations, where the user is signed in, and moving the account's e-mail address or phone number. */
 const messages: Messages<
   | 'sessions'
   | 'sessionsNone'
@@ -32,6 +33,28 @@ const messages: Messages<
   | 'smsCode'
   | 'confirmPhone'
   | 'phoneChanged'
+  | 'profile'
+  | 'name'
+  | 'secondaryEmail'
+  | 'profileLanguage'
+  | 'profileLanguageHelp'
+  | 'saveProfile'
+  | 'profileSaved'
+  | 'organizations'
+  | 'organization'
+  | 'country'
+  | 'type'
+  | 'role'
+  | 'current'
+  | 'moveTo'
+  | 'startHere'
+  | 'newOrganization'
+  | 'createOrganization'
+  | 'countryHelp'
+  | 'type.business'
+  | 'type.individual'
+  | 'type.nonprofit'
+  | 'type.government'
 > = {
   en: {
     sessions: 'Where you are signed in',
@@ -58,6 +81,28 @@ const messages: Messages<
     smsCode: 'Code received by SMS',
     confirmPhone: 'Confirm the number',
     phoneChanged: 'Phone number changed.',
+    profile: 'Profile',
+    name: 'Name',
+    secondaryEmail: 'Second e-mail address (optional)',
+    profileLanguage: 'Language of your e-mails (optional)',
+    profileLanguageHelp: 'A language tag such as fr or en-GH.',
+    saveProfile: 'Save profile',
+    profileSaved: 'Profile saved.',
+    organizations: 'Your organizations',
+    organization: 'Organization',
+    country: 'Country',
+    type: 'Type',
+    role: 'Your role',
+    current: 'Current',
+    moveTo: 'Switch to',
+    startHere: 'Start here when I sign in',
+    newOrganization: 'New organization',
+    createOrganization: 'Create organization',
+    countryHelp: 'Two letters, such as SN or GH.',
+    'type.business': 'Business',
+    'type.individual': 'Individual',
+    'type.nonprofit': 'Non-profit',
+    'type.government': 'Government',
   },
   fr: {
     sessions: 'Où vous êtes connecté',
@@ -84,6 +129,28 @@ const messages: Messages<
     smsCode: 'Code reçu par SMS',
     confirmPhone: 'Confirmer le numéro',
     phoneChanged: 'Numéro de téléphone changé.',
+    profile: 'Profil',
+    name: 'Nom',
+    secondaryEmail: 'Seconde adresse e-mail (facultative)',
+    profileLanguage: 'Langue de vos e-mails (facultative)',
+    profileLanguageHelp: 'Une étiquette de langue comme fr ou en-GH.',
+    saveProfile: 'Enregistrer le profil',
+    profileSaved: 'Profil enregistré.',
+    organizations: 'Vos organisations',
+    organization: 'Organisation',
+    country: 'Pays',
+    type: 'Type',
+    role: 'Votre rôle',
+    current: 'Actuelle',
+    moveTo: 'Passer à',
+    startHere: 'Commencer ici à la connexion',
+    newOrganization: 'Nouvelle organisation',
+    createOrganization: 'Créer l’organisation',
+    countryHelp: 'Deux lettres, comme SN ou GH.',
+    'type.business': 'Entreprise',
+    'type.individual': 'Particulier',
+    'type.nonprofit': 'Association',
+    'type.government': 'Administration',
   },
 };
 
@@ -258,6 +325,148 @@ export function ContactChanges({ environment, onSignedOut }: SectionProps) {
           </button>
         </form>
       )}
+    </section>
+  );
+}
+
+/** The user's name, second e-mail address and the language of the e-mails Sika sends them. */
+export function Profile({ environment, onSignedOut }: SectionProps) {
+  const t = useMessages(messages);
+  const [saved, setSaved] = useState(false);
+  const me = useQuery({ queryKey: ['me', environment], queryFn: () => withSession(() => sika.get('/api/v1/auth/me'), onSignedOut) });
+  const { action: act, error } = useAction(onSignedOut, [['me'], ['security-events']]);
+  const save = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const data = new FormData(e.currentTarget);
+    const optional = (name: string) => String(data.get(name)).trim() || null;
+    setSaved(false);
+    act.mutate(async () => {
+      await sika.patch('/api/v1/auth/personal-info', { body: { name: String(data.get('name')).trim(), secondaryEmail: optional('secondaryEmail'), language: optional('language') } });
+      setSaved(true);
+    });
+  };
+  return (
+    <section aria-labelledby="profile">
+      <h2 id="profile">{t('profile')}</h2>
+      <ErrorMessage text={error} />
+      {saved && <p role="status">{t('profileSaved')}</p>}
+      <QueryView query={me}>
+        {(user) => (
+          <form className="inline-form" onSubmit={save} aria-label={t('profile')}>
+            <label>
+              {t('name')}
+              <input name="name" defaultValue={user.name} required maxLength={200} autoComplete="name" />
+            </label>
+            <label>
+              {t('secondaryEmail')}
+              <input name="secondaryEmail" type="email" defaultValue={user.secondaryEmail ?? ''} maxLength={254} autoComplete="off" />
+            </label>
+            <label>
+              {t('profileLanguage')}
+              <input name="language" defaultValue={user.language ?? ''} maxLength={35} pattern="[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*" aria-describedby="profile-language-help" />
+            </label>
+            <p id="profile-language-help" className="help">
+              {t('profileLanguageHelp')}
+            </p>
+            <button type="submit" disabled={act.isPending}>
+              {t('saveProfile')}
+            </button>
+          </form>
+        )}
+      </QueryView>
+    </section>
+  );
+}
+
+const ORGANIZATION_TYPES = ['business', 'individual', 'nonprofit', 'government'] as const;
+
+/** The organizations the user belongs to: move to one (or make it where sign-ins start), or create one the user owns. */
+export function Organizations({ environment, onSignedOut }: SectionProps) {
+  const t = useMessages(messages);
+  const switchTo = useContext(SwitchOrganizationContext);
+  const mine = useQuery({ queryKey: ['organizations'], queryFn: () => withSession(() => sika.get('/api/v1/organizations/mine'), onSignedOut) });
+  const current = useQuery({ queryKey: ['organization-current', environment], queryFn: () => withSession(() => sika.get('/api/v1/organizations/current'), onSignedOut) });
+  const { action: act, error } = useAction(onSignedOut, [['organizations']]);
+  const create = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const data = new FormData(form);
+    act.mutate(async () => {
+      await sika.post('/api/v1/organizations', { body: { displayName: String(data.get('displayName')).trim(), country: String(data.get('country')).trim().toUpperCase(), type: String(data.get('type')) as (typeof ORGANIZATION_TYPES)[number] } });
+      form.reset();
+    });
+  };
+  return (
+    <section aria-labelledby="organizations">
+      <h2 id="organizations">{t('organizations')}</h2>
+      <ErrorMessage text={error} />
+      <QueryView query={mine}>
+        {(list) => (
+          <Scrollable labelledBy="organizations">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t('organization')}</th>
+                  <th scope="col">{t('country')}</th>
+                  <th scope="col">{t('type')}</th>
+                  <th scope="col">{t('role')}</th>
+                  <th scope="col">{t('actions')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {(list.data ?? []).map((o) => (
+                  <tr key={o.id}>
+                    <th scope="row">{o.displayName}</th>
+                    <td>{o.country}</td>
+                    <td>{o.type ? t(`type.${o.type}`) : '—'}</td>
+                    <td>{o.role}</td>
+                    <td>
+                      <div className="actions">
+                        {o.id === current.data?.id ? (
+                          <strong>{t('current')}</strong>
+                        ) : (
+                          <button type="button" className="secondary" disabled={act.isPending} aria-label={`${t('moveTo')} ${o.displayName}`} onClick={() => act.mutate(() => switchTo(o.id!, false))}>
+                            {t('moveTo')}
+                          </button>
+                        )}
+                        <button type="button" className="secondary" disabled={act.isPending} aria-label={`${t('startHere')}: ${o.displayName}`} onClick={() => act.mutate(() => switchTo(o.id!, true))}>
+                          {t('startHere')}
+                        </button>
+                      </div>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </Scrollable>
+        )}
+      </QueryView>
+      <form className="inline-form" onSubmit={create} aria-label={t('newOrganization')}>
+        <label>
+          {t('organization')}
+          <input name="displayName" required maxLength={128} autoComplete="organization" />
+        </label>
+        <label>
+          {t('country')}
+          <input name="country" required pattern="[A-Za-z]{2}" maxLength={2} aria-describedby="organization-country-help" autoComplete="country" />
+        </label>
+        <label>
+          {t('type')}
+          <select name="type" defaultValue="business">
+            {ORGANIZATION_TYPES.map((type) => (
+              <option key={type} value={type}>
+                {t(`type.${type}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" disabled={act.isPending}>
+          {t('createOrganization')}
+        </button>
+      </form>
+      <p id="organization-country-help" className="help">
+        {t('countryHelp')}
+      </p>
     </section>
   );
 }
