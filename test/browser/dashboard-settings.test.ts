@@ -190,6 +190,16 @@ t.test('sessions: another one listed and ended; the e-mail address moved by a li
   t.same(await accessibilityProblems(page), [], 'no serious or critical axe violation');
   t.same(scriptProblems(problems), [], 'no CSP violation or script error');
   t.same(refused, ['400 POST /api/v1/auth/mfa/verify', '400 POST /api/v1/auth/phone-change/verify'], 'only the wrong codes were refused');
+
+  // Every session ended: this page is signed out too, and a reload does not bring the session back.
+  const another = (await svc.request('POST', '/api/v1/auth/login', { body: { email: 'moved@moving-shop.example', password: PASSWORD } })).body.accessToken as string;
+  page.once('dialog', (dialog) => void dialog.accept());
+  await sessions.getByRole('button', { name: 'End every session' }).click();
+  await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  t.equal((await svc.request('GET', '/api/v1/auth/me', { key: another })).status, 401, 'every other session ended');
+  await page.reload();
+  await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  t.pass('the reloaded page is signed out');
 });
 
 t.test('the profile saved; a second organization created, moved to from the header, made where sign-ins start', async (t) => {

@@ -54,6 +54,12 @@ const PAGES: Partial<Record<PageName, (props: PageProps) => React.JSX.Element>> 
 export function App() {
   const [language, setLanguageState] = useState<Language>(preferredLanguage);
   const [user, setUser] = useState<SignedInUser | null | undefined>(undefined);
+  const queries = useQueryClient();
+  // Signed out (by the user, an ended session or an expired one): nothing of this user stays cached for the next.
+  const signedOut = () => {
+    queries.clear();
+    setUser(null);
+  };
   const setLanguage = (l: Language) => {
     localStorage.setItem('sika.language', l);
     setLanguageState(l);
@@ -77,7 +83,7 @@ export function App() {
         )
       ) : (
         // A move to another organization starts its shell afresh (in sandbox, on the same page).
-        <Shell key={user.organizationId} user={user} onSignedOut={() => setUser(null)} onSwitched={setUser} />
+        <Shell key={user.organizationId} user={user} onSignedOut={signedOut} onSwitched={setUser} />
       )}
     </LanguageContext.Provider>
   );
@@ -133,7 +139,6 @@ function Shell({ user, onSignedOut, onSwitched }: { user: SignedInUser; onSigned
   };
   const out = async () => {
     await signOut();
-    queries.clear();
     onSignedOut();
   };
   return (

@@ -4,7 +4,7 @@ import { SwitchOrganizationContext } from '../OrganizationSwitch.js';
 import { ErrorMessage, QueryView, Scrollable, useAction } from '../components.js';
 import { LanguageContext, useMessages, type Messages } from '../i18n.js';
 import { useSecondFactor } from '../secondFactor.js';
-import { sika, withSession } from '../session.js';
+import { sika, signOut, withSession } from '../session.js';
 import type { PageProps } from './props.js';
 
 /** The settings page's account sections: the profile, the user's organizations, where the user is signed in, and moving the account's e-mail address or phone number. */
@@ -20,6 +20,8 @@ const messages: Messages<
   | 'endSession'
   | 'endOthers'
   | 'othersEnded'
+  | 'endAll'
+  | 'endAllConfirm'
   | 'contact'
   | 'email'
   | 'phone'
@@ -68,6 +70,8 @@ const messages: Messages<
     endSession: 'End session',
     endOthers: 'Sign out every other session',
     othersEnded: 'Other sessions ended: {count}',
+    endAll: 'End every session',
+    endAllConfirm: 'End every session, this one too? You will be signed out.',
     contact: 'E-mail address and phone number',
     email: 'E-mail address',
     phone: 'Phone number',
@@ -116,6 +120,8 @@ const messages: Messages<
     endSession: 'Terminer la session',
     endOthers: 'Déconnecter toutes les autres sessions',
     othersEnded: 'Autres sessions terminées : {count}',
+    endAll: 'Terminer toutes les sessions',
+    endAllConfirm: 'Terminer toutes les sessions, celle-ci comprise ? Vous serez déconnecté.',
     contact: 'Adresse e-mail et numéro de téléphone',
     email: 'Adresse e-mail',
     phone: 'Numéro de téléphone',
@@ -168,6 +174,15 @@ export function Sessions({ environment, onSignedOut }: SectionProps) {
   const [ended, setEnded] = useState<number | null>(null);
   const sessions = useQuery({ queryKey: ['sessions', environment], queryFn: () => withSession(() => sika.get('/api/v1/auth/sessions'), onSignedOut) });
   const { action: act, error } = useAction(onSignedOut, [['sessions'], ['security-events']]);
+  // Every session ends, this one too: the page is then signed out (the refresh cookie no longer works).
+  const endAll = () => {
+    if (!window.confirm(t('endAllConfirm'))) return;
+    act.mutate(async () => {
+      await sika.post('/api/v1/auth/sessions/revoke-all');
+      await signOut();
+      onSignedOut();
+    });
+  };
   const end = (id: string) => {
     setEnded(null);
     act.mutate(() => sika.delete('/api/v1/auth/sessions/{id}', { params: { path: { id } } }));
@@ -214,11 +229,16 @@ export function Sessions({ environment, onSignedOut }: SectionProps) {
           </Scrollable>
         )}
       </QueryView>
-      {others > 0 && (
-        <button type="button" className="danger" disabled={act.isPending} onClick={() => act.mutate(async () => setEnded((await sika.post('/api/v1/auth/sessions/revoke-others')).revoked ?? 0))}>
-          {t('endOthers')}
+      <div className="actions">
+        {others > 0 && (
+          <button type="button" className="danger" disabled={act.isPending} onClick={() => act.mutate(async () => setEnded((await sika.post('/api/v1/auth/sessions/revoke-others')).revoked ?? 0))}>
+            {t('endOthers')}
+          </button>
+        )}
+        <button type="button" className="danger" disabled={act.isPending} onClick={endAll}>
+          {t('endAll')}
         </button>
-      )}
+      </div>
     </section>
   );
 }
