@@ -44,6 +44,7 @@ const GROUPS: { label: MessageKey; entries: Entry[] }[] = [
       { page: 'team', label: 'nav.team' },
       { page: 'settings', label: 'nav.settings' },
       { page: 'configuration', label: 'nav.configuration' },
+      { page: 'help', label: 'nav.help' },
     ],
   },
 ];

@@ -18,6 +18,7 @@ const PATHS = {
   webhookEndpoint: '/dashboard/webhooks/:id',
   team: '/dashboard/team',
   settings: '/dashboard/settings',
+  help: '/dashboard/help',
   reports: '/dashboard/reports',
   insights: '/dashboard/insights',
   files: '/dashboard/files',
