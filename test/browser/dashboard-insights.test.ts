@@ -20,7 +20,7 @@ t.test('insights: three payments, two succeeded, as KPIs, a chart, by operator a
 
   const { secret: key } = await svc.apiKey(merchant.id, ['*']);
   for (const [amount, ending] of [[10_000, '00'], [6_000, '05'], [4_000, '01']] as const) {
-    const intent = await createIntent(svc, key, { amount });
+    const intent = await createIntent(svc, key, { amount, ...(ending === '00' ? { customer_email: 'fatou@example.com' } : {}) });
     t.equal((await confirm(svc, key, intent.id, { payment_method: mobileMoney(snNumber(ending)) })).status, 200);
   }
   await operatorAnswers(svc);
@@ -39,6 +39,22 @@ t.test('insights: three payments, two succeeded, as KPIs, a chart, by operator a
   t.match(await byOperator.textContent(), /orange money366\.7%/, 'by operator');
   const health = page.getByRole('region', { name: 'Operator health' }).getByRole('row', { name: /orange money/ });
   t.match(await health.textContent(), /SN3/, 'the operator’s attempts this week');
+
+  const decisions = page.getByRole('region', { name: 'Decisions' });
+  await decisions.getByRole('row', { name: /Payment routing/ }).first().waitFor();
+  t.equal(await decisions.getByRole('row', { name: /Payment routing/ }).count(), 3, 'a routing decision per confirmed payment');
+  t.match(await decisions.getByRole('row', { name: /Payment routing/ }).first().getByRole('link').getAttribute('href'), /^\/dashboard\/payments\/pi_/, 'each links to its payment');
+  await decisions.getByLabel('Kind').selectOption({ label: 'Payout failed' });
+  await decisions.getByText('No decision yet.').waitFor();
+  t.pass('filtered by kind');
+  const lifecycle = page.getByRole('region', { name: 'Paying customers' });
+  t.match(await lifecycle.locator('dl').textContent(), /New1.*Active0.*At risk0.*Churned0/, 'one new paying customer');
+  await lifecycle.getByRole('row', { name: /fatou@example\.com|cus_/ }).waitFor();
+  await lifecycle.getByLabel('Stage').selectOption({ label: 'Churned' });
+  await lifecycle.getByText('No paying customer yet.').waitFor();
+  const suggestions = page.getByRole('region', { name: 'Suggestions' });
+  await suggestions.getByText('Save a payout destination').waitFor();
+  t.equal(await suggestions.getByRole('link', { name: 'Open: Save a payout destination' }).getAttribute('href'), '/dashboard/payouts', 'a suggestion opens the page that acts on it');
 
   t.same(await accessibilityProblems(page), [], 'insights: no serious or critical axe violation');
   t.same(await overflowAt(page), [], 'no horizontal scroll at 320 px');

@@ -3,6 +3,8 @@ import { useContext, useMemo, useState } from 'react';
 import { QueryView, Scrollable } from '../components.js';
 import { formatAmount, LanguageContext, useMessages, type Messages } from '../i18n.js';
 import { MoneyChart, type DayOfMoney } from '../MoneyChart.js';
+import { Suggestions } from '../Suggestions.js';
+import { Decisions, Lifecycle } from './InsightsActivity.js';
 import { sika, withSession } from '../session.js';
 import { daysBetween, lastDays } from '../days.js';
 import type { PageProps } from './props.js';
@@ -310,6 +312,9 @@ export function Insights({ environment, onSignedOut }: PageProps) {
           )}
         </QueryView>
       </section>
+      <Suggestions environment={environment} onSignedOut={onSignedOut} />
+      <Decisions environment={environment} onSignedOut={onSignedOut} />
+      <Lifecycle environment={environment} onSignedOut={onSignedOut} />
     </main>
   );
 }

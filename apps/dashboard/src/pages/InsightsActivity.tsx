@@ -1,0 +1,240 @@
+import { useQuery } from '@tanstack/react-query';
+import { useContext, useState } from 'react';
+import { CursorPager, Link, QueryView, Scrollable, useCursorPages } from '../components.js';
+import { LanguageContext, useMessages, type Messages } from '../i18n.js';
+import { sika, withSession } from '../session.js';
+import type { PageProps } from './props.js';
+
+const KINDS = ['payment_routing', 'payout_routing', 'payout_delay', 'payout_failure'] as const;
+const STAGES = ['new', 'active', 'at_risk', 'churned'] as const;
+type Kind = (typeof KINDS)[number];
+type Stage = (typeof STAGES)[number];
+
+/** The insights page's lists: the decisions the service took, and paying customers by lifecycle stage. */
+const messages: Messages<
+  | 'decisions'
+  | 'decisionsNone'
+  | 'kind'
+  | 'allKinds'
+  | 'when'
+  | 'subject'
+  | 'outcome'
+  | 'reason'
+  | 'decisionPages'
+  | 'lifecycle'
+  | 'lifecycleNone'
+  | 'stage'
+  | 'allStages'
+  | 'customer'
+  | 'firstPayment'
+  | 'lastPayment'
+  | 'payments'
+  | 'customerPages'
+  | `kind.${Kind}`
+  | `stage.${Stage}`
+> = {
+  en: {
+    decisions: 'Decisions',
+    decisionsNone: 'No decision yet.',
+    kind: 'Kind',
+    allKinds: 'All kinds',
+    when: 'When',
+    subject: 'About',
+    outcome: 'Outcome',
+    reason: 'Why',
+    decisionPages: 'Pages of decisions',
+    lifecycle: 'Paying customers',
+    lifecycleNone: 'No paying customer yet.',
+    stage: 'Stage',
+    allStages: 'All stages',
+    customer: 'Customer',
+    firstPayment: 'First payment',
+    lastPayment: 'Last payment',
+    payments: 'Payments',
+    customerPages: 'Pages of customers',
+    'kind.payment_routing': 'Payment routing',
+    'kind.payout_routing': 'Payout routing',
+    'kind.payout_delay': 'Payout delayed',
+    'kind.payout_failure': 'Payout failed',
+    'stage.new': 'New',
+    'stage.active': 'Active',
+    'stage.at_risk': 'At risk',
+    'stage.churned': 'Churned',
+  },
+  fr: {
+    decisions: 'Décisions',
+    decisionsNone: 'Pas encore de décision.',
+    kind: 'Type',
+    allKinds: 'Tous les types',
+    when: 'Quand',
+    subject: 'Objet',
+    outcome: 'Résultat',
+    reason: 'Pourquoi',
+    decisionPages: 'Pages de décisions',
+    lifecycle: 'Clients payeurs',
+    lifecycleNone: 'Pas encore de client payeur.',
+    stage: 'Étape',
+    allStages: 'Toutes les étapes',
+    customer: 'Client',
+    firstPayment: 'Premier paiement',
+    lastPayment: 'Dernier paiement',
+    payments: 'Paiements',
+    customerPages: 'Pages de clients',
+    'kind.payment_routing': 'Routage de paiement',
+    'kind.payout_routing': 'Routage de virement',
+    'kind.payout_delay': 'Virement retardé',
+    'kind.payout_failure': 'Virement échoué',
+    'stage.new': 'Nouveau',
+    'stage.active': 'Actif',
+    'stage.at_risk': 'À risque',
+    'stage.churned': 'Perdu',
+  },
+};
+
+function useWhen(): (iso: string) => string {
+  const { language } = useContext(LanguageContext);
+  return (iso) => new Date(iso).toLocaleString(language === 'fr' ? 'fr-FR' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** Why the service routed, delayed or failed a payment or payout, newest first; each links to its object. */
+export function Decisions({ environment, onSignedOut }: Pick<PageProps, 'environment' | 'onSignedOut'>) {
+  const t = useMessages(messages);
+  const when = useWhen();
+  const [kind, setKind] = useState<Kind | ''>('');
+  const pages = useCursorPages(`${environment}:${kind}`);
+  const decisions = useQuery({
+    queryKey: ['decisions', environment, kind, pages.after],
+    queryFn: () => withSession(() => sika.get('/api/v1/intelligence/decisions', { params: { query: { limit: 20, ...(kind ? { kind } : {}), ...(pages.after ? { starting_after: pages.after } : {}) } } }), onSignedOut),
+  });
+  return (
+    <section aria-labelledby="decisions">
+      <h2 id="decisions">{t('decisions')}</h2>
+      <label className="inline">
+        {t('kind')}{' '}
+        <select value={kind} onChange={(e) => setKind(e.target.value as Kind | '')}>
+          <option value="">{t('allKinds')}</option>
+          {KINDS.map((k) => (
+            <option key={k} value={k}>
+              {t(`kind.${k}`)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <QueryView query={decisions} isEmpty={(d) => !d.data?.length} empty={t('decisionsNone')}>
+        {(list) => (
+          <>
+            <Scrollable labelledBy="decisions">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('when')}</th>
+                    <th scope="col">{t('kind')}</th>
+                    <th scope="col">{t('subject')}</th>
+                    <th scope="col">{t('outcome')}</th>
+                    <th scope="col">{t('reason')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {(list.data ?? []).map((d) => (
+                    <tr key={d.id}>
+                      <th scope="row">{when(d.decidedAt)}</th>
+                      <td>{t(`kind.${d.kind}`)}</td>
+                      <td>
+                        <Link to={d.kind === 'payment_routing' ? 'payment' : 'payout'} id={d.subject}>
+                          <code>{d.subject}</code>
+                        </Link>
+                      </td>
+                      <td>
+                        {Object.entries(d.outcome)
+                          .map(([k, v]) => `${k}: ${v ?? '—'}`)
+                          .join(', ')}
+                      </td>
+                      <td>{d.reason}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </Scrollable>
+            <CursorPager pages={pages} label={t('decisionPages')} hasMore={list.has_more ?? false} lastId={list.data?.at(-1)?.id} />
+          </>
+        )}
+      </QueryView>
+    </section>
+  );
+}
+
+/** How many paying customers are new, active, at risk or churned (with what each means), and who they are. */
+export function Lifecycle({ environment, onSignedOut }: Pick<PageProps, 'environment' | 'onSignedOut'>) {
+  const t = useMessages(messages);
+  const when = useWhen();
+  const [stage, setStage] = useState<Stage | ''>('');
+  const pages = useCursorPages(`${environment}:${stage}`);
+  const counts = useQuery({ queryKey: ['lifecycle', environment], queryFn: () => withSession(() => sika.get('/api/v1/intelligence/lifecycle'), onSignedOut) });
+  const customers = useQuery({
+    queryKey: ['lifecycle-customers', environment, stage, pages.after],
+    queryFn: () => withSession(() => sika.get('/api/v1/intelligence/lifecycle/customers', { params: { query: { limit: 20, ...(stage ? { stage } : {}), ...(pages.after ? { starting_after: pages.after } : {}) } } }), onSignedOut),
+  });
+  return (
+    <section aria-labelledby="lifecycle">
+      <h2 id="lifecycle">{t('lifecycle')}</h2>
+      <QueryView query={counts}>
+        {(c) => (
+          <dl className="facts">
+            {STAGES.map((s) => (
+              <div key={s}>
+                <dt>{t(`stage.${s}`)}</dt>
+                <dd>
+                  <strong>{c.stages[s]}</strong> {c.definitions?.[s] && <span className="help">{c.definitions[s]}</span>}
+                </dd>
+              </div>
+            ))}
+          </dl>
+        )}
+      </QueryView>
+      <label className="inline">
+        {t('stage')}{' '}
+        <select value={stage} onChange={(e) => setStage(e.target.value as Stage | '')}>
+          <option value="">{t('allStages')}</option>
+          {STAGES.map((s) => (
+            <option key={s} value={s}>
+              {t(`stage.${s}`)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <QueryView query={customers} isEmpty={(d) => !d.data?.length} empty={t('lifecycleNone')}>
+        {(list) => (
+          <>
+            <Scrollable labelledBy="lifecycle">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('customer')}</th>
+                    <th scope="col">{t('stage')}</th>
+                    <th scope="col">{t('firstPayment')}</th>
+                    <th scope="col">{t('lastPayment')}</th>
+                    <th scope="col">{t('payments')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {(list.data ?? []).map((c) => (
+                    <tr key={c.customer}>
+                      <th scope="row">
+                        <code>{c.customer}</code>
+                      </th>
+                      <td>{t(`stage.${c.stage}`)}</td>
+                      <td>{when(c.firstPaymentAt)}</td>
+                      <td>{when(c.lastPaymentAt)}</td>
+                      <td>{c.payments}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </Scrollable>
+            <CursorPager pages={pages} label={t('customerPages')} hasMore={list.has_more ?? false} lastId={list.data?.at(-1)?.customer} />
+          </>
+        )}
+      </QueryView>
+    </section>
+  );
+}
