@@ -7,7 +7,7 @@
  * (docs/dashboard.md). Each further page has its own file, dashboard-<page>.test.ts.
  */
 import t from 'tap';
-import { accessibilityProblems, navigate, PASSWORD, screenshot, signInWithPassword, startDashboard } from '../support/dashboard.js';
+import { accessibilityProblems, navigate, PASSWORD, refusals, screenshot, signInWithPassword, startDashboard } from '../support/dashboard.js';
 import { fund } from '../support/payouts.js';
 import { enableTotp, totpCode } from '../support/second-factors.js';
 import { createIntentEvent, settle } from '../support/webhooks.js';
@@ -140,6 +140,7 @@ const balanceStatus = async (key: string) => (await fetch(`${svc.baseUrl}/api/v1
 
 t.test('developers: create a key (its secret once), roll it with a grace period, revoke it; the events list', async (t) => {
   const { merchant, email, page, problems } = await owner(t, 'Dev shop');
+  const refused = refusals(page);
   await page.goto(`${svc.baseUrl}/dashboard/developers`);
   await signInWithPassword(page, email);
   await page.getByRole('heading', { name: 'Developers' }).waitFor();
@@ -184,7 +185,15 @@ t.test('developers: create a key (its secret once), roll it with a grace period,
   t.match(await event.textContent(), /payment_intent\.created/);
   await event.locator('summary').click();
   t.match(await event.locator('pre').textContent(), /"object": "event"/, 'the payload as its webhook carries it');
+  const id = (await event.locator('summary code').textContent())!;
+  await page.getByLabel('Event id').fill(id);
+  await page.getByRole('button', { name: 'Find' }).click();
+  t.equal(JSON.parse((await page.getByRole('region', { name: 'The event' }).locator('pre').textContent())!).id, id, 'one event found by its id');
   t.same(problems, [], 'no CSP violation, script error or failed load');
+  await page.getByLabel('Event id').fill('evt_unknown');
+  await page.getByRole('button', { name: 'Find' }).click();
+  await page.getByRole('alert').waitFor();
+  t.same(refused.splice(0), ['404 GET /api/v1/events/evt_unknown'], 'an unknown id is said not found');
 });
 
 t.test('developers: a user with a second factor confirms a new key with it; a viewer is told keys are for owners', async (t) => {

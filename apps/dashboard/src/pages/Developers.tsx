@@ -3,7 +3,7 @@ import { useContext, useState, type FormEvent } from 'react';
 import { SikaError, type Environment } from '../../../../clients/typescript/src/index.js';
 import { LanguageContext, useT, type Language } from '../i18n.js';
 import { useSecondFactor } from '../secondFactor.js';
-import { CopyButton, ErrorMessage, errorText, QueryView, Scrollable } from '../components.js';
+import { CopyButton, CursorPager, ErrorMessage, errorText, QueryView, Scrollable, useCursorPages } from '../components.js';
 import { sika, withSession } from '../session.js';
 import type { PageProps } from './props.js';
 
@@ -185,13 +185,25 @@ function Events({ environment, onSignedOut }: { environment: Environment; onSign
   const t = useT();
   const { language } = useContext(LanguageContext);
   const [type, setType] = useState('');
+  const [eventId, setEventId] = useState('');
+  const pages = useCursorPages(`${environment}:${type}`);
   const events = useQuery({
-    queryKey: ['events', environment, type],
-    queryFn: () => withSession(() => sika.get('/api/v1/events', { params: { query: { limit: 20, ...(type ? { type } : {}) } } }), onSignedOut),
+    queryKey: ['events', environment, type, pages.after],
+    queryFn: () => withSession(() => sika.get('/api/v1/events', { params: { query: { limit: 20, ...(type ? { type } : {}), ...(pages.after ? { starting_after: pages.after } : {}) } } }), onSignedOut),
+  });
+  // One event by its id (from a webhook delivery or a log line), as its webhook carried it.
+  const found = useQuery({
+    queryKey: ['event', environment, eventId],
+    queryFn: () => withSession(() => sika.get('/api/v1/events/{id}', { params: { path: { id: eventId } } }), onSignedOut),
+    enabled: eventId !== '',
   });
   const filter = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     setType(String(new FormData(e.currentTarget).get('type')).trim());
+  };
+  const find = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    setEventId(String(new FormData(e.currentTarget).get('id')).trim());
   };
   return (
     <section aria-labelledby="events">
@@ -203,20 +215,42 @@ function Events({ environment, onSignedOut }: { environment: Environment; onSign
         </label>
         <button type="submit">{t('events.filter')}</button>
       </form>
+      <form className="inline-form" onSubmit={find} role="search" aria-label={t('events.find')}>
+        <label>
+          {t('events.id')}
+          <input name="id" placeholder="evt_…" required maxLength={100} />
+        </label>
+        <button type="submit">{t('events.find')}</button>
+      </form>
+      {eventId !== '' && (
+        <QueryView query={found}>
+          {(e) => (
+            <div className="panel" role="region" aria-label={t('events.found')}>
+              <p>
+                <span>{when(language, e.created)}</span> <strong>{e.type}</strong> <code>{e.id}</code>
+              </p>
+              <pre>{JSON.stringify(e, null, 2)}</pre>
+            </div>
+          )}
+        </QueryView>
+      )}
       <QueryView query={events} isEmpty={(d) => !d.data?.length} empty={t('events.none')}>
         {(list) => (
-          <ul className="events">
-            {(list.data ?? []).map((e) => (
-              <li key={e.id}>
-                <details>
-                  <summary>
-                    <span>{when(language, e.created)}</span> <strong>{e.type}</strong> <code>{e.id}</code>
-                  </summary>
-                  <pre>{JSON.stringify(e, null, 2)}</pre>
-                </details>
-              </li>
-            ))}
-          </ul>
+          <>
+            <ul className="events">
+              {(list.data ?? []).map((e) => (
+                <li key={e.id}>
+                  <details>
+                    <summary>
+                      <span>{when(language, e.created)}</span> <strong>{e.type}</strong> <code>{e.id}</code>
+                    </summary>
+                    <pre>{JSON.stringify(e, null, 2)}</pre>
+                  </details>
+                </li>
+              ))}
+            </ul>
+            <CursorPager pages={pages} label={t('events.pages')} hasMore={list.has_more ?? false} lastId={list.data?.at(-1)?.id} />
+          </>
         )}
       </QueryView>
     </section>
