@@ -6,6 +6,7 @@
 import t from 'tap';
 import { accessibilityProblems, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard } from '../support/dashboard.js';
 import { mobileMoney, postPayout, fund } from '../support/payouts.js';
+import { createAdminKey } from '../../packages/domain/platform-admin/commands.js';
 
 const { svc, signedIn } = await startDashboard(t);
 
@@ -71,4 +72,23 @@ t.test('configuration: a country bounded and its payouts off, then back; a metho
   await senegal.filter({ hasText: 'Catalog default' }).waitFor();
   t.same(scriptProblems(problems), [], 'no CSP violation or script error');
   t.same(pageRefusals.map((r) => r.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, ':id')), ['400 PUT /api/v1/configuration/activations/:id'], 'no refused request but the smallest amount above the largest');
+});
+
+t.test('features: the flags Sika set for everyone and for this account, read-only, per account', async (t) => {
+  const { merchant, page, problems } = await signedIn(t, 'Flagged shop');
+  const other = await svc.merchant('Other flagged shop');
+  const admin = await createAdminKey(svc.system.store, svc.clock, 'ops', 'test');
+  const flag = (body: Record<string, unknown>) => svc.request('POST', '/api/v1/configuration/feature-flags', { key: admin.secret, body });
+  t.equal((await flag({ key: 'batch_payouts', isEnabled: true, description: 'Bulk payouts' })).status, 200);
+  t.equal((await flag({ key: 'batch_payouts', isEnabled: false, merchantId: merchant.id })).status, 200);
+  t.equal((await flag({ key: 'secret_beta', isEnabled: true, merchantId: other.id })).status, 200);
+  await navigate(page, 'Configuration');
+  const features = page.getByRole('region', { name: 'Features' });
+  await features.getByRole('row', { name: /batch_payouts/ }).first().waitFor();
+  const rows = await features.getByRole('row').allTextContents();
+  t.ok(rows.some((r) => /batch_payouts.*Off.*Your account/.test(r)), 'the override of this account');
+  t.notOk(rows.some((r) => /secret_beta/.test(r)), "another account's flag is not shown");
+  t.equal(await features.getByRole('button').count(), 0, 'nothing to change here');
+  t.same(await accessibilityProblems(page), [], 'no serious or critical axe violation');
+  t.same(scriptProblems(problems), [], 'no CSP violation or script error');
 });

@@ -3,6 +3,7 @@ import { useContext, useState, type FormEvent } from 'react';
 import { ErrorMessage, errorText, QueryView, Scrollable } from '../components.js';
 import { decimalsOf, formatAmount, LanguageContext, minorUnits, useMessages, type Messages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
+import { Features } from './ConfigurationFeatures.js';
 import type { PageProps } from './props.js';
 
 const messages: Messages<
@@ -182,6 +183,7 @@ export function Configuration(props: PageProps) {
       <h1>{t('title')}</h1>
       <Countries {...props} />
       <Methods {...props} />
+      <Features environment={props.environment} onSignedOut={props.onSignedOut} />
     </main>
   );
 }

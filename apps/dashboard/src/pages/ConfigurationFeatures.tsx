@@ -1,0 +1,74 @@
+import { useQuery } from '@tanstack/react-query';
+import { QueryView, Scrollable } from '../components.js';
+import { useMessages, type Messages } from '../i18n.js';
+import { sika, withSession } from '../session.js';
+import type { PageProps } from './props.js';
+
+const messages: Messages<'features' | 'featuresHelp' | 'featuresNone' | 'feature' | 'state' | 'scope' | 'on' | 'off' | 'yours' | 'everyone' | 'description'> = {
+  en: {
+    features: 'Features',
+    featuresHelp: 'Features Sika turned on or off for your account or for everyone. Ask support to change one.',
+    featuresNone: 'No feature is set apart for your account.',
+    feature: 'Feature',
+    state: 'State',
+    scope: 'For',
+    on: 'On',
+    off: 'Off',
+    yours: 'Your account',
+    everyone: 'Everyone',
+    description: 'What it does',
+  },
+  fr: {
+    features: 'Fonctionnalités',
+    featuresHelp: 'Les fonctionnalités que Sika a activées ou désactivées pour votre compte ou pour tous. Demandez au support pour en changer une.',
+    featuresNone: 'Aucune fonctionnalité n’est réglée à part pour votre compte.',
+    feature: 'Fonctionnalité',
+    state: 'État',
+    scope: 'Pour',
+    on: 'Activée',
+    off: 'Désactivée',
+    yours: 'Votre compte',
+    everyone: 'Tous',
+    description: 'Ce qu’elle fait',
+  },
+};
+
+/** The feature flags that apply to the merchant (read-only: only Sika's operators set them, docs/configuration.md). */
+export function Features({ environment, onSignedOut }: Pick<PageProps, 'environment' | 'onSignedOut'>) {
+  const t = useMessages(messages);
+  const flags = useQuery({ queryKey: ['feature-flags', environment], queryFn: () => withSession(() => sika.get('/api/v1/configuration/feature-flags'), onSignedOut) });
+  return (
+    <section aria-labelledby="features">
+      <h2 id="features">{t('features')}</h2>
+      <p className="help">{t('featuresHelp')}</p>
+      <QueryView query={flags} isEmpty={(d) => !d.data?.length} empty={t('featuresNone')}>
+        {(list) => (
+          <Scrollable labelledBy="features">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t('feature')}</th>
+                  <th scope="col">{t('state')}</th>
+                  <th scope="col">{t('scope')}</th>
+                  <th scope="col">{t('description')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {(list.data ?? []).map((f) => (
+                  <tr key={f.id}>
+                    <th scope="row">
+                      <code>{f.key}</code>
+                    </th>
+                    <td>{t(f.isEnabled ? 'on' : 'off')}</td>
+                    <td>{t(f.merchantId ? 'yours' : 'everyone')}</td>
+                    <td>{f.description ?? '—'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </Scrollable>
+        )}
+      </QueryView>
+    </section>
+  );
+}
