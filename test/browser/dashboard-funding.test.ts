@@ -26,6 +26,17 @@ t.test('funding: create, publish, contributions and progress, an update, a refun
   await page.getByRole('heading', { name: 'School roof', level: 1 }).waitFor();
   const id = new URL(page.url()).pathname.split('/').pop()!;
   t.match((await svc.request('GET', `/api/v1/funding/campaigns/${id}`, { key })).body, { status: 'draft', targetAmountMinor: 40_000 }, 'a draft in the API');
+  await page.getByText('Edit the campaign').click();
+  const edit = page.getByRole('form', { name: 'Edit the campaign' });
+  await edit.getByLabel('Title').fill('School roof and walls');
+  await edit.getByLabel(/Target/).fill('50000');
+  await edit.getByRole('button', { name: 'Save changes' }).click();
+  await page.getByRole('heading', { name: 'School roof and walls', level: 1 }).waitFor();
+  t.match((await svc.request('GET', `/api/v1/funding/campaigns/${id}`, { key })).body, { title: 'School roof and walls', targetAmountMinor: 50_000 }, 'the draft edited');
+  await edit.getByLabel('Title').fill('School roof');
+  await edit.getByLabel(/Target/).fill('40000');
+  await edit.getByRole('button', { name: 'Save changes' }).click();
+  await page.getByRole('heading', { name: 'School roof', level: 1 }).waitFor();
 
   await page.getByRole('button', { name: 'Publish' }).click();
   const publicLink = page.getByRole('link', { name: /\/funding\// });
@@ -38,11 +49,15 @@ t.test('funding: create, publish, contributions and progress, an update, a refun
   }
   await settle(svc, OPERATOR_DELAY_MS);
   await page.reload();
-  const facts = page.locator('dl.facts');
+  const facts = page.locator('dl.facts').first();
   await facts.filter({ hasText: '16,000' }).waitFor();
   t.match(await facts.textContent(), /Raised\D*16,000 of \D*40,000Contributors2/, 'raised of the target, and the contributors');
   t.equal(await page.getByRole('progressbar', { name: 'Progress toward the target' }).getAttribute('value'), '16000', 'the progress bar');
   t.match(await page.getByRole('img', { name: /Contributions per day/ }).getAttribute('aria-label'), /16,000/);
+  const ledger = page.getByRole('region', { name: 'Ledger' });
+  t.match(await ledger.locator('dl').textContent(), new RegExp(`Accountcampaign:${id}Balance\\D*16,000`), "the campaign's ledger account holds the contributions");
+  t.equal(await ledger.getByRole('row').count(), 3, 'an entry per contribution');
+  t.notOk(await page.getByRole('form', { name: 'Edit the campaign' }).getByLabel(/Target/).count(), 'the target no longer changes once active');
 
   const update = page.getByRole('form', { name: 'Post the update' });
   await update.getByLabel('Update title').fill('Tiles bought');

@@ -7,6 +7,7 @@ import { MoneyChart, type DayOfMoney } from '../MoneyChart.js';
 import { sika, withSession } from '../session.js';
 import { fundingMessages as messages } from './funding.messages.js';
 import { DAY_MS, dayStartMs, daysBetween, utcDay } from '../days.js';
+import { CampaignEdit, CampaignLedger } from './FundingCampaignEdit.js';
 import type { PageProps } from './props.js';
 
 /** One campaign: its progress (and per day), publish/close/cancel, its public page, updates, contributions (refund, CSV), and payouts of its released funds. */
@@ -122,9 +123,11 @@ export function FundingCampaign({ environment, onSignedOut, id }: PageProps) {
               {chartDays.length > 0 && (
                 <MoneyChart days={chartDays} currency={c.currency} seriesNames={{ day: t('chart.day'), in: t('chart.in'), out: t('chart.out') }} label={t('chart.label', { raised: money(c.raisedAmountMinor) })} />
               )}
+              {(c.status === 'draft' || c.status === 'active') && <CampaignEdit campaign={c} changed={key} onSignedOut={onSignedOut} />}
               <Updates campaignId={c.id} environment={environment} onSignedOut={onSignedOut} />
               <Contributions campaignId={c.id} currency={c.currency} environment={environment} onSignedOut={onSignedOut} />
               {(c.status === 'closed' || (c.paidOutAmountMinor ?? 0) > 0) && <Payouts campaignId={c.id} currency={c.currency} environment={environment} onSignedOut={onSignedOut} />}
+              <CampaignLedger campaignId={c.id} environment={environment} onSignedOut={onSignedOut} />
             </>
           );
         }}
