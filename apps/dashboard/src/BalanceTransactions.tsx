@@ -1,6 +1,6 @@
 import { useContext } from 'react';
 import { Link, Scrollable } from './components.js';
-import { formatAmount, LanguageContext, useMessages, type Messages } from './i18n.js';
+import { formatAmount, formatWhen, LanguageContext, useMessages, type Messages } from './i18n.js';
 import type { PageName } from './router.js';
 
 /** A balance transaction as GET /api/v1/balance-transactions answers it. */
@@ -68,7 +68,7 @@ export function BalanceTransactionsTable({ transactions, labelledBy, showStatus 
             const page = tx.source ? pageOfSource(tx.source) : null;
             return (
               <tr key={tx.id}>
-                <td>{new Date(tx.created * 1000).toLocaleString(language, { dateStyle: 'medium', timeStyle: 'short' })}</td>
+                <td>{formatWhen(language, tx.created)}</td>
                 <td>{tx.type.replaceAll('_', ' ')}</td>
                 <td>{page && tx.source ? <Link to={page} id={tx.source}>{tx.source}</Link> : (tx.source ?? '')}</td>
                 {showStatus && <td>{tx.status ?? ''}</td>}

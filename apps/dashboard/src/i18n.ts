@@ -265,10 +265,19 @@ export function decimalsOf(currency: string): number {
   return new Intl.NumberFormat('en', { style: 'currency', currency: currency.toUpperCase() }).resolvedOptions().maximumFractionDigits ?? 0;
 }
 
+const LOCALES: Record<Language, string> = { en: 'en-GB', fr: 'fr-FR' };
+
 /** An amount in minor units, in the language's format. */
 export function formatAmount(language: Language, minor: number, currency: string): string {
-  const format = new Intl.NumberFormat(language === 'fr' ? 'fr-FR' : 'en-GB', { style: 'currency', currency: currency.toUpperCase() });
+  const format = new Intl.NumberFormat(LOCALES[language], { style: 'currency', currency: currency.toUpperCase() });
   return format.format(minor / 10 ** decimalsOf(currency));
+}
+
+/** A moment (ISO text, or Unix seconds as the API's `created`) in the language, with its time or (`'date'`) without; '—' when there is none. */
+export function formatWhen(language: Language, at: string | number | null | undefined, only?: 'date'): string {
+  if (at == null || at === '') return '—';
+  const moment = new Date(typeof at === 'number' ? at * 1000 : at);
+  return moment.toLocaleString(LOCALES[language], only === 'date' ? { dateStyle: 'medium' } : { dateStyle: 'medium', timeStyle: 'short' });
 }
 
 /** What a person types (5000, 12.50) in the currency's minor units, as the API takes amounts. */

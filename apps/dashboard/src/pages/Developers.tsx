@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
 import { SikaError, type Environment } from '../../../../clients/typescript/src/index.js';
-import { LanguageContext, useT, type Language } from '../i18n.js';
+import { formatWhen, LanguageContext, useT } from '../i18n.js';
 import { useSecondFactor } from '../secondFactor.js';
 import { CopyButton, CursorPager, ErrorMessage, errorText, QueryView, Scrollable, useCursorPages } from '../components.js';
 import { sika, withSession } from '../session.js';
@@ -9,10 +9,6 @@ import type { PageProps } from './props.js';
 
 const GRACE_PERIODS = [0, 60, 1440, 10080] as const;
 
-function when(language: Language, unixSeconds: number | null | undefined): string {
-  if (unixSeconds == null) return '—';
-  return new Date(unixSeconds * 1000).toLocaleString(language === 'fr' ? 'fr-FR' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short' });
-}
 
 /** API keys (create with the secret shown once, roll, revoke) and the events of the environment shown. */
 export function Developers({ environment, onSignedOut }: PageProps) {
@@ -133,9 +129,9 @@ function ApiKeys({ environment, onSignedOut }: { environment: Environment; onSig
                         <td>{(k.scopes ?? []).join(', ')}</td>
                         <td>
                           {t(`keys.status.${k.status ?? 'active'}`)}
-                          {k.status === 'expiring' ? ` (${when(language, k.expires_at)})` : ''}
+                          {k.status === 'expiring' ? ` (${formatWhen(language, k.expires_at)})` : ''}
                         </td>
-                        <td>{when(language, k.last_used)}</td>
+                        <td>{formatWhen(language, k.last_used)}</td>
                         <td className="row-actions">
                           <KeyActions name={k.name ?? k.id!} status={k.status ?? 'active'} onRoll={(grace) => roll(k.id!, grace)} onRevoke={() => revoke(k.id!)} />
                         </td>
@@ -227,7 +223,7 @@ function Events({ environment, onSignedOut }: { environment: Environment; onSign
           {(e) => (
             <div className="panel" role="region" aria-label={t('events.found')}>
               <p>
-                <span>{when(language, e.created)}</span> <strong>{e.type}</strong> <code>{e.id}</code>
+                <span>{formatWhen(language, e.created)}</span> <strong>{e.type}</strong> <code>{e.id}</code>
               </p>
               <pre>{JSON.stringify(e, null, 2)}</pre>
             </div>
@@ -242,7 +238,7 @@ function Events({ environment, onSignedOut }: { environment: Environment; onSign
                 <li key={e.id}>
                   <details>
                     <summary>
-                      <span>{when(language, e.created)}</span> <strong>{e.type}</strong> <code>{e.id}</code>
+                      <span>{formatWhen(language, e.created)}</span> <strong>{e.type}</strong> <code>{e.id}</code>
                     </summary>
                     <pre>{JSON.stringify(e, null, 2)}</pre>
                   </details>

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
 import { ErrorMessage, errorText, Link, NavigationContext, QueryView, Scrollable } from '../components.js';
 import { destinationLabel, useSavedDestinations } from '../destinations.js';
-import { formatAmount, LanguageContext, minorUnits, useMessages } from '../i18n.js';
+import { formatAmount, formatWhen, LanguageContext, minorUnits, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import { escrowMessages as messages } from './escrow.messages.js';
 import type { PageProps } from './props.js';
@@ -156,7 +156,7 @@ export function Escrow({ environment, onSignedOut }: PageProps) {
                       <td>{t(`status.${c.status}`)}</td>
                       <td>{formatAmount(language, c.amountMinor ?? c.fundedMinor, c.currency)}</td>
                       <td>{formatAmount(language, c.heldMinor, c.currency)}</td>
-                      <td>{c.created ? new Date(c.created * 1000).toLocaleDateString(language, { dateStyle: 'medium' }) : ''}</td>
+                      <td>{formatWhen(language, c.created, 'date')}</td>
                     </tr>
                   ))}
                 </tbody>

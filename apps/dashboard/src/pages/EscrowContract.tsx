@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useContext, type FormEvent, type ReactNode } from 'react';
 import { ErrorMessage, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable, useAction } from '../components.js';
-import { formatAmount, LanguageContext, minorUnits, useMessages } from '../i18n.js';
+import { formatAmount, formatWhen, LanguageContext, minorUnits, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import { escrowMessages as messages } from './escrow.messages.js';
 import type { PageProps } from './props.js';
@@ -101,7 +101,7 @@ export function EscrowContract({ environment, onSignedOut, id }: PageProps) {
                 {c.autoReleaseAtUtc && (
                   <>
                     <dt>{t('autoRelease')}</dt>
-                    <dd>{new Date(c.autoReleaseAtUtc).toLocaleString(language, { dateStyle: 'medium', timeStyle: 'short' })}</dd>
+                    <dd>{formatWhen(language, c.autoReleaseAtUtc)}</dd>
                   </>
                 )}
               </dl>
@@ -273,7 +273,7 @@ export function EscrowContract({ environment, onSignedOut, id }: PageProps) {
                         <tbody>
                           {((list.data ?? []) as { id: string; amountMinor: number; status: string; created?: number; createdAt?: string }[]).map((r) => (
                             <tr key={r.id}>
-                              <th scope="row">{r.createdAt ? new Date(r.createdAt).toLocaleString(language, { dateStyle: 'medium', timeStyle: 'short' }) : r.id}</th>
+                              <th scope="row">{r.createdAt ? formatWhen(language, r.createdAt) : r.id}</th>
                               <td>{money(r.amountMinor)}</td>
                               <td>{r.status}</td>
                               <td className="actions">

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useRef, useState, type FormEvent } from 'react';
 import { CursorPager, ErrorMessage, errorText, QueryView, Scrollable, useCursorPages } from '../components.js';
-import { LanguageContext, useMessages, type Messages } from '../i18n.js';
+import { formatWhen, LanguageContext, useMessages, type Messages } from '../i18n.js';
 import { sika, uploadWithProgress, withSession } from '../session.js';
 import type { PageProps } from './props.js';
 
@@ -255,7 +255,7 @@ export function Files({ environment, onSignedOut }: PageProps) {
                         <td>{t(`purpose.${a.purpose}`)}</td>
                         <td>{size(a.size)}</td>
                         <td>{t(`status.${a.status}`)}</td>
-                        <td>{new Date(a.createdAt).toLocaleDateString(language, { dateStyle: 'medium' })}</td>
+                        <td>{formatWhen(language, a.createdAt, 'date')}</td>
                         <td className="actions">
                           {a.status === 'ready' && (
                             <button type="button" className="secondary" aria-label={`${t('download')}: ${a.name}`} onClick={() => void download(a)}>

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useMemo, useState, type FormEvent } from 'react';
 import { CopyButton, ErrorMessage, errorText, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, saveAsFile, Scrollable } from '../components.js';
 import { destinationLabel, useSavedDestinations } from '../destinations.js';
-import { formatAmount, LanguageContext, useMessages } from '../i18n.js';
+import { formatAmount, formatWhen, LanguageContext, useMessages } from '../i18n.js';
 import { MoneyChart, type DayOfMoney } from '../MoneyChart.js';
 import { sika, withSession } from '../session.js';
 import { fundingMessages as messages } from './funding.messages.js';
@@ -72,7 +72,7 @@ export function FundingCampaign({ environment, onSignedOut, id }: PageProps) {
                 {c.deadline && (
                   <>
                     <dt>{t('deadline')}</dt>
-                    <dd>{new Date(c.deadline).toLocaleString(language, { dateStyle: 'medium', timeStyle: 'short' })}</dd>
+                    <dd>{formatWhen(language, c.deadline)}</dd>
                   </>
                 )}
                 <dt>{t('held')}</dt>
@@ -190,7 +190,7 @@ function Updates({ campaignId, environment, onSignedOut }: Part) {
             {(u.data ?? []).map((update) => (
               <li key={update.id}>
                 <h3>{update.title}</h3>
-                <p className="muted">{new Date(update.createdAt).toLocaleString(language, { dateStyle: 'medium', timeStyle: 'short' })}</p>
+                <p className="muted">{formatWhen(language, update.createdAt)}</p>
                 <p>{update.body}</p>
                 <button type="button" className="secondary" aria-label={`${t('delete')}: ${update.title}`} onClick={() => remove.mutate(update.id)}>
                   {t('delete')}
@@ -255,7 +255,7 @@ function Contributions({ campaignId, currency, environment, onSignedOut }: Part 
                       <th scope="row">{who}</th>
                       <td>{formatAmount(language, c.amountMinor, currency)}</td>
                       <td>{c.status}</td>
-                      <td>{new Date(c.created * 1000).toLocaleString(language, { dateStyle: 'medium', timeStyle: 'short' })}</td>
+                      <td>{formatWhen(language, c.created)}</td>
                       <td>
                         {c.status === 'succeeded' && (
                           <button type="button" className="secondary" aria-label={`${t('refund')}: ${who} ${formatAmount(language, c.amountMinor, currency)}`} disabled={refund.isPending} onClick={() => refund.mutate(c.id)}>
@@ -340,7 +340,7 @@ function Payouts({ campaignId, currency, environment, onSignedOut }: Part & { cu
               <tbody>
                 {((list.data ?? []) as { id: string; payoutId: string; amountMinor: number; feeMinor: number; status: string; createdAt: string }[]).map((p) => (
                   <tr key={p.id}>
-                    <th scope="row">{new Date(p.createdAt).toLocaleString(language, { dateStyle: 'medium', timeStyle: 'short' })}</th>
+                    <th scope="row">{formatWhen(language, p.createdAt)}</th>
                     <td>
                       <Link to="payout" id={p.payoutId}>
                         {formatAmount(language, p.amountMinor, currency)}

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
 import { ErrorMessage, QueryView, Scrollable, useAction } from '../components.js';
-import { decimalsOf, formatAmount, LanguageContext, minorUnits, useMessages, type Messages } from '../i18n.js';
+import { decimalsOf, formatAmount, formatWhen, LanguageContext, minorUnits, useMessages, type Messages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import { fundingMessages } from './funding.messages.js';
 import type { PageProps } from './props.js';
@@ -154,7 +154,7 @@ export function CampaignLedger({ campaignId, environment, onSignedOut }: { campa
                     <tbody>
                       {l.entries.map((e) => (
                         <tr key={e.id}>
-                          <th scope="row">{e.postedAt ? new Date(e.postedAt).toLocaleString(language === 'fr' ? 'fr-FR' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short' }) : '—'}</th>
+                          <th scope="row">{formatWhen(language, e.postedAt)}</th>
                           <td>{e.kind}</td>
                           <td>
                             <code>{e.source}</code>

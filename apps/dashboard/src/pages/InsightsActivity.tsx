@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useContext, useState } from 'react';
 import { CursorPager, Link, QueryView, Scrollable, useCursorPages } from '../components.js';
-import { LanguageContext, useMessages, type Messages } from '../i18n.js';
+import { formatWhen, LanguageContext, useMessages, type Messages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import type { PageProps } from './props.js';
 
@@ -91,15 +91,10 @@ const messages: Messages<
   },
 };
 
-function useWhen(): (iso: string) => string {
-  const { language } = useContext(LanguageContext);
-  return (iso) => new Date(iso).toLocaleString(language === 'fr' ? 'fr-FR' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short' });
-}
-
 /** Why the service routed, delayed or failed a payment or payout, newest first; each links to its object. */
 export function Decisions({ environment, onSignedOut }: Pick<PageProps, 'environment' | 'onSignedOut'>) {
   const t = useMessages(messages);
-  const when = useWhen();
+  const { language } = useContext(LanguageContext);
   const [kind, setKind] = useState<Kind | ''>('');
   const pages = useCursorPages(`${environment}:${kind}`);
   const decisions = useQuery({
@@ -137,7 +132,7 @@ export function Decisions({ environment, onSignedOut }: Pick<PageProps, 'environ
                 <tbody>
                   {(list.data ?? []).map((d) => (
                     <tr key={d.id}>
-                      <th scope="row">{when(d.decidedAt)}</th>
+                      <th scope="row">{formatWhen(language, d.decidedAt)}</th>
                       <td>{t(`kind.${d.kind}`)}</td>
                       <td>
                         <Link to={d.kind === 'payment_routing' ? 'payment' : 'payout'} id={d.subject}>
@@ -166,7 +161,7 @@ export function Decisions({ environment, onSignedOut }: Pick<PageProps, 'environ
 /** How many paying customers are new, active, at risk or churned (with what each means), and who they are. */
 export function Lifecycle({ environment, onSignedOut }: Pick<PageProps, 'environment' | 'onSignedOut'>) {
   const t = useMessages(messages);
-  const when = useWhen();
+  const { language } = useContext(LanguageContext);
   const [stage, setStage] = useState<Stage | ''>('');
   const pages = useCursorPages(`${environment}:${stage}`);
   const counts = useQuery({ queryKey: ['lifecycle', environment], queryFn: () => withSession(() => sika.get('/api/v1/intelligence/lifecycle'), onSignedOut) });
@@ -223,8 +218,8 @@ export function Lifecycle({ environment, onSignedOut }: Pick<PageProps, 'environ
                         <code>{c.customer}</code>
                       </th>
                       <td>{t(`stage.${c.stage}`)}</td>
-                      <td>{when(c.firstPaymentAt)}</td>
-                      <td>{when(c.lastPaymentAt)}</td>
+                      <td>{formatWhen(language, c.firstPaymentAt)}</td>
+                      <td>{formatWhen(language, c.lastPaymentAt)}</td>
                       <td>{c.payments}</td>
                     </tr>
                   ))}

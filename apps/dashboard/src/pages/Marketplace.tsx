@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
 import { ErrorMessage, errorText, Link, NavigationContext, QueryView, Scrollable, useAction } from '../components.js';
-import { formatAmount, LanguageContext, minorUnits, useMessages } from '../i18n.js';
+import { formatAmount, formatWhen, LanguageContext, minorUnits, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import { marketplaceMessages as messages } from './marketplace.messages.js';
 import type { PageProps } from './props.js';
@@ -343,7 +343,7 @@ export function Marketplace({ environment, onSignedOut }: PageProps) {
                     <tr key={row.id}>
                       <th scope="row">{row.sellerId}</th>
                       <td>{formatAmount(language, row.amountMinor, row.currency)}</td>
-                      <td>{row.created ? new Date(row.created * 1000).toLocaleString(language, { dateStyle: 'medium', timeStyle: 'short' }) : ''}</td>
+                      <td>{formatWhen(language, row.created)}</td>
                     </tr>
                   ))}
                 </tbody>

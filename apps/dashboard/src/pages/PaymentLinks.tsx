@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import QRCode from 'qrcode';
 import { useContext, useEffect, useState, type FormEvent } from 'react';
 import { CopyButton, CursorPager, ErrorMessage, errorText, QueryView, Scrollable, useCursorPages } from '../components.js';
-import { formatAmount, LanguageContext, minorUnits, useMessages, type Messages } from '../i18n.js';
+import { formatAmount, formatWhen, LanguageContext, minorUnits, useMessages, type Messages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import type { PageProps } from './props.js';
 
@@ -298,7 +298,7 @@ function LinkRow({ link, name, status, onDeactivate, deactivating }: { link: Pay
       <th scope="row">{name}</th>
       <td>{formatAmount(language, link.amount, link.currency)}</td>
       <td>{status}</td>
-      <td>{new Date(link.created * 1000).toLocaleDateString(language, { dateStyle: 'medium' })}</td>
+      <td>{formatWhen(language, link.created, 'date')}</td>
       <td>
         <a href={link.url} target="_blank" rel="noreferrer">
           {link.url.replace(/^https?:\/\//, '')}

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
 import { ErrorMessage, errorText, QueryView, Scrollable, useAction } from '../components.js';
-import { LanguageContext, useMessages, type Messages } from '../i18n.js';
+import { formatWhen, LanguageContext, useMessages, type Messages } from '../i18n.js';
 import { useSecondFactor } from '../secondFactor.js';
 import { sika, withSession } from '../session.js';
 import type { PageProps } from './props.js';
@@ -296,7 +296,7 @@ function SecondFactors({ environment, onSignedOut }: SectionProps) {
                   {t('passkeyRemove')}
                 </button>
                 <span className="help">
-                  {t('passkeyCreated')} {p.createdAt ? new Date(p.createdAt).toLocaleDateString(language === 'fr' ? 'fr-FR' : 'en-GB') : '—'}
+                  {t('passkeyCreated')} {formatWhen(language, p.createdAt, 'date')}
                 </span>
               </li>
             ))}
@@ -441,7 +441,7 @@ function SecurityEvents({ environment, onSignedOut }: SectionProps) {
               <tbody>
                 {(list.data ?? []).map((e) => (
                   <tr key={e.id}>
-                    <th scope="row">{e.createdAt ? new Date(e.createdAt).toLocaleString(language === 'fr' ? 'fr-FR' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short' }) : '—'}</th>
+                    <th scope="row">{formatWhen(language, e.createdAt)}</th>
                     <td>{eventName(e.type, language)}</td>
                     <td>{e.ip ?? '—'}</td>
                     <td>{e.userAgent ?? '—'}</td>

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
 import { SwitchOrganizationContext } from '../OrganizationSwitch.js';
 import { ErrorMessage, QueryView, Scrollable, useAction } from '../components.js';
-import { LanguageContext, useMessages, type Messages } from '../i18n.js';
+import { formatWhen, LanguageContext, useMessages, type Messages } from '../i18n.js';
 import { useSecondFactor } from '../secondFactor.js';
 import { sika, signOut, withSession } from '../session.js';
 import type { PageProps } from './props.js';
@@ -162,15 +162,10 @@ const messages: Messages<
 
 type SectionProps = Pick<PageProps, 'environment' | 'onSignedOut'>;
 
-function useDateTime(): (iso: string | null | undefined) => string {
-  const { language } = useContext(LanguageContext);
-  return (iso) => (iso ? new Date(iso).toLocaleString(language === 'fr' ? 'fr-FR' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short' }) : '—');
-}
-
 /** The user's live sessions; any but this one can be ended (ending this one is signing out). */
 export function Sessions({ environment, onSignedOut }: SectionProps) {
   const t = useMessages(messages);
-  const when = useDateTime();
+  const { language } = useContext(LanguageContext);
   const [ended, setEnded] = useState<number | null>(null);
   const sessions = useQuery({ queryKey: ['sessions', environment], queryFn: () => withSession(() => sika.get('/api/v1/auth/sessions'), onSignedOut) });
   const { action: act, error } = useAction(onSignedOut, [['sessions'], ['security-events']]);
@@ -211,13 +206,13 @@ export function Sessions({ environment, onSignedOut }: SectionProps) {
                   <tr key={s.id}>
                     <th scope="row">{s.userAgent ?? '—'}</th>
                     <td>{s.ip ?? '—'}</td>
-                    <td>{when(s.createdAt)}</td>
-                    <td>{when(s.lastActiveAt)}</td>
+                    <td>{formatWhen(language, s.createdAt)}</td>
+                    <td>{formatWhen(language, s.lastActiveAt)}</td>
                     <td>
                       {s.current ? (
                         <strong>{t('thisSession')}</strong>
                       ) : (
-                        <button type="button" className="secondary" disabled={act.isPending} aria-label={`${t('endSession')}: ${s.userAgent ?? s.id} (${when(s.lastActiveAt)})`} onClick={() => end(s.id!)}>
+                        <button type="button" className="secondary" disabled={act.isPending} aria-label={`${t('endSession')}: ${s.userAgent ?? s.id} (${formatWhen(language, s.lastActiveAt)})`} onClick={() => end(s.id!)}>
                           {t('endSession')}
                         </button>
                       )}
@@ -249,7 +244,7 @@ export function Sessions({ environment, onSignedOut }: SectionProps) {
  */
 export function ContactChanges({ environment, onSignedOut }: SectionProps) {
   const t = useMessages(messages);
-  const when = useDateTime();
+  const { language } = useContext(LanguageContext);
   const { challenged, form: factorForm } = useSecondFactor();
   const [phoneRequest, setPhoneRequest] = useState<{ requestId: string; newPhone: string } | null>(null);
   const [phoneChanged, setPhoneChanged] = useState(false);
@@ -308,7 +303,7 @@ export function ContactChanges({ environment, onSignedOut }: SectionProps) {
       </QueryView>
       {waiting ? (
         <div className="panel" role="status">
-          <p>{t('emailPending', { email: waiting.newEmail ?? '', time: when(waiting.expiresAt) })}</p>
+          <p>{t('emailPending', { email: waiting.newEmail ?? '', time: formatWhen(language, waiting.expiresAt) })}</p>
           <button type="button" className="secondary" disabled={act.isPending} onClick={() => act.mutate(() => sika.post('/api/v1/auth/email-change/cancel', { body: { requestId: waiting.requestId! } }))}>
             {t('cancelEmail')}
           </button>

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
 import { ErrorMessage, errorText, QueryView, Scrollable, useAction } from '../components.js';
-import { LanguageContext, useMessages, type Language, type Messages } from '../i18n.js';
+import { formatWhen, LanguageContext, useMessages, type Messages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import type { PageProps } from './props.js';
 
@@ -116,9 +116,6 @@ const messages: Messages<
   },
 };
 
-function date(language: Language, iso: string | undefined): string {
-  return iso ? new Date(iso).toLocaleDateString(language === 'fr' ? 'fr-FR' : 'en-GB', { dateStyle: 'medium' }) : '—';
-}
 
 /** The organization's members and roles, its invitations and whether owners must keep a second factor. */
 export function Team({ environment, onSignedOut }: PageProps) {
@@ -186,7 +183,7 @@ function Members({ environment, onSignedOut, manages, myId }: SectionProps & { m
                     </th>
                     <td>{m.email}</td>
                     <td>{t(`role.${(m.role ?? 'viewer') as Role}`)}</td>
-                    <td>{date(language, m.added_at)}</td>
+                    <td>{formatWhen(language, m.added_at, 'date')}</td>
                     {manages && (
                       <td className="row-actions">
                         <RoleChange name={m.name ?? m.email ?? ''} role={(m.role ?? 'viewer') as Role} busy={act.isPending} onChange={(role) => changeRole(m.user_id!, role)} />
@@ -295,7 +292,7 @@ function Invitations({ environment, onSignedOut, manages }: SectionProps) {
                     <th scope="row">{i.email}</th>
                     <td>{t(`role.${(i.role ?? 'viewer') as Role}`)}</td>
                     <td>{t(`status.${i.status ?? 'pending'}`)}</td>
-                    <td>{date(language, i.expires_at)}</td>
+                    <td>{formatWhen(language, i.expires_at, 'date')}</td>
                     {manages && (
                       <td className="row-actions">
                         {i.status === 'pending' && (
