@@ -5,7 +5,7 @@
  * held by the API; another merchant's contract is not found.
  */
 import t from 'tap';
-import { accessibilityProblems, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard } from '../support/dashboard.js';
+import { accessibilityProblems, homeBalance, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard } from '../support/dashboard.js';
 import { balance, fund } from '../support/payouts.js';
 
 const { svc, signedIn } = await startDashboard(t);
@@ -26,6 +26,9 @@ t.test('escrow: fund from the balance, a milestone delivered and released, a dis
   const facts = page.locator('dl.facts');
   t.match(await facts.textContent(), /StatusFunded.*Held\D*30,000/, 'funded at once from the balance');
   t.equal((await balance(svc, key)).available, 70_000, 'the balance gave the 30,000');
+  t.match(await homeBalance(page, 'xof'), { available: 70_000 }, 'the home page shows the 30,000 gone from the balance into the contract');
+  await page.goBack();
+  await page.getByRole('heading', { name: /^Contract/, level: 1 }).waitFor();
 
   const participant = page.getByRole('form', { name: 'Add the participant' });
   await participant.getByLabel('Name').fill('Moussa Fall');
@@ -47,6 +50,9 @@ t.test('escrow: fund from the balance, a milestone delivered and released, a dis
   await facts.filter({ hasText: /Held\D*20,000/ }).waitFor();
   t.match(await facts.textContent(), /Released\D*10,000/, 'the milestone released');
   t.equal((await balance(svc, key)).available, 80_000, 'its 10,000 back on the balance');
+  t.match(await homeBalance(page, 'xof'), { available: 80_000 }, 'and on the home page');
+  await page.goBack();
+  await page.getByRole('heading', { name: /^Contract/, level: 1 }).waitFor();
 
   const dispute = page.getByRole('form', { name: 'Open a dispute' });
   await dispute.getByLabel('Reason').fill('The walls are not straight');

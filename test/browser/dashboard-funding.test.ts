@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import t from 'tap';
-import { accessibilityProblems, navigate, overflowAt, screenshot, startDashboard } from '../support/dashboard.js';
+import { accessibilityProblems, homeBalance, navigate, overflowAt, screenshot, startDashboard } from '../support/dashboard.js';
 import { contribute, settle } from '../support/funding.js';
 import { saveDestination } from '../support/payouts.js';
 import { OPERATOR_DELAY_MS } from '../support/system.js';
@@ -54,6 +54,9 @@ t.test('funding: create, publish, contributions and progress, an update, a refun
   t.match(await facts.textContent(), /Raised\D*16,000 of \D*40,000Contributors2/, 'raised of the target, and the contributors');
   t.equal(await page.getByRole('progressbar', { name: 'Progress toward the target' }).getAttribute('value'), '16000', 'the progress bar');
   t.match(await page.getByRole('img', { name: /Contributions per day/ }).getAttribute('aria-label'), /16,000/);
+  const homeBefore = await homeBalance(page, 'xof');
+  t.equal(homeBefore.held, 16_000, 'on the home page the contributions are held for the campaign');
+  await page.goBack();
   const ledger = page.getByRole('region', { name: 'Ledger' });
   t.match(await ledger.locator('dl').textContent(), new RegExp(`Accountcampaign:${id}Balance\\D*16,000`), "the campaign's ledger account holds the contributions");
   t.equal(await ledger.getByRole('row').count(), 3, 'an entry per contribution');
@@ -88,6 +91,9 @@ t.test('funding: create, publish, contributions and progress, an update, a refun
   await page.getByRole('region', { name: 'Payouts of the released funds' }).getByRole('row').nth(1).waitFor();
   const paidOut = (await svc.request('GET', `/api/v1/funding/campaigns/${id}/payouts`, { key })).body.data;
   t.equal(paidOut.length, 1, 'one payout of the released funds');
+  const homeAfter = await homeBalance(page, 'xof');
+  t.equal(homeAfter.held, 0, 'on the home page nothing is held any more: refunded or released');
+  await page.goBack();
 
   await page.getByRole('link', { name: 'All campaigns' }).click();
   t.match(await page.getByRole('row', { name: /School roof/ }).textContent(), /Closed/);

@@ -5,7 +5,7 @@
  * funds paid out; the other environment; another merchant's order is not found.
  */
 import t from 'tap';
-import { accessibilityProblems, navigate, overflowAt, screenshot, startDashboard } from '../support/dashboard.js';
+import { accessibilityProblems, homeBalance, navigate, overflowAt, screenshot, startDashboard } from '../support/dashboard.js';
 import { mkt, payOrder } from '../support/marketplace.js';
 import { OPERATOR_DELAY_MS } from '../support/system.js';
 
@@ -48,6 +48,11 @@ t.test('marketplace: sellers, a rule, an order split and paid, a partial refund,
   const stored = (await mkt(svc, key, 'GET', `/orders/${id}`)).body;
   await payOrder(svc, key, stored);
   await page.reload();
+  await facts.filter({ hasText: 'Paid' }).waitFor();
+  const held = ((await svc.request('GET', '/api/v1/balance', { key })).body.held as { amount: number; currency: string }[]).find((h) => h.currency === 'xof')?.amount ?? 0;
+  t.ok(held > 0, 'the sellers’ shares are held for them');
+  t.match(await homeBalance(page, 'xof'), { held }, 'and the home page shows them held');
+  await page.goBack();
   await facts.filter({ hasText: 'Paid' }).waitFor();
   const refund = page.getByRole('form', { name: 'Refund' });
   await refund.getByLabel(/Amount/).fill('3000');

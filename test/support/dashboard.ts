@@ -119,3 +119,20 @@ export async function navigate(page: Page, name: string): Promise<void> {
   if (!(await link.isVisible())) await page.getByRole('button', { name: 'Menu' }).click();
   await link.click();
 }
+
+/**
+ * The Home page's balance of `currency` as the page shows it (after following the navigation
+ * there): each figure as a number of minor units, to compare with what a family moved.
+ */
+export async function homeBalance(page: Page, currency: string): Promise<{ available: number; pending: number; reserved: number; held: number }> {
+  // The page may first show the balance it had cached, then the one it asks for again: read that one.
+  const asked = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/balance');
+  await navigate(page, 'Home');
+  await asked;
+  await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
+  const row = page.getByRole('region', { name: 'Balances' }).getByRole('row', { name: new RegExp(`^${currency.toUpperCase()}`) });
+  await row.waitFor();
+  const cells = await row.getByRole('cell').allTextContents();
+  const [available, pending, reserved, held] = cells.map((c) => Number(c.replace(/[^\d-]/g, '')));
+  return { available: available!, pending: pending!, reserved: reserved!, held: held! };
+}
