@@ -22,6 +22,8 @@ import { Navigation } from './Navigation.js';
 import { routeOf, useRoute, type PageName } from './router.js';
 import { Settings } from './pages/Settings.js';
 import { Team } from './pages/Team.js';
+import { Webhooks } from './pages/Webhooks.js';
+import { WebhookEndpoint } from './pages/WebhookEndpoint.js';
 import { AcceptInvitation } from './pages/AcceptInvitation.js';
 import { SignIn } from './pages/SignIn.js';
 import { resume, setEnvironment, signOut, type SignedInUser } from './session.js';
@@ -46,6 +48,8 @@ const PAGES: Partial<Record<PageName, (props: PageProps) => React.JSX.Element>> 
   marketplaceSeller: MarketplaceSeller,
   team: Team,
   settings: Settings,
+  webhooks: Webhooks,
+  webhookEndpoint: WebhookEndpoint,
 };
 
 
