@@ -43,7 +43,7 @@ const deliveryWithAttemptsSchema = {
 const deliveryParams = { type: 'object', properties: { id: idParams.properties.id, deliveryId: idParams.properties.id }, required: ['id', 'deliveryId'] };
 const enabledEvents = { type: 'array', minItems: 1, maxItems: 100, items: { type: 'string', minLength: 1, maxLength: 100 } };
 
-/** /api/v1/webhook-endpoints: register, list, read, update, rotate the signing secret; an endpoint's deliveries. */
+/** /api/v1/webhook-endpoints: register, list, read, update, rotate the signing secret, delete; an endpoint's deliveries. */
 export function webhookEndpointsFamily(knex: Knex, clock: Clock, endpoints: WebhookEndpoints): Family {
   const read = { scope: 'webhooks.read', environmentHeader: 'optional' } as const;
   const write = { scope: 'webhooks.write', environmentHeader: 'optional' } as const;
@@ -100,6 +100,18 @@ export function webhookEndpointsFamily(knex: Knex, clock: Clock, endpoints: Webh
           const { secret } = await endpoints.rotateSecret(ctx.owner, ctx.params.id, ctx.actor);
           const row = await load(ctx.owner, ctx.params.id);
           return { ...webhookEndpointObject(row, clock.now()), secret, secret_rotated_at: row.secret_created_at.toISOString() };
+        },
+      }),
+      route<unknown, unknown, { id: string }>({
+        method: 'delete',
+        path: '/api/v1/webhook-endpoints/:id',
+        summary: 'Delete a webhook endpoint: nothing is sent to it again (deliveries still queued are skipped) and it, its deliveries included, is no longer found',
+        auth: write,
+        params: idParams,
+        response: { type: 'object', required: ['id', 'object', 'deleted'], properties: { id: { type: 'string' }, object: { const: 'webhook_endpoint' }, deleted: { const: true } } },
+        handler: async (ctx) => {
+          await endpoints.delete(ctx.owner, ctx.params.id, ctx.actor);
+          return { id: ctx.params.id, object: 'webhook_endpoint', deleted: true };
         },
       }),
       route<unknown, CursorQuery & { status?: DeliveryStatus }, { id: string }>({
