@@ -3,6 +3,7 @@
  * created in the page (its secret shown once, and it signs what the receiver gets); a sandbox
  * payment intent's event answered 503, seen with its answer; replayed and retried, both seen
  * succeeding; the secret rotated (a new one shown once); disabled, after which a replay is refused;
+ * deleted once confirmed;
  * the API's refusals of a bad URL and an unknown event type; another merchant's endpoint is not
  * found; live has its own endpoints; axe-core and 320 px.
  */
@@ -16,7 +17,7 @@ const { svc, signedIn } = await startDashboard(t, {
   env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_SCHEDULE: '1m' },
 });
 
-t.test('webhooks: create, a failed attempt with its answer, replay and retry, rotate, disable', async (t) => {
+t.test('webhooks: create, a failed attempt with its answer, replay and retry, rotate, disable, delete', async (t) => {
   const { merchant, page, problems } = await signedIn(t, 'Kola hooks');
   const refused = refusals(page);
   const { secret: key } = await svc.apiKey(merchant.id, ['*']);
@@ -128,6 +129,19 @@ t.test('webhooks: create, a failed attempt with its answer, replay and retry, ro
 
   await page.getByRole('link', { name: 'All webhook endpoints' }).click();
   t.match(await page.getByRole('row', { name: new RegExp(receiver.url) }).textContent(), /Disabled/);
+
+  // Delete, asked to confirm: dismissed, nothing happens; accepted, the API no longer finds it.
+  const deleteButton = page.getByRole('button', { name: `Delete ${receiver.url}` });
+  page.once('dialog', (d) => void d.dismiss());
+  await deleteButton.click();
+  t.equal((await svc.request('GET', `/api/v1/webhook-endpoints/${endpointId}`, { key })).status, 200, 'kept when the confirmation is dismissed');
+  page.once('dialog', (d) => {
+    t.match(d.message(), /Nothing will be sent to it again/);
+    void d.accept();
+  });
+  await deleteButton.click();
+  await page.getByText('No webhook endpoint in this environment yet.').waitFor();
+  t.equal((await svc.request('GET', `/api/v1/webhook-endpoints/${endpointId}`, { key })).status, 404, 'deleted in the API');
   await page.getByRole('radio', { name: 'Live' }).check();
   await page.getByText('No webhook endpoint in this environment yet.').waitFor();
   t.pass('live has its own endpoints');
@@ -151,4 +165,19 @@ t.test("another merchant's endpoint is not found", async (t) => {
   t.same(await accessibilityProblems(page), [], 'not found: no serious or critical axe violation');
   t.same(scriptProblems(problems), []);
   t.same(refused, [`404 GET /api/v1/webhook-endpoints/${theirs.id}`]);
+});
+
+t.test("an endpoint deleted from its own page; the list's address afterwards", async (t) => {
+  const { merchant, page, problems } = await signedIn(t, 'Tidy hooks');
+  const { secret: key } = await svc.apiKey(merchant.id, ['*']);
+  const e = await createEndpoint(svc, key, 'https://hooks.example.com/tidy');
+  await page.goto(`${svc.baseUrl}/dashboard/webhooks/${e.id}`);
+  await page.getByText('https://hooks.example.com/tidy').waitFor();
+  await page.getByText('No delivery to this endpoint yet.').waitFor();
+  page.once('dialog', (d) => void d.accept());
+  await page.getByRole('button', { name: 'Delete' }).click();
+  await page.getByText('No webhook endpoint in this environment yet.').waitFor();
+  t.equal(page.url(), `${svc.baseUrl}/dashboard/webhooks`, 'back on the list');
+  t.equal((await svc.request('GET', `/api/v1/webhook-endpoints/${e.id}`, { key })).status, 404, 'deleted in the API');
+  t.same(scriptProblems(problems), []);
 });

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useState } from 'react';
 import type { Environment } from '../../../../clients/typescript/src/index.js';
-import { CursorPager, ErrorMessage, errorText, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable, useCursorPages } from '../components.js';
+import { CursorPager, ErrorMessage, errorText, isNotFound, Link, NavigationContext, NotFound, QueryView, retryUnlessNotFound, Scrollable, useCursorPages } from '../components.js';
 import { LanguageContext, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import type { PageProps } from './props.js';
@@ -43,7 +43,8 @@ export function WebhookEndpoint({ environment, onSignedOut, id }: PageProps) {
     queryFn: () => withSession(() => sika.get('/api/v1/webhook-endpoints/{id}', { params: { path: { id: endpointId } } }), onSignedOut) as Promise<unknown> as Promise<Endpoint>,
     retry: retryUnlessNotFound,
   });
-  const actions = useEndpointActions(environment, setShown, setError);
+  const go = useContext(NavigationContext);
+  const actions = useEndpointActions(environment, setShown, setError, () => go('webhooks'));
   const replayFailed = useMutation({
     mutationFn: () => sika.post('/api/v1/webhook-replays', { body: { webhook_endpoint_id: endpointId } }) as Promise<{ queued: number }>,
     onMutate: () => {
@@ -100,6 +101,9 @@ export function WebhookEndpoint({ environment, onSignedOut, id }: PageProps) {
               </button>
               <button type="button" className="secondary" disabled={replayFailed.isPending} onClick={() => replayFailed.mutate()}>
                 {t('replayFailed')}
+              </button>
+              <button type="button" className="danger" disabled={actions.pending} onClick={() => actions.remove(e)}>
+                {t('delete')}
               </button>
             </div>
             <Deliveries environment={environment} onSignedOut={onSignedOut} endpointId={endpointId} onError={setError} />

@@ -112,6 +112,9 @@ export function Webhooks({ environment, onSignedOut }: PageProps) {
                           <button type="button" disabled={actions.pending} onClick={() => actions.rotate(e)} aria-label={t('rotateNamed', { url: e.url })}>
                             {t('rotate')}
                           </button>
+                          <button type="button" className="danger" disabled={actions.pending} onClick={() => actions.remove(e)} aria-label={t('deleteNamed', { url: e.url })}>
+                            {t('delete')}
+                          </button>
                         </td>
                       </tr>
                     ))}

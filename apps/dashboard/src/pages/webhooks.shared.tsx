@@ -71,6 +71,9 @@ export const webhookMessages: Messages<
   | 'replayFailed'
   | 'replayFailedDone'
   | 'close'
+  | 'delete'
+  | 'deleteNamed'
+  | 'deleteConfirm'
 > = {
   en: {
     new: 'New webhook endpoint',
@@ -137,6 +140,9 @@ export const webhookMessages: Messages<
     replayFailed: 'Replay the failed deliveries',
     replayFailedDone: '{count} failed deliveries sent again.',
     close: 'Close',
+    delete: 'Delete',
+    deleteNamed: 'Delete {url}',
+    deleteConfirm: 'Delete the endpoint {url}? Nothing will be sent to it again, and its deliveries go with it. To pause it, disable it instead.',
   },
   fr: {
     new: 'Nouveau point de terminaison webhook',
@@ -203,6 +209,9 @@ export const webhookMessages: Messages<
     replayFailed: 'Renvoyer les livraisons échouées',
     replayFailedDone: '{count} livraisons échouées renvoyées.',
     close: 'Fermer',
+    delete: 'Supprimer',
+    deleteNamed: 'Supprimer {url}',
+    deleteConfirm: 'Supprimer le point de terminaison {url} ? Plus rien ne lui sera envoyé, et ses livraisons disparaissent avec lui. Pour le mettre en pause, désactivez-le plutôt.',
   },
 };
 
@@ -254,10 +263,11 @@ export function SecretPanel({ shown, onDone }: { shown: ShownSecret; onDone: () 
 }
 
 /**
- * Enable/disable and rotate, for both pages: after each, the environment's endpoint queries are
- * read again; a rotation's new secret goes to `onSecret`, a refusal to `onError`.
+ * Enable/disable, rotate and delete (once confirmed), for both pages: after each, the
+ * environment's endpoint queries are read again; a rotation's new secret goes to `onSecret`, a
+ * refusal to `onError`; `onDeleted` follows a deletion.
  */
-export function useEndpointActions(environment: Environment, onSecret: (s: ShownSecret) => void, onError: (text: string | null) => void) {
+export function useEndpointActions(environment: Environment, onSecret: (s: ShownSecret) => void, onError: (text: string | null) => void, onDeleted?: () => void) {
   const t = useMessages(webhookMessages);
   const queries = useQueryClient();
   const [pending, setPending] = useState(false);
@@ -285,5 +295,12 @@ export function useEndpointActions(environment: Environment, onSecret: (s: Shown
         const rotated = (await sika.post('/api/v1/webhook-endpoints/{id}/rotate_secret', { params: { path: { id: endpoint.id } } })) as { secret: string };
         onSecret({ url: endpoint.url, secret: rotated.secret, rotated: true });
       }),
+    remove: (endpoint: WebhookEndpoint) => {
+      if (!window.confirm(t('deleteConfirm', { url: endpoint.url }))) return;
+      run.mutate(async () => {
+        await sika.delete('/api/v1/webhook-endpoints/{id}', { params: { path: { id: endpoint.id } } });
+        onDeleted?.();
+      });
+    },
   };
 }
