@@ -34,7 +34,7 @@ export const webhookEndpointsProjection: Projection = {
         CREATE INDEX webhook_endpoints_list ON read.webhook_endpoints (merchant_id, environment, seq)`),
     },
   ],
-  handles: ['webhook_endpoint.created', 'webhook_endpoint.updated', 'webhook_endpoint.secret_rotated', 'webhook_endpoint.failing', 'webhook_endpoint.recovered'],
+  handles: ['webhook_endpoint.created', 'webhook_endpoint.updated', 'webhook_endpoint.secret_rotated', 'webhook_endpoint.failing', 'webhook_endpoint.recovered', 'webhook_endpoint.deleted'],
   async apply(trx, event) {
     const e = event as unknown as WebhookEndpointEvent;
     const table = () => trx('read.webhook_endpoints');
@@ -79,6 +79,9 @@ export const webhookEndpointsProjection: Projection = {
         return;
       case 'webhook_endpoint.recovered':
         await table().where({ id: e.data.id }).update({ failing: false });
+        return;
+      case 'webhook_endpoint.deleted':
+        await table().where({ id: e.data.id }).delete();
         return;
     }
   },

@@ -27,6 +27,8 @@ export const RETENTION_MS = 30 * 86_400_000;
  */
 export const REPLAY_LIMIT = 1_000;
 const RESPONSE_EXCERPT_BYTES = 64 * 1024;
+/** The start of an answer's body kept with its attempt (the deliveries API shows it), in bytes. */
+export const ATTEMPT_BODY_BYTES = 4 * 1024;
 
 /** One attempt of one delivery, as its job names it (packages/processes/webhook-delivery.ts). */
 export interface DeliveryJob {
@@ -83,6 +85,13 @@ interface AttemptRecord {
 interface AttemptResult {
   status: number | null;
   error: string | null;
+  /** The first ATTEMPT_BODY_BYTES of the answer's body (null: no answer). */
+  body?: string | null;
+}
+
+/** The kept start of an answer's body as text: invalid UTF-8 and NUL (which PostgreSQL text refuses) replaced. */
+function bodyExcerpt(chunks: readonly Buffer[]): string {
+  return Buffer.concat(chunks).subarray(0, ATTEMPT_BODY_BYTES).toString('utf8').replace(/\u0000/g, '\uFFFD');
 }
 
 /** Endpoints whose connections one process keeps open (least recently used beyond that are closed). */
@@ -178,14 +187,17 @@ function post(agent: http.Agent, url: URL, address: string, family: 4 | 6, heade
     }, timeoutMs);
     request.on('response', (res) => {
       let read = 0;
+      const kept: Buffer[] = [];
       res.on('data', (chunk: Buffer) => {
+        if (read < ATTEMPT_BODY_BYTES) kept.push(chunk.subarray(0, ATTEMPT_BODY_BYTES - read));
         read += chunk.length;
         if (read > RESPONSE_EXCERPT_BYTES) res.destroy();
       });
       const status = res.statusCode ?? null;
-      res.on('end', () => done({ status, error: null }));
-      res.on('close', () => done({ status, error: null }));
-      res.on('error', () => done({ status, error: null }));
+      const answered = () => done({ status, error: null, body: bodyExcerpt(kept) });
+      res.on('end', answered);
+      res.on('close', answered);
+      res.on('error', answered);
     });
     request.on('error', (err) => done({ status: null, error: err.message }));
     request.end(body);
@@ -426,13 +438,15 @@ export class WebhookDispatcher {
           duration_ms: r.durationMs,
           response_status: r.result.status,
           error: r.ok ? null : (r.result.error ?? `HTTP ${r.result.status}`),
+          response_body: r.result.body ?? null,
         }));
         await trx.raw(
-          `INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, response_status, error)
-           SELECT delivery_id, attempt, ?, duration_ms, response_status, error
-             FROM jsonb_to_recordset(?::jsonb) AS v(delivery_id text, attempt integer, duration_ms integer, response_status integer, error text)
+          `INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, response_status, error, response_body)
+           SELECT delivery_id, attempt, ?, duration_ms, response_status, error, response_body
+             FROM jsonb_to_recordset(?::jsonb) AS v(delivery_id text, attempt integer, duration_ms integer, response_status integer, error text, response_body text)
            ON CONFLICT (delivery_id, attempt) DO UPDATE
-             SET started_at = excluded.started_at, duration_ms = excluded.duration_ms, response_status = excluded.response_status, error = excluded.error`,
+             SET started_at = excluded.started_at, duration_ms = excluded.duration_ms, response_status = excluded.response_status, error = excluded.error,
+                 response_body = excluded.response_body`,
           [now, JSON.stringify(attempts)],
         );
         const states = chunk.map((r) => ({ id: r.delivery.id, status: r.status, attempts: r.attempt, next_attempt_at: r.nextAt?.toISOString() ?? null }));

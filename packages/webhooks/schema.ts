@@ -64,4 +64,13 @@ export const webhookMigrations: Migration[] = [
     `ALTER TABLE webhook_events ADD COLUMN seq bigserial;
       CREATE INDEX webhook_events_merchant_seq ON webhook_events (merchant_id, environment, seq)`,
   ),
+  // The deliveries API (GET /api/v1/webhook-endpoints/{id}/deliveries) pages an endpoint's
+  // deliveries in the order they were queued, and shows each attempt's answer: its first 4 KiB
+  // (ATTEMPT_BODY_BYTES in dispatcher.ts).
+  sqlMigration(
+    'webhooks/003-delivery-order-and-answer',
+    `ALTER TABLE webhook_deliveries ADD COLUMN seq bigserial;
+      CREATE INDEX webhook_deliveries_endpoint_seq ON webhook_deliveries (endpoint_id, seq);
+      ALTER TABLE webhook_attempts ADD COLUMN response_body text`,
+  ),
 ];

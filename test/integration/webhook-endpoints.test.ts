@@ -1,14 +1,14 @@
 /**
  * /api/v1/webhook-endpoints through HTTP: registration (the secret shown once, the URL never
  * contacted), list and detail (only secret_last4), update, secret rotation, separation of the
- * environments and of merchants, and every kind of bad input with its code and param.
+ * environments and of merchants, deletion, and every kind of bad input with its code and param.
  * Delivery and signatures are in webhook-delivery.test.ts.
  */
 import t from 'tap';
 import { PUBLIC_EVENT_TYPES } from '../../packages/domain/webhook-endpoint/event-types.js';
 import { assertError, assertOk } from '../support/payment-intents.js';
 import { startService } from '../support/system.js';
-import { createEndpoint, getEndpoint, HOUR, Receiver, rotate, startWebhookService, updateEndpoint } from '../support/webhooks.js';
+import { createEndpoint, createIntentEvent, deliveriesOf, getEndpoint, HOUR, listeningEndpoint, Receiver, rotate, settle, startWebhookService, updateEndpoint } from '../support/webhooks.js';
 
 const svc = await startWebhookService(t);
 const SECRET = /^whsec_[A-Za-z0-9+/]{44}$/;
@@ -288,4 +288,41 @@ t.test('scopes: webhooks.read lists and reads; writing needs webhooks.write', as
   const payouts = await svc.apiKey(m.id, ['payouts.read']);
   assertError(t, await getEndpoint(svc, payouts.secret, e.id), 'IKW-AUT-004');
   assertError(t, await svc.request('GET', '/api/v1/webhook-endpoints', {}), 'IKW-AUT-001');
+});
+
+t.test('delete: nothing is sent to it again, its queued retry is skipped, it is no longer found; others cannot', async (t) => {
+  const m = await svc.merchant();
+  const key = m.api_keys.sandbox;
+  const { receiver, endpoint: e } = await listeningEndpoint(t, svc, key, ['payment_intent.created']);
+  receiver.behaviour = { kind: 'answer', status: 503 };
+  await createIntentEvent(svc, key);
+  await settle(svc);
+  t.match(await deliveriesOf(svc, e.id), [{ status: 'retrying', attempts: 1 }], 'a retry is queued');
+
+  const intruder = (await svc.merchant('Intruder')).api_keys.sandbox;
+  const del = (k: string, id = e.id) => svc.request('DELETE', `/api/v1/webhook-endpoints/${id}`, { key: k });
+  assertError(t, await del(intruder), 'IKW-RES-001', 'id');
+  assertError(t, await del(m.api_keys.live), 'IKW-RES-001', 'id');
+  const reader = await svc.apiKey(m.id, ['webhooks.read']);
+  assertError(t, await del(reader.secret), 'IKW-AUT-004');
+  assertOk(t, await getEndpoint(svc, key, e.id));
+
+  const res = await del(key);
+  assertOk(t, res);
+  t.same(res.body, { id: e.id, object: 'webhook_endpoint', deleted: true });
+  assertError(t, await getEndpoint(svc, key, e.id), 'IKW-RES-001', 'id');
+  t.same((await svc.request('GET', '/api/v1/webhook-endpoints', { key })).body.data, [], 'no longer listed');
+  assertError(t, await updateEndpoint(svc, key, e.id, { enabled: true }), 'IKW-RES-001', 'id');
+  assertError(t, await rotate(svc, key, e.id), 'IKW-RES-001', 'id');
+  assertError(t, await del(key), 'IKW-RES-001', 'id');
+  assertError(t, await svc.request('GET', `/api/v1/webhook-endpoints/${e.id}/deliveries`, { key }), 'IKW-RES-001', 'id');
+  assertError(t, await svc.request('POST', '/api/v1/webhook-replays', { key, body: { webhook_endpoint_id: e.id } }), 'IKW-RES-001', 'webhook_endpoint_id');
+  assertError(t, await del(key, 'we_doesnotexist'), 'IKW-RES-001', 'id');
+
+  receiver.behaviour = { kind: 'answer', status: 200 };
+  svc.clock.advance(6 * 60_000);
+  await createIntentEvent(svc, key);
+  await settle(svc);
+  t.equal(receiver.count, 1, 'neither the retry nor a new event is sent');
+  t.match(await deliveriesOf(svc, e.id), [{ status: 'skipped', attempts: 1 }], 'the queued retry skipped');
 });

@@ -23,6 +23,8 @@ import { routeOf, useRoute, type PageName } from './router.js';
 import { Settings } from './pages/Settings.js';
 import { Help } from './pages/Help.js';
 import { Team } from './pages/Team.js';
+import { Webhooks } from './pages/Webhooks.js';
+import { WebhookEndpoint } from './pages/WebhookEndpoint.js';
 import { AcceptInvitation } from './pages/AcceptInvitation.js';
 import { SignIn } from './pages/SignIn.js';
 import { OrganizationSwitch, SwitchOrganizationContext } from './OrganizationSwitch.js';
@@ -49,6 +51,8 @@ const PAGES: Partial<Record<PageName, (props: PageProps) => React.JSX.Element>> 
   team: Team,
   settings: Settings,
   help: Help,
+  webhooks: Webhooks,
+  webhookEndpoint: WebhookEndpoint,
 };
 
 

@@ -273,11 +273,18 @@ export function formatAmount(language: Language, minor: number, currency: string
   return format.format(minor / 10 ** decimalsOf(currency));
 }
 
-/** A moment (ISO text, or Unix seconds as the API's `created`) in the language, with its time or (`'date'`) without; '—' when there is none. */
-export function formatWhen(language: Language, at: string | number | null | undefined, only?: 'date'): string {
+const PRECISIONS = {
+  date: { dateStyle: 'medium' },
+  minute: { dateStyle: 'medium', timeStyle: 'short' },
+  // Webhook attempts a few seconds apart must read apart.
+  second: { dateStyle: 'medium', timeStyle: 'medium' },
+} as const;
+
+/** A moment (ISO text, or Unix seconds as the API's `created`) in the language, to the minute, the second or the day; '—' when there is none. */
+export function formatWhen(language: Language, at: string | number | null | undefined, precision: keyof typeof PRECISIONS = 'minute'): string {
   if (at == null || at === '') return '—';
   const moment = new Date(typeof at === 'number' ? at * 1000 : at);
-  return moment.toLocaleString(LOCALES[language], only === 'date' ? { dateStyle: 'medium' } : { dateStyle: 'medium', timeStyle: 'short' });
+  return moment.toLocaleString(LOCALES[language], PRECISIONS[precision]);
 }
 
 /** What a person types (5000, 12.50) in the currency's minor units, as the API takes amounts. */

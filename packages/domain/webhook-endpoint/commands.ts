@@ -91,6 +91,11 @@ export class WebhookEndpoints extends CommandService<WebhookEndpointCommand, Web
     return auditMetadata(this.clock, owner, id, { actor: 'webhook-dispatcher' });
   }
 
+  /** Removes the endpoint: no delivery is sent to it again (those queued are skipped) and it is no longer found. */
+  async delete(owner: Owner, id: string, actor: Actor): Promise<void> {
+    await this.run(id, { type: 'delete', owner, at: this.clock.now() }, auditMetadata(this.clock, owner, id, actor));
+  }
+
   /** The new secret signs from now on; the previous one signs alongside it for 24 hours. */
   async rotateSecret(owner: Owner, id: string, actor: Actor): Promise<{ state: WebhookEndpointState; secret: string }> {
     const at = this.clock.now();

@@ -17,6 +17,7 @@ export type WebhookEndpointCommand =
       | { type: 'rotate_secret'; secret: SealedSecret }
       | { type: 'mark_failing' }
       | { type: 'mark_recovered' }
+      | { type: 'delete' }
     ));
 
 export interface WebhookEndpointState {
@@ -28,10 +29,11 @@ export interface WebhookEndpointState {
   secret: SealedSecret | null;
   previous: { secret: SealedSecret; expiresAt: string } | null;
   rotatedAt: string | null;
+  deleted: boolean;
 }
 
 export const webhookEndpointDecider: Decider<WebhookEndpointCommand, WebhookEndpointState, WebhookEndpointEvent> = {
-  initialState: { endpoint: null, url: '', enabledEvents: [], enabled: false, failing: false, secret: null, previous: null, rotatedAt: null },
+  initialState: { endpoint: null, url: '', enabledEvents: [], enabled: false, failing: false, secret: null, previous: null, rotatedAt: null, deleted: false },
 
   evolve(state, event) {
     switch (event.type) {
@@ -50,6 +52,8 @@ export const webhookEndpointDecider: Decider<WebhookEndpointCommand, WebhookEndp
         return { ...state, failing: true };
       case 'webhook_endpoint.recovered':
         return { ...state, failing: false };
+      case 'webhook_endpoint.deleted':
+        return { ...state, deleted: true, enabled: false };
     }
   },
 
@@ -58,7 +62,8 @@ export const webhookEndpointDecider: Decider<WebhookEndpointCommand, WebhookEndp
       if (state.endpoint) throw new Refusal('IKW-RES-003', 'This webhook endpoint already exists');
       return [{ type: 'webhook_endpoint.created', data: command.endpoint }];
     }
-    const e = state.endpoint;
+    // A deleted endpoint is no longer found, by its owner either.
+    const e = state.deleted ? null : state.endpoint;
     assertOwned(e, command.owner, 'No such webhook endpoint', 'id');
     const at = command.at.toISOString();
     switch (command.type) {
@@ -81,6 +86,8 @@ export const webhookEndpointDecider: Decider<WebhookEndpointCommand, WebhookEndp
         return state.failing ? [] : [{ type: 'webhook_endpoint.failing', data: { id: e.id, at } }];
       case 'mark_recovered':
         return state.failing ? [{ type: 'webhook_endpoint.recovered', data: { id: e.id, at } }] : [];
+      case 'delete':
+        return [{ type: 'webhook_endpoint.deleted', data: { id: e.id, at } }];
     }
   },
 };

@@ -23,6 +23,8 @@ export type WebhookEndpointEvent =
   | DomainEvent<'webhook_endpoint.updated', { id: string; url?: string; enabledEvents?: string[]; enabled?: boolean; updatedAt: string }>
   | DomainEvent<'webhook_endpoint.secret_rotated', { id: string; secret: SealedSecret; previous: SealedSecret; previousExpiresAt: string }>
   | DomainEvent<'webhook_endpoint.failing', { id: string; at: string }>
-  | DomainEvent<'webhook_endpoint.recovered', { id: string; at: string }>;
+  | DomainEvent<'webhook_endpoint.recovered', { id: string; at: string }>
+  /** Removed by the merchant: nothing is sent to it again, and it is no longer found. */
+  | DomainEvent<'webhook_endpoint.deleted', { id: string; at: string }>;
 
 export const webhookEndpointStream = (id: string) => `webhook_endpoint-${id}`;

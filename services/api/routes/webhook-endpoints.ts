@@ -3,14 +3,47 @@ import type { Clock } from '../../../packages/core/clock.js';
 import type { Owner } from '../../../packages/domain/audit.js';
 import type { EndpointInput, WebhookEndpoints } from '../../../packages/domain/webhook-endpoint/commands.js';
 import type { CursorQuery } from '../../../projections/paging.js';
+import { ApiError } from '../../../packages/core/errors.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { findWebhookEndpoint, listWebhookEndpoints, webhookEndpointObject } from '../../../projections/webhook-endpoints.js';
-import { cursorQuery, found, idParams } from './shared.js';
+import { DELIVERY_STATUSES, findDelivery, listDeliveries, type DeliveryStatus } from '../../../packages/webhooks/deliveries.js';
+import { cursorListSchema, cursorQuery, found, idParams, resourceSchema } from './shared.js';
 
 const url = { type: 'string', minLength: 1, maxLength: 2048 };
+const nullable = (type: string) => ({ type: [type, 'null'] });
+/** A delivery of an event to an endpoint (packages/webhooks/deliveries.ts). */
+const deliverySchema = resourceSchema('webhook_delivery', ['webhook_endpoint_id', 'event_id', 'event_type', 'status', 'attempt_count', 'next_attempt_at', 'replay_of', 'created', 'livemode'], {
+  webhook_endpoint_id: { type: 'string' },
+  event_id: { type: 'string' },
+  event_type: { type: 'string' },
+  status: { enum: [...DELIVERY_STATUSES] },
+  attempt_count: { type: 'integer' },
+  next_attempt_at: { ...nullable('string'), format: 'date-time' },
+  replay_of: nullable('string'),
+  created: { type: 'integer' },
+  livemode: { type: 'boolean' },
+});
+const attemptSchema = {
+  type: 'object',
+  required: ['attempt', 'started_at', 'duration_ms', 'response_status', 'error', 'response_body'],
+  properties: {
+    attempt: { type: 'integer' },
+    started_at: { type: 'string', format: 'date-time' },
+    duration_ms: { type: 'integer' },
+    response_status: nullable('integer'),
+    error: nullable('string'),
+    response_body: nullable('string'),
+  },
+};
+const deliveryWithAttemptsSchema = {
+  ...deliverySchema,
+  required: [...deliverySchema.required, 'attempts'],
+  properties: { ...deliverySchema.properties, attempts: { type: 'array', items: attemptSchema } },
+};
+const deliveryParams = { type: 'object', properties: { id: idParams.properties.id, deliveryId: idParams.properties.id }, required: ['id', 'deliveryId'] };
 const enabledEvents = { type: 'array', minItems: 1, maxItems: 100, items: { type: 'string', minLength: 1, maxLength: 100 } };
 
-/** /api/v1/webhook-endpoints: register, list, read, update, rotate the signing secret. */
+/** /api/v1/webhook-endpoints: register, list, read, update, rotate the signing secret, delete; an endpoint's deliveries. */
 export function webhookEndpointsFamily(knex: Knex, clock: Clock, endpoints: WebhookEndpoints): Family {
   const read = { scope: 'webhooks.read', environmentHeader: 'optional' } as const;
   const write = { scope: 'webhooks.write', environmentHeader: 'optional' } as const;
@@ -67,6 +100,45 @@ export function webhookEndpointsFamily(knex: Knex, clock: Clock, endpoints: Webh
           const { secret } = await endpoints.rotateSecret(ctx.owner, ctx.params.id, ctx.actor);
           const row = await load(ctx.owner, ctx.params.id);
           return { ...webhookEndpointObject(row, clock.now()), secret, secret_rotated_at: row.secret_created_at.toISOString() };
+        },
+      }),
+      route<unknown, unknown, { id: string }>({
+        method: 'delete',
+        path: '/api/v1/webhook-endpoints/:id',
+        summary: 'Delete a webhook endpoint: nothing is sent to it again (deliveries still queued are skipped) and it, its deliveries included, is no longer found',
+        auth: write,
+        params: idParams,
+        response: { type: 'object', required: ['id', 'object', 'deleted'], properties: { id: { type: 'string' }, object: { const: 'webhook_endpoint' }, deleted: { const: true } } },
+        handler: async (ctx) => {
+          await endpoints.delete(ctx.owner, ctx.params.id, ctx.actor);
+          return { id: ctx.params.id, object: 'webhook_endpoint', deleted: true };
+        },
+      }),
+      route<unknown, CursorQuery & { status?: DeliveryStatus }, { id: string }>({
+        method: 'get',
+        path: '/api/v1/webhook-endpoints/:id/deliveries',
+        summary: "List the endpoint's deliveries, newest first; `status` filters (pending, retrying, succeeded, failed, skipped)",
+        auth: read,
+        params: idParams,
+        query: cursorQuery({ status: { enum: [...DELIVERY_STATUSES] } }),
+        response: cursorListSchema(deliverySchema),
+        handler: async (ctx) => {
+          await load(ctx.owner, ctx.params.id);
+          return listDeliveries(knex, ctx.owner, ctx.params.id, ctx.query, `/api/v1/webhook-endpoints/${ctx.params.id}/deliveries`);
+        },
+      }),
+      route<unknown, unknown, { id: string; deliveryId: string }>({
+        method: 'get',
+        path: '/api/v1/webhook-endpoints/:id/deliveries/:deliveryId',
+        summary: "Retrieve a delivery with its attempts: when each started, how long it took, the answer's status, the error, and the first 4 KiB of the answer's body",
+        auth: read,
+        params: deliveryParams,
+        response: deliveryWithAttemptsSchema,
+        handler: async (ctx) => {
+          await load(ctx.owner, ctx.params.id);
+          const delivery = await findDelivery(knex, ctx.owner, ctx.params.id, ctx.params.deliveryId);
+          if (!delivery) throw new ApiError('IKW-RES-001', `No such webhook delivery: '${ctx.params.deliveryId}'`, 'deliveryId');
+          return delivery;
         },
       }),
     ],
