@@ -12,7 +12,7 @@ import { fund } from '../support/payouts.js';
 import { enableTotp, totpCode } from '../support/second-factors.js';
 import { createIntentEvent, settle } from '../support/webhooks.js';
 
-const { svc, browser, owner } = await startDashboard(t);
+const { svc, browser, owner, signedIn } = await startDashboard(t);
 
 t.test('sign in, see the balances of each environment, stay signed in across a reload, sign out', async (t) => {
   const { merchant, email, page, problems } = await owner(t, 'Boutique Awa');
@@ -65,6 +65,32 @@ t.test('sign in, see the balances of each environment, stay signed in across a r
   await page.getByRole('heading', { name: 'Sign in' }).waitFor();
   t.pass('signed out stays signed out');
   t.same(problems, [], 'no CSP violation, script error or failed load');
+});
+
+t.test('after a quarter of an hour idle the access token has run out: a page of many queries refreshes it once, a button too, and stays signed in', async (t) => {
+  const { merchant, page, problems } = await signedIn(t, 'Idle shop');
+  const refreshes: string[] = [];
+  page.on('request', (r) => void (new URL(r.url()).pathname === '/api/v1/auth/refresh' && refreshes.push(r.method())));
+  svc.clock.advance(16 * 60_000);
+  await navigate(page, 'Insights');
+  await page.getByText('No payment in this period.').first().waitFor();
+  await page.getByText('No recommendation right now.').waitFor();
+  t.same(refreshes, ['POST'], 'the page’s queries, whose token ran out together, share one refresh (a second use of the refresh token would end the session)');
+
+  svc.clock.advance(16 * 60_000);
+  await navigate(page, 'Webhooks');
+  const form = page.getByRole('form', { name: 'New webhook endpoint' });
+  await form.waitFor();
+  refreshes.length = 0;
+  svc.clock.advance(16 * 60_000);
+  await form.getByLabel('URL').fill('https://example.com/hooks');
+  await form.getByRole('button', { name: /Create/ }).click();
+  await page.getByText(/it is shown only once/).waitFor();
+  t.same(refreshes, ['POST'], "a button's call refreshes the token too");
+  const { secret: key } = await svc.apiKey(merchant.id, ['*']);
+  t.equal((await svc.request('GET', '/api/v1/webhook-endpoints', { key })).body.data.length, 1, 'and its change is made');
+  t.ok(await page.getByRole('button', { name: 'Sign out' }).isVisible(), 'still signed in');
+  t.same(problems.filter((p) => !/status of 401/.test(p)), [], 'no problem but the expired token’s answers, which the page recovers from');
 });
 
 t.test('a wrong password is said; a second factor is asked and answered; French', async (t) => {

@@ -32,7 +32,22 @@ export interface FactorAsked {
 }
 
 /** The public API with this session's access token and environment, typed from docs/openapi.json. */
-export const sika = new Sika({ apiKey: () => accessToken, environment: () => environment, baseUrl: window.location.origin, maxRetries: 1 });
+export const sika = new Sika({ apiKey: () => accessToken, environment: () => environment, baseUrl: window.location.origin, maxRetries: 1, fetch: fetchRefreshing });
+
+/**
+ * The browser's fetch for `sika`: an answer that the access token expired (IKW-AUT-007) gets one
+ * refresh from the cookie and the request once more, so no call (a query or a button's, wrapped in
+ * withSession or not) fails because the 15-minute token ran out.
+ */
+async function fetchRefreshing(request: Request): Promise<Response> {
+  const again = request.clone();
+  const answer = await fetch(request);
+  if (answer.status !== 401 || new URL(request.url).pathname === '/api/v1/auth/refresh') return answer;
+  const code = ((await answer.clone().json().catch(() => null)) as { code?: string } | null)?.code;
+  if (code !== 'IKW-AUT-007' || (await resume()) === null) return answer;
+  again.headers.set('authorization', `Bearer ${accessToken}`);
+  return fetch(again);
+}
 
 export function setEnvironment(e: Environment): void {
   environment = e;
@@ -61,8 +76,21 @@ export async function proveFactor(challengeId: string, code: string): Promise<Si
   return started(await sika.post('/api/v1/auth/mfa/verify', { body: { challengeId, code }, headers: COOKIE_MODE }));
 }
 
-/** The session of the cookie, if there is a live one (after a reload, or when the access token expired). */
-export async function resume(): Promise<SignedInUser | null> {
+let refreshing: Promise<SignedInUser | null> | null = null;
+
+/**
+ * The session of the cookie, if there is a live one (after a reload, or when the access token
+ * expired). Callers at the same moment (a page's queries whose token ran out together) share one
+ * refresh: a refresh token works once, and using it twice would end the session.
+ */
+export function resume(): Promise<SignedInUser | null> {
+  refreshing ??= refreshFromCookie().finally(() => {
+    refreshing = null;
+  });
+  return refreshing;
+}
+
+async function refreshFromCookie(): Promise<SignedInUser | null> {
   if (localStorage.getItem(SIGNED_IN_HINT) === null) return null;
   try {
     return started(await sika.post('/api/v1/auth/refresh', { body: {}, headers: COOKIE_MODE }));
