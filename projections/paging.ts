@@ -67,11 +67,13 @@ export interface CreatedRange {
 }
 
 /** Narrows `q` to rows whose `column` is within `range`. */
-export function whereCreated(q: Knex.QueryBuilder, column: string, range: CreatedRange): Knex.QueryBuilder {
-  if (range.gt) q.where(column, '>', range.gt);
-  if (range.gte) q.where(column, '>=', range.gte);
-  if (range.lt) q.where(column, '<', range.lt);
-  if (range.lte) q.where(column, '<=', range.lte);
+export function whereCreated(q: Knex.QueryBuilder, column: string | Knex.Raw, range: CreatedRange): Knex.QueryBuilder {
+  // A column, or an expression (a time read from a stored object).
+  const bound = (operator: string, at: Date) => (typeof column === 'string' ? q.where(column, operator, at) : q.where(column, operator, at));
+  if (range.gt) bound('>', range.gt);
+  if (range.gte) bound('>=', range.gte);
+  if (range.lt) bound('<', range.lt);
+  if (range.lte) bound('<=', range.lte);
   return q;
 }
 

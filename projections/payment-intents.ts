@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import { PAYMENT_INTENT_OBJECT_EVENTS, type PaymentIntentEvent, type PaymentIntentObject } from '../packages/domain/payment-intent/events.js';
+import { PAYMENT_INTENT_OBJECT_EVENTS, type PaymentIntentEvent, type PaymentIntentObject, type PaymentIntentStatus } from '../packages/domain/payment-intent/events.js';
 import { orderKeys } from '../packages/core/json.js';
 import type { Owner } from '../packages/domain/audit.js';
 import type { Environment } from '../packages/domain/merchant/events.js';
-import type { CursorList, CursorQuery } from './paging.js';
+import { whereCreated, type CreatedRange, type CursorList, type CursorQuery } from './paging.js';
 import { rowChangeProjection } from './batch.js';
 import type { Projection } from './projection.js';
 import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';
@@ -46,9 +46,31 @@ export function findPaymentIntent(knex: Knex, owner: Owner, id: string): Promise
   return findOwnedObject(knex, 'read.payment_intents', owner, id, renderPaymentIntent);
 }
 
-/** This owner's payment intents, newest first, cursor-paged. */
-export function listPaymentIntents(knex: Knex, owner: Owner, cursor: CursorQuery, url: string, filters: { customer?: string }): Promise<CursorList<PaymentIntentObject>> {
-  return cursorPageOfObjects(ownedRows(knex, 'read.payment_intents', owner, filters), cursor, url, renderPaymentIntent);
+export interface PaymentIntentFilters {
+  customer?: string;
+  /** Any of these statuses. */
+  status?: PaymentIntentStatus[];
+  created?: CreatedRange;
+  /** Bounds on `amount`, inclusive, in minor units. */
+  amount?: { gte?: number; lte?: number };
+  /** An intent's id or its customer's, exactly, or words of its description (case-insensitive). */
+  search?: string;
+}
+
+/** This owner's payment intents, newest first, cursor-paged, narrowed by `filters`. */
+export function listPaymentIntents(knex: Knex, owner: Owner, cursor: CursorQuery, url: string, filters: PaymentIntentFilters): Promise<CursorList<PaymentIntentObject>> {
+  const q = ownedRows(knex, 'read.payment_intents', owner, { customer: filters.customer });
+  if (filters.status?.length) q.whereIn('status', filters.status);
+  // `created` and `amount` are read from the stored object: the list index narrows to the owner first.
+  if (filters.created) whereCreated(q, knex.raw(`to_timestamp((object->>'created')::bigint)`), filters.created);
+  if (filters.amount?.gte !== undefined) q.whereRaw(`(object->>'amount')::bigint >= ?`, [filters.amount.gte]);
+  if (filters.amount?.lte !== undefined) q.whereRaw(`(object->>'amount')::bigint <= ?`, [filters.amount.lte]);
+  const search = filters.search?.trim();
+  if (search) {
+    const words = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    q.where((w) => w.where('id', search).orWhere('customer', search).orWhereRaw(`object->>'description' ILIKE ?`, [words]));
+  }
+  return cursorPageOfObjects(q, cursor, url, renderPaymentIntent);
 }
 
 /** The merchant a payment intent belongs to, whoever asks (for provider callbacks, which carry no credential). */

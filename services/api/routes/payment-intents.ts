@@ -1,12 +1,30 @@
 import type { Knex } from 'knex';
+import { MAX_AMOUNT } from '../../../packages/catalog/index.js';
 import type { ConfirmInput, CreateInput, PaymentIntents } from '../../../packages/domain/payment-intent/commands.js';
-import { CANCELLATION_REASONS, type CancellationReason } from '../../../packages/domain/payment-intent/events.js';
+import { CANCELLATION_REASONS, type CancellationReason, type PaymentIntentStatus } from '../../../packages/domain/payment-intent/events.js';
 import { METADATA_LIMITS } from '../../../packages/domain/payment-intent/metadata.js';
 import type { CursorQuery } from '../../../projections/paging.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { listPaymentIntentEvents } from '../../../projections/payment-intent-events.js';
 import { findPaymentIntent, listPaymentIntents } from '../../../projections/payment-intents.js';
-import { amountFields, countrySchema, cursorListSchema, cursorQuery, eventSchema, found, idParams, paymentMethodSchema, resourceSchema, retrieveRoute } from './shared.js';
+import {
+  amountFields,
+  countrySchema,
+  createdQuery,
+  createdRange,
+  cursorListSchema,
+  cursorQuery,
+  eventSchema,
+  found,
+  idParams,
+  paymentMethodSchema,
+  resourceSchema,
+  retrieveRoute,
+  type CreatedQuery,
+} from './shared.js';
+
+const STATUSES: readonly PaymentIntentStatus[] = ['requires_payment_method', 'requires_action', 'processing', 'succeeded', 'failed', 'canceled'];
+type ListQuery = CursorQuery & CreatedQuery & { customer?: string; status?: string; 'amount[gte]'?: number; 'amount[lte]'?: number; q?: string };
 
 /** Metadata values that are not strings are accepted and not kept (interface, metadata rule 2). */
 const metadata = { type: 'object', maxProperties: METADATA_LIMITS.keys, propertyNames: { minLength: 1, maxLength: METADATA_LIMITS.keyLength } };
@@ -78,14 +96,29 @@ export function paymentIntentsFamily(knex: Knex, paymentIntents: PaymentIntents)
         response: paymentIntentSchema,
         handler: (ctx) => paymentIntents.create(ctx.owner, ctx.body, ctx.actor, ctx.requestRef),
       }),
-      route<unknown, CursorQuery & { customer?: string }>({
+      route<unknown, ListQuery>({
         method: 'get',
         path: '/api/v1/payment-intents',
-        summary: 'List payment intents, newest first',
+        summary:
+          'List payment intents, newest first; filters: `customer`, `status` (one, or several separated by commas), `created[gt|gte|lt|lte]` (Unix seconds), `amount[gte|lte]` (minor units), and `q` (an intent or customer id, or words of the description)',
         auth: read,
-        query: cursorQuery({ customer: { type: 'string', maxLength: 255 } }),
+        query: cursorQuery({
+          customer: { type: 'string', maxLength: 255 },
+          status: { type: 'string', pattern: `^(${STATUSES.join('|')})(,(${STATUSES.join('|')}))*$`, maxLength: 200 },
+          'amount[gte]': { type: 'integer', minimum: 0, maximum: MAX_AMOUNT },
+          'amount[lte]': { type: 'integer', minimum: 0, maximum: MAX_AMOUNT },
+          q: { type: 'string', minLength: 1, maxLength: 200 },
+          ...createdQuery,
+        }),
         response: cursorListSchema(paymentIntentSchema),
-        handler: (ctx) => listPaymentIntents(knex, ctx.owner, ctx.query, '/api/v1/payment-intents', { customer: ctx.query.customer }),
+        handler: (ctx) =>
+          listPaymentIntents(knex, ctx.owner, ctx.query, '/api/v1/payment-intents', {
+            customer: ctx.query.customer,
+            status: ctx.query.status?.split(',') as PaymentIntentStatus[] | undefined,
+            created: createdRange(ctx.query),
+            amount: { gte: ctx.query['amount[gte]'], lte: ctx.query['amount[lte]'] },
+            search: ctx.query.q,
+          }),
       }),
       retrieveRoute({ path: '/api/v1/payment-intents/:id', noun: 'payment intent', auth: read, response: paymentIntentSchema,
         summary: 'Retrieve a payment intent',
