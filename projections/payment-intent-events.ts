@@ -16,6 +16,8 @@ export interface PaymentIntentHistoryEvent {
   type: string;
   created: number;
   livemode: boolean;
+  /** Who caused it: `user:<id>` (a dashboard user), an API key's id, or the service (`system`, `scheduler`, …); null on rows kept before actors were. */
+  actor: string | null;
   data: PaymentIntentObject;
 }
 
@@ -25,6 +27,7 @@ interface Row {
   type: string;
   created_at: Date;
   environment: string;
+  actor: string | null;
   object: PaymentIntentObject;
 }
 
@@ -51,6 +54,11 @@ export const paymentIntentEventsProjection: Projection = {
         );
         CREATE INDEX payment_intent_events_history ON read.payment_intent_events (payment_intent, seq)`),
     },
+    {
+      // Who caused each event (its metadata's actor). Rows kept before have none until `bin/sika projections rebuild payment_intent_events`.
+      name: 'payment_intent_events/002-actor',
+      up: (knex) => knex.raw('ALTER TABLE read.payment_intent_events ADD COLUMN actor text'),
+    },
   ],
   handles: PAYMENT_INTENT_OBJECT_EVENTS,
   ...rowChangeProjection({ 'read.payment_intent_events': ['id'] }, (event) => {
@@ -65,6 +73,7 @@ export const paymentIntentEventsProjection: Projection = {
       environment,
       type: event.type,
       created_at: new Date(event.metadata.occurred_at ?? event.recordedAt),
+      actor: event.metadata.actor ?? null,
       object: e.data.object,
     };
     return [{ table: 'read.payment_intent_events', insert }];
@@ -72,11 +81,11 @@ export const paymentIntentEventsProjection: Projection = {
 };
 
 function toEvent(row: Row): PaymentIntentHistoryEvent {
-  return { id: row.id, object: 'event', type: row.type, created: unixSeconds(row.created_at), livemode: row.environment === 'live', data: renderPaymentIntent(row.object) };
+  return { id: row.id, object: 'event', type: row.type, created: unixSeconds(row.created_at), livemode: row.environment === 'live', actor: row.actor, data: renderPaymentIntent(row.object) };
 }
 
 /** This owner's events of one payment intent, newest first, cursor-paged by event id. */
 export function listPaymentIntentEvents(knex: Knex, owner: Owner, paymentIntentId: string, cursor: CursorQuery, url: string): Promise<CursorList<PaymentIntentHistoryEvent>> {
-  const rows = ownedRows(knex, 'read.payment_intent_events', owner, { payment_intent: paymentIntentId }).select('id', 'seq', 'type', 'created_at', 'environment', 'object');
+  const rows = ownedRows(knex, 'read.payment_intent_events', owner, { payment_intent: paymentIntentId }).select('id', 'seq', 'type', 'created_at', 'environment', 'actor', 'object');
   return cursorPage<Row, PaymentIntentHistoryEvent>(rows, cursor, url, 'id', toEvent);
 }

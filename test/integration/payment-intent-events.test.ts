@@ -11,6 +11,9 @@ import { startPaymentsService } from '../support/system.js';
 
 const svc = await startPaymentsService(t);
 
+/** The actor of the intent's first event: the API key that created it. */
+const recordedActor = (events: { metadata: { actor?: string } }[]) => events[0]!.metadata.actor;
+
 t.test('the history of an intent: every public event, newest first, with the intent as it was', async (t) => {
   const m = await svc.merchant();
   const key = m.api_keys.sandbox;
@@ -33,6 +36,10 @@ t.test('the history of an intent: every public event, newest first, with the int
   t.match(events[3]!.data, { status: 'requires_payment_method', description: 'Order 1' }, 'the oldest, as it was created');
   t.match(events[2]!.data, { description: 'Order 1, gift wrapped' });
   t.equal(events[1]!.data.status, 'processing');
+  const keyId = recordedActor(await svc.system.store.readStream(paymentIntentStream(o.id)));
+  const actors = events.map((e) => (e as unknown as { actor: string | null }).actor);
+  t.same(actors.slice(1), [keyId, keyId, keyId], 'who caused each: the API key for what the merchant did');
+  t.ok(actors[0] && actors[0] !== keyId, `and the service for the operator's answer (${actors[0]})`);
 
   // The same ids the webhooks carry: a merchant can match a delivery to the history.
   const recorded = await svc.system.store.readStream(paymentIntentStream(o.id));

@@ -14,7 +14,7 @@ import {
   createdRange,
   cursorListSchema,
   cursorQuery,
-  eventSchema,
+  historyEventSchema,
   found,
   idParams,
   paymentMethodSchema,
@@ -160,7 +160,7 @@ export function paymentIntentsFamily(knex: Knex, paymentIntents: PaymentIntents)
         auth: read,
         params: idParams,
         query: cursorQuery(),
-        response: cursorListSchema(eventSchema),
+        response: cursorListSchema(historyEventSchema),
         handler: async (ctx) => {
           // Another merchant's intent, or none, is "no such payment intent", not an empty history.
           await found('payment intent', ctx.params.id, findPaymentIntent(knex, ctx.owner, ctx.params.id));

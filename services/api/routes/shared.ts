@@ -59,6 +59,15 @@ export const eventSchema = {
   properties: { id: { type: 'string' }, object: { const: 'event' }, type: { type: 'string' }, created: { type: 'integer' }, livemode: { type: 'boolean' }, data: { type: 'object' } },
 };
 
+/** An event of one object's history: the Event object, with who caused it. */
+export const historyEventSchema = {
+  ...eventSchema,
+  properties: {
+    ...eventSchema.properties,
+    actor: { type: ['string', 'null'], description: 'Who caused it: `user:<id>` (a dashboard user), the id of an API key, or the service (`system`, `scheduler`, …); null for events kept before actors were' },
+  },
+};
+
 /** A page of a page-based merchant list of `item` objects (`/api/v1/merchant/*`). */
 export function pageListSchema(item: JsonSchema) {
   return {
