@@ -15,6 +15,8 @@ import { Insights } from './pages/Insights.js';
 import { Marketplace } from './pages/Marketplace.js';
 import { MarketplaceOrder } from './pages/MarketplaceOrder.js';
 import { MarketplaceSeller } from './pages/MarketplaceSeller.js';
+import { Payment } from './pages/Payment.js';
+import { Payments } from './pages/Payments.js';
 import { Payouts } from './pages/Payouts.js';
 import { Reports } from './pages/Reports.js';
 import { NavigationContext } from './components.js';
@@ -50,6 +52,8 @@ const PAGES: Partial<Record<PageName, (props: PageProps) => React.JSX.Element>> 
   marketplaceSeller: MarketplaceSeller,
   team: Team,
   settings: Settings,
+  payments: Payments,
+  payment: Payment,
   help: Help,
   webhooks: Webhooks,
   webhookEndpoint: WebhookEndpoint,

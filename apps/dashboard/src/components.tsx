@@ -82,8 +82,8 @@ export function ErrorMessage({ text }: { text: string | null }) {
 
 /**
  * A change the user asks for with a button or a form: `action.mutate(work)` runs `work` in the
- * session, then asks again for every query under `changes` (what the change may have moved); a
- * failure is kept in `error`, in the API's words, until the next try.
+ * session, then asks again for every query under `changes` (what the change, or its refusal, may
+ * have moved); a failure is kept in `error`, in the API's words, until the next try.
  */
 export function useAction(onSignedOut: () => void, changes: QueryKey[]) {
   const t = useT();
@@ -92,8 +92,9 @@ export function useAction(onSignedOut: () => void, changes: QueryKey[]) {
   const action = useMutation({
     mutationFn: (work: () => Promise<unknown>) => withSession(work, onSignedOut),
     onMutate: () => setError(null),
-    onSuccess: () => Promise.all(changes.map((queryKey) => queries.invalidateQueries({ queryKey }))),
     onError: (err) => setError(errorText(err, t('error.generic'))),
+    // A refusal may have changed something too (a refund the balance could not cover is kept as failed).
+    onSettled: () => Promise.all(changes.map((queryKey) => queries.invalidateQueries({ queryKey }))),
   });
   return { action, error, setError };
 }

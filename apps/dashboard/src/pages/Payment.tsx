@@ -1,0 +1,347 @@
+import { useQuery } from '@tanstack/react-query';
+import { useContext, useState, type FormEvent } from 'react';
+import { SikaError } from '../../../../clients/typescript/src/index.js';
+import { ErrorMessage, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable, useAction } from '../components.js';
+import { decimalsOf, formatAmount, formatWhen, LanguageContext, minorUnits, useMessages, type Messages } from '../i18n.js';
+import { sika, withSession } from '../session.js';
+import { paymentMessages } from './payments.messages.js';
+import type { PageProps } from './props.js';
+
+const REASONS = ['requested_by_customer', 'duplicate', 'fraudulent'] as const;
+type Reason = (typeof REASONS)[number];
+
+const own: Messages<
+  | 'back'
+  | 'notFound'
+  | 'fee'
+  | 'received'
+  | 'method'
+  | 'refunded'
+  | 'refunds'
+  | 'refundsNone'
+  | 'refund'
+  | 'refundAmount'
+  | 'refundAmountHelp'
+  | 'reason'
+  | 'refundDone'
+  | 'nothingLeft'
+  | 'history'
+  | 'when'
+  | 'event'
+  | 'actor'
+  | 'actor.key'
+  | 'actor.user'
+  | 'actor.operator'
+  | 'actor.service'
+  | `reason.${Reason}`
+  | `refundStatus.${'pending' | 'succeeded' | 'failed'}`
+> = {
+  en: {
+    back: 'All payments',
+    notFound: 'No such payment in this environment.',
+    fee: 'Fee',
+    received: 'Received',
+    method: 'Paid with',
+    refunded: 'Refunded',
+    refunds: 'Refunds',
+    refundsNone: 'No refund.',
+    refund: 'Refund',
+    refundAmount: 'Amount to refund',
+    refundAmountHelp: 'Leave empty to refund all that is left.',
+    reason: 'Reason',
+    refundDone: 'Refund of {amount} made.',
+    nothingLeft: 'Nothing left to refund.',
+    history: 'History',
+    when: 'When',
+    event: 'What happened',
+    actor: 'By',
+    'actor.key': 'API key {name}',
+    'actor.user': '{name}',
+    'actor.operator': 'The operator',
+    'actor.service': 'Sika',
+    'reason.requested_by_customer': 'Asked by the customer',
+    'reason.duplicate': 'Duplicate',
+    'reason.fraudulent': 'Fraudulent',
+    'refundStatus.pending': 'Pending',
+    'refundStatus.succeeded': 'Succeeded',
+    'refundStatus.failed': 'Failed',
+  },
+  fr: {
+    back: 'Tous les paiements',
+    notFound: 'Aucun paiement de ce nom dans cet environnement.',
+    fee: 'Frais',
+    received: 'Reçu',
+    method: 'Payé par',
+    refunded: 'Remboursé',
+    refunds: 'Remboursements',
+    refundsNone: 'Aucun remboursement.',
+    refund: 'Rembourser',
+    refundAmount: 'Montant à rembourser',
+    refundAmountHelp: 'Laissez vide pour rembourser tout ce qui reste.',
+    reason: 'Motif',
+    refundDone: 'Remboursement de {amount} effectué.',
+    nothingLeft: 'Plus rien à rembourser.',
+    history: 'Historique',
+    when: 'Quand',
+    event: 'Ce qui s’est passé',
+    actor: 'Par',
+    'actor.key': 'Clé d’API {name}',
+    'actor.user': '{name}',
+    'actor.operator': 'L’opérateur',
+    'actor.service': 'Sika',
+    'reason.requested_by_customer': 'Demandé par le client',
+    'reason.duplicate': 'Doublon',
+    'reason.fraudulent': 'Frauduleux',
+    'refundStatus.pending': 'En attente',
+    'refundStatus.succeeded': 'Réussi',
+    'refundStatus.failed': 'Échoué',
+  },
+};
+const messages = { en: { ...paymentMessages.en, ...own.en }, fr: { ...paymentMessages.fr, ...own.fr } };
+
+/** What an event of the history says happened, in the page's language; one this page does not know shows as the API names it. */
+const EVENTS: Record<string, { en: string; fr: string }> = {
+  'payment_intent.created': { en: 'Created', fr: 'Créé' },
+  'payment_intent.updated': { en: 'Updated', fr: 'Modifié' },
+  'payment_intent.processing': { en: 'Sent to the operator', fr: 'Envoyé à l’opérateur' },
+  'payment_intent.requires_action': { en: 'Waiting for the payer', fr: 'En attente du payeur' },
+  'payment_intent.succeeded': { en: 'Paid', fr: 'Payé' },
+  'payment_intent.payment_failed': { en: 'Failed', fr: 'Échoué' },
+  'payment_intent.canceled': { en: 'Canceled', fr: 'Annulé' },
+};
+
+interface Intent {
+  id: string;
+  created: number;
+  amount: number;
+  currency: string;
+  status: string;
+  description?: string | null;
+  customer?: string | null;
+  fee?: number | null;
+  amount_received?: number | null;
+  payment_method?: { type?: string; mobile_money?: { operator?: string; msisdn?: string } } | null;
+}
+
+interface Refund {
+  id: string;
+  amount: number;
+  currency: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  reason: Reason | null;
+  created: number;
+}
+
+/** One payment: its figures, refunds (and a refund), and its whole history from the log with who caused each step. */
+export function Payment({ environment, onSignedOut, id }: PageProps) {
+  const t = useMessages(messages);
+  const { language } = useContext(LanguageContext);
+  const paymentId = id ?? '';
+  const key = ['payment', environment, paymentId];
+  const intent = useQuery({
+    queryKey: [...key, 'object'],
+    queryFn: () => withSession(() => sika.get('/api/v1/payment-intents/{id}', { params: { path: { id: paymentId } } }) as Promise<unknown> as Promise<Intent>, onSignedOut),
+    retry: retryUnlessNotFound,
+  });
+  const refunds = useQuery({
+    queryKey: [...key, 'refunds'],
+    queryFn: () => withSession(() => sika.get('/api/v1/merchant/payments/{id}/refunds', { params: { path: { id: paymentId }, query: { limit: 100 } } }), onSignedOut),
+    enabled: intent.isSuccess,
+  });
+  const history = useQuery({
+    queryKey: [...key, 'history'],
+    queryFn: () => withSession(() => sika.get('/api/v1/payment-intents/{id}/events', { params: { path: { id: paymentId }, query: { limit: 100 } } }), onSignedOut),
+    enabled: intent.isSuccess,
+  });
+  const actorName = useActorNames(environment, onSignedOut);
+
+  if (intent.isError && isNotFound(intent.error)) return <NotFound title={t('payment')} message={t('notFound')} back="payments" backLabel={t('back')} />;
+  return (
+    <main className="page">
+      <p>
+        <Link to="payments">{t('back')}</Link>
+      </p>
+      <QueryView query={intent}>
+        {(p) => {
+          const money = (minor: number | null | undefined) => formatAmount(language, minor ?? 0, p.currency);
+          const refundList = (refunds.data?.data ?? []) as unknown as Refund[];
+          const refunded = refundList.filter((r) => r.status !== 'failed').reduce((sum, r) => sum + r.amount, 0);
+          const mobile = p.payment_method?.mobile_money;
+          return (
+            <>
+              <h1>
+                {t('payment')} {money(p.amount)}
+              </h1>
+              <dl className="facts">
+                <dt>{t('payment')}</dt>
+                <dd>
+                  <code>{p.id}</code>
+                </dd>
+                <dt>{t('status')}</dt>
+                <dd>{t(`status.${p.status}` as 'status.succeeded')}</dd>
+                <dt>{t('created')}</dt>
+                <dd>{formatWhen(language, p.created)}</dd>
+                <dt>{t('amount')}</dt>
+                <dd>{money(p.amount)}</dd>
+                <dt>{t('fee')}</dt>
+                <dd>{p.fee == null ? '—' : money(p.fee)}</dd>
+                <dt>{t('received')}</dt>
+                <dd>{p.amount_received == null ? '—' : money(p.amount_received)}</dd>
+                <dt>{t('refunded')}</dt>
+                <dd>{money(refunded)}</dd>
+                <dt>{t('method')}</dt>
+                <dd>{mobile ? `${mobile.operator ?? ''} ${mobile.msisdn ?? ''}`.trim() : (p.payment_method?.type ?? '—')}</dd>
+                <dt>{t('description')}</dt>
+                <dd>{p.description ?? '—'}</dd>
+                <dt>{t('customer')}</dt>
+                <dd>{p.customer ? <code>{p.customer}</code> : '—'}</dd>
+              </dl>
+              <section aria-labelledby="payment-refunds">
+                <h2 id="payment-refunds">{t('refunds')}</h2>
+                {p.status === 'succeeded' && <RefundForm intent={p} left={p.amount - refunded} changed={key} onSignedOut={onSignedOut} />}
+                <QueryView query={refunds} isEmpty={() => refundList.length === 0} empty={t('refundsNone')}>
+                  {() => (
+                    <Scrollable labelledBy="payment-refunds">
+                      <table>
+                        <thead>
+                          <tr>
+                            <th scope="col">{t('when')}</th>
+                            <th scope="col">{t('amount')}</th>
+                            <th scope="col">{t('reason')}</th>
+                            <th scope="col">{t('status')}</th>
+                          </tr>
+                        </thead>
+                        <tbody>
+                          {refundList.map((r) => (
+                            <tr key={r.id}>
+                              <th scope="row">{formatWhen(language, r.created)}</th>
+                              <td className="amount">{money(r.amount)}</td>
+                              <td>{r.reason ? t(`reason.${r.reason}`) : '—'}</td>
+                              <td>{t(`refundStatus.${r.status}`)}</td>
+                            </tr>
+                          ))}
+                        </tbody>
+                      </table>
+                    </Scrollable>
+                  )}
+                </QueryView>
+              </section>
+              <section aria-labelledby="payment-history">
+                <h2 id="payment-history">{t('history')}</h2>
+                <QueryView query={history}>
+                  {(h) => (
+                    <Scrollable labelledBy="payment-history">
+                      <table>
+                        <thead>
+                          <tr>
+                            <th scope="col">{t('when')}</th>
+                            <th scope="col">{t('event')}</th>
+                            <th scope="col">{t('status')}</th>
+                            <th scope="col">{t('actor')}</th>
+                          </tr>
+                        </thead>
+                        <tbody>
+                          {(h.data ?? []).map((e) => (
+                            <tr key={e.id}>
+                              <th scope="row">{formatWhen(language, e.created, 'second')}</th>
+                              <td>{EVENTS[e.type]?.[language] ?? e.type}</td>
+                              <td>{t(`status.${(e.data as { status: string }).status}` as 'status.succeeded')}</td>
+                              <td>{actorName((e as { actor?: string | null }).actor ?? null)}</td>
+                            </tr>
+                          ))}
+                        </tbody>
+                      </table>
+                    </Scrollable>
+                  )}
+                </QueryView>
+              </section>
+            </>
+          );
+        }}
+      </QueryView>
+    </main>
+  );
+}
+
+/** Who caused an event, in words: a team member by name, an API key by its name, the operator, or Sika itself. */
+function useActorNames(environment: string, onSignedOut: () => void): (actor: string | null) => string {
+  const t = useMessages(messages);
+  const members = useQuery({ queryKey: ['team-members', environment], queryFn: () => withSession(() => sika.get('/api/v1/merchant/team/members'), onSignedOut) });
+  // Only owners and admins may list keys: for others a key shows by its id.
+  const keys = useQuery({ queryKey: ['api-keys', environment, 'names'], queryFn: () => withSession(() => sika.get('/api/v1/merchant/api-keys', { params: { query: { limit: 100 } } }), onSignedOut) });
+  return (actor) => {
+    if (!actor) return '—';
+    if (actor.startsWith('user:')) {
+      const member = members.data?.data?.find((m) => m.user_id === actor.slice(5));
+      return t('actor.user', { name: member ? `${member.name ?? ''} (${member.email ?? ''})`.trim() : actor.slice(5) });
+    }
+    if (actor.startsWith('provider:')) return t('actor.operator');
+    const apiKey = keys.data?.data?.find((k) => k.id === actor);
+    if (apiKey || actor.startsWith('key_')) return t('actor.key', { name: apiKey?.name ?? actor });
+    return t('actor.service');
+  };
+}
+
+/** A refund of what is left (or part of it), with one Idempotency-Key per reviewed form: a double click refunds once. Its outcome stays said once nothing is left. */
+function RefundForm({ intent, left, changed, onSignedOut }: { intent: Intent; left: number; changed: unknown[]; onSignedOut: () => void }) {
+  const t = useMessages(messages);
+  const { language } = useContext(LanguageContext);
+  const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
+  const [done, setDone] = useState<string | null>(null);
+  const { action: refund, error } = useAction(onSignedOut, [changed, ['balance']]);
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const data = new FormData(form);
+    const typed = String(data.get('amount') ?? '').trim();
+    // Empty: all that is left (the API's own default is the whole amount, refused once part is refunded).
+    const amount = typed ? minorUnits(Number(typed), intent.currency) : left;
+    setDone(null);
+    // A refusal is the key's final answer (a retry with it gets the same): the next try is a new refund.
+    const onError = (err: Error) => err instanceof SikaError && err.status > 0 && setIdempotencyKey(crypto.randomUUID());
+    refund.mutate(async () => {
+      const made = await sika.post('/api/v1/merchant/payments/{id}/refund', {
+        params: { path: { id: intent.id } },
+        body: { amount, reason: String(data.get('reason')) as Reason },
+        headers: { 'Idempotency-Key': idempotencyKey },
+      });
+      setDone(t('refundDone', { amount: formatAmount(language, made.amount, made.currency) }));
+      setIdempotencyKey(crypto.randomUUID());
+      form.reset();
+    }, { onError });
+  };
+  return (
+    <>
+      <ErrorMessage text={error} />
+      {done && <p role="status">{done}</p>}
+      {left <= 0 ? (
+        <p>{t('nothingLeft')}</p>
+      ) : (
+        <>
+          <form className="inline-form" onSubmit={submit} aria-label={t('refund')} onChange={() => setIdempotencyKey(crypto.randomUUID())}>
+            <label>
+              {t('refundAmount')} ({intent.currency.toUpperCase()})
+              <input name="amount" type="number" min={10 ** -decimalsOf(intent.currency)} max={Math.max(left, 0) / 10 ** decimalsOf(intent.currency)} step={10 ** -decimalsOf(intent.currency)} aria-describedby="refund-amount-help" />
+            </label>
+            <label>
+              {t('reason')}
+              <select name="reason" defaultValue="requested_by_customer">
+                {REASONS.map((r) => (
+                  <option key={r} value={r}>
+                    {t(`reason.${r}`)}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button type="submit" disabled={refund.isPending}>
+              {t('refund')}
+            </button>
+          </form>
+          <p id="refund-amount-help" className="help">
+            {t('refundAmountHelp')}
+          </p>
+        </>
+      )}
+    </>
+  );
+}

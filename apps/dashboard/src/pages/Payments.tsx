@@ -1,0 +1,135 @@
+import { useQuery } from '@tanstack/react-query';
+import { useContext, useState, type FormEvent } from 'react';
+import { CursorPager, Link, QueryView, Scrollable, useCursorPages } from '../components.js';
+import { dayStartMs, DAY_MS } from '../days.js';
+import { formatAmount, formatWhen, LanguageContext, minorUnits, useMessages } from '../i18n.js';
+import { sika, withSession } from '../session.js';
+import { PAYMENT_STATUSES, paymentMessages as messages, type PaymentStatus } from './payments.messages.js';
+import type { PageProps } from './props.js';
+
+interface Filters {
+  status: PaymentStatus | '';
+  from: string;
+  to: string;
+  min: string;
+  max: string;
+  q: string;
+}
+
+const NO_FILTER: Filters = { status: '', from: '', to: '', min: '', max: '', q: '' };
+// The list's amounts are typed in the merchant's usual currency; XOF has no minor unit.
+const AMOUNT_CURRENCY = 'xof';
+
+/** The API's query for `filters`: days are UTC days, the `to` day included. */
+function queryOf(f: Filters) {
+  return {
+    ...(f.status ? { status: f.status } : {}),
+    ...(f.from ? { 'created[gte]': Math.floor(dayStartMs(f.from) / 1000) } : {}),
+    ...(f.to ? { 'created[lt]': Math.floor((dayStartMs(f.to) + DAY_MS) / 1000) } : {}),
+    ...(f.min ? { 'amount[gte]': minorUnits(Number(f.min), AMOUNT_CURRENCY) } : {}),
+    ...(f.max ? { 'amount[lte]': minorUnits(Number(f.max), AMOUNT_CURRENCY) } : {}),
+    ...(f.q.trim() ? { q: f.q.trim() } : {}),
+  };
+}
+
+/** The environment's payments, newest first, filtered by status, UTC days, amount and a search. */
+export function Payments({ environment, onSignedOut }: PageProps) {
+  const t = useMessages(messages);
+  const { language } = useContext(LanguageContext);
+  const [filters, setFilters] = useState<Filters>(NO_FILTER);
+  const pages = useCursorPages(`${environment}:${JSON.stringify(filters)}`);
+  const payments = useQuery({
+    queryKey: ['payments', environment, filters, pages.after],
+    queryFn: () => withSession(() => sika.get('/api/v1/payment-intents', { params: { query: { limit: 20, ...queryOf(filters), ...(pages.after ? { starting_after: pages.after } : {}) } } }), onSignedOut),
+  });
+  const apply = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const data = new FormData(e.currentTarget);
+    const text = (name: keyof Filters) => String(data.get(name) ?? '');
+    setFilters({ status: text('status') as PaymentStatus | '', from: text('from'), to: text('to'), min: text('min'), max: text('max'), q: text('q') });
+  };
+  return (
+    <main className="page">
+      <h1 id="payments-title">{t('title')}</h1>
+      <form className="inline-form" role="search" aria-label={t('filters')} onSubmit={apply} onReset={() => setFilters(NO_FILTER)}>
+        <label>
+          {t('status')}
+          <select name="status" defaultValue="">
+            <option value="">{t('anyStatus')}</option>
+            {PAYMENT_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {t(`status.${s}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {t('from')}
+          <input name="from" type="date" />
+        </label>
+        <label>
+          {t('to')}
+          <input name="to" type="date" />
+        </label>
+        <label>
+          {t('minAmount')}
+          <input name="min" type="number" min="0" step="any" inputMode="decimal" />
+        </label>
+        <label>
+          {t('maxAmount')}
+          <input name="max" type="number" min="0" step="any" inputMode="decimal" />
+        </label>
+        <label className="wide">
+          {t('search')}
+          <input name="q" type="search" maxLength={200} aria-describedby="payments-search-help" />
+        </label>
+        <p id="payments-search-help" className="help">
+          {t('searchHelp')}
+        </p>
+        <div className="actions">
+          <button type="submit">{t('apply')}</button>
+          <button type="reset" className="secondary">
+            {t('clear')}
+          </button>
+        </div>
+      </form>
+      <QueryView query={payments} isEmpty={(d) => !d.data?.length} empty={t('none')}>
+        {(list) => (
+          <>
+            <Scrollable labelledBy="payments-title">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('payment')}</th>
+                    <th scope="col">{t('created')}</th>
+                    <th scope="col">{t('amount')}</th>
+                    <th scope="col">{t('status')}</th>
+                    <th scope="col">{t('description')}</th>
+                    <th scope="col">{t('customer')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {(list.data ?? []).map((p) => (
+                    <tr key={p.id}>
+                      <th scope="row">
+                        <Link to="payment" id={p.id}>
+                          <code>{p.id}</code>
+                        </Link>
+                      </th>
+                      <td>{formatWhen(language, p.created)}</td>
+                      <td className="amount">{formatAmount(language, p.amount, p.currency)}</td>
+                      <td>{t(`status.${p.status}`)}</td>
+                      <td>{p.description ?? '—'}</td>
+                      <td>{p.customer ? <code>{p.customer}</code> : '—'}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </Scrollable>
+            <CursorPager pages={pages} label={t('pages')} hasMore={list.has_more ?? false} lastId={list.data?.at(-1)?.id} />
+          </>
+        )}
+      </QueryView>
+    </main>
+  );
+}
