@@ -89,7 +89,7 @@ export function Invoice({ environment, onSignedOut, id }: PageProps) {
               <section aria-labelledby="invoice-lines">
                 <h2 id="invoice-lines">{t('lines')}</h2>
                 <Scrollable labelledBy="invoice-lines">
-                  <table>
+                  <table className="invoice-lines">
                     <thead>
                       <tr>
                         <th scope="col">{t('line')}</th>
