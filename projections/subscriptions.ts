@@ -43,9 +43,9 @@ export function findSubscription(knex: Knex, owner: Owner, id: string): Promise<
   return findOwnedObject(knex, 'read.subscriptions', owner, id, renderSubscription);
 }
 
-/** A page of this owner's subscriptions, newest first. */
-export function listSubscriptions(knex: Knex, owner: Owner, page: PageQuery, filters: { status?: SubscriptionStatus }): Promise<PageList<SubscriptionObject>> {
-  return pageOfObjects(ownedRows(knex, 'read.subscriptions', owner, filters), page, renderSubscription);
+/** A page of this owner's subscriptions, newest first, by status and customer. */
+export function listSubscriptions(knex: Knex, owner: Owner, page: PageQuery, filters: { status?: SubscriptionStatus; customer?: string }): Promise<PageList<SubscriptionObject>> {
+  return pageOfObjects(ownedRows(knex, 'read.subscriptions', owner, { status: filters.status, customer: filters.customer }), page, renderSubscription);
 }
 
 export interface SubscriptionCursorFilters {

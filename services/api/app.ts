@@ -90,7 +90,7 @@ export function apiFamilies(system: System): Family[] {
     merchantCustomersFamily(system.knex, system.billing.customers),
     merchantProductsFamily(system.knex, system.billing.products, (id, at) => system.billing.subscriptions.isStaleAttachment(id, at)),
     merchantSubscriptionsFamily(system.knex, system.billing.subscriptions),
-    merchantInvoicesFamily(system.knex, system.billing.invoices),
+    merchantInvoicesFamily(system.knex, system.billing.invoices, system.templateComposer, system.clock),
     merchantRefundsFamily(system.knex, system.billing.refunds),
     merchantTeamFamily(system.knex, system.clock, system.organizations),
     billingFamily(system.knex, system.billing),

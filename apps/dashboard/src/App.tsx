@@ -3,6 +3,13 @@ import { useEffect, useState } from 'react';
 import type { Environment } from '../../../clients/typescript/src/index.js';
 import { LanguageContext, preferredLanguage, useT, type Language } from './i18n.js';
 import { Configuration } from './pages/Configuration.js';
+import { Customer } from './pages/Customer.js';
+import { Customers } from './pages/Customers.js';
+import { Invoice } from './pages/Invoice.js';
+import { Invoices } from './pages/Invoices.js';
+import { Products } from './pages/Products.js';
+import { Subscription } from './pages/Subscription.js';
+import { Subscriptions } from './pages/Subscriptions.js';
 import { Developers } from './pages/Developers.js';
 import { Home } from './pages/Home.js';
 import { PaymentLinks } from './pages/PaymentLinks.js';
@@ -50,6 +57,13 @@ const PAGES: Partial<Record<PageName, (props: PageProps) => React.JSX.Element>> 
   marketplace: Marketplace,
   marketplaceOrder: MarketplaceOrder,
   marketplaceSeller: MarketplaceSeller,
+  customers: Customers,
+  customer: Customer,
+  products: Products,
+  subscriptions: Subscriptions,
+  subscription: Subscription,
+  invoices: Invoices,
+  invoice: Invoice,
   team: Team,
   settings: Settings,
   payments: Payments,

@@ -24,6 +24,15 @@ const GROUPS: { label: MessageKey; entries: Entry[] }[] = [
     ],
   },
   {
+    label: 'nav.group.billing',
+    entries: [
+      { page: 'customers', label: 'nav.customers', under: ['customer'] },
+      { page: 'products', label: 'nav.products' },
+      { page: 'subscriptions', label: 'nav.subscriptions', under: ['subscription'] },
+      { page: 'invoices', label: 'nav.invoices', under: ['invoice'] },
+    ],
+  },
+  {
     label: 'nav.group.finance',
     entries: [
       { page: 'reports', label: 'nav.reports' },

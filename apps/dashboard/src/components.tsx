@@ -149,9 +149,9 @@ export function CursorPager({ pages, label, hasMore, lastId }: { pages: ReturnTy
   );
 }
 
-/** Saves `text` as a file the browser downloads (a CSV the API answered). */
-export function saveAsFile(text: string, name: string, type = 'text/csv'): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+/** Saves `content` as a file the browser downloads (a CSV or a PDF the API answered). */
+export function saveAsFile(content: string | Blob, name: string, type = 'text/csv'): void {
+  const url = URL.createObjectURL(content instanceof Blob ? content : new Blob([content], { type }));
   const a = document.createElement('a');
   a.href = url;
   a.download = name;

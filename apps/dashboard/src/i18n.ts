@@ -19,6 +19,11 @@ const en = {
   'nav.menu': 'Menu',
   'nav.group.money': 'Money',
   'nav.group.finance': 'Finance',
+  'nav.group.billing': 'Billing',
+  'nav.customers': 'Customers',
+  'nav.products': 'Products',
+  'nav.subscriptions': 'Subscriptions',
+  'nav.invoices': 'Invoices',
   'nav.group.build': 'Build',
   'nav.group.account': 'Account',
   'nav.home': 'Home',
@@ -133,6 +138,11 @@ const fr: Record<MessageKey, string> = {
   'nav.menu': 'Menu',
   'nav.group.money': 'Argent',
   'nav.group.finance': 'Finance',
+  'nav.group.billing': 'Facturation',
+  'nav.customers': 'Clients',
+  'nav.products': 'Produits',
+  'nav.subscriptions': 'Abonnements',
+  'nav.invoices': 'Factures',
   'nav.group.build': 'Intégration',
   'nav.group.account': 'Compte',
   'nav.home': 'Accueil',
@@ -275,6 +285,8 @@ export function formatAmount(language: Language, minor: number, currency: string
 
 const PRECISIONS = {
   date: { dateStyle: 'medium' },
+  // A billing period's day, which the API counts in UTC.
+  utcDate: { dateStyle: 'medium', timeZone: 'UTC' },
   minute: { dateStyle: 'medium', timeStyle: 'short' },
   // Webhook attempts a few seconds apart must read apart.
   second: { dateStyle: 'medium', timeStyle: 'medium' },

@@ -30,6 +30,13 @@ const PATHS = {
   marketplace: '/dashboard/marketplace',
   marketplaceOrder: '/dashboard/marketplace/orders/:id',
   marketplaceSeller: '/dashboard/marketplace/sellers/:id',
+  customers: '/dashboard/customers',
+  customer: '/dashboard/customers/:id',
+  products: '/dashboard/products',
+  subscriptions: '/dashboard/subscriptions',
+  subscription: '/dashboard/subscriptions/:id',
+  invoices: '/dashboard/invoices',
+  invoice: '/dashboard/invoices/:id',
   // Pages of a signed-out visitor, reached from links in e-mails or the sign-in page.
   signUp: '/dashboard/sign-up',
   forgotPassword: '/dashboard/forgot-password',

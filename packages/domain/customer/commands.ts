@@ -81,6 +81,23 @@ export class Customers extends CommandService<CustomerCommand, CustomerState, Cu
     return id;
   }
 
+  /**
+   * A customer the merchant adds (POST /api/v1/merchant/customers): found or created by e-mail, the
+   * same way billing requests name one, so an address is one customer whichever route met it first;
+   * a name fills in one not known yet.
+   */
+  async add(who: Owner, input: { email: string; name?: string }, actor: Actor): Promise<CustomerObject> {
+    const email = input.email.trim().toLowerCase();
+    const id = derivedCustomerId(who.merchantId, who.environment, 'email', email);
+    const result = await this.run(
+      id,
+      { type: 'create', customer: { ...blankCustomer(id, who, this.deps.clock), email, name: input.name ?? null } },
+      auditMetadata(this.deps.clock, who, id, actor),
+      'internal',
+    );
+    return toCustomerObject(result.state);
+  }
+
   /** The customer changes their name or phone number (the customer portal); null removes the phone. */
   async updateContact(who: Owner, id: string, input: { name?: string; phone?: string | null }, actor: Actor): Promise<CustomerObject> {
     let phone = input.phone;

@@ -1,5 +1,10 @@
+import { Readable } from 'node:stream';
 import type { Knex } from 'knex';
-import { MAX_AMOUNT } from '../../../packages/catalog/index.js';
+import type { Clock } from '../../../packages/core/clock.js';
+import type { Owner } from '../../../packages/domain/audit.js';
+import type { InvoiceObject } from '../../../packages/domain/invoice/events.js';
+import type { TemplateComposer } from '../../../packages/messaging/composer.js';
+import { getCurrency, MAX_AMOUNT } from '../../../packages/catalog/index.js';
 import { ApiError } from '../../../packages/core/errors.js';
 import type { Invoices } from '../../../packages/domain/invoice/commands.js';
 import { toInvoiceObject } from '../../../packages/domain/invoice/decider.js';
@@ -24,6 +29,22 @@ import {
   toItems,
   type CustomerFields,
 } from './shared.js';
+
+/** An invoice as a PDF, from the merchant's `invoice` template or the built-in one; amounts in the currency's units, as the template shows them. */
+async function invoicePdf(knex: Knex, documents: TemplateComposer, owner: Owner, i: InvoiceObject, at: Date): Promise<Buffer> {
+  const merchant = await knex('read.merchants').select('name').where({ id: owner.merchantId }).first<{ name: string } | undefined>();
+  const digits = getCurrency(i.currency)?.minorUnits ?? 0;
+  const units = (minor: number) => (minor / 10 ** digits).toFixed(digits);
+  const values = {
+    merchant_name: merchant?.name ?? '',
+    invoice_id: i.id,
+    amount_due: units(i.amount_due),
+    currency: i.currency,
+    ...(i.due_date ? { due_date: i.due_date } : {}),
+    lines: i.lines.map((l) => ({ description: l.description, amount: units(l.amount) })),
+  };
+  return documents.document(owner, 'invoice', values, at);
+}
 
 /** `YYYY-MM-DD` (due at the end of that day, UTC) or a full date-time. */
 const dueDateSchema = { type: 'string', anyOf: [{ format: 'date' }, { format: 'date-time' }] };
@@ -68,20 +89,41 @@ const invoiceSchema = resourceSchema('invoice', ['customer', 'status', 'currency
   amount_remaining: { type: 'integer' },
   due_date: { type: ['string', 'null'], format: 'date' },
   hosted_invoice_url: { type: 'string' },
+  subscription: { type: ['string', 'null'] },
+  description: { type: ['string', 'null'] },
+  lines: {
+    type: 'array',
+    items: {
+      type: 'object',
+      properties: {
+        description: { type: 'string' },
+        price: { type: ['string', 'null'] },
+        quantity: { type: 'integer' },
+        unit_amount: { type: 'integer' },
+        amount: { type: 'integer' },
+        meter_key: { type: ['string', 'null'] },
+      },
+    },
+  },
+  period_start: { type: ['integer', 'null'] },
+  period_end: { type: ['integer', 'null'] },
+  payment_intent: { type: ['string', 'null'] },
   created: { type: 'integer' },
+  livemode: { type: 'boolean' },
 });
 
 /**
- * /api/v1/merchant/invoices: list, retrieve, create (a draft), status transitions; the wallet
+ * /api/v1/merchant/invoices: list, retrieve, the PDF, create (a draft), status transitions; the wallet
  * apply; and the hosted invoice page that `hosted_invoice_url` points to.
  */
-export function merchantInvoicesFamily(knex: Knex, invoices: Invoices): Family {
+export function merchantInvoicesFamily(knex: Knex, invoices: Invoices, documents: TemplateComposer, clock: Clock): Family {
   return {
     name: 'merchant-invoices',
     routes: [
-      pageListRoute<{ status?: InvoiceStatus }>({ path: '/api/v1/merchant/invoices', item: invoiceSchema, auth: billingRead, filters: { status: { enum: [...INVOICE_STATUSES] } },
-        summary: 'List invoices, newest first',
-        list: (owner, query) => listInvoices(knex, owner, query, { status: query.status }) }),
+      pageListRoute<{ status?: InvoiceStatus; customer?: string; subscription?: string }>({ path: '/api/v1/merchant/invoices', item: invoiceSchema, auth: billingRead,
+        filters: { status: { enum: [...INVOICE_STATUSES] }, customer: { type: 'string', maxLength: 255 }, subscription: { type: 'string', maxLength: 255 } },
+        summary: 'List invoices, newest first; `customer` and `subscription` keep those of one customer or subscription',
+        list: (owner, query) => listInvoices(knex, owner, query, { status: query.status, customer: query.customer, subscription: query.subscription }) }),
       retrieveRoute({ path: '/api/v1/merchant/invoices/:id', noun: 'invoice', auth: billingRead, response: invoiceSchema,
         summary: 'Retrieve an invoice',
         find: (owner, id) => findInvoice(knex, owner, id) }),
@@ -112,6 +154,20 @@ export function merchantInvoicesFamily(knex: Knex, invoices: Invoices): Family {
             ctx.actor,
           );
           return renderInvoice(toInvoiceObject(state));
+        },
+      }),
+      route<unknown, unknown, { id: string }>({
+        method: 'get',
+        path: '/api/v1/merchant/invoices/:id/pdf',
+        summary: "The invoice as a PDF, written with the merchant's published `invoice` template or the built-in one (docs/template-engine.md)",
+        auth: billingRead,
+        params: idParams,
+        handler: async (ctx) => {
+          const i = await findInvoice(knex, ctx.owner, ctx.params.id);
+          if (!i) throw new ApiError('IKW-RES-001', 'No such invoice', 'id');
+          return Reply.stream(Readable.from(await invoicePdf(knex, documents, ctx.owner, i, clock.now())), 'application/pdf', {
+            'Content-Disposition': `attachment; filename="${i.id}.pdf"`,
+          });
         },
       }),
       route<{ status: InvoiceStatus }, unknown, { id: string }>({

@@ -48,7 +48,24 @@ const productSchema = resourceSchema('product', ['name', 'description', 'active'
   description: { type: ['string', 'null'] },
   active: { type: 'boolean' },
   status: { enum: ['active', 'inactive', 'archived'] },
-  prices: { type: 'array', items: { type: 'object' } },
+  prices: {
+    type: 'array',
+    items: {
+      type: 'object',
+      properties: {
+        id: { type: 'string' },
+        object: { const: 'price' },
+        product: { type: 'string' },
+        currency: { type: 'string' },
+        unit_amount: { type: 'integer' },
+        recurring: {
+          type: ['object', 'null'],
+          properties: { interval: { enum: [...INTERVALS] }, interval_count: { type: 'integer' }, usage_type: { enum: ['licensed', 'metered'] } },
+        },
+        created: { type: 'integer' },
+      },
+    },
+  },
   metadata: { type: 'object', additionalProperties: { type: 'string' } },
   created: { type: 'integer' },
   updated: { type: 'integer' },

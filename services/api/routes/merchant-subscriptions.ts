@@ -47,7 +47,13 @@ const subscriptionSchema = resourceSchema('subscription', ['customer', 'status',
   items: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, price: { type: 'string' }, quantity: { type: 'integer' } } } },
   current_period_start: { type: 'integer' },
   current_period_end: { type: 'integer' },
+  currency: { type: 'string' },
+  cancel_at_period_end: { type: 'boolean' },
+  canceled_at: { type: ['integer', 'null'] },
+  trial_end: { type: ['integer', 'null'] },
+  latest_invoice: { type: ['string', 'null'] },
   created: { type: 'integer' },
+  livemode: { type: 'boolean' },
 });
 
 /** /api/v1/merchant/subscriptions: list, retrieve, create from a customer and prices, cancel. */
@@ -55,9 +61,10 @@ export function merchantSubscriptionsFamily(knex: Knex, subscriptions: Subscript
   return {
     name: 'merchant-subscriptions',
     routes: [
-      pageListRoute<{ status?: SubscriptionStatus }>({ path: '/api/v1/merchant/subscriptions', item: subscriptionSchema, auth: billingRead, filters: { status: { enum: [...SUBSCRIPTION_STATUSES] } },
-        summary: 'List subscriptions, newest first',
-        list: (owner, query) => listSubscriptions(knex, owner, query, { status: query.status }) }),
+      pageListRoute<{ status?: SubscriptionStatus; customer?: string }>({ path: '/api/v1/merchant/subscriptions', item: subscriptionSchema, auth: billingRead,
+        filters: { status: { enum: [...SUBSCRIPTION_STATUSES] }, customer: { type: 'string', maxLength: 255 } },
+        summary: 'List subscriptions, newest first; `customer` keeps one customer\'s',
+        list: (owner, query) => listSubscriptions(knex, owner, query, { status: query.status, customer: query.customer }) }),
       retrieveRoute({ path: '/api/v1/merchant/subscriptions/:id', noun: 'subscription', auth: billingRead, response: subscriptionSchema,
         summary: 'Retrieve a subscription',
         find: (owner, id) => findSubscription(knex, owner, id) }),

@@ -1,0 +1,39 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { QueryView } from '../components.js';
+import { useMessages } from '../i18n.js';
+import { sika, withSession } from '../session.js';
+import { billingMessages as messages, INVOICE_STATUSES } from './billing.messages.js';
+import { InvoiceTable, type InvoiceRow } from './billing.tables.js';
+import type { PageProps } from './props.js';
+
+type Status = (typeof INVOICE_STATUSES)[number];
+
+/** Invoices, newest first, filtered by status, each opening to its page. */
+export function Invoices({ environment, onSignedOut }: PageProps) {
+  const t = useMessages(messages);
+  const [status, setStatus] = useState<Status | ''>('');
+  const list = useQuery({
+    queryKey: ['billing', environment, 'invoices', status],
+    queryFn: () => withSession(() => sika.get('/api/v1/merchant/invoices', { params: { query: { limit: 100, ...(status ? { status } : {}) } } }), onSignedOut),
+  });
+  return (
+    <main className="page">
+      <h1 id="invoice-list">{t('invoices.title')}</h1>
+      <label>
+        {t('filter')}
+        <select value={status} onChange={(e) => setStatus(e.target.value as Status | '')}>
+          <option value="">{t('all')}</option>
+          {INVOICE_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {t(`inv.${s}`)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <QueryView query={list} isEmpty={(l) => !l.data?.length} empty={t('invoices.none')}>
+        {(l) => <InvoiceTable rows={(l.data ?? []) as InvoiceRow[]} labelledBy="invoice-list" />}
+      </QueryView>
+    </main>
+  );
+}

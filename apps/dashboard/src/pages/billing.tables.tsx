@@ -1,0 +1,118 @@
+import { useContext } from 'react';
+import { Link, Scrollable } from '../components.js';
+import { formatWhen, formatAmount, LanguageContext, useMessages } from '../i18n.js';
+import { billingMessages as messages } from './billing.messages.js';
+
+/** A subscription as the merchant routes list it (the fields the billing pages show). */
+export interface SubscriptionRow {
+  id: string;
+  customer: string;
+  status: string;
+  currency?: string;
+  items: { id?: string; price?: string; quantity?: number }[];
+  current_period_start: number;
+  current_period_end: number;
+  cancel_at_period_end?: boolean;
+  canceled_at?: number | null;
+}
+
+/** An invoice as the merchant routes list it. */
+export interface InvoiceRow {
+  id: string;
+  customer: string;
+  status: string;
+  currency: string;
+  amount_due: number;
+  amount_paid: number;
+  amount_remaining?: number;
+  due_date?: string | null;
+}
+
+/** A Unix time as the browser's date. */
+
+/** Subscriptions as a table, each linking to its page (the customer's too, unless `withCustomer` is false). */
+export function SubscriptionTable({ rows, labelledBy, withCustomer = true }: { rows: SubscriptionRow[]; labelledBy: string; withCustomer?: boolean }) {
+  const t = useMessages(messages);
+  const { language } = useContext(LanguageContext);
+  return (
+    <Scrollable labelledBy={labelledBy}>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">{t('subscription')}</th>
+            {withCustomer && <th scope="col">{t('customer')}</th>}
+            <th scope="col">{t('status')}</th>
+            <th scope="col">{t('periodEnd')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((s) => (
+            <tr key={s.id}>
+              <th scope="row">
+                <Link to="subscription" id={s.id}>
+                  {s.id}
+                </Link>
+              </th>
+              {withCustomer && (
+                <td>
+                  <Link to="customer" id={s.customer}>
+                    {s.customer}
+                  </Link>
+                </td>
+              )}
+              <td>
+                {t(`sub.${s.status}` as 'sub.active')}
+                {s.cancel_at_period_end && s.status !== 'canceled' ? ` — ${t('endsAtPeriodEnd')}` : ''}
+              </td>
+              <td>{formatWhen(language, s.current_period_end, 'utcDate')}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Scrollable>
+  );
+}
+
+/** Invoices as a table, each linking to its page. */
+export function InvoiceTable({ rows, labelledBy, withCustomer = true }: { rows: InvoiceRow[]; labelledBy: string; withCustomer?: boolean }) {
+  const t = useMessages(messages);
+  const { language } = useContext(LanguageContext);
+  return (
+    <Scrollable labelledBy={labelledBy}>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">{t('invoice', { id: '' }).trim()}</th>
+            {withCustomer && <th scope="col">{t('customer')}</th>}
+            <th scope="col">{t('status')}</th>
+            <th scope="col">{t('amountDue')}</th>
+            <th scope="col">{t('remaining')}</th>
+            <th scope="col">{t('dueDate')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((i) => (
+            <tr key={i.id}>
+              <th scope="row">
+                <Link to="invoice" id={i.id}>
+                  {i.id}
+                </Link>
+              </th>
+              {withCustomer && (
+                <td>
+                  <Link to="customer" id={i.customer}>
+                    {i.customer}
+                  </Link>
+                </td>
+              )}
+              <td>{t(`inv.${i.status}` as 'inv.open')}</td>
+              <td>{formatAmount(language, i.amount_due, i.currency)}</td>
+              <td>{formatAmount(language, i.amount_remaining ?? i.amount_due - i.amount_paid, i.currency)}</td>
+              <td>{i.due_date ?? '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Scrollable>
+  );
+}

@@ -1,0 +1,200 @@
+/**
+ * The dashboard's billing pages in Chromium: a customer, a product and its monthly price made in
+ * the pages (a negative amount refused first); the customer subscribed with a double click (one
+ * subscription); the period's invoice opened, its hosted page, its PDF, marked paid (the API holds
+ * it paid, and no money moved on the balance); cancel at period end, then now; the customer's page
+ * with both; usage recorded on a metered subscription; live empty; another merchant's customer is
+ * not found; axe-core and 320 px on every page.
+ */
+import fs from 'node:fs';
+import type { Page } from 'playwright-core';
+import t, { type Test } from 'tap';
+import { accessibilityProblems, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard } from '../support/dashboard.js';
+import { createProduct, createSubscription, get } from '../support/billing.js';
+import { balance } from '../support/payouts.js';
+
+const { svc, browser, signedIn } = await startDashboard(t);
+await browser.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: svc.baseUrl });
+
+const clean = async (t: Test, page: Page, what: string) => {
+  t.same(await accessibilityProblems(page), [], `${what}: no serious or critical axe violation`);
+  t.same(await overflowAt(page), [], `${what}: no horizontal scroll at 320 px`);
+};
+
+t.test('billing: a customer, a product and price, a subscription, its invoice paid, cancel at period end then now', async (t) => {
+  const { merchant, page, problems } = await signedIn(t, 'Boutique Awa');
+  const refused = refusals(page);
+  const { secret: key } = await svc.apiKey(merchant.id, ['*']);
+
+  await navigate(page, 'Customers');
+  await page.getByText('No customer yet.').waitFor();
+  const add = page.getByRole('form', { name: 'Add a customer' });
+  await add.getByLabel('E-mail address').fill('fatou@example.com');
+  await add.getByLabel('Name (optional)').fill('Fatou Ndiaye');
+  await add.getByRole('button', { name: 'Add a customer' }).click();
+  await page.getByRole('heading', { name: 'Fatou Ndiaye', level: 1 }).waitFor();
+  const customers = (await get(svc, key, '/api/v1/merchant/customers')).data;
+  t.match(customers, [{ email: 'fatou@example.com', name: 'Fatou Ndiaye' }], 'the customer, held by the API');
+  const customerId = customers[0].id as string;
+  t.equal(new URL(page.url()).pathname, `/dashboard/customers/${customerId}`);
+
+  await navigate(page, 'Products');
+  await page.getByText('No product yet.').waitFor();
+  const product = page.getByRole('form', { name: 'New product' });
+  await product.getByLabel('Name').fill('Abonnement Pro');
+  await product.getByLabel('Amount').fill('-5000');
+  await product.getByRole('button', { name: 'Create the product' }).click();
+  await page.getByRole('alert').filter({ hasText: /unit_amount/ }).waitFor();
+  await product.getByLabel('Amount').fill('5000');
+  await product.getByLabel('Billed').selectOption({ label: 'every month' });
+  await product.getByRole('button', { name: 'Create the product' }).click();
+  await page.getByRole('heading', { name: 'Abonnement Pro', level: 3 }).waitFor();
+  await page.getByRole('region', { name: 'Abonnement Pro' }).getByRole('row', { name: /5,000 every month/ }).waitFor();
+  const products = (await get(svc, key, '/api/v1/merchant/products')).data;
+  t.match(products, [{ name: 'Abonnement Pro', prices: [{ currency: 'xof', unit_amount: 5_000, recurring: { interval: 'month', usage_type: 'licensed' } }] }]);
+  await page.locator('summary').filter({ hasText: 'Add a price' }).click();
+  const addPrice = page.getByRole('form', { name: 'Add a price to Abonnement Pro' });
+  await addPrice.getByLabel('Amount').fill('50000');
+  await addPrice.getByLabel('Billed').selectOption({ label: 'every year' });
+  await addPrice.getByRole('button', { name: 'Add a price' }).click();
+  await page.getByRole('row', { name: /50,000 every year/ }).waitFor();
+  t.equal((await get(svc, key, `/api/v1/merchant/products/${products[0].id}`)).prices.length, 2, 'a second price, held by the API');
+  await clean(t, page, 'products');
+
+  await navigate(page, 'Subscriptions');
+  await page.getByText('No subscription.').waitFor();
+  const subscribe = page.getByRole('form', { name: 'Subscribe a customer' });
+  await subscribe.getByLabel('Customer').selectOption({ label: 'Fatou Ndiaye (fatou@example.com)' });
+  await subscribe.getByLabel('Price').selectOption(products[0].prices.find((p: { recurring: { interval: string } }) => p.recurring.interval === 'month').id);
+  await subscribe.getByRole('button', { name: 'Subscribe' }).dblclick();
+  await page.getByRole('heading', { name: /^Subscription sub_/ }).waitFor();
+  const subs = (await get(svc, key, '/api/v1/merchant/subscriptions')).data;
+  t.equal(subs.length, 1, 'a double click subscribes once');
+  t.match(subs[0], { customer: customerId, status: 'active', items: [{ price: products[0].prices[0].id, quantity: 1 }] });
+  const facts = page.locator('dl.facts');
+  t.match(await facts.textContent(), /StatusActive/);
+  await facts.filter({ hasText: /Abonnement Pro — F\sCFA\s5,000 every month × 1/ }).waitFor();
+  t.match(await page.getByRole('region', { name: 'Usage' }).textContent(), /no metered price/);
+
+  const invoiceId = subs[0].latest_invoice as string;
+  await page.getByRole('region', { name: 'Invoices' }).getByRole('link', { name: invoiceId }).click();
+  await page.getByRole('heading', { name: `Invoice ${invoiceId}` }).waitFor();
+  const invoiceFacts = page.locator('dl.facts');
+  t.match(await invoiceFacts.textContent(), /StatusOpen.*Amount dueF\sCFA\s5,000.*PaidF\sCFA\s0.*RemainingF\sCFA\s5,000/);
+  t.match(await page.getByRole('region', { name: 'Lines' }).getByRole('row').nth(1).textContent(), /1 × price_.*1F\sCFA\s5,000F\sCFA\s5,000/);
+  await page.getByRole('button', { name: 'Copy the hosted invoice link' }).click();
+  const hosted = (await page.evaluate('navigator.clipboard.readText()')) as string;
+  t.equal(hosted, `${svc.system.config.publicUrl}/hosted/invoices/${invoiceId}`, 'the hosted link copied');
+  t.equal(await page.getByRole('link', { name: hosted }).getAttribute('href'), hosted, 'and linked');
+  // The customer opens it (the link names the service's PUBLIC_URL; the test's service listens elsewhere).
+  const popup = await browser.newPage();
+  await popup.goto(`${svc.baseUrl}${new URL(hosted).pathname}`);
+  await popup.getByRole('heading', { name: `Invoice ${invoiceId}` }).waitFor();
+  t.match(await popup.textContent('body'), /Status: open.*Amount due: 5000 XOF/s, 'the hosted page');
+  await popup.close();
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the PDF' }).click()]);
+  t.equal(download.suggestedFilename(), `${invoiceId}.pdf`);
+  t.equal(fs.readFileSync((await download.path())!).subarray(0, 5).toString('latin1'), '%PDF-', 'the PDF the API wrote');
+
+  await page.getByRole('button', { name: 'Mark paid' }).click();
+  const confirmPaid = page.getByRole('group', { name: 'Mark paid' });
+  t.match(await confirmPaid.textContent(), /remaining F\sCFA\s5,000 is recorded as paid outside Sika/);
+  await confirmPaid.getByRole('button', { name: 'Confirm' }).click();
+  await invoiceFacts.filter({ hasText: 'StatusPaid' }).waitFor();
+  t.match(await get(svc, key, `/api/v1/merchant/invoices/${invoiceId}`), { status: 'paid', amount_paid: 5_000, amount_remaining: 0 }, 'paid, held by the API');
+  t.same((await get(svc, key, '/api/v1/balance-transactions')).data, [], 'marked paid outside Sika: no money moved on the balance');
+  t.match(await balance(svc, key), { available: 0, pending: 0 }, 'and the balance holds nothing');
+  t.equal(await page.getByRole('button', { name: 'Mark paid' }).count(), 0, 'a paid invoice takes no more transitions');
+  await clean(t, page, 'an invoice');
+  await screenshot(page, 'billing-invoice');
+
+  await navigate(page, 'Invoices');
+  const invoices = page.getByRole('region', { name: 'Invoices' });
+  await invoices.getByRole('row', { name: new RegExp(`${invoiceId}.*Paid`) }).waitFor();
+  await page.getByLabel('Status').selectOption({ label: 'Open' });
+  await page.getByText('No invoice.').waitFor();
+  await page.getByLabel('Status').selectOption({ label: 'Paid' });
+  await invoices.getByRole('row', { name: new RegExp(invoiceId) }).waitFor();
+  await clean(t, page, 'invoices');
+
+  await page.goto(`${svc.baseUrl}/dashboard/subscriptions/${subs[0].id}`);
+  await page.getByRole('button', { name: 'Cancel at period end' }).click();
+  await page.locator('dl.facts').filter({ hasText: 'Ends when the period ends' }).waitFor();
+  t.match(await get(svc, key, `/api/v1/merchant/subscriptions/${subs[0].id}`), { status: 'active', cancel_at_period_end: true });
+  await clean(t, page, 'a subscription');
+  await page.getByRole('button', { name: 'Cancel now' }).click();
+  await page.getByRole('group', { name: 'Cancel now' }).getByRole('button', { name: 'Confirm' }).click();
+  await page.locator('dl.facts').filter({ hasText: 'StatusCanceled' }).waitFor();
+  t.match(await get(svc, key, `/api/v1/merchant/subscriptions/${subs[0].id}`), { status: 'canceled' }, 'canceled, held by the API');
+  t.equal(await page.getByRole('button', { name: /^Cancel/ }).count(), 0, 'nothing left to cancel');
+
+  await navigate(page, 'Subscriptions');
+  await page.getByRole('region', { name: 'Subscriptions' }).getByRole('row', { name: /Canceled/ }).waitFor();
+  await clean(t, page, 'subscriptions');
+  await screenshot(page, 'billing-subscriptions');
+
+  await navigate(page, 'Customers');
+  await page.getByRole('link', { name: 'fatou@example.com' }).waitFor();
+  await clean(t, page, 'customers');
+  await screenshot(page, 'billing-customers');
+  await page.getByRole('link', { name: 'fatou@example.com' }).click();
+  await page.getByRole('region', { name: 'Subscriptions' }).getByRole('row', { name: /Canceled/ }).waitFor();
+  await page.getByRole('region', { name: 'Invoices' }).getByRole('row', { name: new RegExp(`${invoiceId}.*Paid`) }).waitFor();
+  await clean(t, page, 'a customer');
+
+  await page.getByRole('radio', { name: 'Live' }).check();
+  await page.getByRole('alert').filter({ hasText: 'No such object in this environment.' }).waitFor();
+  await navigate(page, 'Customers');
+  await page.getByText('No customer yet.').waitFor();
+  await navigate(page, 'Products');
+  await page.getByText('No product yet.').waitFor();
+  t.pass('live has its own billing: none');
+
+  t.same(scriptProblems(problems), [], 'no CSP violation or script error');
+  t.same(refused, ['400 POST /api/v1/merchant/products', '404 GET /api/v1/merchant/customers/' + customerId], 'no refused request but the negative amount and the sandbox customer asked of live');
+});
+
+t.test('billing: usage recorded on a metered subscription, a quantity of zero refused; French', async (t) => {
+  const { merchant, page, problems } = await signedIn(t, 'Nuage Dakar');
+  const refused = refusals(page);
+  const { secret: key } = await svc.apiKey(merchant.id, ['*']);
+  const product = await createProduct(svc, key, { name: 'Stockage', prices: [{ currency: 'xof', unit_amount: 10, recurring: { interval: 'month', usage_type: 'metered' } }] });
+  const sub = await createSubscription(svc, key, { customer_email: 'moussa@example.com', items: [{ price: product.prices[0].id }] });
+  await page.goto(`${svc.baseUrl}/dashboard/subscriptions/${sub.id}`);
+  const usage = page.getByRole('form', { name: 'Record usage' });
+  await usage.getByLabel('Meter').fill('gigabytes');
+  await usage.getByLabel('Quantity').fill('0');
+  await usage.getByRole('button', { name: 'Record usage' }).click();
+  await page.getByRole('alert').filter({ hasText: /quantity/ }).waitFor();
+  await usage.getByLabel('Quantity').fill('12');
+  await usage.getByRole('button', { name: 'Record usage' }).dblclick();
+  await page.getByRole('region', { name: 'Usage' }).getByRole('row', { name: /gigabytes 12/ }).waitFor();
+  const records = (await get(svc, key, `/api/v1/billing/usage/records?subscriptionId=${sub.id}`)).data;
+  t.match(records, [{ meterKey: 'gigabytes', quantity: 12 }], 'one record (a double click records once), held by the API');
+  t.equal(records.length, 1);
+  await clean(t, page, 'a metered subscription');
+
+  await page.getByLabel('Language').selectOption('fr');
+  await page.getByRole('heading', { name: 'Consommation' }).waitFor();
+  await page.getByRole('button', { name: 'Résilier en fin de période' }).waitFor();
+  await page.locator('dl.facts').filter({ hasText: /Stockage — 10\sF\sCFA l’unité, chaque mois/ }).waitFor();
+  await clean(t, page, 'a subscription in French');
+
+  t.same(scriptProblems(problems), [], 'no CSP violation or script error');
+  t.same(refused, ['400 POST /api/v1/billing/usage/records'], 'no refused request but the quantity of zero');
+});
+
+t.test("billing: another merchant's customer, subscription and invoice are not found", async (t) => {
+  const other = await svc.sandboxMerchant('Other shop');
+  const product = await createProduct(svc, other.key);
+  const sub = await createSubscription(svc, other.key, { customer_email: 'x@example.com', items: [{ price: product.prices[0].id }] });
+  const { page } = await signedIn(t, 'Curious shop');
+  const refused = refusals(page);
+  for (const path of [`customers/${sub.customer}`, `subscriptions/${sub.id}`, `invoices/${sub.latest_invoice}`]) {
+    await page.goto(`${svc.baseUrl}/dashboard/${path}`);
+    await page.getByRole('alert').filter({ hasText: 'No such object in this environment.' }).waitFor();
+  }
+  t.equal(refused.length, 3, 'three 404s');
+  t.ok(refused.every((r) => r.startsWith('404 GET /api/v1/merchant/')), refused.join(', '));
+});
