@@ -80,7 +80,8 @@ t.test('after a quarter of an hour idle the access token has run out: a page of 
   svc.clock.advance(16 * 60_000);
   await navigate(page, 'Webhooks');
   const form = page.getByRole('form', { name: 'New webhook endpoint' });
-  await form.waitFor();
+  // The page's own queries (and their refresh) done first.
+  await page.getByText('No webhook endpoint in this environment yet.').waitFor();
   refreshes.length = 0;
   svc.clock.advance(16 * 60_000);
   await form.getByLabel('URL').fill('https://example.com/hooks');

@@ -28,7 +28,7 @@ import { Payouts } from './pages/Payouts.js';
 import { Reports } from './pages/Reports.js';
 import { NavigationContext } from './components.js';
 import { Navigation } from './Navigation.js';
-import { routeOf, useRoute, type PageName } from './router.js';
+import { useRoute, type PageName } from './router.js';
 import { Settings } from './pages/Settings.js';
 import { Help } from './pages/Help.js';
 import { Team } from './pages/Team.js';
@@ -36,6 +36,10 @@ import { Webhooks } from './pages/Webhooks.js';
 import { WebhookEndpoint } from './pages/WebhookEndpoint.js';
 import { AcceptInvitation } from './pages/AcceptInvitation.js';
 import { SignIn } from './pages/SignIn.js';
+import { SignUp } from './pages/SignUp.js';
+import { ForgotPassword, ResetPassword } from './pages/PasswordReset.js';
+import { MagicLink } from './pages/MagicLink.js';
+import { EmailChange } from './pages/EmailChange.js';
 import { OrganizationSwitch, SwitchOrganizationContext } from './OrganizationSwitch.js';
 import { resume, setEnvironment, signOut, switchOrganization, withSession, type SignedInUser } from './session.js';
 import type { PageProps } from './pages/props.js';
@@ -71,8 +75,8 @@ const PAGES: Partial<Record<PageName, (props: PageProps) => React.JSX.Element>> 
   help: Help,
   webhooks: Webhooks,
   webhookEndpoint: WebhookEndpoint,
+  emailChange: EmailChange,
 };
-
 
 /** The signed-in user (null: signed out; undefined: still finding out from the cookie). */
 export function App() {
@@ -100,17 +104,37 @@ export function App() {
       {user === undefined ? (
         <Loading />
       ) : user === null ? (
-        routeOf(window.location.pathname).page === 'invitation' ? (
-          <AcceptInvitation onSignedIn={setUser} />
-        ) : (
-          <SignIn onSignedIn={setUser} />
-        )
+        <SignedOut onSignedIn={setUser} />
       ) : (
         // A move to another organization starts its shell afresh (in sandbox, on the same page).
         <Shell key={user.organizationId} user={user} onSignedOut={signedOut} onSwitched={setUser} />
       )}
     </LanguageContext.Provider>
   );
+}
+
+/** The pages of a signed-out visitor, by address, following links between them without a reload; any other address asks to sign in. */
+function SignedOut({ onSignedIn }: { onSignedIn: (user: SignedInUser) => void }) {
+  const [route, go] = useRoute();
+  const page = (() => {
+    switch (route.page) {
+      case 'invitation':
+        return <AcceptInvitation onSignedIn={onSignedIn} />;
+      case 'signUp':
+        return <SignUp onSignedIn={onSignedIn} />;
+      case 'forgotPassword':
+        return <ForgotPassword />;
+      case 'resetPassword':
+        return <ResetPassword />;
+      case 'magicLink':
+        return <MagicLink onSignedIn={onSignedIn} />;
+      case 'emailChange':
+        return <EmailChange />;
+      default:
+        return <SignIn onSignedIn={onSignedIn} />;
+    }
+  })();
+  return <NavigationContext.Provider value={go}>{page}</NavigationContext.Provider>;
 }
 
 function Loading() {

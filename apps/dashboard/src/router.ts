@@ -37,11 +37,13 @@ const PATHS = {
   subscription: '/dashboard/subscriptions/:id',
   invoices: '/dashboard/invoices',
   invoice: '/dashboard/invoices/:id',
-  // Pages of a signed-out visitor, reached from links in e-mails or the sign-in page.
+  // Pages of a signed-out visitor, reached from links in e-mails or the sign-in page (the e-mail
+  // change link's page works signed in too).
   signUp: '/dashboard/sign-up',
   forgotPassword: '/dashboard/forgot-password',
   resetPassword: '/dashboard/reset-password',
   magicLink: '/dashboard/magic-link',
+  emailChange: '/dashboard/email-change',
   invitation: '/dashboard/invitation',
 } as const;
 

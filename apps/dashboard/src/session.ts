@@ -72,6 +72,18 @@ export async function acceptInvitation(token: string, password: string | null, n
   return started(answer);
 }
 
+/** A new account with its merchant and organization (docs/auth.md, "Sign-up"), signed in; `emailChallengeId` is the verified code's. */
+export async function register(body: { email: string; password: string; name: string; merchantName: string; emailChallengeId: string; country: string }): Promise<SignedInUser> {
+  return started(await sika.post('/api/v1/auth/register', { body, headers: COOKIE_MODE }));
+}
+
+/** Signs in with an e-mailed link's token; the second factor may be asked first, as `signIn`. */
+export async function signInWithLink(token: string): Promise<SignedInUser | FactorAsked> {
+  const answer = await sika.post('/api/v1/auth/magic-link/verify', { body: { token }, headers: COOKIE_MODE });
+  if (answer.mfaRequired) return { challengeId: answer.challengeId!, factor: answer.factor! };
+  return started(answer);
+}
+
 export async function proveFactor(challengeId: string, code: string): Promise<SignedInUser> {
   return started(await sika.post('/api/v1/auth/mfa/verify', { body: { challengeId, code }, headers: COOKIE_MODE }));
 }

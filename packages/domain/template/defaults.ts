@@ -53,7 +53,7 @@ const ACCOUNT_TEMPLATES: BuiltInTemplate[] = [
     { minutes: int, url: str, token: str },
     'Sign in to Sika',
     'Sign in with this link (valid {{ minutes }} minutes, once): {{ url }}\n\nOr send this token to POST /api/v1/auth/magic-link/verify: {{ token }}\n\nIf you did not ask for it, ignore this message.',
-    { minutes: 15, url: 'https://sika.example/auth/magic-link?token=ml_x', token: 'ml_x' },
+    { minutes: 15, url: 'https://sika.example/dashboard/magic-link?token=ml_x', token: 'ml_x' },
   ),
   account(
     'password_reset',
@@ -61,7 +61,7 @@ const ACCOUNT_TEMPLATES: BuiltInTemplate[] = [
     { minutes: int, url: str, token: str },
     'Reset your Sika password',
     'Choose a new password with this link (valid {{ minutes }} minutes, once): {{ url }}\n\nOr send this token with newPassword to POST /api/v1/auth/reset-password: {{ token }}\n\nIf you did not ask for it, ignore this message: your password stays as it is.',
-    { minutes: 30, url: 'https://sika.example/auth/reset-password?token=pr_x', token: 'pr_x' },
+    { minutes: 30, url: 'https://sika.example/dashboard/reset-password?token=pr_x', token: 'pr_x' },
   ),
   account(
     'password_changed',
@@ -94,7 +94,7 @@ const ACCOUNT_TEMPLATES: BuiltInTemplate[] = [
     { url: str, token: str },
     'Confirm your new Sika e-mail address',
     'Confirm this address for your Sika account (valid 1 hour, once): {{ url }}\n\nOr send this token to POST /api/v1/auth/email-change/confirm: {{ token }}',
-    { url: 'https://sika.example/auth/email-change/confirm?token=ec_x', token: 'ec_x' },
+    { url: 'https://sika.example/dashboard/email-change?token=ec_x', token: 'ec_x' },
   ),
   account('phone_change_code', 'The code confirming a new phone number (SMS)', { code: str }, 'Sika', 'Your Sika code to confirm this phone number is {{ code }}. It expires in 10 minutes.', { code: '123456' }),
   account(

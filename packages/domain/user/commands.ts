@@ -338,8 +338,8 @@ export class Accounts extends CommandService<UserCommand, UserState, UserEvent> 
     const minutes = ttl / 60_000;
     await this.deps.messenger.send(
       kind === 'magic_link'
-        ? { channel: 'email', to: state.user.email, purpose: 'magic_link', template: { purpose: 'magic_link', owner: null, values: { minutes, url: `${this.deps.publicUrl}/auth/magic-link?token=${token}`, token } } }
-        : { channel: 'email', to: state.user.email, purpose: 'password_reset', template: { purpose: 'password_reset', owner: null, values: { minutes, url: `${this.deps.publicUrl}/auth/reset-password?token=${token}`, token } } },
+        ? { channel: 'email', to: state.user.email, purpose: 'magic_link', template: { purpose: 'magic_link', owner: null, values: { minutes, url: `${this.deps.publicUrl}/dashboard/magic-link?token=${token}`, token } } }
+        : { channel: 'email', to: state.user.email, purpose: 'password_reset', template: { purpose: 'password_reset', owner: null, values: { minutes, url: `${this.deps.publicUrl}/dashboard/reset-password?token=${token}`, token } } },
     );
   }
 

@@ -105,7 +105,7 @@ export class ContactChanges {
       channel: 'email',
       to: email,
       purpose: 'email_change',
-      template: { purpose: 'email_change', owner: null, values: { url: `${this.deps.publicUrl}/auth/email-change/confirm?token=${token}`, token } },
+      template: { purpose: 'email_change', owner: null, values: { url: `${this.deps.publicUrl}/dashboard/email-change?token=${token}`, token } },
     });
     await this.notice(state.user!.email, 'A change of your Sika e-mail address was asked for', `A change of your e-mail address to ${email} was asked for; it happens when the link sent there is used.`);
     return { requestId: issued.tokenId, newEmail: email, expiresAt: issued.expiresAt };

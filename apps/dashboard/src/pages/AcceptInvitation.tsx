@@ -1,9 +1,8 @@
-import { useState, type FormEvent } from 'react';
-import { LanguagePicker } from '../App.js';
+import { useState } from 'react';
 import { useMessages, type Messages } from '../i18n.js';
 import { pathOf } from '../router.js';
-import { acceptInvitation, proveFactor, type FactorAsked, type SignedInUser } from '../session.js';
-import { errorText } from '../components.js';
+import { acceptInvitation, type FactorAsked, type SignedInUser } from '../session.js';
+import { FactorForm, SignedOutPage, useSubmit } from '../signedOut.js';
 
 const messages: Messages<'title' | 'intro' | 'name' | 'password' | 'newcomer' | 'accept' | 'noToken' | 'failed'> = {
   en: {
@@ -38,24 +37,12 @@ export function AcceptInvitation({ onSignedIn }: { onSignedIn: (user: SignedInUs
   const [token] = useState(() => new URLSearchParams(window.location.search).get('token') ?? '');
   const [asked, setAsked] = useState<FactorAsked | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { submit, busy } = useSubmit((text) => setError(text && `${t('failed')}: ${text}`));
 
   const signedIn = (user: SignedInUser) => {
     // The token leaves the address: the application's home, in the organization just joined.
     window.history.replaceState(null, '', pathOf('home'));
     onSignedIn(user);
-  };
-  const submit = (work: (form: FormData) => Promise<void>) => async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await work(new FormData(e.currentTarget));
-    } catch (err) {
-      setError(errorText(err, t('error.generic')));
-    } finally {
-      setBusy(false);
-    }
   };
   const accept = submit(async (form) => {
     const name = String(form.get('name')).trim();
@@ -64,53 +51,32 @@ export function AcceptInvitation({ onSignedIn }: { onSignedIn: (user: SignedInUs
     if ('challengeId' in answer) setAsked(answer);
     else signedIn(answer);
   });
-  const withCode = submit(async (form) => signedIn(await proveFactor(asked!.challengeId, String(form.get('code')).trim())));
 
   return (
-    <main className="centered">
-      <div className="card">
-        <h1>{t('title')}</h1>
-        {error && (
-          <p className="error" role="alert">
-            {t('failed')}: {error}
+    <SignedOutPage title={t('title')} error={error} back={false}>
+      {!token ? (
+        <p role="alert">{t('noToken')}</p>
+      ) : asked === null ? (
+        <form onSubmit={accept} aria-label={t('accept')}>
+          <p>{t('intro')}</p>
+          <p id="newcomer-help" className="help">
+            {t('newcomer')}
           </p>
-        )}
-        {!token ? (
-          <p role="alert">{t('noToken')}</p>
-        ) : asked === null ? (
-          <form onSubmit={accept} aria-label={t('accept')}>
-            <p>{t('intro')}</p>
-            <p id="newcomer-help" className="help">
-              {t('newcomer')}
-            </p>
-            <label>
-              {t('name')}
-              <input name="name" autoComplete="name" maxLength={200} aria-describedby="newcomer-help" />
-            </label>
-            <label>
-              {t('password')}
-              <input name="password" type="password" autoComplete="new-password" minLength={8} aria-describedby="newcomer-help" />
-            </label>
-            <button type="submit" disabled={busy}>
-              {t('accept')}
-            </button>
-          </form>
-        ) : (
-          <form onSubmit={withCode}>
-            <label>
-              {t('signIn.code')}
-              <input name="code" autoComplete="one-time-code" required aria-describedby="code-help" autoFocus />
-            </label>
-            <p id="code-help" className="help">
-              {t(`signIn.codeHelp.${asked.factor}`)}
-            </p>
-            <button type="submit" disabled={busy}>
-              {t('signIn.verify')}
-            </button>
-          </form>
-        )}
-        <LanguagePicker />
-      </div>
-    </main>
+          <label>
+            {t('name')}
+            <input name="name" autoComplete="name" maxLength={200} aria-describedby="newcomer-help" />
+          </label>
+          <label>
+            {t('password')}
+            <input name="password" type="password" autoComplete="new-password" minLength={8} aria-describedby="newcomer-help" />
+          </label>
+          <button type="submit" disabled={busy}>
+            {t('accept')}
+          </button>
+        </form>
+      ) : (
+        <FactorForm asked={asked} busy={busy} submit={submit} onSignedIn={signedIn} />
+      )}
+    </SignedOutPage>
   );
 }

@@ -1,0 +1,55 @@
+import { useEffect, useRef, useState } from 'react';
+import { errorText } from '../components.js';
+import { useMessages, type Messages } from '../i18n.js';
+import { sika } from '../session.js';
+
+const messages: Messages<'title' | 'checking' | 'done' | 'noToken' | 'failed'> = {
+  en: {
+    title: 'Your new e-mail address',
+    checking: 'Confirming the address…',
+    done: 'Your account now uses {email}; sign in with it from now on.',
+    noToken: 'This page opens from the link sent to the new address.',
+    failed: 'The address was not changed',
+  },
+  fr: {
+    title: 'Votre nouvelle adresse e-mail',
+    checking: 'Confirmation de l’adresse…',
+    done: 'Votre compte utilise désormais {email} ; connectez-vous avec elle.',
+    noToken: 'Cette page s’ouvre depuis le lien envoyé à la nouvelle adresse.',
+    failed: 'L’adresse n’a pas été changée',
+  },
+};
+
+/** The link sent to a new address (Settings, "E-mail address and phone number"): opening it moves the account there, signed in or not. */
+export function EmailChange() {
+  const t = useMessages(messages);
+  const [token] = useState(() => new URLSearchParams(window.location.search).get('token'));
+  const [outcome, setOutcome] = useState<{ email: string } | { error: string } | null>(null);
+  const used = useRef(false);
+  useEffect(() => {
+    // The link works once: React's second run of effects in development must not spend it twice.
+    if (!token || used.current) return;
+    used.current = true;
+    window.history.replaceState(null, '', window.location.pathname);
+    sika.post('/api/v1/auth/email-change/confirm', { body: { token } }).then(
+      (moved) => setOutcome({ email: moved.email ?? '' }),
+      (err: unknown) => setOutcome({ error: errorText(err, t('failed')) }),
+    );
+  }, [token, t]);
+  return (
+    <main className="page">
+      <h1>{t('title')}</h1>
+      {!token ? (
+        <p>{t('noToken')}</p>
+      ) : outcome === null ? (
+        <p aria-busy="true">{t('checking')}</p>
+      ) : 'error' in outcome ? (
+        <p className="error" role="alert">
+          {t('failed')}: {outcome.error}
+        </p>
+      ) : (
+        <p role="status">{t('done', { email: outcome.email })}</p>
+      )}
+    </main>
+  );
+}

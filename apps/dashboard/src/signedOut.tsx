@@ -1,0 +1,70 @@
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { LanguagePicker } from './App.js';
+import { errorText, Link } from './components.js';
+import { useT } from './i18n.js';
+import { proveFactor, type FactorAsked, type SignedInUser } from './session.js';
+
+/** A page of a signed-out visitor: a card with its title, the failure if any, and the language. */
+export function SignedOutPage({ title, error, children, back = true }: { title: string; error?: string | null; children: ReactNode; back?: boolean }) {
+  const t = useT();
+  return (
+    <main className="centered">
+      <div className="card">
+        <h1>{title}</h1>
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
+        {children}
+        {back && (
+          <p>
+            <Link to="home">{t('signIn.back')}</Link>
+          </p>
+        )}
+        <LanguagePicker />
+      </div>
+    </main>
+  );
+}
+
+/**
+ * A form's submit that shows the API's refusal (`setError`) and keeps the button busy meanwhile:
+ * what every signed-out form does.
+ */
+export function useSubmit(setError: (text: string | null) => void) {
+  const t = useT();
+  const [busy, setBusy] = useState(false);
+  const submit = (work: (form: FormData) => Promise<void>) => async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await work(new FormData(e.currentTarget));
+    } catch (err) {
+      setError(errorText(err, t('error.generic')));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { submit, busy };
+}
+
+/** The second factor a sign-in asked for (by password, link or invitation): its code, then signed in. */
+export function FactorForm({ asked, busy, submit, onSignedIn }: { asked: FactorAsked; busy: boolean; submit: ReturnType<typeof useSubmit>['submit']; onSignedIn: (user: SignedInUser) => void }) {
+  const t = useT();
+  return (
+    <form onSubmit={submit(async (form) => onSignedIn(await proveFactor(asked.challengeId, String(form.get('code')).trim())))} aria-label={t('factor.title')}>
+      <label>
+        {t('signIn.code')}
+        <input name="code" autoComplete="one-time-code" required aria-describedby="code-help" autoFocus />
+      </label>
+      <p id="code-help" className="help">
+        {t(`signIn.codeHelp.${asked.factor}`)}
+      </p>
+      <button type="submit" disabled={busy}>
+        {t('signIn.verify')}
+      </button>
+    </form>
+  );
+}
