@@ -22,7 +22,7 @@ t.test('kept texts are sealed; the hourly pass drops them after a week and the r
   t.notMatch(row!.body, /ml_/, 'the link is not in the table in clear');
   t.notMatch(row!.subject, /ml_/);
   const [kept] = await svc.system.outbox.kept({ recipient: 'awa@shop.example' }, 1);
-  t.match(kept!.text, /auth\/magic-link\?token=ml_/, 'the outbox opens it for whoever runs the service');
+  t.match(kept!.text, /dashboard\/magic-link\?token=ml_/, 'the outbox opens it for whoever runs the service');
 
   const jobs = () => knex('scheduled_jobs').where({ kind: 'outbox.purge' }).orderBy('run_at').select('run_at');
   t.equal((await jobs()).length, 1, 'one retention pass is set, at the next hour');
