@@ -39,6 +39,17 @@ t.test('sign up: the address proved by its code, then the account and its mercha
   await page.getByRole('button', { name: 'Create the account' }).click();
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
   t.equal(new URL(page.url()).pathname, '/dashboard/', 'signed in, on the home page');
+  const checklist = page.getByRole('region', { name: 'Get ready to go live' });
+  await checklist.waitFor();
+  t.match(await checklist.getByRole('listitem').filter({ hasText: 'Confirm your e-mail address' }).textContent(), /^Done/, 'the address proved at sign-up counts');
+  t.equal(await checklist.getByRole('link', { name: 'Do it: Register a webhook endpoint' }).getAttribute('href'), '/dashboard/webhooks', 'each step to do links to its page');
+  t.same(await accessibilityProblems(page), [], 'home with the checklist: no serious or critical axe violation');
+  await screenshot(page, 'onboarding');
+  await checklist.getByRole('button', { name: 'Hide this checklist' }).click();
+  await checklist.waitFor({ state: 'detached' });
+  await page.reload();
+  await page.getByRole('heading', { name: 'Balances' }).waitFor();
+  t.equal(await checklist.count(), 0, 'hidden for good');
   const signedIn = await login('awa@nouvelle-boutique.example', 'a good long password');
   t.equal(signedIn.status, 200, 'the account signs in with its password');
   t.match((await svc.request('GET', '/api/v1/organizations/current', { key: signedIn.body.accessToken })).body, { displayName: 'Nouvelle Boutique', country: 'SN', role: 'owner' }, 'its organization, owned by the newcomer');
@@ -73,6 +84,25 @@ t.test('forgot password: the e-mailed link sets a new one, once; the old one no 
   await page.getByRole('heading', { name: 'Sign in', level: 1 }).waitFor();
   t.same(scriptProblems(problems), [], 'no CSP violation or script error');
   t.same(refused, ['400 POST /api/v1/auth/reset-password'], 'no refused request but the spent link');
+});
+
+t.test('the checklist confirms the e-mail address with a code; it leaves once every step is done or it is hidden', async (t) => {
+  const { email, page, problems } = await owner(t, 'Checklist shop');
+  await page.goto(`${svc.baseUrl}/dashboard/`);
+  await page.getByLabel('E-mail address').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const checklist = page.getByRole('region', { name: 'Get ready to go live' });
+  const step = checklist.getByRole('listitem').filter({ hasText: 'Confirm your e-mail address' });
+  await step.getByRole('button', { name: 'E-mail me a code' }).click();
+  await step.getByLabel('Code from the e-mail').waitFor();
+  const code = /confirm this address is (\d{6})/.exec(await latest(email, 'mfa_code'))![1]!;
+  await step.getByLabel('Code from the e-mail').fill(code);
+  await step.getByRole('button', { name: 'Confirm' }).click();
+  await step.filter({ hasText: /^Done/ }).waitFor();
+  const token = (await login(email, PASSWORD)).body.accessToken as string;
+  t.match((await svc.request('GET', '/api/v1/auth/mfa', { key: token })).body, { emailVerified: true }, 'the API holds the address as proved');
+  t.same(scriptProblems(problems), [], 'no CSP violation or script error');
 });
 
 t.test('a sign-in link signs in; with an authenticator app, its code is asked first', async (t) => {

@@ -7,6 +7,7 @@ import { formatAmount, LanguageContext, useMessages, type Messages } from '../i1
 import { MoneyChart, type DayOfMoney } from '../MoneyChart.js';
 import { sika, withSession } from '../session.js';
 import { lastDays } from '../days.js';
+import { Onboarding } from '../Onboarding.js';
 import type { PageProps } from './props.js';
 
 const messages: Messages<
@@ -71,6 +72,7 @@ export function Home({ environment, onSignedOut }: PageProps) {
   return (
     <main className="page">
       <h1>{t('title')}</h1>
+      <Onboarding environment={environment} onSignedOut={onSignedOut} />
       <section aria-labelledby="balances">
         <h2 id="balances">{t('balances')}</h2>
         <QueryView query={balance} isEmpty={() => rows.length === 0} empty={t('empty')}>
