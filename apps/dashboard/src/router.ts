@@ -29,6 +29,11 @@ const PATHS = {
   marketplace: '/dashboard/marketplace',
   marketplaceOrder: '/dashboard/marketplace/orders/:id',
   marketplaceSeller: '/dashboard/marketplace/sellers/:id',
+  templates: '/dashboard/templates',
+  template: '/dashboard/templates/:id',
+  automations: '/dashboard/automations',
+  automation: '/dashboard/automations/:id',
+  checkout: '/dashboard/checkout',
   // Pages of a signed-out visitor, reached from links in e-mails or the sign-in page.
   signUp: '/dashboard/sign-up',
   forgotPassword: '/dashboard/forgot-password',
