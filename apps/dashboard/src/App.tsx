@@ -21,6 +21,7 @@ import { NavigationContext } from './components.js';
 import { Navigation } from './Navigation.js';
 import { routeOf, useRoute, type PageName } from './router.js';
 import { Settings } from './pages/Settings.js';
+import { Templates } from './pages/Templates.js';
 import { Team } from './pages/Team.js';
 import { AcceptInvitation } from './pages/AcceptInvitation.js';
 import { SignIn } from './pages/SignIn.js';
@@ -46,6 +47,7 @@ const PAGES: Partial<Record<PageName, (props: PageProps) => React.JSX.Element>> 
   marketplaceSeller: MarketplaceSeller,
   team: Team,
   settings: Settings,
+  templates: Templates,
 };
 
 
