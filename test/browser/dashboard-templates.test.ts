@@ -1,9 +1,9 @@
 /**
  * The dashboard's templates page in Chromium: a template created (held by the API), listed and
- * filtered by kind; the other environment's empty list; axe-core and 320 px.
+ * filtered by kind; a blank name refused; the other environment's empty list; axe-core and 320 px.
  */
 import t from 'tap';
-import { accessibilityProblems, navigate, overflowAt, refusals, screenshot, startDashboard } from '../support/dashboard.js';
+import { accessibilityProblems, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard } from '../support/dashboard.js';
 
 const { svc, signedIn } = await startDashboard(t);
 
@@ -14,6 +14,12 @@ t.test('templates: create, list by kind, live empty', async (t) => {
   await page.getByText('No template in this environment yet.').waitFor();
 
   const form = page.getByRole('form', { name: 'New template' });
+  await form.getByLabel('Name').fill('   ');
+  await form.getByRole('button', { name: 'Create the template' }).click();
+  t.match(await form.getByRole('alert').textContent(), /name/i, "a blank name: the API's refusal, by the form");
+  t.match(refused, ['400 POST /api/template-engine/templates'], 'refused once');
+  refused.length = 0;
+
   await form.getByLabel('Name').fill('Order shipped');
   await form.getByLabel('Kind').selectOption('sms');
   await form.getByRole('button', { name: 'Create the template' }).click();
@@ -38,5 +44,5 @@ t.test('templates: create, list by kind, live empty', async (t) => {
   await page.getByText('No template in this environment yet.').waitFor();
   t.pass('live has its own templates');
   t.same(refused, [], 'no request refused');
-  t.same(problems, [], 'no CSP violation or script error');
+  t.same(scriptProblems(problems), [], 'no CSP violation or script error (the refused name is asserted above)');
 });
