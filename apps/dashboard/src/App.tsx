@@ -31,6 +31,7 @@ import { Navigation } from './Navigation.js';
 import { useRoute, type PageName } from './router.js';
 import { Settings } from './pages/Settings.js';
 import { Help } from './pages/Help.js';
+import { Templates } from './pages/Templates.js';
 import { Team } from './pages/Team.js';
 import { Webhooks } from './pages/Webhooks.js';
 import { WebhookEndpoint } from './pages/WebhookEndpoint.js';
@@ -76,6 +77,7 @@ const PAGES: Partial<Record<PageName, (props: PageProps) => React.JSX.Element>> 
   webhooks: Webhooks,
   webhookEndpoint: WebhookEndpoint,
   emailChange: EmailChange,
+  templates: Templates,
 };
 
 /** The signed-in user (null: signed out; undefined: still finding out from the cookie). */

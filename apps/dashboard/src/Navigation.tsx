@@ -17,6 +17,7 @@ const GROUPS: { label: MessageKey; entries: Entry[] }[] = [
       { page: 'home', label: 'nav.home' },
       { page: 'payments', label: 'nav.payments', under: ['payment'] },
       { page: 'paymentLinks', label: 'nav.paymentLinks' },
+      { page: 'checkout', label: 'nav.checkout' },
       { page: 'payouts', label: 'nav.payouts', under: ['payout', 'payoutBatches', 'payoutBatch'] },
       { page: 'funding', label: 'nav.funding', under: ['fundingCampaign'] },
       { page: 'escrow', label: 'nav.escrow', under: ['escrowContract'] },
@@ -45,6 +46,8 @@ const GROUPS: { label: MessageKey; entries: Entry[] }[] = [
       { page: 'developers', label: 'nav.developers' },
       { page: 'webhooks', label: 'nav.webhooks', under: ['webhookEndpoint'] },
       { page: 'files', label: 'nav.files' },
+      { page: 'automations', label: 'nav.automations', under: ['automation'] },
+      { page: 'templates', label: 'nav.templates', under: ['template'] },
     ],
   },
   {

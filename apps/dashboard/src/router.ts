@@ -37,6 +37,11 @@ const PATHS = {
   subscription: '/dashboard/subscriptions/:id',
   invoices: '/dashboard/invoices',
   invoice: '/dashboard/invoices/:id',
+  templates: '/dashboard/templates',
+  template: '/dashboard/templates/:id',
+  automations: '/dashboard/automations',
+  automation: '/dashboard/automations/:id',
+  checkout: '/dashboard/checkout',
   // Pages of a signed-out visitor, reached from links in e-mails or the sign-in page (the e-mail
   // change link's page works signed in too).
   signUp: '/dashboard/sign-up',
