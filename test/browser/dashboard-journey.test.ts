@@ -1,0 +1,149 @@
+/**
+ * Issue 37's whole journey in one Chromium session, through the dashboard's pages only (the test
+ * reads e-mails from the service's outbox and plays the payer and the operator): a new merchant
+ * signs up and proves the address, sees the go-live checklist, registers a webhook endpoint, takes
+ * a sandbox payment through a payment link opened in a second tab, sees it on the home page's
+ * chart and in payments with its history, sees the webhook delivered, pays out, creates and
+ * revokes an API key, and invites a viewer, who signs in and cannot pay out.
+ */
+import t from 'tap';
+import { openPage } from '../support/browser.js';
+import { navigate, refusals, scriptProblems, startDashboard } from '../support/dashboard.js';
+import { operatorAnswers, snNumber } from '../support/payment-intents.js';
+import { OPERATOR_DELAY_MS } from '../support/system.js';
+import { Receiver, settle, WEBHOOK_TIMEOUT_MS } from '../support/webhooks.js';
+
+const { svc, browser, owner } = await startDashboard(t, {
+  webhookTimeoutMs: WEBHOOK_TIMEOUT_MS,
+  clockStart: Date.now(),
+  env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', SANDBOX_OPERATOR_DELAY_MS: String(OPERATOR_DELAY_MS) },
+});
+const latest = async (recipient: string, purpose: string) => (await svc.system.outbox.kept({ channel: 'email', recipient, purpose }, 1))[0]?.text ?? '';
+const EMAIL = 'fatou@journey-shop.example';
+const PASSWORD = 'a long journey password';
+
+t.test('a new merchant from sign-up to a viewer who cannot pay out', async (t) => {
+  const { page, problems } = await owner(t, 'Journey placeholder');
+  const refused = refusals(page);
+
+  // Sign up, proving the address.
+  await page.goto(`${svc.baseUrl}/dashboard/`);
+  await page.getByRole('link', { name: 'Create an account' }).click();
+  await page.getByLabel('Your e-mail address').fill(EMAIL);
+  await page.getByRole('button', { name: 'Send me a code' }).click();
+  await page.getByLabel('Code from the e-mail').waitFor();
+  await page.getByLabel('Code from the e-mail').fill(/code is (\d{6})/.exec(await latest(EMAIL, 'signup_code'))![1]!);
+  await page.getByRole('button', { name: 'Check the code' }).click();
+  await page.getByLabel('Your name').fill('Fatou Sow');
+  await page.getByLabel('Name of your business').fill('Journey Shop');
+  await page.getByLabel('Password (8 characters or more)').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Create the account' }).click();
+  const checklist = page.getByRole('region', { name: 'Get ready to go live' });
+  await checklist.waitFor();
+  t.match(await checklist.getByRole('listitem').filter({ hasText: 'Confirm your e-mail address' }).textContent(), /^Done/, 'signed up, the address proved');
+  const stepDone = (name: string) => checklist.getByRole('listitem').filter({ hasText: name }).filter({ hasText: /^Done/ });
+
+  // A webhook endpoint, from the checklist's link.
+  const receiver = await Receiver.start(t, svc);
+  await checklist.getByRole('link', { name: 'Do it: Register a webhook endpoint' }).click();
+  const endpointForm = page.getByRole('form', { name: 'New webhook endpoint' });
+  await endpointForm.getByLabel('URL').fill(receiver.url);
+  await endpointForm.getByRole('button', { name: 'Create the endpoint' }).click();
+  await page.getByText(/it is shown only once/).waitFor();
+  await page.getByRole('button', { name: 'Done' }).click();
+
+  // A payment link, paid by the customer in a second tab.
+  await navigate(page, 'Payment links');
+  const linkForm = page.getByRole('form', { name: 'New payment link' });
+  await linkForm.getByLabel(/Amount/).fill('7500');
+  await linkForm.getByLabel('What it is for').fill('Basket of mangoes');
+  await linkForm.getByRole('button', { name: 'Create the link' }).click();
+  const created = page.getByRole('status').filter({ hasText: 'Payment link created' });
+  await created.waitFor();
+  const url = (await created.getByRole('link').textContent())!;
+  const customer = await openPage(browser);
+  t.teardown(() => customer.page.close());
+  await customer.page.goto(`${svc.baseUrl}${new URL(url).pathname}`);
+  await customer.page.getByLabel('Mobile money operator').selectOption('orange_money');
+  await customer.page.getByLabel('Mobile money number').fill(snNumber('05'));
+  await customer.page.getByRole('button', { name: /^Pay/ }).click();
+  await customer.page.getByText(/Approve the payment on your phone/).waitFor();
+  await operatorAnswers(svc);
+  await settle(svc);
+
+  // The home page: the chart and the checklist.
+  await navigate(page, 'Home');
+  const chart = page.getByRole('img', { name: /Money in and out per day/ });
+  await chart.waitFor();
+  t.match(await chart.getAttribute('aria-label'), /7,500/, "the payment on the home page's chart");
+  await stepDone('Take a first payment in sandbox').waitFor();
+  await stepDone('Register a webhook endpoint').waitFor();
+  t.pass('the checklist follows: the payment and the endpoint done');
+
+  // Payments: the payment and its history.
+  await navigate(page, 'Payments');
+  await page.getByRole('link', { name: /^pi_/ }).first().click();
+  const history = page.getByRole('region', { name: 'History' });
+  await history.getByRole('row', { name: /Paid.*The operator/ }).waitFor();
+  t.match(await page.locator('dl.facts').textContent(), /StatusSucceeded.*Amount\D*7,500/, 'the payment, succeeded, with its history');
+
+  // The webhook: delivered, as its endpoint's page shows.
+  await navigate(page, 'Webhooks');
+  await page.getByRole('link', { name: receiver.url }).click();
+  await page.getByRole('region', { name: 'Deliveries' }).getByRole('row', { name: /payment_intent\.succeeded.*Succeeded|Succeeded.*payment_intent\.succeeded/i }).waitFor();
+  t.ok(receiver.requests.some((r) => r.body.includes('payment_intent.succeeded')), 'the receiver got the payment');
+
+  // A payout of part of the money.
+  await navigate(page, 'Payouts');
+  const payout = page.getByRole('form', { name: 'New payout' });
+  await payout.getByLabel('Country').selectOption('SN');
+  await payout.getByLabel('Operator').selectOption('orange_money');
+  await payout.getByLabel('Mobile money number').fill('+221771234567');
+  await payout.getByLabel(/Amount/).fill('2000');
+  await page.getByRole('button', { name: 'Review' }).click();
+  await page.getByRole('button', { name: 'Confirm payout' }).click();
+  await page.getByRole('status').filter({ hasText: 'Payout created' }).waitFor();
+  await page.getByRole('row', { name: /po_.*2,000/ }).waitFor();
+
+  // An API key, created then revoked.
+  await navigate(page, 'Developers');
+  await page.getByRole('form', { name: 'Create a key' }).getByLabel('Name').fill('Shop server');
+  await page.getByRole('button', { name: 'Create a key' }).click();
+  const secret = (await page.locator('.secret code').textContent())!;
+  await page.getByRole('button', { name: 'Done' }).click();
+  t.equal((await fetch(`${svc.baseUrl}/api/v1/balance`, { headers: { authorization: `Bearer ${secret}` } })).status, 200, 'the new key works');
+  page.once('dialog', (dialog) => void dialog.accept());
+  await page.getByRole('button', { name: 'Revoke: Shop server' }).first().click();
+  await page.getByRole('row', { name: /Shop server.*Revoked/ }).waitFor();
+  t.equal((await fetch(`${svc.baseUrl}/api/v1/balance`, { headers: { authorization: `Bearer ${secret}` } })).status, 401, 'and stops once revoked');
+
+  // A viewer joins, signs in and cannot pay out.
+  await navigate(page, 'Team');
+  const invite = page.getByRole('form', { name: 'Invite' });
+  await invite.getByLabel('E-mail address').fill('vera@journey-shop.example');
+  await invite.getByLabel('Role').selectOption({ label: 'Viewer' });
+  await invite.getByRole('button', { name: 'Invite' }).click();
+  await page.getByRole('status').filter({ hasText: 'Invitation sent to vera@journey-shop.example.' }).waitFor();
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  const link = new URL(/(http\S+\/dashboard\/invitation\?token=\S+)/.exec(await latest('vera@journey-shop.example', 'invitation'))![1]!);
+  await page.goto(`${svc.baseUrl}${link.pathname}${link.search}`);
+  await page.getByLabel('Your name').fill('Vera');
+  await page.getByLabel('Choose a password (8 characters or more)').fill('viewer password 1');
+  await page.getByRole('button', { name: 'Accept the invitation' }).click();
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  await navigate(page, 'Payouts');
+  const viewerPayout = page.getByRole('form', { name: 'New payout' });
+  await viewerPayout.getByLabel('Country').selectOption('SN');
+  await viewerPayout.getByLabel('Operator').selectOption('orange_money');
+  await viewerPayout.getByLabel('Mobile money number').fill('+221771234567');
+  await viewerPayout.getByLabel(/Amount/).fill('1000');
+  await page.getByRole('button', { name: 'Review' }).click();
+  await page.getByRole('button', { name: 'Confirm payout' }).click();
+  t.match(await page.getByRole('alert').textContent(), /lacks the scope payouts\.write/, "the API's refusal, said on the page");
+  const login = await svc.request('POST', '/api/v1/auth/login', { body: { email: EMAIL, password: PASSWORD } });
+  const payouts = await svc.request('GET', '/api/v1/merchant/payouts', { key: login.body.accessToken });
+  t.equal((payouts.body.data as unknown[]).length, 1, "the viewer's payout was refused: only the owner's exists");
+  t.same(scriptProblems(problems), [], 'no CSP violation or script error');
+  t.same(refused, ['403 POST /api/v1/merchant/payouts'], "no refused request but the viewer's payout");
+});
