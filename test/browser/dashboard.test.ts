@@ -7,7 +7,7 @@
  * (docs/dashboard.md). Each further page has its own file, dashboard-<page>.test.ts.
  */
 import t from 'tap';
-import { accessibilityProblems, navigate, PASSWORD, refusals, screenshot, signInWithPassword, startDashboard } from '../support/dashboard.js';
+import { accessibilityProblems, navigate, overflowAt, PASSWORD, refusals, screenshot, signInWithPassword, startDashboard } from '../support/dashboard.js';
 import { fund } from '../support/payouts.js';
 import { enableTotp, totpCode } from '../support/second-factors.js';
 import { createIntentEvent, settle } from '../support/webhooks.js';
@@ -156,10 +156,35 @@ t.test('payouts: review the fee, confirm once, see it in the list and the balanc
   t.match(await row.textContent(), /5,000/);
   await screenshot(page, 'payouts');
 
+  // The payout's own page: its figures, whether it is late, and what it took from the balance.
+  const payoutId = (await row.locator('code').textContent())!;
+  await row.getByRole('link', { name: payoutId }).click();
+  await page.getByRole('heading', { name: /^Payout/, level: 1 }).waitFor();
+  t.match(await page.locator('dl.facts').textContent(), new RegExp(`Payout${payoutId}Status(Pending|In transit|Paid)Amount\\D*5,000Destinationorange_money · \\+221771234567`), 'its figures');
+  t.match(await page.locator('dl.facts').textContent(), /DelayOn time/, 'not delayed');
+  await page.getByRole('region', { name: 'Its money on the balance' }).getByRole('row', { name: /5,000/ }).first().waitFor();
+  t.same(await accessibilityProblems(page), [], 'a payout: no serious or critical axe violation');
+  t.same(await overflowAt(page), [], 'no horizontal scroll at 320 px');
+  await screenshot(page, 'payout');
+  await page.getByRole('link', { name: 'All payouts' }).click();
+
   await navigate(page, 'Home');
   await page.getByRole('row', { name: /XOF/ }).filter({ hasNotText: '100,000' }).waitFor();
   t.pass('the balance went down');
   t.same(problems, [], 'no CSP violation, script error or failed load');
+});
+
+t.test("payouts: another merchant's payout in the address is not found", async (t) => {
+  const { email, page } = await owner(t, 'Nosy shop');
+  const other = await svc.merchant('Private payouts');
+  await fund(svc, other.id, 10_000);
+  const { secret } = await svc.apiKey(other.id, ['*']);
+  const theirs = await svc.request('POST', '/api/v1/merchant/payouts', { key: secret, body: { amount: 1_000, currency: 'xof', destination: { type: 'mobile_money', country: 'SN', operator: 'orange_money', msisdn: '+221771234567' } } });
+  t.equal(theirs.status, 200);
+  await page.goto(`${svc.baseUrl}/dashboard/payouts/${theirs.body.id}`);
+  await signInWithPassword(page, email);
+  await page.getByText('No such payout in this environment.').waitFor();
+  t.pass('not found, with a way back');
 });
 
 /** The page's answer to the API with `key`. */

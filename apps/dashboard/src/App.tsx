@@ -24,6 +24,7 @@ import { MarketplaceOrder } from './pages/MarketplaceOrder.js';
 import { MarketplaceSeller } from './pages/MarketplaceSeller.js';
 import { Payment } from './pages/Payment.js';
 import { Payments } from './pages/Payments.js';
+import { PayoutPage } from './pages/Payout.js';
 import { Payouts } from './pages/Payouts.js';
 import { Reports } from './pages/Reports.js';
 import { NavigationContext } from './components.js';
@@ -77,6 +78,7 @@ const PAGES: Partial<Record<PageName, (props: PageProps) => React.JSX.Element>> 
   webhooks: Webhooks,
   webhookEndpoint: WebhookEndpoint,
   emailChange: EmailChange,
+  payout: PayoutPage,
   templates: Templates,
 };
 

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useRef, useState, type FormEvent } from 'react';
 import { formatAmount, LanguageContext, minorUnits, useT } from '../i18n.js';
-import { ErrorMessage, errorText, QueryView, Scrollable } from '../components.js';
+import { ErrorMessage, errorText, Link, QueryView, Scrollable } from '../components.js';
 import { sika, withSession } from '../session.js';
 import type { PageProps } from './props.js';
 
@@ -202,7 +202,9 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
                       return (
                         <tr key={p.id}>
                           <th scope="row">
-                            <code>{p.id}</code>
+                            <Link to="payout" id={p.id}>
+                              <code>{p.id}</code>
+                            </Link>
                           </th>
                           <td>{formatAmount(language, p.amount, p.currency)}</td>
                           <td>{destination.msisdn ?? destination.account_number ?? '—'}</td>

@@ -1,0 +1,152 @@
+import { useQuery } from '@tanstack/react-query';
+import { useContext } from 'react';
+import { BalanceTransactionsTable, type BalanceTransaction } from '../BalanceTransactions.js';
+import { isNotFound, Link, NotFound, QueryView, retryUnlessNotFound } from '../components.js';
+import { formatAmount, formatWhen, LanguageContext, useMessages, useT, type Messages } from '../i18n.js';
+import { sika, withSession } from '../session.js';
+import type { PageProps } from './props.js';
+
+const DELAY_REASONS = ['operator_pending', 'operator_timeout', 'operator_down', 'unknown'] as const;
+type DelayReason = (typeof DELAY_REASONS)[number];
+
+const messages: Messages<
+  | 'back'
+  | 'notFound'
+  | 'destination'
+  | 'expectedBy'
+  | 'arrival'
+  | 'delay'
+  | 'onTime'
+  | 'delayedSince'
+  | 'failure'
+  | 'money'
+  | 'moneyNone'
+  | `reason.${DelayReason}`
+> = {
+  en: {
+    back: 'All payouts',
+    notFound: 'No such payout in this environment.',
+    destination: 'Destination',
+    expectedBy: 'Expected by',
+    arrival: 'Estimated arrival',
+    delay: 'Delay',
+    onTime: 'On time',
+    delayedSince: 'Delayed since {when}: {reason}',
+    failure: 'Why it failed',
+    money: 'Its money on the balance',
+    moneyNone: 'Nothing on the balance yet.',
+    'reason.operator_pending': 'the operator has not answered yet',
+    'reason.operator_timeout': 'the operator did not answer in time',
+    'reason.operator_down': 'the operator is down',
+    'reason.unknown': 'unknown',
+  },
+  fr: {
+    back: 'Tous les virements',
+    notFound: 'Aucun virement de ce nom dans cet environnement.',
+    destination: 'Destination',
+    expectedBy: 'Attendu avant',
+    arrival: 'Arrivée estimée',
+    delay: 'Retard',
+    onTime: 'À l’heure',
+    delayedSince: 'Retardé depuis {when} : {reason}',
+    failure: 'Pourquoi il a échoué',
+    money: 'Son argent sur le solde',
+    moneyNone: 'Rien sur le solde pour l’instant.',
+    'reason.operator_pending': 'l’opérateur n’a pas encore répondu',
+    'reason.operator_timeout': 'l’opérateur n’a pas répondu à temps',
+    'reason.operator_down': 'l’opérateur est indisponible',
+    'reason.unknown': 'inconnu',
+  },
+};
+
+interface Payout {
+  id: string;
+  amount: number;
+  currency: string;
+  status: 'pending' | 'in_transit' | 'paid' | 'failed' | 'canceled';
+  destination: { type?: string; operator?: string; msisdn?: string; bank_code?: string; account_number?: string; country?: string };
+  expected_by: string;
+  arrival_date_estimate?: string;
+  delay_state?: 'delayed' | null;
+  delay_reason?: DelayReason | null;
+  delayed_at?: string | null;
+  failure_code?: string | null;
+  failure_message?: string | null;
+}
+
+/** One payout: its status, destination, when it is expected, whether (and why) it is delayed, why it failed, and what it took from the balance. */
+export function PayoutPage({ environment, onSignedOut, id }: PageProps) {
+  const t = useMessages(messages);
+  const shared = useT();
+  const { language } = useContext(LanguageContext);
+  const payoutId = id ?? '';
+  const payout = useQuery({
+    queryKey: ['payout', environment, payoutId],
+    queryFn: () => withSession(() => sika.get('/api/v1/merchant/payouts/{id}', { params: { path: { id: payoutId } } }) as Promise<unknown> as Promise<Payout>, onSignedOut),
+    retry: retryUnlessNotFound,
+  });
+  const money = useQuery({
+    queryKey: ['payout', environment, payoutId, 'balance-transactions'],
+    queryFn: async () => {
+      const list = await withSession(() => sika.get('/api/v1/balance-transactions', { params: { query: { source: payoutId, limit: 100 } } }), onSignedOut);
+      // The route also answers CSV, which this request does not ask for.
+      return typeof list === 'string' ? [] : ((list.data ?? []) as unknown as BalanceTransaction[]);
+    },
+    enabled: payout.isSuccess,
+  });
+
+  if (payout.isError && isNotFound(payout.error)) return <NotFound title={shared('payouts.id')} message={t('notFound')} back="payouts" backLabel={t('back')} />;
+  return (
+    <main className="page">
+      <p>
+        <Link to="payouts">{t('back')}</Link>
+      </p>
+      <QueryView query={payout}>
+        {(p) => {
+          const d = p.destination;
+          return (
+            <>
+              <h1 className="id-title">
+                {shared('payouts.id')} {formatAmount(language, p.amount, p.currency)}
+              </h1>
+              <dl className="facts">
+                <dt>{shared('payouts.id')}</dt>
+                <dd>
+                  <code>{p.id}</code>
+                </dd>
+                <dt>{shared('payouts.status')}</dt>
+                <dd>{shared(`payouts.status.${p.status}`)}</dd>
+                <dt>{shared('payouts.amount')}</dt>
+                <dd>{formatAmount(language, p.amount, p.currency)}</dd>
+                <dt>{t('destination')}</dt>
+                <dd>{[d.operator, d.msisdn, d.bank_code, d.account_number, d.country].filter(Boolean).join(' · ') || '—'}</dd>
+                <dt>{t('expectedBy')}</dt>
+                <dd>{formatWhen(language, p.expected_by)}</dd>
+                {p.arrival_date_estimate && (
+                  <>
+                    <dt>{t('arrival')}</dt>
+                    <dd>{formatWhen(language, p.arrival_date_estimate)}</dd>
+                  </>
+                )}
+                <dt>{t('delay')}</dt>
+                <dd>{p.delay_state === 'delayed' ? t('delayedSince', { when: formatWhen(language, p.delayed_at), reason: t(`reason.${p.delay_reason ?? 'unknown'}`) }) : t('onTime')}</dd>
+                {p.status === 'failed' && (
+                  <>
+                    <dt>{t('failure')}</dt>
+                    <dd>{p.failure_message ?? p.failure_code ?? '—'}</dd>
+                  </>
+                )}
+              </dl>
+              <section aria-labelledby="payout-money">
+                <h2 id="payout-money">{t('money')}</h2>
+                <QueryView query={money} isEmpty={(m) => m.length === 0} empty={t('moneyNone')}>
+                  {(m) => <BalanceTransactionsTable transactions={m} labelledBy="payout-money" showStatus />}
+                </QueryView>
+              </section>
+            </>
+          );
+        }}
+      </QueryView>
+    </main>
+  );
+}
