@@ -8,7 +8,7 @@
  */
 import t from 'tap';
 import { accessibilityProblems, navigate, overflowAt, PASSWORD, refusals, screenshot, signInWithPassword, startDashboard } from '../support/dashboard.js';
-import { fund } from '../support/payouts.js';
+import { fund, saveDestination } from '../support/payouts.js';
 import { enableTotp, totpCode } from '../support/second-factors.js';
 import { createIntentEvent, settle } from '../support/webhooks.js';
 
@@ -171,6 +171,27 @@ t.test('payouts: review the fee, confirm once, see it in the list and the balanc
   await navigate(page, 'Home');
   await page.getByRole('row', { name: /XOF/ }).filter({ hasNotText: '100,000' }).waitFor();
   t.pass('the balance went down');
+  t.same(problems, [], 'no CSP violation, script error or failed load');
+});
+
+t.test('payouts: a saved destination fills the form; the payout goes there', async (t) => {
+  const { merchant, email, page, problems } = await owner(t, 'Saved payout shop');
+  await fund(svc, merchant.id, 50_000);
+  const { secret: key } = await svc.apiKey(merchant.id, ['*']);
+  await saveDestination(svc, key, { type: 'mobile_money', currency: 'xof', country: 'SN', operator: 'orange_money', msisdn: '+221771112233' });
+  await page.goto(`${svc.baseUrl}/dashboard/payouts`);
+  await signInWithPassword(page, email);
+  const form = page.getByRole('form', { name: 'New payout' });
+  await form.getByLabel('Saved destination').selectOption({ label: '+221771112233' });
+  t.equal(await form.getByLabel('Mobile money number').inputValue(), '+221771112233', 'the number filled in');
+  t.equal(await form.getByLabel('Operator').inputValue(), 'orange_money', 'and its operator');
+  await form.getByLabel(/Amount/).fill('3000');
+  await page.getByRole('button', { name: 'Review' }).click();
+  t.match(await page.getByRole('group', { name: 'Review the payout' }).textContent(), /\+221771112233/, 'reviewed before it goes');
+  await page.getByRole('button', { name: 'Confirm payout' }).click();
+  await page.getByRole('status').filter({ hasText: 'Payout created' }).waitFor();
+  const made = (await svc.request('GET', '/api/v1/merchant/payouts', { key })).body.data as { amount: number; destination: { msisdn: string } }[];
+  t.match(made, [{ amount: 3_000, destination: { msisdn: '+221771112233' } }], 'the API holds the payout to the saved number');
   t.same(problems, [], 'no CSP violation, script error or failed load');
 });
 

@@ -5,7 +5,7 @@ import { sika, withSession } from './session.js';
 export interface SavedDestination {
   id: string;
   active?: boolean;
-  destination?: { type?: string; msisdn?: string; account_number?: string; operator?: string; bank_code?: string };
+  destination?: { type?: string; country?: string; msisdn?: string; account_number?: string; operator?: string; bank_code?: string };
 }
 
 /** The environment's saved payout destinations that can be paid now, for the pages that pay out to one. */

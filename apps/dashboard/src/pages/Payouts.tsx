@@ -3,6 +3,7 @@ import { useContext, useRef, useState, type FormEvent } from 'react';
 import { formatAmount, LanguageContext, minorUnits, useT } from '../i18n.js';
 import { ErrorMessage, errorText, Link, QueryView, Scrollable } from '../components.js';
 import { sika, withSession } from '../session.js';
+import { destinationLabel, useSavedDestinations, type SavedDestination } from '../destinations.js';
 import type { PageProps } from './props.js';
 
 const STATUSES = ['pending', 'in_transit', 'paid', 'failed', 'canceled'] as const;
@@ -31,6 +32,14 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<string | null>(null);
   const [country, setCountry] = useState('SN');
+  // A saved mobile money destination fills the form (the API takes the destination itself).
+  const saved = useSavedDestinations(environment, onSignedOut).filter((d) => d.destination?.type === 'mobile_money' && d.destination.msisdn);
+  const [prefill, setPrefill] = useState<SavedDestination | null>(null);
+  const choose = (id: string) => {
+    const d = saved.find((s) => s.id === id) ?? null;
+    setPrefill(d);
+    if (d?.destination?.country) setCountry(d.destination.country.toUpperCase());
+  };
 
   const countries = useQuery({
     queryKey: ['countries', 'payout'],
@@ -129,6 +138,19 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
           </div>
         ) : (
           <form className="inline-form" onSubmit={submit} aria-label={t('payouts.new')}>
+            {saved.length > 0 && (
+              <label>
+                {t('payouts.saved')}
+                <select value={prefill?.id ?? ''} onChange={(e) => choose(e.target.value)}>
+                  <option value="">{t('payouts.savedNone')}</option>
+                  {saved.map((d) => (
+                    <option key={d.id} value={d.id}>
+                      {destinationLabel(d)}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            )}
             <label>
               {t('payouts.country')}
               <select name="country" value={country} onChange={(e) => setCountry(e.target.value)}>
@@ -141,7 +163,7 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
             </label>
             <label>
               {t('payouts.operator')}
-              <select name="operator" required>
+              <select name="operator" required key={`operator-${prefill?.id ?? ''}-${country}`} defaultValue={prefill?.destination?.operator}>
                 {operators.map((o) => (
                   <option key={o.id} value={o.id}>
                     {o.name}
@@ -151,7 +173,7 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
             </label>
             <label>
               {t('payouts.msisdn')}
-              <input name="msisdn" type="tel" required autoComplete="off" placeholder={`${chosen?.calling_code ?? '+221'}…`} />
+              <input name="msisdn" type="tel" required autoComplete="off" placeholder={`${chosen?.calling_code ?? '+221'}…`} key={`msisdn-${prefill?.id ?? ''}`} defaultValue={prefill?.destination?.msisdn} />
             </label>
             <label>
               {t('payouts.amount')} ({(chosen?.currency ?? 'xof').toUpperCase()})
