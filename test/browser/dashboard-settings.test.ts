@@ -252,3 +252,28 @@ t.test('the profile saved; a second organization created, moved to from the head
   t.same(scriptProblems(problems), [], 'no CSP violation or script error');
   t.same(refused, [], 'no refused request');
 });
+
+t.test('saved payout destinations: one added, listed with when it can be used, then removed', async (t) => {
+  const { merchant, page, problems } = await signedIn(t, 'Destination shop', '/settings');
+  const refused = refusals(page);
+  const { secret: key } = await svc.apiKey(merchant.id, ['*']);
+  const saved = page.getByRole('region', { name: 'Saved payout destinations' });
+  await saved.getByText('No saved destination yet.').waitFor();
+  const form = page.getByRole('form', { name: 'Save the destination' });
+  await form.getByLabel('Country').selectOption('SN');
+  await form.getByLabel('Operator').selectOption('orange_money');
+  await form.getByLabel('Mobile money number').fill('+221771234599');
+  await form.getByRole('button', { name: 'Save the destination' }).click();
+  await saved.getByText('Destination saved.').waitFor();
+  await saved.getByRole('row', { name: /\+221771234599/ }).waitFor();
+  const listed = (await svc.request('GET', '/api/v1/merchant/settings/payouts', { key })).body.destinations as { id: string; destination: { msisdn: string } }[];
+  t.match(listed, [{ destination: { msisdn: '+221771234599' } }], 'the API holds it');
+  t.same(await accessibilityProblems(page), [], 'no serious or critical axe violation');
+  page.once('dialog', (dialog) => void dialog.accept());
+  await saved.getByRole('button', { name: 'Remove: +221771234599' }).click();
+  await saved.getByText('No saved destination yet.').waitFor();
+  const left = ((await svc.request('GET', '/api/v1/merchant/settings/payouts', { key })).body.destinations as { active: boolean }[]).filter((d) => d.active);
+  t.same(left, [], 'removed in the API too');
+  t.same(scriptProblems(problems), [], 'no CSP violation or script error');
+  t.same(refused, [], 'no refused request');
+});

@@ -6,6 +6,7 @@ import { useSecondFactor } from '../secondFactor.js';
 import { sika, withSession } from '../session.js';
 import type { PageProps } from './props.js';
 import { ContactChanges, Organizations, Profile, Sessions } from './SettingsAccount.js';
+import { SavedDestinations } from './SettingsDestinations.js';
 
 const SECURITY_EVENTS = {
   session_started: { en: 'Signed in', fr: 'Connexion' },
@@ -163,6 +164,7 @@ export function Settings({ environment, onSignedOut }: PageProps) {
       <ContactChanges environment={environment} onSignedOut={onSignedOut} />
       <Sessions environment={environment} onSignedOut={onSignedOut} />
       <PayoutDelay environment={environment} onSignedOut={onSignedOut} />
+      <SavedDestinations environment={environment} onSignedOut={onSignedOut} />
       <SecurityEvents environment={environment} onSignedOut={onSignedOut} />
     </main>
   );

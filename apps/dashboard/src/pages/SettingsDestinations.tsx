@@ -1,0 +1,149 @@
+import { useQuery } from '@tanstack/react-query';
+import { useContext, useState, type FormEvent } from 'react';
+import { ErrorMessage, QueryView, Scrollable, useAction } from '../components.js';
+import { destinationLabel, type SavedDestination } from '../destinations.js';
+import { formatWhen, LanguageContext, useMessages, type Messages } from '../i18n.js';
+import { sika, withSession } from '../session.js';
+import type { PageProps } from './props.js';
+
+const messages: Messages<'title' | 'help' | 'none' | 'destination' | 'operator' | 'usableFrom' | 'actions' | 'remove' | 'removeConfirm' | 'add' | 'country' | 'msisdn' | 'added'> = {
+  en: {
+    title: 'Saved payout destinations',
+    help: 'Payouts, funding and escrow pay out to these. A new one can be used once the safety delay has passed.',
+    none: 'No saved destination yet.',
+    destination: 'Number',
+    operator: 'Operator',
+    usableFrom: 'Usable from',
+    actions: 'Actions',
+    remove: 'Remove',
+    removeConfirm: 'Remove the destination {label}?',
+    add: 'Save the destination',
+    country: 'Country',
+    msisdn: 'Mobile money number',
+    added: 'Destination saved.',
+  },
+  fr: {
+    title: 'Destinations de virement enregistrées',
+    help: 'Les virements, les cagnottes et le séquestre versent vers celles-ci. Une nouvelle est utilisable une fois le délai de sécurité passé.',
+    none: 'Aucune destination enregistrée.',
+    destination: 'Numéro',
+    operator: 'Opérateur',
+    usableFrom: 'Utilisable dès',
+    actions: 'Actions',
+    remove: 'Retirer',
+    removeConfirm: 'Retirer la destination {label} ?',
+    add: 'Enregistrer la destination',
+    country: 'Pays',
+    msisdn: 'Numéro mobile money',
+    added: 'Destination enregistrée.',
+  },
+};
+
+type Saved = SavedDestination & { usable_from?: string };
+
+/** The environment's saved mobile money destinations: listed with when each can be used, added, removed. */
+export function SavedDestinations({ environment, onSignedOut }: Pick<PageProps, 'environment' | 'onSignedOut'>) {
+  const t = useMessages(messages);
+  const { language } = useContext(LanguageContext);
+  const [country, setCountry] = useState('SN');
+  const [added, setAdded] = useState(false);
+  const settings = useQuery({
+    queryKey: ['payout-settings', environment],
+    queryFn: () => withSession(() => sika.get('/api/v1/merchant/settings/payouts') as Promise<{ destinations?: Saved[] }>, onSignedOut),
+  });
+  const countries = useQuery({
+    queryKey: ['countries', 'payout'],
+    queryFn: () => withSession(() => sika.get('/api/v1/geography/countries', { params: { query: { direction: 'payout' } } }), onSignedOut),
+    staleTime: Infinity,
+  });
+  const { action: act, error } = useAction(onSignedOut, [['payout-settings', environment]]);
+  const chosen = countries.data?.data.find((c) => c.id === country);
+  const operators = (chosen?.operators ?? []).filter((o) => o.directions.includes('payout'));
+
+  const add = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const data = new FormData(form);
+    setAdded(false);
+    act.mutate(async () => {
+      await sika.post('/api/v1/merchant/settings/payouts/destinations', {
+        body: { type: 'mobile_money', currency: chosen?.currency ?? 'xof', country, operator: String(data.get('operator')), msisdn: String(data.get('msisdn')).trim() },
+      });
+      setAdded(true);
+      form.reset();
+    });
+  };
+  const remove = (d: Saved) => {
+    if (!window.confirm(t('removeConfirm', { label: destinationLabel(d) }))) return;
+    setAdded(false);
+    act.mutate(() => sika.delete('/api/v1/merchant/settings/payouts/destinations/{id}', { params: { path: { id: d.id } } }));
+  };
+  const saved = (settings.data?.destinations ?? []).filter((d) => d.active !== false);
+  return (
+    <section aria-labelledby="saved-destinations">
+      <h2 id="saved-destinations">{t('title')}</h2>
+      <p className="help">{t('help')}</p>
+      <ErrorMessage text={error} />
+      {added && <p role="status">{t('added')}</p>}
+      <QueryView query={settings} isEmpty={() => saved.length === 0} empty={t('none')}>
+        {() => (
+          <Scrollable labelledBy="saved-destinations">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t('destination')}</th>
+                  <th scope="col">{t('operator')}</th>
+                  <th scope="col">{t('usableFrom')}</th>
+                  <th scope="col">{t('actions')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {saved.map((d) => (
+                  <tr key={d.id}>
+                    <th scope="row">{destinationLabel(d)}</th>
+                    <td>{d.destination?.operator ?? '—'}</td>
+                    <td>{formatWhen(language, d.usable_from)}</td>
+                    <td>
+                      <button type="button" className="danger" disabled={act.isPending} aria-label={`${t('remove')}: ${destinationLabel(d)}`} onClick={() => remove(d)}>
+                        {t('remove')}
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </Scrollable>
+        )}
+      </QueryView>
+      <form className="inline-form" onSubmit={add} aria-label={t('add')}>
+        <label>
+          {t('country')}
+          <select value={country} onChange={(e) => setCountry(e.target.value)}>
+            {(countries.data?.data ?? []).map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {t('operator')}
+          <select name="operator" required key={country}>
+            {operators.map((o) => (
+              <option key={o.id} value={o.id}>
+                {o.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {t('msisdn')}
+          <input name="msisdn" type="tel" required autoComplete="off" placeholder={`${chosen?.calling_code ?? '+221'}…`} />
+        </label>
+        <button type="submit" disabled={act.isPending}>
+          {t('add')}
+        </button>
+      </form>
+    </section>
+  );
+}
