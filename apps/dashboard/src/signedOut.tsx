@@ -68,3 +68,30 @@ export function FactorForm({ asked, busy, submit, onSignedIn }: { asked: FactorA
     </form>
   );
 }
+
+/**
+ * The address a link is e-mailed to (a sign-in link, a password reset), then the same answer
+ * whether it has an account or not, so the page tells nobody which addresses do.
+ */
+export function SendLinkForm({ request, submit, busy }: { request: (email: string) => Promise<unknown>; submit: ReturnType<typeof useSubmit>['submit']; busy: boolean }) {
+  const t = useT();
+  const [sent, setSent] = useState<string | null>(null);
+  const send = submit(async (form) => {
+    const email = String(form.get('email')).trim();
+    await request(email);
+    setSent(email);
+  });
+  return sent ? (
+    <p role="status">{t('link.sent').replace('{email}', sent)}</p>
+  ) : (
+    <form onSubmit={send} aria-label={t('link.send')}>
+      <label>
+        {t('link.email')}
+        <input name="email" type="email" autoComplete="email" required maxLength={254} />
+      </label>
+      <button type="submit" disabled={busy}>
+        {t('link.send')}
+      </button>
+    </form>
+  );
+}

@@ -4,6 +4,7 @@ import { ErrorMessage, errorText, Link, NavigationContext, QueryView, Scrollable
 import { formatAmount, LanguageContext, minorUnits, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import { fundingMessages as messages } from './funding.messages.js';
+import { useCountries } from '../countries.js';
 import type { PageProps } from './props.js';
 
 const STATUSES = ['draft', 'active', 'closed', 'canceled', 'failed'] as const;
@@ -18,11 +19,7 @@ export function Funding({ environment, onSignedOut }: PageProps) {
   const [status, setStatus] = useState<Status | ''>('');
   const [country, setCountry] = useState('SN');
   const [error, setError] = useState<string | null>(null);
-  const countries = useQuery({
-    queryKey: ['countries', 'payin'],
-    queryFn: () => withSession(() => sika.get('/api/v1/geography/countries', { params: { query: { direction: 'payin' } } }), onSignedOut),
-    staleTime: Infinity,
-  });
+  const countries = useCountries('payin', onSignedOut);
   const currency = countries.data?.data?.find((c) => c.id === country)?.currency ?? 'xof';
   const campaigns = useQuery({
     queryKey: ['funding-campaigns', environment, status],

@@ -2,15 +2,12 @@ import { useState } from 'react';
 import { Link } from '../components.js';
 import { useMessages, type Messages } from '../i18n.js';
 import { sika } from '../session.js';
-import { SignedOutPage, useSubmit } from '../signedOut.js';
+import { SendLinkForm, SignedOutPage, useSubmit } from '../signedOut.js';
 
-const messages: Messages<'forgotTitle' | 'forgotIntro' | 'email' | 'send' | 'sent' | 'resetTitle' | 'newPassword' | 'reset' | 'done' | 'signIn' | 'noToken'> = {
+const messages: Messages<'forgotTitle' | 'forgotIntro' | 'resetTitle' | 'newPassword' | 'reset' | 'done' | 'signIn' | 'noToken'> = {
   en: {
     forgotTitle: 'Forgot your password?',
     forgotIntro: 'We e-mail you a link to choose a new one (valid 30 minutes).',
-    email: 'Your e-mail address',
-    send: 'Send the link',
-    sent: 'If {email} has an account, the link is on its way.',
     resetTitle: 'Choose a new password',
     newPassword: 'New password (8 characters or more)',
     reset: 'Save the new password',
@@ -21,9 +18,6 @@ const messages: Messages<'forgotTitle' | 'forgotIntro' | 'email' | 'send' | 'sen
   fr: {
     forgotTitle: 'Mot de passe oublié ?',
     forgotIntro: 'Nous vous envoyons un lien pour en choisir un nouveau (valable 30 minutes).',
-    email: 'Votre adresse e-mail',
-    send: 'Envoyer le lien',
-    sent: 'Si {email} a un compte, le lien y est envoyé.',
     resetTitle: 'Choisissez un nouveau mot de passe',
     newPassword: 'Nouveau mot de passe (8 caractères ou plus)',
     reset: 'Enregistrer le mot de passe',
@@ -37,29 +31,11 @@ const messages: Messages<'forgotTitle' | 'forgotIntro' | 'email' | 'send' | 'sen
 export function ForgotPassword() {
   const t = useMessages(messages);
   const [error, setError] = useState<string | null>(null);
-  const [sent, setSent] = useState<string | null>(null);
   const { submit, busy } = useSubmit(setError);
-  const send = submit(async (form) => {
-    const email = String(form.get('email')).trim();
-    await sika.post('/api/v1/auth/forgot-password', { body: { email } });
-    setSent(email);
-  });
   return (
     <SignedOutPage title={t('forgotTitle')} error={error}>
       <p>{t('forgotIntro')}</p>
-      {sent ? (
-        <p role="status">{t('sent', { email: sent })}</p>
-      ) : (
-        <form onSubmit={send} aria-label={t('send')}>
-          <label>
-            {t('email')}
-            <input name="email" type="email" autoComplete="email" required maxLength={254} />
-          </label>
-          <button type="submit" disabled={busy}>
-            {t('send')}
-          </button>
-        </form>
-      )}
+      <SendLinkForm request={(email) => sika.post('/api/v1/auth/forgot-password', { body: { email } })} submit={submit} busy={busy} />
     </SignedOutPage>
   );
 }

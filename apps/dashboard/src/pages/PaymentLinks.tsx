@@ -4,6 +4,7 @@ import { useContext, useEffect, useState, type FormEvent } from 'react';
 import { CopyButton, CursorPager, ErrorMessage, errorText, QueryView, Scrollable, useCursorPages } from '../components.js';
 import { formatAmount, formatWhen, LanguageContext, minorUnits, useMessages, type Messages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
+import { useCountries } from '../countries.js';
 import type { PageProps } from './props.js';
 
 const messages: Messages<
@@ -123,11 +124,7 @@ export function PaymentLinks({ environment, onSignedOut }: PageProps) {
   const [active, setActive] = useState<'' | 'true' | 'false'>('');
   const pages = useCursorPages(environment);
 
-  const countries = useQuery({
-    queryKey: ['countries', 'payin'],
-    queryFn: () => withSession(() => sika.get('/api/v1/geography/countries', { params: { query: { direction: 'payin' } } }), onSignedOut),
-    staleTime: Infinity,
-  });
+  const countries = useCountries('payin', onSignedOut);
   const chosen = countries.data?.data?.find((c) => c.id === country);
   const currency = chosen?.currency ?? 'xof';
   const after = pages.after;

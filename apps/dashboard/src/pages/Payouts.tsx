@@ -4,6 +4,7 @@ import { formatAmount, LanguageContext, minorUnits, useT } from '../i18n.js';
 import { ErrorMessage, errorText, Link, QueryView, Scrollable } from '../components.js';
 import { sika, withSession } from '../session.js';
 import { destinationLabel, useSavedDestinations, type SavedDestination } from '../destinations.js';
+import { useCountries } from '../countries.js';
 import type { PageProps } from './props.js';
 
 const STATUSES = ['pending', 'in_transit', 'paid', 'failed', 'canceled'] as const;
@@ -41,11 +42,7 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
     if (d?.destination?.country) setCountry(d.destination.country.toUpperCase());
   };
 
-  const countries = useQuery({
-    queryKey: ['countries', 'payout'],
-    queryFn: () => withSession(() => sika.get('/api/v1/geography/countries', { params: { query: { direction: 'payout' } } }), onSignedOut),
-    staleTime: Infinity,
-  });
+  const countries = useCountries('payout', onSignedOut);
   const payouts = useQuery({
     queryKey: ['payouts', environment, status, page],
     queryFn: () => withSession(() => sika.get('/api/v1/merchant/payouts', { params: { query: { page, limit: 20, ...(status ? { status } : {}) } } }), onSignedOut),

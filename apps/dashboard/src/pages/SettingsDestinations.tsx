@@ -4,6 +4,7 @@ import { ErrorMessage, QueryView, Scrollable, useAction } from '../components.js
 import { destinationLabel, type SavedDestination } from '../destinations.js';
 import { formatWhen, LanguageContext, useMessages, type Messages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
+import { useCountries } from '../countries.js';
 import type { PageProps } from './props.js';
 
 const messages: Messages<'title' | 'help' | 'none' | 'destination' | 'operator' | 'usableFrom' | 'actions' | 'remove' | 'removeConfirm' | 'add' | 'country' | 'msisdn' | 'added'> = {
@@ -51,11 +52,7 @@ export function SavedDestinations({ environment, onSignedOut }: Pick<PageProps, 
     queryKey: ['payout-settings', environment],
     queryFn: () => withSession(() => sika.get('/api/v1/merchant/settings/payouts') as Promise<{ destinations?: Saved[] }>, onSignedOut),
   });
-  const countries = useQuery({
-    queryKey: ['countries', 'payout'],
-    queryFn: () => withSession(() => sika.get('/api/v1/geography/countries', { params: { query: { direction: 'payout' } } }), onSignedOut),
-    staleTime: Infinity,
-  });
+  const countries = useCountries('payout', onSignedOut);
   const { action: act, error } = useAction(onSignedOut, [['payout-settings', environment]]);
   const chosen = countries.data?.data.find((c) => c.id === country);
   const operators = (chosen?.operators ?? []).filter((o) => o.directions.includes('payout'));
