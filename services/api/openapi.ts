@@ -11,6 +11,15 @@ const errorSchema = {
     retryable: { type: 'boolean' },
     param: { type: 'string' },
     request_id: { type: 'string' },
+    errors: {
+      type: 'array',
+      description: 'Each refused item of a request that carries a list (a payout batch\'s instructions), by its index',
+      items: {
+        type: 'object',
+        required: ['index', 'code', 'message'],
+        properties: { index: { type: 'integer' }, code: { type: 'string', description: 'A code of docs/errors.md, as `code` above' }, message: { type: 'string' }, param: { type: 'string' } },
+      },
+    },
   },
 };
 

@@ -3,13 +3,15 @@
  * reads e-mails from the service's outbox and plays the payer and the operator): a new merchant
  * signs up and proves the address, sees the go-live checklist, registers a webhook endpoint, takes
  * a sandbox payment through a payment link opened in a second tab, sees it on the home page's
- * chart and in payments with its history, sees the webhook delivered, pays out, creates and
- * revokes an API key, and invites a viewer, who signs in and cannot pay out.
+ * chart and in payments with its history, sees the webhook delivered, pays out, uploads a payout
+ * batch with a bad line, fixes and executes it, creates and revokes an API key, and invites a
+ * viewer, who signs in and cannot pay out.
  */
 import t from 'tap';
 import { openPage } from '../support/browser.js';
 import { navigate, refusals, scriptProblems, startDashboard } from '../support/dashboard.js';
 import { operatorAnswers, snNumber } from '../support/payment-intents.js';
+import { settle as batchesSettle } from '../support/payout-engine.js';
 import { OPERATOR_DELAY_MS } from '../support/system.js';
 import { Receiver, settle, WEBHOOK_TIMEOUT_MS } from '../support/webhooks.js';
 
@@ -105,6 +107,29 @@ t.test('a new merchant from sign-up to a viewer who cannot pay out', async (t) =
   await page.getByRole('status').filter({ hasText: 'Payout created' }).waitFor();
   await page.getByRole('row', { name: /po_.*2,000/ }).waitFor();
 
+  // A payout batch from a CSV file with one bad line, fixed, then executed to the end.
+  await page.getByRole('link', { name: /payout batches/ }).click();
+  const upload = page.getByRole('form', { name: 'Upload a batch' });
+  const batchFile = (second: string) => ({
+    name: 'suppliers.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(`amount,currency,destination_type,country,operator,msisdn,reference\n1200,XOF,mobile_money,SN,orange_money,${snNumber('67')},S-1\n600,XOF,mobile_money,SN,wave,${second},S-2\n`),
+  });
+  await upload.getByLabel('CSV file').setInputFiles(batchFile('+2217'));
+  await upload.getByRole('button', { name: 'Check the file' }).click();
+  const badLine = page.getByRole('table', { name: 'Invalid lines' }).getByRole('row', { name: /^3 msisdn/ });
+  await badLine.waitFor();
+  t.match(await badLine.textContent(), /SN mobile number/, 'the bad line, its field and the API’s words');
+  await upload.getByLabel('CSV file').setInputFiles(batchFile(snNumber('68')));
+  await upload.getByRole('button', { name: 'Check the file' }).click();
+  await page.getByRole('button', { name: 'Execute the batch' }).click();
+  await page.getByRole('group', { name: 'Execute this batch?' }).getByRole('button', { name: 'Execute' }).click();
+  await page.getByRole('progressbar', { name: 'Progress' }).waitFor();
+  await batchesSettle(svc, OPERATOR_DELAY_MS);
+  await page.getByText('2 of 2 payouts finished: 2 paid, 0 failed, 0 canceled.').waitFor();
+  await page.getByRole('region', { name: 'Execution log' }).getByRole('rowheader', { name: 'Batch completed' }).waitFor();
+  t.pass('the fixed batch ran to the end, its progress and log on its page');
+
   // An API key, created then revoked.
   await navigate(page, 'Developers');
   await page.getByRole('form', { name: 'Create a key' }).getByLabel('Name').fill('Shop server');
@@ -143,7 +168,7 @@ t.test('a new merchant from sign-up to a viewer who cannot pay out', async (t) =
   t.match(await page.getByRole('alert').textContent(), /lacks the scope payouts\.write/, "the API's refusal, said on the page");
   const login = await svc.request('POST', '/api/v1/auth/login', { body: { email: EMAIL, password: PASSWORD } });
   const payouts = await svc.request('GET', '/api/v1/merchant/payouts', { key: login.body.accessToken });
-  t.equal((payouts.body.data as unknown[]).length, 1, "the viewer's payout was refused: only the owner's exists");
+  t.same((payouts.body.data as { amount: number }[]).map((p) => p.amount).sort((a, b) => a - b), [600, 1200, 2000], "the viewer's payout was refused: only the owner's and the batch's exist");
   t.same(scriptProblems(problems), [], 'no CSP violation or script error');
-  t.same(refused, ['403 POST /api/v1/merchant/payouts'], "no refused request but the viewer's payout");
+  t.same(refused, ['400 POST /api/v1/payout-engine/batches', '403 POST /api/v1/merchant/payouts'], "no refused request but the batch's bad line and the viewer's payout");
 });

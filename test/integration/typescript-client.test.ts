@@ -111,6 +111,16 @@ t.test('429: waits as Retry-After says, then succeeds; other refusals are not re
 
   const missing = await sika.get('/api/v1/payouts/{id}', { params: { path: { id: 'po_missing' } } }).catch((e: unknown) => e);
   t.match(missing, { name: 'SikaError', status: 404, code: 'IKW-RES-001' });
+  t.same((missing as InstanceType<typeof SikaError>).errors, [], 'no item errors on a refusal of one thing');
+
+  // A list refused item by item: each bad instruction, by its index, on the error.
+  const batch = await sika
+    .post('/api/v1/payout-engine/batches', {
+      body: { currency: 'xof', instructions: [{ amount: 1_000, destination_type: 'mobile_money', country: 'SN', operator: 'orange_money', msisdn: '+221771234567' }, { amount: 1_000, destination_type: 'mobile_money', country: 'SN', operator: 'orange_money', msisdn: '+2217' }] },
+    })
+    .catch((e: unknown) => e);
+  t.match(batch, { status: 400, code: 'IKW-PEN-001', errors: [{ index: 1, code: 'IKW-VAL-007', param: 'instructions.1.msisdn' }] });
+  t.equal((batch as InstanceType<typeof SikaError>).errors.length, 1, 'only the bad one');
 });
 
 t.test('list: every item of cursor lists and page lists, page after page', async (t) => {

@@ -26,6 +26,8 @@ import { Payment } from './pages/Payment.js';
 import { Payments } from './pages/Payments.js';
 import { PayoutPage } from './pages/Payout.js';
 import { Payouts } from './pages/Payouts.js';
+import { PayoutBatches } from './pages/PayoutBatches.js';
+import { PayoutBatchPage } from './pages/PayoutBatch.js';
 import { Reports } from './pages/Reports.js';
 import { NavigationContext } from './components.js';
 import { Navigation } from './Navigation.js';
@@ -79,6 +81,8 @@ const PAGES: Partial<Record<PageName, (props: PageProps) => React.JSX.Element>> 
   webhookEndpoint: WebhookEndpoint,
   emailChange: EmailChange,
   payout: PayoutPage,
+  payoutBatches: PayoutBatches,
+  payoutBatch: PayoutBatchPage,
   templates: Templates,
 };
 

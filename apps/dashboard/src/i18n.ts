@@ -127,6 +127,7 @@ const en = {
   'payouts.delayed': 'delayed',
   'payouts.pages': 'Pages of payouts',
   'payouts.none': 'No payout yet.',
+  'payouts.batches': 'Pay many at once from a CSV file: payout batches',
   'loading': 'Loading…',
   'error.generic': 'Something went wrong',
 };
@@ -258,6 +259,7 @@ const fr: Record<MessageKey, string> = {
   'payouts.delayed': 'en retard',
   'payouts.pages': 'Pages de virements',
   'payouts.none': 'Pas encore de virement.',
+  'payouts.batches': 'Payer plusieurs bénéficiaires à partir d’un fichier CSV : lots de virements',
   'loading': 'Chargement…',
   'error.generic': 'Une erreur est survenue',
 };

@@ -16,6 +16,8 @@ export type { components };
 /** Every error code of the API (docs/errors.md), as its OpenAPI document lists them. */
 export type ErrorCode = components['schemas']['Error']['code'];
 export type Environment = 'sandbox' | 'live';
+/** The refusal of one item of a list the request carried: its index, its code, the field at fault. */
+export type ItemError = NonNullable<components['schemas']['Error']['errors']>[number];
 
 /** An error answer of the API, or a request that got no answer (`status` 0, no `code`). */
 export class SikaError extends Error {
@@ -26,6 +28,8 @@ export class SikaError extends Error {
     readonly param: string | undefined,
     readonly requestId: string | undefined,
     readonly retryable: boolean,
+    /** Each refused item of a request that carries a list (a payout batch's instructions), by its index. */
+    readonly errors: ItemError[] = [],
   ) {
     super(message);
     this.name = 'SikaError';
@@ -89,7 +93,7 @@ async function isRetryable(response: Response): Promise<boolean> {
 }
 
 function errorOf(response: Response, error: unknown): SikaError {
-  const body = (typeof error === 'object' && error !== null ? error : {}) as { code?: ErrorCode; message?: string; param?: string; request_id?: string; retryable?: boolean };
+  const body = (typeof error === 'object' && error !== null ? error : {}) as { code?: ErrorCode; message?: string; param?: string; request_id?: string; retryable?: boolean; errors?: ItemError[] };
   return new SikaError(
     response.status,
     body.code,
@@ -97,6 +101,7 @@ function errorOf(response: Response, error: unknown): SikaError {
     body.param,
     body.request_id ?? response.headers.get('request-id') ?? undefined,
     body.retryable ?? (response.status === 429 || response.status >= 500),
+    body.errors ?? [],
   );
 }
 

@@ -3,6 +3,7 @@ import { useContext } from 'react';
 import { BalanceTransactionsTable, type BalanceTransaction } from '../BalanceTransactions.js';
 import { isNotFound, Link, NotFound, QueryView, retryUnlessNotFound } from '../components.js';
 import { formatAmount, formatWhen, LanguageContext, useMessages, useT, type Messages } from '../i18n.js';
+import { destinationText } from '../destinations.js';
 import { sika, withSession } from '../session.js';
 import type { PageProps } from './props.js';
 
@@ -103,7 +104,6 @@ export function PayoutPage({ environment, onSignedOut, id }: PageProps) {
       </p>
       <QueryView query={payout}>
         {(p) => {
-          const d = p.destination;
           return (
             <>
               <h1 className="id-title">
@@ -119,7 +119,7 @@ export function PayoutPage({ environment, onSignedOut, id }: PageProps) {
                 <dt>{shared('payouts.amount')}</dt>
                 <dd>{formatAmount(language, p.amount, p.currency)}</dd>
                 <dt>{t('destination')}</dt>
-                <dd>{[d.operator, d.msisdn, d.bank_code, d.account_number, d.country].filter(Boolean).join(' · ') || '—'}</dd>
+                <dd>{destinationText(p.destination)}</dd>
                 <dt>{t('expectedBy')}</dt>
                 <dd>{formatWhen(language, p.expected_by)}</dd>
                 {p.arrival_date_estimate && (

@@ -91,6 +91,9 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
   return (
     <main className="page">
       <h1>{t('nav.payouts')}</h1>
+      <p>
+        <Link to="payoutBatches">{t('payouts.batches')}</Link>
+      </p>
       <section aria-labelledby="new-payout">
         <h2 id="new-payout">{t('payouts.new')}</h2>
         <ErrorMessage text={error} />
