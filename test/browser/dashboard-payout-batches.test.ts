@@ -76,6 +76,7 @@ t.test('payout batches: a bad line shown and fixed, executed with progress and l
   await page.getByRole('button', { name: 'Retry the failed payouts' }).waitFor();
   t.same(await accessibilityProblems(page), [], 'a finished batch: no serious or critical axe violation');
   t.same(await overflowAt(page), [], 'no horizontal scroll at 320 px');
+  t.same(await overflowAt(page, 1280), [], 'nor at 1280 px');
   await screenshot(page, 'payout-batch');
 
   // Its paid payout has its own page.

@@ -4,11 +4,13 @@ import { ErrorMessage, isNotFound, Link, NotFound, QueryView, retryUnlessNotFoun
 import { destinationText } from '../destinations.js';
 import { formatAmount, formatWhen, LanguageContext, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
-import { batchMessages, LOG_STEPS, type BatchStatus, type ItemStatus, type LogStep } from './payoutBatches.messages.js';
+import { BATCH_STATUSES, batchMessages, ITEM_STATUSES, LOG_STEPS, type BatchStatus, type ItemStatus, type LogStep } from './payoutBatches.messages.js';
 import type { PageProps } from './props.js';
 
 /** While a batch executes its page asks again this often: its progress and log move by themselves. */
 const FOLLOW_MS = 1000;
+const FINAL_BATCHES: readonly BatchStatus[] = ['completed', 'partially_failed', 'failed', 'canceled'];
+const FINAL_ITEMS: readonly ItemStatus[] = ['validated', 'paid', 'failed', 'canceled'];
 
 /** One payout batch: its totals, execute (reviewed first) with a progress bar, cancel, retry, its payouts, and its execution log as it grows. */
 export function PayoutBatchPage({ environment, onSignedOut, id }: PageProps) {
@@ -24,7 +26,8 @@ export function PayoutBatchPage({ environment, onSignedOut, id }: PageProps) {
     retry: retryUnlessNotFound,
     refetchInterval: (q) => (q.state.data?.status === 'executing' ? FOLLOW_MS : false),
   });
-  const following = batch.data?.status === 'executing' ? FOLLOW_MS : false;
+  const following = batch.data?.status === 'executing';
+  const finished = batch.data !== undefined && FINAL_BATCHES.includes(batch.data.status as BatchStatus);
   const items = useQuery({
     queryKey: ['payout-batches', environment, batchId, 'items', itemPages.after],
     queryFn: () =>
@@ -36,7 +39,8 @@ export function PayoutBatchPage({ environment, onSignedOut, id }: PageProps) {
         onSignedOut,
       ),
     enabled: batch.isSuccess,
-    refetchInterval: following,
+    // The items' read model may catch up a moment after the batch's: followed until each is final.
+    refetchInterval: (q) => (following || (finished && q.state.data?.data?.some((i) => !FINAL_ITEMS.includes(i.status as ItemStatus))) ? FOLLOW_MS : false),
   });
   const log = useInfiniteQuery({
     queryKey: ['payout-batches', environment, batchId, 'log'],
@@ -48,11 +52,16 @@ export function PayoutBatchPage({ environment, onSignedOut, id }: PageProps) {
     initialPageParam: '',
     getNextPageParam: (last) => (last.has_more ? last.data?.at(-1)?.id : undefined),
     enabled: batch.isSuccess,
-    refetchInterval: following,
+    // Followed until it shows the batch's last step, which its read model may record a moment after the batch's.
+    refetchInterval: (q) => (following || (finished && !q.state.data?.pages.some((p) => p.data?.some((e) => e.type === `payout_batch.${batch.data?.status}`))) ? FOLLOW_MS : false),
   });
   const { action, error } = useAction(onSignedOut, [['payout-batches', environment], ['balance', environment], ['balance-summaries', environment], ['balance-transactions', environment], ['payouts', environment]]);
   const act = (verb: 'execute' | 'cancel' | 'retry') =>
     action.mutate(() => sika.post(`/api/v1/payout-engine/batches/{batchId}/${verb}`, { params: { path: { batchId } } }), { onSettled: () => setReviewing(false) });
+
+  // A log entry's status is its batch's after a batch step, its payout's after a payout's.
+  const statusWords = (type: string, status: string) =>
+    type.startsWith('payout_batch.') && (BATCH_STATUSES as readonly string[]).includes(status) ? t(`status.${status as BatchStatus}`) : (ITEM_STATUSES as readonly string[]).includes(status) ? t(`item.${status as ItemStatus}`) : status;
 
   if (batch.isError && isNotFound(batch.error)) return <NotFound title={t('batch')} message={t('notFound')} back="payoutBatches" backLabel={t('back')} />;
   return (
@@ -204,7 +213,7 @@ export function PayoutBatchPage({ environment, onSignedOut, id }: PageProps) {
                                   <td>{formatWhen(language, entry.created, 'second')}</td>
                                   <th scope="row">{(LOG_STEPS as readonly string[]).includes(entry.type) ? t(`step.${entry.type as LogStep}`) : entry.type}</th>
                                   <td>{entry.item_index == null ? '—' : entry.item_index + 1}</td>
-                                  <td>{entry.status}</td>
+                                  <td>{statusWords(entry.type, entry.status)}</td>
                                   <td>{entry.amount == null ? '—' : formatAmount(language, entry.amount, b.currency)}</td>
                                   <td>{entry.failure_code ?? '—'}</td>
                                 </tr>
