@@ -18,7 +18,7 @@ import { operationsProjection } from './operations.js';
 import { organizationInvitationsProjection } from './organization-invitations.js';
 import { organizationsProjection } from './organizations.js';
 import { paymentCapabilitiesProjection } from './payment-capabilities.js';
-import { paymentIntentEventsProjection } from './payment-intent-events.js';
+import { objectEventsProjection } from './object-events.js';
 import { paymentIntentsProjection } from './payment-intents.js';
 import { paymentLinksProjection } from './payment-links.js';
 import { payoutBatchItemsProjection } from './payout-batch-items.js';
@@ -58,7 +58,7 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   balanceTransactionsProjection,
   customersProjection,
   paymentIntentsProjection,
-  paymentIntentEventsProjection,
+  objectEventsProjection,
   operationsProjection,
   payoutSettingsProjection,
   payoutMethodsProjection,

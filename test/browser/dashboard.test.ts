@@ -8,7 +8,7 @@
  */
 import t from 'tap';
 import { accessibilityProblems, navigate, overflowAt, PASSWORD, refusals, screenshot, signInWithPassword, startDashboard } from '../support/dashboard.js';
-import { fund, saveDestination } from '../support/payouts.js';
+import { advance, fund, saveDestination } from '../support/payouts.js';
 import { enableTotp, totpCode } from '../support/second-factors.js';
 import { createIntentEvent, settle } from '../support/webhooks.js';
 
@@ -163,6 +163,15 @@ t.test('payouts: review the fee, confirm once, see it in the list and the balanc
   t.match(await page.locator('dl.facts').textContent(), new RegExp(`Payout${payoutId}Status(Pending|In transit|Paid)Amount\\D*5,000Destinationorange_money · \\+221771234567`), 'its figures');
   t.match(await page.locator('dl.facts').textContent(), /DelayOn time/, 'not delayed');
   await page.getByRole('region', { name: 'Its money on the balance' }).getByRole('row', { name: /5,000/ }).first().waitFor();
+  // Its history from the log: made by the signed-in owner, then the operator's answers.
+  const history = page.getByRole('region', { name: 'History' });
+  await history.getByRole('row', { name: /Created.*Pending.*owner@/ }).waitFor();
+  await advance(svc);
+  await advance(svc);
+  await page.reload();
+  await history.getByRole('row', { name: /Paid.*Paid/ }).waitFor();
+  const steps = await history.getByRole('row').allTextContents();
+  t.match(steps.slice(1), [/Paid.*Paid/, /Sent to the operator.*In transit/, /Created.*Pending.*owner@/], 'the history, newest first, with who caused each step');
   t.same(await accessibilityProblems(page), [], 'a payout: no serious or critical axe violation');
   t.same(await overflowAt(page), [], 'no horizontal scroll at 320 px');
   await screenshot(page, 'payout');

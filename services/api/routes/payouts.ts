@@ -1,10 +1,12 @@
 import type { Knex } from 'knex';
 import type { CreatePayoutInput, Payouts } from '../../../packages/domain/payout/commands.js';
 import { route, type Family } from '../../../packages/http/routes.js';
+import type { CursorQuery } from '../../../projections/paging.js';
+import { listObjectEvents } from '../../../projections/object-events.js';
 import { findPayout } from '../../../projections/payouts.js';
-import { createPayoutBody, payoutSchema, payoutsRead, payoutsWrite, retrieveRoute } from './shared.js';
+import { createPayoutBody, cursorListSchema, cursorQuery, found, historyEventSchema, idParams, payoutSchema, payoutsRead, payoutsWrite, retrieveRoute } from './shared.js';
 
-/** /api/v1/payouts: create and retrieve (the public surface has no payout cancel and no list). */
+/** /api/v1/payouts: create, retrieve, and each payout's history of events (the public surface has no payout cancel and no list). */
 export function payoutsFamily(knex: Knex, payouts: Payouts): Family {
   return {
     name: 'payouts',
@@ -21,6 +23,20 @@ export function payoutsFamily(knex: Knex, payouts: Payouts): Family {
       retrieveRoute({ path: '/api/v1/payouts/:id', noun: 'payout', auth: payoutsRead, response: payoutSchema,
         summary: 'Retrieve a payout',
         find: (owner, id) => findPayout(knex, owner, id) }),
+      route<unknown, CursorQuery, { id: string }>({
+        method: 'get',
+        path: '/api/v1/payouts/:id/events',
+        summary: "The payout's history: its events as webhooks carry them, each with the payout as that event left it and who caused it, newest first",
+        auth: payoutsRead,
+        params: idParams,
+        query: cursorQuery(),
+        response: cursorListSchema(historyEventSchema),
+        handler: async (ctx) => {
+          // Another merchant's payout, or none, is "no such payout", not an empty history.
+          await found('payout', ctx.params.id, findPayout(knex, ctx.owner, ctx.params.id));
+          return listObjectEvents(knex, ctx.owner, ctx.params.id, ctx.query, `/api/v1/payouts/${ctx.params.id}/events`);
+        },
+      }),
     ],
   };
 }

@@ -3,6 +3,7 @@ import { useContext, useState, type FormEvent } from 'react';
 import { SikaError } from '../../../../clients/typescript/src/index.js';
 import { ErrorMessage, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable, useAction } from '../components.js';
 import { decimalsOf, formatAmount, formatWhen, LanguageContext, minorUnits, useMessages, type Messages } from '../i18n.js';
+import { ObjectHistory } from '../ObjectHistory.js';
 import { sika, withSession } from '../session.js';
 import { paymentMessages } from './payments.messages.js';
 import type { PageProps } from './props.js';
@@ -25,14 +26,7 @@ const own: Messages<
   | 'reason'
   | 'refundDone'
   | 'nothingLeft'
-  | 'history'
   | 'when'
-  | 'event'
-  | 'actor'
-  | 'actor.key'
-  | 'actor.user'
-  | 'actor.operator'
-  | 'actor.service'
   | `reason.${Reason}`
   | `refundStatus.${'pending' | 'succeeded' | 'failed'}`
 > = {
@@ -50,15 +44,8 @@ const own: Messages<
     refundAmountHelp: 'Leave empty to refund all that is left.',
     reason: 'Reason',
     refundDone: 'Refund of {amount} made.',
-    nothingLeft: 'Nothing left to refund.',
-    history: 'History',
     when: 'When',
-    event: 'What happened',
-    actor: 'By',
-    'actor.key': 'API key {name}',
-    'actor.user': '{name}',
-    'actor.operator': 'The operator',
-    'actor.service': 'Sika',
+    nothingLeft: 'Nothing left to refund.',
     'reason.requested_by_customer': 'Asked by the customer',
     'reason.duplicate': 'Duplicate',
     'reason.fraudulent': 'Fraudulent',
@@ -80,15 +67,8 @@ const own: Messages<
     refundAmountHelp: 'Laissez vide pour rembourser tout ce qui reste.',
     reason: 'Motif',
     refundDone: 'Remboursement de {amount} effectué.',
-    nothingLeft: 'Plus rien à rembourser.',
-    history: 'Historique',
     when: 'Quand',
-    event: 'Ce qui s’est passé',
-    actor: 'Par',
-    'actor.key': 'Clé d’API {name}',
-    'actor.user': '{name}',
-    'actor.operator': 'L’opérateur',
-    'actor.service': 'Sika',
+    nothingLeft: 'Plus rien à rembourser.',
     'reason.requested_by_customer': 'Demandé par le client',
     'reason.duplicate': 'Doublon',
     'reason.fraudulent': 'Frauduleux',
@@ -153,7 +133,6 @@ export function Payment({ environment, onSignedOut, id }: PageProps) {
     queryFn: () => withSession(() => sika.get('/api/v1/payment-intents/{id}/events', { params: { path: { id: paymentId }, query: { limit: 100 } } }), onSignedOut),
     enabled: intent.isSuccess,
   });
-  const actorName = useActorNames(environment, onSignedOut);
 
   if (intent.isError && isNotFound(intent.error)) return <NotFound title={t('payment')} message={t('notFound')} back="payments" backLabel={t('back')} />;
   return (
@@ -226,60 +205,13 @@ export function Payment({ environment, onSignedOut, id }: PageProps) {
                   )}
                 </QueryView>
               </section>
-              <section aria-labelledby="payment-history">
-                <h2 id="payment-history">{t('history')}</h2>
-                <QueryView query={history}>
-                  {(h) => (
-                    <Scrollable labelledBy="payment-history">
-                      <table>
-                        <thead>
-                          <tr>
-                            <th scope="col">{t('when')}</th>
-                            <th scope="col">{t('event')}</th>
-                            <th scope="col">{t('status')}</th>
-                            <th scope="col">{t('actor')}</th>
-                          </tr>
-                        </thead>
-                        <tbody>
-                          {(h.data ?? []).map((e) => (
-                            <tr key={e.id}>
-                              <th scope="row">{formatWhen(language, e.created, 'second')}</th>
-                              <td>{EVENTS[e.type]?.[language] ?? e.type}</td>
-                              <td>{t(`status.${(e.data as { status: string }).status}` as 'status.succeeded')}</td>
-                              <td>{actorName((e as { actor?: string | null }).actor ?? null)}</td>
-                            </tr>
-                          ))}
-                        </tbody>
-                      </table>
-                    </Scrollable>
-                  )}
-                </QueryView>
-              </section>
+              <ObjectHistory id="payment-history" query={history} words={EVENTS} status={(status) => t(`status.${status}` as 'status.succeeded')} environment={environment} onSignedOut={onSignedOut} />
             </>
           );
         }}
       </QueryView>
     </main>
   );
-}
-
-/** Who caused an event, in words: a team member by name, an API key by its name, the operator, or Sika itself. */
-function useActorNames(environment: string, onSignedOut: () => void): (actor: string | null) => string {
-  const t = useMessages(messages);
-  const members = useQuery({ queryKey: ['team-members', environment], queryFn: () => withSession(() => sika.get('/api/v1/merchant/team/members'), onSignedOut) });
-  // Only owners and admins may list keys: for others a key shows by its id.
-  const keys = useQuery({ queryKey: ['api-keys', environment, 'names'], queryFn: () => withSession(() => sika.get('/api/v1/merchant/api-keys', { params: { query: { limit: 100 } } }), onSignedOut) });
-  return (actor) => {
-    if (!actor) return '—';
-    if (actor.startsWith('user:')) {
-      const member = members.data?.data?.find((m) => m.user_id === actor.slice(5));
-      return t('actor.user', { name: member ? `${member.name ?? ''} (${member.email ?? ''})`.trim() : actor.slice(5) });
-    }
-    if (actor.startsWith('provider:')) return t('actor.operator');
-    const apiKey = keys.data?.data?.find((k) => k.id === actor);
-    if (apiKey || actor.startsWith('key_')) return t('actor.key', { name: apiKey?.name ?? actor });
-    return t('actor.service');
-  };
 }
 
 /** A refund of what is left (or part of it), with one Idempotency-Key per reviewed form: a double click refunds once. Its outcome stays said once nothing is left. */

@@ -2,10 +2,24 @@ import { useQuery } from '@tanstack/react-query';
 import { useContext } from 'react';
 import { BalanceTransactionsTable, type BalanceTransaction } from '../BalanceTransactions.js';
 import { isNotFound, Link, NotFound, QueryView, retryUnlessNotFound } from '../components.js';
-import { formatAmount, formatWhen, LanguageContext, useMessages, useT, type Messages } from '../i18n.js';
+import { formatAmount, formatWhen, LanguageContext, useMessages, useT, type Language, type Messages } from '../i18n.js';
+import { ObjectHistory } from '../ObjectHistory.js';
 import { destinationText } from '../destinations.js';
 import { sika, withSession } from '../session.js';
 import type { PageProps } from './props.js';
+
+/** While a payout waits for its operator, its page asks again this often. */
+const FOLLOW_MS = 5000;
+
+/** What an event of a payout's history says happened. */
+const EVENTS: Record<string, Record<Language, string>> = {
+  'payout.created': { en: 'Created', fr: 'Créé' },
+  'payout.updated': { en: 'Sent to the operator', fr: 'Envoyé à l’opérateur' },
+  'payout.delayed': { en: 'Delayed', fr: 'Retardé' },
+  'payout.paid': { en: 'Paid', fr: 'Payé' },
+  'payout.failed': { en: 'Failed', fr: 'Échoué' },
+  'payout.canceled': { en: 'Canceled', fr: 'Annulé' },
+};
 
 const DELAY_REASONS = ['operator_pending', 'operator_timeout', 'operator_down', 'unknown'] as const;
 type DelayReason = (typeof DELAY_REASONS)[number];
@@ -75,7 +89,7 @@ interface Payout {
   failure_message?: string | null;
 }
 
-/** One payout: its status, destination, when it is expected, whether (and why) it is delayed, why it failed, and what it took from the balance. */
+/** One payout: its status, destination, when it is expected, whether (and why) it is delayed, why it failed, what it took from the balance, and its history with who caused each step. */
 export function PayoutPage({ environment, onSignedOut, id }: PageProps) {
   const t = useMessages(messages);
   const shared = useT();
@@ -85,6 +99,14 @@ export function PayoutPage({ environment, onSignedOut, id }: PageProps) {
     queryKey: ['payout', environment, payoutId],
     queryFn: () => withSession(() => sika.get('/api/v1/merchant/payouts/{id}', { params: { path: { id: payoutId } } }) as Promise<unknown> as Promise<Payout>, onSignedOut),
     retry: retryUnlessNotFound,
+    refetchInterval: (q) => (q.state.data && ['pending', 'in_transit'].includes(q.state.data.status) ? FOLLOW_MS : false),
+  });
+  const history = useQuery({
+    queryKey: ['payout', environment, payoutId, 'history'],
+    queryFn: () => withSession(() => sika.get('/api/v1/payouts/{id}/events', { params: { path: { id: payoutId }, query: { limit: 100 } } }), onSignedOut),
+    enabled: payout.isSuccess,
+    // While the operator has not answered, its next step may come at any moment.
+    refetchInterval: (q) => (payout.data && ['pending', 'in_transit'].includes(payout.data.status) && q.state.data ? FOLLOW_MS : false),
   });
   const money = useQuery({
     queryKey: ['payout', environment, payoutId, 'balance-transactions'],
@@ -143,6 +165,7 @@ export function PayoutPage({ environment, onSignedOut, id }: PageProps) {
                   {(m) => <BalanceTransactionsTable transactions={m} labelledBy="payout-money" showStatus />}
                 </QueryView>
               </section>
+              <ObjectHistory id="payout-history" query={history} words={EVENTS} status={(status) => shared(`payouts.status.${status}` as 'payouts.status.paid')} environment={environment} onSignedOut={onSignedOut} />
             </>
           );
         }}
