@@ -6,7 +6,7 @@
  * made through the API starts a real run, seen with its log and canceled while it waits; edited
  * (a new version) and an earlier version restored; disabled, after which an event starts nothing;
  * the step log of every run filtered by action; another merchant's automation is not found; live
- * has its own list; deleted once confirmed; axe-core and 320 px on each page.
+ * has its own list; deleted once confirmed; axe-core and 320 px on each page, the form in French too.
  */
 import t from 'tap';
 import { AUTOMATIONS, createAutomation, onPaymentIntent, runsOf } from '../support/automations.js';
@@ -204,6 +204,11 @@ t.test('automations: build, refuse, test, run, cancel, edit, disable, delete; an
   await page.getByRole('button', { name: 'Delete' }).click();
   await page.getByText('No automation in this environment yet.').waitFor();
   t.equal((await svc.request('GET', `${AUTOMATIONS}/${automationId}`, { key })).status, 404, 'the API has it deleted');
+  await page.getByLabel('Language').selectOption('fr');
+  await page.getByRole('heading', { name: 'Automatisations', level: 1 }).waitFor();
+  await page.getByRole('button', { name: 'Nouvelle automatisation' }).click();
+  await page.getByRole('form', { name: 'Nouvelle automatisation' }).getByRole('button', { name: 'Ajouter l’étape' }).click();
+  t.same(await overflowAt(page), [], 'in French too, no horizontal scroll at 320 px');
   t.same(refused, [], 'no other request refused');
   t.same(scriptProblems(problems), [], 'no CSP violation or script error');
 });
