@@ -38,6 +38,8 @@ import { Templates } from './pages/Templates.js';
 import { Team } from './pages/Team.js';
 import { Webhooks } from './pages/Webhooks.js';
 import { WebhookEndpoint } from './pages/WebhookEndpoint.js';
+import { Automation } from './pages/Automation.js';
+import { Automations } from './pages/Automations.js';
 import { AcceptInvitation } from './pages/AcceptInvitation.js';
 import { SignIn } from './pages/SignIn.js';
 import { SignUp } from './pages/SignUp.js';
@@ -79,6 +81,8 @@ const PAGES: Partial<Record<PageName, (props: PageProps) => React.JSX.Element>> 
   help: Help,
   webhooks: Webhooks,
   webhookEndpoint: WebhookEndpoint,
+  automations: Automations,
+  automation: Automation,
   emailChange: EmailChange,
   payout: PayoutPage,
   payoutBatches: PayoutBatches,

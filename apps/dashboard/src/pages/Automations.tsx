@@ -1,0 +1,241 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useContext, useState } from 'react';
+import type { Environment } from '../../../../clients/typescript/src/index.js';
+import { CopyButton, CursorPager, Link, QueryView, Scrollable, useCursorPages } from '../components.js';
+import { formatWhen, LanguageContext, useMessages } from '../i18n.js';
+import { sika, withSession } from '../session.js';
+import { AutomationEditor } from './AutomationEditor.js';
+import { automationMessages as messages } from './automations.messages.js';
+import { ACTIONS, automationsKey, LOG_STATUSES, useTriggerText, type Action, type Automation, type LogStatus, type Run, type StepLog } from './automations.shared.js';
+import type { PageProps } from './props.js';
+
+/** Automations: the environment's list with each one's last run, a new one (its secret shown once), and the step log of every run. */
+export function Automations({ environment, onSignedOut }: PageProps) {
+  const t = useMessages(messages);
+  const { language } = useContext(LanguageContext);
+  const queries = useQueryClient();
+  const triggerText = useTriggerText();
+  const [creating, setCreating] = useState(false);
+  const [created, setCreated] = useState<Automation | null>(null);
+  const [status, setStatus] = useState<'' | 'enabled' | 'disabled'>('');
+  const pages = useCursorPages(`${environment}/${status}`);
+  const after = pages.after;
+  const list = useQuery({
+    queryKey: [...automationsKey(environment), 'list', status, after],
+    queryFn: () =>
+      withSession(
+        () => sika.get('/api/v1/automations', { params: { query: { limit: 20, ...(status ? { status } : {}), ...(after ? { starting_after: after } : {}) } } }),
+        onSignedOut,
+      ) as Promise<unknown> as Promise<{ data: Automation[]; has_more: boolean }>,
+  });
+  const create = async (definition: object) => {
+    const automation = (await sika.post('/api/v1/automations', { body: definition as never })) as unknown as Automation;
+    setCreated(automation);
+    setCreating(false);
+    pages.reset();
+    await queries.invalidateQueries({ queryKey: automationsKey(environment) });
+  };
+
+  return (
+    <main className="page">
+      <h1>{t('title')}</h1>
+      <p>{t('intro')}</p>
+      {created && (
+        <div className="panel secret" role="status">
+          <p>{t('createdSecret', { name: created.name })}</p>
+          <code>{created.secret}</code>
+          <div className="actions">
+            <CopyButton text={created.secret ?? ''} label={`${t('action.copy')}: ${t('secret')}`} />
+            <Link to="automation" id={created.id}>
+              {t('open', { name: created.name })}
+            </Link>
+            <button type="button" className="secondary" onClick={() => setCreated(null)}>
+              {t('action.done')}
+            </button>
+          </div>
+        </div>
+      )}
+      <section aria-labelledby="new-automation">
+        <h2 id="new-automation">{t('new')}</h2>
+        {creating ? (
+          <AutomationEditor
+            environment={environment}
+            onSignedOut={onSignedOut}
+            label={t('new')}
+            initial={null}
+            submitLabel={t('create')}
+            withEnabled
+            onSubmit={create}
+            onCancel={() => setCreating(false)}
+          />
+        ) : (
+          <button
+            type="button"
+            onClick={() => {
+              setCreated(null);
+              setCreating(true);
+            }}
+          >
+            {t('new')}
+          </button>
+        )}
+      </section>
+
+      <h2 id="automations-list">{t('list')}</h2>
+      <label className="inline">
+        {t('show')}
+        <select value={status} onChange={(e) => setStatus(e.target.value as '' | 'enabled' | 'disabled')}>
+          <option value="">{t('all')}</option>
+          <option value="enabled">{t('status.enabled')}</option>
+          <option value="disabled">{t('status.disabled')}</option>
+        </select>
+      </label>
+      <QueryView query={list} isEmpty={(l) => l.data.length === 0 && pages.isFirst} empty={t('none')}>
+        {(l) => (
+          <>
+            <Scrollable labelledBy="automations-list">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('name')}</th>
+                    <th scope="col">{t('trigger')}</th>
+                    <th scope="col">{t('status')}</th>
+                    <th scope="col">{t('lastRun')}</th>
+                    <th scope="col">{t('created')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {l.data.map((a) => (
+                    <tr key={a.id}>
+                      <th scope="row">
+                        <Link to="automation" id={a.id}>
+                          {a.name}
+                        </Link>
+                      </th>
+                      <td>{triggerText(a.trigger)}</td>
+                      <td>{t(a.disabledReason === 'failures' && a.status === 'disabled' ? 'status.failures' : `status.${a.status}`)}</td>
+                      <td>
+                        <LastRun environment={environment} onSignedOut={onSignedOut} automationId={a.id} />
+                      </td>
+                      <td>{formatWhen(language, a.created)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </Scrollable>
+            <CursorPager pages={pages} label={t('pages')} hasMore={l.has_more} lastId={l.data.at(-1)?.id} />
+          </>
+        )}
+      </QueryView>
+      <StepLogs environment={environment} onSignedOut={onSignedOut} names={new Map((list.data?.data ?? []).map((a) => [a.id, a.name]))} />
+    </main>
+  );
+}
+
+/** When an automation last ran, and how it went (its newest run). */
+function LastRun({ environment, onSignedOut, automationId }: { environment: Environment; onSignedOut: () => void; automationId: string }) {
+  const t = useMessages(messages);
+  const { language } = useContext(LanguageContext);
+  const runs = useQuery({
+    queryKey: [...automationsKey(environment), automationId, 'runs', 'last'],
+    queryFn: () =>
+      withSession(() => sika.get('/api/v1/automations/{id}/runs', { params: { path: { id: automationId }, query: { limit: 1 } } }), onSignedOut) as Promise<unknown> as Promise<{ data: Run[] }>,
+  });
+  if (!runs.data) return <>…</>;
+  const last = runs.data.data[0];
+  return <>{last ? `${formatWhen(language, last.startedAt)} — ${t(`run.${last.status}`)}` : t('never')}</>;
+}
+
+/** Every attempt of every step of the environment's runs, newest first, by status and action (GET /api/v1/automations/logs). */
+function StepLogs({ environment, onSignedOut, names }: { environment: Environment; onSignedOut: () => void; names: Map<string, string> }) {
+  const t = useMessages(messages);
+  const { language } = useContext(LanguageContext);
+  const [status, setStatus] = useState<'' | LogStatus>('');
+  const [action, setAction] = useState<'' | Action>('');
+  const pages = useCursorPages(`${environment}/${status}/${action}`);
+  const after = pages.after;
+  const logs = useQuery({
+    queryKey: [...automationsKey(environment), 'logs', status, action, after],
+    queryFn: () =>
+      withSession(
+        () =>
+          sika.get('/api/v1/automations/logs', {
+            params: { query: { limit: 20, ...(status ? { status } : {}), ...(action ? { action } : {}), ...(after ? { starting_after: after } : {}) } },
+          }),
+        onSignedOut,
+      ) as Promise<unknown> as Promise<{ data: StepLog[]; has_more: boolean }>,
+  });
+  return (
+    <section aria-labelledby="step-log">
+      <h2 id="step-log">{t('log.title')}</h2>
+      <p>{t('log.intro')}</p>
+      <div className="inline-form">
+        <label>
+          {t('status')}
+          <select value={status} onChange={(e) => setStatus(e.target.value as '' | LogStatus)}>
+            <option value="">{t('all')}</option>
+            {LOG_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {t(`log.${s}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {t('log.action')}
+          <select value={action} onChange={(e) => setAction(e.target.value as '' | Action)}>
+            <option value="">{t('all')}</option>
+            {ACTIONS.map((a) => (
+              <option key={a} value={a}>
+                {t(`action.${a}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <QueryView query={logs} isEmpty={(l) => l.data.length === 0 && pages.isFirst} empty={t('log.none')}>
+        {(l) => (
+          <>
+            <Scrollable labelledBy="step-log">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('log.when')}</th>
+                    <th scope="col">{t('automation')}</th>
+                    <th scope="col">{t('log.step')}</th>
+                    <th scope="col">{t('log.action')}</th>
+                    <th scope="col">{t('log.attempt')}</th>
+                    <th scope="col">{t('status')}</th>
+                    <th scope="col">{t('log.duration')}</th>
+                    <th scope="col">{t('run.error')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {l.data.map((log) => (
+                    <tr key={log.id}>
+                      <th scope="row">{formatWhen(language, log.startedAt, 'second')}</th>
+                      <td>
+                        <Link to="automation" id={log.automation}>
+                          {names.get(log.automation) ?? log.automation}
+                        </Link>
+                      </td>
+                      <td>
+                        <code>{log.step}</code>
+                      </td>
+                      <td>{t(`action.${log.action}`)}</td>
+                      <td>{log.attempt}</td>
+                      <td>{t(`log.${log.status}`)}</td>
+                      <td>{t('log.durationMs', { ms: log.durationMs })}</td>
+                      <td>{log.error ?? '—'}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </Scrollable>
+            <CursorPager pages={pages} label={t('log.pages')} hasMore={l.has_more} lastId={l.data.at(-1)?.id} />
+          </>
+        )}
+      </QueryView>
+    </section>
+  );
+}
