@@ -198,11 +198,11 @@ t.test('sessions: another one listed and ended; the e-mail address moved by a li
   const another = (await svc.request('POST', '/api/v1/auth/login', { body: { email: 'moved@moving-shop.example', password: PASSWORD } })).body.accessToken as string;
   page.once('dialog', (dialog) => void dialog.accept());
   await sessions.getByRole('button', { name: 'End every session' }).click();
-  await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
   await settle(svc); // the sessions' read model, which every request checks, follows the log
   t.equal((await svc.request('GET', '/api/v1/auth/me', { key: another })).status, 401, 'every other session ended');
   await page.reload();
-  await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
   t.pass('the reloaded page is signed out');
 });
 

@@ -91,7 +91,7 @@ t.test('the checklist confirms the e-mail address with a code; it leaves once ev
   await page.goto(`${svc.baseUrl}/dashboard/`);
   await page.getByLabel('E-mail address').fill(email);
   await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   const checklist = page.getByRole('region', { name: 'Get ready to go live' });
   const step = checklist.getByRole('listitem').filter({ hasText: 'Confirm your e-mail address' });
   await step.getByRole('button', { name: 'E-mail me a code' }).click();

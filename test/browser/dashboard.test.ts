@@ -107,7 +107,7 @@ t.test('a wrong password is said; a second factor is asked and answered; French'
 
   await page.getByLabel('E-mail address').fill(email);
   await page.getByLabel('Password').fill('not the password');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   t.match(await page.getByRole('alert').textContent(), /Sign-in failed/);
 
   await signInWithPassword(page, email);

@@ -51,12 +51,14 @@ export const scriptProblems = (problems: string[]) => problems.filter((p) => !p.
 export async function signInWithPassword(page: Page, email: string, password = PASSWORD): Promise<void> {
   await page.getByLabel('E-mail address').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 export interface Dashboard {
   svc: TestService;
   browser: BrowserContext;
+  /** Where the browser opens the service: its address, or PUBLIC_URL's with `publicOrigin`. */
+  origin: string;
   /**
    * A new merchant with an owner (`owner@<name>.example`, PASSWORD) and a page of a browser that
    * has never signed in, closed when `t` ends. `problems` collects CSP violations, script errors
@@ -71,6 +73,8 @@ export interface Dashboard {
 export async function startDashboard(t: Test, options: StartOptions = {}): Promise<Dashboard> {
   const svc = await startService(t, options);
   const browser = await startBrowser(t);
+  // With `publicOrigin` the browser opens the service where PUBLIC_URL says (passkeys are bound to it).
+  const origin = options.publicOrigin ? svc.publicUrl : svc.baseUrl;
   const owner: Dashboard['owner'] = async (t, name) => {
     const merchant = await svc.merchant(name);
     const email = `owner@${name.toLowerCase().replace(/\W+/g, '-')}.example`;
@@ -82,19 +86,19 @@ export async function startDashboard(t: Test, options: StartOptions = {}): Promi
     // A page of the same origin that is not the application, so no earlier session is resumed
     // first. The browser asks for that page's /favicon.ico whenever it likes (the dashboard names
     // its own icon): the test answers it, so its 404 is never counted as the dashboard's.
-    await page.route(`${svc.baseUrl}/favicon.ico`, (route) => route.fulfill({ status: 204 }));
-    await page.goto(`${svc.baseUrl}/healthz`);
+    await page.route(`${origin}/favicon.ico`, (route) => route.fulfill({ status: 204 }));
+    await page.goto(`${origin}/healthz`);
     await page.evaluate('localStorage.clear()');
     return { merchant, email, page, problems };
   };
   const signedIn: Dashboard['signedIn'] = async (t, name, path = '/') => {
     const opened = await owner(t, name);
-    await opened.page.goto(`${svc.baseUrl}/dashboard${path}`);
+    await opened.page.goto(`${origin}/dashboard${path}`);
     await signInWithPassword(opened.page, opened.email);
     await opened.page.getByRole('button', { name: 'Sign out' }).waitFor();
     return opened;
   };
-  return { svc, browser, owner, signedIn };
+  return { svc, browser, origin, owner, signedIn };
 }
 
 /**

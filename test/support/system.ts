@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import type { Test } from 'tap';
 import { ManualClock } from '../../packages/core/clock.js';
 import { loadConfig } from '../../packages/core/config.js';
@@ -17,6 +17,8 @@ export interface TestService {
   system: System;
   clock: ManualClock;
   baseUrl: string;
+  /** PUBLIC_URL: where its links point (http://localhost:<port> and served there with `publicOrigin`). */
+  publicUrl: string;
   /** JSON request against the running server. */
   request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
   merchant(name?: string): Promise<CreatedMerchant>;
@@ -59,10 +61,26 @@ export interface StartOptions {
   clockStart?: number;
   /** The database of an earlier service (which has stopped): this one is that service after a restart. */
   databaseUrl?: string;
+  /**
+   * Serve where PUBLIC_URL says, http://localhost:<port> (`publicUrl`): what a browser must open for
+   * what is bound to the service's origin, such as passkeys (an IP address cannot be a WebAuthn relying party).
+   */
+  publicOrigin?: boolean;
+}
+
+/** A port nothing listens on now (the kernel's pick, released at once). */
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
 }
 
 export async function startService(t: Test, options: StartOptions = {}): Promise<TestService> {
   const url = options.databaseUrl ?? (await migratedCopy(t));
+  const port = options.publicOrigin ? await freePort() : 0;
+  const publicUrl = options.publicOrigin ? { PUBLIC_URL: `http://localhost:${port}` } : {};
   // A fixed test key, so no key file is written under the working directory.
   // Rate limits off unless a test asks: suites send hundreds of requests within one manual-clock instant.
   const config = loadConfig({
@@ -74,6 +92,7 @@ export async function startService(t: Test, options: StartOptions = {}): Promise
     RATE_LIMIT_PUSH_NUMBER: 'off',
     RATE_LIMIT_PUSH_SESSION: 'off',
     RATE_LIMIT_PUSH_LINK: 'off',
+    ...publicUrl,
     ...options.env,
   });
   const clock = new ManualClock(options.clockStart);
@@ -86,7 +105,7 @@ export async function startService(t: Test, options: StartOptions = {}): Promise
   // Bus consumers run; the scheduler is driven by the test (drain / runUntilIdle) on the manual clock.
   await system.startBackground({ schedulerLoop: false });
   const app = buildApi(system, options.families?.(system) ?? []);
-  const server = await listen(app, 0, system.log, '127.0.0.1');
+  const server = await listen(app, port, system.log, '127.0.0.1');
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
@@ -102,6 +121,7 @@ export async function startService(t: Test, options: StartOptions = {}): Promise
     system,
     clock,
     baseUrl,
+    publicUrl: config.publicUrl,
     merchant,
     databaseUrl: url,
     stop,

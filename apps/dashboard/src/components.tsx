@@ -71,6 +71,15 @@ export function errorText(err: unknown, generic: string): string {
   return err instanceof SikaError ? err.message : generic;
 }
 
+/** Whether a failure is the browser's passkey prompt closed, refused or timed out (WebAuthn's NotAllowedError), not an answer of the API. */
+const isPasskeyNotUsed = (err: unknown) => err instanceof Error && (err.name === 'NotAllowedError' || (err.cause instanceof Error && err.cause.name === 'NotAllowedError'));
+
+/** What to tell the user about any failure: the API's own message, a passkey that was not used, else a generic one. */
+export function useFailureText(): (err: unknown) => string {
+  const t = useT();
+  return (err) => (isPasskeyNotUsed(err) ? t('passkey.notUsed') : errorText(err, t('error.generic')));
+}
+
 /** A failure said where it happened (nothing when there is none). */
 export function ErrorMessage({ text }: { text: string | null }) {
   return text ? (
@@ -86,13 +95,13 @@ export function ErrorMessage({ text }: { text: string | null }) {
  * have moved); a failure is kept in `error`, in the API's words, until the next try.
  */
 export function useAction(onSignedOut: () => void, changes: QueryKey[]) {
-  const t = useT();
+  const failureText = useFailureText();
   const queries = useQueryClient();
   const [error, setError] = useState<string | null>(null);
   const action = useMutation({
     mutationFn: (work: () => Promise<unknown>) => withSession(work, onSignedOut),
     onMutate: () => setError(null),
-    onError: (err) => setError(errorText(err, t('error.generic'))),
+    onError: (err) => setError(failureText(err)),
     // A refusal may have changed something too (a refund the balance could not cover is kept as failed).
     onSettled: () => Promise.all(changes.map((queryKey) => queries.invalidateQueries({ queryKey }))),
   });

@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { SikaError } from '../../../clients/typescript/src/index.js';
 import { useT } from './i18n.js';
-import { sika } from './session.js';
-import { errorText, ErrorMessage } from './components.js';
+import { passkeyAssertion, sika } from './session.js';
+import { ErrorMessage, useFailureText } from './components.js';
 
 type Purpose =
   | 'api-keys/create'
@@ -13,6 +13,7 @@ type Purpose =
   | 'mfa/totp/disable'
   | 'mfa/recovery-codes'
   | 'passkeys/delete'
+  | 'passkeys/register'
   | 'email-change/request'
   | 'phone-change/request'
   | 'change-password-mfa';
@@ -24,6 +25,8 @@ interface Asked {
   purpose: Purpose;
   challengeId: string;
   factor: string;
+  /** With a passkey: the WebAuthn options its assertion answers. */
+  options?: unknown;
   resolve(challengeId: string | null): void;
 }
 
@@ -36,6 +39,7 @@ interface Asked {
  */
 export function useSecondFactor() {
   const t = useT();
+  const failureText = useFailureText();
   const [asked, setAsked] = useState<Asked | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -51,33 +55,53 @@ export function useSecondFactor() {
 
   async function challenged(purpose: Purpose): Promise<string | null> {
     const challenge = await sika.post('/api/v1/auth/mfa/challenge', { body: { purpose } });
-    const challengeId = await new Promise<string | null>((resolve) => setAsked({ purpose, challengeId: challenge.challengeId!, factor: challenge.factor ?? 'totp', resolve }));
+    const challengeId = await new Promise<string | null>((resolve) => setAsked({ purpose, challengeId: challenge.challengeId!, factor: challenge.factor ?? 'totp', options: challenge.options, resolve }));
     setAsked(null);
     return challengeId;
   }
 
-  const submit = async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
+  /** Answers the challenge (`answer` throws on a refusal); verified, the change goes on. */
+  const answered = async (answer: () => Promise<unknown>) => {
     if (!asked) return;
     setError(null);
     try {
-      await sika.post('/api/v1/auth/mfa/verify', { body: { challengeId: asked.challengeId, code: String(new FormData(e.currentTarget).get('code')).trim() } });
+      await answer();
       asked.resolve(asked.challengeId);
     } catch (err) {
-      setError(errorText(err, t('error.generic')));
+      setError(failureText(err));
     }
   };
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const code = String(new FormData(e.currentTarget).get('code')).trim();
+    void answered(() => sika.post('/api/v1/auth/mfa/verify', { body: { challengeId: asked!.challengeId, code } }));
+  };
+  const withPasskey = () => void answered(async () => sika.post('/api/v1/auth/passkeys/assertion/complete', { body: { assertionResponse: await passkeyAssertion(asked!.options) } }));
 
   const form = asked && (
-    <form className="panel" onSubmit={(e) => void submit(e)} aria-labelledby="factor-title">
+    <form className="panel" onSubmit={submit} aria-labelledby="factor-title">
       <h2 id="factor-title">{t('factor.title')}</h2>
       <ErrorMessage text={error} />
+      {asked.factor === 'passkey' && (
+        <p>
+          <button type="button" onClick={withPasskey} autoFocus>
+            {t('passkey.use')}
+          </button>
+        </p>
+      )}
       <label>
         {t('signIn.code')}
-        <input name="code" type={asked.factor === 'password' ? 'password' : 'text'} autoComplete={asked.factor === 'password' ? 'current-password' : 'one-time-code'} required autoFocus aria-describedby="factor-help" />
+        <input
+          name="code"
+          type={asked.factor === 'password' ? 'password' : 'text'}
+          autoComplete={asked.factor === 'password' ? 'current-password' : 'one-time-code'}
+          required
+          autoFocus={asked.factor !== 'passkey'}
+          aria-describedby="factor-help"
+        />
       </label>
       <p id="factor-help" className="help">
-        {t(asked.factor === 'email' ? 'signIn.codeHelp.email' : asked.factor === 'password' ? 'signIn.codeHelp.password' : 'signIn.codeHelp.totp')}
+        {t(asked.factor === 'email' ? 'signIn.codeHelp.email' : asked.factor === 'password' ? 'signIn.codeHelp.password' : asked.factor === 'passkey' ? 'signIn.codeHelp.passkey' : 'signIn.codeHelp.totp')}
       </p>
       <div className="actions">
         <button type="submit">{t('signIn.verify')}</button>

@@ -1,3 +1,4 @@
+import { startAuthentication, startRegistration } from '@simplewebauthn/browser';
 import { Sika, SikaError, type Environment, type ErrorCode } from '../../../clients/typescript/src/index.js';
 
 /**
@@ -29,6 +30,8 @@ export interface SignedInUser {
 export interface FactorAsked {
   challengeId: string;
   factor: 'totp' | 'email' | 'password' | 'passkey';
+  /** With a passkey: the WebAuthn options the browser's assertion answers. */
+  options?: unknown;
 }
 
 /** The public API with this session's access token and environment, typed from docs/openapi.json. */
@@ -61,15 +64,13 @@ function started(answer: { accessToken?: string; user?: unknown }): SignedInUser
 
 export async function signIn(email: string, password: string): Promise<SignedInUser | FactorAsked> {
   const answer = await sika.post('/api/v1/auth/login', { body: { email, password }, headers: COOKIE_MODE });
-  if (answer.mfaRequired) return { challengeId: answer.challengeId!, factor: answer.factor! };
-  return started(answer);
+  return answer.mfaRequired ? factorAsked(answer) : started(answer);
 }
 
 /** Joins an organization with the token of an invitation's e-mail (a newcomer gives a password and a name); then as `signIn`. */
 export async function acceptInvitation(token: string, password: string | null, name: string | null): Promise<SignedInUser | FactorAsked> {
   const answer = await sika.post('/api/v1/invitations/accept', { body: { token, password, name }, headers: COOKIE_MODE });
-  if (answer.mfaRequired) return { challengeId: answer.challengeId!, factor: answer.factor! };
-  return started(answer);
+  return answer.mfaRequired ? factorAsked(answer) : started(answer);
 }
 
 /** A new account with its merchant and organization (docs/auth.md, "Sign-up"), signed in; `emailChallengeId` is the verified code's. */
@@ -80,12 +81,37 @@ export async function register(body: { email: string; password: string; name: st
 /** Signs in with an e-mailed link's token; the second factor may be asked first, as `signIn`. */
 export async function signInWithLink(token: string): Promise<SignedInUser | FactorAsked> {
   const answer = await sika.post('/api/v1/auth/magic-link/verify', { body: { token }, headers: COOKIE_MODE });
-  if (answer.mfaRequired) return { challengeId: answer.challengeId!, factor: answer.factor! };
-  return started(answer);
+  return answer.mfaRequired ? factorAsked(answer) : started(answer);
+}
+
+/** A sign-in's answer that a second factor is needed: the challenge, its factor, and a passkey's options. */
+function factorAsked(answer: { challengeId?: string; factor?: FactorAsked['factor']; options?: unknown }): FactorAsked {
+  return { challengeId: answer.challengeId!, factor: answer.factor!, ...(answer.options ? { options: answer.options } : {}) };
 }
 
 export async function proveFactor(challengeId: string, code: string): Promise<SignedInUser> {
   return started(await sika.post('/api/v1/auth/mfa/verify', { body: { challengeId, code }, headers: COOKIE_MODE }));
+}
+
+/** The browser's assertion for a challenge's WebAuthn options: the user touches or unlocks their passkey. */
+export async function passkeyAssertion(options: unknown) {
+  return (await startAuthentication({ optionsJSON: options as Parameters<typeof startAuthentication>[0]['optionsJSON'] })) as never;
+}
+
+/** The browser's new credential for registration options: the user creates a passkey on this device or a security key. */
+export async function passkeyRegistration(options: unknown) {
+  return (await startRegistration({ optionsJSON: options as Parameters<typeof startRegistration>[0]['optionsJSON'] })) as never;
+}
+
+/** Answers a sign-in's passkey challenge (its options) with the passkey: the session starts. */
+export async function proveWithPasskey(options: unknown): Promise<SignedInUser> {
+  return started(await sika.post('/api/v1/auth/passkeys/assertion/complete', { body: { assertionResponse: await passkeyAssertion(options) }, headers: COOKIE_MODE }));
+}
+
+/** Signs in with a passkey alone (it verifies its user, so it is both factors; docs/auth.md). */
+export async function signInWithPasskey(): Promise<SignedInUser> {
+  const challenge = await sika.post('/api/v1/auth/passkeys/login/begin', { headers: COOKIE_MODE });
+  return started(await sika.post('/api/v1/auth/passkeys/login/complete', { body: { assertionResponse: await passkeyAssertion(challenge.options) }, headers: COOKIE_MODE }));
 }
 
 let refreshing: Promise<SignedInUser | null> | null = null;

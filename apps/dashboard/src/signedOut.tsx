@@ -1,8 +1,8 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { LanguagePicker } from './App.js';
-import { errorText, Link } from './components.js';
+import { Link, useFailureText } from './components.js';
 import { useT } from './i18n.js';
-import { proveFactor, type FactorAsked, type SignedInUser } from './session.js';
+import { proveFactor, proveWithPasskey, type FactorAsked, type SignedInUser } from './session.js';
 
 /** A page of a signed-out visitor: a card with its title, the failure if any, and the language. */
 export function SignedOutPage({ title, error, children, back = true }: { title: string; error?: string | null; children: ReactNode; back?: boolean }) {
@@ -33,7 +33,7 @@ export function SignedOutPage({ title, error, children, back = true }: { title: 
  * what every signed-out form does.
  */
 export function useSubmit(setError: (text: string | null) => void) {
-  const t = useT();
+  const failureText = useFailureText();
   const [busy, setBusy] = useState(false);
   const submit = (work: (form: FormData) => Promise<void>) => async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -42,7 +42,7 @@ export function useSubmit(setError: (text: string | null) => void) {
     try {
       await work(new FormData(e.currentTarget));
     } catch (err) {
-      setError(errorText(err, t('error.generic')));
+      setError(failureText(err));
     } finally {
       setBusy(false);
     }
@@ -50,22 +50,34 @@ export function useSubmit(setError: (text: string | null) => void) {
   return { submit, busy };
 }
 
-/** The second factor a sign-in asked for (by password, link or invitation): its code, then signed in. */
+/**
+ * The second factor a sign-in asked for (by password, link or invitation): the passkey, or the
+ * code of the factor (a recovery code answers any); then signed in.
+ */
 export function FactorForm({ asked, busy, submit, onSignedIn }: { asked: FactorAsked; busy: boolean; submit: ReturnType<typeof useSubmit>['submit']; onSignedIn: (user: SignedInUser) => void }) {
   const t = useT();
   return (
-    <form onSubmit={submit(async (form) => onSignedIn(await proveFactor(asked.challengeId, String(form.get('code')).trim())))} aria-label={t('factor.title')}>
-      <label>
-        {t('signIn.code')}
-        <input name="code" autoComplete="one-time-code" required aria-describedby="code-help" autoFocus />
-      </label>
-      <p id="code-help" className="help">
-        {t(`signIn.codeHelp.${asked.factor}`)}
-      </p>
-      <button type="submit" disabled={busy}>
-        {t('signIn.verify')}
-      </button>
-    </form>
+    <>
+      {asked.factor === 'passkey' && (
+        <form onSubmit={submit(async () => onSignedIn(await proveWithPasskey(asked.options)))} aria-label={t('passkey.use')}>
+          <button type="submit" disabled={busy} autoFocus>
+            {t('passkey.use')}
+          </button>
+        </form>
+      )}
+      <form onSubmit={submit(async (form) => onSignedIn(await proveFactor(asked.challengeId, String(form.get('code')).trim())))} aria-label={t('factor.title')}>
+        <label>
+          {t('signIn.code')}
+          <input name="code" autoComplete="one-time-code" required aria-describedby="code-help" autoFocus={asked.factor !== 'passkey'} />
+        </label>
+        <p id="code-help" className="help">
+          {t(`signIn.codeHelp.${asked.factor}`)}
+        </p>
+        <button type="submit" disabled={busy}>
+          {t('signIn.verify')}
+        </button>
+      </form>
+    </>
   );
 }
 

@@ -3,7 +3,7 @@ import { useContext, useState, type FormEvent } from 'react';
 import { ErrorMessage, errorText, QueryView, Scrollable, useAction } from '../components.js';
 import { formatWhen, LanguageContext, useMessages, type Messages } from '../i18n.js';
 import { useSecondFactor } from '../secondFactor.js';
-import { sika, withSession } from '../session.js';
+import { passkeyRegistration, sika, withSession } from '../session.js';
 import type { PageProps } from './props.js';
 import { ContactChanges, Organizations, Profile, Sessions } from './SettingsAccount.js';
 import { SavedDestinations } from './SettingsDestinations.js';
@@ -50,6 +50,8 @@ const messages: Messages<
   | 'passkeyRename'
   | 'passkeyCreated'
   | 'passkeyRemove'
+  | 'passkeyAdd'
+  | 'passkeyNameHint'
   | 'password'
   | 'currentPassword'
   | 'newPassword'
@@ -90,6 +92,8 @@ const messages: Messages<
     passkeyRename: 'Rename',
     passkeyCreated: 'Added',
     passkeyRemove: 'Remove',
+    passkeyAdd: 'Add a passkey',
+    passkeyNameHint: 'e.g. Work laptop',
     password: 'Password',
     currentPassword: 'Current password',
     newPassword: 'New password (8 characters or more)',
@@ -130,6 +134,8 @@ const messages: Messages<
     passkeyRename: 'Renommer',
     passkeyCreated: 'Ajoutée le',
     passkeyRemove: 'Retirer',
+    passkeyAdd: 'Ajouter une clé d’accès',
+    passkeyNameHint: 'p. ex. Ordinateur du bureau',
     password: 'Mot de passe',
     currentPassword: 'Mot de passe actuel',
     newPassword: 'Nouveau mot de passe (8 caractères ou plus)',
@@ -209,6 +215,19 @@ function SecondFactors({ environment, onSignedOut }: SectionProps) {
       const challengeId = await challenged('mfa/recovery-codes');
       if (challengeId) setCodes((await sika.post('/api/v1/auth/mfa/recovery-codes', { body: { challengeId } })).recoveryCodes ?? []);
     });
+  const addPasskey = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const nickname = String(new FormData(form).get('nickname')).trim() || null;
+    act.mutate(async () => {
+      setCodes(null);
+      const challengeId = await challenged('passkeys/register');
+      if (!challengeId) return;
+      const options = await sika.post('/api/v1/auth/passkeys/registration/begin', { body: { challengeId } });
+      await sika.post('/api/v1/auth/passkeys/registration/complete', { body: { attestationResponse: await passkeyRegistration(options), nickname } });
+      form.reset();
+    });
+  };
   const rename = (id: string, nickname: string) => act.mutate(() => sika.patch('/api/v1/auth/passkeys/{id}', { params: { path: { id } }, body: { nickname } }));
   const remove = (id: string) =>
     act.mutate(async () => {
@@ -305,6 +324,15 @@ function SecondFactors({ environment, onSignedOut }: SectionProps) {
           </ul>
         )}
       </QueryView>
+      <form className="inline-form" onSubmit={addPasskey} aria-label={t('passkeyAdd')}>
+        <label>
+          {t('passkeyName')}
+          <input name="nickname" maxLength={64} autoComplete="off" placeholder={t('passkeyNameHint')} />
+        </label>
+        <button type="submit" disabled={act.isPending}>
+          {t('passkeyAdd')}
+        </button>
+      </form>
     </section>
   );
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from '../components.js';
 import { useT } from '../i18n.js';
-import { signIn, type FactorAsked, type SignedInUser } from '../session.js';
+import { signIn, signInWithPasskey, type FactorAsked, type SignedInUser } from '../session.js';
 import { FactorForm, SignedOutPage, useSubmit } from '../signedOut.js';
 
 /** Password, then the second factor when the account has one (docs/auth.md, "The factor rule"); the ways in without a password. */
@@ -32,6 +32,11 @@ export function SignIn({ onSignedIn }: { onSignedIn: (user: SignedInUser) => voi
             </label>
             <button type="submit" disabled={busy}>
               {t('signIn.submit')}
+            </button>
+          </form>
+          <form onSubmit={submit(async () => onSignedIn(await signInWithPasskey()))} aria-label={t('passkey.signIn')}>
+            <button type="submit" className="secondary" disabled={busy}>
+              {t('passkey.signIn')}
             </button>
           </form>
           <ul className="links">
