@@ -122,13 +122,19 @@ export function Template({ environment, onSignedOut, id }: PageProps) {
   );
 }
 
+/** JSON of the editor that does not parse: which field, and the browser's words for why. */
+interface JsonProblem {
+  field: 'variables' | 'sampleData';
+  reason: string;
+}
+
 /** The content the editor holds, as the API takes it, or what is wrong with its JSON. */
-function requestOf(draft: Draft, kind: TemplateKind, t: (key: 'notJson' | 'variables' | 'sampleData', values?: Record<string, string | number>) => string): { request: PreviewRequest | null; problem: string | null } {
-  const parse = (text: string, field: 'variables' | 'sampleData'): { value?: Record<string, never>; problem?: string } => {
+function requestOf(draft: Draft, kind: TemplateKind): { request: PreviewRequest; problem: null } | { request: null; problem: JsonProblem } {
+  const parse = (text: string, field: JsonProblem['field']): { value?: Record<string, never>; problem?: JsonProblem } => {
     try {
       return { value: JSON.parse(text) as Record<string, never> };
     } catch (err) {
-      return { problem: t('notJson', { field: t(field), reason: err instanceof Error ? err.message : String(err) }) };
+      return { problem: { field, reason: err instanceof Error ? err.message : String(err) } };
     }
   };
   const variables = parse(draft.variables, 'variables');
@@ -156,7 +162,8 @@ function Editor({ environment, onSignedOut, template, onNotice }: { environment:
   const t = useMessages(messages);
   const [draft, setDraft] = useState<Draft>(() => draftOf(template.name, template));
   const { action: save, error, setError } = useAction(onSignedOut, [['templates', environment]]);
-  const { request, problem } = requestOf(draft, template.kind, t);
+  const { request, problem } = requestOf(draft, template.kind);
+  const problemText = problem && t('notJson', { field: t(problem.field), reason: problem.reason });
   const setText = (field: Field, value: string) => setDraft({ ...draft, locales: { ...draft.locales, [draft.locale]: { ...draft.locales[draft.locale], [field]: value } } });
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -164,7 +171,7 @@ function Editor({ environment, onSignedOut, template, onNotice }: { environment:
     const name = draft.name.trim();
     const renamed = name !== template.name;
     if (!request) {
-      setError(problem);
+      setError(problemText);
       return;
     }
     const saved: Content = { variables: template.variables, locales: template.locales, defaultLocale: template.defaultLocale, sampleData: template.sampleData ?? null };
@@ -231,7 +238,7 @@ function Editor({ environment, onSignedOut, template, onNotice }: { environment:
           {t('save')}
         </button>
       </form>
-      <TemplatePreview environment={environment} onSignedOut={onSignedOut} templateId={template.id} name={draft.name} kind={template.kind} request={request} problem={problem} />
+      <TemplatePreview environment={environment} onSignedOut={onSignedOut} templateId={template.id} name={draft.name} kind={template.kind} request={request} problem={problemText} />
     </div>
   );
 }
