@@ -158,6 +158,62 @@ t.test('HTML parts escape every value; text parts keep it as written', async (t)
   t.match(sample.body, { version: 1, text: 'Hello Awa, your payment of 5000 failed.' }, 'the sample data by default');
 });
 
+t.test('preview of unsaved content: rendered as PATCH would store it, checked the same way, nothing stored', async (t) => {
+  const { merchant, key } = await svc.sandboxMerchant();
+  const tpl = await create(svc, key);
+  const preview = (body: unknown, as = key) => svc.request('POST', `${BASE}/${tpl.id}/preview`, { key: as, body });
+  const draft = { locales: { en: { subject: 'Draft for {{ name }}', text: 'Owed: {{ amount }}', html: '<b>{{ name }}</b>' } } };
+  const res = await preview({ content: draft });
+  assertOk(t, res);
+  t.same(res.body, { object: 'rendered_template', template: tpl.id, version: null, kind: 'email', locale: 'en', subject: 'Draft for Awa', text: 'Owed: 5000', html: '<b>Awa</b>' }, "the unsaved text with the version's sample data; no version number");
+  const withData = await preview({ content: { ...draft, sampleData: { name: '<i>Moussa</i>', amount: 7 } } });
+  t.match(withData.body, { subject: 'Draft for <i>Moussa</i>', html: '<b>&lt;i&gt;Moussa&lt;/i&gt;</b>' }, "the content's sample data, HTML escaped as a stored version's");
+  const given = await preview({ content: draft, data: { name: 'Fatou', amount: 1 } });
+  t.match(given.body, { subject: 'Draft for Fatou' }, 'data given wins over the sample data');
+  const newVariable = await preview({
+    content: { variables: { type: 'object', required: ['city'], properties: { city: { type: 'string' } } }, locales: { fr: { subject: 'À {{ city }}', text: '{{ city | upcase }}' } }, sampleData: { city: 'Dakar' } },
+  });
+  t.match(newVariable.body, { version: null, locale: 'fr', subject: 'À Dakar', text: 'DAKAR' }, 'new variables and locales; the default locale moves to the first given, as PATCH does');
+  const older = await preview({ version: 1, content: { sampleData: { name: 'Ama', amount: 2 } } });
+  t.match(older.body, { version: null, subject: 'Payment of 2 failed' }, 'over the version asked for');
+  const sms = await create(svc, key, { kind: 'sms', name: 'SMS', variables: { type: 'object', properties: {} }, locales: { en: { text: 'Hi' } } });
+  const smsPreview = await svc.request('POST', `${BASE}/${sms.id}/preview`, { key, body: { content: { locales: { en: { text: 'Your code is ready' } } } } });
+  t.match(smsPreview.body, { kind: 'sms', version: null, text: 'Your code is ready' });
+
+  const badLiquid = await preview({ content: { locales: { en: { subject: 'Hi', text: 'Hello {{ name' } } } });
+  assertError(t, badLiquid, 'IKW-TPL-001', 'locales.en.text');
+  t.match(badLiquid.body.message, /^locales\.en\.text: /, "the parser's words, as PATCH says them");
+  assertError(t, await preview({ content: { locales: { en: { subject: '{{ secret }}', text: 'x' } } } }), 'IKW-TPL-002', 'locales.en.subject');
+  assertError(t, await preview({ content: { locales: { en: { text: 'no subject' } } } }), 'IKW-VAL-001', 'locales.en.subject');
+  assertError(t, await preview({ content: { locales: { en: { subject: 'x', text: 'y', title: 'z' } } } }), 'IKW-VAL-002', 'locales.en.title');
+  assertError(t, await preview({ content: { defaultLocale: 'de' } }), 'IKW-TPL-004', 'defaultLocale');
+  assertError(t, await preview({ content: { name: 'x' } }), 'IKW-VAL-002', 'content.name');
+  assertError(t, await preview({ content: { locales: { en: { subject: 'x', text: 'y'.repeat(50_001) } } } }), 'IKW-VAL-001', 'content.locales.en.text');
+  assertError(t, await preview({ content: draft, data: { name: 'Awa' } }), 'IKW-TPL-003', 'data.amount');
+  const loop = { variables: { type: 'object', properties: { pad: { type: 'string' } } }, locales: { en: { subject: 'x', text: '{% for i in (1..100000) %}{{ pad }}{% endfor %}' } }, sampleData: { pad: 'x'.repeat(1_000) } };
+  assertError(t, await preview({ content: loop }), 'IKW-TPL-006', 'locales.en.text');
+
+  const kept = await svc.request('GET', `${BASE}/${tpl.id}`, { key });
+  t.match(kept.body, { latestVersion: 1, locales: emailTemplate.locales }, 'nothing was stored');
+  const reader = await svc.apiKey(merchant.id, ['templates.read']);
+  assertOk(t, await preview({ content: draft }, reader.secret));
+
+  const other = await svc.sandboxMerchant('Other');
+  assertError(t, await preview({ content: draft }, other.key), 'IKW-RES-001');
+  assertError(t, await preview({ content: draft }, merchant.api_keys.live), 'IKW-RES-001');
+  const liveOwn = await svc.request('POST', `${BASE}/${tpl.id}/preview`, { key, headers: { 'x-environment': 'live' }, body: { content: draft } });
+  assertError(t, liveOwn, 'IKW-AUT-003');
+});
+
+t.test('preview of an unsaved document: its title and text, and the PDF', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const tpl = await create(svc, key, { kind: 'invoice', name: 'Invoice', variables: { type: 'object', properties: { total: { type: 'string' } } }, locales: { en: { title: 'Invoice', text: 'Total' } } });
+  const res = await svc.request('POST', `${BASE}/${tpl.id}/preview`, { key, body: { content: { locales: { en: { title: 'Draft invoice', text: 'Due: {{ total }} XOF' } }, sampleData: { total: '9 000' } } } });
+  assertOk(t, res);
+  t.match(res.body, { kind: 'invoice', version: null, title: 'Draft invoice', text: 'Due: 9 000 XOF' });
+  t.match(await pdfText(res.body.pdf), /Due: 9 000 XOF/);
+});
+
 t.test('documents render to a PDF that holds the text', async (t) => {
   const { key } = await svc.sandboxMerchant();
   const tpl = await create(svc, key, {

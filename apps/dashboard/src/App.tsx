@@ -34,6 +34,7 @@ import { Navigation } from './Navigation.js';
 import { useRoute, type PageName } from './router.js';
 import { Settings } from './pages/Settings.js';
 import { Help } from './pages/Help.js';
+import { Template } from './pages/Template.js';
 import { Templates } from './pages/Templates.js';
 import { Team } from './pages/Team.js';
 import { Webhooks } from './pages/Webhooks.js';
@@ -88,6 +89,7 @@ const PAGES: Partial<Record<PageName, (props: PageProps) => React.JSX.Element>> 
   payoutBatches: PayoutBatches,
   payoutBatch: PayoutBatchPage,
   templates: Templates,
+  template: Template,
 };
 
 /** The signed-in user (null: signed out; undefined: still finding out from the cookie). */

@@ -21,16 +21,36 @@ export interface NewTemplate {
   publish?: boolean;
 }
 
-export interface TemplateChanges {
-  name?: string;
+/** The content fields of an update (and of a preview of unsaved content): each one given replaces the latest version's. */
+export interface ContentChanges {
   variables?: VariableSchema;
   locales?: Record<string, LocaleContent>;
   defaultLocale?: string;
   sampleData?: Record<string, unknown> | null;
+}
+
+export interface TemplateChanges extends ContentChanges {
+  name?: string;
   publish?: boolean;
 }
 
-type VersionContent = Omit<TemplateVersion, 'version' | 'createdAt'>;
+export type VersionContent = Omit<TemplateVersion, 'version' | 'createdAt'>;
+
+/**
+ * A version's content with `changes` applied (fields not given are kept; locales that lack the
+ * default one move it to their first), checked as a stored version is: what an update stores and
+ * what a preview of unsaved content renders are made the same way.
+ */
+export function changedContent(kind: TemplateKind, base: VersionContent, changes: ContentChanges): VersionContent {
+  const content: VersionContent = {
+    variables: changes.variables ?? base.variables,
+    locales: changes.locales ?? base.locales,
+    defaultLocale: changes.defaultLocale ?? (changes.locales && !(base.defaultLocale in changes.locales) ? Object.keys(changes.locales)[0]! : base.defaultLocale),
+    sampleData: changes.sampleData !== undefined ? changes.sampleData : base.sampleData,
+  };
+  checkVersion(kind, content);
+  return content;
+}
 
 /** Templates: create, update (each content change is a new version), publish a version, delete. */
 export class Templates extends CommandService<TemplateCommand, TemplateState, TemplateEvent> {
@@ -87,16 +107,7 @@ export class Templates extends CommandService<TemplateCommand, TemplateState, Te
     const { state } = await this.load(id);
     assertOwned(state.deleted ? null : state.template, owner, 'No such template', 'id');
     const latest = latestVersion(state);
-    let version: VersionContent | undefined;
-    if (changesContent) {
-      version = {
-        variables: input.variables ?? latest.variables,
-        locales: input.locales ?? latest.locales,
-        defaultLocale: input.defaultLocale ?? (input.locales && !(latest.defaultLocale in input.locales) ? Object.keys(input.locales)[0]! : latest.defaultLocale),
-        sampleData: input.sampleData !== undefined ? input.sampleData : latest.sampleData,
-      };
-      checkVersion(state.template!.kind, version);
-    }
+    const version = changesContent ? changedContent(state.template!.kind, latest, input) : undefined;
     const result = await this.command(
       owner,
       id,

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Clock } from '../../../packages/core/clock.js';
 import { ApiError } from '../../../packages/core/errors.js';
 import type { Owner } from '../../../packages/domain/audit.js';
-import type { NewTemplate, TemplateChanges, Templates } from '../../../packages/domain/template/commands.js';
+import { changedContent, type ContentChanges, type NewTemplate, type TemplateChanges, type Templates } from '../../../packages/domain/template/commands.js';
 import { BUILT_IN_TEMPLATES } from '../../../packages/domain/template/defaults.js';
 import { TEMPLATE_KINDS, type TemplateKind, type TemplateVersion } from '../../../packages/domain/template/events.js';
 import { renderPdf } from '../../../packages/domain/template/pdf.js';
@@ -56,16 +56,27 @@ const templateSchema = resourceSchema('template', ['kind', 'name', 'latestVersio
 });
 const versionSchema = {
   type: 'object',
-  required: ['object', 'template', 'version', 'published'],
-  properties: { object: { const: 'template_version' }, template: { type: 'string' }, version: { type: 'integer' }, published: { type: 'boolean' }, variables: { type: 'object' }, locales: { type: 'object' } },
+  required: ['object', 'template', 'version', 'published', 'variables', 'locales', 'defaultLocale', 'created'],
+  properties: {
+    object: { const: 'template_version' },
+    template: { type: 'string' },
+    version: { type: 'integer' },
+    published: { type: 'boolean' },
+    variables: { type: 'object' },
+    locales: { type: 'object' },
+    defaultLocale: { type: 'string' },
+    sampleData: { type: ['object', 'null'] },
+    created: { type: 'integer' },
+  },
 };
-const renderedSchema = {
+/** What render answers; a preview of unsaved content (`content`) has no version number (null). */
+const renderedSchema = (version: { type: 'integer' | ['integer', 'null']; description?: string }) => ({
   type: 'object',
   required: ['object', 'template', 'version', 'locale', 'text'],
   properties: {
     object: { const: 'rendered_template' },
     template: { type: 'string' },
-    version: { type: 'integer' },
+    version,
     kind: { enum: [...TEMPLATE_KINDS] },
     locale: { type: 'string' },
     subject: { type: 'string' },
@@ -74,16 +85,16 @@ const renderedSchema = {
     title: { type: 'string' },
     pdf: { type: 'string', description: 'documents only: the PDF, base64' },
   },
-};
+});
 const versionParams = { type: 'object', required: ['id', 'version'], properties: { id: { type: 'string', minLength: 1, maxLength: 255 }, version: { type: 'integer', minimum: 1, maximum: 1_000_000 } } };
 
-/** What render and preview answer: the rendered fields, and for documents the PDF (base64). */
-async function rendered(row: TemplateRow, version: TemplateVersion, data: Record<string, unknown>, locale: string | undefined, at: Date) {
+/** What render and preview answer: the rendered fields, and for documents the PDF (base64); `number` null for unsaved content. */
+async function rendered(row: TemplateRow, version: TemplateVersion, number: number | null, data: Record<string, unknown>, locale: string | undefined, at: Date) {
   const out = await renderVersion(version, data, locale);
   return {
     object: 'rendered_template',
     template: row.id,
-    version: version.version,
+    version: number,
     kind: row.kind,
     ...out,
     ...(isDocument(row.kind) ? { pdf: (await renderPdf(out, at)).toString('base64') } : {}),
@@ -180,18 +191,34 @@ export function templateEngineFamily(knex: Knex, clock: Clock, templates: Templa
           return object(ctx.owner, ctx.params.id);
         },
       }),
-      route<{ version?: number; locale?: string; data?: Record<string, unknown> }, unknown, { id: string }>({
+      route<{ version?: number; locale?: string; data?: Record<string, unknown>; content?: ContentChanges }, unknown, { id: string }>({
         method: 'post',
         path: `${BASE}/templates/:id/preview`,
-        summary: 'Render any version (the latest by default) with the given data or the template’s sample data',
+        summary: 'Render any version (the latest by default), or unsaved content over it, with the given data or the sample data',
         auth: read,
         params: idParams,
-        body: { type: 'object', additionalProperties: false, properties: { version: { type: 'integer', minimum: 1, maximum: 1_000_000 }, locale: localeSchema, data: dataSchema } },
-        response: renderedSchema,
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            version: { type: 'integer', minimum: 1, maximum: 1_000_000 },
+            locale: localeSchema,
+            data: dataSchema,
+            content: {
+              type: 'object',
+              additionalProperties: false,
+              description: "Unsaved content, as PATCH takes it: each field given replaces the version's, checked as PATCH checks it; nothing is stored",
+              properties: contentFields,
+            },
+          },
+        },
+        response: renderedSchema({ type: ['integer', 'null'], description: 'the version rendered; null when content was given (unsaved)' }),
         handler: async (ctx) => {
           const row = await load(ctx.owner, ctx.params.id);
-          const version = await versionOf(row, ctx.body.version ?? row.latest_version);
-          return rendered(row, version, ctx.body.data ?? version.sampleData ?? {}, ctx.body.locale, clock.now());
+          const stored = await versionOf(row, ctx.body.version ?? row.latest_version);
+          const { content } = ctx.body;
+          const version = content === undefined ? stored : { ...stored, ...changedContent(row.kind, stored, content) };
+          return rendered(row, version, content === undefined ? version.version : null, ctx.body.data ?? version.sampleData ?? {}, ctx.body.locale, clock.now());
         },
       }),
       route<{ locale?: string; data: Record<string, unknown> }, unknown, { id: string }>({
@@ -201,11 +228,11 @@ export function templateEngineFamily(knex: Knex, clock: Clock, templates: Templa
         auth: read,
         params: idParams,
         body: { type: 'object', required: ['data'], additionalProperties: false, properties: { locale: localeSchema, data: dataSchema } },
-        response: renderedSchema,
+        response: renderedSchema({ type: 'integer' }),
         handler: async (ctx) => {
           const row = await load(ctx.owner, ctx.params.id);
           if (row.published_version === null) throw new ApiError('IKW-TPL-005', `Template ${row.id} has no published version; publish one or preview a version`, 'id');
-          return rendered(row, await versionOf(row, row.published_version), ctx.body.data, ctx.body.locale, clock.now());
+          return rendered(row, await versionOf(row, row.published_version), row.published_version, ctx.body.data, ctx.body.locale, clock.now());
         },
       }),
       route({
@@ -213,7 +240,33 @@ export function templateEngineFamily(knex: Knex, clock: Clock, templates: Templa
         path: `${BASE}/defaults`,
         summary: "The service's own messages a template can restyle (purpose), with their built-in templates",
         auth: read,
-        response: { type: 'object', properties: { object: { const: 'list' }, data: { type: 'array', items: { type: 'object' } } } },
+        response: {
+          type: 'object',
+          required: ['object', 'data'],
+          properties: {
+            object: { const: 'list' },
+            data: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['object', 'purpose', 'kind', 'overridable', 'description', 'variables', 'locales', 'defaultLocale'],
+                properties: {
+                  object: { const: 'built_in_template' },
+                  purpose: { type: 'string' },
+                  kind: { enum: [...TEMPLATE_KINDS] },
+                  overridable: { type: 'boolean' },
+                  description: { type: 'string' },
+                  variables: { type: 'object' },
+                  locales: { type: 'object' },
+                  defaultLocale: { type: 'string' },
+                  sampleData: { type: ['object', 'null'] },
+                },
+              },
+            },
+            has_more: { type: 'boolean' },
+            url: { type: 'string' },
+          },
+        },
         handler: async () => ({
           object: 'list',
           data: BUILT_IN_TEMPLATES.map((b) => ({ object: 'built_in_template', purpose: b.purpose, kind: b.kind, overridable: b.overridable, description: b.description, variables: b.version.variables, locales: b.version.locales, defaultLocale: b.version.defaultLocale, sampleData: b.version.sampleData })),

@@ -1,12 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { ErrorMessage, errorText, QueryView, Scrollable } from '../components.js';
+import { ErrorMessage, errorText, Link, QueryView, Scrollable } from '../components.js';
 import { useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import type { PageProps } from './props.js';
-
-const KINDS = ['email', 'sms', 'receipt', 'invoice'] as const;
-type Kind = (typeof KINDS)[number];
+import { TEMPLATE_KINDS as KINDS, templateMessages as messages, type TemplateKind as Kind } from './templates.messages.js';
 
 /** What a new template of each kind starts with (version 1, English): the fields its kind needs. */
 const STARTER: Record<Kind, Record<string, string>> = {
@@ -19,56 +17,13 @@ const STARTER: Record<Kind, Record<string, string>> = {
 /** A schema of no variables (the generated type of a free-form object admits no key). */
 const EMPTY_SCHEMA = { type: 'object', properties: {} } as unknown as Record<string, never>;
 
-const messages = {
-  en: {
-    title: 'Templates',
-    intro: 'E-mails, SMS, receipts and invoices in your brand, written in Liquid.',
-    new: 'New template',
-    name: 'Name',
-    kind: 'Kind',
-    create: 'Create the template',
-    created: 'Template created',
-    show: 'Show',
-    all: 'All kinds',
-    'kind.email': 'E-mail',
-    'kind.sms': 'SMS',
-    'kind.receipt': 'Receipt',
-    'kind.invoice': 'Invoice',
-    list: 'Templates of this environment',
-    latest: 'Latest version',
-    published: 'Published version',
-    none: 'No template in this environment yet.',
-    notPublished: 'none',
-  },
-  fr: {
-    title: 'Modèles',
-    intro: 'E-mails, SMS, reçus et factures à votre image, écrits en Liquid.',
-    new: 'Nouveau modèle',
-    name: 'Nom',
-    kind: 'Type',
-    create: 'Créer le modèle',
-    created: 'Modèle créé',
-    show: 'Afficher',
-    all: 'Tous les types',
-    'kind.email': 'E-mail',
-    'kind.sms': 'SMS',
-    'kind.receipt': 'Reçu',
-    'kind.invoice': 'Facture',
-    list: 'Modèles de cet environnement',
-    latest: 'Dernière version',
-    published: 'Version publiée',
-    none: 'Aucun modèle dans cet environnement pour l’instant.',
-    notPublished: 'aucune',
-  },
-};
-
-/** Templates: the list by kind and a new template (version 1, a starting text of its kind). */
+/** Templates: the list by kind, each linking to its page, and a new template (version 1, a starting text of its kind). */
 export function Templates({ environment, onSignedOut }: PageProps) {
   const t = useMessages(messages);
   const queries = useQueryClient();
   const [kind, setKind] = useState<Kind | ''>('');
   const [error, setError] = useState<string | null>(null);
-  const [created, setCreated] = useState<string | null>(null);
+  const [created, setCreated] = useState<{ id: string; name: string } | null>(null);
   const key = ['templates', environment];
   const list = useQuery({
     queryKey: [...key, kind],
@@ -78,7 +33,7 @@ export function Templates({ environment, onSignedOut }: PageProps) {
     mutationFn: (input: { name: string; kind: Kind }) =>
       sika.post('/api/template-engine/templates', { body: { kind: input.kind, name: input.name, variables: EMPTY_SCHEMA, locales: { en: STARTER[input.kind] } } }),
     onSuccess: (tpl) => {
-      setCreated(tpl.name);
+      setCreated({ id: tpl.id, name: tpl.name });
       void queries.invalidateQueries({ queryKey: key });
     },
     onError: (err: unknown) => setError(errorText(err, t('error.generic'))),
@@ -116,7 +71,14 @@ export function Templates({ environment, onSignedOut }: PageProps) {
         <button type="submit" disabled={create.isPending}>
           {t('create')}
         </button>
-        {created && <p role="status">{`${t('created')}: ${created}`}</p>}
+        {created && (
+          <p role="status">
+            {`${t('created')}: `}
+            <Link to="template" id={created.id}>
+              {created.name}
+            </Link>
+          </p>
+        )}
       </form>
       <h2 id="templates-list">{t('list')}</h2>
       <label>
@@ -145,7 +107,11 @@ export function Templates({ environment, onSignedOut }: PageProps) {
               <tbody>
                 {(l.data ?? []).map((tpl) => (
                   <tr key={tpl.id}>
-                    <td>{tpl.name}</td>
+                    <th scope="row">
+                      <Link to="template" id={tpl.id}>
+                        {tpl.name}
+                      </Link>
+                    </th>
                     <td>{t(`kind.${tpl.kind}`)}</td>
                     <td>{tpl.latestVersion}</td>
                     <td>{tpl.publishedVersion ?? t('notPublished')}</td>
