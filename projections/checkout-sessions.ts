@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
 import type { Owner } from '../packages/domain/audit.js';
 import { paymentStatusOf, toCheckoutSessionObject } from '../packages/domain/checkout-session/decider.js';
-import type { CheckoutSessionCreated, CheckoutSessionEvent, CheckoutSessionObject } from '../packages/domain/checkout-session/events.js';
+import type { CheckoutSessionCreated, CheckoutSessionEvent, CheckoutSessionObject, CheckoutSessionStatus } from '../packages/domain/checkout-session/events.js';
 import type { PaymentIntentObject } from '../packages/domain/payment-intent/events.js';
+import { cursorPage, type CursorList, type CursorQuery } from './paging.js';
 import type { Projection } from './projection.js';
 
 /**
@@ -28,15 +29,30 @@ export const checkoutSessionsProjection: Projection = {
           canceled_at text
         )`),
     },
+    {
+      // The merchant's list (newest first, by the creation's log position) and sessions expired early.
+      name: 'checkout_sessions/002-list-and-expire',
+      up: (knex) =>
+        knex.raw(`ALTER TABLE read.checkout_sessions ADD COLUMN seq text, ADD COLUMN expired_at text;
+        CREATE INDEX checkout_sessions_list ON read.checkout_sessions (merchant_id, environment, seq);
+        -- Sessions opened before: their creation's log position, where the log is this database's
+        -- (an EventStoreDB log gives them theirs at the next rebuild of this read model).
+        DO $$ BEGIN
+          IF to_regclass('events') IS NOT NULL THEN
+            UPDATE read.checkout_sessions s SET seq = lpad(e.transaction_id::text, 20, '0') || ':' || lpad(e.global_position::text, 20, '0')
+            FROM events e WHERE e.type = 'checkout_session.created' AND e.stream_id = 'checkout_session-' || s.id;
+          END IF;
+        END $$`),
+    },
   ],
-  handles: ['checkout_session.created', 'checkout_session.payment_intent_attached', 'checkout_session.canceled'],
+  handles: ['checkout_session.created', 'checkout_session.payment_intent_attached', 'checkout_session.canceled', 'checkout_session.expired'],
   async apply(trx, event) {
     const e = event as unknown as CheckoutSessionEvent;
     const id = event.streamId.replace(/^checkout_session-/, '');
     switch (e.type) {
       case 'checkout_session.created':
         await trx('read.checkout_sessions')
-          .insert({ id, merchant_id: e.data.merchantId, environment: e.data.environment, session: JSON.stringify(e.data) })
+          .insert({ id, seq: event.position, merchant_id: e.data.merchantId, environment: e.data.environment, session: JSON.stringify(e.data) })
           .onConflict('id')
           .ignore();
         return;
@@ -45,6 +61,9 @@ export const checkoutSessionsProjection: Projection = {
         return;
       case 'checkout_session.canceled':
         await trx('read.checkout_sessions').where({ id }).update({ canceled_at: e.data.at });
+        return;
+      case 'checkout_session.expired':
+        await trx('read.checkout_sessions').where({ id }).update({ expired_at: e.data.at });
         return;
     }
   },
@@ -66,6 +85,7 @@ interface Row {
   attempt: number;
   amount_total: string | null;
   canceled_at: string | null;
+  expired_at: string | null;
   intent: PaymentIntentObject | null;
 }
 
@@ -82,6 +102,7 @@ function toView(row: Row, now: Date): CheckoutSessionView {
     attempt: row.attempt,
     amountTotal: row.amount_total === null ? null : Number(row.amount_total),
     canceledAt: row.canceled_at,
+    expiredAt: row.expired_at,
   };
   return {
     session: toCheckoutSessionObject(state, paymentStatusOf(row.intent?.status ?? null), now),
@@ -94,6 +115,42 @@ function toView(row: Row, now: Date): CheckoutSessionView {
 export async function findCheckoutSession(knex: Knex, owner: Owner, id: string, now: Date): Promise<CheckoutSessionObject | undefined> {
   const row = await sessionRows(knex).where({ 's.id': id, 's.merchant_id': owner.merchantId, 's.environment': owner.environment }).first<Row | undefined>();
   return row && toView(row, now).session;
+}
+
+/** What the merchant's list narrows to: a status (as it stands at the list's `now`), a payment link's sessions. */
+export interface CheckoutSessionFilters {
+  status?: CheckoutSessionStatus;
+  paymentLinkId?: string;
+}
+
+/**
+ * The status sessionStatus gives, as SQL over a session row (s) and its latest intent (pi), at
+ * `now`: complete once paid; canceled; expired once its expiry passed with nothing with the
+ * operator; else open.
+ */
+function whereStatus(q: Knex.QueryBuilder, status: CheckoutSessionStatus, now: Date): Knex.QueryBuilder {
+  const paid = "pi.status IS NOT DISTINCT FROM 'succeeded'";
+  const withOperator = "pi.status IN ('processing', 'requires_action')";
+  const past = "COALESCE(s.expired_at, s.session->>'expiresAt')::timestamptz <= ?";
+  switch (status) {
+    case 'complete':
+      return q.whereRaw(paid);
+    case 'canceled':
+      return q.whereRaw(`NOT (${paid}) AND s.canceled_at IS NOT NULL`);
+    case 'expired':
+      return q.whereRaw(`NOT (${paid}) AND s.canceled_at IS NULL AND NOT COALESCE(${withOperator}, false) AND ${past}`, [now]);
+    case 'open':
+      return q.whereRaw(`NOT (${paid}) AND s.canceled_at IS NULL AND (COALESCE(${withOperator}, false) OR NOT (${past}))`, [now]);
+  }
+}
+
+/** The owner's sessions as they stand at `now`, newest first, cursor-paged. */
+export function listCheckoutSessions(knex: Knex, owner: Owner, cursor: CursorQuery, url: string, filters: CheckoutSessionFilters, now: Date): Promise<CursorList<CheckoutSessionObject>> {
+  const rows = sessionRows(knex).where({ 's.merchant_id': owner.merchantId, 's.environment': owner.environment });
+  if (filters.status) whereStatus(rows, filters.status, now);
+  if (filters.paymentLinkId) rows.whereRaw("s.session->>'paymentLinkId' = ?", [filters.paymentLinkId]);
+  // A subquery, so the cursor's `id` and `seq` are the session's alone (its intent has both too).
+  return cursorPage<Row & { seq: string }, CheckoutSessionObject>(knex.from(rows.as('sessions')), cursor, url, 'id', (row) => toView(row, now).session);
 }
 
 /** A session by its unguessable id, whoever asks: the hosted page and its API. */

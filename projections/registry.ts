@@ -27,6 +27,7 @@ import { payoutBatchesProjection } from './payout-batches.js';
 import { payoutMethodsProjection } from './payout-methods.js';
 import { payoutRecipientsProjection } from './payout-recipients.js';
 import { payoutSettingsProjection } from './payout-settings.js';
+import { customerPortalSettingsProjection } from './customer-portal-settings.js';
 import { payoutsProjection } from './payouts.js';
 import { productsProjection } from './products.js';
 import { refundsProjection } from './refunds.js';
@@ -61,6 +62,7 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   objectEventsProjection,
   operationsProjection,
   payoutSettingsProjection,
+  customerPortalSettingsProjection,
   payoutMethodsProjection,
   payoutsProjection,
   webhookEndpointsProjection,

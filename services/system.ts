@@ -25,7 +25,7 @@ import { OpenIdClientProvider } from '../packages/providers/openid.js';
 import { Verifications } from '../packages/domain/verification/commands.js';
 import { KeyedHasher } from '../packages/core/hashing.js';
 import { OutboxMessenger } from '../packages/messaging/messenger.js';
-import { PayoutSettingsService } from '../packages/domain/merchant-settings/commands.js';
+import { MerchantSettingsService } from '../packages/domain/merchant-settings/commands.js';
 import { TemplateComposer } from '../packages/messaging/composer.js';
 import { AppTokenSigner } from '../packages/domain/user/tokens.js';
 import type { Environment } from '../packages/domain/merchant/events.js';
@@ -149,7 +149,7 @@ export interface System {
   customerPortal: CustomerPortal;
   payouts: Payouts;
   /** Payout settings: lowering the safety delay of saved destinations takes a second factor. */
-  payoutSettings: PayoutSettingsService;
+  merchantSettings: MerchantSettingsService;
   /** The payout engine: saved recipients and payout batches (docs/payout-engine.md). */
   payoutRecipients: PayoutRecipients;
   payoutBatches: PayoutBatches;
@@ -496,7 +496,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     paymentLinks,
     customerPortal,
     payouts,
-    payoutSettings: new PayoutSettingsService({ store, clock, verifications, messenger, directory: reads }),
+    merchantSettings: new MerchantSettingsService({ store, clock, verifications, messenger, directory: reads }),
     apiKeyUsage: new ApiKeyUsage(knex, clock),
     apiKeyManagement: new ApiKeyManagement({ store, clock, accounts, verifications }),
     payoutRecipients,

@@ -79,6 +79,7 @@ export const ERROR_CODES = {
   'IKW-CHK-004': { status: 400, retryable: false, message: 'This payment method type is not one the checkout session accepts' },
   'IKW-CPT-001': { status: 401, retryable: false, message: 'The code is wrong, has expired or was already used; ask for a new one' },
   'IKW-CPT-002': { status: 401, retryable: false, message: 'Sign in to the customer portal: the portal token is missing, wrong, expired or signed out' },
+  'IKW-CPT-003': { status: 403, retryable: false, message: "The merchant's customer portal does not let customers do this" },
   'IKW-BAL-001': { status: 400, retryable: false, message: 'The available balance does not cover the amount plus fees' },
   'IKW-ACC-001': { status: 409, retryable: false, message: 'An account with this e-mail address already exists' },
   'IKW-ACC-002': { status: 403, retryable: false, message: 'Your role in this organization does not allow this' },

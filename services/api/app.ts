@@ -81,7 +81,7 @@ export function apiFamilies(system: System): Family[] {
     escrowFamily(system.knex, system.escrow),
     paymentCapabilitiesFamily(system.knex, system.paymentCapabilities),
     configurationFamily(system.knex, system.countryActivations, system.featureFlags),
-    merchantSettingsFamily(system.knex, system.store, system.clock, system.payoutSettings),
+    merchantSettingsFamily(system.knex, system.store, system.clock, system.merchantSettings, system.config.publicUrl),
     webhookEndpointsFamily(system.knex, system.clock, system.webhookEndpoints),
     webhookReplaysFamily(system.webhooks),
     // The events webhooks carry, for clients that missed some and for `sika listen` (docs/webhooks.md).

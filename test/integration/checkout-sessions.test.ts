@@ -261,3 +261,113 @@ t.test('the hosted form, posted as a browser posts it', async (t) => {
   assertError(t, json, 'IKW-CHK-001', 'sessionId');
   assertError(t, await svc.request('POST', `/checkout/session/${other.id}/pay`, { rawBody: 'a=1', headers: { 'content-type': 'text/plain' } }), 'IKW-REQ-002');
 });
+
+t.test('list: newest first, cursor-paged, by status and payment link, as each stands now; the environment’s and merchant’s own', async (t) => {
+  const { merchant, key: mine } = await svc.sandboxMerchant('Lister');
+  const list = async (query = '', as = mine) => {
+    const res = await svc.request('GET', `/api/v1/checkout/sessions${query}`, { key: as });
+    assertOk(t, res);
+    return res.body;
+  };
+  t.match(await list(), { object: 'list', data: [], has_more: false, url: '/api/v1/checkout/sessions' }, 'none yet');
+  const paid = await createSession(svc, mine, { amount: 1_000 });
+  const canceled = await createSession(svc, mine, { amount: 2_000 });
+  const expired = await createSession(svc, mine, { amount: 3_000 });
+  const link = await createLink(svc, mine);
+  const forLink = (await svc.request('POST', '/api/v1/checkout/sessions', { key: mine, body: { paymentLinkId: link.id } })).body;
+  const paying = await createSession(svc, mine, { amount: 4_000 });
+  assertOk(t, await payByMobileMoney(svc, paid.id, snNumber('05')));
+  await operatorAnswers(svc);
+  assertOk(t, await svc.request('POST', `/api/checkout/${canceled.id}/cancel`));
+  assertOk(t, await svc.request('POST', `/api/v1/checkout/sessions/${expired.id}/expire`, { key: mine }));
+  assertOk(t, await payByMobileMoney(svc, paying.id, snNumber('03'))); // the operator never answers: it stays with the operator
+
+  const all = await list();
+  t.same(all.data.map((s: { id: string }) => s.id), [paying.id, forLink.id, expired.id, canceled.id, paid.id], 'newest first');
+  t.same(all.data[4], (await svc.request('GET', `/api/v1/checkout/sessions/${paid.id}`, { key: mine })).body, 'each as retrieve answers it');
+  const ids = async (query: string) => (await list(query)).data.map((s: { id: string }) => s.id);
+  t.same(await ids('?status=complete'), [paid.id]);
+  t.same(await ids('?status=canceled'), [canceled.id]);
+  t.same(await ids('?status=expired'), [expired.id]);
+  t.same(await ids('?status=open'), [paying.id, forLink.id], 'open: unpaid, or with the operator');
+  t.same(await ids(`?paymentLinkId=${link.id}`), [forLink.id]);
+  t.same(await ids(`?paymentLinkId=${link.id}&status=complete`), []);
+
+  const first = await list('?limit=2');
+  t.match(first, { has_more: true, data: [{ id: paying.id }, { id: forLink.id }] });
+  const second = await list(`?limit=2&starting_after=${forLink.id}`);
+  t.match(second, { has_more: true, data: [{ id: expired.id }, { id: canceled.id }] });
+  t.match(await list(`?limit=2&starting_after=${canceled.id}`), { has_more: false, data: [{ id: paid.id }] });
+  t.match(await list(`?limit=2&ending_before=${expired.id}`), { data: [{ id: paying.id }, { id: forLink.id }] });
+
+  // Time passing expires the open, unpaid ones in the list too; the one with the operator stays open.
+  svc.clock.advance(24 * 3_600_000);
+  t.same(await ids('?status=expired'), [forLink.id, expired.id]);
+  t.same(await ids('?status=open'), [paying.id]);
+
+  assertError(t, await svc.request('GET', '/api/v1/checkout/sessions?status=paid', { key: mine }), 'IKW-VAL-001', 'status');
+  assertError(t, await svc.request('GET', '/api/v1/checkout/sessions?paymentLinkId=nope', { key: mine }), 'IKW-VAL-001', 'paymentLinkId');
+  assertError(t, await svc.request('GET', `/api/v1/checkout/sessions?starting_after=${paid.id}`, { key: otherKey }), 'IKW-VAL-001', 'starting_after');
+  t.same((await list('', otherKey)).data.filter((s: { id: string }) => [paid.id, paying.id].includes(s.id)), [], "another merchant's list has none of them");
+  t.same((await list('', merchant.api_keys.live)).data, [], 'live has its own sessions');
+});
+
+t.test('expire: an open session ends now, its intent with it; its page says it expired', async (t) => {
+  const s = await createSession(svc, key);
+  const at = svc.clock.now();
+  const res = await svc.request('POST', `/api/v1/checkout/sessions/${s.id}/expire`, { key });
+  assertOk(t, res);
+  t.match(res.body, { id: s.id, status: 'expired', paymentStatus: 'unpaid', expiresAt: at.toISOString() });
+  t.same((await svc.request('GET', `/api/v1/checkout/sessions/${s.id}`, { key })).body, res.body, 'retrieve says so too');
+  t.match(await retrieve(svc, key, s.paymentIntentId), { status: 'canceled', cancellation_reason: 'abandoned' }, 'its unpaid intent is canceled');
+  t.match(await sessionStatus(svc, s.id), { status: 'expired' });
+  assertError(t, await payByMobileMoney(svc, s.id, snNumber('05')), 'IKW-CHK-001', 'sessionId');
+  const page = await fetch(`${svc.baseUrl}/checkout/session/${s.id}`, { headers: { accept: 'text/html' } });
+  t.equal(page.status, 410);
+  t.match(await page.text(), /expired/);
+
+  const deferred = await createSession(svc, key, { deferPaymentIntentCreation: true });
+  t.match((await svc.request('POST', `/api/v1/checkout/sessions/${deferred.id}/expire`, { key })).body, { status: 'expired', paymentIntentId: null }, 'a session without an intent yet');
+});
+
+t.test('expire: refused once the session is no longer open, or while its payment is with the operator', async (t) => {
+  const expire = (id: string, as = key) => svc.request('POST', `/api/v1/checkout/sessions/${id}/expire`, { key: as });
+  const expired = await createSession(svc, key);
+  assertOk(t, await expire(expired.id));
+  assertError(t, await expire(expired.id), 'IKW-CHK-001', 'id');
+  const paid = await createSession(svc, key);
+  await payByMobileMoney(svc, paid.id, snNumber('05'));
+  assertError(t, await expire(paid.id), 'IKW-RES-002', 'id');
+  await operatorAnswers(svc);
+  assertError(t, await expire(paid.id), 'IKW-CHK-001', 'id');
+  t.match(await sessionStatus(svc, paid.id), { status: 'complete' }, 'a paid session stays paid');
+  const canceled = await createSession(svc, key);
+  await svc.request('POST', `/api/checkout/${canceled.id}/cancel`);
+  assertError(t, await expire(canceled.id), 'IKW-CHK-001', 'id');
+  const lapsed = await createSession(svc, key);
+  svc.clock.advance(24 * 3_600_000);
+  assertError(t, await expire(lapsed.id), 'IKW-CHK-001', 'id');
+
+  const open = await createSession(svc, key);
+  assertError(t, await expire(open.id, otherKey), 'IKW-RES-001', 'id');
+  const { merchant } = await svc.sandboxMerchant('Live side');
+  const sandboxSession = await createSession(svc, merchant.api_keys.sandbox);
+  assertError(t, await expire(sandboxSession.id, merchant.api_keys.live), 'IKW-RES-001', 'id');
+  assertError(t, await expire('cs_000000000000000000000000'), 'IKW-RES-001', 'id');
+  t.match(await sessionStatus(svc, open.id), { status: 'open' }, "another merchant's or environment's call changed nothing");
+  t.match(await sessionStatus(svc, sandboxSession.id), { status: 'open' });
+  const readOnly = await svc.apiKey(merchant.id, ['checkout.read']);
+  assertError(t, await expire(sandboxSession.id, readOnly.secret), 'IKW-AUT-004');
+});
+
+t.test('expire: idempotent like every POST (the same key answers the first answer)', async (t) => {
+  const s = await createSession(svc, key);
+  const headers = { 'Idempotency-Key': `expire-${s.id}` };
+  const first = await svc.request('POST', `/api/v1/checkout/sessions/${s.id}/expire`, { key, headers });
+  const again = await svc.request('POST', `/api/v1/checkout/sessions/${s.id}/expire`, { key, headers });
+  assertOk(t, first);
+  t.equal(again.text, first.text, 'replayed byte for byte, not refused as already expired');
+  t.equal(again.headers.get('idempotent-replayed'), 'true');
+  const events = await svc.system.store.readStream(`checkout_session-${s.id}`);
+  t.equal(events.filter((e) => e.type === 'checkout_session.expired').length, 1, 'one expiry in the log');
+});

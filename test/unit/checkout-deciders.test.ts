@@ -50,6 +50,23 @@ t.test('session: cancel once; not while paying, nor once paid or expired', async
   sessions.given(created).when(cancel('unpaid', later(86_400_000))).thenThrows(t, 'IKW-CHK-001');
 });
 
+t.test('session: the merchant expires it once, while open; its expiry becomes then', async (t) => {
+  const created = sessions.history(open);
+  const expire = (paymentStatus: 'unpaid' | 'processing' | 'paid' | 'failed', when = at): CheckoutSessionCommand => ({ type: 'expire', owner, at: when, paymentStatus });
+  const expired = sessions.given(created).when(expire('unpaid', later(60_000))).thenMatch(t, [{ type: 'checkout_session.expired', data: { at: later(60_000).toISOString() } }]);
+  const state = sessions.state(expired);
+  t.match(toCheckoutSessionObject(state, 'unpaid', later(60_000)), { status: 'expired', expiresAt: later(60_000).toISOString() });
+  t.equal(sessionStatus({ ...state, session }, 'processing', later(60_000)), 'open', 'a payment already under way may still finish, as at a lifetime\u2019s end');
+  sessions.given(expired).when(expire('unpaid', later(60_001))).thenThrows(t, { code: 'IKW-CHK-001', param: 'id', message: /expired/ });
+  sessions.given(expired).when(attach(1, 'unpaid', later(60_001))).thenThrows(t, 'IKW-CHK-001');
+  sessions.given(created).when(expire('failed')).thenMatch(t, [{ type: 'checkout_session.expired' }]);
+  sessions.given(created).when(expire('processing')).thenThrows(t, { code: 'IKW-RES-002', param: 'id' });
+  sessions.given(created).when(expire('paid')).thenThrows(t, { code: 'IKW-CHK-001', message: /complete/ });
+  sessions.given(created).when(expire('unpaid', later(86_400_000))).thenThrows(t, 'IKW-CHK-001');
+  sessions.given(sessions.history(open, { type: 'cancel', owner, at, paymentStatus: 'unpaid' })).when(expire('unpaid')).thenThrows(t, { code: 'IKW-CHK-001', message: /canceled/ });
+  sessions.given(created).when({ ...expire('unpaid'), owner: stranger } as CheckoutSessionCommand).thenThrows(t, { code: 'IKW-RES-001', param: 'id' });
+});
+
 const links = spec(paymentLinkDecider);
 const link: PaymentLinkCreated = {
   id: 'link_1', merchantId: 'acct_1', environment: 'sandbox', slug: 'abcdefghijklmnop', url: 'http://x/pay/abcdefghijklmnop', amount: 500, currency: 'xof',

@@ -7,7 +7,11 @@
  */
 import t from 'tap';
 import { merchantSettingsDecider, type MerchantSettingsCommand } from '../../packages/domain/merchant-settings/decider.js';
-import { defaultPayoutSettings } from '../../packages/domain/merchant-settings/events.js';
+import { DEFAULT_CUSTOMER_PORTAL_SETTINGS, defaultPayoutSettings, type MerchantSettingsEvent } from '../../packages/domain/merchant-settings/events.js';
+
+type PayoutSettingsUpdate = Extract<MerchantSettingsCommand, { type: 'update' }>;
+/** The data of a payout settings event (the settings stream also holds the customer portal's). */
+const payoutData = (e: MerchantSettingsEvent) => e.data as Extract<MerchantSettingsEvent, { type: 'merchant.payout_settings_updated' }>['data'];
 import { payoutMethodDecider, unusableReason } from '../../packages/domain/payout-method/decider.js';
 import { normalizeDestination } from '../../packages/domain/payout-method/destination.js';
 import type { PayoutMethodCreated } from '../../packages/domain/payout-method/events.js';
@@ -242,7 +246,7 @@ t.test('merchant payout settings', async (t) => {
   const settings = spec(merchantSettingsDecider);
   t.same(defaultPayoutSettings('sandbox'), { defaultReturnUrl: null, safetyDelayMinutes: 0, defaultCurrency: null, defaultPayoutMethodId: null });
   t.equal(defaultPayoutSettings('live').safetyDelayMinutes, 1440, 'a day in live');
-  const update = (changes: MerchantSettingsCommand['changes'], ms = 0, proof: MerchantSettingsCommand['proof'] = 'api_key'): MerchantSettingsCommand => ({ type: 'update', merchantId: 'acct_1', environment: 'sandbox', changes, proof, at: at(ms) });
+  const update = (changes: PayoutSettingsUpdate['changes'], ms = 0, proof: PayoutSettingsUpdate['proof'] = 'api_key'): MerchantSettingsCommand => ({ type: 'update', merchantId: 'acct_1', environment: 'sandbox', changes, proof, at: at(ms) });
   settings.given().when(update({})).thenNothing(t, 'no change');
   settings.given().when(update({ safetyDelayMinutes: 0 })).thenNothing(t, 'a value equal to the default is no change');
   const first = settings
@@ -270,7 +274,7 @@ t.test('merchant payout settings', async (t) => {
   settings
     .given(second)
     .when(update({ defaultReturnUrl: null }, 2 * MIN))
-    .thenState((_, decided) => t.same(decided.map((e) => e.data.settings.defaultReturnUrl), [null], 'null clears'));
+    .thenState((_, decided) => t.same(decided.map((e) => payoutData(e).settings.defaultReturnUrl), [null], 'null clears'));
 
   // Lowering the safety delay (30 → 5) needs a user's second-factor challenge; raising needs nothing.
   settings.given(first).when(update({ safetyDelayMinutes: 5 }, MIN)).thenThrows(t, 'IKW-PAY-005');
@@ -280,17 +284,53 @@ t.test('merchant payout settings', async (t) => {
     .given(first)
     .when(update({ safetyDelayMinutes: 5 }, MIN, { challengeId: 'ch_1' }))
     .thenState((s, decided) => {
-      t.same(decided.map((e) => e.data.safetyDelayLowered), [{ fromMinutes: 30, toMinutes: 5, challengeId: 'ch_1' }], 'the lowering is recorded with its challenge');
+      t.same(decided.map((e) => payoutData(e).safetyDelayLowered), [{ fromMinutes: 30, toMinutes: 5, challengeId: 'ch_1' }], 'the lowering is recorded with its challenge');
       t.equal(s.settings?.safetyDelayMinutes, 5);
     });
   settings
     .given(first)
     .when(update({ safetyDelayMinutes: 60 }, MIN))
     .thenState((s, decided) => {
-      t.same(decided.map((e) => e.data.safetyDelayLowered), [undefined], 'raising is no lowering');
+      t.same(decided.map((e) => payoutData(e).safetyDelayLowered), [undefined], 'raising is no lowering');
       t.equal(s.settings?.safetyDelayMinutes, 60);
     });
   settings.given(first).when(update({ safetyDelayMinutes: 30, defaultCurrency: 'xof' }, MIN)).thenState((s) => t.equal(s.settings?.defaultCurrency, 'xof', 'the same delay is no lowering'));
+});
+
+t.test("merchant customer portal settings: on the same stream, apart from the payout settings", async (t) => {
+  const settings = spec(merchantSettingsDecider);
+  const update = (changes: Extract<MerchantSettingsCommand, { type: 'update_customer_portal' }>['changes'], ms = 0): MerchantSettingsCommand => ({ type: 'update_customer_portal', merchantId: 'acct_1', environment: 'sandbox', changes, at: at(ms) });
+  t.same(DEFAULT_CUSTOMER_PORTAL_SETTINGS, { subscriptionCancel: true, customerUpdate: true, returnUrl: null }, 'every feature on by default, as before settings');
+  settings.given().when(update({ subscriptionCancel: true })).thenNothing(t, 'a value equal to the default is no change');
+  const first = settings
+    .given()
+    .when(update({ subscriptionCancel: false, returnUrl: 'https://shop.example/account' }))
+    .then(t, [
+      {
+        type: 'merchant.customer_portal_settings_updated',
+        data: {
+          merchantId: 'acct_1',
+          environment: 'sandbox',
+          changes: { subscriptionCancel: false, returnUrl: 'https://shop.example/account' },
+          settings: { subscriptionCancel: false, customerUpdate: true, returnUrl: 'https://shop.example/account' },
+          updatedAt: T0.toISOString(),
+        },
+      },
+    ]);
+  settings
+    .given(first)
+    .when({ type: 'update', merchantId: 'acct_1', environment: 'sandbox', changes: { defaultCurrency: 'xof' }, proof: 'api_key', at: at(MIN) })
+    .thenState((s) => {
+      t.same(s.customerPortal, { subscriptionCancel: false, customerUpdate: true, returnUrl: 'https://shop.example/account' }, 'a payout change keeps the portal’s');
+      t.equal(s.settings?.defaultCurrency, 'xof');
+    });
+  settings
+    .given(first)
+    .when(update({ customerUpdate: false, returnUrl: null, subscriptionCancel: false }, MIN))
+    .thenState((s, decided) => {
+      t.same(decided.map((e) => e.data.changes), [{ customerUpdate: false, returnUrl: null }], 'only what changed');
+      t.equal(s.customerPortalUpdatedAt, at(MIN).toISOString());
+    });
 });
 
 t.test('destinations are checked against the catalog and normalised', async (t) => {

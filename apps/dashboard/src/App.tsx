@@ -13,6 +13,8 @@ import { Subscriptions } from './pages/Subscriptions.js';
 import { Developers } from './pages/Developers.js';
 import { Home } from './pages/Home.js';
 import { PaymentLinks } from './pages/PaymentLinks.js';
+import { Checkout } from './pages/Checkout.js';
+import { CheckoutSession } from './pages/CheckoutSession.js';
 import { Escrow } from './pages/Escrow.js';
 import { EscrowContract } from './pages/EscrowContract.js';
 import { Files } from './pages/Files.js';
@@ -55,6 +57,8 @@ import type { PageProps } from './pages/props.js';
 const PAGES: Partial<Record<PageName, (props: PageProps) => React.JSX.Element>> = {
   home: Home,
   paymentLinks: PaymentLinks,
+  checkout: Checkout,
+  checkoutSession: CheckoutSession,
   payouts: Payouts,
   developers: Developers,
   reports: Reports,

@@ -17,7 +17,7 @@ const GROUPS: { label: MessageKey; entries: Entry[] }[] = [
       { page: 'home', label: 'nav.home' },
       { page: 'payments', label: 'nav.payments', under: ['payment'] },
       { page: 'paymentLinks', label: 'nav.paymentLinks' },
-      { page: 'checkout', label: 'nav.checkout' },
+      { page: 'checkout', label: 'nav.checkout', under: ['checkoutSession'] },
       { page: 'payouts', label: 'nav.payouts', under: ['payout', 'payoutBatches', 'payoutBatch'] },
       { page: 'funding', label: 'nav.funding', under: ['fundingCampaign'] },
       { page: 'escrow', label: 'nav.escrow', under: ['escrowContract'] },

@@ -42,6 +42,7 @@ const PATHS = {
   automations: '/dashboard/automations',
   automation: '/dashboard/automations/:id',
   checkout: '/dashboard/checkout',
+  checkoutSession: '/dashboard/checkout/:id',
   // Pages of a signed-out visitor, reached from links in e-mails or the sign-in page (the e-mail
   // change link's page works signed in too).
   signUp: '/dashboard/sign-up',

@@ -289,7 +289,7 @@ export class CheckoutSessions extends CommandService<CheckoutSessionCommand, Che
     const payment = paymentStatusOf(intentStatus);
     if (payment === 'paid') return 'paid';
     if (payment === 'processing') return 'paying';
-    if (sessionStatus({ canceledAt: state.canceledAt, session: state.session }, payment, this.deps.clock.now()) !== 'open') return 'released';
+    if (sessionStatus({ canceledAt: state.canceledAt, expiredAt: state.expiredAt, session: state.session }, payment, this.deps.clock.now()) !== 'open') return 'released';
     if (payment === 'failed' || intentStatus === 'canceled') return 'released';
     // Claimed, but the payment never reached the operator (the customer left, the operator was down).
     return this.deps.clock.now().getTime() - Date.parse(claim.at) >= UNSTARTED_CLAIM_MS ? 'released' : 'paying';
@@ -320,7 +320,7 @@ export class CheckoutSessions extends CommandService<CheckoutSessionCommand, Che
     const s = state.session;
     const who = this.ownerOf(state);
     const payment = await this.paymentStatus(state);
-    const status = sessionStatus({ canceledAt: state.canceledAt, session: s }, payment, this.deps.clock.now());
+    const status = sessionStatus({ canceledAt: state.canceledAt, expiredAt: state.expiredAt, session: s }, payment, this.deps.clock.now());
     if (status !== 'open') throw new ApiError('IKW-CHK-001', `The checkout session is ${status}`, 'sessionId');
     if (payment === 'processing') return this.view(id);
     if (!s.paymentMethodTypes.includes(method.type)) throw new ApiError('IKW-CHK-004', `This session accepts ${s.paymentMethodTypes.join(', ')}, not ${method.type}`, param);
@@ -358,10 +358,28 @@ export class CheckoutSessions extends CommandService<CheckoutSessionCommand, Che
     const who = this.ownerOf(state);
     const payment = await this.paymentStatus(state);
     await this.run(id, { type: 'cancel', owner: who, at: this.deps.clock.now(), paymentStatus: payment }, this.meta(who, id, actor));
-    if (state.paymentIntentId && payment === 'unpaid') {
-      const { state: intent } = await this.deps.paymentIntents.load(state.paymentIntentId);
-      if (intent.status === 'requires_payment_method') await this.deps.paymentIntents.cancel(who, state.paymentIntentId, 'abandoned', actor);
-    }
+    await this.releaseIntent(state, who, payment, actor);
     return this.view(id);
+  }
+
+  /**
+   * POST /api/v1/checkout/sessions/{id}/expire: the merchant ends an open session now, as its
+   * lifetime's end would (its `expiresAt` becomes now), and its intent with it if it can still be
+   * canceled; the hosted page then says it expired. Another owner's session is not found.
+   */
+  async expire(who: Owner, id: string, actor: Actor): Promise<CheckoutSessionObject> {
+    const { state } = await this.load(id);
+    assertOwned(state.session, who, `No such checkout session: '${id}'`, 'id');
+    const payment = await this.paymentStatus(state);
+    await this.run(id, { type: 'expire', owner: who, at: this.deps.clock.now(), paymentStatus: payment }, this.meta(who, id, actor));
+    await this.releaseIntent(state, who, payment, actor);
+    return this.view(id);
+  }
+
+  /** The unpaid attempt's intent of a session that ended, canceled when it still can be (nothing reached the operator). */
+  private async releaseIntent(state: CheckoutSessionState, who: Owner, payment: CheckoutPaymentStatus, actor: Actor): Promise<void> {
+    if (!state.paymentIntentId || payment !== 'unpaid') return;
+    const { state: intent } = await this.deps.paymentIntents.load(state.paymentIntentId);
+    if (intent.status === 'requires_payment_method') await this.deps.paymentIntents.cancel(who, state.paymentIntentId, 'abandoned', actor);
   }
 }

@@ -11,6 +11,7 @@ export type CheckoutSessionCommand =
   | ({ owner: Owner; at: Date } & (
       | { type: 'attach_payment_intent'; paymentIntentId: string; attempt: number; amount: number; paymentStatus: CheckoutPaymentStatus }
       | { type: 'cancel'; paymentStatus: CheckoutPaymentStatus }
+      | { type: 'expire'; paymentStatus: CheckoutPaymentStatus }
     ));
 
 export interface CheckoutSessionState {
@@ -20,9 +21,17 @@ export interface CheckoutSessionState {
   attempt: number;
   amountTotal: number | null;
   canceledAt: string | null;
+  /** When the merchant expired it, before its `expiresAt`; null while it keeps its own lifetime. */
+  expiredAt: string | null;
 }
 
-export const initialCheckoutSessionState: CheckoutSessionState = { session: null, paymentIntentId: null, attempt: 0, amountTotal: null, canceledAt: null };
+export const initialCheckoutSessionState: CheckoutSessionState = { session: null, paymentIntentId: null, attempt: 0, amountTotal: null, canceledAt: null, expiredAt: null };
+
+/** What sessionStatus needs of a session: its end (canceled, expired early) and its lifetime. */
+export type SessionTimes = Pick<CheckoutSessionState, 'canceledAt' | 'expiredAt'> & { session: Pick<CheckoutSessionCreated, 'expiresAt'> };
+
+/** When the session stops taking payments: its lifetime's end, or earlier when the merchant expired it. */
+export const expiresAtOf = (state: SessionTimes): string => state.expiredAt ?? state.session.expiresAt;
 
 /** What the customer's payment stands at, from the status of the latest attempt's intent. */
 export function paymentStatusOf(intentStatus: PaymentIntentStatus | null): CheckoutPaymentStatus {
@@ -40,13 +49,14 @@ export function paymentStatusOf(intentStatus: PaymentIntentStatus | null): Check
 }
 
 /**
- * The session's status at `now`: complete once paid; canceled; expired once `expiresAt` passed
- * with nothing paid and nothing with the operator (a payment under way may still finish); else open.
+ * The session's status at `now`: complete once paid; canceled; expired once its expiry (its
+ * lifetime's end, or when the merchant expired it) passed with nothing paid and nothing with the
+ * operator (a payment under way may still finish); else open.
  */
-export function sessionStatus(state: Pick<CheckoutSessionState, 'canceledAt'> & { session: Pick<CheckoutSessionCreated, 'expiresAt'> }, paymentStatus: CheckoutPaymentStatus, now: Date): CheckoutSessionStatus {
+export function sessionStatus(state: SessionTimes, paymentStatus: CheckoutPaymentStatus, now: Date): CheckoutSessionStatus {
   if (paymentStatus === 'paid') return 'complete';
   if (state.canceledAt !== null) return 'canceled';
-  if (paymentStatus !== 'processing' && now.getTime() >= Date.parse(state.session.expiresAt)) return 'expired';
+  if (paymentStatus !== 'processing' && now.getTime() >= Date.parse(expiresAtOf(state))) return 'expired';
   return 'open';
 }
 
@@ -57,7 +67,7 @@ export function toCheckoutSessionObject(state: CheckoutSessionState, paymentStat
     id: s.id,
     object: 'checkout.session',
     url: s.url,
-    status: sessionStatus({ canceledAt: state.canceledAt, session: s }, paymentStatus, now),
+    status: sessionStatus({ canceledAt: state.canceledAt, expiredAt: state.expiredAt, session: s }, paymentStatus, now),
     paymentStatus,
     amount: s.amount,
     amountTotal: state.amountTotal ?? (s.feeMode === 'merchant' ? s.amount : null),
@@ -74,7 +84,7 @@ export function toCheckoutSessionObject(state: CheckoutSessionState, paymentStat
     deferPaymentIntentCreation: s.deferPaymentIntentCreation,
     paymentIntentId: state.paymentIntentId,
     metadata: s.metadata,
-    expiresAt: s.expiresAt,
+    expiresAt: expiresAtOf({ ...state, session: s }),
     livemode: s.environment === 'live',
     created: unixSeconds(new Date(s.createdAt)),
   };
@@ -82,7 +92,7 @@ export function toCheckoutSessionObject(state: CheckoutSessionState, paymentStat
 
 /** Refuses a change to a session that no longer takes one (paid, canceled, expired). */
 function assertOpen(state: CheckoutSessionState, paymentStatus: CheckoutPaymentStatus, at: Date): void {
-  const status = sessionStatus({ canceledAt: state.canceledAt, session: present(state.session, 'checkout session') }, paymentStatus, at);
+  const status = sessionStatus({ canceledAt: state.canceledAt, expiredAt: state.expiredAt, session: present(state.session, 'checkout session') }, paymentStatus, at);
   if (status !== 'open') throw new Refusal('IKW-CHK-001', `The checkout session is ${status}`, 'id');
 }
 
@@ -102,6 +112,8 @@ export const checkoutSessionDecider: Decider<CheckoutSessionCommand, CheckoutSes
         return { ...state, paymentIntentId: event.data.paymentIntentId, attempt: event.data.attempt, amountTotal: event.data.amount };
       case 'checkout_session.canceled':
         return { ...state, canceledAt: event.data.at };
+      case 'checkout_session.expired':
+        return { ...state, expiredAt: event.data.at };
     }
   },
 
@@ -123,6 +135,11 @@ export const checkoutSessionDecider: Decider<CheckoutSessionCommand, CheckoutSes
         if (command.paymentStatus === 'processing') throw new Refusal('IKW-RES-002', 'A payment of this checkout session is with the operator; it cannot be canceled now', 'id');
         assertOpen(state, command.paymentStatus, command.at);
         return [{ type: 'checkout_session.canceled', data: { at } }];
+      case 'expire':
+        // As a lifetime's end, it waits for a payment with the operator; a session no longer open stays as it is.
+        if (command.paymentStatus === 'processing') throw new Refusal('IKW-RES-002', 'A payment of this checkout session is with the operator; it cannot be expired now', 'id');
+        assertOpen(state, command.paymentStatus, command.at);
+        return [{ type: 'checkout_session.expired', data: { at } }];
       default:
         return unreachable(command);
     }

@@ -61,6 +61,8 @@ export type CheckoutSessionEvent =
   | DomainEvent<'checkout_session.created', CheckoutSessionCreated>
   /** A payment attempt: the payment intent that collects it (a failed attempt is followed by a new intent). */
   | DomainEvent<'checkout_session.payment_intent_attached', { paymentIntentId: string; attempt: number; amount: number; at: string }>
-  | DomainEvent<'checkout_session.canceled', { at: string }>;
+  | DomainEvent<'checkout_session.canceled', { at: string }>
+  /** The merchant expired the session before its time (POST …/expire): `at` becomes its expiresAt. */
+  | DomainEvent<'checkout_session.expired', { at: string }>;
 
 export const checkoutSessionStream = (id: string) => `checkout_session-${id}`;

@@ -8,7 +8,16 @@ import type { Environment } from '../merchant/events.js';
 import type { AccountDirectory } from '../read-ports.js';
 import type { Verifications } from '../verification/commands.js';
 import { merchantSettingsDecider, type DelayLoweringProof, type MerchantSettingsCommand, type MerchantSettingsState } from './decider.js';
-import { defaultPayoutSettings, merchantSettingsId, merchantSettingsStream, merchantSettingsStreamOf, type MerchantSettingsEvent, type PayoutSettings, type SafetyDelayLowered } from './events.js';
+import {
+  defaultPayoutSettings,
+  merchantSettingsId,
+  merchantSettingsStream,
+  merchantSettingsStreamOf,
+  type CustomerPortalSettings,
+  type MerchantSettingsEvent,
+  type PayoutSettings,
+  type SafetyDelayLowered,
+} from './events.js';
 
 /** The settings as their stream holds them: a read for services of other aggregates (payouts, payout methods), which hold only a store. */
 export async function payoutSettings(store: EventStore, merchantId: string, environment: Environment): Promise<{ settings: PayoutSettings; updatedAt: string | null }> {
@@ -22,7 +31,7 @@ export interface SettingsChanger {
   challengeId: string | null;
 }
 
-export interface PayoutSettingsDeps {
+export interface MerchantSettingsDeps {
   store: EventStore;
   clock: Clock;
   verifications: Verifications;
@@ -31,16 +40,23 @@ export interface PayoutSettingsDeps {
 }
 
 /**
- * A merchant's payout settings (docs/decisions.md, "Payouts"). Lowering the safety delay of saved
- * destinations takes a verified second-factor challenge of purpose `payout-settings/delay`, used
- * up in the same commit, and every owner of the merchant's organization is told by e-mail.
+ * A merchant's settings of one environment: payouts (docs/decisions.md, "Payouts") and its
+ * customer portal (docs/checkout.md). Lowering the safety delay of saved payout destinations takes
+ * a verified second-factor challenge of purpose `payout-settings/delay`, used up in the same
+ * commit, and every owner of the merchant's organization is told by e-mail.
  */
-export class PayoutSettingsService extends CommandService<MerchantSettingsCommand, MerchantSettingsState, MerchantSettingsEvent> {
-  constructor(private readonly deps: PayoutSettingsDeps) {
+export class MerchantSettingsService extends CommandService<MerchantSettingsCommand, MerchantSettingsState, MerchantSettingsEvent> {
+  constructor(private readonly deps: MerchantSettingsDeps) {
     super(deps.store, merchantSettingsStreamOf, merchantSettingsDecider);
   }
 
-  async update(owner: Owner, changes: Partial<PayoutSettings>, by: SettingsChanger, actor: Actor): Promise<{ settings: PayoutSettings; updatedAt: string | null }> {
+  /** What the merchant's customers may do in its portal; a change to nothing new records nothing. */
+  async updateCustomerPortal(owner: Owner, changes: Partial<CustomerPortalSettings>, actor: Actor): Promise<void> {
+    const command: MerchantSettingsCommand = { type: 'update_customer_portal', merchantId: owner.merchantId, environment: owner.environment, changes, at: this.deps.clock.now() };
+    await this.run(merchantSettingsId(owner.merchantId, owner.environment), command, auditMetadata(this.deps.clock, owner, owner.merchantId, actor));
+  }
+
+  async updatePayouts(owner: Owner, changes: Partial<PayoutSettings>, by: SettingsChanger, actor: Actor): Promise<{ settings: PayoutSettings; updatedAt: string | null }> {
     const { store, clock, verifications } = this.deps;
     if (by.userId === null && by.challengeId !== null) throw new ApiError('IKW-VAL-002', 'challenge_id is a signed-in user’s second factor; an API key has none', 'challenge_id');
     const proof: DelayLoweringProof = by.userId === null ? 'api_key' : by.challengeId === null ? 'no_challenge' : { challengeId: by.challengeId };
@@ -56,7 +72,7 @@ export class PayoutSettingsService extends CommandService<MerchantSettingsComman
             step({ streamId: merchantSettingsStream(owner.merchantId, owner.environment), decider: merchantSettingsDecider, command, metadata }),
           ])).at(-1)! as { state: MerchantSettingsState; events: MerchantSettingsEvent[] })
         : await this.run(merchantSettingsId(owner.merchantId, owner.environment), command, metadata);
-    const lowered = result.events.find((e) => e.data.safetyDelayLowered)?.data.safetyDelayLowered;
+    const lowered = result.events.flatMap((e) => (e.type === 'merchant.payout_settings_updated' && e.data.safetyDelayLowered ? [e.data.safetyDelayLowered] : []))[0];
     if (lowered) await this.tellOwners(owner, by.userId!, lowered);
     const state = result.state;
     return { settings: state.settings ?? defaultPayoutSettings(owner.environment), updatedAt: state.updatedAt };

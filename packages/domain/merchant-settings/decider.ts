@@ -1,7 +1,7 @@
 import type { Decider } from '../../core/decider.js';
 import { Refusal } from '../../core/refusal.js';
 import type { Environment } from '../merchant/events.js';
-import { defaultPayoutSettings, type MerchantSettingsEvent, type PayoutSettings } from './events.js';
+import { DEFAULT_CUSTOMER_PORTAL_SETTINGS, defaultPayoutSettings, type CustomerPortalSettings, type MerchantSettingsEvent, type PayoutSettings } from './events.js';
 
 /**
  * What allows a change to lower the safety delay: a signed-in user's second-factor challenge (its
@@ -10,24 +10,44 @@ import { defaultPayoutSettings, type MerchantSettingsEvent, type PayoutSettings 
  */
 export type DelayLoweringProof = { challengeId: string } | 'api_key' | 'no_challenge';
 
-export type MerchantSettingsCommand = { type: 'update'; merchantId: string; environment: Environment; changes: Partial<PayoutSettings>; proof: DelayLoweringProof; at: Date };
+export type MerchantSettingsCommand =
+  | { type: 'update'; merchantId: string; environment: Environment; changes: Partial<PayoutSettings>; proof: DelayLoweringProof; at: Date }
+  | { type: 'update_customer_portal'; merchantId: string; environment: Environment; changes: Partial<CustomerPortalSettings>; at: Date };
 
+/** A merchant's settings of one environment: payouts, and its customer portal (each null until first changed). */
 export interface MerchantSettingsState {
   settings: PayoutSettings | null;
   updatedAt: string | null;
+  customerPortal: CustomerPortalSettings | null;
+  customerPortalUpdatedAt: string | null;
+}
+
+/** The fields of `changes` that differ from `current`. */
+function changed<T extends object>(current: T, changes: Partial<T>): Partial<T> {
+  return Object.fromEntries(Object.entries(changes).filter(([k, v]) => v !== undefined && current[k as keyof T] !== v)) as Partial<T>;
 }
 
 export const merchantSettingsDecider: Decider<MerchantSettingsCommand, MerchantSettingsState, MerchantSettingsEvent> = {
-  initialState: { settings: null, updatedAt: null },
-  evolve(_state, event) {
-    // Each event carries the whole settings after the change.
-    return { settings: event.data.settings, updatedAt: event.data.updatedAt };
+  initialState: { settings: null, updatedAt: null, customerPortal: null, customerPortalUpdatedAt: null },
+  evolve(state, event) {
+    // Each event carries the whole settings of its kind after the change.
+    switch (event.type) {
+      case 'merchant.payout_settings_updated':
+        return { ...state, settings: event.data.settings, updatedAt: event.data.updatedAt };
+      case 'merchant.customer_portal_settings_updated':
+        return { ...state, customerPortal: event.data.settings, customerPortalUpdatedAt: event.data.updatedAt };
+    }
   },
   decide(command, state) {
+    if (command.type === 'update_customer_portal') {
+      const current = state.customerPortal ?? DEFAULT_CUSTOMER_PORTAL_SETTINGS;
+      const changes = changed(current, command.changes);
+      if (Object.keys(changes).length === 0) return [];
+      const { merchantId, environment } = command;
+      return [{ type: 'merchant.customer_portal_settings_updated', data: { merchantId, environment, changes, settings: { ...current, ...changes }, updatedAt: command.at.toISOString() } }];
+    }
     const current = state.settings ?? defaultPayoutSettings(command.environment);
-    const changes = Object.fromEntries(
-      Object.entries(command.changes).filter(([k, v]) => v !== undefined && current[k as keyof PayoutSettings] !== v),
-    ) as Partial<PayoutSettings>;
+    const changes = changed(current, command.changes);
     if (Object.keys(changes).length === 0) return [];
     // The delay is the time to notice a takeover before money leaves for a new destination:
     // switching it off quietly would defeat it (raising it needs nothing more).
@@ -50,3 +70,14 @@ export const merchantSettingsDecider: Decider<MerchantSettingsCommand, MerchantS
     ];
   },
 };
+
+/** What the merchant's portal settings decide, by feature: what a customer may not do without it. */
+const PORTAL_FEATURES = {
+  subscriptionCancel: 'cancel a subscription',
+  customerUpdate: 'change their name or phone number',
+} as const;
+
+/** Refuses (403 IKW-CPT-003) what the merchant's customer portal settings do not let its customers do. */
+export function assertPortalAllows(settings: CustomerPortalSettings, feature: keyof typeof PORTAL_FEATURES, field?: string): void {
+  if (!settings[feature]) throw new Refusal('IKW-CPT-003', `This merchant's customer portal does not let customers ${PORTAL_FEATURES[feature]}`, field);
+}

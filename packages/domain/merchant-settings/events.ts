@@ -25,10 +25,31 @@ export interface SafetyDelayLowered {
   challengeId: string;
 }
 
-export type MerchantSettingsEvent = DomainEvent<
-  'merchant.payout_settings_updated',
-  { merchantId: string; environment: Environment; changes: Partial<PayoutSettings>; settings: PayoutSettings; updatedAt: string; safetyDelayLowered?: SafetyDelayLowered }
->;
+/**
+ * What a merchant's customers may do in its customer portal, in one environment (GET/PATCH
+ * /api/v1/merchant/settings/customer-portal); the portal's pages and API honour each.
+ */
+export interface CustomerPortalSettings {
+  /** Customers may set their subscriptions to end at the end of the period (resuming one set to end is always allowed). */
+  subscriptionCancel: boolean;
+  /** Customers may change their name and phone number (PATCH /api/v1/customer-portal/me). */
+  customerUpdate: boolean;
+  /** The merchant's site, which the portal's pages link back to; none when null. */
+  returnUrl: string | null;
+}
+
+/** Defaults: the portal as it was before it had settings, every feature on. */
+export const DEFAULT_CUSTOMER_PORTAL_SETTINGS: CustomerPortalSettings = { subscriptionCancel: true, customerUpdate: true, returnUrl: null };
+
+export type MerchantSettingsEvent =
+  | DomainEvent<
+      'merchant.payout_settings_updated',
+      { merchantId: string; environment: Environment; changes: Partial<PayoutSettings>; settings: PayoutSettings; updatedAt: string; safetyDelayLowered?: SafetyDelayLowered }
+    >
+  | DomainEvent<
+      'merchant.customer_portal_settings_updated',
+      { merchantId: string; environment: Environment; changes: Partial<CustomerPortalSettings>; settings: CustomerPortalSettings; updatedAt: string }
+    >;
 
 /** One merchant's settings in one environment are one aggregate: its id names both. */
 export const merchantSettingsId = (merchantId: string, environment: Environment) => `${merchantId}-${environment}`;

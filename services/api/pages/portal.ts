@@ -7,8 +7,9 @@ import { eta, formatAmount, pageReply, renderPage, type Language } from './layou
 
 /**
  * The customer portal's hosted pages: sign in with the e-mailed code, then the account: contact
- * details, invoices (open ones link to their payment page), subscriptions (cancel at period end,
- * resume), payments. Plain forms and links; no script.
+ * details, invoices (open ones link to their payment page), subscriptions (cancel at period end
+ * when the merchant's portal settings allow it, resume), payments; a link back to the merchant's
+ * site when the settings give one. Plain forms and links; no script.
  */
 
 const TEXT = {
@@ -34,6 +35,8 @@ const TEXT = {
     refunded: 'refunded',
     wrongCode: 'The code is wrong or has expired. Ask for a new one if needed.',
     codeSent: 'If this address is known here, a code is on its way.',
+    backTo: 'Back to {merchant}',
+    backToSite: 'Back to the shop',
   },
   fr: {
     title: 'Votre compte',
@@ -57,11 +60,17 @@ const TEXT = {
     refunded: 'remboursé',
     wrongCode: 'Le code est faux ou a expiré. Demandez-en un nouveau si besoin.',
     codeSent: 'Si cette adresse est connue ici, un code est en route.',
+    backTo: 'Retour à {merchant}',
+    backToSite: 'Retour à la boutique',
   },
 } as const;
 
+/** The merchant's name, and the link back to its site when its portal settings give one. */
+const MERCHANT = `<% if (it.merchant) { %><p class="notice"><%= it.merchant %></p><% } %>
+<% if (it.returnUrl) { %><p><a id="return" href="<%= it.returnUrl %>"><%= it.back %></a></p><% } %>`;
+
 const SIGN_IN = `<h1><%= it.t.title %></h1>
-<% if (it.merchant) { %><p class="notice"><%= it.merchant %></p><% } %>
+<%~ include('@portal-merchant', it) %>
 <% if (it.error) { %><div class="error" id="error" role="alert"><%= it.error %></div><% } %>
 <% if (it.challengeId) { %>
 <p class="status" role="status"><%= it.t.codeSent %></p>
@@ -82,7 +91,7 @@ const SIGN_IN = `<h1><%= it.t.title %></h1>
 <% } %>`;
 
 const ACCOUNT = `<h1><%= it.t.title %></h1>
-<% if (it.merchant) { %><p class="notice"><%= it.merchant %></p><% } %>
+<%~ include('@portal-merchant', it) %>
 <h2><%= it.t.contact %></h2>
 <p id="contact"><%= it.customer.name || '' %><br><%= it.customer.email || '' %><br><%= it.customer.phone || '' %></p>
 <h2><%= it.t.invoices %></h2>
@@ -94,7 +103,7 @@ const ACCOUNT = `<h1><%= it.t.title %></h1>
 <% if (it.subscriptions.length === 0) { %><p><%= it.t.none %></p><% } %>
 <ul id="subscriptions"><% it.subscriptions.forEach(function (s) { %>
 <li><%= s.status %> · <%= s.cancelAtPeriodEnd ? it.t.endsOn : it.t.renewsOn %> <%= s.periodEnd %>
-<% if (s.status !== 'canceled') { %><form method="post" action="<%= it.base %>/subscriptions/<%= s.id %>">
+<% if (s.status !== 'canceled' && (s.cancelAtPeriodEnd || it.canCancel)) { %><form method="post" action="<%= it.base %>/subscriptions/<%= s.id %>">
 <input type="hidden" name="CancelAtPeriodEnd" value="<%= s.cancelAtPeriodEnd ? 'false' : 'true' %>">
 <button type="submit" class="secondary"><%= s.cancelAtPeriodEnd ? it.t.resume : it.t.cancelAtEnd %></button></form><% } %></li><% }) %>
 </ul>
@@ -105,13 +114,26 @@ const ACCOUNT = `<h1><%= it.t.title %></h1>
 </ul>
 <form method="post" action="<%= it.base %>/sign-out"><button type="submit" class="secondary" id="sign-out"><%= it.t.signOut %></button></form>`;
 
+eta.loadTemplate('@portal-merchant', MERCHANT);
 eta.loadTemplate('@portal-sign-in', SIGN_IN);
 eta.loadTemplate('@portal-account', ACCOUNT);
 
-/** The sign-in page: the e-mail form, or (with a challenge) the code form. */
-export function signInPage(lang: Language, input: { base: string; merchant: string | null; challengeId?: string; error?: boolean }, status = 200, headers: Record<string, string> = {}): Reply {
+/** The merchant whose portal it is: its name, and its site (the portal settings' return URL). */
+export interface PortalMerchant {
+  name: string | null;
+  returnUrl: string | null;
+}
+
+/** What every portal page shows of the merchant. */
+function merchantFields(lang: Language, merchant: PortalMerchant) {
   const t = TEXT[lang];
-  const body = eta.render('@portal-sign-in', { t, base: input.base, merchant: input.merchant, challengeId: input.challengeId ?? null, error: input.error ? t.wrongCode : null });
+  return { merchant: merchant.name, returnUrl: merchant.returnUrl, back: merchant.name ? t.backTo.replace('{merchant}', merchant.name) : t.backToSite };
+}
+
+/** The sign-in page: the e-mail form, or (with a challenge) the code form. */
+export function signInPage(lang: Language, input: { base: string; merchant: PortalMerchant; challengeId?: string; error?: boolean }, status = 200, headers: Record<string, string> = {}): Reply {
+  const t = TEXT[lang];
+  const body = eta.render('@portal-sign-in', { t, base: input.base, ...merchantFields(lang, input.merchant), challengeId: input.challengeId ?? null, error: input.error ? t.wrongCode : null });
   return pageReply(renderPage(lang, t.title, body), status, { headers });
 }
 
@@ -120,17 +142,20 @@ export interface AccountView {
   invoices: InvoiceObject[];
   subscriptions: SubscriptionObject[];
   payments: (PaymentIntentObject & { refunded: number })[];
+  /** Whether the merchant's portal settings let customers cancel a subscription (resuming one is always offered). */
+  canCancel: boolean;
 }
 
 const day = (unix: number, lang: Language) => new Date(unix * 1000).toLocaleDateString(lang === 'fr' ? 'fr-FR' : 'en-GB', { timeZone: 'UTC', day: 'numeric', month: 'long', year: 'numeric' });
 
 /** The signed-in customer's account. */
-export function accountPage(lang: Language, base: string, merchant: string | null, view: AccountView): Reply {
+export function accountPage(lang: Language, base: string, merchant: PortalMerchant, view: AccountView): Reply {
   const t = TEXT[lang];
   const body = eta.render('@portal-account', {
     t,
     base,
-    merchant,
+    ...merchantFields(lang, merchant),
+    canCancel: view.canCancel,
     customer: view.customer,
     invoices: view.invoices.map((i) => ({ amount: formatAmount(i.amount_due, i.currency, lang), status: i.status, payUrl: i.status === 'open' ? i.hosted_invoice_url : null })),
     subscriptions: view.subscriptions.map((s) => ({ id: s.id, status: s.status, cancelAtPeriodEnd: s.cancel_at_period_end, periodEnd: day(s.current_period_end, lang) })),

@@ -2,8 +2,10 @@ import type { Knex } from 'knex';
 import type { Clock } from '../../../packages/core/clock.js';
 import type { CheckoutSessions, CreateSessionInput, FeeQuoteInput } from '../../../packages/domain/checkout-session/commands.js';
 import { route, type Family } from '../../../packages/http/routes.js';
-import { findCheckoutSession } from '../../../projections/checkout-sessions.js';
-import { amountFields, checkoutMethodTypesSchema, checkoutSessionSchema, countrySchema, idParams, retrieveRoute, returnUrlSchema } from './shared.js';
+import type { CheckoutSessionStatus } from '../../../packages/domain/checkout-session/events.js';
+import { findCheckoutSession, listCheckoutSessions } from '../../../projections/checkout-sessions.js';
+import type { CursorQuery } from '../../../projections/paging.js';
+import { amountFields, checkoutMethodTypesSchema, checkoutSessionSchema, countrySchema, cursorListSchema, cursorQuery, idParams, retrieveRoute, returnUrlSchema } from './shared.js';
 
 const createBody = {
   type: 'object',
@@ -46,7 +48,7 @@ const feeQuoteSchema = {
   },
 };
 
-/** /api/v1/checkout: the merchant opens a hosted checkout session, reads it, and prices its fee. */
+/** /api/v1/checkout: the merchant opens a hosted checkout session, lists and reads them, prices a session's fee and expires one. */
 export function checkoutSessionsFamily(knex: Knex, clock: Clock, sessions: CheckoutSessions): Family {
   const read = { scope: 'checkout.read', environmentHeader: 'optional' } as const;
   const write = { scope: 'checkout.write', environmentHeader: 'optional' } as const;
@@ -61,6 +63,15 @@ export function checkoutSessionsFamily(knex: Knex, clock: Clock, sessions: Check
         body: createBody,
         response: checkoutSessionSchema,
         handler: (ctx) => sessions.create(ctx.owner, ctx.body, ctx.actor, ctx.requestRef),
+      }),
+      route<unknown, CursorQuery & { status?: CheckoutSessionStatus; paymentLinkId?: string }>({
+        method: 'get',
+        path: '/api/v1/checkout/sessions',
+        summary: 'List checkout sessions, newest first, each as it stands now; `status` only those of that status, `paymentLinkId` only those opened for that payment link',
+        auth: read,
+        query: cursorQuery({ status: { enum: ['open', 'complete', 'canceled', 'expired'] }, paymentLinkId: { type: 'string', format: 'uuid' } }),
+        response: cursorListSchema(checkoutSessionSchema),
+        handler: (ctx) => listCheckoutSessions(knex, ctx.owner, ctx.query, '/api/v1/checkout/sessions', { status: ctx.query.status, paymentLinkId: ctx.query.paymentLinkId }, clock.now()),
       }),
       retrieveRoute({
         path: '/api/v1/checkout/sessions/:id',
@@ -79,6 +90,15 @@ export function checkoutSessionsFamily(knex: Knex, clock: Clock, sessions: Check
         body: feeQuoteBody,
         response: feeQuoteSchema,
         handler: (ctx) => sessions.feeQuote(ctx.owner, ctx.params.id, ctx.body),
+      }),
+      route<unknown, unknown, { id: string }>({
+        method: 'post',
+        path: '/api/v1/checkout/sessions/:id/expire',
+        summary: 'Expire an open session now: it takes no payment, its unpaid payment intent is canceled and its page says it expired (a session paid, canceled or expired is 409 IKW-CHK-001; one whose payment is with the operator, 409 IKW-RES-002)',
+        auth: write,
+        params: idParams,
+        response: checkoutSessionSchema,
+        handler: (ctx) => sessions.expire(ctx.owner, ctx.params.id, ctx.actor),
       }),
     ],
   };

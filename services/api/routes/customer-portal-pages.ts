@@ -4,9 +4,11 @@ import { ApiError, ERROR_CODES } from '../../../packages/core/errors.js';
 import { isRefused } from '../../../packages/core/refusal.js';
 import type { Billing } from '../../../packages/domain/billing/service.js';
 import type { CustomerPortal } from '../../../packages/domain/customer-portal/commands.js';
+import { assertPortalAllows } from '../../../packages/domain/merchant-settings/decider.js';
 import type { Owner } from '../../../packages/domain/audit.js';
 import { Reply, type HandlerContext } from '../../../packages/http/context.js';
 import { route, type Family } from '../../../packages/http/routes.js';
+import { readCustomerPortalSettings } from '../../../projections/customer-portal-settings.js';
 import { customerObject, findCustomer } from '../../../projections/customers.js';
 import { listInvoicesByCursor } from '../../../projections/invoices.js';
 import { findMerchant } from '../../../projections/merchants.js';
@@ -42,7 +44,9 @@ export function customerPortalPagesFamily(knex: Knex, clock: Clock, signIn: Cust
     const owner = { merchantId: ctx.params.merchantId, environment: ctx.params.environment };
     return session && session.owner.merchantId === owner.merchantId && session.owner.environment === owner.environment ? session : undefined;
   };
-  const merchantName = async (p: PageParams) => (await findMerchant(knex, p.merchantId))?.name ?? null;
+  /** What the page names and links back to: the merchant, and its site when its portal settings give one. */
+  const merchantOf = async (p: PageParams) => ({ name: (await findMerchant(knex, p.merchantId))?.name ?? null, returnUrl: (await settingsOf(p)).returnUrl });
+  const settingsOf = async (p: PageParams) => (await readCustomerPortalSettings(knex, { merchantId: p.merchantId, environment: p.environment })).settings;
   const back = (p: PageParams, headers: Record<string, string> = {}) => new Reply('', { status: 303, headers: { Location: base(p), ...headers }, contentType: 'text/plain; charset=utf-8' });
 
   return {
@@ -57,7 +61,7 @@ export function customerPortalPagesFamily(knex: Knex, clock: Clock, signIn: Cust
         handler: async (ctx) => {
           const lang = languageOf(ctx.header('accept-language'));
           const session = await signedIn(ctx);
-          if (!session) return signInPage(lang, { base: base(ctx.params), merchant: await merchantName(ctx.params) });
+          if (!session) return signInPage(lang, { base: base(ctx.params), merchant: await merchantOf(ctx.params) });
           const { owner, customerId } = session;
           const all = { limit: 100 };
           const customer = customerObject(await found('customer', customerId, findCustomer(knex, owner, customerId)));
@@ -70,7 +74,7 @@ export function customerPortalPagesFamily(knex: Knex, clock: Clock, signIn: Cust
               refunded: (await listRefunds(knex, owner, pi.id, { page: 1, limit: 100 })).data.filter((r) => r.status === 'succeeded').reduce((sum, r) => sum + r.amount, 0),
             })),
           );
-          return accountPage(lang, base(ctx.params), await merchantName(ctx.params), { customer, invoices, subscriptions, payments });
+          return accountPage(lang, base(ctx.params), await merchantOf(ctx.params), { customer, invoices, subscriptions, payments, canCancel: (await settingsOf(ctx.params)).subscriptionCancel });
         },
       }),
       route<{ Email: string }, unknown, PageParams>({
@@ -85,7 +89,7 @@ export function customerPortalPagesFamily(knex: Knex, clock: Clock, signIn: Cust
         throttleEveryRequest: true,
         handler: async (ctx) => {
           const challenge = await signIn.requestCode({ merchantId: ctx.params.merchantId, environment: ctx.params.environment }, ctx.body.Email, ctx.actor);
-          return signInPage(languageOf(ctx.header('accept-language')), { base: base(ctx.params), merchant: await merchantName(ctx.params), challengeId: challenge.challengeId });
+          return signInPage(languageOf(ctx.header('accept-language')), { base: base(ctx.params), merchant: await merchantOf(ctx.params), challengeId: challenge.challengeId });
         },
       }),
       route<{ ChallengeId: string; Code: string }, unknown, PageParams>({
@@ -110,14 +114,14 @@ export function customerPortalPagesFamily(knex: Knex, clock: Clock, signIn: Cust
           } catch (err) {
             if (!isRefused(err, 'IKW-CPT-001')) throw err;
             const lang = languageOf(ctx.header('accept-language'));
-            return signInPage(lang, { base: base(ctx.params), merchant: await merchantName(ctx.params), challengeId: ctx.body.ChallengeId, error: true }, ERROR_CODES[err.code].status);
+            return signInPage(lang, { base: base(ctx.params), merchant: await merchantOf(ctx.params), challengeId: ctx.body.ChallengeId, error: true }, ERROR_CODES[err.code].status);
           }
         },
       }),
       route<{ CancelAtPeriodEnd: 'true' | 'false' }, unknown, PageParams & { id: string }>({
         method: 'post',
         path: '/portal/:environment/:merchantId/subscriptions/:id',
-        summary: "The account page's subscription button: cancel at period end, or resume",
+        summary: "The account page's subscription button: cancel at period end (when the merchant's portal settings allow it), or resume",
         auth: 'public',
         params: subscriptionParams,
         body: { type: 'object', required: ['CancelAtPeriodEnd'], additionalProperties: false, properties: { CancelAtPeriodEnd: { enum: ['true', 'false'] } } },
@@ -127,7 +131,10 @@ export function customerPortalPagesFamily(knex: Knex, clock: Clock, signIn: Cust
           if (!session) throw new ApiError('IKW-CPT-002');
           const subscription = await findSubscription(knex, session.owner, ctx.params.id);
           await found('subscription', ctx.params.id, Promise.resolve(subscription?.customer === session.customerId ? subscription : undefined));
-          if (ctx.body.CancelAtPeriodEnd === 'true') await billing.subscriptions.cancel(session.owner, ctx.params.id, true, ctx.actor);
+          if (ctx.body.CancelAtPeriodEnd === 'true') {
+            assertPortalAllows(await settingsOf(ctx.params), 'subscriptionCancel', 'CancelAtPeriodEnd');
+            await billing.subscriptions.cancel(session.owner, ctx.params.id, true, ctx.actor);
+          }
           else await billing.subscriptions.resume(session.owner, ctx.params.id, ctx.actor);
           return back(ctx.params);
         },

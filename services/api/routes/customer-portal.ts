@@ -2,12 +2,14 @@ import type { Knex } from 'knex';
 import type { Clock } from '../../../packages/core/clock.js';
 import type { Billing } from '../../../packages/domain/billing/service.js';
 import type { CustomerPortal } from '../../../packages/domain/customer-portal/commands.js';
+import { assertPortalAllows } from '../../../packages/domain/merchant-settings/decider.js';
 import type { ConfirmInput, PaymentIntents } from '../../../packages/domain/payment-intent/commands.js';
 import type { PaymentIntentObject } from '../../../packages/domain/payment-intent/events.js';
 import type { RefundObject } from '../../../packages/domain/refund/events.js';
 import { toSubscriptionObject } from '../../../packages/domain/subscription/decider.js';
 import type { HandlerContext } from '../../../packages/http/context.js';
 import { route, type Family } from '../../../packages/http/routes.js';
+import { readCustomerPortalSettings } from '../../../projections/customer-portal-settings.js';
 import { customerObject, findCustomer } from '../../../projections/customers.js';
 import { findInvoice, listInvoicesByCursor } from '../../../projections/invoices.js';
 import type { CursorQuery } from '../../../projections/paging.js';
@@ -113,7 +115,7 @@ export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerP
       route<{ name?: string; phone?: string | null }>({
         method: 'patch',
         path: '/api/v1/customer-portal/me',
-        summary: 'Change the name or phone number (international format; null removes it); the e-mail address signs the customer in and stays',
+        summary: "Change the name or phone number (international format; null removes it); the e-mail address signs the customer in and stays. Refused (403 IKW-CPT-003) when the merchant's portal settings do not allow it",
         auth: portal,
         body: {
           type: 'object',
@@ -123,6 +125,7 @@ export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerP
         },
         handler: async (ctx) => {
           const me = await caller(ctx);
+          assertPortalAllows((await readCustomerPortalSettings(knex, me.owner)).settings, 'customerUpdate');
           return billing.customers.updateContact(me.owner, me.customerId, ctx.body, ctx.actor);
         },
       }),
@@ -168,7 +171,7 @@ export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerP
       route<{ cancelAtPeriodEnd: boolean }, unknown, { id: string }>({
         method: 'patch',
         path: '/api/v1/customer-portal/subscriptions/:id',
-        summary: 'Cancel a subscription at the end of its period (cancelAtPeriodEnd: true), or resume it before then (false)',
+        summary: "Cancel a subscription at the end of its period (cancelAtPeriodEnd: true; refused, 403 IKW-CPT-003, when the merchant's portal settings do not allow it), or resume it before then (false)",
         auth: portal,
         params: idParams,
         body: { type: 'object', required: ['cancelAtPeriodEnd'], additionalProperties: false, properties: { cancelAtPeriodEnd: { type: 'boolean' } } },
@@ -176,6 +179,7 @@ export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerP
           const me = await caller(ctx);
           const subscription = await findSubscription(knex, me.owner, ctx.params.id);
           await found('subscription', ctx.params.id, Promise.resolve(subscription?.customer === me.customerId ? subscription : undefined));
+          if (ctx.body.cancelAtPeriodEnd) assertPortalAllows((await readCustomerPortalSettings(knex, me.owner)).settings, 'subscriptionCancel', 'cancelAtPeriodEnd');
           const state = ctx.body.cancelAtPeriodEnd
             ? await billing.subscriptions.cancel(me.owner, ctx.params.id, true, ctx.actor)
             : await billing.subscriptions.resume(me.owner, ctx.params.id, ctx.actor);

@@ -3,8 +3,8 @@ import type { Clock } from '../../../packages/core/clock.js';
 import { unixSeconds } from '../../../packages/core/clock.js';
 import { ApiError } from '../../../packages/core/errors.js';
 import { getCurrency } from '../../../packages/catalog/index.js';
-import type { PayoutSettingsService } from '../../../packages/domain/merchant-settings/commands.js';
-import type { PayoutSettings } from '../../../packages/domain/merchant-settings/events.js';
+import type { MerchantSettingsService } from '../../../packages/domain/merchant-settings/commands.js';
+import type { CustomerPortalSettings, PayoutSettings } from '../../../packages/domain/merchant-settings/events.js';
 import { createPayoutMethod, deactivatePayoutMethod, loadPayoutMethod } from '../../../packages/domain/payout-method/commands.js';
 import type { PayoutMethodState } from '../../../packages/domain/payout-method/decider.js';
 import { destinationSchema, type DestinationInput } from '../../../packages/domain/payout-method/destination.js';
@@ -15,6 +15,8 @@ import type { HandlerContext } from '../../../packages/http/context.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { listPayoutMethods, type PayoutMethodRow } from '../../../projections/payout-methods.js';
 import { readPayoutSettings } from '../../../projections/payout-settings.js';
+import { readCustomerPortalSettings } from '../../../projections/customer-portal-settings.js';
+import { billingRead, billingWrite, returnUrlSchema } from './shared.js';
 
 interface SettingsPatch {
   default_return_url?: string | null;
@@ -69,13 +71,50 @@ function fromState(state: PayoutMethodState) {
   return methodObject({ id: m.id, destination: m.destination, active: state.active, usableFrom: m.usableFrom, createdAt: m.createdAt, livemode: m.environment === 'live' });
 }
 
+interface PortalSettingsPatch {
+  subscription_cancel?: boolean;
+  customer_update?: boolean;
+  return_url?: string | null;
+}
+
+const portalSettingsFields = {
+  subscription_cancel: { type: 'boolean', description: 'Customers may set a subscription to end at the end of its period (resuming one set to end is always allowed)' },
+  customer_update: { type: 'boolean', description: 'Customers may change their name and phone number' },
+  return_url: { ...returnUrlSchema, type: ['string', 'null'], description: "The merchant's site, which the portal's pages link back to" },
+};
+
+const portalSettingsSchema = {
+  type: 'object',
+  required: ['object', 'livemode', 'url', 'subscription_cancel', 'customer_update', 'return_url', 'updated'],
+  properties: {
+    object: { const: 'customer_portal_settings' },
+    livemode: { type: 'boolean' },
+    url: { type: 'string', description: 'The portal’s hosted page, `{PUBLIC_URL}/portal/{environment}/{merchantId}`, to give customers' },
+    ...portalSettingsFields,
+    updated: { type: ['integer', 'null'], description: 'When they last changed (Unix seconds); null while they are the defaults' },
+  },
+};
+
+function portalSettingsObject(settings: CustomerPortalSettings, updatedAt: Date | null, owner: HandlerContext['owner'], publicUrl: string) {
+  return {
+    object: 'customer_portal_settings',
+    livemode: owner.environment === 'live',
+    url: `${publicUrl}/portal/${owner.environment}/${owner.merchantId}`,
+    subscription_cancel: settings.subscriptionCancel,
+    customer_update: settings.customerUpdate,
+    return_url: settings.returnUrl,
+    updated: updatedAt ? unixSeconds(updatedAt) : null,
+  };
+}
+
 const meta = (ctx: HandlerContext, clock: Clock): EventMetadata => auditMetadata(clock, ctx.owner, ctx.owner.merchantId, ctx.actor);
 
 /**
  * /api/v1/merchant/settings/payouts: default return URL for payments, payout defaults, the safety
  * delay of new saved destinations, and the saved destinations themselves (payout methods).
+ * /api/v1/merchant/settings/customer-portal: what the merchant's customers may do in its portal.
  */
-export function merchantSettingsFamily(knex: Knex, store: EventStore, clock: Clock, payoutSettings: PayoutSettingsService): Family {
+export function merchantSettingsFamily(knex: Knex, store: EventStore, clock: Clock, merchantSettings: MerchantSettingsService, publicUrl: string): Family {
   const read = { scope: 'payouts.read', environmentHeader: 'optional' } as const;
   const write = { scope: 'payouts.write', environmentHeader: 'optional' } as const;
   const current = async (ctx: HandlerContext) => {
@@ -108,8 +147,41 @@ export function merchantSettingsFamily(knex: Knex, store: EventStore, clock: Clo
           if (b.safety_delay_minutes !== undefined) changes.safetyDelayMinutes = b.safety_delay_minutes;
           if (b.default_currency !== undefined) changes.defaultCurrency = b.default_currency?.toLowerCase() ?? null;
           if (b.default_payout_method_id !== undefined) changes.defaultPayoutMethodId = b.default_payout_method_id;
-          await payoutSettings.update(ctx.owner, changes, { userId: ctx.principal.user?.userId ?? null, challengeId: b.challenge_id ?? null }, ctx.actor);
+          await merchantSettings.updatePayouts(ctx.owner, changes, { userId: ctx.principal.user?.userId ?? null, challengeId: b.challenge_id ?? null }, ctx.actor);
           return current(ctx);
+        },
+      }),
+      route({
+        method: 'get',
+        path: '/api/v1/merchant/settings/customer-portal',
+        summary: "What the merchant's customers may do in its customer portal, and the portal's link",
+        auth: billingRead,
+        response: portalSettingsSchema,
+        handler: async (ctx) => {
+          const { settings, updatedAt } = await readCustomerPortalSettings(knex, ctx.owner);
+          return portalSettingsObject(settings, updatedAt, ctx.owner, publicUrl);
+        },
+      }),
+      route<PortalSettingsPatch>({
+        method: 'patch',
+        path: '/api/v1/merchant/settings/customer-portal',
+        summary: "Change what the merchant's customers may do in its customer portal; the portal's pages and API honour it at once",
+        auth: billingWrite,
+        body: { type: 'object', additionalProperties: false, minProperties: 1, properties: portalSettingsFields },
+        response: portalSettingsSchema,
+        handler: async (ctx) => {
+          const b = ctx.body;
+          await merchantSettings.updateCustomerPortal(
+            ctx.owner,
+            {
+              ...(b.subscription_cancel !== undefined ? { subscriptionCancel: b.subscription_cancel } : {}),
+              ...(b.customer_update !== undefined ? { customerUpdate: b.customer_update } : {}),
+              ...(b.return_url !== undefined ? { returnUrl: b.return_url } : {}),
+            },
+            ctx.actor,
+          );
+          const { settings, updatedAt } = await readCustomerPortalSettings(knex, ctx.owner);
+          return portalSettingsObject(settings, updatedAt, ctx.owner, publicUrl);
         },
       }),
       route<DestinationInput>({

@@ -4,9 +4,10 @@ import { ErrorMessage, errorText, Link, NavigationContext, QueryView, Scrollable
 import { formatWhen, formatAmount, LanguageContext, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import { billingMessages as messages } from './billing.messages.js';
+import { CustomerPortalSettings } from './CustomerPortalSettings.js';
 import type { PageProps } from './props.js';
 
-/** Customers: add one by e-mail, and the list (searched by name, e-mail or phone), each opening to their page. */
+/** Customers: add one by e-mail, the list (searched by name, e-mail or phone), each opening to their page, and the customer portal they use. */
 export function Customers({ environment, onSignedOut }: PageProps) {
   const t = useMessages(messages);
   const { language } = useContext(LanguageContext);
@@ -90,6 +91,7 @@ export function Customers({ environment, onSignedOut }: PageProps) {
           )}
         </QueryView>
       </section>
+      <CustomerPortalSettings environment={environment} onSignedOut={onSignedOut} />
     </main>
   );
 }

@@ -90,7 +90,8 @@ const EVENTS: Record<string, { en: string; fr: string }> = {
   'payment_intent.canceled': { en: 'Canceled', fr: 'Annulé' },
 };
 
-interface Intent {
+/** A payment intent as the payment pages read it (the API reference types fewer of its fields). */
+export interface Intent {
   id: string;
   created: number;
   amount: number;

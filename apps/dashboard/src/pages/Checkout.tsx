@@ -1,0 +1,90 @@
+import { useQuery } from '@tanstack/react-query';
+import { useContext, useState } from 'react';
+import { CursorPager, Link, QueryView, Scrollable, useCursorPages } from '../components.js';
+import { formatAmount, formatWhen, LanguageContext, useMessages } from '../i18n.js';
+import { sika, withSession } from '../session.js';
+import { checkoutMessages as messages, SESSION_STATUSES, type SessionStatus } from './checkout.messages.js';
+import type { PageProps } from './props.js';
+
+/** Checkout sessions of the environment shown, newest first, by status, page by page; each opens to its page and links to its hosted page. */
+export function Checkout({ environment, onSignedOut }: PageProps) {
+  const t = useMessages(messages);
+  const { language } = useContext(LanguageContext);
+  const [status, setStatus] = useState<SessionStatus | ''>('');
+  const pages = useCursorPages(environment);
+  const after = pages.after;
+  const sessions = useQuery({
+    queryKey: ['checkout-sessions', environment, status, after],
+    queryFn: () =>
+      withSession(() => sika.get('/api/v1/checkout/sessions', { params: { query: { limit: 10, ...(status ? { status } : {}), ...(after ? { starting_after: after } : {}) } } }), onSignedOut),
+  });
+
+  return (
+    <main className="page">
+      <h1>{t('title')}</h1>
+      <p>{t('intro')}</p>
+      <section aria-labelledby="session-list">
+        <h2 id="session-list">{t('list')}</h2>
+        <label className="inline">
+          {t('filter')}
+          <select
+            value={status}
+            onChange={(e) => {
+              setStatus(e.target.value as SessionStatus | '');
+              pages.reset();
+            }}
+          >
+            <option value="">{t('filter.all')}</option>
+            {SESSION_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {t(`status.${s}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <QueryView query={sessions} isEmpty={(d) => !d.data?.length} empty={t('none')}>
+          {(list) => (
+            <>
+              <Scrollable labelledBy="session-list">
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">{t('session')}</th>
+                      <th scope="col">{t('amount')}</th>
+                      <th scope="col">{t('status')}</th>
+                      <th scope="col">{t('payment')}</th>
+                      <th scope="col">{t('created')}</th>
+                      <th scope="col">{t('page')}</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {(list.data ?? []).map((s) => (
+                      <tr key={s.id}>
+                        <th scope="row">
+                          <Link to="checkoutSession" id={s.id}>
+                            <code>{s.id}</code>
+                          </Link>
+                          {s.description ? <div>{s.description}</div> : null}
+                        </th>
+                        <td>{formatAmount(language, s.amount, s.currency)}</td>
+                        <td>{t(`status.${s.status}`)}</td>
+                        <td>{t(`payment.${s.paymentStatus}`)}</td>
+                        <td>{formatWhen(language, s.created)}</td>
+                        <td>
+                          <a href={s.url} target="_blank" rel="noreferrer" aria-label={t('openPageOf', { id: s.id })}>
+                            {t('openPage')}
+                          </a>
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </Scrollable>
+              <CursorPager pages={pages} label={t('pages')} hasMore={list.has_more ?? false} lastId={list.data?.at(-1)?.id} />
+            </>
+          )}
+        </QueryView>
+      </section>
+    </main>
+  );
+}
