@@ -15,6 +15,9 @@ const SECURITY_EVENTS = [
   'user.recovery_codes_replaced',
   'user.passkey_added',
   'user.passkey_removed',
+  // A Google account signs in as the user: connecting or freeing one changes what opens the account.
+  'user.google_linked',
+  'user.google_unlinked',
 ] as const;
 
 /** The detail shown with each: never a hash, secret or key. */
@@ -32,6 +35,10 @@ function detailOf(e: UserEvent): Record<string, unknown> {
       return { passkeyId: e.data.passkey.credentialId, nickname: e.data.passkey.nickname };
     case 'user.passkey_removed':
       return { passkeyId: e.data.credentialId };
+    case 'user.google_linked':
+      return { email: e.data.email, via: e.data.via };
+    case 'user.google_unlinked':
+      return { email: e.data.email };
     default:
       return {};
   }

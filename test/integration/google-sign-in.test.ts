@@ -95,10 +95,11 @@ async function events(svc: TestService, like: string) {
   return (await svc.system.knex('events').where('stream_id', 'like', like).orderBy('global_position').select('type', 'data')) as { type: string; data: Record<string, unknown> }[];
 }
 
-t.test('nothing works unconfigured: every route answers IKW-FED-001', async (t) => {
+t.test('nothing works unconfigured: every route answers IKW-FED-001, and availability says so', async (t) => {
   const svc = await startService(t);
   const token = await user(svc, 'awa@shop.example');
   const uuid = '00000000-0000-4000-8000-000000000000';
+  t.match(await svc.request('GET', '/api/v1/auth/google/availability'), { status: 200, body: { available: false } }, 'a sign-in page is told not to offer Google');
   t.match(await post(svc, '/api/v1/auth/google/login', { returnUrl: 'http://localhost:3000/' }), { status: 403, body: { code: 'IKW-FED-001' } });
   t.match(await svc.request('GET', '/api/v1/auth/google/callback?code=x&state=y'), { status: 403, body: { code: 'IKW-FED-001' } });
   t.match(await post(svc, '/api/v1/auth/google/exchange', { code: 'x', exchangeKey: 'y' }), { status: 403, body: { code: 'IKW-FED-001' } });
@@ -108,6 +109,7 @@ t.test('nothing works unconfigured: every route answers IKW-FED-001', async (t) 
 
 t.test('a verified Google address links its account and signs in; later the link (sub) signs in, whatever the address', async (t) => {
   const w = await start(t);
+  t.match(await w.svc.request('GET', '/api/v1/auth/google/availability'), { status: 200, body: { available: true } }, 'configured: available, with no credential');
   await user(w.svc, 'awa@shop.example');
   w.google.accounts.set('g-awa', { email: 'Awa@Shop.example', email_verified: true });
 

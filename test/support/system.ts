@@ -63,13 +63,15 @@ export interface StartOptions {
   databaseUrl?: string;
   /**
    * Serve where PUBLIC_URL says, http://localhost:<port> (`publicUrl`): what a browser must open for
-   * what is bound to the service's origin, such as passkeys (an IP address cannot be a WebAuthn relying party).
+   * what is bound to the service's origin, such as passkeys (an IP address cannot be a WebAuthn
+   * relying party) or Google's redirect. A number is the port (one from `freePort`, when something
+   * must know the address before the service starts); `true` picks one.
    */
-  publicOrigin?: boolean;
+  publicOrigin?: true | number;
 }
 
 /** A port nothing listens on now (the kernel's pick, released at once). */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const probe = net.createServer();
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
   const { port } = probe.address() as AddressInfo;
@@ -79,7 +81,7 @@ async function freePort(): Promise<number> {
 
 export async function startService(t: Test, options: StartOptions = {}): Promise<TestService> {
   const url = options.databaseUrl ?? (await migratedCopy(t));
-  const port = options.publicOrigin ? await freePort() : 0;
+  const port = typeof options.publicOrigin === 'number' ? options.publicOrigin : options.publicOrigin ? await freePort() : 0;
   const publicUrl = options.publicOrigin ? { PUBLIC_URL: `http://localhost:${port}` } : {};
   // A fixed test key, so no key file is written under the working directory.
   // Rate limits off unless a test asks: suites send hundreds of requests within one manual-clock instant.

@@ -49,6 +49,7 @@ import { SignUp } from './pages/SignUp.js';
 import { ForgotPassword, ResetPassword } from './pages/PasswordReset.js';
 import { MagicLink } from './pages/MagicLink.js';
 import { EmailChange } from './pages/EmailChange.js';
+import { GoogleConnectReturn, GoogleSignInReturn } from './pages/GoogleReturn.js';
 import { OrganizationSwitch, SwitchOrganizationContext } from './OrganizationSwitch.js';
 import { resume, setEnvironment, signOut, switchOrganization, withSession, type SignedInUser } from './session.js';
 import type { PageProps } from './pages/props.js';
@@ -94,6 +95,7 @@ const PAGES: Partial<Record<PageName, (props: PageProps) => React.JSX.Element>> 
   payoutBatch: PayoutBatchPage,
   templates: Templates,
   template: Template,
+  google: GoogleConnectReturn,
 };
 
 /** The signed-in user (null: signed out; undefined: still finding out from the cookie). */
@@ -148,6 +150,8 @@ function SignedOut({ onSignedIn }: { onSignedIn: (user: SignedInUser) => void })
         return <MagicLink onSignedIn={onSignedIn} />;
       case 'emailChange':
         return <EmailChange />;
+      case 'google':
+        return <GoogleSignInReturn onSignedIn={onSignedIn} />;
       default:
         return <SignIn onSignedIn={onSignedIn} />;
     }

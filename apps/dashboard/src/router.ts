@@ -50,6 +50,8 @@ const PATHS = {
   resetPassword: '/dashboard/reset-password',
   magicLink: '/dashboard/magic-link',
   emailChange: '/dashboard/email-change',
+  // Where Google's callback brings the browser back, signed out (a sign-in) or in (an account connected).
+  google: '/dashboard/google',
   invitation: '/dashboard/invitation',
 } as const;
 

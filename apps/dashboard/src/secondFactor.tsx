@@ -14,6 +14,8 @@ type Purpose =
   | 'mfa/recovery-codes'
   | 'passkeys/delete'
   | 'passkeys/register'
+  | 'google/connect'
+  | 'google/disconnect'
   | 'email-change/request'
   | 'phone-change/request'
   | 'change-password-mfa';

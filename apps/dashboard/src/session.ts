@@ -114,6 +114,49 @@ export async function signInWithPasskey(): Promise<SignedInUser> {
   return started(await sika.post('/api/v1/auth/passkeys/login/complete', { body: { assertionResponse: await passkeyAssertion(challenge.options) }, headers: COOKIE_MODE }));
 }
 
+/** Where the key of a trip to Google waits for the way back (docs/auth.md, "Bound to the browser that began"). */
+const GOOGLE_EXCHANGE_KEY = 'sika.googleExchangeKey';
+/** The dashboard's page Google's callback sends the browser back to. */
+const googleReturnUrl = () => `${window.location.origin}/dashboard/google`;
+
+/** Goes to Google to sign in (the page is left); back at /dashboard/google, `googleOutcome` finishes. */
+export async function signInWithGoogle(): Promise<void> {
+  toGoogle(await sika.post('/api/v1/auth/google/login', { body: { returnUrl: googleReturnUrl() } }));
+}
+
+/** Goes to Google to connect an account to the signed-in user, with a verified `google/connect` challenge. */
+export async function connectGoogle(challengeId: string): Promise<void> {
+  toGoogle(await sika.post('/api/v1/auth/google/connect', { body: { returnUrl: googleReturnUrl(), challengeId } }));
+}
+
+function toGoogle(start: { authorizationUrl?: string; exchangeKey?: string }): void {
+  sessionStorage.setItem(GOOGLE_EXCHANGE_KEY, start.exchangeKey!);
+  window.location.assign(start.authorizationUrl!);
+}
+
+export type GoogleOutcome = SignedInUser | FactorAsked | { connected: true; email: string } | null;
+let googleOutcomeOnce: Promise<GoogleOutcome> | null = null;
+
+/**
+ * The outcome of the trip to Google this page came back from: the one-time code of the address's
+ * fragment exchanged with the key this browser kept (signed in, the second factor asked, or an
+ * account connected); null when the page was not reached from Google in this browser. Once per
+ * page load: the code works once, and the fragment and key are cleared at once.
+ */
+export function googleOutcome(): Promise<GoogleOutcome> {
+  googleOutcomeOnce ??= (async () => {
+    const code = new URLSearchParams(window.location.hash.slice(1)).get('googleCode');
+    const exchangeKey = sessionStorage.getItem(GOOGLE_EXCHANGE_KEY);
+    window.history.replaceState(null, '', window.location.pathname);
+    sessionStorage.removeItem(GOOGLE_EXCHANGE_KEY);
+    if (!code || !exchangeKey) return null;
+    const answer = await sika.post('/api/v1/auth/google/exchange', { body: { code, exchangeKey }, headers: COOKIE_MODE });
+    if (answer.connected) return { connected: true, email: answer.email! };
+    return answer.mfaRequired ? factorAsked(answer) : started(answer);
+  })();
+  return googleOutcomeOnce;
+}
+
 let refreshing: Promise<SignedInUser | null> | null = null;
 
 /**

@@ -74,6 +74,11 @@ export class GoogleSignIn extends CommandService<GoogleSignInCommand, GoogleSign
     return this.deps.clock.now();
   }
 
+  /** Whether sign-in with Google is configured here (GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET): a sign-in page offers it only then. */
+  get available(): boolean {
+    return this.deps.provider !== null;
+  }
+
   get redirectUri(): string {
     return `${this.deps.publicUrl}${GOOGLE_CALLBACK_PATH}`;
   }

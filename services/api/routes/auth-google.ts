@@ -19,12 +19,21 @@ const param = { type: 'string', maxLength: 4096 };
 
 /**
  * /api/v1/auth/google (docs/auth.md, "Sign-in with Google"): sign in with a Google account, and
- * connect or disconnect one behind a second-factor challenge. Unconfigured: IKW-FED-001 everywhere.
+ * connect or disconnect one behind a second-factor challenge. Unconfigured: IKW-FED-001 everywhere
+ * but `availability`, which says so.
  */
 export function authGoogleFamily(google: GoogleSignIn): Family {
   return {
     name: 'auth-google',
     routes: [
+      route({
+        method: 'get',
+        path: '/api/v1/auth/google/availability',
+        summary: 'Whether sign-in with Google is configured on this service: a sign-in page offers it only when it is',
+        auth: 'public',
+        response: { type: 'object', required: ['available'], properties: { available: { type: 'boolean' } } },
+        handler: async () => ({ available: google.available }),
+      }),
       route<{ returnUrl: string }>({
         method: 'post',
         path: '/api/v1/auth/google/login',

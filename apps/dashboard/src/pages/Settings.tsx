@@ -3,7 +3,7 @@ import { useContext, useState, type FormEvent } from 'react';
 import { ErrorMessage, errorText, QueryView, Scrollable, useAction } from '../components.js';
 import { formatWhen, LanguageContext, useMessages, type Messages } from '../i18n.js';
 import { useSecondFactor } from '../secondFactor.js';
-import { passkeyRegistration, sika, withSession } from '../session.js';
+import { connectGoogle, passkeyRegistration, sika, withSession } from '../session.js';
 import type { PageProps } from './props.js';
 import { ContactChanges, Organizations, Profile, Sessions } from './SettingsAccount.js';
 import { SavedDestinations } from './SettingsDestinations.js';
@@ -20,6 +20,8 @@ const SECURITY_EVENTS = {
   recovery_codes_replaced: { en: 'Recovery codes replaced', fr: 'Codes de secours remplacés' },
   passkey_added: { en: 'Passkey added', fr: 'Clé d’accès ajoutée' },
   passkey_removed: { en: 'Passkey removed', fr: 'Clé d’accès retirée' },
+  google_linked: { en: 'Google account connected', fr: 'Compte Google associé' },
+  google_unlinked: { en: 'Google account disconnected', fr: 'Compte Google dissocié' },
 } as const;
 
 /** A security event's name in the language; a type this page does not know yet shows as the API names it. */
@@ -51,6 +53,11 @@ const messages: Messages<
   | 'passkeyCreated'
   | 'passkeyRemove'
   | 'passkeyAdd'
+  | 'google'
+  | 'googleConnected'
+  | 'googleNone'
+  | 'googleConnect'
+  | 'googleDisconnect'
   | 'passkeyNameHint'
   | 'password'
   | 'currentPassword'
@@ -93,6 +100,11 @@ const messages: Messages<
     passkeyCreated: 'Added',
     passkeyRemove: 'Remove',
     passkeyAdd: 'Add a passkey',
+    google: 'Google account',
+    googleConnected: 'You can sign in with the Google account {email} (connected on {when}).',
+    googleNone: 'No Google account: connect one to sign in with it.',
+    googleConnect: 'Connect a Google account',
+    googleDisconnect: 'Disconnect',
     passkeyNameHint: 'e.g. Work laptop',
     password: 'Password',
     currentPassword: 'Current password',
@@ -135,6 +147,11 @@ const messages: Messages<
     passkeyCreated: 'Ajoutée le',
     passkeyRemove: 'Retirer',
     passkeyAdd: 'Ajouter une clé d’accès',
+    google: 'Compte Google',
+    googleConnected: 'Vous pouvez vous connecter avec le compte Google {email} (associé le {when}).',
+    googleNone: 'Aucun compte Google : associez-en un pour vous connecter avec.',
+    googleConnect: 'Associer un compte Google',
+    googleDisconnect: 'Dissocier',
     passkeyNameHint: 'p. ex. Ordinateur du bureau',
     password: 'Mot de passe',
     currentPassword: 'Mot de passe actuel',
@@ -166,6 +183,7 @@ export function Settings({ environment, onSignedOut }: PageProps) {
       <Profile environment={environment} onSignedOut={onSignedOut} />
       <Organizations environment={environment} onSignedOut={onSignedOut} />
       <SecondFactors environment={environment} onSignedOut={onSignedOut} />
+      <GoogleAccount environment={environment} onSignedOut={onSignedOut} />
       <Password onSignedOut={onSignedOut} />
       <ContactChanges environment={environment} onSignedOut={onSignedOut} />
       <Sessions environment={environment} onSignedOut={onSignedOut} />
@@ -173,6 +191,54 @@ export function Settings({ environment, onSignedOut }: PageProps) {
       <SavedDestinations environment={environment} onSignedOut={onSignedOut} />
       <SecurityEvents environment={environment} onSignedOut={onSignedOut} />
     </main>
+  );
+}
+
+/** The Google account the user signs in with (when the service offers Google): connected or disconnected, each behind a second-factor challenge. */
+function GoogleAccount({ environment, onSignedOut }: SectionProps) {
+  const t = useMessages(messages);
+  const { language } = useContext(LanguageContext);
+  const { challenged, form: factorForm } = useSecondFactor();
+  const available = useQuery({ queryKey: ['google-availability'], queryFn: () => sika.get('/api/v1/auth/google/availability') });
+  const google = useQuery({ queryKey: ['google', environment], queryFn: () => withSession(() => sika.get('/api/v1/auth/google'), onSignedOut), enabled: available.data?.available === true });
+  const { action: act, error } = useAction(onSignedOut, [['google'], ['security-events']]);
+  if (!available.data?.available) return null;
+  // Connecting leaves for Google; the way back is the Google page, which then links here.
+  const connect = () =>
+    act.mutate(async () => {
+      const challengeId = await challenged('google/connect');
+      if (challengeId) await connectGoogle(challengeId);
+    });
+  const disconnect = () =>
+    act.mutate(async () => {
+      const challengeId = await challenged('google/disconnect');
+      if (challengeId) await sika.post('/api/v1/auth/google/disconnect', { body: { challengeId } });
+    });
+  return (
+    <section aria-labelledby="google-account">
+      <h2 id="google-account">{t('google')}</h2>
+      {factorForm}
+      <ErrorMessage text={error} />
+      <QueryView query={google}>
+        {(g) =>
+          g.connected ? (
+            <p>
+              {t('googleConnected', { email: g.email ?? '', when: formatWhen(language, g.connectedAt, 'date') })}{' '}
+              <button type="button" className="secondary" disabled={act.isPending} onClick={disconnect}>
+                {t('googleDisconnect')}
+              </button>
+            </p>
+          ) : (
+            <p>
+              {t('googleNone')}{' '}
+              <button type="button" disabled={act.isPending} onClick={connect}>
+                {t('googleConnect')}
+              </button>
+            </p>
+          )
+        }
+      </QueryView>
+    </section>
   );
 }
 

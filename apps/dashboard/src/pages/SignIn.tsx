@@ -1,7 +1,8 @@
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from '../components.js';
 import { useT } from '../i18n.js';
-import { signIn, signInWithPasskey, type FactorAsked, type SignedInUser } from '../session.js';
+import { sika, signIn, signInWithGoogle, signInWithPasskey, type FactorAsked, type SignedInUser } from '../session.js';
 import { FactorForm, SignedOutPage, useSubmit } from '../signedOut.js';
 
 /** Password, then the second factor when the account has one (docs/auth.md, "The factor rule"); the ways in without a password. */
@@ -10,6 +11,9 @@ export function SignIn({ onSignedIn }: { onSignedIn: (user: SignedInUser) => voi
   const [asked, setAsked] = useState<FactorAsked | null>(null);
   const [error, setError] = useState<string | null>(null);
   const { submit, busy } = useSubmit((text) => setError(text && `${t('signIn.failed')}: ${text}`));
+
+  // Google is offered only where the service has it configured.
+  const google = useQuery({ queryKey: ['google-availability'], queryFn: () => sika.get('/api/v1/auth/google/availability'), retry: false });
 
   const withPassword = submit(async (form) => {
     const answer = await signIn(String(form.get('email')), String(form.get('password')));
@@ -39,6 +43,13 @@ export function SignIn({ onSignedIn }: { onSignedIn: (user: SignedInUser) => voi
               {t('passkey.signIn')}
             </button>
           </form>
+          {google.data?.available && (
+            <form onSubmit={submit(signInWithGoogle)} aria-label={t('google.signIn')}>
+              <button type="submit" className="secondary" disabled={busy}>
+                {t('google.signIn')}
+              </button>
+            </form>
+          )}
           <ul className="links">
             <li>
               <Link to="magicLink">{t('signIn.toMagicLink')}</Link>
