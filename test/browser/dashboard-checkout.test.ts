@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { openPage } from '../support/browser.js';
 import { createProduct, createSubscription } from '../support/billing.js';
 import { createSession, payByMobileMoney } from '../support/checkout.js';
-import { accessibilityProblems, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard } from '../support/dashboard.js';
+import { accessibilityProblems, homeBalance, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard } from '../support/dashboard.js';
 import { operatorAnswers, snNumber } from '../support/payment-intents.js';
 import { OPERATOR_DELAY_MS } from '../support/system.js';
 
@@ -109,6 +109,16 @@ t.test('checkout sessions: listed, one paid in a second tab, another expired, a 
   await page.getByLabel('Show').selectOption('complete');
   await rowOf(toPay.id).waitFor();
   t.equal(await page.getByRole('link', { name: /^cs_\w+$/ }).count(), 2, 'the two paid');
+  // Their money on the home page, as the API's balance has it (sandbox payments settle at once).
+  const balance = (await svc.request('GET', '/api/v1/balance', { key, headers: { 'x-environment': 'sandbox' } })).body as { available: { currency: string; amount: number }[] };
+  const available = balance.available.find((b) => b.currency === 'xof')?.amount ?? 0;
+  const received = async (id: string) => {
+    const intent = (await svc.request('GET', `/api/v1/payment-intents/${id}`, { key })).body as { amount_received: number; fee: number };
+    return intent.amount_received - intent.fee;
+  };
+  t.equal(available, (await received(toPay.paymentIntentId!)) + (await received(raced.paymentIntentId!)), 'the two payments, less their fees, are available');
+  t.match(await homeBalance(page, 'XOF'), { available, reserved: 0 }, "the payments' money on the home page");
+  await navigate(page, 'Checkout');
   await page.getByRole('radio', { name: 'Live' }).check();
   await page.getByText('No checkout session in this environment yet.').waitFor();
   t.pass('live has its own sessions');
