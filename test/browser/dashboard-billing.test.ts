@@ -3,13 +3,16 @@
  * the pages (a negative amount refused first); the customer subscribed with a double click (one
  * subscription); the period's invoice opened, its hosted page, its PDF, marked paid (the API holds
  * it paid, and no money moved on the balance); cancel at period end, then now; the customer's page
- * with both; usage recorded on a metered subscription; live empty; another merchant's customer is
- * not found; axe-core and 320 px on every page.
+ * with both; usage recorded on a metered subscription; an open invoice collected by mobile money
+ * (declined, then approved: paid by the payment, its money on the home page); live empty; another
+ * merchant's customer is not found; axe-core and 320 px on every page.
  */
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import t, { type Test } from 'tap';
-import { accessibilityProblems, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard } from '../support/dashboard.js';
+import { accessibilityProblems, homeBalance, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard } from '../support/dashboard.js';
+import { operatorAnswers, snNumber } from '../support/payment-intents.js';
+import { settle } from '../support/webhooks.js';
 import { createProduct, createSubscription, get } from '../support/billing.js';
 import { balance } from '../support/payouts.js';
 
@@ -197,4 +200,42 @@ t.test("billing: another merchant's customer, subscription and invoice are not f
   }
   t.equal(refused.length, 3, 'three 404s');
   t.ok(refused.every((r) => r.startsWith('404 GET /api/v1/merchant/')), refused.join(', '));
+});
+
+t.test('billing: an open invoice collected by mobile money (a failed try first); paid by the payment, its money on the home page', async (t) => {
+  const { merchant, page, problems } = await signedIn(t, 'Collecting shop');
+  const { secret: key } = await svc.apiKey(merchant.id, ['*']);
+  const product = await createProduct(svc, key);
+  const sub = await createSubscription(svc, key, { customer_email: 'awa@example.com', items: [{ price: product.prices[0].id }] });
+  const refused = refusals(page);
+  await page.goto(`${svc.baseUrl}/dashboard/invoices/${sub.latest_invoice}`);
+  const facts = page.locator('dl.facts');
+  await facts.filter({ hasText: 'StatusOpen' }).waitFor();
+  const collect = page.getByRole('form', { name: 'Collect by mobile money' });
+  t.match(await page.getByRole('region', { name: 'Collect by mobile money' }).textContent(), /approve F\sCFA\s5,000 on their phone/, 'what the customer is asked to approve');
+  await clean(t, page, 'an invoice to collect');
+
+  // The operator declines the first number: the page says so, and the invoice stays open.
+  await collect.getByLabel('Operator').selectOption('orange_money');
+  await collect.getByLabel("Customer's mobile money number").fill(snNumber('01'));
+  await collect.getByRole('button', { name: 'Ask the customer to pay' }).click();
+  await page.getByRole('status').filter({ hasText: 'waiting for the customer' }).waitFor();
+  await operatorAnswers(svc);
+  await page.getByRole('status').filter({ hasText: 'did not go through' }).waitFor();
+  t.match(await facts.textContent(), /StatusOpen/, 'still open');
+
+  // The customer approves the second.
+  await collect.getByLabel("Customer's mobile money number").fill(snNumber('67'));
+  await collect.getByRole('button', { name: 'Ask the customer to pay' }).click();
+  await page.getByRole('status').filter({ hasText: 'waiting for the customer' }).waitFor();
+  await operatorAnswers(svc);
+  await settle(svc);
+  await facts.filter({ hasText: 'StatusPaid' }).waitFor();
+  const invoice = await get(svc, key, `/api/v1/merchant/invoices/${sub.latest_invoice}`);
+  t.match(invoice, { status: 'paid', amount_paid: 5_000, amount_remaining: 0 }, 'paid by the payment, as the API holds it');
+  const intents = (await get(svc, key, '/api/v1/payment-intents')).data as { status: string; amount_received: number; fee: number }[];
+  const paid = intents.find((i) => i.status === 'succeeded')!;
+  t.match(await homeBalance(page, 'XOF'), { available: paid.amount_received - paid.fee }, "the payment's money, less its fee, on the home page");
+  t.same(refused, [], 'no request refused');
+  t.same(scriptProblems(problems), [], 'no CSP violation or script error');
 });

@@ -1,9 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useState } from 'react';
-import { CopyButton, ErrorMessage, errorText, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, saveAsFile, Scrollable } from '../components.js';
+import { CopyButton, ErrorMessage, errorText, isNotFound, Link, NotFound, QueryView, saveAsFile, Scrollable } from '../components.js';
 import { formatWhen, formatAmount, LanguageContext, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import { billingMessages as messages } from './billing.messages.js';
+import { invoiceQuery } from './billing.queries.js';
+import { InvoiceCollect } from './InvoiceCollect.js';
 import type { PageProps } from './props.js';
 
 type Next = 'open' | 'paid' | 'void' | 'uncollectible';
@@ -12,7 +14,7 @@ type Next = 'open' | 'paid' | 'void' | 'uncollectible';
 const NEXT: Record<string, Next[]> = { draft: ['open'], open: ['paid', 'void', 'uncollectible'], uncollectible: ['paid', 'void'] };
 const ACTION = { open: 'finalize', paid: 'markPaid', void: 'void', uncollectible: 'uncollectible' } as const;
 
-/** One invoice: its amounts and lines, the hosted page's link, finalize / mark paid / void / uncollectible, and the PDF. */
+/** One invoice: its amounts and lines, the hosted page's link, collection by mobile money, finalize / mark paid / void / uncollectible, and the PDF. */
 export function Invoice({ environment, onSignedOut, id }: PageProps) {
   const t = useMessages(messages);
   const { language } = useContext(LanguageContext);
@@ -20,11 +22,7 @@ export function Invoice({ environment, onSignedOut, id }: PageProps) {
   const [error, setError] = useState<string | null>(null);
   const [confirmPaid, setConfirmPaid] = useState(false);
   const invoiceId = id ?? '';
-  const invoice = useQuery({
-    queryKey: ['billing', environment, 'invoice', invoiceId],
-    queryFn: () => withSession(() => sika.get('/api/v1/merchant/invoices/{id}', { params: { path: { id: invoiceId } } }), onSignedOut),
-    retry: retryUnlessNotFound,
-  });
+  const invoice = useQuery(invoiceQuery(environment, invoiceId, onSignedOut));
   const move = useMutation({
     mutationFn: (status: Next) => withSession(() => sika.patch('/api/v1/merchant/invoices/{id}/status', { params: { path: { id: invoiceId } }, body: { status } }), onSignedOut),
     onSuccess: () => {
@@ -121,6 +119,7 @@ export function Invoice({ environment, onSignedOut, id }: PageProps) {
                   <CopyButton text={i.hosted_invoice_url} label={t('copyLink')} />
                 </section>
               )}
+              {i.status === 'open' && remaining > 0 && <InvoiceCollect invoiceId={i.id} amount={money(remaining)} environment={environment} onSignedOut={onSignedOut} />}
               <div className="actions">
                 {(NEXT[i.status] ?? []).map((to) =>
                   to === 'paid' ? null : (
