@@ -1,7 +1,7 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useContext, useState } from 'react';
 import { CopyButton, ErrorMessage, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable, useAction } from '../components.js';
-import { useCountries } from '../countries.js';
+import { useCountry } from '../countries.js';
 import { formatAmount, formatWhen, LanguageContext, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import { checkoutMessages as messages } from './checkout.messages.js';
@@ -151,11 +151,10 @@ interface QuotedSession {
 function FeesByOperator({ session, environment, onSignedOut }: { session: QuotedSession } & Pick<PageProps, 'environment' | 'onSignedOut'>) {
   const t = useMessages(messages);
   const { language } = useContext(LanguageContext);
-  const countries = useCountries('payin', onSignedOut);
-  const country = countries.data?.data?.find((c) => c.id === session.country);
+  const { chosen: country, operators } = useCountry('payin', session.country, onSignedOut);
   const methods = [
     ...(session.paymentMethodTypes ?? ['mobile_money']).includes('mobile_money')
-      ? (country?.operators ?? []).filter((o) => o.directions.includes('payin')).map((o) => ({ key: o.id, name: o.name, body: { paymentMethodType: 'mobile_money' as const, operator: o.id } }))
+      ? operators.map((o) => ({ key: o.id, name: o.name, body: { paymentMethodType: 'mobile_money' as const, operator: o.id } }))
       : [],
     ...((session.paymentMethodTypes ?? []).includes('card') ? [{ key: 'card', name: t('card'), body: { paymentMethodType: 'card' as const } }] : []),
   ];

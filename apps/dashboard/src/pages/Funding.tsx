@@ -4,7 +4,7 @@ import { ErrorMessage, errorText, Link, NavigationContext, QueryView, Scrollable
 import { formatAmount, LanguageContext, minorUnits, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import { fundingMessages as messages } from './funding.messages.js';
-import { useCountries } from '../countries.js';
+import { CountrySelect, useCountry } from '../countries.js';
 import type { PageProps } from './props.js';
 
 const STATUSES = ['draft', 'active', 'closed', 'canceled', 'failed'] as const;
@@ -19,8 +19,8 @@ export function Funding({ environment, onSignedOut }: PageProps) {
   const [status, setStatus] = useState<Status | ''>('');
   const [country, setCountry] = useState('SN');
   const [error, setError] = useState<string | null>(null);
-  const countries = useCountries('payin', onSignedOut);
-  const currency = countries.data?.data?.find((c) => c.id === country)?.currency ?? 'xof';
+  const { countries, chosen } = useCountry('payin', country, onSignedOut);
+  const currency = chosen?.currency ?? 'xof';
   const campaigns = useQuery({
     queryKey: ['funding-campaigns', environment, status],
     queryFn: () => withSession(() => sika.get('/api/v1/funding/campaigns', { params: { query: { limit: 50, ...(status ? { status } : {}) } } }), onSignedOut),
@@ -70,16 +70,7 @@ export function Funding({ environment, onSignedOut }: PageProps) {
             {t('description')}
             <textarea name="description" maxLength={4000} rows={2} />
           </label>
-          <label>
-            {t('country')}
-            <select value={country} onChange={(e) => setCountry(e.target.value)}>
-              {(countries.data?.data ?? []).map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <CountrySelect label={t('country')} countries={countries} value={country} onChange={setCountry} />
           <label>
             {t('target')} ({currency.toUpperCase()})
             <input name="target" type="number" min="0" step="any" />

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { ErrorMessage, Link, useAction } from '../components.js';
-import { useCountries } from '../countries.js';
+import { CountrySelect, useCountry, WalletFields } from '../countries.js';
 import { useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import { billingMessages as messages } from './billing.messages.js';
@@ -17,12 +17,10 @@ const FOLLOW_MS = 2000;
  */
 export function InvoiceCollect({ invoiceId, amount, environment, onSignedOut }: { invoiceId: string; amount: string; environment: string; onSignedOut: () => void }) {
   const t = useMessages(messages);
-  const countries = useCountries('payin', onSignedOut);
   const [country, setCountry] = useState('SN');
+  const { countries, chosen, operators } = useCountry('payin', country, onSignedOut);
   const [paymentId, setPaymentId] = useState<string | null>(null);
   const { action, error } = useAction(onSignedOut, [['billing', environment], ['balance', environment]]);
-  const chosen = countries.data?.data.find((c) => c.id === country);
-  const operators = (chosen?.operators ?? []).filter((o) => o.directions.includes('payin'));
   const payment = useQuery({
     queryKey: ['billing', environment, 'invoice', invoiceId, 'collection', paymentId],
     queryFn: () => withSession(() => sika.get('/api/v1/payment-intents/{id}', { params: { path: { id: paymentId! } } }), onSignedOut),
@@ -60,30 +58,8 @@ export function InvoiceCollect({ invoiceId, amount, environment, onSignedOut }: 
         </p>
       )}
       <form className="inline-form" onSubmit={submit} aria-labelledby="invoice-collect">
-        <label>
-          {t('collect.country')}
-          <select value={country} onChange={(e) => setCountry(e.target.value)}>
-            {(countries.data?.data ?? []).map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          {t('collect.operator')}
-          <select name="operator" required key={country}>
-            {operators.map((o) => (
-              <option key={o.id} value={o.id}>
-                {o.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          {t('collect.msisdn')}
-          <input name="msisdn" type="tel" required autoComplete="off" placeholder={`${chosen?.calling_code ?? '+221'}…`} />
-        </label>
+        <CountrySelect label={t('collect.country')} countries={countries} value={country} onChange={setCountry} />
+        <WalletFields labels={{ operator: t('collect.operator'), msisdn: t('collect.msisdn') }} operators={operators} callingCode={chosen?.calling_code} />
         <button type="submit" disabled={action.isPending}>
           {t('collect.submit')}
         </button>

@@ -4,7 +4,7 @@ import { useContext, useEffect, useState, type FormEvent } from 'react';
 import { CopyButton, CursorPager, ErrorMessage, errorText, QueryView, Scrollable, useCursorPages } from '../components.js';
 import { formatAmount, formatWhen, LanguageContext, minorUnits, useMessages, type Messages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
-import { useCountries } from '../countries.js';
+import { CountrySelect, useCountry } from '../countries.js';
 import type { PageProps } from './props.js';
 
 const messages: Messages<
@@ -124,8 +124,7 @@ export function PaymentLinks({ environment, onSignedOut }: PageProps) {
   const [active, setActive] = useState<'' | 'true' | 'false'>('');
   const pages = useCursorPages(environment);
 
-  const countries = useCountries('payin', onSignedOut);
-  const chosen = countries.data?.data?.find((c) => c.id === country);
+  const { countries, chosen } = useCountry('payin', country, onSignedOut);
   const currency = chosen?.currency ?? 'xof';
   const after = pages.after;
   const links = useQuery({
@@ -200,16 +199,7 @@ export function PaymentLinks({ environment, onSignedOut }: PageProps) {
           </div>
         )}
         <form className="inline-form" onSubmit={submit} aria-label={t('new')}>
-          <label>
-            {t('country')}
-            <select name="country" value={country} onChange={(e) => setCountry(e.target.value)}>
-              {(countries.data?.data ?? []).map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <CountrySelect label={t('country')} name="country" countries={countries} value={country} onChange={setCountry} />
           <label>
             {t('amount')} ({currency.toUpperCase()})
             <input name="amount" type="number" inputMode="decimal" min="0" step="any" required />

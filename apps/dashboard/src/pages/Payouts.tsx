@@ -4,7 +4,7 @@ import { formatAmount, LanguageContext, minorUnits, useT } from '../i18n.js';
 import { ErrorMessage, errorText, Link, QueryView, Scrollable } from '../components.js';
 import { sika, withSession } from '../session.js';
 import { destinationLabel, useSavedDestinations, type SavedDestination } from '../destinations.js';
-import { useCountries } from '../countries.js';
+import { CountrySelect, useCountry, WalletFields } from '../countries.js';
 import type { PageProps } from './props.js';
 
 const STATUSES = ['pending', 'in_transit', 'paid', 'failed', 'canceled'] as const;
@@ -42,13 +42,11 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
     if (d?.destination?.country) setCountry(d.destination.country.toUpperCase());
   };
 
-  const countries = useCountries('payout', onSignedOut);
+  const { countries, chosen, operators } = useCountry('payout', country, onSignedOut);
   const payouts = useQuery({
     queryKey: ['payouts', environment, status, page],
     queryFn: () => withSession(() => sika.get('/api/v1/merchant/payouts', { params: { query: { page, limit: 20, ...(status ? { status } : {}) } } }), onSignedOut),
   });
-  const chosen = countries.data?.data.find((c) => c.id === country);
-  const operators = (chosen?.operators ?? []).filter((o) => o.directions.includes('payout'));
 
   const review = useMutation({
     mutationFn: async (form: FormData) => {
@@ -151,30 +149,13 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
                 </select>
               </label>
             )}
-            <label>
-              {t('payouts.country')}
-              <select name="country" value={country} onChange={(e) => setCountry(e.target.value)}>
-                {(countries.data?.data ?? []).map((c) => (
-                  <option key={c.id} value={c.id}>
-                    {c.name}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label>
-              {t('payouts.operator')}
-              <select name="operator" required key={`operator-${prefill?.id ?? ''}-${country}`} defaultValue={prefill?.destination?.operator}>
-                {operators.map((o) => (
-                  <option key={o.id} value={o.id}>
-                    {o.name}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label>
-              {t('payouts.msisdn')}
-              <input name="msisdn" type="tel" required autoComplete="off" placeholder={`${chosen?.calling_code ?? '+221'}…`} key={`msisdn-${prefill?.id ?? ''}`} defaultValue={prefill?.destination?.msisdn} />
-            </label>
+            <CountrySelect label={t('payouts.country')} name="country" countries={countries} value={country} onChange={setCountry} />
+            <WalletFields
+              labels={{ operator: t('payouts.operator'), msisdn: t('payouts.msisdn') }}
+              operators={operators}
+              callingCode={chosen?.calling_code}
+              {...(prefill ? { filled: { key: prefill.id, operator: prefill.destination?.operator, msisdn: prefill.destination?.msisdn } } : {})}
+            />
             <label>
               {t('payouts.amount')} ({(chosen?.currency ?? 'xof').toUpperCase()})
               <input name="amount" type="number" inputMode="decimal" min="0" step="any" required />

@@ -4,7 +4,7 @@ import { ErrorMessage, QueryView, Scrollable, useAction } from '../components.js
 import { destinationLabel, type SavedDestination } from '../destinations.js';
 import { formatWhen, LanguageContext, useMessages, type Messages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
-import { useCountries } from '../countries.js';
+import { CountrySelect, useCountry, WalletFields } from '../countries.js';
 import type { PageProps } from './props.js';
 
 const messages: Messages<'title' | 'help' | 'none' | 'destination' | 'operator' | 'usableFrom' | 'actions' | 'remove' | 'removeConfirm' | 'add' | 'country' | 'msisdn' | 'added'> = {
@@ -52,10 +52,8 @@ export function SavedDestinations({ environment, onSignedOut }: Pick<PageProps, 
     queryKey: ['payout-settings', environment],
     queryFn: () => withSession(() => sika.get('/api/v1/merchant/settings/payouts') as Promise<{ destinations?: Saved[] }>, onSignedOut),
   });
-  const countries = useCountries('payout', onSignedOut);
+  const { countries, chosen, operators } = useCountry('payout', country, onSignedOut);
   const { action: act, error } = useAction(onSignedOut, [['payout-settings', environment]]);
-  const chosen = countries.data?.data.find((c) => c.id === country);
-  const operators = (chosen?.operators ?? []).filter((o) => o.directions.includes('payout'));
 
   const add = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -113,30 +111,8 @@ export function SavedDestinations({ environment, onSignedOut }: Pick<PageProps, 
         )}
       </QueryView>
       <form className="inline-form" onSubmit={add} aria-label={t('add')}>
-        <label>
-          {t('country')}
-          <select value={country} onChange={(e) => setCountry(e.target.value)}>
-            {(countries.data?.data ?? []).map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          {t('operator')}
-          <select name="operator" required key={country}>
-            {operators.map((o) => (
-              <option key={o.id} value={o.id}>
-                {o.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          {t('msisdn')}
-          <input name="msisdn" type="tel" required autoComplete="off" placeholder={`${chosen?.calling_code ?? '+221'}…`} />
-        </label>
+        <CountrySelect label={t('country')} countries={countries} value={country} onChange={setCountry} />
+        <WalletFields labels={{ operator: t('operator'), msisdn: t('msisdn') }} operators={operators} callingCode={chosen?.calling_code} />
         <button type="submit" disabled={act.isPending}>
           {t('add')}
         </button>

@@ -1,0 +1,66 @@
+import { useQuery } from '@tanstack/react-query';
+import { sika, withSession } from './session.js';
+
+type Direction = 'payin' | 'payout';
+
+/** The catalog's countries with their operators for money in (`payin`) or out (`payout`); asked once per session, it does not change. */
+export function useCountries(direction: Direction, onSignedOut: () => void) {
+  return useQuery({
+    queryKey: ['countries', direction],
+    queryFn: () => withSession(() => sika.get('/api/v1/geography/countries', { params: { query: { direction } } }), onSignedOut),
+    staleTime: Infinity,
+  });
+}
+
+type Country = NonNullable<ReturnType<typeof useCountries>['data']>['data'][number];
+type Operator = NonNullable<Country['operators']>[number];
+
+/** The catalog's countries for `direction`, the one a form is about (its currency, calling code) and its operators that move money that way. */
+export function useCountry(direction: Direction, country: string, onSignedOut: () => void): { countries: Country[]; chosen: Country | undefined; operators: Operator[] } {
+  const countries = useCountries(direction, onSignedOut).data?.data ?? [];
+  const chosen = countries.find((c) => c.id === country);
+  return { countries, chosen, operators: (chosen?.operators ?? []).filter((o) => o.directions.includes(direction)) };
+}
+
+/** A choice among the catalog's countries: every form that is about one. */
+export function CountrySelect({ label, countries, value, onChange, name }: { label: string; countries: Country[]; value: string; onChange: (country: string) => void; name?: string }) {
+  return (
+    <label>
+      {label}
+      <select name={name} value={value} onChange={(e) => onChange(e.target.value)}>
+        {countries.map((c) => (
+          <option key={c.id} value={c.id}>
+            {c.name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/**
+ * A mobile money wallet's operator (among those of the chosen country) and number: the fields
+ * `operator` and `msisdn` of a form. `filled` (a saved destination's) fills them; a new `filled.key`
+ * or country starts them afresh.
+ */
+export function WalletFields({ labels, operators, callingCode, filled }: { labels: { operator: string; msisdn: string }; operators: Operator[]; callingCode: string | undefined; filled?: { key: string; operator?: string; msisdn?: string } }) {
+  const key = `${filled?.key ?? ''}-${operators.map((o) => o.id).join()}`;
+  return (
+    <>
+      <label>
+        {labels.operator}
+        <select name="operator" required key={`operator-${key}`} defaultValue={filled?.operator}>
+          {operators.map((o) => (
+            <option key={o.id} value={o.id}>
+              {o.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        {labels.msisdn}
+        <input name="msisdn" type="tel" required autoComplete="off" placeholder={`${callingCode ?? '+221'}…`} key={`msisdn-${filled?.key ?? ''}`} defaultValue={filled?.msisdn} />
+      </label>
+    </>
+  );
+}
