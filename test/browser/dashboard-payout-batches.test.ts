@@ -3,10 +3,11 @@
  * field and the API's words; the fixed file checked; execution reviewed with its total and fees,
  * followed by its progress bar and log as the sandbox operator answers; the money on the home
  * page as the API has it; a batch the balance cannot cover refused; a batch canceled; another
- * merchant's batch not found; the live environment's own list; axe-core and 320 px.
+ * merchant's batch not found; the live environment's own list; a viewer offered no upload and no
+ * execution; axe-core and 320 px.
  */
 import t from 'tap';
-import { accessibilityProblems, homeBalance, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard } from '../support/dashboard.js';
+import { accessibilityProblems, homeBalance, navigate, overflowAt, PASSWORD, refusals, screenshot, scriptProblems, signInWithPassword, startDashboard } from '../support/dashboard.js';
 import { snNumber } from '../support/payment-intents.js';
 import { settle } from '../support/payout-engine.js';
 import { fund, OPERATOR_DELAY_MS } from '../support/payouts.js';
@@ -137,4 +138,30 @@ t.test('payout batches: a batch the balance cannot cover is refused at execution
   t.same(otherRefused, [`404 GET /api/v1/payout-engine/batches/${batchId}`], "another merchant's batch is not found");
   t.same(refused, [], 'no other request refused');
   t.same(scriptProblems(problems), [], 'no CSP violation or script error');
+});
+
+t.test('payout batches: a viewer sees the batches and their log, and is offered no upload and no execution', async (t) => {
+  const { merchant, page } = await signedIn(t, 'Viewing shop');
+  await fund(svc, merchant.id, 50_000);
+  const upload = page.getByRole('form', { name: 'Upload a batch' });
+  await page.goto(`${svc.baseUrl}/dashboard/payout-batches`);
+  await upload.getByLabel('CSV file').setInputFiles({ name: 'one.csv', mimeType: 'text/csv', buffer: csv(line(1_000, snNumber('67'), 'V-1')) });
+  await upload.getByRole('button', { name: 'Check the file' }).click();
+  await page.getByRole('button', { name: 'Execute the batch' }).waitFor();
+  const batchPath = new URL(page.url()).pathname;
+
+  await svc.member(merchant, 'viewer@viewing-shop.example', PASSWORD, 'viewer');
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  await signInWithPassword(page, 'viewer@viewing-shop.example');
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  await page.goto(`${svc.baseUrl}${batchPath}`);
+  await page.getByText('Your role can see payouts but not make them').waitFor();
+  t.equal(await page.getByRole('button', { name: 'Execute the batch' }).count(), 0, 'no execution offered');
+  await page.getByRole('region', { name: 'Execution log' }).getByRole('rowheader', { name: 'Batch checked and created' }).waitFor();
+  await page.getByRole('link', { name: 'All payout batches' }).click();
+  await page.getByText('Your role can see payouts but not make them').waitFor();
+  t.equal(await upload.count(), 0, 'no upload offered');
+  await page.getByRole('row', { name: /Checked, not executed/ }).waitFor();
+  t.pass('the batch listed');
 });

@@ -27,6 +27,11 @@ t.test('me: the profile, and where this session acts', async (t) => {
   t.equal(me.status, 200);
   t.match(me.body, { id: userId, email: 'awa@boutique.example', name: 'Awa', phone: null, merchantId: m.id, organizationId: session.user.organizationId, role: 'owner' });
   t.same(me.body.organizations, [{ id: session.user.organizationId, displayName: 'Boutique Dakar', role: 'owner', merchantIds: [m.id] }], 'the organization made for the merchant, named after it');
+  t.same(me.body.scopes, ['*'], "an owner's session may do everything");
+  await svc.member(m, 'vera@boutique.example', PASSWORD, 'viewer');
+  const viewer = await signIn(svc, 'vera@boutique.example');
+  const seen = (await svc.request('GET', '/api/v1/auth/me', { key: viewer.accessToken })).body;
+  t.match(seen, { role: 'viewer', scopes: ['*.read', 'support.write'] }, "a viewer's: its role's scopes, so a page can leave out what it cannot do");
 
   t.match(await svc.request('GET', '/api/v1/auth/me', { key: m.api_keys.sandbox }), { status: 403, body: { code: 'IKW-ACC-003' } }, 'an API key is not a user');
   t.match(await svc.request('GET', '/api/v1/auth/me'), { status: 401, body: { code: 'IKW-AUT-001' } });

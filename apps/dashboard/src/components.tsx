@@ -1,9 +1,9 @@
-import { useMutation, useQueryClient, type QueryKey, type UseQueryResult } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryKey, type UseQueryResult } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useState, type AnchorHTMLAttributes, type ReactNode } from 'react';
 import { SikaError } from '../../../clients/typescript/src/index.js';
 import { useT } from './i18n.js';
 import { pathOf, type PageName } from './router.js';
-import { withSession } from './session.js';
+import { sika, withSession } from './session.js';
 
 /** A query's answer as every page shows it: loading, the API's error, an empty message, or `children` with the data. */
 export function QueryView<T>({ query, isEmpty, empty, children }: { query: UseQueryResult<T>; isEmpty?: (data: T) => boolean; empty?: string; children: (data: T) => ReactNode }) {
@@ -166,4 +166,15 @@ export function saveAsFile(content: string | Blob, name: string, type = 'text/cs
   a.download = name;
   a.click();
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/**
+ * Whether this session may make changes of `scope` (a write scope, held as itself or within `*`),
+ * from the scopes /auth/me reports; undefined until known. A page leaves out what the API would
+ * refuse, and says why.
+ */
+export function useCanWrite(scope: `${string}.write`, environment: string, onSignedOut: () => void): boolean | undefined {
+  const me = useQuery({ queryKey: ['me', environment], queryFn: () => withSession(() => sika.get('/api/v1/auth/me'), onSignedOut) });
+  const scopes = me.data?.scopes;
+  return scopes === undefined ? undefined : scopes.includes('*') || scopes.includes(scope);
 }

@@ -136,6 +136,7 @@ const en = {
   'payouts.pages': 'Pages of payouts',
   'payouts.none': 'No payout yet.',
   'payouts.batches': 'Pay many at once from a CSV file: payout batches',
+  'payouts.cannot': 'Your role can see payouts but not make them: an owner, an admin or a finance member can.',
   'loading': 'Loading…',
   'error.generic': 'Something went wrong',
 };
@@ -276,6 +277,7 @@ const fr: Record<MessageKey, string> = {
   'payouts.pages': 'Pages de virements',
   'payouts.none': 'Pas encore de virement.',
   'payouts.batches': 'Payer plusieurs bénéficiaires à partir d’un fichier CSV : lots de virements',
+  'payouts.cannot': 'Votre rôle permet de voir les virements mais pas d’en faire : un propriétaire, un administrateur ou un membre des finances le peut.',
   'loading': 'Chargement…',
   'error.generic': 'Une erreur est survenue',
 };

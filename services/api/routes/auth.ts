@@ -104,6 +104,7 @@ const profileSchema = {
     onboardingCompleted: { type: 'boolean' },
     onboardingStep: { type: ['string', 'null'] },
     sessionId: { type: 'string' },
+    scopes: { type: 'array', items: { type: 'string' }, description: "What this session's token may do (its role's scopes when it was issued): a page offers only what the API will allow" },
     createdAt: { type: 'string', format: 'date-time' },
     organizations: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, displayName: { type: 'string' }, role: { type: 'string' }, merchantIds: { type: 'array', items: { type: 'string' } } } } },
   },
@@ -129,6 +130,7 @@ async function profile(knex: Knex, claims: AppTokenClaims) {
     merchantId: claims.merchantId,
     role: current?.role ?? claims.role,
     sessionId: claims.sessionId,
+    scopes: claims.scopes,
     createdAt: iso(user.created_at),
     organizations: organizations.map((o) => ({ id: o.id, displayName: o.display_name, role: o.role, merchantIds: o.merchant_ids })),
   };

@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useContext, useState } from 'react';
-import { ErrorMessage, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable, useAction, useCursorPages, CursorPager } from '../components.js';
+import { CursorPager, ErrorMessage, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable, useAction, useCanWrite, useCursorPages } from '../components.js';
 import { destinationText } from '../destinations.js';
 import { formatAmount, formatWhen, LanguageContext, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
@@ -18,6 +18,7 @@ export function PayoutBatchPage({ environment, onSignedOut, id }: PageProps) {
   const { language } = useContext(LanguageContext);
   const batchId = id ?? '';
   const [reviewing, setReviewing] = useState(false);
+  const canPayOut = useCanWrite('payouts.write', environment, onSignedOut);
   const itemPages = useCursorPages(`${environment}:${batchId}`);
 
   const batch = useQuery({
@@ -105,7 +106,9 @@ export function PayoutBatchPage({ environment, onSignedOut, id }: PageProps) {
                 </p>
               )}
               <ErrorMessage text={error} />
-              {reviewing ? (
+              {canPayOut === false ? (
+                <p className="notice">{t('payouts.cannot')}</p>
+              ) : reviewing ? (
                 <div className="panel" role="group" aria-labelledby="batch-review">
                   <h2 id="batch-review">{t('executeReview')}</h2>
                   <p>{t('executeHold', { total: formatAmount(language, b.total_amount, b.currency), fees: formatAmount(language, b.total_fee, b.currency) })}</p>

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
 import { SikaError, type ItemError } from '../../../../clients/typescript/src/index.js';
-import { CursorPager, ErrorMessage, errorText, Link, NavigationContext, QueryView, Scrollable, useCursorPages } from '../components.js';
+import { CursorPager, ErrorMessage, errorText, Link, NavigationContext, QueryView, Scrollable, useCanWrite, useCursorPages } from '../components.js';
 import { formatAmount, formatWhen, LanguageContext, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import { BATCH_STATUSES, batchMessages, type BatchStatus } from './payoutBatches.messages.js';
@@ -61,6 +61,7 @@ export function PayoutBatches({ environment, onSignedOut }: PageProps) {
   const { language } = useContext(LanguageContext);
   const go = useContext(NavigationContext);
   const queries = useQueryClient();
+  const canPayOut = useCanWrite('payouts.write', environment, onSignedOut);
   const [status, setStatus] = useState<BatchStatus | ''>('');
   const pages = useCursorPages(`${environment}:${status}`);
   const [uploading, setUploading] = useState(false);
@@ -113,15 +114,19 @@ export function PayoutBatches({ environment, onSignedOut }: PageProps) {
       <p>{t('intro')}</p>
       <section aria-labelledby="batch-upload">
         <h2 id="batch-upload">{t('upload')}</h2>
-        <form className="inline-form" onSubmit={(e) => void upload(e)} aria-labelledby="batch-upload">
-          <label>
-            {t('file')}
-            <input name="file" type="file" accept=".csv,text/csv" required aria-describedby="batch-file-help" />
-          </label>
-          <button type="submit" disabled={uploading}>
-            {uploading ? t('checking') : t('check')}
-          </button>
-        </form>
+        {canPayOut === false ? (
+          <p className="notice">{t('payouts.cannot')}</p>
+        ) : (
+          <form className="inline-form" onSubmit={(e) => void upload(e)} aria-labelledby="batch-upload">
+            <label>
+              {t('file')}
+              <input name="file" type="file" accept=".csv,text/csv" required aria-describedby="batch-file-help" />
+            </label>
+            <button type="submit" disabled={uploading}>
+              {uploading ? t('checking') : t('check')}
+            </button>
+          </form>
+        )}
         <p id="batch-file-help" className="help">
           {t('fileHelp')}
         </p>

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useRef, useState, type FormEvent } from 'react';
 import { formatAmount, LanguageContext, minorUnits, useT } from '../i18n.js';
-import { ErrorMessage, errorText, Link, QueryView, Scrollable } from '../components.js';
+import { ErrorMessage, errorText, Link, QueryView, Scrollable, useCanWrite } from '../components.js';
 import { sika, withSession } from '../session.js';
 import { destinationLabel, useSavedDestinations, type SavedDestination } from '../destinations.js';
 import { CountrySelect, useCountry, WalletFields } from '../countries.js';
@@ -43,6 +43,7 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
   };
 
   const { countries, chosen, operators } = useCountry('payout', country, onSignedOut);
+  const canPayOut = useCanWrite('payouts.write', environment, onSignedOut);
   const payouts = useQuery({
     queryKey: ['payouts', environment, status, page],
     queryFn: () => withSession(() => sika.get('/api/v1/merchant/payouts', { params: { query: { page, limit: 20, ...(status ? { status } : {}) } } }), onSignedOut),
@@ -100,7 +101,9 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
             {t('payouts.created')} <code>{created}</code>
           </p>
         )}
-        {draft ? (
+        {canPayOut === false ? (
+          <p className="notice">{t('payouts.cannot')}</p>
+        ) : draft ? (
           <div className="panel" role="group" aria-labelledby="review-title">
             <h3 id="review-title">{t('payouts.review')}</h3>
             <dl className="facts">
