@@ -68,7 +68,8 @@ export interface CreatedRange {
 
 /** Narrows `q` to rows whose `column` is within `range`. */
 export function whereCreated(q: Knex.QueryBuilder, column: string | Knex.Raw, range: CreatedRange): Knex.QueryBuilder {
-  // A column, or an expression (a time read from a stored object).
+  // A column, or an expression (a time read from a stored object). The two calls are alike: each
+  // narrows `column` to one of knex's two overloads, which a union matches neither of.
   const bound = (operator: string, at: Date) => (typeof column === 'string' ? q.where(column, operator, at) : q.where(column, operator, at));
   if (range.gt) bound('>', range.gt);
   if (range.gte) bound('>=', range.gte);

@@ -178,3 +178,20 @@ export function useCanWrite(scope: `${string}.write`, environment: string, onSig
   const scopes = me.data?.scopes;
   return scopes === undefined ? undefined : scopes.includes('*') || scopes.includes(scope);
 }
+
+/** A list's filter: any, or one of `values`, each named by `words`. */
+export function FilterSelect<V extends string>({ label, value, values, any, words, onChange, inline = true }: { label: string; value: V | ''; values: readonly V[]; any: string; words: (value: V) => string; onChange: (value: V | '') => void; inline?: boolean }) {
+  return (
+    <label className={inline ? 'inline' : undefined}>
+      {label}
+      <select value={value} onChange={(e) => onChange(e.target.value as V | '')}>
+        <option value="">{any}</option>
+        {values.map((v) => (
+          <option key={v} value={v}>
+            {words(v)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
 import type { Environment } from '../../../../clients/typescript/src/index.js';
-import { CursorPager, ErrorMessage, errorText, isNotFound, Link, NavigationContext, NotFound, QueryView, retryUnlessNotFound, Scrollable, useAction, useCursorPages } from '../components.js';
+import { CursorPager, ErrorMessage, errorText, isNotFound, Link, NavigationContext, NotFound, QueryView, retryUnlessNotFound, Scrollable, useAction, useCursorPages, FilterSelect } from '../components.js';
 import { formatWhen, LanguageContext, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import { AutomationEditor } from './AutomationEditor.js';
@@ -239,17 +239,7 @@ function Runs({ environment, onSignedOut, automationId }: { environment: Environ
   return (
     <section aria-labelledby="runs">
       <h2 id="runs">{t('runs')}</h2>
-      <label className="inline">
-        {t('show')}
-        <select value={status} onChange={(e) => setStatus(e.target.value as '' | RunStatus)}>
-          <option value="">{t('all')}</option>
-          {RUN_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {t(`run.${s}`)}
-            </option>
-          ))}
-        </select>
-      </label>
+      <FilterSelect label={t('show')} value={status} values={RUN_STATUSES} any={t('all')} words={(s) => t(`run.${s}`)} onChange={setStatus} />
       <QueryView query={runs} isEmpty={(l) => l.data.length === 0 && pages.isFirst} empty={t('runs.none')}>
         {(l) => (
           <>

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useState } from 'react';
 import type { Environment } from '../../../../clients/typescript/src/index.js';
-import { CopyButton, CursorPager, Link, QueryView, Scrollable, useCursorPages } from '../components.js';
+import { CopyButton, CursorPager, Link, QueryView, Scrollable, useCursorPages, FilterSelect } from '../components.js';
 import { formatWhen, LanguageContext, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import { AutomationEditor } from './AutomationEditor.js';
@@ -170,28 +170,8 @@ function StepLogs({ environment, onSignedOut, names }: { environment: Environmen
       <h2 id="step-log">{t('log.title')}</h2>
       <p>{t('log.intro')}</p>
       <div className="inline-form">
-        <label>
-          {t('status')}
-          <select value={status} onChange={(e) => setStatus(e.target.value as '' | LogStatus)}>
-            <option value="">{t('all')}</option>
-            {LOG_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {t(`log.${s}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          {t('log.action')}
-          <select value={action} onChange={(e) => setAction(e.target.value as '' | Action)}>
-            <option value="">{t('all')}</option>
-            {ACTIONS.map((a) => (
-              <option key={a} value={a}>
-                {t(`action.${a}`)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect label={t('status')} value={status} values={LOG_STATUSES} any={t('all')} words={(s) => t(`log.${s}`)} onChange={setStatus} inline={false} />
+        <FilterSelect label={t('log.action')} value={action} values={ACTIONS} any={t('all')} words={(a) => t(`action.${a}`)} onChange={setAction} inline={false} />
       </div>
       <QueryView query={logs} isEmpty={(l) => l.data.length === 0 && pages.isFirst} empty={t('log.none')}>
         {(l) => (

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
-import { ErrorMessage, errorText, Link, NavigationContext, QueryView, Scrollable } from '../components.js';
+import { ErrorMessage, errorText, Link, NavigationContext, QueryView, Scrollable, FilterSelect } from '../components.js';
 import { destinationLabel, useSavedDestinations } from '../destinations.js';
 import { formatAmount, formatWhen, LanguageContext, minorUnits, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
@@ -121,17 +121,7 @@ export function Escrow({ environment, onSignedOut }: PageProps) {
 
       <section aria-labelledby="contracts">
         <h2 id="contracts">{t('list')}</h2>
-        <label className="inline">
-          {t('status')}
-          <select value={status} onChange={(e) => setStatus(e.target.value as Status | '')}>
-            <option value="">{t('status.all')}</option>
-            {STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {t(`status.${s}`)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect label={t('status')} value={status} values={STATUSES} any={t('status.all')} words={(s) => t(`status.${s}`)} onChange={setStatus} />
         <QueryView query={contracts} isEmpty={(c) => !c.data?.length} empty={t('none')}>
           {(list) => (
             <Scrollable labelledBy="contracts">

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
-import { ErrorMessage, errorText, Link, NavigationContext, QueryView, Scrollable } from '../components.js';
+import { ErrorMessage, errorText, Link, NavigationContext, QueryView, Scrollable, FilterSelect } from '../components.js';
 import { formatAmount, LanguageContext, minorUnits, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import { fundingMessages as messages } from './funding.messages.js';
@@ -94,17 +94,7 @@ export function Funding({ environment, onSignedOut }: PageProps) {
 
       <section aria-labelledby="campaigns">
         <h2 id="campaigns">{t('list')}</h2>
-        <label className="inline">
-          {t('status')}
-          <select value={status} onChange={(e) => setStatus(e.target.value as Status | '')}>
-            <option value="">{t('status.all')}</option>
-            {STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {t(`status.${s}`)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect label={t('status')} value={status} values={STATUSES} any={t('status.all')} words={(s) => t(`status.${s}`)} onChange={setStatus} />
         <QueryView query={campaigns} isEmpty={(c) => !c.data?.length} empty={t('none')}>
           {(list) => (
             <Scrollable labelledBy="campaigns">

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { QueryView } from '../components.js';
+import { QueryView, FilterSelect } from '../components.js';
 import { useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import { billingMessages as messages, INVOICE_STATUSES } from './billing.messages.js';
@@ -20,17 +20,7 @@ export function Invoices({ environment, onSignedOut }: PageProps) {
   return (
     <main className="page">
       <h1 id="invoice-list">{t('invoices.title')}</h1>
-      <label>
-        {t('filter')}
-        <select value={status} onChange={(e) => setStatus(e.target.value as Status | '')}>
-          <option value="">{t('all')}</option>
-          {INVOICE_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {t(`inv.${s}`)}
-            </option>
-          ))}
-        </select>
-      </label>
+      <FilterSelect label={t('filter')} value={status} values={INVOICE_STATUSES} any={t('all')} words={(s) => t(`inv.${s}`)} onChange={setStatus} inline={false} />
       <QueryView query={list} isEmpty={(l) => !l.data?.length} empty={t('invoices.none')}>
         {(l) => <InvoiceTable rows={(l.data ?? []) as InvoiceRow[]} labelledBy="invoice-list" />}
       </QueryView>

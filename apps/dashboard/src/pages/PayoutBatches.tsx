@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
 import { SikaError, type ItemError } from '../../../../clients/typescript/src/index.js';
-import { CursorPager, ErrorMessage, errorText, Link, NavigationContext, QueryView, Scrollable, useCanWrite, useCursorPages } from '../components.js';
+import { CursorPager, ErrorMessage, errorText, Link, NavigationContext, QueryView, Scrollable, useCanWrite, useCursorPages, FilterSelect } from '../components.js';
 import { formatAmount, formatWhen, LanguageContext, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import { BATCH_STATUSES, batchMessages, type BatchStatus } from './payoutBatches.messages.js';
@@ -162,17 +162,7 @@ export function PayoutBatches({ environment, onSignedOut }: PageProps) {
 
       <section aria-labelledby="batch-list">
         <h2 id="batch-list">{t('list')}</h2>
-        <label className="inline">
-          {t('status')}
-          <select value={status} onChange={(e) => setStatus(e.target.value as BatchStatus | '')}>
-            <option value="">{t('anyStatus')}</option>
-            {BATCH_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {t(`status.${s}`)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect label={t('status')} value={status} values={BATCH_STATUSES} any={t('anyStatus')} words={(s) => t(`status.${s}`)} onChange={setStatus} />
         <QueryView query={batches} isEmpty={(d) => !d.data?.length} empty={t('none')}>
           {(list) => (
             <>

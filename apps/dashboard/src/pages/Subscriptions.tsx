@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useRef, useState, type FormEvent } from 'react';
-import { ErrorMessage, errorText, NavigationContext, QueryView } from '../components.js';
+import { ErrorMessage, errorText, NavigationContext, QueryView, FilterSelect } from '../components.js';
 import { useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import { billingMessages as messages, SUBSCRIPTION_STATUSES } from './billing.messages.js';
@@ -100,17 +100,7 @@ export function Subscriptions({ environment, onSignedOut }: PageProps) {
       </section>
       <section aria-labelledby="subscription-list">
         <h2 id="subscription-list">{t('subscriptions.title')}</h2>
-        <label>
-          {t('filter')}
-          <select value={status} onChange={(e) => setStatus(e.target.value as Status | '')}>
-            <option value="">{t('all')}</option>
-            {SUBSCRIPTION_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {t(`sub.${s}`)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect label={t('filter')} value={status} values={SUBSCRIPTION_STATUSES} any={t('all')} words={(s) => t(`sub.${s}`)} onChange={setStatus} inline={false} />
         <QueryView query={list} isEmpty={(l) => !l.data?.length} empty={t('subscriptions.none')}>
           {(l) => <SubscriptionTable rows={(l.data ?? []) as SubscriptionRow[]} labelledBy="subscription-list" />}
         </QueryView>

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { ErrorMessage, errorText, Link, QueryView, Scrollable } from '../components.js';
+import { ErrorMessage, errorText, Link, QueryView, Scrollable, FilterSelect } from '../components.js';
 import { useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import type { PageProps } from './props.js';
@@ -81,17 +81,7 @@ export function Templates({ environment, onSignedOut }: PageProps) {
         )}
       </form>
       <h2 id="templates-list">{t('list')}</h2>
-      <label>
-        {t('show')}
-        <select value={kind} onChange={(e) => setKind(e.target.value as Kind | '')}>
-          <option value="">{t('all')}</option>
-          {KINDS.map((k) => (
-            <option key={k} value={k}>
-              {t(`kind.${k}`)}
-            </option>
-          ))}
-        </select>
-      </label>
+      <FilterSelect label={t('show')} value={kind} values={KINDS} any={t('all')} words={(k) => t(`kind.${k}`)} onChange={setKind} inline={false} />
       <QueryView query={list} isEmpty={(l) => !l.data?.length} empty={t('none')}>
         {(l) => (
           <Scrollable labelledBy="templates-list">

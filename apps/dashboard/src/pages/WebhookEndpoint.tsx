@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useState } from 'react';
 import type { Environment } from '../../../../clients/typescript/src/index.js';
-import { CursorPager, ErrorMessage, errorText, isNotFound, Link, NavigationContext, NotFound, QueryView, retryUnlessNotFound, Scrollable, useCursorPages } from '../components.js';
+import { CursorPager, ErrorMessage, errorText, isNotFound, Link, NavigationContext, NotFound, QueryView, retryUnlessNotFound, Scrollable, useCursorPages, FilterSelect } from '../components.js';
 import { formatWhen, LanguageContext, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import type { PageProps } from './props.js';
@@ -135,17 +135,7 @@ function Deliveries({ environment, onSignedOut, endpointId, onError }: { environ
   return (
     <section aria-labelledby="deliveries">
       <h2 id="deliveries">{t('deliveries')}</h2>
-      <label className="inline">
-        {t('filter')}
-        <select value={status} onChange={(e) => setStatus(e.target.value as '' | DeliveryStatus)}>
-          <option value="">{t('filter.all')}</option>
-          {STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {t(`delivery.${s}`)}
-            </option>
-          ))}
-        </select>
-      </label>
+      <FilterSelect label={t('filter')} value={status} values={STATUSES} any={t('filter.all')} words={(s) => t(`delivery.${s}`)} onChange={setStatus} />
       <QueryView query={deliveries} isEmpty={(list) => list.data.length === 0 && pages.isFirst} empty={t('noDeliveries')}>
         {(list) => (
           <>
