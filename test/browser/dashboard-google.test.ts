@@ -71,7 +71,7 @@ t.test('a Google account that no user holds is refused in the API’s words; the
   await page.getByRole('button', { name: 'Sign in with Google' }).click();
   await atGoogle(page, 'g-stranger');
   await page.getByRole('heading', { name: 'Sign-in with Google' }).waitFor();
-  t.match(await page.getByRole('alert').textContent(), /./, "the API's refusal");
+  t.match(await page.getByRole('alert').textContent(), /No Sika account is connected to this Google account/, "the API's refusal (IKW-FED-006), in its words");
   t.match(refused, [/^403 POST \/api\/v1\/auth\/google\/exchange$/], 'refused by the exchange');
   refused.length = 0;
 
