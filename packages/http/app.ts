@@ -18,7 +18,7 @@ import { Reply, type HandlerContext, type Principal } from './context.js';
 import { IdempotencyStore, type StoredAnswer } from './idempotency.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { Family, Method, Route } from './routes.js';
-import { assertStorableText, MAX_BODY_DEPTH, nestsDeeperThan, precompile, validate } from './validation.js';
+import { answerMismatch, assertStorableText, MAX_BODY_DEPTH, nestsDeeperThan, precompile, validate } from './validation.js';
 
 export const BODY_LIMIT = '1mb';
 /**
@@ -51,6 +51,11 @@ export interface AppDeps {
   metrics?: Metrics;
   /** GET /metrics needs `Authorization: Bearer <token>`; without one it is not served. */
   metricsToken?: string | null;
+  /**
+   * Tests: each success is checked against what its route declares (`response`, `answers`); one
+   * that departs from it is a 500, because /openapi.json (and the clients typed from it) would be wrong.
+   */
+  checkAnswers?: boolean;
   /** Requests per client address and per credential, counted in PostgreSQL across processes. */
   rateLimits?: { limiter: RateLimiter; perCredential: RateLimitRule | null; perAddress: RateLimitRule | null; signIn: RateLimitRule | null };
 }
@@ -259,6 +264,7 @@ function runRoute(r: Route, deps: AppDeps) {
       await succeeded();
       const reply = result instanceof Reply ? result : new Reply(result);
       const status = reply.options.status ?? r.status ?? 200;
+      if (deps.checkAnswers) assertDeclared(r, status, reply.options.contentType);
       if (reply.body instanceof Readable) {
         res.status(status).set({ ...reply.options.headers, 'Content-Type': reply.options.contentType });
         await pipeline(reply.body, res).catch((err: unknown) => req.log.error({ err }, 'streamed answer failed'));
@@ -271,6 +277,10 @@ function runRoute(r: Route, deps: AppDeps) {
         return;
       }
       const answer = { status, body: JSON.stringify(reply.body) };
+      if (deps.checkAnswers && r.response && answer.body !== undefined) {
+        const mismatch = answerMismatch(r.response, JSON.parse(answer.body));
+        if (mismatch) undeclared(r, `its JSON departs from the declared schema: ${mismatch}`);
+      }
       if (complete) await complete(answer, keepForReplay(answer.status));
       sendJson(res, answer.status, answer.body, reply.options.headers);
     } catch (caught) {
@@ -282,6 +292,26 @@ function runRoute(r: Route, deps: AppDeps) {
       sendJson(res, answer.status, answer.body, err.headers);
     }
   };
+}
+
+function undeclared(r: Route, what: string): never {
+  throw new Error(`the answer of ${r.method.toUpperCase()} ${r.path} is not what /openapi.json declares: ${what}`);
+}
+
+/** Tests (`checkAnswers`): a success's status and media type are among those the route declares. */
+function assertDeclared(r: Route, status: number, contentType: string | undefined): void {
+  const media = contentType?.split(';')[0]!.trim();
+  if (status === 303) {
+    if (!r.answers?.redirect) undeclared(r, 'a redirect');
+  } else if (media === 'text/html') {
+    if (!r.answers?.html) undeclared(r, 'a page');
+  } else if (media === 'text/csv') {
+    if (!r.answers?.csv) undeclared(r, 'CSV');
+  } else if (media !== undefined) {
+    if (!r.answers?.file || (r.answers.file !== media && r.answers.file !== 'application/octet-stream')) undeclared(r, `a file of ${media}`);
+  } else if (!r.response) {
+    undeclared(r, 'JSON');
+  }
 }
 
 /**

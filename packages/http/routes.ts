@@ -49,14 +49,17 @@ export interface Route<Body = unknown, Query = unknown, Params = unknown> {
    * the handler reads it from `ctx.bodyStream`.
    */
   rawBody?: true;
-  /** The success answer is the bytes of a file (asset downloads), not JSON. */
-  binaryResponse?: true;
+  /**
+   * A success that is not (only) a JSON body, as /openapi.json describes it: `html`, a page for a
+   * browser (hosted pages); `redirect`, a 303 to the next page; `file`, the bytes of a file of that
+   * media type (downloads); `csv`, CSV with a header row of these columns (when the client accepts
+   * text/csv). A route that also answers JSON declares `response` too.
+   */
+  answers?: { html?: true; redirect?: true; file?: string; csv?: readonly string[] };
   query?: JsonSchema;
   params?: JsonSchema;
-  /** Schema of the success body, for /openapi.json. */
+  /** Schema of the JSON success body, for /openapi.json (checked against every answer in tests). */
   response?: JsonSchema;
-  /** The columns of the CSV the route answers with when the client accepts text/csv (the OpenAPI document lists them). */
-  csvColumns?: readonly string[];
   /**
    * The request parameter each domain field of a refusal is named by in this route's answer, where
    * the two differ: `{ orderId: 'id' }` when the order comes in the path. Other fields are answered

@@ -15,13 +15,16 @@ const paramAjv = new Ajv({ allErrors: false, strict: true, coerceTypes: true, us
 addFormats(bodyAjv);
 addFormats(paramAjv);
 
-const compiled = new WeakMap<JsonSchema, ValidateFunction>();
+// Per validator: one schema object may serve as a body and as an answer, compiled differently.
+const compiled = new Map<Ajv, WeakMap<JsonSchema, ValidateFunction>>();
 
 function compile(ajv: Ajv, schema: JsonSchema): ValidateFunction {
-  let fn = compiled.get(schema);
+  let mine = compiled.get(ajv);
+  if (!mine) compiled.set(ajv, (mine = new WeakMap()));
+  let fn = mine.get(schema);
   if (!fn) {
     fn = ajv.compile(schema);
-    compiled.set(schema, fn);
+    mine.set(schema, fn);
   }
   return fn;
 }
@@ -87,6 +90,18 @@ function assertNumbersInRange(schema: JsonSchema, value: Record<string, unknown>
       throw new ApiError('IKW-VAL-001', message, name);
     }
   }
+}
+
+/** Answers as the OpenAPI document declares them; declarations may carry words ajv does not know. */
+const answerAjv = new Ajv({ allErrors: false, strict: false });
+addFormats(answerAjv);
+
+/** Where `value` (an answer as its client parses it) departs from `schema`, or null when it fits. */
+export function answerMismatch(schema: JsonSchema, value: unknown): string | null {
+  const fn = compile(answerAjv, schema);
+  if (fn(value)) return null;
+  const error = fn.errors![0]!;
+  return `${pathOf(error, null) || 'the answer'} ${error.message ?? 'does not fit'} (${error.schemaPath})`;
 }
 
 /** Compiles a schema ahead of time, so a schema mistake fails at start, not at the first request. */

@@ -138,8 +138,9 @@ export function openApiDocument(system: System): Record<string, unknown> {
   return buildOpenApi(allFamilies(system, []));
 }
 
-export function buildApi(system: System, extra: Family[] = []) {
+export function buildApi(system: System, extra: Family[] = [], options: { checkAnswers?: boolean } = {}) {
   return createApp({
+    ...options,
     knex: system.knex,
     sites: [dashboardSite()],
     apiKeys: async (keyHash) => {

@@ -150,15 +150,21 @@ function headerParameters(r: Route): unknown[] {
 }
 
 /**
- * A route that declares no answer schema: a list of objects when it takes a list's query (so a
- * generated client can iterate it), else any object.
+ * A route's success answers: its JSON, CSV, page or file under its status, and a redirect under 303.
+ * Every route declares them (tests check each answer against them), so that the document and the
+ * clients typed from it say what the service really answers.
  */
-function undeclaredResponse(r: Route): Record<string, unknown> {
-  const query = (r.query?.properties ?? {}) as Record<string, unknown>;
-  const item = { type: 'object', additionalProperties: true };
-  if ('starting_after' in query) return { type: 'object', properties: { object: { const: 'list' }, data: { type: 'array', items: item }, has_more: { type: 'boolean' }, url: { type: 'string' } } };
-  if ('page' in query) return { type: 'object', properties: { object: { const: 'list' }, data: { type: 'array', items: item }, has_more: { type: 'boolean' }, page: { type: 'integer' } } };
-  return { type: 'object', additionalProperties: true };
+function successResponses(r: Route): Record<string, unknown> {
+  if (!r.response && !r.answers) throw new Error(`${r.method.toUpperCase()} ${r.path} declares no answer: give it a response schema (or answers)`);
+  const content: Record<string, unknown> = {};
+  if (r.response) content['application/json'] = { schema: r.response };
+  if (r.answers?.csv) content['text/csv'] = { schema: { type: 'string', description: `CSV with a header row: ${r.answers.csv.join(',')}` } };
+  if (r.answers?.html) content['text/html'] = { schema: { type: 'string', description: 'A page for a browser' } };
+  if (r.answers?.file) content[r.answers.file] = { schema: { type: 'string', format: 'binary' } };
+  return {
+    ...(Object.keys(content).length > 0 ? { [String(r.status ?? 200)]: { description: 'Success', content } } : {}),
+    ...(r.answers?.redirect ? { '303': { description: 'See Other: the next page, at `Location`', headers: { Location: { schema: { type: 'string' } } } } } : {}),
+  };
 }
 
 function operation(family: Family, r: Route): Record<string, unknown> {
@@ -192,13 +198,7 @@ function operation(family: Family, r: Route): Record<string, unknown> {
         ? { requestBody: { required: true, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } } }
         : {}),
     responses: {
-      [String(r.status ?? 200)]: {
-        description: 'Success',
-        content: r.binaryResponse ? { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } : {
-          'application/json': { schema: r.response ?? undeclaredResponse(r) },
-          ...(r.csvColumns ? { 'text/csv': { schema: { type: 'string', description: `CSV with a header row: ${r.csvColumns.join(',')}` } } } : {}),
-        },
-      },
+      ...successResponses(r),
       ...errorResponses(r),
       default: { description: "Other refusals of the operation's own, and server errors (docs/errors.md)", content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
     },
@@ -244,7 +244,14 @@ export function openApiFamily(document: () => Record<string, unknown>): Family {
   return {
     name: 'openapi',
     routes: [
-      route({ method: 'get', path: '/openapi.json', summary: 'This API described as OpenAPI 3.1', auth: 'public', handler: async () => document() }),
+      route({
+        method: 'get',
+        path: '/openapi.json',
+        summary: 'This API described as OpenAPI 3.1',
+        auth: 'public',
+        response: { type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { const: '3.1.0' }, info: { type: 'object' }, paths: { type: 'object' } } },
+        handler: async () => document(),
+      }),
     ],
   };
 }

@@ -43,6 +43,7 @@ function benchAuthFamily(): Family {
         path: BENCH_AUTH_PATH,
         summary: 'Benchmark probe: authenticates the API key and answers',
         auth: { scope: '*' },
+        response: { type: 'object' },
         handler: async (ctx) => ({ merchant_id: ctx.principal.merchantId }),
       }),
     ],

@@ -16,6 +16,7 @@ function whoami(path: string, method: 'get' | 'post', scope: string, environment
     path,
     summary: `Who is calling, with ${scope} (test only)`,
     auth: { scope, ...(environmentHeader ? { environmentHeader } : {}) },
+    response: { type: 'object' },
     handler: async (ctx) => ({
       merchant_id: ctx.principal.merchantId,
       environment: ctx.principal.environment,
@@ -34,6 +35,7 @@ const testFamily: Family = {
       summary: 'Echoes a validated body (test only)',
       auth: { scope: 'payouts.write' },
       body: { type: 'object', additionalProperties: false, required: ['amount'], properties: { amount: { type: 'integer' } } },
+      response: { type: 'object' },
       handler: async (ctx) => ({ merchant_id: ctx.principal.merchantId, environment: ctx.principal.environment, body: ctx.body }),
     }),
     whoami('/test/whoami', 'get', 'payouts.read', 'required'),

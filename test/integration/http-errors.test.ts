@@ -44,6 +44,7 @@ const testFamily: Family = {
       auth: { scope: 'payouts.write' },
       body: echoBodySchema,
       status: 201,
+      response: { type: 'object' },
       handler: async (ctx) => ({
         amount: ctx.body.amount,
         note_length: ctx.body.note?.length ?? 0,
@@ -56,6 +57,7 @@ const testFamily: Family = {
       path: '/test/whoami',
       summary: 'Who is calling (test only)',
       auth: { scope: 'payouts.read', environmentHeader: 'required' },
+      response: { type: 'object' },
       handler: async (ctx) => ({ merchant_id: ctx.principal.merchantId, environment: ctx.principal.environment }),
     }),
     route<unknown, unknown, { id: string }>({
@@ -64,6 +66,7 @@ const testFamily: Family = {
       summary: 'An item by id (test only)',
       auth: 'public',
       params: { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 64 } } },
+      response: { type: 'object' },
       handler: async (ctx) => ({ id: ctx.params.id }),
     }),
   ],

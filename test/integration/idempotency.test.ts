@@ -69,6 +69,7 @@ function chargeRoute(method: Method, path: string, counter: keyof typeof calls, 
     auth: options.auth ?? { scope: 'payouts.write' },
     body: chargeSchema,
     status: 201,
+    response: { type: 'object' },
     handler: async (ctx) => {
       const n = ++calls[counter];
       if (options.beforeAnswer) await options.beforeAnswer();
@@ -105,6 +106,7 @@ const testFamily: Family = {
       path: '/test/charges',
       summary: 'A read',
       auth: { scope: 'payouts.read' },
+      response: { type: 'object' },
       handler: async () => ({ object: 'list', data: [] }),
     }),
   ],

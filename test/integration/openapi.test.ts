@@ -9,6 +9,7 @@ import path from 'node:path';
 import t from 'tap';
 import { ERROR_CODES, type ErrorCode } from '../../packages/core/errors.js';
 import { route, type Family, type Route } from '../../packages/http/routes.js';
+import { Reply } from '../../packages/http/context.js';
 import { apiFamilies } from '../../services/api/app.js';
 import { buildOpenApi, declaredErrors, openApiFamily, operationIdOf } from '../../services/api/openapi.js';
 import { startService } from '../support/system.js';
@@ -81,8 +82,8 @@ t.test('operationIds: on every operation, unique, URL-safe, derived from method 
   const clash: Family = {
     name: 'clash',
     routes: [
-      route({ method: 'get', path: '/a', summary: 'a', auth: 'public', operationId: 'same', handler }),
-      route({ method: 'get', path: '/b', summary: 'b', auth: 'public', operationId: 'same', handler }),
+      route({ method: 'get', path: '/a', summary: 'a', auth: 'public', operationId: 'same', response: { type: 'object' }, handler }),
+      route({ method: 'get', path: '/b', summary: 'b', auth: 'public', operationId: 'same', response: { type: 'object' }, handler }),
     ],
   };
   t.throws(() => buildOpenApi([clash]), /operationId same of GET \/b is already GET \/a's/, 'a duplicate id stops the build of the document');
@@ -177,5 +178,39 @@ t.test('documented refusals are the answers the server gives', async (t) => {
       t.equal(anonymous.status, 401, `${name} without a credential: 401`);
       t.ok(documents(op!, 401, anonymous.body?.code), `${name}: ${anonymous.body?.code} is documented`);
     }
+  }
+});
+
+// The success answers: every route declares them, and the test service checks each answer it gives
+// against them (startService's checkAnswers), so the document cannot drift from the service.
+t.test('success answers: declared by every route; an answer that departs from its declaration is a 500 in tests', async (t) => {
+  for (const { name, op } of operations) {
+    const successes = Object.keys(op!.responses).filter((s) => /^[23]\d\d$/.test(s));
+    t.ok(successes.length > 0, `${name} declares its success`);
+    for (const s of successes) {
+      const content = op!.responses[s]!.content;
+      if (s === '303') continue;
+      t.ok(content && Object.keys(content).length > 0, `${name} ${s}: a media type`);
+      const json = content?.['application/json']?.schema;
+      if (json) t.not(JSON.stringify(json), JSON.stringify({ type: 'object', additionalProperties: true }), `${name}: a JSON answer's schema says what it holds`);
+    }
+  }
+  t.throws(() => buildOpenApi([{ name: 'test', routes: [route({ method: 'get', path: '/test/silent', summary: 'Says nothing of its answer', auth: 'public', handler: async () => ({}) })] }]), /declares no answer/, 'a route that declares no answer is refused');
+
+  const declared = { type: 'object', required: ['id'], properties: { id: { type: 'string' } } };
+  const family: Family = {
+    name: 'test',
+    routes: [
+      route({ method: 'get', path: '/test/true', summary: 'Answers as declared', auth: 'public', response: declared, handler: async () => ({ id: 'x' }) }),
+      route({ method: 'get', path: '/test/lying', summary: 'Answers other than declared', auth: 'public', response: declared, handler: async () => ({ id: 7 }) }),
+      route({ method: 'get', path: '/test/page', summary: 'A page it does not declare', auth: 'public', response: declared, handler: async () => Reply.html('<p>hi</p>') }),
+      route({ method: 'get', path: '/test/moved', summary: 'A redirect it does not declare', auth: 'public', answers: { html: true }, handler: async () => Reply.redirect('/test/true') }),
+    ],
+  };
+  const checked = await startService(t, { families: () => [family] });
+  t.equal((await checked.request('GET', '/test/true')).status, 200, 'an answer as declared passes');
+  for (const path of ['/test/lying', '/test/page', '/test/moved']) {
+    const res = await checked.request('GET', path);
+    t.equal(res.status, 500, `${path}: 500`);
   }
 });

@@ -106,7 +106,8 @@ export async function startService(t: Test, options: StartOptions = {}): Promise
   });
   // Bus consumers run; the scheduler is driven by the test (drain / runUntilIdle) on the manual clock.
   await system.startBackground({ schedulerLoop: false });
-  const app = buildApi(system, options.families?.(system) ?? []);
+  // Every answer is checked against the schema /openapi.json declares for it.
+  const app = buildApi(system, options.families?.(system) ?? [], { checkAnswers: true });
   const server = await listen(app, port, system.log, '127.0.0.1');
   let stopped = false;
   const stop = async () => {

@@ -174,7 +174,7 @@ export function assetsFamily(knex: Knex, assets: Assets): Family {
         auth: 'public',
         params: assetParams,
         query: signedQuery,
-        binaryResponse: true,
+        answers: { file: 'application/octet-stream' },
         handler: async (ctx) => {
           const { body, asset } = await assets.openDownload(ctx.params.assetId, ctx.query.expires, ctx.query.signature);
           return Reply.stream(body, asset.contentType, {

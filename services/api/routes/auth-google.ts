@@ -53,8 +53,7 @@ export function authGoogleFamily(google: GoogleSignIn): Family {
           additionalProperties: false,
           properties: { code: param, state: param, iss: param, error: param, error_description: param, error_uri: param, scope: param, authuser: param, hd: param, prompt: param, session_state: param },
         },
-        status: 303,
-        response: { type: 'string', description: 'Empty; the Location header holds returnUrl#googleCode=…' },
+        answers: { redirect: true },
         handler: async (ctx) => Reply.redirect(await google.callback(ctx.query, ctx.actor)),
       }),
       route<{ code: string; exchangeKey: string }>({

@@ -80,7 +80,21 @@ export function authPasskeysFamily(knex: Knex, passkeys: Passkeys, signIns: Sign
         summary: 'Begin registering a passkey, behind a verified passkeys/register challenge: the options for navigator.credentials.create (5 minutes)',
         auth: signedIn,
         body: { type: 'object', required: ['challengeId'], additionalProperties: false, properties: { challengeId: { type: 'string', format: 'uuid' } } },
-        response: { type: 'object' },
+        response: {
+          type: 'object',
+          description: "WebAuthn's PublicKeyCredentialCreationOptionsJSON, as navigator.credentials.create takes it (through @simplewebauthn/browser's startRegistration)",
+          required: ['challenge', 'rp', 'user', 'pubKeyCredParams'],
+          properties: {
+            challenge: { type: 'string', description: 'base64url' },
+            rp: { type: 'object', required: ['name'], properties: { id: { type: 'string' }, name: { type: 'string' } } },
+            user: { type: 'object', required: ['id', 'name', 'displayName'], properties: { id: { type: 'string' }, name: { type: 'string' }, displayName: { type: 'string' } } },
+            pubKeyCredParams: { type: 'array', items: { type: 'object', required: ['type', 'alg'], properties: { type: { const: 'public-key' }, alg: { type: 'integer' } } } },
+            timeout: { type: 'integer' },
+            excludeCredentials: { type: 'array', items: { type: 'object', description: "The user's passkeys, so an authenticator does not register twice" } },
+            authenticatorSelection: { type: 'object' },
+            attestation: { type: 'string' },
+          },
+        },
         handler: (ctx) => passkeys.beginRegistration(userOf(ctx), ctx.body.challengeId, ctx.actor),
       }),
       route<{ attestationResponse: RegistrationResponseJSON; nickname?: string | null }>({

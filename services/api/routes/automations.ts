@@ -7,6 +7,7 @@ import type { AutomationInput, Automations } from '../../../packages/domain/auto
 import { ACTION_CATALOG, ACTIONS, EVENT_TRIGGER_TYPES, nextTick, stepsSchema, triggerSchema } from '../../../packages/domain/automation/definition.js';
 import { PUBLIC_EVENT_TYPES } from '../../../packages/domain/webhook-endpoint/event-types.js';
 import { route, type Family, type RouteAuth } from '../../../packages/http/routes.js';
+import type { JsonSchema } from '../../../packages/http/validation.js';
 import { automationObject, findAutomation, listAutomations, listAutomationVersions } from '../../../projections/automations.js';
 import type { CursorQuery } from '../../../projections/paging.js';
 import { cursorListSchema, cursorQuery, found, idParams, resourceSchema } from './shared.js';
@@ -65,6 +66,23 @@ const logSchema = resourceSchema('automation_log', ['automation', 'run', 'step',
   durationMs: { type: 'integer' },
   startedAt: { type: 'string' },
 });
+const triggerEntrySchema = {
+  type: 'object',
+  required: ['object', 'type', 'description'],
+  properties: {
+    object: { const: 'automation_trigger' },
+    type: { enum: ['event', 'schedule'] },
+    eventType: { type: 'string', description: 'The event type that starts it (type event)' },
+    description: { type: 'string' },
+    data: { description: "The event's data object (type event)" },
+    example: { type: 'object', description: 'A trigger of this kind (type schedule)' },
+  },
+};
+const actionEntrySchema = {
+  type: 'object',
+  required: ['object', 'action', 'description', 'params'],
+  properties: { object: { const: 'automation_action' }, action: { type: 'string' }, description: { type: 'string' }, params: { type: 'object', description: "The JSON Schema of the step's params" } },
+};
 const idString = { type: 'string', minLength: 1, maxLength: 255 };
 const runParams = { type: 'object', required: ['id', 'runId'], properties: { id: idString, runId: idString } };
 const RUN_STATUSES = ['running', 'waiting', 'succeeded', 'failed', 'skipped', 'canceled'];
@@ -73,11 +91,12 @@ const RUN_STATUSES = ['running', 'waiting', 'succeeded', 'failed', 'skipped', 'c
 export function automationsFamily(knex: Knex, clock: Clock, automations: Automations, runner: AutomationRunner): Family {
   const load = (owner: Owner, id: string) => found('automation', id, findAutomation(knex, owner, id));
   const object = async (owner: Owner, id: string) => automationObject(await load(owner, id));
-  const catalog = (path: string, summary: string, body: () => unknown) => route({ method: 'get', path: `${BASE}/catalog/${path}`, summary, auth: read, response: { type: 'object' }, handler: async () => body() });
+  const catalog = (path: string, summary: string, item: JsonSchema, body: () => unknown) =>
+    route({ method: 'get', path: `${BASE}/catalog/${path}`, summary, auth: read, response: cursorListSchema(item), handler: async () => body() });
   return {
     name: 'automations',
     routes: [
-      catalog('triggers', 'What can start an automation: every event type, and schedules by cron expression', () => ({
+      catalog('triggers', 'What can start an automation: every event type, and schedules by cron expression', triggerEntrySchema, () => ({
         object: 'list',
         data: [
           ...PUBLIC_EVENT_TYPES.map((e) => ({ object: 'automation_trigger', type: 'event', eventType: e.type, description: e.emittedBy, data: e.data })),
@@ -86,7 +105,7 @@ export function automationsFamily(knex: Knex, clock: Clock, automations: Automat
         has_more: false,
         url: `${BASE}/catalog/triggers`,
       })),
-      catalog('actions', 'What a step can do, and the parameters each action takes (JSON Schema)', () => ({
+      catalog('actions', 'What a step can do, and the parameters each action takes (JSON Schema)', actionEntrySchema, () => ({
         object: 'list',
         data: ACTION_CATALOG.map((a) => ({ object: 'automation_action', ...a })),
         has_more: false,

@@ -10,9 +10,22 @@ import {
   type BalanceTransactionFilters,
 } from '../../../projections/balance-transactions.js';
 import { findPayout } from '../../../projections/payouts.js';
-import { createdQuery, createdRange, cursorQuery, type CreatedQuery } from './shared.js';
+import { createdQuery, createdRange, cursorListSchema, cursorQuery, resourceSchema, type CreatedQuery } from './shared.js';
 
 const TYPES = ['payment', 'payout', 'payout_failure', 'refund', 'escrow_funding', 'escrow_release', 'escrow_refund', 'funding_release'];
+
+const balanceTransactionSchema = resourceSchema('balance_transaction', ['amount', 'fee', 'net', 'currency', 'type', 'status', 'source', 'available_on', 'created', 'livemode'], {
+  amount: { type: 'integer', description: 'Minor units; negative when money leaves the balance' },
+  fee: { type: 'integer' },
+  net: { type: 'integer', description: 'amount − fee' },
+  currency: { type: 'string' },
+  type: { enum: TYPES },
+  status: { enum: ['pending', 'available'] },
+  source: { type: 'string', description: 'The payment intent, payout, refund, contract or campaign it comes from' },
+  available_on: { type: 'integer', description: 'When it becomes (or became) available (Unix seconds)' },
+  created: { type: 'integer' },
+  livemode: { type: 'boolean' },
+});
 
 type ListQuery = CursorQuery & CreatedQuery & { type?: string; source?: string; payout?: string };
 
@@ -36,7 +49,8 @@ export function balanceTransactionsFamily(knex: Knex): Family {
           payout: { type: 'string', minLength: 1, maxLength: 255 },
           ...createdQuery,
         }),
-        csvColumns: BALANCE_TRANSACTION_CSV_COLUMNS,
+        response: cursorListSchema(balanceTransactionSchema),
+        answers: { csv: BALANCE_TRANSACTION_CSV_COLUMNS },
         handler: async (ctx) => {
           const { type, source, payout } = ctx.query;
           if (payout !== undefined && !(await findPayout(knex, ctx.owner, payout))) throw new ApiError('IKW-RES-001', `No such payout: '${payout}'`, 'payout');

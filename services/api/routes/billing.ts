@@ -24,6 +24,7 @@ import {
   cursorQuery,
   found,
   idParams,
+  paymentIntentSchema,
   paymentMethodSchema,
   resourceSchema,
   retrieveRoute,
@@ -187,6 +188,7 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
         summary: 'Create a billing plan: a product with one recurring price (and a metered price when usageBasedEnabled); the plan id is the price id',
         auth: billingWrite,
         body: planBody,
+        response: planResponse,
         handler: async (ctx) => {
           const product = await billing.products.create(ctx.owner, planProduct(ctx.body), ctx.actor);
           return planObject(product, product.prices[0]!);
@@ -250,6 +252,7 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
             cancelAtPeriodEnd: { type: ['boolean', 'null'] },
           },
         },
+        response: subscriptionResponse,
         handler: async (ctx) => {
           const b = ctx.body;
           const state = await billing.subscriptions.subscribeToPlan(
@@ -272,6 +275,7 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
         summary: 'List invoices, newest first (cursor-paged)',
         auth: billingRead,
         query: cursorQuery({ status: { enum: [...INVOICE_STATUSES] }, customerId: { type: 'string', maxLength: 255 }, subscriptionId: { type: 'string', maxLength: 255 } }),
+        response: cursorListSchema(invoiceResponse),
         handler: async (ctx) => {
           const { status, customerId, subscriptionId } = ctx.query;
           const list = await listInvoicesByCursor(knex, ctx.owner, ctx.query, '/api/v1/billing/invoices', { status, customer: customerId, subscription: subscriptionId });
@@ -344,6 +348,7 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
             transactionCountry: nullable(countrySchema),
           },
         },
+        response: { ...invoiceResponse, properties: { ...invoiceResponse.properties, paymentIntent: paymentIntentSchema } },
         handler: async (ctx) => {
           assertPaymentIntentScope(ctx);
           const b = ctx.body;
@@ -383,6 +388,7 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
             idempotencyKey: idempotencyKeySchema,
           },
         },
+        response: paymentIntentSchema,
         handler: (ctx) => {
           assertPaymentIntentScope(ctx);
           const b = ctx.body;
@@ -434,6 +440,7 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
             idempotencyKey: usageKeySchema,
           },
         },
+        response: { ...usageRecordResponse, properties: { ...usageRecordResponse.properties, replayed: { type: 'boolean', description: 'This answer is the record a repeat of idempotencyKey or externalId first created' } } },
         handler: async (ctx) => {
           const b = ctx.body;
           const { record, replayed } = await billing.subscriptions.recordUsage(

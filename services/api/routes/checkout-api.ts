@@ -179,6 +179,7 @@ export function checkoutApiFamily(knex: Knex, clock: Clock, sessions: CheckoutSe
         auth: 'public',
         params: sessionIdParams,
         response: receiptSchema,
+        answers: { file: 'application/pdf' },
         handler: async (ctx) => {
           const v = await view(ctx.params.sessionId);
           if (v.session.status !== 'complete' || !v.intent) throw new ApiError('IKW-CHK-001', 'The checkout session has not been paid; a receipt comes with the payment', 'sessionId');

@@ -82,6 +82,7 @@ export function checkoutPagesFamily(knex: Knex, clock: Clock, sessions: Checkout
         summary: 'The hosted checkout page (HTML): the pay form, the wait while the operator answers, or a redirect to the merchant once final',
         auth: 'public',
         params: sessionIdParams,
+        answers: { html: true, redirect: true },
         handler: async (ctx) => {
           const view = await find(ctx.params.sessionId);
           if (!view) return notFound(ctx);
@@ -96,6 +97,7 @@ export function checkoutPagesFamily(knex: Knex, clock: Clock, sessions: Checkout
         params: sessionIdParams,
         body: payForm,
         form: true,
+        answers: { html: true, redirect: true },
         handler: async (ctx) => {
           const id = ctx.params.sessionId;
           const lang = languageOf(ctx.header('accept-language'));

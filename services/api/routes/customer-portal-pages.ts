@@ -47,7 +47,7 @@ export function customerPortalPagesFamily(knex: Knex, clock: Clock, signIn: Cust
   /** What the page names and links back to: the merchant, and its site when its portal settings give one. */
   const merchantOf = async (p: PageParams) => ({ name: (await findMerchant(knex, p.merchantId))?.name ?? null, returnUrl: (await settingsOf(p)).returnUrl });
   const settingsOf = async (p: PageParams) => (await readCustomerPortalSettings(knex, { merchantId: p.merchantId, environment: p.environment })).settings;
-  const back = (p: PageParams, headers: Record<string, string> = {}) => new Reply('', { status: 303, headers: { Location: base(p), ...headers }, contentType: 'text/plain; charset=utf-8' });
+  const back = (p: PageParams, headers: Record<string, string> = {}) => Reply.redirect(base(p)).withHeaders(headers);
 
   return {
     name: 'customer-portal-pages',
@@ -58,6 +58,7 @@ export function customerPortalPagesFamily(knex: Knex, clock: Clock, signIn: Cust
         summary: "The customer portal's page (HTML): the sign-in form, or the signed-in customer's account",
         auth: 'public',
         params: pageParams,
+        answers: { html: true },
         handler: async (ctx) => {
           const lang = languageOf(ctx.header('accept-language'));
           const session = await signedIn(ctx);
@@ -87,6 +88,7 @@ export function customerPortalPagesFamily(knex: Knex, clock: Clock, signIn: Cust
         form: true,
         throttle: (body) => body.Email.toLowerCase(),
         throttleEveryRequest: true,
+        answers: { html: true },
         handler: async (ctx) => {
           const challenge = await signIn.requestCode({ merchantId: ctx.params.merchantId, environment: ctx.params.environment }, ctx.body.Email, ctx.actor);
           return signInPage(languageOf(ctx.header('accept-language')), { base: base(ctx.params), merchant: await merchantOf(ctx.params), challengeId: challenge.challengeId });
@@ -106,6 +108,7 @@ export function customerPortalPagesFamily(knex: Knex, clock: Clock, signIn: Cust
         },
         form: true,
         throttle: (body) => body.ChallengeId,
+        answers: { html: true, redirect: true },
         handler: async (ctx) => {
           try {
             const session = await signIn.verify(ctx.body.ChallengeId, ctx.body.Code.trim(), ctx.actor);
@@ -126,6 +129,7 @@ export function customerPortalPagesFamily(knex: Knex, clock: Clock, signIn: Cust
         params: subscriptionParams,
         body: { type: 'object', required: ['CancelAtPeriodEnd'], additionalProperties: false, properties: { CancelAtPeriodEnd: { enum: ['true', 'false'] } } },
         form: true,
+        answers: { redirect: true },
         handler: async (ctx) => {
           const session = await signedIn(ctx);
           if (!session) throw new ApiError('IKW-CPT-002');
@@ -145,6 +149,7 @@ export function customerPortalPagesFamily(knex: Knex, clock: Clock, signIn: Cust
         summary: 'Signs the customer out and forgets the cookie',
         auth: 'public',
         params: pageParams,
+        answers: { redirect: true },
         handler: async (ctx) => {
           const session = await signedIn(ctx);
           if (session) await signIn.signOut(session.owner, session.sessionId, ctx.actor);

@@ -16,7 +16,11 @@ import type { CursorQuery } from '../../../projections/paging.js';
 import { listPaymentIntents } from '../../../projections/payment-intents.js';
 import { listRefunds } from '../../../projections/refunds.js';
 import { findSubscription, listSubscriptionsByCursor, renderSubscription } from '../../../projections/subscriptions.js';
-import { cursorQuery, found, idParams, paymentMethodSchema, portalCaller, returnUrlSchema } from './shared.js';
+import { customerSchema } from './merchant-customers.js';
+import { invoiceSchema } from './merchant-invoices.js';
+import { refundSchema } from './merchant-refunds.js';
+import { subscriptionSchema } from './merchant-subscriptions.js';
+import { cursorListSchema, cursorQuery, found, idParams, paymentIntentSchema, paymentMethodSchema, portalCaller, returnUrlSchema } from './shared.js';
 
 const signInBody = {
   type: 'object',
@@ -37,6 +41,45 @@ const verifyBody = {
 };
 
 const payBody = { type: 'object', required: ['payment_method'], additionalProperties: false, properties: { payment_method: paymentMethodSchema('snake_case'), return_url: returnUrlSchema } };
+
+const challengeSchema = {
+  type: 'object',
+  required: ['object', 'challengeId', 'expiresAt'],
+  properties: { object: { const: 'customer_portal.challenge' }, challengeId: { type: 'string', format: 'uuid' }, expiresAt: { type: 'string', format: 'date-time' } },
+};
+
+const sessionSchema = {
+  type: 'object',
+  required: ['object', 'token', 'expiresAt', 'customer'],
+  properties: {
+    object: { const: 'customer_portal.session' },
+    token: { type: 'string', description: 'Bearer cps_…, for the other /api/v1/customer-portal routes' },
+    expiresAt: { type: 'string', format: 'date-time' },
+    customer: { anyOf: [customerSchema, { type: 'null' }] },
+  },
+};
+
+const receiptSchema = {
+  type: 'object',
+  required: ['object', 'paymentIntentId', 'amountPaid', 'amountRefunded', 'currency', 'created'],
+  properties: {
+    object: { const: 'customer_portal.receipt' },
+    paymentIntentId: { type: 'string' },
+    amountPaid: { type: 'integer' },
+    amountRefunded: { type: 'integer' },
+    currency: { type: 'string' },
+    description: { type: ['string', 'null'] },
+    paymentMethod: { type: ['object', 'null'] },
+    operationId: { type: ['string', 'null'] },
+    created: { type: 'integer' },
+  },
+};
+
+const paymentSchema = {
+  ...paymentIntentSchema,
+  required: [...paymentIntentSchema.required, 'refunds', 'receipt'],
+  properties: { ...paymentIntentSchema.properties, refunds: { type: 'array', items: refundSchema }, receipt: { anyOf: [receiptSchema, { type: 'null' }] } },
+};
 
 /** What a customer keeps of a succeeded payment. */
 function receipt(pi: PaymentIntentObject, refunds: RefundObject[]) {
@@ -76,6 +119,7 @@ export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerP
         throttle: (body) => `${body.merchantId}:${body.email.toLowerCase()}`,
         // Each request sends an e-mail: every one counts, success or not.
         throttleEveryRequest: true,
+        response: challengeSchema,
         handler: (ctx) => signIn.requestCode({ merchantId: ctx.body.merchantId, environment: ctx.body.environment ?? 'live' }, ctx.body.email, ctx.actor),
       }),
       route<{ challengeId: string; code: string }>({
@@ -85,6 +129,7 @@ export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerP
         auth: 'public',
         body: verifyBody,
         throttle: (body) => body.challengeId,
+        response: sessionSchema,
         handler: async (ctx) => {
           const session = await signIn.verify(ctx.body.challengeId, ctx.body.code, ctx.actor);
           const customer = await findCustomer(knex, session.owner, session.customerId);
@@ -96,6 +141,7 @@ export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerP
         path: '/api/v1/customer-portal/sign-out',
         summary: 'End the portal session of the token',
         auth: portal,
+        response: { type: 'object', required: ['object', 'signedOut'], properties: { object: { const: 'customer_portal.session' }, signedOut: { const: true } } },
         handler: async (ctx) => {
           const me = await caller(ctx);
           await signIn.signOut(me.owner, me.sessionId, ctx.actor);
@@ -107,6 +153,7 @@ export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerP
         path: '/api/v1/customer-portal/me',
         summary: "The signed-in customer's contact details and wallet balance",
         auth: portal,
+        response: customerSchema,
         handler: async (ctx) => {
           const me = await caller(ctx);
           return customerObject(await found('customer', me.customerId, findCustomer(knex, me.owner, me.customerId)));
@@ -123,6 +170,7 @@ export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerP
           minProperties: 1,
           properties: { name: { type: 'string', minLength: 1, maxLength: 250 }, phone: { type: ['string', 'null'], minLength: 4, maxLength: 32 } },
         },
+        response: customerSchema,
         handler: async (ctx) => {
           const me = await caller(ctx);
           assertPortalAllows((await readCustomerPortalSettings(knex, me.owner)).settings, 'customerUpdate');
@@ -135,6 +183,7 @@ export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerP
         summary: "The customer's invoices, newest first",
         auth: portal,
         query: cursorQuery(),
+        response: cursorListSchema(invoiceSchema),
         handler: async (ctx) => {
           const me = await caller(ctx);
           return listInvoicesByCursor(knex, me.owner, ctx.query, '/api/v1/customer-portal/invoices', { customer: me.customerId });
@@ -147,6 +196,7 @@ export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerP
         auth: portal,
         params: idParams,
         body: payBody,
+        response: paymentIntentSchema,
         handler: async (ctx) => {
           const me = await caller(ctx);
           const invoice = await findInvoice(knex, me.owner, ctx.params.id);
@@ -163,6 +213,7 @@ export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerP
         summary: "The customer's subscriptions, newest first",
         auth: portal,
         query: cursorQuery(),
+        response: cursorListSchema(subscriptionSchema),
         handler: async (ctx) => {
           const me = await caller(ctx);
           return listSubscriptionsByCursor(knex, me.owner, ctx.query, '/api/v1/customer-portal/subscriptions', { customer: me.customerId });
@@ -175,6 +226,7 @@ export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerP
         auth: portal,
         params: idParams,
         body: { type: 'object', required: ['cancelAtPeriodEnd'], additionalProperties: false, properties: { cancelAtPeriodEnd: { type: 'boolean' } } },
+        response: subscriptionSchema,
         handler: async (ctx) => {
           const me = await caller(ctx);
           const subscription = await findSubscription(knex, me.owner, ctx.params.id);
@@ -192,6 +244,7 @@ export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerP
         summary: "The customer's payments, newest first, each with its refunds and, once succeeded, its receipt",
         auth: portal,
         query: cursorQuery(),
+        response: cursorListSchema(paymentSchema),
         handler: async (ctx) => {
           const me = await caller(ctx);
           const page = await listPaymentIntents(knex, me.owner, ctx.query, '/api/v1/customer-portal/payments', { customer: me.customerId });

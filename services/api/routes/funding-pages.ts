@@ -81,6 +81,7 @@ export function fundingPagesFamily(knex: Knex, funding: FundingCampaigns): Famil
         auth: 'public',
         params: campaignSlugParams,
         query: pageQuery,
+        answers: { html: true },
         handler: async (ctx) => {
           const page = await visible(ctx.params.slug);
           if (!page) return notFound(ctx);
@@ -97,6 +98,7 @@ export function fundingPagesFamily(knex: Knex, funding: FundingCampaigns): Famil
         params: campaignSlugParams,
         body: contributeForm,
         form: true,
+        answers: { html: true, redirect: true },
         handler: async (ctx) => {
           const page = await visible(ctx.params.slug);
           if (!page) return notFound(ctx);

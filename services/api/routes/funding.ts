@@ -400,7 +400,7 @@ export function fundingFamily(knex: Knex, funding: FundingCampaigns): Family {
         summary: "Export a campaign's contributors as CSV (every contribution, oldest first)",
         auth: read,
         params: idParams,
-        csvColumns: CSV_COLUMNS,
+        answers: { csv: CSV_COLUMNS },
         handler: async (ctx) => {
           const c = await campaignOf(ctx.owner, ctx.params.id);
           return csvReply(CSV_COLUMNS, csvRecords(await allContributions(knex, ctx.owner, c.id)), `campaign-${c.id}-contributions.csv`);

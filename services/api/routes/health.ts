@@ -25,6 +25,18 @@ export function healthFamily(knex: Knex, projections: 'inline' | 'projector'): F
         path: '/readyz',
         summary: 'The database is reachable and read models are current',
         auth: 'public',
+        response: {
+          type: 'object',
+          required: ['status', 'checks'],
+          properties: {
+            status: { const: 'ready' },
+            checks: {
+              type: 'object',
+              required: ['database', 'projections'],
+              properties: { database: { const: 'ok' }, projections: { enum: ['inline', 'projector'], description: 'Where read models are kept: with each command, or by the projector process' } },
+            },
+          },
+        },
         handler: async () => {
           const probe = knex.raw('SELECT 1').timeout(READY_TIMEOUT_MS, { cancel: true });
           try {

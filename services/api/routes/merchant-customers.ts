@@ -4,7 +4,7 @@ import { route, type Family } from '../../../packages/http/routes.js';
 import { customerObject, findCustomer, listCustomers } from '../../../projections/customers.js';
 import { amountFields, billingRead, billingWrite, idParamsOf, pageListRoute, resourceSchema, retrieveRoute } from './shared.js';
 
-const customerSchema = resourceSchema('customer', ['name', 'email', 'phone', 'currency', 'balance', 'metadata', 'created'], {
+export const customerSchema = resourceSchema('customer', ['name', 'email', 'phone', 'currency', 'balance', 'metadata', 'created'], {
   name: { type: ['string', 'null'] },
   email: { type: ['string', 'null'] },
   phone: { type: ['string', 'null'] },

@@ -80,7 +80,7 @@ const createBody = {
   },
 };
 
-const invoiceSchema = resourceSchema('invoice', ['customer', 'status', 'currency', 'amount_due', 'amount_paid', 'due_date', 'hosted_invoice_url', 'created'], {
+export const invoiceSchema = resourceSchema('invoice', ['customer', 'status', 'currency', 'amount_due', 'amount_paid', 'due_date', 'hosted_invoice_url', 'created'], {
   customer: { type: 'string' },
   status: { enum: [...INVOICE_STATUSES] },
   currency: { type: 'string' },
@@ -162,6 +162,7 @@ export function merchantInvoicesFamily(knex: Knex, invoices: Invoices, documents
         summary: "The invoice as a PDF, written with the merchant's published `invoice` template or the built-in one (docs/template-engine.md)",
         auth: billingRead,
         params: idParams,
+        answers: { file: 'application/pdf' },
         handler: async (ctx) => {
           const i = await findInvoice(knex, ctx.owner, ctx.params.id);
           if (!i) throw new ApiError('IKW-RES-001', 'No such invoice', 'id');
@@ -196,6 +197,7 @@ export function merchantInvoicesFamily(knex: Knex, invoices: Invoices, documents
         summary: 'The hosted invoice page (hosted_invoice_url): amount, status and what remains to pay',
         auth: 'public',
         params: { type: 'object', properties: { id: { type: 'string', pattern: '^in_[0-9A-Za-z]{24}$' } }, required: ['id'] },
+        answers: { html: true },
         handler: async (ctx) => {
           const i = await findIssuedInvoice(knex, ctx.params.id);
           if (!i) throw new ApiError('IKW-RES-001', 'No such invoice', 'id');

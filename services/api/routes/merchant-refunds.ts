@@ -5,9 +5,9 @@ import { REFUND_REASONS } from '../../../packages/domain/refund/events.js';
 import type { PageQuery } from '../../../projections/paging.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { listRefunds } from '../../../projections/refunds.js';
-import { billingRead, billingWrite, idParams, pageQuery, resourceSchema } from './shared.js';
+import { billingRead, billingWrite, idParams, pageListSchema, pageQuery, resourceSchema } from './shared.js';
 
-const refundSchema = resourceSchema('refund', ['amount', 'currency', 'payment_intent', 'status', 'reason', 'created'], {
+export const refundSchema = resourceSchema('refund', ['amount', 'currency', 'payment_intent', 'status', 'reason', 'created'], {
   amount: { type: 'integer' },
   currency: { type: 'string' },
   payment_intent: { type: 'string' },
@@ -44,6 +44,7 @@ export function merchantRefundsFamily(knex: Knex, refunds: Refunds): Family {
         auth: billingRead,
         params: idParams,
         query: pageQuery(),
+        response: pageListSchema(refundSchema),
         handler: async (ctx) => {
           // Another merchant's payment, or none, is "no such payment", not an empty list.
           await refunds.assertPayment(ctx.owner, ctx.params.id);

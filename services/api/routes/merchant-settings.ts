@@ -40,6 +40,36 @@ const settingsPatchBody = {
   },
 };
 
+const payoutMethodSchema = {
+  type: 'object',
+  required: ['id', 'object', 'type', 'destination', 'status', 'usable_from', 'created', 'livemode'],
+  properties: {
+    id: { type: 'string' },
+    object: { const: 'payout_method' },
+    type: { enum: ['mobile_money', 'bank'] },
+    destination: { type: 'object', description: 'The destination as saved (docs/payouts.md)' },
+    status: { enum: ['active', 'inactive'] },
+    usable_from: { type: 'string', format: 'date-time', description: 'When the safety delay ends; payouts to it are refused before' },
+    created: { type: 'integer' },
+    livemode: { type: 'boolean' },
+  },
+};
+
+const payoutSettingsSchema = {
+  type: 'object',
+  required: ['object', 'livemode', 'default_return_url', 'safety_delay_minutes', 'default_currency', 'default_payout_method_id', 'destinations', 'updated'],
+  properties: {
+    object: { const: 'payout_settings' },
+    livemode: { type: 'boolean' },
+    default_return_url: { type: ['string', 'null'] },
+    safety_delay_minutes: { type: 'integer', description: 'How long a newly saved destination waits before payouts may use it' },
+    default_currency: { type: ['string', 'null'] },
+    default_payout_method_id: { type: ['string', 'null'] },
+    destinations: { type: 'array', items: payoutMethodSchema },
+    updated: { type: ['integer', 'null'], description: 'When they last changed (Unix seconds); null while they are the defaults' },
+  },
+};
+
 function settingsObject(settings: PayoutSettings, updatedAt: Date | string | null, livemode: boolean, destinations: PayoutMethodRow[]) {
   return {
     object: 'payout_settings',
@@ -124,7 +154,7 @@ export function merchantSettingsFamily(knex: Knex, store: EventStore, clock: Clo
   return {
     name: 'merchant-settings',
     routes: [
-      route({ method: 'get', path: '/api/v1/merchant/settings/payouts', summary: 'Payout settings and saved destinations', auth: read, handler: current }),
+      route({ method: 'get', path: '/api/v1/merchant/settings/payouts', summary: 'Payout settings and saved destinations', auth: read, response: payoutSettingsSchema, handler: current }),
       route<SettingsPatch>({
         method: 'patch',
         path: '/api/v1/merchant/settings/payouts',
@@ -132,6 +162,7 @@ export function merchantSettingsFamily(knex: Knex, store: EventStore, clock: Clo
         auth: write,
         body: settingsPatchBody,
         fields: { safetyDelay: 'safety_delay_minutes', challenge: 'challenge_id' },
+        response: payoutSettingsSchema,
         handler: async (ctx) => {
           const b = ctx.body;
           if (b.default_currency && !getCurrency(b.default_currency)) throw new ApiError('IKW-VAL-003', `Unknown currency '${b.default_currency}'`, 'default_currency');
@@ -190,6 +221,7 @@ export function merchantSettingsFamily(knex: Knex, store: EventStore, clock: Clo
         summary: 'Save a payout destination (usable after the safety delay)',
         auth: write,
         body: { ...destinationSchema, required: ['type', 'currency'] },
+        response: payoutMethodSchema,
         handler: async (ctx) => fromState(await createPayoutMethod(store, clock, ctx.owner.merchantId, ctx.owner.environment, ctx.body, meta(ctx, clock))),
       }),
       route<unknown, unknown, { id: string }>({
@@ -198,6 +230,7 @@ export function merchantSettingsFamily(knex: Knex, store: EventStore, clock: Clo
         summary: 'Delete (deactivate) a saved payout destination',
         auth: write,
         params: { type: 'object', properties: { id: { type: 'string', format: 'uuid' } }, required: ['id'] },
+        response: payoutMethodSchema,
         handler: async (ctx) => fromState(await deactivatePayoutMethod(store, clock, ctx.owner.merchantId, ctx.owner.environment, ctx.params.id, meta(ctx, clock))),
       }),
     ],

@@ -41,7 +41,7 @@ const createBody = {
   },
 };
 
-const subscriptionSchema = resourceSchema('subscription', ['customer', 'status', 'items', 'current_period_start', 'current_period_end', 'created'], {
+export const subscriptionSchema = resourceSchema('subscription', ['customer', 'status', 'items', 'current_period_start', 'current_period_end', 'created'], {
   customer: { type: 'string' },
   status: { enum: [...SUBSCRIPTION_STATUSES] },
   items: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, price: { type: 'string' }, quantity: { type: 'integer' } } } },

@@ -29,12 +29,28 @@ ${final ? '' : `<meta http-equiv="refresh" content="3;url=${escapeHtml(selfUrl)}
 <p><small>Reference ${escapeHtml(op.id)}</small></p>${back}</body></html>`;
 }
 
+const operationSchema = {
+  type: 'object',
+  required: ['id', 'object', 'status', 'payment_intent', 'amount', 'currency', 'livemode', 'return_url', 'redirect_url'],
+  properties: {
+    id: { type: 'string' },
+    object: { const: 'operation' },
+    status: { type: 'string', description: 'The payment intent status the operation reached' },
+    payment_intent: { type: 'string' },
+    amount: { type: 'integer', description: 'Minor units' },
+    currency: { type: 'string' },
+    livemode: { type: 'boolean' },
+    return_url: { type: ['string', 'null'] },
+    redirect_url: { type: ['string', 'null'], description: 'Where the customer goes next, once the operation is final' },
+  },
+};
+
 /** GET /operations/status/{operationId}: where customers land; JSON for programs, HTML for browsers. */
 export function operationsFamily(knex: Knex): Family {
   return {
     name: 'operations',
     routes: [
-      operationRoute('get', '/operations/status/:operationId', 'Status of a payment operation (JSON, or an HTML page when the client asks for HTML)', async (ctx) => {
+      operationRoute('get', '/operations/status/:operationId', 'Status of a payment operation (JSON, or an HTML page when the client asks for HTML)', { answers: { html: true }, response: operationSchema }, async (ctx) => {
         const op = await findOperation(knex, ctx.params.operationId);
         if (!op) throw new ApiError('IKW-RES-001', `No such operation: '${ctx.params.operationId}'`, 'operationId');
         const accept = ctx.header('accept') ?? '';

@@ -31,6 +31,7 @@ export function payFamily(knex: Knex, sessions: CheckoutSessions, publicUrl: str
         summary: "A payment link's page: answers 303 to the hosted page of the checkout session this browser opened for the link (cookie sika_checkout), or of a new one; a deactivated, expired or used-up link gets a page that says so",
         auth: 'public',
         params: slugParams,
+        answers: { redirect: true, html: true },
         handler: async (ctx) => {
           const lang = languageOf(ctx.header('accept-language'));
           const browser = wantsHtml(ctx.header('accept'));

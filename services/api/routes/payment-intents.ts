@@ -17,8 +17,8 @@ import {
   historyEventSchema,
   found,
   idParams,
+  paymentIntentSchema,
   paymentMethodSchema,
-  resourceSchema,
   retrieveRoute,
   type CreatedQuery,
 } from './shared.js';
@@ -67,18 +67,6 @@ const cancelBody = {
   additionalProperties: false,
   properties: { cancellation_reason: { enum: [...CANCELLATION_REASONS] } },
 };
-
-const paymentIntentSchema = resourceSchema('payment_intent', ['created', 'livemode', 'amount', 'currency', 'status', 'metadata'], {
-  created: { type: 'integer' },
-  livemode: { type: 'boolean' },
-  amount: { type: 'integer' },
-  currency: { type: 'string' },
-  status: { enum: ['requires_payment_method', 'processing', 'requires_action', 'succeeded', 'failed', 'canceled'] },
-  description: { type: ['string', 'null'] },
-  metadata: { type: 'object', additionalProperties: { type: 'string' } },
-  next_action: { type: ['object', 'null'] },
-  customer: { type: ['string', 'null'] },
-});
 
 /** /api/v1/payment-intents: create, retrieve, update, list, confirm, cancel, and each intent's history of events. */
 export function paymentIntentsFamily(knex: Knex, paymentIntents: PaymentIntents): Family {

@@ -37,7 +37,7 @@ export function sandboxFamily(knex: Knex, paymentIntents: PaymentIntents): Famil
   return {
     name: 'sandbox',
     routes: [
-      operationRoute('get', '/sandbox/3ds/:operationId', 'Sandbox 3-D Secure test page', async (ctx) => {
+      operationRoute('get', '/sandbox/3ds/:operationId', 'Sandbox 3-D Secure test page', { answers: { html: true } }, async (ctx) => {
         const op = await load(ctx.params.operationId);
         return Reply.html(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>3-D Secure test</title></head>
 <body style="font-family:system-ui;max-width:32rem;margin:3rem auto">
@@ -45,8 +45,8 @@ export function sandboxFamily(knex: Knex, paymentIntents: PaymentIntents): Famil
 <form method="post" action="/sandbox/3ds/${op.id}/complete"><button>Complete authentication</button></form>
 <form method="post" action="/sandbox/3ds/${op.id}/fail"><button>Fail authentication</button></form></body></html>`);
       }),
-      operationRoute('post', '/sandbox/3ds/:operationId/complete', 'Complete a sandbox 3-D Secure authentication', finish('succeeded')),
-      operationRoute('post', '/sandbox/3ds/:operationId/fail', 'Fail a sandbox 3-D Secure authentication', finish('failed')),
+      operationRoute('post', '/sandbox/3ds/:operationId/complete', 'Complete a sandbox 3-D Secure authentication', { answers: { redirect: true } }, finish('succeeded')),
+      operationRoute('post', '/sandbox/3ds/:operationId/fail', 'Fail a sandbox 3-D Secure authentication', { answers: { redirect: true } }, finish('failed')),
     ],
   };
 }

@@ -47,6 +47,19 @@ export function resourceSchema(object: string, required: string[], properties: R
   return { type: 'object', required: ['id', 'object', ...required], properties: { id: { type: 'string' }, object: { const: object }, ...properties } };
 }
 
+/** A payment intent as /api/v1/payment-intents answers it (billing and the customer portal create them too). */
+export const paymentIntentSchema = resourceSchema('payment_intent', ['created', 'livemode', 'amount', 'currency', 'status', 'metadata'], {
+  created: { type: 'integer' },
+  livemode: { type: 'boolean' },
+  amount: { type: 'integer' },
+  currency: { type: 'string' },
+  status: { enum: ['requires_payment_method', 'processing', 'requires_action', 'succeeded', 'failed', 'canceled'] },
+  description: { type: ['string', 'null'] },
+  metadata: { type: 'object', additionalProperties: { type: 'string' } },
+  next_action: { type: ['object', 'null'] },
+  customer: { type: ['string', 'null'] },
+});
+
 /** A cursor-paged list of `item` objects (the /api/v1 lists). */
 export function cursorListSchema(item: JsonSchema) {
   return { type: 'object', properties: { object: { const: 'list' }, data: { type: 'array', items: item }, has_more: { type: 'boolean' }, url: { type: 'string' } } };
@@ -134,9 +147,10 @@ export function operationRoute(
   method: 'get' | 'post',
   path: string,
   summary: string,
+  answers: Pick<Route, 'answers' | 'response'>,
   handler: (ctx: HandlerContext<unknown, unknown, { operationId: string }>) => Promise<unknown>,
 ): Route {
-  return route<unknown, unknown, { operationId: string }>({ method, path, summary, auth: 'public', params: operationIdParams, handler });
+  return route<unknown, unknown, { operationId: string }>({ method, path, summary, auth: 'public', params: operationIdParams, ...answers, handler });
 }
 
 /** GET of a page-based list of the caller's objects (`/api/v1/merchant/*`), with its filters. */

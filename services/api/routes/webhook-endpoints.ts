@@ -40,6 +40,30 @@ const deliveryWithAttemptsSchema = {
   required: [...deliverySchema.required, 'attempts'],
   properties: { ...deliverySchema.properties, attempts: { type: 'array', items: attemptSchema } },
 };
+/** An endpoint as webhookEndpointObject (projections/webhook-endpoints.ts) renders it. */
+const endpointSchema = resourceSchema(
+  'webhook_endpoint',
+  ['url', 'enabled_events', 'enabled', 'status', 'secret_last4', 'secret_created_at', 'has_previous_secret', 'previous_secret_expires_at', 'rotation_recommended', 'created', 'livemode'],
+  {
+    url: { type: 'string' },
+    enabled_events: { type: 'array', items: { type: 'string' } },
+    enabled: { type: 'boolean' },
+    status: { enum: ['active', 'failing'], description: 'failing: its recent deliveries fail (docs/webhooks.md)' },
+    secret_last4: { type: 'string' },
+    secret_created_at: { type: 'string', format: 'date-time' },
+    has_previous_secret: { type: 'boolean', description: 'The secret before the last rotation still signs, until previous_secret_expires_at' },
+    previous_secret_expires_at: { ...nullable('string'), format: 'date-time' },
+    rotation_recommended: { type: 'boolean' },
+    created: { type: 'integer' },
+    livemode: { type: 'boolean' },
+  },
+);
+/** The answers that show the signing secret, once: creation and rotation. */
+const endpointWithSecretSchema = {
+  ...endpointSchema,
+  required: [...endpointSchema.required, 'secret'],
+  properties: { ...endpointSchema.properties, secret: { type: 'string', description: 'whsec_…, shown only in this answer' }, secret_rotated_at: { type: 'string', format: 'date-time' } },
+};
 const deliveryParams = { type: 'object', properties: { id: idParams.properties.id, deliveryId: idParams.properties.id }, required: ['id', 'deliveryId'] };
 const enabledEvents = { type: 'array', minItems: 1, maxItems: 100, items: { type: 'string', minLength: 1, maxLength: 100 } };
 
@@ -57,6 +81,7 @@ export function webhookEndpointsFamily(knex: Knex, clock: Clock, endpoints: Webh
         summary: 'Register a webhook endpoint; the response holds the signing secret, shown once',
         auth: write,
         body: { type: 'object', required: ['url', 'enabled_events'], additionalProperties: false, properties: { url, enabled_events: enabledEvents } },
+        response: endpointWithSecretSchema,
         handler: async (ctx) => {
           const { state, secret } = await endpoints.create(ctx.owner, ctx.body, ctx.actor);
           return { ...webhookEndpointObject(await load(ctx.owner, state.endpoint!.id), clock.now()), secret };
@@ -68,6 +93,7 @@ export function webhookEndpointsFamily(knex: Knex, clock: Clock, endpoints: Webh
         summary: 'List webhook endpoints, newest first',
         auth: read,
         query: cursorQuery(),
+        response: cursorListSchema(endpointSchema),
         handler: (ctx) => listWebhookEndpoints(knex, ctx.owner, ctx.query, '/api/v1/webhook-endpoints', clock.now()),
       }),
       route<unknown, unknown, { id: string }>({
@@ -76,6 +102,7 @@ export function webhookEndpointsFamily(knex: Knex, clock: Clock, endpoints: Webh
         summary: 'Retrieve a webhook endpoint (the secret is never shown again, only its last four characters)',
         auth: read,
         params: idParams,
+        response: endpointSchema,
         handler: async (ctx) => webhookEndpointObject(await load(ctx.owner, ctx.params.id), clock.now()),
       }),
       route<EndpointInput, unknown, { id: string }>({
@@ -85,6 +112,7 @@ export function webhookEndpointsFamily(knex: Knex, clock: Clock, endpoints: Webh
         auth: write,
         params: idParams,
         body: { type: 'object', additionalProperties: false, properties: { url, enabled_events: enabledEvents, enabled: { type: 'boolean' } } },
+        response: endpointSchema,
         handler: async (ctx) => {
           await endpoints.update(ctx.owner, ctx.params.id, ctx.body, ctx.actor);
           return webhookEndpointObject(await load(ctx.owner, ctx.params.id), clock.now());
@@ -96,6 +124,7 @@ export function webhookEndpointsFamily(knex: Knex, clock: Clock, endpoints: Webh
         summary: 'Rotate the signing secret; the previous one keeps signing for 24 hours',
         auth: write,
         params: idParams,
+        response: endpointWithSecretSchema,
         handler: async (ctx) => {
           const { secret } = await endpoints.rotateSecret(ctx.owner, ctx.params.id, ctx.actor);
           const row = await load(ctx.owner, ctx.params.id);

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useContext, useMemo, useState } from 'react';
 import { BalanceTable, balanceRows } from '../BalanceTable.js';
-import { BalanceTransactionsTable, type BalanceTransaction } from '../BalanceTransactions.js';
+import { BalanceTransactionsTable } from '../BalanceTransactions.js';
 import { QueryView, Scrollable } from '../components.js';
 import { formatAmount, LanguageContext, useMessages, type Messages } from '../i18n.js';
 import { MoneyChart, type DayOfMoney } from '../MoneyChart.js';
@@ -187,7 +187,7 @@ function RecentActivity({ environment, onSignedOut }: PageProps) {
     queryFn: async () => {
       const list = await withSession(() => sika.get('/api/v1/balance-transactions', { params: { query: { limit: 10 } } }), onSignedOut);
       // The route also answers CSV, which this request does not ask for.
-      return typeof list === 'string' ? [] : ((list.data ?? []) as unknown as BalanceTransaction[]);
+      return typeof list === 'string' ? [] : (list.data ?? []);
     },
   });
   return (

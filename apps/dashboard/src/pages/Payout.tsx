@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useContext } from 'react';
-import { BalanceTransactionsTable, type BalanceTransaction } from '../BalanceTransactions.js';
+import { BalanceTransactionsTable } from '../BalanceTransactions.js';
 import { isNotFound, Link, NotFound, QueryView, retryUnlessNotFound } from '../components.js';
 import { formatAmount, formatWhen, LanguageContext, useMessages, useT, type Language, type Messages } from '../i18n.js';
 import { ObjectHistory } from '../ObjectHistory.js';
@@ -113,7 +113,7 @@ export function PayoutPage({ environment, onSignedOut, id }: PageProps) {
     queryFn: async () => {
       const list = await withSession(() => sika.get('/api/v1/balance-transactions', { params: { query: { source: payoutId, limit: 100 } } }), onSignedOut);
       // The route also answers CSV, which this request does not ask for.
-      return typeof list === 'string' ? [] : ((list.data ?? []) as unknown as BalanceTransaction[]);
+      return typeof list === 'string' ? [] : (list.data ?? []);
     },
     enabled: payout.isSuccess,
   });

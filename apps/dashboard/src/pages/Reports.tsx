@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
 import { BalanceTable, balanceRows } from '../BalanceTable.js';
-import { BalanceTransactionsTable, type BalanceTransaction } from '../BalanceTransactions.js';
+import { BalanceTransactionsTable } from '../BalanceTransactions.js';
 import { CursorPager, ErrorMessage, errorText, QueryView, saveAsFile, Scrollable, useCursorPages } from '../components.js';
 import { formatAmount, LanguageContext, useMessages, type Messages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
@@ -181,7 +181,7 @@ function Transactions({ environment, onSignedOut }: PageProps) {
     queryKey: ['balance-transactions', environment, filters, after],
     queryFn: async () => {
       const answer = await withSession(() => sika.get('/api/v1/balance-transactions', { params: { query: { limit: 20, ...filters, ...(after ? { starting_after: after } : {}) } } }), onSignedOut);
-      return typeof answer === 'string' ? { data: [], has_more: false } : { data: (answer.data ?? []) as unknown as BalanceTransaction[], has_more: answer.has_more ?? false };
+      return typeof answer === 'string' ? { data: [], has_more: false } : { data: answer.data ?? [], has_more: answer.has_more ?? false };
     },
   });
 
