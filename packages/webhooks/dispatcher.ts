@@ -15,6 +15,8 @@ import { isPublicEventType, PUBLIC_EVENT_TYPES } from '../domain/webhook-endpoin
 import type { Notifier } from './notifier.js';
 import type { SecretBox } from '../core/secrets.js';
 import { signatureHeader } from './signing.js';
+import { testEventId, testEventPayload } from './test-events.js';
+import { findDelivery, type WebhookDeliveryWithAttempts } from './deliveries.js';
 import { pinnedLookup, resolveDeliveryTarget } from '../domain/webhook-endpoint/url-policy.js';
 
 export const DISPATCH_CONSUMER = 'webhook-dispatcher';
@@ -27,6 +29,8 @@ export const RETENTION_MS = 30 * 86_400_000;
  */
 export const REPLAY_LIMIT = 1_000;
 const RESPONSE_EXCERPT_BYTES = 64 * 1024;
+/** A test event's type when none is asked for and the endpoint names no type (it takes `*`). */
+export const DEFAULT_TEST_EVENT_TYPE = 'payment_intent.succeeded';
 /** The start of an answer's body kept with its attempt (the deliveries API shows it), in bytes. */
 export const ATTEMPT_BODY_BYTES = 4 * 1024;
 
@@ -475,6 +479,43 @@ export class WebhookDispatcher {
   }
 
   /**
+   * A test event (docs/webhooks.md, "Sending a test event"): an example event of `type` (by
+   * default the endpoint's first subscribed type), stored as a test of this endpoint alone (the
+   * events API never lists it) and queued to it like any delivery, in one transaction; the
+   * delivery jobs send, sign, retry and record it as they do every other.
+   */
+  async sendTest(owner: Owner, endpointId: string, type: string | undefined): Promise<WebhookDeliveryWithAttempts> {
+    const { knex, clock } = this.deps;
+    const endpoint = await knex('read.webhook_endpoints')
+      .where({ id: endpointId, merchant_id: owner.merchantId, environment: owner.environment })
+      .first<WebhookEndpointRow | undefined>();
+    if (!endpoint) throw new ApiError('IKW-RES-001', `No such webhook endpoint: '${endpointId}'`, 'id');
+    if (!endpoint.enabled) throw new ApiError('IKW-RES-002', 'This webhook endpoint is disabled; enable it before sending it a test event', 'id');
+    const listens = (t: string) => endpoint.enabled_events.includes('*') || endpoint.enabled_events.includes(t);
+    const chosen = type ?? endpoint.enabled_events.find(isPublicEventType) ?? DEFAULT_TEST_EVENT_TYPE;
+    if (!isPublicEventType(chosen)) throw new ApiError('IKW-VAL-001', `'${chosen}' is not an event type; see docs/events.md`, 'type');
+    if (!listens(chosen)) {
+      throw new ApiError('IKW-VAL-001', `This endpoint does not listen to '${chosen}'; send a type of its enabled_events (${endpoint.enabled_events.join(', ')})`, 'type');
+    }
+    const now = clock.now();
+    const id = testEventId();
+    const [queued] = await knex.transaction(async (trx) => {
+      await trx('webhook_events').insert({
+        id,
+        source_event_id: null,
+        test_endpoint_id: endpoint.id,
+        merchant_id: owner.merchantId,
+        environment: owner.environment,
+        type: chosen,
+        payload: testEventPayload(id, chosen, now, owner.environment === 'live'),
+        created_at: now,
+      });
+      return this.enqueue(trx, [{ eventId: id, endpoint, replayOf: null }]);
+    });
+    return (await findDelivery(knex, owner, endpoint.id, queued!.id))!;
+  }
+
+  /**
    * Replays (docs/webhooks.md): an event to an endpoint; an event to every endpoint matching it;
    * an endpoint's failed deliveries; neither given: the failed deliveries of every enabled
    * endpoint. Failed deliveries are queued REPLAY_LIMIT at a time, oldest first.
@@ -482,8 +523,14 @@ export class WebhookDispatcher {
   async replay(owner: Owner, input: { event_id?: string; webhook_endpoint_id?: string; reason?: string }) {
     const { knex } = this.deps;
     const scope = { merchant_id: owner.merchantId, environment: owner.environment };
-    const event = input.event_id ? await knex('webhook_events').select('id', 'type').where({ id: input.event_id, ...scope }).first<{ id: string; type: string } | undefined>() : undefined;
+    const event = input.event_id
+      ? await knex('webhook_events').select('id', 'type', 'test_endpoint_id').where({ id: input.event_id, ...scope }).first<{ id: string; type: string; test_endpoint_id: string | null } | undefined>()
+      : undefined;
     if (input.event_id && !event) throw new ApiError('IKW-RES-001', `No such event: '${input.event_id}'`, 'event_id');
+    // A test event belongs to its endpoint: it is replayed to that one alone.
+    if (event?.test_endpoint_id && input.webhook_endpoint_id && input.webhook_endpoint_id !== event.test_endpoint_id) {
+      throw new ApiError('IKW-RES-001', `'${event.id}' is a test event of another webhook endpoint`, 'event_id');
+    }
     const endpoint = input.webhook_endpoint_id
       ? await knex('read.webhook_endpoints').where({ id: input.webhook_endpoint_id, ...scope }).first<WebhookEndpointRow | undefined>()
       : undefined;
@@ -493,7 +540,8 @@ export class WebhookDispatcher {
     const { queued, hasMore } = await knex.transaction(async (trx) => {
       if (event && endpoint) return { queued: await this.enqueue(trx, [{ eventId: event.id, endpoint, replayOf: null }]), hasMore: false };
       if (event) {
-        const targets = await matchingEndpoints(trx, owner.merchantId, owner.environment, event.type);
+        const matching = await matchingEndpoints(trx, owner.merchantId, owner.environment, event.type);
+        const targets = event.test_endpoint_id ? matching.filter((e) => e.id === event.test_endpoint_id) : matching;
         return { queued: await this.enqueue(trx, targets.map((e) => ({ eventId: event.id, endpoint: e, replayOf: null }))), hasMore: false };
       }
       if (endpoint) return this.replayFailed(trx, [endpoint]);

@@ -18,11 +18,12 @@ interface EventRow {
   payload: string;
 }
 
-/** The owner's stored public events of the retention window (30 days) matching the filters. */
+/** The owner's stored public events of the retention window (30 days) matching the filters; never a test event. */
 function eventsOf(knex: Knex, owner: Owner, filters: EventFilters, now: Date): Knex.QueryBuilder {
   const q = knex('webhook_events')
     .select('id', 'seq', 'payload')
     .where({ merchant_id: owner.merchantId, environment: owner.environment })
+    .whereNull('test_endpoint_id')
     .andWhere('created_at', '>=', new Date(now.getTime() - RETENTION_MS));
   if (filters.types) q.whereIn('type', filters.types);
   return whereCreated(q, 'created_at', filters.created ?? {});

@@ -73,4 +73,13 @@ export const webhookMigrations: Migration[] = [
       CREATE INDEX webhook_deliveries_endpoint_seq ON webhook_deliveries (endpoint_id, seq);
       ALTER TABLE webhook_attempts ADD COLUMN response_body text`,
   ),
+  // Test events (POST /api/v1/webhook-endpoints/{id}/send_test_event) are stored like real ones,
+  // so their deliveries go through the same jobs, attempts and replays; they come from no domain
+  // event, belong to one endpoint, and the events API never lists them.
+  sqlMigration(
+    'webhooks/004-test-events',
+    `ALTER TABLE webhook_events ALTER COLUMN source_event_id DROP NOT NULL;
+      ALTER TABLE webhook_events ADD COLUMN test_endpoint_id text;
+      ALTER TABLE webhook_events ADD CONSTRAINT webhook_events_source_or_test CHECK ((source_event_id IS NULL) <> (test_endpoint_id IS NULL))`,
+  ),
 ];

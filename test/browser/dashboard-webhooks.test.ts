@@ -2,14 +2,15 @@
  * The dashboard's webhook pages in Chromium, against a real receiver on loopback: an endpoint
  * created in the page (its secret shown once, and it signs what the receiver gets); a sandbox
  * payment intent's event answered 503, seen with its answer; replayed and retried, both seen
- * succeeding; the secret rotated (a new one shown once); disabled, after which a replay is refused;
+ * succeeding; a test event sent from the page, signed and marked as a test, its delivery followed to
+ * success; the secret rotated (a new one shown once); disabled, after which a replay is refused;
  * deleted once confirmed;
  * the API's refusals of a bad URL and an unknown event type; another merchant's endpoint is not
  * found; live has its own endpoints; axe-core and 320 px.
  */
 import t from 'tap';
 import { accessibilityProblems, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard } from '../support/dashboard.js';
-import { createEndpoint, createIntentEvent, MINUTE, Receiver, settle, verifies, WEBHOOK_TIMEOUT_MS } from '../support/webhooks.js';
+import { createEndpoint, createIntentEvent, MINUTE, Receiver, settle, verifies, verify, WEBHOOK_TIMEOUT_MS } from '../support/webhooks.js';
 
 const { svc, signedIn } = await startDashboard(t, {
   webhookTimeoutMs: WEBHOOK_TIMEOUT_MS,
@@ -17,7 +18,7 @@ const { svc, signedIn } = await startDashboard(t, {
   env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_SCHEDULE: '1m' },
 });
 
-t.test('webhooks: create, a failed attempt with its answer, replay and retry, rotate, disable, delete', async (t) => {
+t.test('webhooks: create, a failed attempt with its answer, replay and retry, a test event, rotate, disable, delete', async (t) => {
   const { merchant, page, problems } = await signedIn(t, 'Kola hooks');
   const refused = refusals(page);
   const { secret: key } = await svc.apiKey(merchant.id, ['*']);
@@ -107,6 +108,25 @@ t.test('webhooks: create, a failed attempt with its answer, replay and retry, ro
   t.same(await overflowAt(page, 1280), [], 'nor at 1280 px');
   await screenshot(page, 'webhook-endpoint');
 
+  // A test event from the page: the endpoint's one type; delivered, signed, marked as a test, and its
+  // delivery seen going from pending to succeeded without a reload.
+  const sendTest = page.getByRole('form', { name: 'Send a test event' });
+  t.same(await sendTest.getByLabel('Test event type').locator('option').allTextContents(), ['payment_intent.created'], 'a choice of the endpoint’s types');
+  await sendTest.getByRole('button', { name: 'Send the test event' }).click();
+  await page.getByRole('status').filter({ hasText: 'Test event payment_intent.created sent' }).waitFor();
+  const testRow = deliveries.getByRole('row', { name: /payment_intent\.created \(test\)/ });
+  await testRow.waitFor();
+  await settle(svc);
+  t.equal(receiver.count, 4, 'the receiver got the test event');
+  const testEvent = verify(secret, receiver.requests[3]!) as unknown as { id: string; test: boolean; type: string };
+  t.match(testEvent, { id: /^evt_test_/, test: true, type: 'payment_intent.created' }, 'signed with the secret, marked as a test');
+  await deliveries.getByRole('row', { name: /payment_intent\.created \(test\).*Succeeded/ }).waitFor();
+  t.pass('its delivery shown succeeded, the page following it');
+  await testRow.getByRole('button', { name: /^Attempts of payment_intent\.created/ }).click();
+  const opened = page.getByRole('region', { name: 'Delivery of payment_intent.created' }).filter({ hasText: testEvent.id });
+  await opened.waitFor();
+  t.match(await opened.textContent(), /Attempt1.*Answer status200/, 'its event and attempt');
+
   // Rotate: a new secret, shown once; the API's last four follow it.
   await page.getByRole('button', { name: 'Rotate the secret' }).click();
   const rotated = page.getByRole('status').filter({ hasText: 'previous secret keeps signing for 24 hours' });
@@ -125,7 +145,8 @@ t.test('webhooks: create, a failed attempt with its answer, replay and retry, ro
   t.match(await page.getByRole('alert').textContent(), /disabled/, 'a replay to a disabled endpoint is refused');
   await createIntentEvent(svc, key);
   await settle(svc);
-  t.equal(receiver.count, 3, 'a disabled endpoint gets nothing');
+  t.equal(receiver.count, 4, 'a disabled endpoint gets nothing');
+  t.equal(await page.getByRole('form', { name: 'Send a test event' }).count(), 0, 'and is offered no test event');
 
   await page.getByRole('link', { name: 'All webhook endpoints' }).click();
   t.match(await page.getByRole('row', { name: new RegExp(receiver.url) }).textContent(), /Disabled/);

@@ -7,6 +7,7 @@ import { ApiError } from '../../../packages/core/errors.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { findWebhookEndpoint, listWebhookEndpoints, webhookEndpointObject } from '../../../projections/webhook-endpoints.js';
 import { DELIVERY_STATUSES, findDelivery, listDeliveries, type DeliveryStatus } from '../../../packages/webhooks/deliveries.js';
+import type { WebhookDispatcher } from '../../../packages/webhooks/dispatcher.js';
 import { cursorListSchema, cursorQuery, found, idParams, resourceSchema } from './shared.js';
 
 const url = { type: 'string', minLength: 1, maxLength: 2048 };
@@ -67,8 +68,8 @@ const endpointWithSecretSchema = {
 const deliveryParams = { type: 'object', properties: { id: idParams.properties.id, deliveryId: idParams.properties.id }, required: ['id', 'deliveryId'] };
 const enabledEvents = { type: 'array', minItems: 1, maxItems: 100, items: { type: 'string', minLength: 1, maxLength: 100 } };
 
-/** /api/v1/webhook-endpoints: register, list, read, update, rotate the signing secret, delete; an endpoint's deliveries. */
-export function webhookEndpointsFamily(knex: Knex, clock: Clock, endpoints: WebhookEndpoints): Family {
+/** /api/v1/webhook-endpoints: register, list, read, update, rotate the signing secret, send a test event, delete; an endpoint's deliveries. */
+export function webhookEndpointsFamily(knex: Knex, clock: Clock, endpoints: WebhookEndpoints, webhooks: WebhookDispatcher): Family {
   const read = { scope: 'webhooks.read', environmentHeader: 'optional' } as const;
   const write = { scope: 'webhooks.write', environmentHeader: 'optional' } as const;
   const load = (owner: Owner, id: string) => found('webhook endpoint', id, findWebhookEndpoint(knex, owner, id));
@@ -130,6 +131,18 @@ export function webhookEndpointsFamily(knex: Knex, clock: Clock, endpoints: Webh
           const row = await load(ctx.owner, ctx.params.id);
           return { ...webhookEndpointObject(row, clock.now()), secret, secret_rotated_at: row.secret_created_at.toISOString() };
         },
+      }),
+      route<{ type?: string }, unknown, { id: string }>({
+        method: 'post',
+        path: '/api/v1/webhook-endpoints/:id/send_test_event',
+        summary:
+          "Send the endpoint alone a signed test event (`evt_test_…`, `test: true`) of `type`, one it listens to (default: its first subscribed type, or payment_intent.succeeded for `*`); answers the queued delivery, which is sent, retried and replayed like any other. The events list never shows it",
+        auth: write,
+        params: idParams,
+        body: { type: 'object', additionalProperties: false, properties: { type: { type: 'string', minLength: 1, maxLength: 100 } } },
+        status: 202,
+        response: deliveryWithAttemptsSchema,
+        handler: (ctx) => webhooks.sendTest(ctx.owner, ctx.params.id, ctx.body.type),
       }),
       route<unknown, unknown, { id: string }>({
         method: 'delete',

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useContext, useState } from 'react';
+import { useContext, useState, type FormEvent } from 'react';
 import type { Environment } from '../../../../clients/typescript/src/index.js';
 import { CursorPager, ErrorMessage, errorText, isNotFound, Link, NavigationContext, NotFound, QueryView, retryUnlessNotFound, Scrollable, useCursorPages, FilterSelect } from '../components.js';
 import { formatWhen, LanguageContext, useMessages } from '../i18n.js';
@@ -9,6 +9,12 @@ import { SecretPanel, useEndpointActions, webhookMessages as messages, type Show
 
 const STATUSES = ['pending', 'retrying', 'succeeded', 'failed', 'skipped'] as const;
 type DeliveryStatus = (typeof STATUSES)[number];
+/** While a listed delivery is pending (its first attempt is moments away), the list is read again this often. */
+const FOLLOW_MS = 1000;
+/** The type the API sends a test event of when none is asked for and the endpoint takes every type (docs/webhooks.md). */
+const DEFAULT_TEST_TYPE = 'payment_intent.succeeded';
+/** Test events' ids hold `_test_` (docs/webhooks.md, "Sending a test event"). */
+const isTest = (eventId: string) => eventId.startsWith('evt_test_');
 
 interface Delivery {
   id: string;
@@ -29,7 +35,7 @@ interface Attempt {
   response_body: string | null;
 }
 
-/** One webhook endpoint: what it is, enable/disable, rotate; its deliveries, a delivery's attempts with the answers, replay. */
+/** One webhook endpoint: what it is, enable/disable, rotate, send a test event; its deliveries, a delivery's attempts with the answers, replay. */
 export function WebhookEndpoint({ environment, onSignedOut, id }: PageProps) {
   const t = useMessages(messages);
   const { language } = useContext(LanguageContext);
@@ -106,11 +112,72 @@ export function WebhookEndpoint({ environment, onSignedOut, id }: PageProps) {
                 {t('delete')}
               </button>
             </div>
+            {e.enabled && <SendTestEvent environment={environment} endpoint={e} onError={setError} onNotice={setNotice} />}
             <Deliveries environment={environment} onSignedOut={onSignedOut} endpointId={endpointId} onError={setError} />
           </>
         )}
       </QueryView>
     </main>
+  );
+}
+
+/**
+ * Sends the endpoint a test event of a type it listens to: a choice of its types, or any type
+ * (empty: the API's default) when it takes `*`. The new delivery then shows in the list.
+ */
+function SendTestEvent({ environment, endpoint, onError, onNotice }: { environment: Environment; endpoint: Endpoint; onError: (text: string | null) => void; onNotice: (text: string | null) => void }) {
+  const t = useMessages(messages);
+  const queries = useQueryClient();
+  const types = endpoint.enabled_events.filter((type) => type !== '*');
+  const anyType = endpoint.enabled_events.includes('*');
+  const send = useMutation({
+    mutationFn: (type: string) =>
+      sika.post('/api/v1/webhook-endpoints/{id}/send_test_event', { params: { path: { id: endpoint.id } }, body: type ? { type } : {} }) as Promise<{ event_type: string }>,
+    onMutate: () => {
+      onError(null);
+      onNotice(null);
+    },
+    onSuccess: (delivery) => {
+      onNotice(t('sendTestDone', { type: delivery.event_type }));
+      void queries.invalidateQueries({ queryKey: ['webhook-deliveries', environment, endpoint.id] });
+    },
+    onError: (err) => onError(errorText(err, t('error.generic'))),
+  });
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    send.mutate(String(new FormData(e.currentTarget).get('type') ?? '').trim());
+  };
+  return (
+    <section aria-labelledby="send-test">
+      <h2 id="send-test">{t('sendTest')}</h2>
+      <form className="inline-form" onSubmit={submit} aria-label={t('sendTest')}>
+        <label className="wide">
+          {t('sendTestType')}
+          {anyType ? (
+            <>
+              <input name="type" list="test-event-types" maxLength={100} placeholder={types[0] ?? DEFAULT_TEST_TYPE} aria-describedby="send-test-help" />
+              <datalist id="test-event-types">
+                {types.map((type) => (
+                  <option key={type} value={type} />
+                ))}
+              </datalist>
+            </>
+          ) : (
+            <select name="type" aria-describedby="send-test-help">
+              {types.map((type) => (
+                <option key={type} value={type}>
+                  {type}
+                </option>
+              ))}
+            </select>
+          )}
+          <small id="send-test-help">{anyType ? t('sendTestAnyHelp', { type: types[0] ?? DEFAULT_TEST_TYPE }) : t('sendTestHelp')}</small>
+        </label>
+        <button type="submit" disabled={send.isPending}>
+          {t('sendTestButton')}
+        </button>
+      </form>
+    </section>
   );
 }
 
@@ -131,6 +198,7 @@ function Deliveries({ environment, onSignedOut, endpointId, onError }: { environ
           }),
         onSignedOut,
       ) as Promise<{ data: Delivery[]; has_more: boolean }>,
+    refetchInterval: (q) => (q.state.data?.data.some((d) => d.status === 'pending') ? FOLLOW_MS : false),
   });
   return (
     <section aria-labelledby="deliveries">
@@ -154,7 +222,10 @@ function Deliveries({ environment, onSignedOut, endpointId, onError }: { environ
                 <tbody>
                   {list.data.map((d) => (
                     <tr key={d.id}>
-                      <th scope="row">{d.event_type}</th>
+                      <th scope="row">
+                        {d.event_type}
+                        {isTest(d.event_id) && <> ({t('testMark')})</>}
+                      </th>
                       <td>{t(`delivery.${d.status}`)}</td>
                       <td>{formatWhen(language, d.created, 'second')}</td>
                       <td>{d.attempt_count}</td>
@@ -210,6 +281,7 @@ function DeliveryAttempts({
       withSession(() => sika.get('/api/v1/webhook-endpoints/{id}/deliveries/{deliveryId}', { params: { path: { id: endpointId, deliveryId } } }), onSignedOut) as Promise<
         Delivery & { attempts: Attempt[] }
       >,
+    refetchInterval: (q) => (q.state.data?.status === 'pending' ? FOLLOW_MS : false),
   });
   const replay = useMutation({
     mutationFn: (eventId: string) => sika.post('/api/v1/webhook-replays', { body: { event_id: eventId, webhook_endpoint_id: endpointId } }),

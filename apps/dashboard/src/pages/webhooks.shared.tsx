@@ -70,6 +70,13 @@ export const webhookMessages: Messages<
   | 'replayed'
   | 'replayFailed'
   | 'replayFailedDone'
+  | 'sendTest'
+  | 'sendTestType'
+  | 'sendTestHelp'
+  | 'sendTestAnyHelp'
+  | 'sendTestButton'
+  | 'sendTestDone'
+  | 'testMark'
   | 'close'
   | 'delete'
   | 'deleteNamed'
@@ -139,6 +146,13 @@ export const webhookMessages: Messages<
     replayed: 'Sent again as a new delivery.',
     replayFailed: 'Replay the failed deliveries',
     replayFailedDone: '{count} failed deliveries sent again.',
+    sendTest: 'Send a test event',
+    sendTestType: 'Test event type',
+    sendTestHelp: 'An example event of this type, signed like every webhook and marked as a test ("test": true, ids with _test_), sent to this endpoint only.',
+    sendTestAnyHelp: 'Any event type, since this endpoint takes every event; left empty: {type}. An example event, signed like every webhook and marked as a test ("test": true, ids with _test_), sent to this endpoint only.',
+    sendTestButton: 'Send the test event',
+    sendTestDone: 'Test event {type} sent: its delivery is listed below.',
+    testMark: 'test',
     close: 'Close',
     delete: 'Delete',
     deleteNamed: 'Delete {url}',
@@ -208,6 +222,13 @@ export const webhookMessages: Messages<
     replayed: 'Renvoyé dans une nouvelle livraison.',
     replayFailed: 'Renvoyer les livraisons échouées',
     replayFailedDone: '{count} livraisons échouées renvoyées.',
+    sendTest: 'Envoyer un événement de test',
+    sendTestType: "Type de l'événement de test",
+    sendTestHelp: 'Un exemple d’événement de ce type, signé comme tout webhook et marqué comme test ("test": true, identifiants avec _test_), envoyé à ce seul point de terminaison.',
+    sendTestAnyHelp: 'N’importe quel type d’événement, puisque ce point de terminaison les reçoit tous ; laissé vide : {type}. Un exemple d’événement, signé comme tout webhook et marqué comme test ("test": true, identifiants avec _test_), envoyé à ce seul point de terminaison.',
+    sendTestButton: "Envoyer l'événement de test",
+    sendTestDone: 'Événement de test {type} envoyé : sa livraison figure ci-dessous.',
+    testMark: 'test',
     close: 'Fermer',
     delete: 'Supprimer',
     deleteNamed: 'Supprimer {url}',
