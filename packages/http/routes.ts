@@ -35,6 +35,11 @@ export interface Route<Body = unknown, Query = unknown, Params = unknown> {
   auth: RouteAuth | 'public';
   body?: JsonSchema;
   /**
+   * A body that does not match `body` is refused with every problem of it in `errors`, not only
+   * the first (automation definitions: whoever fixes one wants to see all that is wrong at once).
+   */
+  everyProblem?: true;
+  /**
    * The body may also come as an HTML form (`application/x-www-form-urlencoded`): the hosted
    * pages' forms, which work without JavaScript. Its fields arrive as strings.
    */

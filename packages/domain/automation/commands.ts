@@ -1,5 +1,5 @@
 import type { Clock } from '../../core/clock.js';
-import { ApiError } from '../../core/errors.js';
+import { refuseEvery, type ItemError } from '../../core/errors.js';
 import { derivedId, newId } from '../../core/ids.js';
 import { generateSigningSecret, type SecretBox } from '../../core/secrets.js';
 import type { EventStore } from '../../eventstore/port.js';
@@ -9,7 +9,7 @@ import { auditMetadata, type Actor, type Owner } from '../audit.js';
 import type { TemplateKind } from '../template/events.js';
 import { checkEndpointUrl } from '../webhook-endpoint/url-policy.js';
 import { automationDecider, currentVersion, type AutomationCommand, type AutomationState } from './decider.js';
-import { checkDefinition, type Definition } from './definition.js';
+import { definitionProblems, inDefinitionOrder, type Definition, type Step } from './definition.js';
 import { automationStream, type AutomationEvent } from './events.js';
 
 export interface AutomationInput {
@@ -40,27 +40,39 @@ export class Automations extends CommandService<AutomationCommand, AutomationSta
     super(deps.store, automationStream, automationDecider);
   }
 
-  /** The schema was checked by the route; these are the checks that need more: ids, cron, templates, URLs. */
+  /**
+   * The schema was checked by the route; these are the checks that need more: ids, cron, templates,
+   * URLs. Every problem is reported at once (ItemsRefused, in the definition's order), the first as
+   * the answer's own code and param.
+   */
   async check(owner: Owner, input: AutomationInput): Promise<Definition> {
     const definition: Definition = { name: input.name, description: input.description ?? null, trigger: input.trigger, steps: input.steps };
-    checkDefinition(definition, this.deps.clock.now());
+    const problems = definitionProblems(definition, this.deps.clock.now());
     for (const [i, step] of definition.steps.entries()) {
-      const params = step.params as Record<string, unknown>;
-      if (step.action === 'send_email' || step.action === 'send_sms') {
-        const templateId = params.templateId as string;
-        if (isTemplated(templateId)) continue;
-        const kind = await this.deps.templateKind(owner, templateId);
-        const wanted = step.action === 'send_email' ? 'email' : 'sms';
-        if (kind !== wanted) {
-          throw new ApiError('IKW-ATM-003', kind ? `Template ${templateId} is an ${kind} template; ${step.action} needs an ${wanted} template` : `No such template: '${templateId}'`, `steps.${i}.params.templateId`);
-        }
-      }
-      if (step.action === 'http_request' && !isTemplated(params.url as string)) {
-        const checked = checkEndpointUrl(params.url as string, { environment: owner.environment, allowPrivate: this.deps.allowPrivateUrls });
-        if (!checked.ok) throw new ApiError('IKW-WHK-001', checked.message, `steps.${i}.params.url`);
+      const problem = await this.stepProblem(owner, step, `steps.${i}.params`);
+      if (problem) problems.push(problem);
+    }
+    refuseEvery(inDefinitionOrder(problems));
+    return definition;
+  }
+
+  /** What is wrong with a step's fixed template or URL (templated ones are checked when the step runs), if anything. */
+  private async stepProblem(owner: Owner, step: Step, at: string): Promise<ItemError | null> {
+    const params = step.params as Record<string, unknown>;
+    if (step.action === 'send_email' || step.action === 'send_sms') {
+      const templateId = params.templateId as string;
+      if (isTemplated(templateId)) return null;
+      const kind = await this.deps.templateKind(owner, templateId);
+      const wanted = step.action === 'send_email' ? 'email' : 'sms';
+      if (kind !== wanted) {
+        return { code: 'IKW-ATM-003', message: kind ? `Template ${templateId} is an ${kind} template; ${step.action} needs an ${wanted} template` : `No such template: '${templateId}'`, param: `${at}.templateId` };
       }
     }
-    return definition;
+    if (step.action === 'http_request' && !isTemplated(params.url as string)) {
+      const checked = checkEndpointUrl(params.url as string, { environment: owner.environment, allowPrivate: this.deps.allowPrivateUrls });
+      if (!checked.ok) return { code: 'IKW-WHK-001', message: checked.message, param: `${at}.url` };
+    }
+    return null;
   }
 
   /** Creates an automation (enabled unless `enabled: false`); the answer holds its signing secret, once. */

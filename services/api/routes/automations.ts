@@ -127,6 +127,7 @@ export function automationsFamily(knex: Knex, clock: Clock, automations: Automat
         summary: 'Check a definition without saving it; for a schedule, the next runs',
         auth: read,
         body: createBody,
+        everyProblem: true,
         response: { type: 'object', required: ['object', 'valid'], properties: { object: { const: 'automation_validation' }, valid: { const: true }, nextRuns: { type: 'array', items: { type: 'string' } } } },
         handler: async (ctx) => {
           const definition = await automations.check(ctx.owner, ctx.body);
@@ -144,6 +145,7 @@ export function automationsFamily(knex: Knex, clock: Clock, automations: Automat
         summary: 'Create an automation (enabled unless enabled: false); the answer holds its signing secret, shown once',
         auth: write,
         body: createBody,
+        everyProblem: true,
         response: automationSchema,
         handler: async (ctx) => {
           const { state, secret } = await automations.create(ctx.owner, ctx.body, ctx.actor, ctx.requestRef);
@@ -178,6 +180,7 @@ export function automationsFamily(knex: Knex, clock: Clock, automations: Automat
         auth: write,
         params: idParams,
         body: { type: 'object', additionalProperties: false, minProperties: 1, properties: definitionFields },
+        everyProblem: true,
         response: automationSchema,
         handler: async (ctx) => {
           const row = await load(ctx.owner, ctx.params.id);
