@@ -217,7 +217,11 @@ function runRoute(r: Route, deps: AppDeps) {
       assertStorableText(query, 'query');
       assertStorableText(params, 'params');
       if (r.body) {
-        if (r.everyProblem) validateEveryProblem(r.body, body);
+        if (r.everyProblem) {
+          const { beyondSchema } = r.everyProblem;
+          const owner = principal ? { merchantId: principal.merchantId, environment: principal.environment } : undefined;
+          await validateEveryProblem(r.body, body, beyondSchema && owner ? (refused) => beyondSchema({ owner, params }, body, refused) : undefined);
+        }
         else validate(r.body, body, 'body');
       }
       else if (BODY_METHODS.has(upperMethod) && Object.keys(body as object).length > 0) {

@@ -111,16 +111,20 @@ export const MAX_PROBLEMS = 100;
 /**
  * Validates a body like `validate`, but a body with problems is refused with every one of them
  * (ItemsRefused: `errors`, each with its code, words and param, in the body's order, at most
- * MAX_PROBLEMS), the first also as the answer's own code, message and param.
+ * MAX_PROBLEMS), the first also as the answer's own code, message and param. `beyondSchema` adds
+ * the problems of the route's own checks of the parts the schema accepted, given the schema's
+ * (all of them: a part is accepted when none names it).
  */
-export function validateEveryProblem(schema: JsonSchema, value: unknown): void {
+export async function validateEveryProblem(schema: JsonSchema, value: unknown, beyondSchema?: (refused: readonly ItemError[]) => Promise<ItemError[]>): Promise<void> {
   if (compile(bodyAjv, schema)(value)) return;
   const fn = compile(everyProblemAjv, schema);
   fn(value);
+  const refused = problemsOf(fn.errors ?? []);
+  const beyond = beyondSchema ? await beyondSchema(refused.map((r) => r.problem)) : [];
   // ajv says them in the order of its keywords (an allOf before properties): say them in the body's.
-  const inBody = (fn.errors ?? []).map((error, i) => ({ error, i, place: placeIn(value, partsOf(error)) }));
-  inBody.sort((a, b) => comparePlaces(a.place, b.place) || a.i - b.i);
-  refuseEvery(problemsOf(inBody.map((e) => e.error)).slice(0, MAX_PROBLEMS));
+  const all = [...refused, ...beyond.map((problem) => ({ problem, parts: problem.param?.split('.') ?? [] }))].map((p, i) => ({ ...p, i, place: placeIn(value, p.parts) }));
+  all.sort((a, b) => comparePlaces(a.place, b.place) || a.i - b.i);
+  refuseEvery(all.slice(0, MAX_PROBLEMS).map((p) => p.problem));
 }
 
 /**
@@ -129,10 +133,10 @@ export function validateEveryProblem(schema: JsonSchema, value: unknown): void {
  * one's problem is said (as when ajv stops at the first problem), the `oneOf` itself when it has
  * none (two alternatives matched). Each problem once.
  */
-function problemsOf(errors: ErrorObject[]): ItemError[] {
+function problemsOf(errors: ErrorObject[]): { problem: ItemError; parts: string[] }[] {
   const alternatives = errors.filter((e) => e.keyword === 'oneOf' || e.keyword === 'anyOf').map((e) => `${e.schemaPath}/`);
   const saidFor = new Set<string>();
-  const problems = new Map<string, ItemError>();
+  const problems = new Map<string, { problem: ItemError; parts: string[] }>();
   for (const error of errors) {
     if (error.keyword === 'if') continue;
     const within = alternatives.find((prefix) => error.schemaPath.startsWith(prefix));
@@ -140,10 +144,11 @@ function problemsOf(errors: ErrorObject[]): ItemError[] {
       if (saidFor.has(within)) continue;
       saidFor.add(within);
     } else if (saidFor.has(`${error.schemaPath}/`)) continue;
-    const param = pathOf(error, null);
+    const parts = partsOf(error);
+    const param = parts.join('.');
     const message = describe(error, param);
-    const key = JSON.stringify([param, message]);
-    if (!problems.has(key)) problems.set(key, { code: codeOf(error), message, ...(param ? { param } : {}) });
+    const key = JSON.stringify([parts, message]);
+    if (!problems.has(key)) problems.set(key, { problem: { code: codeOf(error), message, ...(param ? { param } : {}) }, parts });
   }
   return [...problems.values()];
 }

@@ -189,6 +189,38 @@ t.test('every problem of a definition at once: validate, create and update list 
   const amount = await svc.request('POST', AUTOMATIONS, { key, body: { name: 'x', ...onPaymentIntent([{ id: 'pay', action: 'create_payout', params: { amount: 0, currency: 'xof', payoutMethodId: '5f0c3f0e-8a4b-4c1e-9a51-6a1b2c3d4e5f' } }, { id: 'wait', action: 'wait', params: { seconds: -1 } }]) } });
   t.same(problemsOf(amount), [['IKW-VAL-001', 'steps.0.params.amount', false], ['IKW-VAL-001', 'steps.1.params.seconds', false]]);
 
+  // Both kinds in one answer: the checks beyond the schema look at every part the schema accepted.
+  const mixed = await svc.request('POST', `${AUTOMATIONS}/validate`, {
+    key,
+    body: {
+      name: 'Mixed',
+      trigger: { type: 'schedule', cron: '0 25 * * *' },
+      steps: [
+        { id: 'call', action: 'http_request', params: {} },
+        smsStep(sms),
+        smsStep(sms),
+        { id: 'mail', action: 'send_email', params: { templateId: 'tpl_nope', to: 'a@example.com' } },
+        { id: 'pause', action: 'wait', params: { seconds: 0 } },
+      ],
+    },
+  });
+  assertError(t, mixed, 'IKW-ATM-002', 'trigger.cron');
+  t.same(
+    problemsOf(mixed),
+    [
+      ['IKW-ATM-002', 'trigger.cron', false],
+      ['IKW-VAL-001', 'steps.0.params.url', false],
+      ['IKW-ATM-001', 'steps.2.id', false],
+      ['IKW-ATM-003', 'steps.3.params.templateId', false],
+      ['IKW-VAL-001', 'steps.4.params.seconds', false],
+    ],
+    "the schema's problems and the others, together in the definition's order",
+  );
+  const many = await svc.request('POST', AUTOMATIONS, { key, body: { name: 'x', ...onPaymentIntent(Array.from({ length: 150 }, (_, i) => ({ id: `s${i}`, action: 'wait', params: { seconds: 0 } }))) } });
+  assertError(t, many, 'IKW-VAL-001', 'steps');
+  t.equal(many.body.errors.length, 100, 'at most 100 problems in one answer');
+  t.same(many.body.errors.slice(0, 2).map((e: { param: string }) => e.param), ['steps', 'steps.0.params.seconds'], 'too many steps first, then each step');
+
   // One problem: the same answer as ever, and errors holds it too.
   const one = await svc.request('POST', AUTOMATIONS, { key, body: { name: 'x', ...onPaymentIntent([smsStep(sms), smsStep(sms)]) } });
   assertError(t, one, 'IKW-ATM-001', 'steps.1.id');
@@ -199,6 +231,10 @@ t.test('every problem of a definition at once: validate, create and update list 
   const patch = await svc.request('PATCH', `${AUTOMATIONS}/${created.id}`, { key, body: { trigger: { type: 'schedule', cron: '0 9 * * * * *' }, steps: [smsStep(sms), smsStep(sms)] } });
   assertError(t, patch, 'IKW-ATM-002', 'trigger.cron');
   t.same(problemsOf(patch), [['IKW-ATM-002', 'trigger.cron', false], ['IKW-ATM-001', 'steps.1.id', false]]);
+  const patchMixed = await svc.request('PATCH', `${AUTOMATIONS}/${created.id}`, { key, body: { steps: [smsStep(sms), smsStep(sms), { id: 'pause', action: 'wait', params: { seconds: 0 } }] } });
+  t.same(problemsOf(patchMixed), [['IKW-ATM-001', 'steps.1.id', false], ['IKW-VAL-001', 'steps.2.params.seconds', false]], 'an update: both kinds together too, over its current definition');
+  const theirs = await svc.request('PATCH', `${AUTOMATIONS}/${created.id}`, { key: (await svc.sandboxMerchant()).key, body: { steps: [smsStep(sms), smsStep(sms), { id: 'pause', action: 'wait', params: { seconds: 0 } }] } });
+  t.same(problemsOf(theirs), [['IKW-VAL-001', 'steps.2.params.seconds', false]], "another merchant's automation: only what the body itself shows, nothing of the automation");
   t.equal((await svc.request('GET', `${AUTOMATIONS}/${created.id}`, { key })).body.version, 1, 'no new version');
   t.same((await svc.request('GET', AUTOMATIONS, { key })).body.data.map((a: { id: string }) => a.id), [created.id], 'nothing refused was created');
 });

@@ -4,12 +4,12 @@ import { derivedId, newId } from '../../core/ids.js';
 import { generateSigningSecret, type SecretBox } from '../../core/secrets.js';
 import type { EventStore } from '../../eventstore/port.js';
 import { CommandService } from '../../eventstore/command-handler.js';
-import { assertOwned } from '../aggregate.js';
+import { assertOwned, isOwned } from '../aggregate.js';
 import { auditMetadata, type Actor, type Owner } from '../audit.js';
 import type { TemplateKind } from '../template/events.js';
 import { checkEndpointUrl } from '../webhook-endpoint/url-policy.js';
 import { automationDecider, currentVersion, type AutomationCommand, type AutomationState } from './decider.js';
-import { definitionProblems, inDefinitionOrder, type Definition, type Step } from './definition.js';
+import { definitionProblems, inDefinitionOrder, type Definition, type Step, type Trigger } from './definition.js';
 import { automationStream, type AutomationEvent } from './events.js';
 
 export interface AutomationInput {
@@ -46,14 +46,35 @@ export class Automations extends CommandService<AutomationCommand, AutomationSta
    * the answer's own code and param.
    */
   async check(owner: Owner, input: AutomationInput): Promise<Definition> {
-    const definition: Definition = { name: input.name, description: input.description ?? null, trigger: input.trigger, steps: input.steps };
-    const problems = definitionProblems(definition, this.deps.clock.now());
-    for (const [i, step] of definition.steps.entries()) {
-      const problem = await this.stepProblem(owner, step, `steps.${i}.params`);
+    refuseEvery(await this.problemsBeyondSchema(owner, input));
+    return { name: input.name, description: input.description ?? null, trigger: input.trigger, steps: input.steps };
+  }
+
+  /**
+   * The problems of a definition beyond its schema, in its order. Given the schema's own problems
+   * (`refused`, from a body the schema refused), only the parts it accepted are looked at (the
+   * trigger, each step), so that one answer can list both kinds.
+   */
+  async problemsBeyondSchema(owner: Owner, input: unknown, refused: readonly ItemError[] = []): Promise<ItemError[]> {
+    // A problem of the whole body (no param) leaves nothing to look at; one of a part, that part.
+    const accepted = (path: string) => !refused.some((p) => p.param === undefined || p.param === path || p.param.startsWith(`${path}.`));
+    const body = (typeof input === 'object' && input !== null ? input : {}) as Partial<Record<keyof AutomationInput, unknown>>;
+    const trigger = body.trigger !== undefined && accepted('trigger') ? (body.trigger as Trigger) : undefined;
+    const steps = Array.isArray(body.steps) ? body.steps.map((step, i) => (accepted(`steps.${i}`) ? (step as Step) : undefined)) : [];
+    const problems = definitionProblems({ trigger, steps }, this.deps.clock.now());
+    for (const [i, step] of steps.entries()) {
+      const problem = step && (await this.stepProblem(owner, step, `steps.${i}.params`));
       if (problem) problems.push(problem);
     }
-    refuseEvery(inDefinitionOrder(problems));
-    return definition;
+    return inDefinitionOrder(problems);
+  }
+
+  /** As problemsBeyondSchema, of an update's changes over the automation's current definition (none when it is not this owner's: the route says so). */
+  async updateProblemsBeyondSchema(owner: Owner, id: string, changes: unknown, refused: readonly ItemError[]): Promise<ItemError[]> {
+    const { state } = await this.load(id);
+    if (state.deleted || !isOwned(state.automation, owner)) return [];
+    const changed = typeof changes === 'object' && changes !== null ? changes : {};
+    return this.problemsBeyondSchema(owner, { ...currentVersion(state).definition, ...changed }, refused);
   }
 
   /** What is wrong with a step's fixed template or URL (templated ones are checked when the step runs), if anything. */

@@ -168,13 +168,14 @@ export function nextTick(trigger: { cron: string; timezone?: string }, after: Da
 }
 
 /**
- * The problems beyond the schema that the definition alone shows (none: an empty list): an
- * invalid schedule (its cron expression, its time zone), then each step id used again.
+ * The problems beyond the schema that the definition alone shows: an invalid schedule (its cron
+ * expression, its time zone), then each step id used again. A part the schema refused is left out
+ * (undefined: no trigger, no step), its problems being the schema's.
  */
-export function definitionProblems(definition: Definition, now: Date): ItemError[] {
+export function definitionProblems(definition: { trigger?: Trigger | undefined; steps: readonly (Step | undefined)[] }, now: Date): ItemError[] {
   const problems: ItemError[] = [];
   const trigger = definition.trigger;
-  if (trigger.type === 'schedule') {
+  if (trigger?.type === 'schedule') {
     const tickProblems = (t: { cron: string; timezone?: string }): ItemError[] => {
       try {
         nextTick(t, now);
@@ -192,6 +193,7 @@ export function definitionProblems(definition: Definition, now: Date): ItemError
   }
   const seen = new Set<string>();
   definition.steps.forEach((step, i) => {
+    if (!step) return;
     if (seen.has(step.id)) problems.push({ code: 'IKW-ATM-001', message: `Step id '${step.id}' is used twice`, param: `steps.${i}.id` });
     seen.add(step.id);
   });

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../../packages/core/clock.js';
+import type { ItemError } from '../../../packages/core/errors.js';
 import type { AutomationRunner } from '../../../packages/automations/runner.js';
 import { findRunWithSteps, listLogs, listRuns, withLastRuns } from '../../../packages/automations/runs.js';
 import type { Owner } from '../../../packages/domain/audit.js';
@@ -85,6 +86,8 @@ const runParams = { type: 'object', required: ['id', 'runId'], properties: { id:
 export function automationsFamily(knex: Knex, clock: Clock, automations: Automations, runner: AutomationRunner): Family {
   const load = (owner: Owner, id: string) => found('automation', id, findAutomation(knex, owner, id));
   const object = async (owner: Owner, id: string) => (await withLastRuns(knex, owner, [automationObject(await load(owner, id))]))[0]!;
+  // A definition the schema refuses is also checked beyond it where it can be: one answer lists every problem.
+  const beyondSchema = { beyondSchema: (ctx: { owner: Owner }, body: unknown, refused: readonly ItemError[]) => automations.problemsBeyondSchema(ctx.owner, body, refused) };
   const catalog = (path: string, summary: string, body: () => unknown) => route({ method: 'get', path: `${BASE}/catalog/${path}`, summary, auth: read, response: { type: 'object' }, handler: async () => body() });
   return {
     name: 'automations',
@@ -127,7 +130,7 @@ export function automationsFamily(knex: Knex, clock: Clock, automations: Automat
         summary: 'Check a definition without saving it; for a schedule, the next runs',
         auth: read,
         body: createBody,
-        everyProblem: true,
+        everyProblem: beyondSchema,
         response: { type: 'object', required: ['object', 'valid'], properties: { object: { const: 'automation_validation' }, valid: { const: true }, nextRuns: { type: 'array', items: { type: 'string' } } } },
         handler: async (ctx) => {
           const definition = await automations.check(ctx.owner, ctx.body);
@@ -145,7 +148,7 @@ export function automationsFamily(knex: Knex, clock: Clock, automations: Automat
         summary: 'Create an automation (enabled unless enabled: false); the answer holds its signing secret, shown once',
         auth: write,
         body: createBody,
-        everyProblem: true,
+        everyProblem: beyondSchema,
         response: automationSchema,
         handler: async (ctx) => {
           const { state, secret } = await automations.create(ctx.owner, ctx.body, ctx.actor, ctx.requestRef);
@@ -180,7 +183,7 @@ export function automationsFamily(knex: Knex, clock: Clock, automations: Automat
         auth: write,
         params: idParams,
         body: { type: 'object', additionalProperties: false, minProperties: 1, properties: definitionFields },
-        everyProblem: true,
+        everyProblem: { beyondSchema: (ctx, body, refused) => automations.updateProblemsBeyondSchema(ctx.owner, String(ctx.params.id), body, refused) },
         response: automationSchema,
         handler: async (ctx) => {
           const row = await load(ctx.owner, ctx.params.id);
