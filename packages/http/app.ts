@@ -216,14 +216,11 @@ function runRoute(r: Route, deps: AppDeps) {
       assertStorableText(body, 'body');
       assertStorableText(query, 'query');
       assertStorableText(params, 'params');
-      if (r.body) {
-        if (r.everyProblem) {
-          const { beyondSchema } = r.everyProblem;
-          const owner = principal ? { merchantId: principal.merchantId, environment: principal.environment } : undefined;
-          await validateEveryProblem(r.body, body, beyondSchema && owner ? (refused) => beyondSchema({ owner, params }, body, refused) : undefined);
-        }
-        else validate(r.body, body, 'body');
-      }
+      if (r.body && r.everyProblem) {
+        const { beyondSchema } = r.everyProblem;
+        const owner = principal ? { merchantId: principal.merchantId, environment: principal.environment } : undefined;
+        await validateEveryProblem(r.body, body, beyondSchema && owner ? (refused) => beyondSchema({ owner, params }, body, refused) : undefined);
+      } else if (r.body) validate(r.body, body, 'body');
       else if (BODY_METHODS.has(upperMethod) && Object.keys(body as object).length > 0) {
         throw new ApiError('IKW-VAL-002', 'This operation takes no request body', Object.keys(body as object)[0]);
       }

@@ -134,16 +134,20 @@ export async function validateEveryProblem(schema: JsonSchema, value: unknown, b
  * none (two alternatives matched). Each problem once.
  */
 function problemsOf(errors: ErrorObject[]): { problem: ItemError; parts: string[] }[] {
-  const alternatives = errors.filter((e) => e.keyword === 'oneOf' || e.keyword === 'anyOf').map((e) => `${e.schemaPath}/`);
+  // One schema applies to every item of an array: an alternative is its place in the schema and in the body.
+  const alternativeOf = (e: ErrorObject) => `${e.instancePath}#${e.schemaPath}`;
+  const alternatives = errors.filter((e) => e.keyword === 'oneOf' || e.keyword === 'anyOf');
   const saidFor = new Set<string>();
   const problems = new Map<string, { problem: ItemError; parts: string[] }>();
   for (const error of errors) {
     if (error.keyword === 'if') continue;
-    const within = alternatives.find((prefix) => error.schemaPath.startsWith(prefix));
+    const within = alternatives.find(
+      (a) => error.schemaPath.startsWith(`${a.schemaPath}/`) && (error.instancePath === a.instancePath || error.instancePath.startsWith(`${a.instancePath}/`)),
+    );
     if (within !== undefined) {
-      if (saidFor.has(within)) continue;
-      saidFor.add(within);
-    } else if (saidFor.has(`${error.schemaPath}/`)) continue;
+      if (saidFor.has(alternativeOf(within))) continue;
+      saidFor.add(alternativeOf(within));
+    } else if (saidFor.has(alternativeOf(error))) continue;
     const parts = partsOf(error);
     const param = parts.join('.');
     const message = describe(error, param);

@@ -186,8 +186,17 @@ t.test('every problem of a definition at once: validate, create and update list 
   );
   t.match(shape.body.errors[2].message, /steps\.0\.params\.seconds must be >= 1/);
   // Alternatives (an amount is a number or a template) are one problem, not one per alternative.
-  const amount = await svc.request('POST', AUTOMATIONS, { key, body: { name: 'x', ...onPaymentIntent([{ id: 'pay', action: 'create_payout', params: { amount: 0, currency: 'xof', payoutMethodId: '5f0c3f0e-8a4b-4c1e-9a51-6a1b2c3d4e5f' } }, { id: 'wait', action: 'wait', params: { seconds: -1 } }]) } });
-  t.same(problemsOf(amount), [['IKW-VAL-001', 'steps.0.params.amount', false], ['IKW-VAL-001', 'steps.1.params.seconds', false]]);
+  const payout = (id: string) => ({ id, action: 'create_payout', params: { amount: 0, currency: 'xof', payoutMethodId: '5f0c3f0e-8a4b-4c1e-9a51-6a1b2c3d4e5f' } });
+  const amount = await svc.request('POST', AUTOMATIONS, { key, body: { name: 'x', ...onPaymentIntent([payout('pay'), { id: 'wait', action: 'wait', params: { seconds: -1 } }, payout('again')]) } });
+  t.same(
+    problemsOf(amount),
+    [
+      ['IKW-VAL-001', 'steps.0.params.amount', false],
+      ['IKW-VAL-001', 'steps.1.params.seconds', false],
+      ['IKW-VAL-001', 'steps.2.params.amount', false],
+    ],
+    'each step its own problem, though one schema checks them all',
+  );
 
   // Both kinds in one answer: the checks beyond the schema look at every part the schema accepted.
   const mixed = await svc.request('POST', `${AUTOMATIONS}/validate`, {
