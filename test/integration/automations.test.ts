@@ -229,6 +229,9 @@ t.test('every problem of a definition at once: validate, create and update list 
   assertError(t, many, 'IKW-VAL-001', 'steps');
   t.equal(many.body.errors.length, 100, 'at most 100 problems in one answer');
   t.same(many.body.errors.slice(0, 2).map((e: { param: string }) => e.param), ['steps', 'steps.0.params.seconds'], 'too many steps first, then each step');
+  // Steps past the twentieth are not looked up one by one: 30 steps, all with the same id.
+  const tooMany = await svc.request('POST', AUTOMATIONS, { key, body: { name: 'x', ...onPaymentIntent(Array.from({ length: 30 }, () => smsStep(sms))) } });
+  t.same(problemsOf(tooMany), [['IKW-VAL-001', 'steps', false], ...Array.from({ length: 19 }, (_, i) => ['IKW-ATM-001', `steps.${i + 1}.id`, false])], 'the step ids of the first twenty only');
 
   // One problem: the same answer as ever, and errors holds it too.
   const one = await svc.request('POST', AUTOMATIONS, { key, body: { name: 'x', ...onPaymentIntent([smsStep(sms), smsStep(sms)]) } });

@@ -9,7 +9,7 @@ import { auditMetadata, type Actor, type Owner } from '../audit.js';
 import type { TemplateKind } from '../template/events.js';
 import { checkEndpointUrl } from '../webhook-endpoint/url-policy.js';
 import { automationDecider, currentVersion, type AutomationCommand, type AutomationState } from './decider.js';
-import { definitionProblems, inDefinitionOrder, type Definition, type Step, type Trigger } from './definition.js';
+import { definitionProblems, inDefinitionOrder, LIMITS, type Definition, type Step, type Trigger } from './definition.js';
 import { automationStream, type AutomationEvent } from './events.js';
 
 export interface AutomationInput {
@@ -60,7 +60,8 @@ export class Automations extends CommandService<AutomationCommand, AutomationSta
     const accepted = (path: string) => !refused.some((p) => p.param === undefined || p.param === path || p.param.startsWith(`${path}.`));
     const body = (typeof input === 'object' && input !== null ? input : {}) as Partial<Record<keyof AutomationInput, unknown>>;
     const trigger = body.trigger !== undefined && accepted('trigger') ? (body.trigger as Trigger) : undefined;
-    const steps = Array.isArray(body.steps) ? body.steps.map((step, i) => (accepted(`steps.${i}`) ? (step as Step) : undefined)) : [];
+    // Steps past the most a definition holds (a problem of the schema's) are not looked up one by one.
+    const steps = Array.isArray(body.steps) ? body.steps.slice(0, LIMITS.maxSteps).map((step, i) => (accepted(`steps.${i}`) ? (step as Step) : undefined)) : [];
     const problems = definitionProblems({ trigger, steps }, this.deps.clock.now());
     for (const [i, step] of steps.entries()) {
       const problem = step && (await this.stepProblem(owner, step, `steps.${i}.params`));
