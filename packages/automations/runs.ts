@@ -109,6 +109,43 @@ export async function findRunWithSteps(knex: Knex, owner: Owner, automationId: s
   return { ...runObject(row), steps: row.steps.map((s) => ({ id: s.id, action: s.action })), logs: logs.map(logObject) };
 }
 
+/** An automation's newest run, as the automation object carries it (`lastRun`): enough for a list's row. */
+export interface LastRun {
+  id: string;
+  status: RunRow['status'];
+  test: boolean;
+  startedAt: string;
+  finishedAt: string | null;
+}
+
+/**
+ * The newest run of each of these automations of this owner, in one query: each automation's run
+ * is the last entry of its own range of the automation_runs_list index, so a page of 100
+ * automations costs 100 index probes, never a scan of their runs.
+ */
+export async function lastRuns(knex: Knex, owner: Owner, automationIds: readonly string[]): Promise<Map<string, LastRun>> {
+  if (automationIds.length === 0) return new Map();
+  const { rows } = (await knex.raw(
+    `SELECT r.id, r.automation_id, r.status, r.trigger_kind, r.started_at, r.finished_at
+       FROM unnest(?::text[]) AS a(id)
+       CROSS JOIN LATERAL (
+         SELECT id, automation_id, status, trigger_kind, started_at, finished_at FROM automation_runs
+          WHERE merchant_id = ? AND environment = ? AND automation_id = a.id
+          ORDER BY seq DESC LIMIT 1
+       ) r`,
+    [[...automationIds], owner.merchantId, owner.environment],
+  )) as { rows: Pick<RunRow, 'id' | 'automation_id' | 'status' | 'trigger_kind' | 'started_at' | 'finished_at'>[] };
+  return new Map(
+    rows.map((r) => [r.automation_id, { id: r.id, status: r.status, test: r.trigger_kind === 'test', startedAt: r.started_at.toISOString(), finishedAt: r.finished_at?.toISOString() ?? null }]),
+  );
+}
+
+/** Automations as the API answers them: each with its newest run (`lastRun`, null before the first). */
+export async function withLastRuns<A extends { id: string }>(knex: Knex, owner: Owner, automations: A[]): Promise<(A & { lastRun: LastRun | null })[]> {
+  const last = await lastRuns(knex, owner, automations.map((a) => a.id));
+  return automations.map((a) => ({ ...a, lastRun: last.get(a.id) ?? null }));
+}
+
 /** Every step attempt of this owner's runs, newest first, narrowed by automation, run, status or action. */
 export function listLogs(
   knex: Knex,

@@ -158,13 +158,20 @@ export interface ErrorBody {
   retryable: boolean;
   param?: string;
   request_id?: string;
-  /** Each refused item of a request that carries a list (payout instructions), by its index. */
+  /**
+   * Every problem of the request, when it reports them all rather than the first: each refused item
+   * of a list (payout instructions, by index), each problem of an automation's definition (by param).
+   */
   errors?: ItemError[];
 }
 
-/** The refusal of one item of a list: its index in the list, its code, and the field at fault. */
+/**
+ * One problem of a request that reports every problem: its code, its words, the field at fault
+ * (`param`, a dotted path such as `instructions.3.amount` or `steps.1.params.url`) and, for an
+ * item of a list the request carries (payout instructions), the item's index in that list.
+ */
 export interface ItemError {
-  index: number;
+  index?: number;
   code: ErrorCode;
   message: string;
   param?: string;
@@ -211,6 +218,17 @@ export class ItemsRefused extends ApiError {
   override toBody(requestId?: string): ErrorBody {
     return { ...super.toBody(requestId), errors: this.errors };
   }
+}
+
+/** A refusal as one problem of a list of them (ItemsRefused's `errors`). */
+export function problemOf(err: ApiError): ItemError {
+  return { code: err.code, message: err.message, ...(err.param !== undefined ? { param: err.param } : {}) };
+}
+
+/** Refuses with every one of `problems` (none: nothing): the first is the answer's own code, message and param, so a client reading one problem reads that one. */
+export function refuseEvery(problems: readonly ItemError[]): void {
+  const [first] = problems;
+  if (first) throw new ItemsRefused(first.code, first.message, [...problems], first.param);
 }
 
 export function notFound(what: string, id: string): ApiError {

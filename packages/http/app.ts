@@ -18,7 +18,7 @@ import { Reply, type HandlerContext, type Principal } from './context.js';
 import { IdempotencyStore, type StoredAnswer } from './idempotency.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { Family, Method, Route } from './routes.js';
-import { answerMismatch, assertStorableText, MAX_BODY_DEPTH, nestsDeeperThan, precompile, validate } from './validation.js';
+import { answerMismatch, assertStorableText, MAX_BODY_DEPTH, nestsDeeperThan, precompile, validate, validateEveryProblem } from './validation.js';
 
 export const BODY_LIMIT = '1mb';
 /**
@@ -176,7 +176,7 @@ function hasBody(req: Request): boolean {
 }
 
 function runRoute(r: Route, deps: AppDeps) {
-  if (r.body) precompile(r.body, 'body');
+  if (r.body) precompile(r.body, r.everyProblem ? 'every-problem' : 'body');
   if (r.query) precompile(r.query, 'query');
   if (r.params) precompile(r.params, 'params');
   const upperMethod = r.method.toUpperCase();
@@ -221,7 +221,11 @@ function runRoute(r: Route, deps: AppDeps) {
       assertStorableText(body, 'body');
       assertStorableText(query, 'query');
       assertStorableText(params, 'params');
-      if (r.body) validate(r.body, body, 'body');
+      if (r.body && r.everyProblem) {
+        const { beyondSchema } = r.everyProblem;
+        const owner = principal ? { merchantId: principal.merchantId, environment: principal.environment } : undefined;
+        await validateEveryProblem(r.body, body, beyondSchema && owner ? (refused) => beyondSchema({ owner, params }, body, refused) : undefined);
+      } else if (r.body) validate(r.body, body, 'body');
       else if (BODY_METHODS.has(upperMethod) && Object.keys(body as object).length > 0) {
         throw new ApiError('IKW-VAL-002', 'This operation takes no request body', Object.keys(body as object)[0]);
       }

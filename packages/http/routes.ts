@@ -1,4 +1,6 @@
 import type { HandlerContext, Principal, Reply } from './context.js';
+import type { ItemError } from '../core/errors.js';
+import type { Owner } from '../domain/audit.js';
 import type { JsonSchema } from './validation.js';
 
 export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
@@ -34,6 +36,15 @@ export interface Route<Body = unknown, Query = unknown, Params = unknown> {
   /** `public` routes take no credential (health checks, hosted pages). */
   auth: RouteAuth | 'public';
   body?: JsonSchema;
+  /**
+   * A body that does not match `body` is refused with every problem of it in `errors`, not only
+   * the first (automation definitions: whoever fixes one wants to see all that is wrong at once).
+   * `beyondSchema` adds the route's own checks of the parts of such a body that the schema
+   * accepted (`refused`: the schema's problems), so that one answer lists both kinds.
+   */
+  everyProblem?: {
+    beyondSchema?(ctx: { owner: Owner; params: Record<string, unknown> }, body: unknown, refused: readonly ItemError[]): Promise<ItemError[]>;
+  };
   /**
    * The body may also come as an HTML form (`application/x-www-form-urlencoded`): the hosted
    * pages' forms, which work without JavaScript. Its fields arrive as strings.

@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import formats from 'ajv-formats';
-import { ApiError } from '../core/errors.js';
+import { ApiError, refuseEvery, type ErrorCode, type ItemError } from '../core/errors.js';
 
 /** A JSON Schema (draft 2020-12 subset that ajv and OpenAPI 3.1 both read). */
 export type JsonSchema = Record<string, unknown>;
@@ -10,31 +10,66 @@ const addFormats = formats.default;
 
 /** Bodies are validated as sent: no coercion, so "10" is not an integer. */
 const bodyAjv = new Ajv({ allErrors: false, strict: true, coerceTypes: false, useDefaults: false });
+/** The bodies of routes that report every problem (Route.everyProblem), not only the first. */
+const everyProblemAjv = new Ajv({ allErrors: true, strict: true, coerceTypes: false, useDefaults: false });
 /** Query and path parameters arrive as strings: coerce them to the schema's types. */
 const paramAjv = new Ajv({ allErrors: false, strict: true, coerceTypes: true, useDefaults: true });
 addFormats(bodyAjv);
+addFormats(everyProblemAjv);
 addFormats(paramAjv);
 
 // Per validator: one schema object may serve as a body and as an answer, compiled differently.
 const compiled = new Map<Ajv, WeakMap<JsonSchema, ValidateFunction>>();
 
 function compile(ajv: Ajv, schema: JsonSchema): ValidateFunction {
-  let mine = compiled.get(ajv);
-  if (!mine) compiled.set(ajv, (mine = new WeakMap()));
-  let fn = mine.get(schema);
+  let cache = compiled.get(ajv);
+  if (!cache) compiled.set(ajv, (cache = new WeakMap()));
+  let fn = cache.get(schema);
   if (!fn) {
     fn = ajv.compile(schema);
-    mine.set(schema, fn);
+    cache.set(schema, fn);
   }
   return fn;
 }
 
-function pathOf(error: ErrorObject, prefix: string | null): string {
+/** The field an error is about, as the keys and indexes that lead to it from the top. */
+function partsOf(error: ErrorObject): string[] {
   const parts = error.instancePath.split('/').filter(Boolean).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (error.keyword === 'required') parts.push(String(error.params.missingProperty));
   if (error.keyword === 'additionalProperties') parts.push(String(error.params.additionalProperty));
+  return parts;
+}
+
+function pathOf(error: ErrorObject, prefix: string | null): string {
+  const parts = partsOf(error);
   if (prefix) parts.unshift(prefix);
   return parts.join('.');
+}
+
+/**
+ * Where a field is in `value`, as the rank of each key (in the order it was sent) or index on the
+ * way to it; a field that is missing comes after those that are there.
+ */
+function placeIn(value: unknown, parts: readonly string[]): number[] {
+  const place: number[] = [];
+  let at = value;
+  for (const part of parts) {
+    if (Array.isArray(at)) {
+      place.push(Number(part));
+      at = at[Number(part)];
+    } else if (typeof at === 'object' && at !== null) {
+      const rank = Object.keys(at).indexOf(part);
+      place.push(rank === -1 ? Number.MAX_SAFE_INTEGER : rank);
+      at = (at as Record<string, unknown>)[part];
+    } else break;
+  }
+  return place;
+}
+
+/** Orders places as the fields are in the body: a field before the fields inside it, then by rank at each level. */
+function comparePlaces(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
 }
 
 function describe(error: ErrorObject, param: string): string {
@@ -66,8 +101,61 @@ export function validate(schema: JsonSchema, value: unknown, where: 'body' | 'qu
   }
   const error = fn.errors![0]!;
   const param = pathOf(error, null);
-  const code = error.keyword === 'additionalProperties' || error.keyword === 'false schema' ? 'IKW-VAL-002' : 'IKW-VAL-001';
-  throw new ApiError(code, describe(error, param), param || undefined);
+  throw new ApiError(codeOf(error), describe(error, param), param || undefined);
+}
+
+const codeOf = (error: ErrorObject): ErrorCode => (error.keyword === 'additionalProperties' || error.keyword === 'false schema' ? 'IKW-VAL-002' : 'IKW-VAL-001');
+
+/** The most problems one answer lists: a body is at most 1 MiB, but nobody reads thousands. */
+export const MAX_PROBLEMS = 100;
+
+/**
+ * Validates a body like `validate`, but a body with problems is refused with every one of them
+ * (ItemsRefused: `errors`, each with its code, words and param, in the body's order, at most
+ * MAX_PROBLEMS), the first also as the answer's own code, message and param. `beyondSchema` adds
+ * the problems of the route's own checks of the parts the schema accepted, given the schema's
+ * (all of them: a part is accepted when none names it).
+ */
+export async function validateEveryProblem(schema: JsonSchema, value: unknown, beyondSchema?: (refused: readonly ItemError[]) => Promise<ItemError[]>): Promise<void> {
+  if (compile(bodyAjv, schema)(value)) return;
+  const fn = compile(everyProblemAjv, schema);
+  fn(value);
+  const refused = problemsOf(fn.errors ?? []);
+  const beyond = beyondSchema ? await beyondSchema(refused.map((r) => r.problem)) : [];
+  // ajv says them in the order of its keywords (an allOf before properties): say them in the body's.
+  const all = [...refused, ...beyond.map((problem) => ({ problem, parts: problem.param?.split('.') ?? [] }))].map((p, i) => ({ ...p, i, place: placeIn(value, p.parts) }));
+  all.sort((a, b) => comparePlaces(a.place, b.place) || a.i - b.i);
+  refuseEvery(all.slice(0, MAX_PROBLEMS).map((p) => p.problem));
+}
+
+/**
+ * ajv's errors as a person would list them: an `if` that failed only says its `then` did, which
+ * is already listed; of the alternatives of a `oneOf` or `anyOf` that none matched only the first
+ * one's problem is said (as when ajv stops at the first problem), the `oneOf` itself when it has
+ * none (two alternatives matched). Each problem once.
+ */
+function problemsOf(errors: ErrorObject[]): { problem: ItemError; parts: string[] }[] {
+  // One schema applies to every item of an array: an alternative is its place in the schema and in the body.
+  const alternativeOf = (e: ErrorObject) => `${e.instancePath}#${e.schemaPath}`;
+  const alternatives = errors.filter((e) => e.keyword === 'oneOf' || e.keyword === 'anyOf');
+  const saidFor = new Set<string>();
+  const problems = new Map<string, { problem: ItemError; parts: string[] }>();
+  for (const error of errors) {
+    if (error.keyword === 'if') continue;
+    const within = alternatives.find(
+      (a) => error.schemaPath.startsWith(`${a.schemaPath}/`) && (error.instancePath === a.instancePath || error.instancePath.startsWith(`${a.instancePath}/`)),
+    );
+    if (within !== undefined) {
+      if (saidFor.has(alternativeOf(within))) continue;
+      saidFor.add(alternativeOf(within));
+    } else if (saidFor.has(alternativeOf(error))) continue;
+    const parts = partsOf(error);
+    const param = parts.join('.');
+    const message = describe(error, param);
+    const key = JSON.stringify([parts, message]);
+    if (!problems.has(key)) problems.set(key, { problem: { code: codeOf(error), message, ...(param ? { param } : {}) }, parts });
+  }
+  return [...problems.values()];
 }
 
 /**
@@ -105,8 +193,9 @@ export function answerMismatch(schema: JsonSchema, value: unknown): string | nul
 }
 
 /** Compiles a schema ahead of time, so a schema mistake fails at start, not at the first request. */
-export function precompile(schema: JsonSchema, where: 'body' | 'query' | 'params'): void {
-  compile(where === 'body' ? bodyAjv : paramAjv, schema);
+export function precompile(schema: JsonSchema, where: 'body' | 'every-problem' | 'query' | 'params'): void {
+  if (where === 'every-problem') compile(everyProblemAjv, schema);
+  compile(where === 'body' || where === 'every-problem' ? bodyAjv : paramAjv, schema);
 }
 
 /**

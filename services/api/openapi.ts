@@ -13,11 +13,17 @@ const errorSchema = {
     request_id: { type: 'string' },
     errors: {
       type: 'array',
-      description: 'Each refused item of a request that carries a list (a payout batch\'s instructions), by its index',
+      description:
+        "Every problem of a request that reports them all, not only the first (the first is also `code`, `message` and `param` above): each refused item of a list (a payout batch's instructions, by `index`), each problem of an automation's definition (by `param`)",
       items: {
         type: 'object',
-        required: ['index', 'code', 'message'],
-        properties: { index: { type: 'integer' }, code: { type: 'string', description: 'A code of docs/errors.md, as `code` above' }, message: { type: 'string' }, param: { type: 'string' } },
+        required: ['code', 'message'],
+        properties: {
+          index: { type: 'integer', description: 'The item of the list the request carries (a payout instruction) that this problem is about' },
+          code: { type: 'string', description: 'A code of docs/errors.md, as `code` above' },
+          message: { type: 'string' },
+          param: { type: 'string', description: 'The field at fault, a dotted path: `instructions.3.amount`, `steps.1.params.url`' },
+        },
       },
     },
   },

@@ -1,11 +1,12 @@
 /**
  * The dashboard's automation pages in Chromium, against a real receiver on loopback: an automation
- * built in the page (a bad cron and a wait of 0 s refused first, in the API's words, at their
- * fields; a schedule's next runs); created disabled, its secret shown once; a test run and its
+ * built in the page (a bad cron and an unknown time zone refused together, each in the API's words
+ * at its own field; then a wait of 0 s; a schedule's next runs); created disabled, its secret shown once; a test run and its
  * result (the call made and signed with that secret, the wait skipped); enabled, a payment intent
  * made through the API starts a real run, seen with its log and canceled while it waits; edited
  * (a new version) and an earlier version restored; disabled, after which an event starts nothing;
- * the step log of every run filtered by action; another merchant's automation is not found; live
+ * the list's last run of each automation, from the list itself (no request per row); the step log
+ * of every run filtered by action; another merchant's automation is not found; live
  * has its own list; deleted once confirmed; axe-core and 320 px on each page, the form in French too.
  */
 import t from 'tap';
@@ -29,19 +30,28 @@ t.test('automations: build, refuse, test, run, cancel, edit, disable, delete; an
   await form.getByLabel('Name').fill('Tell the back office');
   await form.getByLabel('On a schedule').check();
   await form.getByLabel('Cron expression').fill('every monday');
+  await form.getByLabel(/^Time zone/).fill('Mars/Olympus');
   await form.getByLabel(/^Action/).selectOption('http_request');
   await form.getByRole('button', { name: 'Add the step' }).click();
   await form.getByRole('textbox', { name: 'URL' }).fill(receiver.url);
   await form.getByLabel(/^Body/).fill('{"amount": "{{ event.data.amount }}", "run": "{{ run.id }}"}');
   await form.getByRole('button', { name: 'Check' }).click();
   const cron = form.getByLabel('Cron expression');
-  t.match(await form.getByRole('alert').textContent(), /trigger\.cron must have five fields/, "a bad cron: the API's words");
-  t.equal(await cron.getAttribute('aria-invalid'), 'true', 'at the field it names');
-  t.equal(await page.evaluate<string>("document.activeElement ? document.activeElement.id : ''"), await cron.getAttribute('id'), 'which has the focus');
+  const zone = form.getByLabel(/^Time zone/);
+  await form.getByText('2 problems: each is said at its field.').waitFor();
+  const [cronProblem, zoneProblem] = await form.getByRole('alert').all();
+  t.equal(await form.getByRole('alert').count(), 2, 'both problems of the definition, from one answer');
+  t.match(await cronProblem!.textContent(), /trigger\.cron must have five fields/, "a bad cron: the API's words");
+  t.match(await zoneProblem!.textContent(), /unknown time zone 'Mars\/Olympus'/, 'an unknown time zone: the API’s words');
+  for (const [field, problem, name] of [[cron, cronProblem!, 'cron'], [zone, zoneProblem!, 'time zone']] as const) {
+    t.equal(await field.getAttribute('aria-invalid'), 'true', `the ${name} field is marked invalid`);
+    t.match(await field.getAttribute('aria-describedby'), await problem.getAttribute('id'), `and described by its own problem`);
+  }
+  t.equal(await page.evaluate<string>("document.activeElement ? document.activeElement.id : ''"), await cron.getAttribute('id'), 'the first one has the focus');
   t.same(await accessibilityProblems(page), [], 'a refused form: no serious or critical axe violation');
 
   await cron.fill('0 9 * * 1');
-  await form.getByLabel(/^Time zone/).fill('Africa/Dakar');
+  await zone.fill('Africa/Dakar');
   await form.getByRole('button', { name: 'Check' }).click();
   const valid = form.getByRole('status').filter({ hasText: 'No problem found.' });
   await valid.waitFor();
@@ -158,10 +168,17 @@ t.test('automations: build, refuse, test, run, cancel, edit, disable, delete; an
   t.equal((await runsOf(svc, key, automationId)).length, 2, 'no run once disabled');
   t.equal(receiver.count, 2);
 
-  // The step log of every run, filtered by action.
+  // The last run of each automation comes with the list; the step log of every run, filtered by action.
+  const runsAsked: string[] = [];
+  const askedRuns = (request: { url(): string }) => {
+    if (/\/api\/v1\/automations\/[^/?]+\/runs/.test(request.url())) runsAsked.push(request.url());
+  };
+  page.on('request', askedRuns);
   await navigate(page, 'Automations');
   await row.getByText(/Canceled/).waitFor();
   t.match(await row.textContent(), /Tell the back office.*Disabled.*Canceled/, 'the last run in the list');
+  page.off('request', askedRuns);
+  t.same(runsAsked, [], "the list asks no automation's runs");
   const log = page.getByRole('region', { name: 'Step log' });
   await log.getByRole('row', { name: /Call a URL/ }).first().waitFor();
   t.equal(await log.getByRole('row', { name: /Tell the back office/ }).count(), 4, 'two runs, two steps each');

@@ -302,6 +302,47 @@ t.test('cancel a waiting run: what follows the wait never runs', async (t) => {
   assertError(t, await svc.request('GET', `${AUTOMATIONS}/${automation.id}/runs/arun_nope`, { key }), 'IKW-RES-001');
 });
 
+t.test("the list and the automation carry each one's last run as it goes (lastRun); another merchant's is not found", async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const listed = async () => {
+    const res = await svc.request('GET', AUTOMATIONS, { key });
+    assertOk(t, res);
+    return new Map<string, { lastRun: unknown }>(res.body.data.map((a: { id: string; lastRun: unknown }) => [a.id, a]));
+  };
+  const waits = await createAutomation(svc, key, onPaymentIntent([{ id: 'pause', action: 'wait', params: { seconds: 600 } }]));
+  const idle = await createAutomation(svc, key, { trigger: { type: 'event', eventType: 'payout.paid' }, steps: [{ id: 'pause', action: 'wait', params: { seconds: 60 } }] });
+  t.equal((await svc.request('POST', AUTOMATIONS, { key, body: { name: 'Fresh', ...onPaymentIntent([{ id: 'pause', action: 'wait', params: { seconds: 60 } }]) } })).body.lastRun, null, 'a new automation: no run yet');
+  t.same([...(await listed()).values()].map((a) => a.lastRun), [null, null, null], 'no run yet');
+
+  const startedAt = svc.clock.now().toISOString();
+  await paymentIntentEvent(key);
+  const [run] = await runsOf(svc, key, waits.id);
+  let list = await listed();
+  t.same(list.get(waits.id)!.lastRun, { id: run!.id, status: 'waiting', test: false, startedAt, finishedAt: null }, 'the run, waiting, in the list');
+  t.equal(list.get(idle.id)!.lastRun, null, 'the other automation has still none');
+
+  svc.clock.advance(5_000);
+  assertOk(t, await svc.request('POST', `${AUTOMATIONS}/${waits.id}/runs/${run!.id}/cancel`, { key }));
+  const finishedAt = svc.clock.now().toISOString();
+  list = await listed();
+  t.same(list.get(waits.id)!.lastRun, { id: run!.id, status: 'canceled', test: false, startedAt, finishedAt }, 'canceled: its status and when it finished');
+  const one = await svc.request('GET', `${AUTOMATIONS}/${waits.id}`, { key });
+  assertOk(t, one);
+  t.same(one.body.lastRun, list.get(waits.id)!.lastRun, 'the automation itself says the same');
+
+  svc.clock.advance(5_000);
+  const test = await svc.request('POST', `${AUTOMATIONS}/${waits.id}/test`, { key, body: {} });
+  assertOk(t, test, 202);
+  await svc.system.drain();
+  t.match((await listed()).get(waits.id)!.lastRun, { id: test.body.id, status: 'succeeded', test: true }, 'the newest run, a test run included');
+  const disabled = await svc.request('POST', `${AUTOMATIONS}/${waits.id}/disable`, { key });
+  t.match(disabled.body.lastRun, { id: test.body.id }, 'every answer that is an automation carries it');
+
+  const other = await svc.sandboxMerchant();
+  assertError(t, await svc.request('GET', `${AUTOMATIONS}/${waits.id}`, { key: other.key }), 'IKW-RES-001', 'id');
+  t.same((await svc.request('GET', AUTOMATIONS, { key: other.key })).body.data, [], "another merchant's list holds none of them");
+});
+
 t.test('runs per minute are limited per merchant: triggers beyond the limit are recorded as skipped runs', async (t) => {
   const { key } = await svc.sandboxMerchant();
   const sms = await publishedTemplate(svc, key, 'sms');

@@ -127,6 +127,130 @@ t.test('refusals: the schema (with the field at fault), step ids, cron, time zon
   t.equal(list.body.data.length, 0, 'nothing refused was created');
 });
 
+t.test('every problem of a definition at once: validate, create and update list them all, in order, each at its param', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const sms = await publishedTemplate(svc, key, 'sms');
+  const problemsOf = (res: { body: { errors?: { code: string; param?: string; index?: number }[] } }) => (res.body.errors ?? []).map((e) => [e.code, e.param, 'index' in e]);
+
+  // The checks beyond the schema: a schedule, a template, step ids and a URL.
+  const wrong = {
+    name: 'Many mistakes',
+    trigger: { type: 'schedule', cron: '0 25 * * *', timezone: 'Mars/Olympus' },
+    steps: [
+      { id: 'mail', action: 'send_email', params: { templateId: sms, to: 'a@example.com' } },
+      smsStep(sms),
+      smsStep(sms),
+      { id: 'call', action: 'http_request', params: { url: 'ftp://example.com/x' } },
+    ],
+  };
+  const expected = [
+    ['IKW-ATM-002', 'trigger.cron', false],
+    ['IKW-ATM-002', 'trigger.timezone', false],
+    ['IKW-ATM-003', 'steps.0.params.templateId', false],
+    ['IKW-ATM-001', 'steps.2.id', false],
+    ['IKW-WHK-001', 'steps.3.params.url', false],
+  ];
+  for (const path of [`${AUTOMATIONS}/validate`, AUTOMATIONS]) {
+    const res = await svc.request('POST', path, { key, body: wrong });
+    assertError(t, res, 'IKW-ATM-002', 'trigger.cron');
+    t.same(problemsOf(res), expected, `${path}: all five, the trigger's first, then each step's in turn`);
+    t.equal(res.body.message, res.body.errors[0].message, 'the first problem is the answer itself, for a client that reads one');
+    t.match(res.body.errors, [{ message: /^trigger\.cron: / }, { message: /Mars\/Olympus/ }, { message: /is an sms template; send_email needs an email template/ }, { message: "Step id 'notify' is used twice" }, {}]);
+  }
+  const headers = { 'idempotency-key': 'many-mistakes' };
+  const first = await svc.request('POST', AUTOMATIONS, { key, body: wrong, headers });
+  t.equal((await svc.request('POST', AUTOMATIONS, { key, body: wrong, headers })).text, first.text, 'an Idempotency-Key replay: the same answer');
+
+  // The schema: every field that does not match, wherever it is.
+  const badShape = {
+    name: 'Bad shape',
+    trigger: { type: 'event' },
+    steps: [
+      { id: 'Wait', action: 'wait', params: { seconds: 0 } },
+      { id: 'call', action: 'http_request', params: {} },
+      { id: 'sms', action: 'send_sms', params: { templateId: sms, to: '+1', extra: 1 } },
+    ],
+  };
+  const shape = await svc.request('POST', `${AUTOMATIONS}/validate`, { key, body: badShape });
+  assertError(t, shape, 'IKW-VAL-001', 'trigger.eventType');
+  t.same(
+    problemsOf(shape),
+    [
+      ['IKW-VAL-001', 'trigger.eventType', false],
+      ['IKW-VAL-001', 'steps.0.id', false],
+      ['IKW-VAL-001', 'steps.0.params.seconds', false],
+      ['IKW-VAL-001', 'steps.1.params.url', false],
+      ['IKW-VAL-002', 'steps.2.params.extra', false],
+    ],
+    'each problem of the schema, in the order of the body',
+  );
+  t.match(shape.body.errors[2].message, /steps\.0\.params\.seconds must be >= 1/);
+  // Alternatives (an amount is a number or a template) are one problem, not one per alternative.
+  const payout = (id: string) => ({ id, action: 'create_payout', params: { amount: 0, currency: 'xof', payoutMethodId: '5f0c3f0e-8a4b-4c1e-9a51-6a1b2c3d4e5f' } });
+  const amount = await svc.request('POST', AUTOMATIONS, { key, body: { name: 'x', ...onPaymentIntent([payout('pay'), { id: 'wait', action: 'wait', params: { seconds: -1 } }, payout('again')]) } });
+  t.same(
+    problemsOf(amount),
+    [
+      ['IKW-VAL-001', 'steps.0.params.amount', false],
+      ['IKW-VAL-001', 'steps.1.params.seconds', false],
+      ['IKW-VAL-001', 'steps.2.params.amount', false],
+    ],
+    'each step its own problem, though one schema checks them all',
+  );
+
+  // Both kinds in one answer: the checks beyond the schema look at every part the schema accepted.
+  const mixed = await svc.request('POST', `${AUTOMATIONS}/validate`, {
+    key,
+    body: {
+      name: 'Mixed',
+      trigger: { type: 'schedule', cron: '0 25 * * *' },
+      steps: [
+        { id: 'call', action: 'http_request', params: {} },
+        smsStep(sms),
+        smsStep(sms),
+        { id: 'mail', action: 'send_email', params: { templateId: 'tpl_nope', to: 'a@example.com' } },
+        { id: 'pause', action: 'wait', params: { seconds: 0 } },
+      ],
+    },
+  });
+  assertError(t, mixed, 'IKW-ATM-002', 'trigger.cron');
+  t.same(
+    problemsOf(mixed),
+    [
+      ['IKW-ATM-002', 'trigger.cron', false],
+      ['IKW-VAL-001', 'steps.0.params.url', false],
+      ['IKW-ATM-001', 'steps.2.id', false],
+      ['IKW-ATM-003', 'steps.3.params.templateId', false],
+      ['IKW-VAL-001', 'steps.4.params.seconds', false],
+    ],
+    "the schema's problems and the others, together in the definition's order",
+  );
+  const many = await svc.request('POST', AUTOMATIONS, { key, body: { name: 'x', ...onPaymentIntent(Array.from({ length: 150 }, (_, i) => ({ id: `s${i}`, action: 'wait', params: { seconds: 0 } }))) } });
+  assertError(t, many, 'IKW-VAL-001', 'steps');
+  t.equal(many.body.errors.length, 100, 'at most 100 problems in one answer');
+  t.same(many.body.errors.slice(0, 2).map((e: { param: string }) => e.param), ['steps', 'steps.0.params.seconds'], 'too many steps first, then each step');
+  // Steps past the twentieth are not looked up one by one: 30 steps, all with the same id.
+  const tooMany = await svc.request('POST', AUTOMATIONS, { key, body: { name: 'x', ...onPaymentIntent(Array.from({ length: 30 }, () => smsStep(sms))) } });
+  t.same(problemsOf(tooMany), [['IKW-VAL-001', 'steps', false], ...Array.from({ length: 19 }, (_, i) => ['IKW-ATM-001', `steps.${i + 1}.id`, false])], 'the step ids of the first twenty only');
+
+  // One problem: the same answer as ever, and errors holds it too.
+  const one = await svc.request('POST', AUTOMATIONS, { key, body: { name: 'x', ...onPaymentIntent([smsStep(sms), smsStep(sms)]) } });
+  assertError(t, one, 'IKW-ATM-001', 'steps.1.id');
+  t.same(problemsOf(one), [['IKW-ATM-001', 'steps.1.id', false]]);
+
+  // An update is checked the same way, and changes nothing when refused.
+  const created = await createAutomation(svc, key, onPaymentIntent([smsStep(sms)]));
+  const patch = await svc.request('PATCH', `${AUTOMATIONS}/${created.id}`, { key, body: { trigger: { type: 'schedule', cron: '0 9 * * * * *' }, steps: [smsStep(sms), smsStep(sms)] } });
+  assertError(t, patch, 'IKW-ATM-002', 'trigger.cron');
+  t.same(problemsOf(patch), [['IKW-ATM-002', 'trigger.cron', false], ['IKW-ATM-001', 'steps.1.id', false]]);
+  const patchMixed = await svc.request('PATCH', `${AUTOMATIONS}/${created.id}`, { key, body: { steps: [smsStep(sms), smsStep(sms), { id: 'pause', action: 'wait', params: { seconds: 0 } }] } });
+  t.same(problemsOf(patchMixed), [['IKW-ATM-001', 'steps.1.id', false], ['IKW-VAL-001', 'steps.2.params.seconds', false]], 'an update: both kinds together too, over its current definition');
+  const theirs = await svc.request('PATCH', `${AUTOMATIONS}/${created.id}`, { key: (await svc.sandboxMerchant()).key, body: { steps: [smsStep(sms), smsStep(sms), { id: 'pause', action: 'wait', params: { seconds: 0 } }] } });
+  t.same(problemsOf(theirs), [['IKW-VAL-001', 'steps.2.params.seconds', false]], "another merchant's automation: only what the body itself shows, nothing of the automation");
+  t.equal((await svc.request('GET', `${AUTOMATIONS}/${created.id}`, { key })).body.version, 1, 'no new version');
+  t.same((await svc.request('GET', AUTOMATIONS, { key })).body.data.map((a: { id: string }) => a.id), [created.id], 'nothing refused was created');
+});
+
 t.test('validate checks a definition without saving it, and tells a schedule’s next runs', async (t) => {
   const { key } = await svc.sandboxMerchant();
   const sms = await publishedTemplate(svc, key, 'sms');

@@ -1,7 +1,7 @@
 /** The template and automation Deciders on their own, the customer's tag command, and the definition checks. */
 import t from 'tap';
 import { automationDecider, type AutomationCommand } from '../../packages/domain/automation/decider.js';
-import { checkDefinition, nextTick, type Definition } from '../../packages/domain/automation/definition.js';
+import { definitionProblems, inDefinitionOrder, nextTick, type Definition } from '../../packages/domain/automation/definition.js';
 import type { AutomationCreated } from '../../packages/domain/automation/events.js';
 import { customerDecider, toCustomerObject, type CustomerCommand } from '../../packages/domain/customer/decider.js';
 import { templateDecider, type TemplateCommand } from '../../packages/domain/template/decider.js';
@@ -71,19 +71,32 @@ t.test('automations: versions, enable and disable idempotent, the runner disable
   automations.given(created, deleted).when(cmd({ type: 'enable' })).thenThrows(t, 'IKW-RES-001');
 });
 
-t.test('definition checks: step ids, cron fields, time zones; the next tick', async (t) => {
-  const code = (f: () => void) => {
-    try {
-      f();
-      return null;
-    } catch (err) {
-      return err instanceof ApiError ? [err.code, err.param] : String(err);
-    }
-  };
-  t.same(code(() => checkDefinition({ ...definition, steps: [...definition.steps, ...definition.steps] }, at)), ['IKW-ATM-001', 'steps.1.id']);
-  t.same(code(() => checkDefinition({ ...definition, trigger: { type: 'schedule', cron: '* * * *' } }, at)), ['IKW-ATM-002', 'trigger.cron']);
-  t.same(code(() => checkDefinition({ ...definition, trigger: { type: 'schedule', cron: '0 9 * * *', timezone: 'Nowhere/Land' } }, at)), ['IKW-ATM-002', 'trigger.timezone']);
-  t.equal(code(() => checkDefinition({ ...definition, trigger: { type: 'schedule', cron: '0 9 * * *', timezone: 'Africa/Lagos' } }, at)), null);
+t.test('definition checks: step ids, cron fields, time zones, every problem in order; the next tick', async (t) => {
+  const problems = (d: Definition) => definitionProblems(d, at).map((p) => [p.code, p.param]);
+  t.same(problems({ ...definition, steps: [...definition.steps, ...definition.steps] }), [['IKW-ATM-001', 'steps.1.id']]);
+  t.same(problems({ ...definition, trigger: { type: 'schedule', cron: '* * * *' } }), [['IKW-ATM-002', 'trigger.cron']]);
+  t.same(problems({ ...definition, trigger: { type: 'schedule', cron: '0 9 * * *', timezone: 'Nowhere/Land' } }), [['IKW-ATM-002', 'trigger.timezone']]);
+  t.same(problems({ ...definition, trigger: { type: 'schedule', cron: '0 9 * * *', timezone: 'Africa/Lagos' } }), []);
+  t.same(
+    problems({ ...definition, trigger: { type: 'schedule', cron: '0 99 * * *', timezone: 'Nowhere/Land' }, steps: [...definition.steps, ...definition.steps, ...definition.steps] }),
+    [
+      ['IKW-ATM-002', 'trigger.cron'],
+      ['IKW-ATM-002', 'trigger.timezone'],
+      ['IKW-ATM-001', 'steps.1.id'],
+      ['IKW-ATM-001', 'steps.2.id'],
+    ],
+    'every problem, the trigger first, then the steps in turn',
+  );
+  t.same(
+    inDefinitionOrder([
+      { code: 'IKW-ATM-001', message: '', param: 'steps.10.id' },
+      { code: 'IKW-ATM-003', message: '', param: 'steps.2.params.templateId' },
+      { code: 'IKW-ATM-001', message: '', param: 'steps.2.id' },
+      { code: 'IKW-ATM-002', message: '', param: 'trigger.cron' },
+    ]).map((p) => p.param),
+    ['trigger.cron', 'steps.2.params.templateId', 'steps.2.id', 'steps.10.id'],
+    'by step number (10 after 2), stable within a step',
+  );
   t.equal(nextTick({ cron: '0 9 * * *', timezone: 'Africa/Lagos' }, at).toISOString(), '2026-01-01T08:00:00.000Z', '9:00 in Lagos is 8:00 UTC');
   t.equal(nextTick({ cron: '*/15 * * * *' }, new Date('2026-01-01T10:07:00Z')).toISOString(), '2026-01-01T10:15:00.000Z');
 });

@@ -16,7 +16,7 @@ export type { components };
 /** Every error code of the API (docs/errors.md), as its OpenAPI document lists them. */
 export type ErrorCode = components['schemas']['Error']['code'];
 export type Environment = 'sandbox' | 'live';
-/** The refusal of one item of a list the request carried: its index, its code, the field at fault. */
+/** One problem of a request that reports them all: its code, its words, the field at fault (`param`) and, for an item of a list the request carried, its `index`. */
 export type ItemError = NonNullable<components['schemas']['Error']['errors']>[number];
 
 /** An error answer of the API, or a request that got no answer (`status` 0, no `code`). */
@@ -28,7 +28,7 @@ export class SikaError extends Error {
     readonly param: string | undefined,
     readonly requestId: string | undefined,
     readonly retryable: boolean,
-    /** Each refused item of a request that carries a list (a payout batch's instructions), by its index. */
+    /** Every problem of a request that reports them all (a payout batch's instructions by index, an automation's definition by param); the first is also `code`, `message`, `param`. */
     readonly errors: ItemError[] = [],
   ) {
     super(message);

@@ -1,15 +1,15 @@
 import type { Clock } from '../../core/clock.js';
-import { ApiError } from '../../core/errors.js';
+import { refuseEvery, type ItemError } from '../../core/errors.js';
 import { derivedId, newId } from '../../core/ids.js';
 import { generateSigningSecret, type SecretBox } from '../../core/secrets.js';
 import type { EventStore } from '../../eventstore/port.js';
 import { CommandService } from '../../eventstore/command-handler.js';
-import { assertOwned } from '../aggregate.js';
+import { assertOwned, isOwned } from '../aggregate.js';
 import { auditMetadata, type Actor, type Owner } from '../audit.js';
 import type { TemplateKind } from '../template/events.js';
 import { checkEndpointUrl } from '../webhook-endpoint/url-policy.js';
 import { automationDecider, currentVersion, type AutomationCommand, type AutomationState } from './decider.js';
-import { checkDefinition, type Definition } from './definition.js';
+import { definitionProblems, inDefinitionOrder, LIMITS, type Definition, type Step, type Trigger } from './definition.js';
 import { automationStream, type AutomationEvent } from './events.js';
 
 export interface AutomationInput {
@@ -40,27 +40,61 @@ export class Automations extends CommandService<AutomationCommand, AutomationSta
     super(deps.store, automationStream, automationDecider);
   }
 
-  /** The schema was checked by the route; these are the checks that need more: ids, cron, templates, URLs. */
+  /**
+   * The schema was checked by the route; these are the checks that need more: ids, cron, templates,
+   * URLs. Every problem is reported at once (ItemsRefused, in the definition's order), the first as
+   * the answer's own code and param.
+   */
   async check(owner: Owner, input: AutomationInput): Promise<Definition> {
-    const definition: Definition = { name: input.name, description: input.description ?? null, trigger: input.trigger, steps: input.steps };
-    checkDefinition(definition, this.deps.clock.now());
-    for (const [i, step] of definition.steps.entries()) {
-      const params = step.params as Record<string, unknown>;
-      if (step.action === 'send_email' || step.action === 'send_sms') {
-        const templateId = params.templateId as string;
-        if (isTemplated(templateId)) continue;
-        const kind = await this.deps.templateKind(owner, templateId);
-        const wanted = step.action === 'send_email' ? 'email' : 'sms';
-        if (kind !== wanted) {
-          throw new ApiError('IKW-ATM-003', kind ? `Template ${templateId} is an ${kind} template; ${step.action} needs an ${wanted} template` : `No such template: '${templateId}'`, `steps.${i}.params.templateId`);
-        }
-      }
-      if (step.action === 'http_request' && !isTemplated(params.url as string)) {
-        const checked = checkEndpointUrl(params.url as string, { environment: owner.environment, allowPrivate: this.deps.allowPrivateUrls });
-        if (!checked.ok) throw new ApiError('IKW-WHK-001', checked.message, `steps.${i}.params.url`);
+    refuseEvery(await this.problemsBeyondSchema(owner, input));
+    return { name: input.name, description: input.description ?? null, trigger: input.trigger, steps: input.steps };
+  }
+
+  /**
+   * The problems of a definition beyond its schema, in its order. Given the schema's own problems
+   * (`refused`, from a body the schema refused), only the parts it accepted are looked at (the
+   * trigger, each step), so that one answer can list both kinds.
+   */
+  async problemsBeyondSchema(owner: Owner, input: unknown, refused: readonly ItemError[] = []): Promise<ItemError[]> {
+    // A problem of the whole body (no param) leaves nothing to look at; one of a part, that part.
+    const accepted = (path: string) => !refused.some((p) => p.param === undefined || p.param === path || p.param.startsWith(`${path}.`));
+    const body = (typeof input === 'object' && input !== null ? input : {}) as Partial<Record<keyof AutomationInput, unknown>>;
+    const trigger = body.trigger !== undefined && accepted('trigger') ? (body.trigger as Trigger) : undefined;
+    // Steps past the most a definition holds (a problem of the schema's) are not looked up one by one.
+    const steps = Array.isArray(body.steps) ? body.steps.slice(0, LIMITS.maxSteps).map((step, i) => (accepted(`steps.${i}`) ? (step as Step) : undefined)) : [];
+    const problems = definitionProblems({ trigger, steps }, this.deps.clock.now());
+    for (const [i, step] of steps.entries()) {
+      const problem = step && (await this.stepProblem(owner, step, `steps.${i}.params`));
+      if (problem) problems.push(problem);
+    }
+    return inDefinitionOrder(problems);
+  }
+
+  /** As problemsBeyondSchema, of an update's changes over the automation's current definition (none when it is not this owner's: the route says so). */
+  async updateProblemsBeyondSchema(owner: Owner, id: string, changes: unknown, refused: readonly ItemError[]): Promise<ItemError[]> {
+    const { state } = await this.load(id);
+    if (state.deleted || !isOwned(state.automation, owner)) return [];
+    const changed = typeof changes === 'object' && changes !== null ? changes : {};
+    return this.problemsBeyondSchema(owner, { ...currentVersion(state).definition, ...changed }, refused);
+  }
+
+  /** What is wrong with a step's fixed template or URL (templated ones are checked when the step runs), if anything. */
+  private async stepProblem(owner: Owner, step: Step, at: string): Promise<ItemError | null> {
+    const params = step.params as Record<string, unknown>;
+    if (step.action === 'send_email' || step.action === 'send_sms') {
+      const templateId = params.templateId as string;
+      if (isTemplated(templateId)) return null;
+      const kind = await this.deps.templateKind(owner, templateId);
+      const wanted = step.action === 'send_email' ? 'email' : 'sms';
+      if (kind !== wanted) {
+        return { code: 'IKW-ATM-003', message: kind ? `Template ${templateId} is an ${kind} template; ${step.action} needs an ${wanted} template` : `No such template: '${templateId}'`, param: `${at}.templateId` };
       }
     }
-    return definition;
+    if (step.action === 'http_request' && !isTemplated(params.url as string)) {
+      const checked = checkEndpointUrl(params.url as string, { environment: owner.environment, allowPrivate: this.deps.allowPrivateUrls });
+      if (!checked.ok) return { code: 'IKW-WHK-001', message: checked.message, param: `${at}.url` };
+    }
+    return null;
   }
 
   /** Creates an automation (enabled unless `enabled: false`); the answer holds its signing secret, once. */

@@ -1,5 +1,5 @@
 import { CronExpressionParser } from 'cron-parser';
-import { ApiError } from '../../core/errors.js';
+import { ApiError, problemOf, type ItemError } from '../../core/errors.js';
 import { destinationSchema } from '../payout-method/destination.js';
 import { PUBLIC_EVENT_TYPES } from '../webhook-endpoint/event-types.js';
 
@@ -167,16 +167,44 @@ export function nextTick(trigger: { cron: string; timezone?: string }, after: Da
   }
 }
 
-/** The checks beyond the schema: unique step ids, a valid schedule. */
-export function checkDefinition(definition: Definition, now: Date): void {
+/**
+ * The problems beyond the schema that the definition alone shows: an invalid schedule (its cron
+ * expression, its time zone), then each step id used again. A part the schema refused is left out
+ * (undefined: no trigger, no step), its problems being the schema's.
+ */
+export function definitionProblems(definition: { trigger?: Trigger | undefined; steps: readonly (Step | undefined)[] }, now: Date): ItemError[] {
+  const problems: ItemError[] = [];
+  const trigger = definition.trigger;
+  if (trigger?.type === 'schedule') {
+    const tickProblems = (t: { cron: string; timezone?: string }): ItemError[] => {
+      try {
+        nextTick(t, now);
+        return [];
+      } catch (err) {
+        if (err instanceof ApiError) return [problemOf(err)];
+        throw err;
+      }
+    };
+    const fields = trigger.cron.trim().split(/\s+/).length;
+    if (fields !== 5 && fields !== 6) problems.push({ code: 'IKW-ATM-002', message: 'trigger.cron must have five fields (minute hour day month weekday), or six with seconds', param: 'trigger.cron' });
+    else problems.push(...tickProblems({ cron: trigger.cron }));
+    // The time zone on its own, with a cron expression that is always valid.
+    if (trigger.timezone !== undefined) problems.push(...tickProblems({ cron: '0 0 * * *', timezone: trigger.timezone }));
+  }
   const seen = new Set<string>();
   definition.steps.forEach((step, i) => {
-    if (seen.has(step.id)) throw new ApiError('IKW-ATM-001', `Step id '${step.id}' is used twice`, `steps.${i}.id`);
+    if (!step) return;
+    if (seen.has(step.id)) problems.push({ code: 'IKW-ATM-001', message: `Step id '${step.id}' is used twice`, param: `steps.${i}.id` });
     seen.add(step.id);
   });
-  if (definition.trigger.type === 'schedule') {
-    const fields = definition.trigger.cron.trim().split(/\s+/).length;
-    if (fields !== 5 && fields !== 6) throw new ApiError('IKW-ATM-002', 'trigger.cron must have five fields (minute hour day month weekday), or six with seconds', 'trigger.cron');
-    nextTick(definition.trigger, now);
-  }
+  return problems;
+}
+
+/** Problems in the order of the definition they are about: the trigger's, then each step's in turn (stable within each). */
+export function inDefinitionOrder(problems: readonly ItemError[]): ItemError[] {
+  const rank = (p: ItemError) => {
+    const step = /^steps\.(\d+)(\.|$)/.exec(p.param ?? '');
+    return step ? 1 + Number(step[1]) : 0;
+  };
+  return [...problems].sort((a, b) => rank(a) - rank(b));
 }

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../../packages/core/clock.js';
+import type { ItemError } from '../../../packages/core/errors.js';
 import type { AutomationRunner } from '../../../packages/automations/runner.js';
-import { findRunWithSteps, listLogs, listRuns } from '../../../packages/automations/runs.js';
+import { findRunWithSteps, listLogs, listRuns, withLastRuns } from '../../../packages/automations/runs.js';
 import type { Owner } from '../../../packages/domain/audit.js';
 import type { AutomationInput, Automations } from '../../../packages/domain/automation/commands.js';
 import { ACTION_CATALOG, ACTIONS, EVENT_TRIGGER_TYPES, nextTick, stepsSchema, triggerSchema } from '../../../packages/domain/automation/definition.js';
@@ -25,7 +26,8 @@ const definitionFields = {
 };
 const createBody = { type: 'object', required: ['name', 'trigger', 'steps'], additionalProperties: false, properties: definitionFields };
 
-const automationSchema = resourceSchema('automation', ['name', 'status', 'version', 'trigger', 'steps', 'livemode', 'created'], {
+const RUN_STATUSES = ['running', 'waiting', 'succeeded', 'failed', 'skipped', 'canceled'];
+const automationSchema = resourceSchema('automation', ['name', 'status', 'version', 'trigger', 'steps', 'livemode', 'created', 'lastRun'], {
   name: { type: 'string' },
   description: { type: ['string', 'null'] },
   status: { enum: ['enabled', 'disabled'] },
@@ -38,13 +40,25 @@ const automationSchema = resourceSchema('automation', ['name', 'status', 'versio
   livemode: { type: 'boolean' },
   created: { type: 'integer' },
   updated: { type: 'integer' },
+  lastRun: {
+    type: ['object', 'null'],
+    description: 'Its newest run (test runs included), null before the first: the full run is GET …/{id}/runs/{runId}',
+    required: ['id', 'status', 'test', 'startedAt', 'finishedAt'],
+    properties: {
+      id: { type: 'string' },
+      status: { enum: RUN_STATUSES },
+      test: { type: 'boolean' },
+      startedAt: { type: 'string' },
+      finishedAt: { type: ['string', 'null'] },
+    },
+  },
 });
 const runSchema = resourceSchema('automation_run', ['automation', 'status', 'trigger', 'startedAt'], {
   automation: { type: 'string' },
   automationVersion: { type: 'integer' },
   trigger: { type: 'object' },
   test: { type: 'boolean' },
-  status: { enum: ['running', 'waiting', 'succeeded', 'failed', 'skipped', 'canceled'] },
+  status: { enum: RUN_STATUSES },
   currentStep: { type: ['string', 'null'] },
   error: { type: ['string', 'null'] },
   startedAt: { type: 'string' },
@@ -85,12 +99,13 @@ const actionEntrySchema = {
 };
 const idString = { type: 'string', minLength: 1, maxLength: 255 };
 const runParams = { type: 'object', required: ['id', 'runId'], properties: { id: idString, runId: idString } };
-const RUN_STATUSES = ['running', 'waiting', 'succeeded', 'failed', 'skipped', 'canceled'];
 
 /** /api/v1/automations: catalogs, automations and their versions, test runs, runs and step logs. */
 export function automationsFamily(knex: Knex, clock: Clock, automations: Automations, runner: AutomationRunner): Family {
   const load = (owner: Owner, id: string) => found('automation', id, findAutomation(knex, owner, id));
-  const object = async (owner: Owner, id: string) => automationObject(await load(owner, id));
+  const object = async (owner: Owner, id: string) => (await withLastRuns(knex, owner, [automationObject(await load(owner, id))]))[0]!;
+  // A definition the schema refuses is also checked beyond it where it can be: one answer lists every problem.
+  const beyondSchema = { beyondSchema: (ctx: { owner: Owner }, body: unknown, refused: readonly ItemError[]) => automations.problemsBeyondSchema(ctx.owner, body, refused) };
   const catalog = (path: string, summary: string, item: JsonSchema, body: () => unknown) =>
     route({ method: 'get', path: `${BASE}/catalog/${path}`, summary, auth: read, response: cursorListSchema(item), handler: async () => body() });
   return {
@@ -134,6 +149,7 @@ export function automationsFamily(knex: Knex, clock: Clock, automations: Automat
         summary: 'Check a definition without saving it; for a schedule, the next runs',
         auth: read,
         body: createBody,
+        everyProblem: beyondSchema,
         response: { type: 'object', required: ['object', 'valid'], properties: { object: { const: 'automation_validation' }, valid: { const: true }, nextRuns: { type: 'array', items: { type: 'string' } } } },
         handler: async (ctx) => {
           const definition = await automations.check(ctx.owner, ctx.body);
@@ -151,6 +167,7 @@ export function automationsFamily(knex: Knex, clock: Clock, automations: Automat
         summary: 'Create an automation (enabled unless enabled: false); the answer holds its signing secret, shown once',
         auth: write,
         body: createBody,
+        everyProblem: beyondSchema,
         response: automationSchema,
         handler: async (ctx) => {
           const { state, secret } = await automations.create(ctx.owner, ctx.body, ctx.actor, ctx.requestRef);
@@ -160,11 +177,14 @@ export function automationsFamily(knex: Knex, clock: Clock, automations: Automat
       route<unknown, CursorQuery & { status?: 'enabled' | 'disabled' }>({
         method: 'get',
         path: BASE,
-        summary: 'List automations, newest first',
+        summary: 'List automations, newest first, each with its last run',
         auth: read,
         query: cursorQuery({ status: { enum: ['enabled', 'disabled'] } }),
         response: cursorListSchema(automationSchema),
-        handler: (ctx) => listAutomations(knex, ctx.owner, ctx.query, BASE),
+        handler: async (ctx) => {
+          const list = await listAutomations(knex, ctx.owner, ctx.query, BASE);
+          return { ...list, data: await withLastRuns(knex, ctx.owner, list.data) };
+        },
       }),
       route<unknown, unknown, { id: string }>({
         method: 'get',
@@ -182,6 +202,7 @@ export function automationsFamily(knex: Knex, clock: Clock, automations: Automat
         auth: write,
         params: idParams,
         body: { type: 'object', additionalProperties: false, minProperties: 1, properties: definitionFields },
+        everyProblem: { beyondSchema: (ctx, body, refused) => automations.updateProblemsBeyondSchema(ctx.owner, String(ctx.params.id), body, refused) },
         response: automationSchema,
         handler: async (ctx) => {
           const row = await load(ctx.owner, ctx.params.id);

@@ -12,7 +12,8 @@ import { ACTIONS, useCatalogs, type Action, type ActionEntry, type Definition, t
  * trigger (an event of the catalog, or a cron schedule) and its steps, each an action of the
  * catalog with a field per parameter of the action's JSON Schema. What is typed goes to the API as
  * typed (a number where the schema asks for one, JSON where it asks for an object), so every
- * problem is the API's, said at the field it names (`param`).
+ * problem is the API's, said at the field it names (`param`): the API reports every problem of a
+ * definition at once (SikaError.errors), and each is shown at its own field.
  */
 
 interface StepDraft {
@@ -167,7 +168,7 @@ export function AutomationEditor({ environment, onSignedOut, label, initial, sub
   const [draft, setDraft] = useState<Draft>(() => draftOf(initial));
   const [enabled, setEnabled] = useState(false);
   const [newAction, setNewAction] = useState<Action>('send_email');
-  const [problem, setProblem] = useState<{ message: string; field: string | null } | null>(null);
+  const [problems, setProblems] = useState<{ message: string; field: string | null }[]>([]);
   const [checked, setChecked] = useState<{ nextRuns: string[] } | null>(null);
   // A second press before the first answer is not sent.
   const sending = useRef(false);
@@ -179,7 +180,11 @@ export function AutomationEditor({ environment, onSignedOut, label, initial, sub
   const paths = pathsOf(draft, actions);
 
   const refused = (err: unknown) =>
-    setProblem({ message: errorText(err, t('error.generic')), field: fieldOf(err instanceof SikaError ? err.param : undefined, paths) });
+    setProblems(
+      err instanceof SikaError && err.errors.length > 0
+        ? err.errors.map((e) => ({ message: e.message, field: fieldOf(e.param, paths) }))
+        : [{ message: errorText(err, t('error.generic')), field: fieldOf(err instanceof SikaError ? err.param : undefined, paths) }],
+    );
   const validate = useMutation({
     mutationFn: (definition: Definition) =>
       withSession(() => sika.post('/api/v1/automations/validate', { body: definition as never }), onSignedOut),
@@ -190,11 +195,12 @@ export function AutomationEditor({ environment, onSignedOut, label, initial, sub
     mutationFn: (definition: Definition & { enabled?: boolean }) => withSession(() => onSubmit(definition), onSignedOut),
     onError: refused,
   });
-  // A problem moves the focus to the field it names (or to the message, for a group of fields or the whole form).
+  // The first problem moves the focus to the field it names (or to its message, for a group of fields or the whole form).
   useEffect(() => {
-    if (!problem) return;
-    document.getElementById(problem.field ? idOf(problem.field) : `${formId}-problem`)?.focus();
-  }, [problem]);
+    const first = problems[0];
+    if (!first) return;
+    (document.getElementById(first.field ? idOf(first.field) : problemId(null)) ?? document.getElementById(problemId(first.field)))?.focus();
+  }, [problems]);
 
   const change = (next: Partial<Draft>) => {
     setDraft({ ...draft, ...next });
@@ -211,7 +217,7 @@ export function AutomationEditor({ environment, onSignedOut, label, initial, sub
     e.preventDefault();
     if (sending.current) return;
     sending.current = true;
-    setProblem(null);
+    setProblems([]);
     setChecked(null);
     save.mutate(withEnabled ? { ...definition(), enabled } : definition(), {
       onSuccess: () => {
@@ -222,21 +228,37 @@ export function AutomationEditor({ environment, onSignedOut, label, initial, sub
     });
   };
 
-  /** The problem's message where it belongs: under the field `path` names, when it names this one. */
-  const problemAt = (path: string | null) =>
-    problem && problem.field === path ? (
-      <p className="error" role="alert" id={`${formId}-problem`} tabIndex={-1}>
-        {problem.message}
+  /** The id of the message of the problems at `path` (null: the form as a whole). */
+  const problemId = (path: string | null) => (path === null ? `${formId}-problem` : `${idOf(path)}-problem`);
+  const problemsAt = (path: string | null) => problems.filter((p) => p.field === path);
+  /** The messages of the problems where they belong: under the field `path` names. */
+  const problemAt = (path: string | null) => {
+    const here = problemsAt(path);
+    return here.length > 0 ? (
+      <p className="error" role="alert" id={problemId(path)} tabIndex={-1}>
+        {here.map((p, i) => (
+          <span key={i}>
+            {i > 0 && <br />}
+            {p.message}
+          </span>
+        ))}
       </p>
     ) : null;
+  };
   const invalid = (path: string, ...hints: string[]) => {
-    const described = [...hints, ...(problem?.field === path ? [`${formId}-problem`] : [])];
-    return { id: idOf(path), 'aria-invalid': problem?.field === path ? true : undefined, 'aria-describedby': described.length ? described.join(' ') : undefined };
+    const wrong = problemsAt(path).length > 0;
+    const described = [...hints, ...(wrong ? [problemId(path)] : [])];
+    return { id: idOf(path), 'aria-invalid': wrong ? true : undefined, 'aria-describedby': described.length ? described.join(' ') : undefined };
   };
 
   const chosenTrigger = eventTypes.find((e) => e.eventType === eventType);
   return (
     <form aria-label={label} onSubmit={submit} className="automation-editor" noValidate>
+      {problems.length > 1 && (
+        <p className="error" id={`${formId}-problems`}>
+          {t('problems', { n: problems.length })}
+        </p>
+      )}
       {problemAt(null)}
       <label>
         {t('name')}
@@ -419,7 +441,7 @@ export function AutomationEditor({ environment, onSignedOut, label, initial, sub
           className="secondary"
           disabled={validate.isPending}
           onClick={() => {
-            setProblem(null);
+            setProblems([]);
             setChecked(null);
             validate.mutate(definition());
           }}

@@ -6,7 +6,7 @@ import { formatWhen, LanguageContext, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import { AutomationEditor } from './AutomationEditor.js';
 import { automationMessages as messages } from './automations.messages.js';
-import { ACTIONS, automationsKey, LOG_STATUSES, useTriggerText, type Action, type Automation, type LogStatus, type Run, type StepLog } from './automations.shared.js';
+import { ACTIONS, automationsKey, LOG_STATUSES, useTriggerText, type Action, type Automation, type LogStatus, type StepLog } from './automations.shared.js';
 import type { PageProps } from './props.js';
 
 /** Automations: the environment's list with each one's last run, a new one (its secret shown once), and the step log of every run. */
@@ -114,9 +114,7 @@ export function Automations({ environment, onSignedOut }: PageProps) {
                       </th>
                       <td>{triggerText(a.trigger)}</td>
                       <td>{t(a.disabledReason === 'failures' && a.status === 'disabled' ? 'status.failures' : `status.${a.status}`)}</td>
-                      <td>
-                        <LastRun environment={environment} onSignedOut={onSignedOut} automationId={a.id} />
-                      </td>
+                      <td>{a.lastRun ? `${formatWhen(language, a.lastRun.startedAt)} — ${t(`run.${a.lastRun.status}`)}` : t('never')}</td>
                       <td>{formatWhen(language, a.created)}</td>
                     </tr>
                   ))}
@@ -130,20 +128,6 @@ export function Automations({ environment, onSignedOut }: PageProps) {
       <StepLogs environment={environment} onSignedOut={onSignedOut} names={new Map((list.data?.data ?? []).map((a) => [a.id, a.name]))} />
     </main>
   );
-}
-
-/** When an automation last ran, and how it went (its newest run). */
-function LastRun({ environment, onSignedOut, automationId }: { environment: Environment; onSignedOut: () => void; automationId: string }) {
-  const t = useMessages(messages);
-  const { language } = useContext(LanguageContext);
-  const runs = useQuery({
-    queryKey: [...automationsKey(environment), automationId, 'runs', 'last'],
-    queryFn: () =>
-      withSession(() => sika.get('/api/v1/automations/{id}/runs', { params: { path: { id: automationId }, query: { limit: 1 } } }), onSignedOut) as Promise<unknown> as Promise<{ data: Run[] }>,
-  });
-  if (!runs.data) return <>…</>;
-  const last = runs.data.data[0];
-  return <>{last ? `${formatWhen(language, last.startedAt)} — ${t(`run.${last.status}`)}` : t('never')}</>;
 }
 
 /** Every attempt of every step of the environment's runs, newest first, by status and action (GET /api/v1/automations/logs). */

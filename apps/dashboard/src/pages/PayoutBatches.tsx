@@ -50,7 +50,7 @@ export function csvRecords(text: string): { line: number; text: string }[] {
 function badLines(text: string, errors: ItemError[]): BadLine[] {
   const records = csvRecords(text.replace(/^\uFEFF/, ''));
   return errors.map((e) => {
-    const record = records[e.index + 1];
+    const record = e.index === undefined ? undefined : records[e.index + 1];
     return { line: record?.line ?? null, content: record?.text ?? null, field: e.param?.replace(/^instructions\.\d+\.?/, '') || null, message: e.message };
   });
 }

@@ -42,6 +42,8 @@ export interface Automation extends Definition {
   secret?: string;
   created: number;
   updated: number;
+  /** Its newest run, null before the first. */
+  lastRun: Pick<Run, 'id' | 'status' | 'test' | 'startedAt' | 'finishedAt'> | null;
 }
 
 export interface AutomationVersion extends Definition {
