@@ -187,9 +187,37 @@ addFormats(answerAjv);
 /** Where `value` (an answer as its client parses it) departs from `schema`, or null when it fits. */
 export function answerMismatch(schema: JsonSchema, value: unknown): string | null {
   const fn = compile(answerAjv, schema);
-  if (fn(value)) return null;
+  if (fn(value)) {
+    const unnamed = unnamedFields(schema, value, []);
+    return unnamed.length === 0 ? null : `${unnamed.join(', ')}: not named by the schema`;
+  }
   const error = fn.errors![0]!;
   return `${pathOf(error, null) || 'the answer'} ${error.message ?? 'does not fit'} (${error.schemaPath})`;
+}
+
+/**
+ * The fields of `value` its schema does not name, as dotted paths: where a schema names an
+ * object's fields (`properties`, in it or its alternatives), a field it leaves out is one the
+ * document keeps from its readers. An object schema without `properties` is free-form (metadata,
+ * an event's data); `additionalProperties` with a schema names every other field.
+ */
+function unnamedFields(schema: JsonSchema, value: unknown, at: string[]): string[] {
+  const alternatives = (['anyOf', 'oneOf', 'allOf'] as const).flatMap((k) => (schema[k] as JsonSchema[] | undefined) ?? []);
+  if (Array.isArray(value)) {
+    const items = (schema.items as JsonSchema | undefined) ?? alternatives.find((a) => a.items !== undefined)?.items as JsonSchema | undefined;
+    return items ? value.flatMap((v, i) => unnamedFields(items, v, [...at, String(i)])) : [];
+  }
+  if (typeof value !== 'object' || value === null) return [];
+  const named = [schema, ...alternatives].filter((s) => s.properties !== undefined);
+  if (named.length === 0) return [];
+  const others = named.map((s) => s.additionalProperties).find((a) => a !== undefined && a !== false);
+  return Object.entries(value).flatMap(([key, v]) => {
+    const own = named.map((s) => (s.properties as Record<string, JsonSchema>)[key]).find((p) => p !== undefined);
+    if (own) return unnamedFields(own, v, [...at, key]);
+    if (others === true) return [];
+    if (others) return unnamedFields(others as JsonSchema, v, [...at, key]);
+    return [[...at, key].join('.')];
+  });
 }
 
 /** Compiles a schema ahead of time, so a schema mistake fails at start, not at the first request. */

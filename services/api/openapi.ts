@@ -255,7 +255,11 @@ export function openApiFamily(document: () => Record<string, unknown>): Family {
         path: '/openapi.json',
         summary: 'This API described as OpenAPI 3.1',
         auth: 'public',
-        response: { type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { const: '3.1.0' }, info: { type: 'object' }, paths: { type: 'object' } } },
+        response: {
+          type: 'object',
+          required: ['openapi', 'info', 'paths'],
+          properties: { openapi: { const: '3.1.0' }, info: { type: 'object' }, servers: { type: 'array' }, paths: { type: 'object' }, components: { type: 'object' } },
+        },
         handler: async () => document(),
       }),
     ],

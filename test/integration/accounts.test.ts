@@ -153,6 +153,10 @@ t.test('organizations: create (with a merchant), mine, current, switch, and the 
   t.match(await svc.request('GET', `/api/v1/payment-intents/${intent.body.id}`, { key: m.api_keys.sandbox }), { status: 404 }, 'which is another merchant than the parent’s');
   const refreshed = await svc.request('POST', '/api/v1/auth/refresh', { body: { refreshToken: first.refreshToken } });
   t.match(refreshed.body.user, { organizationId: child.body.id, merchantId: childMerchant }, 'a refresh keeps the session where it was switched to');
+  // Nothing of the session's inner state (its refresh-token hash, used and revoked flags) leaks into the answer.
+  t.same(Object.keys(refreshed.body.user).sort(), ['email', 'id', 'merchantId', 'name', 'organizationId', 'role'], 'the user as every sign-in answers it, and nothing more');
+  const claims = JSON.parse(Buffer.from(refreshed.body.accessToken.split('.')[1], 'base64url').toString()) as Record<string, unknown>;
+  t.notOk('refreshHash' in claims || 'proof' in claims, "nor into the access token's readable claims");
 
   // Not persisted: a new sign-in starts in the first organization; persisted, in the chosen one.
   t.equal((await signIn(svc, 'owner@group.example')).user.organizationId, parentId);

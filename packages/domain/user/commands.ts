@@ -154,8 +154,11 @@ export class Accounts extends CommandService<UserCommand, UserState, UserEvent> 
     return { context: { organizationId: membership.organizationId, merchantId: membership.merchantIds[0]! }, membership };
   }
 
-  private async accessToken(state: UserState, sessionId: string, context: SessionContext, membership: Membership): Promise<AccessToken> {
+  private async accessToken(state: UserState, sessionId: string, session: SessionContext, membership: Membership): Promise<AccessToken> {
     const user = state.user!;
+    // The context alone: a refresh passes the whole session, whose refresh-token hash and flags
+    // must stay out of the token's readable claims and out of the answer.
+    const context: SessionContext = { organizationId: session.organizationId, merchantId: session.merchantId };
     const claims: AppTokenClaims = { userId: user.userId, sessionId, ...context, role: membership.role, scopes: [...ROLE_SCOPES[membership.role]] };
     return {
       accessToken: await this.deps.tokens.sign(claims),

@@ -93,6 +93,8 @@ export function authPasskeysFamily(knex: Knex, passkeys: Passkeys, signIns: Sign
             excludeCredentials: { type: 'array', items: { type: 'object', description: "The user's passkeys, so an authenticator does not register twice" } },
             authenticatorSelection: { type: 'object' },
             attestation: { type: 'string' },
+            extensions: { type: 'object' },
+            hints: { type: 'array', items: { type: 'string' } },
           },
         },
         handler: (ctx) => passkeys.beginRegistration(userOf(ctx), ctx.body.challengeId, ctx.actor),

@@ -24,11 +24,11 @@ const signedInUser = {
     role: { type: 'string' },
   },
 };
-const accessToken = {
+export const accessTokenSchema = {
   type: 'object',
   properties: { accessToken: { type: 'string' }, tokenType: { const: 'Bearer' }, expiresIn: { type: 'integer' }, user: signedInUser },
 };
-export const tokenPair = { type: 'object', properties: { ...accessToken.properties, refreshToken: { type: 'string' } } };
+export const tokenPair = { type: 'object', properties: { ...accessTokenSchema.properties, refreshToken: { type: 'string' } } };
 /** A second-factor challenge as `mfa/challenge` and a login that needs one answer it. */
 export const mfaChallengeSchema = {
   type: 'object',
@@ -334,7 +334,7 @@ export function authFamily(accounts: Accounts, signIns: SignIns, knex: Knex, clo
         summary: "Act for another merchant of the user's organizations; returns an access token for it (the refresh token stays)",
         auth: signedIn,
         body: { type: 'object', required: ['merchantId'], additionalProperties: false, properties: { merchantId: { type: 'string', minLength: 1, maxLength: 64 } } },
-        response: accessToken,
+        response: accessTokenSchema,
         handler: (ctx) => accounts.switchMerchant(userOf(ctx), ctx.body.merchantId, ctx.actor),
       }),
     ],

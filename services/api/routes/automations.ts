@@ -65,6 +65,8 @@ const runSchema = resourceSchema('automation_run', ['automation', 'status', 'tri
   finishedAt: { type: ['string', 'null'] },
   steps: { type: 'array', items: { type: 'object' } },
   logs: { type: 'array', items: { type: 'object' } },
+  livemode: { type: 'boolean' },
+  created: { type: 'integer' },
 });
 const logSchema = resourceSchema('automation_log', ['automation', 'run', 'step', 'action', 'attempt', 'status', 'durationMs'], {
   automation: { type: 'string' },
@@ -79,6 +81,7 @@ const logSchema = resourceSchema('automation_log', ['automation', 'run', 'step',
   error: { type: ['string', 'null'] },
   durationMs: { type: 'integer' },
   startedAt: { type: 'string' },
+  created: { type: 'integer' },
 });
 const triggerEntrySchema = {
   type: 'object',
@@ -131,7 +134,22 @@ export function automationsFamily(knex: Knex, clock: Clock, automations: Automat
         path: `${BASE}/catalog/runtime-capabilities`,
         summary: "This deployment's limits and what it can do (delivery of e-mail and SMS, the URL policy, schedules)",
         auth: read,
-        response: { type: 'object', properties: { object: { const: 'automation_runtime_capabilities' }, limits: { type: 'object' } } },
+        response: {
+          type: 'object',
+          required: ['object', 'limits', 'email', 'sms', 'http', 'schedules', 'templating'],
+          properties: {
+            object: { const: 'automation_runtime_capabilities' },
+            limits: { type: 'object', description: 'Steps, runs and sizes an automation may have (docs/automations.md)' },
+            email: { type: 'object', properties: { delivery: { enum: ['smtp', 'outbox'] } } },
+            sms: { type: 'object', properties: { delivery: { const: 'outbox' } } },
+            http: {
+              type: 'object',
+              properties: { privateAddressesAllowed: { type: 'boolean' }, httpAllowed: { type: 'boolean' }, redirectsFollowed: { type: 'boolean' }, signing: { const: 'standard-webhooks' } },
+            },
+            schedules: { type: 'object', properties: { cronFields: { type: 'array', items: { type: 'integer' } }, timeZones: { type: 'string' }, catchUp: { type: 'string' } } },
+            templating: { const: 'liquid' },
+          },
+        },
         handler: async (ctx) => runner.capabilities(ctx.owner.environment),
       }),
       route<unknown, CursorQuery & { automation?: string; run?: string; status?: string; action?: string }>({

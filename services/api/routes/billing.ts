@@ -126,9 +126,30 @@ const invoiceResponse = resourceSchema('invoice', ['customerId', 'status', 'curr
   currency: { type: 'string' },
   amountDue: { type: 'integer' },
   amountPaid: { type: 'integer' },
+  amountRemaining: { type: 'integer' },
+  periodStart: { type: ['string', 'null'], format: 'date-time' },
+  periodEnd: { type: ['string', 'null'], format: 'date-time' },
   dueDate: { type: ['string', 'null'], format: 'date' },
   hostedInvoiceUrl: { type: 'string' },
+  paymentIntentId: { type: ['string', 'null'], description: 'The payment intent collecting it, once there is one' },
+  description: { type: ['string', 'null'] },
+  lines: {
+    type: 'array',
+    items: {
+      type: 'object',
+      properties: {
+        description: { type: 'string' },
+        priceId: { type: ['string', 'null'] },
+        quantity: { type: 'integer' },
+        unitAmount: { type: ['integer', 'null'] },
+        amount: { type: 'integer' },
+        meterKey: { type: ['string', 'null'] },
+      },
+    },
+  },
+  metadata: { type: 'object', additionalProperties: { type: 'string' } },
   created: { type: 'integer' },
+  livemode: { type: 'boolean' },
 });
 
 const planResponse = resourceSchema('billing_plan', ['productId', 'name', 'currency', 'recurringAmount', 'interval', 'usageBasedEnabled', 'active', 'created'], {
@@ -143,6 +164,7 @@ const planResponse = resourceSchema('billing_plan', ['productId', 'name', 'curre
   metadata: { type: ['string', 'null'] },
   active: { type: 'boolean' },
   created: { type: 'integer' },
+  livemode: { type: 'boolean' },
 });
 
 const subscriptionResponse = resourceSchema('subscription', ['customerId', 'status', 'currency', 'items', 'currentPeriodStart', 'currentPeriodEnd', 'cancelAtPeriodEnd', 'created'], {
@@ -155,8 +177,11 @@ const subscriptionResponse = resourceSchema('subscription', ['customerId', 'stat
   currentPeriodEnd: { type: 'string', format: 'date-time' },
   cancelAtPeriodEnd: { type: 'boolean' },
   canceledAt: { type: ['string', 'null'], format: 'date-time' },
+  trialEnd: { type: ['string', 'null'], format: 'date-time' },
   latestInvoiceId: { type: ['string', 'null'] },
+  metadata: { type: 'object', additionalProperties: { type: 'string' } },
   created: { type: 'integer' },
+  livemode: { type: 'boolean' },
 });
 
 const usageRecordResponse = resourceSchema('usage_record', ['subscriptionId', 'meterKey', 'quantity', 'occurredAt', 'created'], {

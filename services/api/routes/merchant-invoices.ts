@@ -108,6 +108,17 @@ export const invoiceSchema = resourceSchema('invoice', ['customer', 'status', 'c
   period_start: { type: ['integer', 'null'] },
   period_end: { type: ['integer', 'null'] },
   payment_intent: { type: ['string', 'null'] },
+  status_transitions: {
+    type: 'object',
+    description: 'When it reached each status (Unix seconds), null until it does',
+    properties: {
+      finalized_at: { type: ['integer', 'null'] },
+      paid_at: { type: ['integer', 'null'] },
+      voided_at: { type: ['integer', 'null'] },
+      marked_uncollectible_at: { type: ['integer', 'null'] },
+    },
+  },
+  metadata: { type: 'object', additionalProperties: { type: 'string' } },
   created: { type: 'integer' },
   livemode: { type: 'boolean' },
 });

@@ -52,6 +52,9 @@ export const subscriptionSchema = resourceSchema('subscription', ['customer', 's
   canceled_at: { type: ['integer', 'null'] },
   trial_end: { type: ['integer', 'null'] },
   latest_invoice: { type: ['string', 'null'] },
+  billing_plan: { type: ['string', 'null'], description: 'The billing plan (its price) when it was created as a subscription to a plan' },
+  days_until_due: { type: 'integer', description: 'How long each of its invoices gives to pay' },
+  metadata: { type: 'object', additionalProperties: { type: 'string' } },
   created: { type: 'integer' },
   livemode: { type: 'boolean' },
 });

@@ -6,7 +6,7 @@ import { ORGANIZATION_TYPES } from '../../../packages/domain/organization/events
 import type { Accounts } from '../../../packages/domain/user/commands.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { findMembership, listMemberships, type MembershipRow } from '../../../projections/organizations.js';
-import { userOf } from './auth.js';
+import { accessTokenSchema, userOf } from './auth.js';
 import { countrySchema, signedIn } from './shared.js';
 
 const uuid = { type: 'string', format: 'uuid' };
@@ -107,7 +107,7 @@ export function organizationsFamily(knex: Knex, accounts: Accounts, organization
         body: { type: 'object', required: ['organizationId'], additionalProperties: false, properties: { organizationId: uuid, persist: { type: ['boolean', 'null'] } } },
         response: {
           type: 'object',
-          properties: { accessToken: { type: 'string' }, tokenType: { const: 'Bearer' }, expiresIn: { type: 'integer' }, organization: organizationSchema },
+          properties: { ...accessTokenSchema.properties, organization: organizationSchema },
         },
         handler: async (ctx) => {
           const claims = userOf(ctx);

@@ -48,17 +48,59 @@ export function resourceSchema(object: string, required: string[], properties: R
 }
 
 /** A payment intent as /api/v1/payment-intents answers it (billing and the customer portal create them too). */
-export const paymentIntentSchema = resourceSchema('payment_intent', ['created', 'livemode', 'amount', 'currency', 'status', 'metadata'], {
-  created: { type: 'integer' },
-  livemode: { type: 'boolean' },
-  amount: { type: 'integer' },
-  currency: { type: 'string' },
-  status: { enum: ['requires_payment_method', 'processing', 'requires_action', 'succeeded', 'failed', 'canceled'] },
-  description: { type: ['string', 'null'] },
-  metadata: { type: 'object', additionalProperties: { type: 'string' } },
-  next_action: { type: ['object', 'null'] },
-  customer: { type: ['string', 'null'] },
-});
+export const paymentIntentSchema = resourceSchema(
+  'payment_intent',
+  ['created', 'livemode', 'amount', 'currency', 'status', 'metadata', 'description', 'next_action', 'customer', 'transaction_country', 'payer_country', 'rail_country', 'payment_method', 'last_payment_error', 'latest_operation', 'return_url', 'amount_received', 'fee', 'cancellation_reason', 'canceled_at'],
+  {
+    created: { type: 'integer' },
+    livemode: { type: 'boolean' },
+    amount: { type: 'integer', description: 'Minor units' },
+    currency: { type: 'string' },
+    status: { enum: ['requires_payment_method', 'processing', 'requires_action', 'succeeded', 'failed', 'canceled'] },
+    description: { type: ['string', 'null'] },
+    metadata: { type: 'object', additionalProperties: { type: 'string' } },
+    next_action: {
+      anyOf: [
+        { type: 'null' },
+        {
+          type: 'object',
+          required: ['type'],
+          properties: {
+            type: { enum: ['redirect_to_url', 'mobile_money_authorization'] },
+            redirect_to_url: { type: 'object', properties: { url: { type: 'string' }, return_url: { type: 'string' } } },
+            mobile_money_authorization: { type: 'object', properties: { instructions: { type: 'string' }, expires_at: { type: 'string', format: 'date-time' } } },
+          },
+        },
+      ],
+      description: 'What the customer must do next: open a URL (3-D Secure) or approve on their phone',
+    },
+    customer: { type: ['string', 'null'] },
+    transaction_country: { type: 'string', description: 'Where the payment is made (ISO 3166 alpha-2), which sets its fees' },
+    payer_country: { type: ['string', 'null'] },
+    rail_country: { type: ['string', 'null'] },
+    payment_method: {
+      anyOf: [
+        { type: 'null' },
+        {
+          type: 'object',
+          required: ['type'],
+          properties: {
+            type: { enum: ['mobile_money', 'card'] },
+            mobile_money: { type: 'object', properties: { country: { type: 'string' }, operator: { type: 'string' }, msisdn: { type: 'string' } } },
+            card: { type: 'object', properties: { brand: { type: 'string' }, last4: { type: 'string' } } },
+          },
+        },
+      ],
+    },
+    last_payment_error: { anyOf: [{ type: 'null' }, { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } }] },
+    latest_operation: { type: ['string', 'null'], description: 'The operation of the latest attempt (GET /operations/status/{id})' },
+    return_url: { type: ['string', 'null'] },
+    amount_received: { type: 'integer' },
+    fee: { type: ['integer', 'null'], description: "Sika's fee, once the payment succeeded" },
+    cancellation_reason: { enum: ['duplicate', 'fraudulent', 'requested_by_customer', 'abandoned', null] },
+    canceled_at: { type: ['integer', 'null'] },
+  },
+);
 
 /** A cursor-paged list of `item` objects (the /api/v1 lists). */
 export function cursorListSchema(item: JsonSchema) {
@@ -291,6 +333,10 @@ export const payoutSchema = resourceSchema('payout', ['amount', 'currency', 'sta
   metadata: { type: 'object', additionalProperties: { type: 'string' } },
   failure_code: { type: ['string', 'null'] },
   failure_message: { type: ['string', 'null'] },
+  payout_method_id: { type: ['string', 'null'], description: 'The saved destination it was sent to, when it was' },
+  fee: { type: 'integer', description: "Sika's fee, drawn from the balance with the amount" },
+  created: { type: 'integer' },
+  livemode: { type: 'boolean' },
 });
 
 /** The return URL of a payment operation with the query parameters the interface fixes: status, payment_intent, operation_id. */
