@@ -1,12 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
+import type { Answer } from '../../../clients/typescript/src/index.js';
 import { sika, withSession } from './session.js';
 
-/** A saved payout destination (a payout method) as GET /api/v1/merchant/settings/payouts lists it. */
-export interface SavedDestination {
-  id: string;
-  active?: boolean;
-  destination?: { type?: string; country?: string; msisdn?: string; account_number?: string; operator?: string; bank_code?: string };
-}
+/** A saved payout destination (a payout method) as GET /api/v1/merchant/settings/payouts lists it: the active ones. */
+export type SavedDestination = Answer<'get', '/api/v1/merchant/settings/payouts'>['destinations'][number];
 
 /** The environment's saved payout destinations that can be paid now, for the pages that pay out to one. */
 export function useSavedDestinations(environment: string, onSignedOut: () => void): SavedDestination[] {
@@ -14,7 +11,7 @@ export function useSavedDestinations(environment: string, onSignedOut: () => voi
     queryKey: ['payout-settings', environment],
     queryFn: () => withSession(() => sika.get('/api/v1/merchant/settings/payouts'), onSignedOut),
   });
-  return ((settings.data as { destinations?: SavedDestination[] } | undefined)?.destinations ?? []).filter((d) => d.active !== false);
+  return settings.data?.destinations ?? [];
 }
 
 /** How a saved destination is named in a list: its number or account. */

@@ -66,6 +66,8 @@ type Media = `${string}/${string}`;
 type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 type InitParam<Init> = RequiredKeysOf<Init> extends never ? [(Init & { [key: string]: unknown })?] : [Init & { [key: string]: unknown }];
 type Data<M extends Method, P extends PathsWithMethod<paths, M>, I> = NonNullable<FetchResponse<paths[P][M] & Record<string | number, unknown>, I, Media>['data']>;
+/** What an operation answers, as this client's methods return it: `Answer<'get', '/api/v1/payouts/{id}'>`. */
+export type Answer<M extends Method, P extends PathsWithMethod<paths, M>> = Data<M, P, Record<string, never>>;
 type ItemOf<D> = D extends { data?: (infer T)[] } ? T : Record<string, unknown>;
 /** What the thin layer hands to openapi-fetch: its own types are checked at the public methods. */
 type AnyInit = { params?: { query?: Record<string, unknown>; path?: Record<string, unknown> }; body?: unknown; headers?: unknown } | undefined;

@@ -7,7 +7,7 @@ import { MFA_PURPOSES, type MfaPurpose } from '../../../packages/domain/verifica
 import { route, type Family } from '../../../packages/http/routes.js';
 import { listPasskeys, type PasskeyRow } from '../../../projections/user-passkeys.js';
 import { deviceOf, mfaChallengeSchema, tokenPair, userOf, type SessionCookies } from './auth.js';
-import { idParams, signedIn } from './shared.js';
+import { idParams, listSchema, signedIn } from './shared.js';
 
 /** A WebAuthn response as the browser serialises it (its parts are checked by @simplewebauthn/server). */
 const credentialResponse = {
@@ -133,7 +133,7 @@ export function authPasskeysFamily(knex: Knex, passkeys: Passkeys, signIns: Sign
         path: '/api/v1/auth/passkeys',
         summary: "The signed-in user's passkeys, oldest first",
         auth: signedIn,
-        response: { type: 'object', properties: { object: { const: 'list' }, data: { type: 'array', items: passkeySchema } } },
+        response: listSchema(passkeySchema),
         handler: async (ctx) => ({ object: 'list', data: (await listPasskeys(knex, userOf(ctx).userId)).map(fromRow) }),
       }),
       route<{ nickname: string }, unknown, { id: string }>({

@@ -11,7 +11,7 @@ import { listSecurityEvents } from '../../../projections/user-security-events.js
 import { findUser } from '../../../projections/users.js';
 import type { Clock } from '../../../packages/core/clock.js';
 import { deviceOf, email, mfaChallengeSchema, password, tokenPair, userOf, type SessionCookies } from './auth.js';
-import { signedIn } from './shared.js';
+import { listSchema, signedIn } from './shared.js';
 
 const uuid = { type: 'string', format: 'uuid' };
 const phone = { type: 'string', minLength: 3, maxLength: 32 };
@@ -85,13 +85,10 @@ export function authSecurityFamily(knex: Knex, clock: Clock, secondFactors: Seco
         summary: "The signed-in user's account activity, newest first: sign-ins and sign-outs, password, address and phone changes, factors added and removed, each with its address and user agent",
         auth: signedIn,
         query: { type: 'object', additionalProperties: false, properties: { limit: { type: 'integer', minimum: 1, maximum: 100 } } },
-        response: {
+        response: listSchema({
           type: 'object',
-          properties: {
-            object: { const: 'list' },
-            data: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, type: { type: 'string' }, ip: { type: ['string', 'null'] }, userAgent: { type: ['string', 'null'] }, detail: { type: 'object' }, createdAt: { type: 'string', format: 'date-time' } } } },
-          },
-        },
+          properties: { id: { type: 'string' }, type: { type: 'string' }, ip: { type: ['string', 'null'] }, userAgent: { type: ['string', 'null'] }, detail: { type: 'object' }, createdAt: { type: 'string', format: 'date-time' } },
+        }),
         handler: async (ctx) => ({
           object: 'list',
           data: (await listSecurityEvents(knex, userOf(ctx).userId, ctx.query.limit ?? 20)).map((e) => ({ id: e.id, type: e.type, ip: e.ip, userAgent: e.user_agent, detail: e.detail, createdAt: e.created_at.toISOString() })),

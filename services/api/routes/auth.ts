@@ -11,7 +11,7 @@ import { route, type Family } from '../../../packages/http/routes.js';
 import { listMemberships } from '../../../projections/organizations.js';
 import { listLiveSessions } from '../../../projections/user-sessions.js';
 import { findUser } from '../../../projections/users.js';
-import { cookieOf, idParams, signedIn } from './shared.js';
+import { cookieOf, idParams, listSchema, signedIn } from './shared.js';
 
 const signedInUser = {
   type: 'object',
@@ -258,29 +258,20 @@ export function authFamily(accounts: Accounts, signIns: SignIns, knex: Knex, clo
         path: '/api/v1/auth/sessions',
         summary: "The signed-in user's live sessions, newest first; `current` marks the caller's",
         auth: signedIn,
-        response: {
+        response: listSchema({
           type: 'object',
           properties: {
-            object: { const: 'list' },
-            data: {
-              type: 'array',
-              items: {
-                type: 'object',
-                properties: {
-                  id: { type: 'string' },
-                  current: { type: 'boolean' },
-                  organizationId: { type: 'string' },
-                  merchantId: { type: 'string' },
-                  userAgent: { type: ['string', 'null'] },
-                  ip: { type: ['string', 'null'] },
-                  createdAt: { type: 'string', format: 'date-time' },
-                  lastActiveAt: { type: 'string', format: 'date-time' },
-                  expiresAt: { type: 'string', format: 'date-time' },
-                },
-              },
-            },
+            id: { type: 'string' },
+            current: { type: 'boolean' },
+            organizationId: { type: 'string' },
+            merchantId: { type: 'string' },
+            userAgent: { type: ['string', 'null'] },
+            ip: { type: ['string', 'null'] },
+            createdAt: { type: 'string', format: 'date-time' },
+            lastActiveAt: { type: 'string', format: 'date-time' },
+            expiresAt: { type: 'string', format: 'date-time' },
           },
-        },
+        }),
         handler: async (ctx) => {
           const claims = userOf(ctx);
           const rows = await listLiveSessions(knex, claims.userId, clock.now());

@@ -4,7 +4,7 @@ import { route, type Family } from '../../../packages/http/routes.js';
 import { balancesOf, heldFundsOf, HELD_KINDS } from '../../../projections/balances.js';
 import { balancesAt, dailySummaries, escrowedAt } from '../../../projections/ledger-entries.js';
 import { sellerFundsAt } from '../../../projections/marketplace-funds.js';
-import { endOfSecond, unixTimeQuery } from './shared.js';
+import { endOfSecond, listSchema, unixTimeQuery } from './shared.js';
 
 /** At most a year of days per request: a summary is one row per day and currency. */
 const MAX_DAYS = 366;
@@ -93,7 +93,7 @@ export function balanceFamily(knex: Knex): Family {
           required: ['from', 'to'],
           additionalProperties: false,
         },
-        response: { type: 'object', properties: { object: { const: 'list' }, data: { type: 'array', items: dailySummary } } },
+        response: listSchema(dailySummary),
         handler: async (ctx) => {
           const from = utcDay(ctx.query.from);
           const to = utcDay(ctx.query.to);

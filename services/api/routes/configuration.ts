@@ -10,7 +10,7 @@ import { activationsByCountry, findActivation, listActivations } from '../../../
 import { listFeatureFlags } from '../../../projections/feature-flags.js';
 import { findMerchant } from '../../../projections/merchants.js';
 import type { CursorQuery } from '../../../projections/paging.js';
-import { countrySchema, currencySchema, cursorListSchema, cursorQuery, found, idParams, resourceSchema } from './shared.js';
+import { countrySchema, currencySchema, cursorListSchema, cursorQuery, found, idParams, listSchema, resourceSchema } from './shared.js';
 
 const BASE = '/api/v1/configuration';
 /** Merchants read and change their own configuration; the platform operator credential any merchant's (naming it). */
@@ -99,7 +99,7 @@ export function configurationFamily(knex: Knex, activations: CountryActivations,
         summary: "The catalog's countries with their currency and operators, and the merchant's activation of each (null: the catalog's defaults)",
         auth: read,
         query: merchantQuery,
-        response: { type: 'object', properties: { object: { const: 'list' }, data: { type: 'array', items: countryConfigSchema } } },
+        response: listSchema(countryConfigSchema),
         handler: async (ctx) => {
           const owner = await ownerOf(knex, ctx, ctx.query.merchantId);
           const activated = await activationsByCountry(knex, owner);
@@ -180,7 +180,7 @@ export function configurationFamily(knex: Knex, activations: CountryActivations,
         summary: 'Feature flags: a merchant reads those that apply to it; the platform operator every flag, or one merchant’s overrides',
         auth: read,
         query: merchantQuery,
-        response: { type: 'object', properties: { object: { const: 'list' }, data: { type: 'array', items: flagSchema } } },
+        response: listSchema(flagSchema),
         handler: async (ctx) => {
           if (ctx.principal.platform) return listFeatureFlags(knex, { ...(ctx.query.merchantId !== undefined ? { merchantId: ctx.query.merchantId } : {}) });
           return listFeatureFlags(knex, { effectiveFor: (await ownerOf(knex, ctx, ctx.query.merchantId)).merchantId });

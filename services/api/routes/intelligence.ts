@@ -22,7 +22,7 @@ import {
 } from '../../../projections/intelligence-payments.js';
 import { merchantFacts } from '../../../projections/merchant-facts.js';
 import type { CursorQuery } from '../../../projections/paging.js';
-import { cursorListSchema, cursorQuery, currencySchema, idParamsOf, resourceSchema } from './shared.js';
+import { cursorListSchema, cursorQuery, currencySchema, idParamsOf, listSchema, resourceSchema } from './shared.js';
 
 const BASE = '/api/v1/intelligence';
 const intelligenceRead: RouteAuth = { scope: 'intelligence.read', environmentHeader: 'optional' };
@@ -126,7 +126,6 @@ const suggestionSchema = {
     pages: { type: 'array', items: { enum: [...DASHBOARD_PAGES] } },
   },
 };
-const listOf = (item: Record<string, unknown>) => ({ type: 'object', required: ['object', 'data'], properties: { object: { const: 'list' }, data: { type: 'array', items: item } } });
 
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 const daysBefore = (d: Date, n: number) => new Date(d.getTime() - n * DAY);
@@ -255,7 +254,7 @@ export function intelligenceFamily(knex: Knex, clock: Clock): Family {
         path: `${BASE}/recommendations`,
         summary: 'Recommendations computed from the data: an operator failing more than usual, customers to re-engage, a cheaper rail',
         auth: intelligenceRead,
-        response: listOf(recommendationSchema),
+        response: listSchema(recommendationSchema),
         handler: async (ctx) => {
           const today = clock.now();
           const [{ recent, baseline }, month, stages] = await Promise.all([
@@ -272,7 +271,7 @@ export function intelligenceFamily(knex: Knex, clock: Clock): Family {
         summary: "Operator health: each operator's failure rate over the last days against its usual rate (the 28 days before)",
         auth: intelligenceRead,
         query: { type: 'object', additionalProperties: false, properties: { days: { type: 'integer', minimum: 1, maximum: 90, default: 7 } } },
-        response: listOf(operatorSchema),
+        response: listSchema(operatorSchema),
         handler: async (ctx) => {
           const { recent, baseline } = await operatorWindows(ctx.owner, ctx.query.days);
           const data = recent.map((now) => ({
@@ -302,7 +301,7 @@ export function contextIntelligenceFamily(knex: Knex, clock: Clock): Family {
         summary: "What to suggest next to the current merchant on a dashboard page: problems (failed payments, late payouts), go-live steps left, features not used yet",
         auth: intelligenceRead,
         query: { type: 'object', additionalProperties: false, properties: { page: { enum: [...DASHBOARD_PAGES] } } },
-        response: { ...listOf(suggestionSchema), properties: { ...listOf(suggestionSchema).properties, page: { enum: [...DASHBOARD_PAGES, null] } } },
+        response: { ...listSchema(suggestionSchema), properties: { ...listSchema(suggestionSchema).properties, page: { enum: [...DASHBOARD_PAGES, null] } } },
         handler: async (ctx) => ({ object: 'list', page: ctx.query.page ?? null, data: suggest(await merchantFacts(knex, ctx.owner, clock.now()), ctx.query.page) }),
       }),
     ],

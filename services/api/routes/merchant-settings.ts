@@ -47,7 +47,7 @@ const payoutMethodSchema = {
     id: { type: 'string' },
     object: { const: 'payout_method' },
     type: { enum: ['mobile_money', 'bank'] },
-    destination: { type: 'object', description: 'The destination as saved (docs/payouts.md)' },
+    destination: { ...destinationSchema, description: 'The destination as saved (docs/payouts.md)' },
     status: { enum: ['active', 'inactive'] },
     usable_from: { type: 'string', format: 'date-time', description: 'When the safety delay ends; payouts to it are refused before' },
     created: { type: 'integer' },

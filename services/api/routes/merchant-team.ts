@@ -6,7 +6,7 @@ import { route, type Family } from '../../../packages/http/routes.js';
 import { findInvitation, listInvitations, type InvitationRow } from '../../../projections/organization-invitations.js';
 import { findMembership, listMembers, type MemberRow } from '../../../projections/organizations.js';
 import { userOf } from './auth.js';
-import { idParams, idParamsOf, signedIn } from './shared.js';
+import { idParams, idParamsOf, listSchema, signedIn } from './shared.js';
 
 const memberSchema = {
   type: 'object',
@@ -70,7 +70,7 @@ export function merchantTeamFamily(knex: Knex, clock: Clock, organizations: Orga
         path: '/api/v1/merchant/team/members',
         summary: 'The members of the current organization with their roles, oldest first',
         auth: signedIn,
-        response: { type: 'object', properties: { object: { const: 'list' }, data: { type: 'array', items: memberSchema } } },
+        response: listSchema(memberSchema),
         handler: async (ctx) => ({ object: 'list', data: (await listMembers(knex, userOf(ctx).organizationId)).map(render) }),
       }),
       route<{ role: Role }, unknown, { userId: string }>({
@@ -144,7 +144,7 @@ export function merchantTeamFamily(knex: Knex, clock: Clock, organizations: Orga
         path: '/api/v1/merchant/team/invitations',
         summary: "The current organization's invitations, newest first, with their status (pending, accepted, revoked, expired)",
         auth: signedIn,
-        response: { type: 'object', properties: { object: { const: 'list' }, data: { type: 'array', items: invitationSchema } } },
+        response: listSchema(invitationSchema),
         handler: async (ctx) => ({ object: 'list', data: (await listInvitations(knex, userOf(ctx).organizationId)).map((i) => renderInvitation(i, clock.now())) }),
       }),
       route<unknown, unknown, { id: string }>({

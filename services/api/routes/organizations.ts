@@ -7,7 +7,7 @@ import type { Accounts } from '../../../packages/domain/user/commands.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { findMembership, listMemberships, type MembershipRow } from '../../../projections/organizations.js';
 import { accessTokenSchema, userOf } from './auth.js';
-import { countrySchema, signedIn } from './shared.js';
+import { countrySchema, listSchema, signedIn } from './shared.js';
 
 const uuid = { type: 'string', format: 'uuid' };
 
@@ -96,7 +96,7 @@ export function organizationsFamily(knex: Knex, accounts: Accounts, organization
         path: '/api/v1/organizations/mine',
         summary: 'Every organization the caller belongs to, oldest membership first',
         auth: signedIn,
-        response: { type: 'object', properties: { object: { const: 'list' }, data: { type: 'array', items: organizationSchema } } },
+        response: listSchema(organizationSchema),
         handler: async (ctx) => ({ object: 'list', data: (await listMemberships(knex, userOf(ctx).userId)).map(render) }),
       }),
       route<{ organizationId: string; persist?: boolean | null }>({

@@ -104,7 +104,7 @@ export const paymentIntentSchema = resourceSchema(
 
 /** A cursor-paged list of `item` objects (the /api/v1 lists). */
 export function cursorListSchema(item: JsonSchema) {
-  return { type: 'object', properties: { object: { const: 'list' }, data: { type: 'array', items: item }, has_more: { type: 'boolean' }, url: { type: 'string' } } };
+  return { type: 'object', required: ['object', 'data', 'has_more'], properties: { object: { const: 'list' }, data: { type: 'array', items: item }, has_more: { type: 'boolean' }, url: { type: 'string' } } };
 }
 
 /** An event as webhooks and the events API carry it (docs/events.md). */
@@ -123,10 +123,16 @@ export const historyEventSchema = {
   },
 };
 
+/** A whole list of `item` objects, not paged (a user's passkeys, a team's members, the countries). */
+export function listSchema(item: JsonSchema) {
+  return { type: 'object', required: ['object', 'data'], properties: { object: { const: 'list' }, data: { type: 'array', items: item } } };
+}
+
 /** A page of a page-based merchant list of `item` objects (`/api/v1/merchant/*`). */
 export function pageListSchema(item: JsonSchema) {
   return {
     type: 'object',
+    required: ['object', 'data', 'page', 'limit', 'total', 'has_more'],
     properties: { object: { const: 'list' }, data: { type: 'array', items: item }, page: { type: 'integer' }, limit: { type: 'integer' }, total: { type: 'integer' }, has_more: { type: 'boolean' } },
   };
 }

@@ -5,7 +5,6 @@ import { useCountry } from '../countries.js';
 import { formatAmount, formatWhen, LanguageContext, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import { checkoutMessages as messages } from './checkout.messages.js';
-import type { Intent } from './Payment.js';
 import { paymentMessages, type PaymentStatus } from './payments.messages.js';
 import type { PageProps } from './props.js';
 
@@ -29,7 +28,7 @@ export function CheckoutSession({ environment, onSignedOut, id }: PageProps) {
   const intentId = session.data?.paymentIntentId ?? null;
   const intent = useQuery({
     queryKey: ['payment', environment, intentId],
-    queryFn: () => withSession(() => sika.get('/api/v1/payment-intents/{id}', { params: { path: { id: intentId! } } }) as Promise<unknown> as Promise<Intent>, onSignedOut),
+    queryFn: () => withSession(() => sika.get('/api/v1/payment-intents/{id}', { params: { path: { id: intentId! } } }), onSignedOut),
     enabled: intentId !== null,
   });
   // Expiring moves the session (and cancels its intent): the list and the payment are asked again too.

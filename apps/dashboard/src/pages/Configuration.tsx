@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
+import type { Answer } from '../../../../clients/typescript/src/index.js';
 import { ErrorMessage, errorText, QueryView, Scrollable } from '../components.js';
 import { decimalsOf, formatAmount, LanguageContext, minorUnits, useMessages, type Messages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
@@ -146,34 +147,8 @@ const messages: Messages<
   },
 };
 
-interface Activation {
-  id: string;
-  countryCode: string;
-  currencyIso: string;
-  enabledForPayIn: boolean;
-  enabledForPayout: boolean;
-  minAmount: number | null;
-  maxAmount: number | null;
-}
-
-interface CountryConfiguration {
-  countryCode: string;
-  name: string;
-  currencyIso: string;
-  operators: { code?: string; name?: string; payIn?: boolean; payout?: boolean }[];
-  activation: Activation | null;
-}
-
-interface Capability {
-  id: string;
-  country: string;
-  currency: string;
-  payment_method_type: 'mobile_money' | 'card' | 'bank';
-  operator?: string | null;
-  is_enabled: boolean;
-  status: 'active' | 'suspended';
-  suspension_reason?: string | null;
-}
+type CountryConfiguration = Answer<'get', '/api/v1/configuration/countries'>['data'][number];
+type Capability = Answer<'get', '/api/v1/payment_capabilities'>['data'][number];
 
 /** The countries and payment methods the merchant takes: country activations and payment capabilities. */
 export function Configuration(props: PageProps) {
@@ -196,7 +171,7 @@ function Countries({ environment, onSignedOut }: PageProps) {
   const [message, setMessage] = useState<{ kind: 'error' | 'saved'; text: string } | null>(null);
   const countries = useQuery({
     queryKey: ['configuration-countries', environment],
-    queryFn: async () => ((await withSession(() => sika.get('/api/v1/configuration/countries'), onSignedOut)).data ?? []) as CountryConfiguration[],
+    queryFn: async () => ((await withSession(() => sika.get('/api/v1/configuration/countries'), onSignedOut)).data ?? []),
   });
   const done = (country: CountryConfiguration) => {
     setEditing(null);
@@ -326,11 +301,11 @@ function Methods({ environment, onSignedOut }: PageProps) {
   const key = ['payment-capabilities', environment];
   const capabilities = useQuery({
     queryKey: key,
-    queryFn: async () => ((await withSession(() => sika.get('/api/v1/payment_capabilities', { params: { query: { limit: 100 } } }), onSignedOut)).data ?? []) as unknown as Capability[],
+    queryFn: async () => ((await withSession(() => sika.get('/api/v1/payment_capabilities', { params: { query: { limit: 100 } } }), onSignedOut)).data ?? []),
   });
   const countries = useQuery({
     queryKey: ['configuration-countries', environment],
-    queryFn: async () => ((await withSession(() => sika.get('/api/v1/configuration/countries'), onSignedOut)).data ?? []) as CountryConfiguration[],
+    queryFn: async () => ((await withSession(() => sika.get('/api/v1/configuration/countries'), onSignedOut)).data ?? []),
   });
   const chosen = countries.data?.find((c) => c.countryCode === country);
   const changed = { onSuccess: () => void queries.invalidateQueries({ queryKey: key }), onError: (err: unknown) => setError(errorText(err, t('error.generic'))) };

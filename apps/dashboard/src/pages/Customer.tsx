@@ -4,7 +4,7 @@ import { isNotFound, Link, NotFound, QueryView, retryUnlessNotFound } from '../c
 import { formatWhen, formatAmount, LanguageContext, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import { billingMessages as messages } from './billing.messages.js';
-import { InvoiceTable, SubscriptionTable, type InvoiceRow, type SubscriptionRow } from './billing.tables.js';
+import { InvoiceTable, SubscriptionTable } from './billing.tables.js';
 import type { PageProps } from './props.js';
 
 /** One customer: who they are, their wallet, their subscriptions and their invoices. */
@@ -51,13 +51,13 @@ export function Customer({ environment, onSignedOut, id }: PageProps) {
             <section aria-labelledby="customer-subscriptions">
               <h2 id="customer-subscriptions">{t('subscriptions.title')}</h2>
               <QueryView query={subscriptions} isEmpty={(l) => !l.data?.length} empty={t('subscriptions.none')}>
-                {(l) => <SubscriptionTable rows={(l.data ?? []) as SubscriptionRow[]} labelledBy="customer-subscriptions" withCustomer={false} />}
+                {(l) => <SubscriptionTable rows={l.data ?? []} labelledBy="customer-subscriptions" withCustomer={false} />}
               </QueryView>
             </section>
             <section aria-labelledby="customer-invoices">
               <h2 id="customer-invoices">{t('invoices.title')}</h2>
               <QueryView query={invoices} isEmpty={(l) => !l.data?.length} empty={t('invoices.none')}>
-                {(l) => <InvoiceTable rows={(l.data ?? []) as InvoiceRow[]} labelledBy="customer-invoices" withCustomer={false} />}
+                {(l) => <InvoiceTable rows={l.data ?? []} labelledBy="customer-invoices" withCustomer={false} />}
               </QueryView>
             </section>
           </>

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useRef, useState, type FormEvent } from 'react';
+import type { Answer } from '../../../../clients/typescript/src/index.js';
 import { CursorPager, ErrorMessage, errorText, QueryView, Scrollable, useCursorPages } from '../components.js';
 import { formatWhen, LanguageContext, useMessages, type Messages } from '../i18n.js';
 import { sika, uploadWithProgress, withSession } from '../session.js';
@@ -100,15 +101,7 @@ const messages: Messages<
   },
 };
 
-interface Asset {
-  id: string;
-  name: string;
-  purpose: Purpose;
-  contentType: string;
-  size: number;
-  status: 'pending' | 'uploaded' | 'ready';
-  createdAt: string;
-}
+type Asset = Answer<'get', '/api/v1/assets'>['data'][number];
 
 type Step = 'hashing' | 'declaring' | 'uploading' | 'checking';
 
@@ -249,7 +242,7 @@ export function Files({ environment, onSignedOut }: PageProps) {
                     </tr>
                   </thead>
                   <tbody>
-                    {((list.data ?? []) as unknown as Asset[]).map((a) => (
+                    {(list.data ?? []).map((a) => (
                       <tr key={a.id}>
                         <th scope="row">{a.name}</th>
                         <td>{t(`purpose.${a.purpose}`)}</td>

@@ -4,7 +4,7 @@ import { QueryView, FilterSelect } from '../components.js';
 import { useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import { billingMessages as messages, INVOICE_STATUSES } from './billing.messages.js';
-import { InvoiceTable, type InvoiceRow } from './billing.tables.js';
+import { InvoiceTable } from './billing.tables.js';
 import type { PageProps } from './props.js';
 
 type Status = (typeof INVOICE_STATUSES)[number];
@@ -22,7 +22,7 @@ export function Invoices({ environment, onSignedOut }: PageProps) {
       <h1 id="invoice-list">{t('invoices.title')}</h1>
       <FilterSelect label={t('filter')} value={status} values={INVOICE_STATUSES} any={t('all')} words={(s) => t(`inv.${s}`)} onChange={setStatus} inline={false} />
       <QueryView query={list} isEmpty={(l) => !l.data?.length} empty={t('invoices.none')}>
-        {(l) => <InvoiceTable rows={(l.data ?? []) as InvoiceRow[]} labelledBy="invoice-list" />}
+        {(l) => <InvoiceTable rows={l.data ?? []} labelledBy="invoice-list" />}
       </QueryView>
     </main>
   );

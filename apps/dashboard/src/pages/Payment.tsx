@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
-import { SikaError } from '../../../../clients/typescript/src/index.js';
+import { SikaError, type Answer } from '../../../../clients/typescript/src/index.js';
 import { ErrorMessage, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable, useAction } from '../components.js';
 import { decimalsOf, formatAmount, formatWhen, LanguageContext, minorUnits, useMessages, type Messages } from '../i18n.js';
 import { ObjectHistory } from '../ObjectHistory.js';
@@ -91,27 +91,8 @@ const EVENTS: Record<string, { en: string; fr: string }> = {
 };
 
 /** A payment intent as the payment pages read it (the API reference types fewer of its fields). */
-export interface Intent {
-  id: string;
-  created: number;
-  amount: number;
-  currency: string;
-  status: string;
-  description?: string | null;
-  customer?: string | null;
-  fee?: number | null;
-  amount_received?: number | null;
-  payment_method?: { type?: string; mobile_money?: { operator?: string; msisdn?: string } } | null;
-}
-
-interface Refund {
-  id: string;
-  amount: number;
-  currency: string;
-  status: 'pending' | 'succeeded' | 'failed';
-  reason: Reason | null;
-  created: number;
-}
+/** A payment intent as the API answers it. */
+type Intent = Answer<'get', '/api/v1/payment-intents/{id}'>;
 
 /** One payment: its figures, refunds (and a refund), and its whole history from the log with who caused each step. */
 export function Payment({ environment, onSignedOut, id }: PageProps) {
@@ -121,7 +102,7 @@ export function Payment({ environment, onSignedOut, id }: PageProps) {
   const key = ['payment', environment, paymentId];
   const intent = useQuery({
     queryKey: [...key, 'object'],
-    queryFn: () => withSession(() => sika.get('/api/v1/payment-intents/{id}', { params: { path: { id: paymentId } } }) as Promise<unknown> as Promise<Intent>, onSignedOut),
+    queryFn: () => withSession(() => sika.get('/api/v1/payment-intents/{id}', { params: { path: { id: paymentId } } }), onSignedOut),
     retry: retryUnlessNotFound,
   });
   const refunds = useQuery({
@@ -144,7 +125,7 @@ export function Payment({ environment, onSignedOut, id }: PageProps) {
       <QueryView query={intent}>
         {(p) => {
           const money = (minor: number | null | undefined) => formatAmount(language, minor ?? 0, p.currency);
-          const refundList = (refunds.data?.data ?? []) as unknown as Refund[];
+          const refundList = refunds.data?.data ?? [];
           const refunded = refundList.filter((r) => r.status !== 'failed').reduce((sum, r) => sum + r.amount, 0);
           const mobile = p.payment_method?.mobile_money;
           return (

@@ -74,21 +74,6 @@ const messages: Messages<
   },
 };
 
-interface Payout {
-  id: string;
-  amount: number;
-  currency: string;
-  status: 'pending' | 'in_transit' | 'paid' | 'failed' | 'canceled';
-  destination: { type?: string; operator?: string; msisdn?: string; bank_code?: string; account_number?: string; country?: string };
-  expected_by: string;
-  arrival_date_estimate?: string;
-  delay_state?: 'delayed' | null;
-  delay_reason?: DelayReason | null;
-  delayed_at?: string | null;
-  failure_code?: string | null;
-  failure_message?: string | null;
-}
-
 /** One payout: its status, destination, when it is expected, whether (and why) it is delayed, why it failed, what it took from the balance, and its history with who caused each step. */
 export function PayoutPage({ environment, onSignedOut, id }: PageProps) {
   const t = useMessages(messages);
@@ -97,7 +82,7 @@ export function PayoutPage({ environment, onSignedOut, id }: PageProps) {
   const payoutId = id ?? '';
   const payout = useQuery({
     queryKey: ['payout', environment, payoutId],
-    queryFn: () => withSession(() => sika.get('/api/v1/merchant/payouts/{id}', { params: { path: { id: payoutId } } }) as Promise<unknown> as Promise<Payout>, onSignedOut),
+    queryFn: () => withSession(() => sika.get('/api/v1/merchant/payouts/{id}', { params: { path: { id: payoutId } } }), onSignedOut),
     retry: retryUnlessNotFound,
     refetchInterval: (q) => (q.state.data && ['pending', 'in_transit'].includes(q.state.data.status) ? FOLLOW_MS : false),
   });

@@ -469,7 +469,7 @@ function PayoutDelay({ environment, onSignedOut }: SectionProps) {
   // The API reference gives this answer no schema: the fields read here are those of docs/decisions.md, "Payouts".
   const settings = useQuery({
     queryKey: ['payout-settings', environment],
-    queryFn: () => withSession(() => sika.get('/api/v1/merchant/settings/payouts') as Promise<{ safety_delay_minutes: number }>, onSignedOut),
+    queryFn: () => withSession(() => sika.get('/api/v1/merchant/settings/payouts'), onSignedOut),
   });
   const save = useMutation({
     mutationFn: (minutes: number) =>

@@ -40,8 +40,6 @@ const messages: Messages<'title' | 'help' | 'none' | 'destination' | 'operator' 
   },
 };
 
-type Saved = SavedDestination & { usable_from?: string };
-
 /** The environment's saved mobile money destinations: listed with when each can be used, added, removed. */
 export function SavedDestinations({ environment, onSignedOut }: Pick<PageProps, 'environment' | 'onSignedOut'>) {
   const t = useMessages(messages);
@@ -50,7 +48,7 @@ export function SavedDestinations({ environment, onSignedOut }: Pick<PageProps, 
   const [added, setAdded] = useState(false);
   const settings = useQuery({
     queryKey: ['payout-settings', environment],
-    queryFn: () => withSession(() => sika.get('/api/v1/merchant/settings/payouts') as Promise<{ destinations?: Saved[] }>, onSignedOut),
+    queryFn: () => withSession(() => sika.get('/api/v1/merchant/settings/payouts'), onSignedOut),
   });
   const { countries, chosen, operators } = useCountry('payout', country, onSignedOut);
   const { action: act, error } = useAction(onSignedOut, [['payout-settings', environment]]);
@@ -68,12 +66,12 @@ export function SavedDestinations({ environment, onSignedOut }: Pick<PageProps, 
       form.reset();
     });
   };
-  const remove = (d: Saved) => {
+  const remove = (d: SavedDestination) => {
     if (!window.confirm(t('removeConfirm', { label: destinationLabel(d) }))) return;
     setAdded(false);
     act.mutate(() => sika.delete('/api/v1/merchant/settings/payouts/destinations/{id}', { params: { path: { id: d.id } } }));
   };
-  const saved = (settings.data?.destinations ?? []).filter((d) => d.active !== false);
+  const saved = settings.data?.destinations ?? [];
   return (
     <section aria-labelledby="saved-destinations">
       <h2 id="saved-destinations">{t('title')}</h2>

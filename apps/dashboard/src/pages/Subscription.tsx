@@ -4,7 +4,7 @@ import { ErrorMessage, errorText, isNotFound, Link, NotFound, QueryView, retryUn
 import { formatWhen, LanguageContext, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import { billingMessages as messages } from './billing.messages.js';
-import { InvoiceTable, type InvoiceRow } from './billing.tables.js';
+import { InvoiceTable } from './billing.tables.js';
 import { usePriceText, type PriceRow } from './Products.js';
 import type { PageProps } from './props.js';
 
@@ -141,7 +141,7 @@ export function Subscription({ environment, onSignedOut, id }: PageProps) {
             <section aria-labelledby="subscription-invoices">
               <h2 id="subscription-invoices">{t('invoices.title')}</h2>
               <QueryView query={invoices} isEmpty={(l) => !l.data?.length} empty={t('invoices.none')}>
-                {(l) => <InvoiceTable rows={(l.data ?? []) as InvoiceRow[]} labelledBy="subscription-invoices" withCustomer={false} />}
+                {(l) => <InvoiceTable rows={l.data ?? []} labelledBy="subscription-invoices" withCustomer={false} />}
               </QueryView>
             </section>
             <section aria-labelledby="subscription-usage">

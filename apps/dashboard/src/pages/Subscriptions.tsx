@@ -4,7 +4,7 @@ import { ErrorMessage, errorText, NavigationContext, QueryView, FilterSelect } f
 import { useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import { billingMessages as messages, SUBSCRIPTION_STATUSES } from './billing.messages.js';
-import { SubscriptionTable, type SubscriptionRow } from './billing.tables.js';
+import { SubscriptionTable } from './billing.tables.js';
 import { usePriceText, type PriceRow } from './Products.js';
 import type { PageProps } from './props.js';
 
@@ -102,7 +102,7 @@ export function Subscriptions({ environment, onSignedOut }: PageProps) {
         <h2 id="subscription-list">{t('subscriptions.title')}</h2>
         <FilterSelect label={t('filter')} value={status} values={SUBSCRIPTION_STATUSES} any={t('all')} words={(s) => t(`sub.${s}`)} onChange={setStatus} inline={false} />
         <QueryView query={list} isEmpty={(l) => !l.data?.length} empty={t('subscriptions.none')}>
-          {(l) => <SubscriptionTable rows={(l.data ?? []) as SubscriptionRow[]} labelledBy="subscription-list" />}
+          {(l) => <SubscriptionTable rows={l.data ?? []} labelledBy="subscription-list" />}
         </QueryView>
       </section>
     </main>

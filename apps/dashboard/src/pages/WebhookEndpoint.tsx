@@ -16,25 +16,6 @@ const DEFAULT_TEST_TYPE = 'payment_intent.succeeded';
 /** Test events' ids hold `_test_` (docs/webhooks.md, "Sending a test event"). */
 const isTest = (eventId: string) => eventId.startsWith('evt_test_');
 
-interface Delivery {
-  id: string;
-  event_id: string;
-  event_type: string;
-  status: DeliveryStatus;
-  attempt_count: number;
-  next_attempt_at: string | null;
-  created: number;
-}
-
-interface Attempt {
-  attempt: number;
-  started_at: string;
-  duration_ms: number;
-  response_status: number | null;
-  error: string | null;
-  response_body: string | null;
-}
-
 /** One webhook endpoint: what it is, enable/disable, rotate, send a test event; its deliveries, a delivery's attempts with the answers, replay. */
 export function WebhookEndpoint({ environment, onSignedOut, id }: PageProps) {
   const t = useMessages(messages);
@@ -46,13 +27,13 @@ export function WebhookEndpoint({ environment, onSignedOut, id }: PageProps) {
   const [shown, setShown] = useState<ShownSecret | null>(null);
   const endpoint = useQuery({
     queryKey: ['webhook-endpoints', environment, 'one', endpointId],
-    queryFn: () => withSession(() => sika.get('/api/v1/webhook-endpoints/{id}', { params: { path: { id: endpointId } } }), onSignedOut) as Promise<unknown> as Promise<Endpoint>,
+    queryFn: () => withSession(() => sika.get('/api/v1/webhook-endpoints/{id}', { params: { path: { id: endpointId } } }), onSignedOut),
     retry: retryUnlessNotFound,
   });
   const go = useContext(NavigationContext);
   const actions = useEndpointActions(environment, setShown, setError, () => go('webhooks'));
   const replayFailed = useMutation({
-    mutationFn: () => sika.post('/api/v1/webhook-replays', { body: { webhook_endpoint_id: endpointId } }) as Promise<{ queued: number }>,
+    mutationFn: () => sika.post('/api/v1/webhook-replays', { body: { webhook_endpoint_id: endpointId } }),
     onMutate: () => {
       setError(null);
       setNotice(null);
@@ -132,7 +113,7 @@ function SendTestEvent({ environment, endpoint, onError, onNotice }: { environme
   const anyType = endpoint.enabled_events.includes('*');
   const send = useMutation({
     mutationFn: (type: string) =>
-      sika.post('/api/v1/webhook-endpoints/{id}/send_test_event', { params: { path: { id: endpoint.id } }, body: type ? { type } : {} }) as Promise<{ event_type: string }>,
+      sika.post('/api/v1/webhook-endpoints/{id}/send_test_event', { params: { path: { id: endpoint.id } }, body: type ? { type } : {} }),
     onMutate: () => {
       onError(null);
       onNotice(null);
@@ -197,7 +178,7 @@ function Deliveries({ environment, onSignedOut, endpointId, onError }: { environ
             params: { path: { id: endpointId }, query: { limit: 20, ...(status ? { status } : {}), ...(after ? { starting_after: after } : {}) } },
           }),
         onSignedOut,
-      ) as Promise<{ data: Delivery[]; has_more: boolean }>,
+      ),
     refetchInterval: (q) => (q.state.data?.data.some((d) => d.status === 'pending') ? FOLLOW_MS : false),
   });
   return (
@@ -278,9 +259,7 @@ function DeliveryAttempts({
   const delivery = useQuery({
     queryKey: ['webhook-deliveries', environment, endpointId, 'one', deliveryId],
     queryFn: () =>
-      withSession(() => sika.get('/api/v1/webhook-endpoints/{id}/deliveries/{deliveryId}', { params: { path: { id: endpointId, deliveryId } } }), onSignedOut) as Promise<
-        Delivery & { attempts: Attempt[] }
-      >,
+      withSession(() => sika.get('/api/v1/webhook-endpoints/{id}/deliveries/{deliveryId}', { params: { path: { id: endpointId, deliveryId } } }), onSignedOut),
     refetchInterval: (q) => (q.state.data?.status === 'pending' ? FOLLOW_MS : false),
   });
   const replay = useMutation({

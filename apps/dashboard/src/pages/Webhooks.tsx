@@ -4,7 +4,7 @@ import { CursorPager, ErrorMessage, errorText, Link, QueryView, Scrollable, useC
 import { formatWhen, LanguageContext, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import type { PageProps } from './props.js';
-import { SecretPanel, useEndpointActions, webhookMessages as messages, type ShownSecret, type WebhookEndpoint } from './webhooks.shared.js';
+import { SecretPanel, useEndpointActions, webhookMessages as messages, type ShownSecret } from './webhooks.shared.js';
 
 /** Webhook endpoints of the environment shown: a new one (its signing secret shown once), the list with enable/disable and rotate. */
 export function Webhooks({ environment, onSignedOut }: PageProps) {
@@ -18,10 +18,7 @@ export function Webhooks({ environment, onSignedOut }: PageProps) {
   const endpoints = useQuery({
     queryKey: ['webhook-endpoints', environment, 'list', after],
     queryFn: () =>
-      withSession(() => sika.get('/api/v1/webhook-endpoints', { params: { query: { limit: 20, ...(after ? { starting_after: after } : {}) } } }), onSignedOut) as Promise<unknown> as Promise<{
-        data: WebhookEndpoint[];
-        has_more: boolean;
-      }>,
+      withSession(() => sika.get('/api/v1/webhook-endpoints', { params: { query: { limit: 20, ...(after ? { starting_after: after } : {}) } } }), onSignedOut),
   });
   const actions = useEndpointActions(environment, setShown, setError);
   const create = useMutation({
@@ -31,7 +28,7 @@ export function Webhooks({ environment, onSignedOut }: PageProps) {
         .split(',')
         .map((s) => s.trim())
         .filter(Boolean);
-      return (await sika.post('/api/v1/webhook-endpoints', { body: { url, enabled_events } })) as unknown as WebhookEndpoint & { secret: string };
+      return sika.post('/api/v1/webhook-endpoints', { body: { url, enabled_events } });
     },
     onSuccess: (endpoint) => {
       setShown({ url: endpoint.url, secret: endpoint.secret, rotated: false });

@@ -1,34 +1,14 @@
 import { useContext } from 'react';
+import type { Answer } from '../../../../clients/typescript/src/index.js';
 import { Link, Scrollable } from '../components.js';
 import { formatWhen, formatAmount, LanguageContext, useMessages } from '../i18n.js';
 import { billingMessages as messages } from './billing.messages.js';
 
-/** A subscription as the merchant routes list it (the fields the billing pages show). */
-export interface SubscriptionRow {
-  id: string;
-  customer: string;
-  status: string;
-  currency?: string;
-  items: { id?: string; price?: string; quantity?: number }[];
-  current_period_start: number;
-  current_period_end: number;
-  cancel_at_period_end?: boolean;
-  canceled_at?: number | null;
-}
+/** A subscription as the merchant routes list it. */
+type SubscriptionRow = Answer<'get', '/api/v1/merchant/subscriptions'>['data'][number];
 
 /** An invoice as the merchant routes list it. */
-export interface InvoiceRow {
-  id: string;
-  customer: string;
-  status: string;
-  currency: string;
-  amount_due: number;
-  amount_paid: number;
-  amount_remaining?: number;
-  due_date?: string | null;
-}
-
-/** A Unix time as the browser's date. */
+type InvoiceRow = Answer<'get', '/api/v1/merchant/invoices'>['data'][number];
 
 /** Subscriptions as a table, each linking to its page (the customer's too, unless `withCustomer` is false). */
 export function SubscriptionTable({ rows, labelledBy, withCustomer = true }: { rows: SubscriptionRow[]; labelledBy: string; withCustomer?: boolean }) {

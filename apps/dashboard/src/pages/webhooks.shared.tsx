@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { Environment } from '../../../../clients/typescript/src/index.js';
+import type { Answer, Environment } from '../../../../clients/typescript/src/index.js';
 import { CopyButton, errorText } from '../components.js';
 import { useMessages, type Messages } from '../i18n.js';
 import { sika } from '../session.js';
@@ -236,19 +236,8 @@ export const webhookMessages: Messages<
   },
 };
 
-export interface WebhookEndpoint {
-  id: string;
-  url: string;
-  enabled_events: string[];
-  enabled: boolean;
-  status: 'active' | 'failing';
-  secret_last4: string;
-  secret_created_at: string;
-  has_previous_secret: boolean;
-  previous_secret_expires_at: string | null;
-  rotation_recommended: boolean;
-  created: number;
-}
+/** A webhook endpoint as the API answers it (no secret but on creation and rotation). */
+export type WebhookEndpoint = Answer<'get', '/api/v1/webhook-endpoints/{id}'>;
 
 /** A signing secret just made (created or rotated): shown once, with a copy button. */
 export interface ShownSecret {
