@@ -153,7 +153,6 @@ export async function listAutomationVersions(knex: Knex, row: AutomationRow) {
   };
 }
 
-/** Enabled automations of a merchant and environment whose trigger is this event type. */
 /** What an event can trigger: automations of its merchant and environment waiting for its type. */
 export interface TriggerKey {
   merchantId: string;

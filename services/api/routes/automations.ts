@@ -5,7 +5,7 @@ import type { AutomationRunner } from '../../../packages/automations/runner.js';
 import { findRunWithSteps, listLogs, listRuns, withLastRuns } from '../../../packages/automations/runs.js';
 import type { Owner } from '../../../packages/domain/audit.js';
 import type { AutomationInput, Automations } from '../../../packages/domain/automation/commands.js';
-import { ACTION_CATALOG, ACTIONS, EVENT_TRIGGER_TYPES, nextTick, stepsSchema, triggerSchema } from '../../../packages/domain/automation/definition.js';
+import { ACTION_CATALOG, ACTIONS, EVENT_TRIGGER_TYPES, LIMITS, nextTick, stepsSchema, triggerSchema } from '../../../packages/domain/automation/definition.js';
 import { PUBLIC_EVENT_TYPES } from '../../../packages/domain/webhook-endpoint/event-types.js';
 import { route, type Family, type RouteAuth } from '../../../packages/http/routes.js';
 import type { JsonSchema } from '../../../packages/http/validation.js';
@@ -33,8 +33,8 @@ const automationSchema = resourceSchema('automation', ['name', 'status', 'versio
   status: { enum: ['enabled', 'disabled'] },
   disabledReason: { enum: ['merchant', 'failures', null] },
   version: { type: 'integer' },
-  trigger: { type: 'object' },
-  steps: { type: 'array', items: { type: 'object' } },
+  trigger: triggerSchema,
+  steps: stepsSchema,
   secretLast4: { type: 'string' },
   secret: { type: 'string', description: 'create only: signs the requests of http_request steps, shown this once' },
   livemode: { type: 'boolean' },
@@ -53,21 +53,6 @@ const automationSchema = resourceSchema('automation', ['name', 'status', 'versio
     },
   },
 });
-const runSchema = resourceSchema('automation_run', ['automation', 'status', 'trigger', 'startedAt'], {
-  automation: { type: 'string' },
-  automationVersion: { type: 'integer' },
-  trigger: { type: 'object' },
-  test: { type: 'boolean' },
-  status: { enum: RUN_STATUSES },
-  currentStep: { type: ['string', 'null'] },
-  error: { type: ['string', 'null'] },
-  startedAt: { type: 'string' },
-  finishedAt: { type: ['string', 'null'] },
-  steps: { type: 'array', items: { type: 'object' } },
-  logs: { type: 'array', items: { type: 'object' } },
-  livemode: { type: 'boolean' },
-  created: { type: 'integer' },
-});
 const logSchema = resourceSchema('automation_log', ['automation', 'run', 'step', 'action', 'attempt', 'status', 'durationMs'], {
   automation: { type: 'string' },
   run: { type: 'string' },
@@ -83,6 +68,44 @@ const logSchema = resourceSchema('automation_log', ['automation', 'run', 'step',
   startedAt: { type: 'string' },
   created: { type: 'integer' },
 });
+const runSchema = resourceSchema('automation_run', ['automation', 'status', 'trigger', 'startedAt'], {
+  automation: { type: 'string' },
+  automationVersion: { type: 'integer' },
+  trigger: {
+    type: 'object',
+    required: ['kind', 'eventId', 'eventType', 'scheduledFor'],
+    description: 'What started it: an event (its id and type), a schedule (the tick it was due at) or a test',
+    properties: { kind: { enum: ['event', 'schedule', 'test'] }, eventId: { type: ['string', 'null'] }, eventType: { type: ['string', 'null'] }, scheduledFor: { type: ['string', 'null'] } },
+  },
+  test: { type: 'boolean' },
+  status: { enum: RUN_STATUSES },
+  currentStep: { type: ['string', 'null'] },
+  error: { type: ['string', 'null'] },
+  startedAt: { type: 'string' },
+  finishedAt: { type: ['string', 'null'] },
+  steps: { type: 'array', description: 'One run only: the steps of its version', items: { type: 'object', required: ['id', 'action'], properties: { id: { type: 'string' }, action: { enum: [...ACTIONS] } } } },
+  logs: { type: 'array', description: 'One run only: its step logs, in order', items: logSchema },
+  livemode: { type: 'boolean' },
+  created: { type: 'integer' },
+});
+/** One run as its own page shows it: the steps of its version and their logs. */
+const runWithStepsSchema = { ...runSchema, required: [...runSchema.required, 'steps', 'logs'] };
+/** A version of an automation: its definition as it was saved. */
+const versionSchema = {
+  type: 'object',
+  required: ['object', 'automation', 'version', 'current', 'name', 'description', 'trigger', 'steps', 'created'],
+  properties: {
+    object: { const: 'automation_version' },
+    automation: { type: 'string' },
+    version: { type: 'integer' },
+    current: { type: 'boolean', description: 'The version the automation runs' },
+    name: { type: 'string' },
+    description: { type: ['string', 'null'] },
+    trigger: triggerSchema,
+    steps: stepsSchema,
+    created: { type: 'integer' },
+  },
+};
 const triggerEntrySchema = {
   type: 'object',
   required: ['object', 'type', 'description'],
@@ -98,7 +121,7 @@ const triggerEntrySchema = {
 const actionEntrySchema = {
   type: 'object',
   required: ['object', 'action', 'description', 'params'],
-  properties: { object: { const: 'automation_action' }, action: { type: 'string' }, description: { type: 'string' }, params: { type: 'object', description: "The JSON Schema of the step's params" } },
+  properties: { object: { const: 'automation_action' }, action: { enum: [...ACTIONS] }, description: { type: 'string' }, params: { type: 'object', description: "The JSON Schema of the step's params" } },
 };
 const idString = { type: 'string', minLength: 1, maxLength: 255 };
 const runParams = { type: 'object', required: ['id', 'runId'], properties: { id: idString, runId: idString } };
@@ -139,7 +162,12 @@ export function automationsFamily(knex: Knex, clock: Clock, automations: Automat
           required: ['object', 'limits', 'email', 'sms', 'http', 'schedules', 'templating'],
           properties: {
             object: { const: 'automation_runtime_capabilities' },
-            limits: { type: 'object', description: 'Steps, runs and sizes an automation may have (docs/automations.md)' },
+            limits: {
+              type: 'object',
+              description: 'Steps, runs and sizes an automation may have (docs/automations.md)',
+              required: Object.keys(LIMITS),
+              properties: Object.fromEntries(Object.keys(LIMITS).map((k) => [k, { type: 'integer' }])),
+            },
             email: { type: 'object', properties: { delivery: { enum: ['smtp', 'outbox'] } } },
             sms: { type: 'object', properties: { delivery: { const: 'outbox' } } },
             http: {
@@ -265,7 +293,7 @@ export function automationsFamily(knex: Knex, clock: Clock, automations: Automat
           additionalProperties: false,
           properties: { event: { type: 'object', additionalProperties: false, properties: { type: { enum: [...EVENT_TRIGGER_TYPES] }, data: { type: 'object', maxProperties: 200 } } } },
         },
-        response: runSchema,
+        response: runWithStepsSchema,
         status: 202,
         handler: async (ctx) => {
           const row = await load(ctx.owner, ctx.params.id);
@@ -279,7 +307,7 @@ export function automationsFamily(knex: Knex, clock: Clock, automations: Automat
         summary: "List an automation's versions, newest first",
         auth: read,
         params: idParams,
-        response: cursorListSchema({ type: 'object' }),
+        response: cursorListSchema(versionSchema),
         handler: async (ctx) => listAutomationVersions(knex, await load(ctx.owner, ctx.params.id)),
       }),
       route<unknown, CursorQuery & { status?: string }, { id: string }>({
@@ -301,7 +329,7 @@ export function automationsFamily(knex: Knex, clock: Clock, automations: Automat
         summary: 'Retrieve a run with the log of each step attempt',
         auth: read,
         params: runParams,
-        response: runSchema,
+        response: runWithStepsSchema,
         handler: (ctx) => found('automation run', ctx.params.runId, findRunWithSteps(knex, ctx.owner, ctx.params.id, ctx.params.runId)),
       }),
       route<unknown, unknown, { id: string; runId: string }>({
@@ -310,7 +338,7 @@ export function automationsFamily(knex: Knex, clock: Clock, automations: Automat
         summary: 'Cancel a run that is running or waiting',
         auth: write,
         params: runParams,
-        response: runSchema,
+        response: runWithStepsSchema,
         handler: async (ctx) => {
           await found('automation run', ctx.params.runId, findRunWithSteps(knex, ctx.owner, ctx.params.id, ctx.params.runId));
           await runner.cancel(ctx.owner, ctx.params.id, ctx.params.runId);

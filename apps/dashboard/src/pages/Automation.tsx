@@ -232,7 +232,7 @@ function Runs({ environment, onSignedOut, automationId }: { environment: Environ
             params: { path: { id: automationId }, query: { limit: 20, ...(status ? { status } : {}), ...(after ? { starting_after: after } : {}) } },
           }),
         onSignedOut,
-      ) as Promise<unknown> as Promise<{ data: Run[]; has_more: boolean }>,
+      ),
     // A run under way is read again until it ends or waits.
     refetchInterval: (query) => (query.state.data?.data.some((r) => r.status === 'running') ? 2000 : false),
   });

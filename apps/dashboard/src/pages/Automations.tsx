@@ -6,7 +6,7 @@ import { formatWhen, LanguageContext, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import { AutomationEditor } from './AutomationEditor.js';
 import { automationMessages as messages } from './automations.messages.js';
-import { ACTIONS, automationsKey, LOG_STATUSES, useTriggerText, type Action, type Automation, type LogStatus, type StepLog } from './automations.shared.js';
+import { ACTIONS, automationsKey, LOG_STATUSES, useTriggerText, type Action, type Automation, type LogStatus } from './automations.shared.js';
 import type { PageProps } from './props.js';
 
 /** Automations: the environment's list with each one's last run, a new one (its secret shown once), and the step log of every run. */
@@ -147,7 +147,7 @@ function StepLogs({ environment, onSignedOut, names }: { environment: Environmen
             params: { query: { limit: 20, ...(status ? { status } : {}), ...(action ? { action } : {}), ...(after ? { starting_after: after } : {}) } },
           }),
         onSignedOut,
-      ) as Promise<unknown> as Promise<{ data: StepLog[]; has_more: boolean }>,
+      ),
   });
   return (
     <section aria-labelledby="step-log">

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useContext } from 'react';
-import type { Environment } from '../../../../clients/typescript/src/index.js';
+import type { Answer, Environment } from '../../../../clients/typescript/src/index.js';
 import { ErrorMessage, QueryView, useAction } from '../components.js';
 import { formatWhen, LanguageContext, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
@@ -52,39 +52,7 @@ export interface AutomationVersion extends Definition {
   created: number;
 }
 
-export interface Run {
-  id: string;
-  automation: string;
-  automationVersion: number;
-  trigger: { kind: 'event' | 'schedule' | 'test'; eventId: string | null; eventType: string | null; scheduledFor: string | null };
-  test: boolean;
-  status: RunStatus;
-  currentStep: string | null;
-  error: string | null;
-  startedAt: string;
-  finishedAt: string | null;
-}
-
-export interface StepLog {
-  id: string;
-  automation: string;
-  run: string;
-  step: string;
-  stepIndex: number;
-  action: Action;
-  attempt: number;
-  status: LogStatus;
-  input: unknown;
-  output: unknown;
-  error: string | null;
-  durationMs: number;
-  startedAt: string;
-}
-
-export interface RunWithLogs extends Run {
-  steps: { id: string; action: Action }[];
-  logs: StepLog[];
-}
+export type Run = Answer<'get', '/api/v1/automations/{id}/runs'>['data'][number];
 
 /** A parameter's JSON Schema as the actions catalog gives it. */
 export interface ParamSchema {
@@ -102,18 +70,7 @@ export interface ActionEntry {
   params: { properties: Record<string, ParamSchema>; required?: string[] };
 }
 
-export interface TriggerEntry {
-  type: 'event' | 'schedule';
-  eventType?: string;
-  description: string;
-}
-
-export interface RuntimeCapabilities {
-  limits: { maxSteps: number; maxWaitSeconds: number; runsPerMinute: number; maxAttempts: number; defaultAttempts: number; failuresBeforeDisable: number; maxRunSeconds: number };
-  email: { delivery: 'smtp' | 'outbox' };
-  sms: { delivery: 'outbox' };
-  http: { privateAddressesAllowed: boolean; httpAllowed: boolean };
-}
+export type RuntimeCapabilities = Answer<'get', '/api/v1/automations/catalog/runtime-capabilities'>;
 
 /** The queries of one environment's automations, runs and logs: every change asks them again. */
 export const automationsKey = (environment: Environment) => ['automations', environment];
@@ -126,7 +83,7 @@ export function useCatalogs(environment: Environment, onSignedOut: () => void) {
   const key = ['automation-catalogs', environment];
   const triggers = useQuery({
     queryKey: [...key, 'triggers'],
-    queryFn: () => withSession(() => sika.get('/api/v1/automations/catalog/triggers'), onSignedOut) as Promise<unknown> as Promise<{ data: TriggerEntry[] }>,
+    queryFn: () => withSession(() => sika.get('/api/v1/automations/catalog/triggers'), onSignedOut),
     staleTime: Infinity,
   });
   const actions = useQuery({
@@ -136,7 +93,7 @@ export function useCatalogs(environment: Environment, onSignedOut: () => void) {
   });
   const capabilities = useQuery({
     queryKey: [...key, 'capabilities'],
-    queryFn: () => withSession(() => sika.get('/api/v1/automations/catalog/runtime-capabilities'), onSignedOut) as Promise<unknown> as Promise<RuntimeCapabilities>,
+    queryFn: () => withSession(() => sika.get('/api/v1/automations/catalog/runtime-capabilities'), onSignedOut),
     staleTime: Infinity,
   });
   return { triggers, actions, capabilities };
@@ -189,7 +146,7 @@ export function RunDetail({
   const run = useQuery({
     queryKey: [...automationsKey(environment), automationId, 'run', runId],
     queryFn: () =>
-      withSession(() => sika.get('/api/v1/automations/{id}/runs/{runId}', { params: { path: { id: automationId, runId } } }), onSignedOut) as Promise<unknown> as Promise<RunWithLogs>,
+      withSession(() => sika.get('/api/v1/automations/{id}/runs/{runId}', { params: { path: { id: automationId, runId } } }), onSignedOut),
     refetchInterval: (query) => (query.state.data?.status === 'running' ? 1000 : false),
   });
   const { action: cancel, error } = useAction(onSignedOut, [automationsKey(environment)]);
