@@ -23,6 +23,7 @@ import { findMerchant } from '../../projections/merchants.js';
 import { verifiedTeamContacts } from '../../projections/organizations.js';
 import { findTemplate, findTemplateVersion } from '../../projections/templates.js';
 import type { Notifier } from '../webhooks/notifier.js';
+import { testEventId } from '../webhooks/test-events.js';
 import { callUrl } from './http.js';
 import { findRun, type RunRow, type TriggerEvent } from './runs.js';
 
@@ -199,7 +200,7 @@ export class AutomationRunner {
     const now = this.deps.clock.now();
     const trigger = automation.definition.trigger;
     const event: TriggerEvent = {
-      id: `evt_test_${randomBase62(20)}`,
+      id: testEventId(),
       type: sample.type ?? (trigger.type === 'event' ? trigger.eventType : 'schedule.tick'),
       created: unixSeconds(now),
       livemode: owner.environment === 'live',

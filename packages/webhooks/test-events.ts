@@ -5,6 +5,7 @@ import type { ContractObject } from '../domain/escrow/events.js';
 import type { CampaignObject, ContributionObject } from '../domain/funding-campaign/events.js';
 import type { InvoiceObject } from '../domain/invoice/events.js';
 import type { OrderObject } from '../domain/marketplace-order/events.js';
+import { maskedMethod } from '../domain/payment-intent/decider.js';
 import type { PaymentIntentObject } from '../domain/payment-intent/events.js';
 import type { PayoutBatchObject } from '../domain/payout-batch/events.js';
 import type { PayoutObject } from '../domain/payout/events.js';
@@ -60,7 +61,7 @@ function paymentIntent(type: string, created: number, livemode: boolean): Paymen
     transaction_country: 'SN',
     payer_country: 'SN',
     rail_country: 'SN',
-    payment_method: status === 'requires_payment_method' ? null : { type: 'mobile_money', mobile_money: { country: 'SN', operator: 'orange', msisdn: MSISDN } },
+    payment_method: maskedMethod(status === 'requires_payment_method' ? null : { type: 'mobile_money', country: 'SN', operator: 'orange', msisdn: MSISDN }),
     last_payment_error: status === 'failed' ? { code: 'insufficient_funds', message: 'The payer’s wallet does not hold enough' } : null,
     latest_operation: status === 'requires_payment_method' ? null : testId('op'),
     return_url: null,

@@ -249,6 +249,13 @@ t.test('every problem of a definition at once: validate, create and update list 
   t.same(problemsOf(theirs), [['IKW-VAL-001', 'steps.2.params.seconds', false]], "another merchant's automation: only what the body itself shows, nothing of the automation");
   t.equal((await svc.request('GET', `${AUTOMATIONS}/${created.id}`, { key })).body.version, 1, 'no new version');
   t.same((await svc.request('GET', AUTOMATIONS, { key })).body.data.map((a: { id: string }) => a.id), [created.id], 'nothing refused was created');
+
+  // An update that changes no part of the definition is not a check of the stored one: its template
+  // gone, a bad `enabled` is the only problem (as update() itself would check nothing else).
+  t.equal((await svc.request('DELETE', `/api/template-engine/templates/${sms}`, { key })).status, 200);
+  const badEnabled = await svc.request('PATCH', `${AUTOMATIONS}/${created.id}`, { key, body: { enabled: 'yes' } });
+  assertError(t, badEnabled, 'IKW-VAL-001', 'enabled');
+  t.same(problemsOf(badEnabled), [['IKW-VAL-001', 'enabled', false]], 'the body\'s problem alone');
 });
 
 t.test('validate checks a definition without saving it, and tells a schedule’s next runs', async (t) => {

@@ -203,13 +203,24 @@ t.test('success answers: declared by every route; an answer that departs from it
     routes: [
       route({ method: 'get', path: '/test/true', summary: 'Answers as declared', auth: 'public', response: declared, handler: async () => ({ id: 'x' }) }),
       route({ method: 'get', path: '/test/lying', summary: 'Answers other than declared', auth: 'public', response: declared, handler: async () => ({ id: 7 }) }),
+      route({ method: 'get', path: '/test/extra', summary: 'A field it does not name', auth: 'public', response: declared, handler: async () => ({ id: 'x', refreshHash: 'abc' }) }),
+      route({ method: 'get', path: '/test/nested-extra', summary: 'A field of a list item it does not name', auth: 'public', response: { type: 'object', properties: { data: { type: 'array', items: declared } } }, handler: async () => ({ data: [{ id: 'x' }, { id: 'y', proof: {} }] }) }),
+      route({
+        method: 'get',
+        path: '/test/free-form',
+        summary: 'A free-form object and a map of named values',
+        auth: 'public',
+        response: { type: 'object', properties: { id: { type: 'string' }, data: { type: 'object' }, metadata: { type: 'object', additionalProperties: { type: 'string' } } } },
+        handler: async () => ({ id: 'x', data: { anything: { deep: 1 } }, metadata: { order: '42' } }),
+      }),
       route({ method: 'get', path: '/test/page', summary: 'A page it does not declare', auth: 'public', response: declared, handler: async () => Reply.html('<p>hi</p>') }),
       route({ method: 'get', path: '/test/moved', summary: 'A redirect it does not declare', auth: 'public', answers: { html: true }, handler: async () => Reply.redirect('/test/true') }),
     ],
   };
   const checked = await startService(t, { families: () => [family] });
   t.equal((await checked.request('GET', '/test/true')).status, 200, 'an answer as declared passes');
-  for (const path of ['/test/lying', '/test/page', '/test/moved']) {
+  t.equal((await checked.request('GET', '/test/free-form')).status, 200, "a free-form object's fields and a map's keys need no names");
+  for (const path of ['/test/lying', '/test/extra', '/test/nested-extra', '/test/page', '/test/moved']) {
     const res = await checked.request('GET', path);
     t.equal(res.status, 500, `${path}: 500`);
   }

@@ -70,12 +70,17 @@ export class Automations extends CommandService<AutomationCommand, AutomationSta
     return inDefinitionOrder(problems);
   }
 
-  /** As problemsBeyondSchema, of an update's changes over the automation's current definition (none when it is not this owner's: the route says so). */
+  /**
+   * As problemsBeyondSchema, of an update's changes over the automation's current definition, as
+   * update() makes it: none when it changes no part of the definition (`enabled` alone), nor when
+   * the automation is not this owner's (the route says so).
+   */
   async updateProblemsBeyondSchema(owner: Owner, id: string, changes: unknown, refused: readonly ItemError[]): Promise<ItemError[]> {
+    const { enabled: _enabled, ...definitionChanges } = (typeof changes === 'object' && changes !== null ? changes : {}) as Record<string, unknown>;
+    if (Object.keys(definitionChanges).length === 0) return [];
     const { state } = await this.load(id);
     if (state.deleted || !isOwned(state.automation, owner)) return [];
-    const changed = typeof changes === 'object' && changes !== null ? changes : {};
-    return this.problemsBeyondSchema(owner, { ...currentVersion(state).definition, ...changed }, refused);
+    return this.problemsBeyondSchema(owner, { ...currentVersion(state).definition, ...definitionChanges }, refused);
   }
 
   /** What is wrong with a step's fixed template or URL (templated ones are checked when the step runs), if anything. */

@@ -87,7 +87,8 @@ export const initialPaymentIntentState: PaymentIntentState = {
   escrowContract: null,
 };
 
-function maskedMethod(pm: PaymentMethodDetails | null): PaymentIntentObject['payment_method'] {
+/** A payment method as the public object shows it: the number's last four digits, a card's brand and last four. */
+export function maskedMethod(pm: PaymentMethodDetails | null): PaymentIntentObject['payment_method'] {
   if (!pm) return null;
   if (pm.type === 'mobile_money') {
     return { type: 'mobile_money', mobile_money: { country: pm.country, operator: pm.operator, msisdn: `••••${pm.msisdn.slice(-4)}` } };

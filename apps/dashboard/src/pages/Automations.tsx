@@ -9,6 +9,9 @@ import { automationMessages as messages } from './automations.messages.js';
 import { ACTIONS, automationsKey, LOG_STATUSES, useTriggerText, type Action, type Automation, type LogStatus } from './automations.shared.js';
 import type { PageProps } from './props.js';
 
+const AUTOMATION_STATUSES = ['enabled', 'disabled'] as const;
+type AutomationStatus = (typeof AUTOMATION_STATUSES)[number];
+
 /** Automations: the environment's list with each one's last run, a new one (its secret shown once), and the step log of every run. */
 export function Automations({ environment, onSignedOut }: PageProps) {
   const t = useMessages(messages);
@@ -17,7 +20,7 @@ export function Automations({ environment, onSignedOut }: PageProps) {
   const triggerText = useTriggerText();
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<Automation | null>(null);
-  const [status, setStatus] = useState<'' | 'enabled' | 'disabled'>('');
+  const [status, setStatus] = useState<'' | AutomationStatus>('');
   const pages = useCursorPages(`${environment}/${status}`);
   const after = pages.after;
   const list = useQuery({
@@ -82,14 +85,7 @@ export function Automations({ environment, onSignedOut }: PageProps) {
       </section>
 
       <h2 id="automations-list">{t('list')}</h2>
-      <label className="inline">
-        {t('show')}
-        <select value={status} onChange={(e) => setStatus(e.target.value as '' | 'enabled' | 'disabled')}>
-          <option value="">{t('all')}</option>
-          <option value="enabled">{t('status.enabled')}</option>
-          <option value="disabled">{t('status.disabled')}</option>
-        </select>
-      </label>
+      <FilterSelect label={t('show')} value={status} values={AUTOMATION_STATUSES} any={t('all')} words={(s) => t(`status.${s}`)} onChange={setStatus} />
       <QueryView query={list} isEmpty={(l) => l.data.length === 0 && pages.isFirst} empty={t('none')}>
         {(l) => (
           <>

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useContext, useState } from 'react';
-import { CursorPager, Link, QueryView, Scrollable, useCursorPages } from '../components.js';
+import { CursorPager, FilterSelect, Link, QueryView, Scrollable, useCursorPages } from '../components.js';
 import { formatWhen, LanguageContext, useMessages, type Messages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import type { PageProps } from './props.js';
@@ -104,17 +104,7 @@ export function Decisions({ environment, onSignedOut }: Pick<PageProps, 'environ
   return (
     <section aria-labelledby="decisions">
       <h2 id="decisions">{t('decisions')}</h2>
-      <label className="inline">
-        {t('kind')}{' '}
-        <select value={kind} onChange={(e) => setKind(e.target.value as Kind | '')}>
-          <option value="">{t('allKinds')}</option>
-          {KINDS.map((k) => (
-            <option key={k} value={k}>
-              {t(`kind.${k}`)}
-            </option>
-          ))}
-        </select>
-      </label>
+      <FilterSelect label={t('kind')} value={kind} values={KINDS} any={t('allKinds')} words={(k) => t(`kind.${k}`)} onChange={setKind} />
       <QueryView query={decisions} isEmpty={(d) => !d.data?.length} empty={t('decisionsNone')}>
         {(list) => (
           <>
@@ -186,17 +176,7 @@ export function Lifecycle({ environment, onSignedOut }: Pick<PageProps, 'environ
           </dl>
         )}
       </QueryView>
-      <label className="inline">
-        {t('stage')}{' '}
-        <select value={stage} onChange={(e) => setStage(e.target.value as Stage | '')}>
-          <option value="">{t('allStages')}</option>
-          {STAGES.map((s) => (
-            <option key={s} value={s}>
-              {t(`stage.${s}`)}
-            </option>
-          ))}
-        </select>
-      </label>
+      <FilterSelect label={t('stage')} value={stage} values={STAGES} any={t('allStages')} words={(s) => t(`stage.${s}`)} onChange={setStage} />
       <QueryView query={customers} isEmpty={(d) => !d.data?.length} empty={t('lifecycleNone')}>
         {(list) => (
           <>
