@@ -126,6 +126,8 @@ export async function validateEveryProblem(schema: JsonSchema, value: unknown, b
   const all = [...refused, ...beyond.map((problem) => ({ problem, parts: problem.param?.split('.') ?? [] }))].map((p, i) => ({ ...p, i, place: placeIn(value, p.parts) }));
   all.sort((a, b) => comparePlaces(a.place, b.place) || a.i - b.i);
   refuseEvery(all.slice(0, MAX_PROBLEMS).map((p) => p.problem));
+  // Never let a body the schema refused through: should no problem be listed, the first-problem answer.
+  validate(schema, value, 'body');
 }
 
 /**
