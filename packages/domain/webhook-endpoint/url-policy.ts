@@ -9,14 +9,15 @@
  *   resolved address is forbidden (DNS rebinding) and returns the address to connect to; pin the
  *   connection to it with `pinnedLookup` so no second, unchecked resolution happens.
  *
- * `allowPrivate` (WEBHOOK_ALLOW_PRIVATE_URLS) lifts only the address and localhost rules, and only
- * in sandbox; live ignores it.
+ * `allowedPrivateRanges` (WEBHOOK_ALLOW_PRIVATE_URLS) lifts the address rules for the addresses of
+ * those ranges only, and only in sandbox; live ignores them. `localhost` names are allowed when the
+ * ranges hold a loopback address (127.0.0.1 or ::1); what they resolve to is checked at delivery.
  *
  * This module never throws ApiError: callers map a refusal reason to their error code.
  */
 import dns from 'node:dns';
 import net from 'node:net';
-import { cidrContains, parseCidr, parseIPv4, parseIPv6, type Cidr } from '../../core/cidr.js';
+import { anyCidrContains, cidrContains, parseCidr, parseIp, parseIPv4, parseIPv6, type Cidr } from '../../core/cidr.js';
 
 export type UrlRefusal =
   | 'invalid_url'
@@ -29,8 +30,8 @@ export type UrlRefusal =
 
 export interface UrlPolicyOptions {
   environment: 'sandbox' | 'live';
-  /** WEBHOOK_ALLOW_PRIVATE_URLS: honoured only in sandbox. */
-  allowPrivate: boolean;
+  /** WEBHOOK_ALLOW_PRIVATE_URLS: the otherwise refused addresses that may be reached, in sandbox only. */
+  allowedPrivateRanges: readonly Cidr[];
 }
 
 export type UrlCheckResult = { ok: true; url: string } | { ok: false; reason: UrlRefusal; message: string };
@@ -173,8 +174,16 @@ function isLocalhostName(host: string): boolean {
   return host === 'localhost' || host.endsWith('.localhost');
 }
 
-function privateAllowed(options: UrlPolicyOptions): boolean {
-  return options.environment === 'sandbox' && options.allowPrivate;
+/** Whether WEBHOOK_ALLOW_PRIVATE_URLS opens this (bare, canonical) address: in sandbox, an address of its ranges. */
+function privateAllowed(address: string, options: UrlPolicyOptions): boolean {
+  if (options.environment !== 'sandbox') return false;
+  const ip = parseIp(address);
+  return ip !== null && anyCidrContains(options.allowedPrivateRanges, ip);
+}
+
+/** A `localhost` name is reached on loopback: allowed when the ranges open a loopback address. */
+function localhostAllowed(options: UrlPolicyOptions): boolean {
+  return privateAllowed('127.0.0.1', options) || privateAllowed('::1', options);
 }
 
 function refuse(reason: UrlRefusal, message: string): { ok: false; reason: UrlRefusal; message: string } {
@@ -216,11 +225,9 @@ function parseEndpoint(raw: string, options: UrlPolicyOptions): { ok: true; valu
   }
   const host = canonicalHost(url.hostname);
   if (host === null || host === '') return refuse('invalid_url', 'The URL has no valid host');
-  if (!privateAllowed(options)) {
-    if (isLocalhostName(host)) return refuse('localhost', 'The URL must not point to localhost');
-    if (net.isIP(host) !== 0 && isForbiddenAddress(host)) {
-      return refuse('private_address', 'The URL must not point to a loopback, private, link-local or reserved address');
-    }
+  if (isLocalhostName(host) && !localhostAllowed(options)) return refuse('localhost', 'The URL must not point to localhost');
+  if (net.isIP(host) !== 0 && isForbiddenAddress(host) && !privateAllowed(host, options)) {
+    return refuse('private_address', 'The URL must not point to a loopback, private, link-local or reserved address');
   }
   return { ok: true, value: { url, host } };
 }
@@ -244,7 +251,7 @@ const systemResolver: Resolver = async (host) => dns.promises.lookup(host, { all
 /**
  * Delivery-time check (DNS rebinding): re-applies `checkEndpointUrl`, resolves the host (default
  * `dns.promises.lookup` with `all: true`), refuses when ANY resolved address is forbidden (unless
- * allowPrivate in sandbox), and returns the first address in resolver order, so the caller pins the
+ * its allowed private ranges hold it, in sandbox), and returns the first address in resolver order, so the caller pins the
  * connection to what was checked (see `pinnedLookup`). An IP-literal host is not looked up.
  *
  * A resolution failure is not a policy refusal: the resolver's error is rethrown (an empty answer
@@ -268,7 +275,6 @@ export async function resolveDeliveryTarget(
   if (answers.length === 0) {
     throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND', hostname: host });
   }
-  const allowPrivate = privateAllowed(options);
   let chosen: { address: string; family: 4 | 6 } | null = null;
   for (const answer of answers) {
     const address = bareHost(answer.address);
@@ -276,7 +282,7 @@ export async function resolveDeliveryTarget(
     if (family !== 4 && family !== 6) {
       return refuse('private_address', `The name ${host} resolved to something that is not an IP address`);
     }
-    if (!allowPrivate && isForbiddenAddress(address)) {
+    if (isForbiddenAddress(address) && !privateAllowed(address, options)) {
       return refuse('private_address', `The name ${host} resolves to a loopback, private, link-local or reserved address`);
     }
     chosen ??= { address, family };
