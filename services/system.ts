@@ -144,6 +144,8 @@ export interface System {
   paymentIntents: PaymentIntents;
   /** Hosted checkout: sessions and the payment links that open them (docs/checkout.md). */
   checkoutSessions: CheckoutSessions;
+  /** Marks the browser that paid or canceled a checkout session on its hosted page: only it is sent on to the merchant's URLs. */
+  checkoutBrowserMarks: KeyedHasher;
   paymentLinks: PaymentLinks;
   /** The customer portal's sign-in by e-mailed code. */
   customerPortal: CustomerPortal;
@@ -493,6 +495,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     busConsumers,
     paymentIntents,
     checkoutSessions,
+    checkoutBrowserMarks: new KeyedHasher(secretsKey, 'sika:checkout-browser:v1'),
     paymentLinks,
     customerPortal,
     payouts,
