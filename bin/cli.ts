@@ -15,7 +15,7 @@ import { ROLES, type Role } from '../packages/domain/organization/events.js';
 import { verifyLog } from '../packages/eventstore/audit-chain.js';
 import { auditRecords } from '../packages/eventstore/audit-stream.js';
 import type { System } from '../services/system.js';
-import { listen } from './listen.js';
+import { apiBaseProblem, listen } from './listen.js';
 
 const USAGE = `usage:
   sika merchants create --name NAME [--email ADDRESS] [--json]
@@ -45,11 +45,13 @@ const USAGE = `usage:
                                     (one JSON line per event, in log order: a stream's, or a
                                     merchant's; after a position, or from a time: docs/audit.md)
   sika docs openapi                 (prints the OpenAPI document; docs/openapi.json is this output)
-  sika listen --forward-to URL [--events TYPE,...] [--api-key KEY] [--api-base URL] [--state FILE]
+  sika listen --forward-to URL [--events TYPE,...] [--api-base URL] [--state FILE]
                                     (follows the merchant's events through the API and POSTs each to
-                                    URL signed with a secret of this session; KEY: else $SIKA_API_KEY;
-                                    URL: else $SIKA_API_BASE, else http://localhost:3000; FILE, where it
-                                    resumes: else ~/.sika/listen.json. docs/webhooks.md)`;
+                                    URL signed with a secret of this session; the key: $SIKA_API_KEY
+                                    (--api-key KEY works, with a warning: other users see it in the
+                                    process list); URL: else $SIKA_API_BASE, else http://localhost:3000,
+                                    https unless on this machine; FILE, where it resumes: else
+                                    ~/.sika/listen.json. docs/webhooks.md)`;
 
 const ACTOR = 'cli';
 
@@ -215,13 +217,19 @@ async function runListen(args: string[]): Promise<number> {
   });
   const forwardTo = values['forward-to'];
   const apiKey = values['api-key'] ?? process.env.SIKA_API_KEY;
+  const apiBase = values['api-base'] ?? process.env.SIKA_API_BASE ?? 'http://localhost:3000';
   if (!forwardTo || !/^https?:\/\//.test(forwardTo)) throw new UsageError('--forward-to http(s)://… is required');
-  if (!apiKey) throw new UsageError('--api-key or SIKA_API_KEY is required');
+  if (!apiKey) throw new UsageError('SIKA_API_KEY (or --api-key) is required');
+  const problem = apiBaseProblem(apiBase);
+  if (problem !== null) throw new UsageError(problem);
+  if (values['api-key'] !== undefined) {
+    process.stderr.write('Warning: --api-key shows the key to other users of this machine (process list) and keeps it in shell history; export SIKA_API_KEY instead.\n');
+  }
   const stop = new AbortController();
   process.once('SIGINT', () => stop.abort());
   process.once('SIGTERM', () => stop.abort());
   await listen({
-    apiBase: values['api-base'] ?? process.env.SIKA_API_BASE ?? 'http://localhost:3000',
+    apiBase,
     apiKey,
     forwardTo,
     events: (values.events ?? '').split(',').map((e) => e.trim()).filter(Boolean),

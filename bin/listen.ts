@@ -1,7 +1,8 @@
-import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { anyCidrContains, parseCidrList, parseIp } from '../packages/core/cidr.js';
 import { generateSigningSecret } from '../packages/core/secrets.js';
 import { matchesTypeFilter } from '../packages/domain/webhook-endpoint/event-types.js';
 import { signatureHeader } from '../packages/webhooks/signing.js';
@@ -60,7 +61,33 @@ const PAGE = 100;
 /** What a failed fetch says: its cause (ECONNREFUSED …) rather than "fetch failed". */
 const reason = (err: unknown): string => (err instanceof Error ? ((err.cause as Error | undefined)?.message ?? err.message) : String(err));
 const MAX_BACKOFF_MS = 30_000;
+const isRedirect = (status: number): boolean => status >= 300 && status < 400;
 
+const LOOPBACK = parseCidrList('127.0.0.0/8, ::1');
+
+/** Whether a URL's host is this machine: a `localhost` name (RFC 6761) or a loopback address. */
+function isLoopbackHost(hostname: string): boolean {
+  if (hostname === 'localhost' || hostname.endsWith('.localhost')) return true;
+  const address = parseIp(hostname);
+  return address !== null && anyCidrContains(LOOPBACK, address);
+}
+
+/**
+ * Why the API base is refused, or null: the key goes in every request's header, so plain http is
+ * for a service on this machine only, where nothing crosses a network.
+ */
+export function apiBaseProblem(apiBase: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(apiBase);
+  } catch {
+    return `--api-base "${apiBase}" is not a URL`;
+  }
+  if (url.protocol === 'https:') return null;
+  if (url.protocol !== 'http:') return `--api-base must be an https:// URL, not ${url.protocol}`;
+  if (isLoopbackHost(url.hostname)) return null;
+  return `--api-base ${url.origin} is plain http to another machine: the API key would cross the network in clear. Use https://, or http:// on this machine (localhost, 127.0.0.1, [::1])`;
+}
 
 /** The state file's entry for this service and key (the key itself is never written). */
 function stateKey(apiBase: string, apiKey: string): string {
@@ -75,13 +102,24 @@ async function readState(file: string): Promise<Record<string, string>> {
   }
 }
 
-async function saveState(file: string, key: string, lastEventId: string): Promise<void> {
+/**
+ * Writes the position through a temporary file renamed over the state file. The directory it makes
+ * is the user's alone (0700); the temporary file has an unguessable name and is created, never
+ * opened if it exists ('wx'), so nothing planted beside a state file in a shared directory (a
+ * symlink to another file) is written through.
+ */
+export async function saveState(file: string, key: string, lastEventId: string): Promise<void> {
   const state = await readState(file);
   state[key] = lastEventId;
-  await mkdir(path.dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
-  await rename(temporary, file);
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  const temporary = `${file}.${randomBytes(8).toString('hex')}.tmp`;
+  await writeFile(temporary, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+  try {
+    await rename(temporary, file);
+  } catch (err) {
+    await rm(temporary, { force: true });
+    throw err;
+  }
 }
 
 export async function listen(o: ListenOptions): Promise<void> {
@@ -91,10 +129,15 @@ export async function listen(o: ListenOptions): Promise<void> {
   const wait = o.waitSeconds ?? 25;
 
   const get = async (query: URLSearchParams): Promise<EventList> => {
-    const res = await fetch(`${base}/api/v1/events?${query}`, { headers: { authorization: `Bearer ${o.apiKey}`, 'user-agent': 'sika-listen' }, signal: o.signal }).catch((err: unknown) => {
+    // Redirects are not followed: the key would go along to wherever they point.
+    const res = await fetch(`${base}/api/v1/events?${query}`, { headers: { authorization: `Bearer ${o.apiKey}`, 'user-agent': 'sika-listen' }, redirect: 'manual', signal: o.signal }).catch((err: unknown) => {
       if (o.signal.aborted) throw err;
       throw new Error(`${base} did not answer: ${reason(err)}`);
     });
+    if (isRedirect(res.status)) {
+      await res.arrayBuffer();
+      throw new ApiAnswer(res.status, undefined, undefined, `${base} answered ${res.status} to ${res.headers.get('location') ?? '(no location)'}, which is not followed; give the service's own address as --api-base`);
+    }
     const text = await res.text();
     if (res.ok) return JSON.parse(text) as EventList;
     let body: { code?: string; param?: string; message?: string } = {};
@@ -136,7 +179,7 @@ export async function listen(o: ListenOptions): Promise<void> {
         cursor = await newest();
         continue;
       }
-      if (err instanceof ApiAnswer && (err.status === 401 || err.status === 403)) throw err;
+      if (err instanceof ApiAnswer && (err.status === 401 || err.status === 403 || isRedirect(err.status))) throw err;
       o.err(`${reason(err)}; trying again in ${backoff / 1000} s.`);
       await delay(backoff, undefined, { signal: o.signal }).catch(() => undefined);
       backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
@@ -170,10 +213,12 @@ async function forward(o: ListenOptions, secret: string, event: PublicEvent): Pr
         'webhook-signature': signatureHeader([secret], event.id, timestamp, body),
       },
       body,
+      // A receiver's redirect is its answer, shown as such: following it would post the event elsewhere.
+      redirect: 'manual',
       signal: AbortSignal.any([o.signal, AbortSignal.timeout(15_000)]),
     });
     await res.arrayBuffer();
-    outcome = String(res.status);
+    outcome = isRedirect(res.status) ? `${res.status} (redirect to ${res.headers.get('location') ?? '?'} not followed)` : String(res.status);
   } catch (err) {
     outcome = `failed: ${reason(err)}`;
   }

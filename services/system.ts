@@ -144,6 +144,8 @@ export interface System {
   paymentIntents: PaymentIntents;
   /** Hosted checkout: sessions and the payment links that open them (docs/checkout.md). */
   checkoutSessions: CheckoutSessions;
+  /** Marks the browser that paid or canceled a checkout session on its hosted page: only it is sent on to the merchant's URLs. */
+  checkoutBrowserMarks: KeyedHasher;
   paymentLinks: PaymentLinks;
   /** The customer portal's sign-in by e-mailed code. */
   customerPortal: CustomerPortal;
@@ -376,7 +378,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     returnOrigins: config.google?.returnOrigins ?? [],
   });
   const templates = new Templates({ store, clock });
-  const webhookEndpoints = new WebhookEndpoints(store, clock, secretBox, config.webhookAllowPrivateUrls);
+  const webhookEndpoints = new WebhookEndpoints(store, clock, secretBox, config.webhookAllowedPrivateRanges);
   const assetStorage = config.assetsS3
     ? new S3AssetStorage({ ...config.assetsS3, spoolDir: path.join(config.dataDir, 'assets-spool') })
     : new DiskAssetStorage(path.join(config.dataDir, 'assets'));
@@ -398,7 +400,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     endpoints: webhookEndpoints,
     notifier,
     retryScheduleMs: config.webhookRetryScheduleMs,
-    allowPrivateUrls: config.webhookAllowPrivateUrls,
+    allowedPrivateRanges: config.webhookAllowedPrivateRanges,
     timeoutMs: options.webhookTimeoutMs ?? 15_000,
   });
 
@@ -432,7 +434,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     store,
     clock,
     box: secretBox,
-    allowPrivateUrls: config.webhookAllowPrivateUrls,
+    allowedPrivateRanges: config.webhookAllowedPrivateRanges,
     templateKind: async (owner, id) => (await findTemplate(knex, owner, id))?.kind,
   });
   const automationRunner = new AutomationRunner({
@@ -447,7 +449,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     billing,
     enqueueStep: (db, job, runAt) => enqueue(db, automationStep.job, job, runAt),
     enqueueTick: (db, job, runAt) => enqueue(db, automationSchedule.job, job, runAt),
-    allowPrivateUrls: config.webhookAllowPrivateUrls,
+    allowedPrivateRanges: config.webhookAllowedPrivateRanges,
     httpTimeoutMs: options.automationHttpTimeoutMs ?? LIMITS.httpTimeoutMs,
     smtpConfigured: config.smtpUrl !== null,
     countSend: async (owner, to) => {
@@ -493,6 +495,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     busConsumers,
     paymentIntents,
     checkoutSessions,
+    checkoutBrowserMarks: new KeyedHasher(secretsKey, 'sika:checkout-browser:v1'),
     paymentLinks,
     customerPortal,
     payouts,

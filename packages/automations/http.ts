@@ -4,6 +4,7 @@ import { unixSeconds } from '../core/clock.js';
 import type { Environment } from '../domain/merchant/events.js';
 import { pinnedLookup, resolveDeliveryTarget } from '../domain/webhook-endpoint/url-policy.js';
 import { signatureHeader } from '../webhooks/signing.js';
+import type { Cidr } from '../core/cidr.js';
 
 const RESPONSE_EXCERPT_BYTES = 4 * 1024;
 
@@ -18,7 +19,7 @@ export interface HttpCall {
   secret: string;
   at: Date;
   environment: Environment;
-  allowPrivate: boolean;
+  allowedPrivateRanges: readonly Cidr[];
   timeoutMs: number;
 }
 
@@ -31,7 +32,7 @@ export type HttpOutcome = { ok: true; status: number; body: string } | { ok: fal
  * webhook (Standard Webhooks) with the automation's secret.
  */
 export async function callUrl(call: HttpCall): Promise<HttpOutcome> {
-  const target = await resolveDeliveryTarget(call.url, { environment: call.environment, allowPrivate: call.allowPrivate }).catch((err: unknown) => ({
+  const target = await resolveDeliveryTarget(call.url, { environment: call.environment, allowedPrivateRanges: call.allowedPrivateRanges }).catch((err: unknown) => ({
     ok: false as const,
     message: err instanceof Error ? err.message : String(err),
   }));

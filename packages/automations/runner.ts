@@ -26,6 +26,7 @@ import type { Notifier } from '../webhooks/notifier.js';
 import { testEventId } from '../webhooks/test-events.js';
 import { callUrl } from './http.js';
 import { findRun, type RunRow, type TriggerEvent } from './runs.js';
+import type { Cidr } from '../core/cidr.js';
 
 export const AUTOMATIONS_CONSUMER = 'automations';
 
@@ -56,7 +57,7 @@ export interface RunnerDeps {
   /** Enqueue a step attempt, or a tick, in the given transaction: a run never exists without its next job. */
   enqueueStep(db: Knex | Knex.Transaction, job: StepJob, runAt: Date): Promise<void>;
   enqueueTick(db: Knex | Knex.Transaction, job: TickJob, runAt: Date): Promise<void>;
-  allowPrivateUrls: boolean;
+  allowedPrivateRanges: readonly Cidr[];
   httpTimeoutMs: number;
   /** Whether e-mail leaves the service (SMTP_URL), for the runtime capabilities. */
   smtpConfigured: boolean;
@@ -385,7 +386,7 @@ export class AutomationRunner {
           secret,
           at: this.deps.clock.now(),
           environment: run.environment,
-          allowPrivate: this.deps.allowPrivateUrls,
+          allowedPrivateRanges: this.deps.allowedPrivateRanges,
           timeoutMs: this.deps.httpTimeoutMs,
         });
         if (!outcome.ok) return { status: 'failed', error: outcome.error };
@@ -540,7 +541,7 @@ export class AutomationRunner {
       limits: { ...LIMITS },
       email: { delivery: this.deps.smtpConfigured ? 'smtp' : 'outbox' },
       sms: { delivery: 'outbox' },
-      http: { privateAddressesAllowed: environment === 'sandbox' && this.deps.allowPrivateUrls, httpAllowed: environment === 'sandbox', redirectsFollowed: false, signing: 'standard-webhooks' },
+      http: { privateAddressesAllowed: environment === 'sandbox' && this.deps.allowedPrivateRanges.length > 0, httpAllowed: environment === 'sandbox', redirectsFollowed: false, signing: 'standard-webhooks' },
       schedules: { cronFields: [5, 6], timeZones: 'IANA', catchUp: 'latest missed tick only' },
       templating: 'liquid',
     };

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { CidrSyntaxError, parseCidrList, type Cidr } from './cidr.js';
 
 /** Every setting of the service, parsed once at start from environment variables. */
 export interface Config {
@@ -17,7 +18,8 @@ export interface Config {
   secretsKey: string | null;
   smtpUrl: string | null;
   webhookRetryScheduleMs: number[];
-  webhookAllowPrivateUrls: boolean;
+  /** WEBHOOK_ALLOW_PRIVATE_URLS: the otherwise refused addresses sandbox webhooks and automations may reach (none by default). */
+  webhookAllowedPrivateRanges: Cidr[];
   sandboxOperatorDelayMs: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   idempotencyTtlMs: number;
@@ -204,6 +206,26 @@ function assetsS3(env: Env): AssetsS3Config | null {
   return { endpoint, region: env.ASSETS_S3_REGION || 'us-east-1', bucket, accessKeyId, secretAccessKey, forcePathStyle: boolean(env, 'ASSETS_S3_FORCE_PATH_STYLE', true) };
 }
 
+/**
+ * WEBHOOK_ALLOW_PRIVATE_URLS: a list of CIDR ranges (`127.0.0.0/8,::1`). It once took `true`, which
+ * opened every private address; that is refused rather than narrowed silently, so that a
+ * deployment learns at start which ranges it meant. `false` and `0` still mean none.
+ */
+function webhookAllowedPrivateRanges(env: Env): Cidr[] {
+  const name = 'WEBHOOK_ALLOW_PRIVATE_URLS';
+  const raw = (env[name] ?? '').trim();
+  if (raw === '' || raw === 'false' || raw === '0') return [];
+  if (raw === 'true' || raw === '1') {
+    throw new ConfigError(name, 'takes the address ranges webhooks may reach in sandbox, no longer true: e.g. 127.0.0.0/8,::1 for receivers on this machine');
+  }
+  try {
+    return parseCidrList(raw);
+  } catch (err) {
+    if (err instanceof CidrSyntaxError) throw new ConfigError(name, `${err.message}; give a comma-separated list of CIDR ranges`);
+    throw err;
+  }
+}
+
 function emailAddress(env: Env, name: string): string | null {
   const raw = env[name];
   if (raw === undefined || raw === '') return null;
@@ -281,7 +303,7 @@ export function loadConfig(env: Env = process.env): Config {
     secretsKey,
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     webhookRetryScheduleMs,
-    webhookAllowPrivateUrls: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
+    webhookAllowedPrivateRanges: webhookAllowedPrivateRanges(env),
     sandboxOperatorDelayMs: integer(env, 'SANDBOX_OPERATOR_DELAY_MS', 2000, 0, 86_400_000),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     idempotencyTtlMs: idempotencyTtl,

@@ -18,6 +18,7 @@ import { signatureHeader } from './signing.js';
 import { testEventId, testEventPayload } from './test-events.js';
 import { findDelivery, type WebhookDeliveryWithAttempts } from './deliveries.js';
 import { pinnedLookup, resolveDeliveryTarget } from '../domain/webhook-endpoint/url-policy.js';
+import type { Cidr } from '../core/cidr.js';
 
 export const DISPATCH_CONSUMER = 'webhook-dispatcher';
 /** Replays of an endpoint's failed deliveries reach back this far (events are kept at least this long). */
@@ -51,7 +52,7 @@ export interface DispatcherDeps {
   notifier: Notifier;
   /** Delays before retries 1..n (default 5 min, 30 min, 2 h, 8 h, 24 h). */
   retryScheduleMs: number[];
-  allowPrivateUrls: boolean;
+  allowedPrivateRanges: readonly Cidr[];
   /** Whole-attempt deadline; 15 s by default. */
   timeoutMs: number;
 }
@@ -416,7 +417,7 @@ export class WebhookDispatcher {
   /** Where an endpoint's requests of this batch go (the URL policy, DNS rebinding included); never rejects. */
   private async target(endpoint: WebhookEndpointRow): Promise<DeliveryTarget> {
     try {
-      const target = await resolveDeliveryTarget(endpoint.url, { environment: endpoint.environment, allowPrivate: this.deps.allowPrivateUrls });
+      const target = await resolveDeliveryTarget(endpoint.url, { environment: endpoint.environment, allowedPrivateRanges: this.deps.allowedPrivateRanges });
       return target.ok ? { ...target, url: new URL(endpoint.url) } : { ok: false, error: `refused: ${target.message}` };
     } catch (err) {
       return { ok: false, error: asError(err).message };

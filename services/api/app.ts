@@ -97,7 +97,7 @@ export function apiFamilies(system: System): Family[] {
     // Hosted checkout: sessions, their page and its API, payment links (docs/checkout.md).
     checkoutSessionsFamily(system.knex, system.clock, system.checkoutSessions),
     checkoutApiFamily(system.knex, system.clock, system.checkoutSessions, system.templateComposer),
-    checkoutPagesFamily(system.knex, system.clock, system.checkoutSessions),
+    checkoutPagesFamily(system.knex, system.clock, system.checkoutSessions, system.checkoutBrowserMarks, system.config.publicUrl.startsWith('https:')),
     paymentLinksFamily(system.knex, system.paymentLinks),
     payFamily(system.knex, system.checkoutSessions, system.config.publicUrl),
     customerPortalFamily(system.knex, system.clock, system.customerPortal, system.billing, system.paymentIntents),

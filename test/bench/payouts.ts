@@ -155,7 +155,7 @@ async function checkBalances(service: BenchService, merchants: Funded[], sums: M
 
 export async function benchPayouts(serverUrl: string): Promise<PayoutsResult> {
   const database = await createScratchDatabase(serverUrl, 'payouts');
-  const service = await startService(database.url, { poolMax: SERVICE_POOL_MAX, env: { SANDBOX_OPERATOR_DELAY_MS: SANDBOX_DELAY_MS, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
+  const service = await startService(database.url, { poolMax: SERVICE_POOL_MAX, env: { SANDBOX_OPERATOR_DELAY_MS: SANDBOX_DELAY_MS, WEBHOOK_ALLOW_PRIVATE_URLS: '127.0.0.0/8,::1' } });
   const receiver = await startReceiver();
   let worker: LoadWorker | null = null;
   try {
@@ -235,7 +235,7 @@ async function standaloneRun(service: BenchService, databaseUrl: string, merchan
     PORT: String(port),
     API_WORKERS: String(API_WORKERS),
     SANDBOX_OPERATOR_DELAY_MS: '0',
-    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    WEBHOOK_ALLOW_PRIVATE_URLS: '127.0.0.0/8,::1',
     SECRETS_KEY: service.system.config.secretsKey!, // the endpoints' secrets were sealed with it
     RATE_LIMIT: 'off',
     RATE_LIMIT_ADDRESS: 'off',

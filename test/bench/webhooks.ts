@@ -55,7 +55,7 @@ export async function benchWebhooks(serverUrl: string): Promise<WebhooksResult> 
   const database = await createScratchDatabase(serverUrl, 'webhooks');
   const service = await startService(database.url, {
     poolMax: SERVICE_POOL_MAX,
-    env: { SANDBOX_OPERATOR_DELAY_MS: SANDBOX_DELAY_MS, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' },
+    env: { SANDBOX_OPERATOR_DELAY_MS: SANDBOX_DELAY_MS, WEBHOOK_ALLOW_PRIVATE_URLS: '127.0.0.0/8,::1' },
   });
   const receiver = await startReceiver();
   try {

@@ -14,7 +14,7 @@ import { AUTOMATIONS, createAutomation, onPaymentIntent, runsOf } from '../suppo
 import { accessibilityProblems, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard } from '../support/dashboard.js';
 import { createIntentEvent, Receiver, settle, verify, WEBHOOK_TIMEOUT_MS } from '../support/webhooks.js';
 
-const { svc, signedIn } = await startDashboard(t, { webhookTimeoutMs: WEBHOOK_TIMEOUT_MS, clockStart: Date.now(), env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
+const { svc, signedIn } = await startDashboard(t, { webhookTimeoutMs: WEBHOOK_TIMEOUT_MS, clockStart: Date.now(), env: { WEBHOOK_ALLOW_PRIVATE_URLS: '127.0.0.0/8,::1' } });
 
 t.test('automations: build, refuse, test, run, cancel, edit, disable, delete; another merchant, live', async (t) => {
   const { merchant, page, problems } = await signedIn(t, 'Baobab flows');

@@ -18,7 +18,7 @@ import { Receiver, settle, WEBHOOK_TIMEOUT_MS } from '../support/webhooks.js';
 const { svc, browser, owner } = await startDashboard(t, {
   webhookTimeoutMs: WEBHOOK_TIMEOUT_MS,
   clockStart: Date.now(),
-  env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', SANDBOX_OPERATOR_DELAY_MS: String(OPERATOR_DELAY_MS) },
+  env: { WEBHOOK_ALLOW_PRIVATE_URLS: '127.0.0.0/8,::1', SANDBOX_OPERATOR_DELAY_MS: String(OPERATOR_DELAY_MS) },
 });
 const latest = async (recipient: string, purpose: string) => (await svc.system.outbox.kept({ channel: 'email', recipient, purpose }, 1))[0]?.text ?? '';
 const EMAIL = 'fatou@journey-shop.example';

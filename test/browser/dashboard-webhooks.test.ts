@@ -15,7 +15,7 @@ import { createEndpoint, createIntentEvent, MINUTE, Receiver, settle, verifies, 
 const { svc, signedIn } = await startDashboard(t, {
   webhookTimeoutMs: WEBHOOK_TIMEOUT_MS,
   clockStart: Date.now(),
-  env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_SCHEDULE: '1m' },
+  env: { WEBHOOK_ALLOW_PRIVATE_URLS: '127.0.0.0/8,::1', WEBHOOK_RETRY_SCHEDULE: '1m' },
 });
 
 t.test('webhooks: create, a failed attempt with its answer, replay and retry, a test event, rotate, disable, delete', async (t) => {

@@ -5,7 +5,7 @@
  */
 import t from 'tap';
 import { assertError, assertOk, operatorAnswers, ProviderProbe, retrieve } from '../support/payment-intents.js';
-import { CANCEL_URL, createLink, createSession, payByMobileMoney, postForm, sessionStatus, snNumber, SUCCESS_URL } from '../support/checkout.js';
+import { CANCEL_URL, cookieSet, createLink, createSession, getPage, payByMobileMoney, postForm, sessionStatus, snNumber, SUCCESS_URL } from '../support/checkout.js';
 import { startPaymentsService } from '../support/system.js';
 
 const probe = new ProviderProbe();
@@ -249,9 +249,9 @@ t.test('the hosted form, posted as a browser posts it', async (t) => {
   t.match(waitingPage.headers.get('content-security-policy'), /script-src 'sha256-[^']+'/, 'the waiting page runs its one script, by hash');
   t.match(await waitingPage.text(), /data-poll="\/api\/checkout\/cs_\w+\/status"/, 'the page polls while the operator answers');
   await operatorAnswers(svc);
-  const done = await fetch(`${svc.baseUrl}/checkout/session/${s.id}`, { redirect: 'manual', headers: { accept: 'text/html' } });
-  t.equal(done.status, 303);
-  t.match(done.headers.get('location'), /^https:\/\/shop\.example\/thanks\?status=succeeded&payment_intent=pi_\w+&operation_id=op_\w+$/);
+  const done = await getPage(svc, s.id, cookieSet(sent.headers));
+  t.equal(done.status, 303, 'the browser that paid is sent on');
+  t.match(done.location, /^https:\/\/shop\.example\/thanks\?status=succeeded&payment_intent=pi_\w+&operation_id=op_\w+$/);
 
   const other = await createSession(svc, key);
   const cancel = await postForm(svc, other.id, { Action: 'cancel' });
@@ -260,6 +260,43 @@ t.test('the hosted form, posted as a browser posts it', async (t) => {
   const json = await svc.request('POST', `/checkout/session/${other.id}/pay`, { body: { Operator: 'wave', PhoneNumber: snNumber('05') } });
   assertError(t, json, 'IKW-CHK-001', 'sessionId');
   assertError(t, await svc.request('POST', `/checkout/session/${other.id}/pay`, { rawBody: 'a=1', headers: { 'content-type': 'text/plain' } }), 'IKW-REQ-002');
+});
+
+t.test('no open redirect: a final session sends on only the browser that paid or canceled it here; others get a page with the link', async (t) => {
+  const s = await createSession(svc, key);
+  const paying = await postForm(svc, s.id, { PaymentMethod: 'mobile_money', Operator: 'orange_money', PhoneNumber: snNumber('05') });
+  t.equal(paying.status, 303);
+  const mark = paying.headers.get('set-cookie') ?? '';
+  t.match(mark, new RegExp(`^sika_checkout_browser=[0-9a-f]{64}; Max-Age=86400; Path=/checkout/session/${s.id}; HttpOnly; SameSite=Lax$`), 'the browser that paid is marked, on this session\u2019s page only');
+  await operatorAnswers(svc);
+  const paid = await getPage(svc, s.id, cookieSet(paying.headers));
+  t.equal(paid.status, 303);
+  t.match(paid.location, /^https:\/\/shop\.example\/thanks\?status=succeeded&/);
+
+  const visitor = await getPage(svc, s.id);
+  t.equal(visitor.status, 200, 'another browser is not redirected');
+  t.equal(visitor.location, null);
+  t.match(visitor.text, /<h1 id="message">Payment received\. Thank you!<\/h1>/);
+  t.match(visitor.text, /<a href="https:\/\/shop\.example\/thanks\?status=succeeded&amp;payment_intent=pi_\w+&amp;operation_id=op_\w+" id="back">Return to the merchant \(shop\.example\)<\/a>/, 'a link, naming where it goes');
+
+  // The mark is bound to its session: another session's, or a made-up one, is no mark.
+  const other = await createSession(svc, key, { successUrl: 'https://evil.example/phish', cancelUrl: 'https://evil.example/phish' });
+  const canceledElsewhere = await svc.request('POST', `/api/checkout/${other.id}/cancel`);
+  t.equal(canceledElsewhere.status, 200, 'someone ends a session with URLs of their choosing');
+  for (const cookie of [cookieSet(paying.headers), `sika_checkout_browser=${'0'.repeat(64)}`, 'sika_checkout_browser=x']) {
+    const page = await getPage(svc, other.id, cookie);
+    t.equal(page.status, 200, `not sent on with ${cookie}`);
+    t.match(page.text, /The payment was canceled\.[\s\S]*href="https:\/\/evil\.example\/phish\?status=canceled[^"]*" id="back">Return to the merchant \(evil\.example\)/);
+  }
+
+  // The cancel button: this browser goes to the cancel URL at once, and again from the page.
+  const third = await createSession(svc, key);
+  const cancel = await postForm(svc, third.id, { Action: 'cancel' });
+  t.equal(cancel.status, 303);
+  t.equal(cancel.location, `${CANCEL_URL}?status=canceled&payment_intent=${third.paymentIntentId}`);
+  t.equal((await getPage(svc, third.id, cookieSet(cancel.headers))).location, cancel.location);
+  t.equal((await getPage(svc, third.id)).status, 200, 'not another browser');
+  t.match(await sessionStatus(svc, third.id), { redirectUrl: cancel.location }, "the status still names it, for merchants' own pages");
 });
 
 t.test('list: newest first, cursor-paged, by status and payment link, as each stands now; the environment’s and merchant’s own', async (t) => {

@@ -31,7 +31,7 @@ interface Running {
 
 /** A whole service on the database at `url`; a second one on the same url is the service after a restart. */
 async function serve(t: Test, url: string): Promise<Running> {
-  const config = loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', SECRETS_KEY, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+  const config = loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', SECRETS_KEY, WEBHOOK_ALLOW_PRIVATE_URLS: '127.0.0.0/8,::1' });
   const system = await openSystem(config, { log: createLogger('silent') });
   const server = await listen(buildApi(system), 0, system.log, '127.0.0.1');
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -2,9 +2,11 @@
  * `sika listen` (docs/webhooks.md): the real command-line process follows a merchant's events
  * through the events API and forwards the ones its filter names to a receiver on loopback, signed
  * with the session's secret, which the receiver verifies with `standardwebhooks`; one line per
- * delivery; Ctrl-C stops it; started again, it forwards what happened while it was stopped.
+ * delivery; Ctrl-C stops it; started again, it forwards what happened while it was stopped. The
+ * key comes from SIKA_API_KEY; plain http goes to this machine only; redirects are not followed;
+ * the state is the user's alone.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
@@ -17,8 +19,9 @@ import { createIntentEvent, Receiver, settle, startWebhookService } from '../sup
 const svc = await startWebhookService(t, { env: { SANDBOX_OPERATOR_DELAY_MS: String(OPERATOR_DELAY_MS) } });
 const stateFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'sika-listen-')), 'listen.json');
 
+/** `sika listen` with the key in SIKA_API_KEY, as the README has it; later arguments win. */
 function sikaListen(key: string, forwardTo: string, ...extra: string[]): ServiceProcess {
-  return startProcess('bin/cli.js', {}, ['listen', '--forward-to', forwardTo, '--api-key', key, '--api-base', svc.baseUrl, '--state', stateFile, ...extra]);
+  return startProcess('bin/cli.js', { SIKA_API_KEY: key }, ['listen', '--forward-to', forwardTo, '--api-base', svc.baseUrl, '--state', stateFile, ...extra]);
 }
 
 /** Starts a session and answers its signing secret, once it is following the events. */
@@ -108,10 +111,81 @@ t.test('refusals: a mistyped filter, a bad key, no key', async (t) => {
   const typo = sikaListen(key, 'http://127.0.0.1:9/hooks', '--events', 'payout.sent');
   t.equal(await typo.exit, 1);
   t.match(typo.output(), /IKW-VAL-001/);
+  t.notMatch(typo.output(), /Warning/, 'no warning with the key in SIKA_API_KEY');
   const bad = sikaListen(`sk_test_${'x'.repeat(43)}`, 'http://127.0.0.1:9/hooks');
   t.equal(await bad.exit, 1);
   t.match(bad.output(), /IKW-AUT-002/);
   const none = startProcess('bin/cli.js', {}, ['listen', '--forward-to', 'http://127.0.0.1:9/hooks', '--api-base', svc.baseUrl]);
   t.equal(await none.exit, 2);
-  t.match(none.output(), /--api-key or SIKA_API_KEY is required/);
+  t.match(none.output(), /SIKA_API_KEY \(or --api-key\) is required/);
+});
+
+t.test('--api-key still works, with a warning: other users of the machine see it in the process list', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const p = startProcess('bin/cli.js', {}, ['listen', '--forward-to', 'http://127.0.0.1:9/hooks', '--api-key', key, '--api-base', svc.baseUrl, '--state', path.join(path.dirname(stateFile), 'flag.json'), '--events', 'payout.sent']);
+  t.equal(await p.exit, 1, 'the key was used: the API refused the filter, not the key');
+  t.match(p.output(), /IKW-VAL-001/);
+  t.match(p.output(), /Warning: --api-key shows the key to other users of this machine \(process list\) and keeps it in shell history; export SIKA_API_KEY instead\./);
+});
+
+t.test('plain http only to this machine: the key would cross the network in clear', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  for (const base of ['http://sika.example:3000', 'http://10.0.0.5:3000', 'http://[fd00::1]:3000', 'ftp://sika.example']) {
+    const p = sikaListen(key, 'http://127.0.0.1:9/hooks', '--api-base', base);
+    t.equal(await p.exit, 2, `${base}: refused before any request`);
+    t.match(p.output(), base.startsWith('ftp') ? /--api-base must be an https:\/\/ URL/ : /is plain http to another machine: the API key would cross the network in clear/);
+  }
+  const env = startProcess('bin/cli.js', { SIKA_API_KEY: key, SIKA_API_BASE: 'http://sika.example' }, ['listen', '--forward-to', 'http://127.0.0.1:9/hooks']);
+  t.equal(await env.exit, 2, 'SIKA_API_BASE alike');
+  t.match(env.output(), /--api-base http:\/\/sika\.example is plain http/);
+  // Loopback in its spellings is accepted: these runs get to their first request, which nothing on port 9 answers.
+  for (const base of ['http://localhost:9', 'http://127.0.0.2:9', 'http://[::1]:9']) {
+    const p = sikaListen(key, 'http://127.0.0.1:9/hooks', '--api-base', base);
+    t.equal(await p.exit, 1);
+    t.match(p.output(), /did not answer/, `${base}: accepted, then tried`);
+  }
+});
+
+t.test('redirects are not followed: not the API\'s (the key would follow), not the receiver\'s', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const elsewhere = await Receiver.start(t, svc);
+  const redirector = await Receiver.start(t, svc);
+  redirector.behaviour = { kind: 'answer', status: 307, body: '', headers: { location: `${elsewhere.url}/api/v1/events` } };
+  const api = sikaListen(key, 'http://127.0.0.1:9/hooks', '--api-base', new URL(redirector.url).origin);
+  t.equal(await api.exit, 1, 'a redirecting API base stops it');
+  t.match(api.output(), /answered 307 to http:\/\/127\.0\.0\.1:\d+\/hooks\/api\/v1\/events, which is not followed/);
+  t.equal(redirector.requests.length, 1);
+  t.same(elsewhere.requests, [], 'the key went nowhere else');
+
+  const receiver = await Receiver.start(t, svc);
+  receiver.behaviour = { kind: 'answer', status: 302, body: '', headers: { location: elsewhere.url } };
+  const p = sikaListen(key, receiver.url, '--state', path.join(path.dirname(stateFile), 'redirect.json'));
+  t.teardown(() => void p.child.kill('SIGKILL'));
+  await session(p);
+  await createIntentEvent(svc, key);
+  await settle(svc);
+  await receiver.received(1);
+  await p.waitFor(/-> 302/);
+  t.match(p.output(), new RegExp(`payment_intent\\.created {2}evt_\\S+ {2}-> 302 \\(redirect to ${elsewhere.url.replace(/[.]/g, '\\.')} not followed\\)`));
+  t.same(elsewhere.requests, [], 'the event was posted to the local URL only');
+  p.child.kill('SIGINT');
+  t.equal(await p.exit, 0);
+});
+
+t.test('the state directory it makes is the user\'s alone (0700), the state file 0600', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const receiver = await Receiver.start(t, svc);
+  const dir = path.join(path.dirname(stateFile), 'made', 'here');
+  const p = sikaListen(key, receiver.url, '--state', path.join(dir, 'listen.json'));
+  t.teardown(() => void p.child.kill('SIGKILL'));
+  await session(p);
+  await createIntentEvent(svc, key);
+  await settle(svc);
+  await receiver.received(1);
+  await p.waitFor(/-> 200/);
+  p.child.kill('SIGINT');
+  t.equal(await p.exit, 0);
+  t.equal(statSync(dir).mode & 0o777, 0o700);
+  t.equal(statSync(path.dirname(dir)).mode & 0o777, 0o700, 'each directory it made');
+  t.equal(statSync(path.join(dir, 'listen.json')).mode & 0o777, 0o600);
 });

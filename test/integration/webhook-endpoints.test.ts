@@ -213,7 +213,7 @@ t.test('URLs: relative, ftp://, http in live, credentials and refused addresses 
   t.equal((await post(m.api_keys.live, 'https://hooks.example.com/x')).status, 200, 'HTTPS in live is fine');
   t.equal((await post(m.api_keys.sandbox, 'http://hooks.example.com/x')).status, 200, 'HTTP in sandbox is fine');
 
-  // WEBHOOK_ALLOW_PRIVATE_URLS lifts the address rule in sandbox only: live refuses them all.
+  // WEBHOOK_ALLOW_PRIVATE_URLS (127.0.0.0/8,::1 here) lifts the address rule in sandbox only: live refuses them all.
   const refused = [
     'https://localhost/x',
     'https://api.localhost./x',
@@ -233,6 +233,12 @@ t.test('URLs: relative, ftp://, http in live, credentials and refused addresses 
   ];
   for (const url of refused) assertError(t, await post(m.api_keys.live, url), 'IKW-WHK-001', 'url');
   t.equal((await post(m.api_keys.sandbox, 'http://127.0.0.1:9/x')).status, 200, 'a loopback receiver in sandbox with WEBHOOK_ALLOW_PRIVATE_URLS');
+  t.equal((await post(m.api_keys.sandbox, 'http://[::1]:9/x')).status, 200, 'IPv6 loopback: ::1 is among the ranges');
+  t.equal((await post(m.api_keys.sandbox, 'http://localhost:9/x')).status, 200, 'a localhost name: loopback is among the ranges');
+  // The ranges it names (127.0.0.0/8,::1), not every private address: the rest stays refused in sandbox.
+  for (const url of ['http://10.1.2.3/x', 'http://192.168.0.10/x', 'http://169.254.169.254/latest/meta-data', 'http://100.64.0.1/x', 'http://[fc00::1]/x', 'http://[fe80::1]/x']) {
+    assertError(t, await post(m.api_keys.sandbox, url), 'IKW-WHK-001', 'url');
+  }
   t.equal((await svc.request('GET', '/api/v1/webhook-endpoints', { key: m.api_keys.live })).body.data.length, 1, 'only the good live URL was registered');
 });
 

@@ -10,9 +10,10 @@ import type { LookupAddress } from 'node:dns';
 import type { AddressInfo, LookupFunction } from 'node:net';
 import t from 'tap';
 import { pinnedLookup, resolveDeliveryTarget, type UrlPolicyOptions } from '../../packages/domain/webhook-endpoint/url-policy.js';
+import { parseCidrList } from '../../packages/core/cidr.js';
 
-const sandboxPrivate: UrlPolicyOptions = { environment: 'sandbox', allowPrivate: true };
-const sandbox: UrlPolicyOptions = { environment: 'sandbox', allowPrivate: false };
+const sandboxPrivate: UrlPolicyOptions = { environment: 'sandbox', allowedPrivateRanges: parseCidrList('127.0.0.0/8,::1') };
+const sandbox: UrlPolicyOptions = { environment: 'sandbox', allowedPrivateRanges: [] };
 
 function hostsFileNamesLocalhost(): boolean {
   try {

@@ -54,7 +54,7 @@ if (brokers.length === 0) {
       SANDBOX_OPERATOR_DELAY_MS: '200',
       RATE_LIMIT: 'off',
       RATE_LIMIT_ADDRESS: 'off',
-      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      WEBHOOK_ALLOW_PRIVATE_URLS: '127.0.0.0/8,::1',
       LOG_LEVEL: 'warn',
     };
     const running = new Set<ServiceProcess>();

@@ -49,6 +49,17 @@ export async function postForm(svc: TestService, sessionId: string, fields: Reco
   return { status: res.status, location: res.headers.get('location'), headers: res.headers, text: await res.text() };
 }
 
+/** The `name=value` of the cookie an answer sets (the hosted form's mark of the browser that paid or canceled), or null. */
+export function cookieSet(headers: Headers): string | null {
+  return headers.get('set-cookie')?.split(';')[0] ?? null;
+}
+
+/** GET the hosted page as a browser does, with `cookie` when given, without following a redirect. */
+export async function getPage(svc: TestService, sessionId: string, cookie?: string | null) {
+  const res = await fetch(`${svc.baseUrl}/checkout/session/${sessionId}`, { redirect: 'manual', headers: { accept: 'text/html', ...(cookie ? { cookie } : {}) } });
+  return { status: res.status, location: res.headers.get('location'), text: await res.text() };
+}
+
 export async function sessionStatus(svc: TestService, sessionId: string) {
   const res = await svc.request('GET', `/api/checkout/${sessionId}/status`);
   if (res.status !== 200) throw new Error(`status failed: ${res.status} ${res.text}`);

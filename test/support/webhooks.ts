@@ -231,7 +231,7 @@ export const WEBHOOK_TIMEOUT_MS = 300;
  * delivery deadline, its clock starting at the real time (receivers check timestamps).
  */
 export function startWebhookService(t: Test, options: StartOptions = {}): Promise<TestService> {
-  return startService(t, { webhookTimeoutMs: WEBHOOK_TIMEOUT_MS, clockStart: Date.now(), ...options, env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', ...options.env } });
+  return startService(t, { webhookTimeoutMs: WEBHOOK_TIMEOUT_MS, clockStart: Date.now(), ...options, env: { WEBHOOK_ALLOW_PRIVATE_URLS: '127.0.0.0/8,::1', ...options.env } });
 }
 
 export async function createEndpoint(svc: TestService, key: string, url: string, enabledEvents: string[] = ['*']): Promise<EndpointCreated> {

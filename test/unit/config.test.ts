@@ -10,7 +10,7 @@ t.test('defaults', async (t) => {
   t.equal(c.bus, 'postgres');
   t.same(c.webhookRetryScheduleMs, [5 * 60_000, 30 * 60_000, 2 * 3_600_000, 8 * 3_600_000, 24 * 3_600_000]);
   t.equal(c.sandboxOperatorDelayMs, 2000);
-  t.equal(c.webhookAllowPrivateUrls, false);
+  t.same(c.webhookAllowedPrivateRanges, [], 'no private address opened');
   t.equal(c.idempotencyTtlMs, 24 * 3_600_000);
   t.equal(c.publicUrl, 'http://localhost:3000');
   t.equal(c.settlementDelayMs, 24 * 3_600_000);
@@ -39,6 +39,18 @@ t.test('durations', async (t) => {
   t.equal(loadConfig({ WEBHOOK_RETRY_SCHEDULE: '1s,2s' }).webhookRetryScheduleMs.join(), '1000,2000');
 });
 
+t.test('WEBHOOK_ALLOW_PRIVATE_URLS: CIDR ranges; true, which opened every private address, is refused with what to write', async (t) => {
+  t.same(loadConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: '127.0.0.0/8, ::1' }).webhookAllowedPrivateRanges, [
+    { family: 4, base: 0x7f00_0000n, prefix: 8 },
+    { family: 6, base: 1n, prefix: 128 },
+  ]);
+  for (const none of ['', 'false', '0']) t.same(loadConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: none }).webhookAllowedPrivateRanges, [], `"${none}": none`);
+  for (const old of ['true', '1']) {
+    t.throws(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: old }), new ConfigError('WEBHOOK_ALLOW_PRIVATE_URLS', 'takes the address ranges webhooks may reach in sandbox, no longer true: e.g. 127.0.0.0/8,::1 for receivers on this machine'));
+  }
+  t.throws(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: '10.0.0.1/8' }), /WEBHOOK_ALLOW_PRIVATE_URLS: "10.0.0.1\/8" has bits set past \/8; the range is 10.0.0.0\/8/);
+});
+
 t.test('a bad value names its variable', async (t) => {
   const cases: [Record<string, string>, string][] = [
     [{ PORT: 'eighty' }, 'PORT'],
@@ -60,6 +72,7 @@ t.test('a bad value names its variable', async (t) => {
     [{ SMTP_URL: 'http://mail' }, 'SMTP_URL'],
     [{ WEBHOOK_RETRY_SCHEDULE: '5m,soon' }, 'WEBHOOK_RETRY_SCHEDULE'],
     [{ WEBHOOK_ALLOW_PRIVATE_URLS: 'yes' }, 'WEBHOOK_ALLOW_PRIVATE_URLS'],
+    [{ WEBHOOK_ALLOW_PRIVATE_URLS: '10.0.0.0/8,192.168.1.1/16' }, 'WEBHOOK_ALLOW_PRIVATE_URLS'],
     [{ SANDBOX_OPERATOR_DELAY_MS: '-1' }, 'SANDBOX_OPERATOR_DELAY_MS'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ IDEMPOTENCY_TTL: 'forever' }, 'IDEMPOTENCY_TTL'],

@@ -7,11 +7,14 @@ import {
   type UrlPolicyOptions,
   type UrlRefusal,
 } from '../../packages/domain/webhook-endpoint/url-policy.js';
+import { parseCidrList } from '../../packages/core/cidr.js';
 
-const sandbox: UrlPolicyOptions = { environment: 'sandbox', allowPrivate: false };
-const live: UrlPolicyOptions = { environment: 'live', allowPrivate: false };
-const sandboxPrivate: UrlPolicyOptions = { environment: 'sandbox', allowPrivate: true };
-const livePrivate: UrlPolicyOptions = { environment: 'live', allowPrivate: true };
+const sandbox: UrlPolicyOptions = { environment: 'sandbox', allowedPrivateRanges: [] };
+const live: UrlPolicyOptions = { environment: 'live', allowedPrivateRanges: [] };
+/** WEBHOOK_ALLOW_PRIVATE_URLS=127.0.0.0/8,::1,10.0.0.0/8 */
+const privateRanges = parseCidrList('127.0.0.0/8,::1,10.0.0.0/8');
+const sandboxPrivate: UrlPolicyOptions = { environment: 'sandbox', allowedPrivateRanges: privateRanges };
+const livePrivate: UrlPolicyOptions = { environment: 'live', allowedPrivateRanges: privateRanges };
 
 /** [url, expected: 'ok' or the refusal reason, optional expected normalised href] */
 type Case = readonly [url: string, expected: 'ok' | UrlRefusal, href?: string];
@@ -200,19 +203,30 @@ t.test('absolute http(s) only; HTTPS in live', async (t) => {
   ]);
 });
 
-t.test('WEBHOOK_ALLOW_PRIVATE_URLS lifts only the address rules, and only in sandbox', async (t) => {
+t.test('WEBHOOK_ALLOW_PRIVATE_URLS lifts the address rules for its ranges only, and only in sandbox', async (t) => {
   runCases(t, sandboxPrivate, [
     ['http://127.0.0.1:4000/hooks', 'ok', 'http://127.0.0.1:4000/hooks'],
     ['http://2130706433/', 'ok', 'http://127.0.0.1/'],
+    ['http://[::ffff:127.0.0.1]/', 'ok'],
     ['http://localhost:4000/', 'ok'],
     ['http://foo.localhost./', 'ok'],
     ['http://[::1]:4000/', 'ok'],
     ['http://10.0.0.1/', 'ok'],
-    ['http://169.254.169.254/', 'ok'],
+    // Outside the ranges: refused as without the setting (cloud metadata, other private networks).
+    ['http://169.254.169.254/', 'private_address'],
+    ['http://192.168.1.10/', 'private_address'],
+    ['http://[fd00::1]/', 'private_address'],
+    ['http://[64:ff9b::7f00:1]/', 'private_address'],
     // Everything else still applies.
     ['http://user:pass@127.0.0.1/', 'credentials_not_allowed'],
     ['ftp://127.0.0.1/', 'unsupported_scheme'],
     ['/hooks', 'not_absolute'],
+  ]);
+  // localhost names need a loopback address among the ranges.
+  runCases(t, { environment: 'sandbox', allowedPrivateRanges: parseCidrList('10.0.0.0/8') }, [
+    ['http://localhost:4000/', 'localhost'],
+    ['http://127.0.0.1/', 'private_address'],
+    ['http://10.1.2.3/', 'ok'],
   ]);
   runCases(t, livePrivate, [
     ['https://127.0.0.1/', 'private_address'],
@@ -360,6 +374,10 @@ t.test('resolveDeliveryTarget with WEBHOOK_ALLOW_PRIVATE_URLS', async (t) => {
       { address: '::1', family: 6 },
     ],
     'rebind.example': [{ address: '10.0.0.1', family: 4 }],
+    'metadata.example': [
+      { address: '10.0.0.1', family: 4 },
+      { address: '169.254.169.254', family: 4 },
+    ],
   });
   t.same(await resolveDeliveryTarget('http://localhost:4000/hooks', sandboxPrivate, lookup), {
     ok: true,
@@ -368,6 +386,9 @@ t.test('resolveDeliveryTarget with WEBHOOK_ALLOW_PRIVATE_URLS', async (t) => {
   });
   t.same(await resolveDeliveryTarget('http://rebind.example/', sandboxPrivate, lookup), { ok: true, address: '10.0.0.1', family: 4 });
   t.same(await resolveDeliveryTarget('http://[::1]:4000/', sandboxPrivate, lookup), { ok: true, address: '::1', family: 6 });
+  // One address outside the ranges refuses the name, as any forbidden address does.
+  const outside = await resolveDeliveryTarget('http://metadata.example/', sandboxPrivate, lookup);
+  t.equal(outside.ok ? 'ok' : outside.reason, 'private_address');
 
   // Live ignores the switch.
   const liveLocal = await resolveDeliveryTarget('https://localhost/', livePrivate, lookup);

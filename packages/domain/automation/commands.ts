@@ -11,6 +11,7 @@ import { checkEndpointUrl } from '../webhook-endpoint/url-policy.js';
 import { automationDecider, currentVersion, type AutomationCommand, type AutomationState } from './decider.js';
 import { definitionProblems, inDefinitionOrder, LIMITS, type Definition, type Step, type Trigger } from './definition.js';
 import { automationStream, type AutomationEvent } from './events.js';
+import type { Cidr } from '../../core/cidr.js';
 
 export interface AutomationInput {
   name: string;
@@ -25,7 +26,7 @@ export interface AutomationDeps {
   clock: Clock;
   box: SecretBox;
   /** WEBHOOK_ALLOW_PRIVATE_URLS: the same URL policy as webhooks (sandbox only). */
-  allowPrivateUrls: boolean;
+  allowedPrivateRanges: readonly Cidr[];
   /** The kind of this owner's template, if it has one with this id (not deleted). */
   templateKind(owner: Owner, id: string): Promise<TemplateKind | undefined>;
 }
@@ -96,7 +97,7 @@ export class Automations extends CommandService<AutomationCommand, AutomationSta
       }
     }
     if (step.action === 'http_request' && !isTemplated(params.url as string)) {
-      const checked = checkEndpointUrl(params.url as string, { environment: owner.environment, allowPrivate: this.deps.allowPrivateUrls });
+      const checked = checkEndpointUrl(params.url as string, { environment: owner.environment, allowedPrivateRanges: this.deps.allowedPrivateRanges });
       if (!checked.ok) return { code: 'IKW-WHK-001', message: checked.message, param: `${at}.url` };
     }
     return null;

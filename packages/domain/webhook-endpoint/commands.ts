@@ -9,6 +9,7 @@ import { auditMetadata, type Actor } from '../audit.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import { webhookEndpointDecider, type Owner, type WebhookEndpointCommand, type WebhookEndpointState } from './decider.js';
 import { webhookEndpointStream, type SealedSecret, type WebhookEndpointEvent } from './events.js';
+import type { Cidr } from '../../core/cidr.js';
 
 export interface EndpointInput {
   url?: string;
@@ -27,13 +28,13 @@ export class WebhookEndpoints extends CommandService<WebhookEndpointCommand, Web
     store: EventStore,
     private readonly clock: Clock,
     private readonly box: SecretBox,
-    private readonly allowPrivateUrls: boolean,
+    private readonly allowedPrivateRanges: readonly Cidr[],
   ) {
     super(store, webhookEndpointStream, webhookEndpointDecider);
   }
 
   private url(owner: Owner, raw: string): string {
-    const checked = checkEndpointUrl(raw, { environment: owner.environment, allowPrivate: this.allowPrivateUrls });
+    const checked = checkEndpointUrl(raw, { environment: owner.environment, allowedPrivateRanges: this.allowedPrivateRanges });
     if (!checked.ok) throw new ApiError('IKW-WHK-001', checked.message, 'url');
     return checked.url;
   }

@@ -9,13 +9,15 @@
  *   resolved address is forbidden (DNS rebinding) and returns the address to connect to; pin the
  *   connection to it with `pinnedLookup` so no second, unchecked resolution happens.
  *
- * `allowPrivate` (WEBHOOK_ALLOW_PRIVATE_URLS) lifts only the address and localhost rules, and only
- * in sandbox; live ignores it.
+ * `allowedPrivateRanges` (WEBHOOK_ALLOW_PRIVATE_URLS) lifts the address rules for the addresses of
+ * those ranges only, and only in sandbox; live ignores them. `localhost` names are allowed when the
+ * ranges hold a loopback address (127.0.0.1 or ::1); what they resolve to is checked at delivery.
  *
  * This module never throws ApiError: callers map a refusal reason to their error code.
  */
 import dns from 'node:dns';
 import net from 'node:net';
+import { anyCidrContains, cidrContains, parseCidr, parseIp, parseIPv4, parseIPv6, type Cidr } from '../../core/cidr.js';
 
 export type UrlRefusal =
   | 'invalid_url'
@@ -28,8 +30,8 @@ export type UrlRefusal =
 
 export interface UrlPolicyOptions {
   environment: 'sandbox' | 'live';
-  /** WEBHOOK_ALLOW_PRIVATE_URLS: honoured only in sandbox. */
-  allowPrivate: boolean;
+  /** WEBHOOK_ALLOW_PRIVATE_URLS: the otherwise refused addresses that may be reached, in sandbox only. */
+  allowedPrivateRanges: readonly Cidr[];
 }
 
 export type UrlCheckResult = { ok: true; url: string } | { ok: false; reason: UrlRefusal; message: string };
@@ -47,37 +49,23 @@ export const MAX_URL_LENGTH = 2048;
 // Address classification
 // ---------------------------------------------------------------------------------------------
 
-type Cidr = readonly [base: bigint, prefix: number];
-
-function v4(text: string, prefix: number): Cidr {
-  const value = parseIPv4(text);
-  if (value === null) throw new Error(`bad IPv4 range ${text}`);
-  return [value, prefix];
-}
-
-function v6(text: string, prefix: number): Cidr {
-  const value = parseIPv6(text);
-  if (value === null) throw new Error(`bad IPv6 range ${text}`);
-  return [value, prefix];
-}
-
 /** IPv4 ranges never contacted (IANA special-purpose registry, minus nothing we would deliver to). */
 const FORBIDDEN_V4: readonly Cidr[] = [
-  v4('0.0.0.0', 8), // "this network", unspecified
-  v4('10.0.0.0', 8), // private
-  v4('100.64.0.0', 10), // CGNAT shared address space
-  v4('127.0.0.0', 8), // loopback
-  v4('169.254.0.0', 16), // link-local (cloud metadata lives here)
-  v4('172.16.0.0', 12), // private
-  v4('192.0.0.0', 24), // IETF protocol assignments
-  v4('192.0.2.0', 24), // TEST-NET-1
-  v4('192.88.99.0', 24), // deprecated 6to4 relay anycast
-  v4('192.168.0.0', 16), // private
-  v4('198.18.0.0', 15), // benchmarking
-  v4('198.51.100.0', 24), // TEST-NET-2
-  v4('203.0.113.0', 24), // TEST-NET-3
-  v4('224.0.0.0', 4), // multicast
-  v4('240.0.0.0', 4), // reserved, includes 255.255.255.255 broadcast
+  parseCidr('0.0.0.0/8'), // "this network", unspecified
+  parseCidr('10.0.0.0/8'), // private
+  parseCidr('100.64.0.0/10'), // CGNAT shared address space
+  parseCidr('127.0.0.0/8'), // loopback
+  parseCidr('169.254.0.0/16'), // link-local (cloud metadata lives here)
+  parseCidr('172.16.0.0/12'), // private
+  parseCidr('192.0.0.0/24'), // IETF protocol assignments
+  parseCidr('192.0.2.0/24'), // TEST-NET-1
+  parseCidr('192.88.99.0/24'), // deprecated 6to4 relay anycast
+  parseCidr('192.168.0.0/16'), // private
+  parseCidr('198.18.0.0/15'), // benchmarking
+  parseCidr('198.51.100.0/24'), // TEST-NET-2
+  parseCidr('203.0.113.0/24'), // TEST-NET-3
+  parseCidr('224.0.0.0/4'), // multicast
+  parseCidr('240.0.0.0/4'), // reserved, includes 255.255.255.255 broadcast
 ];
 
 /**
@@ -87,82 +75,38 @@ const FORBIDDEN_V4: readonly Cidr[] = [
  * after the forms that embed an IPv4 address have been judged by that address.
  */
 const FORBIDDEN_V6_IN_GLOBAL: readonly Cidr[] = [
-  v6('2001:2::', 48), // benchmarking
-  v6('2001:10::', 28), // ORCHID (deprecated), not routable
-  v6('2001:20::', 28), // ORCHIDv2 identifiers, not routable
-  v6('2001:db8::', 32), // documentation
-  v6('3fff::', 20), // documentation (RFC 9637)
+  parseCidr('2001:2::/48'), // benchmarking
+  parseCidr('2001:10::/28'), // ORCHID (deprecated), not routable
+  parseCidr('2001:20::/28'), // ORCHIDv2 identifiers, not routable
+  parseCidr('2001:db8::/32'), // documentation
+  parseCidr('3fff::/20'), // documentation (RFC 9637)
 ];
 
-const GLOBAL_UNICAST_V6 = v6('2000::', 3);
-const MAPPED_V6 = v6('::ffff:0:0', 96); // IPv4-mapped ::ffff:a.b.c.d
-const COMPAT_V6 = v6('::', 96); // IPv4-compatible ::a.b.c.d (deprecated); also holds :: and ::1
-const TRANSLATED_V6 = v6('::ffff:0:0:0', 96); // SIIT IPv4-translated ::ffff:0:a.b.c.d
-const NAT64_V6 = v6('64:ff9b::', 96); // NAT64 well-known prefix
-const SIX_TO_FOUR_V6 = v6('2002::', 16); // 6to4: 2002:AABB:CCDD::/48 embeds AA.BB.CC.DD
-const TEREDO_V6 = v6('2001::', 32); // Teredo: server v4 in bits 32-63, client v4 XOR-ed in the low 32
-
-function inCidr(value: bigint, [base, prefix]: Cidr, bits: 32 | 128): boolean {
-  const shift = BigInt(bits - prefix);
-  return value >> shift === base >> shift;
-}
-
-/** Strict dotted-quad (what `net.isIP` accepts as v4) to a 32-bit value. */
-function parseIPv4(text: string): bigint | null {
-  const parts = text.split('.');
-  if (parts.length !== 4) return null;
-  let value = 0n;
-  for (const part of parts) {
-    if (!/^\d{1,3}$/.test(part)) return null;
-    const n = Number(part);
-    if (n > 255) return null;
-    value = (value << 8n) | BigInt(n);
-  }
-  return value;
-}
-
-/** RFC 4291 text (with `::` and an optional dotted-quad tail, no zone) to a 128-bit value. */
-function parseIPv6(text: string): bigint | null {
-  let s = text.toLowerCase();
-  // A dotted-quad tail counts as two groups.
-  const lastColon = s.lastIndexOf(':');
-  if (s.includes('.', lastColon)) {
-    const tail = parseIPv4(s.slice(lastColon + 1));
-    if (tail === null) return null;
-    s = `${s.slice(0, lastColon + 1)}${(tail >> 16n).toString(16)}:${(tail & 0xffffn).toString(16)}`;
-  }
-  const halves = s.split('::');
-  if (halves.length > 2) return null;
-  const groupsOf = (part: string): string[] => (part === '' ? [] : part.split(':'));
-  const head = groupsOf(halves[0] ?? '');
-  const tail = halves.length === 2 ? groupsOf(halves[1] ?? '') : [];
-  const missing = 8 - head.length - tail.length;
-  if (halves.length === 2 ? missing < 1 : missing !== 0) return null;
-  const groups = [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill('0'), ...tail];
-  let value = 0n;
-  for (const group of groups) {
-    if (!/^[0-9a-f]{1,4}$/.test(group)) return null;
-    value = (value << 16n) | BigInt(`0x${group}`);
-  }
-  return value;
-}
+const GLOBAL_UNICAST_V6 = parseCidr('2000::/3');
+const MAPPED_V6 = parseCidr('::ffff:0:0/96'); // IPv4-mapped ::ffff:a.b.c.d
+const COMPAT_V6 = parseCidr('::/96'); // IPv4-compatible ::a.b.c.d (deprecated); also holds :: and ::1
+const TRANSLATED_V6 = parseCidr('::ffff:0:0:0/96'); // SIIT IPv4-translated ::ffff:0:a.b.c.d
+const NAT64_V6 = parseCidr('64:ff9b::/96'); // NAT64 well-known prefix
+const SIX_TO_FOUR_V6 = parseCidr('2002::/16'); // 6to4: 2002:AABB:CCDD::/48 embeds AA.BB.CC.DD
+const TEREDO_V6 = parseCidr('2001::/32'); // Teredo: server v4 in bits 32-63, client v4 XOR-ed in the low 32
 
 function isForbiddenV4(value: bigint): boolean {
-  return FORBIDDEN_V4.some((range) => inCidr(value, range, 32));
+  return FORBIDDEN_V4.some((range) => cidrContains(range, { family: 4, value }));
 }
 
 function isForbiddenV6(value: bigint): boolean {
   const low32 = value & 0xffff_ffffn;
+  const address = { family: 6, value } as const;
   // Forms that carry an IPv4 address are judged by it (::ffff:7f00:1 is 127.0.0.1; :: and ::1,
   // being in ::/96, are 0.0.0.0 and 0.0.0.1, both in 0.0.0.0/8).
-  if (inCidr(value, MAPPED_V6, 128) || inCidr(value, COMPAT_V6, 128)) return isForbiddenV4(low32);
-  if (inCidr(value, TRANSLATED_V6, 128) || inCidr(value, NAT64_V6, 128)) return isForbiddenV4(low32);
-  if (!inCidr(value, GLOBAL_UNICAST_V6, 128)) return true;
-  if (inCidr(value, SIX_TO_FOUR_V6, 128)) return isForbiddenV4((value >> 80n) & 0xffff_ffffn);
-  if (inCidr(value, TEREDO_V6, 128)) {
+  if (cidrContains(MAPPED_V6, address) || cidrContains(COMPAT_V6, address)) return isForbiddenV4(low32);
+  if (cidrContains(TRANSLATED_V6, address) || cidrContains(NAT64_V6, address)) return isForbiddenV4(low32);
+  if (!cidrContains(GLOBAL_UNICAST_V6, address)) return true;
+  if (cidrContains(SIX_TO_FOUR_V6, address)) return isForbiddenV4((value >> 80n) & 0xffff_ffffn);
+  if (cidrContains(TEREDO_V6, address)) {
     return isForbiddenV4((value >> 64n) & 0xffff_ffffn) || isForbiddenV4(low32 ^ 0xffff_ffffn);
   }
-  return FORBIDDEN_V6_IN_GLOBAL.some((range) => inCidr(value, range, 128));
+  return FORBIDDEN_V6_IN_GLOBAL.some((range) => cidrContains(range, address));
 }
 
 /** Brackets, an IPv6 zone (`%eth0`, `%25eth0`) and trailing dots removed. */
@@ -230,8 +174,16 @@ function isLocalhostName(host: string): boolean {
   return host === 'localhost' || host.endsWith('.localhost');
 }
 
-function privateAllowed(options: UrlPolicyOptions): boolean {
-  return options.environment === 'sandbox' && options.allowPrivate;
+/** Whether WEBHOOK_ALLOW_PRIVATE_URLS opens this (bare, canonical) address: in sandbox, an address of its ranges. */
+function privateAllowed(address: string, options: UrlPolicyOptions): boolean {
+  if (options.environment !== 'sandbox') return false;
+  const ip = parseIp(address);
+  return ip !== null && anyCidrContains(options.allowedPrivateRanges, ip);
+}
+
+/** A `localhost` name is reached on loopback: allowed when the ranges open a loopback address. */
+function localhostAllowed(options: UrlPolicyOptions): boolean {
+  return privateAllowed('127.0.0.1', options) || privateAllowed('::1', options);
 }
 
 function refuse(reason: UrlRefusal, message: string): { ok: false; reason: UrlRefusal; message: string } {
@@ -273,11 +225,9 @@ function parseEndpoint(raw: string, options: UrlPolicyOptions): { ok: true; valu
   }
   const host = canonicalHost(url.hostname);
   if (host === null || host === '') return refuse('invalid_url', 'The URL has no valid host');
-  if (!privateAllowed(options)) {
-    if (isLocalhostName(host)) return refuse('localhost', 'The URL must not point to localhost');
-    if (net.isIP(host) !== 0 && isForbiddenAddress(host)) {
-      return refuse('private_address', 'The URL must not point to a loopback, private, link-local or reserved address');
-    }
+  if (isLocalhostName(host) && !localhostAllowed(options)) return refuse('localhost', 'The URL must not point to localhost');
+  if (net.isIP(host) !== 0 && isForbiddenAddress(host) && !privateAllowed(host, options)) {
+    return refuse('private_address', 'The URL must not point to a loopback, private, link-local or reserved address');
   }
   return { ok: true, value: { url, host } };
 }
@@ -301,7 +251,7 @@ const systemResolver: Resolver = async (host) => dns.promises.lookup(host, { all
 /**
  * Delivery-time check (DNS rebinding): re-applies `checkEndpointUrl`, resolves the host (default
  * `dns.promises.lookup` with `all: true`), refuses when ANY resolved address is forbidden (unless
- * allowPrivate in sandbox), and returns the first address in resolver order, so the caller pins the
+ * its allowed private ranges hold it, in sandbox), and returns the first address in resolver order, so the caller pins the
  * connection to what was checked (see `pinnedLookup`). An IP-literal host is not looked up.
  *
  * A resolution failure is not a policy refusal: the resolver's error is rethrown (an empty answer
@@ -325,7 +275,6 @@ export async function resolveDeliveryTarget(
   if (answers.length === 0) {
     throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND', hostname: host });
   }
-  const allowPrivate = privateAllowed(options);
   let chosen: { address: string; family: 4 | 6 } | null = null;
   for (const answer of answers) {
     const address = bareHost(answer.address);
@@ -333,7 +282,7 @@ export async function resolveDeliveryTarget(
     if (family !== 4 && family !== 6) {
       return refuse('private_address', `The name ${host} resolved to something that is not an IP address`);
     }
-    if (!allowPrivate && isForbiddenAddress(address)) {
+    if (isForbiddenAddress(address) && !privateAllowed(address, options)) {
       return refuse('private_address', `The name ${host} resolves to a loopback, private, link-local or reserved address`);
     }
     chosen ??= { address, family };

@@ -59,11 +59,14 @@ const TEXT = {
 
 export type Messages = (typeof TEXT)[Language];
 
-/** Polls the page's status while the operator answers, then lets the server decide what the page becomes. */
+/**
+ * Polls the page's status while the operator answers, then reloads and lets the server decide what
+ * the page becomes: it sends on to the merchant only the browser that paid (not the status's redirectUrl).
+ */
 const SCRIPT = `(function(){var el=document.getElementById('status');if(!el)return;var url=el.getAttribute('data-poll');
 function tick(){fetch(url,{headers:{accept:'application/json'},cache:'no-store'}).then(function(r){return r.json()}).then(function(s){
 if(s.status==='open'&&s.paymentStatus==='processing'){setTimeout(tick,1000);return}
-if(s.redirectUrl){location.assign(s.redirectUrl)}else{location.reload()}}).catch(function(){setTimeout(tick,2000)})}
+location.reload()}).catch(function(){setTimeout(tick,2000)})}
 setTimeout(tick,1000)})();`;
 
 const SCRIPT_HASH = inlineHash(SCRIPT);
@@ -94,15 +97,16 @@ const SESSION_PAGE = `<h1><%= it.t.title %><% if (it.description) { %>: <%= it.d
 
 const MESSAGE_PAGE = `<h1 id="message"><%= it.message %></h1>
 <% if (it.reference) { %><p class="notice"><%= it.t.reference %> <%= it.reference %></p><% } %>
-<% if (it.backUrl) { %><p><a href="<%= it.backUrl %>"><%= it.t.back %></a></p><% } %>`;
+<% if (it.backUrl) { %><p><a href="<%= it.backUrl %>" id="back"><%= it.t.back %> (<%= it.backHost %>)</a></p><% } %>`;
 
 eta.loadTemplate('@session', SESSION_PAGE);
 eta.loadTemplate('@message', MESSAGE_PAGE);
 
-/** A page with one message (paid, canceled, expired, unavailable) and a way back to the merchant when there is one. */
+/** A page with one message (paid, canceled, expired, unavailable) and a link back to the merchant when there is one, naming its host. */
 export function messagePage(lang: Language, message: keyof Messages, status: number, options: { backUrl?: string | null; reference?: string | null } = {}): Reply {
   const t = TEXT[lang];
-  const body = eta.render('@message', { t, message: t[message], backUrl: options.backUrl ?? null, reference: options.reference ?? null });
+  const backUrl = options.backUrl ?? null;
+  const body = eta.render('@message', { t, message: t[message], backUrl, backHost: backUrl === null ? null : new URL(backUrl).host, reference: options.reference ?? null });
   return pageReply(renderPage(lang, t[message], body), status);
 }
 

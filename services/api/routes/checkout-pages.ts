@@ -1,16 +1,17 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../../packages/core/clock.js';
 import { ApiError } from '../../../packages/core/errors.js';
+import type { KeyedHasher } from '../../../packages/core/hashing.js';
 import { isRefused } from '../../../packages/core/refusal.js';
 import { toApiError } from '../../../packages/http/app.js';
-import type { CheckoutFeeQuote, CheckoutSessions } from '../../../packages/domain/checkout-session/commands.js';
+import { SESSION_LIFETIME_MS, type CheckoutFeeQuote, type CheckoutSessions } from '../../../packages/domain/checkout-session/commands.js';
 import { getCountry } from '../../../packages/catalog/index.js';
 import { Reply, type HandlerContext } from '../../../packages/http/context.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { findPublicCheckoutSession, type CheckoutSessionView } from '../../../projections/checkout-sessions.js';
 import { messagePage, sessionPage } from '../pages/checkout.js';
 import { languageOf, type Language } from '../pages/layout.js';
-import { nextUrl, sessionIdParams, wantsHtml } from './shared.js';
+import { cookieOf, nextUrl, sessionIdParams, wantsHtml } from './shared.js';
 
 interface PayForm {
   PaymentMethod?: string;
@@ -44,23 +45,40 @@ function quotes(sessions: CheckoutSessions, view: CheckoutSessionView): Checkout
   });
 }
 
+/** The cookie that marks the browser that paid or canceled a session (its Path is the session's page). */
+const BROWSER_COOKIE = 'sika_checkout_browser';
+
 /**
  * The hosted checkout page (`checkout` family): GET shows the session, POST takes the form. Both
  * answer browsers with pages (refusals re-show the form with the reason) and programs with JSON.
+ *
+ * A final session's success or cancel URL is followed (303) only by the browser that paid or
+ * canceled it here, known by a cookie holding a keyed hash of the session id; any other visitor
+ * gets a page with the link. Else anyone could make a session with a URL of their choosing, end it,
+ * and hand out this origin's page as a redirect to it (an open redirect).
  */
-export function checkoutPagesFamily(knex: Knex, clock: Clock, sessions: CheckoutSessions): Family {
+export function checkoutPagesFamily(knex: Knex, clock: Clock, sessions: CheckoutSessions, browserMarks: KeyedHasher, secureCookies: boolean): Family {
   const find = async (id: string) => findPublicCheckoutSession(knex, id, clock.now());
 
-  /** The page of a session as it stands: the form, the wait, or where the customer goes next. */
-  const render = (lang: Language, view: CheckoutSessionView, extra: { error?: string; form?: { operator?: string; phone?: string }; status?: number } = {}): Reply => {
+  /** Whether this request comes from the browser that paid or canceled the session. */
+  const actedHere = (ctx: Pick<HandlerContext<unknown, unknown, unknown>, 'header'>, id: string): boolean => {
+    const mark = cookieOf(ctx, BROWSER_COOKIE);
+    return mark !== undefined && /^[0-9a-f]{64}$/.test(mark) && browserMarks.matches(id, mark);
+  };
+  const markBrowser = (id: string) => ({
+    'Set-Cookie': `${BROWSER_COOKIE}=${browserMarks.hash(id)}; Max-Age=${SESSION_LIFETIME_MS / 1000}; Path=/checkout/session/${id}; HttpOnly; SameSite=Lax${secureCookies ? '; Secure' : ''}`,
+  });
+
+  /** The page of a session as it stands: the form, the wait, or where the customer goes next (sent there when `followReturn`). */
+  const render = (lang: Language, view: CheckoutSessionView, followReturn: boolean, extra: { error?: string; form?: { operator?: string; phone?: string }; status?: number } = {}): Reply => {
     const s = view.session;
     const next = nextUrl(view);
-    if (next) return Reply.redirect(next);
+    if (next && followReturn) return Reply.redirect(next);
     switch (s.status) {
       case 'complete':
-        return messagePage(lang, 'succeeded', 200, { reference: view.intent?.latest_operation ?? null });
+        return messagePage(lang, 'succeeded', 200, { reference: view.intent?.latest_operation ?? null, backUrl: next });
       case 'canceled':
-        return messagePage(lang, 'canceled', 200);
+        return messagePage(lang, 'canceled', 200, { backUrl: next });
       case 'expired':
         return messagePage(lang, 'expired', 410, { backUrl: s.cancelUrl });
       case 'open':
@@ -79,20 +97,20 @@ export function checkoutPagesFamily(knex: Knex, clock: Clock, sessions: Checkout
       route<unknown, unknown, { sessionId: string }>({
         method: 'get',
         path: '/checkout/session/:sessionId',
-        summary: 'The hosted checkout page (HTML): the pay form, the wait while the operator answers, or a redirect to the merchant once final',
+        summary: 'The hosted checkout page (HTML): the pay form, the wait while the operator answers, or once final a redirect to the merchant for the browser that paid or canceled it here (cookie sika_checkout_browser), a page with the link for any other',
         auth: 'public',
         params: sessionIdParams,
         answers: { html: true, redirect: true },
         handler: async (ctx) => {
           const view = await find(ctx.params.sessionId);
           if (!view) return notFound(ctx);
-          return render(languageOf(ctx.header('accept-language')), view);
+          return render(languageOf(ctx.header('accept-language')), view, actedHere(ctx, view.session.id));
         },
       }),
       route<PayForm, unknown, { sessionId: string }>({
         method: 'post',
         path: '/checkout/session/:sessionId/pay',
-        summary: "The hosted page's form (application/x-www-form-urlencoded or JSON): pay by mobile money, or cancel with Action=cancel; answers 303 to the page, or to the cancel URL",
+        summary: "The hosted page's form (application/x-www-form-urlencoded or JSON): pay by mobile money, or cancel with Action=cancel; answers 303 to the page, or to the cancel URL, and marks this browser as the one that paid or canceled (cookie sika_checkout_browser)",
         auth: 'public',
         params: sessionIdParams,
         body: payForm,
@@ -116,11 +134,12 @@ export function checkoutPagesFamily(knex: Knex, clock: Clock, sessions: Checkout
             if (!view || !isRefused(err)) throw err;
             // A browser gets the page again, with the reason and what the customer typed (and Retry-After, when limited).
             const refused = toApiError(err, ctx.log);
-            return render(lang, view, { error: refused.message, form, status: refused.status }).withHeaders(refused.headers);
+            return render(lang, view, actedHere(ctx, id), { error: refused.message, form, status: refused.status }).withHeaders(refused.headers);
           }
           const view = await find(id);
           if (!view) return notFound(ctx);
-          return Reply.redirect(nextUrl(view) ?? `/checkout/session/${id}`);
+          // This browser paid or canceled: it follows the merchant's URL now (cancel) or from its page once paid.
+          return Reply.redirect(nextUrl(view) ?? `/checkout/session/${id}`).withHeaders(markBrowser(id));
         },
       }),
     ],
