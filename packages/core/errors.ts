@@ -77,6 +77,7 @@ export const ERROR_CODES = {
   'IKW-CHK-002': { status: 410, retryable: false, message: 'The payment link no longer takes payments: it was deactivated or has expired' },
   'IKW-CHK-003': { status: 409, retryable: false, message: 'This single-use payment link has been paid, or is being paid, through another checkout session' },
   'IKW-CHK-004': { status: 400, retryable: false, message: 'This payment method type is not one the checkout session accepts' },
+  'IKW-CHK-005': { status: 403, retryable: false, message: 'The hosted checkout form was sent from another site' },
   'IKW-CPT-001': { status: 401, retryable: false, message: 'The code is wrong, has expired or was already used; ask for a new one' },
   'IKW-CPT-002': { status: 401, retryable: false, message: 'Sign in to the customer portal: the portal token is missing, wrong, expired or signed out' },
   'IKW-CPT-003': { status: 403, retryable: false, message: "The merchant's customer portal does not let customers do this" },

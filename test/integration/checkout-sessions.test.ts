@@ -299,6 +299,26 @@ t.test('no open redirect: a final session sends on only the browser that paid or
   t.match(await sessionStatus(svc, third.id), { redirectUrl: cancel.location }, "the status still names it, for merchants' own pages");
 });
 
+t.test('the hosted form is taken only from its own page: a post from another site cancels nothing and sends nobody on', async (t) => {
+  const s = await createSession(svc, key, { successUrl: 'https://evil.example/phish', cancelUrl: 'https://evil.example/phish' });
+  const host = new URL(svc.baseUrl).host;
+  for (const headers of [{ 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'https://evil.example' }, { origin: 'null' }] as Record<string, string>[]) {
+    const forged = await postForm(svc, s.id, { Action: 'cancel' }, headers);
+    t.equal(forged.status, 403, `refused with ${JSON.stringify(headers)}`);
+    t.equal(forged.location, null, 'not sent on');
+    t.equal(forged.headers.get('set-cookie'), null, 'not marked as the browser that canceled');
+    t.match(forged.text, /This form can only be sent from its own checkout page/);
+  }
+  t.match(await sessionStatus(svc, s.id), { status: 'open' }, 'the session is still open');
+  for (const headers of [{ 'sec-fetch-site': 'same-origin', origin: svc.baseUrl }, { origin: svc.baseUrl }] as Record<string, string>[]) {
+    t.equal(new URL(headers.origin ?? '').host, host);
+    const s2 = await createSession(svc, key);
+    const own = await postForm(svc, s2.id, { Action: 'cancel' }, headers);
+    t.equal(own.status, 303, `the page's own post, with ${JSON.stringify(headers)}`);
+    t.equal(own.location, `${CANCEL_URL}?status=canceled&payment_intent=${s2.paymentIntentId}`);
+  }
+});
+
 t.test('list: newest first, cursor-paged, by status and payment link, as each stands now; the environment’s and merchant’s own', async (t) => {
   const { merchant, key: mine } = await svc.sandboxMerchant('Lister');
   const list = async (query = '', as = mine) => {

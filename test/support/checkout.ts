@@ -39,11 +39,11 @@ export function payByMobileMoney(svc: TestService, sessionId: string, msisdn: st
 }
 
 /** The hosted page's form, as a browser posts it (urlencoded, asking for HTML), without following the redirect. */
-export async function postForm(svc: TestService, sessionId: string, fields: Record<string, string>) {
+export async function postForm(svc: TestService, sessionId: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
   const res = await fetch(`${svc.baseUrl}/checkout/session/${sessionId}/pay`, {
     method: 'POST',
     redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html,application/xhtml+xml,*/*;q=0.8', ...headers },
     body: new URLSearchParams(fields).toString(),
   });
   return { status: res.status, location: res.headers.get('location'), headers: res.headers, text: await res.text() };

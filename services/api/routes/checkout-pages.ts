@@ -49,6 +49,24 @@ function quotes(sessions: CheckoutSessions, view: CheckoutSessionView): Checkout
 const BROWSER_COOKIE = 'sika_checkout_browser';
 
 /**
+ * Whether a browser sent the form from another site's page. Such a post would cancel (or pay) the
+ * customer's session and, with the 303 to the cancel URL, turn this origin into a redirect to any
+ * URL the maker of the session chose. `Sec-Fetch-Site` decides where the browser sends it; else an
+ * `Origin` naming another host. Programs send neither and are not browsers a page could steer.
+ */
+function sentFromAnotherSite(ctx: Pick<HandlerContext<unknown, unknown, unknown>, 'header'>): boolean {
+  const fetchSite = ctx.header('sec-fetch-site');
+  if (fetchSite !== undefined) return fetchSite !== 'same-origin' && fetchSite !== 'none';
+  const origin = ctx.header('origin');
+  if (origin === undefined) return false;
+  try {
+    return new URL(origin).host !== ctx.header('host');
+  } catch {
+    return true; // `Origin: null` (a sandboxed frame, a data: page) or garbage
+  }
+}
+
+/**
  * The hosted checkout page (`checkout` family): GET shows the session, POST takes the form. Both
  * answer browsers with pages (refusals re-show the form with the reason) and programs with JSON.
  *
@@ -122,6 +140,7 @@ export function checkoutPagesFamily(knex: Knex, clock: Clock, sessions: Checkout
           const browser = wantsHtml(ctx.header('accept'));
           const form = { operator: ctx.body.Operator ?? '', phone: ctx.body.PhoneNumber ?? '' };
           try {
+            if (sentFromAnotherSite(ctx)) throw new ApiError('IKW-CHK-005', 'This form can only be sent from its own checkout page', 'Action');
             if (ctx.body.Action === 'cancel') {
               await sessions.cancel(id, ctx.actor);
             } else {
