@@ -343,7 +343,22 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     enqueuePurge: (p, runAt) => enqueue(knex, outboxPurge.job, p, runAt),
   });
   const accounts = new Accounts({ store, clock, tokens: new AppTokenSigner(clock, secretsKey), directory: reads, messenger, publicUrl: config.publicUrl });
-  const organizations = new Organizations({ store, clock, directory: reads, sessions: accounts, messenger, publicUrl: config.publicUrl });
+  const organizations = new Organizations({
+    store,
+    clock,
+    directory: reads,
+    sessions: accounts,
+    messenger,
+    publicUrl: config.publicUrl,
+    countInvitation: async (organizationId, inviterId) => {
+      const { perOrganization, perInviter } = config.invitationLimits;
+      await rateLimiter.take([
+        ...(perOrganization ? [{ key: `invitation:organization:${organizationId}`, rule: perOrganization }] : []),
+        ...(perInviter ? [{ key: `invitation:inviter:${inviterId}`, rule: perInviter }] : []),
+      ]);
+    },
+    organizationsPerUser: config.organizationsPerUser,
+  });
   const verifications: Verifications = new Verifications({
     store,
     clock,
@@ -357,6 +372,10 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     customerByEmail: (owner, email) => findCustomerIdByEmail(knex, owner, email),
     codes: new KeyedHasher(secretsKey, 'sika:customer-portal-codes:v1'),
     messenger,
+    countCodeRequest: async (owner) => {
+      const rule = config.customerPortalCodeLimit;
+      if (rule) await rateLimiter.take([{ key: `portal-code:${owner.merchantId}:${owner.environment}`, rule }]);
+    },
   });
   const secondFactorRule = config.secondFactorLimit;
   const factorAttempts: FactorAttempts = {

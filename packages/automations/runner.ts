@@ -19,8 +19,6 @@ import { isPublicEventType, PUBLIC_EVENT_TYPES } from '../domain/webhook-endpoin
 import type { RecordedEvent } from '../eventstore/port.js';
 import { automationsTriggeredByAny, findAutomationById, type AutomationRow, type TriggerKey } from '../../projections/automations.js';
 import { findCustomerIdByEmail } from '../../projections/customers.js';
-import { findMerchant } from '../../projections/merchants.js';
-import { verifiedTeamContacts } from '../../projections/organizations.js';
 import { findTemplate, findTemplateVersion } from '../../projections/templates.js';
 import type { Notifier } from '../webhooks/notifier.js';
 import { testEventId } from '../webhooks/test-events.js';
@@ -319,17 +317,6 @@ export class AutomationRunner {
     };
   }
 
-  /**
-   * Sandbox automations write only to the merchant's own team, at addresses and numbers its members
-   * verified: anything else is recorded in the outbox, not sent, and the reason is returned.
-   */
-  private async sandboxHold(owner: Owner, channel: 'email' | 'sms', to: string): Promise<string | undefined> {
-    if (owner.environment !== 'sandbox') return undefined;
-    const team = await verifiedTeamContacts(this.deps.knex, owner.merchantId);
-    const ours = channel === 'email' ? team.emails.includes(to.toLowerCase()) : team.phones.includes(to);
-    return ours ? undefined : `sandbox: ${to} is not a verified ${channel === 'email' ? 'address' : 'number'} of the merchant's team; recorded, not sent`;
-  }
-
   private async act(run: RunRow, step: Step, params: Record<string, unknown>): Promise<StepResult> {
     const owner: Owner = { merchantId: run.merchant_id, environment: run.environment };
     const actor: Actor = { actor: `automation:${run.automation_id}`, causationId: run.id };
@@ -346,9 +333,8 @@ export class AutomationRunner {
         const data = (params.data as Record<string, unknown> | undefined) ?? (run.trigger_event?.data as Record<string, unknown> | undefined) ?? {};
         const out = await renderVersion(version, data, params.locale as string | undefined);
         const to = String(params.to).trim();
-        const merchant = await findMerchant(this.deps.knex, owner.merchantId);
-        const hold = await this.sandboxHold(owner, channel, to);
-        if (hold === undefined) {
+        // What the messenger will hold (the sandbox, outside the team) is not sent, so not counted.
+        if ((await this.deps.messenger.holdOf(owner, channel, to)) === undefined) {
           try {
             await this.deps.countSend(owner, channel === 'email' ? to.toLowerCase() : to);
           } catch (err) {
@@ -364,14 +350,12 @@ export class AutomationRunner {
           ...(out.html !== undefined ? { html: out.html } : {}),
           ...(channel === 'email' ? { messageId: `<${key}@automations.sika.invalid>` } : {}),
           purpose: 'automation',
-          sender: merchant?.name ?? 'A Sika merchant',
-          ...(merchant?.email ? { replyTo: merchant.email } : {}),
-          ...(hold !== undefined ? { hold } : {}),
+          merchant: owner,
         });
         if (outcome.status === 'failed') return { status: 'failed', error: `${channel} not delivered: ${outcome.error}` };
         return {
           status: 'succeeded',
-          output: { to, template: template.id, version: version.version, locale: out.locale, ...(out.subject !== undefined ? { subject: out.subject } : {}), delivery: outcome.status, ...(hold !== undefined ? { held: hold } : {}) },
+          output: { to, template: template.id, version: version.version, locale: out.locale, ...(out.subject !== undefined ? { subject: out.subject } : {}), delivery: outcome.status, ...(outcome.status === 'held' ? { held: outcome.reason } : {}) },
         };
       }
       case 'http_request': {

@@ -42,6 +42,12 @@ export interface Config {
   /** Messages of one merchant's automations, per environment, and to one recipient (docs/automations.md, "Sending"). */
   automationSendLimit: RateLimitRule | null;
   automationRecipientLimit: RateLimitRule | null;
+  /** Customer-portal sign-in codes asked of one merchant, per environment, known addresses or not (docs/operations.md). */
+  customerPortalCodeLimit: RateLimitRule | null;
+  /** Invitations sent per organization and per inviting user, across organizations (docs/auth.md, "Team"). */
+  invitationLimits: { perOrganization: RateLimitRule | null; perInviter: RateLimitRule | null };
+  /** How many organizations one user may belong to, created or joined (docs/auth.md, "Organizations"). */
+  organizationsPerUser: number;
   /** Mobile-money pushes started from public pages (docs/operations.md, "Public pushes"); null: no limit. */
   pushLimits: PushLimits;
   /** Sign-in with Google (OpenID Connect); null when GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are unset. */
@@ -317,6 +323,12 @@ export function loadConfig(env: Env = process.env): Config {
     secondFactorLimit: rateLimit(env, 'RATE_LIMIT_SECOND_FACTOR', '10/15m'),
     automationSendLimit: rateLimit(env, 'AUTOMATION_SEND_LIMIT', '500/1h'),
     automationRecipientLimit: rateLimit(env, 'AUTOMATION_RECIPIENT_LIMIT', '10/1h'),
+    customerPortalCodeLimit: rateLimit(env, 'CUSTOMER_PORTAL_CODE_LIMIT', '200/1h'),
+    invitationLimits: {
+      perOrganization: rateLimit(env, 'INVITATION_LIMIT', '50/24h'),
+      perInviter: rateLimit(env, 'INVITATION_INVITER_LIMIT', '25/24h'),
+    },
+    organizationsPerUser: integer(env, 'ORGANIZATIONS_PER_USER', 20, 1, 10_000),
     pushLimits: {
       perNumber: rateLimit(env, 'RATE_LIMIT_PUSH_NUMBER', '3/10m'),
       perSession: rateLimit(env, 'RATE_LIMIT_PUSH_SESSION', '5/1h'),

@@ -39,30 +39,33 @@ export interface Message {
   /** Where replies go, when not to the sender (a support request: the merchant who wrote it). */
   replyTo?: string;
   /**
-   * A merchant's message (automations): the merchant's name, shown as the sender's. It goes from
-   * the merchants' sender address, never from the address account codes and links come from.
+   * Whose message it is, when a merchant's rather than the service's (a portal code to its
+   * customer, an automation's e-mail). The messenger sends it under the merchant's name from the
+   * merchants' sender with the merchant's Reply-To, never from the address account codes and links
+   * come from, and in the sandbox delivers it only to the merchant's own team (docs/operations.md,
+   * "Merchants' messages").
    */
-  sender?: string;
-  /** Recorded in the outbox and not delivered, for this reason (a sandbox automation writing outside the merchant's team). */
-  hold?: string;
+  merchant?: Owner;
 }
 
 /**
  * What became of a message: `delivered` by a transport, `kept` in the outbox (no transport: the
- * sandbox), `held` there on purpose (its `hold`), or `failed` with the transport's error.
+ * sandbox), `held` there on purpose (a sandbox merchant's message outside its team: the reason), or `failed` with the transport's error.
  */
 export type MessageOutcome = { status: 'delivered' } | { status: 'kept' } | { status: 'held'; reason: string } | { status: 'failed'; error: string };
 
 /**
  * A message written by the template engine (docs/template-engine.md) from the template of
- * `template.purpose` and its values: the merchant's published template when `owner` has one (the
- * messages a merchant's customers get), else the built-in one (account messages pass no owner).
+ * `template.purpose` and its values: the published template of `merchant` when it has one (the
+ * messages a merchant's customers get), else the built-in one (account messages have no merchant).
  */
 export interface TemplatedMessage {
   channel: MessageChannel;
   to: string;
   purpose: MessagePurpose;
-  template: { purpose: string; owner: Owner | null; values: Record<string, unknown> };
+  /** As a written message's; also whose published template writes it. */
+  merchant?: Owner;
+  template: { purpose: string; values: Record<string, unknown> };
 }
 
 /** What domain services hand the messenger: a message written out, or one to write from its template. */
@@ -70,4 +73,6 @@ export type OutgoingMessage = Message | TemplatedMessage;
 
 export interface Messenger {
   send(message: OutgoingMessage): Promise<MessageOutcome>;
+  /** Why `send` would hold a message of `merchant` to `to` rather than deliver it, if it would (the sandbox, outside its team). */
+  holdOf(merchant: Owner, channel: MessageChannel, to: string): Promise<string | undefined>;
 }

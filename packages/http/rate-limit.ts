@@ -16,10 +16,16 @@ export const rateLimitMigrations: Migration[] = [
       );
       CREATE INDEX rate_limit_windows_start ON rate_limit_windows (window_start)`,
   ),
+  // Windows as long as a day (invitations): each row says when it ends, so a purge keeps what still counts.
+  sqlMigration(
+    'rate-limits/002-expiry',
+    `ALTER TABLE rate_limit_windows ADD COLUMN expires_at timestamptz;
+      UPDATE rate_limit_windows SET expires_at = window_start + interval '1 hour';
+      ALTER TABLE rate_limit_windows ALTER COLUMN expires_at SET NOT NULL;
+      DROP INDEX rate_limit_windows_start;
+      CREATE INDEX rate_limit_windows_expiry ON rate_limit_windows (expires_at)`,
+  ),
 ];
-
-/** Windows older than this are deleted now and then. */
-const KEEP_MS = 3_600_000;
 
 /**
  * Fixed-window rate limits kept in PostgreSQL, so that every API process counts against the same
@@ -41,13 +47,13 @@ export class RateLimiter {
     const now = this.clock.now().getTime();
     const starts = buckets.map((b) => new Date(now - (now % b.rule.windowMs)));
     const { rows } = await this.knex.raw<{ rows: { bucket: string; hits: number }[] }>(
-      `INSERT INTO rate_limit_windows (bucket, window_start, hits)
-       SELECT bucket, window_start, 1 FROM unnest(?::text[], ?::timestamptz[]) AS w(bucket, window_start)
+      `INSERT INTO rate_limit_windows (bucket, window_start, expires_at, hits)
+       SELECT bucket, window_start, expires_at, 1 FROM unnest(?::text[], ?::timestamptz[], ?::timestamptz[]) AS w(bucket, window_start, expires_at)
        ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_windows.hits + 1
        RETURNING bucket, hits`,
-      [buckets.map((b) => b.key), starts],
+      [buckets.map((b) => b.key), starts, starts.map((start, i) => new Date(start.getTime() + buckets[i]!.rule.windowMs))],
     );
-    if (++this.taken % 1000 === 0) void this.purge(now);
+    if (++this.taken % 1000 === 0) void this.purge().catch(() => undefined);
     // The tightest bucket: the one with the fewest requests left.
     const states = buckets.map((b, i) => {
       const hits = rows.find((r) => r.bucket === b.key)?.hits ?? 1;
@@ -79,8 +85,9 @@ export class RateLimiter {
     for (const b of buckets) await this.knex('rate_limit_windows').where({ bucket: b.key, window_start: new Date(now - (now % b.rule.windowMs)) }).delete();
   }
 
-  private async purge(now: number): Promise<void> {
-    await this.knex('rate_limit_windows').where('window_start', '<', new Date(now - KEEP_MS)).delete().catch(() => undefined);
+  /** Deletes the windows that have ended (now and then, from `take`). */
+  async purge(): Promise<void> {
+    await this.knex('rate_limit_windows').where('expires_at', '<=', this.clock.now()).delete();
   }
 }
 

@@ -4,12 +4,15 @@ import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import type { SecretBox } from '../core/secrets.js';
 import type { Enqueue } from '../scheduler/scheduler.js';
-import type { Message, MessageOutcome, Messenger, OutgoingMessage } from '../domain/messages.js';
+import type { Owner } from '../domain/audit.js';
+import type { Message, MessageChannel, MessageOutcome, Messenger, OutgoingMessage } from '../domain/messages.js';
+import { findMerchant } from '../../projections/merchants.js';
+import { verifiedTeamContacts } from '../../projections/organizations.js';
 import type { TemplateComposer } from './composer.js';
 
 /** The sender of the service's own messages: account codes and links, security notices. */
 export const ACCOUNT_SENDER = 'Sika <accounts@sika.invalid>';
-/** The address merchants' own messages (automations) go from, under the merchant's name: never the account sender. */
+/** The address merchants' messages (portal codes, automations) go from, under the merchant's name: never the account sender. */
 export const MERCHANT_SENDER_ADDRESS = 'merchants@sika.invalid';
 
 /** How long the outbox keeps a message's (sealed) text, and the message's row (docs/operations.md). */
@@ -41,6 +44,13 @@ export interface SmsGateway {
   send(to: string, text: string): Promise<void>;
 }
 
+/** How a merchant's message goes out: the name and Reply-To it carries, and why it is held (sandbox, outside the team). */
+interface MerchantSending {
+  name: string;
+  replyTo: string | null;
+  hold?: string;
+}
+
 /**
  * Writes templated messages with the template engine, records every message in `message_outbox`,
  * then delivers it: e-mail through SMTP (nodemailer)
@@ -48,6 +58,8 @@ export interface SmsGateway {
  * took keeps its text in the outbox (sandbox and development: that is where to read a code),
  * sealed with the secrets key and only for `retention.textMs`; one that was delivered keeps none.
  * Codes and links are never in the outbox in clear, and its rows go after `retention.rowMs`.
+ * A merchant's message goes under the merchant's name from MERCHANT_SENDER_ADDRESS with its
+ * Reply-To; a sandbox merchant's only to its team's verified addresses and numbers, the rest held.
  */
 export class OutboxMessenger implements Messenger {
   private readonly email: Transporter | null;
@@ -72,15 +84,16 @@ export class OutboxMessenger implements Messenger {
   async send(outgoing: OutgoingMessage): Promise<MessageOutcome> {
     const { knex, clock, log } = this.deps;
     const message = await this.written(outgoing);
+    const merchant = message.merchant && (await this.merchantSending(message.merchant, message));
     const [row] = await knex('message_outbox')
       .insert({ channel: message.channel, recipient: message.to, purpose: message.purpose, subject: message.subject, body: this.deps.box.seal(message.text, OUTBOX_CONTEXT), created_at: clock.now() })
       .returning('id');
     const id = (row as { id: string }).id;
-    if (message.hold !== undefined) {
-      await knex('message_outbox').where({ id }).update({ error: `held: ${message.hold}` });
-      return { status: 'held', reason: message.hold };
+    if (merchant?.hold !== undefined) {
+      await knex('message_outbox').where({ id }).update({ error: `held: ${merchant.hold}` });
+      return { status: 'held', reason: merchant.hold };
     }
-    const deliver = this.transportFor(message);
+    const deliver = this.transportFor(message, merchant);
     if (!deliver) return { status: 'kept' };
     try {
       await deliver();
@@ -99,14 +112,34 @@ export class OutboxMessenger implements Messenger {
   private async written(outgoing: OutgoingMessage): Promise<Message> {
     if (!('template' in outgoing)) return outgoing;
     const { template, ...rest } = outgoing;
-    return { ...rest, ...(await this.deps.composer.compose(template.owner, template.purpose, template.values)) };
+    return { ...rest, ...(await this.deps.composer.compose(outgoing.merchant ?? null, template.purpose, template.values)) };
   }
 
-  private transportFor(message: Message): (() => Promise<void>) | null {
+  /** A merchant's message carries the merchant's name and notice address: replies reach the merchant, not the service. */
+  private async merchantSending(owner: Owner, message: Message): Promise<MerchantSending> {
+    const merchant = await findMerchant(this.deps.knex, owner.merchantId);
+    const hold = await this.holdOf(owner, message.channel, message.to);
+    return { name: merchant?.name ?? 'A Sika merchant', replyTo: merchant?.email ?? null, ...(hold !== undefined ? { hold } : {}) };
+  }
+
+  /**
+   * A sandbox merchant's message reaches only addresses and numbers a member of the merchant's
+   * organization verified, so a free sign-up cannot write to strangers in its own words.
+   */
+  async holdOf(merchant: Owner, channel: MessageChannel, to: string): Promise<string | undefined> {
+    if (merchant.environment !== 'sandbox') return undefined;
+    const team = await verifiedTeamContacts(this.deps.knex, merchant.merchantId);
+    const email = channel === 'email';
+    if (email ? team.emails.includes(to.toLowerCase()) : team.phones.includes(to)) return undefined;
+    return `sandbox: ${to} is not a verified ${email ? 'address' : 'number'} of the merchant's team; recorded, not sent`;
+  }
+
+  private transportFor(message: Message, merchant: MerchantSending | undefined): (() => Promise<void>) | null {
     if (message.channel === 'email') {
       const email = this.email;
-      const from = message.sender !== undefined ? { name: `${message.sender} via Sika`, address: MERCHANT_SENDER_ADDRESS } : ACCOUNT_SENDER;
-      return email && (async () => void (await email.sendMail({ from, to: message.to, subject: message.subject, text: message.text, ...(message.html !== undefined ? { html: message.html } : {}), ...(message.messageId !== undefined ? { messageId: message.messageId } : {}), ...(message.replyTo ? { replyTo: message.replyTo } : {}) })));
+      const from = merchant ? { name: `${merchant.name} via Sika`, address: MERCHANT_SENDER_ADDRESS } : ACCOUNT_SENDER;
+      const replyTo = merchant ? merchant.replyTo : message.replyTo;
+      return email && (async () => void (await email.sendMail({ from, to: message.to, subject: message.subject, text: message.text, ...(message.html !== undefined ? { html: message.html } : {}), ...(message.messageId !== undefined ? { messageId: message.messageId } : {}), ...(replyTo ? { replyTo } : {}) })));
     }
     const sms = this.deps.sms;
     // A merchant's SMS (automations) has no subject: its text goes as written.

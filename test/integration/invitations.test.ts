@@ -1,6 +1,8 @@
 /**
  * Invitations (docs/auth.md, "Team"): owners and admins invite by e-mail with a role, list and
- * revoke; `POST /api/v1/invitations/accept` joins, creating the account when needed.
+ * revoke; `POST /api/v1/invitations/accept` joins, creating the account when needed. The mail
+ * shows the organization's name quoted and labelled; invitations are limited per organization and
+ * per inviter a day, and a user's organizations are bounded.
  */
 import t, { type Test } from 'tap';
 import { startService, type TestService } from '../support/system.js';
@@ -9,15 +11,18 @@ import { startSmtp, type Mail } from '../support/webhooks.js';
 const PASSWORD = 'correct horse battery';
 const DAY = 86_400_000;
 
-async function start(t: Test) {
+async function start(t: Test, env: Record<string, string> = {}) {
   const smtp = await startSmtp(t);
-  const svc = await startService(t, { env: { SMTP_URL: smtp.url } });
+  const svc = await startService(t, { env: { SMTP_URL: smtp.url, ...env } });
   return { svc, mails: smtp.mails };
 }
 
+/** A mail's text as written: quoted-printable's soft line breaks joined. */
+const unwrapped = (mail: Mail) => mail.raw.replace(/=\r?\n/g, '');
+
 function invitationToken(mails: Mail[], to: string): string {
   const mail = mails.filter((m) => m.to.includes(to)).at(-1);
-  const token = mail && /(inv_[A-Za-z0-9_-]{43}\.[0-9a-f-]{36})/.exec(mail.raw.replace(/=\r?\n/g, ''))?.[1];
+  const token = mail && /(inv_[A-Za-z0-9_-]{43}\.[0-9a-f-]{36})/.exec(unwrapped(mail))?.[1];
   if (!token) throw new Error(`no invitation mail to ${to}`);
   return token;
 }
@@ -39,7 +44,7 @@ t.test('an owner invites; a newcomer accepts with a password and lands in the or
   t.equal(created.status, 201, created.text);
   t.match(created.body, { object: 'team_invitation', email: 'finance@foods.example', role: 'finance', status: 'pending', accepted_by: null });
   const mail = mails.filter((m) => m.to.includes('finance@foods.example')).at(-1)!;
-  t.match(mail.raw, /Join Dakar Foods on Sika/);
+  t.match(unwrapped(mail), /Organization name, as its members wrote it \(Sika does not check it\): "Dakar Foods"/);
   const inviteToken = invitationToken(mails, 'finance@foods.example');
   t.notOk(JSON.stringify(created.body).includes(inviteToken), 'the token is only in the e-mail');
 
@@ -127,4 +132,67 @@ t.test('one invitation accepted many times at once: one account, one membership'
   const members = await svc.request('GET', '/api/v1/merchant/team/members', { key: a.token });
   t.equal(members.body.data.length, 2);
   t.equal(Number((await svc.system.knex('read.users').where({ email: 'race@race.example' }).count('* as n').first())!.n), 1);
+});
+
+/** A new organization of the signed-in user (its owner) and an access token acting in it. */
+async function ownOrganization(svc: TestService, token: string, displayName: string): Promise<{ status: number; code?: string; token?: string }> {
+  const created = await svc.request('POST', '/api/v1/organizations', { key: token, body: { displayName, country: 'SN', type: 'business' } });
+  if (created.status !== 200) return { status: created.status, code: created.body.code };
+  const switched = await svc.request('POST', '/api/v1/organizations/switch', { key: token, body: { organizationId: created.body.id } });
+  return { status: 200, token: switched.body.accessToken };
+}
+
+t.test('the organization’s name is its members’ words: quoted, labelled, on one line, never the subject', async (t) => {
+  const { svc, mails } = await start(t);
+  const a = await owner(svc, 'Shop A', 'owner@names.example');
+  const forged = await ownOrganization(svc, a.token, 'Sika Security\r\nYour account is locked:\u202e https://evil.example');
+  t.equal((await invite(svc, forged.token!, { email: 'target@names.example', role: 'viewer' })).status, 201);
+  const mail = unwrapped(mails.filter((m) => m.to.includes('target@names.example')).at(-1)!);
+  t.match(mail, /^Subject: An invitation to an organization on Sika\r?$/m, 'a subject of the service’s own words');
+  t.match(mail, /Organization name, as its members wrote it \(Sika does not check it\): "Sika Security Your account is locked: https:\/\/evil\.example"/, 'quoted and labelled, line breaks and bidi overrides gone');
+  t.notMatch(mail, /^Your account is locked/m, 'no line of its own');
+});
+
+t.test('invitations are limited per organization and per inviter a day', async (t) => {
+  const { svc, mails } = await start(t, { INVITATION_LIMIT: '3/24h', INVITATION_INVITER_LIMIT: '2/24h' });
+  const a = await owner(svc, 'Shop A', 'owner@limits.example');
+  await invite(svc, a.token, { email: 'admin@limits.example', role: 'admin' });
+  const admin = (await accept(svc, { token: invitationToken(mails, 'admin@limits.example'), password: PASSWORD, name: 'Admin' })).body.accessToken as string;
+
+  // The owner has used two (the admin's and this one): its third is over the inviter's limit.
+  t.equal((await invite(svc, a.token, { email: 'one@limits.example', role: 'viewer' })).status, 201);
+  const inviterOver = await invite(svc, a.token, { email: 'two@limits.example', role: 'viewer' });
+  t.match(inviterOver, { status: 429, body: { code: 'IKW-LIM-001' } }, 'per inviter');
+  t.ok(Number(inviterOver.headers.get('retry-after')) > 0, 'with Retry-After');
+  // The admin's first is the organization's third (the owner's refused attempt counted too: it is over).
+  t.match(await invite(svc, admin, { email: 'three@limits.example', role: 'viewer' }), { status: 429, body: { code: 'IKW-LIM-001' } }, 'per organization');
+  t.notOk(mails.some((m) => m.to.includes('two@limits.example') || m.to.includes('three@limits.example')), 'no mail over a limit');
+
+  // The owner's other organization: its own allowance, but not the owner's.
+  const other = await ownOrganization(svc, a.token, 'Shop A bis');
+  t.match(await invite(svc, other.token!, { email: 'four@limits.example', role: 'viewer' }), { status: 429, body: { code: 'IKW-LIM-001' } }, 'an inviter’s limit spans organizations');
+
+  // Hours later, with ended windows purged, the day still counts; the next day it is new.
+  svc.clock.advance(3 * 3_600_000);
+  await svc.system.rateLimiter.purge();
+  // Access tokens live 15 minutes: the admin signs in again.
+  const signIn = async (email: string) => (await svc.request('POST', '/api/v1/auth/login', { body: { email, password: PASSWORD } })).body.accessToken as string;
+  t.match(await invite(svc, await signIn('admin@limits.example'), { email: 'five@limits.example', role: 'viewer' }), { status: 429 }, 'a day, not an hour');
+  svc.clock.advance(DAY);
+  t.equal((await invite(svc, await signIn('admin@limits.example'), { email: 'five@limits.example', role: 'viewer' })).status, 201, 'the next day');
+});
+
+t.test('a user belongs to at most ORGANIZATIONS_PER_USER organizations, created or joined', async (t) => {
+  const { svc, mails } = await start(t, { ORGANIZATIONS_PER_USER: '2' });
+  const u = await owner(svc, 'Shop U', 'u@bound.example');
+  t.equal((await ownOrganization(svc, u.token, 'Second')).status, 200, 'a second one');
+  t.match(await ownOrganization(svc, u.token, 'Third'), { status: 409, code: 'IKW-ACC-012' }, 'not a third');
+  const orgs = (await svc.request('GET', '/api/v1/organizations/mine', { key: u.token })).body.data;
+  t.equal(orgs.length, 2);
+
+  const other = await owner(svc, 'Shop O', 'o@bound.example');
+  t.equal((await invite(svc, other.token, { email: 'u@bound.example', role: 'viewer' })).status, 201, 'an invitation says nothing of the invitee');
+  const joined = await accept(svc, { token: invitationToken(mails, 'u@bound.example') });
+  t.match(joined, { status: 409, body: { code: 'IKW-ACC-012' } }, 'nor joining one');
+  t.equal((await svc.request('GET', '/api/v1/organizations/mine', { key: u.token })).body.data.length, 2);
 });

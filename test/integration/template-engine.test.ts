@@ -304,13 +304,15 @@ t.test('scopes: a read-only key reads and renders, and cannot write', async (t) 
 });
 
 t.test("the service's own messages: a merchant's published template replaces the built-in one, for that merchant only", async (t) => {
-  const { merchant, key } = await svc.sandboxMerchant('Mango stall');
-  const other = await svc.sandboxMerchant('Other stall');
+  // Live merchants: a sandbox merchant's message reaches only its own team (the outbox holds the rest).
+  const merchant = await svc.merchant('Mango stall');
+  const key = merchant.api_keys.live;
+  const other = await svc.merchant('Other stall');
   await openInvoice(svc, key, { customer_email: 'awa@example.com', currency: 'xof', amount_due: 3_000 });
-  await openInvoice(svc, other.key, { customer_email: 'awa@example.com', currency: 'xof', amount_due: 3_000 });
+  await openInvoice(svc, other.api_keys.live, { customer_email: 'awa@example.com', currency: 'xof', amount_due: 3_000 });
   const signIn = async (merchantId: string) => {
     const before = smtp.mails.length;
-    assertOk(t, await svc.request('POST', '/api/v1/customer-portal/sign-in', { body: { merchantId, environment: 'sandbox', email: 'awa@example.com' } }));
+    assertOk(t, await svc.request('POST', '/api/v1/customer-portal/sign-in', { body: { merchantId, environment: 'live', email: 'awa@example.com' } }));
     return smtp.mails.slice(before).map((m) => m.raw).join('\n');
   };
   const builtInMail = await signIn(merchant.id);
@@ -332,7 +334,7 @@ t.test("the service's own messages: a merchant's published template replaces the
   t.match(branded, /Subject: Mango stall: code \d{6}/, 'the published template');
   t.match(branded, /valid 10 min/);
   t.match(branded, /<h1>Mango<\/h1>/, 'with its HTML part');
-  t.match(await signIn(other.merchant.id), /Subject: Your sign-in code/, 'another merchant keeps the default');
+  t.match(await signIn(other.id), /Subject: Your sign-in code/, 'another merchant keeps the default');
 
   await svc.request('DELETE', `${BASE}/${draft.id}`, { key });
   t.match(await signIn(merchant.id), /Subject: Your sign-in code/, 'deleted: the default again');

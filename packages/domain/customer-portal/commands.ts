@@ -23,6 +23,12 @@ export interface CustomerPortalDeps {
   /** Codes are kept as keyed hashes: a copy of the event log does not give them away. */
   codes: KeyedHasher;
   messenger: Messenger;
+  /**
+   * Counts one code request against the merchant's quota (docs/operations.md, "Abuse limits"):
+   * throws 429 IKW-LIM-001 when it is spent. Every request counts, known address or not, so the
+   * answer still does not tell who is a customer.
+   */
+  countCodeRequest(owner: Owner): Promise<void>;
 }
 
 /**
@@ -36,6 +42,7 @@ export class CustomerPortal extends CommandService<CustomerPortalCommand, Custom
   }
 
   async requestCode(owner: Owner, email: string, actor: Actor): Promise<{ object: 'customer_portal.challenge'; challengeId: string; expiresAt: string }> {
+    await this.deps.countCodeRequest(owner);
     const address = email.trim().toLowerCase();
     const customerId = (await this.deps.customerByEmail(owner, address)) ?? null;
     const id = newUuid();
@@ -48,12 +55,13 @@ export class CustomerPortal extends CommandService<CustomerPortalCommand, Custom
       auditMetadata(this.deps.clock, owner, id, actor),
     );
     if (customerId) {
-      // The merchant's message to its customer: its customer_portal_code template, or the built-in one.
+      // The merchant's message to its customer (its customer_portal_code template, or the built-in one), under its name.
       await this.deps.messenger.send({
         channel: 'email',
         to: address,
         purpose: 'customer_portal_code',
-        template: { purpose: 'customer_portal_code', owner, values: { code, minutes: CODE_LIFETIME_MS / 60_000 } },
+        merchant: owner,
+        template: { purpose: 'customer_portal_code', values: { code, minutes: CODE_LIFETIME_MS / 60_000 } },
       });
     }
     return { object: 'customer_portal.challenge', challengeId: id, expiresAt };

@@ -101,7 +101,7 @@ export class GoogleSignIn extends CommandService<GoogleSignInCommand, GoogleSign
   }
 
   private async notice(email: string, subject: string, text: string): Promise<void> {
-    await this.deps.messenger.send({ channel: 'email', to: email, purpose: 'security_notice', template: { purpose: 'security_notice', owner: null, values: { subject, text, google: true } } });
+    await this.deps.messenger.send({ channel: 'email', to: email, purpose: 'security_notice', template: { purpose: 'security_notice', values: { subject, text, google: true } } });
   }
 
   /** Same origin as PUBLIC_URL or an allowed one; http(s) only, no credentials, no fragment (the one-time code goes there). */

@@ -87,7 +87,7 @@ export class MerchantSettingsService extends CommandService<MerchantSettingsComm
       `from ${lowered.fromMinutes} minutes to ${lowered.toMinutes} minutes, with a second factor, at ${this.deps.clock.now().toISOString()}. ` +
       'Destinations saved from now on can receive payouts that much sooner. If you did not expect this, raise the delay again and review who can pay out.';
     for (const m of members.filter((x) => x.role === 'owner')) {
-      await this.deps.messenger.send({ channel: 'email', to: m.email, purpose: 'security_notice', template: { purpose: 'security_notice', owner: null, values: { subject, text } } });
+      await this.deps.messenger.send({ channel: 'email', to: m.email, purpose: 'security_notice', template: { purpose: 'security_notice', values: { subject, text } } });
     }
   }
 }

@@ -8,7 +8,7 @@ import { CommandService, handleSteps, step } from '../../eventstore/command-hand
 import { actorMetadata, type Actor } from '../audit.js';
 import { createMerchant } from '../merchant/commands.js';
 import type { Messenger } from '../messages.js';
-import type { AccountDirectory } from '../read-ports.js';
+import type { AccountDirectory, Membership } from '../read-ports.js';
 import { normalizeEmail } from '../user-email/events.js';
 import type { Accounts, NewUser } from '../user/commands.js';
 import { organizationDecider, type OrganizationCommand, type OrganizationState } from './decider.js';
@@ -30,7 +30,17 @@ export interface OrganizationDeps {
   messenger: Messenger;
   /** Where people's browsers reach the service: invitation links start with it. */
   publicUrl: string;
+  /**
+   * Counts one invitation against its organization's and its inviter's daily limits (docs/auth.md,
+   * "Team"): throws 429 IKW-LIM-001 when either is spent.
+   */
+  countInvitation(organizationId: string, inviterId: string): Promise<void>;
+  /** How many organizations one user may belong to (docs/auth.md, "Organizations"). */
+  organizationsPerUser: number;
 }
+
+/** Free text on one line: line breaks, control and invisible formatting characters (bidi overrides) become one space. */
+const oneLine = (text: string) => text.replace(/[\s\p{Cc}\p{Cf}]+/gu, ' ').trim();
 
 /** An invitation token names its organization: `inv_<43 random characters>.<organization id>`. */
 const INVITATION_SHAPE = /^inv_[A-Za-z0-9_-]{43}\.([0-9a-f-]{36})$/;
@@ -50,8 +60,9 @@ export class Organizations extends CommandService<OrganizationCommand, Organizat
    * organization (`parentId`) may be made by an owner or admin of the parent.
    */
   async create(userId: string, input: NewOrganization, actor: Actor): Promise<string> {
+    const memberships = await this.assertRoomFor(userId);
     if (input.parentId !== null) {
-      const parent = (await this.deps.directory.memberships(userId)).find((m) => m.organizationId === input.parentId);
+      const parent = memberships.find((m) => m.organizationId === input.parentId);
       if (!parent) throw new ApiError('IKW-RES-001', 'No such organization', 'parentId');
       if (!MANAGING_ROLES.includes(parent.role)) throw new ApiError('IKW-ACC-002', 'Only an owner or admin of the parent organization can add an organization under it', 'parentId');
     }
@@ -59,8 +70,25 @@ export class Organizations extends CommandService<OrganizationCommand, Organizat
     return this.open(merchant.id, input, { userId, role: 'owner' }, actor);
   }
 
-  /** Invites someone by e-mail with a role (an owner or admin; only an owner invites an owner); the link goes by e-mail. */
+  /**
+   * Refuses (409 IKW-ACC-012) a user who already belongs to as many organizations as one may:
+   * each organization can send invitations under its own name, so a sign-up may not make them
+   * without end. Read from the read model: parallel requests of one user may pass it together.
+   */
+  async assertRoomFor(userId: string): Promise<Membership[]> {
+    const memberships = await this.deps.directory.memberships(userId);
+    const most = this.deps.organizationsPerUser;
+    if (memberships.length >= most) throw new ApiError('IKW-ACC-012', `You already belong to ${most} organizations, the most one user may`);
+    return memberships;
+  }
+
+  /**
+   * Invites someone by e-mail with a role (an owner or admin; only an owner invites an owner); the
+   * link goes by e-mail from the account sender, so the organization's name, which its members
+   * chose, is shown quoted and labelled, on one line, never as the mail's own words.
+   */
   async invite(organizationId: string, merchantId: string, by: string, email: string, role: Role, actor: Actor): Promise<InvitationCreated> {
+    await this.deps.countInvitation(organizationId, by);
     const address = normalizeEmail(email);
     const token = `inv_${randomBytes(32).toString('base64url')}.${organizationId}`;
     const at = this.deps.clock.now();
@@ -80,7 +108,7 @@ export class Organizations extends CommandService<OrganizationCommand, Organizat
       channel: 'email',
       to: address,
       purpose: 'invitation',
-      template: { purpose: 'invitation', owner: null, values: { organization: state.organization!.displayName, role, url: `${this.deps.publicUrl}/dashboard/invitation?token=${token}`, token } },
+      template: { purpose: 'invitation', values: { organization: oneLine(state.organization!.displayName), role, url: `${this.deps.publicUrl}/dashboard/invitation?token=${token}`, token } },
     });
     return invitation;
   }

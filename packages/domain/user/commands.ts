@@ -341,8 +341,8 @@ export class Accounts extends CommandService<UserCommand, UserState, UserEvent> 
     const minutes = ttl / 60_000;
     await this.deps.messenger.send(
       kind === 'magic_link'
-        ? { channel: 'email', to: state.user.email, purpose: 'magic_link', template: { purpose: 'magic_link', owner: null, values: { minutes, url: `${this.deps.publicUrl}/dashboard/magic-link?token=${token}`, token } } }
-        : { channel: 'email', to: state.user.email, purpose: 'password_reset', template: { purpose: 'password_reset', owner: null, values: { minutes, url: `${this.deps.publicUrl}/dashboard/reset-password?token=${token}`, token } } },
+        ? { channel: 'email', to: state.user.email, purpose: 'magic_link', template: { purpose: 'magic_link', values: { minutes, url: `${this.deps.publicUrl}/dashboard/magic-link?token=${token}`, token } } }
+        : { channel: 'email', to: state.user.email, purpose: 'password_reset', template: { purpose: 'password_reset', values: { minutes, url: `${this.deps.publicUrl}/dashboard/reset-password?token=${token}`, token } } },
     );
   }
 
@@ -360,7 +360,7 @@ export class Accounts extends CommandService<UserCommand, UserState, UserEvent> 
     const userId = this.linkUser(token, 'password_reset');
     const passwordHash = await hashPassword(newPassword);
     const { state } = await this.run(userId, { type: 'use_token', kind: 'password_reset', tokenHash: sha256Hex(token), passwordHash, at: this.deps.clock.now() }, this.metadata(userId, actor));
-    await this.deps.messenger.send({ channel: 'email', to: state.user!.email, purpose: 'password_changed', template: { purpose: 'password_changed', owner: null, values: {} } });
+    await this.deps.messenger.send({ channel: 'email', to: state.user!.email, purpose: 'password_changed', template: { purpose: 'password_changed', values: {} } });
   }
 
   /** The user a link names (IKW-ACC-006 when it is not a link of this kind). */

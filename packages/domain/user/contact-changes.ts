@@ -60,7 +60,7 @@ export class ContactChanges {
   }
 
   private async notice(to: string, subject: string, text: string): Promise<void> {
-    await this.deps.messenger.send({ channel: 'email', to, purpose: 'security_notice', template: { purpose: 'security_notice', owner: null, values: { subject, text } } });
+    await this.deps.messenger.send({ channel: 'email', to, purpose: 'security_notice', template: { purpose: 'security_notice', values: { subject, text } } });
   }
 
   /**
@@ -105,7 +105,7 @@ export class ContactChanges {
       channel: 'email',
       to: email,
       purpose: 'email_change',
-      template: { purpose: 'email_change', owner: null, values: { url: `${this.deps.publicUrl}/dashboard/email-change?token=${token}`, token } },
+      template: { purpose: 'email_change', values: { url: `${this.deps.publicUrl}/dashboard/email-change?token=${token}`, token } },
     });
     await this.notice(state.user!.email, 'A change of your Sika e-mail address was asked for', `A change of your e-mail address to ${email} was asked for; it happens when the link sent there is used.`);
     return { requestId: issued.tokenId, newEmail: email, expiresAt: issued.expiresAt };
@@ -140,7 +140,7 @@ export class ContactChanges {
     const started = await verifications.open(
       { challengeId: requestId, purpose: 'phone_change', userId: claims.userId, channel: 'sms', address: newPhone, codeHash },
       CODE_TTL_MS,
-      { channel: 'sms', to: newPhone, purpose: 'phone_change_code', template: { purpose: 'phone_change_code', owner: null, values: { code } } },
+      { channel: 'sms', to: newPhone, purpose: 'phone_change_code', template: { purpose: 'phone_change_code', values: { code } } },
       asUser,
     );
     return { requestId, newPhone, expiresAt: started.expiresAt };
@@ -157,7 +157,7 @@ export class ContactChanges {
     return verifications.open(
       { challengeId, purpose: channel === 'email' ? 'verify_email' : 'verify_phone', userId: claims.userId, channel, address, codeHash },
       CODE_TTL_MS,
-      { channel, to: address, purpose: 'mfa_code', template: { purpose: 'contact_proof_code', owner: null, values: { code, what: channel === 'email' ? 'address' : 'number' } } },
+      { channel, to: address, purpose: 'mfa_code', template: { purpose: 'contact_proof_code', values: { code, what: channel === 'email' ? 'address' : 'number' } } },
       this.asUser(claims, actor),
     );
   }

@@ -204,7 +204,7 @@ export class Passkeys {
   }
 
   private async notify(state: UserState, subject: string, text: string): Promise<void> {
-    await this.deps.messenger.send({ channel: 'email', to: state.user!.email, purpose: 'security_notice', template: { purpose: 'security_notice', owner: null, values: { subject, text } } });
+    await this.deps.messenger.send({ channel: 'email', to: state.user!.email, purpose: 'security_notice', template: { purpose: 'security_notice', values: { subject, text } } });
   }
 }
 

@@ -80,7 +80,7 @@ export class SecondFactors {
   }
 
   private async notify(state: UserState, subject: string, text: string): Promise<void> {
-    await this.deps.messenger.send({ channel: 'email', to: state.user!.email, purpose: 'security_notice', template: { purpose: 'security_notice', owner: null, values: { subject, text } } });
+    await this.deps.messenger.send({ channel: 'email', to: state.user!.email, purpose: 'security_notice', template: { purpose: 'security_notice', values: { subject, text } } });
   }
 
   /**
@@ -101,7 +101,7 @@ export class SecondFactors {
     const started = await this.deps.verifications.open(
       { challengeId, purpose, userId, channel: 'email', address: email, codeHash },
       MFA_CHALLENGE_TTL_MS,
-      { channel: 'email', to: email, purpose: 'mfa_code', template: { purpose: 'mfa_code', owner: null, values: { code, purpose } } },
+      { channel: 'email', to: email, purpose: 'mfa_code', template: { purpose: 'mfa_code', values: { code, purpose } } },
       actor,
     );
     return { ...started, purpose, factor: 'email' };

@@ -85,6 +85,7 @@ export class SignUp {
       userId = creation.userId;
       await handleSteps(this.deps.store, [...creation.steps, organizations.acceptance(invitation, userId, { ...actor, actor: `user:${userId}` })], { onConflict: 'internal' });
     } else {
+      await organizations.assertRoomFor(userId);
       await handleSteps(this.deps.store, [organizations.acceptance(invitation, userId, { ...actor, actor: `user:${userId}` })], { onConflict: 'internal' });
     }
     const asUser: Actor = { ...actor, actor: `user:${userId}` };

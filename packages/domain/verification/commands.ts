@@ -72,8 +72,8 @@ export class Verifications extends CommandService<VerificationCommand, Verificat
       { challengeId, purpose, userId: null, channel, address, codeHash: taken ? this.newCode(challengeId).codeHash : codeHash },
       CODE_TTL_MS,
       taken
-        ? { channel, to: address, purpose: 'signup_existing_account', template: { purpose: 'signup_existing_account', owner: null, values: {} } }
-        : { channel, to: address, purpose: 'signup_code', template: { purpose: 'signup_code', owner: null, values: { code } } },
+        ? { channel, to: address, purpose: 'signup_existing_account', template: { purpose: 'signup_existing_account', values: {} } }
+        : { channel, to: address, purpose: 'signup_code', template: { purpose: 'signup_code', values: { code } } },
       actor,
     );
   }
