@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
 import { unixSeconds } from '../packages/core/clock.js';
-import type { Owner } from '../packages/domain/audit.js';
+import type { Credential, Owner } from '../packages/domain/audit.js';
 import type { Definition } from '../packages/domain/automation/definition.js';
 import type { AutomationEvent, AutomationVersion, DisabledReason } from '../packages/domain/automation/events.js';
+import { redactSteps } from '../packages/domain/automation/headers.js';
 import type { Environment } from '../packages/domain/merchant/events.js';
 import { cursorPage, type CursorList, type CursorQuery } from './paging.js';
 import type { Projection } from './projection.js';
@@ -42,13 +43,21 @@ export const automationsProjection: Projection = {
           PRIMARY KEY (automation_id, version)
         )`),
     },
+    {
+      // Who saved each version (null before versions recorded it): its runs act with that credential.
+      name: 'automations/002-version-credential',
+      up: (knex) => knex.raw('ALTER TABLE read.automation_versions ADD COLUMN credential jsonb'),
+    },
   ],
   handles: ['automation.created', 'automation.updated', 'automation.enabled', 'automation.disabled', 'automation.deleted'],
   async apply(trx, event) {
     const e = event as unknown as AutomationEvent;
     const rows = () => trx('read.automations');
     const addVersion = (id: string, v: AutomationVersion) =>
-      trx('read.automation_versions').insert({ automation_id: id, version: v.version, definition: JSON.stringify(v.definition), created_at: v.createdAt }).onConflict(['automation_id', 'version']).ignore();
+      trx('read.automation_versions')
+        .insert({ automation_id: id, version: v.version, definition: JSON.stringify(v.definition), created_at: v.createdAt, credential: v.credential === undefined ? null : JSON.stringify(v.credential) })
+        .onConflict(['automation_id', 'version'])
+        .ignore();
     const triggerEvent = (d: Definition) => (d.trigger.type === 'event' ? d.trigger.eventType : null);
     switch (e.type) {
       case 'automation.created': {
@@ -121,7 +130,7 @@ export function automationObject(row: AutomationRow) {
     disabledReason: row.disabled_reason,
     version: row.version,
     trigger: d.trigger,
-    steps: d.steps,
+    steps: redactSteps(d.steps),
     secretLast4: row.secret_last4,
     livemode: row.environment === 'live',
     created: unixSeconds(row.created_at),
@@ -147,10 +156,16 @@ export async function listAutomationVersions(knex: Knex, row: AutomationRow) {
   const versions = (await knex('read.automation_versions').where({ automation_id: row.id }).orderBy('version', 'desc')) as { version: number; definition: Definition; created_at: Date }[];
   return {
     object: 'list',
-    data: versions.map((v) => ({ object: 'automation_version', automation: row.id, version: v.version, current: v.version === row.version, ...v.definition, created: unixSeconds(v.created_at) })),
+    data: versions.map((v) => ({ object: 'automation_version', automation: row.id, version: v.version, current: v.version === row.version, ...v.definition, steps: redactSteps(v.definition.steps), created: unixSeconds(v.created_at) })),
     has_more: false,
     url: `/api/v1/automations/${row.id}/versions`,
   };
+}
+
+/** The credential that saved a version of an automation; null for a version saved before credentials were recorded. */
+export async function versionCredential(db: Knex | Knex.Transaction, automationId: string, version: number): Promise<Credential | null> {
+  const row = await db('read.automation_versions').where({ automation_id: automationId, version }).first<{ credential: Credential | null } | undefined>('credential');
+  return row?.credential ?? null;
 }
 
 /** What an event can trigger: automations of its merchant and environment waiting for its type. */

@@ -7,21 +7,25 @@ import { derivedId, publicEventId, randomBase62 } from '../core/ids.js';
 import type { Logger } from '../core/logger.js';
 import type { SecretBox } from '../core/secrets.js';
 import type { Actor, Owner } from '../domain/audit.js';
-import type { Automations } from '../domain/automation/commands.js';
+import { assertMayRun, type Automations } from '../domain/automation/commands.js';
 import { currentVersion } from '../domain/automation/decider.js';
-import { LIMITS, nextTick, type Step } from '../domain/automation/definition.js';
+import { ACTION_SCOPES, LIMITS, nextTick, scopesNeeded, type Step } from '../domain/automation/definition.js';
+import { openHeaders, redactRenderedHeaders } from '../domain/automation/headers.js';
 import type { Billing } from '../domain/billing/service.js';
 import type { Environment } from '../domain/merchant/events.js';
 import type { Messenger } from '../domain/messages.js';
+import { readScopeOfEventType } from '../domain/organization/event-scopes.js';
+import { hasScope } from '../domain/organization/scopes.js';
 import type { Payouts } from '../domain/payout/commands.js';
 import { renderText, renderVersion } from '../domain/template/render.js';
 import { isPublicEventType, PUBLIC_EVENT_TYPES } from '../domain/webhook-endpoint/event-types.js';
 import type { RecordedEvent } from '../eventstore/port.js';
-import { automationsTriggeredByAny, findAutomationById, type AutomationRow, type TriggerKey } from '../../projections/automations.js';
+import { automationsTriggeredByAny, findAutomationById, versionCredential, type AutomationRow, type TriggerKey } from '../../projections/automations.js';
 import { findCustomerIdByEmail } from '../../projections/customers.js';
 import { findTemplate, findTemplateVersion } from '../../projections/templates.js';
 import type { Notifier } from '../webhooks/notifier.js';
 import { testEventId } from '../webhooks/test-events.js';
+import { authorityOf } from './authority.js';
 import { callUrl } from './http.js';
 import { findRun, type RunRow, type TriggerEvent } from './runs.js';
 import type { Cidr } from '../core/cidr.js';
@@ -66,8 +70,11 @@ export interface RunnerDeps {
   countSend(owner: Owner, to: string): Promise<void>;
 }
 
-/** What a step did: its output, or the error that failed this attempt. A `skipped` step (test runs) did nothing on purpose. */
-type StepResult = { status: 'succeeded' | 'skipped'; output: Record<string, unknown> } | { status: 'failed'; error: string };
+/**
+ * What a step did: its output, or the error that failed this attempt (`final`: no attempt can do
+ * better, the run fails now). A `skipped` step (test runs) did nothing on purpose.
+ */
+type StepResult = { status: 'succeeded' | 'skipped'; output: Record<string, unknown> } | { status: 'failed'; error: string; final?: true };
 
 /** A run that has not ended: the only ones a step may move on (a cancel during a step wins). */
 const ACTIVE = ['running', 'waiting'];
@@ -194,8 +201,14 @@ export class AutomationRunner {
     });
   }
 
-  /** A test run with a sample event: the steps run for real, except money, documents and waits (rendered, then skipped). */
-  async testRun(owner: Owner, automation: AutomationRow, sample: { type?: string; data?: Record<string, unknown> }): Promise<string> {
+  /**
+   * A test run with a sample event: the steps run for real, except money, documents and waits
+   * (rendered, then skipped). The caller's `scopes` must allow the steps that run (403 IKW-AUT-004
+   * otherwise), as the version's credential must: the sample's data reaches them.
+   */
+  async testRun(owner: Owner, automation: AutomationRow, sample: { type?: string; data?: Record<string, unknown> }, scopes: readonly string[]): Promise<string> {
+    const steps = automation.definition.steps;
+    assertMayRun(scopes, scopesNeeded(automation.definition).filter((n) => steps.some((step, i) => n.param === `steps.${i}.action` && !NOT_IN_TESTS.has(step.action))));
     const now = this.deps.clock.now();
     const trigger = automation.definition.trigger;
     const event: TriggerEvent = {
@@ -275,8 +288,15 @@ export class AutomationRunner {
     let input: unknown = null;
     let result: StepResult;
     try {
-      input = await renderParams(step.params, await this.scope(run));
-      result = test && NOT_IN_TESTS.has(step.action) ? { status: 'skipped', output: { test: true, wouldRun: input } } : await this.act(run, step, input as Record<string, unknown>);
+      const acts = !(test && NOT_IN_TESTS.has(step.action));
+      const unauthorized = acts ? await this.unauthorized(run, step, now) : null;
+      if (unauthorized !== null) result = { status: 'failed', error: unauthorized, final: true };
+      else {
+        const params = (await renderParams(openHeaders(step, this.deps.box, run.automation_id), await this.scope(run))) as Record<string, unknown>;
+        // The log shows header values redacted, as the definition does.
+        input = step.action === 'http_request' ? redactRenderedHeaders(params) : params;
+        result = acts ? await this.act(run, step, params) : { status: 'skipped', output: { test: true, wouldRun: input } };
+      }
     } catch (err) {
       result = { status: 'failed', error: errorText(err) };
     }
@@ -304,6 +324,24 @@ export class AutomationRunner {
         .update({ status: 'succeeded', output: JSON.stringify({ resumeAt: resumeAt.toISOString(), resumedAt: now.toISOString() }), duration_ms: now.getTime() - recorded.started_at.getTime() });
       await this.advance(trx, run, job.stepIndex, now);
     });
+  }
+
+  /**
+   * Why the credential behind the run's version may not do this step now, or null when it may
+   * (docs/automations.md, "Scopes"): it must still authenticate (or be a member) and hold
+   * automations.write, the action's scope and, for a run an event started, the event's read scope.
+   * A version saved before credentials were recorded has none and runs as it did, until it is next saved.
+   */
+  private async unauthorized(run: RunRow, step: Step, now: Date): Promise<string | null> {
+    const credential = await versionCredential(this.deps.knex, run.automation_id, run.automation_version);
+    if (credential === null) return null;
+    const owner: Owner = { merchantId: run.merchant_id, environment: run.environment };
+    const authority = await authorityOf(this.deps.knex, owner, credential, now);
+    const remedy = `; save the automation again with a credential that holds what its steps need (docs/automations.md, "Scopes")`;
+    if ('lost' in authority) return `credential: version ${run.automation_version} was saved by ${authority.lost}${remedy}`;
+    const needed = ['automations.write', ACTION_SCOPES[step.action], run.trigger_kind === 'event' && run.trigger_event ? readScopeOfEventType(run.trigger_event.type) : undefined];
+    const missing = needed.find((scope): scope is string => typeof scope === 'string' && !hasScope(authority.scopes, scope));
+    return missing === undefined ? null : `credential: version ${run.automation_version} was saved by ${authority.holder}, which no longer holds ${missing}${remedy}`;
   }
 
   /** What a step's templates see: the trigger's event, the run, and the outputs of the steps before it. */
@@ -455,7 +493,7 @@ export class AutomationRunner {
   private async record(run: RunRow, step: Step, job: StepJob, at: Date, durationMs: number, input: unknown, result: StepResult): Promise<void> {
     const maxAttempts = step.retry?.maxAttempts ?? LIMITS.defaultAttempts;
     const failed = result.status === 'failed';
-    const retryAt = failed && job.attempt < maxAttempts ? new Date(at.getTime() + LIMITS.retryBaseSeconds * 1000 * 4 ** (job.attempt - 1)) : null;
+    const retryAt = failed && !result.final && job.attempt < maxAttempts ? new Date(at.getTime() + LIMITS.retryBaseSeconds * 1000 * 4 ** (job.attempt - 1)) : null;
     let finalError: string | null = null;
     await this.deps.knex.transaction(async (trx) => {
       const inserted = await trx('automation_step_logs')

@@ -57,4 +57,14 @@ export const automationMigrations: Migration[] = [
         updated_at timestamptz NOT NULL
       )`,
   ),
+  // Header values of http_request steps are logged redacted (packages/domain/automation/headers.ts):
+  // the logs written before are redacted the same way, "…" and the last four of 9 characters or more.
+  sqlMigration(
+    'automation-runs/002-redact-logged-headers',
+    `UPDATE automation_step_logs
+        SET input = jsonb_set(input, '{headers}', (
+          SELECT coalesce(jsonb_object_agg(h.key, '…' || CASE WHEN length(h.value) >= 9 THEN right(h.value, 4) ELSE '' END), '{}'::jsonb)
+            FROM jsonb_each_text(input->'headers') AS h))
+      WHERE action = 'http_request' AND jsonb_typeof(input->'headers') = 'object'`,
+  ),
 ];

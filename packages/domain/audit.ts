@@ -18,6 +18,13 @@ export interface Actor {
   userAgent?: string;
 }
 
+/**
+ * The credential behind a change, where what it made goes on acting for it (an automation's
+ * version): an API key by its id, or a signed-in user, whose authority is their role in the
+ * merchant's organization.
+ */
+export type Credential = { type: 'api_key'; id: string } | { type: 'user'; id: string };
+
 /** Metadata of every event: the owner, the object it is about (correlation), and who caused it. */
 export function auditMetadata(clock: Clock, owner: Owner, correlationId: string, actor: Actor): EventMetadata {
   return {

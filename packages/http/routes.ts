@@ -97,6 +97,8 @@ export interface Route<Body = unknown, Query = unknown, Params = unknown> {
 export interface Family {
   name: string;
   routes: Route[];
+  /** Scopes its handlers check beyond their routes' own (an automation's steps): API keys may be given them too. */
+  scopes?: readonly string[];
 }
 
 /** Lets a family declare routes with typed handlers and still be collected in one list. */

@@ -120,9 +120,9 @@ export function apiFamilies(system: System): Family[] {
   return [...families, merchantApiKeysFamily(system.knex, system.clock, system.apiKeyManagement, keyScopes(families))];
 }
 
-/** The scopes an API key may hold: `*`, `*.read`, and each scope a route of these families asks for. */
+/** The scopes an API key may hold: `*`, `*.read`, and each scope a route or handler of these families asks for. */
 function keyScopes(families: readonly Family[]): string[] {
-  const asked = families.flatMap((f) => f.routes.map((r) => (r.auth === 'public' || r.auth.appTokenOnly || r.auth.platform === 'only' ? null : r.auth.scope)));
+  const asked = families.flatMap((f) => [...f.routes.map((r) => (r.auth === 'public' || r.auth.appTokenOnly || r.auth.platform === 'only' ? null : r.auth.scope)), ...(f.scopes ?? [])]);
   return ['*', '*.read', ...[...new Set(asked.filter((s): s is string => s !== null))].sort()];
 }
 

@@ -11,6 +11,7 @@ import t from 'tap';
 import { ManualClock } from '../../packages/core/clock.js';
 import { createLogger } from '../../packages/core/logger.js';
 import type { RecordedEvent } from '../../packages/eventstore/port.js';
+import { automationMigrations } from '../../packages/automations/schema.js';
 import { openSystem } from '../../services/system.js';
 import { assertError, assertOk } from '../support/assertions.js';
 import { AUTOMATIONS, createAutomation, onPaymentIntent, publishedTemplate, runOf, runsOf } from '../support/automations.js';
@@ -438,4 +439,101 @@ t.test('a batch of events finds its automations in one query, each merchant only
   t.equal(lookups.length, 1, `one automations query for ${events.length} events: ${lookups.join(' | ')}`);
   await svc.system.drain();
   for (const [i, m] of merchants.entries()) t.equal((await runsOf(svc, m.key, automations[i]!.id)).length, 3, `merchant ${i}: a run for each of its 3 payments, none for the other's`);
+});
+
+t.test('a run acts with the credential that saved its version: a rolled key through its successor, a revoked key or a lost role not at all', async (t) => {
+  const { merchant, key } = await svc.sandboxMerchant();
+  const ownerId = await svc.member(merchant, 'owner@credentials.example', 'correct horse battery');
+  const owner = { merchantId: merchant.id, environment: 'sandbox' as const };
+  const manager = { userId: ownerId, role: 'owner' as const, challengeId: null };
+  const receiver = await Receiver.start(t, svc);
+  const call = [{ id: 'call', action: 'http_request', params: { url: receiver.url }, retry: { maxAttempts: 3 } }];
+
+  const saver = await svc.apiKey(merchant.id, ['automations.write', 'http_requests.write', 'payment_intents.read']);
+  const automation = await createAutomation(svc, saver.secret, onPaymentIntent(call));
+  await paymentIntentEvent(key);
+  t.equal(receiver.count, 1, 'the saving key holds what the step needs');
+
+  // A roll changes the secret, not the authority: the successor carries the key's scopes.
+  const successor = await svc.system.apiKeyManagement.roll(owner, manager, saver.id, 0, { actor: 'test' });
+  await paymentIntentEvent(key);
+  t.equal(receiver.count, 2, 'the rolled key acts through its successor');
+
+  await svc.system.apiKeyManagement.revoke(owner, manager, successor.id, { actor: 'test' });
+  await paymentIntentEvent(key);
+  t.equal(receiver.count, 2, 'nothing is called for a revoked credential');
+  const [failed] = await runsOf(svc, key, automation.id);
+  t.equal(failed!.status, 'failed');
+  t.match(failed!.error, `step call (http_request) failed after 1 attempt: credential: version 1 was saved by API key ${saver.id}, rolled to ${successor.id}, which is revoked`, 'at once, not retried: the log says why');
+  const detail = await runOf(svc, key, automation.id, failed!.id);
+  t.same(detail.logs.map((l) => [l.step, l.attempt, l.status]), [['call', 1, 'failed']]);
+
+  // Saving it again with a valid credential gives it that credential's authority.
+  const patched = await svc.request('PATCH', `${AUTOMATIONS}/${automation.id}`, { key, body: { steps: call } });
+  t.match(patched.body, { version: 2 }, 'the same definition saved by another credential is a new version');
+  await paymentIntentEvent(key);
+  t.equal(receiver.count, 3);
+
+  // A user acts with the role they hold when the step runs.
+  const adminId = await svc.member(merchant, 'admin@credentials.example', 'correct horse battery', 'admin');
+  const signedIn = await svc.request('POST', '/api/v1/auth/login', { body: { email: 'admin@credentials.example', password: 'correct horse battery' } });
+  const byAdmin = await createAutomation(svc, signedIn.body.accessToken, onPaymentIntent(call));
+  await paymentIntentEvent(key);
+  t.equal(receiver.count, 5, 'both automations called');
+  await svc.system.organizations.changeRole((await svc.system.knex('read.organization_merchants').where({ merchant_id: merchant.id }).first()).organization_id, merchant.id, ownerId, adminId, 'developer', { actor: 'test' });
+  await paymentIntentEvent(key);
+  t.equal(receiver.count, 6, 'only the key’s automation called');
+  const [demoted] = await runsOf(svc, key, byAdmin.id);
+  t.match(demoted!.error, `credential: version 1 was saved by user ${adminId} (role developer), which no longer holds automations.write`);
+});
+
+t.test('header values of http_request steps are sealed at rest and shown redacted, in definitions and step logs', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const receiver = await Receiver.start(t, svc);
+  const token = 'Bearer tok_SealedAtRest_9f3Kq7';
+  const headers = { Authorization: token, 'X-Short': 'abc', 'X-Amount': 'amount-{{ event.data.amount }}' };
+  const call = (h: Record<string, string>) => [{ id: 'call', action: 'http_request', params: { url: receiver.url, headers: h } }];
+  const created = await svc.request('POST', AUTOMATIONS, { key, body: { name: 'Sealed', ...onPaymentIntent(call(headers)) } });
+  assertOk(t, created);
+  const redacted = { Authorization: `…${token.slice(-4)}`, 'X-Short': '…', 'X-Amount': `…${headers['X-Amount'].slice(-4)}` };
+  t.same(created.body.steps[0].params.headers, redacted, 'the answer shows the last four characters (none of a short value)');
+  const id = created.body.id as string;
+
+  await paymentIntentEvent(key);
+  t.equal(receiver.count, 1);
+  t.equal(receiver.requests[0]!.headers.authorization, token, 'the call carries the real value');
+  t.equal(receiver.requests[0]!.headers['x-amount'], 'amount-10000', 'rendered as a template');
+  const [run] = await runsOf(svc, key, id);
+  const detail = await runOf(svc, key, id, run!.id);
+  t.same(detail.logs[0]!.input.headers, { Authorization: redacted.Authorization, 'X-Short': '…', 'X-Amount': '…0000' }, 'the log shows the rendered values redacted');
+
+  const { knex } = svc.system;
+  const holding = async (table: string, column: string) =>
+    Number((await knex(table).whereRaw(`${column}::text LIKE ?`, ['%SealedAtRest%']).count<{ count: string }[]>('* as count'))[0]!.count);
+  for (const [table, column] of [['events', 'data'], ['read.automations', 'definition'], ['read.automation_versions', 'definition'], ['automation_runs', 'steps'], ['automation_step_logs', 'input']] as const) {
+    t.equal(await holding(table, column), 0, `${table} does not hold it in the clear`);
+  }
+
+  // A client sends back what it read: the values are kept, and nothing else changing, no version is made.
+  const read = (await svc.request('GET', `${AUTOMATIONS}/${id}`, { key })).body;
+  const same = await svc.request('PATCH', `${AUTOMATIONS}/${id}`, { key, body: { steps: read.steps } });
+  t.match(same.body, { version: 1 }, 'the redacted values sent back change nothing');
+  const renamed = await svc.request('PATCH', `${AUTOMATIONS}/${id}`, { key, body: { name: 'Renamed', steps: read.steps } });
+  t.match(renamed.body, { version: 2, steps: [{ params: { headers: redacted } }] });
+  const versions = await svc.request('GET', `${AUTOMATIONS}/${id}/versions`, { key });
+  t.same(versions.body.data.map((v: { steps: { params: { headers: unknown } }[] }) => v.steps[0]!.params.headers), [redacted, redacted], 'versions are redacted too');
+  await paymentIntentEvent(key);
+  t.equal(receiver.requests[1]!.headers.authorization, token, 'the kept value still reaches the receiver');
+
+  const replaced = await svc.request('PATCH', `${AUTOMATIONS}/${id}`, { key, body: { steps: call({ ...headers, Authorization: 'Bearer tok_Replaced_77AbCd' }) } });
+  t.match(replaced.body, { version: 3, steps: [{ params: { headers: { Authorization: '…AbCd' } } }] });
+  await paymentIntentEvent(key);
+  t.equal(receiver.requests[2]!.headers.authorization, 'Bearer tok_Replaced_77AbCd', 'a new value replaces it');
+
+  // Logs written before headers were redacted are redacted by the migration.
+  const logged = (await knex('automation_step_logs').where({ run_id: run!.id }).first()) as Record<string, unknown>;
+  await knex('automation_step_logs').insert({ ...logged, id: 'alog_before', seq: undefined, attempt: 9, input: JSON.stringify({ url: receiver.url, headers: { Authorization: token, 'X-Short': 'abc' } }) });
+  await automationMigrations.find((m) => m.name === 'automation-runs/002-redact-logged-headers')!.up(knex);
+  const before = (await knex('automation_step_logs').where({ id: 'alog_before' }).first()) as { input: { url: string; headers: unknown } };
+  t.same(before.input, { url: receiver.url, headers: { Authorization: redacted.Authorization, 'X-Short': '…' } });
 });

@@ -38,7 +38,8 @@ t.test('read.automations: the current definition and its trigger, enable and dis
       type: 'create',
       automation: { id: 'auto_1', merchantId: 'acct_1', environment: 'sandbox', version: { version: 1, definition, createdAt: at.toISOString() }, enabled: true, secret: { sealed: 's', last4: 'abcd', createdAt: at.toISOString() }, createdAt: at.toISOString() },
     },
-    { type: 'update', owner, at, definition: { ...definition, trigger: { type: 'schedule', cron: '0 * * * *' } }, basedOn: 1 },
+    // Version 1 as saved before versions recorded their credential; version 2 records it.
+    { type: 'update', owner, at, definition: { ...definition, trigger: { type: 'schedule', cron: '0 * * * *' } }, basedOn: 1, credential: { type: 'api_key', id: 'key_1' } },
     { type: 'disable_for_failures', owner, at, failures: 5, lastError: 'x' },
     { type: 'delete', owner, at },
   ];
@@ -49,8 +50,8 @@ t.test('read.automations: the current definition and its trigger, enable and dis
   await p.given(events.slice(1, 3));
   await p.thenRows(t, 'read.automations', [{ id: 'auto_1', version: 2, trigger_event: null, enabled: false, disabled_reason: 'failures', deleted: false }]);
   await p.thenRows(t, 'read.automation_versions', [
-    { automation_id: 'auto_1', version: 1 },
-    { automation_id: 'auto_1', version: 2 },
+    { automation_id: 'auto_1', version: 1, credential: null },
+    { automation_id: 'auto_1', version: 2, credential: { type: 'api_key', id: 'key_1' } },
   ]);
   await p.given(events.slice(3));
   await p.thenRows(t, 'read.automations', [{ id: 'auto_1', deleted: true, enabled: false }]);

@@ -328,3 +328,40 @@ t.test('scopes: a read-only key reads the catalogs and cannot create', async (t)
   assertOk(t, await svc.request('GET', `${AUTOMATIONS}/catalog/actions`, { key: reader.secret }));
   assertError(t, await svc.request('POST', AUTOMATIONS, { key: reader.secret, body: { name: 'x', ...onPaymentIntent([smsStep(sms)]) } }), 'IKW-AUT-004');
 });
+
+t.test('scopes: saving a definition needs the scopes of its trigger and steps, as a test run needs those of the steps it runs', async (t) => {
+  const { merchant, key } = await svc.sandboxMerchant();
+  const sms = await publishedTemplate(svc, key, 'sms');
+  const payout = { id: 'pay', action: 'create_payout', params: { amount: 1_000, currency: 'XOF', destination: { type: 'mobile_money', country: 'SN', operator: 'orange', msisdn: '+221771234567' } } };
+  const wait = { id: 'pause', action: 'wait', params: { seconds: 60 } };
+  const hourly = { type: 'schedule', cron: '0 * * * *' };
+  const create = (k: string, body: Record<string, unknown>) => svc.request('POST', AUTOMATIONS, { key: k, body: { name: 'Scoped', ...body } });
+  const automationsOnly = (await svc.apiKey(merchant.id, ['automations.write'])).secret;
+
+  const noPayouts = await create(automationsOnly, { trigger: hourly, steps: [wait, payout] });
+  assertError(t, noPayouts, 'IKW-AUT-004', 'steps.1.action');
+  t.match(noPayouts.body.message, /payouts\.write/);
+  assertError(t, await create(automationsOnly, { trigger: hourly, steps: [smsStep(sms)] }), 'IKW-AUT-004', 'steps.0.action');
+  assertError(t, await create(automationsOnly, { trigger: hourly, steps: [{ id: 'call', action: 'http_request', params: { url: 'https://hooks.example.com/x' } }] }), 'IKW-AUT-004', 'steps.0.action');
+  assertError(t, await create(automationsOnly, { trigger: hourly, steps: [{ id: 'tag', action: 'tag_customer', params: { customer: 'a@example.com', tag: 'vip' } }] }), 'IKW-AUT-004', 'steps.0.action');
+  const listening = await create(automationsOnly, onPaymentIntent([wait]));
+  assertError(t, listening, 'IKW-AUT-004', 'trigger.eventType');
+  t.match(listening.body.message, /payment_intents\.read/, 'an event trigger needs the read scope of its event, as a webhook endpoint does');
+  t.same((await svc.request('GET', AUTOMATIONS, { key })).body.data, [], 'nothing refused was saved');
+
+  const payer = (await svc.apiKey(merchant.id, ['automations.write', 'payouts.write'])).secret;
+  const made = await create(payer, { trigger: hourly, steps: [wait, payout] });
+  assertOk(t, made);
+
+  // An update makes a version of the whole definition: it needs every step's scope, not only the changes'.
+  const renamed = await svc.request('PATCH', `${AUTOMATIONS}/${made.body.id}`, { key: automationsOnly, body: { name: 'Mine now' } });
+  assertError(t, renamed, 'IKW-AUT-004', 'steps.1.action');
+  t.match((await svc.request('GET', `${AUTOMATIONS}/${made.body.id}`, { key })).body, { name: 'Scoped', version: 1 });
+  assertOk(t, await svc.request('PATCH', `${AUTOMATIONS}/${made.body.id}`, { key: automationsOnly, body: { enabled: false } }), 200);
+
+  // A test run performs sends, calls and tags for real, with the caller's sample data: the caller needs their scopes.
+  const notifying = await createAutomation(svc, key, { trigger: hourly, steps: [smsStep(sms)] });
+  assertError(t, await svc.request('POST', `${AUTOMATIONS}/${notifying.id}/test`, { key: automationsOnly, body: {} }), 'IKW-AUT-004', 'steps.0.action');
+  const paying = await createAutomation(svc, key, { trigger: hourly, steps: [payout] });
+  assertOk(t, await svc.request('POST', `${AUTOMATIONS}/${paying.id}/test`, { key: automationsOnly, body: {} }), 202);
+});

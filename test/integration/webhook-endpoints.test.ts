@@ -332,3 +332,34 @@ t.test('delete: nothing is sent to it again, its queued retry is skipped, it is 
   t.equal(receiver.count, 1, 'neither the retry nor a new event is sent');
   t.match(await deliveriesOf(svc, e.id), [{ status: 'skipped', attempts: 1 }], 'the queued retry skipped');
 });
+
+t.test('scopes: a key subscribes only to the event families it can read', async (t) => {
+  const { merchant, key } = await svc.sandboxMerchant();
+  const url = 'https://hooks.example.com/scoped';
+  const hooksOnly = await svc.apiKey(merchant.id, ['webhooks.write']);
+  const create = (k: string, types: string[]) => svc.request('POST', '/api/v1/webhook-endpoints', { key: k, body: { url, enabled_events: types } });
+  assertError(t, await create(hooksOnly.secret, ['payment_intent.succeeded']), 'IKW-AUT-004', 'enabled_events.0');
+
+  const payments = await svc.apiKey(merchant.id, ['webhooks.write', 'payment_intents.read']);
+  const mine = await create(payments.secret, ['payment_intent.succeeded', 'payment_intent.payment_failed']);
+  assertOk(t, mine);
+  const refused = await create(payments.secret, ['payment_intent.succeeded', 'payout.paid']);
+  assertError(t, refused, 'IKW-AUT-004', 'enabled_events.1');
+  t.match(refused.body.message, /payouts\.read/, 'the message names the scope it lacks');
+  assertError(t, await create(payments.secret, ['payment_intent.succeeded', 'payment_intent.succeeded', 'payout.paid']), 'IKW-AUT-004', 'enabled_events.2');
+  assertError(t, await create(payments.secret, ['*']), 'IKW-AUT-004', 'enabled_events.0');
+  // A key that reads everything may take `*`.
+  assertOk(t, await create((await svc.apiKey(merchant.id, ['webhooks.write', '*.read'])).secret, ['*']));
+
+  // An update is checked as a creation: the types it names, or (when it moves or enables the endpoint) the ones it has.
+  const id = mine.body.id as string;
+  assertError(t, await updateEndpoint(svc, payments.secret, id, { enabled_events: ['invoice.paid'] }), 'IKW-AUT-004', 'enabled_events.0');
+  const payouts = await createEndpoint(svc, key, url, ['payout.paid']);
+  assertError(t, await updateEndpoint(svc, payments.secret, payouts.id, { url: 'https://attacker.example.com/' }), 'IKW-AUT-004', 'enabled_events');
+  // Disabling reaches nothing: any key may.
+  assertOk(t, await updateEndpoint(svc, payments.secret, payouts.id, { enabled: false }));
+  assertError(t, await updateEndpoint(svc, payments.secret, payouts.id, { enabled: true }), 'IKW-AUT-004', 'enabled_events');
+  const after = await getEndpoint(svc, key, payouts.id);
+  t.match(after.body, { url, enabled_events: ['payout.paid'], enabled: false }, 'nothing refused was changed');
+  assertOk(t, await updateEndpoint(svc, payments.secret, id, { url: 'https://hooks.example.com/moved' }));
+});

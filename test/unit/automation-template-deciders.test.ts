@@ -57,9 +57,11 @@ const cmd = (c: Record<string, unknown>) => ({ owner, at, ...c }) as AutomationC
 t.test('automations: versions, enable and disable idempotent, the runner disables once, delete', async (t) => {
   const created = automations.history({ type: 'create', automation });
   automations.given(created).when({ type: 'create', automation }).thenThrows(t, 'IKW-RES-003');
-  const v2 = automations.given(created).when(cmd({ type: 'update', definition: { ...definition, name: 'B' }, basedOn: 1 })).thenMatch(t, [{ type: 'automation.updated', data: { version: { version: 2, definition: { name: 'B' } } } }]);
+  const v2 = automations.given(created).when(cmd({ type: 'update', definition: { ...definition, name: 'B' }, basedOn: 1, credential: { type: 'user', id: 'usr_1' } })).thenMatch(t, [{ type: 'automation.updated', data: { version: { version: 2, definition: { name: 'B' } } } }]);
   automations.given(created, v2).when(cmd({ type: 'update', definition: { ...definition, name: 'C' }, basedOn: 1 })).thenThrows(t, 'IKW-RES-003');
-  automations.given(created).when(cmd({ type: 'update', definition, basedOn: 1 })).thenNothing(t, 'an unchanged definition adds no version');
+  const key = { type: 'api_key', id: 'key_1' };
+  const keyed = automations.given(created).when(cmd({ type: 'update', definition, basedOn: 1, credential: key })).thenMatch(t, [{ type: 'automation.updated', data: { version: { version: 2, definition, credential: key } } }], 'the same definition saved by another credential is a version of its own');
+  automations.given(created, keyed).when(cmd({ type: 'update', definition, basedOn: 2, credential: key })).thenNothing(t, 'an unchanged definition by the same credential adds no version');
   automations.given(created).when(cmd({ type: 'enable' })).thenNothing(t, 'already enabled');
   const disabled = automations.given(created).when(cmd({ type: 'disable' })).thenMatch(t, [{ type: 'automation.disabled', data: { reason: 'merchant' } }]);
   automations.given(created, disabled).when(cmd({ type: 'disable' })).thenNothing(t);

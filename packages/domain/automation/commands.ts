@@ -1,17 +1,19 @@
 import type { Clock } from '../../core/clock.js';
-import { refuseEvery, type ItemError } from '../../core/errors.js';
+import { ApiError, refuseEvery, type ItemError } from '../../core/errors.js';
 import { derivedId, newId } from '../../core/ids.js';
 import { generateSigningSecret, type SecretBox } from '../../core/secrets.js';
 import type { EventStore } from '../../eventstore/port.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import { assertOwned, isOwned } from '../aggregate.js';
-import { auditMetadata, type Actor, type Owner } from '../audit.js';
+import { auditMetadata, type Actor, type Credential, type Owner } from '../audit.js';
+import { hasScope } from '../organization/scopes.js';
 import type { TemplateKind } from '../template/events.js';
 import { checkEndpointUrl } from '../webhook-endpoint/url-policy.js';
 import { automationDecider, currentVersion, type AutomationCommand, type AutomationState } from './decider.js';
-import { definitionProblems, inDefinitionOrder, LIMITS, type Definition, type Step, type Trigger } from './definition.js';
+import { definitionProblems, inDefinitionOrder, LIMITS, scopesNeeded, type Definition, type Step, type Trigger } from './definition.js';
 import { automationStream, type AutomationEvent } from './events.js';
 import type { Cidr } from '../../core/cidr.js';
+import { sealHeaders } from './headers.js';
 
 export interface AutomationInput {
   name: string;
@@ -19,6 +21,21 @@ export interface AutomationInput {
   trigger: Definition['trigger'];
   steps: Definition['steps'];
   enabled?: boolean;
+}
+
+/** Who saves a version: the credential it records, and the scopes that credential holds now. */
+export interface Saver {
+  credential: Credential;
+  scopes: readonly string[];
+}
+
+/**
+ * 403 IKW-AUT-004 naming the first needed scope that `scopes` lack and the part that needs it: an
+ * automation does only what the credential behind it could do itself.
+ */
+export function assertMayRun(scopes: readonly string[], needed: ReturnType<typeof scopesNeeded>): void {
+  const missing = needed.find((n) => !hasScope(scopes, n.scope));
+  if (missing) throw new ApiError('IKW-AUT-004', `This credential lacks the scope ${missing.scope}, which ${missing.param} needs`, missing.param);
 }
 
 export interface AutomationDeps {
@@ -104,8 +121,9 @@ export class Automations extends CommandService<AutomationCommand, AutomationSta
   }
 
   /** Creates an automation (enabled unless `enabled: false`); the answer holds its signing secret, once. */
-  async create(owner: Owner, input: AutomationInput, actor: Actor, requestRef?: string): Promise<{ state: AutomationState; secret: string | null }> {
-    const definition = await this.check(owner, input);
+  async create(owner: Owner, input: AutomationInput, actor: Actor, saver: Saver, requestRef?: string): Promise<{ state: AutomationState; secret: string | null }> {
+    const checked = await this.check(owner, input);
+    assertMayRun(saver.scopes, scopesNeeded(checked));
     const id = requestRef === undefined ? newId('auto') : derivedId('auto', `${owner.merchantId}|${owner.environment}|automation|${requestRef}`);
     if (requestRef !== undefined) {
       // A retry after a crash: the automation the first attempt made (its secret was never shown, so it is lost: rotate by re-creating).
@@ -113,6 +131,7 @@ export class Automations extends CommandService<AutomationCommand, AutomationSta
       if (earlier.state.automation) return { state: earlier.state, secret: null };
     }
     const at = this.deps.clock.now();
+    const definition = sealHeaders(checked, this.deps.box, id, null);
     const plain = generateSigningSecret();
     const result = await this.run(
       id,
@@ -122,7 +141,7 @@ export class Automations extends CommandService<AutomationCommand, AutomationSta
           id,
           merchantId: owner.merchantId,
           environment: owner.environment,
-          version: { version: 1, definition, createdAt: at.toISOString() },
+          version: { version: 1, definition, createdAt: at.toISOString(), credential: saver.credential },
           enabled: input.enabled ?? true,
           secret: { sealed: this.deps.box.seal(plain), last4: plain.slice(-4), createdAt: at.toISOString() },
           createdAt: at.toISOString(),
@@ -136,16 +155,19 @@ export class Automations extends CommandService<AutomationCommand, AutomationSta
   /**
    * Changes given over the current definition (as the stream holds it) make a new version; runs
    * under way finish with the version they started with. An update that lands in between is a
-   * 409, never silently undone. `enabled` alone only enables or disables.
+   * 409, never silently undone. The new version is the saver's: it needs the scopes of the whole
+   * definition, not only of the changes. `enabled` alone only enables or disables.
    */
-  async update(owner: Owner, id: string, changes: Partial<AutomationInput>, actor: Actor): Promise<void> {
+  async update(owner: Owner, id: string, changes: Partial<AutomationInput>, actor: Actor, saver: Saver): Promise<void> {
     const { enabled, ...definitionChanges } = changes;
     if (Object.keys(definitionChanges).length > 0) {
       const { state } = await this.load(id);
       assertOwned(state.deleted ? null : state.automation, owner, 'No such automation', 'id');
       const current = currentVersion(state);
-      const definition = await this.check(owner, { ...current.definition, ...definitionChanges });
-      await this.run(id, { type: 'update', owner, at: this.deps.clock.now(), definition, basedOn: current.version }, auditMetadata(this.deps.clock, owner, id, actor));
+      const checked = await this.check(owner, { ...current.definition, ...definitionChanges });
+      assertMayRun(saver.scopes, scopesNeeded(checked));
+      const definition = sealHeaders(checked, this.deps.box, id, current.definition);
+      await this.run(id, { type: 'update', owner, at: this.deps.clock.now(), definition, basedOn: current.version, credential: saver.credential }, auditMetadata(this.deps.clock, owner, id, actor));
     }
     if (enabled !== undefined) await this.setEnabled(owner, id, enabled, actor);
   }

@@ -1,7 +1,8 @@
+import { canonicalJson } from '../../core/json.js';
 import { Refusal } from '../../core/refusal.js';
 import type { Decider } from '../../core/decider.js';
 import { assertOwned, unreachable } from '../aggregate.js';
-import type { Owner } from '../audit.js';
+import type { Credential, Owner } from '../audit.js';
 import type { Definition } from './definition.js';
 import type { AutomationCreated, AutomationEvent, AutomationVersion, DisabledReason } from './events.js';
 
@@ -9,7 +10,7 @@ export type AutomationCommand =
   | { type: 'create'; automation: AutomationCreated }
   | ({ owner: Owner; at: Date } & (
       /** `basedOn`: the version the changes were merged over; another update since is a conflict. */
-      | { type: 'update'; definition: Definition; basedOn: number }
+      | { type: 'update'; definition: Definition; basedOn: number; credential: Credential }
       | { type: 'enable' }
       | { type: 'disable' }
       /** The runner's: `failures` consecutive failed runs. */
@@ -63,8 +64,10 @@ export const automationDecider: Decider<AutomationCommand, AutomationState, Auto
       case 'update': {
         const current = currentVersion(state);
         if (current.version !== command.basedOn) throw new Refusal('IKW-RES-003', 'Another request changed this automation while it was being updated; retry the update');
-        if (JSON.stringify(current.definition) === JSON.stringify(command.definition)) return [];
-        return [{ type: 'automation.updated', data: { id, version: { version: current.version + 1, definition: command.definition, createdAt: at } } }];
+        // The same definition saved by another credential is a new version: the way to give an automation a credential that is still valid.
+        // Canonical JSON: a definition read back (jsonb orders keys its own way) and sent again is the same definition.
+        if (canonicalJson(current.definition) === canonicalJson(command.definition) && canonicalJson(current.credential ?? null) === canonicalJson(command.credential)) return [];
+        return [{ type: 'automation.updated', data: { id, version: { version: current.version + 1, definition: command.definition, createdAt: at, credential: command.credential } } }];
       }
       case 'enable':
         return state.enabled ? [] : [{ type: 'automation.enabled', data: { id, at } }];

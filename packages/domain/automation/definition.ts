@@ -1,5 +1,6 @@
 import { CronExpressionParser } from 'cron-parser';
 import { ApiError, problemOf, type ItemError } from '../../core/errors.js';
+import { readScopeOfEventType } from '../organization/event-scopes.js';
 import { destinationSchema } from '../payout-method/destination.js';
 import { PUBLIC_EVENT_TYPES } from '../webhook-endpoint/event-types.js';
 
@@ -30,6 +31,41 @@ export const LIMITS = {
 
 export const ACTIONS = ['send_email', 'send_sms', 'http_request', 'create_invoice', 'create_payout', 'tag_customer', 'wait'] as const;
 export type ActionType = (typeof ACTIONS)[number];
+
+/**
+ * The scope each action needs, beyond `automations.write`, of the credential that saves a step and
+ * of that credential still whenever the step runs (docs/automations.md, "Scopes"): what the action
+ * could do through the API, and for messages and calls out, scopes of their own.
+ */
+export const ACTION_SCOPES: Readonly<Record<ActionType, string | null>> = {
+  send_email: 'messages.write',
+  send_sms: 'messages.write',
+  http_request: 'http_requests.write',
+  create_invoice: 'billing.write',
+  create_payout: 'payouts.write',
+  tag_customer: 'billing.write',
+  wait: null,
+};
+
+/** A scope a definition needs and the part that needs it (`trigger.eventType`, `steps.2.action`). */
+export interface NeededScope {
+  scope: string;
+  param: string;
+}
+
+/**
+ * The scopes a definition needs, in its order: its event trigger's read scope (the event's object
+ * reaches the steps, as it would a webhook endpoint), then each step's action's.
+ */
+export function scopesNeeded(definition: Pick<Definition, 'trigger' | 'steps'>): NeededScope[] {
+  const needed: NeededScope[] = [];
+  if (definition.trigger.type === 'event') needed.push({ scope: readScopeOfEventType(definition.trigger.eventType)!, param: 'trigger.eventType' });
+  definition.steps.forEach((step, i) => {
+    const scope = ACTION_SCOPES[step.action];
+    if (scope !== null) needed.push({ scope, param: `steps.${i}.action` });
+  });
+  return needed;
+}
 
 export type Trigger = { type: 'event'; eventType: string } | { type: 'schedule'; cron: string; timezone?: string };
 
@@ -73,7 +109,13 @@ const PARAMS: Record<ActionType, Record<string, unknown>> = {
     properties: {
       url: text(2048),
       method: { enum: ['POST', 'PUT', 'PATCH', 'GET', 'DELETE'] },
-      headers: { type: 'object', maxProperties: 20, propertyNames: { pattern: '^[A-Za-z0-9-]{1,64}$' }, additionalProperties: { type: 'string', maxLength: 1_000 } },
+      headers: {
+        type: 'object',
+        maxProperties: 20,
+        propertyNames: { pattern: '^[A-Za-z0-9-]{1,64}$' },
+        additionalProperties: { type: 'string', maxLength: 1_000 },
+        description: 'Sealed when saved and answered redacted ("…" and the last four characters); a redacted value sent back keeps the value it stands for',
+      },
       body: { description: 'Any JSON value, sent as the request body; its strings are templates' },
     },
   },

@@ -1,4 +1,5 @@
 import type { DomainEvent } from '../../core/decider.js';
+import type { Credential } from '../audit.js';
 import type { Environment } from '../merchant/events.js';
 import type { SealedSecret } from '../webhook-endpoint/events.js';
 import type { Definition } from './definition.js';
@@ -8,6 +9,11 @@ export interface AutomationVersion {
   version: number;
   definition: Definition;
   createdAt: string;
+  /**
+   * Who saved it: its runs act with this credential's authority as it is when each step runs
+   * (docs/automations.md, "Scopes"). Absent on versions saved before credentials were recorded.
+   */
+  credential?: Credential;
 }
 
 export interface AutomationCreated {

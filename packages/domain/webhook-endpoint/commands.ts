@@ -2,9 +2,11 @@ import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
-import { isSubscribableType } from './event-types.js';
+import { canReadEventType, readScopeOfEventType } from '../organization/event-scopes.js';
+import { isSubscribableType, PUBLIC_EVENT_TYPES } from './event-types.js';
 import { generateSigningSecret, type SecretBox } from '../../core/secrets.js';
 import { checkEndpointUrl } from './url-policy.js';
+import { isOwned } from '../aggregate.js';
 import { auditMetadata, type Actor } from '../audit.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import { webhookEndpointDecider, type Owner, type WebhookEndpointCommand, type WebhookEndpointState } from './decider.js';
@@ -46,10 +48,26 @@ export class WebhookEndpoints extends CommandService<WebhookEndpointCommand, Web
     return [...new Set(types)];
   }
 
+  /**
+   * An endpoint reaches only the event families the credential changing it can read (docs/webhooks.md,
+   * "Scopes"): each type's read scope, and for `*` every family's, else 403 IKW-AUT-004 naming the type.
+   */
+  private assertReadable(scopes: readonly string[], types: readonly string[], param: (i: number) => string): void {
+    types.forEach((type, i) => {
+      const unreadable = type === '*' ? PUBLIC_EVENT_TYPES.find((e) => !canReadEventType(scopes, e.type))?.type : canReadEventType(scopes, type) ? undefined : type;
+      if (unreadable === undefined) return;
+      const scope = readScopeOfEventType(unreadable)!;
+      const what = type === '*' ? `'*' (every event type), and ${unreadable} needs ${scope}` : `'${type}': it needs ${scope}`;
+      throw new ApiError('IKW-AUT-004', `This credential cannot subscribe to ${what}; an endpoint receives only events its credential can read`, param(i));
+    });
+  }
+
   /** Registers an endpoint. The URL is checked, never contacted. Returns the secret once. */
-  async create(owner: Owner, input: { url: string; enabled_events: string[] }, actor: Actor): Promise<{ state: WebhookEndpointState; secret: string }> {
+  async create(owner: Owner, input: { url: string; enabled_events: string[] }, actor: Actor, scopes: readonly string[]): Promise<{ state: WebhookEndpointState; secret: string }> {
     const url = this.url(owner, input.url);
     const enabledEvents = this.events(input.enabled_events);
+    // The list as sent, so that the param's index is the request's.
+    this.assertReadable(scopes, input.enabled_events, (i) => `enabled_events.${i}`);
     const at = this.clock.now();
     const id = newId('we');
     const secret = newSecret(this.box, at);
@@ -61,7 +79,19 @@ export class WebhookEndpoints extends CommandService<WebhookEndpointCommand, Web
     return { state: result.state, secret: secret.plain };
   }
 
-  async update(owner: Owner, id: string, input: EndpointInput, actor: Actor): Promise<WebhookEndpointState> {
+  /**
+   * `scopes`: the caller's. An update that leaves the endpoint receiving anything (all but disabling
+   * alone) is checked as a creation would be: the types it names, else the ones the endpoint has.
+   */
+  async update(owner: Owner, id: string, input: EndpointInput, actor: Actor, scopes: readonly string[]): Promise<WebhookEndpointState> {
+    if (input.enabled_events !== undefined) {
+      this.events(input.enabled_events); // an unknown type is IKW-WHK-002 first
+      this.assertReadable(scopes, input.enabled_events, (i) => `enabled_events.${i}`);
+    } else if (input.url !== undefined || input.enabled === true) {
+      const { state } = await this.load(id);
+      // Another merchant's endpoint is refused as unknown by the command below, before anything is said of its types.
+      if (!state.deleted && state.endpoint && isOwned(state.endpoint, owner)) this.assertReadable(scopes, state.enabledEvents, () => 'enabled_events');
+    }
     const result = await this.run(
       id,
       {

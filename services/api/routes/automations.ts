@@ -4,9 +4,10 @@ import type { ItemError } from '../../../packages/core/errors.js';
 import type { AutomationRunner } from '../../../packages/automations/runner.js';
 import { findRunWithSteps, listLogs, listRuns, withLastRuns } from '../../../packages/automations/runs.js';
 import type { Owner } from '../../../packages/domain/audit.js';
-import type { AutomationInput, Automations } from '../../../packages/domain/automation/commands.js';
-import { ACTION_CATALOG, ACTIONS, EVENT_TRIGGER_TYPES, LIMITS, nextTick, stepsSchema, triggerSchema } from '../../../packages/domain/automation/definition.js';
+import type { AutomationInput, Automations, Saver } from '../../../packages/domain/automation/commands.js';
+import { ACTION_CATALOG, ACTION_SCOPES, ACTIONS, EVENT_TRIGGER_TYPES, LIMITS, nextTick, stepsSchema, triggerSchema } from '../../../packages/domain/automation/definition.js';
 import { PUBLIC_EVENT_TYPES } from '../../../packages/domain/webhook-endpoint/event-types.js';
+import type { Principal } from '../../../packages/http/context.js';
 import { route, type Family, type RouteAuth } from '../../../packages/http/routes.js';
 import type { JsonSchema } from '../../../packages/http/validation.js';
 import { automationObject, findAutomation, listAutomations, listAutomationVersions } from '../../../projections/automations.js';
@@ -16,6 +17,12 @@ import { cursorListSchema, cursorQuery, found, idParams, resourceSchema } from '
 const read: RouteAuth = { scope: 'automations.read', environmentHeader: 'optional' };
 const write: RouteAuth = { scope: 'automations.write', environmentHeader: 'optional' };
 const BASE = '/api/v1/automations';
+
+/** The caller as the saver of a version: a signed-in user (their role's scopes) or an API key. */
+const saverOf = (principal: Principal): Saver => ({
+  credential: principal.user ? { type: 'user', id: principal.user.userId } : { type: 'api_key', id: principal.actor },
+  scopes: principal.scopes,
+});
 
 const definitionFields = {
   name: { type: 'string', minLength: 1, maxLength: 200 },
@@ -136,6 +143,8 @@ export function automationsFamily(knex: Knex, clock: Clock, automations: Automat
     route({ method: 'get', path: `${BASE}/catalog/${path}`, summary, auth: read, response: cursorListSchema(item), handler: async () => body() });
   return {
     name: 'automations',
+    // Steps need scopes no route asks for (messages, calls out): keys may be given them.
+    scopes: [...new Set(Object.values(ACTION_SCOPES).filter((s): s is string => s !== null))],
     routes: [
       catalog('triggers', 'What can start an automation: every event type, and schedules by cron expression', triggerEntrySchema, () => ({
         object: 'list',
@@ -216,7 +225,7 @@ export function automationsFamily(knex: Knex, clock: Clock, automations: Automat
         everyProblem: beyondSchema,
         response: automationSchema,
         handler: async (ctx) => {
-          const { state, secret } = await automations.create(ctx.owner, ctx.body, ctx.actor, ctx.requestRef);
+          const { state, secret } = await automations.create(ctx.owner, ctx.body, ctx.actor, saverOf(ctx.principal), ctx.requestRef);
           return { ...(await object(ctx.owner, state.automation!.id)), ...(secret !== null ? { secret } : {}) };
         },
       }),
@@ -252,7 +261,7 @@ export function automationsFamily(knex: Knex, clock: Clock, automations: Automat
         response: automationSchema,
         handler: async (ctx) => {
           const row = await load(ctx.owner, ctx.params.id);
-          await automations.update(ctx.owner, row.id, ctx.body, ctx.actor);
+          await automations.update(ctx.owner, row.id, ctx.body, ctx.actor, saverOf(ctx.principal));
           return object(ctx.owner, row.id);
         },
       }),
@@ -297,7 +306,7 @@ export function automationsFamily(knex: Knex, clock: Clock, automations: Automat
         status: 202,
         handler: async (ctx) => {
           const row = await load(ctx.owner, ctx.params.id);
-          const runId = await runner.testRun(ctx.owner, row, ctx.body.event ?? {});
+          const runId = await runner.testRun(ctx.owner, row, ctx.body.event ?? {}, ctx.principal.scopes);
           return (await findRunWithSteps(knex, ctx.owner, row.id, runId))!;
         },
       }),

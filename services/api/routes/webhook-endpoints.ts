@@ -84,7 +84,7 @@ export function webhookEndpointsFamily(knex: Knex, clock: Clock, endpoints: Webh
         body: { type: 'object', required: ['url', 'enabled_events'], additionalProperties: false, properties: { url, enabled_events: enabledEvents } },
         response: endpointWithSecretSchema,
         handler: async (ctx) => {
-          const { state, secret } = await endpoints.create(ctx.owner, ctx.body, ctx.actor);
+          const { state, secret } = await endpoints.create(ctx.owner, ctx.body, ctx.actor, ctx.principal.scopes);
           return { ...webhookEndpointObject(await load(ctx.owner, state.endpoint!.id), clock.now()), secret };
         },
       }),
@@ -115,7 +115,7 @@ export function webhookEndpointsFamily(knex: Knex, clock: Clock, endpoints: Webh
         body: { type: 'object', additionalProperties: false, properties: { url, enabled_events: enabledEvents, enabled: { type: 'boolean' } } },
         response: endpointSchema,
         handler: async (ctx) => {
-          await endpoints.update(ctx.owner, ctx.params.id, ctx.body, ctx.actor);
+          await endpoints.update(ctx.owner, ctx.params.id, ctx.body, ctx.actor, ctx.principal.scopes);
           return webhookEndpointObject(await load(ctx.owner, ctx.params.id), clock.now());
         },
       }),
