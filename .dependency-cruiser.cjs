@@ -3,7 +3,7 @@
  * `make test` runs `depcruise` with this file first and stops on any violation.
  *
  *   1 core (packages/core, packages/catalog)
- *   2 infrastructure (packages/eventstore, packages/bus, packages/scheduler)
+ *   2 infrastructure (packages/eventstore, packages/bus, packages/scheduler, packages/connectors)
  *   3 domain (packages/domain, packages/providers)
  *   4 projections
  *   5 processes (packages/processes, packages/webhooks, packages/messaging, packages/automations)
@@ -13,7 +13,7 @@
  */
 const layers = [
   { name: 'core', path: '^packages/(core|catalog)/' },
-  { name: 'infrastructure', path: '^packages/(eventstore|bus|scheduler)/' },
+  { name: 'infrastructure', path: '^packages/(eventstore|bus|scheduler|connectors)/' },
   { name: 'domain', path: '^packages/(domain|providers)/' },
   { name: 'projections', path: '^projections/' },
   { name: 'processes', path: '^packages/(processes|webhooks|messaging|automations)/' },
@@ -39,6 +39,13 @@ module.exports = {
       severity: 'error',
       from: {},
       to: { circular: true },
+    },
+    {
+      name: 'connector-imports-beyond-its-kernel',
+      comment: 'A connector (packages/connectors/<rail>/) knows the rail port and packages/core, nothing else of Sika (docs/connectors.md)',
+      severity: 'error',
+      from: { path: '^packages/connectors/' },
+      to: { path: '^packages/', pathNot: '^packages/(core|connectors)/' },
     },
     {
       name: 'production-imports-tests',

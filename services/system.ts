@@ -56,8 +56,10 @@ import { SupportTickets } from '../packages/domain/support-ticket/commands.js';
 import { DiskAssetStorage } from '../packages/providers/asset-storage-disk.js';
 import { S3AssetStorage } from '../packages/providers/asset-storage-s3.js';
 import path from 'node:path';
-import type { PaymentProvider } from '../packages/providers/port.js';
-import { SandboxProvider, UnconfiguredLiveProvider } from '../packages/providers/sandbox.js';
+import { sinksOf } from '../packages/connectors/callbacks.js';
+import type { Rails } from '../packages/connectors/port.js';
+import { ConnectorRouter } from '../packages/connectors/router.js';
+import { SandboxConnector } from '../packages/connectors/sandbox/index.js';
 import { enqueue, enqueueMany, Scheduler, type Enqueue } from '../packages/scheduler/scheduler.js';
 import { CheckpointedConsumer, type ConsumerSpec } from '../packages/bus/consumer.js';
 import { WebhookEndpoints } from '../packages/domain/webhook-endpoint/commands.js';
@@ -211,8 +213,8 @@ export interface SystemOptions {
   clock?: Clock;
   log?: Logger;
   poolMax?: number;
-  /** Replaces the connector of an environment (tests count or hold provider calls). */
-  provider?: (environment: Environment, sandbox: PaymentProvider) => PaymentProvider;
+  /** Wraps the rails of an environment (tests count or hold connector calls). */
+  rails?: (environment: Environment, routed: Rails) => Rails;
   /** Whole-attempt deadline of a webhook delivery (15 s; tests use less). */
   webhookTimeoutMs?: number;
   /** Whole-request deadline of an automation's http_request step (10 s; tests use less). */
@@ -253,15 +255,12 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
 
   const enqueuer = <P extends object>(process: Process<P>): Enqueue<P> => scheduler.enqueuer(process.job);
 
-  const sandbox = new SandboxProvider(clock, config.sandboxOperatorDelayMs, config.publicUrl, {
-    payin: enqueuer(payinCallback),
-    payout: enqueuer(payoutCallback),
-  });
-  const live = new UnconfiguredLiveProvider();
-  const providerFor = (env: Environment): PaymentProvider => {
-    const base = env === 'sandbox' ? sandbox : live;
-    return options.provider ? options.provider(env, base) : base;
-  };
+  const callbackSinks = { collect: enqueuer(payinCallback), payout: enqueuer(payoutCallback) };
+  // The routing table: the sandbox simulator carries every sandbox rail; no live connector is
+  // configured yet, so live is refused with IKW-PRV-001 (docs/connectors.md).
+  const router = new ConnectorRouter([{ environment: 'sandbox', connector: new SandboxConnector(clock, config.sandboxOperatorDelayMs, config.publicUrl, sinksOf('sandbox', callbackSinks)) }]);
+  const rails = { sandbox: router.rails('sandbox'), live: router.rails('live') };
+  const railsOf = (env: Environment): Rails => (options.rails ? options.rails(env, rails[env]) : rails[env]);
 
   const gates = rememberedGates(readPorts(knex), logStore);
   const reads = gates.reads;
@@ -279,7 +278,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     customers: reads,
     store,
     clock,
-    provider: providerFor,
+    rails: railsOf,
     capabilities: reads,
     activations: reads,
     publicUrl: config.publicUrl,
@@ -301,7 +300,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     store,
     clock,
     log,
-    provider: providerFor,
+    rails: railsOf,
     capabilities: reads,
     activations: reads,
     scheduleOverdueCheck: enqueuer(payoutOverdue),

@@ -1,12 +1,12 @@
-import type { PayinCallback } from '../providers/port.js';
+import type { CollectCallback } from '../connectors/callbacks.js';
 import { defineProcess, lanes } from './process.js';
 
 /** The operator's answer to a collection (sandbox timers; live callbacks) reaches its payment intent. */
-export const payinCallback = defineProcess<PayinCallback>({
+export const payinCallback = defineProcess<CollectCallback>({
   job: { name: 'payin.callback', key: (p) => `payin:${p.operationId}`, lane: lanes.paymentIntent },
   handler:
     ({ paymentIntents }) =>
     async (callback) => {
-      await paymentIntents.applyCallback(callback, 'provider:sandbox');
+      await paymentIntents.applyCallback(callback);
     },
 });

@@ -1,4 +1,4 @@
-import type { PayoutCallback } from '../providers/port.js';
+import type { PayoutCallback } from '../connectors/callbacks.js';
 import { payoutOverdue } from './payout-overdue.js';
 import { payoutReconcile } from './payout-reconcile.js';
 import { defineProcess, lanes } from './process.js';
@@ -17,10 +17,7 @@ export const payoutCallback = defineProcess<PayoutCallback>({
     handler:
       ({ payouts }) =>
       (jobs) =>
-        payouts.applyCallbacks(
-          jobs.map((j) => j.payload),
-          'provider:sandbox',
-        ),
+        payouts.applyCallbacks(jobs.map((j) => j.payload)),
     claimLimit: 500,
     companions: [payoutOverdue.job.name, payoutReconcile.job.name],
   },

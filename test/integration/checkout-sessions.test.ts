@@ -9,7 +9,7 @@ import { CANCEL_URL, cookieSet, createLink, createSession, getPage, payByMobileM
 import { startPaymentsService } from '../support/system.js';
 
 const probe = new ProviderProbe();
-const svc = await startPaymentsService(t, { provider: probe.wrap });
+const svc = await startPaymentsService(t, { rails: probe.wrap });
 const { key } = await svc.sandboxMerchant('Shop');
 const { key: otherKey } = await svc.sandboxMerchant('Other shop');
 

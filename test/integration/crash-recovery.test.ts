@@ -12,7 +12,7 @@ t.test('a payout retried with the same request after the operator call was lost 
   const probe = new PayoutProbe();
   // The first attempt dies between the payout and the operator's answer.
   probe.throwNext = true;
-  const svc = await startService(t, { provider: probe.wrap });
+  const svc = await startService(t, { rails: probe.wrap });
   const m = await svc.merchant();
   await fund(svc, m.id, 10_000);
   const owner = { merchantId: m.id, environment: 'sandbox' as const };

@@ -10,7 +10,7 @@ import { balanceObject } from '../support/payouts.js';
 import { startPaymentsService, type TestResponse } from '../support/system.js';
 
 const probe = new ProviderProbe();
-const svc = await startPaymentsService(t, { provider: probe.wrap });
+const svc = await startPaymentsService(t, { rails: probe.wrap });
 const publicUrl = svc.system.config.publicUrl;
 
 const cancel = (key: string, id: string, body?: unknown) => svc.request('POST', `/api/v1/payment-intents/${id}/cancel`, { key, ...(body !== undefined ? { body } : {}) });

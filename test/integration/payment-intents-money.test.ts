@@ -7,7 +7,7 @@
 import type { Knex } from 'knex';
 import t from 'tap';
 import { PUBLIC_PAYMENT_INTENT_EVENTS, paymentIntentStream } from '../../packages/domain/payment-intent/events.js';
-import type { PayinCallback } from '../../packages/providers/port.js';
+import type { CollectCallback } from '../../packages/connectors/callbacks.js';
 import type { RecordedEvent } from '../../packages/eventstore/port.js';
 import { assertOk, card, confirm, createIntent, mobileMoney, operatorAnswers, rawRequest, retrieve, snNumber } from '../support/payment-intents.js';
 import { balanceObject, balanceTransactions } from '../support/payouts.js';
@@ -123,7 +123,7 @@ t.test('a repeated operator callback does not credit twice', async (t) => {
     .knex('scheduled_jobs')
     .where('key', 'like', 'payin:%')
     .andWhereRaw("payload->>'paymentIntentId' = ?", [o.id])
-    .first<{ kind: string; key: string; payload: PayinCallback } | undefined>();
+    .first<{ kind: string; key: string; payload: CollectCallback } | undefined>();
   if (!job) throw new Error('the operator\u2019s answer should be a durable job');
   await operatorAnswers(svc);
   const once = await balanceObject(svc, key);
@@ -133,12 +133,12 @@ t.test('a repeated operator callback does not credit twice', async (t) => {
   await operatorAnswers(svc);
   // The same callback delivered again, as an at-least-once scheduler or an operator retry would.
   const callback = job.payload;
-  await svc.system.paymentIntents.applyCallback(callback, 'test:duplicate');
-  await svc.system.paymentIntents.applyCallback(callback, 'test:duplicate');
+  await svc.system.paymentIntents.applyCallback(callback);
+  await svc.system.paymentIntents.applyCallback(callback);
   await svc.system.scheduler.schedule({ kind: job.kind, key: `${job.key}:again`, runAt: svc.clock.now(), payload: callback as unknown as Record<string, unknown> });
   await svc.system.scheduler.runUntilIdle();
   // And a contradicting late one.
-  await svc.system.paymentIntents.applyCallback({ ...callback, outcome: { status: 'failed', failureCode: 'insufficient_funds', failureMessage: 'late' } }, 'test:late');
+  await svc.system.paymentIntents.applyCallback({ ...callback, outcome: { status: 'failed', failureCode: 'insufficient_funds', failureMessage: 'late' } });
 
   t.same(await balanceObject(svc, key), once, 'balance unchanged');
   t.equal((await balanceTransactions(svc, key)).length, 1, 'one balance transaction');
@@ -157,7 +157,6 @@ t.test('a callback naming another merchant changes nothing', async (t) => {
   const first = await confirm(svc, key, o.id, { payment_method: mobileMoney(snNumber('03')) });
   const result = await svc.system.paymentIntents.applyCallback(
     { paymentIntentId: o.id, operationId: first.body.latest_operation, merchantId: other.id, environment: 'sandbox', outcome: { status: 'succeeded' } },
-    'test:forged',
   );
   t.equal(result, null);
   t.equal((await retrieve(svc, key, o.id)).status, 'processing');
@@ -194,7 +193,7 @@ t.test('events: stream payment_intent-<id>, public events carry the resource, me
     t.equal(events[0]!.metadata.request_id, created.headers.get('request-id'), 'created: the request id of the create');
     t.equal(events[1]!.metadata.request_id, confirmed.headers.get('request-id'), 'confirmation: the request id of the confirm');
     t.equal(events[2]!.metadata.request_id, confirmed.headers.get('request-id'));
-    t.match(events[3]!.metadata, { merchant_id: m.id, environment: 'sandbox', actor: 'provider:sandbox', causation_id: final.latest_operation, correlation_id: id });
+    t.match(events[3]!.metadata, { merchant_id: m.id, environment: 'sandbox', actor: 'connector:sandbox', causation_id: final.latest_operation, correlation_id: id });
   });
 
   await t.test('requires_action → succeeded; payment_failed; canceled', async (t) => {
@@ -288,16 +287,16 @@ t.test('rebuild: the read models come back identical', async (t) => {
 
 t.test('live: funds stay pending until the settlement delay has passed', async (t) => {
   // Live has no connector; this one stands in for a real operator and reports success on demand.
-  const callbacks: PayinCallback[] = [];
+  const callbacks: CollectCallback[] = [];
   const SETTLEMENT_MS = 2 * 3_600_000;
   const liveSvc: TestService = await startPaymentsService(t, {
     env: { SETTLEMENT_DELAY: '2h' },
-    provider: (environment, base) => {
+    rails: (environment, base) => {
       if (environment !== 'live') return base;
       const connector = Object.create(base) as typeof base;
       connector.assertCanCollect = () => undefined;
-      connector.initiatePayin = async (req) => {
-        callbacks.push({ paymentIntentId: req.paymentIntentId, operationId: req.operationId, merchantId: req.merchantId, environment: req.environment, outcome: { status: 'succeeded' } });
+      connector.collect = async (req) => {
+        callbacks.push({ paymentIntentId: req.paymentIntentId, operationId: req.operationId, merchantId: req.merchantId, environment: req.environment, outcome: { status: 'succeeded' }, connector: 'live-stand-in' });
         return { status: 'processing' };
       };
       return connector;
@@ -308,7 +307,7 @@ t.test('live: funds stay pending until the settlement delay has passed', async (
   const o = await createIntent(liveSvc, key, { amount: 40_000 });
   assertOk(t, await confirm(liveSvc, key, o.id, { payment_method: mobileMoney(snNumber('67')) }));
   t.equal(callbacks.length, 1);
-  for (const cb of callbacks) await liveSvc.system.paymentIntents.applyCallback(cb, 'test:live-operator');
+  for (const cb of callbacks) await liveSvc.system.paymentIntents.applyCallback(cb);
   const fee = (await quote(m.api_keys.sandbox, { amount: 40_000, currency: 'xof', method: 'mobile_money', country: 'SN', operator: 'orange_money' }, liveSvc)).fee;
   t.equal((await retrieve(liveSvc, key, o.id)).status, 'succeeded');
 

@@ -9,7 +9,7 @@ import { createLink, openLink, payByMobileMoney, sessionStatus, snNumber } from 
 import { startPaymentsService } from '../support/system.js';
 
 const probe = new ProviderProbe();
-const svc = await startPaymentsService(t, { provider: probe.wrap });
+const svc = await startPaymentsService(t, { rails: probe.wrap });
 const { key } = await svc.sandboxMerchant('Shop');
 const { key: otherKey } = await svc.sandboxMerchant('Other shop');
 const HTML = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8';

@@ -8,7 +8,7 @@
 import t from 'tap';
 import { balanceStream } from '../../packages/domain/ledger/events.js';
 import { payoutStream } from '../../packages/domain/payout/events.js';
-import type { PayoutReport } from '../../packages/providers/port.js';
+import type { PayoutReport } from '../../packages/connectors/port.js';
 import { balance, fundedMerchant, MINUTE, mobileMoney, OPERATOR_DELAY_MS, postPayout } from '../support/payouts.js';
 import { startPaymentsService } from '../support/system.js';
 

@@ -15,7 +15,7 @@ import { balance, fund, ledgerOf, OPERATOR_DELAY_MS, payoutFee, PayoutProbe, ret
 import { startPaymentsService, type TestService } from '../support/system.js';
 
 const probe = new PayoutProbe();
-const svc = await startPaymentsService(t, { provider: probe.wrap });
+const svc = await startPaymentsService(t, { rails: probe.wrap });
 const wallet = { destination_type: 'mobile_money', country: 'SN', operator: 'orange_money' } as const;
 const feeOf = (amount: number) => payoutFee(amount, { type: 'mobile_money', country: 'SN', operator: 'orange_money' });
 
@@ -257,7 +257,7 @@ t.test('failed items: the batch is partially_failed, and a retry pays them with 
 
 t.test('cancel during execution: payouts already sent go on, those not yet sent end canceled', async (t) => {
   const gate = new PayoutGate();
-  const gated = await startPaymentsService(t, { provider: gate.wrap });
+  const gated = await startPaymentsService(t, { rails: gate.wrap });
   const amounts = [1_000, 1_100, 1_200, 1_300, 1_400, 1_500, 1_600, 1_700, 1_800, 1_900];
   const funding = 100_000;
   const { key } = await funded(gated, funding);

@@ -12,13 +12,13 @@ import { balanceStream, type EntryPosted } from '../../packages/domain/ledger/ev
 import { payoutStream, PUBLIC_PAYOUT_EVENTS, type PayoutObject } from '../../packages/domain/payout/events.js';
 import type { RecordedEvent } from '../../packages/eventstore/port.js';
 import { decodePosition } from '../../packages/eventstore/postgres/store.js';
-import type { PayoutReport } from '../../packages/providers/port.js';
+import type { PayoutReport } from '../../packages/connectors/port.js';
 import { readModelRows } from '../support/projection-spec.js';
 import { advance, assertOk, balance, balanceTransactions, bank, fund, fundedMerchant, ledgerOf, MINUTE, mobileMoney, OPERATOR_DELAY_MS, payout, PayoutProbe, postPayout, retrievePayout } from '../support/payouts.js';
 import { startPaymentsService } from '../support/system.js';
 
 const probe = new PayoutProbe();
-const svc = await startPaymentsService(t, { provider: probe.wrap });
+const svc = await startPaymentsService(t, { rails: probe.wrap });
 const D = OPERATOR_DELAY_MS;
 const FUNDS = 100_000;
 const AMOUNT = 10_000;
@@ -78,7 +78,7 @@ t.test('anything else → paid: pending → in_transit → paid, the hold spent'
   t.match(paid, { status: 'paid', delay_state: null, delay_reason: null, delayed_at: null, failure_code: null, failure_message: null });
   await assertEvents(t, key, p.id, ['payout.created', 'payout.updated', 'payout.paid']);
   const last = (await events(p.id)).at(-1)!;
-  t.equal(last.metadata.actor, 'provider:sandbox');
+  t.equal(last.metadata.actor, 'connector:sandbox');
 
   await t.test('paid: reserved → clearing (amount) + fees (fee)', async (t) => {
     t.same(await balance(svc, key), { available: FUNDS - AMOUNT - FEE, pending: 0, reserved: 0 });
@@ -243,16 +243,16 @@ t.test('delay detection: an operator that never answers', async (t) => {
 
   await t.test('the operator finally answers; repeated callbacks move nothing twice', async (t) => {
     const callback = (report: PayoutReport) => ({ payoutId: p.id, merchantId: m.id, environment: 'sandbox' as const, report });
-    const answered = await svc.system.payouts.applyCallback(callback({ type: 'paid' }), 'test');
+    const answered = await svc.system.payouts.applyCallback(callback({ type: 'paid' }));
     t.match(answered, { id: p.id, status: 'paid', delay_reason: 'unknown' });
     const ledger = await ledgerOf(svc, m.id);
     const streamLength = (await events(p.id)).length;
     t.same(await balance(svc, key), { available: FUNDS - AMOUNT - FEE, pending: 0, reserved: 0 });
 
-    await svc.system.payouts.applyCallback(callback({ type: 'paid' }), 'test');
-    await svc.system.payouts.applyCallback(callback({ type: 'paid' }), 'test');
-    await svc.system.payouts.applyCallback(callback({ type: 'failed', failureCode: 'recipient_not_found', failureMessage: 'late' }), 'test');
-    await svc.system.payouts.applyCallback(callback({ type: 'delayed', reason: 'operator_down' }), 'test');
+    await svc.system.payouts.applyCallback(callback({ type: 'paid' }));
+    await svc.system.payouts.applyCallback(callback({ type: 'paid' }));
+    await svc.system.payouts.applyCallback(callback({ type: 'failed', failureCode: 'recipient_not_found', failureMessage: 'late' }));
+    await svc.system.payouts.applyCallback(callback({ type: 'delayed', reason: 'operator_down' }));
     // The same news delivered again by the scheduler (at-least-once).
     await svc.system.scheduler.schedule({ kind: 'payout.callback', key: `dup:${p.id}`, runAt: svc.clock.now(), payload: { ...callback({ type: 'paid' }) } });
     await svc.system.scheduler.runUntilIdle();
@@ -262,12 +262,12 @@ t.test('delay detection: an operator that never answers', async (t) => {
     t.equal((await ledgerOf(svc, m.id)).version, ledger.version, 'no new ledger entry');
     t.same(await balance(svc, key), { available: FUNDS - AMOUNT - FEE, pending: 0, reserved: 0 });
     t.equal((await retrievePayout(svc, key, p.id)).status, 'paid');
-    t.equal(await svc.system.payouts.applyCallback({ ...callback({ type: 'paid' }), payoutId: 'po_000000000000000000000000' }, 'test'), null, 'an unknown payout: nothing');
+    t.equal(await svc.system.payouts.applyCallback({ ...callback({ type: 'paid' }), payoutId: 'po_000000000000000000000000' }), null, 'an unknown payout: nothing');
   });
 
   await t.test('a reason from the operator before expected_by is kept', async (t) => {
     const { m, key, p } = await start(mobileMoney('67'));
-    await svc.system.payouts.applyCallback({ payoutId: p.id, merchantId: m.id, environment: 'sandbox', report: { type: 'delayed', reason: 'operator_pending' } }, 'test');
+    await svc.system.payouts.applyCallback({ payoutId: p.id, merchantId: m.id, environment: 'sandbox', report: { type: 'delayed', reason: 'operator_pending' } });
     const at = svc.clock.now().toISOString();
     await advance(svc, 11 * MINUTE);
     t.match(await retrievePayout(svc, key, p.id), { status: 'in_transit', delay_reason: 'operator_pending', delayed_at: at });
@@ -281,8 +281,8 @@ t.test('a failed payout: repeated failure callbacks release the funds once', asy
   t.same(await balance(svc, key), { available: FUNDS, pending: 0, reserved: 0 });
   const ledger = await ledgerOf(svc, m.id);
   const report: PayoutReport = { type: 'failed', failureCode: 'recipient_not_found', failureMessage: 'again' };
-  for (let i = 0; i < 3; i++) await svc.system.payouts.applyCallback({ payoutId: p.id, merchantId: m.id, environment: 'sandbox', report }, 'test');
-  await svc.system.payouts.applyCallback({ payoutId: p.id, merchantId: m.id, environment: 'sandbox', report: { type: 'paid' } }, 'test');
+  for (let i = 0; i < 3; i++) await svc.system.payouts.applyCallback({ payoutId: p.id, merchantId: m.id, environment: 'sandbox', report });
+  await svc.system.payouts.applyCallback({ payoutId: p.id, merchantId: m.id, environment: 'sandbox', report: { type: 'paid' } });
   await svc.system.payouts.reconcile({ merchantId: m.id, environment: 'sandbox', payoutId: p.id, currency: 'xof' });
   t.equal((await ledgerOf(svc, m.id)).version, ledger.version, 'no new ledger entry');
   t.same(await balance(svc, key), { available: FUNDS, pending: 0, reserved: 0 }, 'not credited twice');

@@ -14,7 +14,7 @@ import { startPaymentsService, type TestResponse } from '../support/system.js';
 
 const probe = new ProviderProbe();
 const svc = await startPaymentsService(t, {
-  provider: probe.wrap,
+  rails: probe.wrap,
   env: { RATE_LIMIT_PUSH_NUMBER: '3/10m', RATE_LIMIT_PUSH_SESSION: '3/1h', RATE_LIMIT_PUSH_LINK: '5/10m' },
 });
 const { key } = await svc.sandboxMerchant('Shop');

@@ -3,8 +3,7 @@
  * counts (and can hold) connector calls, and shortcuts for the sandbox operator's test numbers.
  */
 import type { Environment } from '../../packages/domain/merchant/events.js';
-import type { InitiationResult } from '../../packages/domain/payment-intent/decider.js';
-import type { PayinRequest, PaymentProvider } from '../../packages/providers/port.js';
+import type { CollectInitiation, CollectRequest, Rails } from '../../packages/connectors/port.js';
 import type { TestResponse, TestService } from './system.js';
 
 /** A valid Senegalese Orange number (+221 77 123 45 xx) whose last two digits pick the sandbox outcome. */
@@ -58,7 +57,7 @@ export async function rawRequest(svc: TestService, method: string, path: string,
  * lock shows up as a failed count rather than as a hung test.
  */
 export class ProviderProbe {
-  readonly calls: PayinRequest[] = [];
+  readonly calls: CollectRequest[] = [];
   private gate: Promise<void> | null = null;
   private open: (() => void) | null = null;
   /** Makes the next initiatePayin throw this error (a connector outage). */
@@ -89,9 +88,9 @@ export class ProviderProbe {
   }
 
   /** For `startService({ provider })`: the connector itself for everything but `initiatePayin`. */
-  readonly wrap = (_environment: Environment, base: PaymentProvider): PaymentProvider => {
-    const wrapped = Object.create(base) as PaymentProvider;
-    wrapped.initiatePayin = async (req: PayinRequest): Promise<InitiationResult> => {
+  readonly wrap = (_environment: Environment, base: Rails): Rails => {
+    const wrapped = Object.create(base) as Rails;
+    wrapped.collect = async (req: CollectRequest): Promise<CollectInitiation> => {
       this.calls.push(req);
       for (const w of this.waiting.filter((x) => x.id === req.paymentIntentId)) w.resolve();
       this.waiting = this.waiting.filter((x) => x.id !== req.paymentIntentId);
@@ -103,7 +102,7 @@ export class ProviderProbe {
         this.failNext = null;
         throw err;
       }
-      return base.initiatePayin(req);
+      return base.collect(req);
     };
     return wrapped;
   };

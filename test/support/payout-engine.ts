@@ -3,7 +3,7 @@
  * instruction lists or CSV text, and the sandbox wallets whose last two digits pick the outcome.
  */
 import type { Environment } from '../../packages/domain/merchant/events.js';
-import type { PaymentProvider, PayoutInitiation, PayoutRequest } from '../../packages/providers/port.js';
+import type { PayoutInitiation, PayoutRequest, Rails } from '../../packages/connectors/port.js';
 import { snNumber } from './payment-intents.js';
 import type { TestResponse, TestService } from './system.js';
 
@@ -62,13 +62,13 @@ export class PayoutGate {
   private readonly open$ = new Promise<void>((resolve) => (this.opened = resolve));
   private readonly watchers: { n: number; resolve: () => void }[] = [];
 
-  readonly wrap = (_environment: Environment, base: PaymentProvider): PaymentProvider => {
-    const wrapped = Object.create(base) as PaymentProvider;
-    wrapped.initiatePayout = async (req: PayoutRequest): Promise<PayoutInitiation> => {
+  readonly wrap = (_environment: Environment, base: Rails): Rails => {
+    const wrapped = Object.create(base) as Rails;
+    wrapped.payout = async (req: PayoutRequest): Promise<PayoutInitiation> => {
       this.calls.push(req);
       for (const w of this.watchers) if (this.calls.length >= w.n) w.resolve();
       await this.open$;
-      return base.initiatePayout(req);
+      return base.payout(req);
     };
     return wrapped;
   };

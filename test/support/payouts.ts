@@ -12,7 +12,7 @@ import { ledgerDecider } from '../../packages/domain/ledger/decider.js';
 import { balanceStream, type LedgerEvent } from '../../packages/domain/ledger/events.js';
 import type { CreatedMerchant } from '../../packages/domain/merchant/commands.js';
 import type { Environment } from '../../packages/domain/merchant/events.js';
-import type { PaymentProvider, PayoutInitiation, PayoutRequest } from '../../packages/providers/port.js';
+import type { PayoutInitiation, PayoutRequest, Rails } from '../../packages/connectors/port.js';
 import { snNumber } from './payment-intents.js';
 import type { TestResponse, TestService } from './system.js';
 
@@ -193,9 +193,9 @@ export class PayoutProbe {
   /** Makes the next initiatePayout throw, as a connector whose operator did not answer. */
   throwNext = false;
 
-  readonly wrap = (_environment: Environment, base: PaymentProvider): PaymentProvider => {
-    const wrapped = Object.create(base) as PaymentProvider;
-    wrapped.initiatePayout = async (req: PayoutRequest): Promise<PayoutInitiation> => {
+  readonly wrap = (_environment: Environment, base: Rails): Rails => {
+    const wrapped = Object.create(base) as Rails;
+    wrapped.payout = async (req: PayoutRequest): Promise<PayoutInitiation> => {
       this.calls.push(req);
       if (this.throwNext) {
         this.throwNext = false;
@@ -207,7 +207,7 @@ export class PayoutProbe {
         return { status: 'rejected', ...rejection };
       }
       if (this.silent) return { status: 'accepted' };
-      return base.initiatePayout(req);
+      return base.payout(req);
     };
     return wrapped;
   };

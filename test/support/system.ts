@@ -54,8 +54,8 @@ export interface TestResponse {
 export interface StartOptions {
   env?: Record<string, string>;
   families?: (s: System) => Family[];
-  /** Replaces a connector, e.g. to count or hold provider calls. */
-  provider?: SystemOptions['provider'];
+  /** Wraps an environment's rails, e.g. to count or hold connector calls. */
+  rails?: SystemOptions['rails'];
   webhookTimeoutMs?: number;
   /** Start of the manual clock (default 2026-01-01); webhook tests start at the real time, since receivers check timestamps. */
   clockStart?: number;
@@ -101,7 +101,7 @@ export async function startService(t: Test, options: StartOptions = {}): Promise
   const system = await openSystem(config, {
     clock,
     log: createLogger('silent'),
-    ...(options.provider ? { provider: options.provider } : {}),
+    ...(options.rails ? { rails: options.rails } : {}),
     ...(options.webhookTimeoutMs ? { webhookTimeoutMs: options.webhookTimeoutMs } : {}),
   });
   // Bus consumers run; the scheduler is driven by the test (drain / runUntilIdle) on the manual clock.

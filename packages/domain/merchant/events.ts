@@ -1,7 +1,8 @@
 import type { DomainEvent } from '../../core/decider.js';
 
-export type Environment = 'sandbox' | 'live';
-export const ENVIRONMENTS: readonly Environment[] = ['sandbox', 'live'];
+import type { Environment } from '../../core/owner.js';
+
+export { ENVIRONMENTS, type Environment } from '../../core/owner.js';
 
 export interface ApiKeyRecord {
   keyId: string;

@@ -8,7 +8,8 @@ import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import type { BalanceRef } from '../ledger/events.js';
 import { getCountry, getCurrency, getOperator, isIsoCountry, normalizeMsisdn, normalizePhone, quoteFee } from '../../catalog/index.js';
-import type { PayinCallback, PaymentProvider } from '../../providers/port.js';
+import { connectorActor, type CollectCallback } from '../../connectors/callbacks.js';
+import type { Rails } from '../../connectors/port.js';
 import { assertOwned, isOwned } from '../aggregate.js';
 import { auditMetadata, type Actor } from '../audit.js';
 import type { CustomerDirectory } from '../read-ports.js';
@@ -59,8 +60,8 @@ export interface PaymentIntentDeps {
   customers: CustomerDirectory;
   store: EventStore;
   clock: Clock;
-  /** The connector for an environment: the sandbox simulator, or live connectors. */
-  provider(environment: Environment): PaymentProvider;
+  /** The rails of an environment: the connectors the router picks (packages/connectors). */
+  rails(environment: Environment): Rails;
   /** The merchant's payment capabilities: a disabled or suspended method is refused at confirm. */
   capabilities: CapabilityGate;
   /** The merchant's country activations: a country not activated for pay-ins, or an amount out of bounds, is refused at creation. */
@@ -280,9 +281,9 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     if (confirmedAlready(state)) return toObject(remembered ? (await this.load(id)).state : state);
     const meta = this.metadata(who.merchantId, who.environment, id, actor);
     const pm = this.paymentMethod(state, input.payment_method);
-    const provider = this.deps.provider(who.environment);
+    const rails = this.deps.rails(who.environment);
     if (state.status === 'requires_payment_method') {
-      provider.assertCanCollect(pm);
+      rails.assertCanCollect(pm);
       const intent = state.intent;
       await assertCapable(
         this.deps.capabilities,
@@ -307,7 +308,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
 
     let result;
     try {
-      result = await provider.initiatePayin({
+      result = await rails.collect({
         operationId,
         paymentIntentId: id,
         merchantId: who.merchantId,
@@ -342,9 +343,9 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
    * not on the balance (docs/ledger.md). Idempotent: a repeated or late callback changes nothing;
    * on a store without atomic commits the steps run in order and a retry posts what a crash left.
    */
-  async applyCallback(callback: PayinCallback, actor: string): Promise<PaymentIntentObject | null> {
+  async applyCallback(callback: CollectCallback): Promise<PaymentIntentObject | null> {
     const who = { merchantId: callback.merchantId, environment: callback.environment };
-    const meta = this.metadata(who.merchantId, who.environment, callback.paymentIntentId, { actor, causationId: callback.operationId });
+    const meta = this.metadata(who.merchantId, who.environment, callback.paymentIntentId, { actor: connectorActor(callback), causationId: callback.operationId });
     const { state } = await this.load(callback.paymentIntentId);
     const intent = state.intent;
     if (!isOwned(intent, who)) return null;

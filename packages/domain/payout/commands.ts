@@ -7,7 +7,8 @@ import { derivedId, newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { DomainEvent } from '../../core/decider.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
-import type { PaymentProvider, PayoutCallback, PayoutInitiation } from '../../providers/port.js';
+import { connectorActor, type PayoutCallback } from '../../connectors/callbacks.js';
+import type { PayoutInitiation, Rails } from '../../connectors/port.js';
 import { auditMetadata, type Actor } from '../audit.js';
 import { CommandService, handleCommand, handleCommandsAtomically, handleSteps, step, type AnyStep, type CommandStep, type ConflictPolicy, type HandleResult, type StepOutcome } from '../../eventstore/command-handler.js';
 import { ledgerStep, runLedger } from '../ledger/commands.js';
@@ -39,7 +40,8 @@ export interface PayoutDeps {
   store: EventStore;
   clock: Clock;
   log: Logger;
-  provider(environment: Environment): PaymentProvider;
+  /** The rails of an environment: the connectors the router picks (packages/connectors). */
+  rails(environment: Environment): Rails;
   /** The merchant's payment capabilities: a disabled or suspended method is refused. */
   capabilities: CapabilityGate;
   /** The merchant's country activations: a country not activated for payouts, or an amount out of bounds, is refused. */
@@ -171,7 +173,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
 
   /** What a payout to `destination` costs, once the environment's connector is known to send it (IKW-PRV-001 otherwise). */
   quote(environment: Environment, amount: number, destination: Destination): number {
-    this.deps.provider(environment).assertCanPayOut(destination);
+    this.deps.rails(environment).assertCanPayOut(destination);
     return this.fee(amount, destination);
   }
 
@@ -183,8 +185,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
    */
   async create(owner: Owner, input: CreatePayoutInput, source: PayoutSource, actor: Actor, requestRef?: string, funding?: PayoutFunding): Promise<PayoutObject> {
     const { destination, payoutMethodId } = await this.destination(owner, input);
-    const provider = this.deps.provider(owner.environment);
-    provider.assertCanPayOut(destination);
+    this.deps.rails(owner.environment).assertCanPayOut(destination);
     (await this.allowance(owner, destination, input.destination ? 'destination' : 'payout_method_id'))(input.amount);
     const fee = this.fee(input.amount, destination);
     const id = requestRef === undefined ? newId('po') : payoutIdOf(owner, source, requestRef);
@@ -319,7 +320,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
   private async askOperator(state: PayoutState): Promise<PayoutInitiation | null> {
     const p = state.payout!;
     try {
-      return await this.deps.provider(p.environment).initiatePayout({ payoutId: p.id, merchantId: p.merchantId, environment: p.environment, amount: p.amount, currency: p.currency, destination: p.destination });
+      return await this.deps.rails(p.environment).payout({ payoutId: p.id, merchantId: p.merchantId, environment: p.environment, amount: p.amount, currency: p.currency, destination: p.destination });
     } catch (err) {
       this.deps.log.error({ err, payout_id: p.id }, 'payout initiation failed; left pending');
       return null;
@@ -383,7 +384,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
     const owner: Owner = { merchantId: p.merchantId, environment: p.environment };
     let initiation;
     try {
-      initiation = await this.deps.provider(p.environment).initiatePayout({
+      initiation = await this.deps.rails(p.environment).payout({
         payoutId: p.id,
         merchantId: p.merchantId,
         environment: p.environment,
@@ -445,8 +446,8 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
   }
 
   /** Operator news about a payout (sandbox timers, live callbacks). Idempotent. */
-  async applyCallback(callback: PayoutCallback, actor: string): Promise<PayoutObject | null> {
-    return this.applyOn((await this.load(callback.payoutId)).state, callback, actor);
+  async applyCallback(callback: PayoutCallback): Promise<PayoutObject | null> {
+    return this.applyOn((await this.load(callback.payoutId)).state, callback);
   }
 
   /**
@@ -457,11 +458,11 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
    * a stale one only costs a read or the step-by-step way. The answer per callback: null, or its
    * error (the others are not held back by it).
    */
-  applyCallbacks(callbacks: readonly PayoutCallback[], actor: string): Promise<(Error | null)[]> {
+  applyCallbacks(callbacks: readonly PayoutCallback[]): Promise<(Error | null)[]> {
     return Promise.all(
       callbacks.map(async (callback) => {
         try {
-          await this.applyOn((await this.recall(callback.payoutId)).state, callback, actor);
+          await this.applyOn((await this.recall(callback.payoutId)).state, callback);
           return null;
         } catch (err) {
           return err instanceof Error ? err : new Error(String(err));
@@ -470,9 +471,9 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
     );
   }
 
-  private async applyOn(state: PayoutState, callback: PayoutCallback, actor: string): Promise<PayoutObject | null> {
+  private async applyOn(state: PayoutState, callback: PayoutCallback): Promise<PayoutObject | null> {
     const owner: Owner = { merchantId: callback.merchantId, environment: callback.environment };
-    const meta = this.metadata(owner, callback.payoutId, { actor });
+    const meta = this.metadata(owner, callback.payoutId, { actor: connectorActor(callback) });
     if (!state.payout) return null;
     const at = this.deps.clock.now();
     const r = callback.report;
@@ -556,7 +557,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
       return { payoutId: input.payoutId, fee: earlier.state.payout.fee };
     }
     const { destination } = await this.destination(owner, { amount: input.amount, currency: input.currency, payout_method_id: input.payoutMethodId });
-    this.deps.provider(owner.environment).assertCanPayOut(destination);
+    this.deps.rails(owner.environment).assertCanPayOut(destination);
     const fee = this.fee(input.amount, destination);
     if (fee >= input.amount) throw new ApiError('IKW-ESC-004', `The release (${input.amount}) does not cover the payout fee (${fee})`, 'amountMinor');
     (await this.allowance(owner, destination, 'payoutMethodId'))(input.amount - fee);

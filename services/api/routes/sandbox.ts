@@ -27,9 +27,9 @@ export function sandboxFamily(knex: Knex, paymentIntents: PaymentIntents): Famil
         operationId: op.id,
         merchantId,
         environment: 'sandbox',
+        connector: 'sandbox',
         outcome: outcome === 'succeeded' ? { status: 'succeeded' } : { status: 'failed', failureCode: 'authentication_failed', failureMessage: 'The cardholder failed 3-D Secure authentication' },
       },
-      'provider:sandbox-3ds',
     );
     const done = await findOperation(knex, op.id);
     return Reply.redirect(redirectUrl(done ?? op));

@@ -1,9 +1,20 @@
-import type { Clock } from '../core/clock.js';
-import { ApiError } from '../core/errors.js';
-import type { InitiationResult } from '../domain/payment-intent/decider.js';
-import type { PaymentMethodDetails } from '../domain/payment-intent/events.js';
-import type { Destination } from '../domain/payout-method/events.js';
-import type { CallbackSinks, PayinOutcome, PayinRequest, PaymentProvider, PayoutInitiation, PayoutReport, PayoutRequest } from './port.js';
+import type { Clock } from '../../core/clock.js';
+import { ApiError } from '../../core/errors.js';
+import type { ConnectorSinks } from '../callbacks.js';
+import type {
+  Availability,
+  CollectInitiation,
+  CollectMethod,
+  CollectOutcome,
+  CollectRequest,
+  Connector,
+  PayoutDestination,
+  PayoutInitiation,
+  PayoutReport,
+  PayoutRequest,
+  RefundInitiation,
+  StatusAnswer,
+} from '../port.js';
 
 export const SANDBOX_CARD_TOKENS = ['tok_visa', 'tok_visa_declined', 'tok_3ds_required'] as const;
 
@@ -11,32 +22,43 @@ export const SANDBOX_CARD_TOKENS = ['tok_visa', 'tok_visa_declined', 'tok_3ds_re
 const AUTHORIZATION_WINDOW_MS = 5 * 60_000;
 
 interface Script {
-  now: InitiationResult;
+  now: CollectInitiation;
   /** Final outcome and when it arrives; none = the operator never calls back. */
-  later?: PayinOutcome;
+  later?: CollectOutcome;
 }
 
-const failed = (failureCode: string, failureMessage: string): PayinOutcome => ({ status: 'failed', failureCode, failureMessage });
+const failed = (failureCode: string, failureMessage: string): CollectOutcome => ({ status: 'failed', failureCode, failureMessage });
 
 /**
- * The sandbox operator (README, "Sandbox test numbers"): deterministic by the MSISDN's last two digits
- * and by card token, answering after SANDBOX_OPERATOR_DELAY_MS of the injected clock.
+ * The sandbox operator (README, "Sandbox test numbers"): deterministic by the MSISDN's last two
+ * digits and by card token, answering after SANDBOX_OPERATOR_DELAY_MS of the injected clock. It
+ * carries every rail of the catalog; a status check answers what its timer will tell.
  */
-export class SandboxProvider implements PaymentProvider {
+export class SandboxConnector implements Connector {
+  readonly name = 'sandbox';
+
   constructor(
     private readonly clock: Clock,
     private readonly delayMs: number,
     private readonly publicUrl: string,
-    private readonly sinks: CallbackSinks,
+    private readonly sinks: ConnectorSinks,
   ) {}
 
-  assertCanCollect(pm: PaymentMethodDetails): void {
+  serves(): boolean {
+    return true;
+  }
+
+  async availability(): Promise<Availability> {
+    return 'available';
+  }
+
+  assertCanCollect(pm: CollectMethod): void {
     if (pm.type === 'card' && !(SANDBOX_CARD_TOKENS as readonly string[]).includes(pm.token)) {
       throw new ApiError('IKW-VAL-001', `Unknown sandbox card token; use one of ${SANDBOX_CARD_TOKENS.join(', ')}`, 'payment_method.card.token');
     }
   }
 
-  private script(req: PayinRequest): Script {
+  private script(req: CollectRequest): Script {
     const pm = req.paymentMethod;
     if (pm.type === 'card') {
       if (pm.token === 'tok_visa_declined') return { now: { status: 'processing' }, later: failed('card_declined', 'The card was declined') };
@@ -76,10 +98,10 @@ export class SandboxProvider implements PaymentProvider {
     }
   }
 
-  async initiatePayin(req: PayinRequest): Promise<InitiationResult> {
+  async collect(req: CollectRequest): Promise<CollectInitiation> {
     const script = this.script(req);
     if (script.later) {
-      await this.sinks.payin(
+      await this.sinks.collect(
         { paymentIntentId: req.paymentIntentId, operationId: req.operationId, merchantId: req.merchantId, environment: req.environment, outcome: script.later },
         new Date(this.clock.now().getTime() + this.delayMs),
       );
@@ -87,12 +109,16 @@ export class SandboxProvider implements PaymentProvider {
     return script.now;
   }
 
+  async collectStatus(req: CollectRequest): Promise<StatusAnswer<CollectOutcome>> {
+    return { found: true, final: this.script(req).later ?? null };
+  }
+
   assertCanPayOut(): void {
     // Every catalog destination can be paid out in sandbox, bank accounts included.
   }
 
   /** The payout column of the test-number table, by the last two digits of the MSISDN or account number. */
-  private payoutScript(destination: Destination): { after: number; report: PayoutReport }[] {
+  private payoutScript(destination: PayoutDestination): { after: number; report: PayoutReport }[] {
     const d = this.delayMs;
     const digits = destination.type === 'mobile_money' ? destination.msisdn : destination.account_number;
     switch (digits.slice(-2)) {
@@ -112,32 +138,25 @@ export class SandboxProvider implements PaymentProvider {
     }
   }
 
-  async initiatePayout(req: PayoutRequest): Promise<PayoutInitiation> {
+  async payout(req: PayoutRequest): Promise<PayoutInitiation> {
     const now = this.clock.now().getTime();
     for (const step of this.payoutScript(req.destination)) {
       await this.sinks.payout({ payoutId: req.payoutId, merchantId: req.merchantId, environment: req.environment, report: step.report }, new Date(now + step.after));
     }
     return { status: 'accepted' };
   }
-}
 
-/** Live mode: no connector ships enabled, so every payment method is refused with a clear error. */
-export class UnconfiguredLiveProvider implements PaymentProvider {
-  assertCanCollect(pm: PaymentMethodDetails): never {
-    const what = pm.type === 'mobile_money' ? `operator ${pm.operator} (${pm.country})` : 'cards';
-    throw new ApiError('IKW-PRV-001', `Live processing is not enabled for ${what}: no connector is configured`, 'payment_method');
+  async payoutStatus(req: PayoutRequest): Promise<StatusAnswer<PayoutReport>> {
+    const last = this.payoutScript(req.destination).at(-1)!.report;
+    return { found: true, final: last.type === 'delayed' ? null : last };
   }
 
-  initiatePayin(): Promise<InitiationResult> {
-    return Promise.reject(new ApiError('IKW-PRV-001'));
+  /** Sandbox refunds are the ledger's alone: the sandbox operator takes every one. */
+  async refund(): Promise<RefundInitiation> {
+    return { status: 'accepted' };
   }
 
-  assertCanPayOut(destination: Destination): never {
-    const what = destination.type === 'mobile_money' ? `operator ${destination.operator} (${destination.country})` : 'bank transfers';
-    throw new ApiError('IKW-PRV-001', `Live payouts are not enabled for ${what}: no connector is configured`, 'destination');
-  }
-
-  initiatePayout(): Promise<PayoutInitiation> {
-    return Promise.reject(new ApiError('IKW-PRV-001'));
+  async refundStatus(): Promise<StatusAnswer<CollectOutcome>> {
+    return { found: true, final: { status: 'succeeded' } };
   }
 }

@@ -1,0 +1,54 @@
+import type { Environment } from '../core/owner.js';
+import type { CollectOutcome, PayoutReport } from './port.js';
+
+/**
+ * The inbound side of the rails: a connector turns what its provider tells (a verified callback, a
+ * status check's answer, the sandbox's timer) into these normalised results, and hands them to its
+ * sinks, which schedule the callback jobs. A job's dedupe key holds the operation and the news, so
+ * the same news told twice is applied once.
+ */
+
+/** A collection's final answer, as the `payin.callback` job carries it. */
+export interface CollectCallback {
+  paymentIntentId: string;
+  operationId: string;
+  merchantId: string;
+  environment: Environment;
+  outcome: CollectOutcome;
+  /** The connector that told it; jobs queued before connectors were named have none (the sandbox's). */
+  connector?: string;
+}
+
+/** News about a payout, as the `payout.callback` job carries it. */
+export interface PayoutCallback {
+  payoutId: string;
+  merchantId: string;
+  environment: Environment;
+  report: PayoutReport;
+  /** As in CollectCallback. */
+  connector?: string;
+}
+
+/** Where news goes: at `at`, the callback is applied (durably scheduled). */
+export interface CallbackSinks {
+  collect(callback: CollectCallback, at: Date): Promise<void>;
+  payout(callback: PayoutCallback, at: Date): Promise<void>;
+}
+
+/** The sinks a connector is built with: what it passes on is stamped with its name. */
+export interface ConnectorSinks {
+  collect(callback: Omit<CollectCallback, 'connector'>, at: Date): Promise<void>;
+  payout(callback: Omit<PayoutCallback, 'connector'>, at: Date): Promise<void>;
+}
+
+export function sinksOf(connector: string, sinks: CallbackSinks): ConnectorSinks {
+  return {
+    collect: (callback, at) => sinks.collect({ ...callback, connector }, at),
+    payout: (callback, at) => sinks.payout({ ...callback, connector }, at),
+  };
+}
+
+/** The actor the news of a connector is recorded with in the audit trail. */
+export function connectorActor(news: { connector?: string }): string {
+  return `connector:${news.connector ?? 'sandbox'}`;
+}

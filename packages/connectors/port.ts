@@ -1,0 +1,122 @@
+import type { Environment } from '../core/owner.js';
+
+/**
+ * The rail port (docs/connectors.md): what Sika asks of a mobile money operator, card acquirer or
+ * bank, whoever carries it. Its wire types are the port's own: the domain's objects map onto them,
+ * and nothing here knows a family. Amounts are integers in the currency's minor units.
+ */
+
+/** Money towards the merchant (collect), from it (payout), or back to a payer (refund). */
+export type Direction = 'collect' | 'payout' | 'refund';
+
+/** What a rail is asked to carry, as the router matches it to a connector. */
+export type RailSubject = { rail: 'mobile_money'; country: string; operator: string; currency?: string } | { rail: 'card'; currency?: string } | { rail: 'bank'; currency: string };
+
+/** What a payer pays with. */
+export type CollectMethod = { type: 'mobile_money'; country: string; operator: string; msisdn: string; preferred_flow?: string } | { type: 'card'; token: string };
+
+export type NextAction =
+  | { type: 'redirect_to_url'; redirect_to_url: { url: string; return_url: string } }
+  | { type: 'mobile_money_authorization'; mobile_money_authorization: { instructions: string; expires_at: string } };
+
+/** What a collection is asked to take. `operationId` is its idempotency key with the provider. */
+export interface CollectRequest {
+  operationId: string;
+  paymentIntentId: string;
+  merchantId: string;
+  environment: Environment;
+  amount: number;
+  currency: string;
+  paymentMethod: CollectMethod;
+  returnUrl: string;
+}
+
+/** The first answer to a collection: on its way, waiting for the payer, or refused at once. */
+export type CollectInitiation = { status: 'processing' } | { status: 'requires_action'; nextAction: NextAction } | { status: 'failed'; failureCode: string; failureMessage: string };
+
+/** A collection's final answer, arriving later (a callback, a status check, the sandbox's timer). */
+export type CollectOutcome = { status: 'succeeded' } | { status: 'failed'; failureCode: string; failureMessage: string };
+
+/** Where money is paid out to. */
+export type PayoutDestination =
+  | { type: 'mobile_money'; currency: string; country: string; operator: string; msisdn: string }
+  | { type: 'bank'; currency: string; bank_code: string; account_number: string; account_name: string };
+
+/** A disbursement; `payoutId` is its idempotency key with the provider. */
+export interface PayoutRequest {
+  payoutId: string;
+  merchantId: string;
+  environment: Environment;
+  amount: number;
+  currency: string;
+  destination: PayoutDestination;
+}
+
+export type PayoutInitiation = { status: 'accepted' } | { status: 'rejected'; failureCode: string; failureMessage: string };
+
+/** Why a payout is late, as the provider says (the payout's delay overlay). */
+export type DelayReason = 'operator_pending' | 'operator_timeout' | 'operator_down' | 'unknown';
+
+/** What a provider reports later about a payout: trouble (the delay overlay), or the final result. */
+export type PayoutReport = { type: 'delayed'; reason: DelayReason } | { type: 'paid' } | { type: 'failed'; failureCode: string; failureMessage: string };
+
+/** Money back to the payer of a collection; `refundId` is its idempotency key with the provider. */
+export interface RefundRequest {
+  refundId: string;
+  /** The collection it returns money of (its `operationId`). */
+  operationId: string;
+  merchantId: string;
+  environment: Environment;
+  amount: number;
+  currency: string;
+}
+
+export type RefundInitiation = { status: 'accepted' } | { status: 'rejected'; failureCode: string; failureMessage: string };
+
+/**
+ * The answer of a status check, the only way a lost answer is settled (never a second attempt):
+ * `found: false` means the provider never took the request (it may be sent again with the same
+ * id); `final: null` that it has it without a final answer yet.
+ */
+export type StatusAnswer<Final> = { found: false } | { found: true; final: Final | null };
+
+/** Whether the provider says it can carry this subject now. */
+export type Availability = 'available' | 'degraded' | 'unavailable';
+
+/**
+ * A connector: one provider, one environment's credentials. It answers an initiation at once with
+ * the first state; later news goes through the sinks it was built with (packages/connectors/callbacks.ts).
+ */
+export interface Connector {
+  /** Its name (`sandbox`, `pawapay`, …): its news is recorded with the actor `connector:<name>`. */
+  readonly name: string;
+  /** Whether it carries `direction` for this subject at all (its configuration; a provider's active configuration). */
+  serves(direction: Direction, subject: RailSubject): boolean;
+  availability(direction: Direction, subject: RailSubject): Promise<Availability>;
+  /** Refuses what it cannot take although it serves the subject (an unknown test card, an amount it cannot express), with an ApiError. */
+  assertCanCollect(method: CollectMethod): void;
+  collect(request: CollectRequest): Promise<CollectInitiation>;
+  collectStatus(request: CollectRequest): Promise<StatusAnswer<CollectOutcome>>;
+  assertCanPayOut(destination: PayoutDestination): void;
+  payout(request: PayoutRequest): Promise<PayoutInitiation>;
+  payoutStatus(request: PayoutRequest): Promise<StatusAnswer<PayoutReport>>;
+  refund(request: RefundRequest): Promise<RefundInitiation>;
+  refundStatus(request: RefundRequest): Promise<StatusAnswer<CollectOutcome>>;
+}
+
+/** What the payment and payout services call: the connectors of one environment, behind the router. */
+export interface Rails {
+  /** IKW-PRV-001 when no connector collects with this method; the connector's own refusal otherwise. */
+  assertCanCollect(method: CollectMethod): void;
+  collect(request: CollectRequest): Promise<CollectInitiation>;
+  /** IKW-PRV-001 when no connector pays out to this destination. */
+  assertCanPayOut(destination: PayoutDestination): void;
+  payout(request: PayoutRequest): Promise<PayoutInitiation>;
+}
+
+/** A rail subject of a payment method or destination. */
+export function subjectOf(what: CollectMethod | PayoutDestination): RailSubject {
+  if (what.type === 'mobile_money') return { rail: 'mobile_money', country: what.country, operator: what.operator, ...('currency' in what ? { currency: what.currency } : {}) };
+  if (what.type === 'card') return { rail: 'card' };
+  return { rail: 'bank', currency: what.currency };
+}

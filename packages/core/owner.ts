@@ -1,0 +1,27 @@
+/** The vocabulary every layer shares: whose object, in which environment, and who acted. */
+
+export type Environment = 'sandbox' | 'live';
+export const ENVIRONMENTS: readonly Environment[] = ['sandbox', 'live'];
+
+/** Whose object a command is about: another merchant's or environment's object is "no such object". */
+export interface Owner {
+  merchantId: string;
+  environment: Environment;
+}
+
+/** Who did it, for the audit trail (docs/architecture.md, "Streams, events and ids"). */
+export interface Actor {
+  actor: string;
+  requestId?: string;
+  causationId?: string;
+  /** The caller's address and user agent (HTTP requests): auditors see where a change came from. */
+  ip?: string;
+  userAgent?: string;
+}
+
+/**
+ * The credential behind a change, where what it made goes on acting for it (an automation's
+ * version): an API key by its id, or a signed-in user, whose authority is their role in the
+ * merchant's organization.
+ */
+export type Credential = { type: 'api_key'; id: string } | { type: 'user'; id: string };
