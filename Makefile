@@ -55,9 +55,9 @@ SERVICE_NODE_FLAGS := --max-semi-space-size=32
 start: build
 	node $(SERVICE_NODE_FLAGS) dist/services/standalone/main.js
 
-# The layer rules of docs/architecture.md (.dependency-cruiser.cjs): any upward import or cycle fails the run.
+# The layer rules of docs/architecture.md (.dependency-cruiser.cjs), the dashboard included: any upward import or cycle fails the run.
 layers: $(NODE_MODULES_STAMP)
-	npx depcruise --config .dependency-cruiser.cjs packages services projections bin infra test
+	npx depcruise --config .dependency-cruiser.cjs packages services projections bin infra test apps/dashboard/src
 
 # The API reference (docs/openapi.json) against Redocly's recommended rules (redocly.yaml): any
 # error or warning fails the run. A test keeps docs/openapi.json equal to what the routes generate.

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { Environment } from '../../../clients/typescript/src/index.js';
 import { LanguageContext, preferredLanguage, useT, type Language } from './i18n.js';
+import { LanguagePicker } from './LanguagePicker.js';
 import { Configuration } from './pages/Configuration.js';
 import { Customer } from './pages/Customer.js';
 import { Customers } from './pages/Customers.js';
@@ -165,23 +166,6 @@ function Loading() {
     <main className="centered" aria-busy="true">
       <p>{t('loading')}</p>
     </main>
-  );
-}
-
-export function LanguagePicker() {
-  const t = useT();
-  return (
-    <LanguageContext.Consumer>
-      {({ language, setLanguage }) => (
-        <label className="inline">
-          {t('language.label')}{' '}
-          <select value={language} onChange={(e) => setLanguage(e.target.value as Language)}>
-            <option value="en">English</option>
-            <option value="fr">Français</option>
-          </select>
-        </label>
-      )}
-    </LanguageContext.Consumer>
   );
 }
 

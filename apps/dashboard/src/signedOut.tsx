@@ -1,5 +1,5 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { LanguagePicker } from './App.js';
+import { LanguagePicker } from './LanguagePicker.js';
 import { Link, useFailureText } from './components.js';
 import { useT } from './i18n.js';
 import { proveFactor, proveWithPasskey, type FactorAsked, type SignedInUser } from './session.js';
