@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import type { AnyStep } from '../packages/eventstore/command-handler.js';
 import { systemClock, type Clock } from '../packages/core/clock.js';
 import type { Config } from '../packages/core/config.js';
 import type { Database } from '../packages/core/database.js';
@@ -33,6 +32,7 @@ import { CountryActivations } from '../packages/domain/country-activation/comman
 import { FeatureFlags } from '../packages/domain/feature-flag/commands.js';
 import { PaymentCapabilities } from '../packages/domain/payment-capability/commands.js';
 import { PaymentIntents } from '../packages/domain/payment-intent/commands.js';
+import { PaymentRecipients } from '../packages/domain/payment-intent/recipients.js';
 import { CheckoutSessions } from '../packages/domain/checkout-session/commands.js';
 import { PaymentLinks } from '../packages/domain/payment-link/commands.js';
 import { CustomerPortal } from '../packages/domain/customer-portal/commands.js';
@@ -274,6 +274,8 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     });
   }
   const escrowReads = escrowDirectory(knex);
+  // Filled once the families that hold or split payments are built (below).
+  const paymentRecipients = new PaymentRecipients();
   const paymentIntents = new PaymentIntents({
     customers: reads,
     store,
@@ -285,12 +287,8 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     defaultReturnUrl: returnUrls.defaultReturnUrl,
     settlementDelayMs: (env) => (env === 'sandbox' ? 0 : config.settlementDelayMs),
     scheduleSettlement: enqueuer(ledgerSettlement),
-    escrowContractFundedBy: escrowReads.escrowContractFundedBy,
     instance,
-    // Declared below: the marketplace creates orders' intents with this service.
-    orderPayments: { paymentSteps: (payment, meta) => marketplace.orders.paymentSteps(payment, meta) },
-    heldPayments: { paymentSteps: (intent, payment, meta): Promise<AnyStep[] | null> => funding.paymentSteps(intent, payment, meta) },
-    escrowPayments: { fundingSteps: (ref, payment, meta): Promise<{ steps: AnyStep[]; after: () => Promise<void> } | null> => escrow.fundingSteps(ref, payment, meta) },
+    recipients: paymentRecipients,
   });
   const paymentLinks = new PaymentLinks({ store, clock, publicUrl: config.publicUrl });
   const rateLimiter = new RateLimiter(knex, clock);
@@ -448,6 +446,8 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     schedulePayoutMend: enqueuer(fundingPayoutMend),
     countPublicPush,
   });
+  // Funding campaigns hold their contributions' payments, marketplace orders split theirs, escrow contracts take theirs.
+  paymentRecipients.register(funding.paymentRecipient, marketplace.orders.paymentRecipient, escrow.paymentRecipient);
   const automations = new Automations({
     store,
     clock,

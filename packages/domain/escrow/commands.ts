@@ -8,15 +8,15 @@ import type { DomainEvent } from '../../core/decider.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import { auditMetadata, type Actor, type Owner } from '../audit.js';
 import { assertOwned, isOwned } from '../aggregate.js';
-import { ledgerCommand, type LedgerAction } from '../ledger/commands.js';
-import { ledgerDecider } from '../ledger/decider.js';
-import { balanceStream, type Account } from '../ledger/events.js';
+import { ledgerStep, type LedgerAction } from '../ledger/commands.js';
+import type { Account } from '../ledger/events.js';
 import { paymentIntentDecider } from '../payment-intent/decider.js';
 import { payinClearing, paymentIntentStream } from '../payment-intent/events.js';
 import type { Payouts } from '../payout/commands.js';
 import { loadPayoutMethod } from '../payout-method/commands.js';
 import { unusableReason } from '../payout-method/decider.js';
 import type { EscrowDirectory } from '../read-ports.js';
+import type { PaymentRecipient } from '../payment-intent/recipients.js';
 import {
   disposableMinor,
   escrowDecider,
@@ -111,8 +111,8 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
     return step({ streamId: escrowContractStream(id), decider: escrowDecider, command, metadata: meta });
   }
 
-  private ledgerStep(owner: Owner, currency: string, action: LedgerAction, meta: EventMetadata): CommandStep<unknown, unknown, DomainEvent> {
-    return step({ streamId: balanceStream(owner.merchantId, owner.environment, currency), decider: ledgerDecider, command: ledgerCommand(this.deps.clock, { ...owner, currency }, action), metadata: meta });
+  private ledgerStep(owner: Owner, currency: string, action: LedgerAction, meta: EventMetadata): AnyStep {
+    return ledgerStep(this.deps.clock, { ...owner, currency }, action, meta);
   }
 
   /** The contract's state, refused as "no such" when it is not this owner's. */
@@ -219,22 +219,31 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
   }
 
   /**
-   * A payment into the contract's escrow as steps of the payment's own commit: the contract
-   * records the funds with their posting. Null for another owner's contract, funds it recorded
-   * already, or a canceled contract (the bus process then records and gives them back, in a
-   * commit of their own: the late refund draws on the escrow the payment's commit fills).
+   * Payments into escrow (docs/escrow.md): a payment intent submitted to fund a contract is posted
+   * to the contract's escrow instead of the merchant's balance, and the contract records the funds
+   * in the same commit, where it can (funds it recorded already, or a canceled contract: the bus
+   * process records and gives them back in a commit of its own, the late refund drawing on the
+   * escrow the payment's commit fills).
    */
-  async fundingSteps(ref: ContractRef, payment: { source: string; amountMinor: number }, meta: EventMetadata): Promise<{ steps: AnyStep[]; after: () => Promise<void> } | null> {
-    const { state } = await this.load(ref.contractId);
-    if (!isOwned(state.contract, ref) || state.fundingSources.has(payment.source) || state.canceledAt) return null;
-    const autoRelease = state.contract.autoReleaseAtUtc;
-    return {
-      steps: [this.contractStep(ref.contractId, { type: 'record_funding', at: this.deps.clock.now(), source: payment.source, amountMinor: payment.amountMinor, lateRefund: null }, meta)],
-      after: async () => {
-        if (autoRelease) await this.scheduleAutoRelease(ref, autoRelease);
-      },
-    };
-  }
+  readonly paymentRecipient: PaymentRecipient = {
+    name: 'escrow_contract',
+    moneyOf: async ({ intent, fee, clearing, availableOn, escrowContract }, meta) => {
+      const owner = { merchantId: intent.merchantId, environment: intent.environment };
+      const contractId = escrowContract ?? (await this.deps.directory.escrowContractFundedBy(owner, intent.id));
+      if (contractId === undefined) return null;
+      const posting = this.ledgerStep(owner, intent.currency, { type: 'post_payment', source: intent.id, clearing, amount: intent.amount, fee, availableOn, escrowContract: contractId }, meta);
+      const { state } = await this.load(contractId);
+      if (!isOwned(state.contract, owner) || state.fundingSources.has(intent.id) || state.canceledAt) return { steps: [posting], after: null };
+      const ref = { ...owner, contractId };
+      const autoRelease = state.contract.autoReleaseAtUtc;
+      return {
+        steps: [posting, this.contractStep(contractId, { type: 'record_funding', at: this.deps.clock.now(), source: intent.id, amountMinor: intent.amount - fee, lateRefund: null }, meta)],
+        after: async () => {
+          if (autoRelease) await this.scheduleAutoRelease(ref, autoRelease);
+        },
+      };
+    },
+  };
 
   /**
    * Funds arrived in escrow (the ledger's `escrow_funding` entry of a payment intent), seen by the

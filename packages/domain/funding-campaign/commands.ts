@@ -12,6 +12,7 @@ import { ledgerCommand } from '../ledger/commands.js';
 import { ledgerDecider, type CampaignMove } from '../ledger/decider.js';
 import { balanceStream } from '../ledger/events.js';
 import { HELD_BY_KEY, type ConfirmInput, type PaymentIntents } from '../payment-intent/commands.js';
+import type { PaymentRecipient } from '../payment-intent/recipients.js';
 import { paymentIntentDecider, toObject as toPaymentIntentObject } from '../payment-intent/decider.js';
 import { payinClearing, paymentIntentStream } from '../payment-intent/events.js';
 import { loadPayoutMethod } from '../payout-method/commands.js';
@@ -425,9 +426,15 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
    * applyCallback): the campaign counts the contribution and its money lands on the campaign's
    * account, so no read shows the payment succeeded without them. Decided on the campaign as it
    * stands; should it change before the commit, the commit fails whole and the operator's answer
-   * is applied again. Null when the intent pays no contribution of this owner.
+   * is applied again. The campaign holds every payment marked HELD_BY_KEY: one that pays no
+   * contribution of this owner posts nothing (the campaign's process sorts it out).
    */
-  async paymentSteps(intent: { id: string; merchantId: string; environment: Owner['environment']; metadata: Record<string, string> }, payment: { fee: number; clearing: Clearing }, meta: EventMetadata): Promise<AnyStep[] | null> {
+  readonly paymentRecipient: PaymentRecipient = {
+    name: 'funding_campaign',
+    moneyOf: async ({ intent, fee, clearing }, meta) => (intent.metadata[HELD_BY_KEY] === undefined ? null : { steps: (await this.paymentSteps(intent, { fee, clearing }, meta)) ?? [], after: null }),
+  };
+
+  private async paymentSteps(intent: { id: string; merchantId: string; environment: Owner['environment']; metadata: Record<string, string> }, payment: { fee: number; clearing: Clearing }, meta: EventMetadata): Promise<AnyStep[] | null> {
     const owner = { merchantId: intent.merchantId, environment: intent.environment };
     const campaignId = intent.metadata[CONTRIBUTION_METADATA.campaign];
     const contributionId = intent.metadata[CONTRIBUTION_METADATA.contribution];

@@ -1,8 +1,8 @@
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import { derivedUuid, newUuid } from '../../core/ids.js';
-import { CommandService, handleSteps, step, type AnyStep } from '../../eventstore/command-handler.js';
-import type { EventMetadata, EventStore } from '../../eventstore/port.js';
+import { CommandService, handleSteps, step } from '../../eventstore/command-handler.js';
+import type { EventStore } from '../../eventstore/port.js';
 import { assertOwned, isOwned } from '../aggregate.js';
 import { auditMetadata, type Actor, type Owner } from '../audit.js';
 import type { CommissionRules } from '../commission-rule/commands.js';
@@ -10,7 +10,8 @@ import { commissionOn } from '../commission-rule/events.js';
 import { ledgerStep, runLedger } from '../ledger/commands.js';
 import type { EntryPosted } from '../ledger/events.js';
 import type { MarketplaceSellers } from '../marketplace-seller/commands.js';
-import { MARKETPLACE_ORDER_METADATA_KEY, type MarketplaceOrderPayment, type PaymentIntents } from '../payment-intent/commands.js';
+import { MARKETPLACE_ORDER_METADATA_KEY, type PaymentIntents } from '../payment-intent/commands.js';
+import type { PaymentRecipient } from '../payment-intent/recipients.js';
 import type { MarketplaceDueShares } from '../read-ports.js';
 import { orderDecider, toOrderObject, type OrderCommand, type OrderState } from './decider.js';
 import { orderStream, sellerShares, type OrderEvent, type OrderLine, type OrderObject } from './events.js';
@@ -157,24 +158,30 @@ export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, 
   }
 
   /**
-   * The success of an order's payment intent as steps of the intent's commit: the order is paid
-   * and its money split on the marketplace funds, together with the intent's outcome. Idempotent
-   * (a repeated callback decides nothing). Null when the intent pays no order of this owner, so
-   * the payment is the merchant's as usual.
+   * The success of an order's payment intent (platform metadata `internal.marketplace_order`) as
+   * steps of the intent's commit: the order is paid and its money split on the marketplace funds,
+   * together with the intent's outcome. Idempotent (a repeated callback decides nothing). Null
+   * when the intent pays no order of this owner, so the payment is the merchant's as usual.
    */
-  async paymentSteps(payment: MarketplaceOrderPayment, meta: EventMetadata): Promise<AnyStep[] | null> {
-    const owner = { merchantId: payment.merchantId, environment: payment.environment };
-    const { state } = await this.load(payment.orderId);
-    const order = state.order;
-    if (!isOwned(order, owner) || order.paymentIntentId !== payment.paymentIntentId) return null;
-    const shares = sellerShares(order.lines).map((s) => ({ sellerRef: s.sellerRef, sellerId: s.sellerId, amount: s.amountMinor }));
-    const at = this.deps.clock.now();
-    const ref = { ...owner, currency: order.currency };
-    return [
-      step({ streamId: orderStream(order.id), decider: orderDecider, command: { type: 'mark_paid', owner, at, fee: payment.fee }, metadata: meta }),
-      ledgerStep(this.deps.clock, ref, { type: 'post_order_payment', orderId: order.id, clearing: payment.clearing, amount: payment.amount, fee: payment.fee, shares, commission: order.commissionMinor }, meta),
-    ];
-  }
+  readonly paymentRecipient: PaymentRecipient = {
+    name: 'marketplace_order',
+    moneyOf: async ({ intent, fee, clearing }, meta) => {
+      const orderId = intent.metadata[MARKETPLACE_ORDER_METADATA_KEY];
+      if (orderId === undefined) return null;
+      const owner = { merchantId: intent.merchantId, environment: intent.environment };
+      const { state } = await this.load(orderId);
+      const order = state.order;
+      if (!isOwned(order, owner) || order.paymentIntentId !== intent.id) return null;
+      const shares = sellerShares(order.lines).map((s) => ({ sellerRef: s.sellerRef, sellerId: s.sellerId, amount: s.amountMinor }));
+      const at = this.deps.clock.now();
+      const ref = { ...owner, currency: order.currency };
+      const steps = [
+        step({ streamId: orderStream(order.id), decider: orderDecider, command: { type: 'mark_paid', owner, at, fee }, metadata: meta }),
+        ledgerStep(this.deps.clock, ref, { type: 'post_order_payment', orderId: order.id, clearing, amount: intent.amount, fee, shares, commission: order.commissionMinor }, meta),
+      ];
+      return { steps, after: null };
+    },
+  };
 
   /**
    * Refunds part or all (`amountMinor` left out) of a paid order. The order's refundable remainder

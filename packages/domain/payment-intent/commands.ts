@@ -14,7 +14,7 @@ import { assertOwned, isOwned } from '../aggregate.js';
 import { auditMetadata, type Actor } from '../audit.js';
 import type { CustomerDirectory } from '../read-ports.js';
 import { findOrCreateCustomer } from '../customer/commands.js';
-import { CommandService, handleSteps, step, type AnyStep, type StepOutcome } from '../../eventstore/command-handler.js';
+import { CommandService, handleSteps, step, type StepOutcome } from '../../eventstore/command-handler.js';
 import { ledgerStep } from '../ledger/commands.js';
 import type { Environment } from '../merchant/events.js';
 import {
@@ -27,8 +27,9 @@ import {
   type PaymentIntentState,
   type ProviderOutcome,
 } from './decider.js';
-import { payinClearing, paymentIntentStream, type PayinClearing, type CancellationReason, type PaymentIntentEvent, type PaymentIntentObject, type PaymentMethodDetails } from './events.js';
+import { payinClearing, paymentIntentStream, type CancellationReason, type PaymentIntentEvent, type PaymentIntentObject, type PaymentMethodDetails } from './events.js';
 import { assertMetadataSize, merchantMetadata } from './metadata.js';
+import type { PaymentMoney, PaymentRecipients } from './recipients.js';
 
 export interface CreateInput {
   amount: number;
@@ -45,7 +46,7 @@ export interface CreateInput {
 
 /**
  * Platform metadata of an intent whose funds are held for someone else (a funding campaign): its
- * success posts the holder's steps (heldPayments), not a payment to the merchant's balance.
+ * success posts the holder's steps (its PaymentRecipient), not a payment to the merchant's balance.
  */
 export const HELD_BY_KEY = 'internal.held_by';
 
@@ -73,42 +74,10 @@ export interface PaymentIntentDeps {
   settlementDelayMs(environment: Environment): number;
   /** Durable timer for the settlement of pending funds. */
   scheduleSettlement: Enqueue<BalanceRef>;
-  /** The escrow contract a payment intent was submitted to fund, if any: its payment goes to that contract's escrow (docs/escrow.md). */
-  escrowContractFundedBy?: (owner: Owner, paymentIntentId: string) => Promise<string | undefined>;
   /** This process, and whether another one is still alive: a confirmation lock dies with its process. */
   instance?: { id: number; isAlive(id: number): Promise<boolean> };
-  /**
-   * Marketplace orders (docs/marketplace.md): the success of an intent that pays an order (platform
-   * metadata `internal.marketplace_order`) is split among its sellers instead of crediting the
-   * merchant; null when the order is not there, and the payment is then the merchant's as usual.
-   */
-  orderPayments?: { paymentSteps(payment: MarketplaceOrderPayment, meta: EventMetadata): Promise<AnyStep[] | null> };
-  /**
-   * Escrow (docs/escrow.md): a payment into a contract's escrow is recorded by the contract in the
-   * payment's commit; null when it cannot be (a canceled contract: the bus process gives it back).
-   */
-  escrowPayments?: {
-    fundingSteps(ref: Owner & { contractId: string }, payment: { source: string; amountMinor: number; clearing: PayinClearing }, meta: EventMetadata): Promise<{ steps: AnyStep[]; after: () => Promise<void> } | null>;
-  };
-  /**
-   * Funding campaigns (docs/funding.md): an intent whose funds the campaign holds (HELD_BY_KEY) is
-   * counted by the campaign and put on its account in the success's commit; null when it pays no
-   * contribution of this owner (nothing is posted then: the campaign's process sorts it out).
-   */
-  heldPayments?: {
-    paymentSteps(intent: { id: string; merchantId: string; environment: Environment; metadata: Record<string, string> }, payment: { fee: number; clearing: PayinClearing }, meta: EventMetadata): Promise<AnyStep[] | null>;
-  };
-}
-
-/** An order's payment as the marketplace records it. */
-export interface MarketplaceOrderPayment {
-  merchantId: string;
-  environment: Environment;
-  orderId: string;
-  paymentIntentId: string;
-  amount: number;
-  fee: number;
-  clearing: PayinClearing;
+  /** Where payments go that are not simply the merchant's (funding campaigns, marketplace orders, escrow). */
+  recipients: PaymentRecipients;
 }
 
 /** How many times a payment's success is decided again when its holder's state moved meanwhile (parallel contributions of one campaign). */
@@ -387,38 +356,19 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
   }
 
   /**
-   * The steps that put a succeeded payment's money on the ledger: an order's split among its
-   * sellers, or the merchant's posting (to the escrow contract the intent funds, if any). None
-   * for an intent whose funds another process holds (HELD_BY_KEY). `after`: the timers to set once
-   * it committed (the settlement of pending money, a contract's auto-release).
+   * The steps that put a succeeded payment's money on the ledger: those of the recipient that
+   * claims it (packages/domain/payment-intent/recipients.ts), or the merchant's posting. `after`:
+   * the timers to set once it committed (the settlement of pending money, a contract's auto-release).
    */
-  private async paymentSteps(state: PaymentIntentState, fee: number, meta: EventMetadata): Promise<{ steps: AnyStep[]; after: (() => Promise<void>) | null }> {
+  private async paymentSteps(state: PaymentIntentState, fee: number, meta: EventMetadata): Promise<PaymentMoney> {
     const intent = state.intent!;
-    const pm = state.paymentMethod!;
-    const clearing = payinClearing(pm);
-    if (intent.metadata[HELD_BY_KEY] !== undefined) return { steps: (await this.deps.heldPayments?.paymentSteps(intent, { fee, clearing }, meta)) ?? [], after: null };
-    const orderId = intent.metadata[MARKETPLACE_ORDER_METADATA_KEY];
-    if (orderId !== undefined && this.deps.orderPayments) {
-      const payment = { merchantId: intent.merchantId, environment: intent.environment, orderId, paymentIntentId: intent.id, amount: intent.amount, fee, clearing };
-      const steps = await this.deps.orderPayments.paymentSteps(payment, meta);
-      if (steps) return { steps, after: null };
-    }
+    const clearing = payinClearing(state.paymentMethod!);
     const now = this.deps.clock.now();
     const availableOn = new Date(now.getTime() + this.deps.settlementDelayMs(intent.environment));
-    const owner = { merchantId: intent.merchantId, environment: intent.environment };
-    const escrowContract = state.escrowContract ?? (await this.deps.escrowContractFundedBy?.(owner, intent.id));
-    const balance = { ...owner, currency: intent.currency };
-    const posting = ledgerStep(
-      this.deps.clock,
-      balance,
-      { type: 'post_payment', source: intent.id, clearing, amount: intent.amount, fee, availableOn, ...(escrowContract ? { escrowContract } : {}) },
-      meta,
-    );
-    if (escrowContract) {
-      // The contract records its funds in the same commit, where it can (escrowPayments).
-      const contract = await this.deps.escrowPayments?.fundingSteps({ ...owner, contractId: escrowContract }, { source: intent.id, amountMinor: intent.amount - fee, clearing }, meta);
-      return { steps: [posting, ...(contract?.steps ?? [])], after: contract?.after ?? null };
-    }
+    const claimed = await this.deps.recipients.moneyOf({ intent, fee, clearing, availableOn, escrowContract: state.escrowContract ?? null }, meta);
+    if (claimed) return claimed;
+    const balance = { merchantId: intent.merchantId, environment: intent.environment, currency: intent.currency };
+    const posting = ledgerStep(this.deps.clock, balance, { type: 'post_payment', source: intent.id, clearing, amount: intent.amount, fee, availableOn }, meta);
     return { steps: [posting], after: availableOn > now ? () => this.deps.scheduleSettlement(balance, availableOn) : null };
   }
 }
