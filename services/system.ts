@@ -426,7 +426,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     clock,
     publicUrl: config.publicUrl,
     paymentIntents,
-    escrowContractFundedBy: escrowReads.escrowContractFundedBy,
+    recipients: paymentRecipients,
     jobs: {
       renew: enqueuer(subscriptionRenewal),
       issueInvoice: enqueuer(subscriptionInvoiceIssue),

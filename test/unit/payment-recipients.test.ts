@@ -15,7 +15,13 @@ const payment = (metadata: Record<string, string>): SucceededPayment => ({
 
 /** Claims payments whose metadata names it, and says who asked. */
 function recipient(name: string, asked: string[]): PaymentRecipient {
-  return { name, moneyOf: async (p) => (asked.push(name), p.intent.metadata['to'] === name ? { steps: [], after: null } : null) };
+  return {
+    name,
+    moneyOf: async (p) => (asked.push(name), p.intent.metadata['to'] === name ? { steps: [], after: null } : null),
+    assertRefundable: async (p) => {
+      if (p.intent.metadata['to'] === name) throw new Error(`refund it through ${name}`);
+    },
+  };
 }
 
 t.test('the first recipient that claims a payment has it; asked in registration order', async (t) => {
@@ -28,6 +34,14 @@ t.test('the first recipient that claims a payment has it; asked in registration 
   t.ok(await recipients.moneyOf(payment({ to: 'order' }), {}));
   t.same(asked, ['campaign', 'order']);
   t.equal(await recipients.moneyOf(payment({}), {}), null, "nobody's: the merchant's balance");
+});
+
+t.test('a refund of a payment some recipient holds is refused by it', async (t) => {
+  const recipients = new PaymentRecipients();
+  recipients.register(recipient('campaign', []), recipient('order', []));
+  const refunded = (to?: string) => ({ intent: { ...payment(to ? { to } : {}).intent }, escrowContract: null });
+  await t.rejects(recipients.assertRefundable(refunded('order')), /refund it through order/);
+  await t.resolves(recipients.assertRefundable(refunded()), "the merchant's own payment");
 });
 
 t.test('a recipient registers once', async (t) => {

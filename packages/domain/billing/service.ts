@@ -1,7 +1,6 @@
 import type { Clock } from '../../core/clock.js';
 import type { EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
-import type { Owner } from '../audit.js';
 import { Customers } from '../customer/commands.js';
 import { Invoices, type WalletApplicationRef } from '../invoice/commands.js';
 import type { PaymentIntents } from '../payment-intent/commands.js';
@@ -9,6 +8,7 @@ import { Products } from '../product/commands.js';
 import type { ReadPorts } from '../read-ports.js';
 import { Refunds, type RefundRef } from '../refund/commands.js';
 import { Subscriptions, type SubscriptionJobs } from '../subscription/commands.js';
+import type { PaymentRecipients } from '../payment-intent/recipients.js';
 
 /** The durable timers billing sets: renewals, due dates and crash mends (packages/processes runs them). */
 export interface BillingJobs extends SubscriptionJobs {
@@ -23,8 +23,8 @@ export interface BillingDeps {
   publicUrl: string;
   paymentIntents: PaymentIntents;
   jobs: BillingJobs;
-  /** The escrow contract a payment intent funds (a refund of its payment is the contract's). */
-  escrowContractFundedBy?: (owner: Owner, paymentIntentId: string) => Promise<string | undefined>;
+  /** The families that hold or split payments (a refund of their payments is theirs). */
+  recipients: PaymentRecipients;
 }
 
 /**
@@ -55,6 +55,6 @@ export class Billing {
       subscriptionCustomer: async (who, id) => (await this.subscriptions.owned(who, id))?.subscription?.customer ?? null,
     });
     this.subscriptions = new Subscriptions({ prices: reads, store, clock, customers: this.customers, products: this.products, invoices: this.invoices, jobs });
-    this.refunds = new Refunds({ store, clock, scheduleReconcile: jobs.refundReconcile, ...(deps.escrowContractFundedBy ? { escrowContractFundedBy: deps.escrowContractFundedBy } : {}) });
+    this.refunds = new Refunds({ store, clock, scheduleReconcile: jobs.refundReconcile, recipients: deps.recipients });
   }
 }

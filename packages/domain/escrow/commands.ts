@@ -9,7 +9,8 @@ import type { Enqueue } from '../../scheduler/scheduler.js';
 import { auditMetadata, type Actor, type Owner } from '../audit.js';
 import { assertOwned, isOwned } from '../aggregate.js';
 import { ledgerStep, type LedgerAction } from '../ledger/commands.js';
-import type { Account } from '../ledger/events.js';
+import { ledgerDecider } from '../ledger/decider.js';
+import { balanceStream, type Account } from '../ledger/events.js';
 import { paymentIntentDecider } from '../payment-intent/decider.js';
 import { payinClearing, paymentIntentStream } from '../payment-intent/events.js';
 import type { Payouts } from '../payout/commands.js';
@@ -242,6 +243,16 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
           if (autoRelease) await this.scheduleAutoRelease(ref, autoRelease);
         },
       };
+    },
+    // The intent names the contract it funds (assigned before its confirmation). Intents submitted
+    // before that was recorded: the ledger's word, posted with the payment's success (an entry once
+    // posted stays, so no race can undo this check).
+    assertRefundable: async ({ intent, escrowContract }) => {
+      const owner = { merchantId: intent.merchantId, environment: intent.environment };
+      const funded = escrowContract !== null || (await loadState(this.deps.store, balanceStream(intent.merchantId, intent.environment, intent.currency), ledgerDecider)).state.posted.has(`escrow_funding:${intent.id}`);
+      if (!funded) return;
+      const contract = escrowContract ?? (await this.deps.directory.escrowContractFundedBy(owner, intent.id)) ?? '{id}';
+      throw new ApiError('IKW-ESC-010', `Payment ${intent.id} funded an escrow contract; refund it with POST /api/v1/escrow/contracts/${contract}/refund`, 'id');
     },
   };
 

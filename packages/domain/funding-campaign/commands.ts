@@ -432,6 +432,11 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
   readonly paymentRecipient: PaymentRecipient = {
     name: 'funding_campaign',
     moneyOf: async ({ intent, fee, clearing }, meta) => (intent.metadata[HELD_BY_KEY] === undefined ? null : { steps: (await this.paymentSteps(intent, { fee, clearing }, meta)) ?? [], after: null }),
+    assertRefundable: async ({ intent }) => {
+      if (intent.metadata[HELD_BY_KEY] === undefined) return;
+      const contribution = intent.metadata[CONTRIBUTION_METADATA.contribution] ?? '{id}';
+      throw new ApiError('IKW-FND-006', `Payment ${intent.id} is a contribution to a funding campaign; refund it with POST /api/v1/funding/contributions/${contribution}/refund`, 'id');
+    },
   };
 
   private async paymentSteps(intent: { id: string; merchantId: string; environment: Owner['environment']; metadata: Record<string, string> }, payment: { fee: number; clearing: Clearing }, meta: EventMetadata): Promise<AnyStep[] | null> {

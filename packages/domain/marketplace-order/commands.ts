@@ -181,6 +181,12 @@ export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, 
       ];
       return { steps, after: null };
     },
+    // An order's payment is its sellers' and the commission's, not the merchant's balance (docs/marketplace.md).
+    assertRefundable: async ({ intent }) => {
+      const orderId = intent.metadata[MARKETPLACE_ORDER_METADATA_KEY];
+      if (orderId === undefined || !(await this.load(orderId)).state.order) return;
+      throw new ApiError('IKW-MKT-008', `Payment ${intent.id} pays marketplace order ${orderId}; refund it with POST /api/v1/marketplace/refunds`, 'id');
+    },
   };
 
   /**

@@ -14,6 +14,12 @@ export interface SucceededPayment {
   escrowContract: string | null;
 }
 
+/** A succeeded payment a merchant asks to refund. */
+export interface RefundedIntent {
+  intent: { id: string; merchantId: string; environment: Environment; currency: string; metadata: Record<string, string> };
+  escrowContract: string | null;
+}
+
 /** The steps committed with a payment's success, and what to do once they are (timers). */
 export interface PaymentMoney {
   steps: AnyStep[];
@@ -28,6 +34,12 @@ export interface PaymentMoney {
 export interface PaymentRecipient {
   readonly name: string;
   moneyOf(payment: SucceededPayment, meta: EventMetadata): Promise<PaymentMoney | null>;
+  /**
+   * Refuses a merchant's refund of a payment that is its own, naming the way its family refunds
+   * it: the money is not in the merchant's available balance, and taking it from there would
+   * leave the holder still counting it.
+   */
+  assertRefundable(payment: RefundedIntent): Promise<void>;
 }
 
 /**
@@ -43,6 +55,10 @@ export class PaymentRecipients {
       if (this.registered.some((x) => x.name === r.name)) throw new Error(`Payment recipient ${r.name} is registered twice`);
       this.registered.push(r);
     }
+  }
+
+  async assertRefundable(payment: RefundedIntent): Promise<void> {
+    for (const recipient of this.registered) await recipient.assertRefundable(payment);
   }
 
   async moneyOf(payment: SucceededPayment, meta: EventMetadata): Promise<PaymentMoney | null> {

@@ -9,14 +9,9 @@ import { auditMetadata, type Actor } from '../audit.js';
 import { CommandService, handleCommandsAtomically, loadState, step } from '../../eventstore/command-handler.js';
 import { ledgerStep, runLedger } from '../ledger/commands.js';
 import type { Owner } from '../audit.js';
-import { orderDecider } from '../marketplace-order/decider.js';
-import { orderStream } from '../marketplace-order/events.js';
-import { CONTRIBUTION_METADATA } from '../funding-campaign/events.js';
-import { ledgerDecider } from '../ledger/decider.js';
-import { balanceStream } from '../ledger/events.js';
-import { HELD_BY_KEY, MARKETPLACE_ORDER_METADATA_KEY } from '../payment-intent/commands.js';
 import { paymentIntentDecider } from '../payment-intent/decider.js';
 import { payinClearing, paymentIntentStream } from '../payment-intent/events.js';
+import type { PaymentRecipients } from '../payment-intent/recipients.js';
 import { paymentRefundsDecider, toRefundObject, type PaymentRefundsState, type RefundCommand } from './decider.js';
 import { paymentRefundsStream, type RefundedPayment, type RefundEvent, type RefundObject, type RefundReason } from './events.js';
 
@@ -33,8 +28,8 @@ export interface RefundDeps {
   clock: Clock;
   /** The mend of a refund a crash left pending; used only on a store without atomic commits. */
   scheduleReconcile: Enqueue<RefundRef>;
-  /** The escrow contract a payment intent funds, to name it in the refusal of its payment's refund. */
-  escrowContractFundedBy?: (owner: Owner, paymentIntentId: string) => Promise<string | undefined>;
+  /** The families that hold or split payments: they refuse refunds of their own, which they refund themselves. */
+  recipients: PaymentRecipients;
 }
 
 /** A refund as its timer names it. */
@@ -57,28 +52,8 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
     if (state.status !== 'succeeded' || !state.paymentMethod) {
       throw new ApiError('IKW-BIL-004', `Payment ${paymentId} is ${state.status}; only a succeeded payment can be refunded`, 'id');
     }
-    // Money held for someone else is not in the merchant's available balance: taking the refund
-    // from there would leave the campaign, order or contract still counting it. Its family refunds it
-    // (a funding campaign is the only holder that marks its intents HELD_BY_KEY).
-    if (intent.metadata[HELD_BY_KEY] !== undefined) {
-      const contribution = intent.metadata[CONTRIBUTION_METADATA.contribution] ?? '{id}';
-      throw new ApiError('IKW-FND-006', `Payment ${paymentId} is a contribution to a funding campaign; refund it with POST /api/v1/funding/contributions/${contribution}/refund`, 'id');
-    }
-    // An order's payment is its sellers' and the commission's, not the merchant's balance (docs/marketplace.md).
-    const orderId = intent.metadata[MARKETPLACE_ORDER_METADATA_KEY];
-    if (orderId !== undefined && (await loadState(this.deps.store, orderStream(orderId), orderDecider)).state.order) {
-      throw new ApiError('IKW-MKT-008', `Payment ${paymentId} pays marketplace order ${orderId}; refund it with POST /api/v1/marketplace/refunds`, 'id');
-    }
-    // The intent names the contract it funds (assigned before its confirmation). Intents submitted
-    // before that was recorded: the ledger's word, posted with the payment's success (an entry once
-    // posted stays, so no race can undo this check).
-    const escrowFunded =
-      state.escrowContract !== null ||
-      (await loadState(this.deps.store, balanceStream(intent.merchantId, intent.environment, intent.currency), ledgerDecider)).state.posted.has(`escrow_funding:${paymentId}`);
-    if (escrowFunded) {
-      const contract = state.escrowContract ?? (await this.deps.escrowContractFundedBy?.(who, paymentId)) ?? '{id}';
-      throw new ApiError('IKW-ESC-010', `Payment ${paymentId} funded an escrow contract; refund it with POST /api/v1/escrow/contracts/${contract}/refund`, 'id');
-    }
+    // Money a campaign, an order or a contract holds is refunded by its family.
+    await this.deps.recipients.assertRefundable({ intent, escrowContract: state.escrowContract });
     const pm = state.paymentMethod;
     return {
       id: intent.id,
