@@ -519,7 +519,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     payouts,
     merchantSettings: new MerchantSettingsService({ store, clock, verifications, messenger, directory: reads }),
     apiKeyUsage: new ApiKeyUsage(knex, clock),
-    apiKeyManagement: new ApiKeyManagement({ store, clock, accounts, verifications }),
+    apiKeyManagement: new ApiKeyManagement({ store, clock, accounts, verifications, messenger, directory: reads }),
     payoutRecipients,
     payoutBatches,
     marketplace,

@@ -37,6 +37,10 @@ export interface Config {
   rateLimitPerAddress: RateLimitRule | null;
   /** Sign-in attempts per e-mail address (null: no limit); code verification will share it. */
   signInLimit: RateLimitRule | null;
+  /** Sign-in attempts per client address, across accounts (null: no limit). */
+  signInAddressLimit: RateLimitRule | null;
+  /** TRUST_PROXY: the peers whose X-Forwarded-For and X-Forwarded-Proto are believed (none by default). */
+  trustedProxies: Cidr[];
   /** Answers to one user's second factor, across all their challenges (a right answer resets it). */
   secondFactorLimit: RateLimitRule | null;
   /** Messages of one merchant's automations, per environment, and to one recipient (docs/automations.md, "Sending"). */
@@ -232,6 +236,24 @@ function webhookAllowedPrivateRanges(env: Env): Cidr[] {
   }
 }
 
+/**
+ * TRUST_PROXY: the CIDR ranges of the reverse proxies in front of the service. A request from one
+ * of them is taken to come from the address its X-Forwarded-For names, over the protocol of its
+ * X-Forwarded-Proto. `true` (express's "trust every peer") is refused: any client could then pick
+ * the address its rate limits count against.
+ */
+function trustedProxies(env: Env): Cidr[] {
+  const name = 'TRUST_PROXY';
+  const raw = (env[name] ?? '').trim();
+  if (raw === 'true' || raw === '*') throw new ConfigError(name, 'takes the address ranges of your proxies, not every peer: e.g. 10.0.0.0/8 or 127.0.0.1,::1');
+  try {
+    return parseCidrList(raw);
+  } catch (err) {
+    if (err instanceof CidrSyntaxError) throw new ConfigError(name, `${err.message}; give a comma-separated list of your proxies' CIDR ranges`);
+    throw err;
+  }
+}
+
 function emailAddress(env: Env, name: string): string | null {
   const raw = env[name];
   if (raw === undefined || raw === '') return null;
@@ -320,6 +342,8 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerCredential: rateLimit(env, 'RATE_LIMIT', '100/1s'),
     rateLimitPerAddress: rateLimit(env, 'RATE_LIMIT_ADDRESS', '300/1s'),
     signInLimit: rateLimit(env, 'RATE_LIMIT_SIGN_IN', '10/15m'),
+    signInAddressLimit: rateLimit(env, 'RATE_LIMIT_SIGN_IN_ADDRESS', '100/15m'),
+    trustedProxies: trustedProxies(env),
     secondFactorLimit: rateLimit(env, 'RATE_LIMIT_SECOND_FACTOR', '10/15m'),
     automationSendLimit: rateLimit(env, 'AUTOMATION_SEND_LIMIT', '500/1h'),
     automationRecipientLimit: rateLimit(env, 'AUTOMATION_RECIPIENT_LIMIT', '10/1h'),

@@ -92,7 +92,7 @@ export const ERROR_CODES = {
   'IKW-ACC-008': { status: 409, retryable: false, message: 'This person is already a member of the organization or has a pending invitation' },
   'IKW-ACC-009': { status: 400, retryable: false, message: 'The passkey was not accepted' },
   'IKW-ACC-010': { status: 409, retryable: false, message: 'An organization you own requires a second factor; add another before removing this one' },
-  'IKW-ACC-011': { status: 403, retryable: false, message: 'This needs challenge_id: a second-factor challenge of its purpose, verified within the last 5 minutes' },
+  'IKW-ACC-011': { status: 403, retryable: false, message: 'This needs challenge_id: a challenge of its purpose (POST /api/v1/auth/mfa/challenge), verified within the last 5 minutes' },
   'IKW-ACC-012': { status: 409, retryable: false, message: 'You already belong to as many organizations as one user may' },
   'IKW-FED-001': { status: 403, retryable: false, message: 'Sign-in with Google is not configured on this service (GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET)' },
   'IKW-FED-002': { status: 400, retryable: false, message: 'This sign-in with Google is unknown, was already used or has expired; start again' },

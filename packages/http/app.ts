@@ -11,6 +11,7 @@ import { Refusal } from '../core/refusal.js';
 import { newId } from '../core/ids.js';
 import type { Logger } from '../core/logger.js';
 import type { RateLimitRule } from '../core/config.js';
+import { anyCidrContains, parseIp, type Cidr } from '../core/cidr.js';
 import type { Metrics } from '../core/metrics.js';
 import type { Owner } from '../domain/audit.js';
 import { authenticate, type ApiKeyLookup, type AppTokenVerifier } from './auth.js';
@@ -56,24 +57,40 @@ export interface AppDeps {
    * that departs from it is a 500, because /openapi.json (and the clients typed from it) would be wrong.
    */
   checkAnswers?: boolean;
-  /** Requests per client address and per credential, counted in PostgreSQL across processes. */
-  rateLimits?: { limiter: RateLimiter; perCredential: RateLimitRule | null; perAddress: RateLimitRule | null; signIn: RateLimitRule | null };
+  /**
+   * Requests per client address and per credential, counted in PostgreSQL across processes;
+   * guessing-throttled routes (sign-in, codes) per subject and per client address.
+   */
+  rateLimits?: { limiter: RateLimiter; perCredential: RateLimitRule | null; perAddress: RateLimitRule | null; signIn: RateLimitRule | null; signInAddress: RateLimitRule | null };
+  /**
+   * The reverse proxies in front of the service (TRUST_PROXY): a request from one of them comes from
+   * the address its X-Forwarded-For names and over its X-Forwarded-Proto. None by default: the peer is the client.
+   */
+  trustedProxies?: readonly Cidr[];
 }
+
+/** Express's 'trust proxy' test of one hop: whether the address is in a trusted proxy's range. */
+export function trustsProxy(ranges: readonly Cidr[]): (address: string) => boolean {
+  return (address) => {
+    const ip = parseIp(address);
+    return ip !== null && anyCidrContains(ranges, ip);
+  };
+}
+
+/** The client's address: the peer's, or, behind a trusted proxy, the nearest untrusted one of X-Forwarded-For. */
+const clientAddress = (req: Request) => req.ip ?? 'unknown';
 
 /** Counts the request against its client address and, once known, its credential (429 when over). */
 async function limitRate(deps: AppDeps, req: Request, res: Response, principal: Principal | undefined): Promise<void> {
   const limits = deps.rateLimits;
   if (!limits) return;
   const buckets = [
-    ...(limits.perAddress ? [{ key: `address:${req.socket.remoteAddress ?? 'unknown'}`, rule: limits.perAddress }] : []),
+    ...(limits.perAddress ? [{ key: `address:${clientAddress(req)}`, rule: limits.perAddress }] : []),
     ...(limits.perCredential && principal ? [{ key: `credential:${principal.actor}`, rule: limits.perCredential }] : []),
   ];
   const headers = await limits.limiter.take(buckets);
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
 }
-
-/** Client addresses share sign-in attempts across accounts more than one account does (offices, carrier NAT). */
-const ADDRESS_ATTEMPTS_FACTOR = 10;
 
 /**
  * Counts one attempt of a guessing-throttled route (sign-in, codes) against its subject and the
@@ -83,12 +100,12 @@ const ADDRESS_ATTEMPTS_FACTOR = 10;
  */
 async function throttle(deps: AppDeps, r: Route, body: unknown, principal: Principal | undefined, req: Request, res: Response): Promise<() => Promise<void>> {
   const limits = deps.rateLimits;
-  if (!r.throttle || !limits?.signIn) return async () => undefined;
-  const subject = { key: `${r.path}:${r.throttle(body, principal)}`, rule: limits.signIn };
-  const address = { key: `${r.path}:address:${req.socket.remoteAddress ?? 'unknown'}`, rule: { ...limits.signIn, limit: limits.signIn.limit * ADDRESS_ATTEMPTS_FACTOR } };
-  const headers = await limits.limiter.take([subject, address]);
+  if (!r.throttle || !limits) return async () => undefined;
+  const subject = limits.signIn ? { key: `${r.path}:${r.throttle(body, principal)}`, rule: limits.signIn } : null;
+  const address = limits.signInAddress ? { key: `${r.path}:address:${clientAddress(req)}`, rule: limits.signInAddress } : null;
+  const headers = await limits.limiter.take([...(subject ? [subject] : []), ...(address ? [address] : [])]);
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-  return r.throttleEveryRequest ? async () => undefined : () => limits.limiter.clear([subject]);
+  return r.throttleEveryRequest || !subject ? async () => undefined : () => limits.limiter.clear([subject]);
 }
 
 declare module 'express-serve-static-core' {
@@ -379,6 +396,7 @@ export function createApp(deps: AppDeps) {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  app.set('trust proxy', trustsProxy(deps.trustedProxies ?? []));
 
   app.use((req: Request, res: Response, next: NextFunction) => {
     req.requestId = newId('req');

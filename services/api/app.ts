@@ -155,6 +155,13 @@ export function buildApi(system: System, extra: Family[] = [], options: { checkA
     families: allFamilies(system, extra),
     metrics: system.metrics,
     metricsToken: system.config.metricsToken,
-    rateLimits: { limiter: system.rateLimiter, perCredential: system.config.rateLimitPerCredential, perAddress: system.config.rateLimitPerAddress, signIn: system.config.signInLimit },
+    rateLimits: {
+      limiter: system.rateLimiter,
+      perCredential: system.config.rateLimitPerCredential,
+      perAddress: system.config.rateLimitPerAddress,
+      signIn: system.config.signInLimit,
+      signInAddress: system.config.signInAddressLimit,
+    },
+    trustedProxies: system.config.trustedProxies,
   });
 }

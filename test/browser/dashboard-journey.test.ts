@@ -9,7 +9,7 @@
  */
 import t from 'tap';
 import { openPage } from '../support/browser.js';
-import { navigate, refusals, scriptProblems, startDashboard } from '../support/dashboard.js';
+import { confirmWithEmailedCode, navigate, refusals, scriptProblems, startDashboard } from '../support/dashboard.js';
 import { operatorAnswers, snNumber } from '../support/payment-intents.js';
 import { settle as batchesSettle } from '../support/payout-engine.js';
 import { OPERATOR_DELAY_MS } from '../support/system.js';
@@ -134,6 +134,7 @@ t.test('a new merchant from sign-up to a viewer who cannot pay out', async (t) =
   await navigate(page, 'Developers');
   await page.getByRole('form', { name: 'Create a key' }).getByLabel('Name').fill('Shop server');
   await page.getByRole('button', { name: 'Create a key' }).click();
+  await confirmWithEmailedCode(svc, page, EMAIL);
   const secret = (await page.locator('.secret code').textContent())!;
   await page.getByRole('button', { name: 'Done' }).click();
   t.equal((await fetch(`${svc.baseUrl}/api/v1/balance`, { headers: { authorization: `Bearer ${secret}` } })).status, 200, 'the new key works');

@@ -7,7 +7,7 @@
  * (docs/dashboard.md). Each further page has its own file, dashboard-<page>.test.ts.
  */
 import t from 'tap';
-import { accessibilityProblems, navigate, overflowAt, PASSWORD, refusals, screenshot, signInWithPassword, startDashboard } from '../support/dashboard.js';
+import { accessibilityProblems, confirmWithEmailedCode, navigate, overflowAt, PASSWORD, refusals, screenshot, signInWithPassword, startDashboard } from '../support/dashboard.js';
 import { advance, fund, saveDestination } from '../support/payouts.js';
 import { enableTotp, totpCode } from '../support/second-factors.js';
 import { createIntentEvent, settle } from '../support/webhooks.js';
@@ -230,6 +230,7 @@ t.test('developers: create a key (its secret once), roll it with a grace period,
 
   await page.getByRole('form', { name: 'Create a key' }).getByLabel('Name').fill('Shop server');
   await page.getByRole('button', { name: 'Create a key' }).click();
+  await confirmWithEmailedCode(svc, page, email); // no second factor: the code comes by e-mail
   const shown = page.locator('.secret code');
   await shown.waitFor();
   const secret = (await shown.textContent())!;
@@ -244,6 +245,7 @@ t.test('developers: create a key (its secret once), roll it with a grace period,
 
   await page.getByLabel('Old secret works: Shop server').selectOption('60');
   await page.getByRole('button', { name: 'Roll: Shop server' }).click();
+  await confirmWithEmailedCode(svc, page, email);
   await shown.waitFor();
   const rolled = (await shown.textContent())!;
   t.not(rolled, secret);

@@ -84,12 +84,39 @@ t.test('sign-in failures are throttled per e-mail address, from any address; a s
 });
 
 t.test('sign-in attempts from one client address across many accounts are throttled too', async (t) => {
-  const svc = await startService(t, { env: { RATE_LIMIT_SIGN_IN: '2/15m' } });
-  // Twenty accounts tried once each from this address: the address's budget (10 × 2) is spent.
+  const svc = await startService(t, { env: { RATE_LIMIT_SIGN_IN: '2/15m', RATE_LIMIT_SIGN_IN_ADDRESS: '20/15m' } });
+  // Twenty accounts tried once each from this address: the address's budget is spent.
   for (let i = 0; i < 20; i++) {
     t.equal((await svc.request('POST', '/api/v1/auth/login', { body: { email: `u${i}@shop.example`, password: 'guessing!' } })).status, 401);
   }
   const over = await svc.request('POST', '/api/v1/auth/login', { body: { email: 'u99@shop.example', password: 'guessing!' } });
   t.match(over, { status: 429, body: { code: 'IKW-LIM-001' } });
   t.ok(Number(over.headers.get('retry-after')) > 0);
+});
+
+/** A failed sign-in of a new account each time (so only the address bucket can refuse), as if from `client` behind the proxy. */
+const guessFrom = (svc: Awaited<ReturnType<typeof startService>>, client: string, i: number) =>
+  svc.request('POST', '/api/v1/auth/login', { body: { email: `u${i}@shop.example`, password: 'guessing!' }, headers: { 'x-forwarded-for': client } });
+
+t.test('behind a trusted proxy (TRUST_PROXY), each client has its own sign-in address bucket', async (t) => {
+  // The test client reaches the service from 127.0.0.1: here, the proxy.
+  const svc = await startService(t, { env: { TRUST_PROXY: '127.0.0.0/8', RATE_LIMIT_SIGN_IN_ADDRESS: '3/15m' } });
+  for (let i = 0; i < 3; i++) t.equal((await guessFrom(svc, '203.0.113.7', i)).status, 401);
+  t.match(await guessFrom(svc, '203.0.113.7', 3), { status: 429, body: { code: 'IKW-LIM-001' } }, 'the first client has spent its budget');
+  t.equal((await guessFrom(svc, '198.51.100.9', 4)).status, 401, 'another client behind the same proxy has not');
+  // A client's own X-Forwarded-For entries before the proxy's are not believed: the proxy appends the peer it saw.
+  t.equal((await guessFrom(svc, '198.51.100.9, 203.0.113.7', 5)).status, 429, 'the address the proxy saw counts, not one the client wrote');
+});
+
+t.test('X-Forwarded-For from a peer that is not a trusted proxy is ignored', async (t) => {
+  const svc = await startService(t, { env: { TRUST_PROXY: '10.0.0.0/8', RATE_LIMIT_SIGN_IN_ADDRESS: '3/15m' } });
+  for (let i = 0; i < 3; i++) t.equal((await guessFrom(svc, `203.0.113.${i}`, i)).status, 401);
+  t.match(await guessFrom(svc, '203.0.113.99', 3), { status: 429, body: { code: 'IKW-LIM-001' } }, 'one bucket: the peer, whatever it claims');
+});
+
+t.test('RATE_LIMIT_SIGN_IN_ADDRESS=off turns the sign-in address bucket off, the per-account one stays', async (t) => {
+  const svc = await startService(t, { env: { RATE_LIMIT_SIGN_IN: '2/15m', RATE_LIMIT_SIGN_IN_ADDRESS: 'off' } });
+  for (let i = 0; i < 30; i++) t.equal((await guessFrom(svc, '203.0.113.7', i)).status, 401, `account ${i}`);
+  t.equal((await guessFrom(svc, '203.0.113.7', 0)).status, 401);
+  t.match(await guessFrom(svc, '203.0.113.7', 0), { status: 429, body: { code: 'IKW-LIM-001' } }, 'one account still gets two tries');
 });

@@ -54,6 +54,18 @@ export async function signInWithPassword(page: Page, email: string, password = P
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
+/**
+ * Answers the dashboard's confirmation of a sensitive change with the code the service e-mailed to
+ * `email` (a user without a second factor; read from the outbox, as no SMTP_URL is set).
+ */
+export async function confirmWithEmailedCode(svc: TestService, page: Page, email: string): Promise<void> {
+  const form = page.getByRole('form', { name: 'Confirm with your second factor' });
+  await form.waitFor();
+  const [mail] = await svc.system.outbox.kept({ channel: 'email', recipient: email, purpose: 'mfa_code' }, 1);
+  await form.getByLabel('Security code').fill(/security code is (\d{6})/.exec(mail?.text ?? '')?.[1] ?? '');
+  await form.getByRole('button', { name: 'Verify' }).click();
+}
+
 export interface Dashboard {
   svc: TestService;
   browser: BrowserContext;

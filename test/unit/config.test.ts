@@ -51,6 +51,19 @@ t.test('WEBHOOK_ALLOW_PRIVATE_URLS: CIDR ranges; true, which opened every privat
   t.throws(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: '10.0.0.1/8' }), /WEBHOOK_ALLOW_PRIVATE_URLS: "10.0.0.1\/8" has bits set past \/8; the range is 10.0.0.0\/8/);
 });
 
+t.test('TRUST_PROXY: the proxies\' CIDR ranges, none by default; every peer is refused; RATE_LIMIT_SIGN_IN_ADDRESS', async (t) => {
+  t.same(loadConfig({}).trustedProxies, [], 'no proxy trusted');
+  t.same(loadConfig({ TRUST_PROXY: '10.0.0.0/8, ::1' }).trustedProxies, [
+    { family: 4, base: 0x0a00_0000n, prefix: 8 },
+    { family: 6, base: 1n, prefix: 128 },
+  ]);
+  t.throws(() => loadConfig({ TRUST_PROXY: 'true' }), new ConfigError('TRUST_PROXY', 'takes the address ranges of your proxies, not every peer: e.g. 10.0.0.0/8 or 127.0.0.1,::1'));
+  t.throws(() => loadConfig({ TRUST_PROXY: 'loopback' }), /^TRUST_PROXY: "loopback" is not an IP address or CIDR range/);
+  t.throws(() => loadConfig({ TRUST_PROXY: '10.0.0.1/8' }), /TRUST_PROXY: "10.0.0.1\/8" has bits set past \/8; the range is 10.0.0.0\/8/);
+  t.same(loadConfig({}).signInAddressLimit, { limit: 100, windowMs: 15 * 60_000 });
+  t.equal(loadConfig({ RATE_LIMIT_SIGN_IN_ADDRESS: 'off' }).signInAddressLimit, null);
+});
+
 t.test('a bad value names its variable', async (t) => {
   const cases: [Record<string, string>, string][] = [
     [{ PORT: 'eighty' }, 'PORT'],
@@ -69,6 +82,9 @@ t.test('a bad value names its variable', async (t) => {
     [{ OUTBOX_RETENTION: '0s' }, 'OUTBOX_RETENTION'],
     [{ AUTOMATION_SEND_LIMIT: 'lots' }, 'AUTOMATION_SEND_LIMIT'],
     [{ RATE_LIMIT_SECOND_FACTOR: '10' }, 'RATE_LIMIT_SECOND_FACTOR'],
+    [{ RATE_LIMIT_SIGN_IN_ADDRESS: '100' }, 'RATE_LIMIT_SIGN_IN_ADDRESS'],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '*' }, 'TRUST_PROXY'],
     [{ SMTP_URL: 'http://mail' }, 'SMTP_URL'],
     [{ WEBHOOK_RETRY_SCHEDULE: '5m,soon' }, 'WEBHOOK_RETRY_SCHEDULE'],
     [{ WEBHOOK_ALLOW_PRIVATE_URLS: 'yes' }, 'WEBHOOK_ALLOW_PRIVATE_URLS'],

@@ -3,9 +3,8 @@ import { ApiError } from '../../core/errors.js';
 import type { EventStore } from '../../eventstore/port.js';
 import { CommandService, handleSteps, loadState, step } from '../../eventstore/command-handler.js';
 import { auditMetadata, type Actor, type Owner } from '../audit.js';
-import type { Messenger } from '../messages.js';
 import type { Environment } from '../merchant/events.js';
-import type { AccountDirectory } from '../read-ports.js';
+import { tellOwners, type OwnerNoticeDeps } from '../organization/owner-notices.js';
 import type { Verifications } from '../verification/commands.js';
 import { merchantSettingsDecider, type DelayLoweringProof, type MerchantSettingsCommand, type MerchantSettingsState } from './decider.js';
 import {
@@ -31,12 +30,10 @@ export interface SettingsChanger {
   challengeId: string | null;
 }
 
-export interface MerchantSettingsDeps {
+export interface MerchantSettingsDeps extends OwnerNoticeDeps {
   store: EventStore;
   clock: Clock;
   verifications: Verifications;
-  messenger: Messenger;
-  directory: Pick<AccountDirectory, 'merchantMembers'>;
 }
 
 /**
@@ -73,21 +70,18 @@ export class MerchantSettingsService extends CommandService<MerchantSettingsComm
           ])).at(-1)! as { state: MerchantSettingsState; events: MerchantSettingsEvent[] })
         : await this.run(merchantSettingsId(owner.merchantId, owner.environment), command, metadata);
     const lowered = result.events.flatMap((e) => (e.type === 'merchant.payout_settings_updated' && e.data.safetyDelayLowered ? [e.data.safetyDelayLowered] : []))[0];
-    if (lowered) await this.tellOwners(owner, by.userId!, lowered);
+    if (lowered) await this.noticeLowered(owner, by.userId!, lowered);
     const state = result.state;
     return { settings: state.settings ?? defaultPayoutSettings(owner.environment), updatedAt: state.updatedAt };
   }
 
-  private async tellOwners(owner: Owner, userId: string, lowered: SafetyDelayLowered): Promise<void> {
-    const members = await this.deps.directory.merchantMembers(owner.merchantId);
-    const who = members.find((m) => m.userId === userId)?.email ?? `user ${userId}`;
-    const subject = 'The safety delay of saved payout destinations was lowered';
-    const text =
-      `${who} lowered the safety delay of new saved payout destinations of merchant ${owner.merchantId} (${owner.environment}) ` +
-      `from ${lowered.fromMinutes} minutes to ${lowered.toMinutes} minutes, with a second factor, at ${this.deps.clock.now().toISOString()}. ` +
-      'Destinations saved from now on can receive payouts that much sooner. If you did not expect this, raise the delay again and review who can pay out.';
-    for (const m of members.filter((x) => x.role === 'owner')) {
-      await this.deps.messenger.send({ channel: 'email', to: m.email, purpose: 'security_notice', template: { purpose: 'security_notice', values: { subject, text } } });
-    }
+  private async noticeLowered(owner: Owner, userId: string, lowered: SafetyDelayLowered): Promise<void> {
+    await tellOwners(this.deps, owner.merchantId, userId, (who) => ({
+      subject: 'The safety delay of saved payout destinations was lowered',
+      text:
+        `${who} lowered the safety delay of new saved payout destinations of merchant ${owner.merchantId} (${owner.environment}) ` +
+        `from ${lowered.fromMinutes} minutes to ${lowered.toMinutes} minutes, with a second factor, at ${this.deps.clock.now().toISOString()}. ` +
+        'Destinations saved from now on can receive payouts that much sooner. If you did not expect this, raise the delay again and review who can pay out.',
+    }));
   }
 }

@@ -4,13 +4,14 @@ import type { EventStore } from '../../eventstore/port.js';
 import { handleSteps, step, type AnyStep } from '../../eventstore/command-handler.js';
 import { auditMetadata, type Actor, type Owner } from '../audit.js';
 import { MANAGING_ROLES, ROLE_SCOPES, type Role } from '../organization/events.js';
+import { oneLine, tellOwners, type OwnerNoticeDeps } from '../organization/owner-notices.js';
 import { scopeWithin } from '../organization/scopes.js';
 import { hasSecondFactor, type UserState } from '../user/decider.js';
 import type { Verifications } from '../verification/commands.js';
 import type { MfaPurpose } from '../verification/events.js';
 import { generateApiKey, newKeySecret } from './commands.js';
-import { merchantDecider, type MerchantCommand } from './decider.js';
-import { merchantStream } from './events.js';
+import { merchantDecider, type ApiKeyState, type MerchantCommand, type MerchantState } from './decider.js';
+import { merchantStream, type MerchantEvent } from './events.js';
 
 /** A rolled key keeps working at most this long (the caller picks up to it; 0 ends it at once). */
 export const MAX_ROLL_GRACE_MS = 7 * 86_400_000;
@@ -23,19 +24,27 @@ export interface KeyManager {
   challengeId: string | null;
 }
 
-export interface ApiKeyManagementDeps {
+export interface ApiKeyManagementDeps extends OwnerNoticeDeps {
   store: EventStore;
   clock: Clock;
   accounts: { stateOf(userId: string): Promise<UserState> };
   verifications: Pick<Verifications, 'consumption'>;
 }
 
+/**
+ * Who must give a challenge: for what makes a working secret (create, roll), every user, since an
+ * access token alone must not mint a key that outlives it (without a second factor the challenge's
+ * code goes by e-mail); for revoking, which only ends access, users with a second factor.
+ */
+type ChallengeRule = 'always' | 'with-second-factor';
+
 
 /**
  * API keys managed by signed-in owners and admins (docs/auth.md, "API keys"). Creating, rolling and
  * revoking are events of the merchant's stream with the user, address and user agent in their
- * metadata; a user with a second factor proves it again for each (a verified challenge of the
- * operation's purpose, used up in the same commit as the change).
+ * metadata. Each takes a fresh proof (a verified challenge of the operation's purpose, used up in
+ * the same commit as the change; `ChallengeRule` says whose), and every owner of the organization
+ * is told by e-mail.
  */
 export class ApiKeyManagement {
   constructor(private readonly deps: ApiKeyManagementDeps) {}
@@ -45,7 +54,8 @@ export class ApiKeyManagement {
     const outside = input.scopes.find((s) => !scopeWithin(ROLE_SCOPES[by.role], s));
     if (outside !== undefined) throw new ApiError('IKW-VAL-001', `The scope ${outside} is wider than your role's`, 'scopes');
     const key = generateApiKey(owner.environment, input.scopes, input.name);
-    await this.change(owner, by, 'api-keys/create', { type: 'create_api_key', merchantId: owner.merchantId, key: key.record, at: this.deps.clock.now() }, actor);
+    const { state } = await this.change(owner, by, 'api-keys/create', 'always', { type: 'create_api_key', merchantId: owner.merchantId, key: key.record, at: this.deps.clock.now() }, actor);
+    await this.tellOwners(owner, by, 'created', key.record.keyId, state, `It works until it is revoked (…${key.record.last4} are the last characters of its secret).`);
     return { id: key.record.keyId, secret: key.secret };
   }
 
@@ -54,12 +64,17 @@ export class ApiKeyManagement {
     const at = this.deps.clock.now();
     const { secret, stored: successor } = newKeySecret(owner.environment);
     const command: MerchantCommand = { type: 'roll_api_key', merchantId: owner.merchantId, keyId, environment: owner.environment, successor, expiresAt: new Date(at.getTime() + graceMs), at };
-    await this.change(owner, by, 'api-keys/roll', command, actor);
+    const { state, events } = await this.change(owner, by, 'api-keys/roll', 'always', command, actor);
+    const rolled = events.find((e) => e.type === 'api_key.rolled');
+    const until = rolled?.type === 'api_key.rolled' ? rolled.data.expiresAt : at.toISOString();
+    await this.tellOwners(owner, by, 'rolled', keyId, state, `A new secret (key ${successor.keyId}) replaces it; the old secret works until ${until}.`);
     return { id: successor.keyId, secret };
   }
 
   async revoke(owner: Owner, by: KeyManager, keyId: string, actor: Actor): Promise<void> {
-    await this.change(owner, by, 'api-keys/revoke', { type: 'revoke_api_key', merchantId: owner.merchantId, keyId, environment: owner.environment, at: this.deps.clock.now() }, actor);
+    const { state, events } = await this.change(owner, by, 'api-keys/revoke', 'with-second-factor', { type: 'revoke_api_key', merchantId: owner.merchantId, keyId, environment: owner.environment, at: this.deps.clock.now() }, actor);
+    // Revoking a revoked key changes nothing, and tells no one.
+    if (events.length > 0) await this.tellOwners(owner, by, 'revoked', keyId, state, 'It no longer works.');
   }
 
   /** Owners and admins see and manage keys; other roles get 403 IKW-ACC-002. */
@@ -67,16 +82,32 @@ export class ApiKeyManagement {
     if (!MANAGING_ROLES.includes(by.role)) throw new ApiError('IKW-ACC-002', 'Only owners and admins manage API keys');
   }
 
-  private async change(owner: Owner, by: KeyManager, purpose: MfaPurpose, command: MerchantCommand, actor: Actor): Promise<void> {
+  private async change(owner: Owner, by: KeyManager, purpose: MfaPurpose, rule: ChallengeRule, command: MerchantCommand, actor: Actor): Promise<{ state: MerchantState; events: MerchantEvent[] }> {
     this.assertManager(by);
-    if (by.challengeId === null && hasSecondFactor(await this.deps.accounts.stateOf(by.userId))) {
-      throw new ApiError('IKW-ACC-011', `This needs challenge_id: a verified challenge of purpose ${purpose}`, 'challenge_id');
+    if (by.challengeId === null && (rule === 'always' || hasSecondFactor(await this.deps.accounts.stateOf(by.userId)))) {
+      throw new ApiError('IKW-ACC-011', `This needs challenge_id: a challenge of purpose ${purpose} (POST /api/v1/auth/mfa/challenge), verified within its 5 minutes`, 'challenge_id');
     }
     // The challenge first, so that a store without atomic appends never records a change whose challenge was not used.
     const steps: AnyStep[] = [
       ...(by.challengeId !== null ? [this.deps.verifications.consumption(by.challengeId, purpose, null, by.userId, actor)] : []),
       step({ streamId: merchantStream(owner.merchantId), decider: merchantDecider, command, metadata: auditMetadata(this.deps.clock, owner, owner.merchantId, actor) }),
     ];
-    await handleSteps(this.deps.store, steps);
+    return (await handleSteps(this.deps.store, steps)).at(-1)! as { state: MerchantState; events: MerchantEvent[] };
+  }
+
+  /** Every owner learns who made, rolled or revoked which key: a key made with a stolen session does not go unseen. */
+  private async tellOwners(owner: Owner, by: KeyManager, what: 'created' | 'rolled' | 'revoked', keyId: string, state: MerchantState, consequence: string): Promise<void> {
+    const key: ApiKeyState | undefined = state.keys.get(keyId);
+    const named = key?.name ? ` Its name, as your team wrote it: "${oneLine(key.name)}".` : '';
+    const scopes = key && what !== 'revoked' ? ` Its scopes: ${key.scopes.join(', ')}.` : '';
+    const advice =
+      what === 'revoked'
+        ? 'If you did not expect this, review who can manage keys, and make a new key wherever this one was in use.'
+        : `If you did not expect this, revoke the ${what === 'rolled' ? 'new ' : ''}key in the dashboard (Developers) and review who can manage keys.`;
+    await tellOwners(this.deps, owner.merchantId, by.userId, (who) => ({
+      subject: `A ${owner.environment} API key was ${what} for your merchant on Sika`,
+      text:
+        `${who} ${what} the ${owner.environment} API key ${keyId} of merchant ${owner.merchantId} at ${this.deps.clock.now().toISOString()}.${named} ${consequence}${scopes} ${advice}`,
+    }));
   }
 }

@@ -11,6 +11,7 @@ import type { Messenger } from '../messages.js';
 import type { AccountDirectory, Membership } from '../read-ports.js';
 import { normalizeEmail } from '../user-email/events.js';
 import type { Accounts, NewUser } from '../user/commands.js';
+import { oneLine } from './owner-notices.js';
 import { organizationDecider, type OrganizationCommand, type OrganizationState } from './decider.js';
 import { INVITATION_TTL_MS, MANAGING_ROLES, organizationStream, type InvitationCreated, type OrganizationEvent, type OrganizationType, type Role } from './events.js';
 
@@ -38,9 +39,6 @@ export interface OrganizationDeps {
   /** How many organizations one user may belong to (docs/auth.md, "Organizations"). */
   organizationsPerUser: number;
 }
-
-/** Free text on one line: line breaks, control and invisible formatting characters (bidi overrides) become one space. */
-const oneLine = (text: string) => text.replace(/[\s\p{Cc}\p{Cf}]+/gu, ' ').trim();
 
 /** An invitation token names its organization: `inv_<43 random characters>.<organization id>`. */
 const INVITATION_SHAPE = /^inv_[A-Za-z0-9_-]{43}\.([0-9a-f-]{36})$/;

@@ -12,7 +12,12 @@ import { idParams, pageListSchema, pageQuery, signedIn } from './shared.js';
 const STATUSES = ['active', 'expiring', 'expired', 'revoked'] as const;
 type Status = (typeof STATUSES)[number];
 
-const challengeId = { type: 'string', format: 'uuid' };
+const challengeId = {
+  type: 'string',
+  format: 'uuid',
+  description:
+    "A verified challenge of the operation's purpose (`api-keys/create`, `api-keys/roll`, `api-keys/revoke`; POST /api/v1/auth/mfa/challenge), answered within its 5 minutes: always to create or roll (its code goes by e-mail to a user without a second factor); to revoke, from a user with a second factor",
+};
 
 function apiKeySchema(scopes: readonly string[]) {
   const time = { type: 'integer' };
@@ -41,9 +46,9 @@ function apiKeySchema(scopes: readonly string[]) {
 
 /**
  * /api/v1/merchant/api-keys: the keys of the current merchant and environment (X-Environment), for
- * signed-in owners and admins (docs/auth.md, "API keys"). Create and roll answer the secret once;
- * a user with a second factor gives `challenge_id` for create, roll and revoke. `scopes` lists what
- * the routes of this service ask for (`knownScopes`).
+ * signed-in owners and admins (docs/auth.md, "API keys"). Create and roll answer the secret once
+ * and take `challenge_id` from every user; revoke, from a user with a second factor. `scopes`
+ * lists what the routes of this service ask for (`knownScopes`).
  */
 export function merchantApiKeysFamily(knex: Knex, clock: Clock, keys: ApiKeyManagement, knownScopes: readonly string[]): Family {
   const manager = (ctx: Parameters<typeof userOf>[0], challenge: string | undefined): KeyManager => {

@@ -26,7 +26,7 @@ function ApiKeys({ environment, onSignedOut }: { environment: Environment; onSig
   const t = useT();
   const { language } = useContext(LanguageContext);
   const queries = useQueryClient();
-  const { guarded, form: factorForm } = useSecondFactor();
+  const { guarded, challenged, form: factorForm } = useSecondFactor();
   const [secret, setSecret] = useState<{ name: string; secret: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const keys = useQuery({
@@ -47,9 +47,12 @@ function ApiKeys({ environment, onSignedOut }: { environment: Environment; onSig
     const name = String(form.get('name'));
     const scopes: ('*' | '*.read')[] = form.get('scopes') === 'read' ? ['*.read'] : ['*'];
     const target = e.currentTarget;
+    // A new secret always takes a fresh proof (docs/auth.md, "API keys"): by e-mail for a user without a second factor.
     act.mutate(async () => {
-      const key = await guarded('api-keys/create', (challenge_id) => sika.post('/api/v1/merchant/api-keys', { body: { name, scopes, ...(challenge_id ? { challenge_id } : {}) } }));
-      if (key?.secret) {
+      const challenge_id = await challenged('api-keys/create');
+      if (challenge_id === null) return;
+      const key = await sika.post('/api/v1/merchant/api-keys', { body: { name, scopes, challenge_id } });
+      if (key.secret) {
         setSecret({ name, secret: key.secret });
         target.reset();
       }
@@ -57,10 +60,10 @@ function ApiKeys({ environment, onSignedOut }: { environment: Environment; onSig
   };
   const roll = (id: string, grace: number) =>
     act.mutate(async () => {
-      const key = await guarded('api-keys/roll', (challenge_id) =>
-        sika.post('/api/v1/merchant/api-keys/{id}/roll', { params: { path: { id } }, body: { grace_period_minutes: grace, ...(challenge_id ? { challenge_id } : {}) } }),
-      );
-      if (key?.secret) setSecret({ name: key.name ?? '', secret: key.secret });
+      const challenge_id = await challenged('api-keys/roll');
+      if (challenge_id === null) return;
+      const key = await sika.post('/api/v1/merchant/api-keys/{id}/roll', { params: { path: { id } }, body: { grace_period_minutes: grace, challenge_id } });
+      if (key.secret) setSecret({ name: key.name ?? '', secret: key.secret });
     });
   const revoke = (id: string) =>
     act.mutate(() => guarded('api-keys/revoke', (challenge_id) => sika.delete('/api/v1/merchant/api-keys/{id}', { params: { path: { id } }, body: challenge_id ? { challenge_id } : {} })));
