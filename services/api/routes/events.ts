@@ -2,9 +2,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import type { Clock } from '../../../packages/core/clock.js';
 import { ApiError, notFound } from '../../../packages/core/errors.js';
-import { typesMatching } from '../../../packages/domain/webhook-endpoint/event-types.js';
 import { route, type Family } from '../../../packages/http/routes.js';
-import { findEvent, listEvents, type EventFilters } from '../../../packages/webhooks/events.js';
+import { findEvent, listEvents, readableTypes, type EventFilters } from '../../../packages/webhooks/events.js';
 import type { CursorQuery } from '../../../projections/paging.js';
 import { createdQuery, createdRange, cursorListSchema, cursorQuery, eventSchema, idParams, type CreatedQuery } from './shared.js';
 
@@ -15,21 +14,15 @@ const WAIT_POLL_MS = 250;
 
 type ListQuery = CursorQuery & CreatedQuery & { type?: string | string[]; wait?: number };
 
-/** `type` given once, repeated, or comma-separated; each `*`, a type, or `family.*`. */
-function typesOf(type: string | string[] | undefined): string[] | undefined {
+/** `type` given once, repeated, or comma-separated: each filter (`*`, a type, or `family.*`) on its own. */
+function typeFilters(type: string | string[] | undefined): string[] | undefined {
   if (type === undefined) return undefined;
-  const filters = (Array.isArray(type) ? type : [type]).flatMap((t) => t.split(',')).map((t) => t.trim());
-  const types = new Set<string>();
-  for (const filter of filters) {
-    const matching = typesMatching(filter);
-    if (matching.length === 0) throw new ApiError('IKW-VAL-001', `type ${filter} names no event type (docs/events.md lists them)`, 'type');
-    for (const t of matching) types.add(t);
-  }
-  return [...types];
+  return (Array.isArray(type) ? type : [type]).flatMap((t) => t.split(',')).map((t) => t.trim());
 }
 
 /**
  * GET /api/v1/events: the merchant's public events of the last 30 days, in the caller's environment,
+ * of the families the credential reads (docs/auth.md, "Events and scopes"; another is not found),
  * each exactly as its webhook deliveries carry it (docs/webhooks.md, "Missed webhooks"). Newest
  * first; `ending_before` pages toward newer ones, and with `wait` the answer waits up to that many
  * seconds for one when there is none yet (long polling: what `sika listen` follows).
@@ -57,7 +50,8 @@ export function eventsFamily(knex: Knex, clock: Clock): Family {
         }),
         response: cursorListSchema(eventSchema),
         handler: async (ctx) => {
-          const filters: EventFilters = { types: typesOf(ctx.query.type), created: createdRange(ctx.query) };
+          const types = readableTypes(ctx.principal.scopes, typeFilters(ctx.query.type));
+          const filters: EventFilters = { ...(types ? { types } : {}), created: createdRange(ctx.query) };
           const wait = ctx.query.wait ?? 0;
           if (wait > 0 && ctx.query.starting_after !== undefined) throw new ApiError('IKW-VAL-001', 'wait looks for newer events: use it with ending_before, or with no cursor', 'wait');
           const list = () => listEvents(knex, ctx.owner, ctx.query, filters, clock.now(), '/api/v1/events');
@@ -78,7 +72,7 @@ export function eventsFamily(knex: Knex, clock: Clock): Family {
         params: idParams,
         response: eventSchema,
         handler: async (ctx) => {
-          const event = await findEvent(knex, ctx.owner, ctx.params.id, clock.now());
+          const event = await findEvent(knex, ctx.owner, ctx.params.id, clock.now(), readableTypes(ctx.principal.scopes));
           if (!event) throw notFound('event', ctx.params.id);
           return event;
         },
