@@ -7,6 +7,7 @@ import { rateLimitMigrations } from '../packages/http/rate-limit.js';
 import { schedulerMigrations } from '../packages/scheduler/scheduler.js';
 import { messagingMigrations } from '../packages/messaging/schema.js';
 import { webhookMigrations } from '../packages/webhooks/schema.js';
+import { eventWaitMigrations } from '../packages/webhooks/event-waits.js';
 import { automationMigrations } from '../packages/automations/schema.js';
 import { ALL_PROJECTIONS } from '../projections/registry.js';
 import { reportingMigrations } from '../projections/reporting.js';
@@ -36,6 +37,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ...reportingMigrations,
   ...automationMigrations,
   ...apiKeyUsageMigrations,
+  ...eventWaitMigrations,
 ];
 
 const LOCK_KEY = 7_305_001; // any constant; serialises concurrent migrators (api + projector starting together)

@@ -22,16 +22,16 @@ import { migrate } from '../infra/migrations.js';
 
 /**
  * The event store of the configuration. Postgres: inline projections (if given) run in the
- * append's transaction, and other processes' writes wake subscribers through LISTEN on `db.url`.
+ * append's transaction, and other processes' writes wake subscribers through the database's LISTEN connection.
  * EventStoreDB: projections cannot run inline; pair the store with a projector (ProjectionRunner)
  * and, for writers, `readYourWrites`.
  */
-export function createEventStoreFor(config: Config, db: { knex: Knex; url: string }, options: { inline?: InlineHandler } = {}): EventStore {
+export function createEventStoreFor(config: Config, db: Pick<Database, 'knex' | 'notifications'>, options: { inline?: InlineHandler } = {}): EventStore {
   if (config.eventStore === 'esdb') {
     if (!config.esdbUrl) throw new ConfigError('ESDB_URL', 'is required when EVENT_STORE=esdb');
     return EsdbEventStore.connect(config.esdbUrl);
   }
-  return new PostgresEventStore(db.knex, { ...(options.inline ? { inline: options.inline } : {}), listenUrl: db.url });
+  return new PostgresEventStore(db.knex, { ...(options.inline ? { inline: options.inline } : {}), notifications: db.notifications });
 }
 
 /** A kafkajs client for KAFKA_BROKERS; its own logs go through ours (warnings and errors only). */

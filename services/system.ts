@@ -64,6 +64,7 @@ import { enqueue, enqueueMany, Scheduler, type Enqueue } from '../packages/sched
 import { CheckpointedConsumer, type ConsumerSpec } from '../packages/bus/consumer.js';
 import { WebhookEndpoints } from '../packages/domain/webhook-endpoint/commands.js';
 import { WebhookDispatcher } from '../packages/webhooks/dispatcher.js';
+import { EventWaits } from '../packages/webhooks/event-waits.js';
 import { Notifier } from '../packages/webhooks/notifier.js';
 import { loadSecretsKey, SecretBox } from '../packages/core/secrets.js';
 import { Templates } from '../packages/domain/template/commands.js';
@@ -168,6 +169,8 @@ export interface System {
   featureFlags: FeatureFlags;
   webhookEndpoints: WebhookEndpoints;
   webhooks: WebhookDispatcher;
+  /** The events API's long polls, woken by the dispatcher's notifications, within their slots. */
+  eventWaits: EventWaits;
   /** Customers, products, subscriptions, invoices, refunds (docs/billing.md). */
   billing: Billing;
   /** Funding campaigns and their contributions (docs/funding.md). */
@@ -529,6 +532,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     featureFlags: new FeatureFlags({ store, clock }),
     webhookEndpoints,
     webhooks,
+    eventWaits: new EventWaits({ knex, notifications: db.notifications, clock, instanceId: instance.id, limits: config.eventWaits }),
     billing,
     funding,
     accounts,

@@ -35,6 +35,8 @@ export interface Config {
   rateLimitPerCredential: RateLimitRule | null;
   /** Requests per client address, credential or not (null: no limit). */
   rateLimitPerAddress: RateLimitRule | null;
+  /** Waits of the events API (`wait`) running at once per credential and per merchant, over every API process. */
+  eventWaits: { perCredential: number; perMerchant: number };
   /** Sign-in attempts per e-mail address (null: no limit); code verification will share it. */
   signInLimit: RateLimitRule | null;
   /** Sign-in attempts per client address, across accounts (null: no limit). */
@@ -341,6 +343,10 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: env.METRICS_TOKEN || null,
     rateLimitPerCredential: rateLimit(env, 'RATE_LIMIT', '100/1s'),
     rateLimitPerAddress: rateLimit(env, 'RATE_LIMIT_ADDRESS', '300/1s'),
+    eventWaits: {
+      perCredential: integer(env, 'EVENT_WAITS_PER_CREDENTIAL', 3, 1, 1_000),
+      perMerchant: integer(env, 'EVENT_WAITS_PER_MERCHANT', 10, 1, 10_000),
+    },
     signInLimit: rateLimit(env, 'RATE_LIMIT_SIGN_IN', '10/15m'),
     signInAddressLimit: rateLimit(env, 'RATE_LIMIT_SIGN_IN_ADDRESS', '100/15m'),
     trustedProxies: trustedProxies(env),

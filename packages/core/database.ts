@@ -1,6 +1,7 @@
 import knexFactory, { type Knex } from 'knex';
 import { startEmbeddedPostgres } from './embedded-postgres.js';
 import type { Logger } from './logger.js';
+import { DatabaseNotifications } from './notifications.js';
 
 // bigint columns (global positions, amounts) come back as strings by default; int8 values we
 // store fit in a JS number only when they are amounts, so parsing stays explicit at each reader.
@@ -11,6 +12,8 @@ export interface Database {
   url: string;
   /** True when this process started the embedded server and so must stop it. */
   ownsServer: boolean;
+  /** This process's LISTEN connection (opened by the first listener), closed with the database. */
+  notifications: DatabaseNotifications;
   close(): Promise<void>;
 }
 
@@ -37,16 +40,29 @@ export function createKnex(url: string, poolMax = 20, schemaAliases: Record<stri
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.databaseUrl) {
     const knex = createKnex(opts.databaseUrl, opts.poolMax);
-    return { knex, url: opts.databaseUrl, ownsServer: false, close: () => knex.destroy() };
+    const notifications = new DatabaseNotifications(opts.databaseUrl, opts.log);
+    return {
+      knex,
+      url: opts.databaseUrl,
+      ownsServer: false,
+      notifications,
+      close: async () => {
+        await notifications.close();
+        await knex.destroy();
+      },
+    };
   }
   const server = await startEmbeddedPostgres(opts.dataDir, { log: opts.log });
   const url = server.url(server.database);
   const knex = createKnex(url, opts.poolMax);
+  const notifications = new DatabaseNotifications(url, opts.log);
   return {
     knex,
     url,
     ownsServer: server.owned,
+    notifications,
     close: async () => {
+      await notifications.close();
       await knex.destroy();
       await server.stop();
     },

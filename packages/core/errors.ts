@@ -35,6 +35,7 @@ export const ERROR_CODES = {
   'IKW-RTE-001': { status: 404, retryable: false, message: 'No such route' },
   'IKW-RTE-002': { status: 405, retryable: false, message: 'This route does not accept that method' },
   'IKW-LIM-001': { status: 429, retryable: true, message: 'Too many requests; retry after the seconds in Retry-After' },
+  'IKW-LIM-002': { status: 429, retryable: true, message: 'Too many waits for events are running for this credential or merchant; retry after the seconds in Retry-After' },
   'IKW-RES-001': { status: 404, retryable: false, message: 'No such resource' },
   'IKW-RES-002': { status: 409, retryable: false, message: 'The resource is not in a state that allows this operation' },
   'IKW-RES-003': { status: 409, retryable: true, message: 'The resource was changed by a concurrent request; retry' },

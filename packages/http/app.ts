@@ -80,15 +80,27 @@ export function trustsProxy(ranges: readonly Cidr[]): (address: string) => boole
 /** The client's address: the peer's, or, behind a trusted proxy, the nearest untrusted one of X-Forwarded-For. */
 const clientAddress = (req: Request) => req.ip ?? 'unknown';
 
+/** What a request counts against: its client address and, once known, its credential. */
+function rateBuckets(limits: NonNullable<AppDeps['rateLimits']>, req: Request, principal: Principal | undefined) {
+  return [
+    ...(limits.perAddress ? [{ key: `address:${clientAddress(req)}`, rule: limits.perAddress }] : []),
+    ...(limits.perCredential && principal ? [{ key: `credential:${principal.actor}`, rule: limits.perCredential }] : []),
+  ];
+}
+
 /** Counts the request against its client address and, once known, its credential (429 when over). */
 async function limitRate(deps: AppDeps, req: Request, res: Response, principal: Principal | undefined): Promise<void> {
   const limits = deps.rateLimits;
   if (!limits) return;
-  const buckets = [
-    ...(limits.perAddress ? [{ key: `address:${clientAddress(req)}`, rule: limits.perAddress }] : []),
-    ...(limits.perCredential && principal ? [{ key: `credential:${principal.actor}`, rule: limits.perCredential }] : []),
-  ];
-  const headers = await limits.limiter.take(buckets);
+  const headers = await limits.limiter.take(rateBuckets(limits, req, principal));
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+}
+
+/** Counts `requests` more for what the handler spent (a long poll's waiting), refusing nothing; the answer's headers say what is left. */
+async function countSpent(deps: AppDeps, req: Request, res: Response, principal: Principal | undefined, requests: number): Promise<void> {
+  const limits = deps.rateLimits;
+  if (!limits) return;
+  const { headers } = await limits.limiter.count(rateBuckets(limits, req, principal), requests);
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
 }
 
@@ -205,6 +217,16 @@ function runRoute(r: Route, deps: AppDeps) {
       return Array.isArray(v) ? v[0] : v;
     };
     let principal: Principal | undefined;
+    // Aborted when the client closes the connection, or its side of it (half-open connections are
+    // allowed: services/api/server.ts), before its answer is sent: a handler that waits stops.
+    const clientGone = new AbortController();
+    const gone = () => {
+      if (!res.writableFinished) clientGone.abort();
+    };
+    res.on('close', gone);
+    req.socket.on('end', gone);
+    res.on('close', () => req.socket.off('end', gone));
+    if (req.socket.readableEnded) gone();
     let complete: ((answer: StoredAnswer, keep: boolean) => Promise<void>) | undefined;
     let requestRef: string | undefined;
     try {
@@ -280,6 +302,8 @@ function runRoute(r: Route, deps: AppDeps) {
         header,
         ...(r.rawBody ? { bodyStream: req } : {}),
         path: req.path,
+        signal: clientGone.signal,
+        countRequests: (requests) => countSpent(deps, req, res, principal, requests),
       };
       const result = await r.handler(ctx);
       await succeeded();

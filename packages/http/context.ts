@@ -40,6 +40,10 @@ export interface HandlerContext<Body = unknown, Query = unknown, Params = unknow
   bodyStream?: Readable;
   /** Absolute URL of this request's path (for list objects' `url`). */
   path: string;
+  /** Aborted when the client closes the connection, or its sending side, before the answer is sent. */
+  signal: AbortSignal;
+  /** Counts this many requests more against the request's rate limits, refusing nothing (time a long poll spent waiting). */
+  countRequests(requests: number): Promise<void>;
 }
 
 /**

@@ -43,15 +43,26 @@ export class RateLimiter {
 
   /** Counts one request in each bucket; returns the headers to send, or throws 429 with them. */
   async take(buckets: { key: string; rule: RateLimitRule }[]): Promise<Record<string, string>> {
-    if (buckets.length === 0) return {};
+    const { headers, retryAfter } = await this.count(buckets, 1);
+    if (retryAfter !== null) throw new ApiError('IKW-LIM-001', undefined, undefined, { ...headers, 'Retry-After': retryAfter });
+    return headers;
+  }
+
+  /**
+   * Counts `hits` requests in each bucket and never refuses: what they stand for has happened (a
+   * long poll's waiting), so the requests that follow meet the limit. Returns the headers to send
+   * and, when a bucket is over its limit, the seconds until it resets.
+   */
+  async count(buckets: { key: string; rule: RateLimitRule }[], hits: number): Promise<{ headers: Record<string, string>; retryAfter: string | null }> {
+    if (buckets.length === 0 || hits <= 0) return { headers: {}, retryAfter: null };
     const now = this.clock.now().getTime();
     const starts = buckets.map((b) => new Date(now - (now % b.rule.windowMs)));
     const { rows } = await this.knex.raw<{ rows: { bucket: string; hits: number }[] }>(
       `INSERT INTO rate_limit_windows (bucket, window_start, expires_at, hits)
-       SELECT bucket, window_start, expires_at, 1 FROM unnest(?::text[], ?::timestamptz[], ?::timestamptz[]) AS w(bucket, window_start, expires_at)
-       ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_windows.hits + 1
+       SELECT bucket, window_start, expires_at, ?::int FROM unnest(?::text[], ?::timestamptz[], ?::timestamptz[]) AS w(bucket, window_start, expires_at)
+       ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_windows.hits + EXCLUDED.hits
        RETURNING bucket, hits`,
-      [buckets.map((b) => b.key), starts, starts.map((start, i) => new Date(start.getTime() + buckets[i]!.rule.windowMs))],
+      [hits, buckets.map((b) => b.key), starts, starts.map((start, i) => new Date(start.getTime() + buckets[i]!.rule.windowMs))],
     );
     if (++this.taken % 1000 === 0) void this.purge().catch(() => undefined);
     // The tightest bucket: the one with the fewest requests left.
@@ -66,8 +77,7 @@ export class RateLimiter {
       'RateLimit-Remaining': String(Math.max(0, tightest.remaining)),
       'RateLimit-Reset': String(tightest.resetSeconds),
     };
-    if (tightest.remaining < 0) throw new ApiError('IKW-LIM-001', undefined, undefined, { ...headers, 'Retry-After': String(tightest.resetSeconds) });
-    return headers;
+    return { headers, retryAfter: tightest.remaining < 0 ? String(tightest.resetSeconds) : null };
   }
 
   /**

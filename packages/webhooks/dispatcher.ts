@@ -19,6 +19,8 @@ import { testEventId, testEventPayload } from './test-events.js';
 import { findDelivery, type WebhookDeliveryWithAttempts } from './deliveries.js';
 import { pinnedLookup, resolveDeliveryTarget } from '../domain/webhook-endpoint/url-policy.js';
 import type { Cidr } from '../core/cidr.js';
+import { notify } from '../core/notifications.js';
+import { ownerKey, PUBLIC_EVENTS_CHANNEL } from './event-waits.js';
 
 export const DISPATCH_CONSUMER = 'webhook-dispatcher';
 /** Replays of an endpoint's failed deliveries reach back this far (events are kept at least this long). */
@@ -259,6 +261,8 @@ export class WebhookDispatcher {
     }
     const fresh = [...rows.values()].filter((r) => inserted.has(r.id));
     if (fresh.length === 0) return;
+    // Heard when this transaction commits: the events API's waits of these owners look again.
+    await notify(trx, PUBLIC_EVENTS_CHANNEL, [...new Set(fresh.map((r) => ownerKey({ merchantId: r.merchant_id, environment: r.environment })))]);
     const owners = new Map(fresh.map((r) => [`${r.merchant_id}|${r.environment}`, [r.merchant_id, r.environment]]));
     const endpoints = await enabledEndpointsOf(trx, [...owners.values()] as [string, Environment][]);
     const targets = fresh.flatMap((r) =>

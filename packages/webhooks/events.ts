@@ -1,5 +1,8 @@
 import type { Knex } from 'knex';
+import { ApiError } from '../core/errors.js';
 import type { Owner } from '../domain/audit.js';
+import { canReadEventType, readScopeOfEventType } from '../domain/organization/event-scopes.js';
+import { PUBLIC_EVENT_TYPES, typesMatching } from '../domain/webhook-endpoint/event-types.js';
 import { cursorPage, whereCreated, type CreatedRange, type CursorList, type CursorQuery } from '../../projections/paging.js';
 import { RETENTION_MS } from './dispatcher.js';
 
@@ -10,6 +13,29 @@ export interface EventFilters {
   /** Only these types (already expanded from `*` and `family.*`); none: every type. */
   types?: readonly string[];
   created?: CreatedRange;
+}
+
+/**
+ * The types a credential holding `scopes` may be shown (docs/auth.md, "Events and scopes") among
+ * those its `type` filters name (`*`, a type or `family.*`; none: every type); undefined when
+ * that is every public type. A filter naming no type is 400 IKW-VAL-001; one naming a type the
+ * credential cannot read, 403 IKW-AUT-004 with the scope it needs, so that a filter never answers
+ * an empty list for a reason the caller cannot see. `*` takes the readable types.
+ */
+export function readableTypes(scopes: readonly string[], filters?: readonly string[]): string[] | undefined {
+  if (filters === undefined) {
+    const readable = PUBLIC_EVENT_TYPES.filter((e) => canReadEventType(scopes, e.type)).map((e) => e.type);
+    return readable.length === PUBLIC_EVENT_TYPES.length ? undefined : readable;
+  }
+  const types = new Set<string>();
+  for (const filter of filters) {
+    const matching = typesMatching(filter);
+    if (matching.length === 0) throw new ApiError('IKW-VAL-001', `type ${filter} names no event type (docs/events.md lists them)`, 'type');
+    const unreadable = filter === '*' ? undefined : matching.find((t) => !canReadEventType(scopes, t));
+    if (unreadable !== undefined) throw new ApiError('IKW-AUT-004', `This credential cannot read ${filter} events: they need ${readScopeOfEventType(unreadable)}`, 'type');
+    for (const t of matching) if (canReadEventType(scopes, t)) types.add(t);
+  }
+  return [...types];
 }
 
 interface EventRow {
@@ -37,7 +63,8 @@ export function listEvents(knex: Knex, owner: Owner, query: CursorQuery, filters
   return cursorPage<EventRow, PublicEvent>(eventsOf(knex, owner, filters, now), query, url, 'id', parse);
 }
 
-export async function findEvent(knex: Knex, owner: Owner, id: string, now: Date): Promise<PublicEvent | undefined> {
-  const row = await eventsOf(knex, owner, {}, now).andWhere('id', id).first<EventRow | undefined>();
+/** The event, if it is the owner's, of the retention window and one of `types` (all when none). */
+export async function findEvent(knex: Knex, owner: Owner, id: string, now: Date, types?: readonly string[]): Promise<PublicEvent | undefined> {
+  const row = await eventsOf(knex, owner, types ? { types } : {}, now).andWhere('id', id).first<EventRow | undefined>();
   return row && parse(row);
 }

@@ -85,7 +85,7 @@ export function apiFamilies(system: System): Family[] {
     webhookEndpointsFamily(system.knex, system.clock, system.webhookEndpoints, system.webhooks),
     webhookReplaysFamily(system.webhooks),
     // The events webhooks carry, for clients that missed some and for `sika listen` (docs/webhooks.md).
-    eventsFamily(system.knex, system.clock),
+    eventsFamily(system.knex, system.clock, system.eventWaits),
     // Merchant billing and the billing family: one model (docs/billing.md).
     merchantCustomersFamily(system.knex, system.billing.customers),
     merchantProductsFamily(system.knex, system.billing.products, (id, at) => system.billing.subscriptions.isStaleAttachment(id, at)),

@@ -8,6 +8,7 @@ import t from 'tap';
 import { Webhook } from 'standardwebhooks';
 import { assertError, assertOk } from '../support/assertions.js';
 import { confirm, mobileMoney, operatorAnswers, snNumber } from '../support/payment-intents.js';
+import { fund, mobileMoney as payoutDestination, payout } from '../support/payouts.js';
 import { createIntentEvent, listeningEndpoint, settle, startWebhookService } from '../support/webhooks.js';
 
 const svc = await startWebhookService(t);
@@ -89,6 +90,39 @@ t.test("another merchant's or environment's events are not found; events older t
   svc.clock.advance(30 * 86_400_000 + 1_000);
   t.same(ids(await events(key)), []);
   assertError(t, await svc.request('GET', `/api/v1/events/${id}`, { key }), 'IKW-RES-001', 'id');
+});
+
+t.test("a key's events.read reaches only the families it reads: other events are absent, a filter naming them refused", async (t) => {
+  const { merchant, key } = await svc.sandboxMerchant();
+  await fund(svc, merchant.id, 100_000);
+  const intent = await createIntentEvent(svc, key);
+  const paid = await payout(svc, key, { destination: payoutDestination() }, { environment: 'sandbox' });
+  await settle(svc);
+  const all = await events(key);
+  const ofFamily = (prefix: string) => all.body.data.filter((e: { type: string }) => e.type.startsWith(prefix)).map((e: { id: string }) => e.id) as string[];
+  const [paymentEvent] = ofFamily('payment_intent.');
+  const payoutEvents = ofFamily('payout.');
+  t.ok(paymentEvent && payoutEvents.length > 0, 'a key of every scope sees both families');
+
+  const payments = (await svc.apiKey(merchant.id, ['events.read', 'payment_intents.read'])).secret;
+  const seen = await events(payments);
+  t.same(types(seen), ['payment_intent.created'], 'payment events, no payout event');
+  t.equal(seen.body.data[0].data.id, intent.id);
+  assertOk(t, await svc.request('GET', `/api/v1/events/${paymentEvent}`, { key: payments }));
+  assertError(t, await svc.request('GET', `/api/v1/events/${payoutEvents[0]}`, { key: payments }), 'IKW-RES-001', 'id');
+  assertError(t, await events(payments, `?ending_before=${payoutEvents[0]}`), 'IKW-VAL-001', 'ending_before');
+  t.same(types(await events(payments, '?type=*')), ['payment_intent.created'], '* is every type the key reads');
+  const refused = await events(payments, '?type=payment_intent.created,payout.*');
+  assertError(t, refused, 'IKW-AUT-004', 'type');
+  t.match(refused.body.message, /payouts\.read/, 'the refusal names the scope that is missing');
+  assertError(t, await events(payments, '?type=payout.created'), 'IKW-AUT-004', 'type');
+
+  const payouts = (await svc.apiKey(merchant.id, ['events.read', 'payouts.read'])).secret;
+  const seenByPayouts = await events(payouts);
+  t.same(ids(seenByPayouts), payoutEvents, 'the payout events, no payment event');
+  t.ok(seenByPayouts.body.data.every((e: { data: { id: string } }) => e.data.id === paid.id));
+  const none = (await svc.apiKey(merchant.id, ['events.read'])).secret;
+  t.same(ids(await events(none)), [], 'events.read alone reads no family');
 });
 
 t.test('wait: the answer comes when a newer event is stored, or empty when the wait ends', async (t) => {

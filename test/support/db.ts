@@ -6,6 +6,7 @@ import type { Knex } from 'knex';
 import pg from 'pg';
 import type { Test } from 'tap';
 import { createKnex } from '../../packages/core/database.js';
+import { DatabaseNotifications } from '../../packages/core/notifications.js';
 import { startEmbeddedPostgres } from '../../packages/core/embedded-postgres.js';
 import type { Migration } from '../../packages/core/migration.js';
 import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
@@ -153,7 +154,11 @@ export async function migratedCopy(t: Test): Promise<string> {
 /** A fresh migrated database and a Postgres event store on it that listens for appends; closed when the test ends. */
 export async function postgresStore(t: Test, options: { poolSize?: number; pollIntervalMs?: number } = {}): Promise<MigratedDatabase & { store: PostgresEventStore }> {
   const db = await migratedDatabase(t, options);
-  const store = new PostgresEventStore(db.knex, { listenUrl: db.url, pollIntervalMs: options.pollIntervalMs ?? 50 });
-  t.teardown(() => store.close());
+  const notifications = new DatabaseNotifications(db.url);
+  const store = new PostgresEventStore(db.knex, { notifications, pollIntervalMs: options.pollIntervalMs ?? 50 });
+  t.teardown(async () => {
+    await store.close();
+    await notifications.close();
+  });
   return { ...db, store };
 }

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Knex } from 'knex';
-import pg from 'pg';
 import { preparedQuery } from '../../core/database.js';
+import { notify, type DatabaseNotifications } from '../../core/notifications.js';
 import { newUuid } from '../../core/ids.js';
 import {
   VersionConflictError,
@@ -108,8 +108,8 @@ export interface PostgresEventStoreOptions {
   inline?: InlineHandler;
   /** Poll interval of subscriptions when no wake-up arrives (other processes' writes, xmin moves). */
   pollIntervalMs?: number;
-  /** Connection string for the LISTEN connection that wakes subscribers on other processes' writes. */
-  listenUrl?: string;
+  /** The process's LISTEN connection, which wakes subscribers on other processes' writes. */
+  notifications?: DatabaseNotifications;
   /** Group commit limits: commits per batch, and batches committing at once (each holds a connection). */
   groupCommit?: Partial<GroupCommitLimits>;
 }
@@ -203,8 +203,8 @@ class LogTail {
 
 export class PostgresEventStore implements EventStore {
   private readonly committed = new EventEmitter();
-  private listener: pg.Client | null = null;
-  private listenerStarting: Promise<void> | null = null;
+  /** Listening for other processes' commits, from the first subscription on; resolves to what stops it. */
+  private listening: Promise<() => void> | null = null;
   private notifyPending = false;
   private closed = false;
   private readonly subscriptions = new OpenSubscriptions();
@@ -639,37 +639,20 @@ export class PostgresEventStore implements EventStore {
     setTimeout(() => {
       this.notifyPending = false;
       if (this.closed) return;
-      this.knex.raw('SELECT pg_notify(?, ?)', [NOTIFY_CHANNEL, '']).catch(() => undefined);
+      notify(this.knex, NOTIFY_CHANNEL, ['']).catch(() => undefined);
     }, 5);
   }
 
-  /** One LISTEN connection per store, opened with the first subscription. */
-  private ensureListener(): Promise<void> {
-    if (this.listenerStarting) return this.listenerStarting;
-    const listenUrl = this.options.listenUrl;
-    if (!listenUrl) return (this.listenerStarting = Promise.resolve());
-    const client = new pg.Client({ connectionString: listenUrl });
-    this.listenerStarting = (async () => {
-      try {
-        await client.connect();
-        client.on('notification', () => this.committed.emit('wake'));
-        client.on('error', () => undefined);
-        await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
-        if (this.closed) await client.end();
-        else this.listener = client;
-      } catch {
-        // Polling still delivers everything; LISTEN only shortens the wait.
-        await client.end().catch(() => undefined);
-      }
-    })();
-    return this.listenerStarting;
+  /** Other processes' commits wake subscribers (polling still delivers everything; LISTEN only shortens the wait). */
+  private ensureListener(): Promise<() => void> {
+    const notifications = this.options.notifications;
+    this.listening ??= notifications ? notifications.listen(NOTIFY_CHANNEL, () => this.committed.emit('wake')) : Promise.resolve(() => undefined);
+    return this.listening;
   }
 
   async close(): Promise<void> {
     this.closed = true;
     await this.subscriptions.stopAll();
-    if (this.listenerStarting) await this.listenerStarting;
-    await this.listener?.end().catch(() => undefined);
-    this.listener = null;
+    if (this.listening) (await this.listening)();
   }
 }
