@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { MerchantSettingsEvent, PayoutSettings } from '../packages/domain/merchant-settings/events.js';
-import { defaultPayoutSettings } from '../packages/domain/merchant-settings/events.js';
+import { defaultPayoutSettings, withPayoutDefaults } from '../packages/domain/merchant-settings/events.js';
 import type { Environment } from '../packages/domain/merchant/events.js';
 import type { Projection } from './projection.js';
 
@@ -32,6 +32,6 @@ export const payoutSettingsProjection: Projection = {
 };
 
 export async function readPayoutSettings(knex: Knex, merchantId: string, environment: Environment): Promise<{ settings: PayoutSettings; updatedAt: Date | null }> {
-  const row = await knex('read.payout_settings').where({ merchant_id: merchantId, environment }).first<{ settings: PayoutSettings; updated_at: Date } | undefined>();
-  return row ? { settings: row.settings, updatedAt: row.updated_at } : { settings: defaultPayoutSettings(environment), updatedAt: null };
+  const row = await knex('read.payout_settings').where({ merchant_id: merchantId, environment }).first<{ settings: Partial<PayoutSettings>; updated_at: Date } | undefined>();
+  return row ? { settings: withPayoutDefaults(row.settings, environment), updatedAt: row.updated_at } : { settings: defaultPayoutSettings(environment), updatedAt: null };
 }

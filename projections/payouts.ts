@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { orderKeys } from '../packages/core/json.js';
 import type { Owner } from '../packages/domain/audit.js';
+import { destinationKey } from '../packages/domain/payout-method/destination.js';
 import type { Destination } from '../packages/domain/payout-method/events.js';
 import type { PayoutEvent, PayoutObject, PayoutStatus } from '../packages/domain/payout/events.js';
 import type { PageList, PageQuery } from './paging.js';
@@ -21,12 +22,29 @@ export const payoutsProjection: Projection = {
         CREATE INDEX payouts_list ON read.payouts (merchant_id, environment, seq);
         CREATE INDEX payouts_status ON read.payouts (merchant_id, environment, status, seq)`),
     },
+    {
+      // Where each payout's money goes (destinationKey), for the rule of destinations paid before;
+      // the payouts made before are keyed here, with the same function.
+      name: 'payouts/002-destination-key',
+      up: async (knex) => {
+        await knex.raw('ALTER TABLE read.payouts ADD COLUMN destination_key text');
+        for (let after = ''; ; ) {
+          const rows = (await knex('read.payouts').where('id', '>', after).orderBy('id').limit(1000).select('id', knex.raw("object->'destination' AS destination"))) as { id: string; destination: Destination }[];
+          if (rows.length === 0) break;
+          await knex.raw('UPDATE read.payouts AS p SET destination_key = v.key FROM json_to_recordset(?::json) AS v(id text, key text) WHERE p.id = v.id', [
+            JSON.stringify(rows.map((r) => ({ id: r.id, key: destinationKey(r.destination) }))),
+          ]);
+          after = rows.at(-1)!.id;
+        }
+        await knex.raw('ALTER TABLE read.payouts ALTER COLUMN destination_key SET NOT NULL; CREATE INDEX payouts_destination ON read.payouts (merchant_id, environment, destination_key)');
+      },
+    },
   ],
   handles: ['payout.created', 'payout.updated', 'payout.delayed', 'payout.paid', 'payout.failed', 'payout.canceled'],
   ...rowChangeProjection({ 'read.payouts': ['id'] }, (event) => {
     const e = event as unknown as PayoutEvent;
     const object = e.data.object;
-    const created = e.type === 'payout.created' ? { merchant_id: e.data.merchantId, environment: e.data.environment } : null;
+    const created = e.type === 'payout.created' ? { merchant_id: e.data.merchantId, environment: e.data.environment, destination_key: destinationKey(e.data.destination) } : null;
     return [snapshotChange('read.payouts', event, object, created)];
   }),
 };
@@ -49,4 +67,17 @@ export function findPayout(knex: Knex, owner: Owner, id: string): Promise<Payout
 /** A page of this owner's payouts, newest first. */
 export function listPayouts(knex: Knex, owner: Owner, page: PageQuery, filters: { status?: PayoutStatus }): Promise<PageList<PayoutObject>> {
   return pageOfObjects(ownedRows(knex, 'read.payouts', owner, filters), page, renderPayout);
+}
+
+/** Payouts whose money may be on its way or arrived: a failed or canceled one paid nothing. */
+const PAYING: readonly PayoutStatus[] = ['pending', 'in_transit', 'paid'];
+
+/**
+ * Whether this owner has a payout pending, in transit or paid to this destination (destinationKey):
+ * the destinations it paid before (docs/decisions.md, "Payouts"). Read where the payouts' commits
+ * write it (an inline read model), so a payout just made counts at once.
+ */
+export async function hasPaidTo(knex: Knex, owner: Owner, destination: Destination): Promise<boolean> {
+  const row = await ownedRows(knex, 'read.payouts', owner).where({ destination_key: destinationKey(destination) }).whereIn('status', PAYING).first('id');
+  return row !== undefined;
 }

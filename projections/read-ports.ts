@@ -14,6 +14,7 @@ import { escrowContractFundedBy } from './escrow-contracts.js';
 import { contractOfDispute } from './escrow-disputes.js';
 import { contractOfRelease } from './escrow-releases.js';
 import { readPayoutSettings } from './payout-settings.js';
+import { hasPaidTo } from './payouts.js';
 import type { Environment } from '../packages/domain/merchant/events.js';
 
 /** The domain's read ports (packages/domain/read-ports.ts) over the read models. */
@@ -28,6 +29,7 @@ export function readPorts(knex: Knex): ReadPorts {
     organizationOfMerchant: (merchantId) => organizationOfMerchant(knex, merchantId),
     merchantMembers: async (merchantId) => (await listMembersOfMerchant(knex, merchantId)).map((m) => ({ userId: m.user_id, email: m.email, role: m.role })),
     activationRule: (owner, countryCode, currencyIso) => activationRule(knex, owner, countryCode, currencyIso),
+    hasPaidTo: (owner, destination) => hasPaidTo(knex, owner, destination),
     capabilityRefusal: async (owner, method) => {
       const capability = await governingCapability(knex, owner, method);
       if (!capability) return null;

@@ -304,6 +304,9 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     rails: railsOf,
     capabilities: reads,
     activations: reads,
+    history: reads,
+    // Declared below (it sends codes with the messenger): a user's challenge is used up in the payout's commit.
+    verifications: { consumption: (...args) => verifications.consumption(...args) },
     scheduleOverdueCheck: enqueuer(payoutOverdue),
     scheduleReconcile: enqueuer(payoutReconcile),
   });

@@ -6,7 +6,7 @@ import { isRefused } from '../core/refusal.js';
 import { derivedId, publicEventId, randomBase62 } from '../core/ids.js';
 import type { Logger } from '../core/logger.js';
 import type { SecretBox } from '../core/secrets.js';
-import type { Actor, Owner } from '../domain/audit.js';
+import type { Actor, Owner, Requester } from '../domain/audit.js';
 import { assertMayRun, type Automations } from '../domain/automation/commands.js';
 import { currentVersion } from '../domain/automation/decider.js';
 import { ACTION_SCOPES, LIMITS, nextTick, scopesNeeded, type Step } from '../domain/automation/definition.js';
@@ -441,6 +441,10 @@ export class AutomationRunner {
         return { status: 'succeeded', output: { invoice: i.id, customer: i.customer, amountDue: i.amountDue, currency: i.currency, status: invoice.status } };
       }
       case 'create_payout': {
+        // The payout is asked by whoever saved the version; a user is not there to give a second
+        // factor, so in live their automations pay inline only destinations paid before (docs/automations.md).
+        const credential = await versionCredential(this.deps.knex, run.automation_id, run.automation_version);
+        const by: Requester = { userId: credential?.type === 'user' ? credential.id : null, challengeId: null };
         const payout = await this.deps.payouts.create(
           owner,
           {
@@ -450,6 +454,7 @@ export class AutomationRunner {
             ...(params.payoutMethodId !== undefined ? { payout_method_id: String(params.payoutMethodId) } : {}),
             metadata: { ...((params.metadata as Record<string, string> | undefined) ?? {}), automation_id: run.automation_id, automation_run_id: run.id },
           },
+          by,
           'api',
           actor,
           `automation:${key}`,

@@ -3,6 +3,7 @@ import type { ActivationGate } from './country-activation/commands.js';
 import type { CapabilityGate } from './payment-capability/commands.js';
 import type { Role } from './organization/events.js';
 import type { PaymentIntentObject } from './payment-intent/events.js';
+import type { Destination } from './payout-method/events.js';
 import type { Price, ProductStatus } from './product/events.js';
 
 /**
@@ -57,7 +58,13 @@ export interface AccountDirectory {
   merchantMembers(merchantId: string): Promise<{ userId: string; email: string; role: Role }[]>;
 }
 
-export type ReadPorts = CustomerDirectory & PriceCatalog & PaymentIntentReader & AccountDirectory & CapabilityGate & ActivationGate;
+/** What payouts read of the merchant's earlier payouts. */
+export interface PayoutHistory {
+  /** Whether this owner has a payout pending, in transit or paid to this destination (docs/decisions.md, "Payouts"). */
+  hasPaidTo(owner: Owner, destination: Destination): Promise<boolean>;
+}
+
+export type ReadPorts = CustomerDirectory & PriceCatalog & PaymentIntentReader & AccountDirectory & CapabilityGate & ActivationGate & PayoutHistory;
 
 /** A seller's share of a paid order whose settlement is due (docs/marketplace.md). */
 export interface DueShare {

@@ -5,6 +5,7 @@
  */
 import t from 'tap';
 import { ProcessInstance } from '../../packages/core/instance.js';
+import { UNATTENDED } from '../../packages/domain/audit.js';
 import { advance, balance, balanceTransactions, fund, mobileMoney, PayoutProbe, payoutFee, retrievePayout } from '../support/payouts.js';
 import { startService } from '../support/system.js';
 
@@ -17,13 +18,13 @@ t.test('a payout retried with the same request after the operator call was lost 
   await fund(svc, m.id, 10_000);
   const owner = { merchantId: m.id, environment: 'sandbox' as const };
   const input = { amount: 1_000, currency: 'XOF', destination: mobileMoney() };
-  const first = await svc.system.payouts.create(owner, input, 'api', { actor: 'test' }, 'key-1|body-a');
+  const first = await svc.system.payouts.create(owner, input, UNATTENDED, 'api', { actor: 'test' }, 'key-1|body-a');
   t.equal(first.status, 'pending', 'left pending: whether the operator has it is unknown');
-  const retried = await svc.system.payouts.create(owner, input, 'api', { actor: 'test' }, 'key-1|body-a');
+  const retried = await svc.system.payouts.create(owner, input, UNATTENDED, 'api', { actor: 'test' }, 'key-1|body-a');
   t.equal(retried.id, first.id, 'the retry names the same payout');
   t.same(probe.calls.map((c) => c.payoutId), [first.id, first.id], 'and asks the operator again for it (it dedupes by payout id)');
   t.equal(retried.status, 'in_transit', 'and hands it to the operator');
-  const other = await svc.system.payouts.create(owner, input, 'api', { actor: 'test' }, 'key-2|body-a');
+  const other = await svc.system.payouts.create(owner, input, UNATTENDED, 'api', { actor: 'test' }, 'key-2|body-a');
   t.not(other.id, first.id, 'another request is another payout');
 
   await advance(svc);
@@ -39,7 +40,7 @@ t.test('the balance hold and its payout are one commit on the Postgres store', a
   const m = await svc.merchant();
   await fund(svc, m.id, 5_000);
   const owner = { merchantId: m.id, environment: 'sandbox' as const };
-  const created = await svc.system.payouts.create(owner, { amount: 1_000, currency: 'xof', destination: mobileMoney() }, 'api', { actor: 'test' });
+  const created = await svc.system.payouts.create(owner, { amount: 1_000, currency: 'xof', destination: mobileMoney() }, UNATTENDED, 'api', { actor: 'test' });
   const rows: { type: string; data: { kind?: string; source?: string }; transaction_id: string }[] = await svc.system
     .knex('events')
     .select('type', 'data', 'transaction_id')

@@ -140,6 +140,7 @@ t.test('payout settings: defaults, PATCH and its validation', async (t) => {
     safety_delay_minutes: 0,
     default_currency: null,
     default_payout_method_id: null,
+    inline_destinations_for_api_keys: true,
     destinations: [],
     updated: null,
   });

@@ -52,7 +52,7 @@ export async function rawRequest(svc: TestService, method: string, path: string,
 }
 
 /**
- * Wraps the connectors: records every `initiatePayin`, and while held, keeps each call waiting
+ * Wraps the connectors: records every `collect`, and while held, keeps each call waiting
  * until `release()`. A second call for the same intent while held releases at once, so a broken
  * lock shows up as a failed count rather than as a hung test.
  */
@@ -60,12 +60,12 @@ export class ProviderProbe {
   readonly calls: CollectRequest[] = [];
   private gate: Promise<void> | null = null;
   private open: (() => void) | null = null;
-  /** Makes the next initiatePayin throw this error (a connector outage). */
+  /** Makes the next collect throw this error (a connector outage). */
   failNext: Error | null = null;
 
   private waiting: { id: string; resolve: () => void }[] = [];
 
-  /** Resolves once initiatePayin has been called for this intent. */
+  /** Resolves once collect has been called for this intent. */
   called(paymentIntentId: string): Promise<void> {
     if (this.callsFor(paymentIntentId) > 0) return Promise.resolve();
     return new Promise<void>((resolve) => this.waiting.push({ id: paymentIntentId, resolve }));
@@ -87,7 +87,7 @@ export class ProviderProbe {
     this.open = null;
   }
 
-  /** For `startService({ provider })`: the connector itself for everything but `initiatePayin`. */
+  /** For `startService({ rails })`: the rails themselves for everything but `collect`. */
   readonly wrap = (_environment: Environment, base: Rails): Rails => {
     const wrapped = Object.create(base) as Rails;
     wrapped.collect = async (req: CollectRequest): Promise<CollectInitiation> => {

@@ -182,15 +182,15 @@ export function payoutFee(amount: number, destination: { type: 'mobile_money' | 
 export { assertError, assertOk } from './assertions.js';
 
 /**
- * Wraps the sandbox connector: records every `initiatePayout`; while `silent`, the operator takes
+ * Wraps the sandbox connector: records every `payout`; while `silent`, the operator takes
  * the payout and never calls back (nothing is scheduled); `rejectNext` refuses one at initiation.
  */
 export class PayoutProbe {
   readonly calls: PayoutRequest[] = [];
   silent = false;
-  /** Makes the next initiatePayout refuse the payout at once with this failure. */
+  /** Makes the next payout refuse the payout at once with this failure. */
   rejectNext: { failureCode: string; failureMessage: string } | null = null;
-  /** Makes the next initiatePayout throw, as a connector whose operator did not answer. */
+  /** Makes the next payout throw, as a connector whose operator did not answer. */
   throwNext = false;
 
   readonly wrap = (_environment: Environment, base: Rails): Rails => {

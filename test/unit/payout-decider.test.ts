@@ -7,7 +7,7 @@
  */
 import t from 'tap';
 import { merchantSettingsDecider, type MerchantSettingsCommand } from '../../packages/domain/merchant-settings/decider.js';
-import { DEFAULT_CUSTOMER_PORTAL_SETTINGS, defaultPayoutSettings, type MerchantSettingsEvent } from '../../packages/domain/merchant-settings/events.js';
+import { DEFAULT_CUSTOMER_PORTAL_SETTINGS, defaultPayoutSettings, type MerchantSettingsEvent, type PayoutSettings } from '../../packages/domain/merchant-settings/events.js';
 
 type PayoutSettingsUpdate = Extract<MerchantSettingsCommand, { type: 'update' }>;
 /** The data of a payout settings event (the settings stream also holds the customer portal's). */
@@ -244,7 +244,7 @@ t.test('payout methods (saved destinations)', async (t) => {
 
 t.test('merchant payout settings', async (t) => {
   const settings = spec(merchantSettingsDecider);
-  t.same(defaultPayoutSettings('sandbox'), { defaultReturnUrl: null, safetyDelayMinutes: 0, defaultCurrency: null, defaultPayoutMethodId: null });
+  t.same(defaultPayoutSettings('sandbox'), { defaultReturnUrl: null, safetyDelayMinutes: 0, defaultCurrency: null, defaultPayoutMethodId: null, inlineDestinationsForApiKeys: true });
   t.equal(defaultPayoutSettings('live').safetyDelayMinutes, 1440, 'a day in live');
   const update = (changes: PayoutSettingsUpdate['changes'], ms = 0, proof: PayoutSettingsUpdate['proof'] = 'api_key'): MerchantSettingsCommand => ({ type: 'update', merchantId: 'acct_1', environment: 'sandbox', changes, proof, at: at(ms) });
   settings.given().when(update({})).thenNothing(t, 'no change');
@@ -259,7 +259,7 @@ t.test('merchant payout settings', async (t) => {
           merchantId: 'acct_1',
           environment: 'sandbox',
           changes: { safetyDelayMinutes: 30, defaultReturnUrl: 'https://shop.example/back' },
-          settings: { defaultReturnUrl: 'https://shop.example/back', safetyDelayMinutes: 30, defaultCurrency: null, defaultPayoutMethodId: null },
+          settings: { defaultReturnUrl: 'https://shop.example/back', safetyDelayMinutes: 30, defaultCurrency: null, defaultPayoutMethodId: null, inlineDestinationsForApiKeys: true },
           updatedAt: T0.toISOString(),
         },
       },
@@ -269,7 +269,7 @@ t.test('merchant payout settings', async (t) => {
     .when(update({ defaultCurrency: 'xof', safetyDelayMinutes: 30 }, MIN))
     .thenState((s, decided) => {
       t.same(decided.map((e) => e.data.changes), [{ defaultCurrency: 'xof' }], 'only what changed');
-      t.same(s.settings, { defaultReturnUrl: 'https://shop.example/back', safetyDelayMinutes: 30, defaultCurrency: 'xof', defaultPayoutMethodId: null });
+      t.same(s.settings, { defaultReturnUrl: 'https://shop.example/back', safetyDelayMinutes: 30, defaultCurrency: 'xof', defaultPayoutMethodId: null, inlineDestinationsForApiKeys: true });
     });
   settings
     .given(second)
@@ -295,6 +295,32 @@ t.test('merchant payout settings', async (t) => {
       t.equal(s.settings?.safetyDelayMinutes, 60);
     });
   settings.given(first).when(update({ safetyDelayMinutes: 30, defaultCurrency: 'xof' }, MIN)).thenState((s) => t.equal(s.settings?.defaultCurrency, 'xof', 'the same delay is no lowering'));
+
+  // Refusing inline destinations to API keys needs nothing; opening them again is a weakening, as lowering the delay is.
+  const closed = settings.given(first).when(update({ inlineDestinationsForApiKeys: false }, MIN)).thenState((s, decided) => {
+    t.equal(s.settings?.inlineDestinationsForApiKeys, false, 'an API key may close them');
+    t.same(decided.map((e) => payoutData(e).inlineDestinationsReopened), [undefined]);
+  });
+  settings.given(closed).when(update({ inlineDestinationsForApiKeys: true }, 2 * MIN)).thenThrows(t, { code: 'IKW-PAY-005', param: 'inlineDestinations' });
+  settings.given(closed).when(update({ inlineDestinationsForApiKeys: true }, 2 * MIN, 'no_challenge')).thenThrows(t, { code: 'IKW-PAY-006', param: 'challenge' });
+  settings
+    .given(closed)
+    .when(update({ inlineDestinationsForApiKeys: true, safetyDelayMinutes: 5 }, 2 * MIN, { challengeId: 'ch_2' }))
+    .thenState((s, decided) => {
+      t.same(decided.map((e) => payoutData(e).inlineDestinationsReopened), [{ challengeId: 'ch_2' }], 'recorded with its challenge');
+      t.same(decided.map((e) => payoutData(e).safetyDelayLowered), [{ fromMinutes: 30, toMinutes: 5, challengeId: 'ch_2' }], 'one challenge for both');
+      t.equal(s.settings?.inlineDestinationsForApiKeys, true);
+    });
+  settings.given(first).when(update({ inlineDestinationsForApiKeys: true }, MIN)).thenNothing(t, 'open already: no change, nothing to prove');
+});
+
+t.test('payout settings recorded before a setting existed take its default', async (t) => {
+  const recorded = { defaultReturnUrl: null, safetyDelayMinutes: 60, defaultCurrency: 'xof', defaultPayoutMethodId: null };
+  const state = merchantSettingsDecider.evolve(merchantSettingsDecider.initialState, {
+    type: 'merchant.payout_settings_updated',
+    data: { merchantId: 'acct_1', environment: 'live', changes: { safetyDelayMinutes: 60 }, settings: recorded as PayoutSettings, updatedAt: T0.toISOString() },
+  });
+  t.same(state.settings, { ...recorded, inlineDestinationsForApiKeys: true });
 });
 
 t.test("merchant customer portal settings: on the same stream, apart from the payout settings", async (t) => {

@@ -9,6 +9,7 @@ type Purpose =
   | 'api-keys/roll'
   | 'api-keys/revoke'
   | 'payout-settings/delay'
+  | 'payouts/new-destination'
   | 'mfa/totp/setup'
   | 'mfa/totp/disable'
   | 'mfa/recovery-codes'
@@ -20,8 +21,11 @@ type Purpose =
   | 'phone-change/request'
   | 'change-password-mfa';
 
-/** The API's answers that a change needs a verified challenge: API keys (IKW-ACC-011), lowering the payout safety delay (IKW-PAY-006). */
-const CHALLENGE_NEEDED = new Set(['IKW-ACC-011', 'IKW-PAY-006']);
+/**
+ * The API's answers that a change needs a verified challenge: API keys (IKW-ACC-011), weakening
+ * the payout settings (IKW-PAY-006), a live payout to a destination never paid (IKW-PAY-007).
+ */
+const CHALLENGE_NEEDED = new Set(['IKW-ACC-011', 'IKW-PAY-006', 'IKW-PAY-007']);
 
 interface Asked {
   purpose: Purpose;

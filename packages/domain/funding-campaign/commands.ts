@@ -6,7 +6,7 @@ import { derivedUuid, newUuid, randomBase62 } from '../../core/ids.js';
 import { CommandService, handleSteps, loadState, step, type AnyStep } from '../../eventstore/command-handler.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
-import { auditMetadata, type Actor, type Owner } from '../audit.js';
+import { auditMetadata, UNATTENDED, type Actor, type Owner } from '../audit.js';
 import { assertOwned, isOwned } from '../aggregate.js';
 import { ledgerCommand } from '../ledger/commands.js';
 import { ledgerDecider, type CampaignMove } from '../ledger/decider.js';
@@ -569,7 +569,7 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
     let failureReason: string | null = null;
     try {
       const metadata = { [CONTRIBUTION_METADATA.campaign]: id };
-      await this.deps.payouts.create(owner, { amount: claim.amountMinor, currency: state.campaign!.currency, payout_method_id: claim.payoutMethodId, metadata }, 'api', actor, fundingPayoutRef(campaignPayoutId));
+      await this.deps.payouts.create(owner, { amount: claim.amountMinor, currency: state.campaign!.currency, payout_method_id: claim.payoutMethodId, metadata }, UNATTENDED, 'api', actor, fundingPayoutRef(campaignPayoutId));
     } catch (err) {
       if (!isRefused(err)) throw err;
       status = 'failed';

@@ -2,11 +2,11 @@ import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import type { EventStore } from '../../eventstore/port.js';
 import { CommandService, handleSteps, loadState, step } from '../../eventstore/command-handler.js';
-import { auditMetadata, type Actor, type Owner } from '../audit.js';
+import { auditMetadata, type Actor, type Owner, type Requester } from '../audit.js';
 import type { Environment } from '../merchant/events.js';
 import { tellOwners, type OwnerNoticeDeps } from '../organization/owner-notices.js';
 import type { Verifications } from '../verification/commands.js';
-import { merchantSettingsDecider, type DelayLoweringProof, type MerchantSettingsCommand, type MerchantSettingsState } from './decider.js';
+import { merchantSettingsDecider, type WeakeningProof, type MerchantSettingsCommand, type MerchantSettingsState } from './decider.js';
 import {
   defaultPayoutSettings,
   merchantSettingsId,
@@ -15,19 +15,12 @@ import {
   type CustomerPortalSettings,
   type MerchantSettingsEvent,
   type PayoutSettings,
-  type SafetyDelayLowered,
 } from './events.js';
 
 /** The settings as their stream holds them: a read for services of other aggregates (payouts, payout methods), which hold only a store. */
 export async function payoutSettings(store: EventStore, merchantId: string, environment: Environment): Promise<{ settings: PayoutSettings; updatedAt: string | null }> {
   const { state } = await loadState(store, merchantSettingsStream(merchantId, environment), merchantSettingsDecider);
   return { settings: state.settings ?? defaultPayoutSettings(environment), updatedAt: state.updatedAt };
-}
-
-/** Who changes the settings: a signed-in user (with the challenge they give, if any), or an API key (`userId` null). */
-export interface SettingsChanger {
-  userId: string | null;
-  challengeId: string | null;
 }
 
 export interface MerchantSettingsDeps extends OwnerNoticeDeps {
@@ -38,9 +31,10 @@ export interface MerchantSettingsDeps extends OwnerNoticeDeps {
 
 /**
  * A merchant's settings of one environment: payouts (docs/decisions.md, "Payouts") and its
- * customer portal (docs/checkout.md). Lowering the safety delay of saved payout destinations takes
- * a verified second-factor challenge of purpose `payout-settings/delay`, used up in the same
- * commit, and every owner of the merchant's organization is told by e-mail.
+ * customer portal (docs/checkout.md). Weakening a payout safeguard (lowering the safety delay of
+ * saved payout destinations, opening inline destinations to API keys again) takes a verified
+ * second-factor challenge of purpose `payout-settings/delay`, used up in the same commit, and
+ * every owner of the merchant's organization is told by e-mail.
  */
 export class MerchantSettingsService extends CommandService<MerchantSettingsCommand, MerchantSettingsState, MerchantSettingsEvent> {
   constructor(private readonly deps: MerchantSettingsDeps) {
@@ -53,10 +47,10 @@ export class MerchantSettingsService extends CommandService<MerchantSettingsComm
     await this.run(merchantSettingsId(owner.merchantId, owner.environment), command, auditMetadata(this.deps.clock, owner, owner.merchantId, actor));
   }
 
-  async updatePayouts(owner: Owner, changes: Partial<PayoutSettings>, by: SettingsChanger, actor: Actor): Promise<{ settings: PayoutSettings; updatedAt: string | null }> {
+  async updatePayouts(owner: Owner, changes: Partial<PayoutSettings>, by: Requester, actor: Actor): Promise<{ settings: PayoutSettings; updatedAt: string | null }> {
     const { store, clock, verifications } = this.deps;
     if (by.userId === null && by.challengeId !== null) throw new ApiError('IKW-VAL-002', 'challenge_id is a signed-in user’s second factor; an API key has none', 'challenge_id');
-    const proof: DelayLoweringProof = by.userId === null ? 'api_key' : by.challengeId === null ? 'no_challenge' : { challengeId: by.challengeId };
+    const proof: WeakeningProof = by.userId === null ? 'api_key' : by.challengeId === null ? 'no_challenge' : { challengeId: by.challengeId };
     const command: MerchantSettingsCommand = { type: 'update', merchantId: owner.merchantId, environment: owner.environment, changes, proof, at: clock.now() };
     const metadata = auditMetadata(clock, owner, owner.merchantId, actor);
     // A challenge given is used, whether or not the change turns out to need it; in the change's
@@ -69,19 +63,24 @@ export class MerchantSettingsService extends CommandService<MerchantSettingsComm
             step({ streamId: merchantSettingsStream(owner.merchantId, owner.environment), decider: merchantSettingsDecider, command, metadata }),
           ])).at(-1)! as { state: MerchantSettingsState; events: MerchantSettingsEvent[] })
         : await this.run(merchantSettingsId(owner.merchantId, owner.environment), command, metadata);
-    const lowered = result.events.flatMap((e) => (e.type === 'merchant.payout_settings_updated' && e.data.safetyDelayLowered ? [e.data.safetyDelayLowered] : []))[0];
-    if (lowered) await this.noticeLowered(owner, by.userId!, lowered);
+    const weakened = result.events.flatMap((e) => (e.type === 'merchant.payout_settings_updated' ? [e.data] : []))[0];
+    if (weakened?.safetyDelayLowered || weakened?.inlineDestinationsReopened) await this.tellOwners(owner, by.userId!, weakened);
     const state = result.state;
     return { settings: state.settings ?? defaultPayoutSettings(owner.environment), updatedAt: state.updatedAt };
   }
 
-  private async noticeLowered(owner: Owner, userId: string, lowered: SafetyDelayLowered): Promise<void> {
+  private async tellOwners(owner: Owner, userId: string, change: Extract<MerchantSettingsEvent, { type: 'merchant.payout_settings_updated' }>['data']): Promise<void> {
+    const what = [
+      ...(change.safetyDelayLowered
+        ? [`lowered the safety delay of new saved payout destinations from ${change.safetyDelayLowered.fromMinutes} minutes to ${change.safetyDelayLowered.toMinutes} minutes`]
+        : []),
+      ...(change.inlineDestinationsReopened ? ['let API keys pay out to inline destinations (not saved ones) again'] : []),
+    ].join(' and ');
     await tellOwners(this.deps, owner.merchantId, userId, (who) => ({
-      subject: 'The safety delay of saved payout destinations was lowered',
+      subject: change.safetyDelayLowered ? 'The safety delay of saved payout destinations was lowered' : 'API keys may pay out to inline destinations again',
       text:
-        `${who} lowered the safety delay of new saved payout destinations of merchant ${owner.merchantId} (${owner.environment}) ` +
-        `from ${lowered.fromMinutes} minutes to ${lowered.toMinutes} minutes, with a second factor, at ${this.deps.clock.now().toISOString()}. ` +
-        'Destinations saved from now on can receive payouts that much sooner. If you did not expect this, raise the delay again and review who can pay out.',
+        `${who} ${what} for merchant ${owner.merchantId} (${owner.environment}), with a second factor, at ${this.deps.clock.now().toISOString()}. ` +
+        'Money can now leave for new destinations with less in the way. If you did not expect this, change it back and review who can pay out.',
     }));
   }
 }

@@ -1,17 +1,18 @@
 import type { Decider } from '../../core/decider.js';
 import { Refusal } from '../../core/refusal.js';
 import type { Environment } from '../merchant/events.js';
-import { DEFAULT_CUSTOMER_PORTAL_SETTINGS, defaultPayoutSettings, type CustomerPortalSettings, type MerchantSettingsEvent, type PayoutSettings } from './events.js';
+import { DEFAULT_CUSTOMER_PORTAL_SETTINGS, defaultPayoutSettings, withPayoutDefaults, type CustomerPortalSettings, type MerchantSettingsEvent, type PayoutSettings } from './events.js';
 
 /**
- * What allows a change to lower the safety delay: a signed-in user's second-factor challenge (its
- * consumption is a step of the same commit), or nothing: an API key (no second factor behind it),
- * or a user who gave no challenge.
+ * What allows a change to weaken a payout safeguard (lower the safety delay, open inline
+ * destinations to API keys again): a signed-in user's second-factor challenge (its consumption is
+ * a step of the same commit), or nothing: an API key (no second factor behind it), or a user who
+ * gave no challenge.
  */
-export type DelayLoweringProof = { challengeId: string } | 'api_key' | 'no_challenge';
+export type WeakeningProof = { challengeId: string } | 'api_key' | 'no_challenge';
 
 export type MerchantSettingsCommand =
-  | { type: 'update'; merchantId: string; environment: Environment; changes: Partial<PayoutSettings>; proof: DelayLoweringProof; at: Date }
+  | { type: 'update'; merchantId: string; environment: Environment; changes: Partial<PayoutSettings>; proof: WeakeningProof; at: Date }
   | { type: 'update_customer_portal'; merchantId: string; environment: Environment; changes: Partial<CustomerPortalSettings>; at: Date };
 
 /** A merchant's settings of one environment: payouts, and its customer portal (each null until first changed). */
@@ -33,7 +34,7 @@ export const merchantSettingsDecider: Decider<MerchantSettingsCommand, MerchantS
     // Each event carries the whole settings of its kind after the change.
     switch (event.type) {
       case 'merchant.payout_settings_updated':
-        return { ...state, settings: event.data.settings, updatedAt: event.data.updatedAt };
+        return { ...state, settings: withPayoutDefaults(event.data.settings, event.data.environment), updatedAt: event.data.updatedAt };
       case 'merchant.customer_portal_settings_updated':
         return { ...state, customerPortal: event.data.settings, customerPortalUpdatedAt: event.data.updatedAt };
     }
@@ -49,12 +50,15 @@ export const merchantSettingsDecider: Decider<MerchantSettingsCommand, MerchantS
     const current = state.settings ?? defaultPayoutSettings(command.environment);
     const changes = changed(current, command.changes);
     if (Object.keys(changes).length === 0) return [];
-    // The delay is the time to notice a takeover before money leaves for a new destination:
-    // switching it off quietly would defeat it (raising it needs nothing more).
+    // The delay is the time to notice a takeover before money leaves for a new destination, and
+    // refusing inline destinations to API keys keeps a stolen key to saved ones: switching either
+    // off quietly would defeat it (strengthening needs nothing more).
     const lowered = changes.safetyDelayMinutes !== undefined && changes.safetyDelayMinutes < current.safetyDelayMinutes;
-    if (lowered && command.proof === 'api_key') throw new Refusal('IKW-PAY-005', undefined, 'safetyDelay');
-    if (lowered && command.proof === 'no_challenge') throw new Refusal('IKW-PAY-006', undefined, 'challenge');
-    const proof = command.proof;
+    const reopened = changes.inlineDestinationsForApiKeys === true;
+    const field = lowered ? 'safetyDelay' : 'inlineDestinations';
+    if ((lowered || reopened) && command.proof === 'api_key') throw new Refusal('IKW-PAY-005', undefined, field);
+    if ((lowered || reopened) && command.proof === 'no_challenge') throw new Refusal('IKW-PAY-006', undefined, 'challenge');
+    const challengeId = typeof command.proof === 'object' ? command.proof.challengeId : null;
     return [
       {
         type: 'merchant.payout_settings_updated',
@@ -64,7 +68,8 @@ export const merchantSettingsDecider: Decider<MerchantSettingsCommand, MerchantS
           changes,
           settings: { ...current, ...changes },
           updatedAt: command.at.toISOString(),
-          ...(lowered && typeof proof === 'object' ? { safetyDelayLowered: { fromMinutes: current.safetyDelayMinutes, toMinutes: changes.safetyDelayMinutes!, challengeId: proof.challengeId } } : {}),
+          ...(lowered && challengeId ? { safetyDelayLowered: { fromMinutes: current.safetyDelayMinutes, toMinutes: changes.safetyDelayMinutes!, challengeId } } : {}),
+          ...(reopened && challengeId ? { inlineDestinationsReopened: { challengeId } } : {}),
         },
       },
     ];

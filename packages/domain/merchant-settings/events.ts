@@ -11,17 +11,35 @@ export interface PayoutSettings {
   defaultCurrency: string | null;
   /** Saved destination used when a merchant payout names none. */
   defaultPayoutMethodId: string | null;
+  /**
+   * API keys may pay out to inline destinations (`destination` on a payout); false: only to saved
+   * payout methods, past their safety delay. Signed-in users are not bound by it (docs/decisions.md, "Payouts to new destinations").
+   */
+  inlineDestinationsForApiKeys: boolean;
 }
 
-/** Defaults: a day's safety delay in live (time to notice an account takeover); none in sandbox. */
+/**
+ * Defaults: a day's safety delay in live (time to notice an account takeover), none in sandbox;
+ * inline destinations open to API keys, as the interface has them.
+ */
 export function defaultPayoutSettings(environment: Environment): PayoutSettings {
-  return { defaultReturnUrl: null, safetyDelayMinutes: environment === 'live' ? 1440 : 0, defaultCurrency: null, defaultPayoutMethodId: null };
+  return { defaultReturnUrl: null, safetyDelayMinutes: environment === 'live' ? 1440 : 0, defaultCurrency: null, defaultPayoutMethodId: null, inlineDestinationsForApiKeys: true };
+}
+
+/** Settings as an event or row holds them: those recorded before a setting existed take its default. */
+export function withPayoutDefaults(settings: Partial<PayoutSettings>, environment: Environment): PayoutSettings {
+  return { ...defaultPayoutSettings(environment), ...settings };
 }
 
 /** A lower safety delay, and the second-factor challenge (used in the same commit) that allowed it. */
 export interface SafetyDelayLowered {
   fromMinutes: number;
   toMinutes: number;
+  challengeId: string;
+}
+
+/** API keys allowed inline destinations again, and the second-factor challenge (used in the same commit) that allowed it. */
+export interface InlineDestinationsReopened {
   challengeId: string;
 }
 
@@ -44,7 +62,15 @@ export const DEFAULT_CUSTOMER_PORTAL_SETTINGS: CustomerPortalSettings = { subscr
 export type MerchantSettingsEvent =
   | DomainEvent<
       'merchant.payout_settings_updated',
-      { merchantId: string; environment: Environment; changes: Partial<PayoutSettings>; settings: PayoutSettings; updatedAt: string; safetyDelayLowered?: SafetyDelayLowered }
+      {
+        merchantId: string;
+        environment: Environment;
+        changes: Partial<PayoutSettings>;
+        settings: PayoutSettings;
+        updatedAt: string;
+        safetyDelayLowered?: SafetyDelayLowered;
+        inlineDestinationsReopened?: InlineDestinationsReopened;
+      }
     >
   | DomainEvent<
       'merchant.customer_portal_settings_updated',

@@ -46,6 +46,17 @@ export function normalizeDestination(input: DestinationInput, payoutCurrency: st
 }
 
 /**
+ * Where a destination's money lands, as the rule of destinations paid before compares them
+ * (docs/decisions.md, "Payouts"): the rail (mobile money and its operator, or a bank) and the
+ * account on it (the E.164 number; the bank code and account number, letters in upper case). The
+ * currency and the account name are not part of it: they do not move the money elsewhere.
+ */
+export function destinationKey(destination: Destination): string {
+  if (destination.type === 'mobile_money') return `mobile_money:${destination.operator}:${destination.msisdn}`;
+  return `bank:${destination.bank_code.toUpperCase()}:${destination.account_number.toUpperCase()}`;
+}
+
+/**
  * The country whose fee schedule prices a destination. Bank destinations name no country, so the
  * first catalog country of their currency stands in (bank fees are set per currency).
  */

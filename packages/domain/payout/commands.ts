@@ -9,7 +9,7 @@ import type { DomainEvent } from '../../core/decider.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import { connectorActor, type PayoutCallback } from '../../connectors/callbacks.js';
 import type { PayoutInitiation, Rails } from '../../connectors/port.js';
-import { auditMetadata, type Actor } from '../audit.js';
+import { auditMetadata, type Actor, type Requester } from '../audit.js';
 import { CommandService, handleCommand, handleCommandsAtomically, handleSteps, step, type AnyStep, type CommandStep, type ConflictPolicy, type HandleResult, type StepOutcome } from '../../eventstore/command-handler.js';
 import { ledgerStep, runLedger } from '../ledger/commands.js';
 import type { LedgerState, PayoutFunds } from '../ledger/decider.js';
@@ -25,6 +25,8 @@ import type { Destination } from '../payout-method/events.js';
 import { assertCapable, type CapabilityGate } from '../payment-capability/commands.js';
 import { activationCheck, type ActivationGate } from '../country-activation/commands.js';
 import type { CapabilityScope } from '../payment-capability/events.js';
+import type { PayoutHistory } from '../read-ports.js';
+import type { Verifications } from '../verification/commands.js';
 import { FINAL_PAYOUT_STATUSES, payoutDecider, toPayoutObject, type Owner, type PayoutCommand, type PayoutState } from './decider.js';
 import { payoutStream, type PayoutCreated, type PayoutEvent, type PayoutFunding, type PayoutObject, type PayoutSource } from './events.js';
 
@@ -46,6 +48,10 @@ export interface PayoutDeps {
   capabilities: CapabilityGate;
   /** The merchant's country activations: a country not activated for payouts, or an amount out of bounds, is refused. */
   activations: ActivationGate;
+  /** The merchant's earlier payouts: a signed-in user pays a destination paid before without a fresh second factor. */
+  history: PayoutHistory;
+  /** Uses up a user's `payouts/new-destination` challenge in the payout's commit. */
+  verifications: Pick<Verifications, 'consumption'>;
   /** Durable timers: the overdue check at expected_by, and the crash mend of a hold. */
   scheduleOverdueCheck: Enqueue<PayoutRef>;
   scheduleReconcile: Enqueue<PayoutRef & { currency: string }>;
@@ -181,9 +187,11 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
    * Creates a payout: the balance check and hold, the payout, then the operator. `requestRef`
    * (the Idempotency-Key with the request's fingerprint) names the payout, so that a request
    * retried after a crash finds the payout the first attempt made and carries it on: one request,
-   * one payout, whatever was lost in between.
+   * one payout, whatever was lost in between. `by` is who asks: the rule of inline destinations
+   * (inlineDestinationGuard) depends on it.
    */
-  async create(owner: Owner, input: CreatePayoutInput, source: PayoutSource, actor: Actor, requestRef?: string, funding?: PayoutFunding): Promise<PayoutObject> {
+  async create(owner: Owner, input: CreatePayoutInput, by: Requester, source: PayoutSource, actor: Actor, requestRef?: string, funding?: PayoutFunding): Promise<PayoutObject> {
+    if (by.userId === null && by.challengeId !== null) throw new ApiError('IKW-VAL-002', 'challenge_id is a signed-in user’s second factor; an API key has none', 'challenge_id');
     const { destination, payoutMethodId } = await this.destination(owner, input);
     this.deps.rails(owner.environment).assertCanPayOut(destination);
     (await this.allowance(owner, destination, input.destination ? 'destination' : 'payout_method_id'))(input.amount);
@@ -194,13 +202,34 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
       const earlier = await this.load(id);
       if (earlier.state.payout) return this.initiate(earlier.state, meta);
     }
+    const guard = await this.inlineDestinationGuard(owner, payoutMethodId === null ? destination : null, by, actor);
 
     const payout = await this.prepare(owner, id, { amount: input.amount, fee, destination, payoutMethodId, metadata: input.metadata ?? {}, source, ...(funding ? { funding } : {}) });
     // Funded from the merchant's available balance, or a marketplace seller's available funds
     // (IKW-MKT-007 when short); contention on them is decided again, never a 409.
     const from: PayoutFunds = funding ? { kind: 'seller', seller: { sellerRef: funding.sellerRef, sellerId: funding.sellerId } } : { kind: 'available' };
-    const created = (await this.open(payout, from, meta, 'contended')) ?? (await this.holdThenCreate(payout, from, meta));
+    const created = (await this.open(payout, from, meta, 'contended', guard)) ?? (await this.holdThenCreate(payout, from, meta, guard));
     return this.initiate(created, meta);
+  }
+
+  /**
+   * The rule of inline destinations (docs/decisions.md, "Payouts"): what must commit before the
+   * payout (a signed-in user's challenge, used up with it), or a refusal. An API key pays inline
+   * unless the merchant's settings refuse it (IKW-PAY-008); in live, a user pays a destination the
+   * merchant never paid only with a fresh second factor (IKW-PAY-007): saved payout methods have
+   * their safety delay for that, and sandbox moves no money. A challenge given is used, needed or
+   * not, as with the settings.
+   */
+  private async inlineDestinationGuard(owner: Owner, inline: Destination | null, by: Requester, actor: Actor): Promise<AnyStep[]> {
+    if (by.userId !== null && by.challengeId !== null) return [this.deps.verifications.consumption(by.challengeId, 'payouts/new-destination', null, by.userId, actor)];
+    if (inline === null) return [];
+    if (by.userId === null) {
+      const { settings } = await payoutSettings(this.deps.store, owner.merchantId, owner.environment);
+      if (!settings.inlineDestinationsForApiKeys) throw new ApiError('IKW-PAY-008', undefined, 'destination');
+      return [];
+    }
+    if (owner.environment === 'live' && !(await this.deps.history.hasPaidTo(owner, inline))) throw new ApiError('IKW-PAY-007', undefined, 'challenge_id');
+    return [];
   }
 
   /**
@@ -361,9 +390,11 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
 
   /**
    * The same as a saga, for stores that append one stream at a time: should the process die
-   * between the hold and the payout, the reconcile job gives the funds back.
+   * between the hold and the payout, the reconcile job gives the funds back. The caller's own steps
+   * (`before`: a user's challenge) go first, so that no payout is recorded without them.
    */
-  private async holdThenCreate(payout: PayoutCommand & { type: 'create' }, from: PayoutFunds, meta: EventMetadata): Promise<PayoutState> {
+  private async holdThenCreate(payout: PayoutCommand & { type: 'create' }, from: PayoutFunds, meta: EventMetadata, before: AnyStep[] = []): Promise<PayoutState> {
+    if (before.length > 0) await handleSteps(this.deps.store, before);
     const hold = this.holdStep(payout.payout, payout.payout, from, meta);
     const held = (await handleCommand(this.deps.store, hold.streamId, hold.decider, hold.command, meta, { onConflict: 'contended' })) as HandleResult<LedgerState, LedgerEvent>;
     // A retry whose hold the mend already gave back must not create a payout without funds.
@@ -581,12 +612,12 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
   }
 
   /** POST /api/v1/merchant/payouts: the dashboard may leave the destination out, for the merchant's default saved one. */
-  async createFromDashboard(owner: Owner, input: CreatePayoutInput, actor: Actor, requestRef?: string): Promise<PayoutObject> {
+  async createFromDashboard(owner: Owner, input: CreatePayoutInput, by: Requester, actor: Actor, requestRef?: string): Promise<PayoutObject> {
     let body = input;
     if (body.destination === undefined && body.payout_method_id === undefined) {
       const { settings } = await payoutSettings(this.deps.store, owner.merchantId, owner.environment);
       if (settings.defaultPayoutMethodId) body = { ...body, payout_method_id: settings.defaultPayoutMethodId };
     }
-    return this.create(owner, body, 'merchant_portal', actor, requestRef);
+    return this.create(owner, body, by, 'merchant_portal', actor, requestRef);
   }
 }

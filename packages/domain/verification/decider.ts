@@ -38,7 +38,7 @@ export function challengeParam(purpose: VerificationPurpose): string {
   if (purpose === 'signup_email') return 'emailChallengeId';
   if (purpose === 'signup_phone') return 'phoneChallengeId';
   // The merchant routes' bodies are snake_case.
-  if (purpose === 'payout-settings/delay' || purpose.startsWith('api-keys/')) return 'challenge_id';
+  if (purpose === 'payout-settings/delay' || purpose === 'payouts/new-destination' || purpose.startsWith('api-keys/')) return 'challenge_id';
   return purpose === 'phone_change' ? 'requestId' : 'challengeId';
 }
 

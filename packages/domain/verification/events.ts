@@ -22,6 +22,7 @@ export const MFA_PURPOSES = [
   'mfa/totp/setup',
   'passkeys/register',
   'payout-settings/delay',
+  'payouts/new-destination',
   'api-keys/create',
   'api-keys/roll',
   'api-keys/revoke',

@@ -19,7 +19,7 @@ import { findMarketplaceRefund, listMarketplaceRefunds } from '../../../projecti
 import { findMarketplaceSeller, listMarketplaceSellers } from '../../../projections/marketplace-sellers.js';
 import type { CursorQuery } from '../../../projections/paging.js';
 import type { Marketplace } from '../../system.js';
-import { countrySchema, currencySchema, cursorListSchema, cursorQuery, found, idParams, metadataSchema, resourceSchema, retrieveRoute } from './shared.js';
+import { countrySchema, currencySchema, cursorListSchema, cursorQuery, found, idParams, metadataSchema, requesterOf, resourceSchema, retrieveRoute } from './shared.js';
 import { destinationSchema } from '../../../packages/domain/payout-method/destination.js';
 import type { SellerPayoutInput } from '../../../packages/domain/marketplace-seller/payouts.js';
 import { findMarketplacePayout, listMarketplacePayouts } from '../../../projections/marketplace-payouts.js';
@@ -102,7 +102,8 @@ const payoutBody = {
   type: 'object',
   required: ['amountMinor', 'currency'],
   additionalProperties: false,
-  properties: { amountMinor, currency: currencySchema, destination: destinationSchema, payoutMethodId: uuid, metadata: metadataSchema },
+  // challengeId: live, a signed-in user paying an inline destination the merchant never paid (docs/decisions.md, "Payouts").
+  properties: { amountMinor, currency: currencySchema, destination: destinationSchema, payoutMethodId: uuid, metadata: metadataSchema, challengeId: uuid },
 };
 const PAYOUT_STATUSES = ['pending', 'in_transit', 'paid', 'failed', 'canceled'];
 
@@ -452,17 +453,19 @@ export function marketplaceFamily(knex: Knex, marketplace: Marketplace): Family 
         response: settlementSchema,
         find: (owner, id) => findMarketplaceSettlement(knex, owner, id),
       }),
-      route<SellerPayoutInput, unknown, { id: string }>({
+      route<SellerPayoutInput & { challengeId?: string }, unknown, { id: string }>({
         method: 'post',
         path: `${BASE}/sellers/:id/payouts`,
         summary: 'Pay out a seller’s available funds to a mobile money or bank destination (or a saved payout method): an ordinary payout, its amount and fee held from the seller’s funds and given back to them if it fails',
         auth: { ...write, idempotencyKeyInLive: 'required' },
         params: idParams,
         body: payoutBody,
+        fields: { challenge_id: 'challengeId' },
         status: 201,
         response: payoutSchema,
         handler: async (ctx) => {
-          const payout = await marketplace.payouts.create(ctx.owner, ctx.params.id, ctx.body, ctx.actor, ctx.requestRef);
+          const { challengeId, ...input } = ctx.body;
+          const payout = await marketplace.payouts.create(ctx.owner, ctx.params.id, input, requesterOf(ctx, challengeId), ctx.actor, ctx.requestRef);
           return found('marketplace payout', payout.id, findMarketplacePayout(knex, ctx.owner, payout.id));
         },
       }),

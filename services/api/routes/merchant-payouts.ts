@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import type { CreatePayoutInput, Payouts } from '../../../packages/domain/payout/commands.js';
+import type { Payouts } from '../../../packages/domain/payout/commands.js';
 import type { PayoutStatus } from '../../../packages/domain/payout/events.js';
 import { route, type Family, type RouteAuth } from '../../../packages/http/routes.js';
 import { findPayout, listPayouts } from '../../../projections/payouts.js';
-import { createPayoutBody, pageListRoute, payoutSchema, retrieveRoute } from './shared.js';
+import { createPayoutBody, pageListRoute, payoutSchema, requesterOf, retrieveRoute, type CreatePayoutBody } from './shared.js';
 
 /** The dashboard's payouts: X-Environment optional (it must match when sent), no Idempotency-Key required; those rules are /api/v1/payouts' own. */
 const merchantPayoutsRead: RouteAuth = { scope: 'payouts.read', environmentHeader: 'optional' };
@@ -22,14 +22,18 @@ export function merchantPayoutsFamily(knex: Knex, payouts: Payouts): Family {
       retrieveRoute({ path: '/api/v1/merchant/payouts/:id', noun: 'payout', auth: merchantPayoutsRead, response: payoutSchema,
         summary: 'Retrieve a payout',
         find: (owner, id) => findPayout(knex, owner, id) }),
-      route<CreatePayoutInput>({
+      route<CreatePayoutBody>({
         method: 'post',
         path: '/api/v1/merchant/payouts',
-        summary: 'Create a payout from the merchant dashboard (metadata.source = merchant_portal; default saved destination when none is given)',
+        summary:
+          'Create a payout from the merchant dashboard (metadata.source = merchant_portal; default saved destination when none is given; live: a destination never paid before takes challenge_id, purpose payouts/new-destination)',
         auth: merchantPayoutsWrite,
         body: createPayoutBody,
         response: payoutSchema,
-        handler: (ctx) => payouts.createFromDashboard(ctx.owner, ctx.body, ctx.actor, ctx.requestRef),
+        handler: (ctx) => {
+          const { challenge_id, ...input } = ctx.body;
+          return payouts.createFromDashboard(ctx.owner, input, requesterOf(ctx, challenge_id), ctx.actor, ctx.requestRef);
+        },
       }),
     ],
   };

@@ -16,13 +16,14 @@ import { route, type Family } from '../../../packages/http/routes.js';
 import { listPayoutMethods, type PayoutMethodRow } from '../../../projections/payout-methods.js';
 import { readPayoutSettings } from '../../../projections/payout-settings.js';
 import { readCustomerPortalSettings } from '../../../projections/customer-portal-settings.js';
-import { billingRead, billingWrite, returnUrlSchema } from './shared.js';
+import { billingRead, billingWrite, requesterOf, returnUrlSchema } from './shared.js';
 
 interface SettingsPatch {
   default_return_url?: string | null;
   safety_delay_minutes?: number;
   default_currency?: string | null;
   default_payout_method_id?: string | null;
+  inline_destinations_for_api_keys?: boolean;
   challenge_id?: string;
 }
 
@@ -35,7 +36,9 @@ const settingsPatchBody = {
     safety_delay_minutes: { type: 'integer', minimum: 0, maximum: 43_200 },
     default_currency: { type: ['string', 'null'], pattern: '^[A-Za-z]{3}$' },
     default_payout_method_id: { type: ['string', 'null'], format: 'uuid' },
-    // Lowering safety_delay_minutes: a verified challenge of purpose payout-settings/delay (docs/auth.md).
+    inline_destinations_for_api_keys: { type: 'boolean' },
+    // Lowering safety_delay_minutes, or setting inline_destinations_for_api_keys back to true: a
+    // verified challenge of purpose payout-settings/delay (docs/auth.md).
     challenge_id: { type: 'string', format: 'uuid' },
   },
 };
@@ -57,7 +60,7 @@ const payoutMethodSchema = {
 
 const payoutSettingsSchema = {
   type: 'object',
-  required: ['object', 'livemode', 'default_return_url', 'safety_delay_minutes', 'default_currency', 'default_payout_method_id', 'destinations', 'updated'],
+  required: ['object', 'livemode', 'default_return_url', 'safety_delay_minutes', 'default_currency', 'default_payout_method_id', 'inline_destinations_for_api_keys', 'destinations', 'updated'],
   properties: {
     object: { const: 'payout_settings' },
     livemode: { type: 'boolean' },
@@ -65,6 +68,10 @@ const payoutSettingsSchema = {
     safety_delay_minutes: { type: 'integer', description: 'How long a newly saved destination waits before payouts may use it' },
     default_currency: { type: ['string', 'null'] },
     default_payout_method_id: { type: ['string', 'null'] },
+    inline_destinations_for_api_keys: {
+      type: 'boolean',
+      description: 'API keys may pay out to inline destinations (true by default); false: API keys pay out to saved payout methods only. Signed-in users are not bound by it',
+    },
     destinations: { type: 'array', items: payoutMethodSchema },
     updated: { type: ['integer', 'null'], description: 'When they last changed (Unix seconds); null while they are the defaults' },
   },
@@ -78,6 +85,7 @@ function settingsObject(settings: PayoutSettings, updatedAt: Date | string | nul
     safety_delay_minutes: settings.safetyDelayMinutes,
     default_currency: settings.defaultCurrency,
     default_payout_method_id: settings.defaultPayoutMethodId,
+    inline_destinations_for_api_keys: settings.inlineDestinationsForApiKeys,
     destinations: destinations.map((d) => methodObject({ id: d.id, destination: d.destination, active: d.status === 'active', usableFrom: d.usable_from, createdAt: d.created_at, livemode })),
     updated: updatedAt ? unixSeconds(new Date(updatedAt)) : null,
   };
@@ -158,10 +166,11 @@ export function merchantSettingsFamily(knex: Knex, store: EventStore, clock: Clo
       route<SettingsPatch>({
         method: 'patch',
         path: '/api/v1/merchant/settings/payouts',
-        summary: 'Change payout settings; lowering safety_delay_minutes takes challenge_id, a verified second-factor challenge of the signed-in user (purpose payout-settings/delay), and the organization owners are told',
+        summary:
+          'Change payout settings; lowering safety_delay_minutes or setting inline_destinations_for_api_keys back to true takes challenge_id, a verified second-factor challenge of the signed-in user (purpose payout-settings/delay), and the organization owners are told',
         auth: write,
         body: settingsPatchBody,
-        fields: { safetyDelay: 'safety_delay_minutes', challenge: 'challenge_id' },
+        fields: { safetyDelay: 'safety_delay_minutes', inlineDestinations: 'inline_destinations_for_api_keys', challenge: 'challenge_id' },
         response: payoutSettingsSchema,
         handler: async (ctx) => {
           const b = ctx.body;
@@ -178,7 +187,8 @@ export function merchantSettingsFamily(knex: Knex, store: EventStore, clock: Clo
           if (b.safety_delay_minutes !== undefined) changes.safetyDelayMinutes = b.safety_delay_minutes;
           if (b.default_currency !== undefined) changes.defaultCurrency = b.default_currency?.toLowerCase() ?? null;
           if (b.default_payout_method_id !== undefined) changes.defaultPayoutMethodId = b.default_payout_method_id;
-          await merchantSettings.updatePayouts(ctx.owner, changes, { userId: ctx.principal.user?.userId ?? null, challengeId: b.challenge_id ?? null }, ctx.actor);
+          if (b.inline_destinations_for_api_keys !== undefined) changes.inlineDestinationsForApiKeys = b.inline_destinations_for_api_keys;
+          await merchantSettings.updatePayouts(ctx.owner, changes, requesterOf(ctx, b.challenge_id), ctx.actor);
           return current(ctx);
         },
       }),

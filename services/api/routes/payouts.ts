@@ -1,24 +1,27 @@
 import type { Knex } from 'knex';
-import type { CreatePayoutInput, Payouts } from '../../../packages/domain/payout/commands.js';
+import type { Payouts } from '../../../packages/domain/payout/commands.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import type { CursorQuery } from '../../../projections/paging.js';
 import { listObjectEvents } from '../../../projections/object-events.js';
 import { findPayout } from '../../../projections/payouts.js';
-import { createPayoutBody, cursorListSchema, cursorQuery, found, historyEventSchema, idParams, payoutSchema, payoutsRead, payoutsWrite, retrieveRoute } from './shared.js';
+import { createPayoutBody, requesterOf, type CreatePayoutBody, cursorListSchema, cursorQuery, found, historyEventSchema, idParams, payoutSchema, payoutsRead, payoutsWrite, retrieveRoute } from './shared.js';
 
 /** /api/v1/payouts: create, retrieve, and each payout's history of events (the public surface has no payout cancel and no list). */
 export function payoutsFamily(knex: Knex, payouts: Payouts): Family {
   return {
     name: 'payouts',
     routes: [
-      route<CreatePayoutInput>({
+      route<CreatePayoutBody>({
         method: 'post',
         path: '/api/v1/payouts',
-        summary: 'Create a payout to a mobile money or bank destination',
+        summary: 'Create a payout to a mobile money or bank destination (live: a signed-in user paying a destination never paid before gives challenge_id, purpose payouts/new-destination)',
         auth: payoutsWrite,
         body: createPayoutBody,
         response: payoutSchema,
-        handler: (ctx) => payouts.create(ctx.owner, ctx.body, 'api', ctx.actor, ctx.requestRef),
+        handler: (ctx) => {
+          const { challenge_id, ...input } = ctx.body;
+          return payouts.create(ctx.owner, input, requesterOf(ctx, challenge_id), 'api', ctx.actor, ctx.requestRef);
+        },
       }),
       retrieveRoute({ path: '/api/v1/payouts/:id', noun: 'payout', auth: payoutsRead, response: payoutSchema,
         summary: 'Retrieve a payout',

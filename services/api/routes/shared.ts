@@ -5,9 +5,10 @@ import { findPortalSession, type PortalSession } from '../../../projections/cust
 import { ApiError, notFound } from '../../../packages/core/errors.js';
 import type { CustomerRef } from '../../../packages/domain/customer/commands.js';
 import type { ConfirmInput } from '../../../packages/domain/payment-intent/commands.js';
+import type { CreatePayoutInput } from '../../../packages/domain/payout/commands.js';
 import { destinationSchema } from '../../../packages/domain/payout-method/destination.js';
 import { cursorListQuery, pageListQuery, type CreatedRange } from '../../../projections/paging.js';
-import type { Owner } from '../../../packages/domain/audit.js';
+import type { Owner, Requester } from '../../../packages/domain/audit.js';
 import type { HandlerContext } from '../../../packages/http/context.js';
 import { route, type Route, type RouteAuth } from '../../../packages/http/routes.js';
 import type { PageQuery } from '../../../projections/paging.js';
@@ -26,6 +27,11 @@ export const payoutsRead: RouteAuth = { scope: 'payouts.read', environmentHeader
 /** The account routes: a signed-in user's own access token (docs/auth.md). */
 export const signedIn: RouteAuth = { scope: 'account', appTokenOnly: true };
 export const payoutsWrite: RouteAuth = { scope: 'payouts.write', environmentHeader: 'required', idempotencyKeyInLive: 'required' };
+
+/** Who asks for a guarded change: the signed-in user of an access token with the challenge given, or a credential with no second factor (an API key). */
+export function requesterOf(ctx: Pick<HandlerContext<unknown, unknown, unknown>, 'principal'>, challengeId: string | undefined): Requester {
+  return { userId: ctx.principal.user?.userId ?? null, challengeId: challengeId ?? null };
+}
 
 /** The value of the cookie `name` in a request's Cookie header, if it sent one. */
 export function cookieOf(ctx: Pick<HandlerContext<unknown, unknown, unknown>, 'header'>, name: string): string | undefined {
@@ -323,8 +329,14 @@ export const createPayoutBody = {
     destination: destinationSchema,
     payout_method_id: { type: 'string', format: 'uuid' },
     metadata: metadataSchema,
+    // Live, a signed-in user paying an inline destination the merchant never paid: a verified
+    // challenge of purpose payouts/new-destination (docs/decisions.md, "Payouts").
+    challenge_id: { type: 'string', format: 'uuid' },
   },
 };
+
+/** A payout request's body: the payout, and the challenge its requester gives. */
+export type CreatePayoutBody = CreatePayoutInput & { challenge_id?: string };
 
 export const payoutSchema = resourceSchema('payout', ['amount', 'currency', 'status', 'destination', 'expected_by', 'metadata'], {
   amount: { type: 'integer' },

@@ -5,6 +5,7 @@ import { ErrorMessage, errorText, Link, QueryView, Scrollable, useCanWrite } fro
 import { sika, withSession } from '../session.js';
 import { destinationLabel, useSavedDestinations, type SavedDestination } from '../destinations.js';
 import { CountrySelect, useCountry, WalletFields } from '../countries.js';
+import { useSecondFactor } from '../secondFactor.js';
 import type { PageProps } from './props.js';
 
 const STATUSES = ['pending', 'in_transit', 'paid', 'failed', 'canceled'] as const;
@@ -66,13 +67,20 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
   // A second press before the first answer is not sent at all (the Idempotency-Key would make it
   // harmless, but the API answers a concurrent repeat with 409 IKW-IDM-003).
   const confirming = useRef(false);
+  // In live, a number this merchant never paid asks for the user's second factor (IKW-PAY-007).
+  const { guarded, form: factorForm } = useSecondFactor();
   const confirm = useMutation({
     mutationFn: (d: Draft) =>
-      sika.post('/api/v1/merchant/payouts', {
-        body: { amount: d.amount, currency: d.currency, destination: { type: 'mobile_money', country: d.country, operator: d.operator, msisdn: d.msisdn } },
-        headers: { 'Idempotency-Key': d.idempotencyKey },
-      }),
+      guarded('payouts/new-destination', (challenge_id) =>
+        sika.post('/api/v1/merchant/payouts', {
+          body: { amount: d.amount, currency: d.currency, destination: { type: 'mobile_money', country: d.country, operator: d.operator, msisdn: d.msisdn }, ...(challenge_id ? { challenge_id } : {}) },
+          // With the challenge it is another request (the refusal without one is kept for its key): a key of its own.
+          headers: { 'Idempotency-Key': challenge_id ? `${d.idempotencyKey}.${challenge_id}` : d.idempotencyKey },
+        }),
+      ),
     onSuccess: (payout) => {
+      // Null: the user canceled the second factor; the reviewed payout stays to confirm.
+      if (!payout) return;
       setDraft(null);
       setCreated(payout.id);
       // The money left the balance: every page that shows it asks again.
@@ -96,6 +104,7 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
       <section aria-labelledby="new-payout">
         <h2 id="new-payout">{t('payouts.new')}</h2>
         <ErrorMessage text={error} />
+        {factorForm}
         {created && (
           <p className="panel" role="status">
             {t('payouts.created')} <code>{created}</code>
