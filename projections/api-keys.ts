@@ -1,9 +1,57 @@
 import type { Knex } from 'knex';
+import { notify } from '../packages/core/notifications.js';
+import type { RecordedEvent } from '../packages/eventstore/port.js';
 import type { Owner } from '../packages/domain/audit.js';
 import type { Environment, MerchantEvent } from '../packages/domain/merchant/events.js';
 import { rowChangeProjection } from './batch.js';
 import { pageOf, type PageList, type PageQuery } from './paging.js';
 import type { Projection } from './projection.js';
+
+/**
+ * The channel on which a key's revocation or roll is announced by the transaction that writes it
+ * here, whichever store's projection that is (inline, or the projector of EventStoreDB): every
+ * process's cache of keys forgets the key when it hears it, and reads a row that already says so.
+ */
+export const API_KEY_ENDS_CHANNEL = 'sika_api_key_ends';
+
+/** Names, on API_KEY_ENDS_CHANNEL, the keys these events revoke or roll. */
+async function notifyKeysEnded(trx: Knex.Transaction, events: readonly RecordedEvent[]): Promise<void> {
+  const ended = events.filter((e) => e.type === 'api_key.revoked' || e.type === 'api_key.rolled').map((e) => (e.data as { keyId: string }).keyId);
+  await notify(trx, API_KEY_ENDS_CHANNEL, [...new Set(ended)]);
+}
+
+/** The rows of read.api_keys each key event changes. */
+const apiKeyRows = rowChangeProjection({ 'read.api_keys': ['id'] }, (event) => {
+  const e = event as unknown as MerchantEvent;
+  switch (e.type) {
+    case 'api_key.created': {
+      // Inserted, or replaced when it is there: an insert then an update of every column.
+      const key = { id: e.data.keyId };
+      const row = {
+        merchant_id: e.data.merchantId,
+        environment: e.data.environment,
+        key_hash: e.data.keyHash,
+        last4: e.data.last4,
+        scopes: e.data.scopes,
+        name: e.data.name ?? null,
+        rolled_from: e.data.rolledFrom ?? null,
+        created_at: e.data.createdAt,
+        revoked_at: null,
+      };
+      // seq: the creation's log position, so a rebuild lists keys in the same order.
+      return [
+        { table: 'read.api_keys', insert: { ...key, ...row, seq: event.position } },
+        { table: 'read.api_keys', key, set: row },
+      ];
+    }
+    case 'api_key.rolled':
+      return [{ table: 'read.api_keys', key: { id: e.data.keyId }, set: { rolled_to: e.data.successorId, expires_at: e.data.expiresAt } }];
+    case 'api_key.revoked':
+      return [{ table: 'read.api_keys', key: { id: e.data.keyId }, set: { revoked_at: e.data.revokedAt } }];
+    default:
+      return [];
+  }
+});
 
 /** read.api_keys: what authentication looks up, by the SHA-256 of the presented key, and what owners list. */
 export const apiKeysProjection: Projection = {
@@ -47,37 +95,14 @@ export const apiKeysProjection: Projection = {
     },
   ],
   handles: ['api_key.created', 'api_key.rolled', 'api_key.revoked'],
-  ...rowChangeProjection({ 'read.api_keys': ['id'] }, (event) => {
-    const e = event as unknown as MerchantEvent;
-    switch (e.type) {
-      case 'api_key.created': {
-        // Inserted, or replaced when it is there: an insert then an update of every column.
-        const key = { id: e.data.keyId };
-        const row = {
-          merchant_id: e.data.merchantId,
-          environment: e.data.environment,
-          key_hash: e.data.keyHash,
-          last4: e.data.last4,
-          scopes: e.data.scopes,
-          name: e.data.name ?? null,
-          rolled_from: e.data.rolledFrom ?? null,
-          created_at: e.data.createdAt,
-          revoked_at: null,
-        };
-        // seq: the creation's log position, so a rebuild lists keys in the same order.
-        return [
-          { table: 'read.api_keys', insert: { ...key, ...row, seq: event.position } },
-          { table: 'read.api_keys', key, set: row },
-        ];
-      }
-      case 'api_key.rolled':
-        return [{ table: 'read.api_keys', key: { id: e.data.keyId }, set: { rolled_to: e.data.successorId, expires_at: e.data.expiresAt } }];
-      case 'api_key.revoked':
-        return [{ table: 'read.api_keys', key: { id: e.data.keyId }, set: { revoked_at: e.data.revokedAt } }];
-      default:
-        return [];
-    }
-  }),
+  apply: async (trx, event) => {
+    await apiKeyRows.apply(trx, event);
+    await notifyKeysEnded(trx, [event]);
+  },
+  applyBatch: async (trx, events) => {
+    await apiKeyRows.applyBatch!(trx, events);
+    await notifyKeysEnded(trx, events);
+  },
 };
 
 /** What authentication needs of a key. */

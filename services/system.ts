@@ -133,7 +133,7 @@ export interface System {
   clock: Clock;
   log: Logger;
   idempotency: IdempotencyStore;
-  /** The API keys requests presented, evicted by their own events. */
+  /** The API keys requests presented, remembered a second at most and forgotten by every process when revoked or rolled. */
   apiKeys: ApiKeyCache;
   /** When each key last authenticated a request (to the minute). */
   apiKeyUsage: ApiKeyUsage;
@@ -243,7 +243,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
   const postgres = config.eventStore === 'postgres';
   const logStore = createEventStoreFor(config, db, postgres ? { inline: inlineProjections(INLINE_PROJECTIONS) } : {});
   const metrics = new Metrics();
-  const apiKeys = new ApiKeyCache(knex, logStore);
+  const apiKeys = new ApiKeyCache(knex, logStore, db.notifications, clock);
   const store: EventStore = new MeasuredEventStore(
     postgres ? logStore : new ReadYourWritesStore(logStore, knex, INLINE_PROJECTIONS.map((p) => p.name), { log }),
     metrics,

@@ -1,6 +1,8 @@
 /**
  * Reads remembered per process and evicted by events (docs/performance.md): a presented API key is
- * read from read.api_keys once and its revocation takes effect at the next request; the payment
+ * read from read.api_keys once and its revocation takes effect at the next request, in every
+ * process as soon as the read model's notification reaches it, and a second at most if none does,
+ * even over a read model that lags behind the log (EventStoreDB's projector); the payment
  * gates (capabilities, activations) are read once and a change refuses at once; changes made by
  * another process arrive through the log; so does the default return URL of confirms.
  */
@@ -8,12 +10,14 @@ import t from 'tap';
 import { revokeApiKey } from '../../packages/domain/merchant/commands.js';
 import { PaymentCapabilities } from '../../packages/domain/payment-capability/commands.js';
 import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
+import { API_KEY_REMEMBER_MS } from '../../packages/http/api-key-cache.js';
+import { API_KEY_ENDS_CHANNEL } from '../../projections/api-keys.js';
 import { ALL_PROJECTIONS } from '../../projections/registry.js';
 import { inlineProjections } from '../../projections/runner.js';
 import { assertError, assertOk } from '../support/assertions.js';
 import { confirm, createIntent, mobileMoney as paymentWallet, snNumber } from '../support/payment-intents.js';
 import { fundedMerchant, mobileMoney, postPayout } from '../support/payouts.js';
-import { startService } from '../support/system.js';
+import { startService, type TestService } from '../support/system.js';
 
 t.test('a key is looked up once, then answered from memory', async (t) => {
   const svc = await startService(t);
@@ -56,6 +60,54 @@ t.test('a key revoked by another process is refused once the log reached this on
   await svc.system.apiKeys.caughtUp();
   assertError(t, await svc.request('GET', '/api/v1/balance', { key: key.secret }), 'IKW-AUT-002');
   assertOk(t, await svc.request('GET', '/api/v1/balance', { key: other.secret })); // the other key still works
+});
+
+/** Resolves when `svc`'s process hears that the key was revoked or rolled (its cache, listening first, has forgotten it then). */
+function heardOfEnd(svc: TestService, keyId: string): Promise<void> {
+  return new Promise((resolve) => void svc.system.db.notifications.listen(API_KEY_ENDS_CHANNEL, (id) => id === keyId && resolve()));
+}
+
+t.test('a key revoked through one API process is refused by another as soon as it hears of it', async (t) => {
+  const here = await startService(t);
+  const there = await startService(t, { databaseUrl: here.databaseUrl });
+  const m = await here.merchant();
+  const key = await here.apiKey(m.id, ['*'], 'sandbox');
+  const other = await here.apiKey(m.id, ['*'], 'sandbox');
+  assertOk(t, await there.request('GET', '/api/v1/balance', { key: key.secret }));
+  assertOk(t, await there.request('GET', '/api/v1/balance', { key: other.secret }));
+  const heard = heardOfEnd(there, key.id);
+  await revokeApiKey(here.system.store, here.clock, m.id, key.id, 'test');
+  await heard;
+  assertError(t, await there.request('GET', '/api/v1/balance', { key: key.secret }), 'IKW-AUT-002');
+  assertOk(t, await there.request('GET', '/api/v1/balance', { key: other.secret })); // the other key still works
+});
+
+t.test('a revocation the log shows is applied to a key row the read model has not caught up with', async (t) => {
+  const here = await startService(t);
+  const there = await startService(t, { databaseUrl: here.databaseUrl });
+  const m = await here.merchant();
+  const key = await here.apiKey(m.id, ['*'], 'sandbox');
+  assertOk(t, await there.request('GET', '/api/v1/balance', { key: key.secret }));
+  await revokeApiKey(here.system.store, here.clock, m.id, key.id, 'test');
+  // The row as a projector that has not applied the revocation yet shows it (EventStoreDB's,
+  // behind): the other process has the revocation from the log it follows, not from the row.
+  await here.system.knex('read.api_keys').where({ id: key.id }).update({ revoked_at: null });
+  await there.system.apiKeys.caughtUp();
+  assertError(t, await there.request('GET', '/api/v1/balance', { key: key.secret }), 'IKW-AUT-002');
+  there.clock.advance(API_KEY_REMEMBER_MS);
+  assertError(t, await there.request('GET', '/api/v1/balance', { key: key.secret }), 'IKW-AUT-002'); // read again, still refused
+});
+
+t.test('a key is trusted a second at most: a change no notification announced is seen after it', async (t) => {
+  const svc = await startService(t);
+  const m = await svc.merchant();
+  const key = await svc.apiKey(m.id, ['*'], 'sandbox');
+  assertOk(t, await svc.request('GET', '/api/v1/balance', { key: key.secret }));
+  // Revoked in the read model with no event and no notification: what a lost notification leaves.
+  await svc.system.knex('read.api_keys').where({ id: key.id }).update({ revoked_at: svc.clock.now() });
+  assertOk(t, await svc.request('GET', '/api/v1/balance', { key: key.secret })); // remembered within the second
+  svc.clock.advance(API_KEY_REMEMBER_MS);
+  assertError(t, await svc.request('GET', '/api/v1/balance', { key: key.secret }), 'IKW-AUT-002');
 });
 
 t.test('the payment gates are read once; a capability changed here or by another process refuses the next payout', async (t) => {
