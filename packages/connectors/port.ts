@@ -76,9 +76,34 @@ export type RefundInitiation = { status: 'accepted' } | { status: 'rejected'; fa
 /**
  * The answer of a status check, the only way a lost answer is settled (never a second attempt):
  * `found: false` means the provider never took the request (it may be sent again with the same
- * id); `final: null` that it has it without a final answer yet.
+ * id); `final: null` that it has it without a final answer yet, `delayed` why, when the provider
+ * says it is held up (a payout queued while the operator is down); `reported`, what it holds.
  */
-export type StatusAnswer<Final> = { found: false } | { found: true; final: Final | null };
+export type StatusAnswer<Final> = { found: false } | { found: true; final: Final | null; reported?: ReportedMoney; delayed?: DelayReason };
+
+/**
+ * What a provider says it holds for an operation (a status answer, a callback), for the caller to
+ * match against the stored attempt before any money moves: a mismatch goes to review, never to a
+ * balance. `providerReference` is the operator's receipt, when it has one.
+ */
+export interface ReportedMoney {
+  amount: number;
+  currency: string;
+  providerReference?: string;
+}
+
+/**
+ * Thrown by an initiation whose request may have reached the provider although no answer came
+ * back (a timeout, a connection reset after sending, a 5xx): its outcome is unknown. The caller
+ * keeps the operation in flight under the same id and settles it by the status check, never by a
+ * second attempt under a new id. What provably never reached the provider is `IKW-PRV-002`.
+ */
+export class OutcomeUnknown extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OutcomeUnknown';
+  }
+}
 
 /** Whether the provider says it can carry this subject now. */
 export type Availability = 'available' | 'degraded' | 'unavailable';

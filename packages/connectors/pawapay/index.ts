@@ -1,0 +1,399 @@
+import type { Clock } from '../../core/clock.js';
+import { ApiError } from '../../core/errors.js';
+import type { Logger } from '../../core/logger.js';
+import type { CollectCallback, PayoutCallback } from '../callbacks.js';
+import {
+  OutcomeUnknown,
+  type Availability,
+  type CollectInitiation,
+  type CollectMethod,
+  type CollectOutcome,
+  type CollectRequest,
+  type Connector,
+  type Direction,
+  type PayoutDestination,
+  type PayoutInitiation,
+  type PayoutReport,
+  type PayoutRequest,
+  type RailSubject,
+  type RefundInitiation,
+  type RefundRequest,
+  type ReportedMoney,
+  type StatusAnswer,
+} from '../port.js';
+import { fromPawapayAmount, toPawapayAmount } from './amounts.js';
+import { PawapayCallFailed, PawapayClient, type RequestSigning } from './client.js';
+import { Cached, parseActiveConf, parseAvailability, parsePublicKeys, PublicKeys, type ActiveConf, type OperationConf, type OperationType, type ProviderStatus } from './configuration.js';
+import { pawapayId } from './ids.js';
+import {
+  amountOf,
+  collectOutcomeOf,
+  depositBody,
+  initiationOf,
+  PawapayProtocolError,
+  payoutBody,
+  payoutDelayOf,
+  payoutFinalOf,
+  refundBody,
+  sikaIdsOf,
+  snapshotOf,
+  statusCheckOf,
+  type Initiation,
+  type OperationKind,
+  type SikaIds,
+  type Snapshot,
+  type Wallet,
+} from './operations.js';
+import { pawapayMsisdn, providerFor } from './providers.js';
+import { verifyMessage, type VerificationFailure } from './signatures.js';
+
+export { pawapayId } from './ids.js';
+
+export interface PawapayOptions {
+  /** https://api.sandbox.pawapay.io or https://api.pawapay.io: only the URL and the token differ. */
+  baseUrl: string;
+  apiToken: string;
+  clock: Clock;
+  /** A currency's minor units (the catalog's): Sika's amounts are integers in them. */
+  minorUnits: (currency: string) => number | undefined;
+  /** Sika's public URL, where pawaPay posts callbacks: its host is covered by their signatures. */
+  publicUrl: string;
+  /** Per call; an initiation without an answer by then has an unknown outcome. Default 15 s. */
+  timeoutMs?: number;
+  /** Signs deposits, payouts and refunds (needed when pawaPay takes signed requests only). */
+  requestSigning?: RequestSigning;
+  /** How long the active configuration is kept. Default 15 min. */
+  configurationRefreshMs?: number;
+  /** How long providers' availability is kept. Default 1 min. */
+  availabilityRefreshMs?: number;
+  /** How often an unknown callback key id may reload pawaPay's keys. Default 1 min. */
+  keyReloadMs?: number;
+  /** How old a callback's signature may be, and the clock difference tolerated. Default 5 min, 1 min. */
+  callbackWindow?: { maxAgeSeconds: number; clockSkewSeconds: number };
+  log?: Logger;
+}
+
+/** The callback URLs pawaPay posts to, one per operation type (set in pawaPay's dashboard). */
+export type CallbackKind = 'deposits' | 'payouts' | 'refunds';
+
+/** A callback as it arrived: its method, path, headers and the exact bytes of its body. */
+export interface IncomingCallback {
+  method: string;
+  path: string;
+  headers: Readonly<Record<string, string | readonly string[] | undefined>>;
+  body: Buffer;
+}
+
+/** A refund's final answer (the port's sinks have no refund line yet: docs/connectors.md). */
+export interface RefundNews {
+  refundId: string;
+  operationId: string;
+  merchantId: string;
+  environment: SikaIds['environment'];
+  outcome: CollectOutcome;
+}
+
+export type PawapayNews =
+  | { kind: 'collect'; callback: Omit<CollectCallback, 'connector'> }
+  | { kind: 'payout'; callback: Omit<PayoutCallback, 'connector'> }
+  | { kind: 'refund'; refund: RefundNews };
+
+/**
+ * What a callback comes to. `news`: verified, in Sika's terms, for the caller to match
+ * `reported` against the stored attempt and then hand to the sinks. `pending`: verified, nothing
+ * final (a redirect deposit's PROCESSING). `recheck`: not to be believed as it is (unsigned
+ * where that is allowed, an old signature, a body off the contract): the status check decides.
+ * `unauthenticated`: a bad signature, a digest that does not match, an unknown key, or no
+ * signature where pawaPay signs: never applied.
+ */
+export type CallbackVerdict =
+  | { verdict: 'news'; news: PawapayNews; reported: ReportedMoney }
+  | { verdict: 'pending'; ids: SikaIds; status: string; reported: ReportedMoney }
+  | { verdict: 'recheck'; reason: string; pawapayId?: string; ids?: SikaIds }
+  | { verdict: 'unauthenticated'; reason: string };
+
+const OPERATION_TYPE: Record<Direction, OperationType> = { collect: 'DEPOSIT', payout: 'PAYOUT', refund: 'REFUND' };
+const KIND_OF: Record<CallbackKind, OperationKind> = { deposits: 'deposit', payouts: 'payout', refunds: 'refund' };
+const AVAILABILITY: Record<ProviderStatus, Availability> = { OPERATIONAL: 'available', DELAYED: 'degraded', CLOSED: 'unavailable' };
+const UNAUTHENTICATED: ReadonlySet<VerificationFailure> = new Set(['unsigned', 'bad_signature', 'digest_mismatch', 'unknown_key']);
+
+/**
+ * pawaPay (Merchant API v2) as a mobile money connector of the rail port (docs/connectors.md,
+ * "pawaPay"): deposits for collections, payouts, refunds, their status checks, and its signed
+ * callbacks turned into Sika's news. What it serves is the account's active configuration.
+ */
+export class PawapayConnector implements Connector {
+  readonly name = 'pawapay';
+  private readonly client: PawapayClient;
+  private readonly conf: Cached<ActiveConf>;
+  private readonly providerStatus: Cached<ReadonlyMap<string, ProviderStatus>>;
+  private readonly keys: PublicKeys;
+  private readonly authority: string;
+
+  constructor(private readonly options: PawapayOptions) {
+    this.client = new PawapayClient({
+      baseUrl: options.baseUrl,
+      apiToken: options.apiToken,
+      timeoutMs: options.timeoutMs ?? 15_000,
+      clock: options.clock,
+      ...(options.requestSigning ? { signing: options.requestSigning } : {}),
+    });
+    const stale = (what: string) => (err: unknown) => options.log?.warn({ err }, `pawaPay ${what} could not be refreshed; the last one is used`);
+    this.conf = new Cached(async () => parseActiveConf(await this.client.get('/v2/active-conf')), options.clock, options.configurationRefreshMs ?? 15 * 60_000, 60_000, stale('active configuration'));
+    this.providerStatus = new Cached(async () => parseAvailability(await this.client.get('/v2/availability')), options.clock, options.availabilityRefreshMs ?? 60_000, 30_000, stale('availability'));
+    this.keys = new PublicKeys(async () => parsePublicKeys(await this.client.get('/v2/public-key/http')), options.clock, options.keyReloadMs ?? 60_000);
+    this.authority = new URL(options.publicUrl).host;
+  }
+
+  /** Loads the active configuration now (at start-up: until it is loaded the connector serves nothing). */
+  async refresh(): Promise<void> {
+    await this.conf.refresh();
+  }
+
+  /**
+   * Mobile money of a (country, operator) pawaPay carries for the account in this direction, from
+   * the configuration held (never a call: routing is synchronous). Collections through a provider
+   * that needs a pre-authorisation code (PREAUTH) are not served: Sika cannot ask payers for one.
+   */
+  serves(direction: Direction, subject: RailSubject): boolean {
+    if (subject.rail !== 'mobile_money') return false;
+    const entry = providerFor(subject.country, subject.operator);
+    const op = entry && this.conf.current()?.operation(entry.provider, OPERATION_TYPE[direction], subject.currency);
+    return op !== undefined && !(direction === 'collect' && op.authType === 'PREAUTH');
+  }
+
+  /** pawaPay's availability of the provider for this operation; `degraded` when it cannot be learnt. */
+  async availability(direction: Direction, subject: RailSubject): Promise<Availability> {
+    const entry = subject.rail === 'mobile_money' ? providerFor(subject.country, subject.operator) : undefined;
+    if (!entry) return 'unavailable';
+    let statuses;
+    try {
+      statuses = await this.providerStatus.get();
+    } catch (err) {
+      this.options.log?.warn({ err }, 'pawaPay availability could not be read');
+      return 'degraded';
+    }
+    const status = statuses.get(`${entry.provider}/${OPERATION_TYPE[direction]}`);
+    return status ? AVAILABILITY[status] : 'unavailable';
+  }
+
+  assertCanCollect(method: CollectMethod): void {
+    this.wallet(method, 'payment_method.mobile_money.msisdn');
+  }
+
+  assertCanPayOut(destination: PayoutDestination): void {
+    this.wallet(destination, 'destination.msisdn');
+  }
+
+  async collect(req: CollectRequest): Promise<CollectInitiation> {
+    const payer = this.wallet(req.paymentMethod, 'payment_method.mobile_money.msisdn');
+    const conf = await this.configuration();
+    const op = this.operation(conf, payer.provider, 'DEPOSIT', req.currency);
+    const initiation = await this.initiate('/v2/deposits', depositBody(req, payer, this.amount(req.amount, req.currency, op)), conf);
+    if (initiation.kind === 'rejected') return { status: 'failed', ...initiation.failure };
+    if (initiation.authorizationUrl) {
+      return { status: 'requires_action', nextAction: { type: 'redirect_to_url', redirect_to_url: { url: initiation.authorizationUrl, return_url: req.returnUrl } } };
+    }
+    return { status: 'processing' };
+  }
+
+  async collectStatus(req: CollectRequest): Promise<StatusAnswer<CollectOutcome>> {
+    return this.check('deposit', req.operationId, collectOutcomeOf);
+  }
+
+  async payout(req: PayoutRequest): Promise<PayoutInitiation> {
+    const recipient = this.wallet(req.destination, 'destination.msisdn');
+    const conf = await this.configuration();
+    const op = this.operation(conf, recipient.provider, 'PAYOUT', req.currency);
+    const initiation = await this.initiate('/v2/payouts', payoutBody(req, recipient, this.amount(req.amount, req.currency, op)), conf);
+    return initiation.kind === 'rejected' ? { status: 'rejected', ...initiation.failure } : { status: 'accepted' };
+  }
+
+  async payoutStatus(req: PayoutRequest): Promise<StatusAnswer<PayoutReport>> {
+    return this.check('payout', req.payoutId, payoutFinalOf);
+  }
+
+  /**
+   * A refund of a collection: pawaPay's record of the deposit says which provider it went through
+   * (the refund request does not), so it is read first; that read failing sends nothing.
+   */
+  async refund(req: RefundRequest): Promise<RefundInitiation> {
+    const conf = await this.configuration();
+    let deposit;
+    try {
+      deposit = statusCheckOf('deposit', await this.client.get(`/v2/deposits/${pawapayId(req.operationId)}`));
+    } catch (err) {
+      throw new ApiError('IKW-PRV-002', `pawaPay's record of the payment could not be read; nothing was refunded: ${(err as Error).message}`);
+    }
+    if (!deposit.found) return { status: 'rejected', failureCode: 'refund_not_possible', failureMessage: 'pawaPay has no record of the payment to refund' };
+    const provider = deposit.snapshot.provider;
+    const op = provider ? conf.operation(provider, 'REFUND', req.currency) : undefined;
+    if (!op) return { status: 'rejected', failureCode: 'refund_not_supported', failureMessage: `Refunds through ${provider ?? 'this operator'} are not enabled for the account` };
+    const initiation = await this.initiate('/v2/refunds', refundBody(req, this.amount(req.amount, req.currency, op)), conf);
+    return initiation.kind === 'rejected' ? { status: 'rejected', ...initiation.failure } : { status: 'accepted' };
+  }
+
+  async refundStatus(req: RefundRequest): Promise<StatusAnswer<CollectOutcome>> {
+    return this.check('refund', req.refundId, collectOutcomeOf);
+  }
+
+  /**
+   * A callback from pawaPay, verified by fixed steps before anything in it is believed: the
+   * signature (when pawaPay signs callbacks, which the active configuration says) over the exact
+   * body with a key of pawaPay's, then the body's shape, then Sika's ids from its metadata (they
+   * must derive its UUID), then the amount in minor units. Repeated callbacks give the same news
+   * (the sinks apply it once); out-of-order ones are pending or final news a final object ignores.
+   */
+  async receiveCallback(kind: CallbackKind, incoming: IncomingCallback): Promise<CallbackVerdict> {
+    let conf: ActiveConf | undefined;
+    try {
+      conf = await this.conf.get();
+    } catch {
+      conf = undefined; // Not known: callbacks are read as signed, the strict reading.
+    }
+    let verified: boolean;
+    try {
+      const verification = await verifyMessage({ method: incoming.method, authority: this.authority, path: incoming.path, headers: incoming.headers }, incoming.body, (id) => this.keys.get(id), {
+        now: this.options.clock.now(),
+        maxAgeSeconds: this.options.callbackWindow?.maxAgeSeconds ?? 300,
+        clockSkewSeconds: this.options.callbackWindow?.clockSkewSeconds ?? 60,
+        required: ['content-digest'],
+      });
+      if (verification.ok) verified = true;
+      else if (verification.failure === 'unsigned' && conf && !conf.signedCallbacks) verified = false;
+      else if (UNAUTHENTICATED.has(verification.failure)) return { verdict: 'unauthenticated', reason: verification.detail };
+      else return { verdict: 'recheck', reason: verification.detail, ...this.idsOf(KIND_OF[kind], incoming.body) };
+    } catch (err) {
+      return { verdict: 'recheck', reason: `pawaPay's keys could not be read: ${(err as Error).message}`, ...this.idsOf(KIND_OF[kind], incoming.body) };
+    }
+    const operation = KIND_OF[kind];
+    let snapshot: Snapshot;
+    try {
+      snapshot = snapshotOf(operation, JSON.parse(incoming.body.toString('utf8')) as unknown);
+    } catch (err) {
+      return { verdict: 'recheck', reason: `the callback is not a ${operation}: ${(err as Error).message}` };
+    }
+    const ids = sikaIdsOf(operation, snapshot);
+    if (!ids) return { verdict: 'recheck', reason: `the ${operation} ${snapshot.pawapayId} does not carry Sika's ids`, pawapayId: snapshot.pawapayId };
+    if (!verified) return { verdict: 'recheck', reason: 'pawaPay does not sign callbacks for this account: the status check decides', pawapayId: snapshot.pawapayId, ids };
+    let reported: ReportedMoney;
+    try {
+      reported = this.reported(snapshot);
+    } catch (err) {
+      return { verdict: 'recheck', reason: (err as Error).message, pawapayId: snapshot.pawapayId, ids };
+    }
+    const news = newsOf(operation, snapshot, ids);
+    return news ? { verdict: 'news', news, reported } : { verdict: 'pending', ids, status: snapshot.status, reported };
+  }
+
+  /** The provider and MSISDN of a mobile money method or destination, or the refusal of what pawaPay cannot carry. */
+  private wallet(what: CollectMethod | PayoutDestination, param: string): Wallet {
+    const entry = what.type === 'mobile_money' ? providerFor(what.country, what.operator) : undefined;
+    if (!entry || what.type !== 'mobile_money') throw new ApiError('IKW-PRV-001', 'pawaPay does not carry this payment method', param.split('.')[0]);
+    const phoneNumber = pawapayMsisdn(what.msisdn, entry);
+    if (!phoneNumber) throw new ApiError('IKW-VAL-007', `Not a ${what.country.toUpperCase()} mobile number pawaPay can reach`, param);
+    return { provider: entry.provider, phoneNumber };
+  }
+
+  private async configuration(): Promise<ActiveConf> {
+    try {
+      return await this.conf.get();
+    } catch (err) {
+      throw new ApiError('IKW-PRV-002', `pawaPay's configuration could not be read; nothing was sent: ${(err as Error).message}`);
+    }
+  }
+
+  private operation(conf: ActiveConf, provider: string, type: OperationType, currency: string): OperationConf {
+    const op = conf.operation(provider, type, currency);
+    if (!op) throw new ApiError('IKW-PRV-001', `pawaPay does not carry ${provider} ${type.toLowerCase()}s in ${currency.toUpperCase()} for this account`);
+    return op;
+  }
+
+  /** Sika's amount in pawaPay's format for the provider, within its limits; IKW-VAL-008 otherwise. */
+  private amount(minor: number, currency: string, op: OperationConf): string {
+    const units = this.minorUnits(currency);
+    const amount = toPawapayAmount(minor, units, op.decimals);
+    if (!amount.ok) throw new ApiError('IKW-VAL-008', `This operator cannot take the amount: ${amount.reason}`, 'amount');
+    const min = op.minTransactionLimit === undefined ? undefined : fromPawapayAmount(op.minTransactionLimit, units);
+    const max = op.maxTransactionLimit === undefined ? undefined : fromPawapayAmount(op.maxTransactionLimit, units);
+    if ((min?.ok && minor < min.value) || (max?.ok && minor > max.value)) {
+      throw new ApiError('IKW-VAL-008', `The operator takes ${op.minTransactionLimit ?? '…'} to ${op.maxTransactionLimit ?? '…'} ${op.currency}; got ${amount.value}`, 'amount');
+    }
+    return amount.value;
+  }
+
+  private minorUnits(currency: string): number {
+    const units = this.options.minorUnits(currency);
+    if (units === undefined) throw new ApiError('IKW-VAL-003', `Unknown currency '${currency}'`, 'currency');
+    return units;
+  }
+
+  /**
+   * Sends a financial request and reads its answer. Provably not sent → IKW-PRV-002 (safe to
+   * fail, may be sent again under the same id); perhaps sent, or an answer that says nothing
+   * certain → OutcomeUnknown (the status check settles it).
+   */
+  private async initiate(path: string, body: unknown, conf: ActiveConf): Promise<Exclude<Initiation, { kind: 'unknown' }>> {
+    if (conf.signedRequestsOnly && !this.client.signs) throw new ApiError('IKW-PRV-002', 'pawaPay takes signed requests only and no signing key is configured; nothing was sent');
+    let answer;
+    try {
+      answer = await this.client.post(path, body);
+    } catch (err) {
+      if (err instanceof PawapayCallFailed && err.sent === 'no') throw new ApiError('IKW-PRV-002', `pawaPay did not take the request: ${err.message}`);
+      throw new OutcomeUnknown(`pawaPay's answer is unknown: ${(err as Error).message}`);
+    }
+    let initiation;
+    try {
+      initiation = initiationOf(answer);
+    } catch (err) {
+      throw new OutcomeUnknown(`pawaPay's answer cannot be read: ${(err as Error).message}`);
+    }
+    if (initiation.kind === 'unknown') throw new OutcomeUnknown(`pawaPay answered ${path} with status ${initiation.status}`);
+    return initiation;
+  }
+
+  private async check<Final>(kind: OperationKind, sikaId: string, finalOf: (s: Snapshot) => Final | null): Promise<StatusAnswer<Final>> {
+    const answer = statusCheckOf(kind, await this.client.get(`/v2/${kind}s/${pawapayId(sikaId)}`));
+    if (!answer.found) return { found: false };
+    const delayed = kind === 'payout' ? payoutDelayOf(answer.snapshot) : undefined;
+    return { found: true, final: finalOf(answer.snapshot), reported: this.reported(answer.snapshot), ...(delayed ? { delayed } : {}) };
+  }
+
+  /** The money pawaPay holds, in Sika's terms: minor units, lower-case currency, the operator's receipt. */
+  private reported(snapshot: Snapshot): ReportedMoney {
+    const units = this.options.minorUnits(snapshot.currency);
+    if (units === undefined) throw new PawapayProtocolError(`${snapshot.pawapayId} is in an unknown currency ${snapshot.currency}`);
+    return {
+      amount: amountOf(snapshot, units),
+      currency: snapshot.currency.toLowerCase(),
+      ...(snapshot.providerTransactionId ? { providerReference: snapshot.providerTransactionId } : {}),
+    };
+  }
+
+  /** The ids a body names, for a recheck, when it can be read at all. */
+  private idsOf(kind: OperationKind, body: Buffer): { pawapayId?: string; ids?: SikaIds } {
+    try {
+      const snapshot = snapshotOf(kind, JSON.parse(body.toString('utf8')) as unknown);
+      const ids = sikaIdsOf(kind, snapshot);
+      return { pawapayId: snapshot.pawapayId, ...(ids ? { ids } : {}) };
+    } catch {
+      return {};
+    }
+  }
+}
+
+/** Final (or delay) news of a verified record; null when it has none. */
+function newsOf(kind: OperationKind, snapshot: Snapshot, ids: SikaIds): PawapayNews | null {
+  const owner = { merchantId: ids.merchantId, environment: ids.environment };
+  if (kind === 'deposit') {
+    const outcome = collectOutcomeOf(snapshot);
+    return outcome && { kind: 'collect', callback: { paymentIntentId: ids.paymentIntentId!, operationId: ids.sikaId, ...owner, outcome } };
+  }
+  if (kind === 'payout') {
+    const delay = payoutDelayOf(snapshot);
+    const report: PayoutReport | null = payoutFinalOf(snapshot) ?? (delay ? { type: 'delayed', reason: delay } : null);
+    return report && { kind: 'payout', callback: { payoutId: ids.sikaId, ...owner, report } };
+  }
+  const outcome = collectOutcomeOf(snapshot);
+  return outcome && { kind: 'refund', refund: { refundId: ids.sikaId, operationId: ids.operationId!, ...owner, outcome } };
+}
