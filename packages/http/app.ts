@@ -15,7 +15,8 @@ import { anyCidrContains, parseIp, type Cidr } from '../core/cidr.js';
 import type { Metrics } from '../core/metrics.js';
 import type { Owner } from '../domain/audit.js';
 import { authenticate, type ApiKeyLookup, type AppTokenVerifier } from './auth.js';
-import { Reply, type HandlerContext, type Principal } from './context.js';
+import { Reply, type AnswerHeaders, type HandlerContext, type Principal } from './context.js';
+import { isHtml, pageHeaders } from './page-policy.js';
 import { IdempotencyStore, type StoredAnswer } from './idempotency.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { Family, Method, Route } from './routes.js';
@@ -142,7 +143,7 @@ function keepForReplay(status: number, code?: ErrorCode): boolean {
   return !ERROR_CODES[code].retryable && !/^IKW-(REQ|VAL|AUT|IDM)-/.test(code);
 }
 
-function sendJson(res: Response, status: number, body: string, headers: Record<string, string> = {}): void {
+function sendJson(res: Response, status: number, body: string, headers: AnswerHeaders = {}): void {
   res.status(status);
   for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
@@ -216,6 +217,7 @@ function runRoute(r: Route, deps: AppDeps) {
       const v = req.headers[name.toLowerCase()];
       return Array.isArray(v) ? v[0] : v;
     };
+    if (r.headers) res.set(r.headers({ header, secure: req.secure }));
     let principal: Principal | undefined;
     // Aborted when the client closes the connection, or its side of it (half-open connections are
     // allowed: services/api/server.ts), before its answer is sent: a handler that waits stops.
@@ -304,21 +306,24 @@ function runRoute(r: Route, deps: AppDeps) {
         path: req.path,
         signal: clientGone.signal,
         countRequests: (requests) => countSpent(deps, req, res, principal, requests),
+        secure: req.secure,
       };
       const result = await r.handler(ctx);
       await succeeded();
       const reply = result instanceof Reply ? result : new Reply(result);
       const status = reply.options.status ?? r.status ?? 200;
       if (deps.checkAnswers) assertDeclared(r, status, reply.options.contentType);
+      // A page gets the page policy whoever built it, after its own headers, which cannot loosen it.
+      const headers = { ...reply.options.headers, ...(isHtml(reply.options.contentType) ? pageHeaders(reply.options.page) : {}), 'Content-Type': reply.options.contentType };
       if (reply.body instanceof Readable) {
-        res.status(status).set({ ...reply.options.headers, 'Content-Type': reply.options.contentType });
+        res.status(status).set(headers);
         await pipeline(reply.body, res).catch((err: unknown) => req.log.error({ err }, 'streamed answer failed'));
         return;
       }
       if (reply.options.contentType) {
         // Hosted pages and redirects: sent as they are, never stored for idempotent replay.
         if (complete) await complete({ status, body: '' }, false);
-        res.status(status).set({ ...reply.options.headers, 'Content-Type': reply.options.contentType }).send(String(reply.body));
+        res.status(status).set(headers).send(String(reply.body));
         return;
       }
       const answer = { status, body: JSON.stringify(reply.body) };

@@ -3,6 +3,7 @@ import type { Logger } from '../core/logger.js';
 import type { Actor, Owner } from '../domain/audit.js';
 import type { Environment } from '../domain/merchant/events.js';
 import type { AppTokenClaims } from '../domain/user/tokens.js';
+import type { PagePolicy } from './page-policy.js';
 
 /** Who is calling: resolved from the credential by packages/http/auth.ts. */
 export interface Principal {
@@ -44,7 +45,15 @@ export interface HandlerContext<Body = unknown, Query = unknown, Params = unknow
   signal: AbortSignal;
   /** Counts this many requests more against the request's rate limits, refusing nothing (time a long poll spent waiting). */
   countRequests(requests: number): Promise<void>;
+  /** Whether the client reached the service over HTTPS: on this connection, or by the X-Forwarded-Proto of a trusted proxy (TRUST_PROXY). */
+  secure: boolean;
 }
+
+/** What a route's `headers` (routes.ts) may look at: the request, before anything of it is checked. */
+export type RequestFacts = Pick<HandlerContext, 'header' | 'secure'>;
+
+/** Answer headers; a list for a header sent more than once (Set-Cookie). */
+export type AnswerHeaders = Record<string, string | readonly string[]>;
 
 /**
  * A handler's answer when the default (JSON of the returned value, the route's status) is not
@@ -53,16 +62,17 @@ export interface HandlerContext<Body = unknown, Query = unknown, Params = unknow
 export class Reply {
   constructor(
     readonly body: unknown,
-    readonly options: { status?: number; headers?: Record<string, string>; contentType?: string } = {},
+    /** `page`: what an HTML answer's policy allows besides itself (page-policy.ts); every HTML answer gets the policy. */
+    readonly options: { status?: number; headers?: AnswerHeaders; contentType?: string; page?: PagePolicy } = {},
   ) {}
 
   /** This answer with more headers (a refusal's Retry-After on a page shown again). */
-  withHeaders(headers: Record<string, string>): Reply {
+  withHeaders(headers: AnswerHeaders): Reply {
     return new Reply(this.body, { ...this.options, headers: { ...this.options.headers, ...headers } });
   }
 
-  static html(html: string, status = 200): Reply {
-    return new Reply(html, { status, contentType: 'text/html; charset=utf-8' });
+  static html(html: string, status = 200, page: PagePolicy = {}): Reply {
+    return new Reply(html, { status, contentType: 'text/html; charset=utf-8', page });
   }
 
   /** A body sent as it is produced (exports of any size); a failure after the first byte ends the connection. */

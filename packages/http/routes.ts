@@ -1,4 +1,4 @@
-import type { HandlerContext, Principal, Reply } from './context.js';
+import type { AnswerHeaders, HandlerContext, Principal, Reply, RequestFacts } from './context.js';
 import type { ItemError } from '../core/errors.js';
 import type { Owner } from '../domain/audit.js';
 import type { JsonSchema } from './validation.js';
@@ -89,6 +89,11 @@ export interface Route<Body = unknown, Query = unknown, Params = unknown> {
    * success sends mail, so it does not reset the count as a successful sign-in does.
    */
   throttleEveryRequest?: true;
+  /**
+   * Headers of every answer of the route, a refusal's too (sign-out clears the dashboard's cookie
+   * even when its access token is refused).
+   */
+  headers?(request: RequestFacts): AnswerHeaders;
   /** Returns the body to send as JSON, or a Reply. */
   handler(ctx: HandlerContext<Body, Query, Params>): Promise<Reply | unknown>;
 }

@@ -56,6 +56,7 @@ import { usable } from '../../projections/api-keys.js';
 
 /** The families of the interface this service serves, one router each. */
 export function apiFamilies(system: System): Family[] {
+  // Secure (and `__Secure-`) on HTTPS requests, and on every request when PUBLIC_URL is https (a TLS proxy not named in TRUST_PROXY).
   const cookies = new SessionCookies(system.config.publicUrl.startsWith('https:'));
   const families = [
     healthFamily(system.knex, system.config.eventStore === 'esdb' ? 'projector' : 'inline'),

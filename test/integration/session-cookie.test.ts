@@ -73,3 +73,58 @@ t.test('a user with a second factor gets the cookie only once it is proved', asy
   t.notOk('refreshToken' in verified.body);
   t.match(cookieOf(verified).value, /^rt_/);
 });
+
+t.test('a sign-out that fails still clears the cookie', async (t) => {
+  const merchant = await svc.merchant('Stale shop');
+  await svc.member(merchant, 'binta@stale.example', PASSWORD);
+  const login = await svc.request('POST', '/api/v1/auth/login', { body: { email: 'binta@stale.example', password: PASSWORD }, headers: COOKIE_MODE });
+  svc.clock.advance(16 * 60_000); // the access token (15 minutes) has run out; the cookie's token has not
+  const out = await svc.request('POST', '/api/v1/auth/logout', { key: login.body.accessToken, headers: COOKIE_MODE });
+  assertError(t, out, 'IKW-AUT-007');
+  t.match(cookieOf(out).header, /^sika_refresh=; Path=\/api\/v1\/auth; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Strict$/, 'removed all the same: no next page resumes the session from it');
+  const garbage = await svc.request('POST', '/api/v1/auth/logout', { key: 'not.a.token', headers: COOKIE_MODE });
+  t.equal(garbage.status, 401);
+  t.match(cookieOf(garbage).header, /^sika_refresh=; .*Max-Age=0/, 'whatever was wrong with the token');
+  const noHeader = await svc.request('POST', '/api/v1/auth/logout', { key: login.body.accessToken });
+  t.equal(noHeader.headers.get('set-cookie'), null, 'a caller that did not ask for the cookie is not sent one');
+});
+
+t.test('over HTTPS (here: X-Forwarded-Proto from a trusted proxy) the cookie is Secure and named __Secure-sika_refresh; the old name is read for a transition', async (t) => {
+  const https = await startService(t, { env: { TRUST_PROXY: '127.0.0.1' } });
+  const merchant = await https.merchant('Secure shop');
+  await https.member(merchant, 'awa@secure.example', PASSWORD);
+  const viaProxy = { ...COOKIE_MODE, 'x-forwarded-proto': 'https', 'x-forwarded-for': '203.0.113.7' };
+  const login = await https.request('POST', '/api/v1/auth/login', { body: { email: 'awa@secure.example', password: PASSWORD }, headers: viaProxy });
+  assertOk(t, login);
+  const [set, ...more] = login.headers.getSetCookie();
+  t.match(set, /^__Secure-sika_refresh=rt_[\w.-]+; Path=\/api\/v1\/auth; Max-Age=2592000; HttpOnly; SameSite=Strict; Secure$/);
+  t.same(more, [], 'one cookie');
+  const token = /^__Secure-sika_refresh=(rt_[\w.-]+);/.exec(set!)![1]!;
+
+  // A browser from before the prefix still holds the old name: read, and replaced by the new one.
+  const refreshed = await https.request('POST', '/api/v1/auth/refresh', { body: {}, headers: { ...viaProxy, cookie: `sika_refresh=${token}` } });
+  assertOk(t, refreshed);
+  const [renewed, legacy] = refreshed.headers.getSetCookie();
+  t.match(renewed, /^__Secure-sika_refresh=rt_[\w.-]+; .*; Secure$/, 'the new token under the new name');
+  t.match(legacy, /^sika_refresh=; Path=\/api\/v1\/auth; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Strict; Secure$/, 'the old name removed');
+  const next = /^__Secure-sika_refresh=(rt_[\w.-]+);/.exec(renewed!)![1]!;
+  // The new name wins over a stale old one.
+  assertOk(t, await https.request('POST', '/api/v1/auth/refresh', { body: {}, headers: { ...viaProxy, cookie: `sika_refresh=spent; __Secure-sika_refresh=${next}` } }));
+
+  const out = await https.request('POST', '/api/v1/auth/logout', { key: 'not.a.token', headers: viaProxy });
+  t.same(
+    out.headers.getSetCookie().map((c) => c.split('=')[0]),
+    ['__Secure-sika_refresh', 'sika_refresh'],
+    'a sign-out, even a refused one, removes both names',
+  );
+
+  const direct = await https.request('POST', '/api/v1/auth/login', { body: { email: 'awa@secure.example', password: PASSWORD }, headers: COOKIE_MODE });
+  t.match(direct.headers.getSetCookie()[0], /^sika_refresh=rt_[\w.-]+; .*SameSite=Strict$/, 'plain HTTP: the plain name, not Secure');
+});
+
+t.test('X-Forwarded-Proto from a peer that is not a trusted proxy does not make a request secure', async (t) => {
+  const merchant = await svc.merchant('Spoof shop');
+  await svc.member(merchant, 'awa@spoof.example', PASSWORD);
+  const login = await svc.request('POST', '/api/v1/auth/login', { body: { email: 'awa@spoof.example', password: PASSWORD }, headers: { ...COOKIE_MODE, 'x-forwarded-proto': 'https' } });
+  t.match(login.headers.getSetCookie()[0], /^sika_refresh=rt_[\w.-]+; .*SameSite=Strict$/);
+});

@@ -5,8 +5,8 @@ import { Reply } from '../../../packages/http/context.js';
 
 /**
  * What the hosted pages share: the eta engine (every value escaped), the layout and style sheet,
- * languages and amounts, and the strict Content-Security-Policy every page is sent with. Nothing
- * is loaded from another host; an inline script or style sheet is allowed by its hash only.
+ * languages and amounts, and what the strict policy every page is sent with (packages/http/page-policy.ts)
+ * allows of them. Nothing is loaded from another host; an inline script or style sheet is allowed by its hash only.
  */
 
 export type Language = 'en' | 'fr';
@@ -52,7 +52,7 @@ const LAYOUT = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="icon" href="data:,">
-<% if (it.refresh) { %><noscript><meta http-equiv="refresh" content="3"></noscript><% } %>
+<% if (it.refresh) { %><% if (it.script) { %><noscript><% } %><meta http-equiv="refresh" content="3"><% if (it.script) { %></noscript><% } %><% } %>
 <title><%= it.title %></title>
 <style><%~ it.style %></style>
 </head>
@@ -68,30 +68,18 @@ const LAYOUT = `<!doctype html>
 export const eta = new Eta({ autoEscape: true, autoTrim: false, cache: true });
 eta.loadTemplate('@layout', LAYOUT);
 
-/** A whole page: the layout around `body`, with the page's one script when it has one. */
+/**
+ * A whole page: the layout around `body`, with the page's one script when it has one. `refresh`:
+ * the page reloads every 3 s, by the browser when it has no script or scripts are off (a script
+ * that polls does it better).
+ */
 export function renderPage(lang: Language, title: string, body: string, options: { script?: string | null; refresh?: boolean } = {}): string {
   return eta.render('@layout', { lang, title, body, style: STYLE, script: options.script ?? null, refresh: options.refresh ?? false });
 }
 
-/** Headers of every hosted page: the strict policy, with the merchant's return addresses allowed as form targets (the cancel button's redirect). */
+/** A hosted page: the layout's style sheet and the page's one script allowed by their hashes, the merchant's return addresses as form targets (the cancel button's redirect). */
 export function pageReply(html: string, status: number, options: { formTargets?: (string | null)[]; scriptHash?: string | null; headers?: Record<string, string> } = {}): Reply {
-  const formTargets = options.formTargets ?? [];
-  const origins = [...new Set(formTargets.flatMap((u) => (u ? [new URL(u).origin] : [])))];
-  const csp = [
-    "default-src 'none'",
-    `script-src ${options.scriptHash ?? "'none'"}`,
-    `style-src ${STYLE_HASH}`,
-    "connect-src 'self'",
-    // data: for the empty icon, which keeps browsers from asking for /favicon.ico.
-    "img-src 'self' data:",
-    `form-action 'self'${origins.map((o) => ` ${o}`).join('')}`,
-    "base-uri 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
-  return new Reply(html, {
-    status,
-    contentType: 'text/html; charset=utf-8',
-    headers: { ...options.headers, 'Content-Security-Policy': csp, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer' },
-  });
+  const formOrigins = (options.formTargets ?? []).flatMap((u) => (u ? [new URL(u).origin] : []));
+  const reply = Reply.html(html, status, { scripts: options.scriptHash ? [options.scriptHash] : [], styles: [STYLE_HASH], formOrigins });
+  return options.headers ? reply.withHeaders(options.headers) : reply;
 }
-

@@ -6,7 +6,7 @@ import type { SignIns } from '../../../packages/domain/user/sign-in.js';
 import { MFA_PURPOSES } from '../../../packages/domain/verification/events.js';
 import type { ProfileChanges } from '../../../packages/domain/user/events.js';
 import type { AppTokenClaims } from '../../../packages/domain/user/tokens.js';
-import { Reply, type HandlerContext } from '../../../packages/http/context.js';
+import { Reply, type AnswerHeaders, type HandlerContext, type RequestFacts } from '../../../packages/http/context.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { listMemberships } from '../../../projections/organizations.js';
 import { listLiveSessions } from '../../../projections/user-sessions.js';
@@ -51,7 +51,10 @@ export function deviceOf(ctx: HandlerContext<unknown, unknown, unknown>): Device
 
 const iso = (d: Date) => d.toISOString();
 
-const REFRESH_COOKIE = 'sika_refresh';
+/** The refresh cookie's name over HTTPS: a browser keeps a `__Secure-` cookie only if it came over HTTPS with Secure, so no plain-HTTP answer can plant or replace it. */
+const SECURE_REFRESH_COOKIE = '__Secure-sika_refresh';
+/** Its name over plain HTTP (local development), and its name over HTTPS before `__Secure-`: still read, and cleared, for a transition. */
+const PLAIN_REFRESH_COOKIE = 'sika_refresh';
 /** How long the cookie is kept: the refresh token's own life (docs/auth.md, "Access tokens and sessions"). */
 const REFRESH_COOKIE_MAX_AGE_S = 30 * 86_400;
 
@@ -60,36 +63,50 @@ const REFRESH_COOKIE_MAX_AGE_S = 30 * 86_400;
  * session"): a request with `Sika-Refresh-Cookie: 1` gets the refresh token of its answer as a
  * cookie (SameSite=Strict, Path=/api/v1/auth) rather than in the body, so no script of the page
  * ever holds it, and refreshes with the cookie and that header. A page of another site can neither
- * send the header (not without CORS, which is not offered) nor read the answer.
+ * send the header (not without CORS, which is not offered) nor read the answer. Over HTTPS (the
+ * connection's, a trusted proxy's X-Forwarded-Proto, or PUBLIC_URL's) the cookie is Secure and
+ * named `__Secure-sika_refresh`.
  */
 export class SessionCookies {
-  constructor(private readonly secure: boolean) {}
+  constructor(private readonly publicUrlSecure: boolean) {}
 
   /** Whether the caller asked for the cookie. */
-  wanted(ctx: HandlerContext<unknown, unknown, unknown>): boolean {
-    return ctx.header('sika-refresh-cookie') === '1';
+  wanted(request: RequestFacts): boolean {
+    return request.header('sika-refresh-cookie') === '1';
   }
 
   /** `answer` as is, or, when the cookie was asked for, without its refresh token, which goes to the cookie. */
   answer<T>(ctx: HandlerContext<unknown, unknown, unknown>, answer: T): T | Reply {
     if (!this.wanted(ctx) || typeof answer !== 'object' || answer === null || !('refreshToken' in answer) || typeof answer.refreshToken !== 'string') return answer;
     const { refreshToken, ...rest } = answer as T & { refreshToken: string };
-    return new Reply(rest, { headers: { 'Set-Cookie': this.cookie(refreshToken, REFRESH_COOKIE_MAX_AGE_S), 'Cache-Control': 'no-store' } });
+    const secure = this.secure(ctx);
+    // Over HTTPS a cookie of the plain name is from before `__Secure-`: its token is spent now, so it goes.
+    const legacy = secure && cookieOf(ctx, PLAIN_REFRESH_COOKIE) !== undefined ? [this.cookie(PLAIN_REFRESH_COOKIE, '', 0, true)] : [];
+    const set = this.cookie(secure ? SECURE_REFRESH_COOKIE : PLAIN_REFRESH_COOKIE, refreshToken, REFRESH_COOKIE_MAX_AGE_S, secure);
+    return new Reply(rest, { headers: { 'Set-Cookie': [set, ...legacy], 'Cache-Control': 'no-store' } });
   }
 
-  /** The refresh token of the cookie, when the caller sent the header. */
+  /** The refresh token of the cookie, when the caller sent the header: the `__Secure-` one, else one of the plain name. */
   refreshToken(ctx: HandlerContext<unknown, unknown, unknown>): string | undefined {
     if (!this.wanted(ctx)) return undefined;
-    return cookieOf(ctx, REFRESH_COOKIE) || undefined;
+    return cookieOf(ctx, SECURE_REFRESH_COOKIE) || cookieOf(ctx, PLAIN_REFRESH_COOKIE) || undefined;
   }
 
-  /** A Set-Cookie that removes the cookie. */
-  cleared(): Record<string, string> {
-    return { 'Set-Cookie': this.cookie('', 0) };
+  /** Set-Cookie headers that remove the cookie, under each name it may have here, when the caller asked for cookies. */
+  cleared(request: RequestFacts): AnswerHeaders {
+    if (!this.wanted(request)) return {};
+    const secure = this.secure(request);
+    return { 'Set-Cookie': [...(secure ? [this.cookie(SECURE_REFRESH_COOKIE, '', 0, true)] : []), this.cookie(PLAIN_REFRESH_COOKIE, '', 0, secure)] };
   }
 
-  private cookie(value: string, maxAgeS: number): string {
-    return `${REFRESH_COOKIE}=${value}; Path=/api/v1/auth; Max-Age=${maxAgeS}; HttpOnly; SameSite=Strict${this.secure ? '; Secure' : ''}`;
+  private secure(request: RequestFacts): boolean {
+    return request.secure || this.publicUrlSecure;
+  }
+
+  private cookie(name: string, value: string, maxAgeS: number, secure: boolean): string {
+    // A removal also says when: a past Expires, for clients that read that rather than Max-Age.
+    const expires = maxAgeS === 0 ? '; Expires=Thu, 01 Jan 1970 00:00:00 GMT' : '';
+    return `${name}=${value}; Path=/api/v1/auth; Max-Age=${maxAgeS}${expires}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
   }
 }
 
@@ -171,12 +188,14 @@ export function authFamily(accounts: Accounts, signIns: SignIns, knex: Knex, clo
       route({
         method: 'post',
         path: '/api/v1/auth/logout',
-        summary: "Sign out: ends the caller's session (its refresh token and access tokens stop working)",
+        summary: "Sign out: ends the caller's session (its refresh token and access tokens stop working). With `Sika-Refresh-Cookie: 1` the answer clears the refresh cookie, even when it is a refusal",
         auth: signedIn,
         response: { type: 'object', properties: { signedOut: { const: true } } },
+        // The cookie goes even when the sign-out is refused (a token already expired or revoked): else the next page would resume the session from it.
+        headers: (request) => cookies.cleared(request),
         handler: async (ctx) => {
           await accounts.logout(userOf(ctx), ctx.actor);
-          return cookies.wanted(ctx) ? new Reply({ signedOut: true }, { headers: cookies.cleared() }) : { signedOut: true };
+          return { signedOut: true };
         },
       }),
       route({

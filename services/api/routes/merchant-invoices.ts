@@ -12,6 +12,7 @@ import { INVOICE_STATUSES, type InvoiceStatus } from '../../../packages/domain/i
 import { Reply } from '../../../packages/http/context.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { findInvoice, findIssuedInvoice, listInvoices, renderInvoice } from '../../../projections/invoices.js';
+import { pageReply, renderPage } from '../pages/layout.js';
 import {
   billingRead,
   billingWrite,
@@ -213,11 +214,10 @@ export function merchantInvoicesFamily(knex: Knex, invoices: Invoices, documents
           const i = await findIssuedInvoice(knex, ctx.params.id);
           if (!i) throw new ApiError('IKW-RES-001', 'No such invoice', 'id');
           const lines = i.lines.map((l) => `<tr><td>${escapeHtml(l.description)}</td><td>${l.quantity}</td><td>${l.amount}</td></tr>`).join('');
-          return Reply.html(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Invoice ${i.id}</title></head>
-<body style="font-family:system-ui;max-width:40rem;margin:3rem auto">
-<h1>Invoice ${i.id}</h1><p>Status: ${i.status}. Due: ${escapeHtml(i.due_date ?? '—')}.</p>
-<table><thead><tr><th>Item</th><th>Qty</th><th>Amount (${i.currency.toUpperCase()})</th></tr></thead><tbody>${lines}</tbody></table>
-<p>Amount due: ${i.amount_due} ${i.currency.toUpperCase()}. Paid: ${i.amount_paid}. Remaining: ${i.amount_remaining}.</p></body></html>`);
+          const body = `<h1>Invoice ${escapeHtml(i.id)}</h1><p>Status: ${escapeHtml(i.status)}. Due: ${escapeHtml(i.due_date ?? '—')}.</p>
+<table><thead><tr><th>Item</th><th>Qty</th><th>Amount (${escapeHtml(i.currency.toUpperCase())})</th></tr></thead><tbody>${lines}</tbody></table>
+<p>Amount due: ${i.amount_due} ${escapeHtml(i.currency.toUpperCase())}. Paid: ${i.amount_paid}. Remaining: ${i.amount_remaining}.</p>`;
+          return pageReply(renderPage('en', `Invoice ${i.id}`, body), 200);
         },
       }),
     ],

@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
 import { ApiError } from '../../../packages/core/errors.js';
-import { Reply } from '../../../packages/http/context.js';
+import type { Reply } from '../../../packages/http/context.js';
 import type { Family } from '../../../packages/http/routes.js';
 import { findOperation, type OperationRow } from '../../../projections/operations.js';
+import { pageReply, renderPage } from '../pages/layout.js';
 import { escapeHtml, operationRoute, redirectUrl } from './shared.js';
 
 const FINAL = ['succeeded', 'failed', 'canceled'];
@@ -16,17 +17,16 @@ const MESSAGES: Record<string, string> = {
   requires_payment_method: 'The payment was not started.',
 };
 
-function page(op: OperationRow, selfUrl: string): string {
+/** The page a customer's browser lands on: the operation's status in words, reloading itself until final. */
+function page(op: OperationRow): Reply {
   const final = FINAL.includes(op.status);
   const back = final && !op.return_url.includes(`/operations/status/${op.id}`)
     ? `<p><a href="${escapeHtml(redirectUrl(op))}">Return to the merchant</a></p>`
     : '';
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-${final ? '' : `<meta http-equiv="refresh" content="3;url=${escapeHtml(selfUrl)}">`}<title>Payment ${escapeHtml(op.status)}</title></head>
-<body style="font-family:system-ui;max-width:32rem;margin:3rem auto;padding:0 1rem">
-<h1>${escapeHtml(MESSAGES[op.status] ?? op.status)}</h1>
+  const body = `<h1>${escapeHtml(MESSAGES[op.status] ?? op.status)}</h1>
 <p>${Number(op.amount)} ${escapeHtml(op.currency.toUpperCase())}${op.livemode ? '' : ' (test payment)'}</p>
-<p><small>Reference ${escapeHtml(op.id)}</small></p>${back}</body></html>`;
+<p class="notice">Reference ${escapeHtml(op.id)}</p>${back}`;
+  return pageReply(renderPage('en', `Payment ${op.status}`, body, { refresh: !final }), 200);
 }
 
 const operationSchema = {
@@ -55,7 +55,7 @@ export function operationsFamily(knex: Knex): Family {
         if (!op) throw new ApiError('IKW-RES-001', `No such operation: '${ctx.params.operationId}'`, 'operationId');
         const accept = ctx.header('accept') ?? '';
         const html = accept.includes('text/html') && !/application\/json/.test(accept.split('text/html')[0] ?? '');
-        if (html) return Reply.html(page(op, ctx.path));
+        if (html) return page(op);
         return {
           id: op.id,
           object: 'operation',

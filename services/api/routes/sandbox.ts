@@ -5,7 +5,8 @@ import { Reply } from '../../../packages/http/context.js';
 import type { Family } from '../../../packages/http/routes.js';
 import { findOperation, type OperationRow } from '../../../projections/operations.js';
 import { paymentIntentMerchant } from '../../../projections/payment-intents.js';
-import { operationRoute, redirectUrl } from './shared.js';
+import { pageReply, renderPage } from '../pages/layout.js';
+import { escapeHtml, operationRoute, redirectUrl } from './shared.js';
 
 /**
  * The hosted 3-D Secure test page of `tok_3ds_required` (sandbox only, not part of the public
@@ -39,11 +40,10 @@ export function sandboxFamily(knex: Knex, paymentIntents: PaymentIntents): Famil
     routes: [
       operationRoute('get', '/sandbox/3ds/:operationId', 'Sandbox 3-D Secure test page', { answers: { html: true } }, async (ctx) => {
         const op = await load(ctx.params.operationId);
-        return Reply.html(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>3-D Secure test</title></head>
-<body style="font-family:system-ui;max-width:32rem;margin:3rem auto">
-<h1>3-D Secure test page</h1><p>Sandbox payment of ${Number(op.amount)} ${op.currency.toUpperCase()}.</p>
-<form method="post" action="/sandbox/3ds/${op.id}/complete"><button>Complete authentication</button></form>
-<form method="post" action="/sandbox/3ds/${op.id}/fail"><button>Fail authentication</button></form></body></html>`);
+        const body = `<h1>3-D Secure test page</h1><p>Sandbox payment of ${Number(op.amount)} ${escapeHtml(op.currency.toUpperCase())}.</p>
+<form method="post" action="/sandbox/3ds/${escapeHtml(op.id)}/complete"><button class="pay">Complete authentication</button></form>
+<form method="post" action="/sandbox/3ds/${escapeHtml(op.id)}/fail"><button class="secondary">Fail authentication</button></form>`;
+        return pageReply(renderPage('en', '3-D Secure test', body), 200);
       }),
       operationRoute('post', '/sandbox/3ds/:operationId/complete', 'Complete a sandbox 3-D Secure authentication', { answers: { redirect: true } }, finish('succeeded')),
       operationRoute('post', '/sandbox/3ds/:operationId/fail', 'Fail a sandbox 3-D Secure authentication', { answers: { redirect: true } }, finish('failed')),
