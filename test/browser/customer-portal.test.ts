@@ -12,6 +12,10 @@ import { startSmtp } from '../support/webhooks.js';
 const smtp = await startSmtp(t);
 const svc = await startPaymentsService(t, { env: { SMTP_URL: smtp.url } });
 const { merchant, key } = await svc.sandboxMerchant('Mango stall');
+// A sandbox merchant's mail reaches only its team's verified addresses (the outbox holds the rest):
+// the customer here is a member who tries the portal as a customer would.
+const member = await svc.member(merchant, 'awa@example.com', 'correct horse battery');
+await svc.system.accounts.verifyContact(member, 'email', 'awa@example.com', { actor: 'test' });
 const browser = await startBrowser(t);
 const portalUrl = `${svc.baseUrl}/portal/sandbox/${merchant.id}`;
 
