@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import { orderKeys } from '../packages/core/json.js';
 import type { Owner } from '../packages/domain/audit.js';
-import type { ActivationRule, CountryActivationEvent, CountryActivationObject } from '../packages/domain/country-activation/events.js';
+import { setterOf, type ActivationRule, type CountryActivationEvent, type CountryActivationObject } from '../packages/domain/country-activation/events.js';
+import type { EventMetadata } from '../packages/eventstore/port.js';
 import type { CursorList, CursorQuery } from './paging.js';
 import type { Projection } from './projection.js';
 import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';
@@ -26,11 +27,31 @@ export const countryActivationsProjection: Projection = {
         CREATE INDEX country_activations_list ON read.country_activations (merchant_id, environment, seq);
         CREATE UNIQUE INDEX country_activations_rule ON read.country_activations (merchant_id, environment, country_code, currency_iso)`),
     },
+    {
+      // Who set each activation (`setBy` in its object). Those set before: from their last creation
+      // or change (setterOf), where the log is this database's (an EventStoreDB log gives it at the
+      // next rebuild of this read model).
+      name: 'country_activations/002-set-by',
+      up: async (knex) => {
+        const { rows: log } = await knex.raw<{ rows: { events: string | null }[] }>(`SELECT to_regclass('events')::text AS events`);
+        if (!log[0]?.events) return;
+        const { rows } = await knex.raw<{ rows: { id: string; object: CountryActivationObject; data: unknown; metadata: EventMetadata }[] }>(
+          `SELECT DISTINCT ON (a.id) a.id, a.object, e.data, e.metadata FROM read.country_activations a
+           JOIN events e ON e.stream_id = 'country_activation-' || a.id AND e.type <> 'country_activation.deleted'
+           ORDER BY a.id, e.version DESC`,
+        );
+        if (rows.length === 0) return;
+        await knex.raw('UPDATE read.country_activations AS a SET object = v.object FROM json_to_recordset(?::json) AS v(id text, object json) WHERE a.id = v.id', [
+          JSON.stringify(rows.map((r) => ({ id: r.id, object: { ...r.object, setBy: setterOf(r) } }))),
+        ]);
+      },
+    },
   ],
   handles: ['country_activation.created', 'country_activation.updated', 'country_activation.deleted'],
   async apply(trx, event) {
     const e = event as unknown as CountryActivationEvent;
-    const object = e.data.object;
+    // Events from before `setBy` carry objects without it: their actor says (setterOf).
+    const object = e.type === 'country_activation.deleted' ? e.data.object : { ...e.data.object, setBy: setterOf(event) };
     const rows = trx('read.country_activations');
     switch (e.type) {
       case 'country_activation.created':
@@ -49,8 +70,9 @@ export const countryActivationsProjection: Projection = {
   },
 };
 
-const KEYS: readonly (keyof CountryActivationObject)[] = ['id', 'object', 'merchantId', 'countryCode', 'currencyIso', 'enabledForPayIn', 'enabledForPayout', 'minAmount', 'maxAmount', 'livemode', 'created', 'updated'];
-const render = (stored: CountryActivationObject) => orderKeys(stored, KEYS);
+const KEYS: readonly (keyof CountryActivationObject)[] = ['id', 'object', 'merchantId', 'countryCode', 'currencyIso', 'enabledForPayIn', 'enabledForPayout', 'minAmount', 'maxAmount', 'setBy', 'livemode', 'created', 'updated'];
+/** Rows from before `setBy` that no log could key (an EventStoreDB log, until the rebuild): the merchant's, as they were. */
+const render = (stored: CountryActivationObject) => orderKeys({ ...stored, setBy: stored.setBy ?? 'merchant' }, KEYS);
 
 export function findActivation(knex: Knex, owner: Owner, id: string): Promise<CountryActivationObject | undefined> {
   return findOwnedObject(knex, 'read.country_activations', owner, id, render);

@@ -16,6 +16,7 @@ import { contractOfRelease } from './escrow-releases.js';
 import { readPayoutSettings } from './payout-settings.js';
 import { hasPaidTo } from './payouts.js';
 import type { Environment } from '../packages/domain/merchant/events.js';
+import type { PayoutSettings } from '../packages/domain/merchant-settings/events.js';
 
 /** The domain's read ports (packages/domain/read-ports.ts) over the read models. */
 export function readPorts(knex: Knex): ReadPorts {
@@ -63,19 +64,21 @@ export function rememberedGates(reads: ReadPorts, store: EventStore): { reads: R
 }
 
 /**
- * The default return URL every confirm without one reads (the merchant's payout settings),
- * remembered per merchant and environment and evicted by that merchant's settings events.
+ * The merchant's payout settings as hot paths read them: the default return URL of every confirm
+ * without one, whether API keys may pay inline destinations on every payout. Remembered per
+ * merchant and environment, evicted by that merchant's settings events (another process's within
+ * a second, as the gates are).
  */
-export function rememberedReturnUrls(knex: Knex, store: EventStore): { defaultReturnUrl(merchantId: string, environment: Environment): Promise<string | null>; cache: EvictedByEvents<string | null> } {
-  const cache = new EvictedByEvents<string | null>(store, (e) => {
+export function rememberedPayoutSettings(knex: Knex, store: EventStore): { payoutSettings(merchantId: string, environment: Environment): Promise<PayoutSettings>; cache: EvictedByEvents<PayoutSettings> } {
+  const cache = new EvictedByEvents<PayoutSettings>(store, (e) => {
     if (e.type !== 'merchant.payout_settings_updated') return [];
     const { merchantId, environment } = e.data as { merchantId: string; environment: Environment };
     return [`${merchantId}|${environment}`];
   });
   return {
     cache,
-    defaultReturnUrl: (merchantId, environment) =>
-      cache.get(`${merchantId}|${environment}`, async () => (await readPayoutSettings(knex, merchantId, environment)).settings.defaultReturnUrl, () => `${merchantId}|${environment}`),
+    payoutSettings: (merchantId, environment) =>
+      cache.get(`${merchantId}|${environment}`, async () => (await readPayoutSettings(knex, merchantId, environment)).settings, () => `${merchantId}|${environment}`),
   };
 }
 

@@ -100,7 +100,7 @@ import {
   type Process,
 } from '../packages/processes/index.js';
 import { LIMITS } from '../packages/domain/automation/definition.js';
-import { escrowDirectory, readPorts, rememberedGates, rememberedReturnUrls } from '../projections/read-ports.js';
+import { escrowDirectory, readPorts, rememberedGates, rememberedPayoutSettings } from '../projections/read-ports.js';
 import { EscrowContracts } from '../packages/domain/escrow/commands.js';
 import { ALL_PROJECTIONS, FOLLOWING_PROJECTIONS, INLINE_PROJECTIONS } from '../projections/registry.js';
 import type { Projection } from '../projections/projection.js';
@@ -267,13 +267,13 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
 
   const gates = rememberedGates(readPorts(knex), logStore);
   const reads = gates.reads;
-  const returnUrls = rememberedReturnUrls(knex, logStore);
+  const payoutSettings = rememberedPayoutSettings(knex, logStore);
   // This process's commits evict its caches at once (other processes' reach them through the log).
   if (logStore instanceof PostgresEventStore) {
     logStore.onCommitted((events) => {
       apiKeys.evict(events);
       gates.cache.evict(events);
-      returnUrls.cache.evict(events);
+      payoutSettings.cache.evict(events);
     });
   }
   const escrowReads = escrowDirectory(knex);
@@ -287,7 +287,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     capabilities: reads,
     activations: reads,
     publicUrl: config.publicUrl,
-    defaultReturnUrl: returnUrls.defaultReturnUrl,
+    defaultReturnUrl: async (merchantId, environment) => (await payoutSettings.payoutSettings(merchantId, environment)).defaultReturnUrl,
     settlementDelayMs: (env) => (env === 'sandbox' ? 0 : config.settlementDelayMs),
     scheduleSettlement: enqueuer(ledgerSettlement),
     instance,
@@ -305,6 +305,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     capabilities: reads,
     activations: reads,
     history: reads,
+    settings: (owner) => payoutSettings.payoutSettings(owner.merchantId, owner.environment),
     // Declared below (it sends codes with the messenger): a user's challenge is used up in the payout's commit.
     verifications: { consumption: (...args) => verifications.consumption(...args) },
     scheduleOverdueCheck: enqueuer(payoutOverdue),

@@ -63,6 +63,7 @@ export const ERROR_CODES = {
   'IKW-CFG-002': { status: 422, retryable: false, message: "The amount is outside this account's activated bounds for this country and currency" },
   'IKW-CFG-003': { status: 409, retryable: false, message: 'An activation for this country and currency exists already' },
   'IKW-CFG-004': { status: 400, retryable: false, message: 'The platform operator credential must name the merchant it acts on (merchantId)' },
+  'IKW-CFG-005': { status: 403, retryable: false, message: 'The platform operator set this activation: only the operator changes or deletes it' },
   'IKW-WHK-001': { status: 400, retryable: false, message: 'This URL cannot receive webhooks' },
   'IKW-WHK-002': { status: 400, retryable: false, message: 'Unknown event type' },
   'IKW-BIL-001': { status: 409, retryable: false, message: 'This status transition is not allowed' },

@@ -4,6 +4,7 @@ import { hashApiKey } from '../core/hashing.js';
 import type { Environment } from '../domain/merchant/events.js';
 import type { AppTokenClaims } from '../domain/user/tokens.js';
 import { ADMIN_KEY_SHAPE } from '../domain/platform-admin/commands.js';
+import { adminActor } from '../domain/platform-admin/events.js';
 import { findAdminKeyByHash } from '../../projections/admin-keys.js';
 import type { ApiKeyRow } from '../../projections/api-keys.js';
 import { hasScope } from '../domain/organization/scopes.js';
@@ -50,7 +51,7 @@ export async function authenticate(
     const admin = await findAdminKeyByHash(knex, hashApiKey(credential));
     if (!admin) throw new ApiError('IKW-AUT-002');
     const environment = requested ?? 'sandbox';
-    return { merchantId: '', environment, livemode: environment === 'live', actor: `admin:${admin.id}`, scopes: ['*'], platform: true };
+    return { merchantId: '', environment, livemode: environment === 'live', actor: adminActor(admin.id), scopes: ['*'], platform: true };
   }
   if (auth.platform === 'only') throw new ApiError('IKW-AUT-009');
   if (appTokens && JWT_SHAPE.test(credential)) {

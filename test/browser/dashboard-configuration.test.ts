@@ -92,3 +92,17 @@ t.test('features: the flags Sika set for everyone and for this account, read-onl
   t.same(await accessibilityProblems(page), [], 'no serious or critical axe violation');
   t.same(scriptProblems(problems), [], 'no CSP violation or script error');
 });
+
+t.test('a country Sika set for this account says so and offers nothing to change', async (t) => {
+  const { merchant, page, problems } = await signedIn(t, 'Bounded shop');
+  const admin = await createAdminKey(svc.system.store, svc.clock, 'ops', 'test');
+  const set = await svc.request('POST', '/api/v1/configuration/activations', { key: admin.secret, body: { countryCode: 'SN', maxAmount: 50_000, merchantId: merchant.id } });
+  t.equal(set.status, 200);
+  await navigate(page, 'Configuration');
+  const senegal = page.getByRole('region', { name: 'Countries' }).getByRole('row', { name: /^Senegal/ });
+  await senegal.filter({ hasText: 'Set by Sika' }).waitFor();
+  t.equal(await senegal.getByRole('button').count(), 0, 'neither configure nor back to the catalog');
+  t.equal(await page.getByRole('button', { name: 'Configure Mali' }).count(), 1, 'other countries stay the merchant’s');
+  t.same(await accessibilityProblems(page), [], 'no serious or critical axe violation');
+  t.same(scriptProblems(problems), [], 'no CSP violation or script error');
+});

@@ -6,7 +6,10 @@
  * read as they apply to them; another merchant's activation is 404 unless the operator names it.
  */
 import t from 'tap';
+import { derivedUuid } from '../../packages/core/ids.js';
+import { countryActivationStream } from '../../packages/domain/country-activation/events.js';
 import { createAdminKey, revokeAdminKey } from '../../packages/domain/platform-admin/commands.js';
+import { countryActivationsProjection } from '../../projections/country-activations.js';
 import { assertError, assertOk } from '../support/assertions.js';
 import { startProcess } from '../support/child-process.js';
 import { engine, walletInstruction } from '../support/payout-engine.js';
@@ -108,6 +111,68 @@ t.test('the platform operator credential from bin/sika: feature flags, and any m
   assertOk(t, await call(second.secret, 'GET', '/feature-flags'));
   await revokeAdminKey(svc.system.store, svc.clock, second.id, 'test');
   assertError(t, await call(second.secret, 'GET', '/feature-flags'), 'IKW-AUT-002');
+});
+
+t.test('an activation the platform operator set is the operator’s: the merchant can neither change nor delete it', async (t) => {
+  const admin = await createAdminKey(svc.system.store, svc.clock, 'ops', 'test');
+  const { merchant, key } = await svc.sandboxMerchant();
+  const asOperator = (method: string, path: string, body?: unknown) => call(admin.secret, method, `${path}${path.includes('?') ? '&' : '?'}merchantId=${merchant.id}`, body);
+
+  const set = await call(admin.secret, 'POST', '/activations', { countryCode: 'SN', maxAmount: 50_000, merchantId: merchant.id });
+  assertOk(t, set);
+  t.equal(set.body.setBy, 'operator');
+  const id = set.body.id as string;
+  t.match((await call(key, 'GET', `/activations/${id}`)).body, { setBy: 'operator', maxAmount: 50_000 }, 'the merchant reads who set it');
+  assertError(t, await call(key, 'PUT', `/activations/${id}`, { maxAmount: 1_000_000 }), 'IKW-CFG-005', 'id');
+  assertError(t, await call(key, 'DELETE', `/activations/${id}`), 'IKW-CFG-005', 'id');
+  t.match((await call(key, 'GET', `/activations/${id}`)).body, { maxAmount: 50_000 }, 'still the operator’s bounds');
+  assertError(t, await postPayout(svc, key, { amount: 60_000, currency: 'xof', destination: mobileMoney() }), 'IKW-CFG-002', 'amount');
+  const changed = await asOperator('PUT', `/activations/${id}`, { maxAmount: 100_000 });
+  assertOk(t, changed);
+  t.match(changed.body, { maxAmount: 100_000, setBy: 'operator' }, 'the operator can still change it');
+  assertOk(t, await asOperator('DELETE', `/activations/${id}`));
+
+  const own = await call(key, 'POST', '/activations', { countryCode: 'SN', maxAmount: 10_000 });
+  assertOk(t, own);
+  t.equal(own.body.setBy, 'merchant', 'its own again once the operator deleted it');
+  assertOk(t, await call(key, 'PUT', `/activations/${own.body.id}`, { maxAmount: 20_000 }), 200);
+  const taken = await asOperator('PUT', `/activations/${own.body.id}`, { maxAmount: 30_000 });
+  t.equal(taken.body.setBy, 'operator', 'the operator changing a merchant’s activation makes it the operator’s');
+  assertError(t, await call(key, 'PUT', `/activations/${own.body.id}`, { maxAmount: 40_000 }), 'IKW-CFG-005', 'id');
+
+  const mine = await call(key, 'POST', '/activations', { countryCode: 'CI' });
+  assertOk(t, await call(key, 'PUT', `/activations/${mine.body.id}`, { enabledForPayout: false }));
+  assertOk(t, await call(key, 'DELETE', `/activations/${mine.body.id}`));
+  t.pass('a merchant’s own activations stay its to change and delete');
+});
+
+t.test('activations recorded before who set them was: the actor of their events says', async (t) => {
+  const { merchant, key } = await svc.sandboxMerchant();
+  const owner = { merchantId: merchant.id, environment: 'sandbox' as const };
+  const record = async (countryCode: string, currencyIso: string, actor: string) => {
+    const id = derivedUuid(`country_activation|${merchant.id}|sandbox|${countryCode}|${currencyIso}`);
+    const data = { id, ...owner, countryCode, currencyIso, enabledForPayIn: true, enabledForPayout: true, minAmount: null, maxAmount: 9_000, createdAt: svc.clock.now().toISOString() };
+    const object = { id, object: 'country_activation', merchantId: merchant.id, countryCode, currencyIso, enabledForPayIn: true, enabledForPayout: true, minAmount: null, maxAmount: 9_000, livemode: false, created: 0, updated: 0 };
+    await svc.system.store.append(countryActivationStream(id), [{ type: 'country_activation.created', data: { ...data, object }, metadata: { merchant_id: merchant.id, environment: 'sandbox', actor } }], { expectedVersion: 'no_stream' });
+    return id;
+  };
+  const operators = await record('SN', 'XOF', 'admin:key_old');
+  const merchants = await record('CI', 'XOF', 'key_merchant');
+  t.equal((await call(key, 'GET', `/activations/${operators}`)).body.setBy, 'operator');
+  t.equal((await call(key, 'GET', `/activations/${merchants}`)).body.setBy, 'merchant');
+  assertError(t, await call(key, 'PUT', `/activations/${operators}`, { maxAmount: 1 }), 'IKW-CFG-005', 'id');
+  assertError(t, await call(key, 'DELETE', `/activations/${operators}`), 'IKW-CFG-005', 'id');
+  assertOk(t, await call(key, 'PUT', `/activations/${merchants}`, { maxAmount: 1 }));
+
+  // The migration gives rows from before it their setter from the same events.
+  const { knex } = svc.system;
+  await knex('read.country_activations').whereIn('id', [operators, merchants]).update({ object: knex.raw(`(object::jsonb - 'setBy')::json`) });
+  const migration = countryActivationsProjection.migrations.find((m) => m.name === 'country_activations/002-set-by')!;
+  await knex.transaction((trx) => migration.up(trx));
+  t.same((await knex('read.country_activations').whereIn('id', [operators, merchants]).orderBy('country_code')).map((r: { country_code: string; object: { setBy: string } }) => [r.country_code, r.object.setBy]), [
+    ['CI', 'merchant'],
+    ['SN', 'operator'],
+  ]);
 });
 
 t.test('Idempotency-Key on activation create: one activation, the answer replayed', async (t) => {

@@ -4,7 +4,8 @@
  * process as soon as the read model's notification reaches it, and a second at most if none does,
  * even over a read model that lags behind the log (EventStoreDB's projector); the payment
  * gates (capabilities, activations) are read once and a change refuses at once; changes made by
- * another process arrive through the log; so does the default return URL of confirms.
+ * another process arrive through the log; so do the payout settings (confirms' default return URL,
+ * whether API keys may pay inline destinations).
  */
 import t from 'tap';
 import { revokeApiKey } from '../../packages/domain/merchant/commands.js';
@@ -157,4 +158,20 @@ t.test('the default return URL is read once per merchant; a settings change appl
 
   assertOk(t, await svc.request('PATCH', '/api/v1/merchant/settings/payouts', { key, body: { default_return_url: 'https://shop.example/back' } }));
   t.equal(await confirmed(), 'https://shop.example/back', 'the new default at the next confirm');
+});
+
+t.test('payouts of an API key read the payout settings once per merchant; refusing inline destinations applies to the next payout', async (t) => {
+  const svc = await startService(t);
+  const { key } = await fundedMerchant(svc, 100_000);
+  const settingsReads: string[] = [];
+  const count = (q: { sql: string }) => {
+    if (/"read"\."payout_settings"|merchant_settings-/.test(`${q.sql} ${JSON.stringify((q as { bindings?: unknown }).bindings ?? [])}`)) settingsReads.push(q.sql);
+  };
+  svc.system.knex.on('query', count);
+  t.teardown(() => void svc.system.knex.off('query', count));
+  for (let i = 0; i < 3; i++) assertOk(t, await postPayout(svc, key, { amount: 1_000, currency: 'xof', destination: mobileMoney() }));
+  t.equal(settingsReads.length, 1, 'the settings read once for three payouts');
+
+  assertOk(t, await svc.request('PATCH', '/api/v1/merchant/settings/payouts', { key, body: { inline_destinations_for_api_keys: false } }));
+  assertError(t, await postPayout(svc, key, { amount: 1_000, currency: 'xof', destination: mobileMoney() }), 'IKW-PAY-008', 'destination');
 });

@@ -48,13 +48,28 @@ t.test('capabilities: the transition table, delete and create again', async (t) 
 t.test('activations: one per country and currency; replaced; deleted; the check of a direction and an amount', async (t) => {
   const activations = spec(countryActivationDecider);
   const rule = { enabledForPayIn: true, enabledForPayout: false, minAmount: 100, maxAmount: 1_000 };
-  const create = { type: 'create' as const, activation: { id: 'a-1', ...owner, countryCode: 'SN', currencyIso: 'XOF', ...rule, createdAt: T0.toISOString() } };
+  const create = { type: 'create' as const, activation: { id: 'a-1', ...owner, countryCode: 'SN', currencyIso: 'XOF', ...rule, setBy: 'merchant' as const, createdAt: T0.toISOString() } };
+  const byMerchant = { owner, at: T0, by: 'merchant', legacySetter: 'merchant' } as const;
   const history = activations.history(create);
   activations.given(history).when(create).thenThrows(t, 'IKW-CFG-003');
-  activations.given(history).when({ type: 'update', owner, at: T0, rule: { ...rule, enabledForPayout: true } }).thenMatch(t, [{ type: 'country_activation.updated', data: { object: { enabledForPayout: true, minAmount: 100 } } }]);
-  activations.given(history).when({ type: 'delete', owner: stranger, at: T0 }).thenThrows(t, 'IKW-RES-001');
-  const gone = activations.given(history).history({ type: 'delete', owner, at: T0 });
-  activations.given(gone).when({ type: 'delete', owner, at: T0 }).thenThrows(t, 'IKW-RES-001');
+  activations.given(history).when({ type: 'update', ...byMerchant, rule: { ...rule, enabledForPayout: true } }).thenMatch(t, [{ type: 'country_activation.updated', data: { setBy: 'merchant', object: { enabledForPayout: true, minAmount: 100, setBy: 'merchant' } } }]);
+  activations.given(history).when({ type: 'delete', ...byMerchant, owner: stranger }).thenThrows(t, 'IKW-RES-001');
+  const gone = activations.given(history).history({ type: 'delete', ...byMerchant });
+  activations.given(gone).when({ type: 'delete', ...byMerchant }).thenThrows(t, 'IKW-RES-001');
+
+  // Set by the platform operator: the merchant can neither change nor delete it; the operator can.
+  const byOperator = { ...byMerchant, by: 'operator' } as const;
+  const operators = activations.history({ ...create, activation: { ...create.activation, setBy: 'operator' } });
+  activations.given(operators).when({ type: 'update', ...byMerchant, rule }).thenThrows(t, { code: 'IKW-CFG-005', param: 'id' });
+  activations.given(operators).when({ type: 'delete', ...byMerchant }).thenThrows(t, { code: 'IKW-CFG-005', param: 'id' });
+  activations.given(operators).when({ type: 'update', ...byOperator, rule: { ...rule, maxAmount: 500 } }).thenMatch(t, [{ type: 'country_activation.updated', data: { setBy: 'operator', object: { maxAmount: 500, setBy: 'operator' } } }]);
+  const taken = activations.given(history).history({ type: 'update', ...byOperator, rule });
+  activations.given(taken).when({ type: 'update', ...byMerchant, rule }).thenThrows(t, 'IKW-CFG-005', 'a merchant’s activation the operator changed is the operator’s');
+  // Events from before `setBy`: the service's reading of their actor decides.
+  const legacy = activations.history({ ...create, activation: { ...create.activation, setBy: undefined as never } });
+  activations.given(legacy).when({ type: 'delete', ...byMerchant, legacySetter: 'operator' }).thenThrows(t, 'IKW-CFG-005');
+  activations.given(legacy).when({ type: 'delete', ...byMerchant }).thenMatch(t, [{ type: 'country_activation.deleted' }]);
+  activations.given(operators).when({ type: 'delete', ...byMerchant, legacySetter: 'merchant' }).thenThrows(t, 'IKW-CFG-005', 'a recorded setter outweighs it');
 
   const param = { direction: 'transaction_country', amount: 'amount' };
   const payin = activationCheck(rule, 'payin', 'SN', param);

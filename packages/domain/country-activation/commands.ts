@@ -7,7 +7,7 @@ import type { EventStore } from '../../eventstore/port.js';
 import { auditMetadata, type Actor, type Owner } from '../audit.js';
 import { assertOwned } from '../aggregate.js';
 import { countryActivationDecider, toCountryActivationObject, type CountryActivationCommand, type CountryActivationState } from './decider.js';
-import { countryActivationStream, type ActivationRule, type CountryActivationEvent, type CountryActivationObject } from './events.js';
+import { countryActivationStream, setterOf, type ActivationRule, type ActivationSetter, type CountryActivationEvent, type CountryActivationObject } from './events.js';
 
 export interface ActivationInput {
   countryCode?: string;
@@ -39,13 +39,17 @@ export function activationCheck(rule: ActivationRule | null, direction: 'payin' 
   };
 }
 
-/** Country activations: each merchant's pay-in and payout switches and amount bounds per country and currency. */
+/**
+ * Country activations: each merchant's pay-in and payout switches and amount bounds per country and
+ * currency, set by the merchant or by the platform operator for it (`by`); the operator's the
+ * merchant cannot change or delete (IKW-CFG-005), the operator can change either.
+ */
 export class CountryActivations extends CommandService<CountryActivationCommand, CountryActivationState, CountryActivationEvent> {
   constructor(private readonly deps: { store: EventStore; clock: Clock }) {
     super(deps.store, countryActivationStream, countryActivationDecider);
   }
 
-  async create(owner: Owner, input: ActivationInput, actor: Actor): Promise<CountryActivationObject> {
+  async create(owner: Owner, input: ActivationInput, by: ActivationSetter, actor: Actor): Promise<CountryActivationObject> {
     const country = getCountry(input.countryCode ?? '');
     if (!country) throw new ApiError('IKW-VAL-004', `Unsupported country '${input.countryCode ?? ''}'`, 'countryCode');
     const currency = getCurrency(input.currencyIso ?? country.currency);
@@ -55,25 +59,34 @@ export class CountryActivations extends CommandService<CountryActivationCommand,
     const rule = ruleOf(input, null);
     const created = await this.run(
       id,
-      { type: 'create', activation: { id, ...owner, countryCode: country.code, currencyIso: currency.code, ...rule, createdAt: this.deps.clock.now().toISOString() } },
+      { type: 'create', activation: { id, ...owner, countryCode: country.code, currencyIso: currency.code, ...rule, setBy: by, createdAt: this.deps.clock.now().toISOString() } },
       auditMetadata(this.deps.clock, owner, id, actor),
     );
     return toCountryActivationObject(created.state);
   }
 
   /** PUT: the rule as given replaces the old one (fields left out keep their value); the country and currency are the activation's identity and do not change. */
-  async update(owner: Owner, id: string, input: ActivationInput, actor: Actor): Promise<CountryActivationObject> {
+  async update(owner: Owner, id: string, input: ActivationInput, by: ActivationSetter, actor: Actor): Promise<CountryActivationObject> {
     const { state } = await this.load(id);
     const a = state.deleted ? null : state.activation;
     assertOwned(a, owner, `No such activation: '${id}'`, 'id');
     if (input.countryCode !== undefined && input.countryCode.toUpperCase() !== a.countryCode) throw new ApiError('IKW-VAL-002', 'The country of an activation does not change; delete it and create another', 'countryCode');
     if (input.currencyIso !== undefined && input.currencyIso.toUpperCase() !== a.currencyIso) throw new ApiError('IKW-VAL-002', 'The currency of an activation does not change', 'currencyIso');
-    const result = await this.run(id, { type: 'update', owner, at: this.deps.clock.now(), rule: ruleOf(input, state.rule) }, auditMetadata(this.deps.clock, owner, id, actor));
+    const command = { type: 'update', owner, at: this.deps.clock.now(), by, legacySetter: await this.legacySetter(id, state), rule: ruleOf(input, state.rule) } as const;
+    const result = await this.run(id, command, auditMetadata(this.deps.clock, owner, id, actor));
     return toCountryActivationObject(result.state);
   }
 
-  async delete(owner: Owner, id: string, actor: Actor): Promise<void> {
-    await this.run(id, { type: 'delete', owner, at: this.deps.clock.now() }, auditMetadata(this.deps.clock, owner, id, actor));
+  async delete(owner: Owner, id: string, by: ActivationSetter, actor: Actor): Promise<void> {
+    const { state } = await this.load(id);
+    await this.run(id, { type: 'delete', owner, at: this.deps.clock.now(), by, legacySetter: await this.legacySetter(id, state) }, auditMetadata(this.deps.clock, owner, id, actor));
+  }
+
+  /** Who set an activation whose events predate `setBy`: its last creation or change says, by its actor (setterOf). */
+  private async legacySetter(id: string, state: CountryActivationState): Promise<ActivationSetter> {
+    if (state.setBy !== null || !state.activation) return state.setBy ?? 'merchant';
+    const set = (await this.deps.store.readStream(countryActivationStream(id))).filter((e) => e.type !== 'country_activation.deleted').at(-1);
+    return set ? setterOf(set) : 'merchant';
   }
 }
 

@@ -3,15 +3,21 @@ import type { Decider } from '../../core/decider.js';
 import { Refusal } from '../../core/refusal.js';
 import { assertOwned, objectAttacher, present } from '../aggregate.js';
 import type { Owner } from '../audit.js';
-import type { ActivationCreated, ActivationRule, CountryActivationEvent, CountryActivationObject } from './events.js';
+import type { ActivationCreated, ActivationRule, ActivationSetter, CountryActivationEvent, CountryActivationObject } from './events.js';
 
+/**
+ * `by`: who asks. `legacySetter`: who set an activation whose events predate `setBy`, as the
+ * service read it from their actor (setterOf); the decider uses it only while the state knows none.
+ */
 export type CountryActivationCommand =
-  | { type: 'create'; activation: ActivationCreated }
-  | ({ owner: Owner; at: Date } & ({ type: 'update'; rule: ActivationRule } | { type: 'delete' }));
+  | { type: 'create'; activation: ActivationCreated & { setBy: ActivationSetter } }
+  | ({ owner: Owner; at: Date; by: ActivationSetter; legacySetter: ActivationSetter } & ({ type: 'update'; rule: ActivationRule } | { type: 'delete' }));
 
 export interface CountryActivationState {
   activation: ActivationCreated | null;
   rule: ActivationRule | null;
+  /** Who set the rule as it stands; null when its events predate `setBy`. */
+  setBy: ActivationSetter | null;
   deleted: boolean;
   updatedAt: string | null;
 }
@@ -25,6 +31,7 @@ export function toCountryActivationObject(state: CountryActivationState): Countr
     countryCode: a.countryCode,
     currencyIso: a.currencyIso,
     ...state.rule!,
+    setBy: state.setBy ?? 'merchant',
     livemode: a.environment === 'live',
     created: unixSeconds(new Date(a.createdAt)),
     updated: unixSeconds(new Date(state.updatedAt ?? a.createdAt)),
@@ -35,17 +42,17 @@ const withObjects = objectAttacher<CountryActivationState, CountryActivationEven
 
 /** One activation per merchant × environment × country × currency (its id derives from them); deleted, the catalog's default applies. */
 export const countryActivationDecider: Decider<CountryActivationCommand, CountryActivationState, CountryActivationEvent> = {
-  initialState: { activation: null, rule: null, deleted: false, updatedAt: null },
+  initialState: { activation: null, rule: null, setBy: null, deleted: false, updatedAt: null },
 
   evolve(state, event) {
     switch (event.type) {
       case 'country_activation.created': {
         const { enabledForPayIn, enabledForPayout, minAmount, maxAmount } = event.data;
-        return { activation: event.data, rule: { enabledForPayIn, enabledForPayout, minAmount, maxAmount }, deleted: false, updatedAt: event.data.createdAt };
+        return { activation: event.data, rule: { enabledForPayIn, enabledForPayout, minAmount, maxAmount }, setBy: event.data.setBy ?? null, deleted: false, updatedAt: event.data.createdAt };
       }
       case 'country_activation.updated': {
         const { enabledForPayIn, enabledForPayout, minAmount, maxAmount } = event.data;
-        return { ...state, rule: { enabledForPayIn, enabledForPayout, minAmount, maxAmount }, updatedAt: event.data.at };
+        return { ...state, rule: { enabledForPayIn, enabledForPayout, minAmount, maxAmount }, setBy: event.data.setBy ?? null, updatedAt: event.data.at };
       }
       case 'country_activation.deleted':
         return { ...state, deleted: true, updatedAt: event.data.at };
@@ -58,7 +65,9 @@ export const countryActivationDecider: Decider<CountryActivationCommand, Country
       return withObjects(state, [{ type: 'country_activation.created', data: command.activation }]);
     }
     assertOwned(state.deleted ? null : state.activation, command.owner, 'No such activation', 'id');
+    // The operator's bounds on a merchant are the platform's decision, not the merchant's to undo.
+    if ((state.setBy ?? command.legacySetter) === 'operator' && command.by === 'merchant') throw new Refusal('IKW-CFG-005', undefined, 'id');
     const at = command.at.toISOString();
-    return withObjects(state, [command.type === 'update' ? { type: 'country_activation.updated', data: { ...command.rule, at } } : { type: 'country_activation.deleted', data: { at } }]);
+    return withObjects(state, [command.type === 'update' ? { type: 'country_activation.updated', data: { ...command.rule, at, setBy: command.by } } : { type: 'country_activation.deleted', data: { at } }]);
   },
 };

@@ -1,5 +1,7 @@
 import type { DomainEvent } from '../../core/decider.js';
+import type { RecordedEvent } from '../../eventstore/port.js';
 import type { Environment } from '../merchant/events.js';
+import { isAdminActor } from '../platform-admin/events.js';
 
 /** What an activation allows: each direction on or off, and the amounts (minor units) accepted. */
 export interface ActivationRule {
@@ -9,6 +11,12 @@ export interface ActivationRule {
   maxAmount: number | null;
 }
 
+/**
+ * Who set an activation's rule as it stands: the platform operator (the sk_admin_… credential),
+ * whose activations the merchant cannot change or delete (IKW-CFG-005), or the merchant.
+ */
+export type ActivationSetter = 'operator' | 'merchant';
+
 /** The public CountryActivation, camelCase like the configuration family. */
 export interface CountryActivationObject extends ActivationRule {
   id: string;
@@ -16,6 +24,7 @@ export interface CountryActivationObject extends ActivationRule {
   merchantId: string;
   countryCode: string;
   currencyIso: string;
+  setBy: ActivationSetter;
   livemode: boolean;
   created: number;
   updated: number;
@@ -27,6 +36,8 @@ export interface ActivationCreated extends ActivationRule {
   environment: Environment;
   countryCode: string;
   currencyIso: string;
+  /** Absent on activations created before it was recorded: see setterOf. */
+  setBy?: ActivationSetter;
   createdAt: string;
 }
 
@@ -34,7 +45,16 @@ type WithObject<D> = D & { object: CountryActivationObject };
 
 export type CountryActivationEvent =
   | DomainEvent<'country_activation.created', WithObject<ActivationCreated>>
-  | DomainEvent<'country_activation.updated', WithObject<ActivationRule & { at: string }>>
+  | DomainEvent<'country_activation.updated', WithObject<ActivationRule & { at: string; setBy?: ActivationSetter }>>
   | DomainEvent<'country_activation.deleted', WithObject<{ at: string }>>;
 
 export const countryActivationStream = (id: string) => `country_activation-${id}`;
+
+/**
+ * Who set the rule a creation or change of an activation left: as the event records it, or, for an
+ * event from before it did, as its actor says (the operator credential's requests are audited as
+ * `admin:<key id>`).
+ */
+export function setterOf(event: Pick<RecordedEvent, 'data' | 'metadata'>): ActivationSetter {
+  return (event.data as { setBy?: ActivationSetter }).setBy ?? (isAdminActor(event.metadata.actor) ? 'operator' : 'merchant');
+}

@@ -17,6 +17,7 @@ import type { Account, LedgerEvent } from '../ledger/events.js';
 import { escrowDecider } from '../escrow/decider.js';
 import { escrowContractStream } from '../escrow/events.js';
 import { payoutSettings } from '../merchant-settings/commands.js';
+import type { PayoutSettings } from '../merchant-settings/events.js';
 import type { Environment } from '../merchant/events.js';
 import { loadPayoutMethod } from '../payout-method/commands.js';
 import { unusableReason } from '../payout-method/decider.js';
@@ -50,6 +51,8 @@ export interface PayoutDeps {
   activations: ActivationGate;
   /** The merchant's earlier payouts: a signed-in user pays a destination paid before without a fresh second factor. */
   history: PayoutHistory;
+  /** The merchant's payout settings as remembered per process (whether API keys may pay inline destinations). */
+  settings(owner: Owner): Promise<PayoutSettings>;
   /** Uses up a user's `payouts/new-destination` challenge in the payout's commit. */
   verifications: Pick<Verifications, 'consumption'>;
   /** Durable timers: the overdue check at expected_by, and the crash mend of a hold. */
@@ -224,8 +227,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
     if (by.userId !== null && by.challengeId !== null) return [this.deps.verifications.consumption(by.challengeId, 'payouts/new-destination', null, by.userId, actor)];
     if (inline === null) return [];
     if (by.userId === null) {
-      const { settings } = await payoutSettings(this.deps.store, owner.merchantId, owner.environment);
-      if (!settings.inlineDestinationsForApiKeys) throw new ApiError('IKW-PAY-008', undefined, 'destination');
+      if (!(await this.deps.settings(owner)).inlineDestinationsForApiKeys) throw new ApiError('IKW-PAY-008', undefined, 'destination');
       return [];
     }
     if (owner.environment === 'live' && !(await this.deps.history.hasPaidTo(owner, inline))) throw new ApiError('IKW-PAY-007', undefined, 'challenge_id');

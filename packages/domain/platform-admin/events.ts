@@ -13,3 +13,9 @@ export type PlatformAdminEvent = DomainEvent<'admin_key.created', AdminKeyCreate
 
 /** Every operator credential lives in one stream: few, rarely changed, audited together. */
 export const PLATFORM_ADMIN_STREAM = 'platform_admin';
+
+/** The audit actor of a request made with the platform operator credential `keyId`. */
+export const adminActor = (keyId: string) => `admin:${keyId}`;
+
+/** Whether an event's actor is the platform operator credential (adminActor). */
+export const isAdminActor = (actor: string | undefined) => actor?.startsWith('admin:') === true;

@@ -3,6 +3,7 @@ import { listCountries, MAX_AMOUNT } from '../../../packages/catalog/index.js';
 import { ApiError } from '../../../packages/core/errors.js';
 import type { Owner } from '../../../packages/domain/audit.js';
 import type { ActivationInput, CountryActivations } from '../../../packages/domain/country-activation/commands.js';
+import type { ActivationSetter } from '../../../packages/domain/country-activation/events.js';
 import type { FeatureFlagInput, FeatureFlags } from '../../../packages/domain/feature-flag/commands.js';
 import type { HandlerContext } from '../../../packages/http/context.js';
 import { route, type Family, type RouteAuth } from '../../../packages/http/routes.js';
@@ -36,7 +37,7 @@ const activationPutBody = {
 };
 const merchantQuery = { type: 'object', additionalProperties: false, properties: { merchantId: merchantIdSchema } };
 
-const activationSchema = resourceSchema('country_activation', ['merchantId', 'countryCode', 'currencyIso', 'enabledForPayIn', 'enabledForPayout', 'minAmount', 'maxAmount'], {
+const activationSchema = resourceSchema('country_activation', ['merchantId', 'countryCode', 'currencyIso', 'enabledForPayIn', 'enabledForPayout', 'minAmount', 'maxAmount', 'setBy'], {
   merchantId: { type: 'string' },
   countryCode: { type: 'string' },
   currencyIso: { type: 'string' },
@@ -44,6 +45,7 @@ const activationSchema = resourceSchema('country_activation', ['merchantId', 'co
   enabledForPayout: { type: 'boolean' },
   minAmount: { type: ['integer', 'null'] },
   maxAmount: { type: ['integer', 'null'] },
+  setBy: { enum: ['operator', 'merchant'], description: 'Who set the switches and bounds as they stand: the platform operator (the merchant cannot change or delete them: 403 IKW-CFG-005) or the merchant' },
   livemode: { type: 'boolean' },
   created: { type: 'integer' },
   updated: { type: 'integer' },
@@ -83,6 +85,9 @@ async function ownerOf(knex: Knex, ctx: HandlerContext<unknown, unknown, unknown
   if (merchantId !== undefined && merchantId !== ctx.owner.merchantId) throw new ApiError('IKW-AUT-009', "Another merchant's configuration needs the platform operator credential", 'merchantId');
   return ctx.owner;
 }
+
+/** Who sets an activation: the platform operator credential, or the merchant (its key or a member). */
+const setterOf = (ctx: HandlerContext<unknown, unknown, unknown>): ActivationSetter => (ctx.principal.platform ? 'operator' : 'merchant');
 
 /**
  * /api/v1/configuration (docs/configuration.md): the countries a merchant can work in, its
@@ -137,7 +142,7 @@ export function configurationFamily(knex: Knex, activations: CountryActivations,
         response: activationSchema,
         handler: async (ctx) => {
           const { merchantId, ...input } = ctx.body;
-          return activations.create(await ownerOf(knex, ctx, merchantId), input, ctx.actor);
+          return activations.create(await ownerOf(knex, ctx, merchantId), input, setterOf(ctx), ctx.actor);
         },
       }),
       route<unknown, { merchantId?: string }, { id: string }>({
@@ -153,24 +158,24 @@ export function configurationFamily(knex: Knex, activations: CountryActivations,
       route<ActivationInput, { merchantId?: string }, { id: string }>({
         method: 'put',
         path: `${BASE}/activations/:id`,
-        summary: 'Replace the switches and bounds of an activation (its country and currency do not change)',
+        summary: 'Replace the switches and bounds of an activation (its country and currency do not change); one the platform operator set only the operator changes',
         auth: write,
         params: idParams,
         query: merchantQuery,
         body: activationPutBody,
         response: activationSchema,
-        handler: async (ctx) => activations.update(await ownerOf(knex, ctx, ctx.query.merchantId), ctx.params.id, ctx.body, ctx.actor),
+        handler: async (ctx) => activations.update(await ownerOf(knex, ctx, ctx.query.merchantId), ctx.params.id, ctx.body, setterOf(ctx), ctx.actor),
       }),
       route<unknown, { merchantId?: string }, { id: string }>({
         method: 'delete',
         path: `${BASE}/activations/:id`,
-        summary: "Delete an activation: the country follows the catalog's defaults again",
+        summary: "Delete an activation: the country follows the catalog's defaults again; one the platform operator set only the operator deletes",
         auth: write,
         params: idParams,
         query: merchantQuery,
         response: { type: 'object', required: ['id', 'object', 'deleted'], properties: { id: { type: 'string' }, object: { const: 'country_activation' }, deleted: { const: true } } },
         handler: async (ctx) => {
-          await activations.delete(await ownerOf(knex, ctx, ctx.query.merchantId), ctx.params.id, ctx.actor);
+          await activations.delete(await ownerOf(knex, ctx, ctx.query.merchantId), ctx.params.id, setterOf(ctx), ctx.actor);
           return { id: ctx.params.id, object: 'country_activation', deleted: true };
         },
       }),

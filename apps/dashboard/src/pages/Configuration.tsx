@@ -15,6 +15,7 @@ const messages: Messages<
   | 'currency'
   | 'operators'
   | 'activation'
+  | 'setBySika'
   | 'default'
   | 'payIn'
   | 'payout'
@@ -61,6 +62,7 @@ const messages: Messages<
     currency: 'Currency',
     operators: 'Operators',
     activation: 'Your setting',
+    setBySika: 'Set by Sika for your account: ask support to change it.',
     default: 'Catalog default',
     payIn: 'Payments in',
     payout: 'Payouts',
@@ -107,6 +109,7 @@ const messages: Messages<
     currency: 'Devise',
     operators: 'Opérateurs',
     activation: 'Votre réglage',
+    setBySika: 'Réglé par Sika pour votre compte : demandez au support de le changer.',
     default: 'Catalogue par défaut',
     payIn: 'Encaissements',
     payout: 'Virements',
@@ -222,6 +225,8 @@ function Countries({ environment, onSignedOut }: PageProps) {
               <tbody>
                 {list.map((c) => {
                   const a = c.activation;
+                  // The operator's activations are not the merchant's to change (the API answers IKW-CFG-005).
+                  const operatorSet = a?.setBy === 'operator';
                   return (
                     <tr key={c.countryCode}>
                       <th scope="row">{c.name}</th>
@@ -236,6 +241,7 @@ function Countries({ environment, onSignedOut }: PageProps) {
                         ) : (
                           t('default')
                         )}
+                        {operatorSet && <p className="help">{t('setBySika')}</p>}
                         {editing === c.countryCode && (
                           <form
                             className="inline-form"
@@ -270,12 +276,12 @@ function Countries({ environment, onSignedOut }: PageProps) {
                         )}
                       </td>
                       <td className="actions">
-                        {editing !== c.countryCode && (
+                        {editing !== c.countryCode && !operatorSet && (
                           <button type="button" className="secondary" aria-label={t('configureOf', { country: c.name })} onClick={() => setEditing(c.countryCode)}>
                             {t('configure')}
                           </button>
                         )}
-                        {a && (
+                        {a && !operatorSet && (
                           <button type="button" className="secondary" aria-label={t('resetOf', { country: c.name })} disabled={reset.isPending} onClick={() => reset.mutate(c)}>
                             {t('reset')}
                           </button>
