@@ -13,7 +13,6 @@ import type { Logger } from '../core/logger.js';
 import type { RateLimitRule } from '../core/config.js';
 import { anyCidrContains, parseIp, type Cidr } from '../core/cidr.js';
 import type { Metrics } from '../core/metrics.js';
-import type { Owner } from '../domain/audit.js';
 import { authenticate, type ApiKeyLookup, type AppTokenVerifier } from './auth.js';
 import { Reply, type AnswerHeaders, type HandlerContext, type Principal } from './context.js';
 import { isHtml, pageHeaders } from './page-policy.js';
@@ -21,6 +20,7 @@ import { IdempotencyStore, type StoredAnswer } from './idempotency.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { Family, Method, Route } from './routes.js';
 import { answerMismatch, assertStorableText, MAX_BODY_DEPTH, nestsDeeperThan, precompile, validate, validateEveryProblem } from './validation.js';
+import type { Owner } from '../core/owner.js';
 
 export const BODY_LIMIT = '1mb';
 /**

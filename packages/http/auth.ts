@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import { ApiError } from '../core/errors.js';
 import { hashApiKey } from '../core/hashing.js';
-import type { Environment } from '../domain/merchant/events.js';
 import type { AppTokenClaims } from '../domain/user/tokens.js';
 import { ADMIN_KEY_SHAPE } from '../domain/platform-admin/commands.js';
 import { adminActor } from '../domain/platform-admin/events.js';
@@ -10,6 +9,7 @@ import type { ApiKeyRow } from '../../projections/api-keys.js';
 import { hasScope } from '../domain/organization/scopes.js';
 import type { Principal } from './context.js';
 import type { RouteAuth } from './routes.js';
+import type { Environment } from '../core/owner.js';
 
 const KEY_SHAPE = /^sk_(test|live)_[0-9A-Za-z]{32,128}$/;
 

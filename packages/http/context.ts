@@ -1,9 +1,8 @@
 import type { Readable } from 'node:stream';
 import type { Logger } from '../core/logger.js';
-import type { Actor, Owner } from '../domain/audit.js';
-import type { Environment } from '../domain/merchant/events.js';
 import type { AppTokenClaims } from '../domain/user/tokens.js';
 import type { PagePolicy } from './page-policy.js';
+import type { Actor, Environment, Owner } from '../core/owner.js';
 
 /** Who is calling: resolved from the credential by packages/http/auth.ts. */
 export interface Principal {
