@@ -7,7 +7,7 @@ import { createLogger, type Logger } from '../packages/core/logger.js';
 import { Metrics } from '../packages/core/metrics.js';
 import { chainSealer } from '../packages/eventstore/audit-chain.js';
 import { MeasuredEventStore } from '../packages/eventstore/measured.js';
-import { ApiKeyCache } from '../packages/http/api-key-cache.js';
+import { ApiKeyCache } from '../projections/api-key-cache.js';
 import { ApiKeyUsage } from '../packages/http/api-key-usage.js';
 import { ApiKeyManagement } from '../packages/domain/merchant/api-keys.js';
 import { Billing } from '../packages/domain/billing/service.js';

@@ -13,7 +13,7 @@ import { openHeaders, redactRenderedHeaders } from '../domain/automation/headers
 import type { Billing } from '../domain/billing/service.js';
 import type { Messenger } from '../domain/messages.js';
 import { readScopeOfEventType } from '../domain/organization/event-scopes.js';
-import { hasScope } from '../domain/organization/scopes.js';
+import { hasScope } from '../core/scopes.js';
 import type { Payouts } from '../domain/payout/commands.js';
 import { renderText, renderVersion } from '../domain/template/render.js';
 import { isPublicEventType, PUBLIC_EVENT_TYPES } from '../domain/webhook-endpoint/event-types.js';

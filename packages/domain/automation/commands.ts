@@ -5,7 +5,7 @@ import { generateSigningSecret, type SecretBox } from '../../core/secrets.js';
 import type { EventStore } from '../../eventstore/port.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import { assertOwned, isOwned } from '../aggregate.js';
-import { hasScope } from '../organization/scopes.js';
+import { hasScope } from '../../core/scopes.js';
 import type { TemplateKind } from '../template/events.js';
 import { checkEndpointUrl } from '../webhook-endpoint/url-policy.js';
 import { automationDecider, currentVersion, type AutomationCommand, type AutomationState } from './decider.js';

@@ -4,7 +4,7 @@ import type { EventStore } from '../../eventstore/port.js';
 import { handleSteps, step, type AnyStep } from '../../eventstore/command-handler.js';
 import { MANAGING_ROLES, ROLE_SCOPES, type Role } from '../organization/events.js';
 import { oneLine, tellOwners, type OwnerNoticeDeps } from '../organization/owner-notices.js';
-import { scopeWithin } from '../organization/scopes.js';
+import { scopeWithin } from '../../core/scopes.js';
 import { hasSecondFactor, type UserState } from '../user/decider.js';
 import type { Verifications } from '../verification/commands.js';
 import type { MfaPurpose } from '../verification/events.js';
