@@ -161,7 +161,8 @@ export function buildApi(system: System, extra: Family[] = [], options: { checkA
           return admin ? adminActor(admin.id) : undefined;
         },
       },
-      },
+      appTokens: system.accounts,
+    },
     log: system.log,
     idempotency: system.idempotency,
     families: allFamilies(system, extra),
