@@ -41,6 +41,13 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: 'kernel-imports-family',
+      comment: 'The HTTP kernel knows no family: API keys, tokens, scopes and operator keys reach it through ports the composition root fills (docs/architecture.md)',
+      severity: 'error',
+      from: { path: '^packages/http/' },
+      to: { path: '^(projections|packages/(domain|providers|processes|webhooks|messaging|automations))/' },
+    },
+    {
       name: 'connector-imports-beyond-its-kernel',
       comment: 'A connector (packages/connectors/<rail>/) knows the rail port and packages/core, nothing else of Sika (docs/connectors.md)',
       severity: 'error',

@@ -8,7 +8,6 @@ import { createLogger } from '../packages/core/logger.js';
 import { isIsoCountry } from '../packages/catalog/index.js';
 import { createApiKey, createMerchant, revokeApiKey } from '../packages/domain/merchant/commands.js';
 import { balanceFromLog } from '../packages/domain/ledger/commands.js';
-import type { Environment } from '../packages/domain/merchant/events.js';
 import { createMemberUser } from '../packages/domain/organization/commands.js';
 import { createAdminKey, revokeAdminKey } from '../packages/domain/platform-admin/commands.js';
 import { ROLES, type Role } from '../packages/domain/organization/events.js';
@@ -16,6 +15,7 @@ import { verifyLog } from '../packages/eventstore/audit-chain.js';
 import { auditRecords } from '../packages/eventstore/audit-stream.js';
 import type { System } from '../services/system.js';
 import { apiBaseProblem, listen } from './listen.js';
+import type { Environment } from '../packages/core/owner.js';
 
 const USAGE = `usage:
   sika merchants create --name NAME [--email ADDRESS] [--json]

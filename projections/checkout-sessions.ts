@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
-import type { Owner } from '../packages/domain/audit.js';
 import { paymentStatusOf, toCheckoutSessionObject } from '../packages/domain/checkout-session/decider.js';
 import type { CheckoutSessionCreated, CheckoutSessionEvent, CheckoutSessionObject, CheckoutSessionStatus } from '../packages/domain/checkout-session/events.js';
 import type { PaymentIntentObject } from '../packages/domain/payment-intent/events.js';
 import { cursorPage, type CursorList, type CursorQuery } from './paging.js';
 import type { Projection } from './projection.js';
+import type { Owner } from '../packages/core/owner.js';
 
 /**
  * read.checkout_sessions: each session with its latest payment attempt. Where the payment stands

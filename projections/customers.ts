@@ -1,11 +1,10 @@
 import type { Knex } from 'knex';
 import { unixSeconds } from '../packages/core/clock.js';
-import type { Owner } from '../packages/domain/audit.js';
 import type { CustomerEvent, CustomerObject } from '../packages/domain/customer/events.js';
-import type { Environment } from '../packages/domain/merchant/events.js';
 import { pageOf, type PageList, type PageQuery } from './paging.js';
 import type { Projection } from './projection.js';
 import { ownedRows } from './queries.js';
+import type { Environment, Owner } from '../packages/core/owner.js';
 
 /** read.customers: the Customer objects of each merchant and environment. */
 export const customersProjection: Projection = {

@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import type { Owner } from '../packages/domain/audit.js';
 import { toDisputeObject } from '../packages/domain/escrow/decider.js';
 import type { DisputeObject, DisputeStatus, EscrowEvent } from '../packages/domain/escrow/events.js';
 import type { CursorList, CursorQuery } from './paging.js';
@@ -7,6 +6,7 @@ import { rowChangeProjection } from './batch.js';
 import type { Projection } from './projection.js';
 import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';
 import { snapshotChange, snapshotTableSql } from './snapshot.js';
+import type { Owner } from '../packages/core/owner.js';
 
 /** read.escrow_disputes: each dispute of an escrow contract as its latest event left it. */
 export const escrowDisputesProjection: Projection = {

@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
 import { orderKeys } from '../packages/core/json.js';
-import type { Owner } from '../packages/domain/audit.js';
 import type { InvoiceEvent, InvoiceLine, InvoiceObject, InvoiceStatus } from '../packages/domain/invoice/events.js';
 import { dueDate } from '../packages/domain/invoice/decider.js';
 import type { CursorList, CursorQuery, PageList, PageQuery } from './paging.js';
@@ -8,6 +7,7 @@ import { rowChangeProjection } from './batch.js';
 import type { Projection } from './projection.js';
 import { cursorPageOfObjects, findOwnedObject, ownedRows, pageOfObjects } from './queries.js';
 import { snapshotChange, snapshotTableSql } from './snapshot.js';
+import type { Owner } from '../packages/core/owner.js';
 
 /** read.invoices: the Invoice record as its latest event left it (rendered snake_case or camelCase by the routes). */
 export const invoicesProjection: Projection = {

@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import type { Owner } from '../packages/domain/audit.js';
 import type { PayoutEvent, PayoutObject } from '../packages/domain/payout/events.js';
 import type { CursorList, CursorQuery } from './paging.js';
 import { rowChangeProjection } from './batch.js';
@@ -7,6 +6,7 @@ import type { Projection } from './projection.js';
 import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';
 import { snapshotChange, snapshotTableSql } from './snapshot.js';
 import { SELLER_PAYOUT_METADATA_KEY } from '../packages/domain/marketplace-seller/payouts.js';
+import type { Owner } from '../packages/core/owner.js';
 
 const TABLE = 'read.marketplace_payouts';
 

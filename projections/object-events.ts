@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import { unixSeconds } from '../packages/core/clock.js';
 import { publicEventId } from '../packages/core/ids.js';
-import type { Owner } from '../packages/domain/audit.js';
 import { PAYMENT_INTENT_OBJECT_EVENTS, type PaymentIntentObject } from '../packages/domain/payment-intent/events.js';
 import { PUBLIC_PAYOUT_EVENTS, type PayoutObject } from '../packages/domain/payout/events.js';
 import { cursorPage, type CursorList, type CursorQuery } from './paging.js';
@@ -10,6 +9,7 @@ import { renderPayout } from './payouts.js';
 import { rowChangeProjection } from './batch.js';
 import type { Projection } from './projection.js';
 import { ownedRows } from './queries.js';
+import type { Owner } from '../packages/core/owner.js';
 
 /** The objects whose history is kept, and how each is rendered as its event left it. */
 const KINDS = {

@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
 import { orderKeys } from '../packages/core/json.js';
-import type { Owner } from '../packages/domain/audit.js';
 import { destinationKey } from '../packages/domain/payout-method/destination.js';
 import type { Destination } from '../packages/domain/payout-method/events.js';
 import type { PayoutEvent, PayoutObject, PayoutStatus } from '../packages/domain/payout/events.js';
@@ -9,6 +8,7 @@ import { rowChangeProjection } from './batch.js';
 import type { Projection } from './projection.js';
 import { findOwnedObject, ownedRows, pageOfObjects } from './queries.js';
 import { snapshotChange, snapshotTableSql } from './snapshot.js';
+import type { Owner } from '../packages/core/owner.js';
 
 /** read.payouts: the public Payout object, as its latest event left it (json keeps field order). */
 export const payoutsProjection: Projection = {

@@ -1,12 +1,11 @@
 import type { Knex } from 'knex';
 import { orderKeys } from '../packages/core/json.js';
-import type { Owner } from '../packages/domain/audit.js';
-import type { Environment } from '../packages/domain/merchant/events.js';
 import type { Price, ProductEvent, ProductObject, ProductStatus } from '../packages/domain/product/events.js';
 import { cursorPage, type CursorList, type CursorQuery, type PageList, type PageQuery } from './paging.js';
 import type { Projection } from './projection.js';
 import { findOwnedObject, ownedRows, pageOfObjects } from './queries.js';
 import { snapshotTableSql } from './snapshot.js';
+import type { Environment, Owner } from '../packages/core/owner.js';
 
 /**
  * read.products: the public Product object as its latest event left it; read.product_prices: which

@@ -15,8 +15,8 @@ import { contractOfDispute } from './escrow-disputes.js';
 import { contractOfRelease } from './escrow-releases.js';
 import { readPayoutSettings } from './payout-settings.js';
 import { hasPaidTo } from './payouts.js';
-import type { Environment } from '../packages/domain/merchant/events.js';
 import type { PayoutSettings } from '../packages/domain/merchant-settings/events.js';
+import type { Environment } from '../packages/core/owner.js';
 
 /** The domain's read ports (packages/domain/read-ports.ts) over the read models. */
 export function readPorts(knex: Knex): ReadPorts {

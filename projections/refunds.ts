@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
 import { orderKeys } from '../packages/core/json.js';
-import type { Owner } from '../packages/domain/audit.js';
 import type { RefundEvent, RefundObject } from '../packages/domain/refund/events.js';
 import type { PageList, PageQuery } from './paging.js';
 import { rowChangeProjection } from './batch.js';
 import type { Projection } from './projection.js';
 import { ownedRows, pageOfObjects } from './queries.js';
 import { snapshotChange } from './snapshot.js';
+import type { Owner } from '../packages/core/owner.js';
 
 /** read.refunds: every refund with its payment, as its latest event left it. */
 export const refundsProjection: Projection = {

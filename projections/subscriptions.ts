@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
 import { orderKeys } from '../packages/core/json.js';
-import type { Owner } from '../packages/domain/audit.js';
 import type { SubscriptionEvent, SubscriptionObject, SubscriptionStatus } from '../packages/domain/subscription/events.js';
 import type { CursorList, CursorQuery, PageList, PageQuery } from './paging.js';
 import { rowChangeProjection } from './batch.js';
 import type { Projection } from './projection.js';
 import { cursorPageOfObjects, findOwnedObject, ownedRows, pageOfObjects } from './queries.js';
 import { snapshotChange, snapshotTableSql } from './snapshot.js';
+import type { Owner } from '../packages/core/owner.js';
 
 /** read.subscriptions: the public Subscription object as its latest event left it. */
 export const subscriptionsProjection: Projection = {

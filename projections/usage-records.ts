@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import type { Owner } from '../packages/domain/audit.js';
 import type { SubscriptionEvent, UsageRecord } from '../packages/domain/subscription/events.js';
 import { cursorPage, type CursorList, type CursorQuery } from './paging.js';
 import type { Projection } from './projection.js';
 import { ownedRows } from './queries.js';
+import type { Owner } from '../packages/core/owner.js';
 
 /** read.usage_records: the metered usage recorded on subscriptions, for the billing family's usage list. */
 export const usageRecordsProjection: Projection = {

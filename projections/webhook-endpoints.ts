@@ -1,11 +1,10 @@
 import type { Knex } from 'knex';
 import { unixSeconds } from '../packages/core/clock.js';
-import type { Owner } from '../packages/domain/audit.js';
-import type { Environment } from '../packages/domain/merchant/events.js';
 import type { WebhookEndpointEvent } from '../packages/domain/webhook-endpoint/events.js';
 import { cursorPage, type CursorList, type CursorQuery } from './paging.js';
 import type { Projection } from './projection.js';
 import { ownedRows } from './queries.js';
+import type { Environment, Owner } from '../packages/core/owner.js';
 
 /** read.webhook_endpoints: endpoints with their sealed secrets (what the dispatcher signs with). */
 export const webhookEndpointsProjection: Projection = {

@@ -7,7 +7,7 @@ import { createLogger, type Logger } from '../packages/core/logger.js';
 import { Metrics } from '../packages/core/metrics.js';
 import { chainSealer } from '../packages/eventstore/audit-chain.js';
 import { MeasuredEventStore } from '../packages/eventstore/measured.js';
-import { ApiKeyCache } from '../packages/http/api-key-cache.js';
+import { ApiKeyCache } from '../projections/api-key-cache.js';
 import { ApiKeyUsage } from '../packages/http/api-key-usage.js';
 import { ApiKeyManagement } from '../packages/domain/merchant/api-keys.js';
 import { Billing } from '../packages/domain/billing/service.js';
@@ -27,7 +27,6 @@ import { OutboxMessenger } from '../packages/messaging/messenger.js';
 import { MerchantSettingsService } from '../packages/domain/merchant-settings/commands.js';
 import { TemplateComposer } from '../packages/messaging/composer.js';
 import { AppTokenSigner } from '../packages/domain/user/tokens.js';
-import type { Environment } from '../packages/domain/merchant/events.js';
 import { CountryActivations } from '../packages/domain/country-activation/commands.js';
 import { FeatureFlags } from '../packages/domain/feature-flag/commands.js';
 import { PaymentCapabilities } from '../packages/domain/payment-capability/commands.js';
@@ -108,6 +107,7 @@ import { inlineProjections, ProjectionRunner, rebuildInline, resetForRebuild } f
 import { verifyProjections, type RowDifference } from '../projections/verify.js';
 import { registerOperationalGauges } from './metrics.js';
 import { createBusConsumerFor, createEventStoreFor, createRelayFor, openMigratedDatabase, ReadYourWritesStore } from './processes.js';
+import type { Environment } from '../packages/core/owner.js';
 
 /** Everything a process of the service shares: database, event store, clock, logger, services. */
 /** The marketplace's command services (docs/marketplace.md). */

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import type { Credential, Owner } from '../domain/audit.js';
 import { ROLE_SCOPES } from '../domain/organization/events.js';
 import { findApiKey } from '../../projections/api-keys.js';
 import { findMembership, organizationOfMerchant } from '../../projections/organizations.js';
+import type { Credential, Owner } from '../core/owner.js';
 
 /**
  * What the credential behind an automation's version may do now: its scopes and who holds them, or

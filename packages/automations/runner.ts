@@ -6,16 +6,14 @@ import { isRefused } from '../core/refusal.js';
 import { derivedId, publicEventId, randomBase62 } from '../core/ids.js';
 import type { Logger } from '../core/logger.js';
 import type { SecretBox } from '../core/secrets.js';
-import type { Actor, Owner, Requester } from '../domain/audit.js';
 import { assertMayRun, type Automations } from '../domain/automation/commands.js';
 import { currentVersion } from '../domain/automation/decider.js';
 import { ACTION_SCOPES, LIMITS, nextTick, scopesNeeded, type Step } from '../domain/automation/definition.js';
 import { openHeaders, redactRenderedHeaders } from '../domain/automation/headers.js';
 import type { Billing } from '../domain/billing/service.js';
-import type { Environment } from '../domain/merchant/events.js';
 import type { Messenger } from '../domain/messages.js';
 import { readScopeOfEventType } from '../domain/organization/event-scopes.js';
-import { hasScope } from '../domain/organization/scopes.js';
+import { hasScope } from '../core/scopes.js';
 import type { Payouts } from '../domain/payout/commands.js';
 import { renderText, renderVersion } from '../domain/template/render.js';
 import { isPublicEventType, PUBLIC_EVENT_TYPES } from '../domain/webhook-endpoint/event-types.js';
@@ -29,6 +27,7 @@ import { authorityOf } from './authority.js';
 import { callUrl } from './http.js';
 import { findRun, type RunRow, type TriggerEvent } from './runs.js';
 import type { Cidr } from '../core/cidr.js';
+import type { Actor, Environment, Owner, Requester } from '../core/owner.js';
 
 export const AUTOMATIONS_CONSUMER = 'automations';
 

@@ -1,9 +1,8 @@
 import type { Knex } from 'knex';
 import { unixSeconds } from '../core/clock.js';
-import type { Owner } from '../domain/audit.js';
 import type { Step } from '../domain/automation/definition.js';
-import type { Environment } from '../domain/merchant/events.js';
 import { cursorPage, type CursorList, type CursorQuery } from '../../projections/paging.js';
+import type { Environment, Owner } from '../core/owner.js';
 
 /** The runs and step logs of the runner's tables, as the API lists and shows them. */
 

@@ -25,3 +25,17 @@ export interface Actor {
  * merchant's organization.
  */
 export type Credential = { type: 'api_key'; id: string } | { type: 'user'; id: string };
+
+/**
+ * Who asks for a change that a fresh second factor guards (a payout settings change, a payout to an
+ * inline destination): a signed-in user, with the verified challenge they give, if any; or, with
+ * `userId` null, a caller with no second factor behind it (an API key, an automation saved by one,
+ * the service acting on its own).
+ */
+export interface Requester {
+  userId: string | null;
+  challengeId: string | null;
+}
+
+/** A caller with no second factor behind it and no challenge: an API key's request, the scheduler's job. */
+export const UNATTENDED: Requester = { userId: null, challengeId: null };

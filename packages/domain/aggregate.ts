@@ -1,6 +1,6 @@
 import type { DomainEvent } from '../core/decider.js';
 import { Refusal } from '../core/refusal.js';
-import type { Owner } from './audit.js';
+import type { Owner } from '../core/owner.js';
 
 /** An event as a decider drafts it: its data without the public `object`, which is attached after. */
 export type Draft<E extends DomainEvent> = E extends { type: infer T; data: infer D } ? { type: T; data: Omit<D, 'object'> } : never;

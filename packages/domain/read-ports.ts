@@ -1,10 +1,10 @@
-import type { Owner } from './audit.js';
 import type { ActivationGate } from './country-activation/commands.js';
 import type { CapabilityGate } from './payment-capability/commands.js';
 import type { Role } from './organization/events.js';
 import type { PaymentIntentObject } from './payment-intent/events.js';
 import type { Destination } from './payout-method/events.js';
 import type { Price, ProductStatus } from './product/events.js';
+import type { Owner } from '../core/owner.js';
 
 /**
  * What commands read from the read models. The domain declares these small ports and

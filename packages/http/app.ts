@@ -13,14 +13,14 @@ import type { Logger } from '../core/logger.js';
 import type { RateLimitRule } from '../core/config.js';
 import { anyCidrContains, parseIp, type Cidr } from '../core/cidr.js';
 import type { Metrics } from '../core/metrics.js';
-import type { Owner } from '../domain/audit.js';
-import { authenticate, type ApiKeyLookup, type AppTokenVerifier } from './auth.js';
+import { authenticate, type Credentials } from './auth.js';
 import { Reply, type AnswerHeaders, type HandlerContext, type Principal } from './context.js';
 import { isHtml, pageHeaders } from './page-policy.js';
 import { IdempotencyStore, type StoredAnswer } from './idempotency.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { Family, Method, Route } from './routes.js';
 import { answerMismatch, assertStorableText, MAX_BODY_DEPTH, nestsDeeperThan, precompile, validate, validateEveryProblem } from './validation.js';
+import type { Owner } from '../core/owner.js';
 
 export const BODY_LIMIT = '1mb';
 /**
@@ -43,9 +43,8 @@ export interface AppDeps {
   knex: Knex;
   /** Single-page applications served beside the API. */
   sites?: readonly StaticSite[];
-  apiKeys: ApiKeyLookup;
-  /** Dashboard AppTokens; without it only API keys authenticate. */
-  appTokens?: AppTokenVerifier;
+  /** API keys, operator keys and dashboard AppTokens, through the ports their families fill. */
+  credentials: Credentials;
   log: Logger;
   idempotency: IdempotencyStore;
   families: readonly Family[];
@@ -235,7 +234,7 @@ function runRoute(r: Route, deps: AppDeps) {
       const key = header('idempotency-key');
       if (r.auth !== 'public') {
         // A refused credential still counts against its address: guessing keys is rate limited too.
-        principal = await authenticate(deps.knex, deps.apiKeys, r.auth, header, deps.appTokens).catch(async (err: unknown) => {
+        principal = await authenticate(deps.credentials, r.auth, header).catch(async (err: unknown) => {
           await limitRate(deps, req, res, undefined);
           throw err;
         });

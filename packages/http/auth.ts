@@ -1,14 +1,8 @@
-import type { Knex } from 'knex';
 import { ApiError } from '../core/errors.js';
 import { hashApiKey } from '../core/hashing.js';
-import type { Environment } from '../domain/merchant/events.js';
-import type { AppTokenClaims } from '../domain/user/tokens.js';
-import { ADMIN_KEY_SHAPE } from '../domain/platform-admin/commands.js';
-import { adminActor } from '../domain/platform-admin/events.js';
-import { findAdminKeyByHash } from '../../projections/admin-keys.js';
-import type { ApiKeyRow } from '../../projections/api-keys.js';
-import { hasScope } from '../domain/organization/scopes.js';
-import type { Principal } from './context.js';
+import type { Environment } from '../core/owner.js';
+import { hasScope } from '../core/scopes.js';
+import type { Principal, SessionClaims } from './context.js';
 import type { RouteAuth } from './routes.js';
 
 const KEY_SHAPE = /^sk_(test|live)_[0-9A-Za-z]{32,128}$/;
@@ -22,36 +16,54 @@ function parseEnvironmentHeader(value: string | undefined): Environment | undefi
 
 /** Verifies dashboard AppTokens (packages/domain/user/commands.ts): who signed in, for which merchant, with which scopes. */
 export interface AppTokenVerifier {
-  verify(token: string): Promise<AppTokenClaims>;
+  verify(token: string): Promise<SessionClaims>;
+}
+
+/** An API key as the merchant family keeps it: whose, for which environment, with which scopes. */
+export interface PresentedKey {
+  id: string;
+  merchant_id: string;
+  environment: Environment;
+  scopes: string[];
+}
+
+/** The platform operator's credentials (packages/domain/platform-admin), filled by the composition root. */
+export interface AdminKeys {
+  /** Whether a credential has the shape of an operator key (`sk_admin_…`), known or not. */
+  looksLike(credential: string): boolean;
+  /** The actor an operator key acts as, by the SHA-256 of the key; undefined for no such key. */
+  actorOf(keyHash: string): Promise<string | undefined>;
 }
 
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 /** Finds an API key by the SHA-256 of the presented key, if it may authenticate now: neither revoked nor past a roll's grace period. */
-export type ApiKeyLookup = (keyHash: string) => Promise<ApiKeyRow | undefined>;
+export type ApiKeyLookup = (keyHash: string) => Promise<PresentedKey | undefined>;
+
+/** The credentials a request may present, each learned through a port its family fills. */
+export interface Credentials {
+  apiKeys: ApiKeyLookup;
+  adminKeys: AdminKeys;
+  /** Dashboard AppTokens; without it only API keys authenticate. */
+  appTokens?: AppTokenVerifier;
+}
 
 /**
  * Resolves the credential of a request to a Principal, or throws 400/401/403 (docs/errors.md, IKW-AUT-*).
  * A key that is malformed, unknown, revoked or expired gets the same answer: nothing leaks about which.
  */
-export async function authenticate(
-  knex: Knex,
-  apiKeys: ApiKeyLookup,
-  auth: RouteAuth,
-  header: (name: string) => string | undefined,
-  appTokens?: AppTokenVerifier,
-): Promise<Principal> {
+export async function authenticate({ apiKeys, adminKeys, appTokens }: Credentials, auth: RouteAuth, header: (name: string) => string | undefined): Promise<Principal> {
   const authorization = header('authorization');
   if (!authorization) throw new ApiError('IKW-AUT-001');
   const match = /^Bearer +(\S+)\s*$/i.exec(authorization);
   if (!match) throw new ApiError('IKW-AUT-001', 'The Authorization header must be "Bearer <API key>"');
   const credential = match[1]!;
   const requested = parseEnvironmentHeader(header('x-environment'));
-  if (auth.platform && ADMIN_KEY_SHAPE.test(credential)) {
-    const admin = await findAdminKeyByHash(knex, hashApiKey(credential));
-    if (!admin) throw new ApiError('IKW-AUT-002');
+  if (auth.platform && adminKeys.looksLike(credential)) {
+    const actor = await adminKeys.actorOf(hashApiKey(credential));
+    if (!actor) throw new ApiError('IKW-AUT-002');
     const environment = requested ?? 'sandbox';
-    return { merchantId: '', environment, livemode: environment === 'live', actor: adminActor(admin.id), scopes: ['*'], platform: true };
+    return { merchantId: '', environment, livemode: environment === 'live', actor, scopes: ['*'], platform: true };
   }
   if (auth.platform === 'only') throw new ApiError('IKW-AUT-009');
   if (appTokens && JWT_SHAPE.test(credential)) {
@@ -64,7 +76,7 @@ export async function authenticate(
   }
   // An API key on an account route is the wrong credential (403); anything else is no credential
   // at all (401, as a bad signature is), so a dashboard signs in again.
-  if (auth.appTokenOnly) throw KEY_SHAPE.test(credential) || ADMIN_KEY_SHAPE.test(credential) ? new ApiError('IKW-ACC-003') : new ApiError('IKW-AUT-007');
+  if (auth.appTokenOnly) throw KEY_SHAPE.test(credential) || adminKeys.looksLike(credential) ? new ApiError('IKW-ACC-003') : new ApiError('IKW-AUT-007');
   if (!KEY_SHAPE.test(credential)) throw new ApiError('IKW-AUT-002');
   const key = await apiKeys(hashApiKey(credential));
   if (!key) throw new ApiError('IKW-AUT-002');

@@ -1,9 +1,17 @@
 import type { Readable } from 'node:stream';
 import type { Logger } from '../core/logger.js';
-import type { Actor, Owner } from '../domain/audit.js';
-import type { Environment } from '../domain/merchant/events.js';
-import type { AppTokenClaims } from '../domain/user/tokens.js';
 import type { PagePolicy } from './page-policy.js';
+import type { Actor, Environment, Owner } from '../core/owner.js';
+
+/** A signed-in user's access token, as the accounts family issues and verifies it (AppTokenVerifier). */
+export interface SessionClaims {
+  userId: string;
+  sessionId: string;
+  organizationId: string;
+  merchantId: string;
+  role: string;
+  scopes: string[];
+}
 
 /** Who is calling: resolved from the credential by packages/http/auth.ts. */
 export interface Principal {
@@ -14,7 +22,7 @@ export interface Principal {
   actor: string;
   scopes: readonly string[];
   /** Set when a signed-in user calls with an access token: who, in which session, organization and role. */
-  user?: AppTokenClaims;
+  user?: SessionClaims;
   /** Set for the platform operator credential: it acts for no merchant of its own (`merchantId` is empty). */
   platform?: true;
 }

@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../core/clock.js';
 import type { PushLimits, RateLimitRule } from '../core/config.js';
-import type { CountPublicPush } from '../domain/public-pushes.js';
 import { ApiError } from '../core/errors.js';
 import { sqlMigration, type Migration } from '../core/migration.js';
 
@@ -105,7 +104,7 @@ export class RateLimiter {
  * Public pushes (docs/operations.md) counted in this limiter's windows: the number first, on its
  * own, so that pushes refused for a number do not use up the session's or the link's allowance.
  */
-export function publicPushCounter(limiter: RateLimiter, rules: PushLimits): CountPublicPush {
+export function publicPushCounter(limiter: RateLimiter, rules: PushLimits): (push: { environment: string; msisdn: string; checkoutSessionId: string | null; link: string | null }) => Promise<void> {
   return async (push) => {
     if (rules.perNumber) await limiter.take([{ key: `push:number:${push.environment}:${push.msisdn}`, rule: rules.perNumber }]);
     await limiter.take([

@@ -1,7 +1,7 @@
 import type { AnswerHeaders, HandlerContext, Principal, Reply, RequestFacts } from './context.js';
 import type { ItemError } from '../core/errors.js';
-import type { Owner } from '../domain/audit.js';
 import type { JsonSchema } from './validation.js';
+import type { Owner } from '../core/owner.js';
 
 export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 

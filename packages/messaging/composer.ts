@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
 import { ApiError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
-import type { Owner } from '../domain/audit.js';
 import { builtInTemplate } from '../domain/template/defaults.js';
 import type { TemplateVersion } from '../domain/template/events.js';
 import { renderPdf } from '../domain/template/pdf.js';
 import { renderVersion, type Rendered } from '../domain/template/render.js';
 import { publishedTemplateFor } from '../../projections/templates.js';
+import type { Owner } from '../core/owner.js';
 
 /**
  * Writes the service's own messages with the template engine (docs/template-engine.md): the

@@ -4,11 +4,11 @@ import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import type { SecretBox } from '../core/secrets.js';
 import type { Enqueue } from '../scheduler/scheduler.js';
-import type { Owner } from '../domain/audit.js';
 import type { Message, MessageChannel, MessageOutcome, Messenger, OutgoingMessage } from '../domain/messages.js';
 import { findMerchant } from '../../projections/merchants.js';
 import { verifiedTeamContacts } from '../../projections/organizations.js';
 import type { TemplateComposer } from './composer.js';
+import type { Owner } from '../core/owner.js';
 
 /** The sender of the service's own messages: account codes and links, security notices. */
 export const ACCOUNT_SENDER = 'Sika <accounts@sika.invalid>';

@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
 import type { ConsumerSpec } from '../bus/consumer.js';
 import type { Clock } from '../core/clock.js';
-import type { Owner } from '../domain/audit.js';
 import { INVOICE_METADATA_KEY } from '../domain/invoice/commands.js';
 import type { PaymentIntentObject } from '../domain/payment-intent/events.js';
 import type { RecordedEvent } from '../eventstore/port.js';
 import { enqueue } from '../scheduler/scheduler.js';
 import { defineProcess, lanes } from './process.js';
+import type { Owner } from '../core/owner.js';
 
 /** A succeeded payment intent that pays an invoice: the invoice records the payment once. */
 export const invoicePayment = defineProcess<Owner & { paymentIntentId: string }>({

@@ -1,6 +1,6 @@
-import { auditMetadata } from '../domain/audit.js';
 import type { WalletApplicationRef } from '../domain/invoice/commands.js';
 import { defineProcess, lanes } from './process.js';
+import { auditMetadata } from '../eventstore/metadata.js';
 
 /** Mends a wallet payment of an invoice that a crash left half done: the invoice takes it or the wallet gets it back. */
 export const walletApplication = defineProcess<WalletApplicationRef>({

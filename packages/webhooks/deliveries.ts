@@ -1,8 +1,7 @@
 import type { Knex } from 'knex';
 import { unixSeconds } from '../core/clock.js';
-import type { Owner } from '../domain/audit.js';
-import type { Environment } from '../domain/merchant/events.js';
 import { cursorPage, type CursorList, type CursorQuery } from '../../projections/paging.js';
+import type { Environment, Owner } from '../core/owner.js';
 
 /** What a delivery can be (webhook_deliveries.status). */
 export const DELIVERY_STATUSES = ['pending', 'retrying', 'succeeded', 'failed', 'skipped'] as const;

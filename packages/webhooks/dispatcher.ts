@@ -7,8 +7,6 @@ import { ApiError } from '../core/errors.js';
 import { newId, publicEventId, randomBase62 } from '../core/ids.js';
 import type { Logger } from '../core/logger.js';
 import type { WebhookEndpoints } from '../domain/webhook-endpoint/commands.js';
-import type { Owner } from '../domain/audit.js';
-import type { Environment } from '../domain/merchant/events.js';
 import type { RecordedEvent } from '../eventstore/port.js';
 import { enabledEndpointsOf, matchingEndpoints, type WebhookEndpointRow } from '../../projections/webhook-endpoints.js';
 import { isPublicEventType, PUBLIC_EVENT_TYPES } from '../domain/webhook-endpoint/event-types.js';
@@ -21,6 +19,7 @@ import { pinnedLookup, resolveDeliveryTarget } from '../domain/webhook-endpoint/
 import type { Cidr } from '../core/cidr.js';
 import { notify } from '../core/notifications.js';
 import { ownerKey, PUBLIC_EVENTS_CHANNEL } from './event-waits.js';
+import type { Environment, Owner } from '../core/owner.js';
 
 export const DISPATCH_CONSUMER = 'webhook-dispatcher';
 /** Replays of an endpoint's failed deliveries reach back this far (events are kept at least this long). */

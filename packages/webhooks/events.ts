@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
 import { ApiError } from '../core/errors.js';
-import type { Owner } from '../domain/audit.js';
 import { canReadEventType, readScopeOfEventType } from '../domain/organization/event-scopes.js';
 import { PUBLIC_EVENT_TYPES, typesMatching } from '../domain/webhook-endpoint/event-types.js';
 import { cursorPage, whereCreated, type CreatedRange, type CursorList, type CursorQuery } from '../../projections/paging.js';
 import { RETENTION_MS } from './dispatcher.js';
+import type { Owner } from '../core/owner.js';
 
 /** An event as its webhook deliveries carry it: `id`, `object`, `type`, `created`, `livemode`, `data`. */
 export type PublicEvent = Record<string, unknown> & { id: string; type: string };

@@ -2,8 +2,8 @@ import type { Knex } from 'knex';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
-import type { Environment } from '../domain/merchant/events.js';
 import type { TemplateComposer } from '../messaging/composer.js';
+import type { Environment } from '../core/owner.js';
 
 export const NOTICE_SENDER = 'Sika <notifications@sika.invalid>';
 

@@ -53,6 +53,9 @@ import { automationsFamily } from './routes/automations.js';
 import { merchantApiKeysFamily } from './routes/merchant-api-keys.js';
 import { eventsFamily } from './routes/events.js';
 import { usable } from '../../projections/api-keys.js';
+import { ADMIN_KEY_SHAPE } from '../../packages/domain/platform-admin/commands.js';
+import { adminActor } from '../../packages/domain/platform-admin/events.js';
+import { findAdminKeyByHash } from '../../projections/admin-keys.js';
 
 /** The families of the interface this service serves, one router each. */
 export function apiFamilies(system: System): Family[] {
@@ -144,15 +147,24 @@ export function buildApi(system: System, extra: Family[] = [], options: { checkA
     ...options,
     knex: system.knex,
     sites: [dashboardSite()],
-    apiKeys: async (keyHash) => {
-      const key = await system.apiKeys.find(keyHash);
-      if (!key || !usable(key, system.clock.now())) return undefined;
-      await system.apiKeyUsage.used(key.id);
-      return key;
+    credentials: {
+      apiKeys: async (keyHash) => {
+        const key = await system.apiKeys.find(keyHash);
+        if (!key || !usable(key, system.clock.now())) return undefined;
+        await system.apiKeyUsage.used(key.id);
+        return key;
+      },
+      adminKeys: {
+        looksLike: (credential) => ADMIN_KEY_SHAPE.test(credential),
+        actorOf: async (keyHash) => {
+          const admin = await findAdminKeyByHash(system.knex, keyHash);
+          return admin ? adminActor(admin.id) : undefined;
+        },
+      },
+      appTokens: system.accounts,
     },
     log: system.log,
     idempotency: system.idempotency,
-    appTokens: system.accounts,
     families: allFamilies(system, extra),
     metrics: system.metrics,
     metricsToken: system.config.metricsToken,

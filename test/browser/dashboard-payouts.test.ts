@@ -4,11 +4,11 @@
  * a number paid before goes at once. Live payouts go to a connector that accepts them.
  */
 import t from 'tap';
-import type { Environment } from '../../packages/domain/merchant/events.js';
 import type { Rails } from '../../packages/connectors/port.js';
 import { accessibilityProblems, navigate, PASSWORD, refusals, scriptProblems, signInWithPassword, startDashboard } from '../support/dashboard.js';
 import { fund } from '../support/payouts.js';
 import { enableTotp, totpCode } from '../support/second-factors.js';
+import type { Environment } from '../../packages/core/owner.js';
 
 function liveOperator(environment: Environment, base: Rails): Rails {
   if (environment !== 'live') return base;

@@ -5,10 +5,10 @@
 import t from 'tap';
 import { randomBase62 } from '../../packages/core/ids.js';
 import { revokeApiKey } from '../../packages/domain/merchant/commands.js';
-import type { Environment } from '../../packages/domain/merchant/events.js';
 import { route, type Family } from '../../packages/http/routes.js';
 import { assertError, assertOk } from '../support/assertions.js';
 import { startService, type TestResponse } from '../support/system.js';
+import type { Environment } from '../../packages/core/owner.js';
 
 function whoami(path: string, method: 'get' | 'post', scope: string, environmentHeader?: 'required' | 'optional') {
   return route({

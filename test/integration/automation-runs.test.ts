@@ -448,6 +448,14 @@ t.test('a run acts with the credential that saved its version: a rolled key thro
   const manager = { userId: ownerId, role: 'owner' as const, challengeId: null };
   const receiver = await Receiver.start(t, svc);
   const call = [{ id: 'call', action: 'http_request', params: { url: receiver.url }, retry: { maxAttempts: 3 } }];
+  // Rolling a key takes a verified challenge (docs/auth.md, "API keys"): a user without a second factor answers the code e-mailed to them.
+  const rollChallenge = async (): Promise<string> => {
+    const asked = await svc.system.secondFactors.challenge(ownerId, 'api-keys/roll', { actor: 'test' });
+    const mailed = smtp.mails.filter((m) => m.to.includes('owner@credentials.example')).at(-1)?.raw.replace(/=\r?\n/g, '') ?? '';
+    const code = /security code is (\d{6})/.exec(mailed)?.[1] ?? '';
+    await svc.system.secondFactors.verify(asked.challengeId, code, { actor: 'test' });
+    return asked.challengeId;
+  };
 
   const saver = await svc.apiKey(merchant.id, ['automations.write', 'http_requests.write', 'payment_intents.read']);
   const automation = await createAutomation(svc, saver.secret, onPaymentIntent(call));
@@ -455,7 +463,7 @@ t.test('a run acts with the credential that saved its version: a rolled key thro
   t.equal(receiver.count, 1, 'the saving key holds what the step needs');
 
   // A roll changes the secret, not the authority: the successor carries the key's scopes.
-  const successor = await svc.system.apiKeyManagement.roll(owner, manager, saver.id, 0, { actor: 'test' });
+  const successor = await svc.system.apiKeyManagement.roll(owner, { ...manager, challengeId: await rollChallenge() }, saver.id, 0, { actor: 'test' });
   await paymentIntentEvent(key);
   t.equal(receiver.count, 2, 'the rolled key acts through its successor');
 

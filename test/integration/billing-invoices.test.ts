@@ -7,10 +7,10 @@
 import t from 'tap';
 import { customerStream } from '../../packages/domain/customer/events.js';
 import { invoiceStream } from '../../packages/domain/invoice/events.js';
-import { auditMetadata } from '../../packages/domain/audit.js';
 import { assertError, assertOk, rawRequest } from '../support/payment-intents.js';
 import { createInvoice, createProduct, creditWallet, DAY_MS, get, openInvoice, setInvoiceStatus, walletBalance } from '../support/billing.js';
 import { startService } from '../support/system.js';
+import { auditMetadata } from '../../packages/eventstore/metadata.js';
 
 const svc = await startService(t);
 

@@ -5,9 +5,9 @@
  */
 import t from 'tap';
 import { ProcessInstance } from '../../packages/core/instance.js';
-import { UNATTENDED } from '../../packages/domain/audit.js';
 import { advance, balance, balanceTransactions, fund, mobileMoney, PayoutProbe, payoutFee, retrievePayout } from '../support/payouts.js';
 import { startService } from '../support/system.js';
+import { UNATTENDED } from '../../packages/core/owner.js';
 
 t.test('a payout retried with the same request after the operator call was lost is carried on, not made twice', async (t) => {
   const probe = new PayoutProbe();

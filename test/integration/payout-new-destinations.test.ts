@@ -10,7 +10,6 @@
  * e-mailed codes (a real SMTP server on loopback); live payouts go to a connector that accepts them.
  */
 import t from 'tap';
-import type { Environment } from '../../packages/domain/merchant/events.js';
 import { merchantSettingsStream } from '../../packages/domain/merchant-settings/events.js';
 import type { Rails } from '../../packages/connectors/port.js';
 import { payoutsProjection } from '../../projections/payouts.js';
@@ -19,6 +18,7 @@ import { AUTOMATIONS, onPaymentIntent, runOf, runsOf } from '../support/automati
 import { balance, bank, fund, mobileMoney, saveDestination } from '../support/payouts.js';
 import { startService } from '../support/system.js';
 import { startSmtp, type Mail } from '../support/webhooks.js';
+import type { Environment } from '../../packages/core/owner.js';
 
 const PASSWORD = 'correct horse battery';
 const PAYOUTS = '/api/v1/merchant/payouts';

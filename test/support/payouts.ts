@@ -11,10 +11,10 @@ import { runLedger } from '../../packages/domain/ledger/commands.js';
 import { ledgerDecider } from '../../packages/domain/ledger/decider.js';
 import { balanceStream, type LedgerEvent } from '../../packages/domain/ledger/events.js';
 import type { CreatedMerchant } from '../../packages/domain/merchant/commands.js';
-import type { Environment } from '../../packages/domain/merchant/events.js';
 import type { PayoutInitiation, PayoutRequest, Rails } from '../../packages/connectors/port.js';
 import { snNumber } from './payment-intents.js';
 import type { TestResponse, TestService } from './system.js';
+import type { Environment } from '../../packages/core/owner.js';
 
 export { advance, OPERATOR_DELAY_MS } from './system.js';
 export { snNumber };

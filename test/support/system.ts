@@ -4,7 +4,6 @@ import { ManualClock } from '../../packages/core/clock.js';
 import { loadConfig } from '../../packages/core/config.js';
 import { createLogger } from '../../packages/core/logger.js';
 import { createApiKey, createMerchant, type CreatedMerchant } from '../../packages/domain/merchant/commands.js';
-import type { Environment } from '../../packages/domain/merchant/events.js';
 import { createMemberUser } from '../../packages/domain/organization/commands.js';
 import type { Role } from '../../packages/domain/organization/events.js';
 import type { Family } from '../../packages/http/routes.js';
@@ -12,6 +11,7 @@ import { buildApi } from '../../services/api/app.js';
 import { listen } from '../../services/api/server.js';
 import { openSystem, type System, type SystemOptions } from '../../services/system.js';
 import { migratedCopy } from './db.js';
+import type { Environment } from '../../packages/core/owner.js';
 
 export interface TestService {
   system: System;

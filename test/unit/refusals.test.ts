@@ -22,7 +22,7 @@ async function serve(t: Test): Promise<string> {
   };
   const app = createApp({
     knex: {} as Knex,
-    apiKeys: async () => undefined,
+    credentials: { apiKeys: async () => undefined, adminKeys: { looksLike: () => false, actorOf: async () => undefined } },
     log: createLogger('silent'),
     idempotency: {} as IdempotencyStore,
     families: [

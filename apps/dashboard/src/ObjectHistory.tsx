@@ -100,7 +100,8 @@ function useActorNames(environment: string, onSignedOut: () => void): (actor: st
       const member = members.data?.data?.find((m) => m.user_id === actor.slice(5));
       return t('actor.user', { name: member ? `${member.name ?? ''} (${member.email ?? ''})`.trim() : actor.slice(5) });
     }
-    if (actor.startsWith('provider:')) return t('actor.operator');
+    // A connector's news (`connector:sandbox`); events recorded before connectors were named say `provider:…`.
+    if (actor.startsWith('connector:') || actor.startsWith('provider:')) return t('actor.operator');
     const apiKey = keys.data?.data?.find((k) => k.id === actor);
     if (apiKey || actor.startsWith('key_')) return t('actor.key', { name: apiKey?.name ?? actor });
     return t('actor.service');

@@ -8,12 +8,13 @@ import type { KeyedHasher } from '../../core/hashing.js';
 import { derivedUuid, newUuid } from '../../core/ids.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import type { EventStore } from '../../eventstore/port.js';
-import { auditMetadata, type Actor, type Owner } from '../audit.js';
 import { assertOwned } from '../aggregate.js';
 import { ALLOWED_CONTENT_TYPES, sniffContentType } from './content-types.js';
 import { assetDecider, toAssetObject, type AssetCommand, type AssetState } from './decider.js';
 import { assetStream, type AssetCreated, type AssetEvent, type AssetObject, type AssetPurpose } from './events.js';
 import { storageUnavailable, UploadMeter, type AssetStorage } from './storage.js';
+import type { Actor, Owner } from '../../core/owner.js';
+import { auditMetadata } from '../../eventstore/metadata.js';
 
 export interface CreateAssetInput {
   name: string;

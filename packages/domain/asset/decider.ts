@@ -1,9 +1,9 @@
 import type { Decider } from '../../core/decider.js';
 import { Refusal } from '../../core/refusal.js';
 import { assertOwned, objectAttacher, present, unreachable, type Draft } from '../aggregate.js';
-import type { Owner } from '../audit.js';
 import { ALLOWED_CONTENT_TYPES } from './content-types.js';
 import type { AssetCreated, AssetEvent, AssetObject, AssetStatus, AssetUploaded } from './events.js';
+import type { Owner } from '../../core/owner.js';
 
 export type AssetCommand =
   | { type: 'create'; asset: AssetCreated }

@@ -5,8 +5,7 @@ import { generateSigningSecret, type SecretBox } from '../../core/secrets.js';
 import type { EventStore } from '../../eventstore/port.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import { assertOwned, isOwned } from '../aggregate.js';
-import { auditMetadata, type Actor, type Credential, type Owner } from '../audit.js';
-import { hasScope } from '../organization/scopes.js';
+import { hasScope } from '../../core/scopes.js';
 import type { TemplateKind } from '../template/events.js';
 import { checkEndpointUrl } from '../webhook-endpoint/url-policy.js';
 import { automationDecider, currentVersion, type AutomationCommand, type AutomationState } from './decider.js';
@@ -14,6 +13,8 @@ import { definitionProblems, inDefinitionOrder, LIMITS, scopesNeeded, type Defin
 import { automationStream, type AutomationEvent } from './events.js';
 import type { Cidr } from '../../core/cidr.js';
 import { sealHeaders } from './headers.js';
+import type { Actor, Credential, Owner } from '../../core/owner.js';
+import { auditMetadata } from '../../eventstore/metadata.js';
 
 export interface AutomationInput {
   name: string;

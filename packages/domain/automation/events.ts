@@ -1,8 +1,7 @@
 import type { DomainEvent } from '../../core/decider.js';
-import type { Credential } from '../audit.js';
-import type { Environment } from '../merchant/events.js';
 import type { SealedSecret } from '../webhook-endpoint/events.js';
 import type { Definition } from './definition.js';
+import type { Credential, Environment } from '../../core/owner.js';
 
 /** One immutable version of a definition; runs record the version they ran. */
 export interface AutomationVersion {

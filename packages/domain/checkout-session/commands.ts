@@ -5,7 +5,6 @@ import { isRefused } from '../../core/refusal.js';
 import { derivedId, newId } from '../../core/ids.js';
 import type { EventStore } from '../../eventstore/port.js';
 import { CommandService } from '../../eventstore/command-handler.js';
-import { auditMetadata, type Actor, type Owner } from '../audit.js';
 import { assertOwned, isOwned } from '../aggregate.js';
 import type { PaymentIntents } from '../payment-intent/commands.js';
 import type { PaymentIntentObject } from '../payment-intent/events.js';
@@ -15,6 +14,8 @@ import type { CountPublicPush } from '../public-pushes.js';
 import { collectible, type CheckoutMethodType, type FeeMode } from './amount.js';
 import { checkoutSessionDecider, paymentStatusOf, sessionStatus, toCheckoutSessionObject, type CheckoutSessionCommand, type CheckoutSessionState } from './decider.js';
 import { checkoutSessionStream, type CheckoutPaymentStatus, type CheckoutSessionEvent, type CheckoutSessionObject } from './events.js';
+import type { Actor, Owner } from '../../core/owner.js';
+import { auditMetadata } from '../../eventstore/metadata.js';
 
 /** Sessions expire 24 h after they are opened. */
 export const SESSION_LIFETIME_MS = 24 * 3_600_000;

@@ -2,9 +2,9 @@ import { unixSeconds } from '../../core/clock.js';
 import type { Decider } from '../../core/decider.js';
 import { Refusal } from '../../core/refusal.js';
 import { assertOwned, present, unreachable } from '../aggregate.js';
-import type { Owner } from '../audit.js';
 import type { PaymentIntentStatus } from '../payment-intent/events.js';
 import type { CheckoutPaymentStatus, CheckoutSessionCreated, CheckoutSessionEvent, CheckoutSessionObject, CheckoutSessionStatus } from './events.js';
+import type { Owner } from '../../core/owner.js';
 
 export type CheckoutSessionCommand =
   | { type: 'create'; session: CheckoutSessionCreated }

@@ -4,10 +4,11 @@ import { ApiError } from '../../core/errors.js';
 import { derivedUuid, newUuid } from '../../core/ids.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import type { EventStore } from '../../eventstore/port.js';
-import { auditMetadata, type Actor, type Owner } from '../audit.js';
 import { isOwned } from '../aggregate.js';
 import { commissionRuleDecider, toCommissionRuleObject, type CommissionRuleCommand, type CommissionRuleState } from './decider.js';
 import { commissionRuleStream, type CommissionRuleEvent, type CommissionRuleObject, type CommissionRuleTerms } from './events.js';
+import type { Actor, Owner } from '../../core/owner.js';
+import { auditMetadata } from '../../eventstore/metadata.js';
 
 export interface CreateCommissionRuleInput {
   name: string;

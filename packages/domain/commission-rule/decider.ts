@@ -2,8 +2,8 @@ import { unixSeconds } from '../../core/clock.js';
 import type { Decider } from '../../core/decider.js';
 import { Refusal } from '../../core/refusal.js';
 import { assertOwned, objectAttacher, present } from '../aggregate.js';
-import type { Owner } from '../audit.js';
 import type { CommissionRuleCreated, CommissionRuleEvent, CommissionRuleObject, CommissionRuleTerms } from './events.js';
+import type { Owner } from '../../core/owner.js';
 
 export type CommissionRuleCommand =
   | { type: 'create'; rule: CommissionRuleCreated }

@@ -4,10 +4,11 @@ import { ApiError } from '../../core/errors.js';
 import { derivedUuid } from '../../core/ids.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import type { EventStore } from '../../eventstore/port.js';
-import { auditMetadata, type Actor, type Owner } from '../audit.js';
 import { assertOwned } from '../aggregate.js';
 import { countryActivationDecider, toCountryActivationObject, type CountryActivationCommand, type CountryActivationState } from './decider.js';
 import { countryActivationStream, setterOf, type ActivationRule, type ActivationSetter, type CountryActivationEvent, type CountryActivationObject } from './events.js';
+import type { Actor, Owner } from '../../core/owner.js';
+import { auditMetadata } from '../../eventstore/metadata.js';
 
 export interface ActivationInput {
   countryCode?: string;

@@ -4,11 +4,12 @@ import { sha256Hex, type KeyedHasher } from '../../core/hashing.js';
 import { newUuid, randomBase62 } from '../../core/ids.js';
 import type { EventStore } from '../../eventstore/port.js';
 import { CommandService } from '../../eventstore/command-handler.js';
-import { auditMetadata, type Actor, type Owner } from '../audit.js';
 import type { Messenger } from '../messages.js';
 import { ApiError } from '../../core/errors.js';
 import { customerPortalDecider, WRONG_CODE, type CustomerPortalCommand, type CustomerPortalState } from './decider.js';
 import { customerPortalStream, type CustomerPortalEvent } from './events.js';
+import type { Actor, Owner } from '../../core/owner.js';
+import { auditMetadata } from '../../eventstore/metadata.js';
 
 /** Codes are good for 10 minutes; a portal session for 1 hour. */
 export const CODE_LIFETIME_MS = 10 * 60_000;

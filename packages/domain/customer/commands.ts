@@ -4,13 +4,12 @@ import { isRefused } from '../../core/refusal.js';
 import { getCurrency, normalizePhone } from '../../catalog/index.js';
 import { derivedId, newUuid } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
-import { auditMetadata, type Actor } from '../audit.js';
 import { CommandService } from '../../eventstore/command-handler.js';
-import type { Environment } from '../merchant/events.js';
-import type { Owner } from '../audit.js';
 import type { CustomerDirectory } from '../read-ports.js';
 import { customerDecider, toCustomerObject, type CustomerCommand, type CustomerState } from './decider.js';
 import { customerStream, type CreditReason, type CustomerEvent, type CustomerObject } from './events.js';
+import type { Actor, Environment, Owner } from '../../core/owner.js';
+import { auditMetadata } from '../../eventstore/metadata.js';
 
 
 /**

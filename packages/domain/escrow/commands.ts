@@ -6,7 +6,6 @@ import { CommandService, handleSteps, loadState, step, type AnyStep, type Comman
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { DomainEvent } from '../../core/decider.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
-import { auditMetadata, type Actor, type Owner } from '../audit.js';
 import { assertOwned, isOwned } from '../aggregate.js';
 import { ledgerStep, type LedgerAction } from '../ledger/commands.js';
 import { ledgerDecider } from '../ledger/decider.js';
@@ -46,6 +45,8 @@ import {
   type ReleaseObject,
   type ReleaseTrigger,
 } from './events.js';
+import type { Actor, Owner } from '../../core/owner.js';
+import { auditMetadata } from '../../eventstore/metadata.js';
 
 export interface CreateContractInput {
   currency: string;

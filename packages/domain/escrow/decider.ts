@@ -2,7 +2,6 @@ import { unixSeconds } from '../../core/clock.js';
 import type { Decider } from '../../core/decider.js';
 import { Refusal } from '../../core/refusal.js';
 import { assertOwned, objectAttacher, present, unreachable, type Draft } from '../aggregate.js';
-import type { Owner } from '../audit.js';
 import type {
   ContractCreated,
   ContractObject,
@@ -18,6 +17,7 @@ import type {
   ReleaseDestination,
   ReleaseObject,
 } from './events.js';
+import type { Owner } from '../../core/owner.js';
 
 export const MAX_PARTICIPANTS = 20;
 export const MAX_MILESTONES = 100;

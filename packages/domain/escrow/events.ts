@@ -1,5 +1,5 @@
 import type { DomainEvent } from '../../core/decider.js';
-import type { Environment } from '../merchant/events.js';
+import type { Environment } from '../../core/owner.js';
 
 /** How a contract is funded: by a payment intent of the payer, or from the merchant's own available balance. */
 export type FundingSourceType = 'payment_intent' | 'merchant_balance';

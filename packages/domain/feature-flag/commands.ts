@@ -2,10 +2,10 @@ import type { Clock } from '../../core/clock.js';
 import { derivedUuid } from '../../core/ids.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import type { EventStore } from '../../eventstore/port.js';
-import type { Actor } from '../audit.js';
-import { actorMetadata } from '../audit.js';
 import { featureFlagDecider, toFeatureFlagObject, type FeatureFlagCommand, type FeatureFlagState } from './decider.js';
 import { featureFlagStream, type FeatureFlagEvent, type FeatureFlagObject } from './events.js';
+import type { Actor } from '../../core/owner.js';
+import { actorMetadata } from '../../eventstore/metadata.js';
 
 export interface FeatureFlagInput {
   key: string;

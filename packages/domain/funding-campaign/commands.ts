@@ -6,7 +6,6 @@ import { derivedUuid, newUuid, randomBase62 } from '../../core/ids.js';
 import { CommandService, handleSteps, loadState, step, type AnyStep } from '../../eventstore/command-handler.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
-import { auditMetadata, UNATTENDED, type Actor, type Owner } from '../audit.js';
 import { assertOwned, isOwned } from '../aggregate.js';
 import { ledgerCommand } from '../ledger/commands.js';
 import { ledgerDecider, type CampaignMove } from '../ledger/decider.js';
@@ -39,6 +38,8 @@ import {
   type FundingCampaignEvent,
   type FundingModel,
 } from './events.js';
+import { type Actor, type Owner, UNATTENDED } from '../../core/owner.js';
+import { auditMetadata } from '../../eventstore/metadata.js';
 
 export interface CreateCampaignInput {
   title: string;

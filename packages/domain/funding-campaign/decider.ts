@@ -3,7 +3,6 @@ import type { Decider } from '../../core/decider.js';
 import { Refusal } from '../../core/refusal.js';
 import { PersistentMap } from '../../core/persistent-map.js';
 import { assertOwned, present, unreachable } from '../aggregate.js';
-import type { Owner } from '../audit.js';
 import type {
   CampaignChanges,
   CampaignCreated,
@@ -18,6 +17,7 @@ import type {
   FundingCampaignEvent,
   RefundReason,
 } from './events.js';
+import type { Owner } from '../../core/owner.js';
 
 export interface ContributionState extends ContributionCreated {
   status: ContributionStatus;

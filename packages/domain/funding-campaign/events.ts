@@ -1,6 +1,6 @@
 import type { DomainEvent } from '../../core/decider.js';
-import type { Environment } from '../merchant/events.js';
 import type { PayinClearing } from '../payment-intent/events.js';
+import type { Environment } from '../../core/owner.js';
 
 /**
  * A funding campaign: many people contribute toward a target. Its contributions, updates and

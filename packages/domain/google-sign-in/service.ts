@@ -8,7 +8,6 @@ import { newUuid } from '../../core/ids.js';
 import type { SecretBox } from '../../core/secrets.js';
 import { CommandService, handleSteps, loadState, step, type CommandStep } from '../../eventstore/command-handler.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
-import { actorMetadata, type Actor } from '../audit.js';
 import { googleIdentityDecider, type GoogleIdentityCommand } from '../google-identity/decider.js';
 import { googleIdentityStream } from '../google-identity/events.js';
 import type { Messenger } from '../messages.js';
@@ -21,6 +20,8 @@ import type { Verifications } from '../verification/commands.js';
 import { googleSignInDecider, type GoogleSignInCommand, type GoogleSignInState } from './decider.js';
 import { GOOGLE_EXCHANGE_TTL_MS, GOOGLE_STATE_TTL_MS, googleSignInStream, type GoogleSignInEvent, type GoogleSignInOutcome, type GoogleSignInPurpose } from './events.js';
 import type { OpenIdProvider, VerifiedIdentity } from './port.js';
+import type { Actor } from '../../core/owner.js';
+import { actorMetadata } from '../../eventstore/metadata.js';
 
 export interface GoogleSignInDeps {
   store: EventStore;

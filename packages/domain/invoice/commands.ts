@@ -5,17 +5,17 @@ import { isRefused } from '../../core/refusal.js';
 import { newId, newUuid } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
-import { auditMetadata, type Actor } from '../audit.js';
 import { assertOwned, isOwned } from '../aggregate.js';
 import type { CustomerRef, Customers } from '../customer/commands.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import type { ConfirmInput, PaymentIntents } from '../payment-intent/commands.js';
-import type { Owner } from '../audit.js';
 import type { PaymentIntentReader, PriceCatalog } from '../read-ports.js';
 import type { PaymentIntentObject } from '../payment-intent/events.js';
 import type { PeriodInvoice, SubscriptionCreated } from '../subscription/events.js';
 import { amountRemaining, invoiceDecider, PAYABLE, toInvoiceObject, type InvoiceCommand, type InvoiceState } from './decider.js';
 import { invoiceStream, type InvoiceEvent, type InvoiceLine, type InvoiceObject, type InvoiceStatus } from './events.js';
+import type { Actor, Owner } from '../../core/owner.js';
+import { auditMetadata } from '../../eventstore/metadata.js';
 
 /** The metadata key that points a payment intent at the invoice it pays (visible to the merchant, like Stripe's `invoice`). */
 export const INVOICE_METADATA_KEY = 'invoice_id';

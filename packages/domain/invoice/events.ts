@@ -1,5 +1,5 @@
 import type { DomainEvent } from '../../core/decider.js';
-import type { Environment } from '../merchant/events.js';
+import type { Environment } from '../../core/owner.js';
 
 export type InvoiceStatus = 'draft' | 'open' | 'paid' | 'void' | 'uncollectible';
 export const INVOICE_STATUSES: readonly InvoiceStatus[] = ['draft', 'open', 'paid', 'void', 'uncollectible'];

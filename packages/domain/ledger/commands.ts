@@ -3,9 +3,9 @@ import { fold } from '../../core/decider.js';
 import { newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import { handleCommand, step, type AnyStep, type HandleResult, type ConflictPolicy } from '../../eventstore/command-handler.js';
-import type { Environment } from '../merchant/events.js';
 import { balanceOf, ledgerDecider, type LedgerCommand, type LedgerState } from './decider.js';
 import { balanceStream, type BalanceRef, type LedgerEvent, type MerchantAccount } from './events.js';
+import type { Environment } from '../../core/owner.js';
 
 /** The variable part of a ledger command; context (merchant, currency, time, ids) is filled in here. */
 export type LedgerAction = LedgerCommand extends infer C ? (C extends { type: string } ? Omit<C, 'merchantId' | 'environment' | 'currency' | 'at' | 'newEntryId'> : never) : never;

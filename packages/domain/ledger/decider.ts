@@ -1,7 +1,6 @@
 import { Refusal } from '../../core/refusal.js';
 import type { Decider } from '../../core/decider.js';
 import { PersistentMap } from '../../core/persistent-map.js';
-import type { Environment } from '../merchant/events.js';
 import { mayGoNegative } from './accounts.js';
 import { allocateRefund } from './allocation.js';
 import {
@@ -17,6 +16,7 @@ import {
   type RefundReversal,
   type SellerPart,
 } from './events.js';
+import type { Environment } from '../../core/owner.js';
 
 export interface LedgerContext {
   merchantId: string;

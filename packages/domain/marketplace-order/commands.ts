@@ -4,7 +4,6 @@ import { derivedUuid, newUuid } from '../../core/ids.js';
 import { CommandService, handleSteps, step } from '../../eventstore/command-handler.js';
 import type { EventStore } from '../../eventstore/port.js';
 import { assertOwned, isOwned } from '../aggregate.js';
-import { auditMetadata, type Actor, type Owner } from '../audit.js';
 import type { CommissionRules } from '../commission-rule/commands.js';
 import { commissionOn } from '../commission-rule/events.js';
 import { ledgerStep, runLedger } from '../ledger/commands.js';
@@ -15,6 +14,8 @@ import type { PaymentRecipient } from '../payment-intent/recipients.js';
 import type { MarketplaceDueShares } from '../read-ports.js';
 import { orderDecider, toOrderObject, type OrderCommand, type OrderState } from './decider.js';
 import { orderStream, sellerShares, type OrderEvent, type OrderLine, type OrderObject } from './events.js';
+import type { Actor, Owner } from '../../core/owner.js';
+import { auditMetadata } from '../../eventstore/metadata.js';
 
 
 export interface OrderLineInput {

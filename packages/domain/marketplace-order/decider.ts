@@ -2,8 +2,8 @@ import { unixSeconds } from '../../core/clock.js';
 import type { Decider } from '../../core/decider.js';
 import { Refusal } from '../../core/refusal.js';
 import { assertOwned, objectAttacher, present, unreachable } from '../aggregate.js';
-import type { Owner } from '../audit.js';
 import { sellerShares, type OrderCreated, type OrderEvent, type OrderObject, type OrderRefunded, type OrderStatus } from './events.js';
+import type { Owner } from '../../core/owner.js';
 
 export type OrderCommand =
   | { type: 'create'; order: OrderCreated }

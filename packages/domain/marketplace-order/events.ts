@@ -1,6 +1,6 @@
 import type { DomainEvent } from '../../core/decider.js';
-import type { Environment } from '../merchant/events.js';
 import type { RefundReversal } from '../ledger/events.js';
+import type { Environment } from '../../core/owner.js';
 
 /**
  * `requires_payment` until its payment intent succeeds (`paid`) or the order is canceled; refunds

@@ -1,9 +1,10 @@
 import type { Clock } from '../../core/clock.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import type { EventStore } from '../../eventstore/port.js';
-import { auditMetadata, type Actor, type Owner } from '../audit.js';
 import { sellerDecider, toSellerObject, type SellerCommand, type SellerState } from './decider.js';
 import { DEFAULT_SETTLEMENT, sellerStream, sellerUuid, type SellerCreated, type SellerEvent, type SellerObject, type SellerSettlement } from './events.js';
+import type { Actor, Owner } from '../../core/owner.js';
+import { auditMetadata } from '../../eventstore/metadata.js';
 
 export interface CreateSellerInput extends Partial<SellerSettlement> {
   sellerId: string;

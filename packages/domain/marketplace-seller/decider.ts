@@ -2,8 +2,8 @@ import { unixSeconds } from '../../core/clock.js';
 import type { Decider } from '../../core/decider.js';
 import { Refusal } from '../../core/refusal.js';
 import { assertOwned, objectAttacher, present } from '../aggregate.js';
-import type { Owner } from '../audit.js';
 import type { SellerCreated, SellerEvent, SellerObject, SellerSettlement } from './events.js';
+import type { Owner } from '../../core/owner.js';
 
 export type SellerCommand = { type: 'create'; seller: SellerCreated } | { type: 'update_settlement'; owner: Owner; at: Date; settlement: Partial<SellerSettlement> };
 

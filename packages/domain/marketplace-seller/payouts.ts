@@ -1,9 +1,9 @@
 import { ApiError } from '../../core/errors.js';
 import { assertOwned } from '../aggregate.js';
-import type { Actor, Owner, Requester } from '../audit.js';
 import type { CreatePayoutInput, Payouts } from '../payout/commands.js';
 import type { PayoutObject } from '../payout/events.js';
 import type { MarketplaceSellers } from './commands.js';
+import type { Actor, Owner, Requester } from '../../core/owner.js';
 
 /** The metadata key naming the seller on a payout paid out of their funds (GET /api/v1/payouts shows it). */
 export const SELLER_PAYOUT_METADATA_KEY = 'marketplace_seller';

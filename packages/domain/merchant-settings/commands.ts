@@ -2,8 +2,6 @@ import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import type { EventStore } from '../../eventstore/port.js';
 import { CommandService, handleSteps, loadState, step } from '../../eventstore/command-handler.js';
-import { auditMetadata, type Actor, type Owner, type Requester } from '../audit.js';
-import type { Environment } from '../merchant/events.js';
 import { tellOwners, type OwnerNoticeDeps } from '../organization/owner-notices.js';
 import type { Verifications } from '../verification/commands.js';
 import { merchantSettingsDecider, type WeakeningProof, type MerchantSettingsCommand, type MerchantSettingsState } from './decider.js';
@@ -16,6 +14,8 @@ import {
   type MerchantSettingsEvent,
   type PayoutSettings,
 } from './events.js';
+import type { Actor, Environment, Owner, Requester } from '../../core/owner.js';
+import { auditMetadata } from '../../eventstore/metadata.js';
 
 /** The settings as their stream holds them: a read for services of other aggregates (payouts, payout methods), which hold only a store. */
 export async function payoutSettings(store: EventStore, merchantId: string, environment: Environment): Promise<{ settings: PayoutSettings; updatedAt: string | null }> {

@@ -1,7 +1,7 @@
 import type { Decider } from '../../core/decider.js';
 import { Refusal } from '../../core/refusal.js';
-import type { Environment } from '../merchant/events.js';
 import { DEFAULT_CUSTOMER_PORTAL_SETTINGS, defaultPayoutSettings, withPayoutDefaults, type CustomerPortalSettings, type MerchantSettingsEvent, type PayoutSettings } from './events.js';
+import type { Environment } from '../../core/owner.js';
 
 /**
  * What allows a change to weaken a payout safeguard (lower the safety delay, open inline

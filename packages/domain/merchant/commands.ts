@@ -5,7 +5,8 @@ import { hashApiKey } from '../../core/hashing.js';
 import type { DomainEvent } from '../../core/decider.js';
 import { CommandService, step, type CommandStep } from '../../eventstore/command-handler.js';
 import { merchantDecider, type MerchantCommand, type MerchantState, type NewSecret } from './decider.js';
-import { merchantStream, type ApiKeyRecord, type Environment, type MerchantEvent } from './events.js';
+import { merchantStream, type ApiKeyRecord, type MerchantEvent } from './events.js';
+import type { Environment } from '../../core/owner.js';
 
 /** A new secret (shown once) and what is stored of it: an id, its hash and its last four characters. */
 export function newKeySecret(environment: Environment): { secret: string; stored: NewSecret } {

@@ -1,7 +1,8 @@
 import { Refusal } from '../../core/refusal.js';
 import type { Decider } from '../../core/decider.js';
 import { assertOwned } from '../aggregate.js';
-import type { ApiKeyRecord, Environment, MerchantEvent } from './events.js';
+import type { ApiKeyRecord, MerchantEvent } from './events.js';
+import type { Environment } from '../../core/owner.js';
 
 export type MerchantCommand =
   | { type: 'create_merchant'; merchantId: string; name: string; email: string | null; keys: ApiKeyRecord[]; at: Date }

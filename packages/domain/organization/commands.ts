@@ -5,7 +5,6 @@ import { ApiError } from '../../core/errors.js';
 import { newUuid } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import { CommandService, handleSteps, step } from '../../eventstore/command-handler.js';
-import { actorMetadata, type Actor } from '../audit.js';
 import { createMerchant } from '../merchant/commands.js';
 import type { Messenger } from '../messages.js';
 import type { AccountDirectory, Membership } from '../read-ports.js';
@@ -14,6 +13,8 @@ import type { Accounts, NewUser } from '../user/commands.js';
 import { oneLine } from './owner-notices.js';
 import { organizationDecider, type OrganizationCommand, type OrganizationState } from './decider.js';
 import { INVITATION_TTL_MS, MANAGING_ROLES, organizationStream, type InvitationCreated, type OrganizationEvent, type OrganizationType, type Role } from './events.js';
+import type { Actor } from '../../core/owner.js';
+import { actorMetadata } from '../../eventstore/metadata.js';
 
 export interface NewOrganization {
   displayName: string;

@@ -1,4 +1,4 @@
-import { hasScope } from './scopes.js';
+import { hasScope } from '../../core/scopes.js';
 
 /**
  * Which read scope shows each family of public events (docs/auth.md, "Events and scopes"): the

@@ -4,9 +4,10 @@ import { ApiError } from '../../core/errors.js';
 import { derivedId } from '../../core/ids.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import type { EventStore } from '../../eventstore/port.js';
-import { auditMetadata, type Actor, type Owner } from '../audit.js';
 import { paymentCapabilityDecider, toPaymentCapabilityObject, type PaymentCapabilityCommand, type PaymentCapabilityState } from './decider.js';
 import { paymentCapabilityStream, type CapabilityScope, type PaymentCapabilityEvent, type PaymentCapabilityObject, type PaymentMethodType } from './events.js';
+import type { Actor, Owner } from '../../core/owner.js';
+import { auditMetadata } from '../../eventstore/metadata.js';
 
 export interface CreateCapabilityInput {
   country: string;

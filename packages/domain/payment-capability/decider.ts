@@ -2,8 +2,8 @@ import { unixSeconds } from '../../core/clock.js';
 import type { Decider } from '../../core/decider.js';
 import { Refusal } from '../../core/refusal.js';
 import { assertOwned, objectAttacher, present, unreachable, type Draft } from '../aggregate.js';
-import type { Owner } from '../audit.js';
 import type { CapabilityCreated, CapabilityStatus, PaymentCapabilityEvent, PaymentCapabilityObject } from './events.js';
+import type { Owner } from '../../core/owner.js';
 
 export type PaymentCapabilityCommand =
   | { type: 'create'; capability: CapabilityCreated }

@@ -11,12 +11,10 @@ import { getCountry, getCurrency, getOperator, isIsoCountry, normalizeMsisdn, no
 import { connectorActor, type CollectCallback } from '../../connectors/callbacks.js';
 import type { Rails } from '../../connectors/port.js';
 import { assertOwned, isOwned } from '../aggregate.js';
-import { auditMetadata, type Actor } from '../audit.js';
 import type { CustomerDirectory } from '../read-ports.js';
 import { findOrCreateCustomer } from '../customer/commands.js';
 import { CommandService, handleSteps, step, type StepOutcome } from '../../eventstore/command-handler.js';
 import { ledgerStep } from '../ledger/commands.js';
-import type { Environment } from '../merchant/events.js';
 import {
   CONFIRMATION_IN_PROGRESS,
   confirmedAlready,
@@ -30,6 +28,8 @@ import {
 import { payinClearing, paymentIntentStream, type CancellationReason, type PaymentIntentEvent, type PaymentIntentObject, type PaymentMethodDetails } from './events.js';
 import { assertMetadataSize, merchantMetadata } from './metadata.js';
 import type { PaymentMoney, PaymentRecipients } from './recipients.js';
+import type { Actor, Environment } from '../../core/owner.js';
+import { auditMetadata } from '../../eventstore/metadata.js';
 
 export interface CreateInput {
   amount: number;

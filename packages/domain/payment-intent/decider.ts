@@ -12,6 +12,7 @@ import type {
   PaymentIntentStatus,
   PaymentMethodDetails,
 } from './events.js';
+import type { Owner } from '../../core/owner.js';
 
 /** A confirmation whose provider call has not answered within this long is taken to have died. */
 export const CONFIRMATION_LEASE_MS = 60_000;
@@ -27,7 +28,6 @@ export type ProviderOutcome =
   | { status: 'succeeded'; fee: number }
   | { status: 'failed'; failureCode: string; failureMessage: string };
 
-import type { Owner } from '../audit.js';
 
 export type { Owner };
 

@@ -1,5 +1,5 @@
 import type { DomainEvent } from '../../core/decider.js';
-import type { Environment } from '../merchant/events.js';
+import type { Environment } from '../../core/owner.js';
 
 export type PaymentIntentStatus = 'requires_payment_method' | 'processing' | 'requires_action' | 'succeeded' | 'failed' | 'canceled';
 

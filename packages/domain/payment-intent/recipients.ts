@@ -1,7 +1,7 @@
 import type { AnyStep } from '../../eventstore/command-handler.js';
 import type { EventMetadata } from '../../eventstore/port.js';
-import type { Environment } from '../merchant/events.js';
 import type { PayinClearing } from './events.js';
+import type { Environment } from '../../core/owner.js';
 
 /** A succeeded payment, as the family whose money it is sees it. */
 export interface SucceededPayment {

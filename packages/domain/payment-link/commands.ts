@@ -3,10 +3,11 @@ import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import type { EventStore } from '../../eventstore/port.js';
 import { CommandService } from '../../eventstore/command-handler.js';
-import { auditMetadata, type Actor, type Owner } from '../audit.js';
 import { collectible, type CheckoutMethodType, type FeeMode } from '../checkout-session/amount.js';
 import { paymentLinkDecider, toPaymentLinkObject, type ClaimHolder, type PaymentLinkCommand, type PaymentLinkState } from './decider.js';
 import { paymentLinkStream, type PaymentLinkEvent, type PaymentLinkObject } from './events.js';
+import type { Actor, Owner } from '../../core/owner.js';
+import { auditMetadata } from '../../eventstore/metadata.js';
 
 export interface CreatePaymentLinkInput {
   amount: number;

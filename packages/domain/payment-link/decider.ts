@@ -2,8 +2,8 @@ import { unixSeconds } from '../../core/clock.js';
 import type { Decider } from '../../core/decider.js';
 import { Refusal } from '../../core/refusal.js';
 import { assertOwned, objectAttacher, present, unreachable, type Draft } from '../aggregate.js';
-import type { Owner } from '../audit.js';
 import type { PaymentLinkCreated, PaymentLinkEvent, PaymentLinkObject } from './events.js';
+import type { Owner } from '../../core/owner.js';
 
 /**
  * Where the checkout session holding a single-use link's claim stands, as its command service

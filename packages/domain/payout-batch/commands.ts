@@ -7,7 +7,6 @@ import { derivedId, newId } from '../../core/ids.js';
 import { CommandService, handleCommand, handleCommandsAtomically, step } from '../../eventstore/command-handler.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
-import { auditMetadata, type Actor, type Owner } from '../audit.js';
 import { ledgerCommand, runLedger } from '../ledger/commands.js';
 import { ledgerDecider } from '../ledger/decider.js';
 import { balanceStream } from '../ledger/events.js';
@@ -18,6 +17,8 @@ import type { PayoutRef, Payouts } from '../payout/commands.js';
 import { FINAL_PAYOUT_STATUSES } from '../payout/decider.js';
 import { executionOf, indexesWhere, payoutBatchDecider, toPayoutBatchObject, type ItemNews, type PayoutBatchCommand, type PayoutBatchState } from './decider.js';
 import { batchHoldSource, itemPayoutId, payoutBatchStream, type BatchItem, type PayoutBatchCreated, type PayoutBatchEvent, type PayoutBatchObject } from './events.js';
+import type { Actor, Owner } from '../../core/owner.js';
+import { auditMetadata } from '../../eventstore/metadata.js';
 
 export interface InstructionInput extends DestinationFields {
   amount: number;

@@ -3,7 +3,6 @@ import { PersistentMap } from '../../core/persistent-map.js';
 import type { Decider } from '../../core/decider.js';
 import { Refusal } from '../../core/refusal.js';
 import { assertOwned, objectAttacher, present, unreachable, type Draft } from '../aggregate.js';
-import type { Owner } from '../audit.js';
 import {
   batchHoldSource,
   FINAL_ITEM_OUTCOMES,
@@ -13,6 +12,7 @@ import {
   type PayoutBatchEvent,
   type PayoutBatchObject,
 } from './events.js';
+import type { Owner } from '../../core/owner.js';
 
 export type PayoutBatchCommand =
   | { type: 'create'; batch: PayoutBatchCreated }

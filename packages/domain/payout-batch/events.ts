@@ -1,7 +1,7 @@
 import type { DomainEvent } from '../../core/decider.js';
 import { derivedId } from '../../core/ids.js';
-import type { Environment } from '../merchant/events.js';
 import type { Destination } from '../payout-method/events.js';
+import type { Environment } from '../../core/owner.js';
 
 export type BatchStatus = 'validated' | 'executing' | 'completed' | 'partially_failed' | 'failed' | 'canceled';
 /** Where an item stands in its batch; the live status of its payout is on the item's row (items list). */

@@ -3,10 +3,10 @@ import { newUuid } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import { CommandService, loadState } from '../../eventstore/command-handler.js';
 import { payoutSettings } from '../merchant-settings/commands.js';
-import type { Environment } from '../merchant/events.js';
 import { payoutMethodDecider, type PayoutMethodCommand, type PayoutMethodState } from './decider.js';
 import { normalizeDestination, type DestinationInput } from './destination.js';
 import { payoutMethodStream, type PayoutMethodEvent } from './events.js';
+import type { Environment } from '../../core/owner.js';
 
 /**
  * Saved payout destinations. The functions below are the same commands for callers holding only a

@@ -4,12 +4,13 @@ import { ApiError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import type { EventStore } from '../../eventstore/port.js';
-import { auditMetadata, type Actor, type Owner } from '../audit.js';
 import { assertOwned, isOwned } from '../aggregate.js';
 import { normalizeDestination, type DestinationInput } from '../payout-method/destination.js';
 import type { Destination } from '../payout-method/events.js';
 import { recipientDecider, toRecipientObject, type RecipientCommand, type RecipientState } from './decider.js';
 import { recipientStream, type RecipientEvent, type RecipientObject } from './events.js';
+import type { Actor, Owner } from '../../core/owner.js';
+import { auditMetadata } from '../../eventstore/metadata.js';
 
 /** The destination fields of a recipient (and of a payout instruction), flattened as the interface spells them. */
 export interface DestinationFields {

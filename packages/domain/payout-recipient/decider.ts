@@ -2,9 +2,9 @@ import { unixSeconds } from '../../core/clock.js';
 import type { Decider } from '../../core/decider.js';
 import { Refusal } from '../../core/refusal.js';
 import { assertOwned, objectAttacher, present, unreachable, type Draft } from '../aggregate.js';
-import type { Owner } from '../audit.js';
 import type { Destination } from '../payout-method/events.js';
 import type { RecipientCreated, RecipientEvent, RecipientObject, RecipientStatus } from './events.js';
+import type { Owner } from '../../core/owner.js';
 
 export type RecipientCommand =
   | { type: 'create'; recipient: RecipientCreated }

@@ -9,7 +9,6 @@ import type { DomainEvent } from '../../core/decider.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import { connectorActor, type PayoutCallback } from '../../connectors/callbacks.js';
 import type { PayoutInitiation, Rails } from '../../connectors/port.js';
-import { auditMetadata, type Actor, type Requester } from '../audit.js';
 import { CommandService, handleCommand, handleCommandsAtomically, handleSteps, step, type AnyStep, type CommandStep, type ConflictPolicy, type HandleResult, type StepOutcome } from '../../eventstore/command-handler.js';
 import { ledgerStep, runLedger } from '../ledger/commands.js';
 import type { LedgerState, PayoutFunds } from '../ledger/decider.js';
@@ -18,7 +17,6 @@ import { escrowDecider } from '../escrow/decider.js';
 import { escrowContractStream } from '../escrow/events.js';
 import { payoutSettings } from '../merchant-settings/commands.js';
 import type { PayoutSettings } from '../merchant-settings/events.js';
-import type { Environment } from '../merchant/events.js';
 import { loadPayoutMethod } from '../payout-method/commands.js';
 import { unusableReason } from '../payout-method/decider.js';
 import { feeCountry, normalizeDestination, type DestinationInput } from '../payout-method/destination.js';
@@ -30,6 +28,8 @@ import type { PayoutHistory } from '../read-ports.js';
 import type { Verifications } from '../verification/commands.js';
 import { FINAL_PAYOUT_STATUSES, payoutDecider, toPayoutObject, type Owner, type PayoutCommand, type PayoutState } from './decider.js';
 import { payoutStream, type PayoutCreated, type PayoutEvent, type PayoutFunding, type PayoutObject, type PayoutSource } from './events.js';
+import type { Actor, Environment, Requester } from '../../core/owner.js';
+import { auditMetadata } from '../../eventstore/metadata.js';
 
 export interface CreatePayoutInput {
   amount: number;

@@ -3,8 +3,8 @@ import { Refusal } from '../../core/refusal.js';
 import { assertOwned, objectAttacher, present, unreachable, type Draft } from '../aggregate.js';
 import type { Decider } from '../../core/decider.js';
 import type { DelayReason, PayoutCreated, PayoutEvent, PayoutObject, PayoutStatus } from './events.js';
+import type { Owner } from '../../core/owner.js';
 
-import type { Owner } from '../audit.js';
 
 export type { Owner };
 

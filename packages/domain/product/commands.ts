@@ -3,12 +3,12 @@ import { unixSeconds, type Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
-import { auditMetadata, type Actor } from '../audit.js';
 import { isOwned } from '../aggregate.js';
 import { CommandService } from '../../eventstore/command-handler.js';
-import type { Owner } from '../audit.js';
 import { productDecider, toProductObject, type ProductCommand, type ProductState } from './decider.js';
 import { productStream, type Interval, type Price, type ProductEvent, type ProductObject, type UsageType } from './events.js';
+import type { Actor, Owner } from '../../core/owner.js';
+import { auditMetadata } from '../../eventstore/metadata.js';
 
 export interface PriceInput {
   currency: string;

@@ -5,15 +5,15 @@ import { newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import { assertOwned } from '../aggregate.js';
-import { auditMetadata, type Actor } from '../audit.js';
 import { CommandService, handleCommandsAtomically, loadState, step } from '../../eventstore/command-handler.js';
 import { ledgerStep, runLedger } from '../ledger/commands.js';
-import type { Owner } from '../audit.js';
 import { paymentIntentDecider } from '../payment-intent/decider.js';
 import { payinClearing, paymentIntentStream } from '../payment-intent/events.js';
 import type { PaymentRecipients } from '../payment-intent/recipients.js';
 import { paymentRefundsDecider, toRefundObject, type PaymentRefundsState, type RefundCommand } from './decider.js';
 import { paymentRefundsStream, type RefundedPayment, type RefundEvent, type RefundObject, type RefundReason } from './events.js';
+import type { Actor, Owner } from '../../core/owner.js';
+import { auditMetadata } from '../../eventstore/metadata.js';
 
 /** When the mend of a refund left pending by a crash runs (saga mode only: on PostgreSQL a refund commits with its money). */
 const RECONCILE_AFTER_MS = 60_000;

@@ -1,6 +1,6 @@
 import type { DomainEvent } from '../../core/decider.js';
 import type { Account } from '../ledger/events.js';
-import type { Environment } from '../merchant/events.js';
+import type { Environment } from '../../core/owner.js';
 
 export type RefundReason = 'duplicate' | 'fraudulent' | 'requested_by_customer';
 export const REFUND_REASONS: readonly RefundReason[] = ['duplicate', 'fraudulent', 'requested_by_customer'];

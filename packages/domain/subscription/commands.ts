@@ -4,13 +4,11 @@ import { isRefused } from '../../core/refusal.js';
 import { newId, newUuid, randomBase62 } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
-import { auditMetadata, type Actor } from '../audit.js';
 import { isOwned } from '../aggregate.js';
 import type { CustomerRef, Customers } from '../customer/commands.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import type { Invoices } from '../invoice/commands.js';
 import type { InvoiceState } from '../invoice/decider.js';
-import type { Owner } from '../audit.js';
 import type { PriceCatalog } from '../read-ports.js';
 import { planItems } from '../billing/plans.js';
 import type { Products } from '../product/commands.js';
@@ -18,6 +16,8 @@ import type { Price } from '../product/events.js';
 import { addDays, addInterval, wholeSeconds } from './periods.js';
 import { licensedLines, periodInvoice, subscriptionDecider, type SubscriptionCommand, type SubscriptionState } from './decider.js';
 import { subscriptionStream, type PeriodInvoice, type SubscriptionEvent, type SubscriptionItem, type UsageRecord } from './events.js';
+import type { Actor, Owner } from '../../core/owner.js';
+import { auditMetadata } from '../../eventstore/metadata.js';
 
 /** When the mend of an invoice issue left undone by a crash runs. */
 const RECONCILE_AFTER_MS = 60_000;

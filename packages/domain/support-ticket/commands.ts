@@ -2,10 +2,11 @@ import type { Clock } from '../../core/clock.js';
 import { derivedUuid, newUuid } from '../../core/ids.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import type { EventStore } from '../../eventstore/port.js';
-import { auditMetadata, type Actor, type Owner } from '../audit.js';
 import type { Messenger } from '../messages.js';
 import { supportTicketDecider, toSupportTicketObject, type SupportTicketCommand, type SupportTicketState } from './decider.js';
 import { supportTicketStream, type MerchantContext, type SupportCategory, type SupportTicketEvent, type SupportTicketObject } from './events.js';
+import type { Actor, Owner } from '../../core/owner.js';
+import { auditMetadata } from '../../eventstore/metadata.js';
 
 export interface ContactInput {
   name: string;

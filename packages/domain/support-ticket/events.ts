@@ -1,5 +1,5 @@
 import type { DomainEvent } from '../../core/decider.js';
-import type { Environment } from '../merchant/events.js';
+import type { Environment } from '../../core/owner.js';
 
 export type SupportCategory = 'payments' | 'payouts' | 'account' | 'technical' | 'billing' | 'other';
 export const SUPPORT_CATEGORIES: readonly SupportCategory[] = ['payments', 'payouts', 'account', 'technical', 'billing', 'other'];

@@ -4,11 +4,12 @@ import { derivedId, newId } from '../../core/ids.js';
 import type { EventStore } from '../../eventstore/port.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import { assertOwned } from '../aggregate.js';
-import { auditMetadata, type Actor, type Owner } from '../audit.js';
 import { latestVersion, templateDecider, type TemplateCommand, type TemplateState } from './decider.js';
 import { builtInTemplate } from './defaults.js';
 import { templateStream, type LocaleContent, type TemplateEvent, type TemplateKind, type TemplateVersion, type VariableSchema } from './events.js';
 import { checkVersion } from './render.js';
+import type { Actor, Owner } from '../../core/owner.js';
+import { auditMetadata } from '../../eventstore/metadata.js';
 
 export interface NewTemplate {
   kind: TemplateKind;

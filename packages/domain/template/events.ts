@@ -1,5 +1,5 @@
 import type { DomainEvent } from '../../core/decider.js';
-import type { Environment } from '../merchant/events.js';
+import type { Environment } from '../../core/owner.js';
 
 /** What a template renders: a message (e-mail, SMS) or a document made into a PDF (receipt, invoice). */
 export const TEMPLATE_KINDS = ['email', 'sms', 'receipt', 'invoice'] as const;

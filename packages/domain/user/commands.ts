@@ -7,7 +7,6 @@ import { newUuid } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { DomainEvent } from '../../core/decider.js';
 import { CommandService, handleSteps, loadState, step, type CommandStep } from '../../eventstore/command-handler.js';
-import { actorMetadata, type Actor } from '../audit.js';
 import { ROLE_SCOPES } from '../organization/events.js';
 import type { AccountDirectory, Membership } from '../read-ports.js';
 import { userEmailDecider, type UserEmailCommand } from '../user-email/decider.js';
@@ -16,6 +15,8 @@ import { userDecider, type UserCommand, type UserState } from './decider.js';
 import type { Messenger } from '../messages.js';
 import { USER_TOKEN_TTL_MS, userStream, type ContactChannel, type UserEvent, type OnboardingChanges, type ProfileChanges, type SessionContext, type SessionProof, type UserTokenKind } from './events.js';
 import { ACCESS_TOKEN_TTL_S, type AppTokenClaims, type AppTokenSigner } from './tokens.js';
+import type { Actor } from '../../core/owner.js';
+import { actorMetadata } from '../../eventstore/metadata.js';
 
 export const REFRESH_TOKEN_TTL_MS = 30 * 86_400_000;
 

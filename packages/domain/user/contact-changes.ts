@@ -5,7 +5,6 @@ import { ApiError } from '../../core/errors.js';
 import { sha256Hex } from '../../core/hashing.js';
 import { newUuid } from '../../core/ids.js';
 import { step, type CommandStep } from '../../eventstore/command-handler.js';
-import type { Actor } from '../audit.js';
 import type { Messenger } from '../messages.js';
 import { userEmailDecider, type UserEmailCommand } from '../user-email/decider.js';
 import { normalizeEmail, userEmailStream } from '../user-email/events.js';
@@ -15,6 +14,7 @@ import { hashPassword, type Accounts } from './commands.js';
 import type { UserCommand, UserState } from './decider.js';
 import { USER_TOKEN_TTL_MS } from './events.js';
 import type { AppTokenClaims } from './tokens.js';
+import type { Actor } from '../../core/owner.js';
 
 export interface ContactChangeDeps {
   clock: Clock;

@@ -12,7 +12,6 @@ import {
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import { newUuid } from '../../core/ids.js';
-import type { Actor } from '../audit.js';
 import type { Messenger } from '../messages.js';
 import type { Verifications } from '../verification/commands.js';
 import { MFA_CHALLENGE_TTL_MS, type MfaPurpose, type VerificationStarted } from '../verification/events.js';
@@ -21,6 +20,7 @@ import type { UserState } from './decider.js';
 import type { Passkey } from './events.js';
 import type { AnsweredChallenge, FactorAttempts } from './factors.js';
 import type { AppTokenClaims } from './tokens.js';
+import type { Actor } from '../../core/owner.js';
 
 /** The relying party: the site passkeys are bound to (PUBLIC_URL's host and origin). */
 export interface RelyingParty {

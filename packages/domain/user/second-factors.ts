@@ -5,7 +5,6 @@ import { ApiError } from '../../core/errors.js';
 import type { KeyedHasher } from '../../core/hashing.js';
 import { newUuid } from '../../core/ids.js';
 import type { SecretBox } from '../../core/secrets.js';
-import type { Actor } from '../audit.js';
 import type { Messenger } from '../messages.js';
 import type { Verifications } from '../verification/commands.js';
 import { answeredElsewhere, ENROLMENT_PURPOSES, MFA_CHALLENGE_TTL_MS, type MfaPurpose, type VerificationStarted } from '../verification/events.js';
@@ -15,6 +14,7 @@ import type { SecondFactorKind } from './events.js';
 import type { AnsweredChallenge, FactorAttempts } from './factors.js';
 import type { PasskeyChallenge, Passkeys } from './passkeys.js';
 import type { AppTokenClaims } from './tokens.js';
+import type { Actor } from '../../core/owner.js';
 
 /**
  * How a challenge is answered: a passkey, else the authenticator app, else a code by e-mail: the

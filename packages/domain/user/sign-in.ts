@@ -1,6 +1,5 @@
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { ApiError } from '../../core/errors.js';
-import type { Actor } from '../audit.js';
 import type { Verifications } from '../verification/commands.js';
 import type { Accounts, Device, TokenPair } from './commands.js';
 import { satisfiesFactorRule, type UserState } from './decider.js';
@@ -8,6 +7,7 @@ import type { SessionProof, SignInMethod } from './events.js';
 import type { Passkeys } from './passkeys.js';
 import type { AnsweredChallenge } from './factors.js';
 import type { MfaRequired, SecondFactors } from './second-factors.js';
+import type { Actor } from '../../core/owner.js';
 
 export interface SignInDeps {
   accounts: Accounts;

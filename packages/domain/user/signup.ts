@@ -2,7 +2,6 @@ import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import type { EventStore } from '../../eventstore/port.js';
 import { handleSteps } from '../../eventstore/command-handler.js';
-import type { Actor } from '../audit.js';
 import { merchantCreation } from '../merchant/commands.js';
 import type { Organizations } from '../organization/commands.js';
 import { normalizeEmail } from '../user-email/events.js';
@@ -11,6 +10,7 @@ import type { VerificationPurpose } from '../verification/events.js';
 import type { Accounts, Device, TokenPair } from './commands.js';
 import type { MfaRequired } from './second-factors.js';
 import type { SignIns } from './sign-in.js';
+import type { Actor } from '../../core/owner.js';
 
 export interface Registration {
   email: string;

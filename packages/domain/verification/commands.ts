@@ -6,10 +6,11 @@ import type { KeyedHasher } from '../../core/hashing.js';
 import { newUuid } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import { CommandService, handleSteps, step, type CommandStep } from '../../eventstore/command-handler.js';
-import { actorMetadata, type Actor } from '../audit.js';
 import type { Messenger, OutgoingMessage } from '../messages.js';
 import { verificationDecider, type VerificationCommand, type VerificationState } from './decider.js';
 import { CODE_TTL_MS, MAX_ATTEMPTS, verificationStream, type VerificationEvent, type VerificationPurpose, type VerificationStarted } from './events.js';
+import type { Actor } from '../../core/owner.js';
+import { actorMetadata } from '../../eventstore/metadata.js';
 
 export interface VerificationDeps {
   store: EventStore;

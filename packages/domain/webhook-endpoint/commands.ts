@@ -7,11 +7,12 @@ import { isSubscribableType, PUBLIC_EVENT_TYPES } from './event-types.js';
 import { generateSigningSecret, type SecretBox } from '../../core/secrets.js';
 import { checkEndpointUrl } from './url-policy.js';
 import { isOwned } from '../aggregate.js';
-import { auditMetadata, type Actor } from '../audit.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import { webhookEndpointDecider, type Owner, type WebhookEndpointCommand, type WebhookEndpointState } from './decider.js';
 import { webhookEndpointStream, type SealedSecret, type WebhookEndpointEvent } from './events.js';
 import type { Cidr } from '../../core/cidr.js';
+import type { Actor } from '../../core/owner.js';
+import { auditMetadata } from '../../eventstore/metadata.js';
 
 export interface EndpointInput {
   url?: string;

@@ -2,11 +2,11 @@ import { Refusal } from '../../core/refusal.js';
 import { assertOwned } from '../aggregate.js';
 import type { Decider } from '../../core/decider.js';
 import type { SealedSecret, WebhookEndpointCreated, WebhookEndpointEvent } from './events.js';
+import type { Owner } from '../../core/owner.js';
 
 /** After a rotation the previous secret keeps signing alongside the new one for this long. */
 export const PREVIOUS_SECRET_TTL_MS = 24 * 3_600_000;
 
-import type { Owner } from '../audit.js';
 
 export type { Owner };
 

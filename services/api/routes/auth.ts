@@ -42,7 +42,8 @@ export const password = { type: 'string', minLength: 8, maxLength: 256 };
 /** The caller of an account route (signedIn guarantees an access token). */
 export function userOf(ctx: HandlerContext<unknown, unknown, unknown>): AppTokenClaims {
   if (!ctx.principal.user) throw new ApiError('IKW-ACC-003');
-  return ctx.principal.user;
+  // The HTTP layer holds the claims as any session; the verifier that made them is the accounts family's (buildApi).
+  return ctx.principal.user as AppTokenClaims;
 }
 
 export function deviceOf(ctx: HandlerContext<unknown, unknown, unknown>): Device {

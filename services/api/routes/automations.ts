@@ -3,7 +3,6 @@ import type { Clock } from '../../../packages/core/clock.js';
 import type { ItemError } from '../../../packages/core/errors.js';
 import type { AutomationRunner } from '../../../packages/automations/runner.js';
 import { findRunWithSteps, listLogs, listRuns, withLastRuns } from '../../../packages/automations/runs.js';
-import type { Owner } from '../../../packages/domain/audit.js';
 import type { AutomationInput, Automations, Saver } from '../../../packages/domain/automation/commands.js';
 import { ACTION_CATALOG, ACTION_SCOPES, ACTIONS, EVENT_TRIGGER_TYPES, LIMITS, nextTick, stepsSchema, triggerSchema } from '../../../packages/domain/automation/definition.js';
 import { PUBLIC_EVENT_TYPES } from '../../../packages/domain/webhook-endpoint/event-types.js';
@@ -13,6 +12,7 @@ import type { JsonSchema } from '../../../packages/http/validation.js';
 import { automationObject, findAutomation, listAutomations, listAutomationVersions } from '../../../projections/automations.js';
 import type { CursorQuery } from '../../../projections/paging.js';
 import { cursorListSchema, cursorQuery, found, idParams, resourceSchema } from './shared.js';
+import type { Owner } from '../../../packages/core/owner.js';
 
 const read: RouteAuth = { scope: 'automations.read', environmentHeader: 'optional' };
 const write: RouteAuth = { scope: 'automations.write', environmentHeader: 'optional' };

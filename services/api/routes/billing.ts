@@ -8,7 +8,7 @@ import { INVOICE_STATUSES, type InvoiceObject, type InvoiceStatus } from '../../
 import { toSubscriptionObject } from '../../../packages/domain/subscription/decider.js';
 import { SUBSCRIPTION_STATUSES, type SubscriptionObject, type SubscriptionStatus, type UsageRecord } from '../../../packages/domain/subscription/events.js';
 import type { HandlerContext } from '../../../packages/http/context.js';
-import { hasScope } from '../../../packages/domain/organization/scopes.js';
+import { hasScope } from '../../../packages/core/scopes.js';
 import type { CursorQuery } from '../../../projections/paging.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { findInvoice, listInvoicesByCursor, renderInvoice } from '../../../projections/invoices.js';

@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import { listCountries, MAX_AMOUNT } from '../../../packages/catalog/index.js';
 import { ApiError } from '../../../packages/core/errors.js';
-import type { Owner } from '../../../packages/domain/audit.js';
 import type { ActivationInput, CountryActivations } from '../../../packages/domain/country-activation/commands.js';
 import type { ActivationSetter } from '../../../packages/domain/country-activation/events.js';
 import type { FeatureFlagInput, FeatureFlags } from '../../../packages/domain/feature-flag/commands.js';
@@ -12,6 +11,7 @@ import { listFeatureFlags } from '../../../projections/feature-flags.js';
 import { findMerchant } from '../../../projections/merchants.js';
 import type { CursorQuery } from '../../../projections/paging.js';
 import { countrySchema, currencySchema, cursorListSchema, cursorQuery, found, idParams, listSchema, resourceSchema } from './shared.js';
+import type { Owner } from '../../../packages/core/owner.js';
 
 const BASE = '/api/v1/configuration';
 /** Merchants read and change their own configuration; the platform operator credential any merchant's (naming it). */

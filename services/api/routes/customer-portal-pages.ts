@@ -5,7 +5,6 @@ import { isRefused } from '../../../packages/core/refusal.js';
 import type { Billing } from '../../../packages/domain/billing/service.js';
 import type { CustomerPortal } from '../../../packages/domain/customer-portal/commands.js';
 import { assertPortalAllows } from '../../../packages/domain/merchant-settings/decider.js';
-import type { Owner } from '../../../packages/domain/audit.js';
 import { Reply, type HandlerContext } from '../../../packages/http/context.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { readCustomerPortalSettings } from '../../../projections/customer-portal-settings.js';
@@ -18,6 +17,7 @@ import { findSubscription, listSubscriptionsByCursor } from '../../../projection
 import { languageOf } from '../pages/layout.js';
 import { accountPage, signInPage } from '../pages/portal.js';
 import { cookieOf, found, portalSessionOf } from './shared.js';
+import type { Owner } from '../../../packages/core/owner.js';
 
 const COOKIE = 'sika_portal';
 const pageParams = {

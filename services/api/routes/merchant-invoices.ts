@@ -1,7 +1,6 @@
 import { Readable } from 'node:stream';
 import type { Knex } from 'knex';
 import type { Clock } from '../../../packages/core/clock.js';
-import type { Owner } from '../../../packages/domain/audit.js';
 import type { InvoiceObject } from '../../../packages/domain/invoice/events.js';
 import type { TemplateComposer } from '../../../packages/messaging/composer.js';
 import { getCurrency, MAX_AMOUNT } from '../../../packages/catalog/index.js';
@@ -30,6 +29,7 @@ import {
   toItems,
   type CustomerFields,
 } from './shared.js';
+import type { Owner } from '../../../packages/core/owner.js';
 
 /** An invoice as a PDF, from the merchant's `invoice` template or the built-in one; amounts in the currency's units, as the template shows them. */
 async function invoicePdf(knex: Knex, documents: TemplateComposer, owner: Owner, i: InvoiceObject, at: Date): Promise<Buffer> {

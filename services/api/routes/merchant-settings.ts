@@ -9,7 +9,6 @@ import { createPayoutMethod, deactivatePayoutMethod, loadPayoutMethod } from '..
 import type { PayoutMethodState } from '../../../packages/domain/payout-method/decider.js';
 import { destinationSchema, type DestinationInput } from '../../../packages/domain/payout-method/destination.js';
 import type { EventMetadata, EventStore } from '../../../packages/eventstore/port.js';
-import { auditMetadata } from '../../../packages/domain/audit.js';
 import { isOwned } from '../../../packages/domain/aggregate.js';
 import type { HandlerContext } from '../../../packages/http/context.js';
 import { route, type Family } from '../../../packages/http/routes.js';
@@ -17,6 +16,7 @@ import { listPayoutMethods, type PayoutMethodRow } from '../../../projections/pa
 import { readPayoutSettings } from '../../../projections/payout-settings.js';
 import { readCustomerPortalSettings } from '../../../projections/customer-portal-settings.js';
 import { billingRead, billingWrite, requesterOf, returnUrlSchema } from './shared.js';
+import { auditMetadata } from '../../../packages/eventstore/metadata.js';
 
 interface SettingsPatch {
   default_return_url?: string | null;

@@ -8,13 +8,13 @@ import type { ConfirmInput } from '../../../packages/domain/payment-intent/comma
 import type { CreatePayoutInput } from '../../../packages/domain/payout/commands.js';
 import { destinationSchema } from '../../../packages/domain/payout-method/destination.js';
 import { cursorListQuery, pageListQuery, type CreatedRange } from '../../../projections/paging.js';
-import type { Owner, Requester } from '../../../packages/domain/audit.js';
 import type { HandlerContext } from '../../../packages/http/context.js';
 import { route, type Route, type RouteAuth } from '../../../packages/http/routes.js';
 import type { PageQuery } from '../../../projections/paging.js';
 import type { JsonSchema } from '../../../packages/http/validation.js';
 import type { OperationRow } from '../../../projections/operations.js';
 import type { CheckoutSessionView } from '../../../projections/checkout-sessions.js';
+import type { Owner, Requester } from '../../../packages/core/owner.js';
 
 /**
  * What the route families of this folder share: scopes, schemas and the small helpers their

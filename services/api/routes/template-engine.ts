@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../../packages/core/clock.js';
 import { ApiError } from '../../../packages/core/errors.js';
-import type { Owner } from '../../../packages/domain/audit.js';
 import { changedContent, type ContentChanges, type NewTemplate, type TemplateChanges, type Templates } from '../../../packages/domain/template/commands.js';
 import { BUILT_IN_TEMPLATES } from '../../../packages/domain/template/defaults.js';
 import { TEMPLATE_KINDS, type TemplateKind, type TemplateVersion } from '../../../packages/domain/template/events.js';
@@ -11,6 +10,7 @@ import { route, type Family, type RouteAuth } from '../../../packages/http/route
 import type { CursorQuery } from '../../../projections/paging.js';
 import { findTemplate, findTemplateObject, findTemplateVersion, listTemplates, listTemplateVersions, type TemplateRow } from '../../../projections/templates.js';
 import { cursorListSchema, cursorQuery, found, idParams, resourceSchema } from './shared.js';
+import type { Owner } from '../../../packages/core/owner.js';
 
 const read: RouteAuth = { scope: 'templates.read', environmentHeader: 'optional' };
 const write: RouteAuth = { scope: 'templates.write', environmentHeader: 'optional' };

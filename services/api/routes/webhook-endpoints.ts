@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../../packages/core/clock.js';
-import type { Owner } from '../../../packages/domain/audit.js';
 import type { EndpointInput, WebhookEndpoints } from '../../../packages/domain/webhook-endpoint/commands.js';
 import type { CursorQuery } from '../../../projections/paging.js';
 import { ApiError } from '../../../packages/core/errors.js';
@@ -9,6 +8,7 @@ import { findWebhookEndpoint, listWebhookEndpoints, webhookEndpointObject } from
 import { DELIVERY_STATUSES, findDelivery, listDeliveries, type DeliveryStatus } from '../../../packages/webhooks/deliveries.js';
 import type { WebhookDispatcher } from '../../../packages/webhooks/dispatcher.js';
 import { cursorListSchema, cursorQuery, found, idParams, resourceSchema } from './shared.js';
+import type { Owner } from '../../../packages/core/owner.js';
 
 const url = { type: 'string', minLength: 1, maxLength: 2048 };
 const nullable = (type: string) => ({ type: [type, 'null'] });
