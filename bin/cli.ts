@@ -2,7 +2,8 @@ import { once } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../packages/core/config.js';
+import { ConfigError, loadConfig, type Config } from '../packages/core/config.js';
+import { hasCluster } from '../packages/core/embedded-postgres.js';
 import { isRefused } from '../packages/core/refusal.js';
 import { createLogger } from '../packages/core/logger.js';
 import { isIsoCountry } from '../packages/catalog/index.js';
@@ -242,6 +243,16 @@ async function runListen(args: string[]): Promise<number> {
   return 0;
 }
 
+/**
+ * Why this command must not open the embedded database of DATA_DIR, or null. The service makes it
+ * at its first start; a command that made one elsewhere would hand out keys the service never
+ * sees. `docs openapi` reads no data (it needs a database only to build the routes), so it may.
+ */
+function missingDatabase(config: Config, argv: string[]): string | null {
+  if (config.databaseUrl !== null || hasCluster(config.dataDir) || `${argv[0]} ${argv[1]}` === 'docs openapi') return null;
+  return `no database in ${config.dataDir}: the service makes it when it first starts (make start). Start the service once, or set DATA_DIR (or DATABASE_URL) to where the service keeps its data.`;
+}
+
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
   if (argv[0] === 'listen' && !argv.includes('--help')) return runListen(argv.slice(1));
@@ -250,6 +261,8 @@ async function main(): Promise<number> {
     return argv.includes('--help') ? 0 : 2;
   }
   const config = loadConfig();
+  const missing = missingDatabase(config, argv);
+  if (missing !== null) throw new Error(missing);
   // Imported here, so that `sika listen`, which needs none of the service, starts at once.
   const { openSystem } = await import('../services/system.js');
   // The CLI logs only warnings: its stdout is for results (often parsed as JSON).
