@@ -46,13 +46,15 @@ const USAGE = `usage:
                                     (one JSON line per event, in log order: a stream's, or a
                                     merchant's; after a position, or from a time: docs/audit.md)
   sika docs openapi                 (prints the OpenAPI document; docs/openapi.json is this output)
-  sika listen --forward-to URL [--events TYPE,...] [--api-base URL] [--state FILE]
+  sika listen --forward-to URL [--events TYPE,...] [--api-base URL] [--state FILE] [--new-secret]
                                     (follows the merchant's events through the API and POSTs each to
-                                    URL signed with a secret of this session; the key: $SIKA_API_KEY
-                                    (--api-key KEY works, with a warning: other users see it in the
-                                    process list); URL: else $SIKA_API_BASE, else http://localhost:3000,
-                                    https unless on this machine; FILE, where it resumes: else
-                                    ~/.sika/listen.json. docs/webhooks.md)`;
+                                    URL signed with the secret kept for this service and key, shown at
+                                    start (--new-secret replaces it); the key: $SIKA_API_KEY (--api-key
+                                    KEY works, with a warning: other users see it in the process list);
+                                    URL: else $SIKA_API_BASE, else http://localhost:3000, https unless on
+                                    this machine; FILE, the secret and where it resumes: else
+                                    ~/.sika/listen.json. A service not up yet is waited for.
+                                    docs/webhooks.md)`;
 
 const ACTOR = 'cli';
 
@@ -214,6 +216,7 @@ async function runListen(args: string[]): Promise<number> {
       'api-key': { type: 'string' },
       'api-base': { type: 'string' },
       state: { type: 'string' },
+      'new-secret': { type: 'boolean', default: false },
     },
   });
   const forwardTo = values['forward-to'];
@@ -226,6 +229,10 @@ async function runListen(args: string[]): Promise<number> {
   if (values['api-key'] !== undefined) {
     process.stderr.write('Warning: --api-key shows the key to other users of this machine (process list) and keeps it in shell history; export SIKA_API_KEY instead.\n');
   }
+  // Tests only (docs/testing.md): a shorter first wait for a service that does not answer yet.
+  const firstRetry = process.env.SIKA_LISTEN_FIRST_RETRY_MS;
+  const firstRetryMs = firstRetry === undefined ? undefined : Number(firstRetry);
+  if (firstRetryMs !== undefined && !(Number.isInteger(firstRetryMs) && firstRetryMs >= 1 && firstRetryMs <= 30_000)) throw new UsageError('SIKA_LISTEN_FIRST_RETRY_MS must be a whole number of milliseconds, 1 to 30000');
   const stop = new AbortController();
   process.once('SIGINT', () => stop.abort());
   process.once('SIGTERM', () => stop.abort());
@@ -235,6 +242,8 @@ async function runListen(args: string[]): Promise<number> {
     forwardTo,
     events: (values.events ?? '').split(',').map((e) => e.trim()).filter(Boolean),
     statePath: values.state ?? path.join(os.homedir(), '.sika', 'listen.json'),
+    newSecret: values['new-secret'] ?? false,
+    ...(firstRetryMs !== undefined ? { firstRetryMs } : {}),
     out: (line) => process.stdout.write(`${line}\n`),
     err: (line) => process.stderr.write(`${line}\n`),
     signal: stop.signal,
