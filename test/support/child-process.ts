@@ -27,11 +27,17 @@ export interface ProcessPlace {
 /** Starts `dist/<script>` (e.g. `services/api/main.js`) with a minimal environment plus `env`, and Node's own `nodeArgs`. */
 export function startProcess(script: string, env: Record<string, string>, args: string[] = [], nodeArgs: string[] = [], place: ProcessPlace = {}): ServiceProcess {
   const project = place.project ?? root;
-  const child = spawn(process.execPath, [...nodeArgs, path.join(project, 'dist', script), ...args], {
-    cwd: place.cwd ?? project,
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', SECRETS_KEY: Buffer.alloc(32, 3).toString('base64'), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  return watched(
+    spawn(process.execPath, [...nodeArgs, path.join(project, 'dist', script), ...args], {
+      cwd: place.cwd ?? project,
+      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', SECRETS_KEY: Buffer.alloc(32, 3).toString('base64'), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
+}
+
+/** A child process (spawned with piped stdout and stderr) whose output is collected and can be waited for. */
+export function watched(child: ChildProcess): ServiceProcess {
   let out = '';
   const listeners = new Set<() => void>();
   const onData = (chunk: Buffer) => {
