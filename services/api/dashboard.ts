@@ -24,5 +24,6 @@ export function dashboardSite(): StaticSite {
     mount: '/dashboard',
     dir: path.join(PROJECT_ROOT, 'apps/dashboard/dist'),
     headers: { 'Content-Security-Policy': DASHBOARD_CSP, 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer' },
+    home: true,
   };
 }
