@@ -3,7 +3,7 @@ SHELL := /bin/bash
 NODE_MODULES_STAMP := node_modules/.sika-installed
 SOURCES := $(shell find packages services projections infra test bin -name '*.ts' 2>/dev/null) tsconfig.json
 
-.PHONY: install build layers openapi-lint start test test-kafka kafka-if-present test-long test-schema fuzz fuzz-schema bench infra-test clean chromium
+.PHONY: install build client layers openapi-lint start test test-kafka kafka-if-present test-long test-schema fuzz fuzz-schema bench infra-test clean chromium
 
 install: $(NODE_MODULES_STAMP)
 
@@ -26,6 +26,12 @@ $(CLIENT_STAMP): $(CLIENT)/package.json $(CLIENT)/package-lock.json
 $(CLIENT)/dist/.built: $(CLIENT_STAMP) $(CLIENT)/src/index.ts $(CLIENT)/tsconfig.json docs/openapi.json
 	cd $(CLIENT) && npm run build
 	@touch $@
+
+# The client as an npm package file, for `npm install <file>` in another project (its README):
+# dist/sika-client-<version>.tgz, made by npm pack; the last line printed is its path.
+client: $(CLIENT)/dist/.built
+	@mkdir -p dist
+	@cd $(CLIENT) && echo "dist/$$(npm pack --silent --pack-destination ../../dist)"
 
 # The merchant dashboard (apps/dashboard, its own package): a single-page application built with
 # Vite into apps/dashboard/dist, which the service serves at /dashboard.

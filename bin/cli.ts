@@ -2,7 +2,8 @@ import { once } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../packages/core/config.js';
+import { ConfigError, loadConfig, type Config } from '../packages/core/config.js';
+import { hasCluster } from '../packages/core/embedded-postgres.js';
 import { isRefused } from '../packages/core/refusal.js';
 import { createLogger } from '../packages/core/logger.js';
 import { isIsoCountry } from '../packages/catalog/index.js';
@@ -45,13 +46,15 @@ const USAGE = `usage:
                                     (one JSON line per event, in log order: a stream's, or a
                                     merchant's; after a position, or from a time: docs/audit.md)
   sika docs openapi                 (prints the OpenAPI document; docs/openapi.json is this output)
-  sika listen --forward-to URL [--events TYPE,...] [--api-base URL] [--state FILE]
+  sika listen --forward-to URL [--events TYPE,...] [--api-base URL] [--state FILE] [--new-secret]
                                     (follows the merchant's events through the API and POSTs each to
-                                    URL signed with a secret of this session; the key: $SIKA_API_KEY
-                                    (--api-key KEY works, with a warning: other users see it in the
-                                    process list); URL: else $SIKA_API_BASE, else http://localhost:3000,
-                                    https unless on this machine; FILE, where it resumes: else
-                                    ~/.sika/listen.json. docs/webhooks.md)`;
+                                    URL signed with the secret kept for this service and key, shown at
+                                    start (--new-secret replaces it); the key: $SIKA_API_KEY (--api-key
+                                    KEY works, with a warning: other users see it in the process list);
+                                    URL: else $SIKA_API_BASE, else http://localhost:3000, https unless on
+                                    this machine; FILE, the secret and where it resumes: else
+                                    ~/.sika/listen.json. A service not up yet is waited for.
+                                    docs/webhooks.md)`;
 
 const ACTOR = 'cli';
 
@@ -213,6 +216,7 @@ async function runListen(args: string[]): Promise<number> {
       'api-key': { type: 'string' },
       'api-base': { type: 'string' },
       state: { type: 'string' },
+      'new-secret': { type: 'boolean', default: false },
     },
   });
   const forwardTo = values['forward-to'];
@@ -225,6 +229,10 @@ async function runListen(args: string[]): Promise<number> {
   if (values['api-key'] !== undefined) {
     process.stderr.write('Warning: --api-key shows the key to other users of this machine (process list) and keeps it in shell history; export SIKA_API_KEY instead.\n');
   }
+  // Tests only (docs/testing.md): a shorter first wait for a service that does not answer yet.
+  const firstRetry = process.env.SIKA_LISTEN_FIRST_RETRY_MS;
+  const firstRetryMs = firstRetry === undefined ? undefined : Number(firstRetry);
+  if (firstRetryMs !== undefined && !(Number.isInteger(firstRetryMs) && firstRetryMs >= 1 && firstRetryMs <= 30_000)) throw new UsageError('SIKA_LISTEN_FIRST_RETRY_MS must be a whole number of milliseconds, 1 to 30000');
   const stop = new AbortController();
   process.once('SIGINT', () => stop.abort());
   process.once('SIGTERM', () => stop.abort());
@@ -234,12 +242,24 @@ async function runListen(args: string[]): Promise<number> {
     forwardTo,
     events: (values.events ?? '').split(',').map((e) => e.trim()).filter(Boolean),
     statePath: values.state ?? path.join(os.homedir(), '.sika', 'listen.json'),
+    newSecret: values['new-secret'] ?? false,
+    ...(firstRetryMs !== undefined ? { firstRetryMs } : {}),
     out: (line) => process.stdout.write(`${line}\n`),
     err: (line) => process.stderr.write(`${line}\n`),
     signal: stop.signal,
   });
   process.stderr.write('Stopped.\n');
   return 0;
+}
+
+/**
+ * Why this command must not open the embedded database of DATA_DIR, or null. The service makes it
+ * at its first start; a command that made one elsewhere would hand out keys the service never
+ * sees. `docs openapi` reads no data (it needs a database only to build the routes), so it may.
+ */
+function missingDatabase(config: Config, argv: string[]): string | null {
+  if (config.databaseUrl !== null || hasCluster(config.dataDir) || `${argv[0]} ${argv[1]}` === 'docs openapi') return null;
+  return `no database in ${config.dataDir}: the service makes it when it first starts (make start). Start the service once, or set DATA_DIR (or DATABASE_URL) to where the service keeps its data.`;
 }
 
 async function main(): Promise<number> {
@@ -250,6 +270,8 @@ async function main(): Promise<number> {
     return argv.includes('--help') ? 0 : 2;
   }
   const config = loadConfig();
+  const missing = missingDatabase(config, argv);
+  if (missing !== null) throw new Error(missing);
   // Imported here, so that `sika listen`, which needs none of the service, starts at once.
   const { openSystem } = await import('../services/system.js');
   // The CLI logs only warnings: its stdout is for results (often parsed as JSON).

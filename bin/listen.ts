@@ -9,10 +9,11 @@ import { signatureHeader } from '../packages/webhooks/signing.js';
 
 /**
  * `sika listen`: follows a merchant's events through the events API (long polling on
- * GET /api/v1/events) and POSTs each to a local URL, signed as a webhook (Standard Webhooks) with a
- * secret of this session, so the receiver's production verification code runs unchanged. It needs
- * no tunnel: it only makes outgoing requests. Where it stopped is kept in a state file, per service
- * and key, and it resumes there (within the events' 30 days). docs/webhooks.md, "sika listen".
+ * GET /api/v1/events) and POSTs each to a local URL, signed as a webhook (Standard Webhooks), so the
+ * receiver's production verification code runs unchanged. It needs no tunnel: it only makes
+ * outgoing requests. The signing secret and where it stopped are kept in a state file, per service
+ * and key, so a restart resumes there (within the events' 30 days) and signs what it catches up on
+ * with the secret the receiver already has. docs/webhooks.md, "sika listen".
  */
 export interface ListenOptions {
   apiBase: string;
@@ -20,8 +21,10 @@ export interface ListenOptions {
   forwardTo: string;
   /** Type filters (`payout.*`, `payment_intent.succeeded`); none: every event. */
   events: string[];
-  /** Where the position is kept between sessions. */
+  /** Where the signing secret and the position are kept between sessions. */
   statePath: string;
+  /** Replace the kept signing secret with a new one. */
+  newSecret: boolean;
   /** Lines for the person watching: one per delivery. */
   out(line: string): void;
   /** Notices and errors. */
@@ -30,8 +33,8 @@ export interface ListenOptions {
   signal: AbortSignal;
   /** Seconds each poll waits for a new event (the events API allows 30). */
   waitSeconds?: number;
-  /** The signing secret (a new one each session unless given). */
-  secret?: string;
+  /** The first wait before asking a service that did not answer again, doubled each time up to 30 s (default 1 s). */
+  firstRetryMs?: number;
 }
 
 interface PublicEvent {
@@ -94,23 +97,39 @@ function stateKey(apiBase: string, apiKey: string): string {
   return `${apiBase.replace(/\/+$/, '')} ${createHash('sha256').update(apiKey).digest('hex').slice(0, 16)}`;
 }
 
-async function readState(file: string): Promise<Record<string, string>> {
+/** What is kept per service and key: the secret deliveries are signed with, and the last event handled. */
+export interface Session {
+  signing_secret: string | null;
+  last_event_id: string | null;
+}
+
+async function readState(file: string): Promise<Record<string, unknown>> {
   try {
-    return JSON.parse(await readFile(file, 'utf8')) as Record<string, string>;
+    const state = JSON.parse(await readFile(file, 'utf8')) as unknown;
+    return typeof state === 'object' && state !== null && !Array.isArray(state) ? (state as Record<string, unknown>) : {};
   } catch {
     return {};
   }
 }
 
+/** The session kept for `key`; an entry of earlier versions is the last event id alone. */
+async function readSession(file: string, key: string): Promise<Session> {
+  const entry = (await readState(file))[key];
+  if (typeof entry === 'string') return { signing_secret: null, last_event_id: entry };
+  const kept = (typeof entry === 'object' && entry !== null ? entry : {}) as Record<string, unknown>;
+  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
+  return { signing_secret: text(kept.signing_secret), last_event_id: text(kept.last_event_id) };
+}
+
 /**
- * Writes the position through a temporary file renamed over the state file. The directory it makes
+ * Writes the session through a temporary file renamed over the state file. The directory it makes
  * is the user's alone (0700); the temporary file has an unguessable name and is created, never
  * opened if it exists ('wx'), so nothing planted beside a state file in a shared directory (a
  * symlink to another file) is written through.
  */
-export async function saveState(file: string, key: string, lastEventId: string): Promise<void> {
+export async function saveSession(file: string, key: string, session: Session): Promise<void> {
   const state = await readState(file);
-  state[key] = lastEventId;
+  state[key] = session;
   await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   const temporary = `${file}.${randomBytes(8).toString('hex')}.tmp`;
   await writeFile(temporary, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
@@ -122,11 +141,33 @@ export async function saveState(file: string, key: string, lastEventId: string):
   }
 }
 
+/** Whether asking again may get an answer: none came (no connection, a body cut short), or a 429 or 5xx did. */
+function unanswered(err: unknown): boolean {
+  return !(err instanceof ApiAnswer) || err.status === 429 || err.status >= 500;
+}
+
 export async function listen(o: ListenOptions): Promise<void> {
-  const secret = o.secret ?? generateSigningSecret();
+  try {
+    await follow(o);
+  } catch (err) {
+    if (!o.signal.aborted) throw err; // Ctrl-C: whatever was under way stops, and so does the command
+  }
+}
+
+async function follow(o: ListenOptions): Promise<void> {
   const base = o.apiBase.replace(/\/+$/, '');
   const key = stateKey(base, o.apiKey);
   const wait = o.waitSeconds ?? 25;
+  const firstRetryMs = o.firstRetryMs ?? 1_000;
+
+  // Kept before the first request, so the secret shown is the one of every later start, even if this one never connects.
+  const kept = await readSession(o.statePath, key);
+  const secret = o.newSecret || kept.signing_secret === null ? generateSigningSecret() : kept.signing_secret;
+  if (secret !== kept.signing_secret) {
+    await saveSession(o.statePath, key, { ...kept, signing_secret: secret });
+    o.err(kept.signing_secret === null ? `A new signing secret, kept for ${base} and this key in ${o.statePath}.` : 'A new signing secret replaces the one kept (--new-secret): give it to your receiver.');
+  }
+  o.out(`Signing secret: ${secret}`);
 
   const get = async (query: URLSearchParams): Promise<EventList> => {
     // Redirects are not followed: the key would go along to wherever they point.
@@ -149,11 +190,28 @@ export async function listen(o: ListenOptions): Promise<void> {
     throw new ApiAnswer(res.status, body.code, body.param, `${res.status} ${body.code ?? ''} ${body.message ?? text.slice(0, 200)}`.trim());
   };
 
-  // The filters are checked by the API once, so a mistyped one stops here rather than matching nothing.
-  if (o.events.length > 0) await get(new URLSearchParams({ type: o.events.join(','), limit: '1' }));
+  /**
+   * `ask()` until the service answers: while it does not (not up yet, restarting, overloaded), one
+   * line says so, then it asks again after 1 s, 2 s, … up to 30 s. Any other refusal (a bad key, a
+   * mistyped filter, a redirect) is thrown: asking again would get the same.
+   */
+  const answered = async <T>(ask: () => Promise<T>): Promise<T> => {
+    for (let backoff = firstRetryMs, said = false; ; backoff = Math.min(backoff * 2, MAX_BACKOFF_MS), said = true) {
+      try {
+        return await ask();
+      } catch (err) {
+        if (o.signal.aborted || !unanswered(err)) throw err;
+        if (!said) o.err(`${reason(err)}; asking again after ${firstRetryMs / 1000} s, then less often (up to every ${MAX_BACKOFF_MS / 1000} s) until it answers.`);
+        await delay(backoff, undefined, { signal: o.signal });
+      }
+    }
+  };
 
-  const newest = async () => (await get(new URLSearchParams({ limit: '1' }))).data[0]?.id ?? null;
-  let cursor: string | null = (await readState(o.statePath))[key] ?? null;
+  // The filters are checked by the API once, so a mistyped one stops here rather than matching nothing.
+  if (o.events.length > 0) await answered(() => get(new URLSearchParams({ type: o.events.join(','), limit: '1' })));
+
+  const newest = () => answered(async () => (await get(new URLSearchParams({ limit: '1' }))).data[0]?.id ?? null);
+  let cursor = kept.last_event_id;
   if (cursor === null) {
     cursor = await newest();
     o.err('Listening for new events.');
@@ -161,28 +219,18 @@ export async function listen(o: ListenOptions): Promise<void> {
     o.err(`Resuming after ${cursor}.`);
   }
   o.err(`Forwarding to ${o.forwardTo}${o.events.length > 0 ? ` (${o.events.join(', ')})` : ''}. Ctrl-C stops.`);
-  o.out(`Signing secret of this session: ${secret}`);
 
-  let backoff = 1_000;
   while (!o.signal.aborted) {
+    const query = new URLSearchParams({ limit: String(PAGE), wait: String(wait) });
+    if (cursor !== null) query.set('ending_before', cursor);
     let page: EventList;
     try {
-      const query = new URLSearchParams({ limit: String(PAGE), wait: String(wait) });
-      if (cursor !== null) query.set('ending_before', cursor);
-      page = await get(query);
-      backoff = 1_000;
+      page = await answered(() => get(query));
     } catch (err) {
-      if (o.signal.aborted) break;
-      if (err instanceof ApiAnswer && err.param === 'ending_before') {
-        // The saved event is gone (older than 30 days): go on from the newest.
-        o.err(`${cursor} is no longer in the events API (30 days); listening for new events.`);
-        cursor = await newest();
-        continue;
-      }
-      if (err instanceof ApiAnswer && (err.status === 401 || err.status === 403 || isRedirect(err.status))) throw err;
-      o.err(`${reason(err)}; trying again in ${backoff / 1000} s.`);
-      await delay(backoff, undefined, { signal: o.signal }).catch(() => undefined);
-      backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+      if (!(err instanceof ApiAnswer && err.param === 'ending_before')) throw err;
+      // The saved event is gone (older than 30 days): go on from the newest.
+      o.err(`${cursor} is no longer in the events API (30 days); listening for new events.`);
+      cursor = await newest();
       continue;
     }
     // Newest first: the ones right after the cursor, so handled from the last.
@@ -192,7 +240,7 @@ export async function listen(o: ListenOptions): Promise<void> {
       if (o.events.length === 0 || o.events.some((f) => matchesTypeFilter(f, event.type))) await forward(o, secret, event);
       cursor = event.id;
     }
-    if (page.data.length > 0 && cursor !== null) await saveState(o.statePath, key, cursor);
+    if (page.data.length > 0) await saveSession(o.statePath, key, { signing_secret: secret, last_event_id: cursor });
   }
 }
 

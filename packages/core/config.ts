@@ -8,6 +8,7 @@ export interface Config {
   /** HTTP worker processes of the standalone service (`make start`); 1: the one process serves. */
   apiWorkers: number;
   databaseUrl: string | null;
+  /** DATA_DIR: the embedded PostgreSQL and generated secrets; by default `.data` in the project, wherever the process starts. */
   dataDir: string;
   eventStore: 'postgres' | 'esdb';
   esdbUrl: string | null;
@@ -116,6 +117,13 @@ export function parseDuration(text: string): number | null {
   if (!m) return null;
   return Number(m[1]) * UNIT_MS[m[2]!]!;
 }
+
+/**
+ * The project's root (compiled, this file is dist/packages/core/config.js). DATA_DIR's default is
+ * resolved against it, not the working directory, so the service and `bin/sika` started anywhere
+ * share one database.
+ */
+export const PROJECT_ROOT = path.resolve(import.meta.dirname, '../../..');
 
 export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = '5m,30m,2h,8h,24h';
 
@@ -324,7 +332,7 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     apiWorkers: integer(env, 'API_WORKERS', defaultApiWorkers(), 1, 64),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
-    dataDir: path.resolve(env.DATA_DIR || '.data'),
+    dataDir: env.DATA_DIR ? path.resolve(env.DATA_DIR) : path.join(PROJECT_ROOT, '.data'),
     eventStore,
     esdbUrl,
     bus,

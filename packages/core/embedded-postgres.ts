@@ -142,6 +142,11 @@ export function clusterDir(dataDir: string): string {
   }
 }
 
+/** Whether `dataDir` holds an initialised cluster (the service makes one at its first start). */
+export function hasCluster(dataDir: string): boolean {
+  return fs.existsSync(path.join(clusterDir(dataDir), 'PG_VERSION'));
+}
+
 /** A directory `account` owns, for initdb to fill. */
 function ownedBy(dir: string, account: Account): void {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });

@@ -37,6 +37,8 @@ export interface StaticSite {
   dir: string;
   /** Sent with every answer (the Content-Security-Policy, …). */
   headers: Record<string, string>;
+  /** The service's front page: `GET /` redirects here (302), so an address typed bare lands somewhere. */
+  home?: boolean;
 }
 
 export interface AppDeps {
@@ -440,7 +442,15 @@ export function createApp(deps: AppDeps) {
     next();
   });
 
-  for (const site of deps.sites ?? []) app.use(site.mount, staticSite(site));
+  for (const site of deps.sites ?? []) {
+    if (site.home) {
+      app.get('/', (_req: Request, res: Response) => {
+        res.locals.route = '/';
+        res.redirect(302, `${site.mount}/`);
+      });
+    }
+    app.use(site.mount, staticSite(site));
+  }
 
   // Versioning rule 2: the legacy merchant paths are the same operations, answered exactly alike
   // (the same route, idempotency records and metrics series); not listed again in /openapi.json.

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { PROJECT_ROOT } from '../../packages/core/config.js';
 import type { StaticSite } from '../../packages/http/app.js';
 
 /**
@@ -21,8 +22,8 @@ export const DASHBOARD_CSP = [
 export function dashboardSite(): StaticSite {
   return {
     mount: '/dashboard',
-    // dist/services/api → the repository's root.
-    dir: path.resolve(import.meta.dirname, '../../../apps/dashboard/dist'),
+    dir: path.join(PROJECT_ROOT, 'apps/dashboard/dist'),
     headers: { 'Content-Security-Policy': DASHBOARD_CSP, 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer' },
+    home: true,
   };
 }

@@ -7,69 +7,14 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import t, { type Test } from 'tap';
 import { clusterDir, freePort, SHARED_ROOT, startEmbeddedPostgres } from '../../packages/core/embedded-postgres.js';
 import { startProcess, type ServiceProcess } from '../support/child-process.js';
+import { dataDirFor, gone, postmasterPid, running } from '../support/data-dir.js';
 
 /** First start of a DATA_DIR runs initdb: slow on a busy machine. */
 const START_TIMEOUT_MS = 180_000;
-
-/** The pid in the cluster's postmaster.pid, or null when there is none. */
-function postmasterPid(dataDir: string): number | null {
-  const file = path.join(clusterDir(dataDir), 'postmaster.pid');
-  if (!fs.existsSync(file)) return null;
-  return Number(fs.readFileSync(file, 'utf8').split('\n')[0]) || null;
-}
-
-/**
- * Whether `pid` is a running process. A process that has exited but whose parent (init, for an
- * orphan) has not reaped it yet is a zombie: it runs nothing, so it counts as gone.
- */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    // No /proc (not Linux): kill(0) is all there is. With /proc, the process vanished meanwhile.
-    return !fs.existsSync('/proc/self/stat');
-  }
-}
-
-/** Init reaps orphans in its own time: poll with a deadline until `pid` has gone. */
-async function gone(pid: number, timeoutMs = 30_000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (running(pid)) {
-    if (Date.now() > deadline) return false;
-    await sleep(50);
-  }
-  return true;
-}
-
-/**
- * A fresh DATA_DIR, mode 0700 as `mktemp -d` makes it: closed to the `postgres` user that runs the
- * server when the tests run as root. Whatever postmaster a failing run leaves is stopped at the end.
- */
-function dataDirFor(t: Test): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sika-e2e-db-'));
-  t.teardown(async () => {
-    const pid = postmasterPid(dir);
-    if (pid !== null && running(pid)) {
-      process.kill(pid, 'SIGQUIT');
-      await gone(pid);
-    }
-    fs.rmSync(clusterDir(dir), { recursive: true, force: true });
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-  return dir;
-}
 
 async function startService(t: Test, dataDir: string): Promise<{ proc: ServiceProcess; port: number }> {
   const port = await freePort();

@@ -1,18 +1,19 @@
 /**
  * `sika listen` (docs/webhooks.md): the real command-line process follows a merchant's events
  * through the events API and forwards the ones its filter names to a receiver on loopback, signed
- * with the session's secret, which the receiver verifies with `standardwebhooks`; one line per
- * delivery; Ctrl-C stops it; started again, it forwards what happened while it was stopped. The
- * key comes from SIKA_API_KEY; plain http goes to this machine only; redirects are not followed;
- * the state is the user's alone.
+ * with the secret kept for the service and key, which the receiver verifies with `standardwebhooks`;
+ * one line per delivery; Ctrl-C stops it; started again, it forwards what happened while it was
+ * stopped, signed with the same secret (`--new-secret` replaces it); started before the service,
+ * it waits for it. The key comes from SIKA_API_KEY; plain http goes to this machine only; redirects
+ * are not followed; the state is the user's alone.
  */
-import { mkdtempSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { Webhook } from 'standardwebhooks';
 import { startProcess, type ServiceProcess } from '../support/child-process.js';
-import { advance, OPERATOR_DELAY_MS } from '../support/system.js';
+import { advance, freePort, OPERATOR_DELAY_MS } from '../support/system.js';
 import { fundedMerchant, mobileMoney, payout } from '../support/payouts.js';
 import { createIntentEvent, Receiver, settle, startWebhookService } from '../support/webhooks.js';
 
@@ -24,10 +25,21 @@ function sikaListen(key: string, forwardTo: string, ...extra: string[]): Service
   return startProcess('bin/cli.js', { SIKA_API_KEY: key }, ['listen', '--forward-to', forwardTo, '--api-base', svc.baseUrl, '--state', stateFile, ...extra]);
 }
 
-/** Starts a session and answers its signing secret, once it is following the events. */
+/** The signing secret a session shows, once it is following the events. */
 async function session(p: ServiceProcess): Promise<string> {
-  await p.waitFor(/Signing secret of this session: whsec_\S+\n/);
-  return /Signing secret of this session: (whsec_\S+)/.exec(p.output())![1]!;
+  await p.waitFor(/Forwarding to .*Ctrl-C stops\.\n/);
+  await p.waitFor(/Signing secret: whsec_\S+\n/); // stdout: it may arrive after stderr's lines
+  return /Signing secret: (whsec_\S+)\n/.exec(p.output())![1]!;
+}
+
+/** Whether `secret` signed the request (standardwebhooks throws on a signature it did not make). */
+function signedWith(secret: string, req: { body: string; headers: Record<string, string> }): boolean {
+  try {
+    new Webhook(secret).verify(req.body, req.headers);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The merchant's payout events as the events API holds them, oldest first. */
@@ -42,12 +54,13 @@ async function paidPayout(key: string): Promise<void> {
   await settle(svc);
 }
 
-t.test("a payout's events forwarded, signed, verified by standardwebhooks; resumed after a stop", async (t) => {
+t.test("a payout's events forwarded, signed, verified by standardwebhooks; resumed after a stop with the same secret; --new-secret replaces it", async (t) => {
   const { key } = await fundedMerchant(svc, 500_000);
   const receiver = await Receiver.start(t, svc);
   const first = sikaListen(key, receiver.url, '--events', 'payout.*');
   t.teardown(() => void first.child.kill('SIGKILL'));
   const secret = await session(first);
+  t.match(first.output(), `A new signing secret, kept for ${svc.baseUrl} and this key in ${stateFile}.`);
 
   await createIntentEvent(svc, key); // not a payout event: not forwarded
   await paidPayout(key);
@@ -75,15 +88,72 @@ t.test("a payout's events forwarded, signed, verified by standardwebhooks; resum
   t.ok(missed.length >= 2);
   const second = sikaListen(key, receiver.url, '--events', 'payout.*');
   t.teardown(() => void second.child.kill('SIGKILL'));
-  const secondSecret = await session(second);
-  t.not(secondSecret, secret, 'a new secret each session');
+  t.equal(await session(second), secret, 'the secret shown the first time');
+  t.notMatch(second.output(), /A new signing secret/);
   t.match(second.output(), new RegExp(`Resuming after ${expected.at(-1)!.id}`));
   await receiver.received(expected.length + missed.length);
   const resumed = receiver.requests.slice(expected.length);
   t.same(resumed.map((r) => r.headers['webhook-id']), missed.map((e) => e.id), 'what happened while it was stopped, once');
-  for (const req of resumed) t.ok(new Webhook(secondSecret).verify(req.body, req.headers));
+  for (const req of resumed) t.ok(signedWith(secret, req), 'caught up on, and verified with the secret the receiver has');
   second.child.kill('SIGINT');
   t.equal(await second.exit, 0);
+  const kept = JSON.parse(readFileSync(stateFile, 'utf8')) as Record<string, { signing_secret: string; last_event_id: string }>;
+  t.same(Object.values(kept), [{ signing_secret: secret, last_event_id: missed.at(-1)!.id }], 'kept: the secret and the position, not the key');
+  t.notMatch(JSON.stringify(kept), key);
+
+  const other = await svc.sandboxMerchant();
+  const elsewhere = sikaListen(other.key, 'http://127.0.0.1:9/hooks');
+  t.teardown(() => void elsewhere.child.kill('SIGKILL'));
+  t.not(await session(elsewhere), secret, 'another key: a secret of its own');
+  elsewhere.child.kill('SIGINT');
+  t.equal(await elsewhere.exit, 0);
+
+  const third = sikaListen(key, receiver.url, '--events', 'payout.*', '--new-secret');
+  t.teardown(() => void third.child.kill('SIGKILL'));
+  const replaced = await session(third);
+  t.not(replaced, secret, '--new-secret: another secret');
+  t.match(third.output(), 'A new signing secret replaces the one kept (--new-secret): give it to your receiver.');
+  await paidPayout(key);
+  const later = (await payoutEvents(key)).slice(expected.length + missed.length);
+  await receiver.received(expected.length + missed.length + later.length);
+  for (const req of receiver.requests.slice(expected.length + missed.length)) {
+    t.ok(signedWith(replaced, req), 'signed with the new secret');
+    t.notOk(signedWith(secret, req), 'not with the old one');
+  }
+  third.child.kill('SIGINT');
+  t.equal(await third.exit, 0);
+
+  const fourth = sikaListen(key, receiver.url, '--events', 'payout.*');
+  t.teardown(() => void fourth.child.kill('SIGKILL'));
+  t.equal(await session(fourth), replaced, 'the new secret is the one kept');
+  fourth.child.kill('SIGINT');
+  t.equal(await fourth.exit, 0);
+});
+
+t.test('started before the service: it says so once, waits, and forwards once the service is up', async (t) => {
+  // A service stopped (its merchant's key made), then started again on the same database and port.
+  const port = await freePort();
+  const before = await startWebhookService(t, { publicOrigin: port });
+  const { key } = await before.sandboxMerchant();
+  const receiver = await Receiver.start(t, before);
+  await before.stop();
+
+  const p = startProcess('bin/cli.js', { SIKA_API_KEY: key, SIKA_LISTEN_FIRST_RETRY_MS: '20' }, ['listen', '--forward-to', receiver.url, '--api-base', `http://127.0.0.1:${port}`, '--state', path.join(path.dirname(stateFile), 'early.json')]);
+  t.teardown(() => void p.child.kill('SIGKILL'));
+  await p.waitFor(/did not answer: .*; asking again after 0\.02 s, then less often \(up to every 30 s\) until it answers\.\n/);
+  const secret = /Signing secret: (whsec_\S+)\n/.exec(p.output())?.[1];
+  t.ok(secret, 'the secret is shown at once, for the receiver to be set up meanwhile');
+  t.equal(p.child.exitCode, null, 'still running');
+
+  const after = await startWebhookService(t, { publicOrigin: port, databaseUrl: before.databaseUrl });
+  t.equal(await session(p), secret);
+  t.equal(p.output().match(/asking again/g)?.length, 1, 'one line for the whole wait');
+  await createIntentEvent(after, key);
+  await settle(after);
+  await receiver.received(1);
+  t.ok(signedWith(secret!, receiver.requests[0]!), 'forwarded, signed with the secret shown');
+  p.child.kill('SIGINT');
+  t.equal(await p.exit, 0);
 });
 
 t.test('a receiver that is down: the line says so, and the next event is still forwarded', async (t) => {
@@ -138,11 +208,13 @@ t.test('plain http only to this machine: the key would cross the network in clea
   const env = startProcess('bin/cli.js', { SIKA_API_KEY: key, SIKA_API_BASE: 'http://sika.example' }, ['listen', '--forward-to', 'http://127.0.0.1:9/hooks']);
   t.equal(await env.exit, 2, 'SIKA_API_BASE alike');
   t.match(env.output(), /--api-base http:\/\/sika\.example is plain http/);
-  // Loopback in its spellings is accepted: these runs get to their first request, which nothing on port 9 answers.
+  // Loopback in its spellings is accepted: these runs get to their first request, which nothing on port 9 answers, and wait.
   for (const base of ['http://localhost:9', 'http://127.0.0.2:9', 'http://[::1]:9']) {
     const p = sikaListen(key, 'http://127.0.0.1:9/hooks', '--api-base', base);
-    t.equal(await p.exit, 1);
-    t.match(p.output(), /did not answer/, `${base}: accepted, then tried`);
+    t.teardown(() => void p.child.kill('SIGKILL'));
+    await p.waitFor(/did not answer/);
+    p.child.kill('SIGINT');
+    t.equal(await p.exit, 0, `${base}: accepted, then tried, and waited until stopped`);
   }
 });
 

@@ -1,11 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import type { Test } from 'tap';
+import { PROJECT_ROOT } from '../../packages/core/config.js';
 import { freePort } from '../../packages/core/embedded-postgres.js';
 import { migratedCopy } from './db.js';
 
-/** The repository root (tests run from dist/test/…). */
-export const root = path.resolve(import.meta.dirname, '../../..');
+/** The repository root. */
+export const root = PROJECT_ROOT;
 
 /** A process of the service started from dist/, with its output collected. */
 export interface ServiceProcess {
@@ -17,13 +18,26 @@ export interface ServiceProcess {
   exit: Promise<number | null>;
 }
 
+/** Where a process runs from: the project whose `dist/` holds the script (this one by default), and its working directory (that project's root by default). */
+export interface ProcessPlace {
+  project?: string;
+  cwd?: string;
+}
+
 /** Starts `dist/<script>` (e.g. `services/api/main.js`) with a minimal environment plus `env`, and Node's own `nodeArgs`. */
-export function startProcess(script: string, env: Record<string, string>, args: string[] = [], nodeArgs: string[] = []): ServiceProcess {
-  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'dist', script), ...args], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', SECRETS_KEY: Buffer.alloc(32, 3).toString('base64'), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+export function startProcess(script: string, env: Record<string, string>, args: string[] = [], nodeArgs: string[] = [], place: ProcessPlace = {}): ServiceProcess {
+  const project = place.project ?? root;
+  return watched(
+    spawn(process.execPath, [...nodeArgs, path.join(project, 'dist', script), ...args], {
+      cwd: place.cwd ?? project,
+      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', SECRETS_KEY: Buffer.alloc(32, 3).toString('base64'), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
+}
+
+/** A child process (spawned with piped stdout and stderr) whose output is collected and can be waited for. */
+export function watched(child: ChildProcess): ServiceProcess {
   let out = '';
   const listeners = new Set<() => void>();
   const onData = (chunk: Buffer) => {
