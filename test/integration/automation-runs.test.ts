@@ -16,7 +16,7 @@ import { openSystem } from '../../services/system.js';
 import { assertError, assertOk } from '../support/assertions.js';
 import { AUTOMATIONS, createAutomation, onPaymentIntent, publishedTemplate, runOf, runsOf } from '../support/automations.js';
 import { fundedMerchant, mobileMoney } from '../support/payouts.js';
-import { createIntentEvent, Receiver, startSmtp, startWebhookService, verify } from '../support/webhooks.js';
+import { createIntentEvent, mailedCode, Receiver, startSmtp, startWebhookService, verify } from '../support/webhooks.js';
 
 const smtp = await startSmtp(t);
 const svc = await startWebhookService(t, { env: { SMTP_URL: smtp.url } });
@@ -451,9 +451,7 @@ t.test('a run acts with the credential that saved its version: a rolled key thro
   // Rolling a key takes a verified challenge (docs/auth.md, "API keys"): a user without a second factor answers the code e-mailed to them.
   const rollChallenge = async (): Promise<string> => {
     const asked = await svc.system.secondFactors.challenge(ownerId, 'api-keys/roll', { actor: 'test' });
-    const mailed = smtp.mails.filter((m) => m.to.includes('owner@credentials.example')).at(-1)?.raw.replace(/=\r?\n/g, '') ?? '';
-    const code = /security code is (\d{6})/.exec(mailed)?.[1] ?? '';
-    await svc.system.secondFactors.verify(asked.challengeId, code, { actor: 'test' });
+    await svc.system.secondFactors.verify(asked.challengeId, mailedCode(smtp.mails, 'owner@credentials.example'), { actor: 'test' });
     return asked.challengeId;
   };
 

@@ -9,7 +9,7 @@ import t, { type Test } from 'tap';
 import { startTestGoogle, type TestGoogle } from '../support/oidc.js';
 import { enableTotp, totpCode } from '../support/second-factors.js';
 import { startService, type TestService } from '../support/system.js';
-import { startSmtp, type Mail } from '../support/webhooks.js';
+import { lastMail, mailedCode, startSmtp, type Mail } from '../support/webhooks.js';
 
 const PASSWORD = 'correct horse battery';
 const PUBLIC_URL = 'http://dashboard.sika.test';
@@ -29,12 +29,7 @@ async function start(t: Test): Promise<World> {
   return { svc, google, mails: smtp.mails };
 }
 
-function lastMail(mails: Mail[], to: string): string {
-  const mail = mails.filter((m) => m.to.includes(to)).at(-1);
-  if (!mail) throw new Error(`no mail to ${to}`);
-  return mail.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-}
-const mailCode = (mails: Mail[], to: string) => /security code is (\d{6})/.exec(lastMail(mails, to))?.[1] ?? '';
+const mailCode = mailedCode;
 const post = (svc: TestService, path: string, body: unknown, key?: string) => svc.request('POST', path, { body, ...(key ? { key } : {}) });
 
 async function user(svc: TestService, email: string): Promise<string> {

@@ -17,7 +17,7 @@ import { assertError, assertOk } from '../support/assertions.js';
 import { AUTOMATIONS, onPaymentIntent, runOf, runsOf } from '../support/automations.js';
 import { balance, bank, fund, mobileMoney, saveDestination } from '../support/payouts.js';
 import { startService } from '../support/system.js';
-import { startSmtp, type Mail } from '../support/webhooks.js';
+import { mailedCode, mailsTo as mailsToOf, startSmtp } from '../support/webhooks.js';
 import type { Environment } from '../../packages/core/owner.js';
 
 const PASSWORD = 'correct horse battery';
@@ -42,10 +42,8 @@ function liveOperator(environment: Environment, base: Rails): Rails {
 const smtp = await startSmtp(t);
 const svc = await startService(t, { env: { SMTP_URL: smtp.url }, rails: liveOperator });
 
-function mailsTo(to: string): string[] {
-  return smtp.mails.filter((m: Mail) => m.to.includes(to)).map((m) => m.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '='));
-}
-const mailCode = (to: string) => /security code is (\d{6})/.exec(mailsTo(to).at(-1) ?? '')?.[1] ?? '';
+const mailsTo = (to: string) => mailsToOf(smtp.mails, to);
+const mailCode = (to: string) => mailedCode(smtp.mails, to);
 
 async function signIn(email: string): Promise<string> {
   const res = await svc.request('POST', '/api/v1/auth/login', { body: { email, password: PASSWORD } });

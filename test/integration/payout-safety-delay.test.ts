@@ -11,7 +11,7 @@ import { merchantSettingsStream } from '../../packages/domain/merchant-settings/
 import { assertError, assertOk } from '../support/assertions.js';
 import { enableTotp, totpCode } from '../support/second-factors.js';
 import { startService } from '../support/system.js';
-import { startSmtp, type Mail } from '../support/webhooks.js';
+import { mailedCode, mailsTo as mailsToOf, startSmtp } from '../support/webhooks.js';
 
 const PASSWORD = 'correct horse battery';
 const SETTINGS = '/api/v1/merchant/settings/payouts';
@@ -20,10 +20,8 @@ const live = { 'x-environment': 'live' };
 const smtp = await startSmtp(t);
 const svc = await startService(t, { env: { SMTP_URL: smtp.url } });
 
-function mailsTo(to: string): string[] {
-  return smtp.mails.filter((m: Mail) => m.to.includes(to)).map((m) => m.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '='));
-}
-const mailCode = (to: string) => /security code is (\d{6})/.exec(mailsTo(to).at(-1) ?? '')?.[1] ?? '';
+const mailsTo = (to: string) => mailsToOf(smtp.mails, to);
+const mailCode = (to: string) => mailedCode(smtp.mails, to);
 
 async function signIn(email: string): Promise<string> {
   const res = await svc.request('POST', '/api/v1/auth/login', { body: { email, password: PASSWORD } });

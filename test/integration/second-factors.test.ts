@@ -7,7 +7,7 @@ import { generate } from 'otplib';
 import t, { type Test } from 'tap';
 import { startService, type TestService } from '../support/system.js';
 import { enableTotp, passwordChallenge } from '../support/second-factors.js';
-import { startSmtp, type Mail } from '../support/webhooks.js';
+import { lastMail, mailedCode, startSmtp, type Mail } from '../support/webhooks.js';
 
 const PASSWORD = 'correct horse battery';
 
@@ -17,12 +17,7 @@ async function start(t: Test) {
   return { svc, mails: smtp.mails };
 }
 
-function lastMail(mails: Mail[], to: string): string {
-  const mail = mails.filter((m) => m.to.includes(to)).at(-1);
-  if (!mail) throw new Error(`no mail to ${to}`);
-  return mail.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-}
-const mailCode = (mails: Mail[], to: string) => /security code is (\d{6})/.exec(lastMail(mails, to))?.[1] ?? '';
+const mailCode = mailedCode;
 const appCode = (secret: string, svc: TestService) => generate({ secret, epoch: Math.floor(svc.clock.now().getTime() / 1000) });
 
 async function user(svc: TestService, email: string) {

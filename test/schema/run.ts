@@ -135,6 +135,8 @@ async function main(): Promise<number> {
     process.stdout.write(`\n${[...tested].filter((op) => !failed.has(op)).length} passed, ${failed.size} failed\n`);
     return failed.size === 0 && results.every((r) => r.code === 0) ? 0 : 1;
   } finally {
+    // A service that went away on its own says why in its output (a crash is a finding too).
+    if (service.child.exitCode !== null || service.child.signalCode !== null) process.stderr.write(`\nthe service exited (${service.child.exitCode ?? service.child.signalCode}) during the run:\n${service.output()}\n`);
     service.child.kill('SIGTERM');
     await service.exit;
     await pg.stop();

@@ -197,6 +197,23 @@ export interface Mail {
   raw: string;
 }
 
+/** The texts of the mails to `to`, oldest first, quoted-printable soft breaks and `=3D` undone. */
+export function mailsTo(mails: readonly Mail[], to: string): string[] {
+  return mails.filter((m) => m.to.includes(to)).map((m) => m.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '='));
+}
+
+/** The text of the last mail to `to`; throws when none came. */
+export function lastMail(mails: readonly Mail[], to: string): string {
+  const mail = mailsTo(mails, to).at(-1);
+  if (mail === undefined) throw new Error(`no mail to ${to}`);
+  return mail;
+}
+
+/** The security code of the last mail to `to` ('' when it holds none). */
+export function mailedCode(mails: readonly Mail[], to: string): string {
+  return /security code is (\d{6})/.exec(mailsTo(mails, to).at(-1) ?? '')?.[1] ?? '';
+}
+
 /** A real SMTP server on loopback: no TLS, no authentication; what it accepts lands in `mails`. */
 export async function startSmtp(t: Test): Promise<{ url: string; mails: Mail[] }> {
   const mails: Mail[] = [];
