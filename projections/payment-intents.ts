@@ -7,6 +7,7 @@ import type { Projection } from './projection.js';
 import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';
 import { snapshotChange, snapshotTableSql } from './snapshot.js';
 import type { Environment, Owner } from '../packages/core/owner.js';
+import type { ObjectHistory } from './object-events.js';
 
 /** read.payment_intents: the public object of every intent, as its latest event left it (json, not jsonb, to keep field order). */
 export const paymentIntentsProjection: Projection = {
@@ -40,6 +41,9 @@ const PAYMENT_INTENT_KEYS: readonly (keyof PaymentIntentObject)[] = [
 export function renderPaymentIntent(stored: PaymentIntentObject): PaymentIntentObject {
   return orderKeys(stored, PAYMENT_INTENT_KEYS);
 }
+
+/** Payment intents keep their history (GET /api/v1/payment-intents/{id}/events, read.object_events). */
+export const paymentIntentHistory: ObjectHistory = { object: 'payment_intent', events: PAYMENT_INTENT_OBJECT_EVENTS, render: (stored) => renderPaymentIntent(stored as PaymentIntentObject) };
 
 export function findPaymentIntent(knex: Knex, owner: Owner, id: string): Promise<PaymentIntentObject | undefined> {
   return findOwnedObject(knex, 'read.payment_intents', owner, id, renderPaymentIntent);

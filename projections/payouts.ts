@@ -2,13 +2,14 @@ import type { Knex } from 'knex';
 import { orderKeys } from '../packages/core/json.js';
 import { destinationKey } from '../packages/domain/payout-method/destination.js';
 import type { Destination } from '../packages/domain/payout-method/events.js';
-import type { PayoutEvent, PayoutObject, PayoutStatus } from '../packages/domain/payout/events.js';
+import { PUBLIC_PAYOUT_EVENTS, type PayoutEvent, type PayoutObject, type PayoutStatus } from '../packages/domain/payout/events.js';
 import type { PageList, PageQuery } from './paging.js';
 import { rowChangeProjection } from './batch.js';
 import type { Projection } from './projection.js';
 import { findOwnedObject, ownedRows, pageOfObjects } from './queries.js';
 import { snapshotChange, snapshotTableSql } from './snapshot.js';
 import type { Owner } from '../packages/core/owner.js';
+import type { ObjectHistory } from './object-events.js';
 
 /** read.payouts: the public Payout object, as its latest event left it (json keeps field order). */
 export const payoutsProjection: Projection = {
@@ -59,6 +60,9 @@ const DESTINATION_KEYS = ['type', 'currency', 'country', 'operator', 'msisdn', '
 export function renderPayout(stored: PayoutObject): PayoutObject {
   return orderKeys({ ...stored, destination: orderKeys(stored.destination, DESTINATION_KEYS) }, PAYOUT_KEYS);
 }
+
+/** Payouts keep their history (GET /api/v1/payouts/{id}/events, read.object_events). */
+export const payoutHistory: ObjectHistory = { object: 'payout', events: PUBLIC_PAYOUT_EVENTS, render: (stored) => renderPayout(stored as PayoutObject) };
 
 export function findPayout(knex: Knex, owner: Owner, id: string): Promise<PayoutObject | undefined> {
   return findOwnedObject(knex, 'read.payouts', owner, id, renderPayout);

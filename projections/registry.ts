@@ -19,7 +19,7 @@ import { organizationInvitationsProjection } from './organization-invitations.js
 import { organizationsProjection } from './organizations.js';
 import { paymentCapabilitiesProjection } from './payment-capabilities.js';
 import { objectEventsProjection } from './object-events.js';
-import { paymentIntentsProjection } from './payment-intents.js';
+import { paymentIntentHistory, paymentIntentsProjection } from './payment-intents.js';
 import { paymentLinksProjection } from './payment-links.js';
 import { payoutBatchItemsProjection } from './payout-batch-items.js';
 import { payoutBatchLogsProjection } from './payout-batch-logs.js';
@@ -28,7 +28,7 @@ import { payoutMethodsProjection } from './payout-methods.js';
 import { payoutRecipientsProjection } from './payout-recipients.js';
 import { payoutSettingsProjection } from './payout-settings.js';
 import { customerPortalSettingsProjection } from './customer-portal-settings.js';
-import { payoutsProjection } from './payouts.js';
+import { payoutHistory, payoutsProjection } from './payouts.js';
 import { productsProjection } from './products.js';
 import { refundsProjection } from './refunds.js';
 import { subscriptionsProjection } from './subscriptions.js';
@@ -59,7 +59,7 @@ export const ALL_PROJECTIONS: readonly Projection[] = [
   balanceTransactionsProjection,
   customersProjection,
   paymentIntentsProjection,
-  objectEventsProjection,
+  objectEventsProjection([paymentIntentHistory, payoutHistory]),
   operationsProjection,
   payoutSettingsProjection,
   customerPortalSettingsProjection,

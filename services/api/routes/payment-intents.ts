@@ -6,7 +6,7 @@ import { METADATA_LIMITS } from '../../../packages/domain/payment-intent/metadat
 import type { CursorQuery } from '../../../projections/paging.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { listObjectEvents } from '../../../projections/object-events.js';
-import { findPaymentIntent, listPaymentIntents } from '../../../projections/payment-intents.js';
+import { findPaymentIntent, listPaymentIntents, paymentIntentHistory } from '../../../projections/payment-intents.js';
 import {
   amountFields,
   countrySchema,
@@ -152,7 +152,7 @@ export function paymentIntentsFamily(knex: Knex, paymentIntents: PaymentIntents)
         handler: async (ctx) => {
           // Another merchant's intent, or none, is "no such payment intent", not an empty history.
           await found('payment intent', ctx.params.id, findPaymentIntent(knex, ctx.owner, ctx.params.id));
-          return listObjectEvents(knex, ctx.owner, ctx.params.id, ctx.query, `/api/v1/payment-intents/${ctx.params.id}/events`);
+          return listObjectEvents(knex, ctx.owner, paymentIntentHistory, ctx.params.id, ctx.query, `/api/v1/payment-intents/${ctx.params.id}/events`);
         },
       }),
     ],

@@ -3,7 +3,7 @@ import type { Payouts } from '../../../packages/domain/payout/commands.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import type { CursorQuery } from '../../../projections/paging.js';
 import { listObjectEvents } from '../../../projections/object-events.js';
-import { findPayout } from '../../../projections/payouts.js';
+import { findPayout, payoutHistory } from '../../../projections/payouts.js';
 import { createPayoutBody, requesterOf, type CreatePayoutBody, cursorListSchema, cursorQuery, found, historyEventSchema, idParams, payoutSchema, payoutsRead, payoutsWrite, retrieveRoute } from './shared.js';
 
 /** /api/v1/payouts: create, retrieve, and each payout's history of events (the public surface has no payout cancel and no list). */
@@ -37,7 +37,7 @@ export function payoutsFamily(knex: Knex, payouts: Payouts): Family {
         handler: async (ctx) => {
           // Another merchant's payout, or none, is "no such payout", not an empty history.
           await found('payout', ctx.params.id, findPayout(knex, ctx.owner, ctx.params.id));
-          return listObjectEvents(knex, ctx.owner, ctx.params.id, ctx.query, `/api/v1/payouts/${ctx.params.id}/events`);
+          return listObjectEvents(knex, ctx.owner, payoutHistory, ctx.params.id, ctx.query, `/api/v1/payouts/${ctx.params.id}/events`);
         },
       }),
     ],
