@@ -4,21 +4,11 @@
  * a number paid before goes at once. Live payouts go to a connector that accepts them.
  */
 import t from 'tap';
-import type { Rails } from '../../packages/connectors/port.js';
 import { accessibilityProblems, navigate, PASSWORD, refusals, scriptProblems, signInWithPassword, startDashboard } from '../support/dashboard.js';
-import { fund } from '../support/payouts.js';
+import { fund, liveOperator } from '../support/payouts.js';
 import { enableTotp, totpCode } from '../support/second-factors.js';
-import type { Environment } from '../../packages/core/owner.js';
 
-function liveOperator(environment: Environment, base: Rails): Rails {
-  if (environment !== 'live') return base;
-  const connector = Object.create(base) as Rails;
-  connector.assertCanPayOut = () => undefined;
-  connector.payout = async () => ({ status: 'accepted' });
-  return connector;
-}
-
-const { svc, owner } = await startDashboard(t, { rails: liveOperator });
+const { svc, owner } = await startDashboard(t, { rails: liveOperator() });
 
 t.test('live: a new number asks for the second factor, then the payout goes; the same number again goes at once', async (t) => {
   const { merchant, email, page, problems } = await owner(t, 'Live payout shop');

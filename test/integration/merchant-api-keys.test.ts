@@ -18,11 +18,7 @@ const KEYS = '/api/v1/merchant/api-keys';
 const smtp = await startSmtp(t);
 const svc = await startService(t, { env: { SMTP_URL: smtp.url } });
 
-async function signIn(email: string): Promise<string> {
-  const res = await svc.request('POST', '/api/v1/auth/login', { body: { email, password: PASSWORD } });
-  if (res.status !== 200 || !res.body.accessToken) throw new Error(res.text);
-  return res.body.accessToken as string;
-}
+const signIn = (email: string) => svc.signIn(email, PASSWORD);
 
 /** A merchant and a signed-in member of its organization. */
 async function memberOf(name: string, role: 'owner' | 'admin' | 'developer' | 'viewer' = 'owner') {

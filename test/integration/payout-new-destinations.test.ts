@@ -11,11 +11,10 @@
  */
 import t from 'tap';
 import { merchantSettingsStream } from '../../packages/domain/merchant-settings/events.js';
-import type { Rails } from '../../packages/connectors/port.js';
 import { payoutsProjection } from '../../projections/payouts.js';
 import { assertError, assertOk } from '../support/assertions.js';
 import { AUTOMATIONS, onPaymentIntent, runOf, runsOf } from '../support/automations.js';
-import { balance, bank, fund, mobileMoney, saveDestination } from '../support/payouts.js';
+import { balance, bank, fund, liveOperator, mobileMoney, saveDestination } from '../support/payouts.js';
 import { startService } from '../support/system.js';
 import { mailedCode, mailsTo as mailsToOf, startSmtp } from '../support/webhooks.js';
 import type { Environment } from '../../packages/core/owner.js';
@@ -27,29 +26,19 @@ const live = { 'x-environment': 'live' };
 
 /** The live operator: takes every payout, or refuses the next one at once. */
 let refuseNext = false;
-function liveOperator(environment: Environment, base: Rails): Rails {
-  if (environment !== 'live') return base;
-  const connector = Object.create(base) as Rails;
-  connector.assertCanPayOut = () => undefined;
-  connector.payout = async () => {
+
+const smtp = await startSmtp(t);
+const svc = await startService(t, { env: { SMTP_URL: smtp.url }, rails: liveOperator(async () => {
     if (!refuseNext) return { status: 'accepted' };
     refuseNext = false;
     return { status: 'rejected', failureCode: 'account_closed', failureMessage: 'The wallet is closed' };
-  };
-  return connector;
-}
-
-const smtp = await startSmtp(t);
-const svc = await startService(t, { env: { SMTP_URL: smtp.url }, rails: liveOperator });
+  }),
+});
 
 const mailsTo = (to: string) => mailsToOf(smtp.mails, to);
 const mailCode = (to: string) => mailedCode(smtp.mails, to);
 
-async function signIn(email: string): Promise<string> {
-  const res = await svc.request('POST', '/api/v1/auth/login', { body: { email, password: PASSWORD } });
-  if (res.status !== 200) throw new Error(res.text);
-  return res.body.accessToken as string;
-}
+const signIn = (email: string) => svc.signIn(email, PASSWORD);
 
 /** A merchant funded in both environments, its owner and a finance member signed in. */
 async function team(name: string) {

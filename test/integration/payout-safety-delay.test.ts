@@ -23,11 +23,7 @@ const svc = await startService(t, { env: { SMTP_URL: smtp.url } });
 const mailsTo = (to: string) => mailsToOf(smtp.mails, to);
 const mailCode = (to: string) => mailedCode(smtp.mails, to);
 
-async function signIn(email: string): Promise<string> {
-  const res = await svc.request('POST', '/api/v1/auth/login', { body: { email, password: PASSWORD } });
-  if (res.status !== 200) throw new Error(res.text);
-  return res.body.accessToken as string;
-}
+const signIn = (email: string) => svc.signIn(email, PASSWORD);
 const post = (path: string, body: unknown, key: string) => svc.request('POST', path, { key, body });
 const patch = (key: string, body: unknown) => svc.request('PATCH', SETTINGS, { key, body, headers: live });
 const delayOf = async (key: string) => (await svc.request('GET', SETTINGS, { key, headers: live })).body.safety_delay_minutes as number;

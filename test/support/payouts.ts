@@ -182,6 +182,20 @@ export function payoutFee(amount: number, destination: { type: 'mobile_money' | 
 export { assertError, assertOk } from './assertions.js';
 
 /**
+ * Rails whose live payouts a stand-in operator takes (no live connector is wired yet): every
+ * destination is served and each payout answered by `answer` (accepted by default).
+ */
+export function liveOperator(answer: () => Promise<PayoutInitiation> = async () => ({ status: 'accepted' })): (environment: Environment, base: Rails) => Rails {
+  return (environment, base) => {
+    if (environment !== 'live') return base;
+    const rails = Object.create(base) as Rails;
+    rails.assertCanPayOut = () => undefined;
+    rails.payout = answer;
+    return rails;
+  };
+}
+
+/**
  * Wraps the sandbox connector: records every `payout`; while `silent`, the operator takes
  * the payout and never calls back (nothing is scheduled); `rejectNext` refuses one at initiation.
  */

@@ -26,6 +26,8 @@ export interface TestService {
   sandboxMerchant(name?: string): Promise<{ merchant: CreatedMerchant; key: string }>;
   /** A dashboard user of the merchant's organization with this role (owner by default); returns the user id. */
   member(merchant: CreatedMerchant, email: string, password: string, role?: Role): Promise<string>;
+  /** A member's access token, signed in with the password (a user without a second factor); throws if the sign-in is refused. */
+  signIn(email: string, password: string): Promise<string>;
   /** Another API key of the merchant, holding only these scopes. */
   apiKey(merchantId: string, scopes: string[], environment?: Environment): Promise<{ id: string; secret: string }>;
   /** The database it runs on, for a restart on the same one (`databaseUrl`). */
@@ -134,6 +136,11 @@ export async function startService(t: Test, options: StartOptions = {}): Promise
     },
     member: (m, email, password, role = 'owner') =>
       createMemberUser(system.accounts, system.organizations, m, { email, password, name: email.split('@')[0]!, phone: null, role }, { actor: 'test' }),
+    async signIn(this: TestService, email: string, password: string) {
+      const res = await this.request('POST', '/api/v1/auth/login', { body: { email, password } });
+      if (res.status !== 200 || !res.body.accessToken) throw new Error(`sign-in of ${email}: ${res.status} ${res.text}`);
+      return res.body.accessToken as string;
+    },
     apiKey: (merchantId, scopes, environment = 'sandbox') => createApiKey(system.store, clock, merchantId, environment, scopes, 'test'),
     async request(method, path, opts = {}) {
       const headers: Record<string, string> = { ...opts.headers };
