@@ -55,6 +55,13 @@ module.exports = {
       to: { path: '^packages/', pathNot: '^packages/(core|connectors)/' },
     },
     {
+      name: 'payouts-import-escrow',
+      comment: 'Payouts know no escrow: escrow registers its payout funding source (packages/domain/escrow/payout-funding.ts) with packages/domain/payout/funding.ts',
+      severity: 'error',
+      from: { path: '^packages/domain/payout/' },
+      to: { path: '^packages/domain/escrow/' },
+    },
+    {
       name: 'production-imports-tests',
       comment: 'Only tests import test support code',
       severity: 'error',

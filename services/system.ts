@@ -43,6 +43,9 @@ import { PostgresEventStore } from '../packages/eventstore/postgres/store.js';
 import { IdempotencyStore } from '../packages/http/idempotency.js';
 import { publicPushCounter, RateLimiter } from '../packages/http/rate-limit.js';
 import { Payouts } from '../packages/domain/payout/commands.js';
+import { PayoutFundingSources } from '../packages/domain/payout/funding.js';
+import { batchPayoutFunding } from '../packages/domain/payout-batch/payout-funding.js';
+import { escrowPayoutFunding } from '../packages/domain/escrow/payout-funding.js';
 import { PayoutBatches } from '../packages/domain/payout-batch/commands.js';
 import { PayoutRecipients } from '../packages/domain/payout-recipient/commands.js';
 import { CommissionRules } from '../packages/domain/commission-rule/commands.js';
@@ -308,6 +311,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     settings: (owner) => payoutSettings.payoutSettings(owner.merchantId, owner.environment),
     // Declared below (it sends codes with the messenger): a user's challenge is used up in the payout's commit.
     verifications: { consumption: (...args) => verifications.consumption(...args) },
+    funding: new PayoutFundingSources(batchPayoutFunding, escrowPayoutFunding),
     scheduleOverdueCheck: enqueuer(payoutOverdue),
     scheduleReconcile: enqueuer(payoutReconcile),
   });

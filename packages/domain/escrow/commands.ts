@@ -402,10 +402,13 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
       // The payout is named by its release, so an execution retried after a crash finds it.
       const payoutId = derivedId('po', `escrow_payout|${releaseId}`);
       await this.deps.payouts
-        .createFromEscrow(
+        .createFromReleased(
           owner,
-          { payoutId, payoutMethodId, currency: c.currency, amount: release.amountMinor, contractId, releaseId, metadata: { escrow_contract: contractId, escrow_release: releaseId } },
-          (fee) => this.contractStep(contractId, { type: 'execute_release', owner, at, releaseId, destination: { type: 'payout', payoutMethodId, payoutId, fee } }, meta),
+          { payoutId, payoutMethodId, currency: c.currency, amount: release.amountMinor, metadata: { escrow_contract: contractId, escrow_release: releaseId }, source: 'escrow', held: { escrow: { contractId, releaseId } } },
+          (fee) => {
+            if (fee >= release.amountMinor) throw new ApiError('IKW-ESC-004', `The release (${release.amountMinor}) does not cover the payout fee (${fee})`, 'amountMinor');
+            return this.contractStep(contractId, { type: 'execute_release', owner, at, releaseId, destination: { type: 'payout', payoutMethodId, payoutId, fee } }, meta);
+          },
           actor,
         )
         .catch((err: unknown) => {

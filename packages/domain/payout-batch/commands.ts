@@ -268,7 +268,7 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
         const item = batch.items[index]!;
         return this.deps.payouts.queueBatchPayout(
           owner,
-          { batchId: batch.id, index, attempt, payoutId: refOf(index).payoutId, holdSource: batchHoldSource(batch.id, attempt), amount: item.amount, fee: item.fee, destination: item.destination, metadata: item.metadata },
+          { batchId: batch.id, index, attempt, payoutId: refOf(index).payoutId, amount: item.amount, fee: item.fee, destination: item.destination, metadata: item.metadata },
           RUNNER,
         );
       }),

@@ -11,10 +11,8 @@ import { connectorActor, type PayoutCallback } from '../../connectors/callbacks.
 import type { PayoutInitiation, Rails } from '../../connectors/port.js';
 import { CommandService, handleCommand, handleCommandsAtomically, handleSteps, step, type AnyStep, type CommandStep, type ConflictPolicy, type HandleResult, type StepOutcome } from '../../eventstore/command-handler.js';
 import { ledgerStep, runLedger } from '../ledger/commands.js';
-import type { LedgerState, PayoutFunds } from '../ledger/decider.js';
+import type { LedgerState } from '../ledger/decider.js';
 import type { Account, LedgerEvent } from '../ledger/events.js';
-import { escrowDecider } from '../escrow/decider.js';
-import { escrowContractStream } from '../escrow/events.js';
 import { payoutSettings } from '../merchant-settings/commands.js';
 import type { PayoutSettings } from '../merchant-settings/events.js';
 import { loadPayoutMethod } from '../payout-method/commands.js';
@@ -27,6 +25,7 @@ import type { CapabilityScope } from '../payment-capability/events.js';
 import type { PayoutHistory } from '../read-ports.js';
 import type { Verifications } from '../verification/commands.js';
 import { FINAL_PAYOUT_STATUSES, payoutDecider, toPayoutObject, type Owner, type PayoutCommand, type PayoutState } from './decider.js';
+import type { PayoutFundingSources } from './funding.js';
 import { payoutStream, type PayoutCreated, type PayoutEvent, type PayoutFunding, type PayoutObject, type PayoutSource } from './events.js';
 import type { Actor, Environment, Requester } from '../../core/owner.js';
 import { auditMetadata } from '../../eventstore/metadata.js';
@@ -55,6 +54,8 @@ export interface PayoutDeps {
   settings(owner: Owner): Promise<PayoutSettings>;
   /** Uses up a user's `payouts/new-destination` challenge in the payout's commit. */
   verifications: Pick<Verifications, 'consumption'>;
+  /** Where payouts' money comes from and returns to: payouts' own sources and those the families register. */
+  funding: PayoutFundingSources;
   /** Durable timers: the overdue check at expected_by, and the crash mend of a hold. */
   scheduleOverdueCheck: Enqueue<PayoutRef>;
   scheduleReconcile: Enqueue<PayoutRef & { currency: string }>;
@@ -69,8 +70,6 @@ export interface BatchPayoutInput {
   index: number;
   attempt: number;
   payoutId: string;
-  /** The ledger hold of the batch's execution that this payout's hold is carved from. */
-  holdSource: string;
   amount: number;
   fee: number;
   destination: Destination;
@@ -95,14 +94,6 @@ function expectedMs(destination: Destination): number {
  */
 export function payoutIdOf(owner: Owner, source: PayoutSource, requestRef: string): string {
   return derivedId('po', `${owner.merchantId}|${owner.environment}|${source}|${requestRef}`);
-}
-
-/** The escrow release a payout pays; payouts created before `escrow` was recorded name it in their metadata. */
-function escrowReleaseOf(p: PayoutCreated): { contractId: string; releaseId: string } | null {
-  if (p.escrow) return p.escrow;
-  const contractId = p.metadata['escrow_contract'];
-  const releaseId = p.metadata['escrow_release'];
-  return p.source === 'escrow' && contractId && releaseId ? { contractId, releaseId } : null;
 }
 
 function clearingAccount(destination: Destination): Account {
@@ -210,8 +201,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
     const payout = await this.prepare(owner, id, { amount: input.amount, fee, destination, payoutMethodId, metadata: input.metadata ?? {}, source, ...(funding ? { funding } : {}) });
     // Funded from the merchant's available balance, or a marketplace seller's available funds
     // (IKW-MKT-007 when short); contention on them is decided again, never a 409.
-    const from: PayoutFunds = funding ? { kind: 'seller', seller: { sellerRef: funding.sellerRef, sellerId: funding.sellerId } } : { kind: 'available' };
-    const created = (await this.open(payout, from, meta, 'contended', guard)) ?? (await this.holdThenCreate(payout, from, meta, guard));
+    const created = (await this.open(payout, meta, 'contended', guard)) ?? (await this.holdThenCreate(payout, meta, guard));
     return this.initiate(created, meta);
   }
 
@@ -293,8 +283,8 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
    */
   async queueBatchPayout(owner: Owner, input: BatchPayoutInput, actor: Actor): Promise<void> {
     const meta = this.metadata(owner, input.payoutId, actor);
-    const from: PayoutFunds = { kind: 'batch', batch: input.holdSource };
-    if (!(await this.load(input.payoutId)).state.payout) {
+    let queued = (await this.load(input.payoutId)).state.payout;
+    if (!queued) {
       const payout = await this.prepare(owner, input.payoutId, {
         amount: input.amount,
         fee: input.fee,
@@ -304,10 +294,11 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
         source: 'payout_engine',
         batch: { id: input.batchId, index: input.index, attempt: input.attempt },
       });
-      if (await this.open(payout, from, meta, 'internal')) return;
+      if (await this.open(payout, meta, 'internal')) return;
       await this.run(input.payoutId, payout, meta, 'internal');
+      queued = payout.payout;
     }
-    const allocation = this.holdStep(owner, { id: input.payoutId, currency: input.destination.currency, amount: input.amount, fee: input.fee }, from, meta);
+    const allocation = this.holdStep(owner, queued, meta);
     await handleCommand(this.deps.store, allocation.streamId, allocation.decider, allocation.command, meta, { onConflict: 'internal' });
   }
 
@@ -373,9 +364,9 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
     }
   }
 
-  /** A payout's hold of amount + fee on the account it is funded from: the one hold of the ledger (hold_payout). */
-  private holdStep(owner: Owner, p: Pick<PayoutCreated, 'id' | 'currency' | 'amount' | 'fee'>, from: PayoutFunds, meta: EventMetadata): AnyStep {
-    return ledgerStep(this.deps.clock, { ...owner, currency: p.currency }, { type: 'hold_payout', source: p.id, amount: p.amount, fee: p.fee, from }, meta);
+  /** A payout's hold of amount + fee on the account its funding source holds from: the one hold of the ledger (hold_payout). */
+  private holdStep(owner: Owner, p: PayoutCreated, meta: EventMetadata): AnyStep {
+    return ledgerStep(this.deps.clock, { ...owner, currency: p.currency }, { type: 'hold_payout', source: p.id, amount: p.amount, fee: p.fee, from: this.deps.funding.holdFrom(p) }, meta);
   }
 
   /**
@@ -383,9 +374,9 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
    * funded from and its creation in one commit, after the caller's own steps (`before`: an escrow
    * release's execution). Null on a store without atomic commits: the caller runs its saga.
    */
-  private async open(payout: PayoutCommand & { type: 'create' }, from: PayoutFunds, meta: EventMetadata, onConflict: ConflictPolicy, before: AnyStep[] = []): Promise<PayoutState | null> {
+  private async open(payout: PayoutCommand & { type: 'create' }, meta: EventMetadata, onConflict: ConflictPolicy, before: AnyStep[] = []): Promise<PayoutState | null> {
     const p = payout.payout;
-    const steps = [...before, this.holdStep(p, p, from, meta), step({ streamId: payoutStream(p.id), decider: payoutDecider, command: payout, metadata: meta })];
+    const steps = [...before, this.holdStep(p, p, meta), step({ streamId: payoutStream(p.id), decider: payoutDecider, command: payout, metadata: meta })];
     const atomic = handleCommandsAtomically(this.deps.store, steps, { onConflict });
     return atomic ? ((await atomic).at(-1)!.state as PayoutState) : null;
   }
@@ -395,9 +386,9 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
    * between the hold and the payout, the reconcile job gives the funds back. The caller's own steps
    * (`before`: a user's challenge) go first, so that no payout is recorded without them.
    */
-  private async holdThenCreate(payout: PayoutCommand & { type: 'create' }, from: PayoutFunds, meta: EventMetadata, before: AnyStep[] = []): Promise<PayoutState> {
+  private async holdThenCreate(payout: PayoutCommand & { type: 'create' }, meta: EventMetadata, before: AnyStep[] = []): Promise<PayoutState> {
     if (before.length > 0) await handleSteps(this.deps.store, before);
-    const hold = this.holdStep(payout.payout, payout.payout, from, meta);
+    const hold = this.holdStep(payout.payout, payout.payout, meta);
     const held = (await handleCommand(this.deps.store, hold.streamId, hold.decider, hold.command, meta, { onConflict: 'contended' })) as HandleResult<LedgerState, LedgerEvent>;
     // A retry whose hold the mend already gave back must not create a payout without funds.
     if (held.events.length === 0 && !held.state.holds.has(payout.payout.id)) throw new ApiError('IKW-RES-003', 'This payout was abandoned after a failure; retry with a new Idempotency-Key');
@@ -439,15 +430,11 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
   /**
    * The steps a payout's end commits with its own event: its ledger side first (the contended
    * stream): paid → clearing + fees, failed or canceled → the hold back to where it came from
-   * (the ledger's hold knows); and for a failed payout of an escrow release the contract taking
-   * the release back. Idempotent.
+   * (the ledger's hold knows), with what its funding source returns besides (an escrow contract
+   * taking its release back). Idempotent.
    */
   private endSteps(p: PayoutCreated, outcome: 'paid' | 'released', meta: EventMetadata): { ledger: AnyStep; others: AnyStep[] } {
-    const release = escrowReleaseOf(p);
-    const others =
-      outcome === 'released' && release
-        ? [step({ streamId: escrowContractStream(release.contractId), decider: escrowDecider, command: { type: 'return_release', at: this.deps.clock.now(), releaseId: release.releaseId, payoutId: p.id } as const, metadata: meta })]
-        : [];
+    const others = outcome === 'released' ? this.deps.funding.returnSteps(p, this.deps.clock.now(), meta) : [];
     const action = outcome === 'paid' ? ({ type: 'complete_payout', source: p.id, clearing: clearingAccount(p.destination) } as const) : ({ type: 'release_payout', source: p.id } as const);
     return { ledger: ledgerStep(this.deps.clock, { merchantId: p.merchantId, environment: p.environment, currency: p.currency }, action, meta), others };
   }
@@ -572,15 +559,16 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
   }
 
   /**
-   * A payout of funds released from an escrow contract (docs/escrow.md): its hold comes out of the
-   * contract's escrow account instead of `available`, in one commit with the contract's own step
-   * (`contractStep`, the release's execution). The payout sends the released amount less its fee.
-   * The payout id derives from the release, so an execution retried after a crash finds it.
+   * A payout of funds a family released to the merchant (an escrow release, docs/escrow.md): its
+   * hold comes out of the funding source its record names (`held`) instead of `available`, in one
+   * commit with the family's own step (`ownStep`, given the payout's fee; it may refuse it). The
+   * payout sends the released amount less its fee. The family names the payout, so a step retried
+   * after a crash finds it.
    */
-  async createFromEscrow(
+  async createFromReleased(
     owner: Owner,
-    input: { payoutId: string; payoutMethodId: string; currency: string; amount: number; contractId: string; releaseId: string; metadata: Record<string, string> },
-    contractStep: (fee: number) => CommandStep<unknown, unknown, DomainEvent>,
+    input: { payoutId: string; payoutMethodId: string; currency: string; amount: number; metadata: Record<string, string>; source: PayoutSource; held: Pick<PayoutCreated, 'escrow'> },
+    ownStep: (fee: number) => CommandStep<unknown, unknown, DomainEvent>,
     actor: Actor,
   ): Promise<{ payoutId: string; fee: number }> {
     const meta = this.metadata(owner, input.payoutId, actor);
@@ -592,7 +580,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
     const { destination } = await this.destination(owner, { amount: input.amount, currency: input.currency, payout_method_id: input.payoutMethodId });
     this.deps.rails(owner.environment).assertCanPayOut(destination);
     const fee = this.fee(input.amount, destination);
-    if (fee >= input.amount) throw new ApiError('IKW-ESC-004', `The release (${input.amount}) does not cover the payout fee (${fee})`, 'amountMinor');
+    const before = ownStep(fee);
     (await this.allowance(owner, destination, 'payoutMethodId'))(input.amount - fee);
     const payout = await this.prepare(owner, input.payoutId, {
       amount: input.amount - fee,
@@ -600,13 +588,12 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
       destination,
       payoutMethodId: input.payoutMethodId,
       metadata: input.metadata,
-      source: 'escrow',
-      escrow: { contractId: input.contractId, releaseId: input.releaseId },
+      source: input.source,
+      ...input.held,
     });
-    // The release's execution, the payout's hold out of the contract's escrow and the payout: one commit.
-    const from: PayoutFunds = { kind: 'escrow', contract: input.contractId };
-    if (!(await this.open(payout, from, meta, 'contended', [contractStep(fee)]))) {
-      const steps = [contractStep(fee), this.holdStep(owner, payout.payout, from, meta), step({ streamId: payoutStream(input.payoutId), decider: payoutDecider, command: payout, metadata: meta })];
+    // The family's step, the payout's hold out of the funds it released and the payout: one commit.
+    if (!(await this.open(payout, meta, 'contended', [before]))) {
+      const steps = [before, this.holdStep(owner, payout.payout, meta), step({ streamId: payoutStream(input.payoutId), decider: payoutDecider, command: payout, metadata: meta })];
       await handleSteps(this.deps.store, steps, { onConflict: 'contended' });
     }
     await this.initiate((await this.load(input.payoutId)).state, meta);
