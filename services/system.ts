@@ -24,7 +24,8 @@ import { OpenIdClientProvider } from '../packages/providers/openid.js';
 import { Verifications } from '../packages/domain/verification/commands.js';
 import { KeyedHasher } from '../packages/core/hashing.js';
 import { OutboxMessenger } from '../packages/messaging/messenger.js';
-import { MerchantSettingsService } from '../packages/domain/merchant-settings/commands.js';
+import { PayoutSettingsService } from '../packages/domain/payout/settings.js';
+import { PortalSettingsService } from '../packages/domain/customer-portal/settings.js';
 import { TemplateComposer } from '../packages/messaging/composer.js';
 import { AppTokenSigner } from '../packages/domain/user/tokens.js';
 import { CountryActivations } from '../packages/domain/country-activation/commands.js';
@@ -157,7 +158,8 @@ export interface System {
   customerPortal: CustomerPortal;
   payouts: Payouts;
   /** Payout settings: lowering the safety delay of saved destinations takes a second factor. */
-  merchantSettings: MerchantSettingsService;
+  /** Payout settings (the payouts family) and customer portal settings, on one stream per merchant and environment. */
+  merchantSettings: { payouts: PayoutSettingsService; customerPortal: PortalSettingsService };
   /** The payout engine: saved recipients and payout batches (docs/payout-engine.md). */
   payoutRecipients: PayoutRecipients;
   payoutBatches: PayoutBatches;
@@ -528,7 +530,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     paymentLinks,
     customerPortal,
     payouts,
-    merchantSettings: new MerchantSettingsService({ store, clock, verifications, messenger, directory: reads }),
+    merchantSettings: { payouts: new PayoutSettingsService({ store, clock, verifications, messenger, directory: reads }), customerPortal: new PortalSettingsService({ store, clock }) },
     apiKeyUsage: new ApiKeyUsage(knex, clock),
     apiKeyManagement: new ApiKeyManagement({ store, clock, accounts, verifications, messenger, directory: reads }),
     payoutRecipients,

@@ -6,10 +6,11 @@
  * merchant payout settings and destination normalisation.
  */
 import t from 'tap';
-import { merchantSettingsDecider, type MerchantSettingsCommand } from '../../packages/domain/merchant-settings/decider.js';
+import { payoutSettingsDecider, type PayoutSettingsCommand } from '../../packages/domain/payout/settings-decider.js';
+import { portalSettingsDecider, type PortalSettingsCommand } from '../../packages/domain/customer-portal/settings.js';
 import { DEFAULT_CUSTOMER_PORTAL_SETTINGS, defaultPayoutSettings, type MerchantSettingsEvent, type PayoutSettings } from '../../packages/domain/merchant-settings/events.js';
 
-type PayoutSettingsUpdate = Extract<MerchantSettingsCommand, { type: 'update' }>;
+type PayoutSettingsUpdate = PayoutSettingsCommand;
 /** The data of a payout settings event (the settings stream also holds the customer portal's). */
 const payoutData = (e: MerchantSettingsEvent) => e.data as Extract<MerchantSettingsEvent, { type: 'merchant.payout_settings_updated' }>['data'];
 import { payoutMethodDecider, unusableReason } from '../../packages/domain/payout-method/decider.js';
@@ -243,10 +244,10 @@ t.test('payout methods (saved destinations)', async (t) => {
 });
 
 t.test('merchant payout settings', async (t) => {
-  const settings = spec(merchantSettingsDecider);
+  const settings = spec(payoutSettingsDecider);
   t.same(defaultPayoutSettings('sandbox'), { defaultReturnUrl: null, safetyDelayMinutes: 0, defaultCurrency: null, defaultPayoutMethodId: null, inlineDestinationsForApiKeys: true });
   t.equal(defaultPayoutSettings('live').safetyDelayMinutes, 1440, 'a day in live');
-  const update = (changes: PayoutSettingsUpdate['changes'], ms = 0, proof: PayoutSettingsUpdate['proof'] = 'api_key'): MerchantSettingsCommand => ({ type: 'update', merchantId: 'acct_1', environment: 'sandbox', changes, proof, at: at(ms) });
+  const update = (changes: PayoutSettingsUpdate['changes'], ms = 0, proof: PayoutSettingsUpdate['proof'] = 'api_key'): PayoutSettingsCommand => ({ type: 'update', merchantId: 'acct_1', environment: 'sandbox', changes, proof, at: at(ms) });
   settings.given().when(update({})).thenNothing(t, 'no change');
   settings.given().when(update({ safetyDelayMinutes: 0 })).thenNothing(t, 'a value equal to the default is no change');
   const first = settings
@@ -316,7 +317,7 @@ t.test('merchant payout settings', async (t) => {
 
 t.test('payout settings recorded before a setting existed take its default', async (t) => {
   const recorded = { defaultReturnUrl: null, safetyDelayMinutes: 60, defaultCurrency: 'xof', defaultPayoutMethodId: null };
-  const state = merchantSettingsDecider.evolve(merchantSettingsDecider.initialState, {
+  const state = payoutSettingsDecider.evolve(payoutSettingsDecider.initialState, {
     type: 'merchant.payout_settings_updated',
     data: { merchantId: 'acct_1', environment: 'live', changes: { safetyDelayMinutes: 60 }, settings: recorded as PayoutSettings, updatedAt: T0.toISOString() },
   });
@@ -324,8 +325,9 @@ t.test('payout settings recorded before a setting existed take its default', asy
 });
 
 t.test("merchant customer portal settings: on the same stream, apart from the payout settings", async (t) => {
-  const settings = spec(merchantSettingsDecider);
-  const update = (changes: Extract<MerchantSettingsCommand, { type: 'update_customer_portal' }>['changes'], ms = 0): MerchantSettingsCommand => ({ type: 'update_customer_portal', merchantId: 'acct_1', environment: 'sandbox', changes, at: at(ms) });
+  const settings = spec(portalSettingsDecider);
+  const payouts = spec(payoutSettingsDecider);
+  const update = (changes: PortalSettingsCommand['changes'], ms = 0): PortalSettingsCommand => ({ type: 'update_customer_portal', merchantId: 'acct_1', environment: 'sandbox', changes, at: at(ms) });
   t.same(DEFAULT_CUSTOMER_PORTAL_SETTINGS, { subscriptionCancel: true, customerUpdate: true, returnUrl: null }, 'every feature on by default, as before settings');
   settings.given().when(update({ subscriptionCancel: true })).thenNothing(t, 'a value equal to the default is no change');
   const first = settings
@@ -343,19 +345,23 @@ t.test("merchant customer portal settings: on the same stream, apart from the pa
         },
       },
     ]);
-  settings
+  const payoutChange = payouts
     .given(first)
     .when({ type: 'update', merchantId: 'acct_1', environment: 'sandbox', changes: { defaultCurrency: 'xof' }, proof: 'api_key', at: at(MIN) })
-    .thenState((s) => {
-      t.same(s.customerPortal, { subscriptionCancel: false, customerUpdate: true, returnUrl: 'https://shop.example/account' }, 'a payout change keeps the portal’s');
-      t.equal(s.settings?.defaultCurrency, 'xof');
+    .thenState((s) => t.same(s.settings, { ...defaultPayoutSettings('sandbox'), defaultCurrency: 'xof' }, 'the portal’s events are not the payout settings’'));
+  settings
+    .given(payoutChange)
+    .when(update({ subscriptionCancel: false }, 2 * MIN))
+    .thenState((s, decided) => {
+      t.same(decided, [], 'a payout change keeps the portal’s');
+      t.same(s.settings, { subscriptionCancel: false, customerUpdate: true, returnUrl: 'https://shop.example/account' });
     });
   settings
     .given(first)
     .when(update({ customerUpdate: false, returnUrl: null, subscriptionCancel: false }, MIN))
     .thenState((s, decided) => {
       t.same(decided.map((e) => e.data.changes), [{ customerUpdate: false, returnUrl: null }], 'only what changed');
-      t.equal(s.customerPortalUpdatedAt, at(MIN).toISOString());
+      t.equal(s.updatedAt, at(MIN).toISOString());
     });
 });
 

@@ -77,7 +77,17 @@ export type MerchantSettingsEvent =
       { merchantId: string; environment: Environment; changes: Partial<CustomerPortalSettings>; settings: CustomerPortalSettings; updatedAt: string }
     >;
 
-/** One merchant's settings in one environment are one aggregate: its id names both. */
+/** The fields of `changes` that differ from `current`: a change to nothing new records nothing. */
+export function changed<T extends object>(current: T, changes: Partial<T>): Partial<T> {
+  return Object.fromEntries(Object.entries(changes).filter(([k, v]) => v !== undefined && current[k as keyof T] !== v)) as Partial<T>;
+}
+
+/**
+ * One merchant's settings in one environment are one stream, which holds both kinds of settings:
+ * the payout settings (packages/domain/payout/settings.ts) and the customer portal's
+ * (packages/domain/customer-portal/settings.ts), each with its own decider that folds only its own
+ * events. Stored streams keep their ids, so the two share it.
+ */
 export const merchantSettingsId = (merchantId: string, environment: Environment) => `${merchantId}-${environment}`;
 export const merchantSettingsStreamOf = (id: string) => `merchant_settings-${id}`;
 export const merchantSettingsStream = (merchantId: string, environment: Environment) => merchantSettingsStreamOf(merchantSettingsId(merchantId, environment));

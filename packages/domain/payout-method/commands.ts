@@ -2,7 +2,7 @@ import type { Clock } from '../../core/clock.js';
 import { newUuid } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import { CommandService, loadState } from '../../eventstore/command-handler.js';
-import { payoutSettings } from '../merchant-settings/commands.js';
+import { payoutSettings } from '../payout/settings-decider.js';
 import { payoutMethodDecider, type PayoutMethodCommand, type PayoutMethodState } from './decider.js';
 import { normalizeDestination, type DestinationInput } from './destination.js';
 import { payoutMethodStream, type PayoutMethodEvent } from './events.js';

@@ -13,7 +13,7 @@ import { CommandService, handleCommand, handleCommandsAtomically, handleSteps, s
 import { ledgerStep, runLedger } from '../ledger/commands.js';
 import type { LedgerState } from '../ledger/decider.js';
 import type { Account, LedgerEvent } from '../ledger/events.js';
-import { payoutSettings } from '../merchant-settings/commands.js';
+import { payoutSettings } from './settings-decider.js';
 import type { PayoutSettings } from '../merchant-settings/events.js';
 import { loadPayoutMethod } from '../payout-method/commands.js';
 import { unusableReason } from '../payout-method/decider.js';

@@ -4,7 +4,7 @@ import { ApiError, ERROR_CODES } from '../../../packages/core/errors.js';
 import { isRefused } from '../../../packages/core/refusal.js';
 import type { Billing } from '../../../packages/domain/billing/service.js';
 import type { CustomerPortal } from '../../../packages/domain/customer-portal/commands.js';
-import { assertPortalAllows } from '../../../packages/domain/merchant-settings/decider.js';
+import { assertPortalAllows } from '../../../packages/domain/customer-portal/settings.js';
 import { Reply, type HandlerContext } from '../../../packages/http/context.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { readCustomerPortalSettings } from '../../../projections/customer-portal-settings.js';

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Clock } from '../../../packages/core/clock.js';
 import type { Billing } from '../../../packages/domain/billing/service.js';
 import type { CustomerPortal } from '../../../packages/domain/customer-portal/commands.js';
-import { assertPortalAllows } from '../../../packages/domain/merchant-settings/decider.js';
+import { assertPortalAllows } from '../../../packages/domain/customer-portal/settings.js';
 import type { ConfirmInput, PaymentIntents } from '../../../packages/domain/payment-intent/commands.js';
 import type { PaymentIntentObject } from '../../../packages/domain/payment-intent/events.js';
 import type { RefundObject } from '../../../packages/domain/refund/events.js';

@@ -1,15 +1,13 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../../packages/core/clock.js';
 import { unixSeconds } from '../../../packages/core/clock.js';
-import { ApiError } from '../../../packages/core/errors.js';
-import { getCurrency } from '../../../packages/catalog/index.js';
-import type { MerchantSettingsService } from '../../../packages/domain/merchant-settings/commands.js';
+import type { PayoutSettingsService } from '../../../packages/domain/payout/settings.js';
+import type { PortalSettingsService } from '../../../packages/domain/customer-portal/settings.js';
 import type { CustomerPortalSettings, PayoutSettings } from '../../../packages/domain/merchant-settings/events.js';
-import { createPayoutMethod, deactivatePayoutMethod, loadPayoutMethod } from '../../../packages/domain/payout-method/commands.js';
+import { createPayoutMethod, deactivatePayoutMethod } from '../../../packages/domain/payout-method/commands.js';
 import type { PayoutMethodState } from '../../../packages/domain/payout-method/decider.js';
 import { destinationSchema, type DestinationInput } from '../../../packages/domain/payout-method/destination.js';
 import type { EventMetadata, EventStore } from '../../../packages/eventstore/port.js';
-import { isOwned } from '../../../packages/domain/aggregate.js';
 import type { HandlerContext } from '../../../packages/http/context.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { listPayoutMethods, type PayoutMethodRow } from '../../../projections/payout-methods.js';
@@ -152,7 +150,7 @@ const meta = (ctx: HandlerContext, clock: Clock): EventMetadata => auditMetadata
  * delay of new saved destinations, and the saved destinations themselves (payout methods).
  * /api/v1/merchant/settings/customer-portal: what the merchant's customers may do in its portal.
  */
-export function merchantSettingsFamily(knex: Knex, store: EventStore, clock: Clock, merchantSettings: MerchantSettingsService, publicUrl: string): Family {
+export function merchantSettingsFamily(knex: Knex, store: EventStore, clock: Clock, merchantSettings: { payouts: PayoutSettingsService; customerPortal: PortalSettingsService }, publicUrl: string): Family {
   const read = { scope: 'payouts.read', environmentHeader: 'optional' } as const;
   const write = { scope: 'payouts.write', environmentHeader: 'optional' } as const;
   const current = async (ctx: HandlerContext) => {
@@ -170,25 +168,23 @@ export function merchantSettingsFamily(knex: Knex, store: EventStore, clock: Clo
           'Change payout settings; lowering safety_delay_minutes or setting inline_destinations_for_api_keys back to true takes challenge_id, a verified second-factor challenge of the signed-in user (purpose payout-settings/delay), and the organization owners are told',
         auth: write,
         body: settingsPatchBody,
-        fields: { safetyDelay: 'safety_delay_minutes', inlineDestinations: 'inline_destinations_for_api_keys', challenge: 'challenge_id' },
+        fields: {
+          safetyDelay: 'safety_delay_minutes',
+          inlineDestinations: 'inline_destinations_for_api_keys',
+          challenge: 'challenge_id',
+          defaultCurrency: 'default_currency',
+          defaultPayoutMethod: 'default_payout_method_id',
+        },
         response: payoutSettingsSchema,
         handler: async (ctx) => {
           const b = ctx.body;
-          if (b.default_currency && !getCurrency(b.default_currency)) throw new ApiError('IKW-VAL-003', `Unknown currency '${b.default_currency}'`, 'default_currency');
-          if (b.default_payout_method_id) {
-            const method = await loadPayoutMethod(store, b.default_payout_method_id);
-            if (!isOwned(method.method, ctx.owner)) {
-              throw new ApiError('IKW-PAY-002', undefined, 'default_payout_method_id');
-            }
-            if (!method.active) throw new ApiError('IKW-PAY-003', undefined, 'default_payout_method_id');
-          }
           const changes: Partial<PayoutSettings> = {};
           if (b.default_return_url !== undefined) changes.defaultReturnUrl = b.default_return_url;
           if (b.safety_delay_minutes !== undefined) changes.safetyDelayMinutes = b.safety_delay_minutes;
-          if (b.default_currency !== undefined) changes.defaultCurrency = b.default_currency?.toLowerCase() ?? null;
+          if (b.default_currency !== undefined) changes.defaultCurrency = b.default_currency;
           if (b.default_payout_method_id !== undefined) changes.defaultPayoutMethodId = b.default_payout_method_id;
           if (b.inline_destinations_for_api_keys !== undefined) changes.inlineDestinationsForApiKeys = b.inline_destinations_for_api_keys;
-          await merchantSettings.updatePayouts(ctx.owner, changes, requesterOf(ctx, b.challenge_id), ctx.actor);
+          await merchantSettings.payouts.update(ctx.owner, changes, requesterOf(ctx, b.challenge_id), ctx.actor);
           return current(ctx);
         },
       }),
@@ -212,7 +208,7 @@ export function merchantSettingsFamily(knex: Knex, store: EventStore, clock: Clo
         response: portalSettingsSchema,
         handler: async (ctx) => {
           const b = ctx.body;
-          await merchantSettings.updateCustomerPortal(
+          await merchantSettings.customerPortal.update(
             ctx.owner,
             {
               ...(b.subscription_cancel !== undefined ? { subscriptionCancel: b.subscription_cancel } : {}),
