@@ -1,0 +1,32 @@
+import { MerchantSettingsService } from '../../domain/merchant-settings/commands.js';
+import { Payouts } from '../../domain/payout/commands.js';
+import { payoutCallback } from '../../processes/payout-callback.js';
+import { payoutOverdue } from '../../processes/payout-overdue.js';
+import { payoutReconcile } from '../../processes/payout-reconcile.js';
+import { accounts } from '../accounts/index.js';
+import { defineFamily } from '../family.js';
+
+/** Payouts to mobile money and their destinations; the merchant's payout settings (docs/payout-engine.md). */
+export const payouts = defineFamily({
+  name: 'payouts',
+  needs: [accounts],
+  processes: [payoutCallback, payoutOverdue, payoutReconcile],
+  build: ({ store, clock, log, railsOf, reads, payoutSettings, enqueuer, outbox: messenger }, { verifications }) => ({
+    payouts: new Payouts({
+      store,
+      clock,
+      log,
+      rails: railsOf,
+      capabilities: reads,
+      activations: reads,
+      history: reads,
+      settings: (owner) => payoutSettings.payoutSettings(owner.merchantId, owner.environment),
+      // A user's challenge is used up in the payout's commit.
+      verifications,
+      scheduleOverdueCheck: enqueuer(payoutOverdue),
+      scheduleReconcile: enqueuer(payoutReconcile),
+    }),
+    /** Payout settings: lowering the safety delay of saved destinations takes a second factor. */
+    merchantSettings: new MerchantSettingsService({ store, clock, verifications, messenger, directory: reads }),
+  }),
+});
