@@ -80,8 +80,16 @@ export function buildFamilies<Families extends readonly AnyFamily[]>(kernel: Ker
   }
   const registrations = families.flatMap((family) => (family.registrations ? [family.registrations(built.get(family))] : []));
   for (const family of families) family.collect?.(built.get(family), registrations);
+  const consumers = new Map<string, { family: string; spec: ConsumerSpec }>();
+  for (const family of families) {
+    for (const spec of family.consumers?.(built.get(family), kernel) ?? []) {
+      const owner = consumers.get(spec.name);
+      if (owner) throw new Error(`The families ${owner.family} and ${family.name} both declare the consumer ${spec.name}`);
+      consumers.set(spec.name, { family: family.name, spec });
+    }
+  }
   return {
     api: Object.assign({}, ...built.values()) as ApisOf<Families>,
-    consumers: families.flatMap((family) => family.consumers?.(built.get(family), kernel) ?? []),
+    consumers: [...consumers.values()].map(({ spec }) => spec),
   };
 }
