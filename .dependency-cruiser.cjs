@@ -47,7 +47,7 @@ module.exports = {
       comment: 'The HTTP kernel knows no family: API keys, tokens, scopes and operator keys reach it through ports the composition root fills (docs/architecture.md)',
       severity: 'error',
       from: { path: '^packages/http/' },
-      to: { path: '^(projections|packages/(domain|providers|processes|webhooks|messaging|automations))/' },
+      to: { path: '^(projections|packages/(domain|providers|processes|webhooks|messaging|automations|families))/' },
     },
     {
       name: 'connector-imports-beyond-its-kernel',

@@ -1,8 +1,11 @@
 import { EscrowContracts } from '../../domain/escrow/commands.js';
+import type { EscrowDirectory } from '../../domain/read-ports.js';
 import { escrowAutoRelease } from '../../processes/escrow-auto-release.js';
 import { escrowFunding, escrowFundingConsumer } from '../../processes/escrow-funding.js';
 // Part 2 debt: the family reads its own read side directly until its read API is its manifest's.
-import { escrowDirectory } from '../../../projections/read-ports.js';
+import { escrowContractFundedBy } from '../../../projections/escrow-contracts.js';
+import { contractOfDispute } from '../../../projections/escrow-disputes.js';
+import { contractOfRelease } from '../../../projections/escrow-releases.js';
 import { defineFamily } from '../family.js';
 import { payouts } from '../payouts/index.js';
 
@@ -11,9 +14,14 @@ export const escrow = defineFamily({
   name: 'escrow',
   needs: [payouts],
   processes: [escrowFunding, escrowAutoRelease],
-  build: ({ store, clock, knex, enqueuer }, { payouts }) => ({
-    escrow: new EscrowContracts({ store, clock, payouts, directory: escrowDirectory(knex), scheduleAutoRelease: enqueuer(escrowAutoRelease) }),
-  }),
+  build: ({ store, clock, knex, enqueuer }, { payouts }) => {
+    const directory: EscrowDirectory = {
+      contractOfRelease: (owner, id) => contractOfRelease(knex, owner, id),
+      contractOfDispute: (owner, id) => contractOfDispute(knex, owner, id),
+      escrowContractFundedBy: (owner, id) => escrowContractFundedBy(knex, owner, id),
+    };
+    return { escrow: new EscrowContracts({ store, clock, payouts, directory, scheduleAutoRelease: enqueuer(escrowAutoRelease) }) };
+  },
   // Contracts take their payments.
   registrations: ({ escrow }) => ({ paymentRecipients: [escrow.paymentRecipient] }),
   consumers: (_, { clock }) => [escrowFundingConsumer(clock)],
