@@ -8,8 +8,9 @@
  *   4 projections
  *   5 processes (packages/processes, packages/webhooks, packages/messaging, packages/automations)
  *   6 http (packages/http)
- *   7 services (services, infra)
- *   8 bin
+ *   7 families (packages/families: the manifests and the family list, built on everything below)
+ *   8 services (services, infra)
+ *   9 bin
  */
 const layers = [
   { name: 'core', path: '^packages/(core|catalog)/' },
@@ -18,6 +19,7 @@ const layers = [
   { name: 'projections', path: '^projections/' },
   { name: 'processes', path: '^packages/(processes|webhooks|messaging|automations)/' },
   { name: 'http', path: '^packages/http/' },
+  { name: 'families', path: '^packages/families/' },
   { name: 'services', path: '^(services|infra)/' },
   { name: 'bin', path: '^bin/' },
 ];
@@ -45,7 +47,7 @@ module.exports = {
       comment: 'The HTTP kernel knows no family: API keys, tokens, scopes and operator keys reach it through ports the composition root fills (docs/architecture.md)',
       severity: 'error',
       from: { path: '^packages/http/' },
-      to: { path: '^(projections|packages/(domain|providers|processes|webhooks|messaging|automations))/' },
+      to: { path: '^(projections|packages/(domain|providers|processes|webhooks|messaging|automations|families))/' },
     },
     {
       name: 'connector-imports-beyond-its-kernel',

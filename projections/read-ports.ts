@@ -1,8 +1,7 @@
 import type { Knex } from 'knex';
-import type { ActivationRule } from '../packages/domain/country-activation/events.js';
 import { EvictedByEvents } from '../packages/eventstore/evicted-cache.js';
 import type { EventStore } from '../packages/eventstore/port.js';
-import type { EscrowDirectory, ReadPorts } from '../packages/domain/read-ports.js';
+import type { ReadPorts } from '../packages/domain/read-ports.js';
 import { findCustomer } from './customers.js';
 import { listMembersOfMerchant, listMemberships, organizationOfMerchant } from './organizations.js';
 import { liveSessionRole } from './user-sessions.js';
@@ -10,11 +9,7 @@ import { findPaymentIntent } from './payment-intents.js';
 import { activationRule } from './country-activations.js';
 import { governingCapability } from './payment-capabilities.js';
 import { findPrices } from './products.js';
-import { escrowContractFundedBy } from './escrow-contracts.js';
-import { contractOfDispute } from './escrow-disputes.js';
-import { contractOfRelease } from './escrow-releases.js';
 import { readPayoutSettings } from './payout-settings.js';
-import { hasPaidTo } from './payouts.js';
 import type { PayoutSettings } from '../packages/domain/merchant-settings/events.js';
 import type { Environment } from '../packages/core/owner.js';
 
@@ -30,7 +25,6 @@ export function readPorts(knex: Knex): ReadPorts {
     organizationOfMerchant: (merchantId) => organizationOfMerchant(knex, merchantId),
     merchantMembers: async (merchantId) => (await listMembersOfMerchant(knex, merchantId)).map((m) => ({ userId: m.user_id, email: m.email, role: m.role })),
     activationRule: (owner, countryCode, currencyIso) => activationRule(knex, owner, countryCode, currencyIso),
-    hasPaidTo: (owner, destination) => hasPaidTo(knex, owner, destination),
     capabilityRefusal: async (owner, method) => {
       const capability = await governingCapability(knex, owner, method);
       if (!capability) return null;
@@ -42,6 +36,7 @@ export function readPorts(knex: Knex): ReadPorts {
 
 const GATE_EVENTS = ['payment_capability.', 'country_activation.'];
 type Refusal = Awaited<ReturnType<ReadPorts['capabilityRefusal']>>;
+type ActivationRule = NonNullable<Awaited<ReturnType<ReadPorts['activationRule']>>>;
 
 /**
  * The gates every payment and payout checks (activation rules, capability refusals), remembered
@@ -79,14 +74,5 @@ export function rememberedPayoutSettings(knex: Knex, store: EventStore): { payou
     cache,
     payoutSettings: (merchantId, environment) =>
       cache.get(`${merchantId}|${environment}`, async () => (await readPayoutSettings(knex, merchantId, environment)).settings, () => `${merchantId}|${environment}`),
-  };
-}
-
-/** The escrow family's read port (packages/domain/read-ports.ts) over its read models. */
-export function escrowDirectory(knex: Knex): EscrowDirectory {
-  return {
-    contractOfRelease: (owner, id) => contractOfRelease(knex, owner, id),
-    contractOfDispute: (owner, id) => contractOfDispute(knex, owner, id),
-    escrowContractFundedBy: (owner, id) => escrowContractFundedBy(knex, owner, id),
   };
 }

@@ -8,7 +8,7 @@ import type { Owner } from '../core/owner.js';
 
 /**
  * What commands read from the read models. The domain declares these small ports and
- * projections/read-ports.ts implements them over the `read` tables; services/system.ts wires them.
+ * projections/read-ports.ts implements them over the `read` tables (a family's own, its manifest: packages/families); the kernel and the manifests wire them.
  * Every lookup is scoped to one owner: another merchant's object is simply not found.
  */
 export interface CustomerDirectory {
@@ -64,7 +64,7 @@ export interface PayoutHistory {
   hasPaidTo(owner: Owner, destination: Destination): Promise<boolean>;
 }
 
-export type ReadPorts = CustomerDirectory & PriceCatalog & PaymentIntentReader & AccountDirectory & CapabilityGate & ActivationGate & PayoutHistory;
+export type ReadPorts = CustomerDirectory & PriceCatalog & PaymentIntentReader & AccountDirectory & CapabilityGate & ActivationGate;
 
 /** A seller's share of a paid order whose settlement is due (docs/marketplace.md). */
 export interface DueShare {

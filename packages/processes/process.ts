@@ -13,7 +13,7 @@ import type { BatchJobHandler, JobHandler, JobKind } from '../scheduler/schedule
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import type { OutboxMessenger } from '../messaging/messenger.js';
 
-/** The services a process drives; services/system.ts builds them and registers every process. */
+/** The services a process drives: the families build them (packages/families) and services/system.ts registers every process. */
 export interface ProcessServices {
   store: EventStore;
   clock: Clock;

@@ -85,7 +85,7 @@ export function apiFamilies(system: System): Family[] {
     escrowFamily(system.knex, system.escrow),
     paymentCapabilitiesFamily(system.knex, system.paymentCapabilities),
     configurationFamily(system.knex, system.countryActivations, system.featureFlags),
-    merchantSettingsFamily(system.knex, system.store, system.clock, system.merchantSettings, system.config.publicUrl),
+    merchantSettingsFamily(system.knex, system.store, system.clock, system.merchantPayoutSettings, system.portalSettings, system.config.publicUrl),
     webhookEndpointsFamily(system.knex, system.clock, system.webhookEndpoints, system.webhooks),
     webhookReplaysFamily(system.webhooks),
     // The events webhooks carry, for clients that missed some and for `sika listen` (docs/webhooks.md).

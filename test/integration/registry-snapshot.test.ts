@@ -10,7 +10,7 @@ import path from 'node:path';
 import t from 'tap';
 import { ERROR_CODES } from '../../packages/core/errors.js';
 import { PUBLIC_EVENT_TYPES } from '../../packages/domain/webhook-endpoint/event-types.js';
-import { PROCESSES } from '../../packages/processes/index.js';
+import { PROCESSES } from '../../packages/families/index.js';
 import { testEventPayload } from '../../packages/webhooks/test-events.js';
 import { ALL_PROJECTIONS } from '../../projections/registry.js';
 import { MIGRATIONS } from '../../infra/migrations.js';

@@ -3,7 +3,8 @@
  * (so the scheduler runs them in order) while other objects' jobs do not.
  */
 import t from 'tap';
-import { PROCESSES, payoutCallback, payoutOverdue, payoutReconcile, webhookDelivery } from '../../packages/processes/index.js';
+import { PROCESSES } from '../../packages/families/index.js';
+import { payoutCallback, payoutOverdue, payoutReconcile, webhookDelivery } from '../../packages/processes/index.js';
 
 t.test('job kind names are unique', async (t) => {
   const names = PROCESSES.map((p) => p.job.name);

@@ -45,7 +45,8 @@ export interface PaymentRecipient {
 /**
  * The recipients payment intents ask, in the order they were registered: the first that claims a
  * payment gives the steps of its success; none, and the payment is posted to the merchant's balance.
- * Families register once they are built (services/system.ts), so none refers to one built later.
+ * Families register theirs in their manifests (packages/families), taken once every family is
+ * built, so none refers to one built later.
  */
 export class PaymentRecipients {
   private readonly registered: PaymentRecipient[] = [];

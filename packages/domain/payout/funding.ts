@@ -10,7 +10,7 @@ import type { PayoutCreated } from './events.js';
  * money of one that fails or is canceled returns besides the ledger giving the hold back to the
  * account it came from: the steps committed with the failure (an escrow contract taking its release
  * back). Payouts offer `available` and `seller`; the payout engine and escrow register theirs from
- * their own folders (services/system.ts).
+ * their own folders (their manifests' registrations).
  */
 export interface FundingSource<K extends PayoutFunds['kind'] = PayoutFunds['kind']> {
   readonly kind: K;
@@ -48,6 +48,11 @@ export class PayoutFundingSources {
   private readonly registered: AnyFundingSource[] = [available, seller];
 
   constructor(...sources: AnyFundingSource[]) {
+    this.register(...sources);
+  }
+
+  /** Adds the sources other families offer (their manifests' registrations). */
+  register(...sources: AnyFundingSource[]): void {
     for (const s of sources) {
       if (this.registered.some((x) => x.kind === s.kind)) throw new Error(`Payout funding source ${s.kind} is registered twice`);
       this.registered.push(s);

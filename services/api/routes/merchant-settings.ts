@@ -150,7 +150,7 @@ const meta = (ctx: HandlerContext, clock: Clock): EventMetadata => auditMetadata
  * delay of new saved destinations, and the saved destinations themselves (payout methods).
  * /api/v1/merchant/settings/customer-portal: what the merchant's customers may do in its portal.
  */
-export function merchantSettingsFamily(knex: Knex, store: EventStore, clock: Clock, merchantSettings: { payouts: PayoutSettingsService; customerPortal: PortalSettingsService }, publicUrl: string): Family {
+export function merchantSettingsFamily(knex: Knex, store: EventStore, clock: Clock, payoutSettings: PayoutSettingsService, portalSettings: PortalSettingsService, publicUrl: string): Family {
   const read = { scope: 'payouts.read', environmentHeader: 'optional' } as const;
   const write = { scope: 'payouts.write', environmentHeader: 'optional' } as const;
   const current = async (ctx: HandlerContext) => {
@@ -184,7 +184,7 @@ export function merchantSettingsFamily(knex: Knex, store: EventStore, clock: Clo
           if (b.default_currency !== undefined) changes.defaultCurrency = b.default_currency;
           if (b.default_payout_method_id !== undefined) changes.defaultPayoutMethodId = b.default_payout_method_id;
           if (b.inline_destinations_for_api_keys !== undefined) changes.inlineDestinationsForApiKeys = b.inline_destinations_for_api_keys;
-          await merchantSettings.payouts.update(ctx.owner, changes, requesterOf(ctx, b.challenge_id), ctx.actor);
+          await payoutSettings.update(ctx.owner, changes, requesterOf(ctx, b.challenge_id), ctx.actor);
           return current(ctx);
         },
       }),
@@ -208,7 +208,7 @@ export function merchantSettingsFamily(knex: Knex, store: EventStore, clock: Clo
         response: portalSettingsSchema,
         handler: async (ctx) => {
           const b = ctx.body;
-          await merchantSettings.customerPortal.update(
+          await portalSettings.update(
             ctx.owner,
             {
               ...(b.subscription_cancel !== undefined ? { subscriptionCancel: b.subscription_cancel } : {}),

@@ -1,0 +1,81 @@
+import { KeyedHasher } from '../../core/hashing.js';
+import { GoogleSignIn } from '../../domain/google-sign-in/service.js';
+import { Organizations } from '../../domain/organization/commands.js';
+import { Accounts } from '../../domain/user/commands.js';
+import { ContactChanges } from '../../domain/user/contact-changes.js';
+import type { FactorAttempts } from '../../domain/user/factors.js';
+import { Passkeys, relyingPartyOf } from '../../domain/user/passkeys.js';
+import { SecondFactors } from '../../domain/user/second-factors.js';
+import { SignIns } from '../../domain/user/sign-in.js';
+import { SignUp } from '../../domain/user/signup.js';
+import { AppTokenSigner } from '../../domain/user/tokens.js';
+import { Verifications } from '../../domain/verification/commands.js';
+import { OpenIdClientProvider } from '../../providers/openid.js';
+import { defineFamily } from '../family.js';
+
+/** Dashboard users: accounts, organizations, sign-up, sign-in, second factors, passkeys, Google (docs/auth.md). */
+export const accounts = defineFamily({
+  name: 'accounts',
+  needs: [],
+  build: ({ config, store, clock, log, reads, outbox: messenger, rateLimiter, secretsKey, secretBox }) => {
+    const accounts = new Accounts({ store, clock, tokens: new AppTokenSigner(clock, secretsKey), directory: reads, messenger, publicUrl: config.publicUrl });
+    const organizations = new Organizations({
+      store,
+      clock,
+      directory: reads,
+      sessions: accounts,
+      messenger,
+      publicUrl: config.publicUrl,
+      countInvitation: async (organizationId, inviterId) => {
+        const { perOrganization, perInviter } = config.invitationLimits;
+        await rateLimiter.take([
+          ...(perOrganization ? [{ key: `invitation:organization:${organizationId}`, rule: perOrganization }] : []),
+          ...(perInviter ? [{ key: `invitation:inviter:${inviterId}`, rule: perInviter }] : []),
+        ]);
+      },
+      organizationsPerUser: config.organizationsPerUser,
+    });
+    const verifications = new Verifications({
+      store,
+      clock,
+      codes: new KeyedHasher(secretsKey, 'sika:verification-codes:v1'),
+      messenger,
+      accountExists: async (email) => (await accounts.userIdOf(email)) !== null,
+    });
+    const secondFactorRule = config.secondFactorLimit;
+    const factorAttempts: FactorAttempts = {
+      count: (userId) => (secondFactorRule ? rateLimiter.attempt({ key: `second-factor:${userId}`, rule: secondFactorRule }) : Promise.resolve({ succeeded: async () => undefined })),
+    };
+    const passkeys = new Passkeys({ clock, accounts, verifications, messenger, rp: relyingPartyOf(config.publicUrl), attempts: factorAttempts });
+    const secondFactors = new SecondFactors({ clock, accounts, verifications, box: secretBox, recoveryCodes: new KeyedHasher(secretsKey, 'sika:recovery-codes:v1'), passkeys, messenger, attempts: factorAttempts });
+    const signIns = new SignIns({ accounts, secondFactors, passkeys, verifications });
+    return {
+      accounts,
+      organizations,
+      /** Pre-signup codes by e-mail and SMS. */
+      verifications,
+      /** Sign-up and joining by invitation. */
+      signUp: new SignUp({ store, clock, accounts, organizations, verifications, signIns }),
+      /** Second-factor challenges, the authenticator app, sign-in with a second factor. */
+      secondFactors,
+      signIns,
+      /** WebAuthn credentials: registration, assertions, passwordless sign-in. */
+      passkeys,
+      /** E-mail, phone and password changes behind a second factor. */
+      contactChanges: new ContactChanges({ clock, accounts, verifications, messenger, publicUrl: config.publicUrl }),
+      /** Sign-in with Google, and connecting a Google account (GOOGLE_*; unconfigured: IKW-FED-001). */
+      google: new GoogleSignIn({
+        store,
+        clock,
+        accounts,
+        signIns,
+        verifications,
+        messenger,
+        box: secretBox,
+        provider: config.google ? new OpenIdClientProvider(config.google, log) : null,
+        publicUrl: config.publicUrl,
+        returnOrigins: config.google?.returnOrigins ?? [],
+      }),
+    };
+  },
+});

@@ -1,0 +1,54 @@
+import { AutomationRunner } from '../../automations/runner.js';
+import { Automations } from '../../domain/automation/commands.js';
+import { LIMITS } from '../../domain/automation/definition.js';
+import { automationSchedule } from '../../processes/automation-schedule.js';
+import { automationStep } from '../../processes/automation-step.js';
+import { enqueue } from '../../scheduler/scheduler.js';
+// Part 2 debt: reads the templates' table directly until the templates family offers the lookup.
+import { findTemplate } from '../../../projections/templates.js';
+import { billing } from '../billing/index.js';
+import { defineFamily } from '../family.js';
+import { payouts } from '../payouts/index.js';
+
+/** Automations and their runner (docs/automations.md). */
+export const automations = defineFamily({
+  name: 'automations',
+  needs: [payouts, billing],
+  processes: [automationStep, automationSchedule],
+  build: ({ config, store, clock, log, knex, secretBox, outbox: messenger, notifier, rateLimiter, deadlines }, { payouts, billing }) => {
+    const automations = new Automations({
+      store,
+      clock,
+      box: secretBox,
+      allowedPrivateRanges: config.webhookAllowedPrivateRanges,
+      templateKind: async (owner, id) => (await findTemplate(knex, owner, id))?.kind,
+    });
+    return {
+      automations,
+      automationRunner: new AutomationRunner({
+        knex,
+        clock,
+        log,
+        box: secretBox,
+        automations,
+        messenger,
+        notifier,
+        payouts,
+        billing,
+        enqueueStep: (db, job, runAt) => enqueue(db, automationStep.job, job, runAt),
+        enqueueTick: (db, job, runAt) => enqueue(db, automationSchedule.job, job, runAt),
+        allowedPrivateRanges: config.webhookAllowedPrivateRanges,
+        httpTimeoutMs: deadlines.automationHttpTimeoutMs ?? LIMITS.httpTimeoutMs,
+        smtpConfigured: config.smtpUrl !== null,
+        countSend: async (owner, to) => {
+          const { automationSendLimit: perMerchant, automationRecipientLimit: perRecipient } = config;
+          await rateLimiter.take([
+            ...(perMerchant ? [{ key: `automation-send:${owner.merchantId}:${owner.environment}`, rule: perMerchant }] : []),
+            ...(perRecipient ? [{ key: `automation-send:${owner.merchantId}:${owner.environment}:${to}`, rule: perRecipient }] : []),
+          ]);
+        },
+      }),
+    };
+  },
+  consumers: ({ automationRunner }) => [automationRunner.consumer()],
+});

@@ -1,0 +1,34 @@
+import { Billing } from '../../domain/billing/service.js';
+import { invoicePayment, invoicePaymentsConsumer } from '../../processes/invoice-payment.js';
+import { refundReconcile } from '../../processes/refund-reconcile.js';
+import { subscriptionInvoiceDue } from '../../processes/subscription-invoice-due.js';
+import { subscriptionInvoiceIssue } from '../../processes/subscription-invoice-issue.js';
+import { subscriptionRenewal } from '../../processes/subscription-renewal.js';
+import { walletApplication } from '../../processes/wallet-application.js';
+import { defineFamily } from '../family.js';
+import { payments } from '../payments/index.js';
+
+/** Customers, products, subscriptions, invoices, refunds (docs/billing.md). */
+export const billing = defineFamily({
+  name: 'billing',
+  needs: [payments],
+  processes: [invoicePayment, walletApplication, subscriptionRenewal, subscriptionInvoiceIssue, subscriptionInvoiceDue, refundReconcile],
+  build: ({ config, store, clock, reads, enqueuer }, { paymentIntents, paymentRecipients }) => ({
+    billing: new Billing({
+      reads,
+      store,
+      clock,
+      publicUrl: config.publicUrl,
+      paymentIntents,
+      recipients: paymentRecipients,
+      jobs: {
+        renew: enqueuer(subscriptionRenewal),
+        issueInvoice: enqueuer(subscriptionInvoiceIssue),
+        invoiceDue: enqueuer(subscriptionInvoiceDue),
+        walletApplication: enqueuer(walletApplication),
+        refundReconcile: enqueuer(refundReconcile),
+      },
+    }),
+  }),
+  consumers: (_, { clock }) => [invoicePaymentsConsumer(clock)],
+});

@@ -1,0 +1,27 @@
+import { KeyedHasher } from '../../core/hashing.js';
+import { CustomerPortal } from '../../domain/customer-portal/commands.js';
+import { PortalSettingsService } from '../../domain/customer-portal/settings.js';
+// Part 2 debt: reads billing's customers table directly until billing's read API offers the lookup.
+import { findCustomerIdByEmail } from '../../../projections/customers.js';
+import { defineFamily } from '../family.js';
+
+/** The customer portal's sign-in by e-mailed code (docs/billing.md). */
+export const customerPortal = defineFamily({
+  name: 'customer-portal',
+  needs: [],
+  build: ({ config, store, clock, knex, secretsKey, outbox: messenger, rateLimiter }) => ({
+    customerPortal: new CustomerPortal({
+      store,
+      clock,
+      customerByEmail: (owner, email) => findCustomerIdByEmail(knex, owner, email),
+      codes: new KeyedHasher(secretsKey, 'sika:customer-portal-codes:v1'),
+      messenger,
+      countCodeRequest: async (owner) => {
+        const rule = config.customerPortalCodeLimit;
+        if (rule) await rateLimiter.take([{ key: `portal-code:${owner.merchantId}:${owner.environment}`, rule }]);
+      },
+    }),
+    /** The portal's settings (what customers may do there), on the merchant settings' stream. */
+    portalSettings: new PortalSettingsService({ store, clock }),
+  }),
+});

@@ -1,0 +1,29 @@
+import { EscrowContracts } from '../../domain/escrow/commands.js';
+import { escrowPayoutFunding } from '../../domain/escrow/payout-funding.js';
+import type { EscrowDirectory } from '../../domain/read-ports.js';
+import { escrowAutoRelease } from '../../processes/escrow-auto-release.js';
+import { escrowFunding, escrowFundingConsumer } from '../../processes/escrow-funding.js';
+// Part 2 debt: the family reads its own read side directly until its read API is its manifest's.
+import { escrowContractFundedBy } from '../../../projections/escrow-contracts.js';
+import { contractOfDispute } from '../../../projections/escrow-disputes.js';
+import { contractOfRelease } from '../../../projections/escrow-releases.js';
+import { defineFamily } from '../family.js';
+import { payouts } from '../payouts/index.js';
+
+/** Escrow contracts, their releases and disputes (docs/escrow.md). */
+export const escrow = defineFamily({
+  name: 'escrow',
+  needs: [payouts],
+  processes: [escrowFunding, escrowAutoRelease],
+  build: ({ store, clock, knex, enqueuer }, { payouts }) => {
+    const directory: EscrowDirectory = {
+      contractOfRelease: (owner, id) => contractOfRelease(knex, owner, id),
+      contractOfDispute: (owner, id) => contractOfDispute(knex, owner, id),
+      escrowContractFundedBy: (owner, id) => escrowContractFundedBy(knex, owner, id),
+    };
+    return { escrow: new EscrowContracts({ store, clock, payouts, directory, scheduleAutoRelease: enqueuer(escrowAutoRelease) }) };
+  },
+  // Contracts take their payments; their releases' payouts hold out of the contract's escrow.
+  registrations: ({ escrow }) => ({ paymentRecipients: [escrow.paymentRecipient], payoutFundingSources: [escrowPayoutFunding] }),
+  consumers: (_, { clock }) => [escrowFundingConsumer(clock)],
+});

@@ -1,0 +1,95 @@
+import type { ConsumerSpec } from '../bus/consumer.js';
+import type { Process } from '../processes/process.js';
+import type { Kernel } from './kernel.js';
+
+/**
+ * What families offer to registries other families own (a payment recipient, …). Each owner adds
+ * its part by declaration merging in its manifest, so this file knows no family.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface Registrations {}
+
+// Manifests of any API and needs: what a list holds.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyFamily = FamilyModule<any, readonly any[]>;
+
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+/** The API a family's build returns. */
+export type ApiOf<F> = F extends FamilyModule<infer Api, readonly AnyFamily[]> ? Api : never;
+/** The APIs of these families, merged into one object (`unknown` for none). */
+export type ApisOf<Families extends readonly AnyFamily[]> = UnionToIntersection<ApiOf<Families[number]>>;
+
+/**
+ * One family's manifest (docs/architecture.md, "Families"): what it is made of and how it is built
+ * on the kernel. Its build returns its services as a named object merged into the System, so
+ * `svc.payouts` is the payouts family's `payouts`.
+ */
+export interface FamilyModule<Api extends object, Needs extends readonly AnyFamily[] = readonly []> {
+  readonly name: string;
+  /** The families whose built API this one calls: built before it, and all it is given. */
+  readonly needs: Needs;
+  /** Its job kinds (packages/processes): the scheduler runs exactly the kinds families declare. */
+  readonly processes?: readonly Process<never>[];
+  /** Its bus consumers, made from what it built. */
+  consumers?(api: Api, kernel: Kernel): ConsumerSpec[];
+  /** What it offers to registries other families own. */
+  registrations?(api: Api): Registrations;
+  /** Takes what every family registered into the registries it owns, once all are built. */
+  collect?(api: Api, registrations: readonly Registrations[]): void;
+  build(kernel: Kernel, needs: ApisOf<Needs>): Api;
+}
+
+/** A manifest, its API and needs inferred. */
+export function defineFamily<Api extends object, const Needs extends readonly AnyFamily[] = readonly []>(family: FamilyModule<Api, Needs>): FamilyModule<Api, Needs> {
+  return family;
+}
+
+/** Items in the order their names were registered in before families assembled them; new names follow, in list order. */
+export function inHistoricalOrder<T>(items: readonly T[], nameOf: (item: T) => string, historical: readonly string[]): T[] {
+  const rank = (item: T) => {
+    const i = historical.indexOf(nameOf(item));
+    return i === -1 ? historical.length : i;
+  };
+  return items.map((item, i) => ({ item, i })).sort((a, b) => rank(a.item) - rank(b.item) || a.i - b.i).map(({ item }) => item);
+}
+
+export interface BuiltFamilies<Api> {
+  /** Every family's services, merged. */
+  api: Api;
+  /** Every family's bus consumers, in list order. */
+  consumers: ConsumerSpec[];
+}
+
+/**
+ * Builds the families in list order, each given the APIs of its needs (which must come before it),
+ * then hands every registration to the families that collect them.
+ */
+export function buildFamilies<Families extends readonly AnyFamily[]>(kernel: Kernel, families: Families): BuiltFamilies<ApisOf<Families>> {
+  const built = new Map<AnyFamily, object>();
+  const owners = new Map<string, string>(Object.keys(kernel).map((property) => [property, 'the kernel']));
+  for (const family of families) {
+    const missing = family.needs.filter((need: AnyFamily) => !built.has(need));
+    if (missing.length > 0) throw new Error(`The family ${family.name} needs ${missing.map((f: AnyFamily) => f.name).join(', ')} listed before it`);
+    const api: object = family.build(kernel, Object.assign({}, ...family.needs.map((need: AnyFamily) => built.get(need))));
+    for (const property of Object.keys(api)) {
+      const owner = owners.get(property);
+      if (owner) throw new Error(`${owner} and the family ${family.name} both name ${property}`);
+      owners.set(property, family.name);
+    }
+    built.set(family, api);
+  }
+  const registrations = families.flatMap((family) => (family.registrations ? [family.registrations(built.get(family))] : []));
+  for (const family of families) family.collect?.(built.get(family), registrations);
+  const consumers = new Map<string, { family: string; spec: ConsumerSpec }>();
+  for (const family of families) {
+    for (const spec of family.consumers?.(built.get(family), kernel) ?? []) {
+      const owner = consumers.get(spec.name);
+      if (owner) throw new Error(`The families ${owner.family} and ${family.name} both declare the consumer ${spec.name}`);
+      consumers.set(spec.name, { family: family.name, spec });
+    }
+  }
+  return {
+    api: Object.assign({}, ...built.values()) as ApisOf<Families>,
+    consumers: [...consumers.values()].map(({ spec }) => spec),
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * The write side's family list (docs/architecture.md, "Families"), in dependency order: each
+ * family comes after the families it needs. services/system.ts builds them in this order and
+ * registers the job kinds and bus consumers they declare; a new family is one entry here.
+ */
+import type { ConsumerSpec } from '../bus/consumer.js';
+import { outboxPurge } from '../processes/outbox-purge.js';
+import type { Process } from '../processes/process.js';
+import { accounts } from './accounts/index.js';
+import { assets } from './assets/index.js';
+import { automations } from './automations/index.js';
+import { billing } from './billing/index.js';
+import { checkout } from './checkout/index.js';
+import { customerPortal } from './customer-portal/index.js';
+import { escrow } from './escrow/index.js';
+import { buildFamilies, inHistoricalOrder, type ApisOf, type BuiltFamilies } from './family.js';
+import { funding } from './funding/index.js';
+import { intelligence } from './intelligence/index.js';
+import type { Kernel } from './kernel.js';
+import { ledger } from './ledger/index.js';
+import { marketplace } from './marketplace/index.js';
+import { merchants } from './merchants/index.js';
+import { payments } from './payments/index.js';
+import { payoutEngine } from './payout-engine/index.js';
+import { payouts } from './payouts/index.js';
+import { platform } from './platform/index.js';
+import { support } from './support/index.js';
+import { templates } from './templates/index.js';
+import { webhooks } from './webhooks/index.js';
+
+// Funding, marketplace, escrow: the order their payment recipients have always been asked in.
+export const FAMILIES = [
+  platform,
+  accounts,
+  merchants,
+  ledger,
+  payments,
+  checkout,
+  payouts,
+  payoutEngine,
+  funding,
+  marketplace,
+  escrow,
+  billing,
+  customerPortal,
+  webhooks,
+  assets,
+  support,
+  templates,
+  automations,
+  intelligence,
+] as const;
+
+/** Every family's services, merged: what routes, processes and tests call (svc.payouts, svc.marketplace.orders, …). */
+export type FamilyApis = ApisOf<typeof FAMILIES>;
+
+/** The kernel's own job kinds: the outbox's purge (packages/messaging). */
+export const KERNEL_PROCESSES: readonly Process<never>[] = [outboxPurge];
+
+/**
+ * The job kinds and consumers in the order they were registered before the families declared
+ * them (test/snapshots/registries.json); kinds and consumers added since follow in list order.
+ */
+const JOB_KIND_ORDER = [
+  'payin.callback',
+  'payout.callback',
+  'payout.overdue',
+  'payout.reconcile',
+  'payout_batch.run',
+  'payout_batch.item_settled',
+  'ledger.settle',
+  'webhook.deliver',
+  'invoice.payment_intent_succeeded',
+  'invoice.wallet_application',
+  'subscription.renew',
+  'subscription.issue_invoice',
+  'subscription.invoice_due',
+  'refund.reconcile',
+  'support_ticket.forward',
+  'asset.purge',
+  'escrow.funding_received',
+  'escrow.auto_release',
+  'funding.payment_outcome',
+  'funding.deadline',
+  'funding.payout_mend',
+  'automation.step',
+  'automation.tick',
+  'outbox.purge',
+];
+const CONSUMER_ORDER = ['webhook-dispatcher', 'billing-payments', 'payout-batch-items', 'support-tickets', 'asset-purge', 'escrow-funding', 'funding-payments', 'automations'];
+
+/** Every saga and timer of the service: the scheduler runs exactly these job kinds. */
+export const PROCESSES: readonly Process<never>[] = inHistoricalOrder(
+  [...FAMILIES.flatMap((family) => family.processes ?? []), ...KERNEL_PROCESSES],
+  (process) => process.job.name,
+  JOB_KIND_ORDER,
+);
+
+/** Builds every family on the kernel; its bus consumers in their registered order. */
+export function openFamilies(kernel: Kernel): BuiltFamilies<FamilyApis> {
+  const built = buildFamilies(kernel, FAMILIES);
+  return { ...built, consumers: inHistoricalOrder<ConsumerSpec>(built.consumers, (consumer) => consumer.name, CONSUMER_ORDER) };
+}
+
+export type { Kernel } from './kernel.js';
+export type { Marketplace } from './marketplace/index.js';
+// The connector router's callback sinks (services/system.ts) and the messenger's purge enqueue these.
+export { outboxPurge, payinCallback, payoutCallback } from '../processes/index.js';

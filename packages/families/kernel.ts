@@ -1,0 +1,73 @@
+import type { Knex } from 'knex';
+import type { ApiKeyCache } from '../../projections/api-key-cache.js';
+import type { rememberedGates, rememberedPayoutSettings } from '../../projections/read-ports.js';
+import type { Clock } from '../core/clock.js';
+import type { Config } from '../core/config.js';
+import type { Database } from '../core/database.js';
+import type { ProcessInstance } from '../core/instance.js';
+import type { Logger } from '../core/logger.js';
+import type { Metrics } from '../core/metrics.js';
+import type { Environment } from '../core/owner.js';
+import type { SecretBox } from '../core/secrets.js';
+import type { Rails } from '../connectors/port.js';
+import type { ReadPorts } from '../domain/read-ports.js';
+import type { EventStore } from '../eventstore/port.js';
+import type { ApiKeyUsage } from '../http/api-key-usage.js';
+import type { IdempotencyStore } from '../http/idempotency.js';
+import type { publicPushCounter, RateLimiter } from '../http/rate-limit.js';
+import type { OutboxMessenger } from '../messaging/messenger.js';
+import type { TemplateComposer } from '../messaging/composer.js';
+import type { Process } from '../processes/process.js';
+import type { Enqueue, Scheduler } from '../scheduler/scheduler.js';
+import type { Notifier } from '../webhooks/notifier.js';
+
+/**
+ * What services/system.ts opens before any family is built, and every family may use: storage,
+ * the scheduler, the rails, secrets, the messenger and the caches of what hot paths read. Its
+ * property names are the System's too (svc.store, svc.outbox, svc.templateComposer, …).
+ */
+export interface Kernel {
+  config: Config;
+  db: Database;
+  knex: Knex;
+  /** Postgres (inline projections) or EventStoreDB (appends wait for the projector: read-your-writes), per EVENT_STORE. */
+  store: EventStore;
+  clock: Clock;
+  log: Logger;
+  /** What GET /metrics serves (docs/operations.md). */
+  metrics: Metrics;
+  /** This process's row in the instance registry (docs/operations.md). */
+  instance: ProcessInstance;
+  scheduler: Scheduler;
+  /** The scheduler's port for one job kind: services never name job kinds themselves. */
+  enqueuer<P extends object>(process: Process<P>): Enqueue<P>;
+  /** The connectors carrying each environment's rails (docs/connectors.md). */
+  railsOf(environment: Environment): Rails;
+  /** Request rate limits shared by every API process (counted in PostgreSQL). */
+  rateLimiter: RateLimiter;
+  /** Counts a public (unauthenticated) push against PUSH_LIMITS: checkout pages and contributions. */
+  countPublicPush: ReturnType<typeof publicPushCounter>;
+  idempotency: IdempotencyStore;
+  /** The API keys requests presented, remembered a second at most and forgotten by every process when revoked or rolled. */
+  apiKeys: ApiKeyCache;
+  /** When each key last authenticated a request (to the minute). */
+  apiKeyUsage: ApiKeyUsage;
+  /** The read ports commands use (packages/domain/read-ports.ts), the payment gates remembered. */
+  reads: ReadPorts;
+  /** The payment gates (capabilities, activations) commands checked, evicted by their events. */
+  gates: ReturnType<typeof rememberedGates>['cache'];
+  /** The merchants' payout settings as hot paths read them, remembered per merchant. */
+  payoutSettings: ReturnType<typeof rememberedPayoutSettings>;
+  secretsKey: Buffer;
+  secretBox: SecretBox;
+  /** The message outbox (packages/messaging): what was sent to whom, and the kept texts, sealed. */
+  outbox: OutboxMessenger;
+  /** The writer of the service's messages and documents from templates (docs/template-engine.md). */
+  templateComposer: TemplateComposer;
+  /** Operational e-mails to merchants (webhook endpoints failing, automations). */
+  notifier: Notifier;
+  /** Deadlines the tests shorten: a webhook delivery's whole attempt (15 s), an automation's http_request step (10 s). */
+  deadlines: { webhookTimeoutMs?: number; automationHttpTimeoutMs?: number };
+  /** Called when the system closes, after the bus consumers and the scheduler stopped. */
+  atClose(close: () => void | Promise<void>): void;
+}

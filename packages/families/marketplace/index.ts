@@ -1,0 +1,43 @@
+import { CommissionRules } from '../../domain/commission-rule/commands.js';
+import { MarketplaceOrders } from '../../domain/marketplace-order/commands.js';
+import { MarketplaceSellers } from '../../domain/marketplace-seller/commands.js';
+import { SellerPayouts } from '../../domain/marketplace-seller/payouts.js';
+// Part 2 debt: the family reads its own read side directly until its read API is its manifest's.
+import { dueSellerShares } from '../../../projections/marketplace-funds.js';
+import { defineFamily } from '../family.js';
+import { payments } from '../payments/index.js';
+import { payouts } from '../payouts/index.js';
+
+/** The marketplace's command services (docs/marketplace.md). */
+export interface Marketplace {
+  commissionRules: CommissionRules;
+  sellers: MarketplaceSellers;
+  orders: MarketplaceOrders;
+  payouts: SellerPayouts;
+}
+
+/** The marketplace: commission rules, sellers, orders, refunds and settlements (docs/marketplace.md). */
+export const marketplace = defineFamily({
+  name: 'marketplace',
+  needs: [payments, payouts],
+  build: ({ store, clock, knex }, { paymentIntents, payouts }) => {
+    const commissionRules = new CommissionRules({ store, clock });
+    const sellers = new MarketplaceSellers({ store, clock });
+    const marketplace: Marketplace = {
+      commissionRules,
+      sellers,
+      orders: new MarketplaceOrders({
+        store,
+        clock,
+        paymentIntents,
+        sellers,
+        commissionRules,
+        dueShares: { dueShares: (owner, currency, at, limit) => dueSellerShares(knex, owner, currency, at, limit) },
+      }),
+      payouts: new SellerPayouts({ payouts, sellers }),
+    };
+    return { marketplace };
+  },
+  // Orders split their payments.
+  registrations: ({ marketplace }) => ({ paymentRecipients: [marketplace.orders.paymentRecipient] }),
+});

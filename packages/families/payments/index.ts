@@ -1,0 +1,41 @@
+import { PaymentIntents } from '../../domain/payment-intent/commands.js';
+import { PaymentRecipients, type PaymentRecipient } from '../../domain/payment-intent/recipients.js';
+import { ledgerSettlement } from '../../processes/ledger-settlement.js';
+import { payinCallback } from '../../processes/payin-callback.js';
+import { defineFamily } from '../family.js';
+
+declare module '../family.js' {
+  interface Registrations {
+    /** Where a family's payments go (held, split, taken): payment intents ask each in registration order. */
+    paymentRecipients?: readonly PaymentRecipient[];
+  }
+}
+
+/** Payment intents (docs/payment-intents.md); the payment recipients other families register. */
+export const payments = defineFamily({
+  name: 'payments',
+  needs: [],
+  processes: [payinCallback],
+  build: ({ config, store, clock, reads, railsOf, payoutSettings, enqueuer, instance }) => {
+    // Filled once every family is built (collect, below): the recipients' families are built after this one.
+    const paymentRecipients = new PaymentRecipients();
+    return {
+      paymentIntents: new PaymentIntents({
+        customers: reads,
+        store,
+        clock,
+        rails: railsOf,
+        capabilities: reads,
+        activations: reads,
+        publicUrl: config.publicUrl,
+        defaultReturnUrl: async (merchantId, environment) => (await payoutSettings.payoutSettings(merchantId, environment)).defaultReturnUrl,
+        settlementDelayMs: (env) => (env === 'sandbox' ? 0 : config.settlementDelayMs),
+        scheduleSettlement: enqueuer(ledgerSettlement),
+        instance,
+        recipients: paymentRecipients,
+      }),
+      paymentRecipients,
+    };
+  },
+  collect: ({ paymentRecipients }, registrations) => paymentRecipients.register(...registrations.flatMap((r) => r.paymentRecipients ?? [])),
+});

@@ -1,0 +1,24 @@
+import { PayoutBatches } from '../../domain/payout-batch/commands.js';
+import { batchPayoutFunding } from '../../domain/payout-batch/payout-funding.js';
+import { PayoutRecipients } from '../../domain/payout-recipient/commands.js';
+import { payoutBatchItem, payoutBatchItemsConsumer } from '../../processes/payout-batch-item.js';
+import { payoutBatchRun } from '../../processes/payout-batch-run.js';
+import { defineFamily } from '../family.js';
+import { payouts } from '../payouts/index.js';
+
+/** The payout engine: saved recipients and payout batches (docs/payout-engine.md). */
+export const payoutEngine = defineFamily({
+  name: 'payout-engine',
+  needs: [payouts],
+  processes: [payoutBatchRun, payoutBatchItem],
+  build: ({ store, clock, enqueuer }, { payouts }) => {
+    const payoutRecipients = new PayoutRecipients({ store, clock });
+    return {
+      payoutRecipients,
+      payoutBatches: new PayoutBatches({ store, clock, payouts, recipients: payoutRecipients, scheduleRun: enqueuer(payoutBatchRun) }),
+    };
+  },
+  // Batches' payouts hold out of the batch's hold.
+  registrations: () => ({ payoutFundingSources: [batchPayoutFunding] }),
+  consumers: (_, { clock }) => [payoutBatchItemsConsumer(clock)],
+});

@@ -1,0 +1,49 @@
+import { Payouts } from '../../domain/payout/commands.js';
+import { PayoutFundingSources, type AnyFundingSource } from '../../domain/payout/funding.js';
+import { PayoutSettingsService } from '../../domain/payout/settings.js';
+import { payoutCallback } from '../../processes/payout-callback.js';
+import { payoutOverdue } from '../../processes/payout-overdue.js';
+import { payoutReconcile } from '../../processes/payout-reconcile.js';
+// Part 2 debt: the family reads its own read side directly until its read API is its manifest's.
+import { hasPaidTo } from '../../../projections/payouts.js';
+import { accounts } from '../accounts/index.js';
+import { defineFamily } from '../family.js';
+
+declare module '../family.js' {
+  interface Registrations {
+    /** Where a family's payouts hold their money from and where it returns (batches, escrow releases). */
+    payoutFundingSources?: readonly AnyFundingSource[];
+  }
+}
+
+/** Payouts to mobile money and their destinations; the merchant's payout settings (docs/payout-engine.md). */
+export const payouts = defineFamily({
+  name: 'payouts',
+  needs: [accounts],
+  processes: [payoutCallback, payoutOverdue, payoutReconcile],
+  build: ({ store, clock, log, knex, railsOf, reads, payoutSettings, enqueuer, outbox: messenger }, { verifications }) => {
+    // Filled once every family is built (collect, below): the families funding payouts are built after this one.
+    const payoutFundingSources = new PayoutFundingSources();
+    return {
+      payouts: new Payouts({
+        store,
+        clock,
+        log,
+        rails: railsOf,
+        capabilities: reads,
+        activations: reads,
+        history: { hasPaidTo: (owner, destination) => hasPaidTo(knex, owner, destination) },
+        settings: (owner) => payoutSettings.payoutSettings(owner.merchantId, owner.environment),
+        // A user's challenge is used up in the payout's commit.
+        verifications,
+        funding: payoutFundingSources,
+        scheduleOverdueCheck: enqueuer(payoutOverdue),
+        scheduleReconcile: enqueuer(payoutReconcile),
+      }),
+      payoutFundingSources,
+      /** Payout settings: lowering the safety delay of saved destinations takes a second factor. */
+      merchantPayoutSettings: new PayoutSettingsService({ store, clock, verifications, messenger, directory: reads }),
+    };
+  },
+  collect: ({ payoutFundingSources }, registrations) => payoutFundingSources.register(...registrations.flatMap((r) => r.payoutFundingSources ?? [])),
+});

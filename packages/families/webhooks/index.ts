@@ -1,0 +1,36 @@
+import { WebhookEndpoints } from '../../domain/webhook-endpoint/commands.js';
+import { webhookDelivery } from '../../processes/webhook-delivery.js';
+import { enqueueMany } from '../../scheduler/scheduler.js';
+import { WebhookDispatcher } from '../../webhooks/dispatcher.js';
+import { EventWaits } from '../../webhooks/event-waits.js';
+import { defineFamily } from '../family.js';
+
+/** Webhook endpoints, the dispatcher that delivers to them, and the events API's long polls (docs/webhooks.md). */
+export const webhooks = defineFamily({
+  name: 'webhooks',
+  needs: [],
+  processes: [webhookDelivery],
+  build: ({ config, db, store, clock, log, knex, secretBox, notifier, instance, deadlines, atClose }) => {
+    const webhookEndpoints = new WebhookEndpoints(store, clock, secretBox, config.webhookAllowedPrivateRanges);
+    const webhooks = new WebhookDispatcher({
+      knex,
+      enqueueDeliveries: (db, jobs) => enqueueMany(db, webhookDelivery.job, jobs),
+      clock,
+      log,
+      box: secretBox,
+      endpoints: webhookEndpoints,
+      notifier,
+      retryScheduleMs: config.webhookRetryScheduleMs,
+      allowedPrivateRanges: config.webhookAllowedPrivateRanges,
+      timeoutMs: deadlines.webhookTimeoutMs ?? 15_000,
+    });
+    atClose(() => webhooks.close());
+    return {
+      webhookEndpoints,
+      webhooks,
+      /** The events API's long polls, woken by the dispatcher's notifications, within their slots. */
+      eventWaits: new EventWaits({ knex, notifications: db.notifications, clock, instanceId: instance.id, limits: config.eventWaits }),
+    };
+  },
+  consumers: ({ webhooks }) => [webhooks.consumer()],
+});

@@ -1,0 +1,63 @@
+/**
+ * The family list (packages/families/index.ts, docs/architecture.md "Families"): built in an order
+ * where every family follows the families it needs, and every job kind and bus consumer owned by
+ * exactly one family (the outbox's purge by the kernel).
+ */
+import t from 'tap';
+import { loadConfig } from '../../packages/core/config.js';
+import { ManualClock } from '../../packages/core/clock.js';
+import { buildFamilies, defineFamily, type AnyFamily } from '../../packages/families/family.js';
+import { FAMILIES, KERNEL_PROCESSES, PROCESSES } from '../../packages/families/index.js';
+import type { Kernel } from '../../packages/families/kernel.js';
+
+/** A kernel whose every part but the configuration and the clock accepts any call: the families' services are constructed, never run. */
+function inertKernel(): Kernel {
+  const inert: unknown = new Proxy(function inert() {}, {
+    get: (_, property) => (property === 'then' || typeof property === 'symbol' ? undefined : inert),
+    apply: () => inert,
+    construct: () => inert as object,
+  });
+  const parts: Partial<Kernel> = { config: loadConfig({}), clock: new ManualClock(new Date('2026-01-01T00:00:00Z')), atClose: () => undefined, deadlines: {}, secretsKey: Buffer.alloc(32) };
+  return new Proxy(parts, { get: (target, property) => (property in target ? target[property as keyof Kernel] : inert) }) as Kernel;
+}
+
+t.test('the needs graph is acyclic: each family follows the families it needs', async (t) => {
+  const seen = new Set<AnyFamily>();
+  for (const family of FAMILIES as readonly AnyFamily[]) {
+    for (const need of family.needs as readonly AnyFamily[]) t.ok(seen.has(need), `${family.name} needs ${need.name}, listed before it`);
+    seen.add(family);
+  }
+  const names = FAMILIES.map((f) => f.name);
+  t.equal(new Set(names).size, names.length, `family names are unique: ${names.join(', ')}`);
+});
+
+t.test('every job kind is owned by exactly one family, or by the kernel', async (t) => {
+  const owners = new Map<string, string[]>();
+  const own = (name: string, owner: string) => owners.set(name, [...(owners.get(name) ?? []), owner]);
+  for (const family of FAMILIES as readonly AnyFamily[]) for (const process of family.processes ?? []) own(process.job.name, family.name);
+  for (const process of KERNEL_PROCESSES) own(process.job.name, 'the kernel');
+  for (const process of PROCESSES) t.same(owners.get(process.job.name)?.length, 1, `${process.job.name}: ${owners.get(process.job.name)?.join(', ')}`);
+  t.equal(PROCESSES.length, owners.size, 'the scheduler runs every declared kind');
+});
+
+t.test('every bus consumer is owned by exactly one family', async (t) => {
+  const names = buildFamilies(inertKernel(), FAMILIES).consumers.map((c) => c.name);
+  t.ok(names.length > 0);
+  t.equal(new Set(names).size, names.length, names.join(', '));
+  const consumer = { name: 'shared', checkpointTable: 'bus_checkpoints', handle: async () => undefined };
+  const a = defineFamily({ name: 'a', needs: [], build: () => ({}), consumers: () => [consumer] });
+  const b = defineFamily({ name: 'b', needs: [], build: () => ({}), consumers: () => [consumer] });
+  t.throws(() => buildFamilies(inertKernel(), [a, b]), /The families a and b both declare the consumer shared/);
+});
+
+t.test('building refuses a family listed before what it needs, and two families naming one service', async (t) => {
+  const kernel = inertKernel();
+  const a = defineFamily({ name: 'a', needs: [], build: () => ({ one: 1 }) });
+  const b = defineFamily({ name: 'b', needs: [a], build: (_, { one }) => ({ two: one + 1 }) });
+  t.same(buildFamilies(kernel, [a, b]).api, { one: 1, two: 2 }, 'a need is given its API');
+  t.throws(() => buildFamilies(kernel, [b, a]), /The family b needs a listed before it/);
+  const c = defineFamily({ name: 'c', needs: [], build: () => ({ one: 3 }) });
+  t.throws(() => buildFamilies(kernel, [a, c]), /a and the family c both name one/);
+  const d = defineFamily({ name: 'd', needs: [], build: () => ({ clock: 'mine' }) });
+  t.throws(() => buildFamilies(kernel, [d]), /the kernel and the family d both name clock/);
+});
