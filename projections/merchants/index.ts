@@ -1,0 +1,14 @@
+import type { ReadSide } from '../read-side.js';
+import { merchantsProjection } from '../merchants.js';
+import { apiKeysProjection } from '../api-keys.js';
+
+/** Merchants: the merchant records and their API keys. */
+export const merchantsReadSide: ReadSide = {
+  family: 'merchants',
+  readModels: [merchantsProjection, apiKeysProjection],
+};
+
+// The queries other code reads this family by.
+export { findMerchant } from '../merchants.js';
+export { API_KEY_ENDS_CHANNEL, type ApiKeyRow, findApiKey, findApiKeyByHash, listApiKeys, usable } from '../api-keys.js';
+export { ApiKeyCache } from '../api-key-cache.js';

@@ -1,0 +1,13 @@
+import type { ObjectHistory } from './object-events.js';
+import type { Projection } from './projection.js';
+
+/**
+ * A family's read side, as its `projections/<family>/index.ts` declares it: the read models it
+ * keeps and the objects whose history read.object_events keeps for it. The read-model list
+ * (projections/index.ts) names every family's; the registry assembles the read models from them.
+ */
+export interface ReadSide {
+  family: string;
+  readModels: readonly Projection[];
+  histories?: readonly ObjectHistory[];
+}
