@@ -11,7 +11,7 @@ export const platformReadSide: ReadSide = {
 };
 
 // The queries other code reads this family by.
-export { findAdminKeyByHash } from '../admin-keys.js';
+export { adminKeyCredentials } from '../admin-keys.js';
 export { listFeatureFlags } from '../feature-flags.js';
 export { activationRule, activationsByCountry, findActivation, listActivations } from '../country-activations.js';
 export { findPaymentCapability, governingCapability, listPaymentCapabilities } from '../payment-capabilities.js';
