@@ -10,5 +10,5 @@ export const merchantsReadSide: ReadSide = {
 
 // The queries other code reads this family by.
 export { findMerchant } from '../merchants.js';
-export { API_KEY_ENDS_CHANNEL, type ApiKeyRow, findApiKey, findApiKeyByHash, listApiKeys } from '../api-keys.js';
+export { findApiKey, listApiKeys } from '../api-keys.js';
 export { ApiKeyCache, apiKeyCredentials } from '../api-key-cache.js';
