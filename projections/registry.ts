@@ -1,3 +1,4 @@
+import { inFrozenOrder } from '../packages/core/frozen-order.js';
 import { READ_SIDES } from './index.js';
 import { objectEventsProjection } from './object-events.js';
 import type { Projection } from './projection.js';
@@ -7,8 +8,7 @@ import type { Projection } from './projection.js';
  * sides, in the order they were then listed. That order is part of the stored state: migrations run
  * in ALL_PROJECTIONS order (infra/migrations.ts) and inline projections apply in it within each
  * commit, so it is frozen here rather than derived from the order of the families. A read model
- * added later is appended after these, in the order of the read-model list (projections/index.ts);
- * none of these may be dropped (its migrations have run).
+ * added later comes after these, in the order of the read-model list (projections/index.ts).
  */
 const ORDER_AT_ASSEMBLY = [
   'merchants',
@@ -64,22 +64,13 @@ const ORDER_AT_ASSEMBLY = [
   'automations',
 ] as const;
 
-/** The families' read models and the one history of every object a family keeps (read.object_events), in the frozen order. */
-function assemble(): Projection[] {
-  const declared = [...READ_SIDES.flatMap((side) => side.readModels), objectEventsProjection(READ_SIDES.flatMap((side) => side.histories ?? []))];
-  const byName = new Map<string, Projection>();
-  for (const projection of declared) {
-    if (byName.has(projection.name)) throw new Error(`Two read models are named ${projection.name}`);
-    byName.set(projection.name, projection);
-  }
-  const frozen = new Set<string>(ORDER_AT_ASSEMBLY);
-  const missing = ORDER_AT_ASSEMBLY.filter((name) => !byName.has(name));
-  if (missing.length > 0) throw new Error(`Read models no family declares: ${missing.join(', ')}`);
-  return [...ORDER_AT_ASSEMBLY.map((name) => byName.get(name)!), ...declared.filter((p) => !frozen.has(p.name))];
-}
-
 /** Every read model the service keeps, in the order they are migrated. */
-export const ALL_PROJECTIONS: readonly Projection[] = assemble();
+export const ALL_PROJECTIONS: readonly Projection[] = inFrozenOrder(
+  [...READ_SIDES.flatMap((side) => side.readModels), objectEventsProjection(READ_SIDES.flatMap((side) => side.histories ?? []))],
+  ORDER_AT_ASSEMBLY,
+  (projection) => projection.name,
+  'read models',
+);
 
 /** Applied in each append's transaction by the Postgres store: a client reads what it wrote. */
 export const INLINE_PROJECTIONS = ALL_PROJECTIONS.filter((p) => !p.followsLog);

@@ -1,3 +1,4 @@
+import { inFrozenOrder } from '../../packages/core/frozen-order.js';
 import { createApp } from '../../packages/http/app.js';
 import type { Family } from '../../packages/http/routes.js';
 import type { System } from '../system.js';
@@ -25,25 +26,13 @@ const ORDER_AT_ASSEMBLY: readonly string[] = [
   'merchant-api-keys',
 ];
 
-/** These routers in the frozen order, those it does not name after them. */
-function inMountOrder(routers: readonly Family[]): Family[] {
-  const byName = new Map<string, Family>();
-  for (const router of routers) {
-    if (byName.has(router.name)) throw new Error(`Two routers are named ${router.name}`);
-    byName.set(router.name, router);
-  }
-  const missing = ORDER_AT_ASSEMBLY.filter((name) => !byName.has(name));
-  if (missing.length > 0) throw new Error(`Routers no family mounts: ${missing.join(', ')}`);
-  const frozen = new Set(ORDER_AT_ASSEMBLY);
-  return [...ORDER_AT_ASSEMBLY.map((name) => byName.get(name)!), ...routers.filter((r) => !frozen.has(r.name))];
-}
-
 /** The families of the interface this service serves, one router each, from the route list. */
 export function apiFamilies(system: System): Family[] {
   const edge = edgeOf(system);
   const routers = ROUTES.flatMap((family) => family.routers.map((build) => build(edge)));
   const scopes = keyScopes(routers);
-  return inMountOrder([...routers, ...ROUTES.flatMap((family) => (family.keyScoped ?? []).map((build) => build(edge, scopes)))]);
+  const keyScoped = ROUTES.flatMap((family) => (family.keyScoped ?? []).map((build) => build(edge, scopes)));
+  return inFrozenOrder([...routers, ...keyScoped], ORDER_AT_ASSEMBLY, (router) => router.name, 'routers');
 }
 
 /** The scopes an API key may hold: `*`, `*.read`, and each scope a route or handler of these families asks for. */
