@@ -8,6 +8,7 @@ import type { Projection } from './projection.js';
  */
 export interface ReadSide {
   family: string;
+  /** Its read models; one added later is migrated in this order (the registry keeps the order frozen at assembly for the others). */
   readModels: readonly Projection[];
   histories?: readonly ObjectHistory[];
 }

@@ -8,4 +8,19 @@ export const fundingReadSide: ReadSide = {
 };
 
 // The queries other code reads this family by.
-export { allContributions, campaignLedger, campaignOfContribution, contributionsByDay, findCampaign, findCampaignBySlug, findContribution, findContributionById, findUpdate, listCampaignPayouts, listCampaigns, listContributions, listUpdates, publicCampaignView } from '../funding-campaigns.js';
+export {
+  allContributions,
+  campaignLedger,
+  campaignOfContribution,
+  contributionsByDay,
+  findCampaign,
+  findCampaignBySlug,
+  findContribution,
+  findContributionById,
+  findUpdate,
+  listCampaignPayouts,
+  listCampaigns,
+  listContributions,
+  listUpdates,
+  publicCampaignView,
+} from '../funding-campaigns.js';

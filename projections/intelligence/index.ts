@@ -9,6 +9,20 @@ export const intelligenceReadSide: ReadSide = {
 };
 
 // The queries other code reads this family by.
-export { ACTIVE_DAYS, CHURN_DAYS, type KpiDimension, type KpiRange, LIFECYCLE_STAGES, type LifecycleStage, checkRange, findCustomerLifecycle, kpiBreakdown, kpiTotals, lifecycleCounts, lifecycleCustomers, operatorFigures } from '../intelligence-payments.js';
+export {
+  ACTIVE_DAYS,
+  CHURN_DAYS,
+  type KpiDimension,
+  type KpiRange,
+  LIFECYCLE_STAGES,
+  type LifecycleStage,
+  checkRange,
+  findCustomerLifecycle,
+  kpiBreakdown,
+  kpiTotals,
+  lifecycleCounts,
+  lifecycleCustomers,
+  operatorFigures,
+} from '../intelligence-payments.js';
 export { DECISION_KINDS, type DecisionKind, findDecision, listDecisions } from '../intelligence-decisions.js';
 export { merchantFacts } from '../merchant-facts.js';

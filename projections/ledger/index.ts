@@ -11,5 +11,10 @@ export const ledgerReadSide: ReadSide = {
 
 // The queries other code reads this family by.
 export { HELD_KINDS, balancesOf, heldFundsOf } from '../balances.js';
-export { BALANCE_TRANSACTION_CSV_COLUMNS, type BalanceTransactionFilters, balanceTransactionRecords, listBalanceTransactions } from '../balance-transactions.js';
+export {
+  BALANCE_TRANSACTION_CSV_COLUMNS,
+  type BalanceTransactionFilters,
+  balanceTransactionRecords,
+  listBalanceTransactions,
+} from '../balance-transactions.js';
 export { balancesAt, dailySummaries, escrowedAt } from '../ledger-entries.js';
