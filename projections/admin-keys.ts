@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import type { PlatformAdminEvent } from '../packages/domain/platform-admin/events.js';
+import { ADMIN_KEY_SHAPE } from '../packages/domain/platform-admin/commands.js';
+import { adminActor, type PlatformAdminEvent } from '../packages/domain/platform-admin/events.js';
 import type { Projection } from './projection.js';
 
 /** read.admin_keys: the platform operator credentials, looked up by the SHA-256 of the presented key. */
@@ -34,4 +35,15 @@ export const adminKeysProjection: Projection = {
 /** The live (not revoked) admin key with this hash. */
 export function findAdminKeyByHash(knex: Knex, hash: string): Promise<{ id: string } | undefined> {
   return knex('read.admin_keys').where({ key_hash: hash }).whereNull('revoked_at').select('id').first();
+}
+
+/** Operator keys as the HTTP kernel checks them (its AdminKeys port): their shape, and the actor a live one acts as. */
+export function adminKeyCredentials(knex: Knex) {
+  return {
+    looksLike: (credential: string) => ADMIN_KEY_SHAPE.test(credential),
+    actorOf: async (keyHash: string) => {
+      const admin = await findAdminKeyByHash(knex, keyHash);
+      return admin ? adminActor(admin.id) : undefined;
+    },
+  };
 }

@@ -4,7 +4,7 @@ import type { DatabaseNotifications } from '../packages/core/notifications.js';
 import type { MerchantEvent } from '../packages/domain/merchant/events.js';
 import { EvictedByEvents } from '../packages/eventstore/evicted-cache.js';
 import type { EventStore, RecordedEvent } from '../packages/eventstore/port.js';
-import { API_KEY_ENDS_CHANNEL, findApiKeyByHash, type ApiKeyRow } from './api-keys.js';
+import { API_KEY_ENDS_CHANNEL, findApiKeyByHash, usable, type ApiKeyRow } from './api-keys.js';
 
 const KEY_EVENTS = new Set(['api_key.created', 'api_key.rolled', 'api_key.revoked']);
 
@@ -78,4 +78,17 @@ export class ApiKeyCache extends EvictedByEvents<ApiKeyRow | undefined> {
     }
     return { ...row, revoked_at: row.revoked_at ?? end.revokedAt ?? null, expires_at: row.expires_at ?? end.expiresAt ?? null };
   }
+}
+
+/**
+ * API keys as the HTTP kernel checks them (its ApiKeyLookup port): the usable key presented, by the
+ * SHA-256 of its secret, its use recorded (`last_used`); undefined for one unknown, revoked or expired.
+ */
+export function apiKeyCredentials(keys: ApiKeyCache, usage: { used(keyId: string): Promise<void> }, clock: Clock) {
+  return async (keyHash: string): Promise<ApiKeyRow | undefined> => {
+    const key = await keys.find(keyHash);
+    if (!key || !usable(key, clock.now())) return undefined;
+    await usage.used(key.id);
+    return key;
+  };
 }

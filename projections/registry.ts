@@ -1,124 +1,76 @@
-import { adminKeysProjection } from './admin-keys.js';
-import { assetsProjection } from './assets.js';
-import { intelligenceDecisionsProjection } from './intelligence-decisions.js';
-import { intelligencePaymentsProjection } from './intelligence-payments.js';
-import { apiKeysProjection } from './api-keys.js';
-import { balanceTransactionsProjection } from './balance-transactions.js';
-import { balancesProjection } from './balances.js';
-import { checkoutSessionsProjection } from './checkout-sessions.js';
-import { customerPortalSessionsProjection } from './customer-portal-sessions.js';
-import { countryActivationsProjection } from './country-activations.js';
-import { customersProjection } from './customers.js';
-import { featureFlagsProjection } from './feature-flags.js';
-import { fundingCampaignsProjection } from './funding-campaigns.js';
-import { invoicesProjection } from './invoices.js';
-import { ledgerEntriesProjection } from './ledger-entries.js';
-import { merchantsProjection } from './merchants.js';
-import { operationsProjection } from './operations.js';
-import { organizationInvitationsProjection } from './organization-invitations.js';
-import { organizationsProjection } from './organizations.js';
-import { paymentCapabilitiesProjection } from './payment-capabilities.js';
+import { inFrozenOrder } from '../packages/core/frozen-order.js';
+import { READ_SIDES } from './index.js';
 import { objectEventsProjection } from './object-events.js';
-import { paymentIntentHistory, paymentIntentsProjection } from './payment-intents.js';
-import { paymentLinksProjection } from './payment-links.js';
-import { payoutBatchItemsProjection } from './payout-batch-items.js';
-import { payoutBatchLogsProjection } from './payout-batch-logs.js';
-import { payoutBatchesProjection } from './payout-batches.js';
-import { payoutMethodsProjection } from './payout-methods.js';
-import { payoutRecipientsProjection } from './payout-recipients.js';
-import { payoutSettingsProjection } from './payout-settings.js';
-import { customerPortalSettingsProjection } from './customer-portal-settings.js';
-import { payoutHistory, payoutsProjection } from './payouts.js';
-import { productsProjection } from './products.js';
-import { refundsProjection } from './refunds.js';
-import { subscriptionsProjection } from './subscriptions.js';
-import { usageRecordsProjection } from './usage-records.js';
-import { commissionRulesProjection } from './commission-rules.js';
-import { marketplaceFundsProjection } from './marketplace-funds.js';
-import { marketplaceOrdersProjection } from './marketplace-orders.js';
-import { marketplacePayoutsProjection } from './marketplace-payouts.js';
-import { marketplaceRefundsProjection } from './marketplace-refunds.js';
-import { marketplaceSellersProjection } from './marketplace-sellers.js';
-import { userPasskeysProjection } from './user-passkeys.js';
-import { userSecurityEventsProjection } from './user-security-events.js';
-import { userSessionsProjection } from './user-sessions.js';
-import { usersProjection } from './users.js';
-import { webhookEndpointsProjection } from './webhook-endpoints.js';
-import { escrowContractsProjection } from './escrow-contracts.js';
-import { escrowDisputesProjection } from './escrow-disputes.js';
-import { escrowReleasesProjection } from './escrow-releases.js';
-import { templatesProjection } from './templates.js';
-import { automationsProjection } from './automations.js';
 import type { Projection } from './projection.js';
 
+/**
+ * The read models that existed when the registry began to be assembled from the families' read
+ * sides, in the order they were then listed. That order is part of the stored state: migrations run
+ * in ALL_PROJECTIONS order (infra/migrations.ts) and inline projections apply in it within each
+ * commit, so it is frozen here rather than derived from the order of the families. A read model
+ * added later comes after these, in the order of the read-model list (projections/index.ts).
+ */
+const ORDER_AT_ASSEMBLY = [
+  'merchants',
+  'api_keys',
+  'balances',
+  'balance_transactions',
+  'customers',
+  'payment_intents',
+  'object_events',
+  'operations',
+  'payout_settings',
+  'customer_portal_settings',
+  'payout_methods',
+  'payouts',
+  'webhook_endpoints',
+  'payout_recipients',
+  'payout_batches',
+  'payout_batch_items',
+  'payout_batch_logs',
+  'payment_capabilities',
+  'country_activations',
+  'admin_keys',
+  'feature_flags',
+  'products',
+  'subscriptions',
+  'invoices',
+  'refunds',
+  'usage_records',
+  'users',
+  'user_sessions',
+  'user_passkeys',
+  'user_security_events',
+  'organizations',
+  'organization_invitations',
+  'payment_links',
+  'checkout_sessions',
+  'customer_portal_sessions',
+  'ledger_entries',
+  'marketplace_commission_rules',
+  'marketplace_sellers',
+  'marketplace_orders',
+  'marketplace_refunds',
+  'marketplace_funds',
+  'marketplace_payouts',
+  'assets',
+  'intelligence_payments',
+  'intelligence_decisions',
+  'escrow_contracts',
+  'escrow_releases',
+  'escrow_disputes',
+  'funding_campaigns',
+  'templates',
+  'automations',
+] as const;
+
 /** Every read model the service keeps, in the order they are migrated. */
-export const ALL_PROJECTIONS: readonly Projection[] = [
-  merchantsProjection,
-  apiKeysProjection,
-  balancesProjection,
-  balanceTransactionsProjection,
-  customersProjection,
-  paymentIntentsProjection,
-  objectEventsProjection([paymentIntentHistory, payoutHistory]),
-  operationsProjection,
-  payoutSettingsProjection,
-  customerPortalSettingsProjection,
-  payoutMethodsProjection,
-  payoutsProjection,
-  webhookEndpointsProjection,
-  // The payout engine
-  payoutRecipientsProjection,
-  payoutBatchesProjection,
-  payoutBatchItemsProjection,
-  payoutBatchLogsProjection,
-  // What each merchant may use
-  paymentCapabilitiesProjection,
-  countryActivationsProjection,
-  // Platform settings
-  adminKeysProjection,
-  featureFlagsProjection,
-  // Merchant billing
-  productsProjection,
-  subscriptionsProjection,
-  invoicesProjection,
-  refundsProjection,
-  usageRecordsProjection,
-  // Dashboard accounts
-  usersProjection,
-  userSessionsProjection,
-  userPasskeysProjection,
-  userSecurityEventsProjection,
-  organizationsProjection,
-  organizationInvitationsProjection,
-  // Checkout sessions, payment links, the customer portal
-  paymentLinksProjection,
-  checkoutSessionsProjection,
-  customerPortalSessionsProjection,
-  // Audit and reconciliation
-  ledgerEntriesProjection,
-  // The marketplace (docs/marketplace.md)
-  commissionRulesProjection,
-  marketplaceSellersProjection,
-  marketplaceOrdersProjection,
-  marketplaceRefundsProjection,
-  marketplaceFundsProjection,
-  marketplacePayoutsProjection,
-  // Merchants' files
-  assetsProjection,
-  // Intelligence: KPIs, lifecycle and decisions
-  intelligencePaymentsProjection,
-  intelligenceDecisionsProjection,
-  // Escrow
-  escrowContractsProjection,
-  escrowReleasesProjection,
-  escrowDisputesProjection,
-  // Funding campaigns
-  fundingCampaignsProjection,
-  // The template engine
-  templatesProjection,
-  // Automations
-  automationsProjection,
-];
+export const ALL_PROJECTIONS: readonly Projection[] = inFrozenOrder(
+  [...READ_SIDES.flatMap((side) => side.readModels), objectEventsProjection(READ_SIDES.flatMap((side) => side.histories ?? []))],
+  ORDER_AT_ASSEMBLY,
+  (projection) => projection.name,
+  'read models',
+);
 
 /** Applied in each append's transaction by the Postgres store: a client reads what it wrote. */
 export const INLINE_PROJECTIONS = ALL_PROJECTIONS.filter((p) => !p.followsLog);

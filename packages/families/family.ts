@@ -44,15 +44,6 @@ export function defineFamily<Api extends object, const Needs extends readonly An
   return family;
 }
 
-/** Items in the order their names were registered in before families assembled them; new names follow, in list order. */
-export function inHistoricalOrder<T>(items: readonly T[], nameOf: (item: T) => string, historical: readonly string[]): T[] {
-  const rank = (item: T) => {
-    const i = historical.indexOf(nameOf(item));
-    return i === -1 ? historical.length : i;
-  };
-  return items.map((item, i) => ({ item, i })).sort((a, b) => rank(a.item) - rank(b.item) || a.i - b.i).map(({ item }) => item);
-}
-
 export interface BuiltFamilies<Api> {
   /** Every family's services, merged. */
   api: Api;

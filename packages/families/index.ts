@@ -13,7 +13,8 @@ import { billing } from './billing/index.js';
 import { checkout } from './checkout/index.js';
 import { customerPortal } from './customer-portal/index.js';
 import { escrow } from './escrow/index.js';
-import { buildFamilies, inHistoricalOrder, type ApisOf, type BuiltFamilies } from './family.js';
+import { inFrozenOrder } from '../core/frozen-order.js';
+import { buildFamilies, type ApisOf, type BuiltFamilies } from './family.js';
 import { funding } from './funding/index.js';
 import { intelligence } from './intelligence/index.js';
 import type { Kernel } from './kernel.js';
@@ -90,16 +91,17 @@ const JOB_KIND_ORDER = [
 const CONSUMER_ORDER = ['webhook-dispatcher', 'billing-payments', 'payout-batch-items', 'support-tickets', 'asset-purge', 'escrow-funding', 'funding-payments', 'automations'];
 
 /** Every saga and timer of the service: the scheduler runs exactly these job kinds. */
-export const PROCESSES: readonly Process<never>[] = inHistoricalOrder(
+export const PROCESSES: readonly Process<never>[] = inFrozenOrder(
   [...FAMILIES.flatMap((family) => family.processes ?? []), ...KERNEL_PROCESSES],
-  (process) => process.job.name,
   JOB_KIND_ORDER,
+  (process) => process.job.name,
+  'job kinds',
 );
 
 /** Builds every family on the kernel; its bus consumers in their registered order. */
 export function openFamilies(kernel: Kernel): BuiltFamilies<FamilyApis> {
   const built = buildFamilies(kernel, FAMILIES);
-  return { ...built, consumers: inHistoricalOrder<ConsumerSpec>(built.consumers, (consumer) => consumer.name, CONSUMER_ORDER) };
+  return { ...built, consumers: inFrozenOrder<ConsumerSpec>(built.consumers, CONSUMER_ORDER, (consumer) => consumer.name, 'bus consumers') };
 }
 
 export type { Kernel } from './kernel.js';

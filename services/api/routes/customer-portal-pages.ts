@@ -7,13 +7,10 @@ import type { CustomerPortal } from '../../../packages/domain/customer-portal/co
 import { assertPortalAllows } from '../../../packages/domain/customer-portal/settings.js';
 import { Reply, type HandlerContext } from '../../../packages/http/context.js';
 import { route, type Family } from '../../../packages/http/routes.js';
-import { readCustomerPortalSettings } from '../../../projections/customer-portal-settings.js';
-import { customerObject, findCustomer } from '../../../projections/customers.js';
-import { listInvoicesByCursor } from '../../../projections/invoices.js';
-import { findMerchant } from '../../../projections/merchants.js';
-import { listPaymentIntents } from '../../../projections/payment-intents.js';
-import { listRefunds } from '../../../projections/refunds.js';
-import { findSubscription, listSubscriptionsByCursor } from '../../../projections/subscriptions.js';
+import { customerObject, findCustomer, findSubscription, listInvoicesByCursor, listRefunds, listSubscriptionsByCursor } from '../../../projections/billing/index.js';
+import { readCustomerPortalSettings } from '../../../projections/customer-portal/index.js';
+import { findMerchant } from '../../../projections/merchants/index.js';
+import { listPaymentIntents } from '../../../projections/payments/index.js';
 import { languageOf } from '../pages/layout.js';
 import { accountPage, signInPage } from '../pages/portal.js';
 import { cookieOf, found, portalSessionOf } from './shared.js';

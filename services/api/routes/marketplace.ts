@@ -6,23 +6,28 @@ import { ORDER_STATUSES, type OrderStatus } from '../../../packages/domain/marke
 import type { CreateSellerInput } from '../../../packages/domain/marketplace-seller/commands.js';
 import { SETTLEMENT_MODES, sellerUuid, type SellerSettlement, type SettlementMode } from '../../../packages/domain/marketplace-seller/events.js';
 import { route, type Family, type RouteAuth } from '../../../packages/http/routes.js';
-import { findCommissionRule, listCommissionRules } from '../../../projections/commission-rules.js';
 import {
+  findCommissionRule,
+  findMarketplaceOrder,
+  findMarketplacePayout,
+  findMarketplaceRefund,
+  findMarketplaceSeller,
   findMarketplaceSettlement,
+  listCommissionRules,
+  listMarketplaceOrders,
+  listMarketplacePayouts,
+  listMarketplaceRefunds,
+  listMarketplaceSellers,
   listMarketplaceSettlements,
   marketplaceFundsTotals,
   sellerBalances,
   toSettlementObject,
-} from '../../../projections/marketplace-funds.js';
-import { findMarketplaceOrder, listMarketplaceOrders } from '../../../projections/marketplace-orders.js';
-import { findMarketplaceRefund, listMarketplaceRefunds } from '../../../projections/marketplace-refunds.js';
-import { findMarketplaceSeller, listMarketplaceSellers } from '../../../projections/marketplace-sellers.js';
+} from '../../../projections/marketplace/index.js';
 import type { CursorQuery } from '../../../projections/paging.js';
 import type { Marketplace } from '../../system.js';
 import { countrySchema, currencySchema, cursorListSchema, cursorQuery, found, idParams, metadataSchema, requesterOf, resourceSchema, retrieveRoute } from './shared.js';
 import { destinationSchema } from '../../../packages/domain/payout-method/destination.js';
 import type { SellerPayoutInput } from '../../../packages/domain/marketplace-seller/payouts.js';
-import { findMarketplacePayout, listMarketplacePayouts } from '../../../projections/marketplace-payouts.js';
 
 const BASE = '/api/v1/marketplace';
 const read: RouteAuth = { scope: 'marketplace.read', environmentHeader: 'optional' };

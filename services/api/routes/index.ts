@@ -1,0 +1,190 @@
+import type { Family } from '../../../packages/http/routes.js';
+import type { System } from '../../system.js';
+import { assetsFamily } from './assets.js';
+import { authGoogleFamily } from './auth-google.js';
+import { authPasskeysFamily } from './auth-passkeys.js';
+import { authSecurityFamily } from './auth-security.js';
+import { authSignUpFamily } from './auth-signup.js';
+import { authFamily, SessionCookies } from './auth.js';
+import { automationsFamily } from './automations.js';
+import { balanceTransactionsFamily } from './balance-transactions.js';
+import { balanceFamily } from './balance.js';
+import { billingFamily } from './billing.js';
+import { checkoutApiFamily } from './checkout-api.js';
+import { checkoutPagesFamily } from './checkout-pages.js';
+import { checkoutSessionsFamily } from './checkout-sessions.js';
+import { configurationFamily } from './configuration.js';
+import { customerPortalPagesFamily } from './customer-portal-pages.js';
+import { customerPortalFamily } from './customer-portal.js';
+import { escrowFamily } from './escrow.js';
+import { eventsFamily } from './events.js';
+import { feesFamily } from './fees.js';
+import { fundingPagesFamily } from './funding-pages.js';
+import { fundingFamily } from './funding.js';
+import { geographyFamily } from './geography.js';
+import { healthFamily } from './health.js';
+import { contextIntelligenceFamily, intelligenceFamily } from './intelligence.js';
+import { invitationsFamily } from './invitations.js';
+import { marketplaceFamily } from './marketplace.js';
+import { merchantApiKeysFamily } from './merchant-api-keys.js';
+import { merchantCustomersFamily } from './merchant-customers.js';
+import { merchantInvoicesFamily } from './merchant-invoices.js';
+import { merchantPayoutsFamily } from './merchant-payouts.js';
+import { merchantProductsFamily } from './merchant-products.js';
+import { merchantRefundsFamily } from './merchant-refunds.js';
+import { merchantSettingsFamily } from './merchant-settings.js';
+import { merchantSubscriptionsFamily } from './merchant-subscriptions.js';
+import { merchantTeamFamily } from './merchant-team.js';
+import { onboardingFamily } from './onboarding.js';
+import { operationsFamily } from './operations.js';
+import { organizationsFamily } from './organizations.js';
+import { payFamily } from './pay.js';
+import { paymentCapabilitiesFamily } from './payment-capabilities.js';
+import { paymentIntentsFamily } from './payment-intents.js';
+import { paymentLinksFamily } from './payment-links.js';
+import { payoutEngineFamily } from './payout-engine.js';
+import { payoutsFamily } from './payouts.js';
+import { sandboxFamily } from './sandbox.js';
+import { supportFamily } from './support.js';
+import { templateEngineFamily } from './template-engine.js';
+import { webhookEndpointsFamily } from './webhook-endpoints.js';
+import { webhookReplaysFamily } from './webhook-replays.js';
+
+/** What the routers are built from: the running system, and the dashboard's session cookies. */
+export interface Edge {
+  system: System;
+  cookies: SessionCookies;
+}
+
+/** The edge as this system serves it. */
+export function edgeOf(system: System): Edge {
+  // Secure (and `__Secure-`) on HTTPS requests, and on every request when PUBLIC_URL is https (a TLS proxy not named in TRUST_PROXY).
+  return { system, cookies: new SessionCookies(system.config.publicUrl.startsWith('https:')) };
+}
+
+/** One family's routes: a router (`Family` of packages/http) per route file, each built from the edge. */
+export interface FamilyRoutes {
+  family: string;
+  routers: readonly ((edge: Edge) => Family)[];
+  /** Routers whose schemas list every scope an API key may hold: built after all the others, from the scopes those ask for. */
+  keyScoped?: readonly ((edge: Edge, keyScopes: readonly string[]) => Family)[];
+}
+
+/**
+ * The route list: each family's route files, one entry per family (docs/architecture.md, "The read
+ * side and the edge"). A new family adds its entry here and edits nothing else shared; the server
+ * (services/api/app.ts) mounts the routers in its own fixed order.
+ */
+export const ROUTES: readonly FamilyRoutes[] = [
+  // The service's own: probes, and the operator and fee catalogue (packages/catalog); no family's.
+  {
+    family: 'service',
+    routers: [({ system }) => healthFamily(system.knex, system.config.eventStore === 'esdb' ? 'projector' : 'inline'), () => geographyFamily(), () => feesFamily()],
+  },
+  {
+    family: 'accounts',
+    routers: [
+      ({ system, cookies }) => authFamily(system.accounts, system.signIns, system.knex, system.clock, cookies),
+      ({ system, cookies }) => authSecurityFamily(system.knex, system.clock, system.secondFactors, system.signIns, system.contactChanges, cookies),
+      ({ system, cookies }) => authPasskeysFamily(system.knex, system.passkeys, system.signIns, cookies),
+      ({ system, cookies }) => authSignUpFamily(system.accounts, system.verifications, system.signUp, system.signIns, cookies),
+      ({ system }) => authGoogleFamily(system.google),
+      ({ system, cookies }) => invitationsFamily(system.signUp, cookies),
+      ({ system }) => organizationsFamily(system.knex, system.accounts, system.organizations),
+      ({ system }) => merchantTeamFamily(system.knex, system.clock, system.organizations),
+    ],
+  },
+  {
+    family: 'merchants',
+    routers: [({ system }) => onboardingFamily(system.knex)],
+    keyScoped: [({ system }, keyScopes) => merchantApiKeysFamily(system.knex, system.clock, system.apiKeyManagement, keyScopes)],
+  },
+  {
+    family: 'platform',
+    routers: [
+      ({ system }) => paymentCapabilitiesFamily(system.knex, system.paymentCapabilities),
+      ({ system }) => configurationFamily(system.knex, system.countryActivations, system.featureFlags),
+    ],
+  },
+  {
+    family: 'payments',
+    routers: [
+      ({ system }) => paymentIntentsFamily(system.knex, system.paymentIntents),
+      ({ system }) => operationsFamily(system.knex),
+      ({ system }) => sandboxFamily(system.knex, system.paymentIntents),
+    ],
+  },
+  {
+    family: 'ledger',
+    routers: [({ system }) => balanceFamily(system.knex), ({ system }) => balanceTransactionsFamily(system.knex)],
+  },
+  {
+    family: 'payouts',
+    routers: [
+      ({ system }) => payoutsFamily(system.knex, system.payouts),
+      ({ system }) => merchantPayoutsFamily(system.knex, system.payouts),
+      // Payout settings and methods, and (until merchant settings are split) the portal settings.
+      ({ system }) => merchantSettingsFamily(system.knex, system.store, system.clock, system.merchantPayoutSettings, system.portalSettings, system.config.publicUrl),
+    ],
+  },
+  { family: 'payout-engine', routers: [({ system }) => payoutEngineFamily(system.knex, system.payoutRecipients, system.payoutBatches)] },
+  { family: 'marketplace', routers: [({ system }) => marketplaceFamily(system.knex, system.marketplace)] },
+  { family: 'escrow', routers: [({ system }) => escrowFamily(system.knex, system.escrow)] },
+  {
+    family: 'webhooks',
+    routers: [
+      ({ system }) => webhookEndpointsFamily(system.knex, system.clock, system.webhookEndpoints, system.webhooks),
+      ({ system }) => webhookReplaysFamily(system.webhooks),
+      // The events webhooks carry, for clients that missed some and for `sika listen` (docs/webhooks.md).
+      ({ system }) => eventsFamily(system.knex, system.clock, system.eventWaits),
+    ],
+  },
+  // Merchant billing and the billing family: one model (docs/billing.md).
+  {
+    family: 'billing',
+    routers: [
+      ({ system }) => merchantCustomersFamily(system.knex, system.billing.customers),
+      ({ system }) => merchantProductsFamily(system.knex, system.billing.products, (id, at) => system.billing.subscriptions.isStaleAttachment(id, at)),
+      ({ system }) => merchantSubscriptionsFamily(system.knex, system.billing.subscriptions),
+      ({ system }) => merchantInvoicesFamily(system.knex, system.billing.invoices, system.templateComposer, system.clock),
+      ({ system }) => merchantRefundsFamily(system.knex, system.billing.refunds),
+      ({ system }) => billingFamily(system.knex, system.billing),
+    ],
+  },
+  // Hosted checkout: sessions, their page and its API, payment links (docs/checkout.md).
+  {
+    family: 'checkout',
+    routers: [
+      ({ system }) => checkoutSessionsFamily(system.knex, system.clock, system.checkoutSessions),
+      ({ system }) => checkoutApiFamily(system.knex, system.clock, system.checkoutSessions, system.templateComposer),
+      ({ system }) => checkoutPagesFamily(system.knex, system.clock, system.checkoutSessions, system.checkoutBrowserMarks, system.config.publicUrl.startsWith('https:')),
+      ({ system }) => paymentLinksFamily(system.knex, system.paymentLinks),
+      ({ system }) => payFamily(system.knex, system.checkoutSessions, system.config.publicUrl),
+    ],
+  },
+  {
+    family: 'customer-portal',
+    routers: [
+      ({ system }) => customerPortalFamily(system.knex, system.clock, system.customerPortal, system.billing, system.paymentIntents),
+      ({ system }) => customerPortalPagesFamily(system.knex, system.clock, system.customerPortal, system.billing, system.config.publicUrl.startsWith('https:')),
+    ],
+  },
+  // Merchants' files (docs/assets.md).
+  { family: 'assets', routers: [({ system }) => assetsFamily(system.knex, system.assets)] },
+  // Intelligence and context suggestions (docs/intelligence.md).
+  {
+    family: 'intelligence',
+    routers: [({ system }) => intelligenceFamily(system.knex, system.clock), ({ system }) => contextIntelligenceFamily(system.knex, system.clock)],
+  },
+  // Support intake (docs/support.md).
+  { family: 'support', routers: [({ system }) => supportFamily(system.knex, system.supportTickets, system.rateLimiter)] },
+  // Funding campaigns and their public pages (docs/funding.md).
+  {
+    family: 'funding',
+    routers: [({ system }) => fundingFamily(system.knex, system.funding), ({ system }) => fundingPagesFamily(system.knex, system.funding)],
+  },
+  // The template engine (docs/template-engine.md).
+  { family: 'templates', routers: [({ system }) => templateEngineFamily(system.knex, system.clock, system.templates)] },
+  // Automations (docs/automations.md).
+  { family: 'automations', routers: [({ system }) => automationsFamily(system.knex, system.clock, system.automations, system.automationRunner)] },
+];
