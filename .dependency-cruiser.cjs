@@ -64,6 +64,13 @@ module.exports = {
       to: { path: '^packages/domain/escrow/' },
     },
     {
+      name: 'family-imports-another-familys-insides',
+      comment: "A family knows another only by its manifest (packages/families/<family>/index.ts), for the families it needs (test/unit/families.test.ts checks the needs)",
+      severity: 'error',
+      from: { path: '^packages/families/([^/]+)/' },
+      to: { path: '^packages/families/[^/]+/', pathNot: ['^packages/families/$1/', '^packages/families/[^/]+/index\\.ts$'] },
+    },
+    {
       name: 'production-imports-tests',
       comment: 'Only tests import test support code',
       severity: 'error',

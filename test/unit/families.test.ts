@@ -3,6 +3,8 @@
  * where every family follows the families it needs, and every job kind and bus consumer owned by
  * exactly one family (the outbox's purge by the kernel).
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import t from 'tap';
 import { loadConfig } from '../../packages/core/config.js';
 import { ManualClock } from '../../packages/core/clock.js';
@@ -68,4 +70,16 @@ t.test('the read-model list and the route list name only families of the family 
   const names = new Set<string>(FAMILIES.map((f) => f.name));
   for (const side of READ_SIDES) t.ok(names.has(side.family), `read side ${side.family} is a family`);
   for (const entry of ROUTES) t.ok(entry.family === 'service' || names.has(entry.family), `routes of ${entry.family} are a family's`);
+});
+
+t.test("a manifest imports another family's manifest only when it needs that family", async (t) => {
+  const root = path.resolve(import.meta.dirname, '../../..');
+  for (const family of FAMILIES as readonly AnyFamily[]) {
+    const folder = path.join(root, 'packages/families', family.name);
+    const imported = new Set<string>();
+    for (const file of fs.readdirSync(folder, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'))) {
+      for (const m of fs.readFileSync(path.join(folder, file), 'utf8').matchAll(/from '\.\.\/([a-z-]+)\/index\.js'/g)) imported.add(m[1]!);
+    }
+    t.same([...imported].sort(), (family.needs as readonly AnyFamily[]).map((f) => f.name).sort(), `${family.name} imports the manifests of the families it needs, and no other`);
+  }
 });
