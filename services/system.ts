@@ -55,10 +55,8 @@ import { SupportTickets } from '../packages/domain/support-ticket/commands.js';
 import { DiskAssetStorage } from '../packages/providers/asset-storage-disk.js';
 import { S3AssetStorage } from '../packages/providers/asset-storage-s3.js';
 import path from 'node:path';
-import { sinksOf } from '../packages/connectors/callbacks.js';
 import type { Rails } from '../packages/connectors/port.js';
-import { ConnectorRouter } from '../packages/connectors/router.js';
-import { SandboxConnector } from '../packages/connectors/sandbox/index.js';
+import { openRails, type RailCallbacks } from './rails.js';
 import { enqueue, enqueueMany, Scheduler, type Enqueue } from '../packages/scheduler/scheduler.js';
 import { CheckpointedConsumer, type ConsumerSpec } from '../packages/bus/consumer.js';
 import { WebhookEndpoints } from '../packages/domain/webhook-endpoint/commands.js';
@@ -84,6 +82,8 @@ import {
   assetPurgeConsumer,
   payoutBatchRun,
   payoutCallback,
+  payinStatusCheck,
+  payoutStatusCheck,
   payoutOverdue,
   payoutReconcile,
   refundReconcile,
@@ -145,6 +145,8 @@ export interface System {
   /** The bus consumers (webhook dispatch, invoice payments); a scale-out dispatcher process runs them. */
   busConsumers: ConsumerSpec[];
   paymentIntents: PaymentIntents;
+  /** pawaPay's callbacks (POST /connectors/pawapay/…), verified and matched before they reach a payment or payout. */
+  railCallbacks: RailCallbacks;
   /** Hosted checkout: sessions and the payment links that open them (docs/checkout.md). */
   checkoutSessions: CheckoutSessions;
   /** Marks the browser that paid or canceled a checkout session on its hosted page: only it is sent on to the merchant's URLs. */
@@ -258,12 +260,9 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
 
   const enqueuer = <P extends object>(process: Process<P>): Enqueue<P> => scheduler.enqueuer(process.job);
 
-  const callbackSinks = { collect: enqueuer(payinCallback), payout: enqueuer(payoutCallback) };
-  // The routing table: the sandbox simulator carries every sandbox rail; no live connector is
-  // configured yet, so live is refused with IKW-PRV-001 (docs/connectors.md).
-  const router = new ConnectorRouter([{ environment: 'sandbox', connector: new SandboxConnector(clock, config.sandboxOperatorDelayMs, config.publicUrl, sinksOf('sandbox', callbackSinks)) }]);
-  const rails = { sandbox: router.rails('sandbox'), live: router.rails('live') };
-  const railsOf = (env: Environment): Rails => (options.rails ? options.rails(env, rails[env]) : rails[env]);
+  // The routing table and pawaPay's callbacks (services/rails.ts, docs/connectors.md).
+  const sinks = { collect: enqueuer(payinCallback), payout: enqueuer(payoutCallback), collectStatusCheck: enqueuer(payinStatusCheck), payoutStatusCheck: enqueuer(payoutStatusCheck) };
+  const { railsOf, callbacks: railCallbacks } = await openRails(config, { clock, log, store, sinks, wrap: options.rails });
 
   const gates = rememberedGates(readPorts(knex), logStore);
   const reads = gates.reads;
@@ -292,6 +291,8 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     scheduleSettlement: enqueuer(ledgerSettlement),
     instance,
     recipients: paymentRecipients,
+    scheduleStatusCheck: sinks.collectStatusCheck,
+    log,
   });
   const paymentLinks = new PaymentLinks({ store, clock, publicUrl: config.publicUrl });
   const rateLimiter = new RateLimiter(knex, clock);
@@ -310,6 +311,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     verifications: { consumption: (...args) => verifications.consumption(...args) },
     scheduleOverdueCheck: enqueuer(payoutOverdue),
     scheduleReconcile: enqueuer(payoutReconcile),
+    scheduleStatusCheck: sinks.payoutStatusCheck,
   });
   const payoutRecipients = new PayoutRecipients({ store, clock });
   const payoutBatches = new PayoutBatches({ store, clock, payouts, recipients: payoutRecipients, scheduleRun: enqueuer(payoutBatchRun) });
@@ -519,6 +521,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     scheduler,
     busConsumers,
     paymentIntents,
+    railCallbacks,
     checkoutSessions,
     checkoutBrowserMarks: new KeyedHasher(secretsKey, 'sika:checkout-browser:v1'),
     paymentLinks,

@@ -22,6 +22,7 @@ import { assetPurge } from './asset-purge.js';
 import { automationSchedule } from './automation-schedule.js';
 import { automationStep } from './automation-step.js';
 import { outboxPurge } from './outbox-purge.js';
+import { payinStatusCheck, payoutStatusCheck } from './status-check.js';
 
 export { invoicePayment, invoicePaymentsConsumer } from './invoice-payment.js';
 export { fundingDeadline, fundingPayment, fundingPaymentsConsumer, fundingPayoutMend } from './funding.js';
@@ -32,7 +33,7 @@ export { escrowFundingConsumer } from './escrow-funding.js';
 export { escrowAutoRelease, escrowFunding };
 export { ledgerSettlement, payinCallback, payoutBatchItem, payoutBatchRun, payoutCallback, payoutOverdue, payoutReconcile, refundReconcile };
 export { subscriptionInvoiceDue, subscriptionInvoiceIssue, subscriptionRenewal, walletApplication, webhookDelivery };
-export { automationSchedule, automationStep, outboxPurge };
+export { automationSchedule, automationStep, outboxPurge, payinStatusCheck, payoutStatusCheck };
 export type { Process, ProcessServices } from './process.js';
 
 /** Every saga and timer of the service: the scheduler runs exactly these job kinds. */
@@ -61,6 +62,8 @@ export const PROCESSES: readonly Process<never>[] = [
   automationStep,
   automationSchedule,
   outboxPurge,
+  payinStatusCheck,
+  payoutStatusCheck,
 ] as readonly Process<never>[];
 
 export function registerProcesses(scheduler: Scheduler, services: ProcessServices): void {

@@ -43,6 +43,7 @@ import { marketplaceFamily } from './routes/marketplace.js';
 import { escrowFamily } from './routes/escrow.js';
 import { payoutsFamily } from './routes/payouts.js';
 import { sandboxFamily } from './routes/sandbox.js';
+import { connectorsFamily } from './routes/connectors.js';
 import { webhookEndpointsFamily } from './routes/webhook-endpoints.js';
 import { webhookReplaysFamily } from './routes/webhook-replays.js';
 import { assetsFamily } from './routes/assets.js';
@@ -78,6 +79,8 @@ export function apiFamilies(system: System): Family[] {
     balanceTransactionsFamily(system.knex),
     operationsFamily(system.knex),
     sandboxFamily(system.knex, system.paymentIntents),
+    // The rails' callbacks (docs/connectors.md).
+    connectorsFamily(system.railCallbacks),
     payoutsFamily(system.knex, system.payouts),
     merchantPayoutsFamily(system.knex, system.payouts),
     payoutEngineFamily(system.knex, system.payoutRecipients, system.payoutBatches),
