@@ -6,7 +6,7 @@ import type { Environment } from '../packages/core/owner.js';
 import { getCurrency } from '../packages/catalog/index.js';
 import { sinksOf, type CallbackSinks, type CollectCallback, type PayoutCallback } from '../packages/connectors/callbacks.js';
 import { PawapayConnector, type CallbackKind, type IncomingCallback, type PawapayNews } from '../packages/connectors/pawapay/index.js';
-import { reportedMismatch, type Rails, type ReportedMoney } from '../packages/connectors/port.js';
+import { reportedMismatch, withReceipt, type Rails, type ReportedMoney } from '../packages/connectors/port.js';
 import { ConnectorRouter, type ConnectorRoute } from '../packages/connectors/router.js';
 import { SandboxConnector } from '../packages/connectors/sandbox/index.js';
 import { loadState } from '../packages/eventstore/command-handler.js';
@@ -146,8 +146,8 @@ class PawapayReceiver {
       await this.recheck(news.kind === 'collect' ? 'deposits' : 'payouts', callback.merchantId, environment, 'operationId' in ids ? ids.operationId! : ids.payoutId!, ids.paymentIntentId);
       return;
     }
-    if (news.kind === 'collect') await this.deps.sinks.collect({ ...news.callback, connector: 'pawapay' }, now);
-    else await this.deps.sinks.payout({ ...news.callback, connector: 'pawapay' }, now);
+    if (news.kind === 'collect') await this.deps.sinks.collect({ ...news.callback, outcome: withReceipt(news.callback.outcome, reported), connector: 'pawapay' }, now);
+    else await this.deps.sinks.payout({ ...news.callback, report: withReceipt(news.callback.report, reported), connector: 'pawapay' }, now);
   }
 
   /** The payment a deposit callback is about, when it is the merchant's and this is its current operation. */

@@ -35,7 +35,7 @@ export interface CollectRequest {
 export type CollectInitiation = { status: 'processing' } | { status: 'requires_action'; nextAction: NextAction } | { status: 'failed'; failureCode: string; failureMessage: string };
 
 /** A collection's final answer, arriving later (a callback, a status check, the sandbox's timer). */
-export type CollectOutcome = { status: 'succeeded' } | { status: 'failed'; failureCode: string; failureMessage: string };
+export type CollectOutcome = { status: 'succeeded'; providerReference?: string } | { status: 'failed'; failureCode: string; failureMessage: string };
 
 /** Where money is paid out to. */
 export type PayoutDestination =
@@ -58,7 +58,7 @@ export type PayoutInitiation = { status: 'accepted' } | { status: 'rejected'; fa
 export type DelayReason = 'operator_pending' | 'operator_timeout' | 'operator_down' | 'unknown';
 
 /** What a provider reports later about a payout: trouble (the delay overlay), or the final result. */
-export type PayoutReport = { type: 'delayed'; reason: DelayReason } | { type: 'paid' } | { type: 'failed'; failureCode: string; failureMessage: string };
+export type PayoutReport = { type: 'delayed'; reason: DelayReason } | { type: 'paid'; providerReference?: string } | { type: 'failed'; failureCode: string; failureMessage: string };
 
 /** Money back to the payer of a collection; `refundId` is its idempotency key with the provider. */
 export interface RefundRequest {
@@ -147,6 +147,12 @@ export interface Rails {
   payoutStatus(request: PayoutRequest): Promise<StatusAnswer<PayoutReport>>;
   /** The connector that carries this and its status-check schedule; null when it needs none, or none carries it. */
   statusChecks(direction: 'collect' | 'payout', what: CollectMethod | PayoutDestination): { connector: string; schedule: readonly number[] } | null;
+}
+
+/** A success as the provider reported it: with the operator's receipt, when it gave one (the object's `provider_reference`). */
+export function withReceipt<O extends CollectOutcome | PayoutReport>(outcome: O, reported: ReportedMoney | undefined): O {
+  const succeeded = 'status' in outcome ? outcome.status === 'succeeded' : outcome.type === 'paid';
+  return succeeded && reported?.providerReference ? { ...outcome, providerReference: reported.providerReference } : outcome;
 }
 
 /**

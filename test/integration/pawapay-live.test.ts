@@ -59,6 +59,7 @@ t.test('a live payment succeeds through pawaPay: its money on the balance once, 
   await settleJobs();
   const paid = await retrieve(svc, key, intent.id);
   t.match(paid, { status: 'succeeded', amount_received: 10_000 });
+  t.equal(paid.provider_reference, standin.operation('deposits', depositId)!.providerTransactionId, 'the payer’s receipt, pawaPay’s providerTransactionId, on the object');
   const fee = paid.fee as number;
   t.same(await liveFunds(key), { available: 0, pending: 10_000 - fee, reserved: 0 }, 'the payment on the live balance, pending until the settlement delay');
 
@@ -136,6 +137,7 @@ t.test('a missing callback is resolved by the status check', async (t) => {
   await advance(svc, 1);
   const paid = await retrieve(svc, key, intent.id);
   t.match(paid, { status: 'succeeded', amount_received: 10_000 }, 'the status check found it COMPLETED');
+  t.equal(paid.provider_reference, standin.operation('deposits', depositId)!.providerTransactionId, 'with its receipt, from the status check');
   t.same(await liveFunds(key), { available: 0, pending: 10_000 - paid.fee, reserved: 0 });
 
   // IN_RECONCILIATION is not final: checked again on the schedule, still processing.
@@ -208,7 +210,7 @@ t.test('live payouts through pawaPay: paid, failed with the money back, operator
   t.equal(await standin.sendCallback('payouts', paid.payoutId), 200);
   t.equal(await standin.sendCallback('payouts', paid.payoutId), 200, 'repeated');
   await settleJobs();
-  t.match(await get(paid.payout.id), { status: 'paid' });
+  t.match(await get(paid.payout.id), { status: 'paid', provider_reference: standin.operation('payouts', paid.payoutId)!.providerTransactionId });
   t.same(await liveFunds(key), { available: 100_000 - 10_000 - fee, pending: 0, reserved: 0 }, 'paid once');
 
   const failed = await payOut();
@@ -227,7 +229,7 @@ t.test('live payouts through pawaPay: paid, failed with the money back, operator
   t.match(await get(enqueued.payout.id), { status: 'in_transit', delay_state: 'delayed', delay_reason: 'operator_down' }, 'still enqueued at the status check: not final, not failed');
   standin.settle('payouts', enqueued.payoutId, 'COMPLETED');
   await advance(svc, 5 * MINUTE);
-  t.match(await get(enqueued.payout.id), { status: 'paid', delay_state: null }, 'the next check finds it paid');
+  t.match(await get(enqueued.payout.id), { status: 'paid', delay_state: null, provider_reference: standin.operation('payouts', enqueued.payoutId)!.providerTransactionId }, 'the next check finds it paid, with its receipt');
 
   standin.next({ type: 'lose_answer' });
   const lost = await payOut();

@@ -9,7 +9,7 @@ import type { Enqueue } from '../../scheduler/scheduler.js';
 import type { BalanceRef } from '../ledger/events.js';
 import { getCountry, getCurrency, getOperator, isIsoCountry, normalizeMsisdn, normalizePhone, quoteFee } from '../../catalog/index.js';
 import { connectorActor, nextStatusCheck, type CollectCallback, type StatusCheck } from '../../connectors/callbacks.js';
-import { OutcomeUnknown, reportedMismatch, type CollectInitiation, type CollectOutcome, type CollectRequest, type Rails } from '../../connectors/port.js';
+import { OutcomeUnknown, reportedMismatch, withReceipt, type CollectInitiation, type CollectOutcome, type CollectRequest, type Rails } from '../../connectors/port.js';
 import type { Logger } from '../../core/logger.js';
 import { assertOwned, isOwned } from '../aggregate.js';
 import type { CustomerDirectory } from '../read-ports.js';
@@ -347,7 +347,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     if (callback.outcome.status === 'succeeded') {
       // No payment method means no confirmation, so this callback is for nothing we started.
       if (!state.paymentMethod) return toObject(state);
-      outcome = { status: 'succeeded', fee: this.fee(state, state.paymentMethod) };
+      outcome = { status: 'succeeded', fee: this.fee(state, state.paymentMethod), ...(callback.outcome.providerReference ? { providerReference: callback.outcome.providerReference } : {}) };
     } else {
       outcome = callback.outcome;
     }
@@ -419,7 +419,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
         log.error({ reported: answer.reported }, `the provider's record does not match the payment (${mismatch}); nothing applied, left for review`);
         return;
       }
-      outcome = answer.final;
+      outcome = answer.final && withReceipt(answer.final, answer.reported);
     }
     if (outcome) {
       await this.applyCallback({ paymentIntentId: intent.id, operationId: op.operationId, ...who, outcome, connector: check.connector });

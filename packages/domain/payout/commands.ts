@@ -8,7 +8,7 @@ import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { DomainEvent } from '../../core/decider.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import { connectorActor, nextStatusCheck, type PayoutCallback, type StatusCheck } from '../../connectors/callbacks.js';
-import { OutcomeUnknown, reportedMismatch, type PayoutInitiation, type PayoutReport, type PayoutRequest, type Rails } from '../../connectors/port.js';
+import { OutcomeUnknown, reportedMismatch, withReceipt, type PayoutInitiation, type PayoutReport, type PayoutRequest, type Rails } from '../../connectors/port.js';
 import { CommandService, handleCommand, handleCommandsAtomically, handleSteps, step, type AnyStep, type CommandStep, type ConflictPolicy, type HandleResult, type StepOutcome } from '../../eventstore/command-handler.js';
 import { ledgerStep, runLedger } from '../ledger/commands.js';
 import type { LedgerState, PayoutFunds } from '../ledger/decider.js';
@@ -527,7 +527,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
       r.type === 'delayed'
         ? { type: 'report_delay', owner, at, reason: r.reason }
         : r.type === 'paid'
-          ? { type: 'complete', owner, at }
+          ? { type: 'complete', owner, at, ...(r.providerReference ? { providerReference: r.providerReference } : {}) }
           : { type: 'fail', owner, at, failureCode: r.failureCode, failureMessage: r.failureMessage };
     if (command.type === 'complete' || command.type === 'fail') {
       const final = await this.finalWithLedger(state, command, meta);
@@ -600,7 +600,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
       }
       // Taken: a payout whose answer never came back is in transit from now on.
       if (state.status === 'pending') state = await this.commitWithEnd(p, { type: 'submit', owner, at: this.deps.clock.now(), result: { status: 'accepted' } }, null, meta);
-      report = answer.final ?? (answer.delayed ? { type: 'delayed', reason: answer.delayed } : null);
+      report = (answer.final && withReceipt(answer.final, answer.reported)) ?? (answer.delayed ? { type: 'delayed', reason: answer.delayed } : null);
     }
     const after = report ? await this.applyOn(state, { payoutId: p.id, ...owner, report, connector: check.connector }) : toPayoutObject(state);
     if (after && FINAL_PAYOUT_STATUSES.includes(after.status)) return;
