@@ -13,7 +13,8 @@ import { goLive, startPawapayLive } from '../support/live.js';
 import type { Kind } from '../support/pawapay-standin.js';
 import { advance } from '../support/system.js';
 
-const { svc, standin } = await startPawapayLive(t);
+const live = await startPawapayLive(t);
+const { svc, standin } = live;
 const MINUTE = 60_000;
 /** PAWAPAY_STATUS_CHECK_AFTER's default: the first status check of an attempt with no final answer. */
 const FIRST_CHECK = 2 * MINUTE;
@@ -253,5 +254,38 @@ t.test('Mali and Togo stay refused in live (IKW-PRV-001): pawaPay does not serve
     assertError(t, await confirm(svc, key, intent.id, { payment_method: mobileMoney(msisdn, operator, country) }), 'IKW-PRV-001', 'payment_method');
   }
   t.equal(initiations('deposits').length, sent, 'nothing sent');
+  conforms(t);
+});
+
+// Last: it restarts the service.
+t.test('a crash between the deposit request and its answer: after the restart the payment completes once', async (t) => {
+  const { key } = await goLive(svc, 'Crash');
+  const intent = await createIntent(svc, key);
+  standin.next({ type: 'hang' });
+  const sent = initiations('deposits').length;
+  const cutOff = confirm(svc, key, intent.id, { payment_method: mobileMoney(snNumber('67')) }).catch((err: unknown) => err);
+  // The deposit has reached pawaPay, which holds its answer: the process dies now.
+  while (standin.hangingCount === 0) await new Promise((resolve) => setImmediate(resolve));
+  const next = await live.restart();
+  standin.dropHanging();
+  t.type(await cutOff, Error, 'the client lost its connection with the process');
+  t.equal(initiations('deposits').length, sent + 1, 'one deposit request was sent');
+
+  const get = async () => (await next.request('GET', `/api/v1/payment-intents/${intent.id}`, { key })).body;
+  const retaken = await next.request('POST', `/api/v1/payment-intents/${intent.id}/confirm`, { key, body: { payment_method: mobileMoney(snNumber('67')) } });
+  assertError(t, retaken, 'IKW-RES-003');
+  t.equal(initiations('deposits').length, sent + 1, 'a confirm after the crash does not take it over: nothing sent');
+
+  const depositId = (JSON.parse(initiations('deposits').at(-1)!.body) as { depositId: string }).depositId;
+  standin.settle('deposits', depositId, 'COMPLETED');
+  next.clock.advance(FIRST_CHECK);
+  await next.system.scheduler.runUntilIdle();
+  const paid = await get();
+  t.match(paid, { status: 'succeeded', amount_received: 10_000 }, 'the status check set before the call found it');
+  t.equal(pawapayId(paid.latest_operation as string), depositId, 'the deposit sent before the crash');
+  t.equal(await standin.sendCallback('deposits', depositId), 200, 'its callback, late');
+  await next.system.scheduler.runUntilIdle();
+  t.same(await balance(next, key), { available: 0, pending: 10_000 - paid.fee, reserved: 0 }, 'paid once');
+  t.equal(initiations('deposits').length, sent + 1, 'and never sent twice');
   conforms(t);
 });

@@ -15,6 +15,11 @@ export const PAWAPAY_TOKEN = 'pawapay-live-test-token';
 export interface PawapayLive {
   svc: TestService;
   standin: PawapayStandin;
+  /**
+   * Stops the service as a crash would (requests in flight are cut off, nothing is finished) and
+   * starts it again on the same database, port and pawaPay account, its clock where it stood.
+   */
+  restart(): Promise<TestService>;
 }
 
 /**
@@ -40,8 +45,9 @@ export async function startPawapayLive(t: Test, options: { standin?: Partial<Sta
   t.teardown(() => standin.close());
   const account: Record<string, string> =
     options.environment === 'sandbox' ? { PAWAPAY_SANDBOX_API_TOKEN: PAWAPAY_TOKEN, PAWAPAY_SANDBOX_API_URL: standin.url } : { PAWAPAY_API_TOKEN: PAWAPAY_TOKEN, PAWAPAY_API_URL: standin.url };
-  svc = await startService(t, {
+  const start = (restartOf?: TestService) => startService(t, {
     ...options.service,
+    ...(restartOf ? { databaseUrl: restartOf.databaseUrl, clockStart: restartOf.clock.now().getTime() } : {}),
     publicOrigin: port,
     env: {
       PUBLIC_URL: publicUrl,
@@ -51,7 +57,17 @@ export async function startPawapayLive(t: Test, options: { standin?: Partial<Sta
       ...options.service?.env,
     },
   });
-  return { svc, standin };
+  svc = await start();
+  return {
+    svc,
+    standin,
+    restart: async () => {
+      const crashed = svc!;
+      await crashed.stop();
+      svc = await start(crashed);
+      return svc;
+    },
+  };
 }
 
 /**
