@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Clock } from '../packages/core/clock.js';
 import type { Config, PawapayAccount } from '../packages/core/config.js';
 import { ApiError } from '../packages/core/errors.js';
@@ -166,9 +167,42 @@ class PawapayReceiver {
 
   /** A status check now, of a deposit or payout named by Sika's id (refunds have none yet). */
   private async recheck(kind: CallbackKind, merchantId: string, environment: Environment, sikaId: string, paymentIntentId: string | undefined): Promise<void> {
-    const base = { merchantId, environment, connector: 'pawapay', attempt: 0 };
+    const base = { merchantId, environment, connector: 'pawapay', attempt: 0, prompted: true } as const;
     const now = this.deps.clock.now();
     if (kind === 'deposits' && paymentIntentId) await this.deps.sinks.collectStatusCheck({ ...base, direction: 'collect', paymentIntentId, operationId: sikaId }, now);
     if (kind === 'payouts') await this.deps.sinks.payoutStatusCheck({ ...base, direction: 'payout', payoutId: sikaId }, now);
   }
+}
+
+/** A live attempt with no final answer that no status check will ask about any more. */
+export interface AttemptForReview {
+  object: 'payment_intent' | 'payout';
+  id: string;
+  merchant_id: string;
+  status: string;
+  amount: number;
+  currency: string;
+  /** Unix seconds. */
+  created: number;
+}
+
+/**
+ * The live attempts left for review (docs/connectors.md, "States and status checks"): a payment
+ * still processing or a payout still on its way whose status-check schedule has run out. In live
+ * every such attempt has its next check queued until then (set before the call), so one without
+ * any is one the rail never answered: an operator settles it with the provider, never a guess.
+ */
+export async function attemptsForReview(knex: Knex): Promise<AttemptForReview[]> {
+  const open = (table: string, object: AttemptForReview['object'], statuses: string[], kind: string, idField: string) =>
+    knex(`${table} as o`)
+      .where('o.environment', 'live')
+      .whereIn('o.status', statuses)
+      .whereNotExists(knex('scheduled_jobs as j').where('j.kind', kind).whereRaw(`j.payload->>'${idField}' = o.id`))
+      .orderBy('o.seq')
+      .select(knex.raw('? AS object', [object]), 'o.id', 'o.merchant_id', 'o.status', knex.raw(`(o.object->>'amount')::bigint AS amount`), knex.raw(`o.object->>'currency' AS currency`), knex.raw(`(o.object->>'created')::bigint AS created`));
+  const rows = [
+    ...(await open('read.payment_intents', 'payment_intent', ['processing', 'requires_action'], 'payin.status_check', 'paymentIntentId')),
+    ...(await open('read.payouts', 'payout', ['pending', 'in_transit'], 'payout.status_check', 'payoutId')),
+  ] as AttemptForReview[];
+  return rows.map((r) => ({ ...r, amount: Number(r.amount), created: Number(r.created) }));
 }

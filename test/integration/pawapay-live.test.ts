@@ -10,6 +10,7 @@ import { pawapayId } from '../../packages/connectors/pawapay/index.js';
 import { assertError, confirm, createIntent, mobileMoney, retrieve, snNumber } from '../support/payment-intents.js';
 import { balance, fund, getPayout, mobileMoney as payoutTo, payoutFee, postPayout } from '../support/payouts.js';
 import { goLive, startPawapayLive } from '../support/live.js';
+import { attemptsForReview } from '../../services/rails.js';
 import type { Kind } from '../support/pawapay-standin.js';
 import { advance } from '../support/system.js';
 
@@ -149,6 +150,22 @@ t.test('a missing callback is resolved by the status check', async (t) => {
   standin.settle('deposits', slow.depositId, 'FAILED', 'PAYER_NOT_FOUND');
   await advance(svc, 5 * MINUTE);
   t.match(await retrieve(svc, key, slow.intent.id), { status: 'failed', last_payment_error: { code: 'payer_not_found' } }, 'the next check (5 min later) finds it final');
+  conforms(t);
+});
+
+t.test('when the status-check schedule runs out, the attempt stays open and is listed for review', async (t) => {
+  const { key } = await goLive(svc, 'Never answered');
+  const { intent } = await confirmedLive(key);
+  const listed = async () => (await attemptsForReview(svc.system.knex)).map((a) => a.id);
+  // 2 min, then 5 min, 15 min, 1 h, 3 h, 6 h, 12 h and 24 h after the check before.
+  for (const delay of [FIRST_CHECK, 5 * MINUTE, 15 * MINUTE, 60 * MINUTE, 180 * MINUTE, 360 * MINUTE, 720 * MINUTE]) {
+    await advance(svc, delay);
+    t.notOk((await listed()).includes(intent.id), 'not listed while a check is still to come');
+  }
+  await advance(svc, 1440 * MINUTE);
+  t.match(await retrieve(svc, key, intent.id), { status: 'processing', last_payment_error: null }, 'never failed by guess');
+  t.ok((await listed()).includes(intent.id), 'listed for review (sika rails review)');
+  t.notOk(await svc.system.knex('scheduled_jobs').where({ kind: 'payin.status_check' }).whereRaw("payload->>'paymentIntentId' = ?", [intent.id]).first(), 'no check left');
   conforms(t);
 });
 

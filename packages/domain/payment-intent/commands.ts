@@ -427,7 +427,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     }
     const next = nextStatusCheck(rails.statusChecks('collect', state.paymentMethod)?.schedule ?? [], check, this.deps.clock.now());
     if (next) await this.deps.scheduleStatusCheck(next.check, next.at);
-    else log.error('no final answer after every status check; the payment stays processing, left for review');
+    else if (!check.prompted) log.error('no final answer after every status check; the payment stays processing, left for review');
   }
 
   /**
