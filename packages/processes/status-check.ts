@@ -8,11 +8,11 @@ import { defineProcess, lanes } from './process.js';
  * (docs/connectors.md, "Status checks"). One job per check, so the next one is set while this one runs.
  */
 export const payinStatusCheck = defineProcess<CollectStatusCheck>({
-  job: { name: 'payin.status_check', key: (p) => `payin-status:${p.operationId}:${p.prompted ? 'prompted' : p.attempt}`, lane: lanes.paymentIntent },
+  job: { name: 'payin.status_check', key: (p) => `payin-status:${p.operationId}:${p.attempt}${p.prompted ? ':prompted' : ''}`, lane: lanes.paymentIntent },
   handler: ({ paymentIntents }) => (p) => paymentIntents.checkStatus(p),
 });
 
 export const payoutStatusCheck = defineProcess<PayoutStatusCheck>({
-  job: { name: 'payout.status_check', key: (p) => `payout-status:${p.payoutId}:${p.prompted ? 'prompted' : p.attempt}`, lane: lanes.payout },
+  job: { name: 'payout.status_check', key: (p) => `payout-status:${p.payoutId}:${p.attempt}${p.prompted ? ':prompted' : ''}`, lane: lanes.payout },
   handler: ({ payouts }) => (p) => payouts.checkStatus(p),
 });
