@@ -154,8 +154,11 @@ t.test('a missing callback is resolved by the status check', async (t) => {
 });
 
 t.test('when the status-check schedule runs out, the attempt stays open and is listed for review', async (t) => {
-  const { key } = await goLive(svc, 'Never answered');
+  const { merchant, key } = await goLive(svc, 'Never answered');
   const { intent } = await confirmedLive(key);
+  await fund(svc, merchant.id, 50_000, 'live');
+  const res = await postPayout(svc, key, { amount: 10_000, currency: 'xof', destination: payoutTo('67') }, { idempotencyKey: 'never-answered' });
+  t.match(res.body, { status: 'in_transit' });
   const listed = async () => (await attemptsForReview(svc.system.knex)).map((a) => a.id);
   // 2 min, then 5 min, 15 min, 1 h, 3 h, 6 h, 12 h and 24 h after the check before.
   for (const delay of [FIRST_CHECK, 5 * MINUTE, 15 * MINUTE, 60 * MINUTE, 180 * MINUTE, 360 * MINUTE, 720 * MINUTE]) {
@@ -165,6 +168,8 @@ t.test('when the status-check schedule runs out, the attempt stays open and is l
   await advance(svc, 1440 * MINUTE);
   t.match(await retrieve(svc, key, intent.id), { status: 'processing', last_payment_error: null }, 'never failed by guess');
   t.ok((await listed()).includes(intent.id), 'listed for review (sika rails review)');
+  t.match((await getPayout(svc, key, res.body.id)).body, { status: 'in_transit', delay_state: 'delayed', delay_reason: 'operator_timeout' }, 'a payout past every check: in transit, operator_timeout');
+  t.ok((await listed()).includes(res.body.id), 'and listed for review');
   t.notOk(await svc.system.knex('scheduled_jobs').where({ kind: 'payin.status_check' }).whereRaw("payload->>'paymentIntentId' = ?", [intent.id]).first(), 'no check left');
   conforms(t);
 });

@@ -606,7 +606,11 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
     if (after && FINAL_PAYOUT_STATUSES.includes(after.status)) return;
     const next = nextStatusCheck(rails.statusChecks('payout', p.destination)?.schedule ?? [], check, this.deps.clock.now());
     if (next) await this.deps.scheduleStatusCheck(next.check, next.at);
-    else if (!check.prompted) log.error('no final answer after every status check; the payout stays open, left for review');
+    else if (!check.prompted) {
+      log.error('no final answer after every status check; the payout stays open, left for review');
+      // Late past every check: the overlay says the operator timed out (its status is untouched).
+      await this.run(p.id, { type: 'report_delay', owner, at: this.deps.clock.now(), reason: 'operator_timeout' }, meta);
+    }
   }
 
   /** At expected_by: a payout still not final gets the delay overlay (reason `unknown` unless the operator said more). */
