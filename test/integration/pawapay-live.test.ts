@@ -206,11 +206,21 @@ t.test('a lost answer never makes a second deposit: the status check settles it'
   await advance(svc, FIRST_CHECK);
   t.match(await retrieve(svc, key, taken.intent.id), { status: 'succeeded' });
 
+  // Answered DUPLICATE_IGNORED (pawaPay had it already): accepted earlier, processing.
+  standin.next({ type: 'duplicate' });
+  const duplicate = await confirmedLive(key);
+  t.match(duplicate.res.body, { status: 'processing' }, 'DUPLICATE_IGNORED: accepted earlier');
+  standin.settle('deposits', duplicate.depositId, 'COMPLETED');
+  t.equal(await standin.sendCallback('deposits', duplicate.depositId), 200);
+  await settleJobs();
+  t.match(await retrieve(svc, key, duplicate.intent.id), { status: 'succeeded' });
+  await advance(svc, FIRST_CHECK);
+
   t.equal(distinctIds('deposits', 'depositId').size, initiations('deposits').length - 1, 'one deposit request per payment, but the one sent again after NOT_FOUND');
   const ids = [lost, refused, taken].map((x) => x.depositId);
   for (const id of ids) t.equal(initiations('deposits').filter((r) => r.body.includes(id)).length, id === refused.depositId ? 2 : 1, `deposit ${id.slice(0, 8)}…: ${id === refused.depositId ? 'sent again once, same id' : 'sent once'}`);
-  const fees = await Promise.all([lost, refused, taken].map((x) => feeOf(key, x.intent.id)));
-  t.same(await liveFunds(key), { available: 0, pending: 30_000 - fees.reduce((a, b) => a + b, 0), reserved: 0 }, 'each payment once on the balance');
+  const fees = await Promise.all([lost, refused, taken, duplicate].map((x) => feeOf(key, x.intent.id)));
+  t.same(await liveFunds(key), { available: 0, pending: 40_000 - fees.reduce((a, b) => a + b, 0), reserved: 0 }, 'each payment once on the balance');
   conforms(t);
 });
 
@@ -264,7 +274,20 @@ t.test('live payouts through pawaPay: paid, failed with the money back, operator
   await settleJobs();
   t.match(await get(lost.payout.id), { status: 'paid' });
   t.equal(initiations('payouts').filter((r) => r.body.includes(lost.payoutId)).length, 1, 'one payout request: never a second');
-  t.same(await liveFunds(key), { available: 100_000 - 3 * (10_000 + fee), pending: 0, reserved: 0 });
+
+  // A 5xx before pawaPay kept it: pending, and the status check (NOT_FOUND) sends it again under the same id.
+  standin.next({ type: 'server_error', taken: false });
+  const refused = await payOut();
+  t.match(refused.payout, { status: 'pending' });
+  await advance(svc, FIRST_CHECK);
+  t.match(standin.operation('payouts', refused.payoutId), { status: 'ACCEPTED' }, 'sent again under the same id');
+  t.match(await get(refused.payout.id), { status: 'in_transit' });
+  standin.settle('payouts', refused.payoutId, 'COMPLETED');
+  t.equal(await standin.sendCallback('payouts', refused.payoutId), 200);
+  await settleJobs();
+  t.match(await get(refused.payout.id), { status: 'paid' });
+  t.equal(distinctIds('payouts', 'payoutId').size, initiations('payouts').length - 1, 'one payout request per payout, but the one sent again after NOT_FOUND');
+  t.same(await liveFunds(key), { available: 100_000 - 4 * (10_000 + fee), pending: 0, reserved: 0 });
   conforms(t);
 });
 
