@@ -14,6 +14,7 @@ import { createAdminKey, revokeAdminKey } from '../packages/domain/platform-admi
 import { ROLES, type Role } from '../packages/domain/organization/events.js';
 import { verifyLog } from '../packages/eventstore/audit-chain.js';
 import { auditRecords } from '../packages/eventstore/audit-stream.js';
+import { attemptsForReview } from '../services/rails.js';
 import type { System } from '../services/system.js';
 import { apiBaseProblem, listen } from './listen.js';
 import type { Environment } from '../packages/core/owner.js';
@@ -45,6 +46,9 @@ const USAGE = `usage:
   sika audit stream [STREAM_ID] [--merchant ACCOUNT_ID] [--from POSITION] [--since TIME]
                                     (one JSON line per event, in log order: a stream's, or a
                                     merchant's; after a position, or from a time: docs/audit.md)
+  sika rails review [--json]        (the live payments and payouts no status check will ask about any
+                                    more: their rail never gave a final answer; settle each with the
+                                    provider: docs/connectors.md)
   sika docs openapi                 (prints the OpenAPI document; docs/openapi.json is this output)
   sika listen --forward-to URL [--events TYPE,...] [--api-base URL] [--state FILE] [--new-secret]
                                     (follows the merchant's events through the API and POSTs each to
@@ -163,6 +167,12 @@ async function run(system: System, argv: string[]): Promise<number> {
       for (const ref of refs) balances.push({ ...ref, ...(await balanceFromLog(system.store, { merchantId: values.merchant, ...ref }, at)) });
       const lines = balances.map((b) => `${b.environment} ${b.currency}: available ${b.available}, pending ${b.pending}, reserved ${b.reserved}`);
       out({ merchant: values.merchant, at: at.toISOString(), balances }, json, [`balances of ${values.merchant} at ${at.toISOString()}`, ...lines].join('\n'));
+      return 0;
+    }
+    case 'rails review': {
+      const attempts = await attemptsForReview(system.knex);
+      const lines = attempts.map((a) => `${a.object} ${a.id} of ${a.merchant_id}: ${a.status}, ${a.amount} ${a.currency}, created ${new Date(a.created * 1000).toISOString()}`);
+      out(attempts, json, lines.join('\n') || 'nothing left for review');
       return 0;
     }
     case 'audit verify': {

@@ -34,7 +34,7 @@ export const paymentIntentsProjection: Projection = {
 const PAYMENT_INTENT_KEYS: readonly (keyof PaymentIntentObject)[] = [
   'id', 'object', 'created', 'livemode', 'amount', 'currency', 'status', 'description', 'metadata', 'next_action', 'customer',
   'transaction_country', 'payer_country', 'rail_country', 'payment_method', 'last_payment_error', 'latest_operation', 'return_url',
-  'amount_received', 'fee', 'cancellation_reason', 'canceled_at',
+  'amount_received', 'fee', 'cancellation_reason', 'canceled_at', 'provider_reference',
 ];
 
 /** A stored payment intent in the documented field order. */

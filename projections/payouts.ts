@@ -52,7 +52,7 @@ export const payoutsProjection: Projection = {
 
 const PAYOUT_KEYS: readonly (keyof PayoutObject)[] = [
   'id', 'object', 'amount', 'currency', 'status', 'destination', 'payout_method_id', 'arrival_date_estimate', 'expected_by',
-  'delay_state', 'delay_reason', 'delayed_at', 'metadata', 'failure_code', 'failure_message', 'fee', 'created', 'livemode',
+  'delay_state', 'delay_reason', 'delayed_at', 'metadata', 'failure_code', 'failure_message', 'fee', 'created', 'livemode', 'provider_reference',
 ];
 const DESTINATION_KEYS = ['type', 'currency', 'country', 'operator', 'msisdn', 'bank_code', 'account_number', 'account_name'] as (keyof Destination)[];
 

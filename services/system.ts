@@ -10,10 +10,7 @@ import { MeasuredEventStore } from '../packages/eventstore/measured.js';
 import type { EventStore } from '../packages/eventstore/port.js';
 import { PostgresEventStore } from '../packages/eventstore/postgres/store.js';
 import { CheckpointedConsumer, type ConsumerSpec } from '../packages/bus/consumer.js';
-import { sinksOf } from '../packages/connectors/callbacks.js';
 import type { Rails } from '../packages/connectors/port.js';
-import { ConnectorRouter } from '../packages/connectors/router.js';
-import { SandboxConnector } from '../packages/connectors/sandbox/index.js';
 import { ApiKeyUsage } from '../packages/http/api-key-usage.js';
 import { IdempotencyStore } from '../packages/http/idempotency.js';
 import { publicPushCounter, RateLimiter } from '../packages/http/rate-limit.js';
@@ -23,7 +20,7 @@ import { registerProcesses } from '../packages/processes/index.js';
 import type { Process } from '../packages/processes/process.js';
 import { enqueue, Scheduler, type Enqueue } from '../packages/scheduler/scheduler.js';
 import { Notifier } from '../packages/webhooks/notifier.js';
-import { openFamilies, outboxPurge, payinCallback, payoutCallback, PROCESSES, type FamilyApis, type Kernel } from '../packages/families/index.js';
+import { openFamilies, outboxPurge, payinCallback, payinStatusCheck, payoutCallback, payoutStatusCheck, PROCESSES, type FamilyApis, type Kernel } from '../packages/families/index.js';
 import { ApiKeyCache } from '../projections/api-key-cache.js';
 import type { Projection } from '../projections/projection.js';
 import { readPorts, rememberedGates, rememberedPayoutSettings } from '../projections/read-ports.js';
@@ -31,6 +28,7 @@ import { ALL_PROJECTIONS, FOLLOWING_PROJECTIONS, INLINE_PROJECTIONS } from '../p
 import { inlineProjections, ProjectionRunner, rebuildInline, resetForRebuild } from '../projections/runner.js';
 import { verifyProjections, type RowDifference } from '../projections/verify.js';
 import { registerOperationalGauges } from './metrics.js';
+import { openRails, type RailCallbacks } from './rails.js';
 import { createBusConsumerFor, createEventStoreFor, createRelayFor, openMigratedDatabase, ReadYourWritesStore } from './processes.js';
 
 export type { Marketplace } from '../packages/families/index.js';
@@ -40,6 +38,8 @@ export type System = Kernel &
   FamilyApis & {
     /** The bus consumers the families declare; a scale-out dispatcher process runs them. */
     busConsumers: ConsumerSpec[];
+    /** The rails' callbacks (POST /connectors/pawapay/…), verified and matched before they reach a payment or payout. */
+    railCallbacks: RailCallbacks;
     /** Starts the bus consumers, the relay (BUS=kafka), the projector (the projections that follow the log; all of them with EVENT_STORE=esdb) and, unless told not to, the scheduler's polling loop. */
     startBackground(options?: { schedulerLoop?: boolean }): Promise<void>;
     /** Waits until the bus consumers have caught up and no scheduled job is due (tests, CLI). */
@@ -97,12 +97,9 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
 
   const enqueuer = <P extends object>(process: Process<P>): Enqueue<P> => scheduler.enqueuer(process.job);
 
-  const callbackSinks = { collect: enqueuer(payinCallback), payout: enqueuer(payoutCallback) };
-  // The routing table: the sandbox simulator carries every sandbox rail; no live connector is
-  // configured yet, so live is refused with IKW-PRV-001 (docs/connectors.md).
-  const router = new ConnectorRouter([{ environment: 'sandbox', connector: new SandboxConnector(clock, config.sandboxOperatorDelayMs, config.publicUrl, sinksOf('sandbox', callbackSinks)) }]);
-  const rails = { sandbox: router.rails('sandbox'), live: router.rails('live') };
-  const railsOf = (env: Environment): Rails => (options.rails ? options.rails(env, rails[env]) : rails[env]);
+  // The routing table and the rails' callbacks (services/rails.ts, docs/connectors.md).
+  const sinks = { collect: enqueuer(payinCallback), payout: enqueuer(payoutCallback), collectStatusCheck: enqueuer(payinStatusCheck), payoutStatusCheck: enqueuer(payoutStatusCheck) };
+  const { railsOf, callbacks: railCallbacks } = await openRails(config, { clock, log, store, sinks, wrap: options.rails });
 
   const gates = rememberedGates(readPorts(knex), logStore);
   const payoutSettings = rememberedPayoutSettings(knex, logStore);
@@ -172,6 +169,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
   return {
     ...services,
     busConsumers,
+    railCallbacks,
     startBackground: async ({ schedulerLoop = true } = {}) => {
       await projector?.start();
       await sealer.start();

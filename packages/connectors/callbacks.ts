@@ -29,6 +29,32 @@ export interface PayoutCallback {
   connector?: string;
 }
 
+/**
+ * A status check of an attempt with no final answer yet, as the `rail.status_check` job carries
+ * it: the `attempt`-th of its connector's schedule (docs/connectors.md, "Status checks").
+ */
+export type StatusCheck = {
+  merchantId: string;
+  environment: Environment;
+  connector: string;
+  attempt: number;
+  /** Asked for now by news that could not be believed as told (a callback): outside the schedule, which goes on by itself. */
+  prompted?: true;
+} & (
+  | { direction: 'collect'; paymentIntentId: string; operationId: string }
+  | { direction: 'payout'; payoutId: string }
+);
+
+/**
+ * The check after `check` on its connector's schedule (each delay counted from the check before),
+ * or null when the schedule has run out: the attempt then stays open for review, never failed by guess.
+ */
+export function nextStatusCheck<C extends StatusCheck>(schedule: readonly number[], check: C, now: Date): { check: C; at: Date } | null {
+  if (check.prompted) return null;
+  const delay = schedule[check.attempt + 1];
+  return delay === undefined ? null : { check: { ...check, attempt: check.attempt + 1 }, at: new Date(now.getTime() + delay) };
+}
+
 /** Where news goes: at `at`, the callback is applied (durably scheduled). */
 export interface CallbackSinks {
   collect(callback: CollectCallback, at: Date): Promise<void>;

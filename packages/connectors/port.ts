@@ -35,7 +35,7 @@ export interface CollectRequest {
 export type CollectInitiation = { status: 'processing' } | { status: 'requires_action'; nextAction: NextAction } | { status: 'failed'; failureCode: string; failureMessage: string };
 
 /** A collection's final answer, arriving later (a callback, a status check, the sandbox's timer). */
-export type CollectOutcome = { status: 'succeeded' } | { status: 'failed'; failureCode: string; failureMessage: string };
+export type CollectOutcome = { status: 'succeeded'; providerReference?: string } | { status: 'failed'; failureCode: string; failureMessage: string };
 
 /** Where money is paid out to. */
 export type PayoutDestination =
@@ -58,7 +58,7 @@ export type PayoutInitiation = { status: 'accepted' } | { status: 'rejected'; fa
 export type DelayReason = 'operator_pending' | 'operator_timeout' | 'operator_down' | 'unknown';
 
 /** What a provider reports later about a payout: trouble (the delay overlay), or the final result. */
-export type PayoutReport = { type: 'delayed'; reason: DelayReason } | { type: 'paid' } | { type: 'failed'; failureCode: string; failureMessage: string };
+export type PayoutReport = { type: 'delayed'; reason: DelayReason } | { type: 'paid'; providerReference?: string } | { type: 'failed'; failureCode: string; failureMessage: string };
 
 /** Money back to the payer of a collection; `refundId` is its idempotency key with the provider. */
 export interface RefundRequest {
@@ -127,6 +127,11 @@ export interface Connector {
   payoutStatus(request: PayoutRequest): Promise<StatusAnswer<PayoutReport>>;
   refund(request: RefundRequest): Promise<RefundInitiation>;
   refundStatus(request: RefundRequest): Promise<StatusAnswer<CollectOutcome>>;
+  /**
+   * Its status-check schedule: the delays, each after the one before, at which an attempt with no
+   * final answer is asked about again. None: its news always comes (the sandbox's timer).
+   */
+  readonly statusChecks?: readonly number[];
 }
 
 /** What the payment and payout services call: the connectors of one environment, behind the router. */
@@ -137,6 +142,28 @@ export interface Rails {
   /** IKW-PRV-001 when no connector pays out to this destination. */
   assertCanPayOut(destination: PayoutDestination): void;
   payout(request: PayoutRequest): Promise<PayoutInitiation>;
+  /** The status checks of the connector that carries this (routed as the initiation was); none when no connector does. */
+  collectStatus(request: CollectRequest): Promise<StatusAnswer<CollectOutcome>>;
+  payoutStatus(request: PayoutRequest): Promise<StatusAnswer<PayoutReport>>;
+  /** The connector that carries this and its status-check schedule; null when it needs none, or none carries it. */
+  statusChecks(direction: 'collect' | 'payout', what: CollectMethod | PayoutDestination): { connector: string; schedule: readonly number[] } | null;
+}
+
+/** A success as the provider reported it: with the operator's receipt, when it gave one (the object's `provider_reference`). */
+export function withReceipt<O extends CollectOutcome | PayoutReport>(outcome: O, reported: ReportedMoney | undefined): O {
+  const succeeded = 'status' in outcome ? outcome.status === 'succeeded' : outcome.type === 'paid';
+  return succeeded && reported?.providerReference ? { ...outcome, providerReference: reported.providerReference } : outcome;
+}
+
+/**
+ * Why money a provider reports is not the stored attempt's (amount in minor units, currency), or
+ * null when it is: what is reported otherwise moves nothing and goes to review.
+ */
+export function reportedMismatch(expected: { amount: number; currency: string }, reported: ReportedMoney | undefined): string | null {
+  if (!reported) return null;
+  if (reported.currency.toLowerCase() !== expected.currency.toLowerCase()) return `reported in ${reported.currency}, the attempt is in ${expected.currency}`;
+  if (reported.amount !== expected.amount) return `reported ${reported.amount} ${reported.currency}, the attempt is ${expected.amount}`;
+  return null;
 }
 
 /** A rail subject of a payment method or destination. */

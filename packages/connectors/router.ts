@@ -33,6 +33,12 @@ export class ConnectorRouter {
       collect: async (request) => routed('collect', request.paymentMethod, 'payment_method').collect(request),
       assertCanPayOut: (destination) => routed('payout', destination, 'destination').assertCanPayOut(destination),
       payout: async (request) => routed('payout', request.destination, 'destination').payout(request),
+      collectStatus: async (request) => routed('collect', request.paymentMethod, 'payment_method').collectStatus(request),
+      payoutStatus: async (request) => routed('payout', request.destination, 'destination').payoutStatus(request),
+      statusChecks: (direction, what) => {
+        const connector = this.route(environment, direction, subjectOf(what));
+        return connector?.statusChecks?.length ? { connector: connector.name, schedule: connector.statusChecks } : null;
+      },
     };
   }
 }

@@ -11,6 +11,7 @@ export { invoicePayment, invoicePaymentsConsumer } from './invoice-payment.js';
 export { ledgerSettlement } from './ledger-settlement.js';
 export { outboxPurge } from './outbox-purge.js';
 export { payinCallback } from './payin-callback.js';
+export { payinStatusCheck, payoutStatusCheck } from './status-check.js';
 export { payoutBatchItem, payoutBatchItemsConsumer } from './payout-batch-item.js';
 export { payoutBatchRun } from './payout-batch-run.js';
 export { payoutCallback } from './payout-callback.js';

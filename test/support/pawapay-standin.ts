@@ -248,8 +248,19 @@ export class PawapayStandin {
     return response.status;
   }
 
-  async close(): Promise<void> {
+  /** How many requests are held unanswered (the `hang` fault). */
+  get hangingCount(): number {
+    return this.hanging.size;
+  }
+
+  /** Breaks the connections of the requests held unanswered, as a network failure would. */
+  dropHanging(): void {
     for (const res of this.hanging) res.socket?.destroy();
+    this.hanging.clear();
+  }
+
+  async close(): Promise<void> {
+    this.dropHanging();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }

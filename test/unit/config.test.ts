@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import os from 'node:os';
 import t from 'tap';
 import { ConfigError, loadConfig, parseDuration } from '../../packages/core/config.js';
@@ -127,4 +128,42 @@ t.test('sign-in with Google: off without a client, Google by default, extra retu
     clientSecret: 'secret',
     returnOrigins: ['https://dash.example.com', 'http://localhost:5173'],
   });
+});
+
+t.test('pawaPay: off by default; a token turns each environment on; a bad value names its variable', async (t) => {
+  const off = loadConfig({}).pawapay;
+  t.same({ live: off.live, sandbox: off.sandbox, signing: off.signing, callbackSignatures: off.callbackSignatures, statusCheckAfterMs: off.statusCheckAfterMs }, { live: null, sandbox: null, signing: null, callbackSignatures: true, statusCheckAfterMs: 120_000 });
+  const on = loadConfig({ PAWAPAY_API_TOKEN: 'live-token', PAWAPAY_SANDBOX_API_TOKEN: 'sb-token', PAWAPAY_SANDBOX_API_URL: 'http://127.0.0.1:9/', PAWAPAY_STATUS_CHECK_AFTER: '30s', PAWAPAY_CALLBACK_SIGNATURES: 'off' }).pawapay;
+  t.same(on.live, { apiUrl: 'https://api.pawapay.io', apiToken: 'live-token' });
+  t.same(on.sandbox, { apiUrl: 'http://127.0.0.1:9', apiToken: 'sb-token' });
+  t.equal(on.statusCheckAfterMs, 30_000);
+  t.equal(on.callbackSignatures, false);
+  t.equal(loadConfig({ PAWAPAY_SANDBOX_API_TOKEN: 'sb' }).pawapay.sandbox?.apiUrl, 'https://api.sandbox.pawapay.io');
+
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const signing = loadConfig({ PAWAPAY_SIGNING_KEY: pem.replace(/\n/g, '\\n'), PAWAPAY_SIGNING_KEY_ID: 'sika-key-1' }).pawapay.signing;
+  t.equal(signing?.keyId, 'sika-key-1');
+  t.equal(signing?.algorithm, 'ecdsa-p256-sha256', 'the algorithm follows the key; \\n stands for line breaks');
+
+  const refused = (env: Record<string, string>, variable: string) => {
+    let thrown: unknown;
+    try {
+      loadConfig(env);
+    } catch (err) {
+      thrown = err;
+    }
+    t.ok(thrown instanceof ConfigError && thrown.variable === variable && thrown.message.startsWith(`${variable}: `), `${Object.keys(env).join(', ')} refused, naming ${variable}: ${String(thrown)}`);
+  };
+  refused({ PAWAPAY_API_TOKEN: 't', PAWAPAY_API_URL: 'not a url' }, 'PAWAPAY_API_URL');
+  refused({ PAWAPAY_API_URL: 'ftp://api.pawapay.io' }, 'PAWAPAY_API_URL');
+  refused({ PAWAPAY_SANDBOX_API_URL: 'nope' }, 'PAWAPAY_SANDBOX_API_URL');
+  refused({ PAWAPAY_STATUS_CHECK_AFTER: 'soon' }, 'PAWAPAY_STATUS_CHECK_AFTER');
+  refused({ PAWAPAY_STATUS_CHECK_AFTER: '0s' }, 'PAWAPAY_STATUS_CHECK_AFTER');
+  refused({ PAWAPAY_CALLBACK_SIGNATURES: 'false' }, 'PAWAPAY_CALLBACK_SIGNATURES');
+  refused({ PAWAPAY_SIGNING_KEY: 'not a key', PAWAPAY_SIGNING_KEY_ID: 'k' }, 'PAWAPAY_SIGNING_KEY');
+  refused({ PAWAPAY_SIGNING_KEY: pem }, 'PAWAPAY_SIGNING_KEY_ID');
+  refused({ PAWAPAY_SIGNING_KEY_ID: 'k' }, 'PAWAPAY_SIGNING_KEY');
+  const ed = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  refused({ PAWAPAY_SIGNING_KEY: ed, PAWAPAY_SIGNING_KEY_ID: 'k' }, 'PAWAPAY_SIGNING_KEY');
 });

@@ -6,8 +6,8 @@
 import t from 'tap';
 import { ManualClock } from '../../packages/core/clock.js';
 import { ApiError } from '../../packages/core/errors.js';
-import { connectorActor, sinksOf, type CallbackSinks, type CollectCallback, type PayoutCallback } from '../../packages/connectors/callbacks.js';
-import type { CollectRequest, Connector, PayoutDestination, PayoutRequest, RailSubject } from '../../packages/connectors/port.js';
+import { connectorActor, nextStatusCheck, sinksOf, type CallbackSinks, type CollectCallback, type PayoutCallback, type StatusCheck } from '../../packages/connectors/callbacks.js';
+import { reportedMismatch, withReceipt, type CollectRequest, type Connector, type PayoutDestination, type PayoutRequest, type RailSubject } from '../../packages/connectors/port.js';
 import { ConnectorRouter } from '../../packages/connectors/router.js';
 import { SandboxConnector } from '../../packages/connectors/sandbox/index.js';
 
@@ -103,4 +103,34 @@ t.test('the sandbox connector: scripted news after the delay, and status checks 
 
   t.throws(() => connector.assertCanCollect({ type: 'card', token: 'tok_unknown' }), { code: 'IKW-VAL-001' });
   t.doesNotThrow(() => connector.assertCanCollect({ type: 'card', token: 'tok_visa' }));
+});
+
+t.test('status checks: routed as the initiation, on the connector’s own schedule, which runs out', async (t) => {
+  const asked = Object.assign(onlyFor('asked', (s) => s.rail === 'mobile_money'), { statusChecks: [120_000, 300_000] });
+  const simulator = onlyFor('simulator', (s) => s.rail === 'card');
+  const live = new ConnectorRouter([
+    { environment: 'live', connector: asked },
+    { environment: 'live', connector: simulator },
+  ]).rails('live');
+  t.same(live.statusChecks('collect', mobileMoney('221770000067')), { connector: 'asked', schedule: [120_000, 300_000] });
+  t.equal(live.statusChecks('collect', { type: 'card', token: 'tok_visa' }), null, 'a connector without a schedule: no checks');
+  t.equal(live.statusChecks('payout', { type: 'bank', currency: 'ngn', bank_code: '058', account_number: '0123456789', account_name: 'A' }), null, 'nothing routed: no checks, no refusal');
+
+  const now = new Date('2026-01-01T00:00:00Z');
+  const first: StatusCheck = { merchantId: 'acct_1', environment: 'live', connector: 'asked', attempt: 0, direction: 'payout', payoutId: 'po_1' };
+  const second = nextStatusCheck([120_000, 300_000], first, now);
+  t.same(second, { check: { ...first, attempt: 1 }, at: new Date(now.getTime() + 300_000) }, 'each delay after the check before');
+  t.equal(nextStatusCheck([120_000, 300_000], second!.check, now), null, 'then the schedule has run out');
+  t.equal(nextStatusCheck([120_000, 300_000], { ...first, prompted: true }, now), null, 'a check a callback asked for sets none');
+});
+
+t.test('reported money is matched on amount and currency; a receipt rides on a success only', async (t) => {
+  t.equal(reportedMismatch({ amount: 1_000, currency: 'xof' }, { amount: 1_000, currency: 'XOF' }), null);
+  t.equal(reportedMismatch({ amount: 1_000, currency: 'xof' }, undefined), null, 'nothing reported: nothing to contradict');
+  t.match(reportedMismatch({ amount: 1_000, currency: 'xof' }, { amount: 999, currency: 'xof' }), /reported 999/);
+  t.match(reportedMismatch({ amount: 1_000, currency: 'xof' }, { amount: 1_000, currency: 'ghs' }), /in ghs/);
+  t.same(withReceipt({ status: 'succeeded' }, { amount: 1, currency: 'xof', providerReference: 'PP1' }), { status: 'succeeded', providerReference: 'PP1' });
+  t.same(withReceipt({ type: 'paid' }, { amount: 1, currency: 'xof', providerReference: 'PP2' }), { type: 'paid', providerReference: 'PP2' });
+  const failed = { status: 'failed' as const, failureCode: 'payer_not_found', failureMessage: 'no' };
+  t.same(withReceipt(failed, { amount: 1, currency: 'xof', providerReference: 'PP3' }), failed, 'a failure carries none');
 });

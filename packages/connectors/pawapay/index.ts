@@ -70,6 +70,16 @@ export interface PawapayOptions {
   keyReloadMs?: number;
   /** How old a callback's signature may be, and the clock difference tolerated. Default 5 min, 1 min. */
   callbackWindow?: { maxAgeSeconds: number; clockSkewSeconds: number };
+  /**
+   * The status-check schedule of an attempt with no final answer (the delays, each after the one
+   * before); none by default. The service sets it from PAWAPAY_STATUS_CHECK_AFTER.
+   */
+  statusChecks?: readonly number[];
+  /**
+   * PAWAPAY_CALLBACK_SIGNATURES=off: an unsigned callback is a prompt for a status check (its
+   * body is never believed) instead of refused, whatever the active configuration says.
+   */
+  acceptUnsignedCallbacks?: boolean;
   log?: Logger;
 }
 
@@ -124,6 +134,7 @@ const UNAUTHENTICATED: ReadonlySet<VerificationFailure> = new Set(['unsigned', '
  */
 export class PawapayConnector implements Connector {
   readonly name = 'pawapay';
+  readonly statusChecks: readonly number[];
   private readonly client: PawapayClient;
   private readonly conf: Cached<ActiveConf>;
   private readonly providerStatus: Cached<ReadonlyMap<string, ProviderStatus>>;
@@ -143,6 +154,7 @@ export class PawapayConnector implements Connector {
     this.providerStatus = new Cached(async () => parseAvailability(await this.client.get('/v2/availability')), options.clock, options.availabilityRefreshMs ?? 60_000, 30_000, stale('availability'));
     this.keys = new PublicKeys(async () => parsePublicKeys(await this.client.get('/v2/public-key/http')), options.clock, options.keyReloadMs ?? 60_000);
     this.authority = new URL(options.publicUrl).host;
+    this.statusChecks = options.statusChecks ?? [];
   }
 
   /** Loads the active configuration now (at start-up: until it is loaded the connector serves nothing). */
@@ -157,6 +169,8 @@ export class PawapayConnector implements Connector {
    */
   serves(direction: Direction, subject: RailSubject): boolean {
     if (subject.rail !== 'mobile_money') return false;
+    // Routing reads what is held; a stale configuration is reloaded meanwhile (its failure is logged by the cache).
+    void this.conf.get().catch((err: unknown) => this.options.log?.warn({ err }, "pawaPay's active configuration could not be loaded"));
     const entry = providerFor(subject.country, subject.operator);
     const op = entry && this.conf.current()?.operation(entry.provider, OPERATION_TYPE[direction], subject.currency);
     return op !== undefined && !(direction === 'collect' && op.authType === 'PREAUTH');
@@ -260,7 +274,7 @@ export class PawapayConnector implements Connector {
         required: ['content-digest'],
       });
       if (verification.ok) verified = true;
-      else if (verification.failure === 'unsigned' && conf && !conf.signedCallbacks) verified = false;
+      else if (verification.failure === 'unsigned' && (this.options.acceptUnsignedCallbacks || (conf && !conf.signedCallbacks))) verified = false;
       else if (UNAUTHENTICATED.has(verification.failure)) return { verdict: 'unauthenticated', reason: verification.detail };
       else return { verdict: 'recheck', reason: verification.detail, ...this.idsOf(KIND_OF[kind], incoming.body) };
     } catch (err) {

@@ -8,8 +8,9 @@ import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import type { BalanceRef } from '../ledger/events.js';
 import { getCountry, getCurrency, getOperator, isIsoCountry, normalizeMsisdn, normalizePhone, quoteFee } from '../../catalog/index.js';
-import { connectorActor, type CollectCallback } from '../../connectors/callbacks.js';
-import type { Rails } from '../../connectors/port.js';
+import { connectorActor, nextStatusCheck, type CollectCallback, type StatusCheck } from '../../connectors/callbacks.js';
+import { OutcomeUnknown, reportedMismatch, withReceipt, type CollectInitiation, type CollectOutcome, type CollectRequest, type Rails } from '../../connectors/port.js';
+import type { Logger } from '../../core/logger.js';
 import { assertOwned, isOwned } from '../aggregate.js';
 import type { CustomerDirectory } from '../read-ports.js';
 import { findOrCreateCustomer } from '../customer/commands.js';
@@ -78,7 +79,13 @@ export interface PaymentIntentDeps {
   instance?: { id: number; isAlive(id: number): Promise<boolean> };
   /** Where payments go that are not simply the merchant's (funding campaigns, marketplace orders, escrow). */
   recipients: PaymentRecipients;
+  /** Durable timer of the status checks of a collection whose connector has a schedule (docs/connectors.md). */
+  scheduleStatusCheck: Enqueue<CollectStatusCheck>;
+  log: Logger;
 }
+
+/** A collection's status check, as its job carries it. */
+export type CollectStatusCheck = StatusCheck & { direction: 'collect' };
 
 /** How many times a payment's success is decided again when its holder's state moved meanwhile (parallel contributions of one campaign). */
 const HOLDER_ATTEMPTS = 50;
@@ -267,6 +274,9 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
       input.return_url ?? (await this.deps.defaultReturnUrl(who.merchantId, who.environment)) ?? `${this.deps.publicUrl}/operations/status/${operationId}`;
     const instance = this.deps.instance;
     const op = state.confirmation;
+    // A confirmation whose process died after it may have reached a provider that is asked about
+    // it (pawaPay): its status check settles it; taking it over would send a second request.
+    if (op?.inFlight && state.paymentMethod && rails.statusChecks('collect', state.paymentMethod)) throw new ApiError('IKW-RES-003', CONFIRMATION_IN_PROGRESS);
     const holderGone = op?.inFlight && op.instanceId !== undefined && instance ? !(await instance.isAlive(op.instanceId)) : false;
     const started = await this.run(
       id,
@@ -275,22 +285,37 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     );
     if (started.events.length === 0) return toObject(started.state);
 
-    let result;
+    const request: CollectRequest = {
+      operationId,
+      paymentIntentId: id,
+      merchantId: who.merchantId,
+      environment: who.environment,
+      amount: state.intent.amount,
+      currency: state.intent.currency,
+      paymentMethod: pm,
+      returnUrl,
+    };
+    // Set before the call, the operation id being committed already: should this process die
+    // with the request sent, or the answer be lost, the status check finds what became of it.
+    const checks = rails.statusChecks('collect', pm);
+    if (checks) {
+      const check: CollectStatusCheck = { ...who, connector: checks.connector, attempt: 0, direction: 'collect', paymentIntentId: id, operationId };
+      await this.deps.scheduleStatusCheck(check, new Date(this.deps.clock.now().getTime() + checks.schedule[0]!));
+    }
+    let result: CollectInitiation;
     try {
-      result = await rails.collect({
-        operationId,
-        paymentIntentId: id,
-        merchantId: who.merchantId,
-        environment: who.environment,
-        amount: state.intent.amount,
-        currency: state.intent.currency,
-        paymentMethod: pm,
-        returnUrl,
-      });
+      result = await rails.collect(request);
     } catch (err) {
-      await this.run(id, { type: 'abort_confirmation', owner: who, at: this.deps.clock.now(), operationId, reason: err instanceof Error ? err.message : 'provider error' }, meta, 'internal');
-      // A refusal the connector explains stays as it is; anything else is an outage the client may retry.
-      throw isRefused(err) ? err : new ApiError('IKW-PRV-002');
+      if (err instanceof OutcomeUnknown && checks) {
+        // Perhaps taken: the payment stays processing under the same id, and the status check
+        // settles it; a second attempt under a new id could take the money twice.
+        this.deps.log.warn({ err, payment_intent: id, operation: operationId }, 'collection answer lost; the status check decides');
+        result = { status: 'processing' };
+      } else {
+        await this.run(id, { type: 'abort_confirmation', owner: who, at: this.deps.clock.now(), operationId, reason: err instanceof Error ? err.message : 'provider error' }, meta, 'internal');
+        // A refusal the connector explains stays as it is; anything else is an outage the client may retry.
+        throw isRefused(err) ? err : new ApiError('IKW-PRV-002');
+      }
     }
     const recorded = await this.run(id, { type: 'record_initiation', owner: who, at: this.deps.clock.now(), operationId, result }, meta, 'internal');
     return toObject(recorded.state);
@@ -322,7 +347,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     if (callback.outcome.status === 'succeeded') {
       // No payment method means no confirmation, so this callback is for nothing we started.
       if (!state.paymentMethod) return toObject(state);
-      outcome = { status: 'succeeded', fee: this.fee(state, state.paymentMethod) };
+      outcome = { status: 'succeeded', fee: this.fee(state, state.paymentMethod), ...(callback.outcome.providerReference ? { providerReference: callback.outcome.providerReference } : {}) };
     } else {
       outcome = callback.outcome;
     }
@@ -353,6 +378,56 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
       if (money.after && after.status === 'succeeded') await money.after();
       return toObject(after);
     }
+  }
+
+  /**
+   * A status check of a collection with no final answer (docs/connectors.md, "Status checks"):
+   * the provider's record decides. Not found: it never arrived, and is sent again under the same
+   * id. Final: applied as its callback would be, once its amount and currency match the intent.
+   * Nothing final: asked again on the connector's schedule; when that runs out the payment stays
+   * processing, listed for review, never failed by guess.
+   */
+  async checkStatus(check: CollectStatusCheck): Promise<void> {
+    const who = { merchantId: check.merchantId, environment: check.environment };
+    const { state } = await this.load(check.paymentIntentId);
+    const intent = state.intent;
+    const op = state.confirmation;
+    if (!isOwned(intent, who) || !state.paymentMethod || op?.operationId !== check.operationId || (state.status !== 'processing' && state.status !== 'requires_action')) return;
+    const meta = this.metadata(who.merchantId, who.environment, intent.id, { actor: connectorActor(check), causationId: check.operationId });
+    const rails = this.deps.rails(check.environment);
+    const request: CollectRequest = { operationId: op.operationId, paymentIntentId: intent.id, ...who, amount: intent.amount, currency: intent.currency, paymentMethod: state.paymentMethod, returnUrl: op.returnUrl };
+    const log = this.deps.log.child({ payment_intent: intent.id, operation: op.operationId, check: check.attempt });
+    const answer = await rails.collectStatus(request);
+    let outcome: CollectOutcome | null = null;
+    if (!answer.found) {
+      log.warn('the provider never received the collection; sent again under the same id');
+      let again: CollectInitiation | null;
+      try {
+        again = await rails.collect(request);
+      } catch (err) {
+        if (!(err instanceof OutcomeUnknown) && !isRefused(err, 'IKW-PRV-002')) throw err;
+        log.warn({ err }, 'the collection sent again has no answer; the next check decides');
+        again = null;
+      }
+      if (again?.status === 'failed') outcome = { status: 'failed', failureCode: again.failureCode, failureMessage: again.failureMessage };
+      else if (again && op.inFlight) await this.run(intent.id, { type: 'record_initiation', owner: who, at: this.deps.clock.now(), operationId: op.operationId, result: again }, meta, 'internal');
+    } else {
+      // Taken: a confirmation whose answer never came back is processing from now on.
+      if (op.inFlight) await this.run(intent.id, { type: 'record_initiation', owner: who, at: this.deps.clock.now(), operationId: op.operationId, result: { status: 'processing' } }, meta, 'internal');
+      const mismatch = reportedMismatch(intent, answer.reported);
+      if (mismatch) {
+        log.error({ reported: answer.reported }, `the provider's record does not match the payment (${mismatch}); nothing applied, left for review`);
+        return;
+      }
+      outcome = answer.final && withReceipt(answer.final, answer.reported);
+    }
+    if (outcome) {
+      await this.applyCallback({ paymentIntentId: intent.id, operationId: op.operationId, ...who, outcome, connector: check.connector });
+      return;
+    }
+    const next = nextStatusCheck(rails.statusChecks('collect', state.paymentMethod)?.schedule ?? [], check, this.deps.clock.now());
+    if (next) await this.deps.scheduleStatusCheck(next.check, next.at);
+    else if (!check.prompted) log.error('no final answer after every status check; the payment stays processing, left for review');
   }
 
   /**

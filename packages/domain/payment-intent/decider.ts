@@ -25,7 +25,7 @@ export type InitiationResult =
   | { status: 'failed'; failureCode: string; failureMessage: string };
 
 export type ProviderOutcome =
-  | { status: 'succeeded'; fee: number }
+  | { status: 'succeeded'; fee: number; providerReference?: string }
   | { status: 'failed'; failureCode: string; failureMessage: string };
 
 
@@ -67,6 +67,8 @@ export interface PaymentIntentState {
   cancellationReason: CancellationReason | null;
   canceledAt: string | null;
   succeeded: boolean;
+  /** The operator's receipt of the success, when it gave one. */
+  providerReference?: string;
   /** The escrow contract this intent funds, set before its confirmation; null for intents submitted before this was recorded (the contracts' read model names them). */
   escrowContract: string | null;
 }
@@ -123,6 +125,7 @@ export function toObject(state: PaymentIntentState): PaymentIntentObject {
     fee: state.fee,
     cancellation_reason: state.cancellationReason,
     canceled_at: state.canceledAt ? unixSeconds(new Date(state.canceledAt)) : null,
+    ...(state.providerReference ? { provider_reference: state.providerReference } : {}),
   };
 }
 
@@ -233,7 +236,7 @@ function decideOngoing(command: OngoingCommand, state: PaymentIntentState, inten
       if (!aboutCurrent(command.operationId)) return [];
       const o = command.outcome;
       return o.status === 'succeeded'
-        ? [{ type: 'payment_intent.succeeded', data: { operationId: command.operationId, fee: o.fee, at } }]
+        ? [{ type: 'payment_intent.succeeded', data: { operationId: command.operationId, fee: o.fee, at, ...(o.providerReference ? { providerReference: o.providerReference } : {}) } }]
         : [{ type: 'payment_intent.payment_failed', data: { operationId: command.operationId, failureCode: o.failureCode, failureMessage: o.failureMessage, at } }];
     }
     case 'cancel':
@@ -282,7 +285,15 @@ export const paymentIntentDecider: Decider<PaymentIntentCommand, PaymentIntentSt
       case 'payment_intent.requires_action':
         return { ...state, status: 'requires_action', nextAction: event.data.nextAction, confirmation: state.confirmation && { ...state.confirmation, inFlight: false } };
       case 'payment_intent.succeeded':
-        return { ...state, status: 'succeeded', succeeded: true, fee: event.data.fee, nextAction: null, confirmation: state.confirmation && { ...state.confirmation, inFlight: false } };
+        return {
+          ...state,
+          status: 'succeeded',
+          succeeded: true,
+          fee: event.data.fee,
+          nextAction: null,
+          confirmation: state.confirmation && { ...state.confirmation, inFlight: false },
+          ...(event.data.providerReference ? { providerReference: event.data.providerReference } : {}),
+        };
       case 'payment_intent.payment_failed':
         return {
           ...state,

@@ -38,6 +38,8 @@ export interface PaymentIntentObject {
   fee: number | null;
   cancellation_reason: CancellationReason | null;
   canceled_at: number | null;
+  /** The operator's receipt of a succeeded payment (pawaPay's providerTransactionId), when it gave one; absent otherwise. */
+  provider_reference?: string;
 }
 
 export interface Created {
@@ -70,7 +72,7 @@ export type PaymentIntentEvent =
   | DomainEvent<'payment_intent.confirmation_aborted', { operationId: string; reason: string }>
   | DomainEvent<'payment_intent.processing', WithObject<{ operationId: string }>>
   | DomainEvent<'payment_intent.requires_action', WithObject<{ operationId: string; nextAction: NextAction }>>
-  | DomainEvent<'payment_intent.succeeded', WithObject<{ operationId: string; fee: number; at: string }>>
+  | DomainEvent<'payment_intent.succeeded', WithObject<{ operationId: string; fee: number; at: string; providerReference?: string }>>
   | DomainEvent<'payment_intent.payment_failed', WithObject<{ operationId: string; failureCode: string; failureMessage: string; at: string }>>
   | DomainEvent<'payment_intent.canceled', WithObject<{ reason: CancellationReason | null; at: string }>>
   // Internal: the intent will fund this escrow contract (committed with the contract's submit_funding).

@@ -7,8 +7,8 @@ import { derivedId, newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { DomainEvent } from '../../core/decider.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
-import { connectorActor, type PayoutCallback } from '../../connectors/callbacks.js';
-import type { PayoutInitiation, Rails } from '../../connectors/port.js';
+import { connectorActor, nextStatusCheck, type PayoutCallback, type StatusCheck } from '../../connectors/callbacks.js';
+import { OutcomeUnknown, reportedMismatch, withReceipt, type PayoutInitiation, type PayoutReport, type PayoutRequest, type Rails } from '../../connectors/port.js';
 import { CommandService, handleCommand, handleCommandsAtomically, handleSteps, step, type AnyStep, type CommandStep, type ConflictPolicy, type HandleResult, type StepOutcome } from '../../eventstore/command-handler.js';
 import { ledgerStep, runLedger } from '../ledger/commands.js';
 import type { LedgerState } from '../ledger/decider.js';
@@ -59,7 +59,12 @@ export interface PayoutDeps {
   /** Durable timers: the overdue check at expected_by, and the crash mend of a hold. */
   scheduleOverdueCheck: Enqueue<PayoutRef>;
   scheduleReconcile: Enqueue<PayoutRef & { currency: string }>;
+  /** Durable timer of the status checks of a payout whose connector has a schedule (docs/connectors.md). */
+  scheduleStatusCheck: Enqueue<PayoutStatusCheck>;
 }
+
+/** A payout's status check, as its job carries it. */
+export type PayoutStatusCheck = StatusCheck & { direction: 'payout' };
 
 /** A payout as timers and callbacks name it. */
 export type PayoutRef = Owner & { payoutId: string };
@@ -94,6 +99,11 @@ function expectedMs(destination: Destination): number {
  */
 export function payoutIdOf(owner: Owner, source: PayoutSource, requestRef: string): string {
   return derivedId('po', `${owner.merchantId}|${owner.environment}|${source}|${requestRef}`);
+}
+
+/** The port's request of a payout: its id is the idempotency key with the operator. */
+function payoutRequestOf(p: PayoutCreated): PayoutRequest {
+  return { payoutId: p.id, merchantId: p.merchantId, environment: p.environment, amount: p.amount, currency: p.currency, destination: p.destination };
 }
 
 function clearingAccount(destination: Destination): Account {
@@ -334,18 +344,32 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
       sent++;
       const dispatched = states.slice(answered.length);
       const answers = await Promise.all(dispatched.map((state) => (state.status === 'pending' ? this.askOperator(state) : null)));
-      answered = wave.flatMap((ref, i) => (answers[i] ? [{ ref, result: answers[i] }] : []));
+      answered = wave.flatMap((ref, i) => {
+        const result = answers[i];
+        return result && result !== 'unknown' ? [{ ref, result }] : [];
+      });
     }
   }
 
-  /** The operator's answer to a pending payout; null when the call failed (left pending: the operator's status check decides later). */
-  private async askOperator(state: PayoutState): Promise<PayoutInitiation | null> {
+  /**
+   * The operator's answer to a pending payout; null when the call failed (left pending: the
+   * operator's status check decides later), `unknown` when it may have reached the operator.
+   * The payout id is committed already; the first status check is set before the call, so that
+   * a process dying with the request sent leaves it to be found.
+   */
+  private async askOperator(state: PayoutState): Promise<PayoutInitiation | 'unknown' | null> {
     const p = state.payout!;
+    const rails = this.deps.rails(p.environment);
+    const checks = rails.statusChecks('payout', p.destination);
+    if (checks) {
+      const check: PayoutStatusCheck = { merchantId: p.merchantId, environment: p.environment, connector: checks.connector, attempt: 0, direction: 'payout', payoutId: p.id };
+      await this.deps.scheduleStatusCheck(check, new Date(this.deps.clock.now().getTime() + checks.schedule[0]!));
+    }
     try {
-      return await this.deps.rails(p.environment).payout({ payoutId: p.id, merchantId: p.merchantId, environment: p.environment, amount: p.amount, currency: p.currency, destination: p.destination });
+      return await rails.payout(payoutRequestOf(p));
     } catch (err) {
       this.deps.log.error({ err, payout_id: p.id }, 'payout initiation failed; left pending');
-      return null;
+      return err instanceof OutcomeUnknown && checks ? 'unknown' : null;
     }
   }
 
@@ -406,23 +430,12 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
       return toPayoutObject(state);
     }
     const owner: Owner = { merchantId: p.merchantId, environment: p.environment };
-    let initiation;
-    try {
-      initiation = await this.deps.rails(p.environment).payout({
-        payoutId: p.id,
-        merchantId: p.merchantId,
-        environment: p.environment,
-        amount: p.amount,
-        currency: p.currency,
-        destination: p.destination,
-      });
-    } catch (err) {
-      // The payout exists and its funds are held: answer it as it is (pending), so a retry with
-      // the same Idempotency-Key finds it instead of paying out twice. Whether the operator took
-      // it is unknown; the operator's status check (by payout id) decides later.
-      this.deps.log.error({ err, payout_id: p.id }, 'payout initiation failed; left pending');
-      return toPayoutObject((await this.load(p.id)).state);
-    }
+    const initiation = await this.askOperator(state);
+    // Perhaps with the operator: no longer cancelable, as a batch's payout once handed over.
+    if (initiation === 'unknown') return toPayoutObject((await this.run(p.id, { type: 'dispatch', owner, at: this.deps.clock.now() }, meta)).state);
+    // The payout exists and its funds are held: answer it as it is (pending), so a retry with
+    // the same Idempotency-Key finds it instead of paying out twice.
+    if (!initiation) return toPayoutObject((await this.load(p.id)).state);
     const submitted = await this.commitWithEnd(p, { type: 'submit', owner, at: this.deps.clock.now(), result: initiation }, initiation.status === 'rejected' ? 'released' : null, meta);
     return toPayoutObject(submitted);
   }
@@ -501,7 +514,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
       r.type === 'delayed'
         ? { type: 'report_delay', owner, at, reason: r.reason }
         : r.type === 'paid'
-          ? { type: 'complete', owner, at }
+          ? { type: 'complete', owner, at, ...(r.providerReference ? { providerReference: r.providerReference } : {}) }
           : { type: 'fail', owner, at, failureCode: r.failureCode, failureMessage: r.failureMessage };
     if (command.type === 'complete' || command.type === 'fail') {
       const final = await this.finalWithLedger(state, command, meta);
@@ -534,6 +547,56 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
     } catch (err) {
       if (isRefused(err, 'IKW-RES-002')) return null;
       throw err;
+    }
+  }
+
+  /**
+   * A status check of a payout with no final answer (docs/connectors.md, "Status checks"): the
+   * operator's record decides. Not found: it never arrived, and is sent again under the same id.
+   * Found: followed (taken, delayed, paid, failed), once its amount and currency match the
+   * payout. Nothing final: asked again on the connector's schedule; when that runs out the payout
+   * stays open, listed for review, never failed by guess.
+   */
+  async checkStatus(check: PayoutStatusCheck): Promise<void> {
+    const owner: Owner = { merchantId: check.merchantId, environment: check.environment };
+    let { state } = await this.load(check.payoutId);
+    const p = state.payout;
+    if (!p || p.merchantId !== owner.merchantId || p.environment !== owner.environment || FINAL_PAYOUT_STATUSES.includes(state.status)) return;
+    const meta = this.metadata(owner, p.id, { actor: connectorActor(check) });
+    const rails = this.deps.rails(p.environment);
+    const log = this.deps.log.child({ payout_id: p.id, check: check.attempt });
+    const answer = await rails.payoutStatus(payoutRequestOf(p));
+    let report: PayoutReport | null = null;
+    if (!answer.found) {
+      log.warn('the operator never received the payout; sent again under the same id');
+      let again: PayoutInitiation | null;
+      try {
+        again = await rails.payout(payoutRequestOf(p));
+      } catch (err) {
+        if (!(err instanceof OutcomeUnknown) && !isRefused(err, 'IKW-PRV-002')) throw err;
+        log.warn({ err }, 'the payout sent again has no answer; the next check decides');
+        again = null;
+      }
+      if (again?.status === 'rejected') report = { type: 'failed', failureCode: again.failureCode, failureMessage: again.failureMessage };
+      else if (again) state = await this.commitWithEnd(p, { type: 'submit', owner, at: this.deps.clock.now(), result: again }, null, meta);
+    } else {
+      const mismatch = reportedMismatch(p, answer.reported);
+      if (mismatch) {
+        log.error({ reported: answer.reported }, `the operator's record does not match the payout (${mismatch}); nothing applied, left for review`);
+        return;
+      }
+      // Taken: a payout whose answer never came back is in transit from now on.
+      if (state.status === 'pending') state = await this.commitWithEnd(p, { type: 'submit', owner, at: this.deps.clock.now(), result: { status: 'accepted' } }, null, meta);
+      report = (answer.final && withReceipt(answer.final, answer.reported)) ?? (answer.delayed ? { type: 'delayed', reason: answer.delayed } : null);
+    }
+    const after = report ? await this.applyOn(state, { payoutId: p.id, ...owner, report, connector: check.connector }) : toPayoutObject(state);
+    if (after && FINAL_PAYOUT_STATUSES.includes(after.status)) return;
+    const next = nextStatusCheck(rails.statusChecks('payout', p.destination)?.schedule ?? [], check, this.deps.clock.now());
+    if (next) await this.deps.scheduleStatusCheck(next.check, next.at);
+    else if (!check.prompted) {
+      log.error('no final answer after every status check; the payout stays open, left for review');
+      // Late past every check: the overlay says the operator timed out (its status is untouched).
+      await this.run(p.id, { type: 'report_delay', owner, at: this.deps.clock.now(), reason: 'operator_timeout' }, meta);
     }
   }
 

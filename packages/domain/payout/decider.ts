@@ -15,7 +15,7 @@ export type PayoutCommand =
       | { type: 'report_delay'; reason: DelayReason }
       | { type: 'check_overdue' }
       /** strict: the ledger side rides in the same commit, so a payout already final refuses (IKW-RES-002) instead of deciding nothing. */
-      | { type: 'complete'; strict?: boolean }
+      | { type: 'complete'; strict?: boolean; providerReference?: string }
       | { type: 'fail'; failureCode: string; failureMessage: string; strict?: boolean }
       | { type: 'dispatch' }
       | { type: 'cancel' }
@@ -29,6 +29,8 @@ export interface PayoutState {
   failure: { code: string; message: string } | null;
   /** Handed to the operator, or about to be: from then on it cannot be canceled (batch payouts record it before the call). */
   dispatched: boolean;
+  /** The operator's receipt of the payment, when it gave one. */
+  providerReference?: string;
 }
 
 export const FINAL_PAYOUT_STATUSES: readonly PayoutStatus[] = ['paid', 'failed', 'canceled'];
@@ -55,6 +57,7 @@ export function toPayoutObject(state: PayoutState): PayoutObject {
     fee: p.fee,
     created: unixSeconds(new Date(p.createdAt)),
     livemode: p.environment === 'live',
+    ...(state.providerReference ? { provider_reference: state.providerReference } : {}),
   };
 }
 
@@ -98,7 +101,7 @@ function decideOngoing(command: OngoingCommand, state: PayoutState, payout: Payo
     case 'check_overdue':
       return state.delayReason || command.at.getTime() < new Date(payout.expectedBy).getTime() ? [] : [{ type: 'payout.delayed', data: { reason: 'unknown', at } }];
     case 'complete':
-      return [{ type: 'payout.paid', data: { at } }];
+      return [{ type: 'payout.paid', data: { at, ...(command.providerReference ? { providerReference: command.providerReference } : {}) } }];
     case 'fail':
       return [{ type: 'payout.failed', data: { failureCode: command.failureCode, failureMessage: command.failureMessage, at } }];
     case 'dispatch':
@@ -125,7 +128,7 @@ export const payoutDecider: Decider<PayoutCommand, PayoutState, PayoutEvent> = {
       case 'payout.delayed':
         return { ...state, delayReason: event.data.reason, delayedAt: state.delayedAt ?? event.data.at };
       case 'payout.paid':
-        return { ...state, status: 'paid' };
+        return { ...state, status: 'paid', ...(event.data.providerReference ? { providerReference: event.data.providerReference } : {}) };
       case 'payout.failed':
         return { ...state, status: 'failed', failure: { code: event.data.failureCode, message: event.data.failureMessage } };
       case 'payout.canceled':

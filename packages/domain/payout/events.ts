@@ -35,6 +35,8 @@ export interface PayoutObject {
   fee: number;
   created: number;
   livemode: boolean;
+  /** The operator's receipt of a paid payout (pawaPay's providerTransactionId), when it gave one; absent otherwise. */
+  provider_reference?: string;
 }
 
 export interface PayoutCreated {
@@ -66,7 +68,7 @@ export type PayoutEvent =
   | DomainEvent<'payout.dispatched', WithObject<{ at: string }>>
   | DomainEvent<'payout.updated', WithObject<{ status: 'in_transit'; at: string }>>
   | DomainEvent<'payout.delayed', WithObject<{ reason: DelayReason; at: string }>>
-  | DomainEvent<'payout.paid', WithObject<{ at: string }>>
+  | DomainEvent<'payout.paid', WithObject<{ at: string; providerReference?: string }>>
   | DomainEvent<'payout.failed', WithObject<{ failureCode: string; failureMessage: string; at: string }>>
   | DomainEvent<'payout.canceled', WithObject<{ at: string }>>;
 

@@ -2,6 +2,7 @@ import { PaymentIntents } from '../../domain/payment-intent/commands.js';
 import { PaymentRecipients, type PaymentRecipient } from '../../domain/payment-intent/recipients.js';
 import { ledgerSettlement } from '../../processes/ledger-settlement.js';
 import { payinCallback } from '../../processes/payin-callback.js';
+import { payinStatusCheck } from '../../processes/status-check.js';
 import { defineFamily } from '../family.js';
 
 declare module '../family.js' {
@@ -15,8 +16,8 @@ declare module '../family.js' {
 export const payments = defineFamily({
   name: 'payments',
   needs: [],
-  processes: [payinCallback],
-  build: ({ config, store, clock, reads, railsOf, payoutSettings, enqueuer, instance }) => {
+  processes: [payinCallback, payinStatusCheck],
+  build: ({ config, store, clock, log, reads, railsOf, payoutSettings, enqueuer, instance }) => {
     // Filled once every family is built (collect, below): the recipients' families are built after this one.
     const paymentRecipients = new PaymentRecipients();
     return {
@@ -33,6 +34,8 @@ export const payments = defineFamily({
         scheduleSettlement: enqueuer(ledgerSettlement),
         instance,
         recipients: paymentRecipients,
+        scheduleStatusCheck: enqueuer(payinStatusCheck),
+        log,
       }),
       paymentRecipients,
     };

@@ -4,6 +4,7 @@ import { PayoutSettingsService } from '../../domain/payout/settings.js';
 import { payoutCallback } from '../../processes/payout-callback.js';
 import { payoutOverdue } from '../../processes/payout-overdue.js';
 import { payoutReconcile } from '../../processes/payout-reconcile.js';
+import { payoutStatusCheck } from '../../processes/status-check.js';
 // Part 2 debt: the family reads its own read side directly until its read API is its manifest's.
 import { hasPaidTo } from '../../../projections/payouts.js';
 import { accounts } from '../accounts/index.js';
@@ -20,7 +21,7 @@ declare module '../family.js' {
 export const payouts = defineFamily({
   name: 'payouts',
   needs: [accounts],
-  processes: [payoutCallback, payoutOverdue, payoutReconcile],
+  processes: [payoutCallback, payoutOverdue, payoutReconcile, payoutStatusCheck],
   build: ({ store, clock, log, knex, railsOf, reads, payoutSettings, enqueuer, outbox: messenger }, { verifications }) => {
     // Filled once every family is built (collect, below): the families funding payouts are built after this one.
     const payoutFundingSources = new PayoutFundingSources();
@@ -39,6 +40,7 @@ export const payouts = defineFamily({
         funding: payoutFundingSources,
         scheduleOverdueCheck: enqueuer(payoutOverdue),
         scheduleReconcile: enqueuer(payoutReconcile),
+        scheduleStatusCheck: enqueuer(payoutStatusCheck),
       }),
       payoutFundingSources,
       /** Payout settings: lowering the safety delay of saved destinations takes a second factor. */

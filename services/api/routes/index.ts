@@ -1,3 +1,4 @@
+import { connectorsFamily } from './connectors.js';
 import type { Family } from '../../../packages/http/routes.js';
 import type { System } from '../../system.js';
 import { assetsFamily } from './assets.js';
@@ -76,10 +77,16 @@ export interface FamilyRoutes {
  * (services/api/app.ts) mounts the routers in its own fixed order.
  */
 export const ROUTES: readonly FamilyRoutes[] = [
-  // The service's own: probes, and the operator and fee catalogue (packages/catalog); no family's.
+  // The service's own: probes, the operator and fee catalogue (packages/catalog), the rails' callbacks; no family's.
   {
     family: 'service',
-    routers: [({ system }) => healthFamily(system.knex, system.config.eventStore === 'esdb' ? 'projector' : 'inline'), () => geographyFamily(), () => feesFamily()],
+    routers: [
+      ({ system }) => healthFamily(system.knex, system.config.eventStore === 'esdb' ? 'projector' : 'inline'),
+      () => geographyFamily(),
+      () => feesFamily(),
+      // The rails' callbacks (docs/connectors.md).
+      ({ system }) => connectorsFamily(system.railCallbacks),
+    ],
   },
   {
     family: 'accounts',

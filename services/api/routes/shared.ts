@@ -105,6 +105,7 @@ export const paymentIntentSchema = resourceSchema(
     fee: { type: ['integer', 'null'], description: "Sika's fee, once the payment succeeded" },
     cancellation_reason: { enum: ['duplicate', 'fraudulent', 'requested_by_customer', 'abandoned', null] },
     canceled_at: { type: ['integer', 'null'] },
+    provider_reference: { type: 'string', description: "The operator's receipt of a succeeded payment (the reference the payer sees), when the operator gave one; absent otherwise" },
   },
 );
 
@@ -355,6 +356,7 @@ export const payoutSchema = resourceSchema('payout', ['amount', 'currency', 'sta
   fee: { type: 'integer', description: "Sika's fee, drawn from the balance with the amount" },
   created: { type: 'integer' },
   livemode: { type: 'boolean' },
+  provider_reference: { type: 'string', description: "The operator's receipt of a paid payout (the reference the recipient sees), when the operator gave one; absent otherwise" },
 });
 
 /** The return URL of a payment operation with the query parameters the interface fixes: status, payment_intent, operation_id. */

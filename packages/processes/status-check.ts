@@ -1,0 +1,18 @@
+import type { CollectStatusCheck } from '../domain/payment-intent/commands.js';
+import type { PayoutStatusCheck } from '../domain/payout/commands.js';
+import { defineProcess, lanes } from './process.js';
+
+/**
+ * A status check of an attempt with no final answer on a rail that is asked (pawaPay): the
+ * provider's record decides, and the next check is set on the connector's schedule
+ * (docs/connectors.md, "Status checks"). One job per check, so the next one is set while this one runs.
+ */
+export const payinStatusCheck = defineProcess<CollectStatusCheck>({
+  job: { name: 'payin.status_check', key: (p) => `payin-status:${p.operationId}:${p.attempt}${p.prompted ? ':prompted' : ''}`, lane: lanes.paymentIntent },
+  handler: ({ paymentIntents }) => (p) => paymentIntents.checkStatus(p),
+});
+
+export const payoutStatusCheck = defineProcess<PayoutStatusCheck>({
+  job: { name: 'payout.status_check', key: (p) => `payout-status:${p.payoutId}:${p.attempt}${p.prompted ? ':prompted' : ''}`, lane: lanes.payout },
+  handler: ({ payouts }) => (p) => payouts.checkStatus(p),
+});

@@ -1,0 +1,80 @@
+/**
+ * Live mode through pawaPay for the suites: the pawaPay stand-in on loopback, a service whose
+ * live (or sandbox) mobile money goes through the real PawapayConnector to it, signing its
+ * requests, and merchants ready to move live money.
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import type { Test } from 'tap';
+import type { Clock } from '../../packages/core/clock.js';
+import type { CreatedMerchant } from '../../packages/domain/merchant/commands.js';
+import { PawapayStandin, type StandinOptions } from './pawapay-standin.js';
+import { freePort, startService, type StartOptions, type TestService } from './system.js';
+
+export const PAWAPAY_TOKEN = 'pawapay-live-test-token';
+
+export interface PawapayLive {
+  svc: TestService;
+  standin: PawapayStandin;
+  /**
+   * Stops the service as a crash would (requests in flight are cut off, nothing is finished) and
+   * starts it again on the same database, port and pawaPay account, its clock where it stood.
+   */
+  restart(): Promise<TestService>;
+}
+
+/**
+ * The stand-in, then the service on a port known in advance (the stand-in signs its callbacks for
+ * that host), its live pawaPay account the stand-in's, every deposit, payout and refund signed
+ * with a key the stand-in checks (the account takes signed requests only). The stand-in reads the
+ * service's manual clock. `environment: 'sandbox'` configures pawaPay's sandbox account instead.
+ */
+export async function startPawapayLive(t: Test, options: { standin?: Partial<StandinOptions>; service?: StartOptions; environment?: 'live' | 'sandbox' } = {}): Promise<PawapayLive> {
+  const port = await freePort();
+  const publicUrl = `http://127.0.0.1:${port}`;
+  let svc: TestService | undefined;
+  const clock: Clock = { now: () => svc!.clock.now() };
+  const signing = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const keyId = 'sika-test-key-1';
+  const standin = await PawapayStandin.start({
+    token: PAWAPAY_TOKEN,
+    clock,
+    callbackBaseUrl: `${publicUrl}/connectors/pawapay`,
+    signedRequests: { keyId, publicKey: signing.publicKey },
+    ...options.standin,
+  });
+  t.teardown(() => standin.close());
+  const account: Record<string, string> =
+    options.environment === 'sandbox' ? { PAWAPAY_SANDBOX_API_TOKEN: PAWAPAY_TOKEN, PAWAPAY_SANDBOX_API_URL: standin.url } : { PAWAPAY_API_TOKEN: PAWAPAY_TOKEN, PAWAPAY_API_URL: standin.url };
+  const start = (restartOf?: TestService) => startService(t, {
+    ...options.service,
+    ...(restartOf ? { databaseUrl: restartOf.databaseUrl, clockStart: restartOf.clock.now().getTime() } : {}),
+    publicOrigin: port,
+    env: {
+      PUBLIC_URL: publicUrl,
+      ...account,
+      PAWAPAY_SIGNING_KEY: signing.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      PAWAPAY_SIGNING_KEY_ID: keyId,
+      ...options.service?.env,
+    },
+  });
+  svc = await start();
+  return {
+    svc,
+    standin,
+    restart: async () => {
+      const crashed = svc!;
+      await crashed.stop();
+      svc = await start(crashed);
+      return svc;
+    },
+  };
+}
+
+/**
+ * A merchant whose live environment may move money: the one step that opens it (the operator's
+ * activation, once there is one), so every live suite goes through it.
+ */
+export async function goLive(svc: TestService, name = 'Live merchant'): Promise<{ merchant: CreatedMerchant; key: string }> {
+  const merchant = await svc.merchant(name);
+  return { merchant, key: merchant.api_keys.live };
+}
