@@ -18,6 +18,7 @@ import { checkoutSessionsFamily } from './routes/checkout-sessions.js';
 import { customerPortalPagesFamily } from './routes/customer-portal-pages.js';
 import { customerPortalFamily } from './routes/customer-portal.js';
 import { configurationFamily } from './routes/configuration.js';
+import { liveActivationFamily } from './routes/live-activation.js';
 import { feesFamily } from './routes/fees.js';
 import { fundingFamily } from './routes/funding.js';
 import { fundingPagesFamily } from './routes/funding-pages.js';
@@ -85,6 +86,7 @@ export function apiFamilies(system: System): Family[] {
     escrowFamily(system.knex, system.escrow),
     paymentCapabilitiesFamily(system.knex, system.paymentCapabilities),
     configurationFamily(system.knex, system.countryActivations, system.featureFlags),
+    liveActivationFamily(system.knex, system.store, system.clock),
     merchantSettingsFamily(system.knex, system.store, system.clock, system.merchantSettings, system.config.publicUrl),
     webhookEndpointsFamily(system.knex, system.clock, system.webhookEndpoints, system.webhooks),
     webhookReplaysFamily(system.webhooks),

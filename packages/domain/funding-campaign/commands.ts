@@ -523,6 +523,7 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
     const campaign = state.campaign;
     assertOwned(campaign, owner, `No such funding campaign: '${id}'`, 'id');
     if (state.status !== 'closed') throw new ApiError('IKW-FND-001', `Only a closed campaign's released funds are paid out; this one is ${state.status}`, 'id');
+    await this.deps.payouts.assertLiveOpen(owner);
     const payoutMethodId = input.payoutMethodId ?? campaign.payoutMethodId;
     if (!payoutMethodId) throw new ApiError('IKW-VAL-001', 'Name the payoutMethodId: the campaign has none', 'payoutMethodId');
     const method = (await loadPayoutMethod(this.deps.store, payoutMethodId)).method;

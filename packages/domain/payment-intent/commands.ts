@@ -1,6 +1,6 @@
 import type { Clock } from '../../core/clock.js';
 import { assertCapable, type CapabilityGate } from '../payment-capability/commands.js';
-import { activationCheck, type ActivationGate } from '../country-activation/commands.js';
+import { activationCheck, assertLiveOpen, type ActivationGate } from '../country-activation/commands.js';
 import { ApiError } from '../../core/errors.js';
 import { isRefused } from '../../core/refusal.js';
 import { derivedId, newId } from '../../core/ids.js';
@@ -65,7 +65,7 @@ export interface PaymentIntentDeps {
   rails(environment: Environment): Rails;
   /** The merchant's payment capabilities: a disabled or suspended method is refused at confirm. */
   capabilities: CapabilityGate;
-  /** The merchant's country activations: a country not activated for pay-ins, or an amount out of bounds, is refused at creation. */
+  /** The merchant's activations: a country not activated for pay-ins, or an amount out of bounds, is refused at creation; a live confirm before the operator opened live (IKW-PRV-003). */
   activations: ActivationGate;
   publicUrl: string;
   /** The merchant's default return URL (settings), if one is set. */
@@ -250,6 +250,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     if (confirmedAlready(state)) return toObject(remembered ? (await this.load(id)).state : state);
     const meta = this.metadata(who.merchantId, who.environment, id, actor);
     const pm = this.paymentMethod(state, input.payment_method);
+    await assertLiveOpen(this.deps.activations, who, 'id');
     const rails = this.deps.rails(who.environment);
     if (state.status === 'requires_payment_method') {
       rails.assertCanCollect(pm);

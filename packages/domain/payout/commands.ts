@@ -22,7 +22,7 @@ import { unusableReason } from '../payout-method/decider.js';
 import { feeCountry, normalizeDestination, type DestinationInput } from '../payout-method/destination.js';
 import type { Destination } from '../payout-method/events.js';
 import { assertCapable, type CapabilityGate } from '../payment-capability/commands.js';
-import { activationCheck, type ActivationGate } from '../country-activation/commands.js';
+import { activationCheck, assertLiveOpen, type ActivationGate } from '../country-activation/commands.js';
 import type { CapabilityScope } from '../payment-capability/events.js';
 import type { PayoutHistory } from '../read-ports.js';
 import type { Verifications } from '../verification/commands.js';
@@ -47,7 +47,7 @@ export interface PayoutDeps {
   rails(environment: Environment): Rails;
   /** The merchant's payment capabilities: a disabled or suspended method is refused. */
   capabilities: CapabilityGate;
-  /** The merchant's country activations: a country not activated for payouts, or an amount out of bounds, is refused. */
+  /** The merchant's activations: a country not activated for payouts, an amount out of bounds, or live not opened by the operator (IKW-PRV-003) is refused. */
   activations: ActivationGate;
   /** The merchant's earlier payouts: a signed-in user pays a destination paid before without a fresh second factor. */
   history: PayoutHistory;
@@ -180,6 +180,11 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
     return activationCheck(rule, 'payout', `${country} (${destination.currency.toLowerCase()})`, { direction: param, amount: 'amount' });
   }
 
+  /** IKW-PRV-003 when the owner is live and the platform operator has not opened it (or closed it again): no new payout. */
+  assertLiveOpen(owner: Owner): Promise<void> {
+    return assertLiveOpen(this.deps.activations, owner, 'amount');
+  }
+
   /** What a payout to `destination` costs, once the environment's connector is known to send it (IKW-PRV-001 otherwise). */
   quote(environment: Environment, amount: number, destination: Destination): number {
     this.deps.rails(environment).assertCanPayOut(destination);
@@ -196,6 +201,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
   async create(owner: Owner, input: CreatePayoutInput, by: Requester, source: PayoutSource, actor: Actor, requestRef?: string, funding?: PayoutFunding): Promise<PayoutObject> {
     if (by.userId === null && by.challengeId !== null) throw new ApiError('IKW-VAL-002', 'challenge_id is a signed-in user’s second factor; an API key has none', 'challenge_id');
     const { destination, payoutMethodId } = await this.destination(owner, input);
+    await this.assertLiveOpen(owner);
     this.deps.rails(owner.environment).assertCanPayOut(destination);
     (await this.allowance(owner, destination, input.destination ? 'destination' : 'payout_method_id'))(input.amount);
     const fee = this.fee(input.amount, destination);
@@ -590,6 +596,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
       return { payoutId: input.payoutId, fee: earlier.state.payout.fee };
     }
     const { destination } = await this.destination(owner, { amount: input.amount, currency: input.currency, payout_method_id: input.payoutMethodId });
+    await this.assertLiveOpen(owner);
     this.deps.rails(owner.environment).assertCanPayOut(destination);
     const fee = this.fee(input.amount, destination);
     if (fee >= input.amount) throw new ApiError('IKW-ESC-004', `The release (${input.amount}) does not cover the payout fee (${fee})`, 'amountMinor');
