@@ -15,6 +15,7 @@ import { ROLES, type Role } from '../packages/domain/organization/events.js';
 import { verifyLog } from '../packages/eventstore/audit-chain.js';
 import { auditRecords } from '../packages/eventstore/audit-stream.js';
 import type { System } from '../services/system.js';
+import { railHoldings } from '../projections/balances.js';
 import { apiBaseProblem, listen } from './listen.js';
 import type { Environment } from '../packages/core/owner.js';
 
@@ -44,6 +45,10 @@ const USAGE = `usage:
   sika ledger balance --merchant ACCOUNT_ID --at TIME [--environment sandbox|live] [--json]
                                     (TIME: ISO 8601 or Unix seconds; the balances as the ledger's
                                     log stood then, every currency, both environments unless one is named)
+  sika ledger balance --rail CONNECTOR [--environment live|sandbox] [--json]
+                                    (what the ledger expects a rail that keeps Sika's money, e.g.
+                                    pawapay, to hold now, per currency: its clearing account over
+                                    every merchant; live unless named: docs/ledger.md)
   sika audit verify [--merchant ACCOUNT_ID] [--from POSITION] [--json]
                                     (recomputes the hash chains; exits 1 naming the first event that
                                     does not match: docs/audit.md)
@@ -88,6 +93,7 @@ async function run(system: System, argv: string[]): Promise<number> {
       from: { type: 'string' },
       at: { type: 'string' },
       since: { type: 'string' },
+      rail: { type: 'string' },
     },
   });
   const json = values.json ?? false;
@@ -166,6 +172,15 @@ async function run(system: System, argv: string[]): Promise<number> {
     }
     case 'ledger balance': {
       const env = values.environment;
+      if (values.rail !== undefined) {
+        if (values.merchant !== undefined || values.at !== undefined) throw new UsageError('--rail reads every merchant as the ledger stands now: no --merchant, no --at');
+        if (env !== undefined && env !== 'sandbox' && env !== 'live') throw new UsageError('--environment must be sandbox or live');
+        const environment = env ?? 'live';
+        const holdings = await railHoldings(system.knex, values.rail, environment);
+        const lines = holdings.map((h) => `${h.currency}: ${h.amount}`);
+        out({ rail: values.rail, environment, holdings }, json, [`what ${values.rail} should hold for Sika (${environment}), per currency`, ...(lines.length ? lines : ['nothing posted'])].join('\n'));
+        return 0;
+      }
       if (!values.merchant || !values.at) throw new UsageError('--merchant and --at are required');
       if (env !== undefined && env !== 'sandbox' && env !== 'live') throw new UsageError('--environment must be sandbox or live');
       const at = /^\d+$/.test(values.at) ? new Date(Number(values.at) * 1000 + 999) : new Date(values.at);

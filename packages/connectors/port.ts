@@ -115,6 +115,11 @@ export type Availability = 'available' | 'degraded' | 'unavailable';
 export interface Connector {
   /** Its name (`sandbox`, `pawapay`, …): its news is recorded with the actor `connector:<name>`. */
   readonly name: string;
+  /**
+   * Whether the provider keeps Sika's money in a wallet of its own (pawaPay): the attempts it
+   * carries record its name, and post to its clearing account `rail_clearing:<name>` (docs/ledger.md).
+   */
+  readonly holdsFunds?: boolean;
   /** Whether it carries `direction` for this subject at all (its configuration; a provider's active configuration). */
   serves(direction: Direction, subject: RailSubject): boolean;
   availability(direction: Direction, subject: RailSubject): Promise<Availability>;
@@ -137,6 +142,8 @@ export interface Rails {
   /** IKW-PRV-001 when no connector pays out to this destination. */
   assertCanPayOut(destination: PayoutDestination): void;
   payout(request: PayoutRequest): Promise<PayoutInitiation>;
+  /** The name of the connector that carries this when it keeps a wallet (the attempt records it); null otherwise, or when none carries it. */
+  clearingRail(direction: 'collect' | 'payout', what: CollectMethod | PayoutDestination): string | null;
 }
 
 /** A rail subject of a payment method or destination. */

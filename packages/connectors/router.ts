@@ -33,6 +33,10 @@ export class ConnectorRouter {
       collect: async (request) => routed('collect', request.paymentMethod, 'payment_method').collect(request),
       assertCanPayOut: (destination) => routed('payout', destination, 'destination').assertCanPayOut(destination),
       payout: async (request) => routed('payout', request.destination, 'destination').payout(request),
+      clearingRail: (direction, what) => {
+        const connector = this.route(environment, direction, subjectOf(what));
+        return connector?.holdsFunds ? connector.name : null;
+      },
     };
   }
 }

@@ -124,6 +124,7 @@ const UNAUTHENTICATED: ReadonlySet<VerificationFailure> = new Set(['unsigned', '
  */
 export class PawapayConnector implements Connector {
   readonly name = 'pawapay';
+  readonly holdsFunds = true;
   private readonly client: PawapayClient;
   private readonly conf: Cached<ActiveConf>;
   private readonly providerStatus: Cached<ReadonlyMap<string, ProviderStatus>>;

@@ -407,7 +407,7 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
     const { state: pi } = await loadState(this.deps.store, paymentIntentStream(ref.paymentIntentId), paymentIntentDecider);
     if (!isOwned(pi.intent, owner)) return;
     let outcome: PaymentOutcome;
-    if (pi.status === 'succeeded' && pi.paymentMethod) outcome = { status: 'succeeded', fee: pi.fee ?? 0, clearing: payinClearing(pi.paymentMethod) };
+    if (pi.status === 'succeeded' && pi.paymentMethod) outcome = { status: 'succeeded', fee: pi.fee ?? 0, clearing: payinClearing(pi.paymentMethod, pi.confirmation?.connector) };
     else if (pi.status === 'failed' || pi.status === 'canceled') outcome = { status: pi.status };
     else return;
     const at = this.deps.clock.now();

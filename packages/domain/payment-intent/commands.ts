@@ -269,9 +269,10 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     const instance = this.deps.instance;
     const op = state.confirmation;
     const holderGone = op?.inFlight && op.instanceId !== undefined && instance ? !(await instance.isAlive(op.instanceId)) : false;
+    const connector = rails.clearingRail('collect', pm);
     const started = await this.run(
       id,
-      { type: 'start_confirmation', owner: who, at: this.deps.clock.now(), operationId, paymentMethod: pm, returnUrl, ...(instance ? { instanceId: instance.id } : {}), holderGone },
+      { type: 'start_confirmation', owner: who, at: this.deps.clock.now(), operationId, paymentMethod: pm, returnUrl, ...(instance ? { instanceId: instance.id } : {}), holderGone, ...(connector !== null ? { connector } : {}) },
       meta,
     );
     if (started.events.length === 0) return toObject(started.state);
@@ -363,7 +364,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
    */
   private async paymentSteps(state: PaymentIntentState, fee: number, meta: EventMetadata): Promise<PaymentMoney> {
     const intent = state.intent!;
-    const clearing = payinClearing(state.paymentMethod!);
+    const clearing = payinClearing(state.paymentMethod!, state.confirmation?.connector);
     const now = this.deps.clock.now();
     const availableOn = new Date(now.getTime() + this.deps.settlementDelayMs(intent.environment));
     const claimed = await this.deps.recipients.moneyOf({ intent, fee, clearing, availableOn, escrowContract: state.escrowContract ?? null }, meta);

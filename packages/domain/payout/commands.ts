@@ -12,7 +12,7 @@ import type { PayoutInitiation, Rails } from '../../connectors/port.js';
 import { CommandService, handleCommand, handleCommandsAtomically, handleSteps, step, type AnyStep, type CommandStep, type ConflictPolicy, type HandleResult, type StepOutcome } from '../../eventstore/command-handler.js';
 import { ledgerStep, runLedger } from '../ledger/commands.js';
 import type { LedgerState, PayoutFunds } from '../ledger/decider.js';
-import type { Account, LedgerEvent } from '../ledger/events.js';
+import { clearingOf, type Account, type LedgerEvent } from '../ledger/events.js';
 import { escrowDecider } from '../escrow/decider.js';
 import { escrowContractStream } from '../escrow/events.js';
 import { payoutSettings } from '../merchant-settings/commands.js';
@@ -105,8 +105,9 @@ function escrowReleaseOf(p: PayoutCreated): { contractId: string; releaseId: str
   return p.source === 'escrow' && contractId && releaseId ? { contractId, releaseId } : null;
 }
 
-function clearingAccount(destination: Destination): Account {
-  return destination.type === 'mobile_money' ? `operator_clearing:${destination.operator}` : 'bank_clearing';
+/** Where a paid payout's money went out: its rail's clearing account, or the operator's or banks' (payouts that recorded no connector). */
+function clearingAccount(p: PayoutCreated): Account {
+  return clearingOf(p.connector, p.destination.type === 'mobile_money' ? `operator_clearing:${p.destination.operator}` : 'bank_clearing');
 }
 
 /** Payouts: the balance hold, the payout stream, the provider, and the lifecycle driven by callbacks. */
@@ -262,6 +263,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
   ): Promise<PayoutCommand & { type: 'create' }> {
     const now = this.deps.clock.now();
     const expectedBy = new Date(now.getTime() + expectedMs(p.destination));
+    const connector = this.deps.rails(owner.environment).clearingRail('payout', p.destination);
     // Side by side, so that they share one INSERT (packages/scheduler/job-writer.ts).
     await Promise.all([
       this.deps.scheduleReconcile({ ...owner, currency: p.destination.currency, payoutId: id }, new Date(now.getTime() + RECONCILE_AFTER_MS)),
@@ -284,6 +286,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
         ...(p.batch ? { batch: p.batch } : {}),
         ...(p.funding ? { funding: p.funding } : {}),
         ...(p.escrow ? { escrow: p.escrow } : {}),
+        ...(connector !== null ? { connector } : {}),
         expectedBy: expectedBy.toISOString(),
         createdAt: now.toISOString(),
       },
@@ -454,7 +457,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
       outcome === 'released' && release
         ? [step({ streamId: escrowContractStream(release.contractId), decider: escrowDecider, command: { type: 'return_release', at: this.deps.clock.now(), releaseId: release.releaseId, payoutId: p.id } as const, metadata: meta })]
         : [];
-    const action = outcome === 'paid' ? ({ type: 'complete_payout', source: p.id, clearing: clearingAccount(p.destination) } as const) : ({ type: 'release_payout', source: p.id } as const);
+    const action = outcome === 'paid' ? ({ type: 'complete_payout', source: p.id, clearing: clearingAccount(p) } as const) : ({ type: 'release_payout', source: p.id } as const);
     return { ledger: ledgerStep(this.deps.clock, { merchantId: p.merchantId, environment: p.environment, currency: p.currency }, action, meta), others };
   }
 
