@@ -16,6 +16,7 @@ import { verifyLog } from '../packages/eventstore/audit-chain.js';
 import { auditRecords } from '../packages/eventstore/audit-stream.js';
 import type { System } from '../services/system.js';
 import { railHoldings } from '../projections/balances.js';
+import { reconcileRail } from '../services/reconciliation.js';
 import { apiBaseProblem, listen } from './listen.js';
 import type { Environment } from '../packages/core/owner.js';
 
@@ -49,6 +50,11 @@ const USAGE = `usage:
                                     (what the ledger expects a rail that keeps Sika's money, e.g.
                                     pawapay, to hold now, per currency: its clearing account over
                                     every merchant; live unless named: docs/ledger.md)
+  sika reconcile RAIL [--environment live|sandbox] [--json]
+                                    (RAIL: pawapay. Compares what the ledger expects the rail to hold
+                                    with its wallet balances, and every attempt it carried with its
+                                    record (status checks); exits 1 listing each difference:
+                                    docs/reconciliation.md)
   sika audit verify [--merchant ACCOUNT_ID] [--from POSITION] [--json]
                                     (recomputes the hash chains; exits 1 naming the first event that
                                     does not match: docs/audit.md)
@@ -191,6 +197,20 @@ async function run(system: System, argv: string[]): Promise<number> {
       const lines = balances.map((b) => `${b.environment} ${b.currency}: available ${b.available}, pending ${b.pending}, reserved ${b.reserved}`);
       out({ merchant: values.merchant, at: at.toISOString(), balances }, json, [`balances of ${values.merchant} at ${at.toISOString()}`, ...lines].join('\n'));
       return 0;
+    }
+    case `reconcile ${action}`: {
+      const env = values.environment ?? 'live';
+      if (env !== 'sandbox' && env !== 'live') throw new UsageError('--environment must be sandbox or live');
+      const connector = action === undefined ? null : system.connectors.named(env, action);
+      if (!connector) throw new UsageError(`no connector ${action ?? ''} is configured for ${env} (docs/connectors.md)`);
+      const report = await reconcileRail(system, connector, env);
+      const lines = [
+        ...report.wallets.map((w) => `wallet ${w.currency}: ledger expects ${w.expected}, ${report.rail} holds ${w.reported} (${w.difference > 0 ? '+' : ''}${w.difference})`),
+        ...report.attempts.map((a) => `${a.kind} ${a.id} (${a.merchantId}): Sika ${a.sika}, ${report.rail} ${a.rail}${a.reportedAmount ? `, reported ${a.reportedAmount.amount} ${a.reportedAmount.currency}` : ''}`),
+      ];
+      const differences = report.wallets.length + report.attempts.length;
+      out(report, json, [`${report.rail} (${env}): ${report.checked} attempts checked, ${differences} differences`, ...lines].join('\n'));
+      return differences === 0 ? 0 : 1;
     }
     case 'audit verify': {
       const report = await verifyLog(system.store, system.knex, { ...(values.merchant ? { merchantId: values.merchant } : {}), ...(values.from ? { from: values.from } : {}) });

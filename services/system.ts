@@ -141,6 +141,8 @@ export interface System {
   apiKeyManagement: ApiKeyManagement;
   /** The payment gates (capabilities, activations) commands checked, evicted by their events. */
   gates: ReturnType<typeof rememberedGates>['cache'];
+  /** The routing table's connectors, by environment and name (reconciliation asks one directly). */
+  connectors: ConnectorRouter;
   scheduler: Scheduler;
   /** The bus consumers (webhook dispatch, invoice payments); a scale-out dispatcher process runs them. */
   busConsumers: ConsumerSpec[];
@@ -516,6 +518,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     idempotency: new IdempotencyStore(knex, clock, config.idempotencyTtlMs, secretBox, instance),
     apiKeys,
     gates: gates.cache,
+    connectors: router,
     scheduler,
     busConsumers,
     paymentIntents,

@@ -105,6 +105,13 @@ export class OutcomeUnknown extends Error {
   }
 }
 
+/** What a provider holds for Sika in one wallet (a country's, say), in the currency's minor units. */
+export interface WalletBalance {
+  wallet: string;
+  currency: string;
+  amount: number;
+}
+
 /** Whether the provider says it can carry this subject now. */
 export type Availability = 'available' | 'degraded' | 'unavailable';
 
@@ -120,6 +127,8 @@ export interface Connector {
    * carries record its name, and post to its clearing account `rail_clearing:<name>` (docs/ledger.md).
    */
   readonly holdsFunds?: boolean;
+  /** What it holds for Sika now, per wallet (a connector that holds funds answers it; reconciliation compares it with the ledger). */
+  walletBalances?(): Promise<WalletBalance[]>;
   /** Whether it carries `direction` for this subject at all (its configuration; a provider's active configuration). */
   serves(direction: Direction, subject: RailSubject): boolean;
   availability(direction: Direction, subject: RailSubject): Promise<Availability>;
