@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { MERCHANT_ACCOUNTS, type LedgerEvent, type MerchantAccount } from '../packages/domain/ledger/events.js';
+import { MERCHANT_ACCOUNTS, railClearing, type LedgerEvent, type MerchantAccount } from '../packages/domain/ledger/events.js';
 import type { RecordedEvent } from '../packages/eventstore/port.js';
 import { addToRows, type Row } from './batch.js';
 import type { Projection } from './projection.js';
@@ -112,7 +112,7 @@ export function balancesOf(knex: Knex, owner: Owner): Promise<BalanceRow[]> {
  */
 export async function railHoldings(knex: Knex, connector: string, environment: Environment): Promise<{ currency: string; amount: number }[]> {
   const rows = await knex(ACCOUNTS)
-    .where({ environment, account: `rail_clearing:${connector}` })
+    .where({ environment, account: railClearing(connector) })
     .groupBy('currency')
     .orderBy('currency')
     .select<{ currency: string; total: string }[]>('currency', knex.raw('SUM(amount) AS total'));

@@ -9,6 +9,8 @@ import type { Environment } from '../../core/owner.js';
 export type MerchantAccount = 'available' | 'pending' | 'reserved';
 export type ClearingAccount = 'bank_clearing' | 'card_clearing' | `operator_clearing:${string}` | RailClearing;
 export type RailClearing = `rail_clearing:${string}`;
+/** The clearing account of the rail a connector keeping Sika's money carries (docs/ledger.md, "Clearing accounts"). */
+export const railClearing = (connector: string): RailClearing => `rail_clearing:${connector}`;
 
 /**
  * The clearing account of an attempt (docs/ledger.md, "Clearing accounts"): the rail's own when
@@ -17,7 +19,7 @@ export type RailClearing = `rail_clearing:${string}`;
  * connectors were and the sandbox simulator, which holds no money, post.
  */
 export function clearingOf<C extends ClearingAccount>(connector: string | undefined, fallback: C): C | RailClearing {
-  return connector === undefined ? fallback : `rail_clearing:${connector}`;
+  return connector === undefined ? fallback : railClearing(connector);
 }
 export type PlatformAccount = 'fees' | ClearingAccount;
 /**
