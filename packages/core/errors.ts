@@ -131,7 +131,7 @@ export const ERROR_CODES = {
   'IKW-FND-006': { status: 409, retryable: false, message: 'This payment is a contribution to a funding campaign: refund it with POST /api/v1/funding/contributions/{id}/refund' },
   'IKW-PRV-001': { status: 422, retryable: false, message: 'Live processing is not enabled for this operator; no connector is configured' },
   'IKW-PRV-002': { status: 502, retryable: true, message: 'The operator or acquirer did not answer; nothing was charged, retry later' },
-  'IKW-PRV-003': { status: 403, retryable: false, message: 'Live payments and payouts are not activated for this account: the platform operator opens live' },
+  'IKW-PRV-005': { status: 403, retryable: false, message: 'Live payments and payouts are not activated for this account: the platform operator opens live' },
   'IKW-AST-001': { status: 400, retryable: false, message: 'This content type is not accepted for this purpose of asset' },
   'IKW-AST-002': { status: 400, retryable: false, message: 'The asset is larger than the size limit' },
   'IKW-AST-003': { status: 413, retryable: false, message: 'The upload brings more bytes than the size declared for the asset' },

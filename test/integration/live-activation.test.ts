@@ -1,7 +1,7 @@
 /**
  * Live is opened by the platform operator (docs/configuration.md, "Live activation"): until the
  * operator activates a merchant's live environment, and again once it deactivates it, live payment
- * confirmations and live payouts are refused with 403 IKW-PRV-003 before anything is held or
+ * confirmations and live payouts are refused with 403 IKW-PRV-005 before anything is held or
  * recorded; what is under way finishes. Only the operator credential (or `bin/sika admin merchants
  * …` on the server) switches it, audited on the merchant's stream. Live money goes to a stand-in
  * operator that takes every collection and payout.
@@ -54,17 +54,17 @@ const liveConfirm = async (m: CreatedMerchant) => {
 const livePayouts = async (m: CreatedMerchant) => (await svc.system.knex('read.payouts').where({ merchant_id: m.id, environment: 'live' })).length;
 const liveEvents = async (m: CreatedMerchant) => (await svc.system.store.readStream(merchantStream(m.id))).filter((e) => e.type.startsWith('merchant.live_'));
 
-t.test('before the operator activates live: a live confirm and a live payout are IKW-PRV-003, nothing held or recorded; sandbox is unaffected', async (t) => {
+t.test('before the operator activates live: a live confirm and a live payout are IKW-PRV-005, nothing held or recorded; sandbox is unaffected', async (t) => {
   const m = await liveMerchant();
   const before = await balance(svc, m.api_keys.live);
 
   const { intent, res } = await liveConfirm(m);
-  assertError(t, res, 'IKW-PRV-003', 'id');
+  assertError(t, res, 'IKW-PRV-005', 'id');
   t.equal(collects.filter((c) => c.paymentIntentId === intent.id).length, 0, 'no operator asked');
   t.match(await retrieve(svc, m.api_keys.live, intent.id), { status: 'requires_payment_method', latest_operation: null });
   t.same((await svc.system.store.readStream(paymentIntentStream(intent.id))).map((e) => e.type), ['payment_intent.created'], 'nothing appended to the intent');
 
-  assertError(t, await livePayout(m), 'IKW-PRV-003', 'amount');
+  assertError(t, await livePayout(m), 'IKW-PRV-005', 'amount');
   t.same(await balance(svc, m.api_keys.live), before, 'nothing held');
   t.equal(await livePayouts(m), 0, 'no live payout');
 
@@ -86,7 +86,7 @@ t.test('only the platform operator switches live; audited with its credential; s
   assertError(t, await readLive(other.api_keys.live, m.id), 'IKW-AUT-009', 'merchantId');
   assertError(t, await switchLive(admin.secret, 'activate', 'acct_nobody'), 'IKW-RES-001', 'merchantId');
   t.same(await liveEvents(m), [], 'nothing recorded by the refusals');
-  assertError(t, await livePayout(m), 'IKW-PRV-003', 'amount');
+  assertError(t, await livePayout(m), 'IKW-PRV-005', 'amount');
 
   const [first, second] = await Promise.all([switchLive(admin.secret, 'activate', m.id), switchLive(admin.secret, 'activate', m.id)]);
   assertOk(t, first);
@@ -130,9 +130,9 @@ t.test('activated, live money moves; deactivated, new payments and payouts are r
 
   const held = await balance(svc, m.api_keys.live);
   const refused = await liveConfirm(m);
-  assertError(t, refused.res, 'IKW-PRV-003', 'id');
+  assertError(t, refused.res, 'IKW-PRV-005', 'id');
   t.equal(collects.filter((c) => c.paymentIntentId === refused.intent.id).length, 0, 'no operator asked');
-  assertError(t, await livePayout(m), 'IKW-PRV-003', 'amount');
+  assertError(t, await livePayout(m), 'IKW-PRV-005', 'amount');
   t.same(await balance(svc, m.api_keys.live), held, 'nothing more held');
   t.equal(await livePayouts(m), 1, 'only the payout under way');
 
@@ -169,7 +169,7 @@ t.test('bin/sika admin merchants activate-live and deactivate-live', async (t) =
   const off = await cli('deactivate-live', m.id);
   t.equal(off.code, 0, off.output);
   t.match(off.output, `live for ${m.id}: deactivated`);
-  assertError(t, await livePayout(m), 'IKW-PRV-003', 'amount');
+  assertError(t, await livePayout(m), 'IKW-PRV-005', 'amount');
 
   const unknown = await cli('activate-live', 'acct_nobody');
   t.equal(unknown.code, 1);

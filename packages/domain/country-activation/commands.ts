@@ -29,10 +29,10 @@ export interface ActivationGate {
 /**
  * Live moves money only once the platform operator activated it for the merchant
  * (docs/configuration.md, "Live activation"): a new live payment or payout is refused with
- * IKW-PRV-003 before anything is held or recorded. Sandbox is always open.
+ * IKW-PRV-005 before anything is held or recorded. Sandbox is always open.
  */
 export async function assertLiveOpen(gate: ActivationGate, owner: Owner, param: string): Promise<void> {
-  if (owner.environment === 'live' && !(await gate.liveActivated(owner.merchantId))) throw new ApiError('IKW-PRV-003', undefined, param);
+  if (owner.environment === 'live' && !(await gate.liveActivated(owner.merchantId))) throw new ApiError('IKW-PRV-005', undefined, param);
 }
 
 /**

@@ -65,7 +65,7 @@ export interface PaymentIntentDeps {
   rails(environment: Environment): Rails;
   /** The merchant's payment capabilities: a disabled or suspended method is refused at confirm. */
   capabilities: CapabilityGate;
-  /** The merchant's activations: a country not activated for pay-ins, or an amount out of bounds, is refused at creation; a live confirm before the operator opened live (IKW-PRV-003). */
+  /** The merchant's activations: a country not activated for pay-ins, or an amount out of bounds, is refused at creation; a live confirm before the operator opened live (IKW-PRV-005). */
   activations: ActivationGate;
   publicUrl: string;
   /** The merchant's default return URL (settings), if one is set. */

@@ -47,7 +47,7 @@ export interface PayoutDeps {
   rails(environment: Environment): Rails;
   /** The merchant's payment capabilities: a disabled or suspended method is refused. */
   capabilities: CapabilityGate;
-  /** The merchant's activations: a country not activated for payouts, an amount out of bounds, or live not opened by the operator (IKW-PRV-003) is refused. */
+  /** The merchant's activations: a country not activated for payouts, an amount out of bounds, or live not opened by the operator (IKW-PRV-005) is refused. */
   activations: ActivationGate;
   /** The merchant's earlier payouts: a signed-in user pays a destination paid before without a fresh second factor. */
   history: PayoutHistory;
@@ -181,7 +181,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
     return activationCheck(rule, 'payout', `${country} (${destination.currency.toLowerCase()})`, { direction: param, amount: 'amount' });
   }
 
-  /** IKW-PRV-003 when the owner is live and the platform operator has not opened it (or closed it again): no new payout. */
+  /** IKW-PRV-005 when the owner is live and the platform operator has not opened it (or closed it again): no new payout. */
   assertLiveOpen(owner: Owner): Promise<void> {
     return assertLiveOpen(this.deps.activations, owner, 'amount');
   }

@@ -17,7 +17,7 @@ const liveActivationSchema = {
     merchantId: { type: 'string' },
     status: {
       enum: ['inactive', 'active', 'deactivated'],
-      description: 'active: live payments and payouts move money; inactive (never activated) and deactivated: new ones are refused with 403 IKW-PRV-003',
+      description: 'active: live payments and payouts move money; inactive (never activated) and deactivated: new ones are refused with 403 IKW-PRV-005',
     },
     activated: { type: ['integer', 'null'], description: 'When the platform operator last activated live (Unix seconds)' },
     deactivated: { type: ['integer', 'null'], description: 'When the platform operator last deactivated it (Unix seconds)' },
@@ -47,7 +47,7 @@ export function liveActivationFamily(knex: Knex, store: EventStore, clock: Clock
       path: `${PATH}/${active ? 'activate' : 'deactivate'}`,
       summary: active
         ? "Activate a merchant's live environment: its live payments and payouts move money from now on (again if it was deactivated); the platform operator credential only"
-        : "Deactivate a merchant's live environment: new live payments and payouts are refused (403 IKW-PRV-003), those under way finish; the platform operator credential only",
+        : "Deactivate a merchant's live environment: new live payments and payouts are refused (403 IKW-PRV-005), those under way finish; the platform operator credential only",
       auth: platformOnly,
       body: switchBody,
       response: liveActivationSchema,
