@@ -7,7 +7,7 @@ import { hasCluster } from '../packages/core/embedded-postgres.js';
 import { isRefused } from '../packages/core/refusal.js';
 import { createLogger } from '../packages/core/logger.js';
 import { isIsoCountry } from '../packages/catalog/index.js';
-import { createApiKey, createMerchant, revokeApiKey } from '../packages/domain/merchant/commands.js';
+import { createApiKey, createMerchant, revokeApiKey, setLiveActivation } from '../packages/domain/merchant/commands.js';
 import { balanceFromLog } from '../packages/domain/ledger/commands.js';
 import { createMemberUser } from '../packages/domain/organization/commands.js';
 import { createAdminKey, revokeAdminKey } from '../packages/domain/platform-admin/commands.js';
@@ -16,6 +16,8 @@ import { verifyLog } from '../packages/eventstore/audit-chain.js';
 import { auditRecords } from '../packages/eventstore/audit-stream.js';
 import { attemptsForReview } from '../services/rails.js';
 import type { System } from '../services/system.js';
+import { railHoldings } from '../projections/balances.js';
+import { reconcileRail } from '../services/reconciliation.js';
 import { apiBaseProblem, listen } from './listen.js';
 import type { Environment } from '../packages/core/owner.js';
 
@@ -27,6 +29,11 @@ const USAGE = `usage:
                                     (the platform operator credential sk_admin_…, shown once: feature
                                     flags and other merchants' configuration, docs/configuration.md)
   sika admin keys revoke KEY_ID
+  sika admin merchants activate-live ACCOUNT_ID [--json]
+  sika admin merchants deactivate-live ACCOUNT_ID [--json]
+                                    (opens or closes the merchant's live environment: live payments
+                                    and payouts move money only while it is active; deactivating
+                                    refuses new ones, those under way finish: docs/configuration.md)
   sika users create --merchant ACCOUNT_ID --email ADDRESS --password PASSWORD [--name NAME] [--role ROLE] [--country CC]
                                     (ROLE: owner (default), admin, developer, finance, viewer; CC: the
                                     country of an organization made for the merchant, default SN)
@@ -40,6 +47,15 @@ const USAGE = `usage:
   sika ledger balance --merchant ACCOUNT_ID --at TIME [--environment sandbox|live] [--json]
                                     (TIME: ISO 8601 or Unix seconds; the balances as the ledger's
                                     log stood then, every currency, both environments unless one is named)
+  sika ledger balance --rail CONNECTOR [--environment live|sandbox] [--json]
+                                    (what the ledger expects a rail that keeps Sika's money, e.g.
+                                    pawapay, to hold now, per currency: its clearing account over
+                                    every merchant; live unless named: docs/ledger.md)
+  sika reconcile RAIL [--environment live|sandbox] [--json]
+                                    (RAIL: pawapay. Compares what the ledger expects the rail to hold
+                                    with its wallet balances, and every attempt it carried with its
+                                    record (status checks); exits 1 listing each difference:
+                                    docs/reconciliation.md)
   sika audit verify [--merchant ACCOUNT_ID] [--from POSITION] [--json]
                                     (recomputes the hash chains; exits 1 naming the first event that
                                     does not match: docs/audit.md)
@@ -87,6 +103,7 @@ async function run(system: System, argv: string[]): Promise<number> {
       from: { type: 'string' },
       at: { type: 'string' },
       since: { type: 'string' },
+      rail: { type: 'string' },
     },
   });
   const json = values.json ?? false;
@@ -129,6 +146,13 @@ async function run(system: System, argv: string[]): Promise<number> {
       }
       throw new UsageError('admin keys create [--name NAME] | admin keys revoke KEY_ID');
     }
+    case 'admin merchants': {
+      const [verb, merchantId] = positionals;
+      if ((verb !== 'activate-live' && verb !== 'deactivate-live') || !merchantId) throw new UsageError('admin merchants activate-live ACCOUNT_ID | admin merchants deactivate-live ACCOUNT_ID');
+      const live = await setLiveActivation(system.store, system.clock, merchantId, verb === 'activate-live', { actor: ACTOR });
+      out({ merchantId, ...live }, json, `live for ${merchantId}: ${live.status}`);
+      return 0;
+    }
     case 'users create': {
       const { merchant, email, password } = values;
       if (!merchant || !email || !password) throw new UsageError('--merchant, --email and --password are required');
@@ -158,6 +182,15 @@ async function run(system: System, argv: string[]): Promise<number> {
     }
     case 'ledger balance': {
       const env = values.environment;
+      if (values.rail !== undefined) {
+        if (values.merchant !== undefined || values.at !== undefined) throw new UsageError('--rail reads every merchant as the ledger stands now: no --merchant, no --at');
+        if (env !== undefined && env !== 'sandbox' && env !== 'live') throw new UsageError('--environment must be sandbox or live');
+        const environment = env ?? 'live';
+        const holdings = await railHoldings(system.knex, values.rail, environment);
+        const lines = holdings.map((h) => `${h.currency}: ${h.amount}`);
+        out({ rail: values.rail, environment, holdings }, json, [`what ${values.rail} should hold for Sika (${environment}), per currency`, ...(lines.length ? lines : ['nothing posted'])].join('\n'));
+        return 0;
+      }
       if (!values.merchant || !values.at) throw new UsageError('--merchant and --at are required');
       if (env !== undefined && env !== 'sandbox' && env !== 'live') throw new UsageError('--environment must be sandbox or live');
       const at = /^\d+$/.test(values.at) ? new Date(Number(values.at) * 1000 + 999) : new Date(values.at);
@@ -174,6 +207,20 @@ async function run(system: System, argv: string[]): Promise<number> {
       const lines = attempts.map((a) => `${a.object} ${a.id} of ${a.merchant_id}: ${a.status}, ${a.amount} ${a.currency}, created ${new Date(a.created * 1000).toISOString()}`);
       out(attempts, json, lines.join('\n') || 'nothing left for review');
       return 0;
+    }
+    case `reconcile ${action}`: {
+      const env = values.environment ?? 'live';
+      if (env !== 'sandbox' && env !== 'live') throw new UsageError('--environment must be sandbox or live');
+      const connector = action === undefined ? null : system.connectors.named(env, action);
+      if (!connector) throw new UsageError(`no connector ${action ?? ''} is configured for ${env} (docs/connectors.md)`);
+      const report = await reconcileRail(system, connector, env);
+      const lines = [
+        ...report.wallets.map((w) => `wallet ${w.currency}: ledger expects ${w.expected}, ${report.rail} holds ${w.reported} (${w.difference > 0 ? '+' : ''}${w.difference})`),
+        ...report.attempts.map((a) => `${a.kind} ${a.id} (${a.merchantId}): Sika ${a.sika}, ${report.rail} ${a.rail}${a.reportedAmount ? `, reported ${a.reportedAmount.amount} ${a.reportedAmount.currency}` : ''}`),
+      ];
+      const differences = report.wallets.length + report.attempts.length;
+      out(report, json, [`${report.rail} (${env}): ${report.checked} attempts checked, ${differences} differences`, ...lines].join('\n'));
+      return differences === 0 ? 0 : 1;
     }
     case 'audit verify': {
       const report = await verifyLog(system.store, system.knex, { ...(values.merchant ? { merchantId: values.merchant } : {}), ...(values.from ? { from: values.from } : {}) });

@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
-import { MERCHANT_ACCOUNTS, type LedgerEvent, type MerchantAccount } from '../packages/domain/ledger/events.js';
+import { MERCHANT_ACCOUNTS, railClearing, type LedgerEvent, type MerchantAccount } from '../packages/domain/ledger/events.js';
 import type { RecordedEvent } from '../packages/eventstore/port.js';
 import { addToRows, type Row } from './batch.js';
 import type { Projection } from './projection.js';
 import { ownedRows } from './queries.js';
-import type { Owner } from '../packages/core/owner.js';
+import type { Environment, Owner } from '../packages/core/owner.js';
 
 const KEY = ['merchant_id', 'environment', 'currency'];
 const ACCOUNTS = 'read.ledger_accounts';
@@ -103,4 +103,18 @@ export interface BalanceRow {
 
 export function balancesOf(knex: Knex, owner: Owner): Promise<BalanceRow[]> {
   return ownedRows(knex, 'read.balances', owner).select('currency', 'available', 'pending', 'reserved').orderBy('currency');
+}
+
+/**
+ * What Sika's ledger expects a rail that keeps its money (docs/ledger.md, "Clearing accounts") to
+ * hold for it in `environment`, per currency: the opposite of the rail's clearing account summed
+ * over every merchant (collections in, less payouts and refunds out). Currencies never posted are absent.
+ */
+export async function railHoldings(knex: Knex, connector: string, environment: Environment): Promise<{ currency: string; amount: number }[]> {
+  const rows = await knex(ACCOUNTS)
+    .where({ environment, account: railClearing(connector) })
+    .groupBy('currency')
+    .orderBy('currency')
+    .select<{ currency: string; total: string }[]>('currency', knex.raw('SUM(amount) AS total'));
+  return rows.map((r) => ({ currency: r.currency, amount: -Number(r.total) }));
 }

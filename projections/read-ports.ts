@@ -7,6 +7,7 @@ import { listMembersOfMerchant, listMemberships, organizationOfMerchant } from '
 import { liveSessionRole } from './user-sessions.js';
 import { findPaymentIntent } from './payment-intents.js';
 import { activationRule } from './country-activations.js';
+import { liveActivationOf } from './merchants.js';
 import { governingCapability } from './payment-capabilities.js';
 import { findPrices } from './products.js';
 import { readPayoutSettings } from './payout-settings.js';
@@ -25,6 +26,7 @@ export function readPorts(knex: Knex): ReadPorts {
     organizationOfMerchant: (merchantId) => organizationOfMerchant(knex, merchantId),
     merchantMembers: async (merchantId) => (await listMembersOfMerchant(knex, merchantId)).map((m) => ({ userId: m.user_id, email: m.email, role: m.role })),
     activationRule: (owner, countryCode, currencyIso) => activationRule(knex, owner, countryCode, currencyIso),
+    liveActivated: async (merchantId) => (await liveActivationOf(knex, merchantId)).status === 'active',
     capabilityRefusal: async (owner, method) => {
       const capability = await governingCapability(knex, owner, method);
       if (!capability) return null;
@@ -34,17 +36,17 @@ export function readPorts(knex: Knex): ReadPorts {
   };
 }
 
-const GATE_EVENTS = ['payment_capability.', 'country_activation.'];
+const GATE_EVENTS = ['payment_capability.', 'country_activation.', 'merchant.live_'];
 type Refusal = Awaited<ReturnType<ReadPorts['capabilityRefusal']>>;
 type ActivationRule = NonNullable<Awaited<ReturnType<ReadPorts['activationRule']>>>;
 
 /**
- * The gates every payment and payout checks (activation rules, capability refusals), remembered
- * per process (docs/performance.md). They change rarely, so any capability or activation event
- * evicts them all.
+ * The gates every payment and payout checks (activation rules, live activation, capability
+ * refusals), remembered per process (docs/performance.md). They change rarely, so any capability
+ * or activation event evicts them all.
  */
-export function rememberedGates(reads: ReadPorts, store: EventStore): { reads: ReadPorts; cache: EvictedByEvents<ActivationRule | Refusal | null> } {
-  const cache = new EvictedByEvents<ActivationRule | Refusal | null>(store, (e) => (GATE_EVENTS.some((prefix) => e.type.startsWith(prefix)) ? ['gates'] : []));
+export function rememberedGates(reads: ReadPorts, store: EventStore): { reads: ReadPorts; cache: EvictedByEvents<ActivationRule | Refusal | boolean | null> } {
+  const cache = new EvictedByEvents<ActivationRule | Refusal | boolean | null>(store, (e) => (GATE_EVENTS.some((prefix) => e.type.startsWith(prefix)) ? ['gates'] : []));
   const all = () => 'gates';
   return {
     cache,
@@ -52,6 +54,7 @@ export function rememberedGates(reads: ReadPorts, store: EventStore): { reads: R
       ...reads,
       activationRule: async (owner, countryCode, currencyIso) =>
         (await cache.get(`activation|${owner.merchantId}|${owner.environment}|${countryCode}|${currencyIso}`, () => reads.activationRule(owner, countryCode, currencyIso), all)) as ActivationRule | null,
+      liveActivated: async (merchantId) => (await cache.get(`live|${merchantId}`, () => reads.liveActivated(merchantId), all)) as boolean,
       capabilityRefusal: async (owner, method) =>
         (await cache.get(`capability|${owner.merchantId}|${owner.environment}|${JSON.stringify(method)}`, () => reads.capabilityRefusal(owner, method), all)) as Refusal,
     },

@@ -38,6 +38,8 @@ export interface OpenedRails {
   /** The rails of an environment, as the payment and payout services call them. */
   railsOf(environment: Environment): Rails;
   callbacks: RailCallbacks;
+  /** The routing table's connectors, by environment and name (reconciliation asks one directly). */
+  connectors: ConnectorRouter;
 }
 
 /**
@@ -80,6 +82,7 @@ export async function openRails(
   return {
     railsOf: (environment) => (deps.wrap ? deps.wrap(environment, rails[environment]) : rails[environment]),
     callbacks: { pawapay: (kind, incoming) => receiver.receive(kind, incoming) },
+    connectors: router,
   };
 }
 

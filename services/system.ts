@@ -29,6 +29,7 @@ import { inlineProjections, ProjectionRunner, rebuildInline, resetForRebuild } f
 import { verifyProjections, type RowDifference } from '../projections/verify.js';
 import { registerOperationalGauges } from './metrics.js';
 import { openRails, type RailCallbacks } from './rails.js';
+import type { ConnectorRouter } from '../packages/connectors/router.js';
 import { createBusConsumerFor, createEventStoreFor, createRelayFor, openMigratedDatabase, ReadYourWritesStore } from './processes.js';
 
 export type { Marketplace } from '../packages/families/index.js';
@@ -40,6 +41,8 @@ export type System = Kernel &
     busConsumers: ConsumerSpec[];
     /** The rails' callbacks (POST /connectors/pawapay/…), verified and matched before they reach a payment or payout. */
     railCallbacks: RailCallbacks;
+    /** The routing table's connectors, by environment and name (reconciliation asks one directly). */
+    connectors: ConnectorRouter;
     /** Starts the bus consumers, the relay (BUS=kafka), the projector (the projections that follow the log; all of them with EVENT_STORE=esdb) and, unless told not to, the scheduler's polling loop. */
     startBackground(options?: { schedulerLoop?: boolean }): Promise<void>;
     /** Waits until the bus consumers have caught up and no scheduled job is due (tests, CLI). */
@@ -99,7 +102,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
 
   // The routing table and the rails' callbacks (services/rails.ts, docs/connectors.md).
   const sinks = { collect: enqueuer(payinCallback), payout: enqueuer(payoutCallback), collectStatusCheck: enqueuer(payinStatusCheck), payoutStatusCheck: enqueuer(payoutStatusCheck) };
-  const { railsOf, callbacks: railCallbacks } = await openRails(config, { clock, log, store, sinks, wrap: options.rails });
+  const { railsOf, callbacks: railCallbacks, connectors } = await openRails(config, { clock, log, store, sinks, wrap: options.rails });
 
   const gates = rememberedGates(readPorts(knex), logStore);
   const payoutSettings = rememberedPayoutSettings(knex, logStore);
@@ -170,6 +173,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     ...services,
     busConsumers,
     railCallbacks,
+    connectors,
     startBackground: async ({ schedulerLoop = true } = {}) => {
       await projector?.start();
       await sealer.start();

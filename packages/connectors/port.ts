@@ -105,6 +105,13 @@ export class OutcomeUnknown extends Error {
   }
 }
 
+/** What a provider holds for Sika in one wallet (a country's, say), in the currency's minor units. */
+export interface WalletBalance {
+  wallet: string;
+  currency: string;
+  amount: number;
+}
+
 /** Whether the provider says it can carry this subject now. */
 export type Availability = 'available' | 'degraded' | 'unavailable';
 
@@ -115,6 +122,13 @@ export type Availability = 'available' | 'degraded' | 'unavailable';
 export interface Connector {
   /** Its name (`sandbox`, `pawapay`, …): its news is recorded with the actor `connector:<name>`. */
   readonly name: string;
+  /**
+   * Whether the provider keeps Sika's money in a wallet of its own (pawaPay): the attempts it
+   * carries record its name, and post to its clearing account `rail_clearing:<name>` (docs/ledger.md).
+   */
+  readonly holdsFunds?: boolean;
+  /** What it holds for Sika now, per wallet (a connector that holds funds answers it; reconciliation compares it with the ledger). */
+  walletBalances?(): Promise<WalletBalance[]>;
   /** Whether it carries `direction` for this subject at all (its configuration; a provider's active configuration). */
   serves(direction: Direction, subject: RailSubject): boolean;
   availability(direction: Direction, subject: RailSubject): Promise<Availability>;
@@ -147,6 +161,8 @@ export interface Rails {
   payoutStatus(request: PayoutRequest): Promise<StatusAnswer<PayoutReport>>;
   /** The connector that carries this and its status-check schedule; null when it needs none, or none carries it. */
   statusChecks(direction: 'collect' | 'payout', what: CollectMethod | PayoutDestination): { connector: string; schedule: readonly number[] } | null;
+  /** The name of the connector that carries this when it keeps a wallet (the attempt records it); null otherwise, or when none carries it. */
+  clearingRail(direction: 'collect' | 'payout', what: CollectMethod | PayoutDestination): string | null;
 }
 
 /** A success as the provider reported it: with the operator's receipt, when it gave one (the object's `provider_reference`). */

@@ -21,6 +21,11 @@ export class ConnectorRouter {
     return this.table.find((r) => r.environment === environment && r.connector.serves(direction, subject))?.connector ?? null;
   }
 
+  /** The connector of this environment with this name, or null when the routing table has none. */
+  named(environment: Environment, name: string): Connector | null {
+    return this.table.find((r) => r.environment === environment && r.connector.name === name)?.connector ?? null;
+  }
+
   /** The rails of one environment, as the payment and payout services call them. */
   rails(environment: Environment): Rails {
     const routed = (direction: 'collect' | 'payout', what: CollectMethod | PayoutDestination, param: string): Connector => {
@@ -38,6 +43,10 @@ export class ConnectorRouter {
       statusChecks: (direction, what) => {
         const connector = this.route(environment, direction, subjectOf(what));
         return connector?.statusChecks?.length ? { connector: connector.name, schedule: connector.statusChecks } : null;
+      },
+      clearingRail: (direction, what) => {
+        const connector = this.route(environment, direction, subjectOf(what));
+        return connector?.holdsFunds ? connector.name : null;
       },
     };
   }

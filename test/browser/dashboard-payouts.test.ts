@@ -6,6 +6,7 @@
 import t from 'tap';
 import { accessibilityProblems, navigate, PASSWORD, refusals, scriptProblems, signInWithPassword, startDashboard } from '../support/dashboard.js';
 import { fund, liveOperator } from '../support/payouts.js';
+import { activateLive } from '../support/system.js';
 import { enableTotp, totpCode } from '../support/second-factors.js';
 
 const { svc, owner } = await startDashboard(t, { rails: liveOperator() });
@@ -13,6 +14,7 @@ const { svc, owner } = await startDashboard(t, { rails: liveOperator() });
 t.test('live: a new number asks for the second factor, then the payout goes; the same number again goes at once', async (t) => {
   const { merchant, email, page, problems } = await owner(t, 'Live payout shop');
   await fund(svc, merchant.id, 100_000, 'live');
+  await activateLive(svc, merchant.id);
   const token = (await svc.request('POST', '/api/v1/auth/login', { body: { email, password: PASSWORD } })).body.accessToken as string;
   const { secret } = await enableTotp(svc, token, PASSWORD);
   svc.clock.advance(30_000);

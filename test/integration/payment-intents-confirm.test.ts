@@ -7,7 +7,7 @@
 import t, { type Test } from 'tap';
 import { assertError, assertOk, card, confirm, createIntent, mobileMoney, OPERATOR_DELAY_MS, operatorAnswers, ProviderProbe, rawRequest, retrieve, snNumber } from '../support/payment-intents.js';
 import { balanceObject } from '../support/payouts.js';
-import { startPaymentsService, type TestResponse } from '../support/system.js';
+import { activateLive, startPaymentsService, type TestResponse } from '../support/system.js';
 
 const probe = new ProviderProbe();
 const svc = await startPaymentsService(t, { rails: probe.wrap });
@@ -234,7 +234,8 @@ t.test('confirm validation', async (t) => {
     t.equal(probe.callsFor(big.id) + probe.callsFor(small.id) + probe.callsFor(cents.id), 0, 'no provider call');
     assertOk(t, await confirm(svc, key, big.id, { payment_method: mobileMoney(snNumber('67'), 'orange_money') }));
   });
-  await t.test('live: no connector is configured', async (t) => {
+  await t.test('live, once the operator activated it: no connector is configured', async (t) => {
+    await activateLive(svc, m.id);
     const live = await createIntent(svc, m.api_keys.live);
     assertError(t, await confirm(svc, m.api_keys.live, live.id, { payment_method: mobileMoney(snNumber('67')) }), 'IKW-PRV-001', 'payment_method');
     assertError(t, await confirm(svc, m.api_keys.live, live.id, { payment_method: card('tok_visa') }), 'IKW-PRV-001', 'payment_method');

@@ -12,7 +12,7 @@ import type { RecordedEvent } from '../../packages/eventstore/port.js';
 import { assertOk, card, confirm, createIntent, mobileMoney, operatorAnswers, rawRequest, retrieve, snNumber } from '../support/payment-intents.js';
 import { balanceObject, balanceTransactions } from '../support/payouts.js';
 import { readModelRows } from '../support/projection-spec.js';
-import { startPaymentsService, type TestService } from '../support/system.js';
+import { activateLive, startPaymentsService, type TestService } from '../support/system.js';
 
 const svc = await startPaymentsService(t);
 
@@ -303,6 +303,7 @@ t.test('live: funds stay pending until the settlement delay has passed', async (
     },
   });
   const m = await liveSvc.merchant();
+  await activateLive(liveSvc, m.id);
   const key = m.api_keys.live;
   const o = await createIntent(liveSvc, key, { amount: 40_000 });
   assertOk(t, await confirm(liveSvc, key, o.id, { payment_method: mobileMoney(snNumber('67')) }));

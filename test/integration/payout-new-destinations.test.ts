@@ -15,7 +15,7 @@ import { payoutsProjection } from '../../projections/payouts.js';
 import { assertError, assertOk } from '../support/assertions.js';
 import { AUTOMATIONS, onPaymentIntent, runOf, runsOf } from '../support/automations.js';
 import { balance, bank, fund, liveOperator, mobileMoney, saveDestination } from '../support/payouts.js';
-import { startService } from '../support/system.js';
+import { activateLive, startService } from '../support/system.js';
 import { mailedCode, mailsTo as mailsToOf, startSmtp } from '../support/webhooks.js';
 import type { Environment } from '../../packages/core/owner.js';
 
@@ -49,6 +49,7 @@ async function team(name: string) {
   await svc.member(m, ownerEmail, PASSWORD, 'owner');
   await svc.member(m, financeEmail, PASSWORD, 'finance');
   await fund(svc, m.id, 1_000_000, 'live');
+  await activateLive(svc, m.id);
   await fund(svc, m.id, 1_000_000, 'sandbox');
   return { m, key: m.api_keys.live, ownerEmail, owner: await signIn(ownerEmail), financeEmail, finance: await signIn(financeEmail) };
 }

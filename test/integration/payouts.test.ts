@@ -22,7 +22,7 @@ import {
   retrievePayout,
   saveDestination,
 } from '../support/payouts.js';
-import { startPaymentsService } from '../support/system.js';
+import { activateLive, startPaymentsService } from '../support/system.js';
 
 const svc = await startPaymentsService(t);
 
@@ -290,6 +290,7 @@ t.test('live: Idempotency-Key first, then validation, then no connector (IKW-PRV
   });
 
   await fund(svc, m.id, 100_000, 'live');
+  await activateLive(svc, m.id);
   const before = await balance(svc, key);
   t.same(before, { available: 100_000, pending: 0, reserved: 0 }, 'a live balance funded through the ledger');
 

@@ -8,7 +8,7 @@ import type { Test } from 'tap';
 import type { Clock } from '../../packages/core/clock.js';
 import type { CreatedMerchant } from '../../packages/domain/merchant/commands.js';
 import { PawapayStandin, type StandinOptions } from './pawapay-standin.js';
-import { freePort, startService, type StartOptions, type TestService } from './system.js';
+import { activateLive, freePort, startService, type StartOptions, type TestService } from './system.js';
 
 export const PAWAPAY_TOKEN = 'pawapay-live-test-token';
 
@@ -70,11 +70,9 @@ export async function startPawapayLive(t: Test, options: { standin?: Partial<Sta
   };
 }
 
-/**
- * A merchant whose live environment may move money: the one step that opens it (the operator's
- * activation, once there is one), so every live suite goes through it.
- */
+/** A merchant whose live environment the platform operator opened (activateLive), as every live suite needs. */
 export async function goLive(svc: TestService, name = 'Live merchant'): Promise<{ merchant: CreatedMerchant; key: string }> {
   const merchant = await svc.merchant(name);
+  await activateLive(svc, merchant.id);
   return { merchant, key: merchant.api_keys.live };
 }

@@ -141,6 +141,8 @@ export class PawapayStandin {
   keyId = 'HTTP_EC_P256_KEY:1';
   /** The providers' availability per operation; OPERATIONAL unless set. */
   readonly availability = new Map<string, 'OPERATIONAL' | 'DELAYED' | 'CLOSED'>();
+  /** The balance `GET /v2/wallet-balances` answers for a country's wallet (ISO alpha-3), in pawaPay's decimal format; 1000000.00 unless set. */
+  readonly wallets = new Map<string, string>();
   private readonly operations = new Map<string, Operation>();
   private readonly faults: Fault[] = [];
   private readonly hanging = new Set<http.ServerResponse>();
@@ -296,7 +298,7 @@ export class PawapayStandin {
     if (req.method === 'GET' && path === '/v2/availability') return send(200, this.availabilityBody());
     if (req.method === 'GET' && path === '/v2/public-key/http') return send(200, [{ id: this.keyId, key: this.keyPair.publicKey.export({ type: 'spki', format: 'pem' }) }]);
     if (req.method === 'GET' && path === '/v2/wallet-balances') {
-      return send(200, { balances: [...new Map(this.providers.map((p) => [p.country, p])).values()].map((p) => ({ country: p.country, balance: '1000000.00', currency: p.currency, provider: '' })) });
+      return send(200, { balances: [...new Map(this.providers.map((p) => [p.country, p])).values()].map((p) => ({ country: p.country, balance: this.wallets.get(p.country) ?? '1000000.00', currency: p.currency, provider: '' })) });
     }
     this.deviate(req, 'no such endpoint in the contract');
     return failure(404, 'NOT_FOUND', 'No such endpoint');

@@ -3,7 +3,7 @@ import type { Test } from 'tap';
 import { ManualClock } from '../../packages/core/clock.js';
 import { loadConfig } from '../../packages/core/config.js';
 import { createLogger } from '../../packages/core/logger.js';
-import { createApiKey, createMerchant, type CreatedMerchant } from '../../packages/domain/merchant/commands.js';
+import { createApiKey, createMerchant, setLiveActivation, type CreatedMerchant } from '../../packages/domain/merchant/commands.js';
 import { createMemberUser } from '../../packages/domain/organization/commands.js';
 import type { Role } from '../../packages/domain/organization/events.js';
 import type { Family } from '../../packages/http/routes.js';
@@ -165,6 +165,14 @@ export async function startService(t: Test, options: StartOptions = {}): Promise
 }
 
 /** SANDBOX_OPERATOR_DELAY_MS of the suites that let the sandbox operator answer: not the default, so nothing depends on 2000 by accident. */
+/**
+ * Opens the merchant's live environment as the platform operator does (docs/configuration.md, "Live
+ * activation"): the one way tests that move live money get there. Audited as `test`.
+ */
+export async function activateLive(svc: Pick<TestService, 'system' | 'clock'>, merchantId: string): Promise<void> {
+  await setLiveActivation(svc.system.store, svc.clock, merchantId, true, { actor: 'test' });
+}
+
 export const OPERATOR_DELAY_MS = 7_000;
 
 /** A service whose sandbox operator answers OPERATOR_DELAY_MS after each call, on the manual clock (see `advance`). */

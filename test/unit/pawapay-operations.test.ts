@@ -19,6 +19,7 @@ import {
   sikaIdsOf,
   snapshotOf,
   statusCheckOf,
+  walletBalancesOf,
 } from '../../packages/connectors/pawapay/operations.js';
 import type { CollectRequest, PayoutRequest, RefundRequest } from '../../packages/connectors/port.js';
 
@@ -152,4 +153,17 @@ t.test("Sika ids from the echoed metadata, trusted only when they derive the rec
     null,
   );
   t.equal(({} as Record<string, unknown>).polluted, undefined, 'metadata cannot reach a prototype');
+});
+
+t.test('wallet balances: the documented answer read as it is; an answer without its fields is a protocol error', async (t) => {
+  // The example of GET /v2/wallet-balances in pawaPay's v2 reference.
+  const example = { balances: [{ country: 'ZMB', balance: '21798.03', currency: 'ZMW', provider: '' }, { country: 'UGA', balance: '10798.03', currency: 'UGX', provider: '' }] };
+  t.same(walletBalancesOf(example), [
+    { country: 'ZMB', currency: 'ZMW', balance: '21798.03', provider: '' },
+    { country: 'UGA', currency: 'UGX', balance: '10798.03', provider: '' },
+  ]);
+  t.same(walletBalancesOf({ balances: [{ country: 'BEN', balance: '1000', currency: 'XOF', provider: 'MTN_MOMO_BEN' }] })[0]?.provider, 'MTN_MOMO_BEN', "a provider's own wallet");
+  t.throws(() => walletBalancesOf({}), PawapayProtocolError);
+  t.throws(() => walletBalancesOf({ balances: [{ country: 'SEN', currency: 'XOF' }] }), PawapayProtocolError);
+  t.throws(() => walletBalancesOf({ balances: [{ country: 'SEN', balance: 1000, currency: 'XOF' }] }), PawapayProtocolError, 'a balance is a decimal string');
 });

@@ -20,6 +20,7 @@ import {
   type RefundRequest,
   type ReportedMoney,
   type StatusAnswer,
+  type WalletBalance,
 } from '../port.js';
 import { fromPawapayAmount, toPawapayAmount } from './amounts.js';
 import { PawapayCallFailed, PawapayClient, type RequestSigning } from './client.js';
@@ -43,6 +44,7 @@ import {
   type SikaIds,
   type Snapshot,
   type Wallet,
+  walletBalancesOf,
 } from './operations.js';
 import { pawapayMsisdn, providerFor } from './providers.js';
 import { verifyMessage, type VerificationFailure } from './signatures.js';
@@ -135,6 +137,7 @@ const UNAUTHENTICATED: ReadonlySet<VerificationFailure> = new Set(['unsigned', '
 export class PawapayConnector implements Connector {
   readonly name = 'pawapay';
   readonly statusChecks: readonly number[];
+  readonly holdsFunds = true;
   private readonly client: PawapayClient;
   private readonly conf: Cached<ActiveConf>;
   private readonly providerStatus: Cached<ReadonlyMap<string, ProviderStatus>>;
@@ -249,6 +252,16 @@ export class PawapayConnector implements Connector {
 
   async refundStatus(req: RefundRequest): Promise<StatusAnswer<CollectOutcome>> {
     return this.check('refund', req.refundId, collectOutcomeOf);
+  }
+
+  /** The account's wallets (`GET /v2/wallet-balances`), each balance in its currency's minor units, exactly. */
+  async walletBalances(): Promise<WalletBalance[]> {
+    return walletBalancesOf(await this.client.get('/v2/wallet-balances')).map((w) => {
+      const minorUnits = this.options.minorUnits(w.currency);
+      const amount = minorUnits === undefined ? null : fromPawapayAmount(w.balance, minorUnits);
+      if (!amount?.ok) throw new PawapayProtocolError(`the balance ${w.balance} ${w.currency} of the ${w.country} wallet is not an amount Sika can read${amount ? `: ${amount.reason}` : ''}`);
+      return { wallet: w.provider ? `${w.country}/${w.provider}` : w.country, currency: w.currency.toLowerCase(), amount: amount.value };
+    });
   }
 
   /**

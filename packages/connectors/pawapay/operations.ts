@@ -260,3 +260,23 @@ function record(value: unknown, what: string): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new PawapayProtocolError(`the ${what} is not a JSON object`);
   return value as Record<string, unknown>;
 }
+
+/** One wallet of `GET /v2/wallet-balances`, as pawaPay answers it (its balance a decimal string in major units). */
+export interface PawapayWallet {
+  country: string;
+  currency: string;
+  balance: string;
+  /** The provider of a wallet that serves only one; empty when the wallet serves the country. */
+  provider: string;
+}
+
+/** The wallets of a `GET /v2/wallet-balances` answer: `{ balances: [{ country, balance, currency, provider }] }`. */
+export function walletBalancesOf(answer: unknown): PawapayWallet[] {
+  const balances = typeof answer === 'object' && answer !== null ? (answer as { balances?: unknown }).balances : undefined;
+  if (!Array.isArray(balances)) throw new PawapayProtocolError('the wallet balances answer has no balances list');
+  return balances.map((b: unknown, i) => {
+    const w = (typeof b === 'object' && b !== null ? b : {}) as Record<string, unknown>;
+    if (typeof w.country !== 'string' || typeof w.currency !== 'string' || typeof w.balance !== 'string') throw new PawapayProtocolError(`wallet ${i} lacks its country, currency or balance`);
+    return { country: w.country, currency: w.currency, balance: w.balance, provider: typeof w.provider === 'string' ? w.provider : '' };
+  });
+}

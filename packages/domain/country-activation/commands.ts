@@ -19,9 +19,20 @@ export interface ActivationInput {
   maxAmount?: number | null;
 }
 
-/** Where a merchant's activations narrow the catalog: pay-ins and payouts by country and currency. */
+/** Where a merchant's activations narrow the catalog: pay-ins and payouts by country and currency, and live itself. */
 export interface ActivationGate {
   activationRule(owner: Owner, countryCode: string, currencyIso: string): Promise<ActivationRule | null>;
+  /** Whether the platform operator has opened the merchant's live environment (and not closed it since). */
+  liveActivated(merchantId: string): Promise<boolean>;
+}
+
+/**
+ * Live moves money only once the platform operator activated it for the merchant
+ * (docs/configuration.md, "Live activation"): a new live payment or payout is refused with
+ * IKW-PRV-005 before anything is held or recorded. Sandbox is always open.
+ */
+export async function assertLiveOpen(gate: ActivationGate, owner: Owner, param: string): Promise<void> {
+  if (owner.environment === 'live' && !(await gate.liveActivated(owner.merchantId))) throw new ApiError('IKW-PRV-005', undefined, param);
 }
 
 /**

@@ -301,7 +301,7 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
     const pi = (await loadState(this.deps.store, paymentIntentStream(state.paymentIntentId), paymentIntentDecider)).state;
     const pm = pi.paymentMethod;
     if (!pm) return 'available';
-    return payinClearing(pm);
+    return payinClearing(pm, pi.confirmation?.connector);
   }
 
   /**

@@ -407,7 +407,7 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
     const { state: pi } = await loadState(this.deps.store, paymentIntentStream(ref.paymentIntentId), paymentIntentDecider);
     if (!isOwned(pi.intent, owner)) return;
     let outcome: PaymentOutcome;
-    if (pi.status === 'succeeded' && pi.paymentMethod) outcome = { status: 'succeeded', fee: pi.fee ?? 0, clearing: payinClearing(pi.paymentMethod) };
+    if (pi.status === 'succeeded' && pi.paymentMethod) outcome = { status: 'succeeded', fee: pi.fee ?? 0, clearing: payinClearing(pi.paymentMethod, pi.confirmation?.connector) };
     else if (pi.status === 'failed' || pi.status === 'canceled') outcome = { status: pi.status };
     else return;
     const at = this.deps.clock.now();
@@ -523,6 +523,7 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
     const campaign = state.campaign;
     assertOwned(campaign, owner, `No such funding campaign: '${id}'`, 'id');
     if (state.status !== 'closed') throw new ApiError('IKW-FND-001', `Only a closed campaign's released funds are paid out; this one is ${state.status}`, 'id');
+    await this.deps.payouts.assertLiveOpen(owner);
     const payoutMethodId = input.payoutMethodId ?? campaign.payoutMethodId;
     if (!payoutMethodId) throw new ApiError('IKW-VAL-001', 'Name the payoutMethodId: the campaign has none', 'payoutMethodId');
     const method = (await loadPayoutMethod(this.deps.store, payoutMethodId)).method;

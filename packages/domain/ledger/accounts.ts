@@ -31,6 +31,12 @@ export const CHART = {
   card_clearing: { owner: 'outside', mayGoNegative: true, shownAs: '(none)', holds: 'money on its way from or to card networks: negative when it came in' },
   bank_clearing: { owner: 'outside', mayGoNegative: true, shownAs: '(none)', holds: 'money on its way to banks' },
   operator_clearing: { owner: 'outside', mayGoNegative: true, shownAs: '(none)', holds: 'money on its way from or to a mobile money operator (operator_clearing:<operator>)' },
+  rail_clearing: {
+    owner: 'outside',
+    mayGoNegative: true,
+    shownAs: '(none; bin/sika ledger balance --rail)',
+    holds: "what a rail that keeps Sika's money in a wallet (rail_clearing:<connector>, e.g. pawapay) holds for it: collections in, less payouts and refunds out; negative when it holds money",
+  },
 } as const satisfies Record<string, AccountKind>;
 
 export type AccountKindName = keyof typeof CHART;

@@ -7,7 +7,20 @@ import type { Environment } from '../../core/owner.js';
  * `pending` and `reserved`; the others hold money for someone else or are the platform's side.
  */
 export type MerchantAccount = 'available' | 'pending' | 'reserved';
-export type ClearingAccount = 'bank_clearing' | 'card_clearing' | `operator_clearing:${string}`;
+export type ClearingAccount = 'bank_clearing' | 'card_clearing' | `operator_clearing:${string}` | RailClearing;
+export type RailClearing = `rail_clearing:${string}`;
+/** The clearing account of the rail a connector keeping Sika's money carries (docs/ledger.md, "Clearing accounts"). */
+export const railClearing = (connector: string): RailClearing => `rail_clearing:${connector}`;
+
+/**
+ * The clearing account of an attempt (docs/ledger.md, "Clearing accounts"): the rail's own when
+ * the attempt records the connector that carried it (a connector keeping Sika's money in a wallet,
+ * as pawaPay does); else `fallback`, the operator's or network's, as attempts recorded before
+ * connectors were and the sandbox simulator, which holds no money, post.
+ */
+export function clearingOf<C extends ClearingAccount>(connector: string | undefined, fallback: C): C | RailClearing {
+  return connector === undefined ? fallback : railClearing(connector);
+}
 export type PlatformAccount = 'fees' | ClearingAccount;
 /**
  * Funds the merchant holds for others, never in `available`: a contract's escrow (docs/escrow.md),
@@ -43,7 +56,7 @@ export interface Line {
 }
 
 export type EntryKind =
-  | 'payment' // operator clearing → pending (net) + fees
+  | 'payment' // operator (or rail) clearing → pending (net) + fees
   | 'payment_settlement' // pending → available
   | 'payout_hold' // available → reserved (amount + fee)
   | 'payout_paid' // reserved → clearing (amount) + fees (fee)

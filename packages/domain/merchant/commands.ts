@@ -5,8 +5,9 @@ import { hashApiKey } from '../../core/hashing.js';
 import type { DomainEvent } from '../../core/decider.js';
 import { CommandService, step, type CommandStep } from '../../eventstore/command-handler.js';
 import { merchantDecider, type MerchantCommand, type MerchantState, type NewSecret } from './decider.js';
-import { merchantStream, type ApiKeyRecord, type MerchantEvent } from './events.js';
-import type { Environment } from '../../core/owner.js';
+import { merchantStream, type ApiKeyRecord, type LiveActivation, type MerchantEvent } from './events.js';
+import type { Actor, Environment } from '../../core/owner.js';
+import { auditMetadata } from '../../eventstore/metadata.js';
 
 /** A new secret (shown once) and what is stored of it: an id, its hash and its last four characters. */
 export function newKeySecret(environment: Environment): { secret: string; stored: NewSecret } {
@@ -73,6 +74,21 @@ export class Merchants extends CommandService<MerchantCommand, MerchantState, Me
     const at = this.clock.now();
     await this.run(merchantId, { type: 'revoke_api_key', merchantId, keyId, at }, { merchant_id: merchantId, actor, occurred_at: at.toISOString() });
   }
+
+  /**
+   * Opens (`active` true) or closes the merchant's live environment, as the platform operator
+   * (`actor`: its credential, or the command line); audited on the merchant's stream. Asking for
+   * the state it is in writes nothing and answers it, so a switch raced by another (or by a key
+   * change) is decided again rather than refused.
+   */
+  async setLive(merchantId: string, active: boolean, actor: Actor): Promise<LiveActivation> {
+    const result = await this.run(merchantId, { type: active ? 'activate_live' : 'deactivate_live', merchantId, at: this.clock.now() }, auditMetadata(this.clock, { merchantId, environment: 'live' }, merchantId, actor), 'internal');
+    return result.state.live;
+  }
+}
+
+export function setLiveActivation(store: EventStore, clock: Clock, merchantId: string, active: boolean, actor: Actor): Promise<LiveActivation> {
+  return new Merchants(store, clock).setLive(merchantId, active, actor);
 }
 
 export function createApiKey(store: EventStore, clock: Clock, merchantId: string, environment: Environment, scopes: string[], actor: string, name?: string): Promise<{ id: string; secret: string }> {

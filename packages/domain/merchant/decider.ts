@@ -1,7 +1,7 @@
 import { Refusal } from '../../core/refusal.js';
 import type { Decider } from '../../core/decider.js';
 import { assertOwned } from '../aggregate.js';
-import type { ApiKeyRecord, MerchantEvent } from './events.js';
+import { LIVE_NEVER_ACTIVATED, type ApiKeyRecord, type LiveActivation, type MerchantEvent } from './events.js';
 import type { Environment } from '../../core/owner.js';
 
 export type MerchantCommand =
@@ -10,7 +10,9 @@ export type MerchantCommand =
   /** `successor` (a new secret) takes the key's place with its name and scopes; the key works until `expiresAt` (at or before `at`: not at all). */
   | { type: 'roll_api_key'; merchantId: string; keyId: string; environment: Environment; successor: NewSecret; expiresAt: Date; at: Date }
   /** `environment`: the key must be of it (a request acts in one); the command line revokes any. */
-  | { type: 'revoke_api_key'; merchantId: string; keyId: string; environment?: Environment; at: Date };
+  | { type: 'revoke_api_key'; merchantId: string; keyId: string; environment?: Environment; at: Date }
+  /** The platform operator's switch of the merchant's live environment; setting it as it is changes nothing. */
+  | { type: 'activate_live' | 'deactivate_live'; merchantId: string; at: Date };
 
 export type NewSecret = Pick<ApiKeyRecord, 'keyId' | 'keyHash' | 'last4'>;
 
@@ -28,6 +30,7 @@ export interface MerchantState {
   exists: boolean;
   name: string;
   keys: Map<string, ApiKeyState>;
+  live: LiveActivation;
 }
 
 function withKey(state: MerchantState, keyId: string, change: (key: ApiKeyState) => ApiKeyState): MerchantState {
@@ -46,7 +49,7 @@ function keyOf(state: MerchantState, c: { merchantId: string; keyId: string; env
 }
 
 export const merchantDecider: Decider<MerchantCommand, MerchantState, MerchantEvent> = {
-  initialState: { exists: false, name: '', keys: new Map() },
+  initialState: { exists: false, name: '', keys: new Map(), live: LIVE_NEVER_ACTIVATED },
 
   evolve(state, event) {
     switch (event.type) {
@@ -61,6 +64,10 @@ export const merchantDecider: Decider<MerchantCommand, MerchantState, MerchantEv
         return withKey(state, event.data.keyId, (key) => ({ ...key, successorId: event.data.successorId }));
       case 'api_key.revoked':
         return withKey(state, event.data.keyId, (key) => ({ ...key, revoked: true }));
+      case 'merchant.live_activated':
+        return { ...state, live: { ...state.live, status: 'active', activatedAt: event.data.activatedAt } };
+      case 'merchant.live_deactivated':
+        return { ...state, live: { ...state.live, status: 'deactivated', deactivatedAt: event.data.deactivatedAt } };
     }
   },
 
@@ -98,6 +105,14 @@ export const merchantDecider: Decider<MerchantCommand, MerchantState, MerchantEv
         if (key.revoked) return [];
         return [{ type: 'api_key.revoked', data: { merchantId: command.merchantId, keyId: command.keyId, revokedAt: at } }];
       }
+      case 'activate_live':
+        if (!state.exists) throw new Refusal('IKW-RES-001', `No such merchant: '${command.merchantId}'`, 'merchantId');
+        if (state.live.status === 'active') return [];
+        return [{ type: 'merchant.live_activated', data: { merchantId: command.merchantId, activatedAt: at } }];
+      case 'deactivate_live':
+        if (!state.exists) throw new Refusal('IKW-RES-001', `No such merchant: '${command.merchantId}'`, 'merchantId');
+        if (state.live.status !== 'active') return [];
+        return [{ type: 'merchant.live_deactivated', data: { merchantId: command.merchantId, deactivatedAt: at } }];
     }
   },
 };

@@ -1,6 +1,6 @@
 import type { Clock } from '../../core/clock.js';
 import { assertCapable, type CapabilityGate } from '../payment-capability/commands.js';
-import { activationCheck, type ActivationGate } from '../country-activation/commands.js';
+import { activationCheck, assertLiveOpen, type ActivationGate } from '../country-activation/commands.js';
 import { ApiError } from '../../core/errors.js';
 import { isRefused } from '../../core/refusal.js';
 import { derivedId, newId } from '../../core/ids.js';
@@ -66,7 +66,7 @@ export interface PaymentIntentDeps {
   rails(environment: Environment): Rails;
   /** The merchant's payment capabilities: a disabled or suspended method is refused at confirm. */
   capabilities: CapabilityGate;
-  /** The merchant's country activations: a country not activated for pay-ins, or an amount out of bounds, is refused at creation. */
+  /** The merchant's activations: a country not activated for pay-ins, or an amount out of bounds, is refused at creation; a live confirm before the operator opened live (IKW-PRV-005). */
   activations: ActivationGate;
   publicUrl: string;
   /** The merchant's default return URL (settings), if one is set. */
@@ -257,6 +257,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     if (confirmedAlready(state)) return toObject(remembered ? (await this.load(id)).state : state);
     const meta = this.metadata(who.merchantId, who.environment, id, actor);
     const pm = this.paymentMethod(state, input.payment_method);
+    await assertLiveOpen(this.deps.activations, who, 'id');
     const rails = this.deps.rails(who.environment);
     if (state.status === 'requires_payment_method') {
       rails.assertCanCollect(pm);
@@ -278,9 +279,10 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     // it (pawaPay): its status check settles it; taking it over would send a second request.
     if (op?.inFlight && state.paymentMethod && rails.statusChecks('collect', state.paymentMethod)) throw new ApiError('IKW-RES-003', CONFIRMATION_IN_PROGRESS);
     const holderGone = op?.inFlight && op.instanceId !== undefined && instance ? !(await instance.isAlive(op.instanceId)) : false;
+    const connector = rails.clearingRail('collect', pm);
     const started = await this.run(
       id,
-      { type: 'start_confirmation', owner: who, at: this.deps.clock.now(), operationId, paymentMethod: pm, returnUrl, ...(instance ? { instanceId: instance.id } : {}), holderGone },
+      { type: 'start_confirmation', owner: who, at: this.deps.clock.now(), operationId, paymentMethod: pm, returnUrl, ...(instance ? { instanceId: instance.id } : {}), holderGone, ...(connector !== null ? { connector } : {}) },
       meta,
     );
     if (started.events.length === 0) return toObject(started.state);
@@ -437,7 +439,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
    */
   private async paymentSteps(state: PaymentIntentState, fee: number, meta: EventMetadata): Promise<PaymentMoney> {
     const intent = state.intent!;
-    const clearing = payinClearing(state.paymentMethod!);
+    const clearing = payinClearing(state.paymentMethod!, state.confirmation?.connector);
     const now = this.deps.clock.now();
     const availableOn = new Date(now.getTime() + this.deps.settlementDelayMs(intent.environment));
     const claimed = await this.deps.recipients.moneyOf({ intent, fee, clearing, availableOn, escrowContract: state.escrowContract ?? null }, meta);

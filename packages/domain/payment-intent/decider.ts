@@ -35,7 +35,7 @@ export type PaymentIntentCommand =
   | { type: 'create'; intent: Created; at: Date }
   | ({ owner: Owner; at: Date } & (
       | { type: 'update'; description?: string | null; metadata?: Record<string, string> }
-      | { type: 'start_confirmation'; operationId: string; paymentMethod: PaymentMethodDetails; returnUrl: string; instanceId?: number; holderGone?: boolean }
+      | { type: 'start_confirmation'; operationId: string; paymentMethod: PaymentMethodDetails; returnUrl: string; instanceId?: number; holderGone?: boolean; connector?: string }
       | { type: 'record_initiation'; operationId: string; result: InitiationResult }
       | { type: 'abort_confirmation'; operationId: string; reason: string }
       | { type: 'record_outcome'; operationId: string; outcome: ProviderOutcome }
@@ -52,6 +52,8 @@ export interface Confirmation {
   inFlight: boolean;
   /** The process that started it: when that process is gone, the confirmation may start again at once. */
   instanceId?: number;
+  /** The connector carrying it, when it keeps Sika's money in a wallet: the payment's clearing account is that rail's. */
+  connector?: string;
 }
 
 export interface PaymentIntentState {
@@ -225,6 +227,7 @@ function decideOngoing(command: OngoingCommand, state: PaymentIntentState, inten
             currency: intent.currency,
             livemode: intent.environment === 'live',
             ...(command.instanceId !== undefined ? { instanceId: command.instanceId } : {}),
+            ...(command.connector !== undefined ? { connector: command.connector } : {}),
           },
         },
       ];
@@ -276,7 +279,14 @@ export const paymentIntentDecider: Decider<PaymentIntentCommand, PaymentIntentSt
           paymentMethod: event.data.paymentMethod,
           lastError: null,
           nextAction: null,
-          confirmation: { operationId: event.data.operationId, startedAt: event.data.startedAt, returnUrl: event.data.returnUrl, inFlight: true, ...(event.data.instanceId !== undefined ? { instanceId: event.data.instanceId } : {}) },
+          confirmation: {
+            operationId: event.data.operationId,
+            startedAt: event.data.startedAt,
+            returnUrl: event.data.returnUrl,
+            inFlight: true,
+            ...(event.data.instanceId !== undefined ? { instanceId: event.data.instanceId } : {}),
+            ...(event.data.connector !== undefined ? { connector: event.data.connector } : {}),
+          },
         };
       case 'payment_intent.confirmation_aborted':
         return { ...state, status: 'requires_payment_method', confirmation: state.confirmation && { ...state.confirmation, inFlight: false } };

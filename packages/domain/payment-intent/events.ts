@@ -1,5 +1,6 @@
 import type { DomainEvent } from '../../core/decider.js';
 import type { Environment } from '../../core/owner.js';
+import { clearingOf, type RailClearing } from '../ledger/events.js';
 
 export type PaymentIntentStatus = 'requires_payment_method' | 'processing' | 'requires_action' | 'succeeded' | 'failed' | 'canceled';
 
@@ -67,7 +68,8 @@ export type PaymentIntentEvent =
   | DomainEvent<
       'payment_intent.confirmation_started',
       // amount, currency and livemode repeat the intent's, for the operation status page's read model.
-      { operationId: string; paymentMethod: PaymentMethodDetails; returnUrl: string; startedAt: string; amount: number; currency: string; livemode: boolean; instanceId?: number }
+      // connector: the one carrying it, when it keeps Sika's money in a wallet (its clearing account); absent otherwise and before it was recorded.
+      { operationId: string; paymentMethod: PaymentMethodDetails; returnUrl: string; startedAt: string; amount: number; currency: string; livemode: boolean; instanceId?: number; connector?: string }
     >
   | DomainEvent<'payment_intent.confirmation_aborted', { operationId: string; reason: string }>
   | DomainEvent<'payment_intent.processing', WithObject<{ operationId: string }>>
@@ -81,10 +83,11 @@ export type PaymentIntentEvent =
 export const paymentIntentStream = (id: string) => `payment_intent-${id}`;
 
 /** The ledger account a payment came in through, and a refund of it goes back through. */
-export type PayinClearing = 'card_clearing' | `operator_clearing:${string}`;
+export type PayinClearing = 'card_clearing' | `operator_clearing:${string}` | RailClearing;
 
-export function payinClearing(pm: Pick<PaymentMethodDetails & { type: 'mobile_money' }, 'type' | 'operator'> | { type: 'card' }): PayinClearing {
-  return pm.type === 'mobile_money' ? `operator_clearing:${pm.operator}` : 'card_clearing';
+/** `connector`: what the confirmation recorded as carrying it (its rail's clearing account), if anything. */
+export function payinClearing(pm: Pick<PaymentMethodDetails & { type: 'mobile_money' }, 'type' | 'operator'> | { type: 'card' }, connector: string | undefined): PayinClearing {
+  return clearingOf(connector, pm.type === 'mobile_money' ? `operator_clearing:${pm.operator}` : 'card_clearing');
 }
 
 /** Event types merchants can receive for payment intents (webhooks). */

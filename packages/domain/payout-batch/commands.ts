@@ -192,6 +192,7 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
     const { state } = await this.load(batchId);
     // Refusals first (no such batch, wrong status), before any hold is thought of.
     payoutBatchDecider.decide({ type, owner, at: this.deps.clock.now() }, state);
+    await this.deps.payouts.assertLiveOpen(owner);
     const batch = state.batch!;
     const execution = executionOf(state, type);
     const hold = ledgerCommand(this.deps.clock, { ...owner, currency: batch.currency }, { type: 'hold_batch', source: execution.holdSource, amount: execution.amount, fee: execution.fee });

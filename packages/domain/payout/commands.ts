@@ -12,7 +12,7 @@ import { OutcomeUnknown, reportedMismatch, withReceipt, type PayoutInitiation, t
 import { CommandService, handleCommand, handleCommandsAtomically, handleSteps, step, type AnyStep, type CommandStep, type ConflictPolicy, type HandleResult, type StepOutcome } from '../../eventstore/command-handler.js';
 import { ledgerStep, runLedger } from '../ledger/commands.js';
 import type { LedgerState } from '../ledger/decider.js';
-import type { Account, LedgerEvent } from '../ledger/events.js';
+import { clearingOf, type Account, type LedgerEvent } from '../ledger/events.js';
 import { payoutSettings } from './settings-decider.js';
 import type { PayoutSettings } from '../merchant-settings/events.js';
 import { loadPayoutMethod } from '../payout-method/commands.js';
@@ -20,7 +20,7 @@ import { unusableReason } from '../payout-method/decider.js';
 import { feeCountry, normalizeDestination, type DestinationInput } from '../payout-method/destination.js';
 import type { Destination } from '../payout-method/events.js';
 import { assertCapable, type CapabilityGate } from '../payment-capability/commands.js';
-import { activationCheck, type ActivationGate } from '../country-activation/commands.js';
+import { activationCheck, assertLiveOpen, type ActivationGate } from '../country-activation/commands.js';
 import type { CapabilityScope } from '../payment-capability/events.js';
 import type { PayoutHistory } from '../read-ports.js';
 import type { Verifications } from '../verification/commands.js';
@@ -46,7 +46,7 @@ export interface PayoutDeps {
   rails(environment: Environment): Rails;
   /** The merchant's payment capabilities: a disabled or suspended method is refused. */
   capabilities: CapabilityGate;
-  /** The merchant's country activations: a country not activated for payouts, or an amount out of bounds, is refused. */
+  /** The merchant's activations: a country not activated for payouts, an amount out of bounds, or live not opened by the operator (IKW-PRV-005) is refused. */
   activations: ActivationGate;
   /** The merchant's earlier payouts: a signed-in user pays a destination paid before without a fresh second factor. */
   history: PayoutHistory;
@@ -106,8 +106,9 @@ function payoutRequestOf(p: PayoutCreated): PayoutRequest {
   return { payoutId: p.id, merchantId: p.merchantId, environment: p.environment, amount: p.amount, currency: p.currency, destination: p.destination };
 }
 
-function clearingAccount(destination: Destination): Account {
-  return destination.type === 'mobile_money' ? `operator_clearing:${destination.operator}` : 'bank_clearing';
+/** Where a paid payout's money went out: its rail's clearing account, or the operator's or banks' (payouts that recorded no connector). */
+function clearingAccount(p: PayoutCreated): Account {
+  return clearingOf(p.connector, p.destination.type === 'mobile_money' ? `operator_clearing:${p.destination.operator}` : 'bank_clearing');
 }
 
 /** Payouts: the balance hold, the payout stream, the provider, and the lifecycle driven by callbacks. */
@@ -181,6 +182,11 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
     return activationCheck(rule, 'payout', `${country} (${destination.currency.toLowerCase()})`, { direction: param, amount: 'amount' });
   }
 
+  /** IKW-PRV-005 when the owner is live and the platform operator has not opened it (or closed it again): no new payout. */
+  assertLiveOpen(owner: Owner): Promise<void> {
+    return assertLiveOpen(this.deps.activations, owner, 'amount');
+  }
+
   /** What a payout to `destination` costs, once the environment's connector is known to send it (IKW-PRV-001 otherwise). */
   quote(environment: Environment, amount: number, destination: Destination): number {
     this.deps.rails(environment).assertCanPayOut(destination);
@@ -197,6 +203,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
   async create(owner: Owner, input: CreatePayoutInput, by: Requester, source: PayoutSource, actor: Actor, requestRef?: string, funding?: PayoutFunding): Promise<PayoutObject> {
     if (by.userId === null && by.challengeId !== null) throw new ApiError('IKW-VAL-002', 'challenge_id is a signed-in user’s second factor; an API key has none', 'challenge_id');
     const { destination, payoutMethodId } = await this.destination(owner, input);
+    await this.assertLiveOpen(owner);
     this.deps.rails(owner.environment).assertCanPayOut(destination);
     (await this.allowance(owner, destination, input.destination ? 'destination' : 'payout_method_id'))(input.amount);
     const fee = this.fee(input.amount, destination);
@@ -256,6 +263,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
   ): Promise<PayoutCommand & { type: 'create' }> {
     const now = this.deps.clock.now();
     const expectedBy = new Date(now.getTime() + expectedMs(p.destination));
+    const connector = this.deps.rails(owner.environment).clearingRail('payout', p.destination);
     // Side by side, so that they share one INSERT (packages/scheduler/job-writer.ts).
     await Promise.all([
       this.deps.scheduleReconcile({ ...owner, currency: p.destination.currency, payoutId: id }, new Date(now.getTime() + RECONCILE_AFTER_MS)),
@@ -278,6 +286,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
         ...(p.batch ? { batch: p.batch } : {}),
         ...(p.funding ? { funding: p.funding } : {}),
         ...(p.escrow ? { escrow: p.escrow } : {}),
+        ...(connector !== null ? { connector } : {}),
         expectedBy: expectedBy.toISOString(),
         createdAt: now.toISOString(),
       },
@@ -448,7 +457,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
    */
   private endSteps(p: PayoutCreated, outcome: 'paid' | 'released', meta: EventMetadata): { ledger: AnyStep; others: AnyStep[] } {
     const others = outcome === 'released' ? this.deps.funding.returnSteps(p, this.deps.clock.now(), meta) : [];
-    const action = outcome === 'paid' ? ({ type: 'complete_payout', source: p.id, clearing: clearingAccount(p.destination) } as const) : ({ type: 'release_payout', source: p.id } as const);
+    const action = outcome === 'paid' ? ({ type: 'complete_payout', source: p.id, clearing: clearingAccount(p) } as const) : ({ type: 'release_payout', source: p.id } as const);
     return { ledger: ledgerStep(this.deps.clock, { merchantId: p.merchantId, environment: p.environment, currency: p.currency }, action, meta), others };
   }
 
@@ -641,6 +650,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
       return { payoutId: input.payoutId, fee: earlier.state.payout.fee };
     }
     const { destination } = await this.destination(owner, { amount: input.amount, currency: input.currency, payout_method_id: input.payoutMethodId });
+    await this.assertLiveOpen(owner);
     this.deps.rails(owner.environment).assertCanPayOut(destination);
     const fee = this.fee(input.amount, destination);
     const before = ownStep(fee);

@@ -57,6 +57,8 @@ export interface PayoutCreated {
   funding?: PayoutFunding;
   /** The escrow release this payout pays (its hold came out of the contract's escrow, and a failure goes back there). */
   escrow?: { contractId: string; releaseId: string };
+  /** The connector sending it, when it keeps Sika's money in a wallet: the payout is paid out of that rail's clearing account. */
+  connector?: string;
   expectedBy: string;
   createdAt: string;
 }

@@ -61,7 +61,7 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
       environment: intent.environment,
       amount: intent.amount,
       currency: intent.currency,
-      clearing: payinClearing(pm),
+      clearing: payinClearing(pm, state.confirmation?.connector),
     };
   }
 

@@ -15,12 +15,12 @@ import type { Owner } from '../../../packages/core/owner.js';
 
 const BASE = '/api/v1/configuration';
 /** Merchants read and change their own configuration; the platform operator credential any merchant's (naming it). */
-const read: RouteAuth = { scope: 'configuration.read', environmentHeader: 'optional', platform: 'also' };
+export const read: RouteAuth = { scope: 'configuration.read', environmentHeader: 'optional', platform: 'also' };
 const write: RouteAuth = { scope: 'configuration.write', environmentHeader: 'optional', platform: 'also' };
 /** Feature flags are platform settings: only the operator changes them. */
-const platformOnly: RouteAuth = { scope: 'configuration.write', platform: 'only' };
+export const platformOnly: RouteAuth = { scope: 'configuration.write', platform: 'only' };
 
-const merchantIdSchema = { type: 'string', minLength: 1, maxLength: 255 };
+export const merchantIdSchema = { type: 'string', minLength: 1, maxLength: 255 };
 const amountBound = { type: ['integer', 'null'], minimum: 1, maximum: MAX_AMOUNT };
 const ruleFields = { enabledForPayIn: { type: 'boolean' }, enabledForPayout: { type: 'boolean' }, minAmount: amountBound, maxAmount: amountBound };
 
@@ -35,7 +35,7 @@ const activationPutBody = {
   additionalProperties: false,
   properties: { countryCode: countrySchema, currencyIso: currencySchema, ...ruleFields },
 };
-const merchantQuery = { type: 'object', additionalProperties: false, properties: { merchantId: merchantIdSchema } };
+export const merchantQuery = { type: 'object', additionalProperties: false, properties: { merchantId: merchantIdSchema } };
 
 const activationSchema = resourceSchema('country_activation', ['merchantId', 'countryCode', 'currencyIso', 'enabledForPayIn', 'enabledForPayout', 'minAmount', 'maxAmount', 'setBy'], {
   merchantId: { type: 'string' },
@@ -76,7 +76,7 @@ const countryConfigSchema = {
  * Whose configuration a request acts on: the caller's own; for the platform operator credential,
  * the merchant it names (IKW-CFG-004 without one). A merchant naming another is refused (IKW-AUT-009).
  */
-async function ownerOf(knex: Knex, ctx: HandlerContext<unknown, unknown, unknown>, merchantId: string | undefined): Promise<Owner> {
+export async function ownerOf(knex: Knex, ctx: HandlerContext<unknown, unknown, unknown>, merchantId: string | undefined): Promise<Owner> {
   if (ctx.principal.platform) {
     if (merchantId === undefined) throw new ApiError('IKW-CFG-004', undefined, 'merchantId');
     if (!(await findMerchant(knex, merchantId))) throw new ApiError('IKW-RES-001', `No such merchant: '${merchantId}'`, 'merchantId');

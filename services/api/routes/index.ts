@@ -1,3 +1,4 @@
+import { liveActivationFamily } from './live-activation.js';
 import { connectorsFamily } from './connectors.js';
 import type { Family } from '../../../packages/http/routes.js';
 import type { System } from '../../system.js';
@@ -103,7 +104,11 @@ export const ROUTES: readonly FamilyRoutes[] = [
   },
   {
     family: 'merchants',
-    routers: [({ system }) => onboardingFamily(system.knex)],
+    routers: [
+      ({ system }) => onboardingFamily(system.knex),
+      // The operator opens a merchant's live environment (docs/configuration.md, "Live activation").
+      ({ system }) => liveActivationFamily(system.knex, system.store, system.clock),
+    ],
     keyScoped: [({ system }, keyScopes) => merchantApiKeysFamily(system.knex, system.clock, system.apiKeyManagement, keyScopes)],
   },
   {

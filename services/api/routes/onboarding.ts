@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { route, type Family } from '../../../packages/http/routes.js';
-import { findMerchant } from '../../../projections/merchants.js';
+import { findMerchant, liveActivationOf } from '../../../projections/merchants.js';
 import { organizationOfMerchant } from '../../../projections/organizations.js';
 import { hasSucceededPayment } from '../../../projections/payment-intents.js';
 import { hasPayoutMethod } from '../../../projections/payout-methods.js';
@@ -47,13 +47,14 @@ export function onboardingFamily(knex: Knex): Family {
         },
         handler: async (ctx) => {
           const { userId, merchantId } = userOf(ctx);
-          const [merchant, organization, user, payout, payment, webhook] = await Promise.all([
+          const [merchant, organization, user, payout, payment, webhook, live] = await Promise.all([
             findMerchant(knex, merchantId),
             organizationOfMerchant(knex, merchantId),
             findUser(knex, userId),
             hasPayoutMethod(knex, merchantId),
             hasSucceededPayment(knex, merchantId, 'sandbox'),
             hasWebhookEndpoint(knex, merchantId),
+            liveActivationOf(knex, merchantId),
           ]);
           const done: Record<StepKey, boolean> = {
             business_profile: organization !== undefined && Boolean(merchant?.email),
@@ -62,8 +63,8 @@ export function onboardingFamily(knex: Knex): Family {
             payout_destination: payout,
             first_sandbox_payment: payment,
             webhook_endpoint: webhook,
-            // Live activation is granted per merchant by the configuration family; until it exists, no merchant has it.
-            live_activation: false,
+            // The platform operator activates live (docs/configuration.md, "Live activation").
+            live_activation: live.status === 'active',
           };
           const data = STEPS.map((s) => ({ key: s.key, title: s.title, state: done[s.key] ? 'complete' : 'incomplete' }));
           return { object: 'list', merchantId, completed: data.filter((s) => s.state === 'complete').length, total: data.length, data };

@@ -1,0 +1,115 @@
+import type { Knex } from 'knex';
+import type { Connector, StatusAnswer } from '../packages/connectors/port.js';
+import type { Environment } from '../packages/core/owner.js';
+import { paymentIntentDecider } from '../packages/domain/payment-intent/decider.js';
+import { paymentIntentStream } from '../packages/domain/payment-intent/events.js';
+import { payoutDecider } from '../packages/domain/payout/decider.js';
+import { payoutStream } from '../packages/domain/payout/events.js';
+import { loadState } from '../packages/eventstore/command-handler.js';
+import type { EventStore, RecordedEvent } from '../packages/eventstore/port.js';
+import { railHoldings } from '../projections/balances.js';
+
+/** One currency: what the ledger expects the rail to hold for Sika, what the rail says it holds. */
+export interface WalletDifference {
+  currency: string;
+  expected: number;
+  reported: number;
+  /** reported − expected: positive when the rail holds more than the ledger says. */
+  difference: number;
+}
+
+/** An attempt whose state at Sika is not what the rail's record says. */
+export interface AttemptDifference {
+  kind: 'payment' | 'payout';
+  id: string;
+  merchantId: string;
+  /** As Sika holds it: the payment intent's or payout's status. */
+  sika: string;
+  /** As the rail's record says: `succeeded`/`paid`, `failed`, `pending` (no final answer), `not_found`. */
+  rail: string;
+  /** When the rail reports another amount or currency than the attempt's. */
+  reportedAmount?: { amount: number; currency: string };
+}
+
+export interface RailReconciliation {
+  rail: string;
+  environment: Environment;
+  wallets: WalletDifference[];
+  attempts: AttemptDifference[];
+  /** How many attempts were compared (the differences among them are in `attempts`). */
+  checked: number;
+}
+
+/** The attempts' outcomes in one vocabulary: final at Sika and at the rail, or open. */
+const SIKA_FINAL: Record<string, 'succeeded' | 'failed' | undefined> = { succeeded: 'succeeded', paid: 'succeeded', failed: 'failed', canceled: 'failed' };
+
+/**
+ * Reconciles a rail that keeps Sika's money (docs/reconciliation.md, "Rails") in one environment:
+ * its wallets' balances against what the ledger expects it to hold (its clearing account over
+ * every merchant, per currency), and every attempt it carried (the payments and payouts whose
+ * attempt recorded it) against its record, asked by status check. Lists each difference; changes
+ * nothing (a difference is for an operator to look at: the status checks apply what is due).
+ */
+export async function reconcileRail(deps: { knex: Knex; store: EventStore }, connector: Connector, environment: Environment): Promise<RailReconciliation> {
+  if (!connector.walletBalances) throw new Error(`${connector.name} keeps no money of Sika's: nothing to reconcile`);
+  const expected = new Map((await railHoldings(deps.knex, connector.name, environment)).map((h) => [h.currency, h.amount]));
+  const reported = new Map<string, number>();
+  for (const w of await connector.walletBalances()) reported.set(w.currency, (reported.get(w.currency) ?? 0) + w.amount);
+  const wallets: WalletDifference[] = [];
+  for (const currency of [...new Set([...expected.keys(), ...reported.keys()])].sort()) {
+    const e = expected.get(currency) ?? 0;
+    const r = reported.get(currency) ?? 0;
+    if (e !== r) wallets.push({ currency, expected: e, reported: r, difference: r - e });
+  }
+
+  const attempts: AttemptDifference[] = [];
+  const { payments, payouts } = await attemptsCarriedBy(deps.store, connector.name, environment);
+  for (const id of payments) {
+    const { state } = await loadState(deps.store, paymentIntentStream(id), paymentIntentDecider);
+    const intent = state.intent!;
+    const op = state.confirmation;
+    if (!op || op.connector !== connector.name || !state.paymentMethod) continue;
+    const answer = await connector.collectStatus({ operationId: op.operationId, paymentIntentId: id, merchantId: intent.merchantId, environment, amount: intent.amount, currency: intent.currency, paymentMethod: state.paymentMethod, returnUrl: op.returnUrl });
+    const difference = compare(state.status, answer, intent, (final) => final.status);
+    if (difference) attempts.push({ kind: 'payment', id, merchantId: intent.merchantId, ...difference });
+  }
+  for (const id of payouts) {
+    const { state } = await loadState(deps.store, payoutStream(id), payoutDecider);
+    const p = state.payout!;
+    const answer = await connector.payoutStatus({ payoutId: p.id, merchantId: p.merchantId, environment, amount: p.amount, currency: p.currency, destination: p.destination });
+    const difference = compare(state.status, answer, p, (final) => (final.type === 'paid' ? 'succeeded' : final.type === 'failed' ? 'failed' : null));
+    if (difference) attempts.push({ kind: 'payout', id, merchantId: p.merchantId, ...difference });
+  }
+  return { rail: connector.name, environment, wallets, attempts, checked: payments.length + payouts.length };
+}
+
+/**
+ * Where Sika's state of an attempt and the rail's record disagree, or null. A payment or payout
+ * refused at once was never taken (the rail has no record, Sika holds it failed): they agree.
+ */
+function compare<F>(sikaStatus: string, answer: StatusAnswer<F>, attempt: { amount: number; currency: string }, outcomeOf: (final: F) => 'succeeded' | 'failed' | null): Omit<AttemptDifference, 'kind' | 'id' | 'merchantId'> | null {
+  const sika = SIKA_FINAL[sikaStatus] ?? null;
+  if (!answer.found) return sika === 'failed' ? null : { sika: sikaStatus, rail: 'not_found' };
+  const rail = answer.final === null ? null : outcomeOf(answer.final);
+  const reported = answer.reported;
+  const amountDiffers = reported !== undefined && (reported.amount !== attempt.amount || reported.currency.toLowerCase() !== attempt.currency.toLowerCase());
+  if (rail === sika && !amountDiffers) return null;
+  return { sika: sikaStatus, rail: rail ?? 'pending', ...(amountDiffers ? { reportedAmount: { amount: reported.amount, currency: reported.currency } } : {}) };
+}
+
+/** The payments and payouts of `environment` whose attempt recorded the connector `name`, read from the log in order. */
+async function attemptsCarriedBy(store: EventStore, name: string, environment: Environment): Promise<{ payments: string[]; payouts: string[] }> {
+  const payments = new Set<string>();
+  const payouts = new Set<string>();
+  const carried = (e: RecordedEvent) => (e.data as { connector?: string }).connector === name;
+  for (let after: string | null = null; ; ) {
+    const batch = await store.readAll(after, 1000);
+    if (batch.length === 0) break;
+    for (const e of batch) {
+      if (e.type === 'payment_intent.confirmation_started' && carried(e) && (e.data as { livemode: boolean }).livemode === (environment === 'live')) payments.add(e.streamId.slice('payment_intent-'.length));
+      if (e.type === 'payout.created' && carried(e) && (e.data as { environment: Environment }).environment === environment) payouts.add((e.data as { id: string }).id);
+    }
+    after = batch[batch.length - 1]!.position;
+  }
+  return { payments: [...payments], payouts: [...payouts] };
+}

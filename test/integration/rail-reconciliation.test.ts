@@ -1,0 +1,92 @@
+/**
+ * Reconciliation of a rail that keeps Sika's money (docs/reconciliation.md, "Rails"): live
+ * payments and payouts go through the real PawapayConnector to the pawaPay stand-in over loopback,
+ * their news is applied as the connector's, and the reconciliation compares pawaPay's wallet
+ * balances with what the ledger expects it to hold, and every attempt with pawaPay's record. The
+ * stand-in is told to make differences; the report lists exactly those.
+ */
+import t from 'tap';
+import { getCurrency } from '../../packages/catalog/index.js';
+import { pawapayId, PawapayConnector } from '../../packages/connectors/pawapay/index.js';
+import type { CollectRequest, Rails } from '../../packages/connectors/port.js';
+import type { CreatedMerchant } from '../../packages/domain/merchant/commands.js';
+import { reconcileRail } from '../../services/reconciliation.js';
+import { startProcess } from '../support/child-process.js';
+import { PawapayStandin } from '../support/pawapay-standin.js';
+import { confirm, createIntent, mobileMoney as payWith, snNumber } from '../support/payment-intents.js';
+import { fund, mobileMoney, postPayout } from '../support/payouts.js';
+import { activateLive, startPaymentsService } from '../support/system.js';
+
+const TOKEN = 'pawapay-reconciliation-token';
+let connector: PawapayConnector;
+const collects: CollectRequest[] = [];
+const svc = await startPaymentsService(t, {
+  rails: (environment, base) => {
+    if (environment !== 'live') return base;
+    const rails = Object.create(base) as Rails;
+    rails.assertCanCollect = (method) => connector.assertCanCollect(method);
+    rails.collect = async (request) => {
+      collects.push(request);
+      return connector.collect(request);
+    };
+    rails.assertCanPayOut = (destination) => connector.assertCanPayOut(destination);
+    rails.payout = (request) => connector.payout(request);
+    rails.clearingRail = () => connector.name;
+    return rails;
+  },
+});
+const standin = await PawapayStandin.start({ token: TOKEN, clock: svc.clock });
+t.teardown(() => standin.close());
+connector = new PawapayConnector({ baseUrl: standin.url, apiToken: TOKEN, clock: svc.clock, minorUnits: (currency) => getCurrency(currency)?.minorUnits, publicUrl: svc.publicUrl, timeoutMs: 5_000 });
+await connector.refresh();
+/** Only Senegal's wallet holds anything unless a test says otherwise. */
+for (const country of ['GHA', 'KEN', 'BFA']) standin.wallets.set(country, '0');
+
+/** A live payment pawaPay settles as `atPawapay`, and whose outcome Sika applies as `atSika`. */
+async function payment(m: CreatedMerchant, amount: number, atPawapay: 'COMPLETED' | 'FAILED', atSika: 'succeeded' | 'failed' = atPawapay === 'COMPLETED' ? 'succeeded' : 'failed') {
+  const intent = await createIntent(svc, m.api_keys.live, { amount });
+  const res = await confirm(svc, m.api_keys.live, intent.id, { payment_method: payWith(snNumber('67')) });
+  if (res.status !== 200) throw new Error(res.text);
+  const { operationId } = collects.find((c) => c.paymentIntentId === intent.id)!;
+  standin.settle('deposits', pawapayId(operationId), atPawapay, atPawapay === 'FAILED' ? 'PAYER_NOT_FOUND' : undefined);
+  const outcome = atSika === 'succeeded' ? ({ status: 'succeeded' } as const) : ({ status: 'failed', failureCode: 'payer_not_found', failureMessage: 'No such wallet' } as const);
+  await svc.system.paymentIntents.applyCallback({ paymentIntentId: intent.id, operationId, merchantId: m.id, environment: 'live', outcome, connector: 'pawapay' });
+  return intent.id as string;
+}
+
+let requests = 0;
+async function paidPayout(m: CreatedMerchant, amount: number) {
+  const res = await postPayout(svc, m.api_keys.live, { amount, currency: 'xof', destination: mobileMoney('67') }, { idempotencyKey: `reconciliation-${++requests}` });
+  if (res.status !== 200) throw new Error(res.text);
+  standin.settle('payouts', pawapayId(res.body.id), 'COMPLETED');
+  await svc.system.payouts.applyCallback({ payoutId: res.body.id, merchantId: m.id, environment: 'live', report: { type: 'paid' }, connector: 'pawapay' });
+  return res.body.id as string;
+}
+
+t.test('the ledger and pawaPay agree: no difference; then the stand-in is told to differ and the report lists exactly that', async (t) => {
+  const m = await svc.merchant();
+  await activateLive(svc, m.id);
+  await fund(svc, m.id, 100_000, 'live');
+  await payment(m, 30_000, 'COMPLETED');
+  await payment(m, 5_000, 'FAILED'); // refused by the payer: failed on both sides
+  await paidPayout(m, 10_000);
+  standin.wallets.set('SEN', '20000');
+
+  const agreed = await reconcileRail(svc.system, connector, 'live');
+  t.same(agreed, { rail: 'pawapay', environment: 'live', wallets: [], attempts: [], checked: 3 }, 'every attempt as pawaPay has it, the wallet as the ledger expects');
+
+  // pawaPay says this deposit failed; Sika holds it as succeeded (its money is on the balance).
+  const disputed = await payment(m, 20_000, 'FAILED', 'succeeded');
+  standin.wallets.set('SEN', '39000');
+  const report = await reconcileRail(svc.system, connector, 'live');
+  t.same(report.wallets, [{ currency: 'xof', expected: 40_000, reported: 39_000, difference: -1_000 }], 'the wallet: what the ledger expects (30 000 + 20 000 − 10 000) against what pawaPay holds');
+  t.same(report.attempts, [{ kind: 'payment', id: disputed, merchantId: m.id, sika: 'succeeded', rail: 'failed' }], 'the one attempt pawaPay has otherwise');
+  t.equal(report.checked, 4);
+  t.same(standin.deviations, [], 'every request followed pawaPay’s contract');
+});
+
+t.test('the command line names a rail that is not configured', async (t) => {
+  const cli = startProcess('bin/cli.js', { DATABASE_URL: svc.system.db.url, LOG_LEVEL: 'silent' }, ['reconcile', 'pawapay']);
+  t.equal(await cli.exit, 2, 'a usage error');
+  t.match(cli.output(), 'no connector pawapay is configured for live');
+});
