@@ -8,6 +8,7 @@ import t from 'tap';
 import { pawapayId } from '../../packages/connectors/pawapay/index.js';
 import { assertError, card, confirm, createIntent, mobileMoney, retrieve, snNumber } from '../support/payment-intents.js';
 import { startPawapayLive } from '../support/live.js';
+import { activateLive } from '../support/system.js';
 
 const { svc, standin } = await startPawapayLive(t, { environment: 'sandbox', service: { env: { PAWAPAY_CALLBACK_SIGNATURES: 'off' } } });
 const deposits = () => standin.requests.filter((r) => r.method === 'POST' && r.path === '/v2/deposits').length;
@@ -25,6 +26,7 @@ t.test('sandbox mobile money through pawaPay’s sandbox; cards on the simulator
   t.match((await confirm(svc, key, cardIntent.id, { payment_method: card('tok_visa') })).body, { status: 'processing' });
   t.equal(deposits(), 1, 'a card goes to the simulator');
 
+  await activateLive(svc, m.id);
   const live = await createIntent(svc, m.api_keys.live);
   assertError(t, await confirm(svc, m.api_keys.live, live.id, { payment_method: mobileMoney(snNumber('67')) }), 'IKW-PRV-001', 'payment_method');
 
