@@ -5,6 +5,11 @@ import { subscriptionInvoiceDue } from '../../processes/subscription-invoice-due
 import { subscriptionInvoiceIssue } from '../../processes/subscription-invoice-issue.js';
 import { subscriptionRenewal } from '../../processes/subscription-renewal.js';
 import { walletApplication } from '../../processes/wallet-application.js';
+import { customerPublicEvents } from '../../domain/customer/public-events.js';
+import { productPublicEvents } from '../../domain/product/public-events.js';
+import { subscriptionPublicEvents } from '../../domain/subscription/public-events.js';
+import { invoicePublicEvents } from '../../domain/invoice/public-events.js';
+import { refundPublicEvents } from '../../domain/refund/public-events.js';
 import { defineFamily } from '../family.js';
 import { payments } from '../payments/index.js';
 
@@ -12,6 +17,7 @@ import { payments } from '../payments/index.js';
 export const billing = defineFamily({
   name: 'billing',
   needs: [payments],
+  publicEvents: [customerPublicEvents, productPublicEvents, subscriptionPublicEvents, invoicePublicEvents, refundPublicEvents],
   processes: [invoicePayment, walletApplication, subscriptionRenewal, subscriptionInvoiceIssue, subscriptionInvoiceDue, refundReconcile],
   build: ({ config, store, clock, reads, enqueuer }, { paymentIntents, paymentRecipients }) => ({
     billing: new Billing({

@@ -7,6 +7,7 @@ import { escrowFunding, escrowFundingConsumer } from '../../processes/escrow-fun
 import { escrowContractFundedBy } from '../../../projections/escrow-contracts.js';
 import { contractOfDispute } from '../../../projections/escrow-disputes.js';
 import { contractOfRelease } from '../../../projections/escrow-releases.js';
+import { escrowContractPublicEvents } from '../../domain/escrow/public-events.js';
 import { defineFamily } from '../family.js';
 import { payouts } from '../payouts/index.js';
 
@@ -14,6 +15,7 @@ import { payouts } from '../payouts/index.js';
 export const escrow = defineFamily({
   name: 'escrow',
   needs: [payouts],
+  publicEvents: [escrowContractPublicEvents],
   processes: [escrowFunding, escrowAutoRelease],
   build: ({ store, clock, knex, enqueuer }, { payouts }) => {
     const directory: EscrowDirectory = {

@@ -4,6 +4,7 @@ import { MarketplaceSellers } from '../../domain/marketplace-seller/commands.js'
 import { SellerPayouts } from '../../domain/marketplace-seller/payouts.js';
 // Part 2 debt: the family reads its own read side directly until its read API is its manifest's.
 import { dueSellerShares } from '../../../projections/marketplace-funds.js';
+import { marketplaceOrderPublicEvents } from '../../domain/marketplace-order/public-events.js';
 import { defineFamily } from '../family.js';
 import { payments } from '../payments/index.js';
 import { payouts } from '../payouts/index.js';
@@ -20,6 +21,7 @@ export interface Marketplace {
 export const marketplace = defineFamily({
   name: 'marketplace',
   needs: [payments, payouts],
+  publicEvents: [marketplaceOrderPublicEvents],
   build: ({ store, clock, knex }, { paymentIntents, payouts }) => {
     const commissionRules = new CommissionRules({ store, clock });
     const sellers = new MarketplaceSellers({ store, clock });

@@ -2,6 +2,7 @@ import { PaymentIntents } from '../../domain/payment-intent/commands.js';
 import { PaymentRecipients, type PaymentRecipient } from '../../domain/payment-intent/recipients.js';
 import { ledgerSettlement } from '../../processes/ledger-settlement.js';
 import { payinCallback } from '../../processes/payin-callback.js';
+import { paymentIntentPublicEvents } from '../../domain/payment-intent/public-events.js';
 import { defineFamily } from '../family.js';
 
 declare module '../family.js' {
@@ -15,6 +16,7 @@ declare module '../family.js' {
 export const payments = defineFamily({
   name: 'payments',
   needs: [],
+  publicEvents: [paymentIntentPublicEvents],
   processes: [payinCallback],
   build: ({ config, store, clock, reads, railsOf, payoutSettings, enqueuer, instance }) => {
     // Filled once every family is built (collect, below): the recipients' families are built after this one.

@@ -7,6 +7,7 @@ import { payoutReconcile } from '../../processes/payout-reconcile.js';
 // Part 2 debt: the family reads its own read side directly until its read API is its manifest's.
 import { hasPaidTo } from '../../../projections/payouts.js';
 import { accounts } from '../accounts/index.js';
+import { payoutPublicEvents } from '../../domain/payout/public-events.js';
 import { defineFamily } from '../family.js';
 
 declare module '../family.js' {
@@ -20,6 +21,7 @@ declare module '../family.js' {
 export const payouts = defineFamily({
   name: 'payouts',
   needs: [accounts],
+  publicEvents: [payoutPublicEvents],
   processes: [payoutCallback, payoutOverdue, payoutReconcile],
   build: ({ store, clock, log, knex, railsOf, reads, payoutSettings, enqueuer, outbox: messenger }, { verifications }) => {
     // Filled once every family is built (collect, below): the families funding payouts are built after this one.
