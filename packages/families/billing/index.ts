@@ -1,15 +1,15 @@
 import { Billing } from '../../domain/billing/service.js';
+import { customerPublicEvents } from '../../domain/customer/public-events.js';
+import { invoicePublicEvents } from '../../domain/invoice/public-events.js';
+import { productPublicEvents } from '../../domain/product/public-events.js';
+import { refundPublicEvents } from '../../domain/refund/public-events.js';
+import { subscriptionPublicEvents } from '../../domain/subscription/public-events.js';
 import { invoicePayment, invoicePaymentsConsumer } from '../../processes/invoice-payment.js';
 import { refundReconcile } from '../../processes/refund-reconcile.js';
 import { subscriptionInvoiceDue } from '../../processes/subscription-invoice-due.js';
 import { subscriptionInvoiceIssue } from '../../processes/subscription-invoice-issue.js';
 import { subscriptionRenewal } from '../../processes/subscription-renewal.js';
 import { walletApplication } from '../../processes/wallet-application.js';
-import { customerPublicEvents } from '../../domain/customer/public-events.js';
-import { productPublicEvents } from '../../domain/product/public-events.js';
-import { subscriptionPublicEvents } from '../../domain/subscription/public-events.js';
-import { invoicePublicEvents } from '../../domain/invoice/public-events.js';
-import { refundPublicEvents } from '../../domain/refund/public-events.js';
 import { defineFamily } from '../family.js';
 import { payments } from '../payments/index.js';
 

@@ -1,5 +1,6 @@
 import { EscrowContracts } from '../../domain/escrow/commands.js';
 import { escrowPayoutFunding } from '../../domain/escrow/payout-funding.js';
+import { escrowContractPublicEvents } from '../../domain/escrow/public-events.js';
 import type { EscrowDirectory } from '../../domain/read-ports.js';
 import { escrowAutoRelease } from '../../processes/escrow-auto-release.js';
 import { escrowFunding, escrowFundingConsumer } from '../../processes/escrow-funding.js';
@@ -7,7 +8,6 @@ import { escrowFunding, escrowFundingConsumer } from '../../processes/escrow-fun
 import { escrowContractFundedBy } from '../../../projections/escrow-contracts.js';
 import { contractOfDispute } from '../../../projections/escrow-disputes.js';
 import { contractOfRelease } from '../../../projections/escrow-releases.js';
-import { escrowContractPublicEvents } from '../../domain/escrow/public-events.js';
 import { defineFamily } from '../family.js';
 import { payouts } from '../payouts/index.js';
 

@@ -1,8 +1,8 @@
 import { PaymentIntents } from '../../domain/payment-intent/commands.js';
+import { paymentIntentPublicEvents } from '../../domain/payment-intent/public-events.js';
 import { PaymentRecipients, type PaymentRecipient } from '../../domain/payment-intent/recipients.js';
 import { ledgerSettlement } from '../../processes/ledger-settlement.js';
 import { payinCallback } from '../../processes/payin-callback.js';
-import { paymentIntentPublicEvents } from '../../domain/payment-intent/public-events.js';
 import { defineFamily } from '../family.js';
 
 declare module '../family.js' {

@@ -1,5 +1,6 @@
 import { Payouts } from '../../domain/payout/commands.js';
 import { PayoutFundingSources, type AnyFundingSource } from '../../domain/payout/funding.js';
+import { payoutPublicEvents } from '../../domain/payout/public-events.js';
 import { PayoutSettingsService } from '../../domain/payout/settings.js';
 import { payoutCallback } from '../../processes/payout-callback.js';
 import { payoutOverdue } from '../../processes/payout-overdue.js';
@@ -7,7 +8,6 @@ import { payoutReconcile } from '../../processes/payout-reconcile.js';
 // Part 2 debt: the family reads its own read side directly until its read API is its manifest's.
 import { hasPaidTo } from '../../../projections/payouts.js';
 import { accounts } from '../accounts/index.js';
-import { payoutPublicEvents } from '../../domain/payout/public-events.js';
 import { defineFamily } from '../family.js';
 
 declare module '../family.js' {
