@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import { orderKeys } from '../packages/core/json.js';
 import { destinationKey } from '../packages/domain/payout-method/destination.js';
 import type { Destination } from '../packages/domain/payout-method/events.js';
-import { PUBLIC_PAYOUT_EVENTS, type PayoutEvent, type PayoutObject, type PayoutStatus } from '../packages/domain/payout/events.js';
+import { payoutPublicEvents } from '../packages/domain/payout/public-events.js';
+import type { PayoutEvent, PayoutObject, PayoutStatus } from '../packages/domain/payout/events.js';
 import type { PageList, PageQuery } from './paging.js';
 import { rowChangeProjection } from './batch.js';
 import type { Projection } from './projection.js';
@@ -62,7 +63,7 @@ export function renderPayout(stored: PayoutObject): PayoutObject {
 }
 
 /** Payouts keep their history (GET /api/v1/payouts/{id}/events, read.object_events). */
-export const payoutHistory: ObjectHistory = { object: 'payout', events: PUBLIC_PAYOUT_EVENTS, render: (stored) => renderPayout(stored as PayoutObject) };
+export const payoutHistory: ObjectHistory = { object: 'payout', events: payoutPublicEvents.types.map((e) => e.type), render: (stored) => renderPayout(stored as PayoutObject) };
 
 export function findPayout(knex: Knex, owner: Owner, id: string): Promise<PayoutObject | undefined> {
   return findOwnedObject(knex, 'read.payouts', owner, id, renderPayout);

@@ -20,7 +20,7 @@ import { registerProcesses } from '../packages/processes/index.js';
 import type { Process } from '../packages/processes/process.js';
 import { enqueue, Scheduler, type Enqueue } from '../packages/scheduler/scheduler.js';
 import { Notifier } from '../packages/webhooks/notifier.js';
-import { openFamilies, outboxPurge, payinCallback, payinStatusCheck, payoutCallback, payoutStatusCheck, PROCESSES, type FamilyApis, type Kernel } from '../packages/families/index.js';
+import { openFamilies, outboxPurge, payinCallback, payinStatusCheck, payoutCallback, payoutStatusCheck, PROCESSES, PUBLIC_EVENTS, type FamilyApis, type Kernel } from '../packages/families/index.js';
 import { ApiKeyCache } from '../projections/api-key-cache.js';
 import type { Projection } from '../projections/projection.js';
 import { readPorts, rememberedGates, rememberedPayoutSettings } from '../projections/read-ports.js';
@@ -158,6 +158,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     outbox: messenger,
     templateComposer: composer,
     notifier,
+    publicEvents: PUBLIC_EVENTS,
     deadlines: { webhookTimeoutMs: options.webhookTimeoutMs, automationHttpTimeoutMs: options.automationHttpTimeoutMs },
     atClose: (close) => closers.push(close),
   };

@@ -16,7 +16,7 @@ import { readScopeOfEventType } from '../domain/organization/event-scopes.js';
 import { hasScope } from '../core/scopes.js';
 import type { Payouts } from '../domain/payout/commands.js';
 import { renderText, renderVersion } from '../domain/template/render.js';
-import { isPublicEventType, PUBLIC_EVENT_TYPES } from '../domain/webhook-endpoint/event-types.js';
+import type { PublicEventCatalogue } from '../domain/webhook-endpoint/event-types.js';
 import type { RecordedEvent } from '../eventstore/port.js';
 import { automationsTriggeredByAny, findAutomationById, versionCredential, type AutomationRow, type TriggerKey } from '../../projections/automations.js';
 import { findCustomerIdByEmail } from '../../projections/customers.js';
@@ -55,6 +55,8 @@ export interface RunnerDeps {
   notifier: Notifier;
   payouts: Payouts;
   billing: Billing;
+  /** The public event types automations can be triggered by. */
+  publicEvents: PublicEventCatalogue;
   /** Enqueue a step attempt, or a tick, in the given transaction: a run never exists without its next job. */
   enqueueStep(db: Knex | Knex.Transaction, job: StepJob, runAt: Date): Promise<void>;
   enqueueTick(db: Knex | Knex.Transaction, job: TickJob, runAt: Date): Promise<void>;
@@ -110,10 +112,10 @@ const errorText = (err: unknown) => (isRefused(err) ? `${err.code}: ${err.messag
  * which is disabled (and its merchant told) after repeated failures.
  */
 /** The key of the automations a public event can trigger; null for events that trigger none. */
-function triggerKeyOf(event: RecordedEvent): TriggerKey | null {
+function triggerKeyOf(publicEvents: PublicEventCatalogue, event: RecordedEvent): TriggerKey | null {
   const data = event.data as { object?: Record<string, unknown> } | null;
   const { merchant_id: merchantId, environment } = event.metadata;
-  if (!isPublicEventType(event.type) || !data?.object || !merchantId || !environment) return null;
+  if (!publicEvents.has(event.type) || !data?.object || !merchantId || !environment) return null;
   return { merchantId, environment, eventType: event.type };
 }
 
@@ -127,7 +129,7 @@ export class AutomationRunner {
     return {
       name: AUTOMATIONS_CONSUMER,
       checkpointTable: 'bus_checkpoints',
-      handles: [...PUBLIC_EVENT_TYPES.map((e) => e.type), 'automation.created', 'automation.updated', 'automation.enabled'],
+      handles: [...this.deps.publicEvents.names(), 'automation.created', 'automation.updated', 'automation.enabled'],
       handle: async (trx, events) => {
         const waiting = await this.waitingFor(trx, events);
         for (const event of events) {
@@ -142,7 +144,7 @@ export class AutomationRunner {
   private async waitingFor(trx: Knex.Transaction, events: readonly RecordedEvent[]): Promise<Map<string, AutomationRow[]>> {
     const keys = new Map<string, TriggerKey>();
     for (const event of events) {
-      const key = triggerKeyOf(event);
+      const key = triggerKeyOf(this.deps.publicEvents, event);
       if (key) keys.set(keyText(key), key);
     }
     const waiting = new Map<string, AutomationRow[]>();
@@ -157,7 +159,7 @@ export class AutomationRunner {
   }
 
   private async trigger(trx: Knex.Transaction, event: RecordedEvent, waiting: Map<string, AutomationRow[]>): Promise<void> {
-    const key = triggerKeyOf(event);
+    const key = triggerKeyOf(this.deps.publicEvents, event);
     const automations = key ? (waiting.get(keyText(key)) ?? []) : [];
     if (automations.length === 0) return;
     const data = event.data as { object: Record<string, unknown> };

@@ -1,4 +1,5 @@
 import type { ConsumerSpec } from '../bus/consumer.js';
+import type { PublicEvents } from '../domain/public-events.js';
 import type { Process } from '../processes/process.js';
 import type { Kernel } from './kernel.js';
 
@@ -30,6 +31,8 @@ export interface FamilyModule<Api extends object, Needs extends readonly AnyFami
   readonly needs: Needs;
   /** Its job kinds (packages/processes): the scheduler runs exactly the kinds families declare. */
   readonly processes?: readonly Process<never>[];
+  /** Its public events (packages/domain/<object>/public-events.ts): what webhooks deliver and automations are triggered by. */
+  readonly publicEvents?: readonly PublicEvents[];
   /** Its bus consumers, made from what it built. */
   consumers?(api: Api, kernel: Kernel): ConsumerSpec[];
   /** What it offers to registries other families own. */

@@ -4,6 +4,8 @@
  * registers the job kinds and bus consumers they declare; a new family is one entry here.
  */
 import type { ConsumerSpec } from '../bus/consumer.js';
+import type { PublicEvents } from '../domain/public-events.js';
+import { PublicEventCatalogue } from '../domain/webhook-endpoint/event-types.js';
 import { outboxPurge } from '../processes/outbox-purge.js';
 import type { Process } from '../processes/process.js';
 import { accounts } from './accounts/index.js';
@@ -96,6 +98,21 @@ export const PROCESSES: readonly Process<never>[] = inFrozenOrder(
   JOB_KIND_ORDER,
   (process) => process.job.name,
   'job kinds',
+);
+
+/** The objects of the public events in the catalogue's order (docs/events.md) before the families declared them. */
+const PUBLIC_EVENT_ORDER = ['payment_intent', 'payout', 'payout_batch', 'customer', 'product', 'subscription', 'invoice', 'refund', 'marketplace_order', 'escrow_contract', 'funding_campaign'];
+/** The object a family's public-events module is about: its types' prefix (`payout.paid`: `payout`). */
+const objectOf = (events: PublicEvents) => events.types[0]!.type.split('.')[0]!;
+
+/** Every family's public events: the types merchants subscribe to and the test events' examples (the kernel's publicEvents). */
+export const PUBLIC_EVENTS = new PublicEventCatalogue(
+  inFrozenOrder(
+    FAMILIES.flatMap((family) => family.publicEvents ?? []),
+    PUBLIC_EVENT_ORDER,
+    objectOf,
+    'public events',
+  ),
 );
 
 /** Builds every family on the kernel; its bus consumers in their registered order. */

@@ -11,6 +11,7 @@ import type { Environment } from '../core/owner.js';
 import type { SecretBox } from '../core/secrets.js';
 import type { Rails } from '../connectors/port.js';
 import type { ReadPorts } from '../domain/read-ports.js';
+import type { PublicEventCatalogue } from '../domain/webhook-endpoint/event-types.js';
 import type { EventStore } from '../eventstore/port.js';
 import type { ApiKeyUsage } from '../http/api-key-usage.js';
 import type { IdempotencyStore } from '../http/idempotency.js';
@@ -64,6 +65,8 @@ export interface Kernel {
   outbox: OutboxMessenger;
   /** The writer of the service's messages and documents from templates (docs/template-engine.md). */
   templateComposer: TemplateComposer;
+  /** Every family's public events (packages/families/index.ts assembles them): what webhooks deliver and automations are triggered by. */
+  publicEvents: PublicEventCatalogue;
   /** Operational e-mails to merchants (webhook endpoints failing, automations). */
   notifier: Notifier;
   /** Deadlines the tests shorten: a webhook delivery's whole attempt (15 s), an automation's http_request step (10 s). */

@@ -9,7 +9,7 @@ import type { Logger } from '../core/logger.js';
 import type { WebhookEndpoints } from '../domain/webhook-endpoint/commands.js';
 import type { RecordedEvent } from '../eventstore/port.js';
 import { enabledEndpointsOf, matchingEndpoints, type WebhookEndpointRow } from '../../projections/webhook-endpoints.js';
-import { isPublicEventType, PUBLIC_EVENT_TYPES } from '../domain/webhook-endpoint/event-types.js';
+import type { PublicEventCatalogue } from '../domain/webhook-endpoint/event-types.js';
 import type { Notifier } from './notifier.js';
 import type { SecretBox } from '../core/secrets.js';
 import { signatureHeader } from './signing.js';
@@ -50,6 +50,8 @@ export interface DispatcherDeps {
   log: Logger;
   box: SecretBox;
   endpoints: WebhookEndpoints;
+  /** The public event types it delivers, and the test events' examples. */
+  publicEvents: PublicEventCatalogue;
   notifier: Notifier;
   /** Delays before retries 1..n (default 5 min, 30 min, 2 h, 8 h, 24 h). */
   retryScheduleMs: number[];
@@ -230,7 +232,7 @@ export class WebhookDispatcher {
     return {
       name: DISPATCH_CONSUMER,
       checkpointTable: 'bus_checkpoints',
-      handles: PUBLIC_EVENT_TYPES.map((e) => e.type),
+      handles: this.deps.publicEvents.names(),
       handle: (trx, events) => this.dispatch(trx, events),
     };
   }
@@ -246,7 +248,7 @@ export class WebhookDispatcher {
       const data = event.data as { object?: unknown } | null;
       const merchantId = event.metadata.merchant_id;
       const environment = event.metadata.environment;
-      if (!isPublicEventType(event.type) || !data?.object || !merchantId || !environment) continue;
+      if (!this.deps.publicEvents.has(event.type) || !data?.object || !merchantId || !environment) continue;
       const id = publicEventId(event.eventId);
       const created = new Date(event.metadata.occurred_at ?? event.recordedAt);
       const payload = JSON.stringify({ id, object: 'event', type: event.type, created: unixSeconds(created), livemode: environment === 'live', data: data.object });
@@ -489,15 +491,15 @@ export class WebhookDispatcher {
    * delivery jobs send, sign, retry and record it as they do every other.
    */
   async sendTest(owner: Owner, endpointId: string, type: string | undefined): Promise<WebhookDeliveryWithAttempts> {
-    const { knex, clock } = this.deps;
+    const { knex, clock, publicEvents } = this.deps;
     const endpoint = await knex('read.webhook_endpoints')
       .where({ id: endpointId, merchant_id: owner.merchantId, environment: owner.environment })
       .first<WebhookEndpointRow | undefined>();
     if (!endpoint) throw new ApiError('IKW-RES-001', `No such webhook endpoint: '${endpointId}'`, 'id');
     if (!endpoint.enabled) throw new ApiError('IKW-RES-002', 'This webhook endpoint is disabled; enable it before sending it a test event', 'id');
     const listens = (t: string) => endpoint.enabled_events.includes('*') || endpoint.enabled_events.includes(t);
-    const chosen = type ?? endpoint.enabled_events.find(isPublicEventType) ?? DEFAULT_TEST_EVENT_TYPE;
-    if (!isPublicEventType(chosen)) throw new ApiError('IKW-VAL-001', `'${chosen}' is not an event type; see docs/events.md`, 'type');
+    const chosen = type ?? endpoint.enabled_events.find((t) => publicEvents.has(t)) ?? DEFAULT_TEST_EVENT_TYPE;
+    if (!publicEvents.has(chosen)) throw new ApiError('IKW-VAL-001', `'${chosen}' is not an event type; see docs/events.md`, 'type');
     if (!listens(chosen)) {
       throw new ApiError('IKW-VAL-001', `This endpoint does not listen to '${chosen}'; send a type of its enabled_events (${endpoint.enabled_events.join(', ')})`, 'type');
     }
@@ -511,7 +513,7 @@ export class WebhookDispatcher {
         merchant_id: owner.merchantId,
         environment: owner.environment,
         type: chosen,
-        payload: testEventPayload(id, chosen, now, owner.environment === 'live'),
+        payload: testEventPayload(publicEvents, id, chosen, now, owner.environment === 'live'),
         created_at: now,
       });
       return this.enqueue(trx, [{ eventId: id, endpoint, replayOf: null }]);

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { ApiError } from '../core/errors.js';
 import { canReadEventType, readScopeOfEventType } from '../domain/organization/event-scopes.js';
-import { PUBLIC_EVENT_TYPES, typesMatching } from '../domain/webhook-endpoint/event-types.js';
+import type { PublicEventCatalogue } from '../domain/webhook-endpoint/event-types.js';
 import { cursorPage, whereCreated, type CreatedRange, type CursorList, type CursorQuery } from '../../projections/paging.js';
 import { RETENTION_MS } from './dispatcher.js';
 import type { Owner } from '../core/owner.js';
@@ -22,14 +22,14 @@ export interface EventFilters {
  * credential cannot read, 403 IKW-AUT-004 with the scope it needs, so that a filter never answers
  * an empty list for a reason the caller cannot see. `*` takes the readable types.
  */
-export function readableTypes(scopes: readonly string[], filters?: readonly string[]): string[] | undefined {
+export function readableTypes(catalogue: PublicEventCatalogue, scopes: readonly string[], filters?: readonly string[]): string[] | undefined {
   if (filters === undefined) {
-    const readable = PUBLIC_EVENT_TYPES.filter((e) => canReadEventType(scopes, e.type)).map((e) => e.type);
-    return readable.length === PUBLIC_EVENT_TYPES.length ? undefined : readable;
+    const readable = catalogue.names().filter((t) => canReadEventType(scopes, t));
+    return readable.length === catalogue.types.length ? undefined : readable;
   }
   const types = new Set<string>();
   for (const filter of filters) {
-    const matching = typesMatching(filter);
+    const matching = catalogue.matching(filter);
     if (matching.length === 0) throw new ApiError('IKW-VAL-001', `type ${filter} names no event type (docs/events.md lists them)`, 'type');
     const unreadable = filter === '*' ? undefined : matching.find((t) => !canReadEventType(scopes, t));
     if (unreadable !== undefined) throw new ApiError('IKW-AUT-004', `This credential cannot read ${filter} events: they need ${readScopeOfEventType(unreadable)}`, 'type');

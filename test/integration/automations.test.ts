@@ -5,7 +5,7 @@
  * replays. Runs and what steps do are in automation-runs.test.ts.
  */
 import t from 'tap';
-import { PUBLIC_EVENT_TYPES } from '../../packages/domain/webhook-endpoint/event-types.js';
+import { PUBLIC_EVENTS } from '../../packages/families/index.js';
 import { assertError, assertOk } from '../support/assertions.js';
 import { AUTOMATIONS, createAutomation, onPaymentIntent, publishedTemplate } from '../support/automations.js';
 import { startService } from '../support/system.js';
@@ -18,7 +18,7 @@ t.test('catalogs: every event type and schedules; the seven actions; the runtime
   const triggers = await svc.request('GET', `${AUTOMATIONS}/catalog/triggers`, { key });
   assertOk(t, triggers);
   const eventTypes = triggers.body.data.filter((x: { type: string }) => x.type === 'event').map((x: { eventType: string }) => x.eventType);
-  t.same(eventTypes, PUBLIC_EVENT_TYPES.map((e) => e.type), 'every public event type');
+  t.same(eventTypes, PUBLIC_EVENTS.types.map((e) => e.type), 'every public event type');
   t.ok(triggers.body.data.some((x: { type: string }) => x.type === 'schedule'), 'and schedules');
   const actions = await svc.request('GET', `${AUTOMATIONS}/catalog/actions`, { key });
   assertOk(t, actions);

@@ -9,7 +9,8 @@ import type { Knex } from 'knex';
 import t, { type Test } from 'tap';
 import { runLedger } from '../../packages/domain/ledger/commands.js';
 import { balanceStream, type EntryPosted } from '../../packages/domain/ledger/events.js';
-import { payoutStream, PUBLIC_PAYOUT_EVENTS, type PayoutObject } from '../../packages/domain/payout/events.js';
+import { payoutStream, type PayoutObject } from '../../packages/domain/payout/events.js';
+import { payoutPublicEvents } from '../../packages/domain/payout/public-events.js';
 import type { RecordedEvent } from '../../packages/eventstore/port.js';
 import { decodePosition } from '../../packages/eventstore/postgres/store.js';
 import type { PayoutReport } from '../../packages/connectors/port.js';
@@ -44,7 +45,7 @@ async function assertEvents(t: Test, key: string, id: string, types: string[]): 
   const recorded = await events(id);
   t.same(recorded.map((e) => e.type), types, `events ${types.join(', ')}`);
   for (const e of recorded) {
-    t.ok((PUBLIC_PAYOUT_EVENTS as readonly string[]).includes(e.type), `${e.type} is public`);
+    t.ok(payoutPublicEvents.types.some((p) => p.type === e.type), `${e.type} is public`);
     t.match(objectOf(e), { id, object: 'payout' }, `${e.type} carries data.object`);
     t.equal(e.metadata.correlation_id, id);
   }

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { ERROR_CODES } from '../../packages/core/errors.js';
-import { PUBLIC_EVENT_TYPES } from '../../packages/domain/webhook-endpoint/event-types.js';
+import { PUBLIC_EVENTS } from '../../packages/families/index.js';
 import { PROCESSES } from '../../packages/families/index.js';
 import { testEventPayload } from '../../packages/webhooks/test-events.js';
 import { ALL_PROJECTIONS } from '../../projections/registry.js';
@@ -55,8 +55,8 @@ const registries = {
     ...(p.batch ? { batch: { claimLimit: p.batch.claimLimit, companions: p.batch.companions ?? [] } } : {}),
   })),
   consumers: svc.system.busConsumers.map((c) => ({ name: c.name, checkpointTable: c.checkpointTable, handles: c.handles ?? 'every event', batchSize: c.batchSize ?? null })),
-  publicEventTypes: PUBLIC_EVENT_TYPES.map((e) => e.type),
-  testEventShapes: Object.fromEntries(PUBLIC_EVENT_TYPES.map((e) => [e.type, shapeOf(JSON.parse(testEventPayload('evt_test', e.type, AT, false)))])),
+  publicEventTypes: PUBLIC_EVENTS.types.map((e) => e.type),
+  testEventShapes: Object.fromEntries(PUBLIC_EVENTS.types.map((e) => [e.type, shapeOf(JSON.parse(testEventPayload(PUBLIC_EVENTS, 'evt_test', e.type, AT, false)))])),
   errorCodes: Object.entries(ERROR_CODES).map(([code, e]) => `${code} ${e.status}${e.retryable ? ' retryable' : ''}`),
 };
 

@@ -5,7 +5,7 @@
  * Delivery and signatures are in webhook-delivery.test.ts.
  */
 import t from 'tap';
-import { PUBLIC_EVENT_TYPES } from '../../packages/domain/webhook-endpoint/event-types.js';
+import { PUBLIC_EVENTS } from '../../packages/families/index.js';
 import { assertError, assertOk } from '../support/payment-intents.js';
 import { startService } from '../support/system.js';
 import { createEndpoint, createIntentEvent, deliveriesOf, getEndpoint, HOUR, listeningEndpoint, Receiver, rotate, settle, startWebhookService, updateEndpoint } from '../support/webhooks.js';
@@ -184,7 +184,7 @@ t.test('environments: separate endpoints and secrets; a live key sees no sandbox
 
 t.test('enabled_events: `*` and every catalogue type; an unknown type is IKW-WHK-002', async (t) => {
   const key = (await svc.merchant()).api_keys.sandbox;
-  const all = PUBLIC_EVENT_TYPES.map((e) => e.type);
+  const all = PUBLIC_EVENTS.types.map((e) => e.type);
   const e = await createEndpoint(svc, key, 'https://hooks.example.com/all', all);
   t.same(e.enabled_events, all);
   t.same((await createEndpoint(svc, key, 'https://hooks.example.com/star', ['*'])).enabled_events, ['*']);

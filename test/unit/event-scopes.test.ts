@@ -1,10 +1,10 @@
 import t from 'tap';
 import { canReadEventType, readScopeOfEventType } from '../../packages/domain/organization/event-scopes.js';
 import { ROLE_SCOPES } from '../../packages/domain/organization/events.js';
-import { PUBLIC_EVENT_TYPES } from '../../packages/domain/webhook-endpoint/event-types.js';
+import { PUBLIC_EVENTS } from '../../packages/families/index.js';
 
 t.test('every public event type has a read scope', async (t) => {
-  for (const { type } of PUBLIC_EVENT_TYPES) t.ok(readScopeOfEventType(type)?.endsWith('.read'), type);
+  for (const { type } of PUBLIC_EVENTS.types) t.ok(readScopeOfEventType(type)?.endsWith('.read'), type);
 });
 
 t.test('a family filter has its family’s scope; * and unknown families have none', async (t) => {
@@ -21,6 +21,6 @@ t.test('what a set of scopes may read', async (t) => {
   t.ok(canReadEventType(['payouts.write'], 'payout_batch.failed'), 'write holds read');
   t.notOk(canReadEventType(['payouts.read'], 'invoice.paid'));
   t.notOk(canReadEventType(['webhooks.write'], 'payment_intent.succeeded'));
-  for (const { type } of PUBLIC_EVENT_TYPES) t.ok(canReadEventType(ROLE_SCOPES.viewer, type), `*.read reads ${type}`);
+  for (const { type } of PUBLIC_EVENTS.types) t.ok(canReadEventType(ROLE_SCOPES.viewer, type), `*.read reads ${type}`);
   t.notOk(canReadEventType(['*'], 'user.created'), 'an internal family is never readable');
 });

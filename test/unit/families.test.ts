@@ -9,17 +9,17 @@ import t from 'tap';
 import { loadConfig } from '../../packages/core/config.js';
 import { ManualClock } from '../../packages/core/clock.js';
 import { buildFamilies, defineFamily, type AnyFamily } from '../../packages/families/family.js';
-import { FAMILIES, KERNEL_PROCESSES, PROCESSES } from '../../packages/families/index.js';
+import { FAMILIES, KERNEL_PROCESSES, PROCESSES, PUBLIC_EVENTS } from '../../packages/families/index.js';
 import type { Kernel } from '../../packages/families/kernel.js';
 
-/** A kernel whose every part but the configuration and the clock accepts any call: the families' services are constructed, never run. */
+/** A kernel whose every part but the configuration, the clock and the public events accepts any call: the families' services are constructed, never run. */
 function inertKernel(): Kernel {
   const inert: unknown = new Proxy(function inert() {}, {
     get: (_, property) => (property === 'then' || typeof property === 'symbol' ? undefined : inert),
     apply: () => inert,
     construct: () => inert as object,
   });
-  const parts: Partial<Kernel> = { config: loadConfig({}), clock: new ManualClock(new Date('2026-01-01T00:00:00Z')), atClose: () => undefined, deadlines: {}, secretsKey: Buffer.alloc(32) };
+  const parts: Partial<Kernel> = { config: loadConfig({}), clock: new ManualClock(new Date('2026-01-01T00:00:00Z')), atClose: () => undefined, deadlines: {}, secretsKey: Buffer.alloc(32), publicEvents: PUBLIC_EVENTS };
   return new Proxy(parts, { get: (target, property) => (property in target ? target[property as keyof Kernel] : inert) }) as Kernel;
 }
 

@@ -1,6 +1,6 @@
 /**
- * Each family's public events (packages/domain/<family>/public-events.ts), assembled in one list
- * (packages/domain/public-event-catalogue.ts): every type's example is an object of the family as
+ * Each family's public events (packages/domain/<family>/public-events.ts), declared by its manifest
+ * and assembled from the family list (packages/families/index.ts): every type's example is an object of the family as
  * the API documents it (its schema in docs/openapi.json), with test ids only. Payouts, customers
  * and refunds render theirs through the renderer their deciders use.
  */
@@ -9,8 +9,10 @@ import path from 'node:path';
 import t from 'tap';
 import { Ajv, type ValidateFunction } from 'ajv';
 import formats from 'ajv-formats';
-import { PUBLIC_EVENT_FAMILIES } from '../../packages/domain/public-event-catalogue.js';
-import { PUBLIC_EVENT_TYPES } from '../../packages/domain/webhook-endpoint/event-types.js';
+import { FAMILIES, PUBLIC_EVENTS } from '../../packages/families/index.js';
+
+/** Every public-events module the manifests declare. */
+const DECLARED = FAMILIES.flatMap((family) => family.publicEvents ?? []);
 
 const root = path.resolve(import.meta.dirname, '../../..');
 
@@ -43,7 +45,7 @@ function strings(v: unknown): string[] {
 t.test("every public type's example is its object as docs/openapi.json documents it, with test ids", async (t) => {
   const schemas = documentedSchemas();
   const created = Date.parse('2026-11-25T12:00:00Z') / 1000;
-  for (const family of PUBLIC_EVENT_FAMILIES) {
+  for (const family of DECLARED) {
     for (const { type } of family.types) {
       for (const livemode of [false, true]) {
         const example = JSON.parse(JSON.stringify(family.example(type, created, livemode))) as { object: string; id: string; livemode: boolean };
@@ -60,11 +62,15 @@ t.test("every public type's example is its object as docs/openapi.json documents
   }
 });
 
-t.test('the catalogue is the families’ types in their order, each type once', async (t) => {
-  const types = PUBLIC_EVENT_TYPES.map((e) => e.type);
-  t.same(types, PUBLIC_EVENT_FAMILIES.flatMap((f) => f.types.map((e) => e.type)));
+t.test('the catalogue is the types the families declare, each module’s in its order, each type once', async (t) => {
+  const types = PUBLIC_EVENTS.names();
+  t.same([...types].sort(), DECLARED.flatMap((f) => f.types.map((e) => e.type)).sort());
   t.equal(new Set(types).size, types.length);
-  for (const family of PUBLIC_EVENT_FAMILIES) {
+  for (const family of DECLARED) {
+    const own = family.types.map((e) => e.type);
+    t.same(types.filter((type) => own.includes(type)), own, `${own[0]}…: in its module's order`);
+  }
+  for (const family of DECLARED) {
     const prefixes = new Set(family.types.map((e) => e.type.slice(0, e.type.indexOf('.'))));
     t.equal(prefixes.size, 1, `one family per module: ${[...prefixes].join(', ')}`);
   }

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { PUBLIC_EVENT_TYPES } from '../../packages/domain/webhook-endpoint/event-types.js';
+import { PUBLIC_EVENTS } from '../../packages/families/index.js';
 import { testEventId, testEventPayload } from '../../packages/webhooks/test-events.js';
 
 /** The object each family's events carry (docs/events.md, "The types"). */
@@ -27,10 +27,10 @@ function strings(v: unknown): string[] {
 
 t.test('every public event type has a test example: its family object, marked as a test, with every field set', async (t) => {
   const at = new Date('2026-11-25T12:00:00Z');
-  for (const { type } of PUBLIC_EVENT_TYPES) {
+  for (const { type } of PUBLIC_EVENTS.types) {
     const id = testEventId();
     t.match(id, /^evt_test_[0-9A-Za-z]{24}$/);
-    const event = JSON.parse(testEventPayload(id, type, at, false)) as { id: string; object: string; type: string; created: number; livemode: boolean; test: boolean; data: Record<string, unknown> };
+    const event = JSON.parse(testEventPayload(PUBLIC_EVENTS, id, type, at, false)) as { id: string; object: string; type: string; created: number; livemode: boolean; test: boolean; data: Record<string, unknown> };
     t.same({ id: event.id, object: event.object, type: event.type, created: event.created, livemode: event.livemode, test: event.test }, { id, object: 'event', type, created: at.getTime() / 1000, livemode: false, test: true }, type);
     const family = type.slice(0, type.indexOf('.'));
     const object = type === 'funding_campaign.contribution_received' ? 'funding.contribution' : OBJECTS[family];
@@ -43,11 +43,11 @@ t.test('every public event type has a test example: its family object, marked as
     // Ids that name other objects are test ids too: no example points at a real object.
     for (const s of strings(event.data).filter((s) => /^[a-z]+_(test_)?[0-9A-Za-z]{24}$/.test(s))) t.match(s, /_test_/, `${type}: ${s} is a test id`);
   }
-  t.equal(JSON.parse(testEventPayload(testEventId(), 'payout.paid', at, true)).livemode, true, 'live follows the environment');
+  t.equal(JSON.parse(testEventPayload(PUBLIC_EVENTS, testEventId(), 'payout.paid', at, true)).livemode, true, 'live follows the environment');
 });
 
 t.test('each type leaves its example in the state the type says', async (t) => {
-  const data = (type: string) => (JSON.parse(testEventPayload(testEventId(), type, new Date(), false)) as { data: Record<string, unknown> }).data;
+  const data = (type: string) => (JSON.parse(testEventPayload(PUBLIC_EVENTS, testEventId(), type, new Date(), false)) as { data: Record<string, unknown> }).data;
   t.equal(data('payment_intent.succeeded').status, 'succeeded');
   t.equal(data('payment_intent.succeeded').amount_received, 5000);
   t.equal(data('payment_intent.payment_failed').status, 'failed');

@@ -2,7 +2,6 @@ import { CronExpressionParser } from 'cron-parser';
 import { ApiError, problemOf, type ItemError } from '../../core/errors.js';
 import { readScopeOfEventType } from '../organization/event-scopes.js';
 import { destinationSchema } from '../payout-method/destination.js';
-import { PUBLIC_EVENT_TYPES } from '../webhook-endpoint/event-types.js';
 
 /**
  * An automation's definition: a trigger and the steps it runs, and the JSON Schema that requests
@@ -149,14 +148,13 @@ const PARAMS: Record<ActionType, Record<string, unknown>> = {
   },
 };
 
-export const EVENT_TRIGGER_TYPES = PUBLIC_EVENT_TYPES.map((e) => e.type);
-
-export const triggerSchema = {
+/** A trigger: one of `eventTypes` (the public event types), or a schedule. */
+export const triggerSchema = (eventTypes: readonly string[]) => ({
   type: 'object',
   required: ['type'],
   properties: {
     type: { enum: ['event', 'schedule'] },
-    eventType: { enum: EVENT_TRIGGER_TYPES },
+    eventType: { enum: [...eventTypes] },
     cron: { type: 'string', minLength: 9, maxLength: 120 },
     timezone: { type: 'string', minLength: 1, maxLength: 64 },
   },
@@ -165,7 +163,7 @@ export const triggerSchema = {
     { if: { properties: { type: { const: 'event' } }, required: ['type'] }, then: { required: ['eventType'], properties: { eventType: true, cron: false, timezone: false } } },
     { if: { properties: { type: { const: 'schedule' } }, required: ['type'] }, then: { required: ['cron'], properties: { cron: true, eventType: false } } },
   ],
-};
+});
 
 export const stepSchema = {
   type: 'object',

@@ -47,5 +47,3 @@ export type CustomerEvent =
   | DomainEvent<'customer.balance_returned', WithObject<{ applicationId: string; invoiceId: string; amount: number; at: string }>>;
 
 export const customerStream = (id: string) => `customer-${id}`;
-
-export const PUBLIC_CUSTOMER_EVENTS = ['customer.created', 'customer.updated', 'customer.balance_credited', 'customer.balance_applied', 'customer.balance_returned'] as const;

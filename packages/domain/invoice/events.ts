@@ -84,5 +84,3 @@ export type InvoiceEvent =
   | DomainEvent<'invoice.payment_intent_attached', WithObject<{ key: string; paymentIntentId: string; at: string }>>;
 
 export const invoiceStream = (id: string) => `invoice-${id}`;
-
-export const PUBLIC_INVOICE_EVENTS = ['invoice.created', 'invoice.finalized', 'invoice.updated', 'invoice.paid', 'invoice.voided', 'invoice.marked_uncollectible'] as const;

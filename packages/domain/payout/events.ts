@@ -75,5 +75,3 @@ export type PayoutEvent =
   | DomainEvent<'payout.canceled', WithObject<{ at: string }>>;
 
 export const payoutStream = (id: string) => `payout-${id}`;
-
-export const PUBLIC_PAYOUT_EVENTS = ['payout.created', 'payout.updated', 'payout.paid', 'payout.failed', 'payout.canceled', 'payout.delayed'] as const;

@@ -74,5 +74,3 @@ export type ProductEvent =
   | DomainEvent<'product.subscription_detached', { subscriptionId: string; at: string }>;
 
 export const productStream = (id: string) => `product-${id}`;
-
-export const PUBLIC_PRODUCT_EVENTS = ['product.created', 'product.updated', 'product.deleted'] as const;

@@ -49,5 +49,3 @@ export type RefundEvent =
   | DomainEvent<'refund.failed', WithObject<{ refundId: string; failureReason: string; at: string }>>;
 
 export const paymentRefundsStream = (paymentIntentId: string) => `payment_refunds-${paymentIntentId}`;
-
-export const PUBLIC_REFUND_EVENTS = ['refund.created', 'refund.succeeded', 'refund.failed'] as const;

@@ -103,5 +103,3 @@ export type SubscriptionEvent =
   | DomainEvent<'subscription.usage_recorded', { record: UsageRecord }>;
 
 export const subscriptionStream = (id: string) => `subscription-${id}`;
-
-export const PUBLIC_SUBSCRIPTION_EVENTS = ['subscription.created', 'subscription.updated', 'subscription.renewed', 'subscription.canceled'] as const;

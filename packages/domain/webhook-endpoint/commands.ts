@@ -3,7 +3,7 @@ import { ApiError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import { canReadEventType, readScopeOfEventType } from '../organization/event-scopes.js';
-import { isSubscribableType, PUBLIC_EVENT_TYPES } from './event-types.js';
+import type { PublicEventCatalogue } from './event-types.js';
 import { generateSigningSecret, type SecretBox } from '../../core/secrets.js';
 import { checkEndpointUrl } from './url-policy.js';
 import { isOwned } from '../aggregate.js';
@@ -32,6 +32,7 @@ export class WebhookEndpoints extends CommandService<WebhookEndpointCommand, Web
     private readonly clock: Clock,
     private readonly box: SecretBox,
     private readonly allowedPrivateRanges: readonly Cidr[],
+    private readonly publicEvents: PublicEventCatalogue,
   ) {
     super(store, webhookEndpointStream, webhookEndpointDecider);
   }
@@ -44,7 +45,7 @@ export class WebhookEndpoints extends CommandService<WebhookEndpointCommand, Web
 
   private events(types: string[]): string[] {
     types.forEach((type, i) => {
-      if (!isSubscribableType(type)) throw new ApiError('IKW-WHK-002', `Unknown event type '${type}'; see docs/events.md`, `enabled_events.${i}`);
+      if (!this.publicEvents.isSubscribable(type)) throw new ApiError('IKW-WHK-002', `Unknown event type '${type}'; see docs/events.md`, `enabled_events.${i}`);
     });
     return [...new Set(types)];
   }
@@ -55,7 +56,7 @@ export class WebhookEndpoints extends CommandService<WebhookEndpointCommand, Web
    */
   private assertReadable(scopes: readonly string[], types: readonly string[], param: (i: number) => string): void {
     types.forEach((type, i) => {
-      const unreadable = type === '*' ? PUBLIC_EVENT_TYPES.find((e) => !canReadEventType(scopes, e.type))?.type : canReadEventType(scopes, type) ? undefined : type;
+      const unreadable = type === '*' ? this.publicEvents.names().find((t) => !canReadEventType(scopes, t)) : canReadEventType(scopes, type) ? undefined : type;
       if (unreadable === undefined) return;
       const scope = readScopeOfEventType(unreadable)!;
       const what = type === '*' ? `'*' (every event type), and ${unreadable} needs ${scope}` : `'${type}': it needs ${scope}`;

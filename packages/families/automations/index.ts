@@ -15,7 +15,7 @@ export const automations = defineFamily({
   name: 'automations',
   needs: [payouts, billing],
   processes: [automationStep, automationSchedule],
-  build: ({ config, store, clock, log, knex, secretBox, outbox: messenger, notifier, rateLimiter, deadlines }, { payouts, billing }) => {
+  build: ({ config, store, clock, log, knex, secretBox, outbox: messenger, notifier, rateLimiter, deadlines, publicEvents }, { payouts, billing }) => {
     const automations = new Automations({
       store,
       clock,
@@ -35,6 +35,7 @@ export const automations = defineFamily({
         notifier,
         payouts,
         billing,
+        publicEvents,
         enqueueStep: (db, job, runAt) => enqueue(db, automationStep.job, job, runAt),
         enqueueTick: (db, job, runAt) => enqueue(db, automationSchedule.job, job, runAt),
         allowedPrivateRanges: config.webhookAllowedPrivateRanges,

@@ -1,4 +1,9 @@
 import { Billing } from '../../domain/billing/service.js';
+import { customerPublicEvents } from '../../domain/customer/public-events.js';
+import { invoicePublicEvents } from '../../domain/invoice/public-events.js';
+import { productPublicEvents } from '../../domain/product/public-events.js';
+import { refundPublicEvents } from '../../domain/refund/public-events.js';
+import { subscriptionPublicEvents } from '../../domain/subscription/public-events.js';
 import { invoicePayment, invoicePaymentsConsumer } from '../../processes/invoice-payment.js';
 import { refundReconcile } from '../../processes/refund-reconcile.js';
 import { subscriptionInvoiceDue } from '../../processes/subscription-invoice-due.js';
@@ -12,6 +17,7 @@ import { payments } from '../payments/index.js';
 export const billing = defineFamily({
   name: 'billing',
   needs: [payments],
+  publicEvents: [customerPublicEvents, productPublicEvents, subscriptionPublicEvents, invoicePublicEvents, refundPublicEvents],
   processes: [invoicePayment, walletApplication, subscriptionRenewal, subscriptionInvoiceIssue, subscriptionInvoiceDue, refundReconcile],
   build: ({ config, store, clock, reads, enqueuer }, { paymentIntents, paymentRecipients }) => ({
     billing: new Billing({

@@ -1,5 +1,6 @@
 import { EscrowContracts } from '../../domain/escrow/commands.js';
 import { escrowPayoutFunding } from '../../domain/escrow/payout-funding.js';
+import { escrowContractPublicEvents } from '../../domain/escrow/public-events.js';
 import type { EscrowDirectory } from '../../domain/read-ports.js';
 import { escrowAutoRelease } from '../../processes/escrow-auto-release.js';
 import { escrowFunding, escrowFundingConsumer } from '../../processes/escrow-funding.js';
@@ -14,6 +15,7 @@ import { payouts } from '../payouts/index.js';
 export const escrow = defineFamily({
   name: 'escrow',
   needs: [payouts],
+  publicEvents: [escrowContractPublicEvents],
   processes: [escrowFunding, escrowAutoRelease],
   build: ({ store, clock, knex, enqueuer }, { payouts }) => {
     const directory: EscrowDirectory = {

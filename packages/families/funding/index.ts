@@ -1,4 +1,5 @@
 import { FundingCampaigns } from '../../domain/funding-campaign/commands.js';
+import { fundingCampaignPublicEvents } from '../../domain/funding-campaign/public-events.js';
 import { fundingDeadline, fundingPayment, fundingPaymentsConsumer, fundingPayoutMend } from '../../processes/funding.js';
 // Part 2 debt: the family reads its own read side directly until its read API is its manifest's.
 import { campaignOfContribution } from '../../../projections/funding-campaigns.js';
@@ -10,6 +11,7 @@ import { payouts } from '../payouts/index.js';
 export const funding = defineFamily({
   name: 'funding',
   needs: [payments, payouts],
+  publicEvents: [fundingCampaignPublicEvents],
   processes: [fundingPayment, fundingDeadline, fundingPayoutMend],
   build: ({ config, store, clock, knex, enqueuer, countPublicPush }, { paymentIntents, payouts }) => ({
     funding: new FundingCampaigns({

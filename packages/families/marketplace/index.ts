@@ -1,5 +1,6 @@
 import { CommissionRules } from '../../domain/commission-rule/commands.js';
 import { MarketplaceOrders } from '../../domain/marketplace-order/commands.js';
+import { marketplaceOrderPublicEvents } from '../../domain/marketplace-order/public-events.js';
 import { MarketplaceSellers } from '../../domain/marketplace-seller/commands.js';
 import { SellerPayouts } from '../../domain/marketplace-seller/payouts.js';
 // Part 2 debt: the family reads its own read side directly until its read API is its manifest's.
@@ -20,6 +21,7 @@ export interface Marketplace {
 export const marketplace = defineFamily({
   name: 'marketplace',
   needs: [payments, payouts],
+  publicEvents: [marketplaceOrderPublicEvents],
   build: ({ store, clock, knex }, { paymentIntents, payouts }) => {
     const commissionRules = new CommissionRules({ store, clock });
     const sellers = new MarketplaceSellers({ store, clock });

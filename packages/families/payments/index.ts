@@ -1,4 +1,5 @@
 import { PaymentIntents } from '../../domain/payment-intent/commands.js';
+import { paymentIntentPublicEvents } from '../../domain/payment-intent/public-events.js';
 import { PaymentRecipients, type PaymentRecipient } from '../../domain/payment-intent/recipients.js';
 import { ledgerSettlement } from '../../processes/ledger-settlement.js';
 import { payinCallback } from '../../processes/payin-callback.js';
@@ -16,6 +17,7 @@ declare module '../family.js' {
 export const payments = defineFamily({
   name: 'payments',
   needs: [],
+  publicEvents: [paymentIntentPublicEvents],
   processes: [payinCallback, payinStatusCheck],
   build: ({ config, store, clock, log, reads, railsOf, payoutSettings, enqueuer, instance }) => {
     // Filled once every family is built (collect, below): the recipients' families are built after this one.

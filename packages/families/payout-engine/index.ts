@@ -1,5 +1,6 @@
 import { PayoutBatches } from '../../domain/payout-batch/commands.js';
 import { batchPayoutFunding } from '../../domain/payout-batch/payout-funding.js';
+import { payoutBatchPublicEvents } from '../../domain/payout-batch/public-events.js';
 import { PayoutRecipients } from '../../domain/payout-recipient/commands.js';
 import { payoutBatchItem, payoutBatchItemsConsumer } from '../../processes/payout-batch-item.js';
 import { payoutBatchRun } from '../../processes/payout-batch-run.js';
@@ -10,6 +11,7 @@ import { payouts } from '../payouts/index.js';
 export const payoutEngine = defineFamily({
   name: 'payout-engine',
   needs: [payouts],
+  publicEvents: [payoutBatchPublicEvents],
   processes: [payoutBatchRun, payoutBatchItem],
   build: ({ store, clock, enqueuer }, { payouts }) => {
     const payoutRecipients = new PayoutRecipients({ store, clock });

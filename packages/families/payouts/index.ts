@@ -1,5 +1,6 @@
 import { Payouts } from '../../domain/payout/commands.js';
 import { PayoutFundingSources, type AnyFundingSource } from '../../domain/payout/funding.js';
+import { payoutPublicEvents } from '../../domain/payout/public-events.js';
 import { PayoutSettingsService } from '../../domain/payout/settings.js';
 import { payoutCallback } from '../../processes/payout-callback.js';
 import { payoutOverdue } from '../../processes/payout-overdue.js';
@@ -21,6 +22,7 @@ declare module '../family.js' {
 export const payouts = defineFamily({
   name: 'payouts',
   needs: [accounts],
+  publicEvents: [payoutPublicEvents],
   processes: [payoutCallback, payoutOverdue, payoutReconcile, payoutStatusCheck],
   build: ({ store, clock, log, knex, railsOf, reads, payoutSettings, enqueuer, outbox: messenger }, { verifications }) => {
     // Filled once every family is built (collect, below): the families funding payouts are built after this one.

@@ -10,8 +10,8 @@ export const webhooks = defineFamily({
   name: 'webhooks',
   needs: [],
   processes: [webhookDelivery],
-  build: ({ config, db, store, clock, log, knex, secretBox, notifier, instance, deadlines, atClose }) => {
-    const webhookEndpoints = new WebhookEndpoints(store, clock, secretBox, config.webhookAllowedPrivateRanges);
+  build: ({ config, db, store, clock, log, knex, secretBox, notifier, instance, deadlines, publicEvents, atClose }) => {
+    const webhookEndpoints = new WebhookEndpoints(store, clock, secretBox, config.webhookAllowedPrivateRanges, publicEvents);
     const webhooks = new WebhookDispatcher({
       knex,
       enqueueDeliveries: (db, jobs) => enqueueMany(db, webhookDelivery.job, jobs),
@@ -19,6 +19,7 @@ export const webhooks = defineFamily({
       log,
       box: secretBox,
       endpoints: webhookEndpoints,
+      publicEvents,
       notifier,
       retryScheduleMs: config.webhookRetryScheduleMs,
       allowedPrivateRanges: config.webhookAllowedPrivateRanges,

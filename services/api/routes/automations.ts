@@ -4,8 +4,8 @@ import type { ItemError } from '../../../packages/core/errors.js';
 import type { AutomationRunner } from '../../../packages/automations/runner.js';
 import { findRunWithSteps, listLogs, listRuns, withLastRuns } from '../../../packages/automations/runs.js';
 import type { AutomationInput, Automations, Saver } from '../../../packages/domain/automation/commands.js';
-import { ACTION_CATALOG, ACTION_SCOPES, ACTIONS, EVENT_TRIGGER_TYPES, LIMITS, nextTick, stepsSchema, triggerSchema } from '../../../packages/domain/automation/definition.js';
-import { PUBLIC_EVENT_TYPES } from '../../../packages/domain/webhook-endpoint/event-types.js';
+import { ACTION_CATALOG, ACTION_SCOPES, ACTIONS, LIMITS, nextTick, stepsSchema, triggerSchema as triggerOf } from '../../../packages/domain/automation/definition.js';
+import { PUBLIC_EVENTS } from '../../../packages/families/index.js';
 import type { Principal } from '../../../packages/http/context.js';
 import { route, type Family, type RouteAuth } from '../../../packages/http/routes.js';
 import type { JsonSchema } from '../../../packages/http/validation.js';
@@ -17,6 +17,8 @@ import type { Owner } from '../../../packages/core/owner.js';
 const read: RouteAuth = { scope: 'automations.read', environmentHeader: 'optional' };
 const write: RouteAuth = { scope: 'automations.write', environmentHeader: 'optional' };
 const BASE = '/api/v1/automations';
+const EVENT_TRIGGER_TYPES = PUBLIC_EVENTS.names();
+const triggerSchema = triggerOf(EVENT_TRIGGER_TYPES);
 
 /** The caller as the saver of a version: a signed-in user (their role's scopes) or an API key. */
 const saverOf = (principal: Principal): Saver => ({
@@ -149,7 +151,7 @@ export function automationsFamily(knex: Knex, clock: Clock, automations: Automat
       catalog('triggers', 'What can start an automation: every event type, and schedules by cron expression', triggerEntrySchema, () => ({
         object: 'list',
         data: [
-          ...PUBLIC_EVENT_TYPES.map((e) => ({ object: 'automation_trigger', type: 'event', eventType: e.type, description: e.emittedBy, data: e.data })),
+          ...PUBLIC_EVENTS.types.map((e) => ({ object: 'automation_trigger', type: 'event', eventType: e.type, description: e.emittedBy, data: e.data })),
           { object: 'automation_trigger', type: 'schedule', description: 'A cron expression (five fields, or six with seconds), in UTC or an IANA time zone', example: { type: 'schedule', cron: '0 9 * * 1', timezone: 'Africa/Dakar' } },
         ],
         has_more: false,

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../../packages/core/clock.js';
 import { ApiError, notFound } from '../../../packages/core/errors.js';
+import { PUBLIC_EVENTS } from '../../../packages/families/index.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { requestsWaited, type EventWaits } from '../../../packages/webhooks/event-waits.js';
 import { findEvent, listEvents, readableTypes, type EventFilters } from '../../../packages/webhooks/events.js';
@@ -49,7 +50,7 @@ export function eventsFamily(knex: Knex, clock: Clock, waits: EventWaits): Famil
         }),
         response: cursorListSchema(eventSchema),
         handler: async (ctx) => {
-          const types = readableTypes(ctx.principal.scopes, typeFilters(ctx.query.type));
+          const types = readableTypes(PUBLIC_EVENTS, ctx.principal.scopes, typeFilters(ctx.query.type));
           const filters: EventFilters = { ...(types ? { types } : {}), created: createdRange(ctx.query) };
           const wait = ctx.query.wait ?? 0;
           if (wait > 0 && ctx.query.starting_after !== undefined) throw new ApiError('IKW-VAL-001', 'wait looks for newer events: use it with ending_before, or with no cursor', 'wait');
@@ -68,7 +69,7 @@ export function eventsFamily(knex: Knex, clock: Clock, waits: EventWaits): Famil
         params: idParams,
         response: eventSchema,
         handler: async (ctx) => {
-          const event = await findEvent(knex, ctx.owner, ctx.params.id, clock.now(), readableTypes(ctx.principal.scopes));
+          const event = await findEvent(knex, ctx.owner, ctx.params.id, clock.now(), readableTypes(PUBLIC_EVENTS, ctx.principal.scopes));
           if (!event) throw notFound('event', ctx.params.id);
           return event;
         },
