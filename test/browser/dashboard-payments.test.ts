@@ -7,7 +7,7 @@
  */
 import type { Page } from 'playwright-core';
 import t from 'tap';
-import { accessibilityProblems, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard } from '../support/dashboard.js';
+import { accessibilityProblems, listsAt, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard } from '../support/dashboard.js';
 import { confirm, createIntent, mobileMoney, operatorAnswers, snNumber } from '../support/payment-intents.js';
 import { fund } from '../support/payouts.js';
 import { OPERATOR_DELAY_MS } from '../support/system.js';
@@ -67,6 +67,11 @@ t.test('payments: filter and search the list, open one, its history and fees, re
   await filters.getByRole('button', { name: 'Clear' }).click();
   await listShows(page, [open.id, refusedByOperator.id, paid.id]);
   t.same(await accessibilityProblems(page), [], 'the list: no serious or critical axe violation');
+  t.match(await listsAt(page, 1280), { tables: 1, cards: false, cut: [] }, 'at 1280 px a table with no column cut');
+  t.match(await listsAt(page, 320), { tables: 1, cards: true, unlabelled: [], cut: [] }, 'at 320 px each payment is a card, each value labelled by its column');
+  await page.setViewportSize({ width: 320, height: 640 });
+  t.same(await accessibilityProblems(page), [], 'the payments as cards: no serious or critical axe violation');
+  await page.setViewportSize({ width: 360, height: 740 });
   t.same(await overflowAt(page), [], 'no horizontal scroll at 320 px');
   await screenshot(page, 'payments');
 

@@ -7,7 +7,7 @@
  * (docs/dashboard.md). Each further page has its own file, dashboard-<page>.test.ts.
  */
 import t from 'tap';
-import { accessibilityProblems, confirmWithEmailedCode, navigate, overflowAt, PASSWORD, refusals, screenshot, signInWithPassword, startDashboard } from '../support/dashboard.js';
+import { accessibilityProblems, confirmWithEmailedCode, listsAt, navigate, overflowAt, PASSWORD, refusals, screenshot, signInWithPassword, startDashboard } from '../support/dashboard.js';
 import { advance, balance, fund, mobileMoney, payout, saveDestination } from '../support/payouts.js';
 import { enableTotp, totpCode } from '../support/second-factors.js';
 import { createIntentEvent, settle } from '../support/webhooks.js';
@@ -226,6 +226,11 @@ t.test('payouts: the list says when, the fee and why one failed (English, French
   t.match(await row.textContent(), new RegExp(`${day('en-GB')}.*7,000.*${failed.fee.toLocaleString('en-GB')}.*Orange Money · \\+221771234501.*Failed.*The operator has no account for this number recipient_not_found`), 'its date, amount, fee, operator by name, and why it failed in words and code');
   t.same(await list.getByRole('columnheader').allTextContents(), ['Payout', 'Created', 'Amount', 'Fee', 'Recipient', 'Status'], 'the columns');
   t.same(await accessibilityProblems(page), [], 'the payouts list: no serious or critical axe violation');
+  t.match(await listsAt(page, 1280), { tables: 1, cards: false, cut: [] }, 'at 1280 px a table with no column cut');
+  t.match(await listsAt(page, 320), { tables: 1, cards: true, unlabelled: [], cut: [] }, 'at 320 px each payout is a card, each value labelled by its column');
+  await page.setViewportSize({ width: 320, height: 640 });
+  t.same(await accessibilityProblems(page), [], 'the payouts as cards: no serious or critical axe violation');
+  await page.setViewportSize({ width: 360, height: 740 });
 
   await form.getByLabel('Operator').selectOption({ label: 'Orange Money' });
   await form.getByLabel('Mobile money number').fill('+221771234567');
