@@ -91,3 +91,54 @@ export function WalletFields({ labels, operators, callingCode, filled }: { label
     </>
   );
 }
+
+/** Every ISO 3166 country the browser can name (two letters it names, less the groupings that are not a country), by its name in `language`. */
+function allCountries(language: Language): { code: string; name: string }[] {
+  const names = new Intl.DisplayNames(LOCALES[language], { type: 'region', fallback: 'none' });
+  const codes: string[] = [];
+  for (let a = 65; a <= 90; a++) for (let b = 65; b <= 90; b++) codes.push(String.fromCharCode(a, b));
+  return codes
+    .filter((code) => !NOT_COUNTRIES.has(code))
+    .map((code) => ({ code, name: names.of(code) }))
+    .filter((c): c is { code: string; name: string } => c.name !== undefined && c.name !== c.code)
+    .sort((x, y) => x.name.localeCompare(y.name, LOCALES[language]));
+}
+const NOT_COUNTRIES = new Set(['EU', 'EZ', 'UN', 'QO', 'ZZ', 'AC', 'CP', 'DG', 'EA', 'IC', 'TA', 'XA', 'XB', 'CQ']);
+
+/** A choice of any country (a business's, an organization's), named in the page's language; the form sends its ISO code as `name`. */
+export function AnyCountrySelect({ label, name, defaultValue, describedBy }: { label: string; name: string; defaultValue?: string; describedBy?: string }) {
+  const { language } = useContext(LanguageContext);
+  const t = useT();
+  return (
+    <label>
+      {label}
+      <select name={name} required defaultValue={defaultValue ?? ''} autoComplete="country" aria-describedby={describedBy}>
+        {!defaultValue && <option value="">{t('choose')}</option>}
+        {allCountries(language).map((c) => (
+          <option key={c.code} value={c.code}>
+            {c.name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** A choice among the currencies of the catalog's countries, each named in the page's language (XOF — West African CFA franc); sends the upper-case code. */
+export function CurrencySelect({ label, name, defaultValue, id, onSignedOut }: { label: string; name: string; defaultValue: string; id?: string; onSignedOut: () => void }) {
+  const { language } = useContext(LanguageContext);
+  const names = new Intl.DisplayNames(LOCALES[language], { type: 'currency' });
+  const currencies = [...new Set([defaultValue.toUpperCase(), ...(useCountries(undefined, onSignedOut).data?.data ?? []).map((c) => c.currency.toUpperCase())])].sort();
+  return (
+    <label>
+      {label}
+      <select id={id} name={name} required defaultValue={defaultValue.toUpperCase()} key={currencies.join()}>
+        {currencies.map((code) => (
+          <option key={code} value={code}>
+            {code} — {names.of(code)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

@@ -143,6 +143,7 @@ const en = {
   'method.card': 'Card',
   'method.mobile_money': 'Mobile money',
   'method.bank': 'Bank transfer',
+  'choose': 'Choose…',
   'loading': 'Loading…',
   'error.generic': 'Something went wrong',
 };
@@ -290,6 +291,7 @@ const fr: Record<MessageKey, string> = {
   'method.card': 'Carte',
   'method.mobile_money': 'Mobile money',
   'method.bank': 'Virement bancaire',
+  'choose': 'Choisir…',
   'loading': 'Chargement…',
   'error.generic': 'Une erreur est survenue',
 };
