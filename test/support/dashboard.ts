@@ -145,7 +145,7 @@ export async function listsAt(page: Page, width: number): Promise<{ tables: numb
       const names = [...table.tHead.rows[0].cells].map((c) => c.textContent.trim());
       for (const row of [...table.tBodies].flatMap((b) => [...b.rows])) [...row.cells].forEach((cell, i) => {
         const shown = getComputedStyle(cell, '::before').content;
-        if (names[i] && (cell.dataset.label !== names[i] || shown !== JSON.stringify(names[i]))) unlabelled.push(names[i] + ': ' + cell.textContent.slice(0, 30));
+        if (names[i] && (cell.dataset.label !== names[i] || !shown.startsWith(JSON.stringify(names[i])))) unlabelled.push(names[i] + ': ' + cell.textContent.slice(0, 30));
       });
     }
     const cut = [...document.querySelectorAll('main .scroll')].filter((r) => r.scrollWidth > r.clientWidth + 1).map((r) => r.getAttribute('aria-labelledby'));

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { Badge } from '../Badge.js';
 import { useContext, useState, type FormEvent } from 'react';
 import { SikaError, type Answer } from '../../../../clients/typescript/src/index.js';
 import { ErrorMessage, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable, useAction } from '../components.js';
@@ -148,7 +149,9 @@ export function Payment({ environment, onSignedOut, id }: PageProps) {
                   <code>{p.id}</code>
                 </dd>
                 <dt>{t('status')}</dt>
-                <dd>{t(`status.${p.status}` as 'status.succeeded')}</dd>
+                <dd>
+                  <Badge status={p.status}>{t(`status.${p.status}` as 'status.succeeded')}</Badge>
+                </dd>
                 {p.status === 'failed' && (
                   <>
                     <dt>{t('failure.reason')}</dt>
@@ -196,7 +199,7 @@ export function Payment({ environment, onSignedOut, id }: PageProps) {
                               <td className="amount">{money(r.amount)}</td>
                               <td>{r.reason ? t(`reason.${r.reason}`) : '—'}</td>
                               <td>
-                                {t(`refundStatus.${r.status}`)}
+                                <Badge status={r.status}>{t(`refundStatus.${r.status}`)}</Badge>
                                 {r.status === 'failed' && (
                                   <span className="reason-line">
                                     <FailureReason subject="refund" code={r.failure_reason} />

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { Badge } from '../Badge.js';
 import { useContext, useState, type FormEvent } from 'react';
 import { CursorPager, Link, QueryView, Scrollable, useCursorPages } from '../components.js';
 import { dayStartMs, DAY_MS } from '../days.js';
@@ -120,7 +121,7 @@ export function Payments({ environment, onSignedOut }: PageProps) {
                       <td>{formatWhen(language, p.created)}</td>
                       <td className="amount">{formatAmount(language, p.amount, p.currency)}</td>
                       <td>
-                        {t(`status.${p.status}`)}
+                        <Badge status={p.status}>{t(`status.${p.status}`)}</Badge>
                         {p.status === 'failed' && p.last_payment_error && (
                           <span className="reason-line">
                             <FailureReason subject="payment" code={p.last_payment_error.code} message={p.last_payment_error.message} />

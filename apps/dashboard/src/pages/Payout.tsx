@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { Badge } from '../Badge.js';
 import { useContext } from 'react';
 import { BalanceTransactionsTable } from '../BalanceTransactions.js';
 import { isNotFound, Link, NotFound, QueryView, retryUnlessNotFound } from '../components.js';
@@ -122,7 +123,9 @@ export function PayoutPage({ environment, onSignedOut, id }: PageProps) {
                   <code>{p.id}</code>
                 </dd>
                 <dt>{shared('payouts.status')}</dt>
-                <dd>{shared(`payouts.status.${p.status}`)}</dd>
+                <dd>
+                  <Badge status={p.status}>{shared(`payouts.status.${p.status}`)}</Badge>
+                </dd>
                 <dt>{shared('payouts.amount')}</dt>
                 <dd>{formatAmount(language, p.amount, p.currency)}</dd>
                 <dt>{shared('payouts.fee')}</dt>

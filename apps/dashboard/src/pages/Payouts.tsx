@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Badge } from '../Badge.js';
 import { useContext, useRef, useState, type FormEvent } from 'react';
 import { balanceRows, useBalance } from '../BalanceTable.js';
 import { FailureReason } from '../failures.js';
@@ -236,8 +237,13 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
                           <td className="amount">{p.fee == null ? '—' : formatAmount(language, p.fee, p.currency)}</td>
                           <td>{[names.operator(destination.operator), destination.msisdn ?? destination.account_number].filter(Boolean).join(' · ') || '—'}</td>
                           <td>
-                            {t(`payouts.status.${p.status}`)}
-                            {p.delay_state === 'delayed' ? ` · ${t('payouts.delayed')}` : ''}
+                            <Badge status={p.status}>{t(`payouts.status.${p.status}`)}</Badge>
+                            {p.delay_state === 'delayed' && (
+                              <>
+                                {' '}
+                                <Badge status="delayed">{t('payouts.delayed')}</Badge>
+                              </>
+                            )}
                             {p.status === 'failed' && (
                               <span className="reason-line">
                                 <FailureReason subject="payout" code={p.failure_code} message={p.failure_message} />
