@@ -50,22 +50,22 @@ t.test('configuration: a country bounded and its payouts off, then back; a metho
   await methods.getByRole('button', { name: 'Save the method' }).click();
   const card = page.getByRole('region', { name: 'Payment methods' }).getByRole('row', { name: /^Card/ });
   await card.waitFor();
-  t.match(await card.textContent(), /CardSNEvery operatoronActive/);
-  await card.getByRole('button', { name: 'Disable: Card SN' }).click();
+  t.match(await card.textContent(), /CardSenegalEvery operatoronActive/);
+  await card.getByRole('button', { name: 'Disable: Card Senegal' }).click();
   await card.filter({ hasText: 'off' }).waitFor();
   page.once('dialog', (dialog) => void dialog.accept('Chargebacks under review'));
-  await card.getByRole('button', { name: 'Suspend: Card SN' }).click();
+  await card.getByRole('button', { name: 'Suspend: Card Senegal' }).click();
   await card.filter({ hasText: 'Suspended (Chargebacks under review)' }).waitFor();
   const stored = (await svc.request('GET', '/api/v1/payment_capabilities', { key })).body.data;
   t.match(stored, [{ country: 'SN', payment_method_type: 'card', is_enabled: false, status: 'suspended', suspension_reason: 'Chargebacks under review' }], 'the API holds it');
-  await card.getByRole('button', { name: 'Resume: Card SN' }).click();
+  await card.getByRole('button', { name: 'Resume: Card Senegal' }).click();
   await card.filter({ hasText: 'Active' }).waitFor();
 
   t.same(await accessibilityProblems(page), [], 'configuration: no serious or critical axe violation');
   t.same(await overflowAt(page), [], 'no horizontal scroll at 320 px');
   await screenshot(page, 'configuration');
 
-  await card.getByRole('button', { name: 'Remove: Card SN' }).click();
+  await card.getByRole('button', { name: 'Remove: Card Senegal' }).click();
   await page.getByText('Every method follows the catalog in this environment.').waitFor();
   t.same((await svc.request('GET', '/api/v1/payment_capabilities', { key })).body.data, [], 'removed in the API');
   await page.getByRole('radio', { name: 'Live' }).check();

@@ -35,10 +35,10 @@ t.test('insights: three payments, two succeeded, as KPIs, a chart, by operator a
   t.match(await xof.getByRole('img').getAttribute('aria-label'), /in XOF: \D*16,000\D* received/, "the chart's figures said");
   t.equal(await xof.locator('canvas').count(), 1, 'and drawn');
 
-  const byOperator = page.getByRole('region', { name: 'By operator' }).getByRole('row', { name: /orange money/ });
-  t.match(await byOperator.textContent(), /orange money366\.7%/, 'by operator');
-  const health = page.getByRole('region', { name: 'Operator health' }).getByRole('row', { name: /orange money/ });
-  t.match(await health.textContent(), /SN3/, 'the operator’s attempts this week');
+  const byOperator = page.getByRole('region', { name: 'By operator' }).getByRole('row', { name: /Orange Money/ });
+  t.match(await byOperator.textContent(), /Orange Money366\.7%/, 'by operator, named as the catalog names it');
+  const health = page.getByRole('region', { name: 'Operator health' }).getByRole('row', { name: /Orange Money/ });
+  t.match(await health.textContent(), /Senegal3/, 'the operator’s attempts this week, its country by name');
 
   const decisions = page.getByRole('region', { name: 'Decisions' });
   await decisions.getByRole('row', { name: /Payment routing/ }).first().waitFor();

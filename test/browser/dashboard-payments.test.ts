@@ -7,7 +7,7 @@
  */
 import type { Page } from 'playwright-core';
 import t from 'tap';
-import { accessibilityProblems, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard } from '../support/dashboard.js';
+import { accessibilityProblems, listsAt, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard } from '../support/dashboard.js';
 import { confirm, createIntent, mobileMoney, operatorAnswers, snNumber } from '../support/payment-intents.js';
 import { fund } from '../support/payouts.js';
 import { OPERATOR_DELAY_MS } from '../support/system.js';
@@ -67,6 +67,11 @@ t.test('payments: filter and search the list, open one, its history and fees, re
   await filters.getByRole('button', { name: 'Clear' }).click();
   await listShows(page, [open.id, refusedByOperator.id, paid.id]);
   t.same(await accessibilityProblems(page), [], 'the list: no serious or critical axe violation');
+  t.match(await listsAt(page, 1280), { tables: 1, cards: false, cut: [] }, 'at 1280 px a table with no column cut');
+  t.match(await listsAt(page, 320), { tables: 1, cards: true, unlabelled: [], cut: [] }, 'at 320 px each payment is a card, each value labelled by its column');
+  await page.setViewportSize({ width: 320, height: 640 });
+  t.same(await accessibilityProblems(page), [], 'the payments as cards: no serious or critical axe violation');
+  await page.setViewportSize({ width: 360, height: 740 });
   t.same(await overflowAt(page), [], 'no horizontal scroll at 320 px');
   await screenshot(page, 'payments');
 
@@ -109,6 +114,39 @@ t.test('payments: filter and search the list, open one, its history and fees, re
   t.pass('live has its own payments');
   t.same(scriptProblems(problems), [], 'no CSP violation or script error');
   t.same(refused, [`400 POST /api/v1/merchant/payments/${paid.id}/refund`], 'no refused request but the refund the balance could not cover');
+});
+
+t.test('payments: a failed payment says why, in its list and on its page; operators, methods and dates in English and French', async (t) => {
+  const { merchant, page, problems } = await signedIn(t, 'Boutique Refusée');
+  const { secret: key } = await svc.apiKey(merchant.id, ['*']);
+  const refused = await createIntent(svc, key, { amount: 6_000, description: 'Blue bag' });
+  // A number ending in 01: the payer's wallet is too low (README, "Sandbox test numbers").
+  if ((await confirm(svc, key, refused.id, { payment_method: mobileMoney(snNumber('01')) })).status !== 200) throw new Error('confirm failed');
+  await operatorAnswers(svc);
+  const created = (refused as { created: number }).created;
+  const day = (locale: string) => new Date(created * 1000).toLocaleDateString(locale, { dateStyle: 'medium' });
+
+  await navigate(page, 'Payments');
+  const row = page.getByRole('region', { name: 'Payments' }).getByRole('row', { name: new RegExp(refused.id) });
+  await row.filter({ hasText: 'Failed' }).waitFor();
+  t.match(await row.textContent(), new RegExp(`${day('en-GB')}.*6,000.*Failed.*The payer’s wallet balance is too low insufficient_funds.*Blue bag`), 'the list: its date, and why it failed in words and code');
+  await row.getByRole('link', { name: refused.id }).click();
+  const facts = page.locator('dl.facts');
+  await facts.filter({ hasText: 'Why it failed' }).waitFor();
+  t.match(await facts.textContent(), /StatusFailedWhy it failedThe payer’s wallet balance is too low insufficient_funds/, 'its page says why');
+  t.match(await facts.textContent(), /Paid withOrange Money · ••••4501/, 'the operator by its name');
+  t.same(await accessibilityProblems(page), [], 'a failed payment: no serious or critical axe violation');
+  await screenshot(page, 'payment-failed');
+
+  await page.getByLabel('Language').selectOption('fr');
+  await facts.filter({ hasText: 'Motif de l’échec' }).waitFor();
+  t.match(await facts.textContent(), /StatutÉchouéMotif de l’échecLe solde du portefeuille du payeur est insuffisant insufficient_funds/, 'in French');
+  t.match(await facts.textContent(), new RegExp(`Créé${day('fr-FR')}`), 'the date in French');
+  await page.getByRole('link', { name: 'Tous les paiements' }).click();
+  const rowFr = page.getByRole('region', { name: 'Paiements' }).getByRole('row', { name: new RegExp(refused.id) });
+  await rowFr.filter({ hasText: 'Échoué' }).waitFor();
+  t.match(await rowFr.textContent(), new RegExp(`${day('fr-FR')}.*6\\s000.*Échoué.*Le solde du portefeuille du payeur est insuffisant`), 'the list in French: the date, the amount and the reason');
+  t.same(scriptProblems(problems), [], 'no CSP violation or script error');
 });
 
 t.test("payments: another merchant's payment in the address is not found", async (t) => {

@@ -7,8 +7,8 @@
  * (docs/dashboard.md). Each further page has its own file, dashboard-<page>.test.ts.
  */
 import t from 'tap';
-import { accessibilityProblems, confirmWithEmailedCode, navigate, overflowAt, PASSWORD, refusals, screenshot, signInWithPassword, startDashboard } from '../support/dashboard.js';
-import { advance, fund, saveDestination } from '../support/payouts.js';
+import { accessibilityProblems, confirmWithEmailedCode, listsAt, navigate, overflowAt, PASSWORD, refusals, screenshot, signInWithPassword, startDashboard } from '../support/dashboard.js';
+import { advance, balance, fund, mobileMoney, payout, saveDestination } from '../support/payouts.js';
 import { enableTotp, totpCode } from '../support/second-factors.js';
 import { createIntentEvent, settle } from '../support/webhooks.js';
 
@@ -160,7 +160,7 @@ t.test('payouts: review the fee, confirm once, see it in the list and the balanc
   const payoutId = (await row.locator('code').textContent())!;
   await row.getByRole('link', { name: payoutId }).click();
   await page.getByRole('heading', { name: /^Payout/, level: 1 }).waitFor();
-  t.match(await page.locator('dl.facts').textContent(), new RegExp(`Payout${payoutId}Status(Pending|In transit|Paid)Amount\\D*5,000Destinationorange_money · \\+221771234567`), 'its figures');
+  t.match(await page.locator('dl.facts').textContent(), new RegExp(`Payout${payoutId}Status(Pending|In transit|Paid)Amount\\D*5,000Fee.*Created.*DestinationOrange Money · \\+221771234567 · Senegal`), 'its figures, the operator and country by name');
   t.match(await page.locator('dl.facts').textContent(), /DelayOn time/, 'not delayed');
   await page.getByRole('region', { name: 'Its money on the balance' }).getByRole('row', { name: /5,000/ }).first().waitFor();
   // Its history from the log: made by the signed-in owner, then the operator's answers.
@@ -201,6 +201,56 @@ t.test('payouts: a saved destination fills the form; the payout goes there', asy
   await page.getByRole('status').filter({ hasText: 'Payout created' }).waitFor();
   const made = (await svc.request('GET', '/api/v1/merchant/payouts', { key })).body.data as { amount: number; destination: { msisdn: string } }[];
   t.match(made, [{ amount: 3_000, destination: { msisdn: '+221771112233' } }], 'the API holds the payout to the saved number');
+  t.same(problems, [], 'no CSP violation, script error or failed load');
+});
+
+t.test('payouts: the list says when, the fee and why one failed (English, French); the form shows the balance; a new payout is listed at once', async (t) => {
+  const { merchant, email, page, problems } = await owner(t, 'Failed payout shop');
+  await fund(svc, merchant.id, 100_000);
+  const { secret: key } = await svc.apiKey(merchant.id, ['*']);
+  // A number ending in 01: the sandbox operator has no account for it (README, "Sandbox test numbers").
+  const failed = (await payout(svc, key, { amount: 7_000, destination: mobileMoney('01') })) as { id: string; created: number; fee: number };
+  await advance(svc);
+  await advance(svc);
+  const available = (await balance(svc, key)).available;
+  await page.goto(`${svc.baseUrl}/dashboard/payouts`);
+  await signInWithPassword(page, email);
+
+  const form = page.getByRole('form', { name: 'New payout' });
+  await form.getByText(new RegExp(`Available to pay out: \\D*${available.toLocaleString('en-GB')}`)).waitFor();
+  t.pass('the form shows the available balance');
+  const list = page.getByRole('region', { name: 'Payouts' }).first();
+  const row = page.getByRole('row', { name: new RegExp(failed.id) });
+  await row.filter({ hasText: 'Failed' }).waitFor();
+  const day = (locale: string) => new Date(failed.created * 1000).toLocaleDateString(locale, { dateStyle: 'medium' });
+  t.match(await row.textContent(), new RegExp(`${day('en-GB')}.*7,000.*${failed.fee.toLocaleString('en-GB')}.*Orange Money · \\+221771234501.*Failed.*The operator has no account for this number recipient_not_found`), 'its date, amount, fee, operator by name, and why it failed in words and code');
+  t.same(await list.getByRole('columnheader').allTextContents(), ['Payout', 'Created', 'Amount', 'Fee', 'Recipient', 'Status'], 'the columns');
+  t.same(await accessibilityProblems(page), [], 'the payouts list: no serious or critical axe violation');
+  t.match(await listsAt(page, 1280), { tables: 1, cards: false, cut: [] }, 'at 1280 px a table with no column cut');
+  t.match(await listsAt(page, 320), { tables: 1, cards: true, unlabelled: [], cut: [] }, 'at 320 px each payout is a card, each value labelled by its column');
+  await page.setViewportSize({ width: 320, height: 640 });
+  t.same(await accessibilityProblems(page), [], 'the payouts as cards: no serious or critical axe violation');
+  await page.setViewportSize({ width: 360, height: 740 });
+
+  await form.getByLabel('Operator').selectOption({ label: 'Orange Money' });
+  await form.getByLabel('Mobile money number').fill('+221771234567');
+  await form.getByLabel(/Amount/).fill('2000');
+  await page.getByRole('button', { name: 'Review' }).click();
+  await page.getByRole('button', { name: 'Confirm payout' }).click();
+  await page.getByRole('status').filter({ hasText: 'Payout created' }).waitFor();
+  await list.getByRole('row', { name: /2,000/ }).waitFor();
+  t.equal(await list.getByRole('row', { name: /po_/ }).count(), 2, 'the new payout is listed without a reload');
+
+  await page.getByLabel('Language').selectOption('fr');
+  await page.getByRole('heading', { name: 'Nouveau virement' }).waitFor();
+  t.match(await row.textContent(), new RegExp(`${day('fr-FR')}.*Orange Money.*Échoué.*L’opérateur n’a pas de compte pour ce numéro recipient_not_found`), 'in French: the date, and why in French words');
+  t.equal(await page.getByRole('form', { name: 'Nouveau virement' }).getByLabel('Pays').locator('option:checked').textContent(), 'Sénégal', 'the country named in French');
+  await row.getByRole('link', { name: failed.id }).click();
+  await page.locator('dl.facts').filter({ hasText: 'Motif de l’échec' }).waitFor();
+  t.match(await page.locator('dl.facts').textContent(), /Motif de l’échecL’opérateur n’a pas de compte pour ce numéro recipient_not_found/, 'its page says why, in French');
+  await page.getByLabel('Langue').selectOption('en');
+  t.match(await page.locator('dl.facts').textContent(), /Why it failedThe operator has no account for this number recipient_not_found/, 'and in English');
+  t.same(await accessibilityProblems(page), [], 'a failed payout: no serious or critical axe violation');
   t.same(problems, [], 'no CSP violation, script error or failed load');
 });
 

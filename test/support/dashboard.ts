@@ -129,6 +129,32 @@ export async function overflowAt(page: Page, width = 320): Promise<string[]> {
   return culprits;
 }
 
+/**
+ * At `width` px wide, how the page's lists (their tables) show: `cards` whether every row is a
+ * card (a block, not a table row), `unlabelled` the body cells that do not show their column's
+ * header as their label; `cut` the lists whose columns reach past their region (scrolled out of sight).
+ */
+export async function listsAt(page: Page, width: number): Promise<{ tables: number; cards: boolean; unlabelled: string[]; cut: string[] }> {
+  await page.setViewportSize({ width, height: 800 });
+  await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
+  const seen = (await page.evaluate(`(() => {
+    const tables = [...document.querySelectorAll('main .scroll table')];
+    const rows = tables.flatMap((t) => [...t.tBodies].flatMap((b) => [...b.rows]));
+    const unlabelled = [];
+    for (const table of tables) {
+      const names = [...table.tHead.rows[0].cells].map((c) => c.textContent.trim());
+      for (const row of [...table.tBodies].flatMap((b) => [...b.rows])) [...row.cells].forEach((cell, i) => {
+        const shown = getComputedStyle(cell, '::before').content;
+        if (names[i] && (cell.dataset.label !== names[i] || !shown.startsWith(JSON.stringify(names[i])))) unlabelled.push(names[i] + ': ' + cell.textContent.slice(0, 30));
+      });
+    }
+    const cut = [...document.querySelectorAll('main .scroll')].filter((r) => r.scrollWidth > r.clientWidth + 1).map((r) => r.getAttribute('aria-labelledby'));
+    return { tables: tables.length, cards: rows.length > 0 && rows.every((r) => getComputedStyle(r).display === 'block'), unlabelled, cut };
+  })()`)) as { tables: number; cards: boolean; unlabelled: string[]; cut: string[] };
+  await page.setViewportSize({ width: 360, height: 740 });
+  return seen;
+}
+
 /** Follows the main navigation's link `name`, opening the Menu first on a narrow screen (where it is hidden). */
 export async function navigate(page: Page, name: string): Promise<void> {
   const link = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });

@@ -1,6 +1,16 @@
+import { useQuery } from '@tanstack/react-query';
 import { useContext } from 'react';
 import { Scrollable } from './components.js';
 import { formatAmount, LanguageContext, useT } from './i18n.js';
+import { sika, withSession } from './session.js';
+
+/** The environment's balance (GET /api/v1/balance), under the key every change of it invalidates (`['balance', environment]`). */
+export function useBalance(environment: string, onSignedOut: () => void) {
+  return useQuery({
+    queryKey: ['balance', environment],
+    queryFn: () => withSession(() => sika.get('/api/v1/balance'), onSignedOut),
+  });
+}
 
 interface Funds {
   amount?: number;

@@ -17,7 +17,11 @@ export interface BalanceTransaction {
   net: number;
 }
 
-const messages: Messages<'when' | 'what' | 'source' | 'status' | 'amount' | 'fee' | 'net'> = {
+const TYPES = ['payment', 'payout', 'payout_failure', 'refund', 'escrow_funding', 'escrow_release', 'escrow_refund', 'funding_release'] as const;
+type TransactionType = (typeof TYPES)[number];
+const isKnownType = (type: string): type is TransactionType => (TYPES as readonly string[]).includes(type);
+
+const messages: Messages<'when' | 'what' | 'source' | 'status' | 'amount' | 'fee' | 'net' | `type.${TransactionType}` | 'status.pending' | 'status.available'> = {
   en: {
     when: 'When',
     what: 'What',
@@ -26,6 +30,16 @@ const messages: Messages<'when' | 'what' | 'source' | 'status' | 'amount' | 'fee
     amount: 'Amount',
     fee: 'Fee',
     net: 'Net',
+    'type.payment': 'Payment',
+    'type.payout': 'Payout',
+    'type.payout_failure': 'Failed payout returned',
+    'type.refund': 'Refund',
+    'type.escrow_funding': 'Escrow funded',
+    'type.escrow_release': 'Escrow released',
+    'type.escrow_refund': 'Escrow refunded',
+    'type.funding_release': 'Funding released',
+    'status.pending': 'Pending',
+    'status.available': 'Available',
   },
   fr: {
     when: 'Quand',
@@ -35,6 +49,16 @@ const messages: Messages<'when' | 'what' | 'source' | 'status' | 'amount' | 'fee
     amount: 'Montant',
     fee: 'Frais',
     net: 'Net',
+    'type.payment': 'Paiement',
+    'type.payout': 'Virement',
+    'type.payout_failure': 'Virement échoué, rendu',
+    'type.refund': 'Remboursement',
+    'type.escrow_funding': 'Séquestre alimenté',
+    'type.escrow_release': 'Séquestre libéré',
+    'type.escrow_refund': 'Séquestre remboursé',
+    'type.funding_release': 'Cagnotte versée',
+    'status.pending': 'En attente',
+    'status.available': 'Disponible',
   },
 };
 
@@ -69,12 +93,12 @@ export function BalanceTransactionsTable({ transactions, labelledBy, showStatus 
             return (
               <tr key={tx.id}>
                 <td>{formatWhen(language, tx.created)}</td>
-                <td>{tx.type.replaceAll('_', ' ')}</td>
+                <td>{isKnownType(tx.type) ? t(`type.${tx.type}`) : tx.type}</td>
                 <td>{page && tx.source ? <Link to={page} id={tx.source}>{tx.source}</Link> : (tx.source ?? '')}</td>
-                {showStatus && <td>{tx.status ?? ''}</td>}
-                <td>{formatAmount(language, tx.amount, tx.currency)}</td>
-                <td>{formatAmount(language, tx.fee, tx.currency)}</td>
-                <td>{formatAmount(language, tx.net, tx.currency)}</td>
+                {showStatus && <td>{tx.status === 'pending' || tx.status === 'available' ? t(`status.${tx.status}`) : (tx.status ?? '')}</td>}
+                <td className="amount">{formatAmount(language, tx.amount, tx.currency)}</td>
+                <td className="amount">{formatAmount(language, tx.fee, tx.currency)}</td>
+                <td className="amount">{formatAmount(language, tx.net, tx.currency)}</td>
               </tr>
             );
           })}

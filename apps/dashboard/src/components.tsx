@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient, type QueryKey, type UseQueryResult } from '@tanstack/react-query';
-import { createContext, useContext, useEffect, useState, type AnchorHTMLAttributes, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useRef, useState, type AnchorHTMLAttributes, type ReactNode } from 'react';
 import { SikaError } from '../../../clients/typescript/src/index.js';
 import { useT } from './i18n.js';
 import { pathOf, type PageName } from './router.js';
@@ -14,10 +14,46 @@ export function QueryView<T>({ query, isEmpty, empty, children }: { query: UseQu
   return <>{children(query.data)}</>;
 }
 
-/** A wide table that scrolls inside its own region, focusable so the keyboard can scroll it too. */
+/**
+ * Names each body cell of `table` by its column's header (`data-label`), which the narrow layout
+ * shows beside the value when the rows become cards (styles.css, "Lists as cards").
+ */
+function labelCells(table: HTMLTableElement): void {
+  const header = table.tHead?.rows[0];
+  if (!header) return;
+  const names: string[] = [];
+  for (const cell of Array.from(header.cells)) for (let i = 0; i < cell.colSpan; i++) names.push(cell.textContent?.trim() ?? '');
+  for (const body of Array.from(table.tBodies)) {
+    for (const row of Array.from(body.rows)) {
+      let column = 0;
+      for (const cell of Array.from(row.cells)) {
+        const name = names[column] ?? '';
+        if (name && cell.dataset.label !== name) cell.dataset.label = name;
+        column += cell.colSpan;
+      }
+    }
+  }
+}
+
+/**
+ * A list's table: it scrolls inside its own region when wide (focusable, so the keyboard can
+ * scroll it too), and on a narrow screen each row becomes a card whose cells are labelled by their
+ * column's header. Every list of the application is one of these.
+ */
 export function Scrollable({ labelledBy, children }: { labelledBy: string; children: ReactNode }) {
+  const region = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const element = region.current;
+    if (!element) return;
+    const label = () => element.querySelectorAll('table').forEach(labelCells);
+    label();
+    // Rows come and go (a page, a filter, a refresh) and headers change language without this component rendering again.
+    const observer = new MutationObserver(label);
+    observer.observe(element, { childList: true, subtree: true, characterData: true });
+    return () => observer.disconnect();
+  }, []);
   return (
-    <div className="scroll" role="region" aria-labelledby={labelledBy} tabIndex={0}>
+    <div className="scroll" role="region" aria-labelledby={labelledBy} tabIndex={0} ref={region}>
       {children}
     </div>
   );

@@ -17,7 +17,10 @@ export function useSavedDestinations(environment: string, onSignedOut: () => voi
 /** How a saved destination is named in a list: its number or account. */
 export const destinationLabel = (d: SavedDestination) => d.destination?.msisdn ?? d.destination?.account_number ?? d.id;
 
-/** A payout's destination in one line (operator, number or bank and account, country), as the payout and batch pages show it. */
-export function destinationText(d: { operator?: string | null; msisdn?: string | null; bank_code?: string | null; account_number?: string | null; country?: string | null } | null | undefined): string {
-  return [d?.operator, d?.msisdn, d?.bank_code, d?.account_number, d?.country].filter(Boolean).join(' · ') || '—';
+/** A payout's destination in one line (operator, number or bank and account, country), as the payout and batch pages show it, operator and country named by `names` (useCatalogNames). */
+export function destinationText(
+  d: { operator?: string | null; msisdn?: string | null; bank_code?: string | null; account_number?: string | null; country?: string | null } | null | undefined,
+  names: { operator(id: string | null | undefined): string; country(code: string | null | undefined): string },
+): string {
+  return [names.operator(d?.operator), d?.msisdn, d?.bank_code, d?.account_number, names.country(d?.country)].filter(Boolean).join(' · ') || '—';
 }

@@ -137,6 +137,13 @@ const en = {
   'payouts.none': 'No payout yet.',
   'payouts.batches': 'Pay many at once from a CSV file: payout batches',
   'payouts.cannot': 'Your role can see payouts but not make them: an owner, an admin or a finance member can.',
+  'payouts.created.at': 'Created',
+  'failure.reason': 'Why it failed',
+  'payouts.available': 'Available to pay out: {amount}',
+  'method.card': 'Card',
+  'method.mobile_money': 'Mobile money',
+  'method.bank': 'Bank transfer',
+  'choose': 'Choose…',
   'loading': 'Loading…',
   'error.generic': 'Something went wrong',
 };
@@ -278,6 +285,13 @@ const fr: Record<MessageKey, string> = {
   'payouts.none': 'Pas encore de virement.',
   'payouts.batches': 'Payer plusieurs bénéficiaires à partir d’un fichier CSV : lots de virements',
   'payouts.cannot': 'Votre rôle permet de voir les virements mais pas d’en faire : un propriétaire, un administrateur ou un membre des finances le peut.',
+  'payouts.created.at': 'Créé le',
+  'failure.reason': 'Motif de l’échec',
+  'payouts.available': 'Disponible pour un virement : {amount}',
+  'method.card': 'Carte',
+  'method.mobile_money': 'Mobile money',
+  'method.bank': 'Virement bancaire',
+  'choose': 'Choisir…',
   'loading': 'Chargement…',
   'error.generic': 'Une erreur est survenue',
 };
@@ -293,10 +307,13 @@ export function preferredLanguage(): Language {
 
 export const LanguageContext = createContext<{ language: Language; setLanguage(l: Language): void }>({ language: 'en', setLanguage: () => undefined });
 
-/** `t(key)` in the current language, for the words every page shares (above). */
-export function useT(): (key: MessageKey) => string {
+/** `text` with each `{name}` replaced by `values.name`. */
+const fill = (text: string, values?: Record<string, string | number>) => (values ? text.replace(/\{(\w+)\}/g, (whole, name: string) => String(values[name] ?? whole)) : text);
+
+/** `t(key)` in the current language, for the words every page shares (above); `{name}` in a message is replaced by `values.name`. */
+export function useT(): (key: MessageKey, values?: Record<string, string | number>) => string {
   const { language } = useContext(LanguageContext);
-  return (key) => messages[language][key];
+  return (key, values) => fill(messages[language][key], values);
 }
 
 /** A page's own words in each language; French must have every key English has. */
@@ -309,8 +326,7 @@ export type Messages<K extends string> = { en: Record<K, string>; fr: Record<NoI
 export function useMessages<K extends string>(own: Messages<K>): (key: K | MessageKey, values?: Record<string, string | number>) => string {
   const { language } = useContext(LanguageContext);
   return (key, values) => {
-    const text = (own[language] as Record<string, string>)[key] ?? messages[language][key as MessageKey];
-    return values ? text.replace(/\{(\w+)\}/g, (whole, name: string) => String(values[name] ?? whole)) : text;
+    return fill((own[language] as Record<string, string>)[key] ?? messages[language][key as MessageKey], values);
   };
 }
 
@@ -319,7 +335,8 @@ export function decimalsOf(currency: string): number {
   return new Intl.NumberFormat('en', { style: 'currency', currency: currency.toUpperCase() }).resolvedOptions().maximumFractionDigits ?? 0;
 }
 
-const LOCALES: Record<Language, string> = { en: 'en-GB', fr: 'fr-FR' };
+/** The locale each language formats dates, numbers and names in. */
+export const LOCALES: Record<Language, string> = { en: 'en-GB', fr: 'fr-FR' };
 
 /** An amount in minor units, in the language's format. */
 export function formatAmount(language: Language, minor: number, currency: string): string {

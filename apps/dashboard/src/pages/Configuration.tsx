@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCatalogNames } from '../countries.js';
 import { useContext, useState, type FormEvent } from 'react';
 import type { Answer } from '../../../../clients/typescript/src/index.js';
 import { ErrorMessage, errorText, QueryView, Scrollable } from '../components.js';
@@ -332,7 +333,8 @@ function Methods({ environment, onSignedOut }: PageProps) {
   const suspend = useMutation({ mutationFn: ({ id, reason }: { id: string; reason: string }) => sika.post('/api/v1/payment_capabilities/{id}/suspend', { params: { path: { id } }, body: { reason } }), ...changed });
   const resume = useMutation({ mutationFn: (id: string) => sika.post('/api/v1/payment_capabilities/{id}/resume', { params: { path: { id } } }), ...changed });
   const remove = useMutation({ mutationFn: (id: string) => sika.delete('/api/v1/payment_capabilities/{id}', { params: { path: { id } } }), ...changed });
-  const nameOf = (c: Capability) => `${t(`method.${c.payment_method_type}`)} ${c.country}${c.operator ? ` ${c.operator.replaceAll('_', ' ')}` : ''}`;
+  const names = useCatalogNames(onSignedOut);
+  const nameOf = (c: Capability) => `${t(`method.${c.payment_method_type}`)} ${names.country(c.country)}${c.operator ? ` ${names.operator(c.operator)}` : ''}`;
 
   return (
     <section aria-labelledby="methods">
@@ -404,8 +406,8 @@ function Methods({ environment, onSignedOut }: PageProps) {
                 {list.map((c) => (
                   <tr key={c.id}>
                     <th scope="row">{t(`method.${c.payment_method_type}`)}</th>
-                    <td>{c.country}</td>
-                    <td>{c.operator ? c.operator.replaceAll('_', ' ') : t('operator.any')}</td>
+                    <td>{names.country(c.country)}</td>
+                    <td>{c.operator ? names.operator(c.operator) : t('operator.any')}</td>
                     <td>{c.is_enabled ? t('on') : t('off')}</td>
                     <td>
                       {t(`status.${c.status}`)}

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useContext, useMemo, useState } from 'react';
-import { BalanceTable, balanceRows } from '../BalanceTable.js';
+import { BalanceTable, balanceRows, useBalance } from '../BalanceTable.js';
 import { BalanceTransactionsTable } from '../BalanceTransactions.js';
 import { QueryView, Scrollable } from '../components.js';
 import { formatAmount, LanguageContext, useMessages, type Messages } from '../i18n.js';
@@ -63,10 +63,7 @@ const messages: Messages<
 /** The environment's balances, the last 30 days of money in and out, and the latest balance transactions. */
 export function Home({ environment, onSignedOut }: PageProps) {
   const t = useMessages(messages);
-  const balance = useQuery({
-    queryKey: ['balance', environment],
-    queryFn: () => withSession(() => sika.get('/api/v1/balance'), onSignedOut),
-  });
+  const balance = useBalance(environment, onSignedOut);
   const rows = balanceRows(balance.data);
 
   return (

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useCatalogNames } from '../countries.js';
 import { useContext, useMemo, useState } from 'react';
 import { QueryView, Scrollable } from '../components.js';
 import { formatAmount, LanguageContext, useMessages, type Messages } from '../i18n.js';
@@ -28,6 +29,7 @@ const messages: Messages<
   | 'net'
   | 'chart.label'
   | 'byOperator'
+  | 'noOperator'
   | 'operator'
   | 'health'
   | 'health.help'
@@ -65,6 +67,7 @@ const messages: Messages<
     net: 'Net',
     'chart.label': 'Volume and refunds per day in {currency}: {volume} received, {refunds} refunded.',
     byOperator: 'By operator',
+    noOperator: 'Card (no operator)',
     operator: 'Operator',
     health: 'Operator health',
     'health.help': 'Each operator’s failure rate over the last 7 days against its usual rate (the 28 days before).',
@@ -102,6 +105,7 @@ const messages: Messages<
     net: 'Net',
     'chart.label': 'Volume et remboursements par jour en {currency} : {volume} reçus, {refunds} remboursés.',
     byOperator: 'Par opérateur',
+    noOperator: 'Carte (sans opérateur)',
     operator: 'Opérateur',
     health: 'Santé des opérateurs',
     'health.help': 'Le taux d’échec de chaque opérateur sur les 7 derniers jours, comparé à son taux habituel (les 28 jours d’avant).',
@@ -128,6 +132,7 @@ type Period = 7 | 30 | 90;
 /** Payment KPIs with their days as a chart, by operator, operator health, and the recommendations computed from the data. */
 export function Insights({ environment, onSignedOut }: PageProps) {
   const t = useMessages(messages);
+  const names = useCatalogNames(onSignedOut);
   const { language } = useContext(LanguageContext);
   const [period, setPeriod] = useState<Period>(30);
   const range = useMemo(() => lastDays(period), [period]);
@@ -248,7 +253,7 @@ export function Insights({ environment, onSignedOut }: PageProps) {
                     .filter((row) => row.count > 0)
                     .map((row) => (
                       <tr key={`${row.key} ${row.currency}`}>
-                        <th scope="row">{row.key.replaceAll('_', ' ')}</th>
+                        <th scope="row">{row.key === 'none' ? t('noOperator') : names.operator(row.key)}</th>
                         <td>{row.count}</td>
                         <td>{percent(row.successRate)}</td>
                         <td>{formatAmount(language, row.volume, row.currency)}</td>
@@ -282,8 +287,8 @@ export function Insights({ environment, onSignedOut }: PageProps) {
                 <tbody>
                   {h.data.map((row) => (
                     <tr key={`${row.country} ${row.operator}`} className={row.status === 'degraded' ? 'warning' : undefined}>
-                      <th scope="row">{row.operator.replaceAll('_', ' ')}</th>
-                      <td>{row.country}</td>
+                      <th scope="row">{names.operator(row.operator)}</th>
+                      <td>{names.country(row.country)}</td>
                       <td>{row.attempts}</td>
                       <td>{percent(row.failureRate)}</td>
                       <td>{percent(row.usualFailureRate)}</td>

@@ -1,8 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
+import { Badge } from '../Badge.js';
 import { useContext, useState, type FormEvent } from 'react';
 import { SikaError, type Answer } from '../../../../clients/typescript/src/index.js';
 import { ErrorMessage, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable, useAction } from '../components.js';
 import { decimalsOf, formatAmount, formatWhen, LanguageContext, minorUnits, useMessages, type Messages } from '../i18n.js';
+import { useCatalogNames } from '../countries.js';
+import { FailureReason } from '../failures.js';
 import { ObjectHistory } from '../ObjectHistory.js';
 import { sika, withSession } from '../session.js';
 import { paymentMessages } from './payments.messages.js';
@@ -98,6 +101,7 @@ type Intent = Answer<'get', '/api/v1/payment-intents/{id}'>;
 export function Payment({ environment, onSignedOut, id }: PageProps) {
   const t = useMessages(messages);
   const { language } = useContext(LanguageContext);
+  const names = useCatalogNames(onSignedOut);
   const paymentId = id ?? '';
   const key = ['payment', environment, paymentId];
   const intent = useQuery({
@@ -128,6 +132,12 @@ export function Payment({ environment, onSignedOut, id }: PageProps) {
           const refundList = refunds.data?.data ?? [];
           const refunded = refundList.filter((r) => r.status !== 'failed').reduce((sum, r) => sum + r.amount, 0);
           const mobile = p.payment_method?.mobile_money;
+          const card = p.payment_method?.card;
+          const paidWith = mobile
+            ? [names.operator(mobile.operator), mobile.msisdn].filter(Boolean).join(' · ')
+            : card
+              ? [names.method('card'), card.brand, card.last4 ? `•••• ${card.last4}` : ''].filter(Boolean).join(' ')
+              : names.method(p.payment_method?.type) || '—';
           return (
             <>
               <h1>
@@ -139,7 +149,17 @@ export function Payment({ environment, onSignedOut, id }: PageProps) {
                   <code>{p.id}</code>
                 </dd>
                 <dt>{t('status')}</dt>
-                <dd>{t(`status.${p.status}` as 'status.succeeded')}</dd>
+                <dd>
+                  <Badge status={p.status}>{t(`status.${p.status}` as 'status.succeeded')}</Badge>
+                </dd>
+                {p.status === 'failed' && (
+                  <>
+                    <dt>{t('failure.reason')}</dt>
+                    <dd>
+                      <FailureReason subject="payment" code={p.last_payment_error?.code} message={p.last_payment_error?.message} />
+                    </dd>
+                  </>
+                )}
                 <dt>{t('created')}</dt>
                 <dd>{formatWhen(language, p.created)}</dd>
                 <dt>{t('amount')}</dt>
@@ -151,7 +171,7 @@ export function Payment({ environment, onSignedOut, id }: PageProps) {
                 <dt>{t('refunded')}</dt>
                 <dd>{money(refunded)}</dd>
                 <dt>{t('method')}</dt>
-                <dd>{mobile ? `${mobile.operator ?? ''} ${mobile.msisdn ?? ''}`.trim() : (p.payment_method?.type ?? '—')}</dd>
+                <dd>{paidWith}</dd>
                 <dt>{t('description')}</dt>
                 <dd>{p.description ?? '—'}</dd>
                 <dt>{t('customer')}</dt>
@@ -178,7 +198,14 @@ export function Payment({ environment, onSignedOut, id }: PageProps) {
                               <th scope="row">{formatWhen(language, r.created)}</th>
                               <td className="amount">{money(r.amount)}</td>
                               <td>{r.reason ? t(`reason.${r.reason}`) : '—'}</td>
-                              <td>{t(`refundStatus.${r.status}`)}</td>
+                              <td>
+                                <Badge status={r.status}>{t(`refundStatus.${r.status}`)}</Badge>
+                                {r.status === 'failed' && (
+                                  <span className="reason-line">
+                                    <FailureReason subject="refund" code={r.failure_reason} />
+                                  </span>
+                                )}
+                              </td>
                             </tr>
                           ))}
                         </tbody>

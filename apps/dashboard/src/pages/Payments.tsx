@@ -1,7 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
+import { Badge } from '../Badge.js';
 import { useContext, useState, type FormEvent } from 'react';
 import { CursorPager, Link, QueryView, Scrollable, useCursorPages } from '../components.js';
 import { dayStartMs, DAY_MS } from '../days.js';
+import { FailureReason } from '../failures.js';
 import { formatAmount, formatWhen, LanguageContext, minorUnits, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import { PAYMENT_STATUSES, paymentMessages as messages, type PaymentStatus } from './payments.messages.js';
@@ -118,7 +120,14 @@ export function Payments({ environment, onSignedOut }: PageProps) {
                       </th>
                       <td>{formatWhen(language, p.created)}</td>
                       <td className="amount">{formatAmount(language, p.amount, p.currency)}</td>
-                      <td>{t(`status.${p.status}`)}</td>
+                      <td>
+                        <Badge status={p.status}>{t(`status.${p.status}`)}</Badge>
+                        {p.status === 'failed' && p.last_payment_error && (
+                          <span className="reason-line">
+                            <FailureReason subject="payment" code={p.last_payment_error.code} message={p.last_payment_error.message} />
+                          </span>
+                        )}
+                      </td>
                       <td>{p.description ?? '—'}</td>
                       <td>{p.customer ? <code>{p.customer}</code> : '—'}</td>
                     </tr>

@@ -1,9 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
+import { Badge } from '../Badge.js';
 import { useContext } from 'react';
 import { BalanceTransactionsTable } from '../BalanceTransactions.js';
 import { isNotFound, Link, NotFound, QueryView, retryUnlessNotFound } from '../components.js';
 import { formatAmount, formatWhen, LanguageContext, useMessages, useT, type Language, type Messages } from '../i18n.js';
 import { ObjectHistory } from '../ObjectHistory.js';
+import { FailureReason } from '../failures.js';
+import { useCatalogNames } from '../countries.js';
 import { destinationText } from '../destinations.js';
 import { sika, withSession } from '../session.js';
 import type { PageProps } from './props.js';
@@ -33,7 +36,6 @@ const messages: Messages<
   | 'delay'
   | 'onTime'
   | 'delayedSince'
-  | 'failure'
   | 'money'
   | 'moneyNone'
   | `reason.${DelayReason}`
@@ -47,7 +49,6 @@ const messages: Messages<
     delay: 'Delay',
     onTime: 'On time',
     delayedSince: 'Delayed since {when}: {reason}',
-    failure: 'Why it failed',
     money: 'Its money on the balance',
     moneyNone: 'Nothing on the balance yet.',
     'reason.operator_pending': 'the operator has not answered yet',
@@ -64,7 +65,6 @@ const messages: Messages<
     delay: 'Retard',
     onTime: 'À l’heure',
     delayedSince: 'Retardé depuis {when} : {reason}',
-    failure: 'Pourquoi il a échoué',
     money: 'Son argent sur le solde',
     moneyNone: 'Rien sur le solde pour l’instant.',
     'reason.operator_pending': 'l’opérateur n’a pas encore répondu',
@@ -77,6 +77,7 @@ const messages: Messages<
 /** One payout: its status, destination, when it is expected, whether (and why) it is delayed, why it failed, what it took from the balance, and its history with who caused each step. */
 export function PayoutPage({ environment, onSignedOut, id }: PageProps) {
   const t = useMessages(messages);
+  const names = useCatalogNames(onSignedOut);
   const shared = useT();
   const { language } = useContext(LanguageContext);
   const payoutId = id ?? '';
@@ -122,11 +123,17 @@ export function PayoutPage({ environment, onSignedOut, id }: PageProps) {
                   <code>{p.id}</code>
                 </dd>
                 <dt>{shared('payouts.status')}</dt>
-                <dd>{shared(`payouts.status.${p.status}`)}</dd>
+                <dd>
+                  <Badge status={p.status}>{shared(`payouts.status.${p.status}`)}</Badge>
+                </dd>
                 <dt>{shared('payouts.amount')}</dt>
                 <dd>{formatAmount(language, p.amount, p.currency)}</dd>
+                <dt>{shared('payouts.fee')}</dt>
+                <dd>{p.fee == null ? '—' : formatAmount(language, p.fee, p.currency)}</dd>
+                <dt>{shared('payouts.created.at')}</dt>
+                <dd>{formatWhen(language, p.created)}</dd>
                 <dt>{t('destination')}</dt>
-                <dd>{destinationText(p.destination)}</dd>
+                <dd>{destinationText(p.destination, names)}</dd>
                 <dt>{t('expectedBy')}</dt>
                 <dd>{formatWhen(language, p.expected_by)}</dd>
                 {p.arrival_date_estimate && (
@@ -139,8 +146,10 @@ export function PayoutPage({ environment, onSignedOut, id }: PageProps) {
                 <dd>{p.delay_state === 'delayed' ? t('delayedSince', { when: formatWhen(language, p.delayed_at), reason: t(`reason.${p.delay_reason ?? 'unknown'}`) }) : t('onTime')}</dd>
                 {p.status === 'failed' && (
                   <>
-                    <dt>{t('failure')}</dt>
-                    <dd>{p.failure_message ?? p.failure_code ?? '—'}</dd>
+                    <dt>{t('failure.reason')}</dt>
+                    <dd>
+                      <FailureReason subject="payout" code={p.failure_code} message={p.failure_message} />
+                    </dd>
                   </>
                 )}
               </dl>

@@ -1,6 +1,7 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useContext, useState } from 'react';
 import { CursorPager, ErrorMessage, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable, useAction, useCanWrite, useCursorPages } from '../components.js';
+import { useCatalogNames } from '../countries.js';
 import { destinationText } from '../destinations.js';
 import { formatAmount, formatWhen, LanguageContext, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
@@ -15,6 +16,7 @@ const FINAL_ITEMS: readonly ItemStatus[] = ['validated', 'paid', 'failed', 'canc
 /** One payout batch: its totals, execute (reviewed first) with a progress bar, cancel, retry, its payouts, and its execution log as it grows. */
 export function PayoutBatchPage({ environment, onSignedOut, id }: PageProps) {
   const t = useMessages(batchMessages);
+  const names = useCatalogNames(onSignedOut);
   const { language } = useContext(LanguageContext);
   const batchId = id ?? '';
   const [reviewing, setReviewing] = useState(false);
@@ -164,7 +166,7 @@ export function PayoutBatchPage({ environment, onSignedOut, id }: PageProps) {
                               <tr key={item.index}>
                                 <th scope="row">{item.index + 1}</th>
                                 <td>{item.reference ?? '—'}</td>
-                                <td>{destinationText(item.destination)}</td>
+                                <td>{destinationText(item.destination, names)}</td>
                                 <td>{formatAmount(language, item.amount, item.currency ?? b.currency)}</td>
                                 <td>{formatAmount(language, item.fee, item.currency ?? b.currency)}</td>
                                 <td>

@@ -1,10 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Badge } from '../Badge.js';
 import { useContext, useRef, useState, type FormEvent } from 'react';
-import { formatAmount, LanguageContext, minorUnits, useT } from '../i18n.js';
+import { balanceRows, useBalance } from '../BalanceTable.js';
+import { FailureReason } from '../failures.js';
+import { formatAmount, formatWhen, LanguageContext, minorUnits, useT } from '../i18n.js';
 import { ErrorMessage, errorText, Link, QueryView, Scrollable, useCanWrite } from '../components.js';
 import { sika, withSession } from '../session.js';
 import { destinationLabel, useSavedDestinations, type SavedDestination } from '../destinations.js';
-import { CountrySelect, useCountry, WalletFields } from '../countries.js';
+import { CountrySelect, useCatalogNames, useCountry, WalletFields } from '../countries.js';
 import { useSecondFactor } from '../secondFactor.js';
 import type { PageProps } from './props.js';
 
@@ -44,6 +47,9 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
   };
 
   const { countries, chosen, operators } = useCountry('payout', country, onSignedOut);
+  const names = useCatalogNames(onSignedOut);
+  const currency = chosen?.currency ?? 'xof';
+  const available = balanceRows(useBalance(environment, onSignedOut).data).find((r) => r.currency === currency)?.available ?? 0;
   const canPayOut = useCanWrite('payouts.write', environment, onSignedOut);
   const payouts = useQuery({
     queryKey: ['payouts', environment, status, page],
@@ -118,7 +124,7 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
             <dl className="facts">
               <dt>{t('payouts.recipient')}</dt>
               <dd>
-                {draft.msisdn} ({operators.find((o) => o.id === draft.operator)?.name ?? draft.operator})
+                {draft.msisdn} ({names.operator(draft.operator)})
               </dd>
               <dt>{t('payouts.amount')}</dt>
               <dd>{formatAmount(language, draft.amount, draft.currency)}</dd>
@@ -169,9 +175,12 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
               {...(prefill ? { filled: { key: prefill.id, operator: prefill.destination?.operator, msisdn: prefill.destination?.msisdn } } : {})}
             />
             <label>
-              {t('payouts.amount')} ({(chosen?.currency ?? 'xof').toUpperCase()})
-              <input name="amount" type="number" inputMode="decimal" min="0" step="any" required />
+              {t('payouts.amount')} ({currency.toUpperCase()})
+              <input name="amount" type="number" inputMode="decimal" min="0" step="any" required aria-describedby="payout-available" />
             </label>
+            <p id="payout-available" className="help">
+              {t('payouts.available', { amount: formatAmount(language, available, currency) })}
+            </p>
             <button type="submit" disabled={review.isPending}>
               {t('payouts.reviewAction')}
             </button>
@@ -206,14 +215,16 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
                   <thead>
                     <tr>
                       <th scope="col">{t('payouts.id')}</th>
+                      <th scope="col">{t('payouts.created.at')}</th>
                       <th scope="col">{t('payouts.amount')}</th>
+                      <th scope="col">{t('payouts.fee')}</th>
                       <th scope="col">{t('payouts.recipient')}</th>
                       <th scope="col">{t('payouts.status')}</th>
                     </tr>
                   </thead>
                   <tbody>
                     {(list.data ?? []).map((p) => {
-                      const destination = p.destination as { msisdn?: string; account_number?: string };
+                      const destination = p.destination as { operator?: string; msisdn?: string; account_number?: string };
                       return (
                         <tr key={p.id}>
                           <th scope="row">
@@ -221,11 +232,23 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
                               <code>{p.id}</code>
                             </Link>
                           </th>
-                          <td>{formatAmount(language, p.amount, p.currency)}</td>
-                          <td>{destination.msisdn ?? destination.account_number ?? '—'}</td>
+                          <td>{formatWhen(language, p.created)}</td>
+                          <td className="amount">{formatAmount(language, p.amount, p.currency)}</td>
+                          <td className="amount">{p.fee == null ? '—' : formatAmount(language, p.fee, p.currency)}</td>
+                          <td>{[names.operator(destination.operator), destination.msisdn ?? destination.account_number].filter(Boolean).join(' · ') || '—'}</td>
                           <td>
-                            {t(`payouts.status.${p.status}`)}
-                            {p.delay_state === 'delayed' ? ` · ${t('payouts.delayed')}` : ''}
+                            <Badge status={p.status}>{t(`payouts.status.${p.status}`)}</Badge>
+                            {p.delay_state === 'delayed' && (
+                              <>
+                                {' '}
+                                <Badge status="delayed">{t('payouts.delayed')}</Badge>
+                              </>
+                            )}
+                            {p.status === 'failed' && (
+                              <span className="reason-line">
+                                <FailureReason subject="payout" code={p.failure_code} message={p.failure_message} />
+                              </span>
+                            )}
                           </td>
                         </tr>
                       );

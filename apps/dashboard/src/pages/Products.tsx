@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent, type ReactNode } from 'react';
 import { ErrorMessage, errorText, QueryView, Scrollable } from '../components.js';
+import { CurrencySelect } from '../countries.js';
 import { formatAmount, LanguageContext, minorUnits, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import { billingMessages as messages } from './billing.messages.js';
@@ -28,7 +29,7 @@ export function usePriceText() {
 }
 
 /** The fields of one price, in a product's form and in "add a price". */
-function PriceFields({ prefix }: { prefix: string }) {
+function PriceFields({ prefix, onSignedOut }: { prefix: string; onSignedOut: () => void }) {
   const t = useMessages(messages);
   return (
     <>
@@ -36,10 +37,7 @@ function PriceFields({ prefix }: { prefix: string }) {
         {t('amount')}
         <input name="amount" type="number" step="any" required inputMode="decimal" aria-describedby={`${prefix}-currency`} />
       </label>
-      <label>
-        {t('currency')}
-        <input id={`${prefix}-currency`} name="currency" defaultValue="XOF" required maxLength={3} autoComplete="off" />
-      </label>
+      <CurrencySelect label={t('currency')} id={`${prefix}-currency`} name="currency" defaultValue="XOF" onSignedOut={onSignedOut} />
       <label>
         {t('interval')}
         <select name="interval" defaultValue="month">
@@ -119,7 +117,7 @@ export function Products({ environment, onSignedOut }: PageProps) {
             {t('description')}
             <input name="description" autoComplete="off" />
           </label>
-          <PriceFields prefix="new" />
+          <PriceFields prefix="new" onSignedOut={onSignedOut} />
           <button type="submit" disabled={call.isPending}>
             {t('products.create')}
           </button>
@@ -163,7 +161,7 @@ export function Products({ environment, onSignedOut }: PageProps) {
                     aria-label={t('prices.addTo', { name: p.name })}
                     onSubmit={submit(p.id, (data) => () => sika.patch('/api/v1/merchant/products/{id}', { params: { path: { id: p.id } }, body: { add_prices: [priceOf(data)] } }))}
                   >
-                    <PriceFields prefix={p.id} />
+                    <PriceFields prefix={p.id} onSignedOut={onSignedOut} />
                     <button type="submit" disabled={call.isPending}>
                       {t('prices.add')}
                     </button>

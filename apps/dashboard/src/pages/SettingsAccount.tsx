@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
+import { AnyCountrySelect, countryName } from '../countries.js';
 import { useContext, useState, type FormEvent } from 'react';
 import { SwitchOrganizationContext } from '../OrganizationSwitch.js';
 import { ErrorMessage, QueryView, Scrollable, useAction } from '../components.js';
-import { formatWhen, LanguageContext, useMessages, type Messages } from '../i18n.js';
+import { formatWhen, LanguageContext, LOCALES, useMessages, type Messages } from '../i18n.js';
 import { useSecondFactor } from '../secondFactor.js';
 import { sika, signOut, withSession } from '../session.js';
 import type { PageProps } from './props.js';
@@ -40,6 +41,7 @@ const messages: Messages<
   | 'secondaryEmail'
   | 'profileLanguage'
   | 'profileLanguageHelp'
+  | 'profileLanguageNone'
   | 'saveProfile'
   | 'profileSaved'
   | 'organizations'
@@ -89,7 +91,8 @@ const messages: Messages<
     name: 'Name',
     secondaryEmail: 'Second e-mail address (optional)',
     profileLanguage: 'Language of your e-mails (optional)',
-    profileLanguageHelp: 'A language tag such as fr or en-GH.',
+    profileLanguageHelp: 'The language of the e-mails Sika sends you.',
+    profileLanguageNone: 'The organization’s',
     saveProfile: 'Save profile',
     profileSaved: 'Profile saved.',
     organizations: 'Your organizations',
@@ -139,7 +142,8 @@ const messages: Messages<
     name: 'Nom',
     secondaryEmail: 'Seconde adresse e-mail (facultative)',
     profileLanguage: 'Langue de vos e-mails (facultative)',
-    profileLanguageHelp: 'Une étiquette de langue comme fr ou en-GH.',
+    profileLanguageHelp: 'La langue des e-mails que Sika vous envoie.',
+    profileLanguageNone: 'Celle de l’organisation',
     saveProfile: 'Enregistrer le profil',
     profileSaved: 'Profil enregistré.',
     organizations: 'Vos organisations',
@@ -347,6 +351,7 @@ export function ContactChanges({ environment, onSignedOut }: SectionProps) {
 /** The user's name, second e-mail address and the language of the e-mails Sika sends them. */
 export function Profile({ environment, onSignedOut }: SectionProps) {
   const t = useMessages(messages);
+  const { language } = useContext(LanguageContext);
   const [saved, setSaved] = useState(false);
   const me = useQuery({ queryKey: ['me', environment], queryFn: () => withSession(() => sika.get('/api/v1/auth/me'), onSignedOut) });
   const { action: act, error } = useAction(onSignedOut, [['me'], ['security-events']]);
@@ -378,7 +383,15 @@ export function Profile({ environment, onSignedOut }: SectionProps) {
             </label>
             <label>
               {t('profileLanguage')}
-              <input name="language" defaultValue={user.language ?? ''} maxLength={35} pattern="[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*" aria-describedby="profile-language-help" />
+              <select name="language" defaultValue={user.language ?? ''} aria-describedby="profile-language-help">
+                <option value="">{t('profileLanguageNone')}</option>
+                {/* The languages Sika writes in; one set before through the API stays offered as it is. */}
+                {[...new Set(['en', 'fr', ...(user.language ? [user.language] : [])])].map((code) => (
+                  <option key={code} value={code}>
+                    {new Intl.DisplayNames(LOCALES[language], { type: 'language' }).of(code) ?? code}
+                  </option>
+                ))}
+              </select>
             </label>
             <p id="profile-language-help" className="help">
               {t('profileLanguageHelp')}
@@ -398,6 +411,7 @@ const ORGANIZATION_TYPES = ['business', 'individual', 'nonprofit', 'government']
 /** The organizations the user belongs to: move to one (or make it where sign-ins start), or create one the user owns. */
 export function Organizations({ environment, onSignedOut }: SectionProps) {
   const t = useMessages(messages);
+  const { language } = useContext(LanguageContext);
   const switchTo = useContext(SwitchOrganizationContext);
   const mine = useQuery({ queryKey: ['organizations'], queryFn: () => withSession(() => sika.get('/api/v1/organizations/mine'), onSignedOut) });
   const current = useQuery({ queryKey: ['organization-current', environment], queryFn: () => withSession(() => sika.get('/api/v1/organizations/current'), onSignedOut) });
@@ -432,7 +446,7 @@ export function Organizations({ environment, onSignedOut }: SectionProps) {
                 {(list.data ?? []).map((o) => (
                   <tr key={o.id}>
                     <th scope="row">{o.displayName}</th>
-                    <td>{o.country}</td>
+                    <td>{o.country ? countryName(language, o.country) : '—'}</td>
                     <td>{o.type ? t(`type.${o.type}`) : '—'}</td>
                     <td>{o.role}</td>
                     <td>
@@ -461,10 +475,7 @@ export function Organizations({ environment, onSignedOut }: SectionProps) {
           {t('organization')}
           <input name="displayName" required maxLength={128} autoComplete="organization" />
         </label>
-        <label>
-          {t('country')}
-          <input name="country" required pattern="[A-Za-z]{2}" maxLength={2} aria-describedby="organization-country-help" autoComplete="country" />
-        </label>
+        <AnyCountrySelect label={t('country')} name="country" describedBy="organization-country-help" />
         <label>
           {t('type')}
           <select name="type" defaultValue="business">

@@ -4,7 +4,7 @@ import { ErrorMessage, QueryView, Scrollable, useAction } from '../components.js
 import { destinationLabel, type SavedDestination } from '../destinations.js';
 import { formatWhen, LanguageContext, useMessages, type Messages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
-import { CountrySelect, useCountry, WalletFields } from '../countries.js';
+import { CountrySelect, useCatalogNames, useCountry, WalletFields } from '../countries.js';
 import type { PageProps } from './props.js';
 
 const messages: Messages<'title' | 'help' | 'none' | 'destination' | 'operator' | 'usableFrom' | 'actions' | 'remove' | 'removeConfirm' | 'add' | 'country' | 'msisdn' | 'added'> = {
@@ -43,6 +43,7 @@ const messages: Messages<'title' | 'help' | 'none' | 'destination' | 'operator' 
 /** The environment's saved mobile money destinations: listed with when each can be used, added, removed. */
 export function SavedDestinations({ environment, onSignedOut }: Pick<PageProps, 'environment' | 'onSignedOut'>) {
   const t = useMessages(messages);
+  const names = useCatalogNames(onSignedOut);
   const { language } = useContext(LanguageContext);
   const [country, setCountry] = useState('SN');
   const [added, setAdded] = useState(false);
@@ -94,7 +95,7 @@ export function SavedDestinations({ environment, onSignedOut }: Pick<PageProps, 
                 {saved.map((d) => (
                   <tr key={d.id}>
                     <th scope="row">{destinationLabel(d)}</th>
-                    <td>{d.destination?.operator ?? '—'}</td>
+                    <td>{names.operator(d.destination?.operator) || '—'}</td>
                     <td>{formatWhen(language, d.usable_from)}</td>
                     <td>
                       <button type="button" className="danger" disabled={act.isPending} aria-label={`${t('remove')}: ${destinationLabel(d)}`} onClick={() => remove(d)}>

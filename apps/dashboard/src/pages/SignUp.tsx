@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { AnyCountrySelect } from '../countries.js';
 import { useMessages, type Messages } from '../i18n.js';
 import { register, sika, type SignedInUser } from '../session.js';
 import { SignedOutPage, useSubmit } from '../signedOut.js';
@@ -96,10 +97,7 @@ export function SignUp({ onSignedIn }: { onSignedIn: (user: SignedInUser) => voi
             {t('business')}
             <input name="business" autoComplete="organization" required maxLength={128} />
           </label>
-          <label>
-            {t('country')}
-            <input name="country" defaultValue="SN" required pattern="[A-Za-z]{2}" maxLength={2} autoComplete="country" aria-describedby="sign-up-country-help" />
-          </label>
+          <AnyCountrySelect label={t('country')} name="country" defaultValue="SN" describedBy="sign-up-country-help" />
           <p id="sign-up-country-help" className="help">
             {t('countryHelp')}
           </p>
