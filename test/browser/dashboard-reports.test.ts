@@ -81,7 +81,7 @@ t.test('reports: the balance at a moment, transactions by type, day and payout, 
   await filters.getByRole('button', { name: 'Filter' }).click();
   await transactions.getByRole('row', { name: new RegExp(intent.id) }).waitFor({ state: 'detached' });
   await page.getByText(`Payout ${paid.id} drew on these 1 transactions, oldest funds first.`).waitFor();
-  t.match(await transactions.getByRole('row').nth(1).textContent(), /payment.*50,000/, 'the payout drew on the oldest funds: the first day’s');
+  t.match(await transactions.getByRole('row').nth(1).textContent(), /Payment.*50,000/, 'the payout drew on the oldest funds: the first day’s');
 
   const summaries = page.getByRole('form', { name: 'Daily summaries' });
   await summaries.getByLabel('From (UTC day)').fill(day(0));
