@@ -28,6 +28,7 @@ import { FINAL_PAYOUT_STATUSES, payoutDecider, toPayoutObject, type Owner, type 
 import type { PayoutFundingSources } from './funding.js';
 import { payoutStream, type PayoutCreated, type PayoutEvent, type PayoutFunding, type PayoutObject, type PayoutSource } from './events.js';
 import type { Actor, Environment, Requester } from '../../core/owner.js';
+import { isOwned } from '../aggregate.js';
 import { auditMetadata } from '../../eventstore/metadata.js';
 
 export interface CreatePayoutInput {
@@ -570,7 +571,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
     const owner: Owner = { merchantId: check.merchantId, environment: check.environment };
     let { state } = await this.load(check.payoutId);
     const p = state.payout;
-    if (!p || p.merchantId !== owner.merchantId || p.environment !== owner.environment || FINAL_PAYOUT_STATUSES.includes(state.status)) return;
+    if (!isOwned(p, owner) || FINAL_PAYOUT_STATUSES.includes(state.status)) return;
     const meta = this.metadata(owner, p.id, { actor: connectorActor(check) });
     const rails = this.deps.rails(p.environment);
     const log = this.deps.log.child({ payout_id: p.id, check: check.attempt });
