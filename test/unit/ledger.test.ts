@@ -73,6 +73,25 @@ t.test('payout hold, paid, release; holds that would overdraw available are refu
   t.equal(balanceOf(s, 'reserved'), 0);
 });
 
+t.test("money back to a payer through a rail's clearing account is refused (IKW-PRV-006) whatever the family: its refund is not sent to the rail yet", async (t) => {
+  const live = (extra: object) => ({ ...ctx(), environment: 'live' as const, ...extra }) as LedgerCommand;
+  for (const clearing of ['rail_clearing:pawapay', 'operator_clearing:orange'] as const) {
+    const refused = clearing.startsWith('rail_clearing:');
+    const check = (history: LedgerEvent[], command: LedgerCommand, what: string) => {
+      if (refused) ledger.given(history).when(command).thenThrows(t, 'IKW-PRV-006');
+      else ledger.given(history).when(command).thenState((_s, decided) => t.equal(decided.length, 1, `${what} through ${clearing} posts as before`));
+    };
+    const paid = ledger.history(live({ type: 'post_payment', source: 'pi_1', clearing, amount: 10_000, fee: 0, availableOn: ctx().at }));
+    check(paid, live({ type: 'refund', source: 're_1', payment: 'pi_1', clearing, amount: 1_000 }), 'a payment refund');
+    const escrowed = ledger.history(live({ type: 'post_payment', source: 'pi_2', clearing, amount: 10_000, fee: 0, availableOn: ctx().at, escrowContract: 'ct_1' }));
+    check(escrowed, live({ type: 'refund_escrow', source: 'er_1', contract: 'ct_1', amount: 1_000, to: clearing }), 'an escrow refund');
+    const ordered = ledger.history(live({ type: 'post_order_payment', orderId: 'ord_1', clearing, amount: 10_000, fee: 0, shares: [], commission: 10_000 }));
+    check(ordered, live({ type: 'refund_order', refundId: 'or_1', orderId: 'ord_1', amount: 1_000 }), 'an order refund');
+    const contributed = ledger.history(live({ type: 'move_campaign_funds', campaign: 'k_1', moves: [{ kind: 'contribution', source: 'c_1', clearing, amount: 1_000 }] }));
+    check(contributed, live({ type: 'move_campaign_funds', campaign: 'k_1', moves: [{ kind: 'refund', source: 'c_1', clearing, amount: 1_000 }] }), 'a contribution refund');
+  }
+});
+
 t.test('property: random postings never unbalance the journal nor drive available below zero', async (t) => {
   let seed = 42;
   const rand = (max: number) => {

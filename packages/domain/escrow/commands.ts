@@ -9,7 +9,7 @@ import type { Enqueue } from '../../scheduler/scheduler.js';
 import { assertOwned, isOwned } from '../aggregate.js';
 import { ledgerStep, type LedgerAction } from '../ledger/commands.js';
 import { ledgerDecider } from '../ledger/decider.js';
-import { balanceStream, type Account } from '../ledger/events.js';
+import { assertRefundableThrough, balanceStream, type Account } from '../ledger/events.js';
 import { paymentIntentDecider } from '../payment-intent/decider.js';
 import { payinClearing, paymentIntentStream } from '../payment-intent/events.js';
 import type { Payouts } from '../payout/commands.js';
@@ -294,14 +294,20 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
     return toContractObject(result.state);
   }
 
-  /** Where held funds go back to: the funding payment's rail, or the merchant's balance it came from. */
+  /**
+   * Where held funds go back to: the funding payment's rail, or the merchant's balance it came from.
+   * IKW-PRV-006 for a rail whose refunds Sika does not send yet, before any step is recorded (the
+   * ledger refuses it too, but a store without atomic commits would have recorded the contract's side).
+   */
   private async payerAccount(state: EscrowState): Promise<Account> {
     const c = state.contract!;
     if (c.fundingSourceType === 'merchant_balance' || !state.paymentIntentId) return 'available';
     const pi = (await loadState(this.deps.store, paymentIntentStream(state.paymentIntentId), paymentIntentDecider)).state;
     const pm = pi.paymentMethod;
     if (!pm) return 'available';
-    return payinClearing(pm, pi.confirmation?.connector);
+    const clearing = payinClearing(pm, pi.confirmation?.connector);
+    assertRefundableThrough(clearing);
+    return clearing;
   }
 
   /**

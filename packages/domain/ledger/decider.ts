@@ -4,6 +4,7 @@ import { PersistentMap } from '../../core/persistent-map.js';
 import { mayGoNegative } from './accounts.js';
 import { allocateRefund } from './allocation.js';
 import {
+  assertRefundableThrough,
   escrowAccount,
   sellerAvailable,
   sellerPending,
@@ -398,6 +399,7 @@ function decideEntries(command: LedgerCommand, state: LedgerState): LedgerEvent[
       }
       case 'refund_escrow': {
         if (state.posted.has(`escrow_refund:${command.source}`)) return [];
+        assertRefundableThrough(command.to);
         assertEscrowCovers(state, command);
         return [
           entry(command, 'escrow_refund', command.source, [
@@ -408,6 +410,7 @@ function decideEntries(command: LedgerCommand, state: LedgerState): LedgerEvent[
       }
       case 'refund': {
         if (state.posted.has(`refund:${command.source}`)) return [];
+        assertRefundableThrough(command.clearing);
         assertAmounts(command.amount);
         const available = balanceOf(state, 'available');
         if (available < command.amount) {
@@ -510,6 +513,7 @@ function orderRefund(command: Extract<LedgerCommand, { type: 'refund_order' }>, 
   if (state.posted.has(`order_refund:${command.refundId}`)) return [];
   const order = state.orders.get(command.orderId);
   if (!order) throw new Error(`Refund of order ${command.orderId}, whose payment was never posted`);
+  assertRefundableThrough(order.clearing);
   const allocation = allocateRefund([...order.shares.map((s) => s.unrefunded), order.commission], command.amount);
   const reversals: RefundReversal[] = [];
   const lines: Line[] = [];
@@ -555,6 +559,7 @@ function campaignMoves(command: LedgerContext & { campaign: string; moves: Campa
         break;
       case 'refund':
         if (s.posted.has(`campaign_refund:${move.source}`)) break;
+        assertRefundableThrough(move.clearing);
         if (balanceOf(s, held) < move.amount) throw new Error(`Campaign ${campaign} holds less than refund ${move.source}`);
         post(entry(command, 'campaign_refund', move.source, [
           { account: held, amount: -move.amount },
@@ -563,6 +568,7 @@ function campaignMoves(command: LedgerContext & { campaign: string; moves: Campa
         break;
       case 'refund_released': {
         if (s.posted.has(`refund:${move.source}`)) break;
+        assertRefundableThrough(move.clearing);
         const available = balanceOf(s, 'available');
         if (available < move.amount) throw new Refusal('IKW-BAL-001', `Available balance ${available} does not cover the refund (${move.amount})`, 'id');
         post(entry(command, 'refund', move.source, [

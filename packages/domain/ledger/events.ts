@@ -1,3 +1,4 @@
+import { Refusal } from '../../core/refusal.js';
 import type { DomainEvent } from '../../core/decider.js';
 import type { Environment } from '../../core/owner.js';
 
@@ -20,6 +21,18 @@ export const railClearing = (connector: string): RailClearing => `rail_clearing:
  */
 export function clearingOf<C extends ClearingAccount>(connector: string | undefined, fallback: C): C | RailClearing {
   return connector === undefined ? fallback : railClearing(connector);
+}
+
+/**
+ * Refuses money back to a payer through a rail's clearing account (IKW-PRV-006): the rail's own
+ * refund of the original deposit is not sent yet (docs/connectors.md, "Refunds"), and a refund on
+ * the ledger alone would say refunded while the payer gets nothing. The simulator's and the
+ * operators' clearing accounts refund as before.
+ */
+export function assertRefundableThrough(clearing: Account): void {
+  if (clearing.startsWith('rail_clearing:')) {
+    throw new Refusal('IKW-PRV-006', `The payment came in through ${clearing.slice('rail_clearing:'.length)}, whose refunds Sika does not send yet; nothing was refunded`, 'id');
+  }
 }
 export type PlatformAccount = 'fees' | ClearingAccount;
 /**

@@ -7,6 +7,7 @@ import type { Enqueue } from '../../scheduler/scheduler.js';
 import { assertOwned } from '../aggregate.js';
 import { CommandService, handleCommandsAtomically, loadState, step } from '../../eventstore/command-handler.js';
 import { ledgerStep, runLedger } from '../ledger/commands.js';
+import { assertRefundableThrough } from '../ledger/events.js';
 import { paymentIntentDecider } from '../payment-intent/decider.js';
 import { payinClearing, paymentIntentStream } from '../payment-intent/events.js';
 import type { PaymentRecipients } from '../payment-intent/recipients.js';
@@ -55,13 +56,16 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
     // Money a campaign, an order or a contract holds is refunded by its family.
     await this.deps.recipients.assertRefundable({ intent, escrowContract: state.escrowContract });
     const pm = state.paymentMethod;
+    const clearing = payinClearing(pm, state.confirmation?.connector);
+    // Refused before anything is recorded, not only by the ledger: a store without atomic commits records the refund first.
+    assertRefundableThrough(clearing);
     return {
       id: intent.id,
       merchantId: intent.merchantId,
       environment: intent.environment,
       amount: intent.amount,
       currency: intent.currency,
-      clearing: payinClearing(pm, state.confirmation?.connector),
+      clearing,
     };
   }
 
