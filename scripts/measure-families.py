@@ -3,29 +3,20 @@ Issue 50's measure (/work/measure.py) counted by family rather than by file: whi
 family's own folders import ten or more families. A projection file belongs to the family whose
 read side (projections/<family>/index.ts) lists it, a route file to the family whose entry of the
 route list (services/api/routes/index.ts) mounts it, a domain folder to the family below
-(DOMAIN_FAMILY); a family's read side counts as that family.
+(DOMAIN_FAMILY), a module of response schemas (services/api/schemas/<family>.ts) to its family; a
+family's read side counts as that family. test/unit/wide-imports.test.ts fails when a file other
+than the lists imports ten or more.
 
     python3 scripts/measure-families.py [root]
 """
-import os, re, sys
+import json, os, re, sys
 
 root = sys.argv[1] if len(sys.argv) > 1 else '.'
 os.chdir(root)
 IMPORT = re.compile(r"""(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]""")
 
-DOMAIN_FAMILY = {
-    'asset': 'assets', 'automation': 'automations', 'billing': 'billing', 'checkout-session': 'checkout',
-    'commission-rule': 'marketplace', 'country-activation': 'platform', 'customer': 'billing',
-    'customer-portal': 'customer-portal', 'escrow': 'escrow', 'feature-flag': 'platform',
-    'funding-campaign': 'funding', 'google-identity': 'accounts', 'google-sign-in': 'accounts',
-    'intelligence': 'intelligence', 'invoice': 'billing', 'ledger': 'ledger', 'marketplace-order': 'marketplace',
-    'marketplace-seller': 'marketplace', 'merchant': 'merchants', 'merchant-settings': 'payouts',
-    'organization': 'accounts', 'payment-capability': 'platform', 'payment-intent': 'payments',
-    'payment-link': 'checkout', 'payout': 'payouts', 'payout-batch': 'payout-engine', 'payout-method': 'payouts',
-    'payout-recipient': 'payout-engine', 'platform-admin': 'platform', 'product': 'billing', 'refund': 'billing',
-    'subscription': 'billing', 'support-ticket': 'support', 'template': 'templates', 'user': 'accounts',
-    'user-email': 'accounts', 'verification': 'accounts', 'webhook-endpoint': 'webhooks',
-}
+# A domain folder's family (shared with test/unit/wide-imports.test.ts, which holds the same count).
+DOMAIN_FAMILY = json.load(open('scripts/domain-families.json'))
 
 
 def imports(path):
@@ -67,6 +58,9 @@ def family_of(target):
     m = re.match(r'packages/(?:domain|families)/([^/]+)/', target)
     if m:
         return DOMAIN_FAMILY.get(m.group(1), m.group(1))
+    m = re.match(r'services/api/schemas/([^/]+)\.ts$', target)
+    if m:
+        return m.group(1)
     return projection_family.get(target) or route_family.get(target)
 
 

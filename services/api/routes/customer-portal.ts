@@ -13,10 +13,7 @@ import { customerObject, findCustomer, findInvoice, findSubscription, listInvoic
 import { readCustomerPortalSettings } from '../../../projections/customer-portal/index.js';
 import type { CursorQuery } from '../../../projections/paging.js';
 import { listPaymentIntents } from '../../../projections/payments/index.js';
-import { customerSchema } from './merchant-customers.js';
-import { invoiceSchema } from './merchant-invoices.js';
-import { refundSchema } from './merchant-refunds.js';
-import { subscriptionSchema } from './merchant-subscriptions.js';
+import { customerSchema, invoiceSchema, refundSchema, subscriptionSchema } from '../schemas/billing.js';
 import { cursorListSchema, cursorQuery, found, idParams, paymentIntentSchema, paymentMethodSchema, portalCaller, returnUrlSchema } from './shared.js';
 
 const signInBody = {

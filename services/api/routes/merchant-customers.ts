@@ -2,18 +2,8 @@ import type { Knex } from 'knex';
 import type { Customers } from '../../../packages/domain/customer/commands.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { customerObject, findCustomer, listCustomers } from '../../../projections/customers.js';
-import { amountFields, billingRead, billingWrite, idParamsOf, pageListRoute, resourceSchema, retrieveRoute } from './shared.js';
-
-export const customerSchema = resourceSchema('customer', ['name', 'email', 'phone', 'currency', 'balance', 'metadata', 'created'], {
-  name: { type: ['string', 'null'] },
-  email: { type: ['string', 'null'] },
-  phone: { type: ['string', 'null'] },
-  currency: { type: ['string', 'null'] },
-  balance: { type: 'integer' },
-  metadata: { type: 'object', additionalProperties: { type: 'string' } },
-  created: { type: 'integer' },
-  livemode: { type: 'boolean' },
-});
+import { customerSchema } from '../schemas/billing.js';
+import { amountFields, billingRead, billingWrite, idParamsOf, pageListRoute, retrieveRoute } from './shared.js';
 
 /** /api/v1/merchant/customers: list (search over name, e-mail, phone), add (by e-mail) and retrieve; and crediting a customer's wallet. */
 export function merchantCustomersFamily(knex: Knex, customers: Customers): Family {

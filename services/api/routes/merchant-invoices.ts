@@ -12,6 +12,7 @@ import { Reply } from '../../../packages/http/context.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { findInvoice, findIssuedInvoice, listInvoices, renderInvoice } from '../../../projections/invoices.js';
 import { pageReply, renderPage } from '../pages/layout.js';
+import { invoiceSchema } from '../schemas/billing.js';
 import {
   billingRead,
   billingWrite,
@@ -24,7 +25,6 @@ import {
   itemsSchema,
   metadataSchema,
   pageListRoute,
-  resourceSchema,
   retrieveRoute,
   toItems,
   type CustomerFields,
@@ -80,49 +80,6 @@ const createBody = {
     subscription: { type: 'string', minLength: 1, maxLength: 255 },
   },
 };
-
-export const invoiceSchema = resourceSchema('invoice', ['customer', 'status', 'currency', 'amount_due', 'amount_paid', 'due_date', 'hosted_invoice_url', 'created'], {
-  customer: { type: 'string' },
-  status: { enum: [...INVOICE_STATUSES] },
-  currency: { type: 'string' },
-  amount_due: { type: 'integer' },
-  amount_paid: { type: 'integer' },
-  amount_remaining: { type: 'integer' },
-  due_date: { type: ['string', 'null'], format: 'date' },
-  hosted_invoice_url: { type: 'string' },
-  subscription: { type: ['string', 'null'] },
-  description: { type: ['string', 'null'] },
-  lines: {
-    type: 'array',
-    items: {
-      type: 'object',
-      properties: {
-        description: { type: 'string' },
-        price: { type: ['string', 'null'] },
-        quantity: { type: 'integer' },
-        unit_amount: { type: 'integer' },
-        amount: { type: 'integer' },
-        meter_key: { type: ['string', 'null'] },
-      },
-    },
-  },
-  period_start: { type: ['integer', 'null'] },
-  period_end: { type: ['integer', 'null'] },
-  payment_intent: { type: ['string', 'null'] },
-  status_transitions: {
-    type: 'object',
-    description: 'When it reached each status (Unix seconds), null until it does',
-    properties: {
-      finalized_at: { type: ['integer', 'null'] },
-      paid_at: { type: ['integer', 'null'] },
-      voided_at: { type: ['integer', 'null'] },
-      marked_uncollectible_at: { type: ['integer', 'null'] },
-    },
-  },
-  metadata: { type: 'object', additionalProperties: { type: 'string' } },
-  created: { type: 'integer' },
-  livemode: { type: 'boolean' },
-});
 
 /**
  * /api/v1/merchant/invoices: list, retrieve, the PDF, create (a draft), status transitions; the wallet

@@ -5,18 +5,8 @@ import { REFUND_REASONS } from '../../../packages/domain/refund/events.js';
 import type { PageQuery } from '../../../projections/paging.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { listRefunds } from '../../../projections/refunds.js';
-import { billingRead, billingWrite, idParams, pageListSchema, pageQuery, resourceSchema } from './shared.js';
-
-export const refundSchema = resourceSchema('refund', ['amount', 'currency', 'payment_intent', 'status', 'reason', 'created'], {
-  amount: { type: 'integer' },
-  currency: { type: 'string' },
-  payment_intent: { type: 'string' },
-  status: { enum: ['pending', 'succeeded', 'failed'] },
-  reason: { enum: [...REFUND_REASONS, null] },
-  failure_reason: { type: ['string', 'null'] },
-  created: { type: 'integer' },
-  livemode: { type: 'boolean' },
-});
+import { refundSchema } from '../schemas/billing.js';
+import { billingRead, billingWrite, idParams, pageListSchema, pageQuery } from './shared.js';
 
 /** /api/v1/merchant/payments/{id}/refund(s): refunds of a succeeded payment intent (the merchant payment). */
 export function merchantRefundsFamily(knex: Knex, refunds: Refunds): Family {

@@ -4,6 +4,7 @@ import { toSubscriptionObject } from '../../../packages/domain/subscription/deci
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../../../packages/domain/subscription/events.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { findSubscription, listSubscriptions, renderSubscription } from '../../../projections/subscriptions.js';
+import { subscriptionSchema } from '../schemas/billing.js';
 import {
   billingRead,
   billingWrite,
@@ -13,7 +14,6 @@ import {
   itemsSchema,
   metadataSchema,
   pageListRoute,
-  resourceSchema,
   retrieveRoute,
   toItems,
   type CustomerFields,
@@ -40,24 +40,6 @@ const createBody = {
     metadata: metadataSchema,
   },
 };
-
-export const subscriptionSchema = resourceSchema('subscription', ['customer', 'status', 'items', 'current_period_start', 'current_period_end', 'created'], {
-  customer: { type: 'string' },
-  status: { enum: [...SUBSCRIPTION_STATUSES] },
-  items: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, price: { type: 'string' }, quantity: { type: 'integer' } } } },
-  current_period_start: { type: 'integer' },
-  current_period_end: { type: 'integer' },
-  currency: { type: 'string' },
-  cancel_at_period_end: { type: 'boolean' },
-  canceled_at: { type: ['integer', 'null'] },
-  trial_end: { type: ['integer', 'null'] },
-  latest_invoice: { type: ['string', 'null'] },
-  billing_plan: { type: ['string', 'null'], description: 'The billing plan (its price) when it was created as a subscription to a plan' },
-  days_until_due: { type: 'integer', description: 'How long each of its invoices gives to pay' },
-  metadata: { type: 'object', additionalProperties: { type: 'string' } },
-  created: { type: 'integer' },
-  livemode: { type: 'boolean' },
-});
 
 /** /api/v1/merchant/subscriptions: list, retrieve, create from a customer and prices, cancel. */
 export function merchantSubscriptionsFamily(knex: Knex, subscriptions: Subscriptions): Family {
