@@ -123,7 +123,7 @@ export const ROUTES: readonly FamilyRoutes[] = [
     family: 'payments',
     routers: [
       ({ system }) => paymentIntentsFamily(system.knex, system.paymentIntents),
-      ({ system }) => operationsFamily(system.knex),
+      ({ system }) => operationsFamily(system.knex, pageMerchantOf(system.knex, system.assets)),
       ({ system }) => sandboxFamily(system.knex, system.paymentIntents),
     ],
   },
