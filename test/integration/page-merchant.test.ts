@@ -3,9 +3,10 @@
  * pages"), read from the hosted invoice page's HTML: the name, escaped, in the header and title;
  * the logo only from the merchant's own completed `logo` asset (never another purpose, an
  * unfinished upload or another merchant's logo), the one completed last, served on this origin by
- * a signed URL that answers the image; an SVG logo refused when declared.
+ * a signed URL that answers the image; a logo gone between the read model and the signing leaves
+ * the page without one; an SVG logo refused when declared.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import t from 'tap';
 import { assertError, assertOk } from '../support/assertions.js';
 import { openInvoice } from '../support/billing.js';
@@ -13,7 +14,7 @@ import { LOGO_PNG, uploadLogo } from '../support/page-merchant.js';
 import { startService } from '../support/system.js';
 
 const svc = await startService(t);
-const { key } = await svc.sandboxMerchant('Tom & <b>Jerry</b>');
+const { key, merchant } = await svc.sandboxMerchant('Tom & <b>Jerry</b>');
 const other = await svc.sandboxMerchant('Other shop');
 const invoice = await openInvoice(svc, key, { customer_email: 'buyer@logo.example', currency: 'xof', amount_due: 3_000 });
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -61,6 +62,18 @@ t.test('only a completed logo of this merchant is shown', async (t) => {
   t.match((await invoicePage()).logo, `/api/v1/assets/${newer}/`, 'the logo completed last');
   t.equal((await svc.request('DELETE', `/api/v1/assets/${newer}`, { key })).status, 200);
   t.match((await invoicePage()).logo, `/api/v1/assets/${pending}/`, 'its deletion brings back the one before');
+});
+
+t.test('a logo deleted between the read model and the signed URL: the page, without a logo', async (t) => {
+  // The read model's row of an asset whose stream says nothing (as if deleted meanwhile), completed after every other.
+  const id = randomUUID();
+  await svc.system.knex('read.assets').insert({
+    id, seq: '9'.repeat(30), merchant_id: merchant.id, environment: 'sandbox', status: 'ready', purpose: 'logo', object: JSON.stringify({ id, completedAt: '2999-01-01T00:00:00.000Z' }),
+  });
+  t.teardown(() => svc.system.knex('read.assets').where({ id }).delete());
+  const { html, logo } = await invoicePage();
+  t.match(html, 'id="merchant-name"', 'the page is shown');
+  t.equal(logo, null, 'without a logo');
 });
 
 t.test('an SVG logo is refused (it could carry script)', async (t) => {
