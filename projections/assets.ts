@@ -43,3 +43,13 @@ export function findAsset(knex: Knex, owner: Owner, id: string): Promise<AssetOb
 export function listAssets(knex: Knex, owner: Owner, cursor: CursorQuery, url: string, filters: { status?: AssetStatus; purpose?: AssetPurpose }): Promise<CursorList<AssetObject>> {
   return cursorPageOfObjects(ownedRows(knex, 'read.assets', owner, filters), cursor, url, renderAsset);
 }
+
+/** The id of this owner's logo: its `logo` asset completed last (at the same moment: declared last), the one the payer's pages show, if any. */
+export async function findLogoId(knex: Knex, owner: Owner): Promise<string | undefined> {
+  const row = await ownedRows(knex, 'read.assets', owner, { purpose: 'logo', status: 'ready' })
+    // ISO 8601 times sort as text.
+    .orderByRaw("object->>'completedAt' DESC")
+    .orderBy('seq', 'desc')
+    .first<{ id: string } | undefined>('id');
+  return row?.id;
+}

@@ -7,7 +7,7 @@ import { rowChangeProjection } from './batch.js';
 import type { Projection } from './projection.js';
 import { cursorPageOfObjects, findOwnedObject, ownedRows, pageOfObjects } from './queries.js';
 import { snapshotChange, snapshotTableSql } from './snapshot.js';
-import type { Owner } from '../packages/core/owner.js';
+import type { Environment, Owner } from '../packages/core/owner.js';
 
 /** read.invoices: the Invoice record as its latest event left it (rendered snake_case or camelCase by the routes). */
 export const invoicesProjection: Projection = {
@@ -81,7 +81,11 @@ export function listInvoicesByCursor(knex: Knex, owner: Owner, cursor: CursorQue
  * An invoice that is not a draft, whoever's it is: for the hosted invoice page, where knowing the
  * id (143 random bits) is what entitles one to see the invoice, as with Stripe's hosted pages.
  */
-export async function findIssuedInvoice(knex: Knex, id: string): Promise<InvoiceObject | undefined> {
-  const row = await knex('read.invoices').select('object').where({ id }).whereNot({ status: 'draft' }).first<{ object: InvoiceObject } | undefined>();
-  return row && renderInvoice(row.object);
+export async function findIssuedInvoice(knex: Knex, id: string): Promise<{ owner: Owner; invoice: InvoiceObject } | undefined> {
+  const row = await knex('read.invoices')
+    .select('merchant_id', 'environment', 'object')
+    .where({ id })
+    .whereNot({ status: 'draft' })
+    .first<{ merchant_id: string; environment: Environment; object: InvoiceObject } | undefined>();
+  return row && { owner: { merchantId: row.merchant_id, environment: row.environment }, invoice: renderInvoice(row.object) };
 }

@@ -4,11 +4,13 @@
  * sending the customer to the merchant's success URL; the link opened again returning to the same
  * session; a failure shown and tried again; cancel; a
  * single-use link that refuses a second payment, also when three phones pay at once; 320 px without
- * horizontal scroll; the whole flow by keyboard alone; French from the browser's language.
+ * horizontal scroll; the whole flow by keyboard alone; French from the browser's language; the
+ * merchant named in the header and title (this merchant has no logo).
  */
 import t, { type Test } from 'tap';
 import type { Page } from 'playwright-core';
 import { createLink, snNumber } from '../support/checkout.js';
+import { assertMerchantShown } from '../support/page-merchant.js';
 import { operatorAnswers } from '../support/payment-intents.js';
 import { openPage, startBrowser, startMerchantSite } from '../support/browser.js';
 import { startPaymentsService } from '../support/system.js';
@@ -43,6 +45,7 @@ t.test('pay a link: pick an operator, type a number, wait for the operator, land
   const l = await link({ amount: 10_000 });
   const { page, problems } = await openLinkPage(t, l.payUrl);
   t.equal(await page.locator('h1').textContent(), 'Payment: Basket of mangoes');
+  await assertMerchantShown(t, page, 'Mango stall', { logo: false });
   t.equal(await page.locator('#amount').textContent(), new Intl.NumberFormat('en-US', { style: 'currency', currency: 'XOF' }).format(10_000), 'the amount formatted for XOF');
   t.same(await page.locator('#operator option').allTextContents(), ['Choose your operator', 'Orange Money', 'Wave', 'Free Money', 'Expresso E-Money'], 'the operators of Senegal');
   await payWith(page, 'orange_money', snNumber('05'));

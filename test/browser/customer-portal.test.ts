@@ -1,17 +1,20 @@
 /**
  * The customer portal's hosted pages in a real browser (chromium, phone-sized): sign in with the
  * code read from a real SMTP server, see the account (invoices, subscriptions, payments), cancel a
- * subscription at period end and resume it, sign out; a wrong code is shown as such.
+ * subscription at period end and resume it, sign out; a wrong code is shown as such; the merchant
+ * named, with its logo, on the sign-in and account pages.
  */
 import t from 'tap';
 import { createProduct, createSubscription, openInvoice } from '../support/billing.js';
 import { openPage, startBrowser } from '../support/browser.js';
+import { assertMerchantShown, uploadLogo } from '../support/page-merchant.js';
 import { startPaymentsService } from '../support/system.js';
 import { startSmtp } from '../support/webhooks.js';
 
 const smtp = await startSmtp(t);
 const svc = await startPaymentsService(t, { env: { SMTP_URL: smtp.url } });
 const { merchant, key } = await svc.sandboxMerchant('Mango stall');
+await uploadLogo(svc, key);
 // A sandbox merchant's mail reaches only its team's verified addresses (the outbox holds the rest):
 // the customer here is a member who tries the portal as a customer would.
 const member = await svc.member(merchant, 'awa@example.com', 'correct horse battery');
@@ -34,6 +37,7 @@ t.test('sign in with the e-mailed code, manage a subscription, sign out', async 
   t.teardown(() => page.close());
   await page.goto(portalUrl);
   t.equal(await page.locator('h1').textContent(), 'Your account');
+  await assertMerchantShown(t, page, 'Mango stall', { logo: true });
   await page.getByLabel('E-mail address').fill('awa@example.com');
   await page.getByRole('button', { name: 'Send me a code' }).click();
   await page.getByLabel('Code from the e-mail').waitFor();
@@ -48,6 +52,7 @@ t.test('sign in with the e-mailed code, manage a subscription, sign out', async 
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.locator('#contact').waitFor();
   t.match(await page.locator('#contact').textContent(), /awa@example\.com/);
+  await assertMerchantShown(t, page, 'Mango stall', { logo: true });
   t.ok(await page.locator('#invoices a', { hasText: 'Pay' }).count() >= 1, 'the open invoice links to its payment page');
   const cookies = await browser.cookies(portalUrl);
   t.match(cookies.find((c) => c.name === 'sika_portal'), { httpOnly: true, sameSite: 'Strict' }, 'the token is an HttpOnly cookie');

@@ -3,16 +3,18 @@
  * a contribution by mobile money (operator, number, wait while the operator answers, thanks), the
  * page counting it; an anonymous contribution unnamed; a mistake shown with what was typed kept; an
  * ended campaign without a form; 320 px without horizontal scroll; French from the browser's
- * language. No CSP violation or script error anywhere.
+ * language; the merchant named, with its logo. No CSP violation or script error anywhere.
  */
 import t, { type Test } from 'tap';
 import type { Page } from 'playwright-core';
 import { activeCampaign, getCampaign, settle } from '../support/funding.js';
 import { openPage, startBrowser } from '../support/browser.js';
+import { assertMerchantShown, uploadLogo } from '../support/page-merchant.js';
 import { OPERATOR_DELAY_MS, startPaymentsService } from '../support/system.js';
 
 const svc = await startPaymentsService(t);
 const { key } = await svc.sandboxMerchant('Association des parents');
+await uploadLogo(svc, key);
 const browser = await startBrowser(t);
 
 async function open(t: Test, slug: string) {
@@ -35,6 +37,7 @@ t.test('contribute by mobile money: the page waits for the operator, thanks, and
   const campaign = await activeCampaign(svc, key, { targetAmountMinor: 40_000 });
   const { page, problems } = await open(t, campaign.slug);
   t.equal(await page.locator('h1').textContent(), 'School roof');
+  await assertMerchantShown(t, page, 'Association des parents', { logo: true });
   t.equal(await page.locator('#raised').textContent(), new Intl.NumberFormat('en-US', { style: 'currency', currency: 'XOF' }).format(0));
   t.equal(await page.locator('#progress').getAttribute('max'), '40000');
   await contributeOn(page, { amount: '10000', name: 'Aminata', phone: '+221771234567' });

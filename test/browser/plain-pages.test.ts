@@ -2,18 +2,21 @@
  * The service's plainer pages in a real browser, under the page policy every page is sent with
  * (packages/http/page-policy.ts): the sandbox 3-D Secure test page, whose button completes the
  * payment, the hosted status page, and the hosted invoice. Each is laid out by the hosted pages'
- * style sheet and meets no CSP violation or script error.
+ * style sheet, names the merchant (its header and title, its logo) and meets no CSP violation or
+ * script error.
  */
 import t from 'tap';
 import { openInvoice } from '../support/billing.js';
 import { openPage, startBrowser } from '../support/browser.js';
 import { scriptProblems } from '../support/dashboard.js';
+import { assertMerchantShown, uploadLogo } from '../support/page-merchant.js';
 import { card, confirm, createIntent } from '../support/payment-intents.js';
 import { startService } from '../support/system.js';
 
 // Served where PUBLIC_URL says: the pages' links and redirects are built from it.
 const svc = await startService(t, { publicOrigin: true });
 const { key } = await svc.sandboxMerchant('Plain pages shop');
+await uploadLogo(svc, key);
 const browser = await startBrowser(t);
 
 t.test('the 3-D Secure test page completes the payment and shows its status page', async (t) => {
@@ -29,6 +32,7 @@ t.test('the 3-D Secure test page completes the payment and shows its status page
   // The status page as such: the redirect's own query (status=…) is refused by the route today, a separate bug.
   await page.goto(`${svc.publicUrl}/operations/status/${confirmed.body.latest_operation}`);
   await page.getByRole('heading', { name: 'Payment received. Thank you!' }).waitFor();
+  await assertMerchantShown(t, page, 'Plain pages shop', { logo: true });
   t.same(scriptProblems(problems), [], 'no CSP violation or script error');
 });
 
@@ -40,5 +44,6 @@ t.test('the hosted invoice page', async (t) => {
   await page.goto(invoice.hosted_invoice_url);
   await page.getByRole('heading', { name: `Invoice ${invoice.id}` }).waitFor();
   t.match(await page.getByRole('table').textContent(), /5000/, 'its lines');
+  await assertMerchantShown(t, page, 'Plain pages shop', { logo: true });
   t.same(scriptProblems(problems), [], 'no CSP violation or script error');
 });

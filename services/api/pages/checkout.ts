@@ -3,7 +3,7 @@ import type { CheckoutFeeQuote } from '../../../packages/domain/checkout-session
 import type { CheckoutSessionObject } from '../../../packages/domain/checkout-session/events.js';
 import type { PaymentIntentObject } from '../../../packages/domain/payment-intent/events.js';
 import type { Reply } from '../../../packages/http/context.js';
-import { eta, formatAmount, inlineHash, pageReply, renderPage, type Language } from './layout.js';
+import { eta, formatAmount, inlineHash, pageReply, renderPage, type Language, type PageMerchant } from './layout.js';
 
 /**
  * The hosted checkout pages (layout and policy in ./layout.ts): usable without JavaScript (a form
@@ -103,11 +103,11 @@ eta.loadTemplate('@session', SESSION_PAGE);
 eta.loadTemplate('@message', MESSAGE_PAGE);
 
 /** A page with one message (paid, canceled, expired, unavailable) and a link back to the merchant when there is one, naming its host. */
-export function messagePage(lang: Language, message: keyof Messages, status: number, options: { backUrl?: string | null; reference?: string | null } = {}): Reply {
+export function messagePage(lang: Language, message: keyof Messages, status: number, options: { backUrl?: string | null; reference?: string | null; merchant?: PageMerchant | null } = {}): Reply {
   const t = TEXT[lang];
   const backUrl = options.backUrl ?? null;
   const body = eta.render('@message', { t, message: t[message], backUrl, backHost: backUrl === null ? null : new URL(backUrl).host, reference: options.reference ?? null });
-  return pageReply(renderPage(lang, t[message], body), status);
+  return pageReply(renderPage(lang, t[message], body, { merchant: options.merchant ?? null }), status);
 }
 
 export interface SessionPageInput {
@@ -118,6 +118,7 @@ export interface SessionPageInput {
   /** A refusal of the form just sent, or the failure of the last attempt. */
   error?: string | null;
   form?: { operator?: string; phone?: string };
+  merchant?: PageMerchant | null;
 }
 
 /** The hosted page of an open session: the pay form, or the wait while the operator answers. */
@@ -150,7 +151,7 @@ export function sessionPage(lang: Language, input: SessionPageInput, status = 20
     phone: input.form?.phone ?? '',
     error: input.error ?? lastFailure,
   });
-  return pageReply(renderPage(lang, `${t.title} ${formatAmount(shown, s.currency, lang)}`, body, { script: processing ? SCRIPT : null, refresh: processing }), status, {
+  return pageReply(renderPage(lang, `${t.title} ${formatAmount(shown, s.currency, lang)}`, body, { script: processing ? SCRIPT : null, refresh: processing, merchant: input.merchant ?? null }), status, {
     formTargets: [s.successUrl, s.cancelUrl],
     scriptHash: processing ? SCRIPT_HASH : null,
   });

@@ -1,6 +1,6 @@
 import { getCountry } from '../../../packages/catalog/index.js';
 import type { Reply } from '../../../packages/http/context.js';
-import { eta, formatAmount, inlineHash, pageReply, renderPage, type Language } from './layout.js';
+import { eta, formatAmount, inlineHash, pageReply, renderPage, type Language, type PageMerchant } from './layout.js';
 
 /**
  * The public page of a funding campaign (layout and policy in ./layout.ts): progress, updates,
@@ -150,7 +150,7 @@ export interface CampaignPageInput {
   form?: { amount?: string; name?: string; email?: string; anonymous?: boolean; message?: string; operator?: string; phone?: string };
 }
 
-export function campaignPage(lang: Language, input: CampaignPageInput, status = 200): Reply {
+export function campaignPage(lang: Language, input: CampaignPageInput, status = 200, merchant: PageMerchant | null = null): Reply {
   const t = TEXT[lang];
   const c = input.campaign;
   const money = (minor: number) => formatAmount(minor, c.currency, lang);
@@ -183,7 +183,7 @@ export function campaignPage(lang: Language, input: CampaignPageInput, status = 
     updates: input.updates.map((u) => ({ title: u.title, body: u.body, date: date(u.createdAt) })),
     recent: input.recent.map((r) => ({ name: r.name ?? t.anonymousName, amount: money(r.amountMinor), message: r.message })),
   });
-  return pageReply(renderPage(lang, c.title, body, { script: pending ? SCRIPT : null, refresh: pending }), status, { scriptHash: pending ? SCRIPT_HASH : null });
+  return pageReply(renderPage(lang, c.title, body, { script: pending ? SCRIPT : null, refresh: pending, merchant }), status, { scriptHash: pending ? SCRIPT_HASH : null });
 }
 
 export function fundingMessagePage(lang: Language, message: 'notFound', status: number): Reply {

@@ -40,7 +40,8 @@ label{display:block;font-weight:600;margin:1rem 0 .25rem}select,input,button{wid
 button{margin-top:1rem;cursor:pointer}.pay{background:#0b5cad;color:#fff;border-color:#0b5cad;font-weight:700}.secondary{background:#fff;color:#0b5cad}
 :focus-visible{outline:3px solid #f0a000;outline-offset:2px}.hint{font-size:.875rem;color:#4a4a4a;margin:.25rem 0 0}
 .error{background:#fde8e8;border:1px solid #b3261e;color:#8c1d18;padding:.75rem;border-radius:.375rem}.notice{font-size:.875rem;color:#4a4a4a}
-.status{padding:.75rem;border-radius:.375rem;background:#e8f0fb}`;
+.status{padding:.75rem;border-radius:.375rem;background:#e8f0fb}
+.merchant{display:flex;align-items:center;gap:.5rem;margin:0 0 1rem}.merchant img{max-height:2.5rem;max-width:8rem;object-fit:contain}.merchant strong{font-size:1.05rem}`;
 
 /** The CSP source of an inline script or style sheet: its SHA-256. */
 export const inlineHash = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
@@ -58,6 +59,7 @@ const LAYOUT = `<!doctype html>
 </head>
 <body>
 <main>
+<% if (it.merchant) { %><header class="merchant"><% if (it.merchant.logoUrl) { %><img id="merchant-logo" src="<%= it.merchant.logoUrl %>" alt=""><% } %><p><strong id="merchant-name"><%= it.merchant.name %></strong> <span class="hint"><%= it.via %></span></p></header><% } %>
 <%~ it.body %>
 </main>
 <% if (it.script) { %><script><%~ it.script %></script><% } %>
@@ -68,13 +70,32 @@ const LAYOUT = `<!doctype html>
 export const eta = new Eta({ autoEscape: true, autoTrim: false, cache: true });
 eta.loadTemplate('@layout', LAYOUT);
 
+/** The merchant a payer's page is for: its name and, when it uploaded one, its logo's URL on this origin. */
+export interface PageMerchant {
+  name: string;
+  logoUrl: string | null;
+}
+
+const VIA: Record<Language, string> = { en: 'via Sika', fr: 'via Sika' };
+
 /**
  * A whole page: the layout around `body`, with the page's one script when it has one. `refresh`:
  * the page reloads every 3 s, by the browser when it has no script or scripts are off (a script
- * that polls does it better).
+ * that polls does it better). `merchant`: a header naming the merchant paid (logo beside its name;
+ * the logo is decorative, alt="", since the name is next to it), and the title names it too.
  */
-export function renderPage(lang: Language, title: string, body: string, options: { script?: string | null; refresh?: boolean } = {}): string {
-  return eta.render('@layout', { lang, title, body, style: STYLE, script: options.script ?? null, refresh: options.refresh ?? false });
+export function renderPage(lang: Language, title: string, body: string, options: { script?: string | null; refresh?: boolean; merchant?: PageMerchant | null } = {}): string {
+  const merchant = options.merchant ?? null;
+  return eta.render('@layout', {
+    lang,
+    title: merchant ? `${title} · ${merchant.name}` : title,
+    body,
+    style: STYLE,
+    script: options.script ?? null,
+    refresh: options.refresh ?? false,
+    merchant,
+    via: VIA[lang],
+  });
 }
 
 /** A hosted page: the layout's style sheet and the page's one script allowed by their hashes, the merchant's return addresses as form targets (the cancel button's redirect). */

@@ -3,7 +3,7 @@ import type { InvoiceObject } from '../../../packages/domain/invoice/events.js';
 import type { PaymentIntentObject } from '../../../packages/domain/payment-intent/events.js';
 import type { SubscriptionObject } from '../../../packages/domain/subscription/events.js';
 import type { Reply } from '../../../packages/http/context.js';
-import { eta, formatAmount, pageReply, renderPage, type Language } from './layout.js';
+import { eta, formatAmount, pageReply, renderPage, type Language, type PageMerchant } from './layout.js';
 
 /**
  * The customer portal's hosted pages: sign in with the e-mailed code, then the account: contact
@@ -66,8 +66,7 @@ const TEXT = {
 } as const;
 
 /** The merchant's name, and the link back to its site when its portal settings give one. */
-const MERCHANT = `<% if (it.merchant) { %><p class="notice"><%= it.merchant %></p><% } %>
-<% if (it.returnUrl) { %><p><a id="return" href="<%= it.returnUrl %>"><%= it.back %></a></p><% } %>`;
+const MERCHANT = `<% if (it.returnUrl) { %><p><a id="return" href="<%= it.returnUrl %>"><%= it.back %></a></p><% } %>`;
 
 const SIGN_IN = `<h1><%= it.t.title %></h1>
 <%~ include('@portal-merchant', it) %>
@@ -118,23 +117,23 @@ eta.loadTemplate('@portal-merchant', MERCHANT);
 eta.loadTemplate('@portal-sign-in', SIGN_IN);
 eta.loadTemplate('@portal-account', ACCOUNT);
 
-/** The merchant whose portal it is: its name, and its site (the portal settings' return URL). */
+/** The merchant whose portal it is: its name and logo (the layout's header), and its site (the portal settings' return URL). */
 export interface PortalMerchant {
-  name: string | null;
+  page: PageMerchant | null;
   returnUrl: string | null;
 }
 
 /** What every portal page shows of the merchant. */
 function merchantFields(lang: Language, merchant: PortalMerchant) {
   const t = TEXT[lang];
-  return { merchant: merchant.name, returnUrl: merchant.returnUrl, back: merchant.name ? t.backTo.replace('{merchant}', merchant.name) : t.backToSite };
+  return { returnUrl: merchant.returnUrl, back: merchant.page ? t.backTo.replace('{merchant}', merchant.page.name) : t.backToSite };
 }
 
 /** The sign-in page: the e-mail form, or (with a challenge) the code form. */
 export function signInPage(lang: Language, input: { base: string; merchant: PortalMerchant; challengeId?: string; error?: boolean }, status = 200, headers: Record<string, string> = {}): Reply {
   const t = TEXT[lang];
   const body = eta.render('@portal-sign-in', { t, base: input.base, ...merchantFields(lang, input.merchant), challengeId: input.challengeId ?? null, error: input.error ? t.wrongCode : null });
-  return pageReply(renderPage(lang, t.title, body), status, { headers });
+  return pageReply(renderPage(lang, t.title, body, { merchant: input.merchant.page }), status, { headers });
 }
 
 export interface AccountView {
@@ -161,5 +160,5 @@ export function accountPage(lang: Language, base: string, merchant: PortalMercha
     subscriptions: view.subscriptions.map((s) => ({ id: s.id, status: s.status, cancelAtPeriodEnd: s.cancel_at_period_end, periodEnd: day(s.current_period_end, lang) })),
     payments: view.payments.map((p) => ({ amount: formatAmount(p.amount, p.currency, lang), status: p.status, refunded: p.refunded > 0 ? formatAmount(p.refunded, p.currency, lang) : null })),
   });
-  return pageReply(renderPage(lang, t.title, body), 200);
+  return pageReply(renderPage(lang, t.title, body, { merchant: merchant.page }), 200);
 }

@@ -11,6 +11,7 @@ import { route, type Family } from '../../../packages/http/routes.js';
 import { findPublicCheckoutSession, type CheckoutSessionView } from '../../../projections/checkout-sessions.js';
 import { messagePage, sessionPage } from '../pages/checkout.js';
 import { languageOf, type Language } from '../pages/layout.js';
+import type { PageMerchantOf } from './page-merchant.js';
 import { cookieOf, nextUrl, sessionIdParams, wantsHtml } from './shared.js';
 
 interface PayForm {
@@ -75,7 +76,7 @@ function sentFromAnotherSite(ctx: Pick<HandlerContext<unknown, unknown, unknown>
  * gets a page with the link. Else anyone could make a session with a URL of their choosing, end it,
  * and hand out this origin's page as a redirect to it (an open redirect).
  */
-export function checkoutPagesFamily(knex: Knex, clock: Clock, sessions: CheckoutSessions, browserMarks: KeyedHasher, secureCookies: boolean): Family {
+export function checkoutPagesFamily(knex: Knex, clock: Clock, sessions: CheckoutSessions, browserMarks: KeyedHasher, secureCookies: boolean, pageMerchant: PageMerchantOf): Family {
   const find = async (id: string) => findPublicCheckoutSession(knex, id, clock.now());
 
   /** Whether this request comes from the browser that paid or canceled the session. */
@@ -88,19 +89,20 @@ export function checkoutPagesFamily(knex: Knex, clock: Clock, sessions: Checkout
   });
 
   /** The page of a session as it stands: the form, the wait, or where the customer goes next (sent there when `followReturn`). */
-  const render = (lang: Language, view: CheckoutSessionView, followReturn: boolean, extra: { error?: string; form?: { operator?: string; phone?: string }; status?: number } = {}): Reply => {
+  const render = async (lang: Language, view: CheckoutSessionView, followReturn: boolean, extra: { error?: string; form?: { operator?: string; phone?: string }; status?: number } = {}): Promise<Reply> => {
     const s = view.session;
     const next = nextUrl(view);
     if (next && followReturn) return Reply.redirect(next);
+    const merchant = await pageMerchant(view.owner);
     switch (s.status) {
       case 'complete':
-        return messagePage(lang, 'succeeded', 200, { reference: view.intent?.latest_operation ?? null, backUrl: next });
+        return messagePage(lang, 'succeeded', 200, { reference: view.intent?.latest_operation ?? null, backUrl: next, merchant });
       case 'canceled':
-        return messagePage(lang, 'canceled', 200, { backUrl: next });
+        return messagePage(lang, 'canceled', 200, { backUrl: next, merchant });
       case 'expired':
-        return messagePage(lang, 'expired', 410, { backUrl: s.cancelUrl });
+        return messagePage(lang, 'expired', 410, { backUrl: s.cancelUrl, merchant });
       case 'open':
-        return sessionPage(lang, { session: s, intent: view.intent, quotes: quotes(sessions, view), error: extra.error ?? null, form: extra.form ?? {} }, extra.status ?? 200);
+        return sessionPage(lang, { session: s, intent: view.intent, quotes: quotes(sessions, view), error: extra.error ?? null, form: extra.form ?? {}, merchant }, extra.status ?? 200);
     }
   };
 
@@ -153,7 +155,7 @@ export function checkoutPagesFamily(knex: Knex, clock: Clock, sessions: Checkout
             if (!view || !isRefused(err)) throw err;
             // A browser gets the page again, with the reason and what the customer typed (and Retry-After, when limited).
             const refused = toApiError(err, ctx.log);
-            return render(lang, view, actedHere(ctx, id), { error: refused.message, form, status: refused.status }).withHeaders(refused.headers);
+            return (await render(lang, view, actedHere(ctx, id), { error: refused.message, form, status: refused.status })).withHeaders(refused.headers);
           }
           const view = await find(id);
           if (!view) return notFound(ctx);

@@ -9,9 +9,9 @@ import { Reply, type HandlerContext } from '../../../packages/http/context.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { customerObject, findCustomer, findSubscription, listInvoicesByCursor, listRefunds, listSubscriptionsByCursor } from '../../../projections/billing/index.js';
 import { readCustomerPortalSettings } from '../../../projections/customer-portal/index.js';
-import { findMerchant } from '../../../projections/merchants/index.js';
 import { listPaymentIntents } from '../../../projections/payments/index.js';
 import { languageOf } from '../pages/layout.js';
+import type { PageMerchantOf } from './page-merchant.js';
 import { accountPage, signInPage } from '../pages/portal.js';
 import { cookieOf, found, portalSessionOf } from './shared.js';
 import type { Owner } from '../../../packages/core/owner.js';
@@ -31,7 +31,7 @@ type PageParams = { environment: Owner['environment']; merchantId: string };
  * and account as /api/v1/customer-portal, for customers without an app. The portal token lives in
  * an HttpOnly, SameSite=Strict cookie scoped to the merchant's portal path.
  */
-export function customerPortalPagesFamily(knex: Knex, clock: Clock, signIn: CustomerPortal, billing: Billing, secureCookies: boolean): Family {
+export function customerPortalPagesFamily(knex: Knex, clock: Clock, signIn: CustomerPortal, billing: Billing, secureCookies: boolean, pageMerchant: PageMerchantOf): Family {
   const base = (p: PageParams) => `/portal/${p.environment}/${p.merchantId}`;
   const cookie = (p: PageParams, token: string, maxAge: number) =>
     `${COOKIE}=${token}; Path=${base(p)}; Max-Age=${maxAge}; HttpOnly; SameSite=Strict${secureCookies ? '; Secure' : ''}`;
@@ -42,7 +42,7 @@ export function customerPortalPagesFamily(knex: Knex, clock: Clock, signIn: Cust
     return session && session.owner.merchantId === owner.merchantId && session.owner.environment === owner.environment ? session : undefined;
   };
   /** What the page names and links back to: the merchant, and its site when its portal settings give one. */
-  const merchantOf = async (p: PageParams) => ({ name: (await findMerchant(knex, p.merchantId))?.name ?? null, returnUrl: (await settingsOf(p)).returnUrl });
+  const merchantOf = async (p: PageParams) => ({ page: await pageMerchant({ merchantId: p.merchantId, environment: p.environment }), returnUrl: (await settingsOf(p)).returnUrl });
   const settingsOf = async (p: PageParams) => (await readCustomerPortalSettings(knex, { merchantId: p.merchantId, environment: p.environment })).settings;
   const back = (p: PageParams, headers: Record<string, string> = {}) => Reply.redirect(base(p)).withHeaders(headers);
 

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { Owner } from '../../../packages/core/owner.js';
 import { getCurrency } from '../../../packages/catalog/index.js';
 import { ApiError } from '../../../packages/core/errors.js';
 import { isRefused } from '../../../packages/core/refusal.js';
@@ -10,6 +11,7 @@ import { route, type Family } from '../../../packages/http/routes.js';
 import { findCampaignBySlug, findContributionById, publicCampaignView } from '../../../projections/funding-campaigns.js';
 import { campaignPage, fundingMessagePage, type CampaignPageInput } from '../pages/funding.js';
 import { languageOf, type Language } from '../pages/layout.js';
+import type { PageMerchantOf } from './page-merchant.js';
 import { campaignSlugParams, wantsHtml } from './shared.js';
 
 interface ContributeForm {
@@ -55,15 +57,15 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  * it, POST takes the contribution form and answers 303 to the page, which shows the outcome.
  * Refusals re-show the form with the reason to browsers, and are coded JSON to programs.
  */
-export function fundingPagesFamily(knex: Knex, funding: FundingCampaigns): Family {
+export function fundingPagesFamily(knex: Knex, funding: FundingCampaigns, pageMerchant: PageMerchantOf): Family {
   const visible = async (slug: string) => {
     const page = await findCampaignBySlug(knex, slug);
     return page && page.campaign.status !== 'draft' ? page : undefined;
   };
 
-  const render = async (lang: Language, campaign: CampaignObject, extra: Partial<CampaignPageInput> = {}, status = 200): Promise<Reply> => {
+  const render = async (lang: Language, owner: Owner, campaign: CampaignObject, extra: Partial<CampaignPageInput> = {}, status = 200): Promise<Reply> => {
     const view = await publicCampaignView(knex, campaign);
-    return campaignPage(lang, { campaign: { ...view, id: campaign.id }, updates: view.updates, recent: view.recentContributions, ...extra }, status);
+    return campaignPage(lang, { campaign: { ...view, id: campaign.id }, updates: view.updates, recent: view.recentContributions, ...extra }, status, await pageMerchant(owner));
   };
 
   const notFound = (ctx: HandlerContext<unknown, unknown, { slug: string }>) => {
@@ -87,7 +89,7 @@ export function fundingPagesFamily(knex: Knex, funding: FundingCampaigns): Famil
           if (!page) return notFound(ctx);
           const mine = ctx.query.contribution ? await findContributionById(knex, ctx.query.contribution) : undefined;
           const contribution = mine && mine.campaignId === page.campaign.id ? { id: mine.id, status: mine.status } : null;
-          return render(languageOf(ctx.header('accept-language')), page.campaign, { contribution });
+          return render(languageOf(ctx.header('accept-language')), page.owner, page.campaign, { contribution });
         },
       }),
       route<ContributeForm, unknown, { slug: string }>({
@@ -136,7 +138,7 @@ export function fundingPagesFamily(knex: Knex, funding: FundingCampaigns): Famil
             const now = (await visible(ctx.params.slug))?.campaign ?? campaign;
             // A browser gets the page again, with the reason and what the contributor typed (and Retry-After, when limited).
             const refused = toApiError(err, ctx.log);
-            return (await render(lang, now, { error: refused.message, form }, refused.status)).withHeaders(refused.headers);
+            return (await render(lang, owner, now, { error: refused.message, form }, refused.status)).withHeaders(refused.headers);
           }
           return Reply.redirect(`/funding/${campaign.slug}?contribution=${contributionId}`);
         },

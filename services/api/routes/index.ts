@@ -31,6 +31,7 @@ import { marketplaceFamily } from './marketplace.js';
 import { merchantApiKeysFamily } from './merchant-api-keys.js';
 import { merchantCustomersFamily } from './merchant-customers.js';
 import { merchantInvoicesFamily } from './merchant-invoices.js';
+import { pageMerchantOf } from './page-merchant.js';
 import { merchantPayoutsFamily } from './merchant-payouts.js';
 import { merchantProductsFamily } from './merchant-products.js';
 import { merchantRefundsFamily } from './merchant-refunds.js';
@@ -122,7 +123,7 @@ export const ROUTES: readonly FamilyRoutes[] = [
     family: 'payments',
     routers: [
       ({ system }) => paymentIntentsFamily(system.knex, system.paymentIntents),
-      ({ system }) => operationsFamily(system.knex),
+      ({ system }) => operationsFamily(system.knex, pageMerchantOf(system.knex, system.assets)),
       ({ system }) => sandboxFamily(system.knex, system.paymentIntents),
     ],
   },
@@ -158,7 +159,7 @@ export const ROUTES: readonly FamilyRoutes[] = [
       ({ system }) => merchantCustomersFamily(system.knex, system.billing.customers),
       ({ system }) => merchantProductsFamily(system.knex, system.billing.products, (id, at) => system.billing.subscriptions.isStaleAttachment(id, at)),
       ({ system }) => merchantSubscriptionsFamily(system.knex, system.billing.subscriptions),
-      ({ system }) => merchantInvoicesFamily(system.knex, system.billing.invoices, system.templateComposer, system.clock),
+      ({ system }) => merchantInvoicesFamily(system.knex, system.billing.invoices, system.templateComposer, system.clock, pageMerchantOf(system.knex, system.assets)),
       ({ system }) => merchantRefundsFamily(system.knex, system.billing.refunds),
       ({ system }) => billingFamily(system.knex, system.billing),
     ],
@@ -169,16 +170,16 @@ export const ROUTES: readonly FamilyRoutes[] = [
     routers: [
       ({ system }) => checkoutSessionsFamily(system.knex, system.clock, system.checkoutSessions),
       ({ system }) => checkoutApiFamily(system.knex, system.clock, system.checkoutSessions, system.templateComposer),
-      ({ system }) => checkoutPagesFamily(system.knex, system.clock, system.checkoutSessions, system.checkoutBrowserMarks, system.config.publicUrl.startsWith('https:')),
+      ({ system }) => checkoutPagesFamily(system.knex, system.clock, system.checkoutSessions, system.checkoutBrowserMarks, system.config.publicUrl.startsWith('https:'), pageMerchantOf(system.knex, system.assets)),
       ({ system }) => paymentLinksFamily(system.knex, system.paymentLinks),
-      ({ system }) => payFamily(system.knex, system.checkoutSessions, system.config.publicUrl),
+      ({ system }) => payFamily(system.knex, system.checkoutSessions, system.config.publicUrl, pageMerchantOf(system.knex, system.assets)),
     ],
   },
   {
     family: 'customer-portal',
     routers: [
       ({ system }) => customerPortalFamily(system.knex, system.clock, system.customerPortal, system.billing, system.paymentIntents),
-      ({ system }) => customerPortalPagesFamily(system.knex, system.clock, system.customerPortal, system.billing, system.config.publicUrl.startsWith('https:')),
+      ({ system }) => customerPortalPagesFamily(system.knex, system.clock, system.customerPortal, system.billing, system.config.publicUrl.startsWith('https:'), pageMerchantOf(system.knex, system.assets)),
     ],
   },
   // Merchants' files (docs/assets.md).
@@ -193,7 +194,7 @@ export const ROUTES: readonly FamilyRoutes[] = [
   // Funding campaigns and their public pages (docs/funding.md).
   {
     family: 'funding',
-    routers: [({ system }) => fundingFamily(system.knex, system.funding), ({ system }) => fundingPagesFamily(system.knex, system.funding)],
+    routers: [({ system }) => fundingFamily(system.knex, system.funding), ({ system }) => fundingPagesFamily(system.knex, system.funding, pageMerchantOf(system.knex, system.assets))],
   },
   // The template engine (docs/template-engine.md).
   { family: 'templates', routers: [({ system }) => templateEngineFamily(system.knex, system.clock, system.templates)] },

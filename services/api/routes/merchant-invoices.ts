@@ -13,6 +13,7 @@ import { route, type Family } from '../../../packages/http/routes.js';
 import { findInvoice, findIssuedInvoice, listInvoices, renderInvoice } from '../../../projections/invoices.js';
 import { pageReply, renderPage } from '../pages/layout.js';
 import { invoiceSchema } from '../schemas/billing.js';
+import type { PageMerchantOf } from './page-merchant.js';
 import {
   billingRead,
   billingWrite,
@@ -85,7 +86,7 @@ const createBody = {
  * /api/v1/merchant/invoices: list, retrieve, the PDF, create (a draft), status transitions; the wallet
  * apply; and the hosted invoice page that `hosted_invoice_url` points to.
  */
-export function merchantInvoicesFamily(knex: Knex, invoices: Invoices, documents: TemplateComposer, clock: Clock): Family {
+export function merchantInvoicesFamily(knex: Knex, invoices: Invoices, documents: TemplateComposer, clock: Clock, pageMerchant: PageMerchantOf): Family {
   return {
     name: 'merchant-invoices',
     routes: [
@@ -168,13 +169,14 @@ export function merchantInvoicesFamily(knex: Knex, invoices: Invoices, documents
         params: { type: 'object', properties: { id: { type: 'string', pattern: '^in_[0-9A-Za-z]{24}$' } }, required: ['id'] },
         answers: { html: true },
         handler: async (ctx) => {
-          const i = await findIssuedInvoice(knex, ctx.params.id);
-          if (!i) throw new ApiError('IKW-RES-001', 'No such invoice', 'id');
+          const found = await findIssuedInvoice(knex, ctx.params.id);
+          if (!found) throw new ApiError('IKW-RES-001', 'No such invoice', 'id');
+          const i = found.invoice;
           const lines = i.lines.map((l) => `<tr><td>${escapeHtml(l.description)}</td><td>${l.quantity}</td><td>${l.amount}</td></tr>`).join('');
           const body = `<h1>Invoice ${escapeHtml(i.id)}</h1><p>Status: ${escapeHtml(i.status)}. Due: ${escapeHtml(i.due_date ?? '—')}.</p>
 <table><thead><tr><th>Item</th><th>Qty</th><th>Amount (${escapeHtml(i.currency.toUpperCase())})</th></tr></thead><tbody>${lines}</tbody></table>
 <p>Amount due: ${i.amount_due} ${escapeHtml(i.currency.toUpperCase())}. Paid: ${i.amount_paid}. Remaining: ${i.amount_remaining}.</p>`;
-          return pageReply(renderPage('en', `Invoice ${i.id}`, body), 200);
+          return pageReply(renderPage('en', `Invoice ${i.id}`, body, { merchant: await pageMerchant(found.owner) }), 200);
         },
       }),
     ],

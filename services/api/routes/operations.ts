@@ -3,7 +3,9 @@ import { ApiError } from '../../../packages/core/errors.js';
 import type { Reply } from '../../../packages/http/context.js';
 import type { Family } from '../../../packages/http/routes.js';
 import { findOperation, type OperationRow } from '../../../projections/operations.js';
-import { pageReply, renderPage } from '../pages/layout.js';
+import { pageReply, renderPage, type PageMerchant } from '../pages/layout.js';
+import { paymentIntentMerchant } from '../../../projections/payment-intents.js';
+import type { PageMerchantOf } from './page-merchant.js';
 import { escapeHtml, operationRoute, redirectUrl } from './shared.js';
 
 const FINAL = ['succeeded', 'failed', 'canceled'];
@@ -18,7 +20,7 @@ const MESSAGES: Record<string, string> = {
 };
 
 /** The page a customer's browser lands on: the operation's status in words, reloading itself until final. */
-function page(op: OperationRow): Reply {
+function page(op: OperationRow, merchant: PageMerchant | null): Reply {
   const final = FINAL.includes(op.status);
   const back = final && !op.return_url.includes(`/operations/status/${op.id}`)
     ? `<p><a href="${escapeHtml(redirectUrl(op))}">Return to the merchant</a></p>`
@@ -26,7 +28,7 @@ function page(op: OperationRow): Reply {
   const body = `<h1>${escapeHtml(MESSAGES[op.status] ?? op.status)}</h1>
 <p>${Number(op.amount)} ${escapeHtml(op.currency.toUpperCase())}${op.livemode ? '' : ' (test payment)'}</p>
 <p class="notice">Reference ${escapeHtml(op.id)}</p>${back}`;
-  return pageReply(renderPage('en', `Payment ${op.status}`, body, { refresh: !final }), 200);
+  return pageReply(renderPage('en', `Payment ${op.status}`, body, { refresh: !final, merchant }), 200);
 }
 
 const operationSchema = {
@@ -46,7 +48,12 @@ const operationSchema = {
 };
 
 /** GET /operations/status/{operationId}: where customers land; JSON for programs, HTML for browsers. */
-export function operationsFamily(knex: Knex): Family {
+export function operationsFamily(knex: Knex, pageMerchant: PageMerchantOf): Family {
+  /** The merchant the operation pays (an operation row names its payment intent, whose row names the merchant). */
+  const merchantOf = async (op: OperationRow) => {
+    const merchantId = await paymentIntentMerchant(knex, op.payment_intent);
+    return merchantId ? pageMerchant({ merchantId, environment: op.livemode ? 'live' : 'sandbox' }) : null;
+  };
   return {
     name: 'operations',
     routes: [
@@ -55,7 +62,7 @@ export function operationsFamily(knex: Knex): Family {
         if (!op) throw new ApiError('IKW-RES-001', `No such operation: '${ctx.params.operationId}'`, 'operationId');
         const accept = ctx.header('accept') ?? '';
         const html = accept.includes('text/html') && !/application\/json/.test(accept.split('text/html')[0] ?? '');
-        if (html) return page(op);
+        if (html) return page(op, await merchantOf(op));
         return {
           id: op.id,
           object: 'operation',

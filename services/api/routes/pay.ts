@@ -7,6 +7,7 @@ import { route, type Family } from '../../../packages/http/routes.js';
 import { findPaymentLinkBySlug } from '../../../projections/payment-links.js';
 import { messagePage } from '../pages/checkout.js';
 import { languageOf } from '../pages/layout.js';
+import type { PageMerchantOf } from './page-merchant.js';
 import { cookieOf, wantsHtml } from './shared.js';
 
 const slugParams = { type: 'object', properties: { slug: { type: 'string', pattern: '^[0-9A-Za-z]{16}$' } }, required: ['slug'] };
@@ -20,7 +21,7 @@ const SESSION_COOKIE = 'sika_checkout';
  * their browser opened for the link while it is open (a cookie scoped to the link's path), else
  * opens one; a visit does not make a session each.
  */
-export function payFamily(knex: Knex, sessions: CheckoutSessions, publicUrl: string): Family {
+export function payFamily(knex: Knex, sessions: CheckoutSessions, publicUrl: string, pageMerchant: PageMerchantOf): Family {
   const secure = publicUrl.startsWith('https:') ? '; Secure' : '';
   return {
     name: 'pay',
@@ -50,7 +51,7 @@ export function payFamily(knex: Knex, sessions: CheckoutSessions, publicUrl: str
             const cookie = `${SESSION_COOKIE}=${session.id}; Max-Age=${SESSION_LIFETIME_MS / 1000}; Path=/pay/${ctx.params.slug}; HttpOnly; SameSite=Lax${secure}`;
             return redirect.withHeaders({ 'Set-Cookie': cookie });
           } catch (err) {
-            if (browser && isRefused(err, 'IKW-CHK-002', 'IKW-CHK-003')) return messagePage(lang, 'unavailable', ERROR_CODES[err.code].status);
+            if (browser && isRefused(err, 'IKW-CHK-002', 'IKW-CHK-003')) return messagePage(lang, 'unavailable', ERROR_CODES[err.code].status, { merchant: await pageMerchant(found.owner) });
             throw err;
           }
         },
