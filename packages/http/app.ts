@@ -226,10 +226,12 @@ function runRoute(r: Route, deps: AppDeps) {
     const gone = () => {
       if (!res.writableFinished) clientGone.abort();
     };
+    // The socket as it is now: by the time the answer closes, the request may have let go of it (null).
+    const socket = req.socket;
     res.on('close', gone);
-    req.socket.on('end', gone);
-    res.on('close', () => req.socket.off('end', gone));
-    if (req.socket.readableEnded) gone();
+    socket.on('end', gone);
+    res.on('close', () => socket.off('end', gone));
+    if (socket.readableEnded) gone();
     let complete: ((answer: StoredAnswer, keep: boolean) => Promise<void>) | undefined;
     let requestRef: string | undefined;
     try {
