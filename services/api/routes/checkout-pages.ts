@@ -11,7 +11,7 @@ import { route, type Family } from '../../../packages/http/routes.js';
 import { findPublicCheckoutSession, type CheckoutSessionView } from '../../../projections/checkout-sessions.js';
 import { messagePage, sessionPage } from '../pages/checkout.js';
 import { languageOf, type Language } from '../pages/layout.js';
-import type { PageMerchantOf } from './page-merchant.js';
+import type { PageMerchantOf } from '../pages/merchant.js';
 import { cookieOf, nextUrl, sessionIdParams, wantsHtml } from './shared.js';
 
 interface PayForm {

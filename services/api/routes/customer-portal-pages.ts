@@ -11,7 +11,7 @@ import { customerObject, findCustomer, findSubscription, listInvoicesByCursor, l
 import { readCustomerPortalSettings } from '../../../projections/customer-portal/index.js';
 import { listPaymentIntents } from '../../../projections/payments/index.js';
 import { languageOf } from '../pages/layout.js';
-import type { PageMerchantOf } from './page-merchant.js';
+import type { PageMerchantOf } from '../pages/merchant.js';
 import { accountPage, signInPage } from '../pages/portal.js';
 import { cookieOf, found, portalSessionOf } from './shared.js';
 import type { Owner } from '../../../packages/core/owner.js';

@@ -11,7 +11,7 @@ import { route, type Family } from '../../../packages/http/routes.js';
 import { findCampaignBySlug, findContributionById, publicCampaignView } from '../../../projections/funding-campaigns.js';
 import { campaignPage, fundingMessagePage, type CampaignPageInput } from '../pages/funding.js';
 import { languageOf, type Language } from '../pages/layout.js';
-import type { PageMerchantOf } from './page-merchant.js';
+import type { PageMerchantOf } from '../pages/merchant.js';
 import { campaignSlugParams, wantsHtml } from './shared.js';
 
 interface ContributeForm {

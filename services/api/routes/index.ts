@@ -31,7 +31,7 @@ import { marketplaceFamily } from './marketplace.js';
 import { merchantApiKeysFamily } from './merchant-api-keys.js';
 import { merchantCustomersFamily } from './merchant-customers.js';
 import { merchantInvoicesFamily } from './merchant-invoices.js';
-import { pageMerchantOf } from './page-merchant.js';
+import { pageMerchantOf } from '../pages/merchant.js';
 import { merchantPayoutsFamily } from './merchant-payouts.js';
 import { merchantProductsFamily } from './merchant-products.js';
 import { merchantRefundsFamily } from './merchant-refunds.js';

@@ -13,7 +13,7 @@ import { route, type Family } from '../../../packages/http/routes.js';
 import { findInvoice, findIssuedInvoice, listInvoices, renderInvoice } from '../../../projections/invoices.js';
 import { pageReply, renderPage } from '../pages/layout.js';
 import { invoiceSchema } from '../schemas/billing.js';
-import type { PageMerchantOf } from './page-merchant.js';
+import type { PageMerchantOf } from '../pages/merchant.js';
 import {
   billingRead,
   billingWrite,

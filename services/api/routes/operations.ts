@@ -5,7 +5,7 @@ import type { Family } from '../../../packages/http/routes.js';
 import { findOperation, type OperationRow } from '../../../projections/operations.js';
 import { pageReply, renderPage, type PageMerchant } from '../pages/layout.js';
 import { paymentIntentMerchant } from '../../../projections/payment-intents.js';
-import type { PageMerchantOf } from './page-merchant.js';
+import type { PageMerchantOf } from '../pages/merchant.js';
 import { escapeHtml, operationRoute, redirectUrl } from './shared.js';
 
 const FINAL = ['succeeded', 'failed', 'canceled'];

@@ -7,7 +7,7 @@ import { route, type Family } from '../../../packages/http/routes.js';
 import { findPaymentLinkBySlug } from '../../../projections/payment-links.js';
 import { messagePage } from '../pages/checkout.js';
 import { languageOf } from '../pages/layout.js';
-import type { PageMerchantOf } from './page-merchant.js';
+import type { PageMerchantOf } from '../pages/merchant.js';
 import { cookieOf, wantsHtml } from './shared.js';
 
 const slugParams = { type: 'object', properties: { slug: { type: 'string', pattern: '^[0-9A-Za-z]{16}$' } }, required: ['slug'] };

@@ -4,7 +4,7 @@ import { isRefused } from '../../../packages/core/refusal.js';
 import type { Assets } from '../../../packages/domain/asset/commands.js';
 import { findLogoId } from '../../../projections/assets.js';
 import { findMerchant } from '../../../projections/merchants/index.js';
-import type { PageMerchant } from '../pages/layout.js';
+import type { PageMerchant } from './layout.js';
 
 /**
  * What a payer's page shows of the merchant it pays (docs/checkout.md, "The merchant on the
