@@ -1,4 +1,4 @@
-import { ApiError, ERROR_CODES, type ErrorCode } from './errors.js';
+import { ApiError, errorSpec, type ErrorCode } from './errors.js';
 
 /**
  * A decider's refusal of a command: a code of the catalogue, a message, and the domain field at
@@ -14,9 +14,9 @@ export class Refusal extends Error {
     message?: string,
     readonly field?: string,
   ) {
-    super(message ?? ERROR_CODES[code].message);
+    super(message ?? errorSpec(code).message);
     this.name = 'Refusal';
-    this.retryable = ERROR_CODES[code].retryable;
+    this.retryable = errorSpec(code).retryable;
   }
 }
 

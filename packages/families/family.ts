@@ -1,4 +1,6 @@
 import type { ConsumerSpec } from '../bus/consumer.js';
+import type { ErrorTable } from '../core/errors.js';
+import type { ChartPart } from '../domain/ledger/accounts.js';
 import type { PublicEvents } from '../domain/public-events.js';
 import type { Process } from '../processes/process.js';
 import type { Kernel } from './kernel.js';
@@ -29,6 +31,10 @@ export interface FamilyModule<Api extends object, Needs extends readonly AnyFami
   readonly name: string;
   /** The families whose built API this one calls: built before it, and all it is given. */
   readonly needs: Needs;
+  /** Its error codes (`errors.ts` in its folder): what its refusals answer with, besides the kernel's. */
+  readonly errors?: ErrorTable;
+  /** The kinds of ledger account its postings name (packages/domain/ledger/accounts.ts): its part of the chart of accounts. */
+  readonly accounts?: ChartPart;
   /** Its job kinds (packages/processes): the scheduler runs exactly the kinds families declare. */
   readonly processes?: readonly Process<never>[];
   /** Its public events (packages/domain/<object>/public-events.ts): what webhooks deliver and automations are triggered by. */

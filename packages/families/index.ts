@@ -4,6 +4,8 @@
  * registers the job kinds and bus consumers they declare; a new family is one entry here.
  */
 import type { ConsumerSpec } from '../bus/consumer.js';
+import { assembleErrorCodes, KERNEL_ERROR_CODES, useErrorCatalogue, type ErrorCode, type ErrorSpec } from '../core/errors.js';
+import { assembleChart, useChart } from '../domain/ledger/accounts.js';
 import type { PublicEvents } from '../domain/public-events.js';
 import { PublicEventCatalogue } from '../domain/webhook-endpoint/event-types.js';
 import { outboxPurge } from '../processes/outbox-purge.js';
@@ -114,6 +116,25 @@ export const PUBLIC_EVENTS = new PublicEventCatalogue(
     'public events',
   ),
 );
+
+/** The groups of codes (their prefixes) in the order docs/errors.md listed them before the families declared them; new groups follow in list order. */
+const ERROR_GROUP_ORDER = ['AUT', 'REQ', 'VAL', 'RTE', 'LIM', 'RES', 'IDM', 'PAY', 'PEN', 'CAP', 'CFG', 'WHK', 'BIL', 'CHK', 'CPT', 'BAL', 'ACC', 'FED', 'MKT', 'ESC', 'FND', 'PRV', 'AST', 'ITL', 'SVC', 'INT', 'TPL', 'ATM'];
+
+/**
+ * The error catalogue (docs/errors.md): the kernel's codes and every family's `errors`. Every
+ * refusal reads its status and words from it (the kernel's `useErrorCatalogue`, called here, so
+ * loading the family list is what makes a family's codes answer); docs/errors.md, the OpenAPI
+ * document and the registry snapshot list it.
+ */
+export const ERROR_CODES = assembleErrorCodes(
+  [{ owner: 'the kernel', codes: KERNEL_ERROR_CODES }, ...FAMILIES.flatMap((family) => (family.errors ? [{ owner: family.name, codes: family.errors }] : []))],
+  ERROR_GROUP_ORDER,
+) as Readonly<Record<ErrorCode, ErrorSpec>>;
+useErrorCatalogue(ERROR_CODES);
+
+/** The chart of accounts (docs/ledger.md): every family's `accounts`. The ledger checks every posting against it (`useChart`, called here). */
+export const CHART = assembleChart(FAMILIES.flatMap((family) => (family.accounts ? [{ owner: family.name, accounts: family.accounts }] : [])));
+useChart(CHART);
 
 /** Builds every family on the kernel; its bus consumers in their registered order. */
 export function openFamilies(kernel: Kernel): BuiltFamilies<FamilyApis> {

@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Knex } from 'knex';
 import { match } from 'path-to-regexp';
-import { ApiError, ERROR_CODES, type ErrorCode } from '../core/errors.js';
+import { ApiError, errorSpec, type ErrorCode } from '../core/errors.js';
 import { Refusal } from '../core/refusal.js';
 import { newId } from '../core/ids.js';
 import type { Logger } from '../core/logger.js';
@@ -141,7 +141,7 @@ const NO_QUERY = { type: 'object', additionalProperties: false };
 function keepForReplay(status: number, code?: ErrorCode): boolean {
   if (status >= 500) return false;
   if (code === undefined) return true;
-  return !ERROR_CODES[code].retryable && !/^IKW-(REQ|VAL|AUT|IDM)-/.test(code);
+  return !errorSpec(code).retryable && !/^IKW-(REQ|VAL|AUT|IDM)-/.test(code);
 }
 
 function sendJson(res: Response, status: number, body: string, headers: AnswerHeaders = {}): void {

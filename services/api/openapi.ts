@@ -1,4 +1,5 @@
-import { ERROR_CODES, type ErrorCode } from '../../packages/core/errors.js';
+import type { ErrorCode } from '../../packages/core/errors.js';
+import { ERROR_CODES } from '../../packages/families/index.js';
 import { route, type Family, type Route } from '../../packages/http/routes.js';
 
 const errorSchema = {

@@ -5,7 +5,8 @@
  */
 import http from 'node:http';
 import net from 'node:net';
-import { ERROR_CODES, type ErrorCode } from '../../packages/core/errors.js';
+import type { ErrorCode } from '../../packages/core/errors.js';
+import { ERROR_CODES } from '../../packages/families/index.js';
 
 export interface FuzzRequest {
   method: string;

@@ -7,7 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { ERROR_CODES, type ErrorCode } from '../../packages/core/errors.js';
+import type { ErrorCode } from '../../packages/core/errors.js';
+import { ERROR_CODES } from '../../packages/families/index.js';
 import { route, type Family, type Route } from '../../packages/http/routes.js';
 import { Reply } from '../../packages/http/context.js';
 import { apiFamilies } from '../../services/api/app.js';

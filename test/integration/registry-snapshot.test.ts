@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { ERROR_CODES } from '../../packages/core/errors.js';
+import { ERROR_CODES } from '../../packages/families/index.js';
 import { PUBLIC_EVENTS } from '../../packages/families/index.js';
 import { PROCESSES } from '../../packages/families/index.js';
 import { testEventPayload } from '../../packages/webhooks/test-events.js';

@@ -13,6 +13,8 @@ import type { Test } from 'tap';
 import { fold, type Decider, type DomainEvent } from '../../packages/core/decider.js';
 import type { ErrorCode } from '../../packages/core/errors.js';
 import { isRefused, Refusal } from '../../packages/core/refusal.js';
+// Deciders refuse with their families' codes and post to their families' accounts: the family list fills the catalogue and the chart.
+import '../../packages/families/index.js';
 
 /**
  * What a refused command throws: a Refusal (or, from the deciders not yet moved to it, an ApiError)

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { ApiError, ERROR_CODES, type ErrorCode } from '../../packages/core/errors.js';
+import { ApiError, type ErrorCode } from '../../packages/core/errors.js';
+import { ERROR_CODES } from '../../packages/families/index.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 

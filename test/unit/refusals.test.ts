@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import t, { type Test } from 'tap';
-import { ERROR_CODES } from '../../packages/core/errors.js';
+import { ERROR_CODES } from '../../packages/families/index.js';
 import { createLogger } from '../../packages/core/logger.js';
 import { Refusal } from '../../packages/core/refusal.js';
 import { createApp } from '../../packages/http/app.js';

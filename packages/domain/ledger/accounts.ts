@@ -1,5 +1,6 @@
 /**
- * The chart of accounts (docs/ledger.md): every account a posting may name, declared once. An
+ * The chart of accounts (docs/ledger.md): every account a posting may name, declared once, by the
+ * family whose money it holds (its manifest's `accounts`; the family list assembles the chart). An
  * account is a kind, or a kind and the id of what it is held for (`escrow:<contract>`). Each
  * merchant × environment × currency balance stream holds them all; every posting balances.
  */
@@ -17,36 +18,41 @@ export interface AccountKind {
   holds: string;
 }
 
-export const CHART = {
-  available: { owner: 'merchant', mayGoNegative: false, shownAs: 'available', holds: 'settled funds the merchant may pay out or refund' },
-  pending: { owner: 'merchant', mayGoNegative: false, shownAs: 'pending', holds: 'payments not yet settled (the settlement delay)' },
-  reserved: { owner: 'merchant', mayGoNegative: false, shownAs: 'reserved', holds: "holds of payouts in flight and of payout batches' executions, amount + fee" },
-  escrow: { owner: 'payers', mayGoNegative: false, shownAs: 'escrowed, held (escrow)', holds: "an escrow contract's funds (escrow:<contract>)" },
-  campaign: { owner: 'payers', mayGoNegative: false, shownAs: 'held (campaign)', holds: "a funding campaign's contributions until release (campaign:<campaign>)" },
-  seller_pending: { owner: 'sellers', mayGoNegative: false, shownAs: 'seller_funds.pending, held (seller)', holds: "a marketplace seller's shares not yet settled (seller_pending:<seller>)" },
-  seller_available: { owner: 'sellers', mayGoNegative: false, shownAs: 'seller_funds.available, held (seller)', holds: "a marketplace seller's settled funds (seller_available:<seller>)" },
-  seller_payouts: { owner: 'sellers', mayGoNegative: false, shownAs: 'held (seller_payouts)', holds: "holds of payouts to sellers in flight, amount + fee" },
-  commission: { owner: 'merchant', mayGoNegative: true, shownAs: 'GET /api/v1/marketplace/balance', holds: "the marketplace's commission, less the processing fees it pays (may go below zero)" },
-  fees: { owner: 'platform', mayGoNegative: false, shownAs: '(Sika)', holds: "Sika's fees on payments, payouts and releases" },
-  card_clearing: { owner: 'outside', mayGoNegative: true, shownAs: '(none)', holds: 'money on its way from or to card networks: negative when it came in' },
-  bank_clearing: { owner: 'outside', mayGoNegative: true, shownAs: '(none)', holds: 'money on its way to banks' },
-  operator_clearing: { owner: 'outside', mayGoNegative: true, shownAs: '(none)', holds: 'money on its way from or to a mobile money operator (operator_clearing:<operator>)' },
-  rail_clearing: {
-    owner: 'outside',
-    mayGoNegative: true,
-    shownAs: '(none; bin/sika ledger balance --rail)',
-    holds: "what a rail that keeps Sika's money in a wallet (rail_clearing:<connector>, e.g. pawapay) holds for it: collections in, less payouts and refunds out; negative when it holds money",
-  },
-} as const satisfies Record<string, AccountKind>;
+/** One owner's kinds of account, keyed by kind (`escrow` for `escrow:<contract>`): a family's manifest's `accounts`. */
+export type ChartPart = Readonly<Record<string, AccountKind>>;
 
-export type AccountKindName = keyof typeof CHART;
-
-/** The kind of an account: the part before its id. */
-export function kindOf(account: string): AccountKindName {
-  const colon = account.indexOf(':');
-  const kind = colon < 0 ? account : account.slice(0, colon);
-  if (!(kind in CHART)) throw new Error(`Account '${account}' is not in the chart of accounts`);
-  return kind as AccountKindName;
+/** A family's part of the chart of accounts, declared in its manifest. */
+export function declareAccounts<const Part extends ChartPart>(part: Part): Part {
+  return part;
 }
 
-export const mayGoNegative = (account: string): boolean => CHART[kindOf(account)].mayGoNegative;
+/** The chart postings are checked against: empty until the family list gives it (packages/families/index.ts, as it loads). */
+let chart: ChartPart = {};
+
+/** Makes `assembled` the chart every posting is checked against. */
+export function useChart(assembled: ChartPart): void {
+  chart = assembled;
+}
+
+/** The chart, assembled from its owners' parts: a kind two families declare is a mistake of the list, refused at start-up. */
+export function assembleChart(owners: readonly { owner: string; accounts: ChartPart }[]): ChartPart {
+  const ownerOf = new Map<string, string>();
+  for (const { owner, accounts } of owners) {
+    for (const kind of Object.keys(accounts)) {
+      const first = ownerOf.get(kind);
+      if (first) throw new Error(`${first} and ${owner} both declare the ledger account ${kind}`);
+      ownerOf.set(kind, owner);
+    }
+  }
+  return Object.assign({}, ...owners.map(({ accounts }) => accounts));
+}
+
+/** The kind of an account: the part before its id. An account of no kind of the chart is a bug: thrown. */
+export function kindOf(account: string): string {
+  const colon = account.indexOf(':');
+  const kind = colon < 0 ? account : account.slice(0, colon);
+  if (!Object.hasOwn(chart, kind)) throw new Error(`Account '${account}' is not in the chart of accounts`);
+  return kind;
+}
+
+export const mayGoNegative = (account: string): boolean => chart[kindOf(account)]!.mayGoNegative;

@@ -12,11 +12,13 @@ import { AppTokenSigner } from '../../domain/user/tokens.js';
 import { Verifications } from '../../domain/verification/commands.js';
 import { OpenIdClientProvider } from '../../providers/openid.js';
 import { defineFamily } from '../family.js';
+import { accountErrors } from './errors.js';
 
 /** Dashboard users: accounts, organizations, sign-up, sign-in, second factors, passkeys, Google (docs/auth.md). */
 export const accounts = defineFamily({
   name: 'accounts',
   needs: [],
+  errors: accountErrors,
   build: ({ config, store, clock, log, reads, outbox: messenger, rateLimiter, secretsKey, secretBox }) => {
     const accounts = new Accounts({ store, clock, tokens: new AppTokenSigner(clock, secretsKey), directory: reads, messenger, publicUrl: config.publicUrl });
     const organizations = new Organizations({

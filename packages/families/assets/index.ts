@@ -5,11 +5,13 @@ import { assetPurge, assetPurgeConsumer } from '../../processes/asset-purge.js';
 import { DiskAssetStorage } from '../../providers/asset-storage-disk.js';
 import { S3AssetStorage } from '../../providers/asset-storage-s3.js';
 import { defineFamily } from '../family.js';
+import { assetErrors } from './errors.js';
 
 /** Merchants' files, on the disk or in an S3-compatible bucket (docs/assets.md). */
 export const assets = defineFamily({
   name: 'assets',
   needs: [],
+  errors: assetErrors,
   processes: [assetPurge],
   build: ({ config, store, clock, secretsKey, atClose }) => {
     const storage = config.assetsS3 ? new S3AssetStorage({ ...config.assetsS3, spoolDir: path.join(config.dataDir, 'assets-spool') }) : new DiskAssetStorage(path.join(config.dataDir, 'assets'));

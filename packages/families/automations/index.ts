@@ -9,11 +9,13 @@ import { findTemplate } from '../../../projections/templates.js';
 import { billing } from '../billing/index.js';
 import { defineFamily } from '../family.js';
 import { payouts } from '../payouts/index.js';
+import { automationErrors } from './errors.js';
 
 /** Automations and their runner (docs/automations.md). */
 export const automations = defineFamily({
   name: 'automations',
   needs: [payouts, billing],
+  errors: automationErrors,
   processes: [automationStep, automationSchedule],
   build: ({ config, store, clock, log, knex, secretBox, outbox: messenger, notifier, rateLimiter, deadlines, publicEvents }, { payouts, billing }) => {
     const automations = new Automations({

@@ -12,11 +12,13 @@ import { subscriptionRenewal } from '../../processes/subscription-renewal.js';
 import { walletApplication } from '../../processes/wallet-application.js';
 import { defineFamily } from '../family.js';
 import { payments } from '../payments/index.js';
+import { billingErrors } from './errors.js';
 
 /** Customers, products, subscriptions, invoices, refunds (docs/billing.md). */
 export const billing = defineFamily({
   name: 'billing',
   needs: [payments],
+  errors: billingErrors,
   publicEvents: [customerPublicEvents, productPublicEvents, subscriptionPublicEvents, invoicePublicEvents, refundPublicEvents],
   processes: [invoicePayment, walletApplication, subscriptionRenewal, subscriptionInvoiceIssue, subscriptionInvoiceDue, refundReconcile],
   build: ({ config, store, clock, reads, enqueuer }, { paymentIntents, paymentRecipients }) => ({

@@ -3,11 +3,13 @@ import { CheckoutSessions } from '../../domain/checkout-session/commands.js';
 import { PaymentLinks } from '../../domain/payment-link/commands.js';
 import { defineFamily } from '../family.js';
 import { payments } from '../payments/index.js';
+import { checkoutErrors } from './errors.js';
 
 /** Hosted checkout: sessions and the payment links that open them (docs/checkout.md). */
 export const checkout = defineFamily({
   name: 'checkout',
   needs: [payments],
+  errors: checkoutErrors,
   build: ({ config, store, clock, secretsKey, countPublicPush }, { paymentIntents }) => {
     const paymentLinks = new PaymentLinks({ store, clock, publicUrl: config.publicUrl });
     return {

@@ -4,11 +4,13 @@ import { PortalSettingsService } from '../../domain/customer-portal/settings.js'
 // Part 2 debt: reads billing's customers table directly until billing's read API offers the lookup.
 import { findCustomerIdByEmail } from '../../../projections/customers.js';
 import { defineFamily } from '../family.js';
+import { customerPortalErrors } from './errors.js';
 
 /** The customer portal's sign-in by e-mailed code (docs/billing.md). */
 export const customerPortal = defineFamily({
   name: 'customer-portal',
   needs: [],
+  errors: customerPortalErrors,
   build: ({ config, store, clock, knex, secretsKey, outbox: messenger, rateLimiter }) => ({
     customerPortal: new CustomerPortal({
       store,

@@ -1,6 +1,7 @@
 import { EscrowContracts } from '../../domain/escrow/commands.js';
 import { escrowPayoutFunding } from '../../domain/escrow/payout-funding.js';
 import { escrowContractPublicEvents } from '../../domain/escrow/public-events.js';
+import { declareAccounts } from '../../domain/ledger/accounts.js';
 import type { EscrowDirectory } from '../../domain/read-ports.js';
 import { escrowAutoRelease } from '../../processes/escrow-auto-release.js';
 import { escrowFunding, escrowFundingConsumer } from '../../processes/escrow-funding.js';
@@ -10,11 +11,16 @@ import { contractOfDispute } from '../../../projections/escrow-disputes.js';
 import { contractOfRelease } from '../../../projections/escrow-releases.js';
 import { defineFamily } from '../family.js';
 import { payouts } from '../payouts/index.js';
+import { escrowErrors } from './errors.js';
 
 /** Escrow contracts, their releases and disputes (docs/escrow.md). */
 export const escrow = defineFamily({
   name: 'escrow',
   needs: [payouts],
+  errors: escrowErrors,
+  accounts: declareAccounts({
+    escrow: { owner: 'payers', mayGoNegative: false, shownAs: 'escrowed, held (escrow)', holds: "an escrow contract's funds (escrow:<contract>)" },
+  }),
   publicEvents: [escrowContractPublicEvents],
   processes: [escrowFunding, escrowAutoRelease],
   build: ({ store, clock, knex, enqueuer }, { payouts }) => {

@@ -1,10 +1,28 @@
+import { declareAccounts } from '../../domain/ledger/accounts.js';
 import { ledgerSettlement } from '../../processes/ledger-settlement.js';
 import { defineFamily } from '../family.js';
+import { ledgerErrors } from './errors.js';
 
 /** The balances' ledger (docs/ledger.md): commands run by the families that move money; its own job settles pending funds. */
 export const ledger = defineFamily({
   name: 'ledger',
   needs: [],
+  errors: ledgerErrors,
+  accounts: declareAccounts({
+    available: { owner: 'merchant', mayGoNegative: false, shownAs: 'available', holds: 'settled funds the merchant may pay out or refund' },
+    pending: { owner: 'merchant', mayGoNegative: false, shownAs: 'pending', holds: 'payments not yet settled (the settlement delay)' },
+    reserved: { owner: 'merchant', mayGoNegative: false, shownAs: 'reserved', holds: "holds of payouts in flight and of payout batches' executions, amount + fee" },
+    fees: { owner: 'platform', mayGoNegative: false, shownAs: '(Sika)', holds: "Sika's fees on payments, payouts and releases" },
+    card_clearing: { owner: 'outside', mayGoNegative: true, shownAs: '(none)', holds: 'money on its way from or to card networks: negative when it came in' },
+    bank_clearing: { owner: 'outside', mayGoNegative: true, shownAs: '(none)', holds: 'money on its way to banks' },
+    operator_clearing: { owner: 'outside', mayGoNegative: true, shownAs: '(none)', holds: 'money on its way from or to a mobile money operator (operator_clearing:<operator>)' },
+    rail_clearing: {
+      owner: 'outside',
+      mayGoNegative: true,
+      shownAs: '(none; bin/sika ledger balance --rail)',
+      holds: "what a rail that keeps Sika's money in a wallet (rail_clearing:<connector>, e.g. pawapay) holds for it: collections in, less payouts and refunds out; negative when it holds money",
+    },
+  }),
   processes: [ledgerSettlement],
   build: () => ({}),
 });

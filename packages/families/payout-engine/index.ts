@@ -6,11 +6,13 @@ import { payoutBatchItem, payoutBatchItemsConsumer } from '../../processes/payou
 import { payoutBatchRun } from '../../processes/payout-batch-run.js';
 import { defineFamily } from '../family.js';
 import { payouts } from '../payouts/index.js';
+import { payoutEngineErrors } from './errors.js';
 
 /** The payout engine: saved recipients and payout batches (docs/payout-engine.md). */
 export const payoutEngine = defineFamily({
   name: 'payout-engine',
   needs: [payouts],
+  errors: payoutEngineErrors,
   publicEvents: [payoutBatchPublicEvents],
   processes: [payoutBatchRun, payoutBatchItem],
   build: ({ store, clock, enqueuer }, { payouts }) => {

@@ -10,6 +10,7 @@ import { payoutStatusCheck } from '../../processes/status-check.js';
 import { hasPaidTo } from '../../../projections/payouts.js';
 import { accounts } from '../accounts/index.js';
 import { defineFamily } from '../family.js';
+import { payoutErrors } from './errors.js';
 
 declare module '../family.js' {
   interface Registrations {
@@ -22,6 +23,7 @@ declare module '../family.js' {
 export const payouts = defineFamily({
   name: 'payouts',
   needs: [accounts],
+  errors: payoutErrors,
   publicEvents: [payoutPublicEvents],
   processes: [payoutCallback, payoutOverdue, payoutReconcile, payoutStatusCheck],
   build: ({ store, clock, log, knex, railsOf, reads, payoutSettings, enqueuer, outbox: messenger }, { verifications }) => {

@@ -4,11 +4,13 @@ import { enqueueMany } from '../../scheduler/scheduler.js';
 import { WebhookDispatcher } from '../../webhooks/dispatcher.js';
 import { EventWaits } from '../../webhooks/event-waits.js';
 import { defineFamily } from '../family.js';
+import { webhookErrors } from './errors.js';
 
 /** Webhook endpoints, the dispatcher that delivers to them, and the events API's long polls (docs/webhooks.md). */
 export const webhooks = defineFamily({
   name: 'webhooks',
   needs: [],
+  errors: webhookErrors,
   processes: [webhookDelivery],
   build: ({ config, db, store, clock, log, knex, secretBox, notifier, instance, deadlines, publicEvents, atClose }) => {
     const webhookEndpoints = new WebhookEndpoints(store, clock, secretBox, config.webhookAllowedPrivateRanges, publicEvents);

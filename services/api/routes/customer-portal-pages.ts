@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../../packages/core/clock.js';
-import { ApiError, ERROR_CODES } from '../../../packages/core/errors.js';
+import { ApiError, errorSpec } from '../../../packages/core/errors.js';
 import { isRefused } from '../../../packages/core/refusal.js';
 import type { Billing } from '../../../packages/domain/billing/service.js';
 import type { CustomerPortal } from '../../../packages/domain/customer-portal/commands.js';
@@ -114,7 +114,7 @@ export function customerPortalPagesFamily(knex: Knex, clock: Clock, signIn: Cust
           } catch (err) {
             if (!isRefused(err, 'IKW-CPT-001')) throw err;
             const lang = languageOf(ctx.header('accept-language'));
-            return signInPage(lang, { base: base(ctx.params), merchant: await merchantOf(ctx.params), challengeId: ctx.body.ChallengeId, error: true }, ERROR_CODES[err.code].status);
+            return signInPage(lang, { base: base(ctx.params), merchant: await merchantOf(ctx.params), challengeId: ctx.body.ChallengeId, error: true }, errorSpec(err.code).status);
           }
         },
       }),

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { ApiError, ERROR_CODES } from '../../../packages/core/errors.js';
+import { ApiError, errorSpec } from '../../../packages/core/errors.js';
 import { isRefused } from '../../../packages/core/refusal.js';
 import { SESSION_LIFETIME_MS, type CheckoutSessions } from '../../../packages/domain/checkout-session/commands.js';
 import { Reply } from '../../../packages/http/context.js';
@@ -51,7 +51,7 @@ export function payFamily(knex: Knex, sessions: CheckoutSessions, publicUrl: str
             const cookie = `${SESSION_COOKIE}=${session.id}; Max-Age=${SESSION_LIFETIME_MS / 1000}; Path=/pay/${ctx.params.slug}; HttpOnly; SameSite=Lax${secure}`;
             return redirect.withHeaders({ 'Set-Cookie': cookie });
           } catch (err) {
-            if (browser && isRefused(err, 'IKW-CHK-002', 'IKW-CHK-003')) return messagePage(lang, 'unavailable', ERROR_CODES[err.code].status, { merchant: await pageMerchant(found.owner) });
+            if (browser && isRefused(err, 'IKW-CHK-002', 'IKW-CHK-003')) return messagePage(lang, 'unavailable', errorSpec(err.code).status, { merchant: await pageMerchant(found.owner) });
             throw err;
           }
         },

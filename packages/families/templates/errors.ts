@@ -1,0 +1,17 @@
+import { declareErrorCodes } from '../../core/errors.js';
+
+/** The templates family's error codes, its manifest's `errors` (docs/errors.md, "Who owns a code"). `TPL`: the template engine (docs/template-engine.md). */
+export const templateErrors = declareErrorCodes({
+  'IKW-TPL-001': { status: 400, retryable: false, message: 'The template does not parse as Liquid' },
+  'IKW-TPL-002': { status: 400, retryable: false, message: 'The variable schema is not a JSON Schema of an object' },
+  'IKW-TPL-003': { status: 422, retryable: false, message: "The data does not match the template's variable schema" },
+  'IKW-TPL-004': { status: 400, retryable: false, message: 'The template has no content in this locale' },
+  'IKW-TPL-005': { status: 409, retryable: false, message: 'The template has no published version' },
+  'IKW-TPL-006': { status: 422, retryable: false, message: 'The rendered template is over a size limit' },
+});
+
+type TemplateErrors = typeof templateErrors;
+declare module '../../core/errors.js' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface ErrorCatalogue extends TemplateErrors {}
+}
