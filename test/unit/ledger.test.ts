@@ -1,7 +1,12 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import t from 'tap';
 import { isRefused } from '../../packages/core/refusal.js';
+import { assembleChart, kindOf, mayGoNegative } from '../../packages/domain/ledger/accounts.js';
 import { balanceOf, isBalanced, ledgerDecider, type LedgerCommand, type LedgerState } from '../../packages/domain/ledger/decider.js';
 import type { LedgerEvent } from '../../packages/domain/ledger/events.js';
+import type { AnyFamily } from '../../packages/families/family.js';
+import { CHART, FAMILIES } from '../../packages/families/index.js';
 import { spec } from '../support/decider-spec.js';
 
 const ledger = spec(ledgerDecider);
@@ -135,4 +140,33 @@ t.test('property: random postings never unbalance the journal nor drive availabl
     }
     t.ok(h.every((e) => isBalanced(e.data.lines)), `run ${run}: every entry balances`);
   }
+});
+
+t.test('the chart of accounts: every account a posting may name is of a kind exactly one family declares', async (t) => {
+  // Every line's account is an `Account` (packages/domain/ledger/events.ts): its kinds, read from the type's declarations.
+  const events = fs.readFileSync(path.resolve(import.meta.dirname, '../../../packages/domain/ledger/events.ts'), 'utf8');
+  const aliases = new Map([...events.matchAll(/^export type (\w+) = ([^;]+);/gm)].map((m) => [m[1]!, m[2]!]));
+  const kindsOf = (alias: string): string[] => {
+    const body = aliases.get(alias);
+    if (body === undefined) throw new Error(`${alias} is not a type of packages/domain/ledger/events.ts`);
+    return body.split('|').flatMap((part) => {
+      const kind = /^'([a-z_]+)'$/.exec(part.trim()) ?? /^`([a-z_]+):\$\{string\}`$/.exec(part.trim());
+      return kind ? [kind[1]!] : kindsOf(part.trim());
+    });
+  };
+  const posted = new Set(kindsOf('Account'));
+  t.ok(posted.has('available') && posted.has('escrow') && posted.has('rail_clearing'), [...posted].join(', '));
+  const declaredBy = new Map<string, string[]>();
+  for (const family of FAMILIES as readonly AnyFamily[]) for (const kind of Object.keys(family.accounts ?? {})) declaredBy.set(kind, [...(declaredBy.get(kind) ?? []), family.name]);
+  for (const kind of posted) t.same(declaredBy.get(kind)?.length, 1, `${kind} is declared by ${declaredBy.get(kind)?.join(', ') ?? 'no family'}`);
+  t.same([...declaredBy.keys()].sort(), [...posted].sort(), 'the chart declares no kind a posting cannot name');
+  t.same(Object.keys(CHART).sort(), [...posted].sort(), 'the assembled chart is every family\'s accounts');
+});
+
+t.test('an account of no kind of the chart is a bug, thrown; two families declaring one kind are refused', async (t) => {
+  t.throws(() => kindOf('savings:acct_1'), /Account 'savings:acct_1' is not in the chart of accounts/);
+  t.throws(() => mayGoNegative('savings'), /Account 'savings' is not in the chart of accounts/);
+  t.same([mayGoNegative('commission'), mayGoNegative('escrow:esc_1'), mayGoNegative('rail_clearing:pawapay')], [true, false, true], "each kind's rule, whoever declares it");
+  const kind = { owner: 'merchant', mayGoNegative: false, shownAs: 'x', holds: 'x' } as const;
+  t.throws(() => assembleChart([{ owner: 'a', accounts: { escrow: kind } }, { owner: 'b', accounts: { escrow: kind } }]), /a and b both declare the ledger account escrow/);
 });
