@@ -13,6 +13,8 @@ import type { OrderCreated } from '../../packages/domain/marketplace-order/event
 import { marketplaceFundsProjection } from '../../projections/marketplace-funds.js';
 import { marketplaceRefundsProjection } from '../../projections/marketplace-refunds.js';
 import { projectionSpec } from '../support/projection-spec.js';
+// The ledger's decider checks postings against the chart of accounts, which the family list assembles.
+import '../../packages/families/index.js';
 
 const owner = { merchantId: 'acct_p', environment: 'sandbox' as const };
 const at = new Date('2026-03-02T10:00:00Z');

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { isRefused } from '../../packages/core/refusal.js';
-import { assembleChart, kindOf, mayGoNegative } from '../../packages/domain/ledger/accounts.js';
+import { assembleChart, kindOf, mayGoNegative, useChart } from '../../packages/domain/ledger/accounts.js';
 import { balanceOf, isBalanced, ledgerDecider, type LedgerCommand, type LedgerState } from '../../packages/domain/ledger/decider.js';
 import type { LedgerEvent } from '../../packages/domain/ledger/events.js';
 import type { AnyFamily } from '../../packages/families/family.js';
@@ -169,4 +169,7 @@ t.test('an account of no kind of the chart is a bug, thrown; two families declar
   t.same([mayGoNegative('commission'), mayGoNegative('escrow:esc_1'), mayGoNegative('rail_clearing:pawapay')], [true, false, true], "each kind's rule, whoever declares it");
   const kind = { owner: 'merchant', mayGoNegative: false, shownAs: 'x', holds: 'x' } as const;
   t.throws(() => assembleChart([{ owner: 'a', accounts: { escrow: kind } }, { owner: 'b', accounts: { escrow: kind } }]), /a and b both declare the ledger account escrow/);
+  useChart({});
+  t.throws(() => mayGoNegative('available'), /The chart of accounts is empty \(checking 'available'\): the family list \(packages\/families\/index.ts\) assembles it/, 'a process that never loaded the family list is told so');
+  useChart(CHART);
 });

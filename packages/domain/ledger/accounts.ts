@@ -51,6 +51,7 @@ export function assembleChart(owners: readonly { owner: string; accounts: ChartP
 export function kindOf(account: string): string {
   const colon = account.indexOf(':');
   const kind = colon < 0 ? account : account.slice(0, colon);
+  if (Object.keys(chart).length === 0) throw new Error(`The chart of accounts is empty (checking '${account}'): the family list (packages/families/index.ts) assembles it, and was never loaded`);
   if (!Object.hasOwn(chart, kind)) throw new Error(`Account '${account}' is not in the chart of accounts`);
   return kind;
 }
