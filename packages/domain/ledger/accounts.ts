@@ -21,11 +21,6 @@ export interface AccountKind {
 /** One owner's kinds of account, keyed by kind (`escrow` for `escrow:<contract>`): a family's manifest's `accounts`. */
 export type ChartPart = Readonly<Record<string, AccountKind>>;
 
-/** A family's part of the chart of accounts, declared in its manifest. */
-export function declareAccounts<const Part extends ChartPart>(part: Part): Part {
-  return part;
-}
-
 /** The chart postings are checked against: empty until the family list gives it (packages/families/index.ts, as it loads). */
 let chart: ChartPart = {};
 

@@ -1,7 +1,6 @@
 import { EscrowContracts } from '../../domain/escrow/commands.js';
 import { escrowPayoutFunding } from '../../domain/escrow/payout-funding.js';
 import { escrowContractPublicEvents } from '../../domain/escrow/public-events.js';
-import { declareAccounts } from '../../domain/ledger/accounts.js';
 import type { EscrowDirectory } from '../../domain/read-ports.js';
 import { escrowAutoRelease } from '../../processes/escrow-auto-release.js';
 import { escrowFunding, escrowFundingConsumer } from '../../processes/escrow-funding.js';
@@ -18,9 +17,9 @@ export const escrow = defineFamily({
   name: 'escrow',
   needs: [payouts],
   errors: escrowErrors,
-  accounts: declareAccounts({
+  accounts: {
     escrow: { owner: 'payers', mayGoNegative: false, shownAs: 'escrowed, held (escrow)', holds: "an escrow contract's funds (escrow:<contract>)" },
-  }),
+  },
   publicEvents: [escrowContractPublicEvents],
   processes: [escrowFunding, escrowAutoRelease],
   build: ({ store, clock, knex, enqueuer }, { payouts }) => {

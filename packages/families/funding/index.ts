@@ -1,6 +1,5 @@
 import { FundingCampaigns } from '../../domain/funding-campaign/commands.js';
 import { fundingCampaignPublicEvents } from '../../domain/funding-campaign/public-events.js';
-import { declareAccounts } from '../../domain/ledger/accounts.js';
 import { fundingDeadline, fundingPayment, fundingPaymentsConsumer, fundingPayoutMend } from '../../processes/funding.js';
 // Part 2 debt: the family reads its own read side directly until its read API is its manifest's.
 import { campaignOfContribution } from '../../../projections/funding-campaigns.js';
@@ -14,9 +13,9 @@ export const funding = defineFamily({
   name: 'funding',
   needs: [payments, payouts],
   errors: fundingErrors,
-  accounts: declareAccounts({
+  accounts: {
     campaign: { owner: 'payers', mayGoNegative: false, shownAs: 'held (campaign)', holds: "a funding campaign's contributions until release (campaign:<campaign>)" },
-  }),
+  },
   publicEvents: [fundingCampaignPublicEvents],
   processes: [fundingPayment, fundingDeadline, fundingPayoutMend],
   build: ({ config, store, clock, knex, enqueuer, countPublicPush }, { paymentIntents, payouts }) => ({

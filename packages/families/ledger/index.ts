@@ -1,4 +1,3 @@
-import { declareAccounts } from '../../domain/ledger/accounts.js';
 import { ledgerSettlement } from '../../processes/ledger-settlement.js';
 import { defineFamily } from '../family.js';
 import { ledgerErrors } from './errors.js';
@@ -8,7 +7,7 @@ export const ledger = defineFamily({
   name: 'ledger',
   needs: [],
   errors: ledgerErrors,
-  accounts: declareAccounts({
+  accounts: {
     available: { owner: 'merchant', mayGoNegative: false, shownAs: 'available', holds: 'settled funds the merchant may pay out or refund' },
     pending: { owner: 'merchant', mayGoNegative: false, shownAs: 'pending', holds: 'payments not yet settled (the settlement delay)' },
     reserved: { owner: 'merchant', mayGoNegative: false, shownAs: 'reserved', holds: "holds of payouts in flight and of payout batches' executions, amount + fee" },
@@ -22,7 +21,7 @@ export const ledger = defineFamily({
       shownAs: '(none; bin/sika ledger balance --rail)',
       holds: "what a rail that keeps Sika's money in a wallet (rail_clearing:<connector>, e.g. pawapay) holds for it: collections in, less payouts and refunds out; negative when it holds money",
     },
-  }),
+  },
   processes: [ledgerSettlement],
   build: () => ({}),
 });

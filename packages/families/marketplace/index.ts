@@ -1,5 +1,4 @@
 import { CommissionRules } from '../../domain/commission-rule/commands.js';
-import { declareAccounts } from '../../domain/ledger/accounts.js';
 import { MarketplaceOrders } from '../../domain/marketplace-order/commands.js';
 import { marketplaceOrderPublicEvents } from '../../domain/marketplace-order/public-events.js';
 import { MarketplaceSellers } from '../../domain/marketplace-seller/commands.js';
@@ -24,12 +23,12 @@ export const marketplace = defineFamily({
   name: 'marketplace',
   needs: [payments, payouts],
   errors: marketplaceErrors,
-  accounts: declareAccounts({
+  accounts: {
     seller_pending: { owner: 'sellers', mayGoNegative: false, shownAs: 'seller_funds.pending, held (seller)', holds: "a marketplace seller's shares not yet settled (seller_pending:<seller>)" },
     seller_available: { owner: 'sellers', mayGoNegative: false, shownAs: 'seller_funds.available, held (seller)', holds: "a marketplace seller's settled funds (seller_available:<seller>)" },
     seller_payouts: { owner: 'sellers', mayGoNegative: false, shownAs: 'held (seller_payouts)', holds: "holds of payouts to sellers in flight, amount + fee" },
     commission: { owner: 'merchant', mayGoNegative: true, shownAs: 'GET /api/v1/marketplace/balance', holds: "the marketplace's commission, less the processing fees it pays (may go below zero)" },
-  }),
+  },
   publicEvents: [marketplaceOrderPublicEvents],
   build: ({ store, clock, knex }, { paymentIntents, payouts }) => {
     const commissionRules = new CommissionRules({ store, clock });
