@@ -16,23 +16,35 @@ export function QueryView<T>({ query, isEmpty, empty, children }: { query: UseQu
 
 /**
  * Names each body cell of `table` by its column's header (`data-label`), which the narrow layout
- * shows beside the value when the rows become cards (styles.css, "Lists as cards").
+ * shows beside the value when the rows become cards (styles.css, "Lists as cards"); a column of
+ * amounts (cells of class `amount`) has its header right-aligned above them too.
  */
 function labelCells(table: HTMLTableElement): void {
   const header = table.tHead?.rows[0];
   if (!header) return;
   const names: string[] = [];
-  for (const cell of Array.from(header.cells)) for (let i = 0; i < cell.colSpan; i++) names.push(cell.textContent?.trim() ?? '');
+  const headers: HTMLTableCellElement[] = [];
+  for (const cell of Array.from(header.cells)) {
+    for (let i = 0; i < cell.colSpan; i++) {
+      names.push(cell.textContent?.trim() ?? '');
+      headers.push(cell);
+    }
+  }
+  const amounts = new Set<number>();
   for (const body of Array.from(table.tBodies)) {
     for (const row of Array.from(body.rows)) {
       let column = 0;
       for (const cell of Array.from(row.cells)) {
         const name = names[column] ?? '';
         if (name && cell.dataset.label !== name) cell.dataset.label = name;
+        if (cell.classList.contains('amount')) amounts.add(column);
         column += cell.colSpan;
       }
     }
   }
+  headers.forEach((cell, column) => {
+    if (cell.colSpan === 1 && cell.classList.contains('amount') !== amounts.has(column)) cell.classList.toggle('amount', amounts.has(column));
+  });
 }
 
 /**

@@ -1,4 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Badge } from '../Badge.js';
 import { useContext, useState } from 'react';
 import type { Environment } from '../../../../clients/typescript/src/index.js';
 import { CopyButton, CursorPager, Link, QueryView, Scrollable, useCursorPages, FilterSelect } from '../components.js';
@@ -184,7 +185,9 @@ function StepLogs({ environment, onSignedOut, names }: { environment: Environmen
                       </td>
                       <td>{t(`action.${log.action}`)}</td>
                       <td>{log.attempt}</td>
-                      <td>{t(`log.${log.status}`)}</td>
+                      <td>
+                        <Badge status={log.status}>{t(`log.${log.status}`)}</Badge>
+                      </td>
                       <td>{t('log.durationMs', { ms: log.durationMs })}</td>
                       <td>{log.error ?? '—'}</td>
                     </tr>

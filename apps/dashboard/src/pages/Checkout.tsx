@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { Badge } from '../Badge.js';
 import { useContext, useState } from 'react';
 import { CursorPager, Link, QueryView, Scrollable, useCursorPages } from '../components.js';
 import { formatAmount, formatWhen, LanguageContext, useMessages } from '../i18n.js';
@@ -66,8 +67,10 @@ export function Checkout({ environment, onSignedOut }: PageProps) {
                           </Link>
                           {s.description ? <div>{s.description}</div> : null}
                         </th>
-                        <td>{formatAmount(language, s.amount, s.currency)}</td>
-                        <td>{t(`status.${s.status}`)}</td>
+                        <td className="amount">{formatAmount(language, s.amount, s.currency)}</td>
+                        <td>
+                          <Badge status={s.status}>{t(`status.${s.status}`)}</Badge>
+                        </td>
                         <td>{t(`payment.${s.paymentStatus}`)}</td>
                         <td>{formatWhen(language, s.created)}</td>
                         <td>

@@ -283,7 +283,7 @@ function LinkRow({ link, name, status, onDeactivate, deactivating }: { link: Pay
   return (
     <tr>
       <th scope="row">{name}</th>
-      <td>{formatAmount(language, link.amount, link.currency)}</td>
+      <td className="amount">{formatAmount(language, link.amount, link.currency)}</td>
       <td>{status}</td>
       <td>{formatWhen(language, link.created, 'date')}</td>
       <td>

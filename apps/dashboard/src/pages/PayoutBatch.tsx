@@ -167,8 +167,8 @@ export function PayoutBatchPage({ environment, onSignedOut, id }: PageProps) {
                                 <th scope="row">{item.index + 1}</th>
                                 <td>{item.reference ?? '—'}</td>
                                 <td>{destinationText(item.destination, names)}</td>
-                                <td>{formatAmount(language, item.amount, item.currency ?? b.currency)}</td>
-                                <td>{formatAmount(language, item.fee, item.currency ?? b.currency)}</td>
+                                <td className="amount">{formatAmount(language, item.amount, item.currency ?? b.currency)}</td>
+                                <td className="amount">{formatAmount(language, item.fee, item.currency ?? b.currency)}</td>
                                 <td>
                                   {t(`item.${item.status as ItemStatus}`)}
                                   {item.failure_code ? ` · ${item.failure_code}` : ''}
@@ -219,7 +219,7 @@ export function PayoutBatchPage({ environment, onSignedOut, id }: PageProps) {
                                   <th scope="row">{(LOG_STEPS as readonly string[]).includes(entry.type) ? t(`step.${entry.type as LogStep}`) : entry.type}</th>
                                   <td>{entry.item_index == null ? '—' : entry.item_index + 1}</td>
                                   <td>{statusWords(entry.type, entry.status)}</td>
-                                  <td>{entry.amount == null ? '—' : formatAmount(language, entry.amount, b.currency)}</td>
+                                  <td className="amount">{entry.amount == null ? '—' : formatAmount(language, entry.amount, b.currency)}</td>
                                   <td>{entry.failure_code ?? '—'}</td>
                                 </tr>
                               ))}

@@ -1,4 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Badge } from '../Badge.js';
 import { useContext, useState, type FormEvent } from 'react';
 import { SikaError, type ItemError } from '../../../../clients/typescript/src/index.js';
 import { CursorPager, ErrorMessage, errorText, Link, NavigationContext, QueryView, Scrollable, useCanWrite, useCursorPages, FilterSelect } from '../components.js';
@@ -187,8 +188,10 @@ export function PayoutBatches({ environment, onSignedOut }: PageProps) {
                         </th>
                         <td>{formatWhen(language, b.created)}</td>
                         <td>{b.item_count}</td>
-                        <td>{formatAmount(language, b.total_amount, b.currency)}</td>
-                        <td>{t(`status.${b.status}`)}</td>
+                        <td className="amount">{formatAmount(language, b.total_amount, b.currency)}</td>
+                        <td>
+                          <Badge status={b.status}>{t(`status.${b.status}`)}</Badge>
+                        </td>
                       </tr>
                     ))}
                   </tbody>

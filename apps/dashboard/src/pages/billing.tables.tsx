@@ -1,4 +1,5 @@
 import { useContext } from 'react';
+import { Badge } from '../Badge.js';
 import type { Answer } from '../../../../clients/typescript/src/index.js';
 import { Link, Scrollable } from '../components.js';
 import { formatWhen, formatAmount, LanguageContext, useMessages } from '../i18n.js';
@@ -85,9 +86,11 @@ export function InvoiceTable({ rows, labelledBy, withCustomer = true }: { rows: 
                   </Link>
                 </td>
               )}
-              <td>{t(`inv.${i.status}` as 'inv.open')}</td>
-              <td>{formatAmount(language, i.amount_due, i.currency)}</td>
-              <td>{formatAmount(language, i.amount_remaining ?? i.amount_due - i.amount_paid, i.currency)}</td>
+              <td>
+                <Badge status={i.status}>{t(`inv.${i.status}` as 'inv.open')}</Badge>
+              </td>
+              <td className="amount">{formatAmount(language, i.amount_due, i.currency)}</td>
+              <td className="amount">{formatAmount(language, i.amount_remaining ?? i.amount_due - i.amount_paid, i.currency)}</td>
               <td>{i.due_date ?? '—'}</td>
             </tr>
           ))}
