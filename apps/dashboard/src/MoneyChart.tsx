@@ -75,7 +75,7 @@ export function MoneyChart({ days, currency, label, seriesNames }: { days: DayOf
   return (
     <figure className="money-chart">
       <div ref={box} className="chart" role="img" aria-label={label} />
-      <ul className="legend">
+      <ul className="legend" aria-label={t('chart.legend')}>
         {(
           [
             ['in', IN_COLOUR],

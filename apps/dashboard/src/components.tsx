@@ -93,8 +93,11 @@ export function Link({ to, id, children, ...rest }: { to: PageName; id?: string;
   );
 }
 
-/** Copies `text` to the clipboard and says so (to a screen reader too) for a few seconds. */
-export function CopyButton({ text, label }: { text: string; label?: string }) {
+/**
+ * Copies `text` to the clipboard and says so (to a screen reader too) for a few seconds. `compact`
+ * is the small one beside an id in a list: an icon, named by `label` (which it then needs).
+ */
+export function CopyButton({ text, label, compact = false }: { text: string; label?: string; compact?: boolean }) {
   const t = useT();
   const [copied, setCopied] = useState(false);
   useEffect(() => {
@@ -104,13 +107,31 @@ export function CopyButton({ text, label }: { text: string; label?: string }) {
   }, [copied]);
   return (
     <>
-      <button type="button" aria-label={label} onClick={() => void navigator.clipboard?.writeText(text).then(() => setCopied(true))}>
-        {t('action.copy')}
+      <button type="button" className={compact ? 'copy-icon' : undefined} aria-label={label} onClick={() => void navigator.clipboard?.writeText(text).then(() => setCopied(true))}>
+        {compact ? (
+          <svg width="14" height="14" viewBox="0 0 14 14" aria-hidden="true">
+            <rect x="4.5" y="0.5" width="9" height="9" rx="1.5" fill="none" stroke="currentColor" />
+            <path d="M2.5 3.5h-1a1 1 0 0 0-1 1v8a1 1 0 0 0 1 1h8a1 1 0 0 0 1-1v-1" fill="none" stroke="currentColor" />
+          </svg>
+        ) : (
+          t('action.copy')
+        )}
       </button>
       <span role="status" className="copied">
         {copied ? t('action.copied') : ''}
       </span>
     </>
+  );
+}
+
+/** An object's id as the lists show it: secondary (monospace, smaller), with a button that copies it. */
+export function CopyableId({ id }: { id: string }) {
+  const t = useT();
+  return (
+    <span className="copyable-id">
+      <code>{id}</code>
+      <CopyButton text={id} label={`${t('action.copyId')}: ${id}`} compact />
+    </span>
   );
 }
 
