@@ -27,7 +27,9 @@ t.test('Settings in sections, each at its own address: a link opens its section,
   await page.getByRole('region', { name: 'Payout settings' }).waitFor();
   t.equal(await sections.locator('[aria-current="page"]').textContent(), 'Payouts', 'the address /dashboard/settings/payouts opens the payouts section, marked current');
   t.equal(await page.getByRole('region', { name: 'Second factors' }).count(), 0, 'and only that section');
+  await page.setViewportSize({ width: 1280, height: 800 }); // the main navigation shows beside the page
   t.equal(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings', exact: true }).getAttribute('aria-current'), 'page', 'Settings marked in the main navigation');
+  await page.setViewportSize({ width: 360, height: 740 });
   t.same(await accessibilityProblems(page), [], 'the payouts section: no serious or critical axe violation');
   t.same(await overflowAt(page), [], 'the payouts section: no horizontal scroll at 320 px');
   await screenshot(page, 'settings-payouts');
