@@ -86,7 +86,7 @@ export function MoneyChart({ days, currency, label, seriesNames }: { days: DayOf
             <svg className="swatch" width="12" height="12" aria-hidden="true">
               <rect width="12" height="12" fill={colour} />
             </svg>
-            {seriesNames[field]}: <span className="amount">{money(total(field))}</span>
+            {t('chart.legendItem', { name: seriesNames[field], amount: money(total(field)) })}
           </li>
         ))}
       </ul>
