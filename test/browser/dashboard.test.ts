@@ -154,6 +154,7 @@ t.test('payouts: review the fee, confirm once, see it in the list and the balanc
   await row.waitFor();
   t.equal(await row.count(), 1, 'one payout, however often confirm was pressed');
   t.match(await row.textContent(), /^Orange Money · \+221771234567.*5,000/, 'the destination first, then the amount');
+  t.match(await listsAt(page, 1280), { tables: 1, cards: false, cut: [] }, 'at 1280 px no column cut, the id and its copy button included');
   await screenshot(page, 'payouts');
 
   // The payout's own page: its figures, whether it is late, and what it took from the balance.
