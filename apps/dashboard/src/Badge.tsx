@@ -22,6 +22,7 @@ const TONES: Record<string, Tone> = {
   healthy: 'success',
   ready: 'success',
   uploaded: 'success',
+  available: 'success',
   validated: 'success',
   executed: 'success',
   resolved: 'success',

@@ -73,7 +73,9 @@ export function Automation({ environment, onSignedOut, id }: PageProps) {
             {notice && <p role="status">{notice}</p>}
             <dl className="facts">
               <dt>{t('status')}</dt>
-              <dd>{t(a.status === 'disabled' && a.disabledReason === 'failures' ? 'status.failures' : `status.${a.status}`)}</dd>
+              <dd>
+                <Badge status={a.status === 'disabled' && a.disabledReason === 'failures' ? 'failures' : a.status}>{t(a.status === 'disabled' && a.disabledReason === 'failures' ? 'status.failures' : `status.${a.status}`)}</Badge>
+              </dd>
               <dt>{t('trigger')}</dt>
               <dd>{triggerText(a.trigger)}</dd>
               {a.description && (

@@ -110,7 +110,9 @@ export function Automations({ environment, onSignedOut }: PageProps) {
                         </Link>
                       </th>
                       <td>{triggerText(a.trigger)}</td>
-                      <td>{t(a.disabledReason === 'failures' && a.status === 'disabled' ? 'status.failures' : `status.${a.status}`)}</td>
+                      <td>
+                        <Badge status={a.disabledReason === 'failures' && a.status === 'disabled' ? 'failures' : a.status}>{t(a.disabledReason === 'failures' && a.status === 'disabled' ? 'status.failures' : `status.${a.status}`)}</Badge>
+                      </td>
                       <td>{a.lastRun ? `${formatWhen(language, a.lastRun.startedAt)} — ${t(`run.${a.lastRun.status}`)}` : t('never')}</td>
                       <td>{formatWhen(language, a.created)}</td>
                     </tr>

@@ -42,7 +42,7 @@ export function SubscriptionTable({ rows, labelledBy, withCustomer = true }: { r
                 </td>
               )}
               <td>
-                {t(`sub.${s.status}` as 'sub.active')}
+                <Badge status={s.status}>{t(`sub.${s.status}` as 'sub.active')}</Badge>
                 {s.cancel_at_period_end && s.status !== 'canceled' ? ` — ${t('endsAtPeriodEnd')}` : ''}
               </td>
               <td>{formatWhen(language, s.current_period_end, 'utcDate')}</td>
