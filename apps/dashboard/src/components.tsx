@@ -124,12 +124,21 @@ export function CopyButton({ text, label, compact = false }: { text: string; lab
   );
 }
 
-/** An object's id as the lists show it: secondary (monospace, smaller), with a button that copies it. */
-export function CopyableId({ id }: { id: string }) {
+/**
+ * An object's id as the lists show it: secondary (monospace, smaller), with a button that copies
+ * it; with `to`, the id is also the link to the object's page (the button beside the link, not in it).
+ */
+export function CopyableId({ id, to }: { id: string; to?: PageName }) {
   const t = useT();
   return (
     <span className="copyable-id">
-      <code>{id}</code>
+      {to ? (
+        <Link to={to} id={id}>
+          <code>{id}</code>
+        </Link>
+      ) : (
+        <code>{id}</code>
+      )}
       <CopyButton text={id} label={`${t('action.copyId')}: ${id}`} compact />
     </span>
   );

@@ -1,7 +1,7 @@
 import { useContext } from 'react';
 import { Badge } from '../Badge.js';
 import type { Answer } from '../../../../clients/typescript/src/index.js';
-import { Link, Scrollable } from '../components.js';
+import { CopyableId, Link, Scrollable } from '../components.js';
 import { formatWhen, formatAmount, LanguageContext, useMessages } from '../i18n.js';
 import { billingMessages as messages } from './billing.messages.js';
 
@@ -30,9 +30,7 @@ export function SubscriptionTable({ rows, labelledBy, withCustomer = true }: { r
           {rows.map((s) => (
             <tr key={s.id}>
               <th scope="row">
-                <Link to="subscription" id={s.id}>
-                  {s.id}
-                </Link>
+                <CopyableId id={s.id} to="subscription" />
               </th>
               {withCustomer && (
                 <td>
@@ -75,9 +73,7 @@ export function InvoiceTable({ rows, labelledBy, withCustomer = true }: { rows: 
           {rows.map((i) => (
             <tr key={i.id}>
               <th scope="row">
-                <Link to="invoice" id={i.id}>
-                  {i.id}
-                </Link>
+                <CopyableId id={i.id} to="invoice" />
               </th>
               {withCustomer && (
                 <td>
