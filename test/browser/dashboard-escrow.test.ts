@@ -46,7 +46,8 @@ t.test('escrow: fund from the balance, a milestone delivered and released, a dis
   await release.getByLabel('For milestone').selectOption({ label: 'Foundations' });
   await release.getByRole('button', { name: 'Release' }).click();
   await page.getByRole('button', { name: /^Execute: / }).click();
-  await page.getByRole('row', { name: /executed/ }).waitFor();
+  await page.getByRole('row', { name: /Executed/ }).waitFor();
+  t.equal(await page.getByRole('row', { name: /Executed/ }).locator('.badge').textContent(), 'Executed', 'the release executed, said in words as a badge');
   await facts.filter({ hasText: /Held\D*20,000/ }).waitFor();
   t.match(await facts.textContent(), /Released\D*10,000/, 'the milestone released');
   t.equal((await balance(svc, key)).available, 80_000, 'its 10,000 back on the balance');
@@ -66,10 +67,13 @@ t.test('escrow: fund from the balance, a milestone delivered and released, a dis
   t.same(await overflowAt(page), [], 'no horizontal scroll at 320 px');
   await screenshot(page, 'escrow-contract');
 
+  const disputes = page.getByRole('region', { name: 'Disputes' });
+  t.match(await disputes.getByRole('listitem').first().textContent(), /^The walls are not straight Open/, 'the dispute, its status in words');
   const resolve = page.getByRole('form', { name: 'Resolve: The walls are not straight' });
   await resolve.getByLabel('Outcome').selectOption('refund_to_payer');
   await resolve.getByRole('button', { name: 'Resolve' }).click();
   await facts.filter({ hasText: /Refunded\D*20,000/ }).waitFor();
+  await disputes.locator('.badge', { hasText: 'Resolved' }).waitFor();
   t.match((await svc.request('GET', `/api/v1/escrow/contracts/${id}`, { key })).body, { heldMinor: 0, releasedMinor: 10_000, refundedMinor: 20_000 }, 'the API holds the outcome');
 
   await page.getByRole('link', { name: 'All contracts' }).click();

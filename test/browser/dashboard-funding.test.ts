@@ -72,7 +72,13 @@ t.test('funding: create, publish, contributions and progress, an update, a refun
   await page.getByText('No update posted yet.').waitFor();
 
   await page.getByRole('button', { name: /^Refund: Moussa/ }).click();
-  await page.getByRole('row', { name: /Moussa.*refunded/ }).waitFor();
+  await page.getByRole('row', { name: /Moussa.*Refunded/ }).waitFor();
+  t.match(await page.getByRole('row', { name: /Awa/ }).textContent(), /10,000Succeeded/, 'each contribution’s status in words');
+  t.equal(await page.getByRole('region', { name: 'Contributions' }).first().locator('.badge').count(), 2, 'as badges');
+  await page.getByLabel('Language').selectOption('fr');
+  await page.getByRole('row', { name: /Moussa.*Remboursée/ }).waitFor();
+  t.match(await page.getByRole('row', { name: /Awa/ }).textContent(), /Réussie/, 'and in French');
+  await page.getByLabel('Langue').selectOption('en');
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export contributors (CSV)' }).click()]);
   const csv = fs.readFileSync((await download.path())!, 'utf8');
   t.match(csv, /Awa/, 'the contributors as CSV');
@@ -91,6 +97,7 @@ t.test('funding: create, publish, contributions and progress, an update, a refun
   await page.getByRole('region', { name: 'Payouts of the released funds' }).getByRole('row').nth(1).waitFor();
   const paidOut = (await svc.request('GET', `/api/v1/funding/campaigns/${id}/payouts`, { key })).body.data;
   t.equal(paidOut.length, 1, 'one payout of the released funds');
+  t.match(await page.getByRole('region', { name: 'Payouts of the released funds' }).getByRole('row').nth(1).locator('.badge').textContent(), /^(Requested|Sent)$/, 'its status in words, as a badge');
   const homeAfter = await homeBalance(page, 'xof');
   t.equal(homeAfter.held, 0, 'on the home page nothing is held any more: refunded or released');
   await page.goBack();

@@ -81,7 +81,7 @@ t.test('a Google account that no user holds is refused in the API’s words; the
 });
 
 t.test('Settings: a Google account connected through Google and back, then disconnected', async (t) => {
-  const { email, page, problems } = await signedIn(t, 'Connected shop', '/settings');
+  const { email, page, problems } = await signedIn(t, 'Connected shop', '/settings/security');
   // A user with no app or passkey answers these challenges with a code e-mailed to them.
   const emailedCode = async () => /\b(\d{6})\b/.exec((await svc.system.outbox.kept({ channel: 'email', recipient: email, purpose: 'mfa_code' }, 1))[0]?.text ?? '')?.[1] ?? '';
   google.accounts.set('g-connect', { email: 'awa.personal@gmail.example', email_verified: true });

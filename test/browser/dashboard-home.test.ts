@@ -33,10 +33,19 @@ t.test('home: a quiet month, then a payment in and a payout out on the chart and
   t.match(await chart.getAttribute('aria-label'), /in XOF: .*12,500.* in, .*2,000.* out/, 'the chart says its figures to a screen reader');
   t.equal(await chart.locator('canvas').count(), 1, 'and draws them');
 
+  const legend = page.getByRole('list', { name: 'Legend' }).getByRole('listitem');
+  t.match(await legend.allTextContents(), [/^Payments in: F\sCFA\s12,500$/, /^Payouts out: F\sCFA\s2,000$/], 'a legend names each colour with its total');
+  t.equal(await legend.locator('svg rect').count(), 2, 'each beside its colour');
+
   await page.getByText('The figures, day by day').click();
-  const today = new Date(svc.clock.now()).toLocaleDateString('en-US', { timeZone: 'UTC', day: 'numeric', month: 'short' });
-  const day = page.getByRole('region', { name: 'The last 30 days' }).getByRole('row', { name: new RegExp(today) });
-  t.match(await day.textContent(), /12,500.*2,000/, "today's row of the figures");
+  const figures = page.getByRole('region', { name: 'The figures, day by day' });
+  t.same(await figures.getByRole('columnheader').allTextContents(), ['Day', 'Payments in', 'Payouts out', 'Fees'], 'the figures as a table');
+  const today = new Date(svc.clock.now()).toLocaleDateString('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short' });
+  const day = figures.getByRole('row', { name: new RegExp(today) });
+  t.match(await day.textContent(), /12,500.*2,000/, "today's row of the figures, its day as the merchant's language writes it");
+  const rows = await Promise.all((await figures.getByRole('row').all()).slice(1).map(async (row) => (await row.getByRole('cell').allTextContents()).map((cell) => Number(cell.replace(/\D/g, '')))));
+  const sum = (column: number) => rows.reduce((total, cells) => total + cells[column]!, 0);
+  t.same([sum(0), sum(1)], [12_500, 2_000], "the table's days add up to the legend's and the chart's totals");
 
   const activity = page.getByRole('region', { name: 'Recent activity' });
   const paymentLink = activity.getByRole('link', { name: intent.id });
@@ -59,5 +68,9 @@ t.test('home: a quiet month, then a payment in and a payout out on the chart and
   const frenchTotals = page.locator('dl.totals');
   await frenchTotals.waitFor();
   t.match(await frenchTotals.textContent(), /Paiements reçus.*12\s500/s, 'in French, French numbers');
+  t.match(await page.getByRole('list', { name: 'Légende' }).textContent(), /Paiements reçus : 12\s500\sF\sCFA/, 'the legend in French');
+  await page.getByText('Les chiffres, jour par jour').click();
+  const aujourdhui = new Date(svc.clock.now()).toLocaleDateString('fr-FR', { timeZone: 'UTC', day: 'numeric', month: 'short' });
+  t.match(await page.getByRole('region', { name: 'Les chiffres, jour par jour' }).getByRole('row', { name: new RegExp(aujourdhui) }).textContent(), /12\s500.*2\s000/, 'the figures with the day in French');
   t.same(problems, [], 'no CSP violation, script error or failed load');
 });

@@ -34,6 +34,16 @@ t.test('insights: three payments, two succeeded, as KPIs, a chart, by operator a
   t.match(figures, /Volume\D*16,000/, 'the volume of those that succeeded');
   t.match(await xof.getByRole('img').getAttribute('aria-label'), /in XOF: \D*16,000\D* received/, "the chart's figures said");
   t.equal(await xof.locator('canvas').count(), 1, 'and drawn');
+  t.match(await xof.getByRole('list', { name: 'Legend' }).getByRole('listitem').allTextContents(), [/^Volume: F\sCFA\s16,000$/, /^Refunds: F\sCFA\s0$/], 'its legend, each colour named with its total');
+  await xof.getByText('The figures, day by day').click();
+  const days = xof.getByRole('region', { name: 'The figures, day by day' });
+  const cells = await Promise.all((await days.getByRole('row').all()).slice(1).map(async (row) => (await row.getByRole('cell').allTextContents()).map((cell) => Number(cell.replace(/\D/g, '')))));
+  t.same(
+    cells.reduce((sum, [volume]) => sum + volume!, 0),
+    16_000,
+    "the chart's table holds the same figures: its days' volumes add up to the period's",
+  );
+  t.same(await accessibilityProblems(page), [], 'the chart with its table open: no serious or critical axe violation');
 
   const byOperator = page.getByRole('region', { name: 'By operator' }).getByRole('row', { name: /Orange Money/ });
   t.match(await byOperator.textContent(), /Orange Money366\.7%/, 'by operator, named as the catalog names it');

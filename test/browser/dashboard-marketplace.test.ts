@@ -79,11 +79,26 @@ t.test('marketplace: sellers, a rule, an order split and paid, a partial refund,
   const before = (await sellerBalance.textContent())!;
   t.match(before, /^XOF\D*0\D+[1-9]/, 'nothing pending, some available');
   const payout = page.getByRole('form', { name: 'Pay the seller' });
+  // The countries and operators are the catalog's (as every payout form's), not a list of the page's own.
+  type Catalog = { id: string; operators: { name: string; directions: string[] }[] }[];
+  const catalog = (await svc.request('GET', '/api/v1/geography/countries?direction=payout', { key })).body.data as Catalog;
+  const operatorsOf = (country: string) => catalog.find((c) => c.id === country)!.operators.filter((o) => o.directions.includes('payout')).map((o) => o.name);
+  t.equal(await payout.getByLabel('Country').inputValue(), 'SN', 'Senegal first');
+  t.same(await payout.getByLabel('Operator').locator('option').allTextContents(), operatorsOf('SN'), "Senegal's operators, as the catalog names them");
+  const elsewhere = catalog.find((c) => c.id !== 'SN' && operatorsOf(c.id).length > 0)!;
+  await payout.getByLabel('Country').selectOption(elsewhere.id);
+  await payout.getByLabel('Operator').locator('option', { hasText: operatorsOf(elsewhere.id)[0]! }).waitFor({ state: 'attached' });
+  t.same(await payout.getByLabel('Operator').locator('option').allTextContents(), operatorsOf(elsewhere.id), `another country (${elsewhere.id}): its own operators`);
+  await payout.getByLabel('Country').selectOption('SN');
+  await payout.getByLabel('Operator').selectOption('orange_money');
   await payout.getByLabel(/Amount/).fill('2000');
   await payout.getByLabel('Mobile money number').fill('+221771234567');
   await payout.getByRole('button', { name: 'Pay the seller' }).click();
-  await page.getByRole('region', { name: 'Pay the seller' }).getByRole('link', { name: /2,000/ }).waitFor();
-  t.equal((await mkt(svc, key, 'GET', '/payouts')).body.data.length, 1, 'one payout to the seller in the API');
+  const paid = page.getByRole('region', { name: 'Pay the seller' }).getByRole('row', { name: /2,000/ });
+  await paid.waitFor();
+  t.match(await paid.textContent(), /2,000.*(Pending|In transit|Paid)$/, 'the seller’s payout with its status in words');
+  t.equal(await paid.locator('.badge').count(), 1, 'as a badge');
+  t.match((await mkt(svc, key, 'GET', '/payouts')).body.data, [{ amountMinor: 2_000, destination: { country: 'SN', operator: 'orange_money', msisdn: '+221771234567' } }], 'one payout to the seller in the API, to the chosen country and operator');
 
   await page.getByRole('radio', { name: 'Live' }).check();
   t.same(problems, [], 'no CSP violation, script error or failed load');

@@ -25,7 +25,7 @@ async function virtualAuthenticator(page: Page): Promise<{ credentials(): Promis
 }
 
 t.test('a passkey added in Settings answers the second factor, signs in alone, and confirms its own removal', async (t) => {
-  const { email, page, problems } = await signedIn(t, 'Passkey shop', '/settings');
+  const { email, page, problems } = await signedIn(t, 'Passkey shop', '/settings/security');
   t.equal(new URL(page.url()).origin, origin, `served where PUBLIC_URL says (${origin})`);
   const authenticator = await virtualAuthenticator(page);
   const refused = refusals(page);
@@ -67,7 +67,7 @@ t.test('a passkey added in Settings answers the second factor, signs in alone, a
   t.pass('signed in with the passkey alone');
 
   // Removing it is a guarded change, confirmed with the passkey itself.
-  await page.goto(`${origin}/dashboard/settings`);
+  await page.goto(`${origin}/dashboard/settings/security`);
   await page.getByRole('button', { name: 'Remove: Work laptop' }).click();
   await confirm.getByRole('button', { name: 'Use your passkey' }).click();
   await page.getByText('No passkey yet.').waitFor();

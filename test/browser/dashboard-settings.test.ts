@@ -5,16 +5,64 @@
  * the payout safety delay raised freely and lowered behind the challenge, read back from the API,
  * per environment; a wrong password refused; axe-core, 320 px, no console problems.
  */
+import type { Page } from 'playwright-core';
 import t from 'tap';
-import { accessibilityProblems, navigate, PASSWORD, refusals, screenshot, scriptProblems, startDashboard } from '../support/dashboard.js';
+import { accessibilityProblems, navigate, overflowAt, PASSWORD, refusals, screenshot, scriptProblems, startDashboard } from '../support/dashboard.js';
 import { totpCode } from '../support/second-factors.js';
 import { settle } from '../support/webhooks.js';
 
 const { svc, signedIn } = await startDashboard(t);
 
+/** Follows the link to Settings' section `name` and waits for its address. */
+async function section(page: Page, name: string): Promise<void> {
+  const sections = page.getByRole('navigation', { name: 'Settings sections' });
+  await sections.getByRole('link', { name }).click();
+  await sections.locator('[aria-current="page"]', { hasText: name }).waitFor();
+}
+
+t.test('Settings in sections, each at its own address: a link opens its section, back returns to the last', async (t) => {
+  const { page, problems } = await signedIn(t, 'Sections shop', '/settings/payouts');
+  const refused = refusals(page);
+  const sections = page.getByRole('navigation', { name: 'Settings sections' });
+  await page.getByRole('region', { name: 'Payout settings' }).waitFor();
+  t.equal(await sections.locator('[aria-current="page"]').textContent(), 'Payouts', 'the address /dashboard/settings/payouts opens the payouts section, marked current');
+  t.equal(await page.getByRole('region', { name: 'Second factors' }).count(), 0, 'and only that section');
+  await page.setViewportSize({ width: 1280, height: 800 }); // the main navigation shows beside the page
+  t.equal(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings', exact: true }).getAttribute('aria-current'), 'page', 'Settings marked in the main navigation');
+  await page.setViewportSize({ width: 360, height: 740 });
+  t.same(await accessibilityProblems(page), [], 'the payouts section: no serious or critical axe violation');
+  t.same(await overflowAt(page), [], 'the payouts section: no horizontal scroll at 320 px');
+  await screenshot(page, 'settings-payouts');
+
+  await section(page, 'Profile and organizations');
+  t.equal(new URL(page.url()).pathname, '/dashboard/settings/profile', 'a section link changes the address');
+  await page.getByRole('form', { name: 'Profile' }).waitFor();
+  t.equal(await page.getByRole('region', { name: 'Payout settings' }).count(), 0, 'the payouts section gone');
+  t.same(await accessibilityProblems(page), [], 'the profile section: no serious or critical axe violation');
+  await screenshot(page, 'settings');
+
+  await page.goBack();
+  await page.getByRole('region', { name: 'Payout settings' }).waitFor();
+  t.equal(await sections.locator('[aria-current="page"]').textContent(), 'Payouts', 'back returns to the payouts section');
+
+  await page.goto(page.url().replace('/settings/payouts', '/settings'));
+  await page.getByRole('form', { name: 'Profile' }).waitFor();
+  t.equal(await sections.locator('[aria-current="page"]').textContent(), 'Profile and organizations', '/dashboard/settings opens the first section');
+  await page.goto(page.url().replace(/\/settings$/, '/settings/security'));
+  await page.getByRole('region', { name: 'Second factors' }).waitFor();
+  t.equal(await page.getByRole('form', { name: 'Profile' }).count(), 0, 'a link to /dashboard/settings/security opens that section');
+
+  await page.getByLabel('Language').selectOption('fr');
+  await page.getByRole('navigation', { name: 'Sections des paramètres' }).getByRole('link', { name: 'Connexion et sécurité' }).waitFor();
+  t.equal(await page.getByRole('navigation', { name: 'Sections des paramètres' }).locator('[aria-current="page"]').textContent(), 'Connexion et sécurité', 'the sections named in French');
+  await page.getByLabel('Langue').selectOption('en');
+  t.same(scriptProblems(problems), [], 'no CSP violation or script error');
+  t.same(refused, [], 'no refused request');
+});
+
 
 t.test('enrol an authenticator app, see it in the security events, replace the recovery codes', async (t) => {
-  const { email, page, problems } = await signedIn(t, 'Secure shop', '/settings');
+  const { email, page, problems } = await signedIn(t, 'Secure shop', '/settings/security');
   const refused = refusals(page);
 
   await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
@@ -69,7 +117,7 @@ t.test('enrol an authenticator app, see it in the security events, replace the r
   const signedInWithNew = await svc.request('POST', '/api/v1/auth/mfa/verify', { body: { challengeId: token.challengeId, code: replaced[0] } });
   t.equal(signedInWithNew.status, 200, 'a new one does');
 
-  await screenshot(page, 'settings');
+  await screenshot(page, 'settings-security');
   await page.setViewportSize({ width: 320, height: 640 });
   t.ok(await page.evaluate('document.documentElement.scrollWidth <= 320'), 'no horizontal scroll at 320 px');
   await page.setViewportSize({ width: 360, height: 740 });
@@ -78,7 +126,7 @@ t.test('enrol an authenticator app, see it in the security events, replace the r
 });
 
 t.test('the payout safety delay: raised freely, lowered behind the second factor, per environment', async (t) => {
-  const { merchant, email, page, problems } = await signedIn(t, 'Delay shop', '/settings');
+  const { merchant, email, page, problems } = await signedIn(t, 'Delay shop', '/settings/payouts');
   const refused = refusals(page);
   const keys = { sandbox: (await svc.apiKey(merchant.id, ['*'], 'sandbox')).secret, live: (await svc.apiKey(merchant.id, ['*'], 'live')).secret };
   const delayOf = async (environment: 'sandbox' | 'live') =>
@@ -94,6 +142,7 @@ t.test('the payout safety delay: raised freely, lowered behind the second factor
 
   // Lowering: the API asks for a challenge; this user has no app, so it is an e-mailed code … which
   // this test cannot read without SMTP: give the user an app first, through the page itself.
+  await section(page, 'Sign-in and security');
   await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
   const confirm = page.getByRole('form', { name: 'Confirm with your second factor' });
   await confirm.getByLabel('Security code').fill(PASSWORD);
@@ -105,6 +154,7 @@ t.test('the payout safety delay: raised freely, lowered behind the second factor
   await page.getByRole('button', { name: 'Done' }).click();
   svc.clock.advance(30_000);
 
+  await section(page, 'Payouts');
   await delay.fill('15');
   await page.getByRole('button', { name: 'Save delay' }).click();
   await confirm.waitFor();
@@ -126,6 +176,7 @@ t.test('the payout safety delay: raised freely, lowered behind the second factor
   t.ok(await delay.evaluate((i) => !(i as unknown as { validity: { valid: boolean } }).validity.valid), 'a negative delay is not sent');
   t.equal(await delayOf('live'), 1440);
 
+  await section(page, 'Sign-in and security');
   await page.getByRole('form', { name: 'Change password' }).getByLabel('Current password').fill('wrong password');
   await page.getByRole('form', { name: 'Change password' }).getByLabel('New password (8 characters or more)').fill('a new good password');
   await page.getByRole('button', { name: 'Change password' }).click();
@@ -141,7 +192,7 @@ t.test('the payout safety delay: raised freely, lowered behind the second factor
 });
 
 t.test('sessions: another one listed and ended; the e-mail address moved by a link, the phone number by an SMS code', async (t) => {
-  const { email, page, problems } = await signedIn(t, 'Moving shop', '/settings');
+  const { email, page, problems } = await signedIn(t, 'Moving shop', '/settings/security');
   const refused = refusals(page);
   const other = (await svc.request('POST', '/api/v1/auth/login', { body: { email, password: PASSWORD } })).body.accessToken as string;
   await page.reload();
@@ -171,6 +222,7 @@ t.test('sessions: another one listed and ended; the e-mail address moved by a li
   await page.getByText('Your account now uses moved@moving-shop.example; sign in with it from now on.').waitFor();
   t.notMatch(page.url(), /token=/, 'the link opened in the dashboard, its spent token gone from the address');
   await navigate(page, 'Settings');
+  await section(page, 'Sign-in and security');
   await contact.getByText('moved@moving-shop.example').waitFor();
   t.ok(await contact.getByLabel('New e-mail address').isVisible(), 'nothing pending once the link is used');
 
@@ -252,7 +304,7 @@ t.test('the profile saved; a second organization created, moved to from the head
 });
 
 t.test('saved payout destinations: one added, listed with when it can be used, then removed', async (t) => {
-  const { merchant, page, problems } = await signedIn(t, 'Destination shop', '/settings');
+  const { merchant, page, problems } = await signedIn(t, 'Destination shop', '/settings/payouts');
   const refused = refusals(page);
   const { secret: key } = await svc.apiKey(merchant.id, ['*']);
   const saved = page.getByRole('region', { name: 'Saved payout destinations' });

@@ -153,12 +153,13 @@ t.test('payouts: review the fee, confirm once, see it in the list and the balanc
   const row = page.getByRole('row', { name: /po_/ });
   await row.waitFor();
   t.equal(await row.count(), 1, 'one payout, however often confirm was pressed');
-  t.match(await row.textContent(), /5,000/);
+  t.match(await row.textContent(), /^Orange Money · \+221771234567.*5,000/, 'the destination first, then the amount');
+  t.same(await listsAt(page, 1280).then(({ tables, cards, cut }) => ({ tables, cards, cut })), { tables: 1, cards: false, cut: [] }, 'at 1280 px no column cut, the id and its copy button included');
   await screenshot(page, 'payouts');
 
   // The payout's own page: its figures, whether it is late, and what it took from the balance.
   const payoutId = (await row.locator('code').textContent())!;
-  await row.getByRole('link', { name: payoutId }).click();
+  await row.getByRole('link', { name: 'Orange Money · +221771234567' }).click();
   await page.getByRole('heading', { name: /^Payout/, level: 1 }).waitFor();
   t.match(await page.locator('dl.facts').textContent(), new RegExp(`Payout${payoutId}Status(Pending|In transit|Paid)Amount\\D*5,000Fee.*Created.*DestinationOrange Money · \\+221771234567 · Senegal`), 'its figures, the operator and country by name');
   t.match(await page.locator('dl.facts').textContent(), /DelayOn time/, 'not delayed');
@@ -223,11 +224,20 @@ t.test('payouts: the list says when, the fee and why one failed (English, French
   const row = page.getByRole('row', { name: new RegExp(failed.id) });
   await row.filter({ hasText: 'Failed' }).waitFor();
   const day = (locale: string) => new Date(failed.created * 1000).toLocaleDateString(locale, { dateStyle: 'medium' });
-  t.match(await row.textContent(), new RegExp(`${day('en-GB')}.*7,000.*${failed.fee.toLocaleString('en-GB')}.*Orange Money · \\+221771234501.*Failed.*The operator has no account for this number recipient_not_found`), 'its date, amount, fee, operator by name, and why it failed in words and code');
-  t.same(await list.getByRole('columnheader').allTextContents(), ['Payout', 'Created', 'Amount', 'Fee', 'Recipient', 'Status'], 'the columns');
+  t.match(await row.textContent(), new RegExp(`^Orange Money · \\+221771234501.*7,000.*${failed.fee.toLocaleString('en-GB')}.*Failed.*The operator has no account for this number recipient_not_found.*${day('en-GB')}.*${failed.id}`), 'the recipient first (operator by name), its amount, fee, why it failed in words and code, its date, then its id');
+  t.same(await list.getByRole('columnheader').allTextContents(), ['Recipient', 'Amount', 'Fee', 'Status', 'Created', 'Id'], 'the columns');
+  t.same(
+    await page.evaluate(`[...document.querySelectorAll('main .scroll table thead th')].map((th) => getComputedStyle(th).textAlign)`),
+    ['left', 'right', 'right', 'left', 'left', 'left'],
+    'the amounts and their headers right-aligned, the words left',
+  );
+  await browser.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: svc.baseUrl });
+  await row.getByRole('button', { name: `Copy the id: ${failed.id}` }).click();
+  await row.getByRole('status').filter({ hasText: 'Copied' }).waitFor();
+  t.equal(await page.evaluate('navigator.clipboard.readText()'), failed.id, "the id's button copies it");
   t.same(await accessibilityProblems(page), [], 'the payouts list: no serious or critical axe violation');
-  t.match(await listsAt(page, 1280), { tables: 1, cards: false, cut: [] }, 'at 1280 px a table with no column cut');
-  t.match(await listsAt(page, 320), { tables: 1, cards: true, unlabelled: [], cut: [] }, 'at 320 px each payout is a card, each value labelled by its column');
+  t.same(await listsAt(page, 1280).then(({ tables, cards, cut }) => ({ tables, cards, cut })), { tables: 1, cards: false, cut: [] }, 'at 1280 px a table with no column cut');
+  t.same(await listsAt(page, 320), { tables: 1, cards: true, unlabelled: [], cut: [] }, 'at 320 px each payout is a card, each value labelled by its column');
   await page.setViewportSize({ width: 320, height: 640 });
   t.same(await accessibilityProblems(page), [], 'the payouts as cards: no serious or critical axe violation');
   await page.setViewportSize({ width: 360, height: 740 });
@@ -243,14 +253,16 @@ t.test('payouts: the list says when, the fee and why one failed (English, French
 
   await page.getByLabel('Language').selectOption('fr');
   await page.getByRole('heading', { name: 'Nouveau virement' }).waitFor();
-  t.match(await row.textContent(), new RegExp(`${day('fr-FR')}.*Orange Money.*Échoué.*L’opérateur n’a pas de compte pour ce numéro recipient_not_found`), 'in French: the date, and why in French words');
+  t.match(await row.textContent(), new RegExp(`Orange Money.*Échoué.*L’opérateur n’a pas de compte pour ce numéro recipient_not_found.*${day('fr-FR')}`), 'in French: the date, and why in French words');
   t.equal(await page.getByRole('form', { name: 'Nouveau virement' }).getByLabel('Pays').locator('option:checked').textContent(), 'Sénégal', 'the country named in French');
-  await row.getByRole('link', { name: failed.id }).click();
+  await row.getByRole('link', { name: 'Orange Money · +221771234501' }).click();
   await page.locator('dl.facts').filter({ hasText: 'Motif de l’échec' }).waitFor();
   t.match(await page.locator('dl.facts').textContent(), /Motif de l’échecL’opérateur n’a pas de compte pour ce numéro recipient_not_found/, 'its page says why, in French');
   await page.getByLabel('Langue').selectOption('en');
   t.match(await page.locator('dl.facts').textContent(), /Why it failedThe operator has no account for this number recipient_not_found/, 'and in English');
   t.same(await accessibilityProblems(page), [], 'a failed payout: no serious or critical axe violation');
+  t.same(await overflowAt(page), [], 'a failed payout: no horizontal scroll at 320 px');
+  await screenshot(page, 'payout-failed');
   t.same(problems, [], 'no CSP violation, script error or failed load');
 });
 

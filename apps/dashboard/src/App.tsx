@@ -83,6 +83,7 @@ const PAGES: Partial<Record<PageName, (props: PageProps) => React.JSX.Element>> 
   invoice: Invoice,
   team: Team,
   settings: Settings,
+  settingsSection: Settings,
   payments: Payments,
   payment: Payment,
   help: Help,

@@ -3,21 +3,77 @@ import type { ReactNode } from 'react';
 /** How a status reads at a glance: money arrived, failed, on its way, waiting, stopped, or late. */
 export type Tone = 'success' | 'danger' | 'info' | 'neutral' | 'muted' | 'warning';
 
-/** The tone of the statuses the API gives payments, payouts and refunds (one list for every page). */
+/**
+ * The tone of every status the API gives (payments, payouts, refunds, checkout, billing, funding,
+ * escrow, marketplace, batches, files, automations, webhooks, keys, team): one list for every
+ * page. A status not here is neutral.
+ */
 const TONES: Record<string, Tone> = {
+  // Done: the money or the work arrived.
   succeeded: 'success',
   paid: 'success',
+  complete: 'success',
+  completed: 'success',
+  released: 'success',
+  funded: 'success',
+  active: 'success',
+  enabled: 'success',
+  accepted: 'success',
+  healthy: 'success',
+  ready: 'success',
+  uploaded: 'success',
+  available: 'success',
+  validated: 'success',
+  executed: 'success',
+  resolved: 'success',
+  // Failed or refused.
   failed: 'danger',
+  error: 'danger',
+  disputed: 'danger',
+  uncollectible: 'danger',
+  past_due: 'danger',
+  partially_failed: 'danger',
+  failures: 'danger',
+  // On its way.
   in_transit: 'info',
   processing: 'info',
+  executing: 'info',
+  running: 'info',
+  retrying: 'info',
+  queued: 'info',
+  created: 'info',
+  open: 'info',
+  trialing: 'info',
+  refunded: 'info',
+  partially_refunded: 'info',
+  // Waiting for someone.
   pending: 'neutral',
+  pending_funding: 'neutral',
+  requires_payment: 'neutral',
   requires_payment_method: 'neutral',
   requires_action: 'neutral',
+  waiting: 'neutral',
+  draft: 'neutral',
+  insufficient_data: 'neutral',
+  // Stopped.
   canceled: 'muted',
+  closed: 'muted',
+  expired: 'muted',
+  revoked: 'muted',
+  void: 'muted',
+  inactive: 'muted',
+  disabled: 'muted',
+  skipped: 'muted',
+  finished: 'muted',
+  returned: 'muted',
+  // Late or weak.
   delayed: 'warning',
+  degraded: 'warning',
+  suspended: 'warning',
+  expiring: 'warning',
 };
 
 /** A status as a coloured badge: its words (`children`) in the colour of its tone, the same for every object. */
-export function Badge({ status, children }: { status: string; children: ReactNode }) {
-  return <span className={`badge badge-${TONES[status] ?? 'neutral'}`}>{children}</span>;
+export function Badge({ status, children }: { status: string | null | undefined; children: ReactNode }) {
+  return <span className={`badge badge-${TONES[status ?? ''] ?? 'neutral'}`}>{children}</span>;
 }

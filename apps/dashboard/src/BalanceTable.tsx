@@ -53,10 +53,10 @@ export function BalanceTable({ rows, labelledBy }: { rows: Row[]; labelledBy: st
           {rows.map((r) => (
             <tr key={r.currency}>
               <th scope="row">{r.currency.toUpperCase()}</th>
-              <td>{formatAmount(language, r.available, r.currency)}</td>
-              <td>{formatAmount(language, r.pending, r.currency)}</td>
-              <td>{formatAmount(language, r.reserved, r.currency)}</td>
-              <td>{formatAmount(language, r.held, r.currency)}</td>
+              <td className="amount">{formatAmount(language, r.available, r.currency)}</td>
+              <td className="amount">{formatAmount(language, r.pending, r.currency)}</td>
+              <td className="amount">{formatAmount(language, r.reserved, r.currency)}</td>
+              <td className="amount">{formatAmount(language, r.held, r.currency)}</td>
             </tr>
           ))}
         </tbody>

@@ -1,4 +1,5 @@
 import { useContext } from 'react';
+import { Badge } from './Badge.js';
 import { Link, Scrollable } from './components.js';
 import { formatAmount, formatWhen, LanguageContext, useMessages, type Messages } from './i18n.js';
 import type { PageName } from './router.js';
@@ -95,7 +96,11 @@ export function BalanceTransactionsTable({ transactions, labelledBy, showStatus 
                 <td>{formatWhen(language, tx.created)}</td>
                 <td>{isKnownType(tx.type) ? t(`type.${tx.type}`) : tx.type}</td>
                 <td>{page && tx.source ? <Link to={page} id={tx.source}>{tx.source}</Link> : (tx.source ?? '')}</td>
-                {showStatus && <td>{tx.status === 'pending' || tx.status === 'available' ? t(`status.${tx.status}`) : (tx.status ?? '')}</td>}
+                {showStatus && (
+                  <td>
+                    <Badge status={tx.status}>{tx.status === 'pending' || tx.status === 'available' ? t(`status.${tx.status}`) : (tx.status ?? '')}</Badge>
+                  </td>
+                )}
                 <td className="amount">{formatAmount(language, tx.amount, tx.currency)}</td>
                 <td className="amount">{formatAmount(language, tx.fee, tx.currency)}</td>
                 <td className="amount">{formatAmount(language, tx.net, tx.currency)}</td>

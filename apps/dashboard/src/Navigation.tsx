@@ -54,7 +54,7 @@ const GROUPS: { label: MessageKey; entries: Entry[] }[] = [
     label: 'nav.group.account',
     entries: [
       { page: 'team', label: 'nav.team' },
-      { page: 'settings', label: 'nav.settings' },
+      { page: 'settings', label: 'nav.settings', under: ['settingsSection'] },
       { page: 'configuration', label: 'nav.configuration' },
       { page: 'help', label: 'nav.help' },
     ],

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { Badge } from './Badge.js';
 import { useContext } from 'react';
 import { QueryView, Scrollable } from './components.js';
 import { formatWhen, LanguageContext, useMessages, type Language, type Messages } from './i18n.js';
@@ -75,7 +76,9 @@ export function ObjectHistory({ id, query, words, status, environment, onSignedO
                   <tr key={e.id}>
                     <th scope="row">{formatWhen(language, e.created, 'second')}</th>
                     <td>{words[e.type]?.[language] ?? e.type}</td>
-                    <td>{status((e.data as { status: string }).status)}</td>
+                    <td>
+                      <Badge status={(e.data as { status: string }).status}>{status((e.data as { status: string }).status)}</Badge>
+                    </td>
                     <td>{actorName(e.actor ?? null)}</td>
                   </tr>
                 ))}

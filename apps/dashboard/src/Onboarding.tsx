@@ -8,10 +8,10 @@ import { sika, withSession } from './session.js';
 type Step = 'business_profile' | 'email_verified' | 'phone_verified' | 'payout_destination' | 'first_sandbox_payment' | 'webhook_endpoint' | 'live_activation';
 
 /** Each step of the go-live checklist, in the page's words, with the page that does it. */
-const STEPS: Record<Step, { page: PageName; en: string; fr: string }> = {
+const STEPS: Record<Step, { page: PageName; id?: string; en: string; fr: string }> = {
   business_profile: { page: 'settings', en: 'Your business: its organization and a notification e-mail', fr: 'Votre entreprise : son organisation et un e-mail de notification' },
-  email_verified: { page: 'settings', en: 'Confirm your e-mail address', fr: 'Confirmez votre adresse e-mail' },
-  phone_verified: { page: 'settings', en: 'Confirm your phone number', fr: 'Confirmez votre numéro de téléphone' },
+  email_verified: { page: 'settingsSection', id: 'security', en: 'Confirm your e-mail address', fr: 'Confirmez votre adresse e-mail' },
+  phone_verified: { page: 'settingsSection', id: 'security', en: 'Confirm your phone number', fr: 'Confirmez votre numéro de téléphone' },
   payout_destination: { page: 'payouts', en: 'Save where your money is paid out', fr: 'Enregistrez où votre argent est versé' },
   first_sandbox_payment: { page: 'paymentLinks', en: 'Take a first payment in sandbox', fr: 'Encaissez un premier paiement en test' },
   webhook_endpoint: { page: 'webhooks', en: 'Register a webhook endpoint', fr: 'Enregistrez un point de terminaison webhook' },
@@ -98,7 +98,7 @@ export function Onboarding({ environment, onSignedOut }: { environment: string; 
               ) : (
                 !done &&
                 step && (
-                  <Link to={step.page} aria-label={`${t('open')}: ${step[language]}`}>
+                  <Link to={step.page} id={step.id} aria-label={`${t('open')}: ${step[language]}`}>
                     {t('open')}
                   </Link>
                 )

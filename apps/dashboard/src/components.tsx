@@ -16,23 +16,35 @@ export function QueryView<T>({ query, isEmpty, empty, children }: { query: UseQu
 
 /**
  * Names each body cell of `table` by its column's header (`data-label`), which the narrow layout
- * shows beside the value when the rows become cards (styles.css, "Lists as cards").
+ * shows beside the value when the rows become cards (styles.css, "Lists as cards"); a column of
+ * amounts (cells of class `amount`) has its header right-aligned above them too.
  */
 function labelCells(table: HTMLTableElement): void {
   const header = table.tHead?.rows[0];
   if (!header) return;
   const names: string[] = [];
-  for (const cell of Array.from(header.cells)) for (let i = 0; i < cell.colSpan; i++) names.push(cell.textContent?.trim() ?? '');
+  const headers: HTMLTableCellElement[] = [];
+  for (const cell of Array.from(header.cells)) {
+    for (let i = 0; i < cell.colSpan; i++) {
+      names.push(cell.textContent?.trim() ?? '');
+      headers.push(cell);
+    }
+  }
+  const amounts = new Set<number>();
   for (const body of Array.from(table.tBodies)) {
     for (const row of Array.from(body.rows)) {
       let column = 0;
       for (const cell of Array.from(row.cells)) {
         const name = names[column] ?? '';
         if (name && cell.dataset.label !== name) cell.dataset.label = name;
+        if (cell.classList.contains('amount')) amounts.add(column);
         column += cell.colSpan;
       }
     }
   }
+  headers.forEach((cell, column) => {
+    if (cell.colSpan === 1 && cell.classList.contains('amount') !== amounts.has(column)) cell.classList.toggle('amount', amounts.has(column));
+  });
 }
 
 /**
@@ -81,8 +93,11 @@ export function Link({ to, id, children, ...rest }: { to: PageName; id?: string;
   );
 }
 
-/** Copies `text` to the clipboard and says so (to a screen reader too) for a few seconds. */
-export function CopyButton({ text, label }: { text: string; label?: string }) {
+/**
+ * Copies `text` to the clipboard and says so (to a screen reader too) for a few seconds. `compact`
+ * is the small one beside an id in a list: an icon, named by `label` (which it then needs).
+ */
+export function CopyButton({ text, label, compact = false }: { text: string; label?: string; compact?: boolean }) {
   const t = useT();
   const [copied, setCopied] = useState(false);
   useEffect(() => {
@@ -92,13 +107,40 @@ export function CopyButton({ text, label }: { text: string; label?: string }) {
   }, [copied]);
   return (
     <>
-      <button type="button" aria-label={label} onClick={() => void navigator.clipboard?.writeText(text).then(() => setCopied(true))}>
-        {t('action.copy')}
+      <button type="button" className={compact ? 'copy-icon' : undefined} aria-label={label} onClick={() => void navigator.clipboard?.writeText(text).then(() => setCopied(true))}>
+        {compact ? (
+          <svg width="14" height="14" viewBox="0 0 14 14" aria-hidden="true">
+            <rect x="4.5" y="0.5" width="9" height="9" rx="1.5" fill="none" stroke="currentColor" />
+            <path d="M2.5 3.5h-1a1 1 0 0 0-1 1v8a1 1 0 0 0 1 1h8a1 1 0 0 0 1-1v-1" fill="none" stroke="currentColor" />
+          </svg>
+        ) : (
+          t('action.copy')
+        )}
       </button>
       <span role="status" className="copied">
         {copied ? t('action.copied') : ''}
       </span>
     </>
+  );
+}
+
+/**
+ * An object's id as the lists show it: secondary (monospace, smaller), with a button that copies
+ * it; with `to`, the id is also the link to the object's page (the button beside the link, not in it).
+ */
+export function CopyableId({ id, to }: { id: string; to?: PageName }) {
+  const t = useT();
+  return (
+    <span className="copyable-id">
+      {to ? (
+        <Link to={to} id={id}>
+          <code>{id}</code>
+        </Link>
+      ) : (
+        <code>{id}</code>
+      )}
+      <CopyButton text={id} label={`${t('action.copyId')}: ${id}`} compact />
+    </span>
   );
 }
 

@@ -18,6 +18,8 @@ const PATHS = {
   webhookEndpoint: '/dashboard/webhooks/:id',
   team: '/dashboard/team',
   settings: '/dashboard/settings',
+  // A section of Settings (profile, security, payouts), so a link opens that section.
+  settingsSection: '/dashboard/settings/:id',
   help: '/dashboard/help',
   reports: '/dashboard/reports',
   insights: '/dashboard/insights',

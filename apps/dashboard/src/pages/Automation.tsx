@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Badge } from '../Badge.js';
 import { useContext, useState, type FormEvent } from 'react';
 import type { Environment } from '../../../../clients/typescript/src/index.js';
 import { CursorPager, ErrorMessage, errorText, isNotFound, Link, NavigationContext, NotFound, QueryView, retryUnlessNotFound, Scrollable, useAction, useCursorPages, FilterSelect } from '../components.js';
@@ -72,7 +73,9 @@ export function Automation({ environment, onSignedOut, id }: PageProps) {
             {notice && <p role="status">{notice}</p>}
             <dl className="facts">
               <dt>{t('status')}</dt>
-              <dd>{t(a.status === 'disabled' && a.disabledReason === 'failures' ? 'status.failures' : `status.${a.status}`)}</dd>
+              <dd>
+                <Badge status={a.status === 'disabled' && a.disabledReason === 'failures' ? 'failures' : a.status}>{t(a.status === 'disabled' && a.disabledReason === 'failures' ? 'status.failures' : `status.${a.status}`)}</Badge>
+              </dd>
               <dt>{t('trigger')}</dt>
               <dd>{triggerText(a.trigger)}</dd>
               {a.description && (
@@ -263,7 +266,9 @@ function Runs({ environment, onSignedOut, automationId }: { environment: Environ
                         <th scope="row">{when}</th>
                         <td>{runText(r)}</td>
                         <td>{r.automationVersion}</td>
-                        <td>{t(`run.${r.status}`)}</td>
+                        <td>
+                          <Badge status={r.status}>{t(`run.${r.status}`)}</Badge>
+                        </td>
                         <td>{formatWhen(language, r.finishedAt, 'second')}</td>
                         <td className="row-actions">
                           <button type="button" className="secondary" aria-expanded={open?.id === r.id} aria-label={t('runs.openNamed', { when })} onClick={() => setOpen(open?.id === r.id ? null : r)}>

@@ -1,4 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Badge } from '../Badge.js';
 import { useContext, useState } from 'react';
 import type { Environment } from '../../../../clients/typescript/src/index.js';
 import { CopyButton, CursorPager, Link, QueryView, Scrollable, useCursorPages, FilterSelect } from '../components.js';
@@ -109,7 +110,9 @@ export function Automations({ environment, onSignedOut }: PageProps) {
                         </Link>
                       </th>
                       <td>{triggerText(a.trigger)}</td>
-                      <td>{t(a.disabledReason === 'failures' && a.status === 'disabled' ? 'status.failures' : `status.${a.status}`)}</td>
+                      <td>
+                        <Badge status={a.disabledReason === 'failures' && a.status === 'disabled' ? 'failures' : a.status}>{t(a.disabledReason === 'failures' && a.status === 'disabled' ? 'status.failures' : `status.${a.status}`)}</Badge>
+                      </td>
                       <td>{a.lastRun ? `${formatWhen(language, a.lastRun.startedAt)} — ${t(`run.${a.lastRun.status}`)}` : t('never')}</td>
                       <td>{formatWhen(language, a.created)}</td>
                     </tr>
@@ -184,7 +187,9 @@ function StepLogs({ environment, onSignedOut, names }: { environment: Environmen
                       </td>
                       <td>{t(`action.${log.action}`)}</td>
                       <td>{log.attempt}</td>
-                      <td>{t(`log.${log.status}`)}</td>
+                      <td>
+                        <Badge status={log.status}>{t(`log.${log.status}`)}</Badge>
+                      </td>
                       <td>{t('log.durationMs', { ms: log.durationMs })}</td>
                       <td>{log.error ?? '—'}</td>
                     </tr>

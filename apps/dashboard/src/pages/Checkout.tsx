@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
+import { Badge } from '../Badge.js';
 import { useContext, useState } from 'react';
-import { CursorPager, Link, QueryView, Scrollable, useCursorPages } from '../components.js';
+import { CopyableId, CursorPager, QueryView, Scrollable, useCursorPages } from '../components.js';
 import { formatAmount, formatWhen, LanguageContext, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import { checkoutMessages as messages, SESSION_STATUSES, type SessionStatus } from './checkout.messages.js';
@@ -61,13 +62,13 @@ export function Checkout({ environment, onSignedOut }: PageProps) {
                     {(list.data ?? []).map((s) => (
                       <tr key={s.id}>
                         <th scope="row">
-                          <Link to="checkoutSession" id={s.id}>
-                            <code>{s.id}</code>
-                          </Link>
+                          <CopyableId id={s.id} to="checkoutSession" />
                           {s.description ? <div>{s.description}</div> : null}
                         </th>
-                        <td>{formatAmount(language, s.amount, s.currency)}</td>
-                        <td>{t(`status.${s.status}`)}</td>
+                        <td className="amount">{formatAmount(language, s.amount, s.currency)}</td>
+                        <td>
+                          <Badge status={s.status}>{t(`status.${s.status}`)}</Badge>
+                        </td>
                         <td>{t(`payment.${s.paymentStatus}`)}</td>
                         <td>{formatWhen(language, s.created)}</td>
                         <td>

@@ -1,4 +1,5 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
+import { Badge } from '../Badge.js';
 import { useContext, useState } from 'react';
 import { CopyButton, ErrorMessage, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable, useAction } from '../components.js';
 import { useCountry } from '../countries.js';
@@ -56,7 +57,9 @@ export function CheckoutSession({ environment, onSignedOut, id }: PageProps) {
                   <code>{s.id}</code>
                 </dd>
                 <dt>{t('status')}</dt>
-                <dd>{t(`status.${s.status}`)}</dd>
+                <dd>
+                  <Badge status={s.status}>{t(`status.${s.status}`)}</Badge>
+                </dd>
                 <dt>{t('payment')}</dt>
                 <dd>{t(`payment.${s.paymentStatus}`)}</dd>
                 <dt>{t('amount')}</dt>
@@ -185,9 +188,9 @@ function FeesByOperator({ session, environment, onSignedOut }: { session: Quoted
               return (
                 <tr key={m.key}>
                   <th scope="row">{m.name}</th>
-                  <td>{q ? money(q.fee) : '…'}</td>
-                  <td>{q ? money(q.amountTotal) : '…'}</td>
-                  <td>{q ? money(q.merchantReceives) : '…'}</td>
+                  <td className="amount">{q ? money(q.fee) : '…'}</td>
+                  <td className="amount">{q ? money(q.amountTotal) : '…'}</td>
+                  <td className="amount">{q ? money(q.merchantReceives) : '…'}</td>
                 </tr>
               );
             })}

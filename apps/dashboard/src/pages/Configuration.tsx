@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Badge } from '../Badge.js';
 import { useCatalogNames } from '../countries.js';
 import { useContext, useState, type FormEvent } from 'react';
 import type { Answer } from '../../../../clients/typescript/src/index.js';
@@ -410,7 +411,7 @@ function Methods({ environment, onSignedOut }: PageProps) {
                     <td>{c.operator ? names.operator(c.operator) : t('operator.any')}</td>
                     <td>{c.is_enabled ? t('on') : t('off')}</td>
                     <td>
-                      {t(`status.${c.status}`)}
+                      <Badge status={c.status}>{t(`status.${c.status}`)}</Badge>
                       {c.suspension_reason ? ` (${c.suspension_reason})` : ''}
                     </td>
                     <td className="actions">

@@ -81,7 +81,7 @@ export function Customers({ environment, onSignedOut }: PageProps) {
                         </Link>
                       </th>
                       <td>{c.name ?? '—'}</td>
-                      <td>{c.currency ? formatAmount(language, c.balance, c.currency) : '—'}</td>
+                      <td className="amount">{c.currency ? formatAmount(language, c.balance, c.currency) : '—'}</td>
                       <td>{formatWhen(language, c.created, 'utcDate')}</td>
                     </tr>
                   ))}

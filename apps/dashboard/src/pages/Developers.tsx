@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Badge } from '../Badge.js';
 import { useContext, useState, type FormEvent } from 'react';
 import { SikaError, type Environment } from '../../../../clients/typescript/src/index.js';
 import { formatWhen, LanguageContext, useT } from '../i18n.js';
@@ -131,7 +132,7 @@ function ApiKeys({ environment, onSignedOut }: { environment: Environment; onSig
                         </td>
                         <td>{(k.scopes ?? []).join(', ')}</td>
                         <td>
-                          {t(`keys.status.${k.status ?? 'active'}`)}
+                          <Badge status={k.status ?? 'active'}>{t(`keys.status.${k.status ?? 'active'}`)}</Badge>
                           {k.status === 'expiring' ? ` (${formatWhen(language, k.expires_at)})` : ''}
                         </td>
                         <td>{formatWhen(language, k.last_used)}</td>

@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Badge } from '../Badge.js';
 import { useContext, useState, type FormEvent } from 'react';
 import { ErrorMessage, errorText, Link, NavigationContext, QueryView, Scrollable, FilterSelect } from '../components.js';
 import { destinationLabel, useSavedDestinations } from '../destinations.js';
@@ -143,9 +144,11 @@ export function Escrow({ environment, onSignedOut }: PageProps) {
                           {c.id}
                         </Link>
                       </th>
-                      <td>{t(`status.${c.status}`)}</td>
-                      <td>{formatAmount(language, c.amountMinor ?? c.fundedMinor, c.currency)}</td>
-                      <td>{formatAmount(language, c.heldMinor, c.currency)}</td>
+                      <td>
+                        <Badge status={c.status}>{t(`status.${c.status}`)}</Badge>
+                      </td>
+                      <td className="amount">{formatAmount(language, c.amountMinor ?? c.fundedMinor, c.currency)}</td>
+                      <td className="amount">{formatAmount(language, c.heldMinor, c.currency)}</td>
                       <td>{formatWhen(language, c.created, 'date')}</td>
                     </tr>
                   ))}

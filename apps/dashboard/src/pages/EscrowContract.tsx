@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { Badge } from '../Badge.js';
 import { useContext, type FormEvent, type ReactNode } from 'react';
 import { ErrorMessage, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable, useAction } from '../components.js';
 import { formatAmount, formatWhen, LanguageContext, minorUnits, useMessages } from '../i18n.js';
@@ -71,7 +72,9 @@ export function EscrowContract({ environment, onSignedOut, id }: PageProps) {
               <ErrorMessage text={error} />
               <dl className="facts">
                 <dt>{t('status')}</dt>
-                <dd>{t(`status.${c.status}`)}</dd>
+                <dd>
+                  <Badge status={c.status}>{t(`status.${c.status}`)}</Badge>
+                </dd>
                 <dt>{t('amount')}</dt>
                 <dd>{money(c.amountMinor)}</dd>
                 <dt>{t('funded')}</dt>
@@ -186,7 +189,7 @@ export function EscrowContract({ environment, onSignedOut, id }: PageProps) {
                         {(c.milestones ?? []).map((m) => (
                           <tr key={m.id}>
                             <th scope="row">{m.title}</th>
-                            <td>{money(m.amountMinor)}</td>
+                            <td className="amount">{money(m.amountMinor)}</td>
                             <td>{t(`milestone.${m.status ?? 'open'}`)}</td>
                             <td>
                               {m.status === 'open' && (
@@ -274,8 +277,10 @@ export function EscrowContract({ environment, onSignedOut, id }: PageProps) {
                           {((list.data ?? []) as { id: string; amountMinor: number; status: string; created?: number; createdAt?: string }[]).map((r) => (
                             <tr key={r.id}>
                               <th scope="row">{r.createdAt ? formatWhen(language, r.createdAt) : r.id}</th>
-                              <td>{money(r.amountMinor)}</td>
-                              <td>{r.status}</td>
+                              <td className="amount">{money(r.amountMinor)}</td>
+                              <td>
+                                <Badge status={r.status}>{t(`release.${r.status as 'pending' | 'executed' | 'canceled' | 'returned'}`)}</Badge>
+                              </td>
                               <td className="actions">
                                 {r.status === 'pending' && (
                                   <>
@@ -322,7 +327,7 @@ export function EscrowContract({ environment, onSignedOut, id }: PageProps) {
                     <ul>
                       {((list.data ?? []) as { id: string; reason: string; status: string; outcome?: string | null }[]).map((d) => (
                         <li key={d.id}>
-                          {d.reason} — {d.status}
+                          {d.reason} <Badge status={d.status}>{t(`dispute.${d.status as 'open' | 'resolved'}`)}</Badge>
                           {d.outcome ? ` (${t(`outcome.${d.outcome as 'split'}`)})` : ''}
                           {d.status === 'open' &&
                             form(

@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Badge } from '../Badge.js';
 import { useContext, useRef, useState, type FormEvent } from 'react';
 import type { Answer } from '../../../../clients/typescript/src/index.js';
 import { CursorPager, ErrorMessage, errorText, QueryView, Scrollable, useCursorPages } from '../components.js';
@@ -247,7 +248,9 @@ export function Files({ environment, onSignedOut }: PageProps) {
                         <th scope="row">{a.name}</th>
                         <td>{t(`purpose.${a.purpose}`)}</td>
                         <td>{size(a.size)}</td>
-                        <td>{t(`status.${a.status}`)}</td>
+                        <td>
+                          <Badge status={a.status}>{t(`status.${a.status}`)}</Badge>
+                        </td>
                         <td>{formatWhen(language, a.createdAt, 'date')}</td>
                         <td className="actions">
                           {a.status === 'ready' && (

@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Badge } from '../Badge.js';
 import { useContext, useState, type FormEvent } from 'react';
 import { ErrorMessage, errorText, Link, NavigationContext, QueryView, Scrollable, FilterSelect } from '../components.js';
 import { formatAmount, LanguageContext, minorUnits, useMessages } from '../i18n.js';
@@ -115,8 +116,10 @@ export function Funding({ environment, onSignedOut }: PageProps) {
                           {c.title}
                         </Link>
                       </th>
-                      <td>{t(`status.${c.status}`)}</td>
                       <td>
+                        <Badge status={c.status}>{t(`status.${c.status}`)}</Badge>
+                      </td>
+                      <td className="amount">
                         {c.targetAmountMinor
                           ? t('raisedOf', { raised: formatAmount(language, c.raisedAmountMinor, c.currency), target: formatAmount(language, c.targetAmountMinor, c.currency) })
                           : formatAmount(language, c.raisedAmountMinor, c.currency)}

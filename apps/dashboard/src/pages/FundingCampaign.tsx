@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useMemo, useState, type FormEvent } from 'react';
+import { Badge } from '../Badge.js';
 import { CopyButton, ErrorMessage, errorText, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, saveAsFile, Scrollable } from '../components.js';
 import { destinationLabel, useSavedDestinations } from '../destinations.js';
 import { formatAmount, formatWhen, LanguageContext, useMessages } from '../i18n.js';
@@ -62,7 +63,9 @@ export function FundingCampaign({ environment, onSignedOut, id }: PageProps) {
               <ErrorMessage text={error} />
               <dl className="facts">
                 <dt>{t('status')}</dt>
-                <dd>{t(`status.${c.status}`)}</dd>
+                <dd>
+                  <Badge status={c.status}>{t(`status.${c.status}`)}</Badge>
+                </dd>
                 <dt>{t('raised')}</dt>
                 <dd>{c.targetAmountMinor ? t('raisedOf', { raised: money(c.raisedAmountMinor), target: money(c.targetAmountMinor) }) : money(c.raisedAmountMinor)}</dd>
                 <dt>{t('contributors')}</dt>
@@ -253,8 +256,10 @@ function Contributions({ campaignId, currency, environment, onSignedOut }: Part 
                   return (
                     <tr key={c.id}>
                       <th scope="row">{who}</th>
-                      <td>{formatAmount(language, c.amountMinor, currency)}</td>
-                      <td>{c.status}</td>
+                      <td className="amount">{formatAmount(language, c.amountMinor, currency)}</td>
+                      <td>
+                        <Badge status={c.status}>{t(`contribution.${c.status}`)}</Badge>
+                      </td>
                       <td>{formatWhen(language, c.created)}</td>
                       <td>
                         {c.status === 'succeeded' && (
@@ -341,13 +346,15 @@ function Payouts({ campaignId, currency, environment, onSignedOut }: Part & { cu
                 {((list.data ?? []) as { id: string; payoutId: string; amountMinor: number; feeMinor: number; status: string; createdAt: string }[]).map((p) => (
                   <tr key={p.id}>
                     <th scope="row">{formatWhen(language, p.createdAt)}</th>
-                    <td>
+                    <td className="amount">
                       <Link to="payout" id={p.payoutId}>
                         {formatAmount(language, p.amountMinor, currency)}
                       </Link>
                     </td>
-                    <td>{formatAmount(language, p.feeMinor, currency)}</td>
-                    <td>{p.status}</td>
+                    <td className="amount">{formatAmount(language, p.feeMinor, currency)}</td>
+                    <td>
+                      <Badge status={p.status}>{t(`payout.${p.status as 'requested' | 'created' | 'failed'}`)}</Badge>
+                    </td>
                   </tr>
                 ))}
               </tbody>

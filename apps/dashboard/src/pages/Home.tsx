@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useContext, useMemo, useState } from 'react';
 import { BalanceTable, balanceRows, useBalance } from '../BalanceTable.js';
 import { BalanceTransactionsTable } from '../BalanceTransactions.js';
-import { QueryView, Scrollable } from '../components.js';
+import { QueryView } from '../components.js';
 import { formatAmount, LanguageContext, useMessages, type Messages } from '../i18n.js';
 import { MoneyChart, type DayOfMoney } from '../MoneyChart.js';
 import { sika, withSession } from '../session.js';
@@ -19,7 +19,6 @@ const messages: Messages<
   | 'chart.out'
   | 'chart.fees'
   | 'chart.label'
-  | 'chart.figures'
   | 'chart.day'
   | 'chart.quiet'
   | 'activity.title'
@@ -34,7 +33,6 @@ const messages: Messages<
     'chart.out': 'Payouts out',
     'chart.fees': 'Fees',
     'chart.label': 'Money in and out per day over the last 30 days, in {currency}: {in} in, {out} out.',
-    'chart.figures': 'The figures, day by day',
     'chart.day': 'Day',
     'chart.quiet': 'No money moved in the last 30 days.',
     'activity.title': 'Recent activity',
@@ -49,7 +47,6 @@ const messages: Messages<
     'chart.out': 'Virements envoyés',
     'chart.fees': 'Frais',
     'chart.label': 'Entrées et sorties par jour sur les 30 derniers jours, en {currency} : {in} reçus, {out} envoyés.',
-    'chart.figures': 'Les chiffres, jour par jour',
     'chart.day': 'Jour',
     'chart.quiet': "Aucun mouvement d'argent ces 30 derniers jours.",
     'activity.title': 'Activité récente',
@@ -138,36 +135,9 @@ function LastThirtyDays({ environment, onSignedOut }: PageProps) {
             <MoneyChart
               days={days}
               currency={currency!}
-              seriesNames={{ day: t('chart.day'), in: t('chart.in'), out: t('chart.out') }}
+              seriesNames={{ day: t('chart.day'), in: t('chart.in'), out: t('chart.out'), fees: t('chart.fees') }}
               label={t('chart.label', { currency: currency!.toUpperCase(), in: money(total('in')), out: money(total('out')) })}
             />
-            <details>
-              <summary>{t('chart.figures')}</summary>
-              <Scrollable labelledBy="thirty-days">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">{t('chart.day')}</th>
-                      <th scope="col">{t('chart.in')}</th>
-                      <th scope="col">{t('chart.out')}</th>
-                      <th scope="col">{t('chart.fees')}</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {days
-                      .filter((d) => d.in || d.out || d.fees)
-                      .map((d) => (
-                        <tr key={d.date}>
-                          <th scope="row">{new Date(`${d.date}T00:00:00Z`).toLocaleDateString(language, { timeZone: 'UTC', day: 'numeric', month: 'short' })}</th>
-                          <td>{money(d.in)}</td>
-                          <td>{money(d.out)}</td>
-                          <td>{money(d.fees)}</td>
-                        </tr>
-                      ))}
-                  </tbody>
-                </table>
-              </Scrollable>
-            </details>
           </>
         )}
       </QueryView>

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { Badge } from '../Badge.js';
 import { useCatalogNames } from '../countries.js';
 import { useContext, useMemo, useState } from 'react';
 import { QueryView, Scrollable } from '../components.js';
@@ -256,8 +257,8 @@ export function Insights({ environment, onSignedOut }: PageProps) {
                         <th scope="row">{row.key === 'none' ? t('noOperator') : names.operator(row.key)}</th>
                         <td>{row.count}</td>
                         <td>{percent(row.successRate)}</td>
-                        <td>{formatAmount(language, row.volume, row.currency)}</td>
-                        <td>{formatAmount(language, row.net, row.currency)}</td>
+                        <td className="amount">{formatAmount(language, row.volume, row.currency)}</td>
+                        <td className="amount">{formatAmount(language, row.net, row.currency)}</td>
                       </tr>
                     ))}
                 </tbody>
@@ -292,7 +293,9 @@ export function Insights({ environment, onSignedOut }: PageProps) {
                       <td>{row.attempts}</td>
                       <td>{percent(row.failureRate)}</td>
                       <td>{percent(row.usualFailureRate)}</td>
-                      <td>{t(`status.${row.status}`)}</td>
+                      <td>
+                        <Badge status={row.status}>{t(`status.${row.status}`)}</Badge>
+                      </td>
                     </tr>
                   ))}
                 </tbody>

@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Badge } from '../Badge.js';
 import { useContext, useState } from 'react';
 import { CopyButton, ErrorMessage, errorText, isNotFound, Link, NotFound, QueryView, saveAsFile, Scrollable } from '../components.js';
 import { formatWhen, formatAmount, LanguageContext, useMessages } from '../i18n.js';
@@ -55,7 +56,9 @@ export function Invoice({ environment, onSignedOut, id }: PageProps) {
               <ErrorMessage text={error} />
               <dl className="facts">
                 <dt>{t('status')}</dt>
-                <dd>{t(`inv.${i.status}` as 'inv.open')}</dd>
+                <dd>
+                  <Badge status={i.status}>{t(`inv.${i.status}` as 'inv.open')}</Badge>
+                </dd>
                 <dt>{t('customer')}</dt>
                 <dd>
                   <Link to="customer" id={i.customer}>
@@ -100,8 +103,8 @@ export function Invoice({ environment, onSignedOut, id }: PageProps) {
                         <tr key={n}>
                           <th scope="row">{l.description}</th>
                           <td>{l.quantity}</td>
-                          <td>{money(l.unit_amount ?? 0)}</td>
-                          <td>{money(l.amount ?? 0)}</td>
+                          <td className="amount">{money(l.unit_amount ?? 0)}</td>
+                          <td className="amount">{money(l.amount ?? 0)}</td>
                         </tr>
                       ))}
                     </tbody>

@@ -1,5 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
+import { Badge } from '../Badge.js';
 import { useContext, useState, type FormEvent } from 'react';
+import { CountrySelect, useCountry } from '../countries.js';
 import { ErrorMessage, errorText, Link, NavigationContext, QueryView, Scrollable, useAction } from '../components.js';
 import { formatAmount, formatWhen, LanguageContext, minorUnits, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
@@ -16,6 +18,9 @@ export function Marketplace({ environment, onSignedOut }: PageProps) {
   const { action: call, error, setError } = useAction(onSignedOut, [['marketplace', environment]]);
   const [settled, setSettled] = useState<number | null>(null);
   const [lines, setLines] = useState(1);
+  // Orders are in XOF (as the commission rules): the transaction country is one of the catalog's that pays in it.
+  const [country, setCountry] = useState('SN');
+  const xofCountries = useCountry('payin', country, onSignedOut).countries.filter((c) => c.currency?.toLowerCase() === 'xof');
   const useList = <T,>(name: string, call: () => Promise<T>) => useQuery({ queryKey: ['marketplace', environment, name], queryFn: () => withSession(call, onSignedOut) });
   const funds = useList('balance', () => sika.get('/api/v1/marketplace/balance'));
   const sellers = useList('sellers', () => sika.get('/api/v1/marketplace/sellers', { params: { query: { limit: 100 } } }));
@@ -72,9 +77,9 @@ export function Marketplace({ environment, onSignedOut }: PageProps) {
                   {(f.balances ?? []).map((b) => (
                     <tr key={b.currency}>
                       <th scope="row">{b.currency!.toUpperCase()}</th>
-                      <td>{formatAmount(language, b.sellerPendingMinor ?? 0, b.currency!)}</td>
-                      <td>{formatAmount(language, b.sellerAvailableMinor ?? 0, b.currency!)}</td>
-                      <td>{formatAmount(language, b.commissionMinor ?? 0, b.currency!)}</td>
+                      <td className="amount">{formatAmount(language, b.sellerPendingMinor ?? 0, b.currency!)}</td>
+                      <td className="amount">{formatAmount(language, b.sellerAvailableMinor ?? 0, b.currency!)}</td>
+                      <td className="amount">{formatAmount(language, b.commissionMinor ?? 0, b.currency!)}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -197,7 +202,7 @@ export function Marketplace({ environment, onSignedOut }: PageProps) {
                     <tr key={rule.id}>
                       <th scope="row">{rule.name}</th>
                       <td>{new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 2 }).format(rule.percentBasisPoints / 10_000)}</td>
-                      <td>{formatAmount(language, rule.fixedFeeMinor, rule.currency)}</td>
+                      <td className="amount">{formatAmount(language, rule.fixedFeeMinor, rule.currency)}</td>
                       <td>
                         {rule.isActive ? t('on') : t('off')}{' '}
                         <button
@@ -229,10 +234,7 @@ export function Marketplace({ environment, onSignedOut }: PageProps) {
           }}
         >
           <div className="inline-form">
-            <label>
-              {t('country')}
-              <input name="country" defaultValue="SN" pattern="[A-Za-z]{2}" required />
-            </label>
+            <CountrySelect label={t('country')} name="country" countries={xofCountries} value={country} onChange={setCountry} />
             <label>
               {t('buyer')}
               <input name="buyer" maxLength={256} />
@@ -298,9 +300,11 @@ export function Marketplace({ environment, onSignedOut }: PageProps) {
                           {order.buyerName ?? order.id}
                         </Link>
                       </th>
-                      <td>{formatAmount(language, order.amountMinor, order.currency)}</td>
-                      <td>{formatAmount(language, order.commissionMinor, order.currency)}</td>
-                      <td>{t(`status.${order.status}`)}</td>
+                      <td className="amount">{formatAmount(language, order.amountMinor, order.currency)}</td>
+                      <td className="amount">{formatAmount(language, order.commissionMinor, order.currency)}</td>
+                      <td>
+                        <Badge status={order.status}>{t(`status.${order.status}`)}</Badge>
+                      </td>
                     </tr>
                   ))}
                 </tbody>
@@ -342,7 +346,7 @@ export function Marketplace({ environment, onSignedOut }: PageProps) {
                   {((s.data ?? []) as { id: string; sellerId: string; amountMinor: number; currency: string; created?: number }[]).map((row) => (
                     <tr key={row.id}>
                       <th scope="row">{row.sellerId}</th>
-                      <td>{formatAmount(language, row.amountMinor, row.currency)}</td>
+                      <td className="amount">{formatAmount(language, row.amountMinor, row.currency)}</td>
                       <td>{formatWhen(language, row.created)}</td>
                     </tr>
                   ))}

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { Badge } from '../Badge.js';
 import { useContext, type FormEvent } from 'react';
 import { ErrorMessage, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable, useAction } from '../components.js';
 import { formatAmount, LanguageContext, minorUnits, useMessages } from '../i18n.js';
@@ -41,7 +42,9 @@ export function MarketplaceOrder({ environment, onSignedOut, id }: PageProps) {
               <ErrorMessage text={error} />
               <dl className="facts">
                 <dt>{t('status')}</dt>
-                <dd>{t(`status.${o.status}`)}</dd>
+                <dd>
+                  <Badge status={o.status}>{t(`status.${o.status}`)}</Badge>
+                </dd>
                 <dt>{t('amount')}</dt>
                 <dd>{money(o.amountMinor)}</dd>
                 <dt>{t('commission')}</dt>
@@ -70,8 +73,8 @@ export function MarketplaceOrder({ environment, onSignedOut, id }: PageProps) {
                       {o.lines.map((line, n) => (
                         <tr key={n}>
                           <th scope="row">{line.sellerId}</th>
-                          <td>{money(line.amountMinor)}</td>
-                          <td>{money(line.commissionMinor)}</td>
+                          <td className="amount">{money(line.amountMinor)}</td>
+                          <td className="amount">{money(line.commissionMinor)}</td>
                         </tr>
                       ))}
                     </tbody>

@@ -1,7 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
+import { Badge } from '../Badge.js';
+import { CountrySelect, useCountry, WalletFields } from '../countries.js';
+import { FailureReason } from '../failures.js';
 import { ErrorMessage, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable, useAction } from '../components.js';
-import { formatAmount, LanguageContext, minorUnits, useMessages } from '../i18n.js';
+import { formatAmount, formatWhen, LanguageContext, minorUnits, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import { marketplaceMessages as messages } from './marketplace.messages.js';
 import type { PageProps } from './props.js';
@@ -14,6 +17,10 @@ export function MarketplaceSeller({ environment, onSignedOut, id }: PageProps) {
   const { language } = useContext(LanguageContext);
   const { action: call, error } = useAction(onSignedOut, [['marketplace', environment]]);
   const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
+  // The seller is paid in a country of the catalog, to one of its operators, in its currency.
+  const [country, setCountry] = useState('SN');
+  const { countries, chosen, operators } = useCountry('payout', country, onSignedOut);
+  const currency = chosen?.currency ?? 'xof';
   const sellerId = id ?? '';
   const key = ['marketplace', environment, 'seller', sellerId];
   const seller = useQuery({
@@ -60,8 +67,8 @@ export function MarketplaceSeller({ environment, onSignedOut, id }: PageProps) {
                         {(b.balances ?? []).map((row) => (
                           <tr key={row.currency}>
                             <th scope="row">{row.currency!.toUpperCase()}</th>
-                            <td>{formatAmount(language, row.pendingMinor ?? 0, row.currency!)}</td>
-                            <td>{formatAmount(language, row.availableMinor ?? 0, row.currency!)}</td>
+                            <td className="amount">{formatAmount(language, row.pendingMinor ?? 0, row.currency!)}</td>
+                            <td className="amount">{formatAmount(language, row.availableMinor ?? 0, row.currency!)}</td>
                           </tr>
                         ))}
                       </tbody>
@@ -118,9 +125,9 @@ export function MarketplaceSeller({ environment, onSignedOut, id }: PageProps) {
                       sika.post('/api/v1/marketplace/sellers/{id}/payouts', {
                         params: { path: { id: s.id } },
                         body: {
-                          amountMinor: minorUnits(Number(data.get('amount')), 'xof'),
-                          currency: 'xof',
-                          destination: { type: 'mobile_money', currency: 'xof', country: 'SN', operator: String(data.get('operator')), msisdn: String(data.get('msisdn')) },
+                          amountMinor: minorUnits(Number(data.get('amount')), currency),
+                          currency,
+                          destination: { type: 'mobile_money', currency, country, operator: String(data.get('operator')), msisdn: String(data.get('msisdn')).trim() },
                         },
                         headers: { 'Idempotency-Key': idempotencyKey },
                       }),
@@ -128,39 +135,50 @@ export function MarketplaceSeller({ environment, onSignedOut, id }: PageProps) {
                   );
                 }}
               >
+                <CountrySelect label={t('country')} countries={countries} value={country} onChange={setCountry} />
+                <WalletFields labels={{ operator: t('operator'), msisdn: t('msisdn') }} operators={operators} callingCode={chosen?.calling_code} />
                 <label>
-                  {t('amount')} (XOF)
+                  {t('amount')} ({currency.toUpperCase()})
                   <input name="amount" type="number" min="0" step="any" required />
-                </label>
-                <label>
-                  {t('operator')}
-                  <select name="operator" defaultValue="orange_money">
-                    <option value="orange_money">Orange Money</option>
-                    <option value="wave">Wave</option>
-                    <option value="free_money">Free Money</option>
-                  </select>
-                </label>
-                <label>
-                  {t('msisdn')}
-                  <input name="msisdn" type="tel" required autoComplete="off" placeholder="+221…" />
                 </label>
                 <button type="submit" disabled={call.isPending}>
                   {t('payOut')}
                 </button>
               </form>
-              <h3>{t('payouts')}</h3>
+              <h3 id="seller-payouts">{t('payouts')}</h3>
               <QueryView query={payouts} isEmpty={(p) => !p.data?.length} empty={t('payouts.none')}>
                 {(p) => (
-                  <ul>
-                    {(p.data ?? []).map((payout) => (
-                      <li key={payout.id}>
-                        <Link to="payout" id={payout.id}>
-                          {formatAmount(language, payout.amountMinor, payout.currency)}
-                        </Link>{' '}
-                        — {payout.status}
-                      </li>
-                    ))}
-                  </ul>
+                  <Scrollable labelledBy="seller-payouts">
+                    <table>
+                      <thead>
+                        <tr>
+                          <th scope="col">{t('when')}</th>
+                          <th scope="col">{t('amount')}</th>
+                          <th scope="col">{t('status')}</th>
+                        </tr>
+                      </thead>
+                      <tbody>
+                        {(p.data ?? []).map((payout) => (
+                          <tr key={payout.id}>
+                            <th scope="row">{formatWhen(language, payout.created)}</th>
+                            <td className="amount">
+                              <Link to="payout" id={payout.id}>
+                                {formatAmount(language, payout.amountMinor, payout.currency)}
+                              </Link>
+                            </td>
+                            <td>
+                              <Badge status={payout.status}>{t(`payouts.status.${payout.status}`)}</Badge>
+                              {payout.status === 'failed' && (
+                                <span className="reason-line">
+                                  <FailureReason subject="payout" code={payout.failureCode} message={payout.failureMessage} />
+                                </span>
+                              )}
+                            </td>
+                          </tr>
+                        ))}
+                      </tbody>
+                    </table>
+                  </Scrollable>
                 )}
               </QueryView>
             </section>

@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Badge } from '../Badge.js';
 import QRCode from 'qrcode';
 import { useContext, useEffect, useState, type FormEvent } from 'react';
 import { CopyButton, CursorPager, ErrorMessage, errorText, QueryView, Scrollable, useCursorPages } from '../components.js';
@@ -262,7 +263,7 @@ export function PaymentLinks({ environment, onSignedOut }: PageProps) {
                   </thead>
                   <tbody>
                     {((list.data ?? []) as PaymentLink[]).map((l) => (
-                      <LinkRow key={l.id} link={l} name={nameOf(l)} status={t(`status.${statusOf(l)}`)} onDeactivate={() => deactivate.mutate(l.id)} deactivating={deactivate.isPending} />
+                      <LinkRow key={l.id} link={l} name={nameOf(l)} status={statusOf(l)} statusWords={t(`status.${statusOf(l)}`)} onDeactivate={() => deactivate.mutate(l.id)} deactivating={deactivate.isPending} />
                     ))}
                   </tbody>
                 </table>
@@ -276,15 +277,17 @@ export function PaymentLinks({ environment, onSignedOut }: PageProps) {
   );
 }
 
-function LinkRow({ link, name, status, onDeactivate, deactivating }: { link: PaymentLink; name: string; status: string; onDeactivate: () => void; deactivating: boolean }) {
+function LinkRow({ link, name, status, statusWords, onDeactivate, deactivating }: { link: PaymentLink; name: string; status: string; statusWords: string; onDeactivate: () => void; deactivating: boolean }) {
   const t = useMessages(messages);
   const { language } = useContext(LanguageContext);
   const [showQr, setShowQr] = useState(false);
   return (
     <tr>
       <th scope="row">{name}</th>
-      <td>{formatAmount(language, link.amount, link.currency)}</td>
-      <td>{status}</td>
+      <td className="amount">{formatAmount(language, link.amount, link.currency)}</td>
+      <td>
+        <Badge status={status}>{statusWords}</Badge>
+      </td>
       <td>{formatWhen(language, link.created, 'date')}</td>
       <td>
         <a href={link.url} target="_blank" rel="noreferrer">

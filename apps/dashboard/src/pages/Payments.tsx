@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Badge } from '../Badge.js';
 import { useContext, useState, type FormEvent } from 'react';
-import { CursorPager, Link, QueryView, Scrollable, useCursorPages } from '../components.js';
+import { CopyableId, CursorPager, Link, QueryView, Scrollable, useCursorPages } from '../components.js';
 import { dayStartMs, DAY_MS } from '../days.js';
 import { FailureReason } from '../failures.js';
 import { formatAmount, formatWhen, LanguageContext, minorUnits, useMessages } from '../i18n.js';
@@ -102,12 +102,12 @@ export function Payments({ environment, onSignedOut }: PageProps) {
               <table>
                 <thead>
                   <tr>
-                    <th scope="col">{t('payment')}</th>
-                    <th scope="col">{t('created')}</th>
-                    <th scope="col">{t('amount')}</th>
-                    <th scope="col">{t('status')}</th>
                     <th scope="col">{t('description')}</th>
                     <th scope="col">{t('customer')}</th>
+                    <th scope="col">{t('amount')}</th>
+                    <th scope="col">{t('status')}</th>
+                    <th scope="col">{t('created')}</th>
+                    <th scope="col">{t('object.id')}</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -115,10 +115,10 @@ export function Payments({ environment, onSignedOut }: PageProps) {
                     <tr key={p.id}>
                       <th scope="row">
                         <Link to="payment" id={p.id}>
-                          <code>{p.id}</code>
+                          {p.description ?? t('payment')}
                         </Link>
                       </th>
-                      <td>{formatWhen(language, p.created)}</td>
+                      <td>{p.customer ? <code>{p.customer}</code> : '—'}</td>
                       <td className="amount">{formatAmount(language, p.amount, p.currency)}</td>
                       <td>
                         <Badge status={p.status}>{t(`status.${p.status}`)}</Badge>
@@ -128,8 +128,10 @@ export function Payments({ environment, onSignedOut }: PageProps) {
                           </span>
                         )}
                       </td>
-                      <td>{p.description ?? '—'}</td>
-                      <td>{p.customer ? <code>{p.customer}</code> : '—'}</td>
+                      <td>{formatWhen(language, p.created)}</td>
+                      <td>
+                        <CopyableId id={p.id} />
+                      </td>
                     </tr>
                   ))}
                 </tbody>

@@ -1,4 +1,5 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { Badge } from '../Badge.js';
 import { useContext, useState } from 'react';
 import { CursorPager, ErrorMessage, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable, useAction, useCanWrite, useCursorPages } from '../components.js';
 import { useCatalogNames } from '../countries.js';
@@ -87,7 +88,9 @@ export function PayoutBatchPage({ environment, onSignedOut, id }: PageProps) {
                   <code>{b.id}</code>
                 </dd>
                 <dt>{t('status')}</dt>
-                <dd>{t(`status.${status}`)}</dd>
+                <dd>
+                  <Badge status={status}>{t(`status.${status}`)}</Badge>
+                </dd>
                 <dt>{t('items')}</dt>
                 <dd>{b.item_count}</dd>
                 <dt>{t('total')}</dt>
@@ -167,10 +170,10 @@ export function PayoutBatchPage({ environment, onSignedOut, id }: PageProps) {
                                 <th scope="row">{item.index + 1}</th>
                                 <td>{item.reference ?? '—'}</td>
                                 <td>{destinationText(item.destination, names)}</td>
-                                <td>{formatAmount(language, item.amount, item.currency ?? b.currency)}</td>
-                                <td>{formatAmount(language, item.fee, item.currency ?? b.currency)}</td>
+                                <td className="amount">{formatAmount(language, item.amount, item.currency ?? b.currency)}</td>
+                                <td className="amount">{formatAmount(language, item.fee, item.currency ?? b.currency)}</td>
                                 <td>
-                                  {t(`item.${item.status as ItemStatus}`)}
+                                  <Badge status={item.status}>{t(`item.${item.status as ItemStatus}`)}</Badge>
                                   {item.failure_code ? ` · ${item.failure_code}` : ''}
                                 </td>
                                 <td>
@@ -218,8 +221,10 @@ export function PayoutBatchPage({ environment, onSignedOut, id }: PageProps) {
                                   <td>{formatWhen(language, entry.created, 'second')}</td>
                                   <th scope="row">{(LOG_STEPS as readonly string[]).includes(entry.type) ? t(`step.${entry.type as LogStep}`) : entry.type}</th>
                                   <td>{entry.item_index == null ? '—' : entry.item_index + 1}</td>
-                                  <td>{statusWords(entry.type, entry.status)}</td>
-                                  <td>{entry.amount == null ? '—' : formatAmount(language, entry.amount, b.currency)}</td>
+                                  <td>
+                                    <Badge status={entry.status}>{statusWords(entry.type, entry.status)}</Badge>
+                                  </td>
+                                  <td className="amount">{entry.amount == null ? '—' : formatAmount(language, entry.amount, b.currency)}</td>
                                   <td>{entry.failure_code ?? '—'}</td>
                                 </tr>
                               ))}

@@ -1,7 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Badge } from '../Badge.js';
 import { useContext, useState, type FormEvent } from 'react';
 import { SikaError, type ItemError } from '../../../../clients/typescript/src/index.js';
-import { CursorPager, ErrorMessage, errorText, Link, NavigationContext, QueryView, Scrollable, useCanWrite, useCursorPages, FilterSelect } from '../components.js';
+import { CopyableId, CursorPager, ErrorMessage, errorText, NavigationContext, QueryView, Scrollable, useCanWrite, useCursorPages, FilterSelect } from '../components.js';
 import { formatAmount, formatWhen, LanguageContext, useMessages } from '../i18n.js';
 import { sika, withSession } from '../session.js';
 import { BATCH_STATUSES, batchMessages, type BatchStatus } from './payoutBatches.messages.js';
@@ -181,14 +182,14 @@ export function PayoutBatches({ environment, onSignedOut }: PageProps) {
                     {(list.data ?? []).map((b) => (
                       <tr key={b.id}>
                         <th scope="row">
-                          <Link to="payoutBatch" id={b.id}>
-                            <code>{b.id}</code>
-                          </Link>
+                          <CopyableId id={b.id} to="payoutBatch" />
                         </th>
                         <td>{formatWhen(language, b.created)}</td>
                         <td>{b.item_count}</td>
-                        <td>{formatAmount(language, b.total_amount, b.currency)}</td>
-                        <td>{t(`status.${b.status}`)}</td>
+                        <td className="amount">{formatAmount(language, b.total_amount, b.currency)}</td>
+                        <td>
+                          <Badge status={b.status}>{t(`status.${b.status}`)}</Badge>
+                        </td>
                       </tr>
                     ))}
                   </tbody>

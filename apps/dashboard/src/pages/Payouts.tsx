@@ -4,7 +4,7 @@ import { useContext, useRef, useState, type FormEvent } from 'react';
 import { balanceRows, useBalance } from '../BalanceTable.js';
 import { FailureReason } from '../failures.js';
 import { formatAmount, formatWhen, LanguageContext, minorUnits, useT } from '../i18n.js';
-import { ErrorMessage, errorText, Link, QueryView, Scrollable, useCanWrite } from '../components.js';
+import { CopyableId, ErrorMessage, errorText, Link, QueryView, Scrollable, useCanWrite } from '../components.js';
 import { sika, withSession } from '../session.js';
 import { destinationLabel, useSavedDestinations, type SavedDestination } from '../destinations.js';
 import { CountrySelect, useCatalogNames, useCountry, WalletFields } from '../countries.js';
@@ -214,12 +214,12 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
                 <table>
                   <thead>
                     <tr>
-                      <th scope="col">{t('payouts.id')}</th>
-                      <th scope="col">{t('payouts.created.at')}</th>
+                      <th scope="col">{t('payouts.recipient')}</th>
                       <th scope="col">{t('payouts.amount')}</th>
                       <th scope="col">{t('payouts.fee')}</th>
-                      <th scope="col">{t('payouts.recipient')}</th>
                       <th scope="col">{t('payouts.status')}</th>
+                      <th scope="col">{t('payouts.created.at')}</th>
+                      <th scope="col">{t('object.id')}</th>
                     </tr>
                   </thead>
                   <tbody>
@@ -229,13 +229,11 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
                         <tr key={p.id}>
                           <th scope="row">
                             <Link to="payout" id={p.id}>
-                              <code>{p.id}</code>
+                              {[names.operator(destination.operator), destination.msisdn ?? destination.account_number].filter(Boolean).join(' · ') || t('payouts.id')}
                             </Link>
                           </th>
-                          <td>{formatWhen(language, p.created)}</td>
                           <td className="amount">{formatAmount(language, p.amount, p.currency)}</td>
                           <td className="amount">{p.fee == null ? '—' : formatAmount(language, p.fee, p.currency)}</td>
-                          <td>{[names.operator(destination.operator), destination.msisdn ?? destination.account_number].filter(Boolean).join(' · ') || '—'}</td>
                           <td>
                             <Badge status={p.status}>{t(`payouts.status.${p.status}`)}</Badge>
                             {p.delay_state === 'delayed' && (
@@ -249,6 +247,10 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
                                 <FailureReason subject="payout" code={p.failure_code} message={p.failure_message} />
                               </span>
                             )}
+                          </td>
+                          <td>{formatWhen(language, p.created)}</td>
+                          <td>
+                            <CopyableId id={p.id} />
                           </td>
                         </tr>
                       );

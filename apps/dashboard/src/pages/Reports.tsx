@@ -317,11 +317,11 @@ function DailySummaries({ environment, onSignedOut }: PageProps) {
                     <tr key={`${d.currency} ${d.date}`}>
                       <th scope="row">{d.date}</th>
                       <td>{d.currency!.toUpperCase()}</td>
-                      <td>{money(d.opening)}</td>
-                      <td>{money(d.in)}</td>
-                      <td>{money(d.out)}</td>
-                      <td>{money(d.fees)}</td>
-                      <td>{money(d.closing)}</td>
+                      <td className="amount">{money(d.opening)}</td>
+                      <td className="amount">{money(d.in)}</td>
+                      <td className="amount">{money(d.out)}</td>
+                      <td className="amount">{money(d.fees)}</td>
+                      <td className="amount">{money(d.closing)}</td>
                       <td>{addsUp ? `✓ ${t('addsUp.yes')}` : `✗ ${t('addsUp.no')}`}</td>
                     </tr>
                   );

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
-import { ErrorMessage, errorText, QueryView, Scrollable, useAction } from '../components.js';
+import { ErrorMessage, errorText, Link, QueryView, Scrollable, useAction } from '../components.js';
 import { formatWhen, LanguageContext, useMessages, type Messages } from '../i18n.js';
 import { useSecondFactor } from '../secondFactor.js';
 import { connectGoogle, passkeyRegistration, sika, withSession } from '../session.js';
@@ -75,6 +75,10 @@ const messages: Messages<
   | 'delayHelp'
   | 'delaySave'
   | 'delaySaved'
+  | 'sections'
+  | 'section.profile'
+  | 'section.security'
+  | 'section.payouts'
 > = {
   en: {
     title: 'Settings',
@@ -122,6 +126,10 @@ const messages: Messages<
     delayHelp: 'A new saved payout destination can be used only after this delay. Lowering it asks for your second factor, and the owners are told.',
     delaySave: 'Save delay',
     delaySaved: 'Safety delay saved.',
+    sections: 'Settings sections',
+    'section.profile': 'Profile and organizations',
+    'section.security': 'Sign-in and security',
+    'section.payouts': 'Payouts',
   },
   fr: {
     title: 'Paramètres',
@@ -169,27 +177,68 @@ const messages: Messages<
     delayHelp: 'Une nouvelle destination de virement enregistrée n’est utilisable qu’après ce délai. Le réduire demande votre second facteur, et les propriétaires sont prévenus.',
     delaySave: 'Enregistrer le délai',
     delaySaved: 'Délai de sécurité enregistré.',
+    sections: 'Sections des paramètres',
+    'section.profile': 'Profil et organisations',
+    'section.security': 'Connexion et sécurité',
+    'section.payouts': 'Virements',
   },
 };
 
 type SectionProps = Pick<PageProps, 'environment' | 'onSignedOut'>;
 
-/** The signed-in user's own security (second factors, password, e-mail and phone, sessions, security events) and the payout safety delay. */
-export function Settings({ environment, onSignedOut }: PageProps) {
+/**
+ * Settings' sections, each at its own address (/dashboard/settings/<section>; /dashboard/settings
+ * is the first), so a link opens the section it is about: the user's profile and organizations;
+ * how they sign in (e-mail and phone, password, second factors, Google, sessions, security
+ * events); and the payout safety delay with the saved destinations.
+ */
+const SECTIONS = {
+  profile: ({ environment, onSignedOut }: SectionProps) => (
+    <>
+      <Profile environment={environment} onSignedOut={onSignedOut} />
+      <Organizations environment={environment} onSignedOut={onSignedOut} />
+    </>
+  ),
+  security: ({ environment, onSignedOut }: SectionProps) => (
+    <>
+      <ContactChanges environment={environment} onSignedOut={onSignedOut} />
+      <Password onSignedOut={onSignedOut} />
+      <SecondFactors environment={environment} onSignedOut={onSignedOut} />
+      <GoogleAccount environment={environment} onSignedOut={onSignedOut} />
+      <Sessions environment={environment} onSignedOut={onSignedOut} />
+      <SecurityEvents environment={environment} onSignedOut={onSignedOut} />
+    </>
+  ),
+  payouts: ({ environment, onSignedOut }: SectionProps) => (
+    <>
+      <PayoutDelay environment={environment} onSignedOut={onSignedOut} />
+      <SavedDestinations environment={environment} onSignedOut={onSignedOut} />
+    </>
+  ),
+} as const;
+type Section = keyof typeof SECTIONS;
+const isSection = (id: string | undefined): id is Section => id !== undefined && Object.hasOwn(SECTIONS, id);
+
+/** The signed-in user's settings, one section at a time (`id`, from the address; an unknown one is the first), with links to the others. */
+export function Settings({ environment, onSignedOut, id }: PageProps) {
   const t = useMessages(messages);
+  const section: Section = isSection(id) ? id : 'profile';
+  const Shown = SECTIONS[section];
   return (
     <main className="page settings">
       <h1>{t('title')}</h1>
-      <Profile environment={environment} onSignedOut={onSignedOut} />
-      <Organizations environment={environment} onSignedOut={onSignedOut} />
-      <SecondFactors environment={environment} onSignedOut={onSignedOut} />
-      <GoogleAccount environment={environment} onSignedOut={onSignedOut} />
-      <Password onSignedOut={onSignedOut} />
-      <ContactChanges environment={environment} onSignedOut={onSignedOut} />
-      <Sessions environment={environment} onSignedOut={onSignedOut} />
-      <PayoutDelay environment={environment} onSignedOut={onSignedOut} />
-      <SavedDestinations environment={environment} onSignedOut={onSignedOut} />
-      <SecurityEvents environment={environment} onSignedOut={onSignedOut} />
+      <nav className="sections" aria-label={t('sections')}>
+        <ul>
+          {(Object.keys(SECTIONS) as Section[]).map((s) => (
+            <li key={s}>
+              <Link to="settingsSection" id={s} aria-current={s === section ? 'page' : undefined}>
+                {t(`section.${s}`)}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <Shown environment={environment} onSignedOut={onSignedOut} />
     </main>
   );
 }

@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Badge } from '../Badge.js';
 import { Fragment, useContext, useRef, useState, type FormEvent } from 'react';
 import { ErrorMessage, errorText, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable } from '../components.js';
 import { formatWhen, LanguageContext, useMessages } from '../i18n.js';
@@ -91,7 +92,7 @@ export function Subscription({ environment, onSignedOut, id }: PageProps) {
               </dd>
               <dt>{t('status')}</dt>
               <dd>
-                {t(`sub.${s.status}` as 'sub.active')}
+                <Badge status={s.status}>{t(`sub.${s.status}` as 'sub.active')}</Badge>
                 {s.cancel_at_period_end && s.status !== 'canceled' ? ` — ${t('endsAtPeriodEnd')}` : ''}
               </dd>
               <dt>{t('period')}</dt>

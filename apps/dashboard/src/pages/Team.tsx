@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Badge } from '../Badge.js';
 import { useContext, useState, type FormEvent } from 'react';
 import { ErrorMessage, errorText, QueryView, Scrollable, useAction } from '../components.js';
 import { formatWhen, LanguageContext, useMessages, type Messages } from '../i18n.js';
@@ -291,7 +292,9 @@ function Invitations({ environment, onSignedOut, manages }: SectionProps) {
                   <tr key={i.id}>
                     <th scope="row">{i.email}</th>
                     <td>{t(`role.${(i.role ?? 'viewer') as Role}`)}</td>
-                    <td>{t(`status.${i.status ?? 'pending'}`)}</td>
+                    <td>
+                      <Badge status={i.status ?? 'pending'}>{t(`status.${i.status ?? 'pending'}`)}</Badge>
+                    </td>
                     <td>{formatWhen(language, i.expires_at, 'date')}</td>
                     {manages && (
                       <td className="row-actions">

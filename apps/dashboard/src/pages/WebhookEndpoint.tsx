@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Badge } from '../Badge.js';
 import { useContext, useState, type FormEvent } from 'react';
 import type { Environment } from '../../../../clients/typescript/src/index.js';
 import { CursorPager, ErrorMessage, errorText, isNotFound, Link, NavigationContext, NotFound, QueryView, retryUnlessNotFound, Scrollable, useCursorPages, FilterSelect } from '../components.js';
@@ -207,7 +208,9 @@ function Deliveries({ environment, onSignedOut, endpointId, onError }: { environ
                         {d.event_type}
                         {isTest(d.event_id) && <> ({t('testMark')})</>}
                       </th>
-                      <td>{t(`delivery.${d.status}`)}</td>
+                      <td>
+                        <Badge status={d.status}>{t(`delivery.${d.status}`)}</Badge>
+                      </td>
                       <td>{formatWhen(language, d.created, 'second')}</td>
                       <td>{d.attempt_count}</td>
                       <td>{formatWhen(language, d.next_attempt_at, 'second')}</td>
@@ -286,7 +289,9 @@ function DeliveryAttempts({
                 <code>{d.event_id}</code>
               </dd>
               <dt>{t('status')}</dt>
-              <dd>{t(`delivery.${d.status}`)}</dd>
+              <dd>
+                <Badge status={d.status}>{t(`delivery.${d.status}`)}</Badge>
+              </dd>
             </dl>
             {d.attempts.length === 0 ? (
               <p>{t('noAttempts')}</p>

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { Badge } from '../Badge.js';
 import { useContext } from 'react';
 import type { Answer, Environment } from '../../../../clients/typescript/src/index.js';
 import { ErrorMessage, QueryView, useAction } from '../components.js';
@@ -164,7 +165,9 @@ export function RunDetail({
                 <code>{r.id}</code>
               </dd>
               <dt>{t('status')}</dt>
-              <dd>{t(`run.${r.status}`)}</dd>
+              <dd>
+                <Badge status={r.status}>{t(`run.${r.status}`)}</Badge>
+              </dd>
               <dt>{t('run.trigger')}</dt>
               <dd>{runText(r)}</dd>
               {r.trigger.eventId && (
@@ -207,7 +210,9 @@ export function RunDetail({
                               <dt>{t('log.attempt')}</dt>
                               <dd>{a.attempt}</dd>
                               <dt>{t('status')}</dt>
-                              <dd>{t(`log.${a.status}`)}</dd>
+                              <dd>
+                                <Badge status={a.status}>{t(`log.${a.status}`)}</Badge>
+                              </dd>
                               <dt>{t('run.started')}</dt>
                               <dd>{formatWhen(language, a.startedAt, 'second')}</dd>
                               <dt>{t('log.duration')}</dt>

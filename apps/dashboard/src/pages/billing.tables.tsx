@@ -1,6 +1,7 @@
 import { useContext } from 'react';
+import { Badge } from '../Badge.js';
 import type { Answer } from '../../../../clients/typescript/src/index.js';
-import { Link, Scrollable } from '../components.js';
+import { CopyableId, Link, Scrollable } from '../components.js';
 import { formatWhen, formatAmount, LanguageContext, useMessages } from '../i18n.js';
 import { billingMessages as messages } from './billing.messages.js';
 
@@ -29,9 +30,7 @@ export function SubscriptionTable({ rows, labelledBy, withCustomer = true }: { r
           {rows.map((s) => (
             <tr key={s.id}>
               <th scope="row">
-                <Link to="subscription" id={s.id}>
-                  {s.id}
-                </Link>
+                <CopyableId id={s.id} to="subscription" />
               </th>
               {withCustomer && (
                 <td>
@@ -41,7 +40,7 @@ export function SubscriptionTable({ rows, labelledBy, withCustomer = true }: { r
                 </td>
               )}
               <td>
-                {t(`sub.${s.status}` as 'sub.active')}
+                <Badge status={s.status}>{t(`sub.${s.status}` as 'sub.active')}</Badge>
                 {s.cancel_at_period_end && s.status !== 'canceled' ? ` — ${t('endsAtPeriodEnd')}` : ''}
               </td>
               <td>{formatWhen(language, s.current_period_end, 'utcDate')}</td>
@@ -74,9 +73,7 @@ export function InvoiceTable({ rows, labelledBy, withCustomer = true }: { rows: 
           {rows.map((i) => (
             <tr key={i.id}>
               <th scope="row">
-                <Link to="invoice" id={i.id}>
-                  {i.id}
-                </Link>
+                <CopyableId id={i.id} to="invoice" />
               </th>
               {withCustomer && (
                 <td>
@@ -85,9 +82,11 @@ export function InvoiceTable({ rows, labelledBy, withCustomer = true }: { rows: 
                   </Link>
                 </td>
               )}
-              <td>{t(`inv.${i.status}` as 'inv.open')}</td>
-              <td>{formatAmount(language, i.amount_due, i.currency)}</td>
-              <td>{formatAmount(language, i.amount_remaining ?? i.amount_due - i.amount_paid, i.currency)}</td>
+              <td>
+                <Badge status={i.status}>{t(`inv.${i.status}` as 'inv.open')}</Badge>
+              </td>
+              <td className="amount">{formatAmount(language, i.amount_due, i.currency)}</td>
+              <td className="amount">{formatAmount(language, i.amount_remaining ?? i.amount_due - i.amount_paid, i.currency)}</td>
               <td>{i.due_date ?? '—'}</td>
             </tr>
           ))}

@@ -29,6 +29,12 @@ export const escrowMessages: Messages<
   | 'status.completed'
   | 'status.canceled'
   | 'status.all'
+  | 'release.pending'
+  | 'release.executed'
+  | 'release.canceled'
+  | 'release.returned'
+  | 'dispute.open'
+  | 'dispute.resolved'
   | 'funded'
   | 'held'
   | 'released'
@@ -109,6 +115,12 @@ export const escrowMessages: Messages<
     'status.completed': 'Completed',
     'status.canceled': 'Canceled',
     'status.all': 'Every status',
+    'release.pending': 'Pending',
+    'release.executed': 'Executed',
+    'release.canceled': 'Canceled',
+    'release.returned': 'Returned',
+    'dispute.open': 'Open',
+    'dispute.resolved': 'Resolved',
     funded: 'Funded',
     held: 'Held',
     released: 'Released',
@@ -189,6 +201,12 @@ export const escrowMessages: Messages<
     'status.completed': 'Terminé',
     'status.canceled': 'Annulé',
     'status.all': 'Tous les statuts',
+    'release.pending': 'En attente',
+    'release.executed': 'Exécutée',
+    'release.canceled': 'Annulée',
+    'release.returned': 'Retournée',
+    'dispute.open': 'Ouvert',
+    'dispute.resolved': 'Résolu',
     funded: 'Financé',
     held: 'Détenu',
     released: 'Libéré',

@@ -22,6 +22,14 @@ export const fundingMessages: Messages<
   | 'status.canceled'
   | 'status.failed'
   | 'status.all'
+  | 'contribution.pending'
+  | 'contribution.succeeded'
+  | 'contribution.failed'
+  | 'contribution.canceled'
+  | 'contribution.refunded'
+  | 'payout.requested'
+  | 'payout.created'
+  | 'payout.failed'
   | 'raised'
   | 'raisedOf'
   | 'contributors'
@@ -86,6 +94,14 @@ export const fundingMessages: Messages<
     'status.canceled': 'Canceled',
     'status.failed': 'Failed',
     'status.all': 'Every status',
+    'contribution.pending': 'Pending',
+    'contribution.succeeded': 'Succeeded',
+    'contribution.failed': 'Failed',
+    'contribution.canceled': 'Canceled',
+    'contribution.refunded': 'Refunded',
+    'payout.requested': 'Requested',
+    'payout.created': 'Sent',
+    'payout.failed': 'Failed',
     raised: 'Raised',
     raisedOf: '{raised} of {target}',
     contributors: 'Contributors',
@@ -150,6 +166,14 @@ export const fundingMessages: Messages<
     'status.canceled': 'Annulée',
     'status.failed': 'Échouée',
     'status.all': 'Tous les statuts',
+    'contribution.pending': 'En attente',
+    'contribution.succeeded': 'Réussie',
+    'contribution.failed': 'Échouée',
+    'contribution.canceled': 'Annulée',
+    'contribution.refunded': 'Remboursée',
+    'payout.requested': 'Demandé',
+    'payout.created': 'Envoyé',
+    'payout.failed': 'Échoué',
     raised: 'Collecté',
     raisedOf: '{raised} sur {target}',
     contributors: 'Contributeurs',

@@ -34,6 +34,7 @@ export const marketplaceMessages: Messages<
   | 'orders.none'
   | 'newOrder'
   | 'country'
+  | 'when'
   | 'buyer'
   | 'orderRule'
   | 'noRule'
@@ -114,6 +115,7 @@ export const marketplaceMessages: Messages<
     'orders.none': 'No order yet.',
     newOrder: 'New order',
     country: 'Country',
+    when: 'Date',
     buyer: 'Buyer (optional)',
     orderRule: 'Commission rule',
     noRule: 'No commission',
@@ -194,6 +196,7 @@ export const marketplaceMessages: Messages<
     'orders.none': 'Aucune commande pour le moment.',
     newOrder: 'Nouvelle commande',
     country: 'Pays',
+    when: 'Date',
     buyer: 'Acheteur (facultatif)',
     orderRule: 'Règle de commission',
     noRule: 'Sans commission',
