@@ -11,7 +11,7 @@ import { accessibilityProblems, listsAt, navigate, overflowAt, refusals, screens
 import { confirm, createIntent, mobileMoney, operatorAnswers, snNumber } from '../support/payment-intents.js';
 import { fund } from '../support/payouts.js';
 import { OPERATOR_DELAY_MS } from '../support/system.js';
-import { utcDay } from '../../apps/dashboard/src/days.js';
+import { utcDay } from '../../apps/dashboard/src/shell/days.js';
 
 const { svc, signedIn } = await startDashboard(t, { env: { SANDBOX_OPERATOR_DELAY_MS: String(OPERATOR_DELAY_MS) } });
 

@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { Environment } from '../../../clients/typescript/src/index.js';
-import { LanguageContext, preferredLanguage, useT, type Language } from './i18n.js';
-import { LanguagePicker } from './LanguagePicker.js';
+import { LanguageContext, preferredLanguage, useT, type Language } from './shell/i18n.js';
+import { LanguagePicker } from './shell/LanguagePicker.js';
 import { Configuration } from './pages/Configuration.js';
 import { Customer } from './pages/Customer.js';
 import { Customers } from './pages/Customers.js';
@@ -12,7 +12,7 @@ import { Products } from './pages/Products.js';
 import { Subscription } from './pages/Subscription.js';
 import { Subscriptions } from './pages/Subscriptions.js';
 import { Developers } from './pages/Developers.js';
-import { Home } from './pages/Home.js';
+import { Home } from './shell/Home.js';
 import { PaymentLinks } from './pages/PaymentLinks.js';
 import { Checkout } from './pages/Checkout.js';
 import { CheckoutSession } from './pages/CheckoutSession.js';
@@ -32,9 +32,9 @@ import { Payouts } from './pages/Payouts.js';
 import { PayoutBatches } from './pages/PayoutBatches.js';
 import { PayoutBatchPage } from './pages/PayoutBatch.js';
 import { Reports } from './pages/Reports.js';
-import { NavigationContext } from './components.js';
-import { Navigation } from './Navigation.js';
-import { useRoute, type PageName } from './router.js';
+import { NavigationContext } from './shell/components.js';
+import { Navigation } from './shell/Navigation.js';
+import { useRoute, type PageName } from './shell/router.js';
 import { Settings } from './pages/Settings.js';
 import { Help } from './pages/Help.js';
 import { Template } from './pages/Template.js';
@@ -51,9 +51,9 @@ import { ForgotPassword, ResetPassword } from './pages/PasswordReset.js';
 import { MagicLink } from './pages/MagicLink.js';
 import { EmailChange } from './pages/EmailChange.js';
 import { GoogleConnectReturn, GoogleSignInReturn } from './pages/GoogleReturn.js';
-import { OrganizationSwitch, SwitchOrganizationContext } from './OrganizationSwitch.js';
-import { resume, setEnvironment, signOut, switchOrganization, withSession, type SignedInUser } from './session.js';
-import type { PageProps } from './pages/props.js';
+import { OrganizationSwitch, SwitchOrganizationContext } from './shell/OrganizationSwitch.js';
+import { resume, setEnvironment, signOut, switchOrganization, withSession, type SignedInUser } from './shell/session.js';
+import type { PageProps } from './shell/props.js';
 
 /** The pages of a signed-in user; a page not (yet) here shows the home page. */
 const PAGES: Partial<Record<PageName, (props: PageProps) => React.JSX.Element>> = {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { useMessages, type Messages } from '../i18n.js';
-import { pathOf } from '../router.js';
-import { acceptInvitation, type FactorAsked, type SignedInUser } from '../session.js';
+import { useMessages, type Messages } from '../shell/i18n.js';
+import { pathOf } from '../shell/router.js';
+import { acceptInvitation, type FactorAsked, type SignedInUser } from '../shell/session.js';
 import { FactorForm, SignedOutPage, useSubmit } from '../signedOut.js';
 
 const messages: Messages<'title' | 'intro' | 'name' | 'password' | 'newcomer' | 'accept' | 'noToken' | 'failed'> = {

@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Badge } from '../Badge.js';
+import { Badge } from '../shell/Badge.js';
 import { useContext, useState, type FormEvent } from 'react';
 import type { Environment } from '../../../../clients/typescript/src/index.js';
-import { CursorPager, ErrorMessage, errorText, isNotFound, Link, NavigationContext, NotFound, QueryView, retryUnlessNotFound, Scrollable, useAction, useCursorPages, FilterSelect } from '../components.js';
-import { formatWhen, LanguageContext, useMessages } from '../i18n.js';
-import { sika, withSession } from '../session.js';
+import { CursorPager, ErrorMessage, errorText, isNotFound, Link, NavigationContext, NotFound, QueryView, retryUnlessNotFound, Scrollable, useAction, useCursorPages, FilterSelect } from '../shell/components.js';
+import { formatWhen, LanguageContext, useMessages } from '../shell/i18n.js';
+import { sika, withSession } from '../shell/session.js';
 import { AutomationEditor } from './AutomationEditor.js';
 import { automationMessages as messages } from './automations.messages.js';
 import {
@@ -20,7 +20,7 @@ import {
   type Run,
   type RunStatus,
 } from './automations.shared.js';
-import type { PageProps } from './props.js';
+import type { PageProps } from '../shell/props.js';
 
 /** One automation: what it is, enable / disable, edit (a new version), delete; a test run with its result; its runs with each one's log; its versions. */
 export function Automation({ environment, onSignedOut, id }: PageProps) {

@@ -1,9 +1,9 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useContext, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { SikaError, type Environment } from '../../../../clients/typescript/src/index.js';
-import { errorText } from '../components.js';
-import { formatWhen, LanguageContext, useMessages } from '../i18n.js';
-import { sika, withSession } from '../session.js';
+import { errorText } from '../shell/components.js';
+import { formatWhen, LanguageContext, useMessages } from '../shell/i18n.js';
+import { sika, withSession } from '../shell/session.js';
 import { automationMessages as messages, PARAM_LABELS } from './automations.messages.js';
 import { ACTIONS, useCatalogs, type Action, type ActionEntry, type Definition, type ParamSchema, type RuntimeCapabilities, type Step } from './automations.shared.js';
 

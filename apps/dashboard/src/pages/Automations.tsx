@@ -1,14 +1,14 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Badge } from '../Badge.js';
+import { Badge } from '../shell/Badge.js';
 import { useContext, useState } from 'react';
 import type { Environment } from '../../../../clients/typescript/src/index.js';
-import { CopyButton, CursorPager, Link, QueryView, Scrollable, useCursorPages, FilterSelect } from '../components.js';
-import { formatWhen, LanguageContext, useMessages } from '../i18n.js';
-import { sika, withSession } from '../session.js';
+import { CopyButton, CursorPager, Link, QueryView, Scrollable, useCursorPages, FilterSelect } from '../shell/components.js';
+import { formatWhen, LanguageContext, useMessages } from '../shell/i18n.js';
+import { sika, withSession } from '../shell/session.js';
 import { AutomationEditor } from './AutomationEditor.js';
 import { automationMessages as messages } from './automations.messages.js';
 import { ACTIONS, automationsKey, LOG_STATUSES, useTriggerText, type Action, type Automation, type LogStatus } from './automations.shared.js';
-import type { PageProps } from './props.js';
+import type { PageProps } from '../shell/props.js';
 
 const AUTOMATION_STATUSES = ['enabled', 'disabled'] as const;
 type AutomationStatus = (typeof AUTOMATION_STATUSES)[number];

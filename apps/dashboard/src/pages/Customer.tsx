@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useContext } from 'react';
-import { isNotFound, Link, NotFound, QueryView, retryUnlessNotFound } from '../components.js';
-import { formatWhen, formatAmount, LanguageContext, useMessages } from '../i18n.js';
-import { sika, withSession } from '../session.js';
+import { isNotFound, Link, NotFound, QueryView, retryUnlessNotFound } from '../shell/components.js';
+import { formatWhen, formatAmount, LanguageContext, useMessages } from '../shell/i18n.js';
+import { sika, withSession } from '../shell/session.js';
 import { billingMessages as messages } from './billing.messages.js';
 import { InvoiceTable, SubscriptionTable } from './billing.tables.js';
-import type { PageProps } from './props.js';
+import type { PageProps } from '../shell/props.js';
 
 /** One customer: who they are, their wallet, their subscriptions and their invoices. */
 export function Customer({ environment, onSignedOut, id }: PageProps) {

@@ -1,9 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { CopyButton, ErrorMessage, QueryView, useAction } from '../components.js';
-import { useMessages, type Messages } from '../i18n.js';
-import { sika, withSession } from '../session.js';
-import type { PageProps } from './props.js';
+import { CopyButton, ErrorMessage, QueryView, useAction } from '../shell/components.js';
+import { useMessages, type Messages } from '../shell/i18n.js';
+import { sika, withSession } from '../shell/session.js';
+import type { PageProps } from '../shell/props.js';
 
 const messages: Messages<'title' | 'intro' | 'copy' | 'form' | 'subscriptionCancel' | 'customerUpdate' | 'returnUrl' | 'returnUrlHelp' | 'save' | 'saved'> = {
   en: {

@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
-import { ErrorMessage, errorText, Link, NavigationContext, QueryView, Scrollable } from '../components.js';
-import { formatWhen, formatAmount, LanguageContext, useMessages } from '../i18n.js';
-import { sika, withSession } from '../session.js';
+import { ErrorMessage, errorText, Link, NavigationContext, QueryView, Scrollable } from '../shell/components.js';
+import { formatWhen, formatAmount, LanguageContext, useMessages } from '../shell/i18n.js';
+import { sika, withSession } from '../shell/session.js';
 import { billingMessages as messages } from './billing.messages.js';
 import { CustomerPortalSettings } from './CustomerPortalSettings.js';
-import type { PageProps } from './props.js';
+import type { PageProps } from '../shell/props.js';
 
 /** Customers: add one by e-mail, the list (searched by name, e-mail or phone), each opening to their page, and the customer portal they use. */
 export function Customers({ environment, onSignedOut }: PageProps) {

@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { Badge } from '../Badge.js';
+import { Badge } from '../shell/Badge.js';
 import { useContext, type FormEvent, type ReactNode } from 'react';
-import { ErrorMessage, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable, useAction } from '../components.js';
-import { formatAmount, formatWhen, LanguageContext, minorUnits, useMessages } from '../i18n.js';
-import { sika, withSession } from '../session.js';
+import { ErrorMessage, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable, useAction } from '../shell/components.js';
+import { formatAmount, formatWhen, LanguageContext, minorUnits, useMessages } from '../shell/i18n.js';
+import { sika, withSession } from '../shell/session.js';
 import { escrowMessages as messages } from './escrow.messages.js';
-import type { PageProps } from './props.js';
+import type { PageProps } from '../shell/props.js';
 
 type Contract = Awaited<ReturnType<typeof loadContract>>;
 const loadContract = (id: string) => sika.get('/api/v1/escrow/contracts/{id}', { params: { path: { id } } });

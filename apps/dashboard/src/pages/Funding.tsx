@@ -1,12 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Badge } from '../Badge.js';
+import { Badge } from '../shell/Badge.js';
 import { useContext, useState, type FormEvent } from 'react';
-import { ErrorMessage, errorText, Link, NavigationContext, QueryView, Scrollable, FilterSelect } from '../components.js';
-import { formatAmount, LanguageContext, minorUnits, useMessages } from '../i18n.js';
-import { sika, withSession } from '../session.js';
+import { ErrorMessage, errorText, Link, NavigationContext, QueryView, Scrollable, FilterSelect } from '../shell/components.js';
+import { formatAmount, LanguageContext, minorUnits, useMessages } from '../shell/i18n.js';
+import { sika, withSession } from '../shell/session.js';
 import { fundingMessages as messages } from './funding.messages.js';
-import { CountrySelect, useCountry } from '../countries.js';
-import type { PageProps } from './props.js';
+import { CountrySelect, useCountry } from '../shell/countries.js';
+import type { PageProps } from '../shell/props.js';
 
 const STATUSES = ['draft', 'active', 'closed', 'canceled', 'failed'] as const;
 type Status = (typeof STATUSES)[number];

@@ -1,15 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useMemo, useState, type FormEvent } from 'react';
-import { Badge } from '../Badge.js';
-import { CopyButton, ErrorMessage, errorText, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, saveAsFile, Scrollable } from '../components.js';
-import { destinationLabel, useSavedDestinations } from '../destinations.js';
-import { formatAmount, formatWhen, LanguageContext, useMessages } from '../i18n.js';
-import { MoneyChart, type DayOfMoney } from '../MoneyChart.js';
-import { sika, withSession } from '../session.js';
+import { Badge } from '../shell/Badge.js';
+import { CopyButton, ErrorMessage, errorText, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, saveAsFile, Scrollable } from '../shell/components.js';
+import { destinationLabel, useSavedDestinations } from '../shell/destinations.js';
+import { formatAmount, formatWhen, LanguageContext, useMessages } from '../shell/i18n.js';
+import { MoneyChart, type DayOfMoney } from '../shell/MoneyChart.js';
+import { sika, withSession } from '../shell/session.js';
 import { fundingMessages as messages } from './funding.messages.js';
-import { DAY_MS, dayStartMs, daysBetween, utcDay } from '../days.js';
+import { DAY_MS, dayStartMs, daysBetween, utcDay } from '../shell/days.js';
 import { CampaignEdit, CampaignLedger } from './FundingCampaignEdit.js';
-import type { PageProps } from './props.js';
+import type { PageProps } from '../shell/props.js';
 
 /** One campaign: its progress (and per day), publish/close/cancel, its public page, updates, contributions (refund, CSV), and payouts of its released funds. */
 export function FundingCampaign({ environment, onSignedOut, id }: PageProps) {

@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
-import { ErrorMessage, QueryView, Scrollable, useAction } from '../components.js';
-import { decimalsOf, formatAmount, formatWhen, LanguageContext, minorUnits, useMessages, type Messages } from '../i18n.js';
-import { sika, withSession } from '../session.js';
+import { ErrorMessage, QueryView, Scrollable, useAction } from '../shell/components.js';
+import { decimalsOf, formatAmount, formatWhen, LanguageContext, minorUnits, useMessages, type Messages } from '../shell/i18n.js';
+import { sika, withSession } from '../shell/session.js';
 import { fundingMessages } from './funding.messages.js';
-import type { PageProps } from './props.js';
+import type { PageProps } from '../shell/props.js';
 
 const messages: Messages<'edit' | 'editHelp' | 'save' | 'saved' | 'ledger' | 'ledgerHelp' | 'account' | 'balance' | 'entriesNone' | 'when' | 'entry' | 'source' | 'amount'> = {
   en: {

@@ -1,13 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Badge } from '../Badge.js';
+import { Badge } from '../shell/Badge.js';
 import { useContext, useState } from 'react';
-import { CopyButton, ErrorMessage, errorText, isNotFound, Link, NotFound, QueryView, saveAsFile, Scrollable } from '../components.js';
-import { formatWhen, formatAmount, LanguageContext, useMessages } from '../i18n.js';
-import { sika, withSession } from '../session.js';
+import { CopyButton, ErrorMessage, errorText, isNotFound, Link, NotFound, QueryView, saveAsFile, Scrollable } from '../shell/components.js';
+import { formatWhen, formatAmount, LanguageContext, useMessages } from '../shell/i18n.js';
+import { sika, withSession } from '../shell/session.js';
 import { billingMessages as messages } from './billing.messages.js';
 import { invoiceQuery } from './billing.queries.js';
 import { InvoiceCollect } from './InvoiceCollect.js';
-import type { PageProps } from './props.js';
+import type { PageProps } from '../shell/props.js';
 
 type Next = 'open' | 'paid' | 'void' | 'uncollectible';
 

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { ErrorMessage, Link, useAction } from '../components.js';
-import { CountrySelect, useCountry, WalletFields } from '../countries.js';
-import { useMessages } from '../i18n.js';
-import { sika, withSession } from '../session.js';
+import { ErrorMessage, Link, useAction } from '../shell/components.js';
+import { CountrySelect, useCountry, WalletFields } from '../shell/countries.js';
+import { useMessages } from '../shell/i18n.js';
+import { sika, withSession } from '../shell/session.js';
 import { billingMessages as messages } from './billing.messages.js';
 import { invoiceQuery } from './billing.queries.js';
 

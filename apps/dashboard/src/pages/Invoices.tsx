@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { QueryView, FilterSelect } from '../components.js';
-import { useMessages } from '../i18n.js';
-import { sika, withSession } from '../session.js';
+import { QueryView, FilterSelect } from '../shell/components.js';
+import { useMessages } from '../shell/i18n.js';
+import { sika, withSession } from '../shell/session.js';
 import { billingMessages as messages, INVOICE_STATUSES } from './billing.messages.js';
 import { InvoiceTable } from './billing.tables.js';
-import type { PageProps } from './props.js';
+import type { PageProps } from '../shell/props.js';
 
 type Status = (typeof INVOICE_STATUSES)[number];
 

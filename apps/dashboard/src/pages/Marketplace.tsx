@@ -1,12 +1,12 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { Badge } from '../Badge.js';
+import { Badge } from '../shell/Badge.js';
 import { useContext, useState, type FormEvent } from 'react';
-import { CountrySelect, useCountry } from '../countries.js';
-import { ErrorMessage, errorText, Link, NavigationContext, QueryView, Scrollable, useAction } from '../components.js';
-import { formatAmount, formatWhen, LanguageContext, minorUnits, useMessages } from '../i18n.js';
-import { sika, withSession } from '../session.js';
+import { CountrySelect, useCountry } from '../shell/countries.js';
+import { ErrorMessage, errorText, Link, NavigationContext, QueryView, Scrollable, useAction } from '../shell/components.js';
+import { formatAmount, formatWhen, LanguageContext, minorUnits, useMessages } from '../shell/i18n.js';
+import { sika, withSession } from '../shell/session.js';
 import { marketplaceMessages as messages } from './marketplace.messages.js';
-import type { PageProps } from './props.js';
+import type { PageProps } from '../shell/props.js';
 
 const MODES = ['rolling', 'weekly', 'manual'] as const;
 

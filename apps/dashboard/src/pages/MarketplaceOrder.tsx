@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { Badge } from '../Badge.js';
+import { Badge } from '../shell/Badge.js';
 import { useContext, type FormEvent } from 'react';
-import { ErrorMessage, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable, useAction } from '../components.js';
-import { formatAmount, LanguageContext, minorUnits, useMessages } from '../i18n.js';
-import { sika, withSession } from '../session.js';
+import { ErrorMessage, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable, useAction } from '../shell/components.js';
+import { formatAmount, LanguageContext, minorUnits, useMessages } from '../shell/i18n.js';
+import { sika, withSession } from '../shell/session.js';
 import { marketplaceMessages as messages } from './marketplace.messages.js';
-import type { PageProps } from './props.js';
+import type { PageProps } from '../shell/props.js';
 
 /** One marketplace order: its lines, the sellers' shares and the commission, its payment, refunds (and a refund), cancel. */
 export function MarketplaceOrder({ environment, onSignedOut, id }: PageProps) {

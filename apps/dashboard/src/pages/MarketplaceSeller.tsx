@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
-import { Badge } from '../Badge.js';
-import { CountrySelect, useCountry, WalletFields } from '../countries.js';
-import { FailureReason } from '../failures.js';
-import { ErrorMessage, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable, useAction } from '../components.js';
-import { formatAmount, formatWhen, LanguageContext, minorUnits, useMessages } from '../i18n.js';
-import { sika, withSession } from '../session.js';
+import { Badge } from '../shell/Badge.js';
+import { CountrySelect, useCountry, WalletFields } from '../shell/countries.js';
+import { FailureReason } from '../shell/failures.js';
+import { ErrorMessage, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable, useAction } from '../shell/components.js';
+import { formatAmount, formatWhen, LanguageContext, minorUnits, useMessages } from '../shell/i18n.js';
+import { sika, withSession } from '../shell/session.js';
 import { marketplaceMessages as messages } from './marketplace.messages.js';
-import type { PageProps } from './props.js';
+import type { PageProps } from '../shell/props.js';
 
 const MODES = ['rolling', 'weekly', 'manual'] as const;
 

@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent, type ReactNode } from 'react';
-import { ErrorMessage, errorText, QueryView, Scrollable } from '../components.js';
-import { CurrencySelect } from '../countries.js';
-import { formatAmount, LanguageContext, minorUnits, useMessages } from '../i18n.js';
-import { sika, withSession } from '../session.js';
+import { ErrorMessage, errorText, QueryView, Scrollable } from '../shell/components.js';
+import { CurrencySelect } from '../shell/countries.js';
+import { formatAmount, LanguageContext, minorUnits, useMessages } from '../shell/i18n.js';
+import { sika, withSession } from '../shell/session.js';
 import { billingMessages as messages } from './billing.messages.js';
-import type { PageProps } from './props.js';
+import type { PageProps } from '../shell/props.js';
 
 const INTERVALS = ['month', 'year', 'week', 'day'] as const;
 

@@ -1,13 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Badge } from '../Badge.js';
+import { Badge } from '../shell/Badge.js';
 import { Fragment, useContext, useRef, useState, type FormEvent } from 'react';
-import { ErrorMessage, errorText, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable } from '../components.js';
-import { formatWhen, LanguageContext, useMessages } from '../i18n.js';
-import { sika, withSession } from '../session.js';
+import { ErrorMessage, errorText, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable } from '../shell/components.js';
+import { formatWhen, LanguageContext, useMessages } from '../shell/i18n.js';
+import { sika, withSession } from '../shell/session.js';
 import { billingMessages as messages } from './billing.messages.js';
 import { InvoiceTable } from './billing.tables.js';
 import { usePriceText, type PriceRow } from './Products.js';
-import type { PageProps } from './props.js';
+import type { PageProps } from '../shell/props.js';
 
 /** One subscription: its customer, prices and period; cancel at period end or now; its invoices; usage on a metered price. */
 export function Subscription({ environment, onSignedOut, id }: PageProps) {

@@ -1,12 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useRef, useState, type FormEvent } from 'react';
-import { ErrorMessage, errorText, NavigationContext, QueryView, FilterSelect } from '../components.js';
-import { useMessages } from '../i18n.js';
-import { sika, withSession } from '../session.js';
+import { ErrorMessage, errorText, NavigationContext, QueryView, FilterSelect } from '../shell/components.js';
+import { useMessages } from '../shell/i18n.js';
+import { sika, withSession } from '../shell/session.js';
 import { billingMessages as messages, SUBSCRIPTION_STATUSES } from './billing.messages.js';
 import { SubscriptionTable } from './billing.tables.js';
 import { usePriceText, type PriceRow } from './Products.js';
-import type { PageProps } from './props.js';
+import type { PageProps } from '../shell/props.js';
 
 type Status = (typeof SUBSCRIPTION_STATUSES)[number];
 

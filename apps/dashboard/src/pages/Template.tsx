@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
 import type { Environment } from '../../../../clients/typescript/src/index.js';
-import { ErrorMessage, errorText, isNotFound, Link, NavigationContext, NotFound, QueryView, retryUnlessNotFound, Scrollable, useAction } from '../components.js';
-import { formatWhen, LanguageContext, useMessages } from '../i18n.js';
-import { sika, withSession } from '../session.js';
-import type { PageProps } from './props.js';
+import { ErrorMessage, errorText, isNotFound, Link, NavigationContext, NotFound, QueryView, retryUnlessNotFound, Scrollable, useAction } from '../shell/components.js';
+import { formatWhen, LanguageContext, useMessages } from '../shell/i18n.js';
+import { sika, withSession } from '../shell/session.js';
+import type { PageProps } from '../shell/props.js';
 import { TemplatePreview, type PreviewRequest } from './TemplatePreview.js';
 import { templateMessages as messages, type TemplateKind } from './templates.messages.js';
 

@@ -1,10 +1,10 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { Environment } from '../../../../clients/typescript/src/index.js';
-import { errorText, saveAsFile } from '../components.js';
+import { errorText, saveAsFile } from '../shell/components.js';
 import { showHtml } from '../htmlPreview.js';
-import { useMessages } from '../i18n.js';
-import { sika, withSession } from '../session.js';
+import { useMessages } from '../shell/i18n.js';
+import { sika, withSession } from '../shell/session.js';
 import { templateMessages as messages, type TemplateKind } from './templates.messages.js';
 
 /** What the preview route takes: unsaved content over the latest version, in one locale. */

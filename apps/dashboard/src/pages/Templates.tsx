@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { ErrorMessage, errorText, Link, QueryView, Scrollable, FilterSelect } from '../components.js';
-import { useMessages } from '../i18n.js';
-import { sika, withSession } from '../session.js';
-import type { PageProps } from './props.js';
+import { ErrorMessage, errorText, Link, QueryView, Scrollable, FilterSelect } from '../shell/components.js';
+import { useMessages } from '../shell/i18n.js';
+import { sika, withSession } from '../shell/session.js';
+import type { PageProps } from '../shell/props.js';
 import { TEMPLATE_KINDS as KINDS, templateMessages as messages, type TemplateKind as Kind } from './templates.messages.js';
 
 /** What a new template of each kind starts with (version 1, English): the fields its kind needs. */

@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
-import { CursorPager, ErrorMessage, errorText, Link, QueryView, Scrollable, useCursorPages } from '../components.js';
-import { formatWhen, LanguageContext, useMessages } from '../i18n.js';
-import { sika, withSession } from '../session.js';
-import type { PageProps } from './props.js';
+import { CursorPager, ErrorMessage, errorText, Link, QueryView, Scrollable, useCursorPages } from '../shell/components.js';
+import { formatWhen, LanguageContext, useMessages } from '../shell/i18n.js';
+import { sika, withSession } from '../shell/session.js';
+import type { PageProps } from '../shell/props.js';
 import { SecretPanel, useEndpointActions, webhookMessages as messages, type ShownSecret } from './webhooks.shared.js';
 
 /** Webhook endpoints of the environment shown: a new one (its signing secret shown once), the list with enable/disable and rotate. */

@@ -1,4 +1,4 @@
-import type { Messages } from '../i18n.js';
+import type { Messages } from '../shell/i18n.js';
 
 /** Parameters of the actions catalog that the form names in words; another one is shown by its name. */
 export const PARAM_LABELS = [

@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { Badge } from '../Badge.js';
+import { Badge } from '../shell/Badge.js';
 import { useContext } from 'react';
 import type { Answer, Environment } from '../../../../clients/typescript/src/index.js';
-import { ErrorMessage, QueryView, useAction } from '../components.js';
-import { formatWhen, LanguageContext, useMessages } from '../i18n.js';
-import { sika, withSession } from '../session.js';
+import { ErrorMessage, QueryView, useAction } from '../shell/components.js';
+import { formatWhen, LanguageContext, useMessages } from '../shell/i18n.js';
+import { sika, withSession } from '../shell/session.js';
 import { automationMessages as messages } from './automations.messages.js';
 
 /** What the automation pages (Automations.tsx, Automation.tsx, AutomationEditor.tsx) share: the API's objects, the catalogs, a run with its log. */

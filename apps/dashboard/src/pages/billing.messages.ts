@@ -1,4 +1,4 @@
-import type { Messages } from '../i18n.js';
+import type { Messages } from '../shell/i18n.js';
 
 const en = {
   'customers.title': 'Customers',

@@ -1,5 +1,5 @@
-import { retryUnlessNotFound } from '../components.js';
-import { sika, withSession } from '../session.js';
+import { retryUnlessNotFound } from '../shell/components.js';
+import { sika, withSession } from '../shell/session.js';
 
 /** The query of one invoice, for its page and for what follows it there (a collection under way). */
 export const invoiceQuery = (environment: string, invoiceId: string, onSignedOut: () => void) => ({

@@ -1,8 +1,8 @@
 import { useContext } from 'react';
-import { Badge } from '../Badge.js';
+import { Badge } from '../shell/Badge.js';
 import type { Answer } from '../../../../clients/typescript/src/index.js';
-import { CopyableId, Link, Scrollable } from '../components.js';
-import { formatWhen, formatAmount, LanguageContext, useMessages } from '../i18n.js';
+import { CopyableId, Link, Scrollable } from '../shell/components.js';
+import { formatWhen, formatAmount, LanguageContext, useMessages } from '../shell/i18n.js';
 import { billingMessages as messages } from './billing.messages.js';
 
 /** A subscription as the merchant routes list it. */

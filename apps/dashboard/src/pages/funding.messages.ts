@@ -1,4 +1,4 @@
-import type { Messages } from '../i18n.js';
+import type { Messages } from '../shell/i18n.js';
 
 /** The words of the funding pages (Funding.tsx, FundingCampaign.tsx). */
 export const fundingMessages: Messages<

@@ -1,4 +1,4 @@
-import type { Messages } from '../i18n.js';
+import type { Messages } from '../shell/i18n.js';
 
 /** The words of the marketplace pages (Marketplace.tsx, MarketplaceOrder.tsx, MarketplaceSeller.tsx). */
 export const marketplaceMessages: Messages<

@@ -1,4 +1,4 @@
-import type { Messages } from '../i18n.js';
+import type { Messages } from '../shell/i18n.js';
 
 export const PAYMENT_STATUSES = ['requires_payment_method', 'requires_action', 'processing', 'succeeded', 'failed', 'canceled'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];

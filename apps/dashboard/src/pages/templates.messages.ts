@@ -1,4 +1,4 @@
-import type { Messages } from '../i18n.js';
+import type { Messages } from '../shell/i18n.js';
 
 export const TEMPLATE_KINDS = ['email', 'sms', 'receipt', 'invoice'] as const;
 export type TemplateKind = (typeof TEMPLATE_KINDS)[number];

@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Answer, Environment } from '../../../../clients/typescript/src/index.js';
-import { CopyButton, errorText } from '../components.js';
-import { useMessages, type Messages } from '../i18n.js';
-import { sika } from '../session.js';
+import { CopyButton, errorText } from '../shell/components.js';
+import { useMessages, type Messages } from '../shell/i18n.js';
+import { sika } from '../shell/session.js';
 
 /** The words of the webhook pages (Webhooks.tsx, WebhookEndpoint.tsx). */
 export const webhookMessages: Messages<

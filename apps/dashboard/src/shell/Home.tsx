@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { useContext, useMemo, useState } from 'react';
-import { BalanceTable, balanceRows, useBalance } from '../BalanceTable.js';
-import { BalanceTransactionsTable } from '../BalanceTransactions.js';
-import { QueryView } from '../components.js';
-import { formatAmount, LanguageContext, useMessages, type Messages } from '../i18n.js';
-import { MoneyChart, type DayOfMoney } from '../MoneyChart.js';
-import { sika, withSession } from '../session.js';
-import { lastDays } from '../days.js';
-import { Onboarding } from '../Onboarding.js';
+import { BalanceTable, balanceRows, useBalance } from './BalanceTable.js';
+import { BalanceTransactionsTable } from './BalanceTransactions.js';
+import { QueryView } from './components.js';
+import { formatAmount, LanguageContext, useMessages, type Messages } from './i18n.js';
+import { MoneyChart, type DayOfMoney } from './MoneyChart.js';
+import { sika, withSession } from './session.js';
+import { lastDays } from './days.js';
+import { Onboarding } from './Onboarding.js';
 import type { PageProps } from './props.js';
 
 const messages: Messages<

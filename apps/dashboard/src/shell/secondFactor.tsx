@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { SikaError } from '../../../clients/typescript/src/index.js';
+import { SikaError } from '../../../../clients/typescript/src/index.js';
 import { useT } from './i18n.js';
 import { passkeyAssertion, sika } from './session.js';
 import { ErrorMessage, useFailureText } from './components.js';

@@ -1,5 +1,5 @@
 import { startAuthentication, startRegistration } from '@simplewebauthn/browser';
-import { Sika, SikaError, type Environment, type ErrorCode } from '../../../clients/typescript/src/index.js';
+import { Sika, SikaError, type Environment, type ErrorCode } from '../../../../clients/typescript/src/index.js';
 
 /**
  * The signed-in user's session (docs/auth.md, "The dashboard's session"): the access token lives

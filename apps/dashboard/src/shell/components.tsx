@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient, type QueryKey, type UseQueryResult } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useRef, useState, type AnchorHTMLAttributes, type ReactNode } from 'react';
-import { SikaError } from '../../../clients/typescript/src/index.js';
+import { SikaError } from '../../../../clients/typescript/src/index.js';
 import { useT } from './i18n.js';
 import { pathOf, type PageName } from './router.js';
 import { sika, withSession } from './session.js';

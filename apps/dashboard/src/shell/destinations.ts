@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Answer } from '../../../clients/typescript/src/index.js';
+import type { Answer } from '../../../../clients/typescript/src/index.js';
 import { sika, withSession } from './session.js';
 
 /** A saved payout destination (a payout method) as GET /api/v1/merchant/settings/payouts lists it: the active ones. */
