@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
-import { BalanceTable, balanceRows } from '../shell/BalanceTable.js';
-import { BalanceTransactionsTable } from '../shell/BalanceTransactions.js';
-import { CursorPager, ErrorMessage, errorText, QueryView, saveAsFile, Scrollable, useCursorPages } from '../shell/components.js';
-import { formatAmount, LanguageContext, useMessages, type Messages } from '../shell/i18n.js';
-import { sika, withSession } from '../shell/session.js';
-import { DAY_MS, dayStartMs, lastDays, utcDay } from '../shell/days.js';
-import type { PageProps } from '../shell/props.js';
+import { BalanceTable, balanceRows } from '../../shell/BalanceTable.js';
+import { BalanceTransactionsTable } from '../../shell/BalanceTransactions.js';
+import { CursorPager, ErrorMessage, errorText, QueryView, saveAsFile, Scrollable, useCursorPages } from '../../shell/components.js';
+import { formatAmount, LanguageContext, useMessages, type Messages } from '../../shell/i18n.js';
+import { sika, withSession } from '../../shell/session.js';
+import { DAY_MS, dayStartMs, lastDays, utcDay } from '../../shell/days.js';
+import type { PageProps } from '../../shell/props.js';
 
 const messages: Messages<
   | 'balanceAt'

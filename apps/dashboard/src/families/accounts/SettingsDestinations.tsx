@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
-import { ErrorMessage, QueryView, Scrollable, useAction } from '../shell/components.js';
-import { destinationLabel, type SavedDestination } from '../shell/destinations.js';
-import { formatWhen, LanguageContext, useMessages, type Messages } from '../shell/i18n.js';
-import { sika, withSession } from '../shell/session.js';
-import { CountrySelect, useCatalogNames, useCountry, WalletFields } from '../shell/countries.js';
-import type { PageProps } from '../shell/props.js';
+import { ErrorMessage, QueryView, Scrollable, useAction } from '../../shell/components.js';
+import { destinationLabel, type SavedDestination } from '../../shell/destinations.js';
+import { formatWhen, LanguageContext, useMessages, type Messages } from '../../shell/i18n.js';
+import { sika, withSession } from '../../shell/session.js';
+import { CountrySelect, useCatalogNames, useCountry, WalletFields } from '../../shell/countries.js';
+import type { PageProps } from '../../shell/props.js';
 
 const messages: Messages<'title' | 'help' | 'none' | 'destination' | 'operator' | 'usableFrom' | 'actions' | 'remove' | 'removeConfirm' | 'add' | 'country' | 'msisdn' | 'added'> = {
   en: {

@@ -1,12 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Badge } from '../shell/Badge.js';
+import { Badge } from '../../shell/Badge.js';
 import { useContext, useState, type FormEvent } from 'react';
-import { SikaError, type Environment } from '../../../../clients/typescript/src/index.js';
-import { formatWhen, LanguageContext, useT } from '../shell/i18n.js';
-import { useSecondFactor } from '../shell/secondFactor.js';
-import { CopyButton, CursorPager, ErrorMessage, errorText, QueryView, Scrollable, useCursorPages } from '../shell/components.js';
-import { sika, withSession } from '../shell/session.js';
-import type { PageProps } from '../shell/props.js';
+import { SikaError, type Environment } from '../../../../../clients/typescript/src/index.js';
+import { formatWhen, LanguageContext, useT } from '../../shell/i18n.js';
+import { useSecondFactor } from '../../shell/secondFactor.js';
+import { CopyButton, CursorPager, ErrorMessage, errorText, QueryView, Scrollable, useCursorPages } from '../../shell/components.js';
+import { sika, withSession } from '../../shell/session.js';
+import type { PageProps } from '../../shell/props.js';
 
 const GRACE_PERIODS = [0, 60, 1440, 10080] as const;
 

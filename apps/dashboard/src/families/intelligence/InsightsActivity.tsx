@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useContext, useState } from 'react';
-import { CursorPager, FilterSelect, Link, QueryView, Scrollable, useCursorPages } from '../shell/components.js';
-import { formatWhen, LanguageContext, useMessages, type Messages } from '../shell/i18n.js';
-import { sika, withSession } from '../shell/session.js';
-import type { PageProps } from '../shell/props.js';
+import { CursorPager, FilterSelect, Link, QueryView, Scrollable, useCursorPages } from '../../shell/components.js';
+import { formatWhen, LanguageContext, useMessages, type Messages } from '../../shell/i18n.js';
+import { sika, withSession } from '../../shell/session.js';
+import type { PageProps } from '../../shell/props.js';
 
 const KINDS = ['payment_routing', 'payout_routing', 'payout_delay', 'payout_failure'] as const;
 const STAGES = ['new', 'active', 'at_risk', 'churned'] as const;

@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { AnyCountrySelect, countryName } from '../shell/countries.js';
+import { AnyCountrySelect, countryName } from '../../shell/countries.js';
 import { useContext, useState, type FormEvent } from 'react';
-import { SwitchOrganizationContext } from '../shell/OrganizationSwitch.js';
-import { ErrorMessage, QueryView, Scrollable, useAction } from '../shell/components.js';
-import { formatWhen, LanguageContext, LOCALES, useMessages, type Messages } from '../shell/i18n.js';
-import { useSecondFactor } from '../shell/secondFactor.js';
-import { sika, signOut, withSession } from '../shell/session.js';
-import type { PageProps } from '../shell/props.js';
+import { SwitchOrganizationContext } from '../../shell/OrganizationSwitch.js';
+import { ErrorMessage, QueryView, Scrollable, useAction } from '../../shell/components.js';
+import { formatWhen, LanguageContext, LOCALES, useMessages, type Messages } from '../../shell/i18n.js';
+import { useSecondFactor } from '../../shell/secondFactor.js';
+import { sika, signOut, withSession } from '../../shell/session.js';
+import type { PageProps } from '../../shell/props.js';
 
 /** The settings page's account sections: the profile, the user's organizations, where the user is signed in, and moving the account's e-mail address or phone number. */
 const messages: Messages<

@@ -1,8 +1,8 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { LanguagePicker } from './shell/LanguagePicker.js';
-import { Link, useFailureText } from './shell/components.js';
-import { useT } from './shell/i18n.js';
-import { proveFactor, proveWithPasskey, type FactorAsked, type SignedInUser } from './shell/session.js';
+import { LanguagePicker } from '../../shell/LanguagePicker.js';
+import { Link, useFailureText } from '../../shell/components.js';
+import { useT } from '../../shell/i18n.js';
+import { proveFactor, proveWithPasskey, type FactorAsked, type SignedInUser } from '../../shell/session.js';
 
 /** A page of a signed-out visitor: a card with its title, the failure if any, and the language. */
 export function SignedOutPage({ title, error, children, back = true }: { title: string; error?: string | null; children: ReactNode; back?: boolean }) {

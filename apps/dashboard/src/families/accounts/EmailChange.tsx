@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
-import { errorText } from '../shell/components.js';
-import { useMessages, type Messages } from '../shell/i18n.js';
-import { sika } from '../shell/session.js';
+import { errorText } from '../../shell/components.js';
+import { useMessages, type Messages } from '../../shell/i18n.js';
+import { sika } from '../../shell/session.js';
 
 const messages: Messages<'title' | 'checking' | 'done' | 'noToken' | 'failed'> = {
   en: {

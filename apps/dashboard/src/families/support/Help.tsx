@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { CopyButton, ErrorMessage, QueryView, useAction } from '../shell/components.js';
-import { useMessages, type Messages } from '../shell/i18n.js';
-import { sika, withSession } from '../shell/session.js';
-import type { PageProps } from '../shell/props.js';
+import { CopyButton, ErrorMessage, QueryView, useAction } from '../../shell/components.js';
+import { useMessages, type Messages } from '../../shell/i18n.js';
+import { sika, withSession } from '../../shell/session.js';
+import type { PageProps } from '../../shell/props.js';
 
 const CATEGORIES = ['payments', 'payouts', 'account', 'technical', 'billing', 'other'] as const;
 type Category = (typeof CATEGORIES)[number];

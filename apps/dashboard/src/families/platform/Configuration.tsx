@@ -1,13 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Badge } from '../shell/Badge.js';
-import { useCatalogNames } from '../shell/countries.js';
+import { Badge } from '../../shell/Badge.js';
+import { useCatalogNames } from '../../shell/countries.js';
 import { useContext, useState, type FormEvent } from 'react';
-import type { Answer } from '../../../../clients/typescript/src/index.js';
-import { ErrorMessage, errorText, QueryView, Scrollable } from '../shell/components.js';
-import { decimalsOf, formatAmount, LanguageContext, minorUnits, useMessages, type Messages } from '../shell/i18n.js';
-import { sika, withSession } from '../shell/session.js';
+import type { Answer } from '../../../../../clients/typescript/src/index.js';
+import { ErrorMessage, errorText, QueryView, Scrollable } from '../../shell/components.js';
+import { decimalsOf, formatAmount, LanguageContext, minorUnits, useMessages, type Messages } from '../../shell/i18n.js';
+import { sika, withSession } from '../../shell/session.js';
 import { Features } from './ConfigurationFeatures.js';
-import type { PageProps } from '../shell/props.js';
+import type { PageProps } from '../../shell/props.js';
 
 const messages: Messages<
   | 'title'

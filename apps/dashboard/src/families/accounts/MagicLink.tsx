@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
-import { useMessages, type Messages } from '../shell/i18n.js';
-import { sika, signInWithLink, type FactorAsked, type SignedInUser } from '../shell/session.js';
-import { FactorForm, SendLinkForm, SignedOutPage, useSubmit } from '../signedOut.js';
+import { useMessages, type Messages } from '../../shell/i18n.js';
+import { sika, signInWithLink, type FactorAsked, type SignedInUser } from '../../shell/session.js';
+import { FactorForm, SendLinkForm, SignedOutPage, useSubmit } from './signedOut.js';
 
 const messages: Messages<'title' | 'intro' | 'checking'> = {
   en: {

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useContext } from 'react';
-import { Link, QueryView } from './shell/components.js';
-import { LanguageContext, useMessages, type Messages } from './shell/i18n.js';
-import type { PageName } from './shell/router.js';
-import { sika, withSession } from './shell/session.js';
+import { Link, QueryView } from '../../shell/components.js';
+import { LanguageContext, useMessages, type Messages } from '../../shell/i18n.js';
+import type { PageName } from '../../shell/router.js';
+import { sika, withSession } from '../../shell/session.js';
 
 type SuggestionPage = 'home' | 'payments' | 'payouts' | 'customers' | 'developers' | 'settings';
 

@@ -1,15 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
-import { Badge } from '../shell/Badge.js';
-import { useCatalogNames } from '../shell/countries.js';
+import { Badge } from '../../shell/Badge.js';
+import { useCatalogNames } from '../../shell/countries.js';
 import { useContext, useMemo, useState } from 'react';
-import { QueryView, Scrollable } from '../shell/components.js';
-import { formatAmount, LanguageContext, useMessages, type Messages } from '../shell/i18n.js';
-import { MoneyChart, type DayOfMoney } from '../shell/MoneyChart.js';
-import { Suggestions } from '../Suggestions.js';
+import { QueryView, Scrollable } from '../../shell/components.js';
+import { formatAmount, LanguageContext, useMessages, type Messages } from '../../shell/i18n.js';
+import { MoneyChart, type DayOfMoney } from '../../shell/MoneyChart.js';
+import { Suggestions } from './Suggestions.js';
 import { Decisions, Lifecycle } from './InsightsActivity.js';
-import { sika, withSession } from '../shell/session.js';
-import { daysBetween, lastDays } from '../shell/days.js';
-import type { PageProps } from '../shell/props.js';
+import { sika, withSession } from '../../shell/session.js';
+import { daysBetween, lastDays } from '../../shell/days.js';
+import type { PageProps } from '../../shell/props.js';
 
 const messages: Messages<
   | 'title'

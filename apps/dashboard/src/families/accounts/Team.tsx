@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Badge } from '../shell/Badge.js';
+import { Badge } from '../../shell/Badge.js';
 import { useContext, useState, type FormEvent } from 'react';
-import { ErrorMessage, errorText, QueryView, Scrollable, useAction } from '../shell/components.js';
-import { formatWhen, LanguageContext, useMessages, type Messages } from '../shell/i18n.js';
-import { sika, withSession } from '../shell/session.js';
-import type { PageProps } from '../shell/props.js';
+import { ErrorMessage, errorText, QueryView, Scrollable, useAction } from '../../shell/components.js';
+import { formatWhen, LanguageContext, useMessages, type Messages } from '../../shell/i18n.js';
+import { sika, withSession } from '../../shell/session.js';
+import type { PageProps } from '../../shell/props.js';
 
 const ROLES = ['owner', 'admin', 'developer', 'finance', 'viewer'] as const;
 type Role = (typeof ROLES)[number];

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
-import { ErrorMessage, Link, useFailureText } from '../shell/components.js';
-import { useT } from '../shell/i18n.js';
-import { googleOutcome, type FactorAsked, type SignedInUser } from '../shell/session.js';
-import { FactorForm, SignedOutPage, useSubmit } from '../signedOut.js';
-import type { PageProps } from '../shell/props.js';
+import { ErrorMessage, Link, useFailureText } from '../../shell/components.js';
+import { useT } from '../../shell/i18n.js';
+import { googleOutcome, type FactorAsked, type SignedInUser } from '../../shell/session.js';
+import { FactorForm, SignedOutPage, useSubmit } from './signedOut.js';
+import type { PageProps } from '../../shell/props.js';
 
 /** Back from Google, signed out: signed in, the second factor asked first, or the refusal in the API's words. */
 export function GoogleSignInReturn({ onSignedIn }: { onSignedIn: (user: SignedInUser) => void }) {

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link } from '../shell/components.js';
-import { useT } from '../shell/i18n.js';
-import { sika, signIn, signInWithGoogle, signInWithPasskey, type FactorAsked, type SignedInUser } from '../shell/session.js';
-import { FactorForm, SignedOutPage, useSubmit } from '../signedOut.js';
+import { Link } from '../../shell/components.js';
+import { useT } from '../../shell/i18n.js';
+import { sika, signIn, signInWithGoogle, signInWithPasskey, type FactorAsked, type SignedInUser } from '../../shell/session.js';
+import { FactorForm, SignedOutPage, useSubmit } from './signedOut.js';
 
 /** Password, then the second factor when the account has one (docs/auth.md, "The factor rule"); the ways in without a password. */
 export function SignIn({ onSignedIn }: { onSignedIn: (user: SignedInUser) => void }) {

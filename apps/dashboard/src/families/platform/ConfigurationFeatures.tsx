@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { QueryView, Scrollable } from '../shell/components.js';
-import { useMessages, type Messages } from '../shell/i18n.js';
-import { sika, withSession } from '../shell/session.js';
-import type { PageProps } from '../shell/props.js';
+import { QueryView, Scrollable } from '../../shell/components.js';
+import { useMessages, type Messages } from '../../shell/i18n.js';
+import { sika, withSession } from '../../shell/session.js';
+import type { PageProps } from '../../shell/props.js';
 
 const messages: Messages<'features' | 'featuresHelp' | 'featuresNone' | 'feature' | 'state' | 'scope' | 'on' | 'off' | 'yours' | 'everyone' | 'description'> = {
   en: {

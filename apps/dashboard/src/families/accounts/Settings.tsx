@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
-import { ErrorMessage, errorText, Link, QueryView, Scrollable, useAction } from '../shell/components.js';
-import { formatWhen, LanguageContext, useMessages, type Messages } from '../shell/i18n.js';
-import { useSecondFactor } from '../shell/secondFactor.js';
-import { connectGoogle, passkeyRegistration, sika, withSession } from '../shell/session.js';
-import type { PageProps } from '../shell/props.js';
+import { ErrorMessage, errorText, Link, QueryView, Scrollable, useAction } from '../../shell/components.js';
+import { formatWhen, LanguageContext, useMessages, type Messages } from '../../shell/i18n.js';
+import { useSecondFactor } from '../../shell/secondFactor.js';
+import { connectGoogle, passkeyRegistration, sika, withSession } from '../../shell/session.js';
+import type { PageProps } from '../../shell/props.js';
 import { ContactChanges, Organizations, Profile, Sessions } from './SettingsAccount.js';
 import { SavedDestinations } from './SettingsDestinations.js';
 

@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Badge } from '../shell/Badge.js';
+import { Badge } from '../../shell/Badge.js';
 import { useContext, useRef, useState, type FormEvent } from 'react';
-import type { Answer } from '../../../../clients/typescript/src/index.js';
-import { CursorPager, ErrorMessage, errorText, QueryView, Scrollable, useCursorPages } from '../shell/components.js';
-import { formatWhen, LanguageContext, useMessages, type Messages } from '../shell/i18n.js';
-import { sika, uploadWithProgress, withSession } from '../shell/session.js';
-import type { PageProps } from '../shell/props.js';
+import type { Answer } from '../../../../../clients/typescript/src/index.js';
+import { CursorPager, ErrorMessage, errorText, QueryView, Scrollable, useCursorPages } from '../../shell/components.js';
+import { formatWhen, LanguageContext, useMessages, type Messages } from '../../shell/i18n.js';
+import { sika, uploadWithProgress, withSession } from '../../shell/session.js';
+import type { PageProps } from '../../shell/props.js';
 
 const PURPOSES = ['logo', 'onboarding_document', 'invoice_attachment'] as const;
 type Purpose = (typeof PURPOSES)[number];

@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { AnyCountrySelect } from '../shell/countries.js';
-import { useMessages, type Messages } from '../shell/i18n.js';
-import { register, sika, type SignedInUser } from '../shell/session.js';
-import { SignedOutPage, useSubmit } from '../signedOut.js';
+import { AnyCountrySelect } from '../../shell/countries.js';
+import { useMessages, type Messages } from '../../shell/i18n.js';
+import { register, sika, type SignedInUser } from '../../shell/session.js';
+import { SignedOutPage, useSubmit } from './signedOut.js';
 
 const messages: Messages<'title' | 'intro' | 'countryHelp' | 'email' | 'sendCode' | 'codeSent' | 'code' | 'verify' | 'name' | 'business' | 'country' | 'password' | 'create' | 'verified'> = {
   en: {
