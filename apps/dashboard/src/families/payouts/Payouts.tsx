@@ -1,15 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Badge } from '../shell/Badge.js';
+import { Badge } from '../../shell/Badge.js';
 import { useContext, useRef, useState, type FormEvent } from 'react';
-import { balanceRows, useBalance } from '../shell/BalanceTable.js';
-import { FailureReason } from '../shell/failures.js';
-import { formatAmount, formatWhen, LanguageContext, minorUnits, useT } from '../shell/i18n.js';
-import { CopyableId, ErrorMessage, errorText, Link, QueryView, Scrollable, useCanWrite } from '../shell/components.js';
-import { sika, withSession } from '../shell/session.js';
-import { destinationLabel, useSavedDestinations, type SavedDestination } from '../shell/destinations.js';
-import { CountrySelect, useCatalogNames, useCountry, WalletFields } from '../shell/countries.js';
-import { useSecondFactor } from '../shell/secondFactor.js';
-import type { PageProps } from '../shell/props.js';
+import { balanceRows, useBalance } from '../../shell/BalanceTable.js';
+import { FailureReason } from '../../shell/failures.js';
+import { formatAmount, formatWhen, LanguageContext, minorUnits, useT } from '../../shell/i18n.js';
+import { CopyableId, ErrorMessage, errorText, Link, QueryView, Scrollable, useCanWrite } from '../../shell/components.js';
+import { sika, withSession } from '../../shell/session.js';
+import { destinationLabel, useSavedDestinations, type SavedDestination } from '../../shell/destinations.js';
+import { CountrySelect, useCatalogNames, useCountry, WalletFields } from '../../shell/countries.js';
+import { useSecondFactor } from '../../shell/secondFactor.js';
+import type { PageProps } from '../../shell/props.js';
 
 const STATUSES = ['pending', 'in_transit', 'paid', 'failed', 'canceled'] as const;
 type Status = (typeof STATUSES)[number];

@@ -1,4 +1,4 @@
-import type { Messages } from '../shell/i18n.js';
+import type { Messages } from '../../shell/i18n.js';
 
 export const SESSION_STATUSES = ['open', 'complete', 'canceled', 'expired'] as const;
 export type SessionStatus = (typeof SESSION_STATUSES)[number];

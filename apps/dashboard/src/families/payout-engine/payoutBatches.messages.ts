@@ -1,4 +1,4 @@
-import type { Messages } from '../shell/i18n.js';
+import type { Messages } from '../../shell/i18n.js';
 
 export const BATCH_STATUSES = ['validated', 'executing', 'completed', 'partially_failed', 'failed', 'canceled'] as const;
 export type BatchStatus = (typeof BATCH_STATUSES)[number];

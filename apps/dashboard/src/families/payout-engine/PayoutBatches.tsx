@@ -1,12 +1,12 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Badge } from '../shell/Badge.js';
+import { Badge } from '../../shell/Badge.js';
 import { useContext, useState, type FormEvent } from 'react';
-import { SikaError, type ItemError } from '../../../../clients/typescript/src/index.js';
-import { CopyableId, CursorPager, ErrorMessage, errorText, NavigationContext, QueryView, Scrollable, useCanWrite, useCursorPages, FilterSelect } from '../shell/components.js';
-import { formatAmount, formatWhen, LanguageContext, useMessages } from '../shell/i18n.js';
-import { sika, withSession } from '../shell/session.js';
+import { SikaError, type ItemError } from '../../../../../clients/typescript/src/index.js';
+import { CopyableId, CursorPager, ErrorMessage, errorText, NavigationContext, QueryView, Scrollable, useCanWrite, useCursorPages, FilterSelect } from '../../shell/components.js';
+import { formatAmount, formatWhen, LanguageContext, useMessages } from '../../shell/i18n.js';
+import { sika, withSession } from '../../shell/session.js';
 import { BATCH_STATUSES, batchMessages, type BatchStatus } from './payoutBatches.messages.js';
-import type { PageProps } from '../shell/props.js';
+import type { PageProps } from '../../shell/props.js';
 
 /** A line of the file the API refused: where it is in the file, what it says, and why. */
 interface BadLine {

@@ -1,12 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Badge } from '../shell/Badge.js';
+import { Badge } from '../../shell/Badge.js';
 import QRCode from 'qrcode';
 import { useContext, useEffect, useState, type FormEvent } from 'react';
-import { CopyButton, CursorPager, ErrorMessage, errorText, QueryView, Scrollable, useCursorPages } from '../shell/components.js';
-import { formatAmount, formatWhen, LanguageContext, minorUnits, useMessages, type Messages } from '../shell/i18n.js';
-import { sika, withSession } from '../shell/session.js';
-import { CountrySelect, useCountry } from '../shell/countries.js';
-import type { PageProps } from '../shell/props.js';
+import { CopyButton, CursorPager, ErrorMessage, errorText, QueryView, Scrollable, useCursorPages } from '../../shell/components.js';
+import { formatAmount, formatWhen, LanguageContext, minorUnits, useMessages, type Messages } from '../../shell/i18n.js';
+import { sika, withSession } from '../../shell/session.js';
+import { CountrySelect, useCountry } from '../../shell/countries.js';
+import type { PageProps } from '../../shell/props.js';
 
 const messages: Messages<
   | 'new'

@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { Badge } from '../shell/Badge.js';
+import { Badge } from '../../shell/Badge.js';
 import { useContext, useState } from 'react';
-import { CopyableId, CursorPager, QueryView, Scrollable, useCursorPages } from '../shell/components.js';
-import { formatAmount, formatWhen, LanguageContext, useMessages } from '../shell/i18n.js';
-import { sika, withSession } from '../shell/session.js';
+import { CopyableId, CursorPager, QueryView, Scrollable, useCursorPages } from '../../shell/components.js';
+import { formatAmount, formatWhen, LanguageContext, useMessages } from '../../shell/i18n.js';
+import { sika, withSession } from '../../shell/session.js';
 import { checkoutMessages as messages, SESSION_STATUSES, type SessionStatus } from './checkout.messages.js';
-import type { PageProps } from '../shell/props.js';
+import type { PageProps } from '../../shell/props.js';
 
 /** Checkout sessions of the environment shown, newest first, by status, page by page; each opens to its page and links to its hosted page. */
 export function Checkout({ environment, onSignedOut }: PageProps) {

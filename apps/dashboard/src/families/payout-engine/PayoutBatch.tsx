@@ -1,13 +1,13 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { Badge } from '../shell/Badge.js';
+import { Badge } from '../../shell/Badge.js';
 import { useContext, useState } from 'react';
-import { CursorPager, ErrorMessage, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable, useAction, useCanWrite, useCursorPages } from '../shell/components.js';
-import { useCatalogNames } from '../shell/countries.js';
-import { destinationText } from '../shell/destinations.js';
-import { formatAmount, formatWhen, LanguageContext, useMessages } from '../shell/i18n.js';
-import { sika, withSession } from '../shell/session.js';
+import { CursorPager, ErrorMessage, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable, useAction, useCanWrite, useCursorPages } from '../../shell/components.js';
+import { useCatalogNames } from '../../shell/countries.js';
+import { destinationText } from '../../shell/destinations.js';
+import { formatAmount, formatWhen, LanguageContext, useMessages } from '../../shell/i18n.js';
+import { sika, withSession } from '../../shell/session.js';
 import { BATCH_STATUSES, batchMessages, ITEM_STATUSES, LOG_STEPS, type BatchStatus, type ItemStatus, type LogStep } from './payoutBatches.messages.js';
-import type { PageProps } from '../shell/props.js';
+import type { PageProps } from '../../shell/props.js';
 
 /** While a batch executes its page asks again this often: its progress and log move by themselves. */
 const FOLLOW_MS = 1000;

@@ -1,15 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
-import { Badge } from '../shell/Badge.js';
+import { Badge } from '../../shell/Badge.js';
 import { useContext } from 'react';
-import { BalanceTransactionsTable } from '../shell/BalanceTransactions.js';
-import { isNotFound, Link, NotFound, QueryView, retryUnlessNotFound } from '../shell/components.js';
-import { formatAmount, formatWhen, LanguageContext, useMessages, useT, type Language, type Messages } from '../shell/i18n.js';
-import { ObjectHistory } from '../shell/ObjectHistory.js';
-import { FailureReason } from '../shell/failures.js';
-import { useCatalogNames } from '../shell/countries.js';
-import { destinationText } from '../shell/destinations.js';
-import { sika, withSession } from '../shell/session.js';
-import type { PageProps } from '../shell/props.js';
+import { BalanceTransactionsTable } from '../../shell/BalanceTransactions.js';
+import { isNotFound, Link, NotFound, QueryView, retryUnlessNotFound } from '../../shell/components.js';
+import { formatAmount, formatWhen, LanguageContext, useMessages, useT, type Language, type Messages } from '../../shell/i18n.js';
+import { ObjectHistory } from '../../shell/ObjectHistory.js';
+import { FailureReason } from '../../shell/failures.js';
+import { useCatalogNames } from '../../shell/countries.js';
+import { destinationText } from '../../shell/destinations.js';
+import { sika, withSession } from '../../shell/session.js';
+import type { PageProps } from '../../shell/props.js';
 
 /** While a payout waits for its operator, its page asks again this often. */
 const FOLLOW_MS = 5000;

@@ -1,15 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
-import { Badge } from '../shell/Badge.js';
+import { Badge } from '../../shell/Badge.js';
 import { useContext, useState, type FormEvent } from 'react';
-import { SikaError, type Answer } from '../../../../clients/typescript/src/index.js';
-import { ErrorMessage, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable, useAction } from '../shell/components.js';
-import { decimalsOf, formatAmount, formatWhen, LanguageContext, minorUnits, useMessages, type Messages } from '../shell/i18n.js';
-import { useCatalogNames } from '../shell/countries.js';
-import { FailureReason } from '../shell/failures.js';
-import { ObjectHistory } from '../shell/ObjectHistory.js';
-import { sika, withSession } from '../shell/session.js';
+import { SikaError, type Answer } from '../../../../../clients/typescript/src/index.js';
+import { ErrorMessage, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable, useAction } from '../../shell/components.js';
+import { decimalsOf, formatAmount, formatWhen, LanguageContext, minorUnits, useMessages, type Messages } from '../../shell/i18n.js';
+import { useCatalogNames } from '../../shell/countries.js';
+import { FailureReason } from '../../shell/failures.js';
+import { ObjectHistory } from '../../shell/ObjectHistory.js';
+import { sika, withSession } from '../../shell/session.js';
 import { paymentMessages } from './payments.messages.js';
-import type { PageProps } from '../shell/props.js';
+import type { PageProps } from '../../shell/props.js';
 
 const REASONS = ['requested_by_customer', 'duplicate', 'fraudulent'] as const;
 type Reason = (typeof REASONS)[number];

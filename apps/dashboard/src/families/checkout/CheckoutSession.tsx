@@ -1,13 +1,13 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
-import { Badge } from '../shell/Badge.js';
+import { Badge } from '../../shell/Badge.js';
 import { useContext, useState } from 'react';
-import { CopyButton, ErrorMessage, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable, useAction } from '../shell/components.js';
-import { useCountry } from '../shell/countries.js';
-import { formatAmount, formatWhen, LanguageContext, useMessages } from '../shell/i18n.js';
-import { sika, withSession } from '../shell/session.js';
+import { CopyButton, ErrorMessage, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable, useAction } from '../../shell/components.js';
+import { useCountry } from '../../shell/countries.js';
+import { formatAmount, formatWhen, LanguageContext, useMessages } from '../../shell/i18n.js';
+import { sika, withSession } from '../../shell/session.js';
 import { checkoutMessages as messages } from './checkout.messages.js';
-import { paymentMessages, type PaymentStatus } from './payments.messages.js';
-import type { PageProps } from '../shell/props.js';
+import { paymentStatusMessages, type PaymentStatus } from '../../shell/paymentStatuses.js';
+import type { PageProps } from '../../shell/props.js';
 
 /**
  * One checkout session (`/dashboard/checkout/:id`): its figures, hosted page (copied), its
@@ -16,7 +16,7 @@ import type { PageProps } from '../shell/props.js';
  */
 export function CheckoutSession({ environment, onSignedOut, id }: PageProps) {
   const t = useMessages(messages);
-  const pt = useMessages(paymentMessages);
+  const pt = useMessages(paymentStatusMessages);
   const { language } = useContext(LanguageContext);
   const sessionId = id ?? '';
   const key = ['checkout-sessions', environment, 'session', sessionId];

@@ -1,13 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
-import { Badge } from '../shell/Badge.js';
+import { Badge } from '../../shell/Badge.js';
 import { useContext, useState, type FormEvent } from 'react';
-import { CopyableId, CursorPager, Link, QueryView, Scrollable, useCursorPages } from '../shell/components.js';
-import { dayStartMs, DAY_MS } from '../shell/days.js';
-import { FailureReason } from '../shell/failures.js';
-import { formatAmount, formatWhen, LanguageContext, minorUnits, useMessages } from '../shell/i18n.js';
-import { sika, withSession } from '../shell/session.js';
-import { PAYMENT_STATUSES, paymentMessages as messages, type PaymentStatus } from './payments.messages.js';
-import type { PageProps } from '../shell/props.js';
+import { CopyableId, CursorPager, Link, QueryView, Scrollable, useCursorPages } from '../../shell/components.js';
+import { dayStartMs, DAY_MS } from '../../shell/days.js';
+import { FailureReason } from '../../shell/failures.js';
+import { formatAmount, formatWhen, LanguageContext, minorUnits, useMessages } from '../../shell/i18n.js';
+import { sika, withSession } from '../../shell/session.js';
+import { PAYMENT_STATUSES, type PaymentStatus } from '../../shell/paymentStatuses.js';
+import { paymentMessages as messages } from './payments.messages.js';
+import type { PageProps } from '../../shell/props.js';
 
 interface Filters {
   status: PaymentStatus | '';

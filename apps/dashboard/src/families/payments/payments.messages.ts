@@ -1,7 +1,5 @@
-import type { Messages } from '../shell/i18n.js';
-
-export const PAYMENT_STATUSES = ['requires_payment_method', 'requires_action', 'processing', 'succeeded', 'failed', 'canceled'] as const;
-export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+import type { Messages } from '../../shell/i18n.js';
+import { paymentStatusMessages, type PaymentStatus } from '../../shell/paymentStatuses.js';
 
 /** The words of the payments pages (Payments.tsx, Payment.tsx). */
 export const paymentMessages: Messages<
@@ -46,12 +44,7 @@ export const paymentMessages: Messages<
     description: 'Description',
     customer: 'Customer',
     payment: 'Payment',
-    'status.requires_payment_method': 'Awaiting payment',
-    'status.requires_action': 'Awaiting the payer',
-    'status.processing': 'Processing',
-    'status.succeeded': 'Succeeded',
-    'status.failed': 'Failed',
-    'status.canceled': 'Canceled',
+    ...paymentStatusMessages.en,
   },
   fr: {
     title: 'Paiements',
@@ -73,11 +66,6 @@ export const paymentMessages: Messages<
     description: 'Description',
     customer: 'Client',
     payment: 'Paiement',
-    'status.requires_payment_method': 'En attente de paiement',
-    'status.requires_action': 'En attente du payeur',
-    'status.processing': 'En cours',
-    'status.succeeded': 'Réussi',
-    'status.failed': 'Échoué',
-    'status.canceled': 'Annulé',
+    ...paymentStatusMessages.fr,
   },
 };
