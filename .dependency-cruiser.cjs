@@ -71,6 +71,20 @@ module.exports = {
       to: { path: '^packages/families/[^/]+/', pathNot: ['^packages/families/$1/', '^packages/families/[^/]+/index\\.ts$'] },
     },
     {
+      name: 'dashboard-shell-imports-a-family',
+      comment: "The dashboard's shell (apps/dashboard/src/shell) knows no family: the families' pages and navigation reach it through App.tsx (docs/dashboard.md, \"Layout\")",
+      severity: 'error',
+      from: { path: '^apps/dashboard/src/shell/' },
+      to: { path: '^apps/dashboard/src/families/' },
+    },
+    {
+      name: 'dashboard-family-imports-another-family',
+      comment: "A dashboard family (apps/dashboard/src/families/<family>/) imports the shell and its own folder, never another family's: what two families share lives in the shell (docs/dashboard.md, \"Layout\")",
+      severity: 'error',
+      from: { path: '^apps/dashboard/src/families/([^/]+)/' },
+      to: { path: '^apps/dashboard/src/families/', pathNot: '^apps/dashboard/src/families/$1/' },
+    },
+    {
       name: 'production-imports-tests',
       comment: 'Only tests import test support code',
       severity: 'error',

@@ -8,6 +8,7 @@ import { MoneyChart, type DayOfMoney } from './MoneyChart.js';
 import { sika, withSession } from './session.js';
 import { lastDays } from './days.js';
 import { Onboarding } from './Onboarding.js';
+import type { DashboardFamily } from './family.js';
 import type { PageProps } from './props.js';
 
 const messages: Messages<
@@ -166,3 +167,9 @@ function RecentActivity({ environment, onSignedOut }: PageProps) {
     </section>
   );
 }
+
+/** The home page: the shell's own, first in the navigation (and shown at any address no family serves). */
+export const home: DashboardFamily = {
+  pages: { home: Home },
+  navigation: [{ group: 'money', page: 'home', label: 'nav.home' }],
+};

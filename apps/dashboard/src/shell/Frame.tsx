@@ -1,0 +1,81 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { Environment } from '../../../../clients/typescript/src/index.js';
+import { NavigationContext } from './components.js';
+import type { DashboardFamily, NavigationEntry } from './family.js';
+import { Home } from './Home.js';
+import { useT } from './i18n.js';
+import { LanguagePicker } from './LanguagePicker.js';
+import { Navigation } from './Navigation.js';
+import { OrganizationSwitch, SwitchOrganizationContext } from './OrganizationSwitch.js';
+import { useRoute } from './router.js';
+import { setEnvironment, signOut, switchOrganization, withSession, type SignedInUser } from './session.js';
+
+/** The pages of a signed-in user: a header with the environment switch, the main navigation, then the page; a page not (yet) among `pages` shows the home page. */
+export function Frame({ pages, navigation, user, onSignedOut, onSwitched }: {
+  pages: DashboardFamily['pages'];
+  navigation: NavigationEntry[];
+  user: SignedInUser;
+  onSignedOut: () => void;
+  onSwitched: (user: SignedInUser) => void;
+}) {
+  const t = useT();
+  const queries = useQueryClient();
+  // Every session starts in sandbox: the switch and the calls' X-Environment agree from the start.
+  const [environment, setEnvironmentState] = useState<Environment>(() => {
+    setEnvironment('sandbox');
+    return 'sandbox';
+  });
+  const [route, go] = useRoute();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const Page = pages[route.page] ?? Home;
+  const shown = pages[route.page] ? route.page : 'home';
+  const switchTo = (e: Environment) => {
+    setEnvironment(e);
+    setEnvironmentState(e);
+  };
+  const moveTo = async (organizationId: string, persist: boolean) => {
+    const moved = await withSession(() => switchOrganization(organizationId, persist), onSignedOut);
+    queries.clear();
+    onSwitched(moved);
+  };
+  const out = async () => {
+    await signOut();
+    onSignedOut();
+  };
+  return (
+    <NavigationContext.Provider value={go}>
+      <SwitchOrganizationContext.Provider value={moveTo}>
+        <header className={`top ${environment}`}>
+          <span className="brand">Sika</span>
+          <button type="button" className="menu-toggle secondary" aria-expanded={menuOpen} aria-controls="main-nav" onClick={() => setMenuOpen(!menuOpen)}>
+            {t('nav.menu')}
+          </button>
+          <fieldset className="environment">
+            <legend>{t('env.label')}</legend>
+            {(['sandbox', 'live'] as const).map((e) => (
+              <label key={e}>
+                <input type="radio" name="environment" value={e} checked={environment === e} onChange={() => switchTo(e)} /> {t(`env.${e}`)}
+              </label>
+            ))}
+          </fieldset>
+          <LanguagePicker />
+          <OrganizationSwitch current={user.organizationId} onSignedOut={onSignedOut} />
+          <span className="who">{user.email}</span>
+          <button type="button" onClick={() => void out()}>
+            {t('nav.signOut')}
+          </button>
+        </header>
+        {environment === 'sandbox' && (
+          <p className="banner" role="status">
+            {t('env.sandboxBanner')}
+          </p>
+        )}
+        <div className="layout">
+          <Navigation entries={navigation} current={shown} open={menuOpen} onFollow={() => setMenuOpen(false)} />
+          <Page environment={environment} onSignedOut={onSignedOut} id={route.id} />
+        </div>
+      </SwitchOrganizationContext.Provider>
+    </NavigationContext.Provider>
+  );
+}
