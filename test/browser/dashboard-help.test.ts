@@ -1,5 +1,5 @@
 /**
- * The dashboard's help page (apps/dashboard/src/pages/Help.tsx) in a real browser: a member writes
+ * The dashboard's help page (apps/dashboard/src/families/support/Help.tsx) in a real browser: a member writes
  * to support; the ticket's reference is shown, it is recorded with the page it came from and the
  * related object, e-mailed to the support address (read from a test SMTP server) with Reply-To the
  * address given; a double click records one ticket; a refusal is shown in the API's words; axe-core,

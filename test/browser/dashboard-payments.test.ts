@@ -1,5 +1,5 @@
 /**
- * The dashboard's payments pages (apps/dashboard/src/pages/Payments.tsx, Payment.tsx) in Chromium:
+ * The dashboard's payments pages (apps/dashboard/src/families/payments/Payments.tsx, Payment.tsx) in Chromium:
  * the list filtered by status, day, amount and a search; a payment's page with its figures, its
  * history from the log with who caused each step, a partial refund then the rest (a double click
  * refunds once), the API's refusal once nothing is left; another merchant's payment is "not

@@ -1,5 +1,5 @@
 /**
- * The dashboard's settings page (apps/dashboard/src/pages/Settings.tsx) in a real browser: a user
+ * The dashboard's settings page (apps/dashboard/src/families/accounts/Settings.tsx) in a real browser: a user
  * enrols an authenticator app (the enrolment challenge answered by the password, the code computed
  * like the app would), sees the security event, generates recovery codes behind the app's code;
  * the payout safety delay raised freely and lowered behind the challenge, read back from the API,

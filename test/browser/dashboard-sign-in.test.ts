@@ -1,5 +1,5 @@
 /**
- * The dashboard's signed-out pages in Chromium (apps/dashboard/src/pages/SignUp.tsx,
+ * The dashboard's signed-out pages in Chromium (apps/dashboard/src/families/accounts/SignUp.tsx,
  * PasswordReset.tsx, MagicLink.tsx, EmailChange.tsx): a newcomer signs up with the code e-mailed
  * to the address (a wrong code refused first) and is signed in to a new merchant; a forgotten
  * password is reset from the e-mailed link (the link works once, the old password no longer); a

@@ -1,5 +1,5 @@
 /**
- * The dashboard's team page (apps/dashboard/src/pages/Team.tsx) in a real browser: an owner invites
+ * The dashboard's team page (apps/dashboard/src/families/accounts/Team.tsx) in a real browser: an owner invites
  * a viewer, who opens the e-mailed link (read from the test SMTP server) on the invitation page,
  * joins with a password, signs in and sees the team read-only; the owner changes a member's role, removes one and requires a second
  * factor of owners; another merchant's member is refused; axe-core, 320 px, no console problems.
