@@ -1,7 +1,7 @@
 /**
  * The family list (packages/families/index.ts, docs/architecture.md "Families"): built in an order
  * where every family follows the families it needs, and every job kind and bus consumer owned by
- * exactly one family (the outbox's purge by the kernel).
+ * exactly one family (the outbox's purge by the kernel); the dashboard's family folders bear the families' names.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -82,4 +82,12 @@ t.test("a manifest imports another family's manifest only when it needs that fam
     }
     t.same([...imported].sort(), (family.needs as readonly AnyFamily[]).map((f) => f.name).sort(), `${family.name} imports the manifests of the families it needs, and no other`);
   }
+});
+
+t.test("the dashboard's family folders (apps/dashboard/src/families/<family>/) are named after the service's families", async (t) => {
+  const root = path.resolve(import.meta.dirname, '../../..');
+  const folders = fs.readdirSync(path.join(root, 'apps/dashboard/src/families'), { withFileTypes: true }).filter((e) => e.isDirectory());
+  t.ok(folders.length > 0);
+  const names = new Set(FAMILIES.map((f) => f.name as string));
+  for (const folder of folders) t.ok(names.has(folder.name), `${folder.name} is a family of packages/families/index.ts`);
 });
