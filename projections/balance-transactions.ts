@@ -163,6 +163,16 @@ async function post(books: Books, event: RecordedEvent): Promise<void> {
     case 'refund':
       await insert('refund', 'available');
       return draw(-e.net, null);
+    case 'refund_reversal':
+      // A refund the rail refused or failed: its money is back where it came from, the balance when it came from there.
+      if (e.lines.some((l) => l.account === 'available')) {
+        await insert('refund_failure', 'available');
+        await addLots([{ id: e.entryId, net: e.net }]);
+      }
+      return;
+    case 'rail_refund_sent':
+      // Out of the rail's refunds in flight into its clearing account: the balance paid it when the refund started.
+      return;
     case 'escrow_payout_hold':
     case 'escrow_payout_release':
       // A release paid out goes from escrow to the payee, or back to escrow when the payout fails,

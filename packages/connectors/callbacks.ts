@@ -29,6 +29,16 @@ export interface PayoutCallback {
   connector?: string;
 }
 
+/** A refund's final answer, as the `refund.callback` job carries it: the refund is named by Sika's id alone (its record says the rest). */
+export interface RefundCallback {
+  refundId: string;
+  merchantId: string;
+  environment: Environment;
+  outcome: CollectOutcome;
+  /** As in CollectCallback. */
+  connector?: string;
+}
+
 /**
  * A status check of an attempt with no final answer yet, as the `rail.status_check` job carries
  * it: the `attempt`-th of its connector's schedule (docs/connectors.md, "Status checks").
@@ -43,6 +53,7 @@ export type StatusCheck = {
 } & (
   | { direction: 'collect'; paymentIntentId: string; operationId: string }
   | { direction: 'payout'; payoutId: string }
+  | { direction: 'refund'; refundId: string }
 );
 
 /**
