@@ -1,0 +1,229 @@
+/**
+ * Live refunds through pawaPay, end to end through the public API (docs/connectors.md, "Refunds
+ * through a rail"): the real PawapayConnector over HTTP to the pawaPay stand-in, which checks each
+ * refund request against pawaPay's contract; its signed callbacks posted to the service's refund
+ * callback route; status checks run on the manual clock. A refund starts pending with its id
+ * committed and its money held; only the rail's answer, told once, ends it.
+ */
+import t, { type Test } from 'tap';
+import { pawapayId } from '../../packages/connectors/pawapay/index.js';
+import { confirm, createIntent, mobileMoney, snNumber } from '../support/payment-intents.js';
+import { assertError } from '../support/assertions.js';
+import { balance, fund } from '../support/payouts.js';
+import { goLive, startPawapayLive } from '../support/live.js';
+import { attemptsForReview } from '../../services/rails.js';
+import { advance } from '../support/system.js';
+
+const live = await startPawapayLive(t);
+const { svc, standin } = live;
+const MINUTE = 60_000;
+/** PAWAPAY_STATUS_CHECK_AFTER's default: the first status check of an attempt with no final answer. */
+const FIRST_CHECK = 2 * MINUTE;
+
+/** The refund requests the stand-in received. */
+const refundRequests = () => standin.requests.filter((r) => r.method === 'POST' && r.path === '/v2/refunds').map((r) => JSON.parse(r.body) as Record<string, unknown>);
+const settleJobs = () => svc.system.scheduler.runUntilIdle();
+
+function conforms(t: Test): void {
+  t.same(standin.takeDeviations(), [], 'every request followed pawaPay’s contract and was signed');
+}
+
+/** A live payment pawaPay collected, succeeded; and the merchant's available balance funded so refunds are covered. */
+async function paidLive(merchantId: string, key: string, amount = 10_000) {
+  const intent = await createIntent(svc, key, { amount });
+  const res = await confirm(svc, key, intent.id, { payment_method: mobileMoney(snNumber('67')) });
+  if (res.status !== 200) throw new Error(res.text);
+  const depositId = pawapayId(res.body.latest_operation as string);
+  standin.settle('deposits', depositId, 'COMPLETED');
+  if ((await standin.sendCallback('deposits', depositId)) !== 200) throw new Error('deposit callback refused');
+  await settleJobs();
+  await fund(svc, merchantId, 50_000, 'live');
+  return { paymentId: intent.id as string, depositId };
+}
+
+const refund = (key: string, paymentId: string, body: object) => svc.request('POST', `/api/v1/merchant/payments/${paymentId}/refund`, { key, body });
+const refundsOf = async (key: string, paymentId: string) => (await svc.request('GET', `/api/v1/merchant/payments/${paymentId}/refunds?limit=100`, { key })).body.data as Record<string, unknown>[];
+const refundOf = async (key: string, paymentId: string, id: string) => (await refundsOf(key, paymentId)).find((r) => r.id === id);
+
+/** The merchant's live XOF ledger accounts that a refund through pawaPay moves. */
+async function railAccounts(merchantId: string) {
+  const rows = await svc.system.knex('read.ledger_accounts').where({ merchant_id: merchantId, environment: 'live', currency: 'xof' }).select<{ account: string; amount: string }[]>('account', 'amount');
+  const of = (account: string) => Number(rows.find((r) => r.account === account)?.amount ?? 0);
+  return { inFlight: of('rail_refunds:pawapay'), clearing: of('rail_clearing:pawapay') };
+}
+
+/** Every live entry of the merchant balances, and the refunds' in-flight account ends at zero once every refund is answered. */
+async function balanced(t: Test, merchantId: string) {
+  const rows = await svc.system.knex('read.ledger_accounts').where({ merchant_id: merchantId, environment: 'live' }).sum<{ total: string }[]>({ total: 'amount' });
+  t.equal(Number(rows[0]!.total), 0, 'the ledger balances: every account of the merchant sums to zero');
+}
+
+t.test('a live refund goes back through pawaPay: pending with its money held, succeeded by the callback, once', async (t) => {
+  const { merchant, key } = await goLive(svc, 'Refund by callback');
+  const { paymentId, depositId } = await paidLive(merchant.id, key);
+  const before = await balance(svc, key);
+  const rail = await railAccounts(merchant.id);
+
+  const res = await refund(key, paymentId, { amount: 4_000, reason: 'requested_by_customer' });
+  t.equal(res.status, 200, res.text);
+  t.match(res.body, { object: 'refund', status: 'pending', amount: 4_000, currency: 'xof', payment_intent: paymentId, livemode: true, failure_code: null, failure_message: null });
+  const refundId = pawapayId(res.body.id as string);
+  t.match(refundRequests().at(-1), { refundId, depositId, amount: '4000', currency: 'XOF', clientReferenceId: res.body.id }, 'pawaPay’s refund of the original deposit, under the UUID derived from the refund id');
+  t.match(standin.operation('refunds', refundId), { status: 'ACCEPTED' });
+  t.same(await balance(svc, key), { ...before, available: before.available - 4_000 }, 'held out of the available balance while pending');
+  t.same(await railAccounts(merchant.id), { inFlight: 4_000, clearing: rail.clearing }, 'on the refunds in flight: still in pawaPay’s wallet as far as the ledger knows');
+
+  standin.settle('refunds', refundId, 'COMPLETED');
+  t.equal(await standin.sendCallback('refunds', refundId), 200, 'the callback is taken');
+  t.equal(await standin.sendCallback('refunds', refundId, { encoding: 'raw' }), 200, 'the same callback again');
+  await settleJobs();
+  t.match(await refundOf(key, paymentId, res.body.id), { status: 'succeeded', failure_code: null });
+  t.same(await railAccounts(merchant.id), { inFlight: 0, clearing: rail.clearing + 4_000 }, 'out through pawaPay’s clearing account, once');
+
+  t.equal(await standin.sendCallback('refunds', refundId), 200, 'a late repeat');
+  await advance(svc, FIRST_CHECK);
+  t.same(await balance(svc, key), { ...before, available: before.available - 4_000 }, 'a repeated callback and the status check move nothing more');
+  t.same(await railAccounts(merchant.id), { inFlight: 0, clearing: rail.clearing + 4_000 });
+  const events = await svc.system.knex('read.refunds').where({ id: res.body.id }).first();
+  t.equal(events.status, 'succeeded');
+  await balanced(t, merchant.id);
+  conforms(t);
+});
+
+t.test('a lost answer is settled by the status check, never by a second refund', async (t) => {
+  const { merchant, key } = await goLive(svc, 'Refund answer lost');
+  const { paymentId } = await paidLive(merchant.id, key);
+  const before = await balance(svc, key);
+  const sent = refundRequests().length;
+  standin.next({ type: 'lose_answer' });
+  const res = await refund(key, paymentId, { amount: 3_000 });
+  t.equal(res.status, 200, res.text);
+  t.match(res.body, { status: 'pending' }, 'no answer: pending, not an error');
+  const refundId = pawapayId(res.body.id as string);
+  t.match(standin.operation('refunds', refundId), { status: 'ACCEPTED' }, 'pawaPay took it');
+  standin.settle('refunds', refundId, 'COMPLETED');
+  await advance(svc, FIRST_CHECK);
+  t.match(await refundOf(key, paymentId, res.body.id), { status: 'succeeded' }, 'FOUND, COMPLETED: followed');
+  t.equal(refundRequests().length, sent + 1, 'exactly one refund request reached pawaPay');
+  t.same(await balance(svc, key), { ...before, available: before.available - 3_000 });
+
+  // A 5xx before pawaPay kept anything: NOT_FOUND, so it is sent again under the same id.
+  standin.next({ type: 'server_error', taken: false });
+  const again = await refund(key, paymentId, { amount: 2_000 });
+  t.match(again.body, { status: 'pending' });
+  const againId = pawapayId(again.body.id as string);
+  t.notOk(standin.operation('refunds', againId), 'pawaPay kept nothing');
+  await advance(svc, FIRST_CHECK);
+  t.match(standin.operation('refunds', againId), { status: 'ACCEPTED' }, 'sent again under the same id');
+  t.same(new Set(refundRequests().slice(sent).map((r) => r.refundId)).size, 2, 'two refunds, two ids, whatever was sent again');
+  standin.settle('refunds', againId, 'COMPLETED');
+  t.equal(await standin.sendCallback('refunds', againId), 200);
+  await settleJobs();
+  t.match(await refundOf(key, paymentId, again.body.id), { status: 'succeeded' });
+  await balanced(t, merchant.id);
+  conforms(t);
+});
+
+t.test('a refund pawaPay rejects or fails is failed with its failure_code, and its money is back', async (t) => {
+  const { merchant, key } = await goLive(svc, 'Refund refused');
+  const { paymentId } = await paidLive(merchant.id, key);
+  const before = await balance(svc, key);
+  const rail = await railAccounts(merchant.id);
+
+  standin.next({ type: 'reject', code: 'REFUNDS_NOT_ALLOWED' });
+  const rejected = await refund(key, paymentId, { amount: 10_000 });
+  t.equal(rejected.status, 200, rejected.text);
+  t.match(rejected.body, { status: 'failed', failure_code: 'refund_not_supported', failure_message: String, failure_reason: 'rail_failed' }, 'REJECTED at once: failed');
+  t.same(await balance(svc, key), before, 'the money is back at once');
+
+  const later = await refund(key, paymentId, { amount: 10_000 });
+  t.match(later.body, { status: 'pending' }, 'a failed refund leaves the amount refundable');
+  const laterId = pawapayId(later.body.id as string);
+  standin.settle('refunds', laterId, 'FAILED', 'RECIPIENT_NOT_FOUND');
+  t.equal(await standin.sendCallback('refunds', laterId), 200);
+  await settleJobs();
+  t.match(await refundOf(key, paymentId, later.body.id), { status: 'failed', failure_code: 'recipient_not_found', failure_reason: 'rail_failed' }, 'FAILED later: its code');
+  t.same(await balance(svc, key), before, 'the money is back');
+  t.same(await railAccounts(merchant.id), rail, 'nothing left pawaPay’s clearing account');
+  const failures = await svc.request('GET', `/api/v1/balance-transactions?type=refund_failure`, { key });
+  t.equal(failures.status, 200, failures.text);
+  t.equal(failures.body.data.length, 2, 'each return of money is a refund_failure balance transaction');
+  t.same(failures.body.data.map((b: { amount: number }) => b.amount), [10_000, 10_000]);
+  await balanced(t, merchant.id);
+  conforms(t);
+});
+
+t.test('a forged callback moves nothing; a mismatched one goes to a status check; a repeated one moves nothing more', async (t) => {
+  const { merchant, key } = await goLive(svc, 'Refund forgeries');
+  const { paymentId } = await paidLive(merchant.id, key);
+  const res = await refund(key, paymentId, { amount: 5_000 });
+  const refundId = pawapayId(res.body.id as string);
+  const rail = await railAccounts(merchant.id);
+  standin.settle('refunds', refundId, 'COMPLETED');
+  t.equal(await standin.sendCallback('refunds', refundId, { forge: 'other_key' }), 401, 'signed with a key that is not pawaPay’s');
+  t.equal(await standin.sendCallback('refunds', refundId, { forge: 'tampered' }), 401, 'body changed after signing');
+  t.equal(await standin.sendCallback('refunds', refundId, { forge: 'unsigned' }), 401, 'unsigned');
+  t.equal(await standin.sendCallback('refunds', refundId, { override: { amount: '50.00' } }), 200, 'a mismatched amount: taken, not believed');
+  t.equal(await standin.sendCallback('refunds', refundId, { override: { currency: 'GHS' } }), 200, 'a mismatched currency');
+  t.notOk(await svc.system.knex('scheduled_jobs').where({ kind: 'refund.callback' }).whereRaw("payload->>'refundId' = ?", [res.body.id]).first(), 'none reached a callback job');
+  t.ok(await svc.system.knex('scheduled_jobs').where({ kind: 'refund.status_check' }).whereRaw("payload->>'refundId' = ? AND (payload->>'prompted')::boolean", [res.body.id]).first(), 'a status check is set instead');
+  t.same(await railAccounts(merchant.id), rail, 'nothing moved');
+
+  // The status check finds pawaPay's record, which does not match the refund either: review, nothing moves.
+  standin.settle('refunds', refundId, 'COMPLETED');
+  const record = standin.operation('refunds', refundId)!;
+  const asked = record.request.amount;
+  record.request.amount = '4999';
+  await settleJobs();
+  t.match(await refundOf(key, paymentId, res.body.id), { status: 'pending' }, 'a record that does not match: left pending');
+  t.same(await railAccounts(merchant.id), rail);
+  record.request.amount = asked;
+  t.equal(await standin.sendCallback('refunds', refundId), 200, 'the real callback');
+  await settleJobs();
+  t.match(await refundOf(key, paymentId, res.body.id), { status: 'succeeded' });
+  t.same(await railAccounts(merchant.id), { inFlight: 0, clearing: rail.clearing + 5_000 });
+  await balanced(t, merchant.id);
+  conforms(t);
+});
+
+t.test('parallel refunds of one payment never exceed it, at Sika or at pawaPay', async (t) => {
+  const { merchant, key } = await goLive(svc, 'Refund race');
+  const { paymentId, depositId } = await paidLive(merchant.id, key);
+  const results = await Promise.all(Array.from({ length: 10 }, () => refund(key, paymentId, { amount: 3_000 })));
+  const ok = results.filter((r) => r.status === 200);
+  t.equal(ok.length, 3, '3 × 3,000 fit in 10,000');
+  for (const r of results.filter((r) => r.status !== 200)) assertError(t, r, 'IKW-BIL-003', 'amount');
+  const sentForDeposit = refundRequests().filter((r) => r.depositId === depositId);
+  t.equal(sentForDeposit.length, 3, 'three refunds sent');
+  t.equal(sentForDeposit.reduce((sum, r) => sum + Number(r.amount), 0), 9_000, 'never more than the payment');
+  t.equal((await railAccounts(merchant.id)).inFlight, 9_000);
+  conforms(t);
+});
+
+t.test("another merchant's payment and refunds are a 404", async (t) => {
+  const { merchant, key } = await goLive(svc, 'Refund owner');
+  const { paymentId } = await paidLive(merchant.id, key);
+  const { key: otherKey } = await goLive(svc, 'Refund stranger');
+  const sent = refundRequests().length;
+  assertError(t, await refund(otherKey, paymentId, { amount: 1_000 }), 'IKW-RES-001', 'id');
+  const listed = await svc.request('GET', `/api/v1/merchant/payments/${paymentId}/refunds`, { key: otherKey });
+  assertError(t, listed, 'IKW-RES-001', 'id');
+  t.equal(refundRequests().length, sent, 'nothing sent');
+  conforms(t);
+});
+
+t.test('a refund pawaPay never answers stays pending after every status check and is listed for review', async (t) => {
+  const { merchant, key } = await goLive(svc, 'Refund never answered');
+  const { paymentId } = await paidLive(merchant.id, key);
+  const res = await refund(key, paymentId, { amount: 2_000 });
+  const listed = async () => (await attemptsForReview(svc.system.knex)).filter((a) => a.object === 'refund').map((a) => a.id);
+  for (const delay of [FIRST_CHECK, 5 * MINUTE, 15 * MINUTE, 60 * MINUTE, 180 * MINUTE, 360 * MINUTE, 720 * MINUTE]) {
+    await advance(svc, delay);
+    t.notOk((await listed()).includes(res.body.id), 'not listed while a check is still to come');
+  }
+  await advance(svc, 1440 * MINUTE);
+  t.match(await refundOf(key, paymentId, res.body.id), { status: 'pending' }, 'never failed by guess');
+  t.ok((await listed()).includes(res.body.id), 'listed for review (sika rails review)');
+  t.equal((await railAccounts(merchant.id)).inFlight, 2_000, 'its money still held');
+  conforms(t);
+});
