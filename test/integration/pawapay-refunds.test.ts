@@ -10,7 +10,9 @@ import { pawapayId } from '../../packages/connectors/pawapay/index.js';
 import { confirm, createIntent, mobileMoney, snNumber } from '../support/payment-intents.js';
 import { assertError } from '../support/assertions.js';
 import { balance, fund } from '../support/payouts.js';
-import { goLive, startPawapayLive } from '../support/live.js';
+import { goLive, PAWAPAY_TOKEN, startPawapayLive } from '../support/live.js';
+import { startProcess } from '../support/child-process.js';
+import { railHoldings } from '../../projections/balances.js';
 import { attemptsForReview } from '../../services/rails.js';
 import { advance } from '../support/system.js';
 
@@ -225,5 +227,31 @@ t.test('a refund pawaPay never answers stays pending after every status check an
   t.match(await refundOf(key, paymentId, res.body.id), { status: 'pending' }, 'never failed by guess');
   t.ok((await listed()).includes(res.body.id), 'listed for review (sika rails review)');
   t.equal((await railAccounts(merchant.id)).inFlight, 2_000, 'its money still held');
+  conforms(t);
+});
+
+// Last: it reads every refund the tests above made.
+t.test('bin/sika reconcile pawapay, pawaPay configured: refunds and wallets agree, then the one difference the stand-in was told to make', async (t) => {
+  const expected = (await railHoldings(svc.system.knex, 'pawapay', 'live')).find((h) => h.currency === 'xof')?.amount ?? 0;
+  // What pawaPay holds is what the ledger expects: the Senegal wallet only (refunds still pending are still in it).
+  for (const country of ['GHA', 'KEN', 'BFA']) standin.wallets.set(country, '0');
+  standin.wallets.set('SEN', String(expected));
+  const reconcile = () =>
+    startProcess('bin/cli.js', { DATABASE_URL: svc.system.db.url, LOG_LEVEL: 'silent', PAWAPAY_API_TOKEN: PAWAPAY_TOKEN, PAWAPAY_API_URL: standin.url }, ['reconcile', 'pawapay', '--json']);
+  const agreed = reconcile();
+  t.equal(await agreed.exit, 0, agreed.output());
+  const report = JSON.parse(agreed.output().trim().split('\n').pop()!) as { wallets: unknown[]; attempts: unknown[]; checked: number };
+  t.same(report.wallets, [], 'the wallet as the ledger expects');
+  t.same(report.attempts, [], 'every payment and refund as pawaPay has it');
+  const refunds = await svc.system.knex('read.refunds').where({ environment: 'live' }).whereNot({ status: 'failed' }).count<{ n: string }[]>({ n: '*' });
+  t.ok(report.checked > Number(refunds[0]!.n), 'the refunds were checked with the payments');
+
+  // pawaPay completed a refund Sika still holds pending (its callback never came, its next check not yet due).
+  const pending = await svc.system.knex('read.refunds').where({ environment: 'live', status: 'pending' }).orderBy('seq').first<{ id: string; merchant_id: string }>();
+  standin.settle('refunds', pawapayId(pending.id), 'COMPLETED');
+  const differs = reconcile();
+  t.equal(await differs.exit, 1, 'differences: exit 1');
+  const found = JSON.parse(differs.output().trim().split('\n').pop()!) as { attempts: unknown[] };
+  t.same(found.attempts, [{ kind: 'refund', id: pending.id, merchantId: pending.merchant_id, sika: 'pending', rail: 'succeeded' }], 'exactly the refund pawaPay has otherwise');
   conforms(t);
 });

@@ -76,7 +76,7 @@ export class RailRefunds {
       const check: RefundStatusCheck = { merchantId: refund.merchantId, environment: refund.environment, connector: refund.connector, attempt: 0, direction: 'refund', refundId: refund.id };
       await this.deps.scheduleStatusCheck(check, new Date(this.deps.clock.now().getTime() + schedule[0]!));
     }
-    const answer = await this.ask(refund, () => refunder.refund(requestOf(refund)));
+    const answer = await this.ask(refund, () => refunder.refund(railRefundRequest(refund)));
     if (answer?.status === 'rejected') await this.end(refund.id, { status: 'failed', failureCode: answer.failureCode, failureMessage: answer.failureMessage }, connectorActor(refund));
   }
 
@@ -130,11 +130,11 @@ export class RailRefunds {
       log.error(`the connector ${refund.connector} is not configured any more; the refund stays pending, left for review`);
       return;
     }
-    const answer = await refunder.refundStatus(requestOf(refund));
+    const answer = await refunder.refundStatus(railRefundRequest(refund));
     let outcome: CollectOutcome | null = null;
     if (!answer.found) {
       log.warn('the rail never received the refund; sent again under the same id');
-      const again = await this.ask(refund, () => refunder.refund(requestOf(refund)));
+      const again = await this.ask(refund, () => refunder.refund(railRefundRequest(refund)));
       if (again?.status === 'rejected') outcome = { status: 'failed', failureCode: again.failureCode, failureMessage: again.failureMessage };
     } else {
       const mismatch = reportedMismatch(refund, answer.reported);
@@ -182,7 +182,7 @@ export class RailRefunds {
   }
 }
 
-/** The port's request of a refund: its id is the idempotency key with the rail. */
-function requestOf(r: RailRefundRecord): RefundRequest {
+/** The port's request of a refund: its id is the idempotency key with the rail (reconciliation asks the rail with it too). */
+export function railRefundRequest(r: RailRefundRecord): RefundRequest {
   return { refundId: r.id, operationId: r.operationId, merchantId: r.merchantId, environment: r.environment, amount: r.amount, currency: r.currency };
 }
