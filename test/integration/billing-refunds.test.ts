@@ -43,7 +43,7 @@ t.test('partial refunds, then the remainder; the list; the ledger; the events', 
 
   const first = await refund(key, pi.id, { amount: 3_000, reason: 'requested_by_customer' });
   assertOk(t, first);
-  t.same(Object.keys(first.body), ['id', 'object', 'amount', 'currency', 'payment_intent', 'status', 'reason', 'failure_reason', 'created', 'livemode']);
+  t.same(Object.keys(first.body), ['id', 'object', 'amount', 'currency', 'payment_intent', 'status', 'reason', 'failure_reason', 'failure_code', 'failure_message', 'created', 'livemode']);
   t.match(first.body, { id: /^re_/, object: 'refund', amount: 3_000, currency: 'xof', payment_intent: pi.id, status: 'succeeded', reason: 'requested_by_customer', failure_reason: null, livemode: false });
   svc.clock.advance(1000);
   const rest = await refund(key, pi.id, { reason: 'duplicate' });
