@@ -15,6 +15,7 @@ import { startProcess } from '../support/child-process.js';
 import { railHoldings } from '../../projections/balances.js';
 import { attemptsForReview } from '../../services/rails.js';
 import { advance } from '../support/system.js';
+import { activeCampaign, contribute, DAY, getCampaign } from '../support/funding.js';
 
 const live = await startPawapayLive(t);
 const { svc, standin } = live;
@@ -227,6 +228,44 @@ t.test('a refund pawaPay never answers stays pending after every status check an
   t.match(await refundOf(key, paymentId, res.body.id), { status: 'pending' }, 'never failed by guess');
   t.ok((await listed()).includes(res.body.id), 'listed for review (sika rails review)');
   t.equal((await railAccounts(merchant.id)).inFlight, 2_000, 'its money still held');
+  conforms(t);
+});
+
+t.test('an all-or-nothing campaign that fails at its deadline gives its pawaPay contributions back through pawaPay', async (t) => {
+  const { merchant, key } = await goLive(svc, 'Refund campaign');
+  const deadline = new Date(svc.clock.now().getTime() + 7 * DAY).toISOString();
+  const campaign = await activeCampaign(svc, key, { fundingModel: 'all_or_nothing', targetAmountMinor: 50_000, deadline });
+  const deposits: string[] = [];
+  for (const amountMinor of [20_000, 5_000]) {
+    const res = await contribute(svc, key, campaign.id, { amountMinor });
+    t.equal(res.status, 200, res.text);
+    const depositId = (JSON.parse(standin.requests.filter((r) => r.path === '/v2/deposits').at(-1)!.body) as { depositId: string }).depositId;
+    standin.settle('deposits', depositId, 'COMPLETED');
+    t.equal(await standin.sendCallback('deposits', depositId), 200);
+    deposits.push(depositId);
+  }
+  await svc.system.drain();
+  t.match(await getCampaign(svc, key, campaign.id), { status: 'active', raisedAmountMinor: 25_000 });
+  const rail = await railAccounts(merchant.id);
+  const sent = refundRequests().length;
+
+  svc.clock.advance(7 * DAY);
+  await svc.system.drain();
+  t.match(await getCampaign(svc, key, campaign.id), { status: 'failed', heldAmountMinor: 0, refundedAmountMinor: 25_000 });
+  const refunds = refundRequests().slice(sent);
+  t.same(refunds.map((r) => r.depositId).sort(), [...deposits].sort(), 'each contribution refunded through pawaPay, from its own deposit');
+  t.same(refunds.map((r) => r.amount).sort(), ['20000', '5000']);
+  t.same(await railAccounts(merchant.id), { inFlight: 25_000, clearing: rail.clearing }, 'pending: out of the campaign, on the refunds in flight');
+
+  for (const r of refunds) {
+    standin.settle('refunds', r.refundId as string, 'COMPLETED');
+    t.equal(await standin.sendCallback('refunds', r.refundId as string), 200);
+  }
+  await svc.system.drain();
+  t.same(await railAccounts(merchant.id), { inFlight: 0, clearing: rail.clearing + 25_000 }, 'given back through pawaPay’s clearing account');
+  const list = (await svc.request('GET', `/api/v1/funding/campaigns/${campaign.id}/contributions`, { key })).body.data as { status: string; refundReason: string | null }[];
+  t.same(list.map((c) => [c.status, c.refundReason]), [['refunded', 'campaign_failed'], ['refunded', 'campaign_failed']]);
+  await balanced(t, merchant.id);
   conforms(t);
 });
 

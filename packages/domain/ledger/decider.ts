@@ -269,7 +269,8 @@ export const ledgerDecider: Decider<LedgerCommand, LedgerState, LedgerEvent> = {
         orders = orders.set(e.orderId!, { ...order!, shares: order!.shares.map((s) => (s.sellerRef === moved?.sellerRef ? { ...s, pending: s.pending - moved.amount } : s)) });
         break;
       }
-      case 'refund': {
+      case 'refund':
+      case 'campaign_refund': {
         const inFlight = e.lines.find((l) => l.account.startsWith('rail_refunds:'));
         if (inFlight) railRefunds = new Map(railRefunds).set(e.source, { kind: e.kind, lines: e.lines, amount: e.amount, net: e.net, connector: inFlight.account.slice('rail_refunds:'.length) });
         break;
@@ -283,7 +284,6 @@ export const ledgerDecider: Decider<LedgerCommand, LedgerState, LedgerEvent> = {
       case 'escrow_release':
       case 'escrow_refund':
       case 'campaign_contribution':
-      case 'campaign_refund':
       case 'campaign_release':
         break;
     }
@@ -608,21 +608,19 @@ function campaignMoves(command: LedgerContext & { campaign: string; moves: Campa
         break;
       case 'refund':
         if (s.posted.has(`campaign_refund:${move.source}`)) break;
-        assertRefundableThrough(move.clearing);
         if (balanceOf(s, held) < move.amount) throw new Error(`Campaign ${campaign} holds less than refund ${move.source}`);
         post(entry(command, 'campaign_refund', move.source, [
           { account: held, amount: -move.amount },
-          { account: move.clearing, amount: move.amount },
+          { account: refundLeg(move.clearing), amount: move.amount },
         ], { amount: -move.amount, fee: 0, net: 0, campaign }));
         break;
       case 'refund_released': {
         if (s.posted.has(`refund:${move.source}`)) break;
-        assertRefundableThrough(move.clearing);
         const available = balanceOf(s, 'available');
         if (available < move.amount) throw new Refusal('IKW-BAL-001', `Available balance ${available} does not cover the refund (${move.amount})`, 'id');
         post(entry(command, 'refund', move.source, [
           { account: 'available', amount: -move.amount },
-          { account: move.clearing, amount: move.amount },
+          { account: refundLeg(move.clearing), amount: move.amount },
         ], { amount: -move.amount, fee: 0, net: -move.amount, campaign }));
         break;
       }

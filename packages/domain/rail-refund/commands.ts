@@ -34,7 +34,7 @@ export interface RailRefundDeps {
 /**
  * Refunds through a rail that keeps Sika's money, whatever family asks and whatever connector
  * carries them (docs/connectors.md, "Refunds through a rail"). The family commits the refund's
- * request (`requestStep`) with its own fact and the money held out of its account; then `send`
+ * request (`request`) with its own fact and the money held out of its account; then `send`
  * asks the connector. Its answer, a callback or a status check ends the refund once: succeeded,
  * the money leaves through the rail's clearing account; failed, it goes back where it came from.
  * An answer lost on the way keeps it pending until a status check settles it, never a second
@@ -55,26 +55,30 @@ export class RailRefunds {
     return this.deps.rails(environment).refunder(connector) !== null;
   }
 
-  /** The request of a refund, committed by the family with its own fact and the hold of its money, before anything is sent. */
-  requestStep(refund: RailRefundRecord, metadata: EventMetadata): AnyStep {
+  /**
+   * The request of a refund, for the family to commit with its own fact and the hold of its money,
+   * before anything is sent. Its first status check is set first: should the process die after the
+   * commit, before or during the call, the check finds the refund and settles it (NOT_FOUND: sent
+   * then, under the same id); a check of a refund never committed finds nothing and does nothing.
+   */
+  async request(refund: RailRefundRecord, metadata: EventMetadata): Promise<AnyStep> {
+    const schedule = this.deps.rails(refund.environment).refunder(refund.connector)?.statusChecks ?? [];
+    if (schedule.length > 0) {
+      const check: RefundStatusCheck = { merchantId: refund.merchantId, environment: refund.environment, connector: refund.connector, attempt: 0, direction: 'refund', refundId: refund.id };
+      await this.deps.scheduleStatusCheck(check, new Date(this.deps.clock.now().getTime() + schedule[0]!));
+    }
     return step({ streamId: railRefundStream(refund.id), decider: railRefundDecider, command: { type: 'request', refund }, metadata });
   }
 
   /**
-   * Sends a requested refund to its rail. The first status check is set before the call, so that a
-   * process dying with the request sent leaves it to be found. Accepted: pending until the rail's
-   * news. Rejected: failed at once, its money back. No answer: pending, the status check decides.
+   * Sends a committed refund to its rail. Accepted: pending until the rail's news. Rejected:
+   * failed at once, its money back. No answer: pending, the status check decides.
    */
   async send(refund: RailRefundRecord): Promise<void> {
     const refunder = this.deps.rails(refund.environment).refunder(refund.connector);
     if (!refunder) {
       this.deps.log.error({ refund_id: refund.id }, `the connector ${refund.connector} is not configured any more; the refund stays pending, left for review`);
       return;
-    }
-    const schedule = refunder.statusChecks ?? [];
-    if (schedule.length > 0) {
-      const check: RefundStatusCheck = { merchantId: refund.merchantId, environment: refund.environment, connector: refund.connector, attempt: 0, direction: 'refund', refundId: refund.id };
-      await this.deps.scheduleStatusCheck(check, new Date(this.deps.clock.now().getTime() + schedule[0]!));
     }
     const answer = await this.ask(refund, () => refunder.refund(railRefundRequest(refund)));
     if (answer?.status === 'rejected') await this.end(refund.id, { status: 'failed', failureCode: answer.failureCode, failureMessage: answer.failureMessage }, connectorActor(refund));
@@ -175,6 +179,7 @@ export class RailRefunds {
       ],
       { onConflict: 'contended' },
     );
+    if (outcome.status === 'failed') this.deps.log.warn({ refund_id: refund.id, origin: refund.origin, failure_code: outcome.failureCode }, 'the rail failed the refund; its money is back on the account it left');
   }
 
   private load(refundId: string): Promise<{ state: RailRefundState }> {

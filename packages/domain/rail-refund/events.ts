@@ -8,7 +8,10 @@ import type { Environment } from '../../core/owner.js';
  * family follows the answer.
  */
 export interface RailRefundRecord {
-  /** Sika's refund id (`re_…`), from which the rail's own id derives. */
+  /**
+   * Sika's id of the refund (a payment's refund `re_…`, a contribution given back): the rail's own
+   * id derives from it, and it is the source of the refund's ledger entry, which its end names.
+   */
   id: string;
   /** The connector that carried the collection, and carries its refund. */
   connector: string;
@@ -22,8 +25,8 @@ export interface RailRefundRecord {
   requestedAt: string;
 }
 
-/** The family object a rail refund is of: a payment's refund today. */
-export type RailRefundOrigin = { family: 'payment_refund'; paymentId: string };
+/** The family object a rail refund is of: a payment's refund, or a funding campaign's contribution given back. */
+export type RailRefundOrigin = { family: 'payment_refund'; paymentId: string } | { family: 'funding_contribution'; campaignId: string };
 
 export type RailRefundStatus = 'pending' | 'succeeded' | 'failed';
 

@@ -141,6 +141,7 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
   private outcomeStep(refund: RailRefundRecord, outcome: CollectOutcome, metadata: EventMetadata): AnyStep {
     const owner = { merchantId: refund.merchantId, environment: refund.environment };
     const at = this.deps.clock.now();
+    if (refund.origin.family !== 'payment_refund') throw new Error(`Refund ${refund.id} is not a payment's`);
     const paymentId = refund.origin.paymentId;
     const command: RefundCommand =
       outcome.status === 'succeeded'
@@ -164,7 +165,7 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
         ledgerStep(this.deps.clock, balance, { type: 'refund', source: refundId, payment: paymentId, clearing: payment.clearing, amount }, meta),
         // Through a rail: pending until the rail answers, its request committed before it is sent.
         step({ streamId: paymentRefundsStream(paymentId), decider: paymentRefundsDecider, command: railRefund ? create : { ...create, outcome: { status: 'succeeded' } }, metadata: meta }),
-        ...(railRefund ? [this.deps.railRefunds.requestStep(railRefund, meta)] : []),
+        ...(railRefund ? [await this.deps.railRefunds.request(railRefund, meta)] : []),
       ],
       { onConflict: 'contended' },
     );
