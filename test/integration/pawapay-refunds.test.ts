@@ -16,6 +16,7 @@ import { railHoldings } from '../../projections/balances.js';
 import { attemptsForReview } from '../../services/rails.js';
 import { advance } from '../support/system.js';
 import { activeCampaign, contribute, DAY, getCampaign } from '../support/funding.js';
+import { escrow, ok as escrowOk } from '../support/escrow.js';
 
 const live = await startPawapayLive(t);
 const { svc, standin } = live;
@@ -265,6 +266,35 @@ t.test('an all-or-nothing campaign that fails at its deadline gives its pawaPay 
   t.same(await railAccounts(merchant.id), { inFlight: 0, clearing: rail.clearing + 25_000 }, 'given back through pawaPay’s clearing account');
   const list = (await svc.request('GET', `/api/v1/funding/campaigns/${campaign.id}/contributions`, { key })).body.data as { status: string; refundReason: string | null }[];
   t.same(list.map((c) => [c.status, c.refundReason]), [['refunded', 'campaign_failed'], ['refunded', 'campaign_failed']]);
+  await balanced(t, merchant.id);
+  conforms(t);
+});
+
+t.test('a payment that reaches an escrow contract canceled meanwhile goes straight back through pawaPay', async (t) => {
+  const { merchant, key } = await goLive(svc, 'Refund escrow');
+  const contract = await escrowOk(await escrow(svc, key, 'POST', '/contracts', { currency: 'xof', amountMinor: 10_000 }));
+  const intent = await createIntent(svc, key, { amount: 10_000 });
+  await escrowOk(await escrow(svc, key, 'POST', `/contracts/${contract.id}/submit-for-funding`, { paymentIntentId: intent.id }));
+  const res = await confirm(svc, key, intent.id, { payment_method: mobileMoney(snNumber('67')) });
+  t.equal(res.status, 200, res.text);
+  await escrowOk(await escrow(svc, key, 'POST', `/contracts/${contract.id}/cancel`));
+  const rail = await railAccounts(merchant.id);
+  const sent = refundRequests().length;
+  const depositId = pawapayId(res.body.latest_operation as string);
+  standin.settle('deposits', depositId, 'COMPLETED');
+  t.equal(await standin.sendCallback('deposits', depositId), 200);
+  await svc.system.drain();
+  const after = await escrowOk(await escrow(svc, key, 'GET', `/contracts/${contract.id}`));
+  t.match(after, { status: 'canceled', heldMinor: 0 });
+  t.ok(after.fundedMinor > 0 && after.refundedMinor === after.fundedMinor, 'recorded, then given back');
+  const refunds = refundRequests().slice(sent);
+  t.match(refunds, [{ depositId, amount: String(after.fundedMinor) }], 'refunded through pawaPay from the deposit that funded it');
+  const refundId = refunds[0]!.refundId as string;
+  t.equal((await railAccounts(merchant.id)).inFlight, after.fundedMinor, 'pending on the refunds in flight');
+  standin.settle('refunds', refundId, 'COMPLETED');
+  t.equal(await standin.sendCallback('refunds', refundId), 200);
+  await svc.system.drain();
+  t.same(await railAccounts(merchant.id), { inFlight: 0, clearing: rail.clearing - 10_000 + after.fundedMinor }, 'in through pawaPay, and the held funds back out through it');
   await balanced(t, merchant.id);
   conforms(t);
 });

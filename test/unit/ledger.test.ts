@@ -73,7 +73,7 @@ t.test('payout hold, paid, release; holds that would overdraw available are refu
   t.equal(balanceOf(s, 'reserved'), 0);
 });
 
-t.test("money back to a payer through a rail's clearing account: a payment's refund and a contribution given back wait on the rail's refunds in flight; escrow and marketplace refunds, which do not follow a rail's answer yet, are refused (IKW-PRV-006)", async (t) => {
+t.test("money back to a payer through a rail's clearing account: a payment's refund, a contribution or escrow funds given back wait on the rail's refunds in flight; a marketplace order's refund, which does not follow a rail's answer yet, is refused (IKW-PRV-006)", async (t) => {
   const live = (extra: object) => ({ ...ctx(), environment: 'live' as const, ...extra }) as LedgerCommand;
   for (const clearing of ['rail_clearing:pawapay', 'operator_clearing:orange'] as const) {
     const refused = clearing.startsWith('rail_clearing:');
@@ -88,7 +88,11 @@ t.test("money back to a payer through a rail's clearing account: a payment's ref
       t.equal(leg, refused ? 'rail_refunds:pawapay' : clearing, `a payment refund through ${clearing} goes to ${leg}`);
     });
     const escrowed = ledger.history(live({ type: 'post_payment', source: 'pi_2', clearing, amount: 10_000, fee: 0, availableOn: ctx().at, escrowContract: 'ct_1' }));
-    check(escrowed, live({ type: 'refund_escrow', source: 'er_1', contract: 'ct_1', amount: 1_000, to: clearing }), 'an escrow refund');
+    ledger.given(escrowed).when(live({ type: 'refund_escrow', source: 'er_1', contract: 'ct_1', amount: 1_000, to: clearing })).thenState((s, decided) => {
+      const leg = decided[0]!.data.lines.find((l) => l.amount > 0)!.account;
+      t.equal(leg, refused ? 'rail_refunds:pawapay' : clearing, `an escrow refund through ${clearing} goes to ${leg}`);
+      t.equal(s.railRefunds.has('er_1'), refused, 'waiting for the rail’s answer when it went through one');
+    });
     const ordered = ledger.history(live({ type: 'post_order_payment', orderId: 'ord_1', clearing, amount: 10_000, fee: 0, shares: [], commission: 10_000 }));
     check(ordered, live({ type: 'refund_order', refundId: 'or_1', orderId: 'ord_1', amount: 1_000 }), 'an order refund');
     const contributed = ledger.history(live({ type: 'move_campaign_funds', campaign: 'k_1', moves: [{ kind: 'contribution', source: 'c_1', clearing, amount: 1_000 }] }));

@@ -270,7 +270,8 @@ export const ledgerDecider: Decider<LedgerCommand, LedgerState, LedgerEvent> = {
         break;
       }
       case 'refund':
-      case 'campaign_refund': {
+      case 'campaign_refund':
+      case 'escrow_refund': {
         const inFlight = e.lines.find((l) => l.account.startsWith('rail_refunds:'));
         if (inFlight) railRefunds = new Map(railRefunds).set(e.source, { kind: e.kind, lines: e.lines, amount: e.amount, net: e.net, connector: inFlight.account.slice('rail_refunds:'.length) });
         break;
@@ -282,7 +283,6 @@ export const ledgerDecider: Decider<LedgerCommand, LedgerState, LedgerEvent> = {
         break;
       case 'escrow_funding':
       case 'escrow_release':
-      case 'escrow_refund':
       case 'campaign_contribution':
       case 'campaign_release':
         break;
@@ -424,12 +424,11 @@ function decideEntries(command: LedgerCommand, state: LedgerState): LedgerEvent[
       }
       case 'refund_escrow': {
         if (state.posted.has(`escrow_refund:${command.source}`)) return [];
-        assertRefundableThrough(command.to);
         assertEscrowCovers(state, command);
         return [
           entry(command, 'escrow_refund', command.source, [
             { account: escrowAccount(command.contract), amount: -command.amount },
-            { account: command.to, amount: command.amount },
+            { account: refundLeg(command.to), amount: command.amount },
           ], { ...signed(command.to === 'available' ? command.amount : -command.amount), contract: command.contract }),
         ];
       }

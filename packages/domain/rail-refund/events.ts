@@ -25,8 +25,8 @@ export interface RailRefundRecord {
   requestedAt: string;
 }
 
-/** The family object a rail refund is of: a payment's refund, or a funding campaign's contribution given back. */
-export type RailRefundOrigin = { family: 'payment_refund'; paymentId: string } | { family: 'funding_contribution'; campaignId: string };
+/** The family object a rail refund is of: a payment's refund, a funding campaign's contribution given back, an escrow contract's refund. */
+export type RailRefundOrigin = { family: 'payment_refund'; paymentId: string } | { family: 'funding_contribution'; campaignId: string } | { family: 'escrow_refund'; contractId: string };
 
 export type RailRefundStatus = 'pending' | 'succeeded' | 'failed';
 
