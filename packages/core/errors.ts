@@ -134,7 +134,7 @@ export const ERROR_CODES = {
   'IKW-PRV-003': { status: 401, retryable: false, message: "The provider callback's signature or content digest could not be verified; nothing was applied" },
   'IKW-PRV-004': { status: 404, retryable: false, message: 'No connector of this provider is configured on this service' },
   'IKW-PRV-005': { status: 403, retryable: false, message: 'Live payments and payouts are not activated for this account: the platform operator opens live' },
-  'IKW-PRV-006': { status: 422, retryable: false, message: "This payment's rail cannot refund its payer through Sika yet; nothing was refunded" },
+  'IKW-PRV-006': { status: 422, retryable: false, message: "Nothing can carry this refund through the payment's rail; nothing was refunded" },
   'IKW-AST-001': { status: 400, retryable: false, message: 'This content type is not accepted for this purpose of asset' },
   'IKW-AST-002': { status: 400, retryable: false, message: 'The asset is larger than the size limit' },
   'IKW-AST-003': { status: 413, retryable: false, message: 'The upload brings more bytes than the size declared for the asset' },
