@@ -324,3 +324,33 @@ t.test('bin/sika reconcile pawapay, pawaPay configured: refunds and wallets agre
   t.same(found.attempts, [{ kind: 'refund', id: pending.id, merchantId: pending.merchant_id, sika: 'pending', rail: 'succeeded' }], 'exactly the refund pawaPay has otherwise');
   conforms(t);
 });
+
+// Very last: it restarts the service.
+t.test('a crash between the refund request and its answer: after the restart the refund completes once', async (t) => {
+  const { merchant, key } = await goLive(svc, 'Refund crash');
+  const { paymentId } = await paidLive(merchant.id, key);
+  standin.next({ type: 'hang' });
+  const sent = refundRequests().length;
+  const cutOff = refund(key, paymentId, { amount: 3_000 }).catch((err: unknown) => err);
+  // The refund has reached pawaPay, which holds its answer: the process dies now.
+  while (standin.hangingCount === 0) await new Promise((resolve) => setImmediate(resolve));
+  const next = await live.restart();
+  standin.dropHanging();
+  t.type(await cutOff, Error, 'the client lost its connection with the process');
+  t.equal(refundRequests().length, sent + 1, 'one refund request was sent');
+  const refundId = refundRequests().at(-1)!.refundId as string;
+  const listed = async () => (await next.request('GET', `/api/v1/merchant/payments/${paymentId}/refunds`, { key })).body.data as { id: string; status: string }[];
+  t.match(await listed(), [{ status: 'pending' }], 'committed pending before the call');
+  standin.settle('refunds', refundId, 'COMPLETED');
+  next.clock.advance(FIRST_CHECK);
+  await next.system.scheduler.runUntilIdle();
+  const [done] = await listed();
+  t.equal(done!.status, 'succeeded', 'the status check set before the call found it');
+  t.equal(pawapayId(done!.id), refundId, 'the refund sent before the crash');
+  t.equal(await standin.sendCallback('refunds', refundId), 200, 'its callback, late');
+  await next.system.scheduler.runUntilIdle();
+  const rows = await next.system.knex('read.ledger_accounts').where({ merchant_id: merchant.id, environment: 'live', currency: 'xof', account: 'rail_refunds:pawapay' }).first<{ amount: string } | undefined>();
+  t.equal(Number(rows?.amount ?? 0), 0, 'nothing left in flight: sent once');
+  t.equal(refundRequests().length, sent + 1, 'and never sent twice');
+  conforms(t);
+});
