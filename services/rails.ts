@@ -16,9 +16,7 @@ import type { CollectStatusCheck } from '../packages/domain/payment-intent/comma
 import { paymentIntentDecider } from '../packages/domain/payment-intent/decider.js';
 import { paymentIntentStream } from '../packages/domain/payment-intent/events.js';
 import type { PayoutStatusCheck } from '../packages/domain/payout/commands.js';
-import type { RefundStatusCheck } from '../packages/domain/rail-refund/commands.js';
-import { railRefundDecider } from '../packages/domain/rail-refund/decider.js';
-import { railRefundStream } from '../packages/domain/rail-refund/events.js';
+import { storedRailRefund, type RefundStatusCheck } from '../packages/domain/rail-refund/commands.js';
 import { payoutDecider } from '../packages/domain/payout/decider.js';
 import { payoutStream } from '../packages/domain/payout/events.js';
 
@@ -141,7 +139,7 @@ class PawapayReceiver {
       log.error({ ...ids, environment }, "pawaPay callback of another environment's account; nothing applied");
       return;
     }
-    const stored = news.kind === 'collect' ? await this.storedCollection(news.callback) : news.kind === 'payout' ? await this.storedPayout(news.callback) : await this.storedRefund(news.refund.refundId, owner);
+    const stored = news.kind === 'collect' ? await this.storedCollection(news.callback) : news.kind === 'payout' ? await this.storedPayout(news.callback) : await storedRailRefund(this.deps.store, news.refund.refundId, owner);
     if (!stored) {
       log.error({ ...ids }, 'pawaPay callback of no attempt of this service; nothing applied');
       return;
@@ -173,13 +171,6 @@ class PawapayReceiver {
     const { state } = await loadState(this.deps.store, payoutStream(callback.payoutId), payoutDecider);
     const p = state.payout;
     return p && p.merchantId === callback.merchantId && p.environment === callback.environment ? p : null;
-  }
-
-  /** The refund a refund callback is about, when it is the merchant's in this environment (a refund sent through the rail). */
-  private async storedRefund(refundId: string, owner: { merchantId: string; environment: Environment }): Promise<{ amount: number; currency: string } | null> {
-    const { state } = await loadState(this.deps.store, railRefundStream(refundId), railRefundDecider);
-    const r = state.refund;
-    return r && r.merchantId === owner.merchantId && r.environment === owner.environment ? r : null;
   }
 
   /** A status check now, of a deposit, payout or refund named by Sika's id. */

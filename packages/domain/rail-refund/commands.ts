@@ -5,7 +5,7 @@ import type { Environment, Owner } from '../../core/owner.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import { connectorActor, nextStatusCheck, type RefundCallback, type StatusCheck } from '../../connectors/callbacks.js';
-import { OutcomeUnknown, reportedMismatch, withReceipt, type CollectOutcome, type Rails, type RefundInitiation, type RefundRequest, type ReportedMoney } from '../../connectors/port.js';
+import { OutcomeUnknown, reportedMismatch, withReceipt, type CollectOutcome, type Rails, type RefundInitiation, type RefundRequest } from '../../connectors/port.js';
 import { handleSteps, loadState, step, type AnyStep } from '../../eventstore/command-handler.js';
 import { auditMetadata } from '../../eventstore/metadata.js';
 import { isOwned } from '../aggregate.js';
@@ -50,7 +50,7 @@ export class RailRefunds {
     this.followers.set(family, follower);
   }
 
-  /** The connector that carried a collection, to refund it; null when this environment has none of that name (IKW-PRV-006 for the caller). */
+  /** Whether this environment has the connector that carried a collection, to refund it (IKW-PRV-006 for the caller when not). */
   canRefund(environment: Environment, connector: string): boolean {
     return this.deps.rails(environment).refunder(connector) !== null;
   }
@@ -106,16 +106,6 @@ export class RailRefunds {
     const { state } = await this.load(callback.refundId);
     if (!isOwned(state.refund, callback)) return;
     await this.end(callback.refundId, callback.outcome, connectorActor(callback));
-  }
-
-  /**
-   * The stored refund a rail reports about, when it is this merchant's in this environment, and why
-   * the money reported is not the refund's (null when it is): a mismatch moves nothing.
-   */
-  async matched(refundId: string, owner: Owner, reported: ReportedMoney | undefined): Promise<{ refund: RailRefundRecord | null; mismatch: string | null }> {
-    const { state } = await this.load(refundId);
-    if (!isOwned(state.refund, owner)) return { refund: null, mismatch: null };
-    return { refund: state.refund, mismatch: reportedMismatch(state.refund, reported) };
   }
 
   /**
@@ -185,6 +175,15 @@ export class RailRefunds {
   private load(refundId: string): Promise<{ state: RailRefundState }> {
     return loadState(this.deps.store, railRefundStream(refundId), railRefundDecider);
   }
+}
+
+/**
+ * The stored refund a rail's news is about, when it is this owner's (a callback's merchant and
+ * environment): what a connector's callback receiver matches the reported amount and currency on.
+ */
+export async function storedRailRefund(store: EventStore, refundId: string, owner: Owner): Promise<RailRefundRecord | null> {
+  const { state } = await loadState(store, railRefundStream(refundId), railRefundDecider);
+  return isOwned(state.refund, owner) ? state.refund : null;
 }
 
 /** The port's request of a refund: its id is the idempotency key with the rail (reconciliation asks the rail with it too). */

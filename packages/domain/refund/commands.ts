@@ -87,7 +87,8 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
    * state, so 20 parallel refunds end in successes and IKW-BIL-003 refusals, never in too much.
    * Where the store commits atomically (PostgreSQL) the refund is created succeeded in the commit
    * of its ledger entry, or created failed when the balance does not cover it: no refund is ever
-   * seen without its money, and nothing is left for a mend to finish.
+   * seen without its money, and nothing is left for a mend to finish. Through a rail that keeps
+   * Sika's money it is created pending instead, its money held, until the rail answers.
    */
   async create(who: Owner, paymentId: string, input: RefundInput, actor: Actor): Promise<RefundObject> {
     const { payment, rail } = await this.payment(who, paymentId);
@@ -131,7 +132,8 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
       requestedAt: create.at.toISOString(),
     };
     const created = await this.createWithMoney(paymentId, create, meta, request);
-    if (!created) throw new Error('Refunds through a rail need a store that commits atomically (PostgreSQL)');
+    // Its hold, its pending state and its request must commit together: a saga could leave money held that nothing sends, or send what holds nothing.
+    if (!created) throw new ApiError('IKW-PRV-006', 'Refunds through a rail need a store that commits atomically (PostgreSQL); nothing was refunded', 'id');
     if (created.refunds.get(refundId)?.status !== 'pending') return created;
     await this.deps.railRefunds.send(request);
     return (await this.load(paymentId)).state;
@@ -153,6 +155,7 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
   /**
    * The refund and its ledger entry in one commit, both checks (the remainder, the balance)
    * decided again on a lost race; a refusal of the balance records the refund failed, alone.
+   * With `railRefund`, the refund is created pending and the rail refund's request joins the commit.
    * Null when the store cannot commit atomically.
    */
   private async createWithMoney(paymentId: string, create: CreateRefund, meta: EventMetadata, railRefund?: RailRefundRecord): Promise<PaymentRefundsState | null> {

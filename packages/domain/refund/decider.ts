@@ -15,7 +15,7 @@ export type RefundCommand = { owner: Owner; at: Date } & (
       /**
        * Decided with the ledger in the same commit: the refund is created already succeeded (its
        * posting is in that commit) or failed. Absent: created pending, its posting to follow (a
-       * store without atomic commits).
+       * store without atomic commits), or its money held until the rail it goes back through answers.
        */
       outcome?: { status: 'succeeded' } | { status: 'failed'; failureReason: string };
     }
