@@ -270,6 +270,32 @@ t.test('an all-or-nothing campaign that fails at its deadline gives its pawaPay 
   conforms(t);
 });
 
+t.test('a contribution paid through pawaPay after its campaign ended is taken and given back through pawaPay at once', async (t) => {
+  const { merchant, key } = await goLive(svc, 'Refund late contribution');
+  const campaign = await activeCampaign(svc, key);
+  const res = await contribute(svc, key, campaign.id, { amountMinor: 6_000 });
+  t.equal(res.status, 200, res.text);
+  const depositId = (JSON.parse(standin.requests.filter((r) => r.path === '/v2/deposits').at(-1)!.body) as { depositId: string }).depositId;
+  const closed = await svc.request('POST', `/api/v1/funding/campaigns/${campaign.id}/close`, { key });
+  t.equal(closed.status, 200, closed.text);
+  const rail = await railAccounts(merchant.id);
+  const sent = refundRequests().length;
+  standin.settle('deposits', depositId, 'COMPLETED');
+  t.equal(await standin.sendCallback('deposits', depositId), 200);
+  await svc.system.drain();
+  const contribution = (await svc.request('GET', `/api/v1/funding/contributions/${res.body.id}`, { key })).body;
+  t.match(contribution, { status: 'refunded', refundReason: 'campaign_ended' });
+  const refunds = refundRequests().slice(sent);
+  t.match(refunds, [{ depositId, amount: '6000' }], 'sent once the payment’s commit was made, from its own deposit');
+  t.same(await railAccounts(merchant.id), { inFlight: 6_000, clearing: rail.clearing - 6_000 }, 'in through pawaPay, pending on its way back');
+  standin.settle('refunds', refunds[0]!.refundId as string, 'COMPLETED');
+  t.equal(await standin.sendCallback('refunds', refunds[0]!.refundId as string), 200);
+  await svc.system.drain();
+  t.same(await railAccounts(merchant.id), { inFlight: 0, clearing: rail.clearing }, 'and back out through it');
+  await balanced(t, merchant.id);
+  conforms(t);
+});
+
 t.test('a payment that reaches an escrow contract canceled meanwhile goes straight back through pawaPay', async (t) => {
   const { merchant, key } = await goLive(svc, 'Refund escrow');
   const contract = await escrowOk(await escrow(svc, key, 'POST', '/contracts', { currency: 'xof', amountMinor: 10_000 }));

@@ -442,7 +442,16 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
    */
   readonly paymentRecipient: PaymentRecipient = {
     name: 'funding_campaign',
-    moneyOf: async ({ intent, fee, clearing }, meta) => (intent.metadata[HELD_BY_KEY] === undefined ? null : { steps: (await this.paymentSteps(intent, { fee, clearing }, meta)) ?? [], after: null }),
+    moneyOf: async ({ intent, fee, clearing }, meta) => {
+      if (intent.metadata[HELD_BY_KEY] === undefined) return null;
+      const money = await this.paymentSteps(intent, { fee, clearing }, meta);
+      const railRefunds = money?.railRefunds ?? [];
+      // A contribution paid after its campaign ended is given back in the payment's commit; its refund is sent once that commit is made.
+      const after = railRefunds.length === 0 ? null : async () => {
+        for (const refund of railRefunds) await this.deps.railRefunds.send(refund);
+      };
+      return { steps: money?.steps ?? [], after };
+    },
     assertRefundable: async ({ intent }) => {
       if (intent.metadata[HELD_BY_KEY] === undefined) return;
       const contribution = intent.metadata[CONTRIBUTION_METADATA.contribution] ?? '{id}';
@@ -450,7 +459,11 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
     },
   };
 
-  private async paymentSteps(intent: { id: string; merchantId: string; environment: Owner['environment']; metadata: Record<string, string> }, payment: { fee: number; clearing: Clearing }, meta: EventMetadata): Promise<AnyStep[] | null> {
+  private async paymentSteps(
+    intent: { id: string; merchantId: string; environment: Owner['environment']; metadata: Record<string, string> },
+    payment: { fee: number; clearing: Clearing },
+    meta: EventMetadata,
+  ): Promise<{ steps: AnyStep[]; railRefunds: RailRefundRecord[] } | null> {
     const owner = { merchantId: intent.merchantId, environment: intent.environment };
     const campaignId = intent.metadata[CONTRIBUTION_METADATA.campaign];
     const contributionId = intent.metadata[CONTRIBUTION_METADATA.contribution];
@@ -468,15 +481,15 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
     };
     const moves = movesOf(state, fundingCampaignDecider.decide(command, state));
     const steps = [step({ streamId: fundingCampaignStream(campaignId), decider: fundingCampaignDecider, command, metadata: meta })];
+    const railRefunds: RailRefundRecord[] = [];
     if (moves.length > 0) {
       const c = state.campaign!;
       const ledger = ledgerCommand(this.deps.clock, { merchantId: c.merchantId, environment: c.environment, currency: c.currency }, { type: 'move_campaign_funds', campaign: campaignId, moves });
       steps.push(step({ streamId: balanceStream(c.merchantId, c.environment, c.currency), decider: ledgerDecider, command: ledger, metadata: meta }));
-      // A contribution paid after its campaign ended is given back in the payment's own commit; its
-      // refund is sent by its first status check (NOT_FOUND: sent under its id), set before that commit.
-      for (const refund of await this.railRefundsOf(state, moves)) steps.push(await this.deps.railRefunds.request(refund, meta));
+      railRefunds.push(...(await this.railRefundsOf(state, moves)));
+      for (const refund of railRefunds) steps.push(await this.deps.railRefunds.request(refund, meta));
     }
-    return steps;
+    return { steps, railRefunds };
   }
 
   /**
