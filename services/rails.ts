@@ -198,7 +198,7 @@ export interface AttemptForReview {
 /**
  * The live attempts left for review (docs/connectors.md, "States and status checks"): a payment
  * still processing, a payout still on its way or a refund still pending whose status-check
- * schedule has run out. In live
+ * schedule has run out, and a give-back (a contribution's, an escrow contract's) the rail failed. In live
  * every such attempt has its next check queued until then (set before the call), so one without
  * any is one the rail never answered: an operator settles it with the provider, never a guess.
  */
@@ -210,10 +210,21 @@ export async function attemptsForReview(knex: Knex): Promise<AttemptForReview[]>
       .whereNotExists(knex('scheduled_jobs as j').where('j.kind', kind).whereRaw(`j.payload->>'${idField}' = o.id`))
       .orderBy('o.seq')
       .select(knex.raw('? AS object', [object]), 'o.id', 'o.merchant_id', 'o.status', knex.raw(`(o.object->>'amount')::bigint AS amount`), knex.raw(`o.object->>'currency' AS currency`), knex.raw(`(o.object->>'created')::bigint AS created`));
+  // Refunds of every family (a payment's, a contribution or escrow funds given back): pending past every check, or a give-back the rail failed, its money back on the account it left.
+  const refunds = knex('read.rail_refunds as o')
+    .where('o.environment', 'live')
+    .where((q) =>
+      q
+        .where('o.status', 'pending')
+        .whereNotExists(knex('scheduled_jobs as j').where('j.kind', 'refund.status_check').whereRaw(`j.payload->>'refundId' = o.id`))
+        .orWhere((f) => f.where('o.status', 'failed').whereNot('o.origin', 'payment_refund')),
+    )
+    .orderBy('o.seq')
+    .select(knex.raw("'refund' AS object"), 'o.id', 'o.merchant_id', 'o.status', 'o.amount', 'o.currency', knex.raw('extract(epoch FROM o.created_at)::bigint AS created'));
   const rows = [
     ...(await open('read.payment_intents', 'payment_intent', ['processing', 'requires_action'], 'payin.status_check', 'paymentIntentId')),
     ...(await open('read.payouts', 'payout', ['pending', 'in_transit'], 'payout.status_check', 'payoutId')),
-    ...(await open('read.refunds', 'refund', ['pending'], 'refund.status_check', 'refundId')),
+    ...(await refunds),
   ] as AttemptForReview[];
   return rows.map((r) => ({ ...r, amount: Number(r.amount), created: Number(r.created) }));
 }

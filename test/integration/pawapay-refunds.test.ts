@@ -325,6 +325,30 @@ t.test('a payment that reaches an escrow contract canceled meanwhile goes straig
   conforms(t);
 });
 
+t.test('a give-back the rail refuses: its money returns to the account it left and it is listed for review', async (t) => {
+  const { merchant, key } = await goLive(svc, 'Refund escrow refused');
+  const contract = await escrowOk(await escrow(svc, key, 'POST', '/contracts', { currency: 'xof', amountMinor: 10_000 }));
+  const intent = await createIntent(svc, key, { amount: 10_000 });
+  await escrowOk(await escrow(svc, key, 'POST', `/contracts/${contract.id}/submit-for-funding`, { paymentIntentId: intent.id }));
+  const res = await confirm(svc, key, intent.id, { payment_method: mobileMoney(snNumber('67')) });
+  const depositId = pawapayId(res.body.latest_operation as string);
+  standin.settle('deposits', depositId, 'COMPLETED');
+  t.equal(await standin.sendCallback('deposits', depositId), 200);
+  await svc.system.drain();
+  const funded = await escrowOk(await escrow(svc, key, 'GET', `/contracts/${contract.id}`));
+  t.ok(funded.heldMinor > 0, 'the contract holds the payment');
+  standin.next({ type: 'reject', code: 'REFUNDS_NOT_ALLOWED' });
+  const canceled = await escrowOk(await escrow(svc, key, 'POST', `/contracts/${contract.id}/cancel`));
+  t.match(canceled, { status: 'canceled', heldMinor: 0 }, 'the contract has given its funds back');
+  const onLedger = await svc.system.knex('read.ledger_accounts').where({ merchant_id: merchant.id, environment: 'live', currency: 'xof', account: `escrow:${contract.id}` }).first<{ amount: string }>();
+  t.equal(Number(onLedger.amount), funded.heldMinor, 'refused by pawaPay: the money is back in the contract’s escrow, not lost');
+  t.equal((await railAccounts(merchant.id)).inFlight, 0, 'nothing in flight');
+  const review = (await attemptsForReview(svc.system.knex)).filter((a) => a.merchant_id === merchant.id);
+  t.match(review, [{ object: 'refund', status: 'failed', amount: funded.heldMinor, currency: 'xof' }], 'listed for review, to settle with the payer by hand');
+  await balanced(t, merchant.id);
+  conforms(t);
+});
+
 // Last: it reads every refund the tests above made.
 t.test('bin/sika reconcile pawapay, pawaPay configured: refunds and wallets agree, then the one difference the stand-in was told to make', async (t) => {
   const expected = (await railHoldings(svc.system.knex, 'pawapay', 'live')).find((h) => h.currency === 'xof')?.amount ?? 0;
