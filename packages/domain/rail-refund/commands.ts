@@ -4,8 +4,8 @@ import { isRefused } from '../../core/refusal.js';
 import type { Environment, Owner } from '../../core/owner.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
-import { connectorActor, nextStatusCheck, type RefundCallback, type StatusCheck } from '../../connectors/callbacks.js';
-import { OutcomeUnknown, reportedMismatch, withReceipt, type CollectOutcome, type Rails, type RefundInitiation, type RefundRequest } from '../../connectors/port.js';
+import { connectorActor, nextStatusCheck, readStatus, sendAgain, type RefundCallback, type StatusCheck } from '../../connectors/callbacks.js';
+import type { CollectOutcome, Rails, RefundInitiation, RefundRequest } from '../../connectors/port.js';
 import { handleSteps, loadState, step, type AnyStep } from '../../eventstore/command-handler.js';
 import { auditMetadata } from '../../eventstore/metadata.js';
 import { isOwned } from '../aggregate.js';
@@ -89,16 +89,15 @@ export class RailRefunds {
    * decides either way). A refusal before sending (an amount the operator cannot take) is the
    * connector's rejection: nothing left Sika, the refund fails with its money back.
    */
-  private async ask(refund: RailRefundRecord, call: () => Promise<RefundInitiation>): Promise<RefundInitiation | null> {
-    try {
-      return await call();
-    } catch (err) {
-      if (isRefused(err)) {
-        if (err.code !== 'IKW-PRV-002') return { status: 'rejected', failureCode: 'refund_not_possible', failureMessage: err.message };
-      } else if (!(err instanceof OutcomeUnknown)) throw err;
-      this.deps.log.warn({ err, refund_id: refund.id }, 'refund sent to the rail without an answer; left pending, the status check decides');
-      return null;
-    }
+  private ask(refund: RailRefundRecord, call: () => Promise<RefundInitiation>): Promise<RefundInitiation | null> {
+    const refusedBeforeSending = (err: unknown): RefundInitiation => {
+      if (isRefused(err) && err.code !== 'IKW-PRV-002') return { status: 'rejected', failureCode: 'refund_not_possible', failureMessage: err.message };
+      throw err;
+    };
+    return sendAgain(
+      () => call().catch(refusedBeforeSending),
+      (err) => this.deps.log.warn({ err, refund_id: refund.id }, 'refund sent to the rail without an answer; left pending, the status check decides'),
+    );
   }
 
   /** A verified callback's news, matched on the stored refund (its owner; amount and currency were matched by the receiver). */
@@ -125,19 +124,16 @@ export class RailRefunds {
       return;
     }
     const answer = await refunder.refundStatus(railRefundRequest(refund));
+    const reading = readStatus(answer, refund);
     let outcome: CollectOutcome | null = null;
-    if (!answer.found) {
+    if (reading.kind === 'resend') {
       log.warn('the rail never received the refund; sent again under the same id');
       const again = await this.ask(refund, () => refunder.refund(railRefundRequest(refund)));
       if (again?.status === 'rejected') outcome = { status: 'failed', failureCode: again.failureCode, failureMessage: again.failureMessage };
-    } else {
-      const mismatch = reportedMismatch(refund, answer.reported);
-      if (mismatch) {
-        log.error({ reported: answer.reported }, `the rail's record does not match the refund (${mismatch}); nothing applied, left for review`);
-        return;
-      }
-      outcome = answer.final && withReceipt(answer.final, answer.reported);
-    }
+    } else if (reading.kind === 'review') {
+      log.error({ reported: answer.found && answer.reported }, `the rail's record does not match the refund (${reading.mismatch}); nothing applied, left for review`);
+      return;
+    } else outcome = reading.final;
     if (outcome) {
       await this.end(refund.id, outcome, connectorActor(check));
       return;
