@@ -49,6 +49,16 @@ const refund = (key: string, paymentId: string, body: object) => svc.request('PO
 const refundsOf = async (key: string, paymentId: string) => (await svc.request('GET', `/api/v1/merchant/payments/${paymentId}/refunds?limit=100`, { key })).body.data as Record<string, unknown>[];
 const refundOf = async (key: string, paymentId: string, id: string) => (await refundsOf(key, paymentId)).find((r) => r.id === id);
 
+/** An escrow contract of 10,000 XOF whose funding payment pawaPay is collecting, and that deposit's id. */
+async function contractBeingFunded(t: Test, key: string) {
+  const contract = await escrowOk(await escrow(svc, key, 'POST', '/contracts', { currency: 'xof', amountMinor: 10_000 }));
+  const intent = await createIntent(svc, key, { amount: 10_000 });
+  await escrowOk(await escrow(svc, key, 'POST', `/contracts/${contract.id}/submit-for-funding`, { paymentIntentId: intent.id }));
+  const res = await confirm(svc, key, intent.id, { payment_method: mobileMoney(snNumber('67')) });
+  t.equal(res.status, 200, res.text);
+  return { contract, depositId: pawapayId(res.body.latest_operation as string) };
+}
+
 /** The merchant's live XOF ledger accounts that a refund through pawaPay moves. */
 async function railAccounts(merchantId: string) {
   const rows = await svc.system.knex('read.ledger_accounts').where({ merchant_id: merchantId, environment: 'live', currency: 'xof' }).select<{ account: string; amount: string }[]>('account', 'amount');
@@ -88,8 +98,8 @@ t.test('a live refund goes back through pawaPay: pending with its money held, su
   await advance(svc, FIRST_CHECK);
   t.same(await balance(svc, key), { ...before, available: before.available - 4_000 }, 'a repeated callback and the status check move nothing more');
   t.same(await railAccounts(merchant.id), { inFlight: 0, clearing: rail.clearing + 4_000 });
-  const events = await svc.system.knex('read.refunds').where({ id: res.body.id }).first();
-  t.equal(events.status, 'succeeded');
+  const row = await svc.system.knex('read.refunds').where({ id: res.body.id }).first();
+  t.equal(row.status, 'succeeded', 'the read model says so too');
   await balanced(t, merchant.id);
   conforms(t);
 });
@@ -298,15 +308,10 @@ t.test('a contribution paid through pawaPay after its campaign ended is taken an
 
 t.test('a payment that reaches an escrow contract canceled meanwhile goes straight back through pawaPay', async (t) => {
   const { merchant, key } = await goLive(svc, 'Refund escrow');
-  const contract = await escrowOk(await escrow(svc, key, 'POST', '/contracts', { currency: 'xof', amountMinor: 10_000 }));
-  const intent = await createIntent(svc, key, { amount: 10_000 });
-  await escrowOk(await escrow(svc, key, 'POST', `/contracts/${contract.id}/submit-for-funding`, { paymentIntentId: intent.id }));
-  const res = await confirm(svc, key, intent.id, { payment_method: mobileMoney(snNumber('67')) });
-  t.equal(res.status, 200, res.text);
+  const { contract, depositId } = await contractBeingFunded(t, key);
   await escrowOk(await escrow(svc, key, 'POST', `/contracts/${contract.id}/cancel`));
   const rail = await railAccounts(merchant.id);
   const sent = refundRequests().length;
-  const depositId = pawapayId(res.body.latest_operation as string);
   standin.settle('deposits', depositId, 'COMPLETED');
   t.equal(await standin.sendCallback('deposits', depositId), 200);
   await svc.system.drain();
@@ -327,11 +332,7 @@ t.test('a payment that reaches an escrow contract canceled meanwhile goes straig
 
 t.test('a give-back the rail refuses: its money returns to the account it left and it is listed for review', async (t) => {
   const { merchant, key } = await goLive(svc, 'Refund escrow refused');
-  const contract = await escrowOk(await escrow(svc, key, 'POST', '/contracts', { currency: 'xof', amountMinor: 10_000 }));
-  const intent = await createIntent(svc, key, { amount: 10_000 });
-  await escrowOk(await escrow(svc, key, 'POST', `/contracts/${contract.id}/submit-for-funding`, { paymentIntentId: intent.id }));
-  const res = await confirm(svc, key, intent.id, { payment_method: mobileMoney(snNumber('67')) });
-  const depositId = pawapayId(res.body.latest_operation as string);
+  const { contract, depositId } = await contractBeingFunded(t, key);
   standin.settle('deposits', depositId, 'COMPLETED');
   t.equal(await standin.sendCallback('deposits', depositId), 200);
   await svc.system.drain();
