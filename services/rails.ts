@@ -5,7 +5,7 @@ import { ApiError } from '../packages/core/errors.js';
 import type { Logger } from '../packages/core/logger.js';
 import type { Environment } from '../packages/core/owner.js';
 import { getCurrency } from '../packages/catalog/index.js';
-import { sinksOf, type CallbackSinks, type CollectCallback, type PayoutCallback } from '../packages/connectors/callbacks.js';
+import { sinksOf, type CallbackSinks, type CollectCallback, type PayoutCallback, type RefundCallback } from '../packages/connectors/callbacks.js';
 import { PawapayConnector, type CallbackKind, type IncomingCallback, type PawapayNews } from '../packages/connectors/pawapay/index.js';
 import { reportedMismatch, withReceipt, type Rails, type ReportedMoney } from '../packages/connectors/port.js';
 import { ConnectorRouter, type ConnectorRoute } from '../packages/connectors/router.js';
@@ -16,13 +16,17 @@ import type { CollectStatusCheck } from '../packages/domain/payment-intent/comma
 import { paymentIntentDecider } from '../packages/domain/payment-intent/decider.js';
 import { paymentIntentStream } from '../packages/domain/payment-intent/events.js';
 import type { PayoutStatusCheck } from '../packages/domain/payout/commands.js';
+import { storedRailRefund, type RefundStatusCheck } from '../packages/domain/rail-refund/commands.js';
 import { payoutDecider } from '../packages/domain/payout/decider.js';
 import { payoutStream } from '../packages/domain/payout/events.js';
 
 /** Where the rails' news goes: the callback jobs, and the status checks of what cannot be believed as told. */
 export interface RailSinks extends CallbackSinks {
+  /** A refund's answer (the sandbox sends none: its refunds are the ledger's alone). */
+  refund(callback: RefundCallback, at: Date): Promise<void>;
   collectStatusCheck(check: CollectStatusCheck, at: Date): Promise<void>;
   payoutStatusCheck(check: PayoutStatusCheck, at: Date): Promise<void>;
+  refundStatusCheck(check: RefundStatusCheck, at: Date): Promise<void>;
 }
 
 /** After the first check (PAWAPAY_STATUS_CHECK_AFTER), each delay after the one before: backing off to hours, about two days in all. */
@@ -128,18 +132,14 @@ class PawapayReceiver {
   /** Verified news, matched against the stored attempt before it reaches the callback jobs. */
   private async apply(environment: Environment, news: PawapayNews, reported: ReportedMoney, log: Logger): Promise<void> {
     const now = this.deps.clock.now();
-    if (news.kind === 'refund') {
-      // Refunds are not sent through pawaPay yet (docs/connectors.md): nothing of Sika's waits for this.
-      log.info({ refund: news.refund.refundId, outcome: news.refund.outcome.status }, 'pawaPay refund callback recorded in the log only');
-      return;
-    }
-    const callback = news.callback;
-    const ids = news.kind === 'collect' ? { operationId: news.callback.operationId, paymentIntentId: news.callback.paymentIntentId } : { payoutId: news.callback.payoutId };
-    if (callback.environment !== environment) {
+    const owner = news.kind === 'refund' ? news.refund : news.callback;
+    const ids = news.kind === 'collect' ? { operationId: news.callback.operationId, paymentIntentId: news.callback.paymentIntentId } : news.kind === 'payout' ? { payoutId: news.callback.payoutId } : { refundId: news.refund.refundId };
+    const sikaId = news.kind === 'collect' ? news.callback.operationId : news.kind === 'payout' ? news.callback.payoutId : news.refund.refundId;
+    if (owner.environment !== environment) {
       log.error({ ...ids, environment }, "pawaPay callback of another environment's account; nothing applied");
       return;
     }
-    const stored = news.kind === 'collect' ? await this.storedCollection(news.callback) : await this.storedPayout(news.callback);
+    const stored = news.kind === 'collect' ? await this.storedCollection(news.callback) : news.kind === 'payout' ? await this.storedPayout(news.callback) : await storedRailRefund(this.deps.store, news.refund.refundId, owner);
     if (!stored) {
       log.error({ ...ids }, 'pawaPay callback of no attempt of this service; nothing applied');
       return;
@@ -147,11 +147,16 @@ class PawapayReceiver {
     const mismatch = reportedMismatch(stored, reported);
     if (mismatch) {
       log.error({ ...ids, reported }, `pawaPay callback does not match the stored attempt (${mismatch}); nothing applied, a status check decides`);
-      await this.recheck(news.kind === 'collect' ? 'deposits' : 'payouts', callback.merchantId, environment, 'operationId' in ids ? ids.operationId! : ids.payoutId!, ids.paymentIntentId);
+      const kind: CallbackKind = news.kind === 'collect' ? 'deposits' : news.kind === 'payout' ? 'payouts' : 'refunds';
+      await this.recheck(kind, owner.merchantId, environment, sikaId, news.kind === 'collect' ? news.callback.paymentIntentId : undefined);
       return;
     }
     if (news.kind === 'collect') await this.deps.sinks.collect({ ...news.callback, outcome: withReceipt(news.callback.outcome, reported), connector: 'pawapay' }, now);
-    else await this.deps.sinks.payout({ ...news.callback, report: withReceipt(news.callback.report, reported), connector: 'pawapay' }, now);
+    else if (news.kind === 'payout') await this.deps.sinks.payout({ ...news.callback, report: withReceipt(news.callback.report, reported), connector: 'pawapay' }, now);
+    else {
+      const { refundId, merchantId, outcome } = news.refund;
+      await this.deps.sinks.refund({ refundId, merchantId, environment, outcome: withReceipt(outcome, reported), connector: 'pawapay' }, now);
+    }
   }
 
   /** The payment a deposit callback is about, when it is the merchant's and this is its current operation. */
@@ -168,18 +173,19 @@ class PawapayReceiver {
     return p && p.merchantId === callback.merchantId && p.environment === callback.environment ? p : null;
   }
 
-  /** A status check now, of a deposit or payout named by Sika's id (refunds have none yet). */
+  /** A status check now, of a deposit, payout or refund named by Sika's id. */
   private async recheck(kind: CallbackKind, merchantId: string, environment: Environment, sikaId: string, paymentIntentId: string | undefined): Promise<void> {
     const base = { merchantId, environment, connector: 'pawapay', attempt: 0, prompted: true } as const;
     const now = this.deps.clock.now();
     if (kind === 'deposits' && paymentIntentId) await this.deps.sinks.collectStatusCheck({ ...base, direction: 'collect', paymentIntentId, operationId: sikaId }, now);
     if (kind === 'payouts') await this.deps.sinks.payoutStatusCheck({ ...base, direction: 'payout', payoutId: sikaId }, now);
+    if (kind === 'refunds') await this.deps.sinks.refundStatusCheck({ ...base, direction: 'refund', refundId: sikaId }, now);
   }
 }
 
 /** A live attempt with no final answer that no status check will ask about any more. */
 export interface AttemptForReview {
-  object: 'payment_intent' | 'payout';
+  object: 'payment_intent' | 'payout' | 'refund';
   id: string;
   merchant_id: string;
   status: string;
@@ -191,7 +197,8 @@ export interface AttemptForReview {
 
 /**
  * The live attempts left for review (docs/connectors.md, "States and status checks"): a payment
- * still processing or a payout still on its way whose status-check schedule has run out. In live
+ * still processing, a payout still on its way or a refund still pending whose status-check
+ * schedule has run out, and a give-back (a contribution's, an escrow contract's) the rail failed. In live
  * every such attempt has its next check queued until then (set before the call), so one without
  * any is one the rail never answered: an operator settles it with the provider, never a guess.
  */
@@ -203,9 +210,21 @@ export async function attemptsForReview(knex: Knex): Promise<AttemptForReview[]>
       .whereNotExists(knex('scheduled_jobs as j').where('j.kind', kind).whereRaw(`j.payload->>'${idField}' = o.id`))
       .orderBy('o.seq')
       .select(knex.raw('? AS object', [object]), 'o.id', 'o.merchant_id', 'o.status', knex.raw(`(o.object->>'amount')::bigint AS amount`), knex.raw(`o.object->>'currency' AS currency`), knex.raw(`(o.object->>'created')::bigint AS created`));
+  // Refunds of every family (a payment's, a contribution or escrow funds given back): pending past every check, or a give-back the rail failed, its money back on the account it left.
+  const refunds = knex('read.rail_refunds as o')
+    .where('o.environment', 'live')
+    .where((q) =>
+      q
+        .where('o.status', 'pending')
+        .whereNotExists(knex('scheduled_jobs as j').where('j.kind', 'refund.status_check').whereRaw(`j.payload->>'refundId' = o.id`))
+        .orWhere((f) => f.where('o.status', 'failed').whereNot('o.origin', 'payment_refund')),
+    )
+    .orderBy('o.seq')
+    .select(knex.raw("'refund' AS object"), 'o.id', 'o.merchant_id', 'o.status', 'o.amount', 'o.currency', knex.raw('extract(epoch FROM o.created_at)::bigint AS created'));
   const rows = [
     ...(await open('read.payment_intents', 'payment_intent', ['processing', 'requires_action'], 'payin.status_check', 'paymentIntentId')),
     ...(await open('read.payouts', 'payout', ['pending', 'in_transit'], 'payout.status_check', 'payoutId')),
+    ...(await refunds),
   ] as AttemptForReview[];
   return rows.map((r) => ({ ...r, amount: Number(r.amount), created: Number(r.created) }));
 }

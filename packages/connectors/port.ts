@@ -163,7 +163,15 @@ export interface Rails {
   statusChecks(direction: 'collect' | 'payout', what: CollectMethod | PayoutDestination): { connector: string; schedule: readonly number[] } | null;
   /** The name of the connector that carries this when it keeps a wallet (the attempt records it); null otherwise, or when none carries it. */
   clearingRail(direction: 'collect' | 'payout', what: CollectMethod | PayoutDestination): string | null;
+  /**
+   * The connector of this name, which carried the collection a refund returns money of (the attempt
+   * recorded it): its refund, status check and schedule. Null when this environment has none of that name.
+   */
+  refunder(connector: string): Refunder | null;
 }
+
+/** What a refund asks of the connector that carried its collection. */
+export type Refunder = Pick<Connector, 'name' | 'refund' | 'refundStatus' | 'statusChecks'>;
 
 /** A success as the provider reported it: with the operator's receipt, when it gave one (the object's `provider_reference`). */
 export function withReceipt<O extends CollectOutcome | PayoutReport>(outcome: O, reported: ReportedMoney | undefined): O {

@@ -48,6 +48,7 @@ export class ConnectorRouter {
         const connector = this.route(environment, direction, subjectOf(what));
         return connector?.holdsFunds ? connector.name : null;
       },
+      refunder: (name) => this.named(environment, name),
     };
   }
 }

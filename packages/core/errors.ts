@@ -74,7 +74,7 @@ export const KERNEL_ERROR_CODES = declareErrorCodes({
   'IKW-PRV-003': { status: 401, retryable: false, message: "The provider callback's signature or content digest could not be verified; nothing was applied" },
   'IKW-PRV-004': { status: 404, retryable: false, message: 'No connector of this provider is configured on this service' },
   'IKW-PRV-005': { status: 403, retryable: false, message: 'Live payments and payouts are not activated for this account: the platform operator opens live' },
-  'IKW-PRV-006': { status: 422, retryable: false, message: "This payment's rail cannot refund its payer through Sika yet; nothing was refunded" },
+  'IKW-PRV-006': { status: 422, retryable: false, message: "Nothing can carry this refund through the payment's rail; nothing was refunded" },
   // The service itself
   'IKW-SVC-001': { status: 503, retryable: true, message: 'The service is not ready' },
   'IKW-INT-001': { status: 500, retryable: true, message: 'An internal error occurred; it has been logged' },

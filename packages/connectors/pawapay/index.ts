@@ -96,7 +96,7 @@ export interface IncomingCallback {
   body: Buffer;
 }
 
-/** A refund's final answer (the port's sinks have no refund line yet: docs/connectors.md). */
+/** A refund's final answer, with the collection it returns money of (the receiver hands it to the `refund` sink). */
 export interface RefundNews {
   refundId: string;
   operationId: string;

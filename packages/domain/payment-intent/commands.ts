@@ -8,8 +8,8 @@ import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import type { BalanceRef } from '../ledger/events.js';
 import { getCountry, getCurrency, getOperator, isIsoCountry, normalizeMsisdn, normalizePhone, quoteFee } from '../../catalog/index.js';
-import { connectorActor, nextStatusCheck, type CollectCallback, type StatusCheck } from '../../connectors/callbacks.js';
-import { OutcomeUnknown, reportedMismatch, withReceipt, type CollectInitiation, type CollectOutcome, type CollectRequest, type Rails } from '../../connectors/port.js';
+import { connectorActor, nextStatusCheck, readStatus, sendAgain, type CollectCallback, type StatusCheck } from '../../connectors/callbacks.js';
+import { OutcomeUnknown, type CollectInitiation, type CollectOutcome, type CollectRequest, type Rails } from '../../connectors/port.js';
 import type { Logger } from '../../core/logger.js';
 import { assertOwned, isOwned } from '../aggregate.js';
 import type { CustomerDirectory } from '../read-ports.js';
@@ -400,28 +400,21 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     const request: CollectRequest = { operationId: op.operationId, paymentIntentId: intent.id, ...who, amount: intent.amount, currency: intent.currency, paymentMethod: state.paymentMethod, returnUrl: op.returnUrl };
     const log = this.deps.log.child({ payment_intent: intent.id, operation: op.operationId, check: check.attempt });
     const answer = await rails.collectStatus(request);
+    const reading = readStatus(answer, intent);
     let outcome: CollectOutcome | null = null;
-    if (!answer.found) {
+    if (reading.kind === 'resend') {
       log.warn('the provider never received the collection; sent again under the same id');
-      let again: CollectInitiation | null;
-      try {
-        again = await rails.collect(request);
-      } catch (err) {
-        if (!(err instanceof OutcomeUnknown) && !isRefused(err, 'IKW-PRV-002')) throw err;
-        log.warn({ err }, 'the collection sent again has no answer; the next check decides');
-        again = null;
-      }
+      const again = await sendAgain(() => rails.collect(request), (err) => log.warn({ err }, 'the collection sent again has no answer; the next check decides'));
       if (again?.status === 'failed') outcome = { status: 'failed', failureCode: again.failureCode, failureMessage: again.failureMessage };
       else if (again && op.inFlight) await this.run(intent.id, { type: 'record_initiation', owner: who, at: this.deps.clock.now(), operationId: op.operationId, result: again }, meta, 'internal');
     } else {
       // Taken: a confirmation whose answer never came back is processing from now on.
       if (op.inFlight) await this.run(intent.id, { type: 'record_initiation', owner: who, at: this.deps.clock.now(), operationId: op.operationId, result: { status: 'processing' } }, meta, 'internal');
-      const mismatch = reportedMismatch(intent, answer.reported);
-      if (mismatch) {
-        log.error({ reported: answer.reported }, `the provider's record does not match the payment (${mismatch}); nothing applied, left for review`);
+      if (reading.kind === 'review') {
+        log.error({ reported: answer.found && answer.reported }, `the provider's record does not match the payment (${reading.mismatch}); nothing applied, left for review`);
         return;
       }
-      outcome = answer.final && withReceipt(answer.final, answer.reported);
+      outcome = reading.final;
     }
     if (outcome) {
       await this.applyCallback({ paymentIntentId: intent.id, operationId: op.operationId, ...who, outcome, connector: check.connector });

@@ -7,8 +7,8 @@ import { derivedId, newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { DomainEvent } from '../../core/decider.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
-import { connectorActor, nextStatusCheck, type PayoutCallback, type StatusCheck } from '../../connectors/callbacks.js';
-import { OutcomeUnknown, reportedMismatch, withReceipt, type PayoutInitiation, type PayoutReport, type PayoutRequest, type Rails } from '../../connectors/port.js';
+import { connectorActor, nextStatusCheck, readStatus, sendAgain, type PayoutCallback, type StatusCheck } from '../../connectors/callbacks.js';
+import { OutcomeUnknown, type PayoutInitiation, type PayoutReport, type PayoutRequest, type Rails } from '../../connectors/port.js';
 import { CommandService, handleCommand, handleCommandsAtomically, handleSteps, step, type AnyStep, type CommandStep, type ConflictPolicy, type HandleResult, type StepOutcome } from '../../eventstore/command-handler.js';
 import { ledgerStep, runLedger } from '../ledger/commands.js';
 import type { LedgerState } from '../ledger/decider.js';
@@ -576,28 +576,21 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
     const rails = this.deps.rails(p.environment);
     const log = this.deps.log.child({ payout_id: p.id, check: check.attempt });
     const answer = await rails.payoutStatus(payoutRequestOf(p));
+    const reading = readStatus(answer, p);
     let report: PayoutReport | null = null;
-    if (!answer.found) {
+    if (reading.kind === 'resend') {
       log.warn('the operator never received the payout; sent again under the same id');
-      let again: PayoutInitiation | null;
-      try {
-        again = await rails.payout(payoutRequestOf(p));
-      } catch (err) {
-        if (!(err instanceof OutcomeUnknown) && !isRefused(err, 'IKW-PRV-002')) throw err;
-        log.warn({ err }, 'the payout sent again has no answer; the next check decides');
-        again = null;
-      }
+      const again = await sendAgain(() => rails.payout(payoutRequestOf(p)), (err) => log.warn({ err }, 'the payout sent again has no answer; the next check decides'));
       if (again?.status === 'rejected') report = { type: 'failed', failureCode: again.failureCode, failureMessage: again.failureMessage };
       else if (again) state = await this.commitWithEnd(p, { type: 'submit', owner, at: this.deps.clock.now(), result: again }, null, meta);
     } else {
-      const mismatch = reportedMismatch(p, answer.reported);
-      if (mismatch) {
-        log.error({ reported: answer.reported }, `the operator's record does not match the payout (${mismatch}); nothing applied, left for review`);
+      if (reading.kind === 'review') {
+        log.error({ reported: answer.found && answer.reported }, `the operator's record does not match the payout (${reading.mismatch}); nothing applied, left for review`);
         return;
       }
       // Taken: a payout whose answer never came back is in transit from now on.
       if (state.status === 'pending') state = await this.commitWithEnd(p, { type: 'submit', owner, at: this.deps.clock.now(), result: { status: 'accepted' } }, null, meta);
-      report = (answer.final && withReceipt(answer.final, answer.reported)) ?? (answer.delayed ? { type: 'delayed', reason: answer.delayed } : null);
+      report = reading.final ?? (answer.found && answer.delayed ? { type: 'delayed', reason: answer.delayed } : null);
     }
     const after = report ? await this.applyOn(state, { payoutId: p.id, ...owner, report, connector: check.connector }) : toPayoutObject(state);
     if (after && FINAL_PAYOUT_STATUSES.includes(after.status)) return;
