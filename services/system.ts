@@ -102,7 +102,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
 
   // The routing table and the rails' callbacks (services/rails.ts, docs/connectors.md).
   const sinks = { collect: enqueuer(payinCallback), payout: enqueuer(payoutCallback), collectStatusCheck: enqueuer(payinStatusCheck), payoutStatusCheck: enqueuer(payoutStatusCheck) };
-  const { railsOf, callbacks: railCallbacks, connectors } = await openRails(config, { clock, log, store, sinks, wrap: options.rails });
+  const { railsOf, callbacks: railCallbacks, connectors } = await openRails(config, { clock, log, store, knex, sinks, wrap: options.rails });
 
   const gates = rememberedGates(readPorts(knex), logStore);
   const payoutSettings = rememberedPayoutSettings(knex, logStore);

@@ -214,6 +214,8 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
       const earlier = await this.load(id);
       if (earlier.state.payout) return this.initiate(earlier.state, meta);
     }
+    // The provider's check of the destination (a bank account holder's name), before anything is held.
+    await this.deps.rails(owner.environment).verifyDestination(destination, owner);
     const guard = await this.inlineDestinationGuard(owner, payoutMethodId === null ? destination : null, by, actor);
 
     const payout = await this.prepare(owner, id, { amount: input.amount, fee, destination, payoutMethodId, metadata: input.metadata ?? {}, source, ...(funding ? { funding } : {}) });
@@ -656,6 +658,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
     const fee = this.fee(input.amount, destination);
     const before = ownStep(fee);
     (await this.allowance(owner, destination, 'payoutMethodId'))(input.amount - fee);
+    await this.deps.rails(owner.environment).verifyDestination(destination, owner);
     const payout = await this.prepare(owner, input.payoutId, {
       amount: input.amount - fee,
       fee,

@@ -347,7 +347,7 @@ export const payoutSchema = resourceSchema('payout', ['amount', 'currency', 'sta
   arrival_date_estimate: { type: 'string', format: 'date-time' },
   expected_by: { type: 'string', format: 'date-time' },
   delay_state: { enum: ['delayed', null] },
-  delay_reason: { enum: ['operator_pending', 'operator_timeout', 'operator_down', 'unknown', null] },
+  delay_reason: { enum: ['operator_pending', 'operator_timeout', 'operator_down', 'provider_action_required', 'unknown', null] },
   delayed_at: { type: ['string', 'null'] },
   metadata: { type: 'object', additionalProperties: { type: 'string' } },
   failure_code: { type: ['string', 'null'] },
