@@ -16,7 +16,7 @@ import type { EventStore } from '../packages/eventstore/port.js';
 import type { CollectStatusCheck } from '../packages/domain/payment-intent/commands.js';
 import { paymentIntentDecider } from '../packages/domain/payment-intent/decider.js';
 import { paymentIntentStream } from '../packages/domain/payment-intent/events.js';
-import { knexRecipientBook } from './rail-recipients.js';
+import { knexCardBook, knexRecipientBook } from './rail-recipients.js';
 import type { PayoutStatusCheck } from '../packages/domain/payout/commands.js';
 import { payoutDecider } from '../packages/domain/payout/decider.js';
 import { payoutStream } from '../packages/domain/payout/events.js';
@@ -92,6 +92,8 @@ export async function openRails(
       log: log.child({ connector: 'paystack', environment }),
       minorUnits: (currency) => getCurrency(currency)?.minorUnits,
       recipients: knexRecipientBook(deps.knex, environment),
+      cards: knexCardBook(deps.knex, environment),
+      statusPage: (operationId) => `${config.publicUrl}/operations/status/${operationId}`,
       sinks: sinksOf('paystack', sinks),
       statusChecks: [PAYSTACK_FIRST_CHECK_MS, ...LATER_CHECKS_MS],
     });
@@ -163,6 +165,12 @@ class NewsDesk {
     const { state } = await loadState(this.deps.store, payoutStream(payoutId), payoutDecider);
     const p = state.payout;
     return p && (owner.merchantId === undefined || p.merchantId === owner.merchantId) && p.environment === owner.environment ? p : null;
+  }
+
+  /** A payment of this environment, whoever's (a reference names the operation alone). */
+  async storedIntent(paymentIntentId: string, environment: Environment): Promise<{ merchantId: string } | null> {
+    const { state } = await loadState(this.deps.store, paymentIntentStream(paymentIntentId), paymentIntentDecider);
+    return state.intent && state.intent.environment === environment ? state.intent : null;
   }
 
   /** A status check now, outside the schedule, of news that could not be believed as told. */
@@ -263,6 +271,13 @@ class PaystackReceiver {
       if (stored && event.payoutId) await this.desk.recheckPayout('paystack', stored.merchantId, environment, event.payoutId);
       return;
     }
+    if (event.kind === 'charge') {
+      // Never believed as told: the transaction's verification (amount, currency, reference) decides.
+      const intent = await this.desk.storedIntent(event.paymentIntentId, environment);
+      if (intent) await this.desk.recheckCollection('paystack', intent.merchantId, environment, event.operationId, event.paymentIntentId);
+      else log.error({ payment_intent: event.paymentIntentId }, 'Paystack charge of no payment of this environment; nothing applied');
+      return;
+    }
     const stored = await this.desk.storedPayout(event.payoutId, { environment });
     if (!stored) {
       log.error({ payout_id: event.payoutId }, 'Paystack webhook of no payout of this environment; nothing applied');
@@ -276,6 +291,11 @@ class PaystackReceiver {
   private async verifyInstead(accounts: { environment: Environment; connector: PaystackConnector }[], body: Buffer): Promise<void> {
     for (const { environment, connector } of accounts) {
       const named = connector.eventOf(body);
+      if (named.kind === 'charge') {
+        const intent = await this.desk.storedIntent(named.paymentIntentId, environment);
+        if (intent) await this.desk.recheckCollection('paystack', intent.merchantId, environment, named.operationId, named.paymentIntentId);
+        continue;
+      }
       const payoutId = named.payoutId;
       const stored = payoutId ? await this.desk.storedPayout(payoutId, { environment }) : null;
       if (stored && payoutId) await this.desk.recheckPayout('paystack', stored.merchantId, environment, payoutId);

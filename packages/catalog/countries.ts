@@ -240,6 +240,17 @@ const OPERATORS: ReadonlyMap<string, ReadonlyMap<string, Operator>> = new Map(
  */
 const BANK_PAYOUT_LIMITS: Readonly<Record<string, AmountLimits>> = { NG: lim(10_000, 1_000_000_000) };
 
+/**
+ * The largest card payment by country, in minor units, where the country's cards are carried
+ * (Nigeria through Paystack: NGN 10,000,000, Paystack's ceiling of one transaction).
+ */
+const CARD_PAYIN_MAX: Readonly<Record<string, number>> = { NG: 1_000_000_000 };
+
+/** The largest payment any rail of the country takes: its operators' and its cards'. */
+export function largestPayin(country: Country): number {
+  return Math.max(0, CARD_PAYIN_MAX[country.code] ?? 0, ...country.operators.map((o) => o.limits.payin?.max ?? 0));
+}
+
 /** The limits of a bank payout in `country`, when Sika has them. */
 export function bankPayoutLimits(country: string): AmountLimits | undefined {
   return Object.hasOwn(BANK_PAYOUT_LIMITS, country.toUpperCase()) ? BANK_PAYOUT_LIMITS[country.toUpperCase()] : undefined;

@@ -13,7 +13,7 @@ export type Direction = 'collect' | 'payout' | 'refund';
 export type RailSubject = { rail: 'mobile_money'; country: string; operator: string; currency?: string } | { rail: 'card'; currency?: string } | { rail: 'bank'; currency: string };
 
 /** What a payer pays with. */
-export type CollectMethod = { type: 'mobile_money'; country: string; operator: string; msisdn: string; preferred_flow?: string } | { type: 'card'; token: string };
+export type CollectMethod = { type: 'mobile_money'; country: string; operator: string; msisdn: string; preferred_flow?: string } | { type: 'card'; token?: string };
 
 export type NextAction =
   | { type: 'redirect_to_url'; redirect_to_url: { url: string; return_url: string } }
@@ -29,6 +29,11 @@ export interface CollectRequest {
   currency: string;
   paymentMethod: CollectMethod;
   returnUrl: string;
+  /**
+   * Who pays, when the intent names a customer: a card acquirer asks the payer's e-mail (Paystack
+   * refuses a charge without one), and a card saved by a payment is kept for that customer.
+   */
+  payer?: { customerId: string; email: string | null };
 }
 
 /** The first answer to a collection: on its way, waiting for the payer, or refused at once. */

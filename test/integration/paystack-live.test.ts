@@ -1,5 +1,5 @@
 /**
- * Live bank payouts through Paystack, end to end through the public API (docs/connectors.md,
+ * Live cards and bank payouts through Paystack, end to end through the public API (docs/connectors.md,
  * "Paystack"): the real PaystackConnector over HTTP to the Paystack stand-in on loopback, its
  * signed webhooks posted to POST /connectors/paystack/events, status checks run on the manual
  * clock. Every request Sika sends is checked against Paystack's contract by the stand-in; each
@@ -10,6 +10,7 @@ import { paystackReference } from '../../packages/connectors/paystack/index.js';
 import { isBalanced } from '../../packages/domain/ledger/decider.js';
 import { balanceStream, type LedgerEvent } from '../../packages/domain/ledger/events.js';
 import { assertError, balance, fund, getPayout, payoutFee, postPayout } from '../support/payouts.js';
+import { confirm, createIntent, retrieve } from '../support/payment-intents.js';
 import { goLive, startPaystackLive } from '../support/live.js';
 import { advance } from '../support/system.js';
 
@@ -191,5 +192,84 @@ t.test('another merchant’s payout is a 404; a repeated request is one payout',
   const ids = new Set([a, b].filter((r) => r.status === 200).map((r) => r.body.id as string));
   t.equal(ids.size, 1, 'one payout for one Idempotency-Key');
   t.equal(standin.transferRequests.filter((r) => r.reference === paystackReference([...ids][0]!)).length, 1, 'one transfer');
+  conforms(t);
+});
+
+/** A live NGN payment intent of a customer with an e-mail. */
+async function ngnIntent(key: string, email = 'ada@example.com', amount = 500_000) {
+  return createIntent(svc, key, { amount, currency: 'ngn', transaction_country: 'NG', customer_email: email });
+}
+
+const cardFee = (amount: number) => Math.round((amount * 290) / 10_000) + 10_000;
+
+t.test('a first card payment redirects to Paystack, comes back to Sika’s status page, and succeeds once verified; its card is kept', async (t) => {
+  const { key } = await goLive(svc, 'Cards');
+  const intent = await ngnIntent(key);
+  const res = await confirm(svc, key, intent.id, { payment_method: { type: 'card', card: {} } });
+  t.equal(res.status, 200, res.text);
+  t.match(res.body, { status: 'requires_action', next_action: { type: 'redirect_to_url', redirect_to_url: { url: new RegExp(`^${standin.url}/checkout/`) } } });
+  const operation = res.body.latest_operation as string;
+  const reference = paystackReference(operation);
+  t.match(standin.chargeRequests.at(-1), { path: '/transaction/initialize', body: { email: 'ada@example.com', amount: 500_000, currency: 'NGN', reference, callback_url: `${svc.publicUrl}/operations/status/${operation}`, channels: ['card'] } }, 'kobo as an integer; the payer comes back to Sika’s status page');
+
+  standin.checkout(reference);
+  t.equal(await standin.sendChargeWebhook(reference, { forge: 'other_key' }), 401, 'a forged charge.success: 401');
+  await settleJobs();
+  t.equal(await standin.sendChargeWebhook(reference), 200, 'charge.success');
+  t.equal(await standin.sendChargeWebhook(reference), 200, 'again (Paystack retries)');
+  await settleJobs();
+  const paid = await retrieve(svc, key, intent.id);
+  t.match(paid, { status: 'succeeded', amount_received: 500_000, provider_reference: String(standin.transaction(reference)!.id) }, 'succeeded once the verification matched amount, currency and reference');
+  t.same(await funds(key), { available: 0, pending: 500_000 - cardFee(500_000), reserved: 0 }, 'the payment on the balance once');
+  const cards = await svc.request('GET', `/api/v1/merchant/customers/${paid.customer as string}/cards`, { key });
+  t.equal(cards.status, 200, cards.text);
+  t.match(cards.body.data, [{ object: 'card', brand: 'visa', last4: '4081', exp_month: '12', exp_year: '2030', reusable: true, token: /^card_[0-9a-f]{24}$/ }], 'the card kept on the customer');
+  conforms(t);
+});
+
+t.test('a saved card is charged by its token; a decline fails with its code; a single-use card is refused', async (t) => {
+  const { key } = await goLive(svc, 'Saved cards');
+  const first = await ngnIntent(key, 'bola@example.com');
+  const redirect = await confirm(svc, key, first.id, { payment_method: { type: 'card', card: {} } });
+  standin.checkout(paystackReference(redirect.body.latest_operation as string));
+  await standin.sendChargeWebhook(paystackReference(redirect.body.latest_operation as string));
+  await settleJobs();
+  const customer = (await retrieve(svc, key, first.id)).customer as string;
+  const token = (await svc.request('GET', `/api/v1/merchant/customers/${customer}/cards`, { key })).body.data[0].token as string;
+
+  const again = await ngnIntent(key, 'bola@example.com', 200_000);
+  const charged = await confirm(svc, key, again.id, { payment_method: { type: 'card', card: { token } } });
+  t.equal(charged.status, 200, charged.text);
+  t.match(standin.chargeRequests.at(-1), { path: '/transaction/charge_authorization', body: { email: 'bola@example.com', amount: 200_000, currency: 'NGN', authorization_code: /^AUTH_/ } });
+  await settleJobs();
+  t.match(await retrieve(svc, key, again.id), { status: 'succeeded', amount_received: 200_000 }, 'charged by its token, verified before money moved');
+
+  standin.nextCharge({ type: 'decline', message: 'Insufficient Funds' });
+  const declined = await ngnIntent(key, 'bola@example.com', 200_000);
+  const no = await confirm(svc, key, declined.id, { payment_method: { type: 'card', card: { token } } });
+  t.match(no.body, { status: 'failed', last_payment_error: { code: 'insufficient_funds' } }, 'a decline fails with its code');
+
+  const onPage = await ngnIntent(key, 'bola@example.com', 200_000);
+  const page = await confirm(svc, key, onPage.id, { payment_method: { type: 'card', card: {} } });
+  standin.checkout(paystackReference(page.body.latest_operation as string), { declined: 'Declined' });
+  await advance(svc, FIRST_CHECK);
+  t.match(await retrieve(svc, key, onPage.id), { status: 'failed', last_payment_error: { code: 'card_declined', message: 'Declined' } }, 'declined on the checkout page: the status check (no webhook) fails it');
+
+  const single = await ngnIntent(key, 'chidi@example.com');
+  const singlePage = await confirm(svc, key, single.id, { payment_method: { type: 'card', card: {} } });
+  standin.checkout(paystackReference(singlePage.body.latest_operation as string), { reusable: false, last4: '1111' });
+  await advance(svc, FIRST_CHECK);
+  const chidi = (await retrieve(svc, key, single.id)).customer as string;
+  const singleToken = (await svc.request('GET', `/api/v1/merchant/customers/${chidi}/cards`, { key })).body.data[0];
+  t.match(singleToken, { reusable: false, last4: '1111' });
+  const reuse = await ngnIntent(key, 'chidi@example.com');
+  assertError(t, await confirm(svc, key, reuse.id, { payment_method: { type: 'card', card: { token: singleToken.token } } }), 'IKW-PRV-013', 'payment_method.card.token');
+
+  const other = await goLive(svc, 'Other card merchant');
+  const theirs = await ngnIntent(other.key, 'bola@example.com');
+  assertError(t, await confirm(svc, other.key, theirs.id, { payment_method: { type: 'card', card: { token } } }), 'IKW-PRV-014', 'payment_method.card.token');
+  t.equal((await svc.request('GET', `/api/v1/merchant/customers/${customer}/cards`, { key: other.key })).status, 404, 'another merchant’s customer: 404');
+  const anonymous = await createIntent(svc, key, { amount: 500_000, currency: 'ngn', transaction_country: 'NG' });
+  assertError(t, await confirm(svc, key, anonymous.id, { payment_method: { type: 'card', card: {} } }), 'IKW-PRV-015', 'customer');
   conforms(t);
 });

@@ -44,6 +44,33 @@ export type TransferFault =
   /** HTTP 500; `taken`: whether Paystack kept the transfer anyway. */
   | { type: 'server_error'; taken: boolean };
 
+/** What the next charge of a saved authorization meets, instead of an approval. */
+export type ChargeFault =
+  /** The bank declines it: status `failed` with this gateway response. */
+  | { type: 'decline'; message: string }
+  /** The bank wants the payer on a page first (3-D Secure): `open_url` with a URL. */
+  | { type: 'open_url' }
+  /** The bank wants an OTP from the payer: `send_otp` (no URL: Sika waits for the verification). */
+  | { type: 'send_otp' };
+
+/** How the payer leaves Paystack's checkout page. */
+export interface CheckoutOutcome {
+  /** Declined with this gateway response; approved when absent. */
+  declined?: string;
+  /** Whether the authorization the card yields may be charged again (default true). */
+  reusable?: boolean;
+  last4?: string;
+}
+
+export interface Transaction {
+  reference: string;
+  id: number;
+  request: Record<string, unknown>;
+  status: 'abandoned' | 'ongoing' | 'success' | 'failed' | 'reversed';
+  gatewayResponse: string;
+  authorizationCode?: string;
+}
+
 export type TransferStatus = 'pending' | 'otp' | 'received' | 'success' | 'failed' | 'reversed' | 'abandoned' | 'blocked' | 'rejected';
 
 export interface Transfer {
@@ -69,6 +96,7 @@ export interface PaystackStandinOptions {
 }
 
 const REFERENCE = '^[a-z0-9_-]{16,}$';
+const TRANSACTION_REFERENCE = '^[A-Za-z0-9.=-]+$';
 const RECIPIENT_TYPE: Record<string, string> = { NGN: 'nuban', GHS: 'ghipss', KES: 'kepss', ZAR: 'basa' };
 const SCHEMAS = {
   recipient: {
@@ -83,6 +111,34 @@ const SCHEMAS = {
       description: { type: 'string' },
       currency: { enum: ['NGN', 'GHS', 'KES', 'ZAR'] },
       metadata: { type: 'object' },
+    },
+  },
+  initialize: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['email', 'amount'],
+    properties: {
+      email: { type: 'string', pattern: '^[^@\\s]+@[^@\\s]+$' },
+      amount: { type: 'integer', minimum: 1 },
+      currency: { enum: ['NGN', 'GHS', 'KES', 'ZAR', 'USD'] },
+      reference: { type: 'string', pattern: TRANSACTION_REFERENCE },
+      callback_url: { type: 'string', pattern: '^https?://' },
+      channels: { type: 'array', items: { enum: ['card', 'bank', 'ussd', 'qr', 'eft', 'mobile_money', 'bank_transfer'] } },
+      metadata: { type: 'object' },
+    },
+  },
+  charge: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['email', 'amount', 'authorization_code'],
+    properties: {
+      email: { type: 'string', pattern: '^[^@\\s]+@[^@\\s]+$' },
+      amount: { type: 'integer', minimum: 1 },
+      authorization_code: { type: 'string', pattern: '^AUTH_[a-z0-9]+$' },
+      reference: { type: 'string', pattern: TRANSACTION_REFERENCE },
+      currency: { enum: ['NGN', 'GHS', 'KES', 'ZAR', 'USD'] },
+      // A string of JSON here, unlike initialize's object.
+      metadata: { type: 'string' },
     },
   },
   transfer: {
@@ -110,7 +166,10 @@ export class PaystackStandin {
   private readonly recipients = new Map<string, { code: string; request: Record<string, unknown> }>();
   private readonly transfers = new Map<string, Transfer>();
   private readonly faults: TransferFault[] = [];
-  private readonly validators: { recipient: ValidateFunction; transfer: ValidateFunction };
+  private readonly validators: Record<'recipient' | 'transfer' | 'initialize' | 'charge', ValidateFunction>;
+  private readonly transactions = new Map<string, Transaction>();
+  private readonly authorizations = new Map<string, { email: string; reusable: boolean; last4: string; signature: string }>();
+  private readonly chargeFaults: ChargeFault[] = [];
   private readonly banks: StandinBank[];
   private counter = 0;
 
@@ -120,7 +179,7 @@ export class PaystackStandin {
     private readonly options: PaystackStandinOptions,
   ) {
     const ajv = new Ajv({ allErrors: true, strict: true });
-    this.validators = { recipient: ajv.compile(SCHEMAS.recipient), transfer: ajv.compile(SCHEMAS.transfer) };
+    this.validators = { recipient: ajv.compile(SCHEMAS.recipient), transfer: ajv.compile(SCHEMAS.transfer), initialize: ajv.compile(SCHEMAS.initialize), charge: ajv.compile(SCHEMAS.charge) };
     this.banks = options.banks ?? DEFAULT_BANKS;
   }
 
@@ -139,6 +198,66 @@ export class PaystackStandin {
   /** The fault the next transfer request meets. */
   next(fault: TransferFault): void {
     this.faults.push(fault);
+  }
+
+  /** The fault the next charge of a saved authorization meets. */
+  nextCharge(fault: ChargeFault): void {
+    this.chargeFaults.push(fault);
+  }
+
+  transaction(reference: string): Transaction | undefined {
+    return this.transactions.get(reference);
+  }
+
+  /** The requests that started a charge (`/transaction/initialize`, `/transaction/charge_authorization`). */
+  get chargeRequests(): { path: string; body: Record<string, unknown> }[] {
+    return this.requests.filter((r) => r.method === 'POST' && r.path.startsWith('/transaction/')).map((r) => ({ path: r.path, body: JSON.parse(r.body) as Record<string, unknown> }));
+  }
+
+  /** The payer on Paystack's checkout page of an initialised transaction: approved (an authorization for the card) or declined. */
+  checkout(reference: string, outcome: CheckoutOutcome = {}): Transaction {
+    const transaction = this.transactions.get(reference);
+    if (!transaction) throw new Error(`the stand-in has no transaction ${reference}`);
+    if (outcome.declined) {
+      transaction.status = 'failed';
+      transaction.gatewayResponse = outcome.declined;
+      return transaction;
+    }
+    const code = `AUTH_${(++this.counter).toString(36).padStart(8, '0')}`;
+    const last4 = outcome.last4 ?? '4081';
+    this.authorizations.set(code, { email: transaction.request.email as string, reusable: outcome.reusable ?? true, last4, signature: `SIG_card_${last4}` });
+    transaction.status = 'success';
+    transaction.gatewayResponse = 'Approved';
+    transaction.authorizationCode = code;
+    return transaction;
+  }
+
+  /** A transaction as its verification and webhooks carry it. */
+  transactionData(transaction: Transaction): Record<string, unknown> {
+    const authorization = transaction.authorizationCode ? this.authorizations.get(transaction.authorizationCode) : undefined;
+    return {
+      id: transaction.id,
+      domain: 'live',
+      status: transaction.status,
+      reference: transaction.reference,
+      amount: transaction.request.amount,
+      currency: transaction.request.currency ?? 'NGN',
+      gateway_response: transaction.gatewayResponse,
+      channel: 'card',
+      metadata: transaction.request.metadata ?? null,
+      paid_at: transaction.status === 'success' ? new Date(0).toISOString() : null,
+      authorization: authorization
+        ? { authorization_code: transaction.authorizationCode, bin: '408408', last4: authorization.last4, exp_month: '12', exp_year: '2030', channel: 'card', card_type: 'visa ', bank: 'TEST BANK', country_code: 'NG', brand: 'visa', reusable: authorization.reusable, signature: authorization.signature, account_name: null }
+        : {},
+      customer: { id: 1, email: transaction.request.email, customer_code: 'CUS_test' },
+    };
+  }
+
+  /** POSTs `charge.success` about a transaction, signed as Paystack signs (or forged); the receiver's status. */
+  async sendChargeWebhook(reference: string, options: WebhookOptions = {}): Promise<number> {
+    const transaction = this.transactions.get(reference);
+    if (!transaction) throw new Error(`the stand-in has no transaction ${reference}`);
+    return this.post({ event: 'charge.success', data: { ...this.transactionData(transaction), ...options.override } }, options);
   }
 
   takeDeviations(): string[] {
@@ -194,7 +313,12 @@ export class PaystackStandin {
     const transfer = this.transfers.get(reference);
     if (!transfer) throw new Error(`the stand-in has no transfer ${reference}`);
     if (!this.options.webhookUrl) throw new Error('the stand-in has no webhook URL');
-    let body = Buffer.from(JSON.stringify({ event, data: { ...this.data(transfer), ...options.override } }));
+    return this.post({ event, data: { ...this.data(transfer), ...options.override } }, options);
+  }
+
+  private async post(payload: unknown, options: WebhookOptions): Promise<number> {
+    if (!this.options.webhookUrl) throw new Error('the stand-in has no webhook URL');
+    let body = Buffer.from(JSON.stringify(payload));
     const headers: Record<string, string> = { 'Content-Type': 'application/json' };
     if (options.forge !== 'unsigned') {
       const key = options.forge === 'other_key' ? 'sk_live_not_the_accounts_key' : this.options.secretKey;
@@ -251,6 +375,23 @@ export class PaystackStandin {
       return ok({ account_number: query.account_number, account_name: name, bank_id: 9 }, 'Account number resolved');
     }
     if (url.search) this.deviate(req, 'unexpected query string');
+    if (req.method === 'POST' && (path === '/transaction/initialize' || path === '/transaction/charge_authorization')) {
+      let body: Record<string, unknown>;
+      try {
+        body = JSON.parse(raw.toString()) as Record<string, unknown>;
+      } catch {
+        this.deviate(req, 'the body is not JSON');
+        return refuse(400, 'Invalid JSON');
+      }
+      return this.charge(req, path === '/transaction/initialize' ? 'initialize' : 'charge', body, ok, refuse);
+    }
+    const verifyCharge = /^\/transaction\/verify\/([^/]+)$/.exec(path);
+    if (req.method === 'GET' && verifyCharge) {
+      const reference = decodeURIComponent(verifyCharge[1]!);
+      if (!new RegExp(TRANSACTION_REFERENCE).test(reference)) this.deviate(req, `verification of ${reference}, not a transaction reference`);
+      const transaction = this.transactions.get(reference);
+      return transaction ? ok(this.transactionData(transaction), 'Verification successful') : refuse(400, 'Transaction reference not found');
+    }
     if (req.method === 'POST' && (path === '/transferrecipient' || path === '/transfer')) {
       if (!/^application\/json\b/.test(req.headers['content-type'] ?? '')) this.deviate(req, `Content-Type ${req.headers['content-type']}`);
       let body: Record<string, unknown>;
@@ -271,6 +412,52 @@ export class PaystackStandin {
     }
     this.deviate(req, 'no such endpoint in the contract');
     return refuse(404, 'No such endpoint');
+  }
+
+  private charge(
+    req: http.IncomingMessage,
+    kind: 'initialize' | 'charge',
+    body: Record<string, unknown>,
+    ok: (data: unknown, message?: string, status?: number) => void,
+    refuse: (status: number, message: string) => void,
+  ): void {
+    if (!/^application\/json\b/.test(req.headers['content-type'] ?? '')) this.deviate(req, `Content-Type ${req.headers['content-type']}`);
+    const validate = this.validators[kind];
+    if (!validate(body)) {
+      this.deviate(req, `not a ${kind} request: ${validate.errors!.map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`).join('; ')}`);
+      return refuse(400, 'Invalid parameters');
+    }
+    const reference = body.reference as string | undefined;
+    if (!reference) this.deviate(req, 'no reference: Sika always chooses its own');
+    const key = reference ?? `generated-${++this.counter}`;
+    if (this.transactions.has(key)) return refuse(400, 'Duplicate Transaction Reference');
+    if (kind === 'initialize') {
+      this.transactions.set(key, { reference: key, id: ++this.counter, request: body, status: 'abandoned', gatewayResponse: 'The transaction was not completed' });
+      const access = `acc_${this.counter.toString(36)}`;
+      return ok({ authorization_url: `${this.url}/checkout/${access}`, access_code: access, reference: key }, 'Authorization URL created');
+    }
+    const authorization = this.authorizations.get(body.authorization_code as string);
+    if (!authorization) {
+      this.deviate(req, `authorization ${String(body.authorization_code)} was never given`);
+      return refuse(400, 'Invalid Authorization Code');
+    }
+    if (!authorization.reusable) {
+      this.deviate(req, 'a single-use authorization charged again (Sika refuses it before calling)');
+      return refuse(400, 'Authorization code is invalid');
+    }
+    if (authorization.email !== body.email) {
+      this.deviate(req, 'the e-mail is not the authorization’s');
+      return refuse(400, 'Email does not match Authorization code');
+    }
+    const fault = this.chargeFaults.shift();
+    const transaction: Transaction = { reference: key, id: ++this.counter, request: body, status: 'success', gatewayResponse: 'Approved', authorizationCode: body.authorization_code as string };
+    if (fault?.type === 'decline') Object.assign(transaction, { status: 'failed', gatewayResponse: fault.message });
+    if (fault?.type === 'open_url' || fault?.type === 'send_otp') Object.assign(transaction, { status: 'ongoing', gatewayResponse: 'Awaiting the payer' });
+    this.transactions.set(key, transaction);
+    const data = this.transactionData(transaction);
+    if (fault?.type === 'open_url') return ok({ ...data, status: 'open_url', url: `${this.url}/3ds/${transaction.id}` }, 'Charge attempted');
+    if (fault?.type === 'send_otp') return ok({ ...data, status: 'send_otp', display_text: 'Please enter the OTP sent to your phone' }, 'Charge attempted');
+    ok(data, 'Charge attempted');
   }
 
   private createRecipient(req: http.IncomingMessage, body: Record<string, unknown>, ok: (data: unknown, message?: string, status?: number) => void, refuse: (status: number, message: string) => void): void {

@@ -6,6 +6,10 @@ import { Cached } from '../cached.js';
 import type { ConnectorSinks } from '../callbacks.js';
 import {
   OutcomeUnknown,
+  reportedMismatch,
+  withReceipt,
+  type CollectMethod,
+  type CollectRequest,
   type Availability,
   type CollectInitiation,
   type CollectOutcome,
@@ -22,11 +26,13 @@ import {
 } from '../port.js';
 import { fromSubunits, PAYSTACK_CURRENCIES, toSubunits } from './amounts.js';
 import { PaystackCallFailed, PaystackClient } from './client.js';
+import { authorizationOf, chargeOutcomeOf, type CardBook } from './cards.js';
 import { paystackReference, sikaIdOf } from './references.js';
 import { verifiesWith } from './signatures.js';
 import { NAME_CHECK_CURRENCIES, RECIPIENT_TYPES, sameAccountName, transferDelayOf, transferFinalOf } from './transfers.js';
 
 export { paystackReference, sikaIdOf } from './references.js';
+export type { CardBook, SavedCard } from './cards.js';
 export { signatureOf } from './signatures.js';
 
 /**
@@ -47,6 +53,9 @@ export interface PaystackOptions {
   /** A currency's minor units (the catalog's): Sika's amounts are integers in them. */
   minorUnits: (currency: string) => number | undefined;
   recipients: RecipientBook;
+  cards: CardBook;
+  /** Sika's status page of an operation: where Paystack sends the payer back after its checkout page. */
+  statusPage: (operationId: string) => string;
   /** Where news learnt on the way goes (a transfer waiting for an OTP). */
   sinks: ConnectorSinks;
   /** Per call; an initiation without an answer by then has an unknown outcome. Default 15 s. */
@@ -67,13 +76,17 @@ interface Bank {
 /** What a webhook comes to once its signature verified (services/rails.ts matches it against the stored attempt). */
 export type PaystackEvent =
   | { kind: 'transfer'; payoutId: string; report: PayoutReport | null; reported: ReportedMoney }
+  /** A charge's news is never believed as told: it names the operation, whose verification decides. */
+  | { kind: 'charge'; operationId: string; paymentIntentId: string }
   | { kind: 'ignored'; reason: string; payoutId?: string };
 
 /**
- * Paystack as the card and bank connector of the rail port (docs/connectors.md, "Paystack"): bank
- * payouts as transfers to a recipient kept per merchant and account, the account holder's name
- * checked before money is held, status checks by `GET /transfer/verify`, and its webhooks,
- * verified with the account's secret key. What it serves is the bank list Paystack gives.
+ * Paystack as the card and bank connector of the rail port (docs/connectors.md, "Paystack"): card
+ * collections (a first card on Paystack's checkout page, a saved one by its authorization), each
+ * success verified with `GET /transaction/verify` before money moves; bank payouts as transfers
+ * to a recipient kept per merchant and account, the account holder's name checked before money is
+ * held, status checks by `GET /transfer/verify`; and its webhooks, verified with the account's
+ * secret key. What it serves: cards, and the banks of the list Paystack gives.
  */
 export class PaystackConnector implements Connector {
   readonly name = 'paystack';
@@ -96,8 +109,9 @@ export class PaystackConnector implements Connector {
     await this.banks.refresh();
   }
 
-  /** Bank payouts in a currency whose banks Paystack listed; from what is held (routing is synchronous). */
+  /** Card collections; bank payouts in a currency whose banks Paystack listed, from what is held (routing is synchronous). */
   serves(direction: Direction, subject: RailSubject): boolean {
+    if (direction === 'collect') return subject.rail === 'card';
     if (direction !== 'payout' || subject.rail !== 'bank') return false;
     void this.banks.get().catch((err: unknown) => this.options.log?.warn({ err }, "Paystack's bank list could not be loaded"));
     return (this.banks.current()?.get(subject.currency.toUpperCase())?.size ?? 0) > 0;
@@ -107,16 +121,109 @@ export class PaystackConnector implements Connector {
     return this.serves(direction, subject) ? 'available' : 'unavailable';
   }
 
-  assertCanCollect(): void {
-    throw new ApiError('IKW-PRV-001', 'Paystack does not carry this payment method', 'payment_method');
+  /** A card: none (Paystack's checkout page) or a saved card's token. */
+  assertCanCollect(method: CollectMethod): void {
+    if (method.type !== 'card') throw new ApiError('IKW-PRV-001', 'Paystack does not carry this payment method', 'payment_method');
+    if (method.token !== undefined && !/^card_[0-9a-f]{24}$/.test(method.token)) throw new ApiError('IKW-PRV-014', 'Not a saved card token of this service', 'payment_method.card.token');
   }
 
-  async collect(): Promise<CollectInitiation> {
-    throw new ApiError('IKW-PRV-001', 'Paystack does not carry this payment method', 'payment_method');
+  /**
+   * A card payment under the reference derived from the operation id. No token: a transaction
+   * initialised for Paystack's checkout page, the payer sent there and back to Sika's status page.
+   * A token: the saved card's reusable authorization charged at once; a success is verified before
+   * it is told (and told through the sinks), a decline fails with its code.
+   */
+  async collect(req: CollectRequest): Promise<CollectInitiation> {
+    const pm = req.paymentMethod;
+    this.assertCanCollect(pm);
+    const amount = this.subunits(req.amount, req.currency);
+    const reference = paystackReference(req.operationId);
+    const metadata = { payment_intent: req.paymentIntentId, operation: req.operationId };
+    if (pm.type !== 'card' || pm.token === undefined) {
+      const email = req.payer?.email;
+      if (!email) throw new ApiError('IKW-PRV-015', "A card payment through Paystack needs the payer's e-mail: create the intent with a customer that has one", 'customer');
+      const answer = await this.initiate('/transaction/initialize', { email, amount, currency: req.currency.toUpperCase(), reference, callback_url: this.options.statusPage(req.operationId), channels: ['card'], metadata });
+      if ('failed' in answer) return answer.failed;
+      const url = stringOf(object(answer.data).authorization_url);
+      if (!url) throw new OutcomeUnknown("Paystack's answer to the transaction has no authorization_url");
+      return { status: 'requires_action', nextAction: { type: 'redirect_to_url', redirect_to_url: { url, return_url: req.returnUrl } } };
+    }
+    const card = await this.options.cards.find(pm.token);
+    if (!card || card.merchantId !== req.merchantId || card.customerId !== req.payer?.customerId) {
+      throw new ApiError('IKW-PRV-014', "No saved card with this token for the intent's customer", 'payment_method.card.token');
+    }
+    if (!card.reusable) throw new ApiError('IKW-PRV-013', `The ${card.brand} card ending ${card.last4} cannot be charged again: its bank gave a single-use authorization; the payer pays on the checkout page instead`, 'payment_method.card.token');
+    const answer = await this.initiate('/transaction/charge_authorization', {
+      email: card.email,
+      amount,
+      currency: req.currency.toUpperCase(),
+      authorization_code: card.authorizationCode,
+      reference,
+      metadata: JSON.stringify(metadata),
+    });
+    if ('failed' in answer) return answer.failed;
+    const data = object(answer.data);
+    const outcome = chargeOutcomeOf(data.status, data.gateway_response);
+    if (outcome?.status === 'failed') return outcome;
+    const url = stringOf(data.url) ?? stringOf(data.authorization_url);
+    if (!outcome && url) return { status: 'requires_action', nextAction: { type: 'redirect_to_url', redirect_to_url: { url, return_url: req.returnUrl } } };
+    if (outcome) await this.tellVerified(req);
+    return { status: 'processing' };
   }
 
-  async collectStatus(): Promise<StatusAnswer<CollectOutcome>> {
-    return { found: false };
+  /**
+   * `GET /transaction/verify/{reference}`: not found means Paystack never took it (sent again under
+   * the same reference). A success reports its amount and currency for the caller to match, and
+   * keeps the card it was paid with for the intent's customer.
+   */
+  async collectStatus(req: CollectRequest): Promise<StatusAnswer<CollectOutcome>> {
+    const reference = paystackReference(req.operationId);
+    let answer;
+    try {
+      answer = await this.client.get(`/transaction/verify/${reference}`);
+    } catch (err) {
+      if (err instanceof PaystackCallFailed && (err.httpStatus === 404 || (err.httpStatus === 400 && /not found/i.test(err.paystackMessage ?? '')))) return { found: false };
+      throw err;
+    }
+    const data = object(answer.data);
+    if (data.reference !== reference) throw new Error(`Paystack verified transaction ${String(data.reference)} when asked about ${reference}`);
+    const outcome = chargeOutcomeOf(data.status, data.gateway_response, typeof data.id === 'number' ? String(data.id) : undefined);
+    const reported = this.reported(data, typeof data.id === 'number' ? String(data.id) : undefined);
+    const authorization = outcome?.status === 'succeeded' && req.payer && reportedMismatch(req, reported) === null ? authorizationOf(data.authorization) : null;
+    if (authorization && req.payer) {
+      const email = stringOf(object(data.customer).email) ?? req.payer.email;
+      if (email) await this.options.cards.save({ ...authorization, merchantId: req.merchantId, customerId: req.payer.customerId, email });
+    }
+    return { found: true, final: outcome, reported };
+  }
+
+  /** A charge Paystack answered `success`: verified now, and told through the sinks once it matches; otherwise the status checks decide. */
+  private async tellVerified(req: CollectRequest): Promise<void> {
+    let answer: StatusAnswer<CollectOutcome>;
+    try {
+      answer = await this.collectStatus(req);
+    } catch (err) {
+      this.options.log?.warn({ err, operation: req.operationId }, 'the charge could not be verified yet; the status check decides');
+      return;
+    }
+    if (!answer.found || answer.final?.status !== 'succeeded' || reportedMismatch(req, answer.reported)) return;
+    await this.options.sinks.collect({ paymentIntentId: req.paymentIntentId, operationId: req.operationId, merchantId: req.merchantId, environment: req.environment, outcome: withReceipt(answer.final, answer.reported) }, this.options.clock.now());
+  }
+
+  /**
+   * A request that starts a charge: its answer, or a refusal of the request as it came (nothing
+   * charged: the payment fails with Paystack's words). Perhaps taken → OutcomeUnknown.
+   */
+  private async initiate(path: string, body: unknown): Promise<{ data: unknown } | { failed: CollectInitiation & { status: 'failed' } }> {
+    try {
+      return await this.client.post(path, body);
+    } catch (err) {
+      if (!(err instanceof PaystackCallFailed) || err.sent === 'maybe') throw new OutcomeUnknown(`Paystack's answer to ${path} is unknown: ${(err as Error).message}`);
+      // The reference is known: taken before (a retry after a lost answer); its verification decides.
+      if (/duplicate/i.test(err.paystackMessage ?? '')) throw new OutcomeUnknown(`Paystack already has this reference: ${err.message}`);
+      if (err.httpStatus === 401 || err.httpStatus === 429) throw new ApiError('IKW-PRV-002', `Paystack did not take the payment: ${err.message}`);
+      return { failed: { status: 'failed', failureCode: 'provider_error', failureMessage: `Paystack refused the payment (${err.paystackMessage ?? err.message})` } };
+    }
   }
 
   /** A bank account of a bank Paystack lists for its currency, with a number its banks take. */
@@ -214,6 +321,13 @@ export class PaystackConnector implements Connector {
     }
     const event = stringOf(parsed.event) ?? '';
     const data = object(parsed.data);
+    if (event === 'charge.success') {
+      const operationId = sikaIdOf(data.reference);
+      const meta = typeof data.metadata === 'string' ? parseObject(data.metadata) : object(data.metadata);
+      const paymentIntentId = stringOf(meta.payment_intent);
+      if (!operationId || !paymentIntentId || meta.operation !== operationId) return { kind: 'ignored', reason: `charge ${String(data.reference)} is not one of Sika's` };
+      return { kind: 'charge', operationId, paymentIntentId };
+    }
     if (!/^transfer\.(success|failed|reversed)$/.test(event)) return { kind: 'ignored', reason: `event ${event || '(none)'} is not one Sika follows` };
     const payoutId = sikaIdOf(data.reference);
     if (!payoutId) return { kind: 'ignored', reason: `transfer ${String(data.reference)} is not one of Sika's` };
@@ -268,13 +382,13 @@ export class PaystackConnector implements Connector {
     return amount;
   }
 
-  /** The money a transfer or transaction record holds, in Sika's terms. */
-  private reported(data: Record<string, unknown>): ReportedMoney {
+  /** The money a transfer or transaction record holds, in Sika's terms; its receipt, a transfer's code unless given. */
+  private reported(data: Record<string, unknown>, receiptOf?: string): ReportedMoney {
     const currency = stringOf(data.currency);
     const units = currency ? this.options.minorUnits(currency) : undefined;
     const amount = currency && units !== undefined ? fromSubunits(data.amount, currency, units) : null;
     if (!currency || amount === null) throw new Error(`Paystack's record ${String(data.reference)} holds no amount Sika can read (${String(data.amount)} ${String(data.currency)})`);
-    const receipt = stringOf(data.transfer_code);
+    const receipt = receiptOf ?? stringOf(data.transfer_code);
     return { amount, currency: currency.toLowerCase(), ...(receipt ? { providerReference: receipt } : {}) };
   }
 
@@ -303,6 +417,14 @@ function transferRefusal(message: string | undefined): { failureCode: string; fa
   if (/account closed/i.test(m)) return { failureCode: 'account_closed', failureMessage: 'The bank account is closed' };
   if (/recipient|account number|bank code|resolve/i.test(m)) return { failureCode: 'recipient_not_found', failureMessage: `The bank account cannot receive the transfer (${m})` };
   return { failureCode: 'provider_error', failureMessage: `Paystack refused the transfer (${m || 'no message'})` };
+}
+
+function parseObject(text: string): Record<string, unknown> {
+  try {
+    return object(JSON.parse(text) as unknown);
+  } catch {
+    return {};
+  }
 }
 
 function object(value: unknown): Record<string, unknown> {
