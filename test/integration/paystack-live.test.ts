@@ -249,6 +249,15 @@ t.test('a saved card is charged by its token; a decline fails with its code; a s
   const no = await confirm(svc, key, declined.id, { payment_method: { type: 'card', card: { token } } });
   t.match(no.body, { status: 'failed', last_payment_error: { code: 'insufficient_funds' } }, 'a decline fails with its code');
 
+  standin.nextCharge({ type: 'open_url' });
+  const secure = await ngnIntent(key, 'bola@example.com', 200_000);
+  t.match((await confirm(svc, key, secure.id, { payment_method: { type: 'card', card: { token } } })).body, { status: 'requires_action', next_action: { redirect_to_url: { url: new RegExp(`^${standin.url}/3ds/`) } } }, 'open_url: the payer goes to the bank’s page');
+  standin.nextCharge({ type: 'send_otp' });
+  const otp = await ngnIntent(key, 'bola@example.com', 200_000);
+  t.match((await confirm(svc, key, otp.id, { payment_method: { type: 'card', card: { token } } })).body, { status: 'processing' }, 'send_otp: processing, never a success until verified');
+  await advance(svc, FIRST_CHECK);
+  t.match(await retrieve(svc, key, otp.id), { status: 'processing' }, 'still ongoing at the status check');
+
   const onPage = await ngnIntent(key, 'bola@example.com', 200_000);
   const page = await confirm(svc, key, onPage.id, { payment_method: { type: 'card', card: {} } });
   standin.checkout(paystackReference(page.body.latest_operation as string), { declined: 'Declined' });

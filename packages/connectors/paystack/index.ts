@@ -136,6 +136,7 @@ export class PaystackConnector implements Connector {
   async collect(req: CollectRequest): Promise<CollectInitiation> {
     const pm = req.paymentMethod;
     this.assertCanCollect(pm);
+    if (!PAYSTACK_CURRENCIES.includes(req.currency.toUpperCase())) throw new ApiError('IKW-PRV-001', `Live card payments are not enabled in ${req.currency.toUpperCase()}: Paystack takes cards in ${PAYSTACK_CURRENCIES.join(', ')}`, 'payment_method');
     const amount = this.subunits(req.amount, req.currency);
     const reference = paystackReference(req.operationId);
     const metadata = { payment_intent: req.paymentIntentId, operation: req.operationId };
