@@ -13,6 +13,7 @@ import { assertError, balance, fund, getPayout, payoutFee, postPayout } from '..
 import { confirm, createIntent, retrieve } from '../support/payment-intents.js';
 import { goLive, startPaystackLive } from '../support/live.js';
 import { advance } from '../support/system.js';
+import { reconcileRail } from '../../services/reconciliation.js';
 
 const { svc, standin } = await startPaystackLive(t);
 const MINUTE = 60_000;
@@ -280,5 +281,19 @@ t.test('a saved card is charged by its token; a decline fails with its code; a s
   t.equal((await svc.request('GET', `/api/v1/merchant/customers/${customer}/cards`, { key: other.key })).status, 404, 'another merchant’s customer: 404');
   const anonymous = await createIntent(svc, key, { amount: 500_000, currency: 'ngn', transaction_country: 'NG' });
   assertError(t, await confirm(svc, key, anonymous.id, { payment_method: { type: 'card', card: {} } }), 'IKW-PRV-015', 'customer');
+  conforms(t);
+});
+
+t.test('reconciliation reads Paystack’s balance (GET /balance, kobo) against rail_clearing:paystack', async (t) => {
+  const connector = svc.system.connectors.named('live', 'paystack')!;
+  t.ok(connector.holdsFunds, 'Paystack keeps Sika’s money: its attempts post to rail_clearing:paystack');
+  standin.balances.set('NGN', 0);
+  const first = await reconcileRail(svc.system, connector, 'live');
+  const expected = first.wallets.find((w) => w.currency === 'ngn')?.expected ?? 0;
+  standin.balances.set('NGN', expected);
+  const agreed = await reconcileRail(svc.system, connector, 'live');
+  t.same(agreed.wallets, [], 'once Paystack holds what the ledger expects, no difference');
+  standin.balances.set('NGN', expected + 100);
+  t.same((await reconcileRail(svc.system, connector, 'live')).wallets, [{ currency: 'ngn', expected, reported: expected + 100, difference: 100 }], 'a kobo difference is reported exactly');
   conforms(t);
 });

@@ -161,6 +161,8 @@ export class PaystackStandin {
   readonly deviations: string[] = [];
   /** Every request, as it came. */
   readonly requests: { method: string; path: string; body: string }[] = [];
+  /** The account's balance per currency `GET /balance` answers, in the subunit; NGN 10,000,000.00 unless set. */
+  readonly balances = new Map<string, number>([['NGN', 1_000_000_000]]);
   /** The account holder's name `GET /bank/resolve` answers, by `bank_code/account_number`; an account not here is unknown to the bank. */
   readonly accountNames = new Map<string, string>();
   private readonly recipients = new Map<string, { code: string; request: Record<string, unknown> }>();
@@ -375,6 +377,7 @@ export class PaystackStandin {
       return ok({ account_number: query.account_number, account_name: name, bank_id: 9 }, 'Account number resolved');
     }
     if (url.search) this.deviate(req, 'unexpected query string');
+    if (req.method === 'GET' && path === '/balance') return ok([...this.balances].map(([currency, balance]) => ({ currency, balance })), 'Balances retrieved');
     if (req.method === 'POST' && (path === '/transaction/initialize' || path === '/transaction/charge_authorization')) {
       let body: Record<string, unknown>;
       try {

@@ -23,6 +23,7 @@ import {
   type RefundInitiation,
   type ReportedMoney,
   type StatusAnswer,
+  type WalletBalance,
 } from '../port.js';
 import { fromSubunits, PAYSTACK_CURRENCIES, toSubunits } from './amounts.js';
 import { PaystackCallFailed, PaystackClient } from './client.js';
@@ -305,6 +306,19 @@ export class PaystackConnector implements Connector {
 
   async refundStatus(): Promise<StatusAnswer<CollectOutcome>> {
     return { found: false };
+  }
+
+  /** The account's Paystack balance per currency (`GET /balance`, subunits), in Sika's minor units: what reconciliation compares with `rail_clearing:paystack`. */
+  async walletBalances(): Promise<WalletBalance[]> {
+    const answer = await this.client.get('/balance');
+    return (Array.isArray(answer.data) ? answer.data : []).flatMap((entry) => {
+      const w = object(entry);
+      const currency = stringOf(w.currency);
+      const units = currency ? this.options.minorUnits(currency) : undefined;
+      const amount = currency && units !== undefined ? fromSubunits(w.balance, currency, units) : null;
+      if (!currency || amount === null) throw new Error(`Paystack's balance ${String(w.balance)} ${String(w.currency)} is not an amount Sika can read`);
+      return [{ wallet: currency.toUpperCase(), currency: currency.toLowerCase(), amount }];
+    });
   }
 
   /** Whether a webhook's `x-paystack-signature` is this account's (HMAC-SHA512 of the exact body with its secret key). */
