@@ -222,6 +222,9 @@ t.test('a first card payment redirects to Paystack, comes back to Sika’s statu
   const paid = await retrieve(svc, key, intent.id);
   t.match(paid, { status: 'succeeded', amount_received: 500_000, provider_reference: String(standin.transaction(reference)!.id) }, 'succeeded once the verification matched amount, currency and reference');
   t.same(await funds(key), { available: 0, pending: 500_000 - cardFee(500_000), reserved: 0 }, 'the payment on the balance once');
+  const back = await svc.request('GET', `/operations/status/${operation}?trxref=${reference}&reference=${reference}`);
+  t.equal(back.status, 200, back.text);
+  t.match(back.body, { status: 'succeeded', payment_intent: intent.id }, 'the payer back from Paystack (its trxref and reference appended) lands on the status page');
   const cards = await svc.request('GET', `/api/v1/merchant/customers/${paid.customer as string}/cards`, { key });
   t.equal(cards.status, 200, cards.text);
   t.match(cards.body.data, [{ object: 'card', brand: 'visa', last4: '4081', exp_month: '12', exp_year: '2030', reusable: true, token: /^card_[0-9a-f]{24}$/ }], 'the card kept on the customer');

@@ -202,7 +202,7 @@ export function operationRoute(
   method: 'get' | 'post',
   path: string,
   summary: string,
-  answers: Pick<Route, 'answers' | 'response'>,
+  answers: Pick<Route, 'answers' | 'response' | 'query'>,
   handler: (ctx: HandlerContext<unknown, unknown, { operationId: string }>) => Promise<unknown>,
 ): Route {
   return route<unknown, unknown, { operationId: string }>({ method, path, summary, auth: 'public', params: operationIdParams, ...answers, handler });
