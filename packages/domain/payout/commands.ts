@@ -214,9 +214,9 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
       const earlier = await this.load(id);
       if (earlier.state.payout) return this.initiate(earlier.state, meta);
     }
-    // The provider's check of the destination (a bank account holder's name), before anything is held.
-    await this.deps.rails(owner.environment).verifyDestination(destination, owner);
     const guard = await this.inlineDestinationGuard(owner, payoutMethodId === null ? destination : null, by, actor);
+    // The provider's check of the destination (a bank account holder's name), the last refusal before anything is held.
+    await this.deps.rails(owner.environment).verifyDestination(destination, owner);
 
     const payout = await this.prepare(owner, id, { amount: input.amount, fee, destination, payoutMethodId, metadata: input.metadata ?? {}, source, ...(funding ? { funding } : {}) });
     // Funded from the merchant's available balance, or a marketplace seller's available funds
