@@ -87,7 +87,6 @@ export async function openRails(
     const connector = new PaystackConnector({
       baseUrl: account.apiUrl,
       secretKey: account.secretKey,
-      environment,
       clock,
       log: log.child({ connector: 'paystack', environment }),
       minorUnits: (currency) => getCurrency(currency)?.minorUnits,

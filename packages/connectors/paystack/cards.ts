@@ -51,7 +51,6 @@ function declineCodeOf(said: string | undefined): string {
   const m = said ?? '';
   if (/insufficient funds/i.test(m)) return 'insufficient_funds';
   if (/expired/i.test(m)) return 'expired_card';
-  if (/stolen|lost|pickup/i.test(m)) return 'card_declined';
   return 'card_declined';
 }
 

@@ -1,7 +1,6 @@
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
-import type { Environment } from '../../core/owner.js';
 import { Cached } from '../cached.js';
 import type { ConnectorSinks } from '../callbacks.js';
 import {
@@ -49,7 +48,6 @@ export interface PaystackOptions {
   /** https://api.paystack.co; the key decides the mode. */
   baseUrl: string;
   secretKey: string;
-  environment: Environment;
   clock: Clock;
   /** A currency's minor units (the catalog's): Sika's amounts are integers in them. */
   minorUnits: (currency: string) => number | undefined;
@@ -66,12 +64,6 @@ export interface PaystackOptions {
   /** The status-check schedule of an attempt with no final answer (the delays, each after the one before). */
   statusChecks?: readonly number[];
   log?: Logger;
-}
-
-/** A bank of Paystack's list (`GET /bank`): its code and name, whether it takes transfers. */
-interface Bank {
-  code: string;
-  name: string;
 }
 
 /** What a webhook comes to once its signature verified (services/rails.ts matches it against the stored attempt). */
@@ -95,7 +87,8 @@ export class PaystackConnector implements Connector {
   readonly holdsFunds = true;
   readonly statusChecks: readonly number[];
   private readonly client: PaystackClient;
-  private readonly banks: Cached<ReadonlyMap<string, ReadonlyMap<string, Bank>>>;
+  /** The codes of the banks that take transfers, by currency. */
+  private readonly banks: Cached<ReadonlyMap<string, ReadonlySet<string>>>;
 
   constructor(private readonly options: PaystackOptions) {
     this.client = new PaystackClient({ baseUrl: options.baseUrl, secretKey: options.secretKey, timeoutMs: options.timeoutMs ?? 15_000 });
@@ -230,7 +223,7 @@ export class PaystackConnector implements Connector {
 
   /** A bank account of a bank Paystack lists for its currency, with a number its banks take. */
   assertCanPayOut(destination: PayoutDestination): void {
-    this.bank(destination);
+    this.account(destination);
   }
 
   /**
@@ -239,7 +232,7 @@ export class PaystackConnector implements Connector {
    * name (IKW-PRV-010), an account the bank does not know with IKW-PRV-011; nothing is held yet.
    */
   async verifyDestination(destination: PayoutDestination): Promise<void> {
-    const { account } = this.bank(destination);
+    const account = this.account(destination);
     if (!NAME_CHECK_CURRENCIES.has(account.currency.toUpperCase())) return;
     let answer;
     try {
@@ -264,7 +257,7 @@ export class PaystackConnector implements Connector {
    * it. A transfer waiting for an OTP is accepted and reported delayed, never failed.
    */
   async payout(req: PayoutRequest): Promise<PayoutInitiation> {
-    const { account } = this.bank(req.destination);
+    const account = this.account(req.destination);
     const amount = this.subunits(req.amount, req.currency);
     const recipient = await this.recipient(req.merchantId, account);
     let answer;
@@ -359,16 +352,15 @@ export class PaystackConnector implements Connector {
     return { kind: 'transfer', payoutId, report, reported };
   }
 
-  /** The bank and account of a bank destination, or the refusal of what Paystack cannot pay. */
-  private bank(destination: PayoutDestination): { account: PayoutDestination & { type: 'bank' }; bank: Bank } {
+  /** The bank account of a destination, or the refusal of what Paystack cannot pay. */
+  private account(destination: PayoutDestination): PayoutDestination & { type: 'bank' } {
     if (destination.type !== 'bank') throw new ApiError('IKW-PRV-001', 'Paystack does not pay out to this destination', 'destination');
     const currency = destination.currency.toUpperCase();
     const banks = this.banks.current()?.get(currency);
     if (!banks || !RECIPIENT_TYPES[currency]) throw new ApiError('IKW-PRV-001', `Paystack does not pay out to banks in ${currency} for this account`, 'destination.currency');
-    const bank = banks.get(destination.bank_code);
-    if (!bank) throw new ApiError('IKW-PRV-012', `Paystack lists no bank with code '${destination.bank_code}' for ${currency}`, 'destination.bank_code');
+    if (!banks.has(destination.bank_code)) throw new ApiError('IKW-PRV-012', `Paystack lists no bank with code '${destination.bank_code}' for ${currency}`, 'destination.bank_code');
     if (currency === 'NGN' && !/^[0-9]{10}$/.test(destination.account_number)) throw new ApiError('IKW-VAL-001', 'A Nigerian account number (NUBAN) has 10 digits', 'destination.account_number');
-    return { account: destination, bank };
+    return destination;
   }
 
   /** The recipient code of a merchant's bank account: kept, or created now (Paystack answers a duplicate with the existing one). */
@@ -408,16 +400,16 @@ export class PaystackConnector implements Connector {
   }
 
   /** `GET /bank?currency=…` for each currency Paystack pays out in: the banks that take transfers, by code. */
-  private async loadBanks(): Promise<ReadonlyMap<string, ReadonlyMap<string, Bank>>> {
-    const out = new Map<string, Map<string, Bank>>();
+  private async loadBanks(): Promise<ReadonlyMap<string, ReadonlySet<string>>> {
+    const out = new Map<string, Set<string>>();
     for (const currency of PAYSTACK_CURRENCIES.filter((c) => RECIPIENT_TYPES[c])) {
       const answer = await this.client.get('/bank', { currency, perPage: '100' });
-      const banks = new Map<string, Bank>();
+      const banks = new Set<string>();
       for (const entry of Array.isArray(answer.data) ? answer.data : []) {
         const bank = object(entry);
         const code = stringOf(bank.code);
         if (!code || bank.active === false || bank.is_deleted === true || bank.supports_transfer === false) continue;
-        banks.set(code, { code, name: stringOf(bank.name) ?? code });
+        banks.add(code);
       }
       if (banks.size > 0) out.set(currency, banks);
     }
