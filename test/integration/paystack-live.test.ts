@@ -287,6 +287,22 @@ t.test('a saved card is charged by its token; a decline fails with its code; a s
   conforms(t);
 });
 
+t.test('the same webhook five times at once, and a success then a late failure: the payout is paid once', async (t) => {
+  const { merchant, key, payOut } = await liveMerchant('Racing webhooks');
+  const res = await payOut(account('0923456789'));
+  const reference = paystackReference(res.body.id as string);
+  standin.settle(reference, 'success');
+  t.same(await Promise.all([1, 2, 3, 4, 5].map(() => standin.sendWebhook('transfer.success', reference))), [200, 200, 200, 200, 200]);
+  await settleJobs();
+  standin.settle(reference, 'failed');
+  t.equal(await standin.sendWebhook('transfer.failed', reference), 200, 'a late, contradicting webhook is taken');
+  await settleJobs();
+  t.match((await getPayout(svc, key, res.body.id as string)).body, { status: 'paid' }, 'a final payout stays final');
+  t.same(await funds(key), { available: 1_000_000 - 50_000 - fee, pending: 0, reserved: 0 }, 'paid once, never given back on a late failure');
+  await ledgerBalanced(t, merchant.id);
+  conforms(t);
+});
+
 t.test('reconciliation reads Paystack’s balance (GET /balance, kobo) against rail_clearing:paystack', async (t) => {
   const connector = svc.system.connectors.named('live', 'paystack')!;
   t.ok(connector.holdsFunds, 'Paystack keeps Sika’s money: its attempts post to rail_clearing:paystack');
