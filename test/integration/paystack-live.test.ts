@@ -13,6 +13,7 @@ import { assertError, balance, fund, getPayout, payoutFee, postPayout } from '..
 import { confirm, createIntent, retrieve } from '../support/payment-intents.js';
 import { goLive, startPaystackLive } from '../support/live.js';
 import { advance } from '../support/system.js';
+import { engine } from '../support/payout-engine.js';
 import { reconcileRail } from '../../services/reconciliation.js';
 
 const { svc, standin } = await startPaystackLive(t);
@@ -113,6 +114,21 @@ t.test('a wrong account name is refused with the bank’s name before any money 
   t.equal(standin.transferRequests.length, before, 'no transfer asked for');
   const reordered = await payOut(account('0423456789', 'OKAFOR ADAEZE CHIOMA', 'adaeze okafor'));
   t.equal(reordered.status, 200, 'the same holder in another order, with a middle name the merchant left out, is taken');
+  conforms(t);
+});
+
+t.test('a payout batch checks each bank account’s name before anything is held, once per account', async (t) => {
+  const { key } = await liveMerchant('Batches');
+  const good = account('1023456789');
+  const wrong = account('1123456789', 'EMEKA OBI', 'Ngozi Eze');
+  const line = (a: Record<string, unknown>) => ({ amount: 50_000, destination_type: 'bank', bank_code: a.bank_code, account_number: a.account_number, account_name: a.account_name });
+  const resolves = () => standin.requests.filter((r) => r.path === '/bank/resolve').length;
+  const before = resolves();
+  const res = await engine(svc, key, 'POST', '/batches', { currency: 'ngn', instructions: [line(good), line(wrong), line(good)] }, 'batch-names');
+  assertError(t, res, 'IKW-PEN-001', 'instructions');
+  t.same(res.body.errors.map((e: { index: number; code: string; param?: string }) => [e.index, e.code, e.param]), [[1, 'IKW-PRV-010', 'instructions.1.account_name']], 'the wrong name refused, named by its instruction’s field');
+  t.equal(resolves() - before, 2, 'one name check per account of the batch');
+  t.same(await funds(key), { available: 1_000_000, pending: 0, reserved: 0 }, 'nothing held');
   conforms(t);
 });
 
