@@ -109,7 +109,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     payoutStatusCheck: enqueuer(payoutStatusCheck),
     refundStatusCheck: enqueuer(refundStatusCheck),
   };
-  const { railsOf, callbacks: railCallbacks, connectors } = await openRails(config, { clock, log, store, sinks, wrap: options.rails });
+  const { railsOf, callbacks: railCallbacks, connectors } = await openRails(config, { clock, log, store, knex, sinks, wrap: options.rails });
 
   const gates = rememberedGates(readPorts(knex), logStore);
   const payoutSettings = rememberedPayoutSettings(knex, logStore);

@@ -75,6 +75,12 @@ export const KERNEL_ERROR_CODES = declareErrorCodes({
   'IKW-PRV-004': { status: 404, retryable: false, message: 'No connector of this provider is configured on this service' },
   'IKW-PRV-005': { status: 403, retryable: false, message: 'Live payments and payouts are not activated for this account: the platform operator opens live' },
   'IKW-PRV-006': { status: 422, retryable: false, message: "Nothing can carry this refund through the payment's rail; nothing was refunded" },
+  'IKW-PRV-010': { status: 422, retryable: false, message: "The bank gives the account holder's name differently; nothing was held" },
+  'IKW-PRV-011': { status: 422, retryable: false, message: 'The bank does not know this account number; nothing was held' },
+  'IKW-PRV-012': { status: 422, retryable: false, message: 'The provider lists no bank with this code for the currency' },
+  'IKW-PRV-013': { status: 422, retryable: false, message: "This saved card's authorization is single-use: it cannot be charged again" },
+  'IKW-PRV-014': { status: 422, retryable: false, message: "No saved card with this token for the intent's customer" },
+  'IKW-PRV-015': { status: 422, retryable: false, message: "A card payment through this acquirer needs the payer's e-mail: the intent's customer has none" },
   // The service itself
   'IKW-SVC-001': { status: 503, retryable: true, message: 'The service is not ready' },
   'IKW-INT-001': { status: 500, retryable: true, message: 'An internal error occurred; it has been logged' },

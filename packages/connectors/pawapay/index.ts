@@ -24,7 +24,8 @@ import {
 } from '../port.js';
 import { fromPawapayAmount, toPawapayAmount } from './amounts.js';
 import { PawapayCallFailed, PawapayClient, type RequestSigning } from './client.js';
-import { Cached, parseActiveConf, parseAvailability, parsePublicKeys, PublicKeys, type ActiveConf, type OperationConf, type OperationType, type ProviderStatus } from './configuration.js';
+import { Cached } from '../cached.js';
+import { parseActiveConf, parseAvailability, parsePublicKeys, PublicKeys, type ActiveConf, type OperationConf, type OperationType, type ProviderStatus } from './configuration.js';
 import { pawapayId } from './ids.js';
 import {
   amountOf,

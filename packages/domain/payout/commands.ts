@@ -188,6 +188,14 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
     return assertLiveOpen(this.deps.activations, owner, 'amount');
   }
 
+  /**
+   * The provider's check of a destination before anything is held for it (a bank account holder's
+   * name, docs/connectors.md "Paystack"): refused with the provider's reason, or nothing.
+   */
+  verifyDestination(owner: Owner, destination: Destination): Promise<void> {
+    return this.deps.rails(owner.environment).verifyDestination(destination, owner);
+  }
+
   /** What a payout to `destination` costs, once the environment's connector is known to send it (IKW-PRV-001 otherwise). */
   quote(environment: Environment, amount: number, destination: Destination): number {
     this.deps.rails(environment).assertCanPayOut(destination);
@@ -215,6 +223,8 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
       if (earlier.state.payout) return this.initiate(earlier.state, meta);
     }
     const guard = await this.inlineDestinationGuard(owner, payoutMethodId === null ? destination : null, by, actor);
+    // The provider's check of the destination, the last refusal before anything is held.
+    await this.verifyDestination(owner, destination);
 
     const payout = await this.prepare(owner, id, { amount: input.amount, fee, destination, payoutMethodId, metadata: input.metadata ?? {}, source, ...(funding ? { funding } : {}) });
     // Funded from the merchant's available balance, or a marketplace seller's available funds
@@ -649,6 +659,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
     const fee = this.fee(input.amount, destination);
     const before = ownStep(fee);
     (await this.allowance(owner, destination, 'payoutMethodId'))(input.amount - fee);
+    await this.verifyDestination(owner, destination);
     const payout = await this.prepare(owner, input.payoutId, {
       amount: input.amount - fee,
       fee,
