@@ -18,6 +18,18 @@ export interface ConsumerSpec {
    * moves the checkpoint, in one statement instead of a transaction (docs/performance.md).
    */
   handles?: readonly string[];
+  /**
+   * Narrower than `handles`, for a consumer that acts on some events of its types only (an entry
+   * of one kind, a payout of the payout engine): whether `handle` would act on this event, decided
+   * from the event alone. A batch it acts on none of takes the path of `handles` above.
+   */
+  acts?(event: RecordedEvent): boolean;
+}
+
+/** Whether `handle` would act on any of the events: a consumer that names neither `handles` nor `acts` acts on every batch. */
+export function actsOnAny(spec: ConsumerSpec, events: readonly RecordedEvent[]): boolean {
+  if (!spec.handles && !spec.acts) return true;
+  return events.some((e) => (!spec.handles || spec.handles.includes(e.type)) && (!spec.acts || spec.acts(e)));
 }
 
 export async function readCheckpoint(db: Knex | Knex.Transaction, table: string, name: string): Promise<string | null> {
@@ -26,31 +38,49 @@ export async function readCheckpoint(db: Knex | Knex.Transaction, table: string,
 }
 
 /**
+ * Moves the checkpoint to `position`, provided it is still where this consumer left it
+ * (`expected`): one compare-and-set statement; a missing row (the first batch) is inserted, a
+ * moved checkpoint throws CheckpointMoved.
+ */
+export async function moveCheckpoint(knex: Knex, spec: ConsumerSpec, expected: string | null, position: string): Promise<void> {
+  const moved = await knex(spec.checkpointTable)
+    .where({ name: spec.name })
+    .andWhereRaw('position IS NOT DISTINCT FROM ?', [expected])
+    .update({ position, updated_at: knex.fn.now() });
+  if (moved === 1) return;
+  await knex.transaction(async (trx) => claimCheckpoint(trx, spec, expected, position));
+}
+
+/**
+ * In a transaction: moves the checkpoint from `expected` to `position` and holds its row locked
+ * until the commit. The update is the claim (one statement when the checkpoint is where it was
+ * left); only when it matched no row is the row read, to tell a first batch (no row: inserted)
+ * from a moved checkpoint (CheckpointMoved).
+ */
+async function claimCheckpoint(trx: Knex.Transaction, spec: ConsumerSpec, expected: string | null, position: string | null): Promise<void> {
+  const table = spec.checkpointTable;
+  const moved = await trx(table)
+    .where({ name: spec.name })
+    .andWhereRaw('position IS NOT DISTINCT FROM ?', [expected])
+    .update({ position: position ?? expected, updated_at: trx.fn.now() });
+  if (moved === 1) return;
+  const row = await trx(table).where({ name: spec.name }).forUpdate().first<{ position: string | null } | undefined>();
+  if (row || expected !== null) throw new CheckpointMoved();
+  await trx(table).insert({ name: spec.name, position, updated_at: trx.fn.now() });
+}
+
+/**
  * Applies one batch and moves the checkpoint in one transaction, so a batch's effects and its
  * checkpoint commit together (exactly-once for what is written to this database). The checkpoint
- * row is locked and compared first: if it moved, nothing is applied.
+ * is claimed first (moved and locked, claimCheckpoint): if it moved, nothing is applied. A batch
+ * the consumer acts on none of (actsOnAny) only moves the checkpoint, in one statement.
  */
 export async function applyBatch(knex: Knex, spec: ConsumerSpec, expected: string | null, events: readonly RecordedEvent[]): Promise<void> {
   const last = events[events.length - 1];
-  if (last && spec.handles && !events.some((e) => spec.handles!.includes(e.type))) {
-    // Nothing to act on: move the checkpoint, provided it is still where this consumer left it.
-    // A missing row (the first batch) or a moved checkpoint takes the transaction below.
-    const moved = await knex(spec.checkpointTable)
-      .where({ name: spec.name })
-      .andWhereRaw('position IS NOT DISTINCT FROM ?', [expected])
-      .update({ position: last.position, updated_at: knex.fn.now() });
-    if (moved === 1) return;
-  }
+  if (last && !actsOnAny(spec, events)) return moveCheckpoint(knex, spec, expected, last.position);
   await knex.transaction(async (trx) => {
-    const row = await trx(spec.checkpointTable).where({ name: spec.name }).forUpdate().first<{ position: string | null } | undefined>();
-    if (!row) {
-      if (expected !== null) throw new CheckpointMoved();
-      await trx(spec.checkpointTable).insert({ name: spec.name, position: null, updated_at: trx.fn.now() });
-    } else if (row.position !== expected) {
-      throw new CheckpointMoved();
-    }
+    await claimCheckpoint(trx, spec, expected, last?.position ?? null);
     await spec.handle(trx, events);
-    if (last) await trx(spec.checkpointTable).where({ name: spec.name }).update({ position: last.position, updated_at: trx.fn.now() });
   });
 }
 

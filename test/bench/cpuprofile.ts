@@ -148,6 +148,8 @@ export function summaryText(s: ProfileSummary, top = 25): string[] {
     table(['self ms', 'share', 'µs/op', 'function', 'where'], frameRows([...s.frames].sort((a, b) => b.selfMs - a.selfMs), 'selfMs')),
     `top frames by total time (self and what they call)${unit}`,
     table(['total ms', 'share', 'µs/op', 'function', 'where'], frameRows([...s.frames].sort((a, b) => b.totalMs - a.totalMs), 'totalMs')),
+    `the project's own functions (dist/) by total time${unit}`,
+    table(['total ms', 'share', 'µs/op', 'function', 'where'], frameRows(s.frames.filter((f) => f.where.startsWith('dist/')).sort((a, b) => b.totalMs - a.totalMs), 'totalMs')),
     `self time by file${unit}`,
     table(['self ms', 'share', 'µs/op', 'file'], s.files.slice(0, top).map((f) => [fixed(f.selfMs, 0), share(f.selfMs), perOp(f.selfMs), f.file])),
   ];

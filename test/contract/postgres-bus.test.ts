@@ -39,3 +39,48 @@ t.test('a consumer that names the types it acts on moves past a batch of other t
   t.same(handled, ['wanted.thing'], 'a batch with a type it acts on is handled');
   t.equal(await readCheckpoint(knex, 'bus_checkpoints', 'picky'), next[0]!.position);
 });
+
+t.test('a consumer that acts on some events of its types only (acts) moves past a batch of none of them in one statement, and handles a batch with one', async (t) => {
+  const { knex, store } = await postgresStore(t);
+  await knex('bus_checkpoints').insert({ name: 'narrow', position: null, updated_at: knex.fn.now() });
+  for (let i = 0; i < 3; i++) await store.append(`n-${i}`, [{ type: 'wanted.thing', data: { i } }], { expectedVersion: 'no_stream' });
+  const events = await store.readAll(null, 10);
+  const handled: number[] = [];
+  const spec = {
+    name: 'narrow',
+    checkpointTable: 'bus_checkpoints',
+    handles: ['wanted.thing'],
+    acts: (e: { data: unknown }) => (e.data as { i: number }).i === 2,
+    handle: async (_trx: unknown, batch: readonly { data: unknown }[]) => void handled.push(...batch.map((e) => (e.data as { i: number }).i)),
+  };
+  const statements: string[] = [];
+  const count = (q: { sql: string }) => void (/pg_notify/.test(q.sql) || statements.push(q.sql));
+  knex.on('query', count);
+  await applyBatch(knex, spec, null, events.slice(0, 2));
+  knex.off('query', count);
+  t.same(handled, [], 'handle is not called for events it does not act on');
+  t.equal(statements.length, 1, `one statement: ${statements.join(' | ')}`);
+  t.equal(await readCheckpoint(knex, 'bus_checkpoints', 'narrow'), events[1]!.position);
+
+  statements.length = 0;
+  knex.on('query', count);
+  await applyBatch(knex, spec, events[1]!.position, events.slice(2));
+  knex.off('query', count);
+  t.same(handled, [2], 'a batch with an event it acts on is handled');
+  t.same(statements.map((s) => s.split(' ')[0]!.toUpperCase()), ['BEGIN;', 'UPDATE', 'COMMIT;'], `the checkpoint claimed and moved by one statement in the batch's transaction: ${statements.join(' | ')}`);
+  t.equal(await readCheckpoint(knex, 'bus_checkpoints', 'narrow'), events[2]!.position);
+});
+
+t.test('a first batch with no checkpoint row inserts it, in either path', async (t) => {
+  const { knex, store } = await postgresStore(t);
+  await store.append('f-1', [{ type: 'other.thing', data: {} }], { expectedVersion: 'no_stream' });
+  await store.append('f-2', [{ type: 'wanted.thing', data: {} }], { expectedVersion: 'no_stream' });
+  const events = await store.readAll(null, 10);
+  const spec = (name: string) => ({ name, checkpointTable: 'bus_checkpoints', handles: ['wanted.thing'], handle: async () => undefined });
+  await applyBatch(knex, spec('first-skip'), null, events.slice(0, 1));
+  await applyBatch(knex, spec('first-handled'), null, events);
+  t.equal(await readCheckpoint(knex, 'bus_checkpoints', 'first-skip'), events[0]!.position);
+  t.equal(await readCheckpoint(knex, 'bus_checkpoints', 'first-handled'), events[1]!.position);
+  const moved = await applyBatch(knex, spec('elsewhere'), events[0]!.position, events.slice(1)).then(() => false, (err: unknown) => err instanceof CheckpointMoved);
+  t.ok(moved, 'a consumer that expects a checkpoint where there is no row applies nothing');
+});
