@@ -85,31 +85,59 @@ export async function applyBatch(knex: Knex, spec: ConsumerSpec, expected: strin
 }
 
 /**
+ * How long a consumer may leave its stored checkpoint behind batches it acts on none of. Every
+ * commit wakes every consumer of a process; most act on none of it, and moving each one's
+ * checkpoint past each commit cost a statement per consumer per commit. A checkpoint left behind
+ * only makes a restart read those batches again and skip them again: nothing is applied twice.
+ */
+export const CHECKPOINT_DEFER_MS = 100;
+
+/**
  * A checkpointed reader of the global log (the embedded bus): resumes after its stored
  * checkpoint, applies batches in order, and restarts from the stored checkpoint when it moved.
+ * Batches it acts on none of move the stored checkpoint at most every CHECKPOINT_DEFER_MS (or
+ * with the next batch it acts on, or when caught up or stopped), not one statement each.
  */
 export class CheckpointedConsumer {
   private sub: Subscription | null = null;
   private stopped = false;
+  /** The stored checkpoint, as this consumer last read or wrote it. */
+  private stored: string | null = null;
+  /** How far batches it acts on none of took it past `stored` (null: not past it). */
+  private skipped: string | null = null;
+  private flushTimer: NodeJS.Timeout | null = null;
+  /** Batches and deferred moves of the checkpoint, one at a time. */
+  private writing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly knex: Knex,
     private readonly store: EventStore,
     private readonly spec: ConsumerSpec,
     private readonly log?: Logger,
+    private readonly deferMs = CHECKPOINT_DEFER_MS,
   ) {}
 
   async start(): Promise<void> {
-    let checkpoint = await readCheckpoint(this.knex, this.spec.checkpointTable, this.spec.name);
+    const checkpoint = await readCheckpoint(this.knex, this.spec.checkpointTable, this.spec.name);
     if (this.stopped) return;
+    this.stored = checkpoint;
+    this.skipped = null;
     let moved = false;
     const sub: Subscription = this.store.subscribe({
       after: checkpoint,
       batchSize: this.spec.batchSize ?? 500,
-      handle: async (events) => {
-        await applyBatch(this.knex, this.spec, checkpoint, events);
-        checkpoint = events[events.length - 1]!.position;
-      },
+      handle: (events) =>
+        this.serially(async () => {
+          const last = events[events.length - 1]!.position;
+          if (!actsOnAny(this.spec, events)) {
+            this.skipped = last;
+            this.flushSoon(sub);
+            return;
+          }
+          await applyBatch(this.knex, this.spec, this.stored, events);
+          this.stored = last;
+          this.skipped = null;
+        }),
       onError: (err) => {
         if (err instanceof CheckpointMoved) {
           // Resubscribe from the stored checkpoint, once, outside the loop that reported it.
@@ -123,21 +151,67 @@ export class CheckpointedConsumer {
     this.sub = sub;
   }
 
+  private serially(work: () => Promise<void>): Promise<void> {
+    const run = this.writing.then(work);
+    this.writing = run.catch(() => undefined);
+    return run;
+  }
+
+  private flushSoon(sub: Subscription): void {
+    if (this.flushTimer) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = null;
+      void this.flush(sub).catch((err: unknown) => {
+        if (err instanceof CheckpointMoved) return void this.restart(sub);
+        this.log?.error({ err, consumer: this.spec.name }, 'consumer checkpoint not moved; retrying');
+        this.flushSoon(sub);
+      });
+    }, this.deferMs);
+    this.flushTimer.unref();
+  }
+
+  /** Stores how far the batches it acted on none of took it. */
+  private flush(sub: Subscription): Promise<void> {
+    return this.serially(async () => {
+      if (this.sub !== sub || this.skipped === null) return;
+      const position = this.skipped;
+      await moveCheckpoint(this.knex, this.spec, this.stored, position);
+      this.stored = position;
+      if (this.skipped === position) this.skipped = null;
+    });
+  }
+
   private async restart(old: Subscription): Promise<void> {
     if (this.sub !== old) return;
     this.sub = null;
+    this.cancelFlush();
     await old.stop();
     await this.start();
   }
 
-  /** Resolves when everything committed before the call has been handled. */
+  private cancelFlush(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+  }
+
+  /** Resolves when everything committed before the call has been handled, and the stored checkpoint says so. */
   async caughtUp(): Promise<void> {
-    await this.sub?.caughtUp();
+    const sub = this.sub;
+    if (!sub) return;
+    await sub.caughtUp();
+    this.cancelFlush();
+    await this.flush(sub).catch((err: unknown) => {
+      if (!(err instanceof CheckpointMoved)) throw err;
+      void this.restart(sub);
+    });
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    await this.sub?.stop();
+    const sub = this.sub;
+    await sub?.stop();
+    this.cancelFlush();
+    if (sub) await this.flush(sub).catch((err: unknown) => this.log?.warn({ err, consumer: this.spec.name }, 'consumer checkpoint not moved at stop; its last batches will be read again'));
     this.sub = null;
   }
 }

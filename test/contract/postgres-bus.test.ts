@@ -84,3 +84,45 @@ t.test('a first batch with no checkpoint row inserts it, in either path', async 
   const moved = await applyBatch(knex, spec('elsewhere'), events[0]!.position, events.slice(1)).then(() => false, (err: unknown) => err instanceof CheckpointMoved);
   t.ok(moved, 'a consumer that expects a checkpoint where there is no row applies nothing');
 });
+
+t.test('a consumer leaves its stored checkpoint behind batches it acts on none of until its next batch, or until it is caught up', async (t) => {
+  const { knex, store } = await postgresStore(t);
+  const name = 'deferring';
+  const handled: string[] = [];
+  let wanted: () => void = () => undefined;
+  const spec = {
+    name,
+    checkpointTable: 'bus_checkpoints',
+    handles: ['wanted.thing'],
+    handle: async (_trx: unknown, batch: readonly { type: string; streamId: string }[]) => {
+      handled.push(...batch.filter((e) => e.type === 'wanted.thing').map((e) => e.streamId));
+      wanted();
+    },
+  };
+  // The deferral outlasts the test: only the next batch, caughtUp() or stop() move the checkpoint.
+  await knex('bus_checkpoints').insert({ name, position: null, updated_at: knex.fn.now() });
+  const consumer = new CheckpointedConsumer(knex, store, spec, undefined, 3_600_000);
+  await consumer.start();
+  t.teardown(() => consumer.stop());
+  const moves: string[] = [];
+  const count = (q: { sql: string; bindings?: unknown[] }) => void (/bus_checkpoints/.test(q.sql) && q.bindings?.includes(name) && moves.push(q.sql));
+  knex.on('query', count);
+
+  const handledOnce = new Promise<void>((resolve) => (wanted = resolve));
+  for (let i = 0; i < 5; i++) await store.append(`other-${i}`, [{ type: 'other.thing', data: {} }], { expectedVersion: 'no_stream' });
+  await store.append('wanted-1', [{ type: 'wanted.thing', data: {} }], { expectedVersion: 'no_stream' });
+  await handledOnce;
+  await consumer.caughtUp(); // its batch committed; nothing left behind to store
+  knex.off('query', count);
+  const afterWanted = await readCheckpoint(knex, 'bus_checkpoints', name);
+  const log = await store.readAll(null, 100);
+  t.same(handled, ['wanted-1']);
+  t.equal(afterWanted, log[log.length - 1]!.position, 'the batch it acted on moved the checkpoint past the skipped ones as well');
+  t.equal(moves.length, 1, `the skipped batches moved nothing of their own: one statement on the checkpoint (${moves.join(' | ')})`);
+
+  for (let i = 5; i < 8; i++) await store.append(`other-${i}`, [{ type: 'other.thing', data: {} }], { expectedVersion: 'no_stream' });
+  await consumer.caughtUp();
+  const head = await store.readAll(null, 100);
+  t.equal(await readCheckpoint(knex, 'bus_checkpoints', name), head[head.length - 1]!.position, 'caught up, the stored checkpoint is at the head');
+  t.same(handled, ['wanted-1'], 'nothing handled twice');
+});
