@@ -162,6 +162,8 @@ export interface PayoutsResult {
   inProcess: InProcessResult | null;
   openLoop: OpenLoopResult | null;
   decay: DecayResult | null;
+  /** The balances of the process model's merchants after the open loop and the decay slices (every payout of theirs counted). */
+  laterCheck: BalanceCheck | null;
 }
 
 interface Funded {
@@ -261,13 +263,14 @@ export async function benchPayouts(serverUrl: string): Promise<PayoutsResult> {
     }
     let openLoop: OpenLoopResult | null = null;
     let decay: DecayResult | null = null;
+    let laterCheck: BalanceCheck | null = null;
     if (rows.has('open-loop') || rows.has('decay')) {
       const asked = process.env.BENCH_OPEN_LOOP_RATE;
       const rate = asked ? { perSecond: numberFromEnv('BENCH_OPEN_LOOP_RATE', 1, 1), from: 'BENCH_OPEN_LOOP_RATE' } : inProcess ? { perSecond: OPEN_LOOP_SHARE * inProcess.separate.perSecond, from: `${percent(OPEN_LOOP_SHARE)} of the in-process maximum` } : null;
       if (rows.has('open-loop') && rate === null) throw new Error('BENCH_PAYOUT_ROWS: the open loop needs the in-process row (its rate is 60 % of that maximum) or BENCH_OPEN_LOOP_RATE');
-      ({ openLoop, decay } = await laterRuns(service, database.url, standaloneMerchants, rows, rate, standaloneSums));
+      ({ openLoop, decay, check: laterCheck } = await laterRuns(service, database.url, standaloneMerchants, rows, rate, standaloneSums));
     }
-    return { clients: HTTP_CONNECTIONS, poolMax: service.poolMax, processModel, inProcess, openLoop, decay };
+    return { clients: HTTP_CONNECTIONS, poolMax: service.poolMax, processModel, inProcess, openLoop, decay, laterCheck };
   } finally {
     await worker?.close();
     await receiver.close();
@@ -352,14 +355,17 @@ async function withStandalone<T>(service: BenchService, databaseUrl: string, mer
   }
 }
 
-/** Adds a load generator's 2xx totals per merchant key to `sums`. */
-async function addTotals(worker: LoadWorker, sums: Map<string, { ok: number; amountPlusFee: number }>): Promise<Record<string, number>> {
+type Sums = Map<string, { ok: number; amountPlusFee: number }>;
+
+/** `sums` plus a load generator's 2xx totals so far (they count from its start), per merchant key. */
+async function withTotals(worker: LoadWorker, sums: Sums): Promise<{ sums: Sums; payouts: number; outcomes: Record<string, number> }> {
   const totals = await worker.totals('standalone');
+  const out: Sums = new Map(sums);
   for (const t of totals.perKey) {
-    const sum = sums.get(t.key) ?? { ok: 0, amountPlusFee: 0 };
-    sums.set(t.key, { ok: sum.ok + t.ok, amountPlusFee: sum.amountPlusFee + t.amountPlusFee });
+    const sum = out.get(t.key) ?? { ok: 0, amountPlusFee: 0 };
+    out.set(t.key, { ok: sum.ok + t.ok, amountPlusFee: sum.amountPlusFee + t.amountPlusFee });
   }
-  return totals.outcomes;
+  return { sums: out, payouts: [...out.values()].reduce((n, t) => n + t.ok, 0), outcomes: totals.outcomes };
 }
 
 /**
@@ -379,8 +385,8 @@ async function processModelRun(service: BenchService, databaseUrl: string, merch
     const [result] = await measureScenarios(worker, ['standalone'], service.system.knex);
     const loadEnded = performance.now();
     const cpuAtEnd = processCpuSeconds();
-    const outcomes = await addTotals(worker, sums);
-    const payouts = [...sums.values()].reduce((n, t) => n + t.ok, 0);
+    const { sums: after, payouts, outcomes } = await withTotals(worker, sums);
+    for (const [key, sum] of after) sums.set(key, sum);
     progress(`  waiting for the background: ${payouts} payouts final, their webhooks delivered…`);
     const lag = await backgroundLag(service, merchants, payouts, loadEnded);
     const toUs = monotonicUs();
@@ -426,15 +432,14 @@ async function laterRuns(
   rows: Set<PayoutRow>,
   rate: { perSecond: number; from: string } | null,
   sums: Map<string, { ok: number; amountPlusFee: number }>,
-): Promise<{ openLoop: OpenLoopResult | null; decay: DecayResult | null }> {
+): Promise<{ openLoop: OpenLoopResult | null; decay: DecayResult | null; check: BalanceCheck }> {
   const { value, rssBytes } = await withStandalone(service, databaseUrl, merchants, [], async ({ worker }) => {
     let openLoop: OpenLoopResult | null = null;
     if (rows.has('open-loop') && rate) {
       progress(`  open loop: ${fixed(rate.perSecond, 0)} payouts/s (${rate.from}) for ${OPEN_LOOP_SECONDS} s against make start…`);
       const report = await worker.openLoop('standalone', OPEN_LOOP_SECONDS, rate.perSecond);
       const ended = performance.now();
-      await addTotals(worker, sums);
-      const lag = await backgroundLag(service, merchants, [...sums.values()].reduce((n, t) => n + t.ok, 0), ended);
+      const lag = await backgroundLag(service, merchants, (await withTotals(worker, sums)).payouts, ended);
       const m = new Measurement();
       for (const ms of report.latenciesMs) m.record(ms);
       const r = m.result();
@@ -449,15 +454,13 @@ async function laterRuns(
         perSecond.push((report.latenciesMs.length - report.non2xx) / report.seconds);
       }
       const ended = performance.now();
-      await addTotals(worker, sums);
-      const lag = await backgroundLag(service, merchants, [...sums.values()].reduce((n, t) => n + t.ok, 0), ended);
+      const lag = await backgroundLag(service, merchants, (await withTotals(worker, sums)).payouts, ended);
       decay = { sliceSeconds: DECAY_SLICE_SECONDS, perSecond, ratio: perSecond[perSecond.length - 1]! / perSecond[0]!, lagSeconds: lag.seconds };
     }
-    const check = await checkBalances(service, merchants, sums);
-    if (!check.ok) throw new Error(`balance check after the open loop and the decay slices: ${check.detail}`);
-    return { openLoop, decay };
+    const check = await checkBalances(service, merchants, (await withTotals(worker, sums)).sums);
+    return { openLoop, decay, check };
   });
-  return { openLoop: value.openLoop, decay: value.decay ? { ...value.decay, rssBytes } : null };
+  return { openLoop: value.openLoop, decay: value.decay ? { ...value.decay, rssBytes } : null, check: value.check };
 }
 
 /** Microseconds of the monotonic clock V8's profiles use. */
@@ -523,7 +526,7 @@ export function payoutsText(r: PayoutsResult): string[] {
       `First make start's processes (knex pool 20 each, the scheduler loop on, the sandbox operator answering at once, a webhook endpoint per merchant on a loopback receiver; ` +
       `SQL and event loops in those processes); then a service in this process (API only: operator an hour out, no background; pool max ${r.poolMax}), ` +
       `its two runs and GET /healthz alternating in slices`,
-    table(
+    ...(scenarios.length === 0 ? [] : [table(
       ['merchants', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'requests', 'SQL/request', 'server loop busy', 'CPUs busy', 'balance check'],
       [...scenarios, ...(ip ? [{ ...ip.healthz, name: 'GET /healthz (in this process)', check: null }] : [])].map((s) => [
         s.name,
@@ -538,7 +541,7 @@ export function payoutsText(r: PayoutsResult): string[] {
         percent(s.busy.machineCpu),
         s.check === null ? '' : s.check.ok ? 'OK' : 'MISMATCH',
       ]),
-    ),
+    )]),
   ];
   if (pm) {
     const lag = pm.lag;
@@ -574,6 +577,14 @@ export function payoutsText(r: PayoutsResult): string[] {
     out.push(
       `  decay against make start: ${d.perSecond.length} consecutive slices of ${d.sliceSeconds} s on the same merchants: ${d.perSecond.map((x) => fixed(x, 0)).join(', ')} payouts/s; ` +
         `last ÷ first ${fixed(d.ratio, 2)}; background ${d.lagSeconds === null ? `NOT caught up within ${LAG_LIMIT_S} s` : `caught up ${fixed(d.lagSeconds, 2)} s after`}`,
+    );
+  }
+  if (r.laterCheck) {
+    const c = r.laterCheck;
+    out.push(
+      `  after the open loop and the decay slices, ${c.merchants} merchants of the process model: ${c.payouts2xx} payouts answered 2xx in all, ${c.payoutsStored} in read.payouts; ` +
+        `available = funding − Σ(amount+fee): ledger ${c.merchants - c.ledgerMismatches}/${c.merchants}, GET /api/v1/balance ${c.merchants - c.apiMismatches}/${c.merchants} → ${c.ok ? 'OK' : 'MISMATCH'}` +
+        (c.detail ? `\n    ${c.detail}` : ''),
     );
   }
   out.push(
@@ -658,6 +669,7 @@ export function payoutsJson(r: PayoutsResult) {
     open_loop: r.openLoop
       ? { asked_per_s: round(r.openLoop.perSecondAsked, 1), rate_from: r.openLoop.rateFrom, answered: r.openLoop.result.operations, p50_ms: round(r.openLoop.result.p50Ms, 3), p99_ms: round(r.openLoop.result.p99Ms, 3), non_2xx: r.openLoop.result.non2xx, errors: r.openLoop.result.errors, caught_up_s: r.openLoop.lagSeconds === null ? null : round(r.openLoop.lagSeconds, 3) }
       : null,
+    later_balance_check: r.laterCheck ? (r.laterCheck.ok ? 'OK' : 'MISMATCH') : null,
     decay: r.decay ? { slice_s: r.decay.sliceSeconds, per_s: r.decay.perSecond.map((x) => round(x, 1)), last_over_first: round(r.decay.ratio, 3), caught_up_s: r.decay.lagSeconds === null ? null : round(r.decay.lagSeconds, 3) } : null,
   };
 }
