@@ -43,6 +43,12 @@ export interface ProfileWindow {
   toUs: number;
   /** Operations done in the window (complete payouts). */
   operations: number;
+  /**
+   * The process's CPU seconds over the window, from /proc. The profiler samples the thread
+   * whenever it is not idle, descheduled or not: on a busy machine its busy time exceeds its CPU,
+   * so shares are the profile's figure and the CPU per operation is this, spread by share.
+   */
+  cpuSeconds?: number;
 }
 
 export interface FrameCost {
@@ -58,9 +64,26 @@ export interface ProfileSummary {
   /** Sampled milliseconds not idle: the thread's CPU as the profiler saw it. */
   busyMs: number;
   operations: number;
+  /** The process's CPU milliseconds over the window, where known (ProfileWindow.cpuSeconds). */
+  cpuMs: number | null;
   frames: FrameCost[];
   /** Self time summed per source file (node's internals and V8's pseudo-frames by name). */
   files: { file: string; selfMs: number }[];
+}
+
+/** Where a file belongs: its npm package, the project's directory (two levels under dist/), node's module, or the pseudo-frame itself (writev, the garbage collector). */
+export function packageOf(file: string): string {
+  if (file.startsWith('node_modules/')) return file.split('/')[1]!;
+  if (file.startsWith('dist/')) return file.split('/').slice(1, 3).join('/');
+  if (file.startsWith('node:')) return file.replace(/^node:(internal\/)?/, 'node:').split('/')[0]!;
+  return file;
+}
+
+/** Self time summed per package (packageOf), largest first. */
+export function byPackage(s: ProfileSummary): { name: string; selfMs: number }[] {
+  const sums = new Map<string, number>();
+  for (const f of s.files) sums.set(packageOf(f.file), (sums.get(packageOf(f.file)) ?? 0) + f.selfMs);
+  return [...sums.entries()].map(([name, selfMs]) => ({ name, selfMs })).sort((a, b) => b.selfMs - a.selfMs);
 }
 
 /** Pseudo-frames: no code of anyone's, the thread waiting. */
@@ -128,6 +151,7 @@ export function summarize(profile: CpuProfile, window?: Partial<ProfileWindow>):
     windowMs: last > first ? (last - first) / 1000 : 0,
     busyMs: busy,
     operations: window?.operations ?? 0,
+    cpuMs: window?.cpuSeconds === undefined ? null : window.cpuSeconds * 1000,
     frames: [...frames.values()],
     files: [...files.entries()].map(([file, selfMs]) => ({ file, selfMs })).sort((a, b) => b.selfMs - a.selfMs),
   };
@@ -136,22 +160,25 @@ export function summarize(profile: CpuProfile, window?: Partial<ProfileWindow>):
 /** The summary as text: the busy time per operation, the top frames by self time and by total time, and the top files by self time. */
 export function summaryText(s: ProfileSummary, top = 25): string[] {
   const per = s.operations > 0 ? s.operations : null;
-  const perOp = (ms: number) => (per === null ? '' : fixed((ms / per) * 1000, 0));
+  // µs of CPU per operation: the process's CPU (when known, else the profile's busy time) spread by share.
+  const scale = s.cpuMs ?? s.busyMs;
+  const perOp = (ms: number) => (per === null ? '' : fixed(((ms / Math.max(s.busyMs, 1e-9)) * scale * 1000) / per, 0));
   const share = (ms: number) => `${fixed((100 * ms) / Math.max(s.busyMs, 1e-9), 1)} %`;
-  const unit = per === null ? '' : ` (µs per operation: ÷ ${per})`;
+  const unit = per === null ? '' : ` (µs/op: µs of ${s.cpuMs === null ? "the profile's busy time" : 'CPU'} per operation, ÷ ${per})`;
   const frameRows = (sorted: FrameCost[], by: 'selfMs' | 'totalMs') =>
     sorted.slice(0, top).map((f) => [fixed(f[by], 0), share(f[by]), perOp(f[by]), f.frame, f.where]);
   return [
     `profile window ${fixed(s.windowMs / 1000, 2)} s; busy (not idle) ${fixed(s.busyMs / 1000, 2)} s` +
-      (per === null ? '' : `; ${per} operations: ${fixed(s.busyMs / per, 3)} ms of this thread's CPU each`),
+      (s.cpuMs === null ? '' : `; CPU ${fixed(s.cpuMs / 1000, 2)} s`) +
+      (per === null ? '' : `; ${per} operations: ${fixed(scale / per, 3)} ms of this process's ${s.cpuMs === null ? 'busy time' : 'CPU'} each`),
     `top frames by self time${unit}`,
     table(['self ms', 'share', 'µs/op', 'function', 'where'], frameRows([...s.frames].sort((a, b) => b.selfMs - a.selfMs), 'selfMs')),
     `top frames by total time (self and what they call)${unit}`,
     table(['total ms', 'share', 'µs/op', 'function', 'where'], frameRows([...s.frames].sort((a, b) => b.totalMs - a.totalMs), 'totalMs')),
     `the project's own functions (dist/) by total time${unit}`,
     table(['total ms', 'share', 'µs/op', 'function', 'where'], frameRows(s.frames.filter((f) => f.where.startsWith('dist/')).sort((a, b) => b.totalMs - a.totalMs), 'totalMs')),
-    `self time by file${unit}`,
-    table(['self ms', 'share', 'µs/op', 'file'], s.files.slice(0, top).map((f) => [fixed(f.selfMs, 0), share(f.selfMs), perOp(f.selfMs), f.file])),
+    `self time by package (npm package, the project's directory, node's module)${unit}`,
+    table(['self ms', 'share', 'µs/op', 'package'], byPackage(s).slice(0, top).map((f) => [fixed(f.selfMs, 0), share(f.selfMs), perOp(f.selfMs), f.name])),
   ];
 }
 

@@ -393,7 +393,7 @@ async function processModelRun(service: BenchService, databaseUrl: string, merch
     const cpuDuringLoad = { wallSeconds: (loadEnded - loadStarted) / 1000, seconds: cpuByGroup(cpuFrom, cpuAtEnd, group) };
     const cpuAfterLoad = { wallSeconds: (performance.now() - loadEnded) / 1000, seconds: cpuByGroup(cpuAtEnd, processCpuSeconds(), group) };
     const serviceCpu = SERVICE_GROUPS.reduce((sum, g) => sum + (cpuDuringLoad.seconds[g] ?? 0) + (cpuAfterLoad.seconds[g] ?? 0), 0);
-    const window: ProfileWindow = { fromUs, toUs, operations: lag.final };
+    const window: ProfileWindow = { fromUs, toUs, operations: lag.final, cpuSeconds: (cpuDuringLoad.seconds.primary ?? 0) + (cpuAfterLoad.seconds.primary ?? 0) };
     if (PROFILE_DIR) fs.writeFileSync(`${PROFILE_DIR}/window.${primary}.json`, JSON.stringify(window));
     const check = await checkBalances(service, merchants, sums);
     const { verified, failures } = verifyAll(receiver.received, secrets);
