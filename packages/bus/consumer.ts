@@ -95,8 +95,9 @@ export const CHECKPOINT_DEFER_MS = 100;
 /**
  * A checkpointed reader of the global log (the embedded bus): resumes after its stored
  * checkpoint, applies batches in order, and restarts from the stored checkpoint when it moved.
- * Batches it acts on none of move the stored checkpoint at most every CHECKPOINT_DEFER_MS (or
- * with the next batch it acts on, or when caught up or stopped), not one statement each.
+ * Batches it acts on none of move the stored checkpoint at most every `deferMs` (or with the
+ * next batch it acts on, or when caught up or stopped), not one statement each; with `deferMs` 0
+ * each moves it at once (for checkpoints something waits on, like the projector's).
  */
 export class CheckpointedConsumer {
   private sub: Subscription | null = null;
@@ -130,8 +131,13 @@ export class CheckpointedConsumer {
         this.serially(async () => {
           const last = events[events.length - 1]!.position;
           if (!actsOnAny(this.spec, events)) {
-            this.skipped = last;
-            this.flushSoon(sub);
+            if (this.deferMs > 0) {
+              this.skipped = last;
+              this.flushSoon(sub);
+              return;
+            }
+            await moveCheckpoint(this.knex, this.spec, this.stored, last);
+            this.stored = last;
             return;
           }
           await applyBatch(this.knex, this.spec, this.stored, events);

@@ -126,3 +126,26 @@ t.test('a consumer leaves its stored checkpoint behind batches it acts on none o
   t.equal(await readCheckpoint(knex, 'bus_checkpoints', name), head[head.length - 1]!.position, 'caught up, the stored checkpoint is at the head');
   t.same(handled, ['wanted-1'], 'nothing handled twice');
 });
+
+t.test('a consumer whose checkpoint something waits on (deferMs 0, the projector) moves it past a batch it acts on none of at once', async (t) => {
+  const { knex, store } = await postgresStore(t);
+  const name = 'not-deferring';
+  await knex('bus_checkpoints').insert({ name, position: null, updated_at: knex.fn.now() });
+  const consumer = new CheckpointedConsumer(knex, store, { name, checkpointTable: 'bus_checkpoints', handles: ['wanted.thing'], handle: async () => undefined }, undefined, 0);
+  await consumer.start();
+  t.teardown(() => consumer.stop());
+  // Resolves when the consumer's own statement has moved the checkpoint: neither caughtUp() nor stop() is called before.
+  const moved = new Promise<void>((resolve) => {
+    const onAnswer = (_response: unknown, q: { sql: string; bindings?: unknown[] }) => {
+      if (/^update "bus_checkpoints"/.test(q.sql) && q.bindings?.includes(name)) {
+        knex.off('query-response', onAnswer);
+        resolve();
+      }
+    };
+    knex.on('query-response', onAnswer);
+  });
+  await store.append('other-1', [{ type: 'other.thing', data: {} }], { expectedVersion: 'no_stream' });
+  await moved;
+  const log = await store.readAll(null, 10);
+  t.equal(await readCheckpoint(knex, 'bus_checkpoints', name), log[log.length - 1]!.position);
+});
