@@ -130,14 +130,9 @@ export class CheckpointedConsumer {
       handle: (events) =>
         this.serially(async () => {
           const last = events[events.length - 1]!.position;
-          if (!actsOnAny(this.spec, events)) {
-            if (this.deferMs > 0) {
-              this.skipped = last;
-              this.flushSoon(sub);
-              return;
-            }
-            await moveCheckpoint(this.knex, this.spec, this.stored, last);
-            this.stored = last;
+          if (this.deferMs > 0 && !actsOnAny(this.spec, events)) {
+            this.skipped = last;
+            this.flushSoon(sub);
             return;
           }
           await applyBatch(this.knex, this.spec, this.stored, events);
