@@ -12,6 +12,7 @@ import { automationMigrations } from '../packages/automations/schema.js';
 import { ALL_PROJECTIONS } from '../projections/registry.js';
 import { reportingMigrations } from '../projections/reporting.js';
 import type { Migration } from '../packages/core/migration.js';
+import { railRecipientMigrations } from '../services/rail-recipients.js';
 
 /** Every schema change of the service, in order. Append only: never edit one that has shipped. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -38,6 +39,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ...automationMigrations,
   ...apiKeyUsageMigrations,
   ...eventWaitMigrations,
+  ...railRecipientMigrations,
 ];
 
 const LOCK_KEY = 7_305_001; // any constant; serialises concurrent migrators (api + projector starting together)

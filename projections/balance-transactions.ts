@@ -163,6 +163,9 @@ async function post(books: Books, event: RecordedEvent): Promise<void> {
     case 'refund':
       await insert('refund', 'available');
       return draw(-e.net, null);
+    case 'rail_refund_sent':
+      // Out of the rail's refunds in flight into its clearing account: the balance paid it when the refund started.
+      return;
     case 'escrow_payout_hold':
     case 'escrow_payout_release':
       // A release paid out goes from escrow to the payee, or back to escrow when the payout fails,
@@ -180,9 +183,11 @@ async function post(books: Books, event: RecordedEvent): Promise<void> {
       await insert('escrow_release', 'available');
       return addLots([{ id: e.entryId, net: e.net }]);
     case 'escrow_refund':
-      // Back to a payer who funded from the merchant's available balance: it returns there.
+    case 'refund_reversal':
+      // Back on the balance when it came from there: an escrow refund to a payer who funded from
+      // the merchant's available balance; a refund the rail refused or failed (`refund_failure`).
       if (e.lines.some((l) => l.account === 'available')) {
-        await insert('escrow_refund', 'available');
+        await insert(e.kind === 'escrow_refund' ? 'escrow_refund' : 'refund_failure', 'available');
         await addLots([{ id: e.entryId, net: e.net }]);
       }
       return;

@@ -28,6 +28,7 @@ const DELAY_REASONS: Record<DelayReason, string> = {
   operator_pending: 'the operator accepted the payout but has not confirmed it yet',
   operator_timeout: 'the operator did not answer in time',
   operator_down: 'the operator is unavailable',
+  provider_action_required: 'the provider waits for an action of the platform operator (an OTP its account still requires for transfers)',
   unknown: 'the cause is not known yet',
 };
 

@@ -145,7 +145,7 @@ export async function dailySummaries(knex: Knex, owner: Owner, from: Date, to: D
       // Escrow entries count by what they moved in or out of the merchant's own accounts (docs/escrow.md);
       // a funding campaign's release comes in like a payment: its gross, and the contributions' fees.
       knex.raw(`sum(CASE WHEN kind IN ('payment', 'campaign_release') THEN amount WHEN kind LIKE 'escrow%' THEN greatest(available + pending + reserved, 0) ELSE 0 END)::bigint AS in`),
-      knex.raw(`sum(CASE WHEN kind IN ('payout_paid', 'refund') THEN -amount WHEN kind LIKE 'escrow%' THEN greatest(-(available + pending + reserved), 0) ELSE 0 END)::bigint AS out`),
+      knex.raw(`sum(CASE WHEN kind IN ('payout_paid', 'refund', 'refund_reversal') THEN -amount WHEN kind LIKE 'escrow%' THEN greatest(-(available + pending + reserved), 0) ELSE 0 END)::bigint AS out`),
       knex.raw(`sum(CASE WHEN kind IN ('payment', 'payout_paid', 'campaign_release') THEN fee ELSE 0 END)::bigint AS fees`),
     );
   const balance = new Map(openings.map((o) => [o.currency, Number(o.total)]));

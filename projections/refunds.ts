@@ -38,10 +38,12 @@ export const refundsProjection: Projection = {
   }),
 };
 
-const REFUND_KEYS: readonly (keyof RefundObject)[] = ['id', 'object', 'amount', 'currency', 'payment_intent', 'status', 'reason', 'failure_reason', 'created', 'livemode'];
+const REFUND_KEYS: readonly (keyof RefundObject)[] = ['id', 'object', 'amount', 'currency', 'payment_intent', 'status', 'reason', 'failure_reason', 'failure_code', 'failure_message', 'created', 'livemode'];
 
+/** A stored refund as the API shows it; refunds stored before `failure_code` existed show it as the object would now. */
 export function renderRefund(stored: RefundObject): RefundObject {
-  return orderKeys(stored, REFUND_KEYS);
+  const failureCode = stored.failure_code !== undefined ? stored.failure_code : stored.status === 'failed' ? stored.failure_reason : null;
+  return orderKeys({ ...stored, failure_code: failureCode, failure_message: stored.failure_message ?? null }, REFUND_KEYS);
 }
 
 /** A page of the refunds of one of this owner's payments, newest first. */

@@ -51,7 +51,7 @@ export const reportingMigrations: readonly Migration[] = [
         -- GET /api/v1/balance/summaries: opening + inflow - outflow - fees = closing.
         CREATE VIEW reporting.daily_balances AS ${dailyBalances({
           inflow: "CASE WHEN kind = 'payment' THEN amount ELSE 0 END",
-          outflow: "CASE WHEN kind IN ('payout_paid', 'refund') THEN -amount ELSE 0 END",
+          outflow: "CASE WHEN kind IN ('payout_paid', 'refund', 'refund_reversal') THEN -amount ELSE 0 END",
           fees: "CASE WHEN kind IN ('payment', 'payout_paid') THEN fee ELSE 0 END",
         })};
         -- Roles belong to the whole server: made once, and left to an administrator where the
@@ -78,7 +78,7 @@ export const reportingMigrations: readonly Migration[] = [
     up: (knex) =>
       knex.raw(`CREATE OR REPLACE VIEW reporting.daily_balances AS ${dailyBalances({
         inflow: "CASE WHEN kind IN ('payment', 'campaign_release') THEN amount ELSE 0 END",
-        outflow: "CASE WHEN kind IN ('payout_paid', 'refund') THEN -amount ELSE 0 END",
+        outflow: "CASE WHEN kind IN ('payout_paid', 'refund', 'refund_reversal') THEN -amount ELSE 0 END",
         fees: "CASE WHEN kind IN ('payment', 'payout_paid', 'campaign_release') THEN fee ELSE 0 END",
       })}`),
   },
@@ -91,7 +91,7 @@ export const reportingMigrations: readonly Migration[] = [
       knex.raw(`CREATE OR REPLACE VIEW reporting.daily_balances AS ${dailyBalances({
         inflow: `CASE WHEN kind IN ('payment', 'campaign_release') THEN amount
                       WHEN kind LIKE 'escrow%' THEN greatest(available + pending + reserved, 0) ELSE 0 END`,
-        outflow: `CASE WHEN kind IN ('payout_paid', 'refund') THEN -amount
+        outflow: `CASE WHEN kind IN ('payout_paid', 'refund', 'refund_reversal') THEN -amount
                        WHEN kind LIKE 'escrow%' THEN greatest(-(available + pending + reserved), 0) ELSE 0 END`,
         fees: "CASE WHEN kind IN ('payment', 'payout_paid', 'campaign_release') THEN fee ELSE 0 END",
       })}`),

@@ -44,8 +44,9 @@ export class ProjectionRunner {
   private readonly consumers: CheckpointedConsumer[];
 
   constructor(knex: Knex, store: EventStore, projections: readonly Projection[], log?: Logger) {
+    // Checkpoints moved at once, never deferred: read-your-writes (ReadYourWritesStore) waits until every one has passed an append.
     this.consumers = projections.map(
-      (p) => new CheckpointedConsumer(knex, store, { name: p.name, checkpointTable: CHECKPOINTS, handles: p.handles, handle: (trx, events) => applyEvents(trx, [p], events) }, log),
+      (p) => new CheckpointedConsumer(knex, store, { name: p.name, checkpointTable: CHECKPOINTS, handles: p.handles, handle: (trx, events) => applyEvents(trx, [p], events) }, log, 0),
     );
   }
 

@@ -1,12 +1,13 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../packages/core/clock.js';
-import type { Config, PawapayAccount } from '../packages/core/config.js';
+import type { Config, PawapayAccount, PaystackAccount } from '../packages/core/config.js';
 import { ApiError } from '../packages/core/errors.js';
 import type { Logger } from '../packages/core/logger.js';
 import type { Environment } from '../packages/core/owner.js';
 import { getCurrency } from '../packages/catalog/index.js';
-import { sinksOf, type CallbackSinks, type CollectCallback, type PayoutCallback } from '../packages/connectors/callbacks.js';
+import { sinksOf, type CallbackSinks, type CollectCallback, type PayoutCallback, type RefundCallback } from '../packages/connectors/callbacks.js';
 import { PawapayConnector, type CallbackKind, type IncomingCallback, type PawapayNews } from '../packages/connectors/pawapay/index.js';
+import { PaystackConnector } from '../packages/connectors/paystack/index.js';
 import { reportedMismatch, withReceipt, type Rails, type ReportedMoney } from '../packages/connectors/port.js';
 import { ConnectorRouter, type ConnectorRoute } from '../packages/connectors/router.js';
 import { SandboxConnector } from '../packages/connectors/sandbox/index.js';
@@ -15,23 +16,30 @@ import type { EventStore } from '../packages/eventstore/port.js';
 import type { CollectStatusCheck } from '../packages/domain/payment-intent/commands.js';
 import { paymentIntentDecider } from '../packages/domain/payment-intent/decider.js';
 import { paymentIntentStream } from '../packages/domain/payment-intent/events.js';
+import { knexCardBook, knexRecipientBook } from './rail-recipients.js';
 import type { PayoutStatusCheck } from '../packages/domain/payout/commands.js';
+import { storedRailRefund, type RefundStatusCheck } from '../packages/domain/rail-refund/commands.js';
 import { payoutDecider } from '../packages/domain/payout/decider.js';
 import { payoutStream } from '../packages/domain/payout/events.js';
 
 /** Where the rails' news goes: the callback jobs, and the status checks of what cannot be believed as told. */
 export interface RailSinks extends CallbackSinks {
+  /** A refund's answer (the sandbox sends none: its refunds are the ledger's alone). */
+  refund(callback: RefundCallback, at: Date): Promise<void>;
   collectStatusCheck(check: CollectStatusCheck, at: Date): Promise<void>;
   payoutStatusCheck(check: PayoutStatusCheck, at: Date): Promise<void>;
+  refundStatusCheck(check: RefundStatusCheck, at: Date): Promise<void>;
 }
 
 /** After the first check (PAWAPAY_STATUS_CHECK_AFTER), each delay after the one before: backing off to hours, about two days in all. */
 const LATER_CHECKS_MS = [5 * 60_000, 15 * 60_000, 3_600_000, 3 * 3_600_000, 6 * 3_600_000, 12 * 3_600_000, 24 * 3_600_000];
 
-/** pawaPay's callbacks as the service answers them: 200 (taken, or left to a status check) or a refusal. */
+/** The rails' callbacks as the service answers them: 200 (taken, or left to a status check) or a refusal. */
 export interface RailCallbacks {
   /** POST /connectors/pawapay/{deposits|payouts|refunds}; IKW-PRV-003 when it does not verify, IKW-PRV-004 when pawaPay is not configured. */
   pawapay(kind: CallbackKind, incoming: IncomingCallback): Promise<void>;
+  /** POST /connectors/paystack/events; IKW-PRV-003 when its signature is no configured account's, IKW-PRV-004 when Paystack is not configured. */
+  paystack(incoming: IncomingCallback): Promise<void>;
 }
 
 export interface OpenedRails {
@@ -45,14 +53,15 @@ export interface OpenedRails {
 /**
  * The routing table (docs/connectors.md, "The router"), first match wins: live mobile money of
  * the countries pawaPay serves goes through pawaPay when PAWAPAY_API_TOKEN is set (Mali, Togo and
- * the rest stay refused with IKW-PRV-001); sandbox mobile money goes through pawaPay's sandbox
- * when PAWAPAY_SANDBOX_API_TOKEN is set, and everything else of sandbox to the simulator. Each
- * pawaPay connector loads its active configuration here, at start-up; one that cannot be loaded
- * yet serves nothing until it can.
+ * the rest stay refused with IKW-PRV-001); live bank payouts of the currencies Paystack lists
+ * banks for go through Paystack when PAYSTACK_SECRET_KEY is set. In sandbox the same, with
+ * PAWAPAY_SANDBOX_API_TOKEN and PAYSTACK_SANDBOX_SECRET_KEY, and everything else to the
+ * simulator. Each connector loads what it serves here (pawaPay's active configuration, Paystack's
+ * bank list), at start-up; one that cannot load it yet serves nothing until it can.
  */
 export async function openRails(
   config: Config,
-  deps: { clock: Clock; log: Logger; store: EventStore; sinks: RailSinks; wrap?: ((environment: Environment, routed: Rails) => Rails) | undefined },
+  deps: { clock: Clock; log: Logger; store: EventStore; knex: Knex; sinks: RailSinks; wrap?: ((environment: Environment, routed: Rails) => Rails) | undefined },
 ): Promise<OpenedRails> {
   const { clock, log, store, sinks } = deps;
   const pawapay: Partial<Record<Environment, PawapayConnector>> = {};
@@ -75,33 +84,134 @@ export async function openRails(
     pawapay[environment] = connector;
     table.push({ environment, connector });
   }
+  const paystack: Partial<Record<Environment, PaystackConnector>> = {};
+  for (const environment of ['live', 'sandbox'] as const) {
+    const account: PaystackAccount | null = config.paystack[environment];
+    if (!account) continue;
+    const connector = new PaystackConnector({
+      baseUrl: account.apiUrl,
+      secretKey: account.secretKey,
+      clock,
+      log: log.child({ connector: 'paystack', environment }),
+      minorUnits: (currency) => getCurrency(currency)?.minorUnits,
+      recipients: knexRecipientBook(deps.knex, environment),
+      cards: knexCardBook(deps.knex, environment),
+      statusPage: (operationId) => `${config.publicUrl}/operations/status/${operationId}`,
+      sinks: sinksOf('paystack', sinks),
+      statusChecks: [PAYSTACK_FIRST_CHECK_MS, ...LATER_CHECKS_MS],
+    });
+    await connector.refresh().catch((err: unknown) => log.error({ err, environment }, "Paystack's bank list could not be loaded; Paystack serves nothing until it can"));
+    paystack[environment] = connector;
+    table.push({ environment, connector });
+  }
   table.push({ environment: 'sandbox', connector: new SandboxConnector(clock, config.sandboxOperatorDelayMs, config.publicUrl, sinksOf('sandbox', sinks)) });
   const router = new ConnectorRouter(table);
   const rails = { sandbox: router.rails('sandbox'), live: router.rails('live') };
-  const receiver = new PawapayReceiver(pawapay, { clock, log: log.child({ connector: 'pawapay' }), store, sinks });
+  const desk = new NewsDesk({ clock, store, sinks });
+  const receiver = new PawapayReceiver(pawapay, desk, log.child({ connector: 'pawapay' }));
+  const paystackReceiver = new PaystackReceiver(paystack, desk, log.child({ connector: 'paystack' }));
   return {
     railsOf: (environment) => (deps.wrap ? deps.wrap(environment, rails[environment]) : rails[environment]),
-    callbacks: { pawapay: (kind, incoming) => receiver.receive(kind, incoming) },
+    callbacks: { pawapay: (kind, incoming) => receiver.receive(kind, incoming), paystack: (incoming) => paystackReceiver.receive(incoming) },
     connectors: router,
   };
 }
 
+/** Paystack's first status check of a transfer with no final answer; later ones back off as pawaPay's. */
+const PAYSTACK_FIRST_CHECK_MS = 2 * 60_000;
+
+/** Verified news of a rail, in Sika's terms, before it is matched against the stored attempt. */
+type RailNews =
+  | { kind: 'collect'; callback: Omit<CollectCallback, 'connector'> }
+  | { kind: 'payout'; callback: Omit<PayoutCallback, 'connector'> }
+  | { kind: 'refund'; refund: Omit<RefundCallback, 'connector'> };
+
 /**
- * pawaPay's callbacks: verified by the connector of the account that signed them, then matched on
- * id, amount and currency against the stored attempt before they reach the callback jobs. What
- * does not verify answers 401; what cannot be believed or matched answers 200 (pawaPay would
- * retry otherwise) and a status check decides. Nothing unverified or unmatched moves money.
+ * Where every rail's verified news goes (pawaPay's callbacks, Paystack's webhooks): matched on id,
+ * amount and currency against the stored attempt before it reaches the callback jobs. What cannot
+ * be matched moves nothing: a status check of the connector decides.
+ */
+class NewsDesk {
+  constructor(private readonly deps: { clock: Clock; store: EventStore; sinks: RailSinks }) {}
+
+  async deliver(connector: string, environment: Environment, news: RailNews, reported: ReportedMoney, log: Logger): Promise<void> {
+    const now = this.deps.clock.now();
+    const owner = news.kind === 'refund' ? news.refund : news.callback;
+    const ids = news.kind === 'collect' ? { operationId: news.callback.operationId, paymentIntentId: news.callback.paymentIntentId } : news.kind === 'payout' ? { payoutId: news.callback.payoutId } : { refundId: news.refund.refundId };
+    if (owner.environment !== environment) {
+      log.error({ ...ids, environment }, "callback of another environment's account; nothing applied");
+      return;
+    }
+    const stored =
+      news.kind === 'collect' ? await this.storedCollection(news.callback) : news.kind === 'payout' ? await this.storedPayout(news.callback.payoutId, news.callback) : await storedRailRefund(this.deps.store, news.refund.refundId, owner);
+    if (!stored) {
+      log.error({ ...ids }, 'callback of no attempt of this service; nothing applied');
+      return;
+    }
+    const mismatch = reportedMismatch(stored, reported);
+    if (mismatch) {
+      log.error({ ...ids, reported }, `callback does not match the stored attempt (${mismatch}); nothing applied, a status check decides`);
+      if (news.kind === 'collect') await this.recheckCollection(connector, owner.merchantId, environment, news.callback.operationId, news.callback.paymentIntentId);
+      else if (news.kind === 'payout') await this.recheckPayout(connector, owner.merchantId, environment, news.callback.payoutId);
+      else await this.recheckRefund(connector, owner.merchantId, environment, news.refund.refundId);
+      return;
+    }
+    if (news.kind === 'collect') await this.deps.sinks.collect({ ...news.callback, outcome: withReceipt(news.callback.outcome, reported), connector }, now);
+    else if (news.kind === 'payout') await this.deps.sinks.payout({ ...news.callback, report: withReceipt(news.callback.report, reported), connector }, now);
+    else await this.deps.sinks.refund({ ...news.refund, outcome: withReceipt(news.refund.outcome, reported), connector }, now);
+  }
+
+  /** The payment a collection's news is about, when it is the merchant's and this is its current operation. */
+  private async storedCollection(callback: Omit<CollectCallback, 'connector'>): Promise<{ amount: number; currency: string } | null> {
+    const { state } = await loadState(this.deps.store, paymentIntentStream(callback.paymentIntentId), paymentIntentDecider);
+    const intent = state.intent;
+    const ours = intent && intent.merchantId === callback.merchantId && intent.environment === callback.environment && state.confirmation?.operationId === callback.operationId;
+    return ours ? intent : null;
+  }
+
+  /** A payout, when it is the owner's (any owner of `environment` when only that is known: a reference names the payout alone). */
+  async storedPayout(payoutId: string, owner: { merchantId?: string; environment: Environment }): Promise<{ merchantId: string; amount: number; currency: string } | null> {
+    const { state } = await loadState(this.deps.store, payoutStream(payoutId), payoutDecider);
+    const p = state.payout;
+    return p && (owner.merchantId === undefined || p.merchantId === owner.merchantId) && p.environment === owner.environment ? p : null;
+  }
+
+  /** A payment of this environment, whoever's (a reference names the operation alone). */
+  async storedIntent(paymentIntentId: string, environment: Environment): Promise<{ merchantId: string } | null> {
+    const { state } = await loadState(this.deps.store, paymentIntentStream(paymentIntentId), paymentIntentDecider);
+    return state.intent && state.intent.environment === environment ? state.intent : null;
+  }
+
+  /** A status check now, outside the schedule, of news that could not be believed as told. */
+  async recheckCollection(connector: string, merchantId: string, environment: Environment, operationId: string, paymentIntentId: string): Promise<void> {
+    await this.deps.sinks.collectStatusCheck({ merchantId, environment, connector, attempt: 0, prompted: true, direction: 'collect', paymentIntentId, operationId }, this.deps.clock.now());
+  }
+
+  async recheckPayout(connector: string, merchantId: string, environment: Environment, payoutId: string): Promise<void> {
+    await this.deps.sinks.payoutStatusCheck({ merchantId, environment, connector, attempt: 0, prompted: true, direction: 'payout', payoutId }, this.deps.clock.now());
+  }
+
+  async recheckRefund(connector: string, merchantId: string, environment: Environment, refundId: string): Promise<void> {
+    await this.deps.sinks.refundStatusCheck({ merchantId, environment, connector, attempt: 0, prompted: true, direction: 'refund', refundId }, this.deps.clock.now());
+  }
+}
+
+/**
+ * pawaPay's callbacks: verified by the connector of the account that signed them, then handed to
+ * the news desk. What does not verify answers 401; what cannot be believed or matched answers 200
+ * (pawaPay would retry otherwise) and a status check decides. Nothing unverified or unmatched moves money.
  */
 class PawapayReceiver {
   constructor(
     private readonly connectors: Partial<Record<Environment, PawapayConnector>>,
-    private readonly deps: { clock: Clock; log: Logger; store: EventStore; sinks: RailSinks },
+    private readonly desk: NewsDesk,
+    private readonly log: Logger,
   ) {}
 
   async receive(kind: CallbackKind, incoming: IncomingCallback): Promise<void> {
     const accounts = (['live', 'sandbox'] as const).flatMap((environment) => (this.connectors[environment] ? [{ environment, connector: this.connectors[environment] }] : []));
     if (accounts.length === 0) throw new ApiError('IKW-PRV-004', 'pawaPay is not configured on this service');
-    const log = this.deps.log.child({ callback: kind });
+    const log = this.log.child({ callback: kind });
     let refusal = '';
     // One URL for both accounts: the account whose key verifies it is the one that sent it.
     for (const { environment, connector } of accounts) {
@@ -114,7 +224,12 @@ class PawapayReceiver {
           return;
         case 'recheck':
           log.warn({ environment, pawapay_id: verdict.pawapayId, reason: verdict.reason }, 'pawaPay callback not believed as told; a status check decides');
-          if (verdict.ids?.environment === environment) await this.recheck(kind, verdict.ids.merchantId, environment, verdict.ids.sikaId, verdict.ids.paymentIntentId);
+          if (verdict.ids?.environment === environment) {
+            const { merchantId, sikaId, paymentIntentId } = verdict.ids;
+            if (kind === 'deposits' && paymentIntentId) await this.desk.recheckCollection('pawapay', merchantId, environment, sikaId, paymentIntentId);
+            if (kind === 'payouts') await this.desk.recheckPayout('pawapay', merchantId, environment, sikaId);
+            if (kind === 'refunds') await this.desk.recheckRefund('pawapay', merchantId, environment, sikaId);
+          }
           return;
         case 'news':
           await this.apply(environment, verdict.news, verdict.reported, log);
@@ -125,61 +240,86 @@ class PawapayReceiver {
     throw new ApiError('IKW-PRV-003', `The callback does not verify: ${refusal}`);
   }
 
-  /** Verified news, matched against the stored attempt before it reaches the callback jobs. */
   private async apply(environment: Environment, news: PawapayNews, reported: ReportedMoney, log: Logger): Promise<void> {
-    const now = this.deps.clock.now();
     if (news.kind === 'refund') {
-      // Refunds are not sent through pawaPay yet (docs/connectors.md): nothing of Sika's waits for this.
-      log.info({ refund: news.refund.refundId, outcome: news.refund.outcome.status }, 'pawaPay refund callback recorded in the log only');
+      const { refundId, merchantId, outcome } = news.refund;
+      await this.desk.deliver('pawapay', environment, { kind: 'refund', refund: { refundId, merchantId, environment: news.refund.environment, outcome } }, reported, log);
       return;
     }
-    const callback = news.callback;
-    const ids = news.kind === 'collect' ? { operationId: news.callback.operationId, paymentIntentId: news.callback.paymentIntentId } : { payoutId: news.callback.payoutId };
-    if (callback.environment !== environment) {
-      log.error({ ...ids, environment }, "pawaPay callback of another environment's account; nothing applied");
+    await this.desk.deliver('pawapay', environment, news, reported, log);
+  }
+}
+
+/**
+ * Paystack's webhooks (one URL per account, POST /connectors/paystack/events): the account is the
+ * one whose secret key signs the exact body (x-paystack-signature, checked in constant time before
+ * the body is parsed). A signature of no account answers 401 and moves nothing; when its body names
+ * one of Sika's transfers, a status check is asked for instead (the webhook may be real and
+ * mangled on the way). Verified transfer events go to the news desk, matched on reference, amount
+ * and currency; Paystack retries for 72 hours, and the callback jobs apply a repeat once.
+ */
+class PaystackReceiver {
+  constructor(
+    private readonly connectors: Partial<Record<Environment, PaystackConnector>>,
+    private readonly desk: NewsDesk,
+    private readonly log: Logger,
+  ) {}
+
+  async receive(incoming: IncomingCallback): Promise<void> {
+    const accounts = (['live', 'sandbox'] as const).flatMap((environment) => (this.connectors[environment] ? [{ environment, connector: this.connectors[environment] }] : []));
+    if (accounts.length === 0) throw new ApiError('IKW-PRV-004', 'Paystack is not configured on this service');
+    const header = incoming.headers['x-paystack-signature'];
+    const signature = typeof header === 'string' ? header : undefined;
+    const signer = accounts.find(({ connector }) => connector.signed(incoming.body, signature));
+    if (!signer) {
+      await this.verifyInstead(accounts, incoming.body);
+      this.log.warn({ signed: signature !== undefined }, 'Paystack webhook refused: its signature is no configured account’s');
+      throw new ApiError('IKW-PRV-003', signature === undefined ? 'The webhook has no x-paystack-signature' : 'The webhook’s x-paystack-signature does not verify');
+    }
+    const { environment, connector } = signer;
+    const event = connector.eventOf(incoming.body);
+    const log = this.log.child({ environment });
+    if (event.kind === 'ignored') {
+      log.info({ reason: event.reason, payout_id: event.payoutId }, 'Paystack webhook recorded in the log only');
+      const stored = event.payoutId ? await this.desk.storedPayout(event.payoutId, { environment }) : null;
+      if (stored && event.payoutId) await this.desk.recheckPayout('paystack', stored.merchantId, environment, event.payoutId);
       return;
     }
-    const stored = news.kind === 'collect' ? await this.storedCollection(news.callback) : await this.storedPayout(news.callback);
+    if (event.kind === 'charge') {
+      // Never believed as told: the transaction's verification (amount, currency, reference) decides.
+      const intent = await this.desk.storedIntent(event.paymentIntentId, environment);
+      if (intent) await this.desk.recheckCollection('paystack', intent.merchantId, environment, event.operationId, event.paymentIntentId);
+      else log.error({ payment_intent: event.paymentIntentId }, 'Paystack charge of no payment of this environment; nothing applied');
+      return;
+    }
+    const stored = await this.desk.storedPayout(event.payoutId, { environment });
     if (!stored) {
-      log.error({ ...ids }, 'pawaPay callback of no attempt of this service; nothing applied');
+      log.error({ payout_id: event.payoutId }, 'Paystack webhook of no payout of this environment; nothing applied');
       return;
     }
-    const mismatch = reportedMismatch(stored, reported);
-    if (mismatch) {
-      log.error({ ...ids, reported }, `pawaPay callback does not match the stored attempt (${mismatch}); nothing applied, a status check decides`);
-      await this.recheck(news.kind === 'collect' ? 'deposits' : 'payouts', callback.merchantId, environment, 'operationId' in ids ? ids.operationId! : ids.payoutId!, ids.paymentIntentId);
-      return;
+    if (!event.report) return;
+    await this.desk.deliver('paystack', environment, { kind: 'payout', callback: { payoutId: event.payoutId, merchantId: stored.merchantId, environment, report: event.report } }, event.reported, log);
+  }
+
+  /** An unverified webhook naming one of Sika's transfers: its body is not believed, the transfer is verified with Paystack instead. */
+  private async verifyInstead(accounts: { environment: Environment; connector: PaystackConnector }[], body: Buffer): Promise<void> {
+    for (const { environment, connector } of accounts) {
+      const named = connector.eventOf(body);
+      if (named.kind === 'charge') {
+        const intent = await this.desk.storedIntent(named.paymentIntentId, environment);
+        if (intent) await this.desk.recheckCollection('paystack', intent.merchantId, environment, named.operationId, named.paymentIntentId);
+        continue;
+      }
+      const payoutId = named.payoutId;
+      const stored = payoutId ? await this.desk.storedPayout(payoutId, { environment }) : null;
+      if (stored && payoutId) await this.desk.recheckPayout('paystack', stored.merchantId, environment, payoutId);
     }
-    if (news.kind === 'collect') await this.deps.sinks.collect({ ...news.callback, outcome: withReceipt(news.callback.outcome, reported), connector: 'pawapay' }, now);
-    else await this.deps.sinks.payout({ ...news.callback, report: withReceipt(news.callback.report, reported), connector: 'pawapay' }, now);
-  }
-
-  /** The payment a deposit callback is about, when it is the merchant's and this is its current operation. */
-  private async storedCollection(callback: Omit<CollectCallback, 'connector'>): Promise<{ amount: number; currency: string } | null> {
-    const { state } = await loadState(this.deps.store, paymentIntentStream(callback.paymentIntentId), paymentIntentDecider);
-    const intent = state.intent;
-    const ours = intent && intent.merchantId === callback.merchantId && intent.environment === callback.environment && state.confirmation?.operationId === callback.operationId;
-    return ours ? intent : null;
-  }
-
-  private async storedPayout(callback: Omit<PayoutCallback, 'connector'>): Promise<{ amount: number; currency: string } | null> {
-    const { state } = await loadState(this.deps.store, payoutStream(callback.payoutId), payoutDecider);
-    const p = state.payout;
-    return p && p.merchantId === callback.merchantId && p.environment === callback.environment ? p : null;
-  }
-
-  /** A status check now, of a deposit or payout named by Sika's id (refunds have none yet). */
-  private async recheck(kind: CallbackKind, merchantId: string, environment: Environment, sikaId: string, paymentIntentId: string | undefined): Promise<void> {
-    const base = { merchantId, environment, connector: 'pawapay', attempt: 0, prompted: true } as const;
-    const now = this.deps.clock.now();
-    if (kind === 'deposits' && paymentIntentId) await this.deps.sinks.collectStatusCheck({ ...base, direction: 'collect', paymentIntentId, operationId: sikaId }, now);
-    if (kind === 'payouts') await this.deps.sinks.payoutStatusCheck({ ...base, direction: 'payout', payoutId: sikaId }, now);
   }
 }
 
 /** A live attempt with no final answer that no status check will ask about any more. */
 export interface AttemptForReview {
-  object: 'payment_intent' | 'payout';
+  object: 'payment_intent' | 'payout' | 'refund';
   id: string;
   merchant_id: string;
   status: string;
@@ -191,7 +331,8 @@ export interface AttemptForReview {
 
 /**
  * The live attempts left for review (docs/connectors.md, "States and status checks"): a payment
- * still processing or a payout still on its way whose status-check schedule has run out. In live
+ * still processing, a payout still on its way or a refund still pending whose status-check
+ * schedule has run out, and a give-back (a contribution's, an escrow contract's) the rail failed. In live
  * every such attempt has its next check queued until then (set before the call), so one without
  * any is one the rail never answered: an operator settles it with the provider, never a guess.
  */
@@ -203,9 +344,21 @@ export async function attemptsForReview(knex: Knex): Promise<AttemptForReview[]>
       .whereNotExists(knex('scheduled_jobs as j').where('j.kind', kind).whereRaw(`j.payload->>'${idField}' = o.id`))
       .orderBy('o.seq')
       .select(knex.raw('? AS object', [object]), 'o.id', 'o.merchant_id', 'o.status', knex.raw(`(o.object->>'amount')::bigint AS amount`), knex.raw(`o.object->>'currency' AS currency`), knex.raw(`(o.object->>'created')::bigint AS created`));
+  // Refunds of every family (a payment's, a contribution or escrow funds given back): pending past every check, or a give-back the rail failed, its money back on the account it left.
+  const refunds = knex('read.rail_refunds as o')
+    .where('o.environment', 'live')
+    .where((q) =>
+      q
+        .where('o.status', 'pending')
+        .whereNotExists(knex('scheduled_jobs as j').where('j.kind', 'refund.status_check').whereRaw(`j.payload->>'refundId' = o.id`))
+        .orWhere((f) => f.where('o.status', 'failed').whereNot('o.origin', 'payment_refund')),
+    )
+    .orderBy('o.seq')
+    .select(knex.raw("'refund' AS object"), 'o.id', 'o.merchant_id', 'o.status', 'o.amount', 'o.currency', knex.raw('extract(epoch FROM o.created_at)::bigint AS created'));
   const rows = [
     ...(await open('read.payment_intents', 'payment_intent', ['processing', 'requires_action'], 'payin.status_check', 'paymentIntentId')),
     ...(await open('read.payouts', 'payout', ['pending', 'in_transit'], 'payout.status_check', 'payoutId')),
+    ...(await refunds),
   ] as AttemptForReview[];
   return rows.map((r) => ({ ...r, amount: Number(r.amount), created: Number(r.created) }));
 }

@@ -5,6 +5,9 @@ import { paymentIntentDecider } from '../packages/domain/payment-intent/decider.
 import { paymentIntentStream } from '../packages/domain/payment-intent/events.js';
 import { payoutDecider } from '../packages/domain/payout/decider.js';
 import { payoutStream } from '../packages/domain/payout/events.js';
+import { railRefundRequest } from '../packages/domain/rail-refund/commands.js';
+import { railRefundDecider } from '../packages/domain/rail-refund/decider.js';
+import { railRefundStream, type RailRefundRecord } from '../packages/domain/rail-refund/events.js';
 import { loadState } from '../packages/eventstore/command-handler.js';
 import type { EventStore, RecordedEvent } from '../packages/eventstore/port.js';
 import { railHoldings } from '../projections/balances.js';
@@ -20,10 +23,10 @@ export interface WalletDifference {
 
 /** An attempt whose state at Sika is not what the rail's record says. */
 export interface AttemptDifference {
-  kind: 'payment' | 'payout';
+  kind: 'payment' | 'payout' | 'refund';
   id: string;
   merchantId: string;
-  /** As Sika holds it: the payment intent's or payout's status. */
+  /** As Sika holds it: the payment intent's, payout's or refund's status. */
   sika: string;
   /** As the rail's record says: `succeeded`/`paid`, `failed`, `pending` (no final answer), `not_found`. */
   rail: string;
@@ -46,7 +49,7 @@ const SIKA_FINAL: Record<string, 'succeeded' | 'failed' | undefined> = { succeed
 /**
  * Reconciles a rail that keeps Sika's money (docs/reconciliation.md, "Rails") in one environment:
  * its wallets' balances against what the ledger expects it to hold (its clearing account over
- * every merchant, per currency), and every attempt it carried (the payments and payouts whose
+ * every merchant, per currency), and every attempt it carried (the payments, payouts and refunds whose
  * attempt recorded it) against its record, asked by status check. Lists each difference; changes
  * nothing (a difference is for an operator to look at: the status checks apply what is due).
  */
@@ -63,7 +66,7 @@ export async function reconcileRail(deps: { knex: Knex; store: EventStore }, con
   }
 
   const attempts: AttemptDifference[] = [];
-  const { payments, payouts } = await attemptsCarriedBy(deps.store, connector.name, environment);
+  const { payments, payouts, refunds } = await attemptsCarriedBy(deps.store, connector.name, environment);
   for (const id of payments) {
     const { state } = await loadState(deps.store, paymentIntentStream(id), paymentIntentDecider);
     const intent = state.intent!;
@@ -80,7 +83,13 @@ export async function reconcileRail(deps: { knex: Knex; store: EventStore }, con
     const difference = compare(state.status, answer, p, (final) => (final.type === 'paid' ? 'succeeded' : final.type === 'failed' ? 'failed' : null));
     if (difference) attempts.push({ kind: 'payout', id, merchantId: p.merchantId, ...difference });
   }
-  return { rail: connector.name, environment, wallets, attempts, checked: payments.length + payouts.length };
+  for (const id of refunds) {
+    const { state } = await loadState(deps.store, railRefundStream(id), railRefundDecider);
+    const r = state.refund!;
+    const difference = compare(state.status, await connector.refundStatus(railRefundRequest(r)), r, (final) => final.status);
+    if (difference) attempts.push({ kind: 'refund', id, merchantId: r.merchantId, ...difference });
+  }
+  return { rail: connector.name, environment, wallets, attempts, checked: payments.length + payouts.length + refunds.length };
 }
 
 /**
@@ -97,10 +106,11 @@ function compare<F>(sikaStatus: string, answer: StatusAnswer<F>, attempt: { amou
   return { sika: sikaStatus, rail: rail ?? 'pending', ...(amountDiffers ? { reportedAmount: { amount: reported.amount, currency: reported.currency } } : {}) };
 }
 
-/** The payments and payouts of `environment` whose attempt recorded the connector `name`, read from the log in order. */
-async function attemptsCarriedBy(store: EventStore, name: string, environment: Environment): Promise<{ payments: string[]; payouts: string[] }> {
+/** The payments, payouts and refunds of `environment` whose attempt recorded the connector `name`, read from the log in order. */
+async function attemptsCarriedBy(store: EventStore, name: string, environment: Environment): Promise<{ payments: string[]; payouts: string[]; refunds: string[] }> {
   const payments = new Set<string>();
   const payouts = new Set<string>();
+  const refunds = new Set<string>();
   const carried = (e: RecordedEvent) => (e.data as { connector?: string }).connector === name;
   for (let after: string | null = null; ; ) {
     const batch = await store.readAll(after, 1000);
@@ -108,8 +118,12 @@ async function attemptsCarriedBy(store: EventStore, name: string, environment: E
     for (const e of batch) {
       if (e.type === 'payment_intent.confirmation_started' && carried(e) && (e.data as { livemode: boolean }).livemode === (environment === 'live')) payments.add(e.streamId.slice('payment_intent-'.length));
       if (e.type === 'payout.created' && carried(e) && (e.data as { environment: Environment }).environment === environment) payouts.add((e.data as { id: string }).id);
+      if (e.type === 'rail_refund.requested') {
+        const r = (e.data as { refund: RailRefundRecord }).refund;
+        if (r.connector === name && r.environment === environment) refunds.add(r.id);
+      }
     }
     after = batch[batch.length - 1]!.position;
   }
-  return { payments: [...payments], payouts: [...payouts] };
+  return { payments: [...payments], payouts: [...payouts], refunds: [...refunds] };
 }

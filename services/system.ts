@@ -20,7 +20,7 @@ import { registerProcesses } from '../packages/processes/index.js';
 import type { Process } from '../packages/processes/process.js';
 import { enqueue, Scheduler, type Enqueue } from '../packages/scheduler/scheduler.js';
 import { Notifier } from '../packages/webhooks/notifier.js';
-import { openFamilies, outboxPurge, payinCallback, payinStatusCheck, payoutCallback, payoutStatusCheck, PROCESSES, PUBLIC_EVENTS, type FamilyApis, type Kernel } from '../packages/families/index.js';
+import { openFamilies, outboxPurge, payinCallback, payinStatusCheck, payoutCallback, payoutStatusCheck, refundCallback, refundStatusCheck, PROCESSES, PUBLIC_EVENTS, type FamilyApis, type Kernel } from '../packages/families/index.js';
 import { ApiKeyCache } from '../projections/api-key-cache.js';
 import type { Projection } from '../projections/projection.js';
 import { readPorts, rememberedGates, rememberedPayoutSettings } from '../projections/read-ports.js';
@@ -101,8 +101,15 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
   const enqueuer = <P extends object>(process: Process<P>): Enqueue<P> => scheduler.enqueuer(process.job);
 
   // The routing table and the rails' callbacks (services/rails.ts, docs/connectors.md).
-  const sinks = { collect: enqueuer(payinCallback), payout: enqueuer(payoutCallback), collectStatusCheck: enqueuer(payinStatusCheck), payoutStatusCheck: enqueuer(payoutStatusCheck) };
-  const { railsOf, callbacks: railCallbacks, connectors } = await openRails(config, { clock, log, store, sinks, wrap: options.rails });
+  const sinks = {
+    collect: enqueuer(payinCallback),
+    payout: enqueuer(payoutCallback),
+    refund: enqueuer(refundCallback),
+    collectStatusCheck: enqueuer(payinStatusCheck),
+    payoutStatusCheck: enqueuer(payoutStatusCheck),
+    refundStatusCheck: enqueuer(refundStatusCheck),
+  };
+  const { railsOf, callbacks: railCallbacks, connectors } = await openRails(config, { clock, log, store, knex, sinks, wrap: options.rails });
 
   const gates = rememberedGates(readPorts(knex), logStore);
   const payoutSettings = rememberedPayoutSettings(knex, logStore);

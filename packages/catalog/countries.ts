@@ -162,6 +162,15 @@ const SPECS: CountrySpec[] = [
     ],
   },
   {
+    // Banks only (through Paystack: docs/connectors.md); no mobile money operator of Nigeria is carried.
+    code: 'NG',
+    name: 'Nigeria',
+    currency: 'NGN',
+    callingCode: '234',
+    minorUnits: 2,
+    operators: [],
+  },
+  {
     code: 'UG',
     name: 'Uganda',
     currency: 'UGX',
@@ -223,6 +232,29 @@ const BY_CODE: ReadonlyMap<string, Country> = new Map(COUNTRIES.map((c) => [c.co
 const OPERATORS: ReadonlyMap<string, ReadonlyMap<string, Operator>> = new Map(
   COUNTRIES.map((c) => [c.code, new Map(c.operators.map((o) => [o.code, o]))]),
 );
+
+/**
+ * Per-transfer limits of bank payouts, inclusive, in minor units, by country (docs/catalog.md,
+ * "Banks"): Nigeria's are Paystack's for a transfer to a NUBAN account, NGN 100 to NGN 10,000,000.
+ * A country not listed has none of Sika's own; its bank or rail may still refuse an amount.
+ */
+const BANK_PAYOUT_LIMITS: Readonly<Record<string, AmountLimits>> = { NG: lim(10_000, 1_000_000_000) };
+
+/**
+ * The largest card payment by country, in minor units, where the country's cards are carried
+ * (Nigeria through Paystack: NGN 10,000,000, Paystack's ceiling of one transaction).
+ */
+const CARD_PAYIN_MAX: Readonly<Record<string, number>> = { NG: 1_000_000_000 };
+
+/** The largest payment any rail of the country takes: its operators' and its cards'. */
+export function largestPayin(country: Country): number {
+  return Math.max(0, CARD_PAYIN_MAX[country.code] ?? 0, ...country.operators.map((o) => o.limits.payin?.max ?? 0));
+}
+
+/** The limits of a bank payout in `country`, when Sika has them. */
+export function bankPayoutLimits(country: string): AmountLimits | undefined {
+  return Object.hasOwn(BANK_PAYOUT_LIMITS, country.toUpperCase()) ? BANK_PAYOUT_LIMITS[country.toUpperCase()] : undefined;
+}
 
 /** The country with this ISO 3166-1 alpha-2 code, in any case (`sn`, `SN`); undefined when unknown. */
 export function getCountry(code: string): Country | undefined {

@@ -4,7 +4,7 @@
  * is exactly what is charged. docs/fees.md shows the same table for merchants; keep both in step.
  */
 import { ApiError } from '../core/errors.js';
-import { getCountry, getOperator } from './countries.js';
+import { bankPayoutLimits, getCountry, getOperator } from './countries.js';
 import { getCurrency } from './currencies.js';
 import type { Direction, FeeQuote, FeeQuoteInput, FeeRule, Operator, PaymentMethodType } from './types.js';
 
@@ -22,8 +22,8 @@ function rule(spec: RuleSpec): FeeRule {
 
 /** Per-currency amounts, in minor units of that currency. */
 const PAYOUT_MOBILE_MONEY_MIN: Record<string, number> = { XOF: 100, XAF: 100, GHS: 100, KES: 1_000, UGX: 500, RWF: 100 };
-const CARD_FIXED: Record<string, number> = { XOF: 100, XAF: 100, GHS: 100, KES: 1_000, UGX: 500, RWF: 100 };
-const PAYOUT_BANK_FIXED: Record<string, number> = { XOF: 1_000, XAF: 1_000, GHS: 1_000, KES: 10_000, UGX: 5_000, RWF: 1_000 };
+const CARD_FIXED: Record<string, number> = { XOF: 100, XAF: 100, GHS: 100, KES: 1_000, UGX: 500, RWF: 100, NGN: 10_000 };
+const PAYOUT_BANK_FIXED: Record<string, number> = { XOF: 1_000, XAF: 1_000, GHS: 1_000, KES: 10_000, UGX: 5_000, RWF: 1_000, NGN: 10_000 };
 
 /**
  * The schedule. For a transaction, the matching rule with the most specific key wins:
@@ -169,6 +169,11 @@ export function quoteFee(input: FeeQuoteInput): FeeQuote {
     checkOperator(operator, direction, amount, currency.minorUnits);
   } else if (requested !== null) {
     throw new ApiError('IKW-VAL-002', `operator applies to mobile_money only, not ${method}`, 'operator');
+  }
+  const bankLimits = direction === 'payout' && method === 'bank' ? bankPayoutLimits(country.code) : undefined;
+  if (bankLimits && (amount < bankLimits.min || amount > bankLimits.max)) {
+    const fmt = (n: number) => `${n} (${formatMinor(n, currency.minorUnits, currency.code)})`;
+    throw new ApiError('IKW-VAL-008', `Bank payouts in ${country.name} take amounts from ${fmt(bankLimits.min)} to ${fmt(bankLimits.max)} in minor units; got ${amount}`, 'amount');
   }
 
   const operatorCode = operator?.code ?? null;

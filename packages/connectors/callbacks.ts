@@ -1,5 +1,6 @@
 import type { Environment } from '../core/owner.js';
-import type { CollectOutcome, PayoutReport } from './port.js';
+import { isRefused } from '../core/refusal.js';
+import { OutcomeUnknown, reportedMismatch, withReceipt, type CollectOutcome, type PayoutReport, type StatusAnswer } from './port.js';
 
 /**
  * The inbound side of the rails: a connector turns what its provider tells (a verified callback, a
@@ -29,6 +30,16 @@ export interface PayoutCallback {
   connector?: string;
 }
 
+/** A refund's final answer, as the `refund.callback` job carries it: the refund is named by Sika's id alone (its record says the rest). */
+export interface RefundCallback {
+  refundId: string;
+  merchantId: string;
+  environment: Environment;
+  outcome: CollectOutcome;
+  /** As in CollectCallback. */
+  connector?: string;
+}
+
 /**
  * A status check of an attempt with no final answer yet, as the `rail.status_check` job carries
  * it: the `attempt`-th of its connector's schedule (docs/connectors.md, "Status checks").
@@ -43,7 +54,37 @@ export type StatusCheck = {
 } & (
   | { direction: 'collect'; paymentIntentId: string; operationId: string }
   | { direction: 'payout'; payoutId: string }
+  | { direction: 'refund'; refundId: string }
 );
+
+/**
+ * A status check's reading of the provider's answer, the same for every attempt (docs/connectors.md,
+ * "Status checks"): `resend` when the provider never took it (sent again under the same id),
+ * `review` when the money it reports is not the attempt's (nothing applied), else `found`, with its
+ * final answer (the operator's receipt kept) or null while it has none.
+ */
+export type StatusReading<F> = { kind: 'resend' } | { kind: 'review'; mismatch: string } | { kind: 'found'; final: F | null };
+
+export function readStatus<F extends CollectOutcome | PayoutReport>(answer: StatusAnswer<F>, attempt: { amount: number; currency: string }): StatusReading<F> {
+  if (!answer.found) return { kind: 'resend' };
+  const mismatch = reportedMismatch(attempt, answer.reported);
+  if (mismatch) return { kind: 'review', mismatch };
+  return { kind: 'found', final: answer.final && withReceipt(answer.final, answer.reported) };
+}
+
+/**
+ * An attempt sent again under its own id, the provider having never taken it: the provider's
+ * answer, or null when none came (lost, or provably not sent), for the next check to decide.
+ */
+export async function sendAgain<A>(send: () => Promise<A>, noAnswer: (err: unknown) => void): Promise<A | null> {
+  try {
+    return await send();
+  } catch (err) {
+    if (!(err instanceof OutcomeUnknown) && !isRefused(err, 'IKW-PRV-002')) throw err;
+    noAnswer(err);
+    return null;
+  }
+}
 
 /**
  * The check after `check` on its connector's schedule (each delay counted from the check before),

@@ -13,7 +13,7 @@ export type Direction = 'collect' | 'payout' | 'refund';
 export type RailSubject = { rail: 'mobile_money'; country: string; operator: string; currency?: string } | { rail: 'card'; currency?: string } | { rail: 'bank'; currency: string };
 
 /** What a payer pays with. */
-export type CollectMethod = { type: 'mobile_money'; country: string; operator: string; msisdn: string; preferred_flow?: string } | { type: 'card'; token: string };
+export type CollectMethod = { type: 'mobile_money'; country: string; operator: string; msisdn: string; preferred_flow?: string } | { type: 'card'; token?: string };
 
 export type NextAction =
   | { type: 'redirect_to_url'; redirect_to_url: { url: string; return_url: string } }
@@ -29,6 +29,11 @@ export interface CollectRequest {
   currency: string;
   paymentMethod: CollectMethod;
   returnUrl: string;
+  /**
+   * Who pays, when the intent names a customer: a card acquirer asks the payer's e-mail (Paystack
+   * refuses a charge without one), and a card saved by a payment is kept for that customer.
+   */
+  payer?: { customerId: string; email: string | null };
 }
 
 /** The first answer to a collection: on its way, waiting for the payer, or refused at once. */
@@ -55,7 +60,7 @@ export interface PayoutRequest {
 export type PayoutInitiation = { status: 'accepted' } | { status: 'rejected'; failureCode: string; failureMessage: string };
 
 /** Why a payout is late, as the provider says (the payout's delay overlay). */
-export type DelayReason = 'operator_pending' | 'operator_timeout' | 'operator_down' | 'unknown';
+export type DelayReason = 'operator_pending' | 'operator_timeout' | 'operator_down' | 'provider_action_required' | 'unknown';
 
 /** What a provider reports later about a payout: trouble (the delay overlay), or the final result. */
 export type PayoutReport = { type: 'delayed'; reason: DelayReason } | { type: 'paid'; providerReference?: string } | { type: 'failed'; failureCode: string; failureMessage: string };
@@ -137,6 +142,11 @@ export interface Connector {
   collect(request: CollectRequest): Promise<CollectInitiation>;
   collectStatus(request: CollectRequest): Promise<StatusAnswer<CollectOutcome>>;
   assertCanPayOut(destination: PayoutDestination): void;
+  /**
+   * What must be asked of the provider about a destination before any money is held for it (a
+   * bank account's holder name, where the bank answers it): a refusal is an ApiError. None: nothing to ask.
+   */
+  verifyDestination?(destination: PayoutDestination, owner: { merchantId: string; environment: Environment }): Promise<void>;
   payout(request: PayoutRequest): Promise<PayoutInitiation>;
   payoutStatus(request: PayoutRequest): Promise<StatusAnswer<PayoutReport>>;
   refund(request: RefundRequest): Promise<RefundInitiation>;
@@ -155,6 +165,8 @@ export interface Rails {
   collect(request: CollectRequest): Promise<CollectInitiation>;
   /** IKW-PRV-001 when no connector pays out to this destination. */
   assertCanPayOut(destination: PayoutDestination): void;
+  /** The provider's check of a destination before money is held for it (Connector.verifyDestination); nothing when its connector has none. */
+  verifyDestination(destination: PayoutDestination, owner: { merchantId: string }): Promise<void>;
   payout(request: PayoutRequest): Promise<PayoutInitiation>;
   /** The status checks of the connector that carries this (routed as the initiation was); none when no connector does. */
   collectStatus(request: CollectRequest): Promise<StatusAnswer<CollectOutcome>>;
@@ -163,7 +175,15 @@ export interface Rails {
   statusChecks(direction: 'collect' | 'payout', what: CollectMethod | PayoutDestination): { connector: string; schedule: readonly number[] } | null;
   /** The name of the connector that carries this when it keeps a wallet (the attempt records it); null otherwise, or when none carries it. */
   clearingRail(direction: 'collect' | 'payout', what: CollectMethod | PayoutDestination): string | null;
+  /**
+   * The connector of this name, which carried the collection a refund returns money of (the attempt
+   * recorded it): its refund, status check and schedule. Null when this environment has none of that name.
+   */
+  refunder(connector: string): Refunder | null;
 }
+
+/** What a refund asks of the connector that carried its collection. */
+export type Refunder = Pick<Connector, 'name' | 'refund' | 'refundStatus' | 'statusChecks'>;
 
 /** A success as the provider reported it: with the operator's receipt, when it gave one (the object's `provider_reference`). */
 export function withReceipt<O extends CollectOutcome | PayoutReport>(outcome: O, reported: ReportedMoney | undefined): O {

@@ -37,6 +37,7 @@ export class ConnectorRouter {
       assertCanCollect: (method) => routed('collect', method, 'payment_method').assertCanCollect(method),
       collect: async (request) => routed('collect', request.paymentMethod, 'payment_method').collect(request),
       assertCanPayOut: (destination) => routed('payout', destination, 'destination').assertCanPayOut(destination),
+      verifyDestination: async (destination, owner) => routed('payout', destination, 'destination').verifyDestination?.(destination, { merchantId: owner.merchantId, environment }),
       payout: async (request) => routed('payout', request.destination, 'destination').payout(request),
       collectStatus: async (request) => routed('collect', request.paymentMethod, 'payment_method').collectStatus(request),
       payoutStatus: async (request) => routed('payout', request.destination, 'destination').payoutStatus(request),
@@ -48,6 +49,7 @@ export class ConnectorRouter {
         const connector = this.route(environment, direction, subjectOf(what));
         return connector?.holdsFunds ? connector.name : null;
       },
+      refunder: (name) => this.named(environment, name),
     };
   }
 }

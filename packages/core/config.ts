@@ -68,6 +68,8 @@ export interface Config {
   supportEmail: string | null;
   /** pawaPay, the mobile money rail (docs/connectors.md, "pawaPay"). */
   pawapay: PawapayConfig;
+  /** Paystack, the card and bank rail (docs/connectors.md, "Paystack"). */
+  paystack: PaystackConfig;
 }
 
 /** One pawaPay account: its API's base URL and its token. */
@@ -87,6 +89,19 @@ export interface PawapayConfig {
   callbackSignatures: boolean;
   /** PAWAPAY_STATUS_CHECK_AFTER: the first status check of an attempt with no final answer. */
   statusCheckAfterMs: number;
+}
+
+/** One Paystack account: its secret key (`sk_live_…` or `sk_test_…`; the key decides the mode) and its API's base URL. */
+export interface PaystackAccount {
+  apiUrl: string;
+  secretKey: string;
+}
+
+export interface PaystackConfig {
+  /** PAYSTACK_SECRET_KEY (`sk_live_…`): live cards and bank payouts go through Paystack; null: refused (IKW-PRV-001). */
+  live: PaystackAccount | null;
+  /** PAYSTACK_SANDBOX_SECRET_KEY (`sk_test_…`): sandbox cards and bank payouts go through Paystack's test mode instead of the simulator. */
+  sandbox: PaystackAccount | null;
 }
 
 export interface AssetsS3Config {
@@ -244,6 +259,20 @@ function pawapay(env: Env): PawapayConfig {
     callbackSignatures: oneOf(env, 'PAWAPAY_CALLBACK_SIGNATURES', ['on', 'off'] as const, 'on') === 'on',
     statusCheckAfterMs: statusCheckAfter,
   };
+}
+
+/** Paystack's keys: one base URL for both modes, the key's prefix says which; a key of the other kind stops the start. */
+function paystack(env: Env): PaystackConfig {
+  const apiUrl = (url(env, 'PAYSTACK_API_URL', ['https:', 'http:']) ?? 'https://api.paystack.co').replace(/\/+$/, '');
+  const account = (name: string, prefix: string, mode: string): PaystackAccount | null => {
+    const secretKey = env[name] || null;
+    if (secretKey === null) return null;
+    if (!secretKey.startsWith(prefix) || secretKey.length <= prefix.length) {
+      throw new ConfigError(name, `must be a Paystack ${mode} secret key (${prefix}…)${/^[sp]k_(live|test)_/.test(secretKey) ? `, not a ${secretKey.slice(0, 8)}… key` : ''}`);
+    }
+    return { apiUrl, secretKey };
+  };
+  return { live: account('PAYSTACK_SECRET_KEY', 'sk_live_', 'live'), sandbox: account('PAYSTACK_SANDBOX_SECRET_KEY', 'sk_test_', 'test') };
 }
 
 function google(env: Env): GoogleConfig | null {
@@ -437,5 +466,6 @@ export function loadConfig(env: Env = process.env): Config {
     assetsS3: assetsS3(env),
     supportEmail: emailAddress(env, 'SUPPORT_EMAIL'),
     pawapay: pawapay(env),
+    paystack: paystack(env),
   };
 }

@@ -13,7 +13,7 @@ import type { Owner } from '../core/owner.js';
  */
 export interface CustomerDirectory {
   /** The customer with this id, if it is this owner's. */
-  findCustomer(owner: Owner, id: string): Promise<{ id: string; name: string | null } | undefined>;
+  findCustomer(owner: Owner, id: string): Promise<{ id: string; name: string | null; email: string | null } | undefined>;
 }
 
 /** A price with the status of the product it belongs to. */

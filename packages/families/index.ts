@@ -145,4 +145,4 @@ export function openFamilies(kernel: Kernel): BuiltFamilies<FamilyApis> {
 export type { Kernel } from './kernel.js';
 export type { Marketplace } from './marketplace/index.js';
 // The rails' callback and status-check sinks (services/rails.ts, through services/system.ts) and the messenger's purge enqueue these.
-export { outboxPurge, payinCallback, payinStatusCheck, payoutCallback, payoutStatusCheck } from '../processes/index.js';
+export { outboxPurge, payinCallback, payinStatusCheck, payoutCallback, payoutStatusCheck, refundCallback, refundStatusCheck } from '../processes/index.js';

@@ -27,14 +27,21 @@ export function escrowFundingConsumer(clock: Clock): ConsumerSpec {
     name: ESCROW_FUNDING_CONSUMER,
     checkpointTable: 'bus_checkpoints',
     handles: ['ledger.entry_posted'],
+    acts: (event) => escrowFundingOf(event) !== null,
     handle: async (trx: Knex.Transaction, events: RecordedEvent[]) => {
       for (const event of events) {
-        if (event.type !== 'ledger.entry_posted') continue;
-        const e = (event as unknown as LedgerEvent).data;
-        if (e.kind !== 'escrow_funding' || !e.contract || e.source === e.contract) continue;
+        const e = escrowFundingOf(event);
+        if (!e) continue;
         const clearing = e.lines.find((l) => l.amount < 0)!.account;
-        await enqueue(trx, escrowFunding.job, { merchantId: e.merchantId, environment: e.environment, contractId: e.contract, source: e.source, amountMinor: e.net, clearing }, clock.now());
+        await enqueue(trx, escrowFunding.job, { merchantId: e.merchantId, environment: e.environment, contractId: e.contract!, source: e.source, amountMinor: e.net, clearing }, clock.now());
       }
     },
   };
+}
+
+/** The entry of an event when it funds a contract from a payment (an `escrow_funding` entry whose source is not the contract itself), else null. */
+function escrowFundingOf(event: RecordedEvent): LedgerEvent['data'] | null {
+  if (event.type !== 'ledger.entry_posted') return null;
+  const e = (event as unknown as LedgerEvent).data;
+  return e.kind === 'escrow_funding' && e.contract && e.source !== e.contract ? e : null;
 }

@@ -34,17 +34,24 @@ export function payoutBatchItemsConsumer(clock: Clock): ConsumerSpec {
     name: PAYOUT_BATCH_ITEMS_CONSUMER,
     checkpointTable: 'bus_checkpoints',
     handles: [...FINAL_PAYOUT_EVENTS],
+    acts: (event) => engineItemOf(event) !== null,
     handle: async (trx: Knex.Transaction, events: RecordedEvent[]) => {
       const jobs: { payload: PayoutRef; runAt: Date }[] = [];
       for (const event of events) {
-        if (!FINAL_PAYOUT_EVENTS.has(event.type)) continue;
-        const object = (event.data as { object?: PayoutObject }).object;
-        const { merchant_id: merchantId, environment } = event.metadata;
-        if (object?.metadata.source !== 'payout_engine' || !merchantId || !environment) continue;
-        jobs.push({ payload: { merchantId, environment, payoutId: object.id }, runAt: clock.now() });
+        const payload = engineItemOf(event);
+        if (payload) jobs.push({ payload, runAt: clock.now() });
       }
       // One INSERT for the lot (a batch's payouts end many at a time).
       await enqueueMany(trx, payoutBatchItem.job, jobs);
     },
   };
+}
+
+/** The payout an event ends when the payout engine made it (a final event, `source: payout_engine` on its metadata), else null. */
+function engineItemOf(event: RecordedEvent): PayoutRef | null {
+  if (!FINAL_PAYOUT_EVENTS.has(event.type)) return null;
+  const object = (event.data as { object?: PayoutObject }).object;
+  const { merchant_id: merchantId, environment } = event.metadata;
+  if (object?.metadata.source !== 'payout_engine' || !merchantId || !environment) return null;
+  return { merchantId, environment, payoutId: object.id };
 }

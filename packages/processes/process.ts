@@ -5,6 +5,7 @@ import type { EscrowContracts } from '../domain/escrow/commands.js';
 import type { FundingCampaigns } from '../domain/funding-campaign/commands.js';
 import type { PaymentIntents } from '../domain/payment-intent/commands.js';
 import type { Payouts } from '../domain/payout/commands.js';
+import type { RailRefunds } from '../domain/rail-refund/commands.js';
 import type { PayoutBatches } from '../domain/payout-batch/commands.js';
 import type { SupportTickets } from '../domain/support-ticket/commands.js';
 import type { Assets } from '../domain/asset/commands.js';
@@ -19,6 +20,7 @@ export interface ProcessServices {
   clock: Clock;
   paymentIntents: PaymentIntents;
   payouts: Payouts;
+  railRefunds: RailRefunds;
   payoutBatches: PayoutBatches;
   billing: Billing;
   webhooks: WebhookDispatcher;
@@ -53,4 +55,5 @@ export const lanes = {
   paymentIntent: (p: { paymentIntentId: string }) => `payment_intent:${p.paymentIntentId}`,
   delivery: (p: { deliveryId: string }) => `delivery:${p.deliveryId}`,
   escrowContract: (p: { contractId: string }) => `escrow_contract:${p.contractId}`,
+  refund: (p: { refundId: string }) => `refund:${p.refundId}`,
 };

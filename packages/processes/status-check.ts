@@ -1,5 +1,6 @@
 import type { CollectStatusCheck } from '../domain/payment-intent/commands.js';
 import type { PayoutStatusCheck } from '../domain/payout/commands.js';
+import type { RefundStatusCheck } from '../domain/rail-refund/commands.js';
 import { defineProcess, lanes } from './process.js';
 
 /**
@@ -15,4 +16,9 @@ export const payinStatusCheck = defineProcess<CollectStatusCheck>({
 export const payoutStatusCheck = defineProcess<PayoutStatusCheck>({
   job: { name: 'payout.status_check', key: (p) => `payout-status:${p.payoutId}:${p.attempt}${p.prompted ? ':prompted' : ''}`, lane: lanes.payout },
   handler: ({ payouts }) => (p) => payouts.checkStatus(p),
+});
+
+export const refundStatusCheck = defineProcess<RefundStatusCheck>({
+  job: { name: 'refund.status_check', key: (p) => `refund-status:${p.refundId}:${p.attempt}${p.prompted ? ':prompted' : ''}`, lane: lanes.refund },
+  handler: ({ railRefunds }) => (p) => railRefunds.checkStatus(p),
 });

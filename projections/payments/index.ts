@@ -1,11 +1,12 @@
 import type { ReadSide } from '../read-side.js';
 import { paymentIntentsProjection, paymentIntentHistory } from '../payment-intents.js';
 import { operationsProjection } from '../operations.js';
+import { railRefundsProjection } from '../rail-refunds.js';
 
-/** Payments: payment intents and their operations. */
+/** Payments: payment intents and their operations, and the refunds sent back through a rail. */
 export const paymentsReadSide: ReadSide = {
   family: 'payments',
-  readModels: [paymentIntentsProjection, operationsProjection],
+  readModels: [paymentIntentsProjection, operationsProjection, railRefundsProjection],
   histories: [paymentIntentHistory],
 };
 

@@ -30,11 +30,16 @@ export type Section = (typeof SECTIONS)[number];
 
 /** BENCH_ONLY=payouts,webhooks runs those sections only; unset or empty runs them all. */
 export function selectedSections(raw = process.env.BENCH_ONLY): Set<Section> {
-  if (raw === undefined || raw.trim() === '') return new Set(SECTIONS);
+  return selectedNames('BENCH_ONLY', SECTIONS, raw);
+}
+
+/** The names a comma-separated variable lists, each one of `known`; all of them when it is unset or empty. */
+export function selectedNames<T extends string>(variable: string, known: readonly T[], raw = process.env[variable]): Set<T> {
+  if (raw === undefined || raw.trim() === '') return new Set(known);
   const names = raw.split(',').map((s) => s.trim()).filter(Boolean);
-  const unknown = names.filter((n) => !(SECTIONS as readonly string[]).includes(n));
-  if (unknown.length > 0) throw new Error(`BENCH_ONLY: unknown section(s) ${unknown.join(', ')}; known: ${SECTIONS.join(', ')}`);
-  return new Set(names as Section[]);
+  const unknown = names.filter((n) => !(known as readonly string[]).includes(n));
+  if (unknown.length > 0) throw new Error(`${variable}: unknown name(s) ${unknown.join(', ')}; known: ${known.join(', ')}`);
+  return new Set(names as T[]);
 }
 
 // ---------------------------------------------------------------------------------------------

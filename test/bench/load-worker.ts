@@ -24,7 +24,17 @@ export interface LoadWorkerData {
   scenarios: Record<string, ScenarioSpec>;
 }
 
-export type ToWorker = { type: 'run'; scenario: string; seconds: number } | { type: 'totals'; scenario: string } | { type: 'close' };
+/**
+ * `run`: one closed-loop slice (every client sends its next request when its answer is read);
+ * `open`: requests sent at a fixed rate whatever the answers, the clients in turn, each request's
+ * latency counted from the moment it was due (so a slow answer delays no later arrival and a
+ * queue shows in the latencies instead of hiding in a lower rate).
+ */
+export type ToWorker =
+  | { type: 'run'; scenario: string; seconds: number }
+  | { type: 'open'; scenario: string; seconds: number; perSecond: number }
+  | { type: 'totals'; scenario: string }
+  | { type: 'close' };
 
 export interface SliceReport {
   type: 'slice';
@@ -112,7 +122,8 @@ function labelOf(answer: Answer): string {
 }
 
 function clientsOf(baseUrl: string, spec: ScenarioSpec): { clients: Client[]; agent: http.Agent } {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: spec.keys.length });
+  // A socket per client; an open loop may have more requests in flight than clients (up to 4 each).
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 4 * spec.keys.length, maxFreeSockets: spec.keys.length });
   if (spec.kind === 'payouts') {
     const url = new URL('/api/v1/payouts', baseUrl);
     const clients = spec.keys.map((key): Client => async () => {
@@ -150,36 +161,69 @@ interface ScenarioState {
   outcomes: Map<string, number>;
 }
 
-async function runSlice(state: ScenarioState, name: string, seconds: number): Promise<SliceReport> {
+/** Counts one operation's outcome into the scenario's totals and the slice's counters. */
+function outcomeCounter(state: ScenarioState) {
   const latencies: number[] = [];
-  let non2xx = 0;
-  let errors = 0;
+  const counts = { non2xx: 0, errors: 0 };
+  const run = async (client: Client, key: string, since: number): Promise<void> => {
+    const totals = state.totals.get(key)!;
+    try {
+      const outcome = await client();
+      latencies.push(performance.now() - since);
+      state.outcomes.set(outcome.label, (state.outcomes.get(outcome.label) ?? 0) + 1);
+      if (ok(outcome.status)) {
+        totals.ok++;
+        totals.amountPlusFee += outcome.amountPlusFee;
+      } else {
+        counts.non2xx++;
+      }
+    } catch (err) {
+      if (!(err instanceof RequestError)) throw err;
+      counts.errors++;
+      state.outcomes.set(`error ${err.message}`, (state.outcomes.get(`error ${err.message}`) ?? 0) + 1);
+    }
+  };
+  const report = (name: string, from: number): SliceReport => ({
+    type: 'slice',
+    scenario: name,
+    latenciesMs: Float64Array.from(latencies),
+    seconds: (performance.now() - from) / 1000,
+    non2xx: counts.non2xx,
+    errors: counts.errors,
+  });
+  return { run, report };
+}
+
+async function runSlice(state: ScenarioState, name: string, seconds: number): Promise<SliceReport> {
+  const counter = outcomeCounter(state);
   const from = performance.now();
   const stopAt = from + seconds * 1000;
   const loop = async (client: Client, key: string): Promise<void> => {
-    const totals = state.totals.get(key)!;
     for (;;) {
       const started = performance.now();
       if (started >= stopAt) return;
-      try {
-        const outcome = await client();
-        latencies.push(performance.now() - started);
-        state.outcomes.set(outcome.label, (state.outcomes.get(outcome.label) ?? 0) + 1);
-        if (ok(outcome.status)) {
-          totals.ok++;
-          totals.amountPlusFee += outcome.amountPlusFee;
-        } else {
-          non2xx++;
-        }
-      } catch (err) {
-        if (!(err instanceof RequestError)) throw err;
-        errors++;
-        state.outcomes.set(`error ${err.message}`, (state.outcomes.get(`error ${err.message}`) ?? 0) + 1);
-      }
+      await counter.run(client, key, started);
     }
   };
   await Promise.all(state.clients.map((client, i) => loop(client, state.spec.keys[i]!)));
-  return { type: 'slice', scenario: name, latenciesMs: Float64Array.from(latencies), seconds: (performance.now() - from) / 1000, non2xx, errors };
+  return counter.report(name, from);
+}
+
+/** Sends `perSecond` requests a second for `seconds`, the clients in turn, and waits for every answer. */
+async function runOpenLoop(state: ScenarioState, name: string, seconds: number, perSecond: number): Promise<SliceReport> {
+  const counter = outcomeCounter(state);
+  const from = performance.now();
+  const due = Math.floor(seconds * perSecond);
+  const inFlight: Promise<void>[] = [];
+  for (let i = 0; i < due; i++) {
+    const at = from + (i * 1000) / perSecond;
+    const wait = at - performance.now();
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    const which = i % state.clients.length;
+    inFlight.push(counter.run(state.clients[which]!, state.spec.keys[which]!, at));
+  }
+  await Promise.all(inFlight);
+  return counter.report(name, from);
 }
 
 function main(): void {
@@ -205,6 +249,10 @@ function main(): void {
           case 'run': {
             const report = await runSlice(stateOf(message.scenario), message.scenario, message.seconds);
             send(report);
+            break;
+          }
+          case 'open': {
+            send(await runOpenLoop(stateOf(message.scenario), message.scenario, message.seconds, message.perSecond));
             break;
           }
           case 'totals': {

@@ -58,6 +58,13 @@ export class LoadWorker {
     return answer;
   }
 
+  /** Requests at a fixed rate for `seconds` (load-worker.ts, `open`), latencies from when each was due. */
+  async openLoop(scenario: string, seconds: number, perSecond: number): Promise<SliceReport> {
+    const answer = await this.ask({ type: 'open', scenario, seconds, perSecond });
+    if (answer.type !== 'slice') throw new Error(`load worker answered ${answer.type} to open`);
+    return answer;
+  }
+
   /** The load generator's process id. */
   get pid(): number | undefined {
     return this.child.pid;

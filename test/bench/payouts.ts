@@ -7,7 +7,9 @@
  * service in this process (API only, the operator an hour out) on 64 other merchants, one each, on
  * one merchant whose balance stream every request holds funds on, and `GET /healthz`, alternating.
  * Afterwards each merchant's available balance must equal its funding minus Σ (amount + fee) of the
- * payouts answered 2xx.
+ * payouts answered 2xx. Then `make start` again on the first run's merchants: payouts arriving at a
+ * fixed rate (60 % of the in-process maximum) for 30 s, and five consecutive closed-loop slices of
+ * 10 s whose last ÷ first shows a cost that grows with history. BENCH_PAYOUT_ROWS picks rows.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,7 +22,8 @@ import { balanceOf, ledgerDecider } from '../../packages/domain/ledger/decider.j
 import { balanceStream } from '../../packages/domain/ledger/events.js';
 import { createMerchant } from '../../packages/domain/merchant/commands.js';
 import { DISPATCH_CONSUMER } from '../../packages/webhooks/dispatcher.js';
-import { cpuByGroup, fixed, HTTP_CONNECTIONS, numberFromEnv, percent, processCpuSeconds, progress, round, table } from './common.js';
+import { cpuByGroup, fixed, HTTP_CONNECTIONS, Measurement, numberFromEnv, percent, processCpuSeconds, progress, round, selectedNames, table } from './common.js';
+import { newestProfile, summarize, summaryText, type CpuProfile, type ProfileWindow } from './cpuprofile.js';
 import { createScratchDatabase } from './database.js';
 import { LoadWorker, measureScenarios, type ScenarioResult } from './load.js';
 import { startReceiver, verifyAll, type Receiver } from './receiver.js';
@@ -33,6 +36,19 @@ export const SERVICE_POOL_MAX = 40;
 export const SANDBOX_DELAY_MS = '3600000';
 /** API workers of the standalone run: BENCH_API_WORKERS, else `make start`'s default. */
 const API_WORKERS = Math.round(numberFromEnv('BENCH_API_WORKERS', defaultApiWorkers(), 1));
+/** The rows of the section; BENCH_PAYOUT_ROWS=process-model,open-loop runs those only (the open loop's rate then comes from BENCH_OPEN_LOOP_RATE). */
+export const PAYOUT_ROWS = ['process-model', 'in-process', 'open-loop', 'decay'] as const;
+export type PayoutRow = (typeof PAYOUT_ROWS)[number];
+/** The open loop's arrival rate: this share of the in-process maximum, unless BENCH_OPEN_LOOP_RATE gives payouts/s. */
+export const OPEN_LOOP_SHARE = 0.6;
+const OPEN_LOOP_SECONDS = numberFromEnv('BENCH_OPEN_LOOP_SECONDS', 30, 1);
+/** The decay row: this many consecutive closed-loop slices of BENCH_DECAY_SLICE_SECONDS each. */
+const DECAY_SLICES = 5;
+const DECAY_SLICE_SECONDS = numberFromEnv('BENCH_DECAY_SLICE_SECONDS', 10, 0.5);
+/** Where the process-model run's primary writes its CPU profile (--cpu-prof) and the window it measured; unset, no profile. */
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR || null;
+/** The process groups whose CPU a complete payout costs (the load generator and the bench are the client's). */
+const SERVICE_GROUPS = ['primary', 'API workers', 'PostgreSQL'];
 /** Funding of each merchant: 10^11 XOF covers 10^8 payouts of 1 000 plus fee. */
 const FUNDING = 100_000_000_000;
 const PAYOUT_AMOUNT = 1000;
@@ -86,18 +102,68 @@ export interface BackgroundLag {
   cpuAfterLoad: CpuShare;
 }
 
+/** The process model's run: its closed-loop load, the background's lag after it, where the CPU went. */
+export interface ProcessModelResult {
+  scenario: PayoutScenario;
+  lag: BackgroundLag;
+  /** CPU seconds of the service's processes (primary, API workers, PostgreSQL) per complete payout, load and lag. */
+  cpuPerPayoutMs: number;
+  /** Resident memory of each standalone process at the end of its run, the primary first (empty where /proc is not readable). */
+  rssBytes: number[];
+  /** The primary's CPU profile reduced to its top frames (BENCH_PROFILE_DIR), or null. */
+  profile: string[] | null;
+}
+
+/** Payouts arriving at a fixed rate against `make start`, whatever the answers. */
+export interface OpenLoopResult {
+  perSecondAsked: number;
+  /** How the rate was chosen. */
+  rateFrom: string;
+  result: LoadSliceResult;
+  lagSeconds: number | null;
+}
+
+/** Consecutive closed-loop slices on the same merchants against `make start`. */
+export interface DecayResult {
+  sliceSeconds: number;
+  /** Payouts answered 2xx per second in each slice, in order. */
+  perSecond: number[];
+  /** The last slice ÷ the first. */
+  ratio: number;
+  lagSeconds: number | null;
+  /** The standalone processes' RSS after the open loop and these slices, the primary first. */
+  rssBytes: number[];
+}
+
+export interface LoadSliceResult {
+  operations: number;
+  p50Ms: number;
+  p99Ms: number;
+  non2xx: number;
+  errors: number;
+}
+
+export interface InProcessResult {
+  /** 64 merchants, one per client. */
+  separate: PayoutScenario;
+  /** One merchant for every client. */
+  hot: PayoutScenario;
+  /** GET /healthz on the in-process service, in the same alternating slices as its payout runs. */
+  healthz: ScenarioResult;
+  /** Resident memory of the bench process, where the service runs (its load generator is a child process), at the end of the runs. */
+  rssBytes: number;
+}
+
 export interface PayoutsResult {
   clients: number;
   poolMax: number;
-  /** The standalone run first, then the in-process runs (64 merchants, one hot merchant). */
-  scenarios: PayoutScenario[];
-  /** GET /healthz on the in-process service, in the same alternating slices as its payout runs. */
-  healthz: ScenarioResult;
-  lag: BackgroundLag;
-  /** Resident memory of the bench process, where the service runs (its load generator is a child process), at the end of the runs. */
-  rssBytes: number;
-  /** Resident memory of each standalone process at the end of its run, the primary first (empty where /proc is not readable). */
-  standaloneRssBytes: number[];
+  /** Each row is null when BENCH_PAYOUT_ROWS left it out. */
+  processModel: ProcessModelResult | null;
+  inProcess: InProcessResult | null;
+  openLoop: OpenLoopResult | null;
+  decay: DecayResult | null;
+  /** The balances of the process model's merchants after the open loop and the decay slices (every payout of theirs counted). */
+  laterCheck: BalanceCheck | null;
 }
 
 interface Funded {
@@ -154,6 +220,7 @@ async function checkBalances(service: BenchService, merchants: Funded[], sums: M
 }
 
 export async function benchPayouts(serverUrl: string): Promise<PayoutsResult> {
+  const rows = selectedNames('BENCH_PAYOUT_ROWS', PAYOUT_ROWS);
   const database = await createScratchDatabase(serverUrl, 'payouts');
   const service = await startService(database.url, { poolMax: SERVICE_POOL_MAX, env: { SANDBOX_OPERATOR_DELAY_MS: SANDBOX_DELAY_MS, WEBHOOK_ALLOW_PRIVATE_URLS: '127.0.0.0/8,::1' } });
   const receiver = await startReceiver();
@@ -166,34 +233,61 @@ export async function benchPayouts(serverUrl: string): Promise<PayoutsResult> {
     });
     const separate = merchants.slice(0, HTTP_CONNECTIONS);
     const hot = merchants[HTTP_CONNECTIONS]!;
-    // The standalone run goes first, so its background starts on a log of set-up events only.
-    const standalone = await standaloneRun(service, database.url, merchants.slice(HTTP_CONNECTIONS + 1), receiver);
-    worker = new LoadWorker(service.baseUrl, {
-      separate: { kind: 'payouts', body: PAYOUT_BODY, keys: separate.map((m) => m.key) },
-      hot: { kind: 'payouts', body: PAYOUT_BODY, keys: separate.map(() => hot.key) },
-      healthz: { kind: 'get', path: '/healthz', keys: separate.map((m) => m.key) },
-    });
-    progress(`  in this process: ${HTTP_CONNECTIONS} merchants vs 1 merchant vs GET /healthz, alternating slices…`);
-    const [a, b, healthz] = await measureScenarios(worker, ['separate', 'hot', 'healthz'], service.system.knex);
-    const rssBytes = process.memoryUsage().rss;
-    const runs = [
-      { key: 'separate', name: `${HTTP_CONNECTIONS} merchants, one per client`, result: a!, group: separate },
-      { key: 'hot', name: '1 merchant (hot balance stream)', result: b!, group: [hot] },
-    ];
-    const scenarios: PayoutScenario[] = [standalone.scenario];
-    for (const run of runs) {
-      const totals = await worker.totals(run.key);
-      const sums = new Map(totals.perKey.map((t) => [t.key, t]));
-      const check = await checkBalances(service, run.group, sums);
-      scenarios.push({ name: run.name, merchants: run.group.length, ...run.result, outcomes: totals.outcomes, check });
+    const standaloneMerchants = merchants.slice(HTTP_CONNECTIONS + 1);
+    const endpoints = rows.has('process-model') || rows.has('open-loop') || rows.has('decay') ? await webhookEndpoints(service, standaloneMerchants, receiver) : null;
+    // Payouts answered 2xx per standalone merchant over every run, for the balance check.
+    const standaloneSums = new Map<string, { ok: number; amountPlusFee: number }>();
+    // The process model goes first, so its background starts on a log of set-up events only.
+    const processModel = rows.has('process-model') ? await processModelRun(service, database.url, standaloneMerchants, receiver, endpoints!, standaloneSums) : null;
+    let inProcess: InProcessResult | null = null;
+    if (rows.has('in-process')) {
+      worker = new LoadWorker(service.baseUrl, {
+        separate: { kind: 'payouts', body: PAYOUT_BODY, keys: separate.map((m) => m.key) },
+        hot: { kind: 'payouts', body: PAYOUT_BODY, keys: separate.map(() => hot.key) },
+        healthz: { kind: 'get', path: '/healthz', keys: separate.map((m) => m.key) },
+      });
+      progress(`  in this process: ${HTTP_CONNECTIONS} merchants vs 1 merchant vs GET /healthz, alternating slices…`);
+      const [a, b, healthz] = await measureScenarios(worker, ['separate', 'hot', 'healthz'], service.system.knex);
+      const rssBytes = process.memoryUsage().rss;
+      const scenario = async (key: string, name: string, result: ScenarioResult, group: Funded[]): Promise<PayoutScenario> => {
+        const totals = await worker!.totals(key);
+        const check = await checkBalances(service, group, new Map(totals.perKey.map((t) => [t.key, t])));
+        return { name, merchants: group.length, ...result, outcomes: totals.outcomes, check };
+      };
+      inProcess = {
+        separate: await scenario('separate', `${HTTP_CONNECTIONS} merchants, one per client`, a!, separate),
+        hot: await scenario('hot', '1 merchant (hot balance stream)', b!, [hot]),
+        healthz: healthz!,
+        rssBytes,
+      };
     }
-    return { clients: HTTP_CONNECTIONS, poolMax: service.poolMax, scenarios, healthz: healthz!, lag: standalone.lag, rssBytes, standaloneRssBytes: standalone.rssBytes };
+    let openLoop: OpenLoopResult | null = null;
+    let decay: DecayResult | null = null;
+    let laterCheck: BalanceCheck | null = null;
+    if (rows.has('open-loop') || rows.has('decay')) {
+      const asked = process.env.BENCH_OPEN_LOOP_RATE;
+      const rate = asked ? { perSecond: numberFromEnv('BENCH_OPEN_LOOP_RATE', 1, 1), from: 'BENCH_OPEN_LOOP_RATE' } : inProcess ? { perSecond: OPEN_LOOP_SHARE * inProcess.separate.perSecond, from: `${percent(OPEN_LOOP_SHARE)} of the in-process maximum` } : null;
+      if (rows.has('open-loop') && rate === null) throw new Error('BENCH_PAYOUT_ROWS: the open loop needs the in-process row (its rate is 60 % of that maximum) or BENCH_OPEN_LOOP_RATE');
+      ({ openLoop, decay, check: laterCheck } = await laterRuns(service, database.url, standaloneMerchants, rows, rate, standaloneSums));
+    }
+    return { clients: HTTP_CONNECTIONS, poolMax: service.poolMax, processModel, inProcess, openLoop, decay, laterCheck };
   } finally {
     await worker?.close();
     await receiver.close();
     await service.close();
     await database.drop();
   }
+}
+
+/** A webhook endpoint (every event) on the receiver for each merchant; their secrets, to verify what arrived. */
+async function webhookEndpoints(service: BenchService, merchants: Funded[], receiver: Receiver): Promise<string[]> {
+  progress(`  a webhook endpoint for each of ${merchants.length} merchants…`);
+  const secrets: string[] = [];
+  await inParallel(merchants.length, 8, async (i) => {
+    const endpoint = await callJson<{ secret: string }>(service.baseUrl, 'POST', '/api/v1/webhook-endpoints', merchants[i]!.key, { url: receiver.url, enabled_events: ['*'] });
+    secrets.push(endpoint.secret);
+  });
+  return secrets;
 }
 
 /**
@@ -216,20 +310,22 @@ async function untilReady(url: string, exited: Promise<unknown>): Promise<void> 
 /** How long the bench waits for the standalone service's background after the load. */
 const LAG_LIMIT_S = 120;
 
+/** A running `make start` (the standalone service) and a load generator on merchants of the bench's. */
+interface Standalone {
+  worker: LoadWorker;
+  /** The process group of a pid (primary, API workers, PostgreSQL, load generator, bench), for cpuByGroup. */
+  group(pid: number, comm: string): string | null;
+  primary: number;
+}
+
 /**
- * The load against the standalone service (`make start`) with API_WORKERS workers on the bench's
- * database, on merchants of its own, each with a webhook endpoint (every event) on `receiver`; the
- * sandbox operator answers at once, so the scheduler, the consumers and the dispatcher all work
- * during the run. Its statements and event loops are in other processes: those columns stay empty.
+ * Starts the standalone service (`make start`) with API_WORKERS workers on the bench's database,
+ * the sandbox operator answering at once, so the scheduler, the consumers and the dispatcher all
+ * work during the run; runs `body` with a load generator on `merchants`; stops it. Its statements
+ * and event loops are in other processes. Returns what `body` did and the processes' RSS after it.
  */
-async function standaloneRun(service: BenchService, databaseUrl: string, merchants: Funded[], receiver: Receiver): Promise<{ scenario: PayoutScenario; lag: BackgroundLag; rssBytes: number[] }> {
+async function withStandalone<T>(service: BenchService, databaseUrl: string, merchants: Funded[], nodeArgs: string[], body: (s: Standalone) => Promise<T>): Promise<{ value: T; rssBytes: number[] }> {
   const port = await freePort();
-  progress(`  the standalone service with API_WORKERS=${API_WORKERS}: a webhook endpoint for each of ${merchants.length} merchants…`);
-  const secrets: string[] = [];
-  await inParallel(merchants.length, 8, async (i) => {
-    const endpoint = await callJson<{ secret: string }>(service.baseUrl, 'POST', '/api/v1/webhook-endpoints', merchants[i]!.key, { url: receiver.url, enabled_events: ['*'] });
-    secrets.push(endpoint.secret);
-  });
   const standalone = startProcess('services/standalone/main.js', {
     DATABASE_URL: databaseUrl,
     PORT: String(port),
@@ -240,30 +336,66 @@ async function standaloneRun(service: BenchService, databaseUrl: string, merchan
     RATE_LIMIT: 'off',
     RATE_LIMIT_ADDRESS: 'off',
     LOG_LEVEL: 'warn',
-  }, [], process.execArgv); // the bench's Node flags are make start's (Makefile)
+  }, [], [...process.execArgv, ...nodeArgs]); // the bench's Node flags are make start's (Makefile)
   let worker: LoadWorker | null = null;
   try {
     await untilReady(`http://127.0.0.1:${port}/readyz`, standalone.exit);
     worker = new LoadWorker(`http://127.0.0.1:${port}`, { standalone: { kind: 'payouts', body: PAYOUT_BODY, keys: merchants.map((m) => m.key) } });
-    progress(`  ${merchants.length} merchants against ${API_WORKERS} API workers and the background…`);
     const primary = standalone.child.pid ?? -1;
     const workers = new Set(childrenOf(primary));
     const loadGenerator = worker.pid;
     const group = (pid: number, comm: string): string | null =>
       pid === primary ? 'primary' : workers.has(pid) ? 'API workers' : comm === 'postgres' ? 'PostgreSQL' : pid === loadGenerator ? 'load generator' : pid === process.pid ? 'bench' : null;
+    const value = await body({ worker, group, primary });
+    return { value, rssBytes: processTreeRss(standalone.child.pid) };
+  } finally {
+    await worker?.close();
+    standalone.child.kill('SIGTERM');
+    await standalone.exit;
+  }
+}
+
+type Sums = Map<string, { ok: number; amountPlusFee: number }>;
+
+/** `sums` plus a load generator's 2xx totals so far (they count from its start), per merchant key. */
+async function withTotals(worker: LoadWorker, sums: Sums): Promise<{ sums: Sums; payouts: number; outcomes: Record<string, number> }> {
+  const totals = await worker.totals('standalone');
+  const out: Sums = new Map(sums);
+  for (const t of totals.perKey) {
+    const sum = out.get(t.key) ?? { ok: 0, amountPlusFee: 0 };
+    out.set(t.key, { ok: sum.ok + t.ok, amountPlusFee: sum.amountPlusFee + t.amountPlusFee });
+  }
+  return { sums: out, payouts: [...out.values()].reduce((n, t) => n + t.ok, 0), outcomes: totals.outcomes };
+}
+
+/**
+ * The process model's row: the closed-loop load against `make start` on merchants whose webhook
+ * endpoints are on `receiver`, then the background's lag, the CPU of each process, the balances,
+ * and every delivery verified. With BENCH_PROFILE_DIR, the primary runs with --cpu-prof and its
+ * profile is reduced over the load and the lag (window.json beside it says which).
+ */
+async function processModelRun(service: BenchService, databaseUrl: string, merchants: Funded[], receiver: Receiver, secrets: string[], sums: Map<string, { ok: number; amountPlusFee: number }>): Promise<ProcessModelResult> {
+  progress(`  the standalone service with API_WORKERS=${API_WORKERS}: ${merchants.length} merchants against ${API_WORKERS} API workers and the background…`);
+  if (PROFILE_DIR) fs.mkdirSync(PROFILE_DIR, { recursive: true });
+  const profiling = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+  const { value, rssBytes } = await withStandalone(service, databaseUrl, merchants, profiling, async ({ worker, group, primary }) => {
     const cpuFrom = processCpuSeconds();
+    const fromUs = monotonicUs();
     const loadStarted = performance.now();
     const [result] = await measureScenarios(worker, ['standalone'], service.system.knex);
     const loadEnded = performance.now();
     const cpuAtEnd = processCpuSeconds();
-    const totals = await worker.totals('standalone');
-    const payouts = totals.perKey.reduce((n, t) => n + t.ok, 0);
+    const { sums: after, payouts, outcomes } = await withTotals(worker, sums);
+    for (const [key, sum] of after) sums.set(key, sum);
     progress(`  waiting for the background: ${payouts} payouts final, their webhooks delivered…`);
     const lag = await backgroundLag(service, merchants, payouts, loadEnded);
+    const toUs = monotonicUs();
     const cpuDuringLoad = { wallSeconds: (loadEnded - loadStarted) / 1000, seconds: cpuByGroup(cpuFrom, cpuAtEnd, group) };
     const cpuAfterLoad = { wallSeconds: (performance.now() - loadEnded) / 1000, seconds: cpuByGroup(cpuAtEnd, processCpuSeconds(), group) };
-    const rssBytes = processTreeRss(standalone.child.pid);
-    const check = await checkBalances(service, merchants, new Map(totals.perKey.map((t) => [t.key, t])));
+    const serviceCpu = SERVICE_GROUPS.reduce((sum, g) => sum + (cpuDuringLoad.seconds[g] ?? 0) + (cpuAfterLoad.seconds[g] ?? 0), 0);
+    const window: ProfileWindow = { fromUs, toUs, operations: lag.final, cpuSeconds: (cpuDuringLoad.seconds.primary ?? 0) + (cpuAfterLoad.seconds.primary ?? 0) };
+    if (PROFILE_DIR) fs.writeFileSync(`${PROFILE_DIR}/window.${primary}.json`, JSON.stringify(window));
+    const check = await checkBalances(service, merchants, sums);
     const { verified, failures } = verifyAll(receiver.received, secrets);
     const scenario: PayoutScenario = {
       name: `${merchants.length} merchants, make start's processes (API_WORKERS=${API_WORKERS})`,
@@ -271,16 +403,68 @@ async function standaloneRun(service: BenchService, databaseUrl: string, merchan
       ...result!,
       statementsPerOperation: Number.NaN,
       busy: { ...result!.busy, serverEventLoop: Number.NaN },
-      outcomes: totals.outcomes,
+      outcomes,
       check,
     };
-    return { scenario, lag: { ...lag, received: receiver.received.length, verified, verifyFailures: failures, cpuDuringLoad, cpuAfterLoad }, rssBytes };
-  } finally {
-    await worker?.close();
-    standalone.child.kill('SIGTERM');
-    await standalone.exit;
-  }
+    return {
+      scenario,
+      lag: { ...lag, received: receiver.received.length, verified, verifyFailures: failures, cpuDuringLoad, cpuAfterLoad },
+      cpuPerPayoutMs: lag.final > 0 ? (1000 * serviceCpu) / lag.final : Number.NaN,
+      window,
+      primary,
+    };
+  });
+  // The profile is written when the primary exits.
+  const file = PROFILE_DIR ? newestProfile(PROFILE_DIR, value.primary) : null;
+  const profile = file ? [`  the primary's CPU profile over the load and the lag (${file}):`, ...summaryText(summarize(JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile, value.window), 20)] : null;
+  return { scenario: value.scenario, lag: value.lag, cpuPerPayoutMs: value.cpuPerPayoutMs, rssBytes, profile };
 }
+
+/**
+ * `make start` again, on the process model's merchants (their history kept): payouts at a fixed
+ * rate for BENCH_OPEN_LOOP_SECONDS, the background's lag after them; then DECAY_SLICES
+ * consecutive closed-loop slices, the last's rate ÷ the first's; the processes' RSS after.
+ */
+async function laterRuns(
+  service: BenchService,
+  databaseUrl: string,
+  merchants: Funded[],
+  rows: Set<PayoutRow>,
+  rate: { perSecond: number; from: string } | null,
+  sums: Map<string, { ok: number; amountPlusFee: number }>,
+): Promise<{ openLoop: OpenLoopResult | null; decay: DecayResult | null; check: BalanceCheck }> {
+  const { value, rssBytes } = await withStandalone(service, databaseUrl, merchants, [], async ({ worker }) => {
+    let openLoop: OpenLoopResult | null = null;
+    if (rows.has('open-loop') && rate) {
+      progress(`  open loop: ${fixed(rate.perSecond, 0)} payouts/s (${rate.from}) for ${OPEN_LOOP_SECONDS} s against make start…`);
+      const report = await worker.openLoop('standalone', OPEN_LOOP_SECONDS, rate.perSecond);
+      const ended = performance.now();
+      const lag = await backgroundLag(service, merchants, (await withTotals(worker, sums)).payouts, ended);
+      const m = new Measurement();
+      for (const ms of report.latenciesMs) m.record(ms);
+      const r = m.result();
+      openLoop = { perSecondAsked: rate.perSecond, rateFrom: rate.from, result: { operations: r.operations, p50Ms: r.p50Ms, p99Ms: r.p99Ms, non2xx: report.non2xx, errors: report.errors }, lagSeconds: lag.seconds };
+    }
+    let decay: Omit<DecayResult, 'rssBytes'> | null = null;
+    if (rows.has('decay')) {
+      progress(`  decay: ${DECAY_SLICES} consecutive slices of ${DECAY_SLICE_SECONDS} s against make start…`);
+      const perSecond: number[] = [];
+      for (let i = 0; i < DECAY_SLICES; i++) {
+        const report = await worker.slice('standalone', DECAY_SLICE_SECONDS);
+        perSecond.push((report.latenciesMs.length - report.non2xx) / report.seconds);
+      }
+      const ended = performance.now();
+      const lag = await backgroundLag(service, merchants, (await withTotals(worker, sums)).payouts, ended);
+      decay = { sliceSeconds: DECAY_SLICE_SECONDS, perSecond, ratio: perSecond[perSecond.length - 1]! / perSecond[0]!, lagSeconds: lag.seconds };
+    }
+    const check = await checkBalances(service, merchants, (await withTotals(worker, sums)).sums);
+    return { openLoop, decay, check };
+  });
+  return { openLoop: value.openLoop, decay: value.decay ? { ...value.decay, rssBytes } : null, check: value.check };
+}
+
+/** Microseconds of the monotonic clock V8's profiles use. */
+const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 
 /**
  * Polls until every payout of `merchants` is final in read.payouts, the webhook dispatcher has read
@@ -334,15 +518,17 @@ function processTreeRss(pid: number | undefined): number[] {
 }
 
 export function payoutsText(r: PayoutsResult): string[] {
-  const lag = r.lag;
-  return [
+  const pm = r.processModel;
+  const ip = r.inProcess;
+  const scenarios = [...(pm ? [pm.scenario] : []), ...(ip ? [ip.separate, ip.hot] : [])];
+  const out = [
     `Payout creation (POST /api/v1/payouts, 1 000 XOF to Wave SN; ${r.clients} closed-loop keep-alive clients in a process of their own). ` +
       `First make start's processes (knex pool 20 each, the scheduler loop on, the sandbox operator answering at once, a webhook endpoint per merchant on a loopback receiver; ` +
       `SQL and event loops in those processes); then a service in this process (API only: operator an hour out, no background; pool max ${r.poolMax}), ` +
       `its two runs and GET /healthz alternating in slices`,
-    table(
+    ...(scenarios.length === 0 ? [] : [table(
       ['merchants', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'requests', 'SQL/request', 'server loop busy', 'CPUs busy', 'balance check'],
-      [...r.scenarios, { ...r.healthz, name: 'GET /healthz (in this process)', check: null }].map((s) => [
+      [...scenarios, ...(ip ? [{ ...ip.healthz, name: 'GET /healthz (in this process)', check: null }] : [])].map((s) => [
         s.name,
         fixed(s.perSecond, 0),
         fixed(s.p50Ms, 2),
@@ -355,13 +541,21 @@ export function payoutsText(r: PayoutsResult): string[] {
         percent(s.busy.machineCpu),
         s.check === null ? '' : s.check.ok ? 'OK' : 'MISMATCH',
       ]),
-    ),
-    `  the standalone service's background after the load: ${lag.seconds === null ? `NOT caught up within ${LAG_LIMIT_S} s` : `caught up ${fixed(lag.seconds, 2)} s after the load stopped`} ` +
-      `(${lag.final}/${lag.payouts} payouts final; ${lag.webhookEvents} webhook events, ${lag.delivered} deliveries succeeded, ${lag.received} requests received, ${lag.verified} verified by standardwebhooks)` +
-      (lag.verifyFailures.length > 0 ? `\n    verify failures: ${lag.verifyFailures.join('; ')}` : '') +
-      `\n    CPU seconds during the load (${fixed(lag.cpuDuringLoad.wallSeconds, 1)} s, warm-up included): ${cpuText(lag.cpuDuringLoad)}` +
-      `\n    CPU seconds after it, until caught up (${fixed(lag.cpuAfterLoad.wallSeconds, 1)} s): ${cpuText(lag.cpuAfterLoad)}`,
-    ...r.scenarios.map(
+    )]),
+  ];
+  if (pm) {
+    const lag = pm.lag;
+    out.push(
+      `  the standalone service's background after the load: ${lag.seconds === null ? `NOT caught up within ${LAG_LIMIT_S} s` : `caught up ${fixed(lag.seconds, 2)} s after the load stopped`} ` +
+        `(${lag.final}/${lag.payouts} payouts final; ${lag.webhookEvents} webhook events, ${lag.delivered} deliveries succeeded, ${lag.received} requests received, ${lag.verified} verified by standardwebhooks)` +
+        (lag.verifyFailures.length > 0 ? `\n    verify failures: ${lag.verifyFailures.join('; ')}` : '') +
+        `\n    CPU seconds during the load (${fixed(lag.cpuDuringLoad.wallSeconds, 1)} s, warm-up included): ${cpuText(lag.cpuDuringLoad)}` +
+        `\n    CPU seconds after it, until caught up (${fixed(lag.cpuAfterLoad.wallSeconds, 1)} s): ${cpuText(lag.cpuAfterLoad)}` +
+        `\n    CPU per complete payout (${SERVICE_GROUPS.join(', ')}; load and lag): ${fixed(pm.cpuPerPayoutMs, 2)} ms`,
+    );
+  }
+  out.push(
+    ...scenarios.map(
       (s) =>
         `  ${s.name}: ${s.check.payouts2xx} payouts answered 2xx (warm-up included), ${s.check.payoutsStored} in read.payouts; ` +
         `available = funding − Σ(amount+fee): ledger ${s.check.merchants - s.check.ledgerMismatches}/${s.check.merchants}, ` +
@@ -369,9 +563,49 @@ export function payoutsText(r: PayoutsResult): string[] {
         (s.check.detail ? `\n    ${s.check.detail}` : '') +
         `\n    answers: ${outcomesText(s.outcomes)}`,
     ),
-    `  memory at the end of the runs: RSS ${fixed(r.rssBytes / 2 ** 20, 0)} MB (the bench process, which runs the service; the load generator is a process of its own)` +
-      (r.standaloneRssBytes.length ? `; standalone processes after their background caught up, primary first: ${r.standaloneRssBytes.map((b) => `${fixed(b / 2 ** 20, 0)} MB`).join(', ')}` : ''),
-  ];
+  );
+  if (r.openLoop) {
+    const o = r.openLoop;
+    out.push(
+      `  open loop against make start: ${fixed(o.perSecondAsked, 0)} payouts/s (${o.rateFrom}) for ${OPEN_LOOP_SECONDS} s: ${o.result.operations} answered, ` +
+        `p50 ${fixed(o.result.p50Ms, 1)} ms, p99 ${fixed(o.result.p99Ms, 1)} ms (from when each was due), ${o.result.non2xx} non-2xx, ${o.result.errors} errors; ` +
+        `background ${o.lagSeconds === null ? `NOT caught up within ${LAG_LIMIT_S} s` : `caught up ${fixed(o.lagSeconds, 2)} s after the last arrival`}`,
+    );
+  }
+  if (r.decay) {
+    const d = r.decay;
+    out.push(
+      `  decay against make start: ${d.perSecond.length} consecutive slices of ${d.sliceSeconds} s on the same merchants: ${d.perSecond.map((x) => fixed(x, 0)).join(', ')} payouts/s; ` +
+        `last ÷ first ${fixed(d.ratio, 2)}; background ${d.lagSeconds === null ? `NOT caught up within ${LAG_LIMIT_S} s` : `caught up ${fixed(d.lagSeconds, 2)} s after`}`,
+    );
+  }
+  if (r.laterCheck) {
+    const c = r.laterCheck;
+    out.push(
+      `  after the open loop and the decay slices, ${c.merchants} merchants of the process model: ${c.payouts2xx} payouts answered 2xx in all, ${c.payoutsStored} in read.payouts; ` +
+        `available = funding − Σ(amount+fee): ledger ${c.merchants - c.ledgerMismatches}/${c.merchants}, GET /api/v1/balance ${c.merchants - c.apiMismatches}/${c.merchants} → ${c.ok ? 'OK' : 'MISMATCH'}` +
+        (c.detail ? `\n    ${c.detail}` : ''),
+    );
+  }
+  out.push(
+    `  memory at the end of the runs: ` +
+      [
+        ip ? `RSS ${mb(ip.rssBytes)} (the bench process, which runs the service; the load generator is a process of its own)` : null,
+        pm?.rssBytes.length ? `make start's processes after the process model's run, primary first: ${pm.rssBytes.map(mb).join(', ')}` : null,
+        r.decay?.rssBytes.length ? `after the open loop and the decay slices: ${r.decay.rssBytes.map(mb).join(', ')}` : null,
+      ]
+        .filter(Boolean)
+        .join('; '),
+  );
+  if (pm?.profile) out.push(...pm.profile);
+  return out;
+}
+
+const mb = (bytes: number) => `${fixed(bytes / 2 ** 20, 0)} MB`;
+
+/** RSS of each of `make start`'s processes after its longest run (the decay slices, else the process model), the primary first; null if not measured. */
+export function standaloneRss(r: PayoutsResult): number[] | null {
+  return r.decay?.rssBytes.length ? r.decay.rssBytes : r.processModel?.rssBytes.length ? r.processModel.rssBytes : null;
 }
 
 function cpuText(share: CpuShare): string {
@@ -392,38 +626,50 @@ export function outcomesText(outcomes: Record<string, number>): string {
 const roundAll = (values: Record<string, number>) => Object.fromEntries(Object.entries(values).map(([k, v]) => [k, round(v, 2)]));
 
 export function payoutsJson(r: PayoutsResult) {
+  const pm = r.processModel;
+  const ip = r.inProcess;
+  const run = (s: PayoutScenario) => ({
+    merchants: s.merchants,
+    req_per_s: round(s.perSecond, 1),
+    p50_ms: round(s.p50Ms, 3),
+    p99_ms: round(s.p99Ms, 3),
+    non_2xx: s.non2xx,
+    errors: s.errors,
+    requests: s.operations,
+    sql_statements_per_request: Number.isNaN(s.statementsPerOperation) ? null : round(s.statementsPerOperation, 2),
+    server_event_loop_busy: Number.isNaN(s.busy.serverEventLoop) ? null : round(s.busy.serverEventLoop, 3),
+    machine_cpu_busy: round(s.busy.machineCpu, 3),
+    balance_check: s.check.ok ? 'OK' : 'MISMATCH',
+    payouts_2xx: s.check.payouts2xx,
+    payouts_stored: s.check.payoutsStored,
+    outcomes: s.outcomes,
+  });
   return {
     clients: r.clients,
     pool_max: r.poolMax,
-    rss_mb: round(r.rssBytes / 2 ** 20, 1),
-    standalone_rss_mb: r.standaloneRssBytes.map((b) => round(b / 2 ** 20, 1)),
-    healthz: { req_per_s: round(r.healthz.perSecond, 1), p50_ms: round(r.healthz.p50Ms, 3), p99_ms: round(r.healthz.p99Ms, 3), non_2xx: r.healthz.non2xx, errors: r.healthz.errors },
-    standalone_background: {
-      caught_up_s: r.lag.seconds === null ? null : round(r.lag.seconds, 3),
-      payouts: r.lag.payouts,
-      final: r.lag.final,
-      webhook_events: r.lag.webhookEvents,
-      deliveries_succeeded: r.lag.delivered,
-      received: r.lag.received,
-      verified: r.lag.verified,
-      cpu_s_during_load: { wall_s: round(r.lag.cpuDuringLoad.wallSeconds, 2), ...roundAll(r.lag.cpuDuringLoad.seconds) },
-      cpu_s_after_load: { wall_s: round(r.lag.cpuAfterLoad.wallSeconds, 2), ...roundAll(r.lag.cpuAfterLoad.seconds) },
-    },
-    runs: r.scenarios.map((s) => ({
-      merchants: s.merchants,
-      req_per_s: round(s.perSecond, 1),
-      p50_ms: round(s.p50Ms, 3),
-      p99_ms: round(s.p99Ms, 3),
-      non_2xx: s.non2xx,
-      errors: s.errors,
-      requests: s.operations,
-      sql_statements_per_request: Number.isNaN(s.statementsPerOperation) ? null : round(s.statementsPerOperation, 2),
-      server_event_loop_busy: Number.isNaN(s.busy.serverEventLoop) ? null : round(s.busy.serverEventLoop, 3),
-      machine_cpu_busy: round(s.busy.machineCpu, 3),
-      balance_check: s.check.ok ? 'OK' : 'MISMATCH',
-      payouts_2xx: s.check.payouts2xx,
-      payouts_stored: s.check.payoutsStored,
-      outcomes: s.outcomes,
-    })),
+    rss_mb: ip ? round(ip.rssBytes / 2 ** 20, 1) : null,
+    standalone_rss_mb: (standaloneRss(r) ?? []).map((b) => round(b / 2 ** 20, 1)),
+    healthz: ip ? { req_per_s: round(ip.healthz.perSecond, 1), p50_ms: round(ip.healthz.p50Ms, 3), p99_ms: round(ip.healthz.p99Ms, 3), non_2xx: ip.healthz.non2xx, errors: ip.healthz.errors } : null,
+    standalone_background: pm
+      ? {
+          caught_up_s: pm.lag.seconds === null ? null : round(pm.lag.seconds, 3),
+          payouts: pm.lag.payouts,
+          final: pm.lag.final,
+          webhook_events: pm.lag.webhookEvents,
+          deliveries_succeeded: pm.lag.delivered,
+          received: pm.lag.received,
+          verified: pm.lag.verified,
+          cpu_ms_per_payout: round(pm.cpuPerPayoutMs, 3),
+          cpu_s_during_load: { wall_s: round(pm.lag.cpuDuringLoad.wallSeconds, 2), ...roundAll(pm.lag.cpuDuringLoad.seconds) },
+          cpu_s_after_load: { wall_s: round(pm.lag.cpuAfterLoad.wallSeconds, 2), ...roundAll(pm.lag.cpuAfterLoad.seconds) },
+        }
+      : null,
+    process_model: pm ? run(pm.scenario) : null,
+    in_process: ip ? { separate: run(ip.separate), hot: run(ip.hot) } : null,
+    open_loop: r.openLoop
+      ? { asked_per_s: round(r.openLoop.perSecondAsked, 1), rate_from: r.openLoop.rateFrom, answered: r.openLoop.result.operations, p50_ms: round(r.openLoop.result.p50Ms, 3), p99_ms: round(r.openLoop.result.p99Ms, 3), non_2xx: r.openLoop.result.non2xx, errors: r.openLoop.result.errors, caught_up_s: r.openLoop.lagSeconds === null ? null : round(r.openLoop.lagSeconds, 3) }
+      : null,
+    later_balance_check: r.laterCheck ? (r.laterCheck.ok ? 'OK' : 'MISMATCH') : null,
+    decay: r.decay ? { slice_s: r.decay.sliceSeconds, per_s: r.decay.perSecond.map((x) => round(x, 1)), last_over_first: round(r.decay.ratio, 3), caught_up_s: r.decay.lagSeconds === null ? null : round(r.decay.lagSeconds, 3) } : null,
   };
 }

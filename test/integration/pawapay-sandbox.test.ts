@@ -42,3 +42,8 @@ t.test('sandbox mobile money through pawaPay’s sandbox; cards on the simulator
   t.equal(await standin.sendCallback('deposits', depositId, { forge: 'other_key' }), 401, 'a forged signature is still refused');
   t.same(standin.takeDeviations(), [], 'every request followed pawaPay’s contract');
 });
+
+t.test('Paystack’s webhook on a service without a Paystack key: 404 IKW-PRV-004, nothing read', async (t) => {
+  const res = await svc.request('POST', '/connectors/paystack/events', { body: { event: 'transfer.success', data: { reference: 'sika-706f5f78' } }, headers: { 'x-paystack-signature': 'ab'.repeat(64) } });
+  assertError(t, res, 'IKW-PRV-004');
+});

@@ -79,7 +79,7 @@ t.test("live money carried by pawaPay goes through its clearing account; the led
   const paidOut = (await postings(svc, m, 'live', payoutId)).find((e) => e.kind === 'payout_paid');
   t.same(clearingLine(paidOut), { account: 'rail_clearing:pawapay', amount: 10_000 }, 'the payout went out through it (its fee is Sika’s)');
 
-  // pawaPay's refund of the deposit is not sent yet: a refund on the ledger alone would leave the payer with nothing.
+  // No connector named pawapay is configured here (the wrapper only says the rail carried it): nothing can carry its refund, and a refund on the ledger alone would leave the payer with nothing.
   const refund = await svc.request('POST', `/api/v1/merchant/payments/${paid}/refund`, { key: m.api_keys.live, body: { amount: 5_000 } });
   assertError(t, refund, 'IKW-PRV-006', 'id');
 

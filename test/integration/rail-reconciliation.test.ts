@@ -30,6 +30,7 @@ const svc = await startPaymentsService(t, {
       return connector.collect(request);
     };
     rails.assertCanPayOut = (destination) => connector.assertCanPayOut(destination);
+    rails.verifyDestination = async () => undefined;
     rails.payout = (request) => connector.payout(request);
     rails.clearingRail = () => connector.name;
     return rails;

@@ -1,16 +1,20 @@
 /**
- * Live mode through pawaPay for the suites: the pawaPay stand-in on loopback, a service whose
- * live (or sandbox) mobile money goes through the real PawapayConnector to it, signing its
- * requests, and merchants ready to move live money.
+ * Live mode through the rails for the suites: the pawaPay and Paystack stand-ins on loopback, a
+ * service whose live (or sandbox) mobile money goes through the real PawapayConnector to the
+ * first, signing its requests, and whose cards and bank payouts go through the real
+ * PaystackConnector to the second; merchants ready to move live money.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import type { Test } from 'tap';
 import type { Clock } from '../../packages/core/clock.js';
 import type { CreatedMerchant } from '../../packages/domain/merchant/commands.js';
 import { PawapayStandin, type StandinOptions } from './pawapay-standin.js';
+import { PaystackStandin, type PaystackStandinOptions } from './paystack-standin.js';
 import { activateLive, freePort, startService, type StartOptions, type TestService } from './system.js';
 
 export const PAWAPAY_TOKEN = 'pawapay-live-test-token';
+export const PAYSTACK_LIVE_KEY = 'sk_live_sikatest0000000000000000000000000000';
+export const PAYSTACK_TEST_KEY = 'sk_test_sikatest0000000000000000000000000000';
 
 export interface PawapayLive {
   svc: TestService;
@@ -68,6 +72,34 @@ export async function startPawapayLive(t: Test, options: { standin?: Partial<Sta
       return svc;
     },
   };
+}
+
+export interface PaystackLive {
+  svc: TestService;
+  standin: PaystackStandin;
+}
+
+/**
+ * The Paystack stand-in, then the service on a port known in advance (the stand-in posts its
+ * webhooks there), its live Paystack account the stand-in's (`environment: 'sandbox'`: its test
+ * mode account instead).
+ */
+export async function startPaystackLive(t: Test, options: { standin?: Partial<PaystackStandinOptions>; service?: StartOptions; environment?: 'live' | 'sandbox' } = {}): Promise<PaystackLive> {
+  const port = await freePort();
+  const secretKey = options.environment === 'sandbox' ? PAYSTACK_TEST_KEY : PAYSTACK_LIVE_KEY;
+  const standin = await PaystackStandin.start({ secretKey, webhookUrl: `http://127.0.0.1:${port}/connectors/paystack/events`, ...options.standin });
+  t.teardown(() => standin.close());
+  const svc = await startService(t, {
+    ...options.service,
+    publicOrigin: port,
+    env: {
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      [options.environment === 'sandbox' ? 'PAYSTACK_SANDBOX_SECRET_KEY' : 'PAYSTACK_SECRET_KEY']: secretKey,
+      PAYSTACK_API_URL: standin.url,
+      ...options.service?.env,
+    },
+  });
+  return { svc, standin };
 }
 
 /** A merchant whose live environment the platform operator opened (activateLive), as every live suite needs. */

@@ -367,7 +367,7 @@ export class PawapayStandin {
       return reject(200, id, 'INVALID_AMOUNT', `The provider ${provider.provider} only supports up to '0' decimal places in amount.`);
     }
     const value = Number(amount);
-    const ceiling = kind === 'refunds' ? Math.min(Number(deposit!.request.amount), Number(provider.maxTransactionLimit)) : Number(provider.maxTransactionLimit);
+    const ceiling = kind === 'refunds' ? Math.min(this.refundable(deposit!, id), Number(provider.maxTransactionLimit)) : Number(provider.maxTransactionLimit);
     if (value < Number(provider.minTransactionLimit) || value > ceiling) {
       this.deviate(req, `amount ${amount} outside ${provider.minTransactionLimit}..${ceiling}`);
       return reject(200, null, 'AMOUNT_OUT_OF_BOUNDS', `The amount needs to be more than '${provider.minTransactionLimit}' and less than '${ceiling}' for provider '${provider.provider}'.`);
@@ -392,6 +392,14 @@ export class PawapayStandin {
     const status = known || fault?.type === 'duplicate' ? 'DUPLICATE_IGNORED' : 'ACCEPTED';
     const redirect = kind === 'deposits' && provider.authType === 'REDIRECT_AUTH' && status === 'ACCEPTED' ? { nextStep: 'REDIRECT_TO_AUTH_URL', authorizationUrl: `https://checkout.wave.example/pay/${id}` } : {};
     send(200, { [ID_FIELD[kind]]: id, status, created, ...redirect });
+  }
+
+  /** What remains refundable of a deposit: its amount less its other refunds that did not fail (pawaPay never refunds more than it took). */
+  private refundable(deposit: Operation, refundId: string): number {
+    const refunded = [...this.operations.values()]
+      .filter((op) => op.kind === 'refunds' && op.id !== refundId && op.request.depositId === deposit.id && op.status !== 'FAILED')
+      .reduce((sum, op) => sum + Number(op.request.amount ?? deposit.request.amount), 0);
+    return Number(deposit.request.amount) - refunded;
   }
 
   /** pawaPay's active configuration, with its two shapes of `operationTypes` (the deposit as `{"DEPOSIT": {…}}`). */

@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import os from 'node:os';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { ConfigError, loadConfig, parseDuration } from '../../packages/core/config.js';
 
 t.test('defaults', async (t) => {
@@ -130,6 +130,18 @@ t.test('sign-in with Google: off without a client, Google by default, extra retu
   });
 });
 
+/** Asserts that loading `env` stops with a ConfigError naming `variable`; its message. */
+function refusedNaming(t: Test, env: Record<string, string>, variable: string): string {
+  let thrown: unknown;
+  try {
+    loadConfig(env);
+  } catch (err) {
+    thrown = err;
+  }
+  t.ok(thrown instanceof ConfigError && thrown.variable === variable && thrown.message.startsWith(`${variable}: `), `${Object.keys(env).join(', ')} refused, naming ${variable}: ${String(thrown)}`);
+  return String(thrown);
+}
+
 t.test('pawaPay: off by default; a token turns each environment on; a bad value names its variable', async (t) => {
   const off = loadConfig({}).pawapay;
   t.same({ live: off.live, sandbox: off.sandbox, signing: off.signing, callbackSignatures: off.callbackSignatures, statusCheckAfterMs: off.statusCheckAfterMs }, { live: null, sandbox: null, signing: null, callbackSignatures: true, statusCheckAfterMs: 120_000 });
@@ -146,15 +158,7 @@ t.test('pawaPay: off by default; a token turns each environment on; a bad value 
   t.equal(signing?.keyId, 'sika-key-1');
   t.equal(signing?.algorithm, 'ecdsa-p256-sha256', 'the algorithm follows the key; \\n stands for line breaks');
 
-  const refused = (env: Record<string, string>, variable: string) => {
-    let thrown: unknown;
-    try {
-      loadConfig(env);
-    } catch (err) {
-      thrown = err;
-    }
-    t.ok(thrown instanceof ConfigError && thrown.variable === variable && thrown.message.startsWith(`${variable}: `), `${Object.keys(env).join(', ')} refused, naming ${variable}: ${String(thrown)}`);
-  };
+  const refused = (env: Record<string, string>, variable: string) => refusedNaming(t, env, variable);
   refused({ PAWAPAY_API_TOKEN: 't', PAWAPAY_API_URL: 'not a url' }, 'PAWAPAY_API_URL');
   refused({ PAWAPAY_API_URL: 'ftp://api.pawapay.io' }, 'PAWAPAY_API_URL');
   refused({ PAWAPAY_SANDBOX_API_URL: 'nope' }, 'PAWAPAY_SANDBOX_API_URL');
@@ -166,4 +170,16 @@ t.test('pawaPay: off by default; a token turns each environment on; a bad value 
   refused({ PAWAPAY_SIGNING_KEY_ID: 'k' }, 'PAWAPAY_SIGNING_KEY');
   const ed = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   refused({ PAWAPAY_SIGNING_KEY: ed, PAWAPAY_SIGNING_KEY_ID: 'k' }, 'PAWAPAY_SIGNING_KEY');
+});
+
+t.test('Paystack: off by default; a key of the right kind turns each environment on; a key of the wrong kind stops the start', async (t) => {
+  t.same(loadConfig({}).paystack, { live: null, sandbox: null });
+  const on = loadConfig({ PAYSTACK_SECRET_KEY: 'sk_live_abc', PAYSTACK_SANDBOX_SECRET_KEY: 'sk_test_def' }).paystack;
+  t.same(on, { live: { apiUrl: 'https://api.paystack.co', secretKey: 'sk_live_abc' }, sandbox: { apiUrl: 'https://api.paystack.co', secretKey: 'sk_test_def' } }, 'one URL for both modes: the key decides');
+  t.equal(loadConfig({ PAYSTACK_SECRET_KEY: 'sk_live_abc', PAYSTACK_API_URL: 'http://127.0.0.1:9/' }).paystack.live?.apiUrl, 'http://127.0.0.1:9');
+  t.match(refusedNaming(t, { PAYSTACK_SECRET_KEY: 'sk_test_abc' }, 'PAYSTACK_SECRET_KEY'), /live secret key \(sk_live_…\), not a sk_test_… key/, 'a test key where the live one goes');
+  t.match(refusedNaming(t, { PAYSTACK_SECRET_KEY: 'pk_live_abc' }, 'PAYSTACK_SECRET_KEY'), /not a pk_live_… key/, 'a public key');
+  refusedNaming(t, { PAYSTACK_SANDBOX_SECRET_KEY: 'sk_live_abc' }, 'PAYSTACK_SANDBOX_SECRET_KEY');
+  refusedNaming(t, { PAYSTACK_SECRET_KEY: 'sk_live_' }, 'PAYSTACK_SECRET_KEY');
+  refusedNaming(t, { PAYSTACK_SECRET_KEY: 'sk_live_abc', PAYSTACK_API_URL: 'ftp://api.paystack.co' }, 'PAYSTACK_API_URL');
 });

@@ -78,7 +78,7 @@ t.test('payout hold, paid, release; holds that would overdraw available are refu
   t.equal(balanceOf(s, 'reserved'), 0);
 });
 
-t.test("money back to a payer through a rail's clearing account is refused (IKW-PRV-006) whatever the family: its refund is not sent to the rail yet", async (t) => {
+t.test("money back to a payer through a rail's clearing account: a payment's refund, a contribution or escrow funds given back wait on the rail's refunds in flight; a marketplace order's refund, which does not follow a rail's answer yet, is refused (IKW-PRV-006)", async (t) => {
   const live = (extra: object) => ({ ...ctx(), environment: 'live' as const, ...extra }) as LedgerCommand;
   for (const clearing of ['rail_clearing:pawapay', 'operator_clearing:orange'] as const) {
     const refused = clearing.startsWith('rail_clearing:');
@@ -87,13 +87,49 @@ t.test("money back to a payer through a rail's clearing account is refused (IKW-
       else ledger.given(history).when(command).thenState((_s, decided) => t.equal(decided.length, 1, `${what} through ${clearing} posts as before`));
     };
     const paid = ledger.history(live({ type: 'post_payment', source: 'pi_1', clearing, amount: 10_000, fee: 0, availableOn: ctx().at }));
-    check(paid, live({ type: 'refund', source: 're_1', payment: 'pi_1', clearing, amount: 1_000 }), 'a payment refund');
+    const refund = live({ type: 'refund', source: 're_1', payment: 'pi_1', clearing, amount: 1_000 });
+    ledger.given(paid).when(refund).thenState((_s, decided) => {
+      const leg = decided[0]!.data.lines.find((l) => l.amount > 0)!.account;
+      t.equal(leg, refused ? 'rail_refunds:pawapay' : clearing, `a payment refund through ${clearing} goes to ${leg}`);
+    });
     const escrowed = ledger.history(live({ type: 'post_payment', source: 'pi_2', clearing, amount: 10_000, fee: 0, availableOn: ctx().at, escrowContract: 'ct_1' }));
-    check(escrowed, live({ type: 'refund_escrow', source: 'er_1', contract: 'ct_1', amount: 1_000, to: clearing }), 'an escrow refund');
+    ledger.given(escrowed).when(live({ type: 'refund_escrow', source: 'er_1', contract: 'ct_1', amount: 1_000, to: clearing })).thenState((s, decided) => {
+      const leg = decided[0]!.data.lines.find((l) => l.amount > 0)!.account;
+      t.equal(leg, refused ? 'rail_refunds:pawapay' : clearing, `an escrow refund through ${clearing} goes to ${leg}`);
+      t.equal(s.railRefunds.has('er_1'), refused, 'waiting for the rail’s answer when it went through one');
+    });
     const ordered = ledger.history(live({ type: 'post_order_payment', orderId: 'ord_1', clearing, amount: 10_000, fee: 0, shares: [], commission: 10_000 }));
     check(ordered, live({ type: 'refund_order', refundId: 'or_1', orderId: 'ord_1', amount: 1_000 }), 'an order refund');
     const contributed = ledger.history(live({ type: 'move_campaign_funds', campaign: 'k_1', moves: [{ kind: 'contribution', source: 'c_1', clearing, amount: 1_000 }] }));
-    check(contributed, live({ type: 'move_campaign_funds', campaign: 'k_1', moves: [{ kind: 'refund', source: 'c_1', clearing, amount: 1_000 }] }), 'a contribution refund');
+    ledger.given(contributed).when(live({ type: 'move_campaign_funds', campaign: 'k_1', moves: [{ kind: 'refund', source: 'c_1', clearing, amount: 1_000 }] })).thenState((s, decided) => {
+      const leg = decided[0]!.data.lines.find((l) => l.amount > 0)!.account;
+      t.equal(leg, refused ? 'rail_refunds:pawapay' : clearing, `a contribution given back through ${clearing} goes to ${leg}`);
+      t.equal(s.railRefunds.has('c_1'), refused, 'waiting for the rail’s answer when it went through one');
+    });
+  }
+});
+
+t.test("a rail's answer ends a refund in flight once: sent out through its clearing account, or reversed back where it came from", async (t) => {
+  const live = (extra: object) => ({ ...ctx(), environment: 'live' as const, ...extra }) as LedgerCommand;
+  const clearing = 'rail_clearing:pawapay';
+  const refunded = ledger.history(
+    live({ type: 'post_payment', source: 'pi_1', clearing, amount: 10_000, fee: 300, availableOn: ctx().at }),
+    live({ type: 'refund', source: 're_1', payment: 'pi_1', clearing, amount: 4_000 }),
+    live({ type: 'refund', source: 're_2', payment: 'pi_1', clearing, amount: 2_000 }),
+  );
+  const held = ledger.state(refunded);
+  t.equal(balanceOf(held, 'available'), 9_700 - 6_000, 'held out of the balance');
+  t.equal(balanceOf(held, 'rail_refunds:pawapay'), 6_000, 'on the rail’s refunds in flight');
+  t.equal(balanceOf(held, clearing), -10_000, 'not out of the rail’s wallet yet');
+  const ended = ledger.given(refunded).history(live({ type: 'end_rail_refund', source: 're_1', outcome: 'sent' }), live({ type: 'end_rail_refund', source: 're_2', outcome: 'returned' }));
+  const s = ledger.state(ended);
+  t.equal(balanceOf(s, 'rail_refunds:pawapay'), 0, 'nothing left in flight');
+  t.equal(balanceOf(s, clearing), -6_000, 'the sent refund left through the rail’s clearing account');
+  t.equal(balanceOf(s, 'available'), 9_700 - 4_000, 'the returned one is back on the balance');
+  const kinds = ended.slice(refunded.length).map((e) => e.data.kind);
+  t.same(kinds, ['rail_refund_sent', 'refund_reversal']);
+  for (const again of ['sent', 'returned'] as const) {
+    for (const source of ['re_1', 're_2']) ledger.given(ended).when(live({ type: 'end_rail_refund', source, outcome: again })).thenNothing(t, `${source} told again (${again}): nothing`);
   }
 });
 

@@ -1,40 +1,22 @@
 import type { Clock } from '../../core/clock.js';
+import { callProvider, ProviderCallFailed } from '../http.js';
 import { signMessage, type DigestAlgorithm, type SigningKey } from './signatures.js';
 
 /**
- * The HTTP side of pawaPay's Merchant API: global fetch, the bearer token, a timeout per call, and
- * the signature of financial requests when one is configured. A call that fails says whether its
- * request may have reached pawaPay: `sent: 'no'` when it provably did not (nothing connected, or
- * pawaPay refused it with a 4xx before taking it), `sent: 'maybe'` when it may have (a timeout, a
- * connection that broke after the request went out, a 5xx, an answer that cannot be read).
+ * The HTTP side of pawaPay's Merchant API: the shared provider call (packages/connectors/http.ts)
+ * with the bearer token, and the signature of financial requests when one is configured.
  */
-export class PawapayCallFailed extends Error {
-  constructor(
-    message: string,
-    readonly sent: 'no' | 'maybe',
-    readonly httpStatus?: number,
-    /** pawaPay's `failureReason.failureCode` of a 4xx or 5xx answer, when it gave one. */
-    readonly failureCode?: string,
-  ) {
-    super(message);
+export class PawapayCallFailed extends ProviderCallFailed {
+  /** pawaPay's `failureReason.failureCode` of a 4xx or 5xx answer, when it gave one. */
+  readonly failureCode?: string;
+
+  constructor(failed: ProviderCallFailed) {
+    super(failed.message, failed.sent, failed.httpStatus, failed.body);
     this.name = 'PawapayCallFailed';
+    const code = failureCodeOf(failed.body);
+    if (code) this.failureCode = code;
   }
 }
-
-/** Errors of a connection that never opened: no byte of the request left. */
-const NEVER_CONNECTED = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'CERT_HAS_EXPIRED',
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
-]);
 
 export interface RequestSigning {
   key: SigningKey;
@@ -89,39 +71,12 @@ export class PawapayClient {
     return this.call('GET', new URL(path, this.base), headers);
   }
 
-  private async call(method: string, url: URL, headers: Record<string, string>, body?: Buffer): Promise<unknown> {
-    const what = `${method} ${url.pathname}`;
-    const signal = AbortSignal.timeout(this.options.timeoutMs);
-    let response: Response;
-    let text: string;
+  private async call(method: 'GET' | 'POST', url: URL, headers: Record<string, string>, body?: Buffer): Promise<unknown> {
     try {
-      response = await fetch(url, { method, headers, ...(body ? { body } : {}), signal, redirect: 'manual' });
-      text = await response.text();
+      return await callProvider({ provider: 'pawaPay', method, url, headers, ...(body ? { body } : {}), timeoutMs: this.options.timeoutMs, detailOf: failureCodeOf });
     } catch (err) {
-      const code = errorCode(err);
-      if (code && NEVER_CONNECTED.has(code)) throw new PawapayCallFailed(`${what}: pawaPay could not be reached (${code})`, 'no');
-      const why = (err as Error).name === 'TimeoutError' ? `no answer within ${this.options.timeoutMs} ms` : `the connection failed (${code ?? (err as Error).message})`;
-      throw new PawapayCallFailed(`${what}: ${why}`, 'maybe');
+      throw err instanceof ProviderCallFailed ? new PawapayCallFailed(err) : err;
     }
-    const json = parseJson(text);
-    const status = response.status;
-    if (status >= 200 && status < 300) {
-      if (json === undefined) throw new PawapayCallFailed(`${what}: answer ${status} is not JSON`, 'maybe', status);
-      return json;
-    }
-    const failureCode = failureCodeOf(json);
-    const detail = `${what}: HTTP ${status}${failureCode ? ` ${failureCode}` : ''}`;
-    // A 4xx is pawaPay refusing the request as it came (token, signature, validation): nothing was taken.
-    if (status >= 400 && status < 500) throw new PawapayCallFailed(detail, 'no', status, failureCode);
-    throw new PawapayCallFailed(detail, 'maybe', status, failureCode);
-  }
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
   }
 }
 
@@ -130,18 +85,3 @@ function failureCodeOf(json: unknown): string | undefined {
   return typeof reason?.failureCode === 'string' ? reason.failureCode : undefined;
 }
 
-/** The system error code under fetch's "fetch failed" (undici nests it, sometimes in an AggregateError). */
-function errorCode(err: unknown): string | undefined {
-  for (let e: unknown = err, depth = 0; e && depth < 4; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    const nested = (e as { errors?: unknown[] }).errors;
-    if (Array.isArray(nested) && nested.length > 0) {
-      const codes = nested.map(errorCode);
-      // Every address refused: none connected.
-      return codes.every((c) => c && NEVER_CONNECTED.has(c)) ? codes[0] : codes.find((c) => c && !NEVER_CONNECTED.has(c));
-    }
-    e = (e as { cause?: unknown }).cause;
-  }
-  return undefined;
-}

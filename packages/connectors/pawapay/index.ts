@@ -24,7 +24,8 @@ import {
 } from '../port.js';
 import { fromPawapayAmount, toPawapayAmount } from './amounts.js';
 import { PawapayCallFailed, PawapayClient, type RequestSigning } from './client.js';
-import { Cached, parseActiveConf, parseAvailability, parsePublicKeys, PublicKeys, type ActiveConf, type OperationConf, type OperationType, type ProviderStatus } from './configuration.js';
+import { Cached } from '../cached.js';
+import { parseActiveConf, parseAvailability, parsePublicKeys, PublicKeys, type ActiveConf, type OperationConf, type OperationType, type ProviderStatus } from './configuration.js';
 import { pawapayId } from './ids.js';
 import {
   amountOf,
@@ -96,7 +97,7 @@ export interface IncomingCallback {
   body: Buffer;
 }
 
-/** A refund's final answer (the port's sinks have no refund line yet: docs/connectors.md). */
+/** A refund's final answer, with the collection it returns money of (the receiver hands it to the `refund` sink). */
 export interface RefundNews {
   refundId: string;
   operationId: string;

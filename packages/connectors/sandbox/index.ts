@@ -53,7 +53,7 @@ export class SandboxConnector implements Connector {
   }
 
   assertCanCollect(pm: CollectMethod): void {
-    if (pm.type === 'card' && !(SANDBOX_CARD_TOKENS as readonly string[]).includes(pm.token)) {
+    if (pm.type === 'card' && !(SANDBOX_CARD_TOKENS as readonly string[]).includes(pm.token ?? '')) {
       throw new ApiError('IKW-VAL-001', `Unknown sandbox card token; use one of ${SANDBOX_CARD_TOKENS.join(', ')}`, 'payment_method.card.token');
     }
   }

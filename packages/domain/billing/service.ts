@@ -9,6 +9,7 @@ import type { ReadPorts } from '../read-ports.js';
 import { Refunds, type RefundRef } from '../refund/commands.js';
 import { Subscriptions, type SubscriptionJobs } from '../subscription/commands.js';
 import type { PaymentRecipients } from '../payment-intent/recipients.js';
+import type { RailRefunds } from '../rail-refund/commands.js';
 
 /** The durable timers billing sets: renewals, due dates and crash mends (packages/processes runs them). */
 export interface BillingJobs extends SubscriptionJobs {
@@ -25,6 +26,8 @@ export interface BillingDeps {
   jobs: BillingJobs;
   /** The families that hold or split payments (a refund of their payments is theirs). */
   recipients: PaymentRecipients;
+  /** Refunds through a rail keeping Sika's money. */
+  railRefunds: RailRefunds;
 }
 
 /**
@@ -55,6 +58,6 @@ export class Billing {
       subscriptionCustomer: async (who, id) => (await this.subscriptions.owned(who, id))?.subscription?.customer ?? null,
     });
     this.subscriptions = new Subscriptions({ prices: reads, store, clock, customers: this.customers, products: this.products, invoices: this.invoices, jobs });
-    this.refunds = new Refunds({ store, clock, scheduleReconcile: jobs.refundReconcile, recipients: deps.recipients });
+    this.refunds = new Refunds({ store, clock, scheduleReconcile: jobs.refundReconcile, recipients: deps.recipients, railRefunds: deps.railRefunds });
   }
 }

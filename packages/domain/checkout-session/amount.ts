@@ -1,4 +1,4 @@
-import { getCountry, getCurrency } from '../../catalog/index.js';
+import { getCountry, getCurrency, largestPayin } from '../../catalog/index.js';
 import { ApiError } from '../../core/errors.js';
 
 /** What a payment page may collect: the amount, its currency (lower case) and the country (upper case). */
@@ -21,8 +21,8 @@ export function collectible(amount: number, currencyCode: string, countryCode: s
   if (country.currency !== currency.code) {
     throw new ApiError('IKW-VAL-009', `${country.code} payments are in ${country.currency.toLowerCase()}, not ${currency.code.toLowerCase()}`, 'currency');
   }
-  const maxPayin = Math.max(0, ...country.operators.map((o) => o.limits.payin?.max ?? 0));
-  if (amount > maxPayin) throw new ApiError('IKW-VAL-008', `The amount is above the largest payment any ${country.code} operator accepts (${maxPayin})`, 'amount');
+  const maxPayin = largestPayin(country);
+  if (amount > maxPayin) throw new ApiError('IKW-VAL-008', `The amount is above the largest payment any ${country.code} operator or card acquirer accepts (${maxPayin})`, 'amount');
   return { amount, currency: currency.code.toLowerCase(), country: country.code };
 }
 

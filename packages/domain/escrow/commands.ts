@@ -9,10 +9,12 @@ import type { Enqueue } from '../../scheduler/scheduler.js';
 import { assertOwned, isOwned } from '../aggregate.js';
 import { ledgerStep, type LedgerAction } from '../ledger/commands.js';
 import { ledgerDecider } from '../ledger/decider.js';
-import { assertRefundableThrough, balanceStream, type Account } from '../ledger/events.js';
+import { balanceStream, type Account } from '../ledger/events.js';
 import { paymentIntentDecider } from '../payment-intent/decider.js';
 import { payinClearing, paymentIntentStream } from '../payment-intent/events.js';
 import type { Payouts } from '../payout/commands.js';
+import type { RailRefunds } from '../rail-refund/commands.js';
+import type { RailRefundRecord } from '../rail-refund/events.js';
 import { loadPayoutMethod } from '../payout-method/commands.js';
 import { unusableReason } from '../payout-method/decider.js';
 import type { EscrowDirectory } from '../read-ports.js';
@@ -88,6 +90,8 @@ export interface EscrowDeps {
   store: EventStore;
   clock: Clock;
   payouts: Payouts;
+  /** Held funds that came in through a rail keeping Sika's money go back through it (docs/connectors.md, "Refunds through a rail"). */
+  railRefunds: RailRefunds;
   directory: EscrowDirectory;
   /** Durable timer: the automatic release at `autoReleaseAtUtc`. */
   scheduleAutoRelease: Enqueue<ContractRef>;
@@ -103,6 +107,8 @@ const SYSTEM: Actor = { actor: 'scheduler' };
 export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, EscrowEvent> {
   constructor(private readonly deps: EscrowDeps) {
     super(deps.store, escrowContractStream, escrowDecider, { onConflict: 'contended' });
+    // The contract's refund stands whatever the rail answers: a failed one's money returns to the contract's escrow, for review.
+    deps.railRefunds.follow('escrow_refund', () => []);
   }
 
   private meta(owner: Owner, id: string, actor: Actor): EventMetadata {
@@ -269,8 +275,9 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
     const meta = this.meta(ref, ref.contractId, SYSTEM);
     const late: Refund | null = state.canceledAt ? { id: derivedUuid(`escrow_refund|late|${ref.source}`), amountMinor: ref.amountMinor, reason: 'late_funding', at: this.deps.clock.now().toISOString() } : null;
     const steps = [this.contractStep(ref.contractId, { type: 'record_funding', at: this.deps.clock.now(), source: ref.source, amountMinor: ref.amountMinor, lateRefund: late }, meta)];
-    if (late) steps.push(this.ledgerStep(ref, state.contract.currency, { type: 'refund_escrow', source: late.id, contract: ref.contractId, amount: late.amountMinor, to: ref.clearing }, meta));
-    await handleSteps(this.deps.store, steps, { onConflict: 'internal' });
+    const refunding = late ? await this.refundSteps(ref, ref.contractId, state.contract.currency, late, ref.clearing, ref.source, meta) : null;
+    await handleSteps(this.deps.store, [...steps, ...(refunding?.steps ?? [])], { onConflict: 'internal' });
+    await this.sendRailRefund(refunding?.railRefund ?? null);
     const autoRelease = state.contract.autoReleaseAtUtc;
     if (autoRelease && !late) await this.scheduleAutoRelease(ref, autoRelease);
   }
@@ -294,20 +301,47 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
     return toContractObject(result.state);
   }
 
-  /**
-   * Where held funds go back to: the funding payment's rail, or the merchant's balance it came from.
-   * IKW-PRV-006 for a rail whose refunds Sika does not send yet, before any step is recorded (the
-   * ledger refuses it too, but a store without atomic commits would have recorded the contract's side).
-   */
+  /** Where held funds go back to: the funding payment's clearing account, or the merchant's balance it came from. */
   private async payerAccount(state: EscrowState): Promise<Account> {
     const c = state.contract!;
     if (c.fundingSourceType === 'merchant_balance' || !state.paymentIntentId) return 'available';
     const pi = (await loadState(this.deps.store, paymentIntentStream(state.paymentIntentId), paymentIntentDecider)).state;
     const pm = pi.paymentMethod;
     if (!pm) return 'available';
-    const clearing = payinClearing(pm, pi.confirmation?.connector);
-    assertRefundableThrough(clearing);
-    return clearing;
+    return payinClearing(pm, pi.confirmation?.connector);
+  }
+
+  /**
+   * The ledger side of held funds going back to the payer of `paymentIntentId` through `to`; through
+   * a rail keeping Sika's money, with the rail refund's request (under the escrow refund's id), to
+   * commit with the contract's step and send after it (`sendRailRefund`). IKW-PRV-006, before
+   * anything is recorded, when that rail's connector is not configured any more.
+   */
+  private async refundSteps(owner: Owner, contractId: string, currency: string, refund: Refund, to: Account, paymentIntentId: string | null, meta: EventMetadata): Promise<{ steps: AnyStep[]; railRefund: RailRefundRecord | null }> {
+    const ledger = this.ledgerStep(owner, currency, { type: 'refund_escrow', source: refund.id, contract: contractId, amount: refund.amountMinor, to }, meta);
+    if (!to.startsWith('rail_clearing:') || paymentIntentId === null) return { steps: [ledger], railRefund: null };
+    const connector = to.slice('rail_clearing:'.length);
+    if (!this.deps.railRefunds.canRefund(owner.environment, connector)) {
+      throw new ApiError('IKW-PRV-006', `The contract's funds came in through ${connector}, which is not configured on this service any more: nothing can carry their refund; nothing was refunded`, 'id');
+    }
+    const pi = (await loadState(this.deps.store, paymentIntentStream(paymentIntentId), paymentIntentDecider)).state;
+    const railRefund: RailRefundRecord = {
+      id: refund.id,
+      connector,
+      operationId: pi.confirmation!.operationId,
+      merchantId: owner.merchantId,
+      environment: owner.environment,
+      amount: refund.amountMinor,
+      currency,
+      origin: { family: 'escrow_refund', contractId },
+      requestedAt: refund.at,
+    };
+    return { steps: [ledger, await this.deps.railRefunds.request(railRefund, meta)], railRefund };
+  }
+
+  /** Sends a committed rail refund (refundSteps), when the refund went through a rail. */
+  private async sendRailRefund(railRefund: RailRefundRecord | null): Promise<void> {
+    if (railRefund) await this.deps.railRefunds.send(railRefund);
   }
 
   /**
@@ -322,14 +356,9 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
     const amount = input.amountMinor ?? disposableMinor(state);
     const refund: Refund = { id: refundId, amountMinor: amount, reason: 'requested', at: this.deps.clock.now().toISOString() };
     const meta = this.meta(owner, id, actor);
-    await handleSteps(
-      this.deps.store,
-      [
-        this.contractStep(id, { type: 'refund', owner, at: this.deps.clock.now(), refund }, meta),
-        this.ledgerStep(owner, c.currency, { type: 'refund_escrow', source: refund.id, contract: id, amount, to: await this.payerAccount(state) }, meta),
-      ],
-      { onConflict: 'contended' },
-    );
+    const refunding = await this.refundSteps(owner, id, c.currency, refund, await this.payerAccount(state), state.paymentIntentId, meta);
+    await handleSteps(this.deps.store, [this.contractStep(id, { type: 'refund', owner, at: this.deps.clock.now(), refund }, meta), ...refunding.steps], { onConflict: 'contended' });
+    await this.sendRailRefund(refunding.railRefund);
     return toContractObject((await this.load(id)).state);
   }
 
@@ -341,9 +370,9 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
     const at = this.deps.clock.now();
     const refund: Refund | null = held > 0 ? { id: derivedUuid(`escrow_refund|cancel|${id}`), amountMinor: held, reason: 'canceled', at: at.toISOString() } : null;
     const meta = this.meta(owner, id, actor);
-    const steps = [this.contractStep(id, { type: 'cancel', owner, at, refund }, meta)];
-    if (refund) steps.push(this.ledgerStep(owner, c.currency, { type: 'refund_escrow', source: refund.id, contract: id, amount: held, to: await this.payerAccount(state) }, meta));
-    await handleSteps(this.deps.store, steps, { onConflict: 'none' });
+    const refunding = refund ? await this.refundSteps(owner, id, c.currency, refund, await this.payerAccount(state), state.paymentIntentId, meta) : null;
+    await handleSteps(this.deps.store, [this.contractStep(id, { type: 'cancel', owner, at, refund }, meta), ...(refunding?.steps ?? [])], { onConflict: 'none' });
+    await this.sendRailRefund(refunding?.railRefund ?? null);
     return toContractObject((await this.load(id)).state);
   }
 
@@ -500,8 +529,9 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
     const steps = [
       this.contractStep(contractId, { type: 'resolve_dispute', owner, at, disputeId, outcome: input.outcome, outcomeMetadata: input.outcomeMetadata ?? null, plan: { ...amounts, release, refund } }, meta),
     ];
-    if (refund) steps.push(this.ledgerStep(owner, c.currency, { type: 'refund_escrow', source: refund.id, contract: contractId, amount: refund.amountMinor, to: await this.payerAccount(state) }, meta));
-    await handleSteps(this.deps.store, steps, { onConflict: 'none' });
+    const refunding = refund ? await this.refundSteps(owner, contractId, c.currency, refund, await this.payerAccount(state), state.paymentIntentId, meta) : null;
+    await handleSteps(this.deps.store, [...steps, ...(refunding?.steps ?? [])], { onConflict: 'none' });
+    await this.sendRailRefund(refunding?.railRefund ?? null);
     if (release && release.mode === 'immediate') await this.execute(owner, contractId, release.id, {}, actor);
     if (input.outcome === 'dismissed' && c.autoReleaseAtUtc) await this.scheduleAutoRelease({ ...owner, contractId }, c.autoReleaseAtUtc);
     const after = (await this.load(contractId)).state;

@@ -17,6 +17,8 @@ import { payinClearing, paymentIntentStream } from '../payment-intent/events.js'
 import { loadPayoutMethod } from '../payout-method/commands.js';
 import { payoutIdOf, type Payouts } from '../payout/commands.js';
 import type { CountPublicPush } from '../public-pushes.js';
+import type { RailRefunds } from '../rail-refund/commands.js';
+import type { RailRefundRecord } from '../rail-refund/events.js';
 import {
   assertModel,
   fundingCampaignDecider,
@@ -86,6 +88,8 @@ export interface FundingDeps {
   publicUrl: string;
   paymentIntents: PaymentIntents;
   payouts: Payouts;
+  /** Contributions paid through a rail keeping Sika's money are given back through it (docs/connectors.md, "Refunds through a rail"). */
+  railRefunds: RailRefunds;
   /** The campaign a contribution belongs to, if the contribution is this owner's (read model). */
   campaignOfContribution(owner: Owner, contributionId: string): Promise<string | undefined>;
   /** The deadline timer of a published campaign. */
@@ -141,6 +145,8 @@ const fundingPayoutRef = (campaignPayoutId: string) => `funding_payout:${campaig
 export class FundingCampaigns extends CommandService<FundingCampaignCommand, FundingCampaignState, FundingCampaignEvent> {
   constructor(private readonly deps: FundingDeps) {
     super(deps.store, fundingCampaignStream, fundingCampaignDecider, { onConflict: 'contended' });
+    // A contribution given back stays refunded whatever the rail answers: a failed give-back's money returns to the account it left, for review.
+    deps.railRefunds.follow('funding_contribution', () => []);
   }
 
   private meta(owner: Owner, id: string, actor: Actor): EventMetadata {
@@ -243,13 +249,17 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
         const moves = movesOf(state, fundingCampaignDecider.decide(next, state));
         const campaignStep = step({ streamId: fundingCampaignStream(id), decider: fundingCampaignDecider, command: next, metadata: meta });
         const steps = [campaignStep];
+        const railRefunds: RailRefundRecord[] = [];
         if (moves.length > 0) {
           const c = state.campaign!;
           const balance = { merchantId: c.merchantId, environment: c.environment, currency: c.currency };
           const ledger = ledgerCommand(this.deps.clock, balance, { type: 'move_campaign_funds', campaign: id, moves });
           steps.push(step({ streamId: balanceStream(c.merchantId, c.environment, c.currency), decider: ledgerDecider, command: ledger, metadata: meta }));
+          railRefunds.push(...(await this.railRefundsOf(state, moves)));
+          for (const refund of railRefunds) steps.push(await this.deps.railRefunds.request(refund, meta));
         }
         const [result] = await handleSteps(this.deps.store, steps, { onConflict: 'none' });
+        for (const refund of railRefunds) await this.deps.railRefunds.send(refund);
         return result!.state as FundingCampaignState;
       } catch (err) {
         if (isRefused(err, 'IKW-RES-003') && attempt < MOVE_ATTEMPTS) continue;
@@ -432,7 +442,16 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
    */
   readonly paymentRecipient: PaymentRecipient = {
     name: 'funding_campaign',
-    moneyOf: async ({ intent, fee, clearing }, meta) => (intent.metadata[HELD_BY_KEY] === undefined ? null : { steps: (await this.paymentSteps(intent, { fee, clearing }, meta)) ?? [], after: null }),
+    moneyOf: async ({ intent, fee, clearing }, meta) => {
+      if (intent.metadata[HELD_BY_KEY] === undefined) return null;
+      const money = await this.paymentSteps(intent, { fee, clearing }, meta);
+      const railRefunds = money?.railRefunds ?? [];
+      // A contribution paid after its campaign ended is given back in the payment's commit; its refund is sent once that commit is made.
+      const after = railRefunds.length === 0 ? null : async () => {
+        for (const refund of railRefunds) await this.deps.railRefunds.send(refund);
+      };
+      return { steps: money?.steps ?? [], after };
+    },
     assertRefundable: async ({ intent }) => {
       if (intent.metadata[HELD_BY_KEY] === undefined) return;
       const contribution = intent.metadata[CONTRIBUTION_METADATA.contribution] ?? '{id}';
@@ -440,7 +459,11 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
     },
   };
 
-  private async paymentSteps(intent: { id: string; merchantId: string; environment: Owner['environment']; metadata: Record<string, string> }, payment: { fee: number; clearing: Clearing }, meta: EventMetadata): Promise<AnyStep[] | null> {
+  private async paymentSteps(
+    intent: { id: string; merchantId: string; environment: Owner['environment']; metadata: Record<string, string> },
+    payment: { fee: number; clearing: Clearing },
+    meta: EventMetadata,
+  ): Promise<{ steps: AnyStep[]; railRefunds: RailRefundRecord[] } | null> {
     const owner = { merchantId: intent.merchantId, environment: intent.environment };
     const campaignId = intent.metadata[CONTRIBUTION_METADATA.campaign];
     const contributionId = intent.metadata[CONTRIBUTION_METADATA.contribution];
@@ -458,12 +481,47 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
     };
     const moves = movesOf(state, fundingCampaignDecider.decide(command, state));
     const steps = [step({ streamId: fundingCampaignStream(campaignId), decider: fundingCampaignDecider, command, metadata: meta })];
+    const railRefunds: RailRefundRecord[] = [];
     if (moves.length > 0) {
       const c = state.campaign!;
       const ledger = ledgerCommand(this.deps.clock, { merchantId: c.merchantId, environment: c.environment, currency: c.currency }, { type: 'move_campaign_funds', campaign: campaignId, moves });
       steps.push(step({ streamId: balanceStream(c.merchantId, c.environment, c.currency), decider: ledgerDecider, command: ledger, metadata: meta }));
+      railRefunds.push(...(await this.railRefundsOf(state, moves)));
+      for (const refund of railRefunds) steps.push(await this.deps.railRefunds.request(refund, meta));
     }
-    return steps;
+    return { steps, railRefunds };
+  }
+
+  /**
+   * The refunds among a campaign's moves that go back through a rail keeping Sika's money: each
+   * contribution given back is refunded through the rail its payment came in by, under the
+   * contribution's id (the source of its ledger entry). IKW-PRV-006 when that rail's connector is
+   * not configured any more: nothing could carry it, nothing is recorded (a job retries).
+   */
+  private async railRefundsOf(state: FundingCampaignState, moves: CampaignMove[]): Promise<RailRefundRecord[]> {
+    const c = state.campaign!;
+    const refunds: RailRefundRecord[] = [];
+    for (const move of moves) {
+      if ((move.kind !== 'refund' && move.kind !== 'refund_released') || !move.clearing.startsWith('rail_clearing:')) continue;
+      const contribution = state.contributions.get(move.source)!;
+      const { state: payment } = await loadState(this.deps.store, paymentIntentStream(contribution.paymentIntentId), paymentIntentDecider);
+      const connector = move.clearing.slice('rail_clearing:'.length);
+      if (!this.deps.railRefunds.canRefund(c.environment, connector)) {
+        throw new ApiError('IKW-PRV-006', `The contribution came in through ${connector}, which is not configured on this service any more: nothing can carry its refund; nothing was refunded`, 'id');
+      }
+      refunds.push({
+        id: move.source,
+        connector,
+        operationId: payment.confirmation!.operationId,
+        merchantId: c.merchantId,
+        environment: c.environment,
+        amount: move.amount,
+        currency: c.currency,
+        origin: { family: 'funding_contribution', campaignId: c.id },
+        requestedAt: this.deps.clock.now().toISOString(),
+      });
+    }
+    return refunds;
   }
 
   /** What the contributor must do next for the payment (approve on the phone, a 3-D Secure page), if anything. */

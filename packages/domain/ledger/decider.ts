@@ -6,6 +6,8 @@ import { allocateRefund } from './allocation.js';
 import {
   assertRefundableThrough,
   escrowAccount,
+  railClearing,
+  refundLeg,
   sellerAvailable,
   sellerPending,
   type Account,
@@ -37,6 +39,8 @@ export type LedgerCommand = LedgerContext &
     | { type: 'complete_payout'; source: string; clearing: Account }
     | { type: 'release_payout'; source: string }
     | { type: 'refund'; source: string; payment: string; clearing: Account; amount: number }
+    // The rail's answer to a refund sent through it (docs/ledger.md, "Refunds through a rail"): sent, or returned where it came from.
+    | { type: 'end_rail_refund'; source: string; outcome: 'sent' | 'returned' }
     | { type: 'hold_batch'; source: string; amount: number; fee: number }
     | { type: 'release_batch'; source: string }
     | { type: 'fund_escrow'; source: string; contract: string; amount: number }
@@ -107,6 +111,16 @@ interface OrderFunds {
   commission: number;
 }
 
+/** A refund entry whose money waits on a rail's refunds in flight for the rail's answer: its lines, to reverse should it fail. */
+interface RailRefund {
+  kind: EntryKind;
+  lines: Line[];
+  amount: number;
+  net: number;
+  /** The rail: `rail_refunds:<connector>` holds the money, `rail_clearing:<connector>` takes it when sent. */
+  connector: string;
+}
+
 export interface LedgerState {
   /** Persistent, like `posted`: one per campaign and escrow contract too, so it grows with the merchant. */
   balances: PersistentMap<number, Account>;
@@ -116,6 +130,8 @@ export interface LedgerState {
   holds: Map<string, Hold>;
   /** Paid marketplace orders (persistent: they grow with the merchant). */
   orders: PersistentMap<OrderFunds>;
+  /** Refunds sent through a rail and not answered yet, by source (few at a time, like `holds`). */
+  railRefunds: Map<string, RailRefund>;
 }
 
 export function balanceOf(state: LedgerState, account: Account): number {
@@ -184,14 +200,14 @@ function assertEscrowCovers(state: LedgerState, command: { contract: string; amo
  * balance is one stream, a hold and its balance check are one append with an expected version.
  */
 export const ledgerDecider: Decider<LedgerCommand, LedgerState, LedgerEvent> = {
-  initialState: { balances: PersistentMap.empty(), posted: PersistentMap.empty(), pending: [], holds: new Map(), orders: PersistentMap.empty() },
+  initialState: { balances: PersistentMap.empty(), posted: PersistentMap.empty(), pending: [], holds: new Map(), orders: PersistentMap.empty(), railRefunds: new Map() },
 
   evolve(state, event) {
     const e = event.data;
     let balances = state.balances;
     for (const line of e.lines) balances = balances.set(line.account, (balances.get(line.account) ?? 0) + line.amount);
     const posted = state.posted.set(`${e.kind}:${e.source}`, true);
-    let { pending, holds, orders } = state;
+    let { pending, holds, orders, railRefunds } = state;
     const order = e.orderId === undefined ? undefined : orders.get(e.orderId);
     switch (e.kind) {
       case 'payment':
@@ -254,15 +270,24 @@ export const ledgerDecider: Decider<LedgerCommand, LedgerState, LedgerEvent> = {
         break;
       }
       case 'refund':
+      case 'campaign_refund':
+      case 'escrow_refund': {
+        const inFlight = e.lines.find((l) => l.account.startsWith('rail_refunds:'));
+        if (inFlight) railRefunds = new Map(railRefunds).set(e.source, { kind: e.kind, lines: e.lines, amount: e.amount, net: e.net, connector: inFlight.account.slice('rail_refunds:'.length) });
+        break;
+      }
+      case 'rail_refund_sent':
+      case 'refund_reversal':
+        railRefunds = new Map(railRefunds);
+        railRefunds.delete(e.source);
+        break;
       case 'escrow_funding':
       case 'escrow_release':
-      case 'escrow_refund':
       case 'campaign_contribution':
-      case 'campaign_refund':
       case 'campaign_release':
         break;
     }
-    return { balances, posted, pending, holds, orders };
+    return { balances, posted, pending, holds, orders, railRefunds };
   },
 
   decide(command, state) {
@@ -399,18 +424,16 @@ function decideEntries(command: LedgerCommand, state: LedgerState): LedgerEvent[
       }
       case 'refund_escrow': {
         if (state.posted.has(`escrow_refund:${command.source}`)) return [];
-        assertRefundableThrough(command.to);
         assertEscrowCovers(state, command);
         return [
           entry(command, 'escrow_refund', command.source, [
             { account: escrowAccount(command.contract), amount: -command.amount },
-            { account: command.to, amount: command.amount },
+            { account: refundLeg(command.to), amount: command.amount },
           ], { ...signed(command.to === 'available' ? command.amount : -command.amount), contract: command.contract }),
         ];
       }
       case 'refund': {
         if (state.posted.has(`refund:${command.source}`)) return [];
-        assertRefundableThrough(command.clearing);
         assertAmounts(command.amount);
         const available = balanceOf(state, 'available');
         if (available < command.amount) {
@@ -419,10 +442,12 @@ function decideEntries(command: LedgerCommand, state: LedgerState): LedgerEvent[
         return [
           entry(command, 'refund', command.source, [
             { account: 'available', amount: -command.amount },
-            { account: command.clearing, amount: command.amount },
+            { account: refundLeg(command.clearing), amount: command.amount },
           ], { amount: -command.amount, fee: 0, net: -command.amount }),
         ];
       }
+      case 'end_rail_refund':
+        return endRailRefund(command, state);
       case 'move_campaign_funds':
         return campaignMoves(command, state);
       case 'post_order_payment':
@@ -441,6 +466,29 @@ function decideEntries(command: LedgerCommand, state: LedgerState): LedgerEvent[
         ];
       }
     }
+}
+
+/**
+ * The rail's answer to a refund sent through it, once (docs/ledger.md, "Refunds through a rail"):
+ * sent, its money leaves through the rail's clearing account; returned (refused, failed), its
+ * entry is reversed line by line, so the money is back on the account it came from.
+ */
+function endRailRefund(command: Extract<LedgerCommand, { type: 'end_rail_refund' }>, state: LedgerState): LedgerEvent[] {
+  const refund = state.railRefunds.get(command.source);
+  if (!refund) return []; // already answered: idempotent
+  const { connector } = refund;
+  const amount = refund.lines.find((l) => l.account === refundLeg(railClearing(connector)))!.amount;
+  if (command.outcome === 'sent') {
+    return [
+      entry(command, 'rail_refund_sent', command.source, [
+        { account: refundLeg(railClearing(connector)), amount: -amount },
+        { account: railClearing(connector), amount },
+      ], { amount, fee: 0, net: 0 }),
+    ];
+  }
+  return [
+    entry(command, 'refund_reversal', command.source, refund.lines.map((l) => ({ account: l.account, amount: -l.amount })), { amount: -refund.amount, fee: 0, net: -refund.net }),
+  ];
 }
 
 /**
@@ -559,21 +607,19 @@ function campaignMoves(command: LedgerContext & { campaign: string; moves: Campa
         break;
       case 'refund':
         if (s.posted.has(`campaign_refund:${move.source}`)) break;
-        assertRefundableThrough(move.clearing);
         if (balanceOf(s, held) < move.amount) throw new Error(`Campaign ${campaign} holds less than refund ${move.source}`);
         post(entry(command, 'campaign_refund', move.source, [
           { account: held, amount: -move.amount },
-          { account: move.clearing, amount: move.amount },
+          { account: refundLeg(move.clearing), amount: move.amount },
         ], { amount: -move.amount, fee: 0, net: 0, campaign }));
         break;
       case 'refund_released': {
         if (s.posted.has(`refund:${move.source}`)) break;
-        assertRefundableThrough(move.clearing);
         const available = balanceOf(s, 'available');
         if (available < move.amount) throw new Refusal('IKW-BAL-001', `Available balance ${available} does not cover the refund (${move.amount})`, 'id');
         post(entry(command, 'refund', move.source, [
           { account: 'available', amount: -move.amount },
-          { account: move.clearing, amount: move.amount },
+          { account: refundLeg(move.clearing), amount: move.amount },
         ], { amount: -move.amount, fee: 0, net: -move.amount, campaign }));
         break;
       }

@@ -24,14 +24,33 @@ export function clearingOf<C extends ClearingAccount>(connector: string | undefi
 }
 
 /**
- * Refuses money back to a payer through a rail's clearing account (IKW-PRV-006): the rail's own
- * refund of the original deposit is not sent yet (docs/connectors.md, "Refunds"), and a refund on
- * the ledger alone would say refunded while the payer gets nothing. The simulator's and the
- * operators' clearing accounts refund as before.
+ * Money sent back to payers through a rail that keeps Sika's money (docs/ledger.md, "Refunds
+ * through a rail"), while the rail has not answered: out of the merchant's balance, not yet out of
+ * the rail's wallet. A refund that succeeds moves it on to `rail_clearing:<connector>`; one that
+ * fails goes back where it came from (`refund_reversal`).
+ */
+export type RailRefunds = `rail_refunds:${string}`;
+export const railRefunds = (connector: string): RailRefunds => `rail_refunds:${connector}`;
+
+/**
+ * Where the money of a refund entry goes: through a rail that keeps Sika's money, first to the
+ * rail's refunds in flight (the rail's answer decides whether it leaves); anywhere else straight
+ * to the clearing account, as the simulator's and the operators' refunds always did.
+ */
+export function refundLeg(clearing: Account): Account {
+  return clearing.startsWith('rail_clearing:') ? railRefunds(clearing.slice('rail_clearing:'.length)) : clearing;
+}
+
+/**
+ * Refuses money back to a payer through a rail's clearing account (IKW-PRV-006) for the refund
+ * kinds whose family does not follow a rail's answer yet (an escrow contract's, a campaign's, a
+ * marketplace order's: docs/connectors.md, "Refunds through a rail"): a refund on the ledger alone
+ * would say refunded while the payer gets nothing. A payment's refund goes through the rail
+ * (`refundLeg`); the simulator's and the operators' clearing accounts refund as before.
  */
 export function assertRefundableThrough(clearing: Account): void {
   if (clearing.startsWith('rail_clearing:')) {
-    throw new Refusal('IKW-PRV-006', `The payment came in through ${clearing.slice('rail_clearing:'.length)}, whose refunds Sika does not send yet; nothing was refunded`, 'id');
+    throw new Refusal('IKW-PRV-006', `The payment came in through ${clearing.slice('rail_clearing:'.length)}, whose refunds Sika does not send for this kind of refund yet; nothing was refunded`, 'id');
   }
 }
 export type PlatformAccount = 'fees' | ClearingAccount;
@@ -43,7 +62,7 @@ export type PlatformAccount = 'fees' | ClearingAccount;
 export type SellerAccount = `seller_pending:${string}` | `seller_available:${string}`;
 export type HeldAccount = `escrow:${string}` | `campaign:${string}` | SellerAccount | 'seller_payouts';
 /** The marketplace's commission: the merchant's, apart from its balance (it pays the processing fees of orders). */
-export type Account = MerchantAccount | PlatformAccount | HeldAccount | 'commission';
+export type Account = MerchantAccount | PlatformAccount | HeldAccount | RailRefunds | 'commission';
 export const escrowAccount = (contractId: string): HeldAccount => `escrow:${contractId}`;
 export const campaignAccount = (campaignId: string): HeldAccount => `campaign:${campaignId}`;
 export const sellerPending = (sellerRef: string): SellerAccount => `seller_pending:${sellerRef}`;
@@ -74,7 +93,9 @@ export type EntryKind =
   | 'payout_hold' // available → reserved (amount + fee)
   | 'payout_paid' // reserved → clearing (amount) + fees (fee)
   | 'payout_release' // reserved → available (failed or canceled payout)
-  | 'refund' // available → clearing (amount), fee kept
+  | 'refund' // available → clearing (amount), fee kept; through a rail keeping Sika's money: → rail_refunds:<connector>
+  | 'rail_refund_sent' // rail_refunds:<connector> → rail_clearing:<connector>: the rail refunded the payer
+  | 'refund_reversal' // a refund entry reversed, rail_refunds:<connector> → where it came from: the rail refused or failed it
   | 'batch_hold' // available → reserved: a payout batch's total + fees, at execution
   | 'batch_allocation' // reserved → reserved: part of a batch hold becomes one payout's hold
   | 'batch_release' // reserved → available: what a batch hold has left once nothing more will be sent

@@ -7,9 +7,9 @@ import { derivedId, newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import type { BalanceRef } from '../ledger/events.js';
-import { getCountry, getCurrency, getOperator, isIsoCountry, normalizeMsisdn, normalizePhone, quoteFee } from '../../catalog/index.js';
-import { connectorActor, nextStatusCheck, type CollectCallback, type StatusCheck } from '../../connectors/callbacks.js';
-import { OutcomeUnknown, reportedMismatch, withReceipt, type CollectInitiation, type CollectOutcome, type CollectRequest, type Rails } from '../../connectors/port.js';
+import { getCountry, getCurrency, getOperator, isIsoCountry, largestPayin, normalizeMsisdn, normalizePhone, quoteFee } from '../../catalog/index.js';
+import { connectorActor, nextStatusCheck, readStatus, sendAgain, type CollectCallback, type StatusCheck } from '../../connectors/callbacks.js';
+import { OutcomeUnknown, type CollectInitiation, type CollectOutcome, type CollectRequest, type Rails } from '../../connectors/port.js';
 import type { Logger } from '../../core/logger.js';
 import { assertOwned, isOwned } from '../aggregate.js';
 import type { CustomerDirectory } from '../read-ports.js';
@@ -54,7 +54,7 @@ export const HELD_BY_KEY = 'internal.held_by';
 export interface ConfirmInput {
   payment_method:
     | { type: 'mobile_money'; mobile_money: { country: string; operator: string; msisdn: string; preferred_flow?: string } }
-    | { type: 'card'; card: { token: string } };
+    | { type: 'card'; card: { token?: string } };
   return_url?: string;
 }
 
@@ -130,9 +130,9 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     if (country.currency !== currency.code) {
       throw new ApiError('IKW-VAL-009', `${country.code} payments are in ${country.currency.toLowerCase()}, not ${currency.code.toLowerCase()}`, 'currency');
     }
-    const maxPayin = Math.max(0, ...country.operators.map((o) => o.limits.payin?.max ?? 0));
+    const maxPayin = largestPayin(country);
     if (input.amount > maxPayin) {
-      throw new ApiError('IKW-VAL-008', `The amount is above the largest payment any ${country.code} operator accepts (${maxPayin})`, 'amount');
+      throw new ApiError('IKW-VAL-008', `The amount is above the largest payment any ${country.code} operator or card acquirer accepts (${maxPayin})`, 'amount');
     }
     const rule = await this.deps.activations.activationRule(who, country.code, currency.code);
     activationCheck(rule, 'payin', `${country.code} (${currency.code.toLowerCase()})`, { direction: 'transaction_country', amount: 'amount' })(input.amount);
@@ -214,7 +214,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     const intent = state.intent!;
     const other = input.type === 'card' ? 'mobile_money' : 'card';
     if (other in input) throw new ApiError('IKW-VAL-002', `payment_method.${other} does not go with type ${input.type}`, `payment_method.${other}`);
-    if (input.type === 'card') return { type: 'card', token: input.card.token };
+    if (input.type === 'card') return { type: 'card', ...(input.card.token ? { token: input.card.token } : {}) };
     const mm = input.mobile_money;
     const country = mm.country.toUpperCase();
     if (country !== intent.transactionCountry) {
@@ -287,6 +287,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     );
     if (started.events.length === 0) return toObject(started.state);
 
+    const payer = await this.payer(who, state.intent.customer);
     const request: CollectRequest = {
       operationId,
       paymentIntentId: id,
@@ -296,6 +297,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
       currency: state.intent.currency,
       paymentMethod: pm,
       returnUrl,
+      ...(payer ? { payer } : {}),
     };
     // Set before the call, the operation id being committed already: should this process die
     // with the request sent, or the answer be lost, the status check finds what became of it.
@@ -397,31 +399,34 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     if (!isOwned(intent, who) || !state.paymentMethod || op?.operationId !== check.operationId || (state.status !== 'processing' && state.status !== 'requires_action')) return;
     const meta = this.metadata(who.merchantId, who.environment, intent.id, { actor: connectorActor(check), causationId: check.operationId });
     const rails = this.deps.rails(check.environment);
-    const request: CollectRequest = { operationId: op.operationId, paymentIntentId: intent.id, ...who, amount: intent.amount, currency: intent.currency, paymentMethod: state.paymentMethod, returnUrl: op.returnUrl };
+    const payer = await this.payer(who, intent.customer);
+    const request: CollectRequest = {
+      operationId: op.operationId,
+      paymentIntentId: intent.id,
+      ...who,
+      amount: intent.amount,
+      currency: intent.currency,
+      paymentMethod: state.paymentMethod,
+      returnUrl: op.returnUrl,
+      ...(payer ? { payer } : {}),
+    };
     const log = this.deps.log.child({ payment_intent: intent.id, operation: op.operationId, check: check.attempt });
     const answer = await rails.collectStatus(request);
+    const reading = readStatus(answer, intent);
     let outcome: CollectOutcome | null = null;
-    if (!answer.found) {
+    if (reading.kind === 'resend') {
       log.warn('the provider never received the collection; sent again under the same id');
-      let again: CollectInitiation | null;
-      try {
-        again = await rails.collect(request);
-      } catch (err) {
-        if (!(err instanceof OutcomeUnknown) && !isRefused(err, 'IKW-PRV-002')) throw err;
-        log.warn({ err }, 'the collection sent again has no answer; the next check decides');
-        again = null;
-      }
+      const again = await sendAgain(() => rails.collect(request), (err) => log.warn({ err }, 'the collection sent again has no answer; the next check decides'));
       if (again?.status === 'failed') outcome = { status: 'failed', failureCode: again.failureCode, failureMessage: again.failureMessage };
       else if (again && op.inFlight) await this.run(intent.id, { type: 'record_initiation', owner: who, at: this.deps.clock.now(), operationId: op.operationId, result: again }, meta, 'internal');
     } else {
       // Taken: a confirmation whose answer never came back is processing from now on.
       if (op.inFlight) await this.run(intent.id, { type: 'record_initiation', owner: who, at: this.deps.clock.now(), operationId: op.operationId, result: { status: 'processing' } }, meta, 'internal');
-      const mismatch = reportedMismatch(intent, answer.reported);
-      if (mismatch) {
-        log.error({ reported: answer.reported }, `the provider's record does not match the payment (${mismatch}); nothing applied, left for review`);
+      if (reading.kind === 'review') {
+        log.error({ reported: answer.found && answer.reported }, `the provider's record does not match the payment (${reading.mismatch}); nothing applied, left for review`);
         return;
       }
-      outcome = answer.final && withReceipt(answer.final, answer.reported);
+      outcome = reading.final;
     }
     if (outcome) {
       await this.applyCallback({ paymentIntentId: intent.id, operationId: op.operationId, ...who, outcome, connector: check.connector });
@@ -430,6 +435,13 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     const next = nextStatusCheck(rails.statusChecks('collect', state.paymentMethod)?.schedule ?? [], check, this.deps.clock.now());
     if (next) await this.deps.scheduleStatusCheck(next.check, next.at);
     else if (!check.prompted) log.error('no final answer after every status check; the payment stays processing, left for review');
+  }
+
+  /** The payer a connector is told of: the intent's customer and its e-mail, when it names one. */
+  private async payer(who: Owner, customerId: string | null): Promise<CollectRequest['payer'] | null> {
+    if (!customerId) return null;
+    const customer = await this.deps.customers.findCustomer(who, customerId);
+    return customer ? { customerId: customer.id, email: customer.email } : null;
   }
 
   /**

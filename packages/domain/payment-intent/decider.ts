@@ -97,7 +97,8 @@ export function maskedMethod(pm: PaymentMethodDetails | null): PaymentIntentObje
   if (pm.type === 'mobile_money') {
     return { type: 'mobile_money', mobile_money: { country: pm.country, operator: pm.operator, msisdn: `••••${pm.msisdn.slice(-4)}` } };
   }
-  const brand = pm.token.startsWith('tok_visa') || pm.token === 'tok_3ds_required' ? 'visa' : 'unknown';
+  const token = pm.token ?? '';
+  const brand = token.startsWith('tok_visa') || token === 'tok_3ds_required' ? 'visa' : 'unknown';
   return { type: 'card', card: { brand, last4: brand === 'visa' ? '4242' : '0000' } };
 }
 

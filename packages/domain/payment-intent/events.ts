@@ -6,7 +6,8 @@ export type PaymentIntentStatus = 'requires_payment_method' | 'processing' | 're
 
 export type PaymentMethodDetails =
   | { type: 'mobile_money'; country: string; operator: string; msisdn: string; preferred_flow?: string }
-  | { type: 'card'; token: string };
+  /** No token: the payer enters the card on the acquirer's page (a redirect); a token: a saved card. */
+  | { type: 'card'; token?: string };
 
 export type NextAction =
   | { type: 'redirect_to_url'; redirect_to_url: { url: string; return_url: string } }

@@ -41,6 +41,8 @@ interface Seen {
   recipients: Map<string, Promise<RecipientState | null>>;
   references: Map<string, number>;
   allowances: Map<string, Promise<(amount: number) => void>>;
+  /** The provider's check of each destination (a bank account's holder name), once per destination of the batch. */
+  verified: Map<string, Promise<void>>;
 }
 /** A run of a batch's execution: which attempt, and which step (a new execution, a cancel, the next chunk). */
 export type BatchRunRef = PayoutBatchRef & { attempt: number; step: string };
@@ -122,7 +124,7 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
   private async validate(owner: Owner, currency: string, instructions: InstructionInput[]): Promise<BatchItem[]> {
     const errors: ItemError[] = [];
     const items: BatchItem[] = [];
-    const seen: Seen = { recipients: new Map(), references: new Map(), allowances: new Map() };
+    const seen: Seen = { recipients: new Map(), references: new Map(), allowances: new Map(), verified: new Map() };
     for (const [index, instruction] of instructions.entries()) {
       try {
         items.push(await this.item(owner, currency, index, instruction, seen));
@@ -146,7 +148,7 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
     instruction: InstructionInput,
     seen: Seen,
   ): Promise<BatchItem> {
-    const { recipients, references, allowances } = seen;
+    const { recipients, references, allowances, verified } = seen;
     const { amount, recipient_id: recipientId, reference, metadata, currency: own, ...fields } = instruction;
     if (own !== undefined && own.toLowerCase() !== currency) throw new ApiError('IKW-VAL-009', `The batch is in ${currency}`, 'currency');
     const inline = Object.values(fields).some((v) => v !== undefined);
@@ -169,6 +171,15 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
     const method = destination.type === 'mobile_money' ? `${destination.country}|${destination.operator}` : `bank|${destination.currency}`;
     if (!allowances.has(method)) allowances.set(method, this.deps.payouts.allowance(owner, destination, recipientId !== undefined ? 'recipient_id' : 'destination_type'));
     (await allowances.get(method)!)(amount);
+    const account = JSON.stringify(destination);
+    if (!verified.has(account)) verified.set(account, this.deps.payouts.verifyDestination(owner, destination));
+    try {
+      await verified.get(account)!;
+    } catch (err) {
+      // The provider names the payout's field (`destination.account_name`); an instruction spells it flat, or as its recipient.
+      if (!(err instanceof ApiError) || !err.param?.startsWith('destination.')) throw err;
+      throw new ApiError(err.code, err.message, recipientId !== undefined ? 'recipient_id' : err.param.slice('destination.'.length));
+    }
     if (reference !== undefined) {
       const first = references.get(reference);
       if (first !== undefined) throw new ApiError('IKW-VAL-001', `The reference repeats instruction ${first}'s`, 'reference');

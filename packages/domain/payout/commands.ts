@@ -7,8 +7,8 @@ import { derivedId, newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { DomainEvent } from '../../core/decider.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
-import { connectorActor, nextStatusCheck, type PayoutCallback, type StatusCheck } from '../../connectors/callbacks.js';
-import { OutcomeUnknown, reportedMismatch, withReceipt, type PayoutInitiation, type PayoutReport, type PayoutRequest, type Rails } from '../../connectors/port.js';
+import { connectorActor, nextStatusCheck, readStatus, sendAgain, type PayoutCallback, type StatusCheck } from '../../connectors/callbacks.js';
+import { OutcomeUnknown, type PayoutInitiation, type PayoutReport, type PayoutRequest, type Rails } from '../../connectors/port.js';
 import { CommandService, handleCommand, handleCommandsAtomically, handleSteps, step, type AnyStep, type CommandStep, type ConflictPolicy, type HandleResult, type StepOutcome } from '../../eventstore/command-handler.js';
 import { ledgerStep, runLedger } from '../ledger/commands.js';
 import type { LedgerState } from '../ledger/decider.js';
@@ -188,6 +188,14 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
     return assertLiveOpen(this.deps.activations, owner, 'amount');
   }
 
+  /**
+   * The provider's check of a destination before anything is held for it (a bank account holder's
+   * name, docs/connectors.md "Paystack"): refused with the provider's reason, or nothing.
+   */
+  verifyDestination(owner: Owner, destination: Destination): Promise<void> {
+    return this.deps.rails(owner.environment).verifyDestination(destination, owner);
+  }
+
   /** What a payout to `destination` costs, once the environment's connector is known to send it (IKW-PRV-001 otherwise). */
   quote(environment: Environment, amount: number, destination: Destination): number {
     this.deps.rails(environment).assertCanPayOut(destination);
@@ -215,6 +223,8 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
       if (earlier.state.payout) return this.initiate(earlier.state, meta);
     }
     const guard = await this.inlineDestinationGuard(owner, payoutMethodId === null ? destination : null, by, actor);
+    // The provider's check of the destination, the last refusal before anything is held.
+    await this.verifyDestination(owner, destination);
 
     const payout = await this.prepare(owner, id, { amount: input.amount, fee, destination, payoutMethodId, metadata: input.metadata ?? {}, source, ...(funding ? { funding } : {}) });
     // Funded from the merchant's available balance, or a marketplace seller's available funds
@@ -576,28 +586,21 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
     const rails = this.deps.rails(p.environment);
     const log = this.deps.log.child({ payout_id: p.id, check: check.attempt });
     const answer = await rails.payoutStatus(payoutRequestOf(p));
+    const reading = readStatus(answer, p);
     let report: PayoutReport | null = null;
-    if (!answer.found) {
+    if (reading.kind === 'resend') {
       log.warn('the operator never received the payout; sent again under the same id');
-      let again: PayoutInitiation | null;
-      try {
-        again = await rails.payout(payoutRequestOf(p));
-      } catch (err) {
-        if (!(err instanceof OutcomeUnknown) && !isRefused(err, 'IKW-PRV-002')) throw err;
-        log.warn({ err }, 'the payout sent again has no answer; the next check decides');
-        again = null;
-      }
+      const again = await sendAgain(() => rails.payout(payoutRequestOf(p)), (err) => log.warn({ err }, 'the payout sent again has no answer; the next check decides'));
       if (again?.status === 'rejected') report = { type: 'failed', failureCode: again.failureCode, failureMessage: again.failureMessage };
       else if (again) state = await this.commitWithEnd(p, { type: 'submit', owner, at: this.deps.clock.now(), result: again }, null, meta);
     } else {
-      const mismatch = reportedMismatch(p, answer.reported);
-      if (mismatch) {
-        log.error({ reported: answer.reported }, `the operator's record does not match the payout (${mismatch}); nothing applied, left for review`);
+      if (reading.kind === 'review') {
+        log.error({ reported: answer.found && answer.reported }, `the operator's record does not match the payout (${reading.mismatch}); nothing applied, left for review`);
         return;
       }
       // Taken: a payout whose answer never came back is in transit from now on.
       if (state.status === 'pending') state = await this.commitWithEnd(p, { type: 'submit', owner, at: this.deps.clock.now(), result: { status: 'accepted' } }, null, meta);
-      report = (answer.final && withReceipt(answer.final, answer.reported)) ?? (answer.delayed ? { type: 'delayed', reason: answer.delayed } : null);
+      report = reading.final ?? (answer.found && answer.delayed ? { type: 'delayed', reason: answer.delayed } : null);
     }
     const after = report ? await this.applyOn(state, { payoutId: p.id, ...owner, report, connector: check.connector }) : toPayoutObject(state);
     if (after && FINAL_PAYOUT_STATUSES.includes(after.status)) return;
@@ -656,6 +659,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
     const fee = this.fee(input.amount, destination);
     const before = ownStep(fee);
     (await this.allowance(owner, destination, 'payoutMethodId'))(input.amount - fee);
+    await this.verifyDestination(owner, destination);
     const payout = await this.prepare(owner, input.payoutId, {
       amount: input.amount - fee,
       fee,

@@ -3,7 +3,7 @@ import type { Destination } from '../payout-method/events.js';
 import type { Environment } from '../../core/owner.js';
 
 export type PayoutStatus = 'pending' | 'in_transit' | 'paid' | 'failed' | 'canceled';
-export type DelayReason = 'operator_pending' | 'operator_timeout' | 'operator_down' | 'unknown';
+export type DelayReason = 'operator_pending' | 'operator_timeout' | 'operator_down' | 'provider_action_required' | 'unknown';
 
 /** Where a payout was asked for; the platform records it as `metadata.source`. */
 export type PayoutSource = 'api' | 'merchant_portal' | 'payout_engine' | 'marketplace' | 'escrow';

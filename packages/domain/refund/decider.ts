@@ -15,17 +15,20 @@ export type RefundCommand = { owner: Owner; at: Date } & (
       /**
        * Decided with the ledger in the same commit: the refund is created already succeeded (its
        * posting is in that commit) or failed. Absent: created pending, its posting to follow (a
-       * store without atomic commits).
+       * store without atomic commits), or its money held until the rail it goes back through answers.
        */
       outcome?: { status: 'succeeded' } | { status: 'failed'; failureReason: string };
     }
   | { type: 'succeed'; refundId: string }
-  | { type: 'fail'; refundId: string; failureReason: string }
+  | { type: 'fail'; refundId: string; failureReason: string; failureCode?: string; failureMessage?: string }
 );
 
 export interface RefundRecord extends RefundCreated {
   status: RefundStatus;
   failureReason: string | null;
+  /** Set when the rail failed it: its code and words. */
+  failureCode?: string;
+  failureMessage?: string;
 }
 
 export interface PaymentRefundsState {
@@ -54,16 +57,18 @@ export function toRefundObject(state: PaymentRefundsState, refundId: string): Re
     status: r.status,
     reason: r.reason,
     failure_reason: r.failureReason,
+    failure_code: r.status === 'failed' ? (r.failureCode ?? r.failureReason) : null,
+    failure_message: r.failureMessage ?? null,
     created: unixSeconds(new Date(r.createdAt)),
     livemode: p.environment === 'live',
   };
 }
 
-function setStatus(state: PaymentRefundsState, refundId: string, status: RefundStatus, failureReason: string | null): PaymentRefundsState {
+function setStatus(state: PaymentRefundsState, refundId: string, status: RefundStatus, failure: Pick<RefundRecord, 'failureReason' | 'failureCode' | 'failureMessage'>): PaymentRefundsState {
   const r = state.refunds.get(refundId);
   if (!r) return state;
   const released = status === 'failed' && r.status !== 'failed' ? r.amount : 0;
-  return { ...state, refunds: new Map(state.refunds).set(refundId, { ...r, status, failureReason }), committed: state.committed - released };
+  return { ...state, refunds: new Map(state.refunds).set(refundId, { ...r, status, ...failure }), committed: state.committed - released };
 }
 
 /** The refund events, each with the refund it is about as the public object after it. */
@@ -90,9 +95,11 @@ export const paymentRefundsDecider: Decider<RefundCommand, PaymentRefundsState, 
         };
       }
       case 'refund.succeeded':
-        return setStatus(state, event.data.refundId, 'succeeded', null);
-      case 'refund.failed':
-        return setStatus(state, event.data.refundId, 'failed', event.data.failureReason);
+        return setStatus(state, event.data.refundId, 'succeeded', { failureReason: null });
+      case 'refund.failed': {
+        const { failureReason, failureCode, failureMessage } = event.data;
+        return setStatus(state, event.data.refundId, 'failed', { failureReason, ...(failureCode ? { failureCode } : {}), ...(failureMessage ? { failureMessage } : {}) });
+      }
     }
   },
 
@@ -125,7 +132,11 @@ export const paymentRefundsDecider: Decider<RefundCommand, PaymentRefundsState, 
         return withObject(state, [{ type: 'refund.succeeded', data: { refundId: command.refundId, at } }], command.refundId);
       case 'fail':
         if (state.refunds.get(command.refundId)?.status !== 'pending') return [];
-        return withObject(state, [{ type: 'refund.failed', data: { refundId: command.refundId, failureReason: command.failureReason, at } }], command.refundId);
+        return withObject(
+          state,
+          [{ type: 'refund.failed', data: { refundId: command.refundId, failureReason: command.failureReason, at, ...(command.failureCode ? { failureCode: command.failureCode, failureMessage: command.failureMessage ?? command.failureCode } : {}) } }],
+          command.refundId,
+        );
     }
   },
 };

@@ -5,7 +5,11 @@ import type { Environment } from '../../core/owner.js';
 export type RefundReason = 'duplicate' | 'fraudulent' | 'requested_by_customer';
 export const REFUND_REASONS: readonly RefundReason[] = ['duplicate', 'fraudulent', 'requested_by_customer'];
 
-/** pending: counted against the payment, ledger posting under way; succeeded: posted; failed: not posted, the amount is refundable again. */
+/**
+ * pending: counted against the payment, its money held; through a rail (pawaPay) until the rail's
+ * answer, else while the ledger posting is under way. succeeded: the money went back to the payer.
+ * failed: nothing went back, the amount is refundable again.
+ */
 export type RefundStatus = 'pending' | 'succeeded' | 'failed';
 
 /** The Refund as the API returns it. */
@@ -18,6 +22,10 @@ export interface RefundObject {
   status: RefundStatus;
   reason: RefundReason | null;
   failure_reason: string | null;
+  /** Why it failed, as a code (`insufficient_funds`, or the rail's: `payer_not_found`…); null unless failed. */
+  failure_code: string | null;
+  /** The rail's words for it, when it failed there. */
+  failure_message: string | null;
   created: number;
   livemode: boolean;
 }
@@ -46,6 +54,6 @@ type WithObject<D> = D & { object: RefundObject };
 export type RefundEvent =
   | DomainEvent<'refund.created', WithObject<{ payment: RefundedPayment; refund: RefundCreated }>>
   | DomainEvent<'refund.succeeded', WithObject<{ refundId: string; at: string }>>
-  | DomainEvent<'refund.failed', WithObject<{ refundId: string; failureReason: string; at: string }>>;
+  | DomainEvent<'refund.failed', WithObject<{ refundId: string; failureReason: string; at: string; failureCode?: string; failureMessage?: string }>>;
 
 export const paymentRefundsStream = (paymentIntentId: string) => `payment_refunds-${paymentIntentId}`;

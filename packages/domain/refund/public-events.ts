@@ -6,8 +6,8 @@ import type { RefundObject } from './events.js';
 export const refundPublicEvents: PublicEvents = {
   types: [
     { type: 'refund.created', emittedBy: 'POST /api/v1/merchant/payments/{id}/refund', data: 'the Refund (status pending)' },
-    { type: 'refund.succeeded', emittedBy: 'the refund posted to the ledger', data: 'the Refund' },
-    { type: 'refund.failed', emittedBy: 'the available balance not covering the refund', data: 'the Refund (failure_reason set)' },
+    { type: 'refund.succeeded', emittedBy: "the refund posted to the ledger; through a rail, the rail's word that it refunded the payer", data: 'the Refund' },
+    { type: 'refund.failed', emittedBy: 'the available balance not covering the refund; through a rail, the rail refusing or failing it', data: 'the Refund (failure_reason, failure_code set)' },
   ],
   example: refund,
 };

@@ -21,7 +21,7 @@ export const billing = defineFamily({
   errors: billingErrors,
   publicEvents: [customerPublicEvents, productPublicEvents, subscriptionPublicEvents, invoicePublicEvents, refundPublicEvents],
   processes: [invoicePayment, walletApplication, subscriptionRenewal, subscriptionInvoiceIssue, subscriptionInvoiceDue, refundReconcile],
-  build: ({ config, store, clock, reads, enqueuer }, { paymentIntents, paymentRecipients }) => ({
+  build: ({ config, store, clock, reads, enqueuer }, { paymentIntents, paymentRecipients, railRefunds }) => ({
     billing: new Billing({
       reads,
       store,
@@ -29,6 +29,7 @@ export const billing = defineFamily({
       publicUrl: config.publicUrl,
       paymentIntents,
       recipients: paymentRecipients,
+      railRefunds,
       jobs: {
         renew: enqueuer(subscriptionRenewal),
         issueInvoice: enqueuer(subscriptionInvoiceIssue),

@@ -2,6 +2,7 @@ import { EscrowContracts } from '../../domain/escrow/commands.js';
 import { escrowPayoutFunding } from '../../domain/escrow/payout-funding.js';
 import { escrowContractPublicEvents } from '../../domain/escrow/public-events.js';
 import type { EscrowDirectory } from '../../domain/read-ports.js';
+import { payments } from '../payments/index.js';
 import { escrowAutoRelease } from '../../processes/escrow-auto-release.js';
 import { escrowFunding, escrowFundingConsumer } from '../../processes/escrow-funding.js';
 // Part 2 debt: the family reads its own read side directly until its read API is its manifest's.
@@ -15,20 +16,20 @@ import { escrowErrors } from './errors.js';
 /** Escrow contracts, their releases and disputes (docs/escrow.md). */
 export const escrow = defineFamily({
   name: 'escrow',
-  needs: [payouts],
+  needs: [payments, payouts],
   errors: escrowErrors,
   accounts: {
     escrow: { owner: 'payers', mayGoNegative: false, shownAs: 'escrowed, held (escrow)', holds: "an escrow contract's funds (escrow:<contract>)" },
   },
   publicEvents: [escrowContractPublicEvents],
   processes: [escrowFunding, escrowAutoRelease],
-  build: ({ store, clock, knex, enqueuer }, { payouts }) => {
+  build: ({ store, clock, knex, enqueuer }, { payouts, railRefunds }) => {
     const directory: EscrowDirectory = {
       contractOfRelease: (owner, id) => contractOfRelease(knex, owner, id),
       contractOfDispute: (owner, id) => contractOfDispute(knex, owner, id),
       escrowContractFundedBy: (owner, id) => escrowContractFundedBy(knex, owner, id),
     };
-    return { escrow: new EscrowContracts({ store, clock, payouts, directory, scheduleAutoRelease: enqueuer(escrowAutoRelease) }) };
+    return { escrow: new EscrowContracts({ store, clock, payouts, railRefunds, directory, scheduleAutoRelease: enqueuer(escrowAutoRelease) }) };
   },
   // Contracts take their payments; their releases' payouts hold out of the contract's escrow.
   registrations: ({ escrow }) => ({ paymentRecipients: [escrow.paymentRecipient], payoutFundingSources: [escrowPayoutFunding] }),

@@ -18,13 +18,14 @@ export const funding = defineFamily({
   },
   publicEvents: [fundingCampaignPublicEvents],
   processes: [fundingPayment, fundingDeadline, fundingPayoutMend],
-  build: ({ config, store, clock, knex, enqueuer, countPublicPush }, { paymentIntents, payouts }) => ({
+  build: ({ config, store, clock, knex, enqueuer, countPublicPush }, { paymentIntents, payouts, railRefunds }) => ({
     funding: new FundingCampaigns({
       store,
       clock,
       publicUrl: config.publicUrl,
       paymentIntents,
       payouts,
+      railRefunds,
       campaignOfContribution: (owner, id) => campaignOfContribution(knex, owner, id),
       scheduleDeadline: enqueuer(fundingDeadline),
       schedulePayoutMend: enqueuer(fundingPayoutMend),

@@ -15,6 +15,12 @@ export const ledger = defineFamily({
     card_clearing: { owner: 'outside', mayGoNegative: true, shownAs: '(none)', holds: 'money on its way from or to card networks: negative when it came in' },
     bank_clearing: { owner: 'outside', mayGoNegative: true, shownAs: '(none)', holds: 'money on its way to banks' },
     operator_clearing: { owner: 'outside', mayGoNegative: true, shownAs: '(none)', holds: 'money on its way from or to a mobile money operator (operator_clearing:<operator>)' },
+    rail_refunds: {
+      owner: 'payers',
+      mayGoNegative: false,
+      shownAs: '(none)',
+      holds: "refunds sent through a rail that keeps Sika's money, not answered yet (rail_refunds:<connector>): out of the balance, not yet out of the rail's wallet",
+    },
     rail_clearing: {
       owner: 'outside',
       mayGoNegative: true,

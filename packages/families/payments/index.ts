@@ -3,7 +3,9 @@ import { paymentIntentPublicEvents } from '../../domain/payment-intent/public-ev
 import { PaymentRecipients, type PaymentRecipient } from '../../domain/payment-intent/recipients.js';
 import { ledgerSettlement } from '../../processes/ledger-settlement.js';
 import { payinCallback } from '../../processes/payin-callback.js';
-import { payinStatusCheck } from '../../processes/status-check.js';
+import { payinStatusCheck, refundStatusCheck } from '../../processes/status-check.js';
+import { refundCallback } from '../../processes/refund-callback.js';
+import { RailRefunds } from '../../domain/rail-refund/commands.js';
 import { defineFamily } from '../family.js';
 
 declare module '../family.js' {
@@ -18,7 +20,7 @@ export const payments = defineFamily({
   name: 'payments',
   needs: [],
   publicEvents: [paymentIntentPublicEvents],
-  processes: [payinCallback, payinStatusCheck],
+  processes: [payinCallback, payinStatusCheck, refundCallback, refundStatusCheck],
   build: ({ config, store, clock, log, reads, railsOf, payoutSettings, enqueuer, instance }) => {
     // Filled once every family is built (collect, below): the recipients' families are built after this one.
     const paymentRecipients = new PaymentRecipients();
@@ -40,6 +42,8 @@ export const payments = defineFamily({
         log,
       }),
       paymentRecipients,
+      // Refunds through a rail that keeps Sika's money, whichever family's (docs/connectors.md, "Refunds through a rail").
+      railRefunds: new RailRefunds({ store, clock, log: log.child({ component: 'rail-refunds' }), rails: railsOf, scheduleStatusCheck: enqueuer(refundStatusCheck) }),
     };
   },
   collect: ({ paymentRecipients }, registrations) => paymentRecipients.register(...registrations.flatMap((r) => r.paymentRecipients ?? [])),

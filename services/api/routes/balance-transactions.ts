@@ -12,7 +12,7 @@ import {
 import { findPayout } from '../../../projections/payouts.js';
 import { createdQuery, createdRange, cursorListSchema, cursorQuery, resourceSchema, type CreatedQuery } from './shared.js';
 
-const TYPES = ['payment', 'payout', 'payout_failure', 'refund', 'escrow_funding', 'escrow_release', 'escrow_refund', 'funding_release'];
+const TYPES = ['payment', 'payout', 'payout_failure', 'refund', 'refund_failure', 'escrow_funding', 'escrow_release', 'escrow_refund', 'funding_release'];
 
 const balanceTransactionSchema = resourceSchema('balance_transaction', ['amount', 'fee', 'net', 'currency', 'type', 'status', 'source', 'available_on', 'created', 'livemode'], {
   amount: { type: 'integer', description: 'Minor units; negative when money leaves the balance' },

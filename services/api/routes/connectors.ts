@@ -28,22 +28,25 @@ async function bytesOf(stream: Readable): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+const RECEIVED = { type: 'object', additionalProperties: false, required: ['received'], properties: { received: { const: true } } } as const;
+
 /**
- * pawaPay's callback URLs (docs/connectors.md, "Callbacks"), entered in pawaPay's dashboard: public,
- * the raw body kept for its Content-Digest. Verified and matched before anything moves; what is
- * not believed as told is left to a status check, and still answered 200 so pawaPay stops retrying.
+ * The rails' callback URLs (docs/connectors.md, "Callbacks"), entered in each provider's dashboard:
+ * public, the raw body kept for its signature. Verified and matched before anything moves; what
+ * is not believed as told is left to a status check, and still answered 200 so the provider stops retrying.
  */
 export function connectorsFamily(callbacks: RailCallbacks): Family {
   return {
     name: 'connectors',
-    routes: KINDS.map(({ kind, what }) =>
+    routes: [
+      ...KINDS.map(({ kind, what }) =>
       route({
         method: 'post',
         path: `/connectors/pawapay/${kind}`,
         summary: `pawaPay's callback about ${what}: verified (RFC 9421 signature, Content-Digest) and matched on id, amount and currency before it moves any money`,
         auth: 'public',
         rawBody: true,
-        response: { type: 'object', additionalProperties: false, required: ['received'], properties: { received: { const: true } } },
+        response: RECEIVED,
         handler: async (ctx) => {
           const body = await bytesOf(ctx.bodyStream!);
           const headers = Object.fromEntries(SIGNED_HEADERS.map((name) => [name, ctx.header(name)]));
@@ -51,6 +54,20 @@ export function connectorsFamily(callbacks: RailCallbacks): Family {
           return { received: true };
         },
       }),
-    ),
+      ),
+      route({
+        method: 'post',
+        path: '/connectors/paystack/events',
+        summary: "Paystack's webhook (transfer.success, transfer.failed, transfer.reversed, …): its x-paystack-signature (HMAC-SHA512 of the body with the account's secret key) checked before it is read, then matched on reference, amount and currency before it moves any money",
+        auth: 'public',
+        rawBody: true,
+        response: RECEIVED,
+        handler: async (ctx) => {
+          const body = await bytesOf(ctx.bodyStream!);
+          await callbacks.paystack({ method: 'POST', path: '/connectors/paystack/events', headers: { 'x-paystack-signature': ctx.header('x-paystack-signature') }, body });
+          return { received: true };
+        },
+      }),
+    ],
   };
 }

@@ -47,6 +47,16 @@ const operationSchema = {
   },
 };
 
+/**
+ * What a card acquirer appends to the URL it sends the payer back to (Paystack: `trxref` and
+ * `reference`, the transaction's reference): taken and not read, the page shows what Sika verified.
+ */
+const returnQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { trxref: { type: 'string', maxLength: 200 }, reference: { type: 'string', maxLength: 200 } },
+};
+
 /** GET /operations/status/{operationId}: where customers land; JSON for programs, HTML for browsers. */
 export function operationsFamily(knex: Knex, pageMerchant: PageMerchantOf): Family {
   /** The merchant the operation pays (an operation row names its payment intent, whose row names the merchant). */
@@ -57,7 +67,7 @@ export function operationsFamily(knex: Knex, pageMerchant: PageMerchantOf): Fami
   return {
     name: 'operations',
     routes: [
-      operationRoute('get', '/operations/status/:operationId', 'Status of a payment operation (JSON, or an HTML page when the client asks for HTML)', { answers: { html: true }, response: operationSchema }, async (ctx) => {
+      operationRoute('get', '/operations/status/:operationId', 'Status of a payment operation (JSON, or an HTML page when the client asks for HTML)', { answers: { html: true }, response: operationSchema, query: returnQuery }, async (ctx) => {
         const op = await findOperation(knex, ctx.params.operationId);
         if (!op) throw new ApiError('IKW-RES-001', `No such operation: '${ctx.params.operationId}'`, 'operationId');
         const accept = ctx.header('accept') ?? '';

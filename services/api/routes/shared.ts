@@ -202,7 +202,7 @@ export function operationRoute(
   method: 'get' | 'post',
   path: string,
   summary: string,
-  answers: Pick<Route, 'answers' | 'response'>,
+  answers: Pick<Route, 'answers' | 'response' | 'query'>,
   handler: (ctx: HandlerContext<unknown, unknown, { operationId: string }>) => Promise<unknown>,
 ): Route {
   return route<unknown, unknown, { operationId: string }>({ method, path, summary, auth: 'public', params: operationIdParams, ...answers, handler });
@@ -293,7 +293,8 @@ export function paymentMethodSchema(casing: 'snake_case' | 'camelCase') {
           [preferredFlow]: { type: 'string', maxLength: 64 },
         },
       },
-      card: { type: 'object', required: ['token'], additionalProperties: false, properties: { token: { type: 'string', minLength: 1, maxLength: 255 } } },
+      // No token: the payer enters the card on the acquirer's page (live cards through Paystack); a token: a saved card, or a sandbox test card.
+      card: { type: 'object', additionalProperties: false, properties: { token: { type: 'string', minLength: 1, maxLength: 255 } } },
     },
     allOf: [
       // `required` in each `if`: without it a missing type matches the first `if`, and the error names mobile_money, not type.
@@ -307,13 +308,13 @@ export function paymentMethodSchema(casing: 'snake_case' | 'camelCase') {
 export interface CamelPaymentMethod {
   type: 'mobile_money' | 'card';
   mobileMoney?: { country: string; operator: string; msisdn: string; preferredFlow?: string };
-  card?: { token: string };
+  card?: { token?: string };
 }
 
 export function toPaymentMethod(pm: CamelPaymentMethod): ConfirmInput['payment_method'] {
   if (pm.type === 'card') {
     if (pm.mobileMoney) throw new ApiError('IKW-VAL-002', 'paymentMethod.mobileMoney does not go with type card', 'paymentMethod.mobileMoney');
-    return { type: 'card', card: { token: pm.card!.token } };
+    return { type: 'card', card: pm.card!.token ? { token: pm.card!.token } : {} };
   }
   if (pm.card) throw new ApiError('IKW-VAL-002', 'paymentMethod.card does not go with type mobile_money', 'paymentMethod.card');
   const mm = pm.mobileMoney!;
@@ -347,7 +348,7 @@ export const payoutSchema = resourceSchema('payout', ['amount', 'currency', 'sta
   arrival_date_estimate: { type: 'string', format: 'date-time' },
   expected_by: { type: 'string', format: 'date-time' },
   delay_state: { enum: ['delayed', null] },
-  delay_reason: { enum: ['operator_pending', 'operator_timeout', 'operator_down', 'unknown', null] },
+  delay_reason: { enum: ['operator_pending', 'operator_timeout', 'operator_down', 'provider_action_required', 'unknown', null] },
   delayed_at: { type: ['string', 'null'] },
   metadata: { type: 'object', additionalProperties: { type: 'string' } },
   failure_code: { type: ['string', 'null'] },

@@ -73,6 +73,8 @@ export const refundSchema = resourceSchema('refund', ['amount', 'currency', 'pay
   status: { enum: ['pending', 'succeeded', 'failed'] },
   reason: { enum: [...REFUND_REASONS, null] },
   failure_reason: { type: ['string', 'null'] },
+  failure_code: { type: ['string', 'null'], description: "Why it failed, when it did: `insufficient_funds`, or the rail's code (`payer_not_found`, `refund_not_supported`…)" },
+  failure_message: { type: ['string', 'null'], description: "The rail's words for the failure, when it failed there" },
   created: { type: 'integer' },
   livemode: { type: 'boolean' },
 });

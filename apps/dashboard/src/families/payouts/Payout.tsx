@@ -24,7 +24,7 @@ const EVENTS: Record<string, Record<Language, string>> = {
   'payout.canceled': { en: 'Canceled', fr: 'Annulé' },
 };
 
-const DELAY_REASONS = ['operator_pending', 'operator_timeout', 'operator_down', 'unknown'] as const;
+const DELAY_REASONS = ['operator_pending', 'operator_timeout', 'operator_down', 'provider_action_required', 'unknown'] as const;
 type DelayReason = (typeof DELAY_REASONS)[number];
 
 const messages: Messages<
@@ -54,6 +54,7 @@ const messages: Messages<
     'reason.operator_pending': 'the operator has not answered yet',
     'reason.operator_timeout': 'the operator did not answer in time',
     'reason.operator_down': 'the operator is down',
+    'reason.provider_action_required': 'the provider needs an action of Sika’s operator (a bank transfer waiting for an OTP)',
     'reason.unknown': 'unknown',
   },
   fr: {
@@ -70,6 +71,7 @@ const messages: Messages<
     'reason.operator_pending': 'l’opérateur n’a pas encore répondu',
     'reason.operator_timeout': 'l’opérateur n’a pas répondu à temps',
     'reason.operator_down': 'l’opérateur est indisponible',
+    'reason.provider_action_required': 'le prestataire attend une action de l’opérateur de Sika (un virement bancaire en attente d’un OTP)',
     'reason.unknown': 'inconnu',
   },
 };

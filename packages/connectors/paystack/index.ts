@@ -1,0 +1,443 @@
+import type { Clock } from '../../core/clock.js';
+import { ApiError } from '../../core/errors.js';
+import type { Logger } from '../../core/logger.js';
+import { Cached } from '../cached.js';
+import type { ConnectorSinks } from '../callbacks.js';
+import {
+  OutcomeUnknown,
+  reportedMismatch,
+  withReceipt,
+  type CollectMethod,
+  type CollectRequest,
+  type Availability,
+  type CollectInitiation,
+  type CollectOutcome,
+  type Connector,
+  type Direction,
+  type PayoutDestination,
+  type PayoutInitiation,
+  type PayoutReport,
+  type PayoutRequest,
+  type RailSubject,
+  type RefundInitiation,
+  type ReportedMoney,
+  type StatusAnswer,
+  type WalletBalance,
+} from '../port.js';
+import { fromSubunits, PAYSTACK_CURRENCIES, toSubunits } from './amounts.js';
+import { PaystackCallFailed, PaystackClient } from './client.js';
+import { authorizationOf, chargeOutcomeOf, type CardBook } from './cards.js';
+import { paystackReference, sikaIdOf } from './references.js';
+import { verifiesWith } from './signatures.js';
+import { NAME_CHECK_CURRENCIES, RECIPIENT_TYPES, sameAccountName, transferDelayOf, transferFinalOf } from './transfers.js';
+
+export { paystackReference, sikaIdOf } from './references.js';
+export type { CardBook, SavedCard } from './cards.js';
+export { signatureOf } from './signatures.js';
+
+/**
+ * The transfer recipients Sika made at Paystack, kept per merchant and bank account so that each is
+ * created once (services/rails.ts keeps them in the database).
+ */
+export interface RecipientBook {
+  get(key: string): Promise<string | null>;
+  put(key: string, recipientCode: string): Promise<void>;
+}
+
+export interface PaystackOptions {
+  /** https://api.paystack.co; the key decides the mode. */
+  baseUrl: string;
+  secretKey: string;
+  clock: Clock;
+  /** A currency's minor units (the catalog's): Sika's amounts are integers in them. */
+  minorUnits: (currency: string) => number | undefined;
+  recipients: RecipientBook;
+  cards: CardBook;
+  /** Sika's status page of an operation: where Paystack sends the payer back after its checkout page. */
+  statusPage: (operationId: string) => string;
+  /** Where news learnt on the way goes (a transfer waiting for an OTP). */
+  sinks: ConnectorSinks;
+  /** Per call; an initiation without an answer by then has an unknown outcome. Default 15 s. */
+  timeoutMs?: number;
+  /** How long the bank list is kept. Default 1 h. */
+  banksRefreshMs?: number;
+  /** The status-check schedule of an attempt with no final answer (the delays, each after the one before). */
+  statusChecks?: readonly number[];
+  log?: Logger;
+}
+
+/** What a webhook comes to once its signature verified (services/rails.ts matches it against the stored attempt). */
+export type PaystackEvent =
+  | { kind: 'transfer'; payoutId: string; report: PayoutReport | null; reported: ReportedMoney }
+  /** A charge's news is never believed as told: it names the operation, whose verification decides. */
+  | { kind: 'charge'; operationId: string; paymentIntentId: string }
+  | { kind: 'ignored'; reason: string; payoutId?: string };
+
+/**
+ * Paystack as the card and bank connector of the rail port (docs/connectors.md, "Paystack"): card
+ * collections (a first card on Paystack's checkout page, a saved one by its authorization), each
+ * success verified with `GET /transaction/verify` before money moves; bank payouts as transfers
+ * to a recipient kept per merchant and account, the account holder's name checked before money is
+ * held, status checks by `GET /transfer/verify`; and its webhooks, verified with the account's
+ * secret key. What it serves: cards, and the banks of the list Paystack gives.
+ */
+export class PaystackConnector implements Connector {
+  readonly name = 'paystack';
+  /** Transfers leave the account's Paystack balance: its clearing account is `rail_clearing:paystack`. */
+  readonly holdsFunds = true;
+  readonly statusChecks: readonly number[];
+  private readonly client: PaystackClient;
+  /** The codes of the banks that take transfers, by currency. */
+  private readonly banks: Cached<ReadonlyMap<string, ReadonlySet<string>>>;
+
+  constructor(private readonly options: PaystackOptions) {
+    this.client = new PaystackClient({ baseUrl: options.baseUrl, secretKey: options.secretKey, timeoutMs: options.timeoutMs ?? 15_000 });
+    this.banks = new Cached(() => this.loadBanks(), options.clock, options.banksRefreshMs ?? 3_600_000, 60_000, (err) =>
+      options.log?.warn({ err }, "Paystack's bank list could not be refreshed; the last one is used"),
+    );
+    this.statusChecks = options.statusChecks ?? [];
+  }
+
+  /** Loads the bank list now (at start-up: until it is loaded, no bank payout is served). */
+  async refresh(): Promise<void> {
+    await this.banks.refresh();
+  }
+
+  /** Card collections; bank payouts in a currency whose banks Paystack listed, from what is held (routing is synchronous). */
+  serves(direction: Direction, subject: RailSubject): boolean {
+    if (direction === 'collect') return subject.rail === 'card';
+    if (direction !== 'payout' || subject.rail !== 'bank') return false;
+    void this.banks.get().catch((err: unknown) => this.options.log?.warn({ err }, "Paystack's bank list could not be loaded"));
+    return (this.banks.current()?.get(subject.currency.toUpperCase())?.size ?? 0) > 0;
+  }
+
+  async availability(direction: Direction, subject: RailSubject): Promise<Availability> {
+    return this.serves(direction, subject) ? 'available' : 'unavailable';
+  }
+
+  /** A card: none (Paystack's checkout page) or a saved card's token. */
+  assertCanCollect(method: CollectMethod): void {
+    if (method.type !== 'card') throw new ApiError('IKW-PRV-001', 'Paystack does not carry this payment method', 'payment_method');
+    if (method.token !== undefined && !/^card_[0-9a-f]{24}$/.test(method.token)) throw new ApiError('IKW-PRV-014', 'Not a saved card token of this service', 'payment_method.card.token');
+  }
+
+  /**
+   * A card payment under the reference derived from the operation id. No token: a transaction
+   * initialised for Paystack's checkout page, the payer sent there and back to Sika's status page.
+   * A token: the saved card's reusable authorization charged at once; a success is verified before
+   * it is told (and told through the sinks), a decline fails with its code.
+   */
+  async collect(req: CollectRequest): Promise<CollectInitiation> {
+    const pm = req.paymentMethod;
+    this.assertCanCollect(pm);
+    if (!PAYSTACK_CURRENCIES.includes(req.currency.toUpperCase())) throw new ApiError('IKW-PRV-001', `Live card payments are not enabled in ${req.currency.toUpperCase()}: Paystack takes cards in ${PAYSTACK_CURRENCIES.join(', ')}`, 'payment_method');
+    const amount = this.subunits(req.amount, req.currency);
+    const reference = paystackReference(req.operationId);
+    const metadata = { payment_intent: req.paymentIntentId, operation: req.operationId };
+    if (pm.type !== 'card' || pm.token === undefined) {
+      const email = req.payer?.email;
+      if (!email) throw new ApiError('IKW-PRV-015', "A card payment through Paystack needs the payer's e-mail: create the intent with a customer that has one", 'customer');
+      const answer = await this.initiate('/transaction/initialize', { email, amount, currency: req.currency.toUpperCase(), reference, callback_url: this.options.statusPage(req.operationId), channels: ['card'], metadata });
+      if ('failed' in answer) return answer.failed;
+      const url = stringOf(object(answer.data).authorization_url);
+      if (!url) throw new OutcomeUnknown("Paystack's answer to the transaction has no authorization_url");
+      return { status: 'requires_action', nextAction: { type: 'redirect_to_url', redirect_to_url: { url, return_url: req.returnUrl } } };
+    }
+    const card = await this.options.cards.find(pm.token);
+    if (!card || card.merchantId !== req.merchantId || card.customerId !== req.payer?.customerId) {
+      throw new ApiError('IKW-PRV-014', "No saved card with this token for the intent's customer", 'payment_method.card.token');
+    }
+    if (!card.reusable) throw new ApiError('IKW-PRV-013', `The ${card.brand} card ending ${card.last4} cannot be charged again: its bank gave a single-use authorization; the payer pays on the checkout page instead`, 'payment_method.card.token');
+    const answer = await this.initiate('/transaction/charge_authorization', {
+      email: card.email,
+      amount,
+      currency: req.currency.toUpperCase(),
+      authorization_code: card.authorizationCode,
+      reference,
+      metadata: JSON.stringify(metadata),
+    });
+    if ('failed' in answer) return answer.failed;
+    const data = object(answer.data);
+    const outcome = chargeOutcomeOf(data.status, data.gateway_response);
+    if (outcome?.status === 'failed') return outcome;
+    const url = stringOf(data.url) ?? stringOf(data.authorization_url);
+    if (!outcome && url) return { status: 'requires_action', nextAction: { type: 'redirect_to_url', redirect_to_url: { url, return_url: req.returnUrl } } };
+    if (outcome) await this.tellVerified(req);
+    return { status: 'processing' };
+  }
+
+  /**
+   * `GET /transaction/verify/{reference}`: not found means Paystack never took it (sent again under
+   * the same reference). A success reports its amount and currency for the caller to match, and
+   * keeps the card it was paid with for the intent's customer.
+   */
+  async collectStatus(req: CollectRequest): Promise<StatusAnswer<CollectOutcome>> {
+    const reference = paystackReference(req.operationId);
+    let answer;
+    try {
+      answer = await this.client.get(`/transaction/verify/${reference}`);
+    } catch (err) {
+      if (err instanceof PaystackCallFailed && (err.httpStatus === 404 || (err.httpStatus === 400 && /not found/i.test(err.paystackMessage ?? '')))) return { found: false };
+      throw err;
+    }
+    const data = object(answer.data);
+    if (data.reference !== reference) throw new Error(`Paystack verified transaction ${String(data.reference)} when asked about ${reference}`);
+    const outcome = chargeOutcomeOf(data.status, data.gateway_response, typeof data.id === 'number' ? String(data.id) : undefined);
+    const reported = this.reported(data, typeof data.id === 'number' ? String(data.id) : undefined);
+    const authorization = outcome?.status === 'succeeded' && req.payer && reportedMismatch(req, reported) === null ? authorizationOf(data.authorization) : null;
+    if (authorization && req.payer) {
+      const email = stringOf(object(data.customer).email) ?? req.payer.email;
+      if (email) await this.options.cards.save({ ...authorization, merchantId: req.merchantId, customerId: req.payer.customerId, email });
+    }
+    return { found: true, final: outcome, reported };
+  }
+
+  /** A charge Paystack answered `success`: verified now, and told through the sinks once it matches; otherwise the status checks decide. */
+  private async tellVerified(req: CollectRequest): Promise<void> {
+    let answer: StatusAnswer<CollectOutcome>;
+    try {
+      answer = await this.collectStatus(req);
+    } catch (err) {
+      this.options.log?.warn({ err, operation: req.operationId }, 'the charge could not be verified yet; the status check decides');
+      return;
+    }
+    if (!answer.found || answer.final?.status !== 'succeeded' || reportedMismatch(req, answer.reported)) return;
+    await this.options.sinks.collect({ paymentIntentId: req.paymentIntentId, operationId: req.operationId, merchantId: req.merchantId, environment: req.environment, outcome: withReceipt(answer.final, answer.reported) }, this.options.clock.now());
+  }
+
+  /**
+   * A request that starts a charge: its answer, or a refusal of the request as it came (nothing
+   * charged: the payment fails with Paystack's words). Perhaps taken → OutcomeUnknown.
+   */
+  private async initiate(path: string, body: unknown): Promise<{ data: unknown } | { failed: CollectInitiation & { status: 'failed' } }> {
+    try {
+      return await this.client.post(path, body);
+    } catch (err) {
+      if (!(err instanceof PaystackCallFailed) || err.sent === 'maybe') throw new OutcomeUnknown(`Paystack's answer to ${path} is unknown: ${(err as Error).message}`);
+      // The reference is known: taken before (a retry after a lost answer); its verification decides.
+      if (/duplicate/i.test(err.paystackMessage ?? '')) throw new OutcomeUnknown(`Paystack already has this reference: ${err.message}`);
+      if (err.httpStatus === 401 || err.httpStatus === 429) throw new ApiError('IKW-PRV-002', `Paystack did not take the payment: ${err.message}`);
+      return { failed: { status: 'failed', failureCode: 'provider_error', failureMessage: `Paystack refused the payment (${err.paystackMessage ?? err.message})` } };
+    }
+  }
+
+  /** A bank account of a bank Paystack lists for its currency, with a number its banks take. */
+  assertCanPayOut(destination: PayoutDestination): void {
+    this.account(destination);
+  }
+
+  /**
+   * The account holder's name as the bank gives it (`GET /bank/resolve`), where the currency's
+   * banks answer it, against the name the merchant gave: a mismatch is refused with the bank's
+   * name (IKW-PRV-010), an account the bank does not know with IKW-PRV-011; nothing is held yet.
+   */
+  async verifyDestination(destination: PayoutDestination): Promise<void> {
+    const account = this.account(destination);
+    if (!NAME_CHECK_CURRENCIES.has(account.currency.toUpperCase())) return;
+    let answer;
+    try {
+      answer = await this.client.get('/bank/resolve', { account_number: account.account_number, bank_code: account.bank_code });
+    } catch (err) {
+      if (err instanceof PaystackCallFailed && err.httpStatus !== undefined && err.httpStatus >= 400 && err.httpStatus < 500 && err.httpStatus !== 401 && err.httpStatus !== 429) {
+        throw new ApiError('IKW-PRV-011', `The bank does not know account ${account.account_number} (${err.paystackMessage ?? 'Paystack could not resolve it'})`, 'destination.account_number');
+      }
+      throw new ApiError('IKW-PRV-002', `The bank account's name could not be checked; nothing was held: ${(err as Error).message}`);
+    }
+    const resolved = stringOf(object(answer.data).account_name);
+    if (!resolved) throw new ApiError('IKW-PRV-002', "Paystack's answer has no account name; nothing was held");
+    if (!sameAccountName(account.account_name, resolved)) {
+      throw new ApiError('IKW-PRV-010', `The bank gives the holder of account ${account.account_number} as '${resolved}', not '${account.account_name}'`, 'destination.account_name');
+    }
+  }
+
+  /**
+   * A bank payout: the recipient (created once per merchant and account, kept), then the transfer
+   * under the reference derived from the payout id. Paystack answering that the reference exists
+   * is the transfer taken before (a retry after a lost answer): accepted, the status check follows
+   * it. A transfer waiting for an OTP is accepted and reported delayed, never failed.
+   */
+  async payout(req: PayoutRequest): Promise<PayoutInitiation> {
+    const account = this.account(req.destination);
+    const amount = this.subunits(req.amount, req.currency);
+    const recipient = await this.recipient(req.merchantId, account);
+    let answer;
+    try {
+      answer = await this.client.post('/transfer', { source: 'balance', amount, currency: req.currency.toUpperCase(), recipient, reference: paystackReference(req.payoutId), reason: `Sika payout ${req.payoutId}` });
+    } catch (err) {
+      if (!(err instanceof PaystackCallFailed) || err.sent === 'maybe') throw new OutcomeUnknown(`Paystack's answer to the transfer is unknown: ${(err as Error).message}`);
+      if (/reference already exists|duplicate/i.test(err.paystackMessage ?? '')) return { status: 'accepted' };
+      if (err.httpStatus === 401 || err.httpStatus === 429) throw new ApiError('IKW-PRV-002', `Paystack did not take the transfer: ${err.message}`);
+      return { status: 'rejected', ...transferRefusal(err.paystackMessage) };
+    }
+    const data = object(answer.data);
+    const final = transferFinalOf(data.status, stringOf(data.transfer_code));
+    if (final?.type === 'failed') return { status: 'rejected', failureCode: final.failureCode, failureMessage: final.failureMessage };
+    const delayed = transferDelayOf(data.status);
+    if (delayed) await this.options.sinks.payout({ payoutId: req.payoutId, merchantId: req.merchantId, environment: req.environment, report: { type: 'delayed', reason: delayed } }, this.options.clock.now());
+    if (final) await this.options.sinks.payout({ payoutId: req.payoutId, merchantId: req.merchantId, environment: req.environment, report: final }, this.options.clock.now());
+    return { status: 'accepted' };
+  }
+
+  /** `GET /transfer/verify/{reference}`: not found (404) means Paystack never took it, and it may be sent again under the same reference. */
+  async payoutStatus(req: PayoutRequest): Promise<StatusAnswer<PayoutReport>> {
+    let answer;
+    try {
+      answer = await this.client.get(`/transfer/verify/${paystackReference(req.payoutId)}`);
+    } catch (err) {
+      if (err instanceof PaystackCallFailed && err.httpStatus === 404) return { found: false };
+      throw err;
+    }
+    const data = object(answer.data);
+    if (data.reference !== paystackReference(req.payoutId)) throw new Error(`Paystack verified transfer ${String(data.reference)} when asked about ${paystackReference(req.payoutId)}`);
+    const delayed = transferDelayOf(data.status);
+    return { found: true, final: transferFinalOf(data.status, stringOf(data.transfer_code)), reported: this.reported(data), ...(delayed ? { delayed } : {}) };
+  }
+
+  async refund(): Promise<RefundInitiation> {
+    return { status: 'rejected', failureCode: 'refund_not_supported', failureMessage: 'Refunds through Paystack are not sent by Sika yet' };
+  }
+
+  async refundStatus(): Promise<StatusAnswer<CollectOutcome>> {
+    return { found: false };
+  }
+
+  /** The account's Paystack balance per currency (`GET /balance`, subunits), in Sika's minor units: what reconciliation compares with `rail_clearing:paystack`. */
+  async walletBalances(): Promise<WalletBalance[]> {
+    const answer = await this.client.get('/balance');
+    return (Array.isArray(answer.data) ? answer.data : []).flatMap((entry) => {
+      const w = object(entry);
+      const currency = stringOf(w.currency);
+      const units = currency ? this.options.minorUnits(currency) : undefined;
+      const amount = currency && units !== undefined ? fromSubunits(w.balance, currency, units) : null;
+      if (!currency || amount === null) throw new Error(`Paystack's balance ${String(w.balance)} ${String(w.currency)} is not an amount Sika can read`);
+      return [{ wallet: currency.toUpperCase(), currency: currency.toLowerCase(), amount }];
+    });
+  }
+
+  /** Whether a webhook's `x-paystack-signature` is this account's (HMAC-SHA512 of the exact body with its secret key). */
+  signed(body: Buffer, signature: string | undefined): boolean {
+    return verifiesWith(body, signature, this.options.secretKey);
+  }
+
+  /** A verified webhook's body in Sika's terms: the transfer events name a payout; others are recorded only. */
+  eventOf(body: Buffer): PaystackEvent {
+    let parsed: Record<string, unknown>;
+    try {
+      parsed = object(JSON.parse(body.toString('utf8')) as unknown);
+    } catch {
+      return { kind: 'ignored', reason: 'the body is not JSON' };
+    }
+    const event = stringOf(parsed.event) ?? '';
+    const data = object(parsed.data);
+    if (event === 'charge.success') {
+      const operationId = sikaIdOf(data.reference);
+      const meta = typeof data.metadata === 'string' ? parseObject(data.metadata) : object(data.metadata);
+      const paymentIntentId = stringOf(meta.payment_intent);
+      if (!operationId || !paymentIntentId || meta.operation !== operationId) return { kind: 'ignored', reason: `charge ${String(data.reference)} is not one of Sika's` };
+      return { kind: 'charge', operationId, paymentIntentId };
+    }
+    if (!/^transfer\.(success|failed|reversed)$/.test(event)) return { kind: 'ignored', reason: `event ${event || '(none)'} is not one Sika follows` };
+    const payoutId = sikaIdOf(data.reference);
+    if (!payoutId) return { kind: 'ignored', reason: `transfer ${String(data.reference)} is not one of Sika's` };
+    let reported: ReportedMoney;
+    try {
+      reported = this.reported(data);
+    } catch (err) {
+      return { kind: 'ignored', reason: (err as Error).message, payoutId };
+    }
+    // The event names the outcome; the transfer it carries must say the same, or the status check decides.
+    const report = transferFinalOf(data.status, stringOf(data.transfer_code));
+    const expected = event.slice('transfer.'.length);
+    if (data.status !== expected) return { kind: 'ignored', reason: `event ${event} carries a transfer ${String(data.status)}`, payoutId };
+    return { kind: 'transfer', payoutId, report, reported };
+  }
+
+  /** The bank account of a destination, or the refusal of what Paystack cannot pay. */
+  private account(destination: PayoutDestination): PayoutDestination & { type: 'bank' } {
+    if (destination.type !== 'bank') throw new ApiError('IKW-PRV-001', 'Paystack does not pay out to this destination', 'destination');
+    const currency = destination.currency.toUpperCase();
+    const banks = this.banks.current()?.get(currency);
+    if (!banks || !RECIPIENT_TYPES[currency]) throw new ApiError('IKW-PRV-001', `Paystack does not pay out to banks in ${currency} for this account`, 'destination.currency');
+    if (!banks.has(destination.bank_code)) throw new ApiError('IKW-PRV-012', `Paystack lists no bank with code '${destination.bank_code}' for ${currency}`, 'destination.bank_code');
+    if (currency === 'NGN' && !/^[0-9]{10}$/.test(destination.account_number)) throw new ApiError('IKW-VAL-001', 'A Nigerian account number (NUBAN) has 10 digits', 'destination.account_number');
+    return destination;
+  }
+
+  /** The recipient code of a merchant's bank account: kept, or created now (Paystack answers a duplicate with the existing one). */
+  private async recipient(merchantId: string, account: PayoutDestination & { type: 'bank' }): Promise<string> {
+    const currency = account.currency.toUpperCase();
+    const key = `${merchantId}/${currency}/${account.bank_code}/${account.account_number}`;
+    const kept = await this.options.recipients.get(key);
+    if (kept) return kept;
+    let answer;
+    try {
+      answer = await this.client.post('/transferrecipient', { type: RECIPIENT_TYPES[currency], name: account.account_name, account_number: account.account_number, bank_code: account.bank_code, currency });
+    } catch (err) {
+      // No transfer was asked for: whatever became of the recipient, no money moved.
+      throw new ApiError('IKW-PRV-002', `Paystack's transfer recipient could not be created; nothing was sent: ${(err as Error).message}`);
+    }
+    const code = stringOf(object(answer.data).recipient_code);
+    if (!code) throw new ApiError('IKW-PRV-002', "Paystack's answer has no recipient code; nothing was sent");
+    await this.options.recipients.put(key, code);
+    return code;
+  }
+
+  private subunits(minor: number, currency: string): number {
+    const units = this.options.minorUnits(currency);
+    const amount = units === undefined ? null : toSubunits(minor, currency, units);
+    if (amount === null) throw new ApiError('IKW-VAL-008', `Paystack cannot take ${minor} ${currency.toUpperCase()}`, 'amount');
+    return amount;
+  }
+
+  /** The money a transfer or transaction record holds, in Sika's terms; its receipt, a transfer's code unless given. */
+  private reported(data: Record<string, unknown>, receiptOf?: string): ReportedMoney {
+    const currency = stringOf(data.currency);
+    const units = currency ? this.options.minorUnits(currency) : undefined;
+    const amount = currency && units !== undefined ? fromSubunits(data.amount, currency, units) : null;
+    if (!currency || amount === null) throw new Error(`Paystack's record ${String(data.reference)} holds no amount Sika can read (${String(data.amount)} ${String(data.currency)})`);
+    const receipt = receiptOf ?? stringOf(data.transfer_code);
+    return { amount, currency: currency.toLowerCase(), ...(receipt ? { providerReference: receipt } : {}) };
+  }
+
+  /** `GET /bank?currency=…` for each currency Paystack pays out in: the banks that take transfers, by code. */
+  private async loadBanks(): Promise<ReadonlyMap<string, ReadonlySet<string>>> {
+    const out = new Map<string, Set<string>>();
+    for (const currency of PAYSTACK_CURRENCIES.filter((c) => RECIPIENT_TYPES[c])) {
+      const answer = await this.client.get('/bank', { currency, perPage: '100' });
+      const banks = new Set<string>();
+      for (const entry of Array.isArray(answer.data) ? answer.data : []) {
+        const bank = object(entry);
+        const code = stringOf(bank.code);
+        if (!code || bank.active === false || bank.is_deleted === true || bank.supports_transfer === false) continue;
+        banks.add(code);
+      }
+      if (banks.size > 0) out.set(currency, banks);
+    }
+    return out;
+  }
+}
+
+/** Sika's failure of a transfer Paystack refused at once (its error catalogue is by message). */
+function transferRefusal(message: string | undefined): { failureCode: string; failureMessage: string } {
+  const m = message ?? '';
+  if (/balance is not enough/i.test(m)) return { failureCode: 'provider_balance_insufficient', failureMessage: "The platform's Paystack balance cannot fund the transfer now" };
+  if (/account closed/i.test(m)) return { failureCode: 'account_closed', failureMessage: 'The bank account is closed' };
+  if (/recipient|account number|bank code|resolve/i.test(m)) return { failureCode: 'recipient_not_found', failureMessage: `The bank account cannot receive the transfer (${m})` };
+  return { failureCode: 'provider_error', failureMessage: `Paystack refused the transfer (${m || 'no message'})` };
+}
+
+function parseObject(text: string): Record<string, unknown> {
+  try {
+    return object(JSON.parse(text) as unknown);
+  } catch {
+    return {};
+  }
+}
+
+function object(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+function stringOf(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}

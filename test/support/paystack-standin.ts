@@ -1,0 +1,519 @@
+/**
+ * A stand-in for Paystack's API (docs/connectors.md, "Paystack"): a real HTTP server on 127.0.0.1
+ * that checks every request against the contract as this project writes it down from Paystack's
+ * published API document (the bearer secret key; exact fields and no others; amounts integers in
+ * the subunit; a transfer's reference lower case `[a-z0-9_-]`, at least 16 characters; a
+ * recipient's type that fits its currency; bank codes of the bank list), keeps the state of
+ * recipients and transfers, answers as Paystack does (`{status, message, data}`, errors
+ * `{status: false, message}`), sends webhooks signed with the secret key (HMAC-SHA512, hex, in
+ * `x-paystack-signature`) and injects Paystack's faults when a test asks. Every deviation is
+ * recorded in `deviations`, which a test asserts empty at its end.
+ *
+ * Nothing here runs on a timer: the test settles transfers and sends webhooks when it decides.
+ */
+import { createHmac } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Ajv, type ValidateFunction } from 'ajv';
+
+export interface StandinBank {
+  code: string;
+  name: string;
+  currency: string;
+}
+
+export const DEFAULT_BANKS: StandinBank[] = [
+  { code: '058', name: 'Guaranty Trust Bank', currency: 'NGN' },
+  { code: '044', name: 'Access Bank', currency: 'NGN' },
+  { code: '033', name: 'United Bank For Africa', currency: 'NGN' },
+  { code: '280100', name: 'GCB Bank', currency: 'GHS' },
+];
+
+/** What the next transfer request meets, instead of Paystack's ordinary acceptance (`pending`). */
+export type TransferFault =
+  /** Taken with status `otp`: the account still requires an OTP to finalise transfers. */
+  | { type: 'otp' }
+  /** Taken and answered `success` at once. */
+  | { type: 'success' }
+  /** Refused with HTTP 400 and this message (Paystack's error catalogue); nothing is kept. */
+  | { type: 'refuse'; message: string }
+  /** HTTP 400 "reference already exists", as for a transfer taken before (it is kept, pending). */
+  | { type: 'duplicate_reference' }
+  /** Taken (kept, pending), then the connection is destroyed without an answer. */
+  | { type: 'lose_answer' }
+  /** HTTP 500; `taken`: whether Paystack kept the transfer anyway. */
+  | { type: 'server_error'; taken: boolean };
+
+/** What the next charge of a saved authorization meets, instead of an approval. */
+export type ChargeFault =
+  /** The bank declines it: status `failed` with this gateway response. */
+  | { type: 'decline'; message: string }
+  /** The bank wants the payer on a page first (3-D Secure): `open_url` with a URL. */
+  | { type: 'open_url' }
+  /** The bank wants an OTP from the payer: `send_otp` (no URL: Sika waits for the verification). */
+  | { type: 'send_otp' };
+
+/** How the payer leaves Paystack's checkout page. */
+export interface CheckoutOutcome {
+  /** Declined with this gateway response; approved when absent. */
+  declined?: string;
+  /** Whether the authorization the card yields may be charged again (default true). */
+  reusable?: boolean;
+  last4?: string;
+}
+
+export interface Transaction {
+  reference: string;
+  id: number;
+  request: Record<string, unknown>;
+  status: 'abandoned' | 'ongoing' | 'success' | 'failed' | 'reversed';
+  gatewayResponse: string;
+  authorizationCode?: string;
+}
+
+export type TransferStatus = 'pending' | 'otp' | 'received' | 'success' | 'failed' | 'reversed' | 'abandoned' | 'blocked' | 'rejected';
+
+export interface Transfer {
+  reference: string;
+  transferCode: string;
+  request: Record<string, unknown>;
+  status: TransferStatus;
+  created: string;
+}
+
+export interface WebhookOptions {
+  /** unsigned: no signature header; other_key: signed with a key that is not the account's; tampered: the body changed after signing. */
+  forge?: 'unsigned' | 'other_key' | 'tampered';
+  /** Fields of the transfer replaced (a mismatched amount, a stale status). */
+  override?: Record<string, unknown>;
+}
+
+export interface PaystackStandinOptions {
+  secretKey: string;
+  /** Where webhooks go (the account's one webhook URL). */
+  webhookUrl?: string;
+  banks?: StandinBank[];
+}
+
+const REFERENCE = '^[a-z0-9_-]{16,}$';
+const TRANSACTION_REFERENCE = '^[A-Za-z0-9.=-]+$';
+const RECIPIENT_TYPE: Record<string, string> = { NGN: 'nuban', GHS: 'ghipss', KES: 'kepss', ZAR: 'basa' };
+const SCHEMAS = {
+  recipient: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['type', 'name', 'account_number', 'bank_code'],
+    properties: {
+      type: { enum: ['nuban', 'ghipss', 'mobile_money', 'kepss', 'basa', 'authorization'] },
+      name: { type: 'string', minLength: 1 },
+      account_number: { type: 'string', pattern: '^[0-9]{6,20}$' },
+      bank_code: { type: 'string', minLength: 1 },
+      description: { type: 'string' },
+      currency: { enum: ['NGN', 'GHS', 'KES', 'ZAR'] },
+      metadata: { type: 'object' },
+    },
+  },
+  initialize: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['email', 'amount'],
+    properties: {
+      email: { type: 'string', pattern: '^[^@\\s]+@[^@\\s]+$' },
+      amount: { type: 'integer', minimum: 1 },
+      currency: { enum: ['NGN', 'GHS', 'KES', 'ZAR', 'USD'] },
+      reference: { type: 'string', pattern: TRANSACTION_REFERENCE },
+      callback_url: { type: 'string', pattern: '^https?://' },
+      channels: { type: 'array', items: { enum: ['card', 'bank', 'ussd', 'qr', 'eft', 'mobile_money', 'bank_transfer'] } },
+      metadata: { type: 'object' },
+    },
+  },
+  charge: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['email', 'amount', 'authorization_code'],
+    properties: {
+      email: { type: 'string', pattern: '^[^@\\s]+@[^@\\s]+$' },
+      amount: { type: 'integer', minimum: 1 },
+      authorization_code: { type: 'string', pattern: '^AUTH_[a-z0-9]+$' },
+      reference: { type: 'string', pattern: TRANSACTION_REFERENCE },
+      currency: { enum: ['NGN', 'GHS', 'KES', 'ZAR', 'USD'] },
+      // A string of JSON here, unlike initialize's object.
+      metadata: { type: 'string' },
+    },
+  },
+  transfer: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['source', 'amount', 'recipient', 'reference'],
+    properties: {
+      source: { const: 'balance' },
+      amount: { type: 'integer', minimum: 1 },
+      recipient: { type: 'string', pattern: '^RCP_[a-z0-9]+$' },
+      reference: { type: 'string', pattern: REFERENCE },
+      reason: { type: 'string', maxLength: 100 },
+      currency: { enum: ['NGN', 'GHS', 'KES', 'ZAR'] },
+    },
+  },
+};
+
+export class PaystackStandin {
+  /** Every way a request left the contract, in order. A test asserts it empty at its end. */
+  readonly deviations: string[] = [];
+  /** Every request, as it came. */
+  readonly requests: { method: string; path: string; body: string }[] = [];
+  /** The account's balance per currency `GET /balance` answers, in the subunit; NGN 10,000,000.00 unless set. */
+  readonly balances = new Map<string, number>([['NGN', 1_000_000_000]]);
+  /** The account holder's name `GET /bank/resolve` answers, by `bank_code/account_number`; an account not here is unknown to the bank. */
+  readonly accountNames = new Map<string, string>();
+  private readonly recipients = new Map<string, { code: string; request: Record<string, unknown> }>();
+  private readonly transfers = new Map<string, Transfer>();
+  private readonly faults: TransferFault[] = [];
+  private readonly validators: Record<'recipient' | 'transfer' | 'initialize' | 'charge', ValidateFunction>;
+  private readonly transactions = new Map<string, Transaction>();
+  private readonly authorizations = new Map<string, { email: string; reusable: boolean; last4: string; signature: string }>();
+  private readonly chargeFaults: ChargeFault[] = [];
+  private readonly banks: StandinBank[];
+  private counter = 0;
+
+  private constructor(
+    private readonly server: http.Server,
+    readonly url: string,
+    private readonly options: PaystackStandinOptions,
+  ) {
+    const ajv = new Ajv({ allErrors: true, strict: true });
+    this.validators = { recipient: ajv.compile(SCHEMAS.recipient), transfer: ajv.compile(SCHEMAS.transfer), initialize: ajv.compile(SCHEMAS.initialize), charge: ajv.compile(SCHEMAS.charge) };
+    this.banks = options.banks ?? DEFAULT_BANKS;
+  }
+
+  static async start(options: PaystackStandinOptions): Promise<PaystackStandin> {
+    let standin: PaystackStandin | undefined;
+    const server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => standin!.handle(req, res, Buffer.concat(chunks)));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    standin = new PaystackStandin(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`, options);
+    return standin;
+  }
+
+  /** The fault the next transfer request meets. */
+  next(fault: TransferFault): void {
+    this.faults.push(fault);
+  }
+
+  /** The fault the next charge of a saved authorization meets. */
+  nextCharge(fault: ChargeFault): void {
+    this.chargeFaults.push(fault);
+  }
+
+  transaction(reference: string): Transaction | undefined {
+    return this.transactions.get(reference);
+  }
+
+  /** The requests that started a charge (`/transaction/initialize`, `/transaction/charge_authorization`). */
+  get chargeRequests(): { path: string; body: Record<string, unknown> }[] {
+    return this.requests.filter((r) => r.method === 'POST' && r.path.startsWith('/transaction/')).map((r) => ({ path: r.path, body: JSON.parse(r.body) as Record<string, unknown> }));
+  }
+
+  /** The payer on Paystack's checkout page of an initialised transaction: approved (an authorization for the card) or declined. */
+  checkout(reference: string, outcome: CheckoutOutcome = {}): Transaction {
+    const transaction = this.transactions.get(reference);
+    if (!transaction) throw new Error(`the stand-in has no transaction ${reference}`);
+    if (outcome.declined) {
+      transaction.status = 'failed';
+      transaction.gatewayResponse = outcome.declined;
+      return transaction;
+    }
+    const code = `AUTH_${(++this.counter).toString(36).padStart(8, '0')}`;
+    const last4 = outcome.last4 ?? '4081';
+    this.authorizations.set(code, { email: transaction.request.email as string, reusable: outcome.reusable ?? true, last4, signature: `SIG_card_${last4}` });
+    transaction.status = 'success';
+    transaction.gatewayResponse = 'Approved';
+    transaction.authorizationCode = code;
+    return transaction;
+  }
+
+  /** A transaction as its verification and webhooks carry it. */
+  transactionData(transaction: Transaction): Record<string, unknown> {
+    const authorization = transaction.authorizationCode ? this.authorizations.get(transaction.authorizationCode) : undefined;
+    return {
+      id: transaction.id,
+      domain: 'live',
+      status: transaction.status,
+      reference: transaction.reference,
+      amount: transaction.request.amount,
+      currency: transaction.request.currency ?? 'NGN',
+      gateway_response: transaction.gatewayResponse,
+      channel: 'card',
+      metadata: transaction.request.metadata ?? null,
+      paid_at: transaction.status === 'success' ? new Date(0).toISOString() : null,
+      authorization: authorization
+        ? { authorization_code: transaction.authorizationCode, bin: '408408', last4: authorization.last4, exp_month: '12', exp_year: '2030', channel: 'card', card_type: 'visa ', bank: 'TEST BANK', country_code: 'NG', brand: 'visa', reusable: authorization.reusable, signature: authorization.signature, account_name: null }
+        : {},
+      customer: { id: 1, email: transaction.request.email, customer_code: 'CUS_test' },
+    };
+  }
+
+  /** POSTs `charge.success` about a transaction, signed as Paystack signs (or forged); the receiver's status. */
+  async sendChargeWebhook(reference: string, options: WebhookOptions = {}): Promise<number> {
+    const transaction = this.transactions.get(reference);
+    if (!transaction) throw new Error(`the stand-in has no transaction ${reference}`);
+    return this.post({ event: 'charge.success', data: { ...this.transactionData(transaction), ...options.override } }, options);
+  }
+
+  takeDeviations(): string[] {
+    return this.deviations.splice(0);
+  }
+
+  transfer(reference: string): Transfer | undefined {
+    return this.transfers.get(reference);
+  }
+
+  /** The requests that would start a transfer. */
+  get transferRequests(): Record<string, unknown>[] {
+    return this.requests.filter((r) => r.method === 'POST' && r.path === '/transfer').map((r) => JSON.parse(r.body) as Record<string, unknown>);
+  }
+
+  /** How many recipients were asked for (`POST /transferrecipient`). */
+  get recipientRequests(): number {
+    return this.requests.filter((r) => r.method === 'POST' && r.path === '/transferrecipient').length;
+  }
+
+  /** Moves a transfer on, as the bank would. */
+  settle(reference: string, status: TransferStatus): Transfer {
+    const transfer = this.transfers.get(reference);
+    if (!transfer) throw new Error(`the stand-in has no transfer ${reference}`);
+    transfer.status = status;
+    return transfer;
+  }
+
+  /** A transfer as its verification and webhooks carry it. */
+  data(transfer: Transfer): Record<string, unknown> {
+    const recipient = [...this.recipients.values()].find((r) => r.code === transfer.request.recipient);
+    return {
+      id: Number(transfer.transferCode.replace(/\D/g, '')),
+      domain: 'live',
+      amount: transfer.request.amount,
+      currency: transfer.request.currency ?? 'NGN',
+      reference: transfer.reference,
+      source: 'balance',
+      reason: transfer.request.reason ?? '',
+      status: transfer.status,
+      transfer_code: transfer.transferCode,
+      failures: null,
+      titan_code: null,
+      transferred_at: transfer.status === 'success' ? transfer.created : null,
+      recipient: recipient ? { recipient_code: recipient.code, type: recipient.request.type, name: recipient.request.name, details: { account_number: recipient.request.account_number, bank_code: recipient.request.bank_code } } : null,
+      createdAt: transfer.created,
+      updatedAt: transfer.created,
+    };
+  }
+
+  /** POSTs a webhook about a transfer (`transfer.success`, `transfer.failed`, `transfer.reversed`), signed as Paystack signs (or forged); the receiver's status. */
+  async sendWebhook(event: string, reference: string, options: WebhookOptions = {}): Promise<number> {
+    const transfer = this.transfers.get(reference);
+    if (!transfer) throw new Error(`the stand-in has no transfer ${reference}`);
+    if (!this.options.webhookUrl) throw new Error('the stand-in has no webhook URL');
+    return this.post({ event, data: { ...this.data(transfer), ...options.override } }, options);
+  }
+
+  private async post(payload: unknown, options: WebhookOptions): Promise<number> {
+    if (!this.options.webhookUrl) throw new Error('the stand-in has no webhook URL');
+    let body = Buffer.from(JSON.stringify(payload));
+    const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+    if (options.forge !== 'unsigned') {
+      const key = options.forge === 'other_key' ? 'sk_live_not_the_accounts_key' : this.options.secretKey;
+      headers['x-paystack-signature'] = createHmac('sha512', key).update(body).digest('hex');
+    }
+    if (options.forge === 'tampered') body = Buffer.from(body.toString().replace(/"status":"[a-z]+"/, '"status":"success"'));
+    const response = await fetch(this.options.webhookUrl, { method: 'POST', headers, body });
+    await response.arrayBuffer();
+    return response.status;
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private deviate(req: http.IncomingMessage, what: string): void {
+    this.deviations.push(`${req.method} ${req.url}: ${what}`);
+  }
+
+  private handle(req: http.IncomingMessage, res: http.ServerResponse, raw: Buffer): void {
+    this.requests.push({ method: req.method ?? '', path: new URL(req.url ?? '/', this.url).pathname, body: raw.toString() });
+    const url = new URL(req.url ?? '/', this.url);
+    const send = (status: number, body: unknown) => {
+      res.writeHead(status, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    const ok = (data: unknown, message = 'OK', status = 200) => send(status, { status: true, message, data });
+    const refuse = (status: number, message: string) => send(status, { status: false, message, meta: { nextStep: 'Check the request' }, type: 'validation_error', code: 'invalid_params' });
+    if (req.headers.authorization !== `Bearer ${this.options.secretKey}`) {
+      this.deviate(req, 'no valid bearer secret key');
+      return refuse(401, 'Invalid key');
+    }
+    const path = url.pathname;
+    const query = Object.fromEntries(url.searchParams);
+    const allowQuery = (names: string[]) => {
+      const unknown = Object.keys(query).filter((q) => !names.includes(q));
+      if (unknown.length > 0) this.deviate(req, `query parameters not in the contract: ${unknown.join(', ')}`);
+    };
+    if (req.method === 'GET' && path === '/bank') {
+      allowQuery(['currency', 'country', 'perPage', 'page', 'type', 'use_cursor', 'next']);
+      const banks = this.banks.filter((b) => !query.currency || b.currency === query.currency);
+      return ok(banks.map((b, i) => ({ id: i + 1, name: b.name, slug: b.name.toLowerCase().replace(/\W+/g, '-'), code: b.code, longcode: '', gateway: null, pay_with_bank: false, supports_transfer: true, active: true, is_deleted: false, country: b.currency === 'NGN' ? 'Nigeria' : 'Ghana', currency: b.currency, type: RECIPIENT_TYPE[b.currency] })), 'Banks retrieved');
+    }
+    if (req.method === 'GET' && path === '/bank/resolve') {
+      allowQuery(['account_number', 'bank_code']);
+      if (!/^[0-9]+$/.test(query.account_number ?? '') || !query.bank_code) {
+        this.deviate(req, 'account_number and bank_code are required, the number numeric');
+        return refuse(400, 'Account number should be numeric');
+      }
+      if (!this.banks.some((b) => b.code === query.bank_code)) this.deviate(req, `bank code ${query.bank_code} is not in the bank list`);
+      const name = this.accountNames.get(`${query.bank_code}/${query.account_number}`);
+      if (!name) return refuse(422, 'Could not resolve account name. Check parameters or try again.');
+      return ok({ account_number: query.account_number, account_name: name, bank_id: 9 }, 'Account number resolved');
+    }
+    if (url.search) this.deviate(req, 'unexpected query string');
+    if (req.method === 'GET' && path === '/balance') return ok([...this.balances].map(([currency, balance]) => ({ currency, balance })), 'Balances retrieved');
+    if (req.method === 'POST' && (path === '/transaction/initialize' || path === '/transaction/charge_authorization')) {
+      let body: Record<string, unknown>;
+      try {
+        body = JSON.parse(raw.toString()) as Record<string, unknown>;
+      } catch {
+        this.deviate(req, 'the body is not JSON');
+        return refuse(400, 'Invalid JSON');
+      }
+      return this.charge(req, path === '/transaction/initialize' ? 'initialize' : 'charge', body, ok, refuse);
+    }
+    const verifyCharge = /^\/transaction\/verify\/([^/]+)$/.exec(path);
+    if (req.method === 'GET' && verifyCharge) {
+      const reference = decodeURIComponent(verifyCharge[1]!);
+      if (!new RegExp(TRANSACTION_REFERENCE).test(reference)) this.deviate(req, `verification of ${reference}, not a transaction reference`);
+      const transaction = this.transactions.get(reference);
+      return transaction ? ok(this.transactionData(transaction), 'Verification successful') : refuse(400, 'Transaction reference not found');
+    }
+    if (req.method === 'POST' && (path === '/transferrecipient' || path === '/transfer')) {
+      if (!/^application\/json\b/.test(req.headers['content-type'] ?? '')) this.deviate(req, `Content-Type ${req.headers['content-type']}`);
+      let body: Record<string, unknown>;
+      try {
+        body = JSON.parse(raw.toString()) as Record<string, unknown>;
+      } catch {
+        this.deviate(req, 'the body is not JSON');
+        return refuse(400, 'Invalid JSON');
+      }
+      return path === '/transferrecipient' ? this.createRecipient(req, body, ok, refuse) : this.initiateTransfer(req, res, body, ok, refuse);
+    }
+    const verify = /^\/transfer\/verify\/([^/]+)$/.exec(path);
+    if (req.method === 'GET' && verify) {
+      const reference = decodeURIComponent(verify[1]!);
+      if (!new RegExp(REFERENCE).test(reference)) this.deviate(req, `verification of ${reference}, not a transfer reference`);
+      const transfer = this.transfers.get(reference);
+      return transfer ? ok(this.data(transfer), 'Transfer retrieved') : refuse(404, 'Transfer not found');
+    }
+    this.deviate(req, 'no such endpoint in the contract');
+    return refuse(404, 'No such endpoint');
+  }
+
+  private charge(
+    req: http.IncomingMessage,
+    kind: 'initialize' | 'charge',
+    body: Record<string, unknown>,
+    ok: (data: unknown, message?: string, status?: number) => void,
+    refuse: (status: number, message: string) => void,
+  ): void {
+    if (!/^application\/json\b/.test(req.headers['content-type'] ?? '')) this.deviate(req, `Content-Type ${req.headers['content-type']}`);
+    const validate = this.validators[kind];
+    if (!validate(body)) {
+      this.deviate(req, `not a ${kind} request: ${validate.errors!.map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`).join('; ')}`);
+      return refuse(400, 'Invalid parameters');
+    }
+    const reference = body.reference as string | undefined;
+    if (!reference) this.deviate(req, 'no reference: Sika always chooses its own');
+    const key = reference ?? `generated-${++this.counter}`;
+    if (this.transactions.has(key)) return refuse(400, 'Duplicate Transaction Reference');
+    if (kind === 'initialize') {
+      this.transactions.set(key, { reference: key, id: ++this.counter, request: body, status: 'abandoned', gatewayResponse: 'The transaction was not completed' });
+      const access = `acc_${this.counter.toString(36)}`;
+      return ok({ authorization_url: `${this.url}/checkout/${access}`, access_code: access, reference: key }, 'Authorization URL created');
+    }
+    const authorization = this.authorizations.get(body.authorization_code as string);
+    if (!authorization) {
+      this.deviate(req, `authorization ${String(body.authorization_code)} was never given`);
+      return refuse(400, 'Invalid Authorization Code');
+    }
+    if (!authorization.reusable) {
+      this.deviate(req, 'a single-use authorization charged again (Sika refuses it before calling)');
+      return refuse(400, 'Authorization code is invalid');
+    }
+    if (authorization.email !== body.email) {
+      this.deviate(req, 'the e-mail is not the authorization’s');
+      return refuse(400, 'Email does not match Authorization code');
+    }
+    const fault = this.chargeFaults.shift();
+    const transaction: Transaction = { reference: key, id: ++this.counter, request: body, status: 'success', gatewayResponse: 'Approved', authorizationCode: body.authorization_code as string };
+    if (fault?.type === 'decline') Object.assign(transaction, { status: 'failed', gatewayResponse: fault.message });
+    if (fault?.type === 'open_url' || fault?.type === 'send_otp') Object.assign(transaction, { status: 'ongoing', gatewayResponse: 'Awaiting the payer' });
+    this.transactions.set(key, transaction);
+    const data = this.transactionData(transaction);
+    if (fault?.type === 'open_url') return ok({ ...data, status: 'open_url', url: `${this.url}/3ds/${transaction.id}` }, 'Charge attempted');
+    if (fault?.type === 'send_otp') return ok({ ...data, status: 'send_otp', display_text: 'Please enter the OTP sent to your phone' }, 'Charge attempted');
+    ok(data, 'Charge attempted');
+  }
+
+  private createRecipient(req: http.IncomingMessage, body: Record<string, unknown>, ok: (data: unknown, message?: string, status?: number) => void, refuse: (status: number, message: string) => void): void {
+    if (!this.validators.recipient(body)) {
+      this.deviate(req, `not a transfer recipient: ${this.validators.recipient.errors!.map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`).join('; ')}`);
+      return refuse(400, 'Invalid recipient');
+    }
+    const currency = (body.currency as string | undefined) ?? 'NGN';
+    if (RECIPIENT_TYPE[currency] !== body.type) this.deviate(req, `recipient type ${String(body.type)} does not fit ${currency}`);
+    if (!this.banks.some((b) => b.code === body.bank_code && b.currency === currency)) {
+      this.deviate(req, `bank code ${String(body.bank_code)} is not a ${currency} bank of the list`);
+      return refuse(400, 'Unknown bank code');
+    }
+    const key = `${currency}/${String(body.bank_code)}/${String(body.account_number)}`;
+    // A duplicate account number retrieves the existing recipient.
+    const known = this.recipients.get(key) ?? this.recipients.set(key, { code: `RCP_${(++this.counter).toString(36).padStart(8, '0')}`, request: body }).get(key)!;
+    return ok({ active: true, currency, name: body.name, recipient_code: known.code, type: body.type, details: { account_number: body.account_number, bank_code: body.bank_code } }, 'Transfer recipient created successfully', 201);
+  }
+
+  private initiateTransfer(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    body: Record<string, unknown>,
+    ok: (data: unknown, message?: string, status?: number) => void,
+    refuse: (status: number, message: string) => void,
+  ): void {
+    if (!this.validators.transfer(body)) {
+      this.deviate(req, `not a transfer: ${this.validators.transfer.errors!.map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`).join('; ')}`);
+      return refuse(400, 'Invalid entries found');
+    }
+    const recipient = [...this.recipients.values()].find((r) => r.code === body.recipient);
+    if (!recipient) {
+      this.deviate(req, `recipient ${String(body.recipient)} was never created`);
+      return refuse(400, 'Recipient specified is invalid');
+    }
+    if ((recipient.request.currency ?? 'NGN') !== (body.currency ?? 'NGN')) this.deviate(req, `a ${String(body.currency)} transfer to a ${String(recipient.request.currency)} recipient`);
+    const reference = body.reference as string;
+    const known = this.transfers.get(reference);
+    if (known && JSON.stringify(known.request) !== JSON.stringify(body)) this.deviate(req, `the same reference ${reference} sent again with another body`);
+    const fault = this.faults.shift();
+    if (fault?.type === 'refuse') return refuse(400, fault.message);
+    const take = (status: TransferStatus = 'pending') =>
+      known ?? this.transfers.set(reference, { reference, transferCode: `TRF_${(++this.counter).toString(36).padStart(8, '0')}`, request: body, status, created: new Date(0).toISOString() }).get(reference)!;
+    if (known || fault?.type === 'duplicate_reference') {
+      take();
+      return refuse(400, 'Please provide a unique reference. Reference already exists on a transfer');
+    }
+    if (fault?.type === 'server_error') {
+      if (fault.taken) take();
+      return void (res.writeHead(500, { 'Content-Type': 'application/json' }), res.end(JSON.stringify({ status: false, message: 'An error occurred' })));
+    }
+    const transfer = take(fault?.type === 'otp' ? 'otp' : fault?.type === 'success' ? 'success' : 'pending');
+    if (fault?.type === 'lose_answer') return void res.socket?.destroy();
+    ok(this.data(transfer), transfer.status === 'otp' ? 'Transfer requires OTP to continue' : 'Transfer has been queued');
+  }
+}
