@@ -107,7 +107,7 @@ export async function openRails(
   table.push({ environment: 'sandbox', connector: new SandboxConnector(clock, config.sandboxOperatorDelayMs, config.publicUrl, sinksOf('sandbox', sinks)) });
   const router = new ConnectorRouter(table);
   const rails = { sandbox: router.rails('sandbox'), live: router.rails('live') };
-  const desk = new NewsDesk({ clock, store, sinks });
+  const desk = new NewsDesk({ clock, store, knex: deps.knex, sinks });
   const receiver = new PawapayReceiver(pawapay, desk, log.child({ connector: 'pawapay' }));
   const paystackReceiver = new PaystackReceiver(paystack, desk, log.child({ connector: 'paystack' }));
   return {
@@ -132,7 +132,7 @@ type RailNews =
  * be matched moves nothing: a status check of the connector decides.
  */
 class NewsDesk {
-  constructor(private readonly deps: { clock: Clock; store: EventStore; sinks: RailSinks }) {}
+  constructor(private readonly deps: { clock: Clock; store: EventStore; knex: Knex; sinks: RailSinks }) {}
 
   async deliver(connector: string, environment: Environment, news: RailNews, reported: ReportedMoney, log: Logger): Promise<void> {
     const now = this.deps.clock.now();
@@ -193,6 +193,23 @@ class NewsDesk {
 
   async recheckRefund(connector: string, merchantId: string, environment: Environment, refundId: string): Promise<void> {
     await this.deps.sinks.refundStatusCheck({ merchantId, environment, connector, attempt: 0, prompted: true, direction: 'refund', refundId }, this.deps.clock.now());
+  }
+
+  /**
+   * News of a refund that names the collection and the money, not the refund (Paystack's webhooks):
+   * a status check now of each of the connector's pending refunds of that operation with that
+   * amount and currency. How many were asked about.
+   */
+  async recheckRefundsOf(connector: string, environment: Environment, operationId: string, money: ReportedMoney): Promise<number> {
+    const rows = await this.deps.knex('read.rail_refunds').where({ connector, environment, status: 'pending', amount: money.amount, currency: money.currency }).select<{ id: string; merchant_id: string }[]>('id', 'merchant_id');
+    let asked = 0;
+    for (const row of rows) {
+      const refund = await storedRailRefund(this.deps.store, row.id, { merchantId: row.merchant_id, environment });
+      if (refund?.operationId !== operationId) continue;
+      await this.recheckRefund(connector, row.merchant_id, environment, row.id);
+      asked++;
+    }
+    return asked;
   }
 }
 
@@ -292,6 +309,11 @@ class PaystackReceiver {
       else log.error({ payment_intent: event.paymentIntentId }, 'Paystack charge of no payment of this environment; nothing applied');
       return;
     }
+    if (event.kind === 'refund') {
+      // Never believed as told: the refund it is about is found in the transaction's refunds by the status check.
+      if ((await this.desk.recheckRefundsOf('paystack', environment, event.operationId, event.reported)) === 0) log.error({ operation: event.operationId, reported: event.reported }, 'Paystack refund of no pending refund of this environment; nothing applied');
+      return;
+    }
     const stored = await this.desk.storedPayout(event.payoutId, { environment });
     if (!stored) {
       log.error({ payout_id: event.payoutId }, 'Paystack webhook of no payout of this environment; nothing applied');
@@ -308,6 +330,10 @@ class PaystackReceiver {
       if (named.kind === 'charge') {
         const intent = await this.desk.storedIntent(named.paymentIntentId, environment);
         if (intent) await this.desk.recheckCollection('paystack', intent.merchantId, environment, named.operationId, named.paymentIntentId);
+        continue;
+      }
+      if (named.kind === 'refund') {
+        await this.desk.recheckRefundsOf('paystack', environment, named.operationId, named.reported);
         continue;
       }
       const payoutId = named.payoutId;

@@ -81,6 +81,27 @@ export interface Transfer {
   created: string;
 }
 
+export type RefundStatus = 'pending' | 'processing' | 'processed' | 'failed';
+
+export interface Refund {
+  id: number;
+  /** The transaction's reference. */
+  transaction: string;
+  request: Record<string, unknown>;
+  amount: number;
+  currency: string;
+  status: RefundStatus;
+}
+
+/** What the next refund request meets, instead of Paystack's ordinary acceptance (`pending`). */
+export type RefundFault =
+  /** Refused with HTTP 400 and this message; nothing is kept. */
+  | { type: 'refuse'; message: string }
+  /** Taken (kept, pending), then the connection is destroyed without an answer. */
+  | { type: 'lose_answer' }
+  /** HTTP 500; `taken`: whether Paystack kept the refund anyway. */
+  | { type: 'server_error'; taken: boolean };
+
 export interface WebhookOptions {
   /** unsigned: no signature header; other_key: signed with a key that is not the account's; tampered: the body changed after signing. */
   forge?: 'unsigned' | 'other_key' | 'tampered';
@@ -141,6 +162,18 @@ const SCHEMAS = {
       metadata: { type: 'string' },
     },
   },
+  refund: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['transaction'],
+    properties: {
+      transaction: { type: 'string', pattern: TRANSACTION_REFERENCE },
+      amount: { type: 'integer', minimum: 1 },
+      currency: { enum: ['NGN', 'GHS', 'KES', 'ZAR', 'USD'] },
+      customer_note: { type: 'string' },
+      merchant_note: { type: 'string' },
+    },
+  },
   transfer: {
     type: 'object',
     additionalProperties: false,
@@ -168,7 +201,9 @@ export class PaystackStandin {
   private readonly recipients = new Map<string, { code: string; request: Record<string, unknown> }>();
   private readonly transfers = new Map<string, Transfer>();
   private readonly faults: TransferFault[] = [];
-  private readonly validators: Record<'recipient' | 'transfer' | 'initialize' | 'charge', ValidateFunction>;
+  private readonly validators: Record<'recipient' | 'transfer' | 'initialize' | 'charge' | 'refund', ValidateFunction>;
+  private readonly refunds: Refund[] = [];
+  private readonly refundFaults: RefundFault[] = [];
   private readonly transactions = new Map<string, Transaction>();
   private readonly authorizations = new Map<string, { email: string; reusable: boolean; last4: string; signature: string }>();
   private readonly chargeFaults: ChargeFault[] = [];
@@ -181,7 +216,7 @@ export class PaystackStandin {
     private readonly options: PaystackStandinOptions,
   ) {
     const ajv = new Ajv({ allErrors: true, strict: true });
-    this.validators = { recipient: ajv.compile(SCHEMAS.recipient), transfer: ajv.compile(SCHEMAS.transfer), initialize: ajv.compile(SCHEMAS.initialize), charge: ajv.compile(SCHEMAS.charge) };
+    this.validators = { recipient: ajv.compile(SCHEMAS.recipient), transfer: ajv.compile(SCHEMAS.transfer), initialize: ajv.compile(SCHEMAS.initialize), charge: ajv.compile(SCHEMAS.charge), refund: ajv.compile(SCHEMAS.refund) };
     this.banks = options.banks ?? DEFAULT_BANKS;
   }
 
@@ -205,6 +240,69 @@ export class PaystackStandin {
   /** The fault the next charge of a saved authorization meets. */
   nextCharge(fault: ChargeFault): void {
     this.chargeFaults.push(fault);
+  }
+
+  /** The fault the next refund request meets. */
+  nextRefund(fault: RefundFault): void {
+    this.refundFaults.push(fault);
+  }
+
+  /** The refunds of a transaction Paystack kept. */
+  refundsOf(reference: string): Refund[] {
+    return this.refunds.filter((r) => r.transaction === reference);
+  }
+
+  /** The requests that would start a refund. */
+  get refundRequests(): Record<string, unknown>[] {
+    return this.requests.filter((r) => r.method === 'POST' && r.path === '/refund').map((r) => JSON.parse(r.body) as Record<string, unknown>);
+  }
+
+  /** Moves a refund on, as the card network would. */
+  settleRefund(refund: Refund, status: RefundStatus): Refund {
+    refund.status = status;
+    return refund;
+  }
+
+  /** A refund as the refund list carries it. */
+  refundData(refund: Refund): Record<string, unknown> {
+    const transaction = this.transactions.get(refund.transaction)!;
+    return {
+      integration: 1,
+      transaction: transaction.id,
+      dispute: null,
+      settlement: null,
+      id: refund.id,
+      domain: 'live',
+      currency: refund.currency,
+      amount: refund.amount,
+      status: refund.status,
+      refunded_at: refund.status === 'processed' ? new Date(0).toISOString() : null,
+      refunded_by: 'api',
+      customer_note: refund.request.customer_note ?? '',
+      merchant_note: refund.request.merchant_note ?? '',
+      deducted_amount: refund.amount,
+      fully_deducted: 1,
+      createdAt: new Date(0).toISOString(),
+      bank_reference: null,
+      transaction_reference: refund.transaction,
+      reason: '',
+      refund_type: refund.amount === transaction.request.amount ? 'full' : 'partial',
+      transaction_amount: transaction.request.amount,
+      initiated_by: 'api',
+      refund_channel: 'card',
+      session_id: null,
+      collect_account_number: false,
+    };
+  }
+
+  /**
+   * POSTs a refund webhook (`refund.pending|processing|processed|failed`), signed as Paystack signs
+   * (or forged). As Paystack's, it carries the transaction's reference and the refund's money and
+   * status (the amount a string of subunits), not the merchant note.
+   */
+  async sendRefundWebhook(event: string, refund: Refund, options: WebhookOptions = {}): Promise<number> {
+    const data = { status: refund.status, transaction_reference: refund.transaction, refund_reference: null, amount: String(refund.amount), currency: refund.currency, processor: 'visa', customer: { email: this.transactions.get(refund.transaction)!.request.email }, integration: 1, domain: 'live', id: String(refund.id) };
+    return this.post({ event, data: { ...data, ...options.override } }, options);
   }
 
   transaction(reference: string): Transaction | undefined {
@@ -376,6 +474,13 @@ export class PaystackStandin {
       if (!name) return refuse(422, 'Could not resolve account name. Check parameters or try again.');
       return ok({ account_number: query.account_number, account_name: name, bank_id: 9 }, 'Account number resolved');
     }
+    if (req.method === 'GET' && path === '/refund') {
+      // Paystack's document lists perPage, page, from and to; its API reference adds the transaction filter.
+      allowQuery(['transaction', 'currency', 'perPage', 'page', 'from', 'to']);
+      if (!query.transaction) this.deviate(req, 'a refund list without its transaction: Sika asks about one payment');
+      const listed = this.refunds.filter((r) => !query.transaction || r.transaction === query.transaction || String(this.transactions.get(r.transaction)?.id) === query.transaction);
+      return send(200, { status: true, message: 'Refunds retrieved', data: listed.map((r) => this.refundData(r)), meta: { total: listed.length, skipped: 0, perPage: query.perPage ?? '50', page: 1, pageCount: 1, failedRefundCount: listed.filter((r) => r.status === 'failed').length } });
+    }
     if (url.search) this.deviate(req, 'unexpected query string');
     if (req.method === 'GET' && path === '/balance') return ok([...this.balances].map(([currency, balance]) => ({ currency, balance })), 'Balances retrieved');
     if (req.method === 'POST' && (path === '/transaction/initialize' || path === '/transaction/charge_authorization')) {
@@ -387,6 +492,16 @@ export class PaystackStandin {
         return refuse(400, 'Invalid JSON');
       }
       return this.charge(req, path === '/transaction/initialize' ? 'initialize' : 'charge', body, ok, refuse);
+    }
+    if (req.method === 'POST' && path === '/refund') {
+      let body: Record<string, unknown>;
+      try {
+        body = JSON.parse(raw.toString()) as Record<string, unknown>;
+      } catch {
+        this.deviate(req, 'the body is not JSON');
+        return refuse(400, 'Invalid JSON');
+      }
+      return this.refund(req, res, body, ok, refuse);
     }
     const verifyCharge = /^\/transaction\/verify\/([^/]+)$/.exec(path);
     if (req.method === 'GET' && verifyCharge) {
@@ -461,6 +576,50 @@ export class PaystackStandin {
     if (fault?.type === 'open_url') return ok({ ...data, status: 'open_url', url: `${this.url}/3ds/${transaction.id}` }, 'Charge attempted');
     if (fault?.type === 'send_otp') return ok({ ...data, status: 'send_otp', display_text: 'Please enter the OTP sent to your phone' }, 'Charge attempted');
     ok(data, 'Charge attempted');
+  }
+
+  /**
+   * `POST /refund`: the transaction must exist and be paid; the amount (default: what remains) an
+   * integer of subunits no more than what is not refunded yet (failed refunds give it back).
+   */
+  private refund(req: http.IncomingMessage, res: http.ServerResponse, body: Record<string, unknown>, ok: (data: unknown, message?: string, status?: number) => void, refuse: (status: number, message: string) => void): void {
+    if (!/^application\/json\b/.test(req.headers['content-type'] ?? '')) this.deviate(req, `Content-Type ${req.headers['content-type']}`);
+    if (!this.validators.refund(body)) {
+      this.deviate(req, `not a refund: ${this.validators.refund.errors!.map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`).join('; ')}`);
+      return refuse(400, 'Invalid parameters');
+    }
+    const transaction = this.transactions.get(body.transaction as string);
+    if (!transaction) {
+      this.deviate(req, `refund of transaction ${String(body.transaction)}, which was never made`);
+      return refuse(404, 'Transaction not found');
+    }
+    if (transaction.status !== 'success') {
+      this.deviate(req, `refund of a transaction that is ${transaction.status}`);
+      return refuse(400, 'Transaction has not been paid');
+    }
+    const currency = (transaction.request.currency as string | undefined) ?? 'NGN';
+    if (body.currency !== undefined && body.currency !== currency) this.deviate(req, `a ${String(body.currency)} refund of a ${currency} transaction`);
+    const refunded = this.refunds.filter((r) => r.transaction === transaction.reference && r.status !== 'failed').reduce((sum, r) => sum + r.amount, 0);
+    const remaining = (transaction.request.amount as number) - refunded;
+    const amount = (body.amount as number | undefined) ?? remaining;
+    if (amount > remaining) {
+      this.deviate(req, `a refund of ${amount} when ${remaining} remains (Sika checks what is refundable first)`);
+      return refuse(400, 'Refund amount cannot be greater than transaction amount');
+    }
+    const fault = this.refundFaults.shift();
+    if (fault?.type === 'refuse') return refuse(400, fault.message);
+    const take = () => {
+      const refund: Refund = { id: ++this.counter, transaction: transaction.reference, request: body, amount, currency, status: 'pending' };
+      this.refunds.push(refund);
+      return refund;
+    };
+    if (fault?.type === 'server_error') {
+      if (fault.taken) take();
+      return void (res.writeHead(500, { 'Content-Type': 'application/json' }), res.end(JSON.stringify({ status: false, message: 'An error occurred' })));
+    }
+    const refund = take();
+    if (fault?.type === 'lose_answer') return void res.socket?.destroy();
+    ok({ transaction: this.transactionData(transaction), integration: 1, deducted_amount: 0, channel: null, merchant_note: refund.request.merchant_note ?? '', customer_note: refund.request.customer_note ?? '', status: 'pending', refunded_by: 'api', expected_at: new Date(0).toISOString(), currency, domain: 'live', amount, fully_deducted: false, id: refund.id, createdAt: new Date(0).toISOString() }, 'Refund has been queued for processing');
   }
 
   private createRecipient(req: http.IncomingMessage, body: Record<string, unknown>, ok: (data: unknown, message?: string, status?: number) => void, refuse: (status: number, message: string) => void): void {

@@ -20,6 +20,7 @@ import {
   type PayoutRequest,
   type RailSubject,
   type RefundInitiation,
+  type RefundRequest,
   type ReportedMoney,
   type StatusAnswer,
   type WalletBalance,
@@ -71,6 +72,11 @@ export type PaystackEvent =
   | { kind: 'transfer'; payoutId: string; report: PayoutReport | null; reported: ReportedMoney }
   /** A charge's news is never believed as told: it names the operation, whose verification decides. */
   | { kind: 'charge'; operationId: string; paymentIntentId: string }
+  /**
+   * A refund's final news names its transaction and money, not Sika's refund (no merchant note in
+   * the webhook): the pending refunds of that payment with that money are checked, never believed as told.
+   */
+  | { kind: 'refund'; operationId: string; reported: ReportedMoney }
   | { kind: 'ignored'; reason: string; payoutId?: string };
 
 /**
@@ -293,12 +299,41 @@ export class PaystackConnector implements Connector {
     return { found: true, final: transferFinalOf(data.status, stringOf(data.transfer_code)), reported: this.reported(data), ...(delayed ? { delayed } : {}) };
   }
 
-  async refund(): Promise<RefundInitiation> {
-    return { status: 'rejected', failureCode: 'refund_not_supported', failureMessage: 'Refunds through Paystack are not sent by Sika yet' };
+  /**
+   * A refund of a card payment: `POST /refund` on the transaction named by the reference derived
+   * from the collection's operation id, the amount in subunits. Paystack takes no caller reference
+   * for a refund, so Sika's refund id goes in `merchant_note`: the status check finds the refund
+   * by it. `pending`/`processing` accepted (the webhook or the status check ends it); `failed` or a
+   * refusal of the request rejected with its reason; no answer → OutcomeUnknown.
+   */
+  async refund(req: RefundRequest): Promise<RefundInitiation> {
+    const amount = this.subunits(req.amount, req.currency);
+    let answer;
+    try {
+      answer = await this.client.post('/refund', { transaction: paystackReference(req.operationId), amount, currency: req.currency.toUpperCase(), merchant_note: req.refundId });
+    } catch (err) {
+      if (!(err instanceof PaystackCallFailed) || err.sent === 'maybe') throw new OutcomeUnknown(`Paystack's answer to the refund is unknown: ${(err as Error).message}`);
+      if (err.httpStatus === 401 || err.httpStatus === 429) throw new ApiError('IKW-PRV-002', `Paystack did not take the refund; nothing was refunded: ${err.message}`);
+      return { status: 'rejected', failureCode: 'refund_not_possible', failureMessage: `Paystack refused the refund (${err.paystackMessage ?? err.message})` };
+    }
+    const outcome = refundOutcomeOf(object(answer.data).status);
+    return outcome?.status === 'failed' ? { status: 'rejected', failureCode: outcome.failureCode, failureMessage: outcome.failureMessage } : { status: 'accepted' };
   }
 
-  async refundStatus(): Promise<StatusAnswer<CollectOutcome>> {
-    return { found: false };
+  /**
+   * The transaction's refunds (`GET /refund?transaction=…`), ours the one whose `merchant_note` is
+   * the refund id: none means Paystack never took it (sent again under the same id, safe only
+   * because nothing was found); its amount and currency reported for the caller to match.
+   */
+  async refundStatus(req: RefundRequest): Promise<StatusAnswer<CollectOutcome>> {
+    const answer = await this.client.get('/refund', { transaction: paystackReference(req.operationId), perPage: '100' });
+    const ours = (Array.isArray(answer.data) ? answer.data : []).map(object).filter((r) => r.merchant_note === req.refundId);
+    if (ours.length === 0) return { found: false };
+    if (ours.length > 1) throw new Error(`Paystack lists ${ours.length} refunds noted ${req.refundId}; an operator decides`);
+    const record = ours[0]!;
+    const receipt = typeof record.id === 'number' ? String(record.id) : undefined;
+    const outcome = refundOutcomeOf(record.status);
+    return { found: true, final: outcome && (outcome.status === 'succeeded' && receipt ? { ...outcome, providerReference: receipt } : outcome), reported: this.reported(record, receipt) };
   }
 
   /** The account's Paystack balance per currency (`GET /balance`, subunits), in Sika's minor units: what reconciliation compares with `rail_clearing:paystack`. */
@@ -335,6 +370,15 @@ export class PaystackConnector implements Connector {
       const paymentIntentId = stringOf(meta.payment_intent);
       if (!operationId || !paymentIntentId || meta.operation !== operationId) return { kind: 'ignored', reason: `charge ${String(data.reference)} is not one of Sika's` };
       return { kind: 'charge', operationId, paymentIntentId };
+    }
+    if (/^refund\.(processed|failed)$/.test(event)) {
+      const operationId = sikaIdOf(data.transaction_reference);
+      if (!operationId) return { kind: 'ignored', reason: `refund of transaction ${String(data.transaction_reference)}, not one of Sika's` };
+      try {
+        return { kind: 'refund', operationId, reported: this.reported({ ...data, amount: typeof data.amount === 'string' && /^[0-9]+$/.test(data.amount) ? Number(data.amount) : data.amount }) };
+      } catch (err) {
+        return { kind: 'ignored', reason: (err as Error).message };
+      }
     }
     if (!/^transfer\.(success|failed|reversed)$/.test(event)) return { kind: 'ignored', reason: `event ${event || '(none)'} is not one Sika follows` };
     const payoutId = sikaIdOf(data.reference);
@@ -415,6 +459,13 @@ export class PaystackConnector implements Connector {
     }
     return out;
   }
+}
+
+/** A refund's final outcome, or null while Paystack still works on it (`pending`, `processing`, `needs-attention`, anything new). */
+function refundOutcomeOf(status: unknown): CollectOutcome | null {
+  if (status === 'processed') return { status: 'succeeded' };
+  if (status === 'failed') return { status: 'failed', failureCode: 'refund_failed', failureMessage: 'Paystack could not return the money to the card' };
+  return null;
 }
 
 /** Sika's failure of a transfer Paystack refused at once (its error catalogue is by message). */

@@ -1,0 +1,187 @@
+/**
+ * Live refunds of card payments through Paystack, end to end through the public API
+ * (docs/connectors.md, "Paystack" and "Refunds through a rail"): the real PaystackConnector over
+ * HTTP to the Paystack stand-in, which checks each refund request against Paystack's contract;
+ * its signed refund webhooks posted to POST /connectors/paystack/events; status checks run on the
+ * manual clock. A refund starts pending with its money held; only Paystack's verified answer ends it.
+ */
+import t, { type Test } from 'tap';
+import { paystackReference } from '../../packages/connectors/paystack/index.js';
+import { assertError } from '../support/assertions.js';
+import { balance, fund } from '../support/payouts.js';
+import { confirm, createIntent } from '../support/payment-intents.js';
+import { goLive, startPaystackLive } from '../support/live.js';
+import { advance } from '../support/system.js';
+
+const { svc, standin } = await startPaystackLive(t);
+const MINUTE = 60_000;
+/** Paystack's first status check of an attempt with no final answer. */
+const FIRST_CHECK = 2 * MINUTE;
+const settleJobs = () => svc.system.scheduler.runUntilIdle();
+
+function conforms(t: Test): void {
+  t.same(standin.takeDeviations(), [], 'every request followed Paystack’s contract');
+}
+
+/** A live NGN card payment Paystack collected and Sika verified; the merchant's available balance funded so refunds are covered. */
+async function paidCard(merchantId: string, key: string, amount = 500_000) {
+  const intent = await createIntent(svc, key, { amount, currency: 'ngn', transaction_country: 'NG', customer_email: 'ada@example.com' });
+  const res = await confirm(svc, key, intent.id, { payment_method: { type: 'card', card: {} } });
+  if (res.status !== 200) throw new Error(res.text);
+  const reference = paystackReference(res.body.latest_operation as string);
+  standin.checkout(reference);
+  if ((await standin.sendChargeWebhook(reference)) !== 200) throw new Error('charge webhook refused');
+  await settleJobs();
+  await fund(svc, merchantId, 1_000_000, 'live', 'ngn');
+  return { paymentId: intent.id as string, reference };
+}
+
+const refund = (key: string, paymentId: string, body: object) => svc.request('POST', `/api/v1/merchant/payments/${paymentId}/refund`, { key, body });
+const refundOf = async (key: string, paymentId: string, id: string) => ((await svc.request('GET', `/api/v1/merchant/payments/${paymentId}/refunds?limit=100`, { key })).body.data as Record<string, unknown>[]).find((r) => r.id === id);
+const funds = (key: string) => balance(svc, key, 'ngn');
+
+/** The merchant's live NGN ledger accounts a refund through Paystack moves. */
+async function railAccounts(merchantId: string) {
+  const rows = await svc.system.knex('read.ledger_accounts').where({ merchant_id: merchantId, environment: 'live', currency: 'ngn' }).select<{ account: string; amount: string }[]>('account', 'amount');
+  const of = (account: string) => Number(rows.find((r) => r.account === account)?.amount ?? 0);
+  return { inFlight: of('rail_refunds:paystack'), clearing: of('rail_clearing:paystack') };
+}
+
+async function balanced(t: Test, merchantId: string) {
+  const rows = await svc.system.knex('read.ledger_accounts').where({ merchant_id: merchantId, environment: 'live' }).sum<{ total: string }[]>({ total: 'amount' });
+  t.equal(Number(rows[0]!.total), 0, 'the ledger balances: every account of the merchant sums to zero');
+}
+
+/** The stand-in's refund of a transaction noted with this Sika refund id. */
+function paystackRefund(reference: string, refundId: string) {
+  const found = standin.refundsOf(reference).filter((r) => r.request.merchant_note === refundId);
+  if (found.length !== 1) throw new Error(`${found.length} Paystack refunds noted ${refundId}`);
+  return found[0]!;
+}
+
+t.test('a refund reaches the card: pending with its money held, succeeded by the webhook once; partial, then the rest; no more than paid', async (t) => {
+  const { merchant, key } = await goLive(svc, 'Card refunds');
+  const { paymentId, reference } = await paidCard(merchant.id, key);
+  const before = await funds(key);
+  const rail = await railAccounts(merchant.id);
+
+  const res = await refund(key, paymentId, { amount: 200_000, reason: 'requested_by_customer' });
+  t.equal(res.status, 200, res.text);
+  t.match(res.body, { object: 'refund', status: 'pending', amount: 200_000, currency: 'ngn', payment_intent: paymentId, livemode: true });
+  t.match(standin.refundRequests.at(-1), { transaction: reference, amount: 200_000, currency: 'NGN', merchant_note: res.body.id }, 'the transaction by its reference, kobo as an integer, the refund id as merchant note');
+  t.same(await funds(key), { ...before, available: before.available - 200_000 }, 'held out of the available balance while pending');
+  t.same(await railAccounts(merchant.id), { inFlight: 200_000, clearing: rail.clearing });
+
+  const first = paystackRefund(reference, res.body.id as string);
+  standin.settleRefund(first, 'processing');
+  t.equal(await standin.sendRefundWebhook('refund.processing', first), 200, 'refund.processing: recorded only');
+  await settleJobs();
+  t.match(await refundOf(key, paymentId, res.body.id as string), { status: 'pending' });
+  standin.settleRefund(first, 'processed');
+  t.equal(await standin.sendRefundWebhook('refund.processed', first), 200, 'refund.processed');
+  t.equal(await standin.sendRefundWebhook('refund.processed', first), 200, 'again (Paystack retries)');
+  await settleJobs();
+  t.match(await refundOf(key, paymentId, res.body.id as string), { status: 'succeeded', failure_code: null });
+  t.same(await railAccounts(merchant.id), { inFlight: 0, clearing: rail.clearing + 200_000 }, 'out through Paystack’s clearing account, once');
+
+  const rest = await refund(key, paymentId, {});
+  t.equal(rest.status, 200, rest.text);
+  t.match(rest.body, { status: 'pending', amount: 300_000 }, 'the rest of the payment');
+  const second = paystackRefund(reference, rest.body.id as string);
+  t.equal(second.amount, 300_000);
+  assertError(t, await refund(key, paymentId, { amount: 1 }), 'IKW-BIL-003', 'amount');
+  t.equal(standin.refundRequests.filter((r) => r.transaction === reference).length, 2, 'nothing over what remains reaches Paystack');
+  standin.settleRefund(second, 'processed');
+  t.equal(await standin.sendRefundWebhook('refund.processed', second), 200);
+  await settleJobs();
+  t.match(await refundOf(key, paymentId, rest.body.id as string), { status: 'succeeded' });
+  await advance(svc, FIRST_CHECK);
+  t.equal(await standin.sendRefundWebhook('refund.processed', first), 200, 'a late repeat');
+  await settleJobs();
+  t.same(await funds(key), { ...before, available: before.available - 500_000 }, 'repeats and status checks move nothing more');
+  t.same(await railAccounts(merchant.id), { inFlight: 0, clearing: rail.clearing + 500_000 });
+  await balanced(t, merchant.id);
+  conforms(t);
+});
+
+t.test('a lost answer is settled by the status check, never by a second refund; a webhook that never comes too', async (t) => {
+  const { merchant, key } = await goLive(svc, 'Refund answer lost');
+  const { paymentId, reference } = await paidCard(merchant.id, key);
+  const before = await funds(key);
+  standin.nextRefund({ type: 'lose_answer' });
+  const res = await refund(key, paymentId, { amount: 100_000 });
+  t.equal(res.status, 200, res.text);
+  t.match(res.body, { status: 'pending' }, 'no answer: pending, not an error');
+  const kept = paystackRefund(reference, res.body.id as string);
+  standin.settleRefund(kept, 'processed');
+  await advance(svc, FIRST_CHECK);
+  t.match(await refundOf(key, paymentId, res.body.id as string), { status: 'succeeded' }, 'found in the transaction’s refunds by its note: followed, no webhook needed');
+  t.equal(standin.refundsOf(reference).length, 1, 'Paystack saw ONE refund');
+  t.equal(standin.refundRequests.filter((r) => r.transaction === reference).length, 1, 'one refund request');
+
+  standin.nextRefund({ type: 'server_error', taken: false });
+  const again = await refund(key, paymentId, { amount: 50_000 });
+  t.match(again.body, { status: 'pending' });
+  t.equal(standin.refundsOf(reference).length, 1, 'Paystack kept nothing');
+  await advance(svc, FIRST_CHECK);
+  const resent = paystackRefund(reference, again.body.id as string);
+  t.match(resent, { status: 'pending', amount: 50_000 }, 'not found: sent again under the same refund id');
+  standin.settleRefund(resent, 'processed');
+  await advance(svc, 5 * MINUTE);
+  t.match(await refundOf(key, paymentId, again.body.id as string), { status: 'succeeded' });
+  t.same(await funds(key), { ...before, available: before.available - 150_000 });
+  await balanced(t, merchant.id);
+  conforms(t);
+});
+
+t.test('a refund Paystack rejects or fails is failed with its code and the money back', async (t) => {
+  const { merchant, key } = await goLive(svc, 'Refund failures');
+  const { paymentId, reference } = await paidCard(merchant.id, key);
+  const before = await funds(key);
+  const rail = await railAccounts(merchant.id);
+  standin.nextRefund({ type: 'refuse', message: 'Transaction has been fully reversed' });
+  const refused = await refund(key, paymentId, { amount: 100_000 });
+  t.equal(refused.status, 200, refused.text);
+  await settleJobs();
+  t.match(await refundOf(key, paymentId, refused.body.id as string), { status: 'failed', failure_code: 'refund_not_possible', failure_message: /fully reversed/ });
+
+  const failing = await refund(key, paymentId, { amount: 100_000 });
+  const record = paystackRefund(reference, failing.body.id as string);
+  standin.settleRefund(record, 'failed');
+  t.equal(await standin.sendRefundWebhook('refund.failed', record), 200);
+  await settleJobs();
+  t.match(await refundOf(key, paymentId, failing.body.id as string), { status: 'failed', failure_code: 'refund_failed' });
+  t.same(await funds(key), before, 'both refunds’ money back on the available balance');
+  t.same(await railAccounts(merchant.id), rail, 'nothing left through Paystack');
+  await balanced(t, merchant.id);
+  conforms(t);
+});
+
+t.test('forged, tampered and mismatched refund webhooks move nothing; a status check is asked for instead', async (t) => {
+  const { merchant, key } = await goLive(svc, 'Refund forgeries');
+  const { paymentId, reference } = await paidCard(merchant.id, key);
+  const res = await refund(key, paymentId, { amount: 100_000 });
+  const record = paystackRefund(reference, res.body.id as string);
+  const checks = async () => Number((await svc.system.knex('scheduled_jobs').where({ kind: 'refund.status_check' }).whereRaw("payload->>'refundId' = ?", [res.body.id]).count<{ n: string }[]>({ n: '*' }))[0]!.n);
+  const scheduled = await checks();
+  const forged = { ...record, status: 'processed' as const };
+  t.equal(await standin.sendRefundWebhook('refund.processed', forged, { forge: 'other_key' }), 401, 'signed with another key: 401');
+  t.equal(await standin.sendRefundWebhook('refund.processed', forged, { forge: 'unsigned' }), 401, 'unsigned: 401');
+  t.ok((await checks()) > scheduled, 'a verification of the refund is asked for instead');
+  t.equal(await standin.sendRefundWebhook('refund.processed', forged, { override: { amount: '100' } }), 200, 'signed, but not the refund’s amount: taken, names no pending refund');
+  await settleJobs();
+  t.match(await refundOf(key, paymentId, res.body.id as string), { status: 'pending' }, 'still pending: Paystack lists it pending');
+  t.equal(standin.refundRequests.filter((r) => r.merchant_note === res.body.id).length, 1, 'never sent again');
+  await balanced(t, merchant.id);
+  conforms(t);
+});
+
+t.test("another merchant's payment is a 404 to refund", async (t) => {
+  const { merchant, key } = await goLive(svc, 'Refund owner');
+  const other = await goLive(svc, 'Refund stranger');
+  const { paymentId } = await paidCard(merchant.id, key);
+  const sent = standin.refundRequests.length;
+  assertError(t, await refund(other.key, paymentId, { amount: 1_000 }), 'IKW-RES-001', 'id');
+  t.equal(standin.refundRequests.length, sent, 'nothing sent');
+  conforms(t);
+});
