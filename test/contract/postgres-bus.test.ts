@@ -127,7 +127,9 @@ t.test('a consumer leaves its stored checkpoint behind batches it acts on none o
   t.same(handled, ['wanted-1'], 'nothing handled twice');
 });
 
-t.test('a consumer whose checkpoint something waits on (deferMs 0, the projector) moves it past a batch it acts on none of at once', async (t) => {
+// What this can tell: the checkpoint moves by the consumer's own doing (no caughtUp(), no stop()).
+// It cannot tell "in the batch" from "a timer later" without timing, which the tests do not do.
+t.test('a consumer whose checkpoint something waits on (deferMs 0, the projector) moves it past a batch it acts on none of by itself', async (t) => {
   const { knex, store } = await postgresStore(t);
   const name = 'not-deferring';
   await knex('bus_checkpoints').insert({ name, position: null, updated_at: knex.fn.now() });
