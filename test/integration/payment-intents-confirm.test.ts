@@ -161,6 +161,8 @@ t.test('sandbox cards', async (t) => {
     t.equal(location.searchParams.get('payment_intent'), o.id);
     t.equal(location.searchParams.get('operation_id'), first.latest_operation);
     t.match(await retrieve(svc, key, o.id), { status: 'failed', last_payment_error: { code: 'authentication_failed' } });
+    const landing = await rawRequest(svc, 'GET', `${location.pathname}${location.search}`);
+    t.equal(landing.status, 200, 'the status page takes the parameters Sika appended on the way back');
   });
 
   await t.test('the test page of an unknown operation is 404', async (t) => {

@@ -48,13 +48,21 @@ const operationSchema = {
 };
 
 /**
- * What a card acquirer appends to the URL it sends the payer back to (Paystack: `trxref` and
- * `reference`, the transaction's reference): taken and not read, the page shows what Sika verified.
+ * What arrives on the URL the payer is sent back to: a card acquirer's (Paystack: `trxref` and
+ * `reference`, the transaction's reference) and Sika's own (`redirectUrl`'s `status`,
+ * `payment_intent`, `operation_id`, when the return URL is this page). Taken and not read: the page
+ * shows what Sika verified.
  */
 const returnQuery = {
   type: 'object',
   additionalProperties: false,
-  properties: { trxref: { type: 'string', maxLength: 200 }, reference: { type: 'string', maxLength: 200 } },
+  properties: {
+    trxref: { type: 'string', maxLength: 200 },
+    reference: { type: 'string', maxLength: 200 },
+    status: { type: 'string', maxLength: 40 },
+    payment_intent: { type: 'string', maxLength: 200 },
+    operation_id: { type: 'string', maxLength: 200 },
+  },
 };
 
 /** GET /operations/status/{operationId}: where customers land; JSON for programs, HTML for browsers. */
