@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../packages/core/clock.js';
-import type { Config, PawapayAccount, PaystackAccount } from '../packages/core/config.js';
+import type { Config, PawapayAccount, PaystackAccount, RailName } from '../packages/core/config.js';
 import { ApiError } from '../packages/core/errors.js';
 import type { Logger } from '../packages/core/logger.js';
 import type { Environment } from '../packages/core/owner.js';
@@ -8,7 +8,7 @@ import { getCurrency } from '../packages/catalog/index.js';
 import { sinksOf, type CallbackSinks, type CollectCallback, type PayoutCallback, type RefundCallback } from '../packages/connectors/callbacks.js';
 import { PawapayConnector, type CallbackKind, type IncomingCallback, type PawapayNews } from '../packages/connectors/pawapay/index.js';
 import { PaystackConnector } from '../packages/connectors/paystack/index.js';
-import { reportedMismatch, withReceipt, type Rails, type ReportedMoney } from '../packages/connectors/port.js';
+import { reportedMismatch, withReceipt, type Connector, type Rails, type ReportedMoney } from '../packages/connectors/port.js';
 import { ConnectorRouter, type ConnectorRoute } from '../packages/connectors/router.js';
 import { SandboxConnector } from '../packages/connectors/sandbox/index.js';
 import { loadState } from '../packages/eventstore/command-handler.js';
@@ -51,13 +51,16 @@ export interface OpenedRails {
 }
 
 /**
- * The routing table (docs/connectors.md, "The router"), first match wins: live mobile money of
- * the countries pawaPay serves goes through pawaPay when PAWAPAY_API_TOKEN is set (Mali, Togo and
- * the rest stay refused with IKW-PRV-001); live bank payouts of the currencies Paystack lists
- * banks for go through Paystack when PAYSTACK_SECRET_KEY is set. In sandbox the same, with
- * PAWAPAY_SANDBOX_API_TOKEN and PAYSTACK_SANDBOX_SECRET_KEY, and everything else to the
- * simulator. Each connector loads what it serves here (pawaPay's active configuration, Paystack's
- * bank list), at start-up; one that cannot load it yet serves nothing until it can.
+ * The routing table (docs/connectors.md, "The router"), first match wins, the rails in the order
+ * of RAIL_PRECEDENCE (pawaPay, then Paystack, unless told): live mobile money of the operators
+ * pawaPay's active configuration carries goes through pawaPay when PAWAPAY_API_TOKEN is set; cards,
+ * bank payouts of the currencies Paystack lists banks for, and payouts to the Ghana and Kenya
+ * mobile money operators it lists go through Paystack when PAYSTACK_SECRET_KEY is set (mobile
+ * money there only where the rail before it does not serve it); the rest is refused with
+ * IKW-PRV-001. In sandbox the same, with PAWAPAY_SANDBOX_API_TOKEN and
+ * PAYSTACK_SANDBOX_SECRET_KEY, and everything else to the simulator. Each connector loads what it
+ * serves here (pawaPay's active configuration, Paystack's bank lists), at start-up; one that
+ * cannot load it yet serves nothing until it can.
  */
 export async function openRails(
   config: Config,
@@ -65,7 +68,6 @@ export async function openRails(
 ): Promise<OpenedRails> {
   const { clock, log, store, sinks } = deps;
   const pawapay: Partial<Record<Environment, PawapayConnector>> = {};
-  const table: ConnectorRoute[] = [];
   for (const environment of ['live', 'sandbox'] as const) {
     const account: PawapayAccount | null = config.pawapay[environment];
     if (!account) continue;
@@ -82,7 +84,6 @@ export async function openRails(
     });
     await connector.refresh().catch((err: unknown) => log.error({ err, environment }, "pawaPay's active configuration could not be loaded; pawaPay serves nothing until it can"));
     pawapay[environment] = connector;
-    table.push({ environment, connector });
   }
   const paystack: Partial<Record<Environment, PaystackConnector>> = {};
   for (const environment of ['live', 'sandbox'] as const) {
@@ -102,16 +103,17 @@ export async function openRails(
     });
     await connector.refresh().catch((err: unknown) => log.error({ err, environment }, "Paystack's bank list could not be loaded; Paystack serves nothing until it can"));
     paystack[environment] = connector;
-    table.push({ environment, connector });
   }
+  const rails: Record<RailName, Partial<Record<Environment, Connector>>> = { pawapay, paystack };
+  const table: ConnectorRoute[] = config.railPrecedence.flatMap((name) => (['live', 'sandbox'] as const).flatMap((environment) => (rails[name][environment] ? [{ environment, connector: rails[name][environment] }] : [])));
   table.push({ environment: 'sandbox', connector: new SandboxConnector(clock, config.sandboxOperatorDelayMs, config.publicUrl, sinksOf('sandbox', sinks)) });
   const router = new ConnectorRouter(table);
-  const rails = { sandbox: router.rails('sandbox'), live: router.rails('live') };
+  const routed = { sandbox: router.rails('sandbox'), live: router.rails('live') };
   const desk = new NewsDesk({ clock, store, knex: deps.knex, sinks });
   const receiver = new PawapayReceiver(pawapay, desk, log.child({ connector: 'pawapay' }));
   const paystackReceiver = new PaystackReceiver(paystack, desk, log.child({ connector: 'paystack' }));
   return {
-    railsOf: (environment) => (deps.wrap ? deps.wrap(environment, rails[environment]) : rails[environment]),
+    railsOf: (environment) => (deps.wrap ? deps.wrap(environment, routed[environment]) : routed[environment]),
     callbacks: { pawapay: (kind, incoming) => receiver.receive(kind, incoming), paystack: (incoming) => paystackReceiver.receive(incoming) },
     connectors: router,
   };

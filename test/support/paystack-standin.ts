@@ -20,6 +20,8 @@ export interface StandinBank {
   code: string;
   name: string;
   currency: string;
+  /** A mobile money operator (`GET /bank?type=mobile_money` lists it; its recipients are `mobile_money`); a bank otherwise. */
+  type?: 'mobile_money';
 }
 
 export const DEFAULT_BANKS: StandinBank[] = [
@@ -27,7 +29,18 @@ export const DEFAULT_BANKS: StandinBank[] = [
   { code: '044', name: 'Access Bank', currency: 'NGN' },
   { code: '033', name: 'United Bank For Africa', currency: 'NGN' },
   { code: '280100', name: 'GCB Bank', currency: 'GHS' },
+  { code: 'MTN', name: 'MTN', currency: 'GHS', type: 'mobile_money' },
+  { code: 'VOD', name: 'Vodafone', currency: 'GHS', type: 'mobile_money' },
+  { code: 'ATL', name: 'AirtelTigo', currency: 'GHS', type: 'mobile_money' },
+  { code: 'MPESA', name: 'M-PESA', currency: 'KES', type: 'mobile_money' },
 ];
+
+/** The `type` filter of `GET /bank`, as Paystack's document spells it (`ghipps` sic). */
+const BANK_LIST_TYPES = ['ghipps', 'mobile_money', 'nuban', 'kepss', 'basa'];
+/** The currencies whose mobile money wallets Paystack pays (recipient type `mobile_money`). */
+const MOBILE_MONEY_CURRENCIES = ['GHS', 'KES'];
+/** A wallet's number as Paystack takes it: national, a leading 0 and nine digits (`0551234987`). */
+const NATIONAL_WALLET_NUMBER = /^0[0-9]{9}$/;
 
 /** What the next transfer request meets, instead of Paystack's ordinary acceptance (`pending`). */
 export type TransferFault =
@@ -460,8 +473,11 @@ export class PaystackStandin {
     };
     if (req.method === 'GET' && path === '/bank') {
       allowQuery(['currency', 'country', 'perPage', 'page', 'type', 'use_cursor', 'next']);
-      const banks = this.banks.filter((b) => !query.currency || b.currency === query.currency);
-      return ok(banks.map((b, i) => ({ id: i + 1, name: b.name, slug: b.name.toLowerCase().replace(/\W+/g, '-'), code: b.code, longcode: '', gateway: null, pay_with_bank: false, supports_transfer: true, active: true, is_deleted: false, country: b.currency === 'NGN' ? 'Nigeria' : 'Ghana', currency: b.currency, type: RECIPIENT_TYPE[b.currency] })), 'Banks retrieved');
+      if (query.type !== undefined && !BANK_LIST_TYPES.includes(query.type)) this.deviate(req, `bank list type ${query.type} is not one of ${BANK_LIST_TYPES.join(', ')}`);
+      const typeOf = (b: StandinBank) => b.type ?? RECIPIENT_TYPE[b.currency];
+      const banks = this.banks.filter((b) => (!query.currency || b.currency === query.currency) && (!query.type || typeOf(b) === query.type));
+      const country: Record<string, string> = { NGN: 'Nigeria', GHS: 'Ghana', KES: 'Kenya', ZAR: 'South Africa' };
+      return ok(banks.map((b, i) => ({ id: i + 1, name: b.name, slug: b.name.toLowerCase().replace(/\W+/g, '-'), code: b.code, longcode: '', gateway: null, pay_with_bank: false, supports_transfer: true, active: true, is_deleted: false, country: country[b.currency], currency: b.currency, type: typeOf(b) })), 'Banks retrieved');
     }
     if (req.method === 'GET' && path === '/bank/resolve') {
       allowQuery(['account_number', 'bank_code']);
@@ -469,7 +485,7 @@ export class PaystackStandin {
         this.deviate(req, 'account_number and bank_code are required, the number numeric');
         return refuse(400, 'Account number should be numeric');
       }
-      if (!this.banks.some((b) => b.code === query.bank_code)) this.deviate(req, `bank code ${query.bank_code} is not in the bank list`);
+      if (!this.banks.some((b) => b.code === query.bank_code && !b.type)) this.deviate(req, `bank code ${query.bank_code} is not a bank of the list`);
       const name = this.accountNames.get(`${query.bank_code}/${query.account_number}`);
       if (!name) return refuse(422, 'Could not resolve account name. Check parameters or try again.');
       return ok({ account_number: query.account_number, account_name: name, bank_id: 9 }, 'Account number resolved');
@@ -628,9 +644,14 @@ export class PaystackStandin {
       return refuse(400, 'Invalid recipient');
     }
     const currency = (body.currency as string | undefined) ?? 'NGN';
-    if (RECIPIENT_TYPE[currency] !== body.type) this.deviate(req, `recipient type ${String(body.type)} does not fit ${currency}`);
-    if (!this.banks.some((b) => b.code === body.bank_code && b.currency === currency)) {
-      this.deviate(req, `bank code ${String(body.bank_code)} is not a ${currency} bank of the list`);
+    const wallet = body.type === 'mobile_money';
+    if (wallet) {
+      // A wallet: GHS or KES, an operator of the mobile money list, the number in its national form.
+      if (!MOBILE_MONEY_CURRENCIES.includes(currency)) this.deviate(req, `a mobile_money recipient in ${currency}: Paystack pays wallets in ${MOBILE_MONEY_CURRENCIES.join(', ')}`);
+      if (!NATIONAL_WALLET_NUMBER.test(String(body.account_number))) this.deviate(req, `wallet number ${String(body.account_number)} is not national (0 and nine digits)`);
+    } else if (RECIPIENT_TYPE[currency] !== body.type) this.deviate(req, `recipient type ${String(body.type)} does not fit ${currency}`);
+    if (!this.banks.some((b) => b.code === body.bank_code && b.currency === currency && (b.type === 'mobile_money') === wallet)) {
+      this.deviate(req, `bank code ${String(body.bank_code)} is not a ${currency} ${wallet ? 'mobile money operator' : 'bank'} of the list`);
       return refuse(400, 'Unknown bank code');
     }
     const key = `${currency}/${String(body.bank_code)}/${String(body.account_number)}`;
