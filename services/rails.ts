@@ -5,10 +5,11 @@ import { ApiError } from '../packages/core/errors.js';
 import type { Logger } from '../packages/core/logger.js';
 import type { Environment } from '../packages/core/owner.js';
 import { getCurrency } from '../packages/catalog/index.js';
+import type { Country } from '../packages/catalog/types.js';
 import { sinksOf, type CallbackSinks, type CollectCallback, type PayoutCallback, type RefundCallback } from '../packages/connectors/callbacks.js';
 import { PawapayConnector, type CallbackKind, type IncomingCallback, type PawapayNews } from '../packages/connectors/pawapay/index.js';
 import { PaystackConnector } from '../packages/connectors/paystack/index.js';
-import { reportedMismatch, withReceipt, type Connector, type Rails, type ReportedMoney } from '../packages/connectors/port.js';
+import { reportedMismatch, withReceipt, type Availability, type Connector, type Rails, type RailSubject, type ReportedMoney } from '../packages/connectors/port.js';
 import { ConnectorRouter, type ConnectorRoute } from '../packages/connectors/router.js';
 import { SandboxConnector } from '../packages/connectors/sandbox/index.js';
 import { loadState } from '../packages/eventstore/command-handler.js';
@@ -343,6 +344,50 @@ class PaystackReceiver {
       if (stored && payoutId) await this.desk.recheckPayout('paystack', stored.merchantId, environment, payoutId);
     }
   }
+}
+
+/** What the router does with one method of a country, as the configuration page shows it. */
+export interface RailChoice {
+  method: 'mobile_money' | 'card' | 'bank';
+  direction: 'collect' | 'payout';
+  /** The mobile money operator (catalog code); null for cards and banks. */
+  operator: string | null;
+  /** The connector that carries it; null: refused. */
+  rail: string | null;
+  /** What that rail says of it now; null when refused. */
+  availability: Availability | null;
+  /** The refusal the payment or payout answers (IKW-PRV-001: its code and message), and why no rail carries it; null when a rail does. */
+  refusal: { code: string; message: string; reason: string } | null;
+}
+
+/**
+ * The router's decision for each method of a country in an environment (docs/dashboard.md,
+ * "Configuration"): the same decision the payment and payout paths take (ConnectorRouter.decide),
+ * not a re-derivation; what a refusal comes from is added (no rail configured, a rail that has
+ * not loaded what it serves yet, or none that carries it).
+ */
+export async function railChoices(router: ConnectorRouter, environment: Environment, country: Country): Promise<RailChoice[]> {
+  const connectors = router.connectorsOf(environment);
+  const why = (): string => {
+    if (connectors.length === 0) return `no ${environment} rail is configured`;
+    const waiting = connectors.filter((c) => c.loaded?.() === false).map((c) => c.name);
+    if (waiting.length > 0) return `${waiting.join(' and ')} has not loaded what it serves yet`;
+    return `no configured rail (${connectors.map((c) => c.name).join(', ')}) carries it`;
+  };
+  const choose = async (method: RailChoice['method'], direction: RailChoice['direction'], subject: RailSubject, operator: string | null): Promise<RailChoice> => {
+    const decision = router.decide(environment, direction, subject);
+    if (!decision.connector) return { method, direction, operator, rail: null, availability: null, refusal: { code: decision.code, message: decision.reason, reason: why() } };
+    return { method, direction, operator, rail: decision.connector.name, availability: await decision.connector.availability(direction, subject), refusal: null };
+  };
+  const currency = country.currency.toLowerCase();
+  const choices: Promise<RailChoice>[] = [];
+  for (const o of country.operators) {
+    const subject: RailSubject = { rail: 'mobile_money', country: country.code, operator: o.code, currency };
+    if (o.directions.includes('payin')) choices.push(choose('mobile_money', 'collect', subject, o.code));
+    if (o.directions.includes('payout')) choices.push(choose('mobile_money', 'payout', subject, o.code));
+  }
+  choices.push(choose('card', 'collect', { rail: 'card', currency }, null), choose('bank', 'payout', { rail: 'bank', currency }, null));
+  return Promise.all(choices);
 }
 
 /** A live attempt with no final answer that no status check will ask about any more. */

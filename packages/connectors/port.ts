@@ -145,6 +145,11 @@ export interface Connector {
   /** Whether it carries `direction` for this subject at all (its configuration; a provider's active configuration). */
   serves(direction: Direction, subject: RailSubject): boolean;
   availability(direction: Direction, subject: RailSubject): Promise<Availability>;
+  /**
+   * Whether it has loaded what it serves from its provider (pawaPay's active configuration,
+   * Paystack's bank lists); until then it serves nothing. None: it needs nothing loaded.
+   */
+  loaded?(): boolean;
   /** Refuses what it cannot take although it serves the subject (an unknown test card, an amount it cannot express), with an ApiError. */
   assertCanCollect(method: CollectMethod): void;
   collect(request: CollectRequest): Promise<CollectInitiation>;

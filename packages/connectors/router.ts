@@ -21,6 +21,11 @@ export class ConnectorRouter {
     return this.table.find((r) => r.environment === environment && r.connector.serves(direction, subject))?.connector ?? null;
   }
 
+  /** The connectors of an environment, in the order they are asked. */
+  connectorsOf(environment: Environment): Connector[] {
+    return this.table.filter((r) => r.environment === environment).map((r) => r.connector);
+  }
+
   /** The connector of this environment with this name, or null when the routing table has none. */
   named(environment: Environment, name: string): Connector | null {
     return this.table.find((r) => r.environment === environment && r.connector.name === name)?.connector ?? null;

@@ -129,6 +129,10 @@ export class PaystackConnector implements Connector {
     await this.banks.refresh();
   }
 
+  loaded(): boolean {
+    return this.banks.current() !== undefined;
+  }
+
   /**
    * Card collections (in a currency Paystack takes, when the subject names one); payouts to a bank
    * in a currency whose banks Paystack listed, and to a Ghana or Kenya mobile money operator it
