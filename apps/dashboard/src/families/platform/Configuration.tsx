@@ -332,35 +332,36 @@ const RAIL_NAMES: Record<string, string> = { pawapay: 'pawaPay', paystack: 'Pays
 
 /**
  * The router's choice in live for each method of a country (the API's `liveRails`): the rail and
- * what it says of its availability, or the refusal and why.
+ * what it says of its availability, or refused; why it is refused once below the list, each
+ * reason once (they are mostly the same for a country).
  */
 function LiveRails({ country }: { country: CountryConfiguration }) {
   const t = useMessages(messages);
   const operatorName = (code: string | null) => country.operators.find((o) => o.code === code)?.name ?? code ?? '';
   const methodName = (choice: CountryConfiguration['liveRails'][number]) => (choice.method === 'mobile_money' ? operatorName(choice.operator) : t(`method.${choice.method}`));
+  const reasons = [...new Set(country.liveRails.flatMap((c) => (c.refusal ? [`${c.refusal.code}: ${c.refusal.reason}`] : [])))];
   return (
-    <ul className="rails" aria-label={`${t('rails')}: ${country.name}`}>
-      {country.liveRails.map((choice) => (
-        <li key={`${choice.method}-${choice.operator ?? ''}-${choice.direction}`}>
-          {methodName(choice)} ({t(`direction.${choice.direction}`)}):{' '}
-          {choice.rail ? (
-            <>
-              <strong>{RAIL_NAMES[choice.rail] ?? choice.rail}</strong>
-              {choice.availability && choice.availability !== 'available' && (
-                <>
-                  {' '}
-                  <Badge status={choice.availability === 'degraded' ? 'degraded' : 'failed'}>{t(`rail.${choice.availability}`)}</Badge>
-                </>
-              )}
-            </>
-          ) : (
-            <>
-              <Badge status="failed">{t('rail.refused')}</Badge> <span className="help">{choice.refusal ? `${choice.refusal.code}: ${choice.refusal.reason}` : ''}</span>
-            </>
-          )}
-        </li>
+    <>
+      <ul className="rails" aria-label={`${t('rails')}: ${country.name}`}>
+        {country.liveRails.map((choice) => (
+          <li key={`${choice.method}-${choice.operator ?? ''}-${choice.direction}`}>
+            {methodName(choice)} ({t(`direction.${choice.direction}`)}):{' '}
+            {choice.rail ? <strong>{RAIL_NAMES[choice.rail] ?? choice.rail}</strong> : <Badge status="failed">{t('rail.refused')}</Badge>}
+            {choice.availability && choice.availability !== 'available' && (
+              <>
+                {' '}
+                <Badge status={choice.availability === 'degraded' ? 'degraded' : 'failed'}>{t(`rail.${choice.availability}`)}</Badge>
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
+      {reasons.map((reason) => (
+        <span key={reason} className="reason-line">
+          {t('rail.refused')} — {reason}
+        </span>
       ))}
-    </ul>
+    </>
   );
 }
 
