@@ -6,7 +6,9 @@
  * recipient's type that fits its currency; bank codes of the bank list), keeps the state of
  * recipients and transfers, answers as Paystack does (`{status, message, data}`, errors
  * `{status: false, message}`), sends webhooks signed with the secret key (HMAC-SHA512, hex, in
- * `x-paystack-signature`) and injects Paystack's faults when a test asks. Every deviation is
+ * `x-paystack-signature`), serves the checkout page an initialised transaction's
+ * `authorization_url` names (Pay or Decline, then back to its `callback_url`, for browser tests),
+ * and injects Paystack's faults when a test asks. Every deviation is
  * recorded in `deviations`, which a test asserts empty at its end.
  *
  * Nothing here runs on a timer: the test settles transfers and sends webhooks when it decides.
@@ -220,6 +222,8 @@ export class PaystackStandin {
   private readonly transactions = new Map<string, Transaction>();
   private readonly authorizations = new Map<string, { email: string; reusable: boolean; last4: string; signature: string }>();
   private readonly chargeFaults: ChargeFault[] = [];
+  /** The transaction of each checkout page (`authorization_url`), by its access code. */
+  private readonly checkouts = new Map<string, string>();
   private readonly banks: StandinBank[];
   private counter = 0;
 
@@ -461,6 +465,9 @@ export class PaystackStandin {
     };
     const ok = (data: unknown, message = 'OK', status = 200) => send(status, { status: true, message, data });
     const refuse = (status: number, message: string) => send(status, { status: false, message, meta: { nextStep: 'Check the request' }, type: 'validation_error', code: 'invalid_params' });
+    // Paystack's checkout page, where the payer's browser goes (no key: it is the payer's, not Sika's).
+    const page = /^\/checkout\/(acc_[a-z0-9]+)$/.exec(url.pathname);
+    if (page) return this.checkoutPage(req, res, page[1]!, raw);
     if (req.headers.authorization !== `Bearer ${this.options.secretKey}`) {
       this.deviate(req, 'no valid bearer secret key');
       return refuse(401, 'Invalid key');
@@ -548,6 +555,32 @@ export class PaystackStandin {
     return refuse(404, 'No such endpoint');
   }
 
+  /**
+   * The checkout page of an initialised transaction, as a payer's browser sees it: the amount, and
+   * "Pay" or "Decline". Either sends the payer back to the transaction's `callback_url` with
+   * `trxref` and `reference` appended, as Paystack does (the test sends `charge.success` when it decides).
+   */
+  private checkoutPage(req: http.IncomingMessage, res: http.ServerResponse, access: string, raw: Buffer): void {
+    const reference = this.checkouts.get(access);
+    const transaction = reference ? this.transactions.get(reference) : undefined;
+    if (!transaction) {
+      res.writeHead(404, { 'Content-Type': 'text/html; charset=utf-8' });
+      return void res.end('<!doctype html><title>Not found</title><p>No such checkout</p>');
+    }
+    if (req.method === 'POST') {
+      const outcome = new URLSearchParams(raw.toString()).get('outcome');
+      this.checkout(transaction.reference, outcome === 'pay' ? {} : { declined: 'Declined' });
+      const back = new URL(String(transaction.request.callback_url));
+      back.searchParams.set('trxref', transaction.reference);
+      back.searchParams.set('reference', transaction.reference);
+      res.writeHead(302, { Location: back.toString() });
+      return void res.end();
+    }
+    const amount = `${String(transaction.request.currency ?? 'NGN')} ${((transaction.request.amount as number) / 100).toFixed(2)}`;
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    res.end(`<!doctype html><html lang="en"><title>Paystack checkout</title><main><h1>Pay ${amount}</h1><p>${String(transaction.request.email)}</p><form method="post"><button name="outcome" value="pay">Pay</button> <button name="outcome" value="decline">Decline</button></form></main></html>`);
+  }
+
   private charge(
     req: http.IncomingMessage,
     kind: 'initialize' | 'charge',
@@ -568,6 +601,7 @@ export class PaystackStandin {
     if (kind === 'initialize') {
       this.transactions.set(key, { reference: key, id: ++this.counter, request: body, status: 'abandoned', gatewayResponse: 'The transaction was not completed' });
       const access = `acc_${this.counter.toString(36)}`;
+      this.checkouts.set(access, key);
       return ok({ authorization_url: `${this.url}/checkout/${access}`, access_code: access, reference: key }, 'Authorization URL created');
     }
     const authorization = this.authorizations.get(body.authorization_code as string);
