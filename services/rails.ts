@@ -1,14 +1,15 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../packages/core/clock.js';
-import type { Config, PawapayAccount, PaystackAccount } from '../packages/core/config.js';
+import type { Config, PawapayAccount, PaystackAccount, RailName } from '../packages/core/config.js';
 import { ApiError } from '../packages/core/errors.js';
 import type { Logger } from '../packages/core/logger.js';
 import type { Environment } from '../packages/core/owner.js';
 import { getCurrency } from '../packages/catalog/index.js';
+import type { Country } from '../packages/catalog/types.js';
 import { sinksOf, type CallbackSinks, type CollectCallback, type PayoutCallback, type RefundCallback } from '../packages/connectors/callbacks.js';
 import { PawapayConnector, type CallbackKind, type IncomingCallback, type PawapayNews } from '../packages/connectors/pawapay/index.js';
 import { PaystackConnector } from '../packages/connectors/paystack/index.js';
-import { reportedMismatch, withReceipt, type Rails, type ReportedMoney } from '../packages/connectors/port.js';
+import { reportedMismatch, withReceipt, type Availability, type Connector, type Rails, type RailSubject, type ReportedMoney } from '../packages/connectors/port.js';
 import { ConnectorRouter, type ConnectorRoute } from '../packages/connectors/router.js';
 import { SandboxConnector } from '../packages/connectors/sandbox/index.js';
 import { loadState } from '../packages/eventstore/command-handler.js';
@@ -51,13 +52,16 @@ export interface OpenedRails {
 }
 
 /**
- * The routing table (docs/connectors.md, "The router"), first match wins: live mobile money of
- * the countries pawaPay serves goes through pawaPay when PAWAPAY_API_TOKEN is set (Mali, Togo and
- * the rest stay refused with IKW-PRV-001); live bank payouts of the currencies Paystack lists
- * banks for go through Paystack when PAYSTACK_SECRET_KEY is set. In sandbox the same, with
- * PAWAPAY_SANDBOX_API_TOKEN and PAYSTACK_SANDBOX_SECRET_KEY, and everything else to the
- * simulator. Each connector loads what it serves here (pawaPay's active configuration, Paystack's
- * bank list), at start-up; one that cannot load it yet serves nothing until it can.
+ * The routing table (docs/connectors.md, "The router"), first match wins, the rails in the order
+ * of RAIL_PRECEDENCE (pawaPay, then Paystack, unless told): live mobile money of the operators
+ * pawaPay's active configuration carries goes through pawaPay when PAWAPAY_API_TOKEN is set; cards,
+ * bank payouts of the currencies Paystack lists banks for, and payouts to the Ghana and Kenya
+ * mobile money operators it lists go through Paystack when PAYSTACK_SECRET_KEY is set (mobile
+ * money there only where the rail before it does not serve it); the rest is refused with
+ * IKW-PRV-001. In sandbox the same, with PAWAPAY_SANDBOX_API_TOKEN and
+ * PAYSTACK_SANDBOX_SECRET_KEY, and everything else to the simulator. Each connector loads what it
+ * serves here (pawaPay's active configuration, Paystack's bank lists), at start-up; one that
+ * cannot load it yet serves nothing until it can.
  */
 export async function openRails(
   config: Config,
@@ -65,7 +69,6 @@ export async function openRails(
 ): Promise<OpenedRails> {
   const { clock, log, store, sinks } = deps;
   const pawapay: Partial<Record<Environment, PawapayConnector>> = {};
-  const table: ConnectorRoute[] = [];
   for (const environment of ['live', 'sandbox'] as const) {
     const account: PawapayAccount | null = config.pawapay[environment];
     if (!account) continue;
@@ -82,7 +85,6 @@ export async function openRails(
     });
     await connector.refresh().catch((err: unknown) => log.error({ err, environment }, "pawaPay's active configuration could not be loaded; pawaPay serves nothing until it can"));
     pawapay[environment] = connector;
-    table.push({ environment, connector });
   }
   const paystack: Partial<Record<Environment, PaystackConnector>> = {};
   for (const environment of ['live', 'sandbox'] as const) {
@@ -102,16 +104,17 @@ export async function openRails(
     });
     await connector.refresh().catch((err: unknown) => log.error({ err, environment }, "Paystack's bank list could not be loaded; Paystack serves nothing until it can"));
     paystack[environment] = connector;
-    table.push({ environment, connector });
   }
+  const rails: Record<RailName, Partial<Record<Environment, Connector>>> = { pawapay, paystack };
+  const table: ConnectorRoute[] = config.railPrecedence.flatMap((name) => (['live', 'sandbox'] as const).flatMap((environment) => (rails[name][environment] ? [{ environment, connector: rails[name][environment] }] : [])));
   table.push({ environment: 'sandbox', connector: new SandboxConnector(clock, config.sandboxOperatorDelayMs, config.publicUrl, sinksOf('sandbox', sinks)) });
   const router = new ConnectorRouter(table);
-  const rails = { sandbox: router.rails('sandbox'), live: router.rails('live') };
+  const routed = { sandbox: router.rails('sandbox'), live: router.rails('live') };
   const desk = new NewsDesk({ clock, store, knex: deps.knex, sinks });
   const receiver = new PawapayReceiver(pawapay, desk, log.child({ connector: 'pawapay' }));
   const paystackReceiver = new PaystackReceiver(paystack, desk, log.child({ connector: 'paystack' }));
   return {
-    railsOf: (environment) => (deps.wrap ? deps.wrap(environment, rails[environment]) : rails[environment]),
+    railsOf: (environment) => (deps.wrap ? deps.wrap(environment, routed[environment]) : routed[environment]),
     callbacks: { pawapay: (kind, incoming) => receiver.receive(kind, incoming), paystack: (incoming) => paystackReceiver.receive(incoming) },
     connectors: router,
   };
@@ -341,6 +344,50 @@ class PaystackReceiver {
       if (stored && payoutId) await this.desk.recheckPayout('paystack', stored.merchantId, environment, payoutId);
     }
   }
+}
+
+/** What the router does with one method of a country, as the configuration page shows it. */
+export interface RailChoice {
+  method: 'mobile_money' | 'card' | 'bank';
+  direction: 'collect' | 'payout';
+  /** The mobile money operator (catalog code); null for cards and banks. */
+  operator: string | null;
+  /** The connector that carries it; null: refused. */
+  rail: string | null;
+  /** What that rail says of it now; null when refused. */
+  availability: Availability | null;
+  /** The refusal the payment or payout answers (IKW-PRV-001: its code and message), and why no rail carries it; null when a rail does. */
+  refusal: { code: string; message: string; reason: string } | null;
+}
+
+/**
+ * The router's decision for each method of a country in an environment (docs/dashboard.md,
+ * "Configuration"): the same decision the payment and payout paths take (ConnectorRouter.decide),
+ * not a re-derivation; what a refusal comes from is added (no rail configured, a rail that has
+ * not loaded what it serves yet, or none that carries it).
+ */
+export async function railChoices(router: ConnectorRouter, environment: Environment, country: Country): Promise<RailChoice[]> {
+  const connectors = router.connectorsOf(environment);
+  const why = (): string => {
+    if (connectors.length === 0) return `no ${environment} rail is configured`;
+    const waiting = connectors.filter((c) => c.loaded?.() === false).map((c) => c.name);
+    if (waiting.length > 0) return `${waiting.join(' and ')} has not loaded what it serves yet`;
+    return `no configured rail (${connectors.map((c) => c.name).join(', ')}) carries it`;
+  };
+  const choose = async (method: RailChoice['method'], direction: RailChoice['direction'], subject: RailSubject, operator: string | null): Promise<RailChoice> => {
+    const decision = router.decide(environment, direction, subject);
+    if (!decision.connector) return { method, direction, operator, rail: null, availability: null, refusal: { code: decision.code, message: decision.reason, reason: why() } };
+    return { method, direction, operator, rail: decision.connector.name, availability: await decision.connector.availability(direction, subject), refusal: null };
+  };
+  const currency = country.currency.toLowerCase();
+  const choices: Promise<RailChoice>[] = [];
+  for (const o of country.operators) {
+    const subject: RailSubject = { rail: 'mobile_money', country: country.code, operator: o.code, currency };
+    if (o.directions.includes('payin')) choices.push(choose('mobile_money', 'collect', subject, o.code));
+    if (o.directions.includes('payout')) choices.push(choose('mobile_money', 'payout', subject, o.code));
+  }
+  choices.push(choose('card', 'collect', { rail: 'card', currency }, null), choose('bank', 'payout', { rail: 'bank', currency }, null));
+  return Promise.all(choices);
 }
 
 /** A live attempt with no final answer that no status check will ask about any more. */

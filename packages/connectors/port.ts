@@ -55,6 +55,14 @@ export interface PayoutRequest {
   amount: number;
   currency: string;
   destination: PayoutDestination;
+  /**
+   * The connector the payout recorded when it was created (`connector` of `payout.created`): it
+   * carries the payout from then on (its initiation, a resend, its status checks), whatever the
+   * routing table says later. Two rails may serve one destination (mobile money through pawaPay
+   * or Paystack), and a lost answer must be asked of the rail that may hold it, never sent to the
+   * other. None: routed (the simulator's payouts record none).
+   */
+  connector?: string;
 }
 
 export type PayoutInitiation = { status: 'accepted' } | { status: 'rejected'; failureCode: string; failureMessage: string };
@@ -137,6 +145,11 @@ export interface Connector {
   /** Whether it carries `direction` for this subject at all (its configuration; a provider's active configuration). */
   serves(direction: Direction, subject: RailSubject): boolean;
   availability(direction: Direction, subject: RailSubject): Promise<Availability>;
+  /**
+   * Whether it has loaded what it serves from its provider (pawaPay's active configuration,
+   * Paystack's bank lists); until then it serves nothing. None: it needs nothing loaded.
+   */
+  loaded?(): boolean;
   /** Refuses what it cannot take although it serves the subject (an unknown test card, an amount it cannot express), with an ApiError. */
   assertCanCollect(method: CollectMethod): void;
   collect(request: CollectRequest): Promise<CollectInitiation>;
@@ -171,8 +184,11 @@ export interface Rails {
   /** The status checks of the connector that carries this (routed as the initiation was); none when no connector does. */
   collectStatus(request: CollectRequest): Promise<StatusAnswer<CollectOutcome>>;
   payoutStatus(request: PayoutRequest): Promise<StatusAnswer<PayoutReport>>;
-  /** The connector that carries this and its status-check schedule; null when it needs none, or none carries it. */
-  statusChecks(direction: 'collect' | 'payout', what: CollectMethod | PayoutDestination): { connector: string; schedule: readonly number[] } | null;
+  /**
+   * The connector that carries this and its status-check schedule; null when it needs none, or none
+   * carries it. `carriedBy`: the connector the attempt recorded, which keeps it (PayoutRequest.connector).
+   */
+  statusChecks(direction: 'collect' | 'payout', what: CollectMethod | PayoutDestination, carriedBy?: string): { connector: string; schedule: readonly number[] } | null;
   /** The name of the connector that carries this when it keeps a wallet (the attempt records it); null otherwise, or when none carries it. */
   clearingRail(direction: 'collect' | 'payout', what: CollectMethod | PayoutDestination): string | null;
   /**

@@ -1,6 +1,6 @@
 import { ApiError } from '../core/errors.js';
 import type { Environment } from '../core/owner.js';
-import { subjectOf, type CollectMethod, type Connector, type Direction, type PayoutDestination, type Rails, type RailSubject } from './port.js';
+import { subjectOf, type CollectMethod, type Connector, type Direction, type PayoutDestination, type PayoutRequest, type Rails, type RailSubject } from './port.js';
 
 /** One line of the routing table: this connector carries what it serves in this environment. */
 export interface ConnectorRoute {
@@ -21,16 +21,38 @@ export class ConnectorRouter {
     return this.table.find((r) => r.environment === environment && r.connector.serves(direction, subject))?.connector ?? null;
   }
 
+  /** The connectors of an environment, in the order they are asked. */
+  connectorsOf(environment: Environment): Connector[] {
+    return this.table.filter((r) => r.environment === environment).map((r) => r.connector);
+  }
+
   /** The connector of this environment with this name, or null when the routing table has none. */
   named(environment: Environment, name: string): Connector | null {
     return this.table.find((r) => r.environment === environment && r.connector.name === name)?.connector ?? null;
   }
 
+  /**
+   * The router's decision for a subject, the one the payment and payout paths take: the connector
+   * that carries it, or the refusal they answer (IKW-PRV-001, with why). The configuration page
+   * shows the same decisions (services/rails.ts, railChoices).
+   */
+  decide(environment: Environment, direction: 'collect' | 'payout', subject: RailSubject): { connector: Connector } | { connector: null; code: 'IKW-PRV-001'; reason: string } {
+    const connector = this.route(environment, direction, subject);
+    return connector ? { connector } : { connector: null, code: 'IKW-PRV-001', reason: refusal(environment, direction, subject) };
+  }
+
   /** The rails of one environment, as the payment and payout services call them. */
   rails(environment: Environment): Rails {
     const routed = (direction: 'collect' | 'payout', what: CollectMethod | PayoutDestination, param: string): Connector => {
-      const connector = this.route(environment, direction, subjectOf(what));
-      if (!connector) throw new ApiError('IKW-PRV-001', refusal(environment, direction, what), param);
+      const decision = this.decide(environment, direction, subjectOf(what));
+      if (!decision.connector) throw new ApiError(decision.code, decision.reason, param);
+      return decision.connector;
+    };
+    // A payout stays with the connector it recorded (PayoutRequest.connector), whatever the table says now.
+    const carrier = (request: PayoutRequest): Connector => {
+      if (request.connector === undefined) return routed('payout', request.destination, 'destination');
+      const connector = this.named(environment, request.connector);
+      if (!connector) throw new ApiError('IKW-PRV-001', `${environment === 'live' ? 'Live' : 'Sandbox'} payouts through ${request.connector}, which carries this payout, are not configured any more`, 'destination');
       return connector;
     };
     return {
@@ -38,11 +60,11 @@ export class ConnectorRouter {
       collect: async (request) => routed('collect', request.paymentMethod, 'payment_method').collect(request),
       assertCanPayOut: (destination) => routed('payout', destination, 'destination').assertCanPayOut(destination),
       verifyDestination: async (destination, owner) => routed('payout', destination, 'destination').verifyDestination?.(destination, { merchantId: owner.merchantId, environment }),
-      payout: async (request) => routed('payout', request.destination, 'destination').payout(request),
+      payout: async (request) => carrier(request).payout(request),
       collectStatus: async (request) => routed('collect', request.paymentMethod, 'payment_method').collectStatus(request),
-      payoutStatus: async (request) => routed('payout', request.destination, 'destination').payoutStatus(request),
-      statusChecks: (direction, what) => {
-        const connector = this.route(environment, direction, subjectOf(what));
+      payoutStatus: async (request) => carrier(request).payoutStatus(request),
+      statusChecks: (direction, what, carriedBy) => {
+        const connector = carriedBy !== undefined ? this.named(environment, carriedBy) : this.route(environment, direction, subjectOf(what));
         return connector?.statusChecks?.length ? { connector: connector.name, schedule: connector.statusChecks } : null;
       },
       clearingRail: (direction, what) => {
@@ -54,12 +76,12 @@ export class ConnectorRouter {
   }
 }
 
-function refusal(environment: Environment, direction: 'collect' | 'payout', what: CollectMethod | PayoutDestination): string {
+function refusal(environment: Environment, direction: 'collect' | 'payout', what: RailSubject): string {
   const mode = environment === 'live' ? 'Live' : 'Sandbox';
   if (direction === 'collect') {
-    const method = what.type === 'mobile_money' ? `operator ${what.operator} (${what.country})` : 'cards';
+    const method = what.rail === 'mobile_money' ? `operator ${what.operator} (${what.country})` : 'cards';
     return `${mode} processing is not enabled for ${method}: no connector is configured`;
   }
-  const destination = what.type === 'mobile_money' ? `operator ${what.operator} (${what.country})` : 'bank transfers';
+  const destination = what.rail === 'mobile_money' ? `operator ${what.operator} (${what.country})` : 'bank transfers';
   return `${mode} payouts are not enabled for ${destination}: no connector is configured`;
 }

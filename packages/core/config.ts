@@ -70,7 +70,16 @@ export interface Config {
   pawapay: PawapayConfig;
   /** Paystack, the card and bank rail (docs/connectors.md, "Paystack"). */
   paystack: PaystackConfig;
+  /**
+   * RAIL_PRECEDENCE: the order in which the router asks the rails (docs/connectors.md, "The
+   * router"); the first that serves a subject carries it. Each rail once.
+   */
+  railPrecedence: readonly RailName[];
 }
+
+/** The rails whose order RAIL_PRECEDENCE sets (the simulator is always last, in sandbox only). */
+export const RAIL_NAMES = ['pawapay', 'paystack'] as const;
+export type RailName = (typeof RAIL_NAMES)[number];
 
 /** One pawaPay account: its API's base URL and its token. */
 export interface PawapayAccount {
@@ -275,6 +284,17 @@ function paystack(env: Env): PaystackConfig {
   return { live: account('PAYSTACK_SECRET_KEY', 'sk_live_', 'live'), sandbox: account('PAYSTACK_SANDBOX_SECRET_KEY', 'sk_test_', 'test') };
 }
 
+/** RAIL_PRECEDENCE: every rail once, in the order the router asks them; pawaPay first unless told. */
+function railPrecedence(env: Env): RailName[] {
+  const raw = env.RAIL_PRECEDENCE?.trim();
+  if (!raw) return [...RAIL_NAMES];
+  const names = raw.split(',').map((n) => n.trim().toLowerCase());
+  const unknown = names.filter((n) => !(RAIL_NAMES as readonly string[]).includes(n));
+  if (unknown.length > 0) throw new ConfigError('RAIL_PRECEDENCE', `names no rail "${unknown.join('", "')}": list ${RAIL_NAMES.join(' and ')}, each once, first the one that carries what both serve (e.g. ${RAIL_NAMES.join(',')})`);
+  if (new Set(names).size !== names.length || names.length !== RAIL_NAMES.length) throw new ConfigError('RAIL_PRECEDENCE', `must list ${RAIL_NAMES.join(' and ')}, each once, got "${raw}"`);
+  return names as RailName[];
+}
+
 function google(env: Env): GoogleConfig | null {
   const clientId = env.GOOGLE_CLIENT_ID || null;
   const clientSecret = env.GOOGLE_CLIENT_SECRET || null;
@@ -467,5 +487,6 @@ export function loadConfig(env: Env = process.env): Config {
     supportEmail: emailAddress(env, 'SUPPORT_EMAIL'),
     pawapay: pawapay(env),
     paystack: paystack(env),
+    railPrecedence: railPrecedence(env),
   };
 }

@@ -19,6 +19,8 @@ t.test('configuration: a country bounded and its payouts off, then back; a metho
   const senegal = page.getByRole('region', { name: 'Countries' }).getByRole('row', { name: /^Senegal/ });
   await senegal.waitFor();
   t.match(await senegal.textContent(), /Catalog default/);
+  t.equal(await page.getByRole('list', { name: 'Rails in live: Senegal' }).getByRole('listitem').first().textContent(), 'Orange Money (in): refused', 'no live rail configured: each method refused');
+  t.match(await senegal.textContent(), /refused — IKW-PRV-001: no live rail is configured/, 'and why');
 
   await senegal.getByRole('button', { name: 'Configure Senegal' }).click();
   const form = page.getByRole('form', { name: 'Configure Senegal' });

@@ -32,8 +32,8 @@ export interface PawapayLive {
  * with a key the stand-in checks (the account takes signed requests only). The stand-in reads the
  * service's manual clock. `environment: 'sandbox'` configures pawaPay's sandbox account instead.
  */
-export async function startPawapayLive(t: Test, options: { standin?: Partial<StandinOptions>; service?: StartOptions; environment?: 'live' | 'sandbox' } = {}): Promise<PawapayLive> {
-  const port = await freePort();
+export async function startPawapayLive(t: Test, options: { standin?: Partial<StandinOptions>; service?: StartOptions; environment?: 'live' | 'sandbox'; port?: number } = {}): Promise<PawapayLive> {
+  const port = options.port ?? (await freePort());
   const publicUrl = `http://127.0.0.1:${port}`;
   let svc: TestService | undefined;
   const clock: Clock = { now: () => svc!.clock.now() };
@@ -107,4 +107,18 @@ export async function goLive(svc: TestService, name = 'Live merchant'): Promise<
   const merchant = await svc.merchant(name);
   await activateLive(svc, merchant.id);
   return { merchant, key: merchant.api_keys.live };
+}
+
+/**
+ * Both live rails on one service: pawaPay's stand-in (its active configuration `pawapay`, default
+ * the stand-in's) and Paystack's, the routing table in the order `RAIL_PRECEDENCE` gives (the
+ * default when unset).
+ */
+export async function startBothLive(t: Test, options: { precedence?: string; pawapay?: Partial<StandinOptions> } = {}): Promise<PawapayLive & { paystack: PaystackStandin }> {
+  const port = await freePort();
+  const paystack = await PaystackStandin.start({ secretKey: PAYSTACK_LIVE_KEY, webhookUrl: `http://127.0.0.1:${port}/connectors/paystack/events` });
+  t.teardown(() => paystack.close());
+  const env: Record<string, string> = { PAYSTACK_SECRET_KEY: PAYSTACK_LIVE_KEY, PAYSTACK_API_URL: paystack.url, ...(options.precedence ? { RAIL_PRECEDENCE: options.precedence } : {}) };
+  const live = await startPawapayLive(t, { port, service: { env }, ...(options.pawapay ? { standin: options.pawapay } : {}) });
+  return { ...live, paystack };
 }

@@ -6,7 +6,9 @@
  * recipient's type that fits its currency; bank codes of the bank list), keeps the state of
  * recipients and transfers, answers as Paystack does (`{status, message, data}`, errors
  * `{status: false, message}`), sends webhooks signed with the secret key (HMAC-SHA512, hex, in
- * `x-paystack-signature`) and injects Paystack's faults when a test asks. Every deviation is
+ * `x-paystack-signature`), serves the checkout page an initialised transaction's
+ * `authorization_url` names (Pay or Decline, then back to its `callback_url`, for browser tests),
+ * and injects Paystack's faults when a test asks. Every deviation is
  * recorded in `deviations`, which a test asserts empty at its end.
  *
  * Nothing here runs on a timer: the test settles transfers and sends webhooks when it decides.
@@ -20,6 +22,8 @@ export interface StandinBank {
   code: string;
   name: string;
   currency: string;
+  /** A mobile money operator (`GET /bank?type=mobile_money` lists it; its recipients are `mobile_money`); a bank otherwise. */
+  type?: 'mobile_money';
 }
 
 export const DEFAULT_BANKS: StandinBank[] = [
@@ -27,7 +31,18 @@ export const DEFAULT_BANKS: StandinBank[] = [
   { code: '044', name: 'Access Bank', currency: 'NGN' },
   { code: '033', name: 'United Bank For Africa', currency: 'NGN' },
   { code: '280100', name: 'GCB Bank', currency: 'GHS' },
+  { code: 'MTN', name: 'MTN', currency: 'GHS', type: 'mobile_money' },
+  { code: 'VOD', name: 'Vodafone', currency: 'GHS', type: 'mobile_money' },
+  { code: 'ATL', name: 'AirtelTigo', currency: 'GHS', type: 'mobile_money' },
+  { code: 'MPESA', name: 'M-PESA', currency: 'KES', type: 'mobile_money' },
 ];
+
+/** The `type` filter of `GET /bank`, as Paystack's document spells it (`ghipps` sic). */
+const BANK_LIST_TYPES = ['ghipps', 'mobile_money', 'nuban', 'kepss', 'basa'];
+/** The currencies whose mobile money wallets Paystack pays (recipient type `mobile_money`). */
+const MOBILE_MONEY_CURRENCIES = ['GHS', 'KES'];
+/** A wallet's number as Paystack takes it: national, a leading 0 and nine digits (`0551234987`). */
+const NATIONAL_WALLET_NUMBER = /^0[0-9]{9}$/;
 
 /** What the next transfer request meets, instead of Paystack's ordinary acceptance (`pending`). */
 export type TransferFault =
@@ -207,6 +222,8 @@ export class PaystackStandin {
   private readonly transactions = new Map<string, Transaction>();
   private readonly authorizations = new Map<string, { email: string; reusable: boolean; last4: string; signature: string }>();
   private readonly chargeFaults: ChargeFault[] = [];
+  /** The transaction of each checkout page (`authorization_url`), by its access code. */
+  private readonly checkouts = new Map<string, string>();
   private readonly banks: StandinBank[];
   private counter = 0;
 
@@ -448,6 +465,9 @@ export class PaystackStandin {
     };
     const ok = (data: unknown, message = 'OK', status = 200) => send(status, { status: true, message, data });
     const refuse = (status: number, message: string) => send(status, { status: false, message, meta: { nextStep: 'Check the request' }, type: 'validation_error', code: 'invalid_params' });
+    // Paystack's checkout page, where the payer's browser goes (no key: it is the payer's, not Sika's).
+    const page = /^\/checkout\/(acc_[a-z0-9]+)$/.exec(url.pathname);
+    if (page) return this.checkoutPage(req, res, page[1]!, raw);
     if (req.headers.authorization !== `Bearer ${this.options.secretKey}`) {
       this.deviate(req, 'no valid bearer secret key');
       return refuse(401, 'Invalid key');
@@ -460,8 +480,11 @@ export class PaystackStandin {
     };
     if (req.method === 'GET' && path === '/bank') {
       allowQuery(['currency', 'country', 'perPage', 'page', 'type', 'use_cursor', 'next']);
-      const banks = this.banks.filter((b) => !query.currency || b.currency === query.currency);
-      return ok(banks.map((b, i) => ({ id: i + 1, name: b.name, slug: b.name.toLowerCase().replace(/\W+/g, '-'), code: b.code, longcode: '', gateway: null, pay_with_bank: false, supports_transfer: true, active: true, is_deleted: false, country: b.currency === 'NGN' ? 'Nigeria' : 'Ghana', currency: b.currency, type: RECIPIENT_TYPE[b.currency] })), 'Banks retrieved');
+      if (query.type !== undefined && !BANK_LIST_TYPES.includes(query.type)) this.deviate(req, `bank list type ${query.type} is not one of ${BANK_LIST_TYPES.join(', ')}`);
+      const typeOf = (b: StandinBank) => b.type ?? RECIPIENT_TYPE[b.currency];
+      const banks = this.banks.filter((b) => (!query.currency || b.currency === query.currency) && (!query.type || typeOf(b) === query.type));
+      const country: Record<string, string> = { NGN: 'Nigeria', GHS: 'Ghana', KES: 'Kenya', ZAR: 'South Africa' };
+      return ok(banks.map((b, i) => ({ id: i + 1, name: b.name, slug: b.name.toLowerCase().replace(/\W+/g, '-'), code: b.code, longcode: '', gateway: null, pay_with_bank: false, supports_transfer: true, active: true, is_deleted: false, country: country[b.currency], currency: b.currency, type: typeOf(b) })), 'Banks retrieved');
     }
     if (req.method === 'GET' && path === '/bank/resolve') {
       allowQuery(['account_number', 'bank_code']);
@@ -469,7 +492,7 @@ export class PaystackStandin {
         this.deviate(req, 'account_number and bank_code are required, the number numeric');
         return refuse(400, 'Account number should be numeric');
       }
-      if (!this.banks.some((b) => b.code === query.bank_code)) this.deviate(req, `bank code ${query.bank_code} is not in the bank list`);
+      if (!this.banks.some((b) => b.code === query.bank_code && !b.type)) this.deviate(req, `bank code ${query.bank_code} is not a bank of the list`);
       const name = this.accountNames.get(`${query.bank_code}/${query.account_number}`);
       if (!name) return refuse(422, 'Could not resolve account name. Check parameters or try again.');
       return ok({ account_number: query.account_number, account_name: name, bank_id: 9 }, 'Account number resolved');
@@ -532,6 +555,32 @@ export class PaystackStandin {
     return refuse(404, 'No such endpoint');
   }
 
+  /**
+   * The checkout page of an initialised transaction, as a payer's browser sees it: the amount, and
+   * "Pay" or "Decline". Either sends the payer back to the transaction's `callback_url` with
+   * `trxref` and `reference` appended, as Paystack does (the test sends `charge.success` when it decides).
+   */
+  private checkoutPage(req: http.IncomingMessage, res: http.ServerResponse, access: string, raw: Buffer): void {
+    const reference = this.checkouts.get(access);
+    const transaction = reference ? this.transactions.get(reference) : undefined;
+    if (!transaction) {
+      res.writeHead(404, { 'Content-Type': 'text/html; charset=utf-8' });
+      return void res.end('<!doctype html><title>Not found</title><p>No such checkout</p>');
+    }
+    if (req.method === 'POST') {
+      const outcome = new URLSearchParams(raw.toString()).get('outcome');
+      this.checkout(transaction.reference, outcome === 'pay' ? {} : { declined: 'Declined' });
+      const back = new URL(String(transaction.request.callback_url));
+      back.searchParams.set('trxref', transaction.reference);
+      back.searchParams.set('reference', transaction.reference);
+      res.writeHead(302, { Location: back.toString() });
+      return void res.end();
+    }
+    const amount = `${String(transaction.request.currency ?? 'NGN')} ${((transaction.request.amount as number) / 100).toFixed(2)}`;
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    res.end(`<!doctype html><html lang="en"><title>Paystack checkout</title><main><h1>Pay ${amount}</h1><p>${String(transaction.request.email)}</p><form method="post"><button name="outcome" value="pay">Pay</button> <button name="outcome" value="decline">Decline</button></form></main></html>`);
+  }
+
   private charge(
     req: http.IncomingMessage,
     kind: 'initialize' | 'charge',
@@ -552,6 +601,7 @@ export class PaystackStandin {
     if (kind === 'initialize') {
       this.transactions.set(key, { reference: key, id: ++this.counter, request: body, status: 'abandoned', gatewayResponse: 'The transaction was not completed' });
       const access = `acc_${this.counter.toString(36)}`;
+      this.checkouts.set(access, key);
       return ok({ authorization_url: `${this.url}/checkout/${access}`, access_code: access, reference: key }, 'Authorization URL created');
     }
     const authorization = this.authorizations.get(body.authorization_code as string);
@@ -628,9 +678,14 @@ export class PaystackStandin {
       return refuse(400, 'Invalid recipient');
     }
     const currency = (body.currency as string | undefined) ?? 'NGN';
-    if (RECIPIENT_TYPE[currency] !== body.type) this.deviate(req, `recipient type ${String(body.type)} does not fit ${currency}`);
-    if (!this.banks.some((b) => b.code === body.bank_code && b.currency === currency)) {
-      this.deviate(req, `bank code ${String(body.bank_code)} is not a ${currency} bank of the list`);
+    const wallet = body.type === 'mobile_money';
+    if (wallet) {
+      // A wallet: GHS or KES, an operator of the mobile money list, the number in its national form.
+      if (!MOBILE_MONEY_CURRENCIES.includes(currency)) this.deviate(req, `a mobile_money recipient in ${currency}: Paystack pays wallets in ${MOBILE_MONEY_CURRENCIES.join(', ')}`);
+      if (!NATIONAL_WALLET_NUMBER.test(String(body.account_number))) this.deviate(req, `wallet number ${String(body.account_number)} is not national (0 and nine digits)`);
+    } else if (RECIPIENT_TYPE[currency] !== body.type) this.deviate(req, `recipient type ${String(body.type)} does not fit ${currency}`);
+    if (!this.banks.some((b) => b.code === body.bank_code && b.currency === currency && (b.type === 'mobile_money') === wallet)) {
+      this.deviate(req, `bank code ${String(body.bank_code)} is not a ${currency} ${wallet ? 'mobile money operator' : 'bank'} of the list`);
       return refuse(400, 'Unknown bank code');
     }
     const key = `${currency}/${String(body.bank_code)}/${String(body.account_number)}`;

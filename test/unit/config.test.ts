@@ -183,3 +183,11 @@ t.test('Paystack: off by default; a key of the right kind turns each environment
   refusedNaming(t, { PAYSTACK_SECRET_KEY: 'sk_live_' }, 'PAYSTACK_SECRET_KEY');
   refusedNaming(t, { PAYSTACK_SECRET_KEY: 'sk_live_abc', PAYSTACK_API_URL: 'ftp://api.paystack.co' }, 'PAYSTACK_API_URL');
 });
+
+t.test('RAIL_PRECEDENCE: pawaPay then Paystack unless told; each rail once, or the start stops', async (t) => {
+  t.same(loadConfig({}).railPrecedence, ['pawapay', 'paystack'], 'pawaPay first by default');
+  t.same(loadConfig({ RAIL_PRECEDENCE: ' Paystack, pawapay ' }).railPrecedence, ['paystack', 'pawapay'], 'any case, spaces ignored');
+  t.match(refusedNaming(t, { RAIL_PRECEDENCE: 'paystack,flutterwave' }, 'RAIL_PRECEDENCE'), /names no rail "flutterwave"/, 'an unknown rail');
+  refusedNaming(t, { RAIL_PRECEDENCE: 'paystack' }, 'RAIL_PRECEDENCE');
+  refusedNaming(t, { RAIL_PRECEDENCE: 'paystack,paystack' }, 'RAIL_PRECEDENCE');
+});

@@ -80,6 +80,27 @@ t.test('the router: the first connector of the environment that serves it; none 
   t.same(cards.asked, [], 'nothing routed elsewhere');
 });
 
+t.test('a payout stays with the connector it recorded, whatever rail the table now puts first', async (t) => {
+  const paid: string[] = [];
+  const rail = (name: string) =>
+    Object.assign(onlyFor(name, (s) => s.rail === 'mobile_money'), {
+      statusChecks: name === 'first' ? [60_000] : [120_000],
+      payout: async () => (paid.push(name), { status: 'accepted' as const }),
+      payoutStatus: async () => (paid.push(`${name}?`), { found: false as const }),
+    });
+  const live = new ConnectorRouter([
+    { environment: 'live', connector: rail('first') },
+    { environment: 'live', connector: rail('second') },
+  ]).rails('live');
+  const request = { ...payoutRequest('221770000067'), environment: 'live' as const };
+  await live.payout(request);
+  await live.payout({ ...request, connector: 'second' });
+  await live.payoutStatus({ ...request, connector: 'second' });
+  t.same(paid, ['first', 'second', 'second?'], 'routed when it recorded none; its own rail otherwise, status checks included');
+  t.same(live.statusChecks('payout', request.destination, 'second'), { connector: 'second', schedule: [120_000] }, 'on its own rail’s schedule');
+  await t.rejects(live.payout({ ...request, connector: 'gone' }), { code: 'IKW-PRV-001' }, 'a rail no longer configured: refused, never sent elsewhere');
+});
+
 t.test('the sinks stamp news with its connector, whose actor the events carry', async (t) => {
   const { sinks, collected } = recordingSinks();
   await sinksOf('pawapay', sinks).collect({ paymentIntentId: 'pi_1', operationId: 'op_1', merchantId: 'acct_1', environment: 'live', outcome: { status: 'succeeded' } }, new Date(0));

@@ -166,6 +166,10 @@ export class PawapayConnector implements Connector {
     await this.conf.refresh();
   }
 
+  loaded(): boolean {
+    return this.conf.current() !== undefined;
+  }
+
   /**
    * Mobile money of a (country, operator) pawaPay carries for the account in this direction, from
    * the configuration held (never a call: routing is synchronous). Collections through a provider

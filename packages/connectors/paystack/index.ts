@@ -30,7 +30,7 @@ import { PaystackCallFailed, PaystackClient } from './client.js';
 import { authorizationOf, chargeOutcomeOf, type CardBook } from './cards.js';
 import { paystackReference, sikaIdOf } from './references.js';
 import { verifiesWith } from './signatures.js';
-import { NAME_CHECK_CURRENCIES, RECIPIENT_TYPES, sameAccountName, transferDelayOf, transferFinalOf } from './transfers.js';
+import { MOBILE_MONEY, NAME_CHECK_CURRENCIES, RECIPIENT_TYPES, sameAccountName, transferDelayOf, transferFinalOf } from './transfers.js';
 
 export { paystackReference, sikaIdOf } from './references.js';
 export type { CardBook, SavedCard } from './cards.js';
@@ -80,12 +80,32 @@ export type PaystackEvent =
   | { kind: 'ignored'; reason: string; payoutId?: string };
 
 /**
+ * What the account may pay out to, from `GET /bank`: the codes of the banks that take transfers and
+ * of the mobile money operators, by currency.
+ */
+interface Payees {
+  bank: ReadonlyMap<string, ReadonlySet<string>>;
+  mobile_money: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+/** A transfer recipient as `POST /transferrecipient` takes it, and the key it is kept under for the merchant. */
+interface RecipientRequest {
+  type: string;
+  name: string;
+  account_number: string;
+  bank_code: string;
+  currency: string;
+  key: string;
+}
+
+/**
  * Paystack as the card and bank connector of the rail port (docs/connectors.md, "Paystack"): card
  * collections (a first card on Paystack's checkout page, a saved one by its authorization), each
  * success verified with `GET /transaction/verify` before money moves; bank payouts as transfers
  * to a recipient kept per merchant and account, the account holder's name checked before money is
  * held, status checks by `GET /transfer/verify`; and its webhooks, verified with the account's
- * secret key. What it serves: cards, and the banks of the list Paystack gives.
+ * secret key. What it serves: cards, and the banks and the Ghana and Kenya mobile money operators
+ * of the lists Paystack gives.
  */
 export class PaystackConnector implements Connector {
   readonly name = 'paystack';
@@ -93,8 +113,8 @@ export class PaystackConnector implements Connector {
   readonly holdsFunds = true;
   readonly statusChecks: readonly number[];
   private readonly client: PaystackClient;
-  /** The codes of the banks that take transfers, by currency. */
-  private readonly banks: Cached<ReadonlyMap<string, ReadonlySet<string>>>;
+  /** Whom the account may pay: the codes of the banks and mobile money operators, by currency. */
+  private readonly banks: Cached<Payees>;
 
   constructor(private readonly options: PaystackOptions) {
     this.client = new PaystackClient({ baseUrl: options.baseUrl, secretKey: options.secretKey, timeoutMs: options.timeoutMs ?? 15_000 });
@@ -109,12 +129,23 @@ export class PaystackConnector implements Connector {
     await this.banks.refresh();
   }
 
-  /** Card collections; bank payouts in a currency whose banks Paystack listed, from what is held (routing is synchronous). */
+  loaded(): boolean {
+    return this.banks.current() !== undefined;
+  }
+
+  /**
+   * Card collections (in a currency Paystack takes, when the subject names one); payouts to a bank
+   * in a currency whose banks Paystack listed, and to a Ghana or Kenya mobile money operator it
+   * listed: from what is held (routing is synchronous).
+   */
   serves(direction: Direction, subject: RailSubject): boolean {
-    if (direction === 'collect') return subject.rail === 'card';
-    if (direction !== 'payout' || subject.rail !== 'bank') return false;
+    if (direction === 'collect') return subject.rail === 'card' && (subject.currency === undefined || PAYSTACK_CURRENCIES.includes(subject.currency.toUpperCase()));
+    if (direction !== 'payout' || subject.rail === 'card') return false;
     void this.banks.get().catch((err: unknown) => this.options.log?.warn({ err }, "Paystack's bank list could not be loaded"));
-    return (this.banks.current()?.get(subject.currency.toUpperCase())?.size ?? 0) > 0;
+    const payees = this.banks.current();
+    if (subject.rail === 'bank') return (payees?.bank.get(subject.currency.toUpperCase())?.size ?? 0) > 0;
+    const wallet = mobileMoneyOf(subject.country, subject.operator);
+    return wallet !== undefined && (payees?.mobile_money.get(wallet.currency)?.has(wallet.code) ?? false);
   }
 
   async availability(direction: Direction, subject: RailSubject): Promise<Availability> {
@@ -227,9 +258,9 @@ export class PaystackConnector implements Connector {
     }
   }
 
-  /** A bank account of a bank Paystack lists for its currency, with a number its banks take. */
+  /** A bank account of a bank Paystack lists for its currency, with a number its banks take; a wallet of an operator it lists. */
   assertCanPayOut(destination: PayoutDestination): void {
-    this.account(destination);
+    this.recipientOf('', destination);
   }
 
   /**
@@ -238,8 +269,10 @@ export class PaystackConnector implements Connector {
    * name (IKW-PRV-010), an account the bank does not know with IKW-PRV-011; nothing is held yet.
    */
   async verifyDestination(destination: PayoutDestination): Promise<void> {
-    const account = this.account(destination);
-    if (!NAME_CHECK_CURRENCIES.has(account.currency.toUpperCase())) return;
+    this.recipientOf('', destination);
+    // A mobile money destination names no holder: nothing to compare.
+    if (destination.type !== 'bank' || !NAME_CHECK_CURRENCIES.has(destination.currency.toUpperCase())) return;
+    const account = destination;
     let answer;
     try {
       answer = await this.client.get('/bank/resolve', { account_number: account.account_number, bank_code: account.bank_code });
@@ -257,15 +290,14 @@ export class PaystackConnector implements Connector {
   }
 
   /**
-   * A bank payout: the recipient (created once per merchant and account, kept), then the transfer
+   * A bank or mobile money payout: the recipient (created once per merchant and account, kept), then the transfer
    * under the reference derived from the payout id. Paystack answering that the reference exists
    * is the transfer taken before (a retry after a lost answer): accepted, the status check follows
    * it. A transfer waiting for an OTP is accepted and reported delayed, never failed.
    */
   async payout(req: PayoutRequest): Promise<PayoutInitiation> {
-    const account = this.account(req.destination);
     const amount = this.subunits(req.amount, req.currency);
-    const recipient = await this.recipient(req.merchantId, account);
+    const recipient = await this.recipient(this.recipientOf(req.merchantId, req.destination));
     let answer;
     try {
       answer = await this.client.post('/transfer', { source: 'balance', amount, currency: req.currency.toUpperCase(), recipient, reference: paystackReference(req.payoutId), reason: `Sika payout ${req.payoutId}` });
@@ -396,26 +428,39 @@ export class PaystackConnector implements Connector {
     return { kind: 'transfer', payoutId, report, reported };
   }
 
-  /** The bank account of a destination, or the refusal of what Paystack cannot pay. */
-  private account(destination: PayoutDestination): PayoutDestination & { type: 'bank' } {
-    if (destination.type !== 'bank') throw new ApiError('IKW-PRV-001', 'Paystack does not pay out to this destination', 'destination');
+  /**
+   * The transfer recipient of a destination, kept for the merchant under its account's key, or the
+   * refusal of what Paystack cannot pay: a bank of its list for the currency (a Nigerian number the
+   * 10-digit NUBAN), or a wallet of an operator of its mobile money list, by its national number.
+   */
+  private recipientOf(merchantId: string, destination: PayoutDestination): RecipientRequest {
     const currency = destination.currency.toUpperCase();
-    const banks = this.banks.current()?.get(currency);
-    if (!banks || !RECIPIENT_TYPES[currency]) throw new ApiError('IKW-PRV-001', `Paystack does not pay out to banks in ${currency} for this account`, 'destination.currency');
+    const payees = this.banks.current();
+    if (destination.type === 'mobile_money') {
+      const wallet = mobileMoneyOf(destination.country, destination.operator);
+      if (!wallet || !payees?.mobile_money.get(wallet.currency)?.has(wallet.code)) throw new ApiError('IKW-PRV-001', `Paystack does not pay out to ${destination.operator} (${destination.country}) for this account`, 'destination.operator');
+      const e164 = destination.msisdn.replace(/^\+/, '');
+      if (!e164.startsWith(wallet.callingCode)) throw new ApiError('IKW-VAL-007', `Not a ${destination.country} mobile number`, 'destination.msisdn');
+      const number = `0${e164.slice(wallet.callingCode.length)}`;
+      // Sika's mobile money destinations name no holder: the recipient is named by its number.
+      return { type: 'mobile_money', name: number, account_number: number, bank_code: wallet.code, currency: wallet.currency, key: `${merchantId}/${wallet.currency}/mobile_money/${wallet.code}/${number}` };
+    }
+    const banks = payees?.bank.get(currency);
+    const type = RECIPIENT_TYPES[currency];
+    if (!banks || !type) throw new ApiError('IKW-PRV-001', `Paystack does not pay out to banks in ${currency} for this account`, 'destination.currency');
     if (!banks.has(destination.bank_code)) throw new ApiError('IKW-PRV-012', `Paystack lists no bank with code '${destination.bank_code}' for ${currency}`, 'destination.bank_code');
     if (currency === 'NGN' && !/^[0-9]{10}$/.test(destination.account_number)) throw new ApiError('IKW-VAL-001', 'A Nigerian account number (NUBAN) has 10 digits', 'destination.account_number');
-    return destination;
+    return { type, name: destination.account_name, account_number: destination.account_number, bank_code: destination.bank_code, currency, key: `${merchantId}/${currency}/${destination.bank_code}/${destination.account_number}` };
   }
 
-  /** The recipient code of a merchant's bank account: kept, or created now (Paystack answers a duplicate with the existing one). */
-  private async recipient(merchantId: string, account: PayoutDestination & { type: 'bank' }): Promise<string> {
-    const currency = account.currency.toUpperCase();
-    const key = `${merchantId}/${currency}/${account.bank_code}/${account.account_number}`;
+  /** The recipient code of a merchant's account: kept, or created now (Paystack answers a duplicate with the existing one). */
+  private async recipient(request: RecipientRequest): Promise<string> {
+    const { key, ...body } = request;
     const kept = await this.options.recipients.get(key);
     if (kept) return kept;
     let answer;
     try {
-      answer = await this.client.post('/transferrecipient', { type: RECIPIENT_TYPES[currency], name: account.account_name, account_number: account.account_number, bank_code: account.bank_code, currency });
+      answer = await this.client.post('/transferrecipient', body);
     } catch (err) {
       // No transfer was asked for: whatever became of the recipient, no money moved.
       throw new ApiError('IKW-PRV-002', `Paystack's transfer recipient could not be created; nothing was sent: ${(err as Error).message}`);
@@ -443,22 +488,42 @@ export class PaystackConnector implements Connector {
     return { amount, currency: currency.toLowerCase(), ...(receipt ? { providerReference: receipt } : {}) };
   }
 
-  /** `GET /bank?currency=…` for each currency Paystack pays out in: the banks that take transfers, by code. */
-  private async loadBanks(): Promise<ReadonlyMap<string, ReadonlySet<string>>> {
-    const out = new Map<string, Set<string>>();
-    for (const currency of PAYSTACK_CURRENCIES.filter((c) => RECIPIENT_TYPES[c])) {
-      const answer = await this.client.get('/bank', { currency, perPage: '100' });
-      const banks = new Set<string>();
+  /**
+   * `GET /bank?currency=…` for each currency Paystack pays banks in, and `…&type=mobile_money` for
+   * the currencies of its mobile money: the codes that take transfers. A mobile money entry of a
+   * bank list is not a bank.
+   */
+  private async loadBanks(): Promise<Payees> {
+    const list = async (query: Record<string, string>, keep: (entry: Record<string, unknown>) => boolean): Promise<Set<string>> => {
+      const answer = await this.client.get('/bank', { ...query, perPage: '100' });
+      const codes = new Set<string>();
       for (const entry of Array.isArray(answer.data) ? answer.data : []) {
         const bank = object(entry);
         const code = stringOf(bank.code);
-        if (!code || bank.active === false || bank.is_deleted === true || bank.supports_transfer === false) continue;
-        banks.add(code);
+        if (!code || bank.active === false || bank.is_deleted === true || bank.supports_transfer === false || !keep(bank)) continue;
+        codes.add(code);
       }
-      if (banks.size > 0) out.set(currency, banks);
+      return codes;
+    };
+    const bank = new Map<string, Set<string>>();
+    for (const currency of PAYSTACK_CURRENCIES.filter((c) => RECIPIENT_TYPES[c])) {
+      const codes = await list({ currency }, (b) => b.type !== 'mobile_money');
+      if (codes.size > 0) bank.set(currency, codes);
     }
-    return out;
+    const mobileMoney = new Map<string, Set<string>>();
+    for (const { currency } of Object.values(MOBILE_MONEY)) {
+      const codes = await list({ currency, type: 'mobile_money' }, (b) => b.type === undefined || b.type === 'mobile_money');
+      if (codes.size > 0) mobileMoney.set(currency, codes);
+    }
+    return { bank, mobile_money: mobileMoney };
   }
+}
+
+/** Paystack's wallet of a Sika (country, operator): its currency, calling code and operator code; undefined when Sika sends it no such wallet. */
+function mobileMoneyOf(country: string, operator: string): { currency: string; callingCode: string; code: string } | undefined {
+  const c = MOBILE_MONEY[country.toUpperCase()];
+  const code = c && Object.hasOwn(c.operators, operator) ? c.operators[operator] : undefined;
+  return c && code ? { currency: c.currency, callingCode: c.callingCode, code } : undefined;
 }
 
 /** A refund's final outcome, or null while Paystack still works on it (`pending`, `processing`, `needs-attention`, anything new). */

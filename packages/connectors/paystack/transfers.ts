@@ -8,6 +8,19 @@ import type { DelayReason, PayoutReport } from '../port.js';
 /** The recipient `type` of a bank account in each currency Paystack pays out to. */
 export const RECIPIENT_TYPES: Readonly<Record<string, string>> = { NGN: 'nuban', GHS: 'ghipss', KES: 'kepss', ZAR: 'basa' };
 
+/**
+ * Mobile money wallets Paystack pays (recipient type `mobile_money`), by Sika's country: the
+ * currency, the calling code (Paystack takes the number in its national form, `0551234987`), and
+ * the `bank_code` naming each operator Sika knows there, as `GET /bank?currency=…&type=mobile_money`
+ * lists them. Whether the account may use one is that list's to say (a code it does not list is
+ * not served). Airtel Money (KE) is not here: the contract Sika reads names no code for it, so it
+ * stays refused (IKW-PRV-001).
+ */
+export const MOBILE_MONEY: Readonly<Record<string, { currency: string; callingCode: string; operators: Readonly<Record<string, string>> }>> = {
+  GH: { currency: 'GHS', callingCode: '233', operators: { mtn: 'MTN', telecel: 'VOD', airteltigo: 'ATL' } },
+  KE: { currency: 'KES', callingCode: '254', operators: { mpesa: 'MPESA' } },
+};
+
 /** The currencies whose banks answer `GET /bank/resolve` with the account's name: checked before money is held. */
 export const NAME_CHECK_CURRENCIES: ReadonlySet<string> = new Set(['NGN', 'GHS']);
 

@@ -104,7 +104,7 @@ export function payoutIdOf(owner: Owner, source: PayoutSource, requestRef: strin
 
 /** The port's request of a payout: its id is the idempotency key with the operator. */
 function payoutRequestOf(p: PayoutCreated): PayoutRequest {
-  return { payoutId: p.id, merchantId: p.merchantId, environment: p.environment, amount: p.amount, currency: p.currency, destination: p.destination };
+  return { payoutId: p.id, merchantId: p.merchantId, environment: p.environment, amount: p.amount, currency: p.currency, destination: p.destination, ...(p.connector !== undefined ? { connector: p.connector } : {}) };
 }
 
 /** Where a paid payout's money went out: its rail's clearing account, or the operator's or banks' (payouts that recorded no connector). */
@@ -380,7 +380,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
   private async askOperator(state: PayoutState): Promise<PayoutInitiation | 'unknown' | null> {
     const p = state.payout!;
     const rails = this.deps.rails(p.environment);
-    const checks = rails.statusChecks('payout', p.destination);
+    const checks = rails.statusChecks('payout', p.destination, p.connector);
     if (checks) {
       const check: PayoutStatusCheck = { merchantId: p.merchantId, environment: p.environment, connector: checks.connector, attempt: 0, direction: 'payout', payoutId: p.id };
       await this.deps.scheduleStatusCheck(check, new Date(this.deps.clock.now().getTime() + checks.schedule[0]!));
@@ -604,7 +604,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
     }
     const after = report ? await this.applyOn(state, { payoutId: p.id, ...owner, report, connector: check.connector }) : toPayoutObject(state);
     if (after && FINAL_PAYOUT_STATUSES.includes(after.status)) return;
-    const next = nextStatusCheck(rails.statusChecks('payout', p.destination)?.schedule ?? [], check, this.deps.clock.now());
+    const next = nextStatusCheck(rails.statusChecks('payout', p.destination, p.connector)?.schedule ?? [], check, this.deps.clock.now());
     if (next) await this.deps.scheduleStatusCheck(next.check, next.at);
     else if (!check.prompted) {
       log.error('no final answer after every status check; the payout stays open, left for review');

@@ -12,6 +12,8 @@ import { findMerchant } from '../../../projections/merchants.js';
 import type { CursorQuery } from '../../../projections/paging.js';
 import { countrySchema, currencySchema, cursorListSchema, cursorQuery, found, idParams, listSchema, resourceSchema } from './shared.js';
 import type { Owner } from '../../../packages/core/owner.js';
+import type { Country } from '../../../packages/catalog/types.js';
+import type { RailChoice } from '../../rails.js';
 
 const BASE = '/api/v1/configuration';
 /** Merchants read and change their own configuration; the platform operator credential any merchant's (naming it). */
@@ -59,9 +61,35 @@ const flagSchema = resourceSchema('feature_flag', ['key', 'isEnabled', 'merchant
   updated: { type: 'integer' },
 });
 
+const railChoiceSchema = {
+  type: 'object',
+  required: ['method', 'direction', 'operator', 'rail', 'availability', 'refusal'],
+  properties: {
+    method: { enum: ['mobile_money', 'card', 'bank'] },
+    direction: { enum: ['collect', 'payout'] },
+    operator: { type: ['string', 'null'], description: 'The mobile money operator; null for cards and banks' },
+    rail: { type: ['string', 'null'], description: 'The connector that carries it in live (`pawapay`, `paystack`); null: refused' },
+    availability: { enum: ['available', 'degraded', 'unavailable', null], description: 'What that rail says of it now; null when refused' },
+    refusal: {
+      oneOf: [
+        {
+          type: 'object',
+          required: ['code', 'message', 'reason'],
+          properties: {
+            code: { type: 'string', description: 'IKW-PRV-001' },
+            message: { type: 'string', description: 'What a live payment or payout of this method answers' },
+            reason: { type: 'string', description: 'Why no rail carries it: none configured, a rail that has not loaded what it serves yet, or none that serves it' },
+          },
+        },
+        { type: 'null' },
+      ],
+    },
+  },
+};
+
 const countryConfigSchema = {
   type: 'object',
-  required: ['object', 'countryCode', 'name', 'currencyIso', 'operators', 'activation'],
+  required: ['object', 'countryCode', 'name', 'currencyIso', 'operators', 'activation', 'liveRails'],
   properties: {
     object: { const: 'country_configuration' },
     countryCode: { type: 'string' },
@@ -69,6 +97,11 @@ const countryConfigSchema = {
     currencyIso: { type: 'string' },
     operators: { type: 'array', items: { type: 'object', properties: { code: { type: 'string' }, name: { type: 'string' }, payIn: { type: 'boolean' }, payout: { type: 'boolean' } } } },
     activation: { oneOf: [activationSchema, { type: 'null' }] },
+    liveRails: {
+      type: 'array',
+      items: railChoiceSchema,
+      description: "The router's choice in live for each method (mobile money collect and payout per operator, card collect, bank payout): the rail, or the refusal (docs/connectors.md, \"The router\")",
+    },
   },
 };
 
@@ -94,14 +127,14 @@ const setterOf = (ctx: HandlerContext<unknown, unknown, unknown>): ActivationSet
  * activations (pay-in and payout switches, amount bounds, per country and currency) and the
  * platform's feature flags. Nine operations.
  */
-export function configurationFamily(knex: Knex, activations: CountryActivations, flags: FeatureFlags): Family {
+export function configurationFamily(knex: Knex, activations: CountryActivations, flags: FeatureFlags, liveRails: (country: Country) => Promise<RailChoice[]>): Family {
   return {
     name: 'configuration',
     routes: [
       route<unknown, { merchantId?: string }>({
         method: 'get',
         path: `${BASE}/countries`,
-        summary: "The catalog's countries with their currency and operators, and the merchant's activation of each (null: the catalog's defaults)",
+        summary: "The catalog's countries with their currency and operators, the merchant's activation of each (null: the catalog's defaults), and the rail that carries each method in live",
         auth: read,
         query: merchantQuery,
         response: listSchema(countryConfigSchema),
@@ -110,14 +143,15 @@ export function configurationFamily(knex: Knex, activations: CountryActivations,
           const activated = await activationsByCountry(knex, owner);
           return {
             object: 'list',
-            data: listCountries().map((c) => ({
+            data: await Promise.all(listCountries().map(async (c) => ({
               object: 'country_configuration',
               countryCode: c.code,
               name: c.name,
               currencyIso: c.currency,
               operators: c.operators.map((o) => ({ code: o.code, name: o.name, payIn: o.directions.includes('payin'), payout: o.directions.includes('payout') })),
               activation: activated.get(c.code) ?? null,
-            })),
+              liveRails: await liveRails(c),
+            }))),
           };
         },
       }),

@@ -2,6 +2,7 @@ import { liveActivationFamily } from './live-activation.js';
 import { connectorsFamily } from './connectors.js';
 import type { Family } from '../../../packages/http/routes.js';
 import type { System } from '../../system.js';
+import { railChoices } from '../../rails.js';
 import { assetsFamily } from './assets.js';
 import { authGoogleFamily } from './auth-google.js';
 import { authPasskeysFamily } from './auth-passkeys.js';
@@ -116,7 +117,7 @@ export const ROUTES: readonly FamilyRoutes[] = [
     family: 'platform',
     routers: [
       ({ system }) => paymentCapabilitiesFamily(system.knex, system.paymentCapabilities),
-      ({ system }) => configurationFamily(system.knex, system.countryActivations, system.featureFlags),
+      ({ system }) => configurationFamily(system.knex, system.countryActivations, system.featureFlags, (country) => railChoices(system.connectors, 'live', country)),
     ],
   },
   {

@@ -55,6 +55,13 @@ const messages: Messages<
   | 'remove'
   | 'reason'
   | 'actions'
+  | 'rails'
+  | 'rails.help'
+  | 'rail.refused'
+  | 'rail.degraded'
+  | 'rail.unavailable'
+  | 'direction.collect'
+  | 'direction.payout'
 > = {
   en: {
     title: 'Configuration',
@@ -102,6 +109,13 @@ const messages: Messages<
     remove: 'Remove',
     reason: 'Reason for suspending',
     actions: 'Actions',
+    rails: 'Rails in live',
+    'rails.help': 'Which rail carries each method in live, as payments and payouts are routed now; a method no rail carries is refused (IKW-PRV-001), with why.',
+    'rail.refused': 'refused',
+    'rail.degraded': 'degraded',
+    'rail.unavailable': 'unavailable',
+    'direction.collect': 'in',
+    'direction.payout': 'out',
   },
   fr: {
     title: 'Configuration',
@@ -149,6 +163,13 @@ const messages: Messages<
     remove: 'Retirer',
     reason: 'Raison de la suspension',
     actions: 'Actions',
+    rails: 'Rails en live',
+    'rails.help': 'Le rail qui porte chaque moyen en live, tel que les paiements et virements sont routés maintenant ; un moyen qu’aucun rail ne porte est refusé (IKW-PRV-001), avec la raison.',
+    'rail.refused': 'refusé',
+    'rail.degraded': 'dégradé',
+    'rail.unavailable': 'indisponible',
+    'direction.collect': 'entrant',
+    'direction.payout': 'sortant',
   },
 };
 
@@ -206,6 +227,7 @@ function Countries({ environment, onSignedOut }: PageProps) {
     <section aria-labelledby="countries">
       <h2 id="countries">{t('countries')}</h2>
       <p>{t('countries.help')}</p>
+      <p>{t('rails.help')}</p>
       {message && (
         <p className={message.kind === 'error' ? 'error' : 'panel'} role={message.kind === 'error' ? 'alert' : 'status'}>
           {message.text}
@@ -220,6 +242,7 @@ function Countries({ environment, onSignedOut }: PageProps) {
                   <th scope="col">{t('country')}</th>
                   <th scope="col">{t('currency')}</th>
                   <th scope="col">{t('operators')}</th>
+                  <th scope="col">{t('rails')}</th>
                   <th scope="col">{t('activation')}</th>
                   <th scope="col">{t('actions')}</th>
                 </tr>
@@ -234,6 +257,9 @@ function Countries({ environment, onSignedOut }: PageProps) {
                       <th scope="row">{c.name}</th>
                       <td>{c.currencyIso.toUpperCase()}</td>
                       <td>{c.operators.map((o) => o.name).join(', ')}</td>
+                      <td>
+                        <LiveRails country={c} />
+                      </td>
                       <td>
                         {a ? (
                           <>
@@ -298,6 +324,44 @@ function Countries({ environment, onSignedOut }: PageProps) {
         )}
       </QueryView>
     </section>
+  );
+}
+
+/** The names of the rails the router answers with. */
+const RAIL_NAMES: Record<string, string> = { pawapay: 'pawaPay', paystack: 'Paystack', sandbox: 'Simulator' };
+
+/**
+ * The router's choice in live for each method of a country (the API's `liveRails`): the rail and
+ * what it says of its availability, or refused; why it is refused once below the list, each
+ * reason once (they are mostly the same for a country).
+ */
+function LiveRails({ country }: { country: CountryConfiguration }) {
+  const t = useMessages(messages);
+  const operatorName = (code: string | null) => country.operators.find((o) => o.code === code)?.name ?? code ?? '';
+  const methodName = (choice: CountryConfiguration['liveRails'][number]) => (choice.method === 'mobile_money' ? operatorName(choice.operator) : t(`method.${choice.method}`));
+  const reasons = [...new Set(country.liveRails.flatMap((c) => (c.refusal ? [`${c.refusal.code}: ${c.refusal.reason}`] : [])))];
+  return (
+    <>
+      <ul className="rails" aria-label={`${t('rails')}: ${country.name}`}>
+        {country.liveRails.map((choice) => (
+          <li key={`${choice.method}-${choice.operator ?? ''}-${choice.direction}`}>
+            {methodName(choice)} ({t(`direction.${choice.direction}`)}):{' '}
+            {choice.rail ? <strong>{RAIL_NAMES[choice.rail] ?? choice.rail}</strong> : <Badge status="failed">{t('rail.refused')}</Badge>}
+            {choice.availability && choice.availability !== 'available' && (
+              <>
+                {' '}
+                <Badge status={choice.availability === 'degraded' ? 'degraded' : 'failed'}>{t(`rail.${choice.availability}`)}</Badge>
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
+      {reasons.map((reason) => (
+        <span key={reason} className="reason-line">
+          {t('rail.refused')} — {reason}
+        </span>
+      ))}
+    </>
   );
 }
 
