@@ -4,8 +4,8 @@
  * real server, on the manual clock, and the events it appends to those aggregates' streams must be,
  * JSON byte for byte, the ones today's main code appended for the same scenario
  * (test/fixtures/event-facts.json). The fixture was written once by this file run on main's code
- * with `UPDATE_SNAPSHOTS=1`; only ids, which are random, are normalised (each to `<prefix>#n` in
- * the order of first appearance), nothing else.
+ * with `UPDATE_SNAPSHOTS=1`; only random values (ids, slugs, the process number) are normalised,
+ * and streams that run side by side are put in a canonical order (see `facts`), nothing else.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -168,38 +168,47 @@ async function scenario(svc: TestService): Promise<void> {
   await step();
 }
 
+const ID = /\b([a-z]+_)?([0-9A-Za-z]{24}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b/g;
+
 /**
- * Random ids named by order of first appearance: prefixed public ids, UUIDs, payment link slugs,
- * and the number of the process that started a confirmation (`instanceId`). Everything else as stored.
+ * The random values of the events: prefixed public ids, UUIDs, payment link slugs, and the number
+ * of the process that started a confirmation (`instanceId`), each replaced by `mask`.
  */
-function normaliser(): (text: string) => string {
-  const names = new Map<string, string>();
-  const name = (id: string, kind: string) => {
-    let named = names.get(id);
-    if (!named) names.set(id, (named = `${kind}#${names.size + 1}`));
-    return named;
-  };
-  return (text) => {
-    for (const [, slug] of text.matchAll(/"slug":"([^"]+)"/g)) name(slug!, 'slug');
-    const slugs = [...names.keys()].filter((id) => names.get(id)!.startsWith('slug#'));
-    let out = text.replace(/"instanceId":\d+/g, '"instanceId":"#"');
-    for (const slug of slugs) out = out.replaceAll(slug, names.get(slug)!);
-    return out.replace(/\b([a-z]+_)?([0-9A-Za-z]{24}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b/g, (id, prefix: string | undefined) => name(id, prefix ?? 'uuid_'));
-  };
+function replaceRandom(text: string, mask: (value: string, kind: string) => string): string {
+  const slugs = [...text.matchAll(/"slug":"([^"]+)"/g)].map(([, slug]) => slug!);
+  let out = text.replace(/"instanceId":\d+/g, '"instanceId":"#"');
+  for (const slug of slugs) out = out.replaceAll(slug, mask(slug, 'slug'));
+  return out.replace(ID, (id, prefix: string | undefined) => mask(id, prefix ?? 'uuid_'));
 }
 
-/** Every event of those aggregates' streams, in log order: stream, type and the data's JSON as stored. */
+/**
+ * Every event of those aggregates' streams: stream, type and the data's JSON as stored. Streams run
+ * side by side (a batch's payouts), so they come in a canonical order, not the log's: sorted by
+ * their events with the random values masked; then each random value is named `<kind>#n` in the
+ * order of its first appearance. Nothing else is changed.
+ */
 async function facts(svc: TestService): Promise<string[]> {
-  const normalise = normaliser();
-  const lines: string[] = [];
+  const streams = new Map<string, string[]>();
   for (let after: string | null = null; ; ) {
     const page = await svc.system.store.readAll(after, 1_000);
-    if (page.length === 0) return lines;
+    if (page.length === 0) break;
     for (const e of page) {
-      if (AGGREGATES.includes(e.type.slice(0, e.type.indexOf('.')))) lines.push(normalise(`${e.streamId} ${e.type} ${JSON.stringify(e.data)}`));
+      if (!AGGREGATES.includes(e.type.slice(0, e.type.indexOf('.')))) continue;
+      const lines = streams.get(e.streamId) ?? [];
+      lines.push(`${e.streamId} ${e.type} ${JSON.stringify(e.data)}`);
+      streams.set(e.streamId, lines);
     }
     after = page[page.length - 1]!.position;
   }
+  const masked = (lines: string[]) => replaceRandom(lines.join('\n'), (_, kind) => `${kind}#`);
+  const ordered = [...streams.values()].map((lines) => ({ lines, key: masked(lines) })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const names = new Map<string, string>();
+  const name = (value: string, kind: string) => {
+    let named = names.get(value);
+    if (!named) names.set(value, (named = `${kind}#${names.size + 1}`));
+    return named;
+  };
+  return ordered.flatMap(({ lines }) => lines.map((line) => replaceRandom(line, name)));
 }
 
 t.test('every event the scenario appends is, byte for byte, the one main appended (test/fixtures/event-facts.json)', async (t) => {
