@@ -19,8 +19,8 @@ import { loadPayoutMethod } from '../payout-method/commands.js';
 import { unusableReason } from '../payout-method/decider.js';
 import type { EscrowDirectory } from '../read-ports.js';
 import type { PaymentRecipient } from '../payment-intent/recipients.js';
-import { disposableMinor, heldMinor, resolutionAmounts, toDisputeObject, toReleaseObject, type EscrowCommand, type EscrowState } from './decider.js';
-import { escrowAggregate, toContractObject } from './render.js';
+import { disposableMinor, heldMinor, resolutionAmounts, type EscrowCommand, type EscrowState } from './decider.js';
+import { escrowAggregate, toContractObject, toDisputeObject, toReleaseObject } from './render.js';
 import {
   escrowContractStream,
   type ContractObject,

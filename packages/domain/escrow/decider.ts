@@ -1,8 +1,7 @@
-import { unixSeconds } from '../../core/clock.js';
 import type { Decider, Fact } from '../../core/decider.js';
 import { Refusal } from '../../core/refusal.js';
 import { assertOwned, unreachable } from '../aggregate.js';
-import type { ContractCreated, ContractStatus, Dispute, DisputeObject, DisputeOutcome, EscrowEvent, Milestone, Participant, Refund, Release, ReleaseDestination, ReleaseObject } from './events.js';
+import type { ContractCreated, ContractStatus, Dispute, DisputeOutcome, EscrowEvent, Milestone, Participant, Refund, Release, ReleaseDestination } from './events.js';
 import type { Owner } from '../../core/owner.js';
 
 export const MAX_PARTICIPANTS = 20;
@@ -106,16 +105,6 @@ export function resolutionAmounts(held: number, outcome: DisputeOutcome, splitRe
 export function milestoneStatus(s: EscrowState, m: Milestone): Milestone['status'] {
   const released = [...s.releases.values()].some((r) => r.milestoneId === m.id && r.status !== 'canceled');
   return released ? 'released' : m.status;
-}
-
-export function toReleaseObject(r: Release, c: Pick<ContractCreated, 'environment' | 'currency'>): ReleaseObject {
-  const { createdAt, executedAt, canceledAt, returnedAt, ...rest } = r;
-  return { ...rest, object: 'escrow_release', livemode: c.environment === 'live', currency: c.currency, created: unixSeconds(new Date(createdAt)), executedAt, canceledAt, returnedAt: returnedAt ?? null };
-}
-
-export function toDisputeObject(d: Dispute, c: Pick<ContractCreated, 'environment'>): DisputeObject {
-  const { openedAt, resolvedAt, ...rest } = d;
-  return { ...rest, object: 'escrow_dispute', livemode: c.environment === 'live', created: unixSeconds(new Date(openedAt)), resolvedAt };
 }
 
 function withRelease(s: EscrowState, r: Release): EscrowState {

@@ -1,10 +1,22 @@
 import type { Decider, Fact } from '../../core/decider.js';
 import { unixSeconds } from '../../core/clock.js';
 import { present } from '../aggregate.js';
-import type { ContractObject, EscrowEvent } from './events.js';
+import type { ContractCreated, ContractObject, Dispute, DisputeObject, EscrowEvent, Release, ReleaseObject } from './events.js';
 import { contractStatus, type EscrowCommand, escrowDecider, type EscrowState, heldMinor, milestoneStatus, pendingReleaseMinor } from './decider.js';
 
-/** The public escrow: what the API answers and what its events carry (`data.object`). */
+/** A release as the API answers it and the contract's object lists it. */
+export function toReleaseObject(r: Release, c: Pick<ContractCreated, 'environment' | 'currency'>): ReleaseObject {
+  const { createdAt, executedAt, canceledAt, returnedAt, ...rest } = r;
+  return { ...rest, object: 'escrow_release', livemode: c.environment === 'live', currency: c.currency, created: unixSeconds(new Date(createdAt)), executedAt, canceledAt, returnedAt: returnedAt ?? null };
+}
+
+/** A dispute as the API answers it and the contract's object lists it. */
+export function toDisputeObject(d: Dispute, c: Pick<ContractCreated, 'environment'>): DisputeObject {
+  const { openedAt, resolvedAt, ...rest } = d;
+  return { ...rest, object: 'escrow_dispute', livemode: c.environment === 'live', created: unixSeconds(new Date(openedAt)), resolvedAt };
+}
+
+/** The public escrow contract: what the API answers and what its events carry (`data.object`). */
 export function toContractObject(s: EscrowState): ContractObject {
   const c = present(s.contract, 'escrow contract');
   return {

@@ -2,7 +2,7 @@ import { Refusal } from '../../core/refusal.js';
 import { assertOwned, unreachable } from '../aggregate.js';
 import type { Decider, Fact } from '../../core/decider.js';
 import { assertMetadataSize } from './metadata.js';
-import type { CancellationReason, Created, NextAction, PaymentIntentEvent, PaymentIntentObject, PaymentIntentStatus, PaymentMethodDetails } from './events.js';
+import type { CancellationReason, Created, NextAction, PaymentIntentEvent, PaymentIntentStatus, PaymentMethodDetails } from './events.js';
 import type { Owner } from '../../core/owner.js';
 
 /** A confirmation whose provider call has not answered within this long is taken to have died. */
@@ -80,17 +80,6 @@ export const initialPaymentIntentState: PaymentIntentState = {
   succeeded: false,
   escrowContract: null,
 };
-
-/** A payment method as the public object shows it: the number's last four digits, a card's brand and last four. */
-export function maskedMethod(pm: PaymentMethodDetails | null): PaymentIntentObject['payment_method'] {
-  if (!pm) return null;
-  if (pm.type === 'mobile_money') {
-    return { type: 'mobile_money', mobile_money: { country: pm.country, operator: pm.operator, msisdn: `••••${pm.msisdn.slice(-4)}` } };
-  }
-  const token = pm.token ?? '';
-  const brand = token.startsWith('tok_visa') || token === 'tok_3ds_required' ? 'visa' : 'unknown';
-  return { type: 'card', card: { brand, last4: brand === 'visa' ? '4242' : '0000' } };
-}
 
 function leaseExpired(c: Confirmation, at: Date): boolean {
   return at.getTime() - new Date(c.startedAt).getTime() >= CONFIRMATION_LEASE_MS;

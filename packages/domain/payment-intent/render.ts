@@ -2,9 +2,19 @@ import type { Decider, Fact } from '../../core/decider.js';
 import { unixSeconds } from '../../core/clock.js';
 import { present } from '../aggregate.js';
 import { publicMetadata } from './metadata.js';
-import type { PaymentIntentEvent, PaymentIntentObject } from './events.js';
-import { maskedMethod, type PaymentIntentCommand, paymentIntentDecider, type PaymentIntentState } from './decider.js';
+import type { PaymentIntentEvent, PaymentIntentObject, PaymentMethodDetails } from './events.js';
+import { type PaymentIntentCommand, paymentIntentDecider, type PaymentIntentState } from './decider.js';
 
+/** A payment method as the public object shows it: the number's last four digits, a card's brand and last four. */
+export function maskedMethod(pm: PaymentMethodDetails | null): PaymentIntentObject['payment_method'] {
+  if (!pm) return null;
+  if (pm.type === 'mobile_money') {
+    return { type: 'mobile_money', mobile_money: { country: pm.country, operator: pm.operator, msisdn: `••••${pm.msisdn.slice(-4)}` } };
+  }
+  const token = pm.token ?? '';
+  const brand = token.startsWith('tok_visa') || token === 'tok_3ds_required' ? 'visa' : 'unknown';
+  return { type: 'card', card: { brand, last4: brand === 'visa' ? '4242' : '0000' } };
+}
 /** The public object of a state: what GET returns and what every public event carries. */
 export function toObject(state: PaymentIntentState): PaymentIntentObject {
   const i = present(state.intent, 'payment intent');
