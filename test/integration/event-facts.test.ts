@@ -1,5 +1,5 @@
 /**
- * Events as domain facts (docs/architecture.md, "Commands: decide, render, append"): one scripted
+ * Events as domain facts (docs/architecture.md, "Decide, render, append"): one scripted
  * scenario drives the commands of every aggregate whose events carry its public object through the
  * real server, on the manual clock, and the events it appends to those aggregates' streams must be,
  * JSON byte for byte, the ones today's main code appended for the same scenario
