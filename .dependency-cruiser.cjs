@@ -85,6 +85,13 @@ module.exports = {
       to: { path: '^apps/dashboard/src/families/', pathNot: '^apps/dashboard/src/families/$1/' },
     },
     {
+      name: 'decider-imports-rendering',
+      comment: "Deciders decide domain facts and know nothing of the API's shape: the command handler renders the public object after decide (the aggregate's render.ts, docs/architecture.md \"Decide, render, append\")",
+      severity: 'error',
+      from: { path: '^packages/(domain|families)/.+/decider\\.ts$' },
+      to: { path: '(^|/)(render|present[^/]*|presenters?)\\.ts$' },
+    },
+    {
       name: 'production-imports-tests',
       comment: 'Only tests import test support code',
       severity: 'error',

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { toDisputeObject } from '../packages/domain/escrow/decider.js';
+import { toDisputeObject } from '../packages/domain/escrow/render.js';
 import type { DisputeObject, DisputeStatus, EscrowEvent } from '../packages/domain/escrow/events.js';
 import type { CursorList, CursorQuery } from './paging.js';
 import { rowChangeProjection } from './batch.js';

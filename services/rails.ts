@@ -15,12 +15,12 @@ import { SandboxConnector } from '../packages/connectors/sandbox/index.js';
 import { loadState } from '../packages/eventstore/command-handler.js';
 import type { EventStore } from '../packages/eventstore/port.js';
 import type { CollectStatusCheck } from '../packages/domain/payment-intent/commands.js';
-import { paymentIntentDecider } from '../packages/domain/payment-intent/decider.js';
+import { paymentIntentAggregate } from '../packages/domain/payment-intent/render.js';
 import { paymentIntentStream } from '../packages/domain/payment-intent/events.js';
 import { knexCardBook, knexRecipientBook } from './rail-recipients.js';
 import type { PayoutStatusCheck } from '../packages/domain/payout/commands.js';
 import { storedRailRefund, type RefundStatusCheck } from '../packages/domain/rail-refund/commands.js';
-import { payoutDecider } from '../packages/domain/payout/decider.js';
+import { payoutAggregate } from '../packages/domain/payout/render.js';
 import { payoutStream } from '../packages/domain/payout/events.js';
 
 /** Where the rails' news goes: the callback jobs, and the status checks of what cannot be believed as told. */
@@ -166,7 +166,7 @@ class NewsDesk {
 
   /** The payment a collection's news is about, when it is the merchant's and this is its current operation. */
   private async storedCollection(callback: Omit<CollectCallback, 'connector'>): Promise<{ amount: number; currency: string } | null> {
-    const { state } = await loadState(this.deps.store, paymentIntentStream(callback.paymentIntentId), paymentIntentDecider);
+    const { state } = await loadState(this.deps.store, paymentIntentStream(callback.paymentIntentId), paymentIntentAggregate);
     const intent = state.intent;
     const ours = intent && intent.merchantId === callback.merchantId && intent.environment === callback.environment && state.confirmation?.operationId === callback.operationId;
     return ours ? intent : null;
@@ -174,14 +174,14 @@ class NewsDesk {
 
   /** A payout, when it is the owner's (any owner of `environment` when only that is known: a reference names the payout alone). */
   async storedPayout(payoutId: string, owner: { merchantId?: string; environment: Environment }): Promise<{ merchantId: string; amount: number; currency: string } | null> {
-    const { state } = await loadState(this.deps.store, payoutStream(payoutId), payoutDecider);
+    const { state } = await loadState(this.deps.store, payoutStream(payoutId), payoutAggregate);
     const p = state.payout;
     return p && (owner.merchantId === undefined || p.merchantId === owner.merchantId) && p.environment === owner.environment ? p : null;
   }
 
   /** A payment of this environment, whoever's (a reference names the operation alone). */
   async storedIntent(paymentIntentId: string, environment: Environment): Promise<{ merchantId: string } | null> {
-    const { state } = await loadState(this.deps.store, paymentIntentStream(paymentIntentId), paymentIntentDecider);
+    const { state } = await loadState(this.deps.store, paymentIntentStream(paymentIntentId), paymentIntentAggregate);
     return state.intent && state.intent.environment === environment ? state.intent : null;
   }
 

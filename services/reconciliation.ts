@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
 import type { Connector, StatusAnswer } from '../packages/connectors/port.js';
 import type { Environment } from '../packages/core/owner.js';
-import { paymentIntentDecider } from '../packages/domain/payment-intent/decider.js';
+import { paymentIntentAggregate } from '../packages/domain/payment-intent/render.js';
 import { paymentIntentStream } from '../packages/domain/payment-intent/events.js';
-import { payoutDecider } from '../packages/domain/payout/decider.js';
+import { payoutAggregate } from '../packages/domain/payout/render.js';
 import { payoutStream } from '../packages/domain/payout/events.js';
 import { railRefundRequest } from '../packages/domain/rail-refund/commands.js';
 import { railRefundDecider } from '../packages/domain/rail-refund/decider.js';
@@ -68,7 +68,7 @@ export async function reconcileRail(deps: { knex: Knex; store: EventStore }, con
   const attempts: AttemptDifference[] = [];
   const { payments, payouts, refunds } = await attemptsCarriedBy(deps.store, connector.name, environment);
   for (const id of payments) {
-    const { state } = await loadState(deps.store, paymentIntentStream(id), paymentIntentDecider);
+    const { state } = await loadState(deps.store, paymentIntentStream(id), paymentIntentAggregate);
     const intent = state.intent!;
     const op = state.confirmation;
     if (!op || op.connector !== connector.name || !state.paymentMethod) continue;
@@ -77,7 +77,7 @@ export async function reconcileRail(deps: { knex: Knex; store: EventStore }, con
     if (difference) attempts.push({ kind: 'payment', id, merchantId: intent.merchantId, ...difference });
   }
   for (const id of payouts) {
-    const { state } = await loadState(deps.store, payoutStream(id), payoutDecider);
+    const { state } = await loadState(deps.store, payoutStream(id), payoutAggregate);
     const p = state.payout!;
     const answer = await connector.payoutStatus({ payoutId: p.id, merchantId: p.merchantId, environment, amount: p.amount, currency: p.currency, destination: p.destination });
     const difference = compare(state.status, answer, p, (final) => (final.type === 'paid' ? 'succeeded' : final.type === 'failed' ? 'failed' : null));

@@ -1,31 +1,5 @@
-import type { DomainEvent } from '../core/decider.js';
 import { Refusal } from '../core/refusal.js';
 import type { Owner } from '../core/owner.js';
-
-/** An event as a decider drafts it: its data without the public `object`, which is attached after. */
-export type Draft<E extends DomainEvent> = E extends { type: infer T; data: infer D } ? { type: T; data: Omit<D, 'object'> } : never;
-
-/**
- * A decider's way to finish its events: applies each draft in turn and attaches the public object
- * as the aggregate stands after it (`data.object`), so webhooks and read models get the resource
- * as it was at that event. Internal events (locks, bookkeeping) carry no object.
- */
-export function objectAttacher<S, E extends DomainEvent>(
-  evolve: (state: S, event: E) => S,
-  render: (state: S) => unknown,
-  internal: readonly E['type'][] = [],
-): (state: S, drafts: Draft<E>[]) => E[] {
-  return (state, drafts) => {
-    const out: E[] = [];
-    let s = state;
-    for (const draft of drafts) {
-      const plain = { ...draft, data: { ...draft.data } } as unknown as E;
-      s = evolve(s, plain);
-      out.push(internal.includes(plain.type) ? plain : ({ ...draft, data: { ...draft.data, object: render(s) } } as unknown as E));
-    }
-    return out;
-  };
-}
 
 /** Whether the record exists and is this merchant's in this environment: the one test behind every owner check. */
 export function isOwned<R extends Owner>(record: R | null | undefined, owner: Owner): record is R {

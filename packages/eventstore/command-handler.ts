@@ -1,4 +1,4 @@
-import type { Decider, DomainEvent, Evolver } from '../core/decider.js';
+import { rendered, type Decider, type DomainEvent, type Evolver } from '../core/decider.js';
 import { ApiError } from '../core/errors.js';
 import { VersionConflictError, type AppendResult, type EventMetadata, type EventStore, type RecordedEvent } from './port.js';
 
@@ -118,8 +118,9 @@ function cacheOf(store: EventStore): StreamCache {
 }
 
 /**
- * The one way commands run: take the stream's state, decide, append with the version the state
- * is at. A concurrent writer makes the append fail; the policy says whether to decide again or
+ * The one way commands run: take the stream's state, decide, render, append with the version the
+ * state is at. Deciders decide domain facts; where the aggregate renders a public object, it is
+ * attached here to the events appended (`rendered`, docs/architecture.md "Decide, render, append"). A concurrent writer makes the append fail; the policy says whether to decide again or
  * answer 409 IKW-RES-003 (retryable). Never a lock.
  *
  * The first decision is made on the state this process remembers, without reading the stream
@@ -143,7 +144,7 @@ export function handleCommand<Command, State, Event extends DomainEvent>(
       const { state, version } = read ? await cache.load(store, streamId, decider) : cache.assume(streamId, decider);
       let events: Event[];
       try {
-        events = decider.decide(command, state);
+        events = rendered(decider, state, decider.decide(command, state));
       } catch (err) {
         if (read) throw err;
         read = true;
@@ -260,10 +261,10 @@ async function decideTogether(store: EventStore, cache: StreamCache, changes: Wa
         continue;
       }
       try {
-        const shared = decider.decide(first!.command, state);
+        const shared = rendered(decider, state, decider.decide(first!.command, state));
         const others = rest.map((s) => {
           const known = cache.assume(s.streamId, s.decider);
-          return { step: s, ...known, events: s.decider.decide(s.command, known.state) };
+          return { step: s, ...known, events: rendered(s.decider, known.state, s.decider.decide(s.command, known.state)) };
         });
         if (shared.length === 0 || others.some((o) => o.events.length === 0)) {
           alone.push(change);
@@ -326,7 +327,7 @@ async function decideAlone(store: EventStore, cache: StreamCache, steps: AnyStep
           continue;
         }
         const { state, version } = read ? await cache.load(store, s.streamId, s.decider) : cache.assume(s.streamId, s.decider);
-        decided.push({ step: s, state, version, events: s.decider.decide(s.command, state), skipped: false });
+        decided.push({ step: s, state, version, events: rendered(s.decider, state, s.decider.decide(s.command, state)), skipped: false });
       }
     } catch (err) {
       if (read) throw err;

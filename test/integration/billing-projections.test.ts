@@ -4,8 +4,9 @@
  */
 import type { Knex } from 'knex';
 import t from 'tap';
-import { customerDecider, toCustomerObject } from '../../packages/domain/customer/decider.js';
-import { productDecider, toProductObject, type ProductCommand } from '../../packages/domain/product/decider.js';
+import { customerAggregate, toCustomerObject } from '../../packages/domain/customer/render.js';
+import type { ProductCommand } from '../../packages/domain/product/decider.js';
+import { productAggregate, toProductObject } from '../../packages/domain/product/render.js';
 import type { Price } from '../../packages/domain/product/events.js';
 import { customersProjection } from '../../projections/customers.js';
 import { invoicesProjection } from '../../projections/invoices.js';
@@ -25,7 +26,7 @@ t.test('read.products and read.product_prices: the product as its latest event l
   const at = new Date('2026-01-01T00:00:00Z');
   const owner = { merchantId: 'acct_1', environment: 'sandbox' as const };
   const price = (id: string, unitAmount: number): Price => ({ id, object: 'price', product: 'prod_1', currency: 'xof', unit_amount: unitAmount, recurring: null, created: 0 });
-  const products = spec(productDecider);
+  const products = spec(productAggregate);
   const lifecycle: ProductCommand[] = [
     { type: 'create', product: { id: 'prod_1', merchantId: 'acct_1', environment: 'sandbox', name: 'Pro', description: null, active: true, prices: [price('price_1', 500)], metadata: {}, createdAt: at.toISOString() } },
     { type: 'update', owner, at, changes: { name: 'Pro+', addedPrices: [price('price_2', 900)] } },
@@ -53,7 +54,7 @@ t.test('read.products and read.product_prices: the product as its latest event l
 t.test('read.customers: the wallet balance and currency follow credits, applications and returns', async (t) => {
   const at = new Date('2026-01-01T00:00:00Z');
   const owner = { merchantId: 'acct_1', environment: 'sandbox' as const };
-  const customers = spec(customerDecider);
+  const customers = spec(customerAggregate);
   const events = customers.history(
     { type: 'create', customer: { id: 'cus_1', merchantId: 'acct_1', environment: 'sandbox', name: null, email: 'a@example.com', phone: null, currency: null, metadata: { tier: 'gold' }, createdAt: at.toISOString() } },
     { type: 'create', customer: { id: 'cus_1', merchantId: 'acct_1', environment: 'sandbox', name: 'Ada', email: 'a@example.com', phone: null, currency: null, metadata: {}, createdAt: at.toISOString() } },

@@ -306,9 +306,9 @@ t.test('saga mode: a refund left pending by a crash is finished by its reconcile
   // The crash of a store without atomic commits (the only one that schedules this job): the
   // refund stream got its refund.created, the process died before the ledger.
   const { handleCommand } = await import('../../packages/eventstore/command-handler.js');
-  const { paymentRefundsDecider } = await import('../../packages/domain/refund/decider.js');
+  const { paymentRefundsAggregate } = await import('../../packages/domain/refund/render.js');
   const owner = { merchantId: m.id, environment: 'sandbox' as const };
-  await handleCommand(svc.system.store, paymentRefundsStream(pi.id), paymentRefundsDecider, {
+  await handleCommand(svc.system.store, paymentRefundsStream(pi.id), paymentRefundsAggregate, {
     type: 'create',
     owner,
     at: svc.clock.now(),

@@ -6,7 +6,8 @@
  */
 import type { Knex } from 'knex';
 import t from 'tap';
-import { escrowDecider, type EscrowCommand } from '../../packages/domain/escrow/decider.js';
+import type { EscrowCommand } from '../../packages/domain/escrow/decider.js';
+import { escrowAggregate } from '../../packages/domain/escrow/render.js';
 import type { ContractCreated, Release } from '../../packages/domain/escrow/events.js';
 import { escrowContractsProjection } from '../../projections/escrow-contracts.js';
 import { escrowDisputesProjection } from '../../projections/escrow-disputes.js';
@@ -71,7 +72,7 @@ t.test('events in, rows out: contracts, their releases and disputes', async (t) 
     { type: 'execute_release', owner, at: T0, releaseId: 'r1', destination: { type: 'ledger_transfer', beneficiaryParticipantId: null, accountCode: null } },
     { type: 'open_dispute', owner, at: T0, dispute: { id: 'd1', contractId: 'c1', reason: 'r', openedByRole: 'payer', status: 'open', outcome: null, outcomeMetadata: null, releasedMinor: 0, refundedMinor: 0, openedAt: T0.toISOString(), resolvedAt: null } },
   ];
-  const events = spec(escrowDecider).history(...commands).map((e) => ({ ...e, streamId: 'escrow_contract-c1', metadata: { merchant_id: 'acct_1', environment: 'sandbox' as const } }));
+  const events = spec(escrowAggregate).history(...commands).map((e) => ({ ...e, streamId: 'escrow_contract-c1', metadata: { merchant_id: 'acct_1', environment: 'sandbox' as const } }));
   const read = await projectionSpec(t, escrowContractsProjection, escrowReleasesProjection, escrowDisputesProjection);
   await read.given(events);
   await read.thenRows(t, 'read.escrow_contracts', [{ id: 'c1', merchant_id: 'acct_1', environment: 'sandbox', currency: 'xof', status: 'disputed', payment_intent_id: null }]);

@@ -4,12 +4,13 @@
  * entries the balance's seller_funds sum over; a refund's reversals fill in the refund row.
  */
 import t from 'tap';
-import { fold } from '../../packages/core/decider.js';
+import { fold, rendered, type Fact } from '../../packages/core/decider.js';
 import type { LedgerAction } from '../../packages/domain/ledger/commands.js';
 import { ledgerDecider, type LedgerCommand } from '../../packages/domain/ledger/decider.js';
 import type { LedgerEvent } from '../../packages/domain/ledger/events.js';
-import { orderDecider } from '../../packages/domain/marketplace-order/decider.js';
-import type { OrderCreated } from '../../packages/domain/marketplace-order/events.js';
+import { orderAggregate } from '../../packages/domain/marketplace-order/render.js';
+import type { OrderCommand } from '../../packages/domain/marketplace-order/decider.js';
+import type { OrderCreated, OrderEvent } from '../../packages/domain/marketplace-order/events.js';
 import { marketplaceFundsProjection } from '../../projections/marketplace-funds.js';
 import { marketplaceRefundsProjection } from '../../projections/marketplace-refunds.js';
 import { projectionSpec } from '../support/projection-spec.js';
@@ -38,9 +39,14 @@ t.test('payment, refund, settlement and a seller payout, as rows', async (t) => 
   ]);
 
   const order: OrderCreated = { id: 'o1', ...owner, currency: 'xof', transactionCountry: 'SN', idempotencyKey: null, buyerName: null, buyerEmail: null, paymentIntentId: 'pi_1', lines: [], amountMinor: 10_000, commissionMinor: 2_000, createdAt: at.toISOString() };
-  const created = orderDecider.decide({ type: 'create', order }, fold(orderDecider, []));
-  const paid = orderDecider.decide({ type: 'mark_paid', owner, at, fee: 300 }, fold(orderDecider, created));
-  const refunded = orderDecider.decide({ type: 'refund', owner, at, refundId: 'f1', amountMinor: 1_000, reason: 'late' }, fold(orderDecider, [...created, ...paid]));
+  // What the command handler appends: the order's facts, each with the order after it.
+  const decide = (command: OrderCommand, history: Fact<OrderEvent>[]) => {
+    const state = fold(orderAggregate, history);
+    return rendered(orderAggregate, state, orderAggregate.decide(command, state));
+  };
+  const created = decide({ type: 'create', order }, []);
+  const paid = decide({ type: 'mark_paid', owner, at, fee: 300 }, created);
+  const refunded = decide({ type: 'refund', owner, at, refundId: 'f1', amountMinor: 1_000, reason: 'late' }, [...created, ...paid]);
   await spec.given(refunded.map((e) => ({ ...e, metadata })));
   await post({ type: 'refund_order', refundId: 'f1', orderId: 'o1', amount: 1_000 });
   const [refund] = await spec.thenRows(t, 'read.marketplace_refunds', [{ id: 'f1', order_id: 'o1', merchant_id: 'acct_p', status: 'succeeded' }]);

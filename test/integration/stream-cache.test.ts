@@ -10,7 +10,7 @@ import { runLedger } from '../../packages/domain/ledger/commands.js';
 import { createApiKey } from '../../packages/domain/merchant/commands.js';
 import { balanceStream } from '../../packages/domain/ledger/events.js';
 import { handleCommand } from '../../packages/eventstore/command-handler.js';
-import { paymentIntentDecider } from '../../packages/domain/payment-intent/decider.js';
+import { paymentIntentAggregate } from '../../packages/domain/payment-intent/render.js';
 import { paymentIntentStream } from '../../packages/domain/payment-intent/events.js';
 import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
 import { ALL_PROJECTIONS } from '../../projections/registry.js';
@@ -83,7 +83,7 @@ t.test('a confirm on a remembered intent that another process canceled is refuse
   const intent = await svc.request('POST', '/api/v1/payment-intents', { key, body: { amount: 5_000, currency: 'xof', transaction_country: 'SN' } });
   const owner = { merchantId: merchant.id, environment: 'sandbox' as const };
   const meta = { merchant_id: merchant.id, environment: 'sandbox' as const, actor: 'test', occurred_at: svc.clock.now().toISOString() };
-  await handleCommand(otherProcess(t, svc), paymentIntentStream(intent.body.id), paymentIntentDecider, { type: 'cancel', owner, at: svc.clock.now(), reason: null }, meta);
+  await handleCommand(otherProcess(t, svc), paymentIntentStream(intent.body.id), paymentIntentAggregate, { type: 'cancel', owner, at: svc.clock.now(), reason: null }, meta);
   const confirmed = await svc.request('POST', `/api/v1/payment-intents/${intent.body.id}/confirm`, { key, body: { payment_method: wallet } });
   t.equal(confirmed.status, expected.status, `answered as a confirm of a canceled intent (${confirmed.text.slice(0, 200)})`);
   t.equal(confirmed.body.code, expected.body.code);

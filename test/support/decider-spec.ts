@@ -1,16 +1,17 @@
 /**
  * Given/when/then for deciders, one shape for every decider suite:
  *
- *   const payouts = spec(payoutDecider);
+ *   const payouts = spec(payoutAggregate);
  *   payouts.given(payouts.history(create, accepted)).when(cancel).thenThrows(t, 'IKW-RES-002');
  *
  * `history(...commands)` builds the events a scenario starts from, deciding each command on the
- * state the earlier ones left (as the command handler does); the `then…` checks run the command
+ * state the earlier ones left (as the command handler does, which also renders: an aggregate with a
+ * `render` gives its events their public object, a pure decider its facts alone); the `then…` checks run the command
  * on the given history and assert with the test's `t`. Checks that let the scenario go on return
  * the history after the command: the given events followed by the decided ones.
  */
 import type { Test } from 'tap';
-import { fold, type Decider, type DomainEvent } from '../../packages/core/decider.js';
+import { fold, rendered, type Decider, type DomainEvent, type Fact } from '../../packages/core/decider.js';
 import type { ErrorCode } from '../../packages/core/errors.js';
 import { isRefused, Refusal } from '../../packages/core/refusal.js';
 // Deciders refuse with their families' codes and post to their families' accounts: the family list fills the catalogue and the chart.
@@ -65,11 +66,15 @@ export interface DeciderSpec<C, S, E extends DomainEvent> {
 
 export function spec<C, S, E extends DomainEvent>(decider: Decider<C, S, E>): DeciderSpec<C, S, E> {
   const state = (events: readonly E[]) => fold(decider, events);
+  const decide = (command: C, history: readonly E[]) => {
+    const s = state(history);
+    return rendered(decider, s, decider.decide(command, s));
+  };
   const given = (...histories: (readonly E[])[]): Given<C, S, E> => {
     const before = histories.flat();
     return {
-      history: (...commands) => commands.reduce<E[]>((h, c) => [...h, ...decider.decide(c, state(h))], before),
-      when: (command) => when(before, () => decider.decide(command, state(before))),
+      history: (...commands) => commands.reduce<E[]>((h, c) => [...h, ...decide(c, h)], before),
+      when: (command) => when(before, () => decide(command, before)),
     };
   };
   const when = (before: E[], decide: () => E[]): When<S, E> => ({
@@ -117,5 +122,14 @@ export function spec<C, S, E extends DomainEvent>(decider: Decider<C, S, E>): De
   });
   return { state, history: (...commands) => given().history(...commands), given };
 }
+
+/**
+ * The spec of an aggregate whose events carry its public object, its events typed as stored (the
+ * events.ts union, `data.object` included): `storedSpec<PayoutEvent>()(payoutAggregate)`.
+ */
+export const storedSpec =
+  <Stored extends DomainEvent>() =>
+  <C, S>(aggregate: Decider<C, S, Fact<Stored>>): DeciderSpec<C, S, Stored> =>
+    spec(aggregate) as unknown as DeciderSpec<C, S, Stored>;
 
 const typesOf = (events: readonly { type: string }[]) => (events.length ? events.map((e) => e.type).join(', ') : 'nothing');

@@ -5,7 +5,8 @@
  */
 import t from 'tap';
 import { sniffContentType } from '../../packages/domain/asset/content-types.js';
-import { assetDecider, type AssetCommand } from '../../packages/domain/asset/decider.js';
+import type { AssetCommand } from '../../packages/domain/asset/decider.js';
+import { assetAggregate } from '../../packages/domain/asset/render.js';
 import type { AssetCreated, AssetUploaded } from '../../packages/domain/asset/events.js';
 import { supportTicketDecider } from '../../packages/domain/support-ticket/decider.js';
 import type { TicketSubmitted } from '../../packages/domain/support-ticket/events.js';
@@ -17,7 +18,7 @@ const T0 = new Date('2026-01-01T00:00:00Z');
 const SHA = 'a'.repeat(64);
 const asset: AssetCreated = { id: 'as_1', ...owner, name: 'logo.png', purpose: 'logo', contentType: 'image/png', size: 100, sha256: SHA, createdAt: T0.toISOString() };
 const upload = (over: Partial<AssetUploaded> = {}): AssetUploaded => ({ key: 'k1', size: 100, sha256: SHA, detectedContentType: 'image/png', at: T0.toISOString(), ...over });
-const assets = spec(assetDecider);
+const assets = spec(assetAggregate);
 const create: AssetCommand = { type: 'create', asset };
 const complete: AssetCommand = { type: 'complete', owner, at: T0 };
 const record = (u: AssetUploaded): AssetCommand => ({ type: 'record_upload', owner, upload: u });

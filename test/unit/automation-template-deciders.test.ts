@@ -3,7 +3,8 @@ import t from 'tap';
 import { automationDecider, type AutomationCommand } from '../../packages/domain/automation/decider.js';
 import { definitionProblems, inDefinitionOrder, nextTick, type Definition } from '../../packages/domain/automation/definition.js';
 import type { AutomationCreated } from '../../packages/domain/automation/events.js';
-import { customerDecider, toCustomerObject, type CustomerCommand } from '../../packages/domain/customer/decider.js';
+import type { CustomerCommand } from '../../packages/domain/customer/decider.js';
+import { customerAggregate, toCustomerObject } from '../../packages/domain/customer/render.js';
 import { templateDecider, type TemplateCommand } from '../../packages/domain/template/decider.js';
 import type { TemplateCreated, TemplateVersion } from '../../packages/domain/template/events.js';
 import { checkData, checkVersion } from '../../packages/domain/template/render.js';
@@ -125,7 +126,7 @@ t.test('template checks: declared variables, kind fields, data against the schem
 });
 
 t.test('customers: a tag joins metadata tags once, sorted', async (t) => {
-  const customers = spec(customerDecider);
+  const customers = spec(customerAggregate);
   const created = customers.history({ type: 'create', customer: { id: 'cus_1', merchantId: 'acct_1', environment: 'sandbox', name: null, email: 'a@example.com', phone: null, currency: null, metadata: { plan: 'gold' }, createdAt: at.toISOString() } });
   const tag = (tag: string): CustomerCommand => ({ type: 'tag', owner, at, tag });
   const vip = customers.given(created).when(tag('vip')).thenMatch(t, [{ type: 'customer.updated', data: { metadata: { plan: 'gold', tags: 'vip' }, object: { metadata: { plan: 'gold', tags: 'vip' } } } }]);

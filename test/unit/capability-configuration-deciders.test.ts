@@ -7,9 +7,10 @@
 import t from 'tap';
 import { ApiError } from '../../packages/core/errors.js';
 import { activationCheck } from '../../packages/domain/country-activation/commands.js';
-import { countryActivationDecider } from '../../packages/domain/country-activation/decider.js';
+import { countryActivationAggregate } from '../../packages/domain/country-activation/render.js';
 import { featureFlagDecider } from '../../packages/domain/feature-flag/decider.js';
-import { PAYMENT_CAPABILITY_TRANSITIONS, paymentCapabilityDecider, type PaymentCapabilityCommand } from '../../packages/domain/payment-capability/decider.js';
+import { PAYMENT_CAPABILITY_TRANSITIONS, type PaymentCapabilityCommand } from '../../packages/domain/payment-capability/decider.js';
+import { paymentCapabilityAggregate } from '../../packages/domain/payment-capability/render.js';
 import { platformAdminDecider } from '../../packages/domain/platform-admin/decider.js';
 import { spec } from '../support/decider-spec.js';
 
@@ -18,7 +19,7 @@ const stranger = { merchantId: 'acct_2', environment: 'sandbox' } as const;
 const T0 = new Date('2026-01-01T00:00:00Z');
 
 t.test('capabilities: the transition table, delete and create again', async (t) => {
-  const caps = spec(paymentCapabilityDecider);
+  const caps = spec(paymentCapabilityAggregate);
   const create: PaymentCapabilityCommand = {
     type: 'create',
     capability: { id: 'cap_1', ...owner, country: 'SN', currency: 'xof', paymentMethodType: 'mobile_money', operator: 'wave', isEnabled: true, createdAt: T0.toISOString() },
@@ -46,7 +47,7 @@ t.test('capabilities: the transition table, delete and create again', async (t) 
 });
 
 t.test('activations: one per country and currency; replaced; deleted; the check of a direction and an amount', async (t) => {
-  const activations = spec(countryActivationDecider);
+  const activations = spec(countryActivationAggregate);
   const rule = { enabledForPayIn: true, enabledForPayout: false, minAmount: 100, maxAmount: 1_000 };
   const create = { type: 'create' as const, activation: { id: 'a-1', ...owner, countryCode: 'SN', currencyIso: 'XOF', ...rule, setBy: 'merchant' as const, createdAt: T0.toISOString() } };
   const byMerchant = { owner, at: T0, by: 'merchant', legacySetter: 'merchant' } as const;

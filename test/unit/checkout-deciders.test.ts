@@ -2,7 +2,8 @@
 import t from 'tap';
 import { checkoutSessionDecider, sessionStatus, toCheckoutSessionObject, type CheckoutSessionCommand } from '../../packages/domain/checkout-session/decider.js';
 import type { CheckoutSessionCreated } from '../../packages/domain/checkout-session/events.js';
-import { paymentLinkDecider, toPaymentLinkObject, type PaymentLinkCommand } from '../../packages/domain/payment-link/decider.js';
+import type { PaymentLinkCommand } from '../../packages/domain/payment-link/decider.js';
+import { paymentLinkAggregate, toPaymentLinkObject } from '../../packages/domain/payment-link/render.js';
 import type { PaymentLinkCreated } from '../../packages/domain/payment-link/events.js';
 import { spec } from '../support/decider-spec.js';
 
@@ -67,7 +68,7 @@ t.test('session: the merchant expires it once, while open; its expiry becomes th
   sessions.given(created).when({ ...expire('unpaid'), owner: stranger } as CheckoutSessionCommand).thenThrows(t, { code: 'IKW-RES-001', param: 'id' });
 });
 
-const links = spec(paymentLinkDecider);
+const links = spec(paymentLinkAggregate);
 const link: PaymentLinkCreated = {
   id: 'link_1', merchantId: 'acct_1', environment: 'sandbox', slug: 'abcdefghijklmnop', url: 'http://x/pay/abcdefghijklmnop', amount: 500, currency: 'xof',
   country: 'SN', feeMode: 'merchant', description: null, paymentMethodTypes: ['mobile_money'], expiresAt: later(3_600_000).toISOString(), isSingleUse: true,

@@ -10,7 +10,9 @@ import { CommandService } from '../../packages/eventstore/command-handler.js';
 import { EsdbEventStore } from '../../packages/eventstore/esdb/store.js';
 import type { EventStore } from '../../packages/eventstore/port.js';
 import { paymentIntentConflictMessage } from '../../packages/domain/payment-intent/commands.js';
-import { CONFIRMATION_IN_PROGRESS, paymentIntentDecider, type PaymentIntentCommand, type PaymentIntentState } from '../../packages/domain/payment-intent/decider.js';
+import { CONFIRMATION_IN_PROGRESS, type PaymentIntentCommand, type PaymentIntentState } from '../../packages/domain/payment-intent/decider.js';
+import { paymentIntentAggregate } from '../../packages/domain/payment-intent/render.js';
+import type { Fact } from '../../packages/core/decider.js';
 import { paymentIntentStream, type Created, type PaymentIntentEvent } from '../../packages/domain/payment-intent/events.js';
 import { EsdbEmulator } from '../support/esdb-emulator.js';
 
@@ -33,9 +35,9 @@ function racedStore(inner: EventStore): EventStore & { raceNext(): void } {
   });
 }
 
-class Intents extends CommandService<PaymentIntentCommand, PaymentIntentState, PaymentIntentEvent> {
+class Intents extends CommandService<PaymentIntentCommand, PaymentIntentState, Fact<PaymentIntentEvent>> {
   constructor(store: EventStore) {
-    super(store, paymentIntentStream, paymentIntentDecider, { conflictMessageOf: paymentIntentConflictMessage });
+    super(store, paymentIntentStream, paymentIntentAggregate, { conflictMessageOf: paymentIntentConflictMessage });
   }
   exec(command: PaymentIntentCommand) {
     return this.run('pi_1', command, {});

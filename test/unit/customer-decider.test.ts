@@ -1,10 +1,11 @@
 /** The customer Decider on its own: idempotent creation, the wallet's credits, applications and returns. */
 import t from 'tap';
-import { customerDecider, toCustomerObject, type CustomerCommand } from '../../packages/domain/customer/decider.js';
+import type { CustomerCommand } from '../../packages/domain/customer/decider.js';
+import { customerAggregate, toCustomerObject } from '../../packages/domain/customer/render.js';
 import type { CustomerCreated } from '../../packages/domain/customer/events.js';
 import { spec } from '../support/decider-spec.js';
 
-const customers = spec(customerDecider);
+const customers = spec(customerAggregate);
 const at = new Date('2026-01-01T00:00:00Z');
 const owner = { merchantId: 'acct_1', environment: 'sandbox' as const };
 const customer: CustomerCreated = { id: 'cus_1', merchantId: 'acct_1', environment: 'sandbox', name: null, email: 'a@example.com', phone: null, currency: null, metadata: {}, createdAt: at.toISOString() };

@@ -7,14 +7,8 @@
 import t from 'tap';
 import { isRefused } from '../../packages/core/refusal.js';
 import { fold } from '../../packages/core/decider.js';
-import {
-  contractStatus,
-  ESCROW_TRANSITIONS,
-  escrowDecider,
-  resolutionAmounts,
-  type EscrowCommand,
-  type EscrowState,
-} from '../../packages/domain/escrow/decider.js';
+import { contractStatus, ESCROW_TRANSITIONS, resolutionAmounts, type EscrowCommand, type EscrowState } from '../../packages/domain/escrow/decider.js';
+import { escrowAggregate } from '../../packages/domain/escrow/render.js';
 import type { ContractCreated, ContractStatus, Release } from '../../packages/domain/escrow/events.js';
 import { balanceOf, isBalanced, ledgerDecider, type LedgerCommand } from '../../packages/domain/ledger/decider.js';
 import { escrowAccount } from '../../packages/domain/ledger/events.js';
@@ -38,7 +32,7 @@ const contract: ContractCreated = {
   metadata: null,
   createdAt: T0.toISOString(),
 };
-const contracts = spec(escrowDecider);
+const contracts = spec(escrowAggregate);
 const create: EscrowCommand = { type: 'create', contract, fundFromBalance: false };
 const submit: EscrowCommand = { type: 'submit_funding', owner, at: T0, paymentIntentId: 'pi_1' };
 const funding = (amountMinor: number, source = 'pi_1'): EscrowCommand => ({ type: 'record_funding', at: T0, source, amountMinor, lateRefund: null });
@@ -179,7 +173,7 @@ t.test('the transition table: each client command acts in its statuses and is re
   for (const [type, allowed] of Object.entries(ESCROW_TRANSITIONS) as [keyof typeof ESCROW_TRANSITIONS, readonly ContractStatus[]][]) {
     if (needsObject.has(type)) continue;
     for (const [status, state] of Object.entries(histories) as [ContractStatus, EscrowState][]) {
-      const refusal = refusalOf(() => escrowDecider.decide(probes[type], state));
+      const refusal = refusalOf(() => escrowAggregate.decide(probes[type], state));
       const accepted = refusal === null || !['IKW-ESC-001', 'IKW-ESC-003'].includes(refusal);
       t.equal(accepted, allowed.includes(status), `${type} on ${status}: ${refusal ?? 'accepted'}`);
     }

@@ -1,10 +1,12 @@
 /** The invoice Decider on its own: the transition table, payments up to what remains, idempotent refs. */
 import t from 'tap';
-import { amountRemaining, INVOICE_TRANSITIONS, invoiceDecider, toInvoiceObject, type InvoiceCommand } from '../../packages/domain/invoice/decider.js';
+import { amountRemaining, INVOICE_TRANSITIONS, type InvoiceCommand } from '../../packages/domain/invoice/decider.js';
+import { invoiceAggregate, toInvoiceObject } from '../../packages/domain/invoice/render.js';
 import { INVOICE_STATUSES, type InvoiceCreated, type InvoiceEvent, type InvoiceStatus } from '../../packages/domain/invoice/events.js';
+import type { Fact } from '../../packages/core/decider.js';
 import { spec } from '../support/decider-spec.js';
 
-const invoices = spec(invoiceDecider);
+const invoices = spec(invoiceAggregate);
 const at = new Date('2026-01-01T00:00:00Z');
 const owner = { merchantId: 'acct_1', environment: 'sandbox' as const };
 const invoice: InvoiceCreated = {
@@ -17,7 +19,7 @@ const to = (status: InvoiceStatus): Extract<InvoiceCommand, { type: 'transition'
 const pay = (ref: string, amount: number, source: 'wallet' | 'payment_intent' = 'wallet'): InvoiceCommand => ({ type: 'record_payment', owner, at, ref, source, amount });
 
 /** The history that leaves an invoice in `status`. */
-function reach(status: InvoiceStatus): InvoiceEvent[] {
+function reach(status: InvoiceStatus): Fact<InvoiceEvent>[] {
   if (status === 'draft') return invoices.history(create(false));
   if (status === 'open') return invoices.history(create(false), to('open'));
   return invoices.history(create(false), to('open'), to(status));

@@ -7,16 +7,17 @@
 import fc from 'fast-check';
 import t from 'tap';
 import { persistentMapWork } from '../../packages/core/persistent-map.js';
-import { fold } from '../../packages/core/decider.js';
-import { commissionRuleDecider } from '../../packages/domain/commission-rule/decider.js';
+import { fold, type Fact } from '../../packages/core/decider.js';
+import { commissionRuleAggregate } from '../../packages/domain/commission-rule/render.js';
 import { commissionOn, type CommissionRuleCreated } from '../../packages/domain/commission-rule/events.js';
 import { allocateRefund } from '../../packages/domain/ledger/allocation.js';
 import type { LedgerAction } from '../../packages/domain/ledger/commands.js';
 import { balanceOf as fundsBalance, isBalanced, ledgerDecider as fundsDecider, type LedgerCommand as FundsCommand, type LedgerState as FundsState } from '../../packages/domain/ledger/decider.js';
 import type { LedgerEvent as MarketplaceFundsEvent } from '../../packages/domain/ledger/events.js';
-import { ORDER_TRANSITIONS, orderDecider, type OrderCommand, type OrderState } from '../../packages/domain/marketplace-order/decider.js';
+import { ORDER_TRANSITIONS, type OrderCommand, type OrderState } from '../../packages/domain/marketplace-order/decider.js';
+import { orderAggregate } from '../../packages/domain/marketplace-order/render.js';
 import { ORDER_STATUSES, sellerShares, type OrderCreated, type OrderEvent } from '../../packages/domain/marketplace-order/events.js';
-import { sellerDecider } from '../../packages/domain/marketplace-seller/decider.js';
+import { sellerAggregate } from '../../packages/domain/marketplace-seller/render.js';
 import type { SellerCreated } from '../../packages/domain/marketplace-seller/events.js';
 import { isRefused } from '../../packages/core/refusal.js';
 import { spec } from '../support/decider-spec.js';
@@ -52,7 +53,7 @@ t.test('allocateRefund: proportional, whole, never beyond what a party has left'
 });
 
 t.test('commission rules: created once, updated, an update that changes nothing appends nothing', async (t) => {
-  const rules = spec(commissionRuleDecider);
+  const rules = spec(commissionRuleAggregate);
   const rule: CommissionRuleCreated = { id: 'r1', ...owner, name: 'Std', percentBasisPoints: 100, fixedFeeMinor: 0, currency: 'xof', isActive: true, createdAt: at.toISOString() };
   const created = rules.history({ type: 'create', rule });
   rules.given(created).when({ type: 'create', rule }).thenThrows(t, 'IKW-RES-003');
@@ -63,7 +64,7 @@ t.test('commission rules: created once, updated, an update that changes nothing 
 });
 
 t.test('sellers: one per sellerId; the settlement schedule changes', async (t) => {
-  const sellers = spec(sellerDecider);
+  const sellers = spec(sellerAggregate);
   const seller: SellerCreated = { id: 's1', ...owner, sellerId: 'shop', displayName: 'Shop', settlementMode: 'rolling', settlementDelayDays: 7, createdAt: at.toISOString() };
   const created = sellers.history({ type: 'create', seller });
   sellers.given(created).when({ type: 'create', seller }).thenThrows(t, { code: 'IKW-MKT-001', param: 'sellerId' });
@@ -91,13 +92,13 @@ const order: OrderCreated = {
 };
 
 t.test('orders: the transition table, walked', async (t) => {
-  const orders = spec(orderDecider);
+  const orders = spec(orderAggregate);
   const created = orders.history({ type: 'create', order });
   const paid = orders.given(created).history({ type: 'mark_paid', owner, at, fee: 100 });
   const partly = orders.given(paid).history({ type: 'refund', owner, at, refundId: 'f1', amountMinor: 1, reason: null });
   const refunded = orders.given(paid).history({ type: 'refund', owner, at, refundId: 'f1', amountMinor: 10_000, reason: null });
   const canceled = orders.given(created).history({ type: 'cancel', owner, at });
-  const byStatus: Record<string, OrderEvent[]> = { requires_payment: created, paid, partially_refunded: partly, refunded, canceled };
+  const byStatus: Record<string, Fact<OrderEvent>[]> = { requires_payment: created, paid, partially_refunded: partly, refunded, canceled };
   t.same(Object.keys(byStatus).sort(), [...ORDER_STATUSES].sort(), 'every status is reached');
   const commands: Record<keyof typeof ORDER_TRANSITIONS, OrderCommand> = {
     mark_paid: { type: 'mark_paid', owner, at, fee: 1 },
@@ -183,12 +184,12 @@ t.test('property: random sequences keep the invariants after each step', async (
   fc.assert(
     fc.property(fc.array(step, { minLength: 1, maxLength: 40 }), (steps) => {
       let fundsEvents: MarketplaceFundsEvent[] = [];
-      const orders = new Map<string, OrderEvent[]>();
+      const orders = new Map<string, Fact<OrderEvent>[]>();
       for (const [i, s] of steps.entries()) {
         const orderId = `o${'order' in s ? s.order : 0}`;
         const history = orders.get(orderId) ?? [];
-        const orderState = fold(orderDecider, history);
-        let decidedOrder: OrderEvent[] = [];
+        const orderState = fold(orderAggregate, history);
+        let decidedOrder: Fact<OrderEvent>[] = [];
         let decidedFunds: MarketplaceFundsEvent[] = [];
         try {
           const fundsState = fold(fundsDecider, fundsEvents);
@@ -197,9 +198,9 @@ t.test('property: random sequences keep the invariants after each step', async (
             const lines = s.amounts.map((amountMinor, k) => ({ sellerId: `s${k % 3}`, sellerRef: `r${k % 3}`, description: null, amountMinor, commissionRuleId: 'r', commissionMinor: commissionOn({ percentBasisPoints: s.bp, fixedFeeMinor: s.fixed }, amountMinor) }));
             const amountMinor = lines.reduce((a, l) => a + l.amountMinor, 0);
             const commissionMinor = lines.reduce((a, l) => a + l.commissionMinor, 0);
-            const created = orderDecider.decide({ type: 'create', order: { ...order, id: orderId, lines, amountMinor, commissionMinor } }, orderState);
-            const createdState = fold(orderDecider, created);
-            decidedOrder = [...created, ...orderDecider.decide({ type: 'mark_paid', owner, at, fee: Math.min(s.fee, amountMinor) }, createdState)];
+            const created = orderAggregate.decide({ type: 'create', order: { ...order, id: orderId, lines, amountMinor, commissionMinor } }, orderState);
+            const createdState = fold(orderAggregate, created);
+            decidedOrder = [...created, ...orderAggregate.decide({ type: 'mark_paid', owner, at, fee: Math.min(s.fee, amountMinor) }, createdState)];
             const shares = sellerShares(lines).map((x) => ({ sellerRef: x.sellerRef, sellerId: x.sellerId, amount: x.amountMinor }));
             decidedFunds = fundsDecider.decide(funds({ type: 'post_order_payment', orderId, clearing: 'card_clearing', amount: amountMinor, fee: Math.min(s.fee, amountMinor), shares, commission: commissionMinor }), fundsState);
           } else if (s.kind === 'refund') {
@@ -207,7 +208,7 @@ t.test('property: random sequences keep the invariants after each step', async (
             const amountMinor = Math.max(1, Math.floor(orderState.order.amountMinor * s.fraction));
             const refundId = `f${i}`;
             // As the service does: both decided on the same states, appended together or not at all.
-            decidedOrder = orderDecider.decide({ type: 'refund', owner, at, refundId, amountMinor, reason: null }, orderState);
+            decidedOrder = orderAggregate.decide({ type: 'refund', owner, at, refundId, amountMinor, reason: null }, orderState);
             decidedFunds = fundsDecider.decide(funds({ type: 'refund_order', refundId, orderId, amount: amountMinor }), fundsState);
           } else if (s.kind === 'settle') {
             decidedFunds = fundsDecider.decide(funds({ type: 'settle_share', orderId, sellerRef: `r${s.seller}` }), fundsState);
@@ -234,7 +235,7 @@ t.test('property: random sequences keep the invariants after each step', async (
   t.pass('300 random sequences');
 });
 
-function checkInvariants(orders: Map<string, OrderEvent[]>, fundsEvents: MarketplaceFundsEvent[]): void {
+function checkInvariants(orders: Map<string, Fact<OrderEvent>[]>, fundsEvents: MarketplaceFundsEvent[]): void {
   const state: FundsState = fold(fundsDecider, fundsEvents);
   for (const e of fundsEvents) if (!isBalanced(e.data.lines)) throw new Error(`unbalanced ${e.data.kind}`);
   let total = 0;
@@ -245,7 +246,7 @@ function checkInvariants(orders: Map<string, OrderEvent[]>, fundsEvents: Marketp
   if (total !== 0) throw new Error('the ledger does not sum to zero');
   if (fundsBalance(state, 'seller_payouts') !== 0) throw new Error('a settled payout left money in flight');
   for (const [id, events] of orders) {
-    const o = fold(orderDecider, events);
+    const o = fold(orderAggregate, events);
     if (!o.order) continue;
     const shares = sellerShares(o.order.lines).reduce((s, x) => s + x.amountMinor, 0);
     if (shares + o.order.commissionMinor !== o.order.amountMinor) throw new Error(`order ${id}: shares + commission ≠ amount`);

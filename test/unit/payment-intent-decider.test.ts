@@ -3,19 +3,12 @@
  * rules, idempotent provider answers, tenant checks, and the public object every event carries.
  */
 import t from 'tap';
-import {
-  CONFIRMATION_IN_PROGRESS,
-  CONFIRMATION_LEASE_MS,
-  PAYMENT_INTENT_TRANSITIONS,
-  paymentIntentDecider,
-  toObject,
-  type Owner,
-  type PaymentIntentCommand,
-} from '../../packages/domain/payment-intent/decider.js';
-import { PUBLIC_PAYMENT_INTENT_EVENTS, type Created, type NextAction, type PaymentMethodDetails } from '../../packages/domain/payment-intent/events.js';
-import { spec } from '../support/decider-spec.js';
+import { CONFIRMATION_IN_PROGRESS, CONFIRMATION_LEASE_MS, PAYMENT_INTENT_TRANSITIONS, type Owner, type PaymentIntentCommand } from '../../packages/domain/payment-intent/decider.js';
+import { paymentIntentAggregate, toObject } from '../../packages/domain/payment-intent/render.js';
+import { PUBLIC_PAYMENT_INTENT_EVENTS, type Created, type NextAction, type PaymentIntentEvent, type PaymentMethodDetails } from '../../packages/domain/payment-intent/events.js';
+import { storedSpec } from '../support/decider-spec.js';
 
-const intents = spec(paymentIntentDecider);
+const intents = storedSpec<PaymentIntentEvent>()(paymentIntentAggregate);
 const T0 = new Date('2026-01-01T00:00:00Z');
 const later = (ms: number) => new Date(T0.getTime() + ms);
 const owner: Owner = { merchantId: 'acct_1', environment: 'sandbox' };

@@ -16,11 +16,12 @@ const payoutData = (e: MerchantSettingsEvent) => e.data as Extract<MerchantSetti
 import { payoutMethodDecider, unusableReason } from '../../packages/domain/payout-method/decider.js';
 import { normalizeDestination } from '../../packages/domain/payout-method/destination.js';
 import type { PayoutMethodCreated } from '../../packages/domain/payout-method/events.js';
-import { FINAL_PAYOUT_STATUSES, payoutDecider, toPayoutObject, type Owner, type PayoutCommand } from '../../packages/domain/payout/decider.js';
-import type { PayoutCreated } from '../../packages/domain/payout/events.js';
-import { spec } from '../support/decider-spec.js';
+import { FINAL_PAYOUT_STATUSES, type Owner, type PayoutCommand } from '../../packages/domain/payout/decider.js';
+import { payoutAggregate, toPayoutObject } from '../../packages/domain/payout/render.js';
+import type { PayoutCreated, PayoutEvent } from '../../packages/domain/payout/events.js';
+import { spec, storedSpec } from '../support/decider-spec.js';
 
-const payouts = spec(payoutDecider);
+const payouts = storedSpec<PayoutEvent>()(payoutAggregate);
 const T0 = new Date('2026-01-01T00:00:00Z');
 const at = (ms: number) => new Date(T0.getTime() + ms);
 const MIN = 60_000;

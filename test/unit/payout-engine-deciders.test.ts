@@ -10,10 +10,12 @@ import { isRefused } from '../../packages/core/refusal.js';
 import { persistentMapWork } from '../../packages/core/persistent-map.js';
 import { ledgerDecider, type LedgerCommand } from '../../packages/domain/ledger/decider.js';
 import { batchBodyFromCsv, parseCsv } from '../../packages/domain/payout-batch/csv.js';
-import { PAYOUT_BATCH_TRANSITIONS, payoutBatchDecider, type ItemNews, type PayoutBatchCommand, type PayoutBatchState } from '../../packages/domain/payout-batch/decider.js';
+import { PAYOUT_BATCH_TRANSITIONS, type ItemNews, type PayoutBatchCommand, type PayoutBatchState } from '../../packages/domain/payout-batch/decider.js';
+import { payoutBatchAggregate } from '../../packages/domain/payout-batch/render.js';
 import type { BatchItem, PayoutBatchCreated } from '../../packages/domain/payout-batch/events.js';
-import { recipientDecider } from '../../packages/domain/payout-recipient/decider.js';
-import { payoutDecider, type PayoutCommand } from '../../packages/domain/payout/decider.js';
+import { recipientAggregate } from '../../packages/domain/payout-recipient/render.js';
+import type { PayoutCommand } from '../../packages/domain/payout/decider.js';
+import { payoutAggregate } from '../../packages/domain/payout/render.js';
 import { spec } from '../support/decider-spec.js';
 
 const owner = { merchantId: 'acct_1', environment: 'sandbox' } as const;
@@ -32,7 +34,7 @@ const created: PayoutBatchCreated = {
   items: [item(0, 1_000), item(1, 2_000), item(2, 3_000)],
   createdAt: T0.toISOString(),
 };
-const batches = spec(payoutBatchDecider);
+const batches = spec(payoutBatchAggregate);
 const create: PayoutBatchCommand = { type: 'create', batch: created };
 const execute: PayoutBatchCommand = { type: 'execute', owner, at: T0 };
 const retry: PayoutBatchCommand = { type: 'retry', owner, at: T0 };
@@ -117,9 +119,9 @@ t.test('settle_items: many items in one command, each once; a repeat (a job run 
 t.test('a large batch executed and settled item by item: work linear in its items; states decided on stay unchanged', async (t) => {
   const run = (n: number) => {
     const batch: PayoutBatchCreated = { ...created, items: Array.from({ length: n }, (_, i) => item(i, 1_000)) };
-    let state = payoutBatchDecider.initialState;
+    let state = payoutBatchAggregate.initialState;
     const apply = (command: PayoutBatchCommand) => {
-      for (const e of payoutBatchDecider.decide(command, state)) state = payoutBatchDecider.evolve(state, e);
+      for (const e of payoutBatchAggregate.decide(command, state)) state = payoutBatchAggregate.evolve(state, e);
     };
     const before = persistentMapWork();
     apply({ type: 'create', batch });
@@ -162,7 +164,7 @@ t.test('the transition table: each command acts in its statuses only', async (t)
     for (const [name, command] of Object.entries(commands) as [keyof typeof PAYOUT_BATCH_TRANSITIONS, PayoutBatchCommand][]) {
       let outcome: string;
       try {
-        outcome = payoutBatchDecider.decide(command, batches.state(events) as PayoutBatchState).length > 0 ? 'acts' : 'nothing';
+        outcome = payoutBatchAggregate.decide(command, batches.state(events) as PayoutBatchState).length > 0 ? 'acts' : 'nothing';
       } catch (err) {
         outcome = isRefused(err) ? err.code : 'crash';
       }
@@ -174,7 +176,7 @@ t.test('the transition table: each command acts in its statuses only', async (t)
 });
 
 t.test('recipients: update and archive; an archived one is not edited; another merchant’s is no recipient', async (t) => {
-  const recipients = spec(recipientDecider);
+  const recipients = spec(recipientAggregate);
   const history = recipients.history({ type: 'create', recipient: { id: 'rcp_1', ...owner, displayName: 'Awa', destination, createdAt: T0.toISOString() } });
   const updated = recipients.given(history).when({ type: 'update', owner, at: T0, displayName: 'Awa D.', destination }).thenMatch(t, [{ type: 'payout_recipient.updated', data: { object: { display_name: 'Awa D.' } } }]);
   const archived = recipients.given(updated).when({ type: 'archive', owner, at: T0 }).thenMatch(t, [{ type: 'payout_recipient.archived', data: { object: { status: 'archived' } } }]);
@@ -184,7 +186,7 @@ t.test('recipients: update and archive; an archived one is not edited; another m
 });
 
 t.test('payout dispatch: recorded once; a dispatched payout cannot be canceled', async (t) => {
-  const payouts = spec(payoutDecider);
+  const payouts = spec(payoutAggregate);
   const history = payouts.history({
     type: 'create',
     payout: { id: 'po_1', ...owner, amount: 1_000, currency: 'xof', fee: 100, destination, payoutMethodId: null, metadata: {}, source: 'payout_engine', batch: { id: 'pob_1', index: 0, attempt: 1 }, expectedBy: T0.toISOString(), createdAt: T0.toISOString() },
@@ -197,7 +199,7 @@ t.test('payout dispatch: recorded once; a dispatched payout cannot be canceled',
 });
 
 t.test('payout answers committed with their ledger side are strict: a final payout refuses, so the ledger side never goes alone', async (t) => {
-  const payouts = spec(payoutDecider);
+  const payouts = spec(payoutAggregate);
   const history = payouts.history({
     type: 'create',
     payout: { id: 'po_1', ...owner, amount: 1_000, currency: 'xof', fee: 100, destination, payoutMethodId: null, metadata: {}, source: 'api', expectedBy: T0.toISOString(), createdAt: T0.toISOString() },

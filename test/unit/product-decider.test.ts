@@ -1,10 +1,11 @@
 /** The product Decider on its own: updates, activation, attachments of subscriptions, delete refused while used. */
 import t from 'tap';
-import { productDecider, toProductObject, type ProductCommand } from '../../packages/domain/product/decider.js';
+import type { ProductCommand } from '../../packages/domain/product/decider.js';
+import { productAggregate, toProductObject } from '../../packages/domain/product/render.js';
 import type { Price, ProductCreated } from '../../packages/domain/product/events.js';
 import { spec } from '../support/decider-spec.js';
 
-const products = spec(productDecider);
+const products = spec(productAggregate);
 const at = new Date('2026-01-01T00:00:00Z');
 const owner = { merchantId: 'acct_1', environment: 'sandbox' as const };
 const price: Price = { id: 'price_1', object: 'price', product: 'prod_1', currency: 'xof', unit_amount: 500, recurring: { interval: 'month', interval_count: 1, usage_type: 'licensed' }, created: 0 };

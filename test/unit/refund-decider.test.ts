@@ -1,10 +1,11 @@
 /** The refunds-per-payment Decider on its own: the remainder, status changes, idempotency, ownership. */
 import t from 'tap';
-import { paymentRefundsDecider, refundable, toRefundObject, type RefundCommand } from '../../packages/domain/refund/decider.js';
+import { refundable, type RefundCommand } from '../../packages/domain/refund/decider.js';
+import { paymentRefundsAggregate, toRefundObject } from '../../packages/domain/refund/render.js';
 import type { RefundedPayment } from '../../packages/domain/refund/events.js';
 import { spec } from '../support/decider-spec.js';
 
-const refunds = spec(paymentRefundsDecider);
+const refunds = spec(paymentRefundsAggregate);
 const at = new Date('2026-01-01T00:00:00Z');
 const owner = { merchantId: 'acct_1', environment: 'sandbox' as const };
 const payment: RefundedPayment = { id: 'pi_1', merchantId: 'acct_1', environment: 'sandbox', amount: 10_000, currency: 'xof', clearing: 'operator_clearing:orange_money' };

@@ -1,11 +1,12 @@
 /** The subscription Decider on its own: renewals and their invoices, usage, past_due, cancel; and period arithmetic. */
 import t from 'tap';
-import { subscriptionDecider, toSubscriptionObject, type SubscriptionCommand } from '../../packages/domain/subscription/decider.js';
+import type { SubscriptionCommand } from '../../packages/domain/subscription/decider.js';
+import { subscriptionAggregate, toSubscriptionObject } from '../../packages/domain/subscription/render.js';
 import type { SubscriptionCreated, UsageRecord } from '../../packages/domain/subscription/events.js';
 import { addInterval } from '../../packages/domain/subscription/periods.js';
 import { spec } from '../support/decider-spec.js';
 
-const subscriptions = spec(subscriptionDecider);
+const subscriptions = spec(subscriptionAggregate);
 const owner = { merchantId: 'acct_1', environment: 'sandbox' as const };
 const d = (iso: string) => new Date(iso);
 const subscription: SubscriptionCreated = {

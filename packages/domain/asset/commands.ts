@@ -1,3 +1,4 @@
+import type { Fact } from '../../core/decider.js';
 import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
@@ -10,7 +11,8 @@ import { CommandService } from '../../eventstore/command-handler.js';
 import type { EventStore } from '../../eventstore/port.js';
 import { assertOwned } from '../aggregate.js';
 import { ALLOWED_CONTENT_TYPES, sniffContentType } from './content-types.js';
-import { assetDecider, toAssetObject, type AssetCommand, type AssetState } from './decider.js';
+import type { AssetCommand, AssetState } from './decider.js';
+import { assetAggregate, toAssetObject } from './render.js';
 import { assetStream, type AssetCreated, type AssetEvent, type AssetObject, type AssetPurpose } from './events.js';
 import { storageUnavailable, UploadMeter, type AssetStorage } from './storage.js';
 import type { Actor, Owner } from '../../core/owner.js';
@@ -46,7 +48,7 @@ export const DOWNLOAD_URL_TTL_MS = 5 * 60_000;
 type SignedAction = 'upload' | 'download';
 
 /** A merchant's files: declared, uploaded (directly or by signed URL), completed, downloaded by signed URL, deleted. */
-export class Assets extends CommandService<AssetCommand, AssetState, AssetEvent> {
+export class Assets extends CommandService<AssetCommand, AssetState, Fact<AssetEvent>> {
   constructor(
     private readonly deps: {
       store: EventStore;
@@ -58,7 +60,7 @@ export class Assets extends CommandService<AssetCommand, AssetState, AssetEvent>
       maxBytes: number;
     },
   ) {
-    super(deps.store, assetStream, assetDecider);
+    super(deps.store, assetStream, assetAggregate);
   }
 
   get maxBytes(): number {

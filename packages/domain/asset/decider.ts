@@ -1,8 +1,8 @@
-import type { Decider } from '../../core/decider.js';
+import type { Decider, Fact } from '../../core/decider.js';
 import { Refusal } from '../../core/refusal.js';
-import { assertOwned, objectAttacher, present, unreachable, type Draft } from '../aggregate.js';
+import { assertOwned, unreachable } from '../aggregate.js';
 import { ALLOWED_CONTENT_TYPES } from './content-types.js';
-import type { AssetCreated, AssetEvent, AssetObject, AssetStatus, AssetUploaded } from './events.js';
+import type { AssetCreated, AssetEvent, AssetStatus, AssetUploaded } from './events.js';
 import type { Owner } from '../../core/owner.js';
 
 export type AssetCommand =
@@ -19,27 +19,6 @@ export interface AssetState {
   completedAt: string | null;
   deleted: boolean;
 }
-
-export function toAssetObject(state: AssetState): AssetObject {
-  const a = present(state.asset, 'asset');
-  return {
-    id: a.id,
-    object: 'asset',
-    name: a.name,
-    purpose: a.purpose,
-    contentType: a.contentType,
-    size: a.size,
-    sha256: a.sha256,
-    status: state.status,
-    uploadedSize: state.upload?.size ?? null,
-    createdAt: a.createdAt,
-    uploadedAt: state.upload?.at ?? null,
-    completedAt: state.completedAt,
-    livemode: a.environment === 'live',
-  };
-}
-
-const withObjects = objectAttacher<AssetState, AssetEvent>((state, event) => assetDecider.evolve(state, event), toAssetObject);
 
 /** Bytes are usable once they are the size and digest declared at creation and their magic number is the declared type. */
 function checkUpload(asset: AssetCreated, upload: AssetUploaded): void {
@@ -58,7 +37,7 @@ function checkUpload(asset: AssetCreated, upload: AssetUploaded): void {
  * An asset: declared (name, type, size, digest), then uploaded (any number of times until it is
  * complete), then completed once its bytes check out. A deleted asset is "no such asset".
  */
-export const assetDecider: Decider<AssetCommand, AssetState, AssetEvent> = {
+export const assetDecider: Decider<AssetCommand, AssetState, Fact<AssetEvent>> = {
   initialState: { asset: null, status: 'pending', upload: null, keys: [], completedAt: null, deleted: false },
 
   evolve(state, event) {
@@ -77,11 +56,11 @@ export const assetDecider: Decider<AssetCommand, AssetState, AssetEvent> = {
   decide(command, state) {
     if (command.type === 'create') {
       if (state.asset) throw new Refusal('IKW-RES-003', `Asset ${command.asset.id} already exists`);
-      return withObjects(state, [{ type: 'asset.created', data: command.asset }]);
+      return [{ type: 'asset.created', data: command.asset }];
     }
     const asset = state.deleted ? null : state.asset;
     assertOwned(asset, command.owner, 'No such asset', 'assetId');
-    let draft: Draft<AssetEvent>;
+    let draft: Fact<AssetEvent>;
     switch (command.type) {
       case 'record_upload':
         if (state.status === 'ready') throw new Refusal('IKW-AST-004', 'This asset is complete; its bytes can no longer be replaced', 'assetId');
@@ -100,6 +79,6 @@ export const assetDecider: Decider<AssetCommand, AssetState, AssetEvent> = {
       default:
         return unreachable(command);
     }
-    return withObjects(state, [draft]);
+    return [draft];
   },
 };

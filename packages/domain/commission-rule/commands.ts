@@ -1,3 +1,4 @@
+import type { Fact } from '../../core/decider.js';
 import { getCurrency } from '../../catalog/index.js';
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
@@ -5,7 +6,8 @@ import { derivedUuid, newUuid } from '../../core/ids.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import type { EventStore } from '../../eventstore/port.js';
 import { isOwned } from '../aggregate.js';
-import { commissionRuleDecider, toCommissionRuleObject, type CommissionRuleCommand, type CommissionRuleState } from './decider.js';
+import type { CommissionRuleCommand, CommissionRuleState } from './decider.js';
+import { commissionRuleAggregate, toCommissionRuleObject } from './render.js';
 import { commissionRuleStream, type CommissionRuleEvent, type CommissionRuleObject, type CommissionRuleTerms } from './events.js';
 import type { Actor, Owner } from '../../core/owner.js';
 import { auditMetadata } from '../../eventstore/metadata.js';
@@ -21,9 +23,9 @@ export interface CreateCommissionRuleInput {
 export type UpdateCommissionRuleInput = Partial<CommissionRuleTerms>;
 
 /** The commission rules of a marketplace: what the platform keeps of each order line. */
-export class CommissionRules extends CommandService<CommissionRuleCommand, CommissionRuleState, CommissionRuleEvent> {
+export class CommissionRules extends CommandService<CommissionRuleCommand, CommissionRuleState, Fact<CommissionRuleEvent>> {
   constructor(private readonly deps: { store: EventStore; clock: Clock }) {
-    super(deps.store, commissionRuleStream, commissionRuleDecider);
+    super(deps.store, commissionRuleStream, commissionRuleAggregate);
   }
 
   /** `requestRef` (Idempotency-Key with the body's fingerprint) names the rule, so a retry after a crash finds it. */

@@ -1,8 +1,7 @@
-import { unixSeconds } from '../../core/clock.js';
-import type { Decider } from '../../core/decider.js';
+import type { Decider, Fact } from '../../core/decider.js';
 import { Refusal } from '../../core/refusal.js';
-import { assertOwned, objectAttacher, present } from '../aggregate.js';
-import type { CommissionRuleCreated, CommissionRuleEvent, CommissionRuleObject, CommissionRuleTerms } from './events.js';
+import { assertOwned } from '../aggregate.js';
+import type { CommissionRuleCreated, CommissionRuleEvent, CommissionRuleTerms } from './events.js';
 import type { Owner } from '../../core/owner.js';
 
 export type CommissionRuleCommand =
@@ -14,27 +13,8 @@ export interface CommissionRuleState {
   updatedAt: string | null;
 }
 
-export function toCommissionRuleObject(state: CommissionRuleState): CommissionRuleObject {
-  const r = present(state.rule, 'commission rule');
-  return {
-    id: r.id,
-    object: 'marketplace_commission_rule',
-    name: r.name,
-    percentBasisPoints: r.percentBasisPoints,
-    fixedFeeMinor: r.fixedFeeMinor,
-    currency: r.currency,
-    isActive: r.isActive,
-    status: r.isActive ? 'active' : 'inactive',
-    livemode: r.environment === 'live',
-    created: unixSeconds(new Date(r.createdAt)),
-    updated: unixSeconds(new Date(state.updatedAt ?? r.createdAt)),
-  };
-}
-
-const withObjects = objectAttacher<CommissionRuleState, CommissionRuleEvent>((s, e) => commissionRuleDecider.evolve(s, e), toCommissionRuleObject);
-
 /** A commission rule: created, then its terms changed (PATCH) or switched on and off; it is never deleted, as orders name it. */
-export const commissionRuleDecider: Decider<CommissionRuleCommand, CommissionRuleState, CommissionRuleEvent> = {
+export const commissionRuleDecider: Decider<CommissionRuleCommand, CommissionRuleState, Fact<CommissionRuleEvent>> = {
   initialState: { rule: null, updatedAt: null },
 
   evolve(state, event) {
@@ -52,7 +32,7 @@ export const commissionRuleDecider: Decider<CommissionRuleCommand, CommissionRul
     switch (command.type) {
       case 'create':
         if (state.rule) throw new Refusal('IKW-RES-003', `Commission rule ${command.rule.id} already exists`);
-        return withObjects(state, [{ type: 'commission_rule.created', data: command.rule }]);
+        return [{ type: 'commission_rule.created', data: command.rule }];
       case 'update': {
         assertOwned(state.rule, command.owner, 'No such commission rule', 'id');
         const r = state.rule;
@@ -63,7 +43,7 @@ export const commissionRuleDecider: Decider<CommissionRuleCommand, CommissionRul
         };
         // An update that changes nothing appends nothing.
         if (terms.percentBasisPoints === r.percentBasisPoints && terms.fixedFeeMinor === r.fixedFeeMinor && terms.isActive === r.isActive) return [];
-        return withObjects(state, [{ type: 'commission_rule.updated', data: { ...terms, at: command.at.toISOString() } }]);
+        return [{ type: 'commission_rule.updated', data: { ...terms, at: command.at.toISOString() } }];
       }
     }
   },

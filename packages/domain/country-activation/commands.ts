@@ -1,3 +1,4 @@
+import type { Fact } from '../../core/decider.js';
 import { getCountry, getCurrency } from '../../catalog/index.js';
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
@@ -5,7 +6,8 @@ import { derivedUuid } from '../../core/ids.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import type { EventStore } from '../../eventstore/port.js';
 import { assertOwned } from '../aggregate.js';
-import { countryActivationDecider, toCountryActivationObject, type CountryActivationCommand, type CountryActivationState } from './decider.js';
+import type { CountryActivationCommand, CountryActivationState } from './decider.js';
+import { countryActivationAggregate, toCountryActivationObject } from './render.js';
 import { countryActivationStream, setterOf, type ActivationRule, type ActivationSetter, type CountryActivationEvent, type CountryActivationObject } from './events.js';
 import type { Actor, Owner } from '../../core/owner.js';
 import { auditMetadata } from '../../eventstore/metadata.js';
@@ -56,9 +58,9 @@ export function activationCheck(rule: ActivationRule | null, direction: 'payin' 
  * currency, set by the merchant or by the platform operator for it (`by`); the operator's the
  * merchant cannot change or delete (IKW-CFG-005), the operator can change either.
  */
-export class CountryActivations extends CommandService<CountryActivationCommand, CountryActivationState, CountryActivationEvent> {
+export class CountryActivations extends CommandService<CountryActivationCommand, CountryActivationState, Fact<CountryActivationEvent>> {
   constructor(private readonly deps: { store: EventStore; clock: Clock }) {
-    super(deps.store, countryActivationStream, countryActivationDecider);
+    super(deps.store, countryActivationStream, countryActivationAggregate);
   }
 
   async create(owner: Owner, input: ActivationInput, by: ActivationSetter, actor: Actor): Promise<CountryActivationObject> {

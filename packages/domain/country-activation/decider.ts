@@ -1,8 +1,7 @@
-import { unixSeconds } from '../../core/clock.js';
-import type { Decider } from '../../core/decider.js';
+import type { Decider, Fact } from '../../core/decider.js';
 import { Refusal } from '../../core/refusal.js';
-import { assertOwned, objectAttacher, present } from '../aggregate.js';
-import type { ActivationCreated, ActivationRule, ActivationSetter, CountryActivationEvent, CountryActivationObject } from './events.js';
+import { assertOwned } from '../aggregate.js';
+import type { ActivationCreated, ActivationRule, ActivationSetter, CountryActivationEvent } from './events.js';
 import type { Owner } from '../../core/owner.js';
 
 /**
@@ -22,26 +21,8 @@ export interface CountryActivationState {
   updatedAt: string | null;
 }
 
-export function toCountryActivationObject(state: CountryActivationState): CountryActivationObject {
-  const a = present(state.activation, 'country activation');
-  return {
-    id: a.id,
-    object: 'country_activation',
-    merchantId: a.merchantId,
-    countryCode: a.countryCode,
-    currencyIso: a.currencyIso,
-    ...state.rule!,
-    setBy: state.setBy ?? 'merchant',
-    livemode: a.environment === 'live',
-    created: unixSeconds(new Date(a.createdAt)),
-    updated: unixSeconds(new Date(state.updatedAt ?? a.createdAt)),
-  };
-}
-
-const withObjects = objectAttacher<CountryActivationState, CountryActivationEvent>((s, e) => countryActivationDecider.evolve(s, e), toCountryActivationObject);
-
 /** One activation per merchant × environment × country × currency (its id derives from them); deleted, the catalog's default applies. */
-export const countryActivationDecider: Decider<CountryActivationCommand, CountryActivationState, CountryActivationEvent> = {
+export const countryActivationDecider: Decider<CountryActivationCommand, CountryActivationState, Fact<CountryActivationEvent>> = {
   initialState: { activation: null, rule: null, setBy: null, deleted: false, updatedAt: null },
 
   evolve(state, event) {
@@ -62,12 +43,12 @@ export const countryActivationDecider: Decider<CountryActivationCommand, Country
   decide(command, state) {
     if (command.type === 'create') {
       if (state.activation && !state.deleted) throw new Refusal('IKW-CFG-003', undefined, 'countryCode');
-      return withObjects(state, [{ type: 'country_activation.created', data: command.activation }]);
+      return [{ type: 'country_activation.created', data: command.activation }];
     }
     assertOwned(state.deleted ? null : state.activation, command.owner, 'No such activation', 'id');
     // The operator's bounds on a merchant are the platform's decision, not the merchant's to undo.
     if ((state.setBy ?? command.legacySetter) === 'operator' && command.by === 'merchant') throw new Refusal('IKW-CFG-005', undefined, 'id');
     const at = command.at.toISOString();
-    return withObjects(state, [command.type === 'update' ? { type: 'country_activation.updated', data: { ...command.rule, at, setBy: command.by } } : { type: 'country_activation.deleted', data: { at } }]);
+    return [command.type === 'update' ? { type: 'country_activation.updated', data: { ...command.rule, at, setBy: command.by } } : { type: 'country_activation.deleted', data: { at } }];
   },
 };

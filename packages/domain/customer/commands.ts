@@ -1,3 +1,4 @@
+import type { Fact } from '../../core/decider.js';
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import { isRefused } from '../../core/refusal.js';
@@ -6,7 +7,8 @@ import { derivedId, newUuid } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import type { CustomerDirectory } from '../read-ports.js';
-import { customerDecider, toCustomerObject, type CustomerCommand, type CustomerState } from './decider.js';
+import type { CustomerCommand, CustomerState } from './decider.js';
+import { customerAggregate, toCustomerObject } from './render.js';
 import { customerStream, type CreditReason, type CustomerEvent, type CustomerObject } from './events.js';
 import type { Actor, Environment, Owner } from '../../core/owner.js';
 import { auditMetadata } from '../../eventstore/metadata.js';
@@ -54,9 +56,9 @@ export interface CustomerRef {
 }
 
 /** Customers as billing sees them: resolution of a request's customer, and the wallet. */
-export class Customers extends CommandService<CustomerCommand, CustomerState, CustomerEvent> {
+export class Customers extends CommandService<CustomerCommand, CustomerState, Fact<CustomerEvent>> {
   constructor(private readonly deps: { directory: CustomerDirectory; store: EventStore; clock: Clock }) {
-    super(deps.store, customerStream, customerDecider);
+    super(deps.store, customerStream, customerAggregate);
   }
 
   /** See findOrCreateCustomer. A concurrent find-or-create of the same key decides again: both land on one customer. */

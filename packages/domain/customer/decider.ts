@@ -1,9 +1,8 @@
-import { unixSeconds } from '../../core/clock.js';
 import { Refusal } from '../../core/refusal.js';
-import { assertOwned, objectAttacher, present } from '../aggregate.js';
-import type { Decider } from '../../core/decider.js';
+import { assertOwned } from '../aggregate.js';
+import type { Decider, Fact } from '../../core/decider.js';
 import type { Owner } from '../payment-intent/decider.js';
-import type { CreditReason, CustomerCreated, CustomerEvent, CustomerObject } from './events.js';
+import type { CreditReason, CustomerCreated, CustomerEvent } from './events.js';
 
 /** One application of the wallet to an invoice: what left the wallet, and what came back. */
 export interface WalletApplication {
@@ -48,29 +47,12 @@ export const initialCustomerState: CustomerState = {
   applications: new Map(),
 };
 
-export function toCustomerObject(state: CustomerState): CustomerObject {
-  const c = present(state.customer, 'customer');
-  return {
-    id: c.id,
-    object: 'customer',
-    name: state.name,
-    email: c.email,
-    phone: state.phone,
-    currency: state.walletCurrency ?? c.currency,
-    balance: state.balance,
-    metadata: state.metadata,
-    created: unixSeconds(new Date(c.createdAt)),
-    livemode: c.environment === 'live',
-  };
-}
-
-const withObjects = objectAttacher<CustomerState, CustomerEvent>((state, event) => customerDecider.evolve(state, event), toCustomerObject);
 
 /**
  * Customers and their wallets. Creation is idempotent (find-or-create can race on one stream). The
  * wallet never goes below zero: an application takes at most the balance, decided on this stream.
  */
-export const customerDecider: Decider<CustomerCommand, CustomerState, CustomerEvent> = {
+export const customerDecider: Decider<CustomerCommand, CustomerState, Fact<CustomerEvent>> = {
   initialState: initialCustomerState,
   evolve(state, event) {
     switch (event.type) {
@@ -107,10 +89,10 @@ export const customerDecider: Decider<CustomerCommand, CustomerState, CustomerEv
   decide(command, state) {
     if (command.type === 'create') {
       if (!state.customer) {
-        return withObjects(state, [{ type: 'customer.created', data: command.customer }]);
+        return [{ type: 'customer.created', data: command.customer }];
       }
       // A billing route that knows the name of a customer first met nameless (by e-mail) fills it in.
-      if (command.customer.name && !state.name) return withObjects(state, [{ type: 'customer.updated', data: { name: command.customer.name } }]);
+      if (command.customer.name && !state.name) return [{ type: 'customer.updated', data: { name: command.customer.name } }];
       return [];
     }
     const c = state.customer;
@@ -122,14 +104,14 @@ export const customerDecider: Decider<CustomerCommand, CustomerState, CustomerEv
           ...(command.name !== undefined && command.name !== state.name ? { name: command.name } : {}),
           ...(command.phone !== undefined && command.phone !== state.phone ? { phone: command.phone } : {}),
         };
-        return Object.keys(changes).length === 0 ? [] : withObjects(state, [{ type: 'customer.updated', data: changes }]);
+        return Object.keys(changes).length === 0 ? [] : [{ type: 'customer.updated', data: changes }];
       }
       case 'tag': {
         const tags = new Set((state.metadata.tags ?? '').split(',').filter(Boolean));
         if (tags.has(command.tag)) return [];
         const value = [...tags, command.tag].sort().join(',');
         if (value.length > 500) throw new Refusal('IKW-VAL-001', 'This customer has too many tags (metadata tags holds at most 500 characters)', 'tag');
-        return withObjects(state, [{ type: 'customer.updated', data: { metadata: { ...state.metadata, tags: value } } }]);
+        return [{ type: 'customer.updated', data: { metadata: { ...state.metadata, tags: value } } }];
       }
       case 'credit': {
         if (state.credits.has(command.creditId)) return [];
@@ -138,9 +120,9 @@ export const customerDecider: Decider<CustomerCommand, CustomerState, CustomerEv
         if (state.walletCurrency && state.walletCurrency !== currency) {
           throw new Refusal('IKW-BIL-010', `This customer's wallet holds ${state.walletCurrency}, not ${currency}`, 'currency');
         }
-        return withObjects(state, [
+        return [
           { type: 'customer.balance_credited', data: { creditId: command.creditId, amount: command.amount, currency, reason: command.reason, source: command.source, at } },
-        ]);
+        ];
       }
       case 'apply_to_invoice': {
         if (state.applications.has(command.applicationId)) return [];
@@ -151,9 +133,9 @@ export const customerDecider: Decider<CustomerCommand, CustomerState, CustomerEv
         }
         const amount = Math.min(state.balance, command.maxAmount);
         if (amount <= 0) return [];
-        return withObjects(state, [
+        return [
           { type: 'customer.balance_applied', data: { applicationId: command.applicationId, invoiceId: command.invoiceId, amount, currency, at } },
-        ]);
+        ];
       }
       case 'settle_application': {
         // What the invoice did not take (it was paid or voided meanwhile) goes back; once only.
@@ -161,7 +143,7 @@ export const customerDecider: Decider<CustomerCommand, CustomerState, CustomerEv
         if (!app) return [];
         const back = app.amount - Math.max(0, command.accepted) - app.returned;
         if (back <= 0) return [];
-        return withObjects(state, [{ type: 'customer.balance_returned', data: { applicationId: command.applicationId, invoiceId: app.invoiceId, amount: back, at } }]);
+        return [{ type: 'customer.balance_returned', data: { applicationId: command.applicationId, invoiceId: app.invoiceId, amount: back, at } }];
       }
     }
   },

@@ -1,5 +1,6 @@
 import { testId, CURRENCY, MSISDN, type PublicEvents } from '../public-events.js';
-import { initialCustomerState, toCustomerObject } from './decider.js';
+import { initialCustomerState } from './decider.js';
+import { toCustomerObject } from './render.js';
 import type { CustomerObject } from './events.js';
 
 /** Customers' public events (docs/billing.md, docs/events.md), each with an example `data` for test events (docs/webhooks.md). */

@@ -4,13 +4,13 @@ import { ApiError } from '../../core/errors.js';
 import { derivedId, derivedUuid, newUuid } from '../../core/ids.js';
 import { CommandService, handleSteps, loadState, step, type AnyStep, type CommandStep } from '../../eventstore/command-handler.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
-import type { DomainEvent } from '../../core/decider.js';
+import type { DomainEvent, Fact } from '../../core/decider.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import { assertOwned, isOwned } from '../aggregate.js';
 import { ledgerStep, type LedgerAction } from '../ledger/commands.js';
 import { ledgerDecider } from '../ledger/decider.js';
 import { balanceStream, type Account } from '../ledger/events.js';
-import { paymentIntentDecider } from '../payment-intent/decider.js';
+import { paymentIntentAggregate } from '../payment-intent/render.js';
 import { payinClearing, paymentIntentStream } from '../payment-intent/events.js';
 import type { Payouts } from '../payout/commands.js';
 import type { RailRefunds } from '../rail-refund/commands.js';
@@ -19,17 +19,8 @@ import { loadPayoutMethod } from '../payout-method/commands.js';
 import { unusableReason } from '../payout-method/decider.js';
 import type { EscrowDirectory } from '../read-ports.js';
 import type { PaymentRecipient } from '../payment-intent/recipients.js';
-import {
-  disposableMinor,
-  escrowDecider,
-  heldMinor,
-  resolutionAmounts,
-  toContractObject,
-  toDisputeObject,
-  toReleaseObject,
-  type EscrowCommand,
-  type EscrowState,
-} from './decider.js';
+import { disposableMinor, heldMinor, resolutionAmounts, type EscrowCommand, type EscrowState } from './decider.js';
+import { escrowAggregate, toContractObject, toDisputeObject, toReleaseObject } from './render.js';
 import {
   escrowContractStream,
   type ContractObject,
@@ -104,9 +95,9 @@ const SYSTEM: Actor = { actor: 'scheduler' };
  * released to the merchant's balance or paid out, refunded to the payer, frozen by a dispute. Each
  * money movement is the contract's event and its ledger entry in one commit.
  */
-export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, EscrowEvent> {
+export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, Fact<EscrowEvent>> {
   constructor(private readonly deps: EscrowDeps) {
-    super(deps.store, escrowContractStream, escrowDecider, { onConflict: 'contended' });
+    super(deps.store, escrowContractStream, escrowAggregate, { onConflict: 'contended' });
     // The contract's refund stands whatever the rail answers: a failed one's money returns to the contract's escrow, for review.
     deps.railRefunds.follow('escrow_refund', () => []);
   }
@@ -116,7 +107,7 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
   }
 
   private contractStep(id: string, command: EscrowCommand, meta: EventMetadata): CommandStep<unknown, unknown, DomainEvent> {
-    return step({ streamId: escrowContractStream(id), decider: escrowDecider, command, metadata: meta });
+    return step({ streamId: escrowContractStream(id), decider: escrowAggregate, command, metadata: meta });
   }
 
   private ledgerStep(owner: Owner, currency: string, action: LedgerAction, meta: EventMetadata): AnyStep {
@@ -199,7 +190,7 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
     if (state.paymentIntentId === paymentIntentId) return toContractObject(state);
     {
       if (c.fundingSourceType !== 'payment_intent') throw new ApiError('IKW-ESC-002', 'This contract is funded from the merchant balance, not by a payment intent', 'paymentIntentId');
-      const pi = (await loadState(this.deps.store, paymentIntentStream(paymentIntentId), paymentIntentDecider)).state;
+      const pi = (await loadState(this.deps.store, paymentIntentStream(paymentIntentId), paymentIntentAggregate)).state;
       const intent = pi.intent;
       if (!isOwned(intent, owner)) {
         throw new ApiError('IKW-ESC-002', `No such payment intent: '${paymentIntentId}'`, 'paymentIntentId');
@@ -219,7 +210,7 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
       this.deps.store,
       [
         this.contractStep(id, { type: 'submit_funding', owner, at, paymentIntentId }, meta),
-        step({ streamId: paymentIntentStream(paymentIntentId), decider: paymentIntentDecider, command: { type: 'assign_escrow', owner, at, contractId: id }, metadata: meta }),
+        step({ streamId: paymentIntentStream(paymentIntentId), decider: paymentIntentAggregate, command: { type: 'assign_escrow', owner, at, contractId: id }, metadata: meta }),
       ],
       { onConflict: 'none' },
     );
@@ -305,7 +296,7 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
   private async payerAccount(state: EscrowState): Promise<Account> {
     const c = state.contract!;
     if (c.fundingSourceType === 'merchant_balance' || !state.paymentIntentId) return 'available';
-    const pi = (await loadState(this.deps.store, paymentIntentStream(state.paymentIntentId), paymentIntentDecider)).state;
+    const pi = (await loadState(this.deps.store, paymentIntentStream(state.paymentIntentId), paymentIntentAggregate)).state;
     const pm = pi.paymentMethod;
     if (!pm) return 'available';
     return payinClearing(pm, pi.confirmation?.connector);
@@ -324,7 +315,7 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
     if (!this.deps.railRefunds.canRefund(owner.environment, connector)) {
       throw new ApiError('IKW-PRV-006', `The contract's funds came in through ${connector}, which is not configured on this service any more: nothing can carry their refund; nothing was refunded`, 'id');
     }
-    const pi = (await loadState(this.deps.store, paymentIntentStream(paymentIntentId), paymentIntentDecider)).state;
+    const pi = (await loadState(this.deps.store, paymentIntentStream(paymentIntentId), paymentIntentAggregate)).state;
     const railRefund: RailRefundRecord = {
       id: refund.id,
       connector,

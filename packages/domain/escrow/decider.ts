@@ -1,22 +1,7 @@
-import { unixSeconds } from '../../core/clock.js';
-import type { Decider } from '../../core/decider.js';
+import type { Decider, Fact } from '../../core/decider.js';
 import { Refusal } from '../../core/refusal.js';
-import { assertOwned, objectAttacher, present, unreachable, type Draft } from '../aggregate.js';
-import type {
-  ContractCreated,
-  ContractObject,
-  ContractStatus,
-  Dispute,
-  DisputeObject,
-  DisputeOutcome,
-  EscrowEvent,
-  Milestone,
-  Participant,
-  Refund,
-  Release,
-  ReleaseDestination,
-  ReleaseObject,
-} from './events.js';
+import { assertOwned, unreachable } from '../aggregate.js';
+import type { ContractCreated, ContractStatus, Dispute, DisputeOutcome, EscrowEvent, Milestone, Participant, Refund, Release, ReleaseDestination } from './events.js';
 import type { Owner } from '../../core/owner.js';
 
 export const MAX_PARTICIPANTS = 20;
@@ -117,54 +102,10 @@ export function resolutionAmounts(held: number, outcome: DisputeOutcome, splitRe
   }
 }
 
-function milestoneStatus(s: EscrowState, m: Milestone): Milestone['status'] {
+export function milestoneStatus(s: EscrowState, m: Milestone): Milestone['status'] {
   const released = [...s.releases.values()].some((r) => r.milestoneId === m.id && r.status !== 'canceled');
   return released ? 'released' : m.status;
 }
-
-export function toContractObject(s: EscrowState): ContractObject {
-  const c = present(s.contract, 'escrow contract');
-  return {
-    id: c.id,
-    object: 'escrow_contract',
-    livemode: c.environment === 'live',
-    created: unixSeconds(new Date(c.createdAt)),
-    status: contractStatus(s),
-    currency: c.currency,
-    amountMinor: c.amountMinor,
-    fundedMinor: s.fundedMinor,
-    releasedMinor: s.releasedMinor,
-    refundedMinor: s.refundedMinor,
-    heldMinor: heldMinor(s),
-    pendingReleaseMinor: pendingReleaseMinor(s),
-    fundingSourceType: c.fundingSourceType,
-    fundingSourceLedgerAccountCode: c.fundingSourceLedgerAccountCode,
-    paymentIntentId: s.paymentIntentId,
-    defaultReleaseMode: c.defaultReleaseMode,
-    ledgerDestinationType: c.ledgerDestinationType,
-    ledgerDestinationAccountCode: c.ledgerDestinationAccountCode,
-    defaultPayoutMethodId: c.defaultPayoutMethodId,
-    autoReleaseAtUtc: c.autoReleaseAtUtc,
-    metadata: c.metadata,
-    participants: s.participants,
-    milestones: s.milestones.map((m) => ({ ...m, status: milestoneStatus(s, m) })),
-    openDisputeId: s.openDisputeId,
-    fundedAt: s.fundedAt,
-    canceledAt: s.canceledAt,
-  };
-}
-
-export function toReleaseObject(r: Release, c: Pick<ContractCreated, 'environment' | 'currency'>): ReleaseObject {
-  const { createdAt, executedAt, canceledAt, returnedAt, ...rest } = r;
-  return { ...rest, object: 'escrow_release', livemode: c.environment === 'live', currency: c.currency, created: unixSeconds(new Date(createdAt)), executedAt, canceledAt, returnedAt: returnedAt ?? null };
-}
-
-export function toDisputeObject(d: Dispute, c: Pick<ContractCreated, 'environment'>): DisputeObject {
-  const { openedAt, resolvedAt, ...rest } = d;
-  return { ...rest, object: 'escrow_dispute', livemode: c.environment === 'live', created: unixSeconds(new Date(openedAt)), resolvedAt };
-}
-
-const withObjects = objectAttacher<EscrowState, EscrowEvent>((state, event) => escrowDecider.evolve(state, event), toContractObject);
 
 function withRelease(s: EscrowState, r: Release): EscrowState {
   return { ...s, releases: new Map(s.releases).set(r.id, r) };
@@ -205,7 +146,7 @@ function assertAmount(s: EscrowState, amount: number, field: string): void {
  * money decision (release, refund, dispute) is checked against one version of the contract, so of
  * racing requests only those the held funds cover succeed (docs/escrow.md).
  */
-export const escrowDecider: Decider<EscrowCommand, EscrowState, EscrowEvent> = {
+export const escrowDecider: Decider<EscrowCommand, EscrowState, Fact<EscrowEvent>> = {
   initialState: initialEscrowState,
 
   evolve(s, event) {
@@ -251,17 +192,17 @@ export const escrowDecider: Decider<EscrowCommand, EscrowState, EscrowEvent> = {
     if (command.type === 'create') {
       if (s.contract) return []; // the same request again (its id derives from the Idempotency-Key)
       const c = command.contract;
-      const drafts: Draft<EscrowEvent>[] = [{ type: 'escrow_contract.created', data: c }];
+      const drafts: Fact<EscrowEvent>[] = [{ type: 'escrow_contract.created', data: c }];
       if (command.fundFromBalance) drafts.push({ type: 'escrow_contract.funded', data: { source: c.id, amountMinor: c.amountMinor!, at: c.createdAt } });
-      return withObjects(s, drafts);
+      return drafts;
     }
     if (command.type === 'record_funding') {
       if (!s.contract || s.fundingSources.has(command.source)) return [];
       const at = command.at.toISOString();
-      const drafts: Draft<EscrowEvent>[] = [{ type: 'escrow_contract.funded', data: { source: command.source, amountMinor: command.amountMinor, at } }];
+      const drafts: Fact<EscrowEvent>[] = [{ type: 'escrow_contract.funded', data: { source: command.source, amountMinor: command.amountMinor, at } }];
       // Funds that arrive after a cancel go straight back to the payer.
       if (s.canceledAt && command.lateRefund) drafts.push({ type: 'escrow_contract.refunded', data: { refund: command.lateRefund } });
-      return withObjects(s, drafts);
+      return drafts;
     }
     if (command.type === 'return_release') {
       // Only the payout the release was executed to, once: a repeated failure changes nothing.
@@ -269,7 +210,7 @@ export const escrowDecider: Decider<EscrowCommand, EscrowState, EscrowEvent> = {
       if (!r || r.status !== 'executed' || r.destination?.type !== 'payout' || r.destination.payoutId !== command.payoutId) return [];
       const at = command.at.toISOString();
       const release: Release = { ...r, status: 'returned', returnedAt: at };
-      return withObjects(s, [{ type: 'escrow_contract.release_returned', data: { releaseId: r.id, payoutId: command.payoutId, at, release } }]);
+      return [{ type: 'escrow_contract.release_returned', data: { releaseId: r.id, payoutId: command.payoutId, at, release } }];
     }
     assertOwned(s.contract, command.owner, 'No such escrow contract', 'id');
     const at = command.at.toISOString();
@@ -279,24 +220,24 @@ export const escrowDecider: Decider<EscrowCommand, EscrowState, EscrowEvent> = {
         if (s.paymentIntentId === command.paymentIntentId) return [];
         refuseOutside(command, status);
         if (s.paymentIntentId) throw new Refusal('IKW-ESC-001', `This contract is already funded by payment intent ${s.paymentIntentId}`, 'paymentIntentId');
-        return withObjects(s, [{ type: 'escrow_contract.funding_submitted', data: { paymentIntentId: command.paymentIntentId, at } }]);
+        return [{ type: 'escrow_contract.funding_submitted', data: { paymentIntentId: command.paymentIntentId, at } }];
       }
       case 'add_participant': {
         refuseOutside(command, status);
         if (s.participants.length >= MAX_PARTICIPANTS) throw new Refusal('IKW-VAL-001', `A contract has at most ${MAX_PARTICIPANTS} participants`, 'role');
-        return withObjects(s, [{ type: 'escrow_contract.participant_added', data: { participant: command.participant } }]);
+        return [{ type: 'escrow_contract.participant_added', data: { participant: command.participant } }];
       }
       case 'add_milestone': {
         refuseOutside(command, status);
         if (s.milestones.length >= MAX_MILESTONES) throw new Refusal('IKW-VAL-001', `A contract has at most ${MAX_MILESTONES} milestones`, 'title');
-        return withObjects(s, [{ type: 'escrow_contract.milestone_added', data: { milestone: command.milestone } }]);
+        return [{ type: 'escrow_contract.milestone_added', data: { milestone: command.milestone } }];
       }
       case 'complete_milestone': {
         const m = s.milestones.find((x) => x.id === command.milestoneId);
         if (!m) throw new Refusal('IKW-RES-001', `No such milestone: '${command.milestoneId}'`, 'milestoneId');
         if (m.status !== 'open') return [];
         refuseOutside(command, status);
-        return withObjects(s, [{ type: 'escrow_contract.milestone_completed', data: { milestoneId: m.id, at } }]);
+        return [{ type: 'escrow_contract.milestone_completed', data: { milestoneId: m.id, at } }];
       }
       case 'create_release': {
         const r = command.release;
@@ -311,7 +252,7 @@ export const escrowDecider: Decider<EscrowCommand, EscrowState, EscrowEvent> = {
         }
         if (r.amountMinor < 1) throw new Refusal('IKW-ESC-004', 'Nothing left to release', 'amountMinor');
         assertAmount(s, r.amountMinor, 'amountMinor');
-        return withObjects(s, [{ type: 'escrow_contract.release_created', data: { release: r } }]);
+        return [{ type: 'escrow_contract.release_created', data: { release: r } }];
       }
       case 'execute_release': {
         const r = s.releases.get(command.releaseId);
@@ -320,7 +261,7 @@ export const escrowDecider: Decider<EscrowCommand, EscrowState, EscrowEvent> = {
         if (r.status === 'canceled') throw new Refusal('IKW-ESC-005', 'This release was canceled', 'id');
         refuseOutside(command, status);
         const after: Release = { ...r, status: 'executed', destination: command.destination, executedAt: at };
-        return withObjects(s, [{ type: 'escrow_contract.release_executed', data: { releaseId: r.id, destination: command.destination, at, release: after } }]);
+        return [{ type: 'escrow_contract.release_executed', data: { releaseId: r.id, destination: command.destination, at, release: after } }];
       }
       case 'cancel_release': {
         const r = s.releases.get(command.releaseId);
@@ -328,19 +269,19 @@ export const escrowDecider: Decider<EscrowCommand, EscrowState, EscrowEvent> = {
         if (r.status === 'canceled') return [];
         if (r.status === 'executed') throw new Refusal('IKW-ESC-005', 'This release has been executed', 'id');
         refuseOutside(command, status);
-        return withObjects(s, [{ type: 'escrow_contract.release_canceled', data: { releaseId: r.id, at, release: { ...r, status: 'canceled', canceledAt: at } } }]);
+        return [{ type: 'escrow_contract.release_canceled', data: { releaseId: r.id, at, release: { ...r, status: 'canceled', canceledAt: at } } }];
       }
       case 'refund': {
         if (s.refundIds.has(command.refund.id)) return []; // the same Idempotency-Key: the refund it made
         refuseOutside(command, status);
         if (command.refund.amountMinor < 1) throw new Refusal('IKW-ESC-004', 'Nothing left to refund', 'amountMinor');
         assertAmount(s, command.refund.amountMinor, 'amountMinor');
-        return withObjects(s, [{ type: 'escrow_contract.refunded', data: { refund: command.refund } }]);
+        return [{ type: 'escrow_contract.refunded', data: { refund: command.refund } }];
       }
       case 'open_dispute': {
         if (s.disputes.has(command.dispute.id)) return []; // the same Idempotency-Key: the dispute it opened
         refuseOutside(command, status);
-        return withObjects(s, [{ type: 'escrow_contract.dispute_opened', data: { dispute: command.dispute } }]);
+        return [{ type: 'escrow_contract.dispute_opened', data: { dispute: command.dispute } }];
       }
       case 'resolve_dispute': {
         const d = s.disputes.get(command.disputeId);
@@ -348,7 +289,7 @@ export const escrowDecider: Decider<EscrowCommand, EscrowState, EscrowEvent> = {
         if (d.status === 'resolved') throw new Refusal('IKW-ESC-006', 'This dispute has been resolved already', 'id');
         refuseOutside(command, status);
         const p = command.plan;
-        const drafts: Draft<EscrowEvent>[] = [];
+        const drafts: Fact<EscrowEvent>[] = [];
         // A money outcome first takes back what pending releases were promised; a dismissal leaves them.
         if (command.outcome !== 'dismissed') {
           for (const r of s.releases.values()) {
@@ -363,12 +304,12 @@ export const escrowDecider: Decider<EscrowCommand, EscrowState, EscrowEvent> = {
         });
         if (p.refund) drafts.push({ type: 'escrow_contract.refunded', data: { refund: p.refund } });
         if (p.release) drafts.push({ type: 'escrow_contract.release_created', data: { release: p.release } });
-        return withObjects(s, drafts);
+        return drafts;
       }
       case 'cancel': {
         if (status === 'canceled') return [];
         refuseOutside(command, status);
-        const drafts: Draft<EscrowEvent>[] = [];
+        const drafts: Fact<EscrowEvent>[] = [];
         for (const r of s.releases.values()) {
           if (r.status === 'pending') drafts.push({ type: 'escrow_contract.release_canceled', data: { releaseId: r.id, at, release: { ...r, status: 'canceled', canceledAt: at } } });
         }
@@ -376,7 +317,7 @@ export const escrowDecider: Decider<EscrowCommand, EscrowState, EscrowEvent> = {
         if ((command.refund?.amountMinor ?? 0) !== held) throw new Refusal('IKW-RES-003', 'The contract changed while it was being canceled; retry');
         if (command.refund && held > 0) drafts.push({ type: 'escrow_contract.refunded', data: { refund: command.refund } });
         drafts.push({ type: 'escrow_contract.canceled', data: { at } });
-        return withObjects(s, drafts);
+        return drafts;
       }
       default:
         return unreachable(command);

@@ -1,7 +1,7 @@
 import { step } from '../../eventstore/command-handler.js';
 import type { FundingSource } from '../payout/funding.js';
 import type { PayoutCreated } from '../payout/events.js';
-import { escrowDecider } from './decider.js';
+import { escrowAggregate } from './render.js';
 import { escrowContractStream } from './events.js';
 
 /** The escrow release a payout pays; payouts created before `escrow` was recorded name it in their metadata. */
@@ -26,6 +26,6 @@ export const escrowPayoutFunding: FundingSource<'escrow'> = {
   },
   returnSteps: (p, at, meta) => {
     const release = escrowReleaseOf(p);
-    return release ? [step({ streamId: escrowContractStream(release.contractId), decider: escrowDecider, command: { type: 'return_release', at, releaseId: release.releaseId, payoutId: p.id } as const, metadata: meta })] : [];
+    return release ? [step({ streamId: escrowContractStream(release.contractId), decider: escrowAggregate, command: { type: 'return_release', at, releaseId: release.releaseId, payoutId: p.id } as const, metadata: meta })] : [];
   },
 };

@@ -12,7 +12,7 @@ import { ledgerDecider, type CampaignMove } from '../ledger/decider.js';
 import { balanceStream } from '../ledger/events.js';
 import { HELD_BY_KEY, type ConfirmInput, type PaymentIntents } from '../payment-intent/commands.js';
 import type { PaymentRecipient } from '../payment-intent/recipients.js';
-import { paymentIntentDecider, toObject as toPaymentIntentObject } from '../payment-intent/decider.js';
+import { paymentIntentAggregate, toObject as toPaymentIntentObject } from '../payment-intent/render.js';
 import { payinClearing, paymentIntentStream } from '../payment-intent/events.js';
 import { loadPayoutMethod } from '../payout-method/commands.js';
 import { payoutIdOf, type Payouts } from '../payout/commands.js';
@@ -414,7 +414,7 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
   /** A contribution's intent is final: the campaign counts it (and holds its funds) or marks it failed. Idempotent. */
   async recordPayment(ref: ContributionPaymentRef): Promise<void> {
     const owner = { merchantId: ref.merchantId, environment: ref.environment };
-    const { state: pi } = await loadState(this.deps.store, paymentIntentStream(ref.paymentIntentId), paymentIntentDecider);
+    const { state: pi } = await loadState(this.deps.store, paymentIntentStream(ref.paymentIntentId), paymentIntentAggregate);
     if (!isOwned(pi.intent, owner)) return;
     let outcome: PaymentOutcome;
     if (pi.status === 'succeeded' && pi.paymentMethod) outcome = { status: 'succeeded', fee: pi.fee ?? 0, clearing: payinClearing(pi.paymentMethod, pi.confirmation?.connector) };
@@ -504,7 +504,7 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
     for (const move of moves) {
       if ((move.kind !== 'refund' && move.kind !== 'refund_released') || !move.clearing.startsWith('rail_clearing:')) continue;
       const contribution = state.contributions.get(move.source)!;
-      const { state: payment } = await loadState(this.deps.store, paymentIntentStream(contribution.paymentIntentId), paymentIntentDecider);
+      const { state: payment } = await loadState(this.deps.store, paymentIntentStream(contribution.paymentIntentId), paymentIntentAggregate);
       const connector = move.clearing.slice('rail_clearing:'.length);
       if (!this.deps.railRefunds.canRefund(c.environment, connector)) {
         throw new ApiError('IKW-PRV-006', `The contribution came in through ${connector}, which is not configured on this service any more: nothing can carry its refund; nothing was refunded`, 'id');
@@ -526,7 +526,7 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
 
   /** What the contributor must do next for the payment (approve on the phone, a 3-D Secure page), if anything. */
   async nextActionOf(owner: Owner, paymentIntentId: string): Promise<unknown> {
-    const { state } = await loadState(this.deps.store, paymentIntentStream(paymentIntentId), paymentIntentDecider);
+    const { state } = await loadState(this.deps.store, paymentIntentStream(paymentIntentId), paymentIntentAggregate);
     if (!isOwned(state.intent, owner)) return null;
     return toPaymentIntentObject(state).next_action;
   }

@@ -1,3 +1,4 @@
+import type { Fact } from '../../core/decider.js';
 import { getCountry, getCurrency, listCountries } from '../../catalog/index.js';
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
@@ -12,7 +13,8 @@ import type { ConfirmInput, PaymentIntents } from '../payment-intent/commands.js
 import type { PaymentIntentReader, PriceCatalog } from '../read-ports.js';
 import type { PaymentIntentObject } from '../payment-intent/events.js';
 import type { PeriodInvoice, SubscriptionCreated } from '../subscription/events.js';
-import { amountRemaining, invoiceDecider, PAYABLE, toInvoiceObject, type InvoiceCommand, type InvoiceState } from './decider.js';
+import { amountRemaining, PAYABLE, type InvoiceCommand, type InvoiceState } from './decider.js';
+import { invoiceAggregate, toInvoiceObject } from './render.js';
 import { invoiceStream, type InvoiceEvent, type InvoiceLine, type InvoiceObject, type InvoiceStatus } from './events.js';
 import type { Actor, Owner } from '../../core/owner.js';
 import { auditMetadata } from '../../eventstore/metadata.js';
@@ -76,9 +78,9 @@ export interface InvoiceDeps {
 const SETTLED: readonly InvoiceStatus[] = ['paid', 'void', 'uncollectible'];
 
 /** Invoices: creation, status transitions, and payment by the customer's wallet or by payment intents. */
-export class Invoices extends CommandService<InvoiceCommand, InvoiceState, InvoiceEvent> {
+export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<InvoiceEvent>> {
   constructor(private readonly deps: InvoiceDeps) {
-    super(deps.store, invoiceStream, invoiceDecider);
+    super(deps.store, invoiceStream, invoiceAggregate);
   }
 
 

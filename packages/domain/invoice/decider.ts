@@ -1,9 +1,9 @@
 import { unixSeconds } from '../../core/clock.js';
 import { Refusal } from '../../core/refusal.js';
-import { assertOwned, objectAttacher, present, type Draft } from '../aggregate.js';
-import type { Decider } from '../../core/decider.js';
+import { assertOwned } from '../aggregate.js';
+import type { Decider, Fact } from '../../core/decider.js';
 import type { Owner } from '../payment-intent/decider.js';
-import type { InvoiceCreated, InvoiceEvent, InvoiceObject, InvoicePayment, InvoiceStatus, PaymentSource } from './events.js';
+import type { InvoiceCreated, InvoiceEvent, InvoicePayment, InvoiceStatus, PaymentSource } from './events.js';
 
 /** What PATCH …/status may do; everything else is IKW-BIL-001. */
 export const INVOICE_TRANSITIONS: Readonly<Record<InvoiceStatus, readonly InvoiceStatus[]>> = {
@@ -55,7 +55,7 @@ export const initialInvoiceState: InvoiceState = {
   uncollectibleAt: null,
 };
 
-const secondsOrNull = (iso: string | null) => (iso ? unixSeconds(new Date(iso)) : null);
+export const secondsOrNull = (iso: string | null) => (iso ? unixSeconds(new Date(iso)) : null);
 
 export function amountRemaining(state: InvoiceState): number {
   return state.invoice ? Math.max(0, state.invoice.amountDue - state.amountPaid) : 0;
@@ -63,37 +63,6 @@ export function amountRemaining(state: InvoiceState): number {
 
 /** The interface's date string (`YYYY-MM-DD`, UTC) of the instant an invoice falls due. */
 export const dueDate = (dueAt: string | null): string | null => dueAt?.slice(0, 10) ?? null;
-
-export function toInvoiceObject(state: InvoiceState): InvoiceObject {
-  const i = present(state.invoice, 'invoice');
-  return {
-    id: i.id,
-    object: 'invoice',
-    customer: i.customer,
-    subscription: i.subscription,
-    status: state.status,
-    currency: i.currency,
-    amount_due: i.amountDue,
-    amount_paid: state.amountPaid,
-    amount_remaining: amountRemaining(state),
-    due_date: dueDate(i.dueAt),
-    hosted_invoice_url: i.hostedUrl,
-    description: i.description,
-    lines: i.lines,
-    period_start: secondsOrNull(i.periodStart),
-    period_end: secondsOrNull(i.periodEnd),
-    payment_intent: state.latestPaymentIntent,
-    status_transitions: {
-      finalized_at: secondsOrNull(state.finalizedAt),
-      paid_at: secondsOrNull(state.paidAt),
-      voided_at: secondsOrNull(state.voidedAt),
-      marked_uncollectible_at: secondsOrNull(state.uncollectibleAt),
-    },
-    metadata: i.metadata,
-    created: unixSeconds(new Date(i.createdAt)),
-    livemode: i.environment === 'live',
-  };
-}
 
 function recordPayment(state: InvoiceState, payment: InvoicePayment): InvoiceState {
   return {
@@ -105,13 +74,11 @@ function recordPayment(state: InvoiceState, payment: InvoicePayment): InvoiceSta
 }
 
 /** Finalizing an invoice with nothing to pay settles it at once. */
-function finalize(state: InvoiceState, at: string): Draft<InvoiceEvent>[] {
-  const drafts: Draft<InvoiceEvent>[] = [{ type: 'invoice.finalized', data: { at } }];
+function finalize(state: InvoiceState, at: string): Fact<InvoiceEvent>[] {
+  const drafts: Fact<InvoiceEvent>[] = [{ type: 'invoice.finalized', data: { at } }];
   if (state.invoice!.amountDue === 0) drafts.push({ type: 'invoice.paid', data: { payment: { ref: 'out_of_band', source: 'out_of_band', amount: 0, offered: 0 }, at } });
   return drafts;
 }
-
-const withObjects = objectAttacher<InvoiceState, InvoiceEvent>((state, event) => invoiceDecider.evolve(state, event), toInvoiceObject);
 
 /**
  * Invoices: draft → open → paid | void | uncollectible, and uncollectible → paid | void. An open
@@ -119,7 +86,7 @@ const withObjects = objectAttacher<InvoiceState, InvoiceEvent>((state, event) =>
  * its ref, and what it could not take is reported back (`offered` − `amount`) so the caller returns
  * it to the customer's wallet.
  */
-export const invoiceDecider: Decider<InvoiceCommand, InvoiceState, InvoiceEvent> = {
+export const invoiceDecider: Decider<InvoiceCommand, InvoiceState, Fact<InvoiceEvent>> = {
   initialState: initialInvoiceState,
 
   evolve(state, event) {
@@ -146,10 +113,10 @@ export const invoiceDecider: Decider<InvoiceCommand, InvoiceState, InvoiceEvent>
     if (command.type === 'create') {
       // Subscription invoices have ids fixed by the subscription's event: creating one again is a no-op.
       if (state.invoice) return [];
-      const created = withObjects(state, [{ type: 'invoice.created', data: command.invoice }]);
+      const created: Fact<InvoiceEvent>[] = [{ type: 'invoice.created', data: command.invoice }];
       if (!command.finalize) return created;
       const after = invoiceDecider.evolve(state, created[0]!);
-      return [...created, ...withObjects(after, finalize(after, at))];
+      return [...created, ...finalize(after, at)];
     }
     const i = state.invoice;
     assertOwned(i, command.owner, 'No such invoice', 'id');
@@ -165,15 +132,15 @@ export const invoiceDecider: Decider<InvoiceCommand, InvoiceState, InvoiceEvent>
         }
         switch (command.to) {
           case 'open':
-            return withObjects(state, finalize(state, at));
+            return finalize(state, at);
           case 'paid': {
             const remaining = amountRemaining(state);
-            return withObjects(state, [{ type: 'invoice.paid', data: { payment: { ref: 'out_of_band', source: 'out_of_band', amount: remaining, offered: remaining }, at } }]);
+            return [{ type: 'invoice.paid', data: { payment: { ref: 'out_of_band', source: 'out_of_band', amount: remaining, offered: remaining }, at } }];
           }
           case 'void':
-            return withObjects(state, [{ type: 'invoice.voided', data: { at } }]);
+            return [{ type: 'invoice.voided', data: { at } }];
           case 'uncollectible':
-            return withObjects(state, [{ type: 'invoice.marked_uncollectible', data: { at } }]);
+            return [{ type: 'invoice.marked_uncollectible', data: { at } }];
           case 'draft':
             return []; // never allowed by INVOICE_TRANSITIONS
         }
@@ -187,12 +154,12 @@ export const invoiceDecider: Decider<InvoiceCommand, InvoiceState, InvoiceEvent>
         const remaining = amountRemaining(state);
         const amount = Math.min(Math.max(0, command.amount), remaining);
         const payment: InvoicePayment = { ref: command.ref, source: command.source, amount, offered: command.amount };
-        return withObjects(state, [{ type: amount === remaining ? 'invoice.paid' : 'invoice.updated', data: { payment, at } }]);
+        return [{ type: amount === remaining ? 'invoice.paid' : 'invoice.updated', data: { payment, at } }];
       }
       case 'attach_payment_intent': {
         if (state.paymentIntents.has(command.key)) return [];
         if (!PAYABLE.includes(state.status)) throw new Refusal('IKW-BIL-009', `Invoice ${i.id} is ${state.status}, not open for payment`, 'id');
-        return withObjects(state, [{ type: 'invoice.payment_intent_attached', data: { key: command.key, paymentIntentId: command.paymentIntentId, at } }]);
+        return [{ type: 'invoice.payment_intent_attached', data: { key: command.key, paymentIntentId: command.paymentIntentId, at } }];
       }
     }
   },

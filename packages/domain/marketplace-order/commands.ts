@@ -1,3 +1,4 @@
+import type { Fact } from '../../core/decider.js';
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import { derivedUuid, newUuid } from '../../core/ids.js';
@@ -12,7 +13,8 @@ import type { MarketplaceSellers } from '../marketplace-seller/commands.js';
 import { MARKETPLACE_ORDER_METADATA_KEY, type PaymentIntents } from '../payment-intent/commands.js';
 import type { PaymentRecipient } from '../payment-intent/recipients.js';
 import type { MarketplaceDueShares } from '../read-ports.js';
-import { orderDecider, toOrderObject, type OrderCommand, type OrderState } from './decider.js';
+import type { OrderCommand, OrderState } from './decider.js';
+import { orderAggregate, toOrderObject } from './render.js';
 import { orderStream, sellerShares, type OrderEvent, type OrderLine, type OrderObject } from './events.js';
 import type { Actor, Owner } from '../../core/owner.js';
 import { auditMetadata } from '../../eventstore/metadata.js';
@@ -62,9 +64,9 @@ const INTENT_PARAMS: Record<string, string> = { transaction_country: 'transactio
  * success split into seller shares and commission on the marketplace funds; refunded in
  * proportion; sellers' shares settled from pending to available when due.
  */
-export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, OrderEvent> {
+export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, Fact<OrderEvent>> {
   constructor(private readonly deps: MarketplaceOrderDeps) {
-    super(deps.store, orderStream, orderDecider);
+    super(deps.store, orderStream, orderAggregate);
   }
 
   /**
@@ -177,7 +179,7 @@ export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, 
       const at = this.deps.clock.now();
       const ref = { ...owner, currency: order.currency };
       const steps = [
-        step({ streamId: orderStream(order.id), decider: orderDecider, command: { type: 'mark_paid', owner, at, fee }, metadata: meta }),
+        step({ streamId: orderStream(order.id), decider: orderAggregate, command: { type: 'mark_paid', owner, at, fee }, metadata: meta }),
         ledgerStep(this.deps.clock, ref, { type: 'post_order_payment', orderId: order.id, clearing, amount: intent.amount, fee, shares, commission: order.commissionMinor }, meta),
       ];
       return { steps, after: null };
@@ -209,7 +211,7 @@ export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, 
     await handleSteps(
       this.deps.store,
       [
-        step({ streamId: orderStream(order.id), decider: orderDecider, command: { type: 'refund', owner, at, refundId, amountMinor, reason: input.reason ?? null }, metadata: meta }),
+        step({ streamId: orderStream(order.id), decider: orderAggregate, command: { type: 'refund', owner, at, refundId, amountMinor, reason: input.reason ?? null }, metadata: meta }),
         ledgerStep(this.deps.clock, { ...owner, currency: order.currency }, { type: 'refund_order', refundId, orderId: order.id, amount: amountMinor }, meta),
       ],
       { onConflict: 'contended' },

@@ -1,8 +1,7 @@
-import { unixSeconds } from '../../core/clock.js';
-import type { Decider } from '../../core/decider.js';
+import type { Decider, Fact } from '../../core/decider.js';
 import { Refusal } from '../../core/refusal.js';
-import { assertOwned, objectAttacher, present, unreachable } from '../aggregate.js';
-import { sellerShares, type OrderCreated, type OrderEvent, type OrderObject, type OrderRefunded, type OrderStatus } from './events.js';
+import { assertOwned, unreachable } from '../aggregate.js';
+import type { OrderCreated, OrderEvent, OrderRefunded, OrderStatus } from './events.js';
 import type { Owner } from '../../core/owner.js';
 
 export type OrderCommand =
@@ -28,38 +27,11 @@ export const ORDER_TRANSITIONS = {
 
 const allows = (command: keyof typeof ORDER_TRANSITIONS, status: OrderStatus) => (ORDER_TRANSITIONS[command] as readonly OrderStatus[]).includes(status);
 
-export function toOrderObject(state: OrderState): OrderObject {
-  const o = present(state.order, 'marketplace order');
-  return {
-    id: o.id,
-    object: 'marketplace_order',
-    status: state.status,
-    currency: o.currency,
-    transactionCountry: o.transactionCountry,
-    amountMinor: o.amountMinor,
-    commissionMinor: o.commissionMinor,
-    processingFeeMinor: state.fee,
-    refundedMinor: state.refundedMinor,
-    idempotencyKey: o.idempotencyKey,
-    buyerName: o.buyerName,
-    buyerEmail: o.buyerEmail,
-    paymentIntentId: o.paymentIntentId,
-    lines: o.lines.map(({ sellerRef: _, ...line }) => line),
-    sellerShares: sellerShares(o.lines).map((s) => ({ sellerId: s.sellerId, amountMinor: s.amountMinor })),
-    paidAt: state.paidAt ? unixSeconds(new Date(state.paidAt)) : null,
-    canceledAt: state.canceledAt ? unixSeconds(new Date(state.canceledAt)) : null,
-    livemode: o.environment === 'live',
-    created: unixSeconds(new Date(o.createdAt)),
-  };
-}
-
-const withObjects = objectAttacher<OrderState, OrderEvent>((s, e) => orderDecider.evolve(s, e), toOrderObject);
-
 /**
  * A marketplace order: its lines and split are fixed at creation; its payment intent's success
  * marks it paid (once); refunds count against the amount paid, never beyond it.
  */
-export const orderDecider: Decider<OrderCommand, OrderState, OrderEvent> = {
+export const orderDecider: Decider<OrderCommand, OrderState, Fact<OrderEvent>> = {
   initialState: { order: null, status: 'requires_payment', fee: null, refundedMinor: 0, refunds: new Map(), paidAt: null, canceledAt: null },
 
   evolve(state, event) {
@@ -85,7 +57,7 @@ export const orderDecider: Decider<OrderCommand, OrderState, OrderEvent> = {
   decide(command, state) {
     if (command.type === 'create') {
       if (state.order) throw new Refusal('IKW-RES-003', `Order ${command.order.id} already exists`);
-      return withObjects(state, [{ type: 'marketplace_order.created', data: command.order }]);
+      return [{ type: 'marketplace_order.created', data: command.order }];
     }
     assertOwned(state.order, command.owner, 'No such marketplace order', command.type === 'refund' ? 'orderId' : 'id');
     const at = command.at.toISOString();
@@ -93,18 +65,18 @@ export const orderDecider: Decider<OrderCommand, OrderState, OrderEvent> = {
       case 'mark_paid':
         // A payment recorded again (a repeated callback) changes nothing.
         if (!allows('mark_paid', state.status)) return [];
-        return withObjects(state, [{ type: 'marketplace_order.paid', data: { fee: command.fee, at } }]);
+        return [{ type: 'marketplace_order.paid', data: { fee: command.fee, at } }];
       case 'refund': {
         if (state.refunds.has(command.refundId)) return [];
         if (!allows('refund', state.status)) throw new Refusal('IKW-MKT-004', `Order ${state.order.id} is ${state.status}; only a paid order can be refunded`, 'orderId');
         const left = state.order.amountMinor - state.refundedMinor;
         if (command.amountMinor > left) throw new Refusal('IKW-MKT-005', `At most ${left} of this order remains refundable`, 'amount');
-        return withObjects(state, [{ type: 'marketplace_order.refunded', data: { refundId: command.refundId, amountMinor: command.amountMinor, reason: command.reason, at } }]);
+        return [{ type: 'marketplace_order.refunded', data: { refundId: command.refundId, amountMinor: command.amountMinor, reason: command.reason, at } }];
       }
       case 'cancel':
         if (state.status === 'canceled') return [];
         if (!allows('cancel', state.status)) throw new Refusal('IKW-MKT-004', `Order ${state.order.id} is ${state.status} and cannot be canceled; refund it instead`, 'orderId');
-        return withObjects(state, [{ type: 'marketplace_order.canceled', data: { at } }]);
+        return [{ type: 'marketplace_order.canceled', data: { at } }];
       default:
         return unreachable(command);
     }

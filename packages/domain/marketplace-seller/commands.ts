@@ -1,7 +1,9 @@
+import type { Fact } from '../../core/decider.js';
 import type { Clock } from '../../core/clock.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import type { EventStore } from '../../eventstore/port.js';
-import { sellerDecider, toSellerObject, type SellerCommand, type SellerState } from './decider.js';
+import type { SellerCommand, SellerState } from './decider.js';
+import { sellerAggregate, toSellerObject } from './render.js';
 import { DEFAULT_SETTLEMENT, sellerStream, sellerUuid, type SellerCreated, type SellerEvent, type SellerObject, type SellerSettlement } from './events.js';
 import type { Actor, Owner } from '../../core/owner.js';
 import { auditMetadata } from '../../eventstore/metadata.js';
@@ -12,9 +14,9 @@ export interface CreateSellerInput extends Partial<SellerSettlement> {
 }
 
 /** The sellers of a marketplace and their settlement schedules. */
-export class MarketplaceSellers extends CommandService<SellerCommand, SellerState, SellerEvent> {
+export class MarketplaceSellers extends CommandService<SellerCommand, SellerState, Fact<SellerEvent>> {
   constructor(private readonly deps: { store: EventStore; clock: Clock }) {
-    super(deps.store, sellerStream, sellerDecider);
+    super(deps.store, sellerStream, sellerAggregate);
   }
 
   async create(owner: Owner, input: CreateSellerInput, actor: Actor): Promise<SellerObject> {

@@ -1,8 +1,7 @@
-import { unixSeconds } from '../../core/clock.js';
-import type { Decider } from '../../core/decider.js';
+import type { Decider, Fact } from '../../core/decider.js';
 import { Refusal } from '../../core/refusal.js';
-import { assertOwned, objectAttacher, present } from '../aggregate.js';
-import type { SellerCreated, SellerEvent, SellerObject, SellerSettlement } from './events.js';
+import { assertOwned } from '../aggregate.js';
+import type { SellerCreated, SellerEvent, SellerSettlement } from './events.js';
 import type { Owner } from '../../core/owner.js';
 
 export type SellerCommand = { type: 'create'; seller: SellerCreated } | { type: 'update_settlement'; owner: Owner; at: Date; settlement: Partial<SellerSettlement> };
@@ -12,26 +11,8 @@ export interface SellerState {
   updatedAt: string | null;
 }
 
-export function toSellerObject(state: SellerState): SellerObject {
-  const s = present(state.seller, 'marketplace seller');
-  return {
-    id: s.id,
-    object: 'marketplace_seller',
-    sellerId: s.sellerId,
-    displayName: s.displayName,
-    settlementMode: s.settlementMode,
-    settlementDelayDays: s.settlementDelayDays,
-    status: 'active',
-    livemode: s.environment === 'live',
-    created: unixSeconds(new Date(s.createdAt)),
-    updated: unixSeconds(new Date(state.updatedAt ?? s.createdAt)),
-  };
-}
-
-const withObjects = objectAttacher<SellerState, SellerEvent>((s, e) => sellerDecider.evolve(s, e), toSellerObject);
-
 /** A marketplace seller: created once per sellerId, then its settlement schedule changed. */
-export const sellerDecider: Decider<SellerCommand, SellerState, SellerEvent> = {
+export const sellerDecider: Decider<SellerCommand, SellerState, Fact<SellerEvent>> = {
   initialState: { seller: null, updatedAt: null },
 
   evolve(state, event) {
@@ -50,14 +31,14 @@ export const sellerDecider: Decider<SellerCommand, SellerState, SellerEvent> = {
     switch (command.type) {
       case 'create':
         if (state.seller) throw new Refusal('IKW-MKT-001', `A seller with sellerId '${command.seller.sellerId}' already exists`, 'sellerId');
-        return withObjects(state, [{ type: 'marketplace_seller.created', data: command.seller }]);
+        return [{ type: 'marketplace_seller.created', data: command.seller }];
       case 'update_settlement': {
         assertOwned(state.seller, command.owner, 'No such marketplace seller', 'id');
         const s = state.seller;
         const settlementMode = command.settlement.settlementMode ?? s.settlementMode;
         const settlementDelayDays = command.settlement.settlementDelayDays ?? s.settlementDelayDays;
         if (settlementMode === s.settlementMode && settlementDelayDays === s.settlementDelayDays) return [];
-        return withObjects(state, [{ type: 'marketplace_seller.settlement_updated', data: { settlementMode, settlementDelayDays, at: command.at.toISOString() } }]);
+        return [{ type: 'marketplace_seller.settlement_updated', data: { settlementMode, settlementDelayDays, at: command.at.toISOString() } }];
       }
     }
   },

@@ -1,10 +1,12 @@
+import type { Fact } from '../../core/decider.js';
 import { getCountry, getCurrency, getOperator } from '../../catalog/index.js';
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import { derivedId } from '../../core/ids.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import type { EventStore } from '../../eventstore/port.js';
-import { paymentCapabilityDecider, toPaymentCapabilityObject, type PaymentCapabilityCommand, type PaymentCapabilityState } from './decider.js';
+import type { PaymentCapabilityCommand, PaymentCapabilityState } from './decider.js';
+import { paymentCapabilityAggregate, toPaymentCapabilityObject } from './render.js';
 import { paymentCapabilityStream, type CapabilityScope, type PaymentCapabilityEvent, type PaymentCapabilityObject, type PaymentMethodType } from './events.js';
 import type { Actor, Owner } from '../../core/owner.js';
 import { auditMetadata } from '../../eventstore/metadata.js';
@@ -35,9 +37,9 @@ export async function assertCapable(gate: CapabilityGate, owner: Owner, method: 
 }
 
 /** What each merchant may use: per country, currency, method and operator, over the catalog's defaults. */
-export class PaymentCapabilities extends CommandService<PaymentCapabilityCommand, PaymentCapabilityState, PaymentCapabilityEvent> {
+export class PaymentCapabilities extends CommandService<PaymentCapabilityCommand, PaymentCapabilityState, Fact<PaymentCapabilityEvent>> {
   constructor(private readonly deps: { store: EventStore; clock: Clock }) {
-    super(deps.store, paymentCapabilityStream, paymentCapabilityDecider);
+    super(deps.store, paymentCapabilityStream, paymentCapabilityAggregate);
   }
 
   /** Checked against the catalog: the country's currency, and for mobile money an operator of that country. */

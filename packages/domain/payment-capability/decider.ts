@@ -1,8 +1,7 @@
-import { unixSeconds } from '../../core/clock.js';
-import type { Decider } from '../../core/decider.js';
+import type { Decider, Fact } from '../../core/decider.js';
 import { Refusal } from '../../core/refusal.js';
-import { assertOwned, objectAttacher, present, unreachable, type Draft } from '../aggregate.js';
-import type { CapabilityCreated, CapabilityStatus, PaymentCapabilityEvent, PaymentCapabilityObject } from './events.js';
+import { assertOwned, unreachable } from '../aggregate.js';
+import type { CapabilityCreated, CapabilityStatus, PaymentCapabilityEvent } from './events.js';
 import type { Owner } from '../../core/owner.js';
 
 export type PaymentCapabilityCommand =
@@ -18,26 +17,6 @@ export interface PaymentCapabilityState {
   updatedAt: string | null;
 }
 
-export function toPaymentCapabilityObject(state: PaymentCapabilityState): PaymentCapabilityObject {
-  const c = present(state.capability, 'payment capability');
-  return {
-    id: c.id,
-    object: 'payment_capability',
-    country: c.country,
-    currency: c.currency,
-    payment_method_type: c.paymentMethodType,
-    operator: c.operator,
-    is_enabled: state.isEnabled,
-    status: state.status,
-    suspension_reason: state.suspensionReason,
-    created: unixSeconds(new Date(c.createdAt)),
-    updated: unixSeconds(new Date(state.updatedAt ?? c.createdAt)),
-    livemode: c.environment === 'live',
-  };
-}
-
-const withObjects = objectAttacher<PaymentCapabilityState, PaymentCapabilityEvent>((s, e) => paymentCapabilityDecider.evolve(s, e), toPaymentCapabilityObject);
-
 type OngoingCommand = Exclude<PaymentCapabilityCommand, { type: 'create' }>;
 
 /** suspend acts on an active capability, resume on a suspended one; update and delete on either. */
@@ -48,7 +27,7 @@ export const PAYMENT_CAPABILITY_TRANSITIONS: Readonly<Record<OngoingCommand['typ
   delete: ['active', 'suspended'],
 };
 
-function decideOngoing(command: OngoingCommand): Draft<PaymentCapabilityEvent> {
+function decideOngoing(command: OngoingCommand): Fact<PaymentCapabilityEvent> {
   const at = command.at.toISOString();
   switch (command.type) {
     case 'update':
@@ -68,7 +47,7 @@ function decideOngoing(command: OngoingCommand): Draft<PaymentCapabilityEvent> {
  * One capability per merchant × environment × country × currency × method × operator (its id is
  * derived from them). Deleted, it is gone (404) until created again: the catalog's default applies.
  */
-export const paymentCapabilityDecider: Decider<PaymentCapabilityCommand, PaymentCapabilityState, PaymentCapabilityEvent> = {
+export const paymentCapabilityDecider: Decider<PaymentCapabilityCommand, PaymentCapabilityState, Fact<PaymentCapabilityEvent>> = {
   initialState: { capability: null, isEnabled: true, status: 'active', suspensionReason: null, deleted: false, updatedAt: null },
 
   evolve(state, event) {
@@ -89,12 +68,12 @@ export const paymentCapabilityDecider: Decider<PaymentCapabilityCommand, Payment
   decide(command, state) {
     if (command.type === 'create') {
       if (state.capability && !state.deleted) throw new Refusal('IKW-CAP-003', undefined, 'paymentMethodType');
-      return withObjects(state, [{ type: 'payment_capability.created', data: command.capability }]);
+      return [{ type: 'payment_capability.created', data: command.capability }];
     }
     assertOwned(state.deleted ? null : state.capability, command.owner, 'No such payment capability', 'id');
     if (!PAYMENT_CAPABILITY_TRANSITIONS[command.type].includes(state.status)) {
       throw new Refusal('IKW-RES-002', `A ${state.status} payment capability cannot be ${command.type === 'suspend' ? 'suspended' : 'resumed'}`, 'id');
     }
-    return withObjects(state, [decideOngoing(command)]);
+    return [decideOngoing(command)];
   },
 };

@@ -1,3 +1,4 @@
+import type { Fact } from '../../core/decider.js';
 import type { Clock } from '../../core/clock.js';
 import { assertCapable, type CapabilityGate } from '../payment-capability/commands.js';
 import { activationCheck, assertLiveOpen, type ActivationGate } from '../country-activation/commands.js';
@@ -16,16 +17,8 @@ import type { CustomerDirectory } from '../read-ports.js';
 import { findOrCreateCustomer } from '../customer/commands.js';
 import { CommandService, handleSteps, step, type StepOutcome } from '../../eventstore/command-handler.js';
 import { ledgerStep } from '../ledger/commands.js';
-import {
-  CONFIRMATION_IN_PROGRESS,
-  confirmedAlready,
-  paymentIntentDecider,
-  toObject,
-  type Owner,
-  type PaymentIntentCommand,
-  type PaymentIntentState,
-  type ProviderOutcome,
-} from './decider.js';
+import { CONFIRMATION_IN_PROGRESS, confirmedAlready, type Owner, type PaymentIntentCommand, type PaymentIntentState, type ProviderOutcome } from './decider.js';
+import { paymentIntentAggregate, toObject } from './render.js';
 import { payinClearing, paymentIntentStream, type CancellationReason, type PaymentIntentEvent, type PaymentIntentObject, type PaymentMethodDetails } from './events.js';
 import { assertMetadataSize, merchantMetadata } from './metadata.js';
 import type { PaymentMoney, PaymentRecipients } from './recipients.js';
@@ -108,9 +101,9 @@ export function paymentIntentConflictMessage(command: PaymentIntentCommand): str
 }
 
 /** The application side of payment intents: validation against the catalog, provider calls, ledger postings. */
-export class PaymentIntents extends CommandService<PaymentIntentCommand, PaymentIntentState, PaymentIntentEvent> {
+export class PaymentIntents extends CommandService<PaymentIntentCommand, PaymentIntentState, Fact<PaymentIntentEvent>> {
   constructor(private readonly deps: PaymentIntentDeps) {
-    super(deps.store, paymentIntentStream, paymentIntentDecider, { conflictMessageOf: paymentIntentConflictMessage });
+    super(deps.store, paymentIntentStream, paymentIntentAggregate, { conflictMessageOf: paymentIntentConflictMessage });
   }
 
   private metadata(merchantId: string, environment: Environment, id: string, actor: Actor): EventMetadata {
@@ -357,7 +350,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     }
     const record = step({
       streamId: paymentIntentStream(intent.id),
-      decider: paymentIntentDecider,
+      decider: paymentIntentAggregate,
       command: { type: 'record_outcome', owner: who, at: this.deps.clock.now(), operationId: callback.operationId, outcome } satisfies PaymentIntentCommand,
       metadata: meta,
     });

@@ -1,17 +1,8 @@
-import { unixSeconds } from '../../core/clock.js';
 import { Refusal } from '../../core/refusal.js';
-import { assertOwned, objectAttacher, present, unreachable, type Draft } from '../aggregate.js';
-import type { Decider } from '../../core/decider.js';
-import { assertMetadataSize, publicMetadata } from './metadata.js';
-import type {
-  CancellationReason,
-  Created,
-  NextAction,
-  PaymentIntentEvent,
-  PaymentIntentObject,
-  PaymentIntentStatus,
-  PaymentMethodDetails,
-} from './events.js';
+import { assertOwned, unreachable } from '../aggregate.js';
+import type { Decider, Fact } from '../../core/decider.js';
+import { assertMetadataSize } from './metadata.js';
+import type { CancellationReason, Created, NextAction, PaymentIntentEvent, PaymentIntentStatus, PaymentMethodDetails } from './events.js';
 import type { Owner } from '../../core/owner.js';
 
 /** A confirmation whose provider call has not answered within this long is taken to have died. */
@@ -27,7 +18,6 @@ export type InitiationResult =
 export type ProviderOutcome =
   | { status: 'succeeded'; fee: number; providerReference?: string }
   | { status: 'failed'; failureCode: string; failureMessage: string };
-
 
 export type { Owner };
 
@@ -91,52 +81,9 @@ export const initialPaymentIntentState: PaymentIntentState = {
   escrowContract: null,
 };
 
-/** A payment method as the public object shows it: the number's last four digits, a card's brand and last four. */
-export function maskedMethod(pm: PaymentMethodDetails | null): PaymentIntentObject['payment_method'] {
-  if (!pm) return null;
-  if (pm.type === 'mobile_money') {
-    return { type: 'mobile_money', mobile_money: { country: pm.country, operator: pm.operator, msisdn: `••••${pm.msisdn.slice(-4)}` } };
-  }
-  const token = pm.token ?? '';
-  const brand = token.startsWith('tok_visa') || token === 'tok_3ds_required' ? 'visa' : 'unknown';
-  return { type: 'card', card: { brand, last4: brand === 'visa' ? '4242' : '0000' } };
-}
-
-/** The public object of a state: what GET returns and what every public event carries. */
-export function toObject(state: PaymentIntentState): PaymentIntentObject {
-  const i = present(state.intent, 'payment intent');
-  return {
-    id: i.id,
-    object: 'payment_intent',
-    created: unixSeconds(new Date(i.createdAt)),
-    livemode: i.environment === 'live',
-    amount: i.amount,
-    currency: i.currency,
-    status: state.status,
-    description: state.description,
-    metadata: publicMetadata(state.metadata),
-    next_action: state.status === 'requires_action' ? state.nextAction : null,
-    customer: i.customer,
-    transaction_country: i.transactionCountry,
-    payer_country: i.payerCountry,
-    rail_country: i.railCountry,
-    payment_method: maskedMethod(state.paymentMethod),
-    last_payment_error: state.lastError,
-    latest_operation: state.confirmation?.operationId ?? null,
-    return_url: state.confirmation?.returnUrl ?? null,
-    amount_received: state.succeeded ? i.amount : 0,
-    fee: state.fee,
-    cancellation_reason: state.cancellationReason,
-    canceled_at: state.canceledAt ? unixSeconds(new Date(state.canceledAt)) : null,
-    ...(state.providerReference ? { provider_reference: state.providerReference } : {}),
-  };
-}
-
 function leaseExpired(c: Confirmation, at: Date): boolean {
   return at.getTime() - new Date(c.startedAt).getTime() >= CONFIRMATION_LEASE_MS;
 }
-
-const withObjects = objectAttacher<PaymentIntentState, PaymentIntentEvent>((state, event) => paymentIntentDecider.evolve(state, event), toObject, ['payment_intent.confirmation_started', 'payment_intent.confirmation_aborted', 'payment_intent.escrow_assigned']);
 
 type OngoingCommand = Exclude<PaymentIntentCommand, { type: 'create' }>;
 
@@ -174,9 +121,9 @@ function confirmationHeld(op: Confirmation | null, at: Date, holderGone = false)
   return !!op?.inFlight && !leaseExpired(op, at) && !holderGone;
 }
 
-function decideCreate(command: Extract<PaymentIntentCommand, { type: 'create' }>, state: PaymentIntentState): PaymentIntentEvent[] {
+function decideCreate(command: Extract<PaymentIntentCommand, { type: 'create' }>, state: PaymentIntentState): Fact<PaymentIntentEvent>[] {
   if (state.intent) throw new Refusal('IKW-RES-003', `Payment intent ${command.intent.id} already exists`);
-  return withObjects(state, [{ type: 'payment_intent.created', data: command.intent }]);
+  return [{ type: 'payment_intent.created', data: command.intent }];
 }
 
 /** What a command meets outside its statuses: a refusal, or nothing to do. */
@@ -188,7 +135,7 @@ function refuseOrIgnore(command: OngoingCommand, state: PaymentIntentState): [] 
 }
 
 /** A provider's answer about the confirmation in flight: processing, requires_action or failed. */
-function decideInitiation(result: InitiationResult, operationId: string, at: string): Draft<PaymentIntentEvent>[] {
+function decideInitiation(result: InitiationResult, operationId: string, at: string): Fact<PaymentIntentEvent>[] {
   switch (result.status) {
     case 'processing':
       return [{ type: 'payment_intent.processing', data: { operationId } }];
@@ -200,7 +147,7 @@ function decideInitiation(result: InitiationResult, operationId: string, at: str
 }
 
 /** One decision per command, on an intent that exists, is the owner's and is in a status the command acts in. */
-function decideOngoing(command: OngoingCommand, state: PaymentIntentState, intent: Created): Draft<PaymentIntentEvent>[] {
+function decideOngoing(command: OngoingCommand, state: PaymentIntentState, intent: Created): Fact<PaymentIntentEvent>[] {
   const at = command.at.toISOString();
   const op = state.confirmation;
   // Provider news of another (older) operation, or of none, changes nothing.
@@ -260,7 +207,7 @@ function decideOngoing(command: OngoingCommand, state: PaymentIntentState, inten
  * cancel from requires_payment_method or requires_action. Only one confirmation may be with the
  * provider at a time: that is the "platform-side lock", held in the stream itself.
  */
-export const paymentIntentDecider: Decider<PaymentIntentCommand, PaymentIntentState, PaymentIntentEvent> = {
+export const paymentIntentDecider: Decider<PaymentIntentCommand, PaymentIntentState, Fact<PaymentIntentEvent>> = {
   initialState: initialPaymentIntentState,
 
   evolve(state, event) {
@@ -330,6 +277,6 @@ export const paymentIntentDecider: Decider<PaymentIntentCommand, PaymentIntentSt
       throw new Refusal('IKW-RES-003', 'This payment intent is being confirmed; cancel it once the provider has answered');
     }
     if (!PAYMENT_INTENT_TRANSITIONS[command.type].includes(state.status)) return refuseOrIgnore(command, state);
-    return withObjects(state, decideOngoing(command, state, intent));
+    return decideOngoing(command, state, intent);
   },
 };

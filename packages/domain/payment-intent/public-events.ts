@@ -1,5 +1,5 @@
 import { testId, statusFor, CURRENCY, MSISDN, type PublicEvents } from '../public-events.js';
-import { maskedMethod } from './decider.js';
+import { maskedMethod } from './render.js';
 import type { PaymentIntentObject } from './events.js';
 
 /** Payment intents' public events (docs/payment-intents.md, docs/events.md), each with an example `data` for test events (docs/webhooks.md). */

@@ -1,10 +1,12 @@
+import type { Fact } from '../../core/decider.js';
 import { randomBase62, newUuid } from '../../core/ids.js';
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import type { EventStore } from '../../eventstore/port.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import { collectible, type CheckoutMethodType, type FeeMode } from '../checkout-session/amount.js';
-import { paymentLinkDecider, toPaymentLinkObject, type ClaimHolder, type PaymentLinkCommand, type PaymentLinkState } from './decider.js';
+import type { ClaimHolder, PaymentLinkCommand, PaymentLinkState } from './decider.js';
+import { paymentLinkAggregate, toPaymentLinkObject } from './render.js';
 import { paymentLinkStream, type PaymentLinkEvent, type PaymentLinkObject } from './events.js';
 import type { Actor, Owner } from '../../core/owner.js';
 import { auditMetadata } from '../../eventstore/metadata.js';
@@ -26,9 +28,9 @@ export interface CreatePaymentLinkInput {
 const SLUG_LENGTH = 16;
 
 /** Payment links: a fixed amount anyone with the URL can pay through a hosted checkout page. */
-export class PaymentLinks extends CommandService<PaymentLinkCommand, PaymentLinkState, PaymentLinkEvent> {
+export class PaymentLinks extends CommandService<PaymentLinkCommand, PaymentLinkState, Fact<PaymentLinkEvent>> {
   constructor(private readonly deps: { store: EventStore; clock: Clock; publicUrl: string }) {
-    super(deps.store, paymentLinkStream, paymentLinkDecider);
+    super(deps.store, paymentLinkStream, paymentLinkAggregate);
   }
 
   async create(who: Owner, input: CreatePaymentLinkInput, actor: Actor): Promise<PaymentLinkObject> {

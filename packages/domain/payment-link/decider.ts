@@ -1,8 +1,7 @@
-import { unixSeconds } from '../../core/clock.js';
-import type { Decider } from '../../core/decider.js';
+import type { Decider, Fact } from '../../core/decider.js';
 import { Refusal } from '../../core/refusal.js';
-import { assertOwned, objectAttacher, present, unreachable, type Draft } from '../aggregate.js';
-import type { PaymentLinkCreated, PaymentLinkEvent, PaymentLinkObject } from './events.js';
+import { assertOwned, present, unreachable } from '../aggregate.js';
+import type { PaymentLinkCreated, PaymentLinkEvent } from './events.js';
 import type { Owner } from '../../core/owner.js';
 
 /**
@@ -27,30 +26,6 @@ export interface PaymentLinkState {
 
 export const initialPaymentLinkState: PaymentLinkState = { link: null, deactivatedAt: null, claim: null };
 
-export function toPaymentLinkObject(state: PaymentLinkState): PaymentLinkObject {
-  const l = present(state.link, 'payment link');
-  return {
-    id: l.id,
-    object: 'payment_link',
-    url: l.url,
-    slug: l.slug,
-    amount: l.amount,
-    currency: l.currency,
-    country: l.country,
-    feeMode: l.feeMode,
-    description: l.description,
-    paymentMethodTypes: l.paymentMethodTypes,
-    expiresAt: l.expiresAt,
-    isSingleUse: l.isSingleUse,
-    successUrl: l.successUrl,
-    cancelUrl: l.cancelUrl,
-    active: state.deactivatedAt === null,
-    deactivatedAt: state.deactivatedAt,
-    livemode: l.environment === 'live',
-    created: unixSeconds(new Date(l.createdAt)),
-  };
-}
-
 /** Whether the link takes new payments at `at`: not deactivated, not expired. */
 export function assertOpen(state: PaymentLinkState, at: Date): void {
   const l = present(state.link, 'payment link');
@@ -58,15 +33,13 @@ export function assertOpen(state: PaymentLinkState, at: Date): void {
   if (l.expiresAt !== null && at.getTime() >= Date.parse(l.expiresAt)) throw new Refusal('IKW-CHK-002', 'This payment link has expired', 'paymentLinkId');
 }
 
-const withObjects = objectAttacher<PaymentLinkState, PaymentLinkEvent>((s, e) => paymentLinkDecider.evolve(s, e), toPaymentLinkObject, ['payment_link.claimed']);
-
 /**
  * Payment links. A single-use link is claimed by the checkout session that starts a payment, on
  * the link's own stream: of sessions racing for it, one append wins, so at most one payment is
  * ever with the operator. Another session may take the claim over only once the holder's payment
  * failed or the holder ended; once it is paid, the link takes no more.
  */
-export const paymentLinkDecider: Decider<PaymentLinkCommand, PaymentLinkState, PaymentLinkEvent> = {
+export const paymentLinkDecider: Decider<PaymentLinkCommand, PaymentLinkState, Fact<PaymentLinkEvent>> = {
   initialState: initialPaymentLinkState,
 
   evolve(state, event) {
@@ -82,11 +55,11 @@ export const paymentLinkDecider: Decider<PaymentLinkCommand, PaymentLinkState, P
 
   decide(command, state) {
     const drafts = decideDrafts(command, state);
-    return withObjects(state, drafts);
+    return drafts;
   },
 };
 
-function decideDrafts(command: PaymentLinkCommand, state: PaymentLinkState): Draft<PaymentLinkEvent>[] {
+function decideDrafts(command: PaymentLinkCommand, state: PaymentLinkState): Fact<PaymentLinkEvent>[] {
   if (command.type === 'create') {
     if (state.link) throw new Refusal('IKW-RES-003', `Payment link ${command.link.id} already exists`);
     return [{ type: 'payment_link.created', data: command.link }];

@@ -1,3 +1,4 @@
+import type { Fact } from '../../core/decider.js';
 import { getCurrency } from '../../catalog/index.js';
 import type { Clock } from '../../core/clock.js';
 import { ApiError, ItemsRefused, type ItemError } from '../../core/errors.js';
@@ -15,7 +16,8 @@ import { destinationOf, type DestinationFields, type PayoutRecipients } from '..
 import type { RecipientState } from '../payout-recipient/decider.js';
 import type { PayoutRef, Payouts } from '../payout/commands.js';
 import { FINAL_PAYOUT_STATUSES } from '../payout/decider.js';
-import { executionOf, indexesWhere, payoutBatchDecider, toPayoutBatchObject, type ItemNews, type PayoutBatchCommand, type PayoutBatchState } from './decider.js';
+import { executionOf, indexesWhere, type ItemNews, type PayoutBatchCommand, type PayoutBatchState } from './decider.js';
+import { payoutBatchAggregate, toPayoutBatchObject } from './render.js';
 import { batchHoldSource, itemPayoutId, payoutBatchStream, type BatchItem, type PayoutBatchCreated, type PayoutBatchEvent, type PayoutBatchObject } from './events.js';
 import type { Actor, Owner } from '../../core/owner.js';
 import { auditMetadata } from '../../eventstore/metadata.js';
@@ -75,9 +77,9 @@ const operatorOf = (d: Destination) => (d.type === 'mobile_money' ? `${d.country
  * Payout batches: many payouts validated together, funded together (one hold of total + fees at
  * execution) and sent a few at a time per operator by a durable runner (docs/payout-engine.md).
  */
-export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatchState, PayoutBatchEvent> {
+export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatchState, Fact<PayoutBatchEvent>> {
   constructor(private readonly deps: PayoutBatchDeps) {
-    super(deps.store, payoutBatchStream, payoutBatchDecider);
+    super(deps.store, payoutBatchStream, payoutBatchAggregate);
   }
 
   private metadata(owner: Owner, id: string, actor: Actor): EventMetadata {
@@ -202,7 +204,7 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
     const meta = this.metadata(owner, batchId, actor);
     const { state } = await this.load(batchId);
     // Refusals first (no such batch, wrong status), before any hold is thought of.
-    payoutBatchDecider.decide({ type, owner, at: this.deps.clock.now() }, state);
+    payoutBatchAggregate.decide({ type, owner, at: this.deps.clock.now() }, state);
     await this.deps.payouts.assertLiveOpen(owner);
     const batch = state.batch!;
     const execution = executionOf(state, type);
@@ -219,7 +221,7 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
       this.deps.store,
       [
         step({ streamId: ledgerStream, decider: ledgerDecider, command: hold, metadata: meta }),
-        step({ streamId: payoutBatchStream(batchId), decider: payoutBatchDecider, command, metadata: meta }),
+        step({ streamId: payoutBatchStream(batchId), decider: payoutBatchAggregate, command, metadata: meta }),
       ],
       { onConflict: 'contended' },
     );

@@ -1,17 +1,8 @@
-import { unixSeconds } from '../../core/clock.js';
 import { PersistentMap } from '../../core/persistent-map.js';
-import type { Decider } from '../../core/decider.js';
+import type { Decider, Fact } from '../../core/decider.js';
 import { Refusal } from '../../core/refusal.js';
-import { assertOwned, objectAttacher, present, unreachable, type Draft } from '../aggregate.js';
-import {
-  batchHoldSource,
-  FINAL_ITEM_OUTCOMES,
-  type BatchStatus,
-  type ItemOutcome,
-  type PayoutBatchCreated,
-  type PayoutBatchEvent,
-  type PayoutBatchObject,
-} from './events.js';
+import { assertOwned, present, unreachable } from '../aggregate.js';
+import { batchHoldSource, FINAL_ITEM_OUTCOMES, type BatchStatus, type ItemOutcome, type PayoutBatchCreated, type PayoutBatchEvent } from './events.js';
 import type { Owner } from '../../core/owner.js';
 
 export type PayoutBatchCommand =
@@ -62,29 +53,6 @@ export interface PayoutBatchState {
 
 const noCounts = (): Record<ItemOutcome, number> => ({ validated: 0, queued: 0, paid: 0, failed: 0, canceled: 0 });
 
-export function toPayoutBatchObject(state: PayoutBatchState): PayoutBatchObject {
-  const b = present(state.batch, 'payout batch');
-  return {
-    id: b.id,
-    object: 'payout_batch',
-    status: state.status,
-    currency: b.currency,
-    total_amount: state.totalAmount,
-    total_fee: state.totalFee,
-    item_count: b.items.length,
-    counts: { ...state.counts },
-    attempt: state.attempt,
-    idempotency_key: b.idempotencyKey,
-    metadata: b.metadata,
-    source_format: b.format,
-    created: unixSeconds(new Date(b.createdAt)),
-    executed_at: state.executedAt,
-    finished_at: state.finishedAt,
-    canceled_at: state.canceledAt,
-    livemode: b.environment === 'live',
-  };
-}
-
 /** Where item `index` stands. */
 export function itemOf(state: PayoutBatchState, index: number): ItemState {
   return state.items.get(String(index)) ?? NEVER_EXECUTED;
@@ -111,8 +79,6 @@ export function indexesWhere(state: PayoutBatchState, keep: (item: ItemState) =>
   for (let i = 0; i < count; i++) if (keep(itemOf(state, i))) found.push(i);
   return found;
 }
-
-const withObjects = objectAttacher<PayoutBatchState, PayoutBatchEvent>((state, event) => payoutBatchDecider.evolve(state, event), toPayoutBatchObject, ['payout_batch.items_sent']);
 
 type OngoingCommand = Exclude<PayoutBatchCommand, { type: 'create' }>;
 
@@ -145,13 +111,13 @@ export function executionOf(state: PayoutBatchState, type: 'execute' | 'retry'):
 }
 
 /** How a batch ends once every item is final: all paid, none paid, or some of each. */
-function finish(state: PayoutBatchState, at: string): Draft<PayoutBatchEvent>[] {
+function finish(state: PayoutBatchState, at: string): Fact<PayoutBatchEvent>[] {
   if (state.status !== 'executing' || state.counts.queued > 0) return [];
   const type = state.counts.paid === state.batch!.items.length ? 'payout_batch.completed' : state.counts.paid === 0 ? 'payout_batch.failed' : 'payout_batch.partially_failed';
   return [{ type, data: { at } }];
 }
 
-function decideOngoing(command: OngoingCommand, state: PayoutBatchState): Draft<PayoutBatchEvent>[] {
+function decideOngoing(command: OngoingCommand, state: PayoutBatchState): Fact<PayoutBatchEvent>[] {
   const at = command.at.toISOString();
   switch (command.type) {
     case 'execute':
@@ -168,7 +134,7 @@ function decideOngoing(command: OngoingCommand, state: PayoutBatchState): Draft<
     }
     case 'settle_items': {
       // One item_settled per item still waiting on this news (each once, even if named twice), then the end of the batch if it came.
-      const events: Draft<PayoutBatchEvent>[] = [];
+      const events: Fact<PayoutBatchEvent>[] = [];
       let after = state;
       for (const news of command.items) {
         const item = itemOf(after, news.index);
@@ -186,7 +152,7 @@ function decideOngoing(command: OngoingCommand, state: PayoutBatchState): Draft<
   }
 }
 
-export const payoutBatchDecider: Decider<PayoutBatchCommand, PayoutBatchState, PayoutBatchEvent> = {
+export const payoutBatchDecider: Decider<PayoutBatchCommand, PayoutBatchState, Fact<PayoutBatchEvent>> = {
   initialState: {
     batch: null,
     status: 'validated',
@@ -241,7 +207,7 @@ export const payoutBatchDecider: Decider<PayoutBatchCommand, PayoutBatchState, P
         if (state.batch.fingerprint === command.batch.fingerprint) return [];
         throw new Refusal('IKW-IDM-002', 'This idempotency_key was used with a different batch', 'idempotencyKey');
       }
-      return withObjects(state, [{ type: 'payout_batch.created', data: command.batch }]);
+      return [{ type: 'payout_batch.created', data: command.batch }];
     }
     assertOwned(state.batch, command.owner, 'No such payout batch', 'batchId');
     if (!PAYOUT_BATCH_TRANSITIONS[command.type].includes(state.status)) {
@@ -249,6 +215,6 @@ export const payoutBatchDecider: Decider<PayoutBatchCommand, PayoutBatchState, P
       throw new Refusal('IKW-PEN-005', `A payout batch with status ${state.status} cannot be ${command.type === 'execute' ? 'executed' : command.type === 'retry' ? 'retried' : 'canceled'}`, 'batchId');
     }
     if (command.type === 'retry' && state.counts.failed === 0) throw new Refusal('IKW-PEN-005', 'This payout batch has no failed item to retry', 'batchId');
-    return withObjects(state, decideOngoing(command, state));
+    return decideOngoing(command, state);
   },
 };

@@ -1,3 +1,4 @@
+import type { Fact } from '../../core/decider.js';
 import { getCountry } from '../../catalog/index.js';
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
@@ -7,7 +8,8 @@ import type { EventStore } from '../../eventstore/port.js';
 import { assertOwned, isOwned } from '../aggregate.js';
 import { normalizeDestination, type DestinationInput } from '../payout-method/destination.js';
 import type { Destination } from '../payout-method/events.js';
-import { recipientDecider, toRecipientObject, type RecipientCommand, type RecipientState } from './decider.js';
+import type { RecipientCommand, RecipientState } from './decider.js';
+import { recipientAggregate, toRecipientObject } from './render.js';
 import { recipientStream, type RecipientEvent, type RecipientObject } from './events.js';
 import type { Actor, Owner } from '../../core/owner.js';
 import { auditMetadata } from '../../eventstore/metadata.js';
@@ -71,9 +73,9 @@ function fieldsOf(d: Destination): DestinationFields {
 }
 
 /** Saved beneficiaries of the payout engine. */
-export class PayoutRecipients extends CommandService<RecipientCommand, RecipientState, RecipientEvent> {
+export class PayoutRecipients extends CommandService<RecipientCommand, RecipientState, Fact<RecipientEvent>> {
   constructor(private readonly deps: { store: EventStore; clock: Clock }) {
-    super(deps.store, recipientStream, recipientDecider);
+    super(deps.store, recipientStream, recipientAggregate);
   }
 
   async create(owner: Owner, input: CreateRecipientInput, actor: Actor): Promise<RecipientObject> {

@@ -5,7 +5,7 @@ import { ApiError } from '../../core/errors.js';
 import { isRefused } from '../../core/refusal.js';
 import { derivedId, newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
-import type { DomainEvent } from '../../core/decider.js';
+import type { DomainEvent, Fact } from '../../core/decider.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import { connectorActor, nextStatusCheck, readStatus, sendAgain, type PayoutCallback, type StatusCheck } from '../../connectors/callbacks.js';
 import { OutcomeUnknown, type PayoutInitiation, type PayoutReport, type PayoutRequest, type Rails } from '../../connectors/port.js';
@@ -24,7 +24,8 @@ import { activationCheck, assertLiveOpen, type ActivationGate } from '../country
 import type { CapabilityScope } from '../payment-capability/events.js';
 import type { PayoutHistory } from '../read-ports.js';
 import type { Verifications } from '../verification/commands.js';
-import { FINAL_PAYOUT_STATUSES, payoutDecider, toPayoutObject, type Owner, type PayoutCommand, type PayoutState } from './decider.js';
+import { FINAL_PAYOUT_STATUSES, type Owner, type PayoutCommand, type PayoutState } from './decider.js';
+import { payoutAggregate, toPayoutObject } from './render.js';
 import type { PayoutFundingSources } from './funding.js';
 import { payoutStream, type PayoutCreated, type PayoutEvent, type PayoutFunding, type PayoutObject, type PayoutSource } from './events.js';
 import type { Actor, Environment, Requester } from '../../core/owner.js';
@@ -113,9 +114,9 @@ function clearingAccount(p: PayoutCreated): Account {
 }
 
 /** Payouts: the balance hold, the payout stream, the provider, and the lifecycle driven by callbacks. */
-export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEvent> {
+export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<PayoutEvent>> {
   constructor(private readonly deps: PayoutDeps) {
-    super(deps.store, payoutStream, payoutDecider, { onConflict: 'internal' });
+    super(deps.store, payoutStream, payoutAggregate, { onConflict: 'internal' });
   }
 
   private metadata(owner: Owner, id: string, actor: Actor): EventMetadata {
@@ -344,7 +345,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
    * many waves were dispatched.
    */
   async dispatchBatchPayouts(waves: readonly (readonly PayoutRef[])[], actor: Actor, proceed: () => Promise<boolean> = async () => true): Promise<number> {
-    const onPayout = (ref: PayoutRef, command: PayoutCommand) => step({ streamId: payoutStream(ref.payoutId), decider: payoutDecider, command, metadata: this.metadata(ref, ref.payoutId, actor) });
+    const onPayout = (ref: PayoutRef, command: PayoutCommand) => step({ streamId: payoutStream(ref.payoutId), decider: payoutAggregate, command, metadata: this.metadata(ref, ref.payoutId, actor) });
     let answered: { ref: PayoutRef; result: PayoutInitiation }[] = [];
     let sent = 0;
     for (;;) {
@@ -420,7 +421,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
    */
   private async open(payout: PayoutCommand & { type: 'create' }, meta: EventMetadata, onConflict: ConflictPolicy, before: AnyStep[] = []): Promise<PayoutState | null> {
     const p = payout.payout;
-    const steps = [...before, this.holdStep(p, p, meta), step({ streamId: payoutStream(p.id), decider: payoutDecider, command: payout, metadata: meta })];
+    const steps = [...before, this.holdStep(p, p, meta), step({ streamId: payoutStream(p.id), decider: payoutAggregate, command: payout, metadata: meta })];
     const atomic = handleCommandsAtomically(this.deps.store, steps, { onConflict });
     return atomic ? ((await atomic).at(-1)!.state as PayoutState) : null;
   }
@@ -484,7 +485,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
     const ended = ([payout]: readonly StepOutcome[]) => FINAL_PAYOUT_STATUSES.includes((payout!.state as PayoutState).status);
     const [result] = await handleSteps(
       this.deps.store,
-      [step({ streamId: payoutStream(p.id), decider: payoutDecider, command, metadata: meta }), ...[ledger, ...others].map((s) => ({ ...s, when: ended }))],
+      [step({ streamId: payoutStream(p.id), decider: payoutAggregate, command, metadata: meta }), ...[ledger, ...others].map((s) => ({ ...s, when: ended }))],
       { onConflict },
     );
     return result!.state as PayoutState;
@@ -558,7 +559,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
     const { ledger, others } = this.endSteps(p, command.type === 'complete' ? 'paid' : 'released', meta);
     const atomic = handleCommandsAtomically(
       this.deps.store,
-      [ledger, step({ streamId: payoutStream(p.id), decider: payoutDecider, command: { ...command, strict: true }, metadata: meta }), ...others],
+      [ledger, step({ streamId: payoutStream(p.id), decider: payoutAggregate, command: { ...command, strict: true }, metadata: meta }), ...others],
       { onConflict: 'internal' },
     );
     if (!atomic) return null;
@@ -671,7 +672,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, PayoutEv
     });
     // The family's step, the payout's hold out of the funds it released and the payout: one commit.
     if (!(await this.open(payout, meta, 'contended', [before]))) {
-      const steps = [before, this.holdStep(owner, payout.payout, meta), step({ streamId: payoutStream(input.payoutId), decider: payoutDecider, command: payout, metadata: meta })];
+      const steps = [before, this.holdStep(owner, payout.payout, meta), step({ streamId: payoutStream(input.payoutId), decider: payoutAggregate, command: payout, metadata: meta })];
       await handleSteps(this.deps.store, steps, { onConflict: 'contended' });
     }
     await this.initiate((await this.load(input.payoutId)).state, meta);

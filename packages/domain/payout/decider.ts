@@ -1,10 +1,8 @@
-import { unixSeconds } from '../../core/clock.js';
 import { Refusal } from '../../core/refusal.js';
-import { assertOwned, objectAttacher, present, unreachable, type Draft } from '../aggregate.js';
-import type { Decider } from '../../core/decider.js';
-import type { DelayReason, PayoutCreated, PayoutEvent, PayoutObject, PayoutStatus } from './events.js';
+import { assertOwned, unreachable } from '../aggregate.js';
+import type { Decider, Fact } from '../../core/decider.js';
+import type { DelayReason, PayoutCreated, PayoutEvent, PayoutStatus } from './events.js';
 import type { Owner } from '../../core/owner.js';
-
 
 export type { Owner };
 
@@ -35,34 +33,6 @@ export interface PayoutState {
 
 export const FINAL_PAYOUT_STATUSES: readonly PayoutStatus[] = ['paid', 'failed', 'canceled'];
 
-export function toPayoutObject(state: PayoutState): PayoutObject {
-  const p = present(state.payout, 'payout');
-  return {
-    id: p.id,
-    object: 'payout',
-    amount: p.amount,
-    currency: p.currency,
-    status: state.status,
-    destination: p.destination,
-    payout_method_id: p.payoutMethodId,
-    arrival_date_estimate: p.expectedBy,
-    expected_by: p.expectedBy,
-    // Late describes a payout still on its way; once final it is not late (delay_reason and delayed_at stay as the record).
-    delay_state: state.delayReason && !FINAL_PAYOUT_STATUSES.includes(state.status) ? 'delayed' : null,
-    delay_reason: state.delayReason,
-    delayed_at: state.delayedAt,
-    metadata: p.metadata,
-    failure_code: state.failure?.code ?? null,
-    failure_message: state.failure?.message ?? null,
-    fee: p.fee,
-    created: unixSeconds(new Date(p.createdAt)),
-    livemode: p.environment === 'live',
-    ...(state.providerReference ? { provider_reference: state.providerReference } : {}),
-  };
-}
-
-const withObjects = objectAttacher<PayoutState, PayoutEvent>((state, event) => payoutDecider.evolve(state, event), toPayoutObject);
-
 type OngoingCommand = Exclude<PayoutCommand, { type: 'create' }>;
 
 /**
@@ -83,13 +53,13 @@ export const PAYOUT_TRANSITIONS: Readonly<Record<OngoingCommand['type'], readonl
   cancel: ['pending'], // → canceled, unless dispatched
 };
 
-function decideCreate(command: Extract<PayoutCommand, { type: 'create' }>, state: PayoutState): PayoutEvent[] {
+function decideCreate(command: Extract<PayoutCommand, { type: 'create' }>, state: PayoutState): Fact<PayoutEvent>[] {
   if (state.payout) throw new Refusal('IKW-RES-003', `Payout ${command.payout.id} already exists`);
-  return withObjects(state, [{ type: 'payout.created', data: command.payout }]);
+  return [{ type: 'payout.created', data: command.payout }];
 }
 
 /** One decision per command, on a payout that exists, is the owner's and may take the command. */
-function decideOngoing(command: OngoingCommand, state: PayoutState, payout: PayoutCreated): Draft<PayoutEvent>[] {
+function decideOngoing(command: OngoingCommand, state: PayoutState, payout: PayoutCreated): Fact<PayoutEvent>[] {
   const at = command.at.toISOString();
   switch (command.type) {
     case 'submit':
@@ -114,7 +84,7 @@ function decideOngoing(command: OngoingCommand, state: PayoutState, payout: Payo
   }
 }
 
-export const payoutDecider: Decider<PayoutCommand, PayoutState, PayoutEvent> = {
+export const payoutDecider: Decider<PayoutCommand, PayoutState, Fact<PayoutEvent>> = {
   initialState: { payout: null, status: 'pending', delayReason: null, delayedAt: null, failure: null, dispatched: false },
 
   evolve(state, event) {
@@ -145,6 +115,6 @@ export const payoutDecider: Decider<PayoutCommand, PayoutState, PayoutEvent> = {
       if ((command.type === 'complete' || command.type === 'fail') && command.strict) throw new Refusal('IKW-RES-002', `A payout with status ${state.status} is final`);
       return [];
     }
-    return withObjects(state, decideOngoing(command, state, payout));
+    return decideOngoing(command, state, payout);
   },
 };

@@ -1,5 +1,5 @@
 import { testId, statusOf, statusFor, CURRENCY, MSISDN, type PublicEvents } from '../public-events.js';
-import { toPayoutObject } from './decider.js';
+import { toPayoutObject } from './render.js';
 import type { PayoutObject } from './events.js';
 
 /** Payouts' public events (docs/events.md), each with an example `data` for test events (docs/webhooks.md). */

@@ -1,3 +1,4 @@
+import type { Fact } from '../../core/decider.js';
 import { getCurrency } from '../../catalog/index.js';
 import { unixSeconds, type Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
@@ -5,7 +6,8 @@ import { newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import { isOwned } from '../aggregate.js';
 import { CommandService } from '../../eventstore/command-handler.js';
-import { productDecider, toProductObject, type ProductCommand, type ProductState } from './decider.js';
+import type { ProductCommand, ProductState } from './decider.js';
+import { productAggregate, toProductObject } from './render.js';
 import { productStream, type Interval, type Price, type ProductEvent, type ProductObject, type UsageType } from './events.js';
 import type { Actor, Owner } from '../../core/owner.js';
 import { auditMetadata } from '../../eventstore/metadata.js';
@@ -37,9 +39,9 @@ export const MAX_INTERVAL_COUNT: Record<Interval, number> = { day: 1095, week: 1
 
 
 /** Products and prices: the catalogue subscriptions and invoices are built from. */
-export class Products extends CommandService<ProductCommand, ProductState, ProductEvent> {
+export class Products extends CommandService<ProductCommand, ProductState, Fact<ProductEvent>> {
   constructor(private readonly deps: { store: EventStore; clock: Clock }) {
-    super(deps.store, productStream, productDecider);
+    super(deps.store, productStream, productAggregate);
   }
 
 

@@ -1,9 +1,8 @@
-import { unixSeconds } from '../../core/clock.js';
 import { Refusal } from '../../core/refusal.js';
-import { assertOwned, objectAttacher, present } from '../aggregate.js';
-import type { Decider } from '../../core/decider.js';
+import { assertOwned } from '../aggregate.js';
+import type { Decider, Fact } from '../../core/decider.js';
 import type { Owner } from '../payment-intent/decider.js';
-import type { Price, ProductChanges, ProductCreated, ProductEvent, ProductObject, ProductStatus } from './events.js';
+import type { Price, ProductChanges, ProductCreated, ProductEvent, ProductStatus } from './events.js';
 
 export type ProductCommand =
   | { type: 'create'; product: ProductCreated }
@@ -44,23 +43,6 @@ export function productStatus(state: Pick<ProductState, 'active' | 'archived'>):
   return state.archived ? 'archived' : state.active ? 'active' : 'inactive';
 }
 
-export function toProductObject(state: ProductState): ProductObject {
-  const p = present(state.product, 'product');
-  return {
-    id: p.id,
-    object: 'product',
-    name: state.name,
-    description: state.description,
-    active: state.active && !state.archived,
-    status: productStatus(state),
-    prices: state.prices,
-    metadata: state.metadata,
-    created: unixSeconds(new Date(p.createdAt)),
-    updated: unixSeconds(new Date(state.updatedAt ?? p.createdAt)),
-    livemode: p.environment === 'live',
-  };
-}
-
 function mergeMetadata(current: Record<string, string>, changes: Record<string, string>): Record<string, string> {
   const out = { ...current };
   for (const [k, v] of Object.entries(changes)) {
@@ -70,14 +52,12 @@ function mergeMetadata(current: Record<string, string>, changes: Record<string, 
   return out;
 }
 
-const withObjects = objectAttacher<ProductState, ProductEvent>((state, event) => productDecider.evolve(state, event), toProductObject, ['product.subscription_attached', 'product.subscription_detached']);
-
 /**
  * Products and their prices. A product a subscription uses cannot be deleted: the subscriptions
  * using it are recorded on this stream, so that the check and the delete are one decision.
  * Deleting archives: the product stays readable and in history.
  */
-export const productDecider: Decider<ProductCommand, ProductState, ProductEvent> = {
+export const productDecider: Decider<ProductCommand, ProductState, Fact<ProductEvent>> = {
   initialState: initialProductState,
 
   evolve(state, event) {
@@ -113,7 +93,7 @@ export const productDecider: Decider<ProductCommand, ProductState, ProductEvent>
   decide(command, state) {
     if (command.type === 'create') {
       if (state.product) throw new Refusal('IKW-RES-003', `Product ${command.product.id} already exists`);
-      return withObjects(state, [{ type: 'product.created', data: command.product }]);
+      return [{ type: 'product.created', data: command.product }];
     }
     const p = state.product;
     assertOwned(p, command.owner, 'No such product', 'id');
@@ -129,14 +109,14 @@ export const productDecider: Decider<ProductCommand, ProductState, ProductEvent>
         if (c.active !== undefined && c.active !== state.active) changes.active = c.active;
         if (c.addedPrices !== undefined && c.addedPrices.length > 0) changes.addedPrices = c.addedPrices;
         if (Object.keys(changes).length === 0) return [];
-        return withObjects(state, [{ type: 'product.updated', data: { ...changes, at } }]);
+        return [{ type: 'product.updated', data: { ...changes, at } }];
       }
       case 'delete': {
         if (state.archived) return [];
         if (state.subscriptions.size > 0) {
           throw new Refusal('IKW-BIL-002', `Product ${p.id} is used by ${state.subscriptions.size} subscription(s) (${[...state.subscriptions.keys()].join(', ')}); cancel them first`, 'id');
         }
-        return withObjects(state, [{ type: 'product.deleted', data: { at } }]);
+        return [{ type: 'product.deleted', data: { at } }];
       }
       case 'attach': {
         if (state.subscriptions.has(command.subscriptionId)) return [];
@@ -146,11 +126,11 @@ export const productDecider: Decider<ProductCommand, ProductState, ProductEvent>
             throw new Refusal('IKW-BIL-008', `Price ${price.id} belongs to product ${p.id}, which is ${productStatus(state)}`, price.param);
           }
         }
-        return withObjects(state, [{ type: 'product.subscription_attached', data: { subscriptionId: command.subscriptionId, at } }]);
+        return [{ type: 'product.subscription_attached', data: { subscriptionId: command.subscriptionId, at } }];
       }
       case 'detach':
         if (!state.subscriptions.has(command.subscriptionId)) return [];
-        return withObjects(state, [{ type: 'product.subscription_detached', data: { subscriptionId: command.subscriptionId, at } }]);
+        return [{ type: 'product.subscription_detached', data: { subscriptionId: command.subscriptionId, at } }];
     }
   },
 };

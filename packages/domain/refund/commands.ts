@@ -1,3 +1,4 @@
+import type { Fact } from '../../core/decider.js';
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import { isRefused } from '../../core/refusal.js';
@@ -10,10 +11,11 @@ import { ledgerStep, runLedger } from '../ledger/commands.js';
 import type { CollectOutcome } from '../../connectors/port.js';
 import type { RailRefunds } from '../rail-refund/commands.js';
 import type { RailRefundRecord } from '../rail-refund/events.js';
-import { paymentIntentDecider } from '../payment-intent/decider.js';
+import { paymentIntentAggregate } from '../payment-intent/render.js';
 import { payinClearing, paymentIntentStream } from '../payment-intent/events.js';
 import type { PaymentRecipients } from '../payment-intent/recipients.js';
-import { paymentRefundsDecider, toRefundObject, type PaymentRefundsState, type RefundCommand } from './decider.js';
+import type { PaymentRefundsState, RefundCommand } from './decider.js';
+import { paymentRefundsAggregate, toRefundObject } from './render.js';
 import { paymentRefundsStream, type RefundedPayment, type RefundEvent, type RefundObject, type RefundReason } from './events.js';
 import type { Actor, Owner } from '../../core/owner.js';
 import { auditMetadata } from '../../eventstore/metadata.js';
@@ -49,9 +51,9 @@ export type RefundRef = Owner & { paymentId: string; refundId: string };
 type CreateRefund = RefundCommand & { type: 'create' };
 
 /** Refunds of succeeded payment intents: the refundable remainder on the payment's refund stream, the money on the ledger. */
-export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, RefundEvent> {
+export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, Fact<RefundEvent>> {
   constructor(private readonly deps: RefundDeps) {
-    super(deps.store, paymentRefundsStream, paymentRefundsDecider);
+    super(deps.store, paymentRefundsStream, paymentRefundsAggregate);
     deps.railRefunds.follow('payment_refund', (refund, outcome, metadata) => [this.outcomeStep(refund, outcome, metadata)]);
   }
 
@@ -62,7 +64,7 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
    * rail's connector is not configured here any more (nothing could carry the refund).
    */
   private async payment(who: Owner, paymentId: string): Promise<{ payment: RefundedPayment; rail: PaymentRail | null }> {
-    const { state } = await loadState(this.deps.store, paymentIntentStream(paymentId), paymentIntentDecider);
+    const { state } = await loadState(this.deps.store, paymentIntentStream(paymentId), paymentIntentAggregate);
     const intent = state.intent;
     assertOwned(intent, who, `No such payment: '${paymentId}'`, 'id');
     if (state.status !== 'succeeded' || !state.paymentMethod) {
@@ -149,7 +151,7 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
       outcome.status === 'succeeded'
         ? { type: 'succeed', owner, at, refundId: refund.id }
         : { type: 'fail', owner, at, refundId: refund.id, failureReason: 'rail_failed', failureCode: outcome.failureCode, failureMessage: outcome.failureMessage };
-    return step({ streamId: paymentRefundsStream(paymentId), decider: paymentRefundsDecider, command, metadata });
+    return step({ streamId: paymentRefundsStream(paymentId), decider: paymentRefundsAggregate, command, metadata });
   }
 
   /**
@@ -167,7 +169,7 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
       [
         ledgerStep(this.deps.clock, balance, { type: 'refund', source: refundId, payment: paymentId, clearing: payment.clearing, amount }, meta),
         // Through a rail: pending until the rail answers, its request committed before it is sent.
-        step({ streamId: paymentRefundsStream(paymentId), decider: paymentRefundsDecider, command: railRefund ? create : { ...create, outcome: { status: 'succeeded' } }, metadata: meta }),
+        step({ streamId: paymentRefundsStream(paymentId), decider: paymentRefundsAggregate, command: railRefund ? create : { ...create, outcome: { status: 'succeeded' } }, metadata: meta }),
         ...(railRefund ? [await this.deps.railRefunds.request(railRefund, meta)] : []),
       ],
       { onConflict: 'contended' },
@@ -227,7 +229,7 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
 
   /** 404 unless the payment is this merchant's (the refunds list of a payment). */
   async assertPayment(who: Owner, paymentId: string): Promise<void> {
-    const { state } = await loadState(this.deps.store, paymentIntentStream(paymentId), paymentIntentDecider);
+    const { state } = await loadState(this.deps.store, paymentIntentStream(paymentId), paymentIntentAggregate);
     const intent = state.intent;
     assertOwned(intent, who, `No such payment: '${paymentId}'`, 'id');
   }

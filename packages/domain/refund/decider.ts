@@ -1,9 +1,8 @@
-import { unixSeconds } from '../../core/clock.js';
 import { Refusal } from '../../core/refusal.js';
-import { assertOwned, objectAttacher, type Draft } from '../aggregate.js';
-import type { Decider } from '../../core/decider.js';
+import { assertOwned } from '../aggregate.js';
+import type { Decider, Fact } from '../../core/decider.js';
 import type { Owner } from '../payment-intent/decider.js';
-import type { RefundCreated, RefundedPayment, RefundEvent, RefundObject, RefundReason, RefundStatus } from './events.js';
+import type { RefundCreated, RefundedPayment, RefundEvent, RefundReason, RefundStatus } from './events.js';
 
 export type RefundCommand = { owner: Owner; at: Date } & (
   | {
@@ -44,26 +43,6 @@ export function refundable(state: PaymentRefundsState): number {
   return state.payment ? state.payment.amount - state.committed : 0;
 }
 
-export function toRefundObject(state: PaymentRefundsState, refundId: string): RefundObject {
-  const p = state.payment;
-  const r = state.refunds.get(refundId);
-  if (!p || !r) throw new Error(`toRefundObject of a refund that does not exist: ${refundId}`);
-  return {
-    id: r.id,
-    object: 'refund',
-    amount: r.amount,
-    currency: p.currency,
-    payment_intent: p.id,
-    status: r.status,
-    reason: r.reason,
-    failure_reason: r.failureReason,
-    failure_code: r.status === 'failed' ? (r.failureCode ?? r.failureReason) : null,
-    failure_message: r.failureMessage ?? null,
-    created: unixSeconds(new Date(r.createdAt)),
-    livemode: p.environment === 'live',
-  };
-}
-
 function setStatus(state: PaymentRefundsState, refundId: string, status: RefundStatus, failure: Pick<RefundRecord, 'failureReason' | 'failureCode' | 'failureMessage'>): PaymentRefundsState {
   const r = state.refunds.get(refundId);
   if (!r) return state;
@@ -71,17 +50,12 @@ function setStatus(state: PaymentRefundsState, refundId: string, status: RefundS
   return { ...state, refunds: new Map(state.refunds).set(refundId, { ...r, status, ...failure }), committed: state.committed - released };
 }
 
-/** The refund events, each with the refund it is about as the public object after it. */
-function withObject(state: PaymentRefundsState, drafts: Draft<RefundEvent>[], refundId: string): RefundEvent[] {
-  return objectAttacher<PaymentRefundsState, RefundEvent>((s, e) => paymentRefundsDecider.evolve(s, e), (s) => toRefundObject(s, refundId))(state, drafts);
-}
-
 /**
  * The refunds of one payment. A new refund is accepted only if it fits in what remains
  * (amount paid − pending and succeeded refunds), and since every refund of the payment is an
  * append to this stream with the version read, racing refunds cannot together exceed the amount.
  */
-export const paymentRefundsDecider: Decider<RefundCommand, PaymentRefundsState, RefundEvent> = {
+export const paymentRefundsDecider: Decider<RefundCommand, PaymentRefundsState, Fact<RefundEvent>> = {
   initialState: initialPaymentRefundsState,
 
   evolve(state, event) {
@@ -121,22 +95,18 @@ export const paymentRefundsDecider: Decider<RefundCommand, PaymentRefundsState, 
           );
         }
         const refund: RefundCreated = { id: command.refundId, amount: command.amount, reason: command.reason, createdAt: at };
-        const drafts: Draft<RefundEvent>[] = [{ type: 'refund.created', data: { payment, refund } }];
+        const drafts: Fact<RefundEvent>[] = [{ type: 'refund.created', data: { payment, refund } }];
         const outcome = command.outcome;
         if (outcome?.status === 'succeeded') drafts.push({ type: 'refund.succeeded', data: { refundId: command.refundId, at } });
         if (outcome?.status === 'failed') drafts.push({ type: 'refund.failed', data: { refundId: command.refundId, failureReason: outcome.failureReason, at } });
-        return withObject(state, drafts, command.refundId);
+        return drafts;
       }
       case 'succeed':
         if (state.refunds.get(command.refundId)?.status !== 'pending') return [];
-        return withObject(state, [{ type: 'refund.succeeded', data: { refundId: command.refundId, at } }], command.refundId);
+        return [{ type: 'refund.succeeded', data: { refundId: command.refundId, at } }];
       case 'fail':
         if (state.refunds.get(command.refundId)?.status !== 'pending') return [];
-        return withObject(
-          state,
-          [{ type: 'refund.failed', data: { refundId: command.refundId, failureReason: command.failureReason, at, ...(command.failureCode ? { failureCode: command.failureCode, failureMessage: command.failureMessage ?? command.failureCode } : {}) } }],
-          command.refundId,
-        );
+        return [{ type: 'refund.failed', data: { refundId: command.refundId, failureReason: command.failureReason, at, ...(command.failureCode ? { failureCode: command.failureCode, failureMessage: command.failureMessage ?? command.failureCode } : {}) } }];
     }
   },
 };

@@ -1,5 +1,5 @@
 import { testId, statusFor, CURRENCY, type PublicEvents } from '../public-events.js';
-import { toRefundObject } from './decider.js';
+import { toRefundObject } from './render.js';
 import type { RefundObject } from './events.js';
 
 /** Refunds' public events (docs/events.md), each with an example `data` for test events (docs/webhooks.md). */

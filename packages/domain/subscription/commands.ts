@@ -1,3 +1,4 @@
+import type { Fact } from '../../core/decider.js';
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import { isRefused } from '../../core/refusal.js';
@@ -14,7 +15,8 @@ import { planItems } from '../billing/plans.js';
 import type { Products } from '../product/commands.js';
 import type { Price } from '../product/events.js';
 import { addDays, addInterval, wholeSeconds } from './periods.js';
-import { licensedLines, periodInvoice, subscriptionDecider, type SubscriptionCommand, type SubscriptionState } from './decider.js';
+import { licensedLines, periodInvoice, type SubscriptionCommand, type SubscriptionState } from './decider.js';
+import { subscriptionAggregate } from './render.js';
 import { subscriptionStream, type PeriodInvoice, type SubscriptionEvent, type SubscriptionItem, type UsageRecord } from './events.js';
 import type { Actor, Owner } from '../../core/owner.js';
 import { auditMetadata } from '../../eventstore/metadata.js';
@@ -72,9 +74,9 @@ export interface SubscriptionJobs {
 
 
 /** Subscriptions: creation from prices, cancelation, usage, and the renewal of periods by scheduler jobs on the injected clock. */
-export class Subscriptions extends CommandService<SubscriptionCommand, SubscriptionState, SubscriptionEvent> {
+export class Subscriptions extends CommandService<SubscriptionCommand, SubscriptionState, Fact<SubscriptionEvent>> {
   constructor(private readonly deps: SubscriptionDeps) {
-    super(deps.store, subscriptionStream, subscriptionDecider);
+    super(deps.store, subscriptionStream, subscriptionAggregate);
   }
 
 

@@ -1,11 +1,11 @@
 import { unixSeconds } from '../../core/clock.js';
 import { Refusal } from '../../core/refusal.js';
-import { assertOwned, objectAttacher, present } from '../aggregate.js';
-import type { Decider } from '../../core/decider.js';
+import { assertOwned } from '../aggregate.js';
+import type { Decider, Fact } from '../../core/decider.js';
 import type { InvoiceLine } from '../invoice/events.js';
 import type { Owner } from '../payment-intent/decider.js';
 import { addDays, addInterval } from './periods.js';
-import type { PeriodInvoice, SubscriptionCreated, SubscriptionEvent, SubscriptionObject, SubscriptionStatus, UsageRecord } from './events.js';
+import type { PeriodInvoice, SubscriptionCreated, SubscriptionEvent, SubscriptionStatus, UsageRecord } from './events.js';
 
 export type SubscriptionCommand =
   | { type: 'create'; subscription: SubscriptionCreated }
@@ -54,30 +54,7 @@ export const initialSubscriptionState: SubscriptionState = {
   usageKeys: new Map(),
 };
 
-const seconds = (iso: string) => unixSeconds(new Date(iso));
-
-export function toSubscriptionObject(state: SubscriptionState): SubscriptionObject {
-  const s = present(state.subscription, 'subscription');
-  return {
-    id: s.id,
-    object: 'subscription',
-    customer: s.customer,
-    status: state.status,
-    items: s.items.map((i) => ({ id: i.id, price: i.price, quantity: i.quantity })),
-    current_period_start: seconds(state.currentPeriodStart),
-    current_period_end: seconds(state.currentPeriodEnd),
-    currency: s.currency,
-    cancel_at_period_end: state.cancelAtPeriodEnd,
-    canceled_at: state.canceledAt ? seconds(state.canceledAt) : null,
-    trial_end: s.trialEnd ? seconds(s.trialEnd) : null,
-    latest_invoice: state.latestInvoice,
-    billing_plan: s.billingPlanId,
-    days_until_due: s.daysUntilDue,
-    metadata: s.metadata,
-    created: seconds(s.createdAt),
-    livemode: s.environment === 'live',
-  };
-}
+export const seconds = (iso: string) => unixSeconds(new Date(iso));
 
 /** Licensed items, billed in advance for a period: quantity × unit amount. */
 export function licensedLines(s: SubscriptionCreated): InvoiceLine[] {
@@ -118,8 +95,6 @@ function withInvoice(state: SubscriptionState, invoice: PeriodInvoice | null): P
   return { latestInvoice: invoice.id, invoices: new Map(state.invoices).set(invoice.id, invoice) };
 }
 
-const withObjects = objectAttacher<SubscriptionState, SubscriptionEvent>((state, event) => subscriptionDecider.evolve(state, event), toSubscriptionObject, ['subscription.usage_recorded']);
-
 /**
  * Subscriptions (docs/billing.md has the diagram):
  * trialing → active at the trial's end; active ⇄ past_due as an invoice passes its due date unpaid
@@ -127,7 +102,7 @@ const withObjects = objectAttacher<SubscriptionState, SubscriptionEvent>((state,
  * end. Each renewal closes the period: usage recorded before it lands on its invoice, usage after
  * it on the next, since both are decisions on this one stream.
  */
-export const subscriptionDecider: Decider<SubscriptionCommand, SubscriptionState, SubscriptionEvent> = {
+export const subscriptionDecider: Decider<SubscriptionCommand, SubscriptionState, Fact<SubscriptionEvent>> = {
   initialState: initialSubscriptionState,
 
   evolve(state, event) {
@@ -181,7 +156,7 @@ export const subscriptionDecider: Decider<SubscriptionCommand, SubscriptionState
   decide(command, state) {
     if (command.type === 'create') {
       if (state.subscription) throw new Refusal('IKW-RES-003', `Subscription ${command.subscription.id} already exists`);
-      return withObjects(state, [{ type: 'subscription.created', data: command.subscription }]);
+      return [{ type: 'subscription.created', data: command.subscription }];
     }
     const s = state.subscription;
     assertOwned(s, command.owner, 'No such subscription', 'id');
@@ -196,26 +171,26 @@ export const subscriptionDecider: Decider<SubscriptionCommand, SubscriptionState
         const usage = usageLines(s, state.usage, closedStart, closedEnd);
         if (state.cancelAtPeriodEnd) {
           const invoice = usage.length > 0 ? periodInvoice(s, command.invoiceId, new Date(closedEnd), closedStart, closedEnd, usage) : null;
-          return withObjects(state, [{ type: 'subscription.canceled', data: { invoice, at: closedEnd } }]);
+          return [{ type: 'subscription.canceled', data: { invoice, at: closedEnd } }];
         }
         const periodEnd = addInterval(new Date(s.billingCycleAnchor), s.interval, s.intervalCount * (s.intervalsToFirstEnd + state.renewals + 1)).toISOString();
         // Due counted from the period's start, not from when the job ran: a late job changes no due date.
         const invoice = periodInvoice(s, command.invoiceId, new Date(closedEnd), closedEnd, periodEnd, [...licensedLines(s), ...usage]);
-        return withObjects(state, [{ type: 'subscription.renewed', data: { periodStart: closedEnd, periodEnd, invoice, at } }]);
+        return [{ type: 'subscription.renewed', data: { periodStart: closedEnd, periodEnd, invoice, at } }];
       }
       case 'cancel': {
         if (state.status === 'canceled') throw new Refusal('IKW-BIL-001', `Subscription ${s.id} is already canceled`, 'id');
         if (command.atPeriodEnd) {
           if (state.cancelAtPeriodEnd) return [];
-          return withObjects(state, [{ type: 'subscription.updated', data: { cancelAtPeriodEnd: true, at } }]);
+          return [{ type: 'subscription.updated', data: { cancelAtPeriodEnd: true, at } }];
         }
         const usage = usageLines(s, state.usage, state.currentPeriodStart, at);
         const invoice = usage.length > 0 ? periodInvoice(s, command.invoiceId, command.at, state.currentPeriodStart, at, usage) : null;
-        return withObjects(state, [{ type: 'subscription.canceled', data: { invoice, at } }]);
+        return [{ type: 'subscription.canceled', data: { invoice, at } }];
       }
       case 'resume':
         if (state.status === 'canceled') throw new Refusal('IKW-BIL-001', `Subscription ${s.id} is already canceled`, 'id');
-        return state.cancelAtPeriodEnd ? withObjects(state, [{ type: 'subscription.updated', data: { cancelAtPeriodEnd: false, at } }]) : [];
+        return state.cancelAtPeriodEnd ? [{ type: 'subscription.updated', data: { cancelAtPeriodEnd: false, at } }] : [];
       case 'record_usage': {
         const r = command.record;
         const seen = (r.idempotencyKey && state.usageKeys.get(`idem:${r.idempotencyKey}`)) || (r.externalId && state.usageKeys.get(`ext:${r.externalId}`));
@@ -230,18 +205,18 @@ export const subscriptionDecider: Decider<SubscriptionCommand, SubscriptionState
         if (!metered) throw new Refusal('IKW-BIL-011', `Subscription ${s.id} has no metered price`, 'subscriptionId');
         const total = (state.usage.get(r.meterKey) ?? 0) + r.quantity;
         if (!Number.isSafeInteger(total * metered.unit_amount)) throw new Refusal('IKW-VAL-001', 'The usage of this period is too large to bill', 'quantity');
-        return withObjects(state, [{ type: 'subscription.usage_recorded', data: { record: r } }]);
+        return [{ type: 'subscription.usage_recorded', data: { record: r } }];
       }
       case 'invoice_overdue': {
         if (state.status === 'canceled' || state.overdue.has(command.invoiceId)) return [];
-        return withObjects(state, [
+        return [
           { type: 'subscription.updated', data: { overdueInvoice: command.invoiceId, ...(state.status !== 'past_due' ? { status: 'past_due' as const } : {}), at } },
-        ]);
+        ];
       }
       case 'invoice_settled': {
         if (!state.overdue.has(command.invoiceId)) return [];
         const backToActive = state.status === 'past_due' && state.overdue.size === 1;
-        return withObjects(state, [{ type: 'subscription.updated', data: { settledInvoice: command.invoiceId, ...(backToActive ? { status: 'active' as const } : {}), at } }]);
+        return [{ type: 'subscription.updated', data: { settledInvoice: command.invoiceId, ...(backToActive ? { status: 'active' as const } : {}), at } }];
       }
     }
   },

@@ -6,7 +6,7 @@ import { assertPortalAllows } from '../../../packages/domain/customer-portal/set
 import type { ConfirmInput, PaymentIntents } from '../../../packages/domain/payment-intent/commands.js';
 import type { PaymentIntentObject } from '../../../packages/domain/payment-intent/events.js';
 import type { RefundObject } from '../../../packages/domain/refund/events.js';
-import { toSubscriptionObject } from '../../../packages/domain/subscription/decider.js';
+import { toSubscriptionObject } from '../../../packages/domain/subscription/render.js';
 import type { HandlerContext } from '../../../packages/http/context.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { customerObject, findCustomer, findInvoice, findSubscription, listInvoicesByCursor, listRefunds, listSubscriptionsByCursor, renderSubscription } from '../../../projections/billing/index.js';

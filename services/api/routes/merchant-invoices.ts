@@ -6,7 +6,7 @@ import type { TemplateComposer } from '../../../packages/messaging/composer.js';
 import { getCurrency, MAX_AMOUNT } from '../../../packages/catalog/index.js';
 import { ApiError } from '../../../packages/core/errors.js';
 import type { Invoices } from '../../../packages/domain/invoice/commands.js';
-import { toInvoiceObject } from '../../../packages/domain/invoice/decider.js';
+import { toInvoiceObject } from '../../../packages/domain/invoice/render.js';
 import { INVOICE_STATUSES, type InvoiceStatus } from '../../../packages/domain/invoice/events.js';
 import { Reply } from '../../../packages/http/context.js';
 import { route, type Family } from '../../../packages/http/routes.js';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Subscriptions } from '../../../packages/domain/subscription/commands.js';
-import { toSubscriptionObject } from '../../../packages/domain/subscription/decider.js';
+import { toSubscriptionObject } from '../../../packages/domain/subscription/render.js';
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../../../packages/domain/subscription/events.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { findSubscription, listSubscriptions, renderSubscription } from '../../../projections/subscriptions.js';
