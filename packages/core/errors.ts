@@ -1,3 +1,5 @@
+import type { Refusal } from './refusal.js';
+
 /** What a code means: the HTTP status it answers with, whether sending the request again may succeed, its words. */
 export interface ErrorSpec {
   status: number;
@@ -209,9 +211,10 @@ export class ItemsRefused extends ApiError {
   }
 }
 
-/** A refusal as one problem of a list of them (ItemsRefused's `errors`). */
-export function problemOf(err: ApiError): ItemError {
-  return { code: err.code, message: err.message, ...(err.param !== undefined ? { param: err.param } : {}) };
+/** A refusal as one problem of a list of them (ItemsRefused's `errors`); a Refusal's field is its param. */
+export function problemOf(err: ApiError | Refusal): ItemError {
+  const param = err instanceof ApiError ? err.param : err.field;
+  return { code: err.code, message: err.message, ...(param !== undefined ? { param } : {}) };
 }
 
 /** Refuses with every one of `problems` (none: nothing): the first is the answer's own code, message and param, so a client reading one problem reads that one. */

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { ApiError } from '../core/errors.js';
+import { isRefused } from '../core/refusal.js';
 import type { Logger } from '../core/logger.js';
 import { builtInTemplate } from '../domain/template/defaults.js';
 import type { TemplateVersion } from '../domain/template/events.js';
@@ -42,7 +42,7 @@ export class TemplateComposer {
       try {
         return await renderPdf(custom.rendered, at);
       } catch (err) {
-        if (!(err instanceof ApiError)) throw err;
+        if (!isRefused(err)) throw err;
         this.log.warn({ err, template: custom.template, purpose }, 'merchant document could not be made; the built-in one is used');
       }
     }

@@ -1,5 +1,6 @@
 /** The template and automation Deciders on their own, the customer's tag command, and the definition checks. */
 import t from 'tap';
+import { Refusal } from '../../packages/core/refusal.js';
 import { automationDecider, type AutomationCommand } from '../../packages/domain/automation/decider.js';
 import { definitionProblems, inDefinitionOrder, nextTick, type Definition } from '../../packages/domain/automation/definition.js';
 import type { AutomationCreated } from '../../packages/domain/automation/events.js';
@@ -8,7 +9,6 @@ import { customerAggregate, toCustomerObject } from '../../packages/domain/custo
 import { templateDecider, type TemplateCommand } from '../../packages/domain/template/decider.js';
 import type { TemplateCreated, TemplateVersion } from '../../packages/domain/template/events.js';
 import { checkData, checkVersion } from '../../packages/domain/template/render.js';
-import { ApiError } from '../../packages/core/errors.js';
 import { spec } from '../support/decider-spec.js';
 
 const at = new Date('2026-01-01T00:00:00Z');
@@ -110,7 +110,7 @@ t.test('template checks: declared variables, kind fields, data against the schem
       f();
       return null;
     } catch (err) {
-      return err instanceof ApiError ? [err.code, err.param] : String(err);
+      return err instanceof Refusal ? [err.code, err.field] : String(err);
     }
   };
   t.same(code(() => checkVersion('sms', { ...version, locales: { en: { text: '{{ other }}' } } })), ['IKW-TPL-002', 'locales.en.text']);

@@ -3,8 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import type { Clock } from '../../core/clock.js';
-import { ApiError } from '../../core/errors.js';
-import { isRefused } from '../../core/refusal.js';
+import { isRefused, Refusal } from '../../core/refusal.js';
 import type { KeyedHasher } from '../../core/hashing.js';
 import { derivedUuid, newUuid } from '../../core/ids.js';
 import { CommandService } from '../../eventstore/command-handler.js';
@@ -70,9 +69,9 @@ export class Assets extends CommandService<AssetCommand, AssetState, Fact<AssetE
   async create(owner: Owner, input: CreateAssetInput, actor: Actor, requestRef?: string): Promise<CreatedAsset> {
     const contentType = input.contentType.toLowerCase();
     if (!ALLOWED_CONTENT_TYPES[input.purpose].includes(contentType)) {
-      throw new ApiError('IKW-AST-001', `A ${input.purpose} may be ${ALLOWED_CONTENT_TYPES[input.purpose].join(', ')}; not ${input.contentType}`, 'contentType');
+      throw new Refusal('IKW-AST-001', `A ${input.purpose} may be ${ALLOWED_CONTENT_TYPES[input.purpose].join(', ')}; not ${input.contentType}`, 'contentType');
     }
-    if (input.size > this.deps.maxBytes) throw new ApiError('IKW-AST-002', `Assets may have at most ${this.deps.maxBytes} bytes`, 'size');
+    if (input.size > this.deps.maxBytes) throw new Refusal('IKW-AST-002', `Assets may have at most ${this.deps.maxBytes} bytes`, 'size');
     // A retry of a request with an Idempotency-Key lands on the asset its first attempt made.
     const id = requestRef ? derivedUuid(`asset:${owner.merchantId}:${owner.environment}:${requestRef}`) : newUuid();
     const asset: AssetCreated = {
@@ -121,14 +120,14 @@ export class Assets extends CommandService<AssetCommand, AssetState, Fact<AssetE
   /** A new signed upload URL (the one given at creation may have expired); not once the asset is complete. */
   async uploadUrl(owner: Owner, id: string): Promise<SignedUrl> {
     const state = await this.owned(owner, id);
-    if (state.status === 'ready') throw new ApiError('IKW-AST-004', 'This asset is complete; its bytes can no longer be replaced', 'assetId');
+    if (state.status === 'ready') throw new Refusal('IKW-AST-004', 'This asset is complete; its bytes can no longer be replaced', 'assetId');
     return this.signedUrl('upload', id, UPLOAD_URL_TTL_MS);
   }
 
   /** A short-lived URL to download a complete asset's bytes without a credential. */
   async downloadUrl(owner: Owner, id: string): Promise<SignedUrl> {
     const state = await this.owned(owner, id);
-    if (state.status !== 'ready') throw new ApiError('IKW-AST-004', 'Only a complete asset can be downloaded', 'assetId');
+    if (state.status !== 'ready') throw new Refusal('IKW-AST-004', 'Only a complete asset can be downloaded', 'assetId');
     return this.signedUrl('download', id, DOWNLOAD_URL_TTL_MS);
   }
 
@@ -136,7 +135,7 @@ export class Assets extends CommandService<AssetCommand, AssetState, Fact<AssetE
   async openDownload(id: string, expires: number, signature: string): Promise<{ body: Readable; asset: AssetObject }> {
     this.checkSignature('download', id, expires, signature);
     const state = await this.existing(id);
-    if (state.status !== 'ready' || !state.upload) throw new ApiError('IKW-AST-004', 'Only a complete asset can be downloaded', 'assetId');
+    if (state.status !== 'ready' || !state.upload) throw new Refusal('IKW-AST-004', 'Only a complete asset can be downloaded', 'assetId');
     const body = await this.deps.storage.get(state.upload.key).catch((err: unknown) => {
       throw storageUnavailable(err);
     });
@@ -146,7 +145,7 @@ export class Assets extends CommandService<AssetCommand, AssetState, Fact<AssetE
 
   private async receive(state: AssetState, body: Readable, actor: Actor): Promise<AssetObject> {
     const asset = state.asset!;
-    if (state.status === 'ready') throw new ApiError('IKW-AST-004', 'This asset is complete; its bytes can no longer be replaced', 'assetId');
+    if (state.status === 'ready') throw new Refusal('IKW-AST-004', 'This asset is complete; its bytes can no longer be replaced', 'assetId');
     const owner: Owner = { merchantId: asset.merchantId, environment: asset.environment };
     const key = `${asset.merchantId}/${asset.environment}/${asset.id}/${randomUUID()}`;
     const meter = new UploadMeter(asset.size);
@@ -169,7 +168,7 @@ export class Assets extends CommandService<AssetCommand, AssetState, Fact<AssetE
 
   private async existing(id: string): Promise<AssetState> {
     const { state } = await this.load(id);
-    if (!state.asset || state.deleted) throw new ApiError('IKW-RES-001', `No such asset: '${id}'`, 'assetId');
+    if (!state.asset || state.deleted) throw new Refusal('IKW-RES-001', `No such asset: '${id}'`, 'assetId');
     return state;
   }
 
@@ -186,7 +185,7 @@ export class Assets extends CommandService<AssetCommand, AssetState, Fact<AssetE
   }
 
   private checkSignature(action: SignedAction, id: string, expires: number, signature: string): void {
-    if (!this.deps.signer.matches(`${action}:${id}:${expires}`, signature)) throw new ApiError('IKW-AST-008', 'The signature of this URL is not valid', 'signature');
-    if (this.deps.clock.now().getTime() > expires * 1000) throw new ApiError('IKW-AST-008', 'This URL has expired; ask for a new one', 'expires');
+    if (!this.deps.signer.matches(`${action}:${id}:${expires}`, signature)) throw new Refusal('IKW-AST-008', 'The signature of this URL is not valid', 'signature');
+    if (this.deps.clock.now().getTime() > expires * 1000) throw new Refusal('IKW-AST-008', 'This URL has expired; ask for a new one', 'expires');
   }
 }

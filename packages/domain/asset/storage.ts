@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
-import { ApiError } from '../../core/errors.js';
 import { SNIFF_BYTES } from './content-types.js';
+import { Refusal } from '../../core/refusal.js';
 
 /**
  * Where the bytes of assets live: the port. The local disk under DATA_DIR by default, an
@@ -18,8 +18,8 @@ export interface AssetStorage {
 }
 
 /** A store that failed (unreachable, refused): a coded, retryable 503, never a 500. */
-export function storageUnavailable(cause: unknown): ApiError {
-  const err = new ApiError('IKW-AST-009');
+export function storageUnavailable(cause: unknown): Refusal {
+  const err = new Refusal('IKW-AST-009');
   (err as { cause?: unknown }).cause = cause;
   return err;
 }
@@ -40,7 +40,7 @@ export class UploadMeter extends Transform {
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     this.size += chunk.length;
     if (this.size > this.maxBytes) {
-      done(new ApiError('IKW-AST-003', `The upload is larger than the ${this.maxBytes} bytes declared for this asset`, 'size'));
+      done(new Refusal('IKW-AST-003', `The upload is larger than the ${this.maxBytes} bytes declared for this asset`, 'size'));
       return;
     }
     if (this.headBytes.length < SNIFF_BYTES) this.headBytes = Buffer.concat([this.headBytes, chunk.subarray(0, SNIFF_BYTES - this.headBytes.length)]);

@@ -1,5 +1,5 @@
 import type { Clock } from '../../core/clock.js';
-import { ApiError, refuseEvery, type ItemError } from '../../core/errors.js';
+import { refuseEvery, type ItemError } from '../../core/errors.js';
 import { derivedId, newId } from '../../core/ids.js';
 import { generateSigningSecret, type SecretBox } from '../../core/secrets.js';
 import type { EventStore } from '../../eventstore/port.js';
@@ -15,6 +15,7 @@ import type { Cidr } from '../../core/cidr.js';
 import { sealHeaders } from './headers.js';
 import type { Actor, Credential, Owner } from '../../core/owner.js';
 import { auditMetadata } from '../../eventstore/metadata.js';
+import { Refusal } from '../../core/refusal.js';
 
 export interface AutomationInput {
   name: string;
@@ -36,7 +37,7 @@ export interface Saver {
  */
 export function assertMayRun(scopes: readonly string[], needed: ReturnType<typeof scopesNeeded>): void {
   const missing = needed.find((n) => !hasScope(scopes, n.scope));
-  if (missing) throw new ApiError('IKW-AUT-004', `This credential lacks the scope ${missing.scope}, which ${missing.param} needs`, missing.param);
+  if (missing) throw new Refusal('IKW-AUT-004', `This credential lacks the scope ${missing.scope}, which ${missing.param} needs`, missing.param);
 }
 
 export interface AutomationDeps {

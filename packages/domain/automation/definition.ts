@@ -1,7 +1,8 @@
 import { CronExpressionParser } from 'cron-parser';
-import { ApiError, problemOf, type ItemError } from '../../core/errors.js';
+import { problemOf, type ItemError } from '../../core/errors.js';
 import { readScopeOfEventType } from '../organization/event-scopes.js';
 import { destinationSchema } from '../payout-method/destination.js';
+import { isRefused, Refusal } from '../../core/refusal.js';
 
 /**
  * An automation's definition: a trigger and the steps it runs, and the JSON Schema that requests
@@ -197,13 +198,13 @@ export function nextTick(trigger: { cron: string; timezone?: string }, after: Da
     try {
       new Intl.DateTimeFormat('en', { timeZone: trigger.timezone });
     } catch {
-      throw new ApiError('IKW-ATM-002', `trigger.timezone: unknown time zone '${trigger.timezone}' (an IANA name such as Africa/Dakar)`, 'trigger.timezone');
+      throw new Refusal('IKW-ATM-002', `trigger.timezone: unknown time zone '${trigger.timezone}' (an IANA name such as Africa/Dakar)`, 'trigger.timezone');
     }
   }
   try {
     return CronExpressionParser.parse(trigger.cron, { currentDate: after, tz: trigger.timezone ?? 'UTC' }).next().toDate();
   } catch (err) {
-    throw new ApiError('IKW-ATM-002', `trigger.cron: ${err instanceof Error ? err.message : String(err)}`, 'trigger.cron');
+    throw new Refusal('IKW-ATM-002', `trigger.cron: ${err instanceof Error ? err.message : String(err)}`, 'trigger.cron');
   }
 }
 
@@ -221,7 +222,7 @@ export function definitionProblems(definition: { trigger?: Trigger | undefined; 
         nextTick(t, now);
         return [];
       } catch (err) {
-        if (err instanceof ApiError) return [problemOf(err)];
+        if (isRefused(err)) return [problemOf(err)];
         throw err;
       }
     };

@@ -1,6 +1,6 @@
-import { ApiError } from '../../core/errors.js';
 import type { CreateProductInput } from '../product/commands.js';
 import type { Interval, Price, ProductObject } from '../product/events.js';
+import { Refusal } from '../../core/refusal.js';
 
 /**
  * Billing plans, the /api/v1/billing family's catalogue (docs/billing.md). A plan is not an aggregate
@@ -68,9 +68,9 @@ export function planObject(product: ProductObject, planPrice: Price) {
  * are undefined when the caller has no such plan.
  */
 export function planItems(planId: string, planPrice: Price | undefined, productPrices: readonly Price[] | undefined): { price: string; quantity: number; param: string }[] {
-  if (!planPrice || !productPrices) throw new ApiError('IKW-BIL-007', `No such billing plan: '${planId}'`, 'billingPlanId');
+  if (!planPrice || !productPrices) throw new Refusal('IKW-BIL-007', `No such billing plan: '${planId}'`, 'billingPlanId');
   const recurring = planPrice.recurring;
-  if (!recurring) throw new ApiError('IKW-BIL-008', `Price ${planId} is not recurring`, 'billingPlanId');
+  if (!recurring) throw new Refusal('IKW-BIL-008', `Price ${planId} is not recurring`, 'billingPlanId');
   const metered = productPrices.filter((p) => p.recurring?.usage_type === 'metered' && p.recurring.interval === recurring.interval && p.id !== planPrice.id);
   return [planPrice, ...metered].map((p) => ({ price: p.id, quantity: 1, param: 'billingPlanId' }));
 }

@@ -1,5 +1,5 @@
 import { getCountry, getCurrency, largestPayin } from '../../catalog/index.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 
 /** What a payment page may collect: the amount, its currency (lower case) and the country (upper case). */
 export interface Collectible {
@@ -15,14 +15,14 @@ export interface Collectible {
  */
 export function collectible(amount: number, currencyCode: string, countryCode: string): Collectible {
   const currency = getCurrency(currencyCode);
-  if (!currency) throw new ApiError('IKW-VAL-003', `Unknown currency '${currencyCode}'`, 'currency');
+  if (!currency) throw new Refusal('IKW-VAL-003', `Unknown currency '${currencyCode}'`, 'currency');
   const country = getCountry(countryCode);
-  if (!country) throw new ApiError('IKW-VAL-004', `Unsupported country '${countryCode}'`, 'country');
+  if (!country) throw new Refusal('IKW-VAL-004', `Unsupported country '${countryCode}'`, 'country');
   if (country.currency !== currency.code) {
-    throw new ApiError('IKW-VAL-009', `${country.code} payments are in ${country.currency.toLowerCase()}, not ${currency.code.toLowerCase()}`, 'currency');
+    throw new Refusal('IKW-VAL-009', `${country.code} payments are in ${country.currency.toLowerCase()}, not ${currency.code.toLowerCase()}`, 'currency');
   }
   const maxPayin = largestPayin(country);
-  if (amount > maxPayin) throw new ApiError('IKW-VAL-008', `The amount is above the largest payment any ${country.code} operator or card acquirer accepts (${maxPayin})`, 'amount');
+  if (amount > maxPayin) throw new Refusal('IKW-VAL-008', `The amount is above the largest payment any ${country.code} operator or card acquirer accepts (${maxPayin})`, 'amount');
   return { amount, currency: currency.code.toLowerCase(), country: country.code };
 }
 

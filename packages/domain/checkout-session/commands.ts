@@ -1,7 +1,6 @@
 import { normalizeMsisdn, normalizePhone, quoteFee } from '../../catalog/index.js';
 import type { Clock } from '../../core/clock.js';
-import { ApiError } from '../../core/errors.js';
-import { isRefused } from '../../core/refusal.js';
+import { isRefused, Refusal } from '../../core/refusal.js';
 import { derivedId, newId } from '../../core/ids.js';
 import type { EventStore } from '../../eventstore/port.js';
 import { CommandService } from '../../eventstore/command-handler.js';
@@ -98,7 +97,7 @@ export class CheckoutSessions extends CommandService<CheckoutSessionCommand, Che
   /** The session of this id, whoever asks (the hosted page and its API know only the unguessable id). */
   private async loadSession(id: string): Promise<CheckoutSessionState & { session: NonNullable<CheckoutSessionState['session']> }> {
     const { state } = await this.load(id);
-    if (!state.session) throw new ApiError('IKW-RES-001', `No such checkout session: '${id}'`, 'sessionId');
+    if (!state.session) throw new Refusal('IKW-RES-001', `No such checkout session: '${id}'`, 'sessionId');
     return state as CheckoutSessionState & { session: NonNullable<CheckoutSessionState['session']> };
   }
 
@@ -114,18 +113,18 @@ export class CheckoutSessions extends CommandService<CheckoutSessionCommand, Che
   /** POST /api/v1/checkout/sessions: with an amount of its own, or for a payment link (whose amount it takes). */
   async create(who: Owner, input: CreateSessionInput, actor: Actor, requestRef?: string): Promise<CheckoutSessionObject> {
     if (input.paymentLinkId != null && input.paymentLinkV2Id != null && input.paymentLinkId !== input.paymentLinkV2Id) {
-      throw new ApiError('IKW-VAL-002', 'Give paymentLinkId or paymentLinkV2Id, not two different links', 'paymentLinkV2Id');
+      throw new Refusal('IKW-VAL-002', 'Give paymentLinkId or paymentLinkV2Id, not two different links', 'paymentLinkV2Id');
     }
     const linkId = input.paymentLinkId ?? input.paymentLinkV2Id ?? null;
     const id = requestRef === undefined ? newId('cs') : derivedId('cs', `${who.merchantId}|${who.environment}|${requestRef}`);
     if (linkId !== null) {
       for (const field of ['amount', 'currency', 'country'] as const) {
-        if (input[field] !== undefined) throw new ApiError('IKW-VAL-002', `${field} comes from the payment link; do not send it with paymentLinkId`, field);
+        if (input[field] !== undefined) throw new Refusal('IKW-VAL-002', `${field} comes from the payment link; do not send it with paymentLinkId`, field);
       }
       return this.openForLink(who, linkId, input, actor, id);
     }
     for (const field of ['amount', 'currency', 'country'] as const) {
-      if (input[field] === undefined) throw new ApiError('IKW-VAL-001', `Missing required parameter: ${field}`, field);
+      if (input[field] === undefined) throw new Refusal('IKW-VAL-001', `Missing required parameter: ${field}`, field);
     }
     const money = collectible(input.amount!, input.currency!, input.country!);
     return this.open(who, { ...money, description: null, feeMode: 'merchant', linkId: null, paymentMethodTypes: input.paymentMethodTypes ?? ['mobile_money'] }, input, actor, id);
@@ -150,7 +149,7 @@ export class CheckoutSessions extends CommandService<CheckoutSessionCommand, Che
   /** A new session for the link, deferred (intents are made when the customer pays). */
   async openForLink(who: Owner, linkId: string, input: CreateSessionInput, actor: Actor, id = newId('cs')): Promise<CheckoutSessionObject> {
     const { link, claim } = await this.fromLink(who, linkId);
-    if (claim && (await this.holderOf(claim)) === 'paid') throw new ApiError('IKW-CHK-003', 'This single-use payment link has already been paid', 'paymentLinkId');
+    if (claim && (await this.holderOf(claim)) === 'paid') throw new Refusal('IKW-CHK-003', 'This single-use payment link has already been paid', 'paymentLinkId');
     return this.open(
       who,
       { amount: link.amount, currency: link.currency, country: link.country, description: link.description, feeMode: link.feeMode, linkId, paymentMethodTypes: input.paymentMethodTypes ?? link.paymentMethodTypes },
@@ -179,7 +178,7 @@ export class CheckoutSessions extends CommandService<CheckoutSessionCommand, Che
     let customerPhone: string | null = null;
     if (input.customerPhone != null) {
       customerPhone = normalizePhone(input.customerPhone, fixed.country);
-      if (!customerPhone) throw new ApiError('IKW-VAL-007', 'customerPhone is not a valid phone number (international, or national in the session country)', 'customerPhone');
+      if (!customerPhone) throw new Refusal('IKW-VAL-007', 'customerPhone is not a valid phone number (international, or national in the session country)', 'customerPhone');
     }
     const { state: earlier } = await this.load(id);
     const now = this.deps.clock.now();
@@ -256,10 +255,10 @@ export class CheckoutSessions extends CommandService<CheckoutSessionCommand, Che
   quote(state: { session: { id: string; amount: number; currency: string; country: string; feeMode: FeeMode; paymentMethodTypes: CheckoutMethodType[] } }, input: FeeQuoteInput, param = 'paymentMethodType'): CheckoutFeeQuote {
     const s = state.session;
     const type = input.paymentMethodType ?? s.paymentMethodTypes[0] ?? 'mobile_money';
-    if (!s.paymentMethodTypes.includes(type)) throw new ApiError('IKW-CHK-004', `This session accepts ${s.paymentMethodTypes.join(', ')}, not ${type}`, param);
+    if (!s.paymentMethodTypes.includes(type)) throw new Refusal('IKW-CHK-004', `This session accepts ${s.paymentMethodTypes.join(', ')}, not ${type}`, param);
     const operator = type === 'mobile_money' ? input.operator : undefined;
-    if (type === 'mobile_money' && operator === undefined) throw new ApiError('IKW-VAL-001', 'operator is required for mobile_money', 'operator');
-    if (type === 'card' && input.operator !== undefined) throw new ApiError('IKW-VAL-002', 'operator applies to mobile_money only', 'operator');
+    if (type === 'mobile_money' && operator === undefined) throw new Refusal('IKW-VAL-001', 'operator is required for mobile_money', 'operator');
+    if (type === 'card' && input.operator !== undefined) throw new Refusal('IKW-VAL-002', 'operator applies to mobile_money only', 'operator');
     const fee = quoteFee({ amount: s.amount, currency: s.currency, direction: 'payin', method: type, country: s.country, ...(operator !== undefined ? { operator } : {}) }).fee;
     const amountTotal = s.feeMode === 'customer' ? s.amount + fee : s.amount;
     return {
@@ -322,12 +321,12 @@ export class CheckoutSessions extends CommandService<CheckoutSessionCommand, Che
     const who = this.ownerOf(state);
     const payment = await this.paymentStatus(state);
     const status = sessionStatus({ canceledAt: state.canceledAt, expiredAt: state.expiredAt, session: s }, payment, this.deps.clock.now());
-    if (status !== 'open') throw new ApiError('IKW-CHK-001', `The checkout session is ${status}`, 'sessionId');
+    if (status !== 'open') throw new Refusal('IKW-CHK-001', `The checkout session is ${status}`, 'sessionId');
     if (payment === 'processing') return this.view(id);
-    if (!s.paymentMethodTypes.includes(method.type)) throw new ApiError('IKW-CHK-004', `This session accepts ${s.paymentMethodTypes.join(', ')}, not ${method.type}`, param);
+    if (!s.paymentMethodTypes.includes(method.type)) throw new Refusal('IKW-CHK-004', `This session accepts ${s.paymentMethodTypes.join(', ')}, not ${method.type}`, param);
     // The number is checked before a single-use link is claimed or an intent made for it.
     const msisdn = method.type === 'mobile_money' ? normalizeMsisdn(method.mobile_money.msisdn, method.mobile_money.country ?? s.country) : null;
-    if (method.type === 'mobile_money' && !msisdn) throw new ApiError('IKW-VAL-007', `Not a valid ${s.country} mobile number`, options.phoneParam);
+    if (method.type === 'mobile_money' && !msisdn) throw new Refusal('IKW-VAL-007', `Not a valid ${s.country} mobile number`, options.phoneParam);
     const quote = this.quote(state, method.type === 'mobile_money' ? { paymentMethodType: 'mobile_money', operator: method.mobile_money.operator } : { paymentMethodType: 'card' }, param);
     // Anyone holding the page may pay: the phone it rings is counted before anything is claimed or made.
     if (msisdn) await this.deps.countPublicPush({ environment: s.environment, msisdn, checkoutSessionId: id, link: s.paymentLinkId !== null ? `payment_link:${s.paymentLinkId}` : null });

@@ -5,11 +5,11 @@ import { newUuid, randomBase62 } from '../../core/ids.js';
 import type { EventStore } from '../../eventstore/port.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import type { Messenger } from '../messages.js';
-import { ApiError } from '../../core/errors.js';
 import { customerPortalDecider, WRONG_CODE, type CustomerPortalCommand, type CustomerPortalState } from './decider.js';
 import { customerPortalStream, type CustomerPortalEvent } from './events.js';
 import type { Actor, Owner } from '../../core/owner.js';
 import { auditMetadata } from '../../eventstore/metadata.js';
+import { Refusal } from '../../core/refusal.js';
 
 /** Codes are good for 10 minutes; a portal session for 1 hour. */
 export const CODE_LIFETIME_MS = 10 * 60_000;
@@ -72,7 +72,7 @@ export class CustomerPortal extends CommandService<CustomerPortalCommand, Custom
   async verify(challengeId: string, code: string, actor: Actor): Promise<{ token: string; expiresAt: string; customerId: string; owner: Owner }> {
     const { state } = await this.load(challengeId);
     const c = state.challenge;
-    if (!c) throw new ApiError('IKW-CPT-001', WRONG_CODE, 'code');
+    if (!c) throw new Refusal('IKW-CPT-001', WRONG_CODE, 'code');
     const owner = { merchantId: c.merchantId, environment: c.environment };
     const token = `${PORTAL_TOKEN_PREFIX}${randomBase62(32)}`;
     const now = this.deps.clock.now();
@@ -82,7 +82,7 @@ export class CustomerPortal extends CommandService<CustomerPortalCommand, Custom
       { type: 'verify', at: now, codeMatches: c.codeHash !== '' && this.deps.codes.matches(`${challengeId}:${code}`, c.codeHash), session: { id: challengeId, tokenHash: sha256Hex(token), expiresAt } },
       auditMetadata(this.deps.clock, owner, challengeId, actor),
     );
-    if (!result.state.session) throw new ApiError('IKW-CPT-001', WRONG_CODE, 'code');
+    if (!result.state.session) throw new Refusal('IKW-CPT-001', WRONG_CODE, 'code');
     return { token, expiresAt, customerId: c.customerId!, owner };
   }
 

@@ -1,7 +1,6 @@
 import type { Fact } from '../../core/decider.js';
 import type { Clock } from '../../core/clock.js';
-import { ApiError } from '../../core/errors.js';
-import { isRefused } from '../../core/refusal.js';
+import { isRefused, Refusal } from '../../core/refusal.js';
 import { getCurrency, normalizePhone } from '../../catalog/index.js';
 import { derivedId, newUuid } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
@@ -66,7 +65,7 @@ export class Customers extends CommandService<CustomerCommand, CustomerState, Fa
     const { merchantId, environment } = owner;
     if (lookup.customer) {
       const found = await this.deps.directory.findCustomer(owner, lookup.customer);
-      if (!found) throw new ApiError('IKW-VAL-001', `No such customer: '${lookup.customer}'`, 'customer');
+      if (!found) throw new Refusal('IKW-VAL-001', `No such customer: '${lookup.customer}'`, 'customer');
       return found.id;
     }
     const email = lookup.email?.trim().toLowerCase();
@@ -105,7 +104,7 @@ export class Customers extends CommandService<CustomerCommand, CustomerState, Fa
     if (typeof phone === 'string') {
       // International format: a customer may live anywhere.
       const normalized = normalizePhone(phone, 'ZZ');
-      if (!normalized) throw new ApiError('IKW-VAL-007', 'phone is not a valid phone number in international format (+…)', 'phone');
+      if (!normalized) throw new Refusal('IKW-VAL-007', 'phone is not a valid phone number in international format (+…)', 'phone');
       phone = normalized;
     }
     const result = await this.run(
@@ -126,12 +125,12 @@ export class Customers extends CommandService<CustomerCommand, CustomerState, Fa
   async resolve(who: Owner, ref: CustomerRef, meta: EventMetadata): Promise<string> {
     if (ref.id !== undefined) {
       const found = await this.deps.directory.findCustomer(who, ref.id);
-      if (!found) throw new ApiError('IKW-BIL-006', `No such customer: '${ref.id}'`, ref.param);
+      if (!found) throw new Refusal('IKW-BIL-006', `No such customer: '${ref.id}'`, ref.param);
       if (ref.name && !found.name) await this.run(found.id, { type: 'create', customer: { ...blankCustomer(found.id, who, this.deps.clock), name: ref.name } }, meta, 'internal');
       return found.id;
     }
     const email = ref.email?.trim().toLowerCase();
-    if (!email) throw new ApiError('IKW-VAL-001', `Give ${ref.param} or an e-mail`, ref.param);
+    if (!email) throw new Refusal('IKW-VAL-001', `Give ${ref.param} or an e-mail`, ref.param);
     const id = derivedCustomerId(who.merchantId, who.environment, 'email', email);
     await this.run(id, { type: 'create', customer: { ...blankCustomer(id, who, this.deps.clock), email, name: ref.name ?? null } }, meta, 'internal');
     return id;
@@ -140,7 +139,7 @@ export class Customers extends CommandService<CustomerCommand, CustomerState, Fa
   /** Adds money to a customer's wallet (POST …/billing/wallet/customers/{id}/credit). */
   async credit(who: Owner, customerId: string, input: { amount: number; currency: string; description?: string }, actor: Actor): Promise<CustomerObject> {
     const currency = getCurrency(input.currency);
-    if (!currency) throw new ApiError('IKW-VAL-003', `Unknown currency '${input.currency}'`, 'currency');
+    if (!currency) throw new Refusal('IKW-VAL-003', `Unknown currency '${input.currency}'`, 'currency');
         const creditId = `credit_${newUuid()}`;
     try {
       const result = await this.run(
@@ -151,7 +150,7 @@ export class Customers extends CommandService<CustomerCommand, CustomerState, Fa
       );
       return toCustomerObject(result.state);
     } catch (err) {
-      throw isRefused(err, 'IKW-RES-001') ? new ApiError('IKW-RES-001', `No such customer: '${customerId}'`, 'customerId') : err;
+      throw isRefused(err, 'IKW-RES-001') ? new Refusal('IKW-RES-001', `No such customer: '${customerId}'`, 'customerId') : err;
     }
   }
 

@@ -1,8 +1,7 @@
 import type { Fact } from '../../core/decider.js';
 import { getCountry, getCurrency, listCountries } from '../../catalog/index.js';
 import type { Clock } from '../../core/clock.js';
-import { ApiError } from '../../core/errors.js';
-import { isRefused } from '../../core/refusal.js';
+import { isRefused, Refusal } from '../../core/refusal.js';
 import { newId, newUuid } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
@@ -105,43 +104,43 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
     const meta = auditMetadata(this.deps.clock, who, id, actor);
     const p = input.params;
     if ((input.items === undefined) === (input.amountDue === undefined)) {
-      throw new ApiError(input.items === undefined ? 'IKW-VAL-001' : 'IKW-VAL-002', `Give exactly one of ${p.items} and ${p.amountDue}`, input.items === undefined ? p.items : p.amountDue);
+      throw new Refusal(input.items === undefined ? 'IKW-VAL-001' : 'IKW-VAL-002', `Give exactly one of ${p.items} and ${p.amountDue}`, input.items === undefined ? p.items : p.amountDue);
     }
     let currency = input.currency ? getCurrency(input.currency)?.code.toLowerCase() : undefined;
-    if (input.currency && !currency) throw new ApiError('IKW-VAL-003', `Unknown currency '${input.currency}'`, p.currency);
+    if (input.currency && !currency) throw new Refusal('IKW-VAL-003', `Unknown currency '${input.currency}'`, p.currency);
     let lines: InvoiceLine[];
     if (input.items) {
       const prices = await this.deps.reads.findPrices(who, input.items.map((i) => i.price));
       lines = input.items.map((item) => {
         const row = prices.get(item.price);
-        if (!row) throw new ApiError('IKW-BIL-007', `No such price: '${item.price}'`, item.param);
-        if (row.product_status !== 'active') throw new ApiError('IKW-BIL-008', `Price ${item.price} belongs to product ${row.product_id}, which is ${row.product_status}`, item.param);
+        if (!row) throw new Refusal('IKW-BIL-007', `No such price: '${item.price}'`, item.param);
+        if (row.product_status !== 'active') throw new Refusal('IKW-BIL-008', `Price ${item.price} belongs to product ${row.product_id}, which is ${row.product_status}`, item.param);
         currency ??= row.price.currency;
-        if (row.price.currency !== currency) throw new ApiError('IKW-BIL-008', `Price ${item.price} is in ${row.price.currency}; this invoice is in ${currency}`, item.param);
+        if (row.price.currency !== currency) throw new Refusal('IKW-BIL-008', `Price ${item.price} is in ${row.price.currency}; this invoice is in ${currency}`, item.param);
         const amount = row.price.unit_amount * item.quantity;
-        if (!Number.isSafeInteger(amount)) throw new ApiError('IKW-VAL-001', 'The line amount is too large', item.param);
+        if (!Number.isSafeInteger(amount)) throw new Refusal('IKW-VAL-001', 'The line amount is too large', item.param);
         return { description: `${item.quantity} × ${item.price}`, price: item.price, quantity: item.quantity, unit_amount: row.price.unit_amount, amount, meter_key: null };
       });
     } else {
-      if (!currency) throw new ApiError('IKW-VAL-001', `Missing required parameter: ${p.currency}`, p.currency);
+      if (!currency) throw new Refusal('IKW-VAL-001', `Missing required parameter: ${p.currency}`, p.currency);
       lines = [{ description: input.description ?? 'Amount due', price: null, quantity: 1, unit_amount: input.amountDue!, amount: input.amountDue!, meter_key: null }];
     }
     const amountDue = lines.reduce((sum, l) => sum + l.amount, 0);
-    if (!Number.isSafeInteger(amountDue)) throw new ApiError('IKW-VAL-001', 'The invoice total is too large', p.items);
+    if (!Number.isSafeInteger(amountDue)) throw new Refusal('IKW-VAL-001', 'The invoice total is too large', p.items);
 
     let customerRef = input.customer;
     if (input.subscriptionId !== undefined) {
       const subscriptionCustomer = await this.deps.subscriptionCustomer(who, input.subscriptionId);
-      if (!subscriptionCustomer) throw new ApiError('IKW-VAL-001', `No such subscription: '${input.subscriptionId}'`, p.subscription);
+      if (!subscriptionCustomer) throw new Refusal('IKW-VAL-001', `No such subscription: '${input.subscriptionId}'`, p.subscription);
       if (customerRef.id !== undefined && customerRef.id !== subscriptionCustomer) {
-        throw new ApiError('IKW-VAL-001', `Subscription ${input.subscriptionId} belongs to customer ${subscriptionCustomer}`, customerRef.param);
+        throw new Refusal('IKW-VAL-001', `Subscription ${input.subscriptionId} belongs to customer ${subscriptionCustomer}`, customerRef.param);
       }
       customerRef = { ...customerRef, id: subscriptionCustomer };
     }
     const customer = await this.deps.customers.resolve(who, customerRef, meta);
     const now = this.deps.clock.now();
     const dueAt = input.dueAt ?? new Date(now.getTime() + (input.daysUntilDue ?? DEFAULT_DAYS_UNTIL_DUE) * DAY_MS);
-    if (input.periodStart && input.periodEnd && input.periodEnd <= input.periodStart) throw new ApiError('IKW-VAL-001', 'The period must end after it starts', 'periodEnd');
+    if (input.periodStart && input.periodEnd && input.periodEnd <= input.periodStart) throw new Refusal('IKW-VAL-001', 'The period must end after it starts', 'periodEnd');
 
     const result = await this.run(
       id,
@@ -242,10 +241,10 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
   async applyWallet(who: Owner, invoiceId: string, input: { amount?: number }, actor: Actor): Promise<InvoiceObject> {
     const state = await this.owned(who, invoiceId, 'invoiceId');
     const i = state.invoice!;
-    if (!PAYABLE.includes(state.status)) throw new ApiError('IKW-BIL-009', `Invoice ${invoiceId} is ${state.status}, not open for payment`, 'invoiceId');
+    if (!PAYABLE.includes(state.status)) throw new Refusal('IKW-BIL-009', `Invoice ${invoiceId} is ${state.status}, not open for payment`, 'invoiceId');
     const remaining = amountRemaining(state);
     if (input.amount !== undefined && input.amount > remaining) {
-      throw new ApiError('IKW-VAL-001', `The amount is above what remains to pay on the invoice (${remaining})`, 'amount');
+      throw new Refusal('IKW-VAL-001', `The amount is above what remains to pay on the invoice (${remaining})`, 'amount');
     }
     const applicationId = `wapp_${newUuid()}`;
     const meta = auditMetadata(this.deps.clock, who, invoiceId, actor);
@@ -255,7 +254,7 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
     const after = await this.completeApplication(job, meta);
     if (!after.payments.has(applicationId)) {
       // Paid or voided between the check above and the application: the wallet got everything back.
-      throw new ApiError('IKW-BIL-009', `Invoice ${invoiceId} is ${after.status}, not open for payment; nothing was taken from the wallet`, 'invoiceId');
+      throw new Refusal('IKW-BIL-009', `Invoice ${invoiceId} is ${after.status}, not open for payment; nothing was taken from the wallet`, 'invoiceId');
     }
     return toInvoiceObject(after);
   }
@@ -282,11 +281,11 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
   private country(currency: string, given: string | undefined, param: string): string {
     if (given !== undefined) {
       const c = getCountry(given);
-      if (!c) throw new ApiError('IKW-VAL-004', `Unsupported country '${given}'`, param);
+      if (!c) throw new Refusal('IKW-VAL-004', `Unsupported country '${given}'`, param);
       return c.code;
     }
     const c = listCountries().find((x) => x.currency.toLowerCase() === currency);
-    if (!c) throw new ApiError('IKW-VAL-001', `No country collects ${currency}; give ${param}`, param);
+    if (!c) throw new Refusal('IKW-VAL-001', `No country collects ${currency}; give ${param}`, param);
     return c.code;
   }
 
@@ -297,7 +296,7 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
   async pay(who: Owner, invoiceId: string, input: PayInput, actor: Actor): Promise<PaymentIntentObject> {
     const state = await this.owned(who, invoiceId, 'id');
     const i = state.invoice!;
-    if (!PAYABLE.includes(state.status)) throw new ApiError('IKW-BIL-009', `Invoice ${invoiceId} is ${state.status}, not open for payment`, 'id');
+    if (!PAYABLE.includes(state.status)) throw new Refusal('IKW-BIL-009', `Invoice ${invoiceId} is ${state.status}, not open for payment`, 'id');
     const existing = input.idempotencyKey !== undefined ? state.paymentIntents.get(input.idempotencyKey) : undefined;
     if (existing) return this.paymentIntent(who, existing);
     const intent = await this.deps.paymentIntents.create(

@@ -1,7 +1,6 @@
 import type { Fact } from '../../core/decider.js';
 import { getCountry, getCurrency, getOperator } from '../../catalog/index.js';
 import type { Clock } from '../../core/clock.js';
-import { ApiError } from '../../core/errors.js';
 import { derivedId } from '../../core/ids.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import type { EventStore } from '../../eventstore/port.js';
@@ -10,6 +9,7 @@ import { paymentCapabilityAggregate, toPaymentCapabilityObject } from './render.
 import { paymentCapabilityStream, type CapabilityScope, type PaymentCapabilityEvent, type PaymentCapabilityObject, type PaymentMethodType } from './events.js';
 import type { Actor, Owner } from '../../core/owner.js';
 import { auditMetadata } from '../../eventstore/metadata.js';
+import { Refusal } from '../../core/refusal.js';
 
 export interface CreateCapabilityInput {
   country: string;
@@ -32,8 +32,8 @@ export async function assertCapable(gate: CapabilityGate, owner: Owner, method: 
   const refusal = await gate.capabilityRefusal(owner, method);
   if (!refusal) return;
   const what = `${method.paymentMethodType}${method.operator ? ` (${method.operator})` : ''} in ${method.country}, ${method.currency.toLowerCase()}`;
-  if (refusal.status === 'disabled') throw new ApiError('IKW-CAP-001', `Payments by ${what} are disabled for this account`, param);
-  throw new ApiError('IKW-CAP-002', `Payments by ${what} are suspended for this account: ${refusal.reason}`, param);
+  if (refusal.status === 'disabled') throw new Refusal('IKW-CAP-001', `Payments by ${what} are disabled for this account`, param);
+  throw new Refusal('IKW-CAP-002', `Payments by ${what} are suspended for this account: ${refusal.reason}`, param);
 }
 
 /** What each merchant may use: per country, currency, method and operator, over the catalog's defaults. */
@@ -45,15 +45,15 @@ export class PaymentCapabilities extends CommandService<PaymentCapabilityCommand
   /** Checked against the catalog: the country's currency, and for mobile money an operator of that country. */
   async create(owner: Owner, input: CreateCapabilityInput, actor: Actor): Promise<PaymentCapabilityObject> {
     const country = getCountry(input.country);
-    if (!country) throw new ApiError('IKW-VAL-004', `Unsupported country '${input.country}'`, 'country');
+    if (!country) throw new Refusal('IKW-VAL-004', `Unsupported country '${input.country}'`, 'country');
     const currency = getCurrency(input.currency);
-    if (!currency) throw new ApiError('IKW-VAL-003', `Unknown currency '${input.currency}'`, 'currency');
-    if (currency.code !== country.currency) throw new ApiError('IKW-VAL-009', `${country.code} payments are in ${country.currency.toLowerCase()}`, 'currency');
+    if (!currency) throw new Refusal('IKW-VAL-003', `Unknown currency '${input.currency}'`, 'currency');
+    if (currency.code !== country.currency) throw new Refusal('IKW-VAL-009', `${country.code} payments are in ${country.currency.toLowerCase()}`, 'currency');
     let operator: string | null = null;
     if (input.operator !== undefined && input.operator !== null) {
-      if (input.payment_method_type !== 'mobile_money') throw new ApiError('IKW-VAL-002', 'operator applies to mobile money only', 'operator');
+      if (input.payment_method_type !== 'mobile_money') throw new Refusal('IKW-VAL-002', 'operator applies to mobile money only', 'operator');
       const found = getOperator(country.code, input.operator);
-      if (!found) throw new ApiError('IKW-VAL-005', `Unknown operator '${input.operator}' for ${country.code}`, 'operator');
+      if (!found) throw new Refusal('IKW-VAL-005', `Unknown operator '${input.operator}' for ${country.code}`, 'operator');
       operator = found.code;
     }
     const scope: CapabilityScope = { country: country.code, currency: currency.code.toLowerCase(), paymentMethodType: input.payment_method_type, operator };

@@ -2,8 +2,7 @@ import type { Fact } from '../../core/decider.js';
 import type { Clock } from '../../core/clock.js';
 import { assertCapable, type CapabilityGate } from '../payment-capability/commands.js';
 import { activationCheck, assertLiveOpen, type ActivationGate } from '../country-activation/commands.js';
-import { ApiError } from '../../core/errors.js';
-import { isRefused } from '../../core/refusal.js';
+import { isRefused, Refusal } from '../../core/refusal.js';
 import { derivedId, newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
@@ -117,27 +116,27 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
    */
   async create(who: Owner, input: CreateInput, actor: Actor, requestRef?: string, platformMetadata: Record<string, string> = {}): Promise<PaymentIntentObject> {
     const currency = getCurrency(input.currency);
-    if (!currency) throw new ApiError('IKW-VAL-003', `Unknown currency '${input.currency}'`, 'currency');
+    if (!currency) throw new Refusal('IKW-VAL-003', `Unknown currency '${input.currency}'`, 'currency');
     const country = getCountry(input.transaction_country);
-    if (!country) throw new ApiError('IKW-VAL-004', `Unsupported transaction_country '${input.transaction_country}'`, 'transaction_country');
+    if (!country) throw new Refusal('IKW-VAL-004', `Unsupported transaction_country '${input.transaction_country}'`, 'transaction_country');
     if (country.currency !== currency.code) {
-      throw new ApiError('IKW-VAL-009', `${country.code} payments are in ${country.currency.toLowerCase()}, not ${currency.code.toLowerCase()}`, 'currency');
+      throw new Refusal('IKW-VAL-009', `${country.code} payments are in ${country.currency.toLowerCase()}, not ${currency.code.toLowerCase()}`, 'currency');
     }
     const maxPayin = largestPayin(country);
     if (input.amount > maxPayin) {
-      throw new ApiError('IKW-VAL-008', `The amount is above the largest payment any ${country.code} operator or card acquirer accepts (${maxPayin})`, 'amount');
+      throw new Refusal('IKW-VAL-008', `The amount is above the largest payment any ${country.code} operator or card acquirer accepts (${maxPayin})`, 'amount');
     }
     const rule = await this.deps.activations.activationRule(who, country.code, currency.code);
     activationCheck(rule, 'payin', `${country.code} (${currency.code.toLowerCase()})`, { direction: 'transaction_country', amount: 'amount' })(input.amount);
     // The payer and the rail may be anywhere (a French payer paying a Senegalese merchant).
     for (const field of ['payer_country', 'rail_country'] as const) {
       const code = input[field];
-      if (code !== undefined && !isIsoCountry(code)) throw new ApiError('IKW-VAL-004', `${field} '${code}' is not an ISO 3166-1 alpha-2 country code`, field);
+      if (code !== undefined && !isIsoCountry(code)) throw new Refusal('IKW-VAL-004', `${field} '${code}' is not an ISO 3166-1 alpha-2 country code`, field);
     }
     let phone: string | undefined;
     if (input.customer_phone !== undefined) {
       phone = normalizePhone(input.customer_phone, country.code) ?? undefined;
-      if (!phone) throw new ApiError('IKW-VAL-007', 'customer_phone is not a valid phone number (international, or national in the transaction country)', 'customer_phone');
+      if (!phone) throw new Refusal('IKW-VAL-007', 'customer_phone is not a valid phone number (international, or national in the transaction country)', 'customer_phone');
     }
     const id = requestRef === undefined ? newId('pi') : derivedId('pi', `${who.merchantId}|${who.environment}|${requestRef}`);
     if (requestRef !== undefined) {
@@ -206,20 +205,20 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
   private paymentMethod(state: PaymentIntentState, input: ConfirmInput['payment_method']): PaymentMethodDetails {
     const intent = state.intent!;
     const other = input.type === 'card' ? 'mobile_money' : 'card';
-    if (other in input) throw new ApiError('IKW-VAL-002', `payment_method.${other} does not go with type ${input.type}`, `payment_method.${other}`);
+    if (other in input) throw new Refusal('IKW-VAL-002', `payment_method.${other} does not go with type ${input.type}`, `payment_method.${other}`);
     if (input.type === 'card') return { type: 'card', ...(input.card.token ? { token: input.card.token } : {}) };
     const mm = input.mobile_money;
     const country = mm.country.toUpperCase();
     if (country !== intent.transactionCountry) {
-      throw new ApiError('IKW-VAL-010', `The mobile money country must be the intent's transaction_country (${intent.transactionCountry})`, 'payment_method.mobile_money.country');
+      throw new Refusal('IKW-VAL-010', `The mobile money country must be the intent's transaction_country (${intent.transactionCountry})`, 'payment_method.mobile_money.country');
     }
     const operator = getOperator(country, mm.operator);
-    if (!operator) throw new ApiError('IKW-VAL-005', `Unknown operator '${mm.operator}' for ${country}`, 'payment_method.mobile_money.operator');
+    if (!operator) throw new Refusal('IKW-VAL-005', `Unknown operator '${mm.operator}' for ${country}`, 'payment_method.mobile_money.operator');
     if (!operator.directions.includes('payin')) {
-      throw new ApiError('IKW-VAL-006', `${operator.name} does not collect payments`, 'payment_method.mobile_money.operator');
+      throw new Refusal('IKW-VAL-006', `${operator.name} does not collect payments`, 'payment_method.mobile_money.operator');
     }
     const msisdn = normalizeMsisdn(mm.msisdn, country);
-    if (!msisdn) throw new ApiError('IKW-VAL-007', `Not a valid ${country} mobile number`, 'payment_method.mobile_money.msisdn');
+    if (!msisdn) throw new Refusal('IKW-VAL-007', `Not a valid ${country} mobile number`, 'payment_method.mobile_money.msisdn');
     return { type: 'mobile_money', country, operator: operator.code, msisdn, ...(mm.preferred_flow ? { preferred_flow: mm.preferred_flow } : {}) };
   }
 
@@ -270,7 +269,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     const op = state.confirmation;
     // A confirmation whose process died after it may have reached a provider that is asked about
     // it (pawaPay): its status check settles it; taking it over would send a second request.
-    if (op?.inFlight && state.paymentMethod && rails.statusChecks('collect', state.paymentMethod)) throw new ApiError('IKW-RES-003', CONFIRMATION_IN_PROGRESS);
+    if (op?.inFlight && state.paymentMethod && rails.statusChecks('collect', state.paymentMethod)) throw new Refusal('IKW-RES-003', CONFIRMATION_IN_PROGRESS);
     const holderGone = op?.inFlight && op.instanceId !== undefined && instance ? !(await instance.isAlive(op.instanceId)) : false;
     const connector = rails.clearingRail('collect', pm);
     const started = await this.run(
@@ -311,7 +310,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
       } else {
         await this.run(id, { type: 'abort_confirmation', owner: who, at: this.deps.clock.now(), operationId, reason: err instanceof Error ? err.message : 'provider error' }, meta, 'internal');
         // A refusal the connector explains stays as it is; anything else is an outage the client may retry.
-        throw isRefused(err) ? err : new ApiError('IKW-PRV-002');
+        throw isRefused(err) ? err : new Refusal('IKW-PRV-002');
       }
     }
     const recorded = await this.run(id, { type: 'record_initiation', owner: who, at: this.deps.clock.now(), operationId, result }, meta, 'internal');

@@ -1,4 +1,4 @@
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 
 /** Keys and key prefixes that belong to the platform: stored, never returned (interface, metadata rule 3). */
 export const RESERVED_METADATA_KEYS: readonly string[] = ['Description', 'FailureReason', 'Environment'];
@@ -21,10 +21,10 @@ export function merchantMetadata(input: Record<string, unknown> | undefined, par
   for (const [key, value] of Object.entries(input)) {
     if (typeof value !== 'string' || isReservedKey(key)) continue;
     if (key.length === 0 || key.length > METADATA_LIMITS.keyLength) {
-      throw new ApiError('IKW-VAL-001', `Metadata keys must be 1 to ${METADATA_LIMITS.keyLength} characters`, `${param}.${key}`);
+      throw new Refusal('IKW-VAL-001', `Metadata keys must be 1 to ${METADATA_LIMITS.keyLength} characters`, `${param}.${key}`);
     }
     if (value.length > METADATA_LIMITS.valueLength) {
-      throw new ApiError('IKW-VAL-001', `Metadata values must be at most ${METADATA_LIMITS.valueLength} characters`, `${param}.${key}`);
+      throw new Refusal('IKW-VAL-001', `Metadata values must be at most ${METADATA_LIMITS.valueLength} characters`, `${param}.${key}`);
     }
     out[key] = value;
   }
@@ -41,6 +41,6 @@ export function publicMetadata(stored: Record<string, string>): Record<string, s
 export function assertMetadataSize(metadata: Record<string, string>, param = 'metadata'): void {
   const merchantKeys = Object.keys(metadata).filter((k) => !isReservedKey(k));
   if (merchantKeys.length > METADATA_LIMITS.keys) {
-    throw new ApiError('IKW-VAL-001', `Metadata can have at most ${METADATA_LIMITS.keys} keys`, param);
+    throw new Refusal('IKW-VAL-001', `Metadata can have at most ${METADATA_LIMITS.keys} keys`, param);
   }
 }

@@ -1,7 +1,6 @@
 import type { Fact } from '../../core/decider.js';
 import { randomBase62, newUuid } from '../../core/ids.js';
 import type { Clock } from '../../core/clock.js';
-import { ApiError } from '../../core/errors.js';
 import type { EventStore } from '../../eventstore/port.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import { collectible, type CheckoutMethodType, type FeeMode } from '../checkout-session/amount.js';
@@ -10,6 +9,7 @@ import { paymentLinkAggregate, toPaymentLinkObject } from './render.js';
 import { paymentLinkStream, type PaymentLinkEvent, type PaymentLinkObject } from './events.js';
 import type { Actor, Owner } from '../../core/owner.js';
 import { auditMetadata } from '../../eventstore/metadata.js';
+import { Refusal } from '../../core/refusal.js';
 
 export interface CreatePaymentLinkInput {
   amount: number;
@@ -37,7 +37,7 @@ export class PaymentLinks extends CommandService<PaymentLinkCommand, PaymentLink
     const money = collectible(input.amount, input.currency, input.country);
     const now = this.deps.clock.now();
     if (input.expiresAt != null && Date.parse(input.expiresAt) <= now.getTime()) {
-      throw new ApiError('IKW-VAL-001', 'expiresAt must be in the future', 'expiresAt');
+      throw new Refusal('IKW-VAL-001', 'expiresAt must be in the future', 'expiresAt');
     }
     const id = newUuid();
     const slug = randomBase62(SLUG_LENGTH);

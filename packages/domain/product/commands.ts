@@ -1,7 +1,6 @@
 import type { Fact } from '../../core/decider.js';
 import { getCurrency } from '../../catalog/index.js';
 import { unixSeconds, type Clock } from '../../core/clock.js';
-import { ApiError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import { isOwned } from '../aggregate.js';
@@ -11,6 +10,7 @@ import { productAggregate, toProductObject } from './render.js';
 import { productStream, type Interval, type Price, type ProductEvent, type ProductObject, type UsageType } from './events.js';
 import type { Actor, Owner } from '../../core/owner.js';
 import { auditMetadata } from '../../eventstore/metadata.js';
+import { Refusal } from '../../core/refusal.js';
 
 export interface PriceInput {
   currency: string;
@@ -48,11 +48,11 @@ export class Products extends CommandService<ProductCommand, ProductState, Fact<
   private prices(productId: string, inputs: PriceInput[], param: string, at: Date): Price[] {
     return inputs.map((input, i) => {
       const currency = getCurrency(input.currency);
-      if (!currency) throw new ApiError('IKW-VAL-003', `Unknown currency '${input.currency}'`, `${param}.${i}.currency`);
+      if (!currency) throw new Refusal('IKW-VAL-003', `Unknown currency '${input.currency}'`, `${param}.${i}.currency`);
       const r = input.recurring ?? null;
       const count = r?.interval_count ?? 1;
       if (r && count > MAX_INTERVAL_COUNT[r.interval]) {
-        throw new ApiError('IKW-VAL-001', `A price recurs at most every ${MAX_INTERVAL_COUNT[r.interval]} ${r.interval}s`, `${param}.${i}.recurring.interval_count`);
+        throw new Refusal('IKW-VAL-001', `A price recurs at most every ${MAX_INTERVAL_COUNT[r.interval]} ${r.interval}s`, `${param}.${i}.recurring.interval_count`);
       }
       return {
         id: newId('price'),

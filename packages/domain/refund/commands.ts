@@ -1,7 +1,6 @@
 import type { Fact } from '../../core/decider.js';
 import type { Clock } from '../../core/clock.js';
-import { ApiError } from '../../core/errors.js';
-import { isRefused } from '../../core/refusal.js';
+import { isRefused, Refusal } from '../../core/refusal.js';
 import { newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
@@ -68,7 +67,7 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
     const intent = state.intent;
     assertOwned(intent, who, `No such payment: '${paymentId}'`, 'id');
     if (state.status !== 'succeeded' || !state.paymentMethod) {
-      throw new ApiError('IKW-BIL-004', `Payment ${paymentId} is ${state.status}; only a succeeded payment can be refunded`, 'id');
+      throw new Refusal('IKW-BIL-004', `Payment ${paymentId} is ${state.status}; only a succeeded payment can be refunded`, 'id');
     }
     // Money a campaign, an order or a contract holds is refunded by its family.
     await this.deps.recipients.assertRefundable({ intent, escrowContract: state.escrowContract });
@@ -77,7 +76,7 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
     const clearing = payinClearing(pm, connector);
     const rail = connector !== undefined && clearing.startsWith('rail_clearing:') ? { connector, operationId: state.confirmation!.operationId } : null;
     if (rail && !this.deps.railRefunds.canRefund(intent.environment, rail.connector)) {
-      throw new ApiError('IKW-PRV-006', `The payment came in through ${rail.connector}, which is not configured on this service any more: nothing can carry its refund; nothing was refunded`, 'id');
+      throw new Refusal('IKW-PRV-006', `The payment came in through ${rail.connector}, which is not configured on this service any more: nothing can carry its refund; nothing was refunded`, 'id');
     }
     const payment = { id: intent.id, merchantId: intent.merchantId, environment: intent.environment, amount: intent.amount, currency: intent.currency, clearing };
     return { payment, rail };
@@ -100,7 +99,7 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
     if (amount === undefined) {
       const { state } = await this.load(paymentId);
       amount = payment.amount - state.committed;
-      if (amount <= 0) throw new ApiError('IKW-BIL-003', `Payment ${paymentId} is already fully refunded`, 'amount');
+      if (amount <= 0) throw new Refusal('IKW-BIL-003', `Payment ${paymentId} is already fully refunded`, 'amount');
     }
     const create = { type: 'create', owner: who, at: this.deps.clock.now(), payment, refundId, amount, reason: input.reason ?? null } as const;
     const state = rail
@@ -108,7 +107,7 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
       : ((await this.createWithMoney(paymentId, create, meta)) ?? (await this.createThenPost(who, paymentId, create, meta)));
     const refund = toRefundObject(state, refundId);
     if (refund.status === 'failed' && refund.failure_reason === 'insufficient_funds') {
-      throw new ApiError('IKW-BAL-001', `The available balance does not cover the refund (${refund.amount} ${refund.currency}); refund ${refundId} is recorded as failed`, 'amount');
+      throw new Refusal('IKW-BAL-001', `The available balance does not cover the refund (${refund.amount} ${refund.currency}); refund ${refundId} is recorded as failed`, 'amount');
     }
     return refund;
   }
@@ -135,7 +134,7 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
     };
     const created = await this.createWithMoney(paymentId, create, meta, request);
     // Its hold, its pending state and its request must commit together: a saga could leave money held that nothing sends, or send what holds nothing.
-    if (!created) throw new ApiError('IKW-PRV-006', 'Refunds through a rail need a store that commits atomically (PostgreSQL); nothing was refunded', 'id');
+    if (!created) throw new Refusal('IKW-PRV-006', 'Refunds through a rail need a store that commits atomically (PostgreSQL); nothing was refunded', 'id');
     if (created.refunds.get(refundId)?.status !== 'pending') return created;
     await this.deps.railRefunds.send(request);
     return (await this.load(paymentId)).state;

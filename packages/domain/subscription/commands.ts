@@ -1,7 +1,6 @@
 import type { Fact } from '../../core/decider.js';
 import type { Clock } from '../../core/clock.js';
-import { ApiError } from '../../core/errors.js';
-import { isRefused } from '../../core/refusal.js';
+import { isRefused, Refusal } from '../../core/refusal.js';
 import { newId, newUuid, randomBase62 } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
@@ -103,17 +102,17 @@ export class Subscriptions extends CommandService<SubscriptionCommand, Subscript
     let first: Price | undefined;
     for (const item of input.items) {
       const row = prices.get(item.price);
-      if (!row) throw new ApiError('IKW-BIL-007', `No such price: '${item.price}'`, item.param);
-      if (seen.has(item.price)) throw new ApiError('IKW-VAL-001', `Price ${item.price} appears twice`, item.param);
+      if (!row) throw new Refusal('IKW-BIL-007', `No such price: '${item.price}'`, item.param);
+      if (seen.has(item.price)) throw new Refusal('IKW-VAL-001', `Price ${item.price} appears twice`, item.param);
       seen.add(item.price);
       const r = row.price.recurring;
-      if (!r) throw new ApiError('IKW-BIL-008', `Price ${item.price} is a one-time price; a subscription needs recurring prices`, item.param);
+      if (!r) throw new Refusal('IKW-BIL-008', `Price ${item.price} is a one-time price; a subscription needs recurring prices`, item.param);
       first ??= row.price;
       if (row.price.currency !== first.currency || r.interval !== first.recurring!.interval || r.interval_count !== first.recurring!.interval_count) {
-        throw new ApiError('IKW-BIL-008', 'All prices of a subscription must have the same currency and interval', item.param);
+        throw new Refusal('IKW-BIL-008', 'All prices of a subscription must have the same currency and interval', item.param);
       }
     }
-    if (!first) throw new ApiError('IKW-VAL-001', 'A subscription needs at least one item', 'items');
+    if (!first) throw new Refusal('IKW-VAL-001', 'A subscription needs at least one item', 'items');
     const recurring = first.recurring!;
 
     // Record the subscription on its products first: each refuses if it is inactive or archived.
@@ -141,7 +140,7 @@ export class Subscriptions extends CommandService<SubscriptionCommand, Subscript
     const start = wholeSeconds(input.periodStart ?? now);
     const trialEnd = input.trialDays ? wholeSeconds(addDays(start, input.trialDays)) : null;
     const end = trialEnd ?? wholeSeconds(input.periodEnd ?? addInterval(start, recurring.interval, recurring.interval_count));
-    if (end <= start) throw new ApiError('IKW-VAL-001', 'The period must end after it starts', 'currentPeriodEnd');
+    if (end <= start) throw new Refusal('IKW-VAL-001', 'The period must end after it starts', 'currentPeriodEnd');
     const subscription = {
       id,
       merchantId: who.merchantId,
@@ -311,7 +310,7 @@ export class Subscriptions extends CommandService<SubscriptionCommand, Subscript
       const first = (record.idempotencyKey && s.usageKeys.get(`idem:${record.idempotencyKey}`)) || (record.externalId && s.usageKeys.get(`ext:${record.externalId}`));
       return { record: first || record, replayed: true };
     } catch (err) {
-      throw isRefused(err, 'IKW-RES-001') ? new ApiError('IKW-RES-001', `No such subscription: '${input.subscriptionId}'`, 'subscriptionId') : err;
+      throw isRefused(err, 'IKW-RES-001') ? new Refusal('IKW-RES-001', `No such subscription: '${input.subscriptionId}'`, 'subscriptionId') : err;
     }
   }
 

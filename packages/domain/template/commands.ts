@@ -1,5 +1,4 @@
 import type { Clock } from '../../core/clock.js';
-import { ApiError } from '../../core/errors.js';
 import { derivedId, newId } from '../../core/ids.js';
 import type { EventStore } from '../../eventstore/port.js';
 import { CommandService } from '../../eventstore/command-handler.js';
@@ -10,6 +9,7 @@ import { templateStream, type LocaleContent, type TemplateEvent, type TemplateKi
 import { checkVersion } from './render.js';
 import type { Actor, Owner } from '../../core/owner.js';
 import { auditMetadata } from '../../eventstore/metadata.js';
+import { Refusal } from '../../core/refusal.js';
 
 export interface NewTemplate {
   kind: TemplateKind;
@@ -69,8 +69,8 @@ export class Templates extends CommandService<TemplateCommand, TemplateState, Te
     const purpose = input.purpose ?? null;
     if (purpose !== null) {
       const builtIn = builtInTemplate(purpose);
-      if (!builtIn?.overridable) throw new ApiError('IKW-VAL-001', `'${purpose}' is not a purpose a template can take; GET /api/template-engine/defaults lists them (overridable: true)`, 'purpose');
-      if (builtIn.kind !== input.kind) throw new ApiError('IKW-VAL-001', `A template for ${purpose} must be of kind ${builtIn.kind}`, 'kind');
+      if (!builtIn?.overridable) throw new Refusal('IKW-VAL-001', `'${purpose}' is not a purpose a template can take; GET /api/template-engine/defaults lists them (overridable: true)`, 'purpose');
+      if (builtIn.kind !== input.kind) throw new Refusal('IKW-VAL-001', `A template for ${purpose} must be of kind ${builtIn.kind}`, 'kind');
     }
     const content: VersionContent = {
       variables: input.variables,

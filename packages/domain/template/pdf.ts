@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { ApiError } from '../../core/errors.js';
 import type { PdfContent } from './pdf-layout.js';
+import { Refusal } from '../../core/refusal.js';
 
 /** The most pages a document's PDF may have (docs/template-engine.md); one more is IKW-TPL-006. */
 export const MAX_PDF_PAGES = 50;
@@ -96,6 +96,6 @@ export async function renderPdf(rendered: PdfContent & { locale: string }, creat
   const content: PdfContent = { text: rendered.text, ...(rendered.title !== undefined ? { title: rendered.title } : {}) };
   const answer = await workers.layout({ content, createdAt: createdAt.getTime(), maxPages: MAX_PDF_PAGES });
   if ('pdf' in answer) return Buffer.from(answer.pdf.buffer, answer.pdf.byteOffset, answer.pdf.byteLength);
-  if ('pageLimit' in answer) throw new ApiError('IKW-TPL-006', `The document's PDF runs past ${MAX_PDF_PAGES} pages, the most a document may have`, `locales.${rendered.locale}.text`);
+  if ('pageLimit' in answer) throw new Refusal('IKW-TPL-006', `The document's PDF runs past ${MAX_PDF_PAGES} pages, the most a document may have`, `locales.${rendered.locale}.text`);
   throw new Error(`The PDF could not be laid out: ${answer.error}`);
 }

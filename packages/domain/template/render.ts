@@ -1,8 +1,8 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import formats from 'ajv-formats';
 import { CaptureTag, Context, Liquid, toPromise, toValue, type Emitter, type Template } from 'liquidjs';
-import { ApiError } from '../../core/errors.js';
 import type { LocaleContent, TemplateKind, TemplateVersion, VariableSchema } from './events.js';
+import { Refusal } from '../../core/refusal.js';
 
 /**
  * Rendering with Liquid (liquidjs): a sandboxed engine that evaluates expressions and filters but
@@ -122,7 +122,7 @@ function variablesOf(field: keyof LocaleContent, source: string, param: string):
     const parsed: Template[] = engine.parse(source);
     return engine.globalVariablesSync(parsed);
   } catch (err) {
-    throw new ApiError('IKW-TPL-001', `${param}: ${err instanceof Error ? err.message : String(err)}`, param);
+    throw new Refusal('IKW-TPL-001', `${param}: ${err instanceof Error ? err.message : String(err)}`, param);
   }
 }
 
@@ -133,38 +133,38 @@ function variablesOf(field: keyof LocaleContent, source: string, param: string):
  */
 export function checkVersion(kind: TemplateKind, version: Pick<TemplateVersion, 'variables' | 'locales' | 'defaultLocale'>): void {
   const schema = version.variables;
-  if (schema.type !== 'object') throw new ApiError('IKW-TPL-002', 'variables must be a JSON Schema with type "object"', 'variables');
+  if (schema.type !== 'object') throw new Refusal('IKW-TPL-002', 'variables must be a JSON Schema with type "object"', 'variables');
   try {
     validatorOf(schema);
   } catch (err) {
-    throw new ApiError('IKW-TPL-002', `variables: ${err instanceof Error ? err.message : String(err)}`, 'variables');
+    throw new Refusal('IKW-TPL-002', `variables: ${err instanceof Error ? err.message : String(err)}`, 'variables');
   }
   const declared = new Set(Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {}));
-  if (!(version.defaultLocale in version.locales)) throw new ApiError('IKW-TPL-004', `defaultLocale '${version.defaultLocale}' has no content in locales`, 'defaultLocale');
+  if (!(version.defaultLocale in version.locales)) throw new Refusal('IKW-TPL-004', `defaultLocale '${version.defaultLocale}' has no content in locales`, 'defaultLocale');
   const { required, allowed } = FIELDS[kind];
   for (const [locale, content] of Object.entries(version.locales)) {
     for (const field of required) {
-      if (typeof content[field] !== 'string') throw new ApiError('IKW-VAL-001', `A ${kind} template needs ${field} in every locale`, `locales.${locale}.${field}`);
+      if (typeof content[field] !== 'string') throw new Refusal('IKW-VAL-001', `A ${kind} template needs ${field} in every locale`, `locales.${locale}.${field}`);
     }
     for (const field of Object.keys(content) as (keyof LocaleContent)[]) {
-      if (!allowed.includes(field)) throw new ApiError('IKW-VAL-002', `A ${kind} template has no ${field}`, `locales.${locale}.${field}`);
+      if (!allowed.includes(field)) throw new Refusal('IKW-VAL-002', `A ${kind} template has no ${field}`, `locales.${locale}.${field}`);
       const param = `locales.${locale}.${field}`;
       for (const name of variablesOf(field, content[field]!, param)) {
-        if (!declared.has(name)) throw new ApiError('IKW-TPL-002', `${param} uses the variable '${name}', which variables does not declare`, param);
+        if (!declared.has(name)) throw new Refusal('IKW-TPL-002', `${param} uses the variable '${name}', which variables does not declare`, param);
       }
     }
   }
 }
 
-function dataError(e: ErrorObject): ApiError {
+function dataError(e: ErrorObject): Refusal {
   const path = e.instancePath.split('/').filter(Boolean).join('.');
   if (e.keyword === 'required') {
     const missing = (e.params as { missingProperty: string }).missingProperty;
     const param = ['data', path, missing].filter(Boolean).join('.');
-    return new ApiError('IKW-TPL-003', `Missing variable: ${param}`, param);
+    return new Refusal('IKW-TPL-003', `Missing variable: ${param}`, param);
   }
   const param = ['data', path].filter(Boolean).join('.');
-  return new ApiError('IKW-TPL-003', `${param} ${e.message ?? 'is invalid'}`, param);
+  return new Refusal('IKW-TPL-003', `${param} ${e.message ?? 'is invalid'}`, param);
 }
 
 /** Checks data against a version's variable schema: IKW-TPL-003 naming the first variable at fault. */
@@ -185,7 +185,7 @@ export interface Rendered {
 function chooseLocale(version: TemplateVersion, locale: string | undefined): string {
   if (locale === undefined) return version.defaultLocale;
   if (locale in version.locales) return locale;
-  throw new ApiError('IKW-TPL-004', `This template has no content in locale '${locale}'; it has ${Object.keys(version.locales).join(', ')}`, 'locale');
+  throw new Refusal('IKW-TPL-004', `This template has no content in locale '${locale}'; it has ${Object.keys(version.locales).join(', ')}`, 'locale');
 }
 
 /** The order a render writes a locale's fields in (stored content keeps no order): the output limit is crossed in a known one. */
@@ -203,9 +203,9 @@ export async function renderVersion(version: TemplateVersion, data: Record<strin
     try {
       out[field] = await renderBounded(engineFor(field), content[field]!, data, budget);
     } catch (err) {
-      if (budget.exceeded) throw new ApiError('IKW-TPL-006', `${param} writes more than ${MAX_RENDERED_BYTES} bytes with this data (every field of a render together), the most a render may write`, param);
+      if (budget.exceeded) throw new Refusal('IKW-TPL-006', `${param} writes more than ${MAX_RENDERED_BYTES} bytes with this data (every field of a render together), the most a render may write`, param);
       // Parsed when stored, so what fails here is a limit or a filter's input (e.g. date of a non-date).
-      throw new ApiError('IKW-TPL-003', `${param} could not be rendered with this data: ${err instanceof Error ? err.message : String(err)}`, 'data');
+      throw new Refusal('IKW-TPL-003', `${param} could not be rendered with this data: ${err instanceof Error ? err.message : String(err)}`, 'data');
     }
   }
   return out;

@@ -1,7 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Clock } from '../../core/clock.js';
 import type { DomainEvent } from '../../core/decider.js';
-import { ApiError } from '../../core/errors.js';
 import type { KeyedHasher } from '../../core/hashing.js';
 import { newUuid } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
@@ -11,6 +10,7 @@ import { verificationDecider, type VerificationCommand, type VerificationState }
 import { CODE_TTL_MS, MAX_ATTEMPTS, verificationStream, type VerificationEvent, type VerificationPurpose, type VerificationStarted } from './events.js';
 import type { Actor } from '../../core/owner.js';
 import { actorMetadata } from '../../eventstore/metadata.js';
+import { Refusal } from '../../core/refusal.js';
 
 export interface VerificationDeps {
   store: EventStore;
@@ -82,7 +82,7 @@ export class Verifications extends CommandService<VerificationCommand, Verificat
   /** Checks a pre-signup code (the route's channel only: another is "no such challenge"). */
   async verify(purpose: 'signup_email' | 'signup_phone', challengeId: string, code: string, actor: Actor): Promise<{ challengeId: string; verified: true }> {
     const { challenge } = (await this.load(challengeId)).state;
-    if (challenge?.purpose !== purpose) throw new ApiError('IKW-RES-001', 'No such challenge', 'challengeId');
+    if (challenge?.purpose !== purpose) throw new Refusal('IKW-RES-001', 'No such challenge', 'challengeId');
     await this.check(challengeId, this.codeMatches(challenge, code), [], actor);
     return { challengeId, verified: true };
   }
@@ -97,7 +97,7 @@ export class Verifications extends CommandService<VerificationCommand, Verificat
     const failed = (result!.events as VerificationEvent[]).find((e) => e.type === 'verification.failed');
     if (failed?.type === 'verification.failed') {
       const left = MAX_ATTEMPTS - failed.data.attempts;
-      throw new ApiError('IKW-ACC-005', left > 0 ? `${failure}; ${left} tries left` : `${failure}; no tries left, ask for a new challenge`, 'code');
+      throw new Refusal('IKW-ACC-005', left > 0 ? `${failure}; ${left} tries left` : `${failure}; no tries left, ask for a new challenge`, 'code');
     }
   }
 

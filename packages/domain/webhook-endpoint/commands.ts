@@ -1,5 +1,4 @@
 import type { Clock } from '../../core/clock.js';
-import { ApiError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import { canReadEventType, readScopeOfEventType } from '../organization/event-scopes.js';
@@ -13,6 +12,7 @@ import { webhookEndpointStream, type SealedSecret, type WebhookEndpointEvent } f
 import type { Cidr } from '../../core/cidr.js';
 import type { Actor } from '../../core/owner.js';
 import { auditMetadata } from '../../eventstore/metadata.js';
+import { Refusal } from '../../core/refusal.js';
 
 export interface EndpointInput {
   url?: string;
@@ -39,13 +39,13 @@ export class WebhookEndpoints extends CommandService<WebhookEndpointCommand, Web
 
   private url(owner: Owner, raw: string): string {
     const checked = checkEndpointUrl(raw, { environment: owner.environment, allowedPrivateRanges: this.allowedPrivateRanges });
-    if (!checked.ok) throw new ApiError('IKW-WHK-001', checked.message, 'url');
+    if (!checked.ok) throw new Refusal('IKW-WHK-001', checked.message, 'url');
     return checked.url;
   }
 
   private events(types: string[]): string[] {
     types.forEach((type, i) => {
-      if (!this.publicEvents.isSubscribable(type)) throw new ApiError('IKW-WHK-002', `Unknown event type '${type}'; see docs/events.md`, `enabled_events.${i}`);
+      if (!this.publicEvents.isSubscribable(type)) throw new Refusal('IKW-WHK-002', `Unknown event type '${type}'; see docs/events.md`, `enabled_events.${i}`);
     });
     return [...new Set(types)];
   }
@@ -60,7 +60,7 @@ export class WebhookEndpoints extends CommandService<WebhookEndpointCommand, Web
       if (unreadable === undefined) return;
       const scope = readScopeOfEventType(unreadable)!;
       const what = type === '*' ? `'*' (every event type), and ${unreadable} needs ${scope}` : `'${type}': it needs ${scope}`;
-      throw new ApiError('IKW-AUT-004', `This credential cannot subscribe to ${what}; an endpoint receives only events its credential can read`, param(i));
+      throw new Refusal('IKW-AUT-004', `This credential cannot subscribe to ${what}; an endpoint receives only events its credential can read`, param(i));
     });
   }
 

@@ -13,7 +13,7 @@
  * those ranges only, and only in sandbox; live ignores them. `localhost` names are allowed when the
  * ranges hold a loopback address (127.0.0.1 or ::1); what they resolve to is checked at delivery.
  *
- * This module never throws ApiError: callers map a refusal reason to their error code.
+ * This module never refuses: callers map a refusal reason to their error code.
  */
 import dns from 'node:dns';
 import net from 'node:net';
