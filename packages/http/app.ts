@@ -173,7 +173,7 @@ function errorRequestId(answer: StoredAnswer): string | undefined {
  */
 export function toApiError(err: unknown, log: Logger, fields: Readonly<Record<string, string>> = {}): ApiError {
   if (err instanceof ApiError) return err;
-  if (err instanceof Refusal) return new ApiError(err.code, err.message, err.field === undefined ? undefined : Object.hasOwn(fields, err.field) ? fields[err.field] : err.field);
+  if (err instanceof Refusal) return new ApiError(err.code, err.message, err.field === undefined ? undefined : requestParam(err.field, fields));
   // The router could not percent-decode a path parameter (e.g. `%E0%A4%A`): the client's fault.
   if (err instanceof URIError) return new ApiError('IKW-REQ-005', 'The request path is not valid percent-encoding');
   const type = (err as { type?: string }).type;
@@ -195,6 +195,18 @@ export function toApiError(err: unknown, log: Logger, fields: Readonly<Record<st
   }
   log.error({ err }, 'unhandled error');
   return new ApiError('IKW-INT-001');
+}
+
+/**
+ * The request parameter a domain field is answered under: the route's name for the field or, for a
+ * field within one ('paymentMethod.mobileMoney.msisdn', 'enabledEvents.2'), for its longest named
+ * prefix, the rest kept; the field's own name where the route names neither.
+ */
+function requestParam(field: string, fields: Readonly<Record<string, string>>): string {
+  for (let prefix = field; ; prefix = prefix.slice(0, prefix.lastIndexOf('.'))) {
+    if (Object.hasOwn(fields, prefix)) return `${fields[prefix]}${field.slice(prefix.length)}`;
+    if (!prefix.includes('.')) return field;
+  }
 }
 
 /** 415 with the codings we do take in Accept-Encoding, as RFC 9110 (15.5.16) asks. */

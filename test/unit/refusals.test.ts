@@ -30,6 +30,9 @@ async function serve(t: Test): Promise<string> {
         name: 'refusals',
         routes: [
           route({ method: 'post', path: '/mapped', summary: 'Names the field', auth: 'public', fields: { amount: 'amountMinor' }, handler: refuse('amount') }),
+          route({ method: 'post', path: '/within', summary: 'Names the fields within one', auth: 'public', fields: { paymentMethod: 'payment_method', 'paymentMethod.mobileMoney': 'payment_method.mobile_money' }, handler: refuse('paymentMethod.mobileMoney.msisdn') }),
+          route({ method: 'post', path: '/within-short', summary: 'Names the field a field is within', auth: 'public', fields: { paymentMethod: 'payment_method' }, handler: refuse('paymentMethod.card') }),
+          route({ method: 'post', path: '/lookalike', summary: 'A field that only starts like a named one', auth: 'public', fields: { payment: 'payment_ref' }, handler: refuse('paymentMethod.card') }),
           route({ method: 'post', path: '/unmapped', summary: 'Names no field', auth: 'public', handler: refuse('amount') }),
           route({ method: 'post', path: '/fieldless', summary: 'A refusal of no field', auth: 'public', fields: { amount: 'amountMinor' }, handler: refuse() }),
           route({ method: 'post', path: '/inherited', summary: 'A field named like an Object method', auth: 'public', handler: refuse('constructor') }),
@@ -52,6 +55,9 @@ t.test("a decider's refusal reaches the client with the route's name for its fie
   const mapped = await post('/mapped');
   t.equal(mapped.status, ERROR_CODES['IKW-MKT-005'].status, 'the status of the code table');
   t.match(mapped.body, { code: 'IKW-MKT-005', message: 'At most 10 of this order remains refundable', retryable: false, param: 'amountMinor' }, "param: the route's name for the field");
+  t.equal((await post('/within')).body.param, 'payment_method.mobile_money.msisdn', 'a field within a named one: the longest named prefix, the rest kept');
+  t.equal((await post('/within-short')).body.param, 'payment_method.card', 'a field within a named one, one level');
+  t.equal((await post('/lookalike')).body.param, 'paymentMethod.card', 'a name maps whole segments only');
   t.equal((await post('/unmapped')).body.param, 'amount', 'a route that names no field answers with the domain name');
   t.notOk('param' in (await post('/fieldless')).body, 'a refusal of no field has no param');
   t.equal((await post('/inherited')).body.param, 'constructor', "only the route's own names map a field");

@@ -294,9 +294,9 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
    * the invoice (its success pays the invoice). The same idempotencyKey gives the same intent.
    */
   async pay(who: Owner, invoiceId: string, input: PayInput, actor: Actor): Promise<PaymentIntentObject> {
-    const state = await this.owned(who, invoiceId, 'id');
+    const state = await this.owned(who, invoiceId, 'invoiceId');
     const i = state.invoice!;
-    if (!PAYABLE.includes(state.status)) throw new Refusal('IKW-BIL-009', `Invoice ${invoiceId} is ${state.status}, not open for payment`, 'id');
+    if (!PAYABLE.includes(state.status)) throw new Refusal('IKW-BIL-009', `Invoice ${invoiceId} is ${state.status}, not open for payment`, 'invoiceId');
     const existing = input.idempotencyKey !== undefined ? state.paymentIntents.get(input.idempotencyKey) : undefined;
     if (existing) return this.paymentIntent(who, existing);
     const intent = await this.deps.paymentIntents.create(

@@ -118,7 +118,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     const currency = getCurrency(input.currency);
     if (!currency) throw new Refusal('IKW-VAL-003', `Unknown currency '${input.currency}'`, 'currency');
     const country = getCountry(input.transaction_country);
-    if (!country) throw new Refusal('IKW-VAL-004', `Unsupported transaction_country '${input.transaction_country}'`, 'transaction_country');
+    if (!country) throw new Refusal('IKW-VAL-004', `Unsupported transaction_country '${input.transaction_country}'`, 'transactionCountry');
     if (country.currency !== currency.code) {
       throw new Refusal('IKW-VAL-009', `${country.code} payments are in ${country.currency.toLowerCase()}, not ${currency.code.toLowerCase()}`, 'currency');
     }
@@ -129,14 +129,14 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     const rule = await this.deps.activations.activationRule(who, country.code, currency.code);
     activationCheck(rule, 'payin', `${country.code} (${currency.code.toLowerCase()})`, { direction: 'transaction_country', amount: 'amount' })(input.amount);
     // The payer and the rail may be anywhere (a French payer paying a Senegalese merchant).
-    for (const field of ['payer_country', 'rail_country'] as const) {
+    for (const [field, domainField] of [['payer_country', 'payerCountry'], ['rail_country', 'railCountry']] as const) {
       const code = input[field];
-      if (code !== undefined && !isIsoCountry(code)) throw new Refusal('IKW-VAL-004', `${field} '${code}' is not an ISO 3166-1 alpha-2 country code`, field);
+      if (code !== undefined && !isIsoCountry(code)) throw new Refusal('IKW-VAL-004', `${field} '${code}' is not an ISO 3166-1 alpha-2 country code`, domainField);
     }
     let phone: string | undefined;
     if (input.customer_phone !== undefined) {
       phone = normalizePhone(input.customer_phone, country.code) ?? undefined;
-      if (!phone) throw new Refusal('IKW-VAL-007', 'customer_phone is not a valid phone number (international, or national in the transaction country)', 'customer_phone');
+      if (!phone) throw new Refusal('IKW-VAL-007', 'customer_phone is not a valid phone number (international, or national in the transaction country)', 'customerPhone');
     }
     const id = requestRef === undefined ? newId('pi') : derivedId('pi', `${who.merchantId}|${who.environment}|${requestRef}`);
     if (requestRef !== undefined) {

@@ -65,9 +65,9 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
   private async payment(who: Owner, paymentId: string): Promise<{ payment: RefundedPayment; rail: PaymentRail | null }> {
     const { state } = await loadState(this.deps.store, paymentIntentStream(paymentId), paymentIntentAggregate);
     const intent = state.intent;
-    assertOwned(intent, who, `No such payment: '${paymentId}'`, 'id');
+    assertOwned(intent, who, `No such payment: '${paymentId}'`, 'paymentId');
     if (state.status !== 'succeeded' || !state.paymentMethod) {
-      throw new Refusal('IKW-BIL-004', `Payment ${paymentId} is ${state.status}; only a succeeded payment can be refunded`, 'id');
+      throw new Refusal('IKW-BIL-004', `Payment ${paymentId} is ${state.status}; only a succeeded payment can be refunded`, 'paymentId');
     }
     // Money a campaign, an order or a contract holds is refunded by its family.
     await this.deps.recipients.assertRefundable({ intent, escrowContract: state.escrowContract });
@@ -76,7 +76,7 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
     const clearing = payinClearing(pm, connector);
     const rail = connector !== undefined && clearing.startsWith('rail_clearing:') ? { connector, operationId: state.confirmation!.operationId } : null;
     if (rail && !this.deps.railRefunds.canRefund(intent.environment, rail.connector)) {
-      throw new Refusal('IKW-PRV-006', `The payment came in through ${rail.connector}, which is not configured on this service any more: nothing can carry its refund; nothing was refunded`, 'id');
+      throw new Refusal('IKW-PRV-006', `The payment came in through ${rail.connector}, which is not configured on this service any more: nothing can carry its refund; nothing was refunded`, 'paymentId');
     }
     const payment = { id: intent.id, merchantId: intent.merchantId, environment: intent.environment, amount: intent.amount, currency: intent.currency, clearing };
     return { payment, rail };
@@ -134,7 +134,7 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
     };
     const created = await this.createWithMoney(paymentId, create, meta, request);
     // Its hold, its pending state and its request must commit together: a saga could leave money held that nothing sends, or send what holds nothing.
-    if (!created) throw new Refusal('IKW-PRV-006', 'Refunds through a rail need a store that commits atomically (PostgreSQL); nothing was refunded', 'id');
+    if (!created) throw new Refusal('IKW-PRV-006', 'Refunds through a rail need a store that commits atomically (PostgreSQL); nothing was refunded', 'paymentId');
     if (created.refunds.get(refundId)?.status !== 'pending') return created;
     await this.deps.railRefunds.send(request);
     return (await this.load(paymentId)).state;
@@ -230,6 +230,6 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
   async assertPayment(who: Owner, paymentId: string): Promise<void> {
     const { state } = await loadState(this.deps.store, paymentIntentStream(paymentId), paymentIntentAggregate);
     const intent = state.intent;
-    assertOwned(intent, who, `No such payment: '${paymentId}'`, 'id');
+    assertOwned(intent, who, `No such payment: '${paymentId}'`, 'paymentId');
   }
 }

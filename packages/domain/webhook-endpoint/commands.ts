@@ -45,7 +45,7 @@ export class WebhookEndpoints extends CommandService<WebhookEndpointCommand, Web
 
   private events(types: string[]): string[] {
     types.forEach((type, i) => {
-      if (!this.publicEvents.isSubscribable(type)) throw new Refusal('IKW-WHK-002', `Unknown event type '${type}'; see docs/events.md`, `enabled_events.${i}`);
+      if (!this.publicEvents.isSubscribable(type)) throw new Refusal('IKW-WHK-002', `Unknown event type '${type}'; see docs/events.md`, `enabledEvents.${i}`);
     });
     return [...new Set(types)];
   }
@@ -69,7 +69,7 @@ export class WebhookEndpoints extends CommandService<WebhookEndpointCommand, Web
     const url = this.url(owner, input.url);
     const enabledEvents = this.events(input.enabled_events);
     // The list as sent, so that the param's index is the request's.
-    this.assertReadable(scopes, input.enabled_events, (i) => `enabled_events.${i}`);
+    this.assertReadable(scopes, input.enabled_events, (i) => `enabledEvents.${i}`);
     const at = this.clock.now();
     const id = newId('we');
     const secret = newSecret(this.box, at);
@@ -88,11 +88,11 @@ export class WebhookEndpoints extends CommandService<WebhookEndpointCommand, Web
   async update(owner: Owner, id: string, input: EndpointInput, actor: Actor, scopes: readonly string[]): Promise<WebhookEndpointState> {
     if (input.enabled_events !== undefined) {
       this.events(input.enabled_events); // an unknown type is IKW-WHK-002 first
-      this.assertReadable(scopes, input.enabled_events, (i) => `enabled_events.${i}`);
+      this.assertReadable(scopes, input.enabled_events, (i) => `enabledEvents.${i}`);
     } else if (input.url !== undefined || input.enabled === true) {
       const { state } = await this.load(id);
       // Another merchant's endpoint is refused as unknown by the command below, before anything is said of its types.
-      if (!state.deleted && state.endpoint && isOwned(state.endpoint, owner)) this.assertReadable(scopes, state.enabledEvents, () => 'enabled_events');
+      if (!state.deleted && state.endpoint && isOwned(state.endpoint, owner)) this.assertReadable(scopes, state.enabledEvents, () => 'enabledEvents');
     }
     const result = await this.run(
       id,

@@ -400,6 +400,7 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
         path: '/api/v1/billing/invoices/:id/pay',
         summary: 'Create a payment intent for what remains to pay on the invoice and return it (confirm it through /api/v1/payment-intents/{id}/confirm)',
         auth: billingWrite,
+        fields: { invoiceId: 'id' },
         params: idParams,
         body: {
           type: 'object',

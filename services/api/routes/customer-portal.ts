@@ -188,6 +188,7 @@ export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerP
         path: '/api/v1/customer-portal/invoices/:id/pay',
         summary: 'Pay an open invoice with a payment method: the payment intent, confirmed',
         auth: portal,
+        fields: { invoiceId: 'id' },
         params: idParams,
         body: payBody,
         response: paymentIntentSchema,

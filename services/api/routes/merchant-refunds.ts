@@ -19,6 +19,7 @@ export function merchantRefundsFamily(knex: Knex, refunds: Refunds): Family {
         summary: 'Refund a succeeded payment, in part (amount) or all that remains; the refunds of a payment never exceed its amount',
         auth: billingWrite,
         params: idParams,
+        fields: { paymentId: 'id' },
         body: {
           type: 'object',
           additionalProperties: false,
@@ -33,6 +34,7 @@ export function merchantRefundsFamily(knex: Knex, refunds: Refunds): Family {
         summary: 'The refunds of one payment, newest first',
         auth: billingRead,
         params: idParams,
+        fields: { paymentId: 'id' },
         query: pageQuery(),
         response: pageListSchema(refundSchema),
         handler: async (ctx) => {

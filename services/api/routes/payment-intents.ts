@@ -80,6 +80,7 @@ export function paymentIntentsFamily(knex: Knex, paymentIntents: PaymentIntents)
         path: '/api/v1/payment-intents',
         summary: 'Create a payment intent',
         auth: write,
+        fields: { transactionCountry: 'transaction_country', payerCountry: 'payer_country', railCountry: 'rail_country', customerPhone: 'customer_phone' },
         body: createBody,
         response: paymentIntentSchema,
         handler: (ctx) => paymentIntents.create(ctx.owner, ctx.body, ctx.actor, ctx.requestRef),

@@ -81,6 +81,7 @@ export function webhookEndpointsFamily(knex: Knex, clock: Clock, endpoints: Webh
         path: '/api/v1/webhook-endpoints',
         summary: 'Register a webhook endpoint; the response holds the signing secret, shown once',
         auth: write,
+        fields: { enabledEvents: 'enabled_events' },
         body: { type: 'object', required: ['url', 'enabled_events'], additionalProperties: false, properties: { url, enabled_events: enabledEvents } },
         response: endpointWithSecretSchema,
         handler: async (ctx) => {
@@ -111,6 +112,7 @@ export function webhookEndpointsFamily(knex: Knex, clock: Clock, endpoints: Webh
         path: '/api/v1/webhook-endpoints/:id',
         summary: 'Update the URL, the event types or whether the endpoint is enabled',
         auth: write,
+        fields: { enabledEvents: 'enabled_events' },
         params: idParams,
         body: { type: 'object', additionalProperties: false, properties: { url, enabled_events: enabledEvents, enabled: { type: 'boolean' } } },
         response: endpointSchema,
