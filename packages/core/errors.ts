@@ -1,5 +1,3 @@
-import type { Refusal } from './refusal.js';
-
 /** What a code means: the HTTP status it answers with, whether sending the request again may succeed, its words. */
 export interface ErrorSpec {
   status: number;
@@ -211,8 +209,8 @@ export class ItemsRefused extends ApiError {
   }
 }
 
-/** A refusal as one problem of a list of them (ItemsRefused's `errors`); a Refusal's field is its param. */
-export function problemOf(err: ApiError | Refusal): ItemError {
+/** A refusal as one problem of a list of them (ItemsRefused's `errors`): an ApiError, or a Refusal (refusal.ts), whose field is its param. */
+export function problemOf(err: ApiError | { code: ErrorCode; message: string; field?: string | undefined }): ItemError {
   const param = err instanceof ApiError ? err.param : err.field;
   return { code: err.code, message: err.message, ...(param !== undefined ? { param } : {}) };
 }
