@@ -361,6 +361,7 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
         path: '/api/v1/billing/invoices/:id/confirm',
         summary: 'Pay an invoice with a payment method: a payment intent for what remains, confirmed at once; its success pays the invoice',
         auth: billingWrite,
+        fields: { invoiceId: 'id' },
         params: idParams,
         body: {
           type: 'object',
