@@ -1,6 +1,6 @@
 import t from 'tap';
 import { fold } from '../../packages/core/decider.js';
-import { ledgerDecider } from '../../packages/domain/ledger/decider.js';
+import { ledgerDecider } from '../../packages/ledger/decider.js';
 import type { LedgerEvent } from '../../packages/domain/ledger/events.js';
 import { startProcess } from '../support/child-process.js';
 import { migratedDatabase } from '../support/db.js';
