@@ -8,9 +8,10 @@ import { refundPayment } from '../../packages/domain/refund/postings.js';
 import t from 'tap';
 import { isRefused } from '../../packages/core/refusal.js';
 import { assembleChart, kindOf, mayGoNegative, useChart } from '../../packages/ledger/chart.js';
-import { balanceOf, familyState, ledgerDecider, type LedgerCommand, type LedgerState } from '../../packages/ledger/decider.js';
+import { balanceOf, familyState, ledgerDecider, useLedgerParts, type LedgerCommand, type LedgerState } from '../../packages/ledger/decider.js';
 import { railRefundsInFlight } from '../../packages/domain/rail-refund/postings.js';
-import { isBalanced } from '../../packages/ledger/entry.js';
+import { isBalanced, type Posting } from '../../packages/ledger/entry.js';
+import { fold } from '../../packages/core/decider.js';
 import type { LedgerEvent } from '../../packages/domain/ledger/events.js';
 import type { AnyFamily } from '../../packages/families/family.js';
 import { CHART, FAMILIES } from '../../packages/families/index.js';
@@ -210,4 +211,39 @@ t.test('an account of no kind of the chart is a bug, thrown; two families declar
   useChart({});
   t.throws(() => mayGoNegative('available'), /The chart of accounts is empty \(checking 'available'\): the family list \(packages\/families\/index.ts\) assembles it/, 'a process that never loaded the family list is told so');
   useChart(CHART);
+});
+
+t.test('the engine knows no family: any recipe posts balanced integer entries, once per kind:source, within the chart, or nothing', async (t) => {
+  const post = (...postings: Posting[]): LedgerCommand => ({ ...ctx(), type: 'post', recipe: (book) => postings.forEach((p) => book.post(p)) });
+  const move = (kind: string, source: string, amount: number): Posting => ({
+    kind,
+    source,
+    lines: [
+      { account: 'card_clearing', amount: -amount },
+      { account: 'available', amount },
+    ],
+    amount,
+    fee: 0,
+    net: amount,
+    refs: { note: 'a family field' },
+  });
+  const [entry] = ledgerDecider.decide(post(move('gift', 'g_1', 500)), ledgerDecider.initialState);
+  t.same(Object.keys(entry!.data), ['entryId', 'kind', 'source', 'merchantId', 'environment', 'currency', 'lines', 'amount', 'fee', 'net', 'note', 'availableOn', 'postedAt'], "a family's refs are stored beside the amounts");
+  const state = fold(ledgerDecider, [entry!]);
+  t.throws(() => ledgerDecider.decide(post({ ...move('gift', 'g_2', 1), lines: [{ account: 'available', amount: 1 }] }), state), /Unbalanced gift entry for g_2/);
+  t.throws(() => ledgerDecider.decide(post({ ...move('gift', 'g_2', 1), lines: [{ account: 'available', amount: 0.5 }, { account: 'card_clearing', amount: -0.5 }] }), state), /Unbalanced/, 'integers only');
+  t.throws(() => ledgerDecider.decide(post(move('gift', 'g_1', 1)), state), /A gift entry for g_1 is already posted/);
+  t.throws(() => ledgerDecider.decide(post(move('gift', 'g_3', 100), move('gift', 'g_4', -700)), state), /Account available would go below zero \(-100\)/, 'nothing of the recipe is appended');
+  t.same(ledgerDecider.decide({ ...ctx(), type: 'complete', source: 'po_none', to: 'bank_clearing' }, state), [], 'no hold: nothing to complete');
+  t.same(ledgerDecider.decide({ ...ctx(), type: 'release', source: 'po_none' }, state), [], 'no hold: nothing to release');
+  t.throws(() => ledgerDecider.decide({ ...ctx(), type: 'post', recipe: (book) => book.holdFunds(move('gift', 'g_5', 1)) }, state), /gift is not a registered kind of hold/);
+});
+
+t.test('families register kinds of hold and reducers once: twice is refused when the list loads', async (t) => {
+  const hold = { opens: 'x_hold', endedBy: [], release: () => null };
+  t.throws(() => useLedgerParts([{ owner: 'a', part: { holds: [hold] } }, { owner: 'b', part: { holds: [hold] } }]), /The hold kind x_hold is registered twice \(b\)/);
+  const reducer = { name: 'x.state', initial: 0, evolve: (s: number) => s };
+  t.throws(() => useLedgerParts([{ owner: 'a', part: { reducers: [reducer] } }, { owner: 'b', part: { reducers: [reducer] } }]), /a and b both register the ledger reducer x.state/);
+  // The failed registrations left the family list's parts in place.
+  t.ok(ledgerDecider.decide({ ...ctx(), ...postPayment({ source: 'pi_9', clearing: 'card_clearing', amount: 100, fee: 0, availableOn: ctx().at }) }, ledgerDecider.initialState).length > 0);
 });
