@@ -11,6 +11,7 @@
  * fixed rate (60 % of the in-process maximum) for 30 s, and five consecutive closed-loop slices of
  * 10 s whose last ÷ first shows a cost that grows with history. BENCH_PAYOUT_ROWS picks rows.
  */
+import { postPayment } from '../../packages/domain/payment-intent/postings.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -18,7 +19,7 @@ import { defaultApiWorkers } from '../../packages/core/config.js';
 import { freePort } from '../../packages/core/embedded-postgres.js';
 import { loadState } from '../../packages/eventstore/command-handler.js';
 import { runLedger } from '../../packages/domain/ledger/commands.js';
-import { balanceOf, ledgerDecider } from '../../packages/domain/ledger/decider.js';
+import { balanceOf, ledgerDecider } from '../../packages/ledger/decider.js';
 import { balanceStream } from '../../packages/domain/ledger/events.js';
 import { createMerchant } from '../../packages/domain/merchant/commands.js';
 import { DISPATCH_CONSUMER } from '../../packages/webhooks/dispatcher.js';
@@ -181,7 +182,7 @@ async function fundedMerchant(service: BenchService, n: number): Promise<Funded>
     merchant.id,
     'sandbox',
     'xof',
-    { type: 'post_payment', source: `pi_bench_${n}`, clearing: 'operator_clearing:wave', amount: FUNDING, fee: 0, availableOn: clock.now() },
+    postPayment({ source: `pi_bench_${n}`, clearing: 'operator_clearing:wave', amount: FUNDING, fee: 0, availableOn: clock.now() }),
     meta,
   );
   return { id: merchant.id, key: merchant.api_keys.sandbox };

@@ -7,10 +7,11 @@ import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { DomainEvent, Fact } from '../../core/decider.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import { assertOwned, isOwned } from '../aggregate.js';
-import { ledgerStep, type LedgerAction } from '../ledger/commands.js';
-import { ledgerDecider } from '../ledger/decider.js';
+import { ledgerStep } from '../ledger/commands.js';
+import { ledgerDecider, type LedgerAction } from '../../ledger/decider.js';
 import { balanceStream, type Account } from '../ledger/events.js';
 import { paymentIntentAggregate } from '../payment-intent/render.js';
+import { fundEscrow, fundEscrowFromPayment, refundEscrow, releaseEscrow } from './postings.js';
 import { payinClearing, paymentIntentStream } from '../payment-intent/events.js';
 import type { Payouts } from '../payout/commands.js';
 import type { RailRefunds } from '../rail-refund/commands.js';
@@ -165,7 +166,7 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
     };
     if (command.contract.autoReleaseAtUtc) await this.scheduleAutoRelease({ ...owner, contractId: id }, command.contract.autoReleaseAtUtc);
     const steps = [this.contractStep(id, command, meta)];
-    if (command.fundFromBalance) steps.push(this.ledgerStep(owner, code, { type: 'fund_escrow', source: id, contract: id, amount: input.amountMinor! }, meta));
+    if (command.fundFromBalance) steps.push(this.ledgerStep(owner, code, fundEscrow({ source: id, contract: id, amount: input.amountMinor! }), meta));
     await handleSteps(this.deps.store, steps, { onConflict: 'contended' });
     return toContractObject((await this.load(id)).state);
   }
@@ -226,11 +227,11 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
    */
   readonly paymentRecipient: PaymentRecipient = {
     name: 'escrow_contract',
-    moneyOf: async ({ intent, fee, clearing, availableOn, escrowContract }, meta) => {
+    moneyOf: async ({ intent, fee, clearing, escrowContract }, meta) => {
       const owner = { merchantId: intent.merchantId, environment: intent.environment };
       const contractId = escrowContract ?? (await this.deps.directory.escrowContractFundedBy(owner, intent.id));
       if (contractId === undefined) return null;
-      const posting = this.ledgerStep(owner, intent.currency, { type: 'post_payment', source: intent.id, clearing, amount: intent.amount, fee, availableOn, escrowContract: contractId }, meta);
+      const posting = this.ledgerStep(owner, intent.currency, fundEscrowFromPayment({ source: intent.id, clearing, amount: intent.amount, fee, contract: contractId }), meta);
       const { state } = await this.load(contractId);
       if (!isOwned(state.contract, owner) || state.fundingSources.has(intent.id) || state.canceledAt) return { steps: [posting], after: null };
       const ref = { ...owner, contractId };
@@ -309,7 +310,7 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
    * anything is recorded, when that rail's connector is not configured any more.
    */
   private async refundSteps(owner: Owner, contractId: string, currency: string, refund: Refund, to: Account, paymentIntentId: string | null, meta: EventMetadata): Promise<{ steps: AnyStep[]; railRefund: RailRefundRecord | null }> {
-    const ledger = this.ledgerStep(owner, currency, { type: 'refund_escrow', source: refund.id, contract: contractId, amount: refund.amountMinor, to }, meta);
+    const ledger = this.ledgerStep(owner, currency, refundEscrow({ source: refund.id, contract: contractId, amount: refund.amountMinor, to }), meta);
     if (!to.startsWith('rail_clearing:') || paymentIntentId === null) return { steps: [ledger], railRefund: null };
     const connector = to.slice('rail_clearing:'.length);
     if (!this.deps.railRefunds.canRefund(owner.environment, connector)) {
@@ -447,7 +448,7 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
         this.deps.store,
         [
           this.contractStep(contractId, { type: 'execute_release', owner, at, releaseId, destination }, meta),
-          this.ledgerStep(owner, c.currency, { type: 'release_escrow', source: releaseId, contract: contractId, amount: release.amountMinor }, meta),
+          this.ledgerStep(owner, c.currency, releaseEscrow({ source: releaseId, contract: contractId, amount: release.amountMinor }), meta),
         ],
         { onConflict: 'contended' },
       );

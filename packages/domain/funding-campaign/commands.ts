@@ -8,7 +8,8 @@ import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import { assertOwned, isOwned } from '../aggregate.js';
 import { ledgerCommand } from '../ledger/commands.js';
-import { ledgerDecider, type CampaignMove } from '../ledger/decider.js';
+import { ledgerDecider } from '../../ledger/decider.js';
+import { moveCampaignFunds, type CampaignMove } from './postings.js';
 import { balanceStream } from '../ledger/events.js';
 import { HELD_BY_KEY, type ConfirmInput, type PaymentIntents } from '../payment-intent/commands.js';
 import type { PaymentRecipient } from '../payment-intent/recipients.js';
@@ -253,7 +254,7 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
         if (moves.length > 0) {
           const c = state.campaign!;
           const balance = { merchantId: c.merchantId, environment: c.environment, currency: c.currency };
-          const ledger = ledgerCommand(this.deps.clock, balance, { type: 'move_campaign_funds', campaign: id, moves });
+          const ledger = ledgerCommand(this.deps.clock, balance, moveCampaignFunds(id, moves));
           steps.push(step({ streamId: balanceStream(c.merchantId, c.environment, c.currency), decider: ledgerDecider, command: ledger, metadata: meta }));
           railRefunds.push(...(await this.railRefundsOf(state, moves)));
           for (const refund of railRefunds) steps.push(await this.deps.railRefunds.request(refund, meta));
@@ -484,7 +485,7 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
     const railRefunds: RailRefundRecord[] = [];
     if (moves.length > 0) {
       const c = state.campaign!;
-      const ledger = ledgerCommand(this.deps.clock, { merchantId: c.merchantId, environment: c.environment, currency: c.currency }, { type: 'move_campaign_funds', campaign: campaignId, moves });
+      const ledger = ledgerCommand(this.deps.clock, { merchantId: c.merchantId, environment: c.environment, currency: c.currency }, moveCampaignFunds(campaignId, moves));
       steps.push(step({ streamId: balanceStream(c.merchantId, c.environment, c.currency), decider: ledgerDecider, command: ledger, metadata: meta }));
       railRefunds.push(...(await this.railRefundsOf(state, moves)));
       for (const refund of railRefunds) steps.push(await this.deps.railRefunds.request(refund, meta));

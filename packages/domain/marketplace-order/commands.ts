@@ -10,6 +10,7 @@ import { commissionOn } from '../commission-rule/events.js';
 import { ledgerStep, runLedger } from '../ledger/commands.js';
 import type { EntryPosted } from '../ledger/events.js';
 import type { MarketplaceSellers } from '../marketplace-seller/commands.js';
+import { postOrderPayment, refundOrder, settleShare } from './postings.js';
 import { MARKETPLACE_ORDER_METADATA_KEY, type PaymentIntents } from '../payment-intent/commands.js';
 import type { PaymentRecipient } from '../payment-intent/recipients.js';
 import type { MarketplaceDueShares } from '../read-ports.js';
@@ -180,7 +181,7 @@ export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, 
       const ref = { ...owner, currency: order.currency };
       const steps = [
         step({ streamId: orderStream(order.id), decider: orderAggregate, command: { type: 'mark_paid', owner, at, fee }, metadata: meta }),
-        ledgerStep(this.deps.clock, ref, { type: 'post_order_payment', orderId: order.id, clearing, amount: intent.amount, fee, shares, commission: order.commissionMinor }, meta),
+        ledgerStep(this.deps.clock, ref, postOrderPayment({ orderId: order.id, clearing, amount: intent.amount, fee, shares, commission: order.commissionMinor }), meta),
       ];
       return { steps, after: null };
     },
@@ -212,7 +213,7 @@ export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, 
       this.deps.store,
       [
         step({ streamId: orderStream(order.id), decider: orderAggregate, command: { type: 'refund', owner, at, refundId, amountMinor, reason: input.reason ?? null }, metadata: meta }),
-        ledgerStep(this.deps.clock, { ...owner, currency: order.currency }, { type: 'refund_order', refundId, orderId: order.id, amount: amountMinor }, meta),
+        ledgerStep(this.deps.clock, { ...owner, currency: order.currency }, refundOrder({ refundId, orderId: order.id, amount: amountMinor }), meta),
       ],
       { onConflict: 'contended' },
     );
@@ -234,11 +235,11 @@ export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, 
         owner.merchantId,
         owner.environment,
         share.currency,
-        { type: 'settle_share', orderId: share.orderId, sellerRef: share.sellerRef },
+        settleShare({ orderId: share.orderId, sellerRef: share.sellerRef }),
         auditMetadata(this.deps.clock, owner, share.orderId, actor),
         'contended',
       );
-      settled.push(...result.events.map((e) => e.data));
+      settled.push(...result.events.map((e) => e.data as EntryPosted));
     }
     return { settled, hasMore: due.length > input.maxItems };
   }

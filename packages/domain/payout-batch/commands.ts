@@ -9,7 +9,8 @@ import { CommandService, handleCommand, handleCommandsAtomically, step } from '.
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import { ledgerCommand, runLedger } from '../ledger/commands.js';
-import { ledgerDecider } from '../ledger/decider.js';
+import { ledgerDecider } from '../../ledger/decider.js';
+import { holdBatch, releaseBatch } from './postings.js';
 import { balanceStream } from '../ledger/events.js';
 import type { Destination } from '../payout-method/events.js';
 import { destinationOf, type DestinationFields, type PayoutRecipients } from '../payout-recipient/commands.js';
@@ -208,7 +209,7 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
     await this.deps.payouts.assertLiveOpen(owner);
     const batch = state.batch!;
     const execution = executionOf(state, type);
-    const hold = ledgerCommand(this.deps.clock, { ...owner, currency: batch.currency }, { type: 'hold_batch', source: execution.holdSource, amount: execution.amount, fee: execution.fee });
+    const hold = ledgerCommand(this.deps.clock, { ...owner, currency: batch.currency }, holdBatch({ source: execution.holdSource, amount: execution.amount, fee: execution.fee }));
     const command: PayoutBatchCommand = { type, owner, at: this.deps.clock.now() };
     // The mend first, a minute out: it carries on a run whose start was lost to a crash, and gives
     // back a hold whose execution was never recorded (saga mode).
@@ -255,7 +256,7 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
     if (!batch) return;
     const owner: Owner = { merchantId: batch.merchantId, environment: batch.environment };
     const releaseHold = (attempt: number) =>
-      runLedger(this.deps.store, this.deps.clock, owner.merchantId, owner.environment, batch.currency, { type: 'release_batch', source: batchHoldSource(batch.id, attempt) }, this.metadata(owner, batch.id, RUNNER));
+      runLedger(this.deps.store, this.deps.clock, owner.merchantId, owner.environment, batch.currency, releaseBatch(batchHoldSource(batch.id, attempt)), this.metadata(owner, batch.id, RUNNER));
     // The mend of an execution never recorded (refused, or a crash between hold and batch in saga mode): give its hold back, if any.
     if (state.attempt < ref.attempt) return void (await releaseHold(ref.attempt));
     if (state.status !== 'executing' && state.status !== 'canceled') return;

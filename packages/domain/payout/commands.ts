@@ -11,8 +11,11 @@ import { connectorActor, nextStatusCheck, readStatus, sendAgain, type PayoutCall
 import { OutcomeUnknown, type PayoutInitiation, type PayoutReport, type PayoutRequest, type Rails } from '../../connectors/port.js';
 import { CommandService, handleCommand, handleCommandsAtomically, handleSteps, step, type AnyStep, type CommandStep, type ConflictPolicy, type HandleResult, type StepOutcome } from '../../eventstore/command-handler.js';
 import { ledgerStep, runLedger } from '../ledger/commands.js';
-import type { LedgerState } from '../ledger/decider.js';
-import { clearingOf, type Account, type LedgerEvent } from '../ledger/events.js';
+import { clearingOf } from '../../ledger/clearing.js';
+import type { LedgerState } from '../../ledger/decider.js';
+import type { LedgerEntryEvent } from '../../ledger/entry.js';
+import type { Account } from '../ledger/events.js';
+import { completePayout, releasePayout } from './postings.js';
 import { payoutSettings } from './settings-decider.js';
 import type { PayoutSettings } from '../merchant-settings/events.js';
 import { loadPayoutMethod } from '../payout-method/commands.js';
@@ -409,9 +412,9 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
     }
   }
 
-  /** A payout's hold of amount + fee on the account its funding source holds from: the one hold of the ledger (hold_payout). */
+  /** A payout's hold of amount + fee on the account its funding source holds from (its source's recipe). */
   private holdStep(owner: Owner, p: PayoutCreated, meta: EventMetadata): AnyStep {
-    return ledgerStep(this.deps.clock, { ...owner, currency: p.currency }, { type: 'hold_payout', source: p.id, amount: p.amount, fee: p.fee, from: this.deps.funding.holdFrom(p) }, meta);
+    return ledgerStep(this.deps.clock, { ...owner, currency: p.currency }, this.deps.funding.hold(p), meta);
   }
 
   /**
@@ -434,7 +437,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
   private async holdThenCreate(payout: PayoutCommand & { type: 'create' }, meta: EventMetadata, before: AnyStep[] = []): Promise<PayoutState> {
     if (before.length > 0) await handleSteps(this.deps.store, before);
     const hold = this.holdStep(payout.payout, payout.payout, meta);
-    const held = (await handleCommand(this.deps.store, hold.streamId, hold.decider, hold.command, meta, { onConflict: 'contended' })) as HandleResult<LedgerState, LedgerEvent>;
+    const held = (await handleCommand(this.deps.store, hold.streamId, hold.decider, hold.command, meta, { onConflict: 'contended' })) as HandleResult<LedgerState, LedgerEntryEvent>;
     // A retry whose hold the mend already gave back must not create a payout without funds.
     if (held.events.length === 0 && !held.state.holds.has(payout.payout.id)) throw new ApiError('IKW-RES-003', 'This payout was abandoned after a failure; retry with a new Idempotency-Key');
     return (await this.run(payout.payout.id, payout, meta, 'none')).state;
@@ -469,7 +472,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
    */
   private endSteps(p: PayoutCreated, outcome: 'paid' | 'released', meta: EventMetadata): { ledger: AnyStep; others: AnyStep[] } {
     const others = outcome === 'released' ? this.deps.funding.returnSteps(p, this.deps.clock.now(), meta) : [];
-    const action = outcome === 'paid' ? ({ type: 'complete_payout', source: p.id, clearing: clearingAccount(p) } as const) : ({ type: 'release_payout', source: p.id } as const);
+    const action = outcome === 'paid' ? completePayout(p.id, clearingAccount(p)) : releasePayout(p.id);
     return { ledger: ledgerStep(this.deps.clock, { merchantId: p.merchantId, environment: p.environment, currency: p.currency }, action, meta), others };
   }
 
@@ -629,7 +632,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
     const meta = this.metadata(owner, owner.payoutId, { actor: 'scheduler' });
     const { state } = await this.load(owner.payoutId);
     if (!state.payout) {
-      await runLedger(this.deps.store, this.deps.clock, owner.merchantId, owner.environment, owner.currency, { type: 'release_payout', source: owner.payoutId }, meta);
+      await runLedger(this.deps.store, this.deps.clock, owner.merchantId, owner.environment, owner.currency, releasePayout(owner.payoutId), meta);
       return;
     }
     await this.settleLedger(state, meta);
