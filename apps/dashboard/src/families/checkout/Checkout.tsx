@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { Badge } from '../../shell/Badge.js';
 import { useContext, useState } from 'react';
-import { CopyableId, CursorPager, QueryView, Scrollable, useCursorPages } from '../../shell/components.js';
+import { CopyableId, CursorPager, QueryView, RowName, Scrollable, useCursorPages } from '../../shell/components.js';
 import { formatAmount, formatWhen, LanguageContext, useMessages } from '../../shell/i18n.js';
 import { sika, withSession } from '../../shell/session.js';
 import { checkoutMessages as messages, SESSION_STATUSES, type SessionStatus } from './checkout.messages.js';
 import type { PageProps } from '../../shell/props.js';
 
-/** Checkout sessions of the environment shown, newest first, by status, page by page; each opens to its page and links to its hosted page. */
+/** Checkout sessions of the environment shown, newest first, by status, page by page: each led by its description (opening its page), then its customer, its hosted page's link and its id last. */
 export function Checkout({ environment, onSignedOut }: PageProps) {
   const t = useMessages(messages);
   const { language } = useContext(LanguageContext);
@@ -50,21 +50,21 @@ export function Checkout({ environment, onSignedOut }: PageProps) {
                 <table>
                   <thead>
                     <tr>
-                      <th scope="col">{t('session')}</th>
+                      <th scope="col">{t('description')}</th>
+                      <th scope="col">{t('customer')}</th>
                       <th scope="col">{t('amount')}</th>
                       <th scope="col">{t('status')}</th>
                       <th scope="col">{t('payment')}</th>
                       <th scope="col">{t('created')}</th>
                       <th scope="col">{t('page')}</th>
+                      <th scope="col">{t('id')}</th>
                     </tr>
                   </thead>
                   <tbody>
                     {(list.data ?? []).map((s) => (
                       <tr key={s.id}>
-                        <th scope="row">
-                          <CopyableId id={s.id} to="checkoutSession" />
-                          {s.description ? <div>{s.description}</div> : null}
-                        </th>
+                        <RowName to="checkoutSession" id={s.id} name={s.description ?? t('session')} />
+                        <td>{s.customerEmail ?? s.customerPhone ?? '—'}</td>
                         <td className="amount">{formatAmount(language, s.amount, s.currency)}</td>
                         <td>
                           <Badge status={s.status}>{t(`status.${s.status}`)}</Badge>
@@ -75,6 +75,9 @@ export function Checkout({ environment, onSignedOut }: PageProps) {
                           <a href={s.url} target="_blank" rel="noreferrer" aria-label={t('openPageOf', { id: s.id })}>
                             {t('openPage')}
                           </a>
+                        </td>
+                        <td>
+                          <CopyableId id={s.id} />
                         </td>
                       </tr>
                     ))}
