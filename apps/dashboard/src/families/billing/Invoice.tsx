@@ -5,8 +5,7 @@ import { CopyButton, ErrorMessage, errorText, isNotFound, Link, NotFound, Object
 import { formatWhen, formatAmount, LanguageContext, useMessages } from '../../shell/i18n.js';
 import { sika, withSession } from '../../shell/session.js';
 import { billingMessages as messages } from './billing.messages.js';
-import { invoiceQuery, useCustomerNames } from './billing.queries.js';
-import { invoiceSubject } from './billing.tables.js';
+import { invoiceQuery, useCustomerNames, useInvoiceSubject } from './billing.queries.js';
 import { InvoiceCollect } from './InvoiceCollect.js';
 import type { PageProps } from '../../shell/props.js';
 
@@ -26,6 +25,7 @@ export function Invoice({ environment, onSignedOut, id }: PageProps) {
   const invoiceId = id ?? '';
   const invoice = useQuery(invoiceQuery(environment, invoiceId, onSignedOut));
   const customerName = useCustomerNames(environment, invoice.data ? [invoice.data.customer] : [], onSignedOut);
+  const invoiceSubject = useInvoiceSubject(environment, onSignedOut);
   const move = useMutation({
     mutationFn: (status: Next) => withSession(() => sika.patch('/api/v1/merchant/invoices/{id}/status', { params: { path: { id: invoiceId } }, body: { status } }), onSignedOut),
     onSuccess: () => {

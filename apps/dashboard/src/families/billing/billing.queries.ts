@@ -52,3 +52,9 @@ export function useProductOfPrice(environment: string, onSignedOut: () => void):
   const byPrice = new Map((products.data?.data ?? []).flatMap((p) => ((p.prices ?? []) as PriceRow[]).map((price) => [price.id, p.name] as const)));
   return (priceId) => (priceId ? byPrice.get(priceId) : undefined);
 }
+
+/** What an invoice is for, as the merchant recognises it: its first line's product (a subscription's invoice, whose description only names the subscription's id), else its description, else that line's words. */
+export function useInvoiceSubject(environment: string, onSignedOut: () => void): (invoice: { description?: string | null; lines?: { description?: string; price?: string | null }[] }) => string | undefined {
+  const productOf = useProductOfPrice(environment, onSignedOut);
+  return (invoice) => productOf(invoice.lines?.[0]?.price) ?? invoice.description ?? invoice.lines?.[0]?.description;
+}

@@ -4,7 +4,7 @@ import type { Answer } from '../../../../../clients/typescript/src/index.js';
 import { CopyableId, RowName, Scrollable } from '../../shell/components.js';
 import { formatWhen, formatAmount, LanguageContext, useMessages, useT } from '../../shell/i18n.js';
 import { billingMessages as messages } from './billing.messages.js';
-import { useCustomerNames, useProductOfPrice } from './billing.queries.js';
+import { useCustomerNames, useInvoiceSubject, useProductOfPrice } from './billing.queries.js';
 
 /** A subscription as the merchant routes list it. */
 type SubscriptionRow = Answer<'get', '/api/v1/merchant/subscriptions'>['data'][number];
@@ -66,9 +66,6 @@ export function SubscriptionTable({ rows, labelledBy, withCustomer = true, envir
   );
 }
 
-/** What an invoice is for: its description, else its first line's. */
-export const invoiceSubject = (i: Pick<InvoiceRow, 'description' | 'lines'>) => i.description ?? i.lines?.[0]?.description ?? undefined;
-
 /**
  * Invoices as a table, each led by its customer's name (linking to the invoice) with what it is
  * for under it, the id last; without `withCustomer` (a customer's or a subscription's page), led by what it is for.
@@ -78,6 +75,7 @@ export function InvoiceTable({ rows, labelledBy, withCustomer = true, environmen
   const shared = useT();
   const { language } = useContext(LanguageContext);
   const customerName = useCustomerNames(environment, withCustomer ? rows.map((i) => i.customer) : [], onSignedOut);
+  const invoiceSubject = useInvoiceSubject(environment, onSignedOut);
   return (
     <Scrollable labelledBy={labelledBy}>
       <table>
