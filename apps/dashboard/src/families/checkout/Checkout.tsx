@@ -4,10 +4,10 @@ import { useContext, useState } from 'react';
 import { CopyableId, CursorPager, QueryView, RowName, Scrollable, useCursorPages } from '../../shell/components.js';
 import { formatAmount, formatWhen, LanguageContext, useMessages } from '../../shell/i18n.js';
 import { sika, withSession } from '../../shell/session.js';
-import { checkoutMessages as messages, SESSION_STATUSES, type SessionStatus } from './checkout.messages.js';
+import { checkoutMessages as messages, SESSION_STATUSES, sessionName, type SessionStatus } from './checkout.messages.js';
 import type { PageProps } from '../../shell/props.js';
 
-/** Checkout sessions of the environment shown, newest first, by status, page by page: each led by its description (opening its page), then its customer, its hosted page's link and its id last. */
+/** Checkout sessions of the environment shown, newest first, by status, page by page: each led by its description or customer (opening its page), then its customer, its hosted page's link and its id last. */
 export function Checkout({ environment, onSignedOut }: PageProps) {
   const t = useMessages(messages);
   const { language } = useContext(LanguageContext);
@@ -63,7 +63,7 @@ export function Checkout({ environment, onSignedOut }: PageProps) {
                   <tbody>
                     {(list.data ?? []).map((s) => (
                       <tr key={s.id}>
-                        <RowName to="checkoutSession" id={s.id} name={s.description ?? t('session')} />
+                        <RowName to="checkoutSession" id={s.id} name={sessionName(s, t('session'))} />
                         <td>{s.customerEmail ?? s.customerPhone ?? '—'}</td>
                         <td className="amount">{formatAmount(language, s.amount, s.currency)}</td>
                         <td>

@@ -5,7 +5,7 @@ import { CopyButton, ErrorMessage, isNotFound, Link, NotFound, ObjectHeading, Qu
 import { useCountry } from '../../shell/countries.js';
 import { formatAmount, formatWhen, LanguageContext, useMessages } from '../../shell/i18n.js';
 import { sika, withSession } from '../../shell/session.js';
-import { checkoutMessages as messages } from './checkout.messages.js';
+import { checkoutMessages as messages, sessionName } from './checkout.messages.js';
 import { paymentStatusMessages, type PaymentStatus } from '../../shell/paymentStatuses.js';
 import type { PageProps } from '../../shell/props.js';
 
@@ -47,7 +47,7 @@ export function CheckoutSession({ environment, onSignedOut, id }: PageProps) {
           const money = (minor: number) => formatAmount(language, minor, s.currency);
           return (
             <>
-              <ObjectHeading name={`${s.description ?? t('session')} · ${money(s.amount)}`} id={s.id} />
+              <ObjectHeading name={`${sessionName(s, t('session'))} · ${money(s.amount)}`} id={s.id} />
               <ErrorMessage text={error} />
               <dl className="facts">
                 <dt>{t('status')}</dt>
