@@ -5,18 +5,11 @@ import { CurrencySelect } from '../../shell/countries.js';
 import { formatAmount, LanguageContext, minorUnits, useMessages } from '../../shell/i18n.js';
 import { sika, withSession } from '../../shell/session.js';
 import { billingMessages as messages } from './billing.messages.js';
-import { productsQuery } from './billing.queries.js';
+import { productsQuery, type PriceRow } from './billing.queries.js';
 import type { PageProps } from '../../shell/props.js';
 
 const INTERVALS = ['month', 'year', 'week', 'day'] as const;
 
-/** A price as products carry it. */
-export interface PriceRow {
-  id: string;
-  currency: string;
-  unit_amount: number;
-  recurring?: { interval?: string; interval_count?: number; usage_type?: string } | null;
-}
 
 /** A price's terms in words: "XOF 5,000 every month", "… per unit" for a metered one. */
 export function usePriceText() {

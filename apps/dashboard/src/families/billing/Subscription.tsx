@@ -6,8 +6,8 @@ import { formatWhen, LanguageContext, useMessages } from '../../shell/i18n.js';
 import { sika, withSession } from '../../shell/session.js';
 import { billingMessages as messages } from './billing.messages.js';
 import { InvoiceTable } from './billing.tables.js';
-import { productsQuery, useCustomerNames, useProductOfPrice } from './billing.queries.js';
-import { usePriceText, type PriceRow } from './Products.js';
+import { productsQuery, useCustomerNames, useProductOfPrice, type PriceRow } from './billing.queries.js';
+import { usePriceText } from './Products.js';
 import type { PageProps } from '../../shell/props.js';
 
 /** One subscription: its customer, prices and period; cancel at period end or now; its invoices; usage on a metered price. */

@@ -5,8 +5,8 @@ import { useMessages } from '../../shell/i18n.js';
 import { sika, withSession } from '../../shell/session.js';
 import { billingMessages as messages, SUBSCRIPTION_STATUSES } from './billing.messages.js';
 import { SubscriptionTable } from './billing.tables.js';
-import { customersQuery, productsQuery } from './billing.queries.js';
-import { usePriceText, type PriceRow } from './Products.js';
+import { customersQuery, productsQuery, type PriceRow } from './billing.queries.js';
+import { usePriceText } from './Products.js';
 import type { PageProps } from '../../shell/props.js';
 
 type Status = (typeof SUBSCRIPTION_STATUSES)[number];

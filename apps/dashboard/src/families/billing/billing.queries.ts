@@ -1,7 +1,14 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { retryUnlessNotFound } from '../../shell/components.js';
 import { sika, withSession } from '../../shell/session.js';
-import type { PriceRow } from './Products.js';
+
+/** A price as products carry it. */
+export interface PriceRow {
+  id: string;
+  currency: string;
+  unit_amount: number;
+  recurring?: { interval?: string; interval_count?: number; usage_type?: string } | null;
+}
 
 /** The query of one invoice, for its page and for what follows it there (a collection under way). */
 export const invoiceQuery = (environment: string, invoiceId: string, onSignedOut: () => void) => ({
