@@ -84,7 +84,7 @@ export function Chart({
     // A point without a value has no bar at all (a zero bar would still draw its outline).
     const data: uPlot.AlignedData = [xs, ...drawn.map((s) => s.values.map((v) => (line ? v : v || null)))];
     const bars = (align: -1 | 0 | 1) => uPlot.paths.bars!({ size: [drawn.length > 1 ? 0.4 : 0.6, 24], align });
-    const pad = byDay ? HALF_DAY_S : 0.5;
+
     const chart = new uPlot(
       {
         width: element.clientWidth,
@@ -92,8 +92,12 @@ export function Chart({
         cursor: { drag: { x: false, y: false } },
         // The legend is the component's own (below), named and summed up in the page's language.
         legend: { show: false },
-        // Half a step either side, so the first and last bars (drawn beside their point) show whole.
-        scales: { x: { time: byDay, range: (_u, min, max) => [min - pad, max + pad] }, y: { range: (_u, _min, max) => [0, yMax ?? Math.max(max, 1)] } },
+        // Half a step either side, so the first and last bars (drawn beside their point) show whole;
+        // along categories the range is fixed (uPlot would put a lone category at the edge).
+        scales: {
+          x: byDay ? { time: true, range: (_u, min, max) => [min - HALF_DAY_S, max + HALF_DAY_S] } : { time: false, auto: false, range: [-0.5, xs.length - 0.5] },
+          y: { range: (_u, _min, max) => [0, yMax ?? Math.max(max, 1)] },
+        },
         axes: [
           byDay
             ? { values: (_u, ticks) => ticks.map((s) => dayName(language, new Date(s * 1000).toISOString().slice(0, 10))) }
