@@ -7,7 +7,7 @@ import { sika, withSession } from '../../shell/session.js';
 import { checkoutMessages as messages, SESSION_STATUSES, sessionName, type SessionStatus } from './checkout.messages.js';
 import type { PageProps } from '../../shell/props.js';
 
-/** Checkout sessions of the environment shown, newest first, by status, page by page: each led by its description or customer (opening its page), then its customer, its hosted page's link and its id last. */
+/** Checkout sessions of the environment shown, newest first, by status, page by page: each led by its description (its customer under it) or else its customer (opening its page), where its payment stands under its status, its hosted page's link and its id last. */
 export function Checkout({ environment, onSignedOut }: PageProps) {
   const t = useMessages(messages);
   const { language } = useContext(LanguageContext);
@@ -50,11 +50,9 @@ export function Checkout({ environment, onSignedOut }: PageProps) {
                 <table>
                   <thead>
                     <tr>
-                      <th scope="col">{t('description')}</th>
-                      <th scope="col">{t('customer')}</th>
+                      <th scope="col">{t('session')}</th>
                       <th scope="col">{t('amount')}</th>
                       <th scope="col">{t('status')}</th>
-                      <th scope="col">{t('payment')}</th>
                       <th scope="col">{t('created')}</th>
                       <th scope="col">{t('page')}</th>
                       <th scope="col">{t('id')}</th>
@@ -63,13 +61,12 @@ export function Checkout({ environment, onSignedOut }: PageProps) {
                   <tbody>
                     {(list.data ?? []).map((s) => (
                       <tr key={s.id}>
-                        <RowName to="checkoutSession" id={s.id} name={sessionName(s, t('session'))} />
-                        <td>{s.customerEmail ?? s.customerPhone ?? '—'}</td>
+                        <RowName to="checkoutSession" id={s.id} name={sessionName(s, t('session'))} detail={s.description ? (s.customerEmail ?? s.customerPhone) : undefined} />
                         <td className="amount">{formatAmount(language, s.amount, s.currency)}</td>
                         <td>
                           <Badge status={s.status}>{t(`status.${s.status}`)}</Badge>
+                          <span className="row-detail">{t(`payment.${s.paymentStatus}`)}</span>
                         </td>
-                        <td>{t(`payment.${s.paymentStatus}`)}</td>
                         <td>{formatWhen(language, s.created)}</td>
                         <td>
                           <a href={s.url} target="_blank" rel="noreferrer" aria-label={t('openPageOf', { id: s.id })}>
