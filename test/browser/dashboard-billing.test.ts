@@ -25,8 +25,9 @@ const clean = async (t: Test, page: Page, what: string) => {
   t.same(await overflowAt(page), [], `${what}: no horizontal scroll at 320 px`);
 };
 
-/** A list's rows at 320 px are cards, each value labelled by its column. */
+/** A list's rows at 320 px are cards, each value labelled by its column (and at 1280 px no column is cut). */
 const cardsAt320 = async (t: Test, page: Page, what: string) => {
+  t.same((await listsAt(page, 1280)).cut, [], `${what}: at 1280 px no column cut`);
   const narrow = await listsAt(page, 320);
   t.ok(narrow.cards, `${what}: at 320 px every row is a card`);
   t.same(narrow.unlabelled, [], `${what}: each value labelled by its column`);

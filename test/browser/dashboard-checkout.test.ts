@@ -52,6 +52,7 @@ t.test('checkout sessions: listed, one paid in a second tab, another expired, a 
   const fromLink = (await openLink(svc, link.slug)).sessionId!;
   await page.reload();
   t.equal(await rowOf(fromLink).getByRole('rowheader').textContent(), 'Basket of mangoes', 'a session with a description led by it');
+  t.same((await listsAt(page, 1280)).cut, [], 'at 1280 px no column cut');
   const narrow = await listsAt(page, 320);
   t.ok(narrow.cards, 'at 320 px each session is a card');
   t.same(narrow.unlabelled, [], 'each value labelled by its column');

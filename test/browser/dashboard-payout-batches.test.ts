@@ -126,6 +126,7 @@ t.test('payout batches: a batch the balance cannot cover is refused at execution
   t.same(await list.getByRole('columnheader').allTextContents(), ['Batch', 'Total', 'Status', 'Created', 'Id'], 'led by what the batch pays, the id last');
   t.equal(await row.getByRole('rowheader').getByRole('link').getAttribute('href'), `/dashboard/payout-batches/${batchId}`, 'its payouts link to its page');
   t.equal(await row.getByRole('button', { name: `Copy the id: ${batchId}` }).count(), 1, 'the id, copyable');
+  t.same((await listsAt(page, 1280)).cut, [], 'at 1280 px no column cut');
   const narrow = await listsAt(page, 320);
   t.ok(narrow.cards, 'at 320 px each batch is a card');
   t.same(narrow.unlabelled, [], 'each value labelled by its column');
