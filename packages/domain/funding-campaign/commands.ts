@@ -19,7 +19,13 @@ import { payoutIdOf, type Payouts } from '../payout/commands.js';
 import type { CountPublicPush } from '../public-pushes.js';
 import type { RailRefunds } from '../rail-refund/commands.js';
 import type { RailRefundRecord } from '../rail-refund/events.js';
-import { assertModel, payableOf, type FundingCampaignCommand, type FundingCampaignState, type PaymentOutcome } from './decider.js';
+import {
+  assertModel,
+  payableOf,
+  type FundingCampaignCommand,
+  type FundingCampaignState,
+  type PaymentOutcome,
+} from './decider.js';
 import { fundingCampaignAggregate, toCampaignObject, toContributionObject } from './render.js';
 import {
   CONTRIBUTION_METADATA,
