@@ -8,7 +8,7 @@ import t from 'tap';
 import { ApiError } from '../../packages/core/errors.js';
 import { activationCheck } from '../../packages/domain/country-activation/commands.js';
 import { countryActivationAggregate } from '../../packages/domain/country-activation/render.js';
-import { featureFlagDecider } from '../../packages/domain/feature-flag/decider.js';
+import { featureFlagAggregate } from '../../packages/domain/feature-flag/render.js';
 import { PAYMENT_CAPABILITY_TRANSITIONS, type PaymentCapabilityCommand } from '../../packages/domain/payment-capability/decider.js';
 import { paymentCapabilityAggregate } from '../../packages/domain/payment-capability/render.js';
 import { platformAdminDecider } from '../../packages/domain/platform-admin/decider.js';
@@ -83,7 +83,7 @@ t.test('activations: one per country and currency; replaced; deleted; the check 
 });
 
 t.test('feature flags are set and deleted; admin keys are revoked once', async (t) => {
-  const flags = spec(featureFlagDecider);
+  const flags = spec(featureFlagAggregate);
   const set = { type: 'set' as const, flag: { id: 'f-1', key: 'batch_payouts', merchantId: null, isEnabled: true, description: null, at: T0.toISOString() } };
   const history = flags.history(set);
   flags.given(history).when(set).thenMatch(t, [{ type: 'feature_flag.set', data: { object: { key: 'batch_payouts', isEnabled: true } } }], 'set again: changed');

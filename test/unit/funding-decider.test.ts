@@ -8,6 +8,7 @@ import t from 'tap';
 import { isRefused } from '../../packages/core/refusal.js';
 import { fold } from '../../packages/core/decider.js';
 import { CAMPAIGN_TRANSITIONS, fundingCampaignDecider, payableOf, raisedOf, type FundingCampaignCommand } from '../../packages/domain/funding-campaign/decider.js';
+import { fundingCampaignAggregate } from '../../packages/domain/funding-campaign/render.js';
 import type { CampaignCreated, CampaignStatus, ContributionCreated, FundingModel } from '../../packages/domain/funding-campaign/events.js';
 import { persistentMapWork } from '../../packages/core/persistent-map.js';
 import { balanceOf, ledgerDecider, type LedgerCommand } from '../../packages/ledger/decider.js';
@@ -20,7 +21,7 @@ const later = (ms: number) => new Date(at.getTime() + ms);
 const DAY = 86_400_000;
 const owner = { merchantId: 'acct_1', environment: 'sandbox' as const };
 const stranger = { merchantId: 'acct_2', environment: 'sandbox' as const };
-const campaigns = spec(fundingCampaignDecider);
+const campaigns = spec(fundingCampaignAggregate);
 
 const campaign = (fundingModel: FundingModel = 'keep_what_you_raise', targetAmountMinor: number | null = 10_000): CampaignCreated => ({
   id: 'c1', merchantId: 'acct_1', environment: 'sandbox', slug: 'abcdefghijklmnop', url: 'http://x/funding/abcdefghijklmnop', title: 'Roof', description: null,

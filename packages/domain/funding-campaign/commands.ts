@@ -22,14 +22,12 @@ import type { RailRefunds } from '../rail-refund/commands.js';
 import type { RailRefundRecord } from '../rail-refund/events.js';
 import {
   assertModel,
-  fundingCampaignDecider,
   payableOf,
-  toCampaignObject,
-  toContributionObject,
   type FundingCampaignCommand,
   type FundingCampaignState,
   type PaymentOutcome,
 } from './decider.js';
+import { fundingCampaignAggregate, toCampaignObject, toContributionObject } from './render.js';
 import {
   CONTRIBUTION_METADATA,
   fundingCampaignStream,
@@ -38,7 +36,7 @@ import {
   type CampaignPayout,
   type Clearing,
   type ContributionObject,
-  type FundingCampaignEvent,
+  type FundingCampaignFact,
   type FundingModel,
 } from './events.js';
 import { type Actor, type Owner, UNATTENDED } from '../../core/owner.js';
@@ -110,23 +108,23 @@ const MOVE_ATTEMPTS = 50;
 
 
 /** The ledger moves that a campaign's new events make (docs/funding.md has their diagrams). */
-function movesOf(state: FundingCampaignState, events: FundingCampaignEvent[]): CampaignMove[] {
+function movesOf(state: FundingCampaignState, events: FundingCampaignFact[]): CampaignMove[] {
   const moves: CampaignMove[] = [];
   const clearings = new Map<string, Clearing>();
   for (const e of events) {
     switch (e.type) {
       case 'funding_campaign.contribution_received':
         clearings.set(e.data.contributionId, e.data.clearing);
-        moves.push({ kind: 'contribution', source: e.data.contributionId, clearing: e.data.clearing, amount: e.data.object.amountMinor });
+        moves.push({ kind: 'contribution', source: e.data.contributionId, clearing: e.data.clearing, amount: state.contributions.get(e.data.contributionId)!.amountMinor });
         break;
       case 'funding_campaign.contribution_refunded': {
         const id = e.data.contributionId;
         const clearing = clearings.get(id) ?? state.contributions.get(id)!.clearing!;
-        moves.push({ kind: e.data.fromReleased ? 'refund_released' : 'refund', source: id, clearing, amount: e.data.object.amountMinor });
+        moves.push({ kind: e.data.fromReleased ? 'refund_released' : 'refund', source: id, clearing, amount: state.contributions.get(id)!.amountMinor });
         break;
       }
       case 'funding_campaign.closed':
-        if (e.data.released > 0) moves.push({ kind: 'release', source: e.data.object.id, amount: e.data.released, fee: e.data.fee });
+        if (e.data.released > 0) moves.push({ kind: 'release', source: state.campaign!.id, amount: e.data.released, fee: e.data.fee });
         break;
       default:
         break;
@@ -143,9 +141,9 @@ const fundingPayoutRef = (campaignPayoutId: string) => `funding_payout:${campaig
  * payment intents whose funds the campaign holds on its ledger account (`campaign:<id>`); every
  * change of those funds is the campaign's event and its ledger entry in one commit.
  */
-export class FundingCampaigns extends CommandService<FundingCampaignCommand, FundingCampaignState, FundingCampaignEvent> {
+export class FundingCampaigns extends CommandService<FundingCampaignCommand, FundingCampaignState, FundingCampaignFact> {
   constructor(private readonly deps: FundingDeps) {
-    super(deps.store, fundingCampaignStream, fundingCampaignDecider, { onConflict: 'contended' });
+    super(deps.store, fundingCampaignStream, fundingCampaignAggregate, { onConflict: 'contended' });
     // A contribution given back stays refunded whatever the rail answers: a failed give-back's money returns to the account it left, for review.
     deps.railRefunds.follow('funding_contribution', () => []);
   }
@@ -247,8 +245,8 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
       const { state } = await this.load(id);
       const next = command(state);
       try {
-        const moves = movesOf(state, fundingCampaignDecider.decide(next, state));
-        const campaignStep = step({ streamId: fundingCampaignStream(id), decider: fundingCampaignDecider, command: next, metadata: meta });
+        const moves = movesOf(state, fundingCampaignAggregate.decide(next, state));
+        const campaignStep = step({ streamId: fundingCampaignStream(id), decider: fundingCampaignAggregate, command: next, metadata: meta });
         const steps = [campaignStep];
         const railRefunds: RailRefundRecord[] = [];
         if (moves.length > 0) {
@@ -333,7 +331,7 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
     if (!state.contributions.has(id)) {
       const at = this.deps.clock.now();
       // Refusals on the merits before an intent exists; the append below decides again on the stream.
-      fundingCampaignDecider.decide({ type: 'contribute', owner, at, contribution: { id, campaignId: campaign.id, paymentIntentId: '', amountMinor: input.amountMinor, currency: input.currency.toLowerCase(), contributorName: null, contributorEmail: null, anonymous: false, message: null, metadata: null, createdAt: at.toISOString() } }, state);
+      fundingCampaignAggregate.decide({ type: 'contribute', owner, at, contribution: { id, campaignId: campaign.id, paymentIntentId: '', amountMinor: input.amountMinor, currency: input.currency.toLowerCase(), contributorName: null, contributorEmail: null, anonymous: false, message: null, metadata: null, createdAt: at.toISOString() } }, state);
       // Counted before anything is made: a refused push leaves no contribution behind.
       await countPush();
       const intent = await this.deps.paymentIntents.create(
@@ -480,8 +478,8 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
       outcome: { status: 'succeeded', fee: payment.fee, clearing: payment.clearing },
       moneyVersion: state.moneyVersion,
     };
-    const moves = movesOf(state, fundingCampaignDecider.decide(command, state));
-    const steps = [step({ streamId: fundingCampaignStream(campaignId), decider: fundingCampaignDecider, command, metadata: meta })];
+    const moves = movesOf(state, fundingCampaignAggregate.decide(command, state));
+    const steps = [step({ streamId: fundingCampaignStream(campaignId), decider: fundingCampaignAggregate, command, metadata: meta })];
     const railRefunds: RailRefundRecord[] = [];
     if (moves.length > 0) {
       const c = state.campaign!;
