@@ -104,7 +104,7 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
           : newId('pob');
     const earlier = (await this.load(id)).state;
     if (earlier.batch) {
-      if (earlier.batch.fingerprint !== fingerprint) throw new Refusal('IKW-IDM-002', 'This idempotency_key was used with a different batch', 'idempotency_key');
+      if (earlier.batch.fingerprint !== fingerprint) throw new Refusal('IKW-IDM-002', 'This idempotency_key was used with a different batch', 'idempotencyKey');
       return toPayoutBatchObject(earlier);
     }
     const items = await this.validate(owner, currency.code.toLowerCase(), input.instructions);
