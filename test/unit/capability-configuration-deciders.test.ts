@@ -5,7 +5,7 @@
  * a direction and an amount, feature flags set and deleted, admin keys revoked once.
  */
 import t from 'tap';
-import { ApiError } from '../../packages/core/errors.js';
+import { Refusal } from '../../packages/core/refusal.js';
 import { activationCheck } from '../../packages/domain/country-activation/commands.js';
 import { countryActivationAggregate } from '../../packages/domain/country-activation/render.js';
 import { featureFlagAggregate } from '../../packages/domain/feature-flag/render.js';
@@ -76,9 +76,9 @@ t.test('activations: one per country and currency; replaced; deleted; the check 
   const payin = activationCheck(rule, 'payin', 'SN', param);
   t.doesNotThrow(() => payin(100));
   t.doesNotThrow(() => payin(1_000));
-  t.throws(() => payin(99), new ApiError('IKW-CFG-002', 'SN takes amounts from 100 to 1000 on this account', 'amount'));
+  t.throws(() => payin(99), new Refusal('IKW-CFG-002', 'SN takes amounts from 100 to 1000 on this account', 'amount'));
   t.throws(() => payin(1_001), { code: 'IKW-CFG-002' });
-  t.throws(() => activationCheck(rule, 'payout', 'SN', param), { code: 'IKW-CFG-001', param: 'transaction_country' });
+  t.throws(() => activationCheck(rule, 'payout', 'SN', param), { code: 'IKW-CFG-001', field: 'transaction_country' });
   t.doesNotThrow(() => activationCheck(null, 'payout', 'SN', param)(10 ** 12), 'no activation: the catalog decides');
 });
 

@@ -1,6 +1,6 @@
 import type { Fact } from '../../core/decider.js';
 import type { Clock } from '../../core/clock.js';
-import { ApiError } from '../../core/errors.js';
+import { isRefused, Refusal, refusedField } from '../../core/refusal.js';
 import { derivedUuid, newUuid } from '../../core/ids.js';
 import { CommandService, handleSteps, step } from '../../eventstore/command-handler.js';
 import type { EventStore } from '../../eventstore/port.js';
@@ -84,13 +84,13 @@ export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, 
     const lines: OrderLine[] = [];
     for (const [n, line] of input.lines.entries()) {
       const seller = await this.deps.sellers.bySellerId(owner, line.sellerId);
-      if (!seller) throw new ApiError('IKW-MKT-002', `No marketplace seller with sellerId '${line.sellerId}'`, `lines.${n}.sellerId`);
+      if (!seller) throw new Refusal('IKW-MKT-002', `No marketplace seller with sellerId '${line.sellerId}'`, `lines.${n}.sellerId`);
       let commissionMinor = 0;
       if (line.commissionRuleId !== undefined) {
         const rule = await this.deps.commissionRules.usable(owner, line.commissionRuleId);
         if (!rule || !rule.isActive || rule.currency !== currency) {
           const why = !rule ? 'is not one of your commission rules' : !rule.isActive ? 'is inactive' : `is in ${rule.currency}, not ${currency}`;
-          throw new ApiError('IKW-MKT-003', `Commission rule '${line.commissionRuleId}' ${why}`, `lines.${n}.commissionRuleId`);
+          throw new Refusal('IKW-MKT-003', `Commission rule '${line.commissionRuleId}' ${why}`, `lines.${n}.commissionRuleId`);
         }
         commissionMinor = commissionOn(rule, line.amountMinor);
       }
@@ -116,7 +116,8 @@ export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, 
         { [MARKETPLACE_ORDER_METADATA_KEY]: id },
       );
     } catch (err) {
-      if (err instanceof ApiError && err.param !== undefined && INTENT_PARAMS[err.param]) throw new ApiError(err.code, err.message, INTENT_PARAMS[err.param]);
+      const field = isRefused(err) ? refusedField(err) : undefined;
+      if (isRefused(err) && field !== undefined && Object.hasOwn(INTENT_PARAMS, field)) throw new Refusal(err.code, err.message, INTENT_PARAMS[field]);
       throw err;
     }
     const result = await this.run(
@@ -154,7 +155,7 @@ export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, 
       if (status === 'requires_payment_method' || status === 'requires_action') {
         await this.deps.paymentIntents.cancel(owner, order.paymentIntentId, 'requested_by_customer', actor);
       } else if (status === 'processing' || status === 'succeeded') {
-        throw new ApiError('IKW-MKT-004', `The order's payment is ${status}; it cannot be canceled`, 'id');
+        throw new Refusal('IKW-MKT-004', `The order's payment is ${status}; it cannot be canceled`, 'id');
       }
     }
     const result = await this.run(id, { type: 'cancel', owner, at: this.deps.clock.now() }, auditMetadata(this.deps.clock, owner, id, actor));
@@ -189,7 +190,7 @@ export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, 
     assertRefundable: async ({ intent }) => {
       const orderId = intent.metadata[MARKETPLACE_ORDER_METADATA_KEY];
       if (orderId === undefined || !(await this.load(orderId)).state.order) return;
-      throw new ApiError('IKW-MKT-008', `Payment ${intent.id} pays marketplace order ${orderId}; refund it with POST /api/v1/marketplace/refunds`, 'id');
+      throw new Refusal('IKW-MKT-008', `Payment ${intent.id} pays marketplace order ${orderId}; refund it with POST /api/v1/marketplace/refunds`, 'id');
     },
   };
 
@@ -206,7 +207,7 @@ export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, 
     const refundId = requestRef === undefined ? newUuid() : derivedUuid(`marketplace_refund|${owner.merchantId}|${owner.environment}|${requestRef}`);
     if (state.refunds.has(refundId)) return refundId;
     const amountMinor = input.amountMinor ?? order.amountMinor - state.refundedMinor;
-    if (amountMinor < 1) throw new ApiError('IKW-MKT-004', `Order ${order.id} is ${state.status}; nothing remains to refund`, 'orderId');
+    if (amountMinor < 1) throw new Refusal('IKW-MKT-004', `Order ${order.id} is ${state.status}; nothing remains to refund`, 'orderId');
     const meta = auditMetadata(this.deps.clock, owner, order.id, actor);
     const at = this.deps.clock.now();
     await handleSteps(
