@@ -3,7 +3,7 @@
  * `make test` runs `depcruise` with this file first and stops on any violation.
  *
  *   1 core (packages/core, packages/catalog)
- *   2 infrastructure (packages/eventstore, packages/bus, packages/scheduler, packages/connectors)
+ *   2 infrastructure (packages/eventstore, packages/bus, packages/scheduler, packages/connectors, packages/ledger)
  *   3 domain (packages/domain, packages/providers)
  *   4 projections
  *   5 processes (packages/processes, packages/webhooks, packages/messaging, packages/automations)
@@ -14,7 +14,7 @@
  */
 const layers = [
   { name: 'core', path: '^packages/(core|catalog)/' },
-  { name: 'infrastructure', path: '^packages/(eventstore|bus|scheduler|connectors)/' },
+  { name: 'infrastructure', path: '^packages/(eventstore|bus|scheduler|connectors|ledger)/' },
   { name: 'domain', path: '^packages/(domain|providers)/' },
   { name: 'projections', path: '^projections/' },
   { name: 'processes', path: '^packages/(processes|webhooks|messaging|automations)/' },
@@ -55,6 +55,20 @@ module.exports = {
       severity: 'error',
       from: { path: '^packages/connectors/' },
       to: { path: '^packages/', pathNot: '^packages/(core|connectors)/' },
+    },
+    {
+      name: 'ledger-imports-beyond-core',
+      comment: 'The posting engine (packages/ledger) knows no family and no store: packages/core only; families post through recipes in their postings.ts (docs/ledger.md)',
+      severity: 'error',
+      from: { path: '^packages/ledger/' },
+      to: { path: '^(packages|projections|services|bin|infra)/', pathNot: '^packages/(core|ledger)/' },
+    },
+    {
+      name: 'postings-import-beyond-the-kernel',
+      comment: "A family's postings.ts is pure: packages/core, packages/ledger and its own folder's pure files (docs/ledger.md, \"Recipes\")",
+      severity: 'error',
+      from: { path: '^packages/domain/([^/]+)/postings\\.ts$' },
+      to: { path: '^(packages|projections|services|bin|infra)/', pathNot: ['^packages/(core|ledger)/', '^packages/domain/$1/(allocation|postings)\\.ts$'] },
     },
     {
       name: 'payouts-import-escrow',

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { MERCHANT_ACCOUNTS, railClearing, type LedgerEvent, type MerchantAccount } from '../packages/domain/ledger/events.js';
+import { railClearing } from '../packages/ledger/clearing.js';
+import { MERCHANT_ACCOUNTS, type LedgerEvent, type MerchantAccount } from '../packages/domain/ledger/events.js';
 import type { RecordedEvent } from '../packages/eventstore/port.js';
 import { addToRows, type Row } from './batch.js';
 import type { Projection } from './projection.js';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { CheckpointedConsumer, readCheckpoint } from '../packages/bus/consumer.js';
+import { ConsumerGroup, readCheckpoint, type GroupMember } from '../packages/bus/consumer.js';
 import type { EventStore, RecordedEvent } from '../packages/eventstore/port.js';
 import type { InlineHandler } from '../packages/eventstore/postgres/store.js';
 import type { Logger } from '../packages/core/logger.js';
@@ -36,31 +36,23 @@ export function readProjectionCheckpoint(knex: Knex | Knex.Transaction, name: st
 }
 
 /**
- * Runs projections asynchronously from their checkpoints (the mode of stores that cannot run
- * projections inside the append, like EventStoreDB): one checkpointed consumer per projection,
- * each batch and its checkpoint in one transaction.
+ * The projections as consumers of a group (ConsumerGroup): one checkpoint each, applied in the
+ * group's shared transaction. Their checkpoints are moved at once, never deferred: read-your-writes
+ * (ReadYourWritesStore) waits until every one has passed an append.
  */
-export class ProjectionRunner {
-  private readonly consumers: CheckpointedConsumer[];
+export function projectionConsumers(projections: readonly Projection[]): GroupMember[] {
+  return projections.map((p) => ({ spec: { name: p.name, checkpointTable: CHECKPOINTS, handles: p.handles, handle: (trx, events) => applyEvents(trx, [p], events) }, deferMs: 0 }));
+}
 
+/**
+ * Runs projections asynchronously from their checkpoints (the mode of stores that cannot run
+ * projections inside the append, like EventStoreDB, and of the read models that follow the log):
+ * a consumer group of one consumer per projection, each one's batch and checkpoint committed
+ * together, in one transaction with the others that act on the same batch.
+ */
+export class ProjectionRunner extends ConsumerGroup {
   constructor(knex: Knex, store: EventStore, projections: readonly Projection[], log?: Logger) {
-    // Checkpoints moved at once, never deferred: read-your-writes (ReadYourWritesStore) waits until every one has passed an append.
-    this.consumers = projections.map(
-      (p) => new CheckpointedConsumer(knex, store, { name: p.name, checkpointTable: CHECKPOINTS, handles: p.handles, handle: (trx, events) => applyEvents(trx, [p], events) }, log, 0),
-    );
-  }
-
-  async start(): Promise<void> {
-    for (const c of this.consumers) await c.start();
-  }
-
-  /** Resolves when every projection has applied everything committed before the call. */
-  async caughtUp(): Promise<void> {
-    await Promise.all(this.consumers.map((c) => c.caughtUp()));
-  }
-
-  async stop(): Promise<void> {
-    await Promise.all(this.consumers.map((c) => c.stop()));
+    super(knex, store, projectionConsumers(projections), log);
   }
 }
 

@@ -8,7 +8,7 @@
 import type http from 'node:http';
 import { Kafka, logLevel as kafkaLogLevel } from 'kafkajs';
 import type { Knex } from 'knex';
-import { CheckpointedConsumer, type ConsumerSpec } from '../packages/bus/consumer.js';
+import { ConsumerGroup, type ConsumerSpec, type GroupMember } from '../packages/bus/consumer.js';
 import { KafkaBusConsumer } from '../packages/bus/kafka/consumer.js';
 import { KafkaRelay } from '../packages/bus/kafka/relay.js';
 import type { BusConsumer } from '../packages/bus/port.js';
@@ -59,17 +59,22 @@ export interface BusDeps {
 }
 
 /**
- * A consumer of the bus for `spec`: BUS=postgres → CheckpointedConsumer over the event store
- * (batch and checkpoint in one transaction, global order); BUS=kafka → KafkaBusConsumer in the
- * consumer group `<KAFKA_TOPIC>.<spec.name>` (offsets committed after the batch's transaction; per-stream
- * order; at-least-once, handlers idempotent on event id).
+ * The consumers of a process: `specs` on the bus of the configuration, and `fromTheLog` (the audit
+ * sealer, the projector's read models), which read the event store itself whatever the bus.
+ * BUS=postgres: all of them in one ConsumerGroup over the event store (one read of the log, one
+ * transaction per batch for those that act on it, global order, each batch with its checkpoints).
+ * BUS=kafka: each spec a KafkaBusConsumer in the consumer group `<KAFKA_TOPIC>.<spec.name>`
+ * (offsets committed after the batch's transaction; per-stream order; at-least-once, handlers
+ * idempotent on event id), and `fromTheLog` one ConsumerGroup.
  */
-export function createBusConsumerFor(config: Config, deps: BusDeps, spec: ConsumerSpec): BusConsumer {
-  if (config.bus === 'kafka') {
+export function createConsumersFor(config: Config, deps: BusDeps, specs: readonly ConsumerSpec[], fromTheLog: readonly GroupMember[] = []): BusConsumer[] {
+  const group = (members: readonly GroupMember[]) => (members.length > 0 ? [new ConsumerGroup(deps.knex, deps.store, members, deps.log)] : []);
+  if (config.bus !== 'kafka') return group([...fromTheLog, ...specs.map((spec) => ({ spec }))]);
+  const kafkaConsumers = specs.map((spec) => {
     const kafka = deps.kafka ?? createKafkaFor(config, `sika-${spec.name}`, deps.log);
     return new KafkaBusConsumer({ kafka, knex: deps.knex, topic: config.kafkaTopic, spec, ...(deps.log ? { log: deps.log } : {}) });
-  }
-  return new CheckpointedConsumer(deps.knex, deps.store, spec, deps.log);
+  });
+  return [...group(fromTheLog), ...kafkaConsumers];
 }
 
 /** The relay that publishes the log to Kafka, or null with BUS=postgres (consumers read the log itself). */

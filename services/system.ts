@@ -9,7 +9,7 @@ import { chainSealer } from '../packages/eventstore/audit-chain.js';
 import { MeasuredEventStore } from '../packages/eventstore/measured.js';
 import type { EventStore } from '../packages/eventstore/port.js';
 import { PostgresEventStore } from '../packages/eventstore/postgres/store.js';
-import { CheckpointedConsumer, type ConsumerSpec } from '../packages/bus/consumer.js';
+import type { ConsumerSpec } from '../packages/bus/consumer.js';
 import type { Rails } from '../packages/connectors/port.js';
 import { ApiKeyUsage } from '../packages/http/api-key-usage.js';
 import { IdempotencyStore } from '../packages/http/idempotency.js';
@@ -25,12 +25,12 @@ import { ApiKeyCache } from '../projections/api-key-cache.js';
 import type { Projection } from '../projections/projection.js';
 import { readPorts, rememberedGates, rememberedPayoutSettings } from '../projections/read-ports.js';
 import { ALL_PROJECTIONS, FOLLOWING_PROJECTIONS, INLINE_PROJECTIONS } from '../projections/registry.js';
-import { inlineProjections, ProjectionRunner, rebuildInline, resetForRebuild } from '../projections/runner.js';
+import { inlineProjections, projectionConsumers, rebuildInline, resetForRebuild } from '../projections/runner.js';
 import { verifyProjections, type RowDifference } from '../projections/verify.js';
 import { registerOperationalGauges } from './metrics.js';
 import { openRails, type RailCallbacks } from './rails.js';
 import type { ConnectorRouter } from '../packages/connectors/router.js';
-import { createBusConsumerFor, createEventStoreFor, createRelayFor, openMigratedDatabase, ReadYourWritesStore } from './processes.js';
+import { createConsumersFor, createEventStoreFor, createRelayFor, openMigratedDatabase, ReadYourWritesStore } from './processes.js';
 
 export type { Marketplace } from '../packages/families/index.js';
 
@@ -91,10 +91,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     metrics,
   );
   const following = postgres ? FOLLOWING_PROJECTIONS : ALL_PROJECTIONS;
-  const projector = following.length > 0 ? new ProjectionRunner(knex, logStore, following, log) : null;
   const relay = createRelayFor(config, { knex, store: logStore, log });
-  // Folds the log into the global hash chain in commit order, whatever the bus (docs/audit.md).
-  const sealer = new CheckpointedConsumer(knex, logStore, chainSealer(), log);
   const instance = await ProcessInstance.start(db.url, log);
   const scheduler = new Scheduler(knex, clock, log, 16, instance);
 
@@ -172,7 +169,10 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
 
   const families = openFamilies(kernel);
   const busConsumers = families.consumers;
-  const consumers = busConsumers.map((spec) => createBusConsumerFor(config, { knex, store: logStore, log }, spec));
+  // The projector (the projections that follow the log) and the sealer, which folds the log into
+  // the global hash chain in commit order (docs/audit.md), read the log itself whatever the bus;
+  // with BUS=postgres the bus consumers join them in one consumer group (one transaction a batch).
+  const consumers = createConsumersFor(config, { knex, store: logStore, log }, busConsumers, [...projectionConsumers(following), { spec: chainSealer() }]);
   const services = { ...kernel, ...families.api };
   registerProcesses(scheduler, PROCESSES, services);
   registerOperationalGauges(metrics, { knex, clock, consumers: busConsumers.map((c) => c.name), postgresLog: config.eventStore === 'postgres' && config.bus === 'postgres' });
@@ -183,8 +183,6 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     railCallbacks,
     connectors,
     startBackground: async ({ schedulerLoop = true } = {}) => {
-      await projector?.start();
-      await sealer.start();
       await relay?.start();
       for (const consumer of consumers) await consumer.start();
       await messenger.schedulePurge();
@@ -193,8 +191,6 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     drain: async () => {
       // Jobs append events that the dispatcher turns into more jobs: loop until both are idle.
       for (let round = 0; round < 50; round++) {
-        await projector?.caughtUp();
-        await sealer.caughtUp();
         await relay?.caughtUp();
         for (const consumer of consumers) await consumer.caughtUp();
         if ((await scheduler.runUntilIdle()) === 0) return;
@@ -220,8 +216,6 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
       // Side by side: each may wait for a fetch in flight (a Kafka consumer's long poll).
       await Promise.all(consumers.map((consumer) => consumer.stop()));
       await relay?.stop();
-      await sealer.stop();
-      await projector?.stop();
       for (const close of closers) await close();
       notifier.close();
       messenger.close();

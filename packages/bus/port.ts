@@ -1,8 +1,9 @@
 /**
  * The bus port: an ordered, checkpointed feed of the event log for consumers that act outside the
  * event store (webhook dispatch, e-mail). Two adapters:
- * - embedded (BUS=postgres): CheckpointedConsumer (packages/bus/consumer.ts) tails the event store
- *   itself; each batch and its checkpoint commit in one transaction, in global log order.
+ * - embedded (BUS=postgres): a process's consumers form one ConsumerGroup (packages/bus/consumer.ts)
+ *   tailing the event store itself; each batch and its checkpoints commit in one transaction, in
+ *   global log order.
  * - Kafka (BUS=kafka): KafkaRelay (packages/bus/kafka/relay.ts) publishes the log to a topic
  *   keyed by stream id; KafkaBusConsumer (packages/bus/kafka/consumer.ts) reads it in a consumer
  *   group. Order holds per stream (per partition), delivery is at-least-once.

@@ -6,9 +6,10 @@ export interface DomainEvent<T extends string = string, D = unknown> {
 
 /**
  * An event as a decider decides it: the domain fact, without the public object (`data.object`)
- * that the command handler attaches to the stored event where the aggregate has a `render`.
+ * that the command handler attaches to the stored event where the aggregate has a `render`
+ * (`Rendered` names the keys it attaches, where an event carries more than `object`).
  */
-export type Fact<E extends DomainEvent> = E extends { type: infer T; data: infer D } ? { type: T; data: Omit<D, 'object'> } : never;
+export type Fact<E extends DomainEvent, Rendered extends string = 'object'> = E extends { type: infer T; data: infer D } ? { type: T; data: Omit<D, Rendered> } : never;
 
 /**
  * An aggregate as a Decider: pure functions, no I/O, no clock (time comes inside the command).
@@ -30,13 +31,15 @@ export interface Decider<Command, State, Event extends DomainEvent> {
  */
 export interface Render<State, Event extends DomainEvent> {
   object(state: State, event: Event): unknown;
+  /** Other objects an event carries after `object`, by key (a funding contribution's events carry its campaign too). */
+  alongside?(state: State, event: Event): Record<string, unknown> | undefined;
   internal?: readonly Event['type'][];
 }
 
 /**
  * The events as they are stored: each fact followed by the public object of the aggregate as it
  * stands after it, where the aggregate renders one (`{ ...fact, data: { ...data, object } }`, so
- * the bytes are those deciders wrote when they attached it themselves).
+ * the bytes are those deciders wrote when they attached it themselves), and any objects `alongside` after it.
  */
 export function rendered<State, Event extends DomainEvent>(aggregate: Pick<Decider<unknown, State, Event>, 'evolve' | 'render'>, state: State, facts: Event[]): Event[] {
   const render = aggregate.render;
@@ -44,7 +47,7 @@ export function rendered<State, Event extends DomainEvent>(aggregate: Pick<Decid
   let s = state;
   return facts.map((fact) => {
     s = aggregate.evolve(s, fact);
-    return render.internal?.includes(fact.type) ? fact : ({ ...fact, data: { ...(fact.data as object), object: render.object(s, fact) } } as Event);
+    return render.internal?.includes(fact.type) ? fact : ({ ...fact, data: { ...(fact.data as object), object: render.object(s, fact), ...render.alongside?.(s, fact) } } as Event);
   });
 }
 

@@ -28,3 +28,8 @@ export class Refusal extends Error {
 export function isRefused(err: unknown, ...codes: ErrorCode[]): err is Refusal | ApiError {
   return (err instanceof Refusal || err instanceof ApiError) && (codes.length === 0 || codes.includes(err.code));
 }
+
+/** The field a refusal names, whichever of the two kinds it comes as (the catcher renames it for its own command). */
+export function refusedField(err: Refusal | ApiError): string | undefined {
+  return err instanceof Refusal ? err.field : err.param;
+}

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Migration } from '../core/migration.js';
-import type { ConsumerSpec } from '../bus/consumer.js';
+import type { SelfCheckpointedSpec } from '../bus/consumer.js';
 import { eventHash, extendGlobalChain, GENESIS_HASH } from './hash-chain.js';
 import type { EventStore, RecordedEvent } from './port.js';
 
@@ -38,25 +38,69 @@ export const auditChainMigrations: readonly Migration[] = [
   },
 ];
 
-/** The sealer: a checkpointed reader of the log whose checkpoint row is also the chain's head. */
-export function chainSealer(every = CHECKPOINT_EVERY): ConsumerSpec {
+interface Head {
+  position: string | null;
+  events: number;
+  chain: string;
+}
+
+/**
+ * The sealer: a checkpointed reader of the log whose checkpoint row is also the chain's head. A
+ * batch is one statement (docs/performance.md step 28): the head moved from where this sealer left
+ * it (position, count and chain hash compared, so a head changed behind its back is read again,
+ * never overwritten) to the batch's end, with the checkpoints the batch crossed; the first batch
+ * inserts the head. The head it left is remembered, so a batch reads nothing first, but after a
+ * start or a head that moved.
+ */
+export function chainSealer(every = CHECKPOINT_EVERY): SelfCheckpointedSpec {
+  let known: Head | null = null;
   return {
     name: SEALER,
     checkpointTable: HEAD,
-    async handle(trx, events) {
-      const head = await trx(HEAD).where({ name: SEALER }).first<{ events: string; chain_hash: string }>('events', 'chain_hash');
-      let count = Number(head.events);
-      let chain = head.chain_hash;
+    async applyAlone(knex, expected, events) {
+      if (known?.position !== expected) known = await readHead(knex);
+      if (known.position !== expected) return false;
+      const from = known;
+      let count = from.events;
+      let chain = from.chain;
       const checkpoints: { events: number; position: string; chain_hash: string }[] = [];
       for (const e of events) {
         chain = extendGlobalChain(chain, e.hash);
         count += 1;
         if (count % every === 0) checkpoints.push({ events: count, position: e.position, chain_hash: chain });
       }
-      if (checkpoints.length > 0) await trx(CHECKPOINTS).insert(checkpoints).onConflict('events').ignore();
-      await trx(HEAD).where({ name: SEALER }).update({ events: count, chain_hash: chain });
+      const position = events[events.length - 1]!.position;
+      known = null; // unknown until the statement says
+      const result = await knex.raw<{ rows: { sealed: number }[] }>(
+        `WITH moved AS (
+           UPDATE ${HEAD} SET position = ?, events = ?, chain_hash = ?, updated_at = now()
+           WHERE name = ? AND position IS NOT DISTINCT FROM ? AND events = ? AND chain_hash = ?
+           RETURNING name
+         ), first AS (
+           INSERT INTO ${HEAD} (name, position, updated_at, events, chain_hash)
+           SELECT ?, ?, now(), ?, ? WHERE CAST(? AS text) IS NULL AND NOT EXISTS (SELECT 1 FROM moved)
+           ON CONFLICT (name) DO NOTHING
+           RETURNING name
+         ), sealed AS (
+           INSERT INTO ${CHECKPOINTS} (events, position, chain_hash)
+           SELECT c.events, c.position, c.chain_hash FROM json_to_recordset(?::json) AS c(events bigint, position text, chain_hash text)
+           WHERE EXISTS (SELECT 1 FROM moved UNION ALL SELECT 1 FROM first)
+           ON CONFLICT (events) DO NOTHING
+         )
+         SELECT (SELECT count(*) FROM moved)::int + (SELECT count(*) FROM first)::int AS sealed`,
+        [position, count, chain, SEALER, expected, from.events, from.chain, SEALER, position, count, chain, expected, JSON.stringify(checkpoints)],
+      );
+      if (result.rows[0]!.sealed !== 1) return false;
+      known = { position, events: count, chain };
+      return true;
     },
   };
+}
+
+/** The head as stored (the genesis when there is none yet). */
+async function readHead(knex: Knex): Promise<Head> {
+  const row = await knex(HEAD).where({ name: SEALER }).first<{ position: string | null; events: string; chain_hash: string } | undefined>('position', 'events', 'chain_hash');
+  return row ? { position: row.position, events: Number(row.events), chain: row.chain_hash } : { position: null, events: 0, chain: GENESIS_HASH };
 }
 
 /** Where the chains first stop matching: the event (none when events past the end were removed), and why. */

@@ -1,6 +1,7 @@
 import type { ConsumerSpec } from '../bus/consumer.js';
 import type { ErrorTable } from '../core/errors.js';
-import type { ChartPart } from '../domain/ledger/accounts.js';
+import type { ChartPart } from '../ledger/chart.js';
+import type { LedgerPart } from '../ledger/decider.js';
 import type { PublicEvents } from '../domain/public-events.js';
 import type { Process } from '../processes/process.js';
 import type { Kernel } from './kernel.js';
@@ -33,8 +34,10 @@ export interface FamilyModule<Api extends object, Needs extends readonly AnyFami
   readonly needs: Needs;
   /** Its error codes (`errors.ts` in its folder): what its refusals answer with, besides the kernel's. */
   readonly errors?: ErrorTable;
-  /** The kinds of ledger account its postings name (packages/domain/ledger/accounts.ts): its part of the chart of accounts. */
+  /** The kinds of ledger account its postings name (packages/ledger/chart.ts): its part of the chart of accounts. */
   readonly accounts?: ChartPart;
+  /** Its kinds of hold and the state its postings fold from entries (packages/ledger/decider.ts, docs/ledger.md). */
+  readonly ledger?: LedgerPart;
   /** Its job kinds (packages/processes): the scheduler runs exactly the kinds families declare. */
   readonly processes?: readonly Process<never>[];
   /** Its public events (packages/domain/<object>/public-events.ts): what webhooks deliver and automations are triggered by. */

@@ -5,7 +5,8 @@
  */
 import type { ConsumerSpec } from '../bus/consumer.js';
 import { assembleErrorCodes, KERNEL_ERROR_CODES, useErrorCatalogue, type ErrorCode, type ErrorSpec } from '../core/errors.js';
-import { assembleChart, useChart } from '../domain/ledger/accounts.js';
+import { assembleChart, useChart } from '../ledger/chart.js';
+import { useLedgerParts } from '../ledger/decider.js';
 import type { PublicEvents } from '../domain/public-events.js';
 import { PublicEventCatalogue } from '../domain/webhook-endpoint/event-types.js';
 import { outboxPurge } from '../processes/outbox-purge.js';
@@ -135,6 +136,9 @@ useErrorCatalogue(ERROR_CODES);
 /** The chart of accounts (docs/ledger.md): every family's `accounts`. The ledger checks every posting against it (`useChart`, called here). */
 export const CHART = assembleChart(FAMILIES.flatMap((family) => (family.accounts ? [{ owner: family.name, accounts: family.accounts }] : [])));
 useChart(CHART);
+
+/** The families' kinds of hold and reducers: the ledger folds and completes what they register (docs/ledger.md, "Recipes"). */
+useLedgerParts(FAMILIES.flatMap((family) => (family.ledger ? [{ owner: family.name, part: family.ledger }] : [])));
 
 /** Builds every family on the kernel; its bus consumers in their registered order. */
 export function openFamilies(kernel: Kernel): BuiltFamilies<FamilyApis> {

@@ -1,5 +1,6 @@
 import { runLedger } from '../domain/ledger/commands.js';
-import type { BalanceRef } from '../domain/ledger/events.js';
+import type { BalanceRef } from '../ledger/entry.js';
+import { settleDue } from '../domain/payment-intent/postings.js';
 import { defineProcess, lanes } from './process.js';
 
 /** When pending funds become available: the balance moves what is due from pending to available. */
@@ -8,6 +9,6 @@ export const ledgerSettlement = defineProcess<BalanceRef>({
   handler:
     ({ store, clock }) =>
     async ({ merchantId, environment, currency }) => {
-      await runLedger(store, clock, merchantId, environment, currency, { type: 'settle_due' }, { merchant_id: merchantId, environment, actor: 'scheduler', occurred_at: clock.now().toISOString() });
+      await runLedger(store, clock, merchantId, environment, currency, settleDue(), { merchant_id: merchantId, environment, actor: 'scheduler', occurred_at: clock.now().toISOString() });
     },
 });

@@ -1,6 +1,5 @@
-import { CheckpointedConsumer } from '../../packages/bus/consumer.js';
 import { chainSealer } from '../../packages/eventstore/audit-chain.js';
-import { createBusConsumerFor, runProcess } from '../processes.js';
+import { createConsumersFor, runProcess } from '../processes.js';
 import { openSystem } from '../system.js';
 
 /**
@@ -14,10 +13,7 @@ import { openSystem } from '../system.js';
  */
 runProcess('dispatcher', async (config, log) => {
   const system = await openSystem(config, { log });
-  const consumers = [
-    ...system.busConsumers.map((spec) => createBusConsumerFor(config, { knex: system.knex, store: system.store, log }, spec)),
-    new CheckpointedConsumer(system.knex, system.store, chainSealer(), log),
-  ];
+  const consumers = createConsumersFor(config, { knex: system.knex, store: system.store, log }, system.busConsumers, [{ spec: chainSealer() }]);
   try {
     for (const consumer of consumers) await consumer.start();
   } catch (err) {

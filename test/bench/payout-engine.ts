@@ -6,9 +6,10 @@
  * one payout, no other payout, and available = funding − Σ(amount + fee) in the ledger and in
  * GET /api/v1/balance, nothing left reserved.
  */
+import { postPayment } from '../../packages/domain/payment-intent/postings.js';
 import { performance } from 'node:perf_hooks';
 import { runLedger } from '../../packages/domain/ledger/commands.js';
-import { balanceOf, ledgerDecider } from '../../packages/domain/ledger/decider.js';
+import { balanceOf, ledgerDecider } from '../../packages/ledger/decider.js';
 import { balanceStream } from '../../packages/domain/ledger/events.js';
 import { createMerchant } from '../../packages/domain/merchant/commands.js';
 import { loadState } from '../../packages/eventstore/command-handler.js';
@@ -46,7 +47,7 @@ export async function benchPayoutEngine(serverUrl: string): Promise<PayoutEngine
     const merchant = await createMerchant(system.store, system.clock, 'Bench payout engine', 'bench');
     const key = merchant.api_keys.sandbox;
     await runLedger(system.store, system.clock, merchant.id, 'sandbox', 'xof',
-      { type: 'post_payment', source: 'pi_bench_engine', clearing: 'operator_clearing:wave', amount: FUNDING, fee: 0, availableOn: system.clock.now() },
+      postPayment({ source: 'pi_bench_engine', clearing: 'operator_clearing:wave', amount: FUNDING, fee: 0, availableOn: system.clock.now() }),
       { merchant_id: merchant.id, environment: 'sandbox', actor: 'bench', occurred_at: system.clock.now().toISOString() });
     const { csv } = batchCsv();
 

@@ -11,6 +11,7 @@
  * fixed rate (60 % of the in-process maximum) for 30 s, and five consecutive closed-loop slices of
  * 10 s whose last ÷ first shows a cost that grows with history. BENCH_PAYOUT_ROWS picks rows.
  */
+import { postPayment } from '../../packages/domain/payment-intent/postings.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -18,7 +19,7 @@ import { defaultApiWorkers } from '../../packages/core/config.js';
 import { freePort } from '../../packages/core/embedded-postgres.js';
 import { loadState } from '../../packages/eventstore/command-handler.js';
 import { runLedger } from '../../packages/domain/ledger/commands.js';
-import { balanceOf, ledgerDecider } from '../../packages/domain/ledger/decider.js';
+import { balanceOf, ledgerDecider } from '../../packages/ledger/decider.js';
 import { balanceStream } from '../../packages/domain/ledger/events.js';
 import { createMerchant } from '../../packages/domain/merchant/commands.js';
 import { DISPATCH_CONSUMER } from '../../packages/webhooks/dispatcher.js';
@@ -108,6 +109,8 @@ export interface ProcessModelResult {
   lag: BackgroundLag;
   /** CPU seconds of the service's processes (primary, API workers, PostgreSQL) per complete payout, load and lag. */
   cpuPerPayoutMs: number;
+  /** Statements the primary sent per complete payout (BEGIN and COMMIT included), load and lag (statement-counter.ts). */
+  primaryStatementsPerPayout: number;
   /** Resident memory of each standalone process at the end of its run, the primary first (empty where /proc is not readable). */
   rssBytes: number[];
   /** The primary's CPU profile reduced to its top frames (BENCH_PROFILE_DIR), or null. */
@@ -181,7 +184,7 @@ async function fundedMerchant(service: BenchService, n: number): Promise<Funded>
     merchant.id,
     'sandbox',
     'xof',
-    { type: 'post_payment', source: `pi_bench_${n}`, clearing: 'operator_clearing:wave', amount: FUNDING, fee: 0, availableOn: clock.now() },
+    postPayment({ source: `pi_bench_${n}`, clearing: 'operator_clearing:wave', amount: FUNDING, fee: 0, availableOn: clock.now() }),
     meta,
   );
   return { id: merchant.id, key: merchant.api_keys.sandbox };
@@ -336,6 +339,7 @@ async function withStandalone<T>(service: BenchService, databaseUrl: string, mer
     RATE_LIMIT: 'off',
     RATE_LIMIT_ADDRESS: 'off',
     LOG_LEVEL: 'warn',
+    BENCH_STATEMENTS_DIR: STATEMENTS_DIR,
   }, [], [...process.execArgv, ...nodeArgs]); // the bench's Node flags are make start's (Makefile)
   let worker: LoadWorker | null = null;
   try {
@@ -378,7 +382,9 @@ async function processModelRun(service: BenchService, databaseUrl: string, merch
   progress(`  the standalone service with API_WORKERS=${API_WORKERS}: ${merchants.length} merchants against ${API_WORKERS} API workers and the background…`);
   if (PROFILE_DIR) fs.mkdirSync(PROFILE_DIR, { recursive: true });
   const profiling = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
-  const { value, rssBytes } = await withStandalone(service, databaseUrl, merchants, profiling, async ({ worker, group, primary }) => {
+  const counter = ['--import', new URL('./statement-counter.js', import.meta.url).href];
+  const { value, rssBytes } = await withStandalone(service, databaseUrl, merchants, [...profiling, ...counter], async ({ worker, group, primary }) => {
+    const statementsFrom = await statementsSent(primary);
     const cpuFrom = processCpuSeconds();
     const fromUs = monotonicUs();
     const loadStarted = performance.now();
@@ -390,6 +396,7 @@ async function processModelRun(service: BenchService, databaseUrl: string, merch
     progress(`  waiting for the background: ${payouts} payouts final, their webhooks delivered…`);
     const lag = await backgroundLag(service, merchants, payouts, loadEnded);
     const toUs = monotonicUs();
+    const statements = (await statementsSent(primary)) - statementsFrom;
     const cpuDuringLoad = { wallSeconds: (loadEnded - loadStarted) / 1000, seconds: cpuByGroup(cpuFrom, cpuAtEnd, group) };
     const cpuAfterLoad = { wallSeconds: (performance.now() - loadEnded) / 1000, seconds: cpuByGroup(cpuAtEnd, processCpuSeconds(), group) };
     const serviceCpu = SERVICE_GROUPS.reduce((sum, g) => sum + (cpuDuringLoad.seconds[g] ?? 0) + (cpuAfterLoad.seconds[g] ?? 0), 0);
@@ -410,6 +417,7 @@ async function processModelRun(service: BenchService, databaseUrl: string, merch
       scenario,
       lag: { ...lag, received: receiver.received.length, verified, verifyFailures: failures, cpuDuringLoad, cpuAfterLoad },
       cpuPerPayoutMs: lag.final > 0 ? (1000 * serviceCpu) / lag.final : Number.NaN,
+      primaryStatementsPerPayout: lag.final > 0 ? statements / lag.final : Number.NaN,
       window,
       primary,
     };
@@ -417,7 +425,7 @@ async function processModelRun(service: BenchService, databaseUrl: string, merch
   // The profile is written when the primary exits.
   const file = PROFILE_DIR ? newestProfile(PROFILE_DIR, value.primary) : null;
   const profile = file ? [`  the primary's CPU profile over the load and the lag (${file}):`, ...summaryText(summarize(JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile, value.window), 20)] : null;
-  return { scenario: value.scenario, lag: value.lag, cpuPerPayoutMs: value.cpuPerPayoutMs, rssBytes, profile };
+  return { scenario: value.scenario, lag: value.lag, cpuPerPayoutMs: value.cpuPerPayoutMs, primaryStatementsPerPayout: value.primaryStatementsPerPayout, rssBytes, profile };
 }
 
 /**
@@ -461,6 +469,23 @@ async function laterRuns(
     return { openLoop, decay, check };
   });
   return { openLoop: value.openLoop, decay: value.decay ? { ...value.decay, rssBytes } : null, check: value.check };
+}
+
+/** Where the standalone service's processes append their statement counts (statement-counter.ts). */
+const STATEMENTS_DIR = fs.mkdtempSync(`${os.tmpdir()}/sika-bench-statements-`);
+
+/** Statements `pid` has sent so far: asks it (SIGUSR2) and waits for the count it appends. */
+async function statementsSent(pid: number): Promise<number> {
+  const file = `${STATEMENTS_DIR}/statements.${pid}`;
+  const lines = () => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean) : []);
+  const before = lines().length;
+  process.kill(pid, 'SIGUSR2');
+  for (let waited = 0; waited < 10_000; waited += 10) {
+    const now = lines();
+    if (now.length > before) return Number(now[now.length - 1]);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return Number.NaN;
 }
 
 /** Microseconds of the monotonic clock V8's profiles use. */
@@ -551,7 +576,8 @@ export function payoutsText(r: PayoutsResult): string[] {
         (lag.verifyFailures.length > 0 ? `\n    verify failures: ${lag.verifyFailures.join('; ')}` : '') +
         `\n    CPU seconds during the load (${fixed(lag.cpuDuringLoad.wallSeconds, 1)} s, warm-up included): ${cpuText(lag.cpuDuringLoad)}` +
         `\n    CPU seconds after it, until caught up (${fixed(lag.cpuAfterLoad.wallSeconds, 1)} s): ${cpuText(lag.cpuAfterLoad)}` +
-        `\n    CPU per complete payout (${SERVICE_GROUPS.join(', ')}; load and lag): ${fixed(pm.cpuPerPayoutMs, 2)} ms`,
+        `\n    CPU per complete payout (${SERVICE_GROUPS.join(', ')}; load and lag): ${fixed(pm.cpuPerPayoutMs, 2)} ms` +
+        `\n    statements the primary sent per complete payout (load and lag): ${fixed(pm.primaryStatementsPerPayout, 1)}`,
     );
   }
   out.push(
@@ -660,6 +686,7 @@ export function payoutsJson(r: PayoutsResult) {
           received: pm.lag.received,
           verified: pm.lag.verified,
           cpu_ms_per_payout: round(pm.cpuPerPayoutMs, 3),
+          primary_statements_per_payout: round(pm.primaryStatementsPerPayout, 2),
           cpu_s_during_load: { wall_s: round(pm.lag.cpuDuringLoad.wallSeconds, 2), ...roundAll(pm.lag.cpuDuringLoad.seconds) },
           cpu_s_after_load: { wall_s: round(pm.lag.cpuAfterLoad.wallSeconds, 2), ...roundAll(pm.lag.cpuAfterLoad.seconds) },
         }

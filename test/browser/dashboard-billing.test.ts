@@ -10,11 +10,12 @@
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import t, { type Test } from 'tap';
-import { accessibilityProblems, homeBalance, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard } from '../support/dashboard.js';
+import { accessibilityProblems, homeBalance, listsAt, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard } from '../support/dashboard.js';
 import { operatorAnswers, snNumber } from '../support/payment-intents.js';
 import { settle } from '../support/webhooks.js';
 import { createProduct, createSubscription, get } from '../support/billing.js';
 import { balance } from '../support/payouts.js';
+import { knexCardBook } from '../../services/rail-recipients.js';
 
 const { svc, browser, signedIn } = await startDashboard(t);
 await browser.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: svc.baseUrl });
@@ -22,6 +23,14 @@ await browser.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: 
 const clean = async (t: Test, page: Page, what: string) => {
   t.same(await accessibilityProblems(page), [], `${what}: no serious or critical axe violation`);
   t.same(await overflowAt(page), [], `${what}: no horizontal scroll at 320 px`);
+};
+
+/** A list's rows at 320 px are cards, each value labelled by its column (and at 1280 px no column is cut). */
+const cardsAt320 = async (t: Test, page: Page, what: string) => {
+  t.same((await listsAt(page, 1280)).cut, [], `${what}: at 1280 px no column cut`);
+  const narrow = await listsAt(page, 320);
+  t.ok(narrow.cards, `${what}: at 320 px every row is a card`);
+  t.same(narrow.unlabelled, [], `${what}: each value labelled by its column`);
 };
 
 t.test('billing: a customer, a product and price, a subscription, its invoice paid, cancel at period end then now', async (t) => {
@@ -70,8 +79,9 @@ t.test('billing: a customer, a product and price, a subscription, its invoice pa
   await subscribe.getByLabel('Customer').selectOption({ label: 'Fatou Ndiaye (fatou@example.com)' });
   await subscribe.getByLabel('Price').selectOption(products[0].prices.find((p: { recurring: { interval: string } }) => p.recurring.interval === 'month').id);
   await subscribe.getByRole('button', { name: 'Subscribe' }).dblclick();
-  await page.getByRole('heading', { name: /^Subscription sub_/ }).waitFor();
+  await page.getByRole('heading', { name: 'Fatou Ndiaye · Abonnement Pro', level: 1 }).waitFor();
   const subs = (await get(svc, key, '/api/v1/merchant/subscriptions')).data;
+  t.equal(await page.locator('.object-heading').getByRole('button', { name: `Copy the id: ${subs[0].id}` }).count(), 1, "the subscription's heading: its customer and product, then its id, copyable");
   t.equal(subs.length, 1, 'a double click subscribes once');
   t.match(subs[0], { customer: customerId, status: 'active', items: [{ price: products[0].prices[0].id, quantity: 1 }] });
   const facts = page.locator('dl.facts');
@@ -80,8 +90,12 @@ t.test('billing: a customer, a product and price, a subscription, its invoice pa
   t.match(await page.getByRole('region', { name: 'Usage' }).textContent(), /no metered price/);
 
   const invoiceId = subs[0].latest_invoice as string;
-  await page.getByRole('region', { name: 'Invoices' }).getByRole('link', { name: invoiceId }).click();
-  await page.getByRole('heading', { name: `Invoice ${invoiceId}` }).waitFor();
+  const ofSubscription = page.getByRole('region', { name: 'Invoices' }).getByRole('row', { name: new RegExp(invoiceId) });
+  t.equal(await ofSubscription.getByRole('rowheader').textContent(), 'Abonnement Pro', "a subscription's invoices, each led by what it is for (its product)");
+  await ofSubscription.getByRole('link', { name: 'Abonnement Pro' }).click();
+  await page.getByRole('heading', { name: 'Fatou Ndiaye · Abonnement Pro', level: 1 }).waitFor();
+  t.equal(new URL(page.url()).pathname, `/dashboard/invoices/${invoiceId}`, "the invoice's page");
+  t.equal(await page.locator('.object-heading').getByRole('button', { name: `Copy the id: ${invoiceId}` }).count(), 1, "the invoice's heading: its customer and what it is for, then its id, copyable");
   const invoiceFacts = page.locator('dl.facts');
   t.match(await invoiceFacts.textContent(), /StatusOpen.*Amount dueF\sCFA\s5,000.*PaidF\sCFA\s0.*RemainingF\sCFA\s5,000/);
   t.match(await page.getByRole('region', { name: 'Lines' }).getByRole('row').nth(1).textContent(), /1 × price_.*1F\sCFA\s5,000F\sCFA\s5,000/);
@@ -114,7 +128,12 @@ t.test('billing: a customer, a product and price, a subscription, its invoice pa
 
   await navigate(page, 'Invoices');
   const invoices = page.getByRole('region', { name: 'Invoices' });
-  await invoices.getByRole('row', { name: new RegExp(`${invoiceId}.*Paid`) }).waitFor();
+  await invoices.getByRole('row', { name: new RegExp(`Fatou Ndiaye.*Paid.*${invoiceId}`) }).waitFor();
+  t.same(await invoices.getByRole('columnheader').allTextContents(), ['Customer', 'Status', 'Amount due', 'Remaining', 'Due on', 'Id'], 'the invoices: the customer first, the id last');
+  t.equal(await invoices.getByRole('rowheader').first().textContent(), 'Fatou NdiayeAbonnement Pro', "each led by its customer's name, what it is for under it");
+  await invoices.getByRole('button', { name: `Copy the id: ${invoiceId}` }).click();
+  t.equal(await page.evaluate('navigator.clipboard.readText()'), invoiceId, "the id's button copies it");
+  await cardsAt320(t, page, 'invoices');
   await page.getByLabel('Status').selectOption({ label: 'Open' });
   await page.getByText('No invoice.').waitFor();
   await page.getByLabel('Status').selectOption({ label: 'Paid' });
@@ -133,18 +152,53 @@ t.test('billing: a customer, a product and price, a subscription, its invoice pa
   t.equal(await page.getByRole('button', { name: /^Cancel/ }).count(), 0, 'nothing left to cancel');
 
   await navigate(page, 'Subscriptions');
-  await page.getByRole('region', { name: 'Subscriptions' }).getByRole('row', { name: /Canceled/ }).waitFor();
+  const subscriptionList = page.getByRole('region', { name: 'Subscriptions' });
+  await subscriptionList.getByRole('row', { name: new RegExp(`Fatou Ndiaye.*Canceled.*${subs[0].id}`) }).waitFor();
+  t.same(await subscriptionList.getByRole('columnheader').allTextContents(), ['Customer', 'Status', 'Period ends', 'Id'], 'the subscriptions: the customer first, the id last');
+  t.equal(await subscriptionList.getByRole('rowheader').first().textContent(), 'Fatou NdiayeAbonnement Pro', "each led by its customer's name, the product under it");
+  await cardsAt320(t, page, 'subscriptions');
   await clean(t, page, 'subscriptions');
   await screenshot(page, 'billing-subscriptions');
+  await page.getByLabel('Language').selectOption('fr');
+  const abonnements = page.getByRole('region', { name: 'Abonnements' });
+  await abonnements.getByRole('columnheader', { name: 'Client' }).waitFor();
+  t.same(await abonnements.getByRole('columnheader').allTextContents(), ['Client', 'Statut', 'Fin de période', 'Identifiant'], 'in French');
+  t.equal(await abonnements.getByRole('rowheader').first().textContent(), 'Fatou NdiayeAbonnement Pro', 'still led by the customer');
+  await page.goto(`${svc.baseUrl}/dashboard/invoices`);
+  await page.getByRole('region', { name: 'Factures' }).getByRole('rowheader', { name: 'Fatou Ndiaye' }).waitFor();
+  t.equal(await page.getByRole('region', { name: 'Factures' }).getByRole('rowheader').first().textContent(), 'Fatou NdiayeAbonnement Pro', 'the invoices in French, led by the customer (named once the customers are read)');
+  await page.getByLabel('Langue').selectOption('en');
 
   await navigate(page, 'Customers');
   await page.getByRole('link', { name: 'fatou@example.com' }).waitFor();
   await clean(t, page, 'customers');
   await screenshot(page, 'billing-customers');
   await page.getByRole('link', { name: 'fatou@example.com' }).click();
-  await page.getByRole('region', { name: 'Subscriptions' }).getByRole('row', { name: /Canceled/ }).waitFor();
-  await page.getByRole('region', { name: 'Invoices' }).getByRole('row', { name: new RegExp(`${invoiceId}.*Paid`) }).waitFor();
+  await page.getByRole('region', { name: 'Subscriptions' }).getByRole('row', { name: /Abonnement Pro.*Canceled/ }).waitFor();
+  await page.getByRole('region', { name: 'Invoices' }).getByRole('row', { name: new RegExp(`Abonnement Pro.*Paid.*${invoiceId}`) }).waitFor();
+  const savedCards = page.getByRole('region', { name: 'Saved cards' });
+  await savedCards.getByText('No saved card.').waitFor();
+  t.pass('no saved card yet: the page says so');
+  // Cards are kept from Paystack's authorizations of card payments (paystack-live.test.ts pays one); here the service's own card book keeps two.
+  const book = knexCardBook(svc.system.knex, 'sandbox');
+  const kept = { merchantId: merchant.id, customerId, email: 'fatou@example.com', expMonth: '12', expYear: '2030' };
+  await book.save({ ...kept, authorizationCode: 'AUTH_once', signature: 'SIG_once', brand: 'mastercard', last4: '1111', expMonth: '03', expYear: '2027', reusable: false });
+  const visa = await book.save({ ...kept, authorizationCode: 'AUTH_visa', signature: 'SIG_visa', brand: 'visa', last4: '4081', reusable: true });
+  await page.reload();
+  await savedCards.getByRole('row', { name: /Visa/ }).waitFor();
+  t.same(await savedCards.getByRole('columnheader').allTextContents(), ['Card', 'Expires', 'Use', 'Token']);
+  const cardRows = await Promise.all((await savedCards.getByRole('row').all()).slice(1).map((row) => row.locator('th, td').allTextContents()));
+  t.same(cardRows.map((cells) => cells.slice(0, 3)), [['Visa •••• 4081', 'Dec 2030', 'Reusable'], ['Mastercard •••• 1111', 'Mar 2027', 'Single use']], 'each card: brand and last four, its expiry as en-GB writes it, reusable or single use');
+  t.equal(await savedCards.getByRole('button', { name: `Copy the id: ${visa}` }).count(), 1, 'its token, copyable');
+  await cardsAt320(t, page, 'a customer with saved cards');
   await clean(t, page, 'a customer');
+  await screenshot(page, 'billing-customer');
+  await page.getByLabel('Language').selectOption('fr');
+  const cartes = page.getByRole('region', { name: 'Cartes enregistrées' });
+  await cartes.getByRole('row', { name: /Visa/ }).waitFor();
+  t.same((await cartes.getByRole('row').nth(1).locator('th, td').allTextContents()).slice(0, 3), ['Visa •••• 4081', 'déc. 2030', 'Réutilisable'], 'in French: the expiry as fr-FR writes it');
+  t.equal((await cartes.getByRole('row').nth(2).locator('th, td').allTextContents())[2], 'Usage unique');
+  await page.getByLabel('Langue').selectOption('en');
 
   await page.getByRole('radio', { name: 'Live' }).check();
   await page.getByRole('alert').filter({ hasText: 'No such object in this environment.' }).waitFor();

@@ -11,8 +11,8 @@ import t, { type Test } from 'tap';
 import type { Page } from 'playwright-core';
 import { openPage } from '../support/browser.js';
 import { createProduct, createSubscription } from '../support/billing.js';
-import { createSession, payByMobileMoney } from '../support/checkout.js';
-import { accessibilityProblems, homeBalance, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard } from '../support/dashboard.js';
+import { createSession, openLink, payByMobileMoney } from '../support/checkout.js';
+import { accessibilityProblems, homeBalance, listsAt, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard } from '../support/dashboard.js';
 import { operatorAnswers, snNumber } from '../support/payment-intents.js';
 import { OPERATOR_DELAY_MS } from '../support/system.js';
 
@@ -39,16 +39,37 @@ t.test('checkout sessions: listed, one paid in a second tab, another expired, a 
   await page.getByRole('heading', { name: 'Checkout sessions', level: 1 }).waitFor();
   const rowOf = (id: string) => page.getByRole('row', { name: new RegExp(id) });
   await rowOf(toPay.id).waitFor();
-  const ids = await page.getByRole('row').filter({ has: page.getByRole('link', { name: /^cs_\w+$/ }) }).allTextContents();
+  const sessionIds = page.getByRole('button', { name: /^Copy the id: cs_/ });
+  const ids = await page.getByRole('row').filter({ has: sessionIds }).allTextContents();
   t.match(ids, [new RegExp(toExpire.id), new RegExp(toPay.id)], 'newest first');
+  const list = page.getByRole('region', { name: 'Sessions' });
+  t.same(await list.getByRole('columnheader').allTextContents(), ['Session', 'Amount', 'Status', 'Created', 'Hosted page', 'Id'], 'what the merchant recognises first, the id last');
+  t.equal(await rowOf(toPay.id).getByRole('rowheader').textContent(), 'awa@example.com', 'a session without a description led by its customer (linking to its page)');
+  t.equal(await rowOf(toExpire.id).getByRole('rowheader').textContent(), 'Session', 'one without a description or a customer is a session');
+  t.equal(await rowOf(toPay.id).getByRole('button', { name: `Copy the id: ${toPay.id}` }).count(), 1, 'the id last, copyable');
+  // A payment link's session carries the link's description, which leads it.
+  const link = (await svc.request('POST', '/api/v1/payment_links', { key, body: { amount: 3_000, currency: 'XOF', country: 'SN', description: 'Basket of mangoes' } })).body as { slug: string };
+  const fromLink = (await openLink(svc, link.slug)).sessionId!;
+  await page.reload();
+  t.equal(await rowOf(fromLink).getByRole('rowheader').textContent(), 'Basket of mangoes', 'a session with a description led by it');
+  t.same((await listsAt(page, 1280)).cut, [], 'at 1280 px no column cut');
+  const narrow = await listsAt(page, 320);
+  t.ok(narrow.cards, 'at 320 px each session is a card');
+  t.same(narrow.unlabelled, [], 'each value labelled by its column');
+  await page.getByLabel('Language').selectOption('fr');
+  await list.getByRole('columnheader', { name: 'Identifiant' }).waitFor();
+  t.match(await list.getByRole('columnheader').allTextContents(), ['Session', 'Montant', /./, /./, /./, 'Identifiant'], 'in French');
+  t.equal(await rowOf(toPay.id).getByRole('rowheader').textContent(), 'awa@example.com', 'still led by its customer');
+  await page.getByLabel('Langue').selectOption('en');
   t.match(await rowOf(toPay.id).textContent(), new RegExp(`${xof(7_500)}.*Open.*Unpaid`));
   t.equal(await rowOf(toPay.id).getByRole('link', { name: `Open the page of ${toPay.id}` }).getAttribute('href'), toPay.url, 'links to its hosted page');
   t.same(await accessibilityProblems(page), [], 'the list: no serious or critical axe violation');
   t.same(await overflowAt(page), [], 'no horizontal scroll at 320 px');
   await screenshot(page, 'checkout-sessions');
 
-  await rowOf(toPay.id).getByRole('link', { name: toPay.id, exact: true }).click();
-  await page.getByRole('heading', { name: `Session ${xof(7_500)}` }).waitFor();
+  await rowOf(toPay.id).getByRole('link', { name: 'awa@example.com' }).click();
+  await page.getByRole('heading', { name: `awa@example.com · ${xof(7_500)}`, level: 1 }).waitFor();
+  t.equal(await page.locator('.object-heading').getByRole('button', { name: `Copy the id: ${toPay.id}` }).count(), 1, "the session's heading: its customer and amount, then its id, copyable");
   t.match(await page.locator('dl.facts').first().textContent(), /StatusOpen.*PaymentUnpaid.*awa@example\.com/);
   const fees = page.getByRole('region', { name: 'Its fee by operator' });
   const orange = fees.getByRole('row', { name: /^Orange Money/ });
@@ -78,7 +99,7 @@ t.test('checkout sessions: listed, one paid in a second tab, another expired, a 
 
   // Another is expired from its page, confirmed first.
   await page.getByRole('link', { name: 'All checkout sessions' }).click();
-  await rowOf(toExpire.id).getByRole('link', { name: toExpire.id, exact: true }).click();
+  await rowOf(toExpire.id).getByRole('link', { name: 'Session', exact: true }).click();
   await page.getByRole('button', { name: 'Expire now' }).click();
   await page.getByRole('button', { name: 'Keep it open' }).click();
   t.match((await svc.request('GET', `/api/v1/checkout/sessions/${toExpire.id}`, { key })).body, { status: 'open' }, 'kept open: nothing sent');
@@ -105,10 +126,10 @@ t.test('checkout sessions: listed, one paid in a second tab, another expired, a 
   await navigate(page, 'Checkout');
   await page.getByLabel('Show').selectOption('expired');
   await rowOf(toExpire.id).waitFor();
-  t.equal(await page.getByRole('link', { name: /^cs_\w+$/ }).count(), 1, 'the expired one only');
+  t.equal(await page.getByRole('button', { name: /^Copy the id: cs_/ }).count(), 1, 'the expired one only');
   await page.getByLabel('Show').selectOption('complete');
   await rowOf(toPay.id).waitFor();
-  t.equal(await page.getByRole('link', { name: /^cs_\w+$/ }).count(), 2, 'the two paid');
+  t.equal(await page.getByRole('button', { name: /^Copy the id: cs_/ }).count(), 2, 'the two paid');
   // Their money on the home page, as the API's balance has it (sandbox payments settle at once).
   const balance = (await svc.request('GET', '/api/v1/balance', { key, headers: { 'x-environment': 'sandbox' } })).body as { available: { currency: string; amount: number }[] };
   const available = balance.available.find((b) => b.currency === 'xof')?.amount ?? 0;
@@ -143,7 +164,7 @@ t.test('checkout sessions: eleven page by page', async (t) => {
   t.ok(await pager.getByRole('button', { name: 'Previous' }).isDisabled(), 'the first page has no previous');
   await pager.getByRole('button', { name: 'Next' }).click();
   await page.getByRole('row', { name: new RegExp(made[0]!.id) }).waitFor();
-  t.equal(await page.getByRole('link', { name: /^cs_\w+$/ }).count(), 1, 'the oldest alone on page two');
+  t.equal(await page.getByRole('button', { name: /^Copy the id: cs_/ }).count(), 1, 'the oldest alone on page two');
   t.ok(await pager.getByRole('button', { name: 'Next' }).isDisabled(), 'and no page three');
   await pager.getByRole('button', { name: 'Previous' }).click();
   await page.getByRole('row', { name: new RegExp(made[10]!.id) }).waitFor();

@@ -7,7 +7,7 @@
  * execution; axe-core and 320 px.
  */
 import t from 'tap';
-import { accessibilityProblems, homeBalance, navigate, overflowAt, PASSWORD, refusals, screenshot, scriptProblems, signInWithPassword, startDashboard } from '../support/dashboard.js';
+import { accessibilityProblems, homeBalance, listsAt, navigate, overflowAt, PASSWORD, refusals, screenshot, scriptProblems, signInWithPassword, startDashboard } from '../support/dashboard.js';
 import { snNumber } from '../support/payment-intents.js';
 import { settle } from '../support/payout-engine.js';
 import { fund, OPERATOR_DELAY_MS } from '../support/payouts.js';
@@ -48,8 +48,9 @@ t.test('payout batches: a bad line shown and fixed, executed with progress and l
   // The fixed file: checked, then reviewed and executed. The third wallet (ending 01) fails at the operator.
   await upload.getByLabel('CSV file').setInputFiles({ name: 'june.csv', mimeType: 'text/csv', buffer: csv(line(10_000, snNumber('67'), 'SUP-1'), line(20_000, snNumber('68'), 'SUP-2'), line(5_000, snNumber('01'), 'SUP-3')) });
   await upload.getByRole('button', { name: 'Check the file' }).click();
-  await page.getByRole('heading', { name: /^Batch / }).waitFor();
+  await page.getByRole('heading', { name: /^3 payouts · F\sCFA\s35,000$/, level: 1 }).waitFor();
   const batchId = new URL(page.url()).pathname.split('/').at(-1)!;
+  t.equal(await page.locator('.object-heading').getByRole('button', { name: `Copy the id: ${batchId}` }).count(), 1, "the batch's heading: its payouts and total, then its id, copyable");
   const batch = (await svc.request('GET', `/api/v1/payout-engine/batches/${batchId}`, { key, headers: { 'x-environment': 'sandbox' } })).body as { total_amount: number; total_fee: number; status: string };
   t.match(batch, { total_amount: 35_000, status: 'validated' }, 'the API holds the checked batch');
   t.match(await page.locator('.facts').textContent(), /Checked, not executed.*3.*35,000/);
@@ -118,9 +119,23 @@ t.test('payout batches: a batch the balance cannot cover is refused at execution
 
   await page.getByRole('link', { name: 'All payout batches' }).click();
   // The list may first show what it had cached, then what it asks for again.
-  const row = page.getByRole('row', { name: new RegExp(`${batchId}.*Canceled`) });
+  const row = page.getByRole('row', { name: new RegExp(`Canceled.*${batchId}`) });
   await row.waitFor();
-  t.match(await row.textContent(), /2.*30,000.*Canceled/, 'listed with its payouts, total and status');
+  t.match(await row.textContent(), /^2 payouts.*30,000.*Canceled/, 'listed with its payouts, total and status');
+  const list = page.getByRole('region', { name: 'Batches' });
+  t.same(await list.getByRole('columnheader').allTextContents(), ['Batch', 'Total', 'Status', 'Created', 'Id'], 'led by what the batch pays, the id last');
+  t.equal(await row.getByRole('rowheader').getByRole('link').getAttribute('href'), `/dashboard/payout-batches/${batchId}`, 'its payouts link to its page');
+  t.equal(await row.getByRole('button', { name: `Copy the id: ${batchId}` }).count(), 1, 'the id, copyable');
+  t.same((await listsAt(page, 1280)).cut, [], 'at 1280 px no column cut');
+  const narrow = await listsAt(page, 320);
+  t.ok(narrow.cards, 'at 320 px each batch is a card');
+  t.same(narrow.unlabelled, [], 'each value labelled by its column');
+  t.same(await accessibilityProblems(page), [], 'the list: no serious or critical axe violation');
+  await page.getByLabel('Language').selectOption('fr');
+  const lots = page.getByRole('region', { name: 'Lots' });
+  await lots.getByRole('rowheader', { name: '2 virements' }).waitFor();
+  t.match(await lots.getByRole('columnheader').allTextContents(), ['Lot', /./, /./, /./, 'Identifiant'], 'in French, led by its payouts');
+  await page.getByLabel('Langue').selectOption('en');
   await page.getByLabel('Status').selectOption('completed');
   await page.getByText('No batch yet.').waitFor();
   await page.getByLabel('Status').selectOption('');

@@ -105,7 +105,7 @@ t.test('a consumer leaves its stored checkpoint behind batches it acts on none o
   await consumer.start();
   t.teardown(() => consumer.stop());
   const moves: string[] = [];
-  const count = (q: { sql: string; bindings?: unknown[] }) => void (/bus_checkpoints/.test(q.sql) && q.bindings?.includes(name) && moves.push(q.sql));
+  const count = (q: { sql: string; bindings?: unknown[] }) => void (/bus_checkpoints/.test(q.sql) && JSON.stringify(q.bindings ?? []).includes(name) && moves.push(q.sql));
   knex.on('query', count);
 
   const handledOnce = new Promise<void>((resolve) => (wanted = resolve));
@@ -139,7 +139,7 @@ t.test('a consumer whose checkpoint something waits on (deferMs 0, the projector
   // Resolves when the consumer's own statement has moved the checkpoint: neither caughtUp() nor stop() is called before.
   const moved = new Promise<void>((resolve) => {
     const onAnswer = (_response: unknown, q: { sql: string; bindings?: unknown[] }) => {
-      if (/^update "bus_checkpoints"/.test(q.sql) && q.bindings?.includes(name)) {
+      if (/^update "bus_checkpoints"/i.test(q.sql) && JSON.stringify(q.bindings ?? []).includes(name)) {
         knex.off('query-response', onAnswer);
         resolve();
       }

@@ -1,3 +1,4 @@
+import { postPayment, settleDue as settleDueAction } from '../../packages/domain/payment-intent/postings.js';
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
 import { unixSeconds } from '../../packages/core/clock.js';
@@ -23,13 +24,13 @@ function pendingPayment(svc: TestService, merchantId: string, amount: number) {
     merchantId,
     'sandbox',
     'xof',
-    { type: 'post_payment', source: `pi_test_${randomUUID().replace(/-/g, '')}`, clearing: 'operator_clearing:wave', amount, fee: 100, availableOn: new Date(at.getTime() + DAY) },
+    postPayment({ source: `pi_test_${randomUUID().replace(/-/g, '')}`, clearing: 'operator_clearing:wave', amount, fee: 100, availableOn: new Date(at.getTime() + DAY) }),
     { merchant_id: merchantId, environment: 'sandbox', actor: 'test', occurred_at: at.toISOString() },
   );
 }
 
 function settleDue(svc: TestService, merchantId: string) {
-  return runLedger(svc.system.store, svc.clock, merchantId, 'sandbox', 'xof', { type: 'settle_due' }, { merchant_id: merchantId, environment: 'sandbox', actor: 'test' });
+  return runLedger(svc.system.store, svc.clock, merchantId, 'sandbox', 'xof', settleDueAction(), { merchant_id: merchantId, environment: 'sandbox', actor: 'test' });
 }
 
 function ledgerBalanceCli(svc: TestService, merchantId: string, at: number) {

@@ -5,7 +5,7 @@
  */
 import t from 'tap';
 import { fold } from '../../packages/core/decider.js';
-import { ledgerDecider } from '../../packages/domain/ledger/decider.js';
+import { ledgerDecider } from '../../packages/ledger/decider.js';
 import { balanceStream, type LedgerEvent } from '../../packages/domain/ledger/events.js';
 import { fundedContract } from '../support/escrow.js';
 import { activeCampaign, contribute, settle } from '../support/funding.js';

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import t, { type Test } from 'tap';
 import { derivedId } from '../../packages/core/ids.js';
-import { fundingCampaignDecider } from '../../packages/domain/funding-campaign/decider.js';
+import { fundingCampaignAggregate } from '../../packages/domain/funding-campaign/render.js';
 import { handleCommand } from '../../packages/eventstore/command-handler.js';
 import { fundingPayoutMend } from '../../packages/processes/index.js';
 import { assertError, assertOk } from '../support/assertions.js';
@@ -283,7 +283,7 @@ t.test('payouts of released funds: to the campaign payout method at close, never
   const campaignPayoutId = randomUUID();
   const claim = { id: campaignPayoutId, payoutId: derivedId('po', `${m2.id}|sandbox|api|funding_payout:${campaignPayoutId}`), payoutMethodId: method2, amountMinor: 5_000, feeMinor: 0, status: 'requested' as const, failureReason: null, createdAt: svc.clock.now().toISOString() };
   await svc.system.scheduler.enqueuer(fundingPayoutMend.job)({ ...owner, campaignId: second.id, campaignPayoutId }, new Date(svc.clock.now().getTime() + 60_000));
-  await handleCommand(svc.system.store, `funding_campaign-${second.id}`, fundingCampaignDecider, { type: 'request_payout', owner, at: svc.clock.now(), payout: claim }, { merchant_id: m2.id, environment: 'sandbox', actor: 'test' });
+  await handleCommand(svc.system.store, `funding_campaign-${second.id}`, fundingCampaignAggregate, { type: 'request_payout', owner, at: svc.clock.now(), payout: claim }, { merchant_id: m2.id, environment: 'sandbox', actor: 'test' });
   t.match((await svc.request('GET', `/api/v1/funding/campaigns/${second.id}/payouts`, { key: k2 })).body.data, [{ status: 'requested' }], 'claimed, the process died');
   await settle(svc, 60_000);
   t.match((await svc.request('GET', `/api/v1/funding/campaigns/${second.id}/payouts`, { key: k2 })).body.data, [{ status: 'created', payoutId: claim.payoutId }], 'the mend made it');

@@ -3,10 +3,11 @@
  * of each order with what is still pending (what settlements are due from), settlements, and the
  * entries the balance's seller_funds sum over; a refund's reversals fill in the refund row.
  */
+import { holdOnSeller, postOrderPayment, refundOrder, settleShare } from '../../packages/domain/marketplace-order/postings.js';
 import t from 'tap';
 import { fold, rendered, type Fact } from '../../packages/core/decider.js';
-import type { LedgerAction } from '../../packages/domain/ledger/commands.js';
-import { ledgerDecider, type LedgerCommand } from '../../packages/domain/ledger/decider.js';
+import type { LedgerAction } from '../../packages/ledger/decider.js';
+import { ledgerDecider, type LedgerCommand } from '../../packages/ledger/decider.js';
 import type { LedgerEvent } from '../../packages/domain/ledger/events.js';
 import { orderAggregate } from '../../packages/domain/marketplace-order/render.js';
 import type { OrderCommand } from '../../packages/domain/marketplace-order/decider.js';
@@ -32,7 +33,7 @@ t.test('payment, refund, settlement and a seller payout, as rows', async (t) => 
     log.push(...events);
     await spec.given(events.map((e) => ({ ...e, metadata })));
   };
-  await post({ type: 'post_order_payment', orderId: 'o1', clearing: 'card_clearing', amount: 10_000, fee: 300, shares: [{ sellerRef: 'ra', sellerId: 'a', amount: 6_000 }, { sellerRef: 'rb', sellerId: 'b', amount: 2_000 }], commission: 2_000 });
+  await post(postOrderPayment({ orderId: 'o1', clearing: 'card_clearing', amount: 10_000, fee: 300, shares: [{ sellerRef: 'ra', sellerId: 'a', amount: 6_000 }, { sellerRef: 'rb', sellerId: 'b', amount: 2_000 }], commission: 2_000 }));
   await spec.thenRows(t, 'read.marketplace_shares', [
     { order_id: 'o1', seller_ref: 'ra', seller_id: 'a', pending: '6000' },
     { order_id: 'o1', seller_ref: 'rb', seller_id: 'b', pending: '2000' },
@@ -48,12 +49,12 @@ t.test('payment, refund, settlement and a seller payout, as rows', async (t) => 
   const paid = decide({ type: 'mark_paid', owner, at, fee: 300 }, created);
   const refunded = decide({ type: 'refund', owner, at, refundId: 'f1', amountMinor: 1_000, reason: 'late' }, [...created, ...paid]);
   await spec.given(refunded.map((e) => ({ ...e, metadata })));
-  await post({ type: 'refund_order', refundId: 'f1', orderId: 'o1', amount: 1_000 });
+  await post(refundOrder({ refundId: 'f1', orderId: 'o1', amount: 1_000 }));
   const [refund] = await spec.thenRows(t, 'read.marketplace_refunds', [{ id: 'f1', order_id: 'o1', merchant_id: 'acct_p', status: 'succeeded' }]);
   t.match(refund!.object, { amountMinor: 1_000, reason: 'late', commissionReversedMinor: 200, sellerReversals: [{ sellerId: 'a', amountMinor: 600, fromPendingMinor: 600 }, { sellerId: 'b', amountMinor: 200, fromPendingMinor: 200 }] });
 
-  await post({ type: 'settle_share', orderId: 'o1', sellerRef: 'ra' });
-  await post({ type: 'hold_payout', source: 'po_1', amount: 5_000, fee: 100, from: { kind: 'seller', seller: { sellerRef: 'ra', sellerId: 'a' } } });
+  await post(settleShare({ orderId: 'o1', sellerRef: 'ra' }));
+  await post(holdOnSeller({ source: 'po_1', amount: 5_000, fee: 100, seller: { sellerRef: 'ra', sellerId: 'a' } }));
   await spec.thenRows(t, 'read.marketplace_shares', [
     { order_id: 'o1', seller_ref: 'ra', pending: '0' },
     { order_id: 'o1', seller_ref: 'rb', pending: '1800' },

@@ -5,6 +5,7 @@
  * the events on the payout stream, the ledger at each step (hold, paid, failed), repeated
  * callbacks, the reconcile job, and a projection rebuild that reproduces the read models.
  */
+import { holdOnAvailable } from '../../packages/domain/payout/postings.js';
 import type { Knex } from 'knex';
 import t, { type Test } from 'tap';
 import { runLedger } from '../../packages/domain/ledger/commands.js';
@@ -294,7 +295,7 @@ t.test('a failed payout: repeated failure callbacks release the funds once', asy
 t.test('reconcile: a hold whose payout was never created is released', async (t) => {
   const { merchant: m, key } = await fundedMerchant(svc, FUNDS);
   const meta = { merchant_id: m.id, environment: 'sandbox' as const, actor: 'test', occurred_at: svc.clock.now().toISOString() };
-  const hold = (source: string) => runLedger(svc.system.store, svc.clock, m.id, 'sandbox', 'xof', { type: 'hold_payout', source, amount: 5_000, fee: 100 }, meta);
+  const hold = (source: string) => runLedger(svc.system.store, svc.clock, m.id, 'sandbox', 'xof', holdOnAvailable({ source, amount: 5_000, fee: 100 }), meta);
 
   await t.test('called directly', async (t) => {
     const ghost = 'po_ghost00000000000000000001';

@@ -4,8 +4,10 @@
  * against the ledger's own stream.
  */
 import type { Test } from 'tap';
-import { balanceOf, isBalanced } from '../../packages/domain/ledger/decider.js';
-import { escrowAccount, type LedgerEvent } from '../../packages/domain/ledger/events.js';
+import { balanceOf } from '../../packages/ledger/decider.js';
+import { isBalanced } from '../../packages/ledger/entry.js';
+import { escrowAccount } from '../../packages/domain/escrow/postings.js';
+import type { LedgerEvent } from '../../packages/domain/ledger/events.js';
 import { balanceStream } from '../../packages/domain/ledger/events.js';
 import { confirm, createIntent, mobileMoney, snNumber } from './payment-intents.js';
 import { fund, ledgerOf } from './payouts.js';

@@ -3,7 +3,7 @@
  * campaign's ledger account as the balance stream holds it (not the read model).
  */
 import { fold } from '../../packages/core/decider.js';
-import { balanceOf, ledgerDecider } from '../../packages/domain/ledger/decider.js';
+import { balanceOf, ledgerDecider } from '../../packages/ledger/decider.js';
 import { balanceStream, type LedgerEvent } from '../../packages/domain/ledger/events.js';
 import type { TestResponse, TestService } from './system.js';
 

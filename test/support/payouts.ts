@@ -4,11 +4,12 @@
  * itself, the sandbox test numbers, coded error assertions, and a connector wrapper that can keep
  * the sandbox operator silent.
  */
+import { postPayment } from '../../packages/domain/payment-intent/postings.js';
 import { randomUUID } from 'node:crypto';
 import { quoteFee } from '../../packages/catalog/index.js';
 import { fold } from '../../packages/core/decider.js';
 import { runLedger } from '../../packages/domain/ledger/commands.js';
-import { ledgerDecider } from '../../packages/domain/ledger/decider.js';
+import { ledgerDecider } from '../../packages/ledger/decider.js';
 import { balanceStream, type LedgerEvent } from '../../packages/domain/ledger/events.js';
 import type { CreatedMerchant } from '../../packages/domain/merchant/commands.js';
 import type { PayoutInitiation, PayoutRequest, Rails } from '../../packages/connectors/port.js';
@@ -99,7 +100,7 @@ export async function fund(svc: TestService, merchantId: string, amount: number,
     merchantId,
     environment,
     currency,
-    { type: 'post_payment', source: `pi_test_${randomUUID().replace(/-/g, '')}`, clearing: 'operator_clearing:wave', amount, fee: 0, availableOn: svc.clock.now() },
+    postPayment({ source: `pi_test_${randomUUID().replace(/-/g, '')}`, clearing: 'operator_clearing:wave', amount, fee: 0, availableOn: svc.clock.now() }),
     { merchant_id: merchantId, environment, actor: 'test', occurred_at: svc.clock.now().toISOString() },
   );
 }

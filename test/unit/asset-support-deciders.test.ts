@@ -8,7 +8,7 @@ import { sniffContentType } from '../../packages/domain/asset/content-types.js';
 import type { AssetCommand } from '../../packages/domain/asset/decider.js';
 import { assetAggregate } from '../../packages/domain/asset/render.js';
 import type { AssetCreated, AssetUploaded } from '../../packages/domain/asset/events.js';
-import { supportTicketDecider } from '../../packages/domain/support-ticket/decider.js';
+import { supportTicketAggregate } from '../../packages/domain/support-ticket/render.js';
 import type { TicketSubmitted } from '../../packages/domain/support-ticket/events.js';
 import { spec } from '../support/decider-spec.js';
 
@@ -71,7 +71,7 @@ t.test('magic numbers', async (t) => {
 });
 
 t.test('support ticket: submitted once, forwarded once', async (t) => {
-  const tickets = spec(supportTicketDecider);
+  const tickets = spec(supportTicketAggregate);
   const ticket: TicketSubmitted = {
     id: 't1', ...owner, name: 'Awa', email: 'awa@example.com', subject: 'Help', message: 'Hi', category: 'other',
     context: { merchantName: 'Boutique', livemode: false, actor: 'key_1', userId: null, requestId: 'req_1', userAgent: null, page: null, relatedObject: null },

@@ -5,10 +5,10 @@
  * a direction and an amount, feature flags set and deleted, admin keys revoked once.
  */
 import t from 'tap';
-import { ApiError } from '../../packages/core/errors.js';
+import { Refusal } from '../../packages/core/refusal.js';
 import { activationCheck } from '../../packages/domain/country-activation/commands.js';
 import { countryActivationAggregate } from '../../packages/domain/country-activation/render.js';
-import { featureFlagDecider } from '../../packages/domain/feature-flag/decider.js';
+import { featureFlagAggregate } from '../../packages/domain/feature-flag/render.js';
 import { PAYMENT_CAPABILITY_TRANSITIONS, type PaymentCapabilityCommand } from '../../packages/domain/payment-capability/decider.js';
 import { paymentCapabilityAggregate } from '../../packages/domain/payment-capability/render.js';
 import { platformAdminDecider } from '../../packages/domain/platform-admin/decider.js';
@@ -76,14 +76,14 @@ t.test('activations: one per country and currency; replaced; deleted; the check 
   const payin = activationCheck(rule, 'payin', 'SN', param);
   t.doesNotThrow(() => payin(100));
   t.doesNotThrow(() => payin(1_000));
-  t.throws(() => payin(99), new ApiError('IKW-CFG-002', 'SN takes amounts from 100 to 1000 on this account', 'amount'));
+  t.throws(() => payin(99), new Refusal('IKW-CFG-002', 'SN takes amounts from 100 to 1000 on this account', 'amount'));
   t.throws(() => payin(1_001), { code: 'IKW-CFG-002' });
-  t.throws(() => activationCheck(rule, 'payout', 'SN', param), { code: 'IKW-CFG-001', param: 'transaction_country' });
+  t.throws(() => activationCheck(rule, 'payout', 'SN', param), { code: 'IKW-CFG-001', field: 'transaction_country' });
   t.doesNotThrow(() => activationCheck(null, 'payout', 'SN', param)(10 ** 12), 'no activation: the catalog decides');
 });
 
 t.test('feature flags are set and deleted; admin keys are revoked once', async (t) => {
-  const flags = spec(featureFlagDecider);
+  const flags = spec(featureFlagAggregate);
   const set = { type: 'set' as const, flag: { id: 'f-1', key: 'batch_payouts', merchantId: null, isEnabled: true, description: null, at: T0.toISOString() } };
   const history = flags.history(set);
   flags.given(history).when(set).thenMatch(t, [{ type: 'feature_flag.set', data: { object: { key: 'batch_payouts', isEnabled: true } } }], 'set again: changed');

@@ -1,6 +1,7 @@
 /** The checkout session and payment link Deciders on their own: expiry, attempts, cancel, and the single-use claim. */
 import t from 'tap';
-import { checkoutSessionDecider, sessionStatus, toCheckoutSessionObject, type CheckoutSessionCommand } from '../../packages/domain/checkout-session/decider.js';
+import { checkoutSessionDecider, sessionStatus, type CheckoutSessionCommand } from '../../packages/domain/checkout-session/decider.js';
+import { toCheckoutSessionObject } from '../../packages/domain/checkout-session/render.js';
 import type { CheckoutSessionCreated } from '../../packages/domain/checkout-session/events.js';
 import type { PaymentLinkCommand } from '../../packages/domain/payment-link/decider.js';
 import { paymentLinkAggregate, toPaymentLinkObject } from '../../packages/domain/payment-link/render.js';

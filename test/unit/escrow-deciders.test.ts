@@ -4,14 +4,17 @@
  * walked) and the ledger's escrow entries (funding, release, payout hold, refund: each balances,
  * the escrow account never goes below zero, none is posted twice).
  */
+import { fundEscrow, fundEscrowFromPayment, holdOnEscrow, refundEscrow, releaseEscrow } from '../../packages/domain/escrow/postings.js';
+import { completePayout } from '../../packages/domain/payout/postings.js';
 import t from 'tap';
 import { isRefused } from '../../packages/core/refusal.js';
 import { fold } from '../../packages/core/decider.js';
 import { contractStatus, ESCROW_TRANSITIONS, resolutionAmounts, type EscrowCommand, type EscrowState } from '../../packages/domain/escrow/decider.js';
 import { escrowAggregate } from '../../packages/domain/escrow/render.js';
 import type { ContractCreated, ContractStatus, Release } from '../../packages/domain/escrow/events.js';
-import { balanceOf, isBalanced, ledgerDecider, type LedgerCommand } from '../../packages/domain/ledger/decider.js';
-import { escrowAccount } from '../../packages/domain/ledger/events.js';
+import { balanceOf, ledgerDecider, type LedgerCommand } from '../../packages/ledger/decider.js';
+import { isBalanced } from '../../packages/ledger/entry.js';
+import { escrowAccount } from '../../packages/domain/escrow/postings.js';
 import { spec } from '../support/decider-spec.js';
 
 const owner = { merchantId: 'acct_1', environment: 'sandbox' } as const;
@@ -184,18 +187,18 @@ t.test('the ledger’s escrow entries balance, never overdraw escrow, and post o
   const ctx = { merchantId: 'acct_1', environment: 'sandbox' as const, currency: 'xof', at: T0 };
   let n = 0;
   const cmd = (c: Record<string, unknown>): LedgerCommand => ({ ...ctx, newEntryId: () => `txn_${++n}`, ...c }) as LedgerCommand;
-  const pay = ledgerDecider.decide(cmd({ type: 'post_payment', source: 'pi_1', clearing: 'operator_clearing:wave', amount: 10_000, fee: 150, availableOn: T0, escrowContract: 'c1' }), ledgerDecider.initialState);
+  const pay = ledgerDecider.decide(cmd(fundEscrowFromPayment({ source: 'pi_1', clearing: 'operator_clearing:wave', amount: 10_000, fee: 150, contract: 'c1' })), ledgerDecider.initialState);
   t.equal(pay.length, 1, 'no settlement: escrow funds never become available by themselves');
   t.equal(pay[0]!.data.kind, 'escrow_funding');
   let state = fold(ledgerDecider, pay);
   t.equal(balanceOf(state, escrowAccount('c1')), 9_850);
   t.equal(balanceOf(state, 'pending') + balanceOf(state, 'available'), 0);
-  t.same(ledgerDecider.decide(cmd({ type: 'post_payment', source: 'pi_1', clearing: 'operator_clearing:wave', amount: 10_000, fee: 150, availableOn: T0, escrowContract: 'c1' }), state), [], 'posted once');
+  t.same(ledgerDecider.decide(cmd(fundEscrowFromPayment({ source: 'pi_1', clearing: 'operator_clearing:wave', amount: 10_000, fee: 150, contract: 'c1' })), state), [], 'posted once');
 
   const moves = [
-    cmd({ type: 'release_escrow', source: 'r1', contract: 'c1', amount: 4_000 }),
-    cmd({ type: 'hold_payout', source: 'po_1', amount: 2_900, fee: 100, from: { kind: 'escrow', contract: 'c1' } }),
-    cmd({ type: 'refund_escrow', source: 'rf1', contract: 'c1', amount: 2_850, to: 'operator_clearing:wave' }),
+    cmd(releaseEscrow({ source: 'r1', contract: 'c1', amount: 4_000 })),
+    cmd(holdOnEscrow({ source: 'po_1', amount: 2_900, fee: 100, contract: 'c1' })),
+    cmd(refundEscrow({ source: 'rf1', contract: 'c1', amount: 2_850, to: 'operator_clearing:wave' })),
   ];
   for (const m of moves) {
     const events = ledgerDecider.decide(m, state);
@@ -204,8 +207,8 @@ t.test('the ledger’s escrow entries balance, never overdraw escrow, and post o
     t.same(ledgerDecider.decide(m, state), [], `${m.type} is posted once`);
   }
   t.same([balanceOf(state, escrowAccount('c1')), balanceOf(state, 'available'), balanceOf(state, 'reserved')], [0, 4_000, 3_000]);
-  t.throws(() => ledgerDecider.decide(cmd({ type: 'release_escrow', source: 'r2', contract: 'c1', amount: 1 }), state), /holds 0/, 'escrow never goes below zero');
-  const paid = ledgerDecider.decide(cmd({ type: 'complete_payout', source: 'po_1', clearing: 'operator_clearing:wave' }), state);
+  t.throws(() => ledgerDecider.decide(cmd(releaseEscrow({ source: 'r2', contract: 'c1', amount: 1 })), state), /holds 0/, 'escrow never goes below zero');
+  const paid = ledgerDecider.decide(cmd(completePayout('po_1', 'operator_clearing:wave')), state);
   t.match(paid[0]!.data.lines, [{ account: 'reserved', amount: -3_000 }, { account: 'operator_clearing:wave', amount: 2_900 }, { account: 'fees', amount: 100 }], 'the payout sends the release less its fee');
-  t.equal(refusalOf(() => ledgerDecider.decide(cmd({ type: 'fund_escrow', source: 'c2', contract: 'c2', amount: 4_001 }), state)), 'IKW-BAL-001');
+  t.equal(refusalOf(() => ledgerDecider.decide(cmd(fundEscrow({ source: 'c2', contract: 'c2', amount: 4_001 })), state)), 'IKW-BAL-001');
 });

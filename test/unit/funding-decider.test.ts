@@ -8,9 +8,12 @@ import t from 'tap';
 import { isRefused } from '../../packages/core/refusal.js';
 import { fold } from '../../packages/core/decider.js';
 import { CAMPAIGN_TRANSITIONS, fundingCampaignDecider, payableOf, raisedOf, type FundingCampaignCommand } from '../../packages/domain/funding-campaign/decider.js';
+import { fundingCampaignAggregate } from '../../packages/domain/funding-campaign/render.js';
 import type { CampaignCreated, CampaignStatus, ContributionCreated, FundingModel } from '../../packages/domain/funding-campaign/events.js';
 import { persistentMapWork } from '../../packages/core/persistent-map.js';
-import { balanceOf, isBalanced, ledgerDecider, type LedgerCommand } from '../../packages/domain/ledger/decider.js';
+import { balanceOf, ledgerDecider, type LedgerCommand } from '../../packages/ledger/decider.js';
+import { isBalanced } from '../../packages/ledger/entry.js';
+import { moveCampaignFunds, type CampaignMove } from '../../packages/domain/funding-campaign/postings.js';
 import { spec } from '../support/decider-spec.js';
 
 const at = new Date('2026-01-01T00:00:00Z');
@@ -18,7 +21,7 @@ const later = (ms: number) => new Date(at.getTime() + ms);
 const DAY = 86_400_000;
 const owner = { merchantId: 'acct_1', environment: 'sandbox' as const };
 const stranger = { merchantId: 'acct_2', environment: 'sandbox' as const };
-const campaigns = spec(fundingCampaignDecider);
+const campaigns = spec(fundingCampaignAggregate);
 
 const campaign = (fundingModel: FundingModel = 'keep_what_you_raise', targetAmountMinor: number | null = 10_000): CampaignCreated => ({
   id: 'c1', merchantId: 'acct_1', environment: 'sandbox', slug: 'abcdefghijklmnop', url: 'http://x/funding/abcdefghijklmnop', title: 'Roof', description: null,
@@ -133,7 +136,7 @@ t.test('payouts never take more than the released funds; a failed one gives its 
 
 t.test('ledger: campaign moves balance, post once per source, and hold what the campaign says', async (t) => {
   const ctx = { merchantId: 'acct_1', environment: 'sandbox' as const, currency: 'xof', at, newEntryId: (() => { let n = 0; return () => `txn_${++n}`; })() };
-  const moves = (m: Extract<LedgerCommand, { type: 'move_campaign_funds' }>['moves']): LedgerCommand => ({ ...ctx, type: 'move_campaign_funds', campaign: 'c1', moves: m });
+  const moves = (m: CampaignMove[]): LedgerCommand => ({ ...ctx, ...moveCampaignFunds('c1', m) });
   const ledger = spec(ledgerDecider);
   const inflow = ledger.history(moves([
     { kind: 'contribution', source: 'a', clearing: 'operator_clearing:orange_money', amount: 6_000 },
@@ -200,7 +203,7 @@ t.test('folding and cancelling thousands of contributions costs work linear in t
 
 t.test("the balance stream's fold and a cancel's refunds cost work linear in the entries", async (t) => {
   const ctx = { merchantId: 'acct_1', environment: 'sandbox' as const, currency: 'xof', at, newEntryId: (() => { let n = 0; return () => `txn_${++n}`; })() };
-  const moves = (m: Extract<LedgerCommand, { type: 'move_campaign_funds' }>['moves']): LedgerCommand => ({ ...ctx, type: 'move_campaign_funds', campaign: 'c1', moves: m });
+  const moves = (m: CampaignMove[]): LedgerCommand => ({ ...ctx, ...moveCampaignFunds('c1', m) });
   const workOf = (n: number) => {
     let state = ledgerDecider.initialState;
     for (let i = 0; i < n; i++) for (const e of ledgerDecider.decide(moves([{ kind: 'contribution', source: `k${i}`, clearing: 'card_clearing', amount: 100 }]), state)) state = ledgerDecider.evolve(state, e);

@@ -4,15 +4,18 @@
  * arithmetic, and a fast-check property: random sequences of payments, refunds, settlements and payouts
  * keep every invariant after each step.
  */
+import { holdOnSeller, marketplaceOrders, postOrderPayment, refundOrder, settleShare } from '../../packages/domain/marketplace-order/postings.js';
+import { completePayout, releasePayout } from '../../packages/domain/payout/postings.js';
 import fc from 'fast-check';
 import t from 'tap';
 import { persistentMapWork } from '../../packages/core/persistent-map.js';
 import { fold, type Fact } from '../../packages/core/decider.js';
 import { commissionRuleAggregate } from '../../packages/domain/commission-rule/render.js';
 import { commissionOn, type CommissionRuleCreated } from '../../packages/domain/commission-rule/events.js';
-import { allocateRefund } from '../../packages/domain/ledger/allocation.js';
-import type { LedgerAction } from '../../packages/domain/ledger/commands.js';
-import { balanceOf as fundsBalance, isBalanced, ledgerDecider as fundsDecider, type LedgerCommand as FundsCommand, type LedgerState as FundsState } from '../../packages/domain/ledger/decider.js';
+import { allocateRefund } from '../../packages/domain/marketplace-order/allocation.js';
+import type { LedgerAction } from '../../packages/ledger/decider.js';
+import { balanceOf as fundsBalance, familyState, ledgerDecider as fundsDecider, type LedgerCommand as FundsCommand, type LedgerState as FundsState } from '../../packages/ledger/decider.js';
+import { isBalanced } from '../../packages/ledger/entry.js';
 import type { LedgerEvent as MarketplaceFundsEvent } from '../../packages/domain/ledger/events.js';
 import { ORDER_TRANSITIONS, type OrderCommand, type OrderState } from '../../packages/domain/marketplace-order/decider.js';
 import { orderAggregate } from '../../packages/domain/marketplace-order/render.js';
@@ -120,15 +123,8 @@ t.test('orders: the transition table, walked', async (t) => {
 });
 
 const funds = (c: LedgerAction, when = at) => ({ ...c, ...ref, at: when, newEntryId: ids }) as FundsCommand;
-const payment = funds({
-  type: 'post_order_payment',
-  orderId: 'o1',
-  clearing: 'operator_clearing:orange_money',
-  amount: 10_000,
-  fee: 150,
-  shares: sellerShares(order.lines).map((s) => ({ sellerRef: s.sellerRef, sellerId: s.sellerId, amount: s.amountMinor })),
-  commission: 2_000,
-});
+const paymentOf = { orderId: 'o1', clearing: 'operator_clearing:orange_money', amount: 10_000, fee: 150, shares: sellerShares(order.lines).map((s) => ({ sellerRef: s.sellerRef, sellerId: s.sellerId, amount: s.amountMinor })), commission: 2_000 };
+const payment = funds(postOrderPayment(paymentOf));
 
 t.test('funds: the split balances, is posted once, and a refund takes settled shares from available', async (t) => {
   const ledger = spec(fundsDecider);
@@ -140,33 +136,33 @@ t.test('funds: the split balances, is posted once, and a refund takes settled sh
     t.equal(fundsBalance(s, 'operator_clearing:orange_money'), -10_000);
   });
   ledger.given(paid).when(payment).thenNothing(t, 'posted once');
-  const settled = ledger.given(paid).history(funds({ type: 'settle_share', orderId: 'o1', sellerRef: 'ra' }));
-  ledger.given(settled).when(funds({ type: 'settle_share', orderId: 'o1', sellerRef: 'ra' })).thenNothing(t, 'settled once');
-  ledger.given(settled).when(funds({ type: 'refund_order', refundId: 'f1', orderId: 'o1', amount: 5_000 })).thenMatch(t, [
+  const settled = ledger.given(paid).history(funds(settleShare({ orderId: 'o1', sellerRef: 'ra' })));
+  ledger.given(settled).when(funds(settleShare({ orderId: 'o1', sellerRef: 'ra' }))).thenNothing(t, 'settled once');
+  ledger.given(settled).when(funds(refundOrder({ refundId: 'f1', orderId: 'o1', amount: 5_000 }))).thenMatch(t, [
     { type: 'ledger.entry_posted', data: { kind: 'order_refund', commission: 1_000, reversals: [{ sellerRef: 'ra', amount: 2_400, fromPending: 0 }, { sellerRef: 'rb', amount: 1_600, fromPending: 1_600 }] } },
   ]);
   // The seller has been paid out: their available funds no longer cover their share of a refund.
-  const paidOut = ledger.given(settled).history(funds({ type: 'hold_payout', source: 'po_9', amount: 4_800, fee: 0, from: { kind: 'seller', seller: { sellerRef: 'ra', sellerId: 'a' } } }));
-  ledger.given(paidOut).when(funds({ type: 'refund_order', refundId: 'f2', orderId: 'o1', amount: 100 })).thenThrows(t, { code: 'IKW-MKT-006', param: 'amountMinor' });
-  t.throws(() => fundsDecider.decide(funds({ ...payment, orderId: 'o2', commission: 1 } as FundsCommand), fold(fundsDecider, [])), 'shares and commission must add up');
+  const paidOut = ledger.given(settled).history(funds(holdOnSeller({ source: 'po_9', amount: 4_800, fee: 0, seller: { sellerRef: 'ra', sellerId: 'a' } })));
+  ledger.given(paidOut).when(funds(refundOrder({ refundId: 'f2', orderId: 'o1', amount: 100 }))).thenThrows(t, { code: 'IKW-MKT-006', param: 'amountMinor' });
+  t.throws(() => fundsDecider.decide(funds(postOrderPayment({ ...paymentOf, orderId: 'o2', commission: 1 })), fold(fundsDecider, [])), 'shares and commission must add up');
 });
 
 t.test('funds: a payout to a seller is held from available, then paid or given back, once', async (t) => {
   const ledger = spec(fundsDecider);
-  const settled = ledger.given([]).history(payment, funds({ type: 'settle_share', orderId: 'o1', sellerRef: 'ra' }));
+  const settled = ledger.given([]).history(payment, funds(settleShare({ orderId: 'o1', sellerRef: 'ra' })));
   const seller = { sellerRef: 'ra', sellerId: 'a', amount: 4_000 };
-  ledger.given(settled).when(funds({ type: 'hold_payout', source: 'po_1', amount: 4_701, fee: 100, from: { kind: 'seller', seller } })).thenThrows(t, { code: 'IKW-MKT-007', param: 'amountMinor' });
-  const held = ledger.given(settled).when(funds({ type: 'hold_payout', source: 'po_1', amount: seller.amount, fee: 100, from: { kind: 'seller', seller } })).thenState((s) => {
+  ledger.given(settled).when(funds(holdOnSeller({ source: 'po_1', amount: 4_701, fee: 100, seller }))).thenThrows(t, { code: 'IKW-MKT-007', param: 'amountMinor' });
+  const held = ledger.given(settled).when(funds(holdOnSeller({ source: 'po_1', amount: seller.amount, fee: 100, seller }))).thenState((s) => {
     t.equal(fundsBalance(s, 'seller_available:ra'), 700);
     t.equal(fundsBalance(s, 'seller_payouts'), 4_100);
   });
-  ledger.given(held).when(funds({ type: 'hold_payout', source: 'po_1', amount: seller.amount, fee: 100, from: { kind: 'seller', seller } })).thenNothing(t, 'held once');
-  const paid = ledger.given(held).when(funds({ type: 'complete_payout', source: 'po_1', clearing: 'operator_clearing:orange_money' })).thenState((s) => {
+  ledger.given(held).when(funds(holdOnSeller({ source: 'po_1', amount: seller.amount, fee: 100, seller }))).thenNothing(t, 'held once');
+  const paid = ledger.given(held).when(funds(completePayout('po_1', 'operator_clearing:orange_money'))).thenState((s) => {
     t.equal(fundsBalance(s, 'seller_payouts'), 0);
     t.equal(fundsBalance(s, 'fees'), 150 + 100);
   });
-  ledger.given(paid).when(funds({ type: 'release_payout', source: 'po_1' })).thenNothing(t, 'a paid payout gives nothing back');
-  ledger.given(held).when(funds({ type: 'release_payout', source: 'po_1' })).thenState((s) => t.equal(fundsBalance(s, 'seller_available:ra'), 4_800, 'all of it back'));
+  ledger.given(paid).when(funds(releasePayout('po_1'))).thenNothing(t, 'a paid payout gives nothing back');
+  ledger.given(held).when(funds(releasePayout('po_1'))).thenState((s) => t.equal(fundsBalance(s, 'seller_available:ra'), 4_800, 'all of it back'));
 });
 
 /**
@@ -202,23 +198,23 @@ t.test('property: random sequences keep the invariants after each step', async (
             const createdState = fold(orderAggregate, created);
             decidedOrder = [...created, ...orderAggregate.decide({ type: 'mark_paid', owner, at, fee: Math.min(s.fee, amountMinor) }, createdState)];
             const shares = sellerShares(lines).map((x) => ({ sellerRef: x.sellerRef, sellerId: x.sellerId, amount: x.amountMinor }));
-            decidedFunds = fundsDecider.decide(funds({ type: 'post_order_payment', orderId, clearing: 'card_clearing', amount: amountMinor, fee: Math.min(s.fee, amountMinor), shares, commission: commissionMinor }), fundsState);
+            decidedFunds = fundsDecider.decide(funds(postOrderPayment({ orderId, clearing: 'card_clearing', amount: amountMinor, fee: Math.min(s.fee, amountMinor), shares, commission: commissionMinor })), fundsState);
           } else if (s.kind === 'refund') {
             if (!orderState.order) continue;
             const amountMinor = Math.max(1, Math.floor(orderState.order.amountMinor * s.fraction));
             const refundId = `f${i}`;
             // As the service does: both decided on the same states, appended together or not at all.
             decidedOrder = orderAggregate.decide({ type: 'refund', owner, at, refundId, amountMinor, reason: null }, orderState);
-            decidedFunds = fundsDecider.decide(funds({ type: 'refund_order', refundId, orderId, amount: amountMinor }), fundsState);
+            decidedFunds = fundsDecider.decide(funds(refundOrder({ refundId, orderId, amount: amountMinor })), fundsState);
           } else if (s.kind === 'settle') {
-            decidedFunds = fundsDecider.decide(funds({ type: 'settle_share', orderId, sellerRef: `r${s.seller}` }), fundsState);
+            decidedFunds = fundsDecider.decide(funds(settleShare({ orderId, sellerRef: `r${s.seller}` })), fundsState);
           } else {
             // A payout held, then paid or given back.
             const payoutId = `po_${i}`;
             const seller = { sellerRef: `r${s.seller}`, sellerId: `s${s.seller}`, amount: s.amount };
-            const held = fundsDecider.decide(funds({ type: 'hold_payout', source: payoutId, amount: seller.amount, fee: s.fee, from: { kind: 'seller', seller } }), fundsState);
+            const held = fundsDecider.decide(funds(holdOnSeller({ source: payoutId, amount: seller.amount, fee: s.fee, seller })), fundsState);
             const after = held.reduce(fundsDecider.evolve, fundsState);
-            const final: LedgerAction = s.paid ? { type: 'complete_payout', source: payoutId, clearing: 'bank_clearing' } : { type: 'release_payout', source: payoutId };
+            const final: LedgerAction = s.paid ? completePayout(payoutId, 'bank_clearing') : releasePayout(payoutId);
             decidedFunds = [...held, ...fundsDecider.decide(funds(final), after)];
           }
         } catch (err) {
@@ -253,7 +249,7 @@ function checkInvariants(orders: Map<string, Fact<OrderEvent>[]>, fundsEvents: M
     if (o.refundedMinor > o.order.amountMinor) throw new Error(`order ${id}: refunded beyond the amount`);
     const refunded = fundsEvents.filter((e) => e.data.kind === 'order_refund' && e.data.orderId === id).reduce((s, e) => s + e.data.amount, 0);
     if (refunded !== o.refundedMinor) throw new Error(`order ${id}: the funds and the order disagree on the refunds`);
-    const money = state.orders.get(id);
+    const money = familyState(state, marketplaceOrders).get(id);
     if (money && money.shares.some((s) => s.unrefunded < 0 || s.pending < 0 || s.pending > s.unrefunded)) throw new Error(`order ${id}: a share out of bounds`);
   }
 }
@@ -262,7 +258,7 @@ t.test("funds: folding a marketplace's orders costs work linear in them; states 
   const workOf = (n: number) => {
     const before = persistentMapWork();
     let state = fundsDecider.initialState;
-    for (let i = 0; i < n; i++) for (const e of fundsDecider.decide({ ...payment, orderId: `o${i}` } as FundsCommand, state)) state = fundsDecider.evolve(state, e);
+    for (let i = 0; i < n; i++) for (const e of fundsDecider.decide(funds(postOrderPayment({ ...paymentOf, orderId: `o${i}` })), state)) state = fundsDecider.evolve(state, e);
     return { work: persistentMapWork() - before, state };
   };
   const small = workOf(2_000);
@@ -270,10 +266,10 @@ t.test("funds: folding a marketplace's orders costs work linear in them; states 
   t.ok(small.work > 2_000, 'orders, entries posted and balances are kept in persistent maps');
   // Linear (times a logarithm) is about 4.5×; a copy of every order per event is 16×.
   t.ok(large.work < 6 * small.work, `4× the orders, ${(large.work / small.work).toFixed(2)}× the work`);
-  t.equal(large.state.orders.size, 8_000);
+  t.equal(familyState(large.state, marketplaceOrders).size, 8_000);
   const earlier = large.state;
-  const later = fundsDecider.decide({ ...payment, orderId: 'o-last' } as FundsCommand, earlier).reduce((s, e) => fundsDecider.evolve(s, e), earlier);
-  t.equal(later.orders.size, 8_001);
-  t.equal(earlier.orders.size, 8_000, 'the state decided on is unchanged');
+  const later = fundsDecider.decide(funds(postOrderPayment({ ...paymentOf, orderId: 'o-last' })), earlier).reduce((s, e) => fundsDecider.evolve(s, e), earlier);
+  t.equal(familyState(later, marketplaceOrders).size, 8_001);
+  t.equal(familyState(earlier, marketplaceOrders).size, 8_000, 'the state decided on is unchanged');
   t.notOk(earlier.posted.has('order_payment:o-last'));
 });

@@ -5,10 +5,13 @@
  * ledger's batch hold, allocation and release (every entry balances, the reserved total is kept),
  * and the CSV reader.
  */
+import { postPayment } from '../../packages/domain/payment-intent/postings.js';
+import { holdBatch, holdBatchItem, releaseBatch } from '../../packages/domain/payout-batch/postings.js';
+import { completePayout } from '../../packages/domain/payout/postings.js';
 import t from 'tap';
 import { isRefused } from '../../packages/core/refusal.js';
 import { persistentMapWork } from '../../packages/core/persistent-map.js';
-import { ledgerDecider, type LedgerCommand } from '../../packages/domain/ledger/decider.js';
+import { ledgerDecider, type LedgerCommand } from '../../packages/ledger/decider.js';
 import { batchBodyFromCsv, parseCsv } from '../../packages/domain/payout-batch/csv.js';
 import { PAYOUT_BATCH_TRANSITIONS, type ItemNews, type PayoutBatchCommand, type PayoutBatchState } from '../../packages/domain/payout-batch/decider.js';
 import { payoutBatchAggregate } from '../../packages/domain/payout-batch/render.js';
@@ -214,21 +217,21 @@ t.test('payout answers committed with their ledger side are strict: a final payo
 t.test('ledger: a batch hold, allocations carved from it, the remainder released; every entry balances', async (t) => {
   const ctx = { merchantId: 'acct_1', environment: 'sandbox' as const, currency: 'xof', at: T0, newEntryId: () => 'txn_1' };
   const ledger = spec(ledgerDecider);
-  const funded = ledger.history({ ...ctx, type: 'post_payment', source: 'pi_1', clearing: 'operator_clearing:wave', amount: 10_000, fee: 0, availableOn: T0 });
-  ledger.given(funded).when({ ...ctx, type: 'hold_batch', source: 'pob_1/1', amount: 10_000, fee: 300 } as LedgerCommand).thenThrows(t, 'IKW-BAL-001');
-  const held = ledger.given(funded).history({ ...ctx, type: 'hold_batch', source: 'pob_1/1', amount: 6_000, fee: 300 });
-  const allocated = ledger.given(held).history({ ...ctx, type: 'hold_payout', source: 'po_a', amount: 1_000, fee: 100, from: { kind: 'batch', batch: 'pob_1/1' } });
-  ledger.given(allocated).when({ ...ctx, type: 'hold_payout', source: 'po_a', amount: 1_000, fee: 100, from: { kind: 'batch', batch: 'pob_1/1' } }).thenNothing(t, 'idempotent');
+  const funded = ledger.history({ ...ctx, ...postPayment({ source: 'pi_1', clearing: 'operator_clearing:wave', amount: 10_000, fee: 0, availableOn: T0 }) });
+  ledger.given(funded).when({ ...ctx, ...holdBatch({ source: 'pob_1/1', amount: 10_000, fee: 300 }) } as LedgerCommand).thenThrows(t, 'IKW-BAL-001');
+  const held = ledger.given(funded).history({ ...ctx, ...holdBatch({ source: 'pob_1/1', amount: 6_000, fee: 300 }) });
+  const allocated = ledger.given(held).history({ ...ctx, ...holdBatchItem({ source: 'po_a', amount: 1_000, fee: 100, batch: 'pob_1/1' }) });
+  ledger.given(allocated).when({ ...ctx, ...holdBatchItem({ source: 'po_a', amount: 1_000, fee: 100, batch: 'pob_1/1' }) }).thenNothing(t, 'idempotent');
   const s = ledger.state(allocated);
   t.equal(s.balances.get('available'), 3_700);
   t.equal(s.balances.get('reserved'), 6_300, 'the reserved total is unchanged by an allocation');
-  t.same(s.holds.get('pob_1/1'), { total: 5_200, fee: 200, heldIn: 'reserved', returnTo: 'available' });
-  t.same(s.holds.get('po_a'), { total: 1_100, fee: 100, heldIn: 'reserved', returnTo: 'available' });
-  const paid = ledger.given(allocated).history({ ...ctx, type: 'complete_payout', source: 'po_a', clearing: 'operator_clearing:orange_money' }, { ...ctx, type: 'release_batch', source: 'pob_1/1' });
+  t.match(s.holds.get('pob_1/1'), { total: 5_200, fee: 200, heldIn: 'reserved', returnTo: 'available' });
+  t.match(s.holds.get('po_a'), { total: 1_100, fee: 100, heldIn: 'reserved', returnTo: 'available' });
+  const paid = ledger.given(allocated).history({ ...ctx, ...completePayout('po_a', 'operator_clearing:orange_money') }, { ...ctx, ...releaseBatch('pob_1/1') });
   const end = ledger.state(paid);
   t.same([end.balances.get('available'), end.balances.get('reserved'), end.balances.get('fees')], [8_900, 0, 100], 'funding − (amount + fee) of the one payout');
   for (const e of paid) t.equal(e.data.lines.reduce((sum, l) => sum + l.amount, 0), 0, `${e.data.kind} balances`);
-  ledger.given(paid).when({ ...ctx, type: 'release_batch', source: 'pob_1/1' }).thenNothing(t);
+  ledger.given(paid).when({ ...ctx, ...releaseBatch('pob_1/1') }).thenNothing(t);
 });
 
 t.test('CSV: quotes, doubled quotes, CRLF, a byte-order mark; malformed text refused', async (t) => {

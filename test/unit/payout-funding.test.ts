@@ -30,16 +30,17 @@ const escrowPayout = payout({ source: 'escrow', escrow: { contractId: 'c_1', rel
 
 t.test("each payout is held from its own source's funds", async (t) => {
   const sources = new PayoutFundingSources(batchPayoutFunding, escrowPayoutFunding);
-  t.same(sources.holdFrom(payout({ source: 'api' })), { kind: 'available' });
-  t.same(sources.holdFrom(payout({ source: 'marketplace', funding: { kind: 'marketplace_seller', sellerRef: 'u_1', sellerId: 'sel_1' } })), { kind: 'seller', seller: { sellerRef: 'u_1', sellerId: 'sel_1' } });
-  t.same(sources.holdFrom(payout({ source: 'payout_engine', batch: { id: 'pb_1', index: 0, attempt: 2 } })), { kind: 'batch', batch: 'pb_1/2' });
-  t.same(sources.holdFrom(escrowPayout), { kind: 'escrow', contract: 'c_1' });
+  t.equal(sources.of(payout({ source: 'api' })).kind, 'available');
+  t.equal(sources.of(payout({ source: 'marketplace', funding: { kind: 'marketplace_seller', sellerRef: 'u_1', sellerId: 'sel_1' } })).kind, 'seller');
+  t.equal(sources.of(payout({ source: 'payout_engine', batch: { id: 'pb_1', index: 0, attempt: 2 } })).kind, 'batch');
+  t.equal(sources.of(escrowPayout).kind, 'escrow');
+  t.equal(sources.hold(escrowPayout).type, 'post', "a source's hold is its family's recipe");
   t.same(sources.returnSteps(payout({ source: 'api' }), at, {}), [], 'the ledger alone gives a balance payout back');
 });
 
 t.test('a payout of a source nobody registered is refused, never held from the balance', async (t) => {
   const sources = new PayoutFundingSources(batchPayoutFunding);
-  t.throws(() => sources.holdFrom(escrowPayout), /po_1 is funded by no registered source/);
+  t.throws(() => sources.hold(escrowPayout), /po_1 is funded by no registered source/);
   t.throws(() => sources.returnSteps(escrowPayout, at, {}), /no registered source/);
 });
 

@@ -11,7 +11,8 @@ import { assertOpen as assertLinkOpen, type ClaimHolder } from '../payment-link/
 import type { PaymentLinks } from '../payment-link/commands.js';
 import type { CountPublicPush } from '../public-pushes.js';
 import { collectible, type CheckoutMethodType, type FeeMode } from './amount.js';
-import { checkoutSessionDecider, paymentStatusOf, sessionStatus, toCheckoutSessionObject, type CheckoutSessionCommand, type CheckoutSessionState } from './decider.js';
+import { checkoutSessionDecider, paymentStatusOf, sessionStatus, type CheckoutSessionCommand, type CheckoutSessionState } from './decider.js';
+import { toCheckoutSessionObject } from './render.js';
 import { checkoutSessionStream, type CheckoutPaymentStatus, type CheckoutSessionEvent, type CheckoutSessionObject } from './events.js';
 import type { Actor, Owner } from '../../core/owner.js';
 import { auditMetadata } from '../../eventstore/metadata.js';

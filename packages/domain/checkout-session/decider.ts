@@ -1,9 +1,8 @@
-import { unixSeconds } from '../../core/clock.js';
 import type { Decider } from '../../core/decider.js';
 import { Refusal } from '../../core/refusal.js';
 import { assertOwned, present, unreachable } from '../aggregate.js';
 import type { PaymentIntentStatus } from '../payment-intent/events.js';
-import type { CheckoutPaymentStatus, CheckoutSessionCreated, CheckoutSessionEvent, CheckoutSessionObject, CheckoutSessionStatus } from './events.js';
+import type { CheckoutPaymentStatus, CheckoutSessionCreated, CheckoutSessionEvent, CheckoutSessionStatus } from './events.js';
 import type { Owner } from '../../core/owner.js';
 
 export type CheckoutSessionCommand =
@@ -58,36 +57,6 @@ export function sessionStatus(state: SessionTimes, paymentStatus: CheckoutPaymen
   if (state.canceledAt !== null) return 'canceled';
   if (paymentStatus !== 'processing' && now.getTime() >= Date.parse(expiresAtOf(state))) return 'expired';
   return 'open';
-}
-
-/** The public object, given the latest attempt's payment status and the time. */
-export function toCheckoutSessionObject(state: CheckoutSessionState, paymentStatus: CheckoutPaymentStatus, now: Date): CheckoutSessionObject {
-  const s = present(state.session, 'checkout session');
-  return {
-    id: s.id,
-    object: 'checkout.session',
-    url: s.url,
-    status: sessionStatus({ canceledAt: state.canceledAt, expiredAt: state.expiredAt, session: s }, paymentStatus, now),
-    paymentStatus,
-    amount: s.amount,
-    amountTotal: state.amountTotal ?? (s.feeMode === 'merchant' ? s.amount : null),
-    currency: s.currency,
-    country: s.country,
-    description: s.description,
-    paymentMethodTypes: s.paymentMethodTypes,
-    successUrl: s.successUrl,
-    cancelUrl: s.cancelUrl,
-    customerEmail: s.customerEmail,
-    customerPhone: s.customerPhone,
-    paymentLinkId: s.paymentLinkId,
-    feeMode: s.feeMode,
-    deferPaymentIntentCreation: s.deferPaymentIntentCreation,
-    paymentIntentId: state.paymentIntentId,
-    metadata: s.metadata,
-    expiresAt: expiresAtOf({ ...state, session: s }),
-    livemode: s.environment === 'live',
-    created: unixSeconds(new Date(s.createdAt)),
-  };
 }
 
 /** Refuses a change to a session that no longer takes one (paid, canceled, expired). */

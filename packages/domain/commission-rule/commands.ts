@@ -1,7 +1,7 @@
 import type { Fact } from '../../core/decider.js';
 import { getCurrency } from '../../catalog/index.js';
 import type { Clock } from '../../core/clock.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import { derivedUuid, newUuid } from '../../core/ids.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import type { EventStore } from '../../eventstore/port.js';
@@ -31,7 +31,7 @@ export class CommissionRules extends CommandService<CommissionRuleCommand, Commi
   /** `requestRef` (Idempotency-Key with the body's fingerprint) names the rule, so a retry after a crash finds it. */
   async create(owner: Owner, input: CreateCommissionRuleInput, actor: Actor, requestRef?: string): Promise<CommissionRuleObject> {
     const currency = getCurrency(input.currency);
-    if (!currency) throw new ApiError('IKW-VAL-003', `Unknown currency '${input.currency}'`, 'currency');
+    if (!currency) throw new Refusal('IKW-VAL-003', `Unknown currency '${input.currency}'`, 'currency');
     const id = requestRef === undefined ? newUuid() : derivedUuid(`commission_rule|${owner.merchantId}|${owner.environment}|${requestRef}`);
     const earlier = await this.load(id);
     if (earlier.state.rule) return toCommissionRuleObject(earlier.state);

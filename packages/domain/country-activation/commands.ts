@@ -1,7 +1,7 @@
 import type { Fact } from '../../core/decider.js';
 import { getCountry, getCurrency } from '../../catalog/index.js';
 import type { Clock } from '../../core/clock.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import { derivedUuid } from '../../core/ids.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import type { EventStore } from '../../eventstore/port.js';
@@ -34,7 +34,7 @@ export interface ActivationGate {
  * IKW-PRV-005 before anything is held or recorded. Sandbox is always open.
  */
 export async function assertLiveOpen(gate: ActivationGate, owner: Owner, param: string): Promise<void> {
-  if (owner.environment === 'live' && !(await gate.liveActivated(owner.merchantId))) throw new ApiError('IKW-PRV-005', undefined, param);
+  if (owner.environment === 'live' && !(await gate.liveActivated(owner.merchantId))) throw new Refusal('IKW-PRV-005', undefined, param);
 }
 
 /**
@@ -44,11 +44,11 @@ export async function assertLiveOpen(gate: ActivationGate, owner: Owner, param: 
  */
 export function activationCheck(rule: ActivationRule | null, direction: 'payin' | 'payout', where: string, param: { direction: string; amount: string }): (amount: number) => void {
   if (rule && !(direction === 'payin' ? rule.enabledForPayIn : rule.enabledForPayout)) {
-    throw new ApiError('IKW-CFG-001', `${where} is not activated for ${direction === 'payin' ? 'pay-ins' : 'payouts'} on this account`, param.direction);
+    throw new Refusal('IKW-CFG-001', `${where} is not activated for ${direction === 'payin' ? 'pay-ins' : 'payouts'} on this account`, param.direction);
   }
   return (amount) => {
     if (rule && ((rule.minAmount !== null && amount < rule.minAmount) || (rule.maxAmount !== null && amount > rule.maxAmount))) {
-      throw new ApiError('IKW-CFG-002', `${where} takes amounts from ${rule.minAmount ?? 1} to ${rule.maxAmount ?? 'any'} on this account`, param.amount);
+      throw new Refusal('IKW-CFG-002', `${where} takes amounts from ${rule.minAmount ?? 1} to ${rule.maxAmount ?? 'any'} on this account`, param.amount);
     }
   };
 }
@@ -65,10 +65,10 @@ export class CountryActivations extends CommandService<CountryActivationCommand,
 
   async create(owner: Owner, input: ActivationInput, by: ActivationSetter, actor: Actor): Promise<CountryActivationObject> {
     const country = getCountry(input.countryCode ?? '');
-    if (!country) throw new ApiError('IKW-VAL-004', `Unsupported country '${input.countryCode ?? ''}'`, 'countryCode');
+    if (!country) throw new Refusal('IKW-VAL-004', `Unsupported country '${input.countryCode ?? ''}'`, 'countryCode');
     const currency = getCurrency(input.currencyIso ?? country.currency);
-    if (!currency) throw new ApiError('IKW-VAL-003', `Unknown currency '${input.currencyIso}'`, 'currencyIso');
-    if (currency.code !== country.currency) throw new ApiError('IKW-VAL-009', `${country.code} is in ${country.currency}`, 'currencyIso');
+    if (!currency) throw new Refusal('IKW-VAL-003', `Unknown currency '${input.currencyIso}'`, 'currencyIso');
+    if (currency.code !== country.currency) throw new Refusal('IKW-VAL-009', `${country.code} is in ${country.currency}`, 'currencyIso');
     const id = derivedUuid(`country_activation|${owner.merchantId}|${owner.environment}|${country.code}|${currency.code}`);
     const rule = ruleOf(input, null);
     const created = await this.run(
@@ -84,8 +84,8 @@ export class CountryActivations extends CommandService<CountryActivationCommand,
     const { state } = await this.load(id);
     const a = state.deleted ? null : state.activation;
     assertOwned(a, owner, `No such activation: '${id}'`, 'id');
-    if (input.countryCode !== undefined && input.countryCode.toUpperCase() !== a.countryCode) throw new ApiError('IKW-VAL-002', 'The country of an activation does not change; delete it and create another', 'countryCode');
-    if (input.currencyIso !== undefined && input.currencyIso.toUpperCase() !== a.currencyIso) throw new ApiError('IKW-VAL-002', 'The currency of an activation does not change', 'currencyIso');
+    if (input.countryCode !== undefined && input.countryCode.toUpperCase() !== a.countryCode) throw new Refusal('IKW-VAL-002', 'The country of an activation does not change; delete it and create another', 'countryCode');
+    if (input.currencyIso !== undefined && input.currencyIso.toUpperCase() !== a.currencyIso) throw new Refusal('IKW-VAL-002', 'The currency of an activation does not change', 'currencyIso');
     const command = { type: 'update', owner, at: this.deps.clock.now(), by, legacySetter: await this.legacySetter(id, state), rule: ruleOf(input, state.rule) } as const;
     const result = await this.run(id, command, auditMetadata(this.deps.clock, owner, id, actor));
     return toCountryActivationObject(result.state);
@@ -112,6 +112,6 @@ function ruleOf(input: ActivationInput, current: ActivationRule | null): Activat
     minAmount: input.minAmount !== undefined ? input.minAmount : (current?.minAmount ?? null),
     maxAmount: input.maxAmount !== undefined ? input.maxAmount : (current?.maxAmount ?? null),
   };
-  if (rule.minAmount !== null && rule.maxAmount !== null && rule.minAmount > rule.maxAmount) throw new ApiError('IKW-VAL-001', 'minAmount is above maxAmount', 'minAmount');
+  if (rule.minAmount !== null && rule.maxAmount !== null && rule.minAmount > rule.maxAmount) throw new Refusal('IKW-VAL-001', 'minAmount is above maxAmount', 'minAmount');
   return rule;
 }

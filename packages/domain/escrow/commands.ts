@@ -1,16 +1,17 @@
 import { getCurrency } from '../../catalog/index.js';
 import type { Clock } from '../../core/clock.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import { derivedId, derivedUuid, newUuid } from '../../core/ids.js';
 import { CommandService, handleSteps, loadState, step, type AnyStep, type CommandStep } from '../../eventstore/command-handler.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { DomainEvent, Fact } from '../../core/decider.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import { assertOwned, isOwned } from '../aggregate.js';
-import { ledgerStep, type LedgerAction } from '../ledger/commands.js';
-import { ledgerDecider } from '../ledger/decider.js';
+import { ledgerStep } from '../ledger/commands.js';
+import { ledgerDecider, type LedgerAction } from '../../ledger/decider.js';
 import { balanceStream, type Account } from '../ledger/events.js';
 import { paymentIntentAggregate } from '../payment-intent/render.js';
+import { fundEscrow, fundEscrowFromPayment, refundEscrow, releaseEscrow } from './postings.js';
 import { payinClearing, paymentIntentStream } from '../payment-intent/events.js';
 import type { Payouts } from '../payout/commands.js';
 import type { RailRefunds } from '../rail-refund/commands.js';
@@ -123,20 +124,20 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
 
   private async contractOf(kind: 'release' | 'dispute', owner: Owner, id: string): Promise<string> {
     const contractId = kind === 'release' ? await this.deps.directory.contractOfRelease(owner, id) : await this.deps.directory.contractOfDispute(owner, id);
-    if (!contractId) throw new ApiError('IKW-RES-001', `No such escrow ${kind}: '${id}'`, 'id');
+    if (!contractId) throw new Refusal('IKW-RES-001', `No such escrow ${kind}: '${id}'`, 'id');
     return contractId;
   }
 
   async create(owner: Owner, input: CreateContractInput, actor: Actor, requestRef?: string): Promise<ContractObject> {
     const currency = getCurrency(input.currency);
-    if (!currency) throw new ApiError('IKW-VAL-003', `Unknown currency '${input.currency}'`, 'currency');
+    if (!currency) throw new Refusal('IKW-VAL-003', `Unknown currency '${input.currency}'`, 'currency');
     const fundingSourceType = input.fundingSourceType ?? 'payment_intent';
     const ledgerDestinationType = input.ledgerDestinationType ?? (input.defaultPayoutMethodId ? 'payout_method' : 'merchant_balance');
     if (ledgerDestinationType === 'payout_method' && !input.defaultPayoutMethodId) {
-      throw new ApiError('IKW-VAL-001', 'ledgerDestinationType payout_method needs defaultPayoutMethodId', 'defaultPayoutMethodId');
+      throw new Refusal('IKW-VAL-001', 'ledgerDestinationType payout_method needs defaultPayoutMethodId', 'defaultPayoutMethodId');
     }
     if (fundingSourceType === 'merchant_balance' && !input.amountMinor) {
-      throw new ApiError('IKW-VAL-001', 'A contract funded from the merchant balance needs amountMinor', 'amountMinor');
+      throw new Refusal('IKW-VAL-001', 'A contract funded from the merchant balance needs amountMinor', 'amountMinor');
     }
     if (input.defaultPayoutMethodId) await this.assertPayoutMethod(owner, input.defaultPayoutMethodId);
     const now = this.deps.clock.now();
@@ -165,7 +166,7 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
     };
     if (command.contract.autoReleaseAtUtc) await this.scheduleAutoRelease({ ...owner, contractId: id }, command.contract.autoReleaseAtUtc);
     const steps = [this.contractStep(id, command, meta)];
-    if (command.fundFromBalance) steps.push(this.ledgerStep(owner, code, { type: 'fund_escrow', source: id, contract: id, amount: input.amountMinor! }, meta));
+    if (command.fundFromBalance) steps.push(this.ledgerStep(owner, code, fundEscrow({ source: id, contract: id, amount: input.amountMinor! }), meta));
     await handleSteps(this.deps.store, steps, { onConflict: 'contended' });
     return toContractObject((await this.load(id)).state);
   }
@@ -173,8 +174,8 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
   /** A default payout method must be one of this merchant's, not deleted (its safety delay is checked at payout). */
   private async assertPayoutMethod(owner: Owner, id: string): Promise<void> {
     const reason = unusableReason(await loadPayoutMethod(this.deps.store, id), owner.merchantId, owner.environment, this.deps.clock.now());
-    if (reason === 'missing') throw new ApiError('IKW-PAY-002', `No such payout method: '${id}'`, 'defaultPayoutMethodId');
-    if (reason === 'inactive') throw new ApiError('IKW-PAY-003', undefined, 'defaultPayoutMethodId');
+    if (reason === 'missing') throw new Refusal('IKW-PAY-002', `No such payout method: '${id}'`, 'defaultPayoutMethodId');
+    if (reason === 'inactive') throw new Refusal('IKW-PAY-003', undefined, 'defaultPayoutMethodId');
   }
 
   private scheduleAutoRelease(ref: ContractRef, at: string): Promise<void> {
@@ -189,17 +190,17 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
     // The same intent again: the contract as it is (the submit_funding decider decides the rest).
     if (state.paymentIntentId === paymentIntentId) return toContractObject(state);
     {
-      if (c.fundingSourceType !== 'payment_intent') throw new ApiError('IKW-ESC-002', 'This contract is funded from the merchant balance, not by a payment intent', 'paymentIntentId');
+      if (c.fundingSourceType !== 'payment_intent') throw new Refusal('IKW-ESC-002', 'This contract is funded from the merchant balance, not by a payment intent', 'paymentIntentId');
       const pi = (await loadState(this.deps.store, paymentIntentStream(paymentIntentId), paymentIntentAggregate)).state;
       const intent = pi.intent;
       if (!isOwned(intent, owner)) {
-        throw new ApiError('IKW-ESC-002', `No such payment intent: '${paymentIntentId}'`, 'paymentIntentId');
+        throw new Refusal('IKW-ESC-002', `No such payment intent: '${paymentIntentId}'`, 'paymentIntentId');
       }
       // Only an intent not yet confirmed: its payment must not reach the balance before the link exists.
-      if (pi.status !== 'requires_payment_method') throw new ApiError('IKW-ESC-002', `The payment intent is ${pi.status}; only one not yet confirmed can fund a contract`, 'paymentIntentId');
-      if (intent.currency !== c.currency) throw new ApiError('IKW-ESC-002', `The payment intent is in ${intent.currency}, the contract in ${c.currency}`, 'paymentIntentId');
-      if (c.amountMinor !== null && intent.amount !== c.amountMinor) throw new ApiError('IKW-ESC-002', `The payment intent is for ${intent.amount}, the contract for ${c.amountMinor}`, 'paymentIntentId');
-      if (await this.deps.directory.escrowContractFundedBy(owner, paymentIntentId)) throw new ApiError('IKW-ESC-002', 'This payment intent funds another contract', 'paymentIntentId');
+      if (pi.status !== 'requires_payment_method') throw new Refusal('IKW-ESC-002', `The payment intent is ${pi.status}; only one not yet confirmed can fund a contract`, 'paymentIntentId');
+      if (intent.currency !== c.currency) throw new Refusal('IKW-ESC-002', `The payment intent is in ${intent.currency}, the contract in ${c.currency}`, 'paymentIntentId');
+      if (c.amountMinor !== null && intent.amount !== c.amountMinor) throw new Refusal('IKW-ESC-002', `The payment intent is for ${intent.amount}, the contract for ${c.amountMinor}`, 'paymentIntentId');
+      if (await this.deps.directory.escrowContractFundedBy(owner, paymentIntentId)) throw new Refusal('IKW-ESC-002', 'This payment intent funds another contract', 'paymentIntentId');
     }
     const at = this.deps.clock.now();
     const meta = this.meta(owner, id, actor);
@@ -226,11 +227,11 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
    */
   readonly paymentRecipient: PaymentRecipient = {
     name: 'escrow_contract',
-    moneyOf: async ({ intent, fee, clearing, availableOn, escrowContract }, meta) => {
+    moneyOf: async ({ intent, fee, clearing, escrowContract }, meta) => {
       const owner = { merchantId: intent.merchantId, environment: intent.environment };
       const contractId = escrowContract ?? (await this.deps.directory.escrowContractFundedBy(owner, intent.id));
       if (contractId === undefined) return null;
-      const posting = this.ledgerStep(owner, intent.currency, { type: 'post_payment', source: intent.id, clearing, amount: intent.amount, fee, availableOn, escrowContract: contractId }, meta);
+      const posting = this.ledgerStep(owner, intent.currency, fundEscrowFromPayment({ source: intent.id, clearing, amount: intent.amount, fee, contract: contractId }), meta);
       const { state } = await this.load(contractId);
       if (!isOwned(state.contract, owner) || state.fundingSources.has(intent.id) || state.canceledAt) return { steps: [posting], after: null };
       const ref = { ...owner, contractId };
@@ -250,7 +251,7 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
       const funded = escrowContract !== null || (await loadState(this.deps.store, balanceStream(intent.merchantId, intent.environment, intent.currency), ledgerDecider)).state.posted.has(`escrow_funding:${intent.id}`);
       if (!funded) return;
       const contract = escrowContract ?? (await this.deps.directory.escrowContractFundedBy(owner, intent.id)) ?? '{id}';
-      throw new ApiError('IKW-ESC-010', `Payment ${intent.id} funded an escrow contract; refund it with POST /api/v1/escrow/contracts/${contract}/refund`, 'id');
+      throw new Refusal('IKW-ESC-010', `Payment ${intent.id} funded an escrow contract; refund it with POST /api/v1/escrow/contracts/${contract}/refund`, 'id');
     },
   };
 
@@ -309,11 +310,11 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
    * anything is recorded, when that rail's connector is not configured any more.
    */
   private async refundSteps(owner: Owner, contractId: string, currency: string, refund: Refund, to: Account, paymentIntentId: string | null, meta: EventMetadata): Promise<{ steps: AnyStep[]; railRefund: RailRefundRecord | null }> {
-    const ledger = this.ledgerStep(owner, currency, { type: 'refund_escrow', source: refund.id, contract: contractId, amount: refund.amountMinor, to }, meta);
+    const ledger = this.ledgerStep(owner, currency, refundEscrow({ source: refund.id, contract: contractId, amount: refund.amountMinor, to }), meta);
     if (!to.startsWith('rail_clearing:') || paymentIntentId === null) return { steps: [ledger], railRefund: null };
     const connector = to.slice('rail_clearing:'.length);
     if (!this.deps.railRefunds.canRefund(owner.environment, connector)) {
-      throw new ApiError('IKW-PRV-006', `The contract's funds came in through ${connector}, which is not configured on this service any more: nothing can carry their refund; nothing was refunded`, 'id');
+      throw new Refusal('IKW-PRV-006', `The contract's funds came in through ${connector}, which is not configured on this service any more: nothing can carry their refund; nothing was refunded`, 'id');
     }
     const pi = (await loadState(this.deps.store, paymentIntentStream(paymentIntentId), paymentIntentAggregate)).state;
     const railRefund: RailRefundRecord = {
@@ -413,13 +414,13 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
     const state = await this.owned(owner, contractId);
     const c = state.contract!;
     const release = state.releases.get(releaseId);
-    if (!release) throw new ApiError('IKW-RES-001', `No such escrow release: '${releaseId}'`, 'id');
-    if (release.status === 'canceled') throw new ApiError('IKW-ESC-005', 'This release was canceled', 'id');
+    if (!release) throw new Refusal('IKW-RES-001', `No such escrow release: '${releaseId}'`, 'id');
+    if (release.status === 'canceled') throw new Refusal('IKW-ESC-005', 'This release was canceled', 'id');
     if (release.status === 'executed') return toReleaseObject(release, c); // executing twice answers it as it is
-    if (input.payoutMethodId && input.beneficiaryParticipantId) throw new ApiError('IKW-ESC-008', 'Give payoutMethodId or beneficiaryParticipantId, not both', 'beneficiaryParticipantId');
+    if (input.payoutMethodId && input.beneficiaryParticipantId) throw new Refusal('IKW-ESC-008', 'Give payoutMethodId or beneficiaryParticipantId, not both', 'beneficiaryParticipantId');
     if (input.beneficiaryParticipantId) {
       const p = state.participants.find((x) => x.id === input.beneficiaryParticipantId);
-      if (!p || p.role !== 'beneficiary') throw new ApiError('IKW-ESC-007', 'beneficiaryParticipantId is not a beneficiary participant of this contract', 'beneficiaryParticipantId');
+      if (!p || p.role !== 'beneficiary') throw new Refusal('IKW-ESC-007', 'beneficiaryParticipantId is not a beneficiary participant of this contract', 'beneficiaryParticipantId');
     }
     const payoutMethodId = input.payoutMethodId ?? (input.beneficiaryParticipantId ? null : c.ledgerDestinationType === 'payout_method' ? c.defaultPayoutMethodId : null);
     const at = this.deps.clock.now();
@@ -427,27 +428,22 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
     if (payoutMethodId) {
       // The payout is named by its release, so an execution retried after a crash finds it.
       const payoutId = derivedId('po', `escrow_payout|${releaseId}`);
-      await this.deps.payouts
-        .createFromReleased(
-          owner,
-          { payoutId, payoutMethodId, currency: c.currency, amount: release.amountMinor, metadata: { escrow_contract: contractId, escrow_release: releaseId }, source: 'escrow', held: { escrow: { contractId, releaseId } } },
-          (fee) => {
-            if (fee >= release.amountMinor) throw new ApiError('IKW-ESC-004', `The release (${release.amountMinor}) does not cover the payout fee (${fee})`, 'amountMinor');
-            return this.contractStep(contractId, { type: 'execute_release', owner, at, releaseId, destination: { type: 'payout', payoutMethodId, payoutId, fee } }, meta);
-          },
-          actor,
-        )
-        .catch((err: unknown) => {
-          // The payouts' refusals name their own field; here it is this family's.
-          throw err instanceof ApiError && err.param === 'payout_method_id' ? new ApiError(err.code, err.message, 'payoutMethodId') : err;
-        });
+      await this.deps.payouts.createFromReleased(
+        owner,
+        { payoutId, payoutMethodId, currency: c.currency, amount: release.amountMinor, metadata: { escrow_contract: contractId, escrow_release: releaseId }, source: 'escrow', held: { escrow: { contractId, releaseId } } },
+        (fee) => {
+          if (fee >= release.amountMinor) throw new Refusal('IKW-ESC-004', `The release (${release.amountMinor}) does not cover the payout fee (${fee})`, 'amountMinor');
+          return this.contractStep(contractId, { type: 'execute_release', owner, at, releaseId, destination: { type: 'payout', payoutMethodId, payoutId, fee } }, meta);
+        },
+        actor,
+      );
     } else {
       const destination: ReleaseDestination = { type: 'ledger_transfer', beneficiaryParticipantId: input.beneficiaryParticipantId ?? null, accountCode: c.ledgerDestinationAccountCode };
       await handleSteps(
         this.deps.store,
         [
           this.contractStep(contractId, { type: 'execute_release', owner, at, releaseId, destination }, meta),
-          this.ledgerStep(owner, c.currency, { type: 'release_escrow', source: releaseId, contract: contractId, amount: release.amountMinor }, meta),
+          this.ledgerStep(owner, c.currency, releaseEscrow({ source: releaseId, contract: contractId, amount: release.amountMinor }), meta),
         ],
         { onConflict: 'contended' },
       );

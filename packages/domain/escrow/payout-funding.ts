@@ -3,6 +3,7 @@ import type { FundingSource } from '../payout/funding.js';
 import type { PayoutCreated } from '../payout/events.js';
 import { escrowAggregate } from './render.js';
 import { escrowContractStream } from './events.js';
+import { holdOnEscrow } from './postings.js';
 
 /** The escrow release a payout pays; payouts created before `escrow` was recorded name it in their metadata. */
 function escrowReleaseOf(p: PayoutCreated): { contractId: string; releaseId: string } | null {
@@ -16,13 +17,13 @@ function escrowReleaseOf(p: PayoutCreated): { contractId: string; releaseId: str
  * The payout of an escrow release (docs/escrow.md): held out of the contract's escrow account, and
  * should it fail, the contract takes the release back in the commit of the failure.
  */
-export const escrowPayoutFunding: FundingSource<'escrow'> = {
+export const escrowPayoutFunding: FundingSource = {
   kind: 'escrow',
   funds: (p) => p.escrow !== undefined || p.source === 'escrow',
-  holdFrom: (p) => {
+  hold: (p) => {
     const release = escrowReleaseOf(p);
     if (!release) throw new Error(`Payout ${p.id} names no escrow release`);
-    return { kind: 'escrow', contract: release.contractId };
+    return holdOnEscrow({ source: p.id, contract: release.contractId, amount: p.amount, fee: p.fee });
   },
   returnSteps: (p, at, meta) => {
     const release = escrowReleaseOf(p);

@@ -1,8 +1,10 @@
 import type { Clock } from '../../core/clock.js';
+import type { Fact } from '../../core/decider.js';
 import { derivedUuid } from '../../core/ids.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import type { EventStore } from '../../eventstore/port.js';
-import { featureFlagDecider, toFeatureFlagObject, type FeatureFlagCommand, type FeatureFlagState } from './decider.js';
+import type { FeatureFlagCommand, FeatureFlagState } from './decider.js';
+import { featureFlagAggregate, toFeatureFlagObject } from './render.js';
 import { featureFlagStream, type FeatureFlagEvent, type FeatureFlagObject } from './events.js';
 import type { Actor } from '../../core/owner.js';
 import { actorMetadata } from '../../eventstore/metadata.js';
@@ -15,9 +17,9 @@ export interface FeatureFlagInput {
 }
 
 /** Platform feature flags: one per key for everyone, and per merchant where one differs. */
-export class FeatureFlags extends CommandService<FeatureFlagCommand, FeatureFlagState, FeatureFlagEvent> {
+export class FeatureFlags extends CommandService<FeatureFlagCommand, FeatureFlagState, Fact<FeatureFlagEvent>> {
   constructor(private readonly deps: { store: EventStore; clock: Clock }) {
-    super(deps.store, featureFlagStream, featureFlagDecider, { onConflict: 'internal' });
+    super(deps.store, featureFlagStream, featureFlagAggregate, { onConflict: 'internal' });
   }
 
   /** Creates or changes the flag of this key (and merchant): setting it again is the way to change it. */

@@ -1,7 +1,6 @@
-import { unixSeconds } from '../../core/clock.js';
-import type { Decider } from '../../core/decider.js';
+import type { Decider, Fact } from '../../core/decider.js';
 import { Refusal } from '../../core/refusal.js';
-import type { FeatureFlagEvent, FeatureFlagObject, FeatureFlagSet } from './events.js';
+import type { FeatureFlagEvent, FeatureFlagSet } from './events.js';
 
 export type FeatureFlagCommand = { type: 'set'; flag: FeatureFlagSet } | { type: 'delete'; id: string; at: Date };
 
@@ -9,24 +8,14 @@ export interface FeatureFlagState {
   flag: FeatureFlagSet | null;
 }
 
-export const toFeatureFlagObject = (f: FeatureFlagSet): FeatureFlagObject => ({
-  id: f.id,
-  object: 'feature_flag',
-  key: f.key,
-  isEnabled: f.isEnabled,
-  merchantId: f.merchantId,
-  description: f.description,
-  updated: unixSeconds(new Date(f.at)),
-});
-
 /** A flag is set (created or changed: one per key and merchant) and deleted; only the platform operator does either. */
-export const featureFlagDecider: Decider<FeatureFlagCommand, FeatureFlagState, FeatureFlagEvent> = {
+export const featureFlagDecider: Decider<FeatureFlagCommand, FeatureFlagState, Fact<FeatureFlagEvent>> = {
   initialState: { flag: null },
   evolve(_state, event) {
     return { flag: event.type === 'feature_flag.set' ? event.data : null };
   },
   decide(command, state) {
-    if (command.type === 'set') return [{ type: 'feature_flag.set', data: { ...command.flag, object: toFeatureFlagObject(command.flag) } }];
+    if (command.type === 'set') return [{ type: 'feature_flag.set', data: command.flag }];
     if (!state.flag) throw new Refusal('IKW-RES-001', `No such feature flag: '${command.id}'`, 'id');
     return [{ type: 'feature_flag.deleted', data: { id: command.id, at: command.at.toISOString() } }];
   },

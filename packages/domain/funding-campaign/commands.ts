@@ -1,14 +1,14 @@
 import { getCountry, getCurrency, listCountries, normalizeMsisdn } from '../../catalog/index.js';
 import type { Clock } from '../../core/clock.js';
-import { ApiError } from '../../core/errors.js';
-import { isRefused } from '../../core/refusal.js';
+import { isRefused, Refusal } from '../../core/refusal.js';
 import { derivedUuid, newUuid, randomBase62 } from '../../core/ids.js';
 import { CommandService, handleSteps, loadState, step, type AnyStep } from '../../eventstore/command-handler.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import { assertOwned, isOwned } from '../aggregate.js';
 import { ledgerCommand } from '../ledger/commands.js';
-import { ledgerDecider, type CampaignMove } from '../ledger/decider.js';
+import { ledgerDecider } from '../../ledger/decider.js';
+import { moveCampaignFunds, type CampaignMove } from './postings.js';
 import { balanceStream } from '../ledger/events.js';
 import { HELD_BY_KEY, type ConfirmInput, type PaymentIntents } from '../payment-intent/commands.js';
 import type { PaymentRecipient } from '../payment-intent/recipients.js';
@@ -21,14 +21,12 @@ import type { RailRefunds } from '../rail-refund/commands.js';
 import type { RailRefundRecord } from '../rail-refund/events.js';
 import {
   assertModel,
-  fundingCampaignDecider,
   payableOf,
-  toCampaignObject,
-  toContributionObject,
   type FundingCampaignCommand,
   type FundingCampaignState,
   type PaymentOutcome,
 } from './decider.js';
+import { fundingCampaignAggregate, toCampaignObject, toContributionObject } from './render.js';
 import {
   CONTRIBUTION_METADATA,
   fundingCampaignStream,
@@ -37,7 +35,7 @@ import {
   type CampaignPayout,
   type Clearing,
   type ContributionObject,
-  type FundingCampaignEvent,
+  type FundingCampaignFact,
   type FundingModel,
 } from './events.js';
 import { type Actor, type Owner, UNATTENDED } from '../../core/owner.js';
@@ -109,23 +107,23 @@ const MOVE_ATTEMPTS = 50;
 
 
 /** The ledger moves that a campaign's new events make (docs/funding.md has their diagrams). */
-function movesOf(state: FundingCampaignState, events: FundingCampaignEvent[]): CampaignMove[] {
+function movesOf(state: FundingCampaignState, events: FundingCampaignFact[]): CampaignMove[] {
   const moves: CampaignMove[] = [];
   const clearings = new Map<string, Clearing>();
   for (const e of events) {
     switch (e.type) {
       case 'funding_campaign.contribution_received':
         clearings.set(e.data.contributionId, e.data.clearing);
-        moves.push({ kind: 'contribution', source: e.data.contributionId, clearing: e.data.clearing, amount: e.data.object.amountMinor });
+        moves.push({ kind: 'contribution', source: e.data.contributionId, clearing: e.data.clearing, amount: state.contributions.get(e.data.contributionId)!.amountMinor });
         break;
       case 'funding_campaign.contribution_refunded': {
         const id = e.data.contributionId;
         const clearing = clearings.get(id) ?? state.contributions.get(id)!.clearing!;
-        moves.push({ kind: e.data.fromReleased ? 'refund_released' : 'refund', source: id, clearing, amount: e.data.object.amountMinor });
+        moves.push({ kind: e.data.fromReleased ? 'refund_released' : 'refund', source: id, clearing, amount: state.contributions.get(id)!.amountMinor });
         break;
       }
       case 'funding_campaign.closed':
-        if (e.data.released > 0) moves.push({ kind: 'release', source: e.data.object.id, amount: e.data.released, fee: e.data.fee });
+        if (e.data.released > 0) moves.push({ kind: 'release', source: state.campaign!.id, amount: e.data.released, fee: e.data.fee });
         break;
       default:
         break;
@@ -142,9 +140,9 @@ const fundingPayoutRef = (campaignPayoutId: string) => `funding_payout:${campaig
  * payment intents whose funds the campaign holds on its ledger account (`campaign:<id>`); every
  * change of those funds is the campaign's event and its ledger entry in one commit.
  */
-export class FundingCampaigns extends CommandService<FundingCampaignCommand, FundingCampaignState, FundingCampaignEvent> {
+export class FundingCampaigns extends CommandService<FundingCampaignCommand, FundingCampaignState, FundingCampaignFact> {
   constructor(private readonly deps: FundingDeps) {
-    super(deps.store, fundingCampaignStream, fundingCampaignDecider, { onConflict: 'contended' });
+    super(deps.store, fundingCampaignStream, fundingCampaignAggregate, { onConflict: 'contended' });
     // A contribution given back stays refunded whatever the rail answers: a failed give-back's money returns to the account it left, for review.
     deps.railRefunds.follow('funding_contribution', () => []);
   }
@@ -155,10 +153,10 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
 
   async create(owner: Owner, input: CreateCampaignInput, actor: Actor, requestRef?: string): Promise<CampaignObject> {
     const currency = getCurrency(input.currency);
-    if (!currency) throw new ApiError('IKW-VAL-003', `Unknown currency '${input.currency}'`, 'currency');
+    if (!currency) throw new Refusal('IKW-VAL-003', `Unknown currency '${input.currency}'`, 'currency');
     const country = this.countryOf(input.country ?? null, currency.code);
     const now = this.deps.clock.now();
-    if (input.deadline != null && Date.parse(input.deadline) <= now.getTime()) throw new ApiError('IKW-VAL-001', 'deadline must be in the future', 'deadline');
+    if (input.deadline != null && Date.parse(input.deadline) <= now.getTime()) throw new Refusal('IKW-VAL-001', 'deadline must be in the future', 'deadline');
     const fundingModel = input.fundingModel ?? 'keep_what_you_raise';
     const deadline = input.deadline != null ? new Date(input.deadline).toISOString() : null;
     assertModel({ fundingModel, targetAmountMinor: input.targetAmountMinor ?? null, deadline });
@@ -200,25 +198,25 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
   private countryOf(code: string | null, currency: string) {
     if (code !== null) {
       const country = getCountry(code);
-      if (!country) throw new ApiError('IKW-VAL-004', `Unsupported country '${code}'`, 'country');
-      if (country.currency !== currency) throw new ApiError('IKW-VAL-009', `${country.code} payments are in ${country.currency.toLowerCase()}, not ${currency.toLowerCase()}`, 'currency');
+      if (!country) throw new Refusal('IKW-VAL-004', `Unsupported country '${code}'`, 'country');
+      if (country.currency !== currency) throw new Refusal('IKW-VAL-009', `${country.code} payments are in ${country.currency.toLowerCase()}, not ${currency.toLowerCase()}`, 'currency');
       return country;
     }
     const candidates = listCountries().filter((c) => c.currency === currency);
     if (candidates.length !== 1) {
-      throw new ApiError('IKW-VAL-001', candidates.length === 0 ? `No supported country collects ${currency.toLowerCase()}` : `Name the country: ${currency.toLowerCase()} is collected in ${candidates.map((c) => c.code).join(', ')}`, 'country');
+      throw new Refusal('IKW-VAL-001', candidates.length === 0 ? `No supported country collects ${currency.toLowerCase()}` : `Name the country: ${currency.toLowerCase()} is collected in ${candidates.map((c) => c.code).join(', ')}`, 'country');
     }
     return candidates[0]!;
   }
 
   private async assertPayoutMethod(owner: Owner, id: string): Promise<void> {
     const method = (await loadPayoutMethod(this.deps.store, id)).method;
-    if (!isOwned(method, owner)) throw new ApiError('IKW-PAY-002', `No such payout method: '${id}'`, 'payoutMethodId');
+    if (!isOwned(method, owner)) throw new Refusal('IKW-PAY-002', `No such payout method: '${id}'`, 'payoutMethodId');
   }
 
   async update(owner: Owner, id: string, changes: CampaignChanges, actor: Actor): Promise<CampaignObject> {
     if (changes.deadline != null) {
-      if (Date.parse(changes.deadline) <= this.deps.clock.now().getTime()) throw new ApiError('IKW-VAL-001', 'deadline must be in the future', 'deadline');
+      if (Date.parse(changes.deadline) <= this.deps.clock.now().getTime()) throw new Refusal('IKW-VAL-001', 'deadline must be in the future', 'deadline');
       changes = { ...changes, deadline: new Date(changes.deadline).toISOString() };
     }
     if (changes.payoutMethodId != null) await this.assertPayoutMethod(owner, changes.payoutMethodId);
@@ -246,14 +244,14 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
       const { state } = await this.load(id);
       const next = command(state);
       try {
-        const moves = movesOf(state, fundingCampaignDecider.decide(next, state));
-        const campaignStep = step({ streamId: fundingCampaignStream(id), decider: fundingCampaignDecider, command: next, metadata: meta });
+        const moves = movesOf(state, fundingCampaignAggregate.decide(next, state));
+        const campaignStep = step({ streamId: fundingCampaignStream(id), decider: fundingCampaignAggregate, command: next, metadata: meta });
         const steps = [campaignStep];
         const railRefunds: RailRefundRecord[] = [];
         if (moves.length > 0) {
           const c = state.campaign!;
           const balance = { merchantId: c.merchantId, environment: c.environment, currency: c.currency };
-          const ledger = ledgerCommand(this.deps.clock, balance, { type: 'move_campaign_funds', campaign: id, moves });
+          const ledger = ledgerCommand(this.deps.clock, balance, moveCampaignFunds(id, moves));
           steps.push(step({ streamId: balanceStream(c.merchantId, c.environment, c.currency), decider: ledgerDecider, command: ledger, metadata: meta }));
           railRefunds.push(...(await this.railRefundsOf(state, moves)));
           for (const refund of railRefunds) steps.push(await this.deps.railRefunds.request(refund, meta));
@@ -332,7 +330,7 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
     if (!state.contributions.has(id)) {
       const at = this.deps.clock.now();
       // Refusals on the merits before an intent exists; the append below decides again on the stream.
-      fundingCampaignDecider.decide({ type: 'contribute', owner, at, contribution: { id, campaignId: campaign.id, paymentIntentId: '', amountMinor: input.amountMinor, currency: input.currency.toLowerCase(), contributorName: null, contributorEmail: null, anonymous: false, message: null, metadata: null, createdAt: at.toISOString() } }, state);
+      fundingCampaignAggregate.decide({ type: 'contribute', owner, at, contribution: { id, campaignId: campaign.id, paymentIntentId: '', amountMinor: input.amountMinor, currency: input.currency.toLowerCase(), contributorName: null, contributorEmail: null, anonymous: false, message: null, metadata: null, createdAt: at.toISOString() } }, state);
       // Counted before anything is made: a refused push leaves no contribution behind.
       await countPush();
       const intent = await this.deps.paymentIntents.create(
@@ -388,7 +386,7 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
 
   private async campaignOf(owner: Owner, contributionId: string): Promise<string> {
     const campaignId = await this.deps.campaignOfContribution(owner, contributionId);
-    if (!campaignId) throw new ApiError('IKW-RES-001', `No such contribution: '${contributionId}'`, 'id');
+    if (!campaignId) throw new Refusal('IKW-RES-001', `No such contribution: '${contributionId}'`, 'id');
     return campaignId;
   }
 
@@ -400,9 +398,9 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
   private async confirm(owner: Owner, campaignId: string, contributionId: string, input: ConfirmInput, actor: Actor): Promise<ContributionObject> {
     const { state } = await this.load(campaignId);
     const c = state.contributions.get(contributionId);
-    if (!c) throw new ApiError('IKW-RES-001', `No such contribution: '${contributionId}'`, 'id');
-    if (c.status !== 'pending') throw new ApiError('IKW-FND-004', `The contribution is ${c.status}; only a pending contribution can be paid`, 'id');
-    if (state.status !== 'active') throw new ApiError('IKW-FND-002', `The campaign is ${state.status}: it takes no contributions`, 'campaignId');
+    if (!c) throw new Refusal('IKW-RES-001', `No such contribution: '${contributionId}'`, 'id');
+    if (c.status !== 'pending') throw new Refusal('IKW-FND-004', `The contribution is ${c.status}; only a pending contribution can be paid`, 'id');
+    if (state.status !== 'active') throw new Refusal('IKW-FND-002', `The campaign is ${state.status}: it takes no contributions`, 'campaignId');
     const intent = await this.deps.paymentIntents.confirm(owner, c.paymentIntentId, input, actor);
     // A sandbox or card answer may be final already: the campaign learns it now rather than from the bus.
     if (intent.status === 'succeeded' || intent.status === 'failed' || intent.status === 'canceled') {
@@ -455,7 +453,7 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
     assertRefundable: async ({ intent }) => {
       if (intent.metadata[HELD_BY_KEY] === undefined) return;
       const contribution = intent.metadata[CONTRIBUTION_METADATA.contribution] ?? '{id}';
-      throw new ApiError('IKW-FND-006', `Payment ${intent.id} is a contribution to a funding campaign; refund it with POST /api/v1/funding/contributions/${contribution}/refund`, 'id');
+      throw new Refusal('IKW-FND-006', `Payment ${intent.id} is a contribution to a funding campaign; refund it with POST /api/v1/funding/contributions/${contribution}/refund`, 'id');
     },
   };
 
@@ -479,12 +477,12 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
       outcome: { status: 'succeeded', fee: payment.fee, clearing: payment.clearing },
       moneyVersion: state.moneyVersion,
     };
-    const moves = movesOf(state, fundingCampaignDecider.decide(command, state));
-    const steps = [step({ streamId: fundingCampaignStream(campaignId), decider: fundingCampaignDecider, command, metadata: meta })];
+    const moves = movesOf(state, fundingCampaignAggregate.decide(command, state));
+    const steps = [step({ streamId: fundingCampaignStream(campaignId), decider: fundingCampaignAggregate, command, metadata: meta })];
     const railRefunds: RailRefundRecord[] = [];
     if (moves.length > 0) {
       const c = state.campaign!;
-      const ledger = ledgerCommand(this.deps.clock, { merchantId: c.merchantId, environment: c.environment, currency: c.currency }, { type: 'move_campaign_funds', campaign: campaignId, moves });
+      const ledger = ledgerCommand(this.deps.clock, { merchantId: c.merchantId, environment: c.environment, currency: c.currency }, moveCampaignFunds(campaignId, moves));
       steps.push(step({ streamId: balanceStream(c.merchantId, c.environment, c.currency), decider: ledgerDecider, command: ledger, metadata: meta }));
       railRefunds.push(...(await this.railRefundsOf(state, moves)));
       for (const refund of railRefunds) steps.push(await this.deps.railRefunds.request(refund, meta));
@@ -507,7 +505,7 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
       const { state: payment } = await loadState(this.deps.store, paymentIntentStream(contribution.paymentIntentId), paymentIntentAggregate);
       const connector = move.clearing.slice('rail_clearing:'.length);
       if (!this.deps.railRefunds.canRefund(c.environment, connector)) {
-        throw new ApiError('IKW-PRV-006', `The contribution came in through ${connector}, which is not configured on this service any more: nothing can carry its refund; nothing was refunded`, 'id');
+        throw new Refusal('IKW-PRV-006', `The contribution came in through ${connector}, which is not configured on this service any more: nothing can carry its refund; nothing was refunded`, 'id');
       }
       refunds.push({
         id: move.source,
@@ -548,7 +546,7 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
   private async cancelContributionOf(owner: Owner, campaignId: string, contributionId: string, actor: Actor): Promise<FundingCampaignState> {
     const { state } = await this.load(campaignId);
     const c = state.contributions.get(contributionId);
-    if (!c) throw new ApiError('IKW-RES-001', `No such contribution: '${contributionId}'`, 'id');
+    if (!c) throw new Refusal('IKW-RES-001', `No such contribution: '${contributionId}'`, 'id');
     if (c.status === 'pending') await this.deps.paymentIntents.cancel(owner, c.paymentIntentId, 'abandoned', actor);
     const result = await this.run(campaignId, { type: 'cancel_contribution', owner, at: this.deps.clock.now(), contributionId }, this.meta(owner, campaignId, actor));
     return result.state;
@@ -580,15 +578,15 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
     const { state } = await this.load(id);
     const campaign = state.campaign;
     assertOwned(campaign, owner, `No such funding campaign: '${id}'`, 'id');
-    if (state.status !== 'closed') throw new ApiError('IKW-FND-001', `Only a closed campaign's released funds are paid out; this one is ${state.status}`, 'id');
+    if (state.status !== 'closed') throw new Refusal('IKW-FND-001', `Only a closed campaign's released funds are paid out; this one is ${state.status}`, 'id');
     await this.deps.payouts.assertLiveOpen(owner);
     const payoutMethodId = input.payoutMethodId ?? campaign.payoutMethodId;
-    if (!payoutMethodId) throw new ApiError('IKW-VAL-001', 'Name the payoutMethodId: the campaign has none', 'payoutMethodId');
+    if (!payoutMethodId) throw new Refusal('IKW-VAL-001', 'Name the payoutMethodId: the campaign has none', 'payoutMethodId');
     const method = (await loadPayoutMethod(this.deps.store, payoutMethodId)).method;
-    if (!isOwned(method, owner)) throw new ApiError('IKW-PAY-002', `No such payout method: '${payoutMethodId}'`, 'payoutMethodId');
+    if (!isOwned(method, owner)) throw new Refusal('IKW-PAY-002', `No such payout method: '${payoutMethodId}'`, 'payoutMethodId');
     const feeOf = (amount: number) => this.deps.payouts.quote(owner.environment, amount, method.destination);
     const payable = payableOf(state);
-    if (payable <= 0) throw new ApiError('IKW-FND-005', 'Nothing released remains to be paid out', 'amountMinor');
+    if (payable <= 0) throw new Refusal('IKW-FND-005', 'Nothing released remains to be paid out', 'amountMinor');
     let amount = input.amountMinor ?? 0;
     if (input.amountMinor === undefined) {
       // The largest amount that fits with its own fee, in the steps the destination takes (an
@@ -609,7 +607,7 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
         }
       }
     }
-    if (amount <= 0) throw new ApiError('IKW-FND-005', `The released funds not yet paid out (${payable}) do not cover a payout and its fee`, 'amountMinor');
+    if (amount <= 0) throw new Refusal('IKW-FND-005', `The released funds not yet paid out (${payable}) do not cover a payout and its fee`, 'amountMinor');
     const campaignPayoutId = requestRef === undefined ? newUuid() : derivedUuid(`funding_payout|${owner.merchantId}|${owner.environment}|${id}|${requestRef}`);
     // The id Payouts.create gives this request reference: the claim names its payout before it exists.
     const payoutId = payoutIdOf(owner, 'api', fundingPayoutRef(campaignPayoutId));

@@ -1,20 +1,17 @@
-import { unixSeconds } from '../../core/clock.js';
 import type { Decider } from '../../core/decider.js';
 import { Refusal } from '../../core/refusal.js';
 import { PersistentMap } from '../../core/persistent-map.js';
-import { assertOwned, present, unreachable } from '../aggregate.js';
+import { assertOwned, unreachable } from '../aggregate.js';
 import type {
   CampaignChanges,
   CampaignCreated,
-  CampaignObject,
   CampaignPayout,
   CampaignStatus,
   CampaignUpdate,
   Clearing,
   ContributionCreated,
-  ContributionObject,
   ContributionStatus,
-  FundingCampaignEvent,
+  FundingCampaignFact,
   RefundReason,
 } from './events.js';
 import type { Owner } from '../../core/owner.js';
@@ -128,112 +125,19 @@ export const payableOf = (s: FundingCampaignState) => s.released - s.releasedFee
 /** The contributions succeeded and not given back, wherever their funds are now. */
 export const raisedOf = (s: FundingCampaignState) => s.held + s.released - s.refundedAfterRelease;
 
-export function toCampaignObject(s: FundingCampaignState): CampaignObject {
-  const c = present(s.campaign, 'funding campaign');
-  const raised = raisedOf(s);
-  return {
-    id: c.id,
-    object: 'funding.campaign',
-    slug: c.slug,
-    url: c.url,
-    title: c.title,
-    description: c.description,
-    targetAmountMinor: c.targetAmountMinor,
-    currency: c.currency,
-    country: c.country,
-    deadline: c.deadline,
-    fundingModel: c.fundingModel,
-    payoutMethodId: c.payoutMethodId,
-    metadata: c.metadata,
-    status: s.status,
-    raisedAmountMinor: raised,
-    contributorCount: s.contributors,
-    percentFunded: c.targetAmountMinor ? Math.floor((raised * 10_000) / c.targetAmountMinor) / 100 : null,
-    targetReachedAt: s.targetReachedAt,
-    heldAmountMinor: s.held,
-    releasedAmountMinor: s.released,
-    releasedFeeMinor: s.releasedFee,
-    paidOutAmountMinor: s.paidOut,
-    refundedAmountMinor: s.refunded,
-    publishedAt: s.publishedAt,
-    closedAt: s.closedAt,
-    livemode: c.environment === 'live',
-    created: unixSeconds(new Date(c.createdAt)),
-  };
-}
-
-export function toContributionObject(s: FundingCampaignState, id: string): ContributionObject {
-  const c = present(s.contributions.get(id), 'contribution');
-  return {
-    id: c.id,
-    object: 'funding.contribution',
-    campaignId: c.campaignId,
-    paymentIntentId: c.paymentIntentId,
-    amountMinor: c.amountMinor,
-    currency: c.currency,
-    status: c.status,
-    contributorName: c.contributorName,
-    contributorEmail: c.contributorEmail,
-    anonymous: c.anonymous,
-    message: c.message,
-    metadata: c.metadata,
-    feeMinor: c.fee,
-    refundReason: c.refundReason,
-    refundedFrom: c.refundedFrom,
-    succeededAt: c.succeededAt,
-    refundedAt: c.refundedAt,
-    livemode: s.campaign?.environment === 'live',
-    created: unixSeconds(new Date(c.createdAt)),
-  };
-}
-
-type Draft =
-  | { type: 'funding_campaign.created'; data: CampaignCreated }
-  | { type: 'funding_campaign.updated'; data: { changes: CampaignChanges; at: string } }
-  | { type: 'funding_campaign.published'; data: { at: string } }
-  | { type: 'funding_campaign.target_reached'; data: { at: string } }
-  | { type: 'funding_campaign.closed'; data: { at: string; reason: 'organizer' | 'deadline'; released: number; fee: number } }
-  | { type: 'funding_campaign.canceled'; data: { at: string } }
-  | { type: 'funding_campaign.failed'; data: { at: string } }
-  | { type: 'funding_campaign.contribution_created'; data: ContributionCreated }
-  | { type: 'funding_campaign.contribution_received'; data: { contributionId: string; fee: number; clearing: Clearing; at: string } }
-  | { type: 'funding_campaign.contribution_failed'; data: { contributionId: string; status: 'failed' | 'canceled'; at: string } }
-  | { type: 'funding_campaign.contribution_refunded'; data: { contributionId: string; reason: RefundReason; fromReleased: boolean; at: string } }
-  | { type: 'funding_campaign.update_posted'; data: { update: CampaignUpdate } }
-  | { type: 'funding_campaign.update_edited'; data: { updateId: string; title?: string; body?: string; at: string } }
-  | { type: 'funding_campaign.update_deleted'; data: { updateId: string; at: string } }
-  | { type: 'funding_campaign.payout_requested'; data: { payout: CampaignPayout } }
-  | { type: 'funding_campaign.payout_settled'; data: { campaignPayoutId: string; status: 'created' | 'failed'; failureReason: string | null; at: string } };
-
-const CONTRIBUTION_EVENTS: readonly string[] = ['funding_campaign.contribution_created', 'funding_campaign.contribution_received', 'funding_campaign.contribution_failed', 'funding_campaign.contribution_refunded'];
-
-/** Attaches the object each event is about: the contribution for contribution events, else the campaign, as it stands after the event. */
-function withObjects(state: FundingCampaignState, drafts: Draft[]): FundingCampaignEvent[] {
-  const out: FundingCampaignEvent[] = [];
-  let s = state;
-  for (const draft of drafts) {
-    s = evolve(s, draft as unknown as FundingCampaignEvent);
-    const data = draft.data as { id?: string; contributionId?: string };
-    // A contribution's events carry the contribution (what its webhook sends) and the campaign's tallies after it.
-    const objects = CONTRIBUTION_EVENTS.includes(draft.type) ? { object: toContributionObject(s, data.contributionId ?? data.id!), campaign: toCampaignObject(s) } : { object: toCampaignObject(s) };
-    out.push({ type: draft.type, data: { ...draft.data, ...objects } } as unknown as FundingCampaignEvent);
-  }
-  return out;
-}
-
 function withContribution(s: FundingCampaignState, id: string, change: Partial<ContributionState>): PersistentMap<ContributionState> {
   return s.contributions.set(id, { ...s.contributions.get(id)!, ...change });
 }
 
 /** The held contributions' moves when the campaign gives everything back (cancel, failure). */
-function refundAll(s: FundingCampaignState, at: string, reason: RefundReason): Draft[] {
+function refundAll(s: FundingCampaignState, at: string, reason: RefundReason): FundingCampaignFact[] {
   return s.contributions
     .values()
     .filter((c) => c.status === 'succeeded')
     .map((c) => ({ type: 'funding_campaign.contribution_refunded', data: { contributionId: c.id, reason, fromReleased: false, at } }));
 }
 
-function evolve(state: FundingCampaignState, event: FundingCampaignEvent): FundingCampaignState {
+function evolve(state: FundingCampaignState, event: FundingCampaignFact): FundingCampaignState {
   switch (event.type) {
     case 'funding_campaign.created':
       return { ...state, campaign: stripObject(event.data) };
@@ -311,9 +215,10 @@ function evolve(state: FundingCampaignState, event: FundingCampaignEvent): Fundi
   }
 }
 
-function stripObject<D extends { object?: unknown; campaign?: unknown }>(data: D): Omit<D, 'object' | 'campaign'> {
-  const { object: _object, campaign: _campaign, ...rest } = data;
-  return rest;
+/** Stored events carry the objects rendered after them (`object`, a contribution's `campaign`): the state keeps the fact alone. */
+function stripObject<D extends object>(data: D): D {
+  const { object: _object, campaign: _campaign, ...rest } = data as D & { object?: unknown; campaign?: unknown };
+  return rest as D;
 }
 
 function assertIn(state: FundingCampaignState, allowed: readonly CampaignStatus[], what: string): void {
@@ -336,7 +241,7 @@ function reaches(state: FundingCampaignState, raisedAfter: number): boolean {
   return target !== null && state.targetReachedAt === null && raisedAfter >= target;
 }
 
-function decideDrafts(command: FundingCampaignCommand, state: FundingCampaignState): Draft[] {
+function decide(command: FundingCampaignCommand, state: FundingCampaignState): FundingCampaignFact[] {
   if (command.type === 'create') {
     if (state.campaign) throw new Refusal('IKW-RES-003', `Funding campaign ${command.campaign.id} already exists`);
     return [{ type: 'funding_campaign.created', data: command.campaign }];
@@ -398,7 +303,7 @@ function decideDrafts(command: FundingCampaignCommand, state: FundingCampaignSta
         return [{ type: 'funding_campaign.contribution_failed', data: { contributionId: c.id, status: command.outcome.status, at } }];
       }
       assertFresh(state, command);
-      const received: Draft = { type: 'funding_campaign.contribution_received', data: { contributionId: c.id, fee: command.outcome.fee, clearing: command.outcome.clearing, at } };
+      const received: FundingCampaignFact = { type: 'funding_campaign.contribution_received', data: { contributionId: c.id, fee: command.outcome.fee, clearing: command.outcome.clearing, at } };
       // Paid after the campaign ended (the payment was with the operator at close): taken, then given back.
       if (state.status !== 'active') return [received, { type: 'funding_campaign.contribution_refunded', data: { contributionId: c.id, reason: 'campaign_ended', fromReleased: false, at } }];
       return reaches(state, raisedOf(state) + c.amountMinor) ? [received, { type: 'funding_campaign.target_reached', data: { at } }] : [received];
@@ -457,10 +362,8 @@ export function assertModel(c: Pick<CampaignCreated, 'fundingModel' | 'targetAmo
  * Funding campaigns. Contributions, their outcomes and the campaign's end are decided on the
  * campaign's one stream, so that racing contributions count once each and none lands after close.
  */
-export const fundingCampaignDecider: Decider<FundingCampaignCommand, FundingCampaignState, FundingCampaignEvent> = {
+export const fundingCampaignDecider: Decider<FundingCampaignCommand, FundingCampaignState, FundingCampaignFact> = {
   initialState: initialFundingCampaignState,
   evolve,
-  decide(command, state) {
-    return withObjects(state, decideDrafts(command, state));
-  },
+  decide,
 };

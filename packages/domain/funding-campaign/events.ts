@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../../core/decider.js';
+import type { DomainEvent, Fact } from '../../core/decider.js';
 import type { PayinClearing } from '../payment-intent/events.js';
 import type { Environment } from '../../core/owner.js';
 
@@ -162,6 +162,9 @@ export type FundingCampaignEvent =
   | DomainEvent<'funding_campaign.update_deleted', WithCampaign<{ updateId: string; at: string }>>
   | DomainEvent<'funding_campaign.payout_requested', WithCampaign<{ payout: CampaignPayout }>>
   | DomainEvent<'funding_campaign.payout_settled', WithCampaign<{ campaignPayoutId: string; status: 'created' | 'failed'; failureReason: string | null; at: string }>>;
+
+/** A campaign's event as its decider decides it: without the objects the command handler renders (`object`, and a contribution's `campaign`). */
+export type FundingCampaignFact = Fact<FundingCampaignEvent, 'object' | 'campaign'>;
 
 export const fundingCampaignStream = (id: string) => `funding_campaign-${id}`;
 

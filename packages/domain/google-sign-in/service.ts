@@ -1,8 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../../core/clock.js';
 import type { DomainEvent } from '../../core/decider.js';
-import { ApiError } from '../../core/errors.js';
-import { isRefused } from '../../core/refusal.js';
+import { isRefused, Refusal } from '../../core/refusal.js';
 import { sha256Hex } from '../../core/hashing.js';
 import { newUuid } from '../../core/ids.js';
 import type { SecretBox } from '../../core/secrets.js';
@@ -85,7 +84,7 @@ export class GoogleSignIn extends CommandService<GoogleSignInCommand, GoogleSign
   }
 
   private provider(): OpenIdProvider {
-    if (!this.deps.provider) throw new ApiError('IKW-FED-001');
+    if (!this.deps.provider) throw new Refusal('IKW-FED-001');
     return this.deps.provider;
   }
 
@@ -111,11 +110,11 @@ export class GoogleSignIn extends CommandService<GoogleSignInCommand, GoogleSign
     try {
       url = new URL(returnUrl);
     } catch {
-      throw new ApiError('IKW-FED-003', undefined, 'returnUrl');
+      throw new Refusal('IKW-FED-003', undefined, 'returnUrl');
     }
     const allowed = [new URL(this.deps.publicUrl).origin, ...this.deps.returnOrigins];
     if (!['http:', 'https:'].includes(url.protocol) || url.username !== '' || url.password !== '' || url.hash !== '' || returnUrl.includes('#') || !allowed.includes(url.origin)) {
-      throw new ApiError('IKW-FED-003', undefined, 'returnUrl');
+      throw new Refusal('IKW-FED-003', undefined, 'returnUrl');
     }
     return url.toString();
   }
@@ -162,11 +161,11 @@ export class GoogleSignIn extends CommandService<GoogleSignInCommand, GoogleSign
     const provider = this.provider();
     const state = query.state ?? '';
     const attemptId = TOKEN_SHAPE.exec(state)?.[2];
-    if (!attemptId) throw new ApiError('IKW-FED-002', undefined, 'state');
+    if (!attemptId) throw new Refusal('IKW-FED-002', undefined, 'state');
     const attempt = (await this.load(attemptId)).state;
     const started = attempt.started;
     const stateHash = sha256Hex(state);
-    if (!started || started.stateHash !== stateHash || attempt.returned || this.now().getTime() >= Date.parse(started.expiresAt)) throw new ApiError('IKW-FED-002', undefined, 'state');
+    if (!started || started.stateHash !== stateHash || attempt.returned || this.now().getTime() >= Date.parse(started.expiresAt)) throw new Refusal('IKW-FED-002', undefined, 'state');
 
     const code = newToken(attemptId);
     const returned = { exchangeHash: sha256Hex(code), exchangeExpiresAt: new Date(this.now().getTime() + GOOGLE_EXCHANGE_TTL_MS).toISOString(), at: this.now().toISOString() };
@@ -189,7 +188,7 @@ export class GoogleSignIn extends CommandService<GoogleSignInCommand, GoogleSign
    */
   private async resolve(attempt: GoogleSignInState, identity: VerifiedIdentity, actor: Actor): Promise<{ userId: string; outcome: GoogleSignInOutcome; email: string; noticeTo: string; steps: Steps }> {
     const { accounts } = this.deps;
-    if (!identity.emailVerified || identity.email === null) throw new ApiError('IKW-FED-005');
+    if (!identity.emailVerified || identity.email === null) throw new Refusal('IKW-FED-005');
     const email = normalizeEmail(identity.email);
     const link = { issuer: identity.issuer, subject: identity.subject, email };
     const linking = (userId: string, via: 'connect' | 'email') => {
@@ -205,7 +204,7 @@ export class GoogleSignIn extends CommandService<GoogleSignInCommand, GoogleSign
     if (linked !== null && (await accounts.stateOf(linked)).user) return { userId: linked, outcome: 'signed_in', email, noticeTo: email, steps: [] };
     const holder = await accounts.userIdOf(email);
     const user = holder ? (await accounts.stateOf(holder)).user : null;
-    if (!holder || !user) throw new ApiError('IKW-FED-006');
+    if (!holder || !user) throw new Refusal('IKW-FED-006');
     return { userId: holder, outcome: 'linked', email, noticeTo: user.email, steps: linking(holder, 'email') };
   }
 
@@ -218,11 +217,11 @@ export class GoogleSignIn extends CommandService<GoogleSignInCommand, GoogleSign
   async exchange(code: string, exchangeKey: string, device: Device, actor: Actor): Promise<GoogleExchangeResult> {
     this.provider();
     const attemptId = TOKEN_SHAPE.exec(code)?.[2];
-    if (!attemptId) throw new ApiError('IKW-FED-002', undefined, 'code');
+    if (!attemptId) throw new Refusal('IKW-FED-002', undefined, 'code');
     const redeem: GoogleSignInCommand = { type: 'redeem', exchangeHash: sha256Hex(code), exchangeKeyHash: sha256Hex(exchangeKey), at: this.now() };
     const { returned } = (await this.run(attemptId, redeem, this.metadata(attemptId, actor))).state;
-    if (!returned) throw new ApiError('IKW-FED-002', undefined, 'code');
-    if ('code' in returned) throw new ApiError(returned.code, returned.message);
+    if (!returned) throw new Refusal('IKW-FED-002', undefined, 'code');
+    if ('code' in returned) throw new Refusal(returned.code, returned.message);
     if (returned.outcome === 'connected') return { connected: true, email: returned.email };
     const asUser: Actor = { ...actor, actor: `user:${returned.userId}` };
     return this.deps.signIns.firstStep(await this.deps.accounts.stateOf(returned.userId), 'google', device, asUser);

@@ -3,18 +3,16 @@ import { fold } from '../../core/decider.js';
 import { newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import { handleCommand, step, type AnyStep, type HandleResult, type ConflictPolicy } from '../../eventstore/command-handler.js';
-import { balanceOf, ledgerDecider, type LedgerCommand, type LedgerState } from './decider.js';
-import { balanceStream, type BalanceRef, type LedgerEvent, type MerchantAccount } from './events.js';
+import { balanceOf, ledgerDecider, type LedgerAction, type LedgerCommand, type LedgerState } from '../../ledger/decider.js';
+import { balanceStream, type BalanceRef, type LedgerEntryEvent } from '../../ledger/entry.js';
+import { MERCHANT_ACCOUNTS, type MerchantAccount } from './events.js';
 import type { Environment } from '../../core/owner.js';
 
-/** The variable part of a ledger command; context (merchant, currency, time, ids) is filled in here. */
-export type LedgerAction = LedgerCommand extends infer C ? (C extends { type: string } ? Omit<C, 'merchantId' | 'environment' | 'currency' | 'at' | 'newEntryId'> : never) : never;
-
-/** The whole ledger command for one balance: the action with its balance, time and entry ids. */
+/** The whole ledger command for one balance: a family's action (its postings.ts) with its balance, time and entry ids. */
 export function ledgerCommand(clock: Clock, balance: BalanceRef, action: LedgerAction): LedgerCommand {
   // Only the balance's three fields: a caller passing a richer object (a payout) must not override the action's.
   const { merchantId, environment, currency } = balance;
-  return { ...action, merchantId, environment, currency, at: clock.now(), newEntryId: () => newId('txn') } as LedgerCommand;
+  return { ...action, merchantId, environment, currency, at: clock.now(), newEntryId: () => newId('txn') };
 }
 
 /** A ledger command as a step of a change that commits it with the fact that causes it. */
@@ -35,7 +33,7 @@ export function runLedger(
   action: LedgerAction,
   metadata: EventMetadata,
   onConflict: ConflictPolicy = 'internal',
-): Promise<HandleResult<LedgerState, LedgerEvent>> {
+): Promise<HandleResult<LedgerState, LedgerEntryEvent>> {
   const command = ledgerCommand(clock, { merchantId, environment, currency }, action);
   return handleCommand(store, balanceStream(merchantId, environment, currency), ledgerDecider, command, metadata, { onConflict });
 }
@@ -45,7 +43,7 @@ export function runLedger(
  * ledger folds them. Read from the log itself, not a read model: what auditors compare the API with.
  */
 export async function balanceFromLog(store: EventStore, balance: BalanceRef, at: Date): Promise<Record<MerchantAccount, number>> {
-  const events = (await store.readStream(balanceStream(balance.merchantId, balance.environment, balance.currency))) as unknown as LedgerEvent[];
+  const events = (await store.readStream(balanceStream(balance.merchantId, balance.environment, balance.currency))) as unknown as LedgerEntryEvent[];
   const state = fold(ledgerDecider, events.filter((e) => new Date(e.data.postedAt) <= at));
-  return { available: balanceOf(state, 'available'), pending: balanceOf(state, 'pending'), reserved: balanceOf(state, 'reserved') };
+  return Object.fromEntries(MERCHANT_ACCOUNTS.map((account) => [account, balanceOf(state, account)])) as Record<MerchantAccount, number>;
 }

@@ -1,6 +1,6 @@
 import type { Fact } from '../../core/decider.js';
 import type { Clock } from '../../core/clock.js';
-import { ApiError } from '../../core/errors.js';
+import { isRefused, Refusal, refusedField } from '../../core/refusal.js';
 import { derivedUuid, newUuid } from '../../core/ids.js';
 import { CommandService, handleSteps, step } from '../../eventstore/command-handler.js';
 import type { EventStore } from '../../eventstore/port.js';
@@ -10,6 +10,7 @@ import { commissionOn } from '../commission-rule/events.js';
 import { ledgerStep, runLedger } from '../ledger/commands.js';
 import type { EntryPosted } from '../ledger/events.js';
 import type { MarketplaceSellers } from '../marketplace-seller/commands.js';
+import { postOrderPayment, refundOrder, settleShare } from './postings.js';
 import { MARKETPLACE_ORDER_METADATA_KEY, type PaymentIntents } from '../payment-intent/commands.js';
 import type { PaymentRecipient } from '../payment-intent/recipients.js';
 import type { MarketplaceDueShares } from '../read-ports.js';
@@ -83,13 +84,13 @@ export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, 
     const lines: OrderLine[] = [];
     for (const [n, line] of input.lines.entries()) {
       const seller = await this.deps.sellers.bySellerId(owner, line.sellerId);
-      if (!seller) throw new ApiError('IKW-MKT-002', `No marketplace seller with sellerId '${line.sellerId}'`, `lines.${n}.sellerId`);
+      if (!seller) throw new Refusal('IKW-MKT-002', `No marketplace seller with sellerId '${line.sellerId}'`, `lines.${n}.sellerId`);
       let commissionMinor = 0;
       if (line.commissionRuleId !== undefined) {
         const rule = await this.deps.commissionRules.usable(owner, line.commissionRuleId);
         if (!rule || !rule.isActive || rule.currency !== currency) {
           const why = !rule ? 'is not one of your commission rules' : !rule.isActive ? 'is inactive' : `is in ${rule.currency}, not ${currency}`;
-          throw new ApiError('IKW-MKT-003', `Commission rule '${line.commissionRuleId}' ${why}`, `lines.${n}.commissionRuleId`);
+          throw new Refusal('IKW-MKT-003', `Commission rule '${line.commissionRuleId}' ${why}`, `lines.${n}.commissionRuleId`);
         }
         commissionMinor = commissionOn(rule, line.amountMinor);
       }
@@ -115,7 +116,8 @@ export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, 
         { [MARKETPLACE_ORDER_METADATA_KEY]: id },
       );
     } catch (err) {
-      if (err instanceof ApiError && err.param !== undefined && INTENT_PARAMS[err.param]) throw new ApiError(err.code, err.message, INTENT_PARAMS[err.param]);
+      const field = isRefused(err) ? refusedField(err) : undefined;
+      if (isRefused(err) && field !== undefined && Object.hasOwn(INTENT_PARAMS, field)) throw new Refusal(err.code, err.message, INTENT_PARAMS[field]);
       throw err;
     }
     const result = await this.run(
@@ -153,7 +155,7 @@ export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, 
       if (status === 'requires_payment_method' || status === 'requires_action') {
         await this.deps.paymentIntents.cancel(owner, order.paymentIntentId, 'requested_by_customer', actor);
       } else if (status === 'processing' || status === 'succeeded') {
-        throw new ApiError('IKW-MKT-004', `The order's payment is ${status}; it cannot be canceled`, 'id');
+        throw new Refusal('IKW-MKT-004', `The order's payment is ${status}; it cannot be canceled`, 'id');
       }
     }
     const result = await this.run(id, { type: 'cancel', owner, at: this.deps.clock.now() }, auditMetadata(this.deps.clock, owner, id, actor));
@@ -180,7 +182,7 @@ export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, 
       const ref = { ...owner, currency: order.currency };
       const steps = [
         step({ streamId: orderStream(order.id), decider: orderAggregate, command: { type: 'mark_paid', owner, at, fee }, metadata: meta }),
-        ledgerStep(this.deps.clock, ref, { type: 'post_order_payment', orderId: order.id, clearing, amount: intent.amount, fee, shares, commission: order.commissionMinor }, meta),
+        ledgerStep(this.deps.clock, ref, postOrderPayment({ orderId: order.id, clearing, amount: intent.amount, fee, shares, commission: order.commissionMinor }), meta),
       ];
       return { steps, after: null };
     },
@@ -188,7 +190,7 @@ export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, 
     assertRefundable: async ({ intent }) => {
       const orderId = intent.metadata[MARKETPLACE_ORDER_METADATA_KEY];
       if (orderId === undefined || !(await this.load(orderId)).state.order) return;
-      throw new ApiError('IKW-MKT-008', `Payment ${intent.id} pays marketplace order ${orderId}; refund it with POST /api/v1/marketplace/refunds`, 'id');
+      throw new Refusal('IKW-MKT-008', `Payment ${intent.id} pays marketplace order ${orderId}; refund it with POST /api/v1/marketplace/refunds`, 'id');
     },
   };
 
@@ -205,14 +207,14 @@ export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, 
     const refundId = requestRef === undefined ? newUuid() : derivedUuid(`marketplace_refund|${owner.merchantId}|${owner.environment}|${requestRef}`);
     if (state.refunds.has(refundId)) return refundId;
     const amountMinor = input.amountMinor ?? order.amountMinor - state.refundedMinor;
-    if (amountMinor < 1) throw new ApiError('IKW-MKT-004', `Order ${order.id} is ${state.status}; nothing remains to refund`, 'orderId');
+    if (amountMinor < 1) throw new Refusal('IKW-MKT-004', `Order ${order.id} is ${state.status}; nothing remains to refund`, 'orderId');
     const meta = auditMetadata(this.deps.clock, owner, order.id, actor);
     const at = this.deps.clock.now();
     await handleSteps(
       this.deps.store,
       [
         step({ streamId: orderStream(order.id), decider: orderAggregate, command: { type: 'refund', owner, at, refundId, amountMinor, reason: input.reason ?? null }, metadata: meta }),
-        ledgerStep(this.deps.clock, { ...owner, currency: order.currency }, { type: 'refund_order', refundId, orderId: order.id, amount: amountMinor }, meta),
+        ledgerStep(this.deps.clock, { ...owner, currency: order.currency }, refundOrder({ refundId, orderId: order.id, amount: amountMinor }), meta),
       ],
       { onConflict: 'contended' },
     );
@@ -234,11 +236,11 @@ export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, 
         owner.merchantId,
         owner.environment,
         share.currency,
-        { type: 'settle_share', orderId: share.orderId, sellerRef: share.sellerRef },
+        settleShare({ orderId: share.orderId, sellerRef: share.sellerRef }),
         auditMetadata(this.deps.clock, owner, share.orderId, actor),
         'contended',
       );
-      settled.push(...result.events.map((e) => e.data));
+      settled.push(...result.events.map((e) => e.data as EntryPosted));
     }
     return { settled, hasMore: due.length > input.maxItems };
   }

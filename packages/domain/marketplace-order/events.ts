@@ -1,5 +1,5 @@
 import type { DomainEvent } from '../../core/decider.js';
-import type { RefundReversal } from '../ledger/events.js';
+import type { RefundReversal } from './postings.js';
 import type { Environment } from '../../core/owner.js';
 
 /**

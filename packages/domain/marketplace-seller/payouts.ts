@@ -1,4 +1,3 @@
-import { ApiError } from '../../core/errors.js';
 import { assertOwned } from '../aggregate.js';
 import type { CreatePayoutInput, Payouts } from '../payout/commands.js';
 import type { PayoutObject } from '../payout/events.js';
@@ -16,9 +15,6 @@ export interface SellerPayoutInput {
   metadata?: Record<string, string>;
 }
 
-/** The payouts' snake_case names, as this family's body spells them (a challenge's own refusals: the route's `fields`). */
-const CAMEL_CASE: Readonly<Record<string, string>> = { amount: 'amountMinor', payout_method_id: 'payoutMethodId', challenge_id: 'challengeId' };
-
 /** Payouts of a seller's available funds to their wallet or account: ordinary payouts (`po_…`) funded by the seller's money. */
 export class SellerPayouts {
   constructor(private readonly deps: { payouts: Pick<Payouts, 'create'>; sellers: Pick<MarketplaceSellers, 'load'> }) {}
@@ -33,11 +29,7 @@ export class SellerPayouts {
       ...(input.payoutMethodId ? { payout_method_id: input.payoutMethodId } : {}),
       metadata: { ...input.metadata, [SELLER_PAYOUT_METADATA_KEY]: seller.sellerId },
     };
-    try {
-      return await this.deps.payouts.create(owner, payout, by, 'marketplace', actor, requestRef, { kind: 'marketplace_seller', sellerRef: seller.id, sellerId: seller.sellerId });
-    } catch (err) {
-      if (err instanceof ApiError && err.param !== undefined && Object.hasOwn(CAMEL_CASE, err.param)) throw new ApiError(err.code, err.message, CAMEL_CASE[err.param]);
-      throw err;
-    }
+    // The payouts' refusals name their domain fields; the route spells them as its body does.
+    return this.deps.payouts.create(owner, payout, by, 'marketplace', actor, requestRef, { kind: 'marketplace_seller', sellerRef: seller.id, sellerId: seller.sellerId });
   }
 }

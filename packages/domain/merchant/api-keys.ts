@@ -1,5 +1,5 @@
 import type { Clock } from '../../core/clock.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import type { EventStore } from '../../eventstore/port.js';
 import { handleSteps, step, type AnyStep } from '../../eventstore/command-handler.js';
 import { MANAGING_ROLES, ROLE_SCOPES, type Role } from '../organization/events.js';
@@ -53,7 +53,7 @@ export class ApiKeyManagement {
   async create(owner: Owner, by: KeyManager, input: { name: string; scopes: string[] }, actor: Actor): Promise<{ id: string; secret: string }> {
     this.assertManager(by);
     const outside = input.scopes.find((s) => !scopeWithin(ROLE_SCOPES[by.role], s));
-    if (outside !== undefined) throw new ApiError('IKW-VAL-001', `The scope ${outside} is wider than your role's`, 'scopes');
+    if (outside !== undefined) throw new Refusal('IKW-VAL-001', `The scope ${outside} is wider than your role's`, 'scopes');
     const key = generateApiKey(owner.environment, input.scopes, input.name);
     const { state } = await this.change(owner, by, 'api-keys/create', 'always', { type: 'create_api_key', merchantId: owner.merchantId, key: key.record, at: this.deps.clock.now() }, actor);
     await this.tellOwners(owner, by, 'created', key.record.keyId, state, `It works until it is revoked (…${key.record.last4} are the last characters of its secret).`);
@@ -80,13 +80,13 @@ export class ApiKeyManagement {
 
   /** Owners and admins see and manage keys; other roles get 403 IKW-ACC-002. */
   assertManager(by: Pick<KeyManager, 'role'>): void {
-    if (!MANAGING_ROLES.includes(by.role)) throw new ApiError('IKW-ACC-002', 'Only owners and admins manage API keys');
+    if (!MANAGING_ROLES.includes(by.role)) throw new Refusal('IKW-ACC-002', 'Only owners and admins manage API keys');
   }
 
   private async change(owner: Owner, by: KeyManager, purpose: MfaPurpose, rule: ChallengeRule, command: MerchantCommand, actor: Actor): Promise<{ state: MerchantState; events: MerchantEvent[] }> {
     this.assertManager(by);
     if (by.challengeId === null && (rule === 'always' || hasSecondFactor(await this.deps.accounts.stateOf(by.userId)))) {
-      throw new ApiError('IKW-ACC-011', `This needs challenge_id: a challenge of purpose ${purpose} (POST /api/v1/auth/mfa/challenge), verified within its 5 minutes`, 'challenge_id');
+      throw new Refusal('IKW-ACC-011', `This needs challenge_id: a challenge of purpose ${purpose} (POST /api/v1/auth/mfa/challenge), verified within its 5 minutes`, 'challengeId');
     }
     // The challenge first, so that a store without atomic appends never records a change whose challenge was not used.
     const steps: AnyStep[] = [

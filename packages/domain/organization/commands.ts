@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../core/clock.js';
 import { sha256Hex } from '../../core/hashing.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import { newUuid } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import { CommandService, handleSteps, step } from '../../eventstore/command-handler.js';
@@ -62,8 +62,8 @@ export class Organizations extends CommandService<OrganizationCommand, Organizat
     const memberships = await this.assertRoomFor(userId);
     if (input.parentId !== null) {
       const parent = memberships.find((m) => m.organizationId === input.parentId);
-      if (!parent) throw new ApiError('IKW-RES-001', 'No such organization', 'parentId');
-      if (!MANAGING_ROLES.includes(parent.role)) throw new ApiError('IKW-ACC-002', 'Only an owner or admin of the parent organization can add an organization under it', 'parentId');
+      if (!parent) throw new Refusal('IKW-RES-001', 'No such organization', 'parentId');
+      if (!MANAGING_ROLES.includes(parent.role)) throw new Refusal('IKW-ACC-002', 'Only an owner or admin of the parent organization can add an organization under it', 'parentId');
     }
     const merchant = await createMerchant(this.deps.store, this.deps.clock, input.displayName, actor.actor);
     return this.open(merchant.id, input, { userId, role: 'owner' }, actor);
@@ -77,7 +77,7 @@ export class Organizations extends CommandService<OrganizationCommand, Organizat
   async assertRoomFor(userId: string): Promise<Membership[]> {
     const memberships = await this.deps.directory.memberships(userId);
     const most = this.deps.organizationsPerUser;
-    if (memberships.length >= most) throw new ApiError('IKW-ACC-012', `You already belong to ${most} organizations, the most one user may`);
+    if (memberships.length >= most) throw new Refusal('IKW-ACC-012', `You already belong to ${most} organizations, the most one user may`);
     return memberships;
   }
 
@@ -121,7 +121,7 @@ export class Organizations extends CommandService<OrganizationCommand, Organizat
     const organizationId = INVITATION_SHAPE.exec(token)?.[1];
     const tokenHash = sha256Hex(token);
     const invitation = organizationId ? [...(await this.load(organizationId)).state.invitations.values()].find((i) => i.tokenHash === tokenHash) : undefined;
-    if (!invitation || this.deps.clock.now().getTime() >= Date.parse(invitation.expiresAt)) throw new ApiError('IKW-ACC-006', 'This invitation has expired, was revoked or was already used', 'token');
+    if (!invitation || this.deps.clock.now().getTime() >= Date.parse(invitation.expiresAt)) throw new Refusal('IKW-ACC-006', 'This invitation has expired, was revoked or was already used', 'token');
     return invitation;
   }
 

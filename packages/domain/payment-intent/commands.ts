@@ -16,6 +16,7 @@ import type { CustomerDirectory } from '../read-ports.js';
 import { findOrCreateCustomer } from '../customer/commands.js';
 import { CommandService, handleSteps, step, type StepOutcome } from '../../eventstore/command-handler.js';
 import { ledgerStep } from '../ledger/commands.js';
+import { postPayment } from './postings.js';
 import { CONFIRMATION_IN_PROGRESS, confirmedAlready, type Owner, type PaymentIntentCommand, type PaymentIntentState, type ProviderOutcome } from './decider.js';
 import { paymentIntentAggregate, toObject } from './render.js';
 import { payinClearing, paymentIntentStream, type CancellationReason, type PaymentIntentEvent, type PaymentIntentObject, type PaymentMethodDetails } from './events.js';
@@ -449,7 +450,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     const claimed = await this.deps.recipients.moneyOf({ intent, fee, clearing, availableOn, escrowContract: state.escrowContract ?? null }, meta);
     if (claimed) return claimed;
     const balance = { merchantId: intent.merchantId, environment: intent.environment, currency: intent.currency };
-    const posting = ledgerStep(this.deps.clock, balance, { type: 'post_payment', source: intent.id, clearing, amount: intent.amount, fee, availableOn }, meta);
+    const posting = ledgerStep(this.deps.clock, balance, postPayment({ source: intent.id, clearing, amount: intent.amount, fee, availableOn }), meta);
     return { steps: [posting], after: availableOn > now ? () => this.deps.scheduleSettlement(balance, availableOn) : null };
   }
 }

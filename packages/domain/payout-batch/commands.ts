@@ -1,15 +1,16 @@
 import type { Fact } from '../../core/decider.js';
 import { getCurrency } from '../../catalog/index.js';
 import type { Clock } from '../../core/clock.js';
-import { ApiError, ItemsRefused, type ItemError } from '../../core/errors.js';
-import { isRefused, Refusal } from '../../core/refusal.js';
+import { ItemsRefused, type ItemError } from '../../core/errors.js';
+import { isRefused, Refusal, refusedField } from '../../core/refusal.js';
 import { sha256Hex } from '../../core/hashing.js';
 import { derivedId, newId } from '../../core/ids.js';
 import { CommandService, handleCommand, handleCommandsAtomically, step } from '../../eventstore/command-handler.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import { ledgerCommand, runLedger } from '../ledger/commands.js';
-import { ledgerDecider } from '../ledger/decider.js';
+import { ledgerDecider } from '../../ledger/decider.js';
+import { holdBatch, releaseBatch } from './postings.js';
 import { balanceStream } from '../ledger/events.js';
 import type { Destination } from '../payout-method/events.js';
 import { destinationOf, type DestinationFields, type PayoutRecipients } from '../payout-recipient/commands.js';
@@ -93,7 +94,7 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
    */
   async create(owner: Owner, input: CreateBatchInput, format: 'json' | 'csv', actor: Actor, requestRef?: string): Promise<PayoutBatchObject> {
     const currency = getCurrency(input.currency);
-    if (!currency) throw new ApiError('IKW-VAL-003', `Unknown currency '${input.currency}'`, 'currency');
+    if (!currency) throw new Refusal('IKW-VAL-003', `Unknown currency '${input.currency}'`, 'currency');
     const fingerprint = sha256Hex(JSON.stringify([format, input]));
     const scope = `${owner.merchantId}|${owner.environment}`;
     const id =
@@ -104,7 +105,7 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
           : newId('pob');
     const earlier = (await this.load(id)).state;
     if (earlier.batch) {
-      if (earlier.batch.fingerprint !== fingerprint) throw new ApiError('IKW-IDM-002', 'This idempotency_key was used with a different batch', 'idempotency_key');
+      if (earlier.batch.fingerprint !== fingerprint) throw new Refusal('IKW-IDM-002', 'This idempotency_key was used with a different batch', 'idempotencyKey');
       return toPayoutBatchObject(earlier);
     }
     const items = await this.validate(owner, currency.code.toLowerCase(), input.instructions);
@@ -132,13 +133,13 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
         items.push(await this.item(owner, currency, index, instruction, seen));
       } catch (err) {
         if (!isRefused(err)) throw err;
-        const param = err instanceof Refusal ? err.field : err.param;
+        const param = refusedField(err);
         errors.push({ index, code: err.code, message: err.message, ...(param ? { param: `instructions.${index}.${param}` } : {}) });
       }
     }
     if (errors.length > 0) throw new ItemsRefused('IKW-PEN-001', `${errors.length} of ${instructions.length} instructions are invalid`, errors, 'instructions');
     const total = items.reduce((sum, i) => sum + i.amount + i.fee, 0);
-    if (!Number.isSafeInteger(total)) throw new ApiError('IKW-VAL-001', 'The batch total is too large; split it', 'instructions');
+    if (!Number.isSafeInteger(total)) throw new Refusal('IKW-VAL-001', 'The batch total is too large; split it', 'instructions');
     return items;
   }
 
@@ -152,19 +153,19 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
   ): Promise<BatchItem> {
     const { recipients, references, allowances, verified } = seen;
     const { amount, recipient_id: recipientId, reference, metadata, currency: own, ...fields } = instruction;
-    if (own !== undefined && own.toLowerCase() !== currency) throw new ApiError('IKW-VAL-009', `The batch is in ${currency}`, 'currency');
+    if (own !== undefined && own.toLowerCase() !== currency) throw new Refusal('IKW-VAL-009', `The batch is in ${currency}`, 'currency');
     const inline = Object.values(fields).some((v) => v !== undefined);
     if (inline === (recipientId !== undefined)) {
-      throw new ApiError('IKW-PAY-001', 'Give either recipient_id or the destination fields (destination_type, …), not both', inline ? 'recipient_id' : 'destination_type');
+      throw new Refusal('IKW-PAY-001', 'Give either recipient_id or the destination fields (destination_type, …), not both', inline ? 'recipient_id' : 'destination_type');
     }
     let destination: Destination;
     if (recipientId !== undefined) {
       if (!recipients.has(recipientId)) recipients.set(recipientId, this.deps.recipients.usable(owner, recipientId));
       const recipient = await recipients.get(recipientId)!;
-      if (!recipient) throw new ApiError('IKW-PEN-002', `No such recipient: '${recipientId}'`, 'recipient_id');
-      if (recipient.status === 'archived') throw new ApiError('IKW-PEN-003', undefined, 'recipient_id');
+      if (!recipient) throw new Refusal('IKW-PEN-002', `No such recipient: '${recipientId}'`, 'recipient_id');
+      if (recipient.status === 'archived') throw new Refusal('IKW-PEN-003', undefined, 'recipient_id');
       destination = recipient.recipient!.destination;
-      if (destination.currency !== currency) throw new ApiError('IKW-VAL-009', `This recipient is paid in ${destination.currency}`, 'recipient_id');
+      if (destination.currency !== currency) throw new Refusal('IKW-VAL-009', `This recipient is paid in ${destination.currency}`, 'recipient_id');
     } else {
       destination = destinationOf(fields, currency);
     }
@@ -179,12 +180,13 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
       await verified.get(account)!;
     } catch (err) {
       // The provider names the payout's field (`destination.account_name`); an instruction spells it flat, or as its recipient.
-      if (!(err instanceof ApiError) || !err.param?.startsWith('destination.')) throw err;
-      throw new ApiError(err.code, err.message, recipientId !== undefined ? 'recipient_id' : err.param.slice('destination.'.length));
+      const field = isRefused(err) ? refusedField(err) : undefined;
+      if (!isRefused(err) || !field?.startsWith('destination.')) throw err;
+      throw new Refusal(err.code, err.message, recipientId !== undefined ? 'recipient_id' : field.slice('destination.'.length));
     }
     if (reference !== undefined) {
       const first = references.get(reference);
-      if (first !== undefined) throw new ApiError('IKW-VAL-001', `The reference repeats instruction ${first}'s`, 'reference');
+      if (first !== undefined) throw new Refusal('IKW-VAL-001', `The reference repeats instruction ${first}'s`, 'reference');
       references.set(reference, index);
     }
     return { index, amount, fee, destination, recipientId: recipientId ?? null, reference: reference ?? null, metadata: metadata ?? {} };
@@ -208,7 +210,7 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
     await this.deps.payouts.assertLiveOpen(owner);
     const batch = state.batch!;
     const execution = executionOf(state, type);
-    const hold = ledgerCommand(this.deps.clock, { ...owner, currency: batch.currency }, { type: 'hold_batch', source: execution.holdSource, amount: execution.amount, fee: execution.fee });
+    const hold = ledgerCommand(this.deps.clock, { ...owner, currency: batch.currency }, holdBatch({ source: execution.holdSource, amount: execution.amount, fee: execution.fee }));
     const command: PayoutBatchCommand = { type, owner, at: this.deps.clock.now() };
     // The mend first, a minute out: it carries on a run whose start was lost to a crash, and gives
     // back a hold whose execution was never recorded (saga mode).
@@ -255,7 +257,7 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
     if (!batch) return;
     const owner: Owner = { merchantId: batch.merchantId, environment: batch.environment };
     const releaseHold = (attempt: number) =>
-      runLedger(this.deps.store, this.deps.clock, owner.merchantId, owner.environment, batch.currency, { type: 'release_batch', source: batchHoldSource(batch.id, attempt) }, this.metadata(owner, batch.id, RUNNER));
+      runLedger(this.deps.store, this.deps.clock, owner.merchantId, owner.environment, batch.currency, releaseBatch(batchHoldSource(batch.id, attempt)), this.metadata(owner, batch.id, RUNNER));
     // The mend of an execution never recorded (refused, or a crash between hold and batch in saga mode): give its hold back, if any.
     if (state.attempt < ref.attempt) return void (await releaseHold(ref.attempt));
     if (state.status !== 'executing' && state.status !== 'canceled') return;

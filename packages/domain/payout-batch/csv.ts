@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 
 /** The columns a CSV batch may have (a header line names those it uses, in any order). */
 export const CSV_COLUMNS = [
@@ -26,7 +26,7 @@ export function parseCsv(text: string): { line: number; fields: string[] }[] {
     const rows = parse(text, { bom: true, relax_column_count: true, skip_empty_lines: true, record_delimiter: ['\r\n', '\n', '\r'], info: true }) as unknown as { record: string[]; info: { lines: number } }[];
     return rows.map((r) => ({ line: r.info.lines, fields: r.record }));
   } catch (err) {
-    throw new ApiError('IKW-PEN-004', err instanceof Error ? err.message : 'The CSV could not be read', 'body');
+    throw new Refusal('IKW-PEN-004', err instanceof Error ? err.message : 'The CSV could not be read', 'csv');
   }
 }
 
@@ -38,14 +38,14 @@ export function parseCsv(text: string): { line: number; fields: string[] }[] {
 export function batchBodyFromCsv(text: string): { currency?: string; instructions: Record<string, unknown>[] } {
   const records = parseCsv(text).filter((r) => !(r.fields.length === 1 && r.fields[0]!.trim() === ''));
   const header = records.shift();
-  if (!header) throw new ApiError('IKW-PEN-004', 'The CSV has no header line', 'body');
+  if (!header) throw new Refusal('IKW-PEN-004', 'The CSV has no header line', 'csv');
   const columns = header.fields.map((f) => f.trim().toLowerCase());
   const unknown = columns.find((c) => !(CSV_COLUMNS as readonly string[]).includes(c));
-  if (unknown !== undefined) throw new ApiError('IKW-PEN-004', `Unknown column '${unknown}'; columns: ${CSV_COLUMNS.join(', ')}`, 'body');
+  if (unknown !== undefined) throw new Refusal('IKW-PEN-004', `Unknown column '${unknown}'; columns: ${CSV_COLUMNS.join(', ')}`, 'csv');
   const repeated = columns.find((c, i) => columns.indexOf(c) !== i);
-  if (repeated !== undefined) throw new ApiError('IKW-PEN-004', `Column '${repeated}' appears twice`, 'body');
+  if (repeated !== undefined) throw new Refusal('IKW-PEN-004', `Column '${repeated}' appears twice`, 'csv');
   const instructions = records.map(({ line, fields }) => {
-    if (fields.length !== columns.length) throw new ApiError('IKW-PEN-004', `Line ${line} has ${fields.length} fields; the header has ${columns.length}`, 'body');
+    if (fields.length !== columns.length) throw new Refusal('IKW-PEN-004', `Line ${line} has ${fields.length} fields; the header has ${columns.length}`, 'csv');
     const instruction: Record<string, unknown> = {};
     columns.forEach((column, i) => {
       const value = fields[i]!.trim();

@@ -1,9 +1,10 @@
 import type { FundingSource } from '../payout/funding.js';
 import { batchHoldSource } from './events.js';
+import { holdBatchItem } from './postings.js';
 
 /** A batch item's payout: its hold is carved out of the hold the batch's execution reserved for the attempt. */
-export const batchPayoutFunding: FundingSource<'batch'> = {
+export const batchPayoutFunding: FundingSource = {
   kind: 'batch',
   funds: (p) => p.batch !== undefined,
-  holdFrom: (p) => ({ kind: 'batch', batch: batchHoldSource(p.batch!.id, p.batch!.attempt) }),
+  hold: (p) => holdBatchItem({ source: p.id, amount: p.amount, fee: p.fee, batch: batchHoldSource(p.batch!.id, p.batch!.attempt) }),
 };

@@ -1,5 +1,5 @@
 import { getCountry, getCurrency, getOperator, listCountries, normalizeMsisdn } from '../../catalog/index.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import type { Destination } from './events.js';
 
 /** A destination as a request gives it (ajv has checked the shape). */
@@ -15,11 +15,11 @@ export type DestinationInput =
 export function normalizeDestination(input: DestinationInput, payoutCurrency: string | null, prefix = 'destination'): Destination {
   const param = (field: string) => (prefix ? `${prefix}.${field}` : field);
   const currencyCode = input.currency ?? payoutCurrency;
-  if (!currencyCode) throw new ApiError('IKW-VAL-001', 'Missing required parameter: currency', param('currency'));
+  if (!currencyCode) throw new Refusal('IKW-VAL-001', 'Missing required parameter: currency', param('currency'));
   const currency = getCurrency(currencyCode);
-  if (!currency) throw new ApiError('IKW-VAL-003', `Unknown currency '${currencyCode}'`, param('currency'));
+  if (!currency) throw new Refusal('IKW-VAL-003', `Unknown currency '${currencyCode}'`, param('currency'));
   if (payoutCurrency && currency.code !== payoutCurrency.toUpperCase()) {
-    throw new ApiError('IKW-VAL-009', 'The destination currency must be the payout currency (no conversion)', param('currency'));
+    throw new Refusal('IKW-VAL-009', 'The destination currency must be the payout currency (no conversion)', param('currency'));
   }
   if (input.type === 'bank') {
     return {
@@ -31,17 +31,17 @@ export function normalizeDestination(input: DestinationInput, payoutCurrency: st
     };
   }
   const country = getCountry(input.country);
-  if (!country) throw new ApiError('IKW-VAL-004', `Unsupported country '${input.country}'`, param('country'));
+  if (!country) throw new Refusal('IKW-VAL-004', `Unsupported country '${input.country}'`, param('country'));
   const operator = getOperator(country.code, input.operator);
-  if (!operator) throw new ApiError('IKW-VAL-005', `Unknown operator '${input.operator}' for ${country.code}`, param('operator'));
+  if (!operator) throw new Refusal('IKW-VAL-005', `Unknown operator '${input.operator}' for ${country.code}`, param('operator'));
   if (!operator.directions.includes('payout')) {
-    throw new ApiError('IKW-VAL-006', `${operator.name} (${country.code}) does not take payouts`, param('operator'));
+    throw new Refusal('IKW-VAL-006', `${operator.name} (${country.code}) does not take payouts`, param('operator'));
   }
   if (country.currency !== currency.code) {
-    throw new ApiError('IKW-VAL-009', `${country.code} mobile money is in ${country.currency.toLowerCase()}`, param('currency'));
+    throw new Refusal('IKW-VAL-009', `${country.code} mobile money is in ${country.currency.toLowerCase()}`, param('currency'));
   }
   const msisdn = normalizeMsisdn(input.msisdn, country.code);
-  if (!msisdn) throw new ApiError('IKW-VAL-007', `Not a valid ${country.code} mobile number`, param('msisdn'));
+  if (!msisdn) throw new Refusal('IKW-VAL-007', `Not a valid ${country.code} mobile number`, param('msisdn'));
   return { type: 'mobile_money', currency: currency.code.toLowerCase(), country: country.code, operator: operator.code, msisdn };
 }
 
@@ -63,7 +63,7 @@ export function destinationKey(destination: Destination): string {
 export function feeCountry(destination: Destination): string {
   if (destination.type === 'mobile_money') return destination.country;
   const country = listCountries().find((c) => c.currency === destination.currency.toUpperCase());
-  if (!country) throw new ApiError('IKW-VAL-009', `Bank payouts in ${destination.currency} are not supported`, 'destination.currency');
+  if (!country) throw new Refusal('IKW-VAL-009', `Bank payouts in ${destination.currency} are not supported`, 'destination.currency');
   return country.code;
 }
 

@@ -1,7 +1,7 @@
 import type { Fact } from '../../core/decider.js';
 import { getCountry } from '../../catalog/index.js';
 import type { Clock } from '../../core/clock.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import { newId } from '../../core/ids.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import type { EventStore } from '../../eventstore/port.js';
@@ -40,21 +40,21 @@ export type UpdateRecipientInput = DestinationFields & { display_name?: string }
  */
 export function destinationOf(fields: DestinationFields, currency: string | null): Destination {
   const type = fields.destination_type;
-  if (type === undefined) throw new ApiError('IKW-VAL-001', 'Missing required parameter: destination_type', 'destination_type');
+  if (type === undefined) throw new Refusal('IKW-VAL-001', 'Missing required parameter: destination_type', 'destination_type');
   const need = (field: keyof DestinationFields): string => {
     const value = fields[field];
-    if (value === undefined || value === '') throw new ApiError('IKW-VAL-001', `Missing required parameter: ${field}`, field);
+    if (value === undefined || value === '') throw new Refusal('IKW-VAL-001', `Missing required parameter: ${field}`, field);
     return value;
   };
   const refuse = (fieldsOfOther: (keyof DestinationFields)[]) => {
     const extra = fieldsOfOther.find((f) => fields[f] !== undefined && fields[f] !== '');
-    if (extra) throw new ApiError('IKW-VAL-002', `${extra} does not apply to a ${type} destination`, extra);
+    if (extra) throw new Refusal('IKW-VAL-002', `${extra} does not apply to a ${type} destination`, extra);
   };
   let input: DestinationInput;
   if (type === 'mobile_money') {
     refuse(['bank_code', 'account_number', 'account_name']);
     const country = getCountry(need('country'));
-    if (!country) throw new ApiError('IKW-VAL-004', `Unsupported country '${fields.country}'`, 'country');
+    if (!country) throw new Refusal('IKW-VAL-004', `Unsupported country '${fields.country}'`, 'country');
     const own = fields.currency ?? currency ?? country.currency;
     input = { type, country: country.code, operator: need('operator'), msisdn: need('msisdn'), ...(own ? { currency: own } : {}) };
   } else {

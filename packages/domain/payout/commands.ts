@@ -1,8 +1,7 @@
 import { amountStep, getCurrency, getOperator, quoteFee } from '../../catalog/index.js';
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
-import { ApiError } from '../../core/errors.js';
-import { isRefused } from '../../core/refusal.js';
+import { isRefused, Refusal } from '../../core/refusal.js';
 import { derivedId, newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { DomainEvent, Fact } from '../../core/decider.js';
@@ -11,8 +10,11 @@ import { connectorActor, nextStatusCheck, readStatus, sendAgain, type PayoutCall
 import { OutcomeUnknown, type PayoutInitiation, type PayoutReport, type PayoutRequest, type Rails } from '../../connectors/port.js';
 import { CommandService, handleCommand, handleCommandsAtomically, handleSteps, step, type AnyStep, type CommandStep, type ConflictPolicy, type HandleResult, type StepOutcome } from '../../eventstore/command-handler.js';
 import { ledgerStep, runLedger } from '../ledger/commands.js';
-import type { LedgerState } from '../ledger/decider.js';
-import { clearingOf, type Account, type LedgerEvent } from '../ledger/events.js';
+import { clearingOf } from '../../ledger/clearing.js';
+import type { LedgerState } from '../../ledger/decider.js';
+import type { LedgerEntryEvent } from '../../ledger/entry.js';
+import type { Account } from '../ledger/events.js';
+import { completePayout, releasePayout } from './postings.js';
 import { payoutSettings } from './settings-decider.js';
 import type { PayoutSettings } from '../merchant-settings/events.js';
 import { loadPayoutMethod } from '../payout-method/commands.js';
@@ -127,26 +129,26 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
   /** The destination of a payout: inline, or a saved one that is this merchant's, active and past its safety delay. */
   private async destination(who: Owner, input: CreatePayoutInput): Promise<{ destination: Destination; payoutMethodId: string | null }> {
     // The payout's own currency first, so an unknown one is blamed on `currency`, not on the destination.
-    if (!getCurrency(input.currency)) throw new ApiError('IKW-VAL-003', `Unknown currency '${input.currency}'`, 'currency');
+    if (!getCurrency(input.currency)) throw new Refusal('IKW-VAL-003', `Unknown currency '${input.currency}'`, 'currency');
     const given = (input.destination ? 1 : 0) + (input.payout_method_id ? 1 : 0);
-    if (given !== 1) throw new ApiError('IKW-PAY-001', undefined, given === 0 ? 'destination' : 'payout_method_id');
+    if (given !== 1) throw new Refusal('IKW-PAY-001', undefined, given === 0 ? 'destination' : 'payoutMethodId');
     if (input.destination) return { destination: normalizeDestination(input.destination, input.currency), payoutMethodId: null };
     const id = input.payout_method_id!;
     const state = await loadPayoutMethod(this.deps.store, id);
     const now = this.deps.clock.now();
     switch (unusableReason(state, who.merchantId, who.environment, now)) {
       case 'missing':
-        throw new ApiError('IKW-PAY-002', `No such payout method: '${id}'`, 'payout_method_id');
+        throw new Refusal('IKW-PAY-002', `No such payout method: '${id}'`, 'payoutMethodId');
       case 'inactive':
-        throw new ApiError('IKW-PAY-003', undefined, 'payout_method_id');
+        throw new Refusal('IKW-PAY-003', undefined, 'payoutMethodId');
       case 'safety_delay':
-        throw new ApiError('IKW-PAY-004', `This payout method can receive payouts from ${state.method!.usableFrom}`, 'payout_method_id');
+        throw new Refusal('IKW-PAY-004', `This payout method can receive payouts from ${state.method!.usableFrom}`, 'payoutMethodId');
       case null:
         break;
     }
     const saved = state.method!.destination;
     if (saved.currency !== input.currency.toLowerCase()) {
-      throw new ApiError('IKW-VAL-009', `This payout method receives ${saved.currency}`, 'currency');
+      throw new Refusal('IKW-VAL-009', `This payout method receives ${saved.currency}`, 'currency');
     }
     return { destination: saved, payoutMethodId: id };
   }
@@ -211,11 +213,11 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
    * (inlineDestinationGuard) depends on it.
    */
   async create(owner: Owner, input: CreatePayoutInput, by: Requester, source: PayoutSource, actor: Actor, requestRef?: string, funding?: PayoutFunding): Promise<PayoutObject> {
-    if (by.userId === null && by.challengeId !== null) throw new ApiError('IKW-VAL-002', 'challenge_id is a signed-in user’s second factor; an API key has none', 'challenge_id');
+    if (by.userId === null && by.challengeId !== null) throw new Refusal('IKW-VAL-002', 'challenge_id is a signed-in user’s second factor; an API key has none', 'challengeId');
     const { destination, payoutMethodId } = await this.destination(owner, input);
     await this.assertLiveOpen(owner);
     this.deps.rails(owner.environment).assertCanPayOut(destination);
-    (await this.allowance(owner, destination, input.destination ? 'destination' : 'payout_method_id'))(input.amount);
+    (await this.allowance(owner, destination, input.destination ? 'destination' : 'payoutMethodId'))(input.amount);
     const fee = this.fee(input.amount, destination);
     const id = requestRef === undefined ? newId('po') : payoutIdOf(owner, source, requestRef);
     const meta = this.metadata(owner, id, actor);
@@ -246,10 +248,10 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
     if (by.userId !== null && by.challengeId !== null) return [this.deps.verifications.consumption(by.challengeId, 'payouts/new-destination', null, by.userId, actor)];
     if (inline === null) return [];
     if (by.userId === null) {
-      if (!(await this.deps.settings(owner)).inlineDestinationsForApiKeys) throw new ApiError('IKW-PAY-008', undefined, 'destination');
+      if (!(await this.deps.settings(owner)).inlineDestinationsForApiKeys) throw new Refusal('IKW-PAY-008', undefined, 'destination');
       return [];
     }
-    if (owner.environment === 'live' && !(await this.deps.history.hasPaidTo(owner, inline))) throw new ApiError('IKW-PAY-007', undefined, 'challenge_id');
+    if (owner.environment === 'live' && !(await this.deps.history.hasPaidTo(owner, inline))) throw new Refusal('IKW-PAY-007', undefined, 'challengeId');
     return [];
   }
 
@@ -409,9 +411,9 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
     }
   }
 
-  /** A payout's hold of amount + fee on the account its funding source holds from: the one hold of the ledger (hold_payout). */
+  /** A payout's hold of amount + fee on the account its funding source holds from (its source's recipe). */
   private holdStep(owner: Owner, p: PayoutCreated, meta: EventMetadata): AnyStep {
-    return ledgerStep(this.deps.clock, { ...owner, currency: p.currency }, { type: 'hold_payout', source: p.id, amount: p.amount, fee: p.fee, from: this.deps.funding.holdFrom(p) }, meta);
+    return ledgerStep(this.deps.clock, { ...owner, currency: p.currency }, this.deps.funding.hold(p), meta);
   }
 
   /**
@@ -434,9 +436,9 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
   private async holdThenCreate(payout: PayoutCommand & { type: 'create' }, meta: EventMetadata, before: AnyStep[] = []): Promise<PayoutState> {
     if (before.length > 0) await handleSteps(this.deps.store, before);
     const hold = this.holdStep(payout.payout, payout.payout, meta);
-    const held = (await handleCommand(this.deps.store, hold.streamId, hold.decider, hold.command, meta, { onConflict: 'contended' })) as HandleResult<LedgerState, LedgerEvent>;
+    const held = (await handleCommand(this.deps.store, hold.streamId, hold.decider, hold.command, meta, { onConflict: 'contended' })) as HandleResult<LedgerState, LedgerEntryEvent>;
     // A retry whose hold the mend already gave back must not create a payout without funds.
-    if (held.events.length === 0 && !held.state.holds.has(payout.payout.id)) throw new ApiError('IKW-RES-003', 'This payout was abandoned after a failure; retry with a new Idempotency-Key');
+    if (held.events.length === 0 && !held.state.holds.has(payout.payout.id)) throw new Refusal('IKW-RES-003', 'This payout was abandoned after a failure; retry with a new Idempotency-Key');
     return (await this.run(payout.payout.id, payout, meta, 'none')).state;
   }
 
@@ -469,7 +471,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
    */
   private endSteps(p: PayoutCreated, outcome: 'paid' | 'released', meta: EventMetadata): { ledger: AnyStep; others: AnyStep[] } {
     const others = outcome === 'released' ? this.deps.funding.returnSteps(p, this.deps.clock.now(), meta) : [];
-    const action = outcome === 'paid' ? ({ type: 'complete_payout', source: p.id, clearing: clearingAccount(p) } as const) : ({ type: 'release_payout', source: p.id } as const);
+    const action = outcome === 'paid' ? completePayout(p.id, clearingAccount(p)) : releasePayout(p.id);
     return { ledger: ledgerStep(this.deps.clock, { merchantId: p.merchantId, environment: p.environment, currency: p.currency }, action, meta), others };
   }
 
@@ -629,7 +631,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
     const meta = this.metadata(owner, owner.payoutId, { actor: 'scheduler' });
     const { state } = await this.load(owner.payoutId);
     if (!state.payout) {
-      await runLedger(this.deps.store, this.deps.clock, owner.merchantId, owner.environment, owner.currency, { type: 'release_payout', source: owner.payoutId }, meta);
+      await runLedger(this.deps.store, this.deps.clock, owner.merchantId, owner.environment, owner.currency, releasePayout(owner.payoutId), meta);
       return;
     }
     await this.settleLedger(state, meta);

@@ -1,42 +1,42 @@
 import type { AnyStep } from '../../eventstore/command-handler.js';
 import type { EventMetadata } from '../../eventstore/port.js';
-import type { PayoutFunds } from '../ledger/decider.js';
+import type { LedgerAction } from '../../ledger/decider.js';
+import { holdOnSeller } from '../marketplace-order/postings.js';
+import { holdOnAvailable } from './postings.js';
 import type { PayoutCreated } from './events.js';
 
 /**
  * Where a payout's money comes from. A source says which payouts are its own (from what the payout
- * recorded), how they hold (the funds the ledger's one hold, hold_payout, takes amount + fee from:
- * `available`, a batch's hold, a contract's escrow, a seller's available funds), and where the
+ * recorded), how they hold (its family's recipe taking amount + fee from `available`, a batch's
+ * hold, a contract's escrow, a seller's available funds: their postings.ts), and where the
  * money of one that fails or is canceled returns besides the ledger giving the hold back to the
  * account it came from: the steps committed with the failure (an escrow contract taking its release
  * back). Payouts offer `available` and `seller`; the payout engine and escrow register theirs from
  * their own folders (their manifests' registrations).
  */
-export interface FundingSource<K extends PayoutFunds['kind'] = PayoutFunds['kind']> {
-  readonly kind: K;
+export interface FundingSource {
+  readonly kind: string;
   /** Whether the payout is paid out of this source. */
   funds(p: PayoutCreated): boolean;
-  /** The funds the payout's hold comes out of. */
-  holdFrom(p: PayoutCreated): Extract<PayoutFunds, { kind: K }>;
+  /** The payout's hold of amount + fee on the funds it comes out of. */
+  hold(p: PayoutCreated): LedgerAction;
   /** The steps committed with the payout's failure or cancel, after the ledger's release. */
   returnSteps?(p: PayoutCreated, at: Date, meta: EventMetadata): AnyStep[];
 }
 
-/** Any one funding source. */
-export type AnyFundingSource = { [K in PayoutFunds['kind']]: FundingSource<K> }[PayoutFunds['kind']];
 
 /** The merchant's available balance: every payout that names no other source. */
-const available: FundingSource<'available'> = {
+const available: FundingSource = {
   kind: 'available',
   funds: (p) => !p.batch && !p.funding && !p.escrow && p.source !== 'escrow',
-  holdFrom: () => ({ kind: 'available' }),
+  hold: (p) => holdOnAvailable({ source: p.id, amount: p.amount, fee: p.fee }),
 };
 
 /** A marketplace seller's available funds (docs/marketplace.md); IKW-MKT-007 when short. */
-const seller: FundingSource<'seller'> = {
+const seller: FundingSource = {
   kind: 'seller',
   funds: (p) => p.funding?.kind === 'marketplace_seller',
-  holdFrom: (p) => ({ kind: 'seller', seller: { sellerRef: p.funding!.sellerRef, sellerId: p.funding!.sellerId } }),
+  hold: (p) => holdOnSeller({ source: p.id, amount: p.amount, fee: p.fee, seller: { sellerRef: p.funding!.sellerRef, sellerId: p.funding!.sellerId } }),
 };
 
 /**
@@ -45,14 +45,14 @@ const seller: FundingSource<'seller'> = {
  * to the merchant's balance because its source was not registered). A kind registers once.
  */
 export class PayoutFundingSources {
-  private readonly registered: AnyFundingSource[] = [available, seller];
+  private readonly registered: FundingSource[] = [available, seller];
 
-  constructor(...sources: AnyFundingSource[]) {
+  constructor(...sources: FundingSource[]) {
     this.register(...sources);
   }
 
   /** Adds the sources other families offer (their manifests' registrations). */
-  register(...sources: AnyFundingSource[]): void {
+  register(...sources: FundingSource[]): void {
     for (const s of sources) {
       if (this.registered.some((x) => x.kind === s.kind)) throw new Error(`Payout funding source ${s.kind} is registered twice`);
       this.registered.push(s);
@@ -60,14 +60,14 @@ export class PayoutFundingSources {
   }
 
   /** The source a payout is paid out of. */
-  of(p: PayoutCreated): AnyFundingSource {
+  of(p: PayoutCreated): FundingSource {
     const sources = this.registered.filter((s) => s.funds(p));
     if (sources.length !== 1) throw new Error(`Payout ${p.id} is funded by ${sources.length === 0 ? 'no registered source' : sources.map((s) => s.kind).join(' and ')}`);
     return sources[0]!;
   }
 
-  holdFrom(p: PayoutCreated): PayoutFunds {
-    return this.of(p).holdFrom(p);
+  hold(p: PayoutCreated): LedgerAction {
+    return this.of(p).hold(p);
   }
 
   returnSteps(p: PayoutCreated, at: Date, meta: EventMetadata): AnyStep[] {

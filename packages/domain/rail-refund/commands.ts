@@ -10,6 +10,7 @@ import { handleSteps, loadState, step, type AnyStep } from '../../eventstore/com
 import { auditMetadata } from '../../eventstore/metadata.js';
 import { isOwned } from '../aggregate.js';
 import { ledgerStep } from '../ledger/commands.js';
+import { endRailRefund } from './postings.js';
 import { railRefundDecider, type RailRefundState } from './decider.js';
 import { railRefundStream, type RailRefundOrigin, type RailRefundRecord } from './events.js';
 
@@ -159,7 +160,7 @@ export class RailRefunds {
     await handleSteps(
       this.deps.store,
       [
-        ledgerStep(this.deps.clock, balance, { type: 'end_rail_refund', source: refund.id, outcome: outcome.status === 'succeeded' ? 'sent' : 'returned' }, meta),
+        ledgerStep(this.deps.clock, balance, endRailRefund({ source: refund.id, outcome: outcome.status === 'succeeded' ? 'sent' : 'returned' }), meta),
         step({ streamId: railRefundStream(refund.id), decider: railRefundDecider, command: { type: 'end', refundId: refund.id, outcome, at: this.deps.clock.now() }, metadata: meta }),
         ...follower(refund, outcome, meta),
       ],

@@ -7,6 +7,7 @@ import type { Enqueue } from '../../scheduler/scheduler.js';
 import { assertOwned } from '../aggregate.js';
 import { CommandService, handleCommandsAtomically, loadState, step, type AnyStep } from '../../eventstore/command-handler.js';
 import { ledgerStep, runLedger } from '../ledger/commands.js';
+import { refundPayment } from './postings.js';
 import type { CollectOutcome } from '../../connectors/port.js';
 import type { RailRefunds } from '../rail-refund/commands.js';
 import type { RailRefundRecord } from '../rail-refund/events.js';
@@ -166,7 +167,7 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
     const atomic = handleCommandsAtomically(
       this.deps.store,
       [
-        ledgerStep(this.deps.clock, balance, { type: 'refund', source: refundId, payment: paymentId, clearing: payment.clearing, amount }, meta),
+        ledgerStep(this.deps.clock, balance, refundPayment({ source: refundId, clearing: payment.clearing, amount }), meta),
         // Through a rail: pending until the rail answers, its request committed before it is sent.
         step({ streamId: paymentRefundsStream(paymentId), decider: paymentRefundsAggregate, command: railRefund ? create : { ...create, outcome: { status: 'succeeded' } }, metadata: meta }),
         ...(railRefund ? [await this.deps.railRefunds.request(railRefund, meta)] : []),
@@ -207,7 +208,7 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
         payment.merchantId,
         payment.environment,
         payment.currency,
-        { type: 'refund', source: refundId, payment: paymentId, clearing: payment.clearing, amount: refund.amount },
+        refundPayment({ source: refundId, clearing: payment.clearing, amount: refund.amount }),
         meta,
         'contended',
       );

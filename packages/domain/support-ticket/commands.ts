@@ -1,9 +1,11 @@
 import type { Clock } from '../../core/clock.js';
+import type { Fact } from '../../core/decider.js';
 import { derivedUuid, newUuid } from '../../core/ids.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import type { EventStore } from '../../eventstore/port.js';
 import type { Messenger } from '../messages.js';
-import { supportTicketDecider, toSupportTicketObject, type SupportTicketCommand, type SupportTicketState } from './decider.js';
+import type { SupportTicketCommand, SupportTicketState } from './decider.js';
+import { supportTicketAggregate, toSupportTicketObject } from './render.js';
 import { supportTicketStream, type MerchantContext, type SupportCategory, type SupportTicketEvent, type SupportTicketObject } from './events.js';
 import type { Actor, Owner } from '../../core/owner.js';
 import { auditMetadata } from '../../eventstore/metadata.js';
@@ -28,9 +30,9 @@ export interface TicketRef {
  * Support intake: a merchant's request is recorded as an event, then forwarded by e-mail to the
  * support address (SUPPORT_EMAIL) by a durable job, with the merchant context attached.
  */
-export class SupportTickets extends CommandService<SupportTicketCommand, SupportTicketState, SupportTicketEvent> {
+export class SupportTickets extends CommandService<SupportTicketCommand, SupportTicketState, Fact<SupportTicketEvent>> {
   constructor(private readonly deps: { store: EventStore; clock: Clock; messenger: Messenger; supportEmail: string | null }) {
-    super(deps.store, supportTicketStream, supportTicketDecider);
+    super(deps.store, supportTicketStream, supportTicketAggregate);
   }
 
   async submit(owner: Owner, input: ContactInput, context: Omit<MerchantContext, 'page' | 'relatedObject'>, actor: Actor, requestRef?: string): Promise<SupportTicketObject> {

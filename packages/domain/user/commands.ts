@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Algorithm, hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
 import type { Clock } from '../../core/clock.js';
 import { sha256Hex } from '../../core/hashing.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import { newUuid } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { DomainEvent } from '../../core/decider.js';
@@ -76,7 +76,7 @@ const newRefreshToken = (userId: string) => `rt_${randomBytes(32).toString('base
 /** Links name their user the same way: `ml_…` (magic link), `pr_…` (password reset), `ec_…` (e-mail change). */
 const LINK_PREFIX: Readonly<Record<UserTokenKind, string>> = { magic_link: 'ml', password_reset: 'pr', email_change: 'ec' };
 const LINK_SHAPE = /^(ml|pr|ec)_[A-Za-z0-9_-]{43}\.([0-9a-f-]{36})$/;
-const badLink = () => new ApiError('IKW-ACC-006', 'This link has expired or was already used; ask for a new one', 'token');
+const badLink = () => new Refusal('IKW-ACC-006', 'This link has expired or was already used; ask for a new one', 'token');
 
 /**
  * Dashboard users (docs/auth.md): accounts, sign-in, sessions with rotating refresh tokens, and
@@ -151,7 +151,7 @@ export class Accounts extends CommandService<UserCommand, UserState, UserEvent> 
   private async chooseContext(userId: string, preferred: string | null): Promise<{ context: SessionContext; membership: Membership }> {
     const memberships = (await this.deps.directory.memberships(userId)).filter((m) => m.merchantIds.length > 0);
     const membership = memberships.find((m) => m.organizationId === preferred) ?? memberships[0];
-    if (!membership) throw new ApiError('IKW-ACC-002', 'You are not a member of any organization');
+    if (!membership) throw new Refusal('IKW-ACC-002', 'You are not a member of any organization');
     return { context: { organizationId: membership.organizationId, merchantId: membership.merchantIds[0]! }, membership };
   }
 
@@ -175,7 +175,7 @@ export class Accounts extends CommandService<UserCommand, UserState, UserEvent> 
     const state = userId ? await this.stateOf(userId) : null;
     const stored = state?.user?.passwordHash ?? (await this.decoyHash);
     const ok = await argon2Verify(stored, password);
-    if (!ok || !state?.user) throw new ApiError('IKW-AUT-008');
+    if (!ok || !state?.user) throw new Refusal('IKW-AUT-008');
     return state;
   }
 
@@ -225,7 +225,7 @@ export class Accounts extends CommandService<UserCommand, UserState, UserEvent> 
     // The refresh token names the user; the access token it came with does not have to be valid.
     const userId = REFRESH_SHAPE.exec(refreshToken)?.[1];
     const state = userId ? await this.stateOf(userId) : null;
-    if (!userId || !state?.user) throw new ApiError('IKW-AUT-007', 'The refresh token is not valid', 'refreshToken');
+    if (!userId || !state?.user) throw new Refusal('IKW-AUT-007', 'The refresh token is not valid', 'refreshToken');
     const next = newRefreshToken(userId);
     const at = this.deps.clock.now();
     const result = await this.run(
@@ -235,7 +235,7 @@ export class Accounts extends CommandService<UserCommand, UserState, UserEvent> 
     );
     const event = result.events[0]!;
     if (event.type === 'user.session_revoked') {
-      throw new ApiError(
+      throw new Refusal(
         'IKW-AUT-007',
         event.data.reason === 'second_factor_added' ? 'This session began without the second factor your account now has; sign in again' : 'This refresh token was already used; the session has ended',
         'refreshToken',
@@ -260,7 +260,7 @@ export class Accounts extends CommandService<UserCommand, UserState, UserEvent> 
   async verify(token: string): Promise<AppTokenClaims> {
     const claims = await this.deps.tokens.claims(token);
     const role = await this.deps.directory.sessionRole(claims.sessionId, claims.organizationId, this.deps.clock.now());
-    if (role === null) throw new ApiError('IKW-AUT-007', 'This session has ended or no longer belongs to this organization; sign in again');
+    if (role === null) throw new Refusal('IKW-AUT-007', 'This session has ended or no longer belongs to this organization; sign in again');
     return { ...claims, role, scopes: [...ROLE_SCOPES[role]] };
   }
 
@@ -271,7 +271,7 @@ export class Accounts extends CommandService<UserCommand, UserState, UserEvent> 
   async assertMayRemoveFactor(userId: string, remaining: number): Promise<void> {
     if (remaining > 0) return;
     const owned = (await this.deps.directory.memberships(userId)).filter((m) => m.role === 'owner' && m.requireMfa);
-    if (owned.length > 0) throw new ApiError('IKW-ACC-010', 'An organization you own requires a second factor: add another before removing this one');
+    if (owned.length > 0) throw new Refusal('IKW-ACC-010', 'An organization you own requires a second factor: add another before removing this one');
   }
 
   /** Ends the user's sessions acting in an organization they were removed from. */
@@ -308,7 +308,7 @@ export class Accounts extends CommandService<UserCommand, UserState, UserEvent> 
   /** A new password, proved by the current one; every other session of the user ends. */
   async changePassword(claims: AppTokenClaims, currentPassword: string, newPassword: string, actor: Actor): Promise<void> {
     const state = await this.stateOf(claims.userId);
-    if (!(await argon2Verify(state.user!.passwordHash, currentPassword))) throw new ApiError('IKW-ACC-004', undefined, 'currentPassword');
+    if (!(await argon2Verify(state.user!.passwordHash, currentPassword))) throw new Refusal('IKW-ACC-004', undefined, 'currentPassword');
     const command: UserCommand = { type: 'change_password', passwordHash: await hashPassword(newPassword), keep: claims.sessionId, at: this.deps.clock.now() };
     await this.run(claims.userId, command, this.metadata(claims.userId, actor, claims));
   }
@@ -374,14 +374,14 @@ export class Accounts extends CommandService<UserCommand, UserState, UserEvent> 
   /** Moves the session to another merchant of one of the user's organizations; a new access token says so. */
   async switchMerchant(claims: AppTokenClaims, merchantId: string, actor: Actor): Promise<AccessToken> {
     const membership = (await this.deps.directory.memberships(claims.userId)).find((m) => m.merchantIds.includes(merchantId));
-    if (!membership) throw new ApiError('IKW-RES-001', 'No such merchant', 'merchantId');
+    if (!membership) throw new Refusal('IKW-RES-001', 'No such merchant', 'merchantId');
     return this.switchTo(claims, { organizationId: membership.organizationId, merchantId }, membership, actor);
   }
 
   /** Moves the session to another of the user's organizations (its first merchant); `persist` makes it where sign-ins start. */
   async switchOrganization(claims: AppTokenClaims, organizationId: string, persist: boolean, actor: Actor): Promise<AccessToken> {
     const membership = (await this.deps.directory.memberships(claims.userId)).find((m) => m.organizationId === organizationId && m.merchantIds.length > 0);
-    if (!membership) throw new ApiError('IKW-RES-001', 'No such organization', 'organizationId');
+    if (!membership) throw new Refusal('IKW-RES-001', 'No such organization', 'organizationId');
     const token = await this.switchTo(claims, { organizationId, merchantId: membership.merchantIds[0]! }, membership, actor);
     if (persist) await this.run(claims.userId, { type: 'set_default_organization', organizationId, at: this.deps.clock.now() }, this.metadata(claims.userId, actor, claims));
     return token;

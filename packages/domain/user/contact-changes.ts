@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../core/clock.js';
 import type { DomainEvent } from '../../core/decider.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import { sha256Hex } from '../../core/hashing.js';
 import { newUuid } from '../../core/ids.js';
 import { step, type CommandStep } from '../../eventstore/command-handler.js';
@@ -95,8 +95,8 @@ export class ContactChanges {
     const asUser = this.asUser(claims, actor);
     const email = normalizeEmail(newEmail);
     const state = await accounts.stateOf(claims.userId);
-    if (email === state.user!.email) throw new ApiError('IKW-VAL-001', 'This is already your e-mail address', 'newEmail');
-    if ((await accounts.userIdOf(email)) !== null) throw new ApiError('IKW-ACC-001', undefined, 'newEmail');
+    if (email === state.user!.email) throw new Refusal('IKW-VAL-001', 'This is already your e-mail address', 'newEmail');
+    if ((await accounts.userIdOf(email)) !== null) throw new Refusal('IKW-ACC-001', undefined, 'newEmail');
     const token = `ec_${randomBytes(32).toString('base64url')}.${claims.userId}`;
     const at = this.now();
     const issued = { tokenId: newUuid(), kind: 'email_change' as const, tokenHash: sha256Hex(token), sentTo: email, newEmail: email, expiresAt: new Date(at.getTime() + USER_TOKEN_TTL_MS.email_change).toISOString(), at: at.toISOString() };
@@ -117,7 +117,7 @@ export class ContactChanges {
     const userId = accounts.linkUser(token, 'email_change');
     const state = await accounts.stateOf(userId);
     const pending = state.tokens.get(sha256Hex(token));
-    if (!state.user || pending?.kind !== 'email_change') throw new ApiError('IKW-ACC-006', 'This link has expired or was already used; ask for a new one', 'token');
+    if (!state.user || pending?.kind !== 'email_change') throw new Refusal('IKW-ACC-006', 'This link has expired or was already used; ask for a new one', 'token');
     const asUser: Actor = { ...actor, actor: `user:${userId}` };
     const address = this.addressSteps(userId, state.user.email, pending.newEmail!, asUser);
     await accounts.handle(userId, address.before, { type: 'use_token', kind: 'email_change', tokenHash: pending.tokenHash, at: this.now() }, asUser, address.after);
@@ -151,7 +151,7 @@ export class ContactChanges {
     const { accounts, verifications } = this.deps;
     const user = (await accounts.stateOf(claims.userId)).user!;
     const address = channel === 'email' ? user.email : user.phone;
-    if (address === null) throw new ApiError('IKW-RES-002', 'Your account has no phone number; add one with phone-change/request', 'channel');
+    if (address === null) throw new Refusal('IKW-RES-002', 'Your account has no phone number; add one with phone-change/request', 'channel');
     const challengeId = newUuid();
     const { code, codeHash } = verifications.newCode(challengeId);
     return verifications.open(
@@ -168,7 +168,7 @@ export class ContactChanges {
     const asUser = this.asUser(claims, actor);
     const purpose = channel === 'email' ? 'verify_email' : 'verify_phone';
     const { challenge } = (await verifications.load(challengeId)).state;
-    if (challenge?.purpose !== purpose || challenge.userId !== claims.userId) throw new ApiError('IKW-RES-001', 'No such challenge', 'challengeId');
+    if (challenge?.purpose !== purpose || challenge.userId !== claims.userId) throw new Refusal('IKW-RES-001', 'No such challenge', 'challengeId');
     await verifications.check(challengeId, verifications.codeMatches(challenge, code), [], asUser);
     // The address must still be the user's: one changed meanwhile is not proved by this code.
     const user = (await accounts.stateOf(claims.userId)).user!;
@@ -182,7 +182,7 @@ export class ContactChanges {
     const { accounts, verifications } = this.deps;
     const asUser = this.asUser(claims, actor);
     const { challenge } = (await verifications.load(requestId)).state;
-    if (challenge?.purpose !== 'phone_change' || challenge.userId !== claims.userId) throw new ApiError('IKW-RES-001', 'No such phone change request', 'requestId');
+    if (challenge?.purpose !== 'phone_change' || challenge.userId !== claims.userId) throw new Refusal('IKW-RES-001', 'No such phone change request', 'requestId');
     await verifications.check(requestId, verifications.codeMatches(challenge, code), [], asUser);
     const state: UserState = await accounts.stateOf(claims.userId);
     await accounts.handle(claims.userId, [verifications.consumption(requestId, 'phone_change', challenge.address, claims.userId, asUser)], { type: 'change_credentials', phone: challenge.address, keep: claims.sessionId, at: this.now() }, asUser);

@@ -10,7 +10,7 @@ import {
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { Clock } from '../../core/clock.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import { newUuid } from '../../core/ids.js';
 import type { Messenger } from '../messages.js';
 import type { Verifications } from '../verification/commands.js';
@@ -128,7 +128,7 @@ export class Passkeys {
    */
   async openAssertion(userId: string | null, purpose: MfaPurpose, actor: Actor, signIn?: VerificationStarted['signIn']): Promise<PasskeyChallenge> {
     const state = userId ? await this.deps.accounts.stateOf(userId) : null;
-    if (state && state.passkeys.size === 0) throw new ApiError('IKW-RES-002', 'You have no passkey; register one first', 'purpose');
+    if (state && state.passkeys.size === 0) throw new Refusal('IKW-RES-002', 'You have no passkey; register one first', 'purpose');
     const challengeId = newUuid();
     const options = await generateAuthenticationOptions({
       rpID: this.deps.rp.id,
@@ -156,7 +156,7 @@ export class Passkeys {
     const webauthnChallenge = clientChallenge(response);
     const challengeId = Buffer.from(webauthnChallenge, 'base64url').toString('utf8').split('.')[0] ?? '';
     const { challenge } = /^[0-9a-f-]{36}$/.test(challengeId) ? (await verifications.load(challengeId)).state : { challenge: null };
-    if (!challenge || challenge.channel !== 'passkey' || challenge.webauthnChallenge !== webauthnChallenge) throw new ApiError('IKW-RES-001', 'No such challenge', 'assertionResponse');
+    if (!challenge || challenge.channel !== 'passkey' || challenge.webauthnChallenge !== webauthnChallenge) throw new Refusal('IKW-RES-001', 'No such challenge', 'assertionResponse');
     // A passwordless sign-in learns its user from the passkey (the user handle set at registration).
     const userId = challenge.userId ?? Buffer.from(response.response.userHandle ?? '', 'base64url').toString('utf8');
     const state = /^[0-9a-f-]{36}$/.test(userId) ? await accounts.stateOf(userId) : null;
@@ -209,7 +209,7 @@ export class Passkeys {
 }
 
 function refused(err: unknown): never {
-  throw new ApiError('IKW-ACC-009', `The passkey was not accepted: ${err instanceof Error ? err.message : String(err)}`, 'attestationResponse');
+  throw new Refusal('IKW-ACC-009', `The passkey was not accepted: ${err instanceof Error ? err.message : String(err)}`, 'attestationResponse');
 }
 
 /** The challenge the browser says it signed (from clientDataJSON), or ''. */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { generateSecret, generateURI, verify as verifyTotp } from 'otplib';
 import type { Clock } from '../../core/clock.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import type { KeyedHasher } from '../../core/hashing.js';
 import { newUuid } from '../../core/ids.js';
 import type { SecretBox } from '../../core/secrets.js';
@@ -115,15 +115,15 @@ export class SecondFactors {
   async verify(challengeId: string, code: string, actor: Actor): Promise<AnsweredChallenge> {
     const { verifications, accounts } = this.deps;
     const { challenge } = (await verifications.load(challengeId)).state;
-    if (!challenge || challenge.userId === null || answeredElsewhere(challenge.purpose)) throw new ApiError('IKW-RES-001', 'No such challenge', 'challengeId');
+    if (!challenge || challenge.userId === null || answeredElsewhere(challenge.purpose)) throw new Refusal('IKW-RES-001', 'No such challenge', 'challengeId');
     const userId = challenge.userId;
     const asUser: Actor = { ...actor, actor: `user:${userId}` };
-    if (challenge.channel === 'passkey') throw new ApiError('IKW-RES-002', 'This challenge is answered by a passkey: POST /api/v1/auth/passkeys/assertion/complete', 'challengeId');
+    if (challenge.channel === 'passkey') throw new Refusal('IKW-RES-002', 'This challenge is answered by a passkey: POST /api/v1/auth/passkeys/assertion/complete', 'challengeId');
     const attempt = await this.deps.attempts.count(userId);
     let secondFactor: SecondFactorKind | null = null;
     if (challenge.channel === 'totp') {
       const state = await accounts.stateOf(userId);
-      if (!state.totp) throw new ApiError('IKW-ACC-006', 'The authenticator app this challenge asked for was removed; ask for a new challenge', 'challengeId');
+      if (!state.totp) throw new Refusal('IKW-ACC-006', 'The authenticator app this challenge asked for was removed; ask for a new challenge', 'challengeId');
       const recovery = code.trim().toLowerCase();
       if (RECOVERY_SHAPE.test(recovery)) {
         const codeHash = this.deps.recoveryCodes.hash(recovery);
@@ -138,7 +138,7 @@ export class SecondFactors {
     } else if (challenge.channel === 'password') {
       const state = await accounts.stateOf(userId);
       // A factor added since the challenge was made must answer instead: ask again.
-      if (hasSecondFactor(state)) throw new ApiError('IKW-ACC-006', 'Your account now has a second factor; ask for a new challenge', 'challengeId');
+      if (hasSecondFactor(state)) throw new Refusal('IKW-ACC-006', 'Your account now has a second factor; ask for a new challenge', 'challengeId');
       await verifications.check(challengeId, await accounts.passwordMatches(state, code), [], asUser, 'The password is wrong');
     } else {
       await verifications.check(challengeId, verifications.codeMatches(challenge, code), [], asUser);
@@ -173,16 +173,16 @@ export class SecondFactors {
   async activateTotp(claims: AppTokenClaims, secretId: string, code: string, actor: Actor): Promise<{ enabled: true; recoveryCodes: string[] }> {
     const state = await this.deps.accounts.stateOf(claims.userId);
     const enrolment = state.pendingTotp.get(secretId);
-    if (!enrolment) throw new ApiError('IKW-RES-001', 'No such authenticator enrolment', 'secretId');
+    if (!enrolment) throw new Refusal('IKW-RES-001', 'No such authenticator enrolment', 'secretId');
     const step = await this.checkTotp(enrolment.sealedSecret, code);
-    if (step === null) throw new ApiError('IKW-ACC-005', 'The code is wrong; check the app and the phone’s clock', 'code');
+    if (step === null) throw new Refusal('IKW-ACC-005', 'The code is wrong; check the app and the phone’s clock', 'code');
     const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
     const result = await this.deps.accounts.command(
       claims.userId,
       { type: 'activate_totp', secretId, step, recoveryCodeHashes: recoveryCodes.map((c) => this.deps.recoveryCodes.hash(c)), sessionId: claims.sessionId, at: this.now() },
       actor,
     );
-    if (result.events.length === 0) throw new ApiError('IKW-RES-002', 'This authenticator app is already set up; its recovery codes were shown then');
+    if (result.events.length === 0) throw new Refusal('IKW-RES-002', 'This authenticator app is already set up; its recovery codes were shown then');
     await this.notify(state, 'An authenticator app was added to your Sika account', 'Sign-ins and sensitive changes now ask for a code from it. Sessions that did not use it were signed out.');
     return { enabled: true, recoveryCodes };
   }

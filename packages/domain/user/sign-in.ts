@@ -1,5 +1,5 @@
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import type { Verifications } from '../verification/commands.js';
 import type { Accounts, Device, TokenPair } from './commands.js';
 import { satisfiesFactorRule, type UserState } from './decider.js';
@@ -71,7 +71,7 @@ export class SignIns {
     const proof: SessionProof = { method: answer.signIn?.method ?? 'password', secondFactor: answer.secondFactor };
     const admitted = await this.admit(await this.deps.accounts.stateOf(userId), proof, device, asUser, answer.signIn?.organizationId ?? null);
     // Only if the user's factors changed while the challenge was open (a login challenge is answered by one).
-    if ('mfaRequired' in admitted) throw new ApiError('IKW-ACC-006', 'Your second factors changed since this sign-in began; sign in again', 'challengeId');
+    if ('mfaRequired' in admitted) throw new Refusal('IKW-ACC-006', 'Your second factors changed since this sign-in began; sign in again', 'challengeId');
     return { challengeId, verified: true, ...admitted };
   }
 }

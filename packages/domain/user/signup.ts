@@ -1,5 +1,5 @@
 import type { Clock } from '../../core/clock.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import type { EventStore } from '../../eventstore/port.js';
 import { handleSteps } from '../../eventstore/command-handler.js';
 import { merchantCreation } from '../merchant/commands.js';
@@ -44,8 +44,8 @@ export class SignUp {
   constructor(private readonly deps: SignUpDeps) {}
 
   async register(input: Registration, device: Device, actor: Actor): Promise<TokenPair | MfaRequired> {
-    if (input.emailChallengeId === null) throw new ApiError('IKW-ACC-007', 'Verify the e-mail address first: POST /api/v1/auth/pre-signup/email/challenge', 'emailChallengeId');
-    if (input.phone !== null && input.phoneChallengeId === null) throw new ApiError('IKW-ACC-007', 'Verify the phone number first: POST /api/v1/auth/pre-signup/phone/challenge', 'phoneChallengeId');
+    if (input.emailChallengeId === null) throw new Refusal('IKW-ACC-007', 'Verify the e-mail address first: POST /api/v1/auth/pre-signup/email/challenge', 'emailChallengeId');
+    if (input.phone !== null && input.phoneChallengeId === null) throw new Refusal('IKW-ACC-007', 'Verify the phone number first: POST /api/v1/auth/pre-signup/phone/challenge', 'phoneChallengeId');
     const { accounts, organizations, verifications, clock } = this.deps;
     const email = normalizeEmail(input.email);
     const { userId, steps: userSteps } = await accounts.userCreation({ email, name: input.name, phone: input.phone, password: input.password }, actor);
@@ -80,7 +80,7 @@ export class SignUp {
     const invitation = await organizations.invitationOf(token);
     let userId = await accounts.userIdOf(invitation.email);
     if (userId === null) {
-      if (newUser.password === null) throw new ApiError('IKW-VAL-001', 'password is required to create your account', 'password');
+      if (newUser.password === null) throw new Refusal('IKW-VAL-001', 'password is required to create your account', 'password');
       const creation = await accounts.userCreation({ email: invitation.email, name: newUser.name ?? invitation.email.split('@')[0]!, phone: null, password: newUser.password }, actor);
       userId = creation.userId;
       await handleSteps(this.deps.store, [...creation.steps, organizations.acceptance(invitation, userId, { ...actor, actor: `user:${userId}` })], { onConflict: 'internal' });

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 import type { Clock } from '../../core/clock.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import { ROLES, type Role } from '../organization/events.js';
 
 export const ACCESS_TOKEN_TTL_S = 15 * 60;
@@ -50,7 +50,7 @@ export class AppTokenSigner {
       if (!userId || !sessionId || !organizationId || !merchantId || !ROLES.includes(role as Role) || !Array.isArray(p.scp)) throw new Error('claims');
       return { userId, sessionId, organizationId, merchantId, role: role as Role, scopes: p.scp.filter((s): s is string => typeof s === 'string') };
     } catch {
-      throw new ApiError('IKW-AUT-007');
+      throw new Refusal('IKW-AUT-007');
     }
   }
 }

@@ -9,6 +9,7 @@ import { escrowFunding, escrowFundingConsumer } from '../../processes/escrow-fun
 import { escrowContractFundedBy } from '../../../projections/escrow-contracts.js';
 import { contractOfDispute } from '../../../projections/escrow-disputes.js';
 import { contractOfRelease } from '../../../projections/escrow-releases.js';
+import { escrowPayoutHoldKind } from '../../domain/escrow/postings.js';
 import { defineFamily } from '../family.js';
 import { payouts } from '../payouts/index.js';
 import { escrowErrors } from './errors.js';
@@ -17,6 +18,7 @@ import { escrowErrors } from './errors.js';
 export const escrow = defineFamily({
   name: 'escrow',
   needs: [payments, payouts],
+  ledger: { holds: [escrowPayoutHoldKind] },
   errors: escrowErrors,
   accounts: {
     escrow: { owner: 'payers', mayGoNegative: false, shownAs: 'escrowed, held (escrow)', holds: "an escrow contract's funds (escrow:<contract>)" },

@@ -5,6 +5,7 @@ import { MarketplaceSellers } from '../../domain/marketplace-seller/commands.js'
 import { SellerPayouts } from '../../domain/marketplace-seller/payouts.js';
 // Part 2 debt: the family reads its own read side directly until its read API is its manifest's.
 import { dueSellerShares } from '../../../projections/marketplace-funds.js';
+import { marketplaceOrders, sellerPayoutHoldKind } from '../../domain/marketplace-order/postings.js';
 import { defineFamily } from '../family.js';
 import { payments } from '../payments/index.js';
 import { payouts } from '../payouts/index.js';
@@ -22,6 +23,7 @@ export interface Marketplace {
 export const marketplace = defineFamily({
   name: 'marketplace',
   needs: [payments, payouts],
+  ledger: { holds: [sellerPayoutHoldKind], reducers: [marketplaceOrders] },
   errors: marketplaceErrors,
   accounts: {
     seller_pending: { owner: 'sellers', mayGoNegative: false, shownAs: 'seller_funds.pending, held (seller)', holds: "a marketplace seller's shares not yet settled (seller_pending:<seller>)" },

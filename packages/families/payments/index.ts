@@ -6,6 +6,8 @@ import { payinCallback } from '../../processes/payin-callback.js';
 import { payinStatusCheck, refundStatusCheck } from '../../processes/status-check.js';
 import { refundCallback } from '../../processes/refund-callback.js';
 import { RailRefunds } from '../../domain/rail-refund/commands.js';
+import { pendingPayments } from '../../domain/payment-intent/postings.js';
+import { railRefundsInFlight } from '../../domain/rail-refund/postings.js';
 import { defineFamily } from '../family.js';
 
 declare module '../family.js' {
@@ -19,6 +21,8 @@ declare module '../family.js' {
 export const payments = defineFamily({
   name: 'payments',
   needs: [],
+  // Payments wait in `pending` until settled; refunds through a rail wait for its answer.
+  ledger: { reducers: [pendingPayments, railRefundsInFlight] },
   publicEvents: [paymentIntentPublicEvents],
   processes: [payinCallback, payinStatusCheck, refundCallback, refundStatusCheck],
   build: ({ config, store, clock, log, reads, railsOf, payoutSettings, enqueuer, instance }) => {

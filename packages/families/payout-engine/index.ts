@@ -4,6 +4,7 @@ import { payoutBatchPublicEvents } from '../../domain/payout-batch/public-events
 import { PayoutRecipients } from '../../domain/payout-recipient/commands.js';
 import { payoutBatchItem, payoutBatchItemsConsumer } from '../../processes/payout-batch-item.js';
 import { payoutBatchRun } from '../../processes/payout-batch-run.js';
+import { batchHoldKind, batchItemHoldKind } from '../../domain/payout-batch/postings.js';
 import { defineFamily } from '../family.js';
 import { payouts } from '../payouts/index.js';
 import { payoutEngineErrors } from './errors.js';
@@ -12,6 +13,7 @@ import { payoutEngineErrors } from './errors.js';
 export const payoutEngine = defineFamily({
   name: 'payout-engine',
   needs: [payouts],
+  ledger: { holds: [batchHoldKind, batchItemHoldKind] },
   errors: payoutEngineErrors,
   publicEvents: [payoutBatchPublicEvents],
   processes: [payoutBatchRun, payoutBatchItem],

@@ -1,5 +1,5 @@
 import { Payouts } from '../../domain/payout/commands.js';
-import { PayoutFundingSources, type AnyFundingSource } from '../../domain/payout/funding.js';
+import { PayoutFundingSources, type FundingSource } from '../../domain/payout/funding.js';
 import { payoutPublicEvents } from '../../domain/payout/public-events.js';
 import { PayoutSettingsService } from '../../domain/payout/settings.js';
 import { payoutCallback } from '../../processes/payout-callback.js';
@@ -9,13 +9,14 @@ import { payoutStatusCheck } from '../../processes/status-check.js';
 // Part 2 debt: the family reads its own read side directly until its read API is its manifest's.
 import { hasPaidTo } from '../../../projections/payouts.js';
 import { accounts } from '../accounts/index.js';
+import { payoutHoldKind } from '../../domain/payout/postings.js';
 import { defineFamily } from '../family.js';
 import { payoutErrors } from './errors.js';
 
 declare module '../family.js' {
   interface Registrations {
     /** Where a family's payouts hold their money from and where it returns (batches, escrow releases). */
-    payoutFundingSources?: readonly AnyFundingSource[];
+    payoutFundingSources?: readonly FundingSource[];
   }
 }
 
@@ -23,6 +24,7 @@ declare module '../family.js' {
 export const payouts = defineFamily({
   name: 'payouts',
   needs: [accounts],
+  ledger: { holds: [payoutHoldKind] },
   errors: payoutErrors,
   publicEvents: [payoutPublicEvents],
   processes: [payoutCallback, payoutOverdue, payoutReconcile, payoutStatusCheck],

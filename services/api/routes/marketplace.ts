@@ -465,7 +465,8 @@ export function marketplaceFamily(knex: Knex, marketplace: Marketplace): Family 
         auth: { ...write, idempotencyKeyInLive: 'required' },
         params: idParams,
         body: payoutBody,
-        fields: { challenge_id: 'challengeId' },
+        // The payouts name their own fields; a challenge's refusals name the merchant routes' challenge_id.
+        fields: { amount: 'amountMinor', challenge_id: 'challengeId' },
         status: 201,
         response: payoutSchema,
         handler: async (ctx) => {

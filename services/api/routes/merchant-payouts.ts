@@ -3,7 +3,7 @@ import type { Payouts } from '../../../packages/domain/payout/commands.js';
 import type { PayoutStatus } from '../../../packages/domain/payout/events.js';
 import { route, type Family, type RouteAuth } from '../../../packages/http/routes.js';
 import { findPayout, listPayouts } from '../../../projections/payouts.js';
-import { createPayoutBody, pageListRoute, payoutSchema, requesterOf, retrieveRoute, type CreatePayoutBody } from './shared.js';
+import { createPayoutBody, createPayoutFields, pageListRoute, payoutSchema, requesterOf, retrieveRoute, type CreatePayoutBody } from './shared.js';
 
 /** The dashboard's payouts: X-Environment optional (it must match when sent), no Idempotency-Key required; those rules are /api/v1/payouts' own. */
 const merchantPayoutsRead: RouteAuth = { scope: 'payouts.read', environmentHeader: 'optional' };
@@ -29,6 +29,7 @@ export function merchantPayoutsFamily(knex: Knex, payouts: Payouts): Family {
           'Create a payout from the merchant dashboard (metadata.source = merchant_portal; default saved destination when none is given; live: a destination never paid before takes challenge_id, purpose payouts/new-destination)',
         auth: merchantPayoutsWrite,
         body: createPayoutBody,
+        fields: createPayoutFields,
         response: payoutSchema,
         handler: (ctx) => {
           const { challenge_id, ...input } = ctx.body;

@@ -217,7 +217,7 @@ export function payoutEngineFamily(knex: Knex, recipients: PayoutRecipients, bat
         auth: payoutsWrite,
         body: batchBody,
         csvBody: batchBodyFromCsv,
-        fields: { idempotencyKey: 'idempotency_key' },
+        fields: { idempotencyKey: 'idempotency_key', csv: 'body' },
         response: batchSchema,
         handler: (ctx) => batches.create(ctx.owner, ctx.body, ctx.header('content-type')?.toLowerCase().startsWith('text/csv') ? 'csv' : 'json', ctx.actor, ctx.requestRef),
       }),

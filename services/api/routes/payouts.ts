@@ -4,7 +4,7 @@ import { route, type Family } from '../../../packages/http/routes.js';
 import type { CursorQuery } from '../../../projections/paging.js';
 import { listObjectEvents } from '../../../projections/object-events.js';
 import { findPayout, payoutHistory } from '../../../projections/payouts.js';
-import { createPayoutBody, requesterOf, type CreatePayoutBody, cursorListSchema, cursorQuery, found, historyEventSchema, idParams, payoutSchema, payoutsRead, payoutsWrite, retrieveRoute } from './shared.js';
+import { createPayoutBody, createPayoutFields, requesterOf, type CreatePayoutBody, cursorListSchema, cursorQuery, found, historyEventSchema, idParams, payoutSchema, payoutsRead, payoutsWrite, retrieveRoute } from './shared.js';
 
 /** /api/v1/payouts: create, retrieve, and each payout's history of events (the public surface has no payout cancel and no list). */
 export function payoutsFamily(knex: Knex, payouts: Payouts): Family {
@@ -17,6 +17,7 @@ export function payoutsFamily(knex: Knex, payouts: Payouts): Family {
         summary: 'Create a payout to a mobile money or bank destination (live: a signed-in user paying a destination never paid before gives challenge_id, purpose payouts/new-destination)',
         auth: payoutsWrite,
         body: createPayoutBody,
+        fields: createPayoutFields,
         response: payoutSchema,
         handler: (ctx) => {
           const { challenge_id, ...input } = ctx.body;

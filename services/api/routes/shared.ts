@@ -337,6 +337,9 @@ export const createPayoutBody = {
   },
 };
 
+/** The request parameters of that body for the payouts' domain fields (Route.fields). */
+export const createPayoutFields = { payoutMethodId: 'payout_method_id', challengeId: 'challenge_id' } as const;
+
 /** A payout request's body: the payout, and the challenge its requester gives. */
 export type CreatePayoutBody = CreatePayoutInput & { challenge_id?: string };
 

@@ -26,6 +26,8 @@ const TONES: Record<string, Tone> = {
   validated: 'success',
   executed: 'success',
   resolved: 'success',
+  // A saved card that can be charged again (billing's customer page).
+  reusable: 'success',
   // Failed or refused.
   failed: 'danger',
   error: 'danger',
@@ -66,6 +68,8 @@ const TONES: Record<string, Tone> = {
   skipped: 'muted',
   finished: 'muted',
   returned: 'muted',
+  // A saved card whose bank gave a single-use authorization: kept, but not to charge again.
+  single_use: 'muted',
   // Late or weak.
   delayed: 'warning',
   degraded: 'warning',

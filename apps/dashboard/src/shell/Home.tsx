@@ -4,7 +4,7 @@ import { BalanceTable, balanceRows, useBalance } from './BalanceTable.js';
 import { BalanceTransactionsTable } from './BalanceTransactions.js';
 import { QueryView } from './components.js';
 import { formatAmount, LanguageContext, useMessages, type Messages } from './i18n.js';
-import { MoneyChart, type DayOfMoney } from './MoneyChart.js';
+import { MoneyChart, type DayOfMoney } from './Chart.js';
 import { sika, withSession } from './session.js';
 import { lastDays } from './days.js';
 import { Onboarding } from './Onboarding.js';

@@ -144,6 +144,34 @@ export function CopyableId({ id, to }: { id: string; to?: PageName }) {
   );
 }
 
+/**
+ * A list's first cell, the row's header: what the merchant recognises the object by (a
+ * description, a customer, a recipient), linking to its page, with an optional second line
+ * (`detail`). The id goes last in the row, as a `CopyableId`: every list leads this way.
+ */
+export function RowName({ to, id, name, detail }: { to: PageName; id: string; name: string; detail?: ReactNode }) {
+  return (
+    <th scope="row">
+      <Link to={to} id={id}>
+        {name}
+      </Link>
+      {detail ? <span className="row-detail">{detail}</span> : null}
+    </th>
+  );
+}
+
+/** An object's page heading: what the merchant recognises it by, then its id (secondary, copyable). */
+export function ObjectHeading({ name, id }: { name: ReactNode; id: string }) {
+  return (
+    <hgroup className="object-heading">
+      <h1>{name}</h1>
+      <p>
+        <CopyableId id={id} />
+      </p>
+    </hgroup>
+  );
+}
+
 /** What to tell the user about a failed call: the API's own message, else `generic`. */
 export function errorText(err: unknown, generic: string): string {
   return err instanceof SikaError ? err.message : generic;

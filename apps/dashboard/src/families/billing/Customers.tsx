@@ -4,6 +4,7 @@ import { ErrorMessage, errorText, Link, NavigationContext, QueryView, Scrollable
 import { formatWhen, formatAmount, LanguageContext, useMessages } from '../../shell/i18n.js';
 import { sika, withSession } from '../../shell/session.js';
 import { billingMessages as messages } from './billing.messages.js';
+import { customersQuery } from './billing.queries.js';
 import { CustomerPortalSettings } from './CustomerPortalSettings.js';
 import type { PageProps } from '../../shell/props.js';
 
@@ -15,10 +16,7 @@ export function Customers({ environment, onSignedOut }: PageProps) {
   const queries = useQueryClient();
   const [search, setSearch] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const list = useQuery({
-    queryKey: ['billing', environment, 'customers', search],
-    queryFn: () => withSession(() => sika.get('/api/v1/merchant/customers', { params: { query: { limit: 100, ...(search ? { search } : {}) } } }), onSignedOut),
-  });
+  const list = useQuery(customersQuery(environment, search, onSignedOut));
   const add = useMutation({
     mutationFn: (body: { email: string; name?: string }) => withSession(() => sika.post('/api/v1/merchant/customers', { body }), onSignedOut),
     onSuccess: (c) => {

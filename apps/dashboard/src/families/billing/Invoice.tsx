@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge } from '../../shell/Badge.js';
 import { useContext, useState } from 'react';
-import { CopyButton, ErrorMessage, errorText, isNotFound, Link, NotFound, QueryView, saveAsFile, Scrollable } from '../../shell/components.js';
+import { CopyButton, ErrorMessage, errorText, isNotFound, Link, NotFound, ObjectHeading, QueryView, saveAsFile, Scrollable } from '../../shell/components.js';
 import { formatWhen, formatAmount, LanguageContext, useMessages } from '../../shell/i18n.js';
 import { sika, withSession } from '../../shell/session.js';
 import { billingMessages as messages } from './billing.messages.js';
-import { invoiceQuery } from './billing.queries.js';
+import { invoiceQuery, useCustomerNames, useInvoiceSubject } from './billing.queries.js';
 import { InvoiceCollect } from './InvoiceCollect.js';
 import type { PageProps } from '../../shell/props.js';
 
@@ -24,6 +24,8 @@ export function Invoice({ environment, onSignedOut, id }: PageProps) {
   const [confirmPaid, setConfirmPaid] = useState(false);
   const invoiceId = id ?? '';
   const invoice = useQuery(invoiceQuery(environment, invoiceId, onSignedOut));
+  const customerName = useCustomerNames(environment, invoice.data ? [invoice.data.customer] : [], onSignedOut);
+  const invoiceSubject = useInvoiceSubject(environment, onSignedOut);
   const move = useMutation({
     mutationFn: (status: Next) => withSession(() => sika.patch('/api/v1/merchant/invoices/{id}/status', { params: { path: { id: invoiceId } }, body: { status } }), onSignedOut),
     onSuccess: () => {
@@ -52,7 +54,7 @@ export function Invoice({ environment, onSignedOut, id }: PageProps) {
           const remaining = i.amount_remaining ?? i.amount_due - i.amount_paid;
           return (
             <>
-              <h1 className="id-title">{t('invoice', { id: i.id })}</h1>
+              <ObjectHeading name={[customerName(i.customer), invoiceSubject(i)].filter(Boolean).join(' · ')} id={i.id} />
               <ErrorMessage text={error} />
               <dl className="facts">
                 <dt>{t('status')}</dt>
@@ -62,7 +64,7 @@ export function Invoice({ environment, onSignedOut, id }: PageProps) {
                 <dt>{t('customer')}</dt>
                 <dd>
                   <Link to="customer" id={i.customer}>
-                    {i.customer}
+                    {customerName(i.customer)}
                   </Link>
                 </dd>
                 {i.subscription ? (

@@ -22,7 +22,7 @@ export function Invoices({ environment, onSignedOut }: PageProps) {
       <h1 id="invoice-list">{t('invoices.title')}</h1>
       <FilterSelect label={t('filter')} value={status} values={INVOICE_STATUSES} any={t('all')} words={(s) => t(`inv.${s}`)} onChange={setStatus} inline={false} />
       <QueryView query={list} isEmpty={(l) => !l.data?.length} empty={t('invoices.none')}>
-        {(l) => <InvoiceTable rows={l.data ?? []} labelledBy="invoice-list" />}
+        {(l) => <InvoiceTable rows={l.data ?? []} labelledBy="invoice-list" environment={environment} onSignedOut={onSignedOut} />}
       </QueryView>
     </main>
   );

@@ -5,17 +5,11 @@ import { CurrencySelect } from '../../shell/countries.js';
 import { formatAmount, LanguageContext, minorUnits, useMessages } from '../../shell/i18n.js';
 import { sika, withSession } from '../../shell/session.js';
 import { billingMessages as messages } from './billing.messages.js';
+import { productsQuery, type PriceRow } from './billing.queries.js';
 import type { PageProps } from '../../shell/props.js';
 
 const INTERVALS = ['month', 'year', 'week', 'day'] as const;
 
-/** A price as products carry it. */
-export interface PriceRow {
-  id: string;
-  currency: string;
-  unit_amount: number;
-  recurring?: { interval?: string; interval_count?: number; usage_type?: string } | null;
-}
 
 /** A price's terms in words: "XOF 5,000 every month", "… per unit" for a metered one. */
 export function usePriceText() {
@@ -77,10 +71,7 @@ export function Products({ environment, onSignedOut }: PageProps) {
   const priceText = usePriceText();
   const queries = useQueryClient();
   const [error, setError] = useState<{ where: string; text: string } | null>(null);
-  const list = useQuery({
-    queryKey: ['billing', environment, 'products'],
-    queryFn: () => withSession(() => sika.get('/api/v1/merchant/products', { params: { query: { limit: 100 } } }), onSignedOut),
-  });
+  const list = useQuery(productsQuery(environment, onSignedOut));
   const call = useMutation({
     mutationFn: ({ send }: { where: string; send: () => Promise<unknown> }) => withSession(send, onSignedOut),
     onSuccess: () => {

@@ -1,12 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge } from '../../shell/Badge.js';
 import { Fragment, useContext, useRef, useState, type FormEvent } from 'react';
-import { ErrorMessage, errorText, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable } from '../../shell/components.js';
+import { ErrorMessage, errorText, isNotFound, Link, NotFound, ObjectHeading, QueryView, retryUnlessNotFound, Scrollable } from '../../shell/components.js';
 import { formatWhen, LanguageContext, useMessages } from '../../shell/i18n.js';
 import { sika, withSession } from '../../shell/session.js';
 import { billingMessages as messages } from './billing.messages.js';
 import { InvoiceTable } from './billing.tables.js';
-import { usePriceText, type PriceRow } from './Products.js';
+import { productsQuery, useCustomerNames, useProductOfPrice, type PriceRow } from './billing.queries.js';
+import { usePriceText } from './Products.js';
 import type { PageProps } from '../../shell/props.js';
 
 /** One subscription: its customer, prices and period; cancel at period end or now; its invoices; usage on a metered price. */
@@ -25,10 +26,7 @@ export function Subscription({ environment, onSignedOut, id }: PageProps) {
     queryFn: () => withSession(() => sika.get('/api/v1/merchant/subscriptions/{id}', { params: { path: { id: subscriptionId } } }), onSignedOut),
     retry: retryUnlessNotFound,
   });
-  const products = useQuery({
-    queryKey: ['billing', environment, 'products'],
-    queryFn: () => withSession(() => sika.get('/api/v1/merchant/products', { params: { query: { limit: 100 } } }), onSignedOut),
-  });
+  const products = useQuery(productsQuery(environment, onSignedOut));
   const invoices = useQuery({
     queryKey: [...key, 'invoices'],
     queryFn: () => withSession(() => sika.get('/api/v1/merchant/invoices', { params: { query: { subscription: subscriptionId, limit: 100 } } }), onSignedOut),
@@ -36,6 +34,8 @@ export function Subscription({ environment, onSignedOut, id }: PageProps) {
   });
   const pricesById = new Map((products.data?.data ?? []).flatMap((p) => ((p.prices ?? []) as PriceRow[]).map((price) => [price.id, { product: p.name, price }] as const)));
   const s = subscription.data;
+  const customerName = useCustomerNames(environment, s ? [s.customer] : [], onSignedOut);
+  const productOf = useProductOfPrice(environment, onSignedOut);
   const metered = (s?.items ?? []).some((item) => pricesById.get(item.price ?? '')?.price.recurring?.usage_type === 'metered');
   const usage = useQuery({
     queryKey: [...key, 'usage'],
@@ -79,15 +79,13 @@ export function Subscription({ environment, onSignedOut, id }: PageProps) {
       <QueryView query={subscription}>
         {(s) => (
           <>
-            <h1 className="id-title">
-              {t('subscription')} {s.id}
-            </h1>
+            <ObjectHeading name={[customerName(s.customer), productOf(s.items[0]?.price ?? s.billing_plan)].filter(Boolean).join(' · ')} id={s.id} />
             <ErrorMessage text={error} />
             <dl className="facts">
               <dt>{t('customer')}</dt>
               <dd>
                 <Link to="customer" id={s.customer}>
-                  {s.customer}
+                  {customerName(s.customer)}
                 </Link>
               </dd>
               <dt>{t('status')}</dt>
@@ -142,7 +140,7 @@ export function Subscription({ environment, onSignedOut, id }: PageProps) {
             <section aria-labelledby="subscription-invoices">
               <h2 id="subscription-invoices">{t('invoices.title')}</h2>
               <QueryView query={invoices} isEmpty={(l) => !l.data?.length} empty={t('invoices.none')}>
-                {(l) => <InvoiceTable rows={l.data ?? []} labelledBy="subscription-invoices" withCustomer={false} />}
+                {(l) => <InvoiceTable rows={l.data ?? []} labelledBy="subscription-invoices" withCustomer={false} environment={environment} onSignedOut={onSignedOut} />}
               </QueryView>
             </section>
             <section aria-labelledby="subscription-usage">

@@ -5,7 +5,8 @@ import { useMessages } from '../../shell/i18n.js';
 import { sika, withSession } from '../../shell/session.js';
 import { billingMessages as messages, SUBSCRIPTION_STATUSES } from './billing.messages.js';
 import { SubscriptionTable } from './billing.tables.js';
-import { usePriceText, type PriceRow } from './Products.js';
+import { customersQuery, productsQuery, type PriceRow } from './billing.queries.js';
+import { usePriceText } from './Products.js';
 import type { PageProps } from '../../shell/props.js';
 
 type Status = (typeof SUBSCRIPTION_STATUSES)[number];
@@ -20,14 +21,8 @@ export function Subscriptions({ environment, onSignedOut }: PageProps) {
   const [error, setError] = useState<string | null>(null);
   // One key per filled-in form: a double click subscribes once; a change of the form is another subscription.
   const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
-  const customers = useQuery({
-    queryKey: ['billing', environment, 'customers', ''],
-    queryFn: () => withSession(() => sika.get('/api/v1/merchant/customers', { params: { query: { limit: 100 } } }), onSignedOut),
-  });
-  const products = useQuery({
-    queryKey: ['billing', environment, 'products'],
-    queryFn: () => withSession(() => sika.get('/api/v1/merchant/products', { params: { query: { limit: 100 } } }), onSignedOut),
-  });
+  const customers = useQuery(customersQuery(environment, '', onSignedOut));
+  const products = useQuery(productsQuery(environment, onSignedOut));
   const list = useQuery({
     queryKey: ['billing', environment, 'subscriptions', status],
     queryFn: () => withSession(() => sika.get('/api/v1/merchant/subscriptions', { params: { query: { limit: 100, ...(status ? { status } : {}) } } }), onSignedOut),
@@ -102,7 +97,7 @@ export function Subscriptions({ environment, onSignedOut }: PageProps) {
         <h2 id="subscription-list">{t('subscriptions.title')}</h2>
         <FilterSelect label={t('filter')} value={status} values={SUBSCRIPTION_STATUSES} any={t('all')} words={(s) => t(`sub.${s}`)} onChange={setStatus} inline={false} />
         <QueryView query={list} isEmpty={(l) => !l.data?.length} empty={t('subscriptions.none')}>
-          {(l) => <SubscriptionTable rows={l.data ?? []} labelledBy="subscription-list" />}
+          {(l) => <SubscriptionTable rows={l.data ?? []} labelledBy="subscription-list" environment={environment} onSignedOut={onSignedOut} />}
         </QueryView>
       </section>
     </main>

@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { Badge } from '../../shell/Badge.js';
 import { useContext, useState } from 'react';
-import { CopyableId, CursorPager, QueryView, Scrollable, useCursorPages } from '../../shell/components.js';
+import { CopyableId, CursorPager, QueryView, RowName, Scrollable, useCursorPages } from '../../shell/components.js';
 import { formatAmount, formatWhen, LanguageContext, useMessages } from '../../shell/i18n.js';
 import { sika, withSession } from '../../shell/session.js';
-import { checkoutMessages as messages, SESSION_STATUSES, type SessionStatus } from './checkout.messages.js';
+import { checkoutMessages as messages, SESSION_STATUSES, sessionName, type SessionStatus } from './checkout.messages.js';
 import type { PageProps } from '../../shell/props.js';
 
-/** Checkout sessions of the environment shown, newest first, by status, page by page; each opens to its page and links to its hosted page. */
+/** Checkout sessions of the environment shown, newest first, by status, page by page: each led by its description (its customer under it) or else its customer (opening its page), where its payment stands under its status, its hosted page's link and its id last. */
 export function Checkout({ environment, onSignedOut }: PageProps) {
   const t = useMessages(messages);
   const { language } = useContext(LanguageContext);
@@ -53,28 +53,28 @@ export function Checkout({ environment, onSignedOut }: PageProps) {
                       <th scope="col">{t('session')}</th>
                       <th scope="col">{t('amount')}</th>
                       <th scope="col">{t('status')}</th>
-                      <th scope="col">{t('payment')}</th>
                       <th scope="col">{t('created')}</th>
                       <th scope="col">{t('page')}</th>
+                      <th scope="col">{t('id')}</th>
                     </tr>
                   </thead>
                   <tbody>
                     {(list.data ?? []).map((s) => (
                       <tr key={s.id}>
-                        <th scope="row">
-                          <CopyableId id={s.id} to="checkoutSession" />
-                          {s.description ? <div>{s.description}</div> : null}
-                        </th>
+                        <RowName to="checkoutSession" id={s.id} name={sessionName(s, t('session'))} detail={s.description ? (s.customerEmail ?? s.customerPhone) : undefined} />
                         <td className="amount">{formatAmount(language, s.amount, s.currency)}</td>
                         <td>
                           <Badge status={s.status}>{t(`status.${s.status}`)}</Badge>
+                          <span className="row-detail">{t(`payment.${s.paymentStatus}`)}</span>
                         </td>
-                        <td>{t(`payment.${s.paymentStatus}`)}</td>
                         <td>{formatWhen(language, s.created)}</td>
                         <td>
                           <a href={s.url} target="_blank" rel="noreferrer" aria-label={t('openPageOf', { id: s.id })}>
                             {t('openPage')}
                           </a>
+                        </td>
+                        <td>
+                          <CopyableId id={s.id} />
                         </td>
                       </tr>
                     ))}

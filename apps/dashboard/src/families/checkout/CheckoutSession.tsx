@@ -1,11 +1,11 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { Badge } from '../../shell/Badge.js';
 import { useContext, useState } from 'react';
-import { CopyButton, ErrorMessage, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable, useAction } from '../../shell/components.js';
+import { CopyButton, ErrorMessage, isNotFound, Link, NotFound, ObjectHeading, QueryView, retryUnlessNotFound, Scrollable, useAction } from '../../shell/components.js';
 import { useCountry } from '../../shell/countries.js';
 import { formatAmount, formatWhen, LanguageContext, useMessages } from '../../shell/i18n.js';
 import { sika, withSession } from '../../shell/session.js';
-import { checkoutMessages as messages } from './checkout.messages.js';
+import { checkoutMessages as messages, sessionName } from './checkout.messages.js';
 import { paymentStatusMessages, type PaymentStatus } from '../../shell/paymentStatuses.js';
 import type { PageProps } from '../../shell/props.js';
 
@@ -47,15 +47,9 @@ export function CheckoutSession({ environment, onSignedOut, id }: PageProps) {
           const money = (minor: number) => formatAmount(language, minor, s.currency);
           return (
             <>
-              <h1 className="id-title">
-                {t('session')} {money(s.amount)}
-              </h1>
+              <ObjectHeading name={`${sessionName(s, t('session'))} · ${money(s.amount)}`} id={s.id} />
               <ErrorMessage text={error} />
               <dl className="facts">
-                <dt>{t('id')}</dt>
-                <dd>
-                  <code>{s.id}</code>
-                </dd>
                 <dt>{t('status')}</dt>
                 <dd>
                   <Badge status={s.status}>{t(`status.${s.status}`)}</Badge>

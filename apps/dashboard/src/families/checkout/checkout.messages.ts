@@ -157,3 +157,6 @@ export const checkoutMessages: Messages<
     expired: 'La session a expiré.',
   },
 };
+
+/** What the merchant recognises a session by: its description (a payment link's), else its customer, else "Session". */
+export const sessionName = (s: { description?: string | null; customerEmail?: string | null; customerPhone?: string | null }, session: string) => s.description ?? s.customerEmail ?? s.customerPhone ?? session;

@@ -4,7 +4,7 @@ import { Badge } from '../../shell/Badge.js';
 import { CopyButton, ErrorMessage, errorText, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, saveAsFile, Scrollable } from '../../shell/components.js';
 import { destinationLabel, useSavedDestinations } from '../../shell/destinations.js';
 import { formatAmount, formatWhen, LanguageContext, useMessages } from '../../shell/i18n.js';
-import { MoneyChart, type DayOfMoney } from '../../shell/MoneyChart.js';
+import { MoneyChart, type DayOfMoney } from '../../shell/Chart.js';
 import { sika, withSession } from '../../shell/session.js';
 import { fundingMessages as messages } from './funding.messages.js';
 import { DAY_MS, dayStartMs, daysBetween, utcDay } from '../../shell/days.js';

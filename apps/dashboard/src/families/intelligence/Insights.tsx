@@ -2,9 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Badge } from '../../shell/Badge.js';
 import { useCatalogNames } from '../../shell/countries.js';
 import { useContext, useMemo, useState } from 'react';
-import { QueryView, Scrollable } from '../../shell/components.js';
-import { formatAmount, LanguageContext, useMessages, type Messages } from '../../shell/i18n.js';
-import { MoneyChart, type DayOfMoney } from '../../shell/MoneyChart.js';
+import { QueryView } from '../../shell/components.js';
+import { formatAmount, LanguageContext, LOCALES, useMessages, useT, type Messages } from '../../shell/i18n.js';
+import { Chart, IN_COLOUR, MoneyChart, OUT_COLOUR, type DayOfMoney } from '../../shell/Chart.js';
 import { Suggestions } from './Suggestions.js';
 import { Decisions, Lifecycle } from './InsightsActivity.js';
 import { sika, withSession } from '../../shell/session.js';
@@ -43,6 +43,14 @@ const messages: Messages<
   | 'status.healthy'
   | 'status.degraded'
   | 'status.insufficient_data'
+  | 'rate.label'
+  | 'rate.none'
+  | 'operators.label'
+  | 'operators.figures'
+  | 'health.label'
+  | 'health.one'
+  | 'operators.one'
+  | 'health.recent'
   | 'recommendations'
   | 'recommendations.none'
   | 'severity.high'
@@ -81,6 +89,14 @@ const messages: Messages<
     'status.healthy': 'Healthy',
     'status.degraded': 'Degraded',
     'status.insufficient_data': 'Too few payments to tell',
+    'rate.label': 'Success rate per day: {rate} of the payments decided over the period ({succeeded} succeeded, {failed} failed).',
+    'rate.none': 'No payment was decided (succeeded or failed) in this period.',
+    'operators.label': 'Payments per operator over the period, succeeded and failed: {operators}.',
+    'operators.figures': 'The figures, operator by operator',
+    'health.label': 'Each operator’s failure rate over the last 7 days beside its usual rate: {operators}.',
+    'health.recent': 'Failure rate (last 7 days)',
+    'health.one': '{name} {recent} (usually {usual})',
+    'operators.one': '{name}, {succeeded} succeeded and {failed} failed',
     recommendations: 'Recommendations',
     'recommendations.none': 'No recommendation right now.',
     'severity.high': 'Important',
@@ -119,6 +135,14 @@ const messages: Messages<
     'status.healthy': 'Bon',
     'status.degraded': 'Dégradé',
     'status.insufficient_data': 'Trop peu de paiements pour juger',
+    'rate.label': 'Taux de réussite par jour : {rate} des paiements aboutis sur la période ({succeeded} réussis, {failed} échoués).',
+    'rate.none': 'Aucun paiement abouti (réussi ou échoué) sur cette période.',
+    'operators.label': 'Paiements par opérateur sur la période, réussis et échoués : {operators}.',
+    'operators.figures': 'Les chiffres, opérateur par opérateur',
+    'health.label': 'Le taux d’échec de chaque opérateur sur les 7 derniers jours à côté de son taux habituel : {operators}.',
+    'health.recent': 'Taux d’échec (7 derniers jours)',
+    'health.one': '{name} {recent} (d’habitude {usual})',
+    'operators.one': '{name}, {succeeded} réussis et {failed} échoués',
     recommendations: 'Recommandations',
     'recommendations.none': 'Aucune recommandation pour le moment.',
     'severity.high': 'Important',
@@ -129,15 +153,24 @@ const messages: Messages<
 
 type Period = 7 | 30 | 90;
 
+/** The colours of the success rate's line and of operator health's bars (AA against white). */
+const RATE_COLOUR = '#1d4f91';
+const RECENT_FAILURE_COLOUR = '#8a4b00';
+const USUAL_FAILURE_COLOUR = '#5f6368';
+
 
 /** Payment KPIs with their days as a chart, by operator, operator health, and the recommendations computed from the data. */
 export function Insights({ environment, onSignedOut }: PageProps) {
   const t = useMessages(messages);
+  const shared = useT();
   const names = useCatalogNames(onSignedOut);
   const { language } = useContext(LanguageContext);
   const [period, setPeriod] = useState<Period>(30);
   const range = useMemo(() => lastDays(period), [period]);
-  const percent = (rate: number | null | undefined) => (rate == null ? '—' : new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 1 }).format(rate));
+  const percent = (rate: number | null | undefined) => (rate == null ? '—' : new Intl.NumberFormat(LOCALES[language], { style: 'percent', maximumFractionDigits: 1 }).format(rate));
+  const wholePercent = (rate: number) => new Intl.NumberFormat(LOCALES[language], { style: 'percent', maximumFractionDigits: 0 }).format(rate);
+  const count = (n: number) => new Intl.NumberFormat(LOCALES[language]).format(n);
+  const rateOf = (succeeded: number, failed: number) => (succeeded + failed === 0 ? null : succeeded / (succeeded + failed));
 
   const kpis = useQuery({
     queryKey: ['kpis', environment, range],
@@ -175,6 +208,36 @@ export function Insights({ environment, onSignedOut }: PageProps) {
     }
     return filled;
   }, [days.data, range]);
+
+  // Every day of the period with its payments succeeded and failed, all currencies together (the success rate counts payments, not money).
+  const decidedDays = useMemo(() => {
+    const byDay = new Map<string, { succeeded: number; failed: number }>();
+    for (const d of days.data?.data ?? []) {
+      const day = byDay.get(d.key) ?? { succeeded: 0, failed: 0 };
+      byDay.set(d.key, { succeeded: day.succeeded + d.succeeded, failed: day.failed + d.failed });
+    }
+    return daysBetween(range.from, range.to).map((date) => ({ date, ...(byDay.get(date) ?? { succeeded: 0, failed: 0 }) }));
+  }, [days.data, range]);
+  const decided = decidedDays.reduce((sum, d) => ({ succeeded: sum.succeeded + d.succeeded, failed: sum.failed + d.failed }), { succeeded: 0, failed: 0 });
+
+  // Each operator's payments over the period, its currencies together (its volume and net said per currency).
+  const operatorRows = useMemo(() => {
+    const byKey = new Map<string, { key: string; count: number; succeeded: number; failed: number; volume: string[]; net: string[] }>();
+    for (const row of operators.data?.data ?? []) {
+      if (row.count === 0) continue;
+      const o = byKey.get(row.key) ?? { key: row.key, count: 0, succeeded: 0, failed: 0, volume: [], net: [] };
+      byKey.set(row.key, {
+        ...o,
+        count: o.count + row.count,
+        succeeded: o.succeeded + row.succeeded,
+        failed: o.failed + row.failed,
+        volume: [...o.volume, formatAmount(language, row.volume, row.currency)],
+        net: [...o.net, formatAmount(language, row.net, row.currency)],
+      });
+    }
+    return [...byKey.values()];
+  }, [operators.data, language]);
+  const operatorName = (key: string) => (key === 'none' ? t('noOperator') : names.operator(key));
 
   return (
     <main className="page">
@@ -234,36 +297,49 @@ export function Insights({ environment, onSignedOut }: PageProps) {
         </QueryView>
       </section>
 
+      <section aria-labelledby="success-rate">
+        <h2 id="success-rate">{t('successRate')}</h2>
+        <QueryView query={days} isEmpty={() => decided.succeeded + decided.failed === 0} empty={t('rate.none')}>
+          {() => (
+            <Chart
+              axis={{ days: decidedDays.map((d) => d.date) }}
+              axisName={t('day')}
+              line
+              yMax={1}
+              yFormat={wholePercent}
+              series={[
+                { name: t('successRate'), colour: RATE_COLOUR, values: decidedDays.map((d) => rateOf(d.succeeded, d.failed)), format: percent, summary: percent(rateOf(decided.succeeded, decided.failed)) },
+                { name: t('succeeded'), colour: IN_COLOUR, values: decidedDays.map((d) => d.succeeded), format: count, tableOnly: true },
+                { name: t('failed'), colour: OUT_COLOUR, values: decidedDays.map((d) => d.failed), format: count, tableOnly: true },
+              ]}
+              label={t('rate.label', { rate: percent(rateOf(decided.succeeded, decided.failed)), succeeded: count(decided.succeeded), failed: count(decided.failed) })}
+              figures={shared('chart.figures')}
+            />
+          )}
+        </QueryView>
+      </section>
+
       <section aria-labelledby="by-operator">
         <h2 id="by-operator">{t('byOperator')}</h2>
-        <QueryView query={operators} isEmpty={(o) => o.data.every((row) => row.count === 0)} empty={t('kpis.none')}>
-          {(o) => (
-            <Scrollable labelledBy="by-operator">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">{t('operator')}</th>
-                    <th scope="col">{t('payments')}</th>
-                    <th scope="col">{t('successRate')}</th>
-                    <th scope="col">{t('volume')}</th>
-                    <th scope="col">{t('net')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {o.data
-                    .filter((row) => row.count > 0)
-                    .map((row) => (
-                      <tr key={`${row.key} ${row.currency}`}>
-                        <th scope="row">{row.key === 'none' ? t('noOperator') : names.operator(row.key)}</th>
-                        <td>{row.count}</td>
-                        <td>{percent(row.successRate)}</td>
-                        <td className="amount">{formatAmount(language, row.volume, row.currency)}</td>
-                        <td className="amount">{formatAmount(language, row.net, row.currency)}</td>
-                      </tr>
-                    ))}
-                </tbody>
-              </table>
-            </Scrollable>
+        <QueryView query={operators} isEmpty={() => operatorRows.length === 0} empty={t('kpis.none')}>
+          {() => (
+            <Chart
+              axis={{ categories: operatorRows.map((o) => operatorName(o.key)) }}
+              axisName={t('operator')}
+              yFormat={count}
+              series={[
+                { name: t('succeeded'), colour: IN_COLOUR, values: operatorRows.map((o) => o.succeeded), format: count, summary: count(decided.succeeded) },
+                { name: t('failed'), colour: OUT_COLOUR, values: operatorRows.map((o) => o.failed), format: count, summary: count(decided.failed) },
+              ]}
+              columns={[
+                { name: t('payments'), cells: operatorRows.map((o) => count(o.count)) },
+                { name: t('successRate'), cells: operatorRows.map((o) => percent(rateOf(o.succeeded, o.failed))) },
+                { name: t('volume'), cells: operatorRows.map((o) => o.volume.join(' · ')) },
+                { name: t('net'), cells: operatorRows.map((o) => o.net.join(' · ')) },
+              ]}
+              label={t('operators.label', { operators: operatorRows.map((o) => t('operators.one', { name: operatorName(o.key), succeeded: count(o.succeeded), failed: count(o.failed) })).join('; ') })}
+              figures={t('operators.figures')}
+            />
           )}
         </QueryView>
       </section>
@@ -272,36 +348,31 @@ export function Insights({ environment, onSignedOut }: PageProps) {
         <h2 id="health">{t('health')}</h2>
         <p>{t('health.help')}</p>
         <QueryView query={health} isEmpty={(h) => h.data.length === 0} empty={t('health.none')}>
-          {(h) => (
-            <Scrollable labelledBy="health">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">{t('operator')}</th>
-                    <th scope="col">{t('country')}</th>
-                    <th scope="col">{t('attempts')}</th>
-                    <th scope="col">{t('failureRate')}</th>
-                    <th scope="col">{t('usualFailureRate')}</th>
-                    <th scope="col">{t('status')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {h.data.map((row) => (
-                    <tr key={`${row.country} ${row.operator}`} className={row.status === 'degraded' ? 'warning' : undefined}>
-                      <th scope="row">{names.operator(row.operator)}</th>
-                      <td>{names.country(row.country)}</td>
-                      <td>{row.attempts}</td>
-                      <td>{percent(row.failureRate)}</td>
-                      <td>{percent(row.usualFailureRate)}</td>
-                      <td>
-                        <Badge status={row.status}>{t(`status.${row.status}`)}</Badge>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </Scrollable>
-          )}
+          {(h) => {
+            // An operator working in several countries is named with the country on the chart.
+            const inSeveral = (operator: string) => h.data.filter((row) => row.operator === operator).length > 1;
+            const name = (row: (typeof h.data)[number]) => (inSeveral(row.operator) ? `${names.operator(row.operator)} (${names.country(row.country)})` : names.operator(row.operator));
+            const attempts = h.data.reduce((sum, row) => sum + row.attempts, 0);
+            const failed = h.data.reduce((sum, row) => sum + row.failed, 0);
+            return (
+              <Chart
+                axis={{ categories: h.data.map(name) }}
+                axisName={t('operator')}
+                yFormat={wholePercent}
+                series={[
+                  { name: t('health.recent'), colour: RECENT_FAILURE_COLOUR, values: h.data.map((row) => row.failureRate), format: percent, summary: percent(attempts === 0 ? null : failed / attempts) },
+                  { name: t('usualFailureRate'), colour: USUAL_FAILURE_COLOUR, values: h.data.map((row) => row.usualFailureRate), format: percent },
+                ]}
+                columns={[
+                  { name: t('country'), cells: h.data.map((row) => names.country(row.country)) },
+                  { name: t('attempts'), cells: h.data.map((row) => count(row.attempts)) },
+                  { name: t('status'), cells: h.data.map((row) => <Badge status={row.status}>{t(`status.${row.status}`)}</Badge>) },
+                ]}
+                label={t('health.label', { operators: h.data.map((row) => t('health.one', { name: name(row), recent: percent(row.failureRate), usual: percent(row.usualFailureRate) })).join('; ') })}
+                figures={t('operators.figures')}
+              />
+            );
+          }}
         </QueryView>
       </section>
 

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Badge } from '../../shell/Badge.js';
 import { useContext, useState, type FormEvent } from 'react';
-import { CopyableId, CursorPager, Link, QueryView, Scrollable, useCursorPages } from '../../shell/components.js';
+import { CopyableId, CursorPager, QueryView, RowName, Scrollable, useCursorPages } from '../../shell/components.js';
 import { dayStartMs, DAY_MS } from '../../shell/days.js';
 import { FailureReason } from '../../shell/failures.js';
 import { formatAmount, formatWhen, LanguageContext, minorUnits, useMessages } from '../../shell/i18n.js';
@@ -114,11 +114,7 @@ export function Payments({ environment, onSignedOut }: PageProps) {
                 <tbody>
                   {(list.data ?? []).map((p) => (
                     <tr key={p.id}>
-                      <th scope="row">
-                        <Link to="payment" id={p.id}>
-                          {p.description ?? t('payment')}
-                        </Link>
-                      </th>
+                      <RowName to="payment" id={p.id} name={p.description ?? t('payment')} />
                       <td>{p.customer ? <code>{p.customer}</code> : '—'}</td>
                       <td className="amount">{formatAmount(language, p.amount, p.currency)}</td>
                       <td>

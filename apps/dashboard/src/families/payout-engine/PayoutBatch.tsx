@@ -1,12 +1,12 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Badge } from '../../shell/Badge.js';
 import { useContext, useState } from 'react';
-import { CursorPager, ErrorMessage, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable, useAction, useCanWrite, useCursorPages } from '../../shell/components.js';
+import { CursorPager, ErrorMessage, isNotFound, Link, NotFound, ObjectHeading, QueryView, retryUnlessNotFound, Scrollable, useAction, useCanWrite, useCursorPages } from '../../shell/components.js';
 import { useCatalogNames } from '../../shell/countries.js';
 import { destinationText } from '../../shell/destinations.js';
 import { formatAmount, formatWhen, LanguageContext, useMessages } from '../../shell/i18n.js';
 import { sika, withSession } from '../../shell/session.js';
-import { BATCH_STATUSES, batchMessages, ITEM_STATUSES, LOG_STEPS, type BatchStatus, type ItemStatus, type LogStep } from './payoutBatches.messages.js';
+import { BATCH_STATUSES, batchMessages, ITEM_STATUSES, LOG_STEPS, useBatchName, type BatchStatus, type ItemStatus, type LogStep } from './payoutBatches.messages.js';
 import type { PageProps } from '../../shell/props.js';
 
 /** While a batch executes its page asks again this often: its progress and log move by themselves. */
@@ -17,6 +17,7 @@ const FINAL_ITEMS: readonly ItemStatus[] = ['validated', 'paid', 'failed', 'canc
 /** One payout batch: its totals, execute (reviewed first) with a progress bar, cancel, retry, its payouts, and its execution log as it grows. */
 export function PayoutBatchPage({ environment, onSignedOut, id }: PageProps) {
   const t = useMessages(batchMessages);
+  const batchName = useBatchName();
   const names = useCatalogNames(onSignedOut);
   const { language } = useContext(LanguageContext);
   const batchId = id ?? '';
@@ -79,14 +80,8 @@ export function PayoutBatchPage({ environment, onSignedOut, id }: PageProps) {
           const status = b.status as BatchStatus;
           return (
             <>
-              <h1 className="id-title">
-                {t('batch')} {formatAmount(language, b.total_amount, b.currency)}
-              </h1>
+              <ObjectHeading name={`${batchName(b.item_count)} · ${formatAmount(language, b.total_amount, b.currency)}`} id={b.id} />
               <dl className="facts">
-                <dt>{t('batch')}</dt>
-                <dd>
-                  <code>{b.id}</code>
-                </dd>
                 <dt>{t('status')}</dt>
                 <dd>
                   <Badge status={status}>{t(`status.${status}`)}</Badge>

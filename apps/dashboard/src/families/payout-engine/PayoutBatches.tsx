@@ -2,10 +2,10 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge } from '../../shell/Badge.js';
 import { useContext, useState, type FormEvent } from 'react';
 import { SikaError, type ItemError } from '../../../../../clients/typescript/src/index.js';
-import { CopyableId, CursorPager, ErrorMessage, errorText, NavigationContext, QueryView, Scrollable, useCanWrite, useCursorPages, FilterSelect } from '../../shell/components.js';
-import { formatAmount, formatWhen, LanguageContext, useMessages } from '../../shell/i18n.js';
+import { CopyableId, CursorPager, ErrorMessage, errorText, NavigationContext, QueryView, RowName, Scrollable, useCanWrite, useCursorPages, FilterSelect } from '../../shell/components.js';
+import { formatAmount, formatWhen, LanguageContext, useMessages, useT } from '../../shell/i18n.js';
 import { sika, withSession } from '../../shell/session.js';
-import { BATCH_STATUSES, batchMessages, type BatchStatus } from './payoutBatches.messages.js';
+import { BATCH_STATUSES, batchMessages, useBatchName, type BatchStatus } from './payoutBatches.messages.js';
 import type { PageProps } from '../../shell/props.js';
 
 /** A line of the file the API refused: where it is in the file, what it says, and why. */
@@ -59,6 +59,8 @@ function badLines(text: string, errors: ItemError[]): BadLine[] {
 /** Payout batches of the environment shown: upload a CSV (each bad line said with its error), and the batches, newest first. */
 export function PayoutBatches({ environment, onSignedOut }: PageProps) {
   const t = useMessages(batchMessages);
+  const shared = useT();
+  const batchName = useBatchName();
   const { language } = useContext(LanguageContext);
   const go = useContext(NavigationContext);
   const queries = useQueryClient();
@@ -172,23 +174,23 @@ export function PayoutBatches({ environment, onSignedOut }: PageProps) {
                   <thead>
                     <tr>
                       <th scope="col">{t('batch')}</th>
-                      <th scope="col">{t('created')}</th>
-                      <th scope="col">{t('items')}</th>
                       <th scope="col">{t('total')}</th>
                       <th scope="col">{t('status')}</th>
+                      <th scope="col">{t('created')}</th>
+                      <th scope="col">{shared('object.id')}</th>
                     </tr>
                   </thead>
                   <tbody>
                     {(list.data ?? []).map((b) => (
                       <tr key={b.id}>
-                        <th scope="row">
-                          <CopyableId id={b.id} to="payoutBatch" />
-                        </th>
-                        <td>{formatWhen(language, b.created)}</td>
-                        <td>{b.item_count}</td>
+                        <RowName to="payoutBatch" id={b.id} name={batchName(b.item_count)} />
                         <td className="amount">{formatAmount(language, b.total_amount, b.currency)}</td>
                         <td>
                           <Badge status={b.status}>{t(`status.${b.status}`)}</Badge>
+                        </td>
+                        <td>{formatWhen(language, b.created)}</td>
+                        <td>
+                          <CopyableId id={b.id} />
                         </td>
                       </tr>
                     ))}

@@ -1,4 +1,5 @@
-import type { Messages } from '../../shell/i18n.js';
+import { useContext } from 'react';
+import { LanguageContext, LOCALES, useMessages, type Messages } from '../../shell/i18n.js';
 
 export const BATCH_STATUSES = ['validated', 'executing', 'completed', 'partially_failed', 'failed', 'canceled'] as const;
 export type BatchStatus = (typeof BATCH_STATUSES)[number];
@@ -42,6 +43,8 @@ export const batchMessages: Messages<
   | 'none'
   | 'pages'
   | 'batch'
+  | 'named.one'
+  | 'named.other'
   | 'items'
   | 'total'
   | 'fees'
@@ -97,6 +100,8 @@ export const batchMessages: Messages<
     none: 'No batch yet.',
     pages: 'Pages of batches',
     batch: 'Batch',
+    'named.one': '{count} payout',
+    'named.other': '{count} payouts',
     items: 'Payouts',
     total: 'Total',
     fees: 'Fees',
@@ -175,6 +180,8 @@ export const batchMessages: Messages<
     none: 'Aucun lot pour l’instant.',
     pages: 'Pages de lots',
     batch: 'Lot',
+    'named.one': '{count} virement',
+    'named.other': '{count} virements',
     items: 'Virements',
     total: 'Total',
     fees: 'Frais',
@@ -235,3 +242,11 @@ export const batchMessages: Messages<
     'step.payout.canceled': 'Virement annulé',
   },
 };
+
+/** A batch as the merchant recognises it (it has no name): how many payouts it makes, "3 payouts", in the page's language. */
+export function useBatchName(): (payouts: number) => string {
+  const t = useMessages(batchMessages);
+  const { language } = useContext(LanguageContext);
+  const plural = new Intl.PluralRules(LOCALES[language]);
+  return (payouts) => t(plural.select(payouts) === 'one' ? 'named.one' : 'named.other', { count: new Intl.NumberFormat(LOCALES[language]).format(payouts) });
+}

@@ -4,7 +4,7 @@ import { useContext, useRef, useState, type FormEvent } from 'react';
 import { balanceRows, useBalance } from '../../shell/BalanceTable.js';
 import { FailureReason } from '../../shell/failures.js';
 import { formatAmount, formatWhen, LanguageContext, minorUnits, useT } from '../../shell/i18n.js';
-import { CopyableId, ErrorMessage, errorText, Link, QueryView, Scrollable, useCanWrite } from '../../shell/components.js';
+import { CopyableId, ErrorMessage, errorText, Link, QueryView, RowName, Scrollable, useCanWrite } from '../../shell/components.js';
 import { sika, withSession } from '../../shell/session.js';
 import { destinationLabel, useSavedDestinations, type SavedDestination } from '../../shell/destinations.js';
 import { CountrySelect, useCatalogNames, useCountry, WalletFields } from '../../shell/countries.js';
@@ -227,11 +227,7 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
                       const destination = p.destination as { operator?: string; msisdn?: string; account_number?: string };
                       return (
                         <tr key={p.id}>
-                          <th scope="row">
-                            <Link to="payout" id={p.id}>
-                              {[names.operator(destination.operator), destination.msisdn ?? destination.account_number].filter(Boolean).join(' · ') || t('payouts.id')}
-                            </Link>
-                          </th>
+                          <RowName to="payout" id={p.id} name={[names.operator(destination.operator), destination.msisdn ?? destination.account_number].filter(Boolean).join(' · ') || t('payouts.id')} />
                           <td className="amount">{formatAmount(language, p.amount, p.currency)}</td>
                           <td className="amount">{p.fee == null ? '—' : formatAmount(language, p.fee, p.currency)}</td>
                           <td>

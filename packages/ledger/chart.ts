@@ -2,7 +2,8 @@
  * The chart of accounts (docs/ledger.md): every account a posting may name, declared once, by the
  * family whose money it holds (its manifest's `accounts`; the family list assembles the chart). An
  * account is a kind, or a kind and the id of what it is held for (`escrow:<contract>`). Each
- * merchant × environment × currency balance stream holds them all; every posting balances.
+ * merchant × environment × currency balance stream holds them all; every posting balances. The
+ * engine knows no kind: it checks postings against what the families declared.
  */
 
 /** Who the money on an account belongs to, as finance reads it. */

@@ -1,0 +1,42 @@
+import { Refusal } from '../../core/refusal.js';
+import { givenBack, paidOut, type HoldKind, type LedgerAction } from '../../ledger/decider.js';
+import { assertAmounts } from '../../ledger/entry.js';
+
+/** A payout's hold on `available`: paid out to its clearing account and fees, or given back. */
+export const payoutHoldKind: HoldKind = {
+  opens: 'payout_hold',
+  endedBy: ['payout_paid', 'payout_release'],
+  complete: (hold, to) => paidOut('payout_paid', hold, to),
+  release: (hold) => givenBack('payout_release', hold),
+};
+
+/** A payout's hold of amount + fee on the merchant's available balance, once; IKW-BAL-001 when it cannot cover it. */
+export function holdOnAvailable(payout: { source: string; amount: number; fee: number }): LedgerAction {
+  return {
+    type: 'post',
+    recipe(book) {
+      const { source, amount, fee } = payout;
+      assertAmounts(amount, fee);
+      if (book.posted('payout_hold', source)) return;
+      const total = amount + fee;
+      const available = book.balance('available');
+      if (available < total) throw new Refusal('IKW-BAL-001', `Available balance ${available} ${book.currency} does not cover the amount plus fees (${total})`, 'amount');
+      book.holdFunds({
+        kind: 'payout_hold',
+        source,
+        lines: [
+          { account: 'available', amount: -total },
+          { account: 'reserved', amount: total },
+        ],
+        amount: -amount,
+        fee,
+        net: -total,
+      });
+    },
+  };
+}
+
+/** A payout paid: its hold, wherever it was taken from, to the clearing account the payout went through. */
+export const completePayout = (source: string, clearing: string): LedgerAction => ({ type: 'complete', source, to: clearing });
+/** A payout failed or canceled: its hold back where it came from. */
+export const releasePayout = (source: string): LedgerAction => ({ type: 'release', source });
