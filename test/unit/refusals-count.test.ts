@@ -10,7 +10,7 @@ import t from 'tap';
 const root = path.resolve(import.meta.dirname, '../../..');
 const DIRS = ['packages/domain', 'packages/families'];
 /** The most `ApiError`s domain and family code may hold; it only goes down, to 0. */
-const CEILING = 167;
+const CEILING = 0;
 
 /** Each source file under DIRS with its number of `ApiError`s, those with none left out. */
 function apiErrors(): Map<string, number> {
