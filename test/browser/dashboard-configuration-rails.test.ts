@@ -7,7 +7,7 @@
  */
 import t from 'tap';
 import type { Clock } from '../../packages/core/clock.js';
-import { accessibilityProblems, navigate, overflowAt, screenshot, scriptProblems, startDashboard } from '../support/dashboard.js';
+import { accessibilityProblems, listsAt, navigate, overflowAt, screenshot, scriptProblems, startDashboard } from '../support/dashboard.js';
 import { PAWAPAY_TOKEN, PAYSTACK_LIVE_KEY } from '../support/live.js';
 import { PawapayStandin } from '../support/pawapay-standin.js';
 import { PaystackStandin } from '../support/paystack-standin.js';
@@ -45,6 +45,10 @@ t.test('rails in live: pawaPay for the mobile money it carries, Paystack for car
   t.match(gh.liveRails, [{ method: 'mobile_money', direction: 'collect', operator: 'mtn', rail: 'pawapay', availability: 'available', refusal: null }], 'the API answers the same choices');
 
   t.same(await accessibilityProblems(page), [], 'no serious or critical axe violation');
+  t.same((await listsAt(page, 1280)).cut, [], 'at 1280 px no column cut, with both live rails configured');
+  const narrow = await listsAt(page, 320);
+  t.ok(narrow.cards, 'at 320 px every row is a card');
+  t.same(narrow.unlabelled, [], 'each value labelled by its column');
   t.same(await overflowAt(page), [], 'no horizontal scroll at 320 px');
   await screenshot(page, 'configuration-rails');
   t.same(scriptProblems(problems), [], 'no CSP violation or script error');

@@ -4,7 +4,7 @@
  * disabled, suspended with a reason, resumed and removed; each in the environment shown.
  */
 import t from 'tap';
-import { accessibilityProblems, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard } from '../support/dashboard.js';
+import { accessibilityProblems, listsAt, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard } from '../support/dashboard.js';
 import { mobileMoney, postPayout, fund } from '../support/payouts.js';
 import { createAdminKey } from '../../packages/domain/platform-admin/commands.js';
 
@@ -64,6 +64,10 @@ t.test('configuration: a country bounded and its payouts off, then back; a metho
   await card.filter({ hasText: 'Active' }).waitFor();
 
   t.same(await accessibilityProblems(page), [], 'configuration: no serious or critical axe violation');
+  t.same((await listsAt(page, 1280)).cut, [], 'at 1280 px no column cut (countries and payment methods)');
+  const narrow = await listsAt(page, 320);
+  t.ok(narrow.cards, 'at 320 px every row is a card');
+  t.same(narrow.unlabelled, [], 'each value labelled by its column');
   t.same(await overflowAt(page), [], 'no horizontal scroll at 320 px');
   await screenshot(page, 'configuration');
 

@@ -236,7 +236,7 @@ function Countries({ environment, onSignedOut }: PageProps) {
       <QueryView query={countries}>
         {(list) => (
           <Scrollable labelledBy="countries">
-            <table>
+            <table className="countries">
               <thead>
                 <tr>
                   <th scope="col">{t('country')}</th>
