@@ -2,7 +2,7 @@ import type { Decider } from '../core/decider.js';
 import type { Environment } from '../core/owner.js';
 import { PersistentMap } from '../core/persistent-map.js';
 import { mayGoNegative } from './chart.js';
-import { isBalanced, type LedgerEntry, type LedgerEntryEvent, type Line, type Posting } from './entry.js';
+import { assertAmounts, isBalanced, type LedgerEntry, type LedgerEntryEvent, type Line, type Posting } from './entry.js';
 
 /**
  * The posting engine (docs/ledger.md): the balance of one merchant × environment × currency as a
@@ -219,6 +219,31 @@ export class Book {
   holdFunds(posting: Posting): void {
     if (!holdKinds.has(posting.kind)) throw new Error(`${posting.kind} is not a registered kind of hold`);
     this.post(posting);
+  }
+
+  /**
+   * Holds amount + fee, moved from `from` to `to`, once per `kind:source` (a second time posts
+   * nothing); `short(available, total)` is the refusal when `from` cannot cover it. The entry
+   * records the amount leaving the balance (`-amount`, `fee`, `-total`).
+   */
+  holdAmountAndFee(hold: { kind: string; source: string; amount: number; fee: number; from: string; to: string; short: (available: number, total: number) => Error }): void {
+    const { kind, source, amount, fee, from, to } = hold;
+    assertAmounts(amount, fee);
+    if (this.posted(kind, source)) return;
+    const total = amount + fee;
+    const available = this.balance(from);
+    if (available < total) throw hold.short(available, total);
+    this.holdFunds({
+      kind,
+      source,
+      lines: [
+        { account: from, amount: -total },
+        { account: to, amount: total },
+      ],
+      amount: -amount,
+      fee,
+      net: -total,
+    });
   }
 }
 

@@ -22,25 +22,16 @@ export const batchItemHoldKind: HoldKind = {
 export function holdBatch(batch: { source: string; amount: number; fee: number }): LedgerAction {
   return {
     type: 'post',
-    recipe(book) {
-      const { source, amount, fee } = batch;
-      if (book.posted('batch_hold', source)) return;
-      assertAmounts(amount, fee);
-      const total = amount + fee;
-      const available = book.balance('available');
-      if (available < total) throw new Refusal('IKW-BAL-001', `Available balance ${available} ${book.currency} does not cover the batch total plus fees (${total})`);
-      book.holdFunds({
+    recipe: (book) =>
+      book.holdAmountAndFee({
         kind: 'batch_hold',
-        source,
-        lines: [
-          { account: 'available', amount: -total },
-          { account: 'reserved', amount: total },
-        ],
-        amount: -amount,
-        fee,
-        net: -total,
-      });
-    },
+        source: batch.source,
+        amount: batch.amount,
+        fee: batch.fee,
+        from: 'available',
+        to: 'reserved',
+        short: (available, total) => new Refusal('IKW-BAL-001', `Available balance ${available} ${book.currency} does not cover the batch total plus fees (${total})`),
+      }),
   };
 }
 

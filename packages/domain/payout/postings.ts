@@ -1,6 +1,5 @@
 import { Refusal } from '../../core/refusal.js';
 import { givenBack, paidOut, type HoldKind, type LedgerAction } from '../../ledger/decider.js';
-import { assertAmounts } from '../../ledger/entry.js';
 
 /** A payout's hold on `available`: paid out to its clearing account and fees, or given back. */
 export const payoutHoldKind: HoldKind = {
@@ -14,25 +13,16 @@ export const payoutHoldKind: HoldKind = {
 export function holdOnAvailable(payout: { source: string; amount: number; fee: number }): LedgerAction {
   return {
     type: 'post',
-    recipe(book) {
-      const { source, amount, fee } = payout;
-      assertAmounts(amount, fee);
-      if (book.posted('payout_hold', source)) return;
-      const total = amount + fee;
-      const available = book.balance('available');
-      if (available < total) throw new Refusal('IKW-BAL-001', `Available balance ${available} ${book.currency} does not cover the amount plus fees (${total})`, 'amount');
-      book.holdFunds({
+    recipe: (book) =>
+      book.holdAmountAndFee({
         kind: 'payout_hold',
-        source,
-        lines: [
-          { account: 'available', amount: -total },
-          { account: 'reserved', amount: total },
-        ],
-        amount: -amount,
-        fee,
-        net: -total,
-      });
-    },
+        source: payout.source,
+        amount: payout.amount,
+        fee: payout.fee,
+        from: 'available',
+        to: 'reserved',
+        short: (available, total) => new Refusal('IKW-BAL-001', `Available balance ${available} ${book.currency} does not cover the amount plus fees (${total})`, 'amount'),
+      }),
   };
 }
 
