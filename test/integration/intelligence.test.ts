@@ -123,6 +123,8 @@ t.test('decisions: which operator and rail each payment was routed to', async (t
     body: { amount: 1_000, currency: 'xof', destination: { type: 'mobile_money', country: 'SN', operator: 'wave', msisdn: '+221771234599' } },
   });
   assertOk(t, payout);
+  // Decisions are a read model that follows the log (no request reads its own writes there).
+  await settle(svc);
   const routed = await get(`/decisions?kind=payout_routing&subject=${payout.body.id}`);
   t.match(routed.body.data, [{ kind: 'payout_routing', subject: payout.body.id, outcome: { method: 'mobile_money', operator: 'wave', rail_country: 'SN', fee: payout.body.fee } }]);
   t.same((await get('/decisions', other.key)).body.data, []);
