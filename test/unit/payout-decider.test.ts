@@ -393,7 +393,7 @@ t.test('destinations are checked against the catalog and normalised', async (t) 
     ['an invalid number', () => normalizeDestination({ ...mm, msisdn: '+2217712' }, 'xof'), 'IKW-VAL-007', 'destination.msisdn'],
     ['a number of another country', () => normalizeDestination({ ...mm, msisdn: '+233241234567' }, 'xof'), 'IKW-VAL-007', 'destination.msisdn'],
   ];
-  for (const [name, fn, code, param] of cases) t.throws(fn, { code, param }, name);
-  t.throws(() => normalizeDestination({ ...mm, msisdn: 'x' }, null, 'saved'), { code: 'IKW-VAL-001', param: 'saved.currency' }, 'the param prefix is the caller\u2019s');
-  t.throws(() => normalizeDestination({ ...mm, currency: 'xof', operator: 'e_money' }, null, ''), { code: 'IKW-VAL-006', param: 'operator' }, 'no prefix when the destination is the whole body');
+  for (const [name, fn, code, field] of cases) t.throws(fn, { code, field }, name);
+  t.throws(() => normalizeDestination({ ...mm, msisdn: 'x' }, null, 'saved'), { code: 'IKW-VAL-001', field: 'saved.currency' }, 'the field prefix is the caller\u2019s');
+  t.throws(() => normalizeDestination({ ...mm, currency: 'xof', operator: 'e_money' }, null, ''), { code: 'IKW-VAL-006', field: 'operator' }, 'no prefix when the destination is the whole body');
 });
