@@ -209,9 +209,18 @@ async function committedPosition(kafka: Pick<RelayKafka, 'admin'>, topic: string
   const admin = kafka.admin();
   await admin.connect();
   try {
-    const [offsets] = await admin.fetchOffsets({ groupId, topics: [topic] });
-    const at = offsets?.partitions.find((p) => p.partition === 0);
-    return at && at.offset !== '-1' && at.metadata ? at.metadata : null;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const [offsets] = await admin.fetchOffsets({ groupId, topics: [topic] });
+        const at = offsets?.partitions.find((p) => p.partition === 0);
+        return at && at.offset !== '-1' && at.metadata ? at.metadata : null;
+      } catch (err) {
+        // A broker that has just started answers GROUP_LOAD_IN_PROGRESS (retriable) while its
+        // group coordinator loads; asking again is safe, it only reads.
+        if (attempt >= 20 || (err as { retriable?: unknown }).retriable !== true) throw err;
+        await sleep(Math.min(100 * attempt, 1_000));
+      }
+    }
   } finally {
     await admin.disconnect();
   }
