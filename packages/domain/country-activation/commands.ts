@@ -83,7 +83,7 @@ export class CountryActivations extends CommandService<CountryActivationCommand,
   async update(owner: Owner, id: string, input: ActivationInput, by: ActivationSetter, actor: Actor): Promise<CountryActivationObject> {
     const { state } = await this.load(id);
     const a = state.deleted ? null : state.activation;
-    assertOwned(a, owner, `No such activation: '${id}'`, 'id');
+    assertOwned(a, owner, `No such activation: '${id}'`, 'activationId');
     if (input.countryCode !== undefined && input.countryCode.toUpperCase() !== a.countryCode) throw new Refusal('IKW-VAL-002', 'The country of an activation does not change; delete it and create another', 'countryCode');
     if (input.currencyIso !== undefined && input.currencyIso.toUpperCase() !== a.currencyIso) throw new Refusal('IKW-VAL-002', 'The currency of an activation does not change', 'currencyIso');
     const command = { type: 'update', owner, at: this.deps.clock.now(), by, legacySetter: await this.legacySetter(id, state), rule: ruleOf(input, state.rule) } as const;

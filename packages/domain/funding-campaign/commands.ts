@@ -453,7 +453,7 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
     assertRefundable: async ({ intent }) => {
       if (intent.metadata[HELD_BY_KEY] === undefined) return;
       const contribution = intent.metadata[CONTRIBUTION_METADATA.contribution] ?? '{id}';
-      throw new Refusal('IKW-FND-006', `Payment ${intent.id} is a contribution to a funding campaign; refund it with POST /api/v1/funding/contributions/${contribution}/refund`, 'id');
+      throw new Refusal('IKW-FND-006', `Payment ${intent.id} is a contribution to a funding campaign; refund it with POST /api/v1/funding/contributions/${contribution}/refund`, 'paymentId');
     },
   };
 

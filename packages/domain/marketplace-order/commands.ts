@@ -148,14 +148,14 @@ export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, 
   async cancel(owner: Owner, id: string, actor: Actor): Promise<OrderObject> {
     const { state } = await this.load(id);
     const order = state.order;
-    assertOwned(order, owner, `No such marketplace order: '${id}'`, 'id');
+    assertOwned(order, owner, `No such marketplace order: '${id}'`, 'orderId');
     if (state.status === 'requires_payment') {
       const intent = await this.deps.paymentIntents.load(order.paymentIntentId);
       const status = intent.state.status;
       if (status === 'requires_payment_method' || status === 'requires_action') {
         await this.deps.paymentIntents.cancel(owner, order.paymentIntentId, 'requested_by_customer', actor);
       } else if (status === 'processing' || status === 'succeeded') {
-        throw new Refusal('IKW-MKT-004', `The order's payment is ${status}; it cannot be canceled`, 'id');
+        throw new Refusal('IKW-MKT-004', `The order's payment is ${status}; it cannot be canceled`, 'orderId');
       }
     }
     const result = await this.run(id, { type: 'cancel', owner, at: this.deps.clock.now() }, auditMetadata(this.deps.clock, owner, id, actor));
@@ -190,7 +190,7 @@ export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, 
     assertRefundable: async ({ intent }) => {
       const orderId = intent.metadata[MARKETPLACE_ORDER_METADATA_KEY];
       if (orderId === undefined || !(await this.load(orderId)).state.order) return;
-      throw new Refusal('IKW-MKT-008', `Payment ${intent.id} pays marketplace order ${orderId}; refund it with POST /api/v1/marketplace/refunds`, 'id');
+      throw new Refusal('IKW-MKT-008', `Payment ${intent.id} pays marketplace order ${orderId}; refund it with POST /api/v1/marketplace/refunds`, 'paymentId');
     },
   };
 

@@ -128,7 +128,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
       throw new Refusal('IKW-VAL-008', `The amount is above the largest payment any ${country.code} operator or card acquirer accepts (${maxPayin})`, 'amount');
     }
     const rule = await this.deps.activations.activationRule(who, country.code, currency.code);
-    activationCheck(rule, 'payin', `${country.code} (${currency.code.toLowerCase()})`, { direction: 'transaction_country', amount: 'amount' })(input.amount);
+    activationCheck(rule, 'payin', `${country.code} (${currency.code.toLowerCase()})`, { direction: 'transactionCountry', amount: 'amount' })(input.amount);
     // The payer and the rail may be anywhere (a French payer paying a Senegalese merchant).
     for (const [field, domainField] of [['payer_country', 'payerCountry'], ['rail_country', 'railCountry']] as const) {
       const code = input[field];
