@@ -278,7 +278,7 @@ export class CheckoutSessions extends CommandService<CheckoutSessionCommand, Che
 
   async feeQuote(who: Owner, id: string, input: FeeQuoteInput): Promise<CheckoutFeeQuote> {
     const { state } = await this.load(id);
-    assertOwned(state.session, who, `No such checkout session: '${id}'`, 'id');
+    assertOwned(state.session, who, `No such checkout session: '${id}'`, 'checkoutSessionId');
     return this.quote({ session: state.session }, input);
   }
 
@@ -370,7 +370,7 @@ export class CheckoutSessions extends CommandService<CheckoutSessionCommand, Che
    */
   async expire(who: Owner, id: string, actor: Actor): Promise<CheckoutSessionObject> {
     const { state } = await this.load(id);
-    assertOwned(state.session, who, `No such checkout session: '${id}'`, 'id');
+    assertOwned(state.session, who, `No such checkout session: '${id}'`, 'checkoutSessionId');
     const payment = await this.paymentStatus(state);
     await this.run(id, { type: 'expire', owner: who, at: this.deps.clock.now(), paymentStatus: payment }, this.meta(who, id, actor));
     await this.releaseIntent(state, who, payment, actor);

@@ -99,7 +99,7 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
     const id = input.id ?? newId('in');
     if (input.id !== undefined) {
       const earlier = await this.load(id);
-      if (earlier.state.invoice) return this.owned(who, id, 'id');
+      if (earlier.state.invoice) return this.owned(who, id, 'invoiceId');
     }
     const meta = auditMetadata(this.deps.clock, who, id, actor);
     const p = input.params;

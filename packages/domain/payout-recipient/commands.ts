@@ -94,7 +94,7 @@ export class PayoutRecipients extends CommandService<RecipientCommand, Recipient
   async update(owner: Owner, id: string, input: UpdateRecipientInput, actor: Actor): Promise<RecipientObject> {
     const { state } = await this.load(id);
     const current = state.recipient;
-    assertOwned(current, owner, `No such payout recipient: '${id}'`, 'id');
+    assertOwned(current, owner, `No such payout recipient: '${id}'`, 'recipientId');
     const { display_name, ...changes } = input;
     const typeChanged = changes.destination_type !== undefined && changes.destination_type !== current.destination.type;
     const merged = typeChanged ? changes : { ...fieldsOf(current.destination), ...changes };

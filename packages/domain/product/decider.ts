@@ -96,11 +96,11 @@ export const productDecider: Decider<ProductCommand, ProductState, Fact<ProductE
       return [{ type: 'product.created', data: command.product }];
     }
     const p = state.product;
-    assertOwned(p, command.owner, 'No such product', 'id');
+    assertOwned(p, command.owner, 'No such product', 'productId');
     const at = command.at.toISOString();
     switch (command.type) {
       case 'update': {
-        if (state.archived) throw new Refusal('IKW-RES-002', `Product ${p.id} is archived and cannot be changed`, 'id');
+        if (state.archived) throw new Refusal('IKW-RES-002', `Product ${p.id} is archived and cannot be changed`, 'productId');
         const c = command.changes;
         const changes: ProductChanges = {};
         if (c.name !== undefined && c.name !== state.name) changes.name = c.name;
@@ -114,7 +114,7 @@ export const productDecider: Decider<ProductCommand, ProductState, Fact<ProductE
       case 'delete': {
         if (state.archived) return [];
         if (state.subscriptions.size > 0) {
-          throw new Refusal('IKW-BIL-002', `Product ${p.id} is used by ${state.subscriptions.size} subscription(s) (${[...state.subscriptions.keys()].join(', ')}); cancel them first`, 'id');
+          throw new Refusal('IKW-BIL-002', `Product ${p.id} is used by ${state.subscriptions.size} subscription(s) (${[...state.subscriptions.keys()].join(', ')}); cancel them first`, 'productId');
         }
         return [{ type: 'product.deleted', data: { at } }];
       }

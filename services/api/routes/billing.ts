@@ -253,6 +253,7 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
       route<{ atPeriodEnd?: boolean | null }, unknown, { id: string }>({
         method: 'post',
         path: '/api/v1/billing/subscriptions/:id/cancel',
+        fields: { subscriptionId: 'id' },
         summary: 'Cancel a subscription now (its last period is invoiced for the usage so far) or, with atPeriodEnd, when its period ends; a canceled one is 409 IKW-BIL-001',
         auth: billingWrite,
         params: idParams,

@@ -151,6 +151,7 @@ export function checkoutApiFamily(knex: Knex, clock: Clock, sessions: CheckoutSe
       route<PayBody, unknown, { sessionId: string }>({
         method: 'post',
         path: '/api/checkout/:sessionId/pay',
+        fields: { checkoutSessionId: 'id' },
         summary: 'Pay the session with a payment method; a failed attempt may be followed by another',
         auth: 'public',
         params: sessionIdParams,
@@ -166,6 +167,7 @@ export function checkoutApiFamily(knex: Knex, clock: Clock, sessions: CheckoutSe
       route<unknown, unknown, { sessionId: string }>({
         method: 'post',
         path: '/api/checkout/:sessionId/cancel',
+        fields: { checkoutSessionId: 'id' },
         summary: 'Cancel the session (not while a payment is with the operator, nor once paid)',
         auth: 'public',
         params: sessionIdParams,

@@ -130,6 +130,7 @@ export function checkoutPagesFamily(knex: Knex, clock: Clock, sessions: Checkout
       route<PayForm, unknown, { sessionId: string }>({
         method: 'post',
         path: '/checkout/session/:sessionId/pay',
+        fields: { checkoutSessionId: 'id' },
         summary: "The hosted page's form (application/x-www-form-urlencoded or JSON): pay by mobile money, or cancel with Action=cancel; answers 303 to the page, or to the cancel URL, and marks this browser as the one that paid or canceled (cookie sika_checkout_browser)",
         auth: 'public',
         params: sessionIdParams,

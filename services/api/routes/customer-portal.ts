@@ -217,6 +217,7 @@ export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerP
       route<{ cancelAtPeriodEnd: boolean }, unknown, { id: string }>({
         method: 'patch',
         path: '/api/v1/customer-portal/subscriptions/:id',
+        fields: { subscriptionId: 'id' },
         summary: "Cancel a subscription at the end of its period (cancelAtPeriodEnd: true; refused, 403 IKW-CPT-003, when the merchant's portal settings do not allow it), or resume it before then (false)",
         auth: portal,
         params: idParams,

@@ -144,6 +144,7 @@ export function merchantInvoicesFamily(knex: Knex, invoices: Invoices, documents
       route<{ status: InvoiceStatus }, unknown, { id: string }>({
         method: 'patch',
         path: '/api/v1/merchant/invoices/:id/status',
+        fields: { invoiceId: 'id' },
         summary: 'Move an invoice: draft → open → paid | void | uncollectible, uncollectible → paid | void (anything else: IKW-BIL-001)',
         auth: billingWrite,
         params: idParams,

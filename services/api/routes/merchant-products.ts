@@ -100,6 +100,7 @@ export function merchantProductsFamily(knex: Knex, products: Products, isStaleAt
       route<UpdateProductInput, unknown, { id: string }>({
         method: 'patch',
         path: '/api/v1/merchant/products/:id',
+        fields: { productId: 'id' },
         summary: 'Update name, description or metadata (merged; "" removes a key), or add prices (existing prices never change)',
         auth: billingWrite,
         params: idParams,
@@ -110,6 +111,7 @@ export function merchantProductsFamily(knex: Knex, products: Products, isStaleAt
       route<{ active: boolean }, unknown, { id: string }>({
         method: 'patch',
         path: '/api/v1/merchant/products/:id/active',
+        fields: { productId: 'id' },
         summary: 'Activate or deactivate a product; new subscriptions and invoices need an active product',
         auth: billingWrite,
         params: idParams,
@@ -120,6 +122,7 @@ export function merchantProductsFamily(knex: Knex, products: Products, isStaleAt
       route<unknown, unknown, { id: string }>({
         method: 'delete',
         path: '/api/v1/merchant/products/:id',
+        fields: { productId: 'id' },
         summary: 'Delete (archive) a product; refused with IKW-BIL-002 while a subscription uses it',
         auth: billingWrite,
         params: idParams,

@@ -233,6 +233,7 @@ export function merchantSettingsFamily(knex: Knex, store: EventStore, clock: Clo
       route<unknown, unknown, { id: string }>({
         method: 'delete',
         path: '/api/v1/merchant/settings/payouts/destinations/:id',
+        fields: { payoutMethodId: 'id' },
         summary: 'Delete (deactivate) a saved payout destination',
         auth: write,
         params: { type: 'object', properties: { id: { type: 'string', format: 'uuid' } }, required: ['id'] },

@@ -194,6 +194,7 @@ export function payoutEngineFamily(knex: Knex, recipients: PayoutRecipients, bat
       route<UpdateRecipientInput, unknown, { recipientId: string }>({
         method: 'patch',
         path: `${BASE}/recipients/:recipientId`,
+        fields: { recipientId: 'id' },
         summary: 'Update a recipient: its name, or its destination (checked again as a whole)',
         auth: payoutsWrite,
         params: recipientParams,
@@ -204,6 +205,7 @@ export function payoutEngineFamily(knex: Knex, recipients: PayoutRecipients, bat
       route<unknown, unknown, { recipientId: string }>({
         method: 'post',
         path: `${BASE}/recipients/:recipientId/archive`,
+        fields: { recipientId: 'id' },
         summary: 'Archive a recipient: kept for the batches that name it, refused in new ones',
         auth: payoutsWrite,
         params: recipientParams,

@@ -112,7 +112,7 @@ export function webhookEndpointsFamily(knex: Knex, clock: Clock, endpoints: Webh
         path: '/api/v1/webhook-endpoints/:id',
         summary: 'Update the URL, the event types or whether the endpoint is enabled',
         auth: write,
-        fields: { enabledEvents: 'enabled_events' },
+        fields: { enabledEvents: 'enabled_events', endpointId: 'id' },
         params: idParams,
         body: { type: 'object', additionalProperties: false, properties: { url, enabled_events: enabledEvents, enabled: { type: 'boolean' } } },
         response: endpointSchema,
@@ -124,6 +124,7 @@ export function webhookEndpointsFamily(knex: Knex, clock: Clock, endpoints: Webh
       route<unknown, unknown, { id: string }>({
         method: 'post',
         path: '/api/v1/webhook-endpoints/:id/rotate_secret',
+        fields: { endpointId: 'id' },
         summary: 'Rotate the signing secret; the previous one keeps signing for 24 hours',
         auth: write,
         params: idParams,
@@ -137,6 +138,7 @@ export function webhookEndpointsFamily(knex: Knex, clock: Clock, endpoints: Webh
       route<{ type?: string }, unknown, { id: string }>({
         method: 'post',
         path: '/api/v1/webhook-endpoints/:id/send_test_event',
+        fields: { endpointId: 'id' },
         summary:
           "Send the endpoint alone a signed test event (`evt_test_…`, `test: true`) of `type`, one it listens to (default: its first subscribed type, or payment_intent.succeeded for `*`); answers the queued delivery, which is sent, retried and replayed like any other. The events list never shows it",
         auth: write,
@@ -149,6 +151,7 @@ export function webhookEndpointsFamily(knex: Knex, clock: Clock, endpoints: Webh
       route<unknown, unknown, { id: string }>({
         method: 'delete',
         path: '/api/v1/webhook-endpoints/:id',
+        fields: { endpointId: 'id' },
         summary: 'Delete a webhook endpoint: nothing is sent to it again (deliveries still queued are skipped) and it, its deliveries included, is no longer found',
         auth: write,
         params: idParams,
