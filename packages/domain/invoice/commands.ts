@@ -304,9 +304,9 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
       {
         amount: amountRemaining(state),
         currency: i.currency,
-        transaction_country: this.country(i.currency, input.transactionCountry, 'transactionCountry'),
-        ...(input.payerCountry ? { payer_country: input.payerCountry } : {}),
-        ...(input.railCountry ? { rail_country: input.railCountry } : {}),
+        transactionCountry: this.country(i.currency, input.transactionCountry, 'transactionCountry'),
+        ...(input.payerCountry ? { payerCountry: input.payerCountry } : {}),
+        ...(input.railCountry ? { railCountry: input.railCountry } : {}),
         description: input.description ?? `Invoice ${invoiceId}`,
         metadata: { ...input.metadata, [INVOICE_METADATA_KEY]: invoiceId },
         customer: i.customer,

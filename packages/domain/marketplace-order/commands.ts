@@ -57,8 +57,8 @@ export interface MarketplaceOrderDeps {
   dueShares: MarketplaceDueShares;
 }
 
-/** What payment intents' errors name in snake_case, as this family's camelCase body names it. */
-const INTENT_PARAMS: Record<string, string> = { transaction_country: 'transactionCountry', amount: 'lines', currency: 'currency' };
+/** The intent's fields an order names otherwise: its amount is the lines' total. */
+const INTENT_FIELDS: Record<string, string> = { amount: 'lines' };
 
 /**
  * Orders of a marketplace: created with one payment intent for all their lines; on the intent's
@@ -110,14 +110,14 @@ export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, 
     try {
       intent = await this.deps.paymentIntents.create(
         owner,
-        { amount: amountMinor, currency: input.currency, transaction_country: input.transactionCountry, description: `Marketplace order ${id}` },
+        { amount: amountMinor, currency: input.currency, transactionCountry: input.transactionCountry, description: `Marketplace order ${id}` },
         actor,
         `marketplace_order:${id}`,
         { [MARKETPLACE_ORDER_METADATA_KEY]: id },
       );
     } catch (err) {
       const field = isRefused(err) ? refusedField(err) : undefined;
-      if (isRefused(err) && field !== undefined && Object.hasOwn(INTENT_PARAMS, field)) throw new Refusal(err.code, err.message, INTENT_PARAMS[field]);
+      if (isRefused(err) && field !== undefined && Object.hasOwn(INTENT_FIELDS, field)) throw new Refusal(err.code, err.message, INTENT_FIELDS[field]);
       throw err;
     }
     const result = await this.run(

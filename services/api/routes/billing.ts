@@ -18,6 +18,8 @@ import { listUsageRecords } from '../../../projections/usage-records.js';
 import {
   billingRead,
   billingWrite,
+  type CamelPaymentMethod,
+  confirmationFields,
   countrySchema,
   currencySchema,
   cursorListSchema,
@@ -29,7 +31,6 @@ import {
   resourceSchema,
   retrieveRoute,
   toPaymentMethod,
-  type CamelPaymentMethod,
 } from './shared.js';
 
 /**
@@ -362,7 +363,7 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
         path: '/api/v1/billing/invoices/:id/confirm',
         summary: 'Pay an invoice with a payment method: a payment intent for what remains, confirmed at once; its success pays the invoice',
         auth: billingWrite,
-        fields: { invoiceId: 'id' },
+        fields: { invoiceId: 'id', ...confirmationFields },
         params: idParams,
         body: {
           type: 'object',
@@ -402,7 +403,7 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
         path: '/api/v1/billing/invoices/:id/pay',
         summary: 'Create a payment intent for what remains to pay on the invoice and return it (confirm it through /api/v1/payment-intents/{id}/confirm)',
         auth: billingWrite,
-        fields: { invoiceId: 'id' },
+        fields: { invoiceId: 'id', ...confirmationFields },
         params: idParams,
         body: {
           type: 'object',
