@@ -40,7 +40,7 @@ export type UpdateRecipientInput = DestinationFields & { display_name?: string }
  */
 export function destinationOf(fields: DestinationFields, currency: string | null): Destination {
   const type = fields.destination_type;
-  if (type === undefined) throw new Refusal('IKW-VAL-001', 'Missing required parameter: destination_type', 'destination_type');
+  if (type === undefined) throw new Refusal('IKW-VAL-001', 'Missing required parameter: destination_type', 'destinationType');
   const need = (field: keyof DestinationFields): string => {
     const value = fields[field];
     if (value === undefined || value === '') throw new Refusal('IKW-VAL-001', `Missing required parameter: ${field}`, field);

@@ -467,8 +467,8 @@ export function marketplaceFamily(knex: Knex, marketplace: Marketplace): Family 
         auth: { ...write, idempotencyKeyInLive: 'required' },
         params: idParams,
         body: payoutBody,
-        // The payouts name their own fields; a challenge's refusals name the merchant routes' challenge_id.
-        fields: { amount: 'amountMinor', challenge_id: 'challengeId', marketplaceSellerId: 'id' },
+        // The payouts name their own fields (this body's challengeId is theirs too).
+        fields: { amount: 'amountMinor', marketplaceSellerId: 'id' },
         status: 201,
         response: payoutSchema,
         handler: async (ctx) => {

@@ -172,6 +172,7 @@ export function merchantSettingsFamily(knex: Knex, store: EventStore, clock: Clo
           safetyDelay: 'safety_delay_minutes',
           inlineDestinations: 'inline_destinations_for_api_keys',
           challenge: 'challenge_id',
+          challengeId: 'challenge_id',
           defaultCurrency: 'default_currency',
           defaultPayoutMethod: 'default_payout_method_id',
         },
