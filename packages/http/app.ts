@@ -205,11 +205,15 @@ export function toApiError(err: unknown, log: Logger, fields: Readonly<Record<st
 /**
  * The request parameter a domain field is answered under: the route's name for the field or, for a
  * field within one ('paymentMethod.mobileMoney.msisdn', 'enabledEvents.2'), for its longest named
- * prefix, the rest kept; the field's own name where the route names neither.
+ * prefix, the rest kept; the field's own name where the route names neither. A `*` of a name stands
+ * for any index of a list ('prices.*.recurring.intervalCount'), and keeps it in the answer.
  */
 function requestParam(field: string, fields: Readonly<Record<string, string>>): string {
   for (let prefix = field; ; prefix = prefix.slice(0, prefix.lastIndexOf('.'))) {
     if (Object.hasOwn(fields, prefix)) return `${fields[prefix]}${field.slice(prefix.length)}`;
+    const indexes = prefix.split('.').filter((s) => /^\d+$/.test(s));
+    const pattern = prefix.replace(/(^|\.)\d+(?=\.|$)/g, '$1*');
+    if (indexes.length > 0 && Object.hasOwn(fields, pattern)) return `${fields[pattern]!.replace(/\*/g, () => indexes.shift()!)}${field.slice(prefix.length)}`;
     if (!prefix.includes('.')) return field;
   }
 }

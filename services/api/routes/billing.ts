@@ -211,6 +211,8 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
       route<NewPlan>({
         method: 'post',
         path: '/api/v1/billing/plans',
+        // The plan's prices are refused as the merchant products' are named.
+        fields: { 'prices.*.recurring.intervalCount': 'prices.*.recurring.interval_count' },
         summary: 'Create a billing plan: a product with one recurring price (and a metered price when usageBasedEnabled); the plan id is the price id',
         auth: billingWrite,
         body: planBody,
