@@ -12,7 +12,7 @@ const price: Price = { id: 'price_1', object: 'price', product: 'prod_1', curren
 const product: ProductCreated = { id: 'prod_1', merchantId: 'acct_1', environment: 'sandbox', name: 'Pro', description: null, active: true, prices: [price], metadata: { a: '1' }, createdAt: at.toISOString() };
 const create: ProductCommand = { type: 'create', product };
 const update = (changes: Extract<ProductCommand, { type: 'update' }>['changes']): ProductCommand => ({ type: 'update', owner, at, changes });
-const attach = (subscriptionId: string, priceId = 'price_1'): ProductCommand => ({ type: 'attach', owner, at, subscriptionId, prices: [{ id: priceId, param: 'items.0.price' }] });
+const attach = (subscriptionId: string, priceId = 'price_1'): ProductCommand => ({ type: 'attach', owner, at, subscriptionId, prices: [{ id: priceId, field: 'items.0.price' }] });
 const detach = (subscriptionId: string): ProductCommand => ({ type: 'detach', owner, at, subscriptionId });
 const remove: ProductCommand = { type: 'delete', owner, at };
 

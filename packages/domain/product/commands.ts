@@ -136,7 +136,7 @@ export class Products extends CommandService<ProductCommand, ProductState, Fact<
   }
 
   /** Records that a subscription uses these prices of the product; refuses inactive products and unknown prices. */
-  async attach(who: Owner, productId: string, subscriptionId: string, prices: { id: string; param: string }[], meta: EventMetadata): Promise<ProductState> {
+  async attach(who: Owner, productId: string, subscriptionId: string, prices: { id: string; field: string }[], meta: EventMetadata): Promise<ProductState> {
     const result = await this.run(productId, { type: 'attach', owner: who, at: this.deps.clock.now(), subscriptionId, prices }, meta, 'internal');
     return result.state;
   }

@@ -10,7 +10,7 @@ export type ProductCommand =
       | { type: 'update'; changes: ProductChanges }
       | { type: 'delete' }
       /** A subscription starts using prices of this product; each price is checked with the request field it came from. */
-      | { type: 'attach'; subscriptionId: string; prices: { id: string; param: string }[] }
+      | { type: 'attach'; subscriptionId: string; prices: { id: string; field: string }[] }
       | { type: 'detach'; subscriptionId: string }
     ));
 
@@ -121,9 +121,9 @@ export const productDecider: Decider<ProductCommand, ProductState, Fact<ProductE
       case 'attach': {
         if (state.subscriptions.has(command.subscriptionId)) return [];
         for (const price of command.prices) {
-          if (!state.prices.some((x) => x.id === price.id)) throw new Refusal('IKW-BIL-007', `No such price: '${price.id}'`, price.param);
+          if (!state.prices.some((x) => x.id === price.id)) throw new Refusal('IKW-BIL-007', `No such price: '${price.id}'`, price.field);
           if (state.archived || !state.active) {
-            throw new Refusal('IKW-BIL-008', `Price ${price.id} belongs to product ${p.id}, which is ${productStatus(state)}`, price.param);
+            throw new Refusal('IKW-BIL-008', `Price ${price.id} belongs to product ${p.id}, which is ${productStatus(state)}`, price.field);
           }
         }
         return [{ type: 'product.subscription_attached', data: { subscriptionId: command.subscriptionId, at } }];

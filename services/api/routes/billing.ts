@@ -288,7 +288,7 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
             ctx.owner,
             b.billingPlanId,
             {
-              customer: { id: b.customerId, param: 'customerId' },
+              customer: { id: b.customerId },
               ...(b.cancelAtPeriodEnd ? { cancelAtPeriodEnd: true } : {}),
               ...(b.currentPeriodStart ? { periodStart: new Date(b.currentPeriodStart) } : {}),
               ...(b.currentPeriodEnd ? { periodEnd: new Date(b.currentPeriodEnd) } : {}),
@@ -342,7 +342,7 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
           const state = await billing.invoices.create(
             ctx.owner,
             {
-              customer: { ...(b.customerId ? { id: b.customerId } : {}), param: 'customerId' },
+              customer: { ...(b.customerId ? { id: b.customerId } : {}) },
               ...(currencyCode ? { currency: currencyCode } : {}),
               amountDue: b.amountDue,
               ...(b.subscriptionId ? { subscriptionId: b.subscriptionId } : {}),
@@ -350,7 +350,6 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
               ...(b.periodEnd ? { periodEnd: new Date(b.periodEnd) } : {}),
               ...(b.dueDate ? { dueAt: new Date(b.dueDate) } : {}),
               finalize: true,
-              params: { currency: 'currency', items: 'amountDue', amountDue: 'amountDue', subscription: 'subscriptionId', dueAt: 'dueDate' },
             },
             ctx.actor,
           );

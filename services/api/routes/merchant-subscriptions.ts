@@ -56,6 +56,7 @@ export function merchantSubscriptionsFamily(knex: Knex, subscriptions: Subscript
       route<CreateBody>({
         method: 'post',
         path: '/api/v1/merchant/subscriptions',
+        fields: { customerId: 'customer' },
         summary: 'Subscribe a customer to recurring prices; the first period is invoiced at once unless it is a trial',
         auth: billingWrite,
         body: createBody,

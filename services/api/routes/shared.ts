@@ -257,7 +257,6 @@ export function customerRef(body: CustomerFields): CustomerRef {
     ...(body.customer !== undefined ? { id: body.customer } : {}),
     ...(body.customer_email !== undefined ? { email: body.customer_email } : {}),
     ...(body.customer_name !== undefined ? { name: body.customer_name } : {}),
-    param: 'customer',
   };
 }
 
@@ -274,7 +273,7 @@ export const itemsSchema = {
   },
 };
 
-export const toItems = (items: { price: string; quantity?: number }[]) => items.map((i, n) => ({ price: i.price, quantity: i.quantity ?? 1, param: `items.${n}.price` }));
+export const toItems = (items: { price: string; quantity?: number }[]) => items.map((i) => ({ price: i.price, quantity: i.quantity ?? 1 }));
 
 /**
  * The payment method of a confirmation: mobile money or a card token. Payment intents spell its
