@@ -83,10 +83,10 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
 
 
 
-  /** The invoice if it is this owner's; otherwise 404 naming `param`. */
-  async owned(who: Owner, id: string, param: string): Promise<InvoiceState> {
+  /** The invoice if it is this owner's; otherwise 404 naming `field`. */
+  async owned(who: Owner, id: string, field: string): Promise<InvoiceState> {
     const { state } = await this.load(id);
-    assertOwned(state.invoice, who, `No such invoice: '${id}'`, param);
+    assertOwned(state.invoice, who, `No such invoice: '${id}'`, field);
     return state;
   }
 
@@ -277,14 +277,14 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
   }
 
   /** The default transaction country of an invoice's payment: the first catalog country of its currency. */
-  private country(currency: string, given: string | undefined, param: string): string {
+  private country(currency: string, given: string | undefined, field: string): string {
     if (given !== undefined) {
       const c = getCountry(given);
-      if (!c) throw new Refusal('IKW-VAL-004', `Unsupported country '${given}'`, param);
+      if (!c) throw new Refusal('IKW-VAL-004', `Unsupported country '${given}'`, field);
       return c.code;
     }
     const c = listCountries().find((x) => x.currency.toLowerCase() === currency);
-    if (!c) throw new Refusal('IKW-VAL-001', `No country collects ${currency}; give ${param}`, param);
+    if (!c) throw new Refusal('IKW-VAL-001', `No country collects ${currency}; give ${field}`, field);
     return c.code;
   }
 
