@@ -427,14 +427,13 @@ export class AutomationRunner {
           owner,
           {
             id: derivedId('in', `automation|${key}`),
-            customer: customer.startsWith('cus_') ? { id: customer, param: 'customer' } : { email: customer, param: 'customer' },
+            customer: customer.startsWith('cus_') ? { id: customer } : { email: customer },
             currency: String(params.currency),
             amountDue: amountOf(params.amount),
             ...(params.description !== undefined ? { description: String(params.description) } : {}),
             ...(params.daysUntilDue !== undefined ? { daysUntilDue: params.daysUntilDue as number } : {}),
             metadata: { automation_id: run.automation_id, automation_run_id: run.id },
             finalize: true,
-            params: { currency: 'currency', items: 'items', amountDue: 'amount', subscription: 'subscription', dueAt: 'dueAt' },
           },
           actor,
         );

@@ -20,6 +20,31 @@ export class Refusal extends Error {
   }
 }
 
+/** One refused item of a list a command carries: its index in the list, code, words, and its field within the item. */
+export interface RefusedItem {
+  index: number;
+  code: ErrorCode;
+  message: string;
+  field?: string;
+}
+
+/**
+ * A refusal of every refused item of a list at once (a payout batch's instructions): the answer
+ * lists them (ItemsRefused, docs/errors.md), each as `<list>.<index>.<field>` in the route's names
+ * for the list (`field`) and for the item's fields.
+ */
+export class RefusedItems extends Refusal {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    readonly items: readonly RefusedItem[],
+    /** The list the items are of. */
+    field: string,
+  ) {
+    super(code, message, field);
+  }
+}
+
 /**
  * Whether `err` is a coded refusal, a decider's Refusal or an ApiError of the application code, and,
  * when codes are given, one of them. Callers that absorb or retry refusals test with this, so they do

@@ -30,7 +30,7 @@ t.test('read.products and read.product_prices: the product as its latest event l
   const lifecycle: ProductCommand[] = [
     { type: 'create', product: { id: 'prod_1', merchantId: 'acct_1', environment: 'sandbox', name: 'Pro', description: null, active: true, prices: [price('price_1', 500)], metadata: {}, createdAt: at.toISOString() } },
     { type: 'update', owner, at, changes: { name: 'Pro+', addedPrices: [price('price_2', 900)] } },
-    { type: 'attach', owner, at, subscriptionId: 'sub_1', prices: [{ id: 'price_1', param: 'items.0.price' }] },
+    { type: 'attach', owner, at, subscriptionId: 'sub_1', prices: [{ id: 'price_1', field: 'items.0.price' }] },
     { type: 'detach', owner, at, subscriptionId: 'sub_1' },
     { type: 'delete', owner, at },
   ];

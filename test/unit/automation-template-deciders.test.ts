@@ -36,7 +36,7 @@ t.test('templates: versions count up, publish picks one, delete ends everything'
   const published = templates.given(created, v2).when({ type: 'publish', owner, at, version: 1 }).thenMatch(t, [{ type: 'template.version_published', data: { version: 1 } }]);
   templates.given(created, v2, published).when({ type: 'publish', owner, at, version: 1 }).thenNothing(t, 'publishing the published version');
   templates.given(created).when({ type: 'publish', owner, at, version: 3 }).thenThrows(t, { code: 'IKW-RES-001', param: 'version' });
-  templates.given(created).when({ type: 'publish', owner: stranger, at, version: 1 }).thenThrows(t, { code: 'IKW-RES-001', param: 'id' });
+  templates.given(created).when({ type: 'publish', owner: stranger, at, version: 1 }).thenThrows(t, { code: 'IKW-RES-001', param: 'templateId' });
   const deleted = templates.given(created).when({ type: 'delete', owner, at }).thenMatch(t, [{ type: 'template.deleted' }]);
   templates.given(created, deleted).when({ type: 'delete', owner, at }).thenThrows(t, 'IKW-RES-001');
   templates.given(created, deleted).when({ type: 'publish', owner, at, version: 1 }).thenThrows(t, 'IKW-RES-001');
@@ -69,7 +69,7 @@ t.test('automations: versions, enable and disable idempotent, the runner disable
   automations.given(created, disabled).when(cmd({ type: 'disable_for_failures', failures: 5, lastError: 'x' })).thenNothing(t, 'the runner only disables an enabled automation: one notice');
   automations.given(created).when(cmd({ type: 'disable_for_failures', failures: 5, lastError: 'HTTP 500' })).thenMatch(t, [{ type: 'automation.disabled', data: { reason: 'failures', failures: 5, lastError: 'HTTP 500' } }]);
   automations.given(created, disabled).when(cmd({ type: 'enable' })).thenState((s) => t.same([s.enabled, s.disabledReason], [true, null]));
-  automations.given(created).when({ type: 'enable', owner: stranger, at }).thenThrows(t, { code: 'IKW-RES-001', param: 'id' });
+  automations.given(created).when({ type: 'enable', owner: stranger, at }).thenThrows(t, { code: 'IKW-RES-001', param: 'automationId' });
   const deleted = automations.given(created).when(cmd({ type: 'delete' })).thenMatch(t, [{ type: 'automation.deleted' }]);
   automations.given(created, deleted).when(cmd({ type: 'enable' })).thenThrows(t, 'IKW-RES-001');
 });

@@ -62,7 +62,7 @@ t.test('commission rules: created once, updated, an update that changes nothing 
   rules.given(created).when({ type: 'create', rule }).thenThrows(t, 'IKW-RES-003');
   rules.given(created).when({ type: 'update', owner, at, changes: { isActive: false } }).thenMatch(t, [{ type: 'commission_rule.updated', data: { isActive: false, percentBasisPoints: 100 } }]);
   rules.given(created).when({ type: 'update', owner, at, changes: { percentBasisPoints: 100 } }).thenNothing(t);
-  rules.given(created).when({ type: 'update', owner: stranger, at, changes: { isActive: false } }).thenThrows(t, { code: 'IKW-RES-001', param: 'id' });
+  rules.given(created).when({ type: 'update', owner: stranger, at, changes: { isActive: false } }).thenThrows(t, { code: 'IKW-RES-001', param: 'commissionRuleId' });
   rules.given([]).when({ type: 'update', owner, at, changes: { isActive: false } }).thenThrows(t, 'IKW-RES-001');
 });
 

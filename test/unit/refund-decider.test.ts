@@ -42,8 +42,8 @@ t.test('idempotent: the same refund id twice, succeed or fail of a refund that i
 
 t.test("another merchant's or environment's payment is no such payment", async (t) => {
   const pending = refunds.history(create('re_1', 1_000));
-  refunds.given(pending).when({ ...create('re_2', 1), owner: { merchantId: 'acct_2', environment: 'sandbox' } }).thenThrows(t, { code: 'IKW-RES-001', param: 'id' });
-  refunds.given().when({ ...create('re_2', 1), owner: { merchantId: 'acct_1', environment: 'live' } }).thenThrows(t, { code: 'IKW-RES-001', param: 'id' });
+  refunds.given(pending).when({ ...create('re_2', 1), owner: { merchantId: 'acct_2', environment: 'sandbox' } }).thenThrows(t, { code: 'IKW-RES-001', param: 'paymentId' });
+  refunds.given().when({ ...create('re_2', 1), owner: { merchantId: 'acct_1', environment: 'live' } }).thenThrows(t, { code: 'IKW-RES-001', param: 'paymentId' });
 });
 
 t.test('created with its outcome: succeeded or failed in the same decision, the remainder as for a pending one', async (t) => {

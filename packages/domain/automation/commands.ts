@@ -164,7 +164,7 @@ export class Automations extends CommandService<AutomationCommand, AutomationSta
     const { enabled, ...definitionChanges } = changes;
     if (Object.keys(definitionChanges).length > 0) {
       const { state } = await this.load(id);
-      assertOwned(state.deleted ? null : state.automation, owner, 'No such automation', 'id');
+      assertOwned(state.deleted ? null : state.automation, owner, 'No such automation', 'automationId');
       const current = currentVersion(state);
       const checked = await this.check(owner, { ...current.definition, ...definitionChanges });
       assertMayRun(saver.scopes, scopesNeeded(checked));

@@ -57,7 +57,7 @@ export const automationDecider: Decider<AutomationCommand, AutomationState, Auto
       if (state.automation) throw new Refusal('IKW-RES-003', 'This automation already exists');
       return [{ type: 'automation.created', data: command.automation }];
     }
-    assertOwned(state.deleted ? null : state.automation, command.owner, 'No such automation', 'id');
+    assertOwned(state.deleted ? null : state.automation, command.owner, 'No such automation', 'automationId');
     const id = state.automation!.id;
     const at = command.at.toISOString();
     switch (command.type) {

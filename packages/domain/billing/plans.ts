@@ -67,10 +67,10 @@ export function planObject(product: ProductObject, planPrice: Price) {
  * that recur on the same interval (usage is billed with the plan). `planPrice` and `productPrices`
  * are undefined when the caller has no such plan.
  */
-export function planItems(planId: string, planPrice: Price | undefined, productPrices: readonly Price[] | undefined): { price: string; quantity: number; param: string }[] {
+export function planItems(planId: string, planPrice: Price | undefined, productPrices: readonly Price[] | undefined): { price: string; quantity: number }[] {
   if (!planPrice || !productPrices) throw new Refusal('IKW-BIL-007', `No such billing plan: '${planId}'`, 'billingPlanId');
   const recurring = planPrice.recurring;
   if (!recurring) throw new Refusal('IKW-BIL-008', `Price ${planId} is not recurring`, 'billingPlanId');
   const metered = productPrices.filter((p) => p.recurring?.usage_type === 'metered' && p.recurring.interval === recurring.interval && p.id !== planPrice.id);
-  return [planPrice, ...metered].map((p) => ({ price: p.id, quantity: 1, param: 'billingPlanId' }));
+  return [planPrice, ...metered].map((p) => ({ price: p.id, quantity: 1 }));
 }

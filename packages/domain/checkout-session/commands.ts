@@ -229,7 +229,7 @@ export class CheckoutSessions extends CommandService<CheckoutSessionCommand, Che
       {
         amount: amountTotal,
         currency: s.currency,
-        transaction_country: s.country,
+        transactionCountry: s.country,
         ...(s.description !== null ? { description: s.description } : {}),
         metadata: {
           ...s.metadata,
@@ -237,8 +237,8 @@ export class CheckoutSessions extends CommandService<CheckoutSessionCommand, Che
           [SESSION_METADATA_KEY]: s.id,
           ...(s.paymentLinkId !== null ? { [LINK_METADATA_KEY]: s.paymentLinkId } : {}),
         },
-        ...(s.customerEmail !== null ? { customer_email: s.customerEmail } : {}),
-        ...(s.customerPhone !== null ? { customer_phone: s.customerPhone } : {}),
+        ...(s.customerEmail !== null ? { customerEmail: s.customerEmail } : {}),
+        ...(s.customerPhone !== null ? { customerPhone: s.customerPhone } : {}),
       },
       actor,
       `checkout:${s.id}:${attempt}`,
@@ -253,10 +253,10 @@ export class CheckoutSessions extends CommandService<CheckoutSessionCommand, Che
   }
 
   /** The fee of a payment of the session by this method (and operator), and who carries it. */
-  quote(state: { session: { id: string; amount: number; currency: string; country: string; feeMode: FeeMode; paymentMethodTypes: CheckoutMethodType[] } }, input: FeeQuoteInput, param = 'paymentMethodType'): CheckoutFeeQuote {
+  quote(state: { session: { id: string; amount: number; currency: string; country: string; feeMode: FeeMode; paymentMethodTypes: CheckoutMethodType[] } }, input: FeeQuoteInput, typeField = 'paymentMethodType'): CheckoutFeeQuote {
     const s = state.session;
     const type = input.paymentMethodType ?? s.paymentMethodTypes[0] ?? 'mobile_money';
-    if (!s.paymentMethodTypes.includes(type)) throw new Refusal('IKW-CHK-004', `This session accepts ${s.paymentMethodTypes.join(', ')}, not ${type}`, param);
+    if (!s.paymentMethodTypes.includes(type)) throw new Refusal('IKW-CHK-004', `This session accepts ${s.paymentMethodTypes.join(', ')}, not ${type}`, typeField);
     const operator = type === 'mobile_money' ? input.operator : undefined;
     if (type === 'mobile_money' && operator === undefined) throw new Refusal('IKW-VAL-001', 'operator is required for mobile_money', 'operator');
     if (type === 'card' && input.operator !== undefined) throw new Refusal('IKW-VAL-002', 'operator applies to mobile_money only', 'operator');
@@ -278,7 +278,7 @@ export class CheckoutSessions extends CommandService<CheckoutSessionCommand, Che
 
   async feeQuote(who: Owner, id: string, input: FeeQuoteInput): Promise<CheckoutFeeQuote> {
     const { state } = await this.load(id);
-    assertOwned(state.session, who, `No such checkout session: '${id}'`, 'id');
+    assertOwned(state.session, who, `No such checkout session: '${id}'`, 'checkoutSessionId');
     return this.quote({ session: state.session }, input);
   }
 
@@ -315,8 +315,7 @@ export class CheckoutSessions extends CommandService<CheckoutSessionCommand, Che
    * carries it. A failed attempt is followed by a new intent; an attempt with the operator is
    * answered as it stands (the intent's confirm calls no operator twice).
    */
-  async pay(id: string, method: CheckoutPaymentMethod, returnUrl: string | null, actor: Actor, options: { param: string; phoneParam: string; collected?: Record<string, string> }): Promise<CheckoutSessionObject> {
-    const param = options.param;
+  async pay(id: string, method: CheckoutPaymentMethod, returnUrl: string | null, actor: Actor, options: { collected?: Record<string, string> } = {}): Promise<CheckoutSessionObject> {
     let state = await this.loadSession(id);
     const s = state.session;
     const who = this.ownerOf(state);
@@ -324,11 +323,11 @@ export class CheckoutSessions extends CommandService<CheckoutSessionCommand, Che
     const status = sessionStatus({ canceledAt: state.canceledAt, expiredAt: state.expiredAt, session: s }, payment, this.deps.clock.now());
     if (status !== 'open') throw new Refusal('IKW-CHK-001', `The checkout session is ${status}`, 'sessionId');
     if (payment === 'processing') return this.view(id);
-    if (!s.paymentMethodTypes.includes(method.type)) throw new Refusal('IKW-CHK-004', `This session accepts ${s.paymentMethodTypes.join(', ')}, not ${method.type}`, param);
+    if (!s.paymentMethodTypes.includes(method.type)) throw new Refusal('IKW-CHK-004', `This session accepts ${s.paymentMethodTypes.join(', ')}, not ${method.type}`, 'paymentMethod.type');
     // The number is checked before a single-use link is claimed or an intent made for it.
     const msisdn = method.type === 'mobile_money' ? normalizeMsisdn(method.mobile_money.msisdn, method.mobile_money.country ?? s.country) : null;
-    if (method.type === 'mobile_money' && !msisdn) throw new Refusal('IKW-VAL-007', `Not a valid ${s.country} mobile number`, options.phoneParam);
-    const quote = this.quote(state, method.type === 'mobile_money' ? { paymentMethodType: 'mobile_money', operator: method.mobile_money.operator } : { paymentMethodType: 'card' }, param);
+    if (method.type === 'mobile_money' && !msisdn) throw new Refusal('IKW-VAL-007', `Not a valid ${s.country} mobile number`, 'paymentMethod.mobileMoney.msisdn');
+    const quote = this.quote(state, method.type === 'mobile_money' ? { paymentMethodType: 'mobile_money', operator: method.mobile_money.operator } : { paymentMethodType: 'card' }, 'paymentMethod.type');
     // Anyone holding the page may pay: the phone it rings is counted before anything is claimed or made.
     if (msisdn) await this.deps.countPublicPush({ environment: s.environment, msisdn, checkoutSessionId: id, link: s.paymentLinkId !== null ? `payment_link:${s.paymentLinkId}` : null });
     if (s.paymentLinkId !== null) {
@@ -370,7 +369,7 @@ export class CheckoutSessions extends CommandService<CheckoutSessionCommand, Che
    */
   async expire(who: Owner, id: string, actor: Actor): Promise<CheckoutSessionObject> {
     const { state } = await this.load(id);
-    assertOwned(state.session, who, `No such checkout session: '${id}'`, 'id');
+    assertOwned(state.session, who, `No such checkout session: '${id}'`, 'checkoutSessionId');
     const payment = await this.paymentStatus(state);
     await this.run(id, { type: 'expire', owner: who, at: this.deps.clock.now(), paymentStatus: payment }, this.meta(who, id, actor));
     await this.releaseIntent(state, who, payment, actor);

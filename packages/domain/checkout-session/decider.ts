@@ -62,7 +62,7 @@ export function sessionStatus(state: SessionTimes, paymentStatus: CheckoutPaymen
 /** Refuses a change to a session that no longer takes one (paid, canceled, expired). */
 function assertOpen(state: CheckoutSessionState, paymentStatus: CheckoutPaymentStatus, at: Date): void {
   const status = sessionStatus({ canceledAt: state.canceledAt, expiredAt: state.expiredAt, session: present(state.session, 'checkout session') }, paymentStatus, at);
-  if (status !== 'open') throw new Refusal('IKW-CHK-001', `The checkout session is ${status}`, 'id');
+  if (status !== 'open') throw new Refusal('IKW-CHK-001', `The checkout session is ${status}`, 'checkoutSessionId');
 }
 
 /**
@@ -91,7 +91,7 @@ export const checkoutSessionDecider: Decider<CheckoutSessionCommand, CheckoutSes
       if (state.session) throw new Refusal('IKW-RES-003', `Checkout session ${command.session.id} already exists`);
       return [{ type: 'checkout_session.created', data: command.session }];
     }
-    assertOwned(state.session, command.owner, 'No such checkout session', 'id');
+    assertOwned(state.session, command.owner, 'No such checkout session', 'checkoutSessionId');
     const at = command.at.toISOString();
     switch (command.type) {
       case 'attach_payment_intent':
@@ -101,12 +101,12 @@ export const checkoutSessionDecider: Decider<CheckoutSessionCommand, CheckoutSes
         return [{ type: 'checkout_session.payment_intent_attached', data: { paymentIntentId: command.paymentIntentId, attempt: command.attempt, amount: command.amount, at } }];
       case 'cancel':
         if (state.canceledAt !== null) return [];
-        if (command.paymentStatus === 'processing') throw new Refusal('IKW-RES-002', 'A payment of this checkout session is with the operator; it cannot be canceled now', 'id');
+        if (command.paymentStatus === 'processing') throw new Refusal('IKW-RES-002', 'A payment of this checkout session is with the operator; it cannot be canceled now', 'checkoutSessionId');
         assertOpen(state, command.paymentStatus, command.at);
         return [{ type: 'checkout_session.canceled', data: { at } }];
       case 'expire':
         // As a lifetime's end, it waits for a payment with the operator; a session no longer open stays as it is.
-        if (command.paymentStatus === 'processing') throw new Refusal('IKW-RES-002', 'A payment of this checkout session is with the operator; it cannot be expired now', 'id');
+        if (command.paymentStatus === 'processing') throw new Refusal('IKW-RES-002', 'A payment of this checkout session is with the operator; it cannot be expired now', 'checkoutSessionId');
         assertOpen(state, command.paymentStatus, command.at);
         return [{ type: 'checkout_session.expired', data: { at } }];
       default:

@@ -34,7 +34,7 @@ export const commissionRuleDecider: Decider<CommissionRuleCommand, CommissionRul
         if (state.rule) throw new Refusal('IKW-RES-003', `Commission rule ${command.rule.id} already exists`);
         return [{ type: 'commission_rule.created', data: command.rule }];
       case 'update': {
-        assertOwned(state.rule, command.owner, 'No such commission rule', 'id');
+        assertOwned(state.rule, command.owner, 'No such commission rule', 'commissionRuleId');
         const r = state.rule;
         const terms: CommissionRuleTerms = {
           percentBasisPoints: command.changes.percentBasisPoints ?? r.percentBasisPoints,

@@ -33,8 +33,8 @@ export interface ActivationGate {
  * (docs/configuration.md, "Live activation"): a new live payment or payout is refused with
  * IKW-PRV-005 before anything is held or recorded. Sandbox is always open.
  */
-export async function assertLiveOpen(gate: ActivationGate, owner: Owner, param: string): Promise<void> {
-  if (owner.environment === 'live' && !(await gate.liveActivated(owner.merchantId))) throw new Refusal('IKW-PRV-005', undefined, param);
+export async function assertLiveOpen(gate: ActivationGate, owner: Owner, field: string): Promise<void> {
+  if (owner.environment === 'live' && !(await gate.liveActivated(owner.merchantId))) throw new Refusal('IKW-PRV-005', undefined, field);
 }
 
 /**
@@ -42,13 +42,13 @@ export async function assertLiveOpen(gate: ActivationGate, owner: Owner, param: 
  * (IKW-CFG-001); otherwise the check of an amount against its bounds (IKW-CFG-002). No activation
  * for the country and currency: the catalog decides, every amount passes here.
  */
-export function activationCheck(rule: ActivationRule | null, direction: 'payin' | 'payout', where: string, param: { direction: string; amount: string }): (amount: number) => void {
+export function activationCheck(rule: ActivationRule | null, direction: 'payin' | 'payout', where: string, fields: { direction: string; amount: string }): (amount: number) => void {
   if (rule && !(direction === 'payin' ? rule.enabledForPayIn : rule.enabledForPayout)) {
-    throw new Refusal('IKW-CFG-001', `${where} is not activated for ${direction === 'payin' ? 'pay-ins' : 'payouts'} on this account`, param.direction);
+    throw new Refusal('IKW-CFG-001', `${where} is not activated for ${direction === 'payin' ? 'pay-ins' : 'payouts'} on this account`, fields.direction);
   }
   return (amount) => {
     if (rule && ((rule.minAmount !== null && amount < rule.minAmount) || (rule.maxAmount !== null && amount > rule.maxAmount))) {
-      throw new Refusal('IKW-CFG-002', `${where} takes amounts from ${rule.minAmount ?? 1} to ${rule.maxAmount ?? 'any'} on this account`, param.amount);
+      throw new Refusal('IKW-CFG-002', `${where} takes amounts from ${rule.minAmount ?? 1} to ${rule.maxAmount ?? 'any'} on this account`, fields.amount);
     }
   };
 }
@@ -83,7 +83,7 @@ export class CountryActivations extends CommandService<CountryActivationCommand,
   async update(owner: Owner, id: string, input: ActivationInput, by: ActivationSetter, actor: Actor): Promise<CountryActivationObject> {
     const { state } = await this.load(id);
     const a = state.deleted ? null : state.activation;
-    assertOwned(a, owner, `No such activation: '${id}'`, 'id');
+    assertOwned(a, owner, `No such activation: '${id}'`, 'activationId');
     if (input.countryCode !== undefined && input.countryCode.toUpperCase() !== a.countryCode) throw new Refusal('IKW-VAL-002', 'The country of an activation does not change; delete it and create another', 'countryCode');
     if (input.currencyIso !== undefined && input.currencyIso.toUpperCase() !== a.currencyIso) throw new Refusal('IKW-VAL-002', 'The currency of an activation does not change', 'currencyIso');
     const command = { type: 'update', owner, at: this.deps.clock.now(), by, legacySetter: await this.legacySetter(id, state), rule: ruleOf(input, state.rule) } as const;

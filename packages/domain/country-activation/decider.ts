@@ -45,9 +45,9 @@ export const countryActivationDecider: Decider<CountryActivationCommand, Country
       if (state.activation && !state.deleted) throw new Refusal('IKW-CFG-003', undefined, 'countryCode');
       return [{ type: 'country_activation.created', data: command.activation }];
     }
-    assertOwned(state.deleted ? null : state.activation, command.owner, 'No such activation', 'id');
+    assertOwned(state.deleted ? null : state.activation, command.owner, 'No such activation', 'activationId');
     // The operator's bounds on a merchant are the platform's decision, not the merchant's to undo.
-    if ((state.setBy ?? command.legacySetter) === 'operator' && command.by === 'merchant') throw new Refusal('IKW-CFG-005', undefined, 'id');
+    if ((state.setBy ?? command.legacySetter) === 'operator' && command.by === 'merchant') throw new Refusal('IKW-CFG-005', undefined, 'activationId');
     const at = command.at.toISOString();
     return [command.type === 'update' ? { type: 'country_activation.updated', data: { ...command.rule, at, setBy: command.by } } : { type: 'country_activation.deleted', data: { at } }];
   },

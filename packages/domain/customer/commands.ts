@@ -50,8 +50,6 @@ export interface CustomerRef {
   email?: string;
   /** Given to a customer created here, or to a known one that has no name yet. */
   name?: string;
-  /** The request field the reference came from, for errors. */
-  param: string;
 }
 
 /** Customers as billing sees them: resolution of a request's customer, and the wallet. */
@@ -125,12 +123,12 @@ export class Customers extends CommandService<CustomerCommand, CustomerState, Fa
   async resolve(who: Owner, ref: CustomerRef, meta: EventMetadata): Promise<string> {
     if (ref.id !== undefined) {
       const found = await this.deps.directory.findCustomer(who, ref.id);
-      if (!found) throw new Refusal('IKW-BIL-006', `No such customer: '${ref.id}'`, ref.param);
+      if (!found) throw new Refusal('IKW-BIL-006', `No such customer: '${ref.id}'`, 'customerId');
       if (ref.name && !found.name) await this.run(found.id, { type: 'create', customer: { ...blankCustomer(found.id, who, this.deps.clock), name: ref.name } }, meta, 'internal');
       return found.id;
     }
     const email = ref.email?.trim().toLowerCase();
-    if (!email) throw new Refusal('IKW-VAL-001', `Give ${ref.param} or an e-mail`, ref.param);
+    if (!email) throw new Refusal('IKW-VAL-001', 'Give customerId or an e-mail', 'customerId');
     const id = derivedCustomerId(who.merchantId, who.environment, 'email', email);
     await this.run(id, { type: 'create', customer: { ...blankCustomer(id, who, this.deps.clock), email, name: ref.name ?? null } }, meta, 'internal');
     return id;

@@ -118,13 +118,13 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
   /** The contract's state, refused as "no such" when it is not this owner's. */
   private async owned(owner: Owner, id: string): Promise<EscrowState> {
     const { state } = await this.load(id);
-    assertOwned(state.contract, owner, `No such escrow contract: '${id}'`, 'id');
+    assertOwned(state.contract, owner, `No such escrow contract: '${id}'`, 'contractId');
     return state;
   }
 
   private async contractOf(kind: 'release' | 'dispute', owner: Owner, id: string): Promise<string> {
     const contractId = kind === 'release' ? await this.deps.directory.contractOfRelease(owner, id) : await this.deps.directory.contractOfDispute(owner, id);
-    if (!contractId) throw new Refusal('IKW-RES-001', `No such escrow ${kind}: '${id}'`, 'id');
+    if (!contractId) throw new Refusal('IKW-RES-001', `No such escrow ${kind}: '${id}'`, `${kind}Id`);
     return contractId;
   }
 
@@ -251,7 +251,7 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
       const funded = escrowContract !== null || (await loadState(this.deps.store, balanceStream(intent.merchantId, intent.environment, intent.currency), ledgerDecider)).state.posted.has(`escrow_funding:${intent.id}`);
       if (!funded) return;
       const contract = escrowContract ?? (await this.deps.directory.escrowContractFundedBy(owner, intent.id)) ?? '{id}';
-      throw new Refusal('IKW-ESC-010', `Payment ${intent.id} funded an escrow contract; refund it with POST /api/v1/escrow/contracts/${contract}/refund`, 'id');
+      throw new Refusal('IKW-ESC-010', `Payment ${intent.id} funded an escrow contract; refund it with POST /api/v1/escrow/contracts/${contract}/refund`, 'paymentId');
     },
   };
 
@@ -314,7 +314,7 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
     if (!to.startsWith('rail_clearing:') || paymentIntentId === null) return { steps: [ledger], railRefund: null };
     const connector = to.slice('rail_clearing:'.length);
     if (!this.deps.railRefunds.canRefund(owner.environment, connector)) {
-      throw new Refusal('IKW-PRV-006', `The contract's funds came in through ${connector}, which is not configured on this service any more: nothing can carry their refund; nothing was refunded`, 'id');
+      throw new Refusal('IKW-PRV-006', `The contract's funds came in through ${connector}, which is not configured on this service any more: nothing can carry their refund; nothing was refunded`, 'contractId');
     }
     const pi = (await loadState(this.deps.store, paymentIntentStream(paymentIntentId), paymentIntentAggregate)).state;
     const railRefund: RailRefundRecord = {
@@ -414,8 +414,8 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
     const state = await this.owned(owner, contractId);
     const c = state.contract!;
     const release = state.releases.get(releaseId);
-    if (!release) throw new Refusal('IKW-RES-001', `No such escrow release: '${releaseId}'`, 'id');
-    if (release.status === 'canceled') throw new Refusal('IKW-ESC-005', 'This release was canceled', 'id');
+    if (!release) throw new Refusal('IKW-RES-001', `No such escrow release: '${releaseId}'`, 'releaseId');
+    if (release.status === 'canceled') throw new Refusal('IKW-ESC-005', 'This release was canceled', 'releaseId');
     if (release.status === 'executed') return toReleaseObject(release, c); // executing twice answers it as it is
     if (input.payoutMethodId && input.beneficiaryParticipantId) throw new Refusal('IKW-ESC-008', 'Give payoutMethodId or beneficiaryParticipantId, not both', 'beneficiaryParticipantId');
     if (input.beneficiaryParticipantId) {

@@ -130,8 +130,8 @@ export const ESCROW_TRANSITIONS: Readonly<Record<ClientCommand['type'], readonly
 
 function refuseOutside(command: ClientCommand, status: ContractStatus): void {
   if (ESCROW_TRANSITIONS[command.type].includes(status)) return;
-  if (status === 'disputed') throw new Refusal('IKW-ESC-003', 'An open dispute freezes this contract: resolve it first', 'id');
-  throw new Refusal('IKW-ESC-001', `This operation is not allowed on a ${status} escrow contract`, 'id');
+  if (status === 'disputed') throw new Refusal('IKW-ESC-003', 'An open dispute freezes this contract: resolve it first', 'contractId');
+  throw new Refusal('IKW-ESC-001', `This operation is not allowed on a ${status} escrow contract`, 'contractId');
 }
 
 function assertAmount(s: EscrowState, amount: number, field: string): void {
@@ -212,7 +212,7 @@ export const escrowDecider: Decider<EscrowCommand, EscrowState, Fact<EscrowEvent
       const release: Release = { ...r, status: 'returned', returnedAt: at };
       return [{ type: 'escrow_contract.release_returned', data: { releaseId: r.id, payoutId: command.payoutId, at, release } }];
     }
-    assertOwned(s.contract, command.owner, 'No such escrow contract', 'id');
+    assertOwned(s.contract, command.owner, 'No such escrow contract', 'contractId');
     const at = command.at.toISOString();
     const status = contractStatus(s);
     switch (command.type) {
@@ -256,18 +256,18 @@ export const escrowDecider: Decider<EscrowCommand, EscrowState, Fact<EscrowEvent
       }
       case 'execute_release': {
         const r = s.releases.get(command.releaseId);
-        if (!r) throw new Refusal('IKW-RES-001', `No such escrow release: '${command.releaseId}'`, 'id');
+        if (!r) throw new Refusal('IKW-RES-001', `No such escrow release: '${command.releaseId}'`, 'releaseId');
         if (r.status === 'executed') return [];
-        if (r.status === 'canceled') throw new Refusal('IKW-ESC-005', 'This release was canceled', 'id');
+        if (r.status === 'canceled') throw new Refusal('IKW-ESC-005', 'This release was canceled', 'releaseId');
         refuseOutside(command, status);
         const after: Release = { ...r, status: 'executed', destination: command.destination, executedAt: at };
         return [{ type: 'escrow_contract.release_executed', data: { releaseId: r.id, destination: command.destination, at, release: after } }];
       }
       case 'cancel_release': {
         const r = s.releases.get(command.releaseId);
-        if (!r) throw new Refusal('IKW-RES-001', `No such escrow release: '${command.releaseId}'`, 'id');
+        if (!r) throw new Refusal('IKW-RES-001', `No such escrow release: '${command.releaseId}'`, 'releaseId');
         if (r.status === 'canceled') return [];
-        if (r.status === 'executed') throw new Refusal('IKW-ESC-005', 'This release has been executed', 'id');
+        if (r.status === 'executed') throw new Refusal('IKW-ESC-005', 'This release has been executed', 'releaseId');
         refuseOutside(command, status);
         return [{ type: 'escrow_contract.release_canceled', data: { releaseId: r.id, at, release: { ...r, status: 'canceled', canceledAt: at } } }];
       }
@@ -285,8 +285,8 @@ export const escrowDecider: Decider<EscrowCommand, EscrowState, Fact<EscrowEvent
       }
       case 'resolve_dispute': {
         const d = s.disputes.get(command.disputeId);
-        if (!d) throw new Refusal('IKW-RES-001', `No such escrow dispute: '${command.disputeId}'`, 'id');
-        if (d.status === 'resolved') throw new Refusal('IKW-ESC-006', 'This dispute has been resolved already', 'id');
+        if (!d) throw new Refusal('IKW-RES-001', `No such escrow dispute: '${command.disputeId}'`, 'disputeId');
+        if (d.status === 'resolved') throw new Refusal('IKW-ESC-006', 'This dispute has been resolved already', 'disputeId');
         refuseOutside(command, status);
         const p = command.plan;
         const drafts: Fact<EscrowEvent>[] = [];

@@ -16,7 +16,7 @@ export const featureFlagDecider: Decider<FeatureFlagCommand, FeatureFlagState, F
   },
   decide(command, state) {
     if (command.type === 'set') return [{ type: 'feature_flag.set', data: command.flag }];
-    if (!state.flag) throw new Refusal('IKW-RES-001', `No such feature flag: '${command.id}'`, 'id');
+    if (!state.flag) throw new Refusal('IKW-RES-001', `No such feature flag: '${command.id}'`, 'flagId');
     return [{ type: 'feature_flag.deleted', data: { id: command.id, at: command.at.toISOString() } }];
   },
 };

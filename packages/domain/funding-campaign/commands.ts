@@ -338,10 +338,10 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
         {
           amount: input.amountMinor,
           currency: input.currency,
-          transaction_country: campaign.country,
+          transactionCountry: campaign.country,
           description: campaign.title.slice(0, 500),
           metadata: { [CONTRIBUTION_METADATA.campaign]: campaign.id, [CONTRIBUTION_METADATA.contribution]: id },
-          ...(input.contributorEmail ? { customer_email: input.contributorEmail } : {}),
+          ...(input.contributorEmail ? { customerEmail: input.contributorEmail } : {}),
         },
         actor,
         `funding_contribution:${id}`,
@@ -386,7 +386,7 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
 
   private async campaignOf(owner: Owner, contributionId: string): Promise<string> {
     const campaignId = await this.deps.campaignOfContribution(owner, contributionId);
-    if (!campaignId) throw new Refusal('IKW-RES-001', `No such contribution: '${contributionId}'`, 'id');
+    if (!campaignId) throw new Refusal('IKW-RES-001', `No such contribution: '${contributionId}'`, 'contributionId');
     return campaignId;
   }
 
@@ -398,8 +398,8 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
   private async confirm(owner: Owner, campaignId: string, contributionId: string, input: ConfirmInput, actor: Actor): Promise<ContributionObject> {
     const { state } = await this.load(campaignId);
     const c = state.contributions.get(contributionId);
-    if (!c) throw new Refusal('IKW-RES-001', `No such contribution: '${contributionId}'`, 'id');
-    if (c.status !== 'pending') throw new Refusal('IKW-FND-004', `The contribution is ${c.status}; only a pending contribution can be paid`, 'id');
+    if (!c) throw new Refusal('IKW-RES-001', `No such contribution: '${contributionId}'`, 'contributionId');
+    if (c.status !== 'pending') throw new Refusal('IKW-FND-004', `The contribution is ${c.status}; only a pending contribution can be paid`, 'contributionId');
     if (state.status !== 'active') throw new Refusal('IKW-FND-002', `The campaign is ${state.status}: it takes no contributions`, 'campaignId');
     const intent = await this.deps.paymentIntents.confirm(owner, c.paymentIntentId, input, actor);
     // A sandbox or card answer may be final already: the campaign learns it now rather than from the bus.
@@ -453,7 +453,7 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
     assertRefundable: async ({ intent }) => {
       if (intent.metadata[HELD_BY_KEY] === undefined) return;
       const contribution = intent.metadata[CONTRIBUTION_METADATA.contribution] ?? '{id}';
-      throw new Refusal('IKW-FND-006', `Payment ${intent.id} is a contribution to a funding campaign; refund it with POST /api/v1/funding/contributions/${contribution}/refund`, 'id');
+      throw new Refusal('IKW-FND-006', `Payment ${intent.id} is a contribution to a funding campaign; refund it with POST /api/v1/funding/contributions/${contribution}/refund`, 'paymentId');
     },
   };
 
@@ -505,7 +505,7 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
       const { state: payment } = await loadState(this.deps.store, paymentIntentStream(contribution.paymentIntentId), paymentIntentAggregate);
       const connector = move.clearing.slice('rail_clearing:'.length);
       if (!this.deps.railRefunds.canRefund(c.environment, connector)) {
-        throw new Refusal('IKW-PRV-006', `The contribution came in through ${connector}, which is not configured on this service any more: nothing can carry its refund; nothing was refunded`, 'id');
+        throw new Refusal('IKW-PRV-006', `The contribution came in through ${connector}, which is not configured on this service any more: nothing can carry its refund; nothing was refunded`, 'contributionId');
       }
       refunds.push({
         id: move.source,
@@ -546,7 +546,7 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
   private async cancelContributionOf(owner: Owner, campaignId: string, contributionId: string, actor: Actor): Promise<FundingCampaignState> {
     const { state } = await this.load(campaignId);
     const c = state.contributions.get(contributionId);
-    if (!c) throw new Refusal('IKW-RES-001', `No such contribution: '${contributionId}'`, 'id');
+    if (!c) throw new Refusal('IKW-RES-001', `No such contribution: '${contributionId}'`, 'contributionId');
     if (c.status === 'pending') await this.deps.paymentIntents.cancel(owner, c.paymentIntentId, 'abandoned', actor);
     const result = await this.run(campaignId, { type: 'cancel_contribution', owner, at: this.deps.clock.now(), contributionId }, this.meta(owner, campaignId, actor));
     return result.state;
@@ -577,8 +577,8 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
   async payOut(owner: Owner, id: string, input: PayoutInput, actor: Actor, requestRef?: string): Promise<CampaignPayout> {
     const { state } = await this.load(id);
     const campaign = state.campaign;
-    assertOwned(campaign, owner, `No such funding campaign: '${id}'`, 'id');
-    if (state.status !== 'closed') throw new Refusal('IKW-FND-001', `Only a closed campaign's released funds are paid out; this one is ${state.status}`, 'id');
+    assertOwned(campaign, owner, `No such funding campaign: '${id}'`, 'campaignId');
+    if (state.status !== 'closed') throw new Refusal('IKW-FND-001', `Only a closed campaign's released funds are paid out; this one is ${state.status}`, 'campaignId');
     await this.deps.payouts.assertLiveOpen(owner);
     const payoutMethodId = input.payoutMethodId ?? campaign.payoutMethodId;
     if (!payoutMethodId) throw new Refusal('IKW-VAL-001', 'Name the payoutMethodId: the campaign has none', 'payoutMethodId');

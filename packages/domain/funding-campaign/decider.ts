@@ -222,7 +222,7 @@ function stripObject<D extends object>(data: D): D {
 }
 
 function assertIn(state: FundingCampaignState, allowed: readonly CampaignStatus[], what: string): void {
-  if (!allowed.includes(state.status)) throw new Refusal('IKW-FND-001', `Cannot ${what} a ${state.status} campaign`, 'id');
+  if (!allowed.includes(state.status)) throw new Refusal('IKW-FND-001', `Cannot ${what} a ${state.status} campaign`, 'campaignId');
 }
 
 function assertFresh(state: FundingCampaignState, command: Based): void {
@@ -231,7 +231,7 @@ function assertFresh(state: FundingCampaignState, command: Based): void {
 
 function contributionOf(state: FundingCampaignState, id: string): ContributionState {
   const c = state.contributions.get(id);
-  if (!c) throw new Refusal('IKW-RES-001', `No such contribution: '${id}'`, 'id');
+  if (!c) throw new Refusal('IKW-RES-001', `No such contribution: '${id}'`, 'contributionId');
   return c;
 }
 
@@ -246,7 +246,7 @@ function decide(command: FundingCampaignCommand, state: FundingCampaignState): F
     if (state.campaign) throw new Refusal('IKW-RES-003', `Funding campaign ${command.campaign.id} already exists`);
     return [{ type: 'funding_campaign.created', data: command.campaign }];
   }
-  assertOwned(state.campaign, command.owner, 'No such funding campaign', 'id');
+  assertOwned(state.campaign, command.owner, 'No such funding campaign', 'campaignId');
   const campaign = state.campaign;
   const at = command.at.toISOString();
   switch (command.type) {
@@ -268,7 +268,7 @@ function decide(command: FundingCampaignCommand, state: FundingCampaignState): F
       assertIn(state, CAMPAIGN_TRANSITIONS.close, 'close');
       assertFresh(state, command);
       if (campaign.fundingModel === 'all_or_nothing' && (campaign.targetAmountMinor === null || raisedOf(state) < campaign.targetAmountMinor)) {
-        throw new Refusal('IKW-FND-003', undefined, 'id');
+        throw new Refusal('IKW-FND-003', undefined, 'campaignId');
       }
       return [{ type: 'funding_campaign.closed', data: { at, reason: command.reason, released: state.held, fee: state.heldFees } }];
     }
@@ -310,14 +310,14 @@ function decide(command: FundingCampaignCommand, state: FundingCampaignState): F
     }
     case 'refund_contribution': {
       const c = contributionOf(state, command.contributionId);
-      if (c.status !== 'succeeded') throw new Refusal('IKW-FND-004', `The contribution is ${c.status}; only a succeeded contribution can be refunded`, 'id');
+      if (c.status !== 'succeeded') throw new Refusal('IKW-FND-004', `The contribution is ${c.status}; only a succeeded contribution can be refunded`, 'contributionId');
       assertFresh(state, command);
       return [{ type: 'funding_campaign.contribution_refunded', data: { contributionId: c.id, reason: 'requested_by_organizer', fromReleased: state.status === 'closed', at } }];
     }
     case 'cancel_contribution': {
       const c = contributionOf(state, command.contributionId);
       if (c.status === 'canceled') return [];
-      if (c.status !== 'pending') throw new Refusal('IKW-FND-004', `The contribution is ${c.status}; only a pending contribution can be canceled`, 'id');
+      if (c.status !== 'pending') throw new Refusal('IKW-FND-004', `The contribution is ${c.status}; only a pending contribution can be canceled`, 'contributionId');
       return [{ type: 'funding_campaign.contribution_failed', data: { contributionId: c.id, status: 'canceled', at } }];
     }
     case 'post_update':

@@ -62,7 +62,7 @@ export function moveCampaignFunds(campaign: string, moves: readonly CampaignMove
           case 'refund_released': {
             if (book.posted('refund', move.source)) break;
             const available = book.balance('available');
-            if (available < move.amount) throw new Refusal('IKW-BAL-001', `Available balance ${available} does not cover the refund (${move.amount})`, 'id');
+            if (available < move.amount) throw new Refusal('IKW-BAL-001', `Available balance ${available} does not cover the refund (${move.amount})`, 'contributionId');
             book.post({
               kind: 'refund',
               source: move.source,

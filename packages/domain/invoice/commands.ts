@@ -26,13 +26,13 @@ const DAY_MS = 86_400_000;
 /** Invoices created without a due date are due this many days after creation. */
 export const DEFAULT_DAYS_UNTIL_DUE = 30;
 
-/** An invoice to create, whichever surface asks; `params` names the request fields for errors. */
+/** An invoice to create, whichever surface asks. */
 export interface NewInvoice {
   /** Names the invoice when the caller must create it once whatever happens (an automation step retried after a crash). */
   id?: string;
   customer: CustomerRef;
   currency?: string;
-  items?: { price: string; quantity: number; param: string }[];
+  items?: { price: string; quantity: number }[];
   amountDue?: number;
   description?: string | null;
   metadata?: Record<string, string>;
@@ -43,7 +43,6 @@ export interface NewInvoice {
   periodEnd?: Date;
   /** Merchant invoices start as drafts; billing-family invoices are finalized (open) at once. */
   finalize: boolean;
-  params: { currency: string; items: string; amountDue: string; subscription: string; dueAt: string };
 }
 
 export interface PayInput {
@@ -84,10 +83,10 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
 
 
 
-  /** The invoice if it is this owner's; otherwise 404 naming `param`. */
-  async owned(who: Owner, id: string, param: string): Promise<InvoiceState> {
+  /** The invoice if it is this owner's; otherwise 404 naming `field`. */
+  async owned(who: Owner, id: string, field: string): Promise<InvoiceState> {
     const { state } = await this.load(id);
-    assertOwned(state.invoice, who, `No such invoice: '${id}'`, param);
+    assertOwned(state.invoice, who, `No such invoice: '${id}'`, field);
     return state;
   }
 
@@ -99,41 +98,41 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
     const id = input.id ?? newId('in');
     if (input.id !== undefined) {
       const earlier = await this.load(id);
-      if (earlier.state.invoice) return this.owned(who, id, 'id');
+      if (earlier.state.invoice) return this.owned(who, id, 'invoiceId');
     }
     const meta = auditMetadata(this.deps.clock, who, id, actor);
-    const p = input.params;
     if ((input.items === undefined) === (input.amountDue === undefined)) {
-      throw new Refusal(input.items === undefined ? 'IKW-VAL-001' : 'IKW-VAL-002', `Give exactly one of ${p.items} and ${p.amountDue}`, input.items === undefined ? p.items : p.amountDue);
+      throw new Refusal(input.items === undefined ? 'IKW-VAL-001' : 'IKW-VAL-002', 'Give exactly one of items and amount_due', input.items === undefined ? 'items' : 'amountDue');
     }
     let currency = input.currency ? getCurrency(input.currency)?.code.toLowerCase() : undefined;
-    if (input.currency && !currency) throw new Refusal('IKW-VAL-003', `Unknown currency '${input.currency}'`, p.currency);
+    if (input.currency && !currency) throw new Refusal('IKW-VAL-003', `Unknown currency '${input.currency}'`, 'currency');
     let lines: InvoiceLine[];
     if (input.items) {
       const prices = await this.deps.reads.findPrices(who, input.items.map((i) => i.price));
-      lines = input.items.map((item) => {
+      lines = input.items.map((item, n) => {
+        const field = `items.${n}.price`;
         const row = prices.get(item.price);
-        if (!row) throw new Refusal('IKW-BIL-007', `No such price: '${item.price}'`, item.param);
-        if (row.product_status !== 'active') throw new Refusal('IKW-BIL-008', `Price ${item.price} belongs to product ${row.product_id}, which is ${row.product_status}`, item.param);
+        if (!row) throw new Refusal('IKW-BIL-007', `No such price: '${item.price}'`, field);
+        if (row.product_status !== 'active') throw new Refusal('IKW-BIL-008', `Price ${item.price} belongs to product ${row.product_id}, which is ${row.product_status}`, field);
         currency ??= row.price.currency;
-        if (row.price.currency !== currency) throw new Refusal('IKW-BIL-008', `Price ${item.price} is in ${row.price.currency}; this invoice is in ${currency}`, item.param);
+        if (row.price.currency !== currency) throw new Refusal('IKW-BIL-008', `Price ${item.price} is in ${row.price.currency}; this invoice is in ${currency}`, field);
         const amount = row.price.unit_amount * item.quantity;
-        if (!Number.isSafeInteger(amount)) throw new Refusal('IKW-VAL-001', 'The line amount is too large', item.param);
+        if (!Number.isSafeInteger(amount)) throw new Refusal('IKW-VAL-001', 'The line amount is too large', field);
         return { description: `${item.quantity} × ${item.price}`, price: item.price, quantity: item.quantity, unit_amount: row.price.unit_amount, amount, meter_key: null };
       });
     } else {
-      if (!currency) throw new Refusal('IKW-VAL-001', `Missing required parameter: ${p.currency}`, p.currency);
+      if (!currency) throw new Refusal('IKW-VAL-001', 'Missing required parameter: currency', 'currency');
       lines = [{ description: input.description ?? 'Amount due', price: null, quantity: 1, unit_amount: input.amountDue!, amount: input.amountDue!, meter_key: null }];
     }
     const amountDue = lines.reduce((sum, l) => sum + l.amount, 0);
-    if (!Number.isSafeInteger(amountDue)) throw new Refusal('IKW-VAL-001', 'The invoice total is too large', p.items);
+    if (!Number.isSafeInteger(amountDue)) throw new Refusal('IKW-VAL-001', 'The invoice total is too large', 'items');
 
     let customerRef = input.customer;
     if (input.subscriptionId !== undefined) {
       const subscriptionCustomer = await this.deps.subscriptionCustomer(who, input.subscriptionId);
-      if (!subscriptionCustomer) throw new Refusal('IKW-VAL-001', `No such subscription: '${input.subscriptionId}'`, p.subscription);
+      if (!subscriptionCustomer) throw new Refusal('IKW-VAL-001', `No such subscription: '${input.subscriptionId}'`, 'subscriptionId');
       if (customerRef.id !== undefined && customerRef.id !== subscriptionCustomer) {
-        throw new Refusal('IKW-VAL-001', `Subscription ${input.subscriptionId} belongs to customer ${subscriptionCustomer}`, customerRef.param);
+        throw new Refusal('IKW-VAL-001', `Subscription ${input.subscriptionId} belongs to customer ${subscriptionCustomer}`, 'customerId');
       }
       customerRef = { ...customerRef, id: subscriptionCustomer };
     }
@@ -278,14 +277,14 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
   }
 
   /** The default transaction country of an invoice's payment: the first catalog country of its currency. */
-  private country(currency: string, given: string | undefined, param: string): string {
+  private country(currency: string, given: string | undefined, field: string): string {
     if (given !== undefined) {
       const c = getCountry(given);
-      if (!c) throw new Refusal('IKW-VAL-004', `Unsupported country '${given}'`, param);
+      if (!c) throw new Refusal('IKW-VAL-004', `Unsupported country '${given}'`, field);
       return c.code;
     }
     const c = listCountries().find((x) => x.currency.toLowerCase() === currency);
-    if (!c) throw new Refusal('IKW-VAL-001', `No country collects ${currency}; give ${param}`, param);
+    if (!c) throw new Refusal('IKW-VAL-001', `No country collects ${currency}; give ${field}`, field);
     return c.code;
   }
 
@@ -304,9 +303,9 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
       {
         amount: amountRemaining(state),
         currency: i.currency,
-        transaction_country: this.country(i.currency, input.transactionCountry, 'transactionCountry'),
-        ...(input.payerCountry ? { payer_country: input.payerCountry } : {}),
-        ...(input.railCountry ? { rail_country: input.railCountry } : {}),
+        transactionCountry: this.country(i.currency, input.transactionCountry, 'transactionCountry'),
+        ...(input.payerCountry ? { payerCountry: input.payerCountry } : {}),
+        ...(input.railCountry ? { railCountry: input.railCountry } : {}),
         description: input.description ?? `Invoice ${invoiceId}`,
         metadata: { ...input.metadata, [INVOICE_METADATA_KEY]: invoiceId },
         customer: i.customer,

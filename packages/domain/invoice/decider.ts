@@ -119,7 +119,7 @@ export const invoiceDecider: Decider<InvoiceCommand, InvoiceState, Fact<InvoiceE
       return [...created, ...finalize(after, at)];
     }
     const i = state.invoice;
-    assertOwned(i, command.owner, 'No such invoice', 'id');
+    assertOwned(i, command.owner, 'No such invoice', 'invoiceId');
     switch (command.type) {
       case 'transition': {
         if (!INVOICE_TRANSITIONS[state.status].includes(command.to)) {
@@ -158,7 +158,7 @@ export const invoiceDecider: Decider<InvoiceCommand, InvoiceState, Fact<InvoiceE
       }
       case 'attach_payment_intent': {
         if (state.paymentIntents.has(command.key)) return [];
-        if (!PAYABLE.includes(state.status)) throw new Refusal('IKW-BIL-009', `Invoice ${i.id} is ${state.status}, not open for payment`, 'id');
+        if (!PAYABLE.includes(state.status)) throw new Refusal('IKW-BIL-009', `Invoice ${i.id} is ${state.status}, not open for payment`, 'invoiceId');
         return [{ type: 'invoice.payment_intent_attached', data: { key: command.key, paymentIntentId: command.paymentIntentId, at } }];
       }
     }

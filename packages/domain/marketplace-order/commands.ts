@@ -57,8 +57,8 @@ export interface MarketplaceOrderDeps {
   dueShares: MarketplaceDueShares;
 }
 
-/** What payment intents' errors name in snake_case, as this family's camelCase body names it. */
-const INTENT_PARAMS: Record<string, string> = { transaction_country: 'transactionCountry', amount: 'lines', currency: 'currency' };
+/** The intent's fields an order names otherwise: its amount is the lines' total. */
+const INTENT_FIELDS: Record<string, string> = { amount: 'lines' };
 
 /**
  * Orders of a marketplace: created with one payment intent for all their lines; on the intent's
@@ -110,14 +110,14 @@ export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, 
     try {
       intent = await this.deps.paymentIntents.create(
         owner,
-        { amount: amountMinor, currency: input.currency, transaction_country: input.transactionCountry, description: `Marketplace order ${id}` },
+        { amount: amountMinor, currency: input.currency, transactionCountry: input.transactionCountry, description: `Marketplace order ${id}` },
         actor,
         `marketplace_order:${id}`,
         { [MARKETPLACE_ORDER_METADATA_KEY]: id },
       );
     } catch (err) {
       const field = isRefused(err) ? refusedField(err) : undefined;
-      if (isRefused(err) && field !== undefined && Object.hasOwn(INTENT_PARAMS, field)) throw new Refusal(err.code, err.message, INTENT_PARAMS[field]);
+      if (isRefused(err) && field !== undefined && Object.hasOwn(INTENT_FIELDS, field)) throw new Refusal(err.code, err.message, INTENT_FIELDS[field]);
       throw err;
     }
     const result = await this.run(
@@ -148,14 +148,14 @@ export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, 
   async cancel(owner: Owner, id: string, actor: Actor): Promise<OrderObject> {
     const { state } = await this.load(id);
     const order = state.order;
-    assertOwned(order, owner, `No such marketplace order: '${id}'`, 'id');
+    assertOwned(order, owner, `No such marketplace order: '${id}'`, 'orderId');
     if (state.status === 'requires_payment') {
       const intent = await this.deps.paymentIntents.load(order.paymentIntentId);
       const status = intent.state.status;
       if (status === 'requires_payment_method' || status === 'requires_action') {
         await this.deps.paymentIntents.cancel(owner, order.paymentIntentId, 'requested_by_customer', actor);
       } else if (status === 'processing' || status === 'succeeded') {
-        throw new Refusal('IKW-MKT-004', `The order's payment is ${status}; it cannot be canceled`, 'id');
+        throw new Refusal('IKW-MKT-004', `The order's payment is ${status}; it cannot be canceled`, 'orderId');
       }
     }
     const result = await this.run(id, { type: 'cancel', owner, at: this.deps.clock.now() }, auditMetadata(this.deps.clock, owner, id, actor));
@@ -190,7 +190,7 @@ export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, 
     assertRefundable: async ({ intent }) => {
       const orderId = intent.metadata[MARKETPLACE_ORDER_METADATA_KEY];
       if (orderId === undefined || !(await this.load(orderId)).state.order) return;
-      throw new Refusal('IKW-MKT-008', `Payment ${intent.id} pays marketplace order ${orderId}; refund it with POST /api/v1/marketplace/refunds`, 'id');
+      throw new Refusal('IKW-MKT-008', `Payment ${intent.id} pays marketplace order ${orderId}; refund it with POST /api/v1/marketplace/refunds`, 'paymentId');
     },
   };
 

@@ -59,7 +59,7 @@ export const orderDecider: Decider<OrderCommand, OrderState, Fact<OrderEvent>> =
       if (state.order) throw new Refusal('IKW-RES-003', `Order ${command.order.id} already exists`);
       return [{ type: 'marketplace_order.created', data: command.order }];
     }
-    assertOwned(state.order, command.owner, 'No such marketplace order', command.type === 'refund' ? 'orderId' : 'id');
+    assertOwned(state.order, command.owner, 'No such marketplace order', 'orderId');
     const at = command.at.toISOString();
     switch (command.type) {
       case 'mark_paid':

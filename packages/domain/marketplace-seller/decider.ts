@@ -33,7 +33,7 @@ export const sellerDecider: Decider<SellerCommand, SellerState, Fact<SellerEvent
         if (state.seller) throw new Refusal('IKW-MKT-001', `A seller with sellerId '${command.seller.sellerId}' already exists`, 'sellerId');
         return [{ type: 'marketplace_seller.created', data: command.seller }];
       case 'update_settlement': {
-        assertOwned(state.seller, command.owner, 'No such marketplace seller', 'id');
+        assertOwned(state.seller, command.owner, 'No such marketplace seller', 'marketplaceSellerId');
         const s = state.seller;
         const settlementMode = command.settlement.settlementMode ?? s.settlementMode;
         const settlementDelayDays = command.settlement.settlementDelayDays ?? s.settlementDelayDays;

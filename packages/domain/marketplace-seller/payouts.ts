@@ -21,7 +21,7 @@ export class SellerPayouts {
 
   async create(owner: Owner, sellerUuid: string, input: SellerPayoutInput, by: Requester, actor: Actor, requestRef?: string): Promise<PayoutObject> {
     const seller = (await this.deps.sellers.load(sellerUuid)).state.seller;
-    assertOwned(seller, owner, `No such marketplace seller: '${sellerUuid}'`, 'id');
+    assertOwned(seller, owner, `No such marketplace seller: '${sellerUuid}'`, 'marketplaceSellerId');
     const payout: CreatePayoutInput = {
       amount: input.amountMinor,
       currency: input.currency,

@@ -44,7 +44,7 @@ function withKey(state: MerchantState, keyId: string, change: (key: ApiKeyState)
 /** The key, if it is this merchant's and of the environment asked for (any, when none is); otherwise it does not exist for the caller. */
 function keyOf(state: MerchantState, c: { merchantId: string; keyId: string; environment?: Environment }): ApiKeyState {
   const key = state.keys.get(c.keyId);
-  assertOwned(key, { merchantId: c.merchantId, environment: c.environment ?? key?.environment ?? 'sandbox' }, `No such API key: '${c.keyId}'`, 'id');
+  assertOwned(key, { merchantId: c.merchantId, environment: c.environment ?? key?.environment ?? 'sandbox' }, `No such API key: '${c.keyId}'`, 'keyId');
   return key;
 }
 
@@ -89,8 +89,8 @@ export const merchantDecider: Decider<MerchantCommand, MerchantState, MerchantEv
         return [{ type: 'api_key.created', data: { ...command.key, merchantId: command.merchantId, createdAt: at } }];
       case 'roll_api_key': {
         const key = keyOf(state, command);
-        if (key.revoked) throw new Refusal('IKW-RES-002', `API key ${command.keyId} is revoked`, 'id');
-        if (key.successorId !== null) throw new Refusal('IKW-RES-002', `API key ${command.keyId} was already rolled; roll its successor ${key.successorId}`, 'id');
+        if (key.revoked) throw new Refusal('IKW-RES-002', `API key ${command.keyId} is revoked`, 'keyId');
+        if (key.successorId !== null) throw new Refusal('IKW-RES-002', `API key ${command.keyId} was already rolled; roll its successor ${key.successorId}`, 'keyId');
         const expiresAt = new Date(Math.max(command.expiresAt.getTime(), command.at.getTime())).toISOString();
         return [
           {

@@ -134,7 +134,7 @@ export const organizationDecider: Decider<OrganizationCommand, OrganizationState
         return decideInvite(state, command);
       case 'revoke_invitation': {
         const { organizationId } = assertManager(state, command.by, null);
-        if (!state.invitations.has(command.invitationId)) throw new Refusal('IKW-RES-001', 'No such invitation', 'id');
+        if (!state.invitations.has(command.invitationId)) throw new Refusal('IKW-RES-001', 'No such invitation', 'invitationId');
         return [{ type: 'organization.invitation_revoked', data: { organizationId, invitationId: command.invitationId, by: command.by, at } }];
       }
       case 'accept_invitation':

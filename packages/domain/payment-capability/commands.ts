@@ -27,13 +27,13 @@ export interface CapabilityGate {
   capabilityRefusal(owner: Owner, method: CapabilityScope): Promise<{ status: 'disabled' } | { status: 'suspended'; reason: string } | null>;
 }
 
-/** Refuses a payment method its capability disables or suspends; `param` names the field of the request at fault. */
-export async function assertCapable(gate: CapabilityGate, owner: Owner, method: CapabilityScope, param: string): Promise<void> {
+/** Refuses a payment method its capability disables or suspends; `field` names the domain field at fault. */
+export async function assertCapable(gate: CapabilityGate, owner: Owner, method: CapabilityScope, field: string): Promise<void> {
   const refusal = await gate.capabilityRefusal(owner, method);
   if (!refusal) return;
   const what = `${method.paymentMethodType}${method.operator ? ` (${method.operator})` : ''} in ${method.country}, ${method.currency.toLowerCase()}`;
-  if (refusal.status === 'disabled') throw new Refusal('IKW-CAP-001', `Payments by ${what} are disabled for this account`, param);
-  throw new Refusal('IKW-CAP-002', `Payments by ${what} are suspended for this account: ${refusal.reason}`, param);
+  if (refusal.status === 'disabled') throw new Refusal('IKW-CAP-001', `Payments by ${what} are disabled for this account`, field);
+  throw new Refusal('IKW-CAP-002', `Payments by ${what} are suspended for this account: ${refusal.reason}`, field);
 }
 
 /** What each merchant may use: per country, currency, method and operator, over the catalog's defaults. */

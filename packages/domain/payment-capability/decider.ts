@@ -70,9 +70,9 @@ export const paymentCapabilityDecider: Decider<PaymentCapabilityCommand, Payment
       if (state.capability && !state.deleted) throw new Refusal('IKW-CAP-003', undefined, 'paymentMethodType');
       return [{ type: 'payment_capability.created', data: command.capability }];
     }
-    assertOwned(state.deleted ? null : state.capability, command.owner, 'No such payment capability', 'id');
+    assertOwned(state.deleted ? null : state.capability, command.owner, 'No such payment capability', 'capabilityId');
     if (!PAYMENT_CAPABILITY_TRANSITIONS[command.type].includes(state.status)) {
-      throw new Refusal('IKW-RES-002', `A ${state.status} payment capability cannot be ${command.type === 'suspend' ? 'suspended' : 'resumed'}`, 'id');
+      throw new Refusal('IKW-RES-002', `A ${state.status} payment capability cannot be ${command.type === 'suspend' ? 'suspended' : 'resumed'}`, 'capabilityId');
     }
     return [decideOngoing(command)];
   },

@@ -25,17 +25,18 @@ import type { PaymentMoney, PaymentRecipients } from './recipients.js';
 import type { Actor, Environment } from '../../core/owner.js';
 import { auditMetadata } from '../../eventstore/metadata.js';
 
+/** A payment intent to create, in the domain's words (the API's snake_case body is translated by its route). */
 export interface CreateInput {
   amount: number;
   currency: string;
-  transaction_country: string;
-  payer_country?: string;
-  rail_country?: string;
+  transactionCountry: string;
+  payerCountry?: string;
+  railCountry?: string;
   description?: string;
   metadata?: Record<string, unknown>;
   customer?: string;
-  customer_email?: string;
-  customer_phone?: string;
+  customerEmail?: string;
+  customerPhone?: string;
 }
 
 /**
@@ -118,8 +119,8 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
   async create(who: Owner, input: CreateInput, actor: Actor, requestRef?: string, platformMetadata: Record<string, string> = {}): Promise<PaymentIntentObject> {
     const currency = getCurrency(input.currency);
     if (!currency) throw new Refusal('IKW-VAL-003', `Unknown currency '${input.currency}'`, 'currency');
-    const country = getCountry(input.transaction_country);
-    if (!country) throw new Refusal('IKW-VAL-004', `Unsupported transaction_country '${input.transaction_country}'`, 'transactionCountry');
+    const country = getCountry(input.transactionCountry);
+    if (!country) throw new Refusal('IKW-VAL-004', `Unsupported transaction_country '${input.transactionCountry}'`, 'transactionCountry');
     if (country.currency !== currency.code) {
       throw new Refusal('IKW-VAL-009', `${country.code} payments are in ${country.currency.toLowerCase()}, not ${currency.code.toLowerCase()}`, 'currency');
     }
@@ -128,15 +129,15 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
       throw new Refusal('IKW-VAL-008', `The amount is above the largest payment any ${country.code} operator or card acquirer accepts (${maxPayin})`, 'amount');
     }
     const rule = await this.deps.activations.activationRule(who, country.code, currency.code);
-    activationCheck(rule, 'payin', `${country.code} (${currency.code.toLowerCase()})`, { direction: 'transaction_country', amount: 'amount' })(input.amount);
+    activationCheck(rule, 'payin', `${country.code} (${currency.code.toLowerCase()})`, { direction: 'transactionCountry', amount: 'amount' })(input.amount);
     // The payer and the rail may be anywhere (a French payer paying a Senegalese merchant).
-    for (const [field, domainField] of [['payer_country', 'payerCountry'], ['rail_country', 'railCountry']] as const) {
+    for (const [field, named] of [['payerCountry', 'payer_country'], ['railCountry', 'rail_country']] as const) {
       const code = input[field];
-      if (code !== undefined && !isIsoCountry(code)) throw new Refusal('IKW-VAL-004', `${field} '${code}' is not an ISO 3166-1 alpha-2 country code`, domainField);
+      if (code !== undefined && !isIsoCountry(code)) throw new Refusal('IKW-VAL-004', `${named} '${code}' is not an ISO 3166-1 alpha-2 country code`, field);
     }
     let phone: string | undefined;
-    if (input.customer_phone !== undefined) {
-      phone = normalizePhone(input.customer_phone, country.code) ?? undefined;
+    if (input.customerPhone !== undefined) {
+      phone = normalizePhone(input.customerPhone, country.code) ?? undefined;
       if (!phone) throw new Refusal('IKW-VAL-007', 'customer_phone is not a valid phone number (international, or national in the transaction country)', 'customerPhone');
     }
     const id = requestRef === undefined ? newId('pi') : derivedId('pi', `${who.merchantId}|${who.environment}|${requestRef}`);
@@ -150,7 +151,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
       this.deps.store,
       this.deps.clock,
       who,
-      { customer: input.customer, email: input.customer_email, phone },
+      { customer: input.customer, email: input.customerEmail, phone },
       meta,
     );
     const metadata = {
@@ -174,8 +175,8 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
           amount: input.amount,
           currency: currency.code.toLowerCase(),
           transactionCountry: country.code,
-          payerCountry: input.payer_country?.toUpperCase() ?? null,
-          railCountry: input.rail_country?.toUpperCase() ?? null,
+          payerCountry: input.payerCountry?.toUpperCase() ?? null,
+          railCountry: input.railCountry?.toUpperCase() ?? null,
           description: input.description ?? null,
           metadata,
           customer,
@@ -206,20 +207,20 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
   private paymentMethod(state: PaymentIntentState, input: ConfirmInput['payment_method']): PaymentMethodDetails {
     const intent = state.intent!;
     const other = input.type === 'card' ? 'mobile_money' : 'card';
-    if (other in input) throw new Refusal('IKW-VAL-002', `payment_method.${other} does not go with type ${input.type}`, `payment_method.${other}`);
+    if (other in input) throw new Refusal('IKW-VAL-002', `payment_method.${other} does not go with type ${input.type}`, other === 'card' ? 'paymentMethod.card' : 'paymentMethod.mobileMoney');
     if (input.type === 'card') return { type: 'card', ...(input.card.token ? { token: input.card.token } : {}) };
     const mm = input.mobile_money;
     const country = mm.country.toUpperCase();
     if (country !== intent.transactionCountry) {
-      throw new Refusal('IKW-VAL-010', `The mobile money country must be the intent's transaction_country (${intent.transactionCountry})`, 'payment_method.mobile_money.country');
+      throw new Refusal('IKW-VAL-010', `The mobile money country must be the intent's transaction_country (${intent.transactionCountry})`, 'paymentMethod.mobileMoney.country');
     }
     const operator = getOperator(country, mm.operator);
-    if (!operator) throw new Refusal('IKW-VAL-005', `Unknown operator '${mm.operator}' for ${country}`, 'payment_method.mobile_money.operator');
+    if (!operator) throw new Refusal('IKW-VAL-005', `Unknown operator '${mm.operator}' for ${country}`, 'paymentMethod.mobileMoney.operator');
     if (!operator.directions.includes('payin')) {
-      throw new Refusal('IKW-VAL-006', `${operator.name} does not collect payments`, 'payment_method.mobile_money.operator');
+      throw new Refusal('IKW-VAL-006', `${operator.name} does not collect payments`, 'paymentMethod.mobileMoney.operator');
     }
     const msisdn = normalizeMsisdn(mm.msisdn, country);
-    if (!msisdn) throw new Refusal('IKW-VAL-007', `Not a valid ${country} mobile number`, 'payment_method.mobile_money.msisdn');
+    if (!msisdn) throw new Refusal('IKW-VAL-007', `Not a valid ${country} mobile number`, 'paymentMethod.mobileMoney.msisdn');
     return { type: 'mobile_money', country, operator: operator.code, msisdn, ...(mm.preferred_flow ? { preferred_flow: mm.preferred_flow } : {}) };
   }
 
@@ -245,12 +246,12 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     // The remembered state spares a read: the owner and the amount never change, and the
     // start_confirmation decider checks the status again on the state its append proves current.
     const { state, remembered } = await this.recall(id);
-    assertOwned(state.intent, who, `No such payment intent: '${id}'`, 'id');
+    assertOwned(state.intent, who, `No such payment intent: '${id}'`, 'paymentIntentId');
     // Already with the provider or final: the current object, before the payment method is looked at.
     if (confirmedAlready(state)) return toObject(remembered ? (await this.load(id)).state : state);
     const meta = this.metadata(who.merchantId, who.environment, id, actor);
     const pm = this.paymentMethod(state, input.payment_method);
-    await assertLiveOpen(this.deps.activations, who, 'id');
+    await assertLiveOpen(this.deps.activations, who, 'paymentIntentId');
     const rails = this.deps.rails(who.environment);
     if (state.status === 'requires_payment_method') {
       rails.assertCanCollect(pm);
@@ -259,7 +260,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
         this.deps.capabilities,
         who,
         { country: pm.type === 'mobile_money' ? pm.country : intent.transactionCountry, currency: intent.currency, paymentMethodType: pm.type, operator: pm.type === 'mobile_money' ? pm.operator : null },
-        'payment_method',
+        'paymentMethod',
       );
       this.fee(state, pm); // amount within the operator's limits, before anything is started
     }

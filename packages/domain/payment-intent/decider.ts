@@ -271,7 +271,7 @@ export const paymentIntentDecider: Decider<PaymentIntentCommand, PaymentIntentSt
   decide(command, state) {
     if (command.type === 'create') return decideCreate(command, state);
     const intent = state.intent;
-    assertOwned(intent, command.owner, 'No such payment intent', 'id');
+    assertOwned(intent, command.owner, 'No such payment intent', 'paymentIntentId');
     // Cancel waits for the provider's first answer: that answer may already have taken the money.
     if (command.type === 'cancel' && confirmationHeld(state.confirmation, command.at)) {
       throw new Refusal('IKW-RES-003', 'This payment intent is being confirmed; cancel it once the provider has answered');

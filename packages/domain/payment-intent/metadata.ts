@@ -15,16 +15,16 @@ export function isReservedKey(key: string): boolean {
  * not returned on the object, interface rule 2) and reserved keys are ignored, since the platform
  * owns them. Length limits are those of a first-rate API: 50 keys, 40-char keys, 500-char values.
  */
-export function merchantMetadata(input: Record<string, unknown> | undefined, param = 'metadata'): Record<string, string> {
+export function merchantMetadata(input: Record<string, unknown> | undefined, field = 'metadata'): Record<string, string> {
   const out: Record<string, string> = {};
   if (!input) return out;
   for (const [key, value] of Object.entries(input)) {
     if (typeof value !== 'string' || isReservedKey(key)) continue;
     if (key.length === 0 || key.length > METADATA_LIMITS.keyLength) {
-      throw new Refusal('IKW-VAL-001', `Metadata keys must be 1 to ${METADATA_LIMITS.keyLength} characters`, `${param}.${key}`);
+      throw new Refusal('IKW-VAL-001', `Metadata keys must be 1 to ${METADATA_LIMITS.keyLength} characters`, `${field}.${key}`);
     }
     if (value.length > METADATA_LIMITS.valueLength) {
-      throw new Refusal('IKW-VAL-001', `Metadata values must be at most ${METADATA_LIMITS.valueLength} characters`, `${param}.${key}`);
+      throw new Refusal('IKW-VAL-001', `Metadata values must be at most ${METADATA_LIMITS.valueLength} characters`, `${field}.${key}`);
     }
     out[key] = value;
   }
@@ -38,9 +38,9 @@ export function publicMetadata(stored: Record<string, string>): Record<string, s
   return out;
 }
 
-export function assertMetadataSize(metadata: Record<string, string>, param = 'metadata'): void {
+export function assertMetadataSize(metadata: Record<string, string>, field = 'metadata'): void {
   const merchantKeys = Object.keys(metadata).filter((k) => !isReservedKey(k));
   if (merchantKeys.length > METADATA_LIMITS.keys) {
-    throw new Refusal('IKW-VAL-001', `Metadata can have at most ${METADATA_LIMITS.keys} keys`, param);
+    throw new Refusal('IKW-VAL-001', `Metadata can have at most ${METADATA_LIMITS.keys} keys`, field);
   }
 }

@@ -64,7 +64,7 @@ function decideDrafts(command: PaymentLinkCommand, state: PaymentLinkState): Fac
     if (state.link) throw new Refusal('IKW-RES-003', `Payment link ${command.link.id} already exists`);
     return [{ type: 'payment_link.created', data: command.link }];
   }
-  assertOwned(state.link, command.owner, 'No such payment link', 'id');
+  assertOwned(state.link, command.owner, 'No such payment link', 'paymentLinkId');
   const at = command.at.toISOString();
   switch (command.type) {
     case 'deactivate':

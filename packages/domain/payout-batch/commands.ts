@@ -1,8 +1,7 @@
 import type { Fact } from '../../core/decider.js';
 import { getCurrency } from '../../catalog/index.js';
 import type { Clock } from '../../core/clock.js';
-import { ItemsRefused, type ItemError } from '../../core/errors.js';
-import { isRefused, Refusal, refusedField } from '../../core/refusal.js';
+import { isRefused, Refusal, RefusedItems, refusedField, type RefusedItem } from '../../core/refusal.js';
 import { sha256Hex } from '../../core/hashing.js';
 import { derivedId, newId } from '../../core/ids.js';
 import { CommandService, handleCommand, handleCommandsAtomically, step } from '../../eventstore/command-handler.js';
@@ -125,7 +124,7 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
   }
 
   private async validate(owner: Owner, currency: string, instructions: InstructionInput[]): Promise<BatchItem[]> {
-    const errors: ItemError[] = [];
+    const errors: RefusedItem[] = [];
     const items: BatchItem[] = [];
     const seen: Seen = { recipients: new Map(), references: new Map(), allowances: new Map(), verified: new Map() };
     for (const [index, instruction] of instructions.entries()) {
@@ -133,11 +132,11 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
         items.push(await this.item(owner, currency, index, instruction, seen));
       } catch (err) {
         if (!isRefused(err)) throw err;
-        const param = refusedField(err);
-        errors.push({ index, code: err.code, message: err.message, ...(param ? { param: `instructions.${index}.${param}` } : {}) });
+        const field = refusedField(err);
+        errors.push({ index, code: err.code, message: err.message, ...(field ? { field } : {}) });
       }
     }
-    if (errors.length > 0) throw new ItemsRefused('IKW-PEN-001', `${errors.length} of ${instructions.length} instructions are invalid`, errors, 'instructions');
+    if (errors.length > 0) throw new RefusedItems('IKW-PEN-001', `${errors.length} of ${instructions.length} instructions are invalid`, errors, 'instructions');
     const total = items.reduce((sum, i) => sum + i.amount + i.fee, 0);
     if (!Number.isSafeInteger(total)) throw new Refusal('IKW-VAL-001', 'The batch total is too large; split it', 'instructions');
     return items;
@@ -156,23 +155,23 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
     if (own !== undefined && own.toLowerCase() !== currency) throw new Refusal('IKW-VAL-009', `The batch is in ${currency}`, 'currency');
     const inline = Object.values(fields).some((v) => v !== undefined);
     if (inline === (recipientId !== undefined)) {
-      throw new Refusal('IKW-PAY-001', 'Give either recipient_id or the destination fields (destination_type, …), not both', inline ? 'recipient_id' : 'destination_type');
+      throw new Refusal('IKW-PAY-001', 'Give either recipient_id or the destination fields (destination_type, …), not both', inline ? 'recipientId' : 'destinationType');
     }
     let destination: Destination;
     if (recipientId !== undefined) {
       if (!recipients.has(recipientId)) recipients.set(recipientId, this.deps.recipients.usable(owner, recipientId));
       const recipient = await recipients.get(recipientId)!;
-      if (!recipient) throw new Refusal('IKW-PEN-002', `No such recipient: '${recipientId}'`, 'recipient_id');
-      if (recipient.status === 'archived') throw new Refusal('IKW-PEN-003', undefined, 'recipient_id');
+      if (!recipient) throw new Refusal('IKW-PEN-002', `No such recipient: '${recipientId}'`, 'recipientId');
+      if (recipient.status === 'archived') throw new Refusal('IKW-PEN-003', undefined, 'recipientId');
       destination = recipient.recipient!.destination;
-      if (destination.currency !== currency) throw new Refusal('IKW-VAL-009', `This recipient is paid in ${destination.currency}`, 'recipient_id');
+      if (destination.currency !== currency) throw new Refusal('IKW-VAL-009', `This recipient is paid in ${destination.currency}`, 'recipientId');
     } else {
       destination = destinationOf(fields, currency);
     }
     const fee = this.deps.payouts.quote(owner.environment, amount, destination);
     // One look at capabilities and activations per payment method of the batch, whatever its number of lines.
     const method = destination.type === 'mobile_money' ? `${destination.country}|${destination.operator}` : `bank|${destination.currency}`;
-    if (!allowances.has(method)) allowances.set(method, this.deps.payouts.allowance(owner, destination, recipientId !== undefined ? 'recipient_id' : 'destination_type'));
+    if (!allowances.has(method)) allowances.set(method, this.deps.payouts.allowance(owner, destination, recipientId !== undefined ? 'recipientId' : 'destinationType'));
     (await allowances.get(method)!)(amount);
     const account = JSON.stringify(destination);
     if (!verified.has(account)) verified.set(account, this.deps.payouts.verifyDestination(owner, destination));
@@ -182,7 +181,7 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
       // The provider names the payout's field (`destination.account_name`); an instruction spells it flat, or as its recipient.
       const field = isRefused(err) ? refusedField(err) : undefined;
       if (!isRefused(err) || !field?.startsWith('destination.')) throw err;
-      throw new Refusal(err.code, err.message, recipientId !== undefined ? 'recipient_id' : field.slice('destination.'.length));
+      throw new Refusal(err.code, err.message, recipientId !== undefined ? 'recipientId' : field.slice('destination.'.length));
     }
     if (reference !== undefined) {
       const first = references.get(reference);

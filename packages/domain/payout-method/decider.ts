@@ -32,7 +32,7 @@ export const payoutMethodDecider: Decider<PayoutMethodCommand, PayoutMethodState
         return [{ type: 'payout_method.created', data: command.method }];
       case 'deactivate': {
         const m = state.method;
-        assertOwned(m, command, 'No such payout destination', 'id');
+        assertOwned(m, command, 'No such payout destination', 'payoutMethodId');
         if (!state.active) return [];
         return [{ type: 'payout_method.deactivated', data: { id: m.id, deactivatedAt: command.at.toISOString() } }];
       }

@@ -40,7 +40,7 @@ export type UpdateRecipientInput = DestinationFields & { display_name?: string }
  */
 export function destinationOf(fields: DestinationFields, currency: string | null): Destination {
   const type = fields.destination_type;
-  if (type === undefined) throw new Refusal('IKW-VAL-001', 'Missing required parameter: destination_type', 'destination_type');
+  if (type === undefined) throw new Refusal('IKW-VAL-001', 'Missing required parameter: destination_type', 'destinationType');
   const need = (field: keyof DestinationFields): string => {
     const value = fields[field];
     if (value === undefined || value === '') throw new Refusal('IKW-VAL-001', `Missing required parameter: ${field}`, field);
@@ -94,7 +94,7 @@ export class PayoutRecipients extends CommandService<RecipientCommand, Recipient
   async update(owner: Owner, id: string, input: UpdateRecipientInput, actor: Actor): Promise<RecipientObject> {
     const { state } = await this.load(id);
     const current = state.recipient;
-    assertOwned(current, owner, `No such payout recipient: '${id}'`, 'id');
+    assertOwned(current, owner, `No such payout recipient: '${id}'`, 'recipientId');
     const { display_name, ...changes } = input;
     const typeChanged = changes.destination_type !== undefined && changes.destination_type !== current.destination.type;
     const merged = typeChanged ? changes : { ...fieldsOf(current.destination), ...changes };

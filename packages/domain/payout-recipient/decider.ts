@@ -35,11 +35,11 @@ export const recipientDecider: Decider<RecipientCommand, RecipientState, Fact<Re
       if (state.recipient) throw new Refusal('IKW-RES-003', `Recipient ${command.recipient.id} already exists`);
       return [{ type: 'payout_recipient.created', data: command.recipient }];
     }
-    assertOwned(state.recipient, command.owner, 'No such payout recipient', 'id');
+    assertOwned(state.recipient, command.owner, 'No such payout recipient', 'recipientId');
     if (state.status === 'archived') {
       // Archiving twice changes nothing; an archived recipient is not edited.
       if (command.type === 'archive') return [];
-      throw new Refusal('IKW-RES-002', 'This recipient is archived and cannot be changed', 'id');
+      throw new Refusal('IKW-RES-002', 'This recipient is archived and cannot be changed', 'recipientId');
     }
     const at = command.at.toISOString();
     let draft: Fact<RecipientEvent>;

@@ -176,14 +176,14 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
   /**
    * What the merchant's capabilities and activations allow for payouts to this destination's
    * method: refused outright (IKW-CAP-001, IKW-CAP-002, IKW-CFG-001), or a check of each amount
-   * against the activation's bounds (IKW-CFG-002). `param` names the destination in the request.
+   * against the activation's bounds (IKW-CFG-002). `field` names the destination, as the command does.
    */
-  async allowance(owner: Owner, destination: Destination, param: string): Promise<(amount: number) => void> {
+  async allowance(owner: Owner, destination: Destination, field: string): Promise<(amount: number) => void> {
     const country = feeCountry(destination);
     const scope: CapabilityScope = { country, currency: destination.currency, paymentMethodType: destination.type, operator: destination.type === 'mobile_money' ? destination.operator : null };
-    await assertCapable(this.deps.capabilities, owner, scope, param);
+    await assertCapable(this.deps.capabilities, owner, scope, field);
     const rule = await this.deps.activations.activationRule(owner, country, destination.currency);
-    return activationCheck(rule, 'payout', `${country} (${destination.currency.toLowerCase()})`, { direction: param, amount: 'amount' });
+    return activationCheck(rule, 'payout', `${country} (${destination.currency.toLowerCase()})`, { direction: field, amount: 'amount' });
   }
 
   /** IKW-PRV-005 when the owner is live and the platform operator has not opened it (or closed it again): no new payout. */

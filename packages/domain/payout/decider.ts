@@ -109,7 +109,7 @@ export const payoutDecider: Decider<PayoutCommand, PayoutState, Fact<PayoutEvent
   decide(command, state) {
     if (command.type === 'create') return decideCreate(command, state);
     const payout = state.payout;
-    assertOwned(payout, command.owner, 'No such payout', 'id');
+    assertOwned(payout, command.owner, 'No such payout', 'payoutId');
     if (!PAYOUT_TRANSITIONS[command.type].includes(state.status)) {
       if (command.type === 'cancel') throw new Refusal('IKW-RES-002', `A payout with status ${state.status} cannot be canceled`);
       if ((command.type === 'complete' || command.type === 'fail') && command.strict) throw new Refusal('IKW-RES-002', `A payout with status ${state.status} is final`);

@@ -21,7 +21,7 @@ export const platformAdminDecider: Decider<PlatformAdminCommand, PlatformAdminSt
   decide(command, state) {
     if (command.type === 'create_key') return [{ type: 'admin_key.created', data: command.key }];
     const key = state.keys.get(command.keyId);
-    if (!key) throw new Refusal('IKW-RES-001', `No such admin key: '${command.keyId}'`, 'id');
+    if (!key) throw new Refusal('IKW-RES-001', `No such admin key: '${command.keyId}'`, 'keyId');
     return key.revoked ? [] : [{ type: 'admin_key.revoked', data: { keyId: command.keyId, revokedAt: command.at.toISOString() } }];
   },
 };

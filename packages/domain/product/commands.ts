@@ -45,14 +45,14 @@ export class Products extends CommandService<ProductCommand, ProductState, Fact<
   }
 
 
-  private prices(productId: string, inputs: PriceInput[], param: string, at: Date): Price[] {
+  private prices(productId: string, inputs: PriceInput[], list: 'prices' | 'addPrices', at: Date): Price[] {
     return inputs.map((input, i) => {
       const currency = getCurrency(input.currency);
-      if (!currency) throw new Refusal('IKW-VAL-003', `Unknown currency '${input.currency}'`, `${param}.${i}.currency`);
+      if (!currency) throw new Refusal('IKW-VAL-003', `Unknown currency '${input.currency}'`, `${list}.${i}.currency`);
       const r = input.recurring ?? null;
       const count = r?.interval_count ?? 1;
       if (r && count > MAX_INTERVAL_COUNT[r.interval]) {
-        throw new Refusal('IKW-VAL-001', `A price recurs at most every ${MAX_INTERVAL_COUNT[r.interval]} ${r.interval}s`, `${param}.${i}.recurring.interval_count`);
+        throw new Refusal('IKW-VAL-001', `A price recurs at most every ${MAX_INTERVAL_COUNT[r.interval]} ${r.interval}s`, `${list}.${i}.recurring.intervalCount`);
       }
       return {
         id: newId('price'),
@@ -102,7 +102,7 @@ export class Products extends CommandService<ProductCommand, ProductState, Fact<
           ...(input.name !== undefined ? { name: input.name } : {}),
           ...(input.description !== undefined ? { description: input.description } : {}),
           ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
-          ...(input.add_prices !== undefined ? { addedPrices: this.prices(id, input.add_prices, 'add_prices', at) } : {}),
+          ...(input.add_prices !== undefined ? { addedPrices: this.prices(id, input.add_prices, 'addPrices', at) } : {}),
         },
       },
       auditMetadata(this.deps.clock, who, id, actor),
@@ -136,7 +136,7 @@ export class Products extends CommandService<ProductCommand, ProductState, Fact<
   }
 
   /** Records that a subscription uses these prices of the product; refuses inactive products and unknown prices. */
-  async attach(who: Owner, productId: string, subscriptionId: string, prices: { id: string; param: string }[], meta: EventMetadata): Promise<ProductState> {
+  async attach(who: Owner, productId: string, subscriptionId: string, prices: { id: string; field: string }[], meta: EventMetadata): Promise<ProductState> {
     const result = await this.run(productId, { type: 'attach', owner: who, at: this.deps.clock.now(), subscriptionId, prices }, meta, 'internal');
     return result.state;
   }

@@ -10,7 +10,7 @@ export type ProductCommand =
       | { type: 'update'; changes: ProductChanges }
       | { type: 'delete' }
       /** A subscription starts using prices of this product; each price is checked with the request field it came from. */
-      | { type: 'attach'; subscriptionId: string; prices: { id: string; param: string }[] }
+      | { type: 'attach'; subscriptionId: string; prices: { id: string; field: string }[] }
       | { type: 'detach'; subscriptionId: string }
     ));
 
@@ -96,11 +96,11 @@ export const productDecider: Decider<ProductCommand, ProductState, Fact<ProductE
       return [{ type: 'product.created', data: command.product }];
     }
     const p = state.product;
-    assertOwned(p, command.owner, 'No such product', 'id');
+    assertOwned(p, command.owner, 'No such product', 'productId');
     const at = command.at.toISOString();
     switch (command.type) {
       case 'update': {
-        if (state.archived) throw new Refusal('IKW-RES-002', `Product ${p.id} is archived and cannot be changed`, 'id');
+        if (state.archived) throw new Refusal('IKW-RES-002', `Product ${p.id} is archived and cannot be changed`, 'productId');
         const c = command.changes;
         const changes: ProductChanges = {};
         if (c.name !== undefined && c.name !== state.name) changes.name = c.name;
@@ -114,16 +114,16 @@ export const productDecider: Decider<ProductCommand, ProductState, Fact<ProductE
       case 'delete': {
         if (state.archived) return [];
         if (state.subscriptions.size > 0) {
-          throw new Refusal('IKW-BIL-002', `Product ${p.id} is used by ${state.subscriptions.size} subscription(s) (${[...state.subscriptions.keys()].join(', ')}); cancel them first`, 'id');
+          throw new Refusal('IKW-BIL-002', `Product ${p.id} is used by ${state.subscriptions.size} subscription(s) (${[...state.subscriptions.keys()].join(', ')}); cancel them first`, 'productId');
         }
         return [{ type: 'product.deleted', data: { at } }];
       }
       case 'attach': {
         if (state.subscriptions.has(command.subscriptionId)) return [];
         for (const price of command.prices) {
-          if (!state.prices.some((x) => x.id === price.id)) throw new Refusal('IKW-BIL-007', `No such price: '${price.id}'`, price.param);
+          if (!state.prices.some((x) => x.id === price.id)) throw new Refusal('IKW-BIL-007', `No such price: '${price.id}'`, price.field);
           if (state.archived || !state.active) {
-            throw new Refusal('IKW-BIL-008', `Price ${price.id} belongs to product ${p.id}, which is ${productStatus(state)}`, price.param);
+            throw new Refusal('IKW-BIL-008', `Price ${price.id} belongs to product ${p.id}, which is ${productStatus(state)}`, price.field);
           }
         }
         return [{ type: 'product.subscription_attached', data: { subscriptionId: command.subscriptionId, at } }];

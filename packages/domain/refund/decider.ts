@@ -79,7 +79,7 @@ export const paymentRefundsDecider: Decider<RefundCommand, PaymentRefundsState, 
 
   decide(command, state) {
     const payment = state.payment ?? (command.type === 'create' ? command.payment : null);
-    assertOwned(payment, command.owner, 'No such payment', 'id');
+    assertOwned(payment, command.owner, 'No such payment', 'paymentId');
     const at = command.at.toISOString();
     switch (command.type) {
       case 'create': {

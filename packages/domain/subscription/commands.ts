@@ -30,7 +30,7 @@ export const DEFAULT_SUBSCRIPTION_DAYS_UNTIL_DUE = 7;
 /** A subscription to create, whichever surface asks. */
 export interface NewSubscription {
   customer: CustomerRef;
-  items: { price: string; quantity: number; param: string }[];
+  items: { price: string; quantity: number }[];
   trialDays?: number;
   daysUntilDue?: number;
   cancelAtPeriodEnd?: boolean;
@@ -100,26 +100,29 @@ export class Subscriptions extends CommandService<SubscriptionCommand, Subscript
     const seen = new Set<string>();
     // Item by item, so that the error names the first item at fault; items after the first must match it.
     let first: Price | undefined;
-    for (const item of input.items) {
+    // A plan's items are the plan's: their refusals name it.
+    const fieldOf = (n: number) => (input.billingPlanId !== undefined ? 'billingPlanId' : `items.${n}.price`);
+    for (const [n, item] of input.items.entries()) {
+      const field = fieldOf(n);
       const row = prices.get(item.price);
-      if (!row) throw new Refusal('IKW-BIL-007', `No such price: '${item.price}'`, item.param);
-      if (seen.has(item.price)) throw new Refusal('IKW-VAL-001', `Price ${item.price} appears twice`, item.param);
+      if (!row) throw new Refusal('IKW-BIL-007', `No such price: '${item.price}'`, field);
+      if (seen.has(item.price)) throw new Refusal('IKW-VAL-001', `Price ${item.price} appears twice`, field);
       seen.add(item.price);
       const r = row.price.recurring;
-      if (!r) throw new Refusal('IKW-BIL-008', `Price ${item.price} is a one-time price; a subscription needs recurring prices`, item.param);
+      if (!r) throw new Refusal('IKW-BIL-008', `Price ${item.price} is a one-time price; a subscription needs recurring prices`, field);
       first ??= row.price;
       if (row.price.currency !== first.currency || r.interval !== first.recurring!.interval || r.interval_count !== first.recurring!.interval_count) {
-        throw new Refusal('IKW-BIL-008', 'All prices of a subscription must have the same currency and interval', item.param);
+        throw new Refusal('IKW-BIL-008', 'All prices of a subscription must have the same currency and interval', field);
       }
     }
     if (!first) throw new Refusal('IKW-VAL-001', 'A subscription needs at least one item', 'items');
     const recurring = first.recurring!;
 
     // Record the subscription on its products first: each refuses if it is inactive or archived.
-    const byProduct = new Map<string, { id: string; param: string }[]>();
-    for (const item of input.items) {
+    const byProduct = new Map<string, { id: string; field: string }[]>();
+    for (const [n, item] of input.items.entries()) {
       const productId = prices.get(item.price)!.product_id;
-      byProduct.set(productId, [...(byProduct.get(productId) ?? []), { id: item.price, param: item.param }]);
+      byProduct.set(productId, [...(byProduct.get(productId) ?? []), { id: item.price, field: fieldOf(n) }]);
     }
     const attached: string[] = [];
     try {

@@ -159,7 +159,7 @@ export const subscriptionDecider: Decider<SubscriptionCommand, SubscriptionState
       return [{ type: 'subscription.created', data: command.subscription }];
     }
     const s = state.subscription;
-    assertOwned(s, command.owner, 'No such subscription', 'id');
+    assertOwned(s, command.owner, 'No such subscription', 'subscriptionId');
     const at = command.at.toISOString();
     switch (command.type) {
       case 'renew': {
@@ -179,7 +179,7 @@ export const subscriptionDecider: Decider<SubscriptionCommand, SubscriptionState
         return [{ type: 'subscription.renewed', data: { periodStart: closedEnd, periodEnd, invoice, at } }];
       }
       case 'cancel': {
-        if (state.status === 'canceled') throw new Refusal('IKW-BIL-001', `Subscription ${s.id} is already canceled`, 'id');
+        if (state.status === 'canceled') throw new Refusal('IKW-BIL-001', `Subscription ${s.id} is already canceled`, 'subscriptionId');
         if (command.atPeriodEnd) {
           if (state.cancelAtPeriodEnd) return [];
           return [{ type: 'subscription.updated', data: { cancelAtPeriodEnd: true, at } }];
@@ -189,7 +189,7 @@ export const subscriptionDecider: Decider<SubscriptionCommand, SubscriptionState
         return [{ type: 'subscription.canceled', data: { invoice, at } }];
       }
       case 'resume':
-        if (state.status === 'canceled') throw new Refusal('IKW-BIL-001', `Subscription ${s.id} is already canceled`, 'id');
+        if (state.status === 'canceled') throw new Refusal('IKW-BIL-001', `Subscription ${s.id} is already canceled`, 'subscriptionId');
         return state.cancelAtPeriodEnd ? [{ type: 'subscription.updated', data: { cancelAtPeriodEnd: false, at } }] : [];
       case 'record_usage': {
         const r = command.record;

@@ -106,7 +106,7 @@ export class Templates extends CommandService<TemplateCommand, TemplateState, Te
   async update(owner: Owner, id: string, input: TemplateChanges, actor: Actor): Promise<TemplateState> {
     const changesContent = input.variables !== undefined || input.locales !== undefined || input.defaultLocale !== undefined || input.sampleData !== undefined;
     const { state } = await this.load(id);
-    assertOwned(state.deleted ? null : state.template, owner, 'No such template', 'id');
+    assertOwned(state.deleted ? null : state.template, owner, 'No such template', 'templateId');
     const latest = latestVersion(state);
     const version = changesContent ? changedContent(state.template!.kind, latest, input) : undefined;
     const result = await this.command(

@@ -52,7 +52,7 @@ export const templateDecider: Decider<TemplateCommand, TemplateState, TemplateEv
       return [created, { type: 'template.version_published', data: { id: command.template.id, version: 1, at: command.at.toISOString() } }];
     }
     // A deleted template is gone for every command, as another merchant's is.
-    assertOwned(state.deleted ? null : state.template, command.owner, 'No such template', 'id');
+    assertOwned(state.deleted ? null : state.template, command.owner, 'No such template', 'templateId');
     const id = state.template!.id;
     const at = command.at.toISOString();
     switch (command.type) {

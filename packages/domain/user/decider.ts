@@ -121,7 +121,7 @@ function known(state: UserState): UserCreated {
 
 function liveSession(state: UserState, sessionId: string, at: Date): Session {
   const s = state.sessions.get(sessionId);
-  if (!sessionLive(s, at)) throw new Refusal('IKW-RES-001', 'No such session', 'id');
+  if (!sessionLive(s, at)) throw new Refusal('IKW-RES-001', 'No such session', 'sessionId');
   return s;
 }
 
@@ -210,7 +210,7 @@ function decideSecondFactor(state: UserState, c: Extract<UserCommand, { type: 's
   }
 }
 
-const noPasskey = () => new Refusal('IKW-RES-001', 'No such passkey', 'id');
+const noPasskey = () => new Refusal('IKW-RES-001', 'No such passkey', 'credentialId');
 
 function decidePasskey(state: UserState, c: Extract<UserCommand, { type: 'start_passkey_registration' | 'add_passkey' | 'use_passkey' | 'rename_passkey' | 'remove_passkey' }>): UserEvent[] {
   const at = c.at.toISOString();

@@ -34,24 +34,23 @@ function decideVerify(state: VerificationState, c: Extract<VerificationCommand, 
   return [{ type: 'verification.succeeded', data: { at } }];
 }
 
-export function challengeParam(purpose: VerificationPurpose): string {
+/** The field naming a challenge of this purpose: a sign-up has one per address, a phone change its request. */
+function challengeField(purpose: VerificationPurpose): string {
   if (purpose === 'signup_email') return 'emailChallengeId';
   if (purpose === 'signup_phone') return 'phoneChallengeId';
-  // The merchant routes' bodies are snake_case.
-  if (purpose === 'payout-settings/delay' || purpose === 'payouts/new-destination' || purpose.startsWith('api-keys/')) return 'challenge_id';
   return purpose === 'phone_change' ? 'requestId' : 'challengeId';
 }
 
 function decideConsume(state: VerificationState, c: Extract<VerificationCommand, { type: 'consume' }>): VerificationEvent[] {
   const challenge = state.challenge!;
-  const param = challengeParam(c.purpose);
+  const field = challengeField(c.purpose);
   // Another user's challenge is not this user's to know of.
-  if (challenge.userId !== null && challenge.userId !== c.userId) throw new Refusal('IKW-RES-001', 'No such challenge', param);
-  if (state.consumed) throw new Refusal('IKW-ACC-006', 'This challenge was already used', param);
-  if (challenge.purpose !== c.purpose) throw new Refusal('IKW-ACC-007', `This challenge is for ${challenge.purpose}, not ${c.purpose}`, param);
-  if (state.verifiedAt === null || (c.address !== null && challenge.address !== c.address)) throw new Refusal('IKW-ACC-007', `This challenge was not verified${c.address !== null ? ` for ${c.address}` : ''}`, param);
+  if (challenge.userId !== null && challenge.userId !== c.userId) throw new Refusal('IKW-RES-001', 'No such challenge', field);
+  if (state.consumed) throw new Refusal('IKW-ACC-006', 'This challenge was already used', field);
+  if (challenge.purpose !== c.purpose) throw new Refusal('IKW-ACC-007', `This challenge is for ${challenge.purpose}, not ${c.purpose}`, field);
+  if (state.verifiedAt === null || (c.address !== null && challenge.address !== c.address)) throw new Refusal('IKW-ACC-007', `This challenge was not verified${c.address !== null ? ` for ${c.address}` : ''}`, field);
   const until = isSignUp(challenge.purpose) ? Date.parse(state.verifiedAt) + VERIFIED_TTL_MS : Date.parse(challenge.expiresAt);
-  if (c.at.getTime() >= until) throw new Refusal('IKW-ACC-006', 'This challenge has expired; ask for a new one', param);
+  if (c.at.getTime() >= until) throw new Refusal('IKW-ACC-006', 'This challenge has expired; ask for a new one', field);
   return [{ type: 'verification.consumed', data: { userId: c.userId, at: c.at.toISOString() } }];
 }
 
@@ -74,7 +73,7 @@ export const verificationDecider: Decider<VerificationCommand, VerificationState
 
   decide(command, state) {
     if (command.type === 'start') return state.challenge ? [] : [{ type: 'verification.started', data: command.challenge }];
-    if (!state.challenge) throw new Refusal('IKW-RES-001', 'No such challenge', command.type === 'verify' ? 'challengeId' : challengeParam(command.purpose));
+    if (!state.challenge) throw new Refusal('IKW-RES-001', 'No such challenge', command.type === 'verify' ? 'challengeId' : challengeField(command.purpose));
     switch (command.type) {
       case 'verify':
         return decideVerify(state, command);

@@ -14,9 +14,10 @@ import type { Actor } from '../../core/owner.js';
 import { auditMetadata } from '../../eventstore/metadata.js';
 import { Refusal } from '../../core/refusal.js';
 
-export interface EndpointInput {
+/** A change of an endpoint, in the domain's words (the API's `enabled_events` is translated by its route). */
+export interface EndpointChanges {
   url?: string;
-  enabled_events?: string[];
+  enabledEvents?: string[];
   enabled?: boolean;
 }
 
@@ -65,11 +66,11 @@ export class WebhookEndpoints extends CommandService<WebhookEndpointCommand, Web
   }
 
   /** Registers an endpoint. The URL is checked, never contacted. Returns the secret once. */
-  async create(owner: Owner, input: { url: string; enabled_events: string[] }, actor: Actor, scopes: readonly string[]): Promise<{ state: WebhookEndpointState; secret: string }> {
+  async create(owner: Owner, input: { url: string; enabledEvents: string[] }, actor: Actor, scopes: readonly string[]): Promise<{ state: WebhookEndpointState; secret: string }> {
     const url = this.url(owner, input.url);
-    const enabledEvents = this.events(input.enabled_events);
-    // The list as sent, so that the param's index is the request's.
-    this.assertReadable(scopes, input.enabled_events, (i) => `enabledEvents.${i}`);
+    const enabledEvents = this.events(input.enabledEvents);
+    // The list as sent, so that the field's index is the request's.
+    this.assertReadable(scopes, input.enabledEvents, (i) => `enabledEvents.${i}`);
     const at = this.clock.now();
     const id = newId('we');
     const secret = newSecret(this.box, at);
@@ -85,10 +86,10 @@ export class WebhookEndpoints extends CommandService<WebhookEndpointCommand, Web
    * `scopes`: the caller's. An update that leaves the endpoint receiving anything (all but disabling
    * alone) is checked as a creation would be: the types it names, else the ones the endpoint has.
    */
-  async update(owner: Owner, id: string, input: EndpointInput, actor: Actor, scopes: readonly string[]): Promise<WebhookEndpointState> {
-    if (input.enabled_events !== undefined) {
-      this.events(input.enabled_events); // an unknown type is IKW-WHK-002 first
-      this.assertReadable(scopes, input.enabled_events, (i) => `enabledEvents.${i}`);
+  async update(owner: Owner, id: string, input: EndpointChanges, actor: Actor, scopes: readonly string[]): Promise<WebhookEndpointState> {
+    if (input.enabledEvents !== undefined) {
+      this.events(input.enabledEvents); // an unknown type is IKW-WHK-002 first
+      this.assertReadable(scopes, input.enabledEvents, (i) => `enabledEvents.${i}`);
     } else if (input.url !== undefined || input.enabled === true) {
       const { state } = await this.load(id);
       // Another merchant's endpoint is refused as unknown by the command below, before anything is said of its types.
@@ -101,7 +102,7 @@ export class WebhookEndpoints extends CommandService<WebhookEndpointCommand, Web
         owner,
         at: this.clock.now(),
         ...(input.url !== undefined ? { url: this.url(owner, input.url) } : {}),
-        ...(input.enabled_events !== undefined ? { enabledEvents: this.events(input.enabled_events) } : {}),
+        ...(input.enabledEvents !== undefined ? { enabledEvents: this.events(input.enabledEvents) } : {}),
         ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
       },
       auditMetadata(this.clock, owner, id, actor),

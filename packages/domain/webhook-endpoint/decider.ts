@@ -64,7 +64,7 @@ export const webhookEndpointDecider: Decider<WebhookEndpointCommand, WebhookEndp
     }
     // A deleted endpoint is no longer found, by its owner either.
     const e = state.deleted ? null : state.endpoint;
-    assertOwned(e, command.owner, 'No such webhook endpoint', 'id');
+    assertOwned(e, command.owner, 'No such webhook endpoint', 'endpointId');
     const at = command.at.toISOString();
     switch (command.type) {
       case 'update': {

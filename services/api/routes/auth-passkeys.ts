@@ -65,6 +65,8 @@ export function authPasskeysFamily(knex: Knex, passkeys: Passkeys, signIns: Sign
       path,
       summary,
       auth: 'public',
+      // A passkey gone since its challenge: the public answers have always named it `id`.
+      fields: { credentialId: 'id' },
       body: { type: 'object', required: ['assertionResponse'], additionalProperties: false, properties: { assertionResponse: credentialResponse } },
       response: verifiedSchema,
       // Failed assertions are counted per passkey, like passwords per address.
@@ -139,6 +141,7 @@ export function authPasskeysFamily(knex: Knex, passkeys: Passkeys, signIns: Sign
       route<{ nickname: string }, unknown, { id: string }>({
         method: 'patch',
         path: '/api/v1/auth/passkeys/:id',
+        fields: { credentialId: 'id' },
         summary: 'Rename a passkey',
         auth: signedIn,
         params: { ...idParams, properties: { id: { type: 'string', minLength: 1, maxLength: 1024 } } },
@@ -149,6 +152,7 @@ export function authPasskeysFamily(knex: Knex, passkeys: Passkeys, signIns: Sign
       route<{ challengeId: string }, unknown, { id: string }>({
         method: 'delete',
         path: '/api/v1/auth/passkeys/:id',
+        fields: { credentialId: 'id' },
         summary: 'Remove a passkey, behind a verified passkeys/delete challenge',
         auth: signedIn,
         params: { ...idParams, properties: { id: { type: 'string', minLength: 1, maxLength: 1024 } } },

@@ -29,6 +29,12 @@ export const accessTokenSchema = {
   properties: { accessToken: { type: 'string' }, tokenType: { const: 'Bearer' }, expiresIn: { type: 'integer' }, user: signedInUser },
 };
 export const tokenPair = { type: 'object', properties: { ...accessTokenSchema.properties, refreshToken: { type: 'string' } } };
+/**
+ * The session a refusal names ("no such session", ended meanwhile): `id`, as the public answers have
+ * always named it, also on the routes where the session is the caller's own.
+ */
+const sessionIds = { sessionId: 'id' };
+
 /** A second-factor challenge as `mfa/challenge` and a login that needs one answer it. */
 export const mfaChallengeSchema = {
   type: 'object',
@@ -176,6 +182,7 @@ export function authFamily(accounts: Accounts, signIns: SignIns, knex: Knex, clo
       route<{ refreshToken?: string }>({
         method: 'post',
         path: '/api/v1/auth/refresh',
+        fields: sessionIds,
         summary: 'Exchange a refresh token for a new pair; each refresh token works once, and a reused one ends its session. With `Sika-Refresh-Cookie: 1`, the token is the cookie\'s (docs/auth.md)',
         auth: 'public',
         body: { type: 'object', additionalProperties: false, properties: { refreshToken: { type: 'string', minLength: 1, maxLength: 512 } } },
@@ -189,6 +196,7 @@ export function authFamily(accounts: Accounts, signIns: SignIns, knex: Knex, clo
       route({
         method: 'post',
         path: '/api/v1/auth/logout',
+        fields: sessionIds,
         summary: "Sign out: ends the caller's session (its refresh token and access tokens stop working). With `Sika-Refresh-Cookie: 1` the answer clears the refresh cookie, even when it is a refusal",
         auth: signedIn,
         response: { type: 'object', properties: { signedOut: { const: true } } },
@@ -314,6 +322,7 @@ export function authFamily(accounts: Accounts, signIns: SignIns, knex: Knex, clo
       route<unknown, unknown, { id: string }>({
         method: 'delete',
         path: '/api/v1/auth/sessions/:id',
+        fields: sessionIds,
         summary: "Revoke one of the signed-in user's sessions (sign a device out)",
         auth: signedIn,
         params: idParams,
@@ -326,6 +335,7 @@ export function authFamily(accounts: Accounts, signIns: SignIns, knex: Knex, clo
       route({
         method: 'post',
         path: '/api/v1/auth/sessions/revoke-others',
+        fields: sessionIds,
         summary: "Revoke every session of the signed-in user except the caller's",
         auth: signedIn,
         response: { type: 'object', properties: { revoked: { type: 'integer' } } },
@@ -342,6 +352,7 @@ export function authFamily(accounts: Accounts, signIns: SignIns, knex: Knex, clo
       route<{ merchantId: string }>({
         method: 'post',
         path: '/api/v1/auth/switch-merchant',
+        fields: sessionIds,
         summary: "Act for another merchant of the user's organizations; returns an access token for it (the refresh token stays)",
         auth: signedIn,
         body: { type: 'object', required: ['merchantId'], additionalProperties: false, properties: { merchantId: { type: 'string', minLength: 1, maxLength: 64 } } },

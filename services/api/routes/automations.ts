@@ -255,6 +255,7 @@ export function automationsFamily(knex: Knex, clock: Clock, automations: Automat
       route<Partial<AutomationInput>, unknown, { id: string }>({
         method: 'patch',
         path: `${BASE}/:id`,
+        fields: { automationId: 'id' },
         summary: 'Update an automation: a change of definition adds a version',
         auth: write,
         params: idParams,
@@ -270,6 +271,7 @@ export function automationsFamily(knex: Knex, clock: Clock, automations: Automat
       route<unknown, unknown, { id: string }>({
         method: 'delete',
         path: `${BASE}/:id`,
+        fields: { automationId: 'id' },
         summary: 'Delete an automation: it starts no more runs; runs under way go on to their end',
         auth: write,
         params: idParams,
@@ -283,6 +285,7 @@ export function automationsFamily(knex: Knex, clock: Clock, automations: Automat
         route<unknown, unknown, { id: string }>({
           method: 'post',
           path: `${BASE}/:id/${verb}`,
+          fields: { automationId: 'id' },
           summary: verb === 'enable' ? 'Enable an automation (also after it was disabled for failing)' : 'Disable an automation: it starts no more runs',
           auth: write,
           params: idParams,
@@ -296,6 +299,7 @@ export function automationsFamily(knex: Knex, clock: Clock, automations: Automat
       route<{ event?: { type?: string; data?: Record<string, unknown> } }, unknown, { id: string }>({
         method: 'post',
         path: `${BASE}/:id/test`,
+        fields: { automationId: 'id' },
         summary: 'Test-run an automation with a sample event: messages and HTTP calls happen; invoices, payouts and waits are rendered and skipped',
         auth: write,
         params: idParams,
@@ -346,6 +350,7 @@ export function automationsFamily(knex: Knex, clock: Clock, automations: Automat
       route<unknown, unknown, { id: string; runId: string }>({
         method: 'post',
         path: `${BASE}/:id/runs/:runId/cancel`,
+        fields: { automationId: 'id' },
         summary: 'Cancel a run that is running or waiting',
         auth: write,
         params: runParams,

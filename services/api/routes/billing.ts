@@ -18,6 +18,8 @@ import { listUsageRecords } from '../../../projections/usage-records.js';
 import {
   billingRead,
   billingWrite,
+  type CamelPaymentMethod,
+  confirmationFields,
   countrySchema,
   currencySchema,
   cursorListSchema,
@@ -29,7 +31,6 @@ import {
   resourceSchema,
   retrieveRoute,
   toPaymentMethod,
-  type CamelPaymentMethod,
 } from './shared.js';
 
 /**
@@ -210,6 +211,8 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
       route<NewPlan>({
         method: 'post',
         path: '/api/v1/billing/plans',
+        // The plan's prices are refused as the merchant products' are named.
+        fields: { 'prices.*.recurring.intervalCount': 'prices.*.recurring.interval_count' },
         summary: 'Create a billing plan: a product with one recurring price (and a metered price when usageBasedEnabled); the plan id is the price id',
         auth: billingWrite,
         body: planBody,
@@ -253,6 +256,7 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
       route<{ atPeriodEnd?: boolean | null }, unknown, { id: string }>({
         method: 'post',
         path: '/api/v1/billing/subscriptions/:id/cancel',
+        fields: { subscriptionId: 'id' },
         summary: 'Cancel a subscription now (its last period is invoiced for the usage so far) or, with atPeriodEnd, when its period ends; a canceled one is 409 IKW-BIL-001',
         auth: billingWrite,
         params: idParams,
@@ -284,7 +288,7 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
             ctx.owner,
             b.billingPlanId,
             {
-              customer: { id: b.customerId, param: 'customerId' },
+              customer: { id: b.customerId },
               ...(b.cancelAtPeriodEnd ? { cancelAtPeriodEnd: true } : {}),
               ...(b.currentPeriodStart ? { periodStart: new Date(b.currentPeriodStart) } : {}),
               ...(b.currentPeriodEnd ? { periodEnd: new Date(b.currentPeriodEnd) } : {}),
@@ -338,7 +342,7 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
           const state = await billing.invoices.create(
             ctx.owner,
             {
-              customer: { ...(b.customerId ? { id: b.customerId } : {}), param: 'customerId' },
+              customer: { ...(b.customerId ? { id: b.customerId } : {}) },
               ...(currencyCode ? { currency: currencyCode } : {}),
               amountDue: b.amountDue,
               ...(b.subscriptionId ? { subscriptionId: b.subscriptionId } : {}),
@@ -346,7 +350,6 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
               ...(b.periodEnd ? { periodEnd: new Date(b.periodEnd) } : {}),
               ...(b.dueDate ? { dueAt: new Date(b.dueDate) } : {}),
               finalize: true,
-              params: { currency: 'currency', items: 'amountDue', amountDue: 'amountDue', subscription: 'subscriptionId', dueAt: 'dueDate' },
             },
             ctx.actor,
           );
@@ -361,7 +364,7 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
         path: '/api/v1/billing/invoices/:id/confirm',
         summary: 'Pay an invoice with a payment method: a payment intent for what remains, confirmed at once; its success pays the invoice',
         auth: billingWrite,
-        fields: { invoiceId: 'id' },
+        fields: { invoiceId: 'id', ...confirmationFields },
         params: idParams,
         body: {
           type: 'object',
@@ -401,7 +404,7 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
         path: '/api/v1/billing/invoices/:id/pay',
         summary: 'Create a payment intent for what remains to pay on the invoice and return it (confirm it through /api/v1/payment-intents/{id}/confirm)',
         auth: billingWrite,
-        fields: { invoiceId: 'id' },
+        fields: { invoiceId: 'id', ...confirmationFields },
         params: idParams,
         body: {
           type: 'object',

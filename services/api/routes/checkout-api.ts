@@ -8,7 +8,7 @@ import { Reply } from '../../../packages/http/context.js';
 import type { TemplateComposer } from '../../../packages/messaging/composer.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { findPublicCheckoutSession, type CheckoutSessionView } from '../../../projections/checkout-sessions.js';
-import { checkoutSessionSchema, countrySchema, nextUrl, returnUrlSchema, sessionIdParams } from './shared.js';
+import { checkoutSessionSchema, confirmationFields, countrySchema, nextUrl, returnUrlSchema, sessionIdParams } from './shared.js';
 
 interface PayBody {
   session_id?: string;
@@ -151,6 +151,7 @@ export function checkoutApiFamily(knex: Knex, clock: Clock, sessions: CheckoutSe
       route<PayBody, unknown, { sessionId: string }>({
         method: 'post',
         path: '/api/checkout/:sessionId/pay',
+        fields: { ...confirmationFields, checkoutSessionId: 'id' },
         summary: 'Pay the session with a payment method; a failed attempt may be followed by another',
         auth: 'public',
         params: sessionIdParams,
@@ -160,12 +161,13 @@ export function checkoutApiFamily(knex: Knex, clock: Clock, sessions: CheckoutSe
           if (ctx.body.session_id !== undefined && ctx.body.session_id !== ctx.params.sessionId) {
             throw new ApiError('IKW-VAL-001', 'session_id must be the session of the path', 'session_id');
           }
-          return sessions.pay(ctx.params.sessionId, ctx.body.payment_method, ctx.body.return_url ?? null, ctx.actor, { param: 'payment_method.type', phoneParam: 'payment_method.mobile_money.msisdn', collected: ctx.body.collected ?? {} });
+          return sessions.pay(ctx.params.sessionId, ctx.body.payment_method, ctx.body.return_url ?? null, ctx.actor, { collected: ctx.body.collected ?? {} });
         },
       }),
       route<unknown, unknown, { sessionId: string }>({
         method: 'post',
         path: '/api/checkout/:sessionId/cancel',
+        fields: { checkoutSessionId: 'id' },
         summary: 'Cancel the session (not while a payment is with the operator, nor once paid)',
         auth: 'public',
         params: sessionIdParams,

@@ -12,7 +12,7 @@ import { findPublicCheckoutSession, type CheckoutSessionView } from '../../../pr
 import { messagePage, sessionPage } from '../pages/checkout.js';
 import { languageOf, type Language } from '../pages/layout.js';
 import type { PageMerchantOf } from '../pages/merchant.js';
-import { cookieOf, nextUrl, sessionIdParams, wantsHtml } from './shared.js';
+import { confirmationFields, cookieOf, nextUrl, sessionIdParams, wantsHtml } from './shared.js';
 
 interface PayForm {
   PaymentMethod?: string;
@@ -130,6 +130,8 @@ export function checkoutPagesFamily(knex: Knex, clock: Clock, sessions: Checkout
       route<PayForm, unknown, { sessionId: string }>({
         method: 'post',
         path: '/checkout/session/:sessionId/pay',
+        // The form's own names for what it sends; the rest as the JSON API names them.
+        fields: { ...confirmationFields, checkoutSessionId: 'id', 'paymentMethod.type': 'PaymentMethod', 'paymentMethod.mobileMoney.msisdn': 'PhoneNumber' },
         summary: "The hosted page's form (application/x-www-form-urlencoded or JSON): pay by mobile money, or cancel with Action=cancel; answers 303 to the page, or to the cancel URL, and marks this browser as the one that paid or canceled (cookie sika_checkout_browser)",
         auth: 'public',
         params: sessionIdParams,
@@ -148,7 +150,7 @@ export function checkoutPagesFamily(knex: Knex, clock: Clock, sessions: Checkout
             } else {
               if (!ctx.body.Operator) throw new ApiError('IKW-VAL-001', 'Choose an operator', 'Operator');
               if (!ctx.body.PhoneNumber) throw new ApiError('IKW-VAL-001', 'Enter the mobile money number', 'PhoneNumber');
-              await sessions.pay(id, { type: 'mobile_money', mobile_money: { operator: ctx.body.Operator, msisdn: ctx.body.PhoneNumber } }, null, ctx.actor, { param: 'PaymentMethod', phoneParam: 'PhoneNumber' });
+              await sessions.pay(id, { type: 'mobile_money', mobile_money: { operator: ctx.body.Operator, msisdn: ctx.body.PhoneNumber } }, null, ctx.actor);
             }
           } catch (err) {
             const view = isRefused(err) && browser ? await find(id) : undefined;

@@ -84,6 +84,7 @@ export function checkoutSessionsFamily(knex: Knex, clock: Clock, sessions: Check
       route<FeeQuoteInput, unknown, { id: string }>({
         method: 'post',
         path: '/api/v1/checkout/sessions/:id/fee_quote',
+        fields: { checkoutSessionId: 'id' },
         summary: "The fee of paying the session by a method (and operator), what the customer pays and what the merchant receives under the session's fee mode",
         auth: read,
         params: idParams,
@@ -94,6 +95,7 @@ export function checkoutSessionsFamily(knex: Knex, clock: Clock, sessions: Check
       route<unknown, unknown, { id: string }>({
         method: 'post',
         path: '/api/v1/checkout/sessions/:id/expire',
+        fields: { checkoutSessionId: 'id' },
         summary: 'Expire an open session now: it takes no payment, its unpaid payment intent is canceled and its page says it expired (a session paid, canceled or expired is 409 IKW-CHK-001; one whose payment is with the operator, 409 IKW-RES-002)',
         auth: write,
         params: idParams,

@@ -121,6 +121,7 @@ export function customerPortalPagesFamily(knex: Knex, clock: Clock, signIn: Cust
       route<{ CancelAtPeriodEnd: 'true' | 'false' }, unknown, PageParams & { id: string }>({
         method: 'post',
         path: '/portal/:environment/:merchantId/subscriptions/:id',
+        fields: { subscriptionId: 'id' },
         summary: "The account page's subscription button: cancel at period end (when the merchant's portal settings allow it), or resume",
         auth: 'public',
         params: subscriptionParams,

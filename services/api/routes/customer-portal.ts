@@ -14,7 +14,7 @@ import { readCustomerPortalSettings } from '../../../projections/customer-portal
 import type { CursorQuery } from '../../../projections/paging.js';
 import { listPaymentIntents } from '../../../projections/payments/index.js';
 import { customerSchema, invoiceSchema, refundSchema, subscriptionSchema } from '../schemas/billing.js';
-import { cursorListSchema, cursorQuery, found, idParams, paymentIntentSchema, paymentMethodSchema, portalCaller, returnUrlSchema } from './shared.js';
+import { confirmationFields, cursorListSchema, cursorQuery, found, idParams, paymentIntentSchema, paymentMethodSchema, portalCaller, returnUrlSchema } from './shared.js';
 
 const signInBody = {
   type: 'object',
@@ -188,7 +188,7 @@ export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerP
         path: '/api/v1/customer-portal/invoices/:id/pay',
         summary: 'Pay an open invoice with a payment method: the payment intent, confirmed',
         auth: portal,
-        fields: { invoiceId: 'id' },
+        fields: { invoiceId: 'id', ...confirmationFields },
         params: idParams,
         body: payBody,
         response: paymentIntentSchema,
@@ -217,6 +217,7 @@ export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerP
       route<{ cancelAtPeriodEnd: boolean }, unknown, { id: string }>({
         method: 'patch',
         path: '/api/v1/customer-portal/subscriptions/:id',
+        fields: { subscriptionId: 'id' },
         summary: "Cancel a subscription at the end of its period (cancelAtPeriodEnd: true; refused, 403 IKW-CPT-003, when the merchant's portal settings do not allow it), or resume it before then (false)",
         auth: portal,
         params: idParams,

@@ -12,7 +12,7 @@ import { findCampaignBySlug, findContributionById, publicCampaignView } from '..
 import { campaignPage, fundingMessagePage, type CampaignPageInput } from '../pages/funding.js';
 import { languageOf, type Language } from '../pages/layout.js';
 import type { PageMerchantOf } from '../pages/merchant.js';
-import { campaignSlugParams, wantsHtml } from './shared.js';
+import { campaignSlugParams, confirmationFields, wantsHtml } from './shared.js';
 
 interface ContributeForm {
   Amount?: string;
@@ -95,6 +95,7 @@ export function fundingPagesFamily(knex: Knex, funding: FundingCampaigns, pageMe
       route<ContributeForm, unknown, { slug: string }>({
         method: 'post',
         path: '/funding/:slug/contribute',
+        fields: confirmationFields,
         summary: "The campaign page's form (application/x-www-form-urlencoded or JSON): contribute by mobile money; answers 303 to the page, which shows the outcome",
         auth: 'public',
         params: campaignSlugParams,

@@ -23,7 +23,9 @@ import {
   publicCampaignView,
 } from '../../../projections/funding-campaigns.js';
 import {
+  type CamelPaymentMethod,
   campaignSlugParams,
+  confirmationFields,
   currencySchema,
   cursorListSchema,
   cursorQuery,
@@ -34,7 +36,6 @@ import {
   retrieveRoute,
   returnUrlSchema,
   toPaymentMethod,
-  type CamelPaymentMethod,
 } from './shared.js';
 
 const read: RouteAuth = { scope: 'funding.read', environmentHeader: 'optional' };
@@ -320,6 +321,7 @@ export function fundingFamily(knex: Knex, funding: FundingCampaigns): Family {
       route<CampaignChanges, unknown, { id: string }>({
         method: 'patch',
         path: '/api/v1/funding/campaigns/:id',
+        fields: { campaignId: 'id' },
         summary: 'Update a draft or active campaign: title, description, metadata, payout method; target and deadline while it is a draft',
         auth: write,
         params: idParams,
@@ -330,6 +332,7 @@ export function fundingFamily(knex: Knex, funding: FundingCampaigns): Family {
       route<unknown, unknown, { id: string }>({
         method: 'post',
         path: '/api/v1/funding/campaigns/:id/publish',
+        fields: { campaignId: 'id' },
         summary: 'Publish a draft: its page takes contributions and its deadline timer is set (publishing an active campaign changes nothing)',
         auth: write,
         params: idParams,
@@ -339,6 +342,7 @@ export function fundingFamily(knex: Knex, funding: FundingCampaigns): Family {
       route<unknown, unknown, { id: string }>({
         method: 'post',
         path: '/api/v1/funding/campaigns/:id/close',
+        fields: { campaignId: 'id' },
         summary: "Close an active campaign: no more contributions; its funds are released to the organizer's balance (fees taken) and paid out to its payout method if it has one",
         auth: write,
         params: idParams,
@@ -348,6 +352,8 @@ export function fundingFamily(knex: Knex, funding: FundingCampaigns): Family {
       route<unknown, unknown, { id: string }>({
         method: 'post',
         path: '/api/v1/funding/campaigns/:id/cancel',
+        // A contribution whose refund cannot be made stops the cancel; its refusal answers as `id`, as it always has.
+        fields: { campaignId: 'id', contributionId: 'id' },
         summary: 'Cancel a draft or active campaign: every succeeded contribution is refunded in full, pending ones are canceled',
         auth: write,
         params: idParams,
@@ -409,6 +415,7 @@ export function fundingFamily(knex: Knex, funding: FundingCampaigns): Family {
       route<{ title: string; body: string }, unknown, { id: string }>({
         method: 'post',
         path: '/api/v1/funding/campaigns/:id/updates',
+        fields: { campaignId: 'id' },
         summary: "Post an update to a campaign (shown on its page); answers the campaign with the new `update`",
         auth: write,
         params: idParams,
@@ -444,6 +451,7 @@ export function fundingFamily(knex: Knex, funding: FundingCampaigns): Family {
       route<{ title?: string; body?: string }, unknown, { id: string; updateId: string }>({
         method: 'patch',
         path: '/api/v1/funding/campaigns/:id/updates/:updateId',
+        fields: { campaignId: 'id' },
         summary: 'Edit a campaign update (title or body)',
         auth: write,
         params: updateParams,
@@ -454,6 +462,7 @@ export function fundingFamily(knex: Knex, funding: FundingCampaigns): Family {
       route<unknown, unknown, { id: string; updateId: string }>({
         method: 'delete',
         path: '/api/v1/funding/campaigns/:id/updates/:updateId',
+        fields: { campaignId: 'id' },
         summary: 'Delete a campaign update (it leaves the page)',
         auth: write,
         params: updateParams,
@@ -463,6 +472,7 @@ export function fundingFamily(knex: Knex, funding: FundingCampaigns): Family {
       route<PayoutInput, unknown, { id: string }>({
         method: 'post',
         path: '/api/v1/funding/campaigns/:id/payouts',
+        fields: { campaignId: 'id' },
         summary: "Pay out a closed campaign's released funds to a payout method (the campaign's by default); without `amountMinor`, all that remains, its fee included",
         auth: write,
         params: idParams,
@@ -495,6 +505,7 @@ export function fundingFamily(knex: Knex, funding: FundingCampaigns): Family {
       route<ContributionBody>({
         method: 'post',
         path: '/api/v1/funding/contributions',
+        fields: confirmationFields,
         summary: 'Contribute to an active campaign: a payment intent is made for it, and confirmed at once when `paymentMethod` is given; `idempotencyKey` names the contribution',
         auth: write,
         body: contributionBody,
@@ -521,6 +532,7 @@ export function fundingFamily(knex: Knex, funding: FundingCampaigns): Family {
       route<{ paymentMethod: CamelPaymentMethod; returnUrl?: string }, unknown, { id: string }>({
         method: 'post',
         path: '/api/v1/funding/contributions/:id/confirm',
+        fields: { ...confirmationFields, contributionId: 'id' },
         summary: 'Pay a pending contribution through its payment intent (mobile money or card)',
         auth: write,
         params: idParams,
@@ -532,6 +544,7 @@ export function fundingFamily(knex: Knex, funding: FundingCampaigns): Family {
       route<unknown, unknown, { id: string }>({
         method: 'post',
         path: '/api/v1/funding/contributions/:id/refund',
+        fields: { contributionId: 'id' },
         summary: "Refund a succeeded contribution in full: from the campaign's account, or from the organizer's balance once the funds were released",
         auth: write,
         params: idParams,
@@ -541,6 +554,7 @@ export function fundingFamily(knex: Knex, funding: FundingCampaigns): Family {
       route<unknown, unknown, { id: string }>({
         method: 'post',
         path: '/api/v1/funding/contributions/:id/cancel',
+        fields: { contributionId: 'id' },
         summary: 'Cancel a pending contribution and its payment intent (refused once the operator has the payment)',
         auth: write,
         params: idParams,
@@ -563,6 +577,7 @@ export function fundingFamily(knex: Knex, funding: FundingCampaigns): Family {
       route<Omit<ContributionBody, 'campaignId' | 'currency' | 'idempotencyKey' | 'metadata'>, unknown, { slug: string }>({
         method: 'post',
         path: '/api/v1/funding/public/campaigns/:slug/contributions',
+        fields: confirmationFields,
         summary: "Contribute from the campaign's public page (no credential): amount, contributor, and the payment method, confirmed at once",
         auth: 'public',
         params: campaignSlugParams,

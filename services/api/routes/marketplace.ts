@@ -288,6 +288,7 @@ export function marketplaceFamily(knex: Knex, marketplace: Marketplace): Family 
       route<UpdateCommissionRuleInput, unknown, { id: string }>({
         method: 'patch',
         path: `${BASE}/commission-rules/:id`,
+        fields: { commissionRuleId: 'id' },
         summary: 'Change a rule’s percentage or fixed fee, or switch it on or off; orders already created keep the commission they were given',
         auth: write,
         params: idParams,
@@ -325,6 +326,7 @@ export function marketplaceFamily(knex: Knex, marketplace: Marketplace): Family 
       route<Partial<SellerSettlement>, unknown, { id: string }>({
         method: 'post',
         path: `${BASE}/sellers/:id/settlement`,
+        fields: { marketplaceSellerId: 'id' },
         summary: 'Change a seller’s settlement mode or delay; it applies at once to their shares still pending',
         auth: write,
         params: idParams,
@@ -465,8 +467,8 @@ export function marketplaceFamily(knex: Knex, marketplace: Marketplace): Family 
         auth: { ...write, idempotencyKeyInLive: 'required' },
         params: idParams,
         body: payoutBody,
-        // The payouts name their own fields; a challenge's refusals name the merchant routes' challenge_id.
-        fields: { amount: 'amountMinor', challenge_id: 'challengeId' },
+        // The payouts name their own fields (this body's challengeId is theirs too).
+        fields: { amount: 'amountMinor', marketplaceSellerId: 'id' },
         status: 201,
         response: payoutSchema,
         handler: async (ctx) => {

@@ -124,7 +124,7 @@ export function merchantApiKeysFamily(knex: Knex, clock: Clock, keys: ApiKeyMana
           additionalProperties: false,
           properties: { grace_period_minutes: { type: 'integer', minimum: 0, maximum: MAX_ROLL_GRACE_MS / 60_000, default: 0 }, challenge_id: challengeId },
         },
-        fields: { challengeId: 'challenge_id' },
+        fields: { challengeId: 'challenge_id', keyId: 'id' },
         response: schema,
         handler: async (ctx) => {
           const by = manager(ctx, ctx.body.challenge_id);
@@ -139,7 +139,7 @@ export function merchantApiKeysFamily(knex: Knex, clock: Clock, keys: ApiKeyMana
         auth: signedIn,
         params: idParams,
         body: { type: 'object', additionalProperties: false, properties: { challenge_id: challengeId } },
-        fields: { challengeId: 'challenge_id' },
+        fields: { challengeId: 'challenge_id', keyId: 'id' },
         response: schema,
         handler: async (ctx) => {
           await keys.revoke(ctx.owner, manager(ctx, ctx.body.challenge_id), ctx.params.id, ctx.actor);

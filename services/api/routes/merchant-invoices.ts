@@ -100,6 +100,7 @@ export function merchantInvoicesFamily(knex: Knex, invoices: Invoices, documents
       route<CreateBody>({
         method: 'post',
         path: '/api/v1/merchant/invoices',
+        fields: { customerId: 'customer', amountDue: 'amount_due', subscriptionId: 'subscription' },
         summary: 'Create a draft invoice from prices (items) or a plain amount (amount_due + currency); PATCH its status to open to send it',
         auth: billingWrite,
         body: createBody,
@@ -119,7 +120,6 @@ export function merchantInvoicesFamily(knex: Knex, invoices: Invoices, documents
               ...(b.days_until_due !== undefined ? { daysUntilDue: b.days_until_due } : {}),
               ...(b.subscription !== undefined ? { subscriptionId: b.subscription } : {}),
               finalize: false,
-              params: { currency: 'currency', items: 'items', amountDue: 'amount_due', subscription: 'subscription', dueAt: 'due_date' },
             },
             ctx.actor,
           );
@@ -144,6 +144,7 @@ export function merchantInvoicesFamily(knex: Knex, invoices: Invoices, documents
       route<{ status: InvoiceStatus }, unknown, { id: string }>({
         method: 'patch',
         path: '/api/v1/merchant/invoices/:id/status',
+        fields: { invoiceId: 'id' },
         summary: 'Move an invoice: draft → open → paid | void | uncollectible, uncollectible → paid | void (anything else: IKW-BIL-001)',
         auth: billingWrite,
         params: idParams,

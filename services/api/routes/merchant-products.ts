@@ -72,6 +72,13 @@ const productSchema = resourceSchema('product', ['name', 'description', 'active'
   livemode: { type: 'boolean' },
 });
 
+/** The request names of a price's refusals: the list's own name, and the snake_case field within each price. */
+const priceFields = {
+  'prices.*.recurring.intervalCount': 'prices.*.recurring.interval_count',
+  addPrices: 'add_prices',
+  'addPrices.*.recurring.intervalCount': 'add_prices.*.recurring.interval_count',
+};
+
 const STATUSES: readonly ProductStatus[] = ['active', 'inactive', 'archived'];
 
 /**
@@ -91,6 +98,7 @@ export function merchantProductsFamily(knex: Knex, products: Products, isStaleAt
       route<CreateProductInput>({
         method: 'post',
         path: '/api/v1/merchant/products',
+        fields: priceFields,
         summary: 'Create a product with its prices (one-time, or recurring every interval_count intervals)',
         auth: billingWrite,
         body: createBody,
@@ -100,6 +108,7 @@ export function merchantProductsFamily(knex: Knex, products: Products, isStaleAt
       route<UpdateProductInput, unknown, { id: string }>({
         method: 'patch',
         path: '/api/v1/merchant/products/:id',
+        fields: { productId: 'id', ...priceFields },
         summary: 'Update name, description or metadata (merged; "" removes a key), or add prices (existing prices never change)',
         auth: billingWrite,
         params: idParams,
@@ -110,6 +119,7 @@ export function merchantProductsFamily(knex: Knex, products: Products, isStaleAt
       route<{ active: boolean }, unknown, { id: string }>({
         method: 'patch',
         path: '/api/v1/merchant/products/:id/active',
+        fields: { productId: 'id' },
         summary: 'Activate or deactivate a product; new subscriptions and invoices need an active product',
         auth: billingWrite,
         params: idParams,
@@ -120,6 +130,7 @@ export function merchantProductsFamily(knex: Knex, products: Products, isStaleAt
       route<unknown, unknown, { id: string }>({
         method: 'delete',
         path: '/api/v1/merchant/products/:id',
+        fields: { productId: 'id' },
         summary: 'Delete (archive) a product; refused with IKW-BIL-002 while a subscription uses it',
         auth: billingWrite,
         params: idParams,

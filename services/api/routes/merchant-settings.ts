@@ -172,6 +172,7 @@ export function merchantSettingsFamily(knex: Knex, store: EventStore, clock: Clo
           safetyDelay: 'safety_delay_minutes',
           inlineDestinations: 'inline_destinations_for_api_keys',
           challenge: 'challenge_id',
+          challengeId: 'challenge_id',
           defaultCurrency: 'default_currency',
           defaultPayoutMethod: 'default_payout_method_id',
         },
@@ -233,6 +234,7 @@ export function merchantSettingsFamily(knex: Knex, store: EventStore, clock: Clo
       route<unknown, unknown, { id: string }>({
         method: 'delete',
         path: '/api/v1/merchant/settings/payouts/destinations/:id',
+        fields: { payoutMethodId: 'id' },
         summary: 'Delete (deactivate) a saved payout destination',
         auth: write,
         params: { type: 'object', properties: { id: { type: 'string', format: 'uuid' } }, required: ['id'] },

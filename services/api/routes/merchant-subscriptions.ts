@@ -56,6 +56,7 @@ export function merchantSubscriptionsFamily(knex: Knex, subscriptions: Subscript
       route<CreateBody>({
         method: 'post',
         path: '/api/v1/merchant/subscriptions',
+        fields: { customerId: 'customer' },
         summary: 'Subscribe a customer to recurring prices; the first period is invoiced at once unless it is a trial',
         auth: billingWrite,
         body: createBody,
@@ -80,6 +81,7 @@ export function merchantSubscriptionsFamily(knex: Knex, subscriptions: Subscript
       route<{ at_period_end?: boolean }, unknown, { id: string }>({
         method: 'post',
         path: '/api/v1/merchant/subscriptions/:id/cancel',
+        fields: { subscriptionId: 'id' },
         summary: 'Cancel a subscription now (usage not yet invoiced is billed on a last invoice), or at the end of the period',
         auth: billingWrite,
         params: idParams,

@@ -150,6 +150,7 @@ export function merchantTeamFamily(knex: Knex, clock: Clock, organizations: Orga
       route<unknown, unknown, { id: string }>({
         method: 'delete',
         path: '/api/v1/merchant/team/invitations/:id',
+        fields: { invitationId: 'id' },
         summary: 'Revoke a pending invitation (owner or admin): its link stops working',
         auth: signedIn,
         params: idParams,

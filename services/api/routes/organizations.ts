@@ -102,6 +102,7 @@ export function organizationsFamily(knex: Knex, accounts: Accounts, organization
       route<{ organizationId: string; persist?: boolean | null }>({
         method: 'post',
         path: '/api/v1/organizations/switch',
+        fields: { sessionId: 'id' },
         summary: 'Move this session to another of the caller’s organizations (its first merchant); `persist` makes it where sign-ins start',
         auth: signedIn,
         body: { type: 'object', required: ['organizationId'], additionalProperties: false, properties: { organizationId: uuid, persist: { type: ['boolean', 'null'] } } },

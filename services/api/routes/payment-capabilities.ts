@@ -72,6 +72,7 @@ export function paymentCapabilitiesFamily(knex: Knex, capabilities: PaymentCapab
       route<{ is_enabled: boolean }, unknown, { id: string }>({
         method: 'post',
         path: `${BASE}/:id`,
+        fields: { capabilityId: 'id' },
         summary: 'Enable or disable a payment capability',
         auth: write,
         params: idParams,
@@ -82,6 +83,7 @@ export function paymentCapabilitiesFamily(knex: Knex, capabilities: PaymentCapab
       route<{ reason: string }, unknown, { id: string }>({
         method: 'post',
         path: `${BASE}/:id/suspend`,
+        fields: { capabilityId: 'id' },
         summary: 'Suspend a payment capability, with a reason: the method is refused until it is resumed',
         auth: write,
         params: idParams,
@@ -92,6 +94,7 @@ export function paymentCapabilitiesFamily(knex: Knex, capabilities: PaymentCapab
       route<unknown, unknown, { id: string }>({
         method: 'post',
         path: `${BASE}/:id/resume`,
+        fields: { capabilityId: 'id' },
         summary: 'Resume a suspended payment capability',
         auth: write,
         params: idParams,
@@ -101,6 +104,7 @@ export function paymentCapabilitiesFamily(knex: Knex, capabilities: PaymentCapab
       route<unknown, unknown, { id: string }>({
         method: 'delete',
         path: `${BASE}/:id`,
+        fields: { capabilityId: 'id' },
         summary: "Delete a payment capability: the method follows the catalog's default again",
         auth: write,
         params: idParams,

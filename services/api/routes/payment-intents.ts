@@ -9,18 +9,19 @@ import { listObjectEvents } from '../../../projections/object-events.js';
 import { findPaymentIntent, listPaymentIntents, paymentIntentHistory } from '../../../projections/payment-intents.js';
 import {
   amountFields,
+  confirmationFields,
   countrySchema,
   createdQuery,
+  type CreatedQuery,
   createdRange,
   cursorListSchema,
   cursorQuery,
-  historyEventSchema,
   found,
+  historyEventSchema,
   idParams,
   paymentIntentSchema,
   paymentMethodSchema,
   retrieveRoute,
-  type CreatedQuery,
 } from './shared.js';
 
 const STATUSES: readonly PaymentIntentStatus[] = ['requires_payment_method', 'requires_action', 'processing', 'succeeded', 'failed', 'canceled'];
@@ -45,6 +46,32 @@ const createBody = {
     customer_phone: { type: 'string', minLength: 4, maxLength: 32 },
   },
 };
+
+/** The create body as the API spells it. */
+interface CreateBody {
+  amount: number;
+  currency: string;
+  transaction_country: string;
+  payer_country?: string;
+  rail_country?: string;
+  description?: string;
+  metadata?: Record<string, unknown>;
+  customer?: string;
+  customer_email?: string;
+  customer_phone?: string;
+}
+
+/** The create command of a create body. */
+function createInput({ transaction_country, payer_country, rail_country, customer_email, customer_phone, ...rest }: CreateBody): CreateInput {
+  return {
+    ...rest,
+    transactionCountry: transaction_country,
+    ...(payer_country !== undefined ? { payerCountry: payer_country } : {}),
+    ...(rail_country !== undefined ? { railCountry: rail_country } : {}),
+    ...(customer_email !== undefined ? { customerEmail: customer_email } : {}),
+    ...(customer_phone !== undefined ? { customerPhone: customer_phone } : {}),
+  };
+}
 
 const updateBody = {
   type: 'object',
@@ -75,7 +102,7 @@ export function paymentIntentsFamily(knex: Knex, paymentIntents: PaymentIntents)
   return {
     name: 'payment-intents',
     routes: [
-      route<CreateInput>({
+      route<CreateBody>({
         method: 'post',
         path: '/api/v1/payment-intents',
         summary: 'Create a payment intent',
@@ -83,7 +110,7 @@ export function paymentIntentsFamily(knex: Knex, paymentIntents: PaymentIntents)
         fields: { transactionCountry: 'transaction_country', payerCountry: 'payer_country', railCountry: 'rail_country', customerPhone: 'customer_phone' },
         body: createBody,
         response: paymentIntentSchema,
-        handler: (ctx) => paymentIntents.create(ctx.owner, ctx.body, ctx.actor, ctx.requestRef),
+        handler: (ctx) => paymentIntents.create(ctx.owner, createInput(ctx.body), ctx.actor, ctx.requestRef),
       }),
       route<unknown, ListQuery>({
         method: 'get',
@@ -115,6 +142,7 @@ export function paymentIntentsFamily(knex: Knex, paymentIntents: PaymentIntents)
       route<{ description?: string | null; metadata?: Record<string, unknown> }, unknown, { id: string }>({
         method: 'patch',
         path: '/api/v1/payment-intents/:id',
+        fields: { paymentIntentId: 'id' },
         summary: 'Update the description or metadata of a payment intent (metadata keys are added or replaced)',
         auth: write,
         params: idParams,
@@ -125,6 +153,7 @@ export function paymentIntentsFamily(knex: Knex, paymentIntents: PaymentIntents)
       route<ConfirmInput, unknown, { id: string }>({
         method: 'post',
         path: '/api/v1/payment-intents/:id/confirm',
+        fields: confirmationFields,
         summary: 'Confirm a payment intent with a payment method',
         auth: write,
         params: idParams,
@@ -135,6 +164,7 @@ export function paymentIntentsFamily(knex: Knex, paymentIntents: PaymentIntents)
       route<{ cancellation_reason?: CancellationReason }, unknown, { id: string }>({
         method: 'post',
         path: '/api/v1/payment-intents/:id/cancel',
+        fields: { paymentIntentId: 'id' },
         summary: 'Cancel a payment intent (from requires_payment_method or requires_action)',
         auth: write,
         params: idParams,

@@ -77,6 +77,7 @@ export function paymentLinksFamily(knex: Knex, links: PaymentLinks): Family {
       route<unknown, unknown, { id: string }>({
         method: 'post',
         path: '/api/v1/payment_links/:id/deactivate',
+        fields: { paymentLinkId: 'id' },
         summary: 'Deactivate a payment link: its page no longer takes payments (a second call changes nothing)',
         auth: write,
         params: idParams,

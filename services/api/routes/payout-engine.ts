@@ -167,6 +167,7 @@ export function payoutEngineFamily(knex: Knex, recipients: PayoutRecipients, bat
       route<CreateRecipientInput>({
         method: 'post',
         path: `${BASE}/recipients`,
+        fields: { destinationType: 'destination_type' },
         summary: 'Save a recipient: a beneficiary with a mobile money or bank destination, checked against the catalog',
         auth: payoutsWrite,
         body: recipientBody,
@@ -194,6 +195,7 @@ export function payoutEngineFamily(knex: Knex, recipients: PayoutRecipients, bat
       route<UpdateRecipientInput, unknown, { recipientId: string }>({
         method: 'patch',
         path: `${BASE}/recipients/:recipientId`,
+        fields: { recipientId: 'id', destinationType: 'destination_type' },
         summary: 'Update a recipient: its name, or its destination (checked again as a whole)',
         auth: payoutsWrite,
         params: recipientParams,
@@ -204,6 +206,7 @@ export function payoutEngineFamily(knex: Knex, recipients: PayoutRecipients, bat
       route<unknown, unknown, { recipientId: string }>({
         method: 'post',
         path: `${BASE}/recipients/:recipientId/archive`,
+        fields: { recipientId: 'id' },
         summary: 'Archive a recipient: kept for the batches that name it, refused in new ones',
         auth: payoutsWrite,
         params: recipientParams,
@@ -217,7 +220,7 @@ export function payoutEngineFamily(knex: Knex, recipients: PayoutRecipients, bat
         auth: payoutsWrite,
         body: batchBody,
         csvBody: batchBodyFromCsv,
-        fields: { idempotencyKey: 'idempotency_key', csv: 'body' },
+        fields: { idempotencyKey: 'idempotency_key', csv: 'body', recipientId: 'recipient_id', destinationType: 'destination_type' },
         response: batchSchema,
         handler: (ctx) => batches.create(ctx.owner, ctx.body, ctx.header('content-type')?.toLowerCase().startsWith('text/csv') ? 'csv' : 'json', ctx.actor, ctx.requestRef),
       }),

@@ -45,6 +45,12 @@ export function cookieOf(ctx: Pick<HandlerContext<unknown, unknown, unknown>, 'h
 /** Path parameters naming one object, e.g. `:id` or `:invoiceId`. */
 export const idParamsOf = (name: string) => ({ type: 'object', properties: { [name]: { type: 'string', minLength: 1, maxLength: 255 } }, required: [name] });
 export const idParams = idParamsOf('id');
+/**
+ * The request names of a payment intent confirmation's refusals (Route.fields), for every route that
+ * confirms one: its payment method as `payment_method` (snake_case within), and the intent as `id`,
+ * as their answers have always named them.
+ */
+export const confirmationFields = { paymentIntentId: 'id', paymentMethod: 'payment_method', 'paymentMethod.mobileMoney': 'payment_method.mobile_money' };
 /** `:operationId` of the hosted pages of a payment operation. */
 const operationIdParams = { type: 'object', properties: { operationId: { type: 'string', pattern: '^op_[0-9A-Za-z]{24}$' } }, required: ['operationId'] };
 
@@ -251,7 +257,6 @@ export function customerRef(body: CustomerFields): CustomerRef {
     ...(body.customer !== undefined ? { id: body.customer } : {}),
     ...(body.customer_email !== undefined ? { email: body.customer_email } : {}),
     ...(body.customer_name !== undefined ? { name: body.customer_name } : {}),
-    param: 'customer',
   };
 }
 
@@ -268,7 +273,7 @@ export const itemsSchema = {
   },
 };
 
-export const toItems = (items: { price: string; quantity?: number }[]) => items.map((i, n) => ({ price: i.price, quantity: i.quantity ?? 1, param: `items.${n}.price` }));
+export const toItems = (items: { price: string; quantity?: number }[]) => items.map((i) => ({ price: i.price, quantity: i.quantity ?? 1 }));
 
 /**
  * The payment method of a confirmation: mobile money or a card token. Payment intents spell its

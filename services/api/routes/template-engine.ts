@@ -147,6 +147,7 @@ export function templateEngineFamily(knex: Knex, clock: Clock, templates: Templa
       route<TemplateChanges, unknown, { id: string }>({
         method: 'patch',
         path: `${BASE}/templates/:id`,
+        fields: { templateId: 'id' },
         summary: 'Update a template: a change of content adds a version (published at once with publish: true)',
         auth: write,
         params: idParams,
@@ -161,6 +162,7 @@ export function templateEngineFamily(knex: Knex, clock: Clock, templates: Templa
       route<unknown, unknown, { id: string }>({
         method: 'delete',
         path: `${BASE}/templates/:id`,
+        fields: { templateId: 'id' },
         summary: 'Delete a template (the service falls back to its built-in template for its purpose)',
         auth: write,
         params: idParams,
@@ -182,6 +184,7 @@ export function templateEngineFamily(knex: Knex, clock: Clock, templates: Templa
       route<unknown, unknown, { id: string; version: number }>({
         method: 'post',
         path: `${BASE}/templates/:id/versions/:version/publish`,
+        fields: { templateId: 'id' },
         summary: 'Publish a version: renders and the service’s messages use it from now on',
         auth: write,
         params: versionParams,
@@ -194,6 +197,7 @@ export function templateEngineFamily(knex: Knex, clock: Clock, templates: Templa
       route<{ version?: number; locale?: string; data?: Record<string, unknown>; content?: ContentChanges }, unknown, { id: string }>({
         method: 'post',
         path: `${BASE}/templates/:id/preview`,
+        fields: { templateId: 'id' },
         summary: 'Render any version (the latest by default), or unsaved content over it, with the given data or the sample data',
         auth: read,
         params: idParams,
@@ -224,6 +228,7 @@ export function templateEngineFamily(knex: Knex, clock: Clock, templates: Templa
       route<{ locale?: string; data: Record<string, unknown> }, unknown, { id: string }>({
         method: 'post',
         path: `${BASE}/templates/:id/render`,
+        fields: { templateId: 'id' },
         summary: 'Render the published version with data (documents also as a PDF)',
         auth: read,
         params: idParams,

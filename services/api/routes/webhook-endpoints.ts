@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../../packages/core/clock.js';
-import type { EndpointInput, WebhookEndpoints } from '../../../packages/domain/webhook-endpoint/commands.js';
+import type { EndpointChanges, WebhookEndpoints } from '../../../packages/domain/webhook-endpoint/commands.js';
 import type { CursorQuery } from '../../../projections/paging.js';
 import { ApiError } from '../../../packages/core/errors.js';
 import { route, type Family } from '../../../packages/http/routes.js';
@@ -59,6 +59,18 @@ const endpointSchema = resourceSchema(
     livemode: { type: 'boolean' },
   },
 );
+/** An update's body as the API spells it. */
+interface EndpointBody {
+  url?: string;
+  enabled_events?: string[];
+  enabled?: boolean;
+}
+
+/** The changes of an update's body. */
+function changesOf({ enabled_events, ...rest }: EndpointBody): EndpointChanges {
+  return { ...rest, ...(enabled_events !== undefined ? { enabledEvents: enabled_events } : {}) };
+}
+
 /** The answers that show the signing secret, once: creation and rotation. */
 const endpointWithSecretSchema = {
   ...endpointSchema,
@@ -85,7 +97,7 @@ export function webhookEndpointsFamily(knex: Knex, clock: Clock, endpoints: Webh
         body: { type: 'object', required: ['url', 'enabled_events'], additionalProperties: false, properties: { url, enabled_events: enabledEvents } },
         response: endpointWithSecretSchema,
         handler: async (ctx) => {
-          const { state, secret } = await endpoints.create(ctx.owner, ctx.body, ctx.actor, ctx.principal.scopes);
+          const { state, secret } = await endpoints.create(ctx.owner, { url: ctx.body.url, enabledEvents: ctx.body.enabled_events }, ctx.actor, ctx.principal.scopes);
           return { ...webhookEndpointObject(await load(ctx.owner, state.endpoint!.id), clock.now()), secret };
         },
       }),
@@ -107,23 +119,24 @@ export function webhookEndpointsFamily(knex: Knex, clock: Clock, endpoints: Webh
         response: endpointSchema,
         handler: async (ctx) => webhookEndpointObject(await load(ctx.owner, ctx.params.id), clock.now()),
       }),
-      route<EndpointInput, unknown, { id: string }>({
+      route<EndpointBody, unknown, { id: string }>({
         method: 'post',
         path: '/api/v1/webhook-endpoints/:id',
         summary: 'Update the URL, the event types or whether the endpoint is enabled',
         auth: write,
-        fields: { enabledEvents: 'enabled_events' },
+        fields: { enabledEvents: 'enabled_events', endpointId: 'id' },
         params: idParams,
         body: { type: 'object', additionalProperties: false, properties: { url, enabled_events: enabledEvents, enabled: { type: 'boolean' } } },
         response: endpointSchema,
         handler: async (ctx) => {
-          await endpoints.update(ctx.owner, ctx.params.id, ctx.body, ctx.actor, ctx.principal.scopes);
+          await endpoints.update(ctx.owner, ctx.params.id, changesOf(ctx.body), ctx.actor, ctx.principal.scopes);
           return webhookEndpointObject(await load(ctx.owner, ctx.params.id), clock.now());
         },
       }),
       route<unknown, unknown, { id: string }>({
         method: 'post',
         path: '/api/v1/webhook-endpoints/:id/rotate_secret',
+        fields: { endpointId: 'id' },
         summary: 'Rotate the signing secret; the previous one keeps signing for 24 hours',
         auth: write,
         params: idParams,
@@ -137,6 +150,7 @@ export function webhookEndpointsFamily(knex: Knex, clock: Clock, endpoints: Webh
       route<{ type?: string }, unknown, { id: string }>({
         method: 'post',
         path: '/api/v1/webhook-endpoints/:id/send_test_event',
+        fields: { endpointId: 'id' },
         summary:
           "Send the endpoint alone a signed test event (`evt_test_…`, `test: true`) of `type`, one it listens to (default: its first subscribed type, or payment_intent.succeeded for `*`); answers the queued delivery, which is sent, retried and replayed like any other. The events list never shows it",
         auth: write,
@@ -149,6 +163,7 @@ export function webhookEndpointsFamily(knex: Knex, clock: Clock, endpoints: Webh
       route<unknown, unknown, { id: string }>({
         method: 'delete',
         path: '/api/v1/webhook-endpoints/:id',
+        fields: { endpointId: 'id' },
         summary: 'Delete a webhook endpoint: nothing is sent to it again (deliveries still queued are skipped) and it, its deliveries included, is no longer found',
         auth: write,
         params: idParams,
