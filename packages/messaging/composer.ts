@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
 import { isRefused } from '../core/refusal.js';
 import type { Logger } from '../core/logger.js';
-import { builtInTemplate } from '../domain/template/defaults.js';
-import type { TemplateVersion } from '../domain/template/events.js';
-import { renderPdf } from '../domain/template/pdf.js';
-import { renderVersion, type Rendered } from '../domain/template/render.js';
-import { publishedTemplateFor } from '../../projections/templates.js';
+import { builtInTemplate } from '../families/templates/defaults.js';
+import type { TemplateVersion } from '../families/templates/events.js';
+import { renderPdf } from '../families/templates/pdf.js';
+import { renderVersion, type Rendered } from '../families/templates/render.js';
+import { publishedTemplateFor } from '../../projections/templates/templates.js';
 import type { Owner } from '../core/owner.js';
 
 /**

@@ -6,9 +6,9 @@ import { definitionProblems, inDefinitionOrder, nextTick, type Definition } from
 import type { AutomationCreated } from '../../packages/domain/automation/events.js';
 import type { CustomerCommand } from '../../packages/domain/customer/decider.js';
 import { customerAggregate, toCustomerObject } from '../../packages/domain/customer/render.js';
-import { templateDecider, type TemplateCommand } from '../../packages/domain/template/decider.js';
-import type { TemplateCreated, TemplateVersion } from '../../packages/domain/template/events.js';
-import { checkData, checkVersion } from '../../packages/domain/template/render.js';
+import { templateDecider, type TemplateCommand } from '../../packages/families/templates/decider.js';
+import type { TemplateCreated, TemplateVersion } from '../../packages/families/templates/events.js';
+import { checkData, checkVersion } from '../../packages/families/templates/render.js';
 import { spec } from '../support/decider-spec.js';
 
 const at = new Date('2026-01-01T00:00:00Z');

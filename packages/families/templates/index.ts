@@ -1,4 +1,4 @@
-import { Templates } from '../../domain/template/commands.js';
+import { Templates } from './commands.js';
 import { defineFamily } from '../family.js';
 import { templateErrors } from './errors.js';
 

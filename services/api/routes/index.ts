@@ -50,7 +50,7 @@ import { payoutEngineFamily } from './payout-engine.js';
 import { payoutsFamily } from './payouts.js';
 import { sandboxFamily } from './sandbox.js';
 import { supportFamily } from './support.js';
-import { templateEngineFamily } from './template-engine.js';
+import { templateEngineFamily } from './templates.js';
 import { webhookEndpointsFamily } from './webhook-endpoints.js';
 import { webhookReplaysFamily } from './webhook-replays.js';
 

@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
-import { unixSeconds } from '../packages/core/clock.js';
-import type { TemplateEvent, TemplateKind, TemplateVersion } from '../packages/domain/template/events.js';
-import { cursorPage, type CursorList, type CursorQuery } from './paging.js';
-import type { Projection } from './projection.js';
-import { ownedRows } from './queries.js';
-import type { Environment, Owner } from '../packages/core/owner.js';
+import { unixSeconds } from '../../packages/core/clock.js';
+import type { TemplateEvent, TemplateKind, TemplateVersion } from '../../packages/families/templates/events.js';
+import { cursorPage, type CursorList, type CursorQuery } from '../paging.js';
+import type { Projection } from '../projection.js';
+import { ownedRows } from '../queries.js';
+import type { Environment, Owner } from '../../packages/core/owner.js';
 
 /** read.templates and read.template_versions: the template engine's templates and every version of their content. */
 export const templatesProjection: Projection = {

@@ -1,14 +1,14 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../../packages/core/clock.js';
 import { ApiError } from '../../../packages/core/errors.js';
-import { changedContent, type ContentChanges, type NewTemplate, type TemplateChanges, type Templates } from '../../../packages/domain/template/commands.js';
-import { BUILT_IN_TEMPLATES } from '../../../packages/domain/template/defaults.js';
-import { TEMPLATE_KINDS, type TemplateKind, type TemplateVersion } from '../../../packages/domain/template/events.js';
-import { renderPdf } from '../../../packages/domain/template/pdf.js';
-import { isDocument, renderVersion } from '../../../packages/domain/template/render.js';
+import { changedContent, type ContentChanges, type NewTemplate, type TemplateChanges, type Templates } from '../../../packages/families/templates/commands.js';
+import { BUILT_IN_TEMPLATES } from '../../../packages/families/templates/defaults.js';
+import { TEMPLATE_KINDS, type TemplateKind, type TemplateVersion } from '../../../packages/families/templates/events.js';
+import { renderPdf } from '../../../packages/families/templates/pdf.js';
+import { isDocument, renderVersion } from '../../../packages/families/templates/render.js';
 import { route, type Family, type RouteAuth } from '../../../packages/http/routes.js';
 import type { CursorQuery } from '../../../projections/paging.js';
-import { findTemplate, findTemplateObject, findTemplateVersion, listTemplates, listTemplateVersions, type TemplateRow } from '../../../projections/templates.js';
+import { findTemplate, findTemplateObject, findTemplateVersion, listTemplates, listTemplateVersions, type TemplateRow } from '../../../projections/templates/templates.js';
 import { cursorListSchema, cursorQuery, found, idParams, resourceSchema } from './shared.js';
 import type { Owner } from '../../../packages/core/owner.js';
 
