@@ -22,7 +22,7 @@ export { refundReconcile } from './refund-reconcile.js';
 export { subscriptionInvoiceDue } from './subscription-invoice-due.js';
 export { subscriptionInvoiceIssue } from './subscription-invoice-issue.js';
 export { subscriptionRenewal } from './subscription-renewal.js';
-export { supportTicketForward, supportTicketsConsumer } from './support-ticket-forward.js';
+export { supportTicketForward, supportTicketsConsumer } from '../families/support/processes/support-ticket-forward.js';
 export { walletApplication } from './wallet-application.js';
 export { webhookDelivery } from './webhook-delivery.js';
 export type { Process, ProcessServices } from './process.js';

@@ -1,5 +1,5 @@
-import { SupportTickets } from '../../domain/support-ticket/commands.js';
-import { supportTicketForward, supportTicketsConsumer } from '../../processes/support-ticket-forward.js';
+import { SupportTickets } from './commands.js';
+import { supportTicketForward, supportTicketsConsumer } from './processes/support-ticket-forward.js';
 import { defineFamily } from '../family.js';
 
 /** Support requests: recorded, then e-mailed to SUPPORT_EMAIL (docs/support.md). */

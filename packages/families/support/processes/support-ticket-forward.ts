@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import type { ConsumerSpec } from '../bus/consumer.js';
-import type { Clock } from '../core/clock.js';
-import type { TicketRef } from '../domain/support-ticket/commands.js';
-import type { SupportTicketEvent } from '../domain/support-ticket/events.js';
-import type { RecordedEvent } from '../eventstore/port.js';
-import { enqueue } from '../scheduler/scheduler.js';
-import { defineProcess, lanes } from './process.js';
+import type { ConsumerSpec } from '../../../bus/consumer.js';
+import type { Clock } from '../../../core/clock.js';
+import type { TicketRef } from '../commands.js';
+import type { SupportTicketEvent } from '../events.js';
+import type { RecordedEvent } from '../../../eventstore/port.js';
+import { enqueue } from '../../../scheduler/scheduler.js';
+import { defineProcess, lanes } from '../../../processes/process.js';
 
 /** Forwards a submitted support ticket to the support address by e-mail. */
 export const supportTicketForward = defineProcess<TicketRef>({
