@@ -1,7 +1,7 @@
 import type { Scheduler } from '../scheduler/scheduler.js';
 import type { Process, ProcessServices } from './process.js';
 
-export { assetPurge, assetPurgeConsumer } from './asset-purge.js';
+export { assetPurge, assetPurgeConsumer } from '../families/assets/processes/asset-purge.js';
 export { automationSchedule } from './automation-schedule.js';
 export { automationStep } from './automation-step.js';
 export { escrowAutoRelease } from './escrow-auto-release.js';

@@ -8,7 +8,7 @@ import type { Payouts } from '../domain/payout/commands.js';
 import type { RailRefunds } from '../domain/rail-refund/commands.js';
 import type { PayoutBatches } from '../domain/payout-batch/commands.js';
 import type { SupportTickets } from '../families/support/commands.js';
-import type { Assets } from '../domain/asset/commands.js';
+import type { Assets } from '../families/assets/commands.js';
 import type { EventStore } from '../eventstore/port.js';
 import type { BatchJobHandler, JobHandler, JobKind } from '../scheduler/scheduler.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';

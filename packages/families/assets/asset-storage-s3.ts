@@ -5,7 +5,7 @@ import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { AssetStorage } from '../domain/asset/storage.js';
+import type { AssetStorage } from './storage.js';
 
 export interface S3StorageOptions {
   /** Any S3-compatible server (MinIO, R2, …); null: AWS itself. */

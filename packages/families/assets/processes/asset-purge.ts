@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import type { ConsumerSpec } from '../bus/consumer.js';
-import type { Clock } from '../core/clock.js';
-import type { AssetBytes } from '../domain/asset/commands.js';
-import type { AssetEvent } from '../domain/asset/events.js';
-import type { RecordedEvent } from '../eventstore/port.js';
-import { enqueue } from '../scheduler/scheduler.js';
-import { defineProcess, lanes } from './process.js';
+import type { ConsumerSpec } from '../../../bus/consumer.js';
+import type { Clock } from '../../../core/clock.js';
+import type { AssetBytes } from '../commands.js';
+import type { AssetEvent } from '../events.js';
+import type { RecordedEvent } from '../../../eventstore/port.js';
+import { enqueue } from '../../../scheduler/scheduler.js';
+import { defineProcess, lanes } from '../../../processes/process.js';
 
 /** Removes a deleted asset's bytes from the store (again after a crash: removing absent keys is no error). */
 export const assetPurge = defineProcess<AssetBytes>({

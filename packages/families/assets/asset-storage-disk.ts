@@ -4,7 +4,7 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { AssetStorage } from '../domain/asset/storage.js';
+import type { AssetStorage } from './storage.js';
 
 /**
  * Assets on the local disk (the default: DATA_DIR/assets). Bytes are written to a part file and

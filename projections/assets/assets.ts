@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
-import { orderKeys } from '../packages/core/json.js';
-import type { AssetEvent, AssetObject, AssetPurpose, AssetStatus } from '../packages/domain/asset/events.js';
-import type { CursorList, CursorQuery } from './paging.js';
-import { rowChangeProjection } from './batch.js';
-import type { Projection } from './projection.js';
-import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';
-import { snapshotChange, snapshotTableSql } from './snapshot.js';
-import type { Owner } from '../packages/core/owner.js';
+import { orderKeys } from '../../packages/core/json.js';
+import type { AssetEvent, AssetObject, AssetPurpose, AssetStatus } from '../../packages/families/assets/events.js';
+import type { CursorList, CursorQuery } from '../paging.js';
+import { rowChangeProjection } from '../batch.js';
+import type { Projection } from '../projection.js';
+import { cursorPageOfObjects, findOwnedObject, ownedRows } from '../queries.js';
+import { snapshotChange, snapshotTableSql } from '../snapshot.js';
+import type { Owner } from '../../packages/core/owner.js';
 
 /** read.assets: merchants' files as their latest event left them; a deleted asset leaves no row. */
 export const assetsProjection: Projection = {
