@@ -7,7 +7,7 @@
  */
 import t from 'tap';
 import { payoutSettingsDecider, type PayoutSettingsCommand } from '../../packages/domain/payout/settings-decider.js';
-import { portalSettingsDecider, type PortalSettingsCommand } from '../../packages/domain/customer-portal/settings.js';
+import { portalSettingsDecider, type PortalSettingsCommand } from '../../packages/families/customer-portal/settings.js';
 import { DEFAULT_CUSTOMER_PORTAL_SETTINGS, defaultPayoutSettings, type MerchantSettingsEvent, type PayoutSettings } from '../../packages/domain/merchant-settings/events.js';
 
 type PayoutSettingsUpdate = PayoutSettingsCommand;

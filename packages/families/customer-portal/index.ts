@@ -1,6 +1,6 @@
 import { KeyedHasher } from '../../core/hashing.js';
-import { CustomerPortal } from '../../domain/customer-portal/commands.js';
-import { PortalSettingsService } from '../../domain/customer-portal/settings.js';
+import { CustomerPortal } from './commands.js';
+import { PortalSettingsService } from './settings.js';
 // Part 2 debt: reads billing's customers table directly until billing's read API offers the lookup.
 import { findCustomerIdByEmail } from '../../../projections/customers.js';
 import { defineFamily } from '../family.js';

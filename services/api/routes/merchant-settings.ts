@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Clock } from '../../../packages/core/clock.js';
 import { unixSeconds } from '../../../packages/core/clock.js';
 import type { PayoutSettingsService } from '../../../packages/domain/payout/settings.js';
-import type { PortalSettingsService } from '../../../packages/domain/customer-portal/settings.js';
+import type { PortalSettingsService } from '../../../packages/families/customer-portal/settings.js';
 import type { CustomerPortalSettings, PayoutSettings } from '../../../packages/domain/merchant-settings/events.js';
 import { createPayoutMethod, deactivatePayoutMethod } from '../../../packages/domain/payout-method/commands.js';
 import type { PayoutMethodState } from '../../../packages/domain/payout-method/decider.js';
@@ -12,7 +12,7 @@ import type { HandlerContext } from '../../../packages/http/context.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { listPayoutMethods, type PayoutMethodRow } from '../../../projections/payout-methods.js';
 import { readPayoutSettings } from '../../../projections/payout-settings.js';
-import { readCustomerPortalSettings } from '../../../projections/customer-portal-settings.js';
+import { readCustomerPortalSettings } from '../../../projections/customer-portal/customer-portal-settings.js';
 import { billingRead, billingWrite, requesterOf, returnUrlSchema } from './shared.js';
 import { auditMetadata } from '../../../packages/eventstore/metadata.js';
 

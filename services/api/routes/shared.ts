@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { MAX_AMOUNT } from '../../../packages/catalog/index.js';
 import { sha256Hex } from '../../../packages/core/hashing.js';
-import { findPortalSession, type PortalSession } from '../../../projections/customer-portal-sessions.js';
+import { findPortalSession, type PortalSession } from '../../../projections/customer-portal/customer-portal-sessions.js';
 import { ApiError, notFound } from '../../../packages/core/errors.js';
 import type { CustomerRef } from '../../../packages/domain/customer/commands.js';
 import type { ConfirmInput } from '../../../packages/domain/payment-intent/commands.js';

@@ -1,20 +1,20 @@
 import type { Knex } from 'knex';
-import type { Clock } from '../../../packages/core/clock.js';
-import type { Billing } from '../../../packages/domain/billing/service.js';
-import type { CustomerPortal } from '../../../packages/domain/customer-portal/commands.js';
-import { assertPortalAllows } from '../../../packages/domain/customer-portal/settings.js';
-import type { ConfirmInput, PaymentIntents } from '../../../packages/domain/payment-intent/commands.js';
-import type { PaymentIntentObject } from '../../../packages/domain/payment-intent/events.js';
-import type { RefundObject } from '../../../packages/domain/refund/events.js';
-import { toSubscriptionObject } from '../../../packages/domain/subscription/render.js';
-import type { HandlerContext } from '../../../packages/http/context.js';
-import { route, type Family } from '../../../packages/http/routes.js';
-import { customerObject, findCustomer, findInvoice, findSubscription, listInvoicesByCursor, listRefunds, listSubscriptionsByCursor, renderSubscription } from '../../../projections/billing/index.js';
-import { readCustomerPortalSettings } from '../../../projections/customer-portal/index.js';
-import type { CursorQuery } from '../../../projections/paging.js';
-import { listPaymentIntents } from '../../../projections/payments/index.js';
-import { customerSchema, invoiceSchema, refundSchema, subscriptionSchema } from '../schemas/billing.js';
-import { confirmationFields, cursorListSchema, cursorQuery, found, idParams, paymentIntentSchema, paymentMethodSchema, portalCaller, returnUrlSchema } from './shared.js';
+import type { Clock } from '../../../../packages/core/clock.js';
+import type { Billing } from '../../../../packages/domain/billing/service.js';
+import type { CustomerPortal } from '../../../../packages/families/customer-portal/commands.js';
+import { assertPortalAllows } from '../../../../packages/families/customer-portal/settings.js';
+import type { ConfirmInput, PaymentIntents } from '../../../../packages/domain/payment-intent/commands.js';
+import type { PaymentIntentObject } from '../../../../packages/domain/payment-intent/events.js';
+import type { RefundObject } from '../../../../packages/domain/refund/events.js';
+import { toSubscriptionObject } from '../../../../packages/domain/subscription/render.js';
+import type { HandlerContext } from '../../../../packages/http/context.js';
+import { route, type Family } from '../../../../packages/http/routes.js';
+import { customerObject, findCustomer, findInvoice, findSubscription, listInvoicesByCursor, listRefunds, listSubscriptionsByCursor, renderSubscription } from '../../../../projections/billing/index.js';
+import { readCustomerPortalSettings } from '../../../../projections/customer-portal/index.js';
+import type { CursorQuery } from '../../../../projections/paging.js';
+import { listPaymentIntents } from '../../../../projections/payments/index.js';
+import { customerSchema, invoiceSchema, refundSchema, subscriptionSchema } from '../../schemas/billing.js';
+import { confirmationFields, cursorListSchema, cursorQuery, found, idParams, paymentIntentSchema, paymentMethodSchema, portalCaller, returnUrlSchema } from '../shared.js';
 
 const signInBody = {
   type: 'object',

@@ -5,7 +5,7 @@ import { Refusal } from '../../core/refusal.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import { auditMetadata } from '../../eventstore/metadata.js';
 import type { EventStore } from '../../eventstore/port.js';
-import { changed, DEFAULT_CUSTOMER_PORTAL_SETTINGS, merchantSettingsId, merchantSettingsStreamOf, type CustomerPortalSettings, type MerchantSettingsEvent } from '../merchant-settings/events.js';
+import { changed, DEFAULT_CUSTOMER_PORTAL_SETTINGS, merchantSettingsId, merchantSettingsStreamOf, type CustomerPortalSettings, type MerchantSettingsEvent } from '../../domain/merchant-settings/events.js';
 
 export type PortalSettingsCommand = { type: 'update_customer_portal'; merchantId: string; environment: Environment; changes: Partial<CustomerPortalSettings>; at: Date };
 

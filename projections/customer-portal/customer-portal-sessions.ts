@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import type { CustomerPortalEvent } from '../packages/domain/customer-portal/events.js';
-import type { Projection } from './projection.js';
-import type { Environment, Owner } from '../packages/core/owner.js';
+import type { CustomerPortalEvent } from '../../packages/families/customer-portal/events.js';
+import type { Projection } from '../projection.js';
+import type { Environment, Owner } from '../../packages/core/owner.js';
 
 /** read.customer_portal_sessions: the portal sessions customers signed in to, by the SHA-256 of their token. */
 export const customerPortalSessionsProjection: Projection = {

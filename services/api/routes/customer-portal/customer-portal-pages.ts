@@ -1,20 +1,20 @@
 import type { Knex } from 'knex';
-import type { Clock } from '../../../packages/core/clock.js';
-import { ApiError, errorSpec } from '../../../packages/core/errors.js';
-import { isRefused } from '../../../packages/core/refusal.js';
-import type { Billing } from '../../../packages/domain/billing/service.js';
-import type { CustomerPortal } from '../../../packages/domain/customer-portal/commands.js';
-import { assertPortalAllows } from '../../../packages/domain/customer-portal/settings.js';
-import { Reply, type HandlerContext } from '../../../packages/http/context.js';
-import { route, type Family } from '../../../packages/http/routes.js';
-import { customerObject, findCustomer, findSubscription, listInvoicesByCursor, listRefunds, listSubscriptionsByCursor } from '../../../projections/billing/index.js';
-import { readCustomerPortalSettings } from '../../../projections/customer-portal/index.js';
-import { listPaymentIntents } from '../../../projections/payments/index.js';
-import { languageOf } from '../pages/layout.js';
-import type { PageMerchantOf } from '../pages/merchant.js';
-import { accountPage, signInPage } from '../pages/portal.js';
-import { cookieOf, found, portalSessionOf } from './shared.js';
-import type { Owner } from '../../../packages/core/owner.js';
+import type { Clock } from '../../../../packages/core/clock.js';
+import { ApiError, errorSpec } from '../../../../packages/core/errors.js';
+import { isRefused } from '../../../../packages/core/refusal.js';
+import type { Billing } from '../../../../packages/domain/billing/service.js';
+import type { CustomerPortal } from '../../../../packages/families/customer-portal/commands.js';
+import { assertPortalAllows } from '../../../../packages/families/customer-portal/settings.js';
+import { Reply, type HandlerContext } from '../../../../packages/http/context.js';
+import { route, type Family } from '../../../../packages/http/routes.js';
+import { customerObject, findCustomer, findSubscription, listInvoicesByCursor, listRefunds, listSubscriptionsByCursor } from '../../../../projections/billing/index.js';
+import { readCustomerPortalSettings } from '../../../../projections/customer-portal/index.js';
+import { listPaymentIntents } from '../../../../projections/payments/index.js';
+import { languageOf } from '../../pages/layout.js';
+import type { PageMerchantOf } from '../../pages/merchant.js';
+import { accountPage, signInPage } from '../../pages/portal.js';
+import { cookieOf, found, portalSessionOf } from '../shared.js';
+import type { Owner } from '../../../../packages/core/owner.js';
 
 const COOKIE = 'sika_portal';
 const pageParams = {
