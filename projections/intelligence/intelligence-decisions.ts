@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import { derivedUuid } from '../packages/core/ids.js';
-import type { DelayReason, PayoutEvent } from '../packages/domain/payout/events.js';
-import type { PaymentIntentEvent } from '../packages/domain/payment-intent/events.js';
-import type { RecordedEvent } from '../packages/eventstore/port.js';
-import { cursorPage, type CursorList, type CursorQuery } from './paging.js';
-import type { Projection } from './projection.js';
-import type { Owner } from '../packages/core/owner.js';
+import { derivedUuid } from '../../packages/core/ids.js';
+import type { DelayReason, PayoutEvent } from '../../packages/domain/payout/events.js';
+import type { PaymentIntentEvent } from '../../packages/domain/payment-intent/events.js';
+import type { RecordedEvent } from '../../packages/eventstore/port.js';
+import { cursorPage, type CursorList, type CursorQuery } from '../paging.js';
+import type { Projection } from '../projection.js';
+import type { Owner } from '../../packages/core/owner.js';
 
 export type DecisionKind = 'payment_routing' | 'payout_routing' | 'payout_delay' | 'payout_failure';
 export const DECISION_KINDS: readonly DecisionKind[] = ['payment_routing', 'payout_routing', 'payout_delay', 'payout_failure'];

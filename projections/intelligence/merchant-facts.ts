@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import type { MerchantFacts } from '../packages/domain/intelligence/suggestions.js';
-import { hasPayoutMethod } from './payout-methods.js';
-import { hasWebhookEndpoint } from './webhook-endpoints.js';
-import type { Owner } from '../packages/core/owner.js';
+import type { MerchantFacts } from '../../packages/families/intelligence/suggestions.js';
+import { hasPayoutMethod } from '../payout-methods.js';
+import { hasWebhookEndpoint } from '../webhook-endpoints.js';
+import type { Owner } from '../../packages/core/owner.js';
 
 /**
  * What context suggestions need to know about a merchant, read from the read models that hold it

@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import { ApiError } from '../packages/core/errors.js';
-import type { PaymentIntentEvent } from '../packages/domain/payment-intent/events.js';
-import type { RefundEvent } from '../packages/domain/refund/events.js';
-import type { RecordedEvent } from '../packages/eventstore/port.js';
-import { cursorPage, type CursorList, type CursorQuery } from './paging.js';
-import type { Projection } from './projection.js';
-import type { Owner } from '../packages/core/owner.js';
+import { ApiError } from '../../packages/core/errors.js';
+import type { PaymentIntentEvent } from '../../packages/domain/payment-intent/events.js';
+import type { RefundEvent } from '../../packages/domain/refund/events.js';
+import type { RecordedEvent } from '../../packages/eventstore/port.js';
+import { cursorPage, type CursorList, type CursorQuery } from '../paging.js';
+import type { Projection } from '../projection.js';
+import type { Owner } from '../../packages/core/owner.js';
 
 /**
  * The payment figures intelligence answers from (docs/intelligence.md), folded for it so that no
