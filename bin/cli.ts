@@ -10,7 +10,7 @@ import { isIsoCountry } from '../packages/catalog/index.js';
 import { createApiKey, createMerchant, revokeApiKey, setLiveActivation } from '../packages/domain/merchant/commands.js';
 import { balanceFromLog } from '../packages/domain/ledger/commands.js';
 import { createMemberUser } from '../packages/domain/organization/commands.js';
-import { createAdminKey, revokeAdminKey } from '../packages/domain/platform-admin/commands.js';
+import { createAdminKey, revokeAdminKey } from '../packages/families/platform/platform-admin/commands.js';
 import { ROLES, type Role } from '../packages/domain/organization/events.js';
 import { verifyLog } from '../packages/eventstore/audit-chain.js';
 import { auditRecords } from '../packages/eventstore/audit-stream.js';

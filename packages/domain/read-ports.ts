@@ -1,5 +1,5 @@
-import type { ActivationGate } from './country-activation/commands.js';
-import type { CapabilityGate } from './payment-capability/commands.js';
+import type { ActivationGate } from '../families/platform/country-activation/commands.js';
+import type { CapabilityGate } from '../families/platform/payment-capability/commands.js';
 import type { Role } from './organization/events.js';
 import type { PaymentIntentObject } from './payment-intent/events.js';
 import type { Destination } from './payout-method/events.js';

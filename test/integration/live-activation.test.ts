@@ -8,7 +8,7 @@
  */
 import t from 'tap';
 import { unixSeconds } from '../../packages/core/clock.js';
-import { createAdminKey } from '../../packages/domain/platform-admin/commands.js';
+import { createAdminKey } from '../../packages/families/platform/platform-admin/commands.js';
 import { merchantStream } from '../../packages/domain/merchant/events.js';
 import { paymentIntentStream } from '../../packages/domain/payment-intent/events.js';
 import type { CreatedMerchant } from '../../packages/domain/merchant/commands.js';

@@ -9,7 +9,7 @@
  */
 import t from 'tap';
 import { revokeApiKey } from '../../packages/domain/merchant/commands.js';
-import { PaymentCapabilities } from '../../packages/domain/payment-capability/commands.js';
+import { PaymentCapabilities } from '../../packages/families/platform/payment-capability/commands.js';
 import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
 import { API_KEY_REMEMBER_MS } from '../../projections/api-key-cache.js';
 import { API_KEY_ENDS_CHANNEL } from '../../projections/api-keys.js';

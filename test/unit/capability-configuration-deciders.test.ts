@@ -6,12 +6,12 @@
  */
 import t from 'tap';
 import { Refusal } from '../../packages/core/refusal.js';
-import { activationCheck } from '../../packages/domain/country-activation/commands.js';
-import { countryActivationAggregate } from '../../packages/domain/country-activation/render.js';
-import { featureFlagAggregate } from '../../packages/domain/feature-flag/render.js';
-import { PAYMENT_CAPABILITY_TRANSITIONS, type PaymentCapabilityCommand } from '../../packages/domain/payment-capability/decider.js';
-import { paymentCapabilityAggregate } from '../../packages/domain/payment-capability/render.js';
-import { platformAdminDecider } from '../../packages/domain/platform-admin/decider.js';
+import { activationCheck } from '../../packages/families/platform/country-activation/commands.js';
+import { countryActivationAggregate } from '../../packages/families/platform/country-activation/render.js';
+import { featureFlagAggregate } from '../../packages/families/platform/feature-flag/render.js';
+import { PAYMENT_CAPABILITY_TRANSITIONS, type PaymentCapabilityCommand } from '../../packages/families/platform/payment-capability/decider.js';
+import { paymentCapabilityAggregate } from '../../packages/families/platform/payment-capability/render.js';
+import { platformAdminDecider } from '../../packages/families/platform/platform-admin/decider.js';
 import { spec } from '../support/decider-spec.js';
 
 const owner = { merchantId: 'acct_1', environment: 'sandbox' } as const;

@@ -1,7 +1,7 @@
 import type { Fact } from '../../core/decider.js';
 import type { Clock } from '../../core/clock.js';
-import { assertCapable, type CapabilityGate } from '../payment-capability/commands.js';
-import { activationCheck, assertLiveOpen, type ActivationGate } from '../country-activation/commands.js';
+import { assertCapable, type CapabilityGate } from '../../families/platform/payment-capability/commands.js';
+import { activationCheck, assertLiveOpen, type ActivationGate } from '../../families/platform/country-activation/commands.js';
 import { isRefused, Refusal } from '../../core/refusal.js';
 import { derivedId, newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';

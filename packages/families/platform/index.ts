@@ -1,6 +1,6 @@
-import { CountryActivations } from '../../domain/country-activation/commands.js';
-import { FeatureFlags } from '../../domain/feature-flag/commands.js';
-import { PaymentCapabilities } from '../../domain/payment-capability/commands.js';
+import { CountryActivations } from './country-activation/commands.js';
+import { FeatureFlags } from './feature-flag/commands.js';
+import { PaymentCapabilities } from './payment-capability/commands.js';
 import { defineFamily } from '../family.js';
 import { platformErrors } from './errors.js';
 

@@ -5,7 +5,7 @@ import type { LiveActivation } from '../../../packages/domain/merchant/events.js
 import type { EventStore } from '../../../packages/eventstore/port.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import { liveActivationOf } from '../../../projections/merchants.js';
-import { merchantIdSchema, merchantQuery, ownerOf, platformOnly, read } from './configuration.js';
+import { merchantIdSchema, merchantQuery, ownerOf, platformOnly, read } from './platform/configuration.js';
 
 const PATH = '/api/v1/configuration/live-activation';
 

@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import { orderKeys } from '../packages/core/json.js';
-import { setterOf, type ActivationRule, type CountryActivationEvent, type CountryActivationObject } from '../packages/domain/country-activation/events.js';
-import type { EventMetadata } from '../packages/eventstore/port.js';
-import type { CursorList, CursorQuery } from './paging.js';
-import type { Projection } from './projection.js';
-import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';
-import type { Owner } from '../packages/core/owner.js';
+import { orderKeys } from '../../packages/core/json.js';
+import { setterOf, type ActivationRule, type CountryActivationEvent, type CountryActivationObject } from '../../packages/families/platform/country-activation/events.js';
+import type { EventMetadata } from '../../packages/eventstore/port.js';
+import type { CursorList, CursorQuery } from '../paging.js';
+import type { Projection } from '../projection.js';
+import { cursorPageOfObjects, findOwnedObject, ownedRows } from '../queries.js';
+import type { Owner } from '../../packages/core/owner.js';
 
 /** read.country_activations: each merchant's activations per country and currency; a deleted one has no row. */
 export const countryActivationsProjection: Projection = {

@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
-import { orderKeys } from '../packages/core/json.js';
-import type { CapabilityScope, PaymentCapabilityEvent, PaymentCapabilityObject } from '../packages/domain/payment-capability/events.js';
-import type { CursorList, CursorQuery } from './paging.js';
-import { rowChangeProjection } from './batch.js';
-import type { Projection } from './projection.js';
-import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';
-import { snapshotChange, snapshotTableSql } from './snapshot.js';
-import type { Owner } from '../packages/core/owner.js';
+import { orderKeys } from '../../packages/core/json.js';
+import type { CapabilityScope, PaymentCapabilityEvent, PaymentCapabilityObject } from '../../packages/families/platform/payment-capability/events.js';
+import type { CursorList, CursorQuery } from '../paging.js';
+import { rowChangeProjection } from '../batch.js';
+import type { Projection } from '../projection.js';
+import { cursorPageOfObjects, findOwnedObject, ownedRows } from '../queries.js';
+import { snapshotChange, snapshotTableSql } from '../snapshot.js';
+import type { Owner } from '../../packages/core/owner.js';
 
 /** read.payment_capabilities: each merchant's capabilities as their latest event left them; a deleted one has no row. */
 export const paymentCapabilitiesProjection: Projection = {

@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
-import type { CreateCapabilityInput, PaymentCapabilities } from '../../../packages/domain/payment-capability/commands.js';
-import { PAYMENT_METHOD_TYPES } from '../../../packages/domain/payment-capability/events.js';
-import { route, type Family, type RouteAuth } from '../../../packages/http/routes.js';
-import type { CursorQuery } from '../../../projections/paging.js';
-import { findPaymentCapability, listPaymentCapabilities } from '../../../projections/payment-capabilities.js';
-import { countrySchema, currencySchema, cursorListSchema, cursorQuery, idParams, resourceSchema, retrieveRoute } from './shared.js';
+import type { CreateCapabilityInput, PaymentCapabilities } from '../../../../packages/families/platform/payment-capability/commands.js';
+import { PAYMENT_METHOD_TYPES } from '../../../../packages/families/platform/payment-capability/events.js';
+import { route, type Family, type RouteAuth } from '../../../../packages/http/routes.js';
+import type { CursorQuery } from '../../../../projections/paging.js';
+import { findPaymentCapability, listPaymentCapabilities } from '../../../../projections/platform/payment-capabilities.js';
+import { countrySchema, currencySchema, cursorListSchema, cursorQuery, idParams, resourceSchema, retrieveRoute } from '../shared.js';
 
 const read: RouteAuth = { scope: 'payment_capabilities.read', environmentHeader: 'optional' };
 const write: RouteAuth = { scope: 'payment_capabilities.write', environmentHeader: 'optional' };

@@ -1,19 +1,19 @@
 import type { Knex } from 'knex';
-import { listCountries, MAX_AMOUNT } from '../../../packages/catalog/index.js';
-import { ApiError } from '../../../packages/core/errors.js';
-import type { ActivationInput, CountryActivations } from '../../../packages/domain/country-activation/commands.js';
-import type { ActivationSetter } from '../../../packages/domain/country-activation/events.js';
-import type { FeatureFlagInput, FeatureFlags } from '../../../packages/domain/feature-flag/commands.js';
-import type { HandlerContext } from '../../../packages/http/context.js';
-import { route, type Family, type RouteAuth } from '../../../packages/http/routes.js';
-import { activationsByCountry, findActivation, listActivations } from '../../../projections/country-activations.js';
-import { listFeatureFlags } from '../../../projections/feature-flags.js';
-import { findMerchant } from '../../../projections/merchants.js';
-import type { CursorQuery } from '../../../projections/paging.js';
-import { countrySchema, currencySchema, cursorListSchema, cursorQuery, found, idParams, listSchema, resourceSchema } from './shared.js';
-import type { Owner } from '../../../packages/core/owner.js';
-import type { Country } from '../../../packages/catalog/types.js';
-import type { RailChoice } from '../../rails.js';
+import { listCountries, MAX_AMOUNT } from '../../../../packages/catalog/index.js';
+import { ApiError } from '../../../../packages/core/errors.js';
+import type { ActivationInput, CountryActivations } from '../../../../packages/families/platform/country-activation/commands.js';
+import type { ActivationSetter } from '../../../../packages/families/platform/country-activation/events.js';
+import type { FeatureFlagInput, FeatureFlags } from '../../../../packages/families/platform/feature-flag/commands.js';
+import type { HandlerContext } from '../../../../packages/http/context.js';
+import { route, type Family, type RouteAuth } from '../../../../packages/http/routes.js';
+import { activationsByCountry, findActivation, listActivations } from '../../../../projections/platform/country-activations.js';
+import { listFeatureFlags } from '../../../../projections/platform/feature-flags.js';
+import { findMerchant } from '../../../../projections/merchants.js';
+import type { CursorQuery } from '../../../../projections/paging.js';
+import { countrySchema, currencySchema, cursorListSchema, cursorQuery, found, idParams, listSchema, resourceSchema } from '../shared.js';
+import type { Owner } from '../../../../packages/core/owner.js';
+import type { Country } from '../../../../packages/catalog/types.js';
+import type { RailChoice } from '../../../rails.js';
 
 const BASE = '/api/v1/configuration';
 /** Merchants read and change their own configuration; the platform operator credential any merchant's (naming it). */

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { ADMIN_KEY_SHAPE } from '../packages/domain/platform-admin/commands.js';
-import { adminActor, type PlatformAdminEvent } from '../packages/domain/platform-admin/events.js';
-import type { Projection } from './projection.js';
+import { ADMIN_KEY_SHAPE } from '../../packages/families/platform/platform-admin/commands.js';
+import { adminActor, type PlatformAdminEvent } from '../../packages/families/platform/platform-admin/events.js';
+import type { Projection } from '../projection.js';
 
 /** read.admin_keys: the platform operator credentials, looked up by the SHA-256 of the presented key. */
 export const adminKeysProjection: Projection = {

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { FeatureFlagEvent, FeatureFlagObject } from '../packages/domain/feature-flag/events.js';
-import type { Projection } from './projection.js';
+import type { FeatureFlagEvent, FeatureFlagObject } from '../../packages/families/platform/feature-flag/events.js';
+import type { Projection } from '../projection.js';
 
 /** read.feature_flags: the platform's flags, one row per key for everyone and per merchant override. */
 export const featureFlagsProjection: Projection = {
