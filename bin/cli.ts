@@ -7,7 +7,7 @@ import { hasCluster } from '../packages/core/embedded-postgres.js';
 import { isRefused } from '../packages/core/refusal.js';
 import { createLogger } from '../packages/core/logger.js';
 import { isIsoCountry } from '../packages/catalog/index.js';
-import { createApiKey, createMerchant, revokeApiKey, setLiveActivation } from '../packages/domain/merchant/commands.js';
+import { createApiKey, createMerchant, revokeApiKey, setLiveActivation } from '../packages/families/merchants/merchant/commands.js';
 import { balanceFromLog } from '../packages/domain/ledger/commands.js';
 import { createMemberUser } from '../packages/domain/organization/commands.js';
 import { createAdminKey, revokeAdminKey } from '../packages/families/platform/platform-admin/commands.js';

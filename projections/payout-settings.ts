@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { MerchantSettingsEvent, PayoutSettings } from '../packages/domain/merchant-settings/events.js';
-import { defaultPayoutSettings, withPayoutDefaults } from '../packages/domain/merchant-settings/events.js';
+import type { MerchantSettingsEvent, PayoutSettings } from '../packages/families/merchants/merchant-settings/events.js';
+import { defaultPayoutSettings, withPayoutDefaults } from '../packages/families/merchants/merchant-settings/events.js';
 import type { Projection } from './projection.js';
 import type { Environment } from '../packages/core/owner.js';
 

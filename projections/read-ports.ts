@@ -8,7 +8,7 @@ import { liveActivationOf } from './merchants/index.js';
 import { findPaymentIntent } from './payments/index.js';
 import { readPayoutSettings } from './payouts/index.js';
 import { activationRule, governingCapability } from './platform/index.js';
-import type { PayoutSettings } from '../packages/domain/merchant-settings/events.js';
+import type { PayoutSettings } from '../packages/families/merchants/merchant-settings/events.js';
 import type { Environment } from '../packages/core/owner.js';
 
 /** The domain's read ports (packages/domain/read-ports.ts) over the read models. */

@@ -21,7 +21,7 @@ import type { Process } from '../packages/processes/process.js';
 import { enqueue, Scheduler, type Enqueue } from '../packages/scheduler/scheduler.js';
 import { Notifier } from '../packages/webhooks/notifier.js';
 import { openFamilies, outboxPurge, payinCallback, payinStatusCheck, payoutCallback, payoutStatusCheck, refundCallback, refundStatusCheck, PROCESSES, PUBLIC_EVENTS, type FamilyApis, type Kernel } from '../packages/families/index.js';
-import { ApiKeyCache } from '../projections/api-key-cache.js';
+import { ApiKeyCache } from '../projections/merchants/api-key-cache.js';
 import type { Projection } from '../projections/projection.js';
 import { readPorts, rememberedGates, rememberedPayoutSettings } from '../projections/read-ports.js';
 import { ALL_PROJECTIONS, FOLLOWING_PROJECTIONS, INLINE_PROJECTIONS } from '../projections/registry.js';

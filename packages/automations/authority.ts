@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { ROLE_SCOPES } from '../domain/organization/events.js';
-import { findApiKey } from '../../projections/api-keys.js';
+import { findApiKey } from '../../projections/merchants/api-keys.js';
 import { findMembership, organizationOfMerchant } from '../../projections/organizations.js';
 import type { Credential, Owner } from '../core/owner.js';
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { DEFAULT_CUSTOMER_PORTAL_SETTINGS, type CustomerPortalSettings, type MerchantSettingsEvent } from '../../packages/domain/merchant-settings/events.js';
+import { DEFAULT_CUSTOMER_PORTAL_SETTINGS, type CustomerPortalSettings, type MerchantSettingsEvent } from '../../packages/families/merchants/merchant-settings/events.js';
 import type { Projection } from '../projection.js';
 import type { Owner } from '../../packages/core/owner.js';
 

@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { runLedger } from '../../packages/domain/ledger/commands.js';
 import { balanceOf, ledgerDecider } from '../../packages/ledger/decider.js';
 import { balanceStream } from '../../packages/domain/ledger/events.js';
-import { createMerchant } from '../../packages/domain/merchant/commands.js';
+import { createMerchant } from '../../packages/families/merchants/merchant/commands.js';
 import { loadState } from '../../packages/eventstore/command-handler.js';
 import { payoutBatchItemStatuses } from '../../projections/payout-batch-items.js';
 import { fixed, numberFromEnv, progress, round } from './common.js';

@@ -21,7 +21,7 @@ import { loadState } from '../../packages/eventstore/command-handler.js';
 import { runLedger } from '../../packages/domain/ledger/commands.js';
 import { balanceOf, ledgerDecider } from '../../packages/ledger/decider.js';
 import { balanceStream } from '../../packages/domain/ledger/events.js';
-import { createMerchant } from '../../packages/domain/merchant/commands.js';
+import { createMerchant } from '../../packages/families/merchants/merchant/commands.js';
 import { DISPATCH_CONSUMER } from '../../packages/webhooks/dispatcher.js';
 import { cpuByGroup, fixed, HTTP_CONNECTIONS, Measurement, numberFromEnv, percent, processCpuSeconds, progress, round, selectedNames, table } from './common.js';
 import { newestProfile, summarize, summaryText, type CpuProfile, type ProfileWindow } from './cpuprofile.js';

@@ -8,7 +8,7 @@
  * backlog; the dispatcher's own share is reported beside it.
  */
 import { performance } from 'node:perf_hooks';
-import { createMerchant } from '../../packages/domain/merchant/commands.js';
+import { createMerchant } from '../../packages/families/merchants/merchant/commands.js';
 import { DISPATCH_CONSUMER } from '../../packages/webhooks/dispatcher.js';
 import { BusyMeter, fixed, MEASURE_SECONDS, numberFromEnv, percent, progress, QueryMeter, round, type Busy } from './common.js';
 import { createScratchDatabase } from './database.js';

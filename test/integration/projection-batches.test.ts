@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import type { Knex } from 'knex';
 import t, { type Test } from 'tap';
 import { createKnex } from '../../packages/core/database.js';
-import { revokeApiKey } from '../../packages/domain/merchant/commands.js';
+import { revokeApiKey } from '../../packages/families/merchants/merchant/commands.js';
 import type { RecordedEvent } from '../../packages/eventstore/port.js';
 import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
 import type { Projection } from '../../projections/projection.js';

@@ -10,7 +10,7 @@
 import t from 'tap';
 import type { CollectRequest } from '../../packages/connectors/port.js';
 import { balanceStream, type EntryPosted } from '../../packages/domain/ledger/events.js';
-import type { CreatedMerchant } from '../../packages/domain/merchant/commands.js';
+import type { CreatedMerchant } from '../../packages/families/merchants/merchant/commands.js';
 import { paymentIntentStream } from '../../packages/domain/payment-intent/events.js';
 import { payoutStream } from '../../packages/domain/payout/events.js';
 import { railHoldings } from '../../projections/balances.js';

@@ -11,7 +11,7 @@ import { fold } from '../../packages/core/decider.js';
 import { runLedger } from '../../packages/domain/ledger/commands.js';
 import { ledgerDecider } from '../../packages/ledger/decider.js';
 import { balanceStream, type LedgerEvent } from '../../packages/domain/ledger/events.js';
-import type { CreatedMerchant } from '../../packages/domain/merchant/commands.js';
+import type { CreatedMerchant } from '../../packages/families/merchants/merchant/commands.js';
 import type { PayoutInitiation, PayoutRequest, Rails } from '../../packages/connectors/port.js';
 import { snNumber } from './payment-intents.js';
 import type { TestResponse, TestService } from './system.js';

@@ -3,7 +3,7 @@ import type { Test } from 'tap';
 import { ManualClock } from '../../packages/core/clock.js';
 import { loadConfig } from '../../packages/core/config.js';
 import { createLogger } from '../../packages/core/logger.js';
-import { createApiKey, createMerchant, setLiveActivation, type CreatedMerchant } from '../../packages/domain/merchant/commands.js';
+import { createApiKey, createMerchant, setLiveActivation, type CreatedMerchant } from '../../packages/families/merchants/merchant/commands.js';
 import { createMemberUser } from '../../packages/domain/organization/commands.js';
 import type { Role } from '../../packages/domain/organization/events.js';
 import type { Family } from '../../packages/http/routes.js';

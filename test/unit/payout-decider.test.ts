@@ -8,7 +8,7 @@
 import t from 'tap';
 import { payoutSettingsDecider, type PayoutSettingsCommand } from '../../packages/domain/payout/settings-decider.js';
 import { portalSettingsDecider, type PortalSettingsCommand } from '../../packages/families/customer-portal/settings.js';
-import { DEFAULT_CUSTOMER_PORTAL_SETTINGS, defaultPayoutSettings, type MerchantSettingsEvent, type PayoutSettings } from '../../packages/domain/merchant-settings/events.js';
+import { DEFAULT_CUSTOMER_PORTAL_SETTINGS, defaultPayoutSettings, type MerchantSettingsEvent, type PayoutSettings } from '../../packages/families/merchants/merchant-settings/events.js';
 
 type PayoutSettingsUpdate = PayoutSettingsCommand;
 /** The data of a payout settings event (the settings stream also holds the customer portal's). */

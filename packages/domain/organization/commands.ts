@@ -5,7 +5,7 @@ import { Refusal } from '../../core/refusal.js';
 import { newUuid } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import { CommandService, handleSteps, step } from '../../eventstore/command-handler.js';
-import { createMerchant } from '../merchant/commands.js';
+import { createMerchant } from '../../families/merchants/merchant/commands.js';
 import type { Messenger } from '../messages.js';
 import type { AccountDirectory, Membership } from '../read-ports.js';
 import { normalizeEmail } from '../user-email/events.js';

@@ -16,7 +16,7 @@ import type { LedgerEntryEvent } from '../../ledger/entry.js';
 import type { Account } from '../ledger/events.js';
 import { completePayout, releasePayout } from './postings.js';
 import { payoutSettings } from './settings-decider.js';
-import type { PayoutSettings } from '../merchant-settings/events.js';
+import type { PayoutSettings } from '../../families/merchants/merchant-settings/events.js';
 import { loadPayoutMethod } from '../payout-method/commands.js';
 import { unusableReason } from '../payout-method/decider.js';
 import { feeCountry, normalizeDestination, type DestinationInput } from '../payout-method/destination.js';

@@ -3,7 +3,7 @@ import { Refusal } from '../../core/refusal.js';
 import type { Environment } from '../../core/owner.js';
 import { loadState } from '../../eventstore/command-handler.js';
 import type { EventStore } from '../../eventstore/port.js';
-import { changed, defaultPayoutSettings, merchantSettingsStream, withPayoutDefaults, type MerchantSettingsEvent, type PayoutSettings } from '../merchant-settings/events.js';
+import { changed, defaultPayoutSettings, merchantSettingsStream, withPayoutDefaults, type MerchantSettingsEvent, type PayoutSettings } from '../../families/merchants/merchant-settings/events.js';
 
 /**
  * What allows a change to weaken a payout safeguard (lower the safety delay, open inline
@@ -21,7 +21,7 @@ export interface PayoutSettingsState {
   updatedAt: string | null;
 }
 
-/** The payout settings on the merchant's settings stream (packages/domain/merchant-settings/events.ts); the portal's events there are not theirs. */
+/** The payout settings on the merchant's settings stream (packages/families/merchants/merchant-settings/events.ts); the portal's events there are not theirs. */
 export const payoutSettingsDecider: Decider<PayoutSettingsCommand, PayoutSettingsState, MerchantSettingsEvent> = {
   initialState: { settings: null, updatedAt: null },
   evolve(state, event) {

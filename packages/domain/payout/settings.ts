@@ -6,7 +6,7 @@ import { CommandService, handleSteps, step } from '../../eventstore/command-hand
 import { auditMetadata } from '../../eventstore/metadata.js';
 import type { EventStore } from '../../eventstore/port.js';
 import { isOwned } from '../aggregate.js';
-import { defaultPayoutSettings, merchantSettingsId, merchantSettingsStream, merchantSettingsStreamOf, type MerchantSettingsEvent, type PayoutSettings } from '../merchant-settings/events.js';
+import { defaultPayoutSettings, merchantSettingsId, merchantSettingsStream, merchantSettingsStreamOf, type MerchantSettingsEvent, type PayoutSettings } from '../../families/merchants/merchant-settings/events.js';
 import { tellOwners, type OwnerNoticeDeps } from '../organization/owner-notices.js';
 import { loadPayoutMethod } from '../payout-method/commands.js';
 import type { Verifications } from '../verification/commands.js';

@@ -2,7 +2,7 @@ import type { Clock } from '../../core/clock.js';
 import { Refusal } from '../../core/refusal.js';
 import type { EventStore } from '../../eventstore/port.js';
 import { handleSteps } from '../../eventstore/command-handler.js';
-import { merchantCreation } from '../merchant/commands.js';
+import { merchantCreation } from '../../families/merchants/merchant/commands.js';
 import type { Organizations } from '../organization/commands.js';
 import { normalizeEmail } from '../user-email/events.js';
 import type { Verifications } from '../verification/commands.js';

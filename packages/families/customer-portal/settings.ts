@@ -5,7 +5,7 @@ import { Refusal } from '../../core/refusal.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import { auditMetadata } from '../../eventstore/metadata.js';
 import type { EventStore } from '../../eventstore/port.js';
-import { changed, DEFAULT_CUSTOMER_PORTAL_SETTINGS, merchantSettingsId, merchantSettingsStreamOf, type CustomerPortalSettings, type MerchantSettingsEvent } from '../../domain/merchant-settings/events.js';
+import { changed, DEFAULT_CUSTOMER_PORTAL_SETTINGS, merchantSettingsId, merchantSettingsStreamOf, type CustomerPortalSettings, type MerchantSettingsEvent } from '../merchants/merchant-settings/events.js';
 
 export type PortalSettingsCommand = { type: 'update_customer_portal'; merchantId: string; environment: Environment; changes: Partial<CustomerPortalSettings>; at: Date };
 
@@ -15,7 +15,7 @@ export interface PortalSettingsState {
   updatedAt: string | null;
 }
 
-/** The portal settings on the merchant's settings stream (packages/domain/merchant-settings/events.ts); the payout settings' events there are not theirs. */
+/** The portal settings on the merchant's settings stream (packages/families/merchants/merchant-settings/events.ts); the payout settings' events there are not theirs. */
 export const portalSettingsDecider: Decider<PortalSettingsCommand, PortalSettingsState, MerchantSettingsEvent> = {
   initialState: { settings: null, updatedAt: null },
   evolve(state, event) {

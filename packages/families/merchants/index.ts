@@ -1,4 +1,4 @@
-import { ApiKeyManagement } from '../../domain/merchant/api-keys.js';
+import { ApiKeyManagement } from './merchant/api-keys.js';
 import { accounts } from '../accounts/index.js';
 import { defineFamily } from '../family.js';
 

@@ -3,7 +3,7 @@ import type { Clock } from '../../../packages/core/clock.js';
 import { unixSeconds } from '../../../packages/core/clock.js';
 import type { PayoutSettingsService } from '../../../packages/domain/payout/settings.js';
 import type { PortalSettingsService } from '../../../packages/families/customer-portal/settings.js';
-import type { CustomerPortalSettings, PayoutSettings } from '../../../packages/domain/merchant-settings/events.js';
+import type { CustomerPortalSettings, PayoutSettings } from '../../../packages/families/merchants/merchant-settings/events.js';
 import { createPayoutMethod, deactivatePayoutMethod } from '../../../packages/domain/payout-method/commands.js';
 import type { PayoutMethodState } from '../../../packages/domain/payout-method/decider.js';
 import { destinationSchema, type DestinationInput } from '../../../packages/domain/payout-method/destination.js';

@@ -4,7 +4,7 @@ import type { ContactInput, SupportTickets } from '../../../packages/families/su
 import { SUPPORT_CATEGORIES } from '../../../packages/families/support/events.js';
 import type { RateLimiter } from '../../../packages/http/rate-limit.js';
 import { route, type Family, type RouteAuth } from '../../../packages/http/routes.js';
-import { findMerchant } from '../../../projections/merchants.js';
+import { findMerchant } from '../../../projections/merchants/merchants.js';
 import { resourceSchema } from './shared.js';
 
 const supportWrite: RouteAuth = { scope: 'support.write', environmentHeader: 'optional' };

@@ -8,7 +8,7 @@ import type { HandlerContext } from '../../../../packages/http/context.js';
 import { route, type Family, type RouteAuth } from '../../../../packages/http/routes.js';
 import { activationsByCountry, findActivation, listActivations } from '../../../../projections/platform/country-activations.js';
 import { listFeatureFlags } from '../../../../projections/platform/feature-flags.js';
-import { findMerchant } from '../../../../projections/merchants.js';
+import { findMerchant } from '../../../../projections/merchants/merchants.js';
 import type { CursorQuery } from '../../../../projections/paging.js';
 import { countrySchema, currencySchema, cursorListSchema, cursorQuery, found, idParams, listSchema, resourceSchema } from '../shared.js';
 import type { Owner } from '../../../../packages/core/owner.js';

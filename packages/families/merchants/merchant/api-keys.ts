@@ -1,18 +1,18 @@
-import type { Clock } from '../../core/clock.js';
-import { Refusal } from '../../core/refusal.js';
-import type { EventStore } from '../../eventstore/port.js';
-import { handleSteps, step, type AnyStep } from '../../eventstore/command-handler.js';
-import { MANAGING_ROLES, ROLE_SCOPES, type Role } from '../organization/events.js';
-import { oneLine, tellOwners, type OwnerNoticeDeps } from '../organization/owner-notices.js';
-import { scopeWithin } from '../../core/scopes.js';
-import { hasSecondFactor, type UserState } from '../user/decider.js';
-import type { Verifications } from '../verification/commands.js';
-import type { MfaPurpose } from '../verification/events.js';
+import type { Clock } from '../../../core/clock.js';
+import { Refusal } from '../../../core/refusal.js';
+import type { EventStore } from '../../../eventstore/port.js';
+import { handleSteps, step, type AnyStep } from '../../../eventstore/command-handler.js';
+import { MANAGING_ROLES, ROLE_SCOPES, type Role } from '../../../domain/organization/events.js';
+import { oneLine, tellOwners, type OwnerNoticeDeps } from '../../../domain/organization/owner-notices.js';
+import { scopeWithin } from '../../../core/scopes.js';
+import { hasSecondFactor, type UserState } from '../../../domain/user/decider.js';
+import type { Verifications } from '../../../domain/verification/commands.js';
+import type { MfaPurpose } from '../../../domain/verification/events.js';
 import { generateApiKey, newKeySecret } from './commands.js';
 import { merchantDecider, type ApiKeyState, type MerchantCommand, type MerchantState } from './decider.js';
 import { merchantStream, type MerchantEvent } from './events.js';
-import type { Actor, Owner } from '../../core/owner.js';
-import { auditMetadata } from '../../eventstore/metadata.js';
+import type { Actor, Owner } from '../../../core/owner.js';
+import { auditMetadata } from '../../../eventstore/metadata.js';
 
 /** A rolled key keeps working at most this long (the caller picks up to it; 0 ends it at once). */
 export const MAX_ROLL_GRACE_MS = 7 * 86_400_000;

@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import { unixSeconds, type Clock } from '../../../packages/core/clock.js';
-import { Merchants } from '../../../packages/domain/merchant/commands.js';
-import type { LiveActivation } from '../../../packages/domain/merchant/events.js';
-import type { EventStore } from '../../../packages/eventstore/port.js';
-import { route, type Family } from '../../../packages/http/routes.js';
-import { liveActivationOf } from '../../../projections/merchants.js';
-import { merchantIdSchema, merchantQuery, ownerOf, platformOnly, read } from './platform/configuration.js';
+import { unixSeconds, type Clock } from '../../../../packages/core/clock.js';
+import { Merchants } from '../../../../packages/families/merchants/merchant/commands.js';
+import type { LiveActivation } from '../../../../packages/families/merchants/merchant/events.js';
+import type { EventStore } from '../../../../packages/eventstore/port.js';
+import { route, type Family } from '../../../../packages/http/routes.js';
+import { liveActivationOf } from '../../../../projections/merchants/merchants.js';
+import { merchantIdSchema, merchantQuery, ownerOf, platformOnly, read } from '../platform/configuration.js';
 
 const PATH = '/api/v1/configuration/live-activation';
 

@@ -1,13 +1,13 @@
 import type { Knex } from 'knex';
-import type { Clock } from '../../../packages/core/clock.js';
-import { notFound } from '../../../packages/core/errors.js';
-import { MAX_ROLL_GRACE_MS, type ApiKeyManagement, type KeyManager } from '../../../packages/domain/merchant/api-keys.js';
-import { route, type Family } from '../../../packages/http/routes.js';
-import { findApiKey, listApiKeys } from '../../../projections/api-keys.js';
-import type { PageQuery } from '../../../projections/paging.js';
-import { userOf } from './auth.js';
-import { idParams, pageListSchema, pageQuery, signedIn } from './shared.js';
-import type { Owner } from '../../../packages/core/owner.js';
+import type { Clock } from '../../../../packages/core/clock.js';
+import { notFound } from '../../../../packages/core/errors.js';
+import { MAX_ROLL_GRACE_MS, type ApiKeyManagement, type KeyManager } from '../../../../packages/families/merchants/merchant/api-keys.js';
+import { route, type Family } from '../../../../packages/http/routes.js';
+import { findApiKey, listApiKeys } from '../../../../projections/merchants/api-keys.js';
+import type { PageQuery } from '../../../../projections/paging.js';
+import { userOf } from '../auth.js';
+import { idParams, pageListSchema, pageQuery, signedIn } from '../shared.js';
+import type { Owner } from '../../../../packages/core/owner.js';
 
 const STATUSES = ['active', 'expiring', 'expired', 'revoked'] as const;
 type Status = (typeof STATUSES)[number];

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { LIVE_NEVER_ACTIVATED, type LiveActivation, type MerchantEvent } from '../packages/domain/merchant/events.js';
-import { rowChangeProjection } from './batch.js';
-import type { Projection } from './projection.js';
+import { LIVE_NEVER_ACTIVATED, type LiveActivation, type MerchantEvent } from '../../packages/families/merchants/merchant/events.js';
+import { rowChangeProjection } from '../batch.js';
+import type { Projection } from '../projection.js';
 
 /** read.merchants: one row per merchant, with the state of its live activation. */
 export const merchantsProjection: Projection = {

@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import { notify } from '../packages/core/notifications.js';
-import type { RecordedEvent } from '../packages/eventstore/port.js';
-import type { MerchantEvent } from '../packages/domain/merchant/events.js';
-import { rowChangeProjection } from './batch.js';
-import { pageOf, type PageList, type PageQuery } from './paging.js';
-import type { Projection } from './projection.js';
-import type { Environment, Owner } from '../packages/core/owner.js';
+import { notify } from '../../packages/core/notifications.js';
+import type { RecordedEvent } from '../../packages/eventstore/port.js';
+import type { MerchantEvent } from '../../packages/families/merchants/merchant/events.js';
+import { rowChangeProjection } from '../batch.js';
+import { pageOf, type PageList, type PageQuery } from '../paging.js';
+import type { Projection } from '../projection.js';
+import type { Environment, Owner } from '../../packages/core/owner.js';
 
 /**
  * The channel on which a key's revocation or roll is announced by the transaction that writes it
