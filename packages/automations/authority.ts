@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { ROLE_SCOPES } from '../domain/organization/events.js';
+import { ROLE_SCOPES } from '../families/accounts/organization/events.js';
 import { findApiKey } from '../../projections/merchants/api-keys.js';
-import { findMembership, organizationOfMerchant } from '../../projections/organizations.js';
+import { findMembership, organizationOfMerchant } from '../../projections/accounts/organizations.js';
 import type { Credential, Owner } from '../core/owner.js';
 
 /**

@@ -12,7 +12,7 @@ import { ACTION_SCOPES, LIMITS, nextTick, scopesNeeded, type Step } from '../dom
 import { openHeaders, redactRenderedHeaders } from '../domain/automation/headers.js';
 import type { Billing } from '../domain/billing/service.js';
 import type { Messenger } from '../domain/messages.js';
-import { readScopeOfEventType } from '../domain/organization/event-scopes.js';
+import { readScopeOfEventType } from '../families/accounts/organization/event-scopes.js';
 import { hasScope } from '../core/scopes.js';
 import type { Payouts } from '../domain/payout/commands.js';
 import { renderText, renderVersion } from '../families/templates/render.js';

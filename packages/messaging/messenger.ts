@@ -6,7 +6,7 @@ import type { SecretBox } from '../core/secrets.js';
 import type { Enqueue } from '../scheduler/scheduler.js';
 import type { Message, MessageChannel, MessageOutcome, Messenger, OutgoingMessage } from '../domain/messages.js';
 import { findMerchant } from '../../projections/merchants/merchants.js';
-import { verifiedTeamContacts } from '../../projections/organizations.js';
+import { verifiedTeamContacts } from '../../projections/accounts/organizations.js';
 import type { TemplateComposer } from './composer.js';
 import type { Owner } from '../core/owner.js';
 

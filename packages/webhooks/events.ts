@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { ApiError } from '../core/errors.js';
-import { canReadEventType, readScopeOfEventType } from '../domain/organization/event-scopes.js';
+import { canReadEventType, readScopeOfEventType } from '../families/accounts/organization/event-scopes.js';
 import type { PublicEventCatalogue } from '../domain/webhook-endpoint/event-types.js';
 import { cursorPage, whereCreated, type CreatedRange, type CursorList, type CursorQuery } from '../../projections/paging.js';
 import { RETENTION_MS } from './dispatcher.js';

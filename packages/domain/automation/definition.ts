@@ -1,6 +1,6 @@
 import { CronExpressionParser } from 'cron-parser';
 import { problemOf, type ItemError } from '../../core/errors.js';
-import { readScopeOfEventType } from '../organization/event-scopes.js';
+import { readScopeOfEventType } from '../../families/accounts/organization/event-scopes.js';
 import { destinationSchema } from '../payout-method/destination.js';
 import { isRefused, Refusal } from '../../core/refusal.js';
 

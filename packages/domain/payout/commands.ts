@@ -25,7 +25,7 @@ import { assertCapable, type CapabilityGate } from '../../families/platform/paym
 import { activationCheck, assertLiveOpen, type ActivationGate } from '../../families/platform/country-activation/commands.js';
 import type { CapabilityScope } from '../../families/platform/payment-capability/events.js';
 import type { PayoutHistory } from '../read-ports.js';
-import type { Verifications } from '../verification/commands.js';
+import type { Verifications } from '../../families/accounts/verification/commands.js';
 import { FINAL_PAYOUT_STATUSES, type Owner, type PayoutCommand, type PayoutState } from './decider.js';
 import { payoutAggregate, toPayoutObject } from './render.js';
 import type { PayoutFundingSources } from './funding.js';

@@ -7,9 +7,9 @@ import { auditMetadata } from '../../eventstore/metadata.js';
 import type { EventStore } from '../../eventstore/port.js';
 import { isOwned } from '../aggregate.js';
 import { defaultPayoutSettings, merchantSettingsId, merchantSettingsStream, merchantSettingsStreamOf, type MerchantSettingsEvent, type PayoutSettings } from '../../families/merchants/merchant-settings/events.js';
-import { tellOwners, type OwnerNoticeDeps } from '../organization/owner-notices.js';
+import { tellOwners, type OwnerNoticeDeps } from '../../families/accounts/organization/owner-notices.js';
 import { loadPayoutMethod } from '../payout-method/commands.js';
-import type { Verifications } from '../verification/commands.js';
+import type { Verifications } from '../../families/accounts/verification/commands.js';
 import { payoutSettingsDecider, type PayoutSettingsCommand, type PayoutSettingsState, type WeakeningProof } from './settings-decider.js';
 
 export interface PayoutSettingsDeps extends OwnerNoticeDeps {

@@ -1,7 +1,7 @@
 import type { Clock } from '../../core/clock.js';
 import { newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
-import { canReadEventType, readScopeOfEventType } from '../organization/event-scopes.js';
+import { canReadEventType, readScopeOfEventType } from '../../families/accounts/organization/event-scopes.js';
 import type { PublicEventCatalogue } from './event-types.js';
 import { generateSigningSecret, type SecretBox } from '../../core/secrets.js';
 import { checkEndpointUrl } from './url-policy.js';

@@ -1,16 +1,16 @@
 import { KeyedHasher } from '../../core/hashing.js';
-import { GoogleSignIn } from '../../domain/google-sign-in/service.js';
-import { Organizations } from '../../domain/organization/commands.js';
-import { Accounts } from '../../domain/user/commands.js';
-import { ContactChanges } from '../../domain/user/contact-changes.js';
-import type { FactorAttempts } from '../../domain/user/factors.js';
-import { Passkeys, relyingPartyOf } from '../../domain/user/passkeys.js';
-import { SecondFactors } from '../../domain/user/second-factors.js';
-import { SignIns } from '../../domain/user/sign-in.js';
-import { SignUp } from '../../domain/user/signup.js';
-import { AppTokenSigner } from '../../domain/user/tokens.js';
-import { Verifications } from '../../domain/verification/commands.js';
-import { OpenIdClientProvider } from '../../providers/openid.js';
+import { GoogleSignIn } from './google-sign-in/service.js';
+import { Organizations } from './organization/commands.js';
+import { Accounts } from './user/commands.js';
+import { ContactChanges } from './user/contact-changes.js';
+import type { FactorAttempts } from './user/factors.js';
+import { Passkeys, relyingPartyOf } from './user/passkeys.js';
+import { SecondFactors } from './user/second-factors.js';
+import { SignIns } from './user/sign-in.js';
+import { SignUp } from './user/signup.js';
+import { AppTokenSigner } from './user/tokens.js';
+import { Verifications } from './verification/commands.js';
+import { OpenIdClientProvider } from './google-sign-in/openid.js';
 import { defineFamily } from '../family.js';
 import { accountErrors } from './errors.js';
 

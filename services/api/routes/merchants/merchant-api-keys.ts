@@ -5,7 +5,7 @@ import { MAX_ROLL_GRACE_MS, type ApiKeyManagement, type KeyManager } from '../..
 import { route, type Family } from '../../../../packages/http/routes.js';
 import { findApiKey, listApiKeys } from '../../../../projections/merchants/api-keys.js';
 import type { PageQuery } from '../../../../projections/paging.js';
-import { userOf } from '../auth.js';
+import { userOf } from '../accounts/auth.js';
 import { idParams, pageListSchema, pageQuery, signedIn } from '../shared.js';
 import type { Owner } from '../../../../packages/core/owner.js';
 

@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
 import { route, type Family } from '../../../../packages/http/routes.js';
 import { findMerchant, liveActivationOf } from '../../../../projections/merchants/merchants.js';
-import { organizationOfMerchant } from '../../../../projections/organizations.js';
+import { organizationOfMerchant } from '../../../../projections/accounts/organizations.js';
 import { hasSucceededPayment } from '../../../../projections/payment-intents.js';
 import { hasPayoutMethod } from '../../../../projections/payout-methods.js';
-import { findUser } from '../../../../projections/users.js';
+import { findUser } from '../../../../projections/accounts/users.js';
 import { hasWebhookEndpoint } from '../../../../projections/webhook-endpoints.js';
-import { userOf } from '../auth.js';
+import { userOf } from '../accounts/auth.js';
 import { signedIn } from '../shared.js';
 
 /** The go-live checklist, in the order a merchant works through it (docs/auth.md, "Onboarding"). */
