@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { CampaignObject, CampaignPayout, CampaignUpdate, ContributionObject, FundingCampaignEvent } from '../packages/domain/funding-campaign/events.js';
-import type { LedgerEvent } from '../packages/domain/ledger/events.js';
+import type { LedgerEvent } from '../packages/families/ledger/events.js';
 import { cursorPage, type CursorList, type CursorQuery } from './paging.js';
 import type { Projection } from './projection.js';
 import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';

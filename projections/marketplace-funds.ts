@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { unixSeconds } from '../packages/core/clock.js';
-import type { EntryPosted, LedgerEvent } from '../packages/domain/ledger/events.js';
+import type { EntryPosted, LedgerEvent } from '../packages/families/ledger/events.js';
 import { MARKETPLACE_ENTRY_KINDS } from '../packages/domain/marketplace-order/postings.js';
 import type { DueShare } from '../packages/domain/read-ports.js';
 import type { CursorList, CursorQuery } from './paging.js';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { unixSeconds } from '../packages/core/clock.js';
-import type { LedgerEvent } from '../packages/domain/ledger/events.js';
+import type { LedgerEvent } from '../packages/families/ledger/events.js';
 import type { OrderEvent, RefundObject } from '../packages/domain/marketplace-order/events.js';
 import type { CursorList, CursorQuery } from './paging.js';
 import type { Projection } from './projection.js';

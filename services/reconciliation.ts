@@ -10,7 +10,7 @@ import { railRefundDecider } from '../packages/domain/rail-refund/decider.js';
 import { railRefundStream, type RailRefundRecord } from '../packages/domain/rail-refund/events.js';
 import { loadState } from '../packages/eventstore/command-handler.js';
 import type { EventStore, RecordedEvent } from '../packages/eventstore/port.js';
-import { railHoldings } from '../projections/balances.js';
+import { railHoldings } from '../projections/ledger/balances.js';
 
 /** One currency: what the ledger expects the rail to hold for Sika, what the rail says it holds. */
 export interface WalletDifference {

@@ -1,4 +1,4 @@
-import { runLedger } from '../domain/ledger/commands.js';
+import { runLedger } from '../families/ledger/commands.js';
 import type { BalanceRef } from '../ledger/entry.js';
 import { settleDue } from '../domain/payment-intent/postings.js';
 import { defineProcess, lanes } from './process.js';

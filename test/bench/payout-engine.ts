@@ -8,9 +8,9 @@
  */
 import { postPayment } from '../../packages/domain/payment-intent/postings.js';
 import { performance } from 'node:perf_hooks';
-import { runLedger } from '../../packages/domain/ledger/commands.js';
+import { runLedger } from '../../packages/families/ledger/commands.js';
 import { balanceOf, ledgerDecider } from '../../packages/ledger/decider.js';
-import { balanceStream } from '../../packages/domain/ledger/events.js';
+import { balanceStream } from '../../packages/families/ledger/events.js';
 import { createMerchant } from '../../packages/families/merchants/merchant/commands.js';
 import { loadState } from '../../packages/eventstore/command-handler.js';
 import { payoutBatchItemStatuses } from '../../projections/payout-batch-items.js';

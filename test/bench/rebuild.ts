@@ -7,7 +7,7 @@
 import { postPayment } from '../../packages/domain/payment-intent/postings.js';
 import { performance } from 'node:perf_hooks';
 import { newUuid } from '../../packages/core/ids.js';
-import { runLedger } from '../../packages/domain/ledger/commands.js';
+import { runLedger } from '../../packages/families/ledger/commands.js';
 import { createMerchant } from '../../packages/families/merchants/merchant/commands.js';
 import { chainHashes, GENESIS_HASH } from '../../packages/eventstore/hash-chain.js';
 import { fixed, numberFromEnv, progress, round } from './common.js';

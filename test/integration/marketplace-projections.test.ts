@@ -8,7 +8,7 @@ import t from 'tap';
 import { fold, rendered, type Fact } from '../../packages/core/decider.js';
 import type { LedgerAction } from '../../packages/ledger/decider.js';
 import { ledgerDecider, type LedgerCommand } from '../../packages/ledger/decider.js';
-import type { LedgerEvent } from '../../packages/domain/ledger/events.js';
+import type { LedgerEvent } from '../../packages/families/ledger/events.js';
 import { orderAggregate } from '../../packages/domain/marketplace-order/render.js';
 import type { OrderCommand } from '../../packages/domain/marketplace-order/decider.js';
 import type { OrderCreated, OrderEvent } from '../../packages/domain/marketplace-order/events.js';

@@ -6,7 +6,7 @@
  * payout's timers and its answer in the order they fell due.
  */
 import t from 'tap';
-import { balanceStream } from '../../packages/domain/ledger/events.js';
+import { balanceStream } from '../../packages/families/ledger/events.js';
 import { payoutStream } from '../../packages/domain/payout/events.js';
 import type { PayoutReport } from '../../packages/connectors/port.js';
 import { balance, fundedMerchant, MINUTE, mobileMoney, OPERATOR_DELAY_MS, postPayout } from '../support/payouts.js';

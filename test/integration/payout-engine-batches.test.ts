@@ -6,7 +6,7 @@
  * idempotency, and the money races: two batches executed at once, one batch executed many times.
  */
 import t from 'tap';
-import { balanceStream, type LedgerEvent } from '../../packages/domain/ledger/events.js';
+import { balanceStream, type LedgerEvent } from '../../packages/families/ledger/events.js';
 import { payoutStream } from '../../packages/domain/payout/events.js';
 import { payoutBatchStream } from '../../packages/domain/payout-batch/events.js';
 import { assertError, assertOk } from '../support/assertions.js';

@@ -8,8 +8,8 @@
 import { holdOnAvailable } from '../../packages/domain/payout/postings.js';
 import type { Knex } from 'knex';
 import t, { type Test } from 'tap';
-import { runLedger } from '../../packages/domain/ledger/commands.js';
-import { balanceStream, type EntryPosted } from '../../packages/domain/ledger/events.js';
+import { runLedger } from '../../packages/families/ledger/commands.js';
+import { balanceStream, type EntryPosted } from '../../packages/families/ledger/events.js';
 import { payoutStream, type PayoutObject } from '../../packages/domain/payout/events.js';
 import { payoutPublicEvents } from '../../packages/domain/payout/public-events.js';
 import type { RecordedEvent } from '../../packages/eventstore/port.js';

@@ -15,7 +15,7 @@ import { revokeApiKey } from '../../packages/families/merchants/merchant/command
 import type { RecordedEvent } from '../../packages/eventstore/port.js';
 import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
 import type { Projection } from '../../projections/projection.js';
-import { balanceTransactionsProjection } from '../../projections/balance-transactions.js';
+import { balanceTransactionsProjection } from '../../projections/ledger/balance-transactions.js';
 import { ALL_PROJECTIONS } from '../../projections/registry.js';
 import { applyEvents } from '../../projections/runner.js';
 import { failedPayment, succeededPayment } from '../support/billing.js';

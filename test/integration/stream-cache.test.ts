@@ -7,9 +7,9 @@
 import { postPayment } from '../../packages/domain/payment-intent/postings.js';
 import t from 'tap';
 import type { Test } from 'tap';
-import { runLedger } from '../../packages/domain/ledger/commands.js';
+import { runLedger } from '../../packages/families/ledger/commands.js';
 import { createApiKey } from '../../packages/families/merchants/merchant/commands.js';
-import { balanceStream } from '../../packages/domain/ledger/events.js';
+import { balanceStream } from '../../packages/families/ledger/events.js';
 import { handleCommand } from '../../packages/eventstore/command-handler.js';
 import { paymentIntentAggregate } from '../../packages/domain/payment-intent/render.js';
 import { paymentIntentStream } from '../../packages/domain/payment-intent/events.js';

@@ -12,7 +12,7 @@ import { balanceOf, familyState, ledgerDecider, useLedgerParts, type LedgerComma
 import { railRefundsInFlight } from '../../packages/domain/rail-refund/postings.js';
 import { isBalanced, type Posting } from '../../packages/ledger/entry.js';
 import { fold } from '../../packages/core/decider.js';
-import type { LedgerEvent } from '../../packages/domain/ledger/events.js';
+import type { LedgerEvent } from '../../packages/families/ledger/events.js';
 import type { AnyFamily } from '../../packages/families/family.js';
 import { CHART, FAMILIES } from '../../packages/families/index.js';
 import { spec } from '../support/decider-spec.js';

@@ -16,7 +16,7 @@ import { allocateRefund } from '../../packages/domain/marketplace-order/allocati
 import type { LedgerAction } from '../../packages/ledger/decider.js';
 import { balanceOf as fundsBalance, familyState, ledgerDecider as fundsDecider, type LedgerCommand as FundsCommand, type LedgerState as FundsState } from '../../packages/ledger/decider.js';
 import { isBalanced } from '../../packages/ledger/entry.js';
-import type { LedgerEvent as MarketplaceFundsEvent } from '../../packages/domain/ledger/events.js';
+import type { LedgerEvent as MarketplaceFundsEvent } from '../../packages/families/ledger/events.js';
 import { ORDER_TRANSITIONS, type OrderCommand, type OrderState } from '../../packages/domain/marketplace-order/decider.js';
 import { orderAggregate } from '../../packages/domain/marketplace-order/render.js';
 import { ORDER_STATUSES, sellerShares, type OrderCreated, type OrderEvent } from '../../packages/domain/marketplace-order/events.js';

@@ -6,10 +6,10 @@ import { CommandService, handleSteps, loadState, step, type AnyStep } from '../.
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import { assertOwned, isOwned } from '../aggregate.js';
-import { ledgerCommand } from '../ledger/commands.js';
+import { ledgerCommand } from '../../families/ledger/commands.js';
 import { ledgerDecider } from '../../ledger/decider.js';
 import { moveCampaignFunds, type CampaignMove } from './postings.js';
-import { balanceStream } from '../ledger/events.js';
+import { balanceStream } from '../../families/ledger/events.js';
 import { HELD_BY_KEY, type ConfirmInput, type PaymentIntents } from '../payment-intent/commands.js';
 import type { PaymentRecipient } from '../payment-intent/recipients.js';
 import { paymentIntentAggregate, toObject as toPaymentIntentObject } from '../payment-intent/render.js';

@@ -9,7 +9,7 @@ import type { CollectOutcome, Rails, RefundInitiation, RefundRequest } from '../
 import { handleSteps, loadState, step, type AnyStep } from '../../eventstore/command-handler.js';
 import { auditMetadata } from '../../eventstore/metadata.js';
 import { isOwned } from '../aggregate.js';
-import { ledgerStep } from '../ledger/commands.js';
+import { ledgerStep } from '../../families/ledger/commands.js';
 import { endRailRefund } from './postings.js';
 import { railRefundDecider, type RailRefundState } from './decider.js';
 import { railRefundStream, type RailRefundOrigin, type RailRefundRecord } from './events.js';

@@ -6,7 +6,7 @@ import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import { assertOwned } from '../aggregate.js';
 import { CommandService, handleCommandsAtomically, loadState, step, type AnyStep } from '../../eventstore/command-handler.js';
-import { ledgerStep, runLedger } from '../ledger/commands.js';
+import { ledgerStep, runLedger } from '../../families/ledger/commands.js';
 import { refundPayment } from './postings.js';
 import type { CollectOutcome } from '../../connectors/port.js';
 import type { RailRefunds } from '../rail-refund/commands.js';

@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import { railClearing } from '../packages/ledger/clearing.js';
-import { MERCHANT_ACCOUNTS, type LedgerEvent, type MerchantAccount } from '../packages/domain/ledger/events.js';
-import type { RecordedEvent } from '../packages/eventstore/port.js';
-import { addToRows, type Row } from './batch.js';
-import type { Projection } from './projection.js';
-import { ownedRows } from './queries.js';
-import type { Environment, Owner } from '../packages/core/owner.js';
+import { railClearing } from '../../packages/ledger/clearing.js';
+import { MERCHANT_ACCOUNTS, type LedgerEvent, type MerchantAccount } from '../../packages/families/ledger/events.js';
+import type { RecordedEvent } from '../../packages/eventstore/port.js';
+import { addToRows, type Row } from '../batch.js';
+import type { Projection } from '../projection.js';
+import { ownedRows } from '../queries.js';
+import type { Environment, Owner } from '../../packages/core/owner.js';
 
 const KEY = ['merchant_id', 'environment', 'currency'];
 const ACCOUNTS = 'read.ledger_accounts';

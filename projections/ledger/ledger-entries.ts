@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import { MERCHANT_ACCOUNTS, type LedgerEvent, type MerchantAccount } from '../packages/domain/ledger/events.js';
-import { rowChangeProjection } from './batch.js';
-import type { Projection } from './projection.js';
-import { ownedRows } from './queries.js';
-import type { Owner } from '../packages/core/owner.js';
+import { MERCHANT_ACCOUNTS, type LedgerEvent, type MerchantAccount } from '../../packages/families/ledger/events.js';
+import { rowChangeProjection } from '../batch.js';
+import type { Projection } from '../projection.js';
+import { ownedRows } from '../queries.js';
+import type { Owner } from '../../packages/core/owner.js';
 
 /**
  * read.ledger_entries: every journal entry of the merchants' balances with what it moved on each

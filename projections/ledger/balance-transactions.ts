@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
-import { unixSeconds } from '../packages/core/clock.js';
-import type { EntryPosted, LedgerEvent } from '../packages/domain/ledger/events.js';
-import type { RecordedEvent } from '../packages/eventstore/port.js';
-import { applyRowChanges, insertRows, type Row, type RowChange } from './batch.js';
-import { cursorPage, whereCreated, type CreatedRange, type CursorList, type CursorQuery } from './paging.js';
-import type { Projection } from './projection.js';
-import { ownedRows } from './queries.js';
-import type { Owner } from '../packages/core/owner.js';
+import { unixSeconds } from '../../packages/core/clock.js';
+import type { EntryPosted, LedgerEvent } from '../../packages/families/ledger/events.js';
+import type { RecordedEvent } from '../../packages/eventstore/port.js';
+import { applyRowChanges, insertRows, type Row, type RowChange } from '../batch.js';
+import { cursorPage, whereCreated, type CreatedRange, type CursorList, type CursorQuery } from '../paging.js';
+import type { Projection } from '../projection.js';
+import { ownedRows } from '../queries.js';
+import type { Owner } from '../../packages/core/owner.js';
 
 /**
  * read.balance_transactions: what moved the merchant's balance, one row per payment, payout,

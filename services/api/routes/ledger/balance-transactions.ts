@@ -1,16 +1,16 @@
 import type { Knex } from 'knex';
-import { ApiError } from '../../../packages/core/errors.js';
-import type { CursorQuery } from '../../../projections/paging.js';
-import { acceptsCsv, csvReply } from '../../../packages/http/csv.js';
-import { route, type Family } from '../../../packages/http/routes.js';
+import { ApiError } from '../../../../packages/core/errors.js';
+import type { CursorQuery } from '../../../../projections/paging.js';
+import { acceptsCsv, csvReply } from '../../../../packages/http/csv.js';
+import { route, type Family } from '../../../../packages/http/routes.js';
 import {
   BALANCE_TRANSACTION_CSV_COLUMNS,
   balanceTransactionRecords,
   listBalanceTransactions,
   type BalanceTransactionFilters,
-} from '../../../projections/balance-transactions.js';
-import { findPayout } from '../../../projections/payouts.js';
-import { createdQuery, createdRange, cursorListSchema, cursorQuery, resourceSchema, type CreatedQuery } from './shared.js';
+} from '../../../../projections/ledger/balance-transactions.js';
+import { findPayout } from '../../../../projections/payouts.js';
+import { createdQuery, createdRange, cursorListSchema, cursorQuery, resourceSchema, type CreatedQuery } from '../shared.js';
 
 const TYPES = ['payment', 'payout', 'payout_failure', 'refund', 'refund_failure', 'escrow_funding', 'escrow_release', 'escrow_refund', 'funding_release'];
 
