@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { paymentStatusOf } from '../packages/domain/checkout-session/decider.js';
 import { toCheckoutSessionObject } from '../packages/domain/checkout-session/render.js';
 import type { CheckoutSessionCreated, CheckoutSessionEvent, CheckoutSessionObject, CheckoutSessionStatus } from '../packages/domain/checkout-session/events.js';
-import type { PaymentIntentObject } from '../packages/domain/payment-intent/events.js';
+import type { PaymentIntentObject } from '../packages/families/payments/payment-intent/events.js';
 import { cursorPage, type CursorList, type CursorQuery } from './paging.js';
 import type { Projection } from './projection.js';
 import type { Owner } from '../packages/core/owner.js';

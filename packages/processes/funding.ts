@@ -3,7 +3,7 @@ import type { ConsumerSpec } from '../bus/consumer.js';
 import type { Clock } from '../core/clock.js';
 import type { CampaignPayoutRef, CampaignRef, ContributionPaymentRef } from '../domain/funding-campaign/commands.js';
 import { CONTRIBUTION_METADATA } from '../domain/funding-campaign/events.js';
-import type { PaymentIntentObject } from '../domain/payment-intent/events.js';
+import type { PaymentIntentObject } from '../families/payments/payment-intent/events.js';
 import type { RecordedEvent } from '../eventstore/port.js';
 import { enqueue } from '../scheduler/scheduler.js';
 import { defineProcess } from './process.js';

@@ -1,6 +1,6 @@
-import type { CollectStatusCheck } from '../domain/payment-intent/commands.js';
+import type { CollectStatusCheck } from '../families/payments/payment-intent/commands.js';
 import type { PayoutStatusCheck } from '../domain/payout/commands.js';
-import type { RefundStatusCheck } from '../domain/rail-refund/commands.js';
+import type { RefundStatusCheck } from '../families/payments/rail-refund/commands.js';
 import { defineProcess, lanes } from './process.js';
 
 /**

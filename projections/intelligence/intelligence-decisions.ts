@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { derivedUuid } from '../../packages/core/ids.js';
 import type { DelayReason, PayoutEvent } from '../../packages/domain/payout/events.js';
-import type { PaymentIntentEvent } from '../../packages/domain/payment-intent/events.js';
+import type { PaymentIntentEvent } from '../../packages/families/payments/payment-intent/events.js';
 import type { RecordedEvent } from '../../packages/eventstore/port.js';
 import { cursorPage, type CursorList, type CursorQuery } from '../paging.js';
 import type { Projection } from '../projection.js';

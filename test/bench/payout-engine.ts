@@ -6,7 +6,7 @@
  * one payout, no other payout, and available = funding − Σ(amount + fee) in the ledger and in
  * GET /api/v1/balance, nothing left reserved.
  */
-import { postPayment } from '../../packages/domain/payment-intent/postings.js';
+import { postPayment } from '../../packages/families/payments/payment-intent/postings.js';
 import { performance } from 'node:perf_hooks';
 import { runLedger } from '../../packages/families/ledger/commands.js';
 import { balanceOf, ledgerDecider } from '../../packages/ledger/decider.js';

@@ -11,7 +11,7 @@
  * fixed rate (60 % of the in-process maximum) for 30 s, and five consecutive closed-loop slices of
  * 10 s whose last ÷ first shows a cost that grows with history. BENCH_PAYOUT_ROWS picks rows.
  */
-import { postPayment } from '../../packages/domain/payment-intent/postings.js';
+import { postPayment } from '../../packages/families/payments/payment-intent/postings.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';

@@ -4,7 +4,7 @@
  * merchants funded, paying out and taking payments over HTTP, with the sandbox operator's answers
  * — cloned with fresh ids until it has that many events, so every read model has its share.
  */
-import { postPayment } from '../../packages/domain/payment-intent/postings.js';
+import { postPayment } from '../../packages/families/payments/payment-intent/postings.js';
 import { performance } from 'node:perf_hooks';
 import { newUuid } from '../../packages/core/ids.js';
 import { runLedger } from '../../packages/families/ledger/commands.js';

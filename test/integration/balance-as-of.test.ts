@@ -1,4 +1,4 @@
-import { postPayment, settleDue as settleDueAction } from '../../packages/domain/payment-intent/postings.js';
+import { postPayment, settleDue as settleDueAction } from '../../packages/families/payments/payment-intent/postings.js';
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
 import { unixSeconds } from '../../packages/core/clock.js';

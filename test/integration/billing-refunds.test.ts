@@ -23,7 +23,7 @@ import { escrow, paidContract } from '../support/escrow.js';
 import { activeCampaign, contribute, getCampaign, settle } from '../support/funding.js';
 import { createOrder, createSeller, mkt, payOrder } from '../support/marketplace.js';
 import { OPERATOR_DELAY_MS, startPaymentsService } from '../support/system.js';
-import { PaymentRecipients } from '../../packages/domain/payment-intent/recipients.js';
+import { PaymentRecipients } from '../../packages/families/payments/payment-intent/recipients.js';
 
 const svc = await startPaymentsService(t);
 

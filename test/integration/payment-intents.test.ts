@@ -5,7 +5,7 @@
  * payment-intents-money.test.ts.
  */
 import t from 'tap';
-import { paymentIntentStream, type Created } from '../../packages/domain/payment-intent/events.js';
+import { paymentIntentStream, type Created } from '../../packages/families/payments/payment-intent/events.js';
 import type { CustomerRow } from '../../projections/customers.js';
 import { assertError, assertOk, card, confirm, createIntent, mobileMoney, operatorAnswers, snNumber } from '../support/payment-intents.js';
 import { startPaymentsService } from '../support/system.js';

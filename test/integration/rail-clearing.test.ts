@@ -11,7 +11,7 @@ import t from 'tap';
 import type { CollectRequest } from '../../packages/connectors/port.js';
 import { balanceStream, type EntryPosted } from '../../packages/families/ledger/events.js';
 import type { CreatedMerchant } from '../../packages/families/merchants/merchant/commands.js';
-import { paymentIntentStream } from '../../packages/domain/payment-intent/events.js';
+import { paymentIntentStream } from '../../packages/families/payments/payment-intent/events.js';
 import { payoutStream } from '../../packages/domain/payout/events.js';
 import { railHoldings } from '../../projections/ledger/balances.js';
 import { assertError } from '../support/assertions.js';

@@ -4,7 +4,7 @@
  * itself, the sandbox test numbers, coded error assertions, and a connector wrapper that can keep
  * the sandbox operator silent.
  */
-import { postPayment } from '../../packages/domain/payment-intent/postings.js';
+import { postPayment } from '../../packages/families/payments/payment-intent/postings.js';
 import { randomUUID } from 'node:crypto';
 import { quoteFee } from '../../packages/catalog/index.js';
 import { fold } from '../../packages/core/decider.js';

@@ -1,15 +1,15 @@
 import { fundEscrowFromPayment, refundEscrow } from '../../packages/domain/escrow/postings.js';
 import { moveCampaignFunds } from '../../packages/domain/funding-campaign/postings.js';
 import { postOrderPayment, refundOrder } from '../../packages/domain/marketplace-order/postings.js';
-import { postPayment, settleDue } from '../../packages/domain/payment-intent/postings.js';
+import { postPayment, settleDue } from '../../packages/families/payments/payment-intent/postings.js';
 import { completePayout, holdOnAvailable, releasePayout } from '../../packages/domain/payout/postings.js';
-import { endRailRefund } from '../../packages/domain/rail-refund/postings.js';
+import { endRailRefund } from '../../packages/families/payments/rail-refund/postings.js';
 import { refundPayment } from '../../packages/domain/refund/postings.js';
 import t from 'tap';
 import { isRefused } from '../../packages/core/refusal.js';
 import { assembleChart, kindOf, mayGoNegative, useChart } from '../../packages/ledger/chart.js';
 import { balanceOf, familyState, ledgerDecider, useLedgerParts, type LedgerCommand, type LedgerState } from '../../packages/ledger/decider.js';
-import { railRefundsInFlight } from '../../packages/domain/rail-refund/postings.js';
+import { railRefundsInFlight } from '../../packages/families/payments/rail-refund/postings.js';
 import { isBalanced, type Posting } from '../../packages/ledger/entry.js';
 import { fold } from '../../packages/core/decider.js';
 import type { LedgerEvent } from '../../packages/families/ledger/events.js';

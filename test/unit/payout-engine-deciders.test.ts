@@ -5,7 +5,7 @@
  * ledger's batch hold, allocation and release (every entry balances, the reserved total is kept),
  * and the CSV reader.
  */
-import { postPayment } from '../../packages/domain/payment-intent/postings.js';
+import { postPayment } from '../../packages/families/payments/payment-intent/postings.js';
 import { holdBatch, holdBatchItem, releaseBatch } from '../../packages/domain/payout-batch/postings.js';
 import { completePayout } from '../../packages/domain/payout/postings.js';
 import t from 'tap';

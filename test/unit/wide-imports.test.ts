@@ -94,7 +94,7 @@ t.test('the count sees families through their read sides, route files and domain
   t.equal(familyOf('projections/billing/index.ts'), 'billing', 'a read side is its family');
   t.equal(familyOf('services/api/routes/merchant-invoices.ts'), 'billing', 'a route file belongs to the entry that mounts it');
   t.equal(familyOf('services/api/schemas/billing.ts'), 'billing');
-  t.equal(familyOf('packages/domain/payment-intent/commands.ts'), 'payments');
+  t.equal(familyOf('packages/families/payments/payment-intent/commands.ts'), 'payments');
   t.equal(familyOf('packages/families/payouts/index.ts'), 'payouts');
   t.equal(familyOf('services/api/routes/shared.ts'), undefined, 'the route kit is no family');
   t.equal(familyOf('projections/paging.ts'), undefined, 'nor is the paging of the read side');

@@ -10,15 +10,15 @@ import { ledgerCommand } from '../../families/ledger/commands.js';
 import { ledgerDecider } from '../../ledger/decider.js';
 import { moveCampaignFunds, type CampaignMove } from './postings.js';
 import { balanceStream } from '../../families/ledger/events.js';
-import { HELD_BY_KEY, type ConfirmInput, type PaymentIntents } from '../payment-intent/commands.js';
-import type { PaymentRecipient } from '../payment-intent/recipients.js';
-import { paymentIntentAggregate, toObject as toPaymentIntentObject } from '../payment-intent/render.js';
-import { payinClearing, paymentIntentStream } from '../payment-intent/events.js';
+import { HELD_BY_KEY, type ConfirmInput, type PaymentIntents } from '../../families/payments/payment-intent/commands.js';
+import type { PaymentRecipient } from '../../families/payments/payment-intent/recipients.js';
+import { paymentIntentAggregate, toObject as toPaymentIntentObject } from '../../families/payments/payment-intent/render.js';
+import { payinClearing, paymentIntentStream } from '../../families/payments/payment-intent/events.js';
 import { loadPayoutMethod } from '../payout-method/commands.js';
 import { payoutIdOf, type Payouts } from '../payout/commands.js';
 import type { CountPublicPush } from '../public-pushes.js';
-import type { RailRefunds } from '../rail-refund/commands.js';
-import type { RailRefundRecord } from '../rail-refund/events.js';
+import type { RailRefunds } from '../../families/payments/rail-refund/commands.js';
+import type { RailRefundRecord } from '../../families/payments/rail-refund/events.js';
 import {
   assertModel,
   payableOf,

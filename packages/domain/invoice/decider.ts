@@ -2,7 +2,7 @@ import { unixSeconds } from '../../core/clock.js';
 import { Refusal } from '../../core/refusal.js';
 import { assertOwned } from '../aggregate.js';
 import type { Decider, Fact } from '../../core/decider.js';
-import type { Owner } from '../payment-intent/decider.js';
+import type { Owner } from '../../families/payments/payment-intent/decider.js';
 import type { InvoiceCreated, InvoiceEvent, InvoicePayment, InvoiceStatus, PaymentSource } from './events.js';
 
 /** What PATCH …/status may do; everything else is IKW-BIL-001. */

@@ -1,7 +1,7 @@
 import { Refusal } from '../../core/refusal.js';
 import { assertOwned } from '../aggregate.js';
 import type { Decider, Fact } from '../../core/decider.js';
-import type { Owner } from '../payment-intent/decider.js';
+import type { Owner } from '../../families/payments/payment-intent/decider.js';
 import type { Price, ProductChanges, ProductCreated, ProductEvent, ProductStatus } from './events.js';
 
 export type ProductCommand =

@@ -9,11 +9,11 @@ import { CommandService, handleCommandsAtomically, loadState, step, type AnyStep
 import { ledgerStep, runLedger } from '../../families/ledger/commands.js';
 import { refundPayment } from './postings.js';
 import type { CollectOutcome } from '../../connectors/port.js';
-import type { RailRefunds } from '../rail-refund/commands.js';
-import type { RailRefundRecord } from '../rail-refund/events.js';
-import { paymentIntentAggregate } from '../payment-intent/render.js';
-import { payinClearing, paymentIntentStream } from '../payment-intent/events.js';
-import type { PaymentRecipients } from '../payment-intent/recipients.js';
+import type { RailRefunds } from '../../families/payments/rail-refund/commands.js';
+import type { RailRefundRecord } from '../../families/payments/rail-refund/events.js';
+import { paymentIntentAggregate } from '../../families/payments/payment-intent/render.js';
+import { payinClearing, paymentIntentStream } from '../../families/payments/payment-intent/events.js';
+import type { PaymentRecipients } from '../../families/payments/payment-intent/recipients.js';
 import type { PaymentRefundsState, RefundCommand } from './decider.js';
 import { paymentRefundsAggregate, toRefundObject } from './render.js';
 import { paymentRefundsStream, type RefundedPayment, type RefundEvent, type RefundObject, type RefundReason } from './events.js';

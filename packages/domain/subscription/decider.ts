@@ -3,7 +3,7 @@ import { Refusal } from '../../core/refusal.js';
 import { assertOwned } from '../aggregate.js';
 import type { Decider, Fact } from '../../core/decider.js';
 import type { InvoiceLine } from '../invoice/events.js';
-import type { Owner } from '../payment-intent/decider.js';
+import type { Owner } from '../../families/payments/payment-intent/decider.js';
 import { addDays, addInterval } from './periods.js';
 import type { PeriodInvoice, SubscriptionCreated, SubscriptionEvent, SubscriptionStatus, UsageRecord } from './events.js';
 

@@ -1,4 +1,4 @@
-import { ledgerSettlement } from '../../processes/ledger-settlement.js';
+import { ledgerSettlement } from '../payments/processes/ledger-settlement.js';
 import { defineFamily } from '../family.js';
 import { ledgerErrors } from './errors.js';
 

@@ -1,13 +1,13 @@
-import { PaymentIntents } from '../../domain/payment-intent/commands.js';
-import { paymentIntentPublicEvents } from '../../domain/payment-intent/public-events.js';
-import { PaymentRecipients, type PaymentRecipient } from '../../domain/payment-intent/recipients.js';
-import { ledgerSettlement } from '../../processes/ledger-settlement.js';
-import { payinCallback } from '../../processes/payin-callback.js';
+import { PaymentIntents } from './payment-intent/commands.js';
+import { paymentIntentPublicEvents } from './payment-intent/public-events.js';
+import { PaymentRecipients, type PaymentRecipient } from './payment-intent/recipients.js';
+import { ledgerSettlement } from './processes/ledger-settlement.js';
+import { payinCallback } from './processes/payin-callback.js';
 import { payinStatusCheck, refundStatusCheck } from '../../processes/status-check.js';
-import { refundCallback } from '../../processes/refund-callback.js';
-import { RailRefunds } from '../../domain/rail-refund/commands.js';
-import { pendingPayments } from '../../domain/payment-intent/postings.js';
-import { railRefundsInFlight } from '../../domain/rail-refund/postings.js';
+import { refundCallback } from './processes/refund-callback.js';
+import { RailRefunds } from './rail-refund/commands.js';
+import { pendingPayments } from './payment-intent/postings.js';
+import { railRefundsInFlight } from './rail-refund/postings.js';
 import { defineFamily } from '../family.js';
 
 declare module '../family.js' {

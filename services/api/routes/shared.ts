@@ -4,7 +4,7 @@ import { sha256Hex } from '../../../packages/core/hashing.js';
 import { findPortalSession, type PortalSession } from '../../../projections/customer-portal/customer-portal-sessions.js';
 import { ApiError, notFound } from '../../../packages/core/errors.js';
 import type { CustomerRef } from '../../../packages/domain/customer/commands.js';
-import type { ConfirmInput } from '../../../packages/domain/payment-intent/commands.js';
+import type { ConfirmInput } from '../../../packages/families/payments/payment-intent/commands.js';
 import type { CreatePayoutInput } from '../../../packages/domain/payout/commands.js';
 import { destinationSchema } from '../../../packages/domain/payout-method/destination.js';
 import { cursorListQuery, pageListQuery, type CreatedRange } from '../../../projections/paging.js';
@@ -12,7 +12,7 @@ import type { HandlerContext } from '../../../packages/http/context.js';
 import { route, type Route, type RouteAuth } from '../../../packages/http/routes.js';
 import type { PageQuery } from '../../../projections/paging.js';
 import type { JsonSchema } from '../../../packages/http/validation.js';
-import type { OperationRow } from '../../../projections/operations.js';
+import type { OperationRow } from '../../../projections/payments/operations.js';
 import type { CheckoutSessionView } from '../../../projections/checkout-sessions.js';
 import type { Owner, Requester } from '../../../packages/core/owner.js';
 

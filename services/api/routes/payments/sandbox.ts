@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
-import { ApiError } from '../../../packages/core/errors.js';
-import type { PaymentIntents } from '../../../packages/domain/payment-intent/commands.js';
-import { Reply } from '../../../packages/http/context.js';
-import type { Family } from '../../../packages/http/routes.js';
-import { findOperation, type OperationRow } from '../../../projections/operations.js';
-import { paymentIntentMerchant } from '../../../projections/payment-intents.js';
-import { pageReply, renderPage } from '../pages/layout.js';
-import { escapeHtml, operationRoute, redirectUrl } from './shared.js';
+import { ApiError } from '../../../../packages/core/errors.js';
+import type { PaymentIntents } from '../../../../packages/families/payments/payment-intent/commands.js';
+import { Reply } from '../../../../packages/http/context.js';
+import type { Family } from '../../../../packages/http/routes.js';
+import { findOperation, type OperationRow } from '../../../../projections/payments/operations.js';
+import { paymentIntentMerchant } from '../../../../projections/payments/payment-intents.js';
+import { pageReply, renderPage } from '../../pages/layout.js';
+import { escapeHtml, operationRoute, redirectUrl } from '../shared.js';
 
 /**
  * The hosted 3-D Secure test page of `tok_3ds_required` (sandbox only, not part of the public

@@ -1,13 +1,13 @@
 import type { Knex } from 'knex';
-import { PAYMENT_INTENT_OBJECT_EVENTS, type PaymentIntentEvent, type PaymentIntentObject, type PaymentIntentStatus } from '../packages/domain/payment-intent/events.js';
-import { orderKeys } from '../packages/core/json.js';
-import { whereCreated, type CreatedRange, type CursorList, type CursorQuery } from './paging.js';
-import { rowChangeProjection } from './batch.js';
-import type { Projection } from './projection.js';
-import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';
-import { snapshotChange, snapshotTableSql } from './snapshot.js';
-import type { Environment, Owner } from '../packages/core/owner.js';
-import type { ObjectHistory } from './object-events.js';
+import { PAYMENT_INTENT_OBJECT_EVENTS, type PaymentIntentEvent, type PaymentIntentObject, type PaymentIntentStatus } from '../../packages/families/payments/payment-intent/events.js';
+import { orderKeys } from '../../packages/core/json.js';
+import { whereCreated, type CreatedRange, type CursorList, type CursorQuery } from '../paging.js';
+import { rowChangeProjection } from '../batch.js';
+import type { Projection } from '../projection.js';
+import { cursorPageOfObjects, findOwnedObject, ownedRows } from '../queries.js';
+import { snapshotChange, snapshotTableSql } from '../snapshot.js';
+import type { Environment, Owner } from '../../packages/core/owner.js';
+import type { ObjectHistory } from '../object-events.js';
 
 /** read.payment_intents: the public object of every intent, as its latest event left it (json, not jsonb, to keep field order). */
 export const paymentIntentsProjection: Projection = {

@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
-import { ApiError } from '../../../packages/core/errors.js';
-import type { Reply } from '../../../packages/http/context.js';
-import type { Family } from '../../../packages/http/routes.js';
-import { findOperation, type OperationRow } from '../../../projections/operations.js';
-import { pageReply, renderPage, type PageMerchant } from '../pages/layout.js';
-import { paymentIntentMerchant } from '../../../projections/payment-intents.js';
-import type { PageMerchantOf } from '../pages/merchant.js';
-import { escapeHtml, operationRoute, redirectUrl } from './shared.js';
+import { ApiError } from '../../../../packages/core/errors.js';
+import type { Reply } from '../../../../packages/http/context.js';
+import type { Family } from '../../../../packages/http/routes.js';
+import { findOperation, type OperationRow } from '../../../../projections/payments/operations.js';
+import { pageReply, renderPage, type PageMerchant } from '../../pages/layout.js';
+import { paymentIntentMerchant } from '../../../../projections/payments/payment-intents.js';
+import type { PageMerchantOf } from '../../pages/merchant.js';
+import { escapeHtml, operationRoute, redirectUrl } from '../shared.js';
 
 const FINAL = ['succeeded', 'failed', 'canceled'];
 

@@ -1,6 +1,6 @@
-import type { DomainEvent } from '../../core/decider.js';
-import type { Environment } from '../../core/owner.js';
-import { clearingOf, type RailClearing } from '../../ledger/clearing.js';
+import type { DomainEvent } from '../../../core/decider.js';
+import type { Environment } from '../../../core/owner.js';
+import { clearingOf, type RailClearing } from '../../../ledger/clearing.js';
 
 export type PaymentIntentStatus = 'requires_payment_method' | 'processing' | 'requires_action' | 'succeeded' | 'failed' | 'canceled';
 

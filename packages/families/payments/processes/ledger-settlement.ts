@@ -1,7 +1,7 @@
-import { runLedger } from '../families/ledger/commands.js';
-import type { BalanceRef } from '../ledger/entry.js';
-import { settleDue } from '../domain/payment-intent/postings.js';
-import { defineProcess, lanes } from './process.js';
+import { runLedger } from '../../ledger/commands.js';
+import type { BalanceRef } from '../../../ledger/entry.js';
+import { settleDue } from '../payment-intent/postings.js';
+import { defineProcess, lanes } from '../../../processes/process.js';
 
 /** When pending funds become available: the balance moves what is due from pending to available. */
 export const ledgerSettlement = defineProcess<BalanceRef>({

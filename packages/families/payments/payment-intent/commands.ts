@@ -1,29 +1,29 @@
-import type { Fact } from '../../core/decider.js';
-import type { Clock } from '../../core/clock.js';
-import { assertCapable, type CapabilityGate } from '../../families/platform/payment-capability/commands.js';
-import { activationCheck, assertLiveOpen, type ActivationGate } from '../../families/platform/country-activation/commands.js';
-import { isRefused, Refusal } from '../../core/refusal.js';
-import { derivedId, newId } from '../../core/ids.js';
-import type { EventMetadata, EventStore } from '../../eventstore/port.js';
-import type { Enqueue } from '../../scheduler/scheduler.js';
-import type { BalanceRef } from '../../families/ledger/events.js';
-import { getCountry, getCurrency, getOperator, isIsoCountry, largestPayin, normalizeMsisdn, normalizePhone, quoteFee } from '../../catalog/index.js';
-import { connectorActor, nextStatusCheck, readStatus, sendAgain, type CollectCallback, type StatusCheck } from '../../connectors/callbacks.js';
-import { OutcomeUnknown, type CollectInitiation, type CollectOutcome, type CollectRequest, type Rails } from '../../connectors/port.js';
-import type { Logger } from '../../core/logger.js';
-import { assertOwned, isOwned } from '../aggregate.js';
-import type { CustomerDirectory } from '../read-ports.js';
-import { findOrCreateCustomer } from '../customer/commands.js';
-import { CommandService, handleSteps, step, type StepOutcome } from '../../eventstore/command-handler.js';
-import { ledgerStep } from '../../families/ledger/commands.js';
+import type { Fact } from '../../../core/decider.js';
+import type { Clock } from '../../../core/clock.js';
+import { assertCapable, type CapabilityGate } from '../../platform/payment-capability/commands.js';
+import { activationCheck, assertLiveOpen, type ActivationGate } from '../../platform/country-activation/commands.js';
+import { isRefused, Refusal } from '../../../core/refusal.js';
+import { derivedId, newId } from '../../../core/ids.js';
+import type { EventMetadata, EventStore } from '../../../eventstore/port.js';
+import type { Enqueue } from '../../../scheduler/scheduler.js';
+import type { BalanceRef } from '../../ledger/events.js';
+import { getCountry, getCurrency, getOperator, isIsoCountry, largestPayin, normalizeMsisdn, normalizePhone, quoteFee } from '../../../catalog/index.js';
+import { connectorActor, nextStatusCheck, readStatus, sendAgain, type CollectCallback, type StatusCheck } from '../../../connectors/callbacks.js';
+import { OutcomeUnknown, type CollectInitiation, type CollectOutcome, type CollectRequest, type Rails } from '../../../connectors/port.js';
+import type { Logger } from '../../../core/logger.js';
+import { assertOwned, isOwned } from '../../../domain/aggregate.js';
+import type { CustomerDirectory } from '../../../domain/read-ports.js';
+import { findOrCreateCustomer } from '../../../domain/customer/commands.js';
+import { CommandService, handleSteps, step, type StepOutcome } from '../../../eventstore/command-handler.js';
+import { ledgerStep } from '../../ledger/commands.js';
 import { postPayment } from './postings.js';
 import { CONFIRMATION_IN_PROGRESS, confirmedAlready, type Owner, type PaymentIntentCommand, type PaymentIntentState, type ProviderOutcome } from './decider.js';
 import { paymentIntentAggregate, toObject } from './render.js';
 import { payinClearing, paymentIntentStream, type CancellationReason, type PaymentIntentEvent, type PaymentIntentObject, type PaymentMethodDetails } from './events.js';
 import { assertMetadataSize, merchantMetadata } from './metadata.js';
 import type { PaymentMoney, PaymentRecipients } from './recipients.js';
-import type { Actor, Environment } from '../../core/owner.js';
-import { auditMetadata } from '../../eventstore/metadata.js';
+import type { Actor, Environment } from '../../../core/owner.js';
+import { auditMetadata } from '../../../eventstore/metadata.js';
 
 /** A payment intent to create, in the domain's words (the API's snake_case body is translated by its route). */
 export interface CreateInput {
@@ -440,7 +440,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
 
   /**
    * The steps that put a succeeded payment's money on the ledger: those of the recipient that
-   * claims it (packages/domain/payment-intent/recipients.ts), or the merchant's posting. `after`:
+   * claims it (packages/families/payments/payment-intent/recipients.ts), or the merchant's posting. `after`:
    * the timers to set once it committed (the settlement of pending money, a contract's auto-release).
    */
   private async paymentSteps(state: PaymentIntentState, fee: number, meta: EventMetadata): Promise<PaymentMoney> {

@@ -1,6 +1,6 @@
-import type { RailRefundEvent } from '../packages/domain/rail-refund/events.js';
-import { rowChangeProjection } from './batch.js';
-import type { Projection } from './projection.js';
+import type { RailRefundEvent } from '../../packages/families/payments/rail-refund/events.js';
+import { rowChangeProjection } from '../batch.js';
+import type { Projection } from '../projection.js';
 
 /**
  * read.rail_refunds: every refund sent through a rail that keeps Sika's money, whichever family's

@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
-import { MAX_AMOUNT } from '../../../packages/catalog/index.js';
-import type { ConfirmInput, CreateInput, PaymentIntents } from '../../../packages/domain/payment-intent/commands.js';
-import { CANCELLATION_REASONS, type CancellationReason, type PaymentIntentStatus } from '../../../packages/domain/payment-intent/events.js';
-import { METADATA_LIMITS } from '../../../packages/domain/payment-intent/metadata.js';
-import type { CursorQuery } from '../../../projections/paging.js';
-import { route, type Family } from '../../../packages/http/routes.js';
-import { listObjectEvents } from '../../../projections/object-events.js';
-import { findPaymentIntent, listPaymentIntents, paymentIntentHistory } from '../../../projections/payment-intents.js';
+import { MAX_AMOUNT } from '../../../../packages/catalog/index.js';
+import type { ConfirmInput, CreateInput, PaymentIntents } from '../../../../packages/families/payments/payment-intent/commands.js';
+import { CANCELLATION_REASONS, type CancellationReason, type PaymentIntentStatus } from '../../../../packages/families/payments/payment-intent/events.js';
+import { METADATA_LIMITS } from '../../../../packages/families/payments/payment-intent/metadata.js';
+import type { CursorQuery } from '../../../../projections/paging.js';
+import { route, type Family } from '../../../../packages/http/routes.js';
+import { listObjectEvents } from '../../../../projections/object-events.js';
+import { findPaymentIntent, listPaymentIntents, paymentIntentHistory } from '../../../../projections/payments/payment-intents.js';
 import {
   amountFields,
   confirmationFields,
@@ -22,7 +22,7 @@ import {
   paymentIntentSchema,
   paymentMethodSchema,
   retrieveRoute,
-} from './shared.js';
+} from '../shared.js';
 
 const STATUSES: readonly PaymentIntentStatus[] = ['requires_payment_method', 'requires_action', 'processing', 'succeeded', 'failed', 'canceled'];
 type ListQuery = CursorQuery & CreatedQuery & { customer?: string; status?: string; 'amount[gte]'?: number; 'amount[lte]'?: number; q?: string };

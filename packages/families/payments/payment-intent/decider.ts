@@ -1,9 +1,9 @@
-import { Refusal } from '../../core/refusal.js';
-import { assertOwned, unreachable } from '../aggregate.js';
-import type { Decider, Fact } from '../../core/decider.js';
+import { Refusal } from '../../../core/refusal.js';
+import { assertOwned, unreachable } from '../../../domain/aggregate.js';
+import type { Decider, Fact } from '../../../core/decider.js';
 import { assertMetadataSize } from './metadata.js';
 import type { CancellationReason, Created, NextAction, PaymentIntentEvent, PaymentIntentStatus, PaymentMethodDetails } from './events.js';
-import type { Owner } from '../../core/owner.js';
+import type { Owner } from '../../../core/owner.js';
 
 /** A confirmation whose provider call has not answered within this long is taken to have died. */
 export const CONFIRMATION_LEASE_MS = 60_000;

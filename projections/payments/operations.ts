@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import type { PaymentIntentEvent, PaymentIntentStatus } from '../packages/domain/payment-intent/events.js';
-import { rowChangeProjection } from './batch.js';
-import type { Projection } from './projection.js';
+import type { PaymentIntentEvent, PaymentIntentStatus } from '../../packages/families/payments/payment-intent/events.js';
+import { rowChangeProjection } from '../batch.js';
+import type { Projection } from '../projection.js';
 
 const TABLE = 'read.operations';
 
