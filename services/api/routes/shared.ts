@@ -13,7 +13,7 @@ import { route, type Route, type RouteAuth } from '../../../packages/http/routes
 import type { PageQuery } from '../../../projections/paging.js';
 import type { JsonSchema } from '../../../packages/http/validation.js';
 import type { OperationRow } from '../../../projections/payments/operations.js';
-import type { CheckoutSessionView } from '../../../projections/checkout-sessions.js';
+import type { CheckoutSessionView } from '../../../projections/checkout/checkout-sessions.js';
 import type { Owner, Requester } from '../../../packages/core/owner.js';
 
 /**

@@ -1,21 +1,21 @@
-import { normalizeMsisdn, normalizePhone, quoteFee } from '../../catalog/index.js';
-import type { Clock } from '../../core/clock.js';
-import { isRefused, Refusal } from '../../core/refusal.js';
-import { derivedId, newId } from '../../core/ids.js';
-import type { EventStore } from '../../eventstore/port.js';
-import { CommandService } from '../../eventstore/command-handler.js';
-import { assertOwned, isOwned } from '../aggregate.js';
-import type { PaymentIntents } from '../../families/payments/payment-intent/commands.js';
-import type { PaymentIntentObject } from '../../families/payments/payment-intent/events.js';
+import { normalizeMsisdn, normalizePhone, quoteFee } from '../../../catalog/index.js';
+import type { Clock } from '../../../core/clock.js';
+import { isRefused, Refusal } from '../../../core/refusal.js';
+import { derivedId, newId } from '../../../core/ids.js';
+import type { EventStore } from '../../../eventstore/port.js';
+import { CommandService } from '../../../eventstore/command-handler.js';
+import { assertOwned, isOwned } from '../../../domain/aggregate.js';
+import type { PaymentIntents } from '../../payments/payment-intent/commands.js';
+import type { PaymentIntentObject } from '../../payments/payment-intent/events.js';
 import { assertOpen as assertLinkOpen, type ClaimHolder } from '../payment-link/decider.js';
 import type { PaymentLinks } from '../payment-link/commands.js';
-import type { CountPublicPush } from '../public-pushes.js';
+import type { CountPublicPush } from '../../../domain/public-pushes.js';
 import { collectible, type CheckoutMethodType, type FeeMode } from './amount.js';
 import { checkoutSessionDecider, paymentStatusOf, sessionStatus, type CheckoutSessionCommand, type CheckoutSessionState } from './decider.js';
 import { toCheckoutSessionObject } from './render.js';
 import { checkoutSessionStream, type CheckoutPaymentStatus, type CheckoutSessionEvent, type CheckoutSessionObject } from './events.js';
-import type { Actor, Owner } from '../../core/owner.js';
-import { auditMetadata } from '../../eventstore/metadata.js';
+import type { Actor, Owner } from '../../../core/owner.js';
+import { auditMetadata } from '../../../eventstore/metadata.js';
 
 /** Sessions expire 24 h after they are opened. */
 export const SESSION_LIFETIME_MS = 24 * 3_600_000;

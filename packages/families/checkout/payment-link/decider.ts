@@ -1,8 +1,8 @@
-import type { Decider, Fact } from '../../core/decider.js';
-import { Refusal } from '../../core/refusal.js';
-import { assertOwned, present, unreachable } from '../aggregate.js';
+import type { Decider, Fact } from '../../../core/decider.js';
+import { Refusal } from '../../../core/refusal.js';
+import { assertOwned, present, unreachable } from '../../../domain/aggregate.js';
 import type { PaymentLinkCreated, PaymentLinkEvent } from './events.js';
-import type { Owner } from '../../core/owner.js';
+import type { Owner } from '../../../core/owner.js';
 
 /**
  * Where the checkout session holding a single-use link's claim stands, as its command service

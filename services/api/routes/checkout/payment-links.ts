@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import type { CreatePaymentLinkInput, PaymentLinks } from '../../../packages/domain/payment-link/commands.js';
-import { route, type Family } from '../../../packages/http/routes.js';
-import type { CursorQuery } from '../../../projections/paging.js';
-import { findPaymentLink, listPaymentLinks } from '../../../projections/payment-links.js';
-import { amountFields, checkoutMethodTypesSchema, countrySchema, cursorListSchema, cursorQuery, idParams, resourceSchema, retrieveRoute, returnUrlSchema } from './shared.js';
+import type { CreatePaymentLinkInput, PaymentLinks } from '../../../../packages/families/checkout/payment-link/commands.js';
+import { route, type Family } from '../../../../packages/http/routes.js';
+import type { CursorQuery } from '../../../../projections/paging.js';
+import { findPaymentLink, listPaymentLinks } from '../../../../projections/checkout/payment-links.js';
+import { amountFields, checkoutMethodTypesSchema, countrySchema, cursorListSchema, cursorQuery, idParams, resourceSchema, retrieveRoute, returnUrlSchema } from '../shared.js';
 
 const createBody = {
   type: 'object',

@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import { paymentStatusOf } from '../packages/domain/checkout-session/decider.js';
-import { toCheckoutSessionObject } from '../packages/domain/checkout-session/render.js';
-import type { CheckoutSessionCreated, CheckoutSessionEvent, CheckoutSessionObject, CheckoutSessionStatus } from '../packages/domain/checkout-session/events.js';
-import type { PaymentIntentObject } from '../packages/families/payments/payment-intent/events.js';
-import { cursorPage, type CursorList, type CursorQuery } from './paging.js';
-import type { Projection } from './projection.js';
-import type { Owner } from '../packages/core/owner.js';
+import { paymentStatusOf } from '../../packages/families/checkout/checkout-session/decider.js';
+import { toCheckoutSessionObject } from '../../packages/families/checkout/checkout-session/render.js';
+import type { CheckoutSessionCreated, CheckoutSessionEvent, CheckoutSessionObject, CheckoutSessionStatus } from '../../packages/families/checkout/checkout-session/events.js';
+import type { PaymentIntentObject } from '../../packages/families/payments/payment-intent/events.js';
+import { cursorPage, type CursorList, type CursorQuery } from '../paging.js';
+import type { Projection } from '../projection.js';
+import type { Owner } from '../../packages/core/owner.js';
 
 /**
  * read.checkout_sessions: each session with its latest payment attempt. Where the payment stands

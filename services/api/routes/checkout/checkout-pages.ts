@@ -1,18 +1,18 @@
 import type { Knex } from 'knex';
-import type { Clock } from '../../../packages/core/clock.js';
-import { ApiError } from '../../../packages/core/errors.js';
-import type { KeyedHasher } from '../../../packages/core/hashing.js';
-import { isRefused } from '../../../packages/core/refusal.js';
-import { toApiError } from '../../../packages/http/app.js';
-import { SESSION_LIFETIME_MS, type CheckoutFeeQuote, type CheckoutSessions } from '../../../packages/domain/checkout-session/commands.js';
-import { getCountry } from '../../../packages/catalog/index.js';
-import { Reply, type HandlerContext } from '../../../packages/http/context.js';
-import { route, type Family } from '../../../packages/http/routes.js';
-import { findPublicCheckoutSession, type CheckoutSessionView } from '../../../projections/checkout-sessions.js';
-import { messagePage, sessionPage } from '../pages/checkout.js';
-import { languageOf, type Language } from '../pages/layout.js';
-import type { PageMerchantOf } from '../pages/merchant.js';
-import { confirmationFields, cookieOf, nextUrl, sessionIdParams, wantsHtml } from './shared.js';
+import type { Clock } from '../../../../packages/core/clock.js';
+import { ApiError } from '../../../../packages/core/errors.js';
+import type { KeyedHasher } from '../../../../packages/core/hashing.js';
+import { isRefused } from '../../../../packages/core/refusal.js';
+import { toApiError } from '../../../../packages/http/app.js';
+import { SESSION_LIFETIME_MS, type CheckoutFeeQuote, type CheckoutSessions } from '../../../../packages/families/checkout/checkout-session/commands.js';
+import { getCountry } from '../../../../packages/catalog/index.js';
+import { Reply, type HandlerContext } from '../../../../packages/http/context.js';
+import { route, type Family } from '../../../../packages/http/routes.js';
+import { findPublicCheckoutSession, type CheckoutSessionView } from '../../../../projections/checkout/checkout-sessions.js';
+import { messagePage, sessionPage } from '../../pages/checkout.js';
+import { languageOf, type Language } from '../../pages/layout.js';
+import type { PageMerchantOf } from '../../pages/merchant.js';
+import { confirmationFields, cookieOf, nextUrl, sessionIdParams, wantsHtml } from '../shared.js';
 
 interface PayForm {
   PaymentMethod?: string;

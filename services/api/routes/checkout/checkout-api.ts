@@ -1,14 +1,14 @@
 import { Readable } from 'node:stream';
 import type { Knex } from 'knex';
-import type { Clock } from '../../../packages/core/clock.js';
-import { getCurrency } from '../../../packages/catalog/index.js';
-import { ApiError } from '../../../packages/core/errors.js';
-import type { CheckoutPaymentMethod, CheckoutSessions } from '../../../packages/domain/checkout-session/commands.js';
-import { Reply } from '../../../packages/http/context.js';
-import type { TemplateComposer } from '../../../packages/messaging/composer.js';
-import { route, type Family } from '../../../packages/http/routes.js';
-import { findPublicCheckoutSession, type CheckoutSessionView } from '../../../projections/checkout-sessions.js';
-import { checkoutSessionSchema, confirmationFields, countrySchema, nextUrl, returnUrlSchema, sessionIdParams } from './shared.js';
+import type { Clock } from '../../../../packages/core/clock.js';
+import { getCurrency } from '../../../../packages/catalog/index.js';
+import { ApiError } from '../../../../packages/core/errors.js';
+import type { CheckoutPaymentMethod, CheckoutSessions } from '../../../../packages/families/checkout/checkout-session/commands.js';
+import { Reply } from '../../../../packages/http/context.js';
+import type { TemplateComposer } from '../../../../packages/messaging/composer.js';
+import { route, type Family } from '../../../../packages/http/routes.js';
+import { findPublicCheckoutSession, type CheckoutSessionView } from '../../../../projections/checkout/checkout-sessions.js';
+import { checkoutSessionSchema, confirmationFields, countrySchema, nextUrl, returnUrlSchema, sessionIdParams } from '../shared.js';
 
 interface PayBody {
   session_id?: string;

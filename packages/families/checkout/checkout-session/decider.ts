@@ -1,9 +1,9 @@
-import type { Decider } from '../../core/decider.js';
-import { Refusal } from '../../core/refusal.js';
-import { assertOwned, present, unreachable } from '../aggregate.js';
-import type { PaymentIntentStatus } from '../../families/payments/payment-intent/events.js';
+import type { Decider } from '../../../core/decider.js';
+import { Refusal } from '../../../core/refusal.js';
+import { assertOwned, present, unreachable } from '../../../domain/aggregate.js';
+import type { PaymentIntentStatus } from '../../payments/payment-intent/events.js';
 import type { CheckoutPaymentStatus, CheckoutSessionCreated, CheckoutSessionEvent, CheckoutSessionStatus } from './events.js';
-import type { Owner } from '../../core/owner.js';
+import type { Owner } from '../../../core/owner.js';
 
 export type CheckoutSessionCommand =
   | { type: 'create'; session: CheckoutSessionCreated }

@@ -1,14 +1,14 @@
 import type { Knex } from 'knex';
-import { ApiError, errorSpec } from '../../../packages/core/errors.js';
-import { isRefused } from '../../../packages/core/refusal.js';
-import { SESSION_LIFETIME_MS, type CheckoutSessions } from '../../../packages/domain/checkout-session/commands.js';
-import { Reply } from '../../../packages/http/context.js';
-import { route, type Family } from '../../../packages/http/routes.js';
-import { findPaymentLinkBySlug } from '../../../projections/payment-links.js';
-import { messagePage } from '../pages/checkout.js';
-import { languageOf } from '../pages/layout.js';
-import type { PageMerchantOf } from '../pages/merchant.js';
-import { cookieOf, wantsHtml } from './shared.js';
+import { ApiError, errorSpec } from '../../../../packages/core/errors.js';
+import { isRefused } from '../../../../packages/core/refusal.js';
+import { SESSION_LIFETIME_MS, type CheckoutSessions } from '../../../../packages/families/checkout/checkout-session/commands.js';
+import { Reply } from '../../../../packages/http/context.js';
+import { route, type Family } from '../../../../packages/http/routes.js';
+import { findPaymentLinkBySlug } from '../../../../projections/checkout/payment-links.js';
+import { messagePage } from '../../pages/checkout.js';
+import { languageOf } from '../../pages/layout.js';
+import type { PageMerchantOf } from '../../pages/merchant.js';
+import { cookieOf, wantsHtml } from '../shared.js';
 
 const slugParams = { type: 'object', properties: { slug: { type: 'string', pattern: '^[0-9A-Za-z]{16}$' } }, required: ['slug'] };
 

@@ -1,15 +1,15 @@
-import type { Fact } from '../../core/decider.js';
-import { randomBase62, newUuid } from '../../core/ids.js';
-import type { Clock } from '../../core/clock.js';
-import type { EventStore } from '../../eventstore/port.js';
-import { CommandService } from '../../eventstore/command-handler.js';
+import type { Fact } from '../../../core/decider.js';
+import { randomBase62, newUuid } from '../../../core/ids.js';
+import type { Clock } from '../../../core/clock.js';
+import type { EventStore } from '../../../eventstore/port.js';
+import { CommandService } from '../../../eventstore/command-handler.js';
 import { collectible, type CheckoutMethodType, type FeeMode } from '../checkout-session/amount.js';
 import type { ClaimHolder, PaymentLinkCommand, PaymentLinkState } from './decider.js';
 import { paymentLinkAggregate, toPaymentLinkObject } from './render.js';
 import { paymentLinkStream, type PaymentLinkEvent, type PaymentLinkObject } from './events.js';
-import type { Actor, Owner } from '../../core/owner.js';
-import { auditMetadata } from '../../eventstore/metadata.js';
-import { Refusal } from '../../core/refusal.js';
+import type { Actor, Owner } from '../../../core/owner.js';
+import { auditMetadata } from '../../../eventstore/metadata.js';
+import { Refusal } from '../../../core/refusal.js';
 
 export interface CreatePaymentLinkInput {
   amount: number;

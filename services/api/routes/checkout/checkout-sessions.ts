@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import type { Clock } from '../../../packages/core/clock.js';
-import type { CheckoutSessions, CreateSessionInput, FeeQuoteInput } from '../../../packages/domain/checkout-session/commands.js';
-import { route, type Family } from '../../../packages/http/routes.js';
-import type { CheckoutSessionStatus } from '../../../packages/domain/checkout-session/events.js';
-import { findCheckoutSession, listCheckoutSessions } from '../../../projections/checkout-sessions.js';
-import type { CursorQuery } from '../../../projections/paging.js';
-import { amountFields, checkoutMethodTypesSchema, checkoutSessionSchema, countrySchema, cursorListSchema, cursorQuery, idParams, retrieveRoute, returnUrlSchema } from './shared.js';
+import type { Clock } from '../../../../packages/core/clock.js';
+import type { CheckoutSessions, CreateSessionInput, FeeQuoteInput } from '../../../../packages/families/checkout/checkout-session/commands.js';
+import { route, type Family } from '../../../../packages/http/routes.js';
+import type { CheckoutSessionStatus } from '../../../../packages/families/checkout/checkout-session/events.js';
+import { findCheckoutSession, listCheckoutSessions } from '../../../../projections/checkout/checkout-sessions.js';
+import type { CursorQuery } from '../../../../projections/paging.js';
+import { amountFields, checkoutMethodTypesSchema, checkoutSessionSchema, countrySchema, cursorListSchema, cursorQuery, idParams, retrieveRoute, returnUrlSchema } from '../shared.js';
 
 const createBody = {
   type: 'object',

@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import type { PaymentLinkEvent, PaymentLinkObject } from '../packages/domain/payment-link/events.js';
-import { rowChangeProjection } from './batch.js';
-import type { Projection } from './projection.js';
-import type { CursorList, CursorQuery } from './paging.js';
-import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';
-import { snapshotChange, snapshotTableSql } from './snapshot.js';
-import type { Environment, Owner } from '../packages/core/owner.js';
+import type { PaymentLinkEvent, PaymentLinkObject } from '../../packages/families/checkout/payment-link/events.js';
+import { rowChangeProjection } from '../batch.js';
+import type { Projection } from '../projection.js';
+import type { CursorList, CursorQuery } from '../paging.js';
+import { cursorPageOfObjects, findOwnedObject, ownedRows } from '../queries.js';
+import { snapshotChange, snapshotTableSql } from '../snapshot.js';
+import type { Environment, Owner } from '../../packages/core/owner.js';
 
 /** read.payment_links: each link as its latest public event left it, found by id or by its URL's slug. */
 export const paymentLinksProjection: Projection = {
