@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { PayoutEvent, PayoutObject } from '../packages/domain/payout/events.js';
+import type { PayoutEvent, PayoutObject } from '../packages/families/payouts/payout/events.js';
 import type { CursorList, CursorQuery } from './paging.js';
 import { rowChangeProjection } from './batch.js';
 import type { Projection } from './projection.js';

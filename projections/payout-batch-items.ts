@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { itemPayoutId, type PayoutBatchEvent } from '../packages/domain/payout-batch/events.js';
-import type { Destination } from '../packages/domain/payout-method/events.js';
-import type { PayoutEvent, PayoutObject } from '../packages/domain/payout/events.js';
+import type { Destination } from '../packages/families/payouts/payout-method/events.js';
+import type { PayoutEvent, PayoutObject } from '../packages/families/payouts/payout/events.js';
 import type { Projection } from './projection.js';
 import { ownedRows } from './queries.js';
 import type { Owner } from '../packages/core/owner.js';

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { unixSeconds } from '../packages/core/clock.js';
 import type { PayoutBatchEvent } from '../packages/domain/payout-batch/events.js';
-import type { PayoutEvent } from '../packages/domain/payout/events.js';
+import type { PayoutEvent } from '../packages/families/payouts/payout/events.js';
 import type { RecordedEvent } from '../packages/eventstore/port.js';
 import { insertRows, type Row } from './batch.js';
 import type { Projection } from './projection.js';

@@ -14,7 +14,7 @@ import type { Billing } from '../domain/billing/service.js';
 import type { Messenger } from '../domain/messages.js';
 import { readScopeOfEventType } from '../families/accounts/organization/event-scopes.js';
 import { hasScope } from '../core/scopes.js';
-import type { Payouts } from '../domain/payout/commands.js';
+import type { Payouts } from '../families/payouts/payout/commands.js';
 import { renderText, renderVersion } from '../families/templates/render.js';
 import type { PublicEventCatalogue } from '../domain/webhook-endpoint/event-types.js';
 import type { RecordedEvent } from '../eventstore/port.js';

@@ -2,7 +2,7 @@ import type { ActivationGate } from '../families/platform/country-activation/com
 import type { CapabilityGate } from '../families/platform/payment-capability/commands.js';
 import type { Role } from '../families/accounts/organization/events.js';
 import type { PaymentIntentObject } from '../families/payments/payment-intent/events.js';
-import type { Destination } from './payout-method/events.js';
+import type { Destination } from '../families/payouts/payout-method/events.js';
 import type { Price, ProductStatus } from './product/events.js';
 import type { Owner } from '../core/owner.js';
 

@@ -14,9 +14,9 @@ export { payinCallback } from '../families/payments/processes/payin-callback.js'
 export { payinStatusCheck, payoutStatusCheck, refundStatusCheck } from './status-check.js';
 export { payoutBatchItem, payoutBatchItemsConsumer } from './payout-batch-item.js';
 export { payoutBatchRun } from './payout-batch-run.js';
-export { payoutCallback } from './payout-callback.js';
-export { payoutOverdue } from './payout-overdue.js';
-export { payoutReconcile } from './payout-reconcile.js';
+export { payoutCallback } from '../families/payouts/processes/payout-callback.js';
+export { payoutOverdue } from '../families/payouts/processes/payout-overdue.js';
+export { payoutReconcile } from '../families/payouts/processes/payout-reconcile.js';
 export { refundCallback } from '../families/payments/processes/refund-callback.js';
 export { refundReconcile } from './refund-reconcile.js';
 export { subscriptionInvoiceDue } from './subscription-invoice-due.js';

@@ -4,7 +4,7 @@ import type { Billing } from '../domain/billing/service.js';
 import type { EscrowContracts } from '../domain/escrow/commands.js';
 import type { FundingCampaigns } from '../domain/funding-campaign/commands.js';
 import type { PaymentIntents } from '../families/payments/payment-intent/commands.js';
-import type { Payouts } from '../domain/payout/commands.js';
+import type { Payouts } from '../families/payouts/payout/commands.js';
 import type { RailRefunds } from '../families/payments/rail-refund/commands.js';
 import type { PayoutBatches } from '../domain/payout-batch/commands.js';
 import type { SupportTickets } from '../families/support/commands.js';

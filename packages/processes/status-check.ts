@@ -1,5 +1,5 @@
 import type { CollectStatusCheck } from '../families/payments/payment-intent/commands.js';
-import type { PayoutStatusCheck } from '../domain/payout/commands.js';
+import type { PayoutStatusCheck } from '../families/payouts/payout/commands.js';
 import type { RefundStatusCheck } from '../families/payments/rail-refund/commands.js';
 import { defineProcess, lanes } from './process.js';
 

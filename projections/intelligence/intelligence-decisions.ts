@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { derivedUuid } from '../../packages/core/ids.js';
-import type { DelayReason, PayoutEvent } from '../../packages/domain/payout/events.js';
+import type { DelayReason, PayoutEvent } from '../../packages/families/payouts/payout/events.js';
 import type { PaymentIntentEvent } from '../../packages/families/payments/payment-intent/events.js';
 import type { RecordedEvent } from '../../packages/eventstore/port.js';
 import { cursorPage, type CursorList, type CursorQuery } from '../paging.js';

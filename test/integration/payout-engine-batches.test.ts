@@ -7,7 +7,7 @@
  */
 import t from 'tap';
 import { balanceStream, type LedgerEvent } from '../../packages/families/ledger/events.js';
-import { payoutStream } from '../../packages/domain/payout/events.js';
+import { payoutStream } from '../../packages/families/payouts/payout/events.js';
 import { payoutBatchStream } from '../../packages/domain/payout-batch/events.js';
 import { assertError, assertOk } from '../support/assertions.js';
 import { engine, PayoutGate, postCsvBatch, settle, walletCsv, walletInstruction } from '../support/payout-engine.js';

@@ -5,7 +5,7 @@
  * the escrow account never goes below zero, none is posted twice).
  */
 import { fundEscrow, fundEscrowFromPayment, holdOnEscrow, refundEscrow, releaseEscrow } from '../../packages/domain/escrow/postings.js';
-import { completePayout } from '../../packages/domain/payout/postings.js';
+import { completePayout } from '../../packages/families/payouts/payout/postings.js';
 import t from 'tap';
 import { isRefused } from '../../packages/core/refusal.js';
 import { fold } from '../../packages/core/decider.js';

@@ -2,7 +2,7 @@ import { fundEscrowFromPayment, refundEscrow } from '../../packages/domain/escro
 import { moveCampaignFunds } from '../../packages/domain/funding-campaign/postings.js';
 import { postOrderPayment, refundOrder } from '../../packages/domain/marketplace-order/postings.js';
 import { postPayment, settleDue } from '../../packages/families/payments/payment-intent/postings.js';
-import { completePayout, holdOnAvailable, releasePayout } from '../../packages/domain/payout/postings.js';
+import { completePayout, holdOnAvailable, releasePayout } from '../../packages/families/payouts/payout/postings.js';
 import { endRailRefund } from '../../packages/families/payments/rail-refund/postings.js';
 import { refundPayment } from '../../packages/domain/refund/postings.js';
 import t from 'tap';

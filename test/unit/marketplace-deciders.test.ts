@@ -5,7 +5,7 @@
  * keep every invariant after each step.
  */
 import { holdOnSeller, marketplaceOrders, postOrderPayment, refundOrder, settleShare } from '../../packages/domain/marketplace-order/postings.js';
-import { completePayout, releasePayout } from '../../packages/domain/payout/postings.js';
+import { completePayout, releasePayout } from '../../packages/families/payouts/payout/postings.js';
 import fc from 'fast-check';
 import t from 'tap';
 import { persistentMapWork } from '../../packages/core/persistent-map.js';

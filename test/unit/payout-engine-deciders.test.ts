@@ -7,7 +7,7 @@
  */
 import { postPayment } from '../../packages/families/payments/payment-intent/postings.js';
 import { holdBatch, holdBatchItem, releaseBatch } from '../../packages/domain/payout-batch/postings.js';
-import { completePayout } from '../../packages/domain/payout/postings.js';
+import { completePayout } from '../../packages/families/payouts/payout/postings.js';
 import t from 'tap';
 import { isRefused } from '../../packages/core/refusal.js';
 import { persistentMapWork } from '../../packages/core/persistent-map.js';
@@ -17,8 +17,8 @@ import { PAYOUT_BATCH_TRANSITIONS, type ItemNews, type PayoutBatchCommand, type 
 import { payoutBatchAggregate } from '../../packages/domain/payout-batch/render.js';
 import type { BatchItem, PayoutBatchCreated } from '../../packages/domain/payout-batch/events.js';
 import { recipientAggregate } from '../../packages/domain/payout-recipient/render.js';
-import type { PayoutCommand } from '../../packages/domain/payout/decider.js';
-import { payoutAggregate } from '../../packages/domain/payout/render.js';
+import type { PayoutCommand } from '../../packages/families/payouts/payout/decider.js';
+import { payoutAggregate } from '../../packages/families/payouts/payout/render.js';
 import { spec } from '../support/decider-spec.js';
 
 const owner = { merchantId: 'acct_1', environment: 'sandbox' } as const;

@@ -1,12 +1,12 @@
 /**
- * Where a payout's money comes from and returns to (packages/domain/payout/funding.ts): exactly one
+ * Where a payout's money comes from and returns to (packages/families/payouts/payout/funding.ts): exactly one
  * registered source funds a payout; an escrow release's payout returns the release to its contract.
  * That the return steps commit with the failure is shown against the store by escrow-releases.test.ts
  * ("a release's payout that fails goes back to the contract's escrow, in the failure's commit").
  */
 import t from 'tap';
-import { PayoutFundingSources } from '../../packages/domain/payout/funding.js';
-import type { PayoutCreated } from '../../packages/domain/payout/events.js';
+import { PayoutFundingSources } from '../../packages/families/payouts/payout/funding.js';
+import type { PayoutCreated } from '../../packages/families/payouts/payout/events.js';
 import { escrowPayoutFunding } from '../../packages/domain/escrow/payout-funding.js';
 import { batchPayoutFunding } from '../../packages/domain/payout-batch/payout-funding.js';
 import { escrowContractStream } from '../../packages/domain/escrow/events.js';

@@ -14,8 +14,8 @@ import { HELD_BY_KEY, type ConfirmInput, type PaymentIntents } from '../../famil
 import type { PaymentRecipient } from '../../families/payments/payment-intent/recipients.js';
 import { paymentIntentAggregate, toObject as toPaymentIntentObject } from '../../families/payments/payment-intent/render.js';
 import { payinClearing, paymentIntentStream } from '../../families/payments/payment-intent/events.js';
-import { loadPayoutMethod } from '../payout-method/commands.js';
-import { payoutIdOf, type Payouts } from '../payout/commands.js';
+import { loadPayoutMethod } from '../../families/payouts/payout-method/commands.js';
+import { payoutIdOf, type Payouts } from '../../families/payouts/payout/commands.js';
 import type { CountPublicPush } from '../public-pushes.js';
 import type { RailRefunds } from '../../families/payments/rail-refund/commands.js';
 import type { RailRefundRecord } from '../../families/payments/rail-refund/events.js';

@@ -1,6 +1,6 @@
 import { assertOwned } from '../aggregate.js';
-import type { CreatePayoutInput, Payouts } from '../payout/commands.js';
-import type { PayoutObject } from '../payout/events.js';
+import type { CreatePayoutInput, Payouts } from '../../families/payouts/payout/commands.js';
+import type { PayoutObject } from '../../families/payouts/payout/events.js';
 import type { MarketplaceSellers } from './commands.js';
 import type { Actor, Owner, Requester } from '../../core/owner.js';
 

@@ -1,15 +1,15 @@
-import { Payouts } from '../../domain/payout/commands.js';
-import { PayoutFundingSources, type FundingSource } from '../../domain/payout/funding.js';
-import { payoutPublicEvents } from '../../domain/payout/public-events.js';
-import { PayoutSettingsService } from '../../domain/payout/settings.js';
-import { payoutCallback } from '../../processes/payout-callback.js';
-import { payoutOverdue } from '../../processes/payout-overdue.js';
-import { payoutReconcile } from '../../processes/payout-reconcile.js';
+import { Payouts } from './payout/commands.js';
+import { PayoutFundingSources, type FundingSource } from './payout/funding.js';
+import { payoutPublicEvents } from './payout/public-events.js';
+import { PayoutSettingsService } from './payout/settings.js';
+import { payoutCallback } from './processes/payout-callback.js';
+import { payoutOverdue } from './processes/payout-overdue.js';
+import { payoutReconcile } from './processes/payout-reconcile.js';
 import { payoutStatusCheck } from '../../processes/status-check.js';
 // Part 2 debt: the family reads its own read side directly until its read API is its manifest's.
-import { hasPaidTo } from '../../../projections/payouts.js';
+import { hasPaidTo } from '../../../projections/payouts/payouts.js';
 import { accounts } from '../accounts/index.js';
-import { payoutHoldKind } from '../../domain/payout/postings.js';
+import { payoutHoldKind } from './payout/postings.js';
 import { defineFamily } from '../family.js';
 import { payoutErrors } from './errors.js';
 

@@ -26,7 +26,7 @@ import {
 import type { CursorQuery } from '../../../projections/paging.js';
 import type { Marketplace } from '../../system.js';
 import { countrySchema, currencySchema, cursorListSchema, cursorQuery, found, idParams, metadataSchema, requesterOf, resourceSchema, retrieveRoute } from './shared.js';
-import { destinationSchema } from '../../../packages/domain/payout-method/destination.js';
+import { destinationSchema } from '../../../packages/families/payouts/payout-method/destination.js';
 import type { SellerPayoutInput } from '../../../packages/domain/marketplace-seller/payouts.js';
 
 const BASE = '/api/v1/marketplace';

@@ -5,8 +5,8 @@ import { findPortalSession, type PortalSession } from '../../../projections/cust
 import { ApiError, notFound } from '../../../packages/core/errors.js';
 import type { CustomerRef } from '../../../packages/domain/customer/commands.js';
 import type { ConfirmInput } from '../../../packages/families/payments/payment-intent/commands.js';
-import type { CreatePayoutInput } from '../../../packages/domain/payout/commands.js';
-import { destinationSchema } from '../../../packages/domain/payout-method/destination.js';
+import type { CreatePayoutInput } from '../../../packages/families/payouts/payout/commands.js';
+import { destinationSchema } from '../../../packages/families/payouts/payout-method/destination.js';
 import { cursorListQuery, pageListQuery, type CreatedRange } from '../../../projections/paging.js';
 import type { HandlerContext } from '../../../packages/http/context.js';
 import { route, type Route, type RouteAuth } from '../../../packages/http/routes.js';

@@ -84,7 +84,7 @@ export function changed<T extends object>(current: T, changes: Partial<T>): Part
 
 /**
  * One merchant's settings in one environment are one stream, which holds both kinds of settings:
- * the payout settings (packages/domain/payout/settings.ts) and the customer portal's
+ * the payout settings (packages/families/payouts/payout/settings.ts) and the customer portal's
  * (packages/families/customer-portal/settings.ts), each with its own decider that folds only its own
  * events. Stored streams keep their ids, so the two share it.
  */

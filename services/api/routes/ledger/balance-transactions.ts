@@ -9,7 +9,7 @@ import {
   listBalanceTransactions,
   type BalanceTransactionFilters,
 } from '../../../../projections/ledger/balance-transactions.js';
-import { findPayout } from '../../../../projections/payouts.js';
+import { findPayout } from '../../../../projections/payouts/payouts.js';
 import { createdQuery, createdRange, cursorListSchema, cursorQuery, resourceSchema, type CreatedQuery } from '../shared.js';
 
 const TYPES = ['payment', 'payout', 'payout_failure', 'refund', 'refund_failure', 'escrow_funding', 'escrow_release', 'escrow_refund', 'funding_release'];

@@ -3,7 +3,7 @@ import { route, type Family } from '../../../../packages/http/routes.js';
 import { findMerchant, liveActivationOf } from '../../../../projections/merchants/merchants.js';
 import { organizationOfMerchant } from '../../../../projections/accounts/organizations.js';
 import { hasSucceededPayment } from '../../../../projections/payments/payment-intents.js';
-import { hasPayoutMethod } from '../../../../projections/payout-methods.js';
+import { hasPayoutMethod } from '../../../../projections/payouts/payout-methods.js';
 import { findUser } from '../../../../projections/accounts/users.js';
 import { hasWebhookEndpoint } from '../../../../projections/webhook-endpoints.js';
 import { userOf } from '../accounts/auth.js';

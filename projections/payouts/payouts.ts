@@ -1,16 +1,16 @@
 import type { Knex } from 'knex';
-import { orderKeys } from '../packages/core/json.js';
-import { destinationKey } from '../packages/domain/payout-method/destination.js';
-import type { Destination } from '../packages/domain/payout-method/events.js';
-import { payoutPublicEvents } from '../packages/domain/payout/public-events.js';
-import type { PayoutEvent, PayoutObject, PayoutStatus } from '../packages/domain/payout/events.js';
-import type { PageList, PageQuery } from './paging.js';
-import { rowChangeProjection } from './batch.js';
-import type { Projection } from './projection.js';
-import { findOwnedObject, ownedRows, pageOfObjects } from './queries.js';
-import { snapshotChange, snapshotTableSql } from './snapshot.js';
-import type { Owner } from '../packages/core/owner.js';
-import type { ObjectHistory } from './object-events.js';
+import { orderKeys } from '../../packages/core/json.js';
+import { destinationKey } from '../../packages/families/payouts/payout-method/destination.js';
+import type { Destination } from '../../packages/families/payouts/payout-method/events.js';
+import { payoutPublicEvents } from '../../packages/families/payouts/payout/public-events.js';
+import type { PayoutEvent, PayoutObject, PayoutStatus } from '../../packages/families/payouts/payout/events.js';
+import type { PageList, PageQuery } from '../paging.js';
+import { rowChangeProjection } from '../batch.js';
+import type { Projection } from '../projection.js';
+import { findOwnedObject, ownedRows, pageOfObjects } from '../queries.js';
+import { snapshotChange, snapshotTableSql } from '../snapshot.js';
+import type { Owner } from '../../packages/core/owner.js';
+import type { ObjectHistory } from '../object-events.js';
 
 /** read.payouts: the public Payout object, as its latest event left it (json keeps field order). */
 export const payoutsProjection: Projection = {

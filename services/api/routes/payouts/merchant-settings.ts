@@ -1,20 +1,20 @@
 import type { Knex } from 'knex';
-import type { Clock } from '../../../packages/core/clock.js';
-import { unixSeconds } from '../../../packages/core/clock.js';
-import type { PayoutSettingsService } from '../../../packages/domain/payout/settings.js';
-import type { PortalSettingsService } from '../../../packages/families/customer-portal/settings.js';
-import type { CustomerPortalSettings, PayoutSettings } from '../../../packages/families/merchants/merchant-settings/events.js';
-import { createPayoutMethod, deactivatePayoutMethod } from '../../../packages/domain/payout-method/commands.js';
-import type { PayoutMethodState } from '../../../packages/domain/payout-method/decider.js';
-import { destinationSchema, type DestinationInput } from '../../../packages/domain/payout-method/destination.js';
-import type { EventMetadata, EventStore } from '../../../packages/eventstore/port.js';
-import type { HandlerContext } from '../../../packages/http/context.js';
-import { route, type Family } from '../../../packages/http/routes.js';
-import { listPayoutMethods, type PayoutMethodRow } from '../../../projections/payout-methods.js';
-import { readPayoutSettings } from '../../../projections/payout-settings.js';
-import { readCustomerPortalSettings } from '../../../projections/customer-portal/customer-portal-settings.js';
-import { billingRead, billingWrite, requesterOf, returnUrlSchema } from './shared.js';
-import { auditMetadata } from '../../../packages/eventstore/metadata.js';
+import type { Clock } from '../../../../packages/core/clock.js';
+import { unixSeconds } from '../../../../packages/core/clock.js';
+import type { PayoutSettingsService } from '../../../../packages/families/payouts/payout/settings.js';
+import type { PortalSettingsService } from '../../../../packages/families/customer-portal/settings.js';
+import type { CustomerPortalSettings, PayoutSettings } from '../../../../packages/families/merchants/merchant-settings/events.js';
+import { createPayoutMethod, deactivatePayoutMethod } from '../../../../packages/families/payouts/payout-method/commands.js';
+import type { PayoutMethodState } from '../../../../packages/families/payouts/payout-method/decider.js';
+import { destinationSchema, type DestinationInput } from '../../../../packages/families/payouts/payout-method/destination.js';
+import type { EventMetadata, EventStore } from '../../../../packages/eventstore/port.js';
+import type { HandlerContext } from '../../../../packages/http/context.js';
+import { route, type Family } from '../../../../packages/http/routes.js';
+import { listPayoutMethods, type PayoutMethodRow } from '../../../../projections/payouts/payout-methods.js';
+import { readPayoutSettings } from '../../../../projections/payouts/payout-settings.js';
+import { readCustomerPortalSettings } from '../../../../projections/customer-portal/customer-portal-settings.js';
+import { billingRead, billingWrite, requesterOf, returnUrlSchema } from '../shared.js';
+import { auditMetadata } from '../../../../packages/eventstore/metadata.js';
 
 interface SettingsPatch {
   default_return_url?: string | null;

@@ -1,8 +1,8 @@
-import { Refusal } from '../../core/refusal.js';
-import type { Decider } from '../../core/decider.js';
-import { assertOwned, isOwned } from '../aggregate.js';
+import { Refusal } from '../../../core/refusal.js';
+import type { Decider } from '../../../core/decider.js';
+import { assertOwned, isOwned } from '../../../domain/aggregate.js';
 import type { PayoutMethodCreated, PayoutMethodEvent } from './events.js';
-import type { Environment } from '../../core/owner.js';
+import type { Environment } from '../../../core/owner.js';
 
 export type PayoutMethodCommand =
   | { type: 'create'; method: PayoutMethodCreated }

@@ -1,15 +1,15 @@
-import { getCurrency } from '../../catalog/index.js';
-import type { Clock } from '../../core/clock.js';
-import type { Owner, Actor, Requester } from '../../core/owner.js';
-import { Refusal } from '../../core/refusal.js';
-import { CommandService, handleSteps, step } from '../../eventstore/command-handler.js';
-import { auditMetadata } from '../../eventstore/metadata.js';
-import type { EventStore } from '../../eventstore/port.js';
-import { isOwned } from '../aggregate.js';
-import { defaultPayoutSettings, merchantSettingsId, merchantSettingsStream, merchantSettingsStreamOf, type MerchantSettingsEvent, type PayoutSettings } from '../../families/merchants/merchant-settings/events.js';
-import { tellOwners, type OwnerNoticeDeps } from '../../families/accounts/organization/owner-notices.js';
+import { getCurrency } from '../../../catalog/index.js';
+import type { Clock } from '../../../core/clock.js';
+import type { Owner, Actor, Requester } from '../../../core/owner.js';
+import { Refusal } from '../../../core/refusal.js';
+import { CommandService, handleSteps, step } from '../../../eventstore/command-handler.js';
+import { auditMetadata } from '../../../eventstore/metadata.js';
+import type { EventStore } from '../../../eventstore/port.js';
+import { isOwned } from '../../../domain/aggregate.js';
+import { defaultPayoutSettings, merchantSettingsId, merchantSettingsStream, merchantSettingsStreamOf, type MerchantSettingsEvent, type PayoutSettings } from '../../merchants/merchant-settings/events.js';
+import { tellOwners, type OwnerNoticeDeps } from '../../accounts/organization/owner-notices.js';
 import { loadPayoutMethod } from '../payout-method/commands.js';
-import type { Verifications } from '../../families/accounts/verification/commands.js';
+import type { Verifications } from '../../accounts/verification/commands.js';
 import { payoutSettingsDecider, type PayoutSettingsCommand, type PayoutSettingsState, type WeakeningProof } from './settings-decider.js';
 
 export interface PayoutSettingsDeps extends OwnerNoticeDeps {

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import type { Payouts } from '../../../packages/domain/payout/commands.js';
-import type { PayoutStatus } from '../../../packages/domain/payout/events.js';
-import { route, type Family, type RouteAuth } from '../../../packages/http/routes.js';
-import { findPayout, listPayouts } from '../../../projections/payouts.js';
-import { createPayoutBody, createPayoutFields, pageListRoute, payoutSchema, requesterOf, retrieveRoute, type CreatePayoutBody } from './shared.js';
+import type { Payouts } from '../../../../packages/families/payouts/payout/commands.js';
+import type { PayoutStatus } from '../../../../packages/families/payouts/payout/events.js';
+import { route, type Family, type RouteAuth } from '../../../../packages/http/routes.js';
+import { findPayout, listPayouts } from '../../../../projections/payouts/payouts.js';
+import { createPayoutBody, createPayoutFields, pageListRoute, payoutSchema, requesterOf, retrieveRoute, type CreatePayoutBody } from '../shared.js';
 
 /** The dashboard's payouts: X-Environment optional (it must match when sent), no Idempotency-Key required; those rules are /api/v1/payouts' own. */
 const merchantPayoutsRead: RouteAuth = { scope: 'payouts.read', environmentHeader: 'optional' };

@@ -1,5 +1,5 @@
-import type { DomainEvent } from '../../core/decider.js';
-import type { Environment } from '../../core/owner.js';
+import type { DomainEvent } from '../../../core/decider.js';
+import type { Environment } from '../../../core/owner.js';
 
 /** A payout destination as stored and returned: mobile money (E.164 MSISDN) or a bank account. */
 export type Destination =

@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
-import type { Payouts } from '../../../packages/domain/payout/commands.js';
-import { route, type Family } from '../../../packages/http/routes.js';
-import type { CursorQuery } from '../../../projections/paging.js';
-import { listObjectEvents } from '../../../projections/object-events.js';
-import { findPayout, payoutHistory } from '../../../projections/payouts.js';
-import { createPayoutBody, createPayoutFields, requesterOf, type CreatePayoutBody, cursorListSchema, cursorQuery, found, historyEventSchema, idParams, payoutSchema, payoutsRead, payoutsWrite, retrieveRoute } from './shared.js';
+import type { Payouts } from '../../../../packages/families/payouts/payout/commands.js';
+import { route, type Family } from '../../../../packages/http/routes.js';
+import type { CursorQuery } from '../../../../projections/paging.js';
+import { listObjectEvents } from '../../../../projections/object-events.js';
+import { findPayout, payoutHistory } from '../../../../projections/payouts/payouts.js';
+import { createPayoutBody, createPayoutFields, requesterOf, type CreatePayoutBody, cursorListSchema, cursorQuery, found, historyEventSchema, idParams, payoutSchema, payoutsRead, payoutsWrite, retrieveRoute } from '../shared.js';
 
 /** /api/v1/payouts: create, retrieve, and each payout's history of events (the public surface has no payout cancel and no list). */
 export function payoutsFamily(knex: Knex, payouts: Payouts): Family {

@@ -1,8 +1,8 @@
-import { Refusal } from '../../core/refusal.js';
-import { assertOwned, unreachable } from '../aggregate.js';
-import type { Decider, Fact } from '../../core/decider.js';
+import { Refusal } from '../../../core/refusal.js';
+import { assertOwned, unreachable } from '../../../domain/aggregate.js';
+import type { Decider, Fact } from '../../../core/decider.js';
 import type { DelayReason, PayoutCreated, PayoutEvent, PayoutStatus } from './events.js';
-import type { Owner } from '../../core/owner.js';
+import type { Owner } from '../../../core/owner.js';
 
 export type { Owner };
 

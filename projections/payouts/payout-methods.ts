@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import type { Destination, PayoutMethodEvent } from '../packages/domain/payout-method/events.js';
-import type { Projection } from './projection.js';
-import { ownedRows } from './queries.js';
-import type { Environment, Owner } from '../packages/core/owner.js';
+import type { Destination, PayoutMethodEvent } from '../../packages/families/payouts/payout-method/events.js';
+import type { Projection } from '../projection.js';
+import { ownedRows } from '../queries.js';
+import type { Environment, Owner } from '../../packages/core/owner.js';
 
 /** read.payout_methods: saved payout destinations (active and deactivated). */
 export const payoutMethodsProjection: Projection = {
