@@ -12,8 +12,8 @@ export { ledgerSettlement } from '../families/payments/processes/ledger-settleme
 export { outboxPurge } from './outbox-purge.js';
 export { payinCallback } from '../families/payments/processes/payin-callback.js';
 export { payinStatusCheck, payoutStatusCheck, refundStatusCheck } from './status-check.js';
-export { payoutBatchItem, payoutBatchItemsConsumer } from './payout-batch-item.js';
-export { payoutBatchRun } from './payout-batch-run.js';
+export { payoutBatchItem, payoutBatchItemsConsumer } from '../families/payout-engine/processes/payout-batch-item.js';
+export { payoutBatchRun } from '../families/payout-engine/processes/payout-batch-run.js';
 export { payoutCallback } from '../families/payouts/processes/payout-callback.js';
 export { payoutOverdue } from '../families/payouts/processes/payout-overdue.js';
 export { payoutReconcile } from '../families/payouts/processes/payout-reconcile.js';

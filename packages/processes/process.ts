@@ -6,7 +6,7 @@ import type { FundingCampaigns } from '../domain/funding-campaign/commands.js';
 import type { PaymentIntents } from '../families/payments/payment-intent/commands.js';
 import type { Payouts } from '../families/payouts/payout/commands.js';
 import type { RailRefunds } from '../families/payments/rail-refund/commands.js';
-import type { PayoutBatches } from '../domain/payout-batch/commands.js';
+import type { PayoutBatches } from '../families/payout-engine/payout-batch/commands.js';
 import type { SupportTickets } from '../families/support/commands.js';
 import type { Assets } from '../families/assets/commands.js';
 import type { EventStore } from '../eventstore/port.js';

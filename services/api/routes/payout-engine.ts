@@ -1,17 +1,17 @@
 import type { Knex } from 'knex';
 import { MAX_AMOUNT } from '../../../packages/catalog/index.js';
 import { ApiError } from '../../../packages/core/errors.js';
-import type { CreateBatchInput, PayoutBatches } from '../../../packages/domain/payout-batch/commands.js';
-import { batchBodyFromCsv } from '../../../packages/domain/payout-batch/csv.js';
-import type { BatchStatus } from '../../../packages/domain/payout-batch/events.js';
-import type { CreateRecipientInput, PayoutRecipients, UpdateRecipientInput } from '../../../packages/domain/payout-recipient/commands.js';
-import type { RecipientStatus } from '../../../packages/domain/payout-recipient/events.js';
+import type { CreateBatchInput, PayoutBatches } from '../../../packages/families/payout-engine/payout-batch/commands.js';
+import { batchBodyFromCsv } from '../../../packages/families/payout-engine/payout-batch/csv.js';
+import type { BatchStatus } from '../../../packages/families/payout-engine/payout-batch/events.js';
+import type { CreateRecipientInput, PayoutRecipients, UpdateRecipientInput } from '../../../packages/families/payout-engine/payout-recipient/commands.js';
+import type { RecipientStatus } from '../../../packages/families/payout-engine/payout-recipient/events.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import type { CursorQuery } from '../../../projections/paging.js';
-import { listPayoutBatchItems, type ItemsQuery } from '../../../projections/payout-batch-items.js';
-import { listPayoutBatchLogs } from '../../../projections/payout-batch-logs.js';
-import { findPayoutBatch, listPayoutBatches } from '../../../projections/payout-batches.js';
-import { findRecipient, listRecipients } from '../../../projections/payout-recipients.js';
+import { listPayoutBatchItems, type ItemsQuery } from '../../../projections/payout-engine/payout-batch-items.js';
+import { listPayoutBatchLogs } from '../../../projections/payout-engine/payout-batch-logs.js';
+import { findPayoutBatch, listPayoutBatches } from '../../../projections/payout-engine/payout-batches.js';
+import { findRecipient, listRecipients } from '../../../projections/payout-engine/payout-recipients.js';
 import { countrySchema, currencySchema, cursorListSchema, cursorQuery, found, idParamsOf, metadataSchema, payoutsRead, payoutsWrite, resourceSchema } from './shared.js';
 
 const BASE = '/api/v1/payout-engine';

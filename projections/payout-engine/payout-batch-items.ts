@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
-import { itemPayoutId, type PayoutBatchEvent } from '../packages/domain/payout-batch/events.js';
-import type { Destination } from '../packages/families/payouts/payout-method/events.js';
-import type { PayoutEvent, PayoutObject } from '../packages/families/payouts/payout/events.js';
-import type { Projection } from './projection.js';
-import { ownedRows } from './queries.js';
-import type { Owner } from '../packages/core/owner.js';
+import { itemPayoutId, type PayoutBatchEvent } from '../../packages/families/payout-engine/payout-batch/events.js';
+import type { Destination } from '../../packages/families/payouts/payout-method/events.js';
+import type { PayoutEvent, PayoutObject } from '../../packages/families/payouts/payout/events.js';
+import type { Projection } from '../projection.js';
+import { ownedRows } from '../queries.js';
+import type { Owner } from '../../packages/core/owner.js';
 
 /**
  * read.payout_batch_items: one row per instruction of a batch, with the payout of its current

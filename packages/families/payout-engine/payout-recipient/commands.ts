@@ -1,18 +1,18 @@
-import type { Fact } from '../../core/decider.js';
-import { getCountry } from '../../catalog/index.js';
-import type { Clock } from '../../core/clock.js';
-import { Refusal } from '../../core/refusal.js';
-import { newId } from '../../core/ids.js';
-import { CommandService } from '../../eventstore/command-handler.js';
-import type { EventStore } from '../../eventstore/port.js';
-import { assertOwned, isOwned } from '../aggregate.js';
-import { normalizeDestination, type DestinationInput } from '../../families/payouts/payout-method/destination.js';
-import type { Destination } from '../../families/payouts/payout-method/events.js';
+import type { Fact } from '../../../core/decider.js';
+import { getCountry } from '../../../catalog/index.js';
+import type { Clock } from '../../../core/clock.js';
+import { Refusal } from '../../../core/refusal.js';
+import { newId } from '../../../core/ids.js';
+import { CommandService } from '../../../eventstore/command-handler.js';
+import type { EventStore } from '../../../eventstore/port.js';
+import { assertOwned, isOwned } from '../../../domain/aggregate.js';
+import { normalizeDestination, type DestinationInput } from '../../payouts/payout-method/destination.js';
+import type { Destination } from '../../payouts/payout-method/events.js';
 import type { RecipientCommand, RecipientState } from './decider.js';
 import { recipientAggregate, toRecipientObject } from './render.js';
 import { recipientStream, type RecipientEvent, type RecipientObject } from './events.js';
-import type { Actor, Owner } from '../../core/owner.js';
-import { auditMetadata } from '../../eventstore/metadata.js';
+import type { Actor, Owner } from '../../../core/owner.js';
+import { auditMetadata } from '../../../eventstore/metadata.js';
 
 /** The destination fields of a recipient (and of a payout instruction), flattened as the interface spells them. */
 export interface DestinationFields {

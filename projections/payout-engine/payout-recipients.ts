@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
-import { orderKeys } from '../packages/core/json.js';
-import type { RecipientEvent, RecipientObject, RecipientStatus } from '../packages/domain/payout-recipient/events.js';
-import type { CursorList, CursorQuery } from './paging.js';
-import { rowChangeProjection } from './batch.js';
-import type { Projection } from './projection.js';
-import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';
-import { snapshotChange, snapshotTableSql } from './snapshot.js';
-import type { Owner } from '../packages/core/owner.js';
+import { orderKeys } from '../../packages/core/json.js';
+import type { RecipientEvent, RecipientObject, RecipientStatus } from '../../packages/families/payout-engine/payout-recipient/events.js';
+import type { CursorList, CursorQuery } from '../paging.js';
+import { rowChangeProjection } from '../batch.js';
+import type { Projection } from '../projection.js';
+import { cursorPageOfObjects, findOwnedObject, ownedRows } from '../queries.js';
+import { snapshotChange, snapshotTableSql } from '../snapshot.js';
+import type { Owner } from '../../packages/core/owner.js';
 
 /** read.payout_recipients: the payout engine's saved beneficiaries, as their latest event left them. */
 export const payoutRecipientsProjection: Projection = {

@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import type { ConsumerSpec } from '../bus/consumer.js';
-import type { Clock } from '../core/clock.js';
-import type { PayoutRef } from '../families/payouts/payout/commands.js';
-import type { PayoutObject } from '../families/payouts/payout/events.js';
-import type { RecordedEvent } from '../eventstore/port.js';
-import { enqueueMany } from '../scheduler/scheduler.js';
-import { defineProcess } from './process.js';
+import type { ConsumerSpec } from '../../../bus/consumer.js';
+import type { Clock } from '../../../core/clock.js';
+import type { PayoutRef } from '../../payouts/payout/commands.js';
+import type { PayoutObject } from '../../payouts/payout/events.js';
+import type { RecordedEvent } from '../../../eventstore/port.js';
+import { enqueueMany } from '../../../scheduler/scheduler.js';
+import { defineProcess } from '../../../processes/process.js';
 
 /**
  * A payout of the payout engine became final: its batch item records the outcome. Claimed and run

@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import { Refusal } from '../../core/refusal.js';
+import { Refusal } from '../../../core/refusal.js';
 
 /** The columns a CSV batch may have (a header line names those it uses, in any order). */
 export const CSV_COLUMNS = [

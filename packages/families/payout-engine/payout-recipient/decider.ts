@@ -1,9 +1,9 @@
-import type { Decider, Fact } from '../../core/decider.js';
-import { Refusal } from '../../core/refusal.js';
-import { assertOwned, unreachable } from '../aggregate.js';
-import type { Destination } from '../../families/payouts/payout-method/events.js';
+import type { Decider, Fact } from '../../../core/decider.js';
+import { Refusal } from '../../../core/refusal.js';
+import { assertOwned, unreachable } from '../../../domain/aggregate.js';
+import type { Destination } from '../../payouts/payout-method/events.js';
 import type { RecipientCreated, RecipientEvent, RecipientStatus } from './events.js';
-import type { Owner } from '../../core/owner.js';
+import type { Owner } from '../../../core/owner.js';
 
 export type RecipientCommand =
   | { type: 'create'; recipient: RecipientCreated }

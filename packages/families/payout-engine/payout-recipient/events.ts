@@ -1,6 +1,6 @@
-import type { DomainEvent } from '../../core/decider.js';
-import type { Destination } from '../../families/payouts/payout-method/events.js';
-import type { Environment } from '../../core/owner.js';
+import type { DomainEvent } from '../../../core/decider.js';
+import type { Destination } from '../../payouts/payout-method/events.js';
+import type { Environment } from '../../../core/owner.js';
 
 export type RecipientStatus = 'active' | 'archived';
 

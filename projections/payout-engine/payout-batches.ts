@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
-import { orderKeys } from '../packages/core/json.js';
-import type { BatchStatus, PayoutBatchEvent, PayoutBatchObject } from '../packages/domain/payout-batch/events.js';
-import type { CursorList, CursorQuery } from './paging.js';
-import { rowChangeProjection } from './batch.js';
-import type { Projection } from './projection.js';
-import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';
-import { snapshotChange, snapshotTableSql } from './snapshot.js';
-import type { Owner } from '../packages/core/owner.js';
+import { orderKeys } from '../../packages/core/json.js';
+import type { BatchStatus, PayoutBatchEvent, PayoutBatchObject } from '../../packages/families/payout-engine/payout-batch/events.js';
+import type { CursorList, CursorQuery } from '../paging.js';
+import { rowChangeProjection } from '../batch.js';
+import type { Projection } from '../projection.js';
+import { cursorPageOfObjects, findOwnedObject, ownedRows } from '../queries.js';
+import { snapshotChange, snapshotTableSql } from '../snapshot.js';
+import type { Owner } from '../../packages/core/owner.js';
 
 /** read.payout_batches: each batch with its totals and item counts, as its latest event left it. */
 export const payoutBatchesProjection: Projection = {

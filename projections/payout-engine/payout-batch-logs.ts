@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
-import { unixSeconds } from '../packages/core/clock.js';
-import type { PayoutBatchEvent } from '../packages/domain/payout-batch/events.js';
-import type { PayoutEvent } from '../packages/families/payouts/payout/events.js';
-import type { RecordedEvent } from '../packages/eventstore/port.js';
-import { insertRows, type Row } from './batch.js';
-import type { Projection } from './projection.js';
-import { ownedRows } from './queries.js';
-import type { Owner } from '../packages/core/owner.js';
+import { unixSeconds } from '../../packages/core/clock.js';
+import type { PayoutBatchEvent } from '../../packages/families/payout-engine/payout-batch/events.js';
+import type { PayoutEvent } from '../../packages/families/payouts/payout/events.js';
+import type { RecordedEvent } from '../../packages/eventstore/port.js';
+import { insertRows, type Row } from '../batch.js';
+import type { Projection } from '../projection.js';
+import { ownedRows } from '../queries.js';
+import type { Owner } from '../../packages/core/owner.js';
 
 /**
  * read.payout_batch_logs: the execution log of each batch, in the order things happened: the
