@@ -6,7 +6,7 @@ export { automationSchedule } from './automation-schedule.js';
 export { automationStep } from './automation-step.js';
 export { escrowAutoRelease } from './escrow-auto-release.js';
 export { escrowFunding, escrowFundingConsumer } from './escrow-funding.js';
-export { fundingDeadline, fundingPayment, fundingPaymentsConsumer, fundingPayoutMend } from './funding.js';
+export { fundingDeadline, fundingPayment, fundingPaymentsConsumer, fundingPayoutMend } from '../families/funding/processes/funding.js';
 export { invoicePayment, invoicePaymentsConsumer } from './invoice-payment.js';
 export { ledgerSettlement } from '../families/payments/processes/ledger-settlement.js';
 export { outboxPurge } from './outbox-purge.js';

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import t, { type Test } from 'tap';
 import { derivedId } from '../../packages/core/ids.js';
-import { fundingCampaignAggregate } from '../../packages/domain/funding-campaign/render.js';
+import { fundingCampaignAggregate } from '../../packages/families/funding/render.js';
 import { handleCommand } from '../../packages/eventstore/command-handler.js';
 import { fundingPayoutMend } from '../../packages/processes/index.js';
 import { assertError, assertOk } from '../support/assertions.js';

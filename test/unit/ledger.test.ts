@@ -1,5 +1,5 @@
 import { fundEscrowFromPayment, refundEscrow } from '../../packages/domain/escrow/postings.js';
-import { moveCampaignFunds } from '../../packages/domain/funding-campaign/postings.js';
+import { moveCampaignFunds } from '../../packages/families/funding/postings.js';
 import { postOrderPayment, refundOrder } from '../../packages/domain/marketplace-order/postings.js';
 import { postPayment, settleDue } from '../../packages/families/payments/payment-intent/postings.js';
 import { completePayout, holdOnAvailable, releasePayout } from '../../packages/families/payouts/payout/postings.js';

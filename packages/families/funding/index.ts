@@ -1,8 +1,8 @@
-import { FundingCampaigns } from '../../domain/funding-campaign/commands.js';
-import { fundingCampaignPublicEvents } from '../../domain/funding-campaign/public-events.js';
-import { fundingDeadline, fundingPayment, fundingPaymentsConsumer, fundingPayoutMend } from '../../processes/funding.js';
+import { FundingCampaigns } from './commands.js';
+import { fundingCampaignPublicEvents } from './public-events.js';
+import { fundingDeadline, fundingPayment, fundingPaymentsConsumer, fundingPayoutMend } from './processes/funding.js';
 // Part 2 debt: the family reads its own read side directly until its read API is its manifest's.
-import { campaignOfContribution } from '../../../projections/funding-campaigns.js';
+import { campaignOfContribution } from '../../../projections/funding/funding-campaigns.js';
 import { defineFamily } from '../family.js';
 import { payments } from '../payments/index.js';
 import { payouts } from '../payouts/index.js';

@@ -1,18 +1,18 @@
 import type { Knex } from 'knex';
-import type { Owner } from '../../../packages/core/owner.js';
-import { getCurrency } from '../../../packages/catalog/index.js';
-import { ApiError } from '../../../packages/core/errors.js';
-import { isRefused } from '../../../packages/core/refusal.js';
-import { toApiError } from '../../../packages/http/app.js';
-import type { FundingCampaigns } from '../../../packages/domain/funding-campaign/commands.js';
-import type { CampaignObject } from '../../../packages/domain/funding-campaign/events.js';
-import { Reply, type HandlerContext } from '../../../packages/http/context.js';
-import { route, type Family } from '../../../packages/http/routes.js';
-import { findCampaignBySlug, findContributionById, publicCampaignView } from '../../../projections/funding-campaigns.js';
-import { campaignPage, fundingMessagePage, type CampaignPageInput } from '../pages/funding.js';
-import { languageOf, type Language } from '../pages/layout.js';
-import type { PageMerchantOf } from '../pages/merchant.js';
-import { campaignSlugParams, confirmationFields, wantsHtml } from './shared.js';
+import type { Owner } from '../../../../packages/core/owner.js';
+import { getCurrency } from '../../../../packages/catalog/index.js';
+import { ApiError } from '../../../../packages/core/errors.js';
+import { isRefused } from '../../../../packages/core/refusal.js';
+import { toApiError } from '../../../../packages/http/app.js';
+import type { FundingCampaigns } from '../../../../packages/families/funding/commands.js';
+import type { CampaignObject } from '../../../../packages/families/funding/events.js';
+import { Reply, type HandlerContext } from '../../../../packages/http/context.js';
+import { route, type Family } from '../../../../packages/http/routes.js';
+import { findCampaignBySlug, findContributionById, publicCampaignView } from '../../../../projections/funding/funding-campaigns.js';
+import { campaignPage, fundingMessagePage, type CampaignPageInput } from '../../pages/funding.js';
+import { languageOf, type Language } from '../../pages/layout.js';
+import type { PageMerchantOf } from '../../pages/merchant.js';
+import { campaignSlugParams, confirmationFields, wantsHtml } from '../shared.js';
 
 interface ContributeForm {
   Amount?: string;

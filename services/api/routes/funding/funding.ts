@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
-import { MAX_AMOUNT } from '../../../packages/catalog/index.js';
-import type { ContributeInput, CreateCampaignInput, FundingCampaigns, PayoutInput } from '../../../packages/domain/funding-campaign/commands.js';
-import type { CampaignChanges, ContributionObject } from '../../../packages/domain/funding-campaign/events.js';
-import { FUNDING_MODELS } from '../../../packages/domain/funding-campaign/events.js';
-import { ApiError } from '../../../packages/core/errors.js';
-import { csvReply } from '../../../packages/http/csv.js';
-import { route, type Family, type RouteAuth } from '../../../packages/http/routes.js';
-import type { CursorQuery } from '../../../projections/paging.js';
+import { MAX_AMOUNT } from '../../../../packages/catalog/index.js';
+import type { ContributeInput, CreateCampaignInput, FundingCampaigns, PayoutInput } from '../../../../packages/families/funding/commands.js';
+import type { CampaignChanges, ContributionObject } from '../../../../packages/families/funding/events.js';
+import { FUNDING_MODELS } from '../../../../packages/families/funding/events.js';
+import { ApiError } from '../../../../packages/core/errors.js';
+import { csvReply } from '../../../../packages/http/csv.js';
+import { route, type Family, type RouteAuth } from '../../../../packages/http/routes.js';
+import type { CursorQuery } from '../../../../projections/paging.js';
 import {
   allContributions,
   campaignLedger,
@@ -21,7 +21,7 @@ import {
   listContributions,
   listUpdates,
   publicCampaignView,
-} from '../../../projections/funding-campaigns.js';
+} from '../../../../projections/funding/funding-campaigns.js';
 import {
   type CamelPaymentMethod,
   campaignSlugParams,
@@ -36,7 +36,7 @@ import {
   retrieveRoute,
   returnUrlSchema,
   toPaymentMethod,
-} from './shared.js';
+} from '../shared.js';
 
 const read: RouteAuth = { scope: 'funding.read', environmentHeader: 'optional' };
 const write: RouteAuth = { scope: 'funding.write', environmentHeader: 'optional' };

@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import type { CampaignObject, CampaignPayout, CampaignUpdate, ContributionObject, FundingCampaignEvent } from '../packages/domain/funding-campaign/events.js';
-import type { LedgerEvent } from '../packages/families/ledger/events.js';
-import { cursorPage, type CursorList, type CursorQuery } from './paging.js';
-import type { Projection } from './projection.js';
-import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';
-import { snapshotTableSql, storeSnapshot } from './snapshot.js';
-import type { Environment, Owner } from '../packages/core/owner.js';
+import type { CampaignObject, CampaignPayout, CampaignUpdate, ContributionObject, FundingCampaignEvent } from '../../packages/families/funding/events.js';
+import type { LedgerEvent } from '../../packages/families/ledger/events.js';
+import { cursorPage, type CursorList, type CursorQuery } from '../paging.js';
+import type { Projection } from '../projection.js';
+import { cursorPageOfObjects, findOwnedObject, ownedRows } from '../queries.js';
+import { snapshotTableSql, storeSnapshot } from '../snapshot.js';
+import type { Environment, Owner } from '../../packages/core/owner.js';
 
 /**
  * The funding read models: campaigns and contributions as their latest events left them, the

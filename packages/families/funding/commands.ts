@@ -5,20 +5,20 @@ import { derivedUuid, newUuid, randomBase62 } from '../../core/ids.js';
 import { CommandService, handleSteps, loadState, step, type AnyStep } from '../../eventstore/command-handler.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
-import { assertOwned, isOwned } from '../aggregate.js';
-import { ledgerCommand } from '../../families/ledger/commands.js';
+import { assertOwned, isOwned } from '../../domain/aggregate.js';
+import { ledgerCommand } from '../ledger/commands.js';
 import { ledgerDecider } from '../../ledger/decider.js';
 import { moveCampaignFunds, type CampaignMove } from './postings.js';
-import { balanceStream } from '../../families/ledger/events.js';
-import { HELD_BY_KEY, type ConfirmInput, type PaymentIntents } from '../../families/payments/payment-intent/commands.js';
-import type { PaymentRecipient } from '../../families/payments/payment-intent/recipients.js';
-import { paymentIntentAggregate, toObject as toPaymentIntentObject } from '../../families/payments/payment-intent/render.js';
-import { payinClearing, paymentIntentStream } from '../../families/payments/payment-intent/events.js';
-import { loadPayoutMethod } from '../../families/payouts/payout-method/commands.js';
-import { payoutIdOf, type Payouts } from '../../families/payouts/payout/commands.js';
-import type { CountPublicPush } from '../public-pushes.js';
-import type { RailRefunds } from '../../families/payments/rail-refund/commands.js';
-import type { RailRefundRecord } from '../../families/payments/rail-refund/events.js';
+import { balanceStream } from '../ledger/events.js';
+import { HELD_BY_KEY, type ConfirmInput, type PaymentIntents } from '../payments/payment-intent/commands.js';
+import type { PaymentRecipient } from '../payments/payment-intent/recipients.js';
+import { paymentIntentAggregate, toObject as toPaymentIntentObject } from '../payments/payment-intent/render.js';
+import { payinClearing, paymentIntentStream } from '../payments/payment-intent/events.js';
+import { loadPayoutMethod } from '../payouts/payout-method/commands.js';
+import { payoutIdOf, type Payouts } from '../payouts/payout/commands.js';
+import type { CountPublicPush } from '../../domain/public-pushes.js';
+import type { RailRefunds } from '../payments/rail-refund/commands.js';
+import type { RailRefundRecord } from '../payments/rail-refund/events.js';
 import {
   assertModel,
   payableOf,
