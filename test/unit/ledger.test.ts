@@ -1,6 +1,6 @@
 import { fundEscrowFromPayment, refundEscrow } from '../../packages/domain/escrow/postings.js';
 import { moveCampaignFunds } from '../../packages/families/funding/postings.js';
-import { postOrderPayment, refundOrder } from '../../packages/domain/marketplace-order/postings.js';
+import { postOrderPayment, refundOrder } from '../../packages/families/marketplace/marketplace-order/postings.js';
 import { postPayment, settleDue } from '../../packages/families/payments/payment-intent/postings.js';
 import { completePayout, holdOnAvailable, releasePayout } from '../../packages/families/payouts/payout/postings.js';
 import { endRailRefund } from '../../packages/families/payments/rail-refund/postings.js';

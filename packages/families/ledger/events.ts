@@ -1,6 +1,6 @@
 import type { DomainEvent } from '../../core/decider.js';
 import type { LedgerEntry } from '../../ledger/entry.js';
-import type { RefundReversal, SellerPart } from '../../domain/marketplace-order/postings.js';
+import type { RefundReversal, SellerPart } from '../marketplace/marketplace-order/postings.js';
 
 export { balanceStream, type BalanceRef, type Line } from '../../ledger/entry.js';
 

@@ -1,11 +1,11 @@
-import { CommissionRules } from '../../domain/commission-rule/commands.js';
-import { MarketplaceOrders } from '../../domain/marketplace-order/commands.js';
-import { marketplaceOrderPublicEvents } from '../../domain/marketplace-order/public-events.js';
-import { MarketplaceSellers } from '../../domain/marketplace-seller/commands.js';
-import { SellerPayouts } from '../../domain/marketplace-seller/payouts.js';
+import { CommissionRules } from './commission-rule/commands.js';
+import { MarketplaceOrders } from './marketplace-order/commands.js';
+import { marketplaceOrderPublicEvents } from './marketplace-order/public-events.js';
+import { MarketplaceSellers } from './marketplace-seller/commands.js';
+import { SellerPayouts } from './marketplace-seller/payouts.js';
 // Part 2 debt: the family reads its own read side directly until its read API is its manifest's.
-import { dueSellerShares } from '../../../projections/marketplace-funds.js';
-import { marketplaceOrders, sellerPayoutHoldKind } from '../../domain/marketplace-order/postings.js';
+import { dueSellerShares } from '../../../projections/marketplace/marketplace-funds.js';
+import { marketplaceOrders, sellerPayoutHoldKind } from './marketplace-order/postings.js';
 import { defineFamily } from '../family.js';
 import { payments } from '../payments/index.js';
 import { payouts } from '../payouts/index.js';

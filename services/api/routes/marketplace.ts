@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
 import { MAX_AMOUNT } from '../../../packages/catalog/index.js';
-import type { CreateCommissionRuleInput, UpdateCommissionRuleInput } from '../../../packages/domain/commission-rule/commands.js';
-import type { CreateOrderInput, RefundOrderInput } from '../../../packages/domain/marketplace-order/commands.js';
-import { ORDER_STATUSES, type OrderStatus } from '../../../packages/domain/marketplace-order/events.js';
-import type { CreateSellerInput } from '../../../packages/domain/marketplace-seller/commands.js';
-import { SETTLEMENT_MODES, sellerUuid, type SellerSettlement, type SettlementMode } from '../../../packages/domain/marketplace-seller/events.js';
+import type { CreateCommissionRuleInput, UpdateCommissionRuleInput } from '../../../packages/families/marketplace/commission-rule/commands.js';
+import type { CreateOrderInput, RefundOrderInput } from '../../../packages/families/marketplace/marketplace-order/commands.js';
+import { ORDER_STATUSES, type OrderStatus } from '../../../packages/families/marketplace/marketplace-order/events.js';
+import type { CreateSellerInput } from '../../../packages/families/marketplace/marketplace-seller/commands.js';
+import { SETTLEMENT_MODES, sellerUuid, type SellerSettlement, type SettlementMode } from '../../../packages/families/marketplace/marketplace-seller/events.js';
 import { route, type Family, type RouteAuth } from '../../../packages/http/routes.js';
 import {
   findCommissionRule,
@@ -27,7 +27,7 @@ import type { CursorQuery } from '../../../projections/paging.js';
 import type { Marketplace } from '../../system.js';
 import { countrySchema, currencySchema, cursorListSchema, cursorQuery, found, idParams, metadataSchema, requesterOf, resourceSchema, retrieveRoute } from './shared.js';
 import { destinationSchema } from '../../../packages/families/payouts/payout-method/destination.js';
-import type { SellerPayoutInput } from '../../../packages/domain/marketplace-seller/payouts.js';
+import type { SellerPayoutInput } from '../../../packages/families/marketplace/marketplace-seller/payouts.js';
 
 const BASE = '/api/v1/marketplace';
 const read: RouteAuth = { scope: 'marketplace.read', environmentHeader: 'optional' };

@@ -1,7 +1,7 @@
 import type { AnyStep } from '../../../eventstore/command-handler.js';
 import type { EventMetadata } from '../../../eventstore/port.js';
 import type { LedgerAction } from '../../../ledger/decider.js';
-import { holdOnSeller } from '../../../domain/marketplace-order/postings.js';
+import { holdOnSeller } from '../../marketplace/marketplace-order/postings.js';
 import { holdOnAvailable } from './postings.js';
 import type { PayoutCreated } from './events.js';
 

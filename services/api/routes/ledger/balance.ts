@@ -3,7 +3,7 @@ import { ApiError } from '../../../../packages/core/errors.js';
 import { route, type Family } from '../../../../packages/http/routes.js';
 import { balancesOf, heldFundsOf, HELD_KINDS } from '../../../../projections/ledger/balances.js';
 import { balancesAt, dailySummaries, escrowedAt } from '../../../../projections/ledger/ledger-entries.js';
-import { sellerFundsAt } from '../../../../projections/marketplace-funds.js';
+import { sellerFundsAt } from '../../../../projections/marketplace/marketplace-funds.js';
 import { endOfSecond, listSchema, unixTimeQuery } from '../shared.js';
 
 /** At most a year of days per request: a summary is one row per day and currency. */

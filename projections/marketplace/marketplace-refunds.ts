@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
-import { unixSeconds } from '../packages/core/clock.js';
-import type { LedgerEvent } from '../packages/families/ledger/events.js';
-import type { OrderEvent, RefundObject } from '../packages/domain/marketplace-order/events.js';
-import type { CursorList, CursorQuery } from './paging.js';
-import type { Projection } from './projection.js';
-import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';
-import { snapshotTableSql } from './snapshot.js';
-import type { Owner } from '../packages/core/owner.js';
+import { unixSeconds } from '../../packages/core/clock.js';
+import type { LedgerEvent } from '../../packages/families/ledger/events.js';
+import type { OrderEvent, RefundObject } from '../../packages/families/marketplace/marketplace-order/events.js';
+import type { CursorList, CursorQuery } from '../paging.js';
+import type { Projection } from '../projection.js';
+import { cursorPageOfObjects, findOwnedObject, ownedRows } from '../queries.js';
+import { snapshotTableSql } from '../snapshot.js';
+import type { Owner } from '../../packages/core/owner.js';
 
 const TABLE = 'read.marketplace_refunds';
 

@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import type { CommissionRuleEvent, CommissionRuleObject } from '../packages/domain/commission-rule/events.js';
-import type { CursorList, CursorQuery } from './paging.js';
-import { rowChangeProjection } from './batch.js';
-import type { Projection } from './projection.js';
-import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';
-import { snapshotChange, snapshotTableSql } from './snapshot.js';
-import type { Owner } from '../packages/core/owner.js';
+import type { CommissionRuleEvent, CommissionRuleObject } from '../../packages/families/marketplace/commission-rule/events.js';
+import type { CursorList, CursorQuery } from '../paging.js';
+import { rowChangeProjection } from '../batch.js';
+import type { Projection } from '../projection.js';
+import { cursorPageOfObjects, findOwnedObject, ownedRows } from '../queries.js';
+import { snapshotChange, snapshotTableSql } from '../snapshot.js';
+import type { Owner } from '../../packages/core/owner.js';
 
 const TABLE = 'read.marketplace_commission_rules';
 

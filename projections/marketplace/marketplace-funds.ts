@@ -1,13 +1,13 @@
 import type { Knex } from 'knex';
-import { unixSeconds } from '../packages/core/clock.js';
-import type { EntryPosted, LedgerEvent } from '../packages/families/ledger/events.js';
-import { MARKETPLACE_ENTRY_KINDS } from '../packages/domain/marketplace-order/postings.js';
-import type { DueShare } from '../packages/domain/read-ports.js';
-import type { CursorList, CursorQuery } from './paging.js';
-import type { Projection } from './projection.js';
-import { insertRows } from './batch.js';
-import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';
-import type { Owner } from '../packages/core/owner.js';
+import { unixSeconds } from '../../packages/core/clock.js';
+import type { EntryPosted, LedgerEvent } from '../../packages/families/ledger/events.js';
+import { MARKETPLACE_ENTRY_KINDS } from '../../packages/families/marketplace/marketplace-order/postings.js';
+import type { DueShare } from '../../packages/domain/read-ports.js';
+import type { CursorList, CursorQuery } from '../paging.js';
+import type { Projection } from '../projection.js';
+import { insertRows } from '../batch.js';
+import { cursorPageOfObjects, findOwnedObject, ownedRows } from '../queries.js';
+import type { Owner } from '../../packages/core/owner.js';
 
 /** Dropped (migration 002): the accounts are read.ledger_accounts'. */
 const BALANCES = 'read.marketplace_balances';

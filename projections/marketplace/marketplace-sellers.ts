@@ -1,17 +1,17 @@
 import type { Knex } from 'knex';
-import type { SellerEvent, SellerObject } from '../packages/domain/marketplace-seller/events.js';
-import type { CursorList, CursorQuery } from './paging.js';
-import { rowChangeProjection } from './batch.js';
-import type { Projection } from './projection.js';
-import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';
-import { snapshotChange, snapshotTableSql } from './snapshot.js';
-import type { Owner } from '../packages/core/owner.js';
+import type { SellerEvent, SellerObject } from '../../packages/families/marketplace/marketplace-seller/events.js';
+import type { CursorList, CursorQuery } from '../paging.js';
+import { rowChangeProjection } from '../batch.js';
+import type { Projection } from '../projection.js';
+import { cursorPageOfObjects, findOwnedObject, ownedRows } from '../queries.js';
+import { snapshotChange, snapshotTableSql } from '../snapshot.js';
+import type { Owner } from '../../packages/core/owner.js';
 
 const TABLE = 'read.marketplace_sellers';
 
 /**
  * read.marketplace_sellers: each seller as its latest event left it, with its settlement schedule in
- * columns, which the due settlements are computed from (projections/marketplace-funds.ts).
+ * columns, which the due settlements are computed from (projections/marketplace/marketplace-funds.ts).
  */
 export const marketplaceSellersProjection: Projection = {
   name: 'marketplace_sellers',

@@ -1,8 +1,8 @@
-import { assertOwned } from '../aggregate.js';
-import type { CreatePayoutInput, Payouts } from '../../families/payouts/payout/commands.js';
-import type { PayoutObject } from '../../families/payouts/payout/events.js';
+import { assertOwned } from '../../../domain/aggregate.js';
+import type { CreatePayoutInput, Payouts } from '../../payouts/payout/commands.js';
+import type { PayoutObject } from '../../payouts/payout/events.js';
 import type { MarketplaceSellers } from './commands.js';
-import type { Actor, Owner, Requester } from '../../core/owner.js';
+import type { Actor, Owner, Requester } from '../../../core/owner.js';
 
 /** The metadata key naming the seller on a payout paid out of their funds (GET /api/v1/payouts shows it). */
 export const SELLER_PAYOUT_METADATA_KEY = 'marketplace_seller';

@@ -1,8 +1,8 @@
-import type { Decider, Fact } from '../../core/decider.js';
-import { Refusal } from '../../core/refusal.js';
-import { assertOwned } from '../aggregate.js';
+import type { Decider, Fact } from '../../../core/decider.js';
+import { Refusal } from '../../../core/refusal.js';
+import { assertOwned } from '../../../domain/aggregate.js';
 import type { CommissionRuleCreated, CommissionRuleEvent, CommissionRuleTerms } from './events.js';
-import type { Owner } from '../../core/owner.js';
+import type { Owner } from '../../../core/owner.js';
 
 export type CommissionRuleCommand =
   | { type: 'create'; rule: CommissionRuleCreated }

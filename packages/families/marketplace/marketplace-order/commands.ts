@@ -1,24 +1,24 @@
-import type { Fact } from '../../core/decider.js';
-import type { Clock } from '../../core/clock.js';
-import { isRefused, Refusal, refusedField } from '../../core/refusal.js';
-import { derivedUuid, newUuid } from '../../core/ids.js';
-import { CommandService, handleSteps, step } from '../../eventstore/command-handler.js';
-import type { EventStore } from '../../eventstore/port.js';
-import { assertOwned, isOwned } from '../aggregate.js';
+import type { Fact } from '../../../core/decider.js';
+import type { Clock } from '../../../core/clock.js';
+import { isRefused, Refusal, refusedField } from '../../../core/refusal.js';
+import { derivedUuid, newUuid } from '../../../core/ids.js';
+import { CommandService, handleSteps, step } from '../../../eventstore/command-handler.js';
+import type { EventStore } from '../../../eventstore/port.js';
+import { assertOwned, isOwned } from '../../../domain/aggregate.js';
 import type { CommissionRules } from '../commission-rule/commands.js';
 import { commissionOn } from '../commission-rule/events.js';
-import { ledgerStep, runLedger } from '../../families/ledger/commands.js';
-import type { EntryPosted } from '../../families/ledger/events.js';
+import { ledgerStep, runLedger } from '../../ledger/commands.js';
+import type { EntryPosted } from '../../ledger/events.js';
 import type { MarketplaceSellers } from '../marketplace-seller/commands.js';
 import { postOrderPayment, refundOrder, settleShare } from './postings.js';
-import { MARKETPLACE_ORDER_METADATA_KEY, type PaymentIntents } from '../../families/payments/payment-intent/commands.js';
-import type { PaymentRecipient } from '../../families/payments/payment-intent/recipients.js';
-import type { MarketplaceDueShares } from '../read-ports.js';
+import { MARKETPLACE_ORDER_METADATA_KEY, type PaymentIntents } from '../../payments/payment-intent/commands.js';
+import type { PaymentRecipient } from '../../payments/payment-intent/recipients.js';
+import type { MarketplaceDueShares } from '../../../domain/read-ports.js';
 import type { OrderCommand, OrderState } from './decider.js';
 import { orderAggregate, toOrderObject } from './render.js';
 import { orderStream, sellerShares, type OrderEvent, type OrderLine, type OrderObject } from './events.js';
-import type { Actor, Owner } from '../../core/owner.js';
-import { auditMetadata } from '../../eventstore/metadata.js';
+import type { Actor, Owner } from '../../../core/owner.js';
+import { auditMetadata } from '../../../eventstore/metadata.js';
 
 
 export interface OrderLineInput {

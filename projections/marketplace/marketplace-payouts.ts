@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
-import type { PayoutEvent, PayoutObject } from '../packages/families/payouts/payout/events.js';
-import type { CursorList, CursorQuery } from './paging.js';
-import { rowChangeProjection } from './batch.js';
-import type { Projection } from './projection.js';
-import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';
-import { snapshotChange, snapshotTableSql } from './snapshot.js';
-import { SELLER_PAYOUT_METADATA_KEY } from '../packages/domain/marketplace-seller/payouts.js';
-import type { Owner } from '../packages/core/owner.js';
+import type { PayoutEvent, PayoutObject } from '../../packages/families/payouts/payout/events.js';
+import type { CursorList, CursorQuery } from '../paging.js';
+import { rowChangeProjection } from '../batch.js';
+import type { Projection } from '../projection.js';
+import { cursorPageOfObjects, findOwnedObject, ownedRows } from '../queries.js';
+import { snapshotChange, snapshotTableSql } from '../snapshot.js';
+import { SELLER_PAYOUT_METADATA_KEY } from '../../packages/families/marketplace/marketplace-seller/payouts.js';
+import type { Owner } from '../../packages/core/owner.js';
 
 const TABLE = 'read.marketplace_payouts';
 

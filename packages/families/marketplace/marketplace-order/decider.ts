@@ -1,8 +1,8 @@
-import type { Decider, Fact } from '../../core/decider.js';
-import { Refusal } from '../../core/refusal.js';
-import { assertOwned, unreachable } from '../aggregate.js';
+import type { Decider, Fact } from '../../../core/decider.js';
+import { Refusal } from '../../../core/refusal.js';
+import { assertOwned, unreachable } from '../../../domain/aggregate.js';
 import type { OrderCreated, OrderEvent, OrderRefunded, OrderStatus } from './events.js';
-import type { Owner } from '../../core/owner.js';
+import type { Owner } from '../../../core/owner.js';
 
 export type OrderCommand =
   | { type: 'create'; order: OrderCreated }
