@@ -72,7 +72,7 @@ module.exports = {
     },
     {
       name: 'payouts-import-escrow',
-      comment: 'Payouts know no escrow: escrow registers its payout funding source (packages/domain/escrow/payout-funding.ts) with packages/families/payouts/payout/funding.ts',
+      comment: 'Payouts know no escrow: escrow registers its payout funding source (packages/families/escrow/payout-funding.ts) with packages/families/payouts/payout/funding.ts',
       severity: 'error',
       from: { path: '^packages/families/payouts/payout/' },
       to: { path: '^packages/domain/escrow/' },

@@ -6,7 +6,7 @@
 import type { Test } from 'tap';
 import { balanceOf } from '../../packages/ledger/decider.js';
 import { isBalanced } from '../../packages/ledger/entry.js';
-import { escrowAccount } from '../../packages/domain/escrow/postings.js';
+import { escrowAccount } from '../../packages/families/escrow/postings.js';
 import type { LedgerEvent } from '../../packages/families/ledger/events.js';
 import { balanceStream } from '../../packages/families/ledger/events.js';
 import { confirm, createIntent, mobileMoney, snNumber } from './payment-intents.js';

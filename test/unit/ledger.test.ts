@@ -1,4 +1,4 @@
-import { fundEscrowFromPayment, refundEscrow } from '../../packages/domain/escrow/postings.js';
+import { fundEscrowFromPayment, refundEscrow } from '../../packages/families/escrow/postings.js';
 import { moveCampaignFunds } from '../../packages/families/funding/postings.js';
 import { postOrderPayment, refundOrder } from '../../packages/families/marketplace/marketplace-order/postings.js';
 import { postPayment, settleDue } from '../../packages/families/payments/payment-intent/postings.js';

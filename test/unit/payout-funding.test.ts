@@ -7,9 +7,9 @@
 import t from 'tap';
 import { PayoutFundingSources } from '../../packages/families/payouts/payout/funding.js';
 import type { PayoutCreated } from '../../packages/families/payouts/payout/events.js';
-import { escrowPayoutFunding } from '../../packages/domain/escrow/payout-funding.js';
+import { escrowPayoutFunding } from '../../packages/families/escrow/payout-funding.js';
 import { batchPayoutFunding } from '../../packages/families/payout-engine/payout-batch/payout-funding.js';
-import { escrowContractStream } from '../../packages/domain/escrow/events.js';
+import { escrowContractStream } from '../../packages/families/escrow/events.js';
 
 const payout = (more: Partial<PayoutCreated> = {}): PayoutCreated => ({
   id: 'po_1',

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { MAX_AMOUNT } from '../../../packages/catalog/index.js';
-import type { CreateContractInput, CreateReleaseInput, EscrowContracts, ExecuteReleaseInput, ResolveDisputeInput } from '../../../packages/domain/escrow/commands.js';
+import type { CreateContractInput, CreateReleaseInput, EscrowContracts, ExecuteReleaseInput, ResolveDisputeInput } from '../../../packages/families/escrow/commands.js';
 import {
   CLIENT_RELEASE_TRIGGERS,
   CONTRACT_STATUSES,
@@ -16,11 +16,11 @@ import {
   type DisputeStatus,
   type ParticipantRole,
   type ReleaseStatus,
-} from '../../../packages/domain/escrow/events.js';
+} from '../../../packages/families/escrow/events.js';
 import { route, type Family, type RouteAuth } from '../../../packages/http/routes.js';
-import { findEscrowContract, listEscrowContracts } from '../../../projections/escrow-contracts.js';
-import { findEscrowDispute, listEscrowDisputes } from '../../../projections/escrow-disputes.js';
-import { findEscrowRelease, listEscrowReleases } from '../../../projections/escrow-releases.js';
+import { findEscrowContract, listEscrowContracts } from '../../../projections/escrow/escrow-contracts.js';
+import { findEscrowDispute, listEscrowDisputes } from '../../../projections/escrow/escrow-disputes.js';
+import { findEscrowRelease, listEscrowReleases } from '../../../projections/escrow/escrow-releases.js';
 import type { CursorQuery } from '../../../projections/paging.js';
 import { currencySchema, cursorListSchema, cursorQuery, found, idParams, idParamsOf, resourceSchema, retrieveRoute } from './shared.js';
 

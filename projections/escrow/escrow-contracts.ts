@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import type { ContractObject, ContractStatus, EscrowEvent } from '../packages/domain/escrow/events.js';
-import type { CursorList, CursorQuery } from './paging.js';
-import { rowChangeProjection } from './batch.js';
-import type { Projection } from './projection.js';
-import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';
-import { snapshotChange, snapshotTableSql } from './snapshot.js';
-import type { Owner } from '../packages/core/owner.js';
+import type { ContractObject, ContractStatus, EscrowEvent } from '../../packages/families/escrow/events.js';
+import type { CursorList, CursorQuery } from '../paging.js';
+import { rowChangeProjection } from '../batch.js';
+import type { Projection } from '../projection.js';
+import { cursorPageOfObjects, findOwnedObject, ownedRows } from '../queries.js';
+import { snapshotChange, snapshotTableSql } from '../snapshot.js';
+import type { Owner } from '../../packages/core/owner.js';
 
 /** Every event of an escrow contract's stream: each carries the contract as it left it. */
 export const ESCROW_CONTRACT_EVENTS: readonly EscrowEvent['type'][] = [

@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import type { ConsumerSpec } from '../bus/consumer.js';
-import type { Clock } from '../core/clock.js';
-import type { ContractRef } from '../domain/escrow/commands.js';
-import type { Account, LedgerEvent } from '../families/ledger/events.js';
-import type { RecordedEvent } from '../eventstore/port.js';
-import { enqueue } from '../scheduler/scheduler.js';
-import { defineProcess, lanes } from './process.js';
+import type { ConsumerSpec } from '../../../bus/consumer.js';
+import type { Clock } from '../../../core/clock.js';
+import type { ContractRef } from '../commands.js';
+import type { Account, LedgerEvent } from '../../ledger/events.js';
+import type { RecordedEvent } from '../../../eventstore/port.js';
+import { enqueue } from '../../../scheduler/scheduler.js';
+import { defineProcess, lanes } from '../../../processes/process.js';
 
 type FundingRef = ContractRef & { source: string; amountMinor: number; clearing: Account };
 

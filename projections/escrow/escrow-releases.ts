@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
-import { toReleaseObject } from '../packages/domain/escrow/render.js';
-import type { EscrowEvent, ReleaseObject, ReleaseStatus } from '../packages/domain/escrow/events.js';
-import type { CursorList, CursorQuery } from './paging.js';
-import { rowChangeProjection } from './batch.js';
-import type { Projection } from './projection.js';
-import { cursorPageOfObjects, findOwnedObject, ownedRows } from './queries.js';
-import { snapshotChange, snapshotTableSql } from './snapshot.js';
-import type { Owner } from '../packages/core/owner.js';
+import { toReleaseObject } from '../../packages/families/escrow/render.js';
+import type { EscrowEvent, ReleaseObject, ReleaseStatus } from '../../packages/families/escrow/events.js';
+import type { CursorList, CursorQuery } from '../paging.js';
+import { rowChangeProjection } from '../batch.js';
+import type { Projection } from '../projection.js';
+import { cursorPageOfObjects, findOwnedObject, ownedRows } from '../queries.js';
+import { snapshotChange, snapshotTableSql } from '../snapshot.js';
+import type { Owner } from '../../packages/core/owner.js';
 
 /** read.escrow_releases: each release of an escrow contract as its latest event left it. */
 export const escrowReleasesProjection: Projection = {
