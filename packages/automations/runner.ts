@@ -10,7 +10,7 @@ import { assertMayRun, type Automations } from '../domain/automation/commands.js
 import { currentVersion } from '../domain/automation/decider.js';
 import { ACTION_SCOPES, LIMITS, nextTick, scopesNeeded, type Step } from '../domain/automation/definition.js';
 import { openHeaders, redactRenderedHeaders } from '../domain/automation/headers.js';
-import type { Billing } from '../domain/billing/service.js';
+import type { Billing } from '../families/billing/service.js';
 import type { Messenger } from '../domain/messages.js';
 import { readScopeOfEventType } from '../families/accounts/organization/event-scopes.js';
 import { hasScope } from '../core/scopes.js';
@@ -19,7 +19,7 @@ import { renderText, renderVersion } from '../families/templates/render.js';
 import type { PublicEventCatalogue } from '../domain/webhook-endpoint/event-types.js';
 import type { RecordedEvent } from '../eventstore/port.js';
 import { automationsTriggeredByAny, findAutomationById, versionCredential, type AutomationRow, type TriggerKey } from '../../projections/automations.js';
-import { findCustomerIdByEmail } from '../../projections/customers.js';
+import { findCustomerIdByEmail } from '../../projections/billing/customers.js';
 import { findTemplate, findTemplateVersion } from '../../projections/templates/templates.js';
 import type { Notifier } from '../webhooks/notifier.js';
 import { testEventId } from '../webhooks/test-events.js';

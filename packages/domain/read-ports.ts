@@ -3,7 +3,7 @@ import type { CapabilityGate } from '../families/platform/payment-capability/com
 import type { Role } from '../families/accounts/organization/events.js';
 import type { PaymentIntentObject } from '../families/payments/payment-intent/events.js';
 import type { Destination } from '../families/payouts/payout-method/events.js';
-import type { Price, ProductStatus } from './product/events.js';
+import type { Price, ProductStatus } from '../families/billing/product/events.js';
 import type { Owner } from '../core/owner.js';
 
 /**

@@ -7,7 +7,7 @@ export { automationStep } from './automation-step.js';
 export { escrowAutoRelease } from '../families/escrow/processes/escrow-auto-release.js';
 export { escrowFunding, escrowFundingConsumer } from '../families/escrow/processes/escrow-funding.js';
 export { fundingDeadline, fundingPayment, fundingPaymentsConsumer, fundingPayoutMend } from '../families/funding/processes/funding.js';
-export { invoicePayment, invoicePaymentsConsumer } from './invoice-payment.js';
+export { invoicePayment, invoicePaymentsConsumer } from '../families/billing/processes/invoice-payment.js';
 export { ledgerSettlement } from '../families/payments/processes/ledger-settlement.js';
 export { outboxPurge } from './outbox-purge.js';
 export { payinCallback } from '../families/payments/processes/payin-callback.js';
@@ -18,12 +18,12 @@ export { payoutCallback } from '../families/payouts/processes/payout-callback.js
 export { payoutOverdue } from '../families/payouts/processes/payout-overdue.js';
 export { payoutReconcile } from '../families/payouts/processes/payout-reconcile.js';
 export { refundCallback } from '../families/payments/processes/refund-callback.js';
-export { refundReconcile } from './refund-reconcile.js';
-export { subscriptionInvoiceDue } from './subscription-invoice-due.js';
-export { subscriptionInvoiceIssue } from './subscription-invoice-issue.js';
-export { subscriptionRenewal } from './subscription-renewal.js';
+export { refundReconcile } from '../families/billing/processes/refund-reconcile.js';
+export { subscriptionInvoiceDue } from '../families/billing/processes/subscription-invoice-due.js';
+export { subscriptionInvoiceIssue } from '../families/billing/processes/subscription-invoice-issue.js';
+export { subscriptionRenewal } from '../families/billing/processes/subscription-renewal.js';
 export { supportTicketForward, supportTicketsConsumer } from '../families/support/processes/support-ticket-forward.js';
-export { walletApplication } from './wallet-application.js';
+export { walletApplication } from '../families/billing/processes/wallet-application.js';
 export { webhookDelivery } from './webhook-delivery.js';
 export type { Process, ProcessServices } from './process.js';
 

@@ -1,6 +1,6 @@
 import type { AutomationRunner } from '../automations/runner.js';
 import type { Clock } from '../core/clock.js';
-import type { Billing } from '../domain/billing/service.js';
+import type { Billing } from '../families/billing/service.js';
 import type { EscrowContracts } from '../families/escrow/commands.js';
 import type { FundingCampaigns } from '../families/funding/commands.js';
 import type { PaymentIntents } from '../families/payments/payment-intent/commands.js';

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { ApiError } from '../../packages/core/errors.js';
 import type { PaymentIntentEvent } from '../../packages/families/payments/payment-intent/events.js';
-import type { RefundEvent } from '../../packages/domain/refund/events.js';
+import type { RefundEvent } from '../../packages/families/billing/refund/events.js';
 import type { RecordedEvent } from '../../packages/eventstore/port.js';
 import { cursorPage, type CursorList, type CursorQuery } from '../paging.js';
 import type { Projection } from '../projection.js';

@@ -4,7 +4,7 @@ import { postOrderPayment, refundOrder } from '../../packages/families/marketpla
 import { postPayment, settleDue } from '../../packages/families/payments/payment-intent/postings.js';
 import { completePayout, holdOnAvailable, releasePayout } from '../../packages/families/payouts/payout/postings.js';
 import { endRailRefund } from '../../packages/families/payments/rail-refund/postings.js';
-import { refundPayment } from '../../packages/domain/refund/postings.js';
+import { refundPayment } from '../../packages/families/billing/refund/postings.js';
 import t from 'tap';
 import { isRefused } from '../../packages/core/refusal.js';
 import { assembleChart, kindOf, mayGoNegative, useChart } from '../../packages/ledger/chart.js';

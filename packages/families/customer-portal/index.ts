@@ -2,7 +2,7 @@ import { KeyedHasher } from '../../core/hashing.js';
 import { CustomerPortal } from './commands.js';
 import { PortalSettingsService } from './settings.js';
 // Part 2 debt: reads billing's customers table directly until billing's read API offers the lookup.
-import { findCustomerIdByEmail } from '../../../projections/customers.js';
+import { findCustomerIdByEmail } from '../../../projections/billing/customers.js';
 import { defineFamily } from '../family.js';
 import { customerPortalErrors } from './errors.js';
 

@@ -3,7 +3,7 @@ import { MAX_AMOUNT } from '../../../packages/catalog/index.js';
 import { sha256Hex } from '../../../packages/core/hashing.js';
 import { findPortalSession, type PortalSession } from '../../../projections/customer-portal/customer-portal-sessions.js';
 import { ApiError, notFound } from '../../../packages/core/errors.js';
-import type { CustomerRef } from '../../../packages/domain/customer/commands.js';
+import type { CustomerRef } from '../../../packages/families/billing/customer/commands.js';
 import type { ConfirmInput } from '../../../packages/families/payments/payment-intent/commands.js';
 import type { CreatePayoutInput } from '../../../packages/families/payouts/payout/commands.js';
 import { destinationSchema } from '../../../packages/families/payouts/payout-method/destination.js';

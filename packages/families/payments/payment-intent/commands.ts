@@ -13,7 +13,7 @@ import { OutcomeUnknown, type CollectInitiation, type CollectOutcome, type Colle
 import type { Logger } from '../../../core/logger.js';
 import { assertOwned, isOwned } from '../../../domain/aggregate.js';
 import type { CustomerDirectory } from '../../../domain/read-ports.js';
-import { findOrCreateCustomer } from '../../../domain/customer/commands.js';
+import { findOrCreateCustomer } from '../../billing/customer/commands.js';
 import { CommandService, handleSteps, step, type StepOutcome } from '../../../eventstore/command-handler.js';
 import { ledgerStep } from '../../ledger/commands.js';
 import { postPayment } from './postings.js';

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Clock } from '../../../../packages/core/clock.js';
 import { ApiError, errorSpec } from '../../../../packages/core/errors.js';
 import { isRefused } from '../../../../packages/core/refusal.js';
-import type { Billing } from '../../../../packages/domain/billing/service.js';
+import type { Billing } from '../../../../packages/families/billing/service.js';
 import type { CustomerPortal } from '../../../../packages/families/customer-portal/commands.js';
 import { assertPortalAllows } from '../../../../packages/families/customer-portal/settings.js';
 import { Reply, type HandlerContext } from '../../../../packages/http/context.js';

@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../../../packages/core/clock.js';
-import type { Billing } from '../../../../packages/domain/billing/service.js';
+import type { Billing } from '../../../../packages/families/billing/service.js';
 import type { CustomerPortal } from '../../../../packages/families/customer-portal/commands.js';
 import { assertPortalAllows } from '../../../../packages/families/customer-portal/settings.js';
 import type { ConfirmInput, PaymentIntents } from '../../../../packages/families/payments/payment-intent/commands.js';
 import type { PaymentIntentObject } from '../../../../packages/families/payments/payment-intent/events.js';
-import type { RefundObject } from '../../../../packages/domain/refund/events.js';
-import { toSubscriptionObject } from '../../../../packages/domain/subscription/render.js';
+import type { RefundObject } from '../../../../packages/families/billing/refund/events.js';
+import { toSubscriptionObject } from '../../../../packages/families/billing/subscription/render.js';
 import type { HandlerContext } from '../../../../packages/http/context.js';
 import { route, type Family } from '../../../../packages/http/routes.js';
 import { customerObject, findCustomer, findInvoice, findSubscription, listInvoicesByCursor, listRefunds, listSubscriptionsByCursor, renderSubscription } from '../../../../projections/billing/index.js';
