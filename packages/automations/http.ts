@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { unixSeconds } from '../core/clock.js';
-import { pinnedLookup, resolveDeliveryTarget } from '../domain/webhook-endpoint/url-policy.js';
+import { pinnedLookup, resolveDeliveryTarget } from '../webhooks/url-policy.js';
 import { signatureHeader } from '../webhooks/signing.js';
 import type { Cidr } from '../core/cidr.js';
 import type { Environment } from '../core/owner.js';

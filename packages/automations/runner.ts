@@ -16,13 +16,13 @@ import { readScopeOfEventType } from '../families/accounts/organization/event-sc
 import { hasScope } from '../core/scopes.js';
 import type { Payouts } from '../families/payouts/payout/commands.js';
 import { renderText, renderVersion } from '../families/templates/render.js';
-import type { PublicEventCatalogue } from '../domain/webhook-endpoint/event-types.js';
+import type { PublicEventCatalogue } from '../families/webhooks/event-types.js';
 import type { RecordedEvent } from '../eventstore/port.js';
 import { automationsTriggeredByAny, findAutomationById, versionCredential, type AutomationRow, type TriggerKey } from '../../projections/automations.js';
 import { findCustomerIdByEmail } from '../../projections/billing/customers.js';
 import { findTemplate, findTemplateVersion } from '../../projections/templates/templates.js';
 import type { Notifier } from '../webhooks/notifier.js';
-import { testEventId } from '../webhooks/test-events.js';
+import { testEventId } from '../families/webhooks/test-events.js';
 import { authorityOf } from './authority.js';
 import { callUrl } from './http.js';
 import { findRun, type RunRow, type TriggerEvent } from './runs.js';

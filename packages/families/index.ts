@@ -8,7 +8,7 @@ import { assembleErrorCodes, KERNEL_ERROR_CODES, useErrorCatalogue, type ErrorCo
 import { assembleChart, useChart } from '../ledger/chart.js';
 import { useLedgerParts } from '../ledger/decider.js';
 import type { PublicEvents } from '../domain/public-events.js';
-import { PublicEventCatalogue } from '../domain/webhook-endpoint/event-types.js';
+import { PublicEventCatalogue } from './webhooks/event-types.js';
 import { outboxPurge } from '../processes/outbox-purge.js';
 import type { Process } from '../processes/process.js';
 import { accounts } from './accounts/index.js';

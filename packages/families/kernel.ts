@@ -11,7 +11,7 @@ import type { Environment } from '../core/owner.js';
 import type { SecretBox } from '../core/secrets.js';
 import type { Rails } from '../connectors/port.js';
 import type { ReadPorts } from '../domain/read-ports.js';
-import type { PublicEventCatalogue } from '../domain/webhook-endpoint/event-types.js';
+import type { PublicEventCatalogue } from './webhooks/event-types.js';
 import type { EventStore } from '../eventstore/port.js';
 import type { ApiKeyUsage } from '../http/api-key-usage.js';
 import type { IdempotencyStore } from '../http/idempotency.js';

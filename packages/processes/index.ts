@@ -24,7 +24,7 @@ export { subscriptionInvoiceIssue } from '../families/billing/processes/subscrip
 export { subscriptionRenewal } from '../families/billing/processes/subscription-renewal.js';
 export { supportTicketForward, supportTicketsConsumer } from '../families/support/processes/support-ticket-forward.js';
 export { walletApplication } from '../families/billing/processes/wallet-application.js';
-export { webhookDelivery } from './webhook-delivery.js';
+export { webhookDelivery } from '../families/webhooks/processes/webhook-delivery.js';
 export type { Process, ProcessServices } from './process.js';
 
 /** Registers these job kinds (the families' and the kernel's: packages/families/index.ts) with their handlers. */

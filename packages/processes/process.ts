@@ -11,7 +11,7 @@ import type { SupportTickets } from '../families/support/commands.js';
 import type { Assets } from '../families/assets/commands.js';
 import type { EventStore } from '../eventstore/port.js';
 import type { BatchJobHandler, JobHandler, JobKind } from '../scheduler/scheduler.js';
-import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
+import type { WebhookDispatcher } from '../families/webhooks/dispatcher.js';
 import type { OutboxMessenger } from '../messaging/messenger.js';
 
 /** The services a process drives: the families build them (packages/families) and services/system.ts registers every process. */

@@ -7,7 +7,7 @@ import { CommandService } from '../../eventstore/command-handler.js';
 import { assertOwned, isOwned } from '../aggregate.js';
 import { hasScope } from '../../core/scopes.js';
 import type { TemplateKind } from '../../families/templates/events.js';
-import { checkEndpointUrl } from '../webhook-endpoint/url-policy.js';
+import { checkEndpointUrl } from '../../webhooks/url-policy.js';
 import { automationDecider, currentVersion, type AutomationCommand, type AutomationState } from './decider.js';
 import { definitionProblems, inDefinitionOrder, LIMITS, scopesNeeded, type Definition, type Step, type Trigger } from './definition.js';
 import { automationStream, type AutomationEvent } from './events.js';

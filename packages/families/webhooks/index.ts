@@ -1,8 +1,8 @@
-import { WebhookEndpoints } from '../../domain/webhook-endpoint/commands.js';
-import { webhookDelivery } from '../../processes/webhook-delivery.js';
+import { WebhookEndpoints } from './commands.js';
+import { webhookDelivery } from './processes/webhook-delivery.js';
 import { enqueueMany } from '../../scheduler/scheduler.js';
-import { WebhookDispatcher } from '../../webhooks/dispatcher.js';
-import { EventWaits } from '../../webhooks/event-waits.js';
+import { WebhookDispatcher } from './dispatcher.js';
+import { EventWaits } from './event-waits.js';
 import { defineFamily } from '../family.js';
 import { webhookErrors } from './errors.js';
 

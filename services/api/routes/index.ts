@@ -20,7 +20,7 @@ import { configurationFamily } from './platform/configuration.js';
 import { customerPortalPagesFamily } from './customer-portal/customer-portal-pages.js';
 import { customerPortalFamily } from './customer-portal/customer-portal.js';
 import { escrowFamily } from './escrow.js';
-import { eventsFamily } from './events.js';
+import { eventsFamily } from './webhooks/events.js';
 import { feesFamily } from './fees.js';
 import { fundingPagesFamily } from './funding/funding-pages.js';
 import { fundingFamily } from './funding/funding.js';
@@ -51,8 +51,8 @@ import { payoutsFamily } from './payouts/payouts.js';
 import { sandboxFamily } from './payments/sandbox.js';
 import { supportFamily } from './support.js';
 import { templateEngineFamily } from './templates.js';
-import { webhookEndpointsFamily } from './webhook-endpoints.js';
-import { webhookReplaysFamily } from './webhook-replays.js';
+import { webhookEndpointsFamily } from './webhooks/webhook-endpoints.js';
+import { webhookReplaysFamily } from './webhooks/webhook-replays.js';
 
 /** What the routers are built from: the running system, and the dashboard's session cookies. */
 export interface Edge {

@@ -5,7 +5,7 @@ import { organizationOfMerchant } from '../../../../projections/accounts/organiz
 import { hasSucceededPayment } from '../../../../projections/payments/payment-intents.js';
 import { hasPayoutMethod } from '../../../../projections/payouts/payout-methods.js';
 import { findUser } from '../../../../projections/accounts/users.js';
-import { hasWebhookEndpoint } from '../../../../projections/webhook-endpoints.js';
+import { hasWebhookEndpoint } from '../../../../projections/webhooks/webhook-endpoints.js';
 import { userOf } from '../accounts/auth.js';
 import { signedIn } from '../shared.js';
 

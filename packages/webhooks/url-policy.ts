@@ -17,7 +17,7 @@
  */
 import dns from 'node:dns';
 import net from 'node:net';
-import { anyCidrContains, cidrContains, parseCidr, parseIp, parseIPv4, parseIPv6, type Cidr } from '../../core/cidr.js';
+import { anyCidrContains, cidrContains, parseCidr, parseIp, parseIPv4, parseIPv6, type Cidr } from '../core/cidr.js';
 
 export type UrlRefusal =
   | 'invalid_url'

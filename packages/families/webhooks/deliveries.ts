@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { unixSeconds } from '../core/clock.js';
-import { cursorPage, type CursorList, type CursorQuery } from '../../projections/paging.js';
-import type { Environment, Owner } from '../core/owner.js';
+import { unixSeconds } from '../../core/clock.js';
+import { cursorPage, type CursorList, type CursorQuery } from '../../../projections/paging.js';
+import type { Environment, Owner } from '../../core/owner.js';
 
 /** What a delivery can be (webhook_deliveries.status). */
 export const DELIVERY_STATUSES = ['pending', 'retrying', 'succeeded', 'failed', 'skipped'] as const;

@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
-import { ApiError } from '../core/errors.js';
-import { canReadEventType, readScopeOfEventType } from '../families/accounts/organization/event-scopes.js';
-import type { PublicEventCatalogue } from '../domain/webhook-endpoint/event-types.js';
-import { cursorPage, whereCreated, type CreatedRange, type CursorList, type CursorQuery } from '../../projections/paging.js';
+import { ApiError } from '../../core/errors.js';
+import { canReadEventType, readScopeOfEventType } from '../accounts/organization/event-scopes.js';
+import type { PublicEventCatalogue } from './event-types.js';
+import { cursorPage, whereCreated, type CreatedRange, type CursorList, type CursorQuery } from '../../../projections/paging.js';
 import { RETENTION_MS } from './dispatcher.js';
-import type { Owner } from '../core/owner.js';
+import type { Owner } from '../../core/owner.js';
 
 /** An event as its webhook deliveries carry it: `id`, `object`, `type`, `created`, `livemode`, `data`. */
 export type PublicEvent = Record<string, unknown> & { id: string; type: string };

@@ -1,6 +1,6 @@
-import { unixSeconds } from '../core/clock.js';
-import { testId } from '../domain/public-events.js';
-import type { PublicEventCatalogue } from '../domain/webhook-endpoint/event-types.js';
+import { unixSeconds } from '../../core/clock.js';
+import { testId } from '../../domain/public-events.js';
+import type { PublicEventCatalogue } from './event-types.js';
 
 /**
  * Test events (docs/webhooks.md, "Sending a test event"): each public type's `data` is its family's

@@ -1,5 +1,5 @@
-import type { DeliveryJob } from '../webhooks/dispatcher.js';
-import { defineProcess, lanes } from './process.js';
+import type { DeliveryJob } from '../dispatcher.js';
+import { defineProcess, lanes } from '../../../processes/process.js';
 
 /**
  * One attempt of one webhook delivery; a failed attempt enqueues the next one on the retry

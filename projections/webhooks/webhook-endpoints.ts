@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
-import { unixSeconds } from '../packages/core/clock.js';
-import type { WebhookEndpointEvent } from '../packages/domain/webhook-endpoint/events.js';
-import { cursorPage, type CursorList, type CursorQuery } from './paging.js';
-import type { Projection } from './projection.js';
-import { ownedRows } from './queries.js';
-import type { Environment, Owner } from '../packages/core/owner.js';
+import { unixSeconds } from '../../packages/core/clock.js';
+import type { WebhookEndpointEvent } from '../../packages/families/webhooks/events.js';
+import { cursorPage, type CursorList, type CursorQuery } from '../paging.js';
+import type { Projection } from '../projection.js';
+import { ownedRows } from '../queries.js';
+import type { Environment, Owner } from '../../packages/core/owner.js';
 
 /** read.webhook_endpoints: endpoints with their sealed secrets (what the dispatcher signs with). */
 export const webhookEndpointsProjection: Projection = {

@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
-import type { Clock } from '../core/clock.js';
-import { ApiError } from '../core/errors.js';
-import { instanceIsDead } from '../core/instance.js';
-import { sqlMigration, type Migration } from '../core/migration.js';
-import type { DatabaseNotifications } from '../core/notifications.js';
-import type { Owner } from '../core/owner.js';
+import type { Clock } from '../../core/clock.js';
+import { ApiError } from '../../core/errors.js';
+import { instanceIsDead } from '../../core/instance.js';
+import { sqlMigration, type Migration } from '../../core/migration.js';
+import type { DatabaseNotifications } from '../../core/notifications.js';
+import type { Owner } from '../../core/owner.js';
 
 /** The channel on which the dispatcher names the owners (`ownerKey`) it stored new public events for, as it commits them. */
 export const PUBLIC_EVENTS_CHANNEL = 'sika_public_events';

@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
-import type { Clock } from '../../../packages/core/clock.js';
-import { ApiError, notFound } from '../../../packages/core/errors.js';
-import { PUBLIC_EVENTS } from '../../../packages/families/index.js';
-import { route, type Family } from '../../../packages/http/routes.js';
-import { requestsWaited, type EventWaits } from '../../../packages/webhooks/event-waits.js';
-import { findEvent, listEvents, readableTypes, type EventFilters } from '../../../packages/webhooks/events.js';
-import type { CursorQuery } from '../../../projections/paging.js';
-import { createdQuery, createdRange, cursorListSchema, cursorQuery, eventSchema, idParams, type CreatedQuery } from './shared.js';
+import type { Clock } from '../../../../packages/core/clock.js';
+import { ApiError, notFound } from '../../../../packages/core/errors.js';
+import { PUBLIC_EVENTS } from '../../../../packages/families/index.js';
+import { route, type Family } from '../../../../packages/http/routes.js';
+import { requestsWaited, type EventWaits } from '../../../../packages/families/webhooks/event-waits.js';
+import { findEvent, listEvents, readableTypes, type EventFilters } from '../../../../packages/families/webhooks/events-api.js';
+import type { CursorQuery } from '../../../../projections/paging.js';
+import { createdQuery, createdRange, cursorListSchema, cursorQuery, eventSchema, idParams, type CreatedQuery } from '../shared.js';
 
 /** The longest a list may wait for a new event (`wait`), within the load balancers' idle timeouts. */
 export const MAX_WAIT_S = 30;

@@ -1,25 +1,25 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Knex } from 'knex';
-import type { ConsumerSpec } from '../bus/consumer.js';
-import { unixSeconds, type Clock } from '../core/clock.js';
-import { ApiError } from '../core/errors.js';
-import { newId, publicEventId, randomBase62 } from '../core/ids.js';
-import type { Logger } from '../core/logger.js';
-import type { WebhookEndpoints } from '../domain/webhook-endpoint/commands.js';
-import type { RecordedEvent } from '../eventstore/port.js';
-import { enabledEndpointsOf, matchingEndpoints, type WebhookEndpointRow } from '../../projections/webhook-endpoints.js';
-import type { PublicEventCatalogue } from '../domain/webhook-endpoint/event-types.js';
-import type { Notifier } from './notifier.js';
-import type { SecretBox } from '../core/secrets.js';
-import { signatureHeader } from './signing.js';
+import type { ConsumerSpec } from '../../bus/consumer.js';
+import { unixSeconds, type Clock } from '../../core/clock.js';
+import { ApiError } from '../../core/errors.js';
+import { newId, publicEventId, randomBase62 } from '../../core/ids.js';
+import type { Logger } from '../../core/logger.js';
+import type { WebhookEndpoints } from './commands.js';
+import type { RecordedEvent } from '../../eventstore/port.js';
+import { enabledEndpointsOf, matchingEndpoints, type WebhookEndpointRow } from '../../../projections/webhooks/webhook-endpoints.js';
+import type { PublicEventCatalogue } from './event-types.js';
+import type { Notifier } from '../../webhooks/notifier.js';
+import type { SecretBox } from '../../core/secrets.js';
+import { signatureHeader } from '../../webhooks/signing.js';
 import { testEventId, testEventPayload } from './test-events.js';
 import { findDelivery, type WebhookDeliveryWithAttempts } from './deliveries.js';
-import { pinnedLookup, resolveDeliveryTarget } from '../domain/webhook-endpoint/url-policy.js';
-import type { Cidr } from '../core/cidr.js';
-import { notify } from '../core/notifications.js';
+import { pinnedLookup, resolveDeliveryTarget } from '../../webhooks/url-policy.js';
+import type { Cidr } from '../../core/cidr.js';
+import { notify } from '../../core/notifications.js';
 import { ownerKey, PUBLIC_EVENTS_CHANNEL } from './event-waits.js';
-import type { Environment, Owner } from '../core/owner.js';
+import type { Environment, Owner } from '../../core/owner.js';
 
 export const DISPATCH_CONSUMER = 'webhook-dispatcher';
 /** Replays of an endpoint's failed deliveries reach back this far (events are kept at least this long). */
@@ -36,7 +36,7 @@ export const DEFAULT_TEST_EVENT_TYPE = 'payment_intent.succeeded';
 /** The start of an answer's body kept with its attempt (the deliveries API shows it), in bytes. */
 export const ATTEMPT_BODY_BYTES = 4 * 1024;
 
-/** One attempt of one delivery, as its job names it (packages/processes/webhook-delivery.ts). */
+/** One attempt of one delivery, as its job names it (packages/families/webhooks/processes/webhook-delivery.ts). */
 export interface DeliveryJob {
   deliveryId: string;
   attempt: number;

@@ -1,5 +1,5 @@
-import type { WebhookDispatcher } from '../../../packages/webhooks/dispatcher.js';
-import { route, type Family } from '../../../packages/http/routes.js';
+import type { WebhookDispatcher } from '../../../../packages/families/webhooks/dispatcher.js';
+import { route, type Family } from '../../../../packages/http/routes.js';
 
 /** POST /api/v1/webhook-replays: send stored events again (event, endpoint, or both). */
 export function webhookReplaysFamily(webhooks: WebhookDispatcher): Family {

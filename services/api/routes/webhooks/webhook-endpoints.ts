@@ -1,18 +1,18 @@
 import type { Knex } from 'knex';
-import type { Clock } from '../../../packages/core/clock.js';
-import type { EndpointChanges, WebhookEndpoints } from '../../../packages/domain/webhook-endpoint/commands.js';
-import type { CursorQuery } from '../../../projections/paging.js';
-import { ApiError } from '../../../packages/core/errors.js';
-import { route, type Family } from '../../../packages/http/routes.js';
-import { findWebhookEndpoint, listWebhookEndpoints, webhookEndpointObject } from '../../../projections/webhook-endpoints.js';
-import { DELIVERY_STATUSES, findDelivery, listDeliveries, type DeliveryStatus } from '../../../packages/webhooks/deliveries.js';
-import type { WebhookDispatcher } from '../../../packages/webhooks/dispatcher.js';
-import { cursorListSchema, cursorQuery, found, idParams, resourceSchema } from './shared.js';
-import type { Owner } from '../../../packages/core/owner.js';
+import type { Clock } from '../../../../packages/core/clock.js';
+import type { EndpointChanges, WebhookEndpoints } from '../../../../packages/families/webhooks/commands.js';
+import type { CursorQuery } from '../../../../projections/paging.js';
+import { ApiError } from '../../../../packages/core/errors.js';
+import { route, type Family } from '../../../../packages/http/routes.js';
+import { findWebhookEndpoint, listWebhookEndpoints, webhookEndpointObject } from '../../../../projections/webhooks/webhook-endpoints.js';
+import { DELIVERY_STATUSES, findDelivery, listDeliveries, type DeliveryStatus } from '../../../../packages/families/webhooks/deliveries.js';
+import type { WebhookDispatcher } from '../../../../packages/families/webhooks/dispatcher.js';
+import { cursorListSchema, cursorQuery, found, idParams, resourceSchema } from '../shared.js';
+import type { Owner } from '../../../../packages/core/owner.js';
 
 const url = { type: 'string', minLength: 1, maxLength: 2048 };
 const nullable = (type: string) => ({ type: [type, 'null'] });
-/** A delivery of an event to an endpoint (packages/webhooks/deliveries.ts). */
+/** A delivery of an event to an endpoint (packages/families/webhooks/deliveries.ts). */
 const deliverySchema = resourceSchema('webhook_delivery', ['webhook_endpoint_id', 'event_id', 'event_type', 'status', 'attempt_count', 'next_attempt_at', 'replay_of', 'created', 'livemode'], {
   webhook_endpoint_id: { type: 'string' },
   event_id: { type: 'string' },
@@ -41,7 +41,7 @@ const deliveryWithAttemptsSchema = {
   required: [...deliverySchema.required, 'attempts'],
   properties: { ...deliverySchema.properties, attempts: { type: 'array', items: attemptSchema } },
 };
-/** An endpoint as webhookEndpointObject (projections/webhook-endpoints.ts) renders it. */
+/** An endpoint as webhookEndpointObject (projections/webhooks/webhook-endpoints.ts) renders it. */
 const endpointSchema = resourceSchema(
   'webhook_endpoint',
   ['url', 'enabled_events', 'enabled', 'status', 'secret_last4', 'secret_created_at', 'has_previous_secret', 'previous_secret_expires_at', 'rotation_recommended', 'created', 'livemode'],
