@@ -8,7 +8,7 @@ import { schedulerMigrations } from '../packages/scheduler/scheduler.js';
 import { messagingMigrations } from '../packages/messaging/schema.js';
 import { webhookMigrations } from '../packages/families/webhooks/schema.js';
 import { eventWaitMigrations } from '../packages/families/webhooks/event-waits.js';
-import { automationMigrations } from '../packages/automations/schema.js';
+import { automationMigrations } from '../packages/families/automations/schema.js';
 import { ALL_PROJECTIONS } from '../projections/registry.js';
 import { reportingMigrations } from '../projections/reporting.js';
 import type { Migration } from '../packages/core/migration.js';

@@ -2,8 +2,8 @@ import type { Scheduler } from '../scheduler/scheduler.js';
 import type { Process, ProcessServices } from './process.js';
 
 export { assetPurge, assetPurgeConsumer } from '../families/assets/processes/asset-purge.js';
-export { automationSchedule } from './automation-schedule.js';
-export { automationStep } from './automation-step.js';
+export { automationSchedule } from '../families/automations/processes/automation-schedule.js';
+export { automationStep } from '../families/automations/processes/automation-step.js';
 export { escrowAutoRelease } from '../families/escrow/processes/escrow-auto-release.js';
 export { escrowFunding, escrowFundingConsumer } from '../families/escrow/processes/escrow-funding.js';
 export { fundingDeadline, fundingPayment, fundingPaymentsConsumer, fundingPayoutMend } from '../families/funding/processes/funding.js';

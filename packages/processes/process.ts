@@ -1,4 +1,4 @@
-import type { AutomationRunner } from '../automations/runner.js';
+import type { AutomationRunner } from '../families/automations/runner.js';
 import type { Clock } from '../core/clock.js';
 import type { Billing } from '../families/billing/service.js';
 import type { EscrowContracts } from '../families/escrow/commands.js';

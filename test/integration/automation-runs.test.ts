@@ -11,7 +11,7 @@ import t from 'tap';
 import { ManualClock } from '../../packages/core/clock.js';
 import { createLogger } from '../../packages/core/logger.js';
 import type { RecordedEvent } from '../../packages/eventstore/port.js';
-import { automationMigrations } from '../../packages/automations/schema.js';
+import { automationMigrations } from '../../packages/families/automations/schema.js';
 import { openSystem } from '../../services/system.js';
 import { assertError, assertOk } from '../support/assertions.js';
 import { AUTOMATIONS, createAutomation, onPaymentIntent, publishedTemplate, runOf, runsOf } from '../support/automations.js';

@@ -1,9 +1,9 @@
 /** The template and automation Deciders on their own, the customer's tag command, and the definition checks. */
 import t from 'tap';
 import { Refusal } from '../../packages/core/refusal.js';
-import { automationDecider, type AutomationCommand } from '../../packages/domain/automation/decider.js';
-import { definitionProblems, inDefinitionOrder, nextTick, type Definition } from '../../packages/domain/automation/definition.js';
-import type { AutomationCreated } from '../../packages/domain/automation/events.js';
+import { automationDecider, type AutomationCommand } from '../../packages/families/automations/decider.js';
+import { definitionProblems, inDefinitionOrder, nextTick, type Definition } from '../../packages/families/automations/definition.js';
+import type { AutomationCreated } from '../../packages/families/automations/events.js';
 import type { CustomerCommand } from '../../packages/families/billing/customer/decider.js';
 import { customerAggregate, toCustomerObject } from '../../packages/families/billing/customer/render.js';
 import { templateDecider, type TemplateCommand } from '../../packages/families/templates/decider.js';

@@ -1,8 +1,8 @@
-import { AutomationRunner } from '../../automations/runner.js';
-import { Automations } from '../../domain/automation/commands.js';
-import { LIMITS } from '../../domain/automation/definition.js';
-import { automationSchedule } from '../../processes/automation-schedule.js';
-import { automationStep } from '../../processes/automation-step.js';
+import { AutomationRunner } from './runner.js';
+import { Automations } from './commands.js';
+import { LIMITS } from './definition.js';
+import { automationSchedule } from './processes/automation-schedule.js';
+import { automationStep } from './processes/automation-step.js';
 import { enqueue } from '../../scheduler/scheduler.js';
 // Part 2 debt: reads the templates' table directly until the templates family offers the lookup.
 import { findTemplate } from '../../../projections/templates/templates.js';

@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
-import { unixSeconds } from '../packages/core/clock.js';
-import type { Definition } from '../packages/domain/automation/definition.js';
-import type { AutomationEvent, AutomationVersion, DisabledReason } from '../packages/domain/automation/events.js';
-import { redactSteps } from '../packages/domain/automation/headers.js';
-import { cursorPage, type CursorList, type CursorQuery } from './paging.js';
-import type { Projection } from './projection.js';
-import { ownedRows } from './queries.js';
-import type { Credential, Environment, Owner } from '../packages/core/owner.js';
+import { unixSeconds } from '../../packages/core/clock.js';
+import type { Definition } from '../../packages/families/automations/definition.js';
+import type { AutomationEvent, AutomationVersion, DisabledReason } from '../../packages/families/automations/events.js';
+import { redactSteps } from '../../packages/families/automations/headers.js';
+import { cursorPage, type CursorList, type CursorQuery } from '../paging.js';
+import type { Projection } from '../projection.js';
+import { ownedRows } from '../queries.js';
+import type { Credential, Environment, Owner } from '../../packages/core/owner.js';
 
 /** read.automations and read.automation_versions: automations, their current definition, and every version. */
 export const automationsProjection: Projection = {

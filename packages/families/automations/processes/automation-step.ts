@@ -1,5 +1,5 @@
-import type { StepJob } from '../automations/runner.js';
-import { defineProcess } from './process.js';
+import type { StepJob } from '../runner.js';
+import { defineProcess } from '../../../processes/process.js';
 
 /** One attempt of one step of an automation run; a wait's wake-up is its own job. The steps of a run run in order. */
 export const automationStep = defineProcess<StepJob>({

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import { ROLE_SCOPES } from '../families/accounts/organization/events.js';
-import { findApiKey } from '../../projections/merchants/api-keys.js';
-import { findMembership, organizationOfMerchant } from '../../projections/accounts/organizations.js';
-import type { Credential, Owner } from '../core/owner.js';
+import { ROLE_SCOPES } from '../accounts/organization/events.js';
+import { findApiKey } from '../../../projections/merchants/api-keys.js';
+import { findMembership, organizationOfMerchant } from '../../../projections/accounts/organizations.js';
+import type { Credential, Owner } from '../../core/owner.js';
 
 /**
  * What the credential behind an automation's version may do now: its scopes and who holds them, or

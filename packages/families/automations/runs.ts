@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import { unixSeconds } from '../core/clock.js';
-import type { Step } from '../domain/automation/definition.js';
-import { cursorPage, type CursorList, type CursorQuery } from '../../projections/paging.js';
-import type { Environment, Owner } from '../core/owner.js';
+import { unixSeconds } from '../../core/clock.js';
+import type { Step } from './definition.js';
+import { cursorPage, type CursorList, type CursorQuery } from '../../../projections/paging.js';
+import type { Environment, Owner } from '../../core/owner.js';
 
 /** The runs and step logs of the runner's tables, as the API lists and shows them. */
 

@@ -1,4 +1,4 @@
-import { sqlMigration, type Migration } from '../core/migration.js';
+import { sqlMigration, type Migration } from '../../core/migration.js';
 
 /**
  * Tables of the automation runner (written by its bus consumer and step jobs, not projections:
@@ -57,7 +57,7 @@ export const automationMigrations: Migration[] = [
         updated_at timestamptz NOT NULL
       )`,
   ),
-  // Header values of http_request steps are logged redacted (packages/domain/automation/headers.ts):
+  // Header values of http_request steps are logged redacted (packages/families/automations/headers.ts):
   // the logs written before are redacted the same way, "…" and the last four of 9 characters or more.
   sqlMigration(
     'automation-runs/002-redact-logged-headers',
