@@ -13,6 +13,8 @@ export class Refusal extends Error {
     readonly code: ErrorCode,
     message?: string,
     readonly field?: string,
+    /** When the same command may be sent again (a limit of things running at once): the edge's Retry-After. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message ?? errorSpec(code).message);
     this.name = 'Refusal';

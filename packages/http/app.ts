@@ -178,7 +178,10 @@ export function toApiError(err: unknown, log: Logger, fields: Readonly<Record<st
     const errors = err.items.map(({ field, ...item }) => ({ ...item, ...(field !== undefined ? { param: `${list}.${item.index}.${requestParam(field, fields)}` } : {}) }));
     return new ItemsRefused(err.code, err.message, errors, list);
   }
-  if (err instanceof Refusal) return new ApiError(err.code, err.message, err.field === undefined ? undefined : requestParam(err.field, fields));
+  if (err instanceof Refusal) {
+    const headers: Record<string, string> = err.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(err.retryAfterSeconds) };
+    return new ApiError(err.code, err.message, err.field === undefined ? undefined : requestParam(err.field, fields), headers);
+  }
   // The router could not percent-decode a path parameter (e.g. `%E0%A4%A`): the client's fault.
   if (err instanceof URIError) return new ApiError('IKW-REQ-005', 'The request path is not valid percent-encoding');
   const type = (err as { type?: string }).type;

@@ -1,34 +1,16 @@
-import type { AutomationRunner } from '../families/automations/runner.js';
 import type { Clock } from '../core/clock.js';
-import type { Billing } from '../families/billing/service.js';
-import type { EscrowContracts } from '../families/escrow/commands.js';
-import type { FundingCampaigns } from '../families/funding/commands.js';
-import type { PaymentIntents } from '../families/payments/payment-intent/commands.js';
-import type { Payouts } from '../families/payouts/payout/commands.js';
-import type { RailRefunds } from '../families/payments/rail-refund/commands.js';
-import type { PayoutBatches } from '../families/payout-engine/payout-batch/commands.js';
-import type { SupportTickets } from '../families/support/commands.js';
-import type { Assets } from '../families/assets/commands.js';
 import type { EventStore } from '../eventstore/port.js';
 import type { BatchJobHandler, JobHandler, JobKind } from '../scheduler/scheduler.js';
-import type { WebhookDispatcher } from '../families/webhooks/dispatcher.js';
 import type { OutboxMessenger } from '../messaging/messenger.js';
 
-/** The services a process drives: the families build them (packages/families) and services/system.ts registers every process. */
+/**
+ * The services a process drives: the kernel's here, and each family adds the services its processes
+ * drive to this interface (declaration merging, in its manifest), so the kernel names no family.
+ * services/system.ts registers every process with the families' services.
+ */
 export interface ProcessServices {
   store: EventStore;
   clock: Clock;
-  paymentIntents: PaymentIntents;
-  payouts: Payouts;
-  railRefunds: RailRefunds;
-  payoutBatches: PayoutBatches;
-  billing: Billing;
-  webhooks: WebhookDispatcher;
-  supportTickets: SupportTickets;
-  assets: Assets;
-  escrow: EscrowContracts;
-  funding: FundingCampaigns;
-  automationRunner: AutomationRunner;
   outbox: OutboxMessenger;
 }
 

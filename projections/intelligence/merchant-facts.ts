@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { MerchantFacts } from '../../packages/families/intelligence/suggestions.js';
-import { hasPayoutMethod } from '../payouts/payout-methods.js';
-import { hasWebhookEndpoint } from '../webhooks/webhook-endpoints.js';
+import { hasPayoutMethod } from '../payouts/index.js';
+import { hasWebhookEndpoint } from '../webhooks/index.js';
 import type { Owner } from '../../packages/core/owner.js';
 
 /**

@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
 import { unixSeconds } from '../../packages/core/clock.js';
-import type { EntryPosted, LedgerEvent } from '../../packages/families/ledger/events.js';
+import type { LedgerEvent } from '../../packages/families/ledger/events.js';
+import type { MarketplaceEntry } from '../../packages/families/marketplace/marketplace-order/postings.js';
 import { MARKETPLACE_ENTRY_KINDS } from '../../packages/families/marketplace/marketplace-order/postings.js';
-import type { DueShare } from '../../packages/domain/read-ports.js';
+import type { DueShare } from '../../packages/families/read-ports.js';
 import type { CursorList, CursorQuery } from '../paging.js';
 import type { Projection } from '../projection.js';
 import { insertRows } from '../batch.js';
@@ -29,7 +30,7 @@ export interface SettlementObject {
 }
 
 /** A settlement entry as the API shows it: one seller's share of one order moved to available. */
-export function toSettlementObject(e: EntryPosted): SettlementObject {
+export function toSettlementObject(e: MarketplaceEntry): SettlementObject {
   return {
     id: e.entryId,
     object: 'marketplace_settlement',
@@ -107,7 +108,7 @@ export const marketplaceFundsProjection: Projection = {
   // The marketplace's entries of the one ledger (docs/ledger.md); the merchant's own are elsewhere.
   handles: ['ledger.entry_posted'],
   async apply(trx, event) {
-    const e = (event as unknown as LedgerEvent).data;
+    const e: MarketplaceEntry = (event as unknown as LedgerEvent).data;
     if (!MARKETPLACE_ENTRY_KINDS.has(e.kind)) return;
     const owner = { merchant_id: e.merchantId, environment: e.environment, currency: e.currency };
     // The accounts' balances are read.ledger_accounts' (projection balances): here only what is the marketplace's own.

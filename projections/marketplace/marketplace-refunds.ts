@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { unixSeconds } from '../../packages/core/clock.js';
 import type { LedgerEvent } from '../../packages/families/ledger/events.js';
 import type { OrderEvent, RefundObject } from '../../packages/families/marketplace/marketplace-order/events.js';
+import type { MarketplaceEntry } from '../../packages/families/marketplace/marketplace-order/postings.js';
 import type { CursorList, CursorQuery } from '../paging.js';
 import type { Projection } from '../projection.js';
 import { cursorPageOfObjects, findOwnedObject, ownedRows } from '../queries.js';
@@ -56,8 +57,8 @@ export const marketplaceRefundsProjection: Projection = {
     if (!row) return;
     const refund: RefundObject = {
       ...row.object,
-      sellerReversals: (e.data.reversals ?? []).map((r) => ({ sellerId: r.sellerId, amountMinor: r.amount, fromPendingMinor: r.fromPending })),
-      commissionReversedMinor: e.data.commission ?? 0,
+      sellerReversals: ((e.data as MarketplaceEntry).reversals ?? []).map((r) => ({ sellerId: r.sellerId, amountMinor: r.amount, fromPendingMinor: r.fromPending })),
+      commissionReversedMinor: (e.data as MarketplaceEntry).commission ?? 0,
     };
     await trx(TABLE).where({ id: refund.id }).update({ object: JSON.stringify(refund) });
   },

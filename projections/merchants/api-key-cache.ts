@@ -10,7 +10,7 @@ const KEY_EVENTS = new Set(['api_key.created', 'api_key.rolled', 'api_key.revoke
 
 /**
  * How long a remembered key is trusted without hearing of it: the bound on a revocation's reach
- * should every notification of it be lost (docs/auth.md, "API keys").
+ * should every notification of it be lost (docs/merchants.md, "API keys").
  */
 export const API_KEY_REMEMBER_MS = 1_000;
 /** Revocations and rolls seen in the log whose row has not been read saying so yet (a bound on memory, not on correctness). */

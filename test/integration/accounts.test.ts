@@ -1,5 +1,5 @@
 /**
- * The account half of /api/v1/auth and /api/v1/organizations (docs/auth.md): the current user,
+ * The account half of /api/v1/auth and /api/v1/organizations (docs/accounts.md): the current user,
  * sessions (list, sign out, revoke one, revoke the others), switching merchant and organization,
  * roles as scopes, and what account routes refuse.
  */

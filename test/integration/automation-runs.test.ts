@@ -448,7 +448,7 @@ t.test('a run acts with the credential that saved its version: a rolled key thro
   const manager = { userId: ownerId, role: 'owner' as const, challengeId: null };
   const receiver = await Receiver.start(t, svc);
   const call = [{ id: 'call', action: 'http_request', params: { url: receiver.url }, retry: { maxAttempts: 3 } }];
-  // Rolling a key takes a verified challenge (docs/auth.md, "API keys"): a user without a second factor answers the code e-mailed to them.
+  // Rolling a key takes a verified challenge (docs/merchants.md, "API keys"): a user without a second factor answers the code e-mailed to them.
   const rollChallenge = async (): Promise<string> => {
     const asked = await svc.system.secondFactors.challenge(ownerId, 'api-keys/roll', { actor: 'test' });
     await svc.system.secondFactors.verify(asked.challengeId, mailedCode(smtp.mails, 'owner@credentials.example'), { actor: 'test' });

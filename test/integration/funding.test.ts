@@ -11,7 +11,7 @@ import t, { type Test } from 'tap';
 import { derivedId } from '../../packages/core/ids.js';
 import { fundingCampaignAggregate } from '../../packages/families/funding/render.js';
 import { handleCommand } from '../../packages/eventstore/command-handler.js';
-import { fundingPayoutMend } from '../../packages/processes/index.js';
+import { fundingPayoutMend } from '../../packages/families/funding/processes/funding.js';
 import { assertError, assertOk } from '../support/assertions.js';
 import { activeCampaign, campaignAccountBalance, contribute, createCampaign, DAY, getCampaign, orangeMoney, settle } from '../support/funding.js';
 import { balance, balanceTransactions, saveDestination } from '../support/payouts.js';

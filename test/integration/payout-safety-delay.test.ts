@@ -1,5 +1,5 @@
 /**
- * The safety delay of saved payout destinations (docs/decisions.md "Payouts", docs/auth.md
+ * The safety delay of saved payout destinations (docs/decisions.md "Payouts", docs/accounts.md
  * "Second factors"): raising it needs nothing more, lowering it needs a verified second-factor
  * challenge of purpose `payout-settings/delay` of the signed-in user, used up by the change; an
  * API key cannot lower it. A lowering is recorded with who, from, to and the challenge, and every

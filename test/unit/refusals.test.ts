@@ -97,9 +97,9 @@ t.test("a decider's refusal reaches the client with the route's name for its fie
 t.test('deciders throw no ApiError', async (t) => {
   const root = path.resolve(import.meta.dirname, '../../..');
   const deciders = fs
-    .readdirSync(path.join(root, 'packages/domain'), { withFileTypes: true })
-    .filter((d) => d.isDirectory() && fs.existsSync(path.join(root, 'packages/domain', d.name, 'decider.ts')))
-    .map((d) => `packages/domain/${d.name}/decider.ts`);
+    .readdirSync(path.join(root, 'packages/families'), { recursive: true, encoding: 'utf8' })
+    .filter((file) => /(^|\/)decider\.ts$/.test(file.split(path.sep).join('/')))
+    .map((file) => `packages/families/${file.split(path.sep).join('/')}`);
   t.ok(deciders.length > 30, 'the deciders are found');
   for (const file of deciders) t.notMatch(fs.readFileSync(path.join(root, file), 'utf8'), /\bApiError\b/, `${file} refuses with Refusal`);
 });

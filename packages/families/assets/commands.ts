@@ -8,7 +8,7 @@ import type { KeyedHasher } from '../../core/hashing.js';
 import { derivedUuid, newUuid } from '../../core/ids.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import type { EventStore } from '../../eventstore/port.js';
-import { assertOwned } from '../../domain/aggregate.js';
+import { assertOwned } from '../../core/aggregate.js';
 import { ALLOWED_CONTENT_TYPES, sniffContentType } from './content-types.js';
 import type { AssetCommand, AssetState } from './decider.js';
 import { assetAggregate, toAssetObject } from './render.js';

@@ -7,6 +7,13 @@ import { S3AssetStorage } from './asset-storage-s3.js';
 import { defineFamily } from '../family.js';
 import { assetErrors } from './errors.js';
 
+declare module '../../processes/process.js' {
+  interface ProcessServices {
+    assets: Assets;
+  }
+}
+
+
 /** Merchants' files, on the disk or in an S3-compatible bucket (docs/assets.md). */
 export const assets = defineFamily({
   name: 'assets',

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { ROLE_SCOPES } from '../accounts/organization/events.js';
-import { findApiKey } from '../../../projections/merchants/api-keys.js';
-import { findMembership, organizationOfMerchant } from '../../../projections/accounts/organizations.js';
+import { ROLE_SCOPES } from '../accounts/index.js';
+import { findApiKey } from '../../../projections/merchants/index.js';
+import { findMembership, organizationOfMerchant } from '../../../projections/accounts/index.js';
 import type { Credential, Owner } from '../../core/owner.js';
 
 /**

@@ -1,7 +1,7 @@
 import { canonicalJson } from '../../core/json.js';
 import { Refusal } from '../../core/refusal.js';
 import type { Decider } from '../../core/decider.js';
-import { assertOwned, unreachable } from '../../domain/aggregate.js';
+import { assertOwned, unreachable } from '../../core/aggregate.js';
 import type { Definition } from './definition.js';
 import type { AutomationCreated, AutomationEvent, AutomationVersion, DisabledReason } from './events.js';
 import type { Credential, Owner } from '../../core/owner.js';

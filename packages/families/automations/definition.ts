@@ -1,7 +1,7 @@
 import { CronExpressionParser } from 'cron-parser';
 import { problemOf, type ItemError } from '../../core/errors.js';
-import { readScopeOfEventType } from '../accounts/organization/event-scopes.js';
-import { destinationSchema } from '../payouts/payout-method/destination.js';
+import { readScopeOfEventType } from '../accounts/index.js';
+import { destinationSchema } from '../payouts/index.js';
 import { isRefused, Refusal } from '../../core/refusal.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { DomainEvent } from '../../core/decider.js';
-import type { SealedSecret } from '../webhooks/events.js';
+import type { SealedSecret } from '../webhooks/index.js';
 import type { Definition } from './definition.js';
 import type { Credential, Environment } from '../../core/owner.js';
 

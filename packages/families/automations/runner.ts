@@ -1,8 +1,7 @@
 import type { Knex } from 'knex';
 import type { ConsumerSpec } from '../../bus/consumer.js';
 import { unixSeconds, type Clock } from '../../core/clock.js';
-import { ApiError } from '../../core/errors.js';
-import { isRefused } from '../../core/refusal.js';
+import { isRefused, Refusal } from '../../core/refusal.js';
 import { derivedId, publicEventId, randomBase62 } from '../../core/ids.js';
 import type { Logger } from '../../core/logger.js';
 import type { SecretBox } from '../../core/secrets.js';
@@ -10,19 +9,19 @@ import { assertMayRun, type Automations } from './commands.js';
 import { currentVersion } from './decider.js';
 import { ACTION_SCOPES, LIMITS, nextTick, scopesNeeded, type Step } from './definition.js';
 import { openHeaders, redactRenderedHeaders } from './headers.js';
-import type { Billing } from '../billing/service.js';
-import type { Messenger } from '../../domain/messages.js';
-import { readScopeOfEventType } from '../accounts/organization/event-scopes.js';
+import type { Billing } from '../billing/index.js';
+import type { Messenger } from '../../messaging/messages.js';
+import { readScopeOfEventType } from '../accounts/index.js';
 import { hasScope } from '../../core/scopes.js';
-import type { Payouts } from '../payouts/payout/commands.js';
-import { renderText, renderVersion } from '../templates/render.js';
-import type { PublicEventCatalogue } from '../webhooks/event-types.js';
+import type { Payouts } from '../payouts/index.js';
+import { renderText, renderVersion } from '../templates/index.js';
+import type { PublicEventCatalogue } from '../webhooks/index.js';
 import type { RecordedEvent } from '../../eventstore/port.js';
 import { automationsTriggeredByAny, findAutomationById, versionCredential, type AutomationRow, type TriggerKey } from '../../../projections/automations/automations.js';
-import { findCustomerIdByEmail } from '../../../projections/billing/customers.js';
-import { findTemplate, findTemplateVersion } from '../../../projections/templates/templates.js';
+import { findCustomerIdByEmail } from '../../../projections/billing/index.js';
+import { findTemplate, findTemplateVersion } from '../../../projections/templates/index.js';
 import type { Notifier } from '../../webhooks/notifier.js';
-import { testEventId } from '../webhooks/test-events.js';
+import { testEventId } from '../webhooks/index.js';
 import { authorityOf } from './authority.js';
 import { callUrl } from './http.js';
 import { findRun, type RunRow, type TriggerEvent } from './runs.js';
@@ -98,7 +97,7 @@ async function renderParams(value: unknown, scope: Record<string, unknown>): Pro
 /** An amount parameter after rendering: a positive whole number of minor units. */
 function amountOf(value: unknown): number {
   const n = typeof value === 'number' ? value : /^\d{1,15}$/.test(String(value).trim()) ? Number(String(value).trim()) : NaN;
-  if (!Number.isSafeInteger(n) || n <= 0) throw new ApiError('IKW-VAL-001', `amount must render to a positive whole number of minor units, not '${String(value)}'`, 'amount');
+  if (!Number.isSafeInteger(n) || n <= 0) throw new Refusal('IKW-VAL-001', `amount must render to a positive whole number of minor units, not '${String(value)}'`, 'amount');
   return n;
 }
 
@@ -377,7 +376,7 @@ export class AutomationRunner {
           try {
             await this.deps.countSend(owner, channel === 'email' ? to.toLowerCase() : to);
           } catch (err) {
-            if (err instanceof ApiError && err.code === 'IKW-LIM-001') return { status: 'failed', error: `rate limit: too many messages from this merchant's automations, or to ${to}; tried again later` };
+            if (isRefused(err, 'IKW-LIM-001')) return { status: 'failed', error: `rate limit: too many messages from this merchant's automations, or to ${to}; tried again later` };
             throw err;
           }
         }
@@ -558,7 +557,7 @@ export class AutomationRunner {
       .where({ id: runId, automation_id: automationId, merchant_id: owner.merchantId, environment: owner.environment })
       .whereIn('status', ACTIVE)
       .update({ status: 'canceled', error: 'canceled by the merchant', finished_at: this.deps.clock.now() });
-    if (changed === 0) throw new ApiError('IKW-RES-002', 'Only a running or waiting run can be canceled', 'runId');
+    if (changed === 0) throw new Refusal('IKW-RES-002', 'Only a running or waiting run can be canceled', 'runId');
   }
 
   /** What this deployment can do (GET /api/v1/automations/catalog/runtime-capabilities). */

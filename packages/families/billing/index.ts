@@ -1,3 +1,4 @@
+import { ledger } from '../ledger/index.js';
 import { Billing } from './service.js';
 import { customerPublicEvents } from './customer/public-events.js';
 import { invoicePublicEvents } from './invoice/public-events.js';
@@ -14,10 +15,17 @@ import { defineFamily } from '../family.js';
 import { payments } from '../payments/index.js';
 import { billingErrors } from './errors.js';
 
+declare module '../../processes/process.js' {
+  interface ProcessServices {
+    billing: Billing;
+  }
+}
+
+
 /** Customers, products, subscriptions, invoices, refunds (docs/billing.md). */
 export const billing = defineFamily({
   name: 'billing',
-  needs: [payments],
+  needs: [payments, ledger],
   errors: billingErrors,
   publicEvents: [customerPublicEvents, productPublicEvents, subscriptionPublicEvents, invoicePublicEvents, refundPublicEvents],
   processes: [invoicePayment, walletApplication, subscriptionRenewal, subscriptionInvoiceIssue, subscriptionInvoiceDue, refundReconcile],
@@ -39,5 +47,10 @@ export const billing = defineFamily({
       },
     }),
   }),
+  // Billing keeps the customers payments are made by.
+  registrations: ({ billing }) => ({ payerCustomers: billing.customers }),
   consumers: (_, { clock }) => [invoicePaymentsConsumer(clock)],
 });
+
+// What other families use of this one (its public face): they import it from here, never from its files.
+export type { Billing } from './service.js';

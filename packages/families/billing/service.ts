@@ -3,13 +3,13 @@ import type { EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import { Customers } from './customer/commands.js';
 import { Invoices, type WalletApplicationRef } from './invoice/commands.js';
-import type { PaymentIntents } from '../payments/payment-intent/commands.js';
+import type { PaymentIntents } from '../payments/index.js';
 import { Products } from './product/commands.js';
-import type { ReadPorts } from '../../domain/read-ports.js';
+import type { ReadPorts } from '../read-ports.js';
 import { Refunds, type RefundRef } from './refund/commands.js';
 import { Subscriptions, type SubscriptionJobs } from './subscription/commands.js';
-import type { PaymentRecipients } from '../payments/payment-intent/recipients.js';
-import type { RailRefunds } from '../payments/rail-refund/commands.js';
+import type { PaymentRecipients } from '../payments/index.js';
+import type { RailRefunds } from '../payments/index.js';
 
 /** The durable timers billing sets: renewals, due dates and crash mends (packages/processes runs them). */
 export interface BillingJobs extends SubscriptionJobs {

@@ -4,7 +4,7 @@ import { sha256Hex, type KeyedHasher } from '../../core/hashing.js';
 import { newUuid, randomBase62 } from '../../core/ids.js';
 import type { EventStore } from '../../eventstore/port.js';
 import { CommandService } from '../../eventstore/command-handler.js';
-import type { Messenger } from '../../domain/messages.js';
+import type { Messenger } from '../../messaging/messages.js';
 import { customerPortalDecider, WRONG_CODE, type CustomerPortalCommand, type CustomerPortalState } from './decider.js';
 import { customerPortalStream, type CustomerPortalEvent } from './events.js';
 import type { Actor, Owner } from '../../core/owner.js';

@@ -5,7 +5,7 @@ import { Refusal } from '../../core/refusal.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import { auditMetadata } from '../../eventstore/metadata.js';
 import type { EventStore } from '../../eventstore/port.js';
-import { changed, DEFAULT_CUSTOMER_PORTAL_SETTINGS, merchantSettingsId, merchantSettingsStreamOf, type CustomerPortalSettings, type MerchantSettingsEvent } from '../merchants/merchant-settings/events.js';
+import { changed, DEFAULT_CUSTOMER_PORTAL_SETTINGS, merchantSettingsId, merchantSettingsStreamOf, type CustomerPortalSettings, type MerchantSettingsEvent } from '../merchants/index.js';
 
 export type PortalSettingsCommand = { type: 'update_customer_portal'; merchantId: string; environment: Environment; changes: Partial<CustomerPortalSettings>; at: Date };
 
@@ -32,7 +32,7 @@ export const portalSettingsDecider: Decider<PortalSettingsCommand, PortalSetting
   },
 };
 
-/** What the merchant's customers may do in its customer portal (docs/checkout.md); a change to nothing new records nothing. */
+/** What the merchant's customers may do in its customer portal (docs/customer-portal.md); a change to nothing new records nothing. */
 export class PortalSettingsService extends CommandService<PortalSettingsCommand, PortalSettingsState, MerchantSettingsEvent> {
   constructor(private readonly deps: { store: EventStore; clock: Clock }) {
     super(deps.store, merchantSettingsStreamOf, portalSettingsDecider);

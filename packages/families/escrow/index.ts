@@ -1,7 +1,8 @@
+import { ledger } from '../ledger/index.js';
 import { EscrowContracts } from './commands.js';
 import { escrowPayoutFunding } from './payout-funding.js';
 import { escrowContractPublicEvents } from './public-events.js';
-import type { EscrowDirectory } from '../../domain/read-ports.js';
+import type { EscrowDirectory } from '../read-ports.js';
 import { payments } from '../payments/index.js';
 import { escrowAutoRelease } from './processes/escrow-auto-release.js';
 import { escrowFunding, escrowFundingConsumer } from './processes/escrow-funding.js';
@@ -14,10 +15,17 @@ import { defineFamily } from '../family.js';
 import { payouts } from '../payouts/index.js';
 import { escrowErrors } from './errors.js';
 
+declare module '../../processes/process.js' {
+  interface ProcessServices {
+    escrow: EscrowContracts;
+  }
+}
+
+
 /** Escrow contracts, their releases and disputes (docs/escrow.md). */
 export const escrow = defineFamily({
   name: 'escrow',
-  needs: [payments, payouts],
+  needs: [payments, payouts, ledger],
   ledger: { holds: [escrowPayoutHoldKind] },
   errors: escrowErrors,
   accounts: {

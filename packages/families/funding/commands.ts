@@ -5,20 +5,20 @@ import { derivedUuid, newUuid, randomBase62 } from '../../core/ids.js';
 import { CommandService, handleSteps, loadState, step, type AnyStep } from '../../eventstore/command-handler.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
-import { assertOwned, isOwned } from '../../domain/aggregate.js';
-import { ledgerCommand } from '../ledger/commands.js';
+import { assertOwned, isOwned } from '../../core/aggregate.js';
+import { ledgerCommand } from '../ledger/index.js';
 import { ledgerDecider } from '../../ledger/decider.js';
 import { moveCampaignFunds, type CampaignMove } from './postings.js';
-import { balanceStream } from '../ledger/events.js';
-import { HELD_BY_KEY, type ConfirmInput, type PaymentIntents } from '../payments/payment-intent/commands.js';
-import type { PaymentRecipient } from '../payments/payment-intent/recipients.js';
-import { paymentIntentAggregate, toObject as toPaymentIntentObject } from '../payments/payment-intent/render.js';
-import { payinClearing, paymentIntentStream } from '../payments/payment-intent/events.js';
-import { loadPayoutMethod } from '../payouts/payout-method/commands.js';
-import { payoutIdOf, type Payouts } from '../payouts/payout/commands.js';
-import type { CountPublicPush } from '../../domain/public-pushes.js';
-import type { RailRefunds } from '../payments/rail-refund/commands.js';
-import type { RailRefundRecord } from '../payments/rail-refund/events.js';
+import { balanceStream } from '../ledger/index.js';
+import { HELD_BY_KEY, type ConfirmInput, type PaymentIntents } from '../payments/index.js';
+import type { PaymentRecipient } from '../payments/index.js';
+import { paymentIntentAggregate, toObject as toPaymentIntentObject } from '../payments/index.js';
+import { payinClearing, paymentIntentStream } from '../payments/index.js';
+import { loadPayoutMethod } from '../payouts/index.js';
+import { payoutIdOf, type Payouts } from '../payouts/index.js';
+import type { CountPublicPush } from '../../core/public-pushes.js';
+import type { RailRefunds } from '../payments/index.js';
+import type { RailRefundRecord } from '../payments/index.js';
 import {
   assertModel,
   payableOf,

@@ -1,7 +1,7 @@
 import type { Decider } from '../../core/decider.js';
 import { Refusal } from '../../core/refusal.js';
 import { PersistentMap } from '../../core/persistent-map.js';
-import { assertOwned, unreachable } from '../../domain/aggregate.js';
+import { assertOwned, unreachable } from '../../core/aggregate.js';
 import type {
   CampaignChanges,
   CampaignCreated,

@@ -1,5 +1,5 @@
 import type { DomainEvent, Fact } from '../../core/decider.js';
-import type { PayinClearing } from '../payments/payment-intent/events.js';
+import type { PayinClearing } from '../payments/index.js';
 import type { Environment } from '../../core/owner.js';
 
 /**

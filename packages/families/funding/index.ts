@@ -1,3 +1,4 @@
+import { ledger } from '../ledger/index.js';
 import { FundingCampaigns } from './commands.js';
 import { fundingCampaignPublicEvents } from './public-events.js';
 import { fundingDeadline, fundingPayment, fundingPaymentsConsumer, fundingPayoutMend } from './processes/funding.js';
@@ -8,10 +9,17 @@ import { payments } from '../payments/index.js';
 import { payouts } from '../payouts/index.js';
 import { fundingErrors } from './errors.js';
 
+declare module '../../processes/process.js' {
+  interface ProcessServices {
+    funding: FundingCampaigns;
+  }
+}
+
+
 /** Funding campaigns and their contributions (docs/funding.md). */
 export const funding = defineFamily({
   name: 'funding',
-  needs: [payments, payouts],
+  needs: [payments, payouts, ledger],
   errors: fundingErrors,
   accounts: {
     campaign: { owner: 'payers', mayGoNegative: false, shownAs: 'held (campaign)', holds: "a funding campaign's contributions until release (campaign:<campaign>)" },

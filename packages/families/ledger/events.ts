@@ -1,6 +1,5 @@
 import type { DomainEvent } from '../../core/decider.js';
 import type { LedgerEntry } from '../../ledger/entry.js';
-import type { RefundReversal, SellerPart } from '../marketplace/marketplace-order/postings.js';
 
 export { balanceStream, type BalanceRef, type Line } from '../../ledger/entry.js';
 
@@ -18,7 +17,8 @@ export type Account = string;
 /**
  * A stored `ledger.entry_posted` as the read side reads it: the engine's entry (packages/ledger)
  * and the fields families store beside its amounts (their postings.ts writes them; none is
- * required, and the engine reads none).
+ * required, and the engine reads none). A family reads its own fields with its own type beside
+ * this one (the marketplace's: MarketplaceEntryFields).
  */
 export interface EntryPosted extends LedgerEntry {
   /** The campaign whose account a `campaign_*` entry moves. */
@@ -27,16 +27,6 @@ export interface EntryPosted extends LedgerEntry {
   batch?: string;
   /** The escrow contract of an `escrow_*` entry. */
   contract?: string;
-  /** The marketplace order of an order_payment, order_refund or seller_settlement. */
-  orderId?: string;
-  /** order_payment: each seller's share; seller_settlement: the seller and what moved. */
-  shares?: SellerPart[];
-  /** order_payment, order_refund: the commission credited or reversed. */
-  commission?: number;
-  /** order_refund: each seller's reversal. */
-  reversals?: RefundReversal[];
-  /** Seller payout entries: the seller paid out. */
-  seller?: SellerPart;
 }
 
 export type LedgerEvent = DomainEvent<'ledger.entry_posted', EntryPosted>;

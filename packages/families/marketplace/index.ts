@@ -1,3 +1,5 @@
+import { sellerPayoutFunding } from './marketplace-seller/payout-funding.js';
+import { ledger } from '../ledger/index.js';
 import { CommissionRules } from './commission-rule/commands.js';
 import { MarketplaceOrders } from './marketplace-order/commands.js';
 import { marketplaceOrderPublicEvents } from './marketplace-order/public-events.js';
@@ -22,7 +24,7 @@ export interface Marketplace {
 /** The marketplace: commission rules, sellers, orders, refunds and settlements (docs/marketplace.md). */
 export const marketplace = defineFamily({
   name: 'marketplace',
-  needs: [payments, payouts],
+  needs: [payments, payouts, ledger],
   ledger: { holds: [sellerPayoutHoldKind], reducers: [marketplaceOrders] },
   errors: marketplaceErrors,
   accounts: {
@@ -51,5 +53,5 @@ export const marketplace = defineFamily({
     return { marketplace };
   },
   // Orders split their payments.
-  registrations: ({ marketplace }) => ({ paymentRecipients: [marketplace.orders.paymentRecipient] }),
+  registrations: ({ marketplace }) => ({ paymentRecipients: [marketplace.orders.paymentRecipient], payoutFundingSources: [sellerPayoutFunding] }),
 });

@@ -1,3 +1,4 @@
+import { ledger } from '../ledger/index.js';
 import { PayoutBatches } from './payout-batch/commands.js';
 import { batchPayoutFunding } from './payout-batch/payout-funding.js';
 import { payoutBatchPublicEvents } from './payout-batch/public-events.js';
@@ -9,10 +10,17 @@ import { defineFamily } from '../family.js';
 import { payouts } from '../payouts/index.js';
 import { payoutEngineErrors } from './errors.js';
 
+declare module '../../processes/process.js' {
+  interface ProcessServices {
+    payoutBatches: PayoutBatches;
+  }
+}
+
+
 /** The payout engine: saved recipients and payout batches (docs/payout-engine.md). */
 export const payoutEngine = defineFamily({
   name: 'payout-engine',
-  needs: [payouts],
+  needs: [payouts, ledger],
   ledger: { holds: [batchHoldKind, batchItemHoldKind] },
   errors: payoutEngineErrors,
   publicEvents: [payoutBatchPublicEvents],

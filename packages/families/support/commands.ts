@@ -3,7 +3,7 @@ import type { Fact } from '../../core/decider.js';
 import { derivedUuid, newUuid } from '../../core/ids.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import type { EventStore } from '../../eventstore/port.js';
-import type { Messenger } from '../../domain/messages.js';
+import type { Messenger } from '../../messaging/messages.js';
 import type { SupportTicketCommand, SupportTicketState } from './decider.js';
 import { supportTicketAggregate, toSupportTicketObject } from './render.js';
 import { supportTicketStream, type MerchantContext, type SupportCategory, type SupportTicketEvent, type SupportTicketObject } from './events.js';

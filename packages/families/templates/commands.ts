@@ -2,7 +2,7 @@ import type { Clock } from '../../core/clock.js';
 import { derivedId, newId } from '../../core/ids.js';
 import type { EventStore } from '../../eventstore/port.js';
 import { CommandService } from '../../eventstore/command-handler.js';
-import { assertOwned } from '../../domain/aggregate.js';
+import { assertOwned } from '../../core/aggregate.js';
 import { latestVersion, templateDecider, type TemplateCommand, type TemplateState } from './decider.js';
 import { builtInTemplate } from './defaults.js';
 import { templateStream, type LocaleContent, type TemplateEvent, type TemplateKind, type TemplateVersion, type VariableSchema } from './events.js';

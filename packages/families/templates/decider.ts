@@ -1,6 +1,6 @@
 import { Refusal } from '../../core/refusal.js';
 import type { Decider } from '../../core/decider.js';
-import { assertOwned, unreachable } from '../../domain/aggregate.js';
+import { assertOwned, unreachable } from '../../core/aggregate.js';
 import type { TemplateCreated, TemplateEvent, TemplateVersion } from './events.js';
 import type { Owner } from '../../core/owner.js';
 

@@ -36,7 +36,7 @@ const account = (purpose: string, description: string, variables: Record<string,
 
 const IF_NOT_YOU = "If it was not you, {% if google %}disconnect it, {% endif %}reset your password at once and tell your organization's owner.";
 
-/** The messages to dashboard users: codes, links, invitations, security notices (docs/auth.md). */
+/** The messages to dashboard users: codes, links, invitations, security notices (docs/accounts.md). */
 const ACCOUNT_TEMPLATES: BuiltInTemplate[] = [
   account('signup_code', 'The pre-signup code, by e-mail or SMS', { code: str }, 'Your Sika code', 'Your Sika verification code is {{ code }}. It expires in 10 minutes.', { code: '123456' }),
   account(

@@ -36,7 +36,7 @@ export interface TemplateCreated {
   environment: Environment;
   kind: TemplateKind;
   name: string;
-  /** The service's own message this template replaces for the merchant (docs/template-engine.md), or null. */
+  /** The service's own message this template replaces for the merchant (docs/templates.md), or null. */
   purpose: string | null;
   version: TemplateVersion;
   createdAt: string;

@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type { PdfContent } from './pdf-layout.js';
 import { Refusal } from '../../core/refusal.js';
 
-/** The most pages a document's PDF may have (docs/template-engine.md); one more is IKW-TPL-006. */
+/** The most pages a document's PDF may have (docs/templates.md); one more is IKW-TPL-006. */
 export const MAX_PDF_PAGES = 50;
 
 /** What the PDF worker is asked (pdf-worker.ts). */

@@ -1,11 +1,11 @@
 import type { Clock } from '../../core/clock.js';
 import { newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
-import { canReadEventType, readScopeOfEventType } from '../accounts/organization/event-scopes.js';
+import { canReadEventType, readScopeOfEventType } from '../accounts/index.js';
 import type { PublicEventCatalogue } from './event-types.js';
 import { generateSigningSecret, type SecretBox } from '../../core/secrets.js';
 import { checkEndpointUrl } from '../../webhooks/url-policy.js';
-import { isOwned } from '../../domain/aggregate.js';
+import { isOwned } from '../../core/aggregate.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import { webhookEndpointDecider, type Owner, type WebhookEndpointCommand, type WebhookEndpointState } from './decider.js';
 import { webhookEndpointStream, type SealedSecret, type WebhookEndpointEvent } from './events.js';

@@ -1,5 +1,5 @@
 import { Refusal } from '../../core/refusal.js';
-import { assertOwned } from '../../domain/aggregate.js';
+import { assertOwned } from '../../core/aggregate.js';
 import type { Decider } from '../../core/decider.js';
 import type { SealedSecret, WebhookEndpointCreated, WebhookEndpointEvent } from './events.js';
 import type { Owner } from '../../core/owner.js';

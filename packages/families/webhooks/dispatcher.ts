@@ -3,7 +3,7 @@ import https from 'node:https';
 import type { Knex } from 'knex';
 import type { ConsumerSpec } from '../../bus/consumer.js';
 import { unixSeconds, type Clock } from '../../core/clock.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import { newId, publicEventId, randomBase62 } from '../../core/ids.js';
 import type { Logger } from '../../core/logger.js';
 import type { WebhookEndpoints } from './commands.js';
@@ -217,6 +217,13 @@ function post(agent: http.Agent, url: URL, address: string, family: 4 | 6, heade
  * them (scheduler jobs): Standard Webhooks signatures, 15 s timeout, success = any 2xx, retries on
  * the schedule, then the endpoint is marked failing and the merchant gets one e-mail.
  */
+/** A replay (docs/webhooks.md): an event, an endpoint, both or neither, and why. */
+export interface WebhookReplay {
+  eventId?: string;
+  endpointId?: string;
+  reason?: string;
+}
+
 export class WebhookDispatcher {
   private readonly agents = new EndpointAgents();
 
@@ -266,9 +273,14 @@ export class WebhookDispatcher {
     await notify(trx, PUBLIC_EVENTS_CHANNEL, [...new Set(fresh.map((r) => ownerKey({ merchantId: r.merchant_id, environment: r.environment })))]);
     const owners = new Map(fresh.map((r) => [`${r.merchant_id}|${r.environment}`, [r.merchant_id, r.environment]]));
     const endpoints = await enabledEndpointsOf(trx, [...owners.values()] as [string, Environment][]);
+    const endpointsOf = new Map<string, typeof endpoints>();
+    for (const e of endpoints) {
+      const owner = ownerKey({ merchantId: e.merchant_id, environment: e.environment });
+      endpointsOf.set(owner, [...(endpointsOf.get(owner) ?? []), e]);
+    }
     const targets = fresh.flatMap((r) =>
-      endpoints
-        .filter((e) => e.merchant_id === r.merchant_id && e.environment === r.environment && (e.enabled_events.includes(r.type) || e.enabled_events.includes('*')))
+      (endpointsOf.get(ownerKey({ merchantId: r.merchant_id, environment: r.environment })) ?? [])
+        .filter((e) => e.enabled_events.includes(r.type) || e.enabled_events.includes('*'))
         .map((endpoint) => ({ eventId: r.id, endpoint, replayOf: null })),
     );
     await this.enqueue(trx, targets);
@@ -495,13 +507,13 @@ export class WebhookDispatcher {
     const endpoint = await knex('read.webhook_endpoints')
       .where({ id: endpointId, merchant_id: owner.merchantId, environment: owner.environment })
       .first<WebhookEndpointRow | undefined>();
-    if (!endpoint) throw new ApiError('IKW-RES-001', `No such webhook endpoint: '${endpointId}'`, 'id');
-    if (!endpoint.enabled) throw new ApiError('IKW-RES-002', 'This webhook endpoint is disabled; enable it before sending it a test event', 'id');
+    if (!endpoint) throw new Refusal('IKW-RES-001', `No such webhook endpoint: '${endpointId}'`, 'endpointId');
+    if (!endpoint.enabled) throw new Refusal('IKW-RES-002', 'This webhook endpoint is disabled; enable it before sending it a test event', 'endpointId');
     const listens = (t: string) => endpoint.enabled_events.includes('*') || endpoint.enabled_events.includes(t);
     const chosen = type ?? endpoint.enabled_events.find((t) => publicEvents.has(t)) ?? DEFAULT_TEST_EVENT_TYPE;
-    if (!publicEvents.has(chosen)) throw new ApiError('IKW-VAL-001', `'${chosen}' is not an event type; see docs/events.md`, 'type');
+    if (!publicEvents.has(chosen)) throw new Refusal('IKW-VAL-001', `'${chosen}' is not an event type; see docs/events.md`, 'type');
     if (!listens(chosen)) {
-      throw new ApiError('IKW-VAL-001', `This endpoint does not listen to '${chosen}'; send a type of its enabled_events (${endpoint.enabled_events.join(', ')})`, 'type');
+      throw new Refusal('IKW-VAL-001', `This endpoint does not listen to '${chosen}'; send a type of its enabled_events (${endpoint.enabled_events.join(', ')})`, 'type');
     }
     const now = clock.now();
     const id = testEventId();
@@ -526,22 +538,22 @@ export class WebhookDispatcher {
    * an endpoint's failed deliveries; neither given: the failed deliveries of every enabled
    * endpoint. Failed deliveries are queued REPLAY_LIMIT at a time, oldest first.
    */
-  async replay(owner: Owner, input: { event_id?: string; webhook_endpoint_id?: string; reason?: string }) {
+  async replay(owner: Owner, input: WebhookReplay) {
     const { knex } = this.deps;
     const scope = { merchant_id: owner.merchantId, environment: owner.environment };
-    const event = input.event_id
-      ? await knex('webhook_events').select('id', 'type', 'test_endpoint_id').where({ id: input.event_id, ...scope }).first<{ id: string; type: string; test_endpoint_id: string | null } | undefined>()
+    const event = input.eventId
+      ? await knex('webhook_events').select('id', 'type', 'test_endpoint_id').where({ id: input.eventId, ...scope }).first<{ id: string; type: string; test_endpoint_id: string | null } | undefined>()
       : undefined;
-    if (input.event_id && !event) throw new ApiError('IKW-RES-001', `No such event: '${input.event_id}'`, 'event_id');
+    if (input.eventId && !event) throw new Refusal('IKW-RES-001', `No such event: '${input.eventId}'`, 'eventId');
     // A test event belongs to its endpoint: it is replayed to that one alone.
-    if (event?.test_endpoint_id && input.webhook_endpoint_id && input.webhook_endpoint_id !== event.test_endpoint_id) {
-      throw new ApiError('IKW-RES-001', `'${event.id}' is a test event of another webhook endpoint`, 'event_id');
+    if (event?.test_endpoint_id && input.endpointId && input.endpointId !== event.test_endpoint_id) {
+      throw new Refusal('IKW-RES-001', `'${event.id}' is a test event of another webhook endpoint`, 'eventId');
     }
-    const endpoint = input.webhook_endpoint_id
-      ? await knex('read.webhook_endpoints').where({ id: input.webhook_endpoint_id, ...scope }).first<WebhookEndpointRow | undefined>()
+    const endpoint = input.endpointId
+      ? await knex('read.webhook_endpoints').where({ id: input.endpointId, ...scope }).first<WebhookEndpointRow | undefined>()
       : undefined;
-    if (input.webhook_endpoint_id && !endpoint) throw new ApiError('IKW-RES-001', `No such webhook endpoint: '${input.webhook_endpoint_id}'`, 'webhook_endpoint_id');
-    if (endpoint && !endpoint.enabled) throw new ApiError('IKW-RES-002', 'This webhook endpoint is disabled; enable it before replaying to it', 'webhook_endpoint_id');
+    if (input.endpointId && !endpoint) throw new Refusal('IKW-RES-001', `No such webhook endpoint: '${input.endpointId}'`, 'endpointId');
+    if (endpoint && !endpoint.enabled) throw new Refusal('IKW-RES-002', 'This webhook endpoint is disabled; enable it before replaying to it', 'endpointId');
 
     const { queued, hasMore } = await knex.transaction(async (trx) => {
       if (event && endpoint) return { queued: await this.enqueue(trx, [{ eventId: event.id, endpoint, replayOf: null }]), hasMore: false };
@@ -556,8 +568,8 @@ export class WebhookDispatcher {
     return {
       id: newId('whr'),
       object: 'webhook_replay',
-      event_id: input.event_id ?? null,
-      webhook_endpoint_id: input.webhook_endpoint_id ?? null,
+      event_id: input.eventId ?? null,
+      webhook_endpoint_id: input.endpointId ?? null,
       reason: input.reason ?? null,
       queued: queued.length,
       deliveries: queued,

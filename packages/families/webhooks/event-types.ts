@@ -1,4 +1,4 @@
-import type { PublicEvents, PublicEventType } from '../../domain/public-events.js';
+import type { PublicEvents, PublicEventType } from '../../core/public-events.js';
 
 /**
  * The public event types merchants can subscribe to, what emits each, and what `data` holds: each

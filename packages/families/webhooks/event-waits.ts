@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../core/clock.js';
-import { ApiError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 import { instanceIsDead } from '../../core/instance.js';
 import { sqlMigration, type Migration } from '../../core/migration.js';
 import type { DatabaseNotifications } from '../../core/notifications.js';
@@ -150,9 +150,7 @@ export class EventWaits {
       const [inTheWay, whose] = mine.length >= limits.perCredential ? [mine, 'This credential'] : running.length >= limits.perMerchant ? [running, 'This merchant'] : [null, ''];
       if (inTheWay) {
         const retryAfter = Math.max(1, Math.ceil((Math.min(...inTheWay.map((r) => r.ends_at.getTime())) - now) / 1000));
-        throw new ApiError('IKW-LIM-002', `${whose} has as many waits running as it may at once (${inTheWay.length}); retry after the seconds in Retry-After`, 'wait', {
-          'Retry-After': String(retryAfter),
-        });
+        throw new Refusal('IKW-LIM-002', `${whose} has as many waits running as it may at once (${inTheWay.length}); retry after the seconds in Retry-After`, 'wait', retryAfter);
       }
       const [row] = await trx('event_waits')
         .insert({ merchant_id: merchantId, credential: wait.credential, instance: instanceId, ends_at: new Date(now + wait.seconds * 1000) })

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { ApiError } from '../../core/errors.js';
-import { canReadEventType, readScopeOfEventType } from '../accounts/organization/event-scopes.js';
+import { Refusal } from '../../core/refusal.js';
+import { canReadEventType, readScopeOfEventType } from '../accounts/index.js';
 import type { PublicEventCatalogue } from './event-types.js';
 import { cursorPage, whereCreated, type CreatedRange, type CursorList, type CursorQuery } from '../../../projections/paging.js';
 import { RETENTION_MS } from './dispatcher.js';
@@ -16,7 +16,7 @@ export interface EventFilters {
 }
 
 /**
- * The types a credential holding `scopes` may be shown (docs/auth.md, "Events and scopes") among
+ * The types a credential holding `scopes` may be shown (docs/accounts.md, "Events and scopes") among
  * those its `type` filters name (`*`, a type or `family.*`; none: every type); undefined when
  * that is every public type. A filter naming no type is 400 IKW-VAL-001; one naming a type the
  * credential cannot read, 403 IKW-AUT-004 with the scope it needs, so that a filter never answers
@@ -30,9 +30,9 @@ export function readableTypes(catalogue: PublicEventCatalogue, scopes: readonly 
   const types = new Set<string>();
   for (const filter of filters) {
     const matching = catalogue.matching(filter);
-    if (matching.length === 0) throw new ApiError('IKW-VAL-001', `type ${filter} names no event type (docs/events.md lists them)`, 'type');
+    if (matching.length === 0) throw new Refusal('IKW-VAL-001', `type ${filter} names no event type (docs/events.md lists them)`, 'type');
     const unreadable = filter === '*' ? undefined : matching.find((t) => !canReadEventType(scopes, t));
-    if (unreadable !== undefined) throw new ApiError('IKW-AUT-004', `This credential cannot read ${filter} events: they need ${readScopeOfEventType(unreadable)}`, 'type');
+    if (unreadable !== undefined) throw new Refusal('IKW-AUT-004', `This credential cannot read ${filter} events: they need ${readScopeOfEventType(unreadable)}`, 'type');
     for (const t of matching) if (canReadEventType(scopes, t)) types.add(t);
   }
   return [...types];

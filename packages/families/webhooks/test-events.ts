@@ -1,5 +1,5 @@
 import { unixSeconds } from '../../core/clock.js';
-import { testId } from '../../domain/public-events.js';
+import { testId } from '../../core/public-events.js';
 import type { PublicEventCatalogue } from './event-types.js';
 
 /**

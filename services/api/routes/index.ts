@@ -197,7 +197,7 @@ export const ROUTES: readonly FamilyRoutes[] = [
     family: 'funding',
     routers: [({ system }) => fundingFamily(system.knex, system.funding), ({ system }) => fundingPagesFamily(system.knex, system.funding, pageMerchantOf(system.knex, system.assets))],
   },
-  // The template engine (docs/template-engine.md).
+  // The template engine (docs/templates.md).
   { family: 'templates', routers: [({ system }) => templateEngineFamily(system.knex, system.clock, system.templates)] },
   // Automations (docs/automations.md).
   { family: 'automations', routers: [({ system }) => automationsFamily(system.knex, system.clock, system.automations, system.automationRunner)] },

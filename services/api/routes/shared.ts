@@ -24,7 +24,7 @@ import type { Owner, Requester } from '../../../packages/core/owner.js';
 export const billingRead: RouteAuth = { scope: 'billing.read', environmentHeader: 'optional' };
 export const billingWrite: RouteAuth = { scope: 'billing.write', environmentHeader: 'optional' };
 export const payoutsRead: RouteAuth = { scope: 'payouts.read', environmentHeader: 'required' };
-/** The account routes: a signed-in user's own access token (docs/auth.md). */
+/** The account routes: a signed-in user's own access token (docs/accounts.md). */
 export const signedIn: RouteAuth = { scope: 'account', appTokenOnly: true };
 export const payoutsWrite: RouteAuth = { scope: 'payouts.write', environmentHeader: 'required', idempotencyKeyInLive: 'required' };
 

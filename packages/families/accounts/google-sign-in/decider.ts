@@ -1,7 +1,7 @@
 import type { Decider } from '../../../core/decider.js';
 import type { ErrorCode } from '../../../core/errors.js';
 import { Refusal } from '../../../core/refusal.js';
-import { unreachable } from '../../../domain/aggregate.js';
+import { unreachable } from '../../../core/aggregate.js';
 import type { GoogleSignInEvent, GoogleSignInOutcome, GoogleSignInReturn, GoogleSignInStarted } from './events.js';
 
 export interface GoogleSignInState {

@@ -1,5 +1,5 @@
 import * as oidc from 'openid-client';
-import { ApiError } from '../../../core/errors.js';
+import { Refusal } from '../../../core/refusal.js';
 import type { Logger } from '../../../core/logger.js';
 import type { AuthorizationRequest, OpenIdProvider, VerifiedIdentity } from './port.js';
 
@@ -40,9 +40,9 @@ export class OpenIdClientProvider implements OpenIdProvider {
     return this.configuration;
   }
 
-  private unverified(err: unknown, what: string): ApiError {
+  private unverified(err: unknown, what: string): Refusal {
     this.log.warn({ err: err instanceof Error ? { name: err.name, message: err.message, code: (err as { code?: unknown }).code } : String(err) }, `sign-in with Google: ${what}`);
-    return new ApiError('IKW-FED-004');
+    return new Refusal('IKW-FED-004');
   }
 
   async authorizationUrl(request: AuthorizationRequest): Promise<string> {

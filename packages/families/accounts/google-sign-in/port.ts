@@ -1,5 +1,5 @@
 /**
- * The OpenID Connect provider that stands for Google (docs/auth.md, "Sign-in with Google"): the
+ * The OpenID Connect provider that stands for Google (docs/accounts.md, "Sign-in with Google"): the
  * port. The adapter (packages/families/accounts/google-sign-in/openid.ts, openid-client) discovers the issuer, builds the
  * authorization URL and exchanges the code; tests run it against a real provider on loopback.
  */

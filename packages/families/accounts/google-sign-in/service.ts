@@ -9,7 +9,7 @@ import { CommandService, handleSteps, loadState, step, type CommandStep } from '
 import type { EventMetadata, EventStore } from '../../../eventstore/port.js';
 import { googleIdentityDecider, type GoogleIdentityCommand } from '../google-identity/decider.js';
 import { googleIdentityStream } from '../google-identity/events.js';
-import type { Messenger } from '../../../domain/messages.js';
+import type { Messenger } from '../../../messaging/messages.js';
 import type { Accounts, Device, TokenPair } from '../user/commands.js';
 import type { MfaRequired } from '../user/second-factors.js';
 import type { SignIns } from '../user/sign-in.js';
@@ -58,7 +58,7 @@ const newToken = (attemptId: string) => `${randomBytes(32).toString('base64url')
 export const GOOGLE_CALLBACK_PATH = '/api/v1/auth/google/callback';
 
 /**
- * Sign-in with Google (docs/auth.md, "Sign-in with Google"): authorization code with PKCE, state
+ * Sign-in with Google (docs/accounts.md, "Sign-in with Google"): authorization code with PKCE, state
  * and nonce, kept server-side in a `google_sign_in` stream per attempt; the callback signs in the
  * user linked to the Google account, or links the account holding its verified address, or refuses;
  * the outcome reaches the dashboard by a one-time code in the redirect's fragment, never tokens in

@@ -5,9 +5,9 @@ import { Refusal } from '../../../core/refusal.js';
 import { newUuid } from '../../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../../eventstore/port.js';
 import { CommandService, handleSteps, step } from '../../../eventstore/command-handler.js';
-import { createMerchant } from '../../merchants/merchant/commands.js';
-import type { Messenger } from '../../../domain/messages.js';
-import type { AccountDirectory, Membership } from '../../../domain/read-ports.js';
+import type { MerchantOpening } from './merchant-opening.js';
+import type { Messenger } from '../../../messaging/messages.js';
+import type { AccountDirectory, Membership } from '../../read-ports.js';
 import { normalizeEmail } from '../user-email/events.js';
 import type { Accounts, NewUser } from '../user/commands.js';
 import { oneLine } from './owner-notices.js';
@@ -27,24 +27,26 @@ export interface OrganizationDeps {
   store: EventStore;
   clock: Clock;
   directory: AccountDirectory;
+  /** Opens the merchant of a new organization (the merchants family). */
+  merchants: MerchantOpening;
   /** Ends a removed member's sessions in the organization; finds who holds an invited address. */
   sessions: Pick<Accounts, 'endSessionsIn' | 'userIdOf'>;
   messenger: Messenger;
   /** Where people's browsers reach the service: invitation links start with it. */
   publicUrl: string;
   /**
-   * Counts one invitation against its organization's and its inviter's daily limits (docs/auth.md,
+   * Counts one invitation against its organization's and its inviter's daily limits (docs/accounts.md,
    * "Team"): throws 429 IKW-LIM-001 when either is spent.
    */
   countInvitation(organizationId: string, inviterId: string): Promise<void>;
-  /** How many organizations one user may belong to (docs/auth.md, "Organizations"). */
+  /** How many organizations one user may belong to (docs/accounts.md, "Organizations"). */
   organizationsPerUser: number;
 }
 
 /** An invitation token names its organization: `inv_<43 random characters>.<organization id>`. */
 const INVITATION_SHAPE = /^inv_[A-Za-z0-9_-]{43}\.([0-9a-f-]{36})$/;
 
-/** Organizations (docs/auth.md): each holds merchants and members with roles. */
+/** Organizations (docs/accounts.md): each holds merchants and members with roles. */
 export class Organizations extends CommandService<OrganizationCommand, OrganizationState, OrganizationEvent> {
   constructor(private readonly deps: OrganizationDeps) {
     super(deps.store, organizationStream, organizationDecider, { onConflict: 'internal' });
@@ -65,7 +67,7 @@ export class Organizations extends CommandService<OrganizationCommand, Organizat
       if (!parent) throw new Refusal('IKW-RES-001', 'No such organization', 'parentId');
       if (!MANAGING_ROLES.includes(parent.role)) throw new Refusal('IKW-ACC-002', 'Only an owner or admin of the parent organization can add an organization under it', 'parentId');
     }
-    const merchant = await createMerchant(this.deps.store, this.deps.clock, input.displayName, actor.actor);
+    const merchant = await this.deps.merchants.create(input.displayName, actor.actor);
     return this.open(merchant.id, input, { userId, role: 'owner' }, actor);
   }
 
@@ -140,7 +142,7 @@ export class Organizations extends CommandService<OrganizationCommand, Organizat
     await this.run(organizationId, { type: 'update_settings', by, requireMfa, at: this.deps.clock.now() }, this.metadata(organizationId, merchantId, actor));
   }
 
-  /** Changes a member's role (`by` is the member asking; docs/auth.md, "Team"). */
+  /** Changes a member's role (`by` is the member asking; docs/accounts.md, "Team"). */
   async changeRole(organizationId: string, merchantId: string, by: string, userId: string, role: Role, actor: Actor): Promise<void> {
     await this.run(organizationId, { type: 'change_role', by, userId, role, at: this.deps.clock.now() }, this.metadata(organizationId, merchantId, actor));
   }

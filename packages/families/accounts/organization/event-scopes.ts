@@ -1,7 +1,7 @@
 import { hasScope } from '../../../core/scopes.js';
 
 /**
- * Which read scope shows each family of public events (docs/auth.md, "Events and scopes"): the
+ * Which read scope shows each family of public events (docs/accounts.md, "Events and scopes"): the
  * scope of the routes that answer the family's object, so a credential learns through events and
  * webhooks only what it could read through the API. A family is the part of a type before its
  * first dot (`payout_batch` of `payout_batch.completed`).

@@ -1,6 +1,6 @@
 import type { DomainEvent } from '../../../core/decider.js';
 
-/** What a member may do, as the scopes API keys carry (docs/auth.md, "Roles and scopes"). */
+/** What a member may do, as the scopes API keys carry (docs/accounts.md, "Roles and scopes"). */
 export const ROLES = ['owner', 'admin', 'developer', 'finance', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
 

@@ -8,11 +8,11 @@ import type { EventMetadata, EventStore } from '../../../eventstore/port.js';
 import type { DomainEvent } from '../../../core/decider.js';
 import { CommandService, handleSteps, loadState, step, type CommandStep } from '../../../eventstore/command-handler.js';
 import { ROLE_SCOPES } from '../organization/events.js';
-import type { AccountDirectory, Membership } from '../../../domain/read-ports.js';
+import type { AccountDirectory, Membership } from '../../read-ports.js';
 import { userEmailDecider, type UserEmailCommand } from '../user-email/decider.js';
 import { normalizeEmail, userEmailStream } from '../user-email/events.js';
 import { userDecider, type UserCommand, type UserState } from './decider.js';
-import type { Messenger } from '../../../domain/messages.js';
+import type { Messenger } from '../../../messaging/messages.js';
 import { USER_TOKEN_TTL_MS, userStream, type ContactChannel, type UserEvent, type OnboardingChanges, type ProfileChanges, type SessionContext, type SessionProof, type UserTokenKind } from './events.js';
 import { ACCESS_TOKEN_TTL_S, type AppTokenClaims, type AppTokenSigner } from './tokens.js';
 import type { Actor } from '../../../core/owner.js';
@@ -79,7 +79,7 @@ const LINK_SHAPE = /^(ml|pr|ec)_[A-Za-z0-9_-]{43}\.([0-9a-f-]{36})$/;
 const badLink = () => new Refusal('IKW-ACC-006', 'This link has expired or was already used; ask for a new one', 'token');
 
 /**
- * Dashboard users (docs/auth.md): accounts, sign-in, sessions with rotating refresh tokens, and
+ * Dashboard users (docs/accounts.md): accounts, sign-in, sessions with rotating refresh tokens, and
  * the organization and merchant a session acts for.
  */
 export class Accounts extends CommandService<UserCommand, UserState, UserEvent> {

@@ -5,7 +5,7 @@ import { Refusal } from '../../../core/refusal.js';
 import { sha256Hex } from '../../../core/hashing.js';
 import { newUuid } from '../../../core/ids.js';
 import { step, type CommandStep } from '../../../eventstore/command-handler.js';
-import type { Messenger } from '../../../domain/messages.js';
+import type { Messenger } from '../../../messaging/messages.js';
 import { userEmailDecider, type UserEmailCommand } from '../user-email/decider.js';
 import { normalizeEmail, userEmailStream } from '../user-email/events.js';
 import type { Verifications } from '../verification/commands.js';
@@ -34,7 +34,7 @@ export interface CredentialChanges {
 type Steps = CommandStep<unknown, unknown, DomainEvent>[];
 
 /**
- * Changes of what identifies a user (docs/auth.md, "Changing e-mail, phone and password"): each
+ * Changes of what identifies a user (docs/accounts.md, "Changing e-mail, phone and password"): each
  * behind a verified second-factor challenge of its purpose. Directly (`change-email`,
  * `change-phone`, `change-password-mfa`, `personal-info/sensitive`), or proving the new address
  * first (`email-change/*` by a link sent there, `phone-change/*` by an SMS code).

@@ -1,6 +1,6 @@
 import { Refusal } from '../../../core/refusal.js';
 import type { Decider } from '../../../core/decider.js';
-import { unreachable } from '../../../domain/aggregate.js';
+import { unreachable } from '../../../core/aggregate.js';
 import type { ContactChannel, GoogleLink, OnboardingChanges, Passkey, ProfileChanges, SecondFactorKind, SessionContext, SessionEndReason, SessionProof, SessionStarted, TotpEnrolment, UserCreated, UserEvent, UserTokenIssued, UserTokenKind } from './events.js';
 
 export interface Session extends SessionContext {
@@ -87,7 +87,7 @@ export function provesSecondFactor(proof: SessionProof | null | undefined): bool
 }
 
 /**
- * The factor rule (docs/auth.md): a session of a user with a second factor must have proved it.
+ * The factor rule (docs/accounts.md): a session of a user with a second factor must have proved it.
  * Every sign-in, switch and refresh applies it (sign-in.ts, commands.ts).
  */
 export function satisfiesFactorRule(state: UserState, proof: SessionProof | null | undefined): boolean {

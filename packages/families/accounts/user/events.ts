@@ -26,7 +26,7 @@ export type SessionEndReason =
   | 'password_changed'
   | 'password_reset'
   | 'removed_from_organization'
-  /** A second factor was added: sessions that never proved it end (docs/auth.md, "The factor rule"). */
+  /** A second factor was added: sessions that never proved it end (docs/accounts.md, "The factor rule"). */
   | 'second_factor_added';
 
 /** How a person proved who they are before a session started: the first step of every sign-in. */
@@ -107,7 +107,7 @@ export interface Passkey {
   lastUsedAt: string | null;
 }
 
-/** A Google account linked to the user (docs/auth.md, "Sign-in with Google"). */
+/** A Google account linked to the user (docs/accounts.md, "Sign-in with Google"). */
 export interface GoogleLink {
   issuer: string;
   /** Google's stable id of the account (`sub`); the e-mail address can change, this cannot. */

@@ -3,7 +3,7 @@ import type { MfaPurpose, VerificationStarted } from '../verification/events.js'
 import type { SecondFactorKind } from './events.js';
 
 /**
- * Counts answers to a user's second factor across all their challenges (docs/auth.md,
+ * Counts answers to a user's second factor across all their challenges (docs/accounts.md,
  * "Throttling"): over the limit, 429 with Retry-After before anything is checked; a right answer
  * forgets the count. A challenge's own five tries do not stop someone who asks for new ones.
  */

@@ -12,7 +12,7 @@ import {
 import type { Clock } from '../../../core/clock.js';
 import { Refusal } from '../../../core/refusal.js';
 import { newUuid } from '../../../core/ids.js';
-import type { Messenger } from '../../../domain/messages.js';
+import type { Messenger } from '../../../messaging/messages.js';
 import type { Verifications } from '../verification/commands.js';
 import { MFA_CHALLENGE_TTL_MS, type MfaPurpose, type VerificationStarted } from '../verification/events.js';
 import type { Accounts } from './commands.js';
@@ -55,7 +55,7 @@ export function relyingPartyOf(publicUrl: string): RelyingParty {
 }
 
 /**
- * Passkeys (docs/auth.md, "Passkeys"): WebAuthn credentials registered by a signed-in user, used
+ * Passkeys (docs/accounts.md, "Passkeys"): WebAuthn credentials registered by a signed-in user, used
  * as the strongest second factor (assertions answer challenges of a purpose) and to sign in
  * without a password. Each assertion's WebAuthn challenge names its challenge id, so a response
  * finds its challenge by itself; a challenge is used once and the signature counter must go up.

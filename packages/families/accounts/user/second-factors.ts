@@ -5,7 +5,7 @@ import { Refusal } from '../../../core/refusal.js';
 import type { KeyedHasher } from '../../../core/hashing.js';
 import { newUuid } from '../../../core/ids.js';
 import type { SecretBox } from '../../../core/secrets.js';
-import type { Messenger } from '../../../domain/messages.js';
+import type { Messenger } from '../../../messaging/messages.js';
 import type { Verifications } from '../verification/commands.js';
 import { answeredElsewhere, ENROLMENT_PURPOSES, MFA_CHALLENGE_TTL_MS, type MfaPurpose, type VerificationStarted } from '../verification/events.js';
 import type { Accounts } from './commands.js';
@@ -68,7 +68,7 @@ function newRecoveryCode(): string {
 }
 
 /**
- * Second factors (docs/auth.md, "Second factors"): challenges bound to a user and a purpose,
+ * Second factors (docs/accounts.md, "Second factors"): challenges bound to a user and a purpose,
  * answered by the user's authenticator app (TOTP, or one of its recovery codes) or else by a code
  * sent by e-mail; TOTP set-up and removal; sign-in that asks for the second factor.
  */

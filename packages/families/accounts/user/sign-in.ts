@@ -20,7 +20,7 @@ export interface SignInDeps {
 export type ChallengeAnswer = { challengeId: string; verified: true } | (TokenPair & { challengeId: string; verified: true });
 
 /**
- * Every way of starting a session (docs/auth.md, "The factor rule"): a password, a magic link, an
+ * Every way of starting a session (docs/accounts.md, "The factor rule"): a password, a magic link, an
  * invitation, Google, a passkey, sign-up. Each proves a first step and hands it to `admit`, the one
  * place a session starts: a user with a second factor who has not proved it gets a `login`
  * challenge instead of tokens, and answering it comes back through `admit`. Moving a session to

@@ -1,9 +1,8 @@
-import type { Clock } from '../../../core/clock.js';
 import { Refusal } from '../../../core/refusal.js';
 import type { EventStore } from '../../../eventstore/port.js';
 import { handleSteps } from '../../../eventstore/command-handler.js';
-import { merchantCreation } from '../../merchants/merchant/commands.js';
 import type { Organizations } from '../organization/commands.js';
+import type { MerchantOpening } from '../organization/merchant-opening.js';
 import { normalizeEmail } from '../user-email/events.js';
 import type { Verifications } from '../verification/commands.js';
 import type { VerificationPurpose } from '../verification/events.js';
@@ -27,15 +26,16 @@ export interface Registration {
 
 export interface SignUpDeps {
   store: EventStore;
-  clock: Clock;
   accounts: Accounts;
   organizations: Organizations;
+  /** Opens the sign-up's merchant in the sign-up's commit (the merchants family). */
+  merchants: MerchantOpening;
   verifications: Verifications;
   signIns: SignIns;
 }
 
 /**
- * Sign-up (docs/auth.md, "Sign-up"): with the e-mail address (and the phone, when given) proved
+ * Sign-up (docs/accounts.md, "Sign-up"): with the e-mail address (and the phone, when given) proved
  * by pre-signup codes, creates the user, an organization and its merchant with both environments,
  * uses the challenges up, and signs in. All of it is one commit on PostgreSQL; nothing is
  * half-made when two sign-ups race for one address or one challenge.
@@ -46,13 +46,13 @@ export class SignUp {
   async register(input: Registration, device: Device, actor: Actor): Promise<TokenPair | MfaRequired> {
     if (input.emailChallengeId === null) throw new Refusal('IKW-ACC-007', 'Verify the e-mail address first: POST /api/v1/auth/pre-signup/email/challenge', 'emailChallengeId');
     if (input.phone !== null && input.phoneChallengeId === null) throw new Refusal('IKW-ACC-007', 'Verify the phone number first: POST /api/v1/auth/pre-signup/phone/challenge', 'phoneChallengeId');
-    const { accounts, organizations, verifications, clock } = this.deps;
+    const { accounts, organizations, merchants, verifications } = this.deps;
     const email = normalizeEmail(input.email);
     const { userId, steps: userSteps } = await accounts.userCreation({ email, name: input.name, phone: input.phone, password: input.password }, actor);
     const asUser: Actor = { ...actor, actor: `user:${userId}` };
     const consume = (challengeId: string, purpose: VerificationPurpose, address: string) => verifications.consumption(challengeId, purpose, address, userId, asUser);
-    const merchant = merchantCreation(clock, input.merchantName, asUser.actor, email);
-    const organization = organizations.creation(merchant.created.id, { displayName: input.merchantName, country: input.country, type: 'business', parentId: null }, { userId, role: 'owner' }, asUser);
+    const merchant = merchants.creation(input.merchantName, asUser.actor, email);
+    const organization = organizations.creation(merchant.merchantId, { displayName: input.merchantName, country: input.country, type: 'business', parentId: null }, { userId, role: 'owner' }, asUser);
     await handleSteps(
       this.deps.store,
       [

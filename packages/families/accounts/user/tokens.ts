@@ -17,7 +17,7 @@ export interface AppTokenClaims {
 }
 
 /**
- * AppTokens (docs/auth.md): short-lived signed JWTs (HS256, 15 min). The signing key is derived
+ * AppTokens (docs/accounts.md): short-lived signed JWTs (HS256, 15 min). The signing key is derived
  * from the secrets key, so no new secret needs managing.
  */
 export class AppTokenSigner {

@@ -5,7 +5,7 @@ import type { KeyedHasher } from '../../../core/hashing.js';
 import { newUuid } from '../../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../../eventstore/port.js';
 import { CommandService, handleSteps, step, type CommandStep } from '../../../eventstore/command-handler.js';
-import type { Messenger, OutgoingMessage } from '../../../domain/messages.js';
+import type { Messenger, OutgoingMessage } from '../../../messaging/messages.js';
 import { verificationDecider, type VerificationCommand, type VerificationState } from './decider.js';
 import { CODE_TTL_MS, MAX_ATTEMPTS, verificationStream, type VerificationEvent, type VerificationPurpose, type VerificationStarted } from './events.js';
 import type { Actor } from '../../../core/owner.js';
@@ -27,7 +27,7 @@ export interface StartedChallenge {
 }
 
 /**
- * Challenges answered with a six-digit code (docs/auth.md): pre-signup codes by e-mail or SMS,
+ * Challenges answered with a six-digit code (docs/accounts.md): pre-signup codes by e-mail or SMS,
  * and the second-factor challenges of signed-in users (packages/families/accounts/user/second-factors.ts),
  * which share the lifecycle: five tries, an expiry, verified once, used once by their operation.
  */

@@ -5,7 +5,8 @@ import { getCurrency, normalizePhone } from '../../../catalog/index.js';
 import { derivedId, newUuid } from '../../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../../eventstore/port.js';
 import { CommandService } from '../../../eventstore/command-handler.js';
-import type { CustomerDirectory } from '../../../domain/read-ports.js';
+import type { CustomerDirectory } from '../../read-ports.js';
+import type { PayerCustomers, PayerLookup } from '../../payments/index.js';
 import type { CustomerCommand, CustomerState } from './decider.js';
 import { customerAggregate, toCustomerObject } from './render.js';
 import { customerStream, type CreditReason, type CustomerEvent, type CustomerObject } from './events.js';
@@ -21,29 +22,6 @@ export function derivedCustomerId(merchantId: string, environment: Environment, 
   return derivedId('cus', `${merchantId}|${environment}|${kind}|${value}`);
 }
 
-export interface CustomerLookup {
-  customer?: string;
-  email?: string;
-  /** E.164 */
-  phone?: string;
-}
-
-/**
- * Resolves the customer of a payment intent: an explicit id must exist for this merchant and
- * environment; otherwise the e-mail, then the phone, finds the customer or creates one. For the
- * payment intents' service, which holds no Customers.
- */
-export function findOrCreateCustomer(
-  directory: CustomerDirectory,
-  store: EventStore,
-  clock: Clock,
-  owner: Owner,
-  lookup: CustomerLookup,
-  metadata: EventMetadata,
-): Promise<string | null> {
-  return new Customers({ directory, store, clock }).findOrCreate(owner, lookup, metadata);
-}
-
 /** How a billing request names its customer: by id, or by e-mail (found or created, like payment intents do). */
 export interface CustomerRef {
   id?: string;
@@ -53,13 +31,18 @@ export interface CustomerRef {
 }
 
 /** Customers as billing sees them: resolution of a request's customer, and the wallet. */
-export class Customers extends CommandService<CustomerCommand, CustomerState, Fact<CustomerEvent>> {
+export class Customers extends CommandService<CustomerCommand, CustomerState, Fact<CustomerEvent>> implements PayerCustomers {
   constructor(private readonly deps: { directory: CustomerDirectory; store: EventStore; clock: Clock }) {
     super(deps.store, customerStream, customerAggregate);
   }
 
-  /** See findOrCreateCustomer. A concurrent find-or-create of the same key decides again: both land on one customer. */
-  async findOrCreate(owner: Owner, lookup: CustomerLookup, metadata: EventMetadata): Promise<string | null> {
+  /**
+   * The customer a payment names (billing registers its customers as the payments' payers): an
+   * explicit id must exist for this merchant and environment; otherwise the e-mail, then the phone,
+   * finds the customer or creates one. A concurrent find-or-create of the same key decides again:
+   * both land on one customer.
+   */
+  async findOrCreate(owner: Owner, lookup: PayerLookup, metadata: EventMetadata): Promise<string | null> {
     const { merchantId, environment } = owner;
     if (lookup.customer) {
       const found = await this.deps.directory.findCustomer(owner, lookup.customer);

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { ConsumerSpec } from '../../../bus/consumer.js';
 import type { Clock } from '../../../core/clock.js';
 import { INVOICE_METADATA_KEY } from '../invoice/commands.js';
-import type { PaymentIntentObject } from '../../payments/payment-intent/events.js';
+import type { PaymentIntentObject } from '../../payments/index.js';
 import type { RecordedEvent } from '../../../eventstore/port.js';
 import { enqueue } from '../../../scheduler/scheduler.js';
 import { defineProcess, lanes } from '../../../processes/process.js';

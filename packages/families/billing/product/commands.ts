@@ -3,7 +3,7 @@ import { getCurrency } from '../../../catalog/index.js';
 import { unixSeconds, type Clock } from '../../../core/clock.js';
 import { newId } from '../../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../../eventstore/port.js';
-import { isOwned } from '../../../domain/aggregate.js';
+import { isOwned } from '../../../core/aggregate.js';
 import { CommandService } from '../../../eventstore/command-handler.js';
 import type { ProductCommand, ProductState } from './decider.js';
 import { productAggregate, toProductObject } from './render.js';

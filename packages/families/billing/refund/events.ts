@@ -1,5 +1,5 @@
 import type { DomainEvent } from '../../../core/decider.js';
-import type { Account } from '../../ledger/events.js';
+import type { Account } from '../../ledger/index.js';
 import type { Environment } from '../../../core/owner.js';
 
 export type RefundReason = 'duplicate' | 'fraudulent' | 'requested_by_customer';

@@ -1,7 +1,7 @@
 import type { Decider } from '../../../core/decider.js';
 import { Refusal } from '../../../core/refusal.js';
-import { assertOwned, present, unreachable } from '../../../domain/aggregate.js';
-import type { PaymentIntentStatus } from '../../payments/payment-intent/events.js';
+import { assertOwned, present, unreachable } from '../../../core/aggregate.js';
+import type { PaymentIntentStatus } from '../../payments/index.js';
 import type { CheckoutPaymentStatus, CheckoutSessionCreated, CheckoutSessionEvent, CheckoutSessionStatus } from './events.js';
 import type { Owner } from '../../../core/owner.js';
 

@@ -1,5 +1,5 @@
 import { unixSeconds } from '../../../core/clock.js';
-import { present } from '../../../domain/aggregate.js';
+import { present } from '../../../core/aggregate.js';
 import { expiresAtOf, sessionStatus, type CheckoutSessionState } from './decider.js';
 import type { CheckoutPaymentStatus, CheckoutSessionObject } from './events.js';
 

@@ -1,6 +1,6 @@
 import type { Decider, Fact } from '../../../core/decider.js';
 import { Refusal } from '../../../core/refusal.js';
-import { assertOwned, present, unreachable } from '../../../domain/aggregate.js';
+import { assertOwned, present, unreachable } from '../../../core/aggregate.js';
 import type { PaymentLinkCreated, PaymentLinkEvent } from './events.js';
 import type { Owner } from '../../../core/owner.js';
 

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { ConsumerSpec } from '../../../bus/consumer.js';
 import type { Clock } from '../../../core/clock.js';
 import type { ContractRef } from '../commands.js';
-import type { Account, LedgerEvent } from '../../ledger/events.js';
+import type { Account, LedgerEvent } from '../../ledger/index.js';
 import type { RecordedEvent } from '../../../eventstore/port.js';
 import { enqueue } from '../../../scheduler/scheduler.js';
 import { defineProcess, lanes } from '../../../processes/process.js';

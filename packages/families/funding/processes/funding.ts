@@ -3,7 +3,7 @@ import type { ConsumerSpec } from '../../../bus/consumer.js';
 import type { Clock } from '../../../core/clock.js';
 import type { CampaignPayoutRef, CampaignRef, ContributionPaymentRef } from '../commands.js';
 import { CONTRIBUTION_METADATA } from '../events.js';
-import type { PaymentIntentObject } from '../../payments/payment-intent/events.js';
+import type { PaymentIntentObject } from '../../payments/index.js';
 import type { RecordedEvent } from '../../../eventstore/port.js';
 import { enqueue } from '../../../scheduler/scheduler.js';
 import { defineProcess } from '../../../processes/process.js';

@@ -5,7 +5,7 @@ import { Refusal } from '../../../core/refusal.js';
 import { derivedUuid, newUuid } from '../../../core/ids.js';
 import { CommandService } from '../../../eventstore/command-handler.js';
 import type { EventStore } from '../../../eventstore/port.js';
-import { isOwned } from '../../../domain/aggregate.js';
+import { isOwned } from '../../../core/aggregate.js';
 import type { CommissionRuleCommand, CommissionRuleState } from './decider.js';
 import { commissionRuleAggregate, toCommissionRuleObject } from './render.js';
 import { commissionRuleStream, type CommissionRuleEvent, type CommissionRuleObject, type CommissionRuleTerms } from './events.js';

@@ -4,16 +4,15 @@ import { isRefused, Refusal, refusedField } from '../../../core/refusal.js';
 import { derivedUuid, newUuid } from '../../../core/ids.js';
 import { CommandService, handleSteps, step } from '../../../eventstore/command-handler.js';
 import type { EventStore } from '../../../eventstore/port.js';
-import { assertOwned, isOwned } from '../../../domain/aggregate.js';
+import { assertOwned, isOwned } from '../../../core/aggregate.js';
 import type { CommissionRules } from '../commission-rule/commands.js';
 import { commissionOn } from '../commission-rule/events.js';
-import { ledgerStep, runLedger } from '../../ledger/commands.js';
-import type { EntryPosted } from '../../ledger/events.js';
+import { ledgerStep, runLedger } from '../../ledger/index.js';
 import type { MarketplaceSellers } from '../marketplace-seller/commands.js';
-import { postOrderPayment, refundOrder, settleShare } from './postings.js';
-import { MARKETPLACE_ORDER_METADATA_KEY, type PaymentIntents } from '../../payments/payment-intent/commands.js';
-import type { PaymentRecipient } from '../../payments/payment-intent/recipients.js';
-import type { MarketplaceDueShares } from '../../../domain/read-ports.js';
+import { postOrderPayment, refundOrder, settleShare, type MarketplaceEntry } from './postings.js';
+import { MARKETPLACE_ORDER_METADATA_KEY, type PaymentIntents } from '../../payments/index.js';
+import type { PaymentRecipient } from '../../payments/index.js';
+import type { MarketplaceDueShares } from '../../read-ports.js';
 import type { OrderCommand, OrderState } from './decider.js';
 import { orderAggregate, toOrderObject } from './render.js';
 import { orderStream, sellerShares, type OrderEvent, type OrderLine, type OrderObject } from './events.js';
@@ -44,7 +43,7 @@ export interface RefundOrderInput {
 }
 
 export interface SettlementRun {
-  settled: EntryPosted[];
+  settled: MarketplaceEntry[];
   hasMore: boolean;
 }
 
@@ -228,7 +227,7 @@ export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, 
   async processDue(owner: Owner, input: { currency?: string; maxItems: number }, actor: Actor): Promise<SettlementRun> {
     const at = this.deps.clock.now();
     const due = await this.deps.dueShares.dueShares(owner, input.currency?.toLowerCase(), at, input.maxItems + 1);
-    const settled: EntryPosted[] = [];
+    const settled: MarketplaceEntry[] = [];
     for (const share of due.slice(0, input.maxItems)) {
       const result = await runLedger(
         this.deps.store,
@@ -240,7 +239,7 @@ export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, 
         auditMetadata(this.deps.clock, owner, share.orderId, actor),
         'contended',
       );
-      settled.push(...result.events.map((e) => e.data as EntryPosted));
+      settled.push(...result.events.map((e) => e.data as MarketplaceEntry));
     }
     return { settled, hasMore: due.length > input.maxItems };
   }

@@ -1,6 +1,6 @@
 import type { Decider, Fact } from '../../../core/decider.js';
 import { Refusal } from '../../../core/refusal.js';
-import { assertOwned, unreachable } from '../../../domain/aggregate.js';
+import { assertOwned, unreachable } from '../../../core/aggregate.js';
 import type { OrderCreated, OrderEvent, OrderRefunded, OrderStatus } from './events.js';
 import type { Owner } from '../../../core/owner.js';
 

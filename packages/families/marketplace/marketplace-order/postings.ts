@@ -27,7 +27,20 @@ export interface RefundReversal extends SellerPart {
 }
 
 /** The marketplace's fields of an entry, stored beside its amounts (docs/ledger.md, "Recipes"). */
-type MarketplaceEntry = LedgerEntry & { orderId?: string; shares?: SellerPart[]; commission?: number; reversals?: RefundReversal[]; seller?: SellerPart };
+export interface MarketplaceEntryFields {
+  /** The marketplace order of an order_payment, order_refund or seller_settlement. */
+  orderId?: string;
+  /** order_payment: each seller's share; seller_settlement: the seller and what moved. */
+  shares?: SellerPart[];
+  /** order_payment, order_refund: the commission credited or reversed. */
+  commission?: number;
+  /** order_refund: each seller's reversal. */
+  reversals?: RefundReversal[];
+  /** Seller payout entries: the seller paid out. */
+  seller?: SellerPart;
+}
+/** A ledger entry as the marketplace reads it: the engine's entry and the marketplace's fields. */
+export type MarketplaceEntry = LedgerEntry & MarketplaceEntryFields;
 
 /** The entry kinds of marketplace funds: none touches the merchant's own accounts. */
 export const MARKETPLACE_ENTRY_KINDS: ReadonlySet<string> = new Set(['order_payment', 'order_refund', 'seller_settlement', 'seller_payout_hold', 'seller_payout_paid', 'seller_payout_release']);

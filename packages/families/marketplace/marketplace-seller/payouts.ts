@@ -1,6 +1,6 @@
-import { assertOwned } from '../../../domain/aggregate.js';
-import type { CreatePayoutInput, Payouts } from '../../payouts/payout/commands.js';
-import type { PayoutObject } from '../../payouts/payout/events.js';
+import { assertOwned } from '../../../core/aggregate.js';
+import type { CreatePayoutInput, Payouts } from '../../payouts/index.js';
+import type { PayoutObject } from '../../payouts/index.js';
 import type { MarketplaceSellers } from './commands.js';
 import type { Actor, Owner, Requester } from '../../../core/owner.js';
 

@@ -2,12 +2,12 @@ import type { Clock } from '../../../core/clock.js';
 import { Refusal } from '../../../core/refusal.js';
 import type { EventStore } from '../../../eventstore/port.js';
 import { handleSteps, step, type AnyStep } from '../../../eventstore/command-handler.js';
-import { MANAGING_ROLES, ROLE_SCOPES, type Role } from '../../accounts/organization/events.js';
-import { oneLine, tellOwners, type OwnerNoticeDeps } from '../../accounts/organization/owner-notices.js';
+import { MANAGING_ROLES, ROLE_SCOPES, type Role } from '../../accounts/index.js';
+import { oneLine, tellOwners, type OwnerNoticeDeps } from '../../accounts/index.js';
 import { scopeWithin } from '../../../core/scopes.js';
-import { hasSecondFactor, type UserState } from '../../accounts/user/decider.js';
-import type { Verifications } from '../../accounts/verification/commands.js';
-import type { MfaPurpose } from '../../accounts/verification/events.js';
+import { hasSecondFactor, type UserState } from '../../accounts/index.js';
+import type { Verifications } from '../../accounts/index.js';
+import type { MfaPurpose } from '../../accounts/index.js';
 import { generateApiKey, newKeySecret } from './commands.js';
 import { merchantDecider, type ApiKeyState, type MerchantCommand, type MerchantState } from './decider.js';
 import { merchantStream, type MerchantEvent } from './events.js';
@@ -41,7 +41,7 @@ type ChallengeRule = 'always' | 'with-second-factor';
 
 
 /**
- * API keys managed by signed-in owners and admins (docs/auth.md, "API keys"). Creating, rolling and
+ * API keys managed by signed-in owners and admins (docs/merchants.md, "API keys"). Creating, rolling and
  * revoking are events of the merchant's stream with the user, address and user agent in their
  * metadata. Each takes a fresh proof (a verified challenge of the operation's purpose, used up in
  * the same commit as the change; `ChallengeRule` says whose), and every owner of the organization

@@ -1,6 +1,6 @@
 import { Refusal } from '../../../core/refusal.js';
 import type { Decider } from '../../../core/decider.js';
-import { assertOwned } from '../../../domain/aggregate.js';
+import { assertOwned } from '../../../core/aggregate.js';
 import { LIVE_NEVER_ACTIVATED, type ApiKeyRecord, type LiveActivation, type MerchantEvent } from './events.js';
 import type { Environment } from '../../../core/owner.js';
 

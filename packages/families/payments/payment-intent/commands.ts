@@ -1,28 +1,28 @@
 import type { Fact } from '../../../core/decider.js';
 import type { Clock } from '../../../core/clock.js';
-import { assertCapable, type CapabilityGate } from '../../platform/payment-capability/commands.js';
-import { activationCheck, assertLiveOpen, type ActivationGate } from '../../platform/country-activation/commands.js';
+import { assertCapable, type CapabilityGate } from '../../platform/index.js';
+import { activationCheck, assertLiveOpen, type ActivationGate } from '../../platform/index.js';
 import { isRefused, Refusal } from '../../../core/refusal.js';
 import { derivedId, newId } from '../../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../../eventstore/port.js';
 import type { Enqueue } from '../../../scheduler/scheduler.js';
-import type { BalanceRef } from '../../ledger/events.js';
+import type { BalanceRef } from '../../ledger/index.js';
 import { getCountry, getCurrency, getOperator, isIsoCountry, largestPayin, normalizeMsisdn, normalizePhone, quoteFee } from '../../../catalog/index.js';
 import { connectorActor, nextStatusCheck, readStatus, sendAgain, type CollectCallback, type StatusCheck } from '../../../connectors/callbacks.js';
 import { OutcomeUnknown, type CollectInitiation, type CollectOutcome, type CollectRequest, type Rails } from '../../../connectors/port.js';
 import type { Logger } from '../../../core/logger.js';
-import { assertOwned, isOwned } from '../../../domain/aggregate.js';
-import type { CustomerDirectory } from '../../../domain/read-ports.js';
-import { findOrCreateCustomer } from '../../billing/customer/commands.js';
+import { assertOwned, isOwned } from '../../../core/aggregate.js';
+import type { CustomerDirectory } from '../../read-ports.js';
+import type { PayerCustomers } from './payers.js';
 import { CommandService, handleSteps, step, type StepOutcome } from '../../../eventstore/command-handler.js';
-import { ledgerStep } from '../../ledger/commands.js';
+import { ledgerStep } from '../../ledger/index.js';
 import { postPayment } from './postings.js';
-import { CONFIRMATION_IN_PROGRESS, confirmedAlready, type Owner, type PaymentIntentCommand, type PaymentIntentState, type ProviderOutcome } from './decider.js';
+import { CONFIRMATION_IN_PROGRESS, confirmedAlready, type PaymentIntentCommand, type PaymentIntentState, type ProviderOutcome } from './decider.js';
 import { paymentIntentAggregate, toObject } from './render.js';
 import { payinClearing, paymentIntentStream, type CancellationReason, type PaymentIntentEvent, type PaymentIntentObject, type PaymentMethodDetails } from './events.js';
 import { assertMetadataSize, merchantMetadata } from './metadata.js';
 import type { PaymentMoney, PaymentRecipients } from './recipients.js';
-import type { Actor, Environment } from '../../../core/owner.js';
+import type { Actor, Environment, Owner } from '../../../core/owner.js';
 import { auditMetadata } from '../../../eventstore/metadata.js';
 
 /** A payment intent to create, in the domain's words (the API's snake_case body is translated by its route). */
@@ -54,6 +54,8 @@ export interface ConfirmInput {
 
 export interface PaymentIntentDeps {
   customers: CustomerDirectory;
+  /** Finds or creates the customer a payment names (billing's customers). */
+  payers: PayerCustomers;
   store: EventStore;
   clock: Clock;
   /** The rails of an environment: the connectors the router picks (packages/connectors). */
@@ -146,14 +148,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
       if (earlier.state.intent) return toObject(earlier.state);
     }
     const meta = this.metadata(who.merchantId, who.environment, id, actor);
-    const customer = await findOrCreateCustomer(
-      this.deps.customers,
-      this.deps.store,
-      this.deps.clock,
-      who,
-      { customer: input.customer, email: input.customerEmail, phone },
-      meta,
-    );
+    const customer = await this.deps.payers.findOrCreate(who, { customer: input.customer, email: input.customerEmail, phone }, meta);
     const metadata = {
       ...merchantMetadata(input.metadata),
       // Platform keys: stored for auditors and support, filtered from every response.

@@ -1,5 +1,5 @@
 import { Refusal } from '../../../core/refusal.js';
-import { assertOwned, unreachable } from '../../../domain/aggregate.js';
+import { assertOwned, unreachable } from '../../../core/aggregate.js';
 import type { Decider, Fact } from '../../../core/decider.js';
 import { assertMetadataSize } from './metadata.js';
 import type { CancellationReason, Created, NextAction, PaymentIntentEvent, PaymentIntentStatus, PaymentMethodDetails } from './events.js';
@@ -19,7 +19,6 @@ export type ProviderOutcome =
   | { status: 'succeeded'; fee: number; providerReference?: string }
   | { status: 'failed'; failureCode: string; failureMessage: string };
 
-export type { Owner };
 
 export type PaymentIntentCommand =
   | { type: 'create'; intent: Created; at: Date }
@@ -90,7 +89,7 @@ type OngoingCommand = Exclude<PaymentIntentCommand, { type: 'create' }>;
 const ALL_STATUSES: readonly PaymentIntentStatus[] = ['requires_payment_method', 'processing', 'requires_action', 'succeeded', 'failed', 'canceled'];
 
 /**
- * The statuses in which each command acts (docs/payment-intents.md). Outside them a command
+ * The statuses in which each command acts (docs/payments.md). Outside them a command
  * changes nothing (provider news that comes late or twice, a confirm of an intent already with the
  * provider or final: the caller answers with the current object), except cancel, which is refused,
  * and a confirm of a canceled intent. `processing` admits a confirm only to take over a

@@ -1,8 +1,8 @@
-import { testId, statusFor, CURRENCY, MSISDN, type PublicEvents } from '../../../domain/public-events.js';
+import { testId, statusFor, CURRENCY, MSISDN, type PublicEvents } from '../../../core/public-events.js';
 import { maskedMethod } from './render.js';
 import type { PaymentIntentObject } from './events.js';
 
-/** Payment intents' public events (docs/payment-intents.md, docs/events.md), each with an example `data` for test events (docs/webhooks.md). */
+/** Payment intents' public events (docs/payments.md, docs/events.md), each with an example `data` for test events (docs/webhooks.md). */
 export const paymentIntentPublicEvents: PublicEvents = {
   types: [
     { type: 'payment_intent.created', emittedBy: 'POST /api/v1/payment-intents', data: 'the PaymentIntent' },

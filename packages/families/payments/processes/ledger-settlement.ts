@@ -1,4 +1,4 @@
-import { runLedger } from '../../ledger/commands.js';
+import { runLedger } from '../../ledger/index.js';
 import type { BalanceRef } from '../../../ledger/entry.js';
 import { settleDue } from '../payment-intent/postings.js';
 import { defineProcess, lanes } from '../../../processes/process.js';

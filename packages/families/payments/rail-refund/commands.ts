@@ -8,8 +8,8 @@ import { connectorActor, nextStatusCheck, readStatus, sendAgain, type RefundCall
 import type { CollectOutcome, Rails, RefundInitiation, RefundRequest } from '../../../connectors/port.js';
 import { handleSteps, loadState, step, type AnyStep } from '../../../eventstore/command-handler.js';
 import { auditMetadata } from '../../../eventstore/metadata.js';
-import { isOwned } from '../../../domain/aggregate.js';
-import { ledgerStep } from '../../ledger/commands.js';
+import { isOwned } from '../../../core/aggregate.js';
+import { ledgerStep } from '../../ledger/index.js';
 import { endRailRefund } from './postings.js';
 import { railRefundDecider, type RailRefundState } from './decider.js';
 import { railRefundStream, type RailRefundOrigin, type RailRefundRecord } from './events.js';

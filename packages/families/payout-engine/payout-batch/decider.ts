@@ -1,7 +1,7 @@
 import { PersistentMap } from '../../../core/persistent-map.js';
 import type { Decider, Fact } from '../../../core/decider.js';
 import { Refusal } from '../../../core/refusal.js';
-import { assertOwned, present, unreachable } from '../../../domain/aggregate.js';
+import { assertOwned, present, unreachable } from '../../../core/aggregate.js';
 import { batchHoldSource, FINAL_ITEM_OUTCOMES, type BatchStatus, type ItemOutcome, type PayoutBatchCreated, type PayoutBatchEvent } from './events.js';
 import type { Owner } from '../../../core/owner.js';
 

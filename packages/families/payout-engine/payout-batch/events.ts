@@ -1,6 +1,6 @@
 import type { DomainEvent } from '../../../core/decider.js';
 import { derivedId } from '../../../core/ids.js';
-import type { Destination } from '../../payouts/payout-method/events.js';
+import type { Destination } from '../../payouts/index.js';
 import type { Environment } from '../../../core/owner.js';
 
 export type BatchStatus = 'validated' | 'executing' | 'completed' | 'partially_failed' | 'failed' | 'canceled';

@@ -1,7 +1,7 @@
 import type { Decider, Fact } from '../../../core/decider.js';
 import { Refusal } from '../../../core/refusal.js';
-import { assertOwned, unreachable } from '../../../domain/aggregate.js';
-import type { Destination } from '../../payouts/payout-method/events.js';
+import { assertOwned, unreachable } from '../../../core/aggregate.js';
+import type { Destination } from '../../payouts/index.js';
 import type { RecipientCreated, RecipientEvent, RecipientStatus } from './events.js';
 import type { Owner } from '../../../core/owner.js';
 

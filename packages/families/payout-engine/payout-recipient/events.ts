@@ -1,5 +1,5 @@
 import type { DomainEvent } from '../../../core/decider.js';
-import type { Destination } from '../../payouts/payout-method/events.js';
+import type { Destination } from '../../payouts/index.js';
 import type { Environment } from '../../../core/owner.js';
 
 export type RecipientStatus = 'active' | 'archived';

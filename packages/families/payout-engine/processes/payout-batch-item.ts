@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { ConsumerSpec } from '../../../bus/consumer.js';
 import type { Clock } from '../../../core/clock.js';
-import type { PayoutRef } from '../../payouts/payout/commands.js';
-import type { PayoutObject } from '../../payouts/payout/events.js';
+import type { PayoutRef } from '../../payouts/index.js';
+import type { PayoutObject } from '../../payouts/index.js';
 import type { RecordedEvent } from '../../../eventstore/port.js';
 import { enqueueMany } from '../../../scheduler/scheduler.js';
 import { defineProcess } from '../../../processes/process.js';

@@ -1,6 +1,6 @@
 import { Refusal } from '../../../core/refusal.js';
 import type { Decider } from '../../../core/decider.js';
-import { assertOwned, isOwned } from '../../../domain/aggregate.js';
+import { assertOwned, isOwned } from '../../../core/aggregate.js';
 import type { PayoutMethodCreated, PayoutMethodEvent } from './events.js';
 import type { Environment } from '../../../core/owner.js';
 

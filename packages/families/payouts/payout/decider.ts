@@ -1,5 +1,5 @@
 import { Refusal } from '../../../core/refusal.js';
-import { assertOwned, unreachable } from '../../../domain/aggregate.js';
+import { assertOwned, unreachable } from '../../../core/aggregate.js';
 import type { Decider, Fact } from '../../../core/decider.js';
 import type { DelayReason, PayoutCreated, PayoutEvent, PayoutStatus } from './events.js';
 import type { Owner } from '../../../core/owner.js';

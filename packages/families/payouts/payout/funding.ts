@@ -1,7 +1,6 @@
 import type { AnyStep } from '../../../eventstore/command-handler.js';
 import type { EventMetadata } from '../../../eventstore/port.js';
 import type { LedgerAction } from '../../../ledger/decider.js';
-import { holdOnSeller } from '../../marketplace/marketplace-order/postings.js';
 import { holdOnAvailable } from './postings.js';
 import type { PayoutCreated } from './events.js';
 
@@ -11,8 +10,8 @@ import type { PayoutCreated } from './events.js';
  * hold, a contract's escrow, a seller's available funds: their postings.ts), and where the
  * money of one that fails or is canceled returns besides the ledger giving the hold back to the
  * account it came from: the steps committed with the failure (an escrow contract taking its release
- * back). Payouts offer `available` and `seller`; the payout engine and escrow register theirs from
- * their own folders (their manifests' registrations).
+ * back). Payouts offer `available`; the payout engine, the marketplace and escrow register theirs
+ * from their own folders (their manifests' registrations).
  */
 export interface FundingSource {
   readonly kind: string;
@@ -24,19 +23,11 @@ export interface FundingSource {
   returnSteps?(p: PayoutCreated, at: Date, meta: EventMetadata): AnyStep[];
 }
 
-
 /** The merchant's available balance: every payout that names no other source. */
 const available: FundingSource = {
   kind: 'available',
   funds: (p) => !p.batch && !p.funding && !p.escrow && p.source !== 'escrow',
   hold: (p) => holdOnAvailable({ source: p.id, amount: p.amount, fee: p.fee }),
-};
-
-/** A marketplace seller's available funds (docs/marketplace.md); IKW-MKT-007 when short. */
-const seller: FundingSource = {
-  kind: 'seller',
-  funds: (p) => p.funding?.kind === 'marketplace_seller',
-  hold: (p) => holdOnSeller({ source: p.id, amount: p.amount, fee: p.fee, seller: { sellerRef: p.funding!.sellerRef, sellerId: p.funding!.sellerId } }),
 };
 
 /**
@@ -45,7 +36,7 @@ const seller: FundingSource = {
  * to the merchant's balance because its source was not registered). A kind registers once.
  */
 export class PayoutFundingSources {
-  private readonly registered: FundingSource[] = [available, seller];
+  private readonly registered: FundingSource[] = [available];
 
   constructor(...sources: FundingSource[]) {
     this.register(...sources);

@@ -3,7 +3,7 @@ import { Refusal } from '../../../core/refusal.js';
 import type { Environment } from '../../../core/owner.js';
 import { loadState } from '../../../eventstore/command-handler.js';
 import type { EventStore } from '../../../eventstore/port.js';
-import { changed, defaultPayoutSettings, merchantSettingsStream, withPayoutDefaults, type MerchantSettingsEvent, type PayoutSettings } from '../../merchants/merchant-settings/events.js';
+import { changed, defaultPayoutSettings, merchantSettingsStream, withPayoutDefaults, type MerchantSettingsEvent, type PayoutSettings } from '../../merchants/index.js';
 
 /**
  * What allows a change to weaken a payout safeguard (lower the safety delay, open inline

@@ -5,11 +5,11 @@ import { Refusal } from '../../../core/refusal.js';
 import { CommandService, handleSteps, step } from '../../../eventstore/command-handler.js';
 import { auditMetadata } from '../../../eventstore/metadata.js';
 import type { EventStore } from '../../../eventstore/port.js';
-import { isOwned } from '../../../domain/aggregate.js';
-import { defaultPayoutSettings, merchantSettingsId, merchantSettingsStream, merchantSettingsStreamOf, type MerchantSettingsEvent, type PayoutSettings } from '../../merchants/merchant-settings/events.js';
-import { tellOwners, type OwnerNoticeDeps } from '../../accounts/organization/owner-notices.js';
+import { isOwned } from '../../../core/aggregate.js';
+import { defaultPayoutSettings, merchantSettingsId, merchantSettingsStream, merchantSettingsStreamOf, type MerchantSettingsEvent, type PayoutSettings } from '../../merchants/index.js';
+import { tellOwners, type OwnerNoticeDeps } from '../../accounts/index.js';
 import { loadPayoutMethod } from '../payout-method/commands.js';
-import type { Verifications } from '../../accounts/verification/commands.js';
+import type { Verifications } from '../../accounts/index.js';
 import { payoutSettingsDecider, type PayoutSettingsCommand, type PayoutSettingsState, type WeakeningProof } from './settings-decider.js';
 
 export interface PayoutSettingsDeps extends OwnerNoticeDeps {

@@ -2,7 +2,7 @@ import type { PayoutCallback } from '../../../connectors/callbacks.js';
 import { payoutOverdue } from './payout-overdue.js';
 import { payoutReconcile } from './payout-reconcile.js';
 import { defineProcess, lanes } from '../../../processes/process.js';
-import { payoutStatusCheck } from '../../../processes/status-check.js';
+import { payoutStatusCheck } from './status-check.js';
 
 /**
  * The operator's news about a payout (delayed, paid, failed) moves it on and settles its ledger

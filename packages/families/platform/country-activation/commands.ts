@@ -5,7 +5,7 @@ import { Refusal } from '../../../core/refusal.js';
 import { derivedUuid } from '../../../core/ids.js';
 import { CommandService } from '../../../eventstore/command-handler.js';
 import type { EventStore } from '../../../eventstore/port.js';
-import { assertOwned } from '../../../domain/aggregate.js';
+import { assertOwned } from '../../../core/aggregate.js';
 import type { CountryActivationCommand, CountryActivationState } from './decider.js';
 import { countryActivationAggregate, toCountryActivationObject } from './render.js';
 import { countryActivationStream, setterOf, type ActivationRule, type ActivationSetter, type CountryActivationEvent, type CountryActivationObject } from './events.js';

@@ -1,6 +1,6 @@
 import type { Decider, Fact } from '../../../core/decider.js';
 import { Refusal } from '../../../core/refusal.js';
-import { assertOwned } from '../../../domain/aggregate.js';
+import { assertOwned } from '../../../core/aggregate.js';
 import type { ActivationCreated, ActivationRule, ActivationSetter, CountryActivationEvent } from './events.js';
 import type { Owner } from '../../../core/owner.js';
 

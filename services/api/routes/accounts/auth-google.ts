@@ -18,7 +18,7 @@ const authorization = {
 const param = { type: 'string', maxLength: 4096 };
 
 /**
- * /api/v1/auth/google (docs/auth.md, "Sign-in with Google"): sign in with a Google account, and
+ * /api/v1/auth/google (docs/accounts.md, "Sign-in with Google"): sign in with a Google account, and
  * connect or disconnect one behind a second-factor challenge. Unconfigured: IKW-FED-001 everywhere
  * but `availability`, which says so.
  */

@@ -54,7 +54,7 @@ const fromRow = (p: PasskeyRow) => ({ id: p.id, object: 'passkey', nickname: p.n
 const fromState = (p: Passkey) => ({ id: p.credentialId, object: 'passkey', nickname: p.nickname, transports: p.transports, backedUp: p.backedUp, createdAt: p.createdAt, lastUsedAt: p.lastUsedAt });
 
 /**
- * /api/v1/auth/passkeys (docs/auth.md, "Passkeys"): register WebAuthn credentials, answer
+ * /api/v1/auth/passkeys (docs/accounts.md, "Passkeys"): register WebAuthn credentials, answer
  * second-factor challenges with them, sign in without a password; list, rename, remove.
  */
 export function authPasskeysFamily(knex: Knex, passkeys: Passkeys, signIns: SignIns, cookies: SessionCookies): Family {

@@ -29,7 +29,7 @@ function e164(input: string, param: string): string {
 }
 
 /**
- * /api/v1/auth, what protects an account (docs/auth.md, "Second factors" and "Changing e-mail,
+ * /api/v1/auth, what protects an account (docs/accounts.md, "Second factors" and "Changing e-mail,
  * phone and password"): challenges answered by the strongest factor, the authenticator app and its
  * recovery codes, and the changes each challenge guards.
  */

@@ -26,7 +26,7 @@ function e164(phone: string, country: string, param: string): string {
 }
 
 /**
- * /api/v1/auth, the way in (docs/auth.md, "Sign-up" and "Recovery"): pre-signup codes by e-mail
+ * /api/v1/auth, the way in (docs/accounts.md, "Sign-up" and "Recovery"): pre-signup codes by e-mail
  * and SMS, register, magic links, forgotten passwords. All public; none says whether an address
  * has an account.
  */

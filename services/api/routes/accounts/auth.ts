@@ -40,7 +40,7 @@ export const mfaChallengeSchema = {
   type: 'object',
   properties: { challengeId: { type: 'string', format: 'uuid' }, purpose: { enum: [...MFA_PURPOSES] }, factor: { enum: ['passkey', 'totp', 'email', 'password'] }, expiresAt: { type: 'string', format: 'date-time' }, options: { type: 'object' } },
 };
-/** What every sign-in answers (docs/auth.md, "The factor rule"): a token pair, or `mfaRequired` and a login challenge. */
+/** What every sign-in answers (docs/accounts.md, "The factor rule"): a token pair, or `mfaRequired` and a login challenge. */
 export const signInAnswer = { type: 'object', properties: { ...tokenPair.properties, ...mfaChallengeSchema.properties, mfaRequired: { const: true } } };
 export const email = { type: 'string', format: 'email', maxLength: 254 };
 export const password = { type: 'string', minLength: 8, maxLength: 256 };
@@ -62,11 +62,11 @@ const iso = (d: Date) => d.toISOString();
 const SECURE_REFRESH_COOKIE = '__Secure-sika_refresh';
 /** Its name over plain HTTP (local development), and its name over HTTPS before `__Secure-`: still read, and cleared, for a transition. */
 const PLAIN_REFRESH_COOKIE = 'sika_refresh';
-/** How long the cookie is kept: the refresh token's own life (docs/auth.md, "Access tokens and sessions"). */
+/** How long the cookie is kept: the refresh token's own life (docs/accounts.md, "Access tokens and sessions"). */
 const REFRESH_COOKIE_MAX_AGE_S = 30 * 86_400;
 
 /**
- * The refresh token in an HttpOnly cookie, for the dashboard (docs/auth.md, "The dashboard's
+ * The refresh token in an HttpOnly cookie, for the dashboard (docs/accounts.md, "The dashboard's
  * session"): a request with `Sika-Refresh-Cookie: 1` gets the refresh token of its answer as a
  * cookie (SameSite=Strict, Path=/api/v1/auth) rather than in the body, so no script of the page
  * ever holds it, and refreshes with the cookie and that header. A page of another site can neither
@@ -161,7 +161,7 @@ async function profile(knex: Knex, claims: AppTokenClaims) {
 }
 
 /**
- * /api/v1/auth (camelCase bodies), the account half (docs/auth.md): sign-in, refresh, sign-out,
+ * /api/v1/auth (camelCase bodies), the account half (docs/accounts.md): sign-in, refresh, sign-out,
  * the current user, their sessions and switching merchants. Access tokens are AppTokens:
  * `Authorization: Bearer <accessToken>`, with `X-Environment` choosing the environment.
  */

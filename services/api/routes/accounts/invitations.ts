@@ -3,7 +3,7 @@ import { route, type Family } from '../../../../packages/http/routes.js';
 import { deviceOf, password, signInAnswer, type SessionCookies } from './auth.js';
 
 /**
- * /api/v1/invitations (docs/auth.md, "Team"): joining an organization with the token an
+ * /api/v1/invitations (docs/accounts.md, "Team"): joining an organization with the token an
  * invitation e-mail carried. Invitations are made and revoked under /api/v1/merchant/team.
  */
 export function invitationsFamily(signUp: SignUp, cookies: SessionCookies): Family {

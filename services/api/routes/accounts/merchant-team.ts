@@ -58,7 +58,7 @@ const render = (m: MemberRow) => ({ object: 'team_member', user_id: m.user_id, e
  * /api/v1/merchant/team (snake_case, a signed-in user's access token): the members of the
  * organization the session acts in. Owners and admins change roles and remove members; only an
  * owner touches owners; the last owner stays. They also invite people by e-mail, list the
- * invitations and revoke pending ones (docs/auth.md, "Team").
+ * invitations and revoke pending ones (docs/accounts.md, "Team").
  */
 export function merchantTeamFamily(knex: Knex, clock: Clock, organizations: Organizations): Family {
   const userParams = idParamsOf('userId');

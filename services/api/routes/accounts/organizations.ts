@@ -48,7 +48,7 @@ async function membership(knex: Knex, userId: string, organizationId: string) {
 }
 
 /**
- * /api/v1/organizations (docs/auth.md): the organizations a signed-in user belongs to. Each holds
+ * /api/v1/organizations (docs/accounts.md): the organizations a signed-in user belongs to. Each holds
  * merchants; the user's role in it decides the scopes of their access tokens there.
  */
 export function organizationsFamily(knex: Knex, accounts: Accounts, organizations: Organizations): Family {

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { Knex } from 'knex';
 import type { Clock } from '../../../../packages/core/clock.js';
 import type { InvoiceObject } from '../../../../packages/families/billing/invoice/events.js';
-import type { TemplateComposer } from '../../../../packages/messaging/composer.js';
+import type { TemplateComposer } from '../../../../packages/families/templates/composer.js';
 import { getCurrency, MAX_AMOUNT } from '../../../../packages/catalog/index.js';
 import { ApiError } from '../../../../packages/core/errors.js';
 import type { Invoices } from '../../../../packages/families/billing/invoice/commands.js';

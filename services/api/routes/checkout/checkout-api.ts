@@ -5,7 +5,7 @@ import { getCurrency } from '../../../../packages/catalog/index.js';
 import { ApiError } from '../../../../packages/core/errors.js';
 import type { CheckoutPaymentMethod, CheckoutSessions } from '../../../../packages/families/checkout/checkout-session/commands.js';
 import { Reply } from '../../../../packages/http/context.js';
-import type { TemplateComposer } from '../../../../packages/messaging/composer.js';
+import type { TemplateComposer } from '../../../../packages/families/templates/composer.js';
 import { route, type Family } from '../../../../packages/http/routes.js';
 import { findPublicCheckoutSession, type CheckoutSessionView } from '../../../../projections/checkout/checkout-sessions.js';
 import { checkoutSessionSchema, confirmationFields, countrySchema, nextUrl, returnUrlSchema, sessionIdParams } from '../shared.js';
@@ -86,7 +86,7 @@ const receiptSchema = {
 /** Whether the client asked for the PDF rather than the JSON receipt. */
 const wantsPdf = (accept: string | undefined) => /application\/pdf/.test(accept ?? '') && !/application\/json/.test(accept ?? '');
 
-/** A paid session's receipt as a PDF, written with the merchant's `receipt` template or the built-in one (docs/template-engine.md). */
+/** A paid session's receipt as a PDF, written with the merchant's `receipt` template or the built-in one (docs/templates.md). */
 async function receiptPdf(knex: Knex, documents: TemplateComposer, v: CheckoutSessionView, at: Date): Promise<Buffer> {
   const intent = v.intent!;
   const merchant = await knex('read.merchants').select('name').where({ id: v.owner.merchantId }).first<{ name: string } | undefined>();

@@ -46,7 +46,7 @@ function apiKeySchema(scopes: readonly string[]) {
 
 /**
  * /api/v1/merchant/api-keys: the keys of the current merchant and environment (X-Environment), for
- * signed-in owners and admins (docs/auth.md, "API keys"). Create and roll answer the secret once
+ * signed-in owners and admins (docs/merchants.md, "API keys"). Create and roll answer the secret once
  * and take `challenge_id` from every user; revoke, from a user with a second factor. `scopes`
  * lists what the routes of this service ask for (`knownScopes`).
  */

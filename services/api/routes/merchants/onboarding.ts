@@ -9,7 +9,7 @@ import { hasWebhookEndpoint } from '../../../../projections/webhooks/webhook-end
 import { userOf } from '../accounts/auth.js';
 import { signedIn } from '../shared.js';
 
-/** The go-live checklist, in the order a merchant works through it (docs/auth.md, "Onboarding"). */
+/** The go-live checklist, in the order a merchant works through it (docs/merchants.md, "Onboarding"). */
 const STEPS = [
   { key: 'business_profile', title: 'Business profile: organization name, country and type, and a notification e-mail' },
   { key: 'email_verified', title: 'Verify your e-mail address' },

@@ -36,7 +36,7 @@ const settingsPatchBody = {
     default_payout_method_id: { type: ['string', 'null'], format: 'uuid' },
     inline_destinations_for_api_keys: { type: 'boolean' },
     // Lowering safety_delay_minutes, or setting inline_destinations_for_api_keys back to true: a
-    // verified challenge of purpose payout-settings/delay (docs/auth.md).
+    // verified challenge of purpose payout-settings/delay (docs/accounts.md).
     challenge_id: { type: 'string', format: 'uuid' },
   },
 };

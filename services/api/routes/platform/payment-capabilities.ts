@@ -38,7 +38,7 @@ const capabilitySchema = resourceSchema('payment_capability', ['country', 'curre
 
 /**
  * /api/v1/payment_capabilities: what each merchant may use, per country, currency, method and
- * operator (docs/payment-capabilities.md). Seven operations: list, create, retrieve, update
+ * operator (docs/platform.md). Seven operations: list, create, retrieve, update
  * (is_enabled), suspend, resume, delete.
  */
 export function paymentCapabilitiesFamily(knex: Knex, capabilities: PaymentCapabilities): Family {

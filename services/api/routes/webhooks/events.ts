@@ -21,7 +21,7 @@ function typeFilters(type: string | string[] | undefined): string[] | undefined 
 
 /**
  * GET /api/v1/events: the merchant's public events of the last 30 days, in the caller's environment,
- * of the families the credential reads (docs/auth.md, "Events and scopes"; another is not found),
+ * of the families the credential reads (docs/accounts.md, "Events and scopes"; another is not found),
  * each exactly as its webhook deliveries carry it (docs/webhooks.md, "Missed webhooks"). Newest
  * first; `ending_before` pages toward newer ones, and with `wait` the answer waits up to that many
  * seconds for one when there is none yet (long polling: what `sika listen` follows), within the

@@ -9,6 +9,7 @@ export function webhookReplaysFamily(webhooks: WebhookDispatcher): Family {
       route<{ event_id?: string; webhook_endpoint_id?: string; reason?: string }>({
         method: 'post',
         path: '/api/v1/webhook-replays',
+        fields: { eventId: 'event_id', endpointId: 'webhook_endpoint_id' },
         summary: 'Replay an event to an endpoint, to every matching endpoint, the failed deliveries of an endpoint, or (neither given) of every enabled endpoint; failed deliveries 1,000 at a time, oldest first (has_more: send it again for the next)',
         auth: { scope: 'webhooks.write', environmentHeader: 'optional' },
         body: {
@@ -39,7 +40,12 @@ export function webhookReplaysFamily(webhooks: WebhookDispatcher): Family {
             livemode: { type: 'boolean' },
           },
         },
-        handler: (ctx) => webhooks.replay(ctx.owner, ctx.body),
+        handler: ({ owner, body: { event_id, webhook_endpoint_id, reason } }) =>
+          webhooks.replay(owner, {
+            ...(event_id !== undefined ? { eventId: event_id } : {}),
+            ...(webhook_endpoint_id !== undefined ? { endpointId: webhook_endpoint_id } : {}),
+            ...(reason !== undefined ? { reason } : {}),
+          }),
       }),
     ],
   };

@@ -18,7 +18,7 @@ export type MessagePurpose =
   | 'phone_change_code'
   /** A factor added or removed, an address or password changed: told to the user. */
   | 'security_notice'
-  /** The sign-in code of a merchant's customer to the customer portal (docs/checkout.md). */
+  /** The sign-in code of a merchant's customer to the customer portal (docs/customer-portal.md). */
   | 'customer_portal_code'
   /** A merchant's support request, to the support address (docs/support.md). */
   | 'support_request'
@@ -55,7 +55,7 @@ export interface Message {
 export type MessageOutcome = { status: 'delivered' } | { status: 'kept' } | { status: 'held'; reason: string } | { status: 'failed'; error: string };
 
 /**
- * A message written by the template engine (docs/template-engine.md) from the template of
+ * A message written by the template engine (docs/templates.md) from the template of
  * `template.purpose` and its values: the published template of `merchant` when it has one (the
  * messages a merchant's customers get), else the built-in one (account messages have no merchant).
  */
@@ -75,4 +75,27 @@ export interface Messenger {
   send(message: OutgoingMessage): Promise<MessageOutcome>;
   /** Why `send` would hold a message of `merchant` to `to` rather than deliver it, if it would (the sandbox, outside its team). */
   holdOf(merchant: Owner, channel: MessageChannel, to: string): Promise<string | undefined>;
+}
+
+/** A message's subject and texts, as the template engine wrote them. */
+export interface ComposedMessage {
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+/**
+ * What writes a message from its purpose's template (the templates family's composer): the
+ * merchant's published template when `owner` has one, else the built-in one.
+ */
+export interface MessageComposer {
+  compose(owner: Owner | null, purpose: string, values: Record<string, unknown>): Promise<ComposedMessage>;
+}
+
+/** Whom a merchant's messages come from, and whom a sandbox merchant may write to (the merchants' and accounts' read sides). */
+export interface SenderDirectory {
+  /** The merchant's name and notice address, if the merchant exists. */
+  sender(merchantId: string): Promise<{ name: string; email: string | null } | undefined>;
+  /** The addresses and numbers members of the merchant's organization verified. */
+  verifiedTeamContacts(merchantId: string): Promise<{ emails: readonly string[]; phones: readonly string[] }>;
 }

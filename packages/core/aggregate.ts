@@ -1,5 +1,5 @@
-import { Refusal } from '../core/refusal.js';
-import type { Owner } from '../core/owner.js';
+import { Refusal } from './refusal.js';
+import type { Owner } from './owner.js';
 
 /** Whether the record exists and is this merchant's in this environment: the one test behind every owner check. */
 export function isOwned<R extends Owner>(record: R | null | undefined, owner: Owner): record is R {

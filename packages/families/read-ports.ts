@@ -1,10 +1,11 @@
-import type { ActivationGate } from '../families/platform/country-activation/commands.js';
-import type { CapabilityGate } from '../families/platform/payment-capability/commands.js';
-import type { Role } from '../families/accounts/organization/events.js';
-import type { PaymentIntentObject } from '../families/payments/payment-intent/events.js';
-import type { Destination } from '../families/payouts/payout-method/events.js';
-import type { Price, ProductStatus } from '../families/billing/product/events.js';
-import type { Owner } from '../core/owner.js';
+import type { ActivationGate } from './platform/country-activation/commands.js';
+import type { CapabilityGate } from './platform/payment-capability/commands.js';
+import type { Role } from './accounts/organization/events.js';
+import type { PaymentIntentObject } from './payments/payment-intent/events.js';
+import type { Destination } from './payouts/payout-method/events.js';
+import type { Price, ProductStatus } from './billing/product/events.js';
+import type { Environment, Owner } from '../core/owner.js';
+import type { PayoutSettings } from './merchants/merchant-settings/events.js';
 
 /**
  * What commands read from the read models. The domain declares these small ports and
@@ -87,4 +88,9 @@ export interface EscrowDirectory {
   contractOfDispute(owner: Owner, disputeId: string): Promise<string | undefined>;
   /** The contract this payment intent was submitted to fund, if any: its payment is posted to that contract's escrow. */
   escrowContractFundedBy(owner: Owner, paymentIntentId: string): Promise<string | undefined>;
+}
+
+/** The merchants' payout settings as hot paths read them (projections/read-ports.ts remembers them per merchant). */
+export interface PayoutSettingsReader {
+  payoutSettings(merchantId: string, environment: Environment): Promise<PayoutSettings>;
 }

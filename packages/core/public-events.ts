@@ -1,4 +1,4 @@
-import { randomBase62 } from '../core/ids.js';
+import { randomBase62 } from './ids.js';
 
 /** A public event type merchants can subscribe to: what emits it and what its `data` holds (docs/events.md). */
 export interface PublicEventType {

@@ -1,4 +1,4 @@
-import type { Environment } from '../core/owner.js';
+import type { Environment } from './owner.js';
 
 /** A mobile-money push about to start with no credential behind the request (a public page). */
 export interface PublicPush {

@@ -1,7 +1,6 @@
-import type { CollectStatusCheck } from '../families/payments/payment-intent/commands.js';
-import type { PayoutStatusCheck } from '../families/payouts/payout/commands.js';
-import type { RefundStatusCheck } from '../families/payments/rail-refund/commands.js';
-import { defineProcess, lanes } from './process.js';
+import type { CollectStatusCheck } from '../payment-intent/commands.js';
+import type { RefundStatusCheck } from '../rail-refund/commands.js';
+import { defineProcess, lanes } from '../../../processes/process.js';
 
 /**
  * A status check of an attempt with no final answer on a rail that is asked (pawaPay): the
@@ -11,11 +10,6 @@ import { defineProcess, lanes } from './process.js';
 export const payinStatusCheck = defineProcess<CollectStatusCheck>({
   job: { name: 'payin.status_check', key: (p) => `payin-status:${p.operationId}:${p.attempt}${p.prompted ? ':prompted' : ''}`, lane: lanes.paymentIntent },
   handler: ({ paymentIntents }) => (p) => paymentIntents.checkStatus(p),
-});
-
-export const payoutStatusCheck = defineProcess<PayoutStatusCheck>({
-  job: { name: 'payout.status_check', key: (p) => `payout-status:${p.payoutId}:${p.attempt}${p.prompted ? ':prompted' : ''}`, lane: lanes.payout },
-  handler: ({ payouts }) => (p) => payouts.checkStatus(p),
 });
 
 export const refundStatusCheck = defineProcess<RefundStatusCheck>({

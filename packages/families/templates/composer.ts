@@ -1,27 +1,21 @@
 import type { Knex } from 'knex';
-import { isRefused } from '../core/refusal.js';
-import type { Logger } from '../core/logger.js';
-import { builtInTemplate } from '../families/templates/defaults.js';
-import type { TemplateVersion } from '../families/templates/events.js';
-import { renderPdf } from '../families/templates/pdf.js';
-import { renderVersion, type Rendered } from '../families/templates/render.js';
-import { publishedTemplateFor } from '../../projections/templates/templates.js';
-import type { Owner } from '../core/owner.js';
+import { isRefused } from '../../core/refusal.js';
+import type { Logger } from '../../core/logger.js';
+import { builtInTemplate } from './defaults.js';
+import type { TemplateVersion } from './events.js';
+import { renderPdf } from './pdf.js';
+import { renderVersion, type Rendered } from './render.js';
+import { publishedTemplateFor } from '../../../projections/templates/templates.js';
+import type { Owner } from '../../core/owner.js';
+import type { ComposedMessage, MessageComposer } from '../../messaging/messages.js';
 
 /**
- * Writes the service's own messages with the template engine (docs/template-engine.md): the
+ * Writes the service's own messages with the template engine (docs/templates.md): the
  * merchant's published template for the message's purpose, else the built-in one. A merchant's
  * template that does not render with the service's values (its schema asks for more) falls back to
  * the built-in one, logged: a message is never lost to a template mistake.
  */
-/** A message's subject and texts, as the template engine wrote them. */
-export interface ComposedMessage {
-  subject: string;
-  text: string;
-  html?: string;
-}
-
-export class TemplateComposer {
+export class TemplateComposer implements MessageComposer {
   constructor(
     private readonly knex: Knex,
     private readonly log: Logger,
@@ -33,7 +27,7 @@ export class TemplateComposer {
 
   /**
    * A document of the service (a receipt, an invoice) as a PDF, from the merchant's template or the
-   * built-in one: a merchant's document that cannot be made (over a limit, docs/template-engine.md)
+   * built-in one: a merchant's document that cannot be made (over a limit, docs/templates.md)
    * falls back to the built-in one like a message does.
    */
   async document(owner: Owner, purpose: string, values: Record<string, unknown>, at: Date): Promise<Buffer> {
