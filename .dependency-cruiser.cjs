@@ -114,6 +114,16 @@ module.exports = {
     },
     ...FAMILIES.flatMap(familyRules),
     {
+      name: 'pure-file-imports-effects',
+      comment: "A family's pure files (events, decider, render, postings) decide and describe: they import packages/core, packages/catalog, packages/ledger and pure files, never the store, jobs, HTTP, read models or a manifest (types from another family's face are fine: erased) (docs/architecture.md, \"Families\")",
+      severity: 'error',
+      from: { path: ['^packages/families/[^/]+/(events|decider|render|postings)\\.ts$', '^packages/families/[^/]+/[^/]+/(events|decider|render|postings)\\.ts$'] },
+      to: {
+        path: ['^packages/(eventstore|bus|scheduler|connectors|processes|webhooks|messaging|http)/', '^projections/', '^services/', '^packages/families/[^/]+/index\\.ts$'],
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
       name: 'projection-engine-imports-a-family',
       comment: "The projection engine (projections/*.ts but the lists and the read ports) knows no family: the read sides reach it through projections/index.ts",
       severity: 'error',
