@@ -1,4 +1,4 @@
-/** The customer Decider on its own: idempotent creation, the wallet's credits, applications and returns. */
+/** The customer Decider on its own: idempotent creation, the wallet's credits, applications and returns, tags. */
 import t from 'tap';
 import type { CustomerCommand } from '../../../packages/families/billing/customer/decider.js';
 import { customerAggregate, toCustomerObject } from '../../../packages/families/billing/customer/render.js';
@@ -48,4 +48,13 @@ t.test("another merchant's customer is no such customer", async (t) => {
   const created = customers.history(create);
   customers.given(created).when({ ...credit('c1', 1), owner: { merchantId: 'acct_2', environment: 'sandbox' } }).thenThrows(t, { code: 'IKW-RES-001', param: 'customer' });
   customers.given(created).when({ ...credit('c1', 1), owner: { merchantId: 'acct_1', environment: 'live' } }).thenThrows(t, { code: 'IKW-RES-001', param: 'customer' });
+});
+
+t.test('a tag joins metadata tags once, sorted', async (t) => {
+  const created = customers.history({ type: 'create', customer: { id: 'cus_1', merchantId: 'acct_1', environment: 'sandbox', name: null, email: 'a@example.com', phone: null, currency: null, metadata: { plan: 'gold' }, createdAt: at.toISOString() } });
+  const tag = (tag: string): CustomerCommand => ({ type: 'tag', owner, at, tag });
+  const vip = customers.given(created).when(tag('vip')).thenMatch(t, [{ type: 'customer.updated', data: { metadata: { plan: 'gold', tags: 'vip' }, object: { metadata: { plan: 'gold', tags: 'vip' } } } }]);
+  customers.given(created, vip).when(tag('vip')).thenNothing(t);
+  customers.given(created, vip).when(tag('early')).thenState((s) => t.same(toCustomerObject(s).metadata, { plan: 'gold', tags: 'early,vip' }));
+  customers.given(created).when({ type: 'tag', owner: { merchantId: 'acct_2', environment: 'sandbox' }, at, tag: 'x' }).thenThrows(t, 'IKW-RES-001');
 });

@@ -1,15 +1,12 @@
 /**
  * The asset decider (declared → uploaded → ready; complete checks size, digest and magic number;
- * deleted is "no such asset"), the magic-number sniffer, and the support ticket decider
- * (submitted once, forwarded once).
+ * deleted is "no such asset") and the magic-number sniffer.
  */
 import t from 'tap';
 import { sniffContentType } from '../../../packages/families/assets/content-types.js';
 import type { AssetCommand } from '../../../packages/families/assets/decider.js';
 import { assetAggregate } from '../../../packages/families/assets/render.js';
 import type { AssetCreated, AssetUploaded } from '../../../packages/families/assets/events.js';
-import { supportTicketAggregate } from '../../../packages/families/support/render.js';
-import type { TicketSubmitted } from '../../../packages/families/support/events.js';
 import { spec } from '../../support/decider-spec.js';
 
 const owner = { merchantId: 'acct_1', environment: 'sandbox' } as const;
@@ -68,19 +65,4 @@ t.test('magic numbers', async (t) => {
   t.equal(sniffContentType(Buffer.from('%PDF-1.7')), 'application/pdf');
   t.equal(sniffContentType(Buffer.from('<svg xmlns=')), null);
   t.equal(sniffContentType(hex('8950')), null, 'too short to tell');
-});
-
-t.test('support ticket: submitted once, forwarded once', async (t) => {
-  const tickets = spec(supportTicketAggregate);
-  const ticket: TicketSubmitted = {
-    id: 't1', ...owner, name: 'Awa', email: 'awa@example.com', subject: 'Help', message: 'Hi', category: 'other',
-    context: { merchantName: 'Boutique', livemode: false, actor: 'key_1', userId: null, requestId: 'req_1', userAgent: null, page: null, relatedObject: null },
-    submittedAt: T0.toISOString(),
-  };
-  const submitted = tickets.history({ type: 'submit', ticket });
-  t.match(submitted, [{ type: 'support_ticket.submitted', data: { object: { id: 't1', object: 'support_ticket', status: 'received', email: 'awa@example.com' } } }]);
-  tickets.given(submitted).when({ type: 'submit', ticket }).thenThrows(t, 'IKW-RES-003');
-  const forwarded = tickets.given(submitted).when({ type: 'record_forwarded', to: 'help@sika.example', at: T0 }).then(t, [{ type: 'support_ticket.forwarded', data: { to: 'help@sika.example', at: T0.toISOString() } }]);
-  tickets.given(forwarded).when({ type: 'record_forwarded', to: 'help@sika.example', at: T0 }).thenNothing(t, 'a job run again forwards nothing twice');
-  tickets.given([]).when({ type: 'record_forwarded', to: null, at: T0 }).thenNothing(t, 'no such ticket: nothing to forward');
 });
