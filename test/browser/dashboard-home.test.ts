@@ -6,7 +6,7 @@
  */
 import t from 'tap';
 import { accessibilityProblems, overflowAt, screenshot, startDashboard } from '../support/dashboard.js';
-import { confirm, createIntent, mobileMoney, operatorAnswers, snNumber } from '../support/payment-intents.js';
+import { confirm, createIntent, mobileMoney, operatorAnswers, snNumber } from '../support/payments.js';
 import { mobileMoney as payoutDestination, payout, retrievePayout } from '../support/payouts.js';
 import { OPERATOR_DELAY_MS } from '../support/system.js';
 

@@ -10,7 +10,7 @@
 import t from 'tap';
 import { openPage } from '../support/browser.js';
 import { confirmWithEmailedCode, navigate, refusals, scriptProblems, startDashboard } from '../support/dashboard.js';
-import { operatorAnswers, snNumber } from '../support/payment-intents.js';
+import { operatorAnswers, snNumber } from '../support/payments.js';
 import { settle as batchesSettle } from '../support/payout-engine.js';
 import { OPERATOR_DELAY_MS } from '../support/system.js';
 import { Receiver, settle, WEBHOOK_TIMEOUT_MS } from '../support/webhooks.js';

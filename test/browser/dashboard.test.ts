@@ -9,7 +9,7 @@
 import t from 'tap';
 import { accessibilityProblems, confirmWithEmailedCode, listsAt, navigate, overflowAt, PASSWORD, refusals, screenshot, signInWithPassword, startDashboard } from '../support/dashboard.js';
 import { advance, balance, fund, mobileMoney, payout, saveDestination } from '../support/payouts.js';
-import { enableTotp, totpCode } from '../support/second-factors.js';
+import { enableTotp, totpCode } from '../support/accounts/second-factors.js';
 import { createIntentEvent, settle } from '../support/webhooks.js';
 
 const { svc, browser, owner, signedIn } = await startDashboard(t);

@@ -9,7 +9,7 @@ import t, { type Test } from 'tap';
 import { paystackReference } from '../../packages/connectors/paystack/index.js';
 import { openPage, startBrowser, startMerchantSite } from '../support/browser.js';
 import { startPaystackLive } from '../support/live.js';
-import { confirm, createIntent, retrieve } from '../support/payment-intents.js';
+import { confirm, createIntent, retrieve } from '../support/payments.js';
 import { advance } from '../support/system.js';
 
 const { svc, standin } = await startPaystackLive(t, { environment: 'sandbox' });

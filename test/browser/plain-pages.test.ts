@@ -10,7 +10,7 @@ import { openInvoice } from '../support/billing.js';
 import { openPage, startBrowser } from '../support/browser.js';
 import { scriptProblems } from '../support/dashboard.js';
 import { assertMerchantShown, uploadLogo } from '../support/page-merchant.js';
-import { card, confirm, createIntent } from '../support/payment-intents.js';
+import { card, confirm, createIntent } from '../support/payments.js';
 import { startService } from '../support/system.js';
 
 // Served where PUBLIC_URL says: the pages' links and redirects are built from it.

@@ -16,7 +16,7 @@ import t from 'tap';
 import { dataDirFor } from '../support/data-dir.js';
 import { fundedContract } from '../support/escrow.js';
 import { createOrder, createRule, createSeller, mkt, payOrder } from '../support/marketplace.js';
-import { confirm, createIntent, mobileMoney, snNumber } from '../support/payment-intents.js';
+import { confirm, createIntent, mobileMoney, snNumber } from '../support/payments.js';
 import { engine, settle, walletInstruction } from '../support/payout-engine.js';
 import { fund, mobileMoney as payoutWallet, postPayout } from '../support/payouts.js';
 import { orangeMoney } from '../support/funding.js';

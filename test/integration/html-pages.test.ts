@@ -11,7 +11,7 @@ import { apiFamilies } from '../../services/api/app.js';
 import { openInvoice } from '../support/billing.js';
 import { createSession } from '../support/checkout.js';
 import { activeCampaign } from '../support/funding.js';
-import { card, confirm, createIntent, mobileMoney, snNumber } from '../support/payment-intents.js';
+import { card, confirm, createIntent, mobileMoney, snNumber } from '../support/payments.js';
 import { startService, type TestService } from '../support/system.js';
 
 /** A page built by hand, as a careless new route might: no Reply.html, no page helper. */

@@ -12,7 +12,7 @@ import { SecretBox } from '../../packages/core/secrets.js';
 import { route, type Family, type Method, type RouteAuth } from '../../packages/http/routes.js';
 import { assertError, assertOk, assertSane } from '../support/assertions.js';
 import { fund, mobileMoney, postPayout } from '../support/payouts.js';
-import { passwordChallenge } from '../support/second-factors.js';
+import { passwordChallenge } from '../support/accounts/second-factors.js';
 import { startService, type TestResponse } from '../support/system.js';
 
 interface ChargeBody {

@@ -30,7 +30,7 @@ import { startProcess } from '../support/child-process.js';
 import { escrow } from '../support/escrow.js';
 import { activeCampaign, orangeMoney } from '../support/funding.js';
 import { createRule, createSeller, mkt } from '../support/marketplace.js';
-import { confirm, mobileMoney as payerWallet, snNumber } from '../support/payment-intents.js';
+import { confirm, mobileMoney as payerWallet, snNumber } from '../support/payments.js';
 import { engine, walletInstruction } from '../support/payout-engine.js';
 import { balanceObject, fund, mobileMoney, postPayout, saveDestination } from '../support/payouts.js';
 import { advance, OPERATOR_DELAY_MS, startPaymentsService, type TestResponse } from '../support/system.js';

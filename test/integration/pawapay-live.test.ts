@@ -7,7 +7,7 @@
  */
 import t, { type Test } from 'tap';
 import { pawapayId } from '../../packages/connectors/pawapay/index.js';
-import { assertError, confirm, createIntent, mobileMoney, retrieve, snNumber } from '../support/payment-intents.js';
+import { assertError, confirm, createIntent, mobileMoney, retrieve, snNumber } from '../support/payments.js';
 import { balance, fund, getPayout, mobileMoney as payoutTo, payoutFee, postPayout } from '../support/payouts.js';
 import { goLive, startPawapayLive } from '../support/live.js';
 import { attemptsForReview } from '../../services/rails.js';

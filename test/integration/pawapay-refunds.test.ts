@@ -7,7 +7,7 @@
  */
 import t, { type Test } from 'tap';
 import { pawapayId } from '../../packages/connectors/pawapay/index.js';
-import { confirm, createIntent, mobileMoney, snNumber } from '../support/payment-intents.js';
+import { confirm, createIntent, mobileMoney, snNumber } from '../support/payments.js';
 import { assertError } from '../support/assertions.js';
 import { balance, fund } from '../support/payouts.js';
 import { goLive, PAWAPAY_TOKEN, startPawapayLive } from '../support/live.js';

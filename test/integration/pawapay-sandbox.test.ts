@@ -6,7 +6,7 @@
  */
 import t from 'tap';
 import { pawapayId } from '../../packages/connectors/pawapay/index.js';
-import { assertError, card, confirm, createIntent, mobileMoney, retrieve, snNumber } from '../support/payment-intents.js';
+import { assertError, card, confirm, createIntent, mobileMoney, retrieve, snNumber } from '../support/payments.js';
 import { startPawapayLive } from '../support/live.js';
 import { activateLive } from '../support/system.js';
 

@@ -10,7 +10,7 @@ import { paystackReference } from '../../packages/connectors/paystack/index.js';
 import { isBalanced } from '../../packages/ledger/entry.js';
 import { balanceStream, type LedgerEvent } from '../../packages/families/ledger/events.js';
 import { assertError, balance, fund, getPayout, payoutFee, postPayout } from '../support/payouts.js';
-import { confirm, createIntent, retrieve } from '../support/payment-intents.js';
+import { confirm, createIntent, retrieve } from '../support/payments.js';
 import { goLive, startPaystackLive } from '../support/live.js';
 import { advance } from '../support/system.js';
 import { engine } from '../support/payout-engine.js';

@@ -9,7 +9,7 @@ import t, { type Test } from 'tap';
 import { paystackReference } from '../../packages/connectors/paystack/index.js';
 import { assertError } from '../support/assertions.js';
 import { balance, fund } from '../support/payouts.js';
-import { confirm, createIntent } from '../support/payment-intents.js';
+import { confirm, createIntent } from '../support/payments.js';
 import { goLive, startPaystackLive } from '../support/live.js';
 import { advance } from '../support/system.js';
 

@@ -5,7 +5,7 @@
  */
 import t from 'tap';
 import { paystackReference } from '../../packages/connectors/paystack/index.js';
-import { assertError, confirm, createIntent, mobileMoney, snNumber } from '../support/payment-intents.js';
+import { assertError, confirm, createIntent, mobileMoney, snNumber } from '../support/payments.js';
 import { fund, postPayout } from '../support/payouts.js';
 import { startPaystackLive } from '../support/live.js';
 import { activateLive } from '../support/system.js';

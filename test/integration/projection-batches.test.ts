@@ -19,7 +19,7 @@ import { balanceTransactionsProjection } from '../../projections/ledger/balance-
 import { ALL_PROJECTIONS } from '../../projections/registry.js';
 import { applyEvents } from '../../projections/runner.js';
 import { failedPayment, succeededPayment } from '../support/billing.js';
-import { assertOk, confirm, createIntent, mobileMoney as payerNumber, snNumber } from '../support/payment-intents.js';
+import { assertOk, confirm, createIntent, mobileMoney as payerNumber, snNumber } from '../support/payments.js';
 import { engine, walletInstruction } from '../support/payout-engine.js';
 import { advance, fundedMerchant, mobileMoney, payout } from '../support/payouts.js';
 import { projectionSpec, type GivenEvent } from '../support/projection-spec.js';

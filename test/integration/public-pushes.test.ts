@@ -7,7 +7,7 @@
  * to the session it opened rather than opening one per visit. Manual clock throughout.
  */
 import t, { type Test } from 'tap';
-import { assertError, assertOk, operatorAnswers, ProviderProbe } from '../support/payment-intents.js';
+import { assertError, assertOk, operatorAnswers, ProviderProbe } from '../support/payments.js';
 import { createLink, createSession, payByMobileMoney } from '../support/checkout.js';
 import { activeCampaign } from '../support/funding.js';
 import { startPaymentsService, type TestResponse } from '../support/system.js';

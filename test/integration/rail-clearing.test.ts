@@ -16,7 +16,7 @@ import { payoutStream } from '../../packages/families/payouts/payout/events.js';
 import { railHoldings } from '../../projections/ledger/balances.js';
 import { assertError } from '../support/assertions.js';
 import { startProcess } from '../support/child-process.js';
-import { assertOk, confirm, createIntent, mobileMoney as payWith, operatorAnswers, snNumber } from '../support/payment-intents.js';
+import { assertOk, confirm, createIntent, mobileMoney as payWith, operatorAnswers, snNumber } from '../support/payments.js';
 import { fund, liveOperator, mobileMoney, postPayout } from '../support/payouts.js';
 import { activateLive, startPaymentsService, type TestService } from '../support/system.js';
 import type { Environment } from '../../packages/core/owner.js';

@@ -13,7 +13,7 @@ import type { CreatedMerchant } from '../../packages/families/merchants/merchant
 import { reconcileRail } from '../../services/reconciliation.js';
 import { startProcess } from '../support/child-process.js';
 import { PawapayStandin } from '../support/pawapay-standin.js';
-import { confirm, createIntent, mobileMoney as payWith, snNumber } from '../support/payment-intents.js';
+import { confirm, createIntent, mobileMoney as payWith, snNumber } from '../support/payments.js';
 import { fund, mobileMoney, postPayout } from '../support/payouts.js';
 import { activateLive, startPaymentsService } from '../support/system.js';
 

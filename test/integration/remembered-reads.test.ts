@@ -16,7 +16,7 @@ import { API_KEY_ENDS_CHANNEL } from '../../projections/merchants/api-keys.js';
 import { ALL_PROJECTIONS } from '../../projections/registry.js';
 import { inlineProjections } from '../../projections/runner.js';
 import { assertError, assertOk } from '../support/assertions.js';
-import { confirm, createIntent, mobileMoney as paymentWallet, snNumber } from '../support/payment-intents.js';
+import { confirm, createIntent, mobileMoney as paymentWallet, snNumber } from '../support/payments.js';
 import { fundedMerchant, mobileMoney, postPayout } from '../support/payouts.js';
 import { startService, type TestService } from '../support/system.js';
 

@@ -3,7 +3,7 @@
  * prices, subscriptions, invoices and wallet credits, each failing loudly when the setup fails.
  */
 import type { TestResponse, TestService } from './system.js';
-import { confirm, createIntent, mobileMoney, operatorAnswers, snNumber } from './payment-intents.js';
+import { confirm, createIntent, mobileMoney, operatorAnswers, snNumber } from './payments.js';
 
 /** The body of a 200 answer (as loosely typed as TestResponse's), or an error saying what failed. */
 async function ok(res: Promise<TestResponse>, what: string): Promise<TestResponse['body']> {

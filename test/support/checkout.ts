@@ -4,7 +4,7 @@
  */
 import type { TestResponse, TestService } from './system.js';
 
-export { snNumber } from './payment-intents.js';
+export { snNumber } from './payments.js';
 
 export const SUCCESS_URL = 'https://shop.example/thanks';
 export const CANCEL_URL = 'https://shop.example/cart';

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { escrow, ok } from './escrow.js';
 import { activeCampaign, orangeMoney } from './funding.js';
 import { createOrder, createRule, createSeller, mkt, payOrder } from './marketplace.js';
-import { confirm, mobileMoney as payerWallet, snNumber } from './payment-intents.js';
+import { confirm, mobileMoney as payerWallet, snNumber } from './payments.js';
 import { engine, walletInstruction } from './payout-engine.js';
 import { fund, mobileMoney, postPayout, saveDestination } from './payouts.js';
 import { advance, type TestResponse, type TestService } from './system.js';

@@ -2,7 +2,7 @@
  * Helpers of the marketplace suites: requests to /api/v1/marketplace, sellers and rules made in
  * one call, and an order paid through its payment intent by the sandbox operator.
  */
-import { confirm, mobileMoney, snNumber } from './payment-intents.js';
+import { confirm, mobileMoney, snNumber } from './payments.js';
 import { advance, type TestResponse, type TestService } from './system.js';
 
 export const MARKETPLACE = '/api/v1/marketplace';

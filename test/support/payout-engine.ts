@@ -3,7 +3,7 @@
  * instruction lists or CSV text, and the sandbox wallets whose last two digits pick the outcome.
  */
 import type { PayoutInitiation, PayoutRequest, Rails } from '../../packages/connectors/port.js';
-import { snNumber } from './payment-intents.js';
+import { snNumber } from './payments.js';
 import type { TestResponse, TestService } from './system.js';
 import type { Environment } from '../../packages/core/owner.js';
 

@@ -13,7 +13,7 @@ import { ledgerDecider } from '../../packages/ledger/decider.js';
 import { balanceStream, type LedgerEvent } from '../../packages/families/ledger/events.js';
 import type { CreatedMerchant } from '../../packages/families/merchants/merchant/commands.js';
 import type { PayoutInitiation, PayoutRequest, Rails } from '../../packages/connectors/port.js';
-import { snNumber } from './payment-intents.js';
+import { snNumber } from './payments.js';
 import type { TestResponse, TestService } from './system.js';
 import type { Environment } from '../../packages/core/owner.js';
 

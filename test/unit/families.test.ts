@@ -1,7 +1,7 @@
 /**
  * The family list (packages/families/index.ts, docs/architecture.md "Families"): built in an order
  * where every family follows the families it needs, and every job kind and bus consumer owned by
- * exactly one family (the outbox's purge by the kernel); the dashboard's family folders bear the families' names.
+ * exactly one family (the outbox's purge by the kernel); the dashboard's and the tests' family folders bear the families' names.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -90,4 +90,13 @@ t.test("the dashboard's family folders (apps/dashboard/src/families/<family>/) a
   t.ok(folders.length > 0);
   const names = new Set(FAMILIES.map((f) => f.name as string));
   for (const folder of folders) t.ok(names.has(folder.name), `${folder.name} is a family of packages/families/index.ts`);
+});
+
+t.test('the test folders (test/<kind>/<family>/) are named after the service\'s families; the kernel\'s tests stay at their kind\'s root', async (t) => {
+  const root = path.resolve(import.meta.dirname, '../../..');
+  const names = new Set(FAMILIES.map((f) => f.name as string));
+  for (const kind of ['unit', 'integration', 'browser', 'e2e', 'support']) {
+    const folders = fs.readdirSync(path.join(root, 'test', kind), { withFileTypes: true }).filter((e) => e.isDirectory());
+    for (const folder of folders) t.ok(names.has(folder.name), `test/${kind}/${folder.name} is a family of packages/families/index.ts`);
+  }
 });
