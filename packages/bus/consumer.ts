@@ -165,6 +165,14 @@ export async function applyBatch(knex: Knex, spec: LogConsumerSpec, expected: st
  */
 export const CHECKPOINT_DEFER_MS = 100;
 
+/**
+ * How often a caught-up group reads the log at most. Every commit of the process (and every other
+ * process's NOTIFY) wakes it, and most of those reads found nothing the read fence lets through yet
+ * (docs/performance.md step 31); commits that come within this many ms of a read share the next one.
+ * `caughtUp()` (drain, the tests) reads at once.
+ */
+export const CAUGHT_UP_READ_EVERY_MS = 10;
+
 /** How long a consumer that failed on its own waits before it tries its batch again (or at once, when asked whether it caught up). */
 export const CONSUMER_RETRY_MS = 1000;
 
@@ -252,6 +260,7 @@ export class ConsumerGroup implements BusConsumer {
     members: readonly GroupMember[],
     private readonly log?: Logger,
     private readonly retryMs = CONSUMER_RETRY_MS,
+    private readonly readEveryMs = CAUGHT_UP_READ_EVERY_MS,
   ) {
     const keys = members.map((m) => `${m.spec.checkpointTable} ${m.spec.name}`);
     const twice = keys.find((k, i) => keys.indexOf(k) !== i);
@@ -281,6 +290,7 @@ export class ConsumerGroup implements BusConsumer {
     this.sub = this.store.subscribe({
       after,
       batchSize: this.batchSize,
+      caughtUpReadEveryMs: this.readEveryMs,
       handle: (events) => this.serially(() => this.apply(events)),
       onError: (err) => this.log?.error({ err, consumers: this.members.map((m) => m.spec.name) }, 'consumer group batch failed; retrying'),
     });

@@ -1,7 +1,7 @@
 /**
  * Loaded into the standalone service's processes by the payout section (`node --import`): counts
  * the statements each process sends (every node-postgres `query` call: one round trip, BEGIN and
- * COMMIT included), in all and by kind (the statement's first words). On SIGUSR2 it appends the
+ * COMMIT included), in all and by kind (the statement's first words and its WHERE's). On SIGUSR2 it appends the
  * counts so far to `<BENCH_STATEMENTS_DIR>/statements.<pid>` (one JSON line: `{ count, kinds }`),
  * so the bench reads them at the start and the end of the window it measures. A bench instrument:
  * the service itself never loads it.
@@ -9,9 +9,11 @@
 import fs from 'node:fs';
 import pg from 'pg';
 
-/** A statement's kind: its first words, whitespace folded, identifiers and values left as written. */
+/** A statement's kind: its first words and those of its first WHERE, whitespace folded, identifiers and values left as written. */
 export function statementKind(text: string): string {
-  return text.replace(/\s+/g, ' ').trim().slice(0, 72);
+  const folded = text.replace(/\s+/g, ' ').trim();
+  const where = folded.indexOf(' WHERE ');
+  return folded.length <= 72 ? folded : `${folded.slice(0, 56)} …${where > 56 ? folded.slice(where, where + 40) : ''}`;
 }
 
 const dir = process.env.BENCH_STATEMENTS_DIR;

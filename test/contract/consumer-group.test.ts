@@ -236,3 +236,24 @@ t.test('the sealer seals a batch in one statement, remembers the head it left, a
   const forged = await verifyLog(store, knex);
   t.match(forged.firstBad?.reason, /does not match its checkpoint/, 'the sealer went on from the stored head, so verify names the change');
 });
+
+t.test('a caught-up group reads the log at most every few ms: commits that come meanwhile share one read; caughtUp() reads at once', async (t) => {
+  const { knex, store, append, committed } = await setUp(t);
+  const a = writer('a');
+  // Spaced by an hour (its poll interval too): only caughtUp() makes it read before that.
+  const group = new ConsumerGroup(knex, store, [{ spec: a }], undefined, undefined, 3_600_000);
+  await group.start();
+  t.teardown(() => group.stop());
+  await append(1);
+  await group.caughtUp();
+  let reads = 0;
+  const count = (q: { sql: string }) => void (/FROM events\s+WHERE transaction_id < pg_snapshot_xmin/.test(q.sql) && reads++);
+  knex.on('query', count);
+  await append(9); // nine commits, each waking the group
+  t.equal(reads, 0, 'caught up, it read nothing while the commits came');
+  await group.caughtUp();
+  knex.off('query', count);
+  // One read, or a second when the first met the read fence of a transaction still open (a NOTIFY's).
+  t.ok(reads >= 1 && reads <= 2, `asked whether it caught up, it read at once, the nine commits in one read (${reads})`);
+  t.same(await committed('a'), { events: 10, twice: 0 }, 'every event handled once');
+});
