@@ -4,25 +4,28 @@
  *
  *   1 core (packages/core, packages/catalog)
  *   2 infrastructure (packages/eventstore, packages/bus, packages/scheduler, packages/connectors, packages/ledger)
- *   3 domain (packages/domain, packages/providers)
- *   4 projections
- *   5 processes (packages/processes, packages/webhooks, packages/messaging, packages/automations)
- *   6 http (packages/http)
- *   7 families (packages/families: the manifests and the family list, built on everything below)
- *   8 services (services, infra)
- *   9 bin
+ *   3 kernel services (packages/processes: the job kit; packages/webhooks: signing, URL policy; packages/messaging: the outbox and its agents)
+ *   4 http (packages/http)
+ *   5 families (packages/families/<family>: the write side; projections/<family>: its read models; projections/*.ts: the projection engine)
+ *   6 services (services, infra)
+ *   7 bin
+ * Layers 1-4 are the kernel: it knows no family (docs/architecture.md, "Families").
  */
 const layers = [
   { name: 'core', path: '^packages/(core|catalog)/' },
   { name: 'infrastructure', path: '^packages/(eventstore|bus|scheduler|connectors|ledger)/' },
-  { name: 'domain', path: '^packages/(domain|providers)/' },
-  { name: 'projections', path: '^projections/' },
-  { name: 'processes', path: '^packages/(processes|webhooks|messaging|automations)/' },
+  { name: 'kernel-services', path: '^packages/(processes|webhooks|messaging)/' },
   { name: 'http', path: '^packages/http/' },
-  { name: 'families', path: '^packages/families/' },
+  { name: 'families', path: '^(packages/families|projections)/' },
   { name: 'services', path: '^(services|infra)/' },
   { name: 'bin', path: '^bin/' },
 ];
+
+/** The families (packages/families/<family>/); each has its rules below. */
+const FAMILIES = require('node:fs')
+  .readdirSync(require('node:path').join(__dirname, 'packages/families'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
 
 const upward = layers.slice(0, -1).map((layer, i) => ({
   name: `${layer.name}-imports-upward`,
@@ -31,6 +34,38 @@ const upward = layers.slice(0, -1).map((layer, i) => ({
   from: { path: layer.path },
   to: { path: layers.slice(i + 1).map((l) => l.path) },
 }));
+
+/**
+ * A family's rules (docs/architecture.md, "What may import what"): its write side knows another
+ * family only by that family's manifest (packages/families/<family>/index.ts), and its read models
+ * read no other family's tables.
+ */
+
+function familyRules(family) {
+  return [
+    {
+      name: `${family}-imports-another-familys-insides`,
+      comment: `The ${family} family knows another family only by its manifest (packages/families/<family>/index.ts), for the families it needs (test/unit/families.test.ts checks the needs)`,
+      severity: 'error',
+      from: { path: `^packages/families/${family}/` },
+      to: { path: '^packages/families/[^/]+/', pathNot: [`^packages/families/${family}/`, '^packages/families/[^/]+/index\\.ts$'] },
+    },
+    {
+      name: `${family}-reads-another-familys-read-models-inside`,
+      comment: `The ${family} family reads another family's read models only through that family's query API (projections/<family>/index.ts)`,
+      severity: 'error',
+      from: { path: `^packages/families/${family}/` },
+      to: { path: '^projections/[^/]+/', pathNot: [`^projections/${family}/`, '^projections/[^/]+/index\\.ts$'] },
+    },
+    {
+      name: `${family}-read-models-read-another-familys-tables`,
+      comment: `The ${family} read models (projections/${family}/) fold events into their own tables; another family's data comes through that family's query API (projections/<family>/index.ts)`,
+      severity: 'error',
+      from: { path: `^projections/${family}/` },
+      to: { path: '^projections/[^/]+/', pathNot: [`^projections/${family}/`, '^projections/[^/]+/index\\.ts$'] },
+    },
+  ];
+}
 
 module.exports = {
   forbidden: [
@@ -43,11 +78,11 @@ module.exports = {
       to: { circular: true },
     },
     {
-      name: 'kernel-imports-family',
-      comment: 'The HTTP kernel knows no family: API keys, tokens, scopes and operator keys reach it through ports the composition root fills (docs/architecture.md)',
+      name: 'http-imports-kernel-services',
+      comment: 'The HTTP kernel knows neither families nor jobs: API keys, tokens, scopes and operator keys reach it through ports the composition root fills (docs/architecture.md)',
       severity: 'error',
       from: { path: '^packages/http/' },
-      to: { path: '^(projections|packages/(domain|providers|processes|webhooks|messaging|automations|families))/' },
+      to: { path: '^packages/(processes|webhooks|messaging)/' },
     },
     {
       name: 'connector-imports-beyond-its-kernel',
@@ -67,22 +102,33 @@ module.exports = {
       name: 'postings-import-beyond-the-kernel',
       comment: "A family's postings.ts is pure: packages/core, packages/ledger and its own folder's pure files (docs/ledger.md, \"Recipes\")",
       severity: 'error',
-      from: { path: '^packages/domain/([^/]+)/postings\\.ts$' },
-      to: { path: '^(packages|projections|services|bin|infra)/', pathNot: ['^packages/(core|ledger)/', '^packages/domain/$1/(allocation|postings)\\.ts$'] },
+      from: { path: ['^packages/families/([^/]+)/postings\\.ts$', '^packages/families/([^/]+)/[^/]+/postings\\.ts$'] },
+      to: { path: '^(packages|projections|services|bin|infra)/', pathNot: ['^packages/(core|ledger)/', '^packages/families/$1/(allocation|postings)\\.ts$', '^packages/families/$1/[^/]+/(allocation|postings)\\.ts$'] },
     },
     {
       name: 'payouts-import-escrow',
-      comment: 'Payouts know no escrow: escrow registers its payout funding source (packages/domain/escrow/payout-funding.ts) with packages/domain/payout/funding.ts',
+      comment: 'Payouts know no escrow: escrow registers its payout funding source (packages/families/escrow/payout-funding.ts) with packages/families/payouts/payout/funding.ts',
       severity: 'error',
-      from: { path: '^packages/domain/payout/' },
-      to: { path: '^packages/domain/escrow/' },
+      from: { path: '^packages/families/payouts/' },
+      to: { path: '^packages/families/escrow/' },
+    },
+    ...FAMILIES.flatMap(familyRules),
+    {
+      name: 'pure-file-imports-effects',
+      comment: "A family's pure files (events, decider, render, postings) decide and describe: they import packages/core, packages/catalog, packages/ledger and pure files, never the store, jobs, HTTP, read models or a manifest (types from another family's face are fine: erased) (docs/architecture.md, \"Families\")",
+      severity: 'error',
+      from: { path: ['^packages/families/[^/]+/(events|decider|render|postings)\\.ts$', '^packages/families/[^/]+/[^/]+/(events|decider|render|postings)\\.ts$'] },
+      to: {
+        path: ['^packages/(eventstore|bus|scheduler|connectors|processes|webhooks|messaging|http)/', '^projections/', '^services/', '^packages/families/[^/]+/index\\.ts$'],
+        dependencyTypesNot: ['type-only'],
+      },
     },
     {
-      name: 'family-imports-another-familys-insides',
-      comment: "A family knows another only by its manifest (packages/families/<family>/index.ts), for the families it needs (test/unit/families.test.ts checks the needs)",
+      name: 'projection-engine-imports-a-family',
+      comment: "The projection engine (projections/*.ts but the lists and the read ports) knows no family: the read sides reach it through projections/index.ts",
       severity: 'error',
-      from: { path: '^packages/families/([^/]+)/' },
-      to: { path: '^packages/families/[^/]+/', pathNot: ['^packages/families/$1/', '^packages/families/[^/]+/index\\.ts$'] },
+      from: { path: '^projections/[^/]+\\.ts$', pathNot: '^projections/(index|registry|read-ports)\\.ts$' },
+      to: { path: ['^packages/families/', '^projections/[^/]+/'] },
     },
     {
       name: 'dashboard-shell-imports-a-family',
@@ -102,7 +148,7 @@ module.exports = {
       name: 'decider-imports-rendering',
       comment: "Deciders decide domain facts and know nothing of the API's shape: the command handler renders the public object after decide (the aggregate's render.ts, docs/architecture.md \"Decide, render, append\")",
       severity: 'error',
-      from: { path: '^packages/(domain|families)/.+/decider\\.ts$' },
+      from: { path: '^packages/families/.+/decider\\.ts$' },
       to: { path: '(^|/)(render|present[^/]*|presenters?)\\.ts$' },
     },
     {

@@ -1,17 +1,17 @@
 import type { Knex } from 'knex';
 import { EvictedByEvents } from '../packages/eventstore/evicted-cache.js';
 import type { EventStore } from '../packages/eventstore/port.js';
-import type { ReadPorts } from '../packages/domain/read-ports.js';
+import type { ReadPorts } from '../packages/families/read-ports.js';
 import { listMembersOfMerchant, listMemberships, liveSessionRole, organizationOfMerchant } from './accounts/index.js';
 import { findCustomer, findPrices } from './billing/index.js';
 import { liveActivationOf } from './merchants/index.js';
 import { findPaymentIntent } from './payments/index.js';
 import { readPayoutSettings } from './payouts/index.js';
 import { activationRule, governingCapability } from './platform/index.js';
-import type { PayoutSettings } from '../packages/domain/merchant-settings/events.js';
+import type { PayoutSettings } from '../packages/families/merchants/index.js';
 import type { Environment } from '../packages/core/owner.js';
 
-/** The domain's read ports (packages/domain/read-ports.ts) over the read models. */
+/** The domain's read ports (packages/families/read-ports.ts) over the read models. */
 export function readPorts(knex: Knex): ReadPorts {
   return {
     findCustomer: (owner, id) => findCustomer(knex, owner, id),

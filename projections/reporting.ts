@@ -84,7 +84,7 @@ export const reportingMigrations: readonly Migration[] = [
   },
   {
     // Escrow entries count by what they moved in or out of the merchant's own accounts, as
-    // dailySummaries (projections/ledger-entries.ts) counts them: without these terms the movement
+    // dailySummaries (projections/ledger/ledger-entries.ts) counts them: without these terms the movement
     // reached closing but neither inflow nor outflow, and the identity broke on escrow days.
     name: 'reporting/003-escrow',
     up: (knex) =>

@@ -14,14 +14,14 @@ import { ConnectorRouter, type ConnectorRoute } from '../packages/connectors/rou
 import { SandboxConnector } from '../packages/connectors/sandbox/index.js';
 import { loadState } from '../packages/eventstore/command-handler.js';
 import type { EventStore } from '../packages/eventstore/port.js';
-import type { CollectStatusCheck } from '../packages/domain/payment-intent/commands.js';
-import { paymentIntentAggregate } from '../packages/domain/payment-intent/render.js';
-import { paymentIntentStream } from '../packages/domain/payment-intent/events.js';
+import type { CollectStatusCheck } from '../packages/families/payments/payment-intent/commands.js';
+import { paymentIntentAggregate } from '../packages/families/payments/payment-intent/render.js';
+import { paymentIntentStream } from '../packages/families/payments/payment-intent/events.js';
 import { knexCardBook, knexRecipientBook } from './rail-recipients.js';
-import type { PayoutStatusCheck } from '../packages/domain/payout/commands.js';
-import { storedRailRefund, type RefundStatusCheck } from '../packages/domain/rail-refund/commands.js';
-import { payoutAggregate } from '../packages/domain/payout/render.js';
-import { payoutStream } from '../packages/domain/payout/events.js';
+import type { PayoutStatusCheck } from '../packages/families/payouts/payout/commands.js';
+import { storedRailRefund, type RefundStatusCheck } from '../packages/families/payments/rail-refund/commands.js';
+import { payoutAggregate } from '../packages/families/payouts/payout/render.js';
+import { payoutStream } from '../packages/families/payouts/payout/events.js';
 
 /** Where the rails' news goes: the callback jobs, and the status checks of what cannot be believed as told. */
 export interface RailSinks extends CallbackSinks {

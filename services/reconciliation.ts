@@ -1,16 +1,16 @@
 import type { Knex } from 'knex';
 import type { Connector, StatusAnswer } from '../packages/connectors/port.js';
 import type { Environment } from '../packages/core/owner.js';
-import { paymentIntentAggregate } from '../packages/domain/payment-intent/render.js';
-import { paymentIntentStream } from '../packages/domain/payment-intent/events.js';
-import { payoutAggregate } from '../packages/domain/payout/render.js';
-import { payoutStream } from '../packages/domain/payout/events.js';
-import { railRefundRequest } from '../packages/domain/rail-refund/commands.js';
-import { railRefundDecider } from '../packages/domain/rail-refund/decider.js';
-import { railRefundStream, type RailRefundRecord } from '../packages/domain/rail-refund/events.js';
+import { paymentIntentAggregate } from '../packages/families/payments/payment-intent/render.js';
+import { paymentIntentStream } from '../packages/families/payments/payment-intent/events.js';
+import { payoutAggregate } from '../packages/families/payouts/payout/render.js';
+import { payoutStream } from '../packages/families/payouts/payout/events.js';
+import { railRefundRequest } from '../packages/families/payments/rail-refund/commands.js';
+import { railRefundDecider } from '../packages/families/payments/rail-refund/decider.js';
+import { railRefundStream, type RailRefundRecord } from '../packages/families/payments/rail-refund/events.js';
 import { loadState } from '../packages/eventstore/command-handler.js';
 import type { EventStore, RecordedEvent } from '../packages/eventstore/port.js';
-import { railHoldings } from '../projections/balances.js';
+import { railHoldings } from '../projections/ledger/balances.js';
 
 /** One currency: what the ledger expects the rail to hold for Sika, what the rail says it holds. */
 export interface WalletDifference {

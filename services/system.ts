@@ -14,14 +14,16 @@ import type { Rails } from '../packages/connectors/port.js';
 import { ApiKeyUsage } from '../packages/http/api-key-usage.js';
 import { IdempotencyStore } from '../packages/http/idempotency.js';
 import { publicPushCounter, RateLimiter } from '../packages/http/rate-limit.js';
-import { TemplateComposer } from '../packages/messaging/composer.js';
+import { TemplateComposer } from '../packages/families/templates/composer.js';
 import { OutboxMessenger } from '../packages/messaging/messenger.js';
 import { registerProcesses } from '../packages/processes/index.js';
 import type { Process } from '../packages/processes/process.js';
 import { enqueue, Scheduler, type Enqueue } from '../packages/scheduler/scheduler.js';
 import { Notifier } from '../packages/webhooks/notifier.js';
 import { openFamilies, outboxPurge, payinCallback, payinStatusCheck, payoutCallback, payoutStatusCheck, refundCallback, refundStatusCheck, PROCESSES, PUBLIC_EVENTS, type FamilyApis, type Kernel } from '../packages/families/index.js';
-import { ApiKeyCache } from '../projections/api-key-cache.js';
+import { verifiedTeamContacts } from '../projections/accounts/index.js';
+import { ApiKeyCache } from '../projections/merchants/api-key-cache.js';
+import { findMerchant } from '../projections/merchants/index.js';
 import type { Projection } from '../projections/projection.js';
 import { readPorts, rememberedGates, rememberedPayoutSettings } from '../projections/read-ports.js';
 import { ALL_PROJECTIONS, FOLLOWING_PROJECTIONS, INLINE_PROJECTIONS } from '../projections/registry.js';
@@ -39,6 +41,8 @@ export type System = Kernel &
   FamilyApis & {
     /** The bus consumers the families declare; a scale-out dispatcher process runs them. */
     busConsumers: ConsumerSpec[];
+    /** The payment gates (capabilities, activations) commands checked, evicted by their events. */
+    gates: ReturnType<typeof rememberedGates>['cache'];
     /** The rails' callbacks (POST /connectors/pawapay/…), verified and matched before they reach a payment or payout. */
     railCallbacks: RailCallbacks;
     /** The routing table's connectors, by environment and name (reconciliation asks one directly). */
@@ -121,7 +125,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
   const rateLimiter = new RateLimiter(knex, clock);
   const secretsKey = loadSecretsKey(config.secretsKey, config.dataDir);
   const secretBox = new SecretBox(secretsKey);
-  // The service's own messages, written from templates, restyled by merchants' (docs/template-engine.md).
+  // The service's own messages, written from templates, restyled by merchants' (docs/templates.md).
   const composer = new TemplateComposer(knex, log);
   // No SMS provider is reachable from here: SMS stay in the outbox (packages/messaging), where a gateway would plug in.
   const messenger = new OutboxMessenger({
@@ -131,6 +135,8 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     smtpUrl: config.smtpUrl,
     sms: null,
     composer,
+    // Who a merchant's messages come from and whom a sandbox merchant may write to: the merchants' and accounts' read sides.
+    senders: { sender: (merchantId) => findMerchant(knex, merchantId), verifiedTeamContacts: (merchantId) => verifiedTeamContacts(knex, merchantId) },
     box: secretBox,
     retention: config.outboxRetention,
     enqueuePurge: (p, runAt) => enqueue(knex, outboxPurge.job, p, runAt),
@@ -155,7 +161,6 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     apiKeys,
     apiKeyUsage: new ApiKeyUsage(knex, clock),
     reads: gates.reads,
-    gates: gates.cache,
     payoutSettings,
     secretsKey,
     secretBox,
@@ -181,6 +186,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
 
   return {
     ...services,
+    gates: gates.cache,
     busConsumers,
     railCallbacks,
     connectors,

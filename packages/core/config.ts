@@ -52,9 +52,9 @@ export interface Config {
   automationRecipientLimit: RateLimitRule | null;
   /** Customer-portal sign-in codes asked of one merchant, per environment, known addresses or not (docs/operations.md). */
   customerPortalCodeLimit: RateLimitRule | null;
-  /** Invitations sent per organization and per inviting user, across organizations (docs/auth.md, "Team"). */
+  /** Invitations sent per organization and per inviting user, across organizations (docs/accounts.md, "Team"). */
   invitationLimits: { perOrganization: RateLimitRule | null; perInviter: RateLimitRule | null };
-  /** How many organizations one user may belong to, created or joined (docs/auth.md, "Organizations"). */
+  /** How many organizations one user may belong to, created or joined (docs/accounts.md, "Organizations"). */
   organizationsPerUser: number;
   /** Mobile-money pushes started from public pages (docs/operations.md, "Public pushes"); null: no limit. */
   pushLimits: PushLimits;

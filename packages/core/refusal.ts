@@ -13,10 +13,37 @@ export class Refusal extends Error {
     readonly code: ErrorCode,
     message?: string,
     readonly field?: string,
+    /** When the same command may be sent again (a limit of things running at once): the edge's Retry-After. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message ?? errorSpec(code).message);
     this.name = 'Refusal';
     this.retryable = errorSpec(code).retryable;
+  }
+}
+
+/** One refused item of a list a command carries: its index in the list, code, words, and its field within the item. */
+export interface RefusedItem {
+  index: number;
+  code: ErrorCode;
+  message: string;
+  field?: string;
+}
+
+/**
+ * A refusal of every refused item of a list at once (a payout batch's instructions): the answer
+ * lists them (ItemsRefused, docs/errors.md), each as `<list>.<index>.<field>` in the route's names
+ * for the list (`field`) and for the item's fields.
+ */
+export class RefusedItems extends Refusal {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    readonly items: readonly RefusedItem[],
+    /** The list the items are of. */
+    field: string,
+  ) {
+    super(code, message, field);
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * What a set of scopes allows (docs/auth.md, "Roles and scopes"), for API keys and access tokens
+ * What a set of scopes allows (docs/accounts.md, "Roles and scopes"), for API keys and access tokens
  * alike: a scope is held directly, through `*`, or (for `x.read`) through `*.read` or `x.write`.
  */
 export function hasScope(scopes: readonly string[], needed: string): boolean {

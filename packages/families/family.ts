@@ -2,7 +2,7 @@ import type { ConsumerSpec } from '../bus/consumer.js';
 import type { ErrorTable } from '../core/errors.js';
 import type { ChartPart } from '../ledger/chart.js';
 import type { LedgerPart } from '../ledger/decider.js';
-import type { PublicEvents } from '../domain/public-events.js';
+import type { PublicEvents } from '../core/public-events.js';
 import type { Process } from '../processes/process.js';
 import type { Kernel } from './kernel.js';
 

@@ -7,8 +7,8 @@ import type { ConsumerSpec } from '../bus/consumer.js';
 import { assembleErrorCodes, KERNEL_ERROR_CODES, useErrorCatalogue, type ErrorCode, type ErrorSpec } from '../core/errors.js';
 import { assembleChart, useChart } from '../ledger/chart.js';
 import { useLedgerParts } from '../ledger/decider.js';
-import type { PublicEvents } from '../domain/public-events.js';
-import { PublicEventCatalogue } from '../domain/webhook-endpoint/event-types.js';
+import type { PublicEvents } from '../core/public-events.js';
+import { PublicEventCatalogue } from './webhooks/event-types.js';
 import { outboxPurge } from '../processes/outbox-purge.js';
 import type { Process } from '../processes/process.js';
 import { accounts } from './accounts/index.js';
@@ -149,4 +149,9 @@ export function openFamilies(kernel: Kernel): BuiltFamilies<FamilyApis> {
 export type { Kernel } from './kernel.js';
 export type { Marketplace } from './marketplace/index.js';
 // The rails' callback and status-check sinks (services/rails.ts, through services/system.ts) and the messenger's purge enqueue these.
-export { outboxPurge, payinCallback, payinStatusCheck, payoutCallback, payoutStatusCheck, refundCallback, refundStatusCheck } from '../processes/index.js';
+export { outboxPurge } from '../processes/outbox-purge.js';
+export { payinCallback } from './payments/processes/payin-callback.js';
+export { payinStatusCheck, refundStatusCheck } from './payments/processes/status-check.js';
+export { refundCallback } from './payments/processes/refund-callback.js';
+export { payoutCallback } from './payouts/processes/payout-callback.js';
+export { payoutStatusCheck } from './payouts/processes/status-check.js';

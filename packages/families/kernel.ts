@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
-import type { ApiKeyCache } from '../../projections/api-key-cache.js';
-import type { rememberedGates, rememberedPayoutSettings } from '../../projections/read-ports.js';
+import type { ApiKeyCache } from '../../projections/merchants/api-key-cache.js';
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import type { Database } from '../core/database.js';
@@ -10,14 +9,14 @@ import type { Metrics } from '../core/metrics.js';
 import type { Environment } from '../core/owner.js';
 import type { SecretBox } from '../core/secrets.js';
 import type { Rails } from '../connectors/port.js';
-import type { ReadPorts } from '../domain/read-ports.js';
-import type { PublicEventCatalogue } from '../domain/webhook-endpoint/event-types.js';
+import type { PayoutSettingsReader, ReadPorts } from './read-ports.js';
+import type { PublicEventCatalogue } from './webhooks/event-types.js';
 import type { EventStore } from '../eventstore/port.js';
 import type { ApiKeyUsage } from '../http/api-key-usage.js';
 import type { IdempotencyStore } from '../http/idempotency.js';
 import type { publicPushCounter, RateLimiter } from '../http/rate-limit.js';
 import type { OutboxMessenger } from '../messaging/messenger.js';
-import type { TemplateComposer } from '../messaging/composer.js';
+import type { TemplateComposer } from './templates/composer.js';
 import type { Process } from '../processes/process.js';
 import type { Enqueue, Scheduler } from '../scheduler/scheduler.js';
 import type { Notifier } from '../webhooks/notifier.js';
@@ -53,17 +52,15 @@ export interface Kernel {
   apiKeys: ApiKeyCache;
   /** When each key last authenticated a request (to the minute). */
   apiKeyUsage: ApiKeyUsage;
-  /** The read ports commands use (packages/domain/read-ports.ts), the payment gates remembered. */
+  /** The read ports commands use (packages/families/read-ports.ts), the payment gates remembered. */
   reads: ReadPorts;
-  /** The payment gates (capabilities, activations) commands checked, evicted by their events. */
-  gates: ReturnType<typeof rememberedGates>['cache'];
   /** The merchants' payout settings as hot paths read them, remembered per merchant. */
-  payoutSettings: ReturnType<typeof rememberedPayoutSettings>;
+  payoutSettings: PayoutSettingsReader;
   secretsKey: Buffer;
   secretBox: SecretBox;
   /** The message outbox (packages/messaging): what was sent to whom, and the kept texts, sealed. */
   outbox: OutboxMessenger;
-  /** The writer of the service's messages and documents from templates (docs/template-engine.md). */
+  /** The writer of the service's messages and documents from templates (docs/templates.md). */
   templateComposer: TemplateComposer;
   /** Every family's public events (packages/families/index.ts assembles them): what webhooks deliver and automations are triggered by. */
   publicEvents: PublicEventCatalogue;

@@ -6,8 +6,8 @@ import { pipeline } from 'node:stream/promises';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Knex } from 'knex';
 import { match } from 'path-to-regexp';
-import { ApiError, errorSpec, type ErrorCode } from '../core/errors.js';
-import { Refusal } from '../core/refusal.js';
+import { ApiError, errorSpec, ItemsRefused, type ErrorCode } from '../core/errors.js';
+import { Refusal, RefusedItems } from '../core/refusal.js';
 import { newId } from '../core/ids.js';
 import type { Logger } from '../core/logger.js';
 import type { RateLimitRule } from '../core/config.js';
@@ -173,7 +173,15 @@ function errorRequestId(answer: StoredAnswer): string | undefined {
  */
 export function toApiError(err: unknown, log: Logger, fields: Readonly<Record<string, string>> = {}): ApiError {
   if (err instanceof ApiError) return err;
-  if (err instanceof Refusal) return new ApiError(err.code, err.message, err.field === undefined ? undefined : requestParam(err.field, fields));
+  if (err instanceof RefusedItems) {
+    const list = requestParam(err.field!, fields);
+    const errors = err.items.map(({ field, ...item }) => ({ ...item, ...(field !== undefined ? { param: `${list}.${item.index}.${requestParam(field, fields)}` } : {}) }));
+    return new ItemsRefused(err.code, err.message, errors, list);
+  }
+  if (err instanceof Refusal) {
+    const headers: Record<string, string> = err.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(err.retryAfterSeconds) };
+    return new ApiError(err.code, err.message, err.field === undefined ? undefined : requestParam(err.field, fields), headers);
+  }
   // The router could not percent-decode a path parameter (e.g. `%E0%A4%A`): the client's fault.
   if (err instanceof URIError) return new ApiError('IKW-REQ-005', 'The request path is not valid percent-encoding');
   const type = (err as { type?: string }).type;
@@ -200,11 +208,15 @@ export function toApiError(err: unknown, log: Logger, fields: Readonly<Record<st
 /**
  * The request parameter a domain field is answered under: the route's name for the field or, for a
  * field within one ('paymentMethod.mobileMoney.msisdn', 'enabledEvents.2'), for its longest named
- * prefix, the rest kept; the field's own name where the route names neither.
+ * prefix, the rest kept; the field's own name where the route names neither. A `*` of a name stands
+ * for any index of a list ('prices.*.recurring.intervalCount'), and keeps it in the answer.
  */
 function requestParam(field: string, fields: Readonly<Record<string, string>>): string {
   for (let prefix = field; ; prefix = prefix.slice(0, prefix.lastIndexOf('.'))) {
     if (Object.hasOwn(fields, prefix)) return `${fields[prefix]}${field.slice(prefix.length)}`;
+    const indexes = prefix.split('.').filter((s) => /^\d+$/.test(s));
+    const pattern = prefix.replace(/(^|\.)\d+(?=\.|$)/g, '$1*');
+    if (indexes.length > 0 && Object.hasOwn(fields, pattern)) return `${fields[pattern]!.replace(/\*/g, () => indexes.shift()!)}${field.slice(prefix.length)}`;
     if (!prefix.includes('.')) return field;
   }
 }

@@ -75,8 +75,9 @@ export interface Route<Body = unknown, Query = unknown, Params = unknown> {
    * The request parameter each domain field of a refusal is named by in this route's answer, where
    * the two differ: `{ orderId: 'id' }` when the order comes in the path. A name given for a field
    * also names the fields within it: `{ paymentMethod: 'payment_method' }` answers 'paymentMethod.type'
-   * as 'payment_method.type'. Other fields are answered under their own name (docs/architecture.md,
-   * "Refusals").
+   * as 'payment_method.type'. A `*` stands for any index of a list:
+   * `{ 'prices.*.recurring.intervalCount': 'prices.*.recurring.interval_count' }`. Other fields are
+   * answered under their own name (docs/architecture.md, "Refusals").
    */
   fields?: Readonly<Record<string, string>>;
   /** Status of a success; default 200. */

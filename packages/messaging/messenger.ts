@@ -4,10 +4,7 @@ import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import type { SecretBox } from '../core/secrets.js';
 import type { Enqueue } from '../scheduler/scheduler.js';
-import type { Message, MessageChannel, MessageOutcome, Messenger, OutgoingMessage } from '../domain/messages.js';
-import { findMerchant } from '../../projections/merchants.js';
-import { verifiedTeamContacts } from '../../projections/organizations.js';
-import type { TemplateComposer } from './composer.js';
+import type { Message, MessageChannel, MessageComposer, MessageOutcome, Messenger, OutgoingMessage, SenderDirectory } from './messages.js';
 import type { Owner } from '../core/owner.js';
 
 /** The sender of the service's own messages: account codes and links, security notices. */
@@ -71,7 +68,8 @@ export class OutboxMessenger implements Messenger {
       log: Logger;
       smtpUrl: string | null;
       sms: SmsGateway | null;
-      composer: TemplateComposer;
+      composer: MessageComposer;
+      senders: SenderDirectory;
       box: SecretBox;
       retention: OutboxRetention;
       /** The retention pass's next job (packages/processes/outbox-purge.ts). */
@@ -117,7 +115,7 @@ export class OutboxMessenger implements Messenger {
 
   /** A merchant's message carries the merchant's name and notice address: replies reach the merchant, not the service. */
   private async merchantSending(owner: Owner, message: Message): Promise<MerchantSending> {
-    const merchant = await findMerchant(this.deps.knex, owner.merchantId);
+    const merchant = await this.deps.senders.sender(owner.merchantId);
     const hold = await this.holdOf(owner, message.channel, message.to);
     return { name: merchant?.name ?? 'A Sika merchant', replyTo: merchant?.email ?? null, ...(hold !== undefined ? { hold } : {}) };
   }
@@ -128,7 +126,7 @@ export class OutboxMessenger implements Messenger {
    */
   async holdOf(merchant: Owner, channel: MessageChannel, to: string): Promise<string | undefined> {
     if (merchant.environment !== 'sandbox') return undefined;
-    const team = await verifiedTeamContacts(this.deps.knex, merchant.merchantId);
+    const team = await this.deps.senders.verifiedTeamContacts(merchant.merchantId);
     const email = channel === 'email';
     if (email ? team.emails.includes(to.toLowerCase()) : team.phones.includes(to)) return undefined;
     return `sandbox: ${to} is not a verified ${email ? 'address' : 'number'} of the merchant's team; recorded, not sent`;

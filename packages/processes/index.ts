@@ -1,30 +1,7 @@
 import type { Scheduler } from '../scheduler/scheduler.js';
 import type { Process, ProcessServices } from './process.js';
 
-export { assetPurge, assetPurgeConsumer } from './asset-purge.js';
-export { automationSchedule } from './automation-schedule.js';
-export { automationStep } from './automation-step.js';
-export { escrowAutoRelease } from './escrow-auto-release.js';
-export { escrowFunding, escrowFundingConsumer } from './escrow-funding.js';
-export { fundingDeadline, fundingPayment, fundingPaymentsConsumer, fundingPayoutMend } from './funding.js';
-export { invoicePayment, invoicePaymentsConsumer } from './invoice-payment.js';
-export { ledgerSettlement } from './ledger-settlement.js';
 export { outboxPurge } from './outbox-purge.js';
-export { payinCallback } from './payin-callback.js';
-export { payinStatusCheck, payoutStatusCheck, refundStatusCheck } from './status-check.js';
-export { payoutBatchItem, payoutBatchItemsConsumer } from './payout-batch-item.js';
-export { payoutBatchRun } from './payout-batch-run.js';
-export { payoutCallback } from './payout-callback.js';
-export { payoutOverdue } from './payout-overdue.js';
-export { payoutReconcile } from './payout-reconcile.js';
-export { refundCallback } from './refund-callback.js';
-export { refundReconcile } from './refund-reconcile.js';
-export { subscriptionInvoiceDue } from './subscription-invoice-due.js';
-export { subscriptionInvoiceIssue } from './subscription-invoice-issue.js';
-export { subscriptionRenewal } from './subscription-renewal.js';
-export { supportTicketForward, supportTicketsConsumer } from './support-ticket-forward.js';
-export { walletApplication } from './wallet-application.js';
-export { webhookDelivery } from './webhook-delivery.js';
 export type { Process, ProcessServices } from './process.js';
 
 /** Registers these job kinds (the families' and the kernel's: packages/families/index.ts) with their handlers. */

@@ -1,34 +1,16 @@
-import type { AutomationRunner } from '../automations/runner.js';
 import type { Clock } from '../core/clock.js';
-import type { Billing } from '../domain/billing/service.js';
-import type { EscrowContracts } from '../domain/escrow/commands.js';
-import type { FundingCampaigns } from '../domain/funding-campaign/commands.js';
-import type { PaymentIntents } from '../domain/payment-intent/commands.js';
-import type { Payouts } from '../domain/payout/commands.js';
-import type { RailRefunds } from '../domain/rail-refund/commands.js';
-import type { PayoutBatches } from '../domain/payout-batch/commands.js';
-import type { SupportTickets } from '../domain/support-ticket/commands.js';
-import type { Assets } from '../domain/asset/commands.js';
 import type { EventStore } from '../eventstore/port.js';
 import type { BatchJobHandler, JobHandler, JobKind } from '../scheduler/scheduler.js';
-import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import type { OutboxMessenger } from '../messaging/messenger.js';
 
-/** The services a process drives: the families build them (packages/families) and services/system.ts registers every process. */
+/**
+ * The services a process drives: the kernel's here, and each family adds the services its processes
+ * drive to this interface (declaration merging, in its manifest), so the kernel names no family.
+ * services/system.ts registers every process with the families' services.
+ */
 export interface ProcessServices {
   store: EventStore;
   clock: Clock;
-  paymentIntents: PaymentIntents;
-  payouts: Payouts;
-  railRefunds: RailRefunds;
-  payoutBatches: PayoutBatches;
-  billing: Billing;
-  webhooks: WebhookDispatcher;
-  supportTickets: SupportTickets;
-  assets: Assets;
-  escrow: EscrowContracts;
-  funding: FundingCampaigns;
-  automationRunner: AutomationRunner;
   outbox: OutboxMessenger;
 }
 

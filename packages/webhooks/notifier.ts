@@ -2,14 +2,14 @@ import type { Knex } from 'knex';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
-import type { TemplateComposer } from '../messaging/composer.js';
+import type { MessageComposer } from '../messaging/messages.js';
 import type { Environment } from '../core/owner.js';
 
 export const NOTICE_SENDER = 'Sika <notifications@sika.invalid>';
 
 /**
  * Merchant notices, written with the template engine (the merchant's published template for the
- * notice's purpose, else the built-in one: docs/template-engine.md). Every notice is recorded in
+ * notice's purpose, else the built-in one: docs/templates.md). Every notice is recorded in
  * `email_outbox` first; it is also sent through SMTP (nodemailer) when SMTP_URL is set and the
  * merchant has an e-mail address.
  */
@@ -21,7 +21,7 @@ export class Notifier {
     private readonly clock: Clock,
     smtpUrl: string | null,
     private readonly log: Logger,
-    private readonly composer: TemplateComposer,
+    private readonly composer: MessageComposer,
   ) {
     this.transport = smtpUrl ? nodemailer.createTransport(smtpUrl) : null;
   }

@@ -1,5 +1,5 @@
 import type { ReadSide } from '../read-side.js';
-import { assetsProjection } from '../assets.js';
+import { assetsProjection } from './assets.js';
 
 /** Merchants' files. */
 export const assetsReadSide: ReadSide = {
@@ -8,4 +8,4 @@ export const assetsReadSide: ReadSide = {
 };
 
 // The queries other code reads this family by.
-export { findAsset, listAssets } from '../assets.js';
+export { findAsset, listAssets } from './assets.js';

@@ -1,5 +1,5 @@
 import type { ReadSide } from '../read-side.js';
-import { automationsProjection } from '../automations.js';
+import { automationsProjection } from './automations.js';
 
 /** Automations. */
 export const automationsReadSide: ReadSide = {
@@ -18,4 +18,4 @@ export {
   listAutomationVersions,
   listAutomations,
   versionCredential,
-} from '../automations.js';
+} from './automations.js';

@@ -1,6 +1,6 @@
 import type { ReadSide } from '../read-side.js';
-import { paymentLinksProjection } from '../payment-links.js';
-import { checkoutSessionsProjection } from '../checkout-sessions.js';
+import { paymentLinksProjection } from './payment-links.js';
+import { checkoutSessionsProjection } from './checkout-sessions.js';
 
 /** Hosted checkout: payment links and checkout sessions. */
 export const checkoutReadSide: ReadSide = {
@@ -9,5 +9,5 @@ export const checkoutReadSide: ReadSide = {
 };
 
 // The queries other code reads this family by.
-export { findPaymentLink, findPaymentLinkBySlug, listPaymentLinks } from '../payment-links.js';
-export { type CheckoutSessionView, findCheckoutSession, findPublicCheckoutSession, listCheckoutSessions } from '../checkout-sessions.js';
+export { findPaymentLink, findPaymentLinkBySlug, listPaymentLinks } from './payment-links.js';
+export { type CheckoutSessionView, findCheckoutSession, findPublicCheckoutSession, listCheckoutSessions } from './checkout-sessions.js';

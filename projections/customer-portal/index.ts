@@ -1,6 +1,6 @@
 import type { ReadSide } from '../read-side.js';
-import { customerPortalSessionsProjection } from '../customer-portal-sessions.js';
-import { customerPortalSettingsProjection } from '../customer-portal-settings.js';
+import { customerPortalSessionsProjection } from './customer-portal-sessions.js';
+import { customerPortalSettingsProjection } from './customer-portal-settings.js';
 
 /** The customer portal: its sessions and settings. */
 export const customerPortalReadSide: ReadSide = {
@@ -9,5 +9,5 @@ export const customerPortalReadSide: ReadSide = {
 };
 
 // The queries other code reads this family by.
-export { type PortalSession, findPortalSession } from '../customer-portal-sessions.js';
-export { readCustomerPortalSettings } from '../customer-portal-settings.js';
+export { type PortalSession, findPortalSession } from './customer-portal-sessions.js';
+export { readCustomerPortalSettings } from './customer-portal-settings.js';

@@ -1,5 +1,5 @@
 import type { ReadSide } from '../read-side.js';
-import { fundingCampaignsProjection } from '../funding-campaigns.js';
+import { fundingCampaignsProjection } from './funding-campaigns.js';
 
 /** Funding campaigns and their contributions. */
 export const fundingReadSide: ReadSide = {
@@ -23,4 +23,4 @@ export {
   listContributions,
   listUpdates,
   publicCampaignView,
-} from '../funding-campaigns.js';
+} from './funding-campaigns.js';

@@ -1,6 +1,6 @@
 import type { ReadSide } from '../read-side.js';
-import { intelligencePaymentsProjection } from '../intelligence-payments.js';
-import { intelligenceDecisionsProjection } from '../intelligence-decisions.js';
+import { intelligencePaymentsProjection } from './intelligence-payments.js';
+import { intelligenceDecisionsProjection } from './intelligence-decisions.js';
 
 /** Intelligence: payment KPIs and lifecycles, decisions, and the facts context suggestions read. */
 export const intelligenceReadSide: ReadSide = {
@@ -23,6 +23,6 @@ export {
   lifecycleCounts,
   lifecycleCustomers,
   operatorFigures,
-} from '../intelligence-payments.js';
-export { DECISION_KINDS, type DecisionKind, findDecision, listDecisions } from '../intelligence-decisions.js';
-export { merchantFacts } from '../merchant-facts.js';
+} from './intelligence-payments.js';
+export { DECISION_KINDS, type DecisionKind, findDecision, listDecisions } from './intelligence-decisions.js';
+export { merchantFacts } from './merchant-facts.js';

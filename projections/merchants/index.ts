@@ -1,6 +1,6 @@
 import type { ReadSide } from '../read-side.js';
-import { merchantsProjection } from '../merchants.js';
-import { apiKeysProjection } from '../api-keys.js';
+import { merchantsProjection } from './merchants.js';
+import { apiKeysProjection } from './api-keys.js';
 
 /** Merchants: the merchant records and their API keys. */
 export const merchantsReadSide: ReadSide = {
@@ -9,6 +9,6 @@ export const merchantsReadSide: ReadSide = {
 };
 
 // The queries other code reads this family by.
-export { findMerchant, liveActivationOf } from '../merchants.js';
-export { findApiKey, listApiKeys } from '../api-keys.js';
-export { ApiKeyCache, apiKeyCredentials } from '../api-key-cache.js';
+export { findMerchant, liveActivationOf } from './merchants.js';
+export { findApiKey, listApiKeys } from './api-keys.js';
+export { ApiKeyCache, apiKeyCredentials } from './api-key-cache.js';

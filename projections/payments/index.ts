@@ -1,7 +1,7 @@
 import type { ReadSide } from '../read-side.js';
-import { paymentIntentsProjection, paymentIntentHistory } from '../payment-intents.js';
-import { operationsProjection } from '../operations.js';
-import { railRefundsProjection } from '../rail-refunds.js';
+import { paymentIntentsProjection, paymentIntentHistory } from './payment-intents.js';
+import { operationsProjection } from './operations.js';
+import { railRefundsProjection } from './rail-refunds.js';
 
 /** Payments: payment intents and their operations, and the refunds sent back through a rail. */
 export const paymentsReadSide: ReadSide = {
@@ -11,5 +11,5 @@ export const paymentsReadSide: ReadSide = {
 };
 
 // The queries other code reads this family by.
-export { findPaymentIntent, hasSucceededPayment, listPaymentIntents, paymentIntentMerchant } from '../payment-intents.js';
-export { type OperationRow, findOperation } from '../operations.js';
+export { findPaymentIntent, hasSucceededPayment, listPaymentIntents, paymentIntentMerchant } from './payment-intents.js';
+export { type OperationRow, findOperation } from './operations.js';

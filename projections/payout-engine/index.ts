@@ -1,8 +1,8 @@
 import type { ReadSide } from '../read-side.js';
-import { payoutRecipientsProjection } from '../payout-recipients.js';
-import { payoutBatchesProjection } from '../payout-batches.js';
-import { payoutBatchItemsProjection } from '../payout-batch-items.js';
-import { payoutBatchLogsProjection } from '../payout-batch-logs.js';
+import { payoutRecipientsProjection } from './payout-recipients.js';
+import { payoutBatchesProjection } from './payout-batches.js';
+import { payoutBatchItemsProjection } from './payout-batch-items.js';
+import { payoutBatchLogsProjection } from './payout-batch-logs.js';
 
 /** The payout engine: recipients, batches, their items and logs. */
 export const payoutEngineReadSide: ReadSide = {
@@ -16,7 +16,7 @@ export const payoutEngineReadSide: ReadSide = {
 };
 
 // The queries other code reads this family by.
-export { findRecipient, listRecipients } from '../payout-recipients.js';
-export { findPayoutBatch, listPayoutBatches } from '../payout-batches.js';
-export { type ItemsQuery, listPayoutBatchItems } from '../payout-batch-items.js';
-export { listPayoutBatchLogs } from '../payout-batch-logs.js';
+export { findRecipient, listRecipients } from './payout-recipients.js';
+export { findPayoutBatch, listPayoutBatches } from './payout-batches.js';
+export { type ItemsQuery, listPayoutBatchItems } from './payout-batch-items.js';
+export { listPayoutBatchLogs } from './payout-batch-logs.js';

@@ -1,7 +1,7 @@
 import type { ReadSide } from '../read-side.js';
-import { payoutsProjection, payoutHistory } from '../payouts.js';
-import { payoutMethodsProjection } from '../payout-methods.js';
-import { payoutSettingsProjection } from '../payout-settings.js';
+import { payoutsProjection, payoutHistory } from './payouts.js';
+import { payoutMethodsProjection } from './payout-methods.js';
+import { payoutSettingsProjection } from './payout-settings.js';
 
 /** Payouts: payouts, payout methods and payout settings. */
 export const payoutsReadSide: ReadSide = {
@@ -11,6 +11,6 @@ export const payoutsReadSide: ReadSide = {
 };
 
 // The queries other code reads this family by.
-export { findPayout, hasPaidTo, listPayouts } from '../payouts.js';
-export { type PayoutMethodRow, hasPayoutMethod, listPayoutMethods } from '../payout-methods.js';
-export { readPayoutSettings } from '../payout-settings.js';
+export { findPayout, hasPaidTo, listPayouts } from './payouts.js';
+export { type PayoutMethodRow, hasPayoutMethod, listPayoutMethods } from './payout-methods.js';
+export { readPayoutSettings } from './payout-settings.js';

@@ -1,5 +1,5 @@
 import type { ReadSide } from '../read-side.js';
-import { templatesProjection } from '../templates.js';
+import { templatesProjection } from './templates.js';
 
 /** The template engine. */
 export const templatesReadSide: ReadSide = {
@@ -16,4 +16,4 @@ export {
   listTemplateVersions,
   listTemplates,
   publishedTemplateFor,
-} from '../templates.js';
+} from './templates.js';

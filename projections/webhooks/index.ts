@@ -1,5 +1,5 @@
 import type { ReadSide } from '../read-side.js';
-import { webhookEndpointsProjection } from '../webhook-endpoints.js';
+import { webhookEndpointsProjection } from './webhook-endpoints.js';
 
 /** Webhook endpoints. */
 export const webhooksReadSide: ReadSide = {
@@ -16,4 +16,4 @@ export {
   listWebhookEndpoints,
   matchingEndpoints,
   webhookEndpointObject,
-} from '../webhook-endpoints.js';
+} from './webhook-endpoints.js';

@@ -1,6 +1,6 @@
 /** Requests per second of cheap GET routes, with autocannon. */
 import autocannon from 'autocannon';
-import { createMerchant } from '../../packages/domain/merchant/commands.js';
+import { createMerchant } from '../../packages/families/merchants/merchant/commands.js';
 import { route, type Family } from '../../packages/http/routes.js';
 import { fixed, HTTP_CONNECTIONS, HTTP_WORKERS, MEASURE_SECONDS, progress, round, table, WARMUP_SECONDS } from './common.js';
 import { startService } from './service.js';

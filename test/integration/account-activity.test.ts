@@ -1,6 +1,6 @@
 /**
  * Proving the current e-mail and phone, the pending e-mail change, and the account's activity
- * (docs/auth.md, "Account activity and contacts").
+ * (docs/accounts.md, "Account activity and contacts").
  */
 import t from 'tap';
 import { startService, type TestService } from '../support/system.js';

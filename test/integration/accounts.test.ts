@@ -1,11 +1,11 @@
 /**
- * The account half of /api/v1/auth and /api/v1/organizations (docs/auth.md): the current user,
+ * The account half of /api/v1/auth and /api/v1/organizations (docs/accounts.md): the current user,
  * sessions (list, sign out, revoke one, revoke the others), switching merchant and organization,
  * roles as scopes, and what account routes refuse.
  */
 import t from 'tap';
-import { ACCESS_TOKEN_TTL_S } from '../../packages/domain/user/tokens.js';
-import { REFRESH_TOKEN_TTL_MS } from '../../packages/domain/user/commands.js';
+import { ACCESS_TOKEN_TTL_S } from '../../packages/families/accounts/user/tokens.js';
+import { REFRESH_TOKEN_TTL_MS } from '../../packages/families/accounts/user/commands.js';
 import { startService, type TestService } from '../support/system.js';
 
 const PASSWORD = 'correct horse battery';

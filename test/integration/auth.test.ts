@@ -4,7 +4,7 @@
  */
 import t from 'tap';
 import { randomBase62 } from '../../packages/core/ids.js';
-import { revokeApiKey } from '../../packages/domain/merchant/commands.js';
+import { revokeApiKey } from '../../packages/families/merchants/merchant/commands.js';
 import { route, type Family } from '../../packages/http/routes.js';
 import { assertError, assertOk } from '../support/assertions.js';
 import { startService, type TestResponse } from '../support/system.js';

@@ -11,7 +11,7 @@ import t from 'tap';
 import { ManualClock } from '../../packages/core/clock.js';
 import { createLogger } from '../../packages/core/logger.js';
 import type { RecordedEvent } from '../../packages/eventstore/port.js';
-import { automationMigrations } from '../../packages/automations/schema.js';
+import { automationMigrations } from '../../packages/families/automations/schema.js';
 import { openSystem } from '../../services/system.js';
 import { assertError, assertOk } from '../support/assertions.js';
 import { AUTOMATIONS, createAutomation, onPaymentIntent, publishedTemplate, runOf, runsOf } from '../support/automations.js';
@@ -448,7 +448,7 @@ t.test('a run acts with the credential that saved its version: a rolled key thro
   const manager = { userId: ownerId, role: 'owner' as const, challengeId: null };
   const receiver = await Receiver.start(t, svc);
   const call = [{ id: 'call', action: 'http_request', params: { url: receiver.url }, retry: { maxAttempts: 3 } }];
-  // Rolling a key takes a verified challenge (docs/auth.md, "API keys"): a user without a second factor answers the code e-mailed to them.
+  // Rolling a key takes a verified challenge (docs/merchants.md, "API keys"): a user without a second factor answers the code e-mailed to them.
   const rollChallenge = async (): Promise<string> => {
     const asked = await svc.system.secondFactors.challenge(ownerId, 'api-keys/roll', { actor: 'test' });
     await svc.system.secondFactors.verify(asked.challengeId, mailedCode(smtp.mails, 'owner@credentials.example'), { actor: 'test' });

@@ -7,7 +7,7 @@
  */
 import t from 'tap';
 import { ACCOUNT_SENDER } from '../../packages/messaging/messenger.js';
-import { LIMITS } from '../../packages/domain/automation/definition.js';
+import { LIMITS } from '../../packages/families/automations/definition.js';
 import { AUTOMATIONS, createAutomation, onPaymentIntent, publishedTemplate, runOf } from '../support/automations.js';
 import { startService } from '../support/system.js';
 import { startSmtp } from '../support/webhooks.js';

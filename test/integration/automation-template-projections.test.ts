@@ -1,10 +1,10 @@
 /** read.templates and read.automations with their versions: events in, rows out, on a fresh schema. */
 import t from 'tap';
-import { automationDecider, type AutomationCommand } from '../../packages/domain/automation/decider.js';
-import type { Definition } from '../../packages/domain/automation/definition.js';
-import { templateDecider, type TemplateCommand } from '../../packages/domain/template/decider.js';
-import { automationsProjection } from '../../projections/automations.js';
-import { templatesProjection } from '../../projections/templates.js';
+import { automationDecider, type AutomationCommand } from '../../packages/families/automations/decider.js';
+import type { Definition } from '../../packages/families/automations/definition.js';
+import { templateDecider, type TemplateCommand } from '../../packages/families/templates/decider.js';
+import { automationsProjection } from '../../projections/automations/automations.js';
+import { templatesProjection } from '../../projections/templates/templates.js';
 import { spec } from '../support/decider-spec.js';
 import { projectionSpec } from '../support/projection-spec.js';
 

@@ -6,7 +6,7 @@
 import t from 'tap';
 import { fold } from '../../packages/core/decider.js';
 import { ledgerDecider } from '../../packages/ledger/decider.js';
-import { balanceStream, type LedgerEvent } from '../../packages/domain/ledger/events.js';
+import { balanceStream, type LedgerEvent } from '../../packages/families/ledger/events.js';
 import { fundedContract } from '../support/escrow.js';
 import { activeCampaign, contribute, settle } from '../support/funding.js';
 import { createOrder, createSeller, payOrder } from '../support/marketplace.js';

@@ -5,8 +5,8 @@
  * mend), tenant isolation, bad input with its code and param, and the events in the store.
  */
 import t from 'tap';
-import { customerStream } from '../../packages/domain/customer/events.js';
-import { invoiceStream } from '../../packages/domain/invoice/events.js';
+import { customerStream } from '../../packages/families/billing/customer/events.js';
+import { invoiceStream } from '../../packages/families/billing/invoice/events.js';
 import { assertError, assertOk, rawRequest } from '../support/payment-intents.js';
 import { createInvoice, createProduct, creditWallet, DAY_MS, get, openInvoice, setInvoiceStatus, walletBalance } from '../support/billing.js';
 import { startService } from '../support/system.js';

@@ -4,15 +4,15 @@
  */
 import type { Knex } from 'knex';
 import t from 'tap';
-import { customerAggregate, toCustomerObject } from '../../packages/domain/customer/render.js';
-import type { ProductCommand } from '../../packages/domain/product/decider.js';
-import { productAggregate, toProductObject } from '../../packages/domain/product/render.js';
-import type { Price } from '../../packages/domain/product/events.js';
-import { customersProjection } from '../../projections/customers.js';
-import { invoicesProjection } from '../../projections/invoices.js';
-import { productsProjection } from '../../projections/products.js';
-import { refundsProjection } from '../../projections/refunds.js';
-import { subscriptionsProjection } from '../../projections/subscriptions.js';
+import { customerAggregate, toCustomerObject } from '../../packages/families/billing/customer/render.js';
+import type { ProductCommand } from '../../packages/families/billing/product/decider.js';
+import { productAggregate, toProductObject } from '../../packages/families/billing/product/render.js';
+import type { Price } from '../../packages/families/billing/product/events.js';
+import { customersProjection } from '../../projections/billing/customers.js';
+import { invoicesProjection } from '../../projections/billing/invoices.js';
+import { productsProjection } from '../../projections/billing/products.js';
+import { refundsProjection } from '../../projections/billing/refunds.js';
+import { subscriptionsProjection } from '../../projections/billing/subscriptions.js';
 import { assertOk } from '../support/payment-intents.js';
 import { createInvoice, createProduct, createSubscription, creditWallet, setInvoiceStatus, succeededPayment } from '../support/billing.js';
 import { spec } from '../support/decider-spec.js';
@@ -30,7 +30,7 @@ t.test('read.products and read.product_prices: the product as its latest event l
   const lifecycle: ProductCommand[] = [
     { type: 'create', product: { id: 'prod_1', merchantId: 'acct_1', environment: 'sandbox', name: 'Pro', description: null, active: true, prices: [price('price_1', 500)], metadata: {}, createdAt: at.toISOString() } },
     { type: 'update', owner, at, changes: { name: 'Pro+', addedPrices: [price('price_2', 900)] } },
-    { type: 'attach', owner, at, subscriptionId: 'sub_1', prices: [{ id: 'price_1', param: 'items.0.price' }] },
+    { type: 'attach', owner, at, subscriptionId: 'sub_1', prices: [{ id: 'price_1', field: 'items.0.price' }] },
     { type: 'detach', owner, at, subscriptionId: 'sub_1' },
     { type: 'delete', owner, at },
   ];

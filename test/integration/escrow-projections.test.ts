@@ -6,12 +6,12 @@
  */
 import type { Knex } from 'knex';
 import t from 'tap';
-import type { EscrowCommand } from '../../packages/domain/escrow/decider.js';
-import { escrowAggregate } from '../../packages/domain/escrow/render.js';
-import type { ContractCreated, Release } from '../../packages/domain/escrow/events.js';
-import { escrowContractsProjection } from '../../projections/escrow-contracts.js';
-import { escrowDisputesProjection } from '../../projections/escrow-disputes.js';
-import { escrowReleasesProjection } from '../../projections/escrow-releases.js';
+import type { EscrowCommand } from '../../packages/families/escrow/decider.js';
+import { escrowAggregate } from '../../packages/families/escrow/render.js';
+import type { ContractCreated, Release } from '../../packages/families/escrow/events.js';
+import { escrowContractsProjection } from '../../projections/escrow/escrow-contracts.js';
+import { escrowDisputesProjection } from '../../projections/escrow/escrow-disputes.js';
+import { escrowReleasesProjection } from '../../projections/escrow/escrow-releases.js';
 import { spec } from '../support/decider-spec.js';
 import { escrow, fundedContract, ok, paidContract } from '../support/escrow.js';
 import { projectionSpec, readModelRows } from '../support/projection-spec.js';

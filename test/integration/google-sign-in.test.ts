@@ -1,5 +1,5 @@
 /**
- * Sign-in with Google (docs/auth.md, "Sign-in with Google") against a real OpenID provider on
+ * Sign-in with Google (docs/accounts.md, "Sign-in with Google") against a real OpenID provider on
  * loopback standing in for Google (test/support/oidc.ts), driven through its login and consent by
  * plain HTTP: sign-in of a linked user, link by verified e-mail, the refusals (unknown or
  * unverified e-mail, forged or replayed state, wrong nonce, foreign returnUrl), connect and

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
 import { loadConfig } from '../../packages/core/config.js';
 import { createLogger } from '../../packages/core/logger.js';
-import { createMerchant } from '../../packages/domain/merchant/commands.js';
+import { createMerchant } from '../../packages/families/merchants/merchant/commands.js';
 import { buildApi } from '../../services/api/app.js';
 import { listen } from '../../services/api/server.js';
 import { openSystem, type System } from '../../services/system.js';

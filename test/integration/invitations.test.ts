@@ -1,5 +1,5 @@
 /**
- * Invitations (docs/auth.md, "Team"): owners and admins invite by e-mail with a role, list and
+ * Invitations (docs/accounts.md, "Team"): owners and admins invite by e-mail with a role, list and
  * revoke; `POST /api/v1/invitations/accept` joins, creating the account when needed. The mail
  * shows the organization's name quoted and labelled; invitations are limited per organization and
  * per inviter a day, and a user's organizations are bounded.

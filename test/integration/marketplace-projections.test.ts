@@ -3,17 +3,17 @@
  * of each order with what is still pending (what settlements are due from), settlements, and the
  * entries the balance's seller_funds sum over; a refund's reversals fill in the refund row.
  */
-import { holdOnSeller, postOrderPayment, refundOrder, settleShare } from '../../packages/domain/marketplace-order/postings.js';
+import { holdOnSeller, postOrderPayment, refundOrder, settleShare } from '../../packages/families/marketplace/marketplace-order/postings.js';
 import t from 'tap';
 import { fold, rendered, type Fact } from '../../packages/core/decider.js';
 import type { LedgerAction } from '../../packages/ledger/decider.js';
 import { ledgerDecider, type LedgerCommand } from '../../packages/ledger/decider.js';
-import type { LedgerEvent } from '../../packages/domain/ledger/events.js';
-import { orderAggregate } from '../../packages/domain/marketplace-order/render.js';
-import type { OrderCommand } from '../../packages/domain/marketplace-order/decider.js';
-import type { OrderCreated, OrderEvent } from '../../packages/domain/marketplace-order/events.js';
-import { marketplaceFundsProjection } from '../../projections/marketplace-funds.js';
-import { marketplaceRefundsProjection } from '../../projections/marketplace-refunds.js';
+import type { LedgerEvent } from '../../packages/families/ledger/events.js';
+import { orderAggregate } from '../../packages/families/marketplace/marketplace-order/render.js';
+import type { OrderCommand } from '../../packages/families/marketplace/marketplace-order/decider.js';
+import type { OrderCreated, OrderEvent } from '../../packages/families/marketplace/marketplace-order/events.js';
+import { marketplaceFundsProjection } from '../../projections/marketplace/marketplace-funds.js';
+import { marketplaceRefundsProjection } from '../../projections/marketplace/marketplace-refunds.js';
 import { projectionSpec } from '../support/projection-spec.js';
 // The ledger's decider checks postings against the chart of accounts, which the family list assembles.
 import '../../packages/families/index.js';

@@ -1,5 +1,5 @@
 /**
- * API keys over the API (docs/auth.md, "API keys"): signed-in owners and admins list, create,
+ * API keys over the API (docs/merchants.md, "API keys"): signed-in owners and admins list, create,
  * roll and revoke the keys of the environment they act in; the secret is shown once; a rolled
  * key's old secret works for the grace period picked and not after; a revoked key is refused at
  * once; creating and rolling take a fresh challenge from every user (by e-mail without a second
@@ -7,7 +7,7 @@
  * stream naming the user, and an e-mail to every owner (a real SMTP server on loopback).
  */
 import t, { type Test } from 'tap';
-import { merchantStream } from '../../packages/domain/merchant/events.js';
+import { merchantStream } from '../../packages/families/merchants/merchant/events.js';
 import { assertError, assertOk } from '../support/assertions.js';
 import { enableTotp, totpCode } from '../support/second-factors.js';
 import { startService } from '../support/system.js';

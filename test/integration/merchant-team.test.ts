@@ -1,4 +1,4 @@
-/** /api/v1/merchant/team: members, roles and removal (docs/auth.md, "Team"). */
+/** /api/v1/merchant/team: members, roles and removal (docs/accounts.md, "Team"). */
 import t from 'tap';
 import { startService, type TestService } from '../support/system.js';
 

@@ -1,5 +1,5 @@
 /**
- * Passkeys (docs/auth.md, "Passkeys") with a software authenticator written for the tests (real
+ * Passkeys (docs/accounts.md, "Passkeys") with a software authenticator written for the tests (real
  * `none` attestations, ECDSA P-256 assertions): registration, passwordless sign-in, passkeys as
  * the strongest second factor, and what is refused: another origin, a replayed challenge, a
  * signature counter going backwards, another user's passkey.

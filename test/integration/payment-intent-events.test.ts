@@ -5,7 +5,7 @@
  */
 import t from 'tap';
 import { publicEventId } from '../../packages/core/ids.js';
-import { paymentIntentStream } from '../../packages/domain/payment-intent/events.js';
+import { paymentIntentStream } from '../../packages/families/payments/payment-intent/events.js';
 import { assertError, assertOk, confirm, createIntent, mobileMoney, operatorAnswers, retrieve, snNumber } from '../support/payment-intents.js';
 import { startPaymentsService } from '../support/system.js';
 

@@ -5,8 +5,8 @@
  * payment-intents-money.test.ts.
  */
 import t from 'tap';
-import { paymentIntentStream, type Created } from '../../packages/domain/payment-intent/events.js';
-import type { CustomerRow } from '../../projections/customers.js';
+import { paymentIntentStream, type Created } from '../../packages/families/payments/payment-intent/events.js';
+import type { CustomerRow } from '../../projections/billing/customers.js';
 import { assertError, assertOk, card, confirm, createIntent, mobileMoney, operatorAnswers, snNumber } from '../support/payment-intents.js';
 import { startPaymentsService } from '../support/system.js';
 

@@ -1,13 +1,13 @@
 /**
  * The operators' answers (`payout.callback` jobs) run as a batch kind, with the payout's overdue
- * and reconcile jobs in its lanes (packages/processes/payout-callback.ts), on the real server,
+ * and reconcile jobs in its lanes (packages/families/payouts/processes/payout-callback.ts), on the real server,
  * database and scheduler with a manual clock: many answers in one scheduler round, their ledger
  * sides in few commits; duplicate answers paid once; a failing answer among successful ones; a
  * payout's timers and its answer in the order they fell due.
  */
 import t from 'tap';
-import { balanceStream } from '../../packages/domain/ledger/events.js';
-import { payoutStream } from '../../packages/domain/payout/events.js';
+import { balanceStream } from '../../packages/families/ledger/events.js';
+import { payoutStream } from '../../packages/families/payouts/payout/events.js';
 import type { PayoutReport } from '../../packages/connectors/port.js';
 import { balance, fundedMerchant, MINUTE, mobileMoney, OPERATOR_DELAY_MS, postPayout } from '../support/payouts.js';
 import { startPaymentsService } from '../support/system.js';

@@ -6,7 +6,7 @@
  */
 import t from 'tap';
 import { publicEventId } from '../../packages/core/ids.js';
-import { payoutStream } from '../../packages/domain/payout/events.js';
+import { payoutStream } from '../../packages/families/payouts/payout/events.js';
 import { advance, fundedMerchant, getPayout, mobileMoney, payout, retrievePayout } from '../support/payouts.js';
 import { startPaymentsService } from '../support/system.js';
 

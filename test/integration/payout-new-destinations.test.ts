@@ -10,8 +10,8 @@
  * e-mailed codes (a real SMTP server on loopback); live payouts go to a connector that accepts them.
  */
 import t from 'tap';
-import { merchantSettingsStream } from '../../packages/domain/merchant-settings/events.js';
-import { payoutsProjection } from '../../projections/payouts.js';
+import { merchantSettingsStream } from '../../packages/families/merchants/merchant-settings/events.js';
+import { payoutsProjection } from '../../projections/payouts/payouts.js';
 import { assertError, assertOk } from '../support/assertions.js';
 import { AUTOMATIONS, onPaymentIntent, runOf, runsOf } from '../support/automations.js';
 import { balance, bank, fund, liveOperator, mobileMoney, saveDestination } from '../support/payouts.js';

@@ -1,5 +1,5 @@
 /**
- * The safety delay of saved payout destinations (docs/decisions.md "Payouts", docs/auth.md
+ * The safety delay of saved payout destinations (docs/decisions.md "Payouts", docs/accounts.md
  * "Second factors"): raising it needs nothing more, lowering it needs a verified second-factor
  * challenge of purpose `payout-settings/delay` of the signed-in user, used up by the change; an
  * API key cannot lower it. A lowering is recorded with who, from, to and the challenge, and every
@@ -7,7 +7,7 @@
  * and as one with no factor (e-mailed codes), with a real SMTP server on loopback.
  */
 import t, { type Test } from 'tap';
-import { merchantSettingsStream } from '../../packages/domain/merchant-settings/events.js';
+import { merchantSettingsStream } from '../../packages/families/merchants/merchant-settings/events.js';
 import { assertError, assertOk } from '../support/assertions.js';
 import { enableTotp, totpCode } from '../support/second-factors.js';
 import { startService } from '../support/system.js';

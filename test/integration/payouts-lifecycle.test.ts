@@ -5,13 +5,13 @@
  * the events on the payout stream, the ledger at each step (hold, paid, failed), repeated
  * callbacks, the reconcile job, and a projection rebuild that reproduces the read models.
  */
-import { holdOnAvailable } from '../../packages/domain/payout/postings.js';
+import { holdOnAvailable } from '../../packages/families/payouts/payout/postings.js';
 import type { Knex } from 'knex';
 import t, { type Test } from 'tap';
-import { runLedger } from '../../packages/domain/ledger/commands.js';
-import { balanceStream, type EntryPosted } from '../../packages/domain/ledger/events.js';
-import { payoutStream, type PayoutObject } from '../../packages/domain/payout/events.js';
-import { payoutPublicEvents } from '../../packages/domain/payout/public-events.js';
+import { runLedger } from '../../packages/families/ledger/commands.js';
+import { balanceStream, type EntryPosted } from '../../packages/families/ledger/events.js';
+import { payoutStream, type PayoutObject } from '../../packages/families/payouts/payout/events.js';
+import { payoutPublicEvents } from '../../packages/families/payouts/payout/public-events.js';
 import type { RecordedEvent } from '../../packages/eventstore/port.js';
 import { decodePosition } from '../../packages/eventstore/postgres/store.js';
 import type { PayoutReport } from '../../packages/connectors/port.js';

@@ -8,7 +8,7 @@
 import t, { type Test } from 'tap';
 import { paystackReference } from '../../packages/connectors/paystack/index.js';
 import { isBalanced } from '../../packages/ledger/entry.js';
-import { balanceStream, type LedgerEvent } from '../../packages/domain/ledger/events.js';
+import { balanceStream, type LedgerEvent } from '../../packages/families/ledger/events.js';
 import { assertError, balance, fund, getPayout, payoutFee, postPayout } from '../support/payouts.js';
 import { confirm, createIntent, retrieve } from '../support/payment-intents.js';
 import { goLive, startPaystackLive } from '../support/live.js';

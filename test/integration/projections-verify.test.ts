@@ -1,5 +1,5 @@
 import t from 'tap';
-import { balanceStream } from '../../packages/domain/ledger/events.js';
+import { balanceStream } from '../../packages/families/ledger/events.js';
 import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
 import type { Projection } from '../../projections/projection.js';
 import { verifyProjections } from '../../projections/verify.js';

@@ -9,11 +9,11 @@
  */
 import t from 'tap';
 import type { CollectRequest } from '../../packages/connectors/port.js';
-import { balanceStream, type EntryPosted } from '../../packages/domain/ledger/events.js';
-import type { CreatedMerchant } from '../../packages/domain/merchant/commands.js';
-import { paymentIntentStream } from '../../packages/domain/payment-intent/events.js';
-import { payoutStream } from '../../packages/domain/payout/events.js';
-import { railHoldings } from '../../projections/balances.js';
+import { balanceStream, type EntryPosted } from '../../packages/families/ledger/events.js';
+import type { CreatedMerchant } from '../../packages/families/merchants/merchant/commands.js';
+import { paymentIntentStream } from '../../packages/families/payments/payment-intent/events.js';
+import { payoutStream } from '../../packages/families/payouts/payout/events.js';
+import { railHoldings } from '../../projections/ledger/balances.js';
 import { assertError } from '../support/assertions.js';
 import { startProcess } from '../support/child-process.js';
 import { assertOk, confirm, createIntent, mobileMoney as payWith, operatorAnswers, snNumber } from '../support/payment-intents.js';

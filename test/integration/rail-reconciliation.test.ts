@@ -9,7 +9,7 @@ import t from 'tap';
 import { getCurrency } from '../../packages/catalog/index.js';
 import { pawapayId, PawapayConnector } from '../../packages/connectors/pawapay/index.js';
 import type { CollectRequest, Rails } from '../../packages/connectors/port.js';
-import type { CreatedMerchant } from '../../packages/domain/merchant/commands.js';
+import type { CreatedMerchant } from '../../packages/families/merchants/merchant/commands.js';
 import { reconcileRail } from '../../services/reconciliation.js';
 import { startProcess } from '../support/child-process.js';
 import { PawapayStandin } from '../support/pawapay-standin.js';

@@ -11,7 +11,7 @@ import t from 'tap';
 import { ERROR_CODES } from '../../packages/families/index.js';
 import { PUBLIC_EVENTS } from '../../packages/families/index.js';
 import { PROCESSES } from '../../packages/families/index.js';
-import { testEventPayload } from '../../packages/webhooks/test-events.js';
+import { testEventPayload } from '../../packages/families/webhooks/test-events.js';
 import { ALL_PROJECTIONS } from '../../projections/registry.js';
 import { MIGRATIONS } from '../../infra/migrations.js';
 import { apiFamilies } from '../../services/api/app.js';

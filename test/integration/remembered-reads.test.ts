@@ -8,11 +8,11 @@
  * whether API keys may pay inline destinations).
  */
 import t from 'tap';
-import { revokeApiKey } from '../../packages/domain/merchant/commands.js';
-import { PaymentCapabilities } from '../../packages/domain/payment-capability/commands.js';
+import { revokeApiKey } from '../../packages/families/merchants/merchant/commands.js';
+import { PaymentCapabilities } from '../../packages/families/platform/payment-capability/commands.js';
 import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
-import { API_KEY_REMEMBER_MS } from '../../projections/api-key-cache.js';
-import { API_KEY_ENDS_CHANNEL } from '../../projections/api-keys.js';
+import { API_KEY_REMEMBER_MS } from '../../projections/merchants/api-key-cache.js';
+import { API_KEY_ENDS_CHANNEL } from '../../projections/merchants/api-keys.js';
 import { ALL_PROJECTIONS } from '../../projections/registry.js';
 import { inlineProjections } from '../../projections/runner.js';
 import { assertError, assertOk } from '../support/assertions.js';

@@ -1,5 +1,5 @@
 /**
- * Second factors and the changes they guard (docs/auth.md): challenges by e-mail code or
+ * Second factors and the changes they guard (docs/accounts.md): challenges by e-mail code or
  * authenticator app (TOTP, codes made here with otplib as an app would), recovery codes, sign-in
  * with a second factor, and e-mail, phone and password changes.
  */

@@ -1,5 +1,5 @@
 /**
- * The dashboard's session (docs/auth.md, "The dashboard's session"): with `Sika-Refresh-Cookie: 1`
+ * The dashboard's session (docs/accounts.md, "The dashboard's session"): with `Sika-Refresh-Cookie: 1`
  * the refresh token travels in an HttpOnly, SameSite=Strict cookie scoped to /api/v1/auth, never in
  * a body a page script could read; refresh takes the cookie only with that header; the cookie
  * rotates like the token; sign-out clears it; a second factor is still asked first.

@@ -1,5 +1,5 @@
 /**
- * The factor rule (docs/auth.md): every way into a session (password, magic link, invitation,
+ * The factor rule (docs/accounts.md): every way into a session (password, magic link, invitation,
  * Google, passkey) asks a user with a second factor for it, for a user with an authenticator app
  * and for one with a passkey; adding a factor needs a fresh proof and ends the sessions that never
  * proved one, which then can neither refresh nor switch; answers to a user's second factor are

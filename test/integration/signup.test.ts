@@ -1,5 +1,5 @@
 /**
- * The way into an account (docs/auth.md, "Sign-up" and "Recovery"): pre-signup codes by e-mail
+ * The way into an account (docs/accounts.md, "Sign-up" and "Recovery"): pre-signup codes by e-mail
  * (a real SMTP server on loopback) and SMS (the sandbox outbox), register, magic links, forgotten
  * passwords; what each refuses, that none tells whether an address has an account, and that no
  * code or link is stored in clear in the log.

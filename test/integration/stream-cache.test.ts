@@ -4,15 +4,15 @@
  * version catches it, and a refusal or a conflict on the remembered state is decided again on
  * the stream's own, never answered as it stands.
  */
-import { postPayment } from '../../packages/domain/payment-intent/postings.js';
+import { postPayment } from '../../packages/families/payments/payment-intent/postings.js';
 import t from 'tap';
 import type { Test } from 'tap';
-import { runLedger } from '../../packages/domain/ledger/commands.js';
-import { createApiKey } from '../../packages/domain/merchant/commands.js';
-import { balanceStream } from '../../packages/domain/ledger/events.js';
+import { runLedger } from '../../packages/families/ledger/commands.js';
+import { createApiKey } from '../../packages/families/merchants/merchant/commands.js';
+import { balanceStream } from '../../packages/families/ledger/events.js';
 import { handleCommand } from '../../packages/eventstore/command-handler.js';
-import { paymentIntentAggregate } from '../../packages/domain/payment-intent/render.js';
-import { paymentIntentStream } from '../../packages/domain/payment-intent/events.js';
+import { paymentIntentAggregate } from '../../packages/families/payments/payment-intent/render.js';
+import { paymentIntentStream } from '../../packages/families/payments/payment-intent/events.js';
 import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
 import { ALL_PROJECTIONS } from '../../projections/registry.js';
 import { inlineProjections } from '../../projections/runner.js';

@@ -8,7 +8,7 @@
  */
 import t from 'tap';
 import { Webhook } from 'standardwebhooks';
-import { paymentIntentStream } from '../../packages/domain/payment-intent/events.js';
+import { paymentIntentStream } from '../../packages/families/payments/payment-intent/events.js';
 import { generateSigningSecret } from '../../packages/core/secrets.js';
 import { assertOk, confirm, mobileMoney, OPERATOR_DELAY_MS, operatorAnswers, retrieve, snNumber } from '../support/payment-intents.js';
 import type { TestService } from '../support/system.js';

@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { LookupAddress } from 'node:dns';
 import type { AddressInfo, LookupFunction } from 'node:net';
 import t from 'tap';
-import { pinnedLookup, resolveDeliveryTarget, type UrlPolicyOptions } from '../../packages/domain/webhook-endpoint/url-policy.js';
+import { pinnedLookup, resolveDeliveryTarget, type UrlPolicyOptions } from '../../packages/webhooks/url-policy.js';
 import { parseCidrList } from '../../packages/core/cidr.js';
 
 const sandboxPrivate: UrlPolicyOptions = { environment: 'sandbox', allowedPrivateRanges: parseCidrList('127.0.0.0/8,::1') };

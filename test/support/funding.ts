@@ -4,7 +4,7 @@
  */
 import { fold } from '../../packages/core/decider.js';
 import { balanceOf, ledgerDecider } from '../../packages/ledger/decider.js';
-import { balanceStream, type LedgerEvent } from '../../packages/domain/ledger/events.js';
+import { balanceStream, type LedgerEvent } from '../../packages/families/ledger/events.js';
 import type { TestResponse, TestService } from './system.js';
 
 export const DAY = 86_400_000;

@@ -7,7 +7,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import type { Test } from 'tap';
 import type { Clock } from '../../packages/core/clock.js';
-import type { CreatedMerchant } from '../../packages/domain/merchant/commands.js';
+import type { CreatedMerchant } from '../../packages/families/merchants/merchant/commands.js';
 import { PawapayStandin, type StandinOptions } from './pawapay-standin.js';
 import { PaystackStandin, type PaystackStandinOptions } from './paystack-standin.js';
 import { activateLive, freePort, startService, type StartOptions, type TestService } from './system.js';

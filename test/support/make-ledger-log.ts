@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import t from 'tap';
 import { fold } from '../../packages/core/decider.js';
 import { ledgerDecider } from '../../packages/ledger/decider.js';
-import type { LedgerEvent } from '../../packages/domain/ledger/events.js';
+import type { LedgerEvent } from '../../packages/families/ledger/events.js';
 import { startPaymentsService } from './system.js';
 import { LEDGER_LOG, loggedEvents, runLedgerScenario, type LedgerLog } from './ledger-log.js';
 

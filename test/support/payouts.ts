@@ -4,14 +4,14 @@
  * itself, the sandbox test numbers, coded error assertions, and a connector wrapper that can keep
  * the sandbox operator silent.
  */
-import { postPayment } from '../../packages/domain/payment-intent/postings.js';
+import { postPayment } from '../../packages/families/payments/payment-intent/postings.js';
 import { randomUUID } from 'node:crypto';
 import { quoteFee } from '../../packages/catalog/index.js';
 import { fold } from '../../packages/core/decider.js';
-import { runLedger } from '../../packages/domain/ledger/commands.js';
+import { runLedger } from '../../packages/families/ledger/commands.js';
 import { ledgerDecider } from '../../packages/ledger/decider.js';
-import { balanceStream, type LedgerEvent } from '../../packages/domain/ledger/events.js';
-import type { CreatedMerchant } from '../../packages/domain/merchant/commands.js';
+import { balanceStream, type LedgerEvent } from '../../packages/families/ledger/events.js';
+import type { CreatedMerchant } from '../../packages/families/merchants/merchant/commands.js';
 import type { PayoutInitiation, PayoutRequest, Rails } from '../../packages/connectors/port.js';
 import { snNumber } from './payment-intents.js';
 import type { TestResponse, TestService } from './system.js';

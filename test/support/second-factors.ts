@@ -1,5 +1,5 @@
 /**
- * Adding second factors as a dashboard does (docs/auth.md, "Adding a factor"): a fresh challenge
+ * Adding second factors as a dashboard does (docs/accounts.md, "Adding a factor"): a fresh challenge
  * of the enrolment's purpose, answered by the password (a user with no factor yet) or by a factor
  * the user has, then the enrolment itself.
  */

@@ -1,8 +1,8 @@
 import t from 'tap';
-import { organizationDecider, type OrganizationCommand } from '../../packages/domain/organization/decider.js';
-import { userEmailDecider } from '../../packages/domain/user-email/decider.js';
-import { satisfiesFactorRule, userDecider, type UserCommand } from '../../packages/domain/user/decider.js';
-import type { SessionProof } from '../../packages/domain/user/events.js';
+import { organizationDecider, type OrganizationCommand } from '../../packages/families/accounts/organization/decider.js';
+import { userEmailDecider } from '../../packages/families/accounts/user-email/decider.js';
+import { satisfiesFactorRule, userDecider, type UserCommand } from '../../packages/families/accounts/user/decider.js';
+import type { SessionProof } from '../../packages/families/accounts/user/events.js';
 import { spec } from '../support/decider-spec.js';
 
 const users = spec(userDecider);
@@ -42,7 +42,7 @@ t.test('refresh tokens rotate; a reused one ends its session; an expired session
 t.test('sessions end once: sign-out, revoke, revoke the others', async (t) => {
   const three = users.history(create, start('s1', 'r1'), start('s2', 'r2'), start('s3', 'r3'));
   const out = users.given(three).when({ type: 'end_session', sessionId: 's1', reason: 'signed_out', at }).thenMatch(t, [{ type: 'user.session_revoked', data: { sessionId: 's1', reason: 'signed_out' } }]);
-  users.given(out).when({ type: 'end_session', sessionId: 's1', reason: 'revoked', at }).thenThrows(t, { code: 'IKW-RES-001', param: 'id' });
+  users.given(out).when({ type: 'end_session', sessionId: 's1', reason: 'revoked', at }).thenThrows(t, { code: 'IKW-RES-001', param: 'sessionId' });
   users.given(out).when({ type: 'end_other_sessions', keep: 's2', at }).thenMatch(t, [{ type: 'user.session_revoked', data: { sessionId: 's3', reason: 'other_sessions_revoked' } }], 'only the live others');
   users.given(out).when({ type: 'end_other_sessions', keep: 's1', at }).thenThrows(t, 'IKW-RES-001', 'an ended session cannot act');
   users.given(three).when({ type: 'end_session', sessionId: 's2', reason: 'revoked', at: later(31 * DAY) }).thenThrows(t, 'IKW-RES-001', 'an expired session is gone');

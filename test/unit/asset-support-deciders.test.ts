@@ -4,12 +4,12 @@
  * (submitted once, forwarded once).
  */
 import t from 'tap';
-import { sniffContentType } from '../../packages/domain/asset/content-types.js';
-import type { AssetCommand } from '../../packages/domain/asset/decider.js';
-import { assetAggregate } from '../../packages/domain/asset/render.js';
-import type { AssetCreated, AssetUploaded } from '../../packages/domain/asset/events.js';
-import { supportTicketAggregate } from '../../packages/domain/support-ticket/render.js';
-import type { TicketSubmitted } from '../../packages/domain/support-ticket/events.js';
+import { sniffContentType } from '../../packages/families/assets/content-types.js';
+import type { AssetCommand } from '../../packages/families/assets/decider.js';
+import { assetAggregate } from '../../packages/families/assets/render.js';
+import type { AssetCreated, AssetUploaded } from '../../packages/families/assets/events.js';
+import { supportTicketAggregate } from '../../packages/families/support/render.js';
+import type { TicketSubmitted } from '../../packages/families/support/events.js';
 import { spec } from '../support/decider-spec.js';
 
 const owner = { merchantId: 'acct_1', environment: 'sandbox' } as const;

@@ -1,14 +1,14 @@
 /** The template and automation Deciders on their own, the customer's tag command, and the definition checks. */
 import t from 'tap';
 import { Refusal } from '../../packages/core/refusal.js';
-import { automationDecider, type AutomationCommand } from '../../packages/domain/automation/decider.js';
-import { definitionProblems, inDefinitionOrder, nextTick, type Definition } from '../../packages/domain/automation/definition.js';
-import type { AutomationCreated } from '../../packages/domain/automation/events.js';
-import type { CustomerCommand } from '../../packages/domain/customer/decider.js';
-import { customerAggregate, toCustomerObject } from '../../packages/domain/customer/render.js';
-import { templateDecider, type TemplateCommand } from '../../packages/domain/template/decider.js';
-import type { TemplateCreated, TemplateVersion } from '../../packages/domain/template/events.js';
-import { checkData, checkVersion } from '../../packages/domain/template/render.js';
+import { automationDecider, type AutomationCommand } from '../../packages/families/automations/decider.js';
+import { definitionProblems, inDefinitionOrder, nextTick, type Definition } from '../../packages/families/automations/definition.js';
+import type { AutomationCreated } from '../../packages/families/automations/events.js';
+import type { CustomerCommand } from '../../packages/families/billing/customer/decider.js';
+import { customerAggregate, toCustomerObject } from '../../packages/families/billing/customer/render.js';
+import { templateDecider, type TemplateCommand } from '../../packages/families/templates/decider.js';
+import type { TemplateCreated, TemplateVersion } from '../../packages/families/templates/events.js';
+import { checkData, checkVersion } from '../../packages/families/templates/render.js';
 import { spec } from '../support/decider-spec.js';
 
 const at = new Date('2026-01-01T00:00:00Z');
@@ -36,7 +36,7 @@ t.test('templates: versions count up, publish picks one, delete ends everything'
   const published = templates.given(created, v2).when({ type: 'publish', owner, at, version: 1 }).thenMatch(t, [{ type: 'template.version_published', data: { version: 1 } }]);
   templates.given(created, v2, published).when({ type: 'publish', owner, at, version: 1 }).thenNothing(t, 'publishing the published version');
   templates.given(created).when({ type: 'publish', owner, at, version: 3 }).thenThrows(t, { code: 'IKW-RES-001', param: 'version' });
-  templates.given(created).when({ type: 'publish', owner: stranger, at, version: 1 }).thenThrows(t, { code: 'IKW-RES-001', param: 'id' });
+  templates.given(created).when({ type: 'publish', owner: stranger, at, version: 1 }).thenThrows(t, { code: 'IKW-RES-001', param: 'templateId' });
   const deleted = templates.given(created).when({ type: 'delete', owner, at }).thenMatch(t, [{ type: 'template.deleted' }]);
   templates.given(created, deleted).when({ type: 'delete', owner, at }).thenThrows(t, 'IKW-RES-001');
   templates.given(created, deleted).when({ type: 'publish', owner, at, version: 1 }).thenThrows(t, 'IKW-RES-001');
@@ -69,7 +69,7 @@ t.test('automations: versions, enable and disable idempotent, the runner disable
   automations.given(created, disabled).when(cmd({ type: 'disable_for_failures', failures: 5, lastError: 'x' })).thenNothing(t, 'the runner only disables an enabled automation: one notice');
   automations.given(created).when(cmd({ type: 'disable_for_failures', failures: 5, lastError: 'HTTP 500' })).thenMatch(t, [{ type: 'automation.disabled', data: { reason: 'failures', failures: 5, lastError: 'HTTP 500' } }]);
   automations.given(created, disabled).when(cmd({ type: 'enable' })).thenState((s) => t.same([s.enabled, s.disabledReason], [true, null]));
-  automations.given(created).when({ type: 'enable', owner: stranger, at }).thenThrows(t, { code: 'IKW-RES-001', param: 'id' });
+  automations.given(created).when({ type: 'enable', owner: stranger, at }).thenThrows(t, { code: 'IKW-RES-001', param: 'automationId' });
   const deleted = automations.given(created).when(cmd({ type: 'delete' })).thenMatch(t, [{ type: 'automation.deleted' }]);
   automations.given(created, deleted).when(cmd({ type: 'enable' })).thenThrows(t, 'IKW-RES-001');
 });

@@ -6,12 +6,12 @@
  */
 import t from 'tap';
 import { Refusal } from '../../packages/core/refusal.js';
-import { activationCheck } from '../../packages/domain/country-activation/commands.js';
-import { countryActivationAggregate } from '../../packages/domain/country-activation/render.js';
-import { featureFlagAggregate } from '../../packages/domain/feature-flag/render.js';
-import { PAYMENT_CAPABILITY_TRANSITIONS, type PaymentCapabilityCommand } from '../../packages/domain/payment-capability/decider.js';
-import { paymentCapabilityAggregate } from '../../packages/domain/payment-capability/render.js';
-import { platformAdminDecider } from '../../packages/domain/platform-admin/decider.js';
+import { activationCheck } from '../../packages/families/platform/country-activation/commands.js';
+import { countryActivationAggregate } from '../../packages/families/platform/country-activation/render.js';
+import { featureFlagAggregate } from '../../packages/families/platform/feature-flag/render.js';
+import { PAYMENT_CAPABILITY_TRANSITIONS, type PaymentCapabilityCommand } from '../../packages/families/platform/payment-capability/decider.js';
+import { paymentCapabilityAggregate } from '../../packages/families/platform/payment-capability/render.js';
+import { platformAdminDecider } from '../../packages/families/platform/platform-admin/decider.js';
 import { spec } from '../support/decider-spec.js';
 
 const owner = { merchantId: 'acct_1', environment: 'sandbox' } as const;
@@ -35,7 +35,7 @@ t.test('capabilities: the transition table, delete and create again', async (t) 
     for (const [name, command] of Object.entries(commands) as [keyof typeof PAYMENT_CAPABILITY_TRANSITIONS, PaymentCapabilityCommand][]) {
       const allowed = PAYMENT_CAPABILITY_TRANSITIONS[name].includes(status as 'active' | 'suspended');
       if (allowed) caps.given(history).when(command).thenState((s) => t.not(s.capability, null, `${name} in ${status}`));
-      else caps.given(history).when(command).thenThrows(t, { code: 'IKW-RES-002', param: 'id' }, `${name} refused in ${status}`);
+      else caps.given(history).when(command).thenThrows(t, { code: 'IKW-RES-002', param: 'capabilityId' }, `${name} refused in ${status}`);
     }
   }
   caps.given(histories.active).when(create).thenThrows(t, 'IKW-CAP-003');
@@ -61,8 +61,8 @@ t.test('activations: one per country and currency; replaced; deleted; the check 
   // Set by the platform operator: the merchant can neither change nor delete it; the operator can.
   const byOperator = { ...byMerchant, by: 'operator' } as const;
   const operators = activations.history({ ...create, activation: { ...create.activation, setBy: 'operator' } });
-  activations.given(operators).when({ type: 'update', ...byMerchant, rule }).thenThrows(t, { code: 'IKW-CFG-005', param: 'id' });
-  activations.given(operators).when({ type: 'delete', ...byMerchant }).thenThrows(t, { code: 'IKW-CFG-005', param: 'id' });
+  activations.given(operators).when({ type: 'update', ...byMerchant, rule }).thenThrows(t, { code: 'IKW-CFG-005', param: 'activationId' });
+  activations.given(operators).when({ type: 'delete', ...byMerchant }).thenThrows(t, { code: 'IKW-CFG-005', param: 'activationId' });
   activations.given(operators).when({ type: 'update', ...byOperator, rule: { ...rule, maxAmount: 500 } }).thenMatch(t, [{ type: 'country_activation.updated', data: { setBy: 'operator', object: { maxAmount: 500, setBy: 'operator' } } }]);
   const taken = activations.given(history).history({ type: 'update', ...byOperator, rule });
   activations.given(taken).when({ type: 'update', ...byMerchant, rule }).thenThrows(t, 'IKW-CFG-005', 'a merchant’s activation the operator changed is the operator’s');

@@ -1,11 +1,11 @@
 /** The checkout session and payment link Deciders on their own: expiry, attempts, cancel, and the single-use claim. */
 import t from 'tap';
-import { checkoutSessionDecider, sessionStatus, type CheckoutSessionCommand } from '../../packages/domain/checkout-session/decider.js';
-import { toCheckoutSessionObject } from '../../packages/domain/checkout-session/render.js';
-import type { CheckoutSessionCreated } from '../../packages/domain/checkout-session/events.js';
-import type { PaymentLinkCommand } from '../../packages/domain/payment-link/decider.js';
-import { paymentLinkAggregate, toPaymentLinkObject } from '../../packages/domain/payment-link/render.js';
-import type { PaymentLinkCreated } from '../../packages/domain/payment-link/events.js';
+import { checkoutSessionDecider, sessionStatus, type CheckoutSessionCommand } from '../../packages/families/checkout/checkout-session/decider.js';
+import { toCheckoutSessionObject } from '../../packages/families/checkout/checkout-session/render.js';
+import type { CheckoutSessionCreated } from '../../packages/families/checkout/checkout-session/events.js';
+import type { PaymentLinkCommand } from '../../packages/families/checkout/payment-link/decider.js';
+import { paymentLinkAggregate, toPaymentLinkObject } from '../../packages/families/checkout/payment-link/render.js';
+import type { PaymentLinkCreated } from '../../packages/families/checkout/payment-link/events.js';
 import { spec } from '../support/decider-spec.js';
 
 const at = new Date('2026-01-01T00:00:00Z');
@@ -28,7 +28,7 @@ t.test('session: attempts are numbered, a repeated attempt attaches nothing', as
   const first = sessions.given(sessions.history(open)).when(attach(1)).thenMatch(t, [{ type: 'checkout_session.payment_intent_attached', data: { paymentIntentId: 'pi_1', attempt: 1 } }]);
   sessions.given(first).when(attach(1)).thenNothing(t, 'racing requests of one attempt attach it once');
   sessions.given(first).when(attach(2, 'failed')).thenState((s) => t.match(s, { paymentIntentId: 'pi_2', attempt: 2 }));
-  sessions.given(first).when({ ...attach(2), owner: stranger } as CheckoutSessionCommand).thenThrows(t, { code: 'IKW-RES-001', param: 'id' });
+  sessions.given(first).when({ ...attach(2), owner: stranger } as CheckoutSessionCommand).thenThrows(t, { code: 'IKW-RES-001', param: 'checkoutSessionId' });
 });
 
 t.test('session: status from the payment and the clock', async (t) => {
@@ -38,7 +38,7 @@ t.test('session: status from the payment and the clock', async (t) => {
   t.equal(sessionStatus({ ...state, session }, 'processing', later(86_400_000)), 'open', 'a payment under way may still finish');
   t.equal(sessionStatus({ ...state, session }, 'paid', later(86_400_000)), 'complete');
   t.match(toCheckoutSessionObject(state, 'unpaid', at), { object: 'checkout.session', status: 'open', amountTotal: 1_000, livemode: false });
-  sessions.given(sessions.history(open)).when(attach(1, 'unpaid', later(86_400_000))).thenThrows(t, { code: 'IKW-CHK-001', param: 'id' });
+  sessions.given(sessions.history(open)).when(attach(1, 'unpaid', later(86_400_000))).thenThrows(t, { code: 'IKW-CHK-001', param: 'checkoutSessionId' });
 });
 
 t.test('session: cancel once; not while paying, nor once paid or expired', async (t) => {
@@ -47,7 +47,7 @@ t.test('session: cancel once; not while paying, nor once paid or expired', async
   const canceled = sessions.given(created).when(cancel('unpaid')).thenMatch(t, [{ type: 'checkout_session.canceled' }]);
   sessions.given(canceled).when(cancel('unpaid')).thenNothing(t);
   sessions.given(canceled).when(attach(1)).thenThrows(t, 'IKW-CHK-001');
-  sessions.given(created).when(cancel('processing')).thenThrows(t, { code: 'IKW-RES-002', param: 'id' });
+  sessions.given(created).when(cancel('processing')).thenThrows(t, { code: 'IKW-RES-002', param: 'checkoutSessionId' });
   sessions.given(created).when(cancel('paid')).thenThrows(t, 'IKW-CHK-001');
   sessions.given(created).when(cancel('unpaid', later(86_400_000))).thenThrows(t, 'IKW-CHK-001');
 });
@@ -59,14 +59,14 @@ t.test('session: the merchant expires it once, while open; its expiry becomes th
   const state = sessions.state(expired);
   t.match(toCheckoutSessionObject(state, 'unpaid', later(60_000)), { status: 'expired', expiresAt: later(60_000).toISOString() });
   t.equal(sessionStatus({ ...state, session }, 'processing', later(60_000)), 'open', 'a payment already under way may still finish, as at a lifetime\u2019s end');
-  sessions.given(expired).when(expire('unpaid', later(60_001))).thenThrows(t, { code: 'IKW-CHK-001', param: 'id', message: /expired/ });
+  sessions.given(expired).when(expire('unpaid', later(60_001))).thenThrows(t, { code: 'IKW-CHK-001', param: 'checkoutSessionId', message: /expired/ });
   sessions.given(expired).when(attach(1, 'unpaid', later(60_001))).thenThrows(t, 'IKW-CHK-001');
   sessions.given(created).when(expire('failed')).thenMatch(t, [{ type: 'checkout_session.expired' }]);
-  sessions.given(created).when(expire('processing')).thenThrows(t, { code: 'IKW-RES-002', param: 'id' });
+  sessions.given(created).when(expire('processing')).thenThrows(t, { code: 'IKW-RES-002', param: 'checkoutSessionId' });
   sessions.given(created).when(expire('paid')).thenThrows(t, { code: 'IKW-CHK-001', message: /complete/ });
   sessions.given(created).when(expire('unpaid', later(86_400_000))).thenThrows(t, 'IKW-CHK-001');
   sessions.given(sessions.history(open, { type: 'cancel', owner, at, paymentStatus: 'unpaid' })).when(expire('unpaid')).thenThrows(t, { code: 'IKW-CHK-001', message: /canceled/ });
-  sessions.given(created).when({ ...expire('unpaid'), owner: stranger } as CheckoutSessionCommand).thenThrows(t, { code: 'IKW-RES-001', param: 'id' });
+  sessions.given(created).when({ ...expire('unpaid'), owner: stranger } as CheckoutSessionCommand).thenThrows(t, { code: 'IKW-RES-001', param: 'checkoutSessionId' });
 });
 
 const links = spec(paymentLinkAggregate);
@@ -84,7 +84,7 @@ t.test('link: deactivate once; a deactivated or expired link takes no claim', as
   links.given(off).when({ type: 'deactivate', owner, at: later(1) }).thenNothing(t);
   links.given(off).when(claim('cs_1')).thenThrows(t, { code: 'IKW-CHK-002', param: 'paymentLinkId' });
   links.given(created).when(claim('cs_1', null, later(3_600_000))).thenThrows(t, 'IKW-CHK-002');
-  links.given(created).when({ type: 'deactivate', owner: stranger, at }).thenThrows(t, { code: 'IKW-RES-001', param: 'id' });
+  links.given(created).when({ type: 'deactivate', owner: stranger, at }).thenThrows(t, { code: 'IKW-RES-001', param: 'paymentLinkId' });
 });
 
 t.test('link: the claim of a single-use link', async (t) => {

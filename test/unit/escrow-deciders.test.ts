@@ -4,17 +4,17 @@
  * walked) and the ledger's escrow entries (funding, release, payout hold, refund: each balances,
  * the escrow account never goes below zero, none is posted twice).
  */
-import { fundEscrow, fundEscrowFromPayment, holdOnEscrow, refundEscrow, releaseEscrow } from '../../packages/domain/escrow/postings.js';
-import { completePayout } from '../../packages/domain/payout/postings.js';
+import { fundEscrow, fundEscrowFromPayment, holdOnEscrow, refundEscrow, releaseEscrow } from '../../packages/families/escrow/postings.js';
+import { completePayout } from '../../packages/families/payouts/payout/postings.js';
 import t from 'tap';
 import { isRefused } from '../../packages/core/refusal.js';
 import { fold } from '../../packages/core/decider.js';
-import { contractStatus, ESCROW_TRANSITIONS, resolutionAmounts, type EscrowCommand, type EscrowState } from '../../packages/domain/escrow/decider.js';
-import { escrowAggregate } from '../../packages/domain/escrow/render.js';
-import type { ContractCreated, ContractStatus, Release } from '../../packages/domain/escrow/events.js';
+import { contractStatus, ESCROW_TRANSITIONS, resolutionAmounts, type EscrowCommand, type EscrowState } from '../../packages/families/escrow/decider.js';
+import { escrowAggregate } from '../../packages/families/escrow/render.js';
+import type { ContractCreated, ContractStatus, Release } from '../../packages/families/escrow/events.js';
 import { balanceOf, ledgerDecider, type LedgerCommand } from '../../packages/ledger/decider.js';
 import { isBalanced } from '../../packages/ledger/entry.js';
-import { escrowAccount } from '../../packages/domain/escrow/postings.js';
+import { escrowAccount } from '../../packages/families/escrow/postings.js';
 import { spec } from '../support/decider-spec.js';
 
 const owner = { merchantId: 'acct_1', environment: 'sandbox' } as const;
@@ -70,9 +70,9 @@ t.test('funding: submitted, then funded once per source', async (t) => {
   t.equal(contractStatus(contracts.state(contracts.history(create, submit))), 'pending_funding');
   contracts.given(funded).when(funding(9_800)).thenNothing(t, 'the same posting again');
   contracts.given(funded).when({ ...submit }).thenNothing(t, 'the same payment intent again');
-  contracts.given(funded).when({ ...submit, paymentIntentId: 'pi_2' }).thenThrows(t, { code: 'IKW-ESC-001', param: 'id' });
+  contracts.given(funded).when({ ...submit, paymentIntentId: 'pi_2' }).thenThrows(t, { code: 'IKW-ESC-001', param: 'contractId' });
   contracts.given(contracts.history(create, submit)).when({ ...submit, paymentIntentId: 'pi_2' }).thenThrows(t, { code: 'IKW-ESC-001', param: 'paymentIntentId' });
-  contracts.given(funded).when({ ...submit, owner: stranger }).thenThrows(t, { code: 'IKW-RES-001', param: 'id' });
+  contracts.given(funded).when({ ...submit, owner: stranger }).thenThrows(t, { code: 'IKW-RES-001', param: 'contractId' });
   contracts.given(funded).when(release('r1', 1)).thenState((s) => t.equal(contractStatus(s), 'funded'));
 });
 
@@ -90,7 +90,7 @@ t.test('releases and refunds take only what is held beyond pending releases', as
   contracts.given(executed).when(execute('r1')).thenNothing(t, 'executing twice');
   contracts.given(executed).when({ type: 'cancel_release', owner, at: T0, releaseId: 'r1' }).thenThrows(t, 'IKW-ESC-005');
   const rest = contracts.given(executed).when(refund(3_800)).thenState((s) => t.equal(contractStatus(s), 'completed'));
-  contracts.given(rest).when(release('r3', 1)).thenThrows(t, { code: 'IKW-ESC-001', param: 'id' });
+  contracts.given(rest).when(release('r3', 1)).thenThrows(t, { code: 'IKW-ESC-001', param: 'contractId' });
   const canceled = contracts.given(withPending).when({ type: 'cancel_release', owner, at: T0, releaseId: 'r1' }).thenState((s) => t.equal(s.releases.get('r1')!.status, 'canceled'));
   contracts.given(canceled).when(execute('r1')).thenThrows(t, 'IKW-ESC-005');
   contracts.given(canceled).when(release('r4', 9_800)).thenState((s) => t.equal(s.releases.get('r4')!.amountMinor, 9_800));

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { canReadEventType, readScopeOfEventType } from '../../packages/domain/organization/event-scopes.js';
-import { ROLE_SCOPES } from '../../packages/domain/organization/events.js';
+import { canReadEventType, readScopeOfEventType } from '../../packages/families/accounts/organization/event-scopes.js';
+import { ROLE_SCOPES } from '../../packages/families/accounts/organization/events.js';
 import { PUBLIC_EVENTS } from '../../packages/families/index.js';
 
 t.test('every public event type has a read scope', async (t) => {

@@ -7,13 +7,13 @@
 import t from 'tap';
 import { isRefused } from '../../packages/core/refusal.js';
 import { fold } from '../../packages/core/decider.js';
-import { CAMPAIGN_TRANSITIONS, fundingCampaignDecider, payableOf, raisedOf, type FundingCampaignCommand } from '../../packages/domain/funding-campaign/decider.js';
-import { fundingCampaignAggregate } from '../../packages/domain/funding-campaign/render.js';
-import type { CampaignCreated, CampaignStatus, ContributionCreated, FundingModel } from '../../packages/domain/funding-campaign/events.js';
+import { CAMPAIGN_TRANSITIONS, fundingCampaignDecider, payableOf, raisedOf, type FundingCampaignCommand } from '../../packages/families/funding/decider.js';
+import { fundingCampaignAggregate } from '../../packages/families/funding/render.js';
+import type { CampaignCreated, CampaignStatus, ContributionCreated, FundingModel } from '../../packages/families/funding/events.js';
 import { persistentMapWork } from '../../packages/core/persistent-map.js';
 import { balanceOf, ledgerDecider, type LedgerCommand } from '../../packages/ledger/decider.js';
 import { isBalanced } from '../../packages/ledger/entry.js';
-import { moveCampaignFunds, type CampaignMove } from '../../packages/domain/funding-campaign/postings.js';
+import { moveCampaignFunds, type CampaignMove } from '../../packages/families/funding/postings.js';
 import { spec } from '../support/decider-spec.js';
 
 const at = new Date('2026-01-01T00:00:00Z');
@@ -48,7 +48,7 @@ t.test('contributions: counted once; the target reached once; refused outside an
   campaigns.given(campaigns.history(create())).when(contribute('a', 1)).thenThrows(t, { code: 'IKW-FND-002', param: 'campaignId' });
   campaigns.given(active).when(contribute('z', 1, later(10 * DAY))).thenThrows(t, { code: 'IKW-FND-002', param: 'campaignId' }, 'past the deadline');
   campaigns.given(active).when({ type: 'contribute', owner, at, contribution: { ...contribution('z', 1), currency: 'ghs' } }).thenThrows(t, { code: 'IKW-VAL-009', param: 'currency' });
-  campaigns.given(active).when({ type: 'contribute', owner: stranger, at, contribution: contribution('z', 1) }).thenThrows(t, { code: 'IKW-RES-001', param: 'id' });
+  campaigns.given(active).when({ type: 'contribute', owner: stranger, at, contribution: contribution('z', 1) }).thenThrows(t, { code: 'IKW-RES-001', param: 'campaignId' });
   campaigns.given(active).when({ type: 'record_payment', owner, at, contributionId: 'a', paymentIntentId: 'pi_a', outcome: { status: 'failed' }, moneyVersion: 0 }).thenMatch(t, [
     { type: 'funding_campaign.contribution_failed', data: { contributionId: 'a', status: 'failed' } },
   ]);
@@ -59,7 +59,7 @@ t.test('close releases what is held, fees included, once; a payment after it is 
   const closed = campaigns.given(held).when({ type: 'close', owner, at, reason: 'organizer', moneyVersion: 1 }).thenMatch(t, [
     { type: 'funding_campaign.closed', data: { released: 6_000, fee: 120 } },
   ]);
-  campaigns.given(closed).when({ type: 'close', owner, at, reason: 'organizer', moneyVersion: 2 }).thenThrows(t, { code: 'IKW-FND-001', param: 'id' });
+  campaigns.given(closed).when({ type: 'close', owner, at, reason: 'organizer', moneyVersion: 2 }).thenThrows(t, { code: 'IKW-FND-001', param: 'campaignId' });
   campaigns.given(closed).when({ type: 'expire', owner, at: later(10 * DAY), moneyVersion: 2 }).thenNothing(t, 'the deadline after a close does nothing');
   campaigns.given(closed).when(paid('b', 2)).thenMatch(t, [
     { type: 'funding_campaign.contribution_received' },
@@ -70,7 +70,7 @@ t.test('close releases what is held, fees included, once; a payment after it is 
   ]);
   t.equal(raisedOf(campaigns.state(refunded)), 0, 'a refund after release is no longer raised');
   t.equal(payableOf(campaigns.state(refunded)), 6_000 - 120 - 6_000, 'and its amount, taken from the balance, is no longer there to pay out');
-  campaigns.given(held).when({ type: 'refund_contribution', owner, at, contributionId: 'b', moneyVersion: 1 }).thenThrows(t, { code: 'IKW-FND-004', param: 'id' });
+  campaigns.given(held).when({ type: 'refund_contribution', owner, at, contributionId: 'b', moneyVersion: 1 }).thenThrows(t, { code: 'IKW-FND-004', param: 'contributionId' });
 });
 
 t.test('all or nothing: close below target refused; the deadline fails and refunds, or closes at target', async (t) => {

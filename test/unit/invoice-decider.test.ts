@@ -1,8 +1,8 @@
 /** The invoice Decider on its own: the transition table, payments up to what remains, idempotent refs. */
 import t from 'tap';
-import { amountRemaining, INVOICE_TRANSITIONS, type InvoiceCommand } from '../../packages/domain/invoice/decider.js';
-import { invoiceAggregate, toInvoiceObject } from '../../packages/domain/invoice/render.js';
-import { INVOICE_STATUSES, type InvoiceCreated, type InvoiceEvent, type InvoiceStatus } from '../../packages/domain/invoice/events.js';
+import { amountRemaining, INVOICE_TRANSITIONS, type InvoiceCommand } from '../../packages/families/billing/invoice/decider.js';
+import { invoiceAggregate, toInvoiceObject } from '../../packages/families/billing/invoice/render.js';
+import { INVOICE_STATUSES, type InvoiceCreated, type InvoiceEvent, type InvoiceStatus } from '../../packages/families/billing/invoice/events.js';
 import type { Fact } from '../../packages/core/decider.js';
 import { spec } from '../support/decider-spec.js';
 
@@ -69,12 +69,12 @@ t.test('payment intents: attached once per key, only while payable; then they pa
   const paid = invoices.given(attached).when(pay('pi_1', 5_000, 'payment_intent')).thenState((s) => {
     t.equal(toInvoiceObject(s).status, 'paid');
   });
-  invoices.given(paid).when({ type: 'attach_payment_intent', owner, at, key: 'k2', paymentIntentId: 'pi_3' }).thenThrows(t, { code: 'IKW-BIL-009', param: 'id' });
+  invoices.given(paid).when({ type: 'attach_payment_intent', owner, at, key: 'k2', paymentIntentId: 'pi_3' }).thenThrows(t, { code: 'IKW-BIL-009', param: 'invoiceId' });
 });
 
 t.test('creation: finalize at once, zero invoices are paid when finalized, creating twice is a no-op, other owners 404', async (t) => {
   const created = invoices.given().when(create(true)).thenMatch(t, [{ type: 'invoice.created' }, { type: 'invoice.finalized' }]);
   invoices.given(created).when(create(true)).thenNothing(t);
   invoices.given().when(create(true, { ...invoice, amountDue: 0, lines: [] })).thenMatch(t, [{ type: 'invoice.created' }, { type: 'invoice.finalized' }, { type: 'invoice.paid' }]);
-  invoices.given(created).when({ ...to('open'), owner: { merchantId: 'acct_2', environment: 'sandbox' } }).thenThrows(t, { code: 'IKW-RES-001', param: 'id' });
+  invoices.given(created).when({ ...to('open'), owner: { merchantId: 'acct_2', environment: 'sandbox' } }).thenThrows(t, { code: 'IKW-RES-001', param: 'invoiceId' });
 });

@@ -4,24 +4,25 @@
  * arithmetic, and a fast-check property: random sequences of payments, refunds, settlements and payouts
  * keep every invariant after each step.
  */
-import { holdOnSeller, marketplaceOrders, postOrderPayment, refundOrder, settleShare } from '../../packages/domain/marketplace-order/postings.js';
-import { completePayout, releasePayout } from '../../packages/domain/payout/postings.js';
+import { holdOnSeller, marketplaceOrders, postOrderPayment, refundOrder, settleShare } from '../../packages/families/marketplace/marketplace-order/postings.js';
+import { completePayout, releasePayout } from '../../packages/families/payouts/payout/postings.js';
 import fc from 'fast-check';
 import t from 'tap';
 import { persistentMapWork } from '../../packages/core/persistent-map.js';
 import { fold, type Fact } from '../../packages/core/decider.js';
-import { commissionRuleAggregate } from '../../packages/domain/commission-rule/render.js';
-import { commissionOn, type CommissionRuleCreated } from '../../packages/domain/commission-rule/events.js';
-import { allocateRefund } from '../../packages/domain/marketplace-order/allocation.js';
+import { commissionRuleAggregate } from '../../packages/families/marketplace/commission-rule/render.js';
+import { commissionOn, type CommissionRuleCreated } from '../../packages/families/marketplace/commission-rule/events.js';
+import { allocateRefund } from '../../packages/families/marketplace/marketplace-order/allocation.js';
 import type { LedgerAction } from '../../packages/ledger/decider.js';
 import { balanceOf as fundsBalance, familyState, ledgerDecider as fundsDecider, type LedgerCommand as FundsCommand, type LedgerState as FundsState } from '../../packages/ledger/decider.js';
 import { isBalanced } from '../../packages/ledger/entry.js';
-import type { LedgerEvent as MarketplaceFundsEvent } from '../../packages/domain/ledger/events.js';
-import { ORDER_TRANSITIONS, type OrderCommand, type OrderState } from '../../packages/domain/marketplace-order/decider.js';
-import { orderAggregate } from '../../packages/domain/marketplace-order/render.js';
-import { ORDER_STATUSES, sellerShares, type OrderCreated, type OrderEvent } from '../../packages/domain/marketplace-order/events.js';
-import { sellerAggregate } from '../../packages/domain/marketplace-seller/render.js';
-import type { SellerCreated } from '../../packages/domain/marketplace-seller/events.js';
+import type { LedgerEvent as MarketplaceFundsEvent } from '../../packages/families/ledger/events.js';
+import type { MarketplaceEntry } from '../../packages/families/marketplace/marketplace-order/postings.js';
+import { ORDER_TRANSITIONS, type OrderCommand, type OrderState } from '../../packages/families/marketplace/marketplace-order/decider.js';
+import { orderAggregate } from '../../packages/families/marketplace/marketplace-order/render.js';
+import { ORDER_STATUSES, sellerShares, type OrderCreated, type OrderEvent } from '../../packages/families/marketplace/marketplace-order/events.js';
+import { sellerAggregate } from '../../packages/families/marketplace/marketplace-seller/render.js';
+import type { SellerCreated } from '../../packages/families/marketplace/marketplace-seller/events.js';
 import { isRefused } from '../../packages/core/refusal.js';
 import { spec } from '../support/decider-spec.js';
 
@@ -62,7 +63,7 @@ t.test('commission rules: created once, updated, an update that changes nothing 
   rules.given(created).when({ type: 'create', rule }).thenThrows(t, 'IKW-RES-003');
   rules.given(created).when({ type: 'update', owner, at, changes: { isActive: false } }).thenMatch(t, [{ type: 'commission_rule.updated', data: { isActive: false, percentBasisPoints: 100 } }]);
   rules.given(created).when({ type: 'update', owner, at, changes: { percentBasisPoints: 100 } }).thenNothing(t);
-  rules.given(created).when({ type: 'update', owner: stranger, at, changes: { isActive: false } }).thenThrows(t, { code: 'IKW-RES-001', param: 'id' });
+  rules.given(created).when({ type: 'update', owner: stranger, at, changes: { isActive: false } }).thenThrows(t, { code: 'IKW-RES-001', param: 'commissionRuleId' });
   rules.given([]).when({ type: 'update', owner, at, changes: { isActive: false } }).thenThrows(t, 'IKW-RES-001');
 });
 
@@ -247,7 +248,7 @@ function checkInvariants(orders: Map<string, Fact<OrderEvent>[]>, fundsEvents: M
     const shares = sellerShares(o.order.lines).reduce((s, x) => s + x.amountMinor, 0);
     if (shares + o.order.commissionMinor !== o.order.amountMinor) throw new Error(`order ${id}: shares + commission ≠ amount`);
     if (o.refundedMinor > o.order.amountMinor) throw new Error(`order ${id}: refunded beyond the amount`);
-    const refunded = fundsEvents.filter((e) => e.data.kind === 'order_refund' && e.data.orderId === id).reduce((s, e) => s + e.data.amount, 0);
+    const refunded = fundsEvents.filter((e) => e.data.kind === 'order_refund' && (e.data as MarketplaceEntry).orderId === id).reduce((s, e) => s + e.data.amount, 0);
     if (refunded !== o.refundedMinor) throw new Error(`order ${id}: the funds and the order disagree on the refunds`);
     const money = familyState(state, marketplaceOrders).get(id);
     if (money && money.shares.some((s) => s.unrefunded < 0 || s.pending < 0 || s.pending > s.unrefunded)) throw new Error(`order ${id}: a share out of bounds`);

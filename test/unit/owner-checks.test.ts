@@ -3,15 +3,15 @@ import path from 'node:path';
 import t from 'tap';
 
 /**
- * The rule of docs/architecture.md ("Application layer"): in packages/domain an owner check goes
- * through the aggregate helpers (`assertOwned`, `isOwned` in packages/domain/aggregate.ts), never a
+ * The rule of docs/architecture.md ("Application layer"): in packages/families an owner check goes
+ * through the aggregate helpers (`assertOwned`, `isOwned` in packages/core/aggregate.ts), never a
  * comparison written by hand, so that every command refuses another merchant's object the same
  * way (404 IKW-RES-001) and a change to that rule is made in one place. A dependency rule cannot
  * see code, hence this scan.
  */
 const root = path.resolve(import.meta.dirname, '../../..');
-const DOMAIN = 'packages/domain';
-const HELPERS = 'packages/domain/aggregate.ts';
+const DOMAIN = 'packages/families';
+const HELPERS = 'packages/core/aggregate.ts';
 
 /** A merchantId or environment compared with another one (`a.merchantId !== b.merchantId`, `m.environment === environment`), across line breaks too. */
 const HAND_WRITTEN = /\b(merchantId|environment)\s*[!=]==?\s*[\w$.?!]*\b\1\b/g;
@@ -52,7 +52,7 @@ t.test('the pattern sees the shapes it is meant to catch', async (t) => {
   t.notOk(caught('m.merchantIds.includes(session.merchantId)'));
 });
 
-t.test('owner checks in packages/domain go through the aggregate helpers', async (t) => {
+t.test('owner checks in packages/families go through the aggregate helpers', async (t) => {
   const offending = [...byFile].flatMap(([, found]) => found);
   t.same(offending, [], `hand-written owner checks (use assertOwned/isOwned from ${HELPERS}):\n${offending.join('\n')}`);
 });

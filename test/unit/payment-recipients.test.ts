@@ -1,9 +1,9 @@
 /**
- * Where a succeeded payment's money goes (packages/domain/payment-intent/recipients.ts): the first
+ * Where a succeeded payment's money goes (packages/families/payments/payment-intent/recipients.ts): the first
  * registered recipient that claims it, else nobody (the merchant's balance); a name registers once.
  */
 import t from 'tap';
-import { PaymentRecipients, type PaymentRecipient, type SucceededPayment } from '../../packages/domain/payment-intent/recipients.js';
+import { PaymentRecipients, type PaymentRecipient, type SucceededPayment } from '../../packages/families/payments/payment-intent/recipients.js';
 
 const payment = (metadata: Record<string, string>): SucceededPayment => ({
   intent: { id: 'pi_1', merchantId: 'acct_1', environment: 'sandbox', amount: 1_000, currency: 'xof', metadata },

@@ -1,15 +1,16 @@
 /**
- * Where a payout's money comes from and returns to (packages/domain/payout/funding.ts): exactly one
+ * Where a payout's money comes from and returns to (packages/families/payouts/payout/funding.ts): exactly one
  * registered source funds a payout; an escrow release's payout returns the release to its contract.
  * That the return steps commit with the failure is shown against the store by escrow-releases.test.ts
  * ("a release's payout that fails goes back to the contract's escrow, in the failure's commit").
  */
 import t from 'tap';
-import { PayoutFundingSources } from '../../packages/domain/payout/funding.js';
-import type { PayoutCreated } from '../../packages/domain/payout/events.js';
-import { escrowPayoutFunding } from '../../packages/domain/escrow/payout-funding.js';
-import { batchPayoutFunding } from '../../packages/domain/payout-batch/payout-funding.js';
-import { escrowContractStream } from '../../packages/domain/escrow/events.js';
+import { PayoutFundingSources } from '../../packages/families/payouts/payout/funding.js';
+import { sellerPayoutFunding } from '../../packages/families/marketplace/marketplace-seller/payout-funding.js';
+import type { PayoutCreated } from '../../packages/families/payouts/payout/events.js';
+import { escrowPayoutFunding } from '../../packages/families/escrow/payout-funding.js';
+import { batchPayoutFunding } from '../../packages/families/payout-engine/payout-batch/payout-funding.js';
+import { escrowContractStream } from '../../packages/families/escrow/events.js';
 
 const payout = (more: Partial<PayoutCreated> = {}): PayoutCreated => ({
   id: 'po_1',
@@ -29,7 +30,7 @@ const at = new Date('2026-01-01T01:00:00.000Z');
 const escrowPayout = payout({ source: 'escrow', escrow: { contractId: 'c_1', releaseId: 'rel_1' } });
 
 t.test("each payout is held from its own source's funds", async (t) => {
-  const sources = new PayoutFundingSources(batchPayoutFunding, escrowPayoutFunding);
+  const sources = new PayoutFundingSources(batchPayoutFunding, escrowPayoutFunding, sellerPayoutFunding);
   t.equal(sources.of(payout({ source: 'api' })).kind, 'available');
   t.equal(sources.of(payout({ source: 'marketplace', funding: { kind: 'marketplace_seller', sellerRef: 'u_1', sellerId: 'sel_1' } })).kind, 'seller');
   t.equal(sources.of(payout({ source: 'payout_engine', batch: { id: 'pb_1', index: 0, attempt: 2 } })).kind, 'batch');

@@ -4,7 +4,10 @@
  */
 import t from 'tap';
 import { PROCESSES } from '../../packages/families/index.js';
-import { payoutCallback, payoutOverdue, payoutReconcile, webhookDelivery } from '../../packages/processes/index.js';
+import { payoutCallback } from '../../packages/families/payouts/processes/payout-callback.js';
+import { payoutOverdue } from '../../packages/families/payouts/processes/payout-overdue.js';
+import { payoutReconcile } from '../../packages/families/payouts/processes/payout-reconcile.js';
+import { webhookDelivery } from '../../packages/families/webhooks/processes/webhook-delivery.js';
 
 t.test('job kind names are unique', async (t) => {
   const names = PROCESSES.map((p) => p.job.name);

@@ -1,8 +1,8 @@
 /** The refunds-per-payment Decider on its own: the remainder, status changes, idempotency, ownership. */
 import t from 'tap';
-import { refundable, type RefundCommand } from '../../packages/domain/refund/decider.js';
-import { paymentRefundsAggregate, toRefundObject } from '../../packages/domain/refund/render.js';
-import type { RefundedPayment } from '../../packages/domain/refund/events.js';
+import { refundable, type RefundCommand } from '../../packages/families/billing/refund/decider.js';
+import { paymentRefundsAggregate, toRefundObject } from '../../packages/families/billing/refund/render.js';
+import type { RefundedPayment } from '../../packages/families/billing/refund/events.js';
 import { spec } from '../support/decider-spec.js';
 
 const refunds = spec(paymentRefundsAggregate);
@@ -10,7 +10,7 @@ const at = new Date('2026-01-01T00:00:00Z');
 const owner = { merchantId: 'acct_1', environment: 'sandbox' as const };
 const payment: RefundedPayment = { id: 'pi_1', merchantId: 'acct_1', environment: 'sandbox', amount: 10_000, currency: 'xof', clearing: 'operator_clearing:orange_money' };
 const create = (refundId: string, amount: number): RefundCommand => ({ type: 'create', owner, at, payment, refundId, amount, reason: 'requested_by_customer' });
-/** A creation decided with the ledger in one commit (packages/domain/refund/commands.ts). */
+/** A creation decided with the ledger in one commit (packages/families/billing/refund/commands.ts). */
 const settled = (refundId: string, amount: number, outcome: { status: 'succeeded' } | { status: 'failed'; failureReason: string }): RefundCommand => ({ type: 'create', owner, at, payment, refundId, amount, reason: null, outcome });
 const succeed = (refundId: string): RefundCommand => ({ type: 'succeed', owner, at, refundId });
 const fail = (refundId: string, failureReason: string): RefundCommand => ({ type: 'fail', owner, at, refundId, failureReason });
@@ -42,8 +42,8 @@ t.test('idempotent: the same refund id twice, succeed or fail of a refund that i
 
 t.test("another merchant's or environment's payment is no such payment", async (t) => {
   const pending = refunds.history(create('re_1', 1_000));
-  refunds.given(pending).when({ ...create('re_2', 1), owner: { merchantId: 'acct_2', environment: 'sandbox' } }).thenThrows(t, { code: 'IKW-RES-001', param: 'id' });
-  refunds.given().when({ ...create('re_2', 1), owner: { merchantId: 'acct_1', environment: 'live' } }).thenThrows(t, { code: 'IKW-RES-001', param: 'id' });
+  refunds.given(pending).when({ ...create('re_2', 1), owner: { merchantId: 'acct_2', environment: 'sandbox' } }).thenThrows(t, { code: 'IKW-RES-001', param: 'paymentId' });
+  refunds.given().when({ ...create('re_2', 1), owner: { merchantId: 'acct_1', environment: 'live' } }).thenThrows(t, { code: 'IKW-RES-001', param: 'paymentId' });
 });
 
 t.test('created with its outcome: succeeded or failed in the same decision, the remainder as for a pending one', async (t) => {

@@ -10,7 +10,7 @@ import type { Knex } from 'knex';
 import t, { type Test } from 'tap';
 import { ERROR_CODES } from '../../packages/families/index.js';
 import { createLogger } from '../../packages/core/logger.js';
-import { Refusal } from '../../packages/core/refusal.js';
+import { Refusal, RefusedItems } from '../../packages/core/refusal.js';
 import { createApp } from '../../packages/http/app.js';
 import type { IdempotencyStore } from '../../packages/http/idempotency.js';
 import { route } from '../../packages/http/routes.js';
@@ -36,6 +36,22 @@ async function serve(t: Test): Promise<string> {
           route({ method: 'post', path: '/unmapped', summary: 'Names no field', auth: 'public', handler: refuse('amount') }),
           route({ method: 'post', path: '/fieldless', summary: 'A refusal of no field', auth: 'public', fields: { amount: 'amountMinor' }, handler: refuse() }),
           route({ method: 'post', path: '/inherited', summary: 'A field named like an Object method', auth: 'public', handler: refuse('constructor') }),
+          route({ method: 'post', path: '/indexed', summary: 'Names a field in every item of a list', auth: 'public', fields: { 'prices.*.recurring.intervalCount': 'prices.*.recurring.interval_count' }, handler: refuse('prices.2.recurring.intervalCount') }),
+          route({ method: 'post', path: '/indexed-other', summary: 'A field of a list that is not named', auth: 'public', fields: { 'prices.*.recurring.intervalCount': 'prices.*.recurring.interval_count' }, handler: refuse('prices.2.currency') }),
+          route({
+            method: 'post',
+            path: '/items',
+            summary: 'Refuses items of a list',
+            auth: 'public',
+            fields: { recipientId: 'recipient_id', lines: 'instructions' },
+            handler: async () => {
+              throw new RefusedItems('IKW-PEN-001', '2 of 3 instructions are invalid', [
+                { index: 0, code: 'IKW-PEN-002', message: "No such recipient: 'r'", field: 'recipientId' },
+                { index: 2, code: 'IKW-VAL-001', message: 'Too much', field: 'amount' },
+                { index: 1, code: 'IKW-VAL-001', message: 'Fieldless' },
+              ], 'lines');
+            },
+          }),
         ],
       },
     ],
@@ -61,15 +77,29 @@ t.test("a decider's refusal reaches the client with the route's name for its fie
   t.equal((await post('/unmapped')).body.param, 'amount', 'a route that names no field answers with the domain name');
   t.notOk('param' in (await post('/fieldless')).body, 'a refusal of no field has no param');
   t.equal((await post('/inherited')).body.param, 'constructor', "only the route's own names map a field");
+  t.equal((await post('/indexed')).body.param, 'prices.2.recurring.interval_count', 'a * names any index, kept in the answer');
+  t.equal((await post('/indexed-other')).body.param, 'prices.2.currency', 'another field of the list keeps its name');
+  const items = await post('/items');
+  t.equal(items.status, ERROR_CODES['IKW-PEN-001'].status, "items refused: the status of the refusal's code");
+  t.match(items.body, { code: 'IKW-PEN-001', param: 'instructions' }, "the list in the route's name");
+  t.same(
+    items.body.errors,
+    [
+      { index: 0, code: 'IKW-PEN-002', message: "No such recipient: 'r'", param: 'instructions.0.recipient_id' },
+      { index: 2, code: 'IKW-VAL-001', message: 'Too much', param: 'instructions.2.amount' },
+      { index: 1, code: 'IKW-VAL-001', message: 'Fieldless' },
+    ],
+    "each item as <list>.<index>.<field> in the route's names, in the order refused",
+  );
 });
 
 /** The deciders refuse with Refusal, never with the HTTP layer's ApiError. */
 t.test('deciders throw no ApiError', async (t) => {
   const root = path.resolve(import.meta.dirname, '../../..');
   const deciders = fs
-    .readdirSync(path.join(root, 'packages/domain'), { withFileTypes: true })
-    .filter((d) => d.isDirectory() && fs.existsSync(path.join(root, 'packages/domain', d.name, 'decider.ts')))
-    .map((d) => `packages/domain/${d.name}/decider.ts`);
+    .readdirSync(path.join(root, 'packages/families'), { recursive: true, encoding: 'utf8' })
+    .filter((file) => /(^|\/)decider\.ts$/.test(file.split(path.sep).join('/')))
+    .map((file) => `packages/families/${file.split(path.sep).join('/')}`);
   t.ok(deciders.length > 30, 'the deciders are found');
   for (const file of deciders) t.notMatch(fs.readFileSync(path.join(root, file), 'utf8'), /\bApiError\b/, `${file} refuses with Refusal`);
 });

@@ -1,9 +1,9 @@
 /** The subscription Decider on its own: renewals and their invoices, usage, past_due, cancel; and period arithmetic. */
 import t from 'tap';
-import type { SubscriptionCommand } from '../../packages/domain/subscription/decider.js';
-import { subscriptionAggregate, toSubscriptionObject } from '../../packages/domain/subscription/render.js';
-import type { SubscriptionCreated, UsageRecord } from '../../packages/domain/subscription/events.js';
-import { addInterval } from '../../packages/domain/subscription/periods.js';
+import type { SubscriptionCommand } from '../../packages/families/billing/subscription/decider.js';
+import { subscriptionAggregate, toSubscriptionObject } from '../../packages/families/billing/subscription/render.js';
+import type { SubscriptionCreated, UsageRecord } from '../../packages/families/billing/subscription/events.js';
+import { addInterval } from '../../packages/families/billing/subscription/periods.js';
 import { spec } from '../support/decider-spec.js';
 
 const subscriptions = spec(subscriptionAggregate);
@@ -95,11 +95,11 @@ t.test('statuses: trialing → active; active ⇄ past_due; canceled is final', 
   const canceled = subscriptions.given(cancelAtEnd).history(renew(subscriptions.state(cancelAtEnd).currentPeriodEnd));
   const end = subscriptions.state(canceled);
   t.match(toSubscriptionObject(end), { status: 'canceled' });
-  subscriptions.given(canceled).when(cancel('2026-05-01T00:00:00Z', false, 'y')).thenThrows(t, { code: 'IKW-BIL-001', param: 'id' });
+  subscriptions.given(canceled).when(cancel('2026-05-01T00:00:00Z', false, 'y')).thenThrows(t, { code: 'IKW-BIL-001', param: 'subscriptionId' });
   subscriptions.given(canceled).when(renew(end.currentPeriodEnd, '2027-01-01T00:00:00Z')).thenNothing(t);
   subscriptions.given(canceled).when(overdue('2027-01-01T00:00:00Z', 'in_c')).thenNothing(t);
   subscriptions
     .given(canceled)
     .when({ type: 'cancel', owner: { merchantId: 'acct_2', environment: 'sandbox' }, at: d('2026-05-01T00:00:00Z'), atPeriodEnd: false, invoiceId: 'z' })
-    .thenThrows(t, { code: 'IKW-RES-001', param: 'id' });
+    .thenThrows(t, { code: 'IKW-RES-001', param: 'subscriptionId' });
 });

@@ -6,7 +6,7 @@ import {
   type Resolver,
   type UrlPolicyOptions,
   type UrlRefusal,
-} from '../../packages/domain/webhook-endpoint/url-policy.js';
+} from '../../packages/webhooks/url-policy.js';
 import { parseCidrList } from '../../packages/core/cidr.js';
 
 const sandbox: UrlPolicyOptions = { environment: 'sandbox', allowedPrivateRanges: [] };

@@ -5,14 +5,12 @@ import t from 'tap';
 /**
  * Issue 50's rule (docs/architecture.md, "The read side and the edge"): only the three lists name
  * ten or more families; any other file that imports that many is a shared registry growing back.
- * Counted by family as scripts/measure-families.py counts: a projection file belongs to the family
- * whose read side (projections/<family>/index.ts) lists it, a route file to the family whose entry
- * of the route list mounts it, a domain folder to its family (scripts/domain-families.json), a
- * module of response schemas (services/api/schemas/<family>.ts) to its family.
+ * Counted by family: a file belongs to the family whose folder it lives in (packages/families/<family>/,
+ * projections/<family>/, services/api/routes/<family>/ or <family>.ts), a module of response schemas
+ * (services/api/schemas/<family>.ts) to its family.
  */
 const root = path.resolve(import.meta.dirname, '../../..');
 const LISTS = ['packages/families/index.ts', 'projections/index.ts', 'services/api/routes/index.ts'];
-const ROUTE_LIST = 'services/api/routes/index.ts';
 const WIDE = 10;
 
 const IMPORT = /(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]/g;
@@ -33,49 +31,18 @@ function sources(dir: string): string[] {
     .map((f) => path.posix.join(dir, f.split(path.sep).join('/')));
 }
 
-/** Each projection file, by the read side that lists it; each read side is its family's too. */
-function projectionFamilies(): Map<string, string> {
-  const owner = new Map<string, string>();
-  for (const family of fs.readdirSync(path.join(root, 'projections'))) {
-    const index = `projections/${family}/index.ts`;
-    if (!fs.existsSync(path.join(root, index))) continue;
-    owner.set(index, family);
-    for (const target of importsOf(index)) {
-      if (target.split('/').length === 2 && target !== 'projections/read-side.ts') owner.set(target, family);
-    }
-  }
-  return owner;
-}
+/** The families: each has one folder of its name under packages/families, projections and the routes. */
+const FAMILIES = new Set(
+  fs
+    .readdirSync(path.join(root, 'packages/families'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name),
+);
 
-/** Each route file, by the entry of the route list whose routers it builds. */
-function routeFamilies(): Map<string, string> {
-  const text = read(ROUTE_LIST);
-  const builderFile = new Map<string, string>();
-  for (const m of text.matchAll(/import \{([^}]*)\} from '\.\/([^']+)\.js';/g)) {
-    for (const name of m[1]!.split(',')) builderFile.set(name.trim(), `services/api/routes/${m[2]}.ts`);
-  }
-  const owner = new Map<string, string>();
-  const entries = text.split('export const ROUTES')[1]!.split(/\n\s*\{\s*\n?\s*family: '/).slice(1);
-  for (const entry of entries) {
-    const family = entry.split("'", 1)[0]!;
-    for (const m of entry.matchAll(/=> (\w+)\(/g)) {
-      const file = builderFile.get(m[1]!);
-      if (file) owner.set(file, family);
-    }
-  }
-  return owner;
-}
-
-const domainFamily = JSON.parse(read('scripts/domain-families.json')) as Record<string, string>;
-const projectionFamily = projectionFamilies();
-const routeFamily = routeFamilies();
-
+/** A file's family: the folder (or route file, or schema module) of its name it lives in. */
 function familyOf(file: string): string | undefined {
-  const domain = /^packages\/(?:domain|families)\/([^/]+)\//.exec(file);
-  if (domain) return domainFamily[domain[1]!] ?? domain[1]!;
-  const schemas = /^services\/api\/schemas\/([^/]+)\.ts$/.exec(file);
-  if (schemas) return schemas[1]!;
-  return projectionFamily.get(file) ?? routeFamily.get(file);
+  const m = /^(?:packages\/families|projections|services\/api\/routes)\/([^/.]+)(?:\/|\.ts$)/.exec(file) ?? /^services\/api\/schemas\/([^/]+)\.ts$/.exec(file);
+  return m && FAMILIES.has(m[1]!) ? m[1]! : undefined;
 }
 
 /** The families other than its own whose files a source file (its text, or as stored) imports. */
@@ -89,22 +56,23 @@ function familiesImportedBy(file: string, text?: string): Set<string> {
 
 const files = ['packages', 'services', 'projections', 'infra', 'bin'].flatMap(sources).sort();
 
-t.test('the count sees families through their read sides, route files and domain folders', async (t) => {
-  t.equal(familyOf('projections/customers.ts'), 'billing', 'a read-model file belongs to the read side that lists it');
+t.test('the count sees families by their folders', async (t) => {
+  t.equal(familyOf('projections/billing/customers.ts'), 'billing', "a read-model file belongs to its family's folder");
   t.equal(familyOf('projections/billing/index.ts'), 'billing', 'a read side is its family');
-  t.equal(familyOf('services/api/routes/merchant-invoices.ts'), 'billing', 'a route file belongs to the entry that mounts it');
+  t.equal(familyOf('services/api/routes/billing/merchant-invoices.ts'), 'billing', "a route file belongs to its family's folder");
+  t.equal(familyOf('services/api/routes/escrow.ts'), 'escrow', "or bears its family's name");
   t.equal(familyOf('services/api/schemas/billing.ts'), 'billing');
-  t.equal(familyOf('packages/domain/payment-intent/commands.ts'), 'payments');
+  t.equal(familyOf('packages/families/payments/payment-intent/commands.ts'), 'payments');
   t.equal(familyOf('packages/families/payouts/index.ts'), 'payouts');
   t.equal(familyOf('services/api/routes/shared.ts'), undefined, 'the route kit is no family');
   t.equal(familyOf('projections/paging.ts'), undefined, 'nor is the paging of the read side');
-  t.ok(routeFamily.size > 40, `the route list was read (${routeFamily.size} route files)`);
+  t.ok(FAMILIES.size >= 19, `the families were read (${FAMILIES.size})`);
   const readSides = ['accounts', 'billing', 'checkout', 'escrow', 'funding', 'marketplace', 'merchants', 'payments', 'payouts', 'platform'];
   const wideFile = readSides.map((family, i) => `import { q${i} } from '../projections/${family}/index.js';`).join('\n');
   t.same([...familiesImportedBy('services/wide.ts', wideFile)].sort(), readSides, 'ten read sides are ten families');
-  const narrowFile = "import { a } from '../projections/customers.js';\nimport type { B } from '../projections/invoices.js';\nexport { c } from '../packages/domain/invoice/events.js';";
+  const narrowFile = "import { a } from '../projections/billing/customers.js';\nimport type { B } from '../projections/billing/invoices.js';\nexport { c } from '../packages/families/billing/invoice/events.js';";
   t.same([...familiesImportedBy('services/narrow.ts', narrowFile)], ['billing'], "one family's read-model files, types and domain are one family");
-  t.same([...familiesImportedBy('services/api/routes/merchant-invoices.ts', narrowFile)], [], 'its own family is not counted');
+  t.same([...familiesImportedBy('services/api/routes/billing/merchant-invoices.ts', narrowFile)], [], 'its own family is not counted');
   for (const list of LISTS) t.ok(familiesImportedBy(list).size >= WIDE, `${list} is wide: ${familiesImportedBy(list).size} families`);
 });
 

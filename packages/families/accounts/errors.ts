@@ -1,6 +1,6 @@
 import { declareErrorCodes } from '../../core/errors.js';
 
-/** The accounts family's error codes, its manifest's `errors` (docs/errors.md, "Who owns a code"). `ACC` accounts and `FED` sign-in with Google (docs/auth.md); IKW-ACC-003, which the HTTP kernel answers, is the kernel's. */
+/** The accounts family's error codes, its manifest's `errors` (docs/errors.md, "Who owns a code"). `ACC` accounts and `FED` sign-in with Google (docs/accounts.md); IKW-ACC-003, which the HTTP kernel answers, is the kernel's. */
 export const accountErrors = declareErrorCodes({
   'IKW-ACC-001': { status: 409, retryable: false, message: 'An account with this e-mail address already exists' },
   'IKW-ACC-002': { status: 403, retryable: false, message: 'Your role in this organization does not allow this' },

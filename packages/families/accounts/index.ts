@@ -1,30 +1,41 @@
 import { KeyedHasher } from '../../core/hashing.js';
-import { GoogleSignIn } from '../../domain/google-sign-in/service.js';
-import { Organizations } from '../../domain/organization/commands.js';
-import { Accounts } from '../../domain/user/commands.js';
-import { ContactChanges } from '../../domain/user/contact-changes.js';
-import type { FactorAttempts } from '../../domain/user/factors.js';
-import { Passkeys, relyingPartyOf } from '../../domain/user/passkeys.js';
-import { SecondFactors } from '../../domain/user/second-factors.js';
-import { SignIns } from '../../domain/user/sign-in.js';
-import { SignUp } from '../../domain/user/signup.js';
-import { AppTokenSigner } from '../../domain/user/tokens.js';
-import { Verifications } from '../../domain/verification/commands.js';
-import { OpenIdClientProvider } from '../../providers/openid.js';
+import { GoogleSignIn } from './google-sign-in/service.js';
+import { Organizations } from './organization/commands.js';
+import { RegisteredMerchantOpening, type MerchantOpening } from './organization/merchant-opening.js';
+import { Accounts } from './user/commands.js';
+import { ContactChanges } from './user/contact-changes.js';
+import type { FactorAttempts } from './user/factors.js';
+import { Passkeys, relyingPartyOf } from './user/passkeys.js';
+import { SecondFactors } from './user/second-factors.js';
+import { SignIns } from './user/sign-in.js';
+import { SignUp } from './user/signup.js';
+import { AppTokenSigner } from './user/tokens.js';
+import { Verifications } from './verification/commands.js';
+import { OpenIdClientProvider } from './google-sign-in/openid.js';
 import { defineFamily } from '../family.js';
 import { accountErrors } from './errors.js';
 
-/** Dashboard users: accounts, organizations, sign-up, sign-in, second factors, passkeys, Google (docs/auth.md). */
+declare module '../family.js' {
+  interface Registrations {
+    /** How an organization opens its merchant (the merchants family). */
+    merchantOpening?: MerchantOpening;
+  }
+}
+
+/** Dashboard users: accounts, organizations, sign-up, sign-in, second factors, passkeys, Google (docs/accounts.md). */
 export const accounts = defineFamily({
   name: 'accounts',
   needs: [],
   errors: accountErrors,
   build: ({ config, store, clock, log, reads, outbox: messenger, rateLimiter, secretsKey, secretBox }) => {
     const accounts = new Accounts({ store, clock, tokens: new AppTokenSigner(clock, secretsKey), directory: reads, messenger, publicUrl: config.publicUrl });
+    // Filled once every family is built (collect, below): merchants are built after accounts.
+    const merchantOpening = new RegisteredMerchantOpening();
     const organizations = new Organizations({
       store,
       clock,
       directory: reads,
+      merchants: merchantOpening,
       sessions: accounts,
       messenger,
       publicUrl: config.publicUrl,
@@ -54,10 +65,12 @@ export const accounts = defineFamily({
     return {
       accounts,
       organizations,
+      /** Filled by the merchants family: how an organization opens its merchant. */
+      registeredMerchantOpening: merchantOpening,
       /** Pre-signup codes by e-mail and SMS. */
       verifications,
       /** Sign-up and joining by invitation. */
-      signUp: new SignUp({ store, clock, accounts, organizations, verifications, signIns }),
+      signUp: new SignUp({ store, accounts, organizations, merchants: merchantOpening, verifications, signIns }),
       /** Second-factor challenges, the authenticator app, sign-in with a second factor. */
       secondFactors,
       signIns,
@@ -80,4 +93,17 @@ export const accounts = defineFamily({
       }),
     };
   },
+  collect: ({ registeredMerchantOpening }, registrations) => registeredMerchantOpening.register(...registrations.flatMap((r) => (r.merchantOpening ? [r.merchantOpening] : []))),
 });
+
+// What other families use of this one (its public face): they import it from here, never from its files.
+export { canReadEventType, readScopeOfEventType } from './organization/event-scopes.js';
+export { MANAGING_ROLES, ROLE_SCOPES } from './organization/events.js';
+export type { Role } from './organization/events.js';
+export { oneLine, tellOwners } from './organization/owner-notices.js';
+export type { OwnerNoticeDeps } from './organization/owner-notices.js';
+export { hasSecondFactor } from './user/decider.js';
+export type { UserState } from './user/decider.js';
+export type { MerchantOpening } from './organization/merchant-opening.js';
+export type { Verifications } from './verification/commands.js';
+export type { MfaPurpose } from './verification/events.js';

@@ -1,11 +1,18 @@
 import path from 'node:path';
 import { KeyedHasher } from '../../core/hashing.js';
-import { Assets } from '../../domain/asset/commands.js';
-import { assetPurge, assetPurgeConsumer } from '../../processes/asset-purge.js';
-import { DiskAssetStorage } from '../../providers/asset-storage-disk.js';
-import { S3AssetStorage } from '../../providers/asset-storage-s3.js';
+import { Assets } from './commands.js';
+import { assetPurge, assetPurgeConsumer } from './processes/asset-purge.js';
+import { DiskAssetStorage } from './asset-storage-disk.js';
+import { S3AssetStorage } from './asset-storage-s3.js';
 import { defineFamily } from '../family.js';
 import { assetErrors } from './errors.js';
+
+declare module '../../processes/process.js' {
+  interface ProcessServices {
+    assets: Assets;
+  }
+}
+
 
 /** Merchants' files, on the disk or in an S3-compatible bucket (docs/assets.md). */
 export const assets = defineFamily({

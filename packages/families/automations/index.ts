@@ -1,20 +1,30 @@
-import { AutomationRunner } from '../../automations/runner.js';
-import { Automations } from '../../domain/automation/commands.js';
-import { LIMITS } from '../../domain/automation/definition.js';
-import { automationSchedule } from '../../processes/automation-schedule.js';
-import { automationStep } from '../../processes/automation-step.js';
+import { accounts } from '../accounts/index.js';
+import { templates } from '../templates/index.js';
+import { webhooks } from '../webhooks/index.js';
+import { AutomationRunner } from './runner.js';
+import { Automations } from './commands.js';
+import { LIMITS } from './definition.js';
+import { automationSchedule } from './processes/automation-schedule.js';
+import { automationStep } from './processes/automation-step.js';
 import { enqueue } from '../../scheduler/scheduler.js';
 // Part 2 debt: reads the templates' table directly until the templates family offers the lookup.
-import { findTemplate } from '../../../projections/templates.js';
+import { findTemplate } from '../../../projections/templates/index.js';
 import { billing } from '../billing/index.js';
 import { defineFamily } from '../family.js';
 import { payouts } from '../payouts/index.js';
 import { automationErrors } from './errors.js';
 
+declare module '../../processes/process.js' {
+  interface ProcessServices {
+    automationRunner: AutomationRunner;
+  }
+}
+
+
 /** Automations and their runner (docs/automations.md). */
 export const automations = defineFamily({
   name: 'automations',
-  needs: [payouts, billing],
+  needs: [payouts, billing, accounts, templates, webhooks],
   errors: automationErrors,
   processes: [automationStep, automationSchedule],
   build: ({ config, store, clock, log, knex, secretBox, outbox: messenger, notifier, rateLimiter, deadlines, publicEvents }, { payouts, billing }) => {

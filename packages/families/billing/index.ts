@@ -1,23 +1,31 @@
-import { Billing } from '../../domain/billing/service.js';
-import { customerPublicEvents } from '../../domain/customer/public-events.js';
-import { invoicePublicEvents } from '../../domain/invoice/public-events.js';
-import { productPublicEvents } from '../../domain/product/public-events.js';
-import { refundPublicEvents } from '../../domain/refund/public-events.js';
-import { subscriptionPublicEvents } from '../../domain/subscription/public-events.js';
-import { invoicePayment, invoicePaymentsConsumer } from '../../processes/invoice-payment.js';
-import { refundReconcile } from '../../processes/refund-reconcile.js';
-import { subscriptionInvoiceDue } from '../../processes/subscription-invoice-due.js';
-import { subscriptionInvoiceIssue } from '../../processes/subscription-invoice-issue.js';
-import { subscriptionRenewal } from '../../processes/subscription-renewal.js';
-import { walletApplication } from '../../processes/wallet-application.js';
+import { ledger } from '../ledger/index.js';
+import { Billing } from './service.js';
+import { customerPublicEvents } from './customer/public-events.js';
+import { invoicePublicEvents } from './invoice/public-events.js';
+import { productPublicEvents } from './product/public-events.js';
+import { refundPublicEvents } from './refund/public-events.js';
+import { subscriptionPublicEvents } from './subscription/public-events.js';
+import { invoicePayment, invoicePaymentsConsumer } from './processes/invoice-payment.js';
+import { refundReconcile } from './processes/refund-reconcile.js';
+import { subscriptionInvoiceDue } from './processes/subscription-invoice-due.js';
+import { subscriptionInvoiceIssue } from './processes/subscription-invoice-issue.js';
+import { subscriptionRenewal } from './processes/subscription-renewal.js';
+import { walletApplication } from './processes/wallet-application.js';
 import { defineFamily } from '../family.js';
 import { payments } from '../payments/index.js';
 import { billingErrors } from './errors.js';
 
+declare module '../../processes/process.js' {
+  interface ProcessServices {
+    billing: Billing;
+  }
+}
+
+
 /** Customers, products, subscriptions, invoices, refunds (docs/billing.md). */
 export const billing = defineFamily({
   name: 'billing',
-  needs: [payments],
+  needs: [payments, ledger],
   errors: billingErrors,
   publicEvents: [customerPublicEvents, productPublicEvents, subscriptionPublicEvents, invoicePublicEvents, refundPublicEvents],
   processes: [invoicePayment, walletApplication, subscriptionRenewal, subscriptionInvoiceIssue, subscriptionInvoiceDue, refundReconcile],
@@ -39,5 +47,10 @@ export const billing = defineFamily({
       },
     }),
   }),
+  // Billing keeps the customers payments are made by.
+  registrations: ({ billing }) => ({ payerCustomers: billing.customers }),
   consumers: (_, { clock }) => [invoicePaymentsConsumer(clock)],
 });
+
+// What other families use of this one (its public face): they import it from here, never from its files.
+export type { Billing } from './service.js';

@@ -1,6 +1,6 @@
 import { KeyedHasher } from '../../core/hashing.js';
-import { CheckoutSessions } from '../../domain/checkout-session/commands.js';
-import { PaymentLinks } from '../../domain/payment-link/commands.js';
+import { CheckoutSessions } from './checkout-session/commands.js';
+import { PaymentLinks } from './payment-link/commands.js';
 import { defineFamily } from '../family.js';
 import { payments } from '../payments/index.js';
 import { checkoutErrors } from './errors.js';

@@ -1,6 +1,6 @@
 import { declareErrorCodes } from '../../core/errors.js';
 
-/** The customer-portal family's error codes, its manifest's `errors` (docs/errors.md, "Who owns a code"). `CPT`: the customer portal (docs/checkout.md). */
+/** The customer-portal family's error codes, its manifest's `errors` (docs/errors.md, "Who owns a code"). `CPT`: the customer portal (docs/customer-portal.md). */
 export const customerPortalErrors = declareErrorCodes({
   'IKW-CPT-001': { status: 401, retryable: false, message: 'The code is wrong, has expired or was already used; ask for a new one' },
   'IKW-CPT-002': { status: 401, retryable: false, message: 'Sign in to the customer portal: the portal token is missing, wrong, expired or signed out' },

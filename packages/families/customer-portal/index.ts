@@ -1,15 +1,16 @@
+import { merchants } from '../merchants/index.js';
 import { KeyedHasher } from '../../core/hashing.js';
-import { CustomerPortal } from '../../domain/customer-portal/commands.js';
-import { PortalSettingsService } from '../../domain/customer-portal/settings.js';
+import { CustomerPortal } from './commands.js';
+import { PortalSettingsService } from './settings.js';
 // Part 2 debt: reads billing's customers table directly until billing's read API offers the lookup.
-import { findCustomerIdByEmail } from '../../../projections/customers.js';
+import { findCustomerIdByEmail } from '../../../projections/billing/index.js';
 import { defineFamily } from '../family.js';
 import { customerPortalErrors } from './errors.js';
 
-/** The customer portal's sign-in by e-mailed code (docs/billing.md). */
+/** The customer portal's sign-in by e-mailed code (docs/customer-portal.md). */
 export const customerPortal = defineFamily({
   name: 'customer-portal',
-  needs: [],
+  needs: [merchants],
   errors: customerPortalErrors,
   build: ({ config, store, clock, knex, secretsKey, outbox: messenger, rateLimiter }) => ({
     customerPortal: new CustomerPortal({

@@ -1,23 +1,31 @@
-import { EscrowContracts } from '../../domain/escrow/commands.js';
-import { escrowPayoutFunding } from '../../domain/escrow/payout-funding.js';
-import { escrowContractPublicEvents } from '../../domain/escrow/public-events.js';
-import type { EscrowDirectory } from '../../domain/read-ports.js';
+import { ledger } from '../ledger/index.js';
+import { EscrowContracts } from './commands.js';
+import { escrowPayoutFunding } from './payout-funding.js';
+import { escrowContractPublicEvents } from './public-events.js';
+import type { EscrowDirectory } from '../read-ports.js';
 import { payments } from '../payments/index.js';
-import { escrowAutoRelease } from '../../processes/escrow-auto-release.js';
-import { escrowFunding, escrowFundingConsumer } from '../../processes/escrow-funding.js';
+import { escrowAutoRelease } from './processes/escrow-auto-release.js';
+import { escrowFunding, escrowFundingConsumer } from './processes/escrow-funding.js';
 // Part 2 debt: the family reads its own read side directly until its read API is its manifest's.
-import { escrowContractFundedBy } from '../../../projections/escrow-contracts.js';
-import { contractOfDispute } from '../../../projections/escrow-disputes.js';
-import { contractOfRelease } from '../../../projections/escrow-releases.js';
-import { escrowPayoutHoldKind } from '../../domain/escrow/postings.js';
+import { escrowContractFundedBy } from '../../../projections/escrow/escrow-contracts.js';
+import { contractOfDispute } from '../../../projections/escrow/escrow-disputes.js';
+import { contractOfRelease } from '../../../projections/escrow/escrow-releases.js';
+import { escrowPayoutHoldKind } from './postings.js';
 import { defineFamily } from '../family.js';
 import { payouts } from '../payouts/index.js';
 import { escrowErrors } from './errors.js';
 
+declare module '../../processes/process.js' {
+  interface ProcessServices {
+    escrow: EscrowContracts;
+  }
+}
+
+
 /** Escrow contracts, their releases and disputes (docs/escrow.md). */
 export const escrow = defineFamily({
   name: 'escrow',
-  needs: [payments, payouts],
+  needs: [payments, payouts, ledger],
   ledger: { holds: [escrowPayoutHoldKind] },
   errors: escrowErrors,
   accounts: {

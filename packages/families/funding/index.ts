@@ -1,17 +1,25 @@
-import { FundingCampaigns } from '../../domain/funding-campaign/commands.js';
-import { fundingCampaignPublicEvents } from '../../domain/funding-campaign/public-events.js';
-import { fundingDeadline, fundingPayment, fundingPaymentsConsumer, fundingPayoutMend } from '../../processes/funding.js';
+import { ledger } from '../ledger/index.js';
+import { FundingCampaigns } from './commands.js';
+import { fundingCampaignPublicEvents } from './public-events.js';
+import { fundingDeadline, fundingPayment, fundingPaymentsConsumer, fundingPayoutMend } from './processes/funding.js';
 // Part 2 debt: the family reads its own read side directly until its read API is its manifest's.
-import { campaignOfContribution } from '../../../projections/funding-campaigns.js';
+import { campaignOfContribution } from '../../../projections/funding/funding-campaigns.js';
 import { defineFamily } from '../family.js';
 import { payments } from '../payments/index.js';
 import { payouts } from '../payouts/index.js';
 import { fundingErrors } from './errors.js';
 
+declare module '../../processes/process.js' {
+  interface ProcessServices {
+    funding: FundingCampaigns;
+  }
+}
+
+
 /** Funding campaigns and their contributions (docs/funding.md). */
 export const funding = defineFamily({
   name: 'funding',
-  needs: [payments, payouts],
+  needs: [payments, payouts, ledger],
   errors: fundingErrors,
   accounts: {
     campaign: { owner: 'payers', mayGoNegative: false, shownAs: 'held (campaign)', holds: "a funding campaign's contributions until release (campaign:<campaign>)" },

@@ -1,8 +1,7 @@
-import { ledgerSettlement } from '../../processes/ledger-settlement.js';
 import { defineFamily } from '../family.js';
 import { ledgerErrors } from './errors.js';
 
-/** The balances' ledger (docs/ledger.md): commands run by the families that move money; its own job settles pending funds. */
+/** The balances' ledger (docs/ledger.md): its chart's merchant accounts, and the steps the families that move money post with. */
 export const ledger = defineFamily({
   name: 'ledger',
   needs: [],
@@ -28,6 +27,10 @@ export const ledger = defineFamily({
       holds: "what a rail that keeps Sika's money in a wallet (rail_clearing:<connector>, e.g. pawapay) holds for it: collections in, less payouts and refunds out; negative when it holds money",
     },
   },
-  processes: [ledgerSettlement],
   build: () => ({}),
 });
+
+// What other families use of this one (its public face): they import it from here, never from its files.
+export { ledgerCommand, ledgerStep, runLedger } from './commands.js';
+export { balanceStream } from './events.js';
+export type { Account, BalanceRef, EntryPosted, LedgerEvent } from './events.js';

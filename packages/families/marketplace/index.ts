@@ -1,11 +1,13 @@
-import { CommissionRules } from '../../domain/commission-rule/commands.js';
-import { MarketplaceOrders } from '../../domain/marketplace-order/commands.js';
-import { marketplaceOrderPublicEvents } from '../../domain/marketplace-order/public-events.js';
-import { MarketplaceSellers } from '../../domain/marketplace-seller/commands.js';
-import { SellerPayouts } from '../../domain/marketplace-seller/payouts.js';
+import { sellerPayoutFunding } from './marketplace-seller/payout-funding.js';
+import { ledger } from '../ledger/index.js';
+import { CommissionRules } from './commission-rule/commands.js';
+import { MarketplaceOrders } from './marketplace-order/commands.js';
+import { marketplaceOrderPublicEvents } from './marketplace-order/public-events.js';
+import { MarketplaceSellers } from './marketplace-seller/commands.js';
+import { SellerPayouts } from './marketplace-seller/payouts.js';
 // Part 2 debt: the family reads its own read side directly until its read API is its manifest's.
-import { dueSellerShares } from '../../../projections/marketplace-funds.js';
-import { marketplaceOrders, sellerPayoutHoldKind } from '../../domain/marketplace-order/postings.js';
+import { dueSellerShares } from '../../../projections/marketplace/marketplace-funds.js';
+import { marketplaceOrders, sellerPayoutHoldKind } from './marketplace-order/postings.js';
 import { defineFamily } from '../family.js';
 import { payments } from '../payments/index.js';
 import { payouts } from '../payouts/index.js';
@@ -22,7 +24,7 @@ export interface Marketplace {
 /** The marketplace: commission rules, sellers, orders, refunds and settlements (docs/marketplace.md). */
 export const marketplace = defineFamily({
   name: 'marketplace',
-  needs: [payments, payouts],
+  needs: [payments, payouts, ledger],
   ledger: { holds: [sellerPayoutHoldKind], reducers: [marketplaceOrders] },
   errors: marketplaceErrors,
   accounts: {
@@ -51,5 +53,5 @@ export const marketplace = defineFamily({
     return { marketplace };
   },
   // Orders split their payments.
-  registrations: ({ marketplace }) => ({ paymentRecipients: [marketplace.orders.paymentRecipient] }),
+  registrations: ({ marketplace }) => ({ paymentRecipients: [marketplace.orders.paymentRecipient], payoutFundingSources: [sellerPayoutFunding] }),
 });

@@ -1,36 +1,52 @@
-import { PaymentIntents } from '../../domain/payment-intent/commands.js';
-import { paymentIntentPublicEvents } from '../../domain/payment-intent/public-events.js';
-import { PaymentRecipients, type PaymentRecipient } from '../../domain/payment-intent/recipients.js';
-import { ledgerSettlement } from '../../processes/ledger-settlement.js';
-import { payinCallback } from '../../processes/payin-callback.js';
-import { payinStatusCheck, refundStatusCheck } from '../../processes/status-check.js';
-import { refundCallback } from '../../processes/refund-callback.js';
-import { RailRefunds } from '../../domain/rail-refund/commands.js';
-import { pendingPayments } from '../../domain/payment-intent/postings.js';
-import { railRefundsInFlight } from '../../domain/rail-refund/postings.js';
+import { ledger } from '../ledger/index.js';
+import { platform } from '../platform/index.js';
+import { PaymentIntents } from './payment-intent/commands.js';
+import { paymentIntentPublicEvents } from './payment-intent/public-events.js';
+import { RegisteredPayerCustomers, type PayerCustomers } from './payment-intent/payers.js';
+import { PaymentRecipients, type PaymentRecipient } from './payment-intent/recipients.js';
+import { ledgerSettlement } from './processes/ledger-settlement.js';
+import { payinCallback } from './processes/payin-callback.js';
+import { payinStatusCheck, refundStatusCheck } from './processes/status-check.js';
+import { refundCallback } from './processes/refund-callback.js';
+import { RailRefunds } from './rail-refund/commands.js';
+import { pendingPayments } from './payment-intent/postings.js';
+import { railRefundsInFlight } from './rail-refund/postings.js';
 import { defineFamily } from '../family.js';
+
+declare module '../../processes/process.js' {
+  interface ProcessServices {
+    paymentIntents: PaymentIntents;
+    railRefunds: RailRefunds;
+  }
+}
+
 
 declare module '../family.js' {
   interface Registrations {
     /** Where a family's payments go (held, split, taken): payment intents ask each in registration order. */
     paymentRecipients?: readonly PaymentRecipient[];
+    /** Who keeps the customers payments are made by (billing): found or created in a payment's commit. */
+    payerCustomers?: PayerCustomers;
   }
 }
 
-/** Payment intents (docs/payment-intents.md); the payment recipients other families register. */
+/** Payment intents (docs/payments.md); the payment recipients other families register. */
 export const payments = defineFamily({
   name: 'payments',
-  needs: [],
+  needs: [ledger, platform],
   // Payments wait in `pending` until settled; refunds through a rail wait for its answer.
   ledger: { reducers: [pendingPayments, railRefundsInFlight] },
   publicEvents: [paymentIntentPublicEvents],
-  processes: [payinCallback, payinStatusCheck, refundCallback, refundStatusCheck],
+  // The settlement delay of payments: pending funds become available (ledger.settle).
+  processes: [payinCallback, payinStatusCheck, refundCallback, refundStatusCheck, ledgerSettlement],
   build: ({ config, store, clock, log, reads, railsOf, payoutSettings, enqueuer, instance }) => {
     // Filled once every family is built (collect, below): the recipients' families are built after this one.
     const paymentRecipients = new PaymentRecipients();
+    const payerCustomers = new RegisteredPayerCustomers();
     return {
       paymentIntents: new PaymentIntents({
         customers: reads,
+        payers: payerCustomers,
         store,
         clock,
         rails: railsOf,
@@ -46,9 +62,24 @@ export const payments = defineFamily({
         log,
       }),
       paymentRecipients,
+      payerCustomers,
       // Refunds through a rail that keeps Sika's money, whichever family's (docs/connectors.md, "Refunds through a rail").
       railRefunds: new RailRefunds({ store, clock, log: log.child({ component: 'rail-refunds' }), rails: railsOf, scheduleStatusCheck: enqueuer(refundStatusCheck) }),
     };
   },
-  collect: ({ paymentRecipients }, registrations) => paymentRecipients.register(...registrations.flatMap((r) => r.paymentRecipients ?? [])),
+  collect: ({ paymentRecipients, payerCustomers }, registrations) => {
+    paymentRecipients.register(...registrations.flatMap((r) => r.paymentRecipients ?? []));
+    payerCustomers.register(...registrations.flatMap((r) => (r.payerCustomers ? [r.payerCustomers] : [])));
+  },
 });
+
+// What other families use of this one (its public face): they import it from here, never from its files.
+export { HELD_BY_KEY, MARKETPLACE_ORDER_METADATA_KEY } from './payment-intent/commands.js';
+export type { ConfirmInput, PaymentIntents } from './payment-intent/commands.js';
+export { payinClearing, paymentIntentStream } from './payment-intent/events.js';
+export type { PayinClearing, PaymentIntentObject, PaymentIntentStatus } from './payment-intent/events.js';
+export type { PayerCustomers, PayerLookup } from './payment-intent/payers.js';
+export type { PaymentRecipient, PaymentRecipients } from './payment-intent/recipients.js';
+export { paymentIntentAggregate, toObject } from './payment-intent/render.js';
+export type { RailRefunds } from './rail-refund/commands.js';
+export type { RailRefundRecord } from './rail-refund/events.js';

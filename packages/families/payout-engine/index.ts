@@ -1,18 +1,26 @@
-import { PayoutBatches } from '../../domain/payout-batch/commands.js';
-import { batchPayoutFunding } from '../../domain/payout-batch/payout-funding.js';
-import { payoutBatchPublicEvents } from '../../domain/payout-batch/public-events.js';
-import { PayoutRecipients } from '../../domain/payout-recipient/commands.js';
-import { payoutBatchItem, payoutBatchItemsConsumer } from '../../processes/payout-batch-item.js';
-import { payoutBatchRun } from '../../processes/payout-batch-run.js';
-import { batchHoldKind, batchItemHoldKind } from '../../domain/payout-batch/postings.js';
+import { ledger } from '../ledger/index.js';
+import { PayoutBatches } from './payout-batch/commands.js';
+import { batchPayoutFunding } from './payout-batch/payout-funding.js';
+import { payoutBatchPublicEvents } from './payout-batch/public-events.js';
+import { PayoutRecipients } from './payout-recipient/commands.js';
+import { payoutBatchItem, payoutBatchItemsConsumer } from './processes/payout-batch-item.js';
+import { payoutBatchRun } from './processes/payout-batch-run.js';
+import { batchHoldKind, batchItemHoldKind } from './payout-batch/postings.js';
 import { defineFamily } from '../family.js';
 import { payouts } from '../payouts/index.js';
 import { payoutEngineErrors } from './errors.js';
 
+declare module '../../processes/process.js' {
+  interface ProcessServices {
+    payoutBatches: PayoutBatches;
+  }
+}
+
+
 /** The payout engine: saved recipients and payout batches (docs/payout-engine.md). */
 export const payoutEngine = defineFamily({
   name: 'payout-engine',
-  needs: [payouts],
+  needs: [payouts, ledger],
   ledger: { holds: [batchHoldKind, batchItemHoldKind] },
   errors: payoutEngineErrors,
   publicEvents: [payoutBatchPublicEvents],

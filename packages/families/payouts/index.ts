@@ -1,17 +1,27 @@
-import { Payouts } from '../../domain/payout/commands.js';
-import { PayoutFundingSources, type FundingSource } from '../../domain/payout/funding.js';
-import { payoutPublicEvents } from '../../domain/payout/public-events.js';
-import { PayoutSettingsService } from '../../domain/payout/settings.js';
-import { payoutCallback } from '../../processes/payout-callback.js';
-import { payoutOverdue } from '../../processes/payout-overdue.js';
-import { payoutReconcile } from '../../processes/payout-reconcile.js';
-import { payoutStatusCheck } from '../../processes/status-check.js';
+import { ledger } from '../ledger/index.js';
+import { merchants } from '../merchants/index.js';
+import { platform } from '../platform/index.js';
+import { Payouts } from './payout/commands.js';
+import { PayoutFundingSources, type FundingSource } from './payout/funding.js';
+import { payoutPublicEvents } from './payout/public-events.js';
+import { PayoutSettingsService } from './payout/settings.js';
+import { payoutCallback } from './processes/payout-callback.js';
+import { payoutOverdue } from './processes/payout-overdue.js';
+import { payoutReconcile } from './processes/payout-reconcile.js';
+import { payoutStatusCheck } from './processes/status-check.js';
 // Part 2 debt: the family reads its own read side directly until its read API is its manifest's.
-import { hasPaidTo } from '../../../projections/payouts.js';
+import { hasPaidTo } from '../../../projections/payouts/payouts.js';
 import { accounts } from '../accounts/index.js';
-import { payoutHoldKind } from '../../domain/payout/postings.js';
+import { payoutHoldKind } from './payout/postings.js';
 import { defineFamily } from '../family.js';
 import { payoutErrors } from './errors.js';
+
+declare module '../../processes/process.js' {
+  interface ProcessServices {
+    payouts: Payouts;
+  }
+}
+
 
 declare module '../family.js' {
   interface Registrations {
@@ -20,10 +30,10 @@ declare module '../family.js' {
   }
 }
 
-/** Payouts to mobile money and their destinations; the merchant's payout settings (docs/payout-engine.md). */
+/** Payouts to mobile money and their destinations; the merchant's payout settings (docs/payouts.md). */
 export const payouts = defineFamily({
   name: 'payouts',
-  needs: [accounts],
+  needs: [accounts, ledger, merchants, platform],
   ledger: { holds: [payoutHoldKind] },
   errors: payoutErrors,
   publicEvents: [payoutPublicEvents],
@@ -55,3 +65,15 @@ export const payouts = defineFamily({
   },
   collect: ({ payoutFundingSources }, registrations) => payoutFundingSources.register(...registrations.flatMap((r) => r.payoutFundingSources ?? [])),
 });
+
+// What other families use of this one (its public face): they import it from here, never from its files.
+export { loadPayoutMethod } from './payout-method/commands.js';
+export { unusableReason } from './payout-method/decider.js';
+export { destinationSchema, normalizeDestination } from './payout-method/destination.js';
+export type { DestinationInput } from './payout-method/destination.js';
+export type { Destination } from './payout-method/events.js';
+export { payoutIdOf } from './payout/commands.js';
+export type { CreatePayoutInput, PayoutRef, Payouts } from './payout/commands.js';
+export { FINAL_PAYOUT_STATUSES } from './payout/decider.js';
+export type { PayoutCreated, PayoutObject } from './payout/events.js';
+export type { FundingSource } from './payout/funding.js';

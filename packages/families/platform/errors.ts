@@ -1,6 +1,6 @@
 import { declareErrorCodes } from '../../core/errors.js';
 
-/** The platform family's error codes, its manifest's `errors` (docs/errors.md, "Who owns a code"). `CAP` payment capabilities and `CFG` country activations (docs/payment-capabilities.md, docs/configuration.md). */
+/** The platform family's error codes, its manifest's `errors` (docs/errors.md, "Who owns a code"). `CAP` payment capabilities and `CFG` country activations (docs/platform.md, docs/configuration.md). */
 export const platformErrors = declareErrorCodes({
   'IKW-CAP-001': { status: 422, retryable: false, message: 'This payment method is disabled for this account' },
   'IKW-CAP-002': { status: 422, retryable: false, message: 'This payment method is suspended for this account' },

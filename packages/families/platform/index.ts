@@ -1,10 +1,10 @@
-import { CountryActivations } from '../../domain/country-activation/commands.js';
-import { FeatureFlags } from '../../domain/feature-flag/commands.js';
-import { PaymentCapabilities } from '../../domain/payment-capability/commands.js';
+import { CountryActivations } from './country-activation/commands.js';
+import { FeatureFlags } from './feature-flag/commands.js';
+import { PaymentCapabilities } from './payment-capability/commands.js';
 import { defineFamily } from '../family.js';
 import { platformErrors } from './errors.js';
 
-/** The platform's switches: what each merchant may use, country activations, feature flags (docs/payment-capabilities.md, docs/configuration.md). */
+/** The platform's switches: what each merchant may use, country activations, feature flags (docs/platform.md, docs/configuration.md). */
 export const platform = defineFamily({
   name: 'platform',
   needs: [],
@@ -16,3 +16,10 @@ export const platform = defineFamily({
     featureFlags: new FeatureFlags({ store, clock }),
   }),
 });
+
+// What other families use of this one (its public face): they import it from here, never from its files.
+export { activationCheck, assertLiveOpen } from './country-activation/commands.js';
+export type { ActivationGate } from './country-activation/commands.js';
+export { assertCapable } from './payment-capability/commands.js';
+export type { CapabilityGate } from './payment-capability/commands.js';
+export type { CapabilityScope } from './payment-capability/events.js';

@@ -1,6 +1,13 @@
-import { SupportTickets } from '../../domain/support-ticket/commands.js';
-import { supportTicketForward, supportTicketsConsumer } from '../../processes/support-ticket-forward.js';
+import { SupportTickets } from './commands.js';
+import { supportTicketForward, supportTicketsConsumer } from './processes/support-ticket-forward.js';
 import { defineFamily } from '../family.js';
+
+declare module '../../processes/process.js' {
+  interface ProcessServices {
+    supportTickets: SupportTickets;
+  }
+}
+
 
 /** Support requests: recorded, then e-mailed to SUPPORT_EMAIL (docs/support.md). */
 export const support = defineFamily({

@@ -1,6 +1,6 @@
 import { declareErrorCodes } from '../../core/errors.js';
 
-/** The templates family's error codes, its manifest's `errors` (docs/errors.md, "Who owns a code"). `TPL`: the template engine (docs/template-engine.md). */
+/** The templates family's error codes, its manifest's `errors` (docs/errors.md, "Who owns a code"). `TPL`: the template engine (docs/templates.md). */
 export const templateErrors = declareErrorCodes({
   'IKW-TPL-001': { status: 400, retryable: false, message: 'The template does not parse as Liquid' },
   'IKW-TPL-002': { status: 400, retryable: false, message: 'The variable schema is not a JSON Schema of an object' },

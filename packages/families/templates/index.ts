@@ -1,11 +1,15 @@
-import { Templates } from '../../domain/template/commands.js';
+import { Templates } from './commands.js';
 import { defineFamily } from '../family.js';
 import { templateErrors } from './errors.js';
 
-/** The template engine's templates (docs/template-engine.md); the kernel's composer writes messages from them. */
+/** The template engine's templates (docs/templates.md); the kernel's composer writes messages from them. */
 export const templates = defineFamily({
   name: 'templates',
   needs: [],
   errors: templateErrors,
   build: ({ store, clock }) => ({ templates: new Templates({ store, clock }) }),
 });
+
+// What other families use of this one (its public face): they import it from here, never from its files.
+export type { TemplateKind } from './events.js';
+export { renderText, renderVersion } from './render.js';

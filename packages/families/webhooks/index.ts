@@ -1,15 +1,23 @@
-import { WebhookEndpoints } from '../../domain/webhook-endpoint/commands.js';
-import { webhookDelivery } from '../../processes/webhook-delivery.js';
+import { accounts } from '../accounts/index.js';
+import { WebhookEndpoints } from './commands.js';
+import { webhookDelivery } from './processes/webhook-delivery.js';
 import { enqueueMany } from '../../scheduler/scheduler.js';
-import { WebhookDispatcher } from '../../webhooks/dispatcher.js';
-import { EventWaits } from '../../webhooks/event-waits.js';
+import { WebhookDispatcher } from './dispatcher.js';
+import { EventWaits } from './event-waits.js';
 import { defineFamily } from '../family.js';
 import { webhookErrors } from './errors.js';
+
+declare module '../../processes/process.js' {
+  interface ProcessServices {
+    webhooks: WebhookDispatcher;
+  }
+}
+
 
 /** Webhook endpoints, the dispatcher that delivers to them, and the events API's long polls (docs/webhooks.md). */
 export const webhooks = defineFamily({
   name: 'webhooks',
-  needs: [],
+  needs: [accounts],
   errors: webhookErrors,
   processes: [webhookDelivery],
   build: ({ config, db, store, clock, log, knex, secretBox, notifier, instance, deadlines, publicEvents, atClose }) => {
@@ -37,3 +45,8 @@ export const webhooks = defineFamily({
   },
   consumers: ({ webhooks }) => [webhooks.consumer()],
 });
+
+// What other families use of this one (its public face): they import it from here, never from its files.
+export type { PublicEventCatalogue } from './event-types.js';
+export type { SealedSecret } from './events.js';
+export { testEventId } from './test-events.js';

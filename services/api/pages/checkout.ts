@@ -1,7 +1,7 @@
 import { getCountry } from '../../../packages/catalog/index.js';
-import type { CheckoutFeeQuote } from '../../../packages/domain/checkout-session/commands.js';
-import type { CheckoutSessionObject } from '../../../packages/domain/checkout-session/events.js';
-import type { PaymentIntentObject } from '../../../packages/domain/payment-intent/events.js';
+import type { CheckoutFeeQuote } from '../../../packages/families/checkout/checkout-session/commands.js';
+import type { CheckoutSessionObject } from '../../../packages/families/checkout/checkout-session/events.js';
+import type { PaymentIntentObject } from '../../../packages/families/payments/payment-intent/events.js';
 import type { Reply } from '../../../packages/http/context.js';
 import { eta, formatAmount, inlineHash, pageReply, renderPage, type Language, type PageMerchant } from './layout.js';
 

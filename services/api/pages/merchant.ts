@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { Owner } from '../../../packages/core/owner.js';
 import { isRefused } from '../../../packages/core/refusal.js';
-import type { Assets } from '../../../packages/domain/asset/commands.js';
-import { findLogoId } from '../../../projections/assets.js';
+import type { Assets } from '../../../packages/families/assets/commands.js';
+import { findLogoId } from '../../../projections/assets/assets.js';
 import { findMerchant } from '../../../projections/merchants/index.js';
 import type { PageMerchant } from './layout.js';
 

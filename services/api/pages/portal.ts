@@ -1,7 +1,7 @@
-import type { CustomerObject } from '../../../packages/domain/customer/events.js';
-import type { InvoiceObject } from '../../../packages/domain/invoice/events.js';
-import type { PaymentIntentObject } from '../../../packages/domain/payment-intent/events.js';
-import type { SubscriptionObject } from '../../../packages/domain/subscription/events.js';
+import type { CustomerObject } from '../../../packages/families/billing/customer/events.js';
+import type { InvoiceObject } from '../../../packages/families/billing/invoice/events.js';
+import type { PaymentIntentObject } from '../../../packages/families/payments/payment-intent/events.js';
+import type { SubscriptionObject } from '../../../packages/families/billing/subscription/events.js';
 import type { Reply } from '../../../packages/http/context.js';
 import { eta, formatAmount, pageReply, renderPage, type Language, type PageMerchant } from './layout.js';
 

@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
 import { ApiError } from '../../../packages/core/errors.js';
-import { ALLOWED_CONTENT_TYPES } from '../../../packages/domain/asset/content-types.js';
-import type { Assets, CreateAssetInput } from '../../../packages/domain/asset/commands.js';
-import { ASSET_PURPOSES, ASSET_STATUSES, type AssetPurpose, type AssetStatus } from '../../../packages/domain/asset/events.js';
+import { ALLOWED_CONTENT_TYPES } from '../../../packages/families/assets/content-types.js';
+import type { Assets, CreateAssetInput } from '../../../packages/families/assets/commands.js';
+import { ASSET_PURPOSES, ASSET_STATUSES, type AssetPurpose, type AssetStatus } from '../../../packages/families/assets/events.js';
 import { Reply } from '../../../packages/http/context.js';
 import { route, type Family, type RouteAuth } from '../../../packages/http/routes.js';
-import { findAsset, listAssets } from '../../../projections/assets.js';
+import { findAsset, listAssets } from '../../../projections/assets/assets.js';
 import type { CursorQuery } from '../../../projections/paging.js';
 import { cursorListSchema, cursorQuery, idParamsOf, resourceSchema, unixTimeQuery } from './shared.js';
 

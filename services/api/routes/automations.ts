@@ -1,15 +1,15 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../../packages/core/clock.js';
 import type { ItemError } from '../../../packages/core/errors.js';
-import type { AutomationRunner } from '../../../packages/automations/runner.js';
-import { findRunWithSteps, listLogs, listRuns, withLastRuns } from '../../../packages/automations/runs.js';
-import type { AutomationInput, Automations, Saver } from '../../../packages/domain/automation/commands.js';
-import { ACTION_CATALOG, ACTION_SCOPES, ACTIONS, LIMITS, nextTick, stepsSchema, triggerSchema as triggerOf } from '../../../packages/domain/automation/definition.js';
+import type { AutomationRunner } from '../../../packages/families/automations/runner.js';
+import { findRunWithSteps, listLogs, listRuns, withLastRuns } from '../../../packages/families/automations/runs.js';
+import type { AutomationInput, Automations, Saver } from '../../../packages/families/automations/commands.js';
+import { ACTION_CATALOG, ACTION_SCOPES, ACTIONS, LIMITS, nextTick, stepsSchema, triggerSchema as triggerOf } from '../../../packages/families/automations/definition.js';
 import { PUBLIC_EVENTS } from '../../../packages/families/index.js';
 import type { Principal } from '../../../packages/http/context.js';
 import { route, type Family, type RouteAuth } from '../../../packages/http/routes.js';
 import type { JsonSchema } from '../../../packages/http/validation.js';
-import { automationObject, findAutomation, listAutomations, listAutomationVersions } from '../../../projections/automations.js';
+import { automationObject, findAutomation, listAutomations, listAutomationVersions } from '../../../projections/automations/automations.js';
 import type { CursorQuery } from '../../../projections/paging.js';
 import { cursorListSchema, cursorQuery, found, idParams, resourceSchema } from './shared.js';
 import type { Owner } from '../../../packages/core/owner.js';
@@ -255,6 +255,7 @@ export function automationsFamily(knex: Knex, clock: Clock, automations: Automat
       route<Partial<AutomationInput>, unknown, { id: string }>({
         method: 'patch',
         path: `${BASE}/:id`,
+        fields: { automationId: 'id' },
         summary: 'Update an automation: a change of definition adds a version',
         auth: write,
         params: idParams,
@@ -270,6 +271,7 @@ export function automationsFamily(knex: Knex, clock: Clock, automations: Automat
       route<unknown, unknown, { id: string }>({
         method: 'delete',
         path: `${BASE}/:id`,
+        fields: { automationId: 'id' },
         summary: 'Delete an automation: it starts no more runs; runs under way go on to their end',
         auth: write,
         params: idParams,
@@ -283,6 +285,7 @@ export function automationsFamily(knex: Knex, clock: Clock, automations: Automat
         route<unknown, unknown, { id: string }>({
           method: 'post',
           path: `${BASE}/:id/${verb}`,
+          fields: { automationId: 'id' },
           summary: verb === 'enable' ? 'Enable an automation (also after it was disabled for failing)' : 'Disable an automation: it starts no more runs',
           auth: write,
           params: idParams,
@@ -296,6 +299,7 @@ export function automationsFamily(knex: Knex, clock: Clock, automations: Automat
       route<{ event?: { type?: string; data?: Record<string, unknown> } }, unknown, { id: string }>({
         method: 'post',
         path: `${BASE}/:id/test`,
+        fields: { automationId: 'id' },
         summary: 'Test-run an automation with a sample event: messages and HTTP calls happen; invoices, payouts and waits are rendered and skipped',
         auth: write,
         params: idParams,
@@ -346,6 +350,7 @@ export function automationsFamily(knex: Knex, clock: Clock, automations: Automat
       route<unknown, unknown, { id: string; runId: string }>({
         method: 'post',
         path: `${BASE}/:id/runs/:runId/cancel`,
+        fields: { automationId: 'id' },
         summary: 'Cancel a run that is running or waiting',
         auth: write,
         params: runParams,

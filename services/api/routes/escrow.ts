@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { MAX_AMOUNT } from '../../../packages/catalog/index.js';
-import type { CreateContractInput, CreateReleaseInput, EscrowContracts, ExecuteReleaseInput, ResolveDisputeInput } from '../../../packages/domain/escrow/commands.js';
+import type { CreateContractInput, CreateReleaseInput, EscrowContracts, ExecuteReleaseInput, ResolveDisputeInput } from '../../../packages/families/escrow/commands.js';
 import {
   CLIENT_RELEASE_TRIGGERS,
   CONTRACT_STATUSES,
@@ -16,11 +16,11 @@ import {
   type DisputeStatus,
   type ParticipantRole,
   type ReleaseStatus,
-} from '../../../packages/domain/escrow/events.js';
+} from '../../../packages/families/escrow/events.js';
 import { route, type Family, type RouteAuth } from '../../../packages/http/routes.js';
-import { findEscrowContract, listEscrowContracts } from '../../../projections/escrow-contracts.js';
-import { findEscrowDispute, listEscrowDisputes } from '../../../projections/escrow-disputes.js';
-import { findEscrowRelease, listEscrowReleases } from '../../../projections/escrow-releases.js';
+import { findEscrowContract, listEscrowContracts } from '../../../projections/escrow/escrow-contracts.js';
+import { findEscrowDispute, listEscrowDisputes } from '../../../projections/escrow/escrow-disputes.js';
+import { findEscrowRelease, listEscrowReleases } from '../../../projections/escrow/escrow-releases.js';
 import type { CursorQuery } from '../../../projections/paging.js';
 import { currencySchema, cursorListSchema, cursorQuery, found, idParams, idParamsOf, resourceSchema, retrieveRoute } from './shared.js';
 
@@ -182,6 +182,11 @@ const disputeSchema = resourceSchema('escrow_dispute', ['contractId', 'reason', 
 });
 
 const contractParams = idParamsOf('contractId');
+/**
+ * The request parameter of each object a refusal names: its path `id` on every route, also where the
+ * path says `contractId` (the public answers have always named the object `id`).
+ */
+const escrowIds = { contractId: 'id', releaseId: 'id', disputeId: 'id' };
 const milestoneParams = { type: 'object', properties: { id: { type: 'string', minLength: 1, maxLength: 255 }, milestoneId: { type: 'string', minLength: 1, maxLength: 255 } }, required: ['id', 'milestoneId'] };
 
 /**
@@ -221,6 +226,7 @@ export function escrowFamily(knex: Knex, escrow: EscrowContracts): Family {
       route<unknown, unknown, { id: string }>({
         method: 'post',
         path: `${BASE}/contracts/:id/cancel`,
+        fields: escrowIds,
         summary: 'Cancel an escrow contract: pending releases are canceled and what it holds is refunded to the payer',
         auth: escrowWrite,
         params: idParams,
@@ -230,6 +236,7 @@ export function escrowFamily(knex: Knex, escrow: EscrowContracts): Family {
       route<{ paymentIntentId: string }, unknown, { id: string }>({
         method: 'post',
         path: `${BASE}/contracts/:id/submit-for-funding`,
+        fields: escrowIds,
         summary: "Name the payer's payment intent (not yet confirmed) that funds the contract: its payment goes to the contract's escrow",
         auth: escrowWrite,
         params: idParams,
@@ -240,6 +247,7 @@ export function escrowFamily(knex: Knex, escrow: EscrowContracts): Family {
       route<{ role: ParticipantRole; displayName: string; email?: string | null }, unknown, { id: string }>({
         method: 'post',
         path: `${BASE}/contracts/:id/participants`,
+        fields: escrowIds,
         summary: 'Add a participant to a contract: a payer, a beneficiary (a release may name it) or an agent',
         auth: escrowWrite,
         params: idParams,
@@ -250,6 +258,7 @@ export function escrowFamily(knex: Knex, escrow: EscrowContracts): Family {
       route<{ title: string; amountMinor: number }, unknown, { id: string }>({
         method: 'post',
         path: `${BASE}/contracts/:id/milestones`,
+        fields: escrowIds,
         summary: 'Add a milestone to a contract: a part of the work and the amount released for it',
         auth: escrowWrite,
         params: idParams,
@@ -260,6 +269,7 @@ export function escrowFamily(knex: Knex, escrow: EscrowContracts): Family {
       route<unknown, unknown, { id: string; milestoneId: string }>({
         method: 'post',
         path: `${BASE}/contracts/:id/milestones/:milestoneId/complete`,
+        fields: escrowIds,
         summary: 'Mark a milestone delivered: a release may then name it',
         auth: escrowWrite,
         params: milestoneParams,
@@ -269,6 +279,7 @@ export function escrowFamily(knex: Knex, escrow: EscrowContracts): Family {
       route<{ amountMinor?: number }, unknown, { id: string }>({
         method: 'post',
         path: `${BASE}/contracts/:id/refund`,
+        fields: escrowIds,
         summary: 'Refund held funds to the payer: amountMinor, or all that pending releases do not hold',
         auth: escrowWrite,
         params: idParams,
@@ -279,6 +290,7 @@ export function escrowFamily(knex: Knex, escrow: EscrowContracts): Family {
       route<CreateReleaseInput, unknown, { contractId: string }>({
         method: 'post',
         path: `${BASE}/releases/contract/:contractId`,
+        fields: escrowIds,
         summary: "Create a release of a contract's held funds (executed at once in immediate mode); refused while a dispute is open",
         auth: escrowWrite,
         params: contractParams,
@@ -311,6 +323,7 @@ export function escrowFamily(knex: Knex, escrow: EscrowContracts): Family {
       route<ExecuteReleaseInput, unknown, { id: string }>({
         method: 'post',
         path: `${BASE}/releases/:id/execute`,
+        fields: escrowIds,
         summary: "Execute a pending release: a payout to a payout method, or a ledger transfer to the merchant's balance (for a beneficiary participant)",
         auth: escrowWrite,
         params: idParams,
@@ -321,6 +334,7 @@ export function escrowFamily(knex: Knex, escrow: EscrowContracts): Family {
       route<unknown, unknown, { id: string }>({
         method: 'post',
         path: `${BASE}/releases/:id/cancel`,
+        fields: escrowIds,
         summary: 'Cancel a pending release: its amount is held for the contract again',
         auth: escrowWrite,
         params: idParams,
@@ -330,6 +344,7 @@ export function escrowFamily(knex: Knex, escrow: EscrowContracts): Family {
       route<{ reason: string; openedByRole?: DisputeOpener | null }, unknown, { contractId: string }>({
         method: 'post',
         path: `${BASE}/disputes/contract/:contractId`,
+        fields: escrowIds,
         summary: 'Open a dispute on a funded contract: its releases and refunds are frozen until it is resolved',
         auth: escrowWrite,
         params: contractParams,
@@ -362,6 +377,7 @@ export function escrowFamily(knex: Knex, escrow: EscrowContracts): Family {
       route<ResolveDisputeInput, unknown, { id: string }>({
         method: 'post',
         path: `${BASE}/disputes/:id/resolve`,
+        fields: escrowIds,
         summary: 'Resolve a dispute: release to the beneficiary, refund to the payer, split (splitReleaseMinor to the beneficiary), or dismiss',
         auth: escrowWrite,
         params: idParams,

@@ -1,58 +1,58 @@
-import { liveActivationFamily } from './live-activation.js';
+import { liveActivationFamily } from './merchants/live-activation.js';
 import { connectorsFamily } from './connectors.js';
 import type { Family } from '../../../packages/http/routes.js';
 import type { System } from '../../system.js';
 import { railChoices } from '../../rails.js';
 import { assetsFamily } from './assets.js';
-import { authGoogleFamily } from './auth-google.js';
-import { authPasskeysFamily } from './auth-passkeys.js';
-import { authSecurityFamily } from './auth-security.js';
-import { authSignUpFamily } from './auth-signup.js';
-import { authFamily, SessionCookies } from './auth.js';
+import { authGoogleFamily } from './accounts/auth-google.js';
+import { authPasskeysFamily } from './accounts/auth-passkeys.js';
+import { authSecurityFamily } from './accounts/auth-security.js';
+import { authSignUpFamily } from './accounts/auth-signup.js';
+import { authFamily, SessionCookies } from './accounts/auth.js';
 import { automationsFamily } from './automations.js';
-import { balanceTransactionsFamily } from './balance-transactions.js';
-import { balanceFamily } from './balance.js';
-import { billingFamily } from './billing.js';
-import { checkoutApiFamily } from './checkout-api.js';
-import { checkoutPagesFamily } from './checkout-pages.js';
-import { checkoutSessionsFamily } from './checkout-sessions.js';
-import { configurationFamily } from './configuration.js';
-import { customerPortalPagesFamily } from './customer-portal-pages.js';
-import { customerPortalFamily } from './customer-portal.js';
+import { balanceTransactionsFamily } from './ledger/balance-transactions.js';
+import { balanceFamily } from './ledger/balance.js';
+import { billingFamily } from './billing/billing.js';
+import { checkoutApiFamily } from './checkout/checkout-api.js';
+import { checkoutPagesFamily } from './checkout/checkout-pages.js';
+import { checkoutSessionsFamily } from './checkout/checkout-sessions.js';
+import { configurationFamily } from './platform/configuration.js';
+import { customerPortalPagesFamily } from './customer-portal/customer-portal-pages.js';
+import { customerPortalFamily } from './customer-portal/customer-portal.js';
 import { escrowFamily } from './escrow.js';
-import { eventsFamily } from './events.js';
+import { eventsFamily } from './webhooks/events.js';
 import { feesFamily } from './fees.js';
-import { fundingPagesFamily } from './funding-pages.js';
-import { fundingFamily } from './funding.js';
+import { fundingPagesFamily } from './funding/funding-pages.js';
+import { fundingFamily } from './funding/funding.js';
 import { geographyFamily } from './geography.js';
 import { healthFamily } from './health.js';
 import { contextIntelligenceFamily, intelligenceFamily } from './intelligence.js';
-import { invitationsFamily } from './invitations.js';
+import { invitationsFamily } from './accounts/invitations.js';
 import { marketplaceFamily } from './marketplace.js';
-import { merchantApiKeysFamily } from './merchant-api-keys.js';
-import { merchantCustomersFamily } from './merchant-customers.js';
-import { merchantInvoicesFamily } from './merchant-invoices.js';
+import { merchantApiKeysFamily } from './merchants/merchant-api-keys.js';
+import { merchantCustomersFamily } from './billing/merchant-customers.js';
+import { merchantInvoicesFamily } from './billing/merchant-invoices.js';
 import { pageMerchantOf } from '../pages/merchant.js';
-import { merchantPayoutsFamily } from './merchant-payouts.js';
-import { merchantProductsFamily } from './merchant-products.js';
-import { merchantRefundsFamily } from './merchant-refunds.js';
-import { merchantSettingsFamily } from './merchant-settings.js';
-import { merchantSubscriptionsFamily } from './merchant-subscriptions.js';
-import { merchantTeamFamily } from './merchant-team.js';
-import { onboardingFamily } from './onboarding.js';
-import { operationsFamily } from './operations.js';
-import { organizationsFamily } from './organizations.js';
-import { payFamily } from './pay.js';
-import { paymentCapabilitiesFamily } from './payment-capabilities.js';
-import { paymentIntentsFamily } from './payment-intents.js';
-import { paymentLinksFamily } from './payment-links.js';
+import { merchantPayoutsFamily } from './payouts/merchant-payouts.js';
+import { merchantProductsFamily } from './billing/merchant-products.js';
+import { merchantRefundsFamily } from './billing/merchant-refunds.js';
+import { merchantSettingsFamily } from './payouts/merchant-settings.js';
+import { merchantSubscriptionsFamily } from './billing/merchant-subscriptions.js';
+import { merchantTeamFamily } from './accounts/merchant-team.js';
+import { onboardingFamily } from './merchants/onboarding.js';
+import { operationsFamily } from './payments/operations.js';
+import { organizationsFamily } from './accounts/organizations.js';
+import { payFamily } from './checkout/pay.js';
+import { paymentCapabilitiesFamily } from './platform/payment-capabilities.js';
+import { paymentIntentsFamily } from './payments/payment-intents.js';
+import { paymentLinksFamily } from './checkout/payment-links.js';
 import { payoutEngineFamily } from './payout-engine.js';
-import { payoutsFamily } from './payouts.js';
-import { sandboxFamily } from './sandbox.js';
+import { payoutsFamily } from './payouts/payouts.js';
+import { sandboxFamily } from './payments/sandbox.js';
 import { supportFamily } from './support.js';
-import { templateEngineFamily } from './template-engine.js';
-import { webhookEndpointsFamily } from './webhook-endpoints.js';
-import { webhookReplaysFamily } from './webhook-replays.js';
+import { templateEngineFamily } from './templates.js';
+import { webhookEndpointsFamily } from './webhooks/webhook-endpoints.js';
+import { webhookReplaysFamily } from './webhooks/webhook-replays.js';
 
 /** What the routers are built from: the running system, and the dashboard's session cookies. */
 export interface Edge {
@@ -197,7 +197,7 @@ export const ROUTES: readonly FamilyRoutes[] = [
     family: 'funding',
     routers: [({ system }) => fundingFamily(system.knex, system.funding), ({ system }) => fundingPagesFamily(system.knex, system.funding, pageMerchantOf(system.knex, system.assets))],
   },
-  // The template engine (docs/template-engine.md).
+  // The template engine (docs/templates.md).
   { family: 'templates', routers: [({ system }) => templateEngineFamily(system.knex, system.clock, system.templates)] },
   // Automations (docs/automations.md).
   { family: 'automations', routers: [({ system }) => automationsFamily(system.knex, system.clock, system.automations, system.automationRunner)] },

@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../../packages/core/clock.js';
 import { ApiError } from '../../../packages/core/errors.js';
-import { baselineOf, operatorHealth, recommend, RECOMMENDATION_KINDS, type OperatorWindow } from '../../../packages/domain/intelligence/recommendations.js';
-import { DASHBOARD_PAGES, suggest, type DashboardPage } from '../../../packages/domain/intelligence/suggestions.js';
+import { baselineOf, operatorHealth, recommend, RECOMMENDATION_KINDS, type OperatorWindow } from '../../../packages/families/intelligence/recommendations.js';
+import { DASHBOARD_PAGES, suggest, type DashboardPage } from '../../../packages/families/intelligence/suggestions.js';
 import { route, type Family, type RouteAuth } from '../../../packages/http/routes.js';
-import { DECISION_KINDS, findDecision, listDecisions, type DecisionKind } from '../../../projections/intelligence-decisions.js';
+import { DECISION_KINDS, findDecision, listDecisions, type DecisionKind } from '../../../projections/intelligence/intelligence-decisions.js';
 import {
   ACTIVE_DAYS,
   checkRange,
@@ -19,8 +19,8 @@ import {
   type KpiDimension,
   type KpiRange,
   type LifecycleStage,
-} from '../../../projections/intelligence-payments.js';
-import { merchantFacts } from '../../../projections/merchant-facts.js';
+} from '../../../projections/intelligence/intelligence-payments.js';
+import { merchantFacts } from '../../../projections/intelligence/merchant-facts.js';
 import type { CursorQuery } from '../../../projections/paging.js';
 import { cursorListSchema, cursorQuery, currencySchema, idParamsOf, listSchema, resourceSchema } from './shared.js';
 

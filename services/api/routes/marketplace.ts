@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
 import { MAX_AMOUNT } from '../../../packages/catalog/index.js';
-import type { CreateCommissionRuleInput, UpdateCommissionRuleInput } from '../../../packages/domain/commission-rule/commands.js';
-import type { CreateOrderInput, RefundOrderInput } from '../../../packages/domain/marketplace-order/commands.js';
-import { ORDER_STATUSES, type OrderStatus } from '../../../packages/domain/marketplace-order/events.js';
-import type { CreateSellerInput } from '../../../packages/domain/marketplace-seller/commands.js';
-import { SETTLEMENT_MODES, sellerUuid, type SellerSettlement, type SettlementMode } from '../../../packages/domain/marketplace-seller/events.js';
+import type { CreateCommissionRuleInput, UpdateCommissionRuleInput } from '../../../packages/families/marketplace/commission-rule/commands.js';
+import type { CreateOrderInput, RefundOrderInput } from '../../../packages/families/marketplace/marketplace-order/commands.js';
+import { ORDER_STATUSES, type OrderStatus } from '../../../packages/families/marketplace/marketplace-order/events.js';
+import type { CreateSellerInput } from '../../../packages/families/marketplace/marketplace-seller/commands.js';
+import { SETTLEMENT_MODES, sellerUuid, type SellerSettlement, type SettlementMode } from '../../../packages/families/marketplace/marketplace-seller/events.js';
 import { route, type Family, type RouteAuth } from '../../../packages/http/routes.js';
 import {
   findCommissionRule,
@@ -26,8 +26,8 @@ import {
 import type { CursorQuery } from '../../../projections/paging.js';
 import type { Marketplace } from '../../system.js';
 import { countrySchema, currencySchema, cursorListSchema, cursorQuery, found, idParams, metadataSchema, requesterOf, resourceSchema, retrieveRoute } from './shared.js';
-import { destinationSchema } from '../../../packages/domain/payout-method/destination.js';
-import type { SellerPayoutInput } from '../../../packages/domain/marketplace-seller/payouts.js';
+import { destinationSchema } from '../../../packages/families/payouts/payout-method/destination.js';
+import type { SellerPayoutInput } from '../../../packages/families/marketplace/marketplace-seller/payouts.js';
 
 const BASE = '/api/v1/marketplace';
 const read: RouteAuth = { scope: 'marketplace.read', environmentHeader: 'optional' };
@@ -288,6 +288,7 @@ export function marketplaceFamily(knex: Knex, marketplace: Marketplace): Family 
       route<UpdateCommissionRuleInput, unknown, { id: string }>({
         method: 'patch',
         path: `${BASE}/commission-rules/:id`,
+        fields: { commissionRuleId: 'id' },
         summary: 'Change a rule’s percentage or fixed fee, or switch it on or off; orders already created keep the commission they were given',
         auth: write,
         params: idParams,
@@ -325,6 +326,7 @@ export function marketplaceFamily(knex: Knex, marketplace: Marketplace): Family 
       route<Partial<SellerSettlement>, unknown, { id: string }>({
         method: 'post',
         path: `${BASE}/sellers/:id/settlement`,
+        fields: { marketplaceSellerId: 'id' },
         summary: 'Change a seller’s settlement mode or delay; it applies at once to their shares still pending',
         auth: write,
         params: idParams,
@@ -465,8 +467,8 @@ export function marketplaceFamily(knex: Knex, marketplace: Marketplace): Family 
         auth: { ...write, idempotencyKeyInLive: 'required' },
         params: idParams,
         body: payoutBody,
-        // The payouts name their own fields; a challenge's refusals name the merchant routes' challenge_id.
-        fields: { amount: 'amountMinor', challenge_id: 'challengeId' },
+        // The payouts name their own fields (this body's challengeId is theirs too).
+        fields: { amount: 'amountMinor', marketplaceSellerId: 'id' },
         status: 201,
         response: payoutSchema,
         handler: async (ctx) => {

@@ -1,17 +1,17 @@
 import type { Knex } from 'knex';
 import { MAX_AMOUNT } from '../../../packages/catalog/index.js';
 import { ApiError } from '../../../packages/core/errors.js';
-import type { CreateBatchInput, PayoutBatches } from '../../../packages/domain/payout-batch/commands.js';
-import { batchBodyFromCsv } from '../../../packages/domain/payout-batch/csv.js';
-import type { BatchStatus } from '../../../packages/domain/payout-batch/events.js';
-import type { CreateRecipientInput, PayoutRecipients, UpdateRecipientInput } from '../../../packages/domain/payout-recipient/commands.js';
-import type { RecipientStatus } from '../../../packages/domain/payout-recipient/events.js';
+import type { CreateBatchInput, PayoutBatches } from '../../../packages/families/payout-engine/payout-batch/commands.js';
+import { batchBodyFromCsv } from '../../../packages/families/payout-engine/payout-batch/csv.js';
+import type { BatchStatus } from '../../../packages/families/payout-engine/payout-batch/events.js';
+import type { CreateRecipientInput, PayoutRecipients, UpdateRecipientInput } from '../../../packages/families/payout-engine/payout-recipient/commands.js';
+import type { RecipientStatus } from '../../../packages/families/payout-engine/payout-recipient/events.js';
 import { route, type Family } from '../../../packages/http/routes.js';
 import type { CursorQuery } from '../../../projections/paging.js';
-import { listPayoutBatchItems, type ItemsQuery } from '../../../projections/payout-batch-items.js';
-import { listPayoutBatchLogs } from '../../../projections/payout-batch-logs.js';
-import { findPayoutBatch, listPayoutBatches } from '../../../projections/payout-batches.js';
-import { findRecipient, listRecipients } from '../../../projections/payout-recipients.js';
+import { listPayoutBatchItems, type ItemsQuery } from '../../../projections/payout-engine/payout-batch-items.js';
+import { listPayoutBatchLogs } from '../../../projections/payout-engine/payout-batch-logs.js';
+import { findPayoutBatch, listPayoutBatches } from '../../../projections/payout-engine/payout-batches.js';
+import { findRecipient, listRecipients } from '../../../projections/payout-engine/payout-recipients.js';
 import { countrySchema, currencySchema, cursorListSchema, cursorQuery, found, idParamsOf, metadataSchema, payoutsRead, payoutsWrite, resourceSchema } from './shared.js';
 
 const BASE = '/api/v1/payout-engine';
@@ -167,6 +167,7 @@ export function payoutEngineFamily(knex: Knex, recipients: PayoutRecipients, bat
       route<CreateRecipientInput>({
         method: 'post',
         path: `${BASE}/recipients`,
+        fields: { destinationType: 'destination_type' },
         summary: 'Save a recipient: a beneficiary with a mobile money or bank destination, checked against the catalog',
         auth: payoutsWrite,
         body: recipientBody,
@@ -194,6 +195,7 @@ export function payoutEngineFamily(knex: Knex, recipients: PayoutRecipients, bat
       route<UpdateRecipientInput, unknown, { recipientId: string }>({
         method: 'patch',
         path: `${BASE}/recipients/:recipientId`,
+        fields: { recipientId: 'id', destinationType: 'destination_type' },
         summary: 'Update a recipient: its name, or its destination (checked again as a whole)',
         auth: payoutsWrite,
         params: recipientParams,
@@ -204,6 +206,7 @@ export function payoutEngineFamily(knex: Knex, recipients: PayoutRecipients, bat
       route<unknown, unknown, { recipientId: string }>({
         method: 'post',
         path: `${BASE}/recipients/:recipientId/archive`,
+        fields: { recipientId: 'id' },
         summary: 'Archive a recipient: kept for the batches that name it, refused in new ones',
         auth: payoutsWrite,
         params: recipientParams,
@@ -217,7 +220,7 @@ export function payoutEngineFamily(knex: Knex, recipients: PayoutRecipients, bat
         auth: payoutsWrite,
         body: batchBody,
         csvBody: batchBodyFromCsv,
-        fields: { idempotencyKey: 'idempotency_key', csv: 'body' },
+        fields: { idempotencyKey: 'idempotency_key', csv: 'body', recipientId: 'recipient_id', destinationType: 'destination_type' },
         response: batchSchema,
         handler: (ctx) => batches.create(ctx.owner, ctx.body, ctx.header('content-type')?.toLowerCase().startsWith('text/csv') ? 'csv' : 'json', ctx.actor, ctx.requestRef),
       }),

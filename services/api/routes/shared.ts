@@ -1,19 +1,19 @@
 import type { Knex } from 'knex';
 import { MAX_AMOUNT } from '../../../packages/catalog/index.js';
 import { sha256Hex } from '../../../packages/core/hashing.js';
-import { findPortalSession, type PortalSession } from '../../../projections/customer-portal-sessions.js';
+import { findPortalSession, type PortalSession } from '../../../projections/customer-portal/customer-portal-sessions.js';
 import { ApiError, notFound } from '../../../packages/core/errors.js';
-import type { CustomerRef } from '../../../packages/domain/customer/commands.js';
-import type { ConfirmInput } from '../../../packages/domain/payment-intent/commands.js';
-import type { CreatePayoutInput } from '../../../packages/domain/payout/commands.js';
-import { destinationSchema } from '../../../packages/domain/payout-method/destination.js';
+import type { CustomerRef } from '../../../packages/families/billing/customer/commands.js';
+import type { ConfirmInput } from '../../../packages/families/payments/payment-intent/commands.js';
+import type { CreatePayoutInput } from '../../../packages/families/payouts/payout/commands.js';
+import { destinationSchema } from '../../../packages/families/payouts/payout-method/destination.js';
 import { cursorListQuery, pageListQuery, type CreatedRange } from '../../../projections/paging.js';
 import type { HandlerContext } from '../../../packages/http/context.js';
 import { route, type Route, type RouteAuth } from '../../../packages/http/routes.js';
 import type { PageQuery } from '../../../projections/paging.js';
 import type { JsonSchema } from '../../../packages/http/validation.js';
-import type { OperationRow } from '../../../projections/operations.js';
-import type { CheckoutSessionView } from '../../../projections/checkout-sessions.js';
+import type { OperationRow } from '../../../projections/payments/operations.js';
+import type { CheckoutSessionView } from '../../../projections/checkout/checkout-sessions.js';
 import type { Owner, Requester } from '../../../packages/core/owner.js';
 
 /**
@@ -24,7 +24,7 @@ import type { Owner, Requester } from '../../../packages/core/owner.js';
 export const billingRead: RouteAuth = { scope: 'billing.read', environmentHeader: 'optional' };
 export const billingWrite: RouteAuth = { scope: 'billing.write', environmentHeader: 'optional' };
 export const payoutsRead: RouteAuth = { scope: 'payouts.read', environmentHeader: 'required' };
-/** The account routes: a signed-in user's own access token (docs/auth.md). */
+/** The account routes: a signed-in user's own access token (docs/accounts.md). */
 export const signedIn: RouteAuth = { scope: 'account', appTokenOnly: true };
 export const payoutsWrite: RouteAuth = { scope: 'payouts.write', environmentHeader: 'required', idempotencyKeyInLive: 'required' };
 
@@ -45,6 +45,12 @@ export function cookieOf(ctx: Pick<HandlerContext<unknown, unknown, unknown>, 'h
 /** Path parameters naming one object, e.g. `:id` or `:invoiceId`. */
 export const idParamsOf = (name: string) => ({ type: 'object', properties: { [name]: { type: 'string', minLength: 1, maxLength: 255 } }, required: [name] });
 export const idParams = idParamsOf('id');
+/**
+ * The request names of a payment intent confirmation's refusals (Route.fields), for every route that
+ * confirms one: its payment method as `payment_method` (snake_case within), and the intent as `id`,
+ * as their answers have always named them.
+ */
+export const confirmationFields = { paymentIntentId: 'id', paymentMethod: 'payment_method', 'paymentMethod.mobileMoney': 'payment_method.mobile_money' };
 /** `:operationId` of the hosted pages of a payment operation. */
 const operationIdParams = { type: 'object', properties: { operationId: { type: 'string', pattern: '^op_[0-9A-Za-z]{24}$' } }, required: ['operationId'] };
 
@@ -251,7 +257,6 @@ export function customerRef(body: CustomerFields): CustomerRef {
     ...(body.customer !== undefined ? { id: body.customer } : {}),
     ...(body.customer_email !== undefined ? { email: body.customer_email } : {}),
     ...(body.customer_name !== undefined ? { name: body.customer_name } : {}),
-    param: 'customer',
   };
 }
 
@@ -268,7 +273,7 @@ export const itemsSchema = {
   },
 };
 
-export const toItems = (items: { price: string; quantity?: number }[]) => items.map((i, n) => ({ price: i.price, quantity: i.quantity ?? 1, param: `items.${n}.price` }));
+export const toItems = (items: { price: string; quantity?: number }[]) => items.map((i) => ({ price: i.price, quantity: i.quantity ?? 1 }));
 
 /**
  * The payment method of a confirmation: mobile money or a card token. Payment intents spell its

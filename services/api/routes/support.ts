@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
 import type { RateLimitRule } from '../../../packages/core/config.js';
-import type { ContactInput, SupportTickets } from '../../../packages/domain/support-ticket/commands.js';
-import { SUPPORT_CATEGORIES } from '../../../packages/domain/support-ticket/events.js';
+import type { ContactInput, SupportTickets } from '../../../packages/families/support/commands.js';
+import { SUPPORT_CATEGORIES } from '../../../packages/families/support/events.js';
 import type { RateLimiter } from '../../../packages/http/rate-limit.js';
 import { route, type Family, type RouteAuth } from '../../../packages/http/routes.js';
-import { findMerchant } from '../../../projections/merchants.js';
+import { findMerchant } from '../../../projections/merchants/merchants.js';
 import { resourceSchema } from './shared.js';
 
 const supportWrite: RouteAuth = { scope: 'support.write', environmentHeader: 'optional' };

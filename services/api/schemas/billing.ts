@@ -1,6 +1,6 @@
-import { INVOICE_STATUSES } from '../../../packages/domain/invoice/events.js';
-import { REFUND_REASONS } from '../../../packages/domain/refund/events.js';
-import { SUBSCRIPTION_STATUSES } from '../../../packages/domain/subscription/events.js';
+import { INVOICE_STATUSES } from '../../../packages/families/billing/invoice/events.js';
+import { REFUND_REASONS } from '../../../packages/families/billing/refund/events.js';
+import { SUBSCRIPTION_STATUSES } from '../../../packages/families/billing/subscription/events.js';
 import { resourceSchema } from '../routes/shared.js';
 
 /**

@@ -37,7 +37,7 @@ interface Asked {
 }
 
 /**
- * Changes that need a fresh second factor (docs/auth.md): `run` first tries without one; when the
+ * Changes that need a fresh second factor (docs/accounts.md): `run` first tries without one; when the
  * API answers that one is needed (CHALLENGE_NEEDED), a challenge of the purpose is asked for, the user
  * types the code in the form this hook renders, and `run` is tried again with the verified challenge.
  * `challenged` is for the operations that always take one (the authenticator app, recovery codes):

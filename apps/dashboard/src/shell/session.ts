@@ -2,7 +2,7 @@ import { startAuthentication, startRegistration } from '@simplewebauthn/browser'
 import { Sika, SikaError, type Environment, type ErrorCode } from '../../../../clients/typescript/src/index.js';
 
 /**
- * The signed-in user's session (docs/auth.md, "The dashboard's session"): the access token lives
+ * The signed-in user's session (docs/accounts.md, "The dashboard's session"): the access token lives
  * in this module's memory only; the refresh token is an HttpOnly cookie the page never sees, sent
  * by the browser to /api/v1/auth/refresh with the `Sika-Refresh-Cookie` header. A reload gets a new
  * access token from it.
@@ -73,7 +73,7 @@ export async function acceptInvitation(token: string, password: string | null, n
   return answer.mfaRequired ? factorAsked(answer) : started(answer);
 }
 
-/** A new account with its merchant and organization (docs/auth.md, "Sign-up"), signed in; `emailChallengeId` is the verified code's. */
+/** A new account with its merchant and organization (docs/accounts.md, "Sign-up"), signed in; `emailChallengeId` is the verified code's. */
 export async function register(body: { email: string; password: string; name: string; merchantName: string; emailChallengeId: string; country: string }): Promise<SignedInUser> {
   return started(await sika.post('/api/v1/auth/register', { body, headers: COOKIE_MODE }));
 }
@@ -108,13 +108,13 @@ export async function proveWithPasskey(options: unknown): Promise<SignedInUser> 
   return started(await sika.post('/api/v1/auth/passkeys/assertion/complete', { body: { assertionResponse: await passkeyAssertion(options) }, headers: COOKIE_MODE }));
 }
 
-/** Signs in with a passkey alone (it verifies its user, so it is both factors; docs/auth.md). */
+/** Signs in with a passkey alone (it verifies its user, so it is both factors; docs/accounts.md). */
 export async function signInWithPasskey(): Promise<SignedInUser> {
   const challenge = await sika.post('/api/v1/auth/passkeys/login/begin', { headers: COOKIE_MODE });
   return started(await sika.post('/api/v1/auth/passkeys/login/complete', { body: { assertionResponse: await passkeyAssertion(challenge.options) }, headers: COOKIE_MODE }));
 }
 
-/** Where the key of a trip to Google waits for the way back (docs/auth.md, "Bound to the browser that began"). */
+/** Where the key of a trip to Google waits for the way back (docs/accounts.md, "Bound to the browser that began"). */
 const GOOGLE_EXCHANGE_KEY = 'sika.googleExchangeKey';
 /** The dashboard's page Google's callback sends the browser back to. */
 const googleReturnUrl = () => `${window.location.origin}/dashboard/google`;

@@ -244,7 +244,7 @@ export function Sessions({ environment, onSignedOut }: SectionProps) {
 
 /**
  * Moving the account's e-mail address (proved by a link sent to the new one) or phone number
- * (proved by a code sent there by SMS); both ask the second factor first (docs/auth.md).
+ * (proved by a code sent there by SMS); both ask the second factor first (docs/accounts.md).
  */
 export function ContactChanges({ environment, onSignedOut }: SectionProps) {
   const t = useMessages(messages);

@@ -5,7 +5,7 @@ import { useT } from '../../shell/i18n.js';
 import { sika, signIn, signInWithGoogle, signInWithPasskey, type FactorAsked, type SignedInUser } from '../../shell/session.js';
 import { FactorForm, SignedOutPage, useSubmit } from './signedOut.js';
 
-/** Password, then the second factor when the account has one (docs/auth.md, "The factor rule"); the ways in without a password. */
+/** Password, then the second factor when the account has one (docs/accounts.md, "The factor rule"); the ways in without a password. */
 export function SignIn({ onSignedIn }: { onSignedIn: (user: SignedInUser) => void }) {
   const t = useT();
   const [asked, setAsked] = useState<FactorAsked | null>(null);

@@ -39,7 +39,7 @@ const messages: Messages<'title' | 'intro' | 'countryHelp' | 'email' | 'sendCode
   },
 };
 
-/** Sign-up (docs/auth.md): the address proved by an e-mailed code, then the account, its merchant and organization, signed in. */
+/** Sign-up (docs/accounts.md): the address proved by an e-mailed code, then the account, its merchant and organization, signed in. */
 export function SignUp({ onSignedIn }: { onSignedIn: (user: SignedInUser) => void }) {
   const t = useMessages(messages);
   const [error, setError] = useState<string | null>(null);

@@ -8,7 +8,7 @@ import type { PageProps } from '../../shell/props.js';
 
 const ROLES = ['owner', 'admin', 'developer', 'finance', 'viewer'] as const;
 type Role = (typeof ROLES)[number];
-/** The roles that manage the team (docs/auth.md, "Roles and scopes"); the API decides, this only chooses which view to show. */
+/** The roles that manage the team (docs/accounts.md, "Roles and scopes"); the API decides, this only chooses which view to show. */
 const MANAGING: readonly string[] = ['owner', 'admin'];
 
 const messages: Messages<

@@ -48,7 +48,7 @@ function ApiKeys({ environment, onSignedOut }: { environment: Environment; onSig
     const name = String(form.get('name'));
     const scopes: ('*' | '*.read')[] = form.get('scopes') === 'read' ? ['*.read'] : ['*'];
     const target = e.currentTarget;
-    // A new secret always takes a fresh proof (docs/auth.md, "API keys"): by e-mail for a user without a second factor.
+    // A new secret always takes a fresh proof (docs/merchants.md, "API keys"): by e-mail for a user without a second factor.
     act.mutate(async () => {
       const challenge_id = await challenged('api-keys/create');
       if (challenge_id === null) return;

@@ -1,0 +1,381 @@
+import type { Fact } from '../../../core/decider.js';
+import { getCountry, getCurrency, listCountries } from '../../../catalog/index.js';
+import type { Clock } from '../../../core/clock.js';
+import { isRefused, Refusal } from '../../../core/refusal.js';
+import { newId, newUuid } from '../../../core/ids.js';
+import type { EventMetadata, EventStore } from '../../../eventstore/port.js';
+import type { Enqueue } from '../../../scheduler/scheduler.js';
+import { assertOwned, isOwned } from '../../../core/aggregate.js';
+import type { CustomerRef, Customers } from '../customer/commands.js';
+import { CommandService } from '../../../eventstore/command-handler.js';
+import type { ConfirmInput, PaymentIntents } from '../../payments/index.js';
+import type { PaymentIntentReader, PriceCatalog } from '../../read-ports.js';
+import type { PaymentIntentObject } from '../../payments/index.js';
+import type { PeriodInvoice, SubscriptionCreated } from '../subscription/events.js';
+import { amountRemaining, PAYABLE, type InvoiceCommand, type InvoiceState } from './decider.js';
+import { invoiceAggregate, toInvoiceObject } from './render.js';
+import { invoiceStream, type InvoiceEvent, type InvoiceLine, type InvoiceObject, type InvoiceStatus } from './events.js';
+import type { Actor, Owner } from '../../../core/owner.js';
+import { auditMetadata } from '../../../eventstore/metadata.js';
+
+/** The metadata key that points a payment intent at the invoice it pays (visible to the merchant, like Stripe's `invoice`). */
+export const INVOICE_METADATA_KEY = 'invoice_id';
+/** When the mend of a wallet application left half-done by a crash runs. */
+const RECONCILE_AFTER_MS = 60_000;
+const DAY_MS = 86_400_000;
+/** Invoices created without a due date are due this many days after creation. */
+export const DEFAULT_DAYS_UNTIL_DUE = 30;
+
+/** An invoice to create, whichever surface asks. */
+export interface NewInvoice {
+  /** Names the invoice when the caller must create it once whatever happens (an automation step retried after a crash). */
+  id?: string;
+  customer: CustomerRef;
+  currency?: string;
+  items?: { price: string; quantity: number }[];
+  amountDue?: number;
+  description?: string | null;
+  metadata?: Record<string, string>;
+  dueAt?: Date;
+  daysUntilDue?: number;
+  subscriptionId?: string;
+  periodStart?: Date;
+  periodEnd?: Date;
+  /** Merchant invoices start as drafts; billing-family invoices are finalized (open) at once. */
+  finalize: boolean;
+}
+
+export interface PayInput {
+  transactionCountry?: string;
+  payerCountry?: string;
+  railCountry?: string;
+  description?: string;
+  metadata?: Record<string, string>;
+  idempotencyKey?: string;
+}
+
+/** A payment of an invoice from the customer's wallet, as its mend names it. */
+export type WalletApplicationRef = Owner & { customerId: string; applicationId: string; invoiceId: string };
+
+export interface InvoiceDeps {
+  reads: PriceCatalog & PaymentIntentReader;
+  store: EventStore;
+  clock: Clock;
+  publicUrl: string;
+  customers: Customers;
+  paymentIntents: PaymentIntents;
+  /** The mend of a wallet application a crash left half done. */
+  scheduleWalletApplication: Enqueue<WalletApplicationRef>;
+  /** A subscription's invoice left the payable statuses (paid, void, uncollectible): the subscription may leave past_due. */
+  onSettled(state: InvoiceState): Promise<void>;
+  /** Whether a subscription id names a subscription of this owner, and its customer. */
+  subscriptionCustomer(who: Owner, subscriptionId: string): Promise<string | null>;
+}
+
+
+const SETTLED: readonly InvoiceStatus[] = ['paid', 'void', 'uncollectible'];
+
+/** Invoices: creation, status transitions, and payment by the customer's wallet or by payment intents. */
+export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<InvoiceEvent>> {
+  constructor(private readonly deps: InvoiceDeps) {
+    super(deps.store, invoiceStream, invoiceAggregate);
+  }
+
+
+
+  /** The invoice if it is this owner's; otherwise 404 naming `field`. */
+  async owned(who: Owner, id: string, field: string): Promise<InvoiceState> {
+    const { state } = await this.load(id);
+    assertOwned(state.invoice, who, `No such invoice: '${id}'`, field);
+    return state;
+  }
+
+  private hostedUrl(id: string): string {
+    return `${this.deps.publicUrl}/hosted/invoices/${id}`;
+  }
+
+  async create(who: Owner, input: NewInvoice, actor: Actor): Promise<InvoiceState> {
+    const id = input.id ?? newId('in');
+    if (input.id !== undefined) {
+      const earlier = await this.load(id);
+      if (earlier.state.invoice) return this.owned(who, id, 'invoiceId');
+    }
+    const meta = auditMetadata(this.deps.clock, who, id, actor);
+    if ((input.items === undefined) === (input.amountDue === undefined)) {
+      throw new Refusal(input.items === undefined ? 'IKW-VAL-001' : 'IKW-VAL-002', 'Give exactly one of items and amount_due', input.items === undefined ? 'items' : 'amountDue');
+    }
+    let currency = input.currency ? getCurrency(input.currency)?.code.toLowerCase() : undefined;
+    if (input.currency && !currency) throw new Refusal('IKW-VAL-003', `Unknown currency '${input.currency}'`, 'currency');
+    let lines: InvoiceLine[];
+    if (input.items) {
+      const prices = await this.deps.reads.findPrices(who, input.items.map((i) => i.price));
+      lines = input.items.map((item, n) => {
+        const field = `items.${n}.price`;
+        const row = prices.get(item.price);
+        if (!row) throw new Refusal('IKW-BIL-007', `No such price: '${item.price}'`, field);
+        if (row.product_status !== 'active') throw new Refusal('IKW-BIL-008', `Price ${item.price} belongs to product ${row.product_id}, which is ${row.product_status}`, field);
+        currency ??= row.price.currency;
+        if (row.price.currency !== currency) throw new Refusal('IKW-BIL-008', `Price ${item.price} is in ${row.price.currency}; this invoice is in ${currency}`, field);
+        const amount = row.price.unit_amount * item.quantity;
+        if (!Number.isSafeInteger(amount)) throw new Refusal('IKW-VAL-001', 'The line amount is too large', field);
+        return { description: `${item.quantity} × ${item.price}`, price: item.price, quantity: item.quantity, unit_amount: row.price.unit_amount, amount, meter_key: null };
+      });
+    } else {
+      if (!currency) throw new Refusal('IKW-VAL-001', 'Missing required parameter: currency', 'currency');
+      lines = [{ description: input.description ?? 'Amount due', price: null, quantity: 1, unit_amount: input.amountDue!, amount: input.amountDue!, meter_key: null }];
+    }
+    const amountDue = lines.reduce((sum, l) => sum + l.amount, 0);
+    if (!Number.isSafeInteger(amountDue)) throw new Refusal('IKW-VAL-001', 'The invoice total is too large', 'items');
+
+    let customerRef = input.customer;
+    if (input.subscriptionId !== undefined) {
+      const subscriptionCustomer = await this.deps.subscriptionCustomer(who, input.subscriptionId);
+      if (!subscriptionCustomer) throw new Refusal('IKW-VAL-001', `No such subscription: '${input.subscriptionId}'`, 'subscriptionId');
+      if (customerRef.id !== undefined && customerRef.id !== subscriptionCustomer) {
+        throw new Refusal('IKW-VAL-001', `Subscription ${input.subscriptionId} belongs to customer ${subscriptionCustomer}`, 'customerId');
+      }
+      customerRef = { ...customerRef, id: subscriptionCustomer };
+    }
+    const customer = await this.deps.customers.resolve(who, customerRef, meta);
+    const now = this.deps.clock.now();
+    const dueAt = input.dueAt ?? new Date(now.getTime() + (input.daysUntilDue ?? DEFAULT_DAYS_UNTIL_DUE) * DAY_MS);
+    if (input.periodStart && input.periodEnd && input.periodEnd <= input.periodStart) throw new Refusal('IKW-VAL-001', 'The period must end after it starts', 'periodEnd');
+
+    const result = await this.run(
+      id,
+      {
+        type: 'create',
+        at: now,
+        finalize: input.finalize,
+        invoice: {
+          id,
+          merchantId: who.merchantId,
+          environment: who.environment,
+          customer,
+          subscription: input.subscriptionId ?? null,
+          currency: currency!,
+          lines,
+          amountDue,
+          description: input.description ?? null,
+          metadata: input.metadata ?? {},
+          dueAt: dueAt.toISOString(),
+          periodStart: input.periodStart?.toISOString() ?? null,
+          periodEnd: input.periodEnd?.toISOString() ?? null,
+          hostedUrl: this.hostedUrl(id),
+          createdAt: now.toISOString(),
+        },
+      },
+      meta,
+    );
+    return result.state;
+  }
+
+  /** Issues a subscription period's invoice, finalized. Idempotent: the id comes from the subscription's event. */
+  async issueForSubscription(subscription: SubscriptionCreated, invoice: PeriodInvoice, meta: EventMetadata): Promise<InvoiceState> {
+    const result = await this.run(
+      invoice.id,
+      {
+        type: 'create',
+        at: this.deps.clock.now(),
+        finalize: true,
+        invoice: {
+          id: invoice.id,
+          merchantId: subscription.merchantId,
+          environment: subscription.environment,
+          customer: subscription.customer,
+          subscription: subscription.id,
+          currency: subscription.currency,
+          lines: invoice.lines,
+          amountDue: invoice.amountDue,
+          description: `Subscription ${subscription.id}`,
+          metadata: {},
+          dueAt: invoice.dueAt,
+          periodStart: invoice.periodStart,
+          periodEnd: invoice.periodEnd,
+          hostedUrl: this.hostedUrl(invoice.id),
+          createdAt: this.deps.clock.now().toISOString(),
+        },
+      },
+      meta,
+      'internal',
+    );
+    return result.state;
+  }
+
+  /** PATCH …/status: draft → open → paid | void | uncollectible; uncollectible → paid | void. */
+  async transition(who: Owner, id: string, to: InvoiceStatus, actor: Actor): Promise<InvoiceObject> {
+    const meta = auditMetadata(this.deps.clock, who, id, actor);
+    const result = await this.run(id, { type: 'transition', owner: who, at: this.deps.clock.now(), to }, meta);
+    await this.afterChange(result.state, meta);
+    return toInvoiceObject(result.state);
+  }
+
+  /**
+   * Follow-ups of an invoice change, each idempotent so a retry or a mend job may run them again:
+   * a voided invoice gives the wallet back what it took from it; a settled subscription invoice
+   * may bring its subscription back from past_due.
+   */
+  private async afterChange(state: InvoiceState, meta: EventMetadata): Promise<void> {
+    const i = state.invoice!;
+    const who = { merchantId: i.merchantId, environment: i.environment };
+    if (state.status === 'void' && state.walletApplied > 0) {
+      await this.deps.customers.creditInternal(
+        who,
+        i.customer,
+        { creditId: `invoice_voided:${i.id}`, amount: state.walletApplied, currency: i.currency, reason: 'invoice_voided', source: i.id },
+        meta,
+      );
+    }
+    if (i.subscription && SETTLED.includes(state.status)) await this.deps.onSettled(state);
+  }
+
+  /**
+   * POST /api/v1/merchant/billing/wallet/invoices/{invoiceId}/apply. Two streams, no shared
+   * transaction: the wallet's balance check and debit is one decision on the customer stream
+   * (`customer.balance_applied`, naming an application id); the invoice then records the
+   * application by that id, once, taking at most what remains; whatever it did not take (it was
+   * paid or voided meanwhile) goes back to the wallet. A scheduled job redoes the last two steps
+   * should the process die between them, so money is never lost or counted twice.
+   */
+  async applyWallet(who: Owner, invoiceId: string, input: { amount?: number }, actor: Actor): Promise<InvoiceObject> {
+    const state = await this.owned(who, invoiceId, 'invoiceId');
+    const i = state.invoice!;
+    if (!PAYABLE.includes(state.status)) throw new Refusal('IKW-BIL-009', `Invoice ${invoiceId} is ${state.status}, not open for payment`, 'invoiceId');
+    const remaining = amountRemaining(state);
+    if (input.amount !== undefined && input.amount > remaining) {
+      throw new Refusal('IKW-VAL-001', `The amount is above what remains to pay on the invoice (${remaining})`, 'amount');
+    }
+    const applicationId = `wapp_${newUuid()}`;
+    const meta = auditMetadata(this.deps.clock, who, invoiceId, actor);
+    const job = { ...who, customerId: i.customer, applicationId, invoiceId };
+    await this.deps.scheduleWalletApplication(job, new Date(this.deps.clock.now().getTime() + RECONCILE_AFTER_MS));
+    await this.deps.customers.applyToInvoice(who, i.customer, { applicationId, invoiceId, currency: i.currency, maxAmount: input.amount ?? remaining }, meta);
+    const after = await this.completeApplication(job, meta);
+    if (!after.payments.has(applicationId)) {
+      // Paid or voided between the check above and the application: the wallet got everything back.
+      throw new Refusal('IKW-BIL-009', `Invoice ${invoiceId} is ${after.status}, not open for payment; nothing was taken from the wallet`, 'invoiceId');
+    }
+    return toInvoiceObject(after);
+  }
+
+  /** Offers a wallet application to its invoice and returns what the invoice did not take. Idempotent. */
+  async completeApplication(job: WalletApplicationRef, meta: EventMetadata): Promise<InvoiceState> {
+    const who = { merchantId: job.merchantId, environment: job.environment };
+    const { state: customer } = await this.deps.customers.load(job.customerId);
+    const application = customer.applications.get(job.applicationId);
+    if (!application) return (await this.load(job.invoiceId)).state; // the debit never happened
+    const result = await this.run(
+      job.invoiceId,
+      { type: 'record_payment', owner: who, at: this.deps.clock.now(), ref: job.applicationId, source: 'wallet', amount: application.amount },
+      meta,
+      'internal',
+    );
+    const accepted = result.state.payments.get(job.applicationId)?.amount ?? 0;
+    await this.deps.customers.settleApplication(who, job.customerId, job.applicationId, accepted, meta);
+    await this.afterChange(result.state, meta);
+    return result.state;
+  }
+
+  /** The default transaction country of an invoice's payment: the first catalog country of its currency. */
+  private country(currency: string, given: string | undefined, field: string): string {
+    if (given !== undefined) {
+      const c = getCountry(given);
+      if (!c) throw new Refusal('IKW-VAL-004', `Unsupported country '${given}'`, field);
+      return c.code;
+    }
+    const c = listCountries().find((x) => x.currency.toLowerCase() === currency);
+    if (!c) throw new Refusal('IKW-VAL-001', `No country collects ${currency}; give ${field}`, field);
+    return c.code;
+  }
+
+  /**
+   * POST /api/v1/billing/invoices/{id}/pay: a payment intent for what remains to pay, attached to
+   * the invoice (its success pays the invoice). The same idempotencyKey gives the same intent.
+   */
+  async pay(who: Owner, invoiceId: string, input: PayInput, actor: Actor): Promise<PaymentIntentObject> {
+    const state = await this.owned(who, invoiceId, 'invoiceId');
+    const i = state.invoice!;
+    if (!PAYABLE.includes(state.status)) throw new Refusal('IKW-BIL-009', `Invoice ${invoiceId} is ${state.status}, not open for payment`, 'invoiceId');
+    const existing = input.idempotencyKey !== undefined ? state.paymentIntents.get(input.idempotencyKey) : undefined;
+    if (existing) return this.paymentIntent(who, existing);
+    const intent = await this.deps.paymentIntents.create(
+      who,
+      {
+        amount: amountRemaining(state),
+        currency: i.currency,
+        transactionCountry: this.country(i.currency, input.transactionCountry, 'transactionCountry'),
+        ...(input.payerCountry ? { payerCountry: input.payerCountry } : {}),
+        ...(input.railCountry ? { railCountry: input.railCountry } : {}),
+        description: input.description ?? `Invoice ${invoiceId}`,
+        metadata: { ...input.metadata, [INVOICE_METADATA_KEY]: invoiceId },
+        customer: i.customer,
+      },
+      actor,
+    );
+    const key = input.idempotencyKey ?? intent.id;
+    const attached = await this.run(invoiceId, { type: 'attach_payment_intent', owner: who, at: this.deps.clock.now(), key, paymentIntentId: intent.id }, auditMetadata(this.deps.clock, who, invoiceId, actor), 'internal');
+    const winner = attached.state.paymentIntents.get(key)!;
+    // A concurrent request with the same key attached its intent first: answer with that one.
+    return winner === intent.id ? intent : this.paymentIntent(who, winner);
+  }
+
+  /** POST /api/v1/billing/invoices/{id}/confirm: pay (above), then confirm the intent with the payment method. */
+  async confirm(
+    who: Owner,
+    invoiceId: string,
+    input: { paymentMethod: ConfirmInput['payment_method']; returnUrl?: string; idempotencyKey?: string; transactionCountry?: string },
+    actor: Actor,
+  ): Promise<{ invoice: InvoiceState; paymentIntent: PaymentIntentObject }> {
+    const pm = input.paymentMethod;
+    const transactionCountry = pm.type === 'mobile_money' ? pm.mobile_money.country : input.transactionCountry;
+    const intent = await this.pay(who, invoiceId, { ...(transactionCountry ? { transactionCountry } : {}), ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}) }, actor);
+    const confirmed = await this.deps.paymentIntents.confirm(who, intent.id, { payment_method: pm, ...(input.returnUrl ? { return_url: input.returnUrl } : {}) }, actor);
+    return { invoice: (await this.load(invoiceId)).state, paymentIntent: confirmed };
+  }
+
+  private async paymentIntent(who: Owner, id: string): Promise<PaymentIntentObject> {
+    const found = await this.deps.reads.findPaymentIntent(who, id);
+    if (!found) throw new Error(`Payment intent ${id} of an invoice is missing from the read model`);
+    return found;
+  }
+
+  /**
+   * A payment intent created for an invoice succeeded (a job queued by the bus consumer below):
+   * the invoice records it once; what it could not take (paid by the wallet meanwhile, or voided)
+   * is credited to the customer's wallet as an overpayment.
+   */
+  async recordPaymentIntent(job: Owner & { paymentIntentId: string }): Promise<void> {
+    const { state: pi } = await this.deps.paymentIntents.load(job.paymentIntentId);
+    const intent = pi.intent;
+    const invoiceId = pi.metadata[INVOICE_METADATA_KEY];
+    if (!intent || pi.status !== 'succeeded' || !invoiceId) return;
+    const who = { merchantId: intent.merchantId, environment: intent.environment };
+    const { state } = await this.load(invoiceId);
+    const i = state.invoice;
+    if (!isOwned(i, who)) return;
+    // Only intents this invoice created pay it; another intent that merely names it stays an ordinary payment.
+    if (![...state.paymentIntents.values()].includes(intent.id)) return;
+    const meta = auditMetadata(this.deps.clock, who, invoiceId, { actor: 'billing', causationId: intent.id });
+    const result = await this.run(
+      invoiceId,
+      { type: 'record_payment', owner: who, at: this.deps.clock.now(), ref: intent.id, source: 'payment_intent', amount: intent.amount },
+      meta,
+      'internal',
+    );
+    const accepted = result.state.payments.get(intent.id)?.amount ?? 0;
+    if (accepted < intent.amount) {
+      try {
+        await this.deps.customers.creditInternal(
+          who,
+          i.customer,
+          { creditId: `overpayment:${intent.id}`, amount: intent.amount - accepted, currency: intent.currency, reason: 'invoice_overpayment', source: intent.id },
+          meta,
+        );
+      } catch (err) {
+        // A wallet in another currency cannot hold it: the money stays in the merchant's balance (refund it if due).
+        if (!isRefused(err, 'IKW-BIL-010')) throw err;
+      }
+    }
+    await this.afterChange(result.state, meta);
+  }
+}

@@ -1,0 +1,63 @@
+import type { Clock } from '../../core/clock.js';
+import type { EventStore } from '../../eventstore/port.js';
+import type { Enqueue } from '../../scheduler/scheduler.js';
+import { Customers } from './customer/commands.js';
+import { Invoices, type WalletApplicationRef } from './invoice/commands.js';
+import type { PaymentIntents } from '../payments/index.js';
+import { Products } from './product/commands.js';
+import type { ReadPorts } from '../read-ports.js';
+import { Refunds, type RefundRef } from './refund/commands.js';
+import { Subscriptions, type SubscriptionJobs } from './subscription/commands.js';
+import type { PaymentRecipients } from '../payments/index.js';
+import type { RailRefunds } from '../payments/index.js';
+
+/** The durable timers billing sets: renewals, due dates and crash mends (packages/processes runs them). */
+export interface BillingJobs extends SubscriptionJobs {
+  walletApplication: Enqueue<WalletApplicationRef>;
+  refundReconcile: Enqueue<RefundRef>;
+}
+
+export interface BillingDeps {
+  reads: ReadPorts;
+  store: EventStore;
+  clock: Clock;
+  publicUrl: string;
+  paymentIntents: PaymentIntents;
+  jobs: BillingJobs;
+  /** The families that hold or split payments (a refund of their payments is theirs). */
+  recipients: PaymentRecipients;
+  /** Refunds through a rail keeping Sika's money. */
+  railRefunds: RailRefunds;
+}
+
+/**
+ * Merchant billing, one model for both surfaces (the merchant routes and /api/v1/billing, see
+ * docs/billing.md): customers and wallets, products and prices, subscriptions, invoices, refunds.
+ */
+export class Billing {
+  readonly customers: Customers;
+  readonly products: Products;
+  readonly invoices: Invoices;
+  readonly subscriptions: Subscriptions;
+  readonly refunds: Refunds;
+
+  constructor(deps: BillingDeps) {
+    const { reads, store, clock, jobs } = deps;
+    this.customers = new Customers({ directory: reads, store, clock });
+    this.products = new Products({ store, clock });
+    // Invoices and subscriptions call each other (a period issues an invoice; a settled invoice may end past_due).
+    this.invoices = new Invoices({
+      reads,
+      store,
+      clock,
+      publicUrl: deps.publicUrl,
+      customers: this.customers,
+      paymentIntents: deps.paymentIntents,
+      scheduleWalletApplication: jobs.walletApplication,
+      onSettled: (state) => this.subscriptions.invoiceSettled(state),
+      subscriptionCustomer: async (who, id) => (await this.subscriptions.owned(who, id))?.subscription?.customer ?? null,
+    });
+    this.subscriptions = new Subscriptions({ prices: reads, store, clock, customers: this.customers, products: this.products, invoices: this.invoices, jobs });
+    this.refunds = new Refunds({ store, clock, scheduleReconcile: jobs.refundReconcile, recipients: deps.recipients, railRefunds: deps.railRefunds });
+  }
+}

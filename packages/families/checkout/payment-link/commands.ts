@@ -1,0 +1,83 @@
+import type { Fact } from '../../../core/decider.js';
+import { randomBase62, newUuid } from '../../../core/ids.js';
+import type { Clock } from '../../../core/clock.js';
+import type { EventStore } from '../../../eventstore/port.js';
+import { CommandService } from '../../../eventstore/command-handler.js';
+import { collectible, type CheckoutMethodType, type FeeMode } from '../checkout-session/amount.js';
+import type { ClaimHolder, PaymentLinkCommand, PaymentLinkState } from './decider.js';
+import { paymentLinkAggregate, toPaymentLinkObject } from './render.js';
+import { paymentLinkStream, type PaymentLinkEvent, type PaymentLinkObject } from './events.js';
+import type { Actor, Owner } from '../../../core/owner.js';
+import { auditMetadata } from '../../../eventstore/metadata.js';
+import { Refusal } from '../../../core/refusal.js';
+
+export interface CreatePaymentLinkInput {
+  amount: number;
+  currency: string;
+  country: string;
+  feeMode?: FeeMode;
+  description?: string | null;
+  paymentMethodTypes?: CheckoutMethodType[];
+  expiresAt?: string | null;
+  isSingleUse?: boolean;
+  successUrl?: string | null;
+  cancelUrl?: string | null;
+}
+
+/** Slugs are 16 base62 characters (~95 bits): a link's URL cannot be guessed from another's. */
+const SLUG_LENGTH = 16;
+
+/** Payment links: a fixed amount anyone with the URL can pay through a hosted checkout page. */
+export class PaymentLinks extends CommandService<PaymentLinkCommand, PaymentLinkState, Fact<PaymentLinkEvent>> {
+  constructor(private readonly deps: { store: EventStore; clock: Clock; publicUrl: string }) {
+    super(deps.store, paymentLinkStream, paymentLinkAggregate);
+  }
+
+  async create(who: Owner, input: CreatePaymentLinkInput, actor: Actor): Promise<PaymentLinkObject> {
+    const money = collectible(input.amount, input.currency, input.country);
+    const now = this.deps.clock.now();
+    if (input.expiresAt != null && Date.parse(input.expiresAt) <= now.getTime()) {
+      throw new Refusal('IKW-VAL-001', 'expiresAt must be in the future', 'expiresAt');
+    }
+    const id = newUuid();
+    const slug = randomBase62(SLUG_LENGTH);
+    const result = await this.run(
+      id,
+      {
+        type: 'create',
+        link: {
+          id,
+          merchantId: who.merchantId,
+          environment: who.environment,
+          slug,
+          url: `${this.deps.publicUrl}/pay/${slug}`,
+          ...money,
+          feeMode: input.feeMode ?? 'merchant',
+          description: input.description ?? null,
+          paymentMethodTypes: [...new Set<CheckoutMethodType>(input.paymentMethodTypes ?? ['mobile_money'])],
+          expiresAt: input.expiresAt != null ? new Date(input.expiresAt).toISOString() : null,
+          isSingleUse: input.isSingleUse ?? false,
+          successUrl: input.successUrl ?? null,
+          cancelUrl: input.cancelUrl ?? null,
+          createdAt: now.toISOString(),
+        },
+      },
+      auditMetadata(this.deps.clock, who, id, actor),
+    );
+    return toPaymentLinkObject(result.state);
+  }
+
+  async deactivate(who: Owner, id: string, actor: Actor): Promise<PaymentLinkObject> {
+    const result = await this.run(id, { type: 'deactivate', owner: who, at: this.deps.clock.now() }, auditMetadata(this.deps.clock, who, id, actor));
+    return toPaymentLinkObject(result.state);
+  }
+
+  /**
+   * A session takes a single-use link for a payment attempt. `holder` is where the session holding
+   * the claim now stands; the append is guarded by the version read, so of racing sessions one
+   * wins and the others are refused (a lost race is decided again, on the state that won).
+   */
+  claim(who: Owner, id: string, sessionId: string, holder: ClaimHolder | null, actor: Actor) {
+    return this.run(id, { type: 'claim', owner: who, at: this.deps.clock.now(), sessionId, holder }, auditMetadata(this.deps.clock, who, id, actor));
+  }
+}

@@ -1,0 +1,452 @@
+import type { Fact } from '../../../core/decider.js';
+import type { Clock } from '../../../core/clock.js';
+import { assertCapable, type CapabilityGate } from '../../platform/index.js';
+import { activationCheck, assertLiveOpen, type ActivationGate } from '../../platform/index.js';
+import { isRefused, Refusal } from '../../../core/refusal.js';
+import { derivedId, newId } from '../../../core/ids.js';
+import type { EventMetadata, EventStore } from '../../../eventstore/port.js';
+import type { Enqueue } from '../../../scheduler/scheduler.js';
+import type { BalanceRef } from '../../ledger/index.js';
+import { getCountry, getCurrency, getOperator, isIsoCountry, largestPayin, normalizeMsisdn, normalizePhone, quoteFee } from '../../../catalog/index.js';
+import { connectorActor, nextStatusCheck, readStatus, sendAgain, type CollectCallback, type StatusCheck } from '../../../connectors/callbacks.js';
+import { OutcomeUnknown, type CollectInitiation, type CollectOutcome, type CollectRequest, type Rails } from '../../../connectors/port.js';
+import type { Logger } from '../../../core/logger.js';
+import { assertOwned, isOwned } from '../../../core/aggregate.js';
+import type { CustomerDirectory } from '../../read-ports.js';
+import type { PayerCustomers } from './payers.js';
+import { CommandService, handleSteps, step, type StepOutcome } from '../../../eventstore/command-handler.js';
+import { ledgerStep } from '../../ledger/index.js';
+import { postPayment } from './postings.js';
+import { CONFIRMATION_IN_PROGRESS, confirmedAlready, type PaymentIntentCommand, type PaymentIntentState, type ProviderOutcome } from './decider.js';
+import { paymentIntentAggregate, toObject } from './render.js';
+import { payinClearing, paymentIntentStream, type CancellationReason, type PaymentIntentEvent, type PaymentIntentObject, type PaymentMethodDetails } from './events.js';
+import { assertMetadataSize, merchantMetadata } from './metadata.js';
+import type { PaymentMoney, PaymentRecipients } from './recipients.js';
+import type { Actor, Environment, Owner } from '../../../core/owner.js';
+import { auditMetadata } from '../../../eventstore/metadata.js';
+
+/** A payment intent to create, in the domain's words (the API's snake_case body is translated by its route). */
+export interface CreateInput {
+  amount: number;
+  currency: string;
+  transactionCountry: string;
+  payerCountry?: string;
+  railCountry?: string;
+  description?: string;
+  metadata?: Record<string, unknown>;
+  customer?: string;
+  customerEmail?: string;
+  customerPhone?: string;
+}
+
+/**
+ * Platform metadata of an intent whose funds are held for someone else (a funding campaign): its
+ * success posts the holder's steps (its PaymentRecipient), not a payment to the merchant's balance.
+ */
+export const HELD_BY_KEY = 'internal.held_by';
+
+export interface ConfirmInput {
+  payment_method:
+    | { type: 'mobile_money'; mobile_money: { country: string; operator: string; msisdn: string; preferred_flow?: string } }
+    | { type: 'card'; card: { token?: string } };
+  return_url?: string;
+}
+
+export interface PaymentIntentDeps {
+  customers: CustomerDirectory;
+  /** Finds or creates the customer a payment names (billing's customers). */
+  payers: PayerCustomers;
+  store: EventStore;
+  clock: Clock;
+  /** The rails of an environment: the connectors the router picks (packages/connectors). */
+  rails(environment: Environment): Rails;
+  /** The merchant's payment capabilities: a disabled or suspended method is refused at confirm. */
+  capabilities: CapabilityGate;
+  /** The merchant's activations: a country not activated for pay-ins, or an amount out of bounds, is refused at creation; a live confirm before the operator opened live (IKW-PRV-005). */
+  activations: ActivationGate;
+  publicUrl: string;
+  /** The merchant's default return URL (settings), if one is set. */
+  defaultReturnUrl(merchantId: string, environment: Environment): Promise<string | null>;
+  /** Delay before a payment's funds become available, per environment. */
+  settlementDelayMs(environment: Environment): number;
+  /** Durable timer for the settlement of pending funds. */
+  scheduleSettlement: Enqueue<BalanceRef>;
+  /** This process, and whether another one is still alive: a confirmation lock dies with its process. */
+  instance?: { id: number; isAlive(id: number): Promise<boolean> };
+  /** Where payments go that are not simply the merchant's (funding campaigns, marketplace orders, escrow). */
+  recipients: PaymentRecipients;
+  /** Durable timer of the status checks of a collection whose connector has a schedule (docs/connectors.md). */
+  scheduleStatusCheck: Enqueue<CollectStatusCheck>;
+  log: Logger;
+}
+
+/** A collection's status check, as its job carries it. */
+export type CollectStatusCheck = StatusCheck & { direction: 'collect' };
+
+/** How many times a payment's success is decided again when its holder's state moved meanwhile (parallel contributions of one campaign). */
+const HOLDER_ATTEMPTS = 50;
+
+/** The platform metadata key naming the marketplace order an intent pays. */
+export const MARKETPLACE_ORDER_METADATA_KEY = 'internal.marketplace_order';
+
+/** A 409 says what conflicted: a confirm met another confirm's lock; an update or cancel met another write. */
+export function paymentIntentConflictMessage(command: PaymentIntentCommand): string | undefined {
+  switch (command.type) {
+    case 'start_confirmation':
+      return CONFIRMATION_IN_PROGRESS;
+    case 'update':
+      return 'Another request changed this payment intent while it was being updated; retry the update';
+    case 'cancel':
+      return 'Another request changed this payment intent while it was being canceled; retry the cancel';
+    default:
+      return undefined;
+  }
+}
+
+/** The application side of payment intents: validation against the catalog, provider calls, ledger postings. */
+export class PaymentIntents extends CommandService<PaymentIntentCommand, PaymentIntentState, Fact<PaymentIntentEvent>> {
+  constructor(private readonly deps: PaymentIntentDeps) {
+    super(deps.store, paymentIntentStream, paymentIntentAggregate, { conflictMessageOf: paymentIntentConflictMessage });
+  }
+
+  private metadata(merchantId: string, environment: Environment, id: string, actor: Actor): EventMetadata {
+    return auditMetadata(this.deps.clock, { merchantId, environment }, id, actor);
+  }
+
+
+  /**
+   * Creates a payment intent. `requestRef` (the Idempotency-Key with the request's fingerprint)
+   * names it, so a request retried after a crash answers the intent the first attempt made.
+   */
+  async create(who: Owner, input: CreateInput, actor: Actor, requestRef?: string, platformMetadata: Record<string, string> = {}): Promise<PaymentIntentObject> {
+    const currency = getCurrency(input.currency);
+    if (!currency) throw new Refusal('IKW-VAL-003', `Unknown currency '${input.currency}'`, 'currency');
+    const country = getCountry(input.transactionCountry);
+    if (!country) throw new Refusal('IKW-VAL-004', `Unsupported transaction_country '${input.transactionCountry}'`, 'transactionCountry');
+    if (country.currency !== currency.code) {
+      throw new Refusal('IKW-VAL-009', `${country.code} payments are in ${country.currency.toLowerCase()}, not ${currency.code.toLowerCase()}`, 'currency');
+    }
+    const maxPayin = largestPayin(country);
+    if (input.amount > maxPayin) {
+      throw new Refusal('IKW-VAL-008', `The amount is above the largest payment any ${country.code} operator or card acquirer accepts (${maxPayin})`, 'amount');
+    }
+    const rule = await this.deps.activations.activationRule(who, country.code, currency.code);
+    activationCheck(rule, 'payin', `${country.code} (${currency.code.toLowerCase()})`, { direction: 'transactionCountry', amount: 'amount' })(input.amount);
+    // The payer and the rail may be anywhere (a French payer paying a Senegalese merchant).
+    for (const [field, named] of [['payerCountry', 'payer_country'], ['railCountry', 'rail_country']] as const) {
+      const code = input[field];
+      if (code !== undefined && !isIsoCountry(code)) throw new Refusal('IKW-VAL-004', `${named} '${code}' is not an ISO 3166-1 alpha-2 country code`, field);
+    }
+    let phone: string | undefined;
+    if (input.customerPhone !== undefined) {
+      phone = normalizePhone(input.customerPhone, country.code) ?? undefined;
+      if (!phone) throw new Refusal('IKW-VAL-007', 'customer_phone is not a valid phone number (international, or national in the transaction country)', 'customerPhone');
+    }
+    const id = requestRef === undefined ? newId('pi') : derivedId('pi', `${who.merchantId}|${who.environment}|${requestRef}`);
+    if (requestRef !== undefined) {
+      const earlier = await this.load(id);
+      if (earlier.state.intent) return toObject(earlier.state);
+    }
+    const meta = this.metadata(who.merchantId, who.environment, id, actor);
+    const customer = await this.deps.payers.findOrCreate(who, { customer: input.customer, email: input.customerEmail, phone }, meta);
+    const metadata = {
+      ...merchantMetadata(input.metadata),
+      // Platform keys: stored for auditors and support, filtered from every response.
+      Environment: who.environment,
+      'country_context.transaction_country': country.code,
+      ...platformMetadata,
+    };
+    assertMetadataSize(metadata);
+    const at = this.deps.clock.now();
+    const result = await this.run(
+      id,
+      {
+        type: 'create',
+        at,
+        intent: {
+          id,
+          merchantId: who.merchantId,
+          environment: who.environment,
+          amount: input.amount,
+          currency: currency.code.toLowerCase(),
+          transactionCountry: country.code,
+          payerCountry: input.payerCountry?.toUpperCase() ?? null,
+          railCountry: input.railCountry?.toUpperCase() ?? null,
+          description: input.description ?? null,
+          metadata,
+          customer,
+          createdAt: at.toISOString(),
+        },
+      },
+      meta,
+    );
+    return toObject(result.state);
+  }
+
+  async update(who: Owner, id: string, input: { description?: string | null; metadata?: Record<string, unknown> }, actor: Actor): Promise<PaymentIntentObject> {
+    const result = await this.run(
+      id,
+      {
+        type: 'update',
+        owner: who,
+        at: this.deps.clock.now(),
+        ...(input.description !== undefined ? { description: input.description } : {}),
+        ...(input.metadata !== undefined ? { metadata: merchantMetadata(input.metadata) } : {}),
+      },
+      this.metadata(who.merchantId, who.environment, id, actor),
+    );
+    return toObject(result.state);
+  }
+
+  /** Checks a payment method against the intent and the catalog; returns it normalised. */
+  private paymentMethod(state: PaymentIntentState, input: ConfirmInput['payment_method']): PaymentMethodDetails {
+    const intent = state.intent!;
+    const other = input.type === 'card' ? 'mobile_money' : 'card';
+    if (other in input) throw new Refusal('IKW-VAL-002', `payment_method.${other} does not go with type ${input.type}`, other === 'card' ? 'paymentMethod.card' : 'paymentMethod.mobileMoney');
+    if (input.type === 'card') return { type: 'card', ...(input.card.token ? { token: input.card.token } : {}) };
+    const mm = input.mobile_money;
+    const country = mm.country.toUpperCase();
+    if (country !== intent.transactionCountry) {
+      throw new Refusal('IKW-VAL-010', `The mobile money country must be the intent's transaction_country (${intent.transactionCountry})`, 'paymentMethod.mobileMoney.country');
+    }
+    const operator = getOperator(country, mm.operator);
+    if (!operator) throw new Refusal('IKW-VAL-005', `Unknown operator '${mm.operator}' for ${country}`, 'paymentMethod.mobileMoney.operator');
+    if (!operator.directions.includes('payin')) {
+      throw new Refusal('IKW-VAL-006', `${operator.name} does not collect payments`, 'paymentMethod.mobileMoney.operator');
+    }
+    const msisdn = normalizeMsisdn(mm.msisdn, country);
+    if (!msisdn) throw new Refusal('IKW-VAL-007', `Not a valid ${country} mobile number`, 'paymentMethod.mobileMoney.msisdn');
+    return { type: 'mobile_money', country, operator: operator.code, msisdn, ...(mm.preferred_flow ? { preferred_flow: mm.preferred_flow } : {}) };
+  }
+
+  private fee(state: PaymentIntentState, pm: PaymentMethodDetails): number {
+    const intent = state.intent!;
+    return quoteFee({
+      amount: intent.amount,
+      currency: intent.currency,
+      direction: 'payin',
+      method: pm.type,
+      country: intent.transactionCountry,
+      ...(pm.type === 'mobile_money' ? { operator: pm.operator } : {}),
+    }).fee;
+  }
+
+  /**
+   * Confirm: at most one provider confirmation at a time. The start of a confirmation is appended
+   * with the version that was read, so of two racing confirms one wins and the other gets
+   * 409 IKW-RES-003; a confirm while the winner is with the provider gets the same 409. Confirm on
+   * an intent already past that point returns it as it is and calls no provider.
+   */
+  async confirm(who: Owner, id: string, input: ConfirmInput, actor: Actor): Promise<PaymentIntentObject> {
+    // The remembered state spares a read: the owner and the amount never change, and the
+    // start_confirmation decider checks the status again on the state its append proves current.
+    const { state, remembered } = await this.recall(id);
+    assertOwned(state.intent, who, `No such payment intent: '${id}'`, 'paymentIntentId');
+    // Already with the provider or final: the current object, before the payment method is looked at.
+    if (confirmedAlready(state)) return toObject(remembered ? (await this.load(id)).state : state);
+    const meta = this.metadata(who.merchantId, who.environment, id, actor);
+    const pm = this.paymentMethod(state, input.payment_method);
+    await assertLiveOpen(this.deps.activations, who, 'paymentIntentId');
+    const rails = this.deps.rails(who.environment);
+    if (state.status === 'requires_payment_method') {
+      rails.assertCanCollect(pm);
+      const intent = state.intent;
+      await assertCapable(
+        this.deps.capabilities,
+        who,
+        { country: pm.type === 'mobile_money' ? pm.country : intent.transactionCountry, currency: intent.currency, paymentMethodType: pm.type, operator: pm.type === 'mobile_money' ? pm.operator : null },
+        'paymentMethod',
+      );
+      this.fee(state, pm); // amount within the operator's limits, before anything is started
+    }
+    const operationId = newId('op');
+    const returnUrl =
+      input.return_url ?? (await this.deps.defaultReturnUrl(who.merchantId, who.environment)) ?? `${this.deps.publicUrl}/operations/status/${operationId}`;
+    const instance = this.deps.instance;
+    const op = state.confirmation;
+    // A confirmation whose process died after it may have reached a provider that is asked about
+    // it (pawaPay): its status check settles it; taking it over would send a second request.
+    if (op?.inFlight && state.paymentMethod && rails.statusChecks('collect', state.paymentMethod)) throw new Refusal('IKW-RES-003', CONFIRMATION_IN_PROGRESS);
+    const holderGone = op?.inFlight && op.instanceId !== undefined && instance ? !(await instance.isAlive(op.instanceId)) : false;
+    const connector = rails.clearingRail('collect', pm);
+    const started = await this.run(
+      id,
+      { type: 'start_confirmation', owner: who, at: this.deps.clock.now(), operationId, paymentMethod: pm, returnUrl, ...(instance ? { instanceId: instance.id } : {}), holderGone, ...(connector !== null ? { connector } : {}) },
+      meta,
+    );
+    if (started.events.length === 0) return toObject(started.state);
+
+    const payer = await this.payer(who, state.intent.customer);
+    const request: CollectRequest = {
+      operationId,
+      paymentIntentId: id,
+      merchantId: who.merchantId,
+      environment: who.environment,
+      amount: state.intent.amount,
+      currency: state.intent.currency,
+      paymentMethod: pm,
+      returnUrl,
+      ...(payer ? { payer } : {}),
+    };
+    // Set before the call, the operation id being committed already: should this process die
+    // with the request sent, or the answer be lost, the status check finds what became of it.
+    const checks = rails.statusChecks('collect', pm);
+    if (checks) {
+      const check: CollectStatusCheck = { ...who, connector: checks.connector, attempt: 0, direction: 'collect', paymentIntentId: id, operationId };
+      await this.deps.scheduleStatusCheck(check, new Date(this.deps.clock.now().getTime() + checks.schedule[0]!));
+    }
+    let result: CollectInitiation;
+    try {
+      result = await rails.collect(request);
+    } catch (err) {
+      if (err instanceof OutcomeUnknown && checks) {
+        // Perhaps taken: the payment stays processing under the same id, and the status check
+        // settles it; a second attempt under a new id could take the money twice.
+        this.deps.log.warn({ err, payment_intent: id, operation: operationId }, 'collection answer lost; the status check decides');
+        result = { status: 'processing' };
+      } else {
+        await this.run(id, { type: 'abort_confirmation', owner: who, at: this.deps.clock.now(), operationId, reason: err instanceof Error ? err.message : 'provider error' }, meta, 'internal');
+        // A refusal the connector explains stays as it is; anything else is an outage the client may retry.
+        throw isRefused(err) ? err : new Refusal('IKW-PRV-002');
+      }
+    }
+    const recorded = await this.run(id, { type: 'record_initiation', owner: who, at: this.deps.clock.now(), operationId, result }, meta, 'internal');
+    return toObject(recorded.state);
+  }
+
+  async cancel(who: Owner, id: string, reason: CancellationReason | null, actor: Actor): Promise<PaymentIntentObject> {
+    const result = await this.run(
+      id,
+      { type: 'cancel', owner: who, at: this.deps.clock.now(), reason },
+      this.metadata(who.merchantId, who.environment, id, actor),
+    );
+    return toObject(result.state);
+  }
+
+  /**
+   * A provider's final answer (operator callback, sandbox timer, 3-D Secure page). The intent's
+   * outcome and, when it is a success, the payment's money (the merchant's ledger posting, or the
+   * order's split among sellers) commit together: no read shows a succeeded payment whose money is
+   * not on the balance (docs/ledger.md). Idempotent: a repeated or late callback changes nothing;
+   * on a store without atomic commits the steps run in order and a retry posts what a crash left.
+   */
+  async applyCallback(callback: CollectCallback): Promise<PaymentIntentObject | null> {
+    const who = { merchantId: callback.merchantId, environment: callback.environment };
+    const meta = this.metadata(who.merchantId, who.environment, callback.paymentIntentId, { actor: connectorActor(callback), causationId: callback.operationId });
+    const { state } = await this.load(callback.paymentIntentId);
+    const intent = state.intent;
+    if (!isOwned(intent, who)) return null;
+    let outcome: ProviderOutcome;
+    if (callback.outcome.status === 'succeeded') {
+      // No payment method means no confirmation, so this callback is for nothing we started.
+      if (!state.paymentMethod) return toObject(state);
+      outcome = { status: 'succeeded', fee: this.fee(state, state.paymentMethod), ...(callback.outcome.providerReference ? { providerReference: callback.outcome.providerReference } : {}) };
+    } else {
+      outcome = callback.outcome;
+    }
+    const record = step({
+      streamId: paymentIntentStream(intent.id),
+      decider: paymentIntentAggregate,
+      command: { type: 'record_outcome', owner: who, at: this.deps.clock.now(), operationId: callback.operationId, outcome } satisfies PaymentIntentCommand,
+      metadata: meta,
+    });
+    const succeededByThis = ([recorded]: readonly StepOutcome[]): boolean => {
+      const after = recorded!.state as PaymentIntentState;
+      return after.status === 'succeeded' && after.confirmation?.operationId === callback.operationId;
+    };
+    for (let attempt = 0; ; attempt++) {
+      const money = outcome.status === 'succeeded' ? await this.paymentSteps(state, outcome.fee, meta) : { steps: [], after: null };
+      let recorded;
+      try {
+        // `contended`: the money's stream is the merchant's hot balance, which many answers at once
+        // (a busy till, a batch of card payments) race for; each must land, never give up.
+        [recorded] = await handleSteps(this.deps.store, [record, ...money.steps.map((s) => ({ ...s, when: succeededByThis }))], { onConflict: 'contended' });
+      } catch (err) {
+        // A holder's steps are decided on its state as it stood (a campaign's money version): when
+        // another change moved it first, nothing was written, and they are decided again.
+        if (isRefused(err, 'IKW-RES-003') && attempt < HOLDER_ATTEMPTS) continue;
+        throw err;
+      }
+      const after = recorded!.state as PaymentIntentState;
+      if (money.after && after.status === 'succeeded') await money.after();
+      return toObject(after);
+    }
+  }
+
+  /**
+   * A status check of a collection with no final answer (docs/connectors.md, "Status checks"):
+   * the provider's record decides. Not found: it never arrived, and is sent again under the same
+   * id. Final: applied as its callback would be, once its amount and currency match the intent.
+   * Nothing final: asked again on the connector's schedule; when that runs out the payment stays
+   * processing, listed for review, never failed by guess.
+   */
+  async checkStatus(check: CollectStatusCheck): Promise<void> {
+    const who = { merchantId: check.merchantId, environment: check.environment };
+    const { state } = await this.load(check.paymentIntentId);
+    const intent = state.intent;
+    const op = state.confirmation;
+    if (!isOwned(intent, who) || !state.paymentMethod || op?.operationId !== check.operationId || (state.status !== 'processing' && state.status !== 'requires_action')) return;
+    const meta = this.metadata(who.merchantId, who.environment, intent.id, { actor: connectorActor(check), causationId: check.operationId });
+    const rails = this.deps.rails(check.environment);
+    const payer = await this.payer(who, intent.customer);
+    const request: CollectRequest = {
+      operationId: op.operationId,
+      paymentIntentId: intent.id,
+      ...who,
+      amount: intent.amount,
+      currency: intent.currency,
+      paymentMethod: state.paymentMethod,
+      returnUrl: op.returnUrl,
+      ...(payer ? { payer } : {}),
+    };
+    const log = this.deps.log.child({ payment_intent: intent.id, operation: op.operationId, check: check.attempt });
+    const answer = await rails.collectStatus(request);
+    const reading = readStatus(answer, intent);
+    let outcome: CollectOutcome | null = null;
+    if (reading.kind === 'resend') {
+      log.warn('the provider never received the collection; sent again under the same id');
+      const again = await sendAgain(() => rails.collect(request), (err) => log.warn({ err }, 'the collection sent again has no answer; the next check decides'));
+      if (again?.status === 'failed') outcome = { status: 'failed', failureCode: again.failureCode, failureMessage: again.failureMessage };
+      else if (again && op.inFlight) await this.run(intent.id, { type: 'record_initiation', owner: who, at: this.deps.clock.now(), operationId: op.operationId, result: again }, meta, 'internal');
+    } else {
+      // Taken: a confirmation whose answer never came back is processing from now on.
+      if (op.inFlight) await this.run(intent.id, { type: 'record_initiation', owner: who, at: this.deps.clock.now(), operationId: op.operationId, result: { status: 'processing' } }, meta, 'internal');
+      if (reading.kind === 'review') {
+        log.error({ reported: answer.found && answer.reported }, `the provider's record does not match the payment (${reading.mismatch}); nothing applied, left for review`);
+        return;
+      }
+      outcome = reading.final;
+    }
+    if (outcome) {
+      await this.applyCallback({ paymentIntentId: intent.id, operationId: op.operationId, ...who, outcome, connector: check.connector });
+      return;
+    }
+    const next = nextStatusCheck(rails.statusChecks('collect', state.paymentMethod)?.schedule ?? [], check, this.deps.clock.now());
+    if (next) await this.deps.scheduleStatusCheck(next.check, next.at);
+    else if (!check.prompted) log.error('no final answer after every status check; the payment stays processing, left for review');
+  }
+
+  /** The payer a connector is told of: the intent's customer and its e-mail, when it names one. */
+  private async payer(who: Owner, customerId: string | null): Promise<CollectRequest['payer'] | null> {
+    if (!customerId) return null;
+    const customer = await this.deps.customers.findCustomer(who, customerId);
+    return customer ? { customerId: customer.id, email: customer.email } : null;
+  }
+
+  /**
+   * The steps that put a succeeded payment's money on the ledger: those of the recipient that
+   * claims it (packages/families/payments/payment-intent/recipients.ts), or the merchant's posting. `after`:
+   * the timers to set once it committed (the settlement of pending money, a contract's auto-release).
+   */
+  private async paymentSteps(state: PaymentIntentState, fee: number, meta: EventMetadata): Promise<PaymentMoney> {
+    const intent = state.intent!;
+    const clearing = payinClearing(state.paymentMethod!, state.confirmation?.connector);
+    const now = this.deps.clock.now();
+    const availableOn = new Date(now.getTime() + this.deps.settlementDelayMs(intent.environment));
+    const claimed = await this.deps.recipients.moneyOf({ intent, fee, clearing, availableOn, escrowContract: state.escrowContract ?? null }, meta);
+    if (claimed) return claimed;
+    const balance = { merchantId: intent.merchantId, environment: intent.environment, currency: intent.currency };
+    const posting = ledgerStep(this.deps.clock, balance, postPayment({ source: intent.id, clearing, amount: intent.amount, fee, availableOn }), meta);
+    return { steps: [posting], after: availableOn > now ? () => this.deps.scheduleSettlement(balance, availableOn) : null };
+  }
+}

@@ -1,0 +1,12 @@
+import type { CollectCallback } from '../../../connectors/callbacks.js';
+import { defineProcess, lanes } from '../../../processes/process.js';
+
+/** The operator's answer to a collection (sandbox timers; live callbacks) reaches its payment intent. */
+export const payinCallback = defineProcess<CollectCallback>({
+  job: { name: 'payin.callback', key: (p) => `payin:${p.operationId}`, lane: lanes.paymentIntent },
+  handler:
+    ({ paymentIntents }) =>
+    async (callback) => {
+      await paymentIntents.applyCallback(callback);
+    },
+});

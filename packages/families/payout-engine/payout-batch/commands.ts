@@ -1,0 +1,354 @@
+import type { Fact } from '../../../core/decider.js';
+import { getCurrency } from '../../../catalog/index.js';
+import type { Clock } from '../../../core/clock.js';
+import { isRefused, Refusal, RefusedItems, refusedField, type RefusedItem } from '../../../core/refusal.js';
+import { sha256Hex } from '../../../core/hashing.js';
+import { derivedId, newId } from '../../../core/ids.js';
+import { CommandService, handleCommand, handleCommandsAtomically, step } from '../../../eventstore/command-handler.js';
+import type { EventMetadata, EventStore } from '../../../eventstore/port.js';
+import type { Enqueue } from '../../../scheduler/scheduler.js';
+import { ledgerCommand, runLedger } from '../../ledger/index.js';
+import { ledgerDecider } from '../../../ledger/decider.js';
+import { holdBatch, releaseBatch } from './postings.js';
+import { balanceStream } from '../../ledger/index.js';
+import type { Destination } from '../../payouts/index.js';
+import { destinationOf, type DestinationFields, type PayoutRecipients } from '../payout-recipient/commands.js';
+import type { RecipientState } from '../payout-recipient/decider.js';
+import type { PayoutRef, Payouts } from '../../payouts/index.js';
+import { FINAL_PAYOUT_STATUSES } from '../../payouts/index.js';
+import { executionOf, indexesWhere, type ItemNews, type PayoutBatchCommand, type PayoutBatchState } from './decider.js';
+import { payoutBatchAggregate, toPayoutBatchObject } from './render.js';
+import { batchHoldSource, itemPayoutId, payoutBatchStream, type BatchItem, type PayoutBatchCreated, type PayoutBatchEvent, type PayoutBatchObject } from './events.js';
+import type { Actor, Owner } from '../../../core/owner.js';
+import { auditMetadata } from '../../../eventstore/metadata.js';
+
+export interface InstructionInput extends DestinationFields {
+  amount: number;
+  recipient_id?: string;
+  reference?: string;
+  metadata?: Record<string, string>;
+}
+
+export interface CreateBatchInput {
+  currency: string;
+  idempotency_key?: string;
+  metadata?: string;
+  instructions: InstructionInput[];
+}
+
+export type PayoutBatchRef = Owner & { batchId: string };
+
+/** What the validation of a batch has looked up already: recipients, references, what each payment method allows. */
+interface Seen {
+  recipients: Map<string, Promise<RecipientState | null>>;
+  references: Map<string, number>;
+  allowances: Map<string, Promise<(amount: number) => void>>;
+  /** The provider's check of each destination (a bank account's holder name), once per destination of the batch. */
+  verified: Map<string, Promise<void>>;
+}
+/** A run of a batch's execution: which attempt, and which step (a new execution, a cancel, the next chunk). */
+export type BatchRunRef = PayoutBatchRef & { attempt: number; step: string };
+
+export interface PayoutBatchDeps {
+  store: EventStore;
+  clock: Clock;
+  payouts: Payouts;
+  recipients: PayoutRecipients;
+  /** The durable job that sends a batch's items (and stops them once it is canceled). */
+  scheduleRun: Enqueue<BatchRunRef>;
+}
+
+/**
+ * Items a run takes before it hands over to the next run: a job stays short, and a resumed one
+ * redoes little. Four waves of four per operator: a run takes about as long as the operators'
+ * answers to the run before it (the scheduler's next round), so sending and answers go on together.
+ */
+const ITEMS_PER_RUN = 48;
+/** Payouts sent side by side to one operator ("a few at a time"): its rate limits are not ours to find. */
+const SENDS_PER_OPERATOR = 4;
+const RUNNER: Actor = { actor: 'payout_engine' };
+/** When the mend of an execution runs: long after its commit, as the payout reconcile job. */
+const MEND_AFTER_MS = 60_000;
+
+/** The operator (or bank rail) a destination is sent through: sends are limited per operator. */
+const operatorOf = (d: Destination) => (d.type === 'mobile_money' ? `${d.country}:${d.operator}` : `bank:${d.currency}`);
+
+/**
+ * Payout batches: many payouts validated together, funded together (one hold of total + fees at
+ * execution) and sent a few at a time per operator by a durable runner (docs/payout-engine.md).
+ */
+export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatchState, Fact<PayoutBatchEvent>> {
+  constructor(private readonly deps: PayoutBatchDeps) {
+    super(deps.store, payoutBatchStream, payoutBatchAggregate);
+  }
+
+  private metadata(owner: Owner, id: string, actor: Actor): EventMetadata {
+    return auditMetadata(this.deps.clock, owner, id, actor);
+  }
+
+  /**
+   * Validates every instruction and creates the batch, or refuses it listing each invalid
+   * instruction (index, code, field). The body's idempotency_key (or the Idempotency-Key header)
+   * names the batch: the same key with the same request answers the same batch.
+   */
+  async create(owner: Owner, input: CreateBatchInput, format: 'json' | 'csv', actor: Actor, requestRef?: string): Promise<PayoutBatchObject> {
+    const currency = getCurrency(input.currency);
+    if (!currency) throw new Refusal('IKW-VAL-003', `Unknown currency '${input.currency}'`, 'currency');
+    const fingerprint = sha256Hex(JSON.stringify([format, input]));
+    const scope = `${owner.merchantId}|${owner.environment}`;
+    const id =
+      input.idempotency_key !== undefined
+        ? derivedId('pob', `${scope}|key|${input.idempotency_key}`)
+        : requestRef !== undefined
+          ? derivedId('pob', `${scope}|request|${requestRef}`)
+          : newId('pob');
+    const earlier = (await this.load(id)).state;
+    if (earlier.batch) {
+      if (earlier.batch.fingerprint !== fingerprint) throw new Refusal('IKW-IDM-002', 'This idempotency_key was used with a different batch', 'idempotencyKey');
+      return toPayoutBatchObject(earlier);
+    }
+    const items = await this.validate(owner, currency.code.toLowerCase(), input.instructions);
+    const batch: PayoutBatchCreated = {
+      id,
+      ...owner,
+      currency: currency.code.toLowerCase(),
+      idempotencyKey: input.idempotency_key ?? null,
+      metadata: input.metadata ?? null,
+      format,
+      fingerprint,
+      items,
+      createdAt: this.deps.clock.now().toISOString(),
+    };
+    const created = await this.run(id, { type: 'create', batch }, this.metadata(owner, id, actor), 'internal');
+    return toPayoutBatchObject(created.state);
+  }
+
+  private async validate(owner: Owner, currency: string, instructions: InstructionInput[]): Promise<BatchItem[]> {
+    const errors: RefusedItem[] = [];
+    const items: BatchItem[] = [];
+    const seen: Seen = { recipients: new Map(), references: new Map(), allowances: new Map(), verified: new Map() };
+    for (const [index, instruction] of instructions.entries()) {
+      try {
+        items.push(await this.item(owner, currency, index, instruction, seen));
+      } catch (err) {
+        if (!isRefused(err)) throw err;
+        const field = refusedField(err);
+        errors.push({ index, code: err.code, message: err.message, ...(field ? { field } : {}) });
+      }
+    }
+    if (errors.length > 0) throw new RefusedItems('IKW-PEN-001', `${errors.length} of ${instructions.length} instructions are invalid`, errors, 'instructions');
+    const total = items.reduce((sum, i) => sum + i.amount + i.fee, 0);
+    if (!Number.isSafeInteger(total)) throw new Refusal('IKW-VAL-001', 'The batch total is too large; split it', 'instructions');
+    return items;
+  }
+
+  /** One instruction checked like a payout: its destination (saved or inline) against the catalog, its amount against the operator's limits. */
+  private async item(
+    owner: Owner,
+    currency: string,
+    index: number,
+    instruction: InstructionInput,
+    seen: Seen,
+  ): Promise<BatchItem> {
+    const { recipients, references, allowances, verified } = seen;
+    const { amount, recipient_id: recipientId, reference, metadata, currency: own, ...fields } = instruction;
+    if (own !== undefined && own.toLowerCase() !== currency) throw new Refusal('IKW-VAL-009', `The batch is in ${currency}`, 'currency');
+    const inline = Object.values(fields).some((v) => v !== undefined);
+    if (inline === (recipientId !== undefined)) {
+      throw new Refusal('IKW-PAY-001', 'Give either recipient_id or the destination fields (destination_type, …), not both', inline ? 'recipientId' : 'destinationType');
+    }
+    let destination: Destination;
+    if (recipientId !== undefined) {
+      if (!recipients.has(recipientId)) recipients.set(recipientId, this.deps.recipients.usable(owner, recipientId));
+      const recipient = await recipients.get(recipientId)!;
+      if (!recipient) throw new Refusal('IKW-PEN-002', `No such recipient: '${recipientId}'`, 'recipientId');
+      if (recipient.status === 'archived') throw new Refusal('IKW-PEN-003', undefined, 'recipientId');
+      destination = recipient.recipient!.destination;
+      if (destination.currency !== currency) throw new Refusal('IKW-VAL-009', `This recipient is paid in ${destination.currency}`, 'recipientId');
+    } else {
+      destination = destinationOf(fields, currency);
+    }
+    const fee = this.deps.payouts.quote(owner.environment, amount, destination);
+    // One look at capabilities and activations per payment method of the batch, whatever its number of lines.
+    const method = destination.type === 'mobile_money' ? `${destination.country}|${destination.operator}` : `bank|${destination.currency}`;
+    if (!allowances.has(method)) allowances.set(method, this.deps.payouts.allowance(owner, destination, recipientId !== undefined ? 'recipientId' : 'destinationType'));
+    (await allowances.get(method)!)(amount);
+    const account = JSON.stringify(destination);
+    if (!verified.has(account)) verified.set(account, this.deps.payouts.verifyDestination(owner, destination));
+    try {
+      await verified.get(account)!;
+    } catch (err) {
+      // The provider names the payout's field (`destination.account_name`); an instruction spells it flat, or as its recipient.
+      const field = isRefused(err) ? refusedField(err) : undefined;
+      if (!isRefused(err) || !field?.startsWith('destination.')) throw err;
+      throw new Refusal(err.code, err.message, recipientId !== undefined ? 'recipientId' : field.slice('destination.'.length));
+    }
+    if (reference !== undefined) {
+      const first = references.get(reference);
+      if (first !== undefined) throw new Refusal('IKW-VAL-001', `The reference repeats instruction ${first}'s`, 'reference');
+      references.set(reference, index);
+    }
+    return { index, amount, fee, destination, recipientId: recipientId ?? null, reference: reference ?? null, metadata: metadata ?? {} };
+  }
+
+  /** Executes a validated batch: its total + fees held in one commit with its status (IKW-BAL-001 when the balance falls short). */
+  execute(owner: Owner, batchId: string, actor: Actor): Promise<PayoutBatchObject> {
+    return this.startExecution(owner, batchId, 'execute', actor);
+  }
+
+  /** Sends the failed items of a finished batch again, as new payouts, with a new hold. */
+  retry(owner: Owner, batchId: string, actor: Actor): Promise<PayoutBatchObject> {
+    return this.startExecution(owner, batchId, 'retry', actor);
+  }
+
+  private async startExecution(owner: Owner, batchId: string, type: 'execute' | 'retry', actor: Actor): Promise<PayoutBatchObject> {
+    const meta = this.metadata(owner, batchId, actor);
+    const { state } = await this.load(batchId);
+    // Refusals first (no such batch, wrong status), before any hold is thought of.
+    payoutBatchAggregate.decide({ type, owner, at: this.deps.clock.now() }, state);
+    await this.deps.payouts.assertLiveOpen(owner);
+    const batch = state.batch!;
+    const execution = executionOf(state, type);
+    const hold = ledgerCommand(this.deps.clock, { ...owner, currency: batch.currency }, holdBatch({ source: execution.holdSource, amount: execution.amount, fee: execution.fee }));
+    const command: PayoutBatchCommand = { type, owner, at: this.deps.clock.now() };
+    // The mend first, a minute out: it carries on a run whose start was lost to a crash, and gives
+    // back a hold whose execution was never recorded (saga mode).
+    const now = this.deps.clock.now();
+    await this.deps.scheduleRun({ ...owner, batchId, attempt: execution.attempt, step: 'mend' }, new Date(now.getTime() + MEND_AFTER_MS));
+    const ledgerStream = balanceStream(owner.merchantId, owner.environment, batch.currency);
+    // Two batches executed at once contend on the balance stream: each is decided again on the
+    // other's hold, and ends executing or refused with IKW-BAL-001, never overdrawn.
+    const atomic = handleCommandsAtomically(
+      this.deps.store,
+      [
+        step({ streamId: ledgerStream, decider: ledgerDecider, command: hold, metadata: meta }),
+        step({ streamId: payoutBatchStream(batchId), decider: payoutBatchAggregate, command, metadata: meta }),
+      ],
+      { onConflict: 'contended' },
+    );
+    if (atomic) await atomic;
+    else {
+      await handleCommand(this.deps.store, ledgerStream, ledgerDecider, hold, meta, { onConflict: 'contended' });
+      await this.run(batchId, command, meta, 'internal');
+    }
+    await this.deps.scheduleRun({ ...owner, batchId, attempt: execution.attempt, step: 'start' }, now);
+    return toPayoutBatchObject((await this.load(batchId)).state);
+  }
+
+  /** Cancels a batch before or during its execution: nothing more is sent; payouts not yet dispatched are canceled. */
+  async cancel(owner: Owner, batchId: string, actor: Actor): Promise<PayoutBatchObject> {
+    const result = await this.run(batchId, { type: 'cancel', owner, at: this.deps.clock.now() }, this.metadata(owner, batchId, actor), 'internal');
+    if (result.state.attempt > 0) await this.deps.scheduleRun({ ...owner, batchId, attempt: result.state.attempt, step: 'cancel' }, this.deps.clock.now());
+    return toPayoutBatchObject(result.state);
+  }
+
+  /**
+   * One run of the runner (a durable job): the next items of the current attempt not yet sent are
+   * queued as payouts (their holds carved from the batch's), then dispatched, a few at a time per
+   * operator; once the batch is canceled, they are stopped instead. Then the next run is scheduled,
+   * or, with nothing left, what the hold has left goes back to available. Every step is
+   * idempotent: a run resumed after a crash lands on the same payouts and pays none twice.
+   */
+  async runExecution(ref: BatchRunRef): Promise<void> {
+    const started = this.deps.clock.now();
+    const { state } = await this.load(ref.batchId);
+    const batch = state.batch;
+    if (!batch) return;
+    const owner: Owner = { merchantId: batch.merchantId, environment: batch.environment };
+    const releaseHold = (attempt: number) =>
+      runLedger(this.deps.store, this.deps.clock, owner.merchantId, owner.environment, batch.currency, releaseBatch(batchHoldSource(batch.id, attempt)), this.metadata(owner, batch.id, RUNNER));
+    // The mend of an execution never recorded (refused, or a crash between hold and batch in saga mode): give its hold back, if any.
+    if (state.attempt < ref.attempt) return void (await releaseHold(ref.attempt));
+    if (state.status !== 'executing' && state.status !== 'canceled') return;
+    const attempt = state.attempt;
+    const waiting = indexesWhere(state, (i) => i.outcome === 'queued' && i.attempt === attempt && !i.sent);
+    const run = waiting.slice(0, ITEMS_PER_RUN);
+    if (state.status === 'canceled') await this.stop(owner, batch, attempt, run);
+    else await this.send(owner, batch, attempt, run);
+    if (run.length > 0) await this.run(batch.id, { type: 'mark_sent', owner, at: this.deps.clock.now(), attempt, indexes: run }, this.metadata(owner, batch.id, RUNNER), 'internal');
+    if (waiting.length > run.length) {
+      // Due as of this run's start, so claimed before the answers to its sends (oldest first).
+      await this.deps.scheduleRun({ ...owner, batchId: batch.id, attempt, step: `after-${run[run.length - 1]}` }, started);
+      return;
+    }
+    await releaseHold(attempt);
+  }
+
+  private async send(owner: Owner, batch: PayoutBatchCreated, attempt: number, indexes: number[]): Promise<void> {
+    const refOf = (index: number): PayoutRef => ({ ...owner, payoutId: itemPayoutId(batch.id, index, attempt) });
+    // Side by side: their carvings queue on the balance stream and share its commits (command-handler.ts).
+    // Nothing is dispatched before every payout of the run is queued.
+    await Promise.all(
+      indexes.map((index) => {
+        const item = batch.items[index]!;
+        return this.deps.payouts.queueBatchPayout(
+          owner,
+          { batchId: batch.id, index, attempt, payoutId: refOf(index).payoutId, amount: item.amount, fee: item.fee, destination: item.destination, metadata: item.metadata },
+          RUNNER,
+        );
+      }),
+    );
+    const byOperator = new Map<string, number[]>();
+    for (const index of indexes) {
+      const key = operatorOf(batch.items[index]!.destination);
+      const group = byOperator.get(key);
+      if (group) group.push(index);
+      else byOperator.set(key, [index]);
+    }
+    // In waves of a few items per operator (at most SENDS_PER_OPERATOR in flight each): one commit
+    // records a wave's dispatches with the answers to the wave before. A cancel that arrives while
+    // the run goes on stops what the next waves would have sent.
+    const groups = [...byOperator.values()];
+    const waves: number[][] = [];
+    for (let from = 0; groups.some((g) => g.length > from); from += SENDS_PER_OPERATOR) waves.push(groups.flatMap((g) => g.slice(from, from + SENDS_PER_OPERATOR)));
+    const sent = await this.deps.payouts.dispatchBatchPayouts(
+      waves.map((wave) => wave.map(refOf)),
+      RUNNER,
+      async () => (await this.load(batch.id)).state.status !== 'canceled',
+    );
+    for (const index of waves.slice(sent).flat()) await this.deps.payouts.cancelBatchPayout(refOf(index), RUNNER);
+  }
+
+  /** Items of a canceled batch: a queued payout is canceled (unless already dispatched); an item without one is settled as canceled. */
+  private async stop(owner: Owner, batch: PayoutBatchCreated, attempt: number, indexes: number[]): Promise<void> {
+    const unsent: ItemNews[] = [];
+    for (const index of indexes) {
+      const payoutId = itemPayoutId(batch.id, index, attempt);
+      const payout = await this.deps.payouts.cancelBatchPayout({ ...owner, payoutId }, RUNNER);
+      if (payout) continue; // its final status reaches the batch like any other payout's
+      unsent.push({ index, attempt, payoutId: null, outcome: 'canceled', failureCode: null });
+    }
+    if (unsent.length > 0) await this.run(batch.id, { type: 'settle_items', owner, at: this.deps.clock.now(), items: unsent }, this.metadata(owner, batch.id, RUNNER), 'internal');
+  }
+
+  /**
+   * Payouts of batches became final: each batch records its items' outcomes in one command (one
+   * commit, whatever the number of items), and finishes with its last item. Payouts not final, or
+   * of no batch, are skipped; news already recorded decides nothing, so a job run again after a
+   * crash changes nothing. Answers per payout: null, or the error of its batch's command.
+   */
+  async settlePayouts(refs: readonly PayoutRef[]): Promise<(Error | null)[]> {
+    const news = new Map<string, { owner: Owner; items: ItemNews[]; refs: number[] }>();
+    const states = await Promise.all(refs.map((ref) => this.deps.payouts.load(ref.payoutId)));
+    states.forEach(({ state }, i) => {
+      const p = state.payout;
+      if (!p?.batch || !FINAL_PAYOUT_STATUSES.includes(state.status)) return;
+      const owner: Owner = { merchantId: p.merchantId, environment: p.environment };
+      const entry = news.get(p.batch.id) ?? { owner, items: [], refs: [] };
+      entry.items.push({ index: p.batch.index, attempt: p.batch.attempt, payoutId: p.id, outcome: state.status as ItemNews['outcome'], failureCode: state.failure?.code ?? null });
+      entry.refs.push(i);
+      news.set(p.batch.id, entry);
+    });
+    const outcomes: (Error | null)[] = refs.map(() => null);
+    await Promise.all(
+      [...news].map(async ([batchId, { owner, items, refs: which }]) => {
+        try {
+          await this.run(batchId, { type: 'settle_items', owner, at: this.deps.clock.now(), items }, this.metadata(owner, batchId, RUNNER), 'internal');
+        } catch (err) {
+          for (const i of which) outcomes[i] = err instanceof Error ? err : new Error(String(err));
+        }
+      }),
+    );
+    return outcomes;
+  }
+}

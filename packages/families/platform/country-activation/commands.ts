@@ -1,0 +1,117 @@
+import type { Fact } from '../../../core/decider.js';
+import { getCountry, getCurrency } from '../../../catalog/index.js';
+import type { Clock } from '../../../core/clock.js';
+import { Refusal } from '../../../core/refusal.js';
+import { derivedUuid } from '../../../core/ids.js';
+import { CommandService } from '../../../eventstore/command-handler.js';
+import type { EventStore } from '../../../eventstore/port.js';
+import { assertOwned } from '../../../core/aggregate.js';
+import type { CountryActivationCommand, CountryActivationState } from './decider.js';
+import { countryActivationAggregate, toCountryActivationObject } from './render.js';
+import { countryActivationStream, setterOf, type ActivationRule, type ActivationSetter, type CountryActivationEvent, type CountryActivationObject } from './events.js';
+import type { Actor, Owner } from '../../../core/owner.js';
+import { auditMetadata } from '../../../eventstore/metadata.js';
+
+export interface ActivationInput {
+  countryCode?: string;
+  currencyIso?: string;
+  enabledForPayIn?: boolean;
+  enabledForPayout?: boolean;
+  minAmount?: number | null;
+  maxAmount?: number | null;
+}
+
+/** Where a merchant's activations narrow the catalog: pay-ins and payouts by country and currency, and live itself. */
+export interface ActivationGate {
+  activationRule(owner: Owner, countryCode: string, currencyIso: string): Promise<ActivationRule | null>;
+  /** Whether the platform operator has opened the merchant's live environment (and not closed it since). */
+  liveActivated(merchantId: string): Promise<boolean>;
+}
+
+/**
+ * Live moves money only once the platform operator activated it for the merchant
+ * (docs/configuration.md, "Live activation"): a new live payment or payout is refused with
+ * IKW-PRV-005 before anything is held or recorded. Sandbox is always open.
+ */
+export async function assertLiveOpen(gate: ActivationGate, owner: Owner, field: string): Promise<void> {
+  if (owner.environment === 'live' && !(await gate.liveActivated(owner.merchantId))) throw new Refusal('IKW-PRV-005', undefined, field);
+}
+
+/**
+ * What an activation allows in one direction: a direction switched off is refused at once
+ * (IKW-CFG-001); otherwise the check of an amount against its bounds (IKW-CFG-002). No activation
+ * for the country and currency: the catalog decides, every amount passes here.
+ */
+export function activationCheck(rule: ActivationRule | null, direction: 'payin' | 'payout', where: string, fields: { direction: string; amount: string }): (amount: number) => void {
+  if (rule && !(direction === 'payin' ? rule.enabledForPayIn : rule.enabledForPayout)) {
+    throw new Refusal('IKW-CFG-001', `${where} is not activated for ${direction === 'payin' ? 'pay-ins' : 'payouts'} on this account`, fields.direction);
+  }
+  return (amount) => {
+    if (rule && ((rule.minAmount !== null && amount < rule.minAmount) || (rule.maxAmount !== null && amount > rule.maxAmount))) {
+      throw new Refusal('IKW-CFG-002', `${where} takes amounts from ${rule.minAmount ?? 1} to ${rule.maxAmount ?? 'any'} on this account`, fields.amount);
+    }
+  };
+}
+
+/**
+ * Country activations: each merchant's pay-in and payout switches and amount bounds per country and
+ * currency, set by the merchant or by the platform operator for it (`by`); the operator's the
+ * merchant cannot change or delete (IKW-CFG-005), the operator can change either.
+ */
+export class CountryActivations extends CommandService<CountryActivationCommand, CountryActivationState, Fact<CountryActivationEvent>> {
+  constructor(private readonly deps: { store: EventStore; clock: Clock }) {
+    super(deps.store, countryActivationStream, countryActivationAggregate);
+  }
+
+  async create(owner: Owner, input: ActivationInput, by: ActivationSetter, actor: Actor): Promise<CountryActivationObject> {
+    const country = getCountry(input.countryCode ?? '');
+    if (!country) throw new Refusal('IKW-VAL-004', `Unsupported country '${input.countryCode ?? ''}'`, 'countryCode');
+    const currency = getCurrency(input.currencyIso ?? country.currency);
+    if (!currency) throw new Refusal('IKW-VAL-003', `Unknown currency '${input.currencyIso}'`, 'currencyIso');
+    if (currency.code !== country.currency) throw new Refusal('IKW-VAL-009', `${country.code} is in ${country.currency}`, 'currencyIso');
+    const id = derivedUuid(`country_activation|${owner.merchantId}|${owner.environment}|${country.code}|${currency.code}`);
+    const rule = ruleOf(input, null);
+    const created = await this.run(
+      id,
+      { type: 'create', activation: { id, ...owner, countryCode: country.code, currencyIso: currency.code, ...rule, setBy: by, createdAt: this.deps.clock.now().toISOString() } },
+      auditMetadata(this.deps.clock, owner, id, actor),
+    );
+    return toCountryActivationObject(created.state);
+  }
+
+  /** PUT: the rule as given replaces the old one (fields left out keep their value); the country and currency are the activation's identity and do not change. */
+  async update(owner: Owner, id: string, input: ActivationInput, by: ActivationSetter, actor: Actor): Promise<CountryActivationObject> {
+    const { state } = await this.load(id);
+    const a = state.deleted ? null : state.activation;
+    assertOwned(a, owner, `No such activation: '${id}'`, 'activationId');
+    if (input.countryCode !== undefined && input.countryCode.toUpperCase() !== a.countryCode) throw new Refusal('IKW-VAL-002', 'The country of an activation does not change; delete it and create another', 'countryCode');
+    if (input.currencyIso !== undefined && input.currencyIso.toUpperCase() !== a.currencyIso) throw new Refusal('IKW-VAL-002', 'The currency of an activation does not change', 'currencyIso');
+    const command = { type: 'update', owner, at: this.deps.clock.now(), by, legacySetter: await this.legacySetter(id, state), rule: ruleOf(input, state.rule) } as const;
+    const result = await this.run(id, command, auditMetadata(this.deps.clock, owner, id, actor));
+    return toCountryActivationObject(result.state);
+  }
+
+  async delete(owner: Owner, id: string, by: ActivationSetter, actor: Actor): Promise<void> {
+    const { state } = await this.load(id);
+    await this.run(id, { type: 'delete', owner, at: this.deps.clock.now(), by, legacySetter: await this.legacySetter(id, state) }, auditMetadata(this.deps.clock, owner, id, actor));
+  }
+
+  /** Who set an activation whose events predate `setBy`: its last creation or change says, by its actor (setterOf). */
+  private async legacySetter(id: string, state: CountryActivationState): Promise<ActivationSetter> {
+    if (state.setBy !== null || !state.activation) return state.setBy ?? 'merchant';
+    const set = (await this.deps.store.readStream(countryActivationStream(id))).filter((e) => e.type !== 'country_activation.deleted').at(-1);
+    return set ? setterOf(set) : 'merchant';
+  }
+}
+
+/** The rule an input gives, over `current` (or the defaults: both directions on, no bounds); min must not exceed max. */
+function ruleOf(input: ActivationInput, current: ActivationRule | null): ActivationRule {
+  const rule: ActivationRule = {
+    enabledForPayIn: input.enabledForPayIn ?? current?.enabledForPayIn ?? true,
+    enabledForPayout: input.enabledForPayout ?? current?.enabledForPayout ?? true,
+    minAmount: input.minAmount !== undefined ? input.minAmount : (current?.minAmount ?? null),
+    maxAmount: input.maxAmount !== undefined ? input.maxAmount : (current?.maxAmount ?? null),
+  };
+  if (rule.minAmount !== null && rule.maxAmount !== null && rule.minAmount > rule.maxAmount) throw new Refusal('IKW-VAL-001', 'minAmount is above maxAmount', 'minAmount');
+  return rule;
+}

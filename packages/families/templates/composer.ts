@@ -1,0 +1,72 @@
+import type { Knex } from 'knex';
+import { isRefused } from '../../core/refusal.js';
+import type { Logger } from '../../core/logger.js';
+import { builtInTemplate } from './defaults.js';
+import type { TemplateVersion } from './events.js';
+import { renderPdf } from './pdf.js';
+import { renderVersion, type Rendered } from './render.js';
+import { publishedTemplateFor } from '../../../projections/templates/templates.js';
+import type { Owner } from '../../core/owner.js';
+import type { ComposedMessage, MessageComposer } from '../../messaging/messages.js';
+
+/**
+ * Writes the service's own messages with the template engine (docs/templates.md): the
+ * merchant's published template for the message's purpose, else the built-in one. A merchant's
+ * template that does not render with the service's values (its schema asks for more) falls back to
+ * the built-in one, logged: a message is never lost to a template mistake.
+ */
+export class TemplateComposer implements MessageComposer {
+  constructor(
+    private readonly knex: Knex,
+    private readonly log: Logger,
+  ) {}
+
+  async compose(owner: Owner | null, purpose: string, values: Record<string, unknown>): Promise<ComposedMessage> {
+    return this.message(await this.render(owner, purpose, values));
+  }
+
+  /**
+   * A document of the service (a receipt, an invoice) as a PDF, from the merchant's template or the
+   * built-in one: a merchant's document that cannot be made (over a limit, docs/templates.md)
+   * falls back to the built-in one like a message does.
+   */
+  async document(owner: Owner, purpose: string, values: Record<string, unknown>, at: Date): Promise<Buffer> {
+    const custom = await this.custom(owner, purpose, values);
+    if (custom) {
+      try {
+        return await renderPdf(custom.rendered, at);
+      } catch (err) {
+        if (!isRefused(err)) throw err;
+        this.log.warn({ err, template: custom.template, purpose }, 'merchant document could not be made; the built-in one is used');
+      }
+    }
+    return renderPdf(await this.builtIn(purpose, values), at);
+  }
+
+  private async render(owner: Owner | null, purpose: string, values: Record<string, unknown>): Promise<Rendered> {
+    return (owner ? await this.custom(owner, purpose, values) : undefined)?.rendered ?? this.builtIn(purpose, values);
+  }
+
+  /** The merchant's published template for the purpose rendered with the values, if it has one that renders. */
+  private async custom(owner: Owner, purpose: string, values: Record<string, unknown>): Promise<{ template: string; rendered: Rendered } | undefined> {
+    const custom = await publishedTemplateFor(this.knex, owner, purpose);
+    if (!custom) return undefined;
+    try {
+      return { template: custom.row.id, rendered: await renderVersion(custom.version, values) };
+    } catch (err) {
+      this.log.warn({ err, template: custom.row.id, purpose }, 'merchant template did not render; the built-in one is used');
+      return undefined;
+    }
+  }
+
+  private builtIn(purpose: string, values: Record<string, unknown>): Promise<Rendered> {
+    const builtIn = builtInTemplate(purpose);
+    if (!builtIn) throw new Error(`No built-in template for ${purpose}`);
+    const version = { ...builtIn.version, createdAt: '' } as TemplateVersion;
+    return renderVersion(version, values);
+  }
+
+  private message(out: Rendered): ComposedMessage {
+    return { subject: out.subject ?? '', text: out.text, ...(out.html !== undefined ? { html: out.html } : {}) };
+  }
+}

@@ -1,0 +1,231 @@
+import type { TemplateKind, TemplateVersion } from './events.js';
+
+/**
+ * The service's own messages that a merchant can restyle: each purpose has a built-in template,
+ * used until the merchant publishes a template of the same kind with that `purpose`.
+ */
+export interface BuiltInTemplate {
+  purpose: string;
+  kind: TemplateKind;
+  description: string;
+  /** Whether a merchant may replace it: not the account messages, which are Sika's to its users, not a merchant's. */
+  overridable: boolean;
+  version: Omit<TemplateVersion, 'createdAt'>;
+}
+
+const v = (variables: Record<string, unknown>, locales: TemplateVersion['locales'], sampleData: Record<string, unknown>): Omit<TemplateVersion, 'createdAt'> => ({
+  version: 0,
+  variables,
+  locales,
+  defaultLocale: 'en',
+  sampleData,
+});
+
+const str = { type: 'string' };
+const int = { type: 'integer' };
+
+
+/** An account message: English, e-mail-shaped (by SMS the subject prefixes the text), not for merchants to replace. */
+const account = (purpose: string, description: string, variables: Record<string, Record<string, unknown>>, subject: string, text: string, sampleData: Record<string, unknown>): BuiltInTemplate => ({
+  purpose,
+  kind: 'email',
+  overridable: false,
+  description,
+  version: v({ type: 'object', required: Object.keys(variables).filter((k) => k !== 'google'), properties: variables }, { en: { subject, text } }, sampleData),
+});
+
+const IF_NOT_YOU = "If it was not you, {% if google %}disconnect it, {% endif %}reset your password at once and tell your organization's owner.";
+
+/** The messages to dashboard users: codes, links, invitations, security notices (docs/accounts.md). */
+const ACCOUNT_TEMPLATES: BuiltInTemplate[] = [
+  account('signup_code', 'The pre-signup code, by e-mail or SMS', { code: str }, 'Your Sika code', 'Your Sika verification code is {{ code }}. It expires in 10 minutes.', { code: '123456' }),
+  account(
+    'signup_existing_account',
+    'Instead of a pre-signup code, to an address that already has an account',
+    {},
+    'You already have a Sika account',
+    'Someone asked to sign up to Sika with this address, which already has an account. Sign in, or reset your password if you forgot it. If it was not you, ignore this message.',
+    {},
+  ),
+  account(
+    'magic_link',
+    'A sign-in link',
+    { minutes: int, url: str, token: str },
+    'Sign in to Sika',
+    'Sign in with this link (valid {{ minutes }} minutes, once): {{ url }}\n\nOr send this token to POST /api/v1/auth/magic-link/verify: {{ token }}\n\nIf you did not ask for it, ignore this message.',
+    { minutes: 15, url: 'https://sika.example/dashboard/magic-link?token=ml_x', token: 'ml_x' },
+  ),
+  account(
+    'password_reset',
+    'A password reset link',
+    { minutes: int, url: str, token: str },
+    'Reset your Sika password',
+    'Choose a new password with this link (valid {{ minutes }} minutes, once): {{ url }}\n\nOr send this token with newPassword to POST /api/v1/auth/reset-password: {{ token }}\n\nIf you did not ask for it, ignore this message: your password stays as it is.',
+    { minutes: 30, url: 'https://sika.example/dashboard/reset-password?token=pr_x', token: 'pr_x' },
+  ),
+  account(
+    'password_changed',
+    'After a password reset',
+    {},
+    'Your Sika password was changed',
+    'Your password was reset and every session was signed out. If it was not you, reset it again at once and tell your organization owner.',
+    {},
+  ),
+  account(
+    'invitation',
+    'An invitation to join an organization',
+    { organization: str, role: str, url: str, token: str },
+    'An invitation to an organization on Sika',
+    'A member of an organization on Sika invites you to join it as {{ role }}.\n\nOrganization name, as its members wrote it (Sika does not check it): "{{ organization }}"\n\nAccept within 7 days: {{ url }}\n\nOr send this token to POST /api/v1/invitations/accept: {{ token }}\n\nIf you do not know this organization, ignore this message: nothing happens unless you accept.',
+    { organization: 'Boutique Awa', role: 'developer', url: 'https://sika.example/dashboard/invitation?token=inv_x', token: 'inv_x' },
+  ),
+  account('mfa_code', 'A second-factor code by e-mail', { code: str, purpose: str }, 'Your Sika security code', 'Your Sika security code is {{ code }} (for {{ purpose }}). It expires in 5 minutes.', { code: '123456', purpose: 'login' }),
+  account(
+    'contact_proof_code',
+    'A code proving the user receives at their address or number',
+    { code: str, what: { enum: ['address', 'number'] } },
+    'Your Sika code',
+    'Your Sika code to confirm this {{ what }} is {{ code }}. It expires in 10 minutes.',
+    { code: '123456', what: 'address' },
+  ),
+  account(
+    'email_change',
+    'The link confirming a new e-mail address',
+    { url: str, token: str },
+    'Confirm your new Sika e-mail address',
+    'Confirm this address for your Sika account (valid 1 hour, once): {{ url }}\n\nOr send this token to POST /api/v1/auth/email-change/confirm: {{ token }}',
+    { url: 'https://sika.example/dashboard/email-change?token=ec_x', token: 'ec_x' },
+  ),
+  account('phone_change_code', 'The code confirming a new phone number (SMS)', { code: str }, 'Sika', 'Your Sika code to confirm this phone number is {{ code }}. It expires in 10 minutes.', { code: '123456' }),
+  account(
+    'security_notice',
+    'A factor added or removed, an address or password changed',
+    { subject: str, text: str, google: { type: 'boolean' } },
+    '{{ subject }}',
+    `{{ text }}\n\n${IF_NOT_YOU}`,
+    { subject: 'A passkey was removed from your Sika account', text: 'It can no longer sign in.' },
+  ),
+];
+
+export const BUILT_IN_TEMPLATES: readonly BuiltInTemplate[] = [
+  ...ACCOUNT_TEMPLATES,
+  {
+    purpose: 'webhook_endpoint_failing',
+    kind: 'email',
+    overridable: true,
+    description: 'To the merchant when a webhook endpoint is marked failing after its last retry',
+    version: v(
+      { type: 'object', required: ['merchant_name', 'endpoint_id', 'endpoint_url', 'failures'], properties: { merchant_name: str, endpoint_id: str, endpoint_url: str, failures: int } },
+      {
+        en: {
+          subject: 'Webhook endpoint failing: {{ endpoint_url }}',
+          text: [
+            'Hello {{ merchant_name }},',
+            '',
+            'Deliveries to your webhook endpoint {{ endpoint_id }} ({{ endpoint_url }}) have failed {{ failures }} times in a row, so it is now marked as failing.',
+            'Events are still stored: once the endpoint answers with a 2xx again, replay the failed deliveries with POST /api/v1/webhook-replays.',
+            '',
+            '— Sika',
+          ].join('\n'),
+        },
+        fr: {
+          subject: 'Endpoint de webhook en échec : {{ endpoint_url }}',
+          text: [
+            'Bonjour {{ merchant_name }},',
+            '',
+            "Les livraisons vers votre endpoint {{ endpoint_id }} ({{ endpoint_url }}) ont échoué {{ failures }} fois de suite : il est maintenant marqué en échec.",
+            'Les événements sont conservés : dès que l’endpoint répond 2xx, rejouez les livraisons échouées avec POST /api/v1/webhook-replays.',
+            '',
+            '— Sika',
+          ].join('\n'),
+        },
+      },
+      { merchant_name: 'Boutique Awa', endpoint_id: 'we_123', endpoint_url: 'https://example.com/hooks', failures: 6 },
+    ),
+  },
+  {
+    purpose: 'automation_disabled',
+    kind: 'email',
+    overridable: true,
+    description: 'To the merchant when an automation is disabled after repeated failed runs',
+    version: v(
+      { type: 'object', required: ['merchant_name', 'automation_id', 'automation_name', 'failures', 'last_error'], properties: { merchant_name: str, automation_id: str, automation_name: str, failures: int, last_error: str } },
+      {
+        en: {
+          subject: 'Automation disabled: {{ automation_name }}',
+          text: [
+            'Hello {{ merchant_name }},',
+            '',
+            'Your automation "{{ automation_name }}" ({{ automation_id }}) failed {{ failures }} runs in a row, so it has been disabled.',
+            'Last error: {{ last_error }}',
+            'Read its runs with GET /api/v1/automations/logs, fix it, then enable it again.',
+            '',
+            '— Sika',
+          ].join('\n'),
+        },
+      },
+      { merchant_name: 'Boutique Awa', automation_id: 'auto_123', automation_name: 'Dunning', failures: 5, last_error: 'HTTP 500' },
+    ),
+  },
+  {
+    purpose: 'customer_portal_code',
+    kind: 'email',
+    overridable: true,
+    description: "To a merchant's customer: the code that signs them in to the customer portal",
+    version: v(
+      { type: 'object', required: ['code', 'minutes'], properties: { code: str, minutes: int } },
+      {
+        en: {
+          subject: 'Your sign-in code',
+          text: 'Your code: {{ code }}\n\nIt signs you in to your customer account for {{ minutes }} minutes. If you did not ask for it, ignore this e-mail.',
+        },
+        fr: {
+          subject: 'Votre code de connexion',
+          text: 'Votre code : {{ code }}\n\nIl vous connecte à votre espace client pendant {{ minutes }} minutes. Si vous ne l’avez pas demandé, ignorez cet e-mail.',
+        },
+      },
+      { code: '123456', minutes: 10 },
+    ),
+  },
+  {
+    purpose: 'receipt',
+    kind: 'receipt',
+    overridable: true,
+    description: 'The receipt of a payment, as a PDF',
+    version: v(
+      { type: 'object', required: ['merchant_name', 'amount', 'currency', 'payment_id'], properties: { merchant_name: str, amount: str, currency: str, payment_id: str, customer_email: str, paid_at: str } },
+      {
+        en: { title: 'Receipt from {{ merchant_name }}', text: 'Amount paid: {{ amount }} {{ currency | upcase }}\nPayment: {{ payment_id }}\n{% if paid_at %}Paid on {{ paid_at }}\n{% endif %}{% if customer_email %}Sent to {{ customer_email }}{% endif %}' },
+        fr: { title: 'Reçu de {{ merchant_name }}', text: 'Montant payé : {{ amount }} {{ currency | upcase }}\nPaiement : {{ payment_id }}\n{% if paid_at %}Payé le {{ paid_at }}\n{% endif %}{% if customer_email %}Envoyé à {{ customer_email }}{% endif %}' },
+      },
+      { merchant_name: 'Boutique Awa', amount: '10 000', currency: 'xof', payment_id: 'pi_123', customer_email: 'client@example.com', paid_at: '2026-01-01' },
+    ),
+  },
+  {
+    purpose: 'invoice',
+    kind: 'invoice',
+    overridable: true,
+    description: 'An invoice, as a PDF',
+    version: v(
+      {
+        type: 'object',
+        required: ['merchant_name', 'invoice_id', 'amount_due', 'currency', 'lines'],
+        properties: {
+          merchant_name: str,
+          invoice_id: str,
+          amount_due: str,
+          currency: str,
+          due_date: str,
+          lines: { type: 'array', items: { type: 'object', required: ['description', 'amount'], properties: { description: str, amount: str } } },
+        },
+      },
+      {
+        en: { title: 'Invoice {{ invoice_id }} from {{ merchant_name }}', text: '{% for line in lines %}{{ line.description }}: {{ line.amount }}\n{% endfor %}Amount due: {{ amount_due }} {{ currency | upcase }}{% if due_date %}\nDue on {{ due_date }}{% endif %}' },
+        fr: { title: 'Facture {{ invoice_id }} de {{ merchant_name }}', text: '{% for line in lines %}{{ line.description }} : {{ line.amount }}\n{% endfor %}Montant dû : {{ amount_due }} {{ currency | upcase }}{% if due_date %}\nÀ payer le {{ due_date }}{% endif %}' },
+      },
+      { merchant_name: 'Boutique Awa', invoice_id: 'in_123', amount_due: '25 000', currency: 'xof', due_date: '2026-02-01', lines: [{ description: 'Tissu wax', amount: '25 000' }] },
+    ),
+  },
+];
+
+export const builtInTemplate = (purpose: string): BuiltInTemplate | undefined => BUILT_IN_TEMPLATES.find((t) => t.purpose === purpose);

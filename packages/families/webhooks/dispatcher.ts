@@ -1,0 +1,615 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { Knex } from 'knex';
+import type { ConsumerSpec } from '../../bus/consumer.js';
+import { unixSeconds, type Clock } from '../../core/clock.js';
+import { Refusal } from '../../core/refusal.js';
+import { newId, publicEventId, randomBase62 } from '../../core/ids.js';
+import type { Logger } from '../../core/logger.js';
+import type { WebhookEndpoints } from './commands.js';
+import type { RecordedEvent } from '../../eventstore/port.js';
+import { enabledEndpointsOf, matchingEndpoints, type WebhookEndpointRow } from '../../../projections/webhooks/webhook-endpoints.js';
+import type { PublicEventCatalogue } from './event-types.js';
+import type { Notifier } from '../../webhooks/notifier.js';
+import type { SecretBox } from '../../core/secrets.js';
+import { signatureHeader } from '../../webhooks/signing.js';
+import { testEventId, testEventPayload } from './test-events.js';
+import { findDelivery, type WebhookDeliveryWithAttempts } from './deliveries.js';
+import { pinnedLookup, resolveDeliveryTarget } from '../../webhooks/url-policy.js';
+import type { Cidr } from '../../core/cidr.js';
+import { notify } from '../../core/notifications.js';
+import { ownerKey, PUBLIC_EVENTS_CHANNEL } from './event-waits.js';
+import type { Environment, Owner } from '../../core/owner.js';
+
+export const DISPATCH_CONSUMER = 'webhook-dispatcher';
+/** Replays of an endpoint's failed deliveries reach back this far (events are kept at least this long). */
+export const RETENTION_MS = 30 * 86_400_000;
+/**
+ * Failed deliveries one replay request queues at most, oldest first: an unfiltered replay after a
+ * long outage must not flood the queue (and the merchant's server) at once. The answer's
+ * `has_more` says more remain; the same request again queues the next ones.
+ */
+export const REPLAY_LIMIT = 1_000;
+const RESPONSE_EXCERPT_BYTES = 64 * 1024;
+/** A test event's type when none is asked for and the endpoint names no type (it takes `*`). */
+export const DEFAULT_TEST_EVENT_TYPE = 'payment_intent.succeeded';
+/** The start of an answer's body kept with its attempt (the deliveries API shows it), in bytes. */
+export const ATTEMPT_BODY_BYTES = 4 * 1024;
+
+/** One attempt of one delivery, as its job names it (packages/families/webhooks/processes/webhook-delivery.ts). */
+export interface DeliveryJob {
+  deliveryId: string;
+  attempt: number;
+}
+
+export interface DispatcherDeps {
+  knex: Knex;
+  /** Enqueues attempts in the given transaction (one statement), so a delivery row never exists without its job. */
+  enqueueDeliveries(db: Knex | Knex.Transaction, jobs: readonly { payload: DeliveryJob; runAt: Date }[]): Promise<void>;
+  clock: Clock;
+  log: Logger;
+  box: SecretBox;
+  endpoints: WebhookEndpoints;
+  /** The public event types it delivers, and the test events' examples. */
+  publicEvents: PublicEventCatalogue;
+  notifier: Notifier;
+  /** Delays before retries 1..n (default 5 min, 30 min, 2 h, 8 h, 24 h). */
+  retryScheduleMs: number[];
+  allowedPrivateRanges: readonly Cidr[];
+  /** Whole-attempt deadline; 15 s by default. */
+  timeoutMs: number;
+}
+
+interface DeliveryRow {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  merchant_id: string;
+  environment: Environment;
+  status: string;
+  attempts: number;
+  next_attempt_at: Date | null;
+  failure_noted: boolean;
+}
+
+/** A delivery with its event's payload and its endpoint (null: the endpoint is gone). */
+interface LoadedDelivery extends DeliveryRow {
+  payload: string;
+  endpoint: WebhookEndpointRow | null;
+}
+
+/** What one attempt did, as it is recorded. */
+interface AttemptRecord {
+  delivery: LoadedDelivery;
+  endpoint: WebhookEndpointRow;
+  attempt: number;
+  durationMs: number;
+  result: AttemptResult;
+  ok: boolean;
+  status: 'succeeded' | 'retrying' | 'failed';
+  nextAt: Date | null;
+}
+
+interface AttemptResult {
+  status: number | null;
+  error: string | null;
+  /** The first ATTEMPT_BODY_BYTES of the answer's body (null: no answer). */
+  body?: string | null;
+}
+
+/** The kept start of an answer's body as text: invalid UTF-8 and NUL (which PostgreSQL text refuses) replaced. */
+function bodyExcerpt(chunks: readonly Buffer[]): string {
+  return Buffer.concat(chunks).subarray(0, ATTEMPT_BODY_BYTES).toString('utf8').replace(/\u0000/g, '\uFFFD');
+}
+
+/** Endpoints whose connections one process keeps open (least recently used beyond that are closed). */
+const KEPT_ENDPOINTS = 1000;
+/** Connections kept open to one endpoint address, and requests in flight to it at once. */
+const SOCKETS_PER_ENDPOINT = 16;
+/** Requests in flight at once over all endpoints of a batch. */
+const REQUESTS_IN_FLIGHT = 128;
+/** Rows per multi-row statement: PostgreSQL takes at most 65 535 bindings. */
+const ROWS_PER_STATEMENT = 1000;
+
+/** A counting semaphore: `run` waits until fewer than `n` calls are running. */
+function limiter(n: number): <T>(f: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async (f) => {
+    if (running >= n) await new Promise<void>((resolve) => waiting.push(resolve));
+    running++;
+    try {
+      return await f();
+    } finally {
+      running--;
+      waiting.shift()?.();
+    }
+  };
+}
+
+function* chunks<T>(items: readonly T[], size = ROWS_PER_STATEMENT): Generator<T[]> {
+  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
+}
+
+/**
+ * Keep-alive connections per endpoint origin and checked address (docs/performance.md): a
+ * delivery reuses an open connection to the address the URL policy let through for it, never one
+ * made for another address (a DNS answer that changed gets connections of its own).
+ */
+class EndpointAgents {
+  private readonly agents = new Map<string, http.Agent>();
+
+  for(url: URL, address: string): http.Agent {
+    const key = `${url.protocol}//${url.host}|${address}`;
+    let agent = this.agents.get(key);
+    if (agent) {
+      this.agents.delete(key);
+    } else {
+      const options = { keepAlive: true, maxSockets: SOCKETS_PER_ENDPOINT, maxFreeSockets: SOCKETS_PER_ENDPOINT, scheduling: 'lifo' as const };
+      agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+    }
+    this.agents.set(key, agent);
+    if (this.agents.size > KEPT_ENDPOINTS) {
+      const [oldest, stale] = this.agents.entries().next().value!;
+      this.agents.delete(oldest);
+      stale.destroy();
+    }
+    return agent;
+  }
+
+  close(): void {
+    for (const agent of this.agents.values()) agent.destroy();
+    this.agents.clear();
+  }
+}
+
+/** Where an endpoint's requests go, or why none is sent (recorded as the attempt's error). */
+type DeliveryTarget = { ok: true; url: URL; address: string; family: 4 | 6 } | { ok: false; error: string };
+
+const asError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
+
+/** An endpoint row read as JSON (to_jsonb): its timestamps back to dates. */
+function endpointFromJson(e: WebhookEndpointRow): WebhookEndpointRow {
+  const date = (v: Date | string | null) => (v === null ? null : new Date(v));
+  return { ...e, secret_created_at: date(e.secret_created_at)!, previous_secret_expires_at: date(e.previous_secret_expires_at), created_at: date(e.created_at)! };
+}
+
+/** One HTTP POST, connected to the address the URL policy checked; no redirects are followed. */
+function post(agent: http.Agent, url: URL, address: string, family: 4 | 6, headers: Record<string, string>, body: string, timeoutMs: number): Promise<AttemptResult> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const done = (result: AttemptResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      resolve(result);
+    };
+    const request = (url.protocol === 'https:' ? https : http).request(url, {
+      method: 'POST',
+      headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      lookup: pinnedLookup(address, family),
+      agent,
+    });
+    const deadline = setTimeout(() => {
+      request.destroy(new Error(`no answer within ${timeoutMs} ms`));
+    }, timeoutMs);
+    request.on('response', (res) => {
+      let read = 0;
+      const kept: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => {
+        if (read < ATTEMPT_BODY_BYTES) kept.push(chunk.subarray(0, ATTEMPT_BODY_BYTES - read));
+        read += chunk.length;
+        if (read > RESPONSE_EXCERPT_BYTES) res.destroy();
+      });
+      const status = res.statusCode ?? null;
+      const answered = () => done({ status, error: null, body: bodyExcerpt(kept) });
+      res.on('end', answered);
+      res.on('close', answered);
+      res.on('error', answered);
+    });
+    request.on('error', (err) => done({ status: null, error: err.message }));
+    request.end(body);
+  });
+}
+
+/**
+ * Turns public domain events into webhook events and deliveries (a bus consumer), and delivers
+ * them (scheduler jobs): Standard Webhooks signatures, 15 s timeout, success = any 2xx, retries on
+ * the schedule, then the endpoint is marked failing and the merchant gets one e-mail.
+ */
+/** A replay (docs/webhooks.md): an event, an endpoint, both or neither, and why. */
+export interface WebhookReplay {
+  eventId?: string;
+  endpointId?: string;
+  reason?: string;
+}
+
+export class WebhookDispatcher {
+  private readonly agents = new EndpointAgents();
+
+  constructor(private readonly deps: DispatcherDeps) {}
+
+  /** Closes the connections kept open to endpoints. */
+  close(): void {
+    this.agents.close();
+  }
+
+  /** The bus consumer: each public event stored once, with one delivery per matching endpoint. */
+  consumer(): ConsumerSpec {
+    return {
+      name: DISPATCH_CONSUMER,
+      checkpointTable: 'bus_checkpoints',
+      handles: this.deps.publicEvents.names(),
+      handle: (trx, events) => this.dispatch(trx, events),
+    };
+  }
+
+  /**
+   * A batch of the log, set-based: its public events stored in one statement, the endpoints of all
+   * its merchants read in one, deliveries and their jobs written in one each. An event already
+   * stored (this batch run before, up to a crash before the checkpoint moved) gets no delivery again.
+   */
+  private async dispatch(trx: Knex.Transaction, events: readonly RecordedEvent[]): Promise<void> {
+    const rows = new Map<string, { id: string; source_event_id: string; merchant_id: string; environment: Environment; type: string; payload: string; created_at: Date }>();
+    for (const event of events) {
+      const data = event.data as { object?: unknown } | null;
+      const merchantId = event.metadata.merchant_id;
+      const environment = event.metadata.environment;
+      if (!this.deps.publicEvents.has(event.type) || !data?.object || !merchantId || !environment) continue;
+      const id = publicEventId(event.eventId);
+      const created = new Date(event.metadata.occurred_at ?? event.recordedAt);
+      const payload = JSON.stringify({ id, object: 'event', type: event.type, created: unixSeconds(created), livemode: environment === 'live', data: data.object });
+      rows.set(id, { id, source_event_id: event.eventId, merchant_id: merchantId, environment, type: event.type, payload, created_at: created });
+    }
+    if (rows.size === 0) return;
+    const inserted = new Set<string>();
+    for (const chunk of chunks([...rows.values()])) {
+      const ids = await trx('webhook_events').insert(chunk).onConflict('id').ignore().returning<{ id: string }[]>('id');
+      for (const r of ids) inserted.add(r.id);
+    }
+    const fresh = [...rows.values()].filter((r) => inserted.has(r.id));
+    if (fresh.length === 0) return;
+    // Heard when this transaction commits: the events API's waits of these owners look again.
+    await notify(trx, PUBLIC_EVENTS_CHANNEL, [...new Set(fresh.map((r) => ownerKey({ merchantId: r.merchant_id, environment: r.environment })))]);
+    const owners = new Map(fresh.map((r) => [`${r.merchant_id}|${r.environment}`, [r.merchant_id, r.environment]]));
+    const endpoints = await enabledEndpointsOf(trx, [...owners.values()] as [string, Environment][]);
+    const endpointsOf = new Map<string, typeof endpoints>();
+    for (const e of endpoints) {
+      const owner = ownerKey({ merchantId: e.merchant_id, environment: e.environment });
+      endpointsOf.set(owner, [...(endpointsOf.get(owner) ?? []), e]);
+    }
+    const targets = fresh.flatMap((r) =>
+      (endpointsOf.get(ownerKey({ merchantId: r.merchant_id, environment: r.environment })) ?? [])
+        .filter((e) => e.enabled_events.includes(r.type) || e.enabled_events.includes('*'))
+        .map((endpoint) => ({ eventId: r.id, endpoint, replayOf: null })),
+    );
+    await this.enqueue(trx, targets);
+  }
+
+  /** New deliveries, each with its first attempt's job, in the caller's transaction (multi-row statements). */
+  private async enqueue(
+    db: Knex | Knex.Transaction,
+    targets: readonly { eventId: string; endpoint: WebhookEndpointRow; replayOf: string | null }[],
+  ): Promise<{ id: string; event_id: string; webhook_endpoint_id: string }[]> {
+    if (targets.length === 0) return [];
+    const now = this.deps.clock.now();
+    const rows = targets.map((d) => ({
+      id: `whd_${randomBase62(24)}`,
+      event_id: d.eventId,
+      endpoint_id: d.endpoint.id,
+      merchant_id: d.endpoint.merchant_id,
+      environment: d.endpoint.environment,
+      status: 'pending',
+      replay_of: d.replayOf,
+      next_attempt_at: now,
+      created_at: now,
+      updated_at: now,
+    }));
+    for (const chunk of chunks(rows)) await db('webhook_deliveries').insert(chunk);
+    await this.deps.enqueueDeliveries(db, rows.map((r) => ({ payload: { deliveryId: r.id, attempt: 1 }, runAt: now })));
+    return rows.map((r) => ({ id: r.id, event_id: r.event_id, webhook_endpoint_id: r.endpoint_id }));
+  }
+
+  /**
+   * One attempt of each of these deliveries (the `webhook.deliver` jobs of one batch; no delivery
+   * twice): read together, sent side by side, recorded in one transaction. Answers per delivery,
+   * in order: null when its job is done, an error when it must run again. A crash or a failed
+   * record before the record commits means a resend of the batch, never a loss.
+   */
+  async deliverMany(deliveryIds: readonly string[]): Promise<(Error | null)[]> {
+    const { clock } = this.deps;
+    const loaded = await this.load(deliveryIds);
+    const now = clock.now();
+    const outcomes = new Map<string, Error | null>(deliveryIds.map((id) => [id, null]));
+    const unnoted: LoadedDelivery[] = [];
+    const skipped: string[] = [];
+    const toSend: (LoadedDelivery & { endpoint: WebhookEndpointRow })[] = [];
+    for (const d of loaded.values()) {
+      // A job that died after recording the last failure resumes marking the endpoint failing.
+      if (d.status === 'failed' && !d.failure_noted) unnoted.push(d);
+      else if (!['pending', 'retrying'].includes(d.status)) continue;
+      // A job that runs again after its attempt was recorded (the process stopped before the job was
+      // removed, or the job failed after the record) must not send the next attempt before it is due.
+      else if (d.next_attempt_at && d.next_attempt_at.getTime() > now.getTime()) continue;
+      else if (!d.endpoint || !d.endpoint.enabled) skipped.push(d.id);
+      else toSend.push({ ...d, endpoint: d.endpoint });
+    }
+    if (skipped.length > 0) await this.deps.knex('webhook_deliveries').whereIn('id', skipped).update({ status: 'skipped', next_attempt_at: null, updated_at: now });
+
+    const records = await this.sendAll(toSend, now);
+    if (records.length > 0) await this.record(records, now);
+
+    // After the record: a failure here reruns the job, which finds the delivery done or resumes noting it.
+    const recovered = new Map(records.filter((r) => r.ok && r.endpoint.failing).map((r) => [r.endpoint.id, r.endpoint]));
+    for (const endpoint of recovered.values()) {
+      try {
+        await this.deps.endpoints.markRecovered({ merchantId: endpoint.merchant_id, environment: endpoint.environment }, endpoint.id);
+      } catch (err) {
+        for (const r of records) if (r.ok && r.endpoint.id === endpoint.id) outcomes.set(r.delivery.id, asError(err));
+      }
+    }
+    const final = [...unnoted, ...records.filter((r) => r.status === 'failed').map((r) => ({ ...r.delivery, attempts: r.attempt }))];
+    for (const d of final) {
+      try {
+        await this.noteFailure(d);
+      } catch (err) {
+        outcomes.set(d.id, asError(err));
+      }
+    }
+    return deliveryIds.map((id) => outcomes.get(id) ?? null);
+  }
+
+  /** The deliveries, their events' payloads and their endpoints, in one query. */
+  private async load(deliveryIds: readonly string[]): Promise<Map<string, LoadedDelivery>> {
+    const { rows } = await this.deps.knex.raw<{ rows: (DeliveryRow & { payload: string; endpoint: WebhookEndpointRow | null })[] }>(
+      `SELECT d.id, d.event_id, d.endpoint_id, d.merchant_id, d.environment, d.status, d.attempts, d.next_attempt_at, d.failure_noted,
+              ev.payload, to_jsonb(e) AS endpoint
+         FROM webhook_deliveries d
+         JOIN webhook_events ev ON ev.id = d.event_id
+         LEFT JOIN read.webhook_endpoints e ON e.id = d.endpoint_id
+        WHERE d.id IN (${deliveryIds.map(() => '?').join(', ')})`,
+      [...deliveryIds],
+    );
+    return new Map(rows.map((r) => [r.id, { ...r, endpoint: r.endpoint ? endpointFromJson(r.endpoint) : null }]));
+  }
+
+  /**
+   * Signs and posts each delivery, side by side: up to SOCKETS_PER_ENDPOINT at once per endpoint
+   * (a request's deadline starts when it is sent, not while it waits for a connection), the URL
+   * policy checked and the secrets opened once per endpoint of the batch.
+   */
+  private async sendAll(deliveries: readonly (LoadedDelivery & { endpoint: WebhookEndpointRow })[], now: Date): Promise<AttemptRecord[]> {
+    const overall = limiter(REQUESTS_IN_FLIGHT);
+    const perEndpoint = new Map<string, { run: ReturnType<typeof limiter>; target: Promise<DeliveryTarget>; secrets: string[] }>();
+    const timestamp = unixSeconds(now);
+    return Promise.all(
+      deliveries.map(async (d) => {
+        const endpoint = d.endpoint;
+        let shared = perEndpoint.get(endpoint.id);
+        if (!shared) {
+          shared = { run: limiter(SOCKETS_PER_ENDPOINT), target: this.target(endpoint), secrets: this.secretsOf(endpoint, now) };
+          perEndpoint.set(endpoint.id, shared);
+        }
+        const { run, target, secrets } = shared;
+        const attempt = d.attempts + 1;
+        return run(() =>
+          overall(async () => {
+            const started = process.hrtime.bigint();
+            let result: AttemptResult;
+            try {
+              const t = await target;
+              result = t.ok
+                ? await post(
+                    this.agents.for(t.url, t.address),
+                    t.url,
+                    t.address,
+                    t.family,
+                    {
+                      'content-type': 'application/json',
+                      'user-agent': 'Sika-Webhooks/1.0',
+                      'webhook-id': d.event_id,
+                      'webhook-timestamp': String(timestamp),
+                      'webhook-signature': signatureHeader(secrets, d.event_id, timestamp, d.payload),
+                    },
+                    d.payload,
+                    this.deps.timeoutMs,
+                  )
+                : { status: null, error: t.error };
+            } catch (err) {
+              result = { status: null, error: asError(err).message };
+            }
+            const durationMs = Math.round(Number(process.hrtime.bigint() - started) / 1e6);
+            const ok = result.status !== null && result.status >= 200 && result.status < 300;
+            const schedule_ = this.deps.retryScheduleMs;
+            const retryDelay = attempt <= schedule_.length ? schedule_[attempt - 1]! : null;
+            const status = ok ? 'succeeded' : retryDelay !== null ? 'retrying' : 'failed';
+            const nextAt = !ok && retryDelay !== null ? new Date(now.getTime() + retryDelay) : null;
+            return { delivery: d, endpoint, attempt, durationMs, result, ok, status, nextAt } satisfies AttemptRecord;
+          }),
+        );
+      }),
+    );
+  }
+
+  /** Where an endpoint's requests of this batch go (the URL policy, DNS rebinding included); never rejects. */
+  private async target(endpoint: WebhookEndpointRow): Promise<DeliveryTarget> {
+    try {
+      const target = await resolveDeliveryTarget(endpoint.url, { environment: endpoint.environment, allowedPrivateRanges: this.deps.allowedPrivateRanges });
+      return target.ok ? { ...target, url: new URL(endpoint.url) } : { ok: false, error: `refused: ${target.message}` };
+    } catch (err) {
+      return { ok: false, error: asError(err).message };
+    }
+  }
+
+  /** The secrets that sign at `now`: the current one, and the previous one for 24 h after a rotation. */
+  private secretsOf(endpoint: WebhookEndpointRow, now: Date): string[] {
+    const secrets = [this.deps.box.open(endpoint.secret_sealed)];
+    if (endpoint.previous_secret_sealed && endpoint.previous_secret_expires_at && endpoint.previous_secret_expires_at.getTime() > now.getTime()) {
+      secrets.push(this.deps.box.open(endpoint.previous_secret_sealed));
+    }
+    return secrets;
+  }
+
+  /** The batch's attempts, delivery states and next attempts' jobs, in one transaction of three statements. */
+  private async record(records: readonly AttemptRecord[], now: Date): Promise<void> {
+    await this.deps.knex.transaction(async (trx) => {
+      for (const chunk of chunks(records)) {
+        const attempts = chunk.map((r) => ({
+          delivery_id: r.delivery.id,
+          attempt: r.attempt,
+          duration_ms: r.durationMs,
+          response_status: r.result.status,
+          error: r.ok ? null : (r.result.error ?? `HTTP ${r.result.status}`),
+          response_body: r.result.body ?? null,
+        }));
+        await trx.raw(
+          `INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, response_status, error, response_body)
+           SELECT delivery_id, attempt, ?, duration_ms, response_status, error, response_body
+             FROM jsonb_to_recordset(?::jsonb) AS v(delivery_id text, attempt integer, duration_ms integer, response_status integer, error text, response_body text)
+           ON CONFLICT (delivery_id, attempt) DO UPDATE
+             SET started_at = excluded.started_at, duration_ms = excluded.duration_ms, response_status = excluded.response_status, error = excluded.error,
+                 response_body = excluded.response_body`,
+          [now, JSON.stringify(attempts)],
+        );
+        const states = chunk.map((r) => ({ id: r.delivery.id, status: r.status, attempts: r.attempt, next_attempt_at: r.nextAt?.toISOString() ?? null }));
+        await trx.raw(
+          `UPDATE webhook_deliveries d SET status = v.status, attempts = v.attempts, next_attempt_at = v.next_attempt_at, updated_at = ?
+             FROM jsonb_to_recordset(?::jsonb) AS v(id text, status text, attempts integer, next_attempt_at timestamptz)
+            WHERE d.id = v.id`,
+          [now, JSON.stringify(states)],
+        );
+      }
+      const retries = records.flatMap((r) => (r.nextAt ? [{ payload: { deliveryId: r.delivery.id, attempt: r.attempt + 1 }, runAt: r.nextAt }] : []));
+      if (retries.length > 0) await this.deps.enqueueDeliveries(trx, retries);
+    });
+  }
+
+  /**
+   * After the last retry failed: the endpoint is marked failing and, on that transition only, the
+   * merchant gets one notice. Until this has run, the delivery's job is kept (and resumes here).
+   */
+  private async noteFailure(d: DeliveryRow): Promise<void> {
+    const endpoint = await this.deps.knex('read.webhook_endpoints').where({ id: d.endpoint_id }).first<WebhookEndpointRow | undefined>();
+    if (endpoint && (await this.deps.endpoints.markFailing({ merchantId: endpoint.merchant_id, environment: endpoint.environment }, endpoint.id))) {
+      await this.deps.notifier.endpointFailing(endpoint.merchant_id, endpoint.environment, { id: endpoint.id, url: endpoint.url }, d.attempts);
+    }
+    await this.deps.knex('webhook_deliveries').where({ id: d.id }).update({ failure_noted: true });
+  }
+
+  /**
+   * A test event (docs/webhooks.md, "Sending a test event"): an example event of `type` (by
+   * default the endpoint's first subscribed type), stored as a test of this endpoint alone (the
+   * events API never lists it) and queued to it like any delivery, in one transaction; the
+   * delivery jobs send, sign, retry and record it as they do every other.
+   */
+  async sendTest(owner: Owner, endpointId: string, type: string | undefined): Promise<WebhookDeliveryWithAttempts> {
+    const { knex, clock, publicEvents } = this.deps;
+    const endpoint = await knex('read.webhook_endpoints')
+      .where({ id: endpointId, merchant_id: owner.merchantId, environment: owner.environment })
+      .first<WebhookEndpointRow | undefined>();
+    if (!endpoint) throw new Refusal('IKW-RES-001', `No such webhook endpoint: '${endpointId}'`, 'endpointId');
+    if (!endpoint.enabled) throw new Refusal('IKW-RES-002', 'This webhook endpoint is disabled; enable it before sending it a test event', 'endpointId');
+    const listens = (t: string) => endpoint.enabled_events.includes('*') || endpoint.enabled_events.includes(t);
+    const chosen = type ?? endpoint.enabled_events.find((t) => publicEvents.has(t)) ?? DEFAULT_TEST_EVENT_TYPE;
+    if (!publicEvents.has(chosen)) throw new Refusal('IKW-VAL-001', `'${chosen}' is not an event type; see docs/events.md`, 'type');
+    if (!listens(chosen)) {
+      throw new Refusal('IKW-VAL-001', `This endpoint does not listen to '${chosen}'; send a type of its enabled_events (${endpoint.enabled_events.join(', ')})`, 'type');
+    }
+    const now = clock.now();
+    const id = testEventId();
+    const [queued] = await knex.transaction(async (trx) => {
+      await trx('webhook_events').insert({
+        id,
+        source_event_id: null,
+        test_endpoint_id: endpoint.id,
+        merchant_id: owner.merchantId,
+        environment: owner.environment,
+        type: chosen,
+        payload: testEventPayload(publicEvents, id, chosen, now, owner.environment === 'live'),
+        created_at: now,
+      });
+      return this.enqueue(trx, [{ eventId: id, endpoint, replayOf: null }]);
+    });
+    return (await findDelivery(knex, owner, endpoint.id, queued!.id))!;
+  }
+
+  /**
+   * Replays (docs/webhooks.md): an event to an endpoint; an event to every endpoint matching it;
+   * an endpoint's failed deliveries; neither given: the failed deliveries of every enabled
+   * endpoint. Failed deliveries are queued REPLAY_LIMIT at a time, oldest first.
+   */
+  async replay(owner: Owner, input: WebhookReplay) {
+    const { knex } = this.deps;
+    const scope = { merchant_id: owner.merchantId, environment: owner.environment };
+    const event = input.eventId
+      ? await knex('webhook_events').select('id', 'type', 'test_endpoint_id').where({ id: input.eventId, ...scope }).first<{ id: string; type: string; test_endpoint_id: string | null } | undefined>()
+      : undefined;
+    if (input.eventId && !event) throw new Refusal('IKW-RES-001', `No such event: '${input.eventId}'`, 'eventId');
+    // A test event belongs to its endpoint: it is replayed to that one alone.
+    if (event?.test_endpoint_id && input.endpointId && input.endpointId !== event.test_endpoint_id) {
+      throw new Refusal('IKW-RES-001', `'${event.id}' is a test event of another webhook endpoint`, 'eventId');
+    }
+    const endpoint = input.endpointId
+      ? await knex('read.webhook_endpoints').where({ id: input.endpointId, ...scope }).first<WebhookEndpointRow | undefined>()
+      : undefined;
+    if (input.endpointId && !endpoint) throw new Refusal('IKW-RES-001', `No such webhook endpoint: '${input.endpointId}'`, 'endpointId');
+    if (endpoint && !endpoint.enabled) throw new Refusal('IKW-RES-002', 'This webhook endpoint is disabled; enable it before replaying to it', 'endpointId');
+
+    const { queued, hasMore } = await knex.transaction(async (trx) => {
+      if (event && endpoint) return { queued: await this.enqueue(trx, [{ eventId: event.id, endpoint, replayOf: null }]), hasMore: false };
+      if (event) {
+        const matching = await matchingEndpoints(trx, owner.merchantId, owner.environment, event.type);
+        const targets = event.test_endpoint_id ? matching.filter((e) => e.id === event.test_endpoint_id) : matching;
+        return { queued: await this.enqueue(trx, targets.map((e) => ({ eventId: event.id, endpoint: e, replayOf: null }))), hasMore: false };
+      }
+      if (endpoint) return this.replayFailed(trx, [endpoint]);
+      return this.replayFailed(trx, (await trx('read.webhook_endpoints').where({ ...scope, enabled: true })) as WebhookEndpointRow[]);
+    });
+    return {
+      id: newId('whr'),
+      object: 'webhook_replay',
+      event_id: input.eventId ?? null,
+      webhook_endpoint_id: input.endpointId ?? null,
+      reason: input.reason ?? null,
+      queued: queued.length,
+      deliveries: queued,
+      has_more: hasMore,
+      created: unixSeconds(this.deps.clock.now()),
+      livemode: owner.environment === 'live',
+    };
+  }
+
+  /**
+   * One replay per event and endpoint whose deliveries all failed within the retention window, the
+   * oldest REPLAY_LIMIT of them; `hasMore` when others remain (the next request queues them: those
+   * queued now are on their way, so they are not picked again).
+   */
+  private async replayFailed(trx: Knex.Transaction, endpoints: WebhookEndpointRow[]) {
+    if (endpoints.length === 0) return { queued: [], hasMore: false };
+    // An event that has since reached the endpoint (a replay that succeeded) or is on its way
+    // (pending, retrying) is not sent again. Per event and endpoint, its first failed delivery.
+    const firstFailures = trx('webhook_deliveries as d')
+      .distinctOn('d.endpoint_id', 'd.event_id')
+      .select('d.id', 'd.event_id', 'd.endpoint_id', 'd.created_at')
+      .whereIn('d.endpoint_id', endpoints.map((e) => e.id))
+      .andWhere('d.status', 'failed')
+      .andWhere('d.created_at', '>=', new Date(this.deps.clock.now().getTime() - RETENTION_MS))
+      .whereNotExists((q) =>
+        q
+          .select(trx.raw('1'))
+          .from('webhook_deliveries as s')
+          .whereRaw('s.endpoint_id = d.endpoint_id AND s.event_id = d.event_id')
+          .whereIn('s.status', ['pending', 'retrying', 'succeeded']),
+      )
+      .orderBy([{ column: 'd.endpoint_id' }, { column: 'd.event_id' }, { column: 'd.created_at' }])
+      .as('f');
+    const failed = (await trx
+      .select('*')
+      .from(firstFailures)
+      .orderBy([{ column: 'created_at' }, { column: 'id' }])
+      .limit(REPLAY_LIMIT + 1)) as { id: string; event_id: string; endpoint_id: string; created_at: Date }[];
+    const byId = new Map(endpoints.map((e) => [e.id, e]));
+    const queued = await this.enqueue(trx, failed.slice(0, REPLAY_LIMIT).map((f) => ({ eventId: f.event_id, endpoint: byId.get(f.endpoint_id)!, replayOf: f.id })));
+    return { queued, hasMore: failed.length > REPLAY_LIMIT };
+  }
+}

@@ -1,8 +1,0 @@
-import type { TickJob } from '../automations/runner.js';
-import { defineProcess } from './process.js';
-
-/** One tick of an automation's cron schedule: a run, then the next tick. */
-export const automationSchedule = defineProcess<TickJob>({
-  job: { name: 'automation.tick', key: (p) => `automation-tick:${p.automationId}:${p.at}`, lane: (p) => `automation:${p.automationId}` },
-  handler: ({ automationRunner }) => (p) => automationRunner.tick(p),
-});

@@ -1,8 +1,0 @@
-import type { ContractRef } from '../domain/escrow/commands.js';
-import { defineProcess, lanes } from './process.js';
-
-/** At a contract's `autoReleaseAtUtc`: what it holds is released to its default destination (docs/escrow.md). */
-export const escrowAutoRelease = defineProcess<ContractRef>({
-  job: { name: 'escrow.auto_release', key: (p) => `escrow-auto-release:${p.contractId}`, lane: lanes.escrowContract },
-  handler: ({ escrow }) => (p) => escrow.autoRelease(p),
-});

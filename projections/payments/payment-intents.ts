@@ -1,0 +1,88 @@
+import type { Knex } from 'knex';
+import { PAYMENT_INTENT_OBJECT_EVENTS, type PaymentIntentEvent, type PaymentIntentObject, type PaymentIntentStatus } from '../../packages/families/payments/payment-intent/events.js';
+import { orderKeys } from '../../packages/core/json.js';
+import { whereCreated, type CreatedRange, type CursorList, type CursorQuery } from '../paging.js';
+import { rowChangeProjection } from '../batch.js';
+import type { Projection } from '../projection.js';
+import { cursorPageOfObjects, findOwnedObject, ownedRows } from '../queries.js';
+import { snapshotChange, snapshotTableSql } from '../snapshot.js';
+import type { Environment, Owner } from '../../packages/core/owner.js';
+import type { ObjectHistory } from '../object-events.js';
+
+/** read.payment_intents: the public object of every intent, as its latest event left it (json, not jsonb, to keep field order). */
+export const paymentIntentsProjection: Projection = {
+  name: 'payment_intents',
+  tables: ['read.payment_intents'],
+  migrations: [
+    {
+      name: 'payment_intents/001-create',
+      up: (knex) =>
+        knex.raw(`${snapshotTableSql('read.payment_intents', ['customer text'])};
+        CREATE INDEX payment_intents_list ON read.payment_intents (merchant_id, environment, seq)`),
+    },
+  ],
+  handles: PAYMENT_INTENT_OBJECT_EVENTS,
+  ...rowChangeProjection({ 'read.payment_intents': ['id'] }, (event) => {
+    const e = event as unknown as PaymentIntentEvent;
+    if (!('object' in e.data)) return [];
+    const object = e.data.object;
+    const created = e.type === 'payment_intent.created' ? { merchant_id: e.data.merchantId, environment: e.data.environment, customer: object.customer } : null;
+    return [snapshotChange('read.payment_intents', event, object, created)];
+  }),
+};
+
+const PAYMENT_INTENT_KEYS: readonly (keyof PaymentIntentObject)[] = [
+  'id', 'object', 'created', 'livemode', 'amount', 'currency', 'status', 'description', 'metadata', 'next_action', 'customer',
+  'transaction_country', 'payer_country', 'rail_country', 'payment_method', 'last_payment_error', 'latest_operation', 'return_url',
+  'amount_received', 'fee', 'cancellation_reason', 'canceled_at', 'provider_reference',
+];
+
+/** A stored payment intent in the documented field order. */
+export function renderPaymentIntent(stored: PaymentIntentObject): PaymentIntentObject {
+  return orderKeys(stored, PAYMENT_INTENT_KEYS);
+}
+
+/** Payment intents keep their history (GET /api/v1/payment-intents/{id}/events, read.object_events). */
+export const paymentIntentHistory: ObjectHistory = { object: 'payment_intent', events: PAYMENT_INTENT_OBJECT_EVENTS, render: (stored) => renderPaymentIntent(stored as PaymentIntentObject) };
+
+export function findPaymentIntent(knex: Knex, owner: Owner, id: string): Promise<PaymentIntentObject | undefined> {
+  return findOwnedObject(knex, 'read.payment_intents', owner, id, renderPaymentIntent);
+}
+
+export interface PaymentIntentFilters {
+  customer?: string;
+  /** Any of these statuses. */
+  status?: PaymentIntentStatus[];
+  created?: CreatedRange;
+  /** Bounds on `amount`, inclusive, in minor units. */
+  amount?: { gte?: number; lte?: number };
+  /** An intent's id or its customer's, exactly, or words of its description (case-insensitive). */
+  search?: string;
+}
+
+/** This owner's payment intents, newest first, cursor-paged, narrowed by `filters`. */
+export function listPaymentIntents(knex: Knex, owner: Owner, cursor: CursorQuery, url: string, filters: PaymentIntentFilters): Promise<CursorList<PaymentIntentObject>> {
+  const q = ownedRows(knex, 'read.payment_intents', owner, { customer: filters.customer });
+  if (filters.status?.length) q.whereIn('status', filters.status);
+  // `created` and `amount` are read from the stored object: the list index narrows to the owner first.
+  if (filters.created) whereCreated(q, knex.raw(`to_timestamp((object->>'created')::bigint)`), filters.created);
+  if (filters.amount?.gte !== undefined) q.whereRaw(`(object->>'amount')::bigint >= ?`, [filters.amount.gte]);
+  if (filters.amount?.lte !== undefined) q.whereRaw(`(object->>'amount')::bigint <= ?`, [filters.amount.lte]);
+  const search = filters.search?.trim();
+  if (search) {
+    const words = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    q.where((w) => w.where('id', search).orWhere('customer', search).orWhereRaw(`object->>'description' ILIKE ?`, [words]));
+  }
+  return cursorPageOfObjects(q, cursor, url, renderPaymentIntent);
+}
+
+/** The merchant a payment intent belongs to, whoever asks (for provider callbacks, which carry no credential). */
+export async function paymentIntentMerchant(knex: Knex, id: string): Promise<string | undefined> {
+  const row = await knex('read.payment_intents').select('merchant_id').where({ id }).first<{ merchant_id: string } | undefined>();
+  return row?.merchant_id;
+}
+
+/** Whether the merchant has taken a payment in this environment (the onboarding checklist). */
+export async function hasSucceededPayment(knex: Knex, merchantId: string, environment: Environment): Promise<boolean> {
+  return (await knex('read.payment_intents').where({ merchant_id: merchantId, environment, status: 'succeeded' }).first('id')) !== undefined;
+}

@@ -1,0 +1,88 @@
+import type { Knex } from 'knex';
+import { orderKeys } from '../../packages/core/json.js';
+import { destinationKey } from '../../packages/families/payouts/payout-method/destination.js';
+import type { Destination } from '../../packages/families/payouts/payout-method/events.js';
+import { payoutPublicEvents } from '../../packages/families/payouts/payout/public-events.js';
+import type { PayoutEvent, PayoutObject, PayoutStatus } from '../../packages/families/payouts/payout/events.js';
+import type { PageList, PageQuery } from '../paging.js';
+import { rowChangeProjection } from '../batch.js';
+import type { Projection } from '../projection.js';
+import { findOwnedObject, ownedRows, pageOfObjects } from '../queries.js';
+import { snapshotChange, snapshotTableSql } from '../snapshot.js';
+import type { Owner } from '../../packages/core/owner.js';
+import type { ObjectHistory } from '../object-events.js';
+
+/** read.payouts: the public Payout object, as its latest event left it (json keeps field order). */
+export const payoutsProjection: Projection = {
+  name: 'payouts',
+  tables: ['read.payouts'],
+  migrations: [
+    {
+      name: 'payouts/001-create',
+      up: (knex) =>
+        knex.raw(`${snapshotTableSql('read.payouts')};
+        CREATE INDEX payouts_list ON read.payouts (merchant_id, environment, seq);
+        CREATE INDEX payouts_status ON read.payouts (merchant_id, environment, status, seq)`),
+    },
+    {
+      // Where each payout's money goes (destinationKey), for the rule of destinations paid before;
+      // the payouts made before are keyed here, with the same function.
+      name: 'payouts/002-destination-key',
+      up: async (knex) => {
+        await knex.raw('ALTER TABLE read.payouts ADD COLUMN destination_key text');
+        for (let after = ''; ; ) {
+          const rows = (await knex('read.payouts').where('id', '>', after).orderBy('id').limit(1000).select('id', knex.raw("object->'destination' AS destination"))) as { id: string; destination: Destination }[];
+          if (rows.length === 0) break;
+          await knex.raw('UPDATE read.payouts AS p SET destination_key = v.key FROM json_to_recordset(?::json) AS v(id text, key text) WHERE p.id = v.id', [
+            JSON.stringify(rows.map((r) => ({ id: r.id, key: destinationKey(r.destination) }))),
+          ]);
+          after = rows.at(-1)!.id;
+        }
+        await knex.raw('ALTER TABLE read.payouts ALTER COLUMN destination_key SET NOT NULL; CREATE INDEX payouts_destination ON read.payouts (merchant_id, environment, destination_key)');
+      },
+    },
+  ],
+  handles: ['payout.created', 'payout.updated', 'payout.delayed', 'payout.paid', 'payout.failed', 'payout.canceled'],
+  ...rowChangeProjection({ 'read.payouts': ['id'] }, (event) => {
+    const e = event as unknown as PayoutEvent;
+    const object = e.data.object;
+    const created = e.type === 'payout.created' ? { merchant_id: e.data.merchantId, environment: e.data.environment, destination_key: destinationKey(e.data.destination) } : null;
+    return [snapshotChange('read.payouts', event, object, created)];
+  }),
+};
+
+const PAYOUT_KEYS: readonly (keyof PayoutObject)[] = [
+  'id', 'object', 'amount', 'currency', 'status', 'destination', 'payout_method_id', 'arrival_date_estimate', 'expected_by',
+  'delay_state', 'delay_reason', 'delayed_at', 'metadata', 'failure_code', 'failure_message', 'fee', 'created', 'livemode', 'provider_reference',
+];
+const DESTINATION_KEYS = ['type', 'currency', 'country', 'operator', 'msisdn', 'bank_code', 'account_number', 'account_name'] as (keyof Destination)[];
+
+/** A stored payout in the documented field order. */
+export function renderPayout(stored: PayoutObject): PayoutObject {
+  return orderKeys({ ...stored, destination: orderKeys(stored.destination, DESTINATION_KEYS) }, PAYOUT_KEYS);
+}
+
+/** Payouts keep their history (GET /api/v1/payouts/{id}/events, read.object_events). */
+export const payoutHistory: ObjectHistory = { object: 'payout', events: payoutPublicEvents.types.map((e) => e.type), render: (stored) => renderPayout(stored as PayoutObject) };
+
+export function findPayout(knex: Knex, owner: Owner, id: string): Promise<PayoutObject | undefined> {
+  return findOwnedObject(knex, 'read.payouts', owner, id, renderPayout);
+}
+
+/** A page of this owner's payouts, newest first. */
+export function listPayouts(knex: Knex, owner: Owner, page: PageQuery, filters: { status?: PayoutStatus }): Promise<PageList<PayoutObject>> {
+  return pageOfObjects(ownedRows(knex, 'read.payouts', owner, filters), page, renderPayout);
+}
+
+/** Payouts whose money may be on its way or arrived: a failed or canceled one paid nothing. */
+const PAYING: readonly PayoutStatus[] = ['pending', 'in_transit', 'paid'];
+
+/**
+ * Whether this owner has a payout pending, in transit or paid to this destination (destinationKey):
+ * the destinations it paid before (docs/decisions.md, "Payouts"). Read where the payouts' commits
+ * write it (an inline read model), so a payout just made counts at once.
+ */
+export async function hasPaidTo(knex: Knex, owner: Owner, destination: Destination): Promise<boolean> {
+  const row = await ownedRows(knex, 'read.payouts', owner).where({ destination_key: destinationKey(destination) }).whereIn('status', PAYING).first('id');
+  return row !== undefined;
+}

@@ -1,0 +1,185 @@
+import { Readable } from 'node:stream';
+import type { Knex } from 'knex';
+import type { Clock } from '../../../../packages/core/clock.js';
+import type { InvoiceObject } from '../../../../packages/families/billing/invoice/events.js';
+import type { TemplateComposer } from '../../../../packages/families/templates/composer.js';
+import { getCurrency, MAX_AMOUNT } from '../../../../packages/catalog/index.js';
+import { ApiError } from '../../../../packages/core/errors.js';
+import type { Invoices } from '../../../../packages/families/billing/invoice/commands.js';
+import { toInvoiceObject } from '../../../../packages/families/billing/invoice/render.js';
+import { INVOICE_STATUSES, type InvoiceStatus } from '../../../../packages/families/billing/invoice/events.js';
+import { Reply } from '../../../../packages/http/context.js';
+import { route, type Family } from '../../../../packages/http/routes.js';
+import { findInvoice, findIssuedInvoice, listInvoices, renderInvoice } from '../../../../projections/billing/invoices.js';
+import { pageReply, renderPage } from '../../pages/layout.js';
+import { invoiceSchema } from '../../schemas/billing.js';
+import type { PageMerchantOf } from '../../pages/merchant.js';
+import {
+  billingRead,
+  billingWrite,
+  currencySchema,
+  customerFields,
+  customerRef,
+  escapeHtml,
+  idParams,
+  idParamsOf,
+  itemsSchema,
+  metadataSchema,
+  pageListRoute,
+  retrieveRoute,
+  toItems,
+  type CustomerFields,
+} from '../shared.js';
+import type { Owner } from '../../../../packages/core/owner.js';
+
+/** An invoice as a PDF, from the merchant's `invoice` template or the built-in one; amounts in the currency's units, as the template shows them. */
+async function invoicePdf(knex: Knex, documents: TemplateComposer, owner: Owner, i: InvoiceObject, at: Date): Promise<Buffer> {
+  const merchant = await knex('read.merchants').select('name').where({ id: owner.merchantId }).first<{ name: string } | undefined>();
+  const digits = getCurrency(i.currency)?.minorUnits ?? 0;
+  const units = (minor: number) => (minor / 10 ** digits).toFixed(digits);
+  const values = {
+    merchant_name: merchant?.name ?? '',
+    invoice_id: i.id,
+    amount_due: units(i.amount_due),
+    currency: i.currency,
+    ...(i.due_date ? { due_date: i.due_date } : {}),
+    lines: i.lines.map((l) => ({ description: l.description, amount: units(l.amount) })),
+  };
+  return documents.document(owner, 'invoice', values, at);
+}
+
+/** `YYYY-MM-DD` (due at the end of that day, UTC) or a full date-time. */
+const dueDateSchema = { type: 'string', anyOf: [{ format: 'date' }, { format: 'date-time' }] };
+
+function parseDueDate(value: string): Date {
+  return /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T23:59:59Z`) : new Date(value);
+}
+
+interface CreateBody extends CustomerFields {
+  currency?: string;
+  items?: { price: string; quantity?: number }[];
+  amount_due?: number;
+  description?: string | null;
+  due_date?: string;
+  days_until_due?: number;
+  metadata?: Record<string, string>;
+  subscription?: string;
+}
+
+const createBody = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    ...customerFields,
+    currency: currencySchema,
+    items: itemsSchema,
+    amount_due: { type: 'integer', minimum: 0, maximum: MAX_AMOUNT },
+    description: { type: ['string', 'null'], maxLength: 1000 },
+    due_date: dueDateSchema,
+    days_until_due: { type: 'integer', minimum: 0, maximum: 365 },
+    metadata: metadataSchema,
+    subscription: { type: 'string', minLength: 1, maxLength: 255 },
+  },
+};
+
+/**
+ * /api/v1/merchant/invoices: list, retrieve, the PDF, create (a draft), status transitions; the wallet
+ * apply; and the hosted invoice page that `hosted_invoice_url` points to.
+ */
+export function merchantInvoicesFamily(knex: Knex, invoices: Invoices, documents: TemplateComposer, clock: Clock, pageMerchant: PageMerchantOf): Family {
+  return {
+    name: 'merchant-invoices',
+    routes: [
+      pageListRoute<{ status?: InvoiceStatus; customer?: string; subscription?: string }>({ path: '/api/v1/merchant/invoices', item: invoiceSchema, auth: billingRead,
+        filters: { status: { enum: [...INVOICE_STATUSES] }, customer: { type: 'string', maxLength: 255 }, subscription: { type: 'string', maxLength: 255 } },
+        summary: 'List invoices, newest first; `customer` and `subscription` keep those of one customer or subscription',
+        list: (owner, query) => listInvoices(knex, owner, query, { status: query.status, customer: query.customer, subscription: query.subscription }) }),
+      retrieveRoute({ path: '/api/v1/merchant/invoices/:id', noun: 'invoice', auth: billingRead, response: invoiceSchema,
+        summary: 'Retrieve an invoice',
+        find: (owner, id) => findInvoice(knex, owner, id) }),
+      route<CreateBody>({
+        method: 'post',
+        path: '/api/v1/merchant/invoices',
+        fields: { customerId: 'customer', amountDue: 'amount_due', subscriptionId: 'subscription' },
+        summary: 'Create a draft invoice from prices (items) or a plain amount (amount_due + currency); PATCH its status to open to send it',
+        auth: billingWrite,
+        body: createBody,
+        response: invoiceSchema,
+        handler: async (ctx) => {
+          const b = ctx.body;
+          const state = await invoices.create(
+            ctx.owner,
+            {
+              customer: customerRef(b),
+              ...(b.currency !== undefined ? { currency: b.currency } : {}),
+              ...(b.items !== undefined ? { items: toItems(b.items) } : {}),
+              ...(b.amount_due !== undefined ? { amountDue: b.amount_due } : {}),
+              ...(b.description !== undefined ? { description: b.description } : {}),
+              ...(b.metadata ? { metadata: b.metadata } : {}),
+              ...(b.due_date !== undefined ? { dueAt: parseDueDate(b.due_date) } : {}),
+              ...(b.days_until_due !== undefined ? { daysUntilDue: b.days_until_due } : {}),
+              ...(b.subscription !== undefined ? { subscriptionId: b.subscription } : {}),
+              finalize: false,
+            },
+            ctx.actor,
+          );
+          return renderInvoice(toInvoiceObject(state));
+        },
+      }),
+      route<unknown, unknown, { id: string }>({
+        method: 'get',
+        path: '/api/v1/merchant/invoices/:id/pdf',
+        summary: "The invoice as a PDF, written with the merchant's published `invoice` template or the built-in one (docs/template-engine.md)",
+        auth: billingRead,
+        params: idParams,
+        answers: { file: 'application/pdf' },
+        handler: async (ctx) => {
+          const i = await findInvoice(knex, ctx.owner, ctx.params.id);
+          if (!i) throw new ApiError('IKW-RES-001', 'No such invoice', 'id');
+          return Reply.stream(Readable.from(await invoicePdf(knex, documents, ctx.owner, i, clock.now())), 'application/pdf', {
+            'Content-Disposition': `attachment; filename="${i.id}.pdf"`,
+          });
+        },
+      }),
+      route<{ status: InvoiceStatus }, unknown, { id: string }>({
+        method: 'patch',
+        path: '/api/v1/merchant/invoices/:id/status',
+        fields: { invoiceId: 'id' },
+        summary: 'Move an invoice: draft → open → paid | void | uncollectible, uncollectible → paid | void (anything else: IKW-BIL-001)',
+        auth: billingWrite,
+        params: idParams,
+        body: { type: 'object', required: ['status'], additionalProperties: false, properties: { status: { enum: [...INVOICE_STATUSES] } } },
+        response: invoiceSchema,
+        handler: async (ctx) => renderInvoice(await invoices.transition(ctx.owner, ctx.params.id, ctx.body.status, ctx.actor)),
+      }),
+      route<{ amount?: number }, unknown, { invoiceId: string }>({
+        method: 'post',
+        path: '/api/v1/merchant/billing/wallet/invoices/:invoiceId/apply',
+        summary: "Pay an open invoice from the customer's wallet: all that remains, or `amount`, at most the balance",
+        auth: billingWrite,
+        params: idParamsOf('invoiceId'),
+        body: { type: 'object', additionalProperties: false, properties: { amount: { type: 'integer', minimum: 1, maximum: MAX_AMOUNT } } },
+        response: invoiceSchema,
+        handler: async (ctx) => renderInvoice(await invoices.applyWallet(ctx.owner, ctx.params.invoiceId, ctx.body, ctx.actor)),
+      }),
+      route<unknown, unknown, { id: string }>({
+        method: 'get',
+        path: '/hosted/invoices/:id',
+        summary: 'The hosted invoice page (hosted_invoice_url): amount, status and what remains to pay',
+        auth: 'public',
+        params: { type: 'object', properties: { id: { type: 'string', pattern: '^in_[0-9A-Za-z]{24}$' } }, required: ['id'] },
+        answers: { html: true },
+        handler: async (ctx) => {
+          const found = await findIssuedInvoice(knex, ctx.params.id);
+          if (!found) throw new ApiError('IKW-RES-001', 'No such invoice', 'id');
+          const i = found.invoice;
+          const lines = i.lines.map((l) => `<tr><td>${escapeHtml(l.description)}</td><td>${l.quantity}</td><td>${l.amount}</td></tr>`).join('');
+          const body = `<h1>Invoice ${escapeHtml(i.id)}</h1><p>Status: ${escapeHtml(i.status)}. Due: ${escapeHtml(i.due_date ?? '—')}.</p>
+<table><thead><tr><th>Item</th><th>Qty</th><th>Amount (${escapeHtml(i.currency.toUpperCase())})</th></tr></thead><tbody>${lines}</tbody></table>
+<p>Amount due: ${i.amount_due} ${escapeHtml(i.currency.toUpperCase())}. Paid: ${i.amount_paid}. Remaining: ${i.amount_remaining}.</p>`;
+          return pageReply(renderPage('en', `Invoice ${i.id}`, body, { merchant: await pageMerchant(found.owner) }), 200);
+        },
+      }),
+    ],
+  };
+}

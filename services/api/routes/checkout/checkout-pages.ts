@@ -1,0 +1,170 @@
+import type { Knex } from 'knex';
+import type { Clock } from '../../../../packages/core/clock.js';
+import { ApiError } from '../../../../packages/core/errors.js';
+import type { KeyedHasher } from '../../../../packages/core/hashing.js';
+import { isRefused } from '../../../../packages/core/refusal.js';
+import { toApiError } from '../../../../packages/http/app.js';
+import { SESSION_LIFETIME_MS, type CheckoutFeeQuote, type CheckoutSessions } from '../../../../packages/families/checkout/checkout-session/commands.js';
+import { getCountry } from '../../../../packages/catalog/index.js';
+import { Reply, type HandlerContext } from '../../../../packages/http/context.js';
+import { route, type Family } from '../../../../packages/http/routes.js';
+import { findPublicCheckoutSession, type CheckoutSessionView } from '../../../../projections/checkout/checkout-sessions.js';
+import { messagePage, sessionPage } from '../../pages/checkout.js';
+import { languageOf, type Language } from '../../pages/layout.js';
+import type { PageMerchantOf } from '../../pages/merchant.js';
+import { confirmationFields, cookieOf, nextUrl, sessionIdParams, wantsHtml } from '../shared.js';
+
+interface PayForm {
+  PaymentMethod?: string;
+  Operator?: string;
+  PhoneNumber?: string;
+  /** Which button sent the form: pay (the default) or cancel. */
+  Action?: 'pay' | 'cancel';
+}
+
+const payForm = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    PaymentMethod: { enum: ['mobile_money'] },
+    Operator: { type: 'string', maxLength: 64 },
+    PhoneNumber: { type: 'string', maxLength: 32 },
+    Action: { enum: ['pay', 'cancel'] },
+  },
+};
+
+/** What each payin operator of the session's country costs the customer (operators whose limits refuse the amount are left out). */
+function quotes(sessions: CheckoutSessions, view: CheckoutSessionView): CheckoutFeeQuote[] {
+  const s = view.session;
+  if (!s.paymentMethodTypes.includes('mobile_money')) return [];
+  return (getCountry(s.country)?.operators ?? []).flatMap((o) => {
+    try {
+      return [sessions.quote({ session: s }, { paymentMethodType: 'mobile_money', operator: o.code })];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** The cookie that marks the browser that paid or canceled a session (its Path is the session's page). */
+const BROWSER_COOKIE = 'sika_checkout_browser';
+
+/**
+ * Whether a browser sent the form from another site's page. Such a post would cancel (or pay) the
+ * customer's session and, with the 303 to the cancel URL, turn this origin into a redirect to any
+ * URL the maker of the session chose. `Sec-Fetch-Site` decides where the browser sends it; else an
+ * `Origin` naming another host. Programs send neither and are not browsers a page could steer.
+ */
+function sentFromAnotherSite(ctx: Pick<HandlerContext<unknown, unknown, unknown>, 'header'>): boolean {
+  const fetchSite = ctx.header('sec-fetch-site');
+  if (fetchSite !== undefined) return fetchSite !== 'same-origin' && fetchSite !== 'none';
+  const origin = ctx.header('origin');
+  if (origin === undefined) return false;
+  try {
+    return new URL(origin).host !== ctx.header('host');
+  } catch {
+    return true; // `Origin: null` (a sandboxed frame, a data: page) or garbage
+  }
+}
+
+/**
+ * The hosted checkout page (`checkout` family): GET shows the session, POST takes the form. Both
+ * answer browsers with pages (refusals re-show the form with the reason) and programs with JSON.
+ *
+ * A final session's success or cancel URL is followed (303) only by the browser that paid or
+ * canceled it here, known by a cookie holding a keyed hash of the session id; any other visitor
+ * gets a page with the link. Else anyone could make a session with a URL of their choosing, end it,
+ * and hand out this origin's page as a redirect to it (an open redirect).
+ */
+export function checkoutPagesFamily(knex: Knex, clock: Clock, sessions: CheckoutSessions, browserMarks: KeyedHasher, secureCookies: boolean, pageMerchant: PageMerchantOf): Family {
+  const find = async (id: string) => findPublicCheckoutSession(knex, id, clock.now());
+
+  /** Whether this request comes from the browser that paid or canceled the session. */
+  const actedHere = (ctx: Pick<HandlerContext<unknown, unknown, unknown>, 'header'>, id: string): boolean => {
+    const mark = cookieOf(ctx, BROWSER_COOKIE);
+    return mark !== undefined && /^[0-9a-f]{64}$/.test(mark) && browserMarks.matches(id, mark);
+  };
+  const markBrowser = (id: string) => ({
+    'Set-Cookie': `${BROWSER_COOKIE}=${browserMarks.hash(id)}; Max-Age=${SESSION_LIFETIME_MS / 1000}; Path=/checkout/session/${id}; HttpOnly; SameSite=Lax${secureCookies ? '; Secure' : ''}`,
+  });
+
+  /** The page of a session as it stands: the form, the wait, or where the customer goes next (sent there when `followReturn`). */
+  const render = async (lang: Language, view: CheckoutSessionView, followReturn: boolean, extra: { error?: string; form?: { operator?: string; phone?: string }; status?: number } = {}): Promise<Reply> => {
+    const s = view.session;
+    const next = nextUrl(view);
+    if (next && followReturn) return Reply.redirect(next);
+    const merchant = await pageMerchant(view.owner);
+    switch (s.status) {
+      case 'complete':
+        return messagePage(lang, 'succeeded', 200, { reference: view.intent?.latest_operation ?? null, backUrl: next, merchant });
+      case 'canceled':
+        return messagePage(lang, 'canceled', 200, { backUrl: next, merchant });
+      case 'expired':
+        return messagePage(lang, 'expired', 410, { backUrl: s.cancelUrl, merchant });
+      case 'open':
+        return sessionPage(lang, { session: s, intent: view.intent, quotes: quotes(sessions, view), error: extra.error ?? null, form: extra.form ?? {}, merchant }, extra.status ?? 200);
+    }
+  };
+
+  const notFound = (ctx: HandlerContext<unknown, unknown, { sessionId: string }>) => {
+    if (wantsHtml(ctx.header('accept'))) return messagePage(languageOf(ctx.header('accept-language')), 'notFound', 404);
+    throw new ApiError('IKW-RES-001', `No such checkout session: '${ctx.params.sessionId}'`, 'sessionId');
+  };
+
+  return {
+    name: 'checkout',
+    routes: [
+      route<unknown, unknown, { sessionId: string }>({
+        method: 'get',
+        path: '/checkout/session/:sessionId',
+        summary: 'The hosted checkout page (HTML): the pay form, the wait while the operator answers, or once final a redirect to the merchant for the browser that paid or canceled it here (cookie sika_checkout_browser), a page with the link for any other',
+        auth: 'public',
+        params: sessionIdParams,
+        answers: { html: true, redirect: true },
+        handler: async (ctx) => {
+          const view = await find(ctx.params.sessionId);
+          if (!view) return notFound(ctx);
+          return render(languageOf(ctx.header('accept-language')), view, actedHere(ctx, view.session.id));
+        },
+      }),
+      route<PayForm, unknown, { sessionId: string }>({
+        method: 'post',
+        path: '/checkout/session/:sessionId/pay',
+        // The form's own names for what it sends; the rest as the JSON API names them.
+        fields: { ...confirmationFields, checkoutSessionId: 'id', 'paymentMethod.type': 'PaymentMethod', 'paymentMethod.mobileMoney.msisdn': 'PhoneNumber' },
+        summary: "The hosted page's form (application/x-www-form-urlencoded or JSON): pay by mobile money, or cancel with Action=cancel; answers 303 to the page, or to the cancel URL, and marks this browser as the one that paid or canceled (cookie sika_checkout_browser)",
+        auth: 'public',
+        params: sessionIdParams,
+        body: payForm,
+        form: true,
+        answers: { html: true, redirect: true },
+        handler: async (ctx) => {
+          const id = ctx.params.sessionId;
+          const lang = languageOf(ctx.header('accept-language'));
+          const browser = wantsHtml(ctx.header('accept'));
+          const form = { operator: ctx.body.Operator ?? '', phone: ctx.body.PhoneNumber ?? '' };
+          try {
+            if (sentFromAnotherSite(ctx)) throw new ApiError('IKW-CHK-005', 'This form can only be sent from its own checkout page', 'Action');
+            if (ctx.body.Action === 'cancel') {
+              await sessions.cancel(id, ctx.actor);
+            } else {
+              if (!ctx.body.Operator) throw new ApiError('IKW-VAL-001', 'Choose an operator', 'Operator');
+              if (!ctx.body.PhoneNumber) throw new ApiError('IKW-VAL-001', 'Enter the mobile money number', 'PhoneNumber');
+              await sessions.pay(id, { type: 'mobile_money', mobile_money: { operator: ctx.body.Operator, msisdn: ctx.body.PhoneNumber } }, null, ctx.actor);
+            }
+          } catch (err) {
+            const view = isRefused(err) && browser ? await find(id) : undefined;
+            if (!view || !isRefused(err)) throw err;
+            // A browser gets the page again, with the reason and what the customer typed (and Retry-After, when limited).
+            const refused = toApiError(err, ctx.log);
+            return (await render(lang, view, actedHere(ctx, id), { error: refused.message, form, status: refused.status })).withHeaders(refused.headers);
+          }
+          const view = await find(id);
+          if (!view) return notFound(ctx);
+          // This browser paid or canceled: it follows the merchant's URL now (cancel) or from its page once paid.
+          return Reply.redirect(nextUrl(view) ?? `/checkout/session/${id}`).withHeaders(markBrowser(id));
+        },
+      }),
+    ],
+  };
+}

@@ -1,0 +1,75 @@
+import type { Knex } from 'knex';
+import { route, type Family } from '../../../../packages/http/routes.js';
+import { findMerchant, liveActivationOf } from '../../../../projections/merchants/merchants.js';
+import { organizationOfMerchant } from '../../../../projections/accounts/organizations.js';
+import { hasSucceededPayment } from '../../../../projections/payments/payment-intents.js';
+import { hasPayoutMethod } from '../../../../projections/payouts/payout-methods.js';
+import { findUser } from '../../../../projections/accounts/users.js';
+import { hasWebhookEndpoint } from '../../../../projections/webhooks/webhook-endpoints.js';
+import { userOf } from '../accounts/auth.js';
+import { signedIn } from '../shared.js';
+
+/** The go-live checklist, in the order a merchant works through it (docs/merchants.md, "Onboarding"). */
+const STEPS = [
+  { key: 'business_profile', title: 'Business profile: organization name, country and type, and a notification e-mail' },
+  { key: 'email_verified', title: 'Verify your e-mail address' },
+  { key: 'phone_verified', title: 'Verify your phone number' },
+  { key: 'payout_destination', title: 'Save a payout destination' },
+  { key: 'first_sandbox_payment', title: 'Take a first payment in sandbox' },
+  { key: 'webhook_endpoint', title: 'Register a webhook endpoint' },
+  { key: 'live_activation', title: 'Activate live payments' },
+] as const;
+
+type StepKey = (typeof STEPS)[number]['key'];
+
+/**
+ * /api/v1/onboarding: the current merchant's go-live checklist, each step's state read from the
+ * read models the events built (nothing is stored for the checklist itself).
+ */
+export function onboardingFamily(knex: Knex): Family {
+  return {
+    name: 'onboarding',
+    routes: [
+      route({
+        method: 'get',
+        path: '/api/v1/onboarding/steps',
+        summary: "The current merchant's go-live checklist: each step with its state (complete or incomplete)",
+        auth: signedIn,
+        response: {
+          type: 'object',
+          properties: {
+            object: { const: 'list' },
+            merchantId: { type: 'string' },
+            completed: { type: 'integer' },
+            total: { type: 'integer' },
+            data: { type: 'array', items: { type: 'object', properties: { key: { type: 'string' }, title: { type: 'string' }, state: { enum: ['complete', 'incomplete'] } } } },
+          },
+        },
+        handler: async (ctx) => {
+          const { userId, merchantId } = userOf(ctx);
+          const [merchant, organization, user, payout, payment, webhook, live] = await Promise.all([
+            findMerchant(knex, merchantId),
+            organizationOfMerchant(knex, merchantId),
+            findUser(knex, userId),
+            hasPayoutMethod(knex, merchantId),
+            hasSucceededPayment(knex, merchantId, 'sandbox'),
+            hasWebhookEndpoint(knex, merchantId),
+            liveActivationOf(knex, merchantId),
+          ]);
+          const done: Record<StepKey, boolean> = {
+            business_profile: organization !== undefined && Boolean(merchant?.email),
+            email_verified: user?.email_verified_at != null,
+            phone_verified: user?.phone_verified_at != null,
+            payout_destination: payout,
+            first_sandbox_payment: payment,
+            webhook_endpoint: webhook,
+            // The platform operator activates live (docs/configuration.md, "Live activation").
+            live_activation: live.status === 'active',
+          };
+          const data = STEPS.map((s) => ({ key: s.key, title: s.title, state: done[s.key] ? 'complete' : 'incomplete' }));
+          return { object: 'list', merchantId, completed: data.filter((s) => s.state === 'complete').length, total: data.length, data };
+        },
+      }),
+    ],
+  };
+}

@@ -1,0 +1,98 @@
+import type { Knex } from 'knex';
+import { ApiError } from '../../../../packages/core/errors.js';
+import type { Reply } from '../../../../packages/http/context.js';
+import type { Family } from '../../../../packages/http/routes.js';
+import { findOperation, type OperationRow } from '../../../../projections/payments/operations.js';
+import { pageReply, renderPage, type PageMerchant } from '../../pages/layout.js';
+import { paymentIntentMerchant } from '../../../../projections/payments/payment-intents.js';
+import type { PageMerchantOf } from '../../pages/merchant.js';
+import { escapeHtml, operationRoute, redirectUrl } from '../shared.js';
+
+const FINAL = ['succeeded', 'failed', 'canceled'];
+
+const MESSAGES: Record<string, string> = {
+  succeeded: 'Payment received. Thank you!',
+  failed: 'The payment did not go through.',
+  canceled: 'The payment was canceled.',
+  requires_action: 'Please approve the payment on your phone or in the window that opened.',
+  processing: 'Your payment is being processed…',
+  requires_payment_method: 'The payment was not started.',
+};
+
+/** The page a customer's browser lands on: the operation's status in words, reloading itself until final. */
+function page(op: OperationRow, merchant: PageMerchant | null): Reply {
+  const final = FINAL.includes(op.status);
+  const back = final && !op.return_url.includes(`/operations/status/${op.id}`)
+    ? `<p><a href="${escapeHtml(redirectUrl(op))}">Return to the merchant</a></p>`
+    : '';
+  const body = `<h1>${escapeHtml(MESSAGES[op.status] ?? op.status)}</h1>
+<p>${Number(op.amount)} ${escapeHtml(op.currency.toUpperCase())}${op.livemode ? '' : ' (test payment)'}</p>
+<p class="notice">Reference ${escapeHtml(op.id)}</p>${back}`;
+  return pageReply(renderPage('en', `Payment ${op.status}`, body, { refresh: !final, merchant }), 200);
+}
+
+const operationSchema = {
+  type: 'object',
+  required: ['id', 'object', 'status', 'payment_intent', 'amount', 'currency', 'livemode', 'return_url', 'redirect_url'],
+  properties: {
+    id: { type: 'string' },
+    object: { const: 'operation' },
+    status: { type: 'string', description: 'The payment intent status the operation reached' },
+    payment_intent: { type: 'string' },
+    amount: { type: 'integer', description: 'Minor units' },
+    currency: { type: 'string' },
+    livemode: { type: 'boolean' },
+    return_url: { type: ['string', 'null'] },
+    redirect_url: { type: ['string', 'null'], description: 'Where the customer goes next, once the operation is final' },
+  },
+};
+
+/**
+ * What arrives on the URL the payer is sent back to: a card acquirer's (Paystack: `trxref` and
+ * `reference`, the transaction's reference) and Sika's own (`redirectUrl`'s `status`,
+ * `payment_intent`, `operation_id`, when the return URL is this page). Taken and not read: the page
+ * shows what Sika verified.
+ */
+const returnQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    trxref: { type: 'string', maxLength: 200 },
+    reference: { type: 'string', maxLength: 200 },
+    status: { type: 'string', maxLength: 40 },
+    payment_intent: { type: 'string', maxLength: 200 },
+    operation_id: { type: 'string', maxLength: 200 },
+  },
+};
+
+/** GET /operations/status/{operationId}: where customers land; JSON for programs, HTML for browsers. */
+export function operationsFamily(knex: Knex, pageMerchant: PageMerchantOf): Family {
+  /** The merchant the operation pays (an operation row names its payment intent, whose row names the merchant). */
+  const merchantOf = async (op: OperationRow) => {
+    const merchantId = await paymentIntentMerchant(knex, op.payment_intent);
+    return merchantId ? pageMerchant({ merchantId, environment: op.livemode ? 'live' : 'sandbox' }) : null;
+  };
+  return {
+    name: 'operations',
+    routes: [
+      operationRoute('get', '/operations/status/:operationId', 'Status of a payment operation (JSON, or an HTML page when the client asks for HTML)', { answers: { html: true }, response: operationSchema, query: returnQuery }, async (ctx) => {
+        const op = await findOperation(knex, ctx.params.operationId);
+        if (!op) throw new ApiError('IKW-RES-001', `No such operation: '${ctx.params.operationId}'`, 'operationId');
+        const accept = ctx.header('accept') ?? '';
+        const html = accept.includes('text/html') && !/application\/json/.test(accept.split('text/html')[0] ?? '');
+        if (html) return page(op, await merchantOf(op));
+        return {
+          id: op.id,
+          object: 'operation',
+          status: op.status,
+          payment_intent: op.payment_intent,
+          amount: Number(op.amount),
+          currency: op.currency,
+          livemode: op.livemode,
+          return_url: op.return_url,
+          redirect_url: FINAL.includes(op.status) ? redirectUrl(op) : null,
+        };
+      }),
+    ],
+  };
+}

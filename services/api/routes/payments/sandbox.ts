@@ -1,0 +1,52 @@
+import type { Knex } from 'knex';
+import { ApiError } from '../../../../packages/core/errors.js';
+import type { PaymentIntents } from '../../../../packages/families/payments/payment-intent/commands.js';
+import { Reply } from '../../../../packages/http/context.js';
+import type { Family } from '../../../../packages/http/routes.js';
+import { findOperation, type OperationRow } from '../../../../projections/payments/operations.js';
+import { paymentIntentMerchant } from '../../../../projections/payments/payment-intents.js';
+import { pageReply, renderPage } from '../../pages/layout.js';
+import { escapeHtml, operationRoute, redirectUrl } from '../shared.js';
+
+/**
+ * The hosted 3-D Secure test page of `tok_3ds_required` (sandbox only, not part of the public
+ * interface): the customer completes or fails the authentication, then goes to the return URL.
+ */
+export function sandboxFamily(knex: Knex, paymentIntents: PaymentIntents): Family {
+  const load = async (operationId: string): Promise<OperationRow> => {
+    const op = await findOperation(knex, operationId);
+    if (!op || op.livemode || op.status !== 'requires_action') throw new ApiError('IKW-RES-001', 'No 3-D Secure authentication is waiting for this operation', 'operationId');
+    return op;
+  };
+  const finish = (outcome: 'succeeded' | 'failed') => async (ctx: { params: { operationId: string } }) => {
+    const op = await load(ctx.params.operationId);
+    const merchantId = await paymentIntentMerchant(knex, op.payment_intent);
+    if (!merchantId) throw new Error(`Payment intent ${op.payment_intent} of operation ${op.id} is missing from the read model`);
+    await paymentIntents.applyCallback(
+      {
+        paymentIntentId: op.payment_intent,
+        operationId: op.id,
+        merchantId,
+        environment: 'sandbox',
+        connector: 'sandbox',
+        outcome: outcome === 'succeeded' ? { status: 'succeeded' } : { status: 'failed', failureCode: 'authentication_failed', failureMessage: 'The cardholder failed 3-D Secure authentication' },
+      },
+    );
+    const done = await findOperation(knex, op.id);
+    return Reply.redirect(redirectUrl(done ?? op));
+  };
+  return {
+    name: 'sandbox',
+    routes: [
+      operationRoute('get', '/sandbox/3ds/:operationId', 'Sandbox 3-D Secure test page', { answers: { html: true } }, async (ctx) => {
+        const op = await load(ctx.params.operationId);
+        const body = `<h1>3-D Secure test page</h1><p>Sandbox payment of ${Number(op.amount)} ${escapeHtml(op.currency.toUpperCase())}.</p>
+<form method="post" action="/sandbox/3ds/${escapeHtml(op.id)}/complete"><button class="pay">Complete authentication</button></form>
+<form method="post" action="/sandbox/3ds/${escapeHtml(op.id)}/fail"><button class="secondary">Fail authentication</button></form>`;
+        return pageReply(renderPage('en', '3-D Secure test', body), 200);
+      }),
+      operationRoute('post', '/sandbox/3ds/:operationId/complete', 'Complete a sandbox 3-D Secure authentication', { answers: { redirect: true } }, finish('succeeded')),
+      operationRoute('post', '/sandbox/3ds/:operationId/fail', 'Fail a sandbox 3-D Secure authentication', { answers: { redirect: true } }, finish('failed')),
+    ],
+  };
+}

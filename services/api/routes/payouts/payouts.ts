@@ -1,0 +1,46 @@
+import type { Knex } from 'knex';
+import type { Payouts } from '../../../../packages/families/payouts/payout/commands.js';
+import { route, type Family } from '../../../../packages/http/routes.js';
+import type { CursorQuery } from '../../../../projections/paging.js';
+import { listObjectEvents } from '../../../../projections/object-events.js';
+import { findPayout, payoutHistory } from '../../../../projections/payouts/payouts.js';
+import { createPayoutBody, createPayoutFields, requesterOf, type CreatePayoutBody, cursorListSchema, cursorQuery, found, historyEventSchema, idParams, payoutSchema, payoutsRead, payoutsWrite, retrieveRoute } from '../shared.js';
+
+/** /api/v1/payouts: create, retrieve, and each payout's history of events (the public surface has no payout cancel and no list). */
+export function payoutsFamily(knex: Knex, payouts: Payouts): Family {
+  return {
+    name: 'payouts',
+    routes: [
+      route<CreatePayoutBody>({
+        method: 'post',
+        path: '/api/v1/payouts',
+        summary: 'Create a payout to a mobile money or bank destination (live: a signed-in user paying a destination never paid before gives challenge_id, purpose payouts/new-destination)',
+        auth: payoutsWrite,
+        body: createPayoutBody,
+        fields: createPayoutFields,
+        response: payoutSchema,
+        handler: (ctx) => {
+          const { challenge_id, ...input } = ctx.body;
+          return payouts.create(ctx.owner, input, requesterOf(ctx, challenge_id), 'api', ctx.actor, ctx.requestRef);
+        },
+      }),
+      retrieveRoute({ path: '/api/v1/payouts/:id', noun: 'payout', auth: payoutsRead, response: payoutSchema,
+        summary: 'Retrieve a payout',
+        find: (owner, id) => findPayout(knex, owner, id) }),
+      route<unknown, CursorQuery, { id: string }>({
+        method: 'get',
+        path: '/api/v1/payouts/:id/events',
+        summary: "The payout's history: its events as webhooks carry them, each with the payout as that event left it and who caused it, newest first",
+        auth: payoutsRead,
+        params: idParams,
+        query: cursorQuery(),
+        response: cursorListSchema(historyEventSchema),
+        handler: async (ctx) => {
+          // Another merchant's payout, or none, is "no such payout", not an empty history.
+          await found('payout', ctx.params.id, findPayout(knex, ctx.owner, ctx.params.id));
+          return listObjectEvents(knex, ctx.owner, payoutHistory, ctx.params.id, ctx.query, `/api/v1/payouts/${ctx.params.id}/events`);
+        },
+      }),
+    ],
+  };
+}
