@@ -37,11 +37,15 @@ export function readProjectionCheckpoint(knex: Knex | Knex.Transaction, name: st
 
 /**
  * The projections as consumers of a group (ConsumerGroup): one checkpoint each, applied in the
- * group's shared transaction. Their checkpoints are moved at once, never deferred: read-your-writes
- * (ReadYourWritesStore) waits until every one has passed an append.
+ * group's shared transaction, a batch's rows and its checkpoint in one commit. A batch a
+ * projection acts on none of writes no row, and its checkpoint may be left behind for
+ * `checkpointDeferMs` (docs/performance.md steps 27 and 30): a crash then reads those batches
+ * again and skips them again. Only where nothing waits on the stored checkpoints: with
+ * EventStoreDB, read-your-writes (ReadYourWritesStore) waits until every one has passed an
+ * append, so there they move at once (0, the default).
  */
-export function projectionConsumers(projections: readonly Projection[]): GroupMember[] {
-  return projections.map((p) => ({ spec: { name: p.name, checkpointTable: CHECKPOINTS, handles: p.handles, handle: (trx, events) => applyEvents(trx, [p], events) }, deferMs: 0 }));
+export function projectionConsumers(projections: readonly Projection[], checkpointDeferMs = 0): GroupMember[] {
+  return projections.map((p) => ({ spec: { name: p.name, checkpointTable: CHECKPOINTS, handles: p.handles, handle: (trx, events) => applyEvents(trx, [p], events) }, deferMs: checkpointDeferMs }));
 }
 
 /**
@@ -51,8 +55,8 @@ export function projectionConsumers(projections: readonly Projection[]): GroupMe
  * together, in one transaction with the others that act on the same batch.
  */
 export class ProjectionRunner extends ConsumerGroup {
-  constructor(knex: Knex, store: EventStore, projections: readonly Projection[], log?: Logger) {
-    super(knex, store, projectionConsumers(projections), log);
+  constructor(knex: Knex, store: EventStore, projections: readonly Projection[], log?: Logger, checkpointDeferMs = 0) {
+    super(knex, store, projectionConsumers(projections, checkpointDeferMs), log);
   }
 }
 

@@ -9,7 +9,7 @@ import { chainSealer } from '../packages/eventstore/audit-chain.js';
 import { MeasuredEventStore } from '../packages/eventstore/measured.js';
 import type { EventStore } from '../packages/eventstore/port.js';
 import { PostgresEventStore } from '../packages/eventstore/postgres/store.js';
-import type { ConsumerSpec } from '../packages/bus/consumer.js';
+import { CHECKPOINT_DEFER_MS, type ConsumerSpec } from '../packages/bus/consumer.js';
 import type { Rails } from '../packages/connectors/port.js';
 import { ApiKeyUsage } from '../packages/http/api-key-usage.js';
 import { IdempotencyStore } from '../packages/http/idempotency.js';
@@ -177,7 +177,9 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
   // The projector (the projections that follow the log) and the sealer, which folds the log into
   // the global hash chain in commit order (docs/audit.md), read the log itself whatever the bus;
   // with BUS=postgres the bus consumers join them in one consumer group (one transaction a batch).
-  const consumers = createConsumersFor(config, { knex, store: logStore, log }, busConsumers, [...projectionConsumers(following), { spec: chainSealer() }]);
+  // With Postgres nothing waits on the projector's stored checkpoints (read-your-writes is inline),
+  // so those of batches it acts on none of may lag like the bus consumers'.
+  const consumers = createConsumersFor(config, { knex, store: logStore, log }, busConsumers, [...projectionConsumers(following, postgres ? CHECKPOINT_DEFER_MS : 0), { spec: chainSealer() }]);
   const services = { ...kernel, ...families.api };
   registerProcesses(scheduler, PROCESSES, services);
   registerOperationalGauges(metrics, { knex, clock, consumers: busConsumers.map((c) => c.name), postgresLog: config.eventStore === 'postgres' && config.bus === 'postgres' });

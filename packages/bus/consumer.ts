@@ -33,19 +33,31 @@ export interface ConsumerSpec extends CheckpointSpec {
 }
 
 /**
- * A consumer whose checkpoint row holds its whole state (the audit sealer's chain head): it
- * applies a batch and moves its checkpoint from `expected` in one statement of its own, no
- * transaction around it, and resolves false, having changed nothing, when the checkpoint was
- * not at `expected`.
+ * A consumer whose checkpoint row holds its whole state (the audit sealer's chain head): a batch
+ * is a part of a statement (data-modifying CTEs) that applies it and moves its checkpoint from
+ * `expected`, with no transaction of its own. The group runs that part inside its claim, or alone
+ * (`applyBatch`).
  */
 export interface SelfCheckpointedSpec extends CheckpointSpec {
-  applyAlone(knex: Knex, expected: string | null, events: readonly RecordedEvent[]): Promise<boolean>;
+  /** The part for this batch, its CTEs named with `prefix`; null, having changed nothing, when the checkpoint is not at `expected`. */
+  claimPart(knex: Knex, expected: string | null, events: readonly RecordedEvent[], prefix: string): Promise<ClaimPart | null>;
+}
+
+/** A self-checkpointed consumer's batch as part of a claim statement. */
+export interface ClaimPart {
+  /** Data-modifying CTEs (`name AS (…)`, comma-separated), their `?` bindings in `bindings`. */
+  ctes: string;
+  bindings: Knex.RawBinding[];
+  /** A boolean SQL expression over those CTEs: whether the checkpoint moved. */
+  moved: string;
+  /** Told, once the statement (and its transaction) committed or failed, whether the checkpoint moved. */
+  settle(moved: boolean): void;
 }
 
 /** What a ConsumerGroup runs: either kind of checkpointed reader of the log. */
 export type LogConsumerSpec = ConsumerSpec | SelfCheckpointedSpec;
 
-const selfCheckpointed = (spec: LogConsumerSpec): spec is SelfCheckpointedSpec => 'applyAlone' in spec;
+const selfCheckpointed = (spec: LogConsumerSpec): spec is SelfCheckpointedSpec => 'claimPart' in spec;
 
 /** Whether the consumer would act on any of the events: one that names neither `handles` nor `acts` acts on every batch. */
 export function actsOnAny(spec: CheckpointSpec, events: readonly RecordedEvent[]): boolean {
@@ -73,20 +85,32 @@ export interface CheckpointMove {
  * reset, or another instance), which changed nothing.
  */
 export async function moveCheckpoints(db: Knex | Knex.Transaction, moves: readonly CheckpointMove[]): Promise<CheckpointMove[]> {
-  if (moves.length === 0) return [];
+  return (await claim(db, moves, [])).missed;
+}
+
+/**
+ * `moveCheckpoints` with the parts of self-checkpointed consumers in the same statement (the
+ * sealer's batch rides on the group's claim: one statement less per batch). Returns the moves that
+ * did not apply, and whether each part's checkpoint moved.
+ */
+async function claim(db: Knex | Knex.Transaction, moves: readonly CheckpointMove[], parts: readonly ClaimPart[]): Promise<{ missed: CheckpointMove[]; partsMoved: boolean[] }> {
+  if (moves.length === 0 && parts.length === 0) return { missed: [], partsMoved: [] };
   const tables = [...new Set(moves.map((m) => m.spec.checkpointTable))];
   const rowsOf = (table: string, all: readonly CheckpointMove[]) =>
     JSON.stringify(all.filter((m) => m.spec.checkpointTable === table).map((m) => ({ name: m.spec.name, expected: m.expected, position: m.position })));
   const update = `UPDATE ?? AS c SET position = v.position, updated_at = now()
     FROM json_to_recordset(?::json) AS v(name text, expected text, position text)
     WHERE c.name = v.name AND c.position IS NOT DISTINCT FROM v.expected RETURNING c.name`;
-  // One table (the common case) is a plain UPDATE; several are one statement of data-modifying CTEs.
+  // One table (the common case) is a plain UPDATE; several, or parts beside, one statement of data-modifying CTEs.
+  const answers = [...tables.map((_, i) => `SELECT ${i} AS t, name FROM m${i}`), ...parts.map((p, i) => `SELECT ${-1 - i} AS t, NULL::text AS name WHERE ${p.moved}`)];
   const sql =
-    tables.length === 1
+    tables.length === 1 && parts.length === 0
       ? update.replace('RETURNING c.name', 'RETURNING 0 AS t, c.name')
-      : `WITH ${tables.map((_, i) => `m${i} AS (${update})`).join(', ')} ${tables.map((_, i) => `SELECT ${i} AS t, name FROM m${i}`).join(' UNION ALL ')}`;
-  const moved = await db.raw<{ rows: { t: number; name: string }[] }>(sql, tables.flatMap((table) => [table, rowsOf(table, moves)]));
-  const done = new Set(moved.rows.map((r) => `${tables[r.t]!}\u0000${r.name}`));
+      : `WITH ${[...tables.map((_, i) => `m${i} AS (${update})`), ...parts.map((p) => p.ctes)].join(', ')} ${answers.join(' UNION ALL ')}`;
+  const bindings = [...tables.flatMap((table) => [table, rowsOf(table, moves)]), ...parts.flatMap((p) => p.bindings)];
+  const moved = await db.raw<{ rows: { t: number; name: string | null }[] }>(sql, bindings);
+  const done = new Set(moved.rows.filter((r) => r.t >= 0).map((r) => `${tables[r.t]!}\u0000${r.name!}`));
+  const partsMoved = parts.map((_, i) => moved.rows.some((r) => r.t === -1 - i));
   const missed = moves.filter((m) => !done.has(`${m.spec.checkpointTable}\u0000${m.spec.name}`));
   // A first batch: no row yet. Inserted unless another instance inserted it meanwhile.
   const first = missed.filter((m) => m.expected === null);
@@ -98,14 +122,14 @@ export async function moveCheckpoints(db: Knex | Knex.Transaction, moves: readon
     );
     for (const r of inserted.rows) done.add(`${table}\u0000${r.name}`);
   }
-  return missed.filter((m) => !done.has(`${m.spec.checkpointTable}\u0000${m.spec.name}`));
+  return { missed: missed.filter((m) => !done.has(`${m.spec.checkpointTable}\u0000${m.spec.name}`)), partsMoved };
 }
 
 /**
  * Applies one batch of one consumer and moves its checkpoint from `expected`, atomically
  * (exactly-once for what is written to this database): in one transaction whose first statement
  * claims the checkpoint (moved and locked: if it moved, nothing is applied), or, for a consumer
- * that keeps its state in its checkpoint row, its one statement. A batch the consumer acts on
+ * that keeps its state in its checkpoint row, its part alone as one statement. A batch the consumer acts on
  * none of (actsOnAny) only moves the checkpoint, in one statement. Throws CheckpointMoved.
  */
 export async function applyBatch(knex: Knex, spec: LogConsumerSpec, expected: string | null, events: readonly RecordedEvent[]): Promise<void> {
@@ -116,7 +140,15 @@ export async function applyBatch(knex: Knex, spec: LogConsumerSpec, expected: st
     return;
   }
   if (selfCheckpointed(spec)) {
-    if (!(await spec.applyAlone(knex, expected, events))) throw new CheckpointMoved();
+    const part = await spec.claimPart(knex, expected, events, 'p0_');
+    if (!part) throw new CheckpointMoved();
+    let moved = false;
+    try {
+      moved = (await claim(knex, [], [part])).partsMoved[0]!;
+    } finally {
+      part.settle(moved);
+    }
+    if (!moved) throw new CheckpointMoved();
     return;
   }
   await knex.transaction(async (trx) => {
@@ -132,6 +164,14 @@ export async function applyBatch(knex: Knex, spec: LogConsumerSpec, expected: st
  * only makes a restart read those batches again and skip them again: nothing is applied twice.
  */
 export const CHECKPOINT_DEFER_MS = 100;
+
+/**
+ * How often a caught-up group reads the log at most. Every commit of the process (and every other
+ * process's NOTIFY) wakes it, and most of those reads found nothing the read fence lets through yet
+ * (docs/performance.md step 31); commits that come within this many ms of a read share the next one.
+ * `caughtUp()` (drain, the tests) reads at once.
+ */
+export const CAUGHT_UP_READ_EVERY_MS = 10;
 
 /** How long a consumer that failed on its own waits before it tries its batch again (or at once, when asked whether it caught up). */
 export const CONSUMER_RETRY_MS = 1000;
@@ -168,6 +208,17 @@ const shareOf = (m: Member, events: readonly RecordedEvent[]): readonly Recorded
 };
 const lastOf = (events: readonly RecordedEvent[]): string => events[events.length - 1]!.position;
 
+/** A consumer's share of a batch. */
+interface Share<S extends LogConsumerSpec = LogConsumerSpec> {
+  m: Member & { spec: S };
+  events: readonly RecordedEvent[];
+}
+
+/** A self-checkpointed consumer's share, as a part of the group's claim. */
+interface Part extends Share<SelfCheckpointedSpec> {
+  part: ClaimPart;
+}
+
 /**
  * The checkpointed readers of the log in one process, reading it once (the embedded bus, the
  * projector's read models, the audit sealer; docs/performance.md step 28). One subscription from
@@ -175,8 +226,10 @@ const lastOf = (events: readonly RecordedEvent[]): string => events[events.lengt
  * own checkpoint). The consumers that act on a batch apply it in ONE transaction, whose first
  * statement claims all their checkpoints (compare-and-set; the rows stay locked until the
  * commit), and which also stores the checkpoints other consumers left behind; a consumer that
- * keeps its state in its checkpoint row (the sealer) runs its one statement beside it. Each
- * consumer's stored names and checkpoints are its own, as before.
+ * keeps its state in its checkpoint row (the sealer) is a part of that statement (step 29). A
+ * batch no such consumer acts on is one statement in autocommit: the sealer's part and the
+ * checkpoints that may not wait. Each consumer's stored names and checkpoints are its own, as
+ * before.
  *
  * Isolation: if the shared transaction fails, nothing of it is committed, and each of its
  * consumers applies the batch again in a transaction of its own; those that succeed move on, one
@@ -207,6 +260,7 @@ export class ConsumerGroup implements BusConsumer {
     members: readonly GroupMember[],
     private readonly log?: Logger,
     private readonly retryMs = CONSUMER_RETRY_MS,
+    private readonly readEveryMs = CAUGHT_UP_READ_EVERY_MS,
   ) {
     const keys = members.map((m) => `${m.spec.checkpointTable} ${m.spec.name}`);
     const twice = keys.find((k, i) => keys.indexOf(k) !== i);
@@ -236,6 +290,7 @@ export class ConsumerGroup implements BusConsumer {
     this.sub = this.store.subscribe({
       after,
       batchSize: this.batchSize,
+      caughtUpReadEveryMs: this.readEveryMs,
       handle: (events) => this.serially(() => this.apply(events)),
       onError: (err) => this.log?.error({ err, consumers: this.members.map((m) => m.spec.name) }, 'consumer group batch failed; retrying'),
     });
@@ -255,38 +310,87 @@ export class ConsumerGroup implements BusConsumer {
     const shares = this.members.filter((m) => m.attached).map((m) => ({ m, events: shareOf(m, events) })).filter((s) => s.events.length > 0);
     const acting = shares.filter((s) => actsOnAny(s.m.spec, s.events));
     for (const s of shares) if (!acting.includes(s)) s.m.skipped = lastOf(s.events);
-    const joint = acting.filter((s): s is { m: Member & { spec: ConsumerSpec }; events: readonly RecordedEvent[] } => !selfCheckpointed(s.m.spec));
-    const alone = acting.filter((s) => selfCheckpointed(s.m.spec));
-    // Checkpoints left behind are stored with a transaction that runs anyway; alone, only those that may not wait.
-    const behind = this.members.filter((m) => m.attached && m.skipped !== null && !acting.some((s) => s.m === m) && (joint.length > 0 || m.deferMs === 0));
-    if (joint.length > 0) await this.applyJointly(joint, behind);
-    else await this.store_(behind);
-    for (const s of alone) await this.applyOnItsOwn(s.m, s.events);
+    const joint = acting.filter((s): s is Share<ConsumerSpec> => !selfCheckpointed(s.m.spec));
+    const parts = await this.partsOf(acting.filter((s): s is Share<SelfCheckpointedSpec> => selfCheckpointed(s.m.spec)));
+    // Checkpoints left behind are stored with a statement that runs anyway; alone, only those that may not wait.
+    const runs = joint.length > 0 || parts.length > 0;
+    const behind = this.members.filter((m) => m.attached && m.skipped !== null && !acting.some((s) => s.m === m) && (runs || m.deferMs === 0));
+    if (joint.length > 0) await this.applyJointly(joint, behind, parts);
+    else await this.storeBeside(behind, parts);
     this.read = lastOf(events);
     if (this.members.some((m) => m.attached && m.skipped !== null)) this.flushSoon();
   }
 
-  /** The shared transaction: one claim of every checkpoint, each consumer's handler; on failure, each in a transaction of its own. */
-  private async applyJointly(joint: readonly { m: Member & { spec: ConsumerSpec }; events: readonly RecordedEvent[] }[], behind: readonly Member[]): Promise<void> {
+  /** The claim parts of the self-checkpointed consumers acting on a batch; one whose checkpoint moved, or that fails, leaves the group. */
+  private async partsOf(shares: readonly Share<SelfCheckpointedSpec>[]): Promise<Part[]> {
+    const parts: Part[] = [];
+    for (const s of shares) {
+      try {
+        const part = await s.m.spec.claimPart(this.knex, s.m.stored, s.events, `p${parts.length}_`);
+        if (part) parts.push({ ...s, part });
+        else this.detach(s.m, new CheckpointMoved());
+      } catch (err) {
+        if (this.members.length === 1) throw err;
+        this.detach(s.m, err);
+      }
+    }
+    return parts;
+  }
+
+  /** What the claim said of each part: a moved checkpoint is stored, one that was not where its consumer left it detaches it. */
+  private settle(parts: readonly Part[], moved: readonly boolean[]): void {
+    parts.forEach((p, i) => {
+      p.part.settle(moved[i]!);
+      if (moved[i]) {
+        p.m.stored = lastOf(p.events);
+        p.m.skipped = null;
+      } else this.detach(p.m, new CheckpointMoved());
+    });
+  }
+
+  /**
+   * The shared transaction: one claim of every checkpoint (the parts of self-checkpointed consumers
+   * in the same statement), each consumer's handler; on failure, each in a transaction of its own.
+   */
+  private async applyJointly(joint: readonly Share<ConsumerSpec>[], behind: readonly Member[], parts: readonly Part[]): Promise<void> {
     const claims = [...joint.map((s) => ({ spec: s.m.spec, expected: s.m.stored, position: lastOf(s.events) })), ...behind.map((m) => ({ spec: m.spec, expected: m.stored, position: m.skipped! }))];
-    let missed: CheckpointMove[] = [];
+    let claimed: Awaited<ReturnType<typeof claim>> = { missed: [], partsMoved: [] };
     try {
       await this.knex.transaction(async (trx) => {
-        missed = await moveCheckpoints(trx, claims);
-        for (const s of joint) if (!missed.some((c) => c.spec === s.m.spec)) await s.m.spec.handle(trx, s.events);
+        claimed = await claim(trx, claims, parts.map((p) => p.part));
+        for (const s of joint) if (!claimed.missed.some((c) => c.spec === s.m.spec)) await s.m.spec.handle(trx, s.events);
       });
     } catch (err) {
+      for (const p of parts) p.part.settle(false);
       if (this.members.length === 1) throw err;
-      this.log?.warn({ err, consumers: joint.map((s) => s.m.spec.name) }, 'shared consumer transaction failed; each consumer applies the batch in its own');
-      for (const s of joint) await this.applyOnItsOwn(s.m, s.events);
+      this.log?.warn({ err, consumers: [...joint, ...parts].map((s) => s.m.spec.name) }, 'shared consumer transaction failed; each consumer applies the batch in its own');
+      for (const s of [...joint, ...parts]) await this.applyOnItsOwn(s.m, s.events);
       return;
     }
-    for (const claim of claims) {
-      const m = this.members.find((x) => x.spec === claim.spec)!;
-      if (missed.includes(claim)) this.detach(m, new CheckpointMoved());
+    this.stored(claims, claimed.missed);
+    this.settle(parts, claimed.partsMoved);
+  }
+
+  /** The parts and the checkpoints left behind in one statement; if it fails, each part on its own. */
+  private async storeBeside(behind: readonly Member[], parts: readonly Part[]): Promise<void> {
+    try {
+      await this.store_(behind, parts);
+    } catch (err) {
+      if (parts.length === 0 || this.members.length === 1) throw err;
+      this.log?.warn({ err, consumers: parts.map((p) => p.m.spec.name) }, 'consumer statement failed; each consumer applies the batch on its own');
+      for (const p of parts) await this.applyOnItsOwn(p.m, p.events);
+      await this.store_(behind);
+    }
+  }
+
+  /** After a claim: the moves that applied are stored, those that missed (their checkpoint moved) detach their consumers. */
+  private stored(moves: readonly CheckpointMove[], missed: readonly CheckpointMove[]): void {
+    for (const move of moves) {
+      const m = this.members.find((x) => x.spec === move.spec)!;
+      if (missed.includes(move)) this.detach(m, new CheckpointMoved());
       else {
-        m.stored = claim.position;
-        if (m.skipped !== null && m.skipped <= claim.position) m.skipped = null;
+        m.stored = move.position;
+        if (m.skipped !== null && m.skipped <= move.position) m.skipped = null;
       }
     }
   }
@@ -303,18 +407,18 @@ export class ConsumerGroup implements BusConsumer {
     }
   }
 
-  /** Stores the checkpoints these consumers left behind, in one statement. */
-  private async store_(members: readonly Member[]): Promise<void> {
+  /** Stores the checkpoints these consumers left behind, and applies the parts beside them, in one statement. */
+  private async store_(members: readonly Member[], parts: readonly Part[] = []): Promise<void> {
     const moves = members.map((m) => ({ spec: m.spec, expected: m.stored, position: m.skipped! }));
-    const missed = await moveCheckpoints(this.knex, moves);
-    for (const move of moves) {
-      const m = this.members.find((x) => x.spec === move.spec)!;
-      if (missed.includes(move)) this.detach(m, new CheckpointMoved());
-      else {
-        m.stored = move.position;
-        if (m.skipped === move.position) m.skipped = null;
-      }
+    let claimed: Awaited<ReturnType<typeof claim>>;
+    try {
+      claimed = await claim(this.knex, moves, parts.map((p) => p.part));
+    } catch (err) {
+      for (const p of parts) p.part.settle(false);
+      throw err;
     }
+    this.stored(moves, claimed.missed);
+    this.settle(parts, claimed.partsMoved);
   }
 
   private flushSoon(): void {

@@ -46,20 +46,20 @@ interface Head {
 
 /**
  * The sealer: a checkpointed reader of the log whose checkpoint row is also the chain's head. A
- * batch is one statement (docs/performance.md step 28): the head moved from where this sealer left
- * it (position, count and chain hash compared, so a head changed behind its back is read again,
- * never overwritten) to the batch's end, with the checkpoints the batch crossed; the first batch
- * inserts the head. The head it left is remembered, so a batch reads nothing first, but after a
- * start or a head that moved.
+ * batch is a part of one statement (docs/performance.md steps 28–29), in the consumer group's
+ * claim or alone: the head moved from where this sealer left it (position, count and chain hash
+ * compared, so a head changed behind its back is read again, never overwritten) to the batch's
+ * end, with the checkpoints the batch crossed; the first batch inserts the head. The head it left
+ * is remembered, so a batch reads nothing first, but after a start or a head that moved.
  */
 export function chainSealer(every = CHECKPOINT_EVERY): SelfCheckpointedSpec {
   let known: Head | null = null;
   return {
     name: SEALER,
     checkpointTable: HEAD,
-    async applyAlone(knex, expected, events) {
+    async claimPart(knex, expected, events, prefix) {
       if (known?.position !== expected) known = await readHead(knex);
-      if (known.position !== expected) return false;
+      if (known.position !== expected) return null;
       const from = known;
       let count = from.events;
       let chain = from.chain;
@@ -71,28 +71,29 @@ export function chainSealer(every = CHECKPOINT_EVERY): SelfCheckpointedSpec {
       }
       const position = events[events.length - 1]!.position;
       known = null; // unknown until the statement says
-      const result = await knex.raw<{ rows: { sealed: number }[] }>(
-        `WITH moved AS (
+      const [moved, first] = [`${prefix}moved`, `${prefix}first`];
+      return {
+        ctes: `${moved} AS (
            UPDATE ${HEAD} SET position = ?, events = ?, chain_hash = ?, updated_at = now()
            WHERE name = ? AND position IS NOT DISTINCT FROM ? AND events = ? AND chain_hash = ?
            RETURNING name
-         ), first AS (
+         ), ${first} AS (
            INSERT INTO ${HEAD} (name, position, updated_at, events, chain_hash)
-           SELECT ?, ?, now(), ?, ? WHERE CAST(? AS text) IS NULL AND NOT EXISTS (SELECT 1 FROM moved)
+           SELECT ?, ?, now(), ?, ? WHERE CAST(? AS text) IS NULL AND NOT EXISTS (SELECT 1 FROM ${moved})
            ON CONFLICT (name) DO NOTHING
            RETURNING name
-         ), sealed AS (
+         ), ${prefix}sealed AS (
            INSERT INTO ${CHECKPOINTS} (events, position, chain_hash)
            SELECT c.events, c.position, c.chain_hash FROM json_to_recordset(?::json) AS c(events bigint, position text, chain_hash text)
-           WHERE EXISTS (SELECT 1 FROM moved UNION ALL SELECT 1 FROM first)
+           WHERE EXISTS (SELECT 1 FROM ${moved} UNION ALL SELECT 1 FROM ${first})
            ON CONFLICT (events) DO NOTHING
-         )
-         SELECT (SELECT count(*) FROM moved)::int + (SELECT count(*) FROM first)::int AS sealed`,
-        [position, count, chain, SEALER, expected, from.events, from.chain, SEALER, position, count, chain, expected, JSON.stringify(checkpoints)],
-      );
-      if (result.rows[0]!.sealed !== 1) return false;
-      known = { position, events: count, chain };
-      return true;
+         )`,
+        bindings: [position, count, chain, SEALER, expected, from.events, from.chain, SEALER, position, count, chain, expected, JSON.stringify(checkpoints)],
+        moved: `EXISTS (SELECT 1 FROM ${moved} UNION ALL SELECT 1 FROM ${first})`,
+        settle(sealed) {
+          known = sealed ? { position, events: count, chain } : null;
+        },
+      };
     },
   };
 }

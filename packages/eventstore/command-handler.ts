@@ -94,6 +94,11 @@ class StreamCache {
     if (this.states.size > CACHE_LIMIT) this.states.delete(this.states.keys().next().value!);
   }
 
+  /** Settles once the work on the stream queued so far in this process is done; undefined when none is. */
+  settled(streamId: string): Promise<unknown> | undefined {
+    return this.queues.get(streamId);
+  }
+
   /** Runs `work` after every earlier piece of work on the same stream in this process. */
   serialize<T>(streamId: string, work: () => Promise<T>): Promise<T> {
     const previous = this.queues.get(streamId) ?? Promise.resolve();
@@ -216,11 +221,21 @@ interface WaitingChange {
  * and all their events are appended in one commit with the versions read, or nothing is. Null when
  * the store cannot append atomically (the caller then runs them as a saga with a mend). The first
  * step's stream is the contended one: this process queues its work there, like handleCommand, and
- * the changes that queued there meanwhile share one commit (decideTogether).
+ * the changes that queued there meanwhile share one commit (decideTogether). Work this process
+ * has in flight on its other streams (a payout's submission while the operator's answer comes) is
+ * waited for first, so the change decides on what that work leaves rather than conflicting with it
+ * and reading both streams again (docs/performance.md step 33). Nothing is held while waiting, so
+ * no two changes wait on each other.
  */
 export function handleCommandsAtomically(store: EventStore, steps: AnyStep[], options: HandleOptions = {}): Promise<AnyResult[]> | null {
   if (!store.appendAtomically || steps.length === 0) return null;
   const cache = cacheOf(store);
+  const busy = steps.slice(1).flatMap((s) => cache.settled(s.streamId) ?? []);
+  if (busy.length > 0) return Promise.all(busy).then(() => queueOnFirstStream(store, cache, steps, options));
+  return queueOnFirstStream(store, cache, steps, options);
+}
+
+function queueOnFirstStream(store: EventStore, cache: StreamCache, steps: AnyStep[], options: HandleOptions): Promise<AnyResult[]> {
   const streamId = steps[0]!.streamId;
   const waiting = cache.waiting;
   return new Promise<AnyResult[]>((resolve, reject) => {

@@ -78,6 +78,13 @@ export interface SubscribeOptions {
    * instead of at each commit. Stores whose subscriptions are pushed to them ignore it.
    */
   pollOnlyEveryMs?: number;
+  /**
+   * For readers whose commits come often and small (a process's consumer group): once caught up
+   * (a read returned less than a batch), the next read starts at least this many ms after that
+   * one, however many commits wake it meanwhile; `caughtUp()` reads at once. Stores whose
+   * subscriptions are pushed to them ignore it.
+   */
+  caughtUpReadEveryMs?: number;
 }
 
 /** One stream's part of an atomic append: its events and the version they were decided on. */

@@ -37,21 +37,37 @@ export function pollingSubscription(options: PollingOptions): Subscription {
     }
   };
 
-  const idle = () =>
+  /**
+   * Waits for a wake-up or the poll interval. After a read that found the subscription caught up
+   * (`spacedFrom`, when it started), a wake-up reads no sooner than `caughtUpReadEveryMs` after it
+   * (commits that come meanwhile share the one read); one asked for by `caughtUp()` or `stop()`
+   * goes at once.
+   */
+  const idle = (spacedFrom: number | null) =>
     new Promise<void>((resolve) => {
-      if (woken || stopped) return resolve();
-      const timer = setTimeout(done, options.pollIntervalMs);
-      function done() {
+      let timer: NodeJS.Timeout | undefined;
+      const done = () => {
         clearTimeout(timer);
         wake = null;
         resolve();
-      }
-      wake = done;
+      };
+      const spacing = () => (spacedFrom === null || stopped || waiters.length > 0 ? 0 : spacedFrom + (options.caughtUpReadEveryMs ?? 0) - performance.now());
+      const woke = () => {
+        const wait = spacing();
+        if (wait <= 0) return done();
+        clearTimeout(timer);
+        timer = setTimeout(done, wait);
+        wake = () => void ((stopped || waiters.length > 0) && done());
+      };
+      if (woken || stopped) return woke();
+      timer = setTimeout(done, Math.max(options.pollIntervalMs, spacing()));
+      wake = woke;
     });
 
   const loop = (async () => {
     while (!stopped) {
       woken = false;
+      const startedAt = performance.now();
       let batch: RecordedEvent[];
       try {
         batch = await options.read(checkpoint, batchSize);
@@ -62,10 +78,10 @@ export function pollingSubscription(options: PollingOptions): Subscription {
         }
       } catch (err) {
         options.onError?.(err);
-        await idle();
+        await idle(null);
         continue;
       }
-      if (batch.length < batchSize) await idle();
+      if (batch.length < batchSize) await idle(options.caughtUpReadEveryMs ? startedAt : null);
     }
   })();
 

@@ -1,3 +1,4 @@
+import { CHECKPOINT_DEFER_MS } from '../../packages/bus/consumer.js';
 import { ProjectionRunner } from '../../projections/runner.js';
 import { ALL_PROJECTIONS, FOLLOWING_PROJECTIONS } from '../../projections/registry.js';
 import { createEventStoreFor, openMigratedDatabase, runProcess } from '../processes.js';
@@ -20,7 +21,8 @@ runProcess('projector', async (config, log) => {
   }
   const db = await openMigratedDatabase(config, log, 10);
   const store = createEventStoreFor(config, db);
-  const runner = new ProjectionRunner(db.knex, store, projections, log);
+  // With Postgres nothing waits on these checkpoints (read-your-writes is inline): those of batches a read model acts on none of may lag.
+  const runner = new ProjectionRunner(db.knex, store, projections, log, config.eventStore === 'postgres' ? CHECKPOINT_DEFER_MS : 0);
   try {
     await runner.start();
   } catch (err) {

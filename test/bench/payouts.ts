@@ -111,6 +111,8 @@ export interface ProcessModelResult {
   cpuPerPayoutMs: number;
   /** Statements the primary sent per complete payout (BEGIN and COMMIT included), load and lag (statement-counter.ts). */
   primaryStatementsPerPayout: number;
+  /** Those statements by kind (their first words), most frequent first, per complete payout. */
+  primaryStatementKinds: { kind: string; perPayout: number }[];
   /** Resident memory of each standalone process at the end of its run, the primary first (empty where /proc is not readable). */
   rssBytes: number[];
   /** The primary's CPU profile reduced to its top frames (BENCH_PROFILE_DIR), or null. */
@@ -396,7 +398,8 @@ async function processModelRun(service: BenchService, databaseUrl: string, merch
     progress(`  waiting for the background: ${payouts} payouts final, their webhooks delivered…`);
     const lag = await backgroundLag(service, merchants, payouts, loadEnded);
     const toUs = monotonicUs();
-    const statements = (await statementsSent(primary)) - statementsFrom;
+    const statementsTo = await statementsSent(primary);
+    const statements = statementsTo.count - statementsFrom.count;
     const cpuDuringLoad = { wallSeconds: (loadEnded - loadStarted) / 1000, seconds: cpuByGroup(cpuFrom, cpuAtEnd, group) };
     const cpuAfterLoad = { wallSeconds: (performance.now() - loadEnded) / 1000, seconds: cpuByGroup(cpuAtEnd, processCpuSeconds(), group) };
     const serviceCpu = SERVICE_GROUPS.reduce((sum, g) => sum + (cpuDuringLoad.seconds[g] ?? 0) + (cpuAfterLoad.seconds[g] ?? 0), 0);
@@ -418,6 +421,7 @@ async function processModelRun(service: BenchService, databaseUrl: string, merch
       lag: { ...lag, received: receiver.received.length, verified, verifyFailures: failures, cpuDuringLoad, cpuAfterLoad },
       cpuPerPayoutMs: lag.final > 0 ? (1000 * serviceCpu) / lag.final : Number.NaN,
       primaryStatementsPerPayout: lag.final > 0 ? statements / lag.final : Number.NaN,
+      primaryStatementKinds: lag.final > 0 ? statementKindsPerPayout(statementsFrom, statementsTo, lag.final) : [],
       window,
       primary,
     };
@@ -425,7 +429,7 @@ async function processModelRun(service: BenchService, databaseUrl: string, merch
   // The profile is written when the primary exits.
   const file = PROFILE_DIR ? newestProfile(PROFILE_DIR, value.primary) : null;
   const profile = file ? [`  the primary's CPU profile over the load and the lag (${file}):`, ...summaryText(summarize(JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile, value.window), 20)] : null;
-  return { scenario: value.scenario, lag: value.lag, cpuPerPayoutMs: value.cpuPerPayoutMs, primaryStatementsPerPayout: value.primaryStatementsPerPayout, rssBytes, profile };
+  return { scenario: value.scenario, lag: value.lag, cpuPerPayoutMs: value.cpuPerPayoutMs, primaryStatementsPerPayout: value.primaryStatementsPerPayout, primaryStatementKinds: value.primaryStatementKinds, rssBytes, profile };
 }
 
 /**
@@ -475,17 +479,31 @@ async function laterRuns(
 const STATEMENTS_DIR = fs.mkdtempSync(`${os.tmpdir()}/sika-bench-statements-`);
 
 /** Statements `pid` has sent so far: asks it (SIGUSR2) and waits for the count it appends. */
-async function statementsSent(pid: number): Promise<number> {
+/** The statements a process sent so far, in all and by kind (statement-counter.ts). */
+interface StatementCounts {
+  count: number;
+  kinds: Record<string, number>;
+}
+
+async function statementsSent(pid: number): Promise<StatementCounts> {
   const file = `${STATEMENTS_DIR}/statements.${pid}`;
   const lines = () => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean) : []);
   const before = lines().length;
   process.kill(pid, 'SIGUSR2');
   for (let waited = 0; waited < 10_000; waited += 10) {
     const now = lines();
-    if (now.length > before) return Number(now[now.length - 1]);
+    if (now.length > before) return JSON.parse(now[now.length - 1]!) as StatementCounts;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-  return Number.NaN;
+  return { count: Number.NaN, kinds: {} };
+}
+
+/** The kinds of statement sent between two counts, most frequent first, per payout. */
+function statementKindsPerPayout(from: StatementCounts, to: StatementCounts, payouts: number): { kind: string; perPayout: number }[] {
+  return Object.entries(to.kinds)
+    .map(([kind, n]) => ({ kind, perPayout: (n - (from.kinds[kind] ?? 0)) / payouts }))
+    .filter((k) => k.perPayout > 0)
+    .sort((a, b) => b.perPayout - a.perPayout);
 }
 
 /** Microseconds of the monotonic clock V8's profiles use. */
@@ -577,7 +595,8 @@ export function payoutsText(r: PayoutsResult): string[] {
         `\n    CPU seconds during the load (${fixed(lag.cpuDuringLoad.wallSeconds, 1)} s, warm-up included): ${cpuText(lag.cpuDuringLoad)}` +
         `\n    CPU seconds after it, until caught up (${fixed(lag.cpuAfterLoad.wallSeconds, 1)} s): ${cpuText(lag.cpuAfterLoad)}` +
         `\n    CPU per complete payout (${SERVICE_GROUPS.join(', ')}; load and lag): ${fixed(pm.cpuPerPayoutMs, 2)} ms` +
-        `\n    statements the primary sent per complete payout (load and lag): ${fixed(pm.primaryStatementsPerPayout, 1)}`,
+        `\n    statements the primary sent per complete payout (load and lag): ${fixed(pm.primaryStatementsPerPayout, 2)}, by kind:` +
+        pm.primaryStatementKinds.slice(0, 16).map((k) => `\n      ${fixed(k.perPayout, 2).padStart(6)}  ${k.kind}`).join(''),
     );
   }
   out.push(
@@ -687,6 +706,7 @@ export function payoutsJson(r: PayoutsResult) {
           verified: pm.lag.verified,
           cpu_ms_per_payout: round(pm.cpuPerPayoutMs, 3),
           primary_statements_per_payout: round(pm.primaryStatementsPerPayout, 2),
+          primary_statement_kinds: pm.primaryStatementKinds.slice(0, 16).map((k) => ({ kind: k.kind, per_payout: round(k.perPayout, 3) })),
           cpu_s_during_load: { wall_s: round(pm.lag.cpuDuringLoad.wallSeconds, 2), ...roundAll(pm.lag.cpuDuringLoad.seconds) },
           cpu_s_after_load: { wall_s: round(pm.lag.cpuAfterLoad.wallSeconds, 2), ...roundAll(pm.lag.cpuAfterLoad.seconds) },
         }

@@ -154,6 +154,59 @@ t.test('two instances of a consumer racing on its checkpoint (two processes) com
   t.equal(await readCheckpoint(knex, CHECKPOINTS, 'mine'), at);
 });
 
+t.test('a batch only the sealer acts on is one statement: its seal and the checkpoints that may not wait', async (t) => {
+  const { knex, store, append, head } = await setUp(t);
+  const picky = writer('picky', { handles: ['wanted.thing'] });
+  const group = new ConsumerGroup(knex, store, [{ spec: chainSealer(4) }, { spec: picky, deferMs: 0 }]);
+  await group.start();
+  t.teardown(() => group.stop());
+  await append(1);
+  await group.caughtUp();
+  const statements: string[] = [];
+  // The appends' and the log's statements left out (the sealer's own name a column `events`).
+  const count = (q: { sql: string }) => void (/pg_notify|streams|FROM events\b|INTO events\b/.test(q.sql) || statements.push(q.sql));
+  knex.on('query', count);
+  await append(1);
+  await group.caughtUp();
+  knex.off('query', count);
+  t.equal(statements.length, 1, `one statement (${statements.map((s) => s.slice(0, 40)).join(' | ')})`);
+  t.match(statements[0], /p0_moved AS/, "the sealer's part");
+  t.match(statements[0], /AS v\(name text, expected text, position text\)/, "picky's checkpoint moved beside it");
+  t.equal(await readCheckpoint(knex, CHECKPOINTS, 'picky'), await head(), "picky's checkpoint at the head");
+  t.equal((await verifyLog(store, knex)).firstBad, null, 'the chain verifies');
+});
+
+t.test('a sealer whose seal rode on a shared transaction that failed seals the batch on its own; nothing is sealed twice', async (t) => {
+  const { knex, store, append } = await setUp(t);
+  let failing = true;
+  const flaky = writer('flaky', { fail: () => failing });
+  let left: () => void = () => undefined;
+  const flakyLeft = new Promise<void>((resolve) => (left = resolve));
+  const log = {
+    error: (fields: { consumer?: string }, message: string) => void (fields.consumer === 'flaky' && /retrying on its own/.test(message) && left()),
+    warn: () => undefined,
+    info: () => undefined,
+  } as unknown as Logger;
+  const alone: string[] = [];
+  const count = (q: { sql: string }) => void (/^WITH p0_moved AS/.test(q.sql.trim()) && alone.push(q.sql));
+  knex.on('query', count);
+  await append(5);
+  const group = new ConsumerGroup(knex, store, [{ spec: chainSealer(2) }, { spec: flaky }], log, 3_600_000);
+  await group.start();
+  t.teardown(() => group.stop());
+  await flakyLeft;
+  failing = false;
+  await group.caughtUp(); // the batch's sealing on its own is done once the group caught up
+  knex.off('query', count);
+  t.equal(alone.length, 1, 'the seal rolled back with the shared transaction, then sealed in a statement of its own');
+  await append(3);
+  await group.caughtUp();
+  const report = await verifyLog(store, knex);
+  t.equal(report.firstBad, null, 'the chain verifies');
+  t.equal(report.checkpoints, 4, 'checkpoints at 2, 4, 6 and 8 events (the head), each once');
+  t.equal((await knex('audit.chain_head').first<{ events: string }>('events')).events, '8', 'every event sealed once');
+});
+
 t.test('the sealer seals a batch in one statement, remembers the head it left, and the chain verifies', async (t) => {
   const { knex, store, append } = await setUp(t);
   const group = new ConsumerGroup(knex, store, [{ spec: chainSealer(4) }, { spec: writer('beside') }]);
@@ -168,7 +221,10 @@ t.test('the sealer seals a batch in one statement, remembers the head it left, a
   await group.caughtUp();
   knex.off('query', count);
   t.ok(statements.length >= 1, 'it sealed');
-  t.ok(statements.every((s) => /^WITH moved AS/.test(s.trim())), `each batch one statement, nothing read first (${statements.length}: ${statements.map((s) => s.slice(0, 30)).join(' | ')})`);
+  t.ok(
+    statements.every((s) => /^WITH m0 AS \(UPDATE .* p0_moved AS/s.test(s.trim())),
+    `each batch's seal is a part of the group's claim, nothing read first (${statements.length}: ${statements.map((s) => s.slice(0, 40)).join(' | ')})`,
+  );
   const report = await verifyLog(store, knex);
   t.equal(report.firstBad, null);
   t.equal(report.checkpoints, 3, 'the checkpoints at 4 and 8 events and the head match');
@@ -179,4 +235,25 @@ t.test('the sealer seals a batch in one statement, remembers the head it left, a
   await group.caughtUp();
   const forged = await verifyLog(store, knex);
   t.match(forged.firstBad?.reason, /does not match its checkpoint/, 'the sealer went on from the stored head, so verify names the change');
+});
+
+t.test('a caught-up group reads the log at most every few ms: commits that come meanwhile share one read; caughtUp() reads at once', async (t) => {
+  const { knex, store, append, committed } = await setUp(t);
+  const a = writer('a');
+  // Spaced by an hour (its poll interval too): only caughtUp() makes it read before that.
+  const group = new ConsumerGroup(knex, store, [{ spec: a }], undefined, undefined, 3_600_000);
+  await group.start();
+  t.teardown(() => group.stop());
+  await append(1);
+  await group.caughtUp();
+  let reads = 0;
+  const count = (q: { sql: string }) => void (/FROM events\s+WHERE transaction_id < pg_snapshot_xmin/.test(q.sql) && reads++);
+  knex.on('query', count);
+  await append(9); // nine commits, each waking the group
+  t.equal(reads, 0, 'caught up, it read nothing while the commits came');
+  await group.caughtUp();
+  knex.off('query', count);
+  // One read, or a second when the first met the read fence of a transaction still open (a NOTIFY's).
+  t.ok(reads >= 1 && reads <= 2, `asked whether it caught up, it read at once, the nine commits in one read (${reads})`);
+  t.same(await committed('a'), { events: 10, twice: 0 }, 'every event handled once');
 });

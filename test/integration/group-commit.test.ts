@@ -6,6 +6,7 @@ import t from 'tap';
 import type { Test } from 'tap';
 import { VersionConflictError, type RecordedEvent } from '../../packages/eventstore/port.js';
 import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
+import { DatabaseNotifications } from '../../packages/core/notifications.js';
 import { migratedDatabase } from '../support/db.js';
 
 const ev = (type: string, n = 0) => ({ type, data: { n } });
@@ -146,4 +147,25 @@ t.test('a conflict is named from the batch statement itself: no statement reads 
   t.equal((partial as VersionConflictError).streamId, 'other', 'a multi-stream commit names its stale stream');
   t.equal((partial as VersionConflictError).actual, 0);
   t.same(statements.filter((sql) => /SELECT version FROM streams/.test(sql)), [], 'no version read after the statement');
+});
+
+t.test('an append tells the other processes in its own statement: they hear it, and no statement of its own was sent', async (t) => {
+  const db = await migratedDatabase(t);
+  const store = new PostgresEventStore(db.knex);
+  const other = new DatabaseNotifications(db.url); // another process's listening connection
+  t.teardown(async () => {
+    await store.close();
+    await other.close();
+  });
+  let heard: () => void = () => undefined;
+  const heardIt = new Promise<void>((resolve) => (heard = resolve));
+  await other.listen('sika_events', () => heard());
+  const statements: string[] = [];
+  const count = (q: { sql: string }) => void statements.push(q.sql);
+  db.knex.on('query', count);
+  await store.append('told-1', [{ type: 'thing.happened', data: {} }], { expectedVersion: 'no_stream' });
+  await heardIt;
+  db.knex.off('query', count);
+  t.equal(statements.length, 1, `one statement, the batch's (${statements.map((s) => s.trim().slice(0, 30)).join(' | ')})`);
+  t.match(statements[0], /pg_notify/, 'its NOTIFY, delivered at its commit');
 });

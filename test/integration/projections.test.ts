@@ -11,6 +11,9 @@ import { inlineProjections, ProjectionRunner, readProjectionCheckpoint, resetFor
 import { spec } from '../support/decider-spec.js';
 import { projectionSpec, readModelRows } from '../support/projection-spec.js';
 import { startService } from '../support/system.js';
+import { postgresStore } from '../support/db.js';
+import type { Projection } from '../../projections/projection.js';
+import type { SubscribeOptions } from '../../packages/eventstore/port.js';
 
 const snapshot = (knex: Knex) => readModelRows(knex, ALL_PROJECTIONS.flatMap((p) => p.tables));
 
@@ -117,6 +120,54 @@ t.test('the asynchronous runner (stores without inline projections) reaches the 
   t.same(await snapshot(svc.system.knex), live);
   await runner.stop();
   await store.close();
+});
+
+t.test('a projection that follows the log leaves its stored checkpoint behind batches it acts on none of only where nothing waits on it', async (t) => {
+  const { knex, store } = await postgresStore(t);
+  /** A read model that writes nothing: only its checkpoint is looked at. */
+  const projection = (name: string): Projection => ({ name, tables: [], migrations: [], handles: ['wanted.thing'], apply: async () => undefined });
+  /** The store as a runner sees it, telling when a batch holding `streamId` has been handled. */
+  const observed = (streamId: string) => {
+    let handled: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => (handled = resolve));
+    const proxy = new Proxy(store, {
+      get(target, prop) {
+        if (prop === 'subscribe') {
+          return (options: SubscribeOptions) =>
+            target.subscribe({
+              ...options,
+              handle: async (events) => {
+                await options.handle(events);
+                if (events.some((e) => e.streamId === streamId)) handled();
+              },
+            });
+        }
+        const value: unknown = Reflect.get(target, prop, target);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    return { store: proxy, done };
+  };
+  await store.append('wanted-1', [{ type: 'wanted.thing', data: {} }], { expectedVersion: 'no_stream' });
+  const atWanted = (await store.headPosition())!;
+  for (let i = 0; i < 3; i++) await store.append(`other-${i}`, [{ type: 'other.thing', data: {} }], { expectedVersion: 'no_stream' });
+  const head = (await store.headPosition())!;
+  for (const name of ['deferring', 'eager']) await knex('read.projection_checkpoints').insert({ name, position: atWanted, updated_at: knex.fn.now() });
+  // Postgres (inline read-your-writes: nothing waits on the checkpoint) defers; EventStoreDB's default, 0, moves at once.
+  const [d, e] = [observed('other-2'), observed('other-2')];
+  const deferring = new ProjectionRunner(knex, d.store, [projection('deferring')], undefined, 3_600_000);
+  const eager = new ProjectionRunner(knex, e.store, [projection('eager')]);
+  await deferring.start();
+  await eager.start();
+  t.teardown(async () => {
+    await deferring.stop();
+    await eager.stop();
+  });
+  await Promise.all([d.done, e.done]);
+  t.equal(await readProjectionCheckpoint(knex, 'eager'), head, 'with a deferral of 0, a batch it acts on none of moves the stored checkpoint at once');
+  t.equal(await readProjectionCheckpoint(knex, 'deferring'), atWanted, 'deferring: the batch it acts on none of left the stored checkpoint behind (a crash reads it again, and skips it again)');
+  await deferring.caughtUp();
+  t.equal(await readProjectionCheckpoint(knex, 'deferring'), head, 'caught up, the stored checkpoint is at the head');
 });
 
 t.test('concurrent commands on one aggregate from two processes: losers get 409 IKW-RES-003, nothing is half-written', async (t) => {

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Knex } from 'knex';
 import { preparedQuery } from '../../core/database.js';
-import { notify, type DatabaseNotifications } from '../../core/notifications.js';
+import type { DatabaseNotifications } from '../../core/notifications.js';
 import { newUuid } from '../../core/ids.js';
 import {
   VersionConflictError,
@@ -68,7 +68,9 @@ const COLUMNS = 'global_position, transaction_id::text AS tx_text, stream_id, ve
  * The batch statement of writeStreams: $1 stream ids, $2 expected versions, $3 new versions, $4 the
  * events as one JSON array. It answers the events it wrote and, for each stream it could not claim,
  * a row with only `stream_id` and that stream's version as the statement saw it (`current`, -1 for
- * none), so a conflict costs no second statement to name it.
+ * none), so a conflict costs no second statement to name it. It also notifies the other processes
+ * (NOTIFY, delivered when the statement's transaction commits): a round trip of its own per commit
+ * before (docs/performance.md step 34).
  */
 const APPEND_BATCH_SQL = `
   WITH claims AS (
@@ -90,8 +92,10 @@ const APPEND_BATCH_SQL = `
     WHERE e.stream_id IN (SELECT stream_id FROM claimed)
     ORDER BY e.ord
     RETURNING ${COLUMNS}
+  ), notified AS (
+    SELECT pg_notify('${NOTIFY_CHANNEL}', '')
   )
-  SELECT *, NULL::bigint AS current FROM inserted
+  SELECT *, NULL::bigint AS current FROM inserted WHERE EXISTS (SELECT 1 FROM notified)
   UNION ALL
   SELECT NULL, NULL, c.stream_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, coalesce(s.version, -1)
   FROM claims c LEFT JOIN streams s ON s.stream_id = c.stream_id
@@ -205,8 +209,6 @@ export class PostgresEventStore implements EventStore {
   private readonly committed = new EventEmitter();
   /** Listening for other processes' commits, from the first subscription on; resolves to what stops it. */
   private listening: Promise<() => void> | null = null;
-  private notifyPending = false;
-  private closed = false;
   private readonly subscriptions = new OpenSubscriptions();
   /** The newest hash seen per stream (version and hash never change once committed): most appends read none. */
   private readonly lastHashes = new Map<string, { version: number; hash: string }>();
@@ -631,16 +633,9 @@ export class PostgresEventStore implements EventStore {
     return this.subscriptions.track(sub);
   }
 
-  /** Wakes this process's subscribers at once and, coalesced, other processes through NOTIFY. */
+  /** Wakes this process's subscribers at once (other processes heard the NOTIFY of the batch statement). */
   private afterCommit(): void {
     this.committed.emit('wake');
-    if (this.notifyPending || this.closed) return;
-    this.notifyPending = true;
-    setTimeout(() => {
-      this.notifyPending = false;
-      if (this.closed) return;
-      notify(this.knex, NOTIFY_CHANNEL, ['']).catch(() => undefined);
-    }, 5);
   }
 
   /** Other processes' commits wake subscribers (polling still delivers everything; LISTEN only shortens the wait). */
@@ -651,7 +646,6 @@ export class PostgresEventStore implements EventStore {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
     await this.subscriptions.stopAll();
     if (this.listening) (await this.listening)();
   }
