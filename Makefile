@@ -85,7 +85,7 @@ test: build layers openapi-lint chromium
 # The long forms of the slowest property suites (.ci/run runs it after make test): the fuzz sweep
 # with 100 requests per operation and the money model with 100 random sequences (make test: 8, 15).
 test-long: build
-	FUZZ_RUNS=100 MONEY_RUNS=100 node dist/test/support/run-tests.js dist/test/fuzz dist/test/integration/money-model.test.js
+	FUZZ_RUNS=100 MONEY_RUNS=100 ESCROW_RUNS=100 node dist/test/support/run-tests.js dist/test/fuzz dist/test/integration/money-model.test.js dist/test/integration/escrow/escrow-property.test.js
 
 # A real Apache Kafka broker (infra/kafka: the jars from Maven Central, one KRaft node on free
 # loopback ports) for the Kafka bus contract suite and the scale-out end-to-end test (test/scale-out).

@@ -40,7 +40,7 @@ export interface FamilyModule<Api extends object, Needs extends readonly AnyFami
   readonly ledger?: LedgerPart;
   /** Its job kinds (packages/processes): the scheduler runs exactly the kinds families declare. */
   readonly processes?: readonly Process<never>[];
-  /** Its public events (packages/domain/<object>/public-events.ts): what webhooks deliver and automations are triggered by. */
+  /** Its public events (packages/families/<family>/[<aggregate>/]public-events.ts): what webhooks deliver and automations are triggered by. */
   readonly publicEvents?: readonly PublicEvents[];
   /** Its bus consumers, made from what it built. */
   consumers?(api: Api, kernel: Kernel): ConsumerSpec[];

@@ -27,7 +27,7 @@ export interface PresentedKey {
   scopes: string[];
 }
 
-/** The platform operator's credentials (packages/domain/platform-admin), filled by the composition root. */
+/** The platform operator's credentials (packages/families/platform/platform-admin), filled by the composition root. */
 export interface AdminKeys {
   /** Whether a credential has the shape of an operator key (`sk_admin_…`), known or not. */
   looksLike(credential: string): boolean;

@@ -1,5 +1,5 @@
 /**
- * Each family's public events (packages/domain/<family>/public-events.ts), declared by its manifest
+ * Each family's public events (packages/families/<family>/[<aggregate>/]public-events.ts), declared by its manifest
  * and assembled from the family list (packages/families/index.ts): every type's example is an object of the family as
  * the API documents it (its schema in docs/openapi.json), with test ids only. Payouts, customers
  * and refunds render theirs through the renderer their deciders use.

@@ -5,7 +5,7 @@ import { Refusal } from '../../core/refusal.js';
 
 /**
  * Where the bytes of assets live: the port. The local disk under DATA_DIR by default, an
- * S3-compatible bucket when configured (packages/providers/asset-storage-*.ts). Keys are never
+ * S3-compatible bucket when configured (packages/families/assets/asset-storage-*.ts). Keys are never
  * reused: each upload gets its own, so no reader sees bytes half replaced.
  */
 export interface AssetStorage {

@@ -4,7 +4,7 @@ import type { PublicEventCatalogue } from './event-types.js';
 
 /**
  * Test events (docs/webhooks.md, "Sending a test event"): each public type's `data` is its family's
- * example (packages/domain/<family>/public-events.ts). The event's id is a test id too.
+ * example (packages/families/<family>/[<aggregate>/]public-events.ts). The event's id is a test id too.
  */
 
 /** The id of a test event: `evt_test_…` (a real event's is `evt_` and 24 characters). */

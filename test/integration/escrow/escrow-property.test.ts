@@ -5,6 +5,8 @@
  * the invariants hold: released + refunded ≤ funded, nothing negative, the ledger's escrow account
  * holds exactly what the contract says, every ledger entry balances, and the merchant's available
  * balance is exactly what was released plus what was refunded to it.
+ *
+ * Environment: ESCROW_RUNS the number of sequences (25; `make test-long` runs 100), FUZZ_SEED the seed.
  */
 import fc from 'fast-check';
 import t from 'tap';
@@ -14,6 +16,10 @@ import type { TestResponse, TestService } from '../../support/system.js';
 import { startPaymentsService } from '../../support/system.js';
 
 const svc = await startPaymentsService(t);
+
+const RUNS = Number.parseInt(process.env.ESCROW_RUNS ?? '', 10) > 0 ? Number.parseInt(process.env.ESCROW_RUNS!, 10) : 25;
+const SEED = Number.parseInt(process.env.FUZZ_SEED ?? '', 10);
+if (RUNS > 25) t.setTimeout(0);
 
 type Step =
   | { op: 'release'; amount: number | null; immediate: boolean }
@@ -94,7 +100,7 @@ t.test('random sequences of escrow operations keep the money invariants after ev
       await assertInvariants(t, svc, merchant.id, key, c.id);
       return true;
     }),
-    { numRuns: 25 },
+    { numRuns: RUNS, ...(Number.isInteger(SEED) ? { seed: SEED } : {}) },
   );
   t.equal(problems, 0, 'no step answered a 5xx or an uncoded error');
 });
