@@ -96,3 +96,24 @@ export function buildFamilies<Families extends readonly AnyFamily[]>(kernel: Ker
     consumers: [...consumers.values()].map(({ spec }) => spec),
   };
 }
+
+/**
+ * A registry of exactly one: the service another family offers in its registrations (billing's
+ * customers as the payers', merchants' way to open one), asked only once every family is built.
+ * None registered leaves it unusable, and two is a bug.
+ */
+export class RegisteredOnce<T> {
+  private registered: T | undefined;
+
+  constructor(private readonly what: string) {}
+
+  register(...offered: T[]): void {
+    if (offered.length + (this.registered ? 1 : 0) > 1) throw new Error(`${this.what} is registered by more than one family`);
+    this.registered ??= offered[0];
+  }
+
+  get(): T {
+    if (!this.registered) throw new Error(`No family registered ${this.what}`);
+    return this.registered;
+  }
+}

@@ -1,7 +1,7 @@
 import { KeyedHasher } from '../../core/hashing.js';
 import { GoogleSignIn } from './google-sign-in/service.js';
 import { Organizations } from './organization/commands.js';
-import { RegisteredMerchantOpening, type MerchantOpening } from './organization/merchant-opening.js';
+import type { MerchantOpening } from './organization/merchant-opening.js';
 import { Accounts } from './user/commands.js';
 import { ContactChanges } from './user/contact-changes.js';
 import type { FactorAttempts } from './user/factors.js';
@@ -12,7 +12,7 @@ import { SignUp } from './user/signup.js';
 import { AppTokenSigner } from './user/tokens.js';
 import { Verifications } from './verification/commands.js';
 import { OpenIdClientProvider } from './google-sign-in/openid.js';
-import { defineFamily } from '../family.js';
+import { defineFamily, RegisteredOnce } from '../family.js';
 import { accountErrors } from './errors.js';
 
 declare module '../family.js' {
@@ -30,12 +30,16 @@ export const accounts = defineFamily({
   build: ({ config, store, clock, log, reads, outbox: messenger, rateLimiter, secretsKey, secretBox }) => {
     const accounts = new Accounts({ store, clock, tokens: new AppTokenSigner(clock, secretsKey), directory: reads, messenger, publicUrl: config.publicUrl });
     // Filled once every family is built (collect, below): merchants are built after accounts.
-    const merchantOpening = new RegisteredMerchantOpening();
+    const merchantOpening = new RegisteredOnce<MerchantOpening>("the opening of an organization's merchant (merchants)");
+    const merchants: MerchantOpening = {
+      create: (name, actor) => merchantOpening.get().create(name, actor),
+      creation: (name, actor, email) => merchantOpening.get().creation(name, actor, email),
+    };
     const organizations = new Organizations({
       store,
       clock,
       directory: reads,
-      merchants: merchantOpening,
+      merchants,
       sessions: accounts,
       messenger,
       publicUrl: config.publicUrl,
@@ -70,7 +74,7 @@ export const accounts = defineFamily({
       /** Pre-signup codes by e-mail and SMS. */
       verifications,
       /** Sign-up and joining by invitation. */
-      signUp: new SignUp({ store, accounts, organizations, merchants: merchantOpening, verifications, signIns }),
+      signUp: new SignUp({ store, accounts, organizations, merchants, verifications, signIns }),
       /** Second-factor challenges, the authenticator app, sign-in with a second factor. */
       secondFactors,
       signIns,

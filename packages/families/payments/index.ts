@@ -2,7 +2,7 @@ import { ledger } from '../ledger/index.js';
 import { platform } from '../platform/index.js';
 import { PaymentIntents } from './payment-intent/commands.js';
 import { paymentIntentPublicEvents } from './payment-intent/public-events.js';
-import { RegisteredPayerCustomers, type PayerCustomers } from './payment-intent/payers.js';
+import type { PayerCustomers } from './payment-intent/payers.js';
 import { PaymentRecipients, type PaymentRecipient } from './payment-intent/recipients.js';
 import { ledgerSettlement } from './processes/ledger-settlement.js';
 import { payinCallback } from './processes/payin-callback.js';
@@ -11,7 +11,7 @@ import { refundCallback } from './processes/refund-callback.js';
 import { RailRefunds } from './rail-refund/commands.js';
 import { pendingPayments } from './payment-intent/postings.js';
 import { railRefundsInFlight } from './rail-refund/postings.js';
-import { defineFamily } from '../family.js';
+import { defineFamily, RegisteredOnce } from '../family.js';
 
 declare module '../../processes/process.js' {
   interface ProcessServices {
@@ -42,11 +42,11 @@ export const payments = defineFamily({
   build: ({ config, store, clock, log, reads, railsOf, payoutSettings, enqueuer, instance }) => {
     // Filled once every family is built (collect, below): the recipients' families are built after this one.
     const paymentRecipients = new PaymentRecipients();
-    const payerCustomers = new RegisteredPayerCustomers();
+    const payerCustomers = new RegisteredOnce<PayerCustomers>("the payers' customers (billing)");
     return {
       paymentIntents: new PaymentIntents({
         customers: reads,
-        payers: payerCustomers,
+        payers: { findOrCreate: (owner, lookup, metadata) => payerCustomers.get().findOrCreate(owner, lookup, metadata) },
         store,
         clock,
         rails: railsOf,
