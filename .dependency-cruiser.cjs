@@ -36,11 +36,10 @@ const upward = layers.slice(0, -1).map((layer, i) => ({
 }));
 
 /**
- * A family's rules (docs/architecture.md, "What may import what"): its write side knows another
- * family only by that family's manifest (packages/families/<family>/index.ts), and its read models
- * read no other family's tables.
+ * A family's rules (docs/architecture.md, "Layers"): its write side knows another family only by
+ * that family's manifest (packages/families/<family>/index.ts) and its query API
+ * (projections/<family>/index.ts), and its read models read no other family's tables.
  */
-
 function familyRules(family) {
   return [
     {
