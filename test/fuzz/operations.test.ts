@@ -32,17 +32,13 @@ import {
   type Schema,
 } from './arbitraries.js';
 import { FuzzClient, problemWith, type FuzzRequest, type FuzzResponse } from './client.js';
+import { positiveEnv } from '../support/env.js';
 
 const DEFAULT_RUNS = 8;
-const RUNS = positive(process.env.FUZZ_RUNS, DEFAULT_RUNS);
-const SEED = positive(process.env.FUZZ_SEED, 20260101);
+const RUNS = positiveEnv(process.env.FUZZ_RUNS, DEFAULT_RUNS);
+const SEED = positiveEnv(process.env.FUZZ_SEED, 20260101);
 // A long run outlasts the runner's limit per file (300 s); each request has its own deadline instead.
 if (RUNS > DEFAULT_RUNS) t.setTimeout(0);
-
-function positive(raw: string | undefined, fallback: number): number {
-  const n = Number(raw);
-  return raw !== undefined && Number.isInteger(n) && n > 0 ? n : fallback;
-}
 
 const svc = await startService(t);
 const merchant = await svc.merchant('Fuzz merchant');

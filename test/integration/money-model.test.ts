@@ -34,15 +34,11 @@ import { confirm, mobileMoney as payerWallet, snNumber } from '../support/paymen
 import { engine, walletInstruction } from '../support/payout-engine.js';
 import { balanceObject, fund, mobileMoney, postPayout, saveDestination } from '../support/payouts.js';
 import { advance, OPERATOR_DELAY_MS, startPaymentsService, type TestResponse } from '../support/system.js';
+import { positiveEnv } from '../support/env.js';
 
-function positive(raw: string | undefined, fallback: number): number {
-  const n = Number(raw);
-  return raw !== undefined && Number.isInteger(n) && n > 0 ? n : fallback;
-}
-
-const SEED = positive(process.env.MONEY_SEED ?? process.env.FUZZ_SEED, 20260301);
-const RUNS = positive(process.env.MONEY_RUNS, 15);
-const MAX_STEPS = positive(process.env.MONEY_STEPS, 30);
+const SEED = positiveEnv(process.env.MONEY_SEED ?? process.env.FUZZ_SEED, 20260301);
+const RUNS = positiveEnv(process.env.MONEY_RUNS, 15);
+const MAX_STEPS = positiveEnv(process.env.MONEY_STEPS, 30);
 const PATH = process.env.MONEY_PATH;
 const DAY = 86_400_000;
 const CURRENCY = 'xof';

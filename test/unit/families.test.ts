@@ -8,7 +8,7 @@ import path from 'node:path';
 import t from 'tap';
 import { loadConfig } from '../../packages/core/config.js';
 import { ManualClock } from '../../packages/core/clock.js';
-import { buildFamilies, defineFamily, type AnyFamily } from '../../packages/families/family.js';
+import { buildFamilies, defineFamily, RegisteredOnce, type AnyFamily } from '../../packages/families/family.js';
 import { FAMILIES, KERNEL_PROCESSES, PROCESSES, PUBLIC_EVENTS } from '../../packages/families/index.js';
 import type { Kernel } from '../../packages/families/kernel.js';
 
@@ -99,4 +99,22 @@ t.test('the test folders (test/<kind>/<family>/) are named after the service\'s 
     const folders = fs.readdirSync(path.join(root, 'test', kind), { withFileTypes: true }).filter((e) => e.isDirectory());
     for (const folder of folders) t.ok(names.has(folder.name), `test/${kind}/${folder.name} is a family of packages/families/index.ts`);
   }
+});
+
+t.test('a registry of exactly one: the one registered answers; none or two is refused', async (t) => {
+  const opening = new RegisteredOnce<{ open(): string }>('the opening of a merchant');
+  t.throws(() => opening.get(), /No family registered the opening of a merchant/, 'asked before anyone registered');
+  opening.register();
+  t.throws(() => opening.get(), /No family registered/, 'a family that offers none registers nothing');
+  opening.register({ open: () => 'first' });
+  t.equal(opening.get().open(), 'first');
+  t.throws(() => opening.register({ open: () => 'second' }), /registered by more than one family/, 'a second family is refused');
+  t.equal(opening.get().open(), 'first', 'the first stays');
+  t.throws(() => new RegisteredOnce<number>('x').register(1, 2), /more than one family/, 'two at once are refused');
+});
+
+t.test('the built families register the payers\' customers and the merchant opening exactly once', async (t) => {
+  const built = buildFamilies(inertKernel(), FAMILIES).api as unknown as { payerCustomers: RegisteredOnce<unknown>; registeredMerchantOpening: RegisteredOnce<unknown> };
+  t.ok(built.payerCustomers.get(), 'billing registered its customers with payments');
+  t.ok(built.registeredMerchantOpening.get(), 'merchants registered how an organization opens its merchant');
 });

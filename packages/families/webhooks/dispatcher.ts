@@ -276,7 +276,9 @@ export class WebhookDispatcher {
     const endpointsOf = new Map<string, typeof endpoints>();
     for (const e of endpoints) {
       const owner = ownerKey({ merchantId: e.merchant_id, environment: e.environment });
-      endpointsOf.set(owner, [...(endpointsOf.get(owner) ?? []), e]);
+      const ofOwner = endpointsOf.get(owner);
+      if (ofOwner) ofOwner.push(e);
+      else endpointsOf.set(owner, [e]);
     }
     const targets = fresh.flatMap((r) =>
       (endpointsOf.get(ownerKey({ merchantId: r.merchant_id, environment: r.environment })) ?? [])
