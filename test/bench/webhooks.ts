@@ -1,7 +1,7 @@
 /**
  * Webhook deliveries per second: N payment intents are created for a merchant whose endpoint (a
  * node http server on loopback answering 200 at once) takes every event; then `system.drain()`
- * runs the dispatcher (events → deliveries) and the scheduler's due `webhook.deliver` jobs until
+ * runs the dispatcher (events → deliveries) and the scheduler's due `webhook.first_attempts` jobs until
  * all are delivered. Every request the receiver got is verified with `standardwebhooks`. The
  * drain also waits for the log's other followers (the intelligence projector, the other bus
  * consumers) to catch up on the N events before the scheduler runs, so the figure includes their
@@ -143,7 +143,7 @@ export function webhooksText(r: WebhooksResult): string[] {
       `system.drain() without the scheduler loop; service pool max ${r.poolMax}; queueing the events took ${fixed(r.setupSeconds, 1)} s, not counted)`,
     `  drain: ${r.received} deliveries in ${fixed(r.drainSeconds, 2)} s = ${fixed(r.deliveriesPerSecond, 0)} deliveries/s, signing included`,
     `    until the first request: ${fixed(r.dispatchSeconds, 2)} s (the log's followers catching up on the events; the dispatcher's own batches ${fixed(r.dispatcherSeconds, 2)} s of it); ` +
-      `then ${fixed(r.deliverySeconds, 2)} s of deliveries = ${fixed(r.deliveryPhasePerSecond, 0)}/s, ${fixed(perDeliveryMs, 2)} ms each (wall time per delivery; batches of up to 500, up to 16 requests in flight to the endpoint)`,
+      `then ${fixed(r.deliverySeconds, 2)} s of deliveries = ${fixed(r.deliveryPhasePerSecond, 0)}/s, ${fixed(perDeliveryMs, 2)} ms each (wall time per delivery; batches of up to 2,000: 20 first-attempts jobs of up to 100; up to 16 requests in flight to the endpoint)`,
     `    per delivery: HTTP attempt (new connection, POST, answer; whole ms as recorded) avg ${fixed(r.attemptMsAvg, 2)} ms, p99 ${fixed(r.attemptMsP99, 0)} ms; ` +
       `${fixed(r.statements / Math.max(1, r.received), 1)} SQL statements (dispatch share included, BEGIN/COMMIT not counted) answering in ${each(r.statementMs)} ms`,
     `    server event loop ${percent(r.busy.serverEventLoop)} busy, CPUs ${percent(r.busy.machineCpu)} busy during the drain`,

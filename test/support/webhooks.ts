@@ -313,6 +313,11 @@ export function deliveriesOf(svc: TestService, endpointId: string): Promise<Deli
   return svc.system.knex('webhook_deliveries').where({ endpoint_id: endpointId }).orderBy('created_at').orderBy('id');
 }
 
+/** The job of a delivery's first attempt (one job holds the first attempts of the deliveries one transaction queued), or undefined once done. */
+export function firstAttemptJobOf(svc: TestService, deliveryId: string): Promise<{ key: string; last_error: string | null; payload: { deliveryIds: string[] } } | undefined> {
+  return svc.system.knex('scheduled_jobs').where({ kind: 'webhook.first_attempts' }).whereRaw(`jsonb_exists(payload->'deliveryIds', ?)`, [deliveryId]).first();
+}
+
 export function attemptsOf(svc: TestService, deliveryId: string): Promise<AttemptRow[]> {
   return svc.system.knex('webhook_attempts').where({ delivery_id: deliveryId }).orderBy('attempt');
 }

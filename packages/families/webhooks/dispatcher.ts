@@ -42,10 +42,17 @@ export interface DeliveryJob {
   attempt: number;
 }
 
+/** The first attempts of new deliveries, one job for those one transaction queued (at most FIRST_ATTEMPTS_PER_JOB). */
+export interface FirstAttemptsJob {
+  deliveryIds: string[];
+}
+
 export interface DispatcherDeps {
   knex: Knex;
-  /** Enqueues attempts in the given transaction (one statement), so a delivery row never exists without its job. */
+  /** Enqueues retries in the given transaction (one statement), so a retrying delivery never lacks its job. */
   enqueueDeliveries(db: Knex | Knex.Transaction, jobs: readonly { payload: DeliveryJob; runAt: Date }[]): Promise<void>;
+  /** Enqueues new deliveries' first attempts in the given transaction, so a delivery row never exists without its job. */
+  enqueueFirstAttempts(db: Knex | Knex.Transaction, jobs: readonly { payload: FirstAttemptsJob; runAt: Date }[]): Promise<void>;
   clock: Clock;
   log: Logger;
   box: SecretBox;
@@ -110,6 +117,8 @@ const SOCKETS_PER_ENDPOINT = 16;
 const REQUESTS_IN_FLIGHT = 128;
 /** Rows per multi-row statement: PostgreSQL takes at most 65 535 bindings. */
 const ROWS_PER_STATEMENT = 1000;
+/** New deliveries one first-attempts job holds (webhookFirstAttempts claims 20 jobs at a time: at most 2 000 deliveries a batch). */
+export const FIRST_ATTEMPTS_PER_JOB = 100;
 
 /** A counting semaphore: `run` waits until fewer than `n` calls are running. */
 function limiter(n: number): <T>(f: () => Promise<T>) => Promise<T> {
@@ -308,18 +317,22 @@ export class WebhookDispatcher {
       updated_at: now,
     }));
     for (const chunk of chunks(rows)) await db('webhook_deliveries').insert(chunk);
-    await this.deps.enqueueDeliveries(db, rows.map((r) => ({ payload: { deliveryId: r.id, attempt: 1 }, runAt: now })));
+    const jobs = [...chunks(rows, FIRST_ATTEMPTS_PER_JOB)].map((chunk) => ({ payload: { deliveryIds: chunk.map((r) => r.id) }, runAt: now }));
+    await this.deps.enqueueFirstAttempts(db, jobs);
     return rows.map((r) => ({ id: r.id, event_id: r.event_id, webhook_endpoint_id: r.endpoint_id }));
   }
 
   /**
-   * One attempt of each of these deliveries (the `webhook.deliver` jobs of one batch; no delivery
-   * twice): read together, sent side by side, recorded in one transaction. Answers per delivery,
-   * in order: null when its job is done, an error when it must run again. A crash or a failed
-   * record before the record commits means a resend of the batch, never a loss.
+   * The attempts these jobs name (one batch of jobs; no delivery twice): read together, sent side
+   * by side, recorded in one transaction. An attempt already made is not made again (a job run
+   * again after its record, or a first-attempts job left behind). Answers per job, in order: null
+   * when it is done, an error when it must run again. A crash or a failed record before the record
+   * commits means a resend of the batch, never a loss.
    */
-  async deliverMany(deliveryIds: readonly string[]): Promise<(Error | null)[]> {
+  async deliverMany(jobs: readonly DeliveryJob[]): Promise<(Error | null)[]> {
     const { clock } = this.deps;
+    const deliveryIds = jobs.map((j) => j.deliveryId);
+    const attemptOf = new Map(jobs.map((j) => [j.deliveryId, j.attempt]));
     const loaded = await this.load(deliveryIds);
     const now = clock.now();
     const outcomes = new Map<string, Error | null>(deliveryIds.map((id) => [id, null]));
@@ -329,7 +342,7 @@ export class WebhookDispatcher {
     for (const d of loaded.values()) {
       // A job that died after recording the last failure resumes marking the endpoint failing.
       if (d.status === 'failed' && !d.failure_noted) unnoted.push(d);
-      else if (!['pending', 'retrying'].includes(d.status)) continue;
+      else if (!['pending', 'retrying'].includes(d.status) || d.attempts + 1 !== attemptOf.get(d.id)) continue;
       // A job that runs again after its attempt was recorded (the process stopped before the job was
       // removed, or the job failed after the record) must not send the next attempt before it is due.
       else if (d.next_attempt_at && d.next_attempt_at.getTime() > now.getTime()) continue;
@@ -369,8 +382,8 @@ export class WebhookDispatcher {
          FROM webhook_deliveries d
          JOIN webhook_events ev ON ev.id = d.event_id
          LEFT JOIN read.webhook_endpoints e ON e.id = d.endpoint_id
-        WHERE d.id IN (${deliveryIds.map(() => '?').join(', ')})`,
-      [...deliveryIds],
+        WHERE d.id = ANY(?::text[])`,
+      [[...deliveryIds]],
     );
     return new Map(rows.map((r) => [r.id, { ...r, endpoint: r.endpoint ? endpointFromJson(r.endpoint) : null }]));
   }

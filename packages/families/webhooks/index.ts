@@ -1,6 +1,6 @@
 import { accounts } from '../accounts/index.js';
 import { WebhookEndpoints } from './commands.js';
-import { webhookDelivery } from './processes/webhook-delivery.js';
+import { webhookDelivery, webhookFirstAttempts } from './processes/webhook-delivery.js';
 import { enqueueMany } from '../../scheduler/scheduler.js';
 import { WebhookDispatcher } from './dispatcher.js';
 import { EventWaits } from './event-waits.js';
@@ -19,12 +19,13 @@ export const webhooks = defineFamily({
   name: 'webhooks',
   needs: [accounts],
   errors: webhookErrors,
-  processes: [webhookDelivery],
+  processes: [webhookDelivery, webhookFirstAttempts],
   build: ({ config, db, store, clock, log, knex, secretBox, notifier, instance, deadlines, publicEvents, atClose }) => {
     const webhookEndpoints = new WebhookEndpoints(store, clock, secretBox, config.webhookAllowedPrivateRanges, publicEvents);
     const webhooks = new WebhookDispatcher({
       knex,
       enqueueDeliveries: (db, jobs) => enqueueMany(db, webhookDelivery.job, jobs),
+      enqueueFirstAttempts: (db, jobs) => enqueueMany(db, webhookFirstAttempts.job, jobs),
       clock,
       log,
       box: secretBox,

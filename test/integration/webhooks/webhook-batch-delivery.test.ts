@@ -15,6 +15,7 @@ import {
   createEndpoint,
   createIntentEvent,
   deliveriesOf,
+  firstAttemptJobOf,
   listeningEndpoint,
   MINUTE,
   settle,
@@ -102,7 +103,7 @@ t.test('one batch, mixed outcomes: each delivery recorded as it went, retries sc
       t.equal(attempts[0]!.started_at.getTime(), sentAt);
       const retry = await svc.system.knex('scheduled_jobs').where({ key: `deliver:${d.id}:2` }).first<{ run_at: Date } | undefined>();
       t.equal(retry?.run_at.getTime() ?? null, e.next, e.next ? 'the retry is scheduled' : 'no retry');
-      t.equal(await svc.system.knex('scheduled_jobs').where({ key: `deliver:${d.id}:1` }).first(), undefined, 'the first attempt’s job is done');
+      t.equal(await firstAttemptJobOf(svc, d.id), undefined, 'the first attempt’s job is done');
     }
   }
   for (const d of await deliveriesOf(svc, disabled.endpoint.id)) {
@@ -152,7 +153,7 @@ t.test('a crash between sending a batch and recording it: every delivery sent ag
   for (const d of deliveries) {
     t.match(d, { status: 'pending', attempts: 0 }, 'nothing was recorded');
     t.same(await attemptsOf(svc, d.id), []);
-    t.match(await knex('scheduled_jobs').where({ key: `deliver:${d.id}:1` }).first(), { last_error: /simulated crash/ }, 'its job is still there');
+    t.match(await firstAttemptJobOf(svc, d.id), { last_error: /simulated crash/ }, 'its job is still there');
   }
 
   svc.clock.advance(1000);
@@ -166,17 +167,45 @@ t.test('a crash between sending a batch and recording it: every delivery sent ag
   for (const d of deliveries) {
     t.match((await knex('webhook_deliveries').where({ id: d.id }).first()) as object, { status: 'succeeded', attempts: 1 });
     t.match(await attemptsOf(svc, d.id), [{ attempt: 1, response_status: 200, error: null }], 'recorded once');
-    t.equal(await knex('scheduled_jobs').where({ key: `deliver:${d.id}:1` }).first(), undefined, 'the job is done');
+    t.equal(await firstAttemptJobOf(svc, d.id), undefined, 'the job is done');
   }
 
   // The batch's jobs run again after the record (the process stopped before they were deleted).
-  t.same(await svc.system.webhooks.deliverMany(deliveries.map((d) => d.id)), deliveries.map(() => null));
+  t.same(await svc.system.webhooks.deliverMany(deliveries.map((d) => ({ deliveryId: d.id, attempt: 1 }))), deliveries.map(() => null));
   t.same(
     receivers.map((r) => r.receiver.count),
     [6, 6],
     'nothing is sent again',
   );
   for (const d of deliveries) t.equal((await attemptsOf(svc, d.id)).length, 1, 'nor recorded again');
+});
+
+t.test('one job holds the first attempts of the deliveries one batch of the log queued; it never makes a later attempt', async (t) => {
+  const { knex } = svc.system;
+  const { merchant, key } = await svc.sandboxMerchant();
+  const receivers = [await listeningEndpoint(t, svc, key, ['payment_intent.created']), await listeningEndpoint(t, svc, key, ['payment_intent.created'])];
+  receivers[1]!.receiver.behaviour = { kind: 'answer', status: 500 };
+  // Jobs run when the test settles: until then the one event's two deliveries wait in their job.
+  await createIntentEvent(svc, key);
+  await dispatched(svc, merchant.id, 2);
+  const ids = [...(await deliveriesOf(svc, receivers[0]!.endpoint.id)), ...(await deliveriesOf(svc, receivers[1]!.endpoint.id))].map((d) => d.id);
+  const job = await firstAttemptJobOf(svc, ids[0]!);
+  t.same(job?.payload.deliveryIds.slice().sort(), ids.slice().sort(), 'both deliveries in one job');
+  t.equal(Number((await knex('scheduled_jobs').whereIn('key', ids.map((id) => `deliver:${id}:1`)).count<{ n: string }[]>('* as n'))[0]!.n), 0, 'and no job per delivery');
+
+  await settle(svc);
+  t.same(receivers.map((r) => r.receiver.count), [1, 1]);
+  t.equal(await firstAttemptJobOf(svc, ids[0]!), undefined, 'the job is done');
+  const failed = ids[1]!;
+  t.match(await knex('webhook_deliveries').where({ id: failed }).first(), { status: 'retrying', attempts: 1 });
+
+  // The retry is due; a first-attempts job run again (left behind by a crash) does not make it.
+  svc.clock.advance(5 * MINUTE);
+  t.same(await svc.system.webhooks.deliverMany([{ deliveryId: failed, attempt: 1 }]), [null]);
+  t.same(receivers.map((r) => r.receiver.count), [1, 1], 'attempt 2 is the retry job’s');
+  await settle(svc);
+  t.same(receivers.map((r) => r.receiver.count), [1, 2], 'which sends it once');
+  t.same((await attemptsOf(svc, failed)).map((a) => a.attempt), [1, 2]);
 });
 
 t.test('requests waiting for one of an endpoint’s 16 connections do not spend their deadline waiting', async (t) => {

@@ -234,6 +234,10 @@ t.test('a replay of failed deliveries queues at most 1,000, oldest first; the an
   t.ok(replayed.has('evt_a00000') && replayed.has('evt_b00399'), 'the oldest thousand, across endpoints');
   t.notOk(replayed.has('evt_b00400'), 'not the newest');
   t.equal((await svc.system.knex('webhook_deliveries').where({ merchant_id: m.id, status: 'pending' }).count<{ count: string }[]>('* as count'))[0]!.count, '1000', 'and only those are queued');
+  const ids: string[] = first.body.deliveries.map((d: { id: string }) => d.id);
+  const jobs = await svc.system.knex('scheduled_jobs').where({ kind: 'webhook.first_attempts' }).whereRaw(`jsonb_exists_any(payload->'deliveryIds', ?::text[])`, [ids]);
+  t.same(jobs.map((j: { payload: { deliveryIds: string[] } }) => j.payload.deliveryIds.length), Array(10).fill(100), 'their first attempts in ten jobs of 100');
+  t.same(new Set(jobs.flatMap((j: { payload: { deliveryIds: string[] } }) => j.payload.deliveryIds)), new Set(ids), 'each once');
 
   const second = await replay(key, {});
   t.match(second.body, { queued: 1, has_more: false });
