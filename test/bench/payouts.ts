@@ -46,6 +46,13 @@ const OPEN_LOOP_SECONDS = numberFromEnv('BENCH_OPEN_LOOP_SECONDS', 30, 1);
 /** The decay row: this many consecutive closed-loop slices of BENCH_DECAY_SLICE_SECONDS each. */
 const DECAY_SLICES = 5;
 const DECAY_SLICE_SECONDS = numberFromEnv('BENCH_DECAY_SLICE_SECONDS', 10, 0.5);
+/**
+ * Payouts against a freshly started `make start` (and the in-process service) before their rows
+ * measure anything, and its background caught up after them: V8 compiles the hot code on its own
+ * threads for the first tens of seconds, a cost a server pays once, not per payout
+ * (docs/performance.md, step 37).
+ */
+const SERVICE_WARMUP_SECONDS = numberFromEnv('BENCH_SERVICE_WARMUP_SECONDS', 20, 0);
 /** Where the process-model run's primary writes its CPU profile (--cpu-prof) and the window it measured; unset, no profile. */
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR || null;
 /** The process groups whose CPU a complete payout costs (the load generator and the bench are the client's). */
@@ -107,6 +114,8 @@ export interface BackgroundLag {
 export interface ProcessModelResult {
   scenario: PayoutScenario;
   lag: BackgroundLag;
+  /** Payouts made final from the start of the measured load until the background caught up (the warm-up's not counted). */
+  madeFinal: number;
   /** CPU seconds of the service's processes (primary, API workers, PostgreSQL) per complete payout, load and lag. */
   cpuPerPayoutMs: number;
   /** Statements the primary sent per complete payout (BEGIN and COMMIT included), load and lag (statement-counter.ts). */
@@ -251,6 +260,11 @@ export async function benchPayouts(serverUrl: string): Promise<PayoutsResult> {
         hot: { kind: 'payouts', body: PAYOUT_BODY, keys: separate.map(() => hot.key) },
         healthz: { kind: 'get', path: '/healthz', keys: separate.map((m) => m.key) },
       });
+      // Warmed as make start is, so both rows compare compiled code (SERVICE_WARMUP_SECONDS).
+      if (SERVICE_WARMUP_SECONDS > 0) {
+        progress(`  warming this process's service up: ${SERVICE_WARMUP_SECONDS} s of payouts…`);
+        await worker.slice('separate', SERVICE_WARMUP_SECONDS);
+      }
       progress(`  in this process: ${HTTP_CONNECTIONS} merchants vs 1 merchant vs GET /healthz, alternating slices…`);
       const [a, b, healthz] = await measureScenarios(worker, ['separate', 'hot', 'healthz'], service.system.knex);
       const rssBytes = process.memoryUsage().rss;
@@ -386,6 +400,7 @@ async function processModelRun(service: BenchService, databaseUrl: string, merch
   const profiling = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
   const counter = ['--import', new URL('./statement-counter.js', import.meta.url).href];
   const { value, rssBytes } = await withStandalone(service, databaseUrl, merchants, [...profiling, ...counter], async ({ worker, group, primary }) => {
+    const finalBefore = await warmUp(service, worker, merchants, sums);
     const statementsFrom = await statementsSent(primary);
     const cpuFrom = processCpuSeconds();
     const fromUs = monotonicUs();
@@ -400,10 +415,11 @@ async function processModelRun(service: BenchService, databaseUrl: string, merch
     const toUs = monotonicUs();
     const statementsTo = await statementsSent(primary);
     const statements = statementsTo.count - statementsFrom.count;
+    const made = lag.final - finalBefore;
     const cpuDuringLoad = { wallSeconds: (loadEnded - loadStarted) / 1000, seconds: cpuByGroup(cpuFrom, cpuAtEnd, group) };
     const cpuAfterLoad = { wallSeconds: (performance.now() - loadEnded) / 1000, seconds: cpuByGroup(cpuAtEnd, processCpuSeconds(), group) };
     const serviceCpu = SERVICE_GROUPS.reduce((sum, g) => sum + (cpuDuringLoad.seconds[g] ?? 0) + (cpuAfterLoad.seconds[g] ?? 0), 0);
-    const window: ProfileWindow = { fromUs, toUs, operations: lag.final, cpuSeconds: (cpuDuringLoad.seconds.primary ?? 0) + (cpuAfterLoad.seconds.primary ?? 0) };
+    const window: ProfileWindow = { fromUs, toUs, operations: made, cpuSeconds: (cpuDuringLoad.seconds.primary ?? 0) + (cpuAfterLoad.seconds.primary ?? 0) };
     if (PROFILE_DIR) fs.writeFileSync(`${PROFILE_DIR}/window.${primary}.json`, JSON.stringify(window));
     const check = await checkBalances(service, merchants, sums);
     const { verified, failures } = verifyAll(receiver.received, secrets);
@@ -419,9 +435,10 @@ async function processModelRun(service: BenchService, databaseUrl: string, merch
     return {
       scenario,
       lag: { ...lag, received: receiver.received.length, verified, verifyFailures: failures, cpuDuringLoad, cpuAfterLoad },
-      cpuPerPayoutMs: lag.final > 0 ? (1000 * serviceCpu) / lag.final : Number.NaN,
-      primaryStatementsPerPayout: lag.final > 0 ? statements / lag.final : Number.NaN,
-      primaryStatementKinds: lag.final > 0 ? statementKindsPerPayout(statementsFrom, statementsTo, lag.final) : [],
+      madeFinal: made,
+      cpuPerPayoutMs: made > 0 ? (1000 * serviceCpu) / made : Number.NaN,
+      primaryStatementsPerPayout: made > 0 ? statements / made : Number.NaN,
+      primaryStatementKinds: made > 0 ? statementKindsPerPayout(statementsFrom, statementsTo, made) : [],
       window,
       primary,
     };
@@ -429,7 +446,27 @@ async function processModelRun(service: BenchService, databaseUrl: string, merch
   // The profile is written when the primary exits.
   const file = PROFILE_DIR ? newestProfile(PROFILE_DIR, value.primary) : null;
   const profile = file ? [`  the primary's CPU profile over the load and the lag (${file}):`, ...summaryText(summarize(JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile, value.window), 20)] : null;
-  return { scenario: value.scenario, lag: value.lag, cpuPerPayoutMs: value.cpuPerPayoutMs, primaryStatementsPerPayout: value.primaryStatementsPerPayout, primaryStatementKinds: value.primaryStatementKinds, rssBytes, profile };
+  return { scenario: value.scenario, lag: value.lag, madeFinal: value.madeFinal, cpuPerPayoutMs: value.cpuPerPayoutMs, primaryStatementsPerPayout: value.primaryStatementsPerPayout, primaryStatementKinds: value.primaryStatementKinds, rssBytes, profile };
+}
+
+/**
+ * SERVICE_WARMUP_SECONDS of payouts against a fresh `make start`, then its background caught up;
+ * answers how many of the merchants' payouts are final by then (what the measured run starts from).
+ */
+async function warmUp(service: BenchService, worker: LoadWorker, merchants: Funded[], sums: Sums): Promise<number> {
+  if (SERVICE_WARMUP_SECONDS > 0) {
+    progress(`  warming make start up: ${SERVICE_WARMUP_SECONDS} s of payouts, then its background caught up…`);
+    await worker.slice('standalone', SERVICE_WARMUP_SECONDS);
+    const lag = await backgroundLag(service, merchants, (await withTotals(worker, sums)).payouts, performance.now());
+    if (lag.seconds === null) throw new Error(`the warm-up's background did not catch up within ${LAG_LIMIT_S} s`);
+  }
+  return finalPayouts(service, merchants);
+}
+
+/** The merchants' payouts that are final (paid, failed or canceled). */
+async function finalPayouts(service: BenchService, merchants: Funded[]): Promise<number> {
+  const [row] = await service.system.knex('read.payouts').whereIn('merchant_id', merchants.map((m) => m.id)).whereIn('status', ['paid', 'failed', 'canceled']).count<{ n: string }[]>('* as n');
+  return Number(row!.n);
 }
 
 /**
@@ -446,6 +483,7 @@ async function laterRuns(
   sums: Map<string, { ok: number; amountPlusFee: number }>,
 ): Promise<{ openLoop: OpenLoopResult | null; decay: DecayResult | null; check: BalanceCheck }> {
   const { value, rssBytes } = await withStandalone(service, databaseUrl, merchants, [], async ({ worker }) => {
+    await warmUp(service, worker, merchants, sums);
     let openLoop: OpenLoopResult | null = null;
     if (rows.has('open-loop') && rate) {
       progress(`  open loop: ${fixed(rate.perSecond, 0)} payouts/s (${rate.from}) for ${OPEN_LOOP_SECONDS} s against make start…`);
@@ -594,7 +632,7 @@ export function payoutsText(r: PayoutsResult): string[] {
         (lag.verifyFailures.length > 0 ? `\n    verify failures: ${lag.verifyFailures.join('; ')}` : '') +
         `\n    CPU seconds during the load (${fixed(lag.cpuDuringLoad.wallSeconds, 1)} s, warm-up included): ${cpuText(lag.cpuDuringLoad)}` +
         `\n    CPU seconds after it, until caught up (${fixed(lag.cpuAfterLoad.wallSeconds, 1)} s): ${cpuText(lag.cpuAfterLoad)}` +
-        `\n    CPU per complete payout (${SERVICE_GROUPS.join(', ')}; load and lag): ${fixed(pm.cpuPerPayoutMs, 2)} ms` +
+        `\n    CPU per complete payout (${SERVICE_GROUPS.join(', ')}; load and lag; ${pm.madeFinal} payouts made final after ${SERVICE_WARMUP_SECONDS} s of warm-up): ${fixed(pm.cpuPerPayoutMs, 2)} ms` +
         `\n    statements the primary sent per complete payout (load and lag): ${fixed(pm.primaryStatementsPerPayout, 2)}, by kind:` +
         pm.primaryStatementKinds.slice(0, 16).map((k) => `\n      ${fixed(k.perPayout, 2).padStart(6)}  ${k.kind}`).join(''),
     );
@@ -700,6 +738,8 @@ export function payoutsJson(r: PayoutsResult) {
           caught_up_s: pm.lag.seconds === null ? null : round(pm.lag.seconds, 3),
           payouts: pm.lag.payouts,
           final: pm.lag.final,
+          made_final: pm.madeFinal,
+          service_warmup_s: SERVICE_WARMUP_SECONDS,
           webhook_events: pm.lag.webhookEvents,
           deliveries_succeeded: pm.lag.delivered,
           received: pm.lag.received,

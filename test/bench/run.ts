@@ -24,6 +24,7 @@
  * reduced to its top frames per payout in the output; test/bench/cpuprofile.ts reduces one again),
  * BENCH_OPEN_LOOP_SECONDS (default 30), BENCH_OPEN_LOOP_RATE (payouts/s; default 60 % of the in-process maximum),
  * BENCH_DECAY_SLICE_SECONDS (each of the five consecutive slices against make start, default 10),
+ * BENCH_SERVICE_WARMUP_SECONDS (payouts against each freshly started make start before its rows measure, its background then caught up; default 20),
  * DATABASE_URL (use that server instead of a throwaway embedded one; the payout, intent and webhook
  * sections then create and drop databases of their own on it).
  */
