@@ -55,8 +55,10 @@ build: dist/.built
 
 # V8's young generation sized for a server: with 32 MB semi-spaces fewer short-lived objects of
 # the requests in flight are promoted, for a few % more requests/s (docs/performance.md, step 18).
-# The bench runs with the same flags.
-SERVICE_NODE_FLAGS := --max-semi-space-size=32
+# The old generation grows 20 % over what survives a full collection instead of up to 4 times
+# (V8's default where the heap limit is 2 GB or more), which bounds the RSS under load (step 35).
+# The bench runs with the same flags, as do infra/Dockerfile and infra/README.md's processes.
+SERVICE_NODE_FLAGS := --max-semi-space-size=32 --heap-growing-percent=20
 
 start: build
 	node $(SERVICE_NODE_FLAGS) dist/services/standalone/main.js

@@ -31,6 +31,7 @@
 import os from 'node:os';
 import { createKnex } from '../../packages/core/database.js';
 import { migrate } from '../../infra/migrations.js';
+import { serviceNodeFlags } from '../support/child-process.js';
 import { benchBaseline, type Baseline } from './baseline.js';
 import { fixed, HTTP_CONNECTIONS, HTTP_WORKERS, MEASURE_SECONDS, progress, round, selectedSections, SLICES_PER_WORKLOAD, WARMUP_SECONDS, type Section } from './common.js';
 import { openBenchDatabase, serverSettings, type ServerSettings } from './database.js';
@@ -92,6 +93,10 @@ function report(loadAtStart: number, settings: ServerSettings, embedded: boolean
   ];
   if (loadAtStart > os.cpus().length / 2) {
     out.push(`WARNING: the machine was busy when the bench started (load ${fixed(loadAtStart, 2)}); absolute figures are low and noisy`);
+  }
+  const missing = serviceNodeFlags().filter((flag) => !process.execArgv.includes(flag));
+  if (missing.length > 0) {
+    out.push(`WARNING: this process (the in-process service) and the make start it runs lack make start's Node flags ${missing.join(' ')} (the Makefile's SERVICE_NODE_FLAGS); their memory and rates are not the service's`);
   }
   const failed = (section: Section | 'baseline') => (r.failures[section] ? [`  FAILED: ${r.failures[section]}`] : []);
   if (sections.has('eventstore')) {

@@ -22,7 +22,7 @@ import { freePort } from '../../packages/core/embedded-postgres.js';
 import type { RecordedEvent } from '../../packages/eventstore/port.js';
 import { encodePosition } from '../../packages/eventstore/postgres/store.js';
 import { DISPATCH_CONSUMER } from '../../packages/families/webhooks/dispatcher.js';
-import { startProcess, until, type ServiceProcess } from '../support/child-process.js';
+import { serviceNodeFlags, startProcess, until, type ServiceProcess } from '../support/child-process.js';
 import { freshDatabase } from '../support/db.js';
 import { Receiver, type ReceivedRequest } from '../support/webhooks.js';
 
@@ -62,7 +62,7 @@ if (brokers.length === 0) {
       for (const p of running) p.child.kill('SIGKILL');
     });
     const start = async (name: string, ready: RegExp, extra: Record<string, string> = {}) => {
-      const p = startProcess(`services/${name}/main.js`, { ...env, LOG_LEVEL: 'info', ...extra }, [], ['--max-semi-space-size=32']);
+      const p = startProcess(`services/${name}/main.js`, { ...env, LOG_LEVEL: 'info', ...extra }, [], serviceNodeFlags());
       running.add(p);
       void p.exit.then(() => running.delete(p));
       await p.waitFor(ready, 60_000);

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Test } from 'tap';
 import { PROJECT_ROOT } from '../../packages/core/config.js';
@@ -7,6 +8,13 @@ import { migratedCopy } from './db.js';
 
 /** The repository root. */
 export const root = PROJECT_ROOT;
+
+/** The Node flags `make start` runs the service with (the Makefile's SERVICE_NODE_FLAGS). */
+export function serviceNodeFlags(): string[] {
+  const line = /^SERVICE_NODE_FLAGS := (.+)$/m.exec(fs.readFileSync(path.join(root, 'Makefile'), 'utf8'));
+  if (!line) throw new Error('the Makefile defines no SERVICE_NODE_FLAGS');
+  return line[1]!.trim().split(/\s+/);
+}
 
 /** A process of the service started from dist/, with its output collected. */
 export interface ServiceProcess {
