@@ -173,9 +173,16 @@ export class BusyMeter {
   }
 }
 
+/** A process's command name, parent and CPU seconds (user and system) so far, from /proc. */
+export interface ProcessCpu {
+  comm: string;
+  parent: number;
+  seconds: number;
+}
+
 /** CPU seconds (user + system) each process has used so far, by pid, from Linux's /proc; empty elsewhere. */
-export function processCpuSeconds(): Map<number, { comm: string; seconds: number }> {
-  const out = new Map<number, { comm: string; seconds: number }>();
+export function processCpuSeconds(): Map<number, ProcessCpu> {
+  const out = new Map<number, ProcessCpu>();
   let pids: string[];
   try {
     pids = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d));
@@ -187,7 +194,7 @@ export function processCpuSeconds(): Map<number, { comm: string; seconds: number
       const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
       const close = stat.lastIndexOf(')');
       const fields = stat.slice(close + 2).split(' '); // fields[0] is the state (field 3)
-      out.set(Number(pid), { comm: stat.slice(stat.indexOf('(') + 1, close), seconds: (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS });
+      out.set(Number(pid), { comm: stat.slice(stat.indexOf('(') + 1, close), parent: Number(fields[1]), seconds: (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS });
     } catch {
       // gone meanwhile
     }
@@ -199,14 +206,10 @@ export function processCpuSeconds(): Map<number, { comm: string; seconds: number
 const CLOCK_TICKS = 100;
 
 /** CPU seconds used between two processCpuSeconds() snapshots, summed per group (`group` names a pid's group, or null to leave it out). */
-export function cpuByGroup(
-  from: Map<number, { comm: string; seconds: number }>,
-  to: Map<number, { comm: string; seconds: number }>,
-  group: (pid: number, comm: string) => string | null,
-): Record<string, number> {
+export function cpuByGroup(from: Map<number, ProcessCpu>, to: Map<number, ProcessCpu>, group: (pid: number, process: ProcessCpu) => string | null): Record<string, number> {
   const sums: Record<string, number> = {};
   for (const [pid, now] of to) {
-    const name = group(pid, now.comm);
+    const name = group(pid, now);
     if (name === null) continue;
     sums[name] = (sums[name] ?? 0) + now.seconds - (from.get(pid)?.seconds ?? 0);
   }

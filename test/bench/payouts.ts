@@ -23,7 +23,7 @@ import { balanceOf, ledgerDecider } from '../../packages/ledger/decider.js';
 import { balanceStream } from '../../packages/families/ledger/events.js';
 import { createMerchant } from '../../packages/families/merchants/merchant/commands.js';
 import { DISPATCH_CONSUMER } from '../../packages/families/webhooks/dispatcher.js';
-import { cpuByGroup, fixed, HTTP_CONNECTIONS, Measurement, numberFromEnv, percent, processCpuSeconds, progress, round, selectedNames, table } from './common.js';
+import { cpuByGroup, fixed, HTTP_CONNECTIONS, Measurement, numberFromEnv, percent, processCpuSeconds, progress, round, selectedNames, table, type ProcessCpu } from './common.js';
 import { newestProfile, summarize, summaryText, type CpuProfile, type ProfileWindow } from './cpuprofile.js';
 import { createScratchDatabase } from './database.js';
 import { LoadWorker, measureScenarios, type ScenarioResult } from './load.js';
@@ -333,7 +333,7 @@ const LAG_LIMIT_S = 120;
 interface Standalone {
   worker: LoadWorker;
   /** The process group of a pid (primary, API workers, PostgreSQL, load generator, bench), for cpuByGroup. */
-  group(pid: number, comm: string): string | null;
+  group(pid: number, process: ProcessCpu): string | null;
   primary: number;
 }
 
@@ -364,8 +364,20 @@ async function withStandalone<T>(service: BenchService, databaseUrl: string, mer
     const primary = standalone.child.pid ?? -1;
     const workers = new Set(childrenOf(primary));
     const loadGenerator = worker.pid;
-    const group = (pid: number, comm: string): string | null =>
-      pid === primary ? 'primary' : workers.has(pid) ? 'API workers' : comm === 'postgres' ? 'PostgreSQL' : pid === loadGenerator ? 'load generator' : pid === process.pid ? 'bench' : null;
+    // The bench's PostgreSQL only (its postmaster and the postmaster's children), not another server on the machine.
+    const postmaster = await postmasterOf(service);
+    const group = (pid: number, p: ProcessCpu): string | null =>
+      pid === primary
+        ? 'primary'
+        : workers.has(pid)
+          ? 'API workers'
+          : p.comm === 'postgres' && (postmaster === null || pid === postmaster || p.parent === postmaster)
+            ? 'PostgreSQL'
+            : pid === loadGenerator
+              ? 'load generator'
+              : pid === process.pid
+                ? 'bench'
+                : null;
     const value = await body({ worker, group, primary });
     return { value, rssBytes: processTreeRss(standalone.child.pid) };
   } finally {
@@ -576,6 +588,13 @@ async function backgroundLag(service: BenchService, merchants: Funded[], payouts
     if (seconds > LAG_LIMIT_S) return { seconds: null, ...counts };
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** The bench database's postmaster: the parent of a backend of the bench's connection (null where /proc says nothing, or the server is elsewhere). */
+async function postmasterOf(service: BenchService): Promise<number | null> {
+  const { rows } = await service.system.knex.raw<{ rows: { pid: number }[] }>('SELECT pg_backend_pid() AS pid');
+  const parent = processCpuSeconds().get(rows[0]!.pid)?.parent;
+  return parent ?? null;
 }
 
 /** The child processes of `pid`, from Linux's /proc; empty elsewhere. */
