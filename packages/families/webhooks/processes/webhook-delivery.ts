@@ -17,7 +17,7 @@ export const webhookDelivery = defineProcess<DeliveryJob>({
 /**
  * The first attempts of the deliveries one transaction queued (a batch of the log, a replay, a
  * test event): one job for all of them instead of one each, since a job row is written, claimed
- * and deleted (docs/performance.md, step 35). Claimed together, the jobs' deliveries run as one
+ * and deleted (docs/performance.md, step 36). Claimed together, the jobs' deliveries run as one
  * batch; a job is done when each of its deliveries is, and runs again whole otherwise (deliveries
  * already attempted are skipped then).
  */
