@@ -124,6 +124,40 @@ t.test("an operator's final answer commits with its ledger side: one transaction
   }
 });
 
+t.test('the hold and the payout are one commit, so no reconcile job is set; the overdue check is', async (t) => {
+  const { m, key, p } = await start(mobileMoney('67'));
+  const created = (await events(p.id)).find((e) => e.type === 'payout.created')!;
+  const ledger = await svc.system.store.readStream(balanceStream(m.id, 'sandbox', 'xof'));
+  const hold = ledger.find((e) => (e.data as EntryPosted).source === p.id)!;
+  t.equal(decodePosition(hold.position).transactionId, decodePosition(created.position).transactionId, 'the hold commits with payout.created');
+  t.equal(await svc.system.knex('scheduled_jobs').where({ key: `reconcile:${p.id}` }).first(), undefined, 'no mend job: nothing can be left half done');
+  t.ok(await svc.system.knex('scheduled_jobs').where({ key: `overdue:${p.id}` }).first(), 'the overdue check is set');
+  await advance(svc);
+  t.equal((await retrievePayout(svc, key, p.id)).status, 'paid');
+  t.same(await balance(svc, key), { available: FUNDS - AMOUNT - FEE, pending: 0, reserved: 0 }, 'the hold spent');
+});
+
+t.test('saga mode (a store without atomic commits): the reconcile job is set before the hold, which commits apart', async (t) => {
+  const store = svc.system.store as { appendAtomically?: unknown };
+  const atomic = store.appendAtomically;
+  // The same database through the store as EventStoreDB is: one stream per commit.
+  store.appendAtomically = undefined;
+  t.teardown(() => {
+    store.appendAtomically = atomic;
+  });
+  const { m, key, p } = await start(mobileMoney('67'));
+  const job = await svc.system.knex('scheduled_jobs').where({ key: `reconcile:${p.id}` }).first<{ run_at: Date; created_at: Date } | undefined>();
+  t.ok(job, 'the mend job is set');
+  const created = (await events(p.id)).find((e) => e.type === 'payout.created')!;
+  const ledger = await svc.system.store.readStream(balanceStream(m.id, 'sandbox', 'xof'));
+  const hold = ledger.find((e) => (e.data as EntryPosted).source === p.id)!;
+  t.not(decodePosition(hold.position).transactionId, decodePosition(created.position).transactionId, 'the hold commits before the payout');
+  store.appendAtomically = atomic;
+  await advance(svc, 2 * MINUTE);
+  t.equal(await svc.system.knex('scheduled_jobs').where({ key: `reconcile:${p.id}` }).first(), undefined, 'the job ran');
+  t.same(await balance(svc, key), { available: FUNDS - AMOUNT - FEE, pending: 0, reserved: 0 }, 'paid once, the hold spent, nothing released');
+});
+
 t.test('02 → delayed operator_pending, then paid', async (t) => {
   const { key, p } = await start(mobileMoney('02'));
   await advance(svc);
@@ -331,14 +365,14 @@ t.test('reconcile: a hold whose payout was never created is released', async (t)
       probe.silent = false;
     });
     const p = await payout(svc, key, { destination: mobileMoney('67') });
-    await advance(svc, 2 * MINUTE); // past the payout's own reconcile job
+    await advance(svc, 2 * MINUTE); // past when a saga's reconcile job would run
     await svc.system.payouts.reconcile({ merchantId: m.id, environment: 'sandbox', payoutId: p.id, currency: 'xof' });
     t.same(await balance(svc, key), { available: FUNDS - AMOUNT - FEE, pending: 0, reserved: AMOUNT + FEE });
     t.equal((await retrievePayout(svc, key, p.id)).status, 'in_transit');
   });
 });
 
-t.test('a refused payout leaves no hold behind once its reconcile job has run', async (t) => {
+t.test('a refused payout leaves no hold behind', async (t) => {
   const { merchant: m, key } = await fundedMerchant(svc, 1_000);
   const res = await postPayout(svc, key, { amount: AMOUNT, currency: 'xof', destination: mobileMoney('67') });
   t.equal(res.status, 400);

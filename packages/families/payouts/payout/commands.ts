@@ -256,9 +256,8 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
   }
 
   /**
-   * The creation command of a payout, once its timers are set: they do nothing for a payout that
-   * was never created. The reconcile job mends a crash: a hold without its payout (saga mode) or a
-   * final payout whose ledger side is missing.
+   * The creation command of a payout, once its overdue check is set: it does nothing for a payout
+   * that was never created. (Saga mode sets the reconcile job too: scheduleMend.)
    */
   private async prepare(
     owner: Owner,
@@ -278,11 +277,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
     const now = this.deps.clock.now();
     const expectedBy = new Date(now.getTime() + expectedMs(p.destination));
     const connector = this.deps.rails(owner.environment).clearingRail('payout', p.destination);
-    // Side by side, so that they share one INSERT (packages/scheduler/job-writer.ts).
-    await Promise.all([
-      this.deps.scheduleReconcile({ ...owner, currency: p.destination.currency, payoutId: id }, new Date(now.getTime() + RECONCILE_AFTER_MS)),
-      this.deps.scheduleOverdueCheck({ ...owner, payoutId: id }, expectedBy),
-    ]);
+    await this.deps.scheduleOverdueCheck({ ...owner, payoutId: id }, expectedBy);
     return {
       type: 'create',
       payout: {
@@ -328,6 +323,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
         batch: { id: input.batchId, index: input.index, attempt: input.attempt },
       });
       if (await this.open(payout, meta, 'internal')) return;
+      await this.scheduleMend(payout.payout);
       await this.run(input.payoutId, payout, meta, 'internal');
       queued = payout.payout;
     }
@@ -434,12 +430,24 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
    * (`before`: a user's challenge) go first, so that no payout is recorded without them.
    */
   private async holdThenCreate(payout: PayoutCommand & { type: 'create' }, meta: EventMetadata, before: AnyStep[] = []): Promise<PayoutState> {
+    await this.scheduleMend(payout.payout);
     if (before.length > 0) await handleSteps(this.deps.store, before);
     const hold = this.holdStep(payout.payout, payout.payout, meta);
     const held = (await handleCommand(this.deps.store, hold.streamId, hold.decider, hold.command, meta, { onConflict: 'contended' })) as HandleResult<LedgerState, LedgerEntryEvent>;
     // A retry whose hold the mend already gave back must not create a payout without funds.
     if (held.events.length === 0 && !held.state.holds.has(payout.payout.id)) throw new Refusal('IKW-RES-003', 'This payout was abandoned after a failure; retry with a new Idempotency-Key');
     return (await this.run(payout.payout.id, payout, meta, 'none')).state;
+  }
+
+  /**
+   * Saga mode only (a store without atomic commits, EventStoreDB): the reconcile job, set before
+   * the payout's first commit, mends a crash between its hold and the payout, or between its end
+   * and its ledger side. Where the store commits atomically both pairs share one commit and there
+   * is nothing to mend, so no job is set (as for refunds; docs/performance.md step 38).
+   */
+  private scheduleMend(p: PayoutCreated): Promise<void> {
+    const at = new Date(this.deps.clock.now().getTime() + RECONCILE_AFTER_MS);
+    return this.deps.scheduleReconcile({ merchantId: p.merchantId, environment: p.environment, currency: p.currency, payoutId: p.id }, at);
   }
 
   /**
@@ -674,6 +682,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
     });
     // The family's step, the payout's hold out of the funds it released and the payout: one commit.
     if (!(await this.open(payout, meta, 'contended', [before]))) {
+      await this.scheduleMend(payout.payout);
       const steps = [before, this.holdStep(owner, payout.payout, meta), step({ streamId: payoutStream(input.payoutId), decider: payoutAggregate, command: payout, metadata: meta })];
       await handleSteps(this.deps.store, steps, { onConflict: 'contended' });
     }
