@@ -7,7 +7,9 @@ import { PROCESSES } from '../../packages/families/index.js';
 import { payoutCallback } from '../../packages/families/payouts/processes/payout-callback.js';
 import { payoutOverdue } from '../../packages/families/payouts/processes/payout-overdue.js';
 import { payoutReconcile } from '../../packages/families/payouts/processes/payout-reconcile.js';
-import { webhookDelivery } from '../../packages/families/webhooks/processes/webhook-delivery.js';
+import type { ProcessServices } from '../../packages/processes/process.js';
+import type { Job } from '../../packages/scheduler/scheduler.js';
+import { webhookDelivery, webhookFirstAttempts } from '../../packages/families/webhooks/processes/webhook-delivery.js';
 
 t.test('job kind names are unique', async (t) => {
   const names = PROCESSES.map((p) => p.job.name);
@@ -35,4 +37,23 @@ t.test('keys dedupe what must run once and keep apart what must not', async (t) 
     payoutCallback.job.key({ ...ref, report: { type: 'paid' } }, at),
     'a delay report and the final answer are different jobs',
   );
+});
+
+t.test("first-attempts jobs claimed together: one deliverMany of attempt 1 each, and each job answered by its own deliveries", async (t) => {
+  const calls: { deliveryId: string; attempt: number }[][] = [];
+  const failed = new Error('record failed');
+  // Only the dispatcher is used by this handler; the answers are the dispatcher's per attempt, in order.
+  const services = {
+    webhooks: {
+      deliverMany: async (jobs: { deliveryId: string; attempt: number }[]) => {
+        calls.push(jobs);
+        return jobs.map((j) => (j.deliveryId === 'whd_b' ? failed : null));
+      },
+    },
+  } as unknown as ProcessServices;
+  const handler = webhookFirstAttempts.batch!.handler(services);
+  const job = (ids: string[]) => ({ payload: { deliveryIds: ids }, job: {} as Job });
+  const answers = await handler([job(['whd_a', 'whd_b']), job(['whd_c']), job(['whd_d', 'whd_e'])]);
+  t.same(calls, [['whd_a', 'whd_b', 'whd_c', 'whd_d', 'whd_e'].map((deliveryId) => ({ deliveryId, attempt: 1 }))], 'one call, first attempts only');
+  t.same(answers, [failed, null, null], 'a job runs again when one of its deliveries must; the others are done');
 });

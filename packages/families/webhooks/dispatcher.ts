@@ -118,7 +118,7 @@ const REQUESTS_IN_FLIGHT = 128;
 /** Rows per multi-row statement: PostgreSQL takes at most 65 535 bindings. */
 const ROWS_PER_STATEMENT = 1000;
 /** New deliveries one first-attempts job holds (webhookFirstAttempts claims 20 jobs at a time: at most 2 000 deliveries a batch). */
-export const FIRST_ATTEMPTS_PER_JOB = 100;
+const FIRST_ATTEMPTS_PER_JOB = 100;
 
 /** A counting semaphore: `run` waits until fewer than `n` calls are running. */
 function limiter(n: number): <T>(f: () => Promise<T>) => Promise<T> {
