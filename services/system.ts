@@ -18,7 +18,7 @@ import { TemplateComposer } from '../packages/families/templates/composer.js';
 import { OutboxMessenger } from '../packages/messaging/messenger.js';
 import { registerProcesses } from '../packages/processes/index.js';
 import type { Process } from '../packages/processes/process.js';
-import { enqueue, Scheduler, type Enqueue } from '../packages/scheduler/scheduler.js';
+import { enqueue, Scheduler, type Enqueue, type Unschedule } from '../packages/scheduler/scheduler.js';
 import { Notifier } from '../packages/webhooks/notifier.js';
 import { openFamilies, outboxPurge, payinCallback, payinStatusCheck, payoutCallback, payoutStatusCheck, refundCallback, refundStatusCheck, PROCESSES, PUBLIC_EVENTS, type FamilyApis, type Kernel } from '../packages/families/index.js';
 import { verifiedTeamContacts } from '../projections/accounts/index.js';
@@ -100,6 +100,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
   const scheduler = new Scheduler(knex, clock, log, 16, instance);
 
   const enqueuer = <P extends object>(process: Process<P>): Enqueue<P> => scheduler.enqueuer(process.job);
+  const unscheduler = <P extends object>(process: Process<P>): Unschedule<P> => scheduler.unscheduler(process.job);
 
   // The routing table and the rails' callbacks (services/rails.ts, docs/connectors.md).
   const sinks = {
@@ -154,6 +155,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     instance,
     scheduler,
     enqueuer,
+    unscheduler,
     railsOf,
     rateLimiter,
     countPublicPush: publicPushCounter(rateLimiter, config.pushLimits),

@@ -18,7 +18,7 @@ import type { publicPushCounter, RateLimiter } from '../http/rate-limit.js';
 import type { OutboxMessenger } from '../messaging/messenger.js';
 import type { TemplateComposer } from './templates/composer.js';
 import type { Process } from '../processes/process.js';
-import type { Enqueue, Scheduler } from '../scheduler/scheduler.js';
+import type { Enqueue, Scheduler, Unschedule } from '../scheduler/scheduler.js';
 import type { Notifier } from '../webhooks/notifier.js';
 
 /**
@@ -41,6 +41,8 @@ export interface Kernel {
   scheduler: Scheduler;
   /** The scheduler's port for one job kind: services never name job kinds themselves. */
   enqueuer<P extends object>(process: Process<P>): Enqueue<P>;
+  /** Its port to drop a timer of one kind that is no longer needed. */
+  unscheduler<P extends object>(process: Process<P>): Unschedule<P>;
   /** The connectors carrying each environment's rails (docs/connectors.md). */
   railsOf(environment: Environment): Rails;
   /** Request rate limits shared by every API process (counted in PostgreSQL). */

@@ -13,13 +13,13 @@ export interface JobWriterLimits {
 const JOB_WRITER_DEFAULTS: JobWriterLimits = { maxRows: 500, inFlight: 2 };
 
 /**
- * Writes the jobs commands enqueue outside a transaction (timers set before a command, the
- * sandbox operator's answers): concurrent ones share one multi-row INSERT instead of a round trip
- * each (docs/performance.md). Like the event store's group commit, no timer delays a lone job:
- * jobs enqueued in the same step go out together, and the queue fills while statements are
- * running. Each caller resolves once its row is committed; a statement that fails is retried row
- * by row, so an error reaches only the job that caused it. A key enqueued twice keeps the first
- * job, as `schedule` does.
+ * Writes the jobs commands enqueue or drop outside a transaction (timers set before a command, the
+ * sandbox operator's answers, a timer its object no longer needs): concurrent ones share one
+ * multi-row statement instead of a round trip each (docs/performance.md). Like the event store's
+ * group commit, no timer delays a lone job: jobs written in the same step go out together, and
+ * the queue fills while statements are running. Each caller resolves once its row is committed; a
+ * statement that fails is retried row by row, so an error reaches only the job that caused it. A
+ * key enqueued twice keeps the first job, as `schedule` does.
  */
 export class JobWriter<Row> {
   private queued: Queued<Row>[] = [];
@@ -28,8 +28,8 @@ export class JobWriter<Row> {
   private readonly limits: JobWriterLimits;
 
   constructor(
-    /** Writes rows in one statement (the scheduler's scheduleMany). */
-    private readonly insert: (rows: Row[]) => Promise<void>,
+    /** Writes rows in one statement (the scheduler's scheduleMany, or its delete by keys). */
+    private readonly statement: (rows: Row[]) => Promise<void>,
     limits: Partial<JobWriterLimits> = {},
   ) {
     this.limits = { ...JOB_WRITER_DEFAULTS, ...limits };
@@ -61,11 +61,11 @@ export class JobWriter<Row> {
 
   private async run(batch: Queued<Row>[]): Promise<void> {
     try {
-      await this.insert(batch.map((q) => q.row));
+      await this.statement(batch.map((q) => q.row));
       for (const q of batch) q.resolve();
     } catch (err) {
       if (batch.length === 1) return batch[0]!.reject(err);
-      await Promise.all(batch.map((q) => this.insert([q.row]).then(q.resolve, q.reject)));
+      await Promise.all(batch.map((q) => this.statement([q.row]).then(q.resolve, q.reject)));
     }
   }
 }

@@ -58,6 +58,12 @@ export interface JobKind<Payload> {
 /** Enqueues a job of one kind: the port a domain service gets instead of the scheduler. */
 export type Enqueue<Payload> = (payload: Payload, runAt: Date) => Promise<void>;
 
+/**
+ * Drops the job of one kind that `Enqueue` set for the same payload and time, if it has not run
+ * yet: for a timer its object no longer needs. A job running meanwhile still runs to its end.
+ */
+export type Unschedule<Payload> = (payload: Payload, runAt: Date) => Promise<void>;
+
 export type JobHandler<Payload = Record<string, unknown>> = (payload: Payload, job: Job) => Promise<void>;
 
 /**
@@ -99,6 +105,11 @@ export async function scheduleMany(db: Knex | Knex.Transaction, specs: readonly 
   }
 }
 
+/** Deletes the jobs of these keys, in one statement. */
+export async function unscheduleMany(db: Knex | Knex.Transaction, keys: readonly string[]): Promise<void> {
+  for (let i = 0; i < keys.length; i += 1000) await db.raw('DELETE FROM scheduled_jobs WHERE key = ANY(?::text[])', [keys.slice(i, i + 1000)]);
+}
+
 /** Schedules a job of a declared kind, inside the caller's transaction when one is given. */
 export function enqueue<Payload extends object>(db: Knex | Knex.Transaction, kind: JobKind<Payload>, payload: Payload, runAt: Date): Promise<void> {
   return schedule(db, { kind: kind.name, key: kind.key(payload, runAt), runAt, payload: { ...payload } as Record<string, unknown> });
@@ -124,6 +135,7 @@ export class Scheduler {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> | null = null;
   private readonly writer: JobWriter<JobSpec>;
+  private readonly dropper: JobWriter<string>;
 
   constructor(
     private readonly knex: Knex,
@@ -135,6 +147,7 @@ export class Scheduler {
     private readonly instance: ProcessInstance | null = null,
   ) {
     this.writer = new JobWriter<JobSpec>((jobs) => scheduleMany(knex, jobs));
+    this.dropper = new JobWriter<string>((keys) => unscheduleMany(knex, keys));
   }
 
   register<Payload>(kind: JobKind<Payload>, handler: JobHandler<Payload>): void {
@@ -175,6 +188,14 @@ export class Scheduler {
    */
   enqueuer<Payload extends object>(kind: JobKind<Payload>): Enqueue<Payload> {
     return (payload, runAt) => this.writer.write({ kind: kind.name, key: kind.key(payload, runAt), runAt, payload: { ...payload } as Record<string, unknown> });
+  }
+
+  /**
+   * The port that drops jobs of one kind, outside any transaction: concurrent drops share one
+   * DELETE. The key is the kind's, so a kind whose key names the time needs the same time.
+   */
+  unscheduler<Payload extends object>(kind: JobKind<Payload>): Unschedule<Payload> {
+    return (payload, runAt) => this.dropper.write(kind.key(payload, runAt));
   }
 
   /** The object a job is about, as its kind declares; its jobs must not overtake each other. */

@@ -219,3 +219,25 @@ t.test('a kind shares the lanes of one batch kind only', async (t) => {
   scheduler.registerBatch<Item>(kind, async (batch) => batch.map(() => null), 10, [single.name]);
   t.throws(() => scheduler.registerBatch<Item>({ ...kind, name: 'test.other' }, async (batch) => batch.map(() => null), 10, [single.name]), /already shares the lanes of test\.batch/);
 });
+
+t.test('a timer no longer needed is dropped: drops at once share one DELETE, a missing job is no error, other kinds and keys stay', async (t) => {
+  const { knex, clock, scheduler, jobs } = await setup(t);
+  let deletes = 0;
+  knex.on('query', (q: { sql: string }) => {
+    if (/^DELETE FROM scheduled_jobs/.test(q.sql)) deletes++;
+  });
+  const later = new Date(clock.now().getTime() + 600_000);
+  const enqueue = scheduler.enqueuer(single);
+  await Promise.all(Array.from({ length: 30 }, (_, n) => enqueue({ object: `o${n}`, n }, later)));
+  await scheduler.enqueuer(kind)({ object: 'o0', n: 0 }, later);
+  const drop = scheduler.unscheduler(single);
+  await Promise.all([...Array.from({ length: 20 }, (_, n) => drop({ object: `o${n}`, n }, later)), drop({ object: 'never', n: 99 }, later)]);
+  t.same((await jobs()).map((j) => j.key), ['batch:o0:0', ...Array.from({ length: 10 }, (_, i) => `single:o${20 + i}:${20 + i}`).sort()], 'the 20 dropped are gone; the rest and the other kind stay');
+  t.ok(deletes >= 1 && deletes <= 2, `${deletes} DELETE statements for 21 drops`);
+  clock.advance(600_000);
+  const ran: number[] = [];
+  scheduler.register<Item>(single, async (p) => void ran.push(p.n));
+  scheduler.register<Item>(kind, async () => undefined);
+  await scheduler.runUntilIdle();
+  t.same(ran.sort((a, b) => a - b), [20, 21, 22, 23, 24, 25, 26, 27, 28, 29], 'only the jobs not dropped run');
+});

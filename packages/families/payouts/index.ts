@@ -38,7 +38,7 @@ export const payouts = defineFamily({
   errors: payoutErrors,
   publicEvents: [payoutPublicEvents],
   processes: [payoutCallback, payoutOverdue, payoutReconcile, payoutStatusCheck],
-  build: ({ store, clock, log, knex, railsOf, reads, payoutSettings, enqueuer, outbox: messenger }, { verifications }) => {
+  build: ({ store, clock, log, knex, railsOf, reads, payoutSettings, enqueuer, unscheduler, outbox: messenger }, { verifications }) => {
     // Filled once every family is built (collect, below): the families funding payouts are built after this one.
     const payoutFundingSources = new PayoutFundingSources();
     return {
@@ -55,6 +55,7 @@ export const payouts = defineFamily({
         verifications,
         funding: payoutFundingSources,
         scheduleOverdueCheck: enqueuer(payoutOverdue),
+        dropOverdueCheck: unscheduler(payoutOverdue),
         scheduleReconcile: enqueuer(payoutReconcile),
         scheduleStatusCheck: enqueuer(payoutStatusCheck),
       }),

@@ -52,6 +52,8 @@ t.test('120 answers due at once: all applied in one scheduler round, their ledge
   t.ok(commits <= 3, `${commits} commits for 120 ledger sides`);
   t.same(await balance(svc, key), { available: 0, pending: 0, reserved: 0 }, 'the holds spent, exactly');
   t.same(await jobsLeft('payout.callback'), [], 'every answer done');
+  const overdue = await svc.system.knex('scheduled_jobs').where({ kind: 'payout.overdue' }).whereRaw("payload->>'payoutId' = ANY(?)", [ids]).count<{ n: string }[]>({ n: '*' });
+  t.equal(overdue[0]!.n, '0', 'every payout ended, so none keeps its overdue check');
 });
 
 t.test('duplicate answers in one round: each payout paid once, its ledger side once, every job done', async (t) => {
@@ -94,6 +96,22 @@ t.test('a failing answer among 60 successful ones in one round: the others commi
   t.equal(left.length, 1, 'only the misrouted answer is left');
   t.match(left[0], { key: `misrouted:${odd}`, attempts: 1, last_error: /No such payout/ });
   await svc.system.knex('scheduled_jobs').where({ key: `misrouted:${odd}` }).delete();
+});
+
+t.test('a payout that ends drops its overdue check; one still open keeps it and is marked late at expected_by', async (t) => {
+  const { ids } = await inTransit(3);
+  const [open, ...ended] = ids as [string, string, string];
+  await svc.system.knex('scheduled_jobs').where({ kind: 'payout.callback' }).whereRaw("payload->>'payoutId' = ?", [open]).update({ run_at: new Date(svc.clock.now().getTime() + 11 * MINUTE) });
+  const overdueOf = async () => (await svc.system.knex('scheduled_jobs').where({ kind: 'payout.overdue' }).whereRaw("payload->>'payoutId' = ANY(?)", [ids]).select('key')).map((r: { key: string }) => r.key);
+  t.same((await overdueOf()).sort(), ids.map((id) => `overdue:${id}`).sort(), 'each payout has its overdue check while in transit');
+  svc.clock.advance(OPERATOR_DELAY_MS);
+  await svc.system.scheduler.runDue();
+  t.same(await lastEvents(ended), ['payout.paid', 'payout.paid']);
+  t.same(await overdueOf(), [`overdue:${open}`], 'the paid ones dropped theirs');
+  svc.clock.advance(12 * MINUTE);
+  await svc.system.scheduler.runUntilIdle();
+  t.same(await types(open), ['payout.created', 'payout.updated', 'payout.delayed', 'payout.paid'], 'the open one: late at expected_by, then paid');
+  t.same(await overdueOf(), []);
 });
 
 t.test("a payout's overdue check and its answer run in the order they fell due, in one claim", async (t) => {

@@ -104,6 +104,7 @@ t.test('01 → failed recipient_not_found, funds back to available', async (t) =
   t.ok(failed.failure_message.length > 0);
   await assertEvents(t, key, p.id, ['payout.created', 'payout.updated', 'payout.failed']);
   t.same(await balance(svc, key), { available: FUNDS, pending: 0, reserved: 0 }, 'amount and fee back');
+  t.equal(await svc.system.knex('scheduled_jobs').where({ key: `overdue:${p.id}` }).first(), undefined, 'failed: its overdue check dropped');
   const txns = await balanceTransactions(svc, key);
   t.equal(txns.length, 3);
   t.match(txns[0], { type: 'payout_failure', source: p.id, amount: AMOUNT, fee: -FEE, net: AMOUNT + FEE, status: 'available' });
@@ -135,6 +136,7 @@ t.test('the hold and the payout are one commit, so no reconcile job is set; the 
   await advance(svc);
   t.equal((await retrievePayout(svc, key, p.id)).status, 'paid');
   t.same(await balance(svc, key), { available: FUNDS - AMOUNT - FEE, pending: 0, reserved: 0 }, 'the hold spent');
+  t.equal(await svc.system.knex('scheduled_jobs').where({ key: `overdue:${p.id}` }).first(), undefined, 'paid: its overdue check dropped');
 });
 
 t.test('saga mode (a store without atomic commits): the reconcile job is set before the hold, which commits apart', async (t) => {
@@ -201,6 +203,7 @@ t.test('pending → failed: the operator refuses at initiation, funds back at on
   await assertEvents(t, key, p.id, ['payout.created', 'payout.failed']);
   t.same((await events(p.id)).map((e) => objectOf(e).status), ['pending', 'failed']);
   t.same(await balance(svc, key), { available: FUNDS, pending: 0, reserved: 0 });
+  t.equal(await svc.system.knex('scheduled_jobs').where({ key: `overdue:${p.id}` }).first(), undefined, 'refused: its overdue check dropped before the answer');
   t.equal((await balanceTransactions(svc, key, '?type=payout_failure')).length, 1);
   const rows: { type: string; data: { kind?: string; source?: string }; transaction_id: string }[] = await svc.system
     .knex('events')

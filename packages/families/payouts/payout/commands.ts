@@ -5,7 +5,7 @@ import { isRefused, Refusal } from '../../../core/refusal.js';
 import { derivedId, newId } from '../../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../../eventstore/port.js';
 import type { DomainEvent, Fact } from '../../../core/decider.js';
-import type { Enqueue } from '../../../scheduler/scheduler.js';
+import type { Enqueue, Unschedule } from '../../../scheduler/scheduler.js';
 import { connectorActor, nextStatusCheck, readStatus, sendAgain, type PayoutCallback, type StatusCheck } from '../../../connectors/callbacks.js';
 import { OutcomeUnknown, type PayoutInitiation, type PayoutReport, type PayoutRequest, type Rails } from '../../../connectors/port.js';
 import { CommandService, handleCommand, handleCommandsAtomically, handleSteps, step, type AnyStep, type CommandStep, type ConflictPolicy, type HandleResult, type StepOutcome } from '../../../eventstore/command-handler.js';
@@ -62,6 +62,8 @@ export interface PayoutDeps {
   funding: PayoutFundingSources;
   /** Durable timers: the overdue check at expected_by, and the crash mend of a hold. */
   scheduleOverdueCheck: Enqueue<PayoutRef>;
+  /** A payout that ends drops its overdue check (the check would find it final and do nothing). */
+  dropOverdueCheck: Unschedule<PayoutRef>;
   scheduleReconcile: Enqueue<PayoutRef & { currency: string }>;
   /** Durable timer of the status checks of a payout whose connector has a schedule (docs/connectors.md). */
   scheduleStatusCheck: Enqueue<PayoutStatusCheck>;
@@ -498,7 +500,23 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
       [step({ streamId: payoutStream(p.id), decider: payoutAggregate, command, metadata: meta }), ...[ledger, ...others].map((s) => ({ ...s, when: ended }))],
       { onConflict },
     );
+    await this.dropOverdueCheck(result!.state as PayoutState);
     return result!.state as PayoutState;
+  }
+
+  /**
+   * An ended payout's overdue check would find it final and do nothing, yet cost a claim, a read
+   * of its stream and a delete at expected_by: dropped now instead, in one statement with the
+   * other payouts ending meanwhile. A drop that fails leaves the check, which does nothing.
+   */
+  private async dropOverdueCheck(state: PayoutState): Promise<void> {
+    const p = state.payout;
+    if (!p || !FINAL_PAYOUT_STATUSES.includes(state.status)) return;
+    try {
+      await this.deps.dropOverdueCheck({ merchantId: p.merchantId, environment: p.environment, payoutId: p.id }, new Date(p.expectedBy));
+    } catch (err) {
+      this.deps.log.warn({ err, payout_id: p.id }, 'the overdue check of an ended payout was not dropped; it will find the payout final');
+    }
   }
 
   /** Posts the ledger side of a final payout (a payout not final has none). */
@@ -549,10 +567,14 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
           : { type: 'fail', owner, at, failureCode: r.failureCode, failureMessage: r.failureMessage };
     if (command.type === 'complete' || command.type === 'fail') {
       const final = await this.finalWithLedger(state, command, meta);
-      if (final) return toPayoutObject(final);
+      if (final) {
+        await this.dropOverdueCheck(final);
+        return toPayoutObject(final);
+      }
     }
     const result = await this.run(callback.payoutId, command, meta);
     await this.settleLedger(result.state, meta);
+    await this.dropOverdueCheck(result.state);
     return toPayoutObject(result.state);
   }
 
