@@ -105,7 +105,7 @@ export async function scheduleMany(db: Knex | Knex.Transaction, specs: readonly 
   }
 }
 
-/** Deletes the jobs of these keys, in one statement. */
+/** Deletes the jobs of these keys, a thousand keys per statement. */
 export async function unscheduleMany(db: Knex | Knex.Transaction, keys: readonly string[]): Promise<void> {
   for (let i = 0; i < keys.length; i += 1000) await db.raw('DELETE FROM scheduled_jobs WHERE key = ANY(?::text[])', [keys.slice(i, i + 1000)]);
 }
