@@ -3,7 +3,8 @@
  * and reconcile jobs in its lanes (packages/families/payouts/processes/payout-callback.ts), on the real server,
  * database and scheduler with a manual clock: many answers in one scheduler round, their ledger
  * sides in few commits; duplicate answers paid once; a failing answer among successful ones; a
- * payout's timers and its answer in the order they fell due.
+ * payout's timers and its answer in the order they fell due; an ended payout's overdue check
+ * dropped, or, where the drop fails, left to run and do nothing.
  */
 import t from 'tap';
 import { balanceStream } from '../../../packages/families/ledger/events.js';
@@ -112,6 +113,26 @@ t.test('a payout that ends drops its overdue check; one still open keeps it and 
   await svc.system.scheduler.runUntilIdle();
   t.same(await types(open), ['payout.created', 'payout.updated', 'payout.delayed', 'payout.paid'], 'the open one: late at expected_by, then paid');
   t.same(await overdueOf(), []);
+});
+
+t.test('a drop that fails leaves the overdue check, which then finds the payout final and does nothing', async (t) => {
+  const { knex } = svc.system;
+  // The database refuses to delete overdue checks until the answers are applied.
+  await knex.raw(`CREATE FUNCTION refuse_overdue_drop() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'overdue checks may not be deleted now'; END $$`);
+  await knex.raw(`CREATE TRIGGER refuse_overdue_drop BEFORE DELETE ON scheduled_jobs FOR EACH ROW WHEN (OLD.kind = 'payout.overdue') EXECUTE FUNCTION refuse_overdue_drop()`);
+  const { key, ids } = await inTransit(2);
+  svc.clock.advance(OPERATOR_DELAY_MS);
+  await svc.system.scheduler.runDue();
+  await knex.raw('DROP TRIGGER refuse_overdue_drop ON scheduled_jobs; DROP FUNCTION refuse_overdue_drop()');
+  t.same(await lastEvents(ids), ['payout.paid', 'payout.paid'], 'the answers applied all the same');
+  t.same(await jobsLeft('payout.callback'), [], 'and their jobs are done');
+  t.same(await balance(svc, key), { available: 0, pending: 0, reserved: 0 });
+  const overdueOf = () => knex('scheduled_jobs').where({ kind: 'payout.overdue' }).whereRaw("payload->>'payoutId' = ANY(?)", [ids]).select('key');
+  t.equal((await overdueOf()).length, 2, 'the checks are still there');
+  svc.clock.advance(11 * MINUTE);
+  await svc.system.scheduler.runUntilIdle();
+  t.same(await Promise.all(ids.map(types)), ids.map(() => ['payout.created', 'payout.updated', 'payout.paid']), 'no delay reported for a paid payout');
+  t.same(await overdueOf(), [], 'the checks ran and are gone');
 });
 
 t.test("a payout's overdue check and its answer run in the order they fell due, in one claim", async (t) => {

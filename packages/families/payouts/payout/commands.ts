@@ -500,7 +500,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
       [step({ streamId: payoutStream(p.id), decider: payoutAggregate, command, metadata: meta }), ...[ledger, ...others].map((s) => ({ ...s, when: ended }))],
       { onConflict },
     );
-    await this.dropOverdueCheck(result!.state as PayoutState);
+    await this.dropOverdueCheckIfEnded(result!.state as PayoutState);
     return result!.state as PayoutState;
   }
 
@@ -509,7 +509,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
    * of its stream and a delete at expected_by: dropped now instead, in one statement with the
    * other payouts ending meanwhile. A drop that fails leaves the check, which does nothing.
    */
-  private async dropOverdueCheck(state: PayoutState): Promise<void> {
+  private async dropOverdueCheckIfEnded(state: PayoutState): Promise<void> {
     const p = state.payout;
     if (!p || !FINAL_PAYOUT_STATUSES.includes(state.status)) return;
     try {
@@ -568,13 +568,13 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
     if (command.type === 'complete' || command.type === 'fail') {
       const final = await this.finalWithLedger(state, command, meta);
       if (final) {
-        await this.dropOverdueCheck(final);
+        await this.dropOverdueCheckIfEnded(final);
         return toPayoutObject(final);
       }
     }
     const result = await this.run(callback.payoutId, command, meta);
     await this.settleLedger(result.state, meta);
-    await this.dropOverdueCheck(result.state);
+    await this.dropOverdueCheckIfEnded(result.state);
     return toPayoutObject(result.state);
   }
 
