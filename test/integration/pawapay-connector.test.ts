@@ -289,6 +289,67 @@ t.test('forged callbacks are unauthenticated; a rotated key is fetched; unsigned
   conforms(t, unsigned.standin);
 });
 
+t.test('a callback’s signature covers @method, @authority, @path, signature-date and content-digest, in its window, or it is unauthenticated', async (t) => {
+  const { standin, connector, verdicts, clock } = await stand(t);
+  await connector.collect(collect());
+  const id = pawapayId('op_pawapay0000000000000001');
+  standin.settle('deposits', id, 'COMPLETED');
+  const refused = async (what: string, options: Parameters<PawapayStandin['sendCallback']>[2], reason: RegExp) => {
+    t.equal(await standin.sendCallback('deposits', id, options), 401, what);
+    t.match(verdicts.at(-1), { verdict: 'unauthenticated', reason }, what);
+  };
+  await refused('over the body’s digest alone', { components: ['content-digest'] }, /does not cover @method, @authority, @path, signature-date$/);
+  for (const left of ['@method', '@authority', '@path', 'signature-date', 'content-digest']) {
+    await refused(`without ${left}`, { components: ['@method', '@authority', '@path', 'signature-date', 'content-digest', 'content-type'].filter((c) => c !== left) }, new RegExp(`does not cover ${left}$`));
+  }
+  const now = clock.now().getTime();
+  await refused('created 6 minutes ago (the window is 5)', { created: new Date(now - 6 * 60_000), expiresInSeconds: 3600 }, /created time is 360 s ago/);
+  await refused('created 2 minutes ahead (1 tolerated)', { created: new Date(now + 2 * 60_000) }, /created time is in the future/);
+  await refused('expired (2 minutes ago, valid 30 s)', { created: new Date(now - 2 * 60_000), expiresInSeconds: 30 }, /has expired/);
+  const signed = 'sig-pp=("@method" "@authority" "@path" "signature-date" "content-digest" "content-type");alg="ecdsa-p256-sha256";keyid="HTTP_EC_P256_KEY:1"';
+  await refused('no expires', { headers: { 'Signature-Input': `${signed};created=${Math.floor(now / 1000)}` } }, /no expires time/);
+  await refused('no created', { headers: { 'Signature-Input': `${signed};expires=${Math.floor(now / 1000) + 60}` } }, /no created time/);
+  await refused('not a structured field', { headers: { 'Signature-Input': 'sig-pp=(' } }, /not a structured dictionary/);
+  t.equal(await standin.sendCallback('deposits', id, { created: new Date(now - 4 * 60_000), expiresInSeconds: 300 }), 200, 'four minutes old, not expired: taken');
+  t.match(verdicts.at(-1), { verdict: 'news' });
+  conforms(t, standin);
+});
+
+t.test('while pawaPay’s keys cannot be fetched, callbacks are unauthenticated and the fetches back off (doubling, bounded)', async (t) => {
+  const { standin, connector, verdicts, clock } = await stand(t, {}, { keyFetchBackoff: { firstMs: 5_000, maxMs: 20_000 } });
+  await connector.collect(collect());
+  const id = pawapayId('op_pawapay0000000000000001');
+  standin.settle('deposits', id, 'COMPLETED');
+  const fetches = () => standin.requests.filter((r) => r.path === '/v2/public-key/http').length;
+  const burst = async (n: number) => {
+    for (let i = 0; i < n; i++) t.equal(await standin.sendCallback('deposits', id), 401);
+  };
+  standin.failKeyFetches = true;
+  await burst(10);
+  t.equal(fetches(), 1, '10 callbacks, one fetch');
+  t.match(verdicts.at(-1), { verdict: 'unauthenticated', reason: /keys could not be fetched .*next try in 5 s/ });
+  clock.advance(4_999);
+  await burst(5);
+  t.equal(fetches(), 1, 'none before the back-off has passed');
+  // Then 5 s, 10 s, 20 s, 20 s: one fetch each, whatever the number of callbacks.
+  for (const [wait, total] of [[1, 2], [10_000, 3], [20_000, 4], [20_000, 5]] as const) {
+    clock.advance(wait);
+    await burst(5);
+    t.equal(fetches(), total, `after ${wait} ms more: ${total} fetches`);
+  }
+  clock.advance(19_999);
+  await burst(5);
+  t.equal(fetches(), 5, 'the back-off stays at its bound');
+  standin.failKeyFetches = false;
+  clock.advance(1);
+  t.equal(await standin.sendCallback('deposits', id), 200, 'the endpoint back: the next callback verifies');
+  t.match(verdicts.at(-1), { verdict: 'news' });
+  t.equal(fetches(), 6);
+  await standin.sendCallback('deposits', id);
+  t.equal(fetches(), 6, 'and the keys are kept');
+  conforms(t, standin);
+});
+
 t.test('a redirect provider (Wave) asks the payer to authorise on its page', async (t) => {
   const { standin, connector } = await stand(t);
   const wave = collect({ operationId: 'op_wave', paymentMethod: { type: 'mobile_money', country: 'SN', operator: 'wave', msisdn: '+221771234567' } });

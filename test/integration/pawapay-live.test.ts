@@ -121,12 +121,48 @@ t.test('a forged, tampered or mismatched callback moves nothing; the status chec
   t.match(await retrieve(svc, key, intent.id), { status: 'processing', amount_received: 0 }, 'pawaPay’s own record (still ACCEPTED) decides: nothing moved');
   t.same(await liveFunds(key), { available: 0, pending: 0, reserved: 0 });
 
-  // A callback naming an attempt this service never made: 200, nothing applied.
+  // Signed by pawaPay, ids that do not derive its UUID: they are not believed; the attempt whose UUID it is is checked.
   const other = await confirmedLive(key);
   standin.settle('deposits', other.depositId, 'COMPLETED');
   t.equal(await standin.sendCallback('deposits', other.depositId, { override: { metadata: { sikaId: 'op_nothing', merchantId: 'acct_x', environment: 'live', paymentIntentId: 'pi_nothing' } } }), 200, 'ids that do not derive the UUID: 200');
   await settleJobs();
-  t.match(await retrieve(svc, key, other.intent.id), { status: 'processing' }, 'and nothing applied');
+  t.match(await retrieve(svc, key, other.intent.id), { status: 'succeeded' }, 'the status check of the payment whose deposit it is: pawaPay’s record (COMPLETED) decides');
+  conforms(t);
+});
+
+/** The status checks asked for outside the schedule (by news), of one payment. */
+const promptedChecks = (intentId: string) => svc.system.knex('scheduled_jobs').where({ kind: 'payin.status_check' }).whereRaw("payload->>'paymentIntentId' = ? AND payload->>'prompted' = 'true'", [intentId]);
+/** The reads of one deposit pawaPay has seen (GET /v2/deposits/{id}). */
+const depositReads = (depositId: string) => standin.requests.filter((r) => r.method === 'GET' && r.path === `/v2/deposits/${depositId}`).length;
+
+t.test('an unverified callback is answered 401 and does nothing else; a verified one without Sika’s ids is checked', async (t) => {
+  const { key } = await goLive(svc, 'Unverified news');
+  const { intent, depositId } = await confirmedLive(key);
+  standin.settle('deposits', depositId, 'COMPLETED');
+  const now = svc.clock.now().getTime();
+  const send = async (what: string, options: Parameters<typeof standin.sendCallback>[2]) => t.equal(await standin.sendCallback('deposits', depositId, options), 401, `${what}: 401`);
+  // What a status check was asked for before: out of its window, malformed, keys that cannot be fetched.
+  await send('expired', { created: new Date(now - 2 * MINUTE), expiresInSeconds: 30 });
+  await send('created 10 minutes ago', { created: new Date(now - 10 * MINUTE), expiresInSeconds: 3600 });
+  await send('a Signature-Input that is not one', { headers: { 'Signature-Input': 'sig-pp=(' } });
+  t.same(await promptedChecks(intent.id), [], 'no status check was asked for');
+  // What was believed before: a signature over less than the request, its date and its body.
+  await send('signed over the body’s digest only', { components: ['content-digest'] });
+  await send('signed without @path', { components: ['@method', '@authority', 'signature-date', 'content-digest', 'content-type'] });
+  await settleJobs();
+  t.same(await promptedChecks(intent.id), [], 'still none');
+  t.equal(depositReads(depositId), 0, 'pawaPay was never asked about the deposit');
+  t.match(await retrieve(svc, key, intent.id), { status: 'processing', amount_received: 0 }, 'nothing moved');
+  t.same(await liveFunds(key), { available: 0, pending: 0, reserved: 0 });
+
+  // Verified, but without metadata: pawaPay's own id finds the payment, whose status check decides.
+  const bare = await confirmedLive(key);
+  standin.settle('deposits', bare.depositId, 'COMPLETED');
+  t.equal(await standin.sendCallback('deposits', bare.depositId, { override: { metadata: undefined } }), 200, 'verified without metadata: 200');
+  t.equal((await promptedChecks(bare.intent.id)).length, 1, 'a status check is asked for');
+  await settleJobs();
+  t.match(await retrieve(svc, key, bare.intent.id), { status: 'succeeded', amount_received: 10_000 }, 'pawaPay’s record (COMPLETED) decides');
+  t.equal(depositReads(bare.depositId), 1, 'read once, by the status check');
   conforms(t);
 });
 
