@@ -135,10 +135,55 @@ t.test('deposit accepted, then the signed callback (DER, then raw) becomes the s
   // Out of order: a stale PROCESSING callback after the final one changes nothing.
   await standin.sendCallback('deposits', id, { override: { status: 'PROCESSING', providerTransactionId: undefined } });
   t.match(verdicts.at(-1), { verdict: 'pending', status: 'PROCESSING', ids: { sikaId: 'op_pawapay0000000000000001' } });
-  // A mismatched amount is told as it is: the caller matches it against the stored attempt.
+  // Final news is read back from pawaPay before it is news: a body pawaPay's record does not back up is rechecked.
+  const reads = () => standin.requests.filter((r) => r.method === 'GET' && r.path === `/v2/deposits/${id}`).length;
+  const before = reads();
   await standin.sendCallback('deposits', id, { override: { amount: '25000.00' } });
-  t.match(verdicts.at(-1), { verdict: 'news', reported: { amount: 25_000, currency: 'xof' } });
+  t.match(verdicts.at(-1), { verdict: 'recheck', reason: /says another amount/, pawapayId: id, ids: { sikaId: 'op_pawapay0000000000000001', paymentIntentId: 'pi_pawapay0000000000000001' } });
+  t.equal(reads(), before + 1, 'pawaPay’s record of the deposit was read');
   conforms(t, standin);
+});
+
+t.test('final news agrees with pawaPay’s own record (status, amount, currency, receipt, ids) or is rechecked; a failed read is rechecked', async (t) => {
+  const { standin, connector, verdicts } = await stand(t);
+  await connector.collect(collect());
+  await connector.payout(payout());
+  const deposit = pawapayId('op_pawapay0000000000000001');
+  const paidOut = pawapayId('po_pawapay0000000000000001');
+  standin.settle('deposits', deposit, 'COMPLETED');
+  standin.settle('payouts', paidOut, 'COMPLETED');
+  t.equal(await standin.sendCallback('deposits', deposit), 200);
+  t.match(verdicts.at(-1), { verdict: 'news', reported: { amount: 2_500 } }, 'the record agrees: news');
+  const cases: [string, Record<string, unknown>, RegExp][] = [
+    ['a record still ACCEPTED', { status: 'ACCEPTED', providerTransactionId: undefined }, /another status, receipt/],
+    ['another amount', { amount: '2000.00' }, /another amount/],
+    ['another currency', { currency: 'GHS' }, /another currency/],
+    ['another receipt', { providerTransactionId: 'PP99999999' }, /another receipt/],
+    ['other ids', { metadata: { sikaId: 'op_pawapay0000000000000001', merchantId: 'acct_2', environment: 'live', paymentIntentId: 'pi_pawapay0000000000000001' } }, /another ids/],
+  ];
+  for (const [what, fields, reason] of cases) {
+    const { stand: s, id } = await misreported(t, fields);
+    t.equal(await s.standin.sendCallback('deposits', id), 200, what);
+    t.match(s.verdicts.at(-1), { verdict: 'recheck', reason, ids: { sikaId: 'op_pawapay0000000000000001' } }, `${what}: rechecked`);
+    conforms(t, s.standin);
+  }
+  standin.misreport('payouts', paidOut, { status: 'FAILED', failureReason: { failureCode: 'OTHER_ERROR' } });
+  t.equal(await standin.sendCallback('payouts', paidOut), 200);
+  t.match(verdicts.at(-1), { verdict: 'recheck', reason: /another status/, ids: { sikaId: 'po_pawapay0000000000000001' } }, 'a payout too');
+  // pawaPay's record cannot be read (a 5xx): nothing is believed, the status check decides.
+  standin.failStatusReads = true;
+  t.equal(await standin.sendCallback('deposits', deposit), 200);
+  t.match(verdicts.at(-1), { verdict: 'recheck', reason: /could not be read/, ids: { sikaId: 'op_pawapay0000000000000001' } }, 'a record that cannot be read: rechecked');
+  conforms(t, standin);
+
+  async function misreported(t: Test, fields: Record<string, unknown>) {
+    const s = await stand(t);
+    await s.connector.collect(collect());
+    const id = pawapayId('op_pawapay0000000000000001');
+    s.standin.settle('deposits', id, 'COMPLETED');
+    s.standin.misreport('deposits', id, fields);
+    return { stand: s, id };
+  }
 });
 
 t.test('rejections and failures: pawaPay codes become Sika failure codes; what pawaPay cannot take is refused before sending', async (t) => {
@@ -312,6 +357,7 @@ t.test('a callback’s signature covers @method, @authority, @path, signature-da
   await refused('not a structured field', { headers: { 'Signature-Input': 'sig-pp=(' } }, /not a structured dictionary/);
   t.equal(await standin.sendCallback('deposits', id, { created: new Date(now - 4 * 60_000), expiresInSeconds: 300 }), 200, 'four minutes old, not expired: taken');
   t.match(verdicts.at(-1), { verdict: 'news' });
+  t.equal(standin.requests.filter((r) => r.method === 'GET' && r.path === `/v2/deposits/${id}`).length, 1, 'pawaPay was asked about the deposit for the verified callback only');
   conforms(t, standin);
 });
 
@@ -347,6 +393,7 @@ t.test('while pawaPay’s keys cannot be fetched, callbacks are unauthenticated 
   t.equal(fetches(), 6);
   await standin.sendCallback('deposits', id);
   t.equal(fetches(), 6, 'and the keys are kept');
+  t.equal(standin.requests.filter((r) => r.method === 'GET' && r.path === `/v2/deposits/${id}`).length, 2, 'pawaPay was asked about the deposit for the two verified callbacks only');
   conforms(t, standin);
 });
 

@@ -166,6 +166,42 @@ t.test('an unverified callback is answered 401 and does nothing else; a verified
   conforms(t);
 });
 
+t.test('a signed callback credits only what pawaPay’s own record of the operation agrees with', async (t) => {
+  const { merchant, key } = await goLive(svc, 'Records decide');
+  // pawaPay's record: still ACCEPTED; a signed callback says COMPLETED.
+  const early = await confirmedLive(key);
+  t.equal(await standin.sendCallback('deposits', early.depositId, { override: { status: 'COMPLETED', providerTransactionId: 'PP99999999' } }), 200);
+  await settleJobs();
+  t.ok(depositReads(early.depositId) >= 1, 'the deposit was read from pawaPay');
+  t.match(await retrieve(svc, key, early.intent.id), { status: 'processing', amount_received: 0 }, 'ACCEPTED at pawaPay: nothing credited');
+  // pawaPay's record: COMPLETED with another amount; the callback says the payment's.
+  const other = await confirmedLive(key);
+  standin.settle('deposits', other.depositId, 'COMPLETED');
+  standin.misreport('deposits', other.depositId, { amount: '5000.00' });
+  t.equal(await standin.sendCallback('deposits', other.depositId), 200);
+  await settleJobs();
+  t.match(await retrieve(svc, key, other.intent.id), { status: 'processing', amount_received: 0 }, 'another amount at pawaPay: nothing credited, left for review');
+  // pawaPay's record: FAILED; the callback says COMPLETED.
+  const failed = await confirmedLive(key);
+  standin.settle('deposits', failed.depositId, 'FAILED', 'PAYER_NOT_FOUND');
+  t.equal(await standin.sendCallback('deposits', failed.depositId, { override: { status: 'COMPLETED', providerTransactionId: 'PP99999998', failureReason: undefined } }), 200);
+  await settleJobs();
+  t.match(await retrieve(svc, key, failed.intent.id), { status: 'failed', amount_received: 0, last_payment_error: { code: 'payer_not_found' } }, 'FAILED at pawaPay: the payment fails, as its record says');
+  t.same(await liveFunds(key), { available: 0, pending: 0, reserved: 0 }, 'no money from any of them');
+
+  // A payout pawaPay paid, a callback saying it failed: the money is not given back.
+  await fund(svc, merchant.id, 50_000, 'live');
+  const fee = payoutFee(10_000, { type: 'mobile_money', country: 'SN', operator: 'orange_money' });
+  const res = await postPayout(svc, key, { amount: 10_000, currency: 'xof', destination: payoutTo('67') }, { idempotencyKey: 'records-decide' });
+  const payoutId = pawapayId(res.body.id as string);
+  standin.settle('payouts', payoutId, 'COMPLETED');
+  t.equal(await standin.sendCallback('payouts', payoutId, { override: { status: 'FAILED', providerTransactionId: undefined, failureReason: { failureCode: 'RECIPIENT_NOT_FOUND', failureMessage: 'no such wallet' } } }), 200);
+  await settleJobs();
+  t.match((await getPayout(svc, key, res.body.id)).body, { status: 'paid' }, 'COMPLETED at pawaPay: paid, not failed');
+  t.same(await liveFunds(key), { available: 50_000 - 10_000 - fee, pending: 0, reserved: 0 }, 'the paid money is not given back');
+  conforms(t);
+});
+
 t.test('a missing callback is resolved by the status check', async (t) => {
   const { key } = await goLive(svc, 'Silent operator');
   const { intent, depositId } = await confirmedLive(key);

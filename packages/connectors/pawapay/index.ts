@@ -114,11 +114,11 @@ export type PawapayNews =
   | { kind: 'refund'; refund: RefundNews };
 
 /**
- * What a callback comes to. `news`: verified, in Sika's terms, for the caller to match
- * `reported` against the stored attempt and then hand to the sinks.
+ * What a callback comes to. `news`: verified, backed by pawaPay's own record, in Sika's terms, for
+ * the caller to match `reported` against the stored attempt and then hand to the sinks.
  * `pending`: verified, nothing final (a redirect deposit's PROCESSING). `recheck`: not to be
  * believed as it is (unsigned where the account does not sign, a body off the contract, no Sika
- * ids): the status check decides, of the attempt
+ * ids, a record that does not agree or cannot be read): the status check decides, of the attempt
  * `ids` name or, without them, of the one whose pawaPay id is `pawapayId`. `unauthenticated`:
  * anything that does not verify (no signature where pawaPay signs, a bad one, a digest that does
  * not match, an unknown key, keys that cannot be fetched, a component not covered, out of its
@@ -278,7 +278,8 @@ export class PawapayConnector implements Connector {
    * signature (when pawaPay signs callbacks, which the active configuration says) over the
    * request (method, host, path), its Signature-Date and the exact body, with a key of pawaPay's,
    * in its window; then the body's shape, Sika's ids from its metadata (they must derive its
-   * UUID), the amount. Anything that does not verify is unauthenticated:
+   * UUID), the amount; and last, for final news, pawaPay's own record of the operation read from
+   * Sika's account, which must agree with it. Anything that does not verify is unauthenticated:
    * nothing in it is acted on, not even a status check. Repeated callbacks give the same news
    * (the sinks apply it once); out-of-order ones are pending or final news a final object ignores.
    */
@@ -321,8 +322,39 @@ export class PawapayConnector implements Connector {
     } catch (err) {
       return { verdict: 'recheck', reason: (err as Error).message, pawapayId: snapshot.pawapayId, ids };
     }
-    const news = newsOf(operation, snapshot, ids);
-    return news ? { verdict: 'news', news, reported } : { verdict: 'pending', ids, status: snapshot.status, reported };
+    if (!newsOf(operation, snapshot, ids)) return { verdict: 'pending', ids, status: snapshot.status, reported };
+    const disagreement = await this.disagreement(operation, snapshot, ids, reported);
+    if (disagreement) return { verdict: 'recheck', reason: disagreement, pawapayId: snapshot.pawapayId, ids };
+    return { verdict: 'news', news: newsOf(operation, snapshot, ids)!, reported };
+  }
+
+  /**
+   * Why pawaPay's own record of a callback's operation (`GET /v2/{kind}s/{id}`, with Sika's token)
+   * does not back the callback up: not readable, not found, or another status, amount, currency,
+   * receipt or ids. Undefined when it agrees. A signed callback is pawaPay's word, but its record
+   * is what the money follows; money moves on news only when both say the same.
+   */
+  private async disagreement(kind: OperationKind, told: Snapshot, ids: SikaIds, toldMoney: ReportedMoney): Promise<string | undefined> {
+    let answer, money: ReportedMoney | undefined;
+    try {
+      answer = statusCheckOf(kind, await this.client.get(`/v2/${kind}s/${told.pawapayId}`));
+      if (answer.found) money = this.reported(answer.snapshot);
+    } catch (err) {
+      return `pawaPay's record of the ${kind} ${told.pawapayId} could not be read: ${(err as Error).message}`;
+    }
+    if (!answer.found) return `pawaPay has no record of the ${kind} ${told.pawapayId} the callback tells of`;
+    const record = answer.snapshot;
+    const recordIds = sikaIdsOf(kind, record);
+    const differs = [
+      record.pawapayId.toLowerCase() !== told.pawapayId.toLowerCase() && 'id',
+      record.status !== told.status && 'status',
+      money!.currency !== toldMoney.currency && 'currency',
+      money!.amount !== toldMoney.amount && 'amount',
+      money!.providerReference !== toldMoney.providerReference && 'receipt',
+      (!recordIds || JSON.stringify(recordIds) !== JSON.stringify(ids)) && 'ids',
+    ].filter((d): d is string => typeof d === 'string');
+    if (differs.length > 0) return `pawaPay's record of the ${kind} ${told.pawapayId} says another ${differs.join(', ')} (${record.status} ${record.amount} ${record.currency}) than the callback (${told.status} ${told.amount} ${told.currency})`;
+    return undefined;
   }
 
   /** The provider and MSISDN of a mobile money method or destination, or the refusal of what pawaPay cannot carry. */
