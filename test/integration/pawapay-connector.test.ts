@@ -330,6 +330,9 @@ t.test('forged callbacks are unauthenticated; a rotated key is fetched; unsigned
   unsigned.standin.settle('deposits', id, 'COMPLETED');
   t.equal(await unsigned.standin.sendCallback('deposits', id), 200);
   t.match(unsigned.verdicts.at(-1), { verdict: 'recheck', pawapayId: id, ids: { sikaId: 'op_pawapay0000000000000001', paymentIntentId: 'pi_pawapay0000000000000001' } });
+  t.equal(await unsigned.standin.sendCallback('deposits', id, { override: { metadata: undefined } }), 200);
+  t.match(unsigned.verdicts.at(-1), { verdict: 'recheck', reason: /does not carry Sika's ids/ });
+  t.notOk('pawapayId' in unsigned.verdicts.at(-1)!, 'unsigned and without ids: no search of the attempt by pawaPay’s id');
   conforms(t, standin);
   conforms(t, unsigned.standin);
 });

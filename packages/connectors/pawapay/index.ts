@@ -25,7 +25,7 @@ import {
 import { fromPawapayAmount, toPawapayAmount } from './amounts.js';
 import { PawapayCallFailed, PawapayClient, type RequestSigning } from './client.js';
 import { Cached } from '../cached.js';
-import { KeysUnavailable, parseActiveConf, parseAvailability, parsePublicKeys, PublicKeys, type ActiveConf, type KeyFetchBackoff, type OperationConf, type OperationType, type ProviderStatus } from './configuration.js';
+import { parseActiveConf, parseAvailability, parsePublicKeys, PublicKeys, type ActiveConf, type KeyFetchBackoff, type OperationConf, type OperationType, type ProviderStatus } from './configuration.js';
 import { pawapayId } from './ids.js';
 import {
   amountOf,
@@ -303,8 +303,8 @@ export class PawapayConnector implements Connector {
       else if (verification.failure === 'unsigned' && (this.options.acceptUnsignedCallbacks || (conf && !conf.signedCallbacks))) verified = false;
       else return { verdict: 'unauthenticated', reason: verification.detail };
     } catch (err) {
-      if (!(err instanceof KeysUnavailable)) throw err;
-      return { verdict: 'unauthenticated', reason: err.message };
+      // pawaPay's keys cannot be fetched (KeysUnavailable): nothing can be verified, so nothing is done.
+      return { verdict: 'unauthenticated', reason: (err as Error).message };
     }
     const operation = KIND_OF[kind];
     let snapshot: Snapshot;
@@ -314,7 +314,8 @@ export class PawapayConnector implements Connector {
       return { verdict: 'recheck', reason: `the callback is not a ${operation}: ${(err as Error).message}` };
     }
     const ids = sikaIdsOf(operation, snapshot);
-    if (!ids) return { verdict: 'recheck', reason: `the ${operation} ${snapshot.pawapayId} does not carry Sika's ids`, pawapayId: snapshot.pawapayId };
+    // Without Sika's ids the attempt is found from pawaPay's id, a search worth doing for verified callbacks only.
+    if (!ids) return { verdict: 'recheck', reason: `the ${operation} ${snapshot.pawapayId} does not carry Sika's ids`, ...(verified ? { pawapayId: snapshot.pawapayId } : {}) };
     if (!verified) return { verdict: 'recheck', reason: 'pawaPay does not sign callbacks for this account: the status check decides', pawapayId: snapshot.pawapayId, ids };
     let reported: ReportedMoney;
     try {
