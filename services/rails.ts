@@ -7,7 +7,7 @@ import type { Environment } from '../packages/core/owner.js';
 import { getCurrency } from '../packages/catalog/index.js';
 import type { Country } from '../packages/catalog/types.js';
 import { sinksOf, type CallbackSinks, type CollectCallback, type PayoutCallback, type RefundCallback } from '../packages/connectors/callbacks.js';
-import { PawapayConnector, type CallbackKind, type IncomingCallback, type PawapayNews } from '../packages/connectors/pawapay/index.js';
+import { PawapayConnector, pawapayId, type CallbackKind, type IncomingCallback, type PawapayNews } from '../packages/connectors/pawapay/index.js';
 import { PaystackConnector } from '../packages/connectors/paystack/index.js';
 import { reportedMismatch, withReceipt, type Availability, type Connector, type Rails, type RailSubject, type ReportedMoney } from '../packages/connectors/port.js';
 import { ConnectorRouter, type ConnectorRoute } from '../packages/connectors/router.js';
@@ -214,6 +214,21 @@ class NewsDesk {
     }
     return asked;
   }
+
+  /**
+   * The attempts of an environment still waiting for a rail's answer, of one direction: a payment
+   * processing or waiting for the payer (its current operation), a payout on its way, a refund
+   * pending. What news naming only the provider's own id may be about.
+   */
+  async openAttemptsOf(direction: 'collect' | 'payout' | 'refund', environment: Environment): Promise<{ merchantId: string; sikaId: string; paymentIntentId?: string }[]> {
+    const knex = this.deps.knex;
+    if (direction === 'collect') {
+      const rows = await knex('read.payment_intents').where({ environment }).whereIn('status', ['processing', 'requires_action']).whereRaw("object->>'latest_operation' IS NOT NULL").select<{ id: string; merchant_id: string; operation: string }[]>('id', 'merchant_id', knex.raw("object->>'latest_operation' AS operation"));
+      return rows.map((r) => ({ merchantId: r.merchant_id, sikaId: r.operation, paymentIntentId: r.id }));
+    }
+    const rows = direction === 'payout' ? await knex('read.payouts').where({ environment }).whereIn('status', ['pending', 'in_transit']).select<{ id: string; merchant_id: string }[]>('id', 'merchant_id') : await knex('read.rail_refunds').where({ environment, status: 'pending' }).select<{ id: string; merchant_id: string }[]>('id', 'merchant_id');
+    return rows.map((r) => ({ merchantId: r.merchant_id, sikaId: r.id }));
+  }
 }
 
 /**
@@ -244,11 +259,12 @@ class PawapayReceiver {
           return;
         case 'recheck':
           log.warn({ environment, pawapay_id: verdict.pawapayId, reason: verdict.reason }, 'pawaPay callback not believed as told; a status check decides');
-          if (verdict.ids?.environment === environment) {
-            const { merchantId, sikaId, paymentIntentId } = verdict.ids;
-            if (kind === 'deposits' && paymentIntentId) await this.desk.recheckCollection('pawapay', merchantId, environment, sikaId, paymentIntentId);
-            if (kind === 'payouts') await this.desk.recheckPayout('pawapay', merchantId, environment, sikaId);
-            if (kind === 'refunds') await this.desk.recheckRefund('pawapay', merchantId, environment, sikaId);
+          if (verdict.ids) {
+            if (verdict.ids.environment === environment) await this.recheck(kind, environment, verdict.ids);
+          } else if (verdict.pawapayId) {
+            const attempt = await this.attemptOf(kind, environment, verdict.pawapayId);
+            if (attempt) await this.recheck(kind, environment, attempt);
+            else log.warn({ environment, pawapay_id: verdict.pawapayId }, 'pawaPay callback of no open attempt of this environment; nothing to check');
           }
           return;
         case 'news':
@@ -258,6 +274,24 @@ class PawapayReceiver {
     }
     log.warn({ reason: refusal }, 'pawaPay callback refused: it does not verify');
     throw new ApiError('IKW-PRV-003', `The callback does not verify: ${refusal}`);
+  }
+
+  private async recheck(kind: CallbackKind, environment: Environment, attempt: { merchantId: string; sikaId: string; paymentIntentId?: string }): Promise<void> {
+    const { merchantId, sikaId, paymentIntentId } = attempt;
+    if (kind === 'deposits' && paymentIntentId) await this.desk.recheckCollection('pawapay', merchantId, environment, sikaId, paymentIntentId);
+    if (kind === 'payouts') await this.desk.recheckPayout('pawapay', merchantId, environment, sikaId);
+    if (kind === 'refunds') await this.desk.recheckRefund('pawapay', merchantId, environment, sikaId);
+  }
+
+  /**
+   * The open attempt whose pawaPay id is `pawapayId`, for a verified callback without Sika's ids
+   * (no metadata): pawaPay's ids derive from Sika's one way (ids.ts), so the open attempts of the
+   * kind are derived and compared. Only verified callbacks get here: the search costs a read.
+   */
+  private async attemptOf(kind: CallbackKind, environment: Environment, pawapayUuid: string): Promise<{ merchantId: string; sikaId: string; paymentIntentId?: string } | undefined> {
+    const direction = kind === 'deposits' ? 'collect' : kind === 'payouts' ? 'payout' : 'refund';
+    const wanted = pawapayUuid.toLowerCase();
+    return (await this.desk.openAttemptsOf(direction, environment)).find((a) => pawapayId(a.sikaId) === wanted);
   }
 
   private async apply(environment: Environment, news: PawapayNews, reported: ReportedMoney, log: Logger): Promise<void> {

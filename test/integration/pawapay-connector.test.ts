@@ -135,10 +135,55 @@ t.test('deposit accepted, then the signed callback (DER, then raw) becomes the s
   // Out of order: a stale PROCESSING callback after the final one changes nothing.
   await standin.sendCallback('deposits', id, { override: { status: 'PROCESSING', providerTransactionId: undefined } });
   t.match(verdicts.at(-1), { verdict: 'pending', status: 'PROCESSING', ids: { sikaId: 'op_pawapay0000000000000001' } });
-  // A mismatched amount is told as it is: the caller matches it against the stored attempt.
+  // Final news is read back from pawaPay before it is news: a body pawaPay's record does not back up is rechecked.
+  const reads = () => standin.requests.filter((r) => r.method === 'GET' && r.path === `/v2/deposits/${id}`).length;
+  const before = reads();
   await standin.sendCallback('deposits', id, { override: { amount: '25000.00' } });
-  t.match(verdicts.at(-1), { verdict: 'news', reported: { amount: 25_000, currency: 'xof' } });
+  t.match(verdicts.at(-1), { verdict: 'recheck', reason: /says another amount/, pawapayId: id, ids: { sikaId: 'op_pawapay0000000000000001', paymentIntentId: 'pi_pawapay0000000000000001' } });
+  t.equal(reads(), before + 1, 'pawaPay’s record of the deposit was read');
   conforms(t, standin);
+});
+
+t.test('final news agrees with pawaPay’s own record (status, amount, currency, receipt, ids) or is rechecked; a failed read is rechecked', async (t) => {
+  const { standin, connector, verdicts } = await stand(t);
+  await connector.collect(collect());
+  await connector.payout(payout());
+  const deposit = pawapayId('op_pawapay0000000000000001');
+  const paidOut = pawapayId('po_pawapay0000000000000001');
+  standin.settle('deposits', deposit, 'COMPLETED');
+  standin.settle('payouts', paidOut, 'COMPLETED');
+  t.equal(await standin.sendCallback('deposits', deposit), 200);
+  t.match(verdicts.at(-1), { verdict: 'news', reported: { amount: 2_500 } }, 'the record agrees: news');
+  const cases: [string, Record<string, unknown>, RegExp][] = [
+    ['a record still ACCEPTED', { status: 'ACCEPTED', providerTransactionId: undefined }, /another status, receipt/],
+    ['another amount', { amount: '2000.00' }, /another amount/],
+    ['another currency', { currency: 'GHS' }, /another currency/],
+    ['another receipt', { providerTransactionId: 'PP99999999' }, /another receipt/],
+    ['other ids', { metadata: { sikaId: 'op_pawapay0000000000000001', merchantId: 'acct_2', environment: 'live', paymentIntentId: 'pi_pawapay0000000000000001' } }, /another ids/],
+  ];
+  for (const [what, fields, reason] of cases) {
+    const { stand: s, id } = await misreported(t, fields);
+    t.equal(await s.standin.sendCallback('deposits', id), 200, what);
+    t.match(s.verdicts.at(-1), { verdict: 'recheck', reason, ids: { sikaId: 'op_pawapay0000000000000001' } }, `${what}: rechecked`);
+    conforms(t, s.standin);
+  }
+  standin.misreport('payouts', paidOut, { status: 'FAILED', failureReason: { failureCode: 'OTHER_ERROR' } });
+  t.equal(await standin.sendCallback('payouts', paidOut), 200);
+  t.match(verdicts.at(-1), { verdict: 'recheck', reason: /another status/, ids: { sikaId: 'po_pawapay0000000000000001' } }, 'a payout too');
+  // pawaPay's record cannot be read (a 5xx): nothing is believed, the status check decides.
+  standin.failStatusReads = true;
+  t.equal(await standin.sendCallback('deposits', deposit), 200);
+  t.match(verdicts.at(-1), { verdict: 'recheck', reason: /could not be read/, ids: { sikaId: 'op_pawapay0000000000000001' } }, 'a record that cannot be read: rechecked');
+  conforms(t, standin);
+
+  async function misreported(t: Test, fields: Record<string, unknown>) {
+    const s = await stand(t);
+    await s.connector.collect(collect());
+    const id = pawapayId('op_pawapay0000000000000001');
+    s.standin.settle('deposits', id, 'COMPLETED');
+    s.standin.misreport('deposits', id, fields);
+    return { stand: s, id };
+  }
 });
 
 t.test('rejections and failures: pawaPay codes become Sika failure codes; what pawaPay cannot take is refused before sending', async (t) => {
@@ -285,8 +330,74 @@ t.test('forged callbacks are unauthenticated; a rotated key is fetched; unsigned
   unsigned.standin.settle('deposits', id, 'COMPLETED');
   t.equal(await unsigned.standin.sendCallback('deposits', id), 200);
   t.match(unsigned.verdicts.at(-1), { verdict: 'recheck', pawapayId: id, ids: { sikaId: 'op_pawapay0000000000000001', paymentIntentId: 'pi_pawapay0000000000000001' } });
+  t.equal(await unsigned.standin.sendCallback('deposits', id, { override: { metadata: undefined } }), 200);
+  t.match(unsigned.verdicts.at(-1), { verdict: 'recheck', reason: /does not carry Sika's ids/ });
+  t.notOk('pawapayId' in unsigned.verdicts.at(-1)!, 'unsigned and without ids: no search of the attempt by pawaPay’s id');
   conforms(t, standin);
   conforms(t, unsigned.standin);
+});
+
+t.test('a callback’s signature covers @method, @authority, @path, signature-date and content-digest, in its window, or it is unauthenticated', async (t) => {
+  const { standin, connector, verdicts, clock } = await stand(t);
+  await connector.collect(collect());
+  const id = pawapayId('op_pawapay0000000000000001');
+  standin.settle('deposits', id, 'COMPLETED');
+  const refused = async (what: string, options: Parameters<PawapayStandin['sendCallback']>[2], reason: RegExp) => {
+    t.equal(await standin.sendCallback('deposits', id, options), 401, what);
+    t.match(verdicts.at(-1), { verdict: 'unauthenticated', reason }, what);
+  };
+  await refused('over the body’s digest alone', { components: ['content-digest'] }, /does not cover @method, @authority, @path, signature-date$/);
+  for (const left of ['@method', '@authority', '@path', 'signature-date', 'content-digest']) {
+    await refused(`without ${left}`, { components: ['@method', '@authority', '@path', 'signature-date', 'content-digest', 'content-type'].filter((c) => c !== left) }, new RegExp(`does not cover ${left}$`));
+  }
+  const now = clock.now().getTime();
+  await refused('created 6 minutes ago (the window is 5)', { created: new Date(now - 6 * 60_000), expiresInSeconds: 3600 }, /created time is 360 s ago/);
+  await refused('created 2 minutes ahead (1 tolerated)', { created: new Date(now + 2 * 60_000) }, /created time is in the future/);
+  await refused('expired (2 minutes ago, valid 30 s)', { created: new Date(now - 2 * 60_000), expiresInSeconds: 30 }, /has expired/);
+  const signed = 'sig-pp=("@method" "@authority" "@path" "signature-date" "content-digest" "content-type");alg="ecdsa-p256-sha256";keyid="HTTP_EC_P256_KEY:1"';
+  await refused('no expires', { headers: { 'Signature-Input': `${signed};created=${Math.floor(now / 1000)}` } }, /no expires time/);
+  await refused('no created', { headers: { 'Signature-Input': `${signed};expires=${Math.floor(now / 1000) + 60}` } }, /no created time/);
+  await refused('not a structured field', { headers: { 'Signature-Input': 'sig-pp=(' } }, /not a structured dictionary/);
+  t.equal(await standin.sendCallback('deposits', id, { created: new Date(now - 4 * 60_000), expiresInSeconds: 300 }), 200, 'four minutes old, not expired: taken');
+  t.match(verdicts.at(-1), { verdict: 'news' });
+  t.equal(standin.requests.filter((r) => r.method === 'GET' && r.path === `/v2/deposits/${id}`).length, 1, 'pawaPay was asked about the deposit for the verified callback only');
+  conforms(t, standin);
+});
+
+t.test('while pawaPay’s keys cannot be fetched, callbacks are unauthenticated and the fetches back off (doubling, bounded)', async (t) => {
+  const { standin, connector, verdicts, clock } = await stand(t, {}, { keyFetchBackoff: { firstMs: 5_000, maxMs: 20_000 } });
+  await connector.collect(collect());
+  const id = pawapayId('op_pawapay0000000000000001');
+  standin.settle('deposits', id, 'COMPLETED');
+  const fetches = () => standin.requests.filter((r) => r.path === '/v2/public-key/http').length;
+  const burst = async (n: number) => {
+    for (let i = 0; i < n; i++) t.equal(await standin.sendCallback('deposits', id), 401);
+  };
+  standin.failKeyFetches = true;
+  await burst(10);
+  t.equal(fetches(), 1, '10 callbacks, one fetch');
+  t.match(verdicts.at(-1), { verdict: 'unauthenticated', reason: /keys could not be fetched .*next try in 5 s/ });
+  clock.advance(4_999);
+  await burst(5);
+  t.equal(fetches(), 1, 'none before the back-off has passed');
+  // Then 5 s, 10 s, 20 s, 20 s: one fetch each, whatever the number of callbacks.
+  for (const [wait, total] of [[1, 2], [10_000, 3], [20_000, 4], [20_000, 5]] as const) {
+    clock.advance(wait);
+    await burst(5);
+    t.equal(fetches(), total, `after ${wait} ms more: ${total} fetches`);
+  }
+  clock.advance(19_999);
+  await burst(5);
+  t.equal(fetches(), 5, 'the back-off stays at its bound');
+  standin.failKeyFetches = false;
+  clock.advance(1);
+  t.equal(await standin.sendCallback('deposits', id), 200, 'the endpoint back: the next callback verifies');
+  t.match(verdicts.at(-1), { verdict: 'news' });
+  t.equal(fetches(), 6);
+  await standin.sendCallback('deposits', id);
+  t.equal(fetches(), 6, 'and the keys are kept');
+  t.equal(standin.requests.filter((r) => r.method === 'GET' && r.path === `/v2/deposits/${id}`).length, 2, 'pawaPay was asked about the deposit for the two verified callbacks only');
+  conforms(t, standin);
 });
 
 t.test('a redirect provider (Wave) asks the payer to authorise on its page', async (t) => {

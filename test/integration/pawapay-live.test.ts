@@ -121,12 +121,84 @@ t.test('a forged, tampered or mismatched callback moves nothing; the status chec
   t.match(await retrieve(svc, key, intent.id), { status: 'processing', amount_received: 0 }, 'pawaPay’s own record (still ACCEPTED) decides: nothing moved');
   t.same(await liveFunds(key), { available: 0, pending: 0, reserved: 0 });
 
-  // A callback naming an attempt this service never made: 200, nothing applied.
+  // Signed by pawaPay, ids that do not derive its UUID: they are not believed; the attempt whose UUID it is is checked.
   const other = await confirmedLive(key);
   standin.settle('deposits', other.depositId, 'COMPLETED');
   t.equal(await standin.sendCallback('deposits', other.depositId, { override: { metadata: { sikaId: 'op_nothing', merchantId: 'acct_x', environment: 'live', paymentIntentId: 'pi_nothing' } } }), 200, 'ids that do not derive the UUID: 200');
   await settleJobs();
-  t.match(await retrieve(svc, key, other.intent.id), { status: 'processing' }, 'and nothing applied');
+  t.match(await retrieve(svc, key, other.intent.id), { status: 'succeeded' }, 'the status check of the payment whose deposit it is: pawaPay’s record (COMPLETED) decides');
+  conforms(t);
+});
+
+/** The status checks asked for outside the schedule (by news), of one payment. */
+const promptedChecks = (intentId: string) => svc.system.knex('scheduled_jobs').where({ kind: 'payin.status_check' }).whereRaw("payload->>'paymentIntentId' = ? AND payload->>'prompted' = 'true'", [intentId]);
+/** The reads of one deposit pawaPay has seen (GET /v2/deposits/{id}). */
+const depositReads = (depositId: string) => standin.requests.filter((r) => r.method === 'GET' && r.path === `/v2/deposits/${depositId}`).length;
+
+t.test('an unverified callback is answered 401 and does nothing else; a verified one without Sika’s ids is checked', async (t) => {
+  const { key } = await goLive(svc, 'Unverified news');
+  const { intent, depositId } = await confirmedLive(key);
+  standin.settle('deposits', depositId, 'COMPLETED');
+  const now = svc.clock.now().getTime();
+  const send = async (what: string, options: Parameters<typeof standin.sendCallback>[2]) => t.equal(await standin.sendCallback('deposits', depositId, options), 401, `${what}: 401`);
+  // What a status check was asked for before: out of its window, malformed, keys that cannot be fetched.
+  await send('expired', { created: new Date(now - 2 * MINUTE), expiresInSeconds: 30 });
+  await send('created 10 minutes ago', { created: new Date(now - 10 * MINUTE), expiresInSeconds: 3600 });
+  await send('a Signature-Input that is not one', { headers: { 'Signature-Input': 'sig-pp=(' } });
+  t.same(await promptedChecks(intent.id), [], 'no status check was asked for');
+  // What was believed before: a signature over less than the request, its date and its body.
+  await send('signed over the body’s digest only', { components: ['content-digest'] });
+  await send('signed without @path', { components: ['@method', '@authority', 'signature-date', 'content-digest', 'content-type'] });
+  await settleJobs();
+  t.same(await promptedChecks(intent.id), [], 'still none');
+  t.equal(depositReads(depositId), 0, 'pawaPay was never asked about the deposit');
+  t.match(await retrieve(svc, key, intent.id), { status: 'processing', amount_received: 0 }, 'nothing moved');
+  t.same(await liveFunds(key), { available: 0, pending: 0, reserved: 0 });
+
+  // Verified, but without metadata: pawaPay's own id finds the payment, whose status check decides.
+  const bare = await confirmedLive(key);
+  standin.settle('deposits', bare.depositId, 'COMPLETED');
+  t.equal(await standin.sendCallback('deposits', bare.depositId, { override: { metadata: undefined } }), 200, 'verified without metadata: 200');
+  t.equal((await promptedChecks(bare.intent.id)).length, 1, 'a status check is asked for');
+  await settleJobs();
+  t.match(await retrieve(svc, key, bare.intent.id), { status: 'succeeded', amount_received: 10_000 }, 'pawaPay’s record (COMPLETED) decides');
+  t.equal(depositReads(bare.depositId), 1, 'read once, by the status check');
+  conforms(t);
+});
+
+t.test('a signed callback credits only what pawaPay’s own record of the operation agrees with', async (t) => {
+  const { merchant, key } = await goLive(svc, 'Records decide');
+  // pawaPay's record: still ACCEPTED; a signed callback says COMPLETED.
+  const early = await confirmedLive(key);
+  t.equal(await standin.sendCallback('deposits', early.depositId, { override: { status: 'COMPLETED', providerTransactionId: 'PP99999999' } }), 200);
+  await settleJobs();
+  t.ok(depositReads(early.depositId) >= 1, 'the deposit was read from pawaPay');
+  t.match(await retrieve(svc, key, early.intent.id), { status: 'processing', amount_received: 0 }, 'ACCEPTED at pawaPay: nothing credited');
+  // pawaPay's record: COMPLETED with another amount; the callback says the payment's.
+  const other = await confirmedLive(key);
+  standin.settle('deposits', other.depositId, 'COMPLETED');
+  standin.misreport('deposits', other.depositId, { amount: '5000.00' });
+  t.equal(await standin.sendCallback('deposits', other.depositId), 200);
+  await settleJobs();
+  t.match(await retrieve(svc, key, other.intent.id), { status: 'processing', amount_received: 0 }, 'another amount at pawaPay: nothing credited, left for review');
+  // pawaPay's record: FAILED; the callback says COMPLETED.
+  const failed = await confirmedLive(key);
+  standin.settle('deposits', failed.depositId, 'FAILED', 'PAYER_NOT_FOUND');
+  t.equal(await standin.sendCallback('deposits', failed.depositId, { override: { status: 'COMPLETED', providerTransactionId: 'PP99999998', failureReason: undefined } }), 200);
+  await settleJobs();
+  t.match(await retrieve(svc, key, failed.intent.id), { status: 'failed', amount_received: 0, last_payment_error: { code: 'payer_not_found' } }, 'FAILED at pawaPay: the payment fails, as its record says');
+  t.same(await liveFunds(key), { available: 0, pending: 0, reserved: 0 }, 'no money from any of them');
+
+  // A payout pawaPay paid, a callback saying it failed: the money is not given back.
+  await fund(svc, merchant.id, 50_000, 'live');
+  const fee = payoutFee(10_000, { type: 'mobile_money', country: 'SN', operator: 'orange_money' });
+  const res = await postPayout(svc, key, { amount: 10_000, currency: 'xof', destination: payoutTo('67') }, { idempotencyKey: 'records-decide' });
+  const payoutId = pawapayId(res.body.id as string);
+  standin.settle('payouts', payoutId, 'COMPLETED');
+  t.equal(await standin.sendCallback('payouts', payoutId, { override: { status: 'FAILED', providerTransactionId: undefined, failureReason: { failureCode: 'RECIPIENT_NOT_FOUND', failureMessage: 'no such wallet' } } }), 200);
+  await settleJobs();
+  t.match((await getPayout(svc, key, res.body.id)).body, { status: 'paid' }, 'COMPLETED at pawaPay: paid, not failed');
+  t.same(await liveFunds(key), { available: 50_000 - 10_000 - fee, pending: 0, reserved: 0 }, 'the paid money is not given back');
   conforms(t);
 });
 

@@ -200,6 +200,24 @@ t.test('a forged callback moves nothing; a mismatched one goes to a status check
   conforms(t);
 });
 
+t.test('a signed refund callback pawaPay’s own record does not back up moves nothing; the record decides', async (t) => {
+  const { merchant, key } = await goLive(svc, 'Refund records decide');
+  const { paymentId } = await paidLive(merchant.id, key);
+  const res = await refund(key, paymentId, { amount: 5_000 });
+  const refundId = pawapayId(res.body.id as string);
+  const rail = await railAccounts(merchant.id);
+  // pawaPay failed the refund; a signed callback says it completed.
+  standin.settle('refunds', refundId, 'FAILED', 'RECIPIENT_NOT_FOUND');
+  t.equal(await standin.sendCallback('refunds', refundId, { override: { status: 'COMPLETED', providerTransactionId: 'PP99999997', failureReason: undefined } }), 200);
+  t.ok(standin.requests.some((r) => r.method === 'GET' && r.path === `/v2/refunds/${refundId}`), 'the refund was read from pawaPay');
+  t.notOk(await svc.system.knex('scheduled_jobs').where({ kind: 'refund.callback' }).whereRaw("payload->>'refundId' = ?", [res.body.id]).first(), 'the callback reached no callback job');
+  await settleJobs();
+  t.match(await refundOf(key, paymentId, res.body.id), { status: 'failed' }, 'FAILED at pawaPay: the refund fails, as its record says');
+  t.same(await railAccounts(merchant.id), { inFlight: 0, clearing: rail.clearing }, 'nothing left the clearing account');
+  await balanced(t, merchant.id);
+  conforms(t);
+});
+
 t.test('parallel refunds of one payment never exceed it, at Sika or at pawaPay', async (t) => {
   const { merchant, key } = await goLive(svc, 'Refund race');
   const { paymentId, depositId } = await paidLive(merchant.id, key);

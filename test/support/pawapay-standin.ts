@@ -75,8 +75,14 @@ export interface CallbackOptions {
   digest?: DigestAlgorithm;
   /** other_key: signed with a key that is not pawaPay's, under pawaPay's key id; tampered: the body changed after signing; unsigned: no signature headers. */
   forge?: 'other_key' | 'tampered' | 'unsigned';
-  /** Fields of the body replaced (a stale status, a mismatched amount). */
+  /** Fields of the body replaced (a stale status, a mismatched amount); a field set to undefined is left out (no metadata). */
   override?: Record<string, unknown>;
+  /** What the signature covers (pawaPay's components unless told), when it was made (now unless told) and for how long (60 s). */
+  components?: readonly string[];
+  created?: Date;
+  expiresInSeconds?: number;
+  /** Headers replaced after signing (a Signature-Input that is not what was signed). */
+  headers?: Record<string, string>;
 }
 
 export interface StandinOptions {
@@ -143,6 +149,12 @@ export class PawapayStandin {
   readonly availability = new Map<string, 'OPERATIONAL' | 'DELAYED' | 'CLOSED'>();
   /** The balance `GET /v2/wallet-balances` answers for a country's wallet (ISO alpha-3), in pawaPay's decimal format; 1000000.00 unless set. */
   readonly wallets = new Map<string, string>();
+  /** While true, `GET /v2/public-key/http` answers 500 (pawaPay's key endpoint down). */
+  failKeyFetches = false;
+  /** While true, status checks (`GET /v2/{deposits|payouts|refunds}/{id}`) answer 500. */
+  failStatusReads = false;
+  /** Fields a status check answers in place of an operation's own (by `${kind}/${id}`): a record that disagrees with its callback. */
+  private readonly misreports = new Map<string, Record<string, unknown>>();
   private readonly operations = new Map<string, Operation>();
   private readonly faults: Fault[] = [];
   private readonly hanging = new Set<http.ServerResponse>();
@@ -196,6 +208,11 @@ export class PawapayStandin {
     return op;
   }
 
+  /** From now on the status check of this operation answers `fields` in place of its own (a callback then disagrees with pawaPay's record). */
+  misreport(kind: Kind, pawapayId: string, fields: Record<string, unknown>): void {
+    this.misreports.set(`${kind}/${pawapayId}`, fields);
+  }
+
   /** pawaPay rotates its callback key: a new key under a new id; the old one is no longer listed. */
   rotateKey(): void {
     const next = generateKeyPairSync('ec', { namedCurve: 'P-256' });
@@ -238,10 +255,12 @@ export class PawapayStandin {
       Object.assign(
         headers,
         signMessage({ method: 'POST', authority: url.host, path: url.pathname, headers }, body, { keyId: this.keyId, privateKey: key, algorithm: 'ecdsa-p256-sha256', ecdsaEncoding: options.encoding ?? 'der' }, {
-          created: this.options.clock.now(),
-          expiresInSeconds: 60,
+          created: options.created ?? this.options.clock.now(),
+          expiresInSeconds: options.expiresInSeconds ?? 60,
           digest: options.digest ?? 'sha-512',
+          ...(options.components ? { components: options.components } : {}),
         }),
+        options.headers,
       );
     }
     if (options.forge === 'tampered') body = Buffer.from(body.toString().replace(/"status":"[A-Z_]+"/, '"status":"COMPLETED"').replace(/"amount":"[0-9.]+"/, '"amount":"1.00"'));
@@ -291,11 +310,13 @@ export class PawapayStandin {
     const check = /^\/v2\/(deposits|payouts|refunds)\/([^/]+)$/.exec(path);
     if (req.method === 'GET' && check) {
       if (!new RegExp(UUID_V4).test(check[2]!)) this.deviate(req, `status check of ${check[2]}, not a UUIDv4`);
+      if (this.failStatusReads) return failure(500, 'UNKNOWN_ERROR', 'Unable to process request due to an unknown problem.');
       const op = this.operation(check[1] as Kind, check[2]!);
-      return send(200, op ? { status: 'FOUND', data: this.data(op) } : { status: 'NOT_FOUND' });
+      return send(200, op ? { status: 'FOUND', data: { ...this.data(op), ...this.misreports.get(`${op.kind}/${op.id}`) } } : { status: 'NOT_FOUND' });
     }
     if (req.method === 'GET' && path === '/v2/active-conf') return send(200, this.activeConf());
     if (req.method === 'GET' && path === '/v2/availability') return send(200, this.availabilityBody());
+    if (req.method === 'GET' && path === '/v2/public-key/http' && this.failKeyFetches) return failure(500, 'UNKNOWN_ERROR', 'Unable to process request due to an unknown problem.');
     if (req.method === 'GET' && path === '/v2/public-key/http') return send(200, [{ id: this.keyId, key: this.keyPair.publicKey.export({ type: 'spki', format: 'pem' }) }]);
     if (req.method === 'GET' && path === '/v2/wallet-balances') {
       return send(200, { balances: [...new Map(this.providers.map((p) => [p.country, p])).values()].map((p) => ({ country: p.country, balance: this.wallets.get(p.country) ?? '1000000.00', currency: p.currency, provider: '' })) });

@@ -74,6 +74,20 @@ t.test('refused: a tampered body, another key, an unknown key id, expired, futur
   const narrow = signMessage(request, body, { keyId: 'K1', privateKey, algorithm: 'ecdsa-p256-sha256' }, { created: NOW, expiresInSeconds: 60, components: ['@method', '@path'] });
   t.match(await verifyMessage({ ...request, headers: { ...request.headers, ...narrow } }, body, keys, window), { ok: false, failure: 'not_covered' });
   t.match(await verifyMessage(signed('ecdsa-p256-sha256', 'K1', privateKey, { digest: 'sha-256' }), body, keys, window), { ok: true }, 'sha-256 digests too');
+  // pawaPay's callbacks: the request, its date and its body covered; expires given; Signature-Date in the window.
+  const callback = { ...window, required: ['@method', '@authority', '@path', 'signature-date', 'content-digest'], requireExpires: true };
+  t.match(await verifyMessage(good, body, keys, callback), { ok: true }, 'pawaPay’s components, with expires');
+  t.match(await verifyMessage({ ...request, headers: { ...request.headers, ...narrow } }, body, keys, callback), { ok: false, failure: 'not_covered', detail: 'the signature does not cover @authority, signature-date, content-digest' });
+  const input = (good.headers as Record<string, string>)['Signature-Input']!;
+  const noExpires = { ...good, headers: { ...good.headers, 'Signature-Input': input.replace(/;expires=\d+/, '') } };
+  t.match(await verifyMessage(noExpires, body, keys, callback), { ok: false, failure: 'malformed', detail: /no expires/ }, 'no expires where it is required');
+  t.match(await verifyMessage(noExpires, body, keys, window), { ok: false, failure: 'bad_signature' }, 'where it is not, the window alone (then the signature, which covered it, fails)');
+  const backwards = { ...good, headers: { ...good.headers, 'Signature-Input': input.replace(/;expires=\d+/, `;expires=${NOW.getTime() / 1000 - 1}`) } };
+  t.match(await verifyMessage(backwards, body, keys, window), { ok: false, failure: 'malformed', detail: /no expires time after its created time/ }, 'expires before created');
+  const dated = (value: string) => ({ ...good, headers: { ...good.headers, 'Signature-Date': value } });
+  t.match(await verifyMessage(dated('yesterday'), body, keys, window), { ok: false, failure: 'malformed', detail: /Signature-Date is not a timestamp/ });
+  t.match(await verifyMessage(dated(new Date(NOW.getTime() - 301_000).toISOString()), body, keys, window), { ok: false, failure: 'expired', detail: /Signature-Date is 301 s ago/ });
+  t.match(await verifyMessage(dated(new Date(NOW.getTime() + 31_000).toISOString()), body, keys, window), { ok: false, failure: 'expired', detail: /Signature-Date is in the future/ });
   t.equal(checkContentDigest('md5=:AAAA:', body), 'malformed', 'no known algorithm');
   t.equal(checkContentDigest(undefined, body), 'missing');
 });

@@ -107,30 +107,63 @@ export function parsePublicKeys(body: unknown): Map<string, KeyObject> {
   return keys;
 }
 
+/** How long the keys' endpoint is left alone after a failed fetch: doubling from `firstMs` up to `maxMs`. */
+export interface KeyFetchBackoff {
+  firstMs: number;
+  maxMs: number;
+}
+
+/** The keys could not be fetched, now or recently: nothing can be verified until the next try. */
+export class KeysUnavailable extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'KeysUnavailable';
+  }
+}
+
 /**
  * pawaPay's callback keys by id. An unknown key id reloads the set (pawaPay rotates keys), at most
- * once per `minReloadMs`, so a flood of made-up key ids costs one call per interval.
+ * once per `minReloadMs`, so a flood of made-up key ids costs one call per interval. A failed
+ * fetch is not tried again before its back-off has passed (doubling, bounded): callbacks that come
+ * meanwhile are not verified, and pawaPay's endpoint is not asked once per callback while it fails.
  */
 export class PublicKeys {
   private keys = new Map<string, KeyObject>();
   private loadedAt = -Infinity;
   private loading: Promise<void> | undefined;
+  /** The failures in a row and when the next fetch may go out; none since the last success. */
+  private failing: { count: number; retryAt: number; reason: string } | undefined;
 
   constructor(
     private readonly load: () => Promise<Map<string, KeyObject>>,
     private readonly clock: Clock,
     private readonly minReloadMs: number,
+    private readonly backoff: KeyFetchBackoff = { firstMs: 5_000, maxMs: 5 * 60_000 },
   ) {}
 
+  /** The key of `keyId`; undefined when pawaPay lists none such; KeysUnavailable when the keys cannot be fetched. */
   async get(keyId: string): Promise<KeyObject | undefined> {
     const known = this.keys.get(keyId);
     if (known) return known;
-    if (this.clock.now().getTime() - this.loadedAt >= this.minReloadMs) {
+    const now = this.clock.now().getTime();
+    if (this.failing && now < this.failing.retryAt) {
+      throw new KeysUnavailable(`pawaPay's keys could not be fetched (${this.failing.reason}); next try in ${Math.ceil((this.failing.retryAt - now) / 1000)} s`);
+    }
+    if (now - this.loadedAt >= this.minReloadMs || this.failing) {
       this.loading ??= this.load()
-        .then((keys) => {
-          this.keys = keys;
-          this.loadedAt = this.clock.now().getTime();
-        })
+        .then(
+          (keys) => {
+            this.keys = keys;
+            this.loadedAt = this.clock.now().getTime();
+            this.failing = undefined;
+          },
+          (err: unknown) => {
+            const count = (this.failing?.count ?? 0) + 1;
+            const wait = Math.min(this.backoff.firstMs * 2 ** (count - 1), this.backoff.maxMs);
+            this.failing = { count, retryAt: this.clock.now().getTime() + wait, reason: (err as Error).message };
+            throw new KeysUnavailable(`pawaPay's keys could not be fetched: ${(err as Error).message}`);
+          },
+        )
         .finally(() => {
           this.loading = undefined;
         });

@@ -25,7 +25,7 @@ import {
 import { fromPawapayAmount, toPawapayAmount } from './amounts.js';
 import { PawapayCallFailed, PawapayClient, type RequestSigning } from './client.js';
 import { Cached } from '../cached.js';
-import { parseActiveConf, parseAvailability, parsePublicKeys, PublicKeys, type ActiveConf, type OperationConf, type OperationType, type ProviderStatus } from './configuration.js';
+import { parseActiveConf, parseAvailability, parsePublicKeys, PublicKeys, type ActiveConf, type KeyFetchBackoff, type OperationConf, type OperationType, type ProviderStatus } from './configuration.js';
 import { pawapayId } from './ids.js';
 import {
   amountOf,
@@ -48,7 +48,7 @@ import {
   walletBalancesOf,
 } from './operations.js';
 import { pawapayMsisdn, providerFor } from './providers.js';
-import { verifyMessage, type VerificationFailure } from './signatures.js';
+import { PAWAPAY_CALLBACK_COVERAGE, verifyMessage } from './signatures.js';
 
 export { pawapayId } from './ids.js';
 
@@ -71,6 +71,8 @@ export interface PawapayOptions {
   availabilityRefreshMs?: number;
   /** How often an unknown callback key id may reload pawaPay's keys. Default 1 min. */
   keyReloadMs?: number;
+  /** After a failed fetch of pawaPay's keys, how long before the next: doubling from 5 s up to 5 min by default. */
+  keyFetchBackoff?: KeyFetchBackoff;
   /** How old a callback's signature may be, and the clock difference tolerated. Default 5 min, 1 min. */
   callbackWindow?: { maxAgeSeconds: number; clockSkewSeconds: number };
   /**
@@ -112,12 +114,15 @@ export type PawapayNews =
   | { kind: 'refund'; refund: RefundNews };
 
 /**
- * What a callback comes to. `news`: verified, in Sika's terms, for the caller to match
- * `reported` against the stored attempt and then hand to the sinks. `pending`: verified, nothing
- * final (a redirect deposit's PROCESSING). `recheck`: not to be believed as it is (unsigned
- * where that is allowed, an old signature, a body off the contract): the status check decides.
- * `unauthenticated`: a bad signature, a digest that does not match, an unknown key, or no
- * signature where pawaPay signs: never applied.
+ * What a callback comes to. `news`: verified, backed by pawaPay's own record, in Sika's terms, for
+ * the caller to match `reported` against the stored attempt and then hand to the sinks.
+ * `pending`: verified, nothing final (a redirect deposit's PROCESSING). `recheck`: not to be
+ * believed as it is (unsigned where the account does not sign, a body off the contract, no Sika
+ * ids, a record that does not agree or cannot be read): the status check decides, of the attempt
+ * `ids` name or, without them, of the one whose pawaPay id is `pawapayId`. `unauthenticated`:
+ * anything that does not verify (no signature where pawaPay signs, a bad one, a digest that does
+ * not match, an unknown key, keys that cannot be fetched, a component not covered, out of its
+ * window, malformed): answered 401, nothing else done.
  */
 export type CallbackVerdict =
   | { verdict: 'news'; news: PawapayNews; reported: ReportedMoney }
@@ -128,7 +133,6 @@ export type CallbackVerdict =
 const OPERATION_TYPE: Record<Direction, OperationType> = { collect: 'DEPOSIT', payout: 'PAYOUT', refund: 'REFUND' };
 const KIND_OF: Record<CallbackKind, OperationKind> = { deposits: 'deposit', payouts: 'payout', refunds: 'refund' };
 const AVAILABILITY: Record<ProviderStatus, Availability> = { OPERATIONAL: 'available', DELAYED: 'degraded', CLOSED: 'unavailable' };
-const UNAUTHENTICATED: ReadonlySet<VerificationFailure> = new Set(['unsigned', 'bad_signature', 'digest_mismatch', 'unknown_key']);
 
 /**
  * pawaPay (Merchant API v2) as a mobile money connector of the rail port (docs/connectors.md,
@@ -156,7 +160,7 @@ export class PawapayConnector implements Connector {
     const stale = (what: string) => (err: unknown) => options.log?.warn({ err }, `pawaPay ${what} could not be refreshed; the last one is used`);
     this.conf = new Cached(async () => parseActiveConf(await this.client.get('/v2/active-conf')), options.clock, options.configurationRefreshMs ?? 15 * 60_000, 60_000, stale('active configuration'));
     this.providerStatus = new Cached(async () => parseAvailability(await this.client.get('/v2/availability')), options.clock, options.availabilityRefreshMs ?? 60_000, 30_000, stale('availability'));
-    this.keys = new PublicKeys(async () => parsePublicKeys(await this.client.get('/v2/public-key/http')), options.clock, options.keyReloadMs ?? 60_000);
+    this.keys = new PublicKeys(async () => parsePublicKeys(await this.client.get('/v2/public-key/http')), options.clock, options.keyReloadMs ?? 60_000, options.keyFetchBackoff);
     this.authority = new URL(options.publicUrl).host;
     this.statusChecks = options.statusChecks ?? [];
   }
@@ -271,9 +275,12 @@ export class PawapayConnector implements Connector {
 
   /**
    * A callback from pawaPay, verified by fixed steps before anything in it is believed: the
-   * signature (when pawaPay signs callbacks, which the active configuration says) over the exact
-   * body with a key of pawaPay's, then the body's shape, then Sika's ids from its metadata (they
-   * must derive its UUID), then the amount in minor units. Repeated callbacks give the same news
+   * signature (when pawaPay signs callbacks, which the active configuration says) over the
+   * request (method, host, path), its Signature-Date and the exact body, with a key of pawaPay's,
+   * in its window; then the body's shape, Sika's ids from its metadata (they must derive its
+   * UUID), the amount; and last, for final news, pawaPay's own record of the operation read from
+   * Sika's account, which must agree with it. Anything that does not verify is unauthenticated:
+   * nothing in it is acted on, not even a status check. Repeated callbacks give the same news
    * (the sinks apply it once); out-of-order ones are pending or final news a final object ignores.
    */
   async receiveCallback(kind: CallbackKind, incoming: IncomingCallback): Promise<CallbackVerdict> {
@@ -289,14 +296,15 @@ export class PawapayConnector implements Connector {
         now: this.options.clock.now(),
         maxAgeSeconds: this.options.callbackWindow?.maxAgeSeconds ?? 300,
         clockSkewSeconds: this.options.callbackWindow?.clockSkewSeconds ?? 60,
-        required: ['content-digest'],
+        required: PAWAPAY_CALLBACK_COVERAGE,
+        requireExpires: true,
       });
       if (verification.ok) verified = true;
       else if (verification.failure === 'unsigned' && (this.options.acceptUnsignedCallbacks || (conf && !conf.signedCallbacks))) verified = false;
-      else if (UNAUTHENTICATED.has(verification.failure)) return { verdict: 'unauthenticated', reason: verification.detail };
-      else return { verdict: 'recheck', reason: verification.detail, ...this.idsOf(KIND_OF[kind], incoming.body) };
+      else return { verdict: 'unauthenticated', reason: verification.detail };
     } catch (err) {
-      return { verdict: 'recheck', reason: `pawaPay's keys could not be read: ${(err as Error).message}`, ...this.idsOf(KIND_OF[kind], incoming.body) };
+      // pawaPay's keys cannot be fetched (KeysUnavailable): nothing can be verified, so nothing is done.
+      return { verdict: 'unauthenticated', reason: (err as Error).message };
     }
     const operation = KIND_OF[kind];
     let snapshot: Snapshot;
@@ -306,7 +314,8 @@ export class PawapayConnector implements Connector {
       return { verdict: 'recheck', reason: `the callback is not a ${operation}: ${(err as Error).message}` };
     }
     const ids = sikaIdsOf(operation, snapshot);
-    if (!ids) return { verdict: 'recheck', reason: `the ${operation} ${snapshot.pawapayId} does not carry Sika's ids`, pawapayId: snapshot.pawapayId };
+    // Without Sika's ids the attempt is found from pawaPay's id, a search worth doing for verified callbacks only.
+    if (!ids) return { verdict: 'recheck', reason: `the ${operation} ${snapshot.pawapayId} does not carry Sika's ids`, ...(verified ? { pawapayId: snapshot.pawapayId } : {}) };
     if (!verified) return { verdict: 'recheck', reason: 'pawaPay does not sign callbacks for this account: the status check decides', pawapayId: snapshot.pawapayId, ids };
     let reported: ReportedMoney;
     try {
@@ -314,8 +323,39 @@ export class PawapayConnector implements Connector {
     } catch (err) {
       return { verdict: 'recheck', reason: (err as Error).message, pawapayId: snapshot.pawapayId, ids };
     }
-    const news = newsOf(operation, snapshot, ids);
-    return news ? { verdict: 'news', news, reported } : { verdict: 'pending', ids, status: snapshot.status, reported };
+    if (!newsOf(operation, snapshot, ids)) return { verdict: 'pending', ids, status: snapshot.status, reported };
+    const disagreement = await this.disagreement(operation, snapshot, ids, reported);
+    if (disagreement) return { verdict: 'recheck', reason: disagreement, pawapayId: snapshot.pawapayId, ids };
+    return { verdict: 'news', news: newsOf(operation, snapshot, ids)!, reported };
+  }
+
+  /**
+   * Why pawaPay's own record of a callback's operation (`GET /v2/{kind}s/{id}`, with Sika's token)
+   * does not back the callback up: not readable, not found, or another status, amount, currency,
+   * receipt or ids. Undefined when it agrees. A signed callback is pawaPay's word, but its record
+   * is what the money follows; money moves on news only when both say the same.
+   */
+  private async disagreement(kind: OperationKind, told: Snapshot, ids: SikaIds, toldMoney: ReportedMoney): Promise<string | undefined> {
+    let answer, money: ReportedMoney | undefined;
+    try {
+      answer = statusCheckOf(kind, await this.client.get(`/v2/${kind}s/${told.pawapayId}`));
+      if (answer.found) money = this.reported(answer.snapshot);
+    } catch (err) {
+      return `pawaPay's record of the ${kind} ${told.pawapayId} could not be read: ${(err as Error).message}`;
+    }
+    if (!answer.found) return `pawaPay has no record of the ${kind} ${told.pawapayId} the callback tells of`;
+    const record = answer.snapshot;
+    const recordIds = sikaIdsOf(kind, record);
+    const differs = [
+      record.pawapayId.toLowerCase() !== told.pawapayId.toLowerCase() && 'id',
+      record.status !== told.status && 'status',
+      money!.currency !== toldMoney.currency && 'currency',
+      money!.amount !== toldMoney.amount && 'amount',
+      money!.providerReference !== toldMoney.providerReference && 'receipt',
+      (!recordIds || JSON.stringify(recordIds) !== JSON.stringify(ids)) && 'ids',
+    ].filter((d): d is string => typeof d === 'string');
+    if (differs.length > 0) return `pawaPay's record of the ${kind} ${told.pawapayId} says another ${differs.join(', ')} (${record.status} ${record.amount} ${record.currency}) than the callback (${told.status} ${told.amount} ${told.currency})`;
+    return undefined;
   }
 
   /** The provider and MSISDN of a mobile money method or destination, or the refusal of what pawaPay cannot carry. */
@@ -400,17 +440,6 @@ export class PawapayConnector implements Connector {
       currency: snapshot.currency.toLowerCase(),
       ...(snapshot.providerTransactionId ? { providerReference: snapshot.providerTransactionId } : {}),
     };
-  }
-
-  /** The ids a body names, for a recheck, when it can be read at all. */
-  private idsOf(kind: OperationKind, body: Buffer): { pawapayId?: string; ids?: SikaIds } {
-    try {
-      const snapshot = snapshotOf(kind, JSON.parse(body.toString('utf8')) as unknown);
-      const ids = sikaIdsOf(kind, snapshot);
-      return { pawapayId: snapshot.pawapayId, ...(ids ? { ids } : {}) };
-    } catch {
-      return {};
-    }
   }
 }
 

@@ -39,6 +39,13 @@ const DIGESTS: Record<DigestAlgorithm, string> = { 'sha-256': 'sha256', 'sha-512
 /** What pawaPay's signatures cover, in its order. */
 export const PAWAPAY_COMPONENTS = ['@method', '@authority', '@path', 'signature-date', 'content-digest', 'content-type'] as const;
 
+/**
+ * What a callback's signature must cover for Sika to believe it: the request itself (method,
+ * host, path), when it was signed, and the body. A signature over the digest alone could be
+ * replayed to another URL or with a made-up Signature-Date.
+ */
+export const PAWAPAY_CALLBACK_COVERAGE = ['@method', '@authority', '@path', 'signature-date', 'content-digest'] as const;
+
 /** The label pawaPay's signatures carry in Signature-Input and Signature. */
 export const PAWAPAY_LABEL = 'sig-pp';
 
@@ -137,9 +144,9 @@ export type VerificationFailure =
   | 'unsigned'
   /** Headers that are not the structured fields they must be, components that cannot be resolved. */
   | 'malformed'
-  /** The signature does not cover what must be covered (the body's digest). */
+  /** The signature does not cover what must be covered (VerifyOptions.required). */
   | 'not_covered'
-  /** Created too long ago or in the future, or expired. */
+  /** Created (or Signature-Date) too long ago or in the future, or expired. */
   | 'expired'
   | 'digest_mismatch'
   | 'unknown_key'
@@ -155,6 +162,8 @@ export interface VerifyOptions {
   clockSkewSeconds: number;
   /** Components the signature must cover. */
   required: readonly string[];
+  /** Whether `expires` must be given (pawaPay always gives it; RFC 9421 makes it optional). */
+  requireExpires?: boolean;
   /** The label to verify; the first signature when absent. */
   label?: string;
 }
@@ -164,8 +173,9 @@ export type KeyLookup = (keyId: string) => Promise<KeyObject | undefined>;
 
 /**
  * Verifies the signature of `message` with `body`, by fixed steps: the headers parse, the
- * required components are covered, `created` is within the window, the Content-Digest matches the
- * body, the key id is known, the signature verifies over the signature base.
+ * required components are covered, `created` (and a covered Signature-Date) is within the window
+ * and `expires` not passed, the Content-Digest matches the body, the key id is known, the
+ * signature verifies over the signature base.
  */
 export async function verifyMessage(message: HttpMessage, body: Uint8Array, keys: KeyLookup, options: VerifyOptions): Promise<Verification> {
   const fail = (failure: VerificationFailure, detail: string): Verification => ({ ok: false, failure, detail });
@@ -199,13 +209,26 @@ export async function verifyMessage(message: HttpMessage, body: Uint8Array, keys
   const keyId = params.get('keyid');
   const alg = params.get('alg');
   if (typeof created !== 'number' || !Number.isInteger(created)) return fail('malformed', 'the signature has no created time');
+  if (expires === undefined ? options.requireExpires : typeof expires !== 'number' || !Number.isInteger(expires) || expires < created) return fail('malformed', 'the signature has no expires time after its created time');
   if (typeof keyId !== 'string' && !(keyId instanceof Token)) return fail('malformed', 'the signature has no keyid');
   if (alg !== undefined && !(typeof alg === 'string' && Object.hasOwn(ALGORITHMS, alg))) return fail('malformed', `unsupported algorithm ${String(alg)}`);
   const now = options.now.getTime() / 1000;
-  if (created > now + options.clockSkewSeconds) return fail('expired', 'the signature was created in the future');
-  if (now - created > options.maxAgeSeconds) return fail('expired', `the signature was created ${Math.round(now - created)} s ago`);
+  const outOfWindow = (at: number, what: string): Verification | undefined => {
+    if (at > now + options.clockSkewSeconds) return fail('expired', `${what} is in the future`);
+    if (now - at > options.maxAgeSeconds) return fail('expired', `${what} is ${Math.round(now - at)} s ago`);
+    return undefined;
+  };
+  const early = outOfWindow(created, 'the signature’s created time');
+  if (early) return early;
   // `expires` may only shorten the window (pawaPay's Java sample writes it in milliseconds).
-  if (expires !== undefined && (typeof expires !== 'number' || expires + options.clockSkewSeconds < now)) return fail('expired', 'the signature has expired');
+  if (expires !== undefined && expires + options.clockSkewSeconds < now) return fail('expired', 'the signature has expired');
+  if (components.includes('signature-date')) {
+    // pawaPay's own timestamp, covered by the signature: it must be a time, and in the same window.
+    const dated = Date.parse(headers.get('signature-date')?.join(', ') ?? '');
+    if (Number.isNaN(dated)) return fail('malformed', 'Signature-Date is not a timestamp');
+    const stale = outOfWindow(dated / 1000, 'Signature-Date');
+    if (stale) return stale;
+  }
 
   const digest = checkContentDigest(headers.get('content-digest')?.join(', '), body);
   if (digest !== 'match') return fail('digest_mismatch', `Content-Digest ${digest === 'mismatch' ? 'does not match the body' : `is ${digest}`}`);
