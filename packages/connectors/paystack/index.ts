@@ -111,6 +111,12 @@ export class PaystackConnector implements Connector {
   readonly name = 'paystack';
   /** Transfers leave the account's Paystack balance: its clearing account is `rail_clearing:paystack`. */
   readonly holdsFunds = true;
+  /**
+   * A transaction's and a transfer's `reference` is Sika's, unique at Paystack (a second request
+   * under it is refused as a duplicate): one record per id. A refund takes no caller reference
+   * (`POST /refund` makes a new one each time): one that may have reached Paystack is never sent again.
+   */
+  readonly oneRecordPerId = { collect: true, payout: true, refund: false } as const;
   readonly statusChecks: readonly number[];
   private readonly client: PaystackClient;
   /** Whom the account may pay: the codes of the banks and mobile money operators, by currency. */
@@ -354,8 +360,9 @@ export class PaystackConnector implements Connector {
 
   /**
    * The transaction's refunds (`GET /refund?transaction=…`), ours the one whose `merchant_note` is
-   * the refund id: none means Paystack never took it (sent again under the same id, safe only
-   * because nothing was found); its amount and currency reported for the caller to match.
+   * the refund id; its amount and currency reported for the caller to match. None listed proves
+   * nothing (a slow `POST /refund` may not be listed yet): the refund waits for its record, never
+   * sent again (oneRecordPerId).
    */
   async refundStatus(req: RefundRequest): Promise<StatusAnswer<CollectOutcome>> {
     const answer = await this.client.get('/refund', { transaction: paystackReference(req.operationId), perPage: '100' });
