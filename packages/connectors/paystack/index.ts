@@ -70,8 +70,11 @@ export interface PaystackOptions {
 /** What a webhook comes to once its signature verified (services/rails.ts matches it against the stored attempt). */
 export type PaystackEvent =
   | { kind: 'transfer'; payoutId: string; report: PayoutReport | null; reported: ReportedMoney }
-  /** A charge's news is never believed as told: it names the operation, whose verification decides. */
-  | { kind: 'charge'; operationId: string; paymentIntentId: string }
+  /**
+   * A charge's news is never believed as told: it names the operation (its reference), whose
+   * verification decides; the payment intent too when the metadata Sika sent came back with it.
+   */
+  | { kind: 'charge'; operationId: string; paymentIntentId?: string }
   /**
    * A refund's final news names its transaction and money, not Sika's refund (no merchant note in
    * the webhook): the pending refunds of that payment with that money are checked, never believed as told.
@@ -405,10 +408,11 @@ export class PaystackConnector implements Connector {
     const data = object(parsed.data);
     if (event === 'charge.success') {
       const operationId = sikaIdOf(data.reference);
+      if (!operationId) return { kind: 'ignored', reason: `charge ${String(data.reference)} is not one of Sika's` };
+      // The reference is Sika's: the charge is, whatever became of the metadata on the way (none, another's).
       const meta = typeof data.metadata === 'string' ? parseObject(data.metadata) : object(data.metadata);
-      const paymentIntentId = stringOf(meta.payment_intent);
-      if (!operationId || !paymentIntentId || meta.operation !== operationId) return { kind: 'ignored', reason: `charge ${String(data.reference)} is not one of Sika's` };
-      return { kind: 'charge', operationId, paymentIntentId };
+      const paymentIntentId = meta.operation === operationId ? stringOf(meta.payment_intent) : undefined;
+      return { kind: 'charge', operationId, ...(paymentIntentId ? { paymentIntentId } : {}) };
     }
     if (/^refund\.(processed|failed)$/.test(event)) {
       const operationId = sikaIdOf(data.transaction_reference);
