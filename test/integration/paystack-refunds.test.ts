@@ -152,6 +152,23 @@ t.test('a refund Paystack may have taken is never sent again: a check finding no
   conforms(t);
 });
 
+t.test('a refund Paystack provably did not take (429) fails at once with its money back: no check would send it', async (t) => {
+  const { merchant, key } = await goLive(svc, 'Refund 429');
+  const { paymentId, reference } = await paidCard(merchant.id, key);
+  const before = await funds(key);
+  standin.nextRefund({ type: 'rate_limited' });
+  const res = await refund(key, paymentId, { amount: 50_000 });
+  t.equal(res.status, 200, res.text);
+  await settleJobs();
+  t.match(await refundOf(key, paymentId, res.body.id as string), { status: 'failed', failure_code: 'refund_not_possible' }, 'failed, not left pending for a check that never sends');
+  t.same(await funds(key), before, 'its money back');
+  await advance(svc, FIRST_CHECK);
+  t.equal(standin.refundRequests.filter((r) => r.merchant_note === res.body.id).length, 1, 'one request, never another');
+  t.same(standin.refundsOf(reference), [], 'Paystack holds none');
+  await balanced(t, merchant.id);
+  conforms(t);
+});
+
 t.test('a slow refund is sent once, whatever checks and webhooks come while Paystack answers: one at Paystack, one in Sika', async (t) => {
   const { merchant, key } = await goLive(svc, 'Slow refund');
   const { paymentId, reference } = await paidCard(merchant.id, key);

@@ -117,7 +117,9 @@ export type RefundFault =
   /** HTTP 500; `taken`: whether Paystack kept the refund anyway. */
   | { type: 'server_error'; taken: boolean }
   /** Taken and answered after `ms`: until then the refund list does not show it (Paystack still working on the request). */
-  | { type: 'slow'; ms: number };
+  | { type: 'slow'; ms: number }
+  /** HTTP 429, too many requests: nothing is kept. */
+  | { type: 'rate_limited' };
 
 export interface WebhookOptions {
   /** unsigned: no signature header; other_key: signed with a key that is not the account's; tampered: the body changed after signing. */
@@ -660,6 +662,7 @@ export class PaystackStandin {
     }
     const fault = this.refundFaults.shift();
     if (fault?.type === 'refuse') return refuse(400, fault.message);
+    if (fault?.type === 'rate_limited') return refuse(429, 'Too many requests');
     const take = () => {
       const refund: Refund = { id: ++this.counter, transaction: transaction.reference, request: body, amount, currency, status: 'pending' };
       this.refunds.push(refund);
