@@ -13,6 +13,7 @@ import { ALL_PROJECTIONS } from '../projections/registry.js';
 import { reportingMigrations } from '../projections/reporting.js';
 import type { Migration } from '../packages/core/migration.js';
 import { railRecipientMigrations } from '../services/rail-recipients.js';
+import { refundLeaseMigrations } from '../packages/families/payments/rail-refund/lease.js';
 
 /** Every schema change of the service, in order. Append only: never edit one that has shipped. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -40,6 +41,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ...apiKeyUsageMigrations,
   ...eventWaitMigrations,
   ...railRecipientMigrations,
+  ...refundLeaseMigrations,
 ];
 
 const LOCK_KEY = 7_305_001; // any constant; serialises concurrent migrators (api + projector starting together)

@@ -72,7 +72,8 @@ export async function openRails(
   for (const environment of ['live', 'sandbox'] as const) {
     const account: PawapayAccount | null = config.pawapay[environment];
     if (!account) continue;
-    const connector = new PawapayConnector({
+    // pawaPay answers an id it holds DUPLICATE_IGNORED, deposits, payouts and refunds alike: one record per id.
+    const connector = Object.assign(new PawapayConnector({
       baseUrl: account.apiUrl,
       apiToken: account.apiToken,
       clock,
@@ -82,7 +83,7 @@ export async function openRails(
       ...(config.pawapay.signing ? { requestSigning: { key: config.pawapay.signing } } : {}),
       statusChecks: [config.pawapay.statusCheckAfterMs, ...LATER_CHECKS_MS],
       acceptUnsignedCallbacks: !config.pawapay.callbackSignatures,
-    });
+    }), { oneRecordPerId: PAWAPAY_ONE_RECORD_PER_ID });
     await connector.refresh().catch((err: unknown) => log.error({ err, environment }, "pawaPay's active configuration could not be loaded; pawaPay serves nothing until it can"));
     pawapay[environment] = connector;
   }
@@ -119,6 +120,12 @@ export async function openRails(
     connectors: router,
   };
 }
+
+/**
+ * What pawaPay guarantees of its ids (Connector.oneRecordPerId), stated where its connector is
+ * built: the pawaPay connector's package is not this file's to change, and may state it itself.
+ */
+const PAWAPAY_ONE_RECORD_PER_ID = { collect: true, payout: true, refund: true } as const;
 
 /** Paystack's first status check of a transfer with no final answer; later ones back off as pawaPay's. */
 const PAYSTACK_FIRST_CHECK_MS = 2 * 60_000;
@@ -183,6 +190,21 @@ class NewsDesk {
   async storedIntent(paymentIntentId: string, environment: Environment): Promise<{ merchantId: string } | null> {
     const { state } = await loadState(this.deps.store, paymentIntentStream(paymentIntentId), paymentIntentAggregate);
     return state.intent && state.intent.environment === environment ? state.intent : null;
+  }
+
+  /**
+   * A status check now of the payment whose current operation this is, news naming the operation
+   * alone (a verified webhook without Sika's metadata: the provider's reference is the operation's
+   * id). Whether there was such a payment of this environment.
+   */
+  async recheckCollectionOf(connector: string, environment: Environment, operationId: string): Promise<boolean> {
+    const row = await this.deps.knex('read.payment_intents').where({ environment }).whereRaw(`object->>'latest_operation' = ?`, [operationId]).first<{ id: string } | undefined>('id');
+    if (!row) return false;
+    // The read model only points: the payment's own stream says whether this is its operation.
+    const { state } = await loadState(this.deps.store, paymentIntentStream(row.id), paymentIntentAggregate);
+    if (!state.intent || state.intent.environment !== environment || state.confirmation?.operationId !== operationId) return false;
+    await this.recheckCollection(connector, state.intent.merchantId, environment, operationId, row.id);
+    return true;
   }
 
   /** A status check now, outside the schedule, of news that could not be believed as told. */
@@ -307,10 +329,12 @@ class PawapayReceiver {
 /**
  * Paystack's webhooks (one URL per account, POST /connectors/paystack/events): the account is the
  * one whose secret key signs the exact body (x-paystack-signature, checked in constant time before
- * the body is parsed). A signature of no account answers 401 and moves nothing; when its body names
- * one of Sika's transfers, a status check is asked for instead (the webhook may be real and
- * mangled on the way). Verified transfer events go to the news desk, matched on reference, amount
- * and currency; Paystack retries for 72 hours, and the callback jobs apply a repeat once.
+ * the body is parsed). A signature of no account answers 401 and does nothing else: its body is not
+ * read, no status check is asked for and Paystack is not called (anyone could post one; a real
+ * webhook mangled on the way comes again, and the schedule of checks goes on anyway). Verified
+ * transfer events go to the news desk, matched on reference, amount and currency; verified news
+ * that names Sika's operation by its reference only (no metadata) asks for a status check of it.
+ * Paystack retries for 72 hours, and the callback jobs apply a repeat once.
  */
 class PaystackReceiver {
   constructor(
@@ -326,7 +350,6 @@ class PaystackReceiver {
     const signature = typeof header === 'string' ? header : undefined;
     const signer = accounts.find(({ connector }) => connector.signed(incoming.body, signature));
     if (!signer) {
-      await this.verifyInstead(accounts, incoming.body);
       this.log.warn({ signed: signature !== undefined }, 'Paystack webhook refused: its signature is no configured account’s');
       throw new ApiError('IKW-PRV-003', signature === undefined ? 'The webhook has no x-paystack-signature' : 'The webhook’s x-paystack-signature does not verify');
     }
@@ -341,9 +364,9 @@ class PaystackReceiver {
     }
     if (event.kind === 'charge') {
       // Never believed as told: the transaction's verification (amount, currency, reference) decides.
-      const intent = await this.desk.storedIntent(event.paymentIntentId, environment);
-      if (intent) await this.desk.recheckCollection('paystack', intent.merchantId, environment, event.operationId, event.paymentIntentId);
-      else log.error({ payment_intent: event.paymentIntentId }, 'Paystack charge of no payment of this environment; nothing applied');
+      const intent = event.paymentIntentId ? await this.desk.storedIntent(event.paymentIntentId, environment) : null;
+      if (intent && event.paymentIntentId) await this.desk.recheckCollection('paystack', intent.merchantId, environment, event.operationId, event.paymentIntentId);
+      else if (!(await this.desk.recheckCollectionOf('paystack', environment, event.operationId))) log.error({ operation: event.operationId }, 'Paystack charge of no payment of this environment; nothing applied');
       return;
     }
     if (event.kind === 'refund') {
@@ -358,25 +381,6 @@ class PaystackReceiver {
     }
     if (!event.report) return;
     await this.desk.deliver('paystack', environment, { kind: 'payout', callback: { payoutId: event.payoutId, merchantId: stored.merchantId, environment, report: event.report } }, event.reported, log);
-  }
-
-  /** An unverified webhook naming one of Sika's transfers: its body is not believed, the transfer is verified with Paystack instead. */
-  private async verifyInstead(accounts: { environment: Environment; connector: PaystackConnector }[], body: Buffer): Promise<void> {
-    for (const { environment, connector } of accounts) {
-      const named = connector.eventOf(body);
-      if (named.kind === 'charge') {
-        const intent = await this.desk.storedIntent(named.paymentIntentId, environment);
-        if (intent) await this.desk.recheckCollection('paystack', intent.merchantId, environment, named.operationId, named.paymentIntentId);
-        continue;
-      }
-      if (named.kind === 'refund') {
-        await this.desk.recheckRefundsOf('paystack', environment, named.operationId, named.reported);
-        continue;
-      }
-      const payoutId = named.payoutId;
-      const stored = payoutId ? await this.desk.storedPayout(payoutId, { environment }) : null;
-      if (stored && payoutId) await this.desk.recheckPayout('paystack', stored.merchantId, environment, payoutId);
-    }
   }
 }
 

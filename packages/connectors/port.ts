@@ -169,6 +169,19 @@ export interface Connector {
    * final answer is asked about again. None: its news always comes (the sandbox's timer).
    */
   readonly statusChecks?: readonly number[];
+  /**
+   * Per kind, whether the provider keeps one record per Sika id (a second request under the same
+   * id is the first one, never a second movement of money): only then may a status check that
+   * finds nothing send the attempt again (docs/connectors.md, "Sending again"). Absent, or false
+   * for a kind: an attempt that may have reached the provider is never sent again by a check; it
+   * waits for the provider's record, and goes to review when the schedule runs out.
+   */
+  readonly oneRecordPerId?: Readonly<Record<Direction, boolean>>;
+}
+
+/** Whether a status check may send an attempt of this kind again when the connector's provider has no record of it. */
+export function sendsAgainSafely(connector: Pick<Connector, 'oneRecordPerId'>, direction: Direction): boolean {
+  return connector.oneRecordPerId?.[direction] === true;
 }
 
 /** What the payment and payout services call: the connectors of one environment, behind the router. */
@@ -188,7 +201,7 @@ export interface Rails {
    * The connector that carries this and its status-check schedule; null when it needs none, or none
    * carries it. `carriedBy`: the connector the attempt recorded, which keeps it (PayoutRequest.connector).
    */
-  statusChecks(direction: 'collect' | 'payout', what: CollectMethod | PayoutDestination, carriedBy?: string): { connector: string; schedule: readonly number[] } | null;
+  statusChecks(direction: 'collect' | 'payout', what: CollectMethod | PayoutDestination, carriedBy?: string): StatusChecks | null;
   /** The name of the connector that carries this when it keeps a wallet (the attempt records it); null otherwise, or when none carries it. */
   clearingRail(direction: 'collect' | 'payout', what: CollectMethod | PayoutDestination): string | null;
   /**
@@ -199,7 +212,17 @@ export interface Rails {
 }
 
 /** What a refund asks of the connector that carried its collection. */
-export type Refunder = Pick<Connector, 'name' | 'refund' | 'refundStatus' | 'statusChecks'>;
+export type Refunder = Pick<Connector, 'name' | 'refund' | 'refundStatus' | 'statusChecks' | 'oneRecordPerId'>;
+
+/**
+ * The status checks of an attempt: its connector, the schedule, and whether a check that finds
+ * nothing may send it again (Connector.oneRecordPerId of its kind).
+ */
+export interface StatusChecks {
+  connector: string;
+  schedule: readonly number[];
+  sendsAgain: boolean;
+}
 
 /** A success as the provider reported it: with the operator's receipt, when it gave one (the object's `provider_reference`). */
 export function withReceipt<O extends CollectOutcome | PayoutReport>(outcome: O, reported: ReportedMoney | undefined): O {

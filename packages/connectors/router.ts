@@ -1,6 +1,6 @@
 import { ApiError } from '../core/errors.js';
 import type { Environment } from '../core/owner.js';
-import { subjectOf, type CollectMethod, type Connector, type Direction, type PayoutDestination, type PayoutRequest, type Rails, type RailSubject } from './port.js';
+import { sendsAgainSafely, subjectOf, type CollectMethod, type Connector, type Direction, type PayoutDestination, type PayoutRequest, type Rails, type RailSubject } from './port.js';
 
 /** One line of the routing table: this connector carries what it serves in this environment. */
 export interface ConnectorRoute {
@@ -65,7 +65,7 @@ export class ConnectorRouter {
       payoutStatus: async (request) => carrier(request).payoutStatus(request),
       statusChecks: (direction, what, carriedBy) => {
         const connector = carriedBy !== undefined ? this.named(environment, carriedBy) : this.route(environment, direction, subjectOf(what));
-        return connector?.statusChecks?.length ? { connector: connector.name, schedule: connector.statusChecks } : null;
+        return connector?.statusChecks?.length ? { connector: connector.name, schedule: connector.statusChecks, sendsAgain: sendsAgainSafely(connector, direction) } : null;
       },
       clearingRail: (direction, what) => {
         const connector = this.route(environment, direction, subjectOf(what));

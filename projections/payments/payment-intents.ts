@@ -20,6 +20,11 @@ export const paymentIntentsProjection: Projection = {
         knex.raw(`${snapshotTableSql('read.payment_intents', ['customer text'])};
         CREATE INDEX payment_intents_list ON read.payment_intents (merchant_id, environment, seq)`),
     },
+    {
+      // A rail's news may name a payment by its operation alone (services/rails.ts, NewsDesk.recheckCollectionOf).
+      name: 'payment_intents/002-latest-operation',
+      up: (knex) => knex.raw(`CREATE INDEX payment_intents_latest_operation ON read.payment_intents ((object->>'latest_operation'))`),
+    },
   ],
   handles: PAYMENT_INTENT_OBJECT_EVENTS,
   ...rowChangeProjection({ 'read.payment_intents': ['id'] }, (event) => {

@@ -179,18 +179,21 @@ t.test('a lost answer never starts a second transfer; a duplicate reference is t
   conforms(t);
 });
 
-t.test('forged, tampered, unsigned and mismatched webhooks move nothing; a status check is asked for instead', async (t) => {
+t.test('forged, tampered, unsigned and mismatched webhooks move nothing; unverified ones make Sika do nothing at all', async (t) => {
   const { key, payOut } = await liveMerchant('Forgeries');
   const res = await payOut(account('0723456789'));
   const reference = paystackReference(res.body.id as string);
   standin.settle(reference, 'success');
   const checks = () => svc.system.knex('scheduled_jobs').where({ kind: 'payout.status_check' }).whereRaw("payload->>'payoutId' = ?", [res.body.id]).count<{ n: string }[]>({ n: '*' });
   const before = await checks();
+  const asked = standin.requests.length;
   t.equal(await standin.sendWebhook('transfer.success', reference, { forge: 'other_key' }), 401, 'signed with another key: 401');
   t.equal(await standin.sendWebhook('transfer.success', reference, { forge: 'unsigned' }), 401, 'unsigned: 401');
   standin.settle(reference, 'pending');
   t.equal(await standin.sendWebhook('transfer.success', reference, { forge: 'tampered' }), 401, 'changed after signing: 401');
-  t.ok(Number((await checks())[0]!.n) > Number(before[0]!.n), 'a verification call is asked for instead');
+  t.same(await checks(), before, 'no status check asked for');
+  await settleJobs();
+  t.equal(standin.requests.length, asked, 'Paystack hears nothing from Sika');
   t.equal(await standin.sendWebhook('transfer.success', reference, { override: { status: 'success', amount: 100 } }), 200, 'signed, but not the payout’s amount: taken, not believed');
   t.equal(await standin.sendWebhook('transfer.success', reference, { override: { status: 'success', currency: 'GHS' } }), 200, 'nor its currency');
   await settleJobs();
@@ -244,6 +247,38 @@ t.test('a first card payment redirects to Paystack, comes back to Sika’s statu
   const cards = await svc.request('GET', `/api/v1/merchant/customers/${paid.customer as string}/cards`, { key });
   t.equal(cards.status, 200, cards.text);
   t.match(cards.body.data, [{ object: 'card', brand: 'visa', last4: '4081', exp_month: '12', exp_year: '2030', reusable: true, token: /^card_[0-9a-f]{24}$/ }], 'the card kept on the customer');
+  conforms(t);
+});
+
+/** A live NGN card payment the payer paid on Paystack's checkout page, no webhook told yet; its transaction's reference. */
+async function paidOnCheckout(key: string) {
+  const intent = await ngnIntent(key);
+  const res = await confirm(svc, key, intent.id, { payment_method: { type: 'card', card: {} } });
+  const reference = paystackReference(res.body.latest_operation as string);
+  standin.checkout(reference);
+  return { intent, reference };
+}
+
+t.test('an unverified charge.success makes Sika call nothing', async (t) => {
+  const { key } = await goLive(svc, 'Forged charge news');
+  const { intent, reference } = await paidOnCheckout(key);
+  const asked = standin.requests.length;
+  for (const forge of ['unsigned', 'other_key'] as const) t.equal(await standin.sendChargeWebhook(reference, { forge }), 401, `${forge}: 401`);
+  await settleJobs();
+  t.equal(standin.requests.length, asked, 'no verification asked of Paystack for unverified news');
+  t.match(await retrieve(svc, key, intent.id), { status: 'requires_action' }, 'nothing moved');
+  conforms(t);
+});
+
+t.test('a verified charge.success without Sika’s metadata asks for the status check its reference names', async (t) => {
+  const { key } = await goLive(svc, 'Charge news');
+  const { intent, reference } = await paidOnCheckout(key);
+  const asked = standin.requests.length;
+  for (const metadata of [null, '']) t.equal(await standin.sendChargeWebhook(reference, { override: { metadata } }), 200, `signed, metadata ${JSON.stringify(metadata)}: taken`);
+  await settleJobs();
+  t.ok(standin.requests.slice(asked).some((r) => r.method === 'GET' && r.path === `/transaction/verify/${reference}`), 'the transaction verified by its reference');
+  t.match(await retrieve(svc, key, intent.id), { status: 'succeeded', amount_received: 500_000 }, 'succeeded once the verification matched');
+  t.same(await funds(key), { available: 0, pending: 500_000 - cardFee(500_000), reserved: 0 }, 'once on the balance');
   conforms(t);
 });
 

@@ -12,11 +12,14 @@ import { balance, fund } from '../support/payouts.js';
 import { confirm, createIntent } from '../support/payments.js';
 import { goLive, startPaystackLive } from '../support/live.js';
 import { advance } from '../support/system.js';
+import { attemptsForReview } from '../../services/rails.js';
 
 const { svc, standin } = await startPaystackLive(t);
 const MINUTE = 60_000;
 /** Paystack's first status check of an attempt with no final answer. */
 const FIRST_CHECK = 2 * MINUTE;
+/** The delays of the later checks, each after the one before: about two days in all. */
+const LATER_CHECKS = [5, 15, 60, 180, 360, 720, 1440].map((m) => m * MINUTE);
 const settleJobs = () => svc.system.scheduler.runUntilIdle();
 
 function conforms(t: Test): void {
@@ -119,17 +122,89 @@ t.test('a lost answer is settled by the status check, never by a second refund; 
   t.equal(standin.refundsOf(reference).length, 1, 'Paystack saw ONE refund');
   t.equal(standin.refundRequests.filter((r) => r.transaction === reference).length, 1, 'one refund request');
 
+  t.same(await funds(key), { ...before, available: before.available - 100_000 });
+  await balanced(t, merchant.id);
+  conforms(t);
+});
+
+t.test('a refund Paystack may have taken is never sent again: a check finding nothing leaves it pending, then in review', async (t) => {
+  const { merchant, key } = await goLive(svc, 'Refund 5xx');
+  const { paymentId, reference } = await paidCard(merchant.id, key);
+  const before = await funds(key);
+  const listed = async () => (await attemptsForReview(svc.system.knex)).filter((a) => a.object === 'refund').map((a) => a.id);
+  // A 5xx: Paystack kept nothing here, but Sika cannot know, and Paystack takes no key that would make a second request the same refund.
   standin.nextRefund({ type: 'server_error', taken: false });
-  const again = await refund(key, paymentId, { amount: 50_000 });
-  t.match(again.body, { status: 'pending' });
-  t.equal(standin.refundsOf(reference).length, 1, 'Paystack kept nothing');
+  const res = await refund(key, paymentId, { amount: 50_000 });
+  t.match(res.body, { status: 'pending' }, 'no answer: pending');
+  const id = res.body.id as string;
+  for (const delay of [FIRST_CHECK, ...LATER_CHECKS.slice(0, -1)]) {
+    await advance(svc, delay);
+    t.notOk((await listed()).includes(id), 'not listed while a check is still to come');
+  }
+  t.equal(standin.refundRequests.filter((r) => r.merchant_note === id).length, 1, 'every check found nothing and sent nothing');
+  await advance(svc, LATER_CHECKS.at(-1)!);
+  t.match(await refundOf(key, paymentId, id), { status: 'pending' }, 'never failed by guess');
+  t.ok((await listed()).includes(id), 'listed for review (sika rails review) once the schedule ran out');
+  t.same(standin.refundsOf(reference), [], 'Paystack holds no refund of the payment');
+  const after = await funds(key);
+  t.equal(after.available + after.pending, before.available + before.pending - 50_000, 'its money held until an operator settles it (the payment settled meanwhile)');
+  await balanced(t, merchant.id);
+  conforms(t);
+});
+
+t.test('a refund Paystack provably did not take (429) fails at once with its money back: no check would send it', async (t) => {
+  const { merchant, key } = await goLive(svc, 'Refund 429');
+  const { paymentId, reference } = await paidCard(merchant.id, key);
+  const before = await funds(key);
+  standin.nextRefund({ type: 'rate_limited' });
+  const res = await refund(key, paymentId, { amount: 50_000 });
+  t.equal(res.status, 200, res.text);
+  await settleJobs();
+  t.match(await refundOf(key, paymentId, res.body.id as string), { status: 'failed', failure_code: 'refund_not_possible' }, 'failed, not left pending for a check that never sends');
+  t.same(await funds(key), before, 'its money back');
   await advance(svc, FIRST_CHECK);
-  const resent = paystackRefund(reference, again.body.id as string);
-  t.match(resent, { status: 'pending', amount: 50_000 }, 'not found: sent again under the same refund id');
-  standin.settleRefund(resent, 'processed');
+  t.equal(standin.refundRequests.filter((r) => r.merchant_note === res.body.id).length, 1, 'one request, never another');
+  t.same(standin.refundsOf(reference), [], 'Paystack holds none');
+  await balanced(t, merchant.id);
+  conforms(t);
+});
+
+t.test('a slow refund is sent once, whatever checks and webhooks come while Paystack answers: one at Paystack, one in Sika', async (t) => {
+  const { merchant, key } = await goLive(svc, 'Slow refund');
+  const { paymentId, reference } = await paidCard(merchant.id, key);
+  const before = await funds(key);
+  // An earlier refund of the same amount, processed: Paystack repeats its genuine webhook meanwhile.
+  const earlier = await refund(key, paymentId, { amount: 100_000 });
+  const earlierRecord = standin.settleRefund(paystackRefund(reference, earlier.body.id as string), 'processed');
+  t.equal(await standin.sendRefundWebhook('refund.processed', earlierRecord), 200);
+  await settleJobs();
+  t.match(await refundOf(key, paymentId, earlier.body.id as string), { status: 'succeeded' });
+
+  standin.nextRefund({ type: 'slow', ms: 3_000 });
+  const sent = standin.refundRequests.length;
+  const slow = refund(key, paymentId, { amount: 100_000 });
+  while (standin.refundRequests.length === sent) await new Promise((resolve) => setTimeout(resolve, 20));
+  // While POST /refund is on its way: unsigned refund.processed posts, the earlier refund's genuine webhook, and the first status check.
+  for (let i = 0; i < 4; i++) t.equal(await standin.sendRefundWebhook('refund.processed', { ...earlierRecord, id: 9_000 + i }, { forge: 'unsigned' }), 401, 'unsigned: 401');
+  t.equal(await standin.sendRefundWebhook('refund.processed', earlierRecord), 200, 'the earlier refund’s webhook again');
+  await advance(svc, FIRST_CHECK);
+  await settleJobs();
+  const res = await slow;
+  t.equal(res.status, 200, res.text);
+  t.match(res.body, { status: 'pending', amount: 100_000 });
+  const id = res.body.id as string;
+  // The checks that met the send on its way run again after it.
   await advance(svc, 5 * MINUTE);
-  t.match(await refundOf(key, paymentId, again.body.id as string), { status: 'succeeded' });
-  t.same(await funds(key), { ...before, available: before.available - 150_000 });
+  t.equal(standin.refundRequests.filter((r) => r.merchant_note === id).length, 1, 'one refund request');
+  const record = paystackRefund(reference, id);
+  t.equal(standin.refundsOf(reference).length, 2, 'Paystack holds two refunds of the payment: the earlier one and this one');
+  const sika = await svc.system.knex('read.rail_refunds').where({ merchant_id: merchant.id }).select<{ id: string }[]>('id');
+  t.equal(sika.length, 2, 'and Sika two');
+  standin.settleRefund(record, 'processed');
+  t.equal(await standin.sendRefundWebhook('refund.processed', record), 200);
+  await settleJobs();
+  t.match(await refundOf(key, paymentId, id), { status: 'succeeded' });
+  t.same(await funds(key), { ...before, available: before.available - 200_000 }, 'each refund once');
   await balanced(t, merchant.id);
   conforms(t);
 });
@@ -157,17 +232,21 @@ t.test('a refund Paystack rejects or fails is failed with its code and the money
   conforms(t);
 });
 
-t.test('forged, tampered and mismatched refund webhooks move nothing; a status check is asked for instead', async (t) => {
+t.test('forged, tampered and mismatched refund webhooks move nothing; unverified ones make Sika do nothing at all', async (t) => {
   const { merchant, key } = await goLive(svc, 'Refund forgeries');
   const { paymentId, reference } = await paidCard(merchant.id, key);
   const res = await refund(key, paymentId, { amount: 100_000 });
   const record = paystackRefund(reference, res.body.id as string);
   const checks = async () => Number((await svc.system.knex('scheduled_jobs').where({ kind: 'refund.status_check' }).whereRaw("payload->>'refundId' = ?", [res.body.id]).count<{ n: string }[]>({ n: '*' }))[0]!.n);
   const scheduled = await checks();
+  const asked = standin.requests.length;
   const forged = { ...record, status: 'processed' as const };
   t.equal(await standin.sendRefundWebhook('refund.processed', forged, { forge: 'other_key' }), 401, 'signed with another key: 401');
   t.equal(await standin.sendRefundWebhook('refund.processed', forged, { forge: 'unsigned' }), 401, 'unsigned: 401');
-  t.ok((await checks()) > scheduled, 'a verification of the refund is asked for instead');
+  t.equal(await standin.sendRefundWebhook('refund.processed', forged, { forge: 'tampered' }), 401, 'changed after signing: 401');
+  t.equal(await checks(), scheduled, 'no status check asked for');
+  await settleJobs();
+  t.equal(standin.requests.length, asked, 'Paystack hears nothing from Sika');
   t.equal(await standin.sendRefundWebhook('refund.processed', forged, { override: { amount: '100' } }), 200, 'signed, but not the refund’s amount: taken, names no pending refund');
   await settleJobs();
   t.match(await refundOf(key, paymentId, res.body.id as string), { status: 'pending' }, 'still pending: Paystack lists it pending');

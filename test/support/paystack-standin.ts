@@ -115,7 +115,11 @@ export type RefundFault =
   /** Taken (kept, pending), then the connection is destroyed without an answer. */
   | { type: 'lose_answer' }
   /** HTTP 500; `taken`: whether Paystack kept the refund anyway. */
-  | { type: 'server_error'; taken: boolean };
+  | { type: 'server_error'; taken: boolean }
+  /** Taken and answered after `ms`: until then the refund list does not show it (Paystack still working on the request). */
+  | { type: 'slow'; ms: number }
+  /** HTTP 429, too many requests: nothing is kept. */
+  | { type: 'rate_limited' };
 
 export interface WebhookOptions {
   /** unsigned: no signature header; other_key: signed with a key that is not the account's; tampered: the body changed after signing. */
@@ -658,6 +662,7 @@ export class PaystackStandin {
     }
     const fault = this.refundFaults.shift();
     if (fault?.type === 'refuse') return refuse(400, fault.message);
+    if (fault?.type === 'rate_limited') return refuse(429, 'Too many requests');
     const take = () => {
       const refund: Refund = { id: ++this.counter, transaction: transaction.reference, request: body, amount, currency, status: 'pending' };
       this.refunds.push(refund);
@@ -667,8 +672,17 @@ export class PaystackStandin {
       if (fault.taken) take();
       return void (res.writeHead(500, { 'Content-Type': 'application/json' }), res.end(JSON.stringify({ status: false, message: 'An error occurred' })));
     }
+    if (fault?.type === 'slow') {
+      setTimeout(() => this.answerRefund(transaction, take(), ok), fault.ms);
+      return;
+    }
     const refund = take();
     if (fault?.type === 'lose_answer') return void res.socket?.destroy();
+    this.answerRefund(transaction, refund, ok);
+  }
+
+  private answerRefund(transaction: Transaction, refund: Refund, ok: (data: unknown, message?: string, status?: number) => void): void {
+    const { currency, amount } = refund;
     ok({ transaction: this.transactionData(transaction), integration: 1, deducted_amount: 0, channel: null, merchant_note: refund.request.merchant_note ?? '', customer_note: refund.request.customer_note ?? '', status: 'pending', refunded_by: 'api', expected_at: new Date(0).toISOString(), currency, domain: 'live', amount, fully_deducted: false, id: refund.id, createdAt: new Date(0).toISOString() }, 'Refund has been queued for processing');
   }
 

@@ -6,7 +6,7 @@
 import t from 'tap';
 import { ManualClock } from '../../packages/core/clock.js';
 import { ApiError } from '../../packages/core/errors.js';
-import { connectorActor, nextStatusCheck, sinksOf, type CallbackSinks, type CollectCallback, type PayoutCallback, type StatusCheck } from '../../packages/connectors/callbacks.js';
+import { connectorActor, MAX_RESENDS, nextStatusCheck, readStatus, sinksOf, type CallbackSinks, type CollectCallback, type PayoutCallback, type StatusCheck } from '../../packages/connectors/callbacks.js';
 import { reportedMismatch, withReceipt, type CollectRequest, type Connector, type PayoutDestination, type PayoutRequest, type RailSubject } from '../../packages/connectors/port.js';
 import { ConnectorRouter } from '../../packages/connectors/router.js';
 import { SandboxConnector } from '../../packages/connectors/sandbox/index.js';
@@ -97,7 +97,7 @@ t.test('a payout stays with the connector it recorded, whatever rail the table n
   await live.payout({ ...request, connector: 'second' });
   await live.payoutStatus({ ...request, connector: 'second' });
   t.same(paid, ['first', 'second', 'second?'], 'routed when it recorded none; its own rail otherwise, status checks included');
-  t.same(live.statusChecks('payout', request.destination, 'second'), { connector: 'second', schedule: [120_000] }, 'on its own rail’s schedule');
+  t.same(live.statusChecks('payout', request.destination, 'second'), { connector: 'second', schedule: [120_000], sendsAgain: true }, 'on its own rail’s schedule, and what it guarantees (the sandbox’s: one record per id)');
   await t.rejects(live.payout({ ...request, connector: 'gone' }), { code: 'IKW-PRV-001' }, 'a rail no longer configured: refused, never sent elsewhere');
 });
 
@@ -127,13 +127,13 @@ t.test('the sandbox connector: scripted news after the delay, and status checks 
 });
 
 t.test('status checks: routed as the initiation, on the connector’s own schedule, which runs out', async (t) => {
-  const asked = Object.assign(onlyFor('asked', (s) => s.rail === 'mobile_money'), { statusChecks: [120_000, 300_000] });
+  const asked = Object.assign(onlyFor('asked', (s) => s.rail === 'mobile_money'), { statusChecks: [120_000, 300_000], oneRecordPerId: { collect: true, payout: false, refund: false } });
   const simulator = onlyFor('simulator', (s) => s.rail === 'card');
   const live = new ConnectorRouter([
     { environment: 'live', connector: asked },
     { environment: 'live', connector: simulator },
   ]).rails('live');
-  t.same(live.statusChecks('collect', mobileMoney('221770000067')), { connector: 'asked', schedule: [120_000, 300_000] });
+  t.same(live.statusChecks('collect', mobileMoney('221770000067')), { connector: 'asked', schedule: [120_000, 300_000], sendsAgain: true });
   t.equal(live.statusChecks('collect', { type: 'card', token: 'tok_visa' }), null, 'a connector without a schedule: no checks');
   t.equal(live.statusChecks('payout', { type: 'bank', currency: 'ngn', bank_code: '058', account_number: '0123456789', account_name: 'A' }), null, 'nothing routed: no checks, no refusal');
 
@@ -143,6 +143,17 @@ t.test('status checks: routed as the initiation, on the connector’s own schedu
   t.same(second, { check: { ...first, attempt: 1 }, at: new Date(now.getTime() + 300_000) }, 'each delay after the check before');
   t.equal(nextStatusCheck([120_000, 300_000], second!.check, now), null, 'then the schedule has run out');
   t.equal(nextStatusCheck([120_000, 300_000], { ...first, prompted: true }, now), null, 'a check a callback asked for sets none');
+  t.same(nextStatusCheck([120_000, 300_000], second!.check, now, true), { check: { ...first, attempt: 0, resends: 1 }, at: new Date(now.getTime() + 120_000) }, 'after a resend: the schedule again from its first delay');
+  t.same(nextStatusCheck([120_000, 300_000], { ...first, prompted: true }, now, true), { check: { ...first, attempt: 0, resends: 1 }, at: new Date(now.getTime() + 120_000) }, 'a prompted check that sent again: followed on the schedule too');
+});
+
+t.test('a check that finds nothing sends again only where the provider keeps one record per id, and a bounded number of times', async (t) => {
+  const attempt = { amount: 1_000, currency: 'xof' };
+  t.same(readStatus({ found: false }, attempt, { sendsAgain: true }), { kind: 'resend' });
+  t.same(readStatus({ found: false }, attempt, { sendsAgain: true, resends: MAX_RESENDS - 1 }), { kind: 'resend' });
+  t.same(readStatus({ found: false }, attempt, { sendsAgain: true, resends: MAX_RESENDS }), { kind: 'absent' }, 'resends used up: it waits, then review');
+  t.same(readStatus({ found: false }, attempt, { sendsAgain: false }), { kind: 'absent' }, 'no guarantee (a Paystack refund): never sent again');
+  t.same(readStatus({ found: true, final: null, reported: { amount: 1_000, currency: 'XOF' } }, attempt, { sendsAgain: false }), { kind: 'found', final: null });
 });
 
 t.test('reported money is matched on amount and currency; a receipt rides on a success only', async (t) => {

@@ -70,8 +70,11 @@ export interface PaystackOptions {
 /** What a webhook comes to once its signature verified (services/rails.ts matches it against the stored attempt). */
 export type PaystackEvent =
   | { kind: 'transfer'; payoutId: string; report: PayoutReport | null; reported: ReportedMoney }
-  /** A charge's news is never believed as told: it names the operation, whose verification decides. */
-  | { kind: 'charge'; operationId: string; paymentIntentId: string }
+  /**
+   * A charge's news is never believed as told: it names the operation (its reference), whose
+   * verification decides; the payment intent too when the metadata Sika sent came back with it.
+   */
+  | { kind: 'charge'; operationId: string; paymentIntentId?: string }
   /**
    * A refund's final news names its transaction and money, not Sika's refund (no merchant note in
    * the webhook): the pending refunds of that payment with that money are checked, never believed as told.
@@ -111,6 +114,12 @@ export class PaystackConnector implements Connector {
   readonly name = 'paystack';
   /** Transfers leave the account's Paystack balance: its clearing account is `rail_clearing:paystack`. */
   readonly holdsFunds = true;
+  /**
+   * A transaction's and a transfer's `reference` is Sika's, unique at Paystack (a second request
+   * under it is refused as a duplicate): one record per id. A refund takes no caller reference
+   * (`POST /refund` makes a new one each time): one that may have reached Paystack is never sent again.
+   */
+  readonly oneRecordPerId = { collect: true, payout: true, refund: false } as const;
   readonly statusChecks: readonly number[];
   private readonly client: PaystackClient;
   /** Whom the account may pay: the codes of the banks and mobile money operators, by currency. */
@@ -354,8 +363,9 @@ export class PaystackConnector implements Connector {
 
   /**
    * The transaction's refunds (`GET /refund?transaction=…`), ours the one whose `merchant_note` is
-   * the refund id: none means Paystack never took it (sent again under the same id, safe only
-   * because nothing was found); its amount and currency reported for the caller to match.
+   * the refund id; its amount and currency reported for the caller to match. None listed proves
+   * nothing (a slow `POST /refund` may not be listed yet): the refund waits for its record, never
+   * sent again (oneRecordPerId).
    */
   async refundStatus(req: RefundRequest): Promise<StatusAnswer<CollectOutcome>> {
     const answer = await this.client.get('/refund', { transaction: paystackReference(req.operationId), perPage: '100' });
@@ -398,10 +408,11 @@ export class PaystackConnector implements Connector {
     const data = object(parsed.data);
     if (event === 'charge.success') {
       const operationId = sikaIdOf(data.reference);
+      if (!operationId) return { kind: 'ignored', reason: `charge ${String(data.reference)} is not one of Sika's` };
+      // The reference is Sika's: the charge is, whatever became of the metadata on the way (none, another's).
       const meta = typeof data.metadata === 'string' ? parseObject(data.metadata) : object(data.metadata);
-      const paymentIntentId = stringOf(meta.payment_intent);
-      if (!operationId || !paymentIntentId || meta.operation !== operationId) return { kind: 'ignored', reason: `charge ${String(data.reference)} is not one of Sika's` };
-      return { kind: 'charge', operationId, paymentIntentId };
+      const paymentIntentId = meta.operation === operationId ? stringOf(meta.payment_intent) : undefined;
+      return { kind: 'charge', operationId, ...(paymentIntentId ? { paymentIntentId } : {}) };
     }
     if (/^refund\.(processed|failed)$/.test(event)) {
       const operationId = sikaIdOf(data.transaction_reference);

@@ -36,6 +36,8 @@ const failed = (failureCode: string, failureMessage: string): CollectOutcome => 
  */
 export class SandboxConnector implements Connector {
   readonly name = 'sandbox';
+  /** Its timers are its own records, one per id: nothing is lost, and nothing is sent twice. */
+  readonly oneRecordPerId = { collect: true, payout: true, refund: true } as const;
 
   constructor(
     private readonly clock: Clock,

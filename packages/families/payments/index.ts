@@ -9,6 +9,7 @@ import { payinCallback } from './processes/payin-callback.js';
 import { payinStatusCheck, refundStatusCheck } from './processes/status-check.js';
 import { refundCallback } from './processes/refund-callback.js';
 import { RailRefunds } from './rail-refund/commands.js';
+import { knexRefundLeases } from './rail-refund/lease.js';
 import { pendingPayments } from './payment-intent/postings.js';
 import { railRefundsInFlight } from './rail-refund/postings.js';
 import { defineFamily, RegisteredOnce } from '../family.js';
@@ -39,7 +40,7 @@ export const payments = defineFamily({
   publicEvents: [paymentIntentPublicEvents],
   // The settlement delay of payments: pending funds become available (ledger.settle).
   processes: [payinCallback, payinStatusCheck, refundCallback, refundStatusCheck, ledgerSettlement],
-  build: ({ config, store, clock, log, reads, railsOf, payoutSettings, enqueuer, instance }) => {
+  build: ({ config, store, clock, log, knex, reads, railsOf, payoutSettings, enqueuer, instance }) => {
     // Filled once every family is built (collect, below): the recipients' families are built after this one.
     const paymentRecipients = new PaymentRecipients();
     const payerCustomers = new RegisteredOnce<PayerCustomers>("the payers' customers (billing)");
@@ -64,7 +65,7 @@ export const payments = defineFamily({
       paymentRecipients,
       payerCustomers,
       // Refunds through a rail that keeps Sika's money, whichever family's (docs/connectors.md, "Refunds through a rail").
-      railRefunds: new RailRefunds({ store, clock, log: log.child({ component: 'rail-refunds' }), rails: railsOf, scheduleStatusCheck: enqueuer(refundStatusCheck) }),
+      railRefunds: new RailRefunds({ store, clock, log: log.child({ component: 'rail-refunds' }), rails: railsOf, scheduleStatusCheck: enqueuer(refundStatusCheck), leases: knexRefundLeases(knex, instance) }),
     };
   },
   collect: ({ paymentRecipients, payerCustomers }, registrations) => {

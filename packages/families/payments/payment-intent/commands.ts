@@ -400,10 +400,12 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
       ...(payer ? { payer } : {}),
     };
     const log = this.deps.log.child({ payment_intent: intent.id, operation: op.operationId, check: check.attempt });
+    const checks = rails.statusChecks('collect', state.paymentMethod);
     const answer = await rails.collectStatus(request);
-    const reading = readStatus(answer, intent);
+    const reading = readStatus(answer, intent, { sendsAgain: checks?.sendsAgain ?? false, ...check });
     let outcome: CollectOutcome | null = null;
-    if (reading.kind === 'resend') {
+    if (reading.kind === 'absent') log.warn('the provider has no record of the collection and it is not sent again; the next check asks again');
+    else if (reading.kind === 'resend') {
       log.warn('the provider never received the collection; sent again under the same id');
       const again = await sendAgain(() => rails.collect(request), (err) => log.warn({ err }, 'the collection sent again has no answer; the next check decides'));
       if (again?.status === 'failed') outcome = { status: 'failed', failureCode: again.failureCode, failureMessage: again.failureMessage };
@@ -421,7 +423,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
       await this.applyCallback({ paymentIntentId: intent.id, operationId: op.operationId, ...who, outcome, connector: check.connector });
       return;
     }
-    const next = nextStatusCheck(rails.statusChecks('collect', state.paymentMethod)?.schedule ?? [], check, this.deps.clock.now());
+    const next = nextStatusCheck(checks?.schedule ?? [], check, this.deps.clock.now(), reading.kind === 'resend');
     if (next) await this.deps.scheduleStatusCheck(next.check, next.at);
     else if (!check.prompted) log.error('no final answer after every status check; the payment stays processing, left for review');
   }

@@ -1,3 +1,4 @@
+import { statusCheckKey } from '../../../connectors/callbacks.js';
 import type { CollectStatusCheck } from '../payment-intent/commands.js';
 import type { RefundStatusCheck } from '../rail-refund/commands.js';
 import { defineProcess, lanes } from '../../../processes/process.js';
@@ -8,11 +9,11 @@ import { defineProcess, lanes } from '../../../processes/process.js';
  * (docs/connectors.md, "Status checks"). One job per check, so the next one is set while this one runs.
  */
 export const payinStatusCheck = defineProcess<CollectStatusCheck>({
-  job: { name: 'payin.status_check', key: (p) => `payin-status:${p.operationId}:${p.attempt}${p.prompted ? ':prompted' : ''}`, lane: lanes.paymentIntent },
+  job: { name: 'payin.status_check', key: (p) => `payin-status:${p.operationId}:${statusCheckKey(p)}`, lane: lanes.paymentIntent },
   handler: ({ paymentIntents }) => (p) => paymentIntents.checkStatus(p),
 });
 
 export const refundStatusCheck = defineProcess<RefundStatusCheck>({
-  job: { name: 'refund.status_check', key: (p) => `refund-status:${p.refundId}:${p.attempt}${p.prompted ? ':prompted' : ''}`, lane: lanes.refund },
+  job: { name: 'refund.status_check', key: (p) => `refund-status:${p.refundId}:${statusCheckKey(p)}`, lane: lanes.refund },
   handler: ({ railRefunds }) => (p) => railRefunds.checkStatus(p),
 });

@@ -5,7 +5,7 @@ import type { Environment, Owner } from '../../../core/owner.js';
 import type { EventMetadata, EventStore } from '../../../eventstore/port.js';
 import type { Enqueue } from '../../../scheduler/scheduler.js';
 import { connectorActor, nextStatusCheck, readStatus, sendAgain, type RefundCallback, type StatusCheck } from '../../../connectors/callbacks.js';
-import type { CollectOutcome, Rails, RefundInitiation, RefundRequest } from '../../../connectors/port.js';
+import { sendsAgainSafely, type CollectOutcome, type Rails, type Refunder, type RefundInitiation, type RefundRequest } from '../../../connectors/port.js';
 import { handleSteps, loadState, step, type AnyStep } from '../../../eventstore/command-handler.js';
 import { auditMetadata } from '../../../eventstore/metadata.js';
 import { isOwned } from '../../../core/aggregate.js';
@@ -13,6 +13,7 @@ import { ledgerStep } from '../../ledger/index.js';
 import { endRailRefund } from './postings.js';
 import { railRefundDecider, type RailRefundState } from './decider.js';
 import { railRefundStream, type RailRefundOrigin, type RailRefundRecord } from './events.js';
+import type { RefundLeases } from './lease.js';
 
 /** A refund's status check, as its job carries it. */
 export type RefundStatusCheck = StatusCheck & { direction: 'refund' };
@@ -30,6 +31,19 @@ export interface RailRefundDeps {
   rails(environment: Environment): Rails;
   /** Durable timer of the status checks of a refund whose connector has a schedule (docs/connectors.md). */
   scheduleStatusCheck: Enqueue<RefundStatusCheck>;
+  /** A refund's send and its status checks take turns (lease.ts). */
+  leases: RefundLeases;
+}
+
+/** How long a send waits for a check of its refund to end (a check is one read of the rail, its timeout at most). */
+const SEND_WAITS_MS = 30_000;
+
+/** Thrown by a status check that found its refund's send still on its way: the job runs again after its back-off. */
+export class RefundBeingSent extends Error {
+  constructor(refundId: string) {
+    super(`refund ${refundId} is being sent or checked by another process now; checked again after it`);
+    this.name = 'RefundBeingSent';
+  }
 }
 
 /**
@@ -39,7 +53,9 @@ export interface RailRefundDeps {
  * asks the connector. Its answer, a callback or a status check ends the refund once: succeeded,
  * the money leaves through the rail's clearing account; failed, it goes back where it came from.
  * An answer lost on the way keeps it pending until a status check settles it, never a second
- * refund under another id.
+ * refund under another id; sent again under its own id only when the rail keeps one record per
+ * refund id (Connector.oneRecordPerId), never at all otherwise (Paystack). A refund's send and its
+ * checks never talk to the rail at the same time (its lease).
  */
 export class RailRefunds {
   private readonly followers = new Map<RailRefundOrigin['family'], RailRefundFollower>();
@@ -81,18 +97,25 @@ export class RailRefunds {
       this.deps.log.error({ refund_id: refund.id }, `the connector ${refund.connector} is not configured any more; the refund stays pending, left for review`);
       return;
     }
-    const answer = await this.ask(refund, () => refunder.refund(railRefundRequest(refund)));
+    const sent = await this.deps.leases.hold(refund.id, SEND_WAITS_MS, () => this.ask(refund, refunder, () => refunder.refund(railRefundRequest(refund))));
+    if (!sent.held) {
+      // Not sent, and a check may not send it (a rail without one record per id): review decides.
+      this.deps.log.error({ refund_id: refund.id }, 'the refund could not be sent: a status check of it held its lease too long; left pending for the checks');
+      return;
+    }
+    const answer = sent.value;
     if (answer?.status === 'rejected') await this.end(refund.id, { status: 'failed', failureCode: answer.failureCode, failureMessage: answer.failureMessage }, connectorActor(refund));
   }
 
   /**
    * The connector's answer; null when none came (lost, or provably not sent: the status check
    * decides either way). A refusal before sending (an amount the operator cannot take) is the
-   * connector's rejection: nothing left Sika, the refund fails with its money back.
+   * connector's rejection: nothing left Sika, the refund fails with its money back. So is a refund
+   * provably not taken (IKW-PRV-002) by a rail whose checks never send it again: nothing would.
    */
-  private ask(refund: RailRefundRecord, call: () => Promise<RefundInitiation>): Promise<RefundInitiation | null> {
+  private ask(refund: RailRefundRecord, refunder: Refunder, call: () => Promise<RefundInitiation>): Promise<RefundInitiation | null> {
     const refusedBeforeSending = (err: unknown): RefundInitiation => {
-      if (isRefused(err) && err.code !== 'IKW-PRV-002') return { status: 'rejected', failureCode: 'refund_not_possible', failureMessage: err.message };
+      if (isRefused(err) && (err.code !== 'IKW-PRV-002' || !sendsAgainSafely(refunder, 'refund'))) return { status: 'rejected', failureCode: 'refund_not_possible', failureMessage: err.message };
       throw err;
     };
     return sendAgain(
@@ -109,12 +132,20 @@ export class RailRefunds {
   }
 
   /**
-   * A status check of a refund with no final answer: the rail's record decides. Not found: it never
-   * arrived, and is sent again under the same id. Found and matching: followed. Nothing final:
-   * asked again on the connector's schedule; when that runs out the refund stays pending, listed
-   * for review (`bin/sika rails review`), never failed by guess.
+   * A status check of a refund with no final answer: the rail's record decides, read while no send
+   * of the refund is on its way (its lease; a check that meets one runs again after its back-off).
+   * Not found: sent again under the same id where the rail keeps one record per refund id, else it
+   * waits for the rail's record (a slow request may not be listed yet). Found and matching:
+   * followed. Nothing final: asked again on the connector's schedule, started again after a
+   * resend; when that runs out the refund stays pending, listed for review (`bin/sika rails review`),
+   * never failed by guess.
    */
   async checkStatus(check: RefundStatusCheck): Promise<void> {
+    const checked = await this.deps.leases.hold(check.refundId, 0, () => this.checkHolding(check));
+    if (!checked.held) throw new RefundBeingSent(check.refundId);
+  }
+
+  private async checkHolding(check: RefundStatusCheck): Promise<void> {
     const { state } = await this.load(check.refundId);
     const refund = state.refund;
     if (!isOwned(refund, check) || state.status !== 'pending') return;
@@ -125,11 +156,12 @@ export class RailRefunds {
       return;
     }
     const answer = await refunder.refundStatus(railRefundRequest(refund));
-    const reading = readStatus(answer, refund);
+    const reading = readStatus(answer, refund, { sendsAgain: sendsAgainSafely(refunder, 'refund'), ...check });
     let outcome: CollectOutcome | null = null;
-    if (reading.kind === 'resend') {
+    if (reading.kind === 'absent') log.warn('the rail lists no such refund; it may have reached the rail, so it is never sent again: the next check asks again');
+    else if (reading.kind === 'resend') {
       log.warn('the rail never received the refund; sent again under the same id');
-      const again = await this.ask(refund, () => refunder.refund(railRefundRequest(refund)));
+      const again = await this.ask(refund, refunder, () => refunder.refund(railRefundRequest(refund)));
       if (again?.status === 'rejected') outcome = { status: 'failed', failureCode: again.failureCode, failureMessage: again.failureMessage };
     } else if (reading.kind === 'review') {
       log.error({ reported: answer.found && answer.reported }, `the rail's record does not match the refund (${reading.mismatch}); nothing applied, left for review`);
@@ -139,7 +171,7 @@ export class RailRefunds {
       await this.end(refund.id, outcome, connectorActor(check));
       return;
     }
-    const next = nextStatusCheck(refunder.statusChecks ?? [], check, this.deps.clock.now());
+    const next = nextStatusCheck(refunder.statusChecks ?? [], check, this.deps.clock.now(), reading.kind === 'resend');
     if (next) await this.deps.scheduleStatusCheck(next.check, next.at);
     else if (!check.prompted) log.error('no final answer after every status check; the refund stays pending, left for review');
   }

@@ -618,10 +618,12 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
     const meta = this.metadata(owner, p.id, { actor: connectorActor(check) });
     const rails = this.deps.rails(p.environment);
     const log = this.deps.log.child({ payout_id: p.id, check: check.attempt });
+    const checks = rails.statusChecks('payout', p.destination, p.connector);
     const answer = await rails.payoutStatus(payoutRequestOf(p));
-    const reading = readStatus(answer, p);
+    const reading = readStatus(answer, p, { sendsAgain: checks?.sendsAgain ?? false, ...check });
     let report: PayoutReport | null = null;
-    if (reading.kind === 'resend') {
+    if (reading.kind === 'absent') log.warn('the operator has no record of the payout and it is not sent again; the next check asks again');
+    else if (reading.kind === 'resend') {
       log.warn('the operator never received the payout; sent again under the same id');
       const again = await sendAgain(() => rails.payout(payoutRequestOf(p)), (err) => log.warn({ err }, 'the payout sent again has no answer; the next check decides'));
       if (again?.status === 'rejected') report = { type: 'failed', failureCode: again.failureCode, failureMessage: again.failureMessage };
@@ -637,7 +639,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
     }
     const after = report ? await this.applyOn(state, { payoutId: p.id, ...owner, report, connector: check.connector }) : toPayoutObject(state);
     if (after && FINAL_PAYOUT_STATUSES.includes(after.status)) return;
-    const next = nextStatusCheck(rails.statusChecks('payout', p.destination, p.connector)?.schedule ?? [], check, this.deps.clock.now());
+    const next = nextStatusCheck(checks?.schedule ?? [], check, this.deps.clock.now(), reading.kind === 'resend');
     if (next) await this.deps.scheduleStatusCheck(next.check, next.at);
     else if (!check.prompted) {
       log.error('no final answer after every status check; the payout stays open, left for review');

@@ -1,3 +1,4 @@
+import { statusCheckKey } from '../../../connectors/callbacks.js';
 import type { PayoutStatusCheck } from '../payout/commands.js';
 import { defineProcess, lanes } from '../../../processes/process.js';
 
@@ -7,6 +8,6 @@ import { defineProcess, lanes } from '../../../processes/process.js';
  * (docs/connectors.md, "Status checks"). One job per check, so the next one is set while this one runs.
  */
 export const payoutStatusCheck = defineProcess<PayoutStatusCheck>({
-  job: { name: 'payout.status_check', key: (p) => `payout-status:${p.payoutId}:${p.attempt}${p.prompted ? ':prompted' : ''}`, lane: lanes.payout },
+  job: { name: 'payout.status_check', key: (p) => `payout-status:${p.payoutId}:${statusCheckKey(p)}`, lane: lanes.payout },
   handler: ({ payouts }) => (p) => payouts.checkStatus(p),
 });
