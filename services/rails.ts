@@ -72,8 +72,7 @@ export async function openRails(
   for (const environment of ['live', 'sandbox'] as const) {
     const account: PawapayAccount | null = config.pawapay[environment];
     if (!account) continue;
-    // pawaPay answers an id it holds DUPLICATE_IGNORED, deposits, payouts and refunds alike: one record per id.
-    const connector = Object.assign(new PawapayConnector({
+    const connector = new PawapayConnector({
       baseUrl: account.apiUrl,
       apiToken: account.apiToken,
       clock,
@@ -83,7 +82,7 @@ export async function openRails(
       ...(config.pawapay.signing ? { requestSigning: { key: config.pawapay.signing } } : {}),
       statusChecks: [config.pawapay.statusCheckAfterMs, ...LATER_CHECKS_MS],
       acceptUnsignedCallbacks: !config.pawapay.callbackSignatures,
-    }), { oneRecordPerId: PAWAPAY_ONE_RECORD_PER_ID });
+    });
     await connector.refresh().catch((err: unknown) => log.error({ err, environment }, "pawaPay's active configuration could not be loaded; pawaPay serves nothing until it can"));
     pawapay[environment] = connector;
   }
@@ -120,12 +119,6 @@ export async function openRails(
     connectors: router,
   };
 }
-
-/**
- * What pawaPay guarantees of its ids (Connector.oneRecordPerId), stated where its connector is
- * built: the pawaPay connector's package is not this file's to change, and may state it itself.
- */
-const PAWAPAY_ONE_RECORD_PER_ID = { collect: true, payout: true, refund: true } as const;
 
 /** Paystack's first status check of a transfer with no final answer; later ones back off as pawaPay's. */
 const PAYSTACK_FIRST_CHECK_MS = 2 * 60_000;

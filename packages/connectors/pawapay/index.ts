@@ -141,6 +141,8 @@ const AVAILABILITY: Record<ProviderStatus, Availability> = { OPERATIONAL: 'avail
  */
 export class PawapayConnector implements Connector {
   readonly name = 'pawapay';
+  /** pawaPay answers an id it holds DUPLICATE_IGNORED, deposits, payouts and refunds alike: one record per id. */
+  readonly oneRecordPerId = { collect: true, payout: true, refund: true } as const;
   readonly statusChecks: readonly number[];
   readonly holdsFunds = true;
   private readonly client: PawapayClient;
