@@ -14,7 +14,7 @@ import { goLive, PAWAPAY_TOKEN, startPawapayLive } from '../support/live.js';
 import { startProcess } from '../support/child-process.js';
 import { railHoldings } from '../../projections/ledger/balances.js';
 import { attemptsForReview } from '../../services/rails.js';
-import { advance } from '../support/system.js';
+import { advance, loseAnswerInCrash } from '../support/system.js';
 import { activeCampaign, contribute, DAY, getCampaign } from '../support/funding.js';
 import { escrow, ok as escrowOk } from '../support/escrow.js';
 
@@ -45,7 +45,8 @@ async function paidLive(merchantId: string, key: string, amount = 10_000) {
   return { paymentId: intent.id as string, depositId };
 }
 
-const refund = (key: string, paymentId: string, body: object) => svc.request('POST', `/api/v1/merchant/payments/${paymentId}/refund`, { key, body });
+const refund = (key: string, paymentId: string, body: object, idempotencyKey?: string, service = svc) =>
+  service.request('POST', `/api/v1/merchant/payments/${paymentId}/refund`, { key, body, ...(idempotencyKey ? { headers: { 'idempotency-key': idempotencyKey } } : {}) });
 const refundsOf = async (key: string, paymentId: string) => (await svc.request('GET', `/api/v1/merchant/payments/${paymentId}/refunds?limit=100`, { key })).body.data as Record<string, unknown>[];
 const refundOf = async (key: string, paymentId: string, id: string) => (await refundsOf(key, paymentId)).find((r) => r.id === id);
 
@@ -134,6 +135,65 @@ t.test('a lost answer is settled by the status check, never by a second refund',
   t.equal(await standin.sendCallback('refunds', againId), 200);
   await settleJobs();
   t.match(await refundOf(key, paymentId, again.body.id), { status: 'succeeded' });
+  await balanced(t, merchant.id);
+  conforms(t);
+});
+
+t.test('a refund retried after a crash that followed its send answers the same refund, and pawaPay gets one request', async (t) => {
+  const { merchant, key } = await goLive(svc, 'Refund retried after send');
+  const { paymentId } = await paidLive(merchant.id, key);
+  const before = await balance(svc, key);
+  const sent = refundRequests().length;
+  const first = await refund(key, paymentId, { amount: 4_000 }, 'pawapay-refund-1');
+  t.equal(first.status, 200, first.text);
+  t.match(first.body, { status: 'pending' });
+  // The service dies before the answer reaches the client, which retries with the same key and body.
+  await loseAnswerInCrash(svc, 'pawapay-refund-1');
+  const retried = await refund(key, paymentId, { amount: 4_000 }, 'pawapay-refund-1');
+  t.equal(retried.status, 200, retried.text);
+  t.same(retried.body, first.body, 'the refund the first attempt made, pending as it stands');
+  t.equal(refundRequests().length, sent + 1, 'pawaPay got one refund request');
+  t.same(await balance(svc, key), { ...before, available: before.available - 4_000 }, 'held once');
+  t.same((await railAccounts(merchant.id)).inFlight, 4_000, 'one refund in flight');
+  t.equal((await refundsOf(key, paymentId)).length, 1, 'the payment has one refund');
+
+  const refundId = pawapayId(first.body.id as string);
+  standin.settle('refunds', refundId, 'COMPLETED');
+  t.equal(await standin.sendCallback('refunds', refundId), 200);
+  await settleJobs();
+  t.match(await refundOf(key, paymentId, first.body.id), { status: 'succeeded' });
+  t.same(await balance(svc, key), { ...before, available: before.available - 4_000 }, 'refunded once');
+  await balanced(t, merchant.id);
+  conforms(t);
+});
+
+t.test('a refund committed but never sent, retried after a crash: the retry answers it pending and sends nothing; its status check sends it once', async (t) => {
+  const { merchant, key } = await goLive(svc, 'Refund retried before send');
+  const { paymentId } = await paidLive(merchant.id, key);
+  const before = await balance(svc, key);
+  const sent = refundRequests().length;
+  // pawaPay keeps nothing of the first request: to Sika and to pawaPay, as if the process died before sending it.
+  standin.next({ type: 'server_error', taken: false });
+  const first = await refund(key, paymentId, { amount: 2_500 }, 'pawapay-refund-2');
+  t.equal(first.status, 200, first.text);
+  const refundId = pawapayId(first.body.id as string);
+  t.notOk(standin.operation('refunds', refundId), 'pawaPay has no such refund');
+  await loseAnswerInCrash(svc, 'pawapay-refund-2');
+  const retried = await refund(key, paymentId, { amount: 2_500 }, 'pawapay-refund-2');
+  t.equal(retried.status, 200, retried.text);
+  t.same(retried.body, first.body, 'the pending refund the first attempt committed');
+  t.notOk(standin.operation('refunds', refundId), 'the retry sends nothing: the status check set before the commit does');
+  t.same(await balance(svc, key), { ...before, available: before.available - 2_500 }, 'held once');
+
+  await advance(svc, FIRST_CHECK);
+  t.match(standin.operation('refunds', refundId), { status: 'ACCEPTED' }, 'NOT_FOUND: sent by the status check under the same id');
+  standin.settle('refunds', refundId, 'COMPLETED');
+  t.equal(await standin.sendCallback('refunds', refundId), 200);
+  await settleJobs();
+  t.match(await refundOf(key, paymentId, first.body.id), { status: 'succeeded' });
+  t.same(new Set(refundRequests().slice(sent).map((r) => r.refundId)), new Set([refundId]), 'every request pawaPay saw was of the one refund');
+  t.equal((await refundsOf(key, paymentId)).length, 1, 'one refund');
+  t.same(await balance(svc, key), { ...before, available: before.available - 2_500 }, 'refunded once');
   await balanced(t, merchant.id);
   conforms(t);
 });
@@ -382,7 +442,7 @@ t.test('a crash between the refund request and its answer: after the restart the
   const { paymentId } = await paidLive(merchant.id, key);
   standin.next({ type: 'hang' });
   const sent = refundRequests().length;
-  const cutOff = refund(key, paymentId, { amount: 3_000 }).catch((err: unknown) => err);
+  const cutOff = refund(key, paymentId, { amount: 3_000 }, 'pawapay-refund-crash').catch((err: unknown) => err);
   // The refund has reached pawaPay, which holds its answer: the process dies now.
   while (standin.hangingCount === 0) await new Promise((resolve) => setImmediate(resolve));
   const next = await live.restart();
@@ -392,6 +452,13 @@ t.test('a crash between the refund request and its answer: after the restart the
   const refundId = refundRequests().at(-1)!.refundId as string;
   const listed = async () => (await next.request('GET', `/api/v1/merchant/payments/${paymentId}/refunds`, { key })).body.data as { id: string; status: string }[];
   t.match(await listed(), [{ status: 'pending' }], 'committed pending before the call');
+  // The client retries with the same key and body; the dead process's claim is taken over at once.
+  const retried = await refund(key, paymentId, { amount: 3_000 }, 'pawapay-refund-crash', next);
+  t.equal(retried.status, 200, retried.text);
+  t.equal(pawapayId(retried.body.id as string), refundId, 'the retry answers the refund sent before the crash');
+  t.match(retried.body, { status: 'pending' });
+  t.equal(refundRequests().length, sent + 1, 'and sends nothing');
+  t.equal((await listed()).length, 1, 'one refund');
   standin.settle('refunds', refundId, 'COMPLETED');
   next.clock.advance(FIRST_CHECK);
   await next.system.scheduler.runUntilIdle();
