@@ -186,6 +186,23 @@ t.test('refund of one contribution: from the campaign account, once', async (t) 
   t.ok(parallel.every((r) => r.body.code === 'IKW-FND-004'), 'a refunded contribution is never refunded again');
 });
 
+t.test('a contribution retried after a crash lost its answer is the first one, paid once', async (t) => {
+  const campaign = await activeCampaign(svc, key);
+  const idem = { 'idempotency-key': 'contribution-crash-1' };
+  const first = await contribute(svc, key, campaign.id, { amountMinor: 4_000 }, idem);
+  assertOk(t, first);
+  t.match(first.body, { status: 'pending' }, 'its payment with the operator');
+  await loseAnswerInCrash(svc, 'contribution-crash-1');
+  const retried = await contribute(svc, key, campaign.id, { amountMinor: 4_000 }, idem);
+  assertOk(t, retried);
+  t.same(retried.body, first.body, 'the same contribution and payment intent, not confirmed again');
+  await settle(svc, OPERATOR_DELAY_MS);
+  const list = await svc.request('GET', `/api/v1/funding/campaigns/${campaign.id}/contributions?limit=100`, { key });
+  t.same(list.body.data.map((c: { id: string; status: string }) => [c.id, c.status]), [[first.body.id, 'succeeded']], 'one contribution, paid');
+  t.match(await getCampaign(svc, key, campaign.id), { raisedAmountMinor: 4_000, contributorCount: 1 });
+  await assertHeld(t, svc, merchant.id, key, campaign.id);
+});
+
 t.test('a give-back retried after a crash lost its answer answers the contribution it gave back: one refund, one ledger entry', async (t) => {
   const campaign = await activeCampaign(svc, key);
   const a = await paid(svc, key, campaign.id, 5_000);
