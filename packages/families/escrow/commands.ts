@@ -542,7 +542,7 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
     const c = state.contract;
     if (!c?.autoReleaseAtUtc || new Date(c.autoReleaseAtUtc) > this.deps.clock.now()) return;
     if (state.canceledAt || state.openDisputeId || state.fundedMinor === 0 || disposableMinor(state) === 0) return;
-    const release = await this.createRelease(ref, ref.contractId, { idempotencyKey: `auto_release:${state.fundedMinor}`, mode: 'immediate' }, SYSTEM, undefined, 'auto_release');
-    if (release.status === 'pending') await this.execute(ref, ref.contractId, release.id, {}, SYSTEM);
+    // An immediate release is executed by createRelease, also when a crash left it pending.
+    await this.createRelease(ref, ref.contractId, { idempotencyKey: `auto_release:${state.fundedMinor}`, mode: 'immediate' }, SYSTEM, undefined, 'auto_release');
   }
 }
