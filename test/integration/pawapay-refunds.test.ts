@@ -198,6 +198,28 @@ t.test('a refund committed but never sent, retried after a crash: the retry answ
   conforms(t);
 });
 
+t.test('a retry that takes over a first attempt still running makes the same refund, and only one of them sends it', async (t) => {
+  const { merchant, key } = await goLive(svc, 'Refund taken over while running');
+  const { paymentId } = await paidLive(merchant.id, key);
+  const before = await balance(svc, key);
+  const sent = refundRequests().length;
+  const owner = { merchantId: merchant.id, environment: 'live' as const };
+  // The first attempt silent past the claim's 60 s, the client's retry runs beside it with the same request.
+  const [first, retried] = await Promise.all(
+    [0, 1].map(() => svc.system.billing.refunds.create(owner, paymentId, { amount: 1_500 }, { actor: 'test' }, 'taken-over|body')),
+  );
+  t.equal(retried!.id, first!.id, 'one refund');
+  t.equal(refundRequests().length, sent + 1, 'sent once to pawaPay');
+  t.same(await balance(svc, key), { ...before, available: before.available - 1_500 }, 'held once');
+  const refundId = pawapayId(first!.id);
+  standin.settle('refunds', refundId, 'COMPLETED');
+  t.equal(await standin.sendCallback('refunds', refundId), 200);
+  await settleJobs();
+  t.match(await refundOf(key, paymentId, first!.id), { status: 'succeeded' });
+  await balanced(t, merchant.id);
+  conforms(t);
+});
+
 t.test('a refund pawaPay rejects or fails is failed with its failure_code, and its money is back', async (t) => {
   const { merchant, key } = await goLive(svc, 'Refund refused');
   const { paymentId } = await paidLive(merchant.id, key);

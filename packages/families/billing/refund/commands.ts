@@ -134,7 +134,7 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
     const create = { type: 'create', owner: who, at: this.deps.clock.now(), payment, refundId, amount, reason: input.reason ?? null } as const;
     const state = rail
       ? await this.createThroughRail(paymentId, create, rail, meta)
-      : ((await this.createWithMoney(paymentId, create, meta)) ?? (await this.createThenPost(who, paymentId, create, meta)));
+      : ((await this.createWithMoney(paymentId, create, meta))?.state ?? (await this.createThenPost(who, paymentId, create, meta)));
     return answerOf(state, refundId);
   }
 
@@ -161,7 +161,8 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
     const created = await this.createWithMoney(paymentId, create, meta, request);
     // Its hold, its pending state and its request must commit together: a saga could leave money held that nothing sends, or send what holds nothing.
     if (!created) throw new Refusal('IKW-PRV-006', 'Refunds through a rail need a store that commits atomically (PostgreSQL); nothing was refunded', 'paymentId');
-    if (created.refunds.get(refundId)?.status !== 'pending') return created;
+    // Sent by the request whose commit made it, only: a retry that took over a first attempt still running finds it made, and leaves the send to that attempt (or to its status check).
+    if (!created.made || created.state.refunds.get(refundId)?.status !== 'pending') return created.state;
     await this.deps.railRefunds.send(request);
     return (await this.load(paymentId)).state;
   }
@@ -183,9 +184,10 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
    * The refund and its ledger entry in one commit, both checks (the remainder, the balance)
    * decided again on a lost race; a refusal of the balance records the refund failed, alone.
    * With `railRefund`, the refund is created pending and the rail refund's request joins the commit.
-   * Null when the store cannot commit atomically.
+   * `made`: whether this commit created the refund (not a request of the same id before it). Null
+   * when the store cannot commit atomically.
    */
-  private async createWithMoney(paymentId: string, create: CreateRefund, meta: EventMetadata, railRefund?: RailRefundRecord): Promise<PaymentRefundsState | null> {
+  private async createWithMoney(paymentId: string, create: CreateRefund, meta: EventMetadata, railRefund?: RailRefundRecord): Promise<{ state: PaymentRefundsState; made: boolean } | null> {
     const { payment, refundId, amount } = create;
     const balance = { merchantId: payment.merchantId, environment: payment.environment, currency: payment.currency };
     // The balance first: its stream is the one refunds of all the merchant's payments contend for (command-handler.ts).
@@ -201,12 +203,13 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
     );
     if (!atomic) return null;
     try {
-      return (await atomic)[1]!.state as PaymentRefundsState;
+      const refunds = (await atomic)[1]!;
+      return { state: refunds.state as PaymentRefundsState, made: refunds.events.length > 0 };
     } catch (err) {
       if (!isRefused(err, 'IKW-BAL-001')) throw err;
     }
     const failed = await this.run(paymentId, { ...create, outcome: { status: 'failed', failureReason: 'insufficient_funds' } }, meta, 'contended');
-    return failed.state;
+    return { state: failed.state, made: failed.events.length > 0 };
   }
 
   /**
