@@ -412,6 +412,30 @@ t.test('a payment that reaches an escrow contract canceled meanwhile goes straig
   conforms(t);
 });
 
+t.test('an escrow refund retried beside a first attempt still running, or after a crash, is one refund sent once through pawaPay', async (t) => {
+  const { merchant, key } = await goLive(svc, 'Escrow refund taken over');
+  const { contract, depositId } = await contractBeingFunded(t, key);
+  standin.settle('deposits', depositId, 'COMPLETED');
+  t.equal(await standin.sendCallback('deposits', depositId), 200);
+  await svc.system.drain();
+  const sent = refundRequests().length;
+  const owner = { merchantId: merchant.id, environment: 'live' as const };
+  const refundOnce = () => svc.system.escrow.refund(owner, contract.id, { amountMinor: 2_000 }, { actor: 'test' }, 'escrow-taken-over|body');
+  const [first, retried] = await Promise.all([refundOnce(), refundOnce()]);
+  t.equal(retried!.refundedMinor, 2_000, 'one refund');
+  t.equal(first!.refundedMinor, 2_000);
+  t.equal(refundRequests().length, sent + 1, 'sent once to pawaPay');
+  t.equal((await refundOnce()).refundedMinor, 2_000, 'a later retry answers it too');
+  t.equal(refundRequests().length, sent + 1, 'and sends nothing');
+  const refundId = refundRequests().at(-1)!.refundId as string;
+  standin.settle('refunds', refundId, 'COMPLETED');
+  t.equal(await standin.sendCallback('refunds', refundId), 200);
+  await svc.system.drain();
+  t.equal((await railAccounts(merchant.id)).inFlight, 0, 'nothing left in flight');
+  await balanced(t, merchant.id);
+  conforms(t);
+});
+
 t.test('a give-back the rail refuses: its money returns to the account it left and it is listed for review', async (t) => {
   const { merchant, key } = await goLive(svc, 'Refund escrow refused');
   const { contract, depositId } = await contractBeingFunded(t, key);

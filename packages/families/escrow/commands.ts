@@ -349,8 +349,9 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
     const refund: Refund = { id: refundId, amountMinor: amount, reason: 'requested', at: this.deps.clock.now().toISOString() };
     const meta = this.meta(owner, id, actor);
     const refunding = await this.refundSteps(owner, id, c.currency, refund, await this.payerAccount(state), state.paymentIntentId, meta);
-    await handleSteps(this.deps.store, [this.contractStep(id, { type: 'refund', owner, at: this.deps.clock.now(), refund }, meta), ...refunding.steps], { onConflict: 'contended' });
-    await this.sendRailRefund(refunding.railRefund);
+    const [contract] = await handleSteps(this.deps.store, [this.contractStep(id, { type: 'refund', owner, at: this.deps.clock.now(), refund }, meta), ...refunding.steps], { onConflict: 'contended' });
+    // Sent by the request whose commit made the refund, only: a retry that took over a first attempt still running leaves it to that attempt (or to its status check).
+    if (contract!.events.length > 0) await this.sendRailRefund(refunding.railRefund);
     return toContractObject((await this.load(id)).state);
   }
 
