@@ -537,11 +537,8 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
    */
   async refundContribution(owner: Owner, contributionId: string, actor: Actor, requestRef?: string): Promise<ContributionObject> {
     const campaignId = await this.campaignOf(owner, contributionId);
+    // Its own give-back found again, the decider decides nothing: no move, nothing sent.
     const request = requestRef === undefined ? undefined : derivedUuid(`funding_give_back|${owner.merchantId}|${owner.environment}|${contributionId}|${requestRef}`);
-    if (request !== undefined) {
-      const { state } = await this.load(campaignId);
-      if (state.contributions.get(contributionId)?.refundRequest === request) return toContributionObject(state, contributionId);
-    }
     const at = this.deps.clock.now();
     const state = await this.moveFunds(campaignId, this.meta(owner, campaignId, actor), (s) => ({
       type: 'refund_contribution',

@@ -318,6 +318,8 @@ function decide(command: FundingCampaignCommand, state: FundingCampaignState): F
     }
     case 'refund_contribution': {
       const c = contributionOf(state, command.contributionId);
+      // The retry of the request that gave it back (also one racing its first attempt): answered as it stands.
+      if (command.request !== undefined && c.refundRequest === command.request) return [];
       if (c.status !== 'succeeded') throw new Refusal('IKW-FND-004', `The contribution is ${c.status}; only a succeeded contribution can be refunded`, 'contributionId');
       assertFresh(state, command);
       const request = command.request !== undefined ? { request: command.request } : {};
