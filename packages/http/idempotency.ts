@@ -49,7 +49,7 @@ export const idempotencyMigrations: Migration[] = [
 const LEGACY_CREDENTIAL = '';
 
 /** A first request that has not answered within this long is taken to have died (crash, kill). */
-const ABANDONED_AFTER_MS = 60_000;
+export const ABANDONED_AFTER_MS = 60_000;
 
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 

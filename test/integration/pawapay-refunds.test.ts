@@ -14,7 +14,7 @@ import { goLive, PAWAPAY_TOKEN, startPawapayLive } from '../support/live.js';
 import { startProcess } from '../support/child-process.js';
 import { railHoldings } from '../../projections/ledger/balances.js';
 import { attemptsForReview } from '../../services/rails.js';
-import { advance } from '../support/system.js';
+import { advance, loseAnswerInCrash } from '../support/system.js';
 import { activeCampaign, contribute, DAY, getCampaign } from '../support/funding.js';
 import { escrow, ok as escrowOk } from '../support/escrow.js';
 
@@ -45,7 +45,8 @@ async function paidLive(merchantId: string, key: string, amount = 10_000) {
   return { paymentId: intent.id as string, depositId };
 }
 
-const refund = (key: string, paymentId: string, body: object) => svc.request('POST', `/api/v1/merchant/payments/${paymentId}/refund`, { key, body });
+const refund = (key: string, paymentId: string, body: object, idempotencyKey?: string, service = svc) =>
+  service.request('POST', `/api/v1/merchant/payments/${paymentId}/refund`, { key, body, ...(idempotencyKey ? { headers: { 'idempotency-key': idempotencyKey } } : {}) });
 const refundsOf = async (key: string, paymentId: string) => (await svc.request('GET', `/api/v1/merchant/payments/${paymentId}/refunds?limit=100`, { key })).body.data as Record<string, unknown>[];
 const refundOf = async (key: string, paymentId: string, id: string) => (await refundsOf(key, paymentId)).find((r) => r.id === id);
 
@@ -134,6 +135,87 @@ t.test('a lost answer is settled by the status check, never by a second refund',
   t.equal(await standin.sendCallback('refunds', againId), 200);
   await settleJobs();
   t.match(await refundOf(key, paymentId, again.body.id), { status: 'succeeded' });
+  await balanced(t, merchant.id);
+  conforms(t);
+});
+
+t.test('a refund retried after a crash that followed its send answers the same refund, and pawaPay gets one request', async (t) => {
+  const { merchant, key } = await goLive(svc, 'Refund retried after send');
+  const { paymentId } = await paidLive(merchant.id, key);
+  const before = await balance(svc, key);
+  const sent = refundRequests().length;
+  const first = await refund(key, paymentId, { amount: 4_000 }, 'pawapay-refund-1');
+  t.equal(first.status, 200, first.text);
+  t.match(first.body, { status: 'pending' });
+  // The service dies before the answer reaches the client, which retries with the same key and body.
+  await loseAnswerInCrash(svc, 'pawapay-refund-1');
+  const retried = await refund(key, paymentId, { amount: 4_000 }, 'pawapay-refund-1');
+  t.equal(retried.status, 200, retried.text);
+  t.same(retried.body, first.body, 'the refund the first attempt made, pending as it stands');
+  t.equal(refundRequests().length, sent + 1, 'pawaPay got one refund request');
+  t.same(await balance(svc, key), { ...before, available: before.available - 4_000 }, 'held once');
+  t.same((await railAccounts(merchant.id)).inFlight, 4_000, 'one refund in flight');
+  t.equal((await refundsOf(key, paymentId)).length, 1, 'the payment has one refund');
+
+  const refundId = pawapayId(first.body.id as string);
+  standin.settle('refunds', refundId, 'COMPLETED');
+  t.equal(await standin.sendCallback('refunds', refundId), 200);
+  await settleJobs();
+  t.match(await refundOf(key, paymentId, first.body.id), { status: 'succeeded' });
+  t.same(await balance(svc, key), { ...before, available: before.available - 4_000 }, 'refunded once');
+  await balanced(t, merchant.id);
+  conforms(t);
+});
+
+t.test('a refund committed but never sent, retried after a crash: the retry answers it pending and sends nothing; its status check sends it once', async (t) => {
+  const { merchant, key } = await goLive(svc, 'Refund retried before send');
+  const { paymentId } = await paidLive(merchant.id, key);
+  const before = await balance(svc, key);
+  const sent = refundRequests().length;
+  // pawaPay keeps nothing of the first request: to Sika and to pawaPay, as if the process died before sending it.
+  standin.next({ type: 'server_error', taken: false });
+  const first = await refund(key, paymentId, { amount: 2_500 }, 'pawapay-refund-2');
+  t.equal(first.status, 200, first.text);
+  const refundId = pawapayId(first.body.id as string);
+  t.notOk(standin.operation('refunds', refundId), 'pawaPay has no such refund');
+  await loseAnswerInCrash(svc, 'pawapay-refund-2');
+  const retried = await refund(key, paymentId, { amount: 2_500 }, 'pawapay-refund-2');
+  t.equal(retried.status, 200, retried.text);
+  t.same(retried.body, first.body, 'the pending refund the first attempt committed');
+  t.notOk(standin.operation('refunds', refundId), 'the retry sends nothing: the status check set before the commit does');
+  t.same(await balance(svc, key), { ...before, available: before.available - 2_500 }, 'held once');
+
+  await advance(svc, FIRST_CHECK);
+  t.match(standin.operation('refunds', refundId), { status: 'ACCEPTED' }, 'NOT_FOUND: sent by the status check under the same id');
+  standin.settle('refunds', refundId, 'COMPLETED');
+  t.equal(await standin.sendCallback('refunds', refundId), 200);
+  await settleJobs();
+  t.match(await refundOf(key, paymentId, first.body.id), { status: 'succeeded' });
+  t.same(new Set(refundRequests().slice(sent).map((r) => r.refundId)), new Set([refundId]), 'every request pawaPay saw was of the one refund');
+  t.equal((await refundsOf(key, paymentId)).length, 1, 'one refund');
+  t.same(await balance(svc, key), { ...before, available: before.available - 2_500 }, 'refunded once');
+  await balanced(t, merchant.id);
+  conforms(t);
+});
+
+t.test('a retry that takes over a first attempt still running makes the same refund, and only one of them sends it', async (t) => {
+  const { merchant, key } = await goLive(svc, 'Refund taken over while running');
+  const { paymentId } = await paidLive(merchant.id, key);
+  const before = await balance(svc, key);
+  const sent = refundRequests().length;
+  const owner = { merchantId: merchant.id, environment: 'live' as const };
+  // The first attempt silent past the claim's 60 s, the client's retry runs beside it with the same request.
+  const [first, retried] = await Promise.all(
+    [0, 1].map(() => svc.system.billing.refunds.create(owner, paymentId, { amount: 1_500 }, { actor: 'test' }, 'taken-over|body')),
+  );
+  t.equal(retried!.id, first!.id, 'one refund');
+  t.equal(refundRequests().length, sent + 1, 'sent once to pawaPay');
+  t.same(await balance(svc, key), { ...before, available: before.available - 1_500 }, 'held once');
+  const refundId = pawapayId(first!.id);
+  standin.settle('refunds', refundId, 'COMPLETED');
+  t.equal(await standin.sendCallback('refunds', refundId), 200);
+  await settleJobs();
+  t.match(await refundOf(key, paymentId, first!.id), { status: 'succeeded' });
   await balanced(t, merchant.id);
   conforms(t);
 });
@@ -348,6 +430,30 @@ t.test('a payment that reaches an escrow contract canceled meanwhile goes straig
   conforms(t);
 });
 
+t.test('an escrow refund retried beside a first attempt still running, or after a crash, is one refund sent once through pawaPay', async (t) => {
+  const { merchant, key } = await goLive(svc, 'Escrow refund taken over');
+  const { contract, depositId } = await contractBeingFunded(t, key);
+  standin.settle('deposits', depositId, 'COMPLETED');
+  t.equal(await standin.sendCallback('deposits', depositId), 200);
+  await svc.system.drain();
+  const sent = refundRequests().length;
+  const owner = { merchantId: merchant.id, environment: 'live' as const };
+  const refundOnce = () => svc.system.escrow.refund(owner, contract.id, { amountMinor: 2_000 }, { actor: 'test' }, 'escrow-taken-over|body');
+  const [first, retried] = await Promise.all([refundOnce(), refundOnce()]);
+  t.equal(retried!.refundedMinor, 2_000, 'one refund');
+  t.equal(first!.refundedMinor, 2_000);
+  t.equal(refundRequests().length, sent + 1, 'sent once to pawaPay');
+  t.equal((await refundOnce()).refundedMinor, 2_000, 'a later retry answers it too');
+  t.equal(refundRequests().length, sent + 1, 'and sends nothing');
+  const refundId = refundRequests().at(-1)!.refundId as string;
+  standin.settle('refunds', refundId, 'COMPLETED');
+  t.equal(await standin.sendCallback('refunds', refundId), 200);
+  await svc.system.drain();
+  t.equal((await railAccounts(merchant.id)).inFlight, 0, 'nothing left in flight');
+  await balanced(t, merchant.id);
+  conforms(t);
+});
+
 t.test('a give-back the rail refuses: its money returns to the account it left and it is listed for review', async (t) => {
   const { merchant, key } = await goLive(svc, 'Refund escrow refused');
   const { contract, depositId } = await contractBeingFunded(t, key);
@@ -400,7 +506,7 @@ t.test('a crash between the refund request and its answer: after the restart the
   const { paymentId } = await paidLive(merchant.id, key);
   standin.next({ type: 'hang' });
   const sent = refundRequests().length;
-  const cutOff = refund(key, paymentId, { amount: 3_000 }).catch((err: unknown) => err);
+  const cutOff = refund(key, paymentId, { amount: 3_000 }, 'pawapay-refund-crash').catch((err: unknown) => err);
   // The refund has reached pawaPay, which holds its answer: the process dies now.
   while (standin.hangingCount === 0) await new Promise((resolve) => setImmediate(resolve));
   const next = await live.restart();
@@ -410,6 +516,13 @@ t.test('a crash between the refund request and its answer: after the restart the
   const refundId = refundRequests().at(-1)!.refundId as string;
   const listed = async () => (await next.request('GET', `/api/v1/merchant/payments/${paymentId}/refunds`, { key })).body.data as { id: string; status: string }[];
   t.match(await listed(), [{ status: 'pending' }], 'committed pending before the call');
+  // The client retries with the same key and body; the dead process's claim is taken over at once.
+  const retried = await refund(key, paymentId, { amount: 3_000 }, 'pawapay-refund-crash', next);
+  t.equal(retried.status, 200, retried.text);
+  t.equal(pawapayId(retried.body.id as string), refundId, 'the retry answers the refund sent before the crash');
+  t.match(retried.body, { status: 'pending' });
+  t.equal(refundRequests().length, sent + 1, 'and sends nothing');
+  t.equal((await listed()).length, 1, 'one refund');
   standin.settle('refunds', refundId, 'COMPLETED');
   next.clock.advance(FIRST_CHECK);
   await next.system.scheduler.runUntilIdle();

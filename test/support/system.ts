@@ -7,6 +7,7 @@ import { createApiKey, createMerchant, setLiveActivation, type CreatedMerchant }
 import { createMemberUser } from '../../packages/families/accounts/organization/commands.js';
 import type { Role } from '../../packages/families/accounts/organization/events.js';
 import type { Family } from '../../packages/http/routes.js';
+import { ABANDONED_AFTER_MS } from '../../packages/http/idempotency.js';
 import { buildApi } from '../../services/api/app.js';
 import { listen } from '../../services/api/server.js';
 import { openSystem, type System, type SystemOptions } from '../../services/system.js';
@@ -184,4 +185,19 @@ export function startPaymentsService(t: Test, options: StartOptions = {}): Promi
 export async function advance(svc: TestService, ms = OPERATOR_DELAY_MS): Promise<void> {
   svc.clock.advance(ms);
   await svc.system.scheduler.runUntilIdle();
+}
+
+/**
+ * What a crash between a request's commit and its answer leaves of its Idempotency-Key: the claim
+ * running, unanswered, held by no live process and older than ABANDONED_AFTER_MS. The client's retry
+ * with the same key and body then takes the claim over and runs the request again, as after a
+ * SIGKILL; whatever the first attempt committed (and sent) stays.
+ */
+export async function loseAnswerInCrash(svc: Pick<TestService, 'system' | 'clock'>, idempotencyKey: string): Promise<void> {
+  const abandoned = new Date(svc.clock.now().getTime() - ABANDONED_AFTER_MS - 1_000);
+  const rows = await svc.system
+    .knex('idempotency_keys')
+    .where({ key: idempotencyKey })
+    .update({ state: 'running', status: null, body: null, body_sealed: false, locked_at: abandoned, locked_by: null });
+  if (rows !== 1) throw new Error(`loseAnswerInCrash: ${rows} claims of the key ${idempotencyKey}, not one`);
 }

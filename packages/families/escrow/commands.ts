@@ -349,8 +349,9 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
     const refund: Refund = { id: refundId, amountMinor: amount, reason: 'requested', at: this.deps.clock.now().toISOString() };
     const meta = this.meta(owner, id, actor);
     const refunding = await this.refundSteps(owner, id, c.currency, refund, await this.payerAccount(state), state.paymentIntentId, meta);
-    await handleSteps(this.deps.store, [this.contractStep(id, { type: 'refund', owner, at: this.deps.clock.now(), refund }, meta), ...refunding.steps], { onConflict: 'contended' });
-    await this.sendRailRefund(refunding.railRefund);
+    const [contract] = await handleSteps(this.deps.store, [this.contractStep(id, { type: 'refund', owner, at: this.deps.clock.now(), refund }, meta), ...refunding.steps], { onConflict: 'contended' });
+    // Sent by the request whose commit made the refund, only: a retry that took over a first attempt still running leaves it to that attempt (or to its status check).
+    if (contract!.events.length > 0) await this.sendRailRefund(refunding.railRefund);
     return toContractObject((await this.load(id)).state);
   }
 
@@ -371,14 +372,21 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
   /**
    * Creates a release of held funds: `amountMinor`, else the milestone's amount, else everything not
    * promised to other releases. The same `idempotencyKey` on the contract answers the release it
-   * made. In `immediate` mode it is executed at once to the contract's default destination.
+   * made; without one, `requestRef` (the Idempotency-Key with the body's fingerprint) names it, so a
+   * request retried after a crash answers the first attempt's release and moves nothing again. In
+   * `immediate` mode it is executed at once to the contract's default destination; a repeat finding
+   * it still pending (the first died before executing it) executes it, once.
    */
-  async createRelease(owner: Owner, contractId: string, input: CreateReleaseInput, actor: Actor, trigger?: ReleaseTrigger): Promise<ReleaseObject> {
+  async createRelease(owner: Owner, contractId: string, input: CreateReleaseInput, actor: Actor, requestRef?: string, trigger?: ReleaseTrigger): Promise<ReleaseObject> {
     const state = await this.owned(owner, contractId);
     const c = state.contract!;
-    const id = input.idempotencyKey ? derivedUuid(`escrow_release|${contractId}|${input.idempotencyKey}`) : newUuid();
+    const id = input.idempotencyKey
+      ? derivedUuid(`escrow_release|${contractId}|${input.idempotencyKey}`)
+      : requestRef !== undefined
+        ? derivedUuid(`escrow_release|${contractId}|request|${requestRef}`)
+        : newUuid();
     const existing = state.releases.get(id);
-    if (existing) return toReleaseObject(existing, c);
+    if (existing) return existing.mode === 'immediate' && existing.status === 'pending' ? this.execute(owner, contractId, id, {}, actor) : toReleaseObject(existing, c);
     const milestone = input.milestoneId ? state.milestones.find((m) => m.id === input.milestoneId) : undefined;
     const release: Release = {
       id,
@@ -535,7 +543,7 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
     const c = state.contract;
     if (!c?.autoReleaseAtUtc || new Date(c.autoReleaseAtUtc) > this.deps.clock.now()) return;
     if (state.canceledAt || state.openDisputeId || state.fundedMinor === 0 || disposableMinor(state) === 0) return;
-    const release = await this.createRelease(ref, ref.contractId, { idempotencyKey: `auto_release:${state.fundedMinor}`, mode: 'immediate' }, SYSTEM, 'auto_release');
-    if (release.status === 'pending') await this.execute(ref, ref.contractId, release.id, {}, SYSTEM);
+    // An immediate release is executed by createRelease, also when a crash left it pending.
+    await this.createRelease(ref, ref.contractId, { idempotencyKey: `auto_release:${state.fundedMinor}`, mode: 'immediate' }, SYSTEM, undefined, 'auto_release');
   }
 }

@@ -529,11 +529,25 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
     return toPaymentIntentObject(state).next_action;
   }
 
-  /** Refunds one contribution in full: from the campaign's account, or from the organizer's balance once released. */
-  async refundContribution(owner: Owner, contributionId: string, actor: Actor): Promise<ContributionObject> {
+  /**
+   * Refunds one contribution in full: from the campaign's account, or from the organizer's balance
+   * once released. `requestRef` (the Idempotency-Key with the body's fingerprint) is recorded on the
+   * give-back, so a request retried after a crash answers the contribution its first attempt gave
+   * back (its refund sent once) rather than IKW-FND-004; any other request is still refused.
+   */
+  async refundContribution(owner: Owner, contributionId: string, actor: Actor, requestRef?: string): Promise<ContributionObject> {
     const campaignId = await this.campaignOf(owner, contributionId);
+    // Its own give-back found again, the decider decides nothing: no move, nothing sent.
+    const request = requestRef === undefined ? undefined : derivedUuid(`funding_give_back|${owner.merchantId}|${owner.environment}|${contributionId}|${requestRef}`);
     const at = this.deps.clock.now();
-    const state = await this.moveFunds(campaignId, this.meta(owner, campaignId, actor), (s) => ({ type: 'refund_contribution', owner, at, contributionId, moneyVersion: s.moneyVersion }));
+    const state = await this.moveFunds(campaignId, this.meta(owner, campaignId, actor), (s) => ({
+      type: 'refund_contribution',
+      owner,
+      at,
+      contributionId,
+      moneyVersion: s.moneyVersion,
+      ...(request !== undefined ? { request } : {}),
+    }));
     return toContributionObject(state, contributionId);
   }
 

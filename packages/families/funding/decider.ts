@@ -24,6 +24,8 @@ export interface ContributionState extends ContributionCreated {
   refundedFrom: 'campaign_account' | 'balance' | null;
   succeededAt: string | null;
   refundedAt: string | null;
+  /** The request that gave it back (its give-back's `request`), when it named one: its retry answers it. */
+  refundRequest?: string;
 }
 
 export interface FundingCampaignState {
@@ -93,7 +95,7 @@ export type FundingCampaignCommand =
   | (OwnerCommand & Based & { type: 'expire' })
   | (OwnerCommand & { type: 'contribute'; contribution: ContributionCreated })
   | (OwnerCommand & Based & { type: 'record_payment'; contributionId: string; paymentIntentId: string; outcome: PaymentOutcome })
-  | (OwnerCommand & Based & { type: 'refund_contribution'; contributionId: string })
+  | (OwnerCommand & Based & { type: 'refund_contribution'; contributionId: string; request?: string })
   | (OwnerCommand & { type: 'cancel_contribution'; contributionId: string })
   | (OwnerCommand & { type: 'post_update'; update: CampaignUpdate })
   | (OwnerCommand & { type: 'edit_update'; updateId: string; title?: string; body?: string })
@@ -182,7 +184,13 @@ function evolve(state: FundingCampaignState, event: FundingCampaignFact): Fundin
       return { ...state, contributions: withContribution(state, event.data.contributionId, { status: event.data.status }) };
     case 'funding_campaign.contribution_refunded': {
       const c = state.contributions.get(event.data.contributionId)!;
-      const contributions = withContribution(state, c.id, { status: 'refunded', refundReason: event.data.reason, refundedFrom: event.data.fromReleased ? 'balance' : 'campaign_account', refundedAt: event.data.at });
+      const contributions = withContribution(state, c.id, {
+        status: 'refunded',
+        refundReason: event.data.reason,
+        refundedFrom: event.data.fromReleased ? 'balance' : 'campaign_account',
+        refundedAt: event.data.at,
+        ...(event.data.request !== undefined ? { refundRequest: event.data.request } : {}),
+      });
       const fee = c.fee ?? 0;
       // After release the refund comes out of the organizer's balance: the release stays as it was.
       const fromHeld = event.data.fromReleased
@@ -310,9 +318,12 @@ function decide(command: FundingCampaignCommand, state: FundingCampaignState): F
     }
     case 'refund_contribution': {
       const c = contributionOf(state, command.contributionId);
+      // The retry of the request that gave it back (also one racing its first attempt): answered as it stands.
+      if (command.request !== undefined && c.refundRequest === command.request) return [];
       if (c.status !== 'succeeded') throw new Refusal('IKW-FND-004', `The contribution is ${c.status}; only a succeeded contribution can be refunded`, 'contributionId');
       assertFresh(state, command);
-      return [{ type: 'funding_campaign.contribution_refunded', data: { contributionId: c.id, reason: 'requested_by_organizer', fromReleased: state.status === 'closed', at } }];
+      const request = command.request !== undefined ? { request: command.request } : {};
+      return [{ type: 'funding_campaign.contribution_refunded', data: { contributionId: c.id, reason: 'requested_by_organizer', fromReleased: state.status === 'closed', at, ...request } }];
     }
     case 'cancel_contribution': {
       const c = contributionOf(state, command.contributionId);

@@ -156,7 +156,8 @@ export type FundingCampaignEvent =
   | DomainEvent<'funding_campaign.contribution_created', WithContribution<ContributionCreated>>
   | DomainEvent<'funding_campaign.contribution_received', WithContribution<{ contributionId: string; fee: number; clearing: Clearing; at: string }>>
   | DomainEvent<'funding_campaign.contribution_failed', WithContribution<{ contributionId: string; status: 'failed' | 'canceled'; at: string }>>
-  | DomainEvent<'funding_campaign.contribution_refunded', WithContribution<{ contributionId: string; reason: RefundReason; fromReleased: boolean; at: string }>>
+  /** `request`: the give-back request that asked for it (derived from its Idempotency-Key), so that request's retry answers it. */
+  | DomainEvent<'funding_campaign.contribution_refunded', WithContribution<{ contributionId: string; reason: RefundReason; fromReleased: boolean; at: string; request?: string }>>
   | DomainEvent<'funding_campaign.update_posted', WithCampaign<{ update: CampaignUpdate }>>
   | DomainEvent<'funding_campaign.update_edited', WithCampaign<{ updateId: string; title?: string; body?: string; at: string }>>
   | DomainEvent<'funding_campaign.update_deleted', WithCampaign<{ updateId: string; at: string }>>

@@ -296,7 +296,7 @@ export function escrowFamily(knex: Knex, escrow: EscrowContracts): Family {
         params: contractParams,
         body: createReleaseBody,
         response: releaseSchema,
-        handler: (ctx) => escrow.createRelease(ctx.owner, ctx.params.contractId, ctx.body ?? {}, ctx.actor),
+        handler: (ctx) => escrow.createRelease(ctx.owner, ctx.params.contractId, ctx.body ?? {}, ctx.actor, ctx.requestRef),
       }),
       route<unknown, CursorQuery & { status?: ReleaseStatus }, { contractId: string }>({
         method: 'get',

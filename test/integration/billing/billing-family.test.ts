@@ -7,11 +7,13 @@
 import t from 'tap';
 import { assertError, assertOk, confirm, mobileMoney, operatorAnswers, snNumber } from '../../support/payments.js';
 import { creditWallet, get, walletBalance } from '../../support/billing.js';
-import { startPaymentsService, startService } from '../../support/system.js';
+import { loseAnswerInCrash, startPaymentsService, startService } from '../../support/system.js';
+import { invoiceStream } from '../../../packages/families/billing/invoice/events.js';
 
 const svc = await startPaymentsService(t);
 
-const post = (key: string, path: string, body: unknown) => svc.request('POST', path, { key, body });
+const post = (key: string, path: string, body: unknown, idempotencyKey?: string) =>
+  svc.request('POST', path, { key, body, ...(idempotencyKey ? { headers: { 'idempotency-key': idempotencyKey } } : {}) });
 
 async function customer(key: string, email: string): Promise<string> {
   const res = await post(key, '/api/v1/payment-intents', { amount: 100, currency: 'xof', transaction_country: 'SN', customer_email: email });
@@ -154,7 +156,9 @@ t.test('confirm: pays with a payment method; an overpayment (the wallet paid par
   t.equal(await walletBalance(svc, key, cus), 3000, 'the 3,000 the payment could not pay went to the wallet');
 
   const replay = await post(key, `/api/v1/billing/invoices/${inv.id}/confirm`, { paymentMethod: { type: 'card', card: { token: 'tok_visa' } }, idempotencyKey: 'c-1' });
-  assertError(t, replay, 'IKW-BIL-009', 'id');
+  assertOk(t, replay);
+  t.match(replay.body, { status: 'paid', paymentIntent: { id: res.body.paymentIntentId, status: 'succeeded', payment_method: { type: 'mobile_money' } } }, 'the same key answers the intent it made, paid: nothing charged again');
+  assertError(t, await post(key, `/api/v1/billing/invoices/${inv.id}/confirm`, { paymentMethod: { type: 'card', card: { token: 'tok_visa' } } }), 'IKW-BIL-009', 'id');
   const another = (await post(key, '/api/v1/billing/invoices', { customerId: cus, currency: 'xof', amountDue: 100 })).body;
   assertError(t, await post(key, `/api/v1/billing/invoices/${another.id}/confirm`, {}), 'IKW-VAL-001', 'paymentMethod');
   assertError(t, await post(key, `/api/v1/billing/invoices/${another.id}/confirm`, { paymentMethod: { type: 'mobile_money' } }), 'IKW-VAL-001', 'paymentMethod.mobileMoney');
@@ -162,6 +166,52 @@ t.test('confirm: pays with a payment method; an overpayment (the wallet paid par
   const card = await post(key, `/api/v1/billing/invoices/${another.id}/confirm`, { paymentMethod: { type: 'card', card: { token: 'tok_visa' } } });
   assertOk(t, card);
   t.equal(card.body.paymentIntent.transaction_country, 'BF', 'a card payment defaults to the first country of the currency');
+});
+
+/** The payment intents attached to an invoice, in order. */
+async function attachedIntents(invoiceId: string): Promise<string[]> {
+  const events = await svc.system.store.readStream(invoiceStream(invoiceId));
+  return events.filter((e) => e.type === 'invoice.payment_intent_attached').map((e) => (e.data as { paymentIntentId: string }).paymentIntentId);
+}
+
+t.test('confirm retried after a crash lost its answer: the intent the first confirmed, the payer charged once', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const cus = await customer(key, 'crash@example.com');
+  const inv = (await post(key, '/api/v1/billing/invoices', { customerId: cus, currency: 'xof', amountDue: 8000 })).body;
+  const body = { paymentMethod: { type: 'mobile_money', mobileMoney: { country: 'SN', operator: 'orange_money', msisdn: snNumber('67') } } };
+  const first = await post(key, `/api/v1/billing/invoices/${inv.id}/confirm`, body, 'confirm-crash-1');
+  assertOk(t, first);
+  t.match(first.body, { status: 'open', paymentIntent: { status: 'processing' } });
+  await loseAnswerInCrash(svc, 'confirm-crash-1');
+  const retried = await post(key, `/api/v1/billing/invoices/${inv.id}/confirm`, body, 'confirm-crash-1');
+  assertOk(t, retried);
+  t.equal(retried.body.paymentIntent.id, first.body.paymentIntent.id, 'the intent the first attempt confirmed');
+  t.same(await attachedIntents(inv.id), [first.body.paymentIntent.id], 'one intent on the invoice');
+  await operatorAnswers(svc);
+  await svc.system.drain();
+  t.match(await get(svc, key, `/api/v1/billing/invoices/${inv.id}`), { status: 'paid', amountPaid: 8000 });
+  t.equal(await walletBalance(svc, key, cus), 0, 'the payer paid once: no overpayment');
+
+  // Retried again once the payment paid the invoice: the intent, succeeded, not "not open for payment".
+  await loseAnswerInCrash(svc, 'confirm-crash-1');
+  const late = await post(key, `/api/v1/billing/invoices/${inv.id}/confirm`, body, 'confirm-crash-1');
+  assertOk(t, late);
+  t.match(late.body, { status: 'paid', paymentIntent: { id: first.body.paymentIntent.id, status: 'succeeded' } });
+  const other = await svc.sandboxMerchant();
+  assertError(t, await post(other.key, `/api/v1/billing/invoices/${inv.id}/confirm`, body, 'confirm-crash-1'), 'IKW-RES-001', 'id');
+});
+
+t.test('pay retried after a crash lost its answer: the intent the first made, no second one', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const cus = await customer(key, 'pay-crash@example.com');
+  const inv = (await post(key, '/api/v1/billing/invoices', { customerId: cus, currency: 'xof', amountDue: 3000 })).body;
+  const first = await post(key, `/api/v1/billing/invoices/${inv.id}/pay`, { transactionCountry: 'SN' }, 'pay-crash-1');
+  assertOk(t, first);
+  await loseAnswerInCrash(svc, 'pay-crash-1');
+  const retried = await post(key, `/api/v1/billing/invoices/${inv.id}/pay`, { transactionCountry: 'SN' }, 'pay-crash-1');
+  assertOk(t, retried);
+  t.equal(retried.body.id, first.body.id, 'the same intent');
+  t.same(await attachedIntents(inv.id), [first.body.id], 'one intent on the invoice');
 });
 
 t.test('pay and confirm need payment_intents.write as well as billing.write', async (t) => {

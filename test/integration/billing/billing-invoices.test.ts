@@ -9,12 +9,13 @@ import { customerStream } from '../../../packages/families/billing/customer/even
 import { invoiceStream } from '../../../packages/families/billing/invoice/events.js';
 import { assertError, assertOk, rawRequest } from '../../support/payments.js';
 import { createInvoice, createProduct, creditWallet, DAY_MS, get, openInvoice, setInvoiceStatus, walletBalance } from '../../support/billing.js';
-import { startService } from '../../support/system.js';
+import { loseAnswerInCrash, startService } from '../../support/system.js';
 import { auditMetadata } from '../../../packages/eventstore/metadata.js';
 
 const svc = await startService(t);
 
-const apply = (key: string, id: string, body: Record<string, unknown> = {}) => svc.request('POST', `/api/v1/merchant/billing/wallet/invoices/${id}/apply`, { key, body });
+const apply = (key: string, id: string, body: Record<string, unknown> = {}, idempotencyKey?: string) =>
+  svc.request('POST', `/api/v1/merchant/billing/wallet/invoices/${id}/apply`, { key, body, ...(idempotencyKey ? { headers: { 'idempotency-key': idempotencyKey } } : {}) });
 
 t.test('a draft from prices: fields, totals, hosted page, list with status filter', async (t) => {
   const { key } = await svc.sandboxMerchant();
@@ -169,6 +170,33 @@ t.test('wallet apply: partial, then whole; an empty wallet is refused; events on
   t.same((await svc.system.store.readStream(customerStream(inv.customer))).map((e) => e.type), [
     'customer.created', 'customer.balance_credited', 'customer.balance_applied', 'customer.balance_credited', 'customer.balance_applied', 'customer.balance_applied',
   ]);
+});
+
+t.test('wallet apply retried after a crash lost its answer: the first application answered, nothing more taken from the wallet', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const inv = await openInvoice(svc, key, { customer_email: 'crash@example.com', currency: 'xof', amount_due: 5_000 });
+  await creditWallet(svc, key, inv.customer, 10_000);
+  const first = await apply(key, inv.id, { amount: 1_000 }, 'apply-crash-1');
+  assertOk(t, first);
+  t.match(first.body, { amount_paid: 1_000, amount_remaining: 4_000 });
+  await loseAnswerInCrash(svc, 'apply-crash-1');
+  const retried = await apply(key, inv.id, { amount: 1_000 }, 'apply-crash-1');
+  assertOk(t, retried);
+  t.same(retried.body, first.body, 'the invoice as the first application left it');
+  t.equal(await walletBalance(svc, key, inv.customer), 9_000, 'the wallet paid once');
+
+  // All that remains, which pays the invoice: the retry answers the paid invoice rather than "not open for payment".
+  const rest = await apply(key, inv.id, {}, 'apply-crash-2');
+  t.match(rest.body, { status: 'paid', amount_paid: 5_000 });
+  await loseAnswerInCrash(svc, 'apply-crash-2');
+  const restRetried = await apply(key, inv.id, {}, 'apply-crash-2');
+  assertOk(t, restRetried);
+  t.same(restRetried.body, rest.body);
+  t.equal(await walletBalance(svc, key, inv.customer), 5_000);
+  const applied = (await svc.system.store.readStream(customerStream(inv.customer))).filter((e) => e.type === 'customer.balance_applied');
+  t.equal(applied.length, 2, 'two applications, one per request');
+  const other = await svc.sandboxMerchant();
+  assertError(t, await apply(other.key, inv.id, {}, 'apply-crash-2'), 'IKW-RES-001', 'invoiceId');
 });
 
 t.test('wallet apply refusals: a draft, another currency, another merchant', async (t) => {

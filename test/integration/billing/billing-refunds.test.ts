@@ -22,12 +22,13 @@ import { failedPayment, get, succeededPayment } from '../../support/billing.js';
 import { escrow, paidContract } from '../../support/escrow.js';
 import { activeCampaign, contribute, getCampaign, settle } from '../../support/funding.js';
 import { createOrder, createSeller, mkt, payOrder } from '../../support/marketplace.js';
-import { OPERATOR_DELAY_MS, startPaymentsService } from '../../support/system.js';
+import { loseAnswerInCrash, OPERATOR_DELAY_MS, startPaymentsService } from '../../support/system.js';
 import { PaymentRecipients } from '../../../packages/families/payments/payment-intent/recipients.js';
 
 const svc = await startPaymentsService(t);
 
-const refund = (key: string, id: string, body: Record<string, unknown> = {}) => svc.request('POST', `/api/v1/merchant/payments/${id}/refund`, { key, body });
+const refund = (key: string, id: string, body: Record<string, unknown> = {}, idempotencyKey?: string) =>
+  svc.request('POST', `/api/v1/merchant/payments/${id}/refund`, { key, body, ...(idempotencyKey ? { headers: { 'idempotency-key': idempotencyKey } } : {}) });
 const available = async (key: string) => (await get(svc, key, '/api/v1/balance')).available[0]?.amount ?? 0;
 
 /** A merchant with a succeeded payment of 10,000 to refund, and `funds` paid in before it: a refund gives back the gross amount while the fee stays charged. */
@@ -191,6 +192,54 @@ t.test('a store failure at the refund\'s commit leaves no refund and no money mo
   const { succeeded, money } = await commitsOf(merchant.id, pi.id, retried.body.id);
   t.equal(money.length, 1);
   t.same(succeeded, money, 'with its ledger entry');
+});
+
+t.test('a refund retried after a crash before its answer answers the refund the first made: one refund, one ledger entry', async (t) => {
+  const { merchant, key, pi } = await paymentToRefund();
+  const before = await available(key);
+  const first = await refund(key, pi.id, { amount: 4_000 }, 'refund-crash-1');
+  assertOk(t, first);
+  await loseAnswerInCrash(svc, 'refund-crash-1');
+  const retried = await refund(key, pi.id, { amount: 4_000 }, 'refund-crash-1');
+  assertOk(t, retried);
+  t.equal(retried.headers.get('idempotent-replayed'), null, 'run again, not replayed: the first answer was never stored');
+  t.same(retried.body, first.body, 'the same refund, as it stands');
+  t.equal(await available(key), before - 4_000, 'refunded once');
+  const { created, money } = await commitsOf(merchant.id, pi.id, first.body.id);
+  t.equal(created.length, 1, 'one refund');
+  t.equal(money.length, 1, 'one ledger entry');
+  t.equal((await get(svc, key, `/api/v1/merchant/payments/${pi.id}/refunds`)).total, 1, 'the payment has one refund');
+
+  // All that remains, then a retry: the first took it all, the retry answers it rather than "fully refunded".
+  const rest = await refund(key, pi.id, {}, 'refund-crash-2');
+  assertOk(t, rest);
+  await loseAnswerInCrash(svc, 'refund-crash-2');
+  const restRetried = await refund(key, pi.id, {}, 'refund-crash-2');
+  assertOk(t, restRetried);
+  t.same(restRetried.body, rest.body, 'the refund of the remainder, answered again');
+  t.equal(await available(key), before - 10_000);
+
+  const other = await svc.sandboxMerchant();
+  assertError(t, await refund(other.key, pi.id, { amount: 4_000 }, 'refund-crash-1'), 'IKW-RES-001', 'id');
+});
+
+t.test('a refund the balance refused, retried after a crash, is refused again: no second refund though the balance now covers it', async (t) => {
+  const { merchant, key } = await svc.sandboxMerchant();
+  const pi = await succeededPayment(svc, key, 10_000);
+  const first = await refund(key, pi.id, { amount: 10_000 }, 'refund-short-1');
+  assertError(t, first, 'IKW-BAL-001', 'amount');
+  await loseAnswerInCrash(svc, 'refund-short-1');
+  await succeededPayment(svc, key, 20_000);
+  const before = await available(key);
+  const retried = await refund(key, pi.id, { amount: 10_000 }, 'refund-short-1');
+  assertError(t, retried, 'IKW-BAL-001', 'amount');
+  t.equal(retried.body.message, first.body.message, 'the same refusal, naming the same failed refund');
+  const list = (await get(svc, key, `/api/v1/merchant/payments/${pi.id}/refunds`)).data;
+  t.match(list, [{ amount: 10_000, status: 'failed', failure_reason: 'insufficient_funds' }], 'one refund, failed');
+  t.equal(list.length, 1);
+  t.same((await commitsOf(merchant.id, pi.id, list[0].id)).money, [], 'no ledger entry');
+  t.equal(await available(key), before, 'no money moved');
+  assertOk(t, await refund(key, pi.id, { amount: 10_000 }, 'refund-short-2')); // another request is another refund
 });
 
 /**

@@ -9,7 +9,8 @@ import t from 'tap';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { assertInvariants, escrow, fundedContract, ok, paidContract } from '../../support/escrow.js';
 import { balance, balanceObject, balanceTransactions, fund, payoutFee, retrievePayout, saveDestination } from '../../support/payouts.js';
-import { advance, startPaymentsService } from '../../support/system.js';
+import { advance, loseAnswerInCrash, startPaymentsService } from '../../support/system.js';
+import { escrowContractStream } from '../../../packages/families/escrow/events.js';
 
 const svc = await startPaymentsService(t);
 const wallet = { type: 'mobile_money', currency: 'xof', country: 'SN', operator: 'orange_money', msisdn: '+221771234567' };
@@ -231,6 +232,61 @@ t.test('a refund retried with its Idempotency-Key after a crash lost the answer 
   t.same(await balance(svc, key), { available: 2_000, pending: 0, reserved: 0 }, 'one refund reached the balance');
   const other = await svc.system.escrow.refund(owner, c.id, { amountMinor: 1_000 }, { actor: 'test' }, 'another-key|body');
   t.equal(other.refundedMinor, 3_000, 'another key is another refund');
+  await assertInvariants(t, svc, merchant.id, key, c.id);
+});
+
+/** The releases of a contract, oldest first, as [id, status]. */
+async function releasesOf(key: string, contractId: string): Promise<[string, string][]> {
+  const list = await ok(await escrow(svc, key, 'GET', `/releases/contract/${contractId}`));
+  return list.data.map((r: { id: string; status: string }) => [r.id, r.status]).reverse();
+}
+
+t.test('an immediate release retried with its Idempotency-Key after a crash lost the answer is made and moved once', async (t) => {
+  const { merchant, key } = await svc.sandboxMerchant();
+  const c = await fundedContract(svc, merchant.id, key, 10_000);
+  const first = await ok(await escrow(svc, key, 'POST', `/releases/contract/${c.id}`, { amountMinor: 4_000, mode: 'immediate' }, 'release-crash-1'));
+  t.match(first, { status: 'executed', amountMinor: 4_000 });
+  await loseAnswerInCrash(svc, 'release-crash-1');
+  const retried = await escrow(svc, key, 'POST', `/releases/contract/${c.id}`, { amountMinor: 4_000, mode: 'immediate' }, 'release-crash-1');
+  t.equal(retried.headers.get('idempotent-replayed'), null, 'run again: the first answer was never stored');
+  t.same(await ok(retried), first, 'the release the first attempt made and executed');
+  t.same(await releasesOf(key, c.id), [[first.id, 'executed']], 'one release');
+  t.match(await ok(await escrow(svc, key, 'GET', `/contracts/${c.id}`)), { releasedMinor: 4_000, heldMinor: 6_000 });
+  t.equal((await balance(svc, key)).available, 4_000, 'its money moved once');
+  t.equal((await balanceTransactions(svc, key, '?limit=100')).filter((b) => b.source === first.id).length, 1, 'one ledger entry');
+  const stranger = await svc.sandboxMerchant();
+  assertError(t, await escrow(svc, stranger.key, 'POST', `/releases/contract/${c.id}`, { amountMinor: 4_000, mode: 'immediate' }, 'release-crash-1'), 'IKW-RES-001', 'id');
+  await assertInvariants(t, svc, merchant.id, key, c.id);
+});
+
+t.test('an immediate release whose execution died after its creation is executed by the retry, once; no second release', async (t) => {
+  const { merchant, key } = await svc.sandboxMerchant();
+  const c = await fundedContract(svc, merchant.id, key, 10_000);
+  const store = svc.system.store;
+  const appendAtomically = store.appendAtomically!;
+  t.teardown(() => {
+    store.appendAtomically = appendAtomically;
+  });
+  let failed = 0;
+  // The release is committed; the commit that executes it fails, as a crash between the two would leave it.
+  store.appendAtomically = async (writes) => {
+    if (failed === 0 && writes.some((w) => w.streamId === escrowContractStream(c.id) && w.events.some((e) => e.type === 'escrow_contract.release_executed'))) {
+      failed++;
+      throw new Error('connection lost');
+    }
+    return appendAtomically.call(store, writes);
+  };
+  const lost = await escrow(svc, key, 'POST', `/releases/contract/${c.id}`, { amountMinor: 3_000, mode: 'immediate' }, 'release-crash-2');
+  t.equal(lost.status, 500);
+  t.equal(failed, 1, 'the execution was tried and failed');
+  const [[releaseId, status]] = await releasesOf(key, c.id);
+  t.equal(status, 'pending', 'created, not executed');
+  t.equal((await balance(svc, key)).available, 0, 'nothing moved');
+
+  const retried = await ok(await escrow(svc, key, 'POST', `/releases/contract/${c.id}`, { amountMinor: 3_000, mode: 'immediate' }, 'release-crash-2'));
+  t.match(retried, { id: releaseId, status: 'executed', amountMinor: 3_000 }, 'the first attempt’s release, carried on');
+  t.same(await releasesOf(key, c.id), [[releaseId, 'executed']], 'one release');
+  t.equal((await balance(svc, key)).available, 3_000, 'its money moved once');
   await assertInvariants(t, svc, merchant.id, key, c.id);
 });
 

@@ -15,7 +15,7 @@ import { fundingPayoutMend } from '../../../packages/families/funding/processes/
 import { assertError, assertOk } from '../../support/assertions.js';
 import { activeCampaign, campaignAccountBalance, contribute, createCampaign, DAY, getCampaign, orangeMoney, settle } from '../../support/funding.js';
 import { balance, balanceTransactions, saveDestination } from '../../support/payouts.js';
-import { OPERATOR_DELAY_MS, startPaymentsService, type TestService } from '../../support/system.js';
+import { loseAnswerInCrash, OPERATOR_DELAY_MS, startPaymentsService, type TestService } from '../../support/system.js';
 
 const svc = await startPaymentsService(t);
 const { merchant, key } = await svc.sandboxMerchant('Association');
@@ -184,6 +184,44 @@ t.test('refund of one contribution: from the campaign account, once', async (t) 
   await assertHeld(t, svc, merchant.id, key, campaign.id);
   const parallel = await Promise.all(Array.from({ length: 10 }, () => svc.request('POST', `/api/v1/funding/contributions/${a.id}/refund`, { key })));
   t.ok(parallel.every((r) => r.body.code === 'IKW-FND-004'), 'a refunded contribution is never refunded again');
+});
+
+t.test('a contribution retried after a crash lost its answer is the first one, paid once', async (t) => {
+  const campaign = await activeCampaign(svc, key);
+  const idem = { 'idempotency-key': 'contribution-crash-1' };
+  const first = await contribute(svc, key, campaign.id, { amountMinor: 4_000 }, idem);
+  assertOk(t, first);
+  t.match(first.body, { status: 'pending' }, 'its payment with the operator');
+  await loseAnswerInCrash(svc, 'contribution-crash-1');
+  const retried = await contribute(svc, key, campaign.id, { amountMinor: 4_000 }, idem);
+  assertOk(t, retried);
+  t.same(retried.body, first.body, 'the same contribution and payment intent, not confirmed again');
+  await settle(svc, OPERATOR_DELAY_MS);
+  const list = await svc.request('GET', `/api/v1/funding/campaigns/${campaign.id}/contributions?limit=100`, { key });
+  t.same(list.body.data.map((c: { id: string; status: string }) => [c.id, c.status]), [[first.body.id, 'succeeded']], 'one contribution, paid');
+  t.match(await getCampaign(svc, key, campaign.id), { raisedAmountMinor: 4_000, contributorCount: 1 });
+  await assertHeld(t, svc, merchant.id, key, campaign.id);
+});
+
+t.test('a give-back retried after a crash lost its answer answers the contribution it gave back: one refund, one ledger entry', async (t) => {
+  const campaign = await activeCampaign(svc, key);
+  const a = await paid(svc, key, campaign.id, 5_000);
+  const giveBack = (apiKey = key) => svc.request('POST', `/api/v1/funding/contributions/${a.id}/refund`, { key: apiKey, headers: { 'idempotency-key': 'give-back-crash-1' } });
+  const first = await giveBack();
+  assertOk(t, first);
+  t.match(first.body, { status: 'refunded', refundReason: 'requested_by_organizer' });
+  await loseAnswerInCrash(svc, 'give-back-crash-1');
+  const retried = await giveBack();
+  assertOk(t, retried);
+  t.same(retried.body, first.body, 'the contribution the first attempt gave back, as it stands');
+  t.match(await getCampaign(svc, key, campaign.id), { refundedAmountMinor: 5_000, heldAmountMinor: 0 });
+  const entries = (await svc.system.knex('events').where({ stream_id: `balance-${merchant.id}-sandbox-xof` }).select('data')).filter(
+    (r: { data: { kind?: string; source?: string } }) => r.data.source === a.id && /refund/.test(r.data.kind ?? ''),
+  );
+  t.equal(entries.length, 1, 'one ledger entry gives it back');
+  assertError(t, await svc.request('POST', `/api/v1/funding/contributions/${a.id}/refund`, { key, headers: { 'idempotency-key': 'give-back-crash-2' } }), 'IKW-FND-004', 'id');
+  assertError(t, await giveBack(otherKey), 'IKW-RES-001', 'id');
+  await assertHeld(t, svc, merchant.id, key, campaign.id);
 });
 
 t.test('cancel: every succeeded contribution refunded, pending ones canceled, nothing left held', async (t) => {

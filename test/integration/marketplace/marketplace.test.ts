@@ -6,7 +6,7 @@
 import t from 'tap';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { createOrder, createRule, createSeller, mkt, payOrder } from '../../support/marketplace.js';
-import { advance, startPaymentsService } from '../../support/system.js';
+import { advance, loseAnswerInCrash, startPaymentsService } from '../../support/system.js';
 import { paymentIntentStream } from '../../../packages/families/payments/payment-intent/events.js';
 import { orderStream } from '../../../packages/families/marketplace/marketplace-order/events.js';
 import { listeningEndpoint, settle, startWebhookService, verify } from '../../support/webhooks.js';
@@ -245,6 +245,24 @@ t.test('refunds: an Idempotency-Key refunds once', async (t) => {
   assertOk(t, again, 201);
   t.equal(again.body.id, first.body.id);
   t.equal((await mkt(svc, key, 'GET', `/orders/${order.id}`)).body.refundedMinor, 1_000);
+});
+
+t.test('refunds: retried after a crash lost the answer, the refund the first made is answered, nothing reversed twice', async (t) => {
+  await createSeller(svc, key, 'crash-refund');
+  const order = await payOrder(svc, key, await createOrder(svc, key, [{ sellerId: 'crash-refund', amountMinor: 5_000 }]));
+  // All that remains: a retry that decided again would find nothing left (IKW-MKT-004).
+  const body = { orderId: order.id };
+  const first = await mkt(svc, key, 'POST', '/refunds', body, 'refund-crash');
+  assertOk(t, first, 201);
+  await loseAnswerInCrash(svc, 'refund-crash');
+  const retried = await mkt(svc, key, 'POST', '/refunds', body, 'refund-crash');
+  assertOk(t, retried, 201);
+  t.equal(retried.headers.get('idempotent-replayed'), null, 'run again: the first answer was never stored');
+  t.same(retried.body, first.body, 'the first refund, as it stands');
+  t.same((await mkt(svc, key, 'GET', `/refunds?orderId=${order.id}`)).body.data.map((r: { id: string }) => r.id), [first.body.id], 'one refund');
+  t.equal((await mkt(svc, key, 'GET', `/orders/${order.id}`)).body.refundedMinor, 5_000);
+  const entries = await svc.system.knex('events').whereRaw(`type = 'ledger.entry_posted' AND data->>'kind' = 'order_refund' AND data->>'source' = ?`, [first.body.id]);
+  t.equal(entries.length, 1, 'one ledger entry');
 });
 
 t.test('20 parallel refunds of one order: together never more than was paid', async (t) => {

@@ -71,6 +71,13 @@ t.test('close releases what is held, fees included, once; a payment after it is 
   t.equal(raisedOf(campaigns.state(refunded)), 0, 'a refund after release is no longer raised');
   t.equal(payableOf(campaigns.state(refunded)), 6_000 - 120 - 6_000, 'and its amount, taken from the balance, is no longer there to pay out');
   campaigns.given(held).when({ type: 'refund_contribution', owner, at, contributionId: 'b', moneyVersion: 1 }).thenThrows(t, { code: 'IKW-FND-004', param: 'contributionId' });
+  // A give-back that names its request: that request again decides nothing (its retry is answered), another is refused.
+  const givenBack = campaigns.given(held).when({ type: 'refund_contribution', owner, at, contributionId: 'a', moneyVersion: 1, request: 'req-1' }).thenMatch(t, [
+    { type: 'funding_campaign.contribution_refunded', data: { contributionId: 'a', request: 'req-1' } },
+  ]);
+  campaigns.given(givenBack).when({ type: 'refund_contribution', owner, at, contributionId: 'a', moneyVersion: 2, request: 'req-1' }).thenNothing(t, 'its own retry');
+  campaigns.given(givenBack).when({ type: 'refund_contribution', owner, at, contributionId: 'a', moneyVersion: 2, request: 'req-2' }).thenThrows(t, { code: 'IKW-FND-004', param: 'contributionId' });
+  campaigns.given(givenBack).when({ type: 'refund_contribution', owner, at, contributionId: 'a', moneyVersion: 2 }).thenThrows(t, { code: 'IKW-FND-004', param: 'contributionId' });
 });
 
 t.test('all or nothing: close below target refused; the deadline fails and refunds, or closes at target', async (t) => {

@@ -2,7 +2,7 @@ import type { Fact } from '../../../core/decider.js';
 import { getCountry, getCurrency, listCountries } from '../../../catalog/index.js';
 import type { Clock } from '../../../core/clock.js';
 import { isRefused, Refusal } from '../../../core/refusal.js';
-import { newId, newUuid } from '../../../core/ids.js';
+import { derivedUuid, newId, newUuid } from '../../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../../eventstore/port.js';
 import type { Enqueue } from '../../../scheduler/scheduler.js';
 import { assertOwned, isOwned } from '../../../core/aggregate.js';
@@ -235,17 +235,21 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
    * (`customer.balance_applied`, naming an application id); the invoice then records the
    * application by that id, once, taking at most what remains; whatever it did not take (it was
    * paid or voided meanwhile) goes back to the wallet. A scheduled job redoes the last two steps
-   * should the process die between them, so money is never lost or counted twice.
+   * should the process die between them, so money is never lost or counted twice. `requestRef`
+   * (the Idempotency-Key with the body's fingerprint) names the application: a request retried
+   * after a crash answers the invoice its first attempt paid, and takes nothing more.
    */
-  async applyWallet(who: Owner, invoiceId: string, input: { amount?: number }, actor: Actor): Promise<InvoiceObject> {
+  async applyWallet(who: Owner, invoiceId: string, input: { amount?: number }, actor: Actor, requestRef?: string): Promise<InvoiceObject> {
     const state = await this.owned(who, invoiceId, 'invoiceId');
     const i = state.invoice!;
+    const applicationId = `wapp_${requestRef === undefined ? newUuid() : derivedUuid(`wallet_application|${who.merchantId}|${who.environment}|${invoiceId}|${requestRef}`)}`;
+    // Before the status check: the first attempt's application may have paid the invoice in full.
+    if (state.payments.has(applicationId)) return toInvoiceObject(state);
     if (!PAYABLE.includes(state.status)) throw new Refusal('IKW-BIL-009', `Invoice ${invoiceId} is ${state.status}, not open for payment`, 'invoiceId');
     const remaining = amountRemaining(state);
     if (input.amount !== undefined && input.amount > remaining) {
       throw new Refusal('IKW-VAL-001', `The amount is above what remains to pay on the invoice (${remaining})`, 'amount');
     }
-    const applicationId = `wapp_${newUuid()}`;
     const meta = auditMetadata(this.deps.clock, who, invoiceId, actor);
     const job = { ...who, customerId: i.customer, applicationId, invoiceId };
     await this.deps.scheduleWalletApplication(job, new Date(this.deps.clock.now().getTime() + RECONCILE_AFTER_MS));
@@ -290,14 +294,18 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
 
   /**
    * POST /api/v1/billing/invoices/{id}/pay: a payment intent for what remains to pay, attached to
-   * the invoice (its success pays the invoice). The same idempotencyKey gives the same intent.
+   * the invoice (its success pays the invoice). The same idempotencyKey gives the same intent; without
+   * one, `requestRef` (the Idempotency-Key with the body's fingerprint) does, so a request retried
+   * after a crash answers the intent its first attempt made, even once that intent paid the invoice.
    */
-  async pay(who: Owner, invoiceId: string, input: PayInput, actor: Actor): Promise<PaymentIntentObject> {
+  async pay(who: Owner, invoiceId: string, input: PayInput, actor: Actor, requestRef?: string): Promise<PaymentIntentObject> {
     const state = await this.owned(who, invoiceId, 'invoiceId');
     const i = state.invoice!;
-    if (!PAYABLE.includes(state.status)) throw new Refusal('IKW-BIL-009', `Invoice ${invoiceId} is ${state.status}, not open for payment`, 'invoiceId');
-    const existing = input.idempotencyKey !== undefined ? state.paymentIntents.get(input.idempotencyKey) : undefined;
+    const given =
+      input.idempotencyKey ?? (requestRef !== undefined ? derivedUuid(`invoice_payment|${who.merchantId}|${who.environment}|${invoiceId}|${requestRef}`) : undefined);
+    const existing = given !== undefined ? state.paymentIntents.get(given) : undefined;
     if (existing) return this.paymentIntent(who, existing);
+    if (!PAYABLE.includes(state.status)) throw new Refusal('IKW-BIL-009', `Invoice ${invoiceId} is ${state.status}, not open for payment`, 'invoiceId');
     const intent = await this.deps.paymentIntents.create(
       who,
       {
@@ -311,8 +319,10 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
         customer: i.customer,
       },
       actor,
+      // Named by its key, so a crash between the intent and its attachment leaves no second intent; "|intent" ends no request's ref.
+      given !== undefined ? `invoice_payment|${invoiceId}|${given}|intent` : undefined,
     );
-    const key = input.idempotencyKey ?? intent.id;
+    const key = given ?? intent.id;
     const attached = await this.run(invoiceId, { type: 'attach_payment_intent', owner: who, at: this.deps.clock.now(), key, paymentIntentId: intent.id }, auditMetadata(this.deps.clock, who, invoiceId, actor), 'internal');
     const winner = attached.state.paymentIntents.get(key)!;
     // A concurrent request with the same key attached its intent first: answer with that one.
@@ -325,10 +335,12 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
     invoiceId: string,
     input: { paymentMethod: ConfirmInput['payment_method']; returnUrl?: string; idempotencyKey?: string; transactionCountry?: string },
     actor: Actor,
+    requestRef?: string,
   ): Promise<{ invoice: InvoiceState; paymentIntent: PaymentIntentObject }> {
     const pm = input.paymentMethod;
     const transactionCountry = pm.type === 'mobile_money' ? pm.mobile_money.country : input.transactionCountry;
-    const intent = await this.pay(who, invoiceId, { ...(transactionCountry ? { transactionCountry } : {}), ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}) }, actor);
+    // A retry finds the intent its first attempt confirmed, which answers as it stands: the payer is asked once.
+    const intent = await this.pay(who, invoiceId, { ...(transactionCountry ? { transactionCountry } : {}), ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}) }, actor, requestRef);
     const confirmed = await this.deps.paymentIntents.confirm(who, intent.id, { payment_method: pm, ...(input.returnUrl ? { return_url: input.returnUrl } : {}) }, actor);
     return { invoice: (await this.load(invoiceId)).state, paymentIntent: confirmed };
   }

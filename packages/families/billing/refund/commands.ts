@@ -1,7 +1,7 @@
 import type { Fact } from '../../../core/decider.js';
 import type { Clock } from '../../../core/clock.js';
 import { isRefused, Refusal } from '../../../core/refusal.js';
-import { newId } from '../../../core/ids.js';
+import { derivedId, newId } from '../../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../../eventstore/port.js';
 import type { Enqueue } from '../../../scheduler/scheduler.js';
 import { assertOwned } from '../../../core/aggregate.js';
@@ -43,6 +43,24 @@ export interface RefundDeps {
 interface PaymentRail {
   connector: string;
   operationId: string;
+}
+
+/**
+ * The id of the refund a request makes (`requestRef`: the Idempotency-Key with the body's
+ * fingerprint), scoped to the merchant, the environment and the payment: the same request always
+ * names the same refund, so a retry after a crash lands on the first attempt's.
+ */
+function refundIdOf(who: Owner, paymentId: string, requestRef: string): string {
+  return derivedId('re', `${who.merchantId}|${who.environment}|payment_refund|${paymentId}|${requestRef}`);
+}
+
+/** What a refund request answers: the refund, or IKW-BAL-001 when it was recorded failed for want of balance (on a retry too). */
+function answerOf(state: PaymentRefundsState, refundId: string): RefundObject {
+  const refund = toRefundObject(state, refundId);
+  if (refund.status === 'failed' && refund.failure_reason === 'insufficient_funds') {
+    throw new Refusal('IKW-BAL-001', `The available balance does not cover the refund (${refund.amount} ${refund.currency}); refund ${refundId} is recorded as failed`, 'amount');
+  }
+  return refund;
 }
 
 /** A refund as its timer names it. */
@@ -91,10 +109,21 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
    * of its ledger entry, or created failed when the balance does not cover it: no refund is ever
    * seen without its money, and nothing is left for a mend to finish. Through a rail that keeps
    * Sika's money it is created pending instead, its money held, until the rail answers.
+   *
+   * `requestRef` (the Idempotency-Key with the body's fingerprint) names the refund: a request
+   * retried after a crash finds the refund the first attempt made and answers it as it stands,
+   * holding nothing and sending nothing again (a refund committed but never sent is sent by its
+   * status check, set before the commit).
    */
-  async create(who: Owner, paymentId: string, input: RefundInput, actor: Actor): Promise<RefundObject> {
+  async create(who: Owner, paymentId: string, input: RefundInput, actor: Actor, requestRef?: string): Promise<RefundObject> {
+    const refundId = requestRef === undefined ? newId('re') : refundIdOf(who, paymentId, requestRef);
+    if (requestRef !== undefined) {
+      // Before the payment's checks: a full refund made by the first attempt leaves nothing refundable.
+      await this.assertPayment(who, paymentId);
+      const earlier = (await this.load(paymentId)).state;
+      if (earlier.refunds.has(refundId)) return answerOf(earlier, refundId);
+    }
     const { payment, rail } = await this.payment(who, paymentId);
-    const refundId = newId('re');
     const meta = auditMetadata(this.deps.clock, who, refundId, { ...actor, causationId: paymentId });
     let amount = input.amount;
     if (amount === undefined) {
@@ -105,12 +134,8 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
     const create = { type: 'create', owner: who, at: this.deps.clock.now(), payment, refundId, amount, reason: input.reason ?? null } as const;
     const state = rail
       ? await this.createThroughRail(paymentId, create, rail, meta)
-      : ((await this.createWithMoney(paymentId, create, meta)) ?? (await this.createThenPost(who, paymentId, create, meta)));
-    const refund = toRefundObject(state, refundId);
-    if (refund.status === 'failed' && refund.failure_reason === 'insufficient_funds') {
-      throw new Refusal('IKW-BAL-001', `The available balance does not cover the refund (${refund.amount} ${refund.currency}); refund ${refundId} is recorded as failed`, 'amount');
-    }
-    return refund;
+      : ((await this.createWithMoney(paymentId, create, meta))?.state ?? (await this.createThenPost(who, paymentId, create, meta)));
+    return answerOf(state, refundId);
   }
 
   /**
@@ -136,7 +161,8 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
     const created = await this.createWithMoney(paymentId, create, meta, request);
     // Its hold, its pending state and its request must commit together: a saga could leave money held that nothing sends, or send what holds nothing.
     if (!created) throw new Refusal('IKW-PRV-006', 'Refunds through a rail need a store that commits atomically (PostgreSQL); nothing was refunded', 'paymentId');
-    if (created.refunds.get(refundId)?.status !== 'pending') return created;
+    // Sent by the request whose commit made it, only: a retry that took over a first attempt still running finds it made, and leaves the send to that attempt (or to its status check).
+    if (!created.made || created.state.refunds.get(refundId)?.status !== 'pending') return created.state;
     await this.deps.railRefunds.send(request);
     return (await this.load(paymentId)).state;
   }
@@ -158,9 +184,10 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
    * The refund and its ledger entry in one commit, both checks (the remainder, the balance)
    * decided again on a lost race; a refusal of the balance records the refund failed, alone.
    * With `railRefund`, the refund is created pending and the rail refund's request joins the commit.
-   * Null when the store cannot commit atomically.
+   * `made`: whether this commit created the refund (not a request of the same id before it). Null
+   * when the store cannot commit atomically.
    */
-  private async createWithMoney(paymentId: string, create: CreateRefund, meta: EventMetadata, railRefund?: RailRefundRecord): Promise<PaymentRefundsState | null> {
+  private async createWithMoney(paymentId: string, create: CreateRefund, meta: EventMetadata, railRefund?: RailRefundRecord): Promise<{ state: PaymentRefundsState; made: boolean } | null> {
     const { payment, refundId, amount } = create;
     const balance = { merchantId: payment.merchantId, environment: payment.environment, currency: payment.currency };
     // The balance first: its stream is the one refunds of all the merchant's payments contend for (command-handler.ts).
@@ -176,12 +203,13 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
     );
     if (!atomic) return null;
     try {
-      return (await atomic)[1]!.state as PaymentRefundsState;
+      const refunds = (await atomic)[1]!;
+      return { state: refunds.state as PaymentRefundsState, made: refunds.events.length > 0 };
     } catch (err) {
       if (!isRefused(err, 'IKW-BAL-001')) throw err;
     }
     const failed = await this.run(paymentId, { ...create, outcome: { status: 'failed', failureReason: 'insufficient_funds' } }, meta, 'contended');
-    return failed.state;
+    return { state: failed.state, made: failed.events.length > 0 };
   }
 
   /**

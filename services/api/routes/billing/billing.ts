@@ -391,6 +391,7 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
               ...(b.transactionCountry ? { transactionCountry: b.transactionCountry } : {}),
             },
             ctx.actor,
+            ctx.requestRef,
           );
           return { ...invoiceObject(renderInvoice(toInvoiceObject(result.invoice))), paymentIntent: result.paymentIntent };
         },
@@ -434,6 +435,7 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
               ...(b.idempotencyKey ? { idempotencyKey: b.idempotencyKey } : {}),
             },
             ctx.actor,
+            ctx.requestRef,
           );
         },
       }),

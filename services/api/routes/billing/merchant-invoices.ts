@@ -160,7 +160,7 @@ export function merchantInvoicesFamily(knex: Knex, invoices: Invoices, documents
         params: idParamsOf('invoiceId'),
         body: { type: 'object', additionalProperties: false, properties: { amount: { type: 'integer', minimum: 1, maximum: MAX_AMOUNT } } },
         response: invoiceSchema,
-        handler: async (ctx) => renderInvoice(await invoices.applyWallet(ctx.owner, ctx.params.invoiceId, ctx.body, ctx.actor)),
+        handler: async (ctx) => renderInvoice(await invoices.applyWallet(ctx.owner, ctx.params.invoiceId, ctx.body, ctx.actor, ctx.requestRef)),
       }),
       route<unknown, unknown, { id: string }>({
         method: 'get',

@@ -26,7 +26,7 @@ export function merchantRefundsFamily(knex: Knex, refunds: Refunds): Family {
           properties: { amount: { type: 'integer', minimum: 1, maximum: MAX_AMOUNT }, reason: { enum: [...REFUND_REASONS] } },
         },
         response: refundSchema,
-        handler: (ctx) => refunds.create(ctx.owner, ctx.params.id, ctx.body, ctx.actor),
+        handler: (ctx) => refunds.create(ctx.owner, ctx.params.id, ctx.body, ctx.actor, ctx.requestRef),
       }),
       route<unknown, PageQuery, { id: string }>({
         method: 'get',

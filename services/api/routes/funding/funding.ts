@@ -549,7 +549,7 @@ export function fundingFamily(knex: Knex, funding: FundingCampaigns): Family {
         auth: write,
         params: idParams,
         response: contributionSchema,
-        handler: (ctx) => funding.refundContribution(ctx.owner, ctx.params.id, ctx.actor),
+        handler: (ctx) => funding.refundContribution(ctx.owner, ctx.params.id, ctx.actor, ctx.requestRef),
       }),
       route<unknown, unknown, { id: string }>({
         method: 'post',
