@@ -1,3 +1,4 @@
+import { ApiError } from '../core/errors.js';
 import type { Environment } from '../core/owner.js';
 
 /**
@@ -223,4 +224,29 @@ export function subjectOf(what: CollectMethod | PayoutDestination): RailSubject 
   if (what.type === 'mobile_money') return { rail: 'mobile_money', country: what.country, operator: what.operator, ...('currency' in what ? { currency: what.currency } : {}) };
   if (what.type === 'card') return { rail: 'card' };
   return { rail: 'bank', currency: what.currency };
+}
+
+/**
+ * A bank's refusal of a payout whose account name is not the holder's (IKW-PRV-010): its message
+ * gives the bank's name for the holder, which only a signed-in user with payouts rights may read;
+ * `masked()` is the same refusal with each word of that name cut to its initial (`A** O**`).
+ */
+export class AccountHolderMismatch extends ApiError {
+  constructor(
+    private readonly accountNumber: string,
+    private readonly holder: string,
+    private readonly given: string,
+    param: string,
+  ) {
+    super('IKW-PRV-010', AccountHolderMismatch.words(accountNumber, holder, given), param);
+  }
+
+  private static words(accountNumber: string, holder: string, given: string): string {
+    return `The bank gives the holder of account ${accountNumber} as '${holder}', not '${given}'`;
+  }
+
+  masked(): ApiError {
+    const initials = this.holder.trim().split(/\s+/).map((word) => `${[...word][0] ?? ''}**`).join(' ');
+    return new ApiError('IKW-PRV-010', AccountHolderMismatch.words(this.accountNumber, initials, this.given), this.param);
+  }
 }

@@ -4,6 +4,7 @@ import type { Logger } from '../../core/logger.js';
 import { Cached } from '../cached.js';
 import type { ConnectorSinks } from '../callbacks.js';
 import {
+  AccountHolderMismatch,
   OutcomeUnknown,
   reportedMismatch,
   withReceipt,
@@ -285,7 +286,7 @@ export class PaystackConnector implements Connector {
     const resolved = stringOf(object(answer.data).account_name);
     if (!resolved) throw new ApiError('IKW-PRV-002', "Paystack's answer has no account name; nothing was held");
     if (!sameAccountName(account.account_name, resolved)) {
-      throw new ApiError('IKW-PRV-010', `The bank gives the holder of account ${account.account_number} as '${resolved}', not '${account.account_name}'`, 'destination.account_name');
+      throw new AccountHolderMismatch(account.account_number, resolved, account.account_name, 'destination.account_name');
     }
   }
 
