@@ -32,9 +32,10 @@ export interface CollectRequest {
   returnUrl: string;
   /**
    * Who pays, when the intent names a customer: a card acquirer asks the payer's e-mail (Paystack
-   * refuses a charge without one), and a card saved by a payment is kept for that customer.
+   * refuses a charge without one), and a card saved by a payment is kept for that customer unless
+   * `keepsCard` is false (a stranger may have typed the customer's address on a public page).
    */
-  payer?: { customerId: string; email: string | null };
+  payer?: { customerId: string; email: string | null; keepsCard: boolean };
 }
 
 /** The first answer to a collection: on its way, waiting for the payer, or refused at once. */

@@ -223,7 +223,7 @@ export class PaystackConnector implements Connector {
     const outcome = chargeOutcomeOf(data.status, data.gateway_response, typeof data.id === 'number' ? String(data.id) : undefined);
     const reported = this.reported(data, typeof data.id === 'number' ? String(data.id) : undefined);
     const authorization = outcome?.status === 'succeeded' && req.payer && reportedMismatch(req, reported) === null ? authorizationOf(data.authorization) : null;
-    if (authorization && req.payer) {
+    if (authorization && req.payer?.keepsCard) {
       const email = stringOf(object(data.customer).email) ?? req.payer.email;
       if (email) await this.options.cards.save({ ...authorization, merchantId: req.merchantId, customerId: req.payer.customerId, email });
     }
