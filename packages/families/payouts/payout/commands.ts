@@ -219,8 +219,9 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
   }
 
   /**
-   * Refuses a payout its funding source cannot hold now (IKW-BAL-001, a seller's IKW-MKT-007),
-   * holding nothing: the provider's check of the destination comes after it. The hold decides again.
+   * Refuses a payout its funding source cannot hold now (IKW-BAL-001, a seller's IKW-MKT-007), or
+   * whose steps before it refuse (a challenge already used), committing nothing: the provider's
+   * check of the destination comes after. The commit decides them all again.
    */
   private async assertCovered(p: PayoutCreated, meta: EventMetadata, before: AnyStep[] = []): Promise<void> {
     for (const s of [...before, this.holdStep(p, p, meta)]) s.decider.decide(s.command, (await loadState(this.deps.store, s.streamId, s.decider)).state);
@@ -254,8 +255,8 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
     }
     const guard = await this.newDestinationsGuard(owner, payoutMethodId === null ? [destination] : [], by, actor);
     const payout = await this.prepare(owner, id, { amount: input.amount, fee, destination, payoutMethodId, metadata: input.metadata ?? {}, source, ...(funding ? { funding } : {}) });
-    // The provider's check of the destination, the last refusal before anything is held: after the funds.
-    await this.assertCovered(payout.payout, meta);
+    // The provider's check of the destination, the last refusal before anything is held: after the challenge and the funds.
+    await this.assertCovered(payout.payout, meta, guard);
     await this.verifyDestination(owner, destination, by, actor);
     // Funded from the merchant's available balance, or a marketplace seller's available funds
     // (IKW-MKT-007 when short); contention on them is decided again, never a 409.
