@@ -1,3 +1,4 @@
+import { ApiError } from '../core/errors.js';
 import type { Environment } from '../core/owner.js';
 
 /**
@@ -31,9 +32,10 @@ export interface CollectRequest {
   returnUrl: string;
   /**
    * Who pays, when the intent names a customer: a card acquirer asks the payer's e-mail (Paystack
-   * refuses a charge without one), and a card saved by a payment is kept for that customer.
+   * refuses a charge without one), and a card saved by a payment is kept for that customer unless
+   * `keepsCard` is false (a stranger may have typed the customer's address on a public page).
    */
-  payer?: { customerId: string; email: string | null };
+  payer?: { customerId: string; email: string | null; keepsCard: boolean };
 }
 
 /** The first answer to a collection: on its way, waiting for the payer, or refused at once. */
@@ -246,4 +248,29 @@ export function subjectOf(what: CollectMethod | PayoutDestination): RailSubject 
   if (what.type === 'mobile_money') return { rail: 'mobile_money', country: what.country, operator: what.operator, ...('currency' in what ? { currency: what.currency } : {}) };
   if (what.type === 'card') return { rail: 'card' };
   return { rail: 'bank', currency: what.currency };
+}
+
+/**
+ * A bank's refusal of a payout whose account name is not the holder's (IKW-PRV-010): its message
+ * gives the bank's name for the holder, which only a signed-in user with payouts rights may read;
+ * `masked()` is the same refusal with each word of that name cut to its initial (`A** O**`).
+ */
+export class AccountHolderMismatch extends ApiError {
+  constructor(
+    private readonly accountNumber: string,
+    private readonly holder: string,
+    private readonly given: string,
+    param: string,
+  ) {
+    super('IKW-PRV-010', AccountHolderMismatch.words(accountNumber, holder, given), param);
+  }
+
+  private static words(accountNumber: string, holder: string, given: string): string {
+    return `The bank gives the holder of account ${accountNumber} as '${holder}', not '${given}'`;
+  }
+
+  masked(): ApiError {
+    const initials = this.holder.trim().split(/\s+/).map((word) => `${[...word][0] ?? ''}**`).join(' ');
+    return new ApiError('IKW-PRV-010', AccountHolderMismatch.words(this.accountNumber, initials, this.given), this.param);
+  }
 }

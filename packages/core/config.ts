@@ -52,6 +52,8 @@ export interface Config {
   automationRecipientLimit: RateLimitRule | null;
   /** Customer-portal sign-in codes asked of one merchant, per environment, known addresses or not (docs/operations.md). */
   customerPortalCodeLimit: RateLimitRule | null;
+  /** Bank account holder names checked for one merchant's credential, per environment; names found as given are not counted (docs/payouts.md). */
+  nameCheckLimit: RateLimitRule | null;
   /** Invitations sent per organization and per inviting user, across organizations (docs/accounts.md, "Team"). */
   invitationLimits: { perOrganization: RateLimitRule | null; perInviter: RateLimitRule | null };
   /** How many organizations one user may belong to, created or joined (docs/accounts.md, "Organizations"). */
@@ -471,6 +473,7 @@ export function loadConfig(env: Env = process.env): Config {
     automationSendLimit: rateLimit(env, 'AUTOMATION_SEND_LIMIT', '500/1h'),
     automationRecipientLimit: rateLimit(env, 'AUTOMATION_RECIPIENT_LIMIT', '10/1h'),
     customerPortalCodeLimit: rateLimit(env, 'CUSTOMER_PORTAL_CODE_LIMIT', '200/1h'),
+    nameCheckLimit: rateLimit(env, 'RATE_LIMIT_NAME_CHECK', '10/1h'),
     invitationLimits: {
       perOrganization: rateLimit(env, 'INVITATION_LIMIT', '50/24h'),
       perInviter: rateLimit(env, 'INVITATION_INVITER_LIMIT', '25/24h'),

@@ -35,6 +35,8 @@ export type Credential = { type: 'api_key'; id: string } | { type: 'user'; id: s
 export interface Requester {
   userId: string | null;
   challengeId: string | null;
+  /** Whether a refusal may show a bank account holder's name whole: a signed-in user with payouts rights (masked otherwise). */
+  seesHolderNames?: boolean;
 }
 
 /** A caller with no second factor behind it and no challenge: an API key's request, the scheduler's job. */

@@ -63,6 +63,8 @@ export interface AccountDirectory {
 export interface PayoutHistory {
   /** Whether this owner has a payout pending, in transit or paid to this destination (docs/decisions.md, "Payouts"). */
   hasPaidTo(owner: Owner, destination: Destination): Promise<boolean>;
+  /** Of these destinations, those this owner never paid so. */
+  neverPaid(owner: Owner, destinations: readonly Destination[]): Promise<Destination[]>;
 }
 
 export type ReadPorts = CustomerDirectory & PriceCatalog & PaymentIntentReader & AccountDirectory & CapabilityGate & ActivationGate;

@@ -86,3 +86,14 @@ export async function hasPaidTo(knex: Knex, owner: Owner, destination: Destinati
   const row = await ownedRows(knex, 'read.payouts', owner).where({ destination_key: destinationKey(destination) }).whereIn('status', PAYING).first('id');
   return row !== undefined;
 }
+
+/** Of these destinations, those this owner never paid (hasPaidTo false for each): one read per thousand of them. */
+export async function neverPaid(knex: Knex, owner: Owner, destinations: readonly Destination[]): Promise<Destination[]> {
+  const keys = [...new Set(destinations.map(destinationKey))];
+  const paid = new Set<string>();
+  for (let from = 0; from < keys.length; from += 1000) {
+    const rows = await ownedRows(knex, 'read.payouts', owner).whereIn('destination_key', keys.slice(from, from + 1000)).whereIn('status', PAYING).distinct<{ destination_key: string }[]>('destination_key');
+    for (const r of rows) paid.add(r.destination_key);
+  }
+  return destinations.filter((d) => !paid.has(destinationKey(d)));
+}

@@ -4,6 +4,7 @@ import type { Logger } from '../../core/logger.js';
 import { Cached } from '../cached.js';
 import type { ConnectorSinks } from '../callbacks.js';
 import {
+  AccountHolderMismatch,
   OutcomeUnknown,
   reportedMismatch,
   withReceipt,
@@ -231,7 +232,7 @@ export class PaystackConnector implements Connector {
     const outcome = chargeOutcomeOf(data.status, data.gateway_response, typeof data.id === 'number' ? String(data.id) : undefined);
     const reported = this.reported(data, typeof data.id === 'number' ? String(data.id) : undefined);
     const authorization = outcome?.status === 'succeeded' && req.payer && reportedMismatch(req, reported) === null ? authorizationOf(data.authorization) : null;
-    if (authorization && req.payer) {
+    if (authorization && req.payer?.keepsCard) {
       const email = stringOf(object(data.customer).email) ?? req.payer.email;
       if (email) await this.options.cards.save({ ...authorization, merchantId: req.merchantId, customerId: req.payer.customerId, email });
     }
@@ -294,7 +295,7 @@ export class PaystackConnector implements Connector {
     const resolved = stringOf(object(answer.data).account_name);
     if (!resolved) throw new ApiError('IKW-PRV-002', "Paystack's answer has no account name; nothing was held");
     if (!sameAccountName(account.account_name, resolved)) {
-      throw new ApiError('IKW-PRV-010', `The bank gives the holder of account ${account.account_number} as '${resolved}', not '${account.account_name}'`, 'destination.account_name');
+      throw new AccountHolderMismatch(account.account_number, resolved, account.account_name, 'destination.account_name');
     }
   }
 

@@ -341,7 +341,8 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
           transactionCountry: campaign.country,
           description: campaign.title.slice(0, 500),
           metadata: { [CONTRIBUTION_METADATA.campaign]: campaign.id, [CONTRIBUTION_METADATA.contribution]: id },
-          ...(input.contributorEmail ? { customerEmail: input.contributorEmail } : {}),
+          // Typed by whoever contributes: a card is never kept on a customer it only matched.
+          ...(input.contributorEmail ? { customerEmail: input.contributorEmail, payerTyped: true } : {}),
         },
         actor,
         `funding_contribution:${id}`,

@@ -10,7 +10,7 @@ import { payoutOverdue } from './processes/payout-overdue.js';
 import { payoutReconcile } from './processes/payout-reconcile.js';
 import { payoutStatusCheck } from './processes/status-check.js';
 // Part 2 debt: the family reads its own read side directly until its read API is its manifest's.
-import { hasPaidTo } from '../../../projections/payouts/payouts.js';
+import { hasPaidTo, neverPaid } from '../../../projections/payouts/payouts.js';
 import { accounts } from '../accounts/index.js';
 import { payoutHoldKind } from './payout/postings.js';
 import { defineFamily } from '../family.js';
@@ -38,7 +38,7 @@ export const payouts = defineFamily({
   errors: payoutErrors,
   publicEvents: [payoutPublicEvents],
   processes: [payoutCallback, payoutOverdue, payoutReconcile, payoutStatusCheck],
-  build: ({ store, clock, log, knex, railsOf, reads, payoutSettings, enqueuer, unscheduler, outbox: messenger }, { verifications }) => {
+  build: ({ config, store, clock, log, knex, railsOf, reads, payoutSettings, enqueuer, unscheduler, outbox: messenger, rateLimiter }, { verifications }) => {
     // Filled once every family is built (collect, below): the families funding payouts are built after this one.
     const payoutFundingSources = new PayoutFundingSources();
     return {
@@ -49,10 +49,17 @@ export const payouts = defineFamily({
         rails: railsOf,
         capabilities: reads,
         activations: reads,
-        history: { hasPaidTo: (owner, destination) => hasPaidTo(knex, owner, destination) },
+        history: { hasPaidTo: (owner, destination) => hasPaidTo(knex, owner, destination), neverPaid: (owner, destinations) => neverPaid(knex, owner, destinations) },
         settings: (owner) => payoutSettings.payoutSettings(owner.merchantId, owner.environment),
         // A user's challenge is used up in the payout's commit.
         verifications,
+        nameChecks: async (owner, credential) => {
+          const rule = config.nameCheckLimit;
+          if (!rule) return { giveBack: async () => undefined };
+          const bucket = { key: `name-check:${owner.merchantId}:${owner.environment}:${credential}`, rule };
+          await rateLimiter.take([bucket]);
+          return { giveBack: () => rateLimiter.giveBack(bucket) };
+        },
         funding: payoutFundingSources,
         scheduleOverdueCheck: enqueuer(payoutOverdue),
         dropOverdueCheck: unscheduler(payoutOverdue),

@@ -12,7 +12,7 @@ import { listPayoutBatchItems, type ItemsQuery } from '../../../projections/payo
 import { listPayoutBatchLogs } from '../../../projections/payout-engine/payout-batch-logs.js';
 import { findPayoutBatch, listPayoutBatches } from '../../../projections/payout-engine/payout-batches.js';
 import { findRecipient, listRecipients } from '../../../projections/payout-engine/payout-recipients.js';
-import { countrySchema, currencySchema, cursorListSchema, cursorQuery, found, idParamsOf, metadataSchema, payoutsRead, payoutsWrite, resourceSchema } from './shared.js';
+import { countrySchema, currencySchema, cursorListSchema, cursorQuery, found, idParamsOf, metadataSchema, payoutsRead, payoutsWrite, requesterOf, resourceSchema } from './shared.js';
 
 const BASE = '/api/v1/payout-engine';
 const BATCH_STATUSES: readonly BatchStatus[] = ['validated', 'executing', 'completed', 'partially_failed', 'failed', 'canceled'];
@@ -151,6 +151,17 @@ const logSchema = resourceSchema('payout_batch_log', ['batch_id', 'type', 'statu
   created: { type: 'integer' },
 });
 
+/**
+ * The body of an execution or a retry: in live, a signed-in user paying destinations the merchant
+ * never paid gives a verified challenge of purpose payouts/new-destination (docs/decisions.md, "Payouts").
+ */
+const executionBody = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { challenge_id: { type: 'string', format: 'uuid' } },
+};
+type ExecutionBody = { challenge_id?: string };
+
 const recipientParams = idParamsOf('recipientId');
 const batchParams = idParamsOf('batchId');
 
@@ -222,7 +233,7 @@ export function payoutEngineFamily(knex: Knex, recipients: PayoutRecipients, bat
         csvBody: batchBodyFromCsv,
         fields: { idempotencyKey: 'idempotency_key', csv: 'body', recipientId: 'recipient_id', destinationType: 'destination_type' },
         response: batchSchema,
-        handler: (ctx) => batches.create(ctx.owner, ctx.body, ctx.header('content-type')?.toLowerCase().startsWith('text/csv') ? 'csv' : 'json', ctx.actor, ctx.requestRef),
+        handler: (ctx) => batches.create(ctx.owner, ctx.body, ctx.header('content-type')?.toLowerCase().startsWith('text/csv') ? 'csv' : 'json', requesterOf(ctx, undefined), ctx.actor, ctx.requestRef),
       }),
       route<unknown, CursorQuery & { status?: BatchStatus }>({
         method: 'get',
@@ -263,14 +274,16 @@ export function payoutEngineFamily(knex: Knex, recipients: PayoutRecipients, bat
           return listPayoutBatchItems(knex, ctx.owner, ctx.params.batchId, ctx.query, `${BASE}/batches/${ctx.params.batchId}/items`);
         },
       }),
-      route<unknown, unknown, { batchId: string }>({
+      route<ExecutionBody, unknown, { batchId: string }>({
         method: 'post',
         path: `${BASE}/batches/:batchId/execute`,
-        summary: 'Execute a validated batch: its total plus fees is held at once, then each item is paid out, a few at a time per operator',
+        summary: 'Execute a validated batch: its total plus fees is held at once, then each item is paid out, a few at a time per operator (live: a signed-in user paying a destination never paid before gives challenge_id, purpose payouts/new-destination)',
         auth: payoutsWrite,
         params: batchParams,
+        body: executionBody,
+        fields: { challengeId: 'challenge_id' },
         response: batchSchema,
-        handler: (ctx) => batches.execute(ctx.owner, ctx.params.batchId, ctx.actor),
+        handler: (ctx) => batches.execute(ctx.owner, ctx.params.batchId, requesterOf(ctx, ctx.body.challenge_id), ctx.actor, ctx.requestRef),
       }),
       route<unknown, unknown, { batchId: string }>({
         method: 'post',
@@ -281,14 +294,16 @@ export function payoutEngineFamily(knex: Knex, recipients: PayoutRecipients, bat
         response: batchSchema,
         handler: (ctx) => batches.cancel(ctx.owner, ctx.params.batchId, ctx.actor),
       }),
-      route<unknown, unknown, { batchId: string }>({
+      route<ExecutionBody, unknown, { batchId: string }>({
         method: 'post',
         path: `${BASE}/batches/:batchId/retry`,
-        summary: 'Retry the failed items of a partially failed or failed batch, as new payouts with a new balance check',
+        summary: 'Retry the failed items of a partially failed or failed batch, as new payouts with a new balance check (live: a signed-in user paying a destination never paid before gives challenge_id, purpose payouts/new-destination)',
         auth: payoutsWrite,
         params: batchParams,
+        body: executionBody,
+        fields: { challengeId: 'challenge_id' },
         response: batchSchema,
-        handler: (ctx) => batches.retry(ctx.owner, ctx.params.batchId, ctx.actor),
+        handler: (ctx) => batches.retry(ctx.owner, ctx.params.batchId, requesterOf(ctx, ctx.body.challenge_id), ctx.actor, ctx.requestRef),
       }),
       route<unknown, { limit: number; starting_after?: string }, { batchId: string }>({
         method: 'get',

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { MAX_AMOUNT } from '../../../packages/catalog/index.js';
 import { sha256Hex } from '../../../packages/core/hashing.js';
+import { hasScope } from '../../../packages/core/scopes.js';
 import { findPortalSession, type PortalSession } from '../../../projections/customer-portal/customer-portal-sessions.js';
 import { ApiError, notFound } from '../../../packages/core/errors.js';
 import type { CustomerRef } from '../../../packages/families/billing/customer/commands.js';
@@ -30,7 +31,8 @@ export const payoutsWrite: RouteAuth = { scope: 'payouts.write', environmentHead
 
 /** Who asks for a guarded change: the signed-in user of an access token with the challenge given, or a credential with no second factor (an API key). */
 export function requesterOf(ctx: Pick<HandlerContext<unknown, unknown, unknown>, 'principal'>, challengeId: string | undefined): Requester {
-  return { userId: ctx.principal.user?.userId ?? null, challengeId: challengeId ?? null };
+  const userId = ctx.principal.user?.userId ?? null;
+  return { userId, challengeId: challengeId ?? null, seesHolderNames: userId !== null && hasScope(ctx.principal.scopes, payoutsWrite.scope) };
 }
 
 /** The value of the cookie `name` in a request's Cookie header, if it sent one. */

@@ -42,24 +42,24 @@ export class Customers extends CommandService<CustomerCommand, CustomerState, Fa
    * finds the customer or creates one. A concurrent find-or-create of the same key decides again:
    * both land on one customer.
    */
-  async findOrCreate(owner: Owner, lookup: PayerLookup, metadata: EventMetadata): Promise<string | null> {
+  async findOrCreate(owner: Owner, lookup: PayerLookup, metadata: EventMetadata): Promise<{ id: string; created: boolean } | null> {
     const { merchantId, environment } = owner;
     if (lookup.customer) {
       const found = await this.deps.directory.findCustomer(owner, lookup.customer);
       if (!found) throw new Refusal('IKW-VAL-001', `No such customer: '${lookup.customer}'`, 'customer');
-      return found.id;
+      return { id: found.id, created: false };
     }
     const email = lookup.email?.trim().toLowerCase();
     const key = email ? ({ kind: 'email', value: email } as const) : lookup.phone ? ({ kind: 'phone', value: lookup.phone } as const) : null;
     if (!key) return null;
     const id = derivedCustomerId(merchantId, environment, key.kind, key.value);
-    await this.run(
+    const result = await this.run(
       id,
       { type: 'create', customer: { ...blankCustomer(id, owner, this.deps.clock), email: email ?? null, phone: lookup.phone ?? null } },
       metadata,
       'internal',
     );
-    return id;
+    return { id, created: result.events.length > 0 };
   }
 
   /**

@@ -19,7 +19,7 @@ import { ledgerStep } from '../../ledger/index.js';
 import { postPayment } from './postings.js';
 import { CONFIRMATION_IN_PROGRESS, confirmedAlready, type PaymentIntentCommand, type PaymentIntentState, type ProviderOutcome } from './decider.js';
 import { paymentIntentAggregate, toObject } from './render.js';
-import { payinClearing, paymentIntentStream, type CancellationReason, type PaymentIntentEvent, type PaymentIntentObject, type PaymentMethodDetails } from './events.js';
+import { payinClearing, paymentIntentStream, type CancellationReason, type Created, type PaymentIntentEvent, type PaymentIntentObject, type PaymentMethodDetails } from './events.js';
 import { assertMetadataSize, merchantMetadata } from './metadata.js';
 import type { PaymentMoney, PaymentRecipients } from './recipients.js';
 import type { Actor, Environment, Owner } from '../../../core/owner.js';
@@ -37,6 +37,12 @@ export interface CreateInput {
   customer?: string;
   customerEmail?: string;
   customerPhone?: string;
+  /**
+   * The payer typed customerEmail (or customerPhone) on a public page (a funding contribution):
+   * anyone may type anyone's address, so a card this payment is made with is kept only on a
+   * customer the payment created, never on one the address matched.
+   */
+  payerTyped?: boolean;
 }
 
 /**
@@ -148,7 +154,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
       if (earlier.state.intent) return toObject(earlier.state);
     }
     const meta = this.metadata(who.merchantId, who.environment, id, actor);
-    const customer = await this.deps.payers.findOrCreate(who, { customer: input.customer, email: input.customerEmail, phone }, meta);
+    const payer = await this.deps.payers.findOrCreate(who, { customer: input.customer, email: input.customerEmail, phone }, meta);
     const metadata = {
       ...merchantMetadata(input.metadata),
       // Platform keys: stored for auditors and support, filtered from every response.
@@ -174,7 +180,8 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
           railCountry: input.railCountry?.toUpperCase() ?? null,
           description: input.description ?? null,
           metadata,
-          customer,
+          customer: payer?.id ?? null,
+          ...(input.payerTyped && payer && !payer.created ? { keepsCards: false as const } : {}),
           createdAt: at.toISOString(),
         },
       },
@@ -276,7 +283,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     );
     if (started.events.length === 0) return toObject(started.state);
 
-    const payer = await this.payer(who, state.intent.customer);
+    const payer = await this.payer(who, state.intent);
     const request: CollectRequest = {
       operationId,
       paymentIntentId: id,
@@ -388,7 +395,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     if (!isOwned(intent, who) || !state.paymentMethod || op?.operationId !== check.operationId || (state.status !== 'processing' && state.status !== 'requires_action')) return;
     const meta = this.metadata(who.merchantId, who.environment, intent.id, { actor: connectorActor(check), causationId: check.operationId });
     const rails = this.deps.rails(check.environment);
-    const payer = await this.payer(who, intent.customer);
+    const payer = await this.payer(who, intent);
     const request: CollectRequest = {
       operationId: op.operationId,
       paymentIntentId: intent.id,
@@ -428,11 +435,11 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     else if (!check.prompted) log.error('no final answer after every status check; the payment stays processing, left for review');
   }
 
-  /** The payer a connector is told of: the intent's customer and its e-mail, when it names one. */
-  private async payer(who: Owner, customerId: string | null): Promise<CollectRequest['payer'] | null> {
-    if (!customerId) return null;
-    const customer = await this.deps.customers.findCustomer(who, customerId);
-    return customer ? { customerId: customer.id, email: customer.email } : null;
+  /** The payer a connector is told of: the intent's customer, its e-mail, and whether a card paid with is kept for it, when it names one. */
+  private async payer(who: Owner, intent: Pick<Created, 'customer' | 'keepsCards'>): Promise<CollectRequest['payer'] | null> {
+    if (!intent.customer) return null;
+    const customer = await this.deps.customers.findCustomer(who, intent.customer);
+    return customer ? { customerId: customer.id, email: customer.email, keepsCard: intent.keepsCards !== false } : null;
   }
 
   /**

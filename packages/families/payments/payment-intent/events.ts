@@ -57,6 +57,11 @@ export interface Created {
   /** As stored: may hold platform keys, which responses filter out. */
   metadata: Record<string, string>;
   customer: string | null;
+  /**
+   * False when cards it is paid with must not be kept on its customer: the payer typed the e-mail
+   * (or phone) on a public page and it matched a customer this payment did not create. Absent: kept.
+   */
+  keepsCards?: false;
   createdAt: string;
 }
 

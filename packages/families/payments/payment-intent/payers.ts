@@ -13,5 +13,6 @@ export interface PayerLookup {
  * the payment's commit (docs/payments.md). The family that keeps customers (billing) registers it.
  */
 export interface PayerCustomers {
-  findOrCreate(owner: Owner, lookup: PayerLookup, metadata: EventMetadata): Promise<string | null>;
+  /** The customer's id, and whether this call created it (none named: null). */
+  findOrCreate(owner: Owner, lookup: PayerLookup, metadata: EventMetadata): Promise<{ id: string; created: boolean } | null>;
 }

@@ -4,7 +4,7 @@ import type { Clock } from '../../../core/clock.js';
 import { isRefused, Refusal, RefusedItems, refusedField, type RefusedItem } from '../../../core/refusal.js';
 import { sha256Hex } from '../../../core/hashing.js';
 import { derivedId, newId } from '../../../core/ids.js';
-import { CommandService, handleCommand, handleCommandsAtomically, step } from '../../../eventstore/command-handler.js';
+import { CommandService, handleCommand, handleCommandsAtomically, handleSteps, loadState, step } from '../../../eventstore/command-handler.js';
 import type { EventMetadata, EventStore } from '../../../eventstore/port.js';
 import type { Enqueue } from '../../../scheduler/scheduler.js';
 import { ledgerCommand, runLedger } from '../../ledger/index.js';
@@ -19,7 +19,8 @@ import { FINAL_PAYOUT_STATUSES } from '../../payouts/index.js';
 import { executionOf, indexesWhere, type ItemNews, type PayoutBatchCommand, type PayoutBatchState } from './decider.js';
 import { payoutBatchAggregate, toPayoutBatchObject } from './render.js';
 import { batchHoldSource, itemPayoutId, payoutBatchStream, type BatchItem, type PayoutBatchCreated, type PayoutBatchEvent, type PayoutBatchObject } from './events.js';
-import type { Actor, Owner } from '../../../core/owner.js';
+import type { Actor, Owner, Requester } from '../../../core/owner.js';
+import { isOwned } from '../../../core/aggregate.js';
 import { auditMetadata } from '../../../eventstore/metadata.js';
 
 export interface InstructionInput extends DestinationFields {
@@ -43,8 +44,6 @@ interface Seen {
   recipients: Map<string, Promise<RecipientState | null>>;
   references: Map<string, number>;
   allowances: Map<string, Promise<(amount: number) => void>>;
-  /** The provider's check of each destination (a bank account's holder name), once per destination of the batch. */
-  verified: Map<string, Promise<void>>;
 }
 /** A run of a batch's execution: which attempt, and which step (a new execution, a cancel, the next chunk). */
 export type BatchRunRef = PayoutBatchRef & { attempt: number; step: string };
@@ -91,7 +90,7 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
    * instruction (index, code, field). The body's idempotency_key (or the Idempotency-Key header)
    * names the batch: the same key with the same request answers the same batch.
    */
-  async create(owner: Owner, input: CreateBatchInput, format: 'json' | 'csv', actor: Actor, requestRef?: string): Promise<PayoutBatchObject> {
+  async create(owner: Owner, input: CreateBatchInput, format: 'json' | 'csv', by: Requester, actor: Actor, requestRef?: string): Promise<PayoutBatchObject> {
     const currency = getCurrency(input.currency);
     if (!currency) throw new Refusal('IKW-VAL-003', `Unknown currency '${input.currency}'`, 'currency');
     const fingerprint = sha256Hex(JSON.stringify([format, input]));
@@ -107,7 +106,7 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
       if (earlier.batch.fingerprint !== fingerprint) throw new Refusal('IKW-IDM-002', 'This idempotency_key was used with a different batch', 'idempotencyKey');
       return toPayoutBatchObject(earlier);
     }
-    const items = await this.validate(owner, currency.code.toLowerCase(), input.instructions);
+    const items = await this.validate(owner, currency.code.toLowerCase(), input.instructions, by, actor);
     const batch: PayoutBatchCreated = {
       id,
       ...owner,
@@ -123,23 +122,59 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
     return toPayoutBatchObject(created.state);
   }
 
-  private async validate(owner: Owner, currency: string, instructions: InstructionInput[]): Promise<BatchItem[]> {
+  private async validate(owner: Owner, currency: string, instructions: InstructionInput[], by: Requester, actor: Actor): Promise<BatchItem[]> {
     const errors: RefusedItem[] = [];
     const items: BatchItem[] = [];
-    const seen: Seen = { recipients: new Map(), references: new Map(), allowances: new Map(), verified: new Map() };
+    const seen: Seen = { recipients: new Map(), references: new Map(), allowances: new Map() };
+    const refused = (index: number, err: unknown, field?: string) => {
+      if (!isRefused(err)) throw err;
+      const named = field ?? refusedField(err);
+      errors.push({ index, code: err.code, message: err.message, ...(named ? { field: named } : {}) });
+    };
     for (const [index, instruction] of instructions.entries()) {
       try {
         items.push(await this.item(owner, currency, index, instruction, seen));
       } catch (err) {
-        if (!isRefused(err)) throw err;
-        const field = refusedField(err);
-        errors.push({ index, code: err.code, message: err.message, ...(field ? { field } : {}) });
+        refused(index, err);
       }
     }
-    if (errors.length > 0) throw new RefusedItems('IKW-PEN-001', `${errors.length} of ${instructions.length} instructions are invalid`, errors, 'instructions');
+    const invalid = () => new RefusedItems('IKW-PEN-001', `${errors.length} of ${instructions.length} instructions are invalid`, errors, 'instructions');
+    if (errors.length > 0) throw invalid();
     const total = items.reduce((sum, i) => sum + i.amount + i.fee, 0);
     if (!Number.isSafeInteger(total)) throw new Refusal('IKW-VAL-001', 'The batch total is too large; split it', 'instructions');
+    // The provider's check of bank accounts (their holders' names) last, and only for a batch the
+    // balance covers now: its refusals tell names, and nothing is learned by a batch refused anyway.
+    const banks = items.filter((i) => i.destination.type === 'bank');
+    if (banks.length === 0) return items;
+    await this.assertCovered(owner, currency, items);
+    const verified = new Map<string, Promise<void>>();
+    for (const item of banks) {
+      const account = JSON.stringify(item.destination);
+      if (!verified.has(account)) verified.set(account, this.deps.payouts.verifyDestination(owner, item.destination, by, actor));
+      try {
+        await verified.get(account)!;
+      } catch (err) {
+        // Over the limit of name checks: the whole request waits (429), not one instruction.
+        if (isRefused(err, 'IKW-LIM-001')) throw err;
+        // The provider names the payout's field (`destination.account_name`); an instruction spells it flat, or as its recipient.
+        const field = isRefused(err) ? refusedField(err) : undefined;
+        if (!isRefused(err) || !field?.startsWith('destination.')) throw err;
+        refused(item.index, err, item.recipientId !== null ? 'recipientId' : field.slice('destination.'.length));
+      }
+    }
+    if (errors.length > 0) throw invalid();
     return items;
+  }
+
+  /** IKW-BAL-001 when the merchant's available balance does not cover the items' total + fees now (the execution's hold decides again). */
+  private async assertCovered(owner: Owner, currency: string, items: readonly BatchItem[]): Promise<void> {
+    const hold = ledgerCommand(this.deps.clock, { ...owner, currency }, holdBatch({ source: 'validation', amount: items.reduce((s, i) => s + i.amount, 0), fee: items.reduce((s, i) => s + i.fee, 0) }));
+    const stream = balanceStream(owner.merchantId, owner.environment, currency);
+    try {
+      ledgerDecider.decide(hold, (await loadState(this.deps.store, stream, ledgerDecider)).state);
+    } catch (err) {
+      throw isRefused(err, 'IKW-BAL-001') ? new Refusal(err.code, err.message, 'instructions') : err;
+    }
   }
 
   /** One instruction checked like a payout: its destination (saved or inline) against the catalog, its amount against the operator's limits. */
@@ -150,7 +185,7 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
     instruction: InstructionInput,
     seen: Seen,
   ): Promise<BatchItem> {
-    const { recipients, references, allowances, verified } = seen;
+    const { recipients, references, allowances } = seen;
     const { amount, recipient_id: recipientId, reference, metadata, currency: own, ...fields } = instruction;
     if (own !== undefined && own.toLowerCase() !== currency) throw new Refusal('IKW-VAL-009', `The batch is in ${currency}`, 'currency');
     const inline = Object.values(fields).some((v) => v !== undefined);
@@ -173,16 +208,6 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
     const method = destination.type === 'mobile_money' ? `${destination.country}|${destination.operator}` : `bank|${destination.currency}`;
     if (!allowances.has(method)) allowances.set(method, this.deps.payouts.allowance(owner, destination, recipientId !== undefined ? 'recipientId' : 'destinationType'));
     (await allowances.get(method)!)(amount);
-    const account = JSON.stringify(destination);
-    if (!verified.has(account)) verified.set(account, this.deps.payouts.verifyDestination(owner, destination));
-    try {
-      await verified.get(account)!;
-    } catch (err) {
-      // The provider names the payout's field (`destination.account_name`); an instruction spells it flat, or as its recipient.
-      const field = isRefused(err) ? refusedField(err) : undefined;
-      if (!isRefused(err) || !field?.startsWith('destination.')) throw err;
-      throw new Refusal(err.code, err.message, recipientId !== undefined ? 'recipientId' : field.slice('destination.'.length));
-    }
     if (reference !== undefined) {
       const first = references.get(reference);
       if (first !== undefined) throw new Refusal('IKW-VAL-001', `The reference repeats instruction ${first}'s`, 'reference');
@@ -191,26 +216,44 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
     return { index, amount, fee, destination, recipientId: recipientId ?? null, reference: reference ?? null, metadata: metadata ?? {} };
   }
 
-  /** Executes a validated batch: its total + fees held in one commit with its status (IKW-BAL-001 when the balance falls short). */
-  execute(owner: Owner, batchId: string, actor: Actor): Promise<PayoutBatchObject> {
-    return this.startExecution(owner, batchId, 'execute', actor);
+  /**
+   * Executes a validated batch: its total + fees held in one commit with its status (IKW-BAL-001
+   * when the balance falls short) and, from a signed-in user paying destinations never paid, the
+   * challenge used (newDestinationsGuard). `requestRef` (the Idempotency-Key with the request's
+   * fingerprint) is recorded with the execution: the same request retried after a crash answers
+   * the batch it started instead of being refused or starting another.
+   */
+  execute(owner: Owner, batchId: string, by: Requester, actor: Actor, requestRef?: string): Promise<PayoutBatchObject> {
+    return this.startExecution(owner, batchId, 'execute', by, actor, requestRef);
   }
 
-  /** Sends the failed items of a finished batch again, as new payouts, with a new hold. */
-  retry(owner: Owner, batchId: string, actor: Actor): Promise<PayoutBatchObject> {
-    return this.startExecution(owner, batchId, 'retry', actor);
+  /** Sends the failed items of a finished batch again, as new payouts, with a new hold (and the same guards as an execution). */
+  retry(owner: Owner, batchId: string, by: Requester, actor: Actor, requestRef?: string): Promise<PayoutBatchObject> {
+    return this.startExecution(owner, batchId, 'retry', by, actor, requestRef);
   }
 
-  private async startExecution(owner: Owner, batchId: string, type: 'execute' | 'retry', actor: Actor): Promise<PayoutBatchObject> {
+  private async startExecution(owner: Owner, batchId: string, type: 'execute' | 'retry', by: Requester, actor: Actor, requestRef?: string): Promise<PayoutBatchObject> {
     const meta = this.metadata(owner, batchId, actor);
     const { state } = await this.load(batchId);
+    const request = requestRef === undefined ? undefined : sha256Hex(requestRef);
+    // This request started an execution before (its answer lost to a crash): that one is the answer; its runs go on (the mend set before it).
+    if (request !== undefined && isOwned(state.batch, owner) && state.requests[request] !== undefined) return toPayoutBatchObject(state);
     // Refusals first (no such batch, wrong status), before any hold is thought of.
     payoutBatchAggregate.decide({ type, owner, at: this.deps.clock.now() }, state);
     await this.deps.payouts.assertLiveOpen(owner);
     const batch = state.batch!;
     const execution = executionOf(state, type);
+    // Every item's destination waits no safety delay (inline, or a recipient saved a moment ago).
+    const guard = await this.deps.payouts.newDestinationsGuard(
+      owner,
+      execution.indexes.map((i) => batch.items[i]!.destination),
+      by,
+      actor,
+      'batchId',
+      "This merchant's payout settings refuse inline destinations to API keys, and a batch's destinations (inline or saved recipients) have no safety delay: a signed-in user executes it",
+    );
     const hold = ledgerCommand(this.deps.clock, { ...owner, currency: batch.currency }, holdBatch({ source: execution.holdSource, amount: execution.amount, fee: execution.fee }));
-    const command: PayoutBatchCommand = { type, owner, at: this.deps.clock.now() };
+    const command: PayoutBatchCommand = { type, owner, at: this.deps.clock.now(), ...(request !== undefined ? { request } : {}) };
     // The mend first, a minute out: it carries on a run whose start was lost to a crash, and gives
     // back a hold whose execution was never recorded (saga mode).
     const now = this.deps.clock.now();
@@ -221,6 +264,7 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
     const atomic = handleCommandsAtomically(
       this.deps.store,
       [
+        ...guard,
         step({ streamId: ledgerStream, decider: ledgerDecider, command: hold, metadata: meta }),
         step({ streamId: payoutBatchStream(batchId), decider: payoutBatchAggregate, command, metadata: meta }),
       ],
@@ -228,6 +272,8 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
     );
     if (atomic) await atomic;
     else {
+      // The challenge first, so that no execution is recorded without it (as a single payout's).
+      if (guard.length > 0) await handleSteps(this.deps.store, guard);
       await handleCommand(this.deps.store, ledgerStream, ledgerDecider, hold, meta, { onConflict: 'contended' });
       await this.run(batchId, command, meta, 'internal');
     }

@@ -8,8 +8,8 @@ import type { Owner } from '../../../core/owner.js';
 export type PayoutBatchCommand =
   | { type: 'create'; batch: PayoutBatchCreated }
   | ({ owner: Owner; at: Date } & (
-      | { type: 'execute' }
-      | { type: 'retry' }
+      | { type: 'execute'; request?: string }
+      | { type: 'retry'; request?: string }
       | { type: 'cancel' }
       | { type: 'mark_sent'; attempt: number; indexes: number[] }
       | { type: 'settle_items'; items: readonly ItemNews[] }
@@ -38,6 +38,8 @@ export interface PayoutBatchState {
   status: BatchStatus;
   /** The current execution: 0 before the first, then 1, and one more per retry. */
   attempt: number;
+  /** The attempt each request that started an execution started (by the digest of its Idempotency-Key and body). */
+  requests: Readonly<Record<string, number>>;
   /**
    * Per item index (as a string key), the items that left NEVER_EXECUTED: a persistent map, so an
    * event about a few items costs O(log n), not a copy of 10 000 entries (docs/performance.md).
@@ -122,7 +124,7 @@ function decideOngoing(command: OngoingCommand, state: PayoutBatchState): Fact<P
   switch (command.type) {
     case 'execute':
     case 'retry':
-      return [{ type: 'payout_batch.execution_started', data: { ...executionOf(state, command.type), at } }];
+      return [{ type: 'payout_batch.execution_started', data: { ...executionOf(state, command.type), ...(command.request !== undefined ? { request: command.request } : {}), at } }];
     case 'cancel':
       return [{ type: 'payout_batch.canceled', data: { at } }];
     case 'mark_sent': {
@@ -157,6 +159,7 @@ export const payoutBatchDecider: Decider<PayoutBatchCommand, PayoutBatchState, F
     batch: null,
     status: 'validated',
     attempt: 0,
+    requests: {},
     items: PersistentMap.empty(),
     counts: noCounts(),
     totalAmount: 0,
@@ -180,8 +183,10 @@ export const payoutBatchDecider: Decider<PayoutBatchCommand, PayoutBatchState, F
           totalFee: items.reduce((sum, i) => sum + i.fee, 0),
         };
       }
-      case 'payout_batch.execution_started':
-        return { ...withItems(state, event.data.indexes, () => ({ outcome: 'queued', attempt: event.data.attempt, sent: false })), status: 'executing', attempt: event.data.attempt, executedAt: event.data.at, finishedAt: null };
+      case 'payout_batch.execution_started': {
+        const requests = event.data.request !== undefined ? { ...state.requests, [event.data.request]: event.data.attempt } : state.requests;
+        return { ...withItems(state, event.data.indexes, () => ({ outcome: 'queued', attempt: event.data.attempt, sent: false })), status: 'executing', attempt: event.data.attempt, requests, executedAt: event.data.at, finishedAt: null };
+      }
       case 'payout_batch.items_sent':
         return withItems(state, event.data.indexes, (i) => ({ ...i, sent: true }));
       case 'payout_batch.item_settled':
@@ -210,6 +215,8 @@ export const payoutBatchDecider: Decider<PayoutBatchCommand, PayoutBatchState, F
       return [{ type: 'payout_batch.created', data: command.batch }];
     }
     assertOwned(state.batch, command.owner, 'No such payout batch', 'batchId');
+    // A request that started an execution, retried (after a crash), started it already.
+    if ((command.type === 'execute' || command.type === 'retry') && command.request !== undefined && state.requests[command.request] !== undefined) return [];
     if (!PAYOUT_BATCH_TRANSITIONS[command.type].includes(state.status)) {
       if (command.type === 'settle_items' || command.type === 'mark_sent') return [];
       throw new Refusal('IKW-PEN-005', `A payout batch with status ${state.status} cannot be ${command.type === 'execute' ? 'executed' : command.type === 'retry' ? 'retried' : 'canceled'}`, 'batchId');

@@ -58,8 +58,11 @@ type WithObject<D> = D & { object: PayoutBatchObject };
 
 export type PayoutBatchEvent =
   | DomainEvent<'payout_batch.created', WithObject<PayoutBatchCreated>>
-  /** An execution (attempt 1) or a retry of failed items (attempt 2, …): their total + fees are held. */
-  | DomainEvent<'payout_batch.execution_started', WithObject<{ attempt: number; indexes: number[]; amount: number; fee: number; holdSource: string; at: string }>>
+  /**
+   * An execution (attempt 1) or a retry of failed items (attempt 2, …): their total + fees are held.
+   * `request`: the digest of the request that started it (Idempotency-Key and body), when it had a key.
+   */
+  | DomainEvent<'payout_batch.execution_started', WithObject<{ attempt: number; indexes: number[]; amount: number; fee: number; holdSource: string; request?: string; at: string }>>
   /** Items of the current attempt handed to their operators (or stopped, once canceled): a resumed run skips them. */
   | DomainEvent<'payout_batch.items_sent', { attempt: number; indexes: number[]; at: string }>
   | DomainEvent<'payout_batch.item_settled', WithObject<{ index: number; attempt: number; payoutId: string | null; outcome: 'paid' | 'failed' | 'canceled'; failureCode: string | null; at: string }>>

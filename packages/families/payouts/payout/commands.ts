@@ -7,8 +7,8 @@ import type { EventMetadata, EventStore } from '../../../eventstore/port.js';
 import type { DomainEvent, Fact } from '../../../core/decider.js';
 import type { Enqueue, Unschedule } from '../../../scheduler/scheduler.js';
 import { connectorActor, nextStatusCheck, readStatus, sendAgain, type PayoutCallback, type StatusCheck } from '../../../connectors/callbacks.js';
-import { OutcomeUnknown, type PayoutInitiation, type PayoutReport, type PayoutRequest, type Rails } from '../../../connectors/port.js';
-import { CommandService, handleCommand, handleCommandsAtomically, handleSteps, step, type AnyStep, type CommandStep, type ConflictPolicy, type HandleResult, type StepOutcome } from '../../../eventstore/command-handler.js';
+import { AccountHolderMismatch, OutcomeUnknown, type PayoutInitiation, type PayoutReport, type PayoutRequest, type Rails } from '../../../connectors/port.js';
+import { CommandService, handleCommand, handleCommandsAtomically, handleSteps, loadState, step, type AnyStep, type CommandStep, type ConflictPolicy, type HandleResult, type StepOutcome } from '../../../eventstore/command-handler.js';
 import { ledgerStep, runLedger } from '../../ledger/index.js';
 import { clearingOf } from '../../../ledger/clearing.js';
 import type { LedgerState } from '../../../ledger/decider.js';
@@ -30,7 +30,7 @@ import { FINAL_PAYOUT_STATUSES, type Owner, type PayoutCommand, type PayoutState
 import { payoutAggregate, toPayoutObject } from './render.js';
 import type { PayoutFundingSources } from './funding.js';
 import { payoutStream, type PayoutCreated, type PayoutEvent, type PayoutFunding, type PayoutObject, type PayoutSource } from './events.js';
-import type { Actor, Environment, Requester } from '../../../core/owner.js';
+import { UNATTENDED, type Actor, type Environment, type Requester } from '../../../core/owner.js';
 import { isOwned } from '../../../core/aggregate.js';
 import { auditMetadata } from '../../../eventstore/metadata.js';
 
@@ -58,6 +58,11 @@ export interface PayoutDeps {
   settings(owner: Owner): Promise<PayoutSettings>;
   /** Uses up a user's `payouts/new-destination` challenge in the payout's commit. */
   verifications: Pick<Verifications, 'consumption'>;
+  /**
+   * Counts a check of a bank account holder's name against the merchant and the credential asking
+   * (429 IKW-LIM-001 with Retry-After when over); `giveBack` when the bank gave the name as given.
+   */
+  nameChecks(owner: Owner, credential: string): Promise<{ giveBack(): Promise<void> }>;
   /** Where payouts' money comes from and returns to: payouts' own sources and those the families register. */
   funding: PayoutFundingSources;
   /** Durable timers: the overdue check at expected_by, and the crash mend of a hold. */
@@ -194,11 +199,32 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
   }
 
   /**
-   * The provider's check of a destination before anything is held for it (a bank account holder's
-   * name, docs/connectors.md "Paystack"): refused with the provider's reason, or nothing.
+   * The provider's check of a destination (a bank account holder's name, docs/connectors.md
+   * "Paystack"): refused with the provider's reason, or nothing. Asked last, once nothing else
+   * would refuse the payout, since its refusal tells the holder's name: each check of a bank
+   * account counts against the merchant's credential (`actor`) unless the name was as given, and the
+   * name shows whole only to a signed-in user with payouts rights (masked otherwise: `A** O**`).
    */
-  verifyDestination(owner: Owner, destination: Destination): Promise<void> {
-    return this.deps.rails(owner.environment).verifyDestination(destination, owner);
+  async verifyDestination(owner: Owner, destination: Destination, by: Requester, actor: Actor): Promise<void> {
+    const rails = this.deps.rails(owner.environment);
+    if (destination.type !== 'bank') return rails.verifyDestination(destination, owner);
+    const counted = await this.deps.nameChecks(owner, actor.actor);
+    try {
+      await rails.verifyDestination(destination, owner);
+    } catch (err) {
+      if (!isRefused(err, 'IKW-PRV-010', 'IKW-PRV-011')) await counted.giveBack();
+      throw err instanceof AccountHolderMismatch && !by.seesHolderNames ? err.masked() : err;
+    }
+    await counted.giveBack();
+  }
+
+  /**
+   * Refuses a payout its funding source cannot hold now (IKW-BAL-001, a seller's IKW-MKT-007), or
+   * whose steps before it refuse (a challenge already used), committing nothing: the provider's
+   * check of the destination comes after. The commit decides them all again.
+   */
+  private async assertCovered(p: PayoutCreated, meta: EventMetadata, before: AnyStep[] = []): Promise<void> {
+    for (const s of [...before, this.holdStep(p, p, meta)]) s.decider.decide(s.command, (await loadState(this.deps.store, s.streamId, s.decider)).state);
   }
 
   /** What a payout to `destination` costs, once the environment's connector is known to send it (IKW-PRV-001 otherwise). */
@@ -212,7 +238,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
    * (the Idempotency-Key with the request's fingerprint) names the payout, so that a request
    * retried after a crash finds the payout the first attempt made and carries it on: one request,
    * one payout, whatever was lost in between. `by` is who asks: the rule of inline destinations
-   * (inlineDestinationGuard) depends on it.
+   * (newDestinationsGuard) depends on it.
    */
   async create(owner: Owner, input: CreatePayoutInput, by: Requester, source: PayoutSource, actor: Actor, requestRef?: string, funding?: PayoutFunding): Promise<PayoutObject> {
     if (by.userId === null && by.challengeId !== null) throw new Refusal('IKW-VAL-002', 'challenge_id is a signed-in user’s second factor; an API key has none', 'challengeId');
@@ -227,11 +253,11 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
       const earlier = await this.load(id);
       if (earlier.state.payout) return this.initiate(earlier.state, meta);
     }
-    const guard = await this.inlineDestinationGuard(owner, payoutMethodId === null ? destination : null, by, actor);
-    // The provider's check of the destination, the last refusal before anything is held.
-    await this.verifyDestination(owner, destination);
-
+    const guard = await this.newDestinationsGuard(owner, payoutMethodId === null ? [destination] : [], by, actor);
     const payout = await this.prepare(owner, id, { amount: input.amount, fee, destination, payoutMethodId, metadata: input.metadata ?? {}, source, ...(funding ? { funding } : {}) });
+    // The provider's check of the destination, the last refusal before anything is held: after the challenge and the funds.
+    await this.assertCovered(payout.payout, meta, guard);
+    await this.verifyDestination(owner, destination, by, actor);
     // Funded from the merchant's available balance, or a marketplace seller's available funds
     // (IKW-MKT-007 when short); contention on them is decided again, never a 409.
     const created = (await this.open(payout, meta, 'contended', guard)) ?? (await this.holdThenCreate(payout, meta, guard));
@@ -239,21 +265,23 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
   }
 
   /**
-   * The rule of inline destinations (docs/decisions.md, "Payouts"): what must commit before the
-   * payout (a signed-in user's challenge, used up with it), or a refusal. An API key pays inline
-   * unless the merchant's settings refuse it (IKW-PAY-008); in live, a user pays a destination the
-   * merchant never paid only with a fresh second factor (IKW-PAY-007): saved payout methods have
-   * their safety delay for that, and sandbox moves no money. A challenge given is used, needed or
-   * not, as with the settings.
+   * The rule of new destinations (docs/decisions.md, "Payouts"): what must commit before the
+   * payout (a signed-in user's challenge, used up with it), or a refusal. `destinations` are those
+   * of the payout that wait no safety delay: an inline one, or every item of a payout batch
+   * (inline or to a saved recipient); a saved payout method has its delay and is none of them. An
+   * API key pays them unless the merchant's settings refuse it (IKW-PAY-008, on `keyField`); in
+   * live, a user pays one the merchant never paid only with a fresh second factor (IKW-PAY-007):
+   * sandbox moves no money. A challenge given is used, needed or not, as with the settings.
    */
-  private async inlineDestinationGuard(owner: Owner, inline: Destination | null, by: Requester, actor: Actor): Promise<AnyStep[]> {
+  async newDestinationsGuard(owner: Owner, destinations: readonly Destination[], by: Requester, actor: Actor, keyField = 'destination', keyMessage?: string): Promise<AnyStep[]> {
+    if (by.userId === null && by.challengeId !== null) throw new Refusal('IKW-VAL-002', 'challenge_id is a signed-in user’s second factor; an API key has none', 'challengeId');
     if (by.userId !== null && by.challengeId !== null) return [this.deps.verifications.consumption(by.challengeId, 'payouts/new-destination', null, by.userId, actor)];
-    if (inline === null) return [];
+    if (destinations.length === 0) return [];
     if (by.userId === null) {
-      if (!(await this.deps.settings(owner)).inlineDestinationsForApiKeys) throw new Refusal('IKW-PAY-008', undefined, 'destination');
+      if (!(await this.deps.settings(owner)).inlineDestinationsForApiKeys) throw new Refusal('IKW-PAY-008', keyMessage, keyField);
       return [];
     }
-    if (owner.environment === 'live' && !(await this.deps.history.hasPaidTo(owner, inline))) throw new Refusal('IKW-PAY-007', undefined, 'challengeId');
+    if (owner.environment === 'live' && (await this.deps.history.neverPaid(owner, destinations)).length > 0) throw new Refusal('IKW-PAY-007', undefined, 'challengeId');
     return [];
   }
 
@@ -681,6 +709,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
     input: { payoutId: string; payoutMethodId: string; currency: string; amount: number; metadata: Record<string, string>; source: PayoutSource; held: Pick<PayoutCreated, 'escrow'> },
     ownStep: (fee: number) => CommandStep<unknown, unknown, DomainEvent>,
     actor: Actor,
+    by: Requester = UNATTENDED,
   ): Promise<{ payoutId: string; fee: number }> {
     const meta = this.metadata(owner, input.payoutId, actor);
     const earlier = await this.load(input.payoutId);
@@ -694,7 +723,6 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
     const fee = this.fee(input.amount, destination);
     const before = ownStep(fee);
     (await this.allowance(owner, destination, 'payoutMethodId'))(input.amount - fee);
-    await this.verifyDestination(owner, destination);
     const payout = await this.prepare(owner, input.payoutId, {
       amount: input.amount - fee,
       fee,
@@ -704,6 +732,8 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
       source: input.source,
       ...input.held,
     });
+    await this.assertCovered(payout.payout, meta, [before]);
+    await this.verifyDestination(owner, destination, by, actor);
     // The family's step, the payout's hold out of the funds it released and the payout: one commit.
     if (!(await this.open(payout, meta, 'contended', [before]))) {
       await this.scheduleMend(payout.payout);
