@@ -1,0 +1,44 @@
+/**
+ * `make sim`: the regression seeds, then SIM_SEEDS new ones (default 20), each SIM_SECONDS of
+ * faults (default 180) with SIM_KILLS kills (default 3). SIM_SEED runs that one seed alone (a
+ * replay). A failing seed prints its failures, its timeline and the tail of the service's log, and
+ * the line that replays it; the exit code is 1 when any seed failed.
+ */
+import { REGRESSION_SEEDS } from './seeds.js';
+import { report } from './report.js';
+import { runSeed } from './world.js';
+
+function envInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`${name} must be a whole number, not ${raw}`);
+  return n;
+}
+
+async function main(): Promise<number> {
+  const seconds = envInt('SIM_SECONDS', 180);
+  const kills = envInt('SIM_KILLS', 3);
+  const one = process.env.SIM_SEED;
+  const fresh = envInt('SIM_SEEDS', 20);
+  const base = envInt('SIM_BASE_SEED', Math.floor(Date.now() / 1000) % 1_000_000);
+  const seeds = one !== undefined && one !== '' ? [{ seed: envInt('SIM_SEED', 0), name: 'asked' }] : [...REGRESSION_SEEDS.map((s) => ({ ...s, name: `regression: ${s.name}` })), ...Array.from({ length: fresh }, (_, i) => ({ seed: base + i, name: 'new' }))];
+  process.stdout.write(`simulator: ${seeds.length} seeds × ${seconds} s of faults, ${kills} kills each (SIM_SEED=N replays one)\n`);
+  let failed = 0;
+  for (const { seed, name } of seeds) {
+    process.stdout.write(`SIM_SEED=${seed} (${name}) …\n`);
+    const result = await runSeed({ seed, seconds, kills, ...(process.env.SIM_VERBOSE ? { progress: (l: string) => process.stdout.write(`  ${l}\n`) } : {}) });
+    if (!result.ok) failed++;
+    process.stdout.write(`${report(result, seconds, kills)}\n`);
+  }
+  process.stdout.write(`${seeds.length - failed} passed, ${failed} failed\n`);
+  return failed === 0 ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`simulator failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  },
+);
