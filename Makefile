@@ -94,12 +94,12 @@ test-long: build
 # The simulator (docs/reliability.md): the real service group and its PostgreSQL, pawaPay's stand-in
 # behind a fault-injecting proxy, clients retrying with the same keys, SIGKILLs, then the model.
 # SIM_SEEDS new seeds (20) of SIM_SECONDS of faults (180) with SIM_KILLS kills (3), after the
-# regression seeds; SIM_SEED=N replays one seed alone.
+# regression seeds; SIM_SEED=N replays one seed alone (SIM_CLIENTS: clients at once, 3).
 SIM_SEEDS ?= 20
 SIM_SECONDS ?= 180
 SIM_KILLS ?= 3
 sim: build
-	SIM_SEEDS=$(SIM_SEEDS) SIM_SECONDS=$(SIM_SECONDS) SIM_KILLS=$(SIM_KILLS) $(if $(SIM_SEED),SIM_SEED=$(SIM_SEED)) node dist/test/sim/main.js
+	SIM_SEEDS=$(SIM_SEEDS) SIM_SECONDS=$(SIM_SECONDS) SIM_KILLS=$(SIM_KILLS) $(if $(SIM_SEED),SIM_SEED=$(SIM_SEED)) $(if $(SIM_CLIENTS),SIM_CLIENTS=$(SIM_CLIENTS)) node dist/test/sim/main.js
 
 # A real Apache Kafka broker (infra/kafka: the jars from Maven Central, one KRaft node on free
 # loopback ports) for the Kafka bus contract suite and the scale-out end-to-end test (test/scale-out).

@@ -5,12 +5,14 @@
  * network's and the provider's front end's:
  * - `lose`: forwarded (the provider keeps it), then the connection is destroyed before the answer;
  * - `error`: answered 5xx without forwarding (nothing kept);
- * - `slow`: forwarded, the answer held `delayMs` (past the connector's timeout it is a lost answer).
+ * - `slow`: forwarded, the answer held `delayMs` (past the connector's timeout it is a lost answer);
+ * - `stall`: held `delayMs` before forwarding; a caller gone meanwhile (killed) never reaches the
+ *   provider: the kill "before the provider call".
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type ProxyFault = { type: 'pass' } | { type: 'lose' } | { type: 'error'; status: number } | { type: 'slow'; delayMs: number };
+export type ProxyFault = { type: 'pass' } | { type: 'lose' } | { type: 'error'; status: number } | { type: 'slow'; delayMs: number } | { type: 'stall'; delayMs: number };
 
 export interface ProxiedRequest {
   method: string;
@@ -21,6 +23,8 @@ export interface ProxiedRequest {
 export class FaultProxy {
   /** Answers held by a `slow` fault right now. */
   holding = 0;
+  /** Requests held by a `stall` fault (not yet sent to the provider) right now. */
+  stalled = 0;
   private readonly sockets = new Set<import('node:net').Socket>();
 
   private constructor(
@@ -51,31 +55,37 @@ export class FaultProxy {
           return;
         }
         // The Host header goes on as it came: pawaPay's request signatures cover @authority.
-        const headers = req.headers;
-        const forward = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers }, (answer) => {
-          const parts: Buffer[] = [];
-          answer.on('data', (c: Buffer) => parts.push(c));
-          answer.on('end', () => {
-            seen(request, fault, answer.statusCode);
-            const reply = () => {
-              if (res.destroyed) return;
-              res.writeHead(answer.statusCode ?? 502, answer.headers);
-              res.end(Buffer.concat(parts));
-            };
-            if (fault.type === 'lose') return void res.socket?.destroy();
-            if (fault.type === 'slow') {
+        const forward = () => {
+          const upstreamRequest = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+            const parts: Buffer[] = [];
+            answer.on('data', (c: Buffer) => parts.push(c));
+            answer.on('end', () => {
+              seen(request, fault, answer.statusCode);
+              const reply = () => {
+                if (res.destroyed) return;
+                res.writeHead(answer.statusCode ?? 502, answer.headers);
+                res.end(Buffer.concat(parts));
+              };
+              if (fault.type === 'lose') return void res.socket?.destroy();
+              if (fault.type !== 'slow') return reply();
               proxy!.holding++;
               setTimeout(() => {
                 proxy!.holding--;
                 reply();
               }, fault.delayMs).unref();
-              return;
-            }
-            reply();
+            });
           });
-        });
-        forward.on('error', () => res.socket?.destroy());
-        forward.end(body);
+          upstreamRequest.on('error', () => res.socket?.destroy());
+          upstreamRequest.end(body);
+        };
+        if (fault.type !== 'stall') return forward();
+        proxy!.stalled++;
+        setTimeout(() => {
+          proxy!.stalled--;
+          // The caller died meanwhile: its request never reaches the provider.
+          if (res.destroyed || req.socket.destroyed) return seen(request, { type: 'stall', delayMs: -1 });
+          forward();
+        }, fault.delayMs).unref();
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

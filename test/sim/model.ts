@@ -119,14 +119,18 @@ export async function checkModel(world: { standin: PawapayStandin; service: Serv
   for (const o of ops.values()) if (o.status === 'COMPLETED') wallet += o.kind === 'deposits' ? o.amount : -o.amount;
   for (const country of ['SEN', 'BFA', 'GHA', 'KEN']) standin.wallets.set(country, country === 'SEN' ? `${wallet}.00` : '0.00');
 
-  const cli = async (args: string[], ok: (r: { code: number | null; output: string }) => boolean) => {
-    const r = await service.cli(args);
-    world.note(`bin/sika ${args.join(' ')}: exit ${r.code}`);
-    if (!ok(r)) fail(`bin/sika ${args.join(' ')} (exit ${r.code}): ${r.output.trim().slice(0, 2_000)}`);
-  };
-  await cli(['reconcile', 'pawapay'], (r) => r.code === 0);
-  await cli(['rails', 'review', '--json'], (r) => r.code === 0 && /^\s*\[\s*\]\s*$/m.test(r.output));
-  await cli(['projections', 'verify'], (r) => r.code === 0);
-  await cli(['audit', 'verify'], (r) => r.code === 0);
+  // The service's own checks, at once: each is a process of its own that mostly waits to start.
+  const checks: { args: string[]; ok: (r: { code: number | null; output: string }) => boolean }[] = [
+    { args: ['reconcile', 'pawapay'], ok: (r) => r.code === 0 },
+    { args: ['rails', 'review', '--json'], ok: (r) => r.code === 0 && /^\s*\[\s*\]\s*$/m.test(r.output) },
+    { args: ['projections', 'verify'], ok: (r) => r.code === 0 },
+    { args: ['audit', 'verify'], ok: (r) => r.code === 0 },
+  ];
+  const results = await Promise.all(checks.map((c) => service.cli(c.args)));
+  checks.forEach((c, i) => {
+    const r = results[i]!;
+    world.note(`bin/sika ${c.args.join(' ')}: exit ${r.code}`);
+    if (!c.ok(r)) fail(`bin/sika ${c.args.join(' ')} (exit ${r.code}): ${r.output.trim().slice(0, 2_000)}`);
+  });
   return failures;
 }

@@ -1,5 +1,20 @@
 /**
  * Seeds kept as named regression cases: each failed while the simulator was being built, and runs
- * every time (`make sim`, `make test-long`). The name says what it found.
+ * every time (`make sim`, `make test-long`) with the budget it failed with. A seed fixes every
+ * choice (requests, faults, callbacks, kill moments and kinds); the real service's timing still
+ * varies from run to run, so a seed replays its plan, not always its exact interleaving.
  */
-export const REGRESSION_SEEDS: { seed: number; name: string }[] = [];
+export interface RegressionSeed {
+  seed: number;
+  seconds: number;
+  kills: number;
+  /** Clients at once (3 unless said). */
+  clients?: number;
+  /** What it found. */
+  name: string;
+}
+
+export const REGRESSION_SEEDS: RegressionSeed[] = [
+  { seed: 1, seconds: 20, kills: 1, name: 'a refund whose pawaPay answer was held when the service was killed is made again under a new id by the retry with the same key; both paid (issue 63, finding 1)' },
+  { seed: 20261126, seconds: 15, kills: 1, clients: 2, name: 'a refund committed but not yet sent when the service was killed: the retry with the same key makes a second one, and both are sent and paid (issue 63, finding 1)' },
+];

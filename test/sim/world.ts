@@ -95,8 +95,9 @@ export async function runSeed(options: SimOptions): Promise<SimResult> {
       if (!faultsOn) return { type: 'pass' };
       const p = req.path.split('?')[0]!;
       if (req.method === 'POST' && /^\/v2\/(deposits|payouts|refunds)$/.test(p)) {
-        const kind = proxyRnd.weighted({ pass: 55, lose: 12, error: 13, slow: 20 });
+        const kind = proxyRnd.weighted({ pass: 50, lose: 12, error: 12, slow: 18, stall: 8 });
         if (kind === 'lose') return { type: 'lose' };
+        if (kind === 'stall') return { type: 'stall', delayMs: proxyRnd.int(1_000, 4_000) };
         if (kind === 'error') return { type: 'error', status: proxyRnd.pick([500, 502, 503]) };
         // Some slow answers outlast the connector's 15 s timeout: lost answers the other way.
         if (kind === 'slow') return { type: 'slow', delayMs: proxyRnd.chance(0.3) ? proxyRnd.int(15_500, 18_000) : proxyRnd.int(500, 6_000) };
@@ -114,7 +115,8 @@ export async function runSeed(options: SimOptions): Promise<SimResult> {
       if (!/^\/v2\/(deposits|payouts|refunds)/.test(p)) return;
       count(`pawapay ${req.method} ${fault.type}`);
       const id = /"(?:deposit|payout|refund)Id":"([^"]+)"/.exec(req.body)?.[1] ?? p.split('/')[3];
-      note(`pawaPay ${req.method} ${p.split('/')[2]} ${id}: ${fault.type === 'slow' ? `slow ${fault.delayMs} ms` : fault.type}${status ? ` (stand-in ${status})` : ''}`);
+      const what = fault.type === 'slow' || fault.type === 'stall' ? (fault.delayMs < 0 ? 'stalled, its caller died: never sent' : `${fault.type} ${fault.delayMs} ms`) : fault.type;
+      note(`pawaPay ${req.method} ${p.split('/')[2]} ${id}: ${what}${status ? ` (stand-in ${status})` : ''}`);
     },
   );
 
@@ -299,13 +301,18 @@ export async function runSeed(options: SimOptions): Promise<SimResult> {
       for (let i = 0; i < options.kills; i++) {
         const segment = (options.seconds * 1000) / options.kills;
         const at = faultStart + i * segment + killRnd.int(Math.floor(segment * 0.2), Math.floor(segment * 0.8));
-        const kind = killRnd.weighted({ random: 40, held: 35, callback: 25 });
+        const kind = killRnd.weighted({ random: 30, held: 30, before_call: 20, callback: 20 });
         await sleep(Math.max(0, at - Date.now()));
         if (Date.now() > faultEnd) break;
         if (kind === 'held') {
           // While a provider call is held open by a slow answer: the service dies between its call and the answer.
           const until = Date.now() + 8_000;
           while (proxy.holding === 0 && Date.now() < until) await sleep(50);
+        }
+        if (kind === 'before_call') {
+          // While a provider call is on its way (stalled in the proxy): committed, not yet sent.
+          const until = Date.now() + 8_000;
+          while (proxy.stalled === 0 && Date.now() < until) await sleep(50);
         }
         let during = '';
         if (kind === 'callback') {
@@ -317,7 +324,8 @@ export async function runSeed(options: SimOptions): Promise<SimResult> {
             await sleep(killRnd.int(0, 30));
           }
         }
-        note(`KILL ${i + 1} (${kind}${kind === 'held' ? `, ${proxy.holding} provider answers held` : ''}${during}): SIGKILL to the service group, PostgreSQL included`);
+        const held = kind === 'held' ? `, ${proxy.holding} provider answers held` : kind === 'before_call' ? `, ${proxy.stalled} provider calls on their way` : '';
+        note(`KILL ${i + 1} (${kind}${held}${during}): SIGKILL to the service group, PostgreSQL included`);
         count(`kill ${kind}`);
         await service.kill();
         await sleep(killRnd.int(200, 1_500));
