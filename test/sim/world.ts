@@ -27,6 +27,8 @@ export interface SimOptions {
   kills: number;
   /** Clients sending requests at once. */
   clients?: number;
+  /** What the clients ask for (default all): `pay`, `payout`, `refund`. */
+  operations?: readonly ('pay' | 'payout' | 'refund')[];
   /** Progress lines as they happen (the timeline is kept whatever this does). */
   progress?: (line: string) => void;
 }
@@ -208,7 +210,9 @@ export async function runSeed(options: SimOptions): Promise<SimResult> {
 
     const clientLoop = async (rand: Random, until: () => boolean) => {
       while (!until()) {
-        const op = succeeded.length ? rand.weighted({ pay: 45, payout: 25, refund: 30 }) : rand.weighted({ pay: 80, payout: 20 });
+        const allowed = options.operations ?? ['pay', 'payout', 'refund'];
+        const weights = { pay: 45, payout: 25, refund: succeeded.length ? 30 : 0 };
+        const op = rand.weighted(Object.fromEntries(Object.entries(weights).map(([k, w]) => [k, allowed.includes(k as 'pay') ? w : 0])) as typeof weights);
         if (op === 'pay') {
           const amount = rand.int(10, 200) * 100;
           const created = await send(newRequest('create_intent', '/api/v1/payment-intents', { amount, currency: 'xof', transaction_country: 'SN' }));
