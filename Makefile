@@ -86,10 +86,10 @@ test: build layers openapi-lint chromium
 
 # The long forms of the slowest property suites (.ci/run runs it after make test): the fuzz sweep
 # with 100 requests per operation and the money model with 100 random sequences (make test: 8, 15).
-# Then the simulator's regression seeds and one new seed of 60 s with two kills (docs/reliability.md).
+# Then the simulator's regression seeds and one new seed of 45 s with two kills (docs/reliability.md).
 test-long: build
 	FUZZ_RUNS=100 MONEY_RUNS=100 ESCROW_RUNS=100 node dist/test/support/run-tests.js dist/test/fuzz dist/test/integration/money-model.test.js dist/test/integration/escrow/escrow-property.test.js
-	SIM_SEEDS=1 SIM_SECONDS=60 SIM_KILLS=2 node dist/test/sim/main.js
+	SIM_SEEDS=1 SIM_SECONDS=45 SIM_KILLS=2 node dist/test/sim/main.js
 
 # The simulator (docs/reliability.md): the real service group and its PostgreSQL, pawaPay's stand-in
 # behind a fault-injecting proxy, clients retrying with the same keys, SIGKILLs, then the model.

@@ -8,9 +8,21 @@
 import { pawapayId } from '../../packages/connectors/pawapay/index.js';
 import type { Kind, PawapayStandin } from '../support/pawapay-standin.js';
 import type { ServiceGroup } from './service-group.js';
-import type { ClientRequest } from './world.js';
 
 type Json = Record<string, unknown>;
+
+/** A request of a client, with every answer it got; the last is the one it kept. */
+export interface ClientRequest {
+  n: number;
+  what: 'create_intent' | 'confirm' | 'payout' | 'refund';
+  key: string;
+  method: 'POST';
+  path: string;
+  body: Record<string, unknown>;
+  attempts: number;
+  answer?: { status: number; body: Record<string, unknown> };
+  serverErrors: { status: number; body: string }[];
+}
 
 export interface SikaObjects {
   intents: Json[];

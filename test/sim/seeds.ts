@@ -10,6 +10,8 @@ export interface RegressionSeed {
   kills: number;
   /** Clients at once (3 unless said). */
   clients?: number;
+  /** What the clients ask for (all unless said). */
+  operations?: readonly ('pay' | 'payout' | 'refund')[];
   /** What it found. */
   name: string;
 }
@@ -17,4 +19,5 @@ export interface RegressionSeed {
 export const REGRESSION_SEEDS: RegressionSeed[] = [
   { seed: 1, seconds: 20, kills: 1, name: 'a refund whose pawaPay answer was held when the service was killed is made again under a new id by the retry with the same key; both paid (issue 63, finding 1)' },
   { seed: 20261126, seconds: 15, kills: 1, clients: 2, name: 'a refund committed but not yet sent when the service was killed: the retry with the same key makes a second one, and both are sent and paid (issue 63, finding 1)' },
+  { seed: 7, seconds: 40, kills: 2, operations: ['pay', 'payout'], name: "a deposit whose first request and resend both met a 5xx with nothing kept waits for the check 5 min later: not final within 60 s, reconcile finds it processing at Sika and unknown at pawaPay (issue 63, finding 6)" },
 ];

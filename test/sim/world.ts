@@ -17,7 +17,7 @@ import { PAWAPAY_TOKEN } from '../support/live.js';
 import { FaultProxy, type ProxyFault } from './fault-proxy.js';
 import { Random } from './random.js';
 import { ServiceGroup } from './service-group.js';
-import { checkModel, type SikaObjects } from './model.js';
+import { checkModel, type ClientRequest, type SikaObjects } from './model.js';
 
 export interface SimOptions {
   seed: number;
@@ -42,19 +42,6 @@ export interface SimResult {
   wallMs: number;
   /** The service's output of every run (its log), for a failing seed. */
   serviceLog: string;
-}
-
-/** A request of a client, with every answer it got; the last is the one it kept. */
-export interface ClientRequest {
-  n: number;
-  what: 'create_intent' | 'confirm' | 'payout' | 'refund';
-  key: string;
-  method: 'POST';
-  path: string;
-  body: Record<string, unknown>;
-  attempts: number;
-  answer?: { status: number; body: Record<string, unknown> };
-  serverErrors: { status: number; body: string }[];
 }
 
 const WALLET = { country: 'SN', operator: 'orange_money', msisdn: '+221771234567' };
@@ -223,7 +210,7 @@ export async function runSeed(options: SimOptions): Promise<SimResult> {
           }
         } else if (op === 'payout') {
           await send(newRequest('payout', '/api/v1/payouts', { amount: rand.int(2, 30) * 100, currency: 'xof', destination: { type: 'mobile_money', ...WALLET } }));
-        } else {
+        } else if (succeeded.length) {
           const payment = rand.pick(succeeded);
           await send(newRequest('refund', `/api/v1/merchant/payments/${payment.id}/refund`, { amount: rand.int(1, Math.max(1, Math.floor(payment.amount / 300))) * 100 }));
         }
