@@ -1,5 +1,5 @@
 /**
- * The simulator's small budget inside `make test` (docs/reliability.md): one seed, 15 s of faults
+ * The simulator's small budget inside `make test` (docs/reliability.md): one seed, 10 s of faults
  * and one SIGKILL of the service group, against the real service and its PostgreSQL, then the
  * model. `make sim` and `make test-long` run more and longer seeds; SIM_TEST_SEED picks this one.
  */
@@ -8,7 +8,7 @@ import { report } from './report.js';
 import { runSeed } from './world.js';
 
 const seed = Number(process.env.SIM_TEST_SEED ?? 20261126);
-const seconds = 12;
+const seconds = 10;
 const kills = 1;
 
 t.test(`simulator seed ${seed}: ${seconds} s of rail faults and ${kills} kill, then the model holds`, async (t) => {
