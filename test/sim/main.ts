@@ -6,7 +6,7 @@
  */
 import { REGRESSION_SEEDS } from './seeds.js';
 import { report } from './report.js';
-import { runSeed } from './world.js';
+import { OPERATIONS, runSeed, type Operation } from './world.js';
 
 function envInt(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -23,9 +23,9 @@ async function main(): Promise<number> {
   const fresh = envInt('SIM_SEEDS', 20);
   const base = envInt('SIM_BASE_SEED', Math.floor(Date.now() / 1000) % 1_000_000);
   const clients = envInt('SIM_CLIENTS', 3);
-  // SIM_OPERATIONS=pay,payout leaves refunds out (while a fix of theirs is on its way, say).
-  const operations = process.env.SIM_OPERATIONS ? (process.env.SIM_OPERATIONS.split(',') as ('pay' | 'payout' | 'refund')[]) : undefined;
-  if (operations?.some((o) => !['pay', 'payout', 'refund'].includes(o))) throw new Error(`SIM_OPERATIONS lists pay, payout and refund, not ${process.env.SIM_OPERATIONS}`);
+  // SIM_OPERATIONS=pay,payout,batch leaves refunds out (while a fix of theirs is on its way, say).
+  const operations = process.env.SIM_OPERATIONS ? (process.env.SIM_OPERATIONS.split(',') as Operation[]) : undefined;
+  if (operations?.some((o) => !OPERATIONS.includes(o))) throw new Error(`SIM_OPERATIONS lists ${OPERATIONS.join(', ')}, not ${process.env.SIM_OPERATIONS}`);
   const asked = one !== undefined && one !== '' ? [{ seed: envInt('SIM_SEED', 0), seconds, kills, clients, name: 'asked' }] : undefined;
   const seeds = asked ?? [...REGRESSION_SEEDS.map((s) => ({ ...s, name: `regression: ${s.name}` })), ...Array.from({ length: fresh }, (_, i) => ({ seed: base + i, seconds, kills, clients, name: 'new' }))];
   process.stdout.write(`simulator: ${seeds.length} seeds (${asked ? 'asked' : `${REGRESSION_SEEDS.length} regression, ${fresh} new`}), ${seconds} s of faults and ${kills} kills each for new ones (SIM_SEED=N replays one)\n`);

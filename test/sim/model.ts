@@ -14,7 +14,7 @@ type Json = Record<string, unknown>;
 /** A request of a client, with every answer it got; the last is the one it kept. */
 export interface ClientRequest {
   n: number;
-  what: 'create_intent' | 'confirm' | 'payout' | 'refund';
+  what: 'create_intent' | 'confirm' | 'payout' | 'refund' | 'batch' | 'execute_batch';
   key: string;
   method: 'POST';
   path: string;
@@ -28,6 +28,8 @@ export interface SikaObjects {
   intents: Json[];
   payouts: Json[];
   refunds: Json[];
+  /** The items of the batches the clients made, each with its payout once executed. */
+  batchItems: Json[];
   balance: Json;
 }
 
@@ -96,15 +98,20 @@ export async function checkModel(world: { standin: PawapayStandin; service: Serv
   // Each object is the one its request's answer named, and no object is one no request was answered.
   const named = new Map<string, string[]>();
   for (const r of requests) {
-    if (r.what === 'confirm') continue;
+    if (r.what === 'confirm' || r.what === 'execute_batch') continue;
     // A refund the balance could not cover is recorded as failed, and its 400 IKW-BAL-001 names it.
     const id = r.answer?.status === 200 ? (r.answer.body.id as string) : r.answer?.body.code === 'IKW-BAL-001' ? /refund (re_\w+) is recorded as failed/.exec(String(r.answer.body.message))?.[1] : undefined;
     if (id) named.set(id, [...(named.get(id) ?? []), r.key]);
+  }
+  // A batch's payouts are named by its items; an item names one payout, a payout one item.
+  for (const item of objects.batchItems) {
+    if (typeof item.payout_id === 'string') named.set(item.payout_id, [...(named.get(item.payout_id) ?? []), `${String(item.batch_id)}#${String(item.index)}`]);
   }
   const confirms = requests.filter((r) => r.what === 'confirm' && r.answer?.status === 200);
   for (const [id, keys] of named) if (keys.length > 1) fail(`${id} was the answer to ${keys.length} requests (${keys.join(', ')})`);
   for (const r of requests.filter((r) => r.answer?.status === 200 && r.what !== 'confirm')) {
     const id = r.answer!.body.id as string;
+    if (r.what === 'batch' || r.what === 'execute_batch') continue;
     const exists = r.what === 'create_intent' ? intents.has(id) : r.what === 'payout' ? payouts.has(id) : refunds.has(id);
     if (!exists) fail(`#${r.n} ${r.key} was answered ${id}, which does not exist`);
   }

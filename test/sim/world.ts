@@ -19,6 +19,10 @@ import { Random } from './random.js';
 import { ServiceGroup } from './service-group.js';
 import { checkModel, type ClientRequest, type SikaObjects } from './model.js';
 
+/** What the clients ask for. */
+export type Operation = 'pay' | 'payout' | 'refund' | 'batch';
+export const OPERATIONS: readonly Operation[] = ['pay', 'payout', 'refund', 'batch'];
+
 export interface SimOptions {
   seed: number;
   /** How long the faults, kills and new requests last. */
@@ -28,7 +32,7 @@ export interface SimOptions {
   /** Clients sending requests at once. */
   clients?: number;
   /** What the clients ask for (default all): `pay`, `payout`, `refund`. */
-  operations?: readonly ('pay' | 'payout' | 'refund')[];
+  operations?: readonly Operation[];
   /** Progress lines as they happen (the timeline is kept whatever this does). */
   progress?: (line: string) => void;
 }
@@ -197,8 +201,8 @@ export async function runSeed(options: SimOptions): Promise<SimResult> {
 
     const clientLoop = async (rand: Random, until: () => boolean) => {
       while (!until()) {
-        const allowed = options.operations ?? ['pay', 'payout', 'refund'];
-        const weights = { pay: 45, payout: 25, refund: succeeded.length ? 30 : 0 };
+        const allowed = options.operations ?? OPERATIONS;
+        const weights = { pay: 45, payout: 20, refund: succeeded.length ? 30 : 0, batch: 8 };
         const op = rand.weighted(Object.fromEntries(Object.entries(weights).map(([k, w]) => [k, allowed.includes(k as 'pay') ? w : 0])) as typeof weights);
         if (op === 'pay') {
           const amount = rand.int(10, 200) * 100;
@@ -210,6 +214,11 @@ export async function runSeed(options: SimOptions): Promise<SimResult> {
           }
         } else if (op === 'payout') {
           await send(newRequest('payout', '/api/v1/payouts', { amount: rand.int(2, 30) * 100, currency: 'xof', destination: { type: 'mobile_money', ...WALLET } }));
+        } else if (op === 'batch') {
+          // A payout batch of 2–4 items to the same wallet, then its execution: each item is a payout of its own.
+          const instructions = Array.from({ length: rand.int(2, 4) }, () => ({ amount: rand.int(2, 10) * 100, destination_type: 'mobile_money', ...WALLET }));
+          const created = await send(newRequest('batch', '/api/v1/payout-engine/batches', { currency: 'xof', instructions }));
+          if (created.answer?.status === 200) await send(newRequest('execute_batch', `/api/v1/payout-engine/batches/${created.answer.body.id as string}/execute`, {}));
         } else if (succeeded.length) {
           const payment = rand.pick(succeeded);
           await send(newRequest('refund', `/api/v1/merchant/payments/${payment.id}/refund`, { amount: rand.int(1, Math.max(1, Math.floor(payment.amount / 300))) * 100 }));
@@ -357,14 +366,21 @@ export async function runSeed(options: SimOptions): Promise<SimResult> {
         if (!r) return undefined;
         refunds.push(...r);
       }
+      const batchItems: Record<string, unknown>[] = [];
+      for (const r of requests.filter((r) => r.what === 'batch' && r.answer?.status === 200)) {
+        const items = await get(`/api/v1/payout-engine/batches/${r.answer!.body.id as string}/items?limit=100`);
+        if (!items) return undefined;
+        batchItems.push(...(items.data as Record<string, unknown>[]));
+      }
       const balance = await get('/api/v1/balance');
       if (!balance) return undefined;
-      return { intents, payouts, refunds, balance };
+      return { intents, payouts, refunds, batchItems, balance };
     };
     const isFinal = (o: SikaObjects) =>
       o.intents.every((i) => !['processing', 'requires_action'].includes(i.status as string)) &&
       o.payouts.every((p) => ['paid', 'failed', 'canceled'].includes(p.status as string)) &&
-      o.refunds.every((r) => r.status !== 'pending');
+      o.refunds.every((r) => r.status !== 'pending') &&
+      o.batchItems.every((i) => ['validated', 'paid', 'failed', 'canceled'].includes(i.status as string));
     let finalObjects: SikaObjects | undefined;
     let redelivered = 0;
     const settleDeadline = lastFault + SETTLE_BOUND_MS;
