@@ -27,8 +27,11 @@ async function main(): Promise<number> {
   const operations = process.env.SIM_OPERATIONS ? (process.env.SIM_OPERATIONS.split(',') as Operation[]) : undefined;
   if (operations?.some((o) => !OPERATIONS.includes(o))) throw new Error(`SIM_OPERATIONS lists ${OPERATIONS.join(', ')}, not ${process.env.SIM_OPERATIONS}`);
   const asked = one !== undefined && one !== '' ? [{ seed: envInt('SIM_SEED', 0), seconds, kills, clients, name: 'asked' }] : undefined;
-  const seeds = asked ?? [...REGRESSION_SEEDS.map((s) => ({ ...s, name: `regression: ${s.name}` })), ...Array.from({ length: fresh }, (_, i) => ({ seed: base + i, seconds, kills, clients, name: 'new' }))];
-  process.stdout.write(`simulator: ${seeds.length} seeds (${asked ? 'asked' : `${REGRESSION_SEEDS.length} regression, ${fresh} new`}), ${seconds} s of faults and ${kills} kills each for new ones (SIM_SEED=N replays one)\n`);
+  // SIM_REGRESSION: which regression seeds run (all by default; a comma-separated list of seeds, or none).
+  const picked = process.env.SIM_REGRESSION ?? 'all';
+  const regression = picked === 'all' ? REGRESSION_SEEDS : picked === 'none' ? [] : REGRESSION_SEEDS.filter((s) => picked.split(',').includes(String(s.seed)));
+  const seeds = asked ?? [...regression.map((s) => ({ ...s, name: `regression: ${s.name}` })), ...Array.from({ length: fresh }, (_, i) => ({ seed: base + i, seconds, kills, clients, name: 'new' }))];
+  process.stdout.write(`simulator: ${seeds.length} seeds (${asked ? 'asked' : `${regression.length} regression, ${fresh} new`}), ${seconds} s of faults and ${kills} kills each for new ones (SIM_SEED=N replays one)\n`);
   let failed = 0;
   for (const s of seeds) {
     process.stdout.write(`SIM_SEED=${s.seed} SIM_SECONDS=${s.seconds} SIM_KILLS=${s.kills} (${s.name}) …\n`);
