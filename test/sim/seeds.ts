@@ -24,4 +24,5 @@ export const REGRESSION_SEEDS: RegressionSeed[] = [
   { seed: 7, seconds: 40, kills: 2, operations: ['pay', 'payout'], name: "a deposit whose first request and resend both met a 5xx with nothing kept waits for the check 5 min later: not final within 60 s, reconcile finds it processing at Sika and unknown at pawaPay (issue 63, finding 6)" },
   { seed: 101, seconds: 60, kills: 3, operations: ['pay', 'payout', 'refund'], name: 'findings 1 and 6 together: two hidden refunds made by retries after kills; a deposit, a payout and a refund each met a 5xx with nothing kept twice (first call and resend) and wait for the 5 min check, so money stays reserved past the bound and reconcile finds three differences' },
   { seed: 11, seconds: 20, kills: 1, operations: ['pay', 'batch'], name: 'finding 6 with payout batches running: a deposit met a 5xx with nothing kept at its call and at its resend, and waits for the 5 min check' },
+  { seed: 103, seconds: 60, kills: 3, name: 'findings 1 and 6 with batches running: two hidden refunds after kills, and a refund that met a 5xx with nothing kept at its call and its resend stays pending past the bound' },
 ];
