@@ -406,7 +406,7 @@ export async function runSeed(options: SimOptions): Promise<SimResult> {
     const settledMs = Date.now() - lastFault;
     operatorRunning = false;
     await operator;
-    // What settling took, the sliding bound of the check: the settle phase may hit a bound, and a later read catches up.
+    // When the bound ran out, the model is still checked on what the service says now.
     const last = finalObjects ?? (await objects());
     note(finalObjects ? `everything final ${(settledMs / 1000).toFixed(1)} s after the last fault` : `NOT everything final within ${SETTLE_BOUND_MS / 1000} s after the last fault`);
     if (!finalObjects) failures.push(`not every payment, payout and refund is final within ${SETTLE_BOUND_MS / 1000} s after the last fault`);
