@@ -414,7 +414,7 @@ export async function runSeed(options: SimOptions): Promise<SimResult> {
 
     failures.push(...(await checkModel({ standin, service, requests, objects: last, note })));
     stats.requests = requests.length;
-    stats.kills = options.kills;
+    stats.kills = Object.entries(stats).filter(([k]) => k.startsWith('kill ')).reduce((n, [, v]) => n + v, 0);
     stats.settle_ms = settledMs;
     await service.stop();
     return { seed: options.seed, ok: failures.length === 0, failures, timeline, stats, wallMs: Date.now() - started, serviceLog: service.outputs.join('\n----- restart -----\n') };
