@@ -26,4 +26,5 @@ export const REGRESSION_SEEDS: RegressionSeed[] = [
   { seed: 11, seconds: 20, kills: 1, operations: ['pay', 'batch'], name: 'finding 6 with payout batches running: a deposit met a 5xx with nothing kept at its call and at its resend, and waits for the 5 min check' },
   { seed: 103, seconds: 60, kills: 3, name: 'findings 1 and 6 with batches running: two hidden refunds after kills, and a refund that met a 5xx with nothing kept at its call and its resend stays pending past the bound' },
   { seed: 102, seconds: 60, kills: 3, name: 'finding 1 after a kill while pawaPay answers were held and one before a call: two hidden refunds (a first run of it, with a smaller interleaving, held the model)' },
+  { seed: 201, seconds: 60, kills: 3, operations: ['pay', 'payout', 'batch'], name: 'finding 6 three times without refunds: two deposits and a payout met a 5xx with nothing kept at the call and at the resend; 2,300 XOF stay reserved and reconcile finds three differences' },
 ];
