@@ -3,7 +3,7 @@ SHELL := /bin/bash
 NODE_MODULES_STAMP := node_modules/.sika-installed
 SOURCES := $(shell find packages services projections infra test bin -name '*.ts' 2>/dev/null) tsconfig.json
 
-.PHONY: install build client layers openapi-lint start test test-kafka kafka-if-present test-long test-schema fuzz fuzz-schema bench infra-test clean chromium
+.PHONY: install build client layers openapi-lint start test test-kafka kafka-if-present test-long test-schema fuzz fuzz-schema bench infra-test clean chromium sim
 
 install: $(NODE_MODULES_STAMP)
 
@@ -86,8 +86,21 @@ test: build layers openapi-lint chromium
 
 # The long forms of the slowest property suites (.ci/run runs it after make test): the fuzz sweep
 # with 100 requests per operation and the money model with 100 random sequences (make test: 8, 15).
+# Then two of the simulator's regression seeds, 20 s with a kill and 40 s with two, about 4 minutes (docs/reliability.md).
 test-long: build
 	FUZZ_RUNS=100 MONEY_RUNS=100 ESCROW_RUNS=100 node dist/test/support/run-tests.js dist/test/fuzz dist/test/integration/money-model.test.js dist/test/integration/escrow/escrow-property.test.js
+	SIM_REGRESSION=1,7 SIM_SEEDS=0 node dist/test/sim/main.js
+
+# The simulator (docs/reliability.md): the real service group and its PostgreSQL, pawaPay's stand-in
+# behind a fault-injecting proxy, clients retrying with the same keys, SIGKILLs, then the model.
+# SIM_SEEDS new seeds (20) of SIM_SECONDS of faults (180) with SIM_KILLS kills (3), after the
+# regression seeds (SIM_REGRESSION: all, none, or a list of them); SIM_SEED=N replays one seed
+# alone (SIM_CLIENTS: clients at once, 3).
+SIM_SEEDS ?= 20
+SIM_SECONDS ?= 180
+SIM_KILLS ?= 3
+sim: build
+	SIM_SEEDS=$(SIM_SEEDS) SIM_SECONDS=$(SIM_SECONDS) SIM_KILLS=$(SIM_KILLS) $(if $(SIM_SEED),SIM_SEED=$(SIM_SEED)) $(if $(SIM_CLIENTS),SIM_CLIENTS=$(SIM_CLIENTS)) node dist/test/sim/main.js
 
 # A real Apache Kafka broker (infra/kafka: the jars from Maven Central, one KRaft node on free
 # loopback ports) for the Kafka bus contract suite and the scale-out end-to-end test (test/scale-out).
