@@ -12,6 +12,7 @@ import { buildApi } from '../../services/api/app.js';
 import { listen } from '../../services/api/server.js';
 import { openSystem, type System, type SystemOptions } from '../../services/system.js';
 import { migratedCopy } from './db.js';
+import type { StreamAppend } from '../../packages/eventstore/port.js';
 import type { Environment } from '../../packages/core/owner.js';
 
 export interface TestService {
@@ -200,4 +201,25 @@ export async function loseAnswerInCrash(svc: Pick<TestService, 'system' | 'clock
     .where({ key: idempotencyKey })
     .update({ state: 'running', status: null, body: null, body_sealed: false, locked_at: abandoned, locked_by: null });
   if (rows !== 1) throw new Error(`loseAnswerInCrash: ${rows} claims of the key ${idempotencyKey}, not one`);
+}
+
+/**
+ * Makes the store's next atomic commit that `matches` fail once, as a crash at that commit would
+ * (until the test ends): how many commits it failed, read after the request.
+ */
+export function failCommitOnce(t: Test, svc: Pick<TestService, 'system'>, matches: (writes: StreamAppend[]) => boolean): { readonly failed: number } {
+  const store = svc.system.store;
+  const appendAtomically = store.appendAtomically!;
+  t.teardown(() => {
+    store.appendAtomically = appendAtomically;
+  });
+  const counter = { failed: 0 };
+  store.appendAtomically = async (writes) => {
+    if (counter.failed === 0 && matches(writes)) {
+      counter.failed++;
+      throw new Error('connection lost');
+    }
+    return appendAtomically.call(store, writes);
+  };
+  return counter;
 }

@@ -22,7 +22,7 @@ import { failedPayment, get, succeededPayment } from '../../support/billing.js';
 import { escrow, paidContract } from '../../support/escrow.js';
 import { activeCampaign, contribute, getCampaign, settle } from '../../support/funding.js';
 import { createOrder, createSeller, mkt, payOrder } from '../../support/marketplace.js';
-import { loseAnswerInCrash, OPERATOR_DELAY_MS, startPaymentsService } from '../../support/system.js';
+import { failCommitOnce, loseAnswerInCrash, OPERATOR_DELAY_MS, startPaymentsService } from '../../support/system.js';
 import { PaymentRecipients } from '../../../packages/families/payments/payment-intent/recipients.js';
 
 const svc = await startPaymentsService(t);
@@ -163,22 +163,10 @@ t.test('a refund the balance refuses is created and failed in one commit', async
 t.test('a store failure at the refund\'s commit leaves no refund and no money moved; a retry refunds once', async (t) => {
   const { merchant, key, pi } = await paymentToRefund();
   const before = await available(key);
-  const store = svc.system.store;
-  const appendAtomically = store.appendAtomically!;
-  t.teardown(() => {
-    store.appendAtomically = appendAtomically;
-  });
-  let failed = 0;
   // The commit that carries the refund fails once, as a crash at that point would.
-  store.appendAtomically = async (writes) => {
-    if (failed === 0 && writes.some((w) => w.streamId === paymentRefundsStream(pi.id))) {
-      failed++;
-      throw new Error('connection lost');
-    }
-    return appendAtomically.call(store, writes);
-  };
+  const commits = failCommitOnce(t, svc, (writes) => writes.some((w) => w.streamId === paymentRefundsStream(pi.id)));
   const lost = await refund(key, pi.id, { amount: 4_000 });
-  t.equal(failed, 1, 'the commit with the refund was tried and failed');
+  t.equal(commits.failed, 1, 'the commit with the refund was tried and failed');
   t.equal(lost.status, 500);
   t.equal((await get(svc, key, `/api/v1/merchant/payments/${pi.id}/refunds`)).total, 0, 'no refund');
   t.same(await svc.system.store.readStream(paymentRefundsStream(pi.id)), [], 'nothing on the refund stream');

@@ -9,7 +9,7 @@ import t from 'tap';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { assertInvariants, escrow, fundedContract, ok, paidContract } from '../../support/escrow.js';
 import { balance, balanceObject, balanceTransactions, fund, payoutFee, retrievePayout, saveDestination } from '../../support/payouts.js';
-import { advance, loseAnswerInCrash, startPaymentsService } from '../../support/system.js';
+import { advance, failCommitOnce, loseAnswerInCrash, startPaymentsService } from '../../support/system.js';
 import { escrowContractStream } from '../../../packages/families/escrow/events.js';
 
 const svc = await startPaymentsService(t);
@@ -262,23 +262,11 @@ t.test('an immediate release retried with its Idempotency-Key after a crash lost
 t.test('an immediate release whose execution died after its creation is executed by the retry, once; no second release', async (t) => {
   const { merchant, key } = await svc.sandboxMerchant();
   const c = await fundedContract(svc, merchant.id, key, 10_000);
-  const store = svc.system.store;
-  const appendAtomically = store.appendAtomically!;
-  t.teardown(() => {
-    store.appendAtomically = appendAtomically;
-  });
-  let failed = 0;
   // The release is committed; the commit that executes it fails, as a crash between the two would leave it.
-  store.appendAtomically = async (writes) => {
-    if (failed === 0 && writes.some((w) => w.streamId === escrowContractStream(c.id) && w.events.some((e) => e.type === 'escrow_contract.release_executed'))) {
-      failed++;
-      throw new Error('connection lost');
-    }
-    return appendAtomically.call(store, writes);
-  };
+  const commits = failCommitOnce(t, svc, (writes) => writes.some((w) => w.streamId === escrowContractStream(c.id) && w.events.some((e) => e.type === 'escrow_contract.release_executed')));
   const lost = await escrow(svc, key, 'POST', `/releases/contract/${c.id}`, { amountMinor: 3_000, mode: 'immediate' }, 'release-crash-2');
   t.equal(lost.status, 500);
-  t.equal(failed, 1, 'the execution was tried and failed');
+  t.equal(commits.failed, 1, 'the execution was tried and failed');
   const [[releaseId, status]] = await releasesOf(key, c.id);
   t.equal(status, 'pending', 'created, not executed');
   t.equal((await balance(svc, key)).available, 0, 'nothing moved');

@@ -12,7 +12,7 @@ import type { RecordedEvent } from '../../../packages/eventstore/port.js';
 import { assertOk, card, confirm, createIntent, mobileMoney, operatorAnswers, rawRequest, retrieve, snNumber } from '../../support/payments.js';
 import { balanceObject, balanceTransactions } from '../../support/payouts.js';
 import { readModelRows } from '../../support/projection-spec.js';
-import { activateLive, startPaymentsService, type TestService } from '../../support/system.js';
+import { activateLive, failCommitOnce, startPaymentsService, type TestService } from '../../support/system.js';
 
 const svc = await startPaymentsService(t);
 
@@ -360,19 +360,10 @@ t.test('a store failure between the outcome and the posting leaves neither; the 
   const { key, merchant } = await s.sandboxMerchant();
   const o = await createIntent(s, key, { amount: 5_000 });
   assertOk(t, await confirm(s, key, o.id, { payment_method: mobileMoney(snNumber('67')) }));
-  const store = s.system.store;
-  const appendAtomically = store.appendAtomically!.bind(store);
-  let failed = 0;
   // The commit that carries the ledger posting fails once, as a crash at that point would.
-  store.appendAtomically = async (writes) => {
-    if (failed === 0 && writes.some((w) => w.streamId.startsWith('balance-'))) {
-      failed++;
-      throw new Error('connection lost');
-    }
-    return appendAtomically(writes);
-  };
+  const commits = failCommitOnce(t, s, (writes) => writes.some((w) => w.streamId.startsWith('balance-')));
   await operatorAnswers(s);
-  t.equal(failed, 1, 'the commit with the posting was tried and failed');
+  t.equal(commits.failed, 1, 'the commit with the posting was tried and failed');
   const during = await retrieve(s, key, o.id);
   t.not(during.status, 'succeeded', 'the intent does not read succeeded without its money');
   t.same((await balanceObject(s, key)).available, [], 'and no money moved');
