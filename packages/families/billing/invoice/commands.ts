@@ -351,7 +351,8 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
    * provider or done (processing, requires_action, succeeded) answers a submit with the same payment
    * method as it stands, and refuses another method (IKW-BIL-012) until it ends; otherwise the
    * attempt is named by how many intents the invoice has, so concurrent submits land on one intent,
-   * confirmed once (a confirm meeting it in flight answers it). A failed payment lets the next
+   * confirmed once (a confirm meeting it in flight answers it), and one created but not confirmed
+   * yet is confirmed rather than another made. A failed payment lets the next
    * submit make a new attempt.
    */
   async payFromPortal(who: Owner, invoiceId: string, input: ConfirmInput, actor: Actor): Promise<PaymentIntentObject> {
@@ -368,14 +369,18 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
 
   private async payFromPortalOnce(who: Owner, invoiceId: string, input: ConfirmInput, actor: Actor): Promise<PaymentIntentObject> {
     const state = await this.owned(who, invoiceId, 'invoiceId');
+    let unconfirmed: string | null = null;
     for (const intentId of state.paymentIntents.values()) {
       const { state: pi } = await this.deps.paymentIntents.load(intentId);
+      if (pi.status === 'requires_payment_method') unconfirmed = intentId;
       if (pi.status !== 'processing' && pi.status !== 'requires_action' && pi.status !== 'succeeded') continue;
       if (!samePaymentMethod(pi.paymentMethod, input.payment_method)) {
         throw new Refusal('IKW-BIL-012', `A payment of invoice ${invoiceId} is ${pi.status} with another payment method`, 'invoiceId');
       }
       return toPaymentIntentObject(pi);
     }
+    // A concurrent submit's intent not confirmed yet is this submit's too (a confirm takes it once).
+    if (unconfirmed !== null) return this.deps.paymentIntents.confirm(who, unconfirmed, input, actor);
     const pm = input.payment_method;
     const intent = await this.pay(
       who,
