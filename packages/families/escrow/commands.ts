@@ -39,7 +39,7 @@ import {
   type ReleaseObject,
   type ReleaseTrigger,
 } from './events.js';
-import type { Actor, Owner } from '../../core/owner.js';
+import type { Actor, Owner, Requester } from '../../core/owner.js';
 import { auditMetadata } from '../../eventstore/metadata.js';
 
 export interface CreateContractInput {
@@ -377,7 +377,7 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
    * `immediate` mode it is executed at once to the contract's default destination; a repeat finding
    * it still pending (the first died before executing it) executes it, once.
    */
-  async createRelease(owner: Owner, contractId: string, input: CreateReleaseInput, actor: Actor, requestRef?: string, trigger?: ReleaseTrigger): Promise<ReleaseObject> {
+  async createRelease(owner: Owner, contractId: string, input: CreateReleaseInput, by: Requester | 'scheduled', actor: Actor, requestRef?: string, trigger?: ReleaseTrigger): Promise<ReleaseObject> {
     const state = await this.owned(owner, contractId);
     const c = state.contract!;
     const id = input.idempotencyKey
@@ -386,7 +386,7 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
         ? derivedUuid(`escrow_release|${contractId}|request|${requestRef}`)
         : newUuid();
     const existing = state.releases.get(id);
-    if (existing) return existing.mode === 'immediate' && existing.status === 'pending' ? this.execute(owner, contractId, id, {}, actor) : toReleaseObject(existing, c);
+    if (existing) return existing.mode === 'immediate' && existing.status === 'pending' ? this.execute(owner, contractId, id, {}, actor, by) : toReleaseObject(existing, c);
     const milestone = input.milestoneId ? state.milestones.find((m) => m.id === input.milestoneId) : undefined;
     const release: Release = {
       id,
@@ -405,20 +405,22 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
     };
     const created = await this.run(contractId, { type: 'create_release', owner, at: this.deps.clock.now(), release }, this.meta(owner, contractId, actor));
     const made = created.state.releases.get(id)!;
-    if (made.mode === 'immediate' && made.status === 'pending') return this.execute(owner, contractId, id, {}, actor);
+    if (made.mode === 'immediate' && made.status === 'pending') return this.execute(owner, contractId, id, {}, actor, by);
     return toReleaseObject(made, c);
   }
 
-  async executeRelease(owner: Owner, releaseId: string, input: ExecuteReleaseInput, actor: Actor): Promise<ReleaseObject> {
-    return this.execute(owner, await this.contractOf('release', owner, releaseId), releaseId, input, actor);
+  async executeRelease(owner: Owner, releaseId: string, input: ExecuteReleaseInput, by: Requester, actor: Actor): Promise<ReleaseObject> {
+    return this.execute(owner, await this.contractOf('release', owner, releaseId), releaseId, input, actor, by);
   }
 
   /**
    * Moves a pending release's funds: a ledger transfer to the merchant's available balance (for a
    * beneficiary participant, or the default), or a payout to a payout method. The contract's event
-   * and the ledger entry (and the payout) are one commit.
+   * and the ledger entry (and the payout) are one commit. `by` is who asks, for the rule of new
+   * destinations (docs/escrow.md): a scheduled execution that may not pay its destination leaves
+   * the release pending for a request to execute.
    */
-  private async execute(owner: Owner, contractId: string, releaseId: string, input: ExecuteReleaseInput, actor: Actor): Promise<ReleaseObject> {
+  private async execute(owner: Owner, contractId: string, releaseId: string, input: ExecuteReleaseInput, actor: Actor, by: Requester | 'scheduled'): Promise<ReleaseObject> {
     const state = await this.owned(owner, contractId);
     const c = state.contract!;
     const release = state.releases.get(releaseId);
@@ -436,7 +438,8 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
     if (payoutMethodId) {
       // The payout is named by its release, so an execution retried after a crash finds it.
       const payoutId = derivedId('po', `escrow_payout|${releaseId}`);
-      await this.deps.payouts.createFromReleased(
+      try {
+        await this.deps.payouts.createFromReleased(
         owner,
         { payoutId, payoutMethodId, currency: c.currency, amount: release.amountMinor, metadata: { escrow_contract: contractId, escrow_release: releaseId }, source: 'escrow', held: { escrow: { contractId, releaseId } } },
         (fee) => {
@@ -444,7 +447,12 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
           return this.contractStep(contractId, { type: 'execute_release', owner, at, releaseId, destination: { type: 'payout', payoutMethodId, payoutId, fee } }, meta);
         },
         actor,
+        by,
       );
+      } catch (e) {
+        if (by === 'scheduled' && e instanceof Refusal && e.code === 'IKW-PAY-007') return toReleaseObject(release, c);
+        throw e;
+      }
     } else {
       const destination: ReleaseDestination = { type: 'ledger_transfer', beneficiaryParticipantId: input.beneficiaryParticipantId ?? null, accountCode: c.ledgerDestinationAccountCode };
       await handleSteps(
@@ -527,7 +535,8 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
     const refunding = refund ? await this.refundSteps(owner, contractId, c.currency, refund, await this.payerAccount(state), state.paymentIntentId, meta) : null;
     await handleSteps(this.deps.store, [...steps, ...(refunding?.steps ?? [])], { onConflict: 'none' });
     await this.sendRailRefund(refunding?.railRefund ?? null);
-    if (release && release.mode === 'immediate') await this.execute(owner, contractId, release.id, {}, actor);
+    // Executed for the resolution, not by a request to pay: scheduled (it waits where a second factor is needed).
+    if (release && release.mode === 'immediate') await this.execute(owner, contractId, release.id, {}, actor, 'scheduled');
     if (input.outcome === 'dismissed' && c.autoReleaseAtUtc) await this.scheduleAutoRelease({ ...owner, contractId }, c.autoReleaseAtUtc);
     const after = (await this.load(contractId)).state;
     return toDisputeObject(after.disputes.get(disputeId)!, c);
@@ -544,6 +553,6 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
     if (!c?.autoReleaseAtUtc || new Date(c.autoReleaseAtUtc) > this.deps.clock.now()) return;
     if (state.canceledAt || state.openDisputeId || state.fundedMinor === 0 || disposableMinor(state) === 0) return;
     // An immediate release is executed by createRelease, also when a crash left it pending.
-    await this.createRelease(ref, ref.contractId, { idempotencyKey: `auto_release:${state.fundedMinor}`, mode: 'immediate' }, SYSTEM, undefined, 'auto_release');
+    await this.createRelease(ref, ref.contractId, { idempotencyKey: `auto_release:${state.fundedMinor}`, mode: 'immediate' }, 'scheduled', SYSTEM, undefined, 'auto_release');
   }
 }

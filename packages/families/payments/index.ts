@@ -78,7 +78,7 @@ export const payments = defineFamily({
 export { HELD_BY_KEY, MARKETPLACE_ORDER_METADATA_KEY } from './payment-intent/commands.js';
 export type { ConfirmInput, PaymentIntents } from './payment-intent/commands.js';
 export { payinClearing, paymentIntentStream } from './payment-intent/events.js';
-export type { PayinClearing, PaymentIntentObject, PaymentIntentStatus } from './payment-intent/events.js';
+export type { PayinClearing, PaymentIntentObject, PaymentIntentStatus, PaymentMethodDetails } from './payment-intent/events.js';
 export type { PayerCustomers, PayerLookup } from './payment-intent/payers.js';
 export type { PaymentRecipient, PaymentRecipients } from './payment-intent/recipients.js';
 export { paymentIntentAggregate, toObject } from './payment-intent/render.js';

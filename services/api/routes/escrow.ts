@@ -22,7 +22,7 @@ import { findEscrowContract, listEscrowContracts } from '../../../projections/es
 import { findEscrowDispute, listEscrowDisputes } from '../../../projections/escrow/escrow-disputes.js';
 import { findEscrowRelease, listEscrowReleases } from '../../../projections/escrow/escrow-releases.js';
 import type { CursorQuery } from '../../../projections/paging.js';
-import { currencySchema, cursorListSchema, cursorQuery, found, idParams, idParamsOf, resourceSchema, retrieveRoute } from './shared.js';
+import { currencySchema, cursorListSchema, cursorQuery, found, idParams, idParamsOf, resourceSchema, requesterOf, retrieveRoute } from './shared.js';
 
 const BASE = '/api/v1/escrow';
 const escrowRead: RouteAuth = { scope: 'escrow.read', environmentHeader: 'optional' };
@@ -66,13 +66,15 @@ const createReleaseBody = {
     trigger: nullableEnum(CLIENT_RELEASE_TRIGGERS),
     idempotencyKey: nullable(text(1, 64)),
     manualOverride: { type: 'boolean' },
+    challengeId: uuid,
   },
 };
 
 const executeReleaseBody = {
   type: 'object',
   additionalProperties: false,
-  properties: { payoutMethodId: nullable(uuid), beneficiaryParticipantId: nullable(uuid) },
+  // challengeId: live, a signed-in user paying a payout method the merchant never paid (docs/escrow.md).
+  properties: { payoutMethodId: nullable(uuid), beneficiaryParticipantId: nullable(uuid), challengeId: uuid },
 };
 
 const openDisputeBody = {
@@ -287,7 +289,7 @@ export function escrowFamily(knex: Knex, escrow: EscrowContracts): Family {
         response: contractSchema,
         handler: (ctx) => escrow.refund(ctx.owner, ctx.params.id, ctx.body ?? {}, ctx.actor, ctx.requestRef),
       }),
-      route<CreateReleaseInput, unknown, { contractId: string }>({
+      route<CreateReleaseInput & { challengeId?: string }, unknown, { contractId: string }>({
         method: 'post',
         path: `${BASE}/releases/contract/:contractId`,
         fields: escrowIds,
@@ -296,7 +298,10 @@ export function escrowFamily(knex: Knex, escrow: EscrowContracts): Family {
         params: contractParams,
         body: createReleaseBody,
         response: releaseSchema,
-        handler: (ctx) => escrow.createRelease(ctx.owner, ctx.params.contractId, ctx.body ?? {}, ctx.actor, ctx.requestRef),
+        handler: (ctx) => {
+          const { challengeId, ...input } = ctx.body ?? {};
+          return escrow.createRelease(ctx.owner, ctx.params.contractId, input, requesterOf(ctx, challengeId), ctx.actor, ctx.requestRef);
+        },
       }),
       route<unknown, CursorQuery & { status?: ReleaseStatus }, { contractId: string }>({
         method: 'get',
@@ -320,7 +325,7 @@ export function escrowFamily(knex: Knex, escrow: EscrowContracts): Family {
         response: releaseSchema,
         find: (owner, id) => findEscrowRelease(knex, owner, id),
       }),
-      route<ExecuteReleaseInput, unknown, { id: string }>({
+      route<ExecuteReleaseInput & { challengeId?: string }, unknown, { id: string }>({
         method: 'post',
         path: `${BASE}/releases/:id/execute`,
         fields: escrowIds,
@@ -329,7 +334,10 @@ export function escrowFamily(knex: Knex, escrow: EscrowContracts): Family {
         params: idParams,
         body: executeReleaseBody,
         response: releaseSchema,
-        handler: (ctx) => escrow.executeRelease(ctx.owner, ctx.params.id, ctx.body ?? {}, ctx.actor),
+        handler: (ctx) => {
+          const { challengeId, ...input } = ctx.body ?? {};
+          return escrow.executeRelease(ctx.owner, ctx.params.id, input, requesterOf(ctx, challengeId), ctx.actor);
+        },
       }),
       route<unknown, unknown, { id: string }>({
         method: 'post',

@@ -179,7 +179,7 @@ export const ROUTES: readonly FamilyRoutes[] = [
   {
     family: 'customer-portal',
     routers: [
-      ({ system }) => customerPortalFamily(system.knex, system.clock, system.customerPortal, system.billing, system.paymentIntents),
+      ({ system }) => customerPortalFamily(system.knex, system.clock, system.customerPortal, system.billing),
       ({ system }) => customerPortalPagesFamily(system.knex, system.clock, system.customerPortal, system.billing, system.config.publicUrl.startsWith('https:'), pageMerchantOf(system.knex, system.assets)),
     ],
   },

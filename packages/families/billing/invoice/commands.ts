@@ -8,9 +8,9 @@ import type { Enqueue } from '../../../scheduler/scheduler.js';
 import { assertOwned, isOwned } from '../../../core/aggregate.js';
 import type { CustomerRef, Customers } from '../customer/commands.js';
 import { CommandService } from '../../../eventstore/command-handler.js';
-import type { ConfirmInput, PaymentIntents } from '../../payments/index.js';
+import type { ConfirmInput, PaymentIntents, PaymentMethodDetails } from '../../payments/index.js';
 import type { PaymentIntentReader, PriceCatalog } from '../../read-ports.js';
-import type { PaymentIntentObject } from '../../payments/index.js';
+import { toObject as toPaymentIntentObject, type PaymentIntentObject } from '../../payments/index.js';
 import type { PeriodInvoice, SubscriptionCreated } from '../subscription/events.js';
 import { amountRemaining, PAYABLE, type InvoiceCommand, type InvoiceState } from './decider.js';
 import { invoiceAggregate, toInvoiceObject } from './render.js';
@@ -345,6 +345,52 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
     return { invoice: (await this.load(invoiceId)).state, paymentIntent: confirmed };
   }
 
+  /**
+   * POST /api/v1/customer-portal/invoices/{id}/pay, a public page with no Idempotency-Key: as
+   * Stripe's hosted invoice page, an invoice has one payment at a time. A payment already with the
+   * provider or done (processing, requires_action, succeeded) answers a submit with the same payment
+   * method as it stands, and refuses another method (IKW-BIL-012) until it ends; otherwise the
+   * attempt is named by how many intents the invoice has, so concurrent submits land on one intent,
+   * confirmed once (a confirm meeting it in flight answers it), and one created but not confirmed
+   * yet is confirmed rather than another made. A failed payment lets the next
+   * submit make a new attempt.
+   */
+  async payFromPortal(who: Owner, invoiceId: string, input: ConfirmInput, actor: Actor): Promise<PaymentIntentObject> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.payFromPortalOnce(who, invoiceId, input, actor);
+      } catch (e) {
+        // A concurrent submit is creating or confirming the same attempt: look again, and find it.
+        if (!(e instanceof Refusal && e.code === 'IKW-RES-003') || attempt === PORTAL_PAY_ATTEMPTS) throw e;
+        await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
+      }
+    }
+  }
+
+  private async payFromPortalOnce(who: Owner, invoiceId: string, input: ConfirmInput, actor: Actor): Promise<PaymentIntentObject> {
+    const state = await this.owned(who, invoiceId, 'invoiceId');
+    let unconfirmed: string | null = null;
+    for (const intentId of state.paymentIntents.values()) {
+      const { state: pi } = await this.deps.paymentIntents.load(intentId);
+      if (pi.status === 'requires_payment_method') unconfirmed = intentId;
+      if (pi.status !== 'processing' && pi.status !== 'requires_action' && pi.status !== 'succeeded') continue;
+      if (!samePaymentMethod(pi.paymentMethod, input.payment_method)) {
+        throw new Refusal('IKW-BIL-012', `A payment of invoice ${invoiceId} is ${pi.status} with another payment method`, 'invoiceId');
+      }
+      return toPaymentIntentObject(pi);
+    }
+    // A concurrent submit's intent not confirmed yet is this submit's too (a confirm takes it once).
+    if (unconfirmed !== null) return this.deps.paymentIntents.confirm(who, unconfirmed, input, actor);
+    const pm = input.payment_method;
+    const intent = await this.pay(
+      who,
+      invoiceId,
+      { ...(pm.type === 'mobile_money' ? { transactionCountry: pm.mobile_money.country } : {}), idempotencyKey: `portal|${state.paymentIntents.size}` },
+      actor,
+    );
+    return this.deps.paymentIntents.confirm(who, intent.id, input, actor);
+  }
+
   private async paymentIntent(who: Owner, id: string): Promise<PaymentIntentObject> {
     const found = await this.deps.reads.findPaymentIntent(who, id);
     if (!found) throw new Error(`Payment intent ${id} of an invoice is missing from the read model`);
@@ -390,4 +436,17 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
     }
     await this.afterChange(result.state, meta);
   }
+}
+
+/** How many times a portal payment looks again for a concurrent submit's intent before answering its 409. */
+const PORTAL_PAY_ATTEMPTS = 6;
+
+/** Whether a submitted payment method is the one an intent was confirmed with (a card has no number to compare: its token, when saved). */
+function samePaymentMethod(confirmed: PaymentMethodDetails | null, given: ConfirmInput['payment_method']): boolean {
+  if (confirmed === null || confirmed.type !== given.type) return false;
+  if (confirmed.type === 'card' && given.type === 'card') return (confirmed.token ?? null) === (given.card.token ?? null);
+  if (confirmed.type === 'mobile_money' && given.type === 'mobile_money') {
+    return confirmed.msisdn === given.mobile_money.msisdn && confirmed.operator === given.mobile_money.operator && confirmed.country === given.mobile_money.country;
+  }
+  return false;
 }

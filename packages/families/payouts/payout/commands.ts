@@ -709,7 +709,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
     input: { payoutId: string; payoutMethodId: string; currency: string; amount: number; metadata: Record<string, string>; source: PayoutSource; held: Pick<PayoutCreated, 'escrow'> },
     ownStep: (fee: number) => CommandStep<unknown, unknown, DomainEvent>,
     actor: Actor,
-    by: Requester = UNATTENDED,
+    by: Requester | 'scheduled',
   ): Promise<{ payoutId: string; fee: number }> {
     const meta = this.metadata(owner, input.payoutId, actor);
     const earlier = await this.load(input.payoutId);
@@ -723,6 +723,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
     const fee = this.fee(input.amount, destination);
     const before = ownStep(fee);
     (await this.allowance(owner, destination, 'payoutMethodId'))(input.amount - fee);
+    const guard = await this.releasedFundsGuard(owner, destination, by, actor);
     const payout = await this.prepare(owner, input.payoutId, {
       amount: input.amount - fee,
       fee,
@@ -732,16 +733,30 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
       source: input.source,
       ...input.held,
     });
-    await this.assertCovered(payout.payout, meta, [before]);
-    await this.verifyDestination(owner, destination, by, actor);
-    // The family's step, the payout's hold out of the funds it released and the payout: one commit.
-    if (!(await this.open(payout, meta, 'contended', [before]))) {
+    await this.assertCovered(payout.payout, meta, [before, ...guard]);
+    await this.verifyDestination(owner, destination, by === 'scheduled' ? UNATTENDED : by, actor);
+    // The family's step, the payout's hold out of the funds it released, the challenge used and the payout: one commit.
+    if (!(await this.open(payout, meta, 'contended', [before, ...guard]))) {
       await this.scheduleMend(payout.payout);
-      const steps = [before, this.holdStep(owner, payout.payout, meta), step({ streamId: payoutStream(input.payoutId), decider: payoutAggregate, command: payout, metadata: meta })];
+      const steps = [before, ...guard, this.holdStep(owner, payout.payout, meta), step({ streamId: payoutStream(input.payoutId), decider: payoutAggregate, command: payout, metadata: meta })];
       await handleSteps(this.deps.store, steps, { onConflict: 'contended' });
     }
     await this.initiate((await this.load(input.payoutId)).state, meta);
     return { payoutId: input.payoutId, fee };
+  }
+
+  /**
+   * The rule of new destinations for funds a family releases (escrow): a saved payout method this
+   * merchant never paid is under newDestinationsGuard when a request pays it, since its safety
+   * delay may have run out unnoticed while the money sat held. A scheduled execution (auto-release,
+   * a dispute's resolution) has nobody to answer a challenge: in live it never pays a destination
+   * never paid (IKW-PAY-007; the release waits for a request that may give one).
+   */
+  private async releasedFundsGuard(owner: Owner, destination: Destination, by: Requester | 'scheduled', actor: Actor): Promise<AnyStep[]> {
+    const never = await this.deps.history.neverPaid(owner, [destination]);
+    if (by !== 'scheduled') return this.newDestinationsGuard(owner, never, by, actor, 'payoutMethodId', 'API keys pay only payout methods paid before (inline_destinations_for_api_keys is false)');
+    if (owner.environment === 'live' && never.length > 0) throw new Refusal('IKW-PAY-007', 'A scheduled release pays only a destination paid before: execute it with a second factor', 'challengeId');
+    return [];
   }
 
   /** POST /api/v1/merchant/payouts: the dashboard may leave the destination out, for the merchant's default saved one. */

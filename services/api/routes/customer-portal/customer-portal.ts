@@ -3,7 +3,7 @@ import type { Clock } from '../../../../packages/core/clock.js';
 import type { Billing } from '../../../../packages/families/billing/service.js';
 import type { CustomerPortal } from '../../../../packages/families/customer-portal/commands.js';
 import { assertPortalAllows } from '../../../../packages/families/customer-portal/settings.js';
-import type { ConfirmInput, PaymentIntents } from '../../../../packages/families/payments/payment-intent/commands.js';
+import type { ConfirmInput } from '../../../../packages/families/payments/payment-intent/commands.js';
 import type { PaymentIntentObject } from '../../../../packages/families/payments/payment-intent/events.js';
 import type { RefundObject } from '../../../../packages/families/billing/refund/events.js';
 import { toSubscriptionObject } from '../../../../packages/families/billing/subscription/render.js';
@@ -99,7 +99,7 @@ const portal = 'public' as const;
  * with their refunds and receipts, and contact details (changes them). Everything is scoped to the signed-in
  * customer: another customer's object is "no such …".
  */
-export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerPortal, billing: Billing, paymentIntents: PaymentIntents): Family {
+export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerPortal, billing: Billing): Family {
   const caller = (ctx: HandlerContext<unknown, unknown, unknown>) => portalCaller(knex, clock.now(), ctx.header('authorization'));
   return {
     name: 'customer-portal',
@@ -196,10 +196,7 @@ export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerP
           const me = await caller(ctx);
           const invoice = await findInvoice(knex, me.owner, ctx.params.id);
           await found('invoice', ctx.params.id, Promise.resolve(invoice?.customer === me.customerId ? invoice : undefined));
-          // The payment is collected where the customer's mobile money account is.
-          const pm = ctx.body.payment_method;
-          const intent: PaymentIntentObject = await billing.invoices.pay(me.owner, ctx.params.id, pm.type === 'mobile_money' ? { transactionCountry: pm.mobile_money.country } : {}, ctx.actor);
-          return paymentIntents.confirm(me.owner, intent.id, { payment_method: ctx.body.payment_method, ...(ctx.body.return_url ? { return_url: ctx.body.return_url } : {}) }, ctx.actor);
+          return billing.invoices.payFromPortal(me.owner, ctx.params.id, { payment_method: ctx.body.payment_method, ...(ctx.body.return_url ? { return_url: ctx.body.return_url } : {}) }, ctx.actor);
         },
       }),
       route<unknown, CursorQuery>({
