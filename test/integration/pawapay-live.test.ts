@@ -12,7 +12,7 @@ import { balance, fund, getPayout, mobileMoney as payoutTo, payoutFee, postPayou
 import { goLive, startPawapayLive } from '../support/live.js';
 import { attemptsForReview } from '../../services/rails.js';
 import type { Kind } from '../support/pawapay-standin.js';
-import { advance } from '../support/system.js';
+import { advance, loseAnswerInCrash } from '../support/system.js';
 
 const live = await startPawapayLive(t);
 const { svc, standin } = live;
@@ -380,7 +380,9 @@ t.test('a crash between the deposit request and its answer: after the restart th
   const intent = await createIntent(svc, key);
   standin.next({ type: 'hang' });
   const sent = initiations('deposits').length;
-  const cutOff = confirm(svc, key, intent.id, { payment_method: mobileMoney(snNumber('67')) }).catch((err: unknown) => err);
+  const body = { payment_method: mobileMoney(snNumber('67')) };
+  const confirmKey = `crash-confirm-${intent.id as string}`;
+  const cutOff = svc.request('POST', `/api/v1/payment-intents/${intent.id}/confirm`, { key, body, headers: { 'idempotency-key': confirmKey } }).catch((err: unknown) => err);
   // The deposit has reached pawaPay, which holds its answer: the process dies now.
   while (standin.hangingCount === 0) await new Promise((resolve) => setImmediate(resolve));
   const next = await live.restart();
@@ -389,9 +391,16 @@ t.test('a crash between the deposit request and its answer: after the restart th
   t.equal(initiations('deposits').length, sent + 1, 'one deposit request was sent');
 
   const get = async () => (await next.request('GET', `/api/v1/payment-intents/${intent.id}`, { key })).body;
-  const retaken = await next.request('POST', `/api/v1/payment-intents/${intent.id}/confirm`, { key, body: { payment_method: mobileMoney(snNumber('67')) } });
+  const retaken = await next.request('POST', `/api/v1/payment-intents/${intent.id}/confirm`, { key, body });
   assertError(t, retaken, 'IKW-RES-003');
-  t.equal(initiations('deposits').length, sent + 1, 'a confirm after the crash does not take it over: nothing sent');
+  t.equal(initiations('deposits').length, sent + 1, 'another confirm after the crash does not take it over: nothing sent');
+  // The client's retry of the confirm that died, with its key and body (issue 63: found by the simulator).
+  await loseAnswerInCrash(next, confirmKey);
+  const retried = await next.request('POST', `/api/v1/payment-intents/${intent.id}/confirm`, { key, body, headers: { 'idempotency-key': confirmKey } });
+  t.equal(retried.status, 200, `the retry of the confirm that died answers the payment it started, not a 409: ${retried.text}`);
+  t.match(retried.body, { id: intent.id, status: 'processing' }, 'processing: the status check set before the call decides');
+  t.equal(pawapayId(retried.body.latest_operation as string), (JSON.parse(initiations('deposits').at(-1)!.body) as { depositId: string }).depositId, 'the operation sent before the crash');
+  t.equal(initiations('deposits').length, sent + 1, 'the retry sends nothing');
 
   const depositId = (JSON.parse(initiations('deposits').at(-1)!.body) as { depositId: string }).depositId;
   standin.settle('deposits', depositId, 'COMPLETED');

@@ -242,9 +242,11 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
    * Confirm: at most one provider confirmation at a time. The start of a confirmation is appended
    * with the version that was read, so of two racing confirms one wins and the other gets
    * 409 IKW-RES-003; a confirm while the winner is with the provider gets the same 409. Confirm on
-   * an intent already past that point returns it as it is and calls no provider.
+   * an intent already past that point returns it as it is and calls no provider. `requestRef` (the
+   * Idempotency-Key with the body's fingerprint) is recorded with the start: the same request
+   * retried after its process died with the provider answers the confirmation it started.
    */
-  async confirm(who: Owner, id: string, input: ConfirmInput, actor: Actor): Promise<PaymentIntentObject> {
+  async confirm(who: Owner, id: string, input: ConfirmInput, actor: Actor, requestRef?: string): Promise<PaymentIntentObject> {
     // The remembered state spares a read: the owner and the amount never change, and the
     // start_confirmation decider checks the status again on the state its append proves current.
     const { state, remembered } = await this.recall(id);
@@ -272,13 +274,17 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     const instance = this.deps.instance;
     const op = state.confirmation;
     // A confirmation whose process died after it may have reached a provider that is asked about
-    // it (pawaPay): its status check settles it; taking it over would send a second request.
-    if (op?.inFlight && state.paymentMethod && rails.statusChecks('collect', state.paymentMethod)) throw new Refusal('IKW-RES-003', CONFIRMATION_IN_PROGRESS);
+    // it (pawaPay): its status check settles it; taking it over would send a second request. The
+    // request that started it, retried, gets the payment as it stands (processing) instead of a 409.
+    if (op?.inFlight && state.paymentMethod && rails.statusChecks('collect', state.paymentMethod)) {
+      if (requestRef !== undefined && op.request === requestRef) return toObject(remembered ? (await this.load(id)).state : state);
+      throw new Refusal('IKW-RES-003', CONFIRMATION_IN_PROGRESS);
+    }
     const holderGone = op?.inFlight && op.instanceId !== undefined && instance ? !(await instance.isAlive(op.instanceId)) : false;
     const connector = rails.clearingRail('collect', pm);
     const started = await this.run(
       id,
-      { type: 'start_confirmation', owner: who, at: this.deps.clock.now(), operationId, paymentMethod: pm, returnUrl, ...(instance ? { instanceId: instance.id } : {}), holderGone, ...(connector !== null ? { connector } : {}) },
+      { type: 'start_confirmation', owner: who, at: this.deps.clock.now(), operationId, paymentMethod: pm, returnUrl, ...(instance ? { instanceId: instance.id } : {}), holderGone, ...(connector !== null ? { connector } : {}), ...(requestRef !== undefined ? { request: requestRef } : {}) },
       meta,
     );
     if (started.events.length === 0) return toObject(started.state);
@@ -378,6 +384,24 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
       if (money.after && after.status === 'succeeded') await money.after();
       return toObject(after);
     }
+  }
+
+  /**
+   * The payer is back from the rail's page (Paystack's redirect to the status page, carrying the
+   * transaction's reference): a status check now, outside the schedule, of the payment's current
+   * operation while it waits for the payer. Nothing is believed from the visit: the check asks the
+   * provider. A declined card sends no webhook, so without it the payer would wait for the next
+   * scheduled check, minutes away. Whether a check was asked for.
+   */
+  async payerReturned(paymentIntentId: string, operationId: string): Promise<boolean> {
+    const { state } = await this.load(paymentIntentId);
+    const intent = state.intent;
+    if (!intent || !state.paymentMethod || state.confirmation?.operationId !== operationId || (state.status !== 'processing' && state.status !== 'requires_action')) return false;
+    const checks = this.deps.rails(intent.environment).statusChecks('collect', state.paymentMethod);
+    if (!checks) return false;
+    const check: CollectStatusCheck = { merchantId: intent.merchantId, environment: intent.environment, connector: checks.connector, attempt: 0, prompted: true, direction: 'collect', paymentIntentId, operationId };
+    await this.deps.scheduleStatusCheck(check, this.deps.clock.now());
+    return true;
   }
 
   /**

@@ -24,7 +24,7 @@ export type PaymentIntentCommand =
   | { type: 'create'; intent: Created; at: Date }
   | ({ owner: Owner; at: Date } & (
       | { type: 'update'; description?: string | null; metadata?: Record<string, string> }
-      | { type: 'start_confirmation'; operationId: string; paymentMethod: PaymentMethodDetails; returnUrl: string; instanceId?: number; holderGone?: boolean; connector?: string }
+      | { type: 'start_confirmation'; operationId: string; paymentMethod: PaymentMethodDetails; returnUrl: string; instanceId?: number; holderGone?: boolean; connector?: string; request?: string }
       | { type: 'record_initiation'; operationId: string; result: InitiationResult }
       | { type: 'abort_confirmation'; operationId: string; reason: string }
       | { type: 'record_outcome'; operationId: string; outcome: ProviderOutcome }
@@ -43,6 +43,8 @@ export interface Confirmation {
   instanceId?: number;
   /** The connector carrying it, when it keeps Sika's money in a wallet: the payment's clearing account is that rail's. */
   connector?: string;
+  /** The request that started it (its Idempotency-Key with the body's fingerprint): its retry answers this confirmation. */
+  request?: string;
 }
 
 export interface PaymentIntentState {
@@ -175,6 +177,7 @@ function decideOngoing(command: OngoingCommand, state: PaymentIntentState, inten
             livemode: intent.environment === 'live',
             ...(command.instanceId !== undefined ? { instanceId: command.instanceId } : {}),
             ...(command.connector !== undefined ? { connector: command.connector } : {}),
+            ...(command.request !== undefined ? { request: command.request } : {}),
           },
         },
       ];
@@ -233,6 +236,7 @@ export const paymentIntentDecider: Decider<PaymentIntentCommand, PaymentIntentSt
             inFlight: true,
             ...(event.data.instanceId !== undefined ? { instanceId: event.data.instanceId } : {}),
             ...(event.data.connector !== undefined ? { connector: event.data.connector } : {}),
+            ...(event.data.request !== undefined ? { request: event.data.request } : {}),
           },
         };
       case 'payment_intent.confirmation_aborted':

@@ -75,7 +75,8 @@ export type PaymentIntentEvent =
       'payment_intent.confirmation_started',
       // amount, currency and livemode repeat the intent's, for the operation status page's read model.
       // connector: the one carrying it, when it keeps Sika's money in a wallet (its clearing account); absent otherwise and before it was recorded.
-      { operationId: string; paymentMethod: PaymentMethodDetails; returnUrl: string; startedAt: string; amount: number; currency: string; livemode: boolean; instanceId?: number; connector?: string }
+      // request: the confirm request that started it (Idempotency-Key and body), when it carried a key.
+      { operationId: string; paymentMethod: PaymentMethodDetails; returnUrl: string; startedAt: string; amount: number; currency: string; livemode: boolean; instanceId?: number; connector?: string; request?: string }
     >
   | DomainEvent<'payment_intent.confirmation_aborted', { operationId: string; reason: string }>
   | DomainEvent<'payment_intent.processing', WithObject<{ operationId: string }>>

@@ -159,7 +159,7 @@ export function paymentIntentsFamily(knex: Knex, paymentIntents: PaymentIntents)
         params: idParams,
         body: confirmBody,
         response: paymentIntentSchema,
-        handler: (ctx) => paymentIntents.confirm(ctx.owner, ctx.params.id, ctx.body, ctx.actor),
+        handler: (ctx) => paymentIntents.confirm(ctx.owner, ctx.params.id, ctx.body, ctx.actor, ctx.requestRef),
       }),
       route<{ cancellation_reason?: CancellationReason }, unknown, { id: string }>({
         method: 'post',
