@@ -250,6 +250,35 @@ t.test('a first card payment redirects to Paystack, comes back to Sika’s statu
   conforms(t);
 });
 
+t.test('the payer back from a declined checkout sees it failed at once: the return asks Paystack, no webhook needed', async (t) => {
+  const { key } = await goLive(svc, 'Declined return');
+  const intent = await ngnIntent(key);
+  const res = await confirm(svc, key, intent.id, { payment_method: { type: 'card', card: {} } });
+  const operation = res.body.latest_operation as string;
+  const reference = paystackReference(operation);
+  standin.checkout(reference, { declined: 'Declined' });
+  const verifications = () => standin.requests.filter((r) => r.method === 'GET' && r.path === `/transaction/verify/${reference}`).length;
+  const before = verifications();
+  // Paystack sends no webhook for a decline: before the return, only the schedule (2 min away) would ask.
+  await settleJobs();
+  t.match(await retrieve(svc, key, intent.id), { status: 'requires_action' }, 'nothing known yet');
+  const back = await fetch(`${svc.baseUrl}/operations/status/${operation}?trxref=${reference}&reference=${reference}`, { headers: { accept: 'text/html' }, redirect: 'manual' });
+  t.equal(back.status, 303, 'the browser is sent on to the page without Paystack’s parameters');
+  t.equal(back.headers.get('location'), `/operations/status/${operation}`, 'whose reloads ask nothing more');
+  await settleJobs();
+  t.equal(verifications(), before + 1, 'the return asked Paystack once');
+  t.match(await retrieve(svc, key, intent.id), { status: 'failed', last_payment_error: { code: 'card_declined' } }, 'failed with the bank’s words');
+  const page = await svc.request('GET', `/operations/status/${operation}`, { headers: { accept: 'text/html' } });
+  t.equal(page.status, 200);
+  await settleJobs();
+  t.equal(verifications(), before + 1, 'a visit without the rail’s parameters asks nothing');
+  const again = await svc.request('GET', `/operations/status/${operation}?trxref=${reference}&reference=${reference}`);
+  t.equal(again.status, 200, 'a final operation: the page itself, nothing asked');
+  await settleJobs();
+  t.equal(verifications(), before + 1);
+  conforms(t);
+});
+
 /** A live NGN card payment the payer paid on Paystack's checkout page, no webhook told yet; its transaction's reference. */
 async function paidOnCheckout(key: string) {
   const intent = await ngnIntent(key);

@@ -124,7 +124,7 @@ export const ROUTES: readonly FamilyRoutes[] = [
     family: 'payments',
     routers: [
       ({ system }) => paymentIntentsFamily(system.knex, system.paymentIntents),
-      ({ system }) => operationsFamily(system.knex, pageMerchantOf(system.knex, system.assets)),
+      ({ system }) => operationsFamily(system.knex, pageMerchantOf(system.knex, system.assets), system.paymentIntents),
       ({ system }) => sandboxFamily(system.knex, system.paymentIntents),
     ],
   },

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
+import type { PaymentIntents } from '../../../../packages/families/payments/payment-intent/commands.js';
 import { ApiError } from '../../../../packages/core/errors.js';
-import type { Reply } from '../../../../packages/http/context.js';
+import { Reply } from '../../../../packages/http/context.js';
 import type { Family } from '../../../../packages/http/routes.js';
 import { findOperation, type OperationRow } from '../../../../projections/payments/operations.js';
 import { pageReply, renderPage, type PageMerchant } from '../../pages/layout.js';
@@ -66,7 +67,7 @@ const returnQuery = {
 };
 
 /** GET /operations/status/{operationId}: where customers land; JSON for programs, HTML for browsers. */
-export function operationsFamily(knex: Knex, pageMerchant: PageMerchantOf): Family {
+export function operationsFamily(knex: Knex, pageMerchant: PageMerchantOf, paymentIntents: Pick<PaymentIntents, 'payerReturned'>): Family {
   /** The merchant the operation pays (an operation row names its payment intent, whose row names the merchant). */
   const merchantOf = async (op: OperationRow) => {
     const merchantId = await paymentIntentMerchant(knex, op.payment_intent);
@@ -75,11 +76,18 @@ export function operationsFamily(knex: Knex, pageMerchant: PageMerchantOf): Fami
   return {
     name: 'operations',
     routes: [
-      operationRoute('get', '/operations/status/:operationId', 'Status of a payment operation (JSON, or an HTML page when the client asks for HTML)', { answers: { html: true }, response: operationSchema, query: returnQuery }, async (ctx) => {
+      operationRoute('get', '/operations/status/:operationId', 'Status of a payment operation (JSON, or an HTML page when the client asks for HTML)', { answers: { html: true, redirect: true }, response: operationSchema, query: returnQuery }, async (ctx) => {
         const op = await findOperation(knex, ctx.params.operationId);
         if (!op) throw new ApiError('IKW-RES-001', `No such operation: '${ctx.params.operationId}'`, 'operationId');
         const accept = ctx.header('accept') ?? '';
         const html = accept.includes('text/html') && !/application\/json/.test(accept.split('text/html')[0] ?? '');
+        // Back from the rail's page (Paystack adds the transaction's reference): ask the rail now.
+        // The browser then goes on to the page without those parameters, whose reloads ask nothing.
+        const query = ctx.query as { reference?: string; trxref?: string };
+        if (!FINAL.includes(op.status) && (query.reference !== undefined || query.trxref !== undefined)) {
+          await paymentIntents.payerReturned(op.payment_intent, op.id);
+          if (html) return Reply.redirect(`/operations/status/${encodeURIComponent(op.id)}`);
+        }
         if (html) return page(op, await merchantOf(op));
         return {
           id: op.id,
