@@ -50,8 +50,8 @@ export type StatusCheck = {
   connector: string;
   attempt: number;
   /**
-   * How many times a check sent the attempt again (each restarts the schedule, `attempt` from 0);
-   * none: never. Bounded by MAX_RESENDS: after that a check that finds nothing only waits.
+   * How many times a check sent the attempt again and started the schedule again from that send
+   * (`attempt` from 0); none: never. Bounded by MAX_RESENDS: later resends follow the schedule.
    */
   resends?: number;
   /** Asked for now by news that could not be believed as told (a callback): outside the schedule, which goes on by itself. */
@@ -63,16 +63,17 @@ export type StatusCheck = {
 );
 
 /**
- * How many times status checks send one attempt again after finding nothing, at most: an attempt
- * the provider keeps refusing to record (a 5xx each time) then waits out its schedule and goes to
- * review (`bin/sika rails review`), instead of being sent forever.
+ * How many resends start the schedule again from their send, at most (each answer is then asked
+ * for on the first delay). An attempt the provider keeps refusing to record (a 5xx each time) is
+ * still sent again by each later check, on the schedule's growing delays, and goes to review
+ * (`bin/sika rails review`) when the schedule runs out, instead of being sent every first delay forever.
  */
 export const MAX_RESENDS = 3;
 
 /**
  * A status check's reading of the provider's answer, the same for every attempt (docs/connectors.md,
  * "Status checks"): `resend` when the provider has no record of it and sending it again under the
- * same id is safe (the provider keeps one record per id, and the resends are not used up);
+ * same id is safe (the provider keeps one record per id);
  * `absent` when it has none but may yet show one (nothing is sent: the next check asks again);
  * `review` when the money it reports is not the attempt's (nothing applied), else `found`, with
  * its final answer (the operator's receipt kept) or null while it has none.
@@ -80,7 +81,7 @@ export const MAX_RESENDS = 3;
 export type StatusReading<F> = { kind: 'resend' } | { kind: 'absent' } | { kind: 'review'; mismatch: string } | { kind: 'found'; final: F | null };
 
 export function readStatus<F extends CollectOutcome | PayoutReport>(answer: StatusAnswer<F>, attempt: { amount: number; currency: string }, check: { sendsAgain: boolean; resends?: number }): StatusReading<F> {
-  if (!answer.found) return check.sendsAgain && (check.resends ?? 0) < MAX_RESENDS ? { kind: 'resend' } : { kind: 'absent' };
+  if (!answer.found) return check.sendsAgain ? { kind: 'resend' } : { kind: 'absent' };
   const mismatch = reportedMismatch(attempt, answer.reported);
   if (mismatch) return { kind: 'review', mismatch };
   return { kind: 'found', final: answer.final && withReceipt(answer.final, answer.reported) };
@@ -104,11 +105,12 @@ export async function sendAgain<A>(send: () => Promise<A>, noAnswer: (err: unkno
  * The check after `check` on its connector's schedule (each delay counted from the check before),
  * or null when the schedule has run out: the attempt then stays open for review, never failed by
  * guess. After a check that sent the attempt again (`resent`), the schedule starts again from that
- * send: its answer is known within the first delay, not at the next step of the old schedule. A
- * prompted check sets none, unless it sent again: the schedule then follows that send.
+ * send, MAX_RESENDS times at most: its answer is known within the first delay, not at the next step
+ * of the old schedule; later resends follow the schedule. A prompted check sets none, unless it
+ * started the schedule again.
  */
 export function nextStatusCheck<C extends StatusCheck>(schedule: readonly number[], check: C, now: Date, resent = false): { check: C; at: Date } | null {
-  if (resent) {
+  if (resent && (check.resends ?? 0) < MAX_RESENDS) {
     const { prompted: _prompted, ...rest } = check;
     const first = schedule[0];
     return first === undefined ? null : { check: { ...rest, attempt: 0, resends: (check.resends ?? 0) + 1 } as C, at: new Date(now.getTime() + first) };

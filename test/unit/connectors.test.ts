@@ -145,13 +145,16 @@ t.test('status checks: routed as the initiation, on the connector’s own schedu
   t.equal(nextStatusCheck([120_000, 300_000], { ...first, prompted: true }, now), null, 'a check a callback asked for sets none');
   t.same(nextStatusCheck([120_000, 300_000], second!.check, now, true), { check: { ...first, attempt: 0, resends: 1 }, at: new Date(now.getTime() + 120_000) }, 'after a resend: the schedule again from its first delay');
   t.same(nextStatusCheck([120_000, 300_000], { ...first, prompted: true }, now, true), { check: { ...first, attempt: 0, resends: 1 }, at: new Date(now.getTime() + 120_000) }, 'a prompted check that sent again: followed on the schedule too');
+  const restarted = { ...first, resends: MAX_RESENDS };
+  t.same(nextStatusCheck([120_000, 300_000], restarted, now, true), { check: { ...restarted, attempt: 1 }, at: new Date(now.getTime() + 300_000) }, `after ${MAX_RESENDS} restarts a resend follows the schedule: its next, longer delay`);
+  t.equal(nextStatusCheck([120_000, 300_000], { ...restarted, attempt: 1 }, now, true), null, 'and when the schedule has run out, none: review');
+  t.equal(nextStatusCheck([120_000, 300_000], { ...restarted, prompted: true }, now, true), null, 'a prompted one sets none: the schedule goes on by itself');
 });
 
-t.test('a check that finds nothing sends again only where the provider keeps one record per id, and a bounded number of times', async (t) => {
+t.test('a check that finds nothing sends again only where the provider keeps one record per id', async (t) => {
   const attempt = { amount: 1_000, currency: 'xof' };
   t.same(readStatus({ found: false }, attempt, { sendsAgain: true }), { kind: 'resend' });
-  t.same(readStatus({ found: false }, attempt, { sendsAgain: true, resends: MAX_RESENDS - 1 }), { kind: 'resend' });
-  t.same(readStatus({ found: false }, attempt, { sendsAgain: true, resends: MAX_RESENDS }), { kind: 'absent' }, 'resends used up: it waits, then review');
+  t.same(readStatus({ found: false }, attempt, { sendsAgain: true, resends: MAX_RESENDS }), { kind: 'resend' }, 'however many times before: one record per id');
   t.same(readStatus({ found: false }, attempt, { sendsAgain: false }), { kind: 'absent' }, 'no guarantee (a Paystack refund): never sent again');
   t.same(readStatus({ found: true, final: null, reported: { amount: 1_000, currency: 'XOF' } }, attempt, { sendsAgain: false }), { kind: 'found', final: null });
 });
