@@ -32,7 +32,7 @@ export interface RailSinks extends CallbackSinks {
   refundStatusCheck(check: RefundStatusCheck, at: Date): Promise<void>;
 }
 
-/** After the first check (PAWAPAY_STATUS_CHECK_AFTER), each delay after the one before: backing off to hours, about two days in all. */
+/** After the first check (PAWAPAY_STATUS_CHECK_AFTER, PAYSTACK_STATUS_CHECK_AFTER), each delay after the one before: backing off to hours, about two days in all. */
 const LATER_CHECKS_MS = [5 * 60_000, 15 * 60_000, 3_600_000, 3 * 3_600_000, 6 * 3_600_000, 12 * 3_600_000, 24 * 3_600_000];
 
 /** The rails' callbacks as the service answers them: 200 (taken, or left to a status check) or a refusal. */
@@ -100,7 +100,7 @@ export async function openRails(
       cards: knexCardBook(deps.knex, environment),
       statusPage: (operationId) => `${config.publicUrl}/operations/status/${operationId}`,
       sinks: sinksOf('paystack', sinks),
-      statusChecks: [PAYSTACK_FIRST_CHECK_MS, ...LATER_CHECKS_MS],
+      statusChecks: [config.paystack.statusCheckAfterMs, ...LATER_CHECKS_MS],
     });
     await connector.refresh().catch((err: unknown) => log.error({ err, environment }, "Paystack's bank list could not be loaded; Paystack serves nothing until it can"));
     paystack[environment] = connector;
@@ -119,9 +119,6 @@ export async function openRails(
     connectors: router,
   };
 }
-
-/** Paystack's first status check of a transfer with no final answer; later ones back off as pawaPay's. */
-const PAYSTACK_FIRST_CHECK_MS = 2 * 60_000;
 
 /** Verified news of a rail, in Sika's terms, before it is matched against the stored attempt. */
 type RailNews =

@@ -113,6 +113,8 @@ export interface PaystackConfig {
   live: PaystackAccount | null;
   /** PAYSTACK_SANDBOX_SECRET_KEY (`sk_test_…`): sandbox cards and bank payouts go through Paystack's test mode instead of the simulator. */
   sandbox: PaystackAccount | null;
+  /** PAYSTACK_STATUS_CHECK_AFTER: the first status check of an attempt with no final answer. */
+  statusCheckAfterMs: number;
 }
 
 export interface AssetsS3Config {
@@ -283,7 +285,9 @@ function paystack(env: Env): PaystackConfig {
     }
     return { apiUrl, secretKey };
   };
-  return { live: account('PAYSTACK_SECRET_KEY', 'sk_live_', 'live'), sandbox: account('PAYSTACK_SANDBOX_SECRET_KEY', 'sk_test_', 'test') };
+  const statusCheckAfter = env.PAYSTACK_STATUS_CHECK_AFTER ? parseDuration(env.PAYSTACK_STATUS_CHECK_AFTER) : 120_000;
+  if (statusCheckAfter === null || statusCheckAfter <= 0) throw new ConfigError('PAYSTACK_STATUS_CHECK_AFTER', 'must be a duration like 2m');
+  return { live: account('PAYSTACK_SECRET_KEY', 'sk_live_', 'live'), sandbox: account('PAYSTACK_SANDBOX_SECRET_KEY', 'sk_test_', 'test'), statusCheckAfterMs: statusCheckAfter };
 }
 
 /** RAIL_PRECEDENCE: every rail once, in the order the router asks them; pawaPay first unless told. */

@@ -173,9 +173,10 @@ t.test('pawaPay: off by default; a token turns each environment on; a bad value 
 });
 
 t.test('Paystack: off by default; a key of the right kind turns each environment on; a key of the wrong kind stops the start', async (t) => {
-  t.same(loadConfig({}).paystack, { live: null, sandbox: null });
-  const on = loadConfig({ PAYSTACK_SECRET_KEY: 'sk_live_abc', PAYSTACK_SANDBOX_SECRET_KEY: 'sk_test_def' }).paystack;
-  t.same(on, { live: { apiUrl: 'https://api.paystack.co', secretKey: 'sk_live_abc' }, sandbox: { apiUrl: 'https://api.paystack.co', secretKey: 'sk_test_def' } }, 'one URL for both modes: the key decides');
+  t.same(loadConfig({}).paystack, { live: null, sandbox: null, statusCheckAfterMs: 120_000 });
+  const on = loadConfig({ PAYSTACK_SECRET_KEY: 'sk_live_abc', PAYSTACK_SANDBOX_SECRET_KEY: 'sk_test_def', PAYSTACK_STATUS_CHECK_AFTER: '5s' }).paystack;
+  t.same(on, { live: { apiUrl: 'https://api.paystack.co', secretKey: 'sk_live_abc' }, sandbox: { apiUrl: 'https://api.paystack.co', secretKey: 'sk_test_def' }, statusCheckAfterMs: 5_000 }, 'one URL for both modes: the key decides');
+  refusedNaming(t, { PAYSTACK_STATUS_CHECK_AFTER: 'later' }, 'PAYSTACK_STATUS_CHECK_AFTER');
   t.equal(loadConfig({ PAYSTACK_SECRET_KEY: 'sk_live_abc', PAYSTACK_API_URL: 'http://127.0.0.1:9/' }).paystack.live?.apiUrl, 'http://127.0.0.1:9');
   t.match(refusedNaming(t, { PAYSTACK_SECRET_KEY: 'sk_test_abc' }, 'PAYSTACK_SECRET_KEY'), /live secret key \(sk_live_…\), not a sk_test_… key/, 'a test key where the live one goes');
   t.match(refusedNaming(t, { PAYSTACK_SECRET_KEY: 'pk_live_abc' }, 'PAYSTACK_SECRET_KEY'), /not a pk_live_… key/, 'a public key');
