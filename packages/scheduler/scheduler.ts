@@ -128,6 +128,12 @@ const LEASE_MS = 5 * 60_000;
 /** Back-off after a failed run: 1 s, 2 s, 4 s … capped at 10 minutes. */
 const retryDelay = (attempts: number) => Math.min(1000 * 2 ** Math.max(0, attempts - 1), 10 * 60_000);
 
+/**
+ * What a job throws when it cannot run yet through no fault (another process holds what it needs):
+ * it runs again after the usual back-off, and the log says so at info, not as an error.
+ */
+export class JobWaits extends Error {}
+
 export class Scheduler {
   private readonly kinds = new Map<string, Registered>();
   /** Kinds run one by one in a batch kind's lanes: companion → batch kind. */
@@ -303,11 +309,15 @@ export class Scheduler {
     }
   }
 
-  /** Failed jobs are released and run again after the back-off. */
+  /** Failed jobs are released and run again after the back-off; one that only has to wait (JobWaits) is no error. */
   private async retryLater(failed: readonly { job: Job; err: unknown }[]): Promise<void> {
     if (failed.length === 0) return;
     const now = this.clock.now().getTime();
-    for (const { job, err } of failed) this.log.error({ err, job: { id: job.id, kind: job.kind, key: job.key, attempts: job.attempts } }, 'scheduled job failed; will retry');
+    for (const { job, err } of failed) {
+      const fields = { err, job: { id: job.id, kind: job.kind, key: job.key, attempts: job.attempts } };
+      if (err instanceof JobWaits) this.log.info(fields, 'scheduled job waits; will run again');
+      else this.log.error(fields, 'scheduled job failed; will retry');
+    }
     const rows = failed.map(({ job, err }) => ({ id: job.id, run_at: new Date(now + retryDelay(job.attempts)).toISOString(), last_error: err instanceof Error ? err.message : String(err) }));
     await this.knex.raw(
       `UPDATE scheduled_jobs j SET locked_until = NULL, locked_by = NULL, run_at = v.run_at, last_error = v.last_error

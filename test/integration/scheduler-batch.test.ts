@@ -5,10 +5,11 @@
  * call and keep their order; the kind's claim limit is its own, beside the other kinds'; a
  * companion kind's jobs share its lanes, in order, never beside a job of their lane.
  */
+import { Writable } from 'node:stream';
 import t, { type Test } from 'tap';
 import { ManualClock } from '../../packages/core/clock.js';
 import { createLogger } from '../../packages/core/logger.js';
-import { Scheduler, type Job, type JobKind } from '../../packages/scheduler/scheduler.js';
+import { JobWaits, Scheduler, type Job, type JobKind } from '../../packages/scheduler/scheduler.js';
 import { migratedDatabase } from '../support/db.js';
 
 interface Item {
@@ -240,4 +241,33 @@ t.test('a timer no longer needed is dropped: drops at once share one DELETE, a m
   scheduler.register<Item>(kind, async () => undefined);
   await scheduler.runUntilIdle();
   t.same(ran.sort((a, b) => a - b), [20, 21, 22, 23, 24, 25, 26, 27, 28, 29], 'only the jobs not dropped run');
+});
+
+t.test('a job that only has to wait (JobWaits) runs again after the back-off and is logged at info, not as an error', async (t) => {
+  const { knex } = await migratedDatabase(t);
+  const clock = new ManualClock();
+  const lines: { level: number; msg: string }[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as { level: number; msg: string });
+      done();
+    },
+  });
+  const scheduler = new Scheduler(knex, clock, createLogger('info', destination));
+  let waits = true;
+  const ran: number[] = [];
+  scheduler.register<Item>(single, async (item) => {
+    ran.push(item.n);
+    if (waits) throw new JobWaits('held by another process');
+  });
+  await scheduler.enqueuer(single)({ object: 'o', n: 1 }, clock.now());
+  t.equal(await scheduler.runDue(), 1);
+  t.match(await knex('scheduled_jobs').first('attempts', 'last_error'), { attempts: 1, last_error: 'held by another process' }, 'kept, to run again');
+  waits = false;
+  clock.advance(1000);
+  t.equal(await scheduler.runDue(), 1, 'again after the back-off');
+  t.same(ran, [1, 1]);
+  t.equal(await knex('scheduled_jobs').count<{ count: string }[]>({ count: '*' }).then((r) => Number(r[0]!.count)), 0, 'then done');
+  t.ok(lines.some((l) => l.level === 30 && l.msg === 'scheduled job waits; will run again'), 'logged at info');
+  t.notOk(lines.some((l) => l.level >= 50), 'no error logged');
 });

@@ -3,7 +3,7 @@ import type { Logger } from '../../../core/logger.js';
 import { isRefused } from '../../../core/refusal.js';
 import type { Environment, Owner } from '../../../core/owner.js';
 import type { EventMetadata, EventStore } from '../../../eventstore/port.js';
-import type { Enqueue } from '../../../scheduler/scheduler.js';
+import { JobWaits, type Enqueue } from '../../../scheduler/scheduler.js';
 import { connectorActor, nextStatusCheck, readStatus, sendAgain, type RefundCallback, type StatusCheck } from '../../../connectors/callbacks.js';
 import { sendsAgainSafely, type CollectOutcome, type Rails, type Refunder, type RefundInitiation, type RefundRequest } from '../../../connectors/port.js';
 import { handleSteps, loadState, step, type AnyStep } from '../../../eventstore/command-handler.js';
@@ -39,7 +39,7 @@ export interface RailRefundDeps {
 const SEND_WAITS_MS = 30_000;
 
 /** Thrown by a status check that found its refund's send still on its way: the job runs again after its back-off. */
-export class RefundBeingSent extends Error {
+export class RefundBeingSent extends JobWaits {
   constructor(refundId: string) {
     super(`refund ${refundId} is being sent or checked by another process now; checked again after it`);
     this.name = 'RefundBeingSent';
