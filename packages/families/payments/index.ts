@@ -80,6 +80,7 @@ export type { ConfirmInput, PaymentIntents } from './payment-intent/commands.js'
 export { payinClearing, paymentIntentStream } from './payment-intent/events.js';
 export type { PayinClearing, PaymentIntentObject, PaymentIntentStatus, PaymentMethodDetails } from './payment-intent/events.js';
 export type { PayerCustomers, PayerLookup } from './payment-intent/payers.js';
+export type { PaymentIntentState } from './payment-intent/decider.js';
 export type { PaymentRecipient, PaymentRecipients } from './payment-intent/recipients.js';
 export { paymentIntentAggregate, toObject } from './payment-intent/render.js';
 export type { RailRefunds } from './rail-refund/commands.js';

@@ -13,7 +13,10 @@ import type { RailRefunds } from '../../payments/index.js';
 import type { RailRefundRecord } from '../../payments/index.js';
 import { paymentIntentAggregate } from '../../payments/index.js';
 import { payinClearing, paymentIntentStream } from '../../payments/index.js';
-import type { PaymentRecipients } from '../../payments/index.js';
+import type { PaymentIntentState, PaymentRecipients } from '../../payments/index.js';
+
+/** A payment intent's state that exists and is the caller's. */
+type OwnedIntentState = PaymentIntentState & { intent: NonNullable<PaymentIntentState['intent']> };
 import type { PaymentRefundsState, RefundCommand } from './decider.js';
 import { paymentRefundsAggregate, toRefundObject } from './render.js';
 import { paymentRefundsStream, type RefundedPayment, type RefundEvent, type RefundObject, type RefundReason } from './events.js';
@@ -81,10 +84,8 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
    * money; 404 for another merchant's, IKW-BIL-004 unless it succeeded, IKW-PRV-006 when that
    * rail's connector is not configured here any more (nothing could carry the refund).
    */
-  private async payment(who: Owner, paymentId: string): Promise<{ payment: RefundedPayment; rail: PaymentRail | null }> {
-    const { state } = await loadState(this.deps.store, paymentIntentStream(paymentId), paymentIntentAggregate);
+  private async payment(state: OwnedIntentState, paymentId: string): Promise<{ payment: RefundedPayment; rail: PaymentRail | null }> {
     const intent = state.intent;
-    assertOwned(intent, who, `No such payment: '${paymentId}'`, 'paymentId');
     if (state.status !== 'succeeded' || !state.paymentMethod) {
       throw new Refusal('IKW-BIL-004', `Payment ${paymentId} is ${state.status}; only a succeeded payment can be refunded`, 'paymentId');
     }
@@ -117,17 +118,18 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
    */
   async create(who: Owner, paymentId: string, input: RefundInput, actor: Actor, requestRef?: string): Promise<RefundObject> {
     const refundId = requestRef === undefined ? newId('re') : refundIdOf(who, paymentId, requestRef);
+    const intentState = await this.ownedIntent(who, paymentId);
+    let earlier: PaymentRefundsState | undefined;
     if (requestRef !== undefined) {
       // Before the payment's checks: a full refund made by the first attempt leaves nothing refundable.
-      await this.assertPayment(who, paymentId);
-      const earlier = (await this.load(paymentId)).state;
+      earlier = (await this.load(paymentId)).state;
       if (earlier.refunds.has(refundId)) return answerOf(earlier, refundId);
     }
-    const { payment, rail } = await this.payment(who, paymentId);
+    const { payment, rail } = await this.payment(intentState, paymentId);
     const meta = auditMetadata(this.deps.clock, who, refundId, { ...actor, causationId: paymentId });
     let amount = input.amount;
     if (amount === undefined) {
-      const { state } = await this.load(paymentId);
+      const state = earlier ?? (await this.load(paymentId)).state;
       amount = payment.amount - state.committed;
       if (amount <= 0) throw new Refusal('IKW-BIL-003', `Payment ${paymentId} is already fully refunded`, 'amount');
     }
@@ -257,8 +259,13 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
 
   /** 404 unless the payment is this merchant's (the refunds list of a payment). */
   async assertPayment(who: Owner, paymentId: string): Promise<void> {
+    await this.ownedIntent(who, paymentId);
+  }
+
+  /** The payment intent's state, read once; 404 for another merchant's or none. */
+  private async ownedIntent(who: Owner, paymentId: string): Promise<OwnedIntentState> {
     const { state } = await loadState(this.deps.store, paymentIntentStream(paymentId), paymentIntentAggregate);
-    const intent = state.intent;
-    assertOwned(intent, who, `No such payment: '${paymentId}'`, 'paymentId');
+    assertOwned(state.intent, who, `No such payment: '${paymentId}'`, 'paymentId');
+    return state as OwnedIntentState;
   }
 }
