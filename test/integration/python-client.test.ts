@@ -2,10 +2,10 @@
  * The Python client (clients/python) as its README says to install it: `make python-client` builds
  * the wheel (sika.openapi generated from docs/openapi.json), pip installs it into an empty virtual
  * environment, and there, against a real server: the README's first payment and webhook receiver,
- * taken from the README itself; then python-client/checks.py: one Idempotency-Key on every attempt
- * of a POST (an answer lost, 409 IKW-IDM-003, a 5xx), no answer at all, typed errors, every page
- * of cursor and page lists, webhook verification of a real delivery, and a wheel generated from
- * today's docs/openapi.json.
+ * taken from the README itself; then the checks of test/support/python-client-checks.py: one
+ * Idempotency-Key on every attempt of a POST (an answer lost, 409 IKW-IDM-003, a proxy's 503), no
+ * answer at all, typed errors, every page of cursor and page lists, webhook verification of a real
+ * delivery, and a wheel generated from today's docs/openapi.json.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -40,7 +40,7 @@ const project = fs.mkdtempSync(path.join(os.tmpdir(), 'sika-python-project-'));
 t.teardown(() => fs.rmSync(project, { recursive: true, force: true }));
 const python = path.join(project, 'venv/bin/python');
 const examples = readmeExamples();
-const checks = path.join(root, 'test/integration/python-client/checks.py');
+const checks = path.join(root, 'test/support/python-client-checks.py');
 
 /** One check of checks.py in the virtual environment, with this key: what it printed, parsed. */
 async function check(name: string, key: string, env: Record<string, string> = {}): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -134,6 +134,14 @@ t.test('409 IKW-IDM-003 and a 5xx are retried with the same key; retries end', a
   t.match(r.exhausted, { type: 'SikaError', status: 409, code: 'IKW-IDM-003', retryable: true, request_id: 'req_injected' });
   t.equal(new Set(r.exhausted_sent.map((s: { idempotency_key: string }) => s.idempotency_key)).size, 1);
   t.ok(r.exhausted_waits[1] > r.exhausted_waits[0] * 0.9 || r.exhausted_waits[1] >= 0.5, `growing backoff ${r.exhausted_waits}`);
+});
+
+t.test('429: waits as Retry-After says, then succeeds', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const r = await check('rate_limited', key);
+  t.equal(r.balance, 'balance');
+  t.equal(r.sent.length, 2);
+  t.same(r.waits, [2], 'Retry-After: 2');
 });
 
 t.test('no answer at all: retried, then a SikaError with status 0', async (t) => {

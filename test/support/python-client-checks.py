@@ -5,8 +5,8 @@ answered; test/integration/python-client.test.ts asserts on it.
 
 Faults are injected below the client's retry layer, in the httpx transport it sends through (the
 `transport` option): a request sent to the service whose answer is then lost, a request that never
-leaves, or an attempt answered with the API's own error body for a refusal that is hard to provoke
-on cue (409 IKW-IDM-003, 503) while the next attempt reaches the service."""
+leaves, or an attempt answered in the service's place with a refusal that is hard to provoke on cue
+(409 IKW-IDM-003 and 429 with the API's own body, a proxy's 503) while the next one reaches it."""
 
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
-
 import sika
 from sika import Sika, SikaError, WebhookVerificationError
 from sika.openapi.api.balance import get_balance
@@ -120,6 +119,14 @@ def refusals_retried() -> dict[str, Any]:
     return {"sent": wire.sent, "waits": waits, "intent": intent.id, "intents": all_intents(), "exhausted": exhausted, "exhausted_sent": gives_up.sent, "exhausted_waits": waits_up}
 
 
+def rate_limited() -> dict[str, Any]:
+    """A 429 as the service answers it (IKW-LIM-001, Retry-After: 2), then the service: the wait is Retry-After's."""
+    limited = {"code": "IKW-LIM-001", "message": "Too many requests", "retryable": True, "request_id": "req_injected"}
+    wire = Wire(lambda attempt, request: httpx.Response(429, json=limited, headers={"retry-after": "2"}, request=request) if attempt == 1 else None)
+    sika_, waits = client(wire)
+    return {"balance": sika_.call(get_balance).object_, "sent": wire.sent, "waits": waits}
+
+
 def no_answer() -> dict[str, Any]:
     wire = Wire(lambda attempt, request: "no_answer")
     sika_, waits = client(wire, max_retries=3)
@@ -178,7 +185,7 @@ def source() -> dict[str, Any]:
 
 
 CHECKS: dict[str, Callable[[], dict[str, Any]]] = {
-    f.__name__: f for f in (lost_answer, refusals_retried, no_answer, refused, pages, make_payouts, webhook, source)
+    f.__name__: f for f in (lost_answer, refusals_retried, rate_limited, no_answer, refused, pages, make_payouts, webhook, source)
 }
 
 if __name__ == "__main__":
