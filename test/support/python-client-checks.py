@@ -82,7 +82,16 @@ def error_of(call: Callable[[], Any]) -> dict[str, Any]:
     try:
         call()
     except SikaError as err:
-        return {"type": type(err).__name__, "status": err.status, "code": err.code, "param": err.param, "request_id": err.request_id, "retryable": err.retryable, "errors": err.errors, "message": err.message}
+        return {
+            "type": type(err).__name__,
+            "status": err.status,
+            "code": err.code,
+            "param": err.param,
+            "request_id": err.request_id,
+            "retryable": err.retryable,
+            "errors": err.errors,
+            "message": err.message,
+        }
     return {"type": None}
 
 
@@ -100,7 +109,12 @@ def lost_answer() -> dict[str, Any]:
 
 def refusals_retried() -> dict[str, Any]:
     """409 IKW-IDM-003, then a proxy's 503, then the service: three attempts of one POST."""
-    idm_003 = {"code": "IKW-IDM-003", "message": "A request with this Idempotency-Key is still being processed", "retryable": True, "request_id": "req_injected"}
+    idm_003 = {
+        "code": "IKW-IDM-003",
+        "message": "A request with this Idempotency-Key is still being processed",
+        "retryable": True,
+        "request_id": "req_injected",
+    }
 
     def fault(attempt: int, request: httpx.Request) -> httpx.Response | None:
         if attempt == 1:
@@ -116,7 +130,15 @@ def refusals_retried() -> dict[str, Any]:
     gives_up = Wire(lambda attempt, request: fault(1, request))
     sika_up, waits_up = client(gives_up, max_retries=2)
     exhausted = error_of(lambda: sika_up.call(post_payment_intents, body=intent_body(8001)))
-    return {"sent": wire.sent, "waits": waits, "intent": intent.id, "intents": all_intents(), "exhausted": exhausted, "exhausted_sent": gives_up.sent, "exhausted_waits": waits_up}
+    return {
+        "sent": wire.sent,
+        "waits": waits,
+        "intent": intent.id,
+        "intents": all_intents(),
+        "exhausted": exhausted,
+        "exhausted_sent": gives_up.sent,
+        "exhausted_waits": waits_up,
+    }
 
 
 def rate_limited() -> dict[str, Any]:

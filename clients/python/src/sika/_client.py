@@ -13,7 +13,7 @@ import uuid
 from collections.abc import Callable, Iterator, Mapping
 from email.utils import parsedate_to_datetime
 from types import ModuleType
-from typing import Any, Literal
+from typing import Any, Literal, Self
 
 import httpx
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
@@ -90,6 +90,7 @@ def _retry_after(response: httpx.Response) -> float | None:
 
 
 def _raise_refusal(response: httpx.Response) -> None:
+    """An httpx response hook: an answer of 400 or more, after the retries, as a SikaError."""
     if response.status_code < 400:
         return
     response.read()
@@ -115,7 +116,7 @@ class RetryingTransport(httpx.BaseTransport):
     def __init__(
         self,
         inner: httpx.BaseTransport,
-        environment: Callable[[], str],
+        environment: str,
         max_retries: int,
         retry_delay: float,
         sleep: Callable[[float], None],
@@ -131,7 +132,7 @@ class RetryingTransport(httpx.BaseTransport):
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         if "x-environment" not in request.headers:
-            request.headers["X-Environment"] = self._environment()
+            request.headers["X-Environment"] = self._environment
         if request.method == "POST" and "idempotency-key" not in request.headers:
             request.headers["Idempotency-Key"] = str(uuid.uuid4())
         request.read()  # the body, kept for the retries
@@ -152,7 +153,8 @@ class RetryingTransport(httpx.BaseTransport):
             answer = httpx.Response(response.status_code, headers=response.headers, content=content, request=request)
             if not _is_retryable(answer):
                 return answer
-            self._sleep(_retry_after(answer) or self._backoff(attempt))
+            asked = _retry_after(answer)
+            self._sleep(self._backoff(attempt) if asked is None else asked)
             attempt += 1
 
     def close(self) -> None:
@@ -195,7 +197,7 @@ class Sika:
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         chosen = environment or ("live" if api_key.startswith("sk_live_") else "sandbox")
-        retrying = RetryingTransport(transport or httpx.HTTPTransport(), lambda: chosen, max_retries, retry_delay, sleep)
+        retrying = RetryingTransport(transport or httpx.HTTPTransport(), chosen, max_retries, retry_delay, sleep)
         self.environment: Environment = chosen
         self.client = AuthenticatedClient(
             base_url=base_url.rstrip("/"),
@@ -236,7 +238,7 @@ class Sika:
     def close(self) -> None:
         self.client.get_httpx_client().close()
 
-    def __enter__(self) -> Sika:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *_: object) -> None:
