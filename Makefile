@@ -3,7 +3,7 @@ SHELL := /bin/bash
 NODE_MODULES_STAMP := node_modules/.sika-installed
 SOURCES := $(shell find packages services projections infra test bin -name '*.ts' 2>/dev/null) tsconfig.json
 
-.PHONY: install build client layers openapi-lint start test test-kafka kafka-if-present test-long test-schema fuzz fuzz-schema bench infra-test clean chromium sim
+.PHONY: install build client python-client python3.11 layers openapi-lint start test test-kafka kafka-if-present test-long test-schema fuzz fuzz-schema bench infra-test clean chromium sim
 
 install: $(NODE_MODULES_STAMP)
 
@@ -32,6 +32,43 @@ $(CLIENT)/dist/.built: $(CLIENT_STAMP) $(CLIENT)/src/index.ts $(CLIENT)/tsconfig
 client: $(CLIENT)/dist/.built
 	@mkdir -p dist
 	@cd $(CLIENT) && echo "dist/$$(npm pack --silent --pack-destination ../../dist)"
+
+# The Python client (clients/python, README there): sika.openapi generated from docs/openapi.json
+# by openapi-python-client at build time (not committed: ~2,200 files, 15 s to make), the hand-written
+# layer beside it in src/sika. The generator and the wheel builder live in .cache/venv-python-client;
+# python3.11 and its venv module come from Debian's packages when missing (as root, or with sudo).
+PYCLIENT := clients/python
+PYCLIENT_VENV := .cache/venv-python-client
+PYCLIENT_GENERATED := $(PYCLIENT)/src/sika/openapi/_source.py
+PYCLIENT_SOURCES := $(shell find $(PYCLIENT)/src/sika -maxdepth 1 -type f 2>/dev/null) $(PYCLIENT)/pyproject.toml $(PYCLIENT)/README.md
+
+python3.11:
+	@command -v python3.11 >/dev/null && python3.11 -c 'import ensurepip, venv' 2>/dev/null || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq python3.11 python3.11-venv >/dev/null; \
+	  elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo apt-get update -qq && sudo apt-get install -y -qq python3.11 python3.11-venv >/dev/null; \
+	  else echo "python3.11 (with venv) is missing and cannot be installed without root: run 'sudo apt-get install python3.11 python3.11-venv'"; exit 1; fi; }
+
+$(PYCLIENT_VENV)/.installed: $(PYCLIENT)/requirements-build.txt | python3.11
+	rm -rf $(PYCLIENT_VENV) && python3.11 -m venv $(PYCLIENT_VENV)
+	$(PYCLIENT_VENV)/bin/pip install -q --disable-pip-version-check -r $(PYCLIENT)/requirements-build.txt
+	@touch $@
+
+# _source.py records the hash of the document it was generated from: the client's test compares it.
+# Generated beside, then moved into place: an interrupted run leaves no half package taken for done.
+$(PYCLIENT_GENERATED): docs/openapi.json $(PYCLIENT)/generator.yaml $(shell find $(PYCLIENT)/templates -type f) $(PYCLIENT_VENV)/.installed
+	rm -rf $(PYCLIENT)/build/openapi
+	PATH="$(CURDIR)/$(PYCLIENT_VENV)/bin:$$PATH" openapi-python-client generate --path docs/openapi.json --meta none \
+	  --output-path $(PYCLIENT)/build/openapi --config $(PYCLIENT)/generator.yaml --custom-template-path $(PYCLIENT)/templates \
+	  >.cache/python-client-generate.log 2>&1 || { cat .cache/python-client-generate.log; exit 1; }
+	echo "OPENAPI_SHA256 = \"$$(sha256sum docs/openapi.json | cut -d' ' -f1)\"" > $(PYCLIENT)/build/openapi/_source.py
+	rm -rf $(PYCLIENT)/src/sika/openapi && mv $(PYCLIENT)/build/openapi $(PYCLIENT)/src/sika/openapi
+
+# The client as a wheel, for `pip install <file>`: dist/sika-<version>-py3-none-any.whl, the last line printed.
+python-client: $(PYCLIENT_GENERATED) $(PYCLIENT_SOURCES)
+	@mkdir -p dist
+	@$(PYCLIENT_VENV)/bin/python -m build --wheel --no-isolation --outdir dist $(PYCLIENT) >.cache/python-client-build.log 2>&1 \
+	  || { cat .cache/python-client-build.log; exit 1; }
+	@echo "dist/sika-$$(sed -n 's/^version = "\(.*\)"/\1/p' $(PYCLIENT)/pyproject.toml)-py3-none-any.whl"
 
 # The merchant dashboard (apps/dashboard, its own package): a single-page application built with
 # Vite into apps/dashboard/dist, which the service serves at /dashboard.
@@ -80,7 +117,8 @@ chromium:
 	  elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo apt-get update -qq && sudo apt-get install -y -qq chromium >/dev/null; \
 	  else echo "chromium is missing and cannot be installed without root: run 'sudo apt-get install chromium' (the browser tests need /usr/bin/chromium)"; exit 1; fi; }
 
-test: build layers openapi-lint chromium
+# The Python client's generator is installed and run here, not within its suite's 300 s.
+test: build layers openapi-lint chromium $(PYCLIENT_GENERATED)
 	node dist/test/support/run-tests.js
 	@$(MAKE) --no-print-directory kafka-if-present
 
@@ -150,4 +188,4 @@ infra-test: build
 	  node dist/test/support/run-tests.js dist/test/contract
 
 clean:
-	rm -rf dist .tap $(CLIENT)/dist $(DASHBOARD)/dist
+	rm -rf dist .tap $(CLIENT)/dist $(DASHBOARD)/dist $(PYCLIENT)/src/sika/openapi $(PYCLIENT)/build

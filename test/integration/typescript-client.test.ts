@@ -2,8 +2,9 @@
  * The typed TypeScript client (clients/typescript, built by `make build`) against a real server:
  * the first payment and payout as the README shows them, an Idempotency-Key on every POST (and the
  * same one on a retry, so a lost answer creates nothing twice), retries on 429 honouring
- * Retry-After and on requests that got no answer, none on other refusals, typed errors, every page
- * of cursor and page lists, and webhook verification of a real delivery.
+ * Retry-After, on requests that got no answer, on 409 IKW-IDM-003 and on a 5xx, none on other
+ * refusals, typed errors, every page of cursor and page lists, and webhook verification of a real
+ * delivery.
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -18,12 +19,13 @@ const { Sika, SikaError } = (await import(pathToFileURL(path.join(root, 'clients
 
 const svc = await startWebhookService(t, { env: { SANDBOX_OPERATOR_DELAY_MS: String(OPERATOR_DELAY_MS), RATE_LIMIT: '5/1s' } });
 
-/** The requests a client sent (each attempt), through the fetch port production uses. */
-function recording(fail: (attempt: number, request: Request) => 'drop_answer' | 'no_answer' | null = () => null) {
+/** The requests a client sent (each attempt), through the fetch port production uses; `fail` loses an answer, sends nothing, or answers in the service's place. */
+function recording(fail: (attempt: number, request: Request) => 'drop_answer' | 'no_answer' | Response | null = () => null) {
   const sent: Request[] = [];
   const fetch = async (request: Request) => {
     sent.push(request.clone());
     const failure = fail(sent.length, request);
+    if (failure instanceof Response) return failure;
     if (failure === 'no_answer') throw new TypeError('fetch failed', { cause: new Error('connect ECONNRESET') });
     const response = await globalThis.fetch(request);
     if (failure === 'drop_answer') throw new TypeError('fetch failed', { cause: new Error('socket hang up') });
@@ -89,6 +91,35 @@ t.test('an answer lost on the way: the retry carries the same key and creates no
   t.ok(error instanceof SikaError);
   t.match(error, { status: 0, code: undefined, retryable: true, message: /ECONNRESET/ });
   t.equal(never.sent.length, 4, 'one attempt and three retries');
+});
+
+t.test('409 IKW-IDM-003 and a 5xx are retried with the same key; retries end', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  // What the service answers while the first request with a key is still running, then a load balancer's 503 (no body of ours).
+  const stillRunning = () => Response.json({ code: 'IKW-IDM-003', message: 'A request with this Idempotency-Key is still being processed', retryable: true, request_id: 'req_injected' }, { status: 409 });
+  const proxyDown = () => new Response('<html><body>503 Service Unavailable</body></html>', { status: 503, headers: { 'content-type': 'text/html' } });
+  const wire = recording((attempt) => (attempt === 1 ? stillRunning() : attempt === 2 ? proxyDown() : null));
+  const { waits, sleep } = clockSleep();
+  const sika = new Sika({ apiKey: key, baseUrl: svc.baseUrl, fetch: wire.fetch, sleep, maxRetries: 2 });
+  const intent = await sika.post('/api/v1/payment-intents', { body: { amount: 8_000, currency: 'xof', transaction_country: 'SN' } });
+  t.equal(wire.sent.length, 3, '409, 503, then the service');
+  t.equal(new Set(wire.sent.map((r) => r.headers.get('idempotency-key'))).size, 1, 'one key on the three attempts');
+  t.equal(waits.length, 2);
+  const all = [];
+  for await (const pi of sika.list('/api/v1/payment-intents')) all.push(pi.id);
+  t.same(all, [intent.id], 'one payment intent');
+
+  const always = recording(() => stillRunning());
+  const gives = new Sika({ apiKey: key, baseUrl: svc.baseUrl, fetch: always.fetch, sleep: clockSleep().sleep, maxRetries: 2 });
+  const error = await gives.post('/api/v1/payment-intents', { body: { amount: 8_001, currency: 'xof', transaction_country: 'SN' } }).catch((e: unknown) => e);
+  t.match(error, { name: 'SikaError', status: 409, code: 'IKW-IDM-003', retryable: true, requestId: 'req_injected' });
+  t.equal(always.sent.length, 3, 'an attempt and two retries, then the error');
+  t.equal(new Set(always.sent.map((r) => r.headers.get('idempotency-key'))).size, 1);
+
+  const down = recording(() => proxyDown());
+  const behind = new Sika({ apiKey: key, baseUrl: svc.baseUrl, fetch: down.fetch, sleep: clockSleep().sleep, maxRetries: 1 });
+  t.match(await behind.get('/api/v1/balance').catch((e: unknown) => e), { name: 'SikaError', status: 503, code: undefined, retryable: true, message: 'HTTP 503' }, "a 5xx that is not the API's own");
+  t.equal(down.sent.length, 2);
 });
 
 t.test('429: waits as Retry-After says, then succeeds; other refusals are not retried', async (t) => {
