@@ -8,7 +8,8 @@ import { PROJECT_ROOT } from '../../../packages/core/config.js';
  * integrator needs, rendered from their markdown when first asked for. markdown-it runs with raw
  * HTML off (any `<tag>` in the text is shown, not obeyed) and its own check of link protocols, so
  * a page holds nothing but what markdown makes; links to another guide point at its page, and
- * links into the repository (code, other docs) are shown as text, since the site does not serve them.
+ * links into the repository (code, other docs) are shown as text and its images as their alternative
+ * text, since the site does not serve them.
  */
 export const GUIDES: readonly { name: string; file: string }[] = [
   { name: 'api-keys-and-going-live', file: 'merchants.md' },
@@ -49,6 +50,11 @@ function renderer() {
     for (const block of state.tokens) {
       const children = block.children ?? [];
       children.forEach((token, i) => {
+        // An image of docs/ (a screenshot) is not served here: its alternative text stands in for it.
+        if (token.type === 'image' && !/^https?:/.test(String(token.attrGet('src') ?? ''))) {
+          Object.assign(token, { type: 'text', tag: '', attrs: null, children: null });
+          return;
+        }
         if (token.type !== 'link_open') return;
         const href = String(token.attrGet('href') ?? '');
         if (/^(https?:|mailto:|#)/.test(href)) return;
