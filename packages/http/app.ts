@@ -41,10 +41,22 @@ export interface StaticSite {
   home?: boolean;
 }
 
+/** Pages served beside the API by their own handler (the rendered reference at /docs), under their own policy. */
+export interface MountedPages {
+  mount: string;
+  handler: (req: Request, res: Response, next: NextFunction) => void;
+  /**
+   * A link relation for `GET /` (RFC 8631: `service-doc` for documentation meant for people), sent
+   * as a `Link` header with the redirect to the home site, so a client that lands on `/` finds it.
+   */
+  rel?: string;
+}
+
 export interface AppDeps {
   knex: Knex;
   /** Single-page applications served beside the API. */
   sites?: readonly StaticSite[];
+  pages?: readonly MountedPages[];
   /** API keys, operator keys and dashboard AppTokens, through the ports their families fill. */
   credentials: Credentials;
   log: Logger;
@@ -468,15 +480,18 @@ export function createApp(deps: AppDeps) {
     next();
   });
 
+  const homeLinks = (deps.pages ?? []).filter((p) => p.rel).map((p) => `<${p.mount}/>; rel="${p.rel}"`);
   for (const site of deps.sites ?? []) {
     if (site.home) {
       app.get('/', (_req: Request, res: Response) => {
         res.locals.route = '/';
+        if (homeLinks.length > 0) res.setHeader('Link', homeLinks.join(', '));
         res.redirect(302, `${site.mount}/`);
       });
     }
     app.use(site.mount, staticSite(site));
   }
+  for (const pages of deps.pages ?? []) app.use(pages.mount, pages.handler);
 
   // Versioning rule 2: the legacy merchant paths are the same operations, answered exactly alike
   // (the same route, idempotency records and metrics series); not listed again in /openapi.json.

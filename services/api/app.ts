@@ -4,6 +4,7 @@ import type { Family } from '../../packages/http/routes.js';
 import type { System } from '../system.js';
 import { buildOpenApi, openApiFamily } from './openapi.js';
 import { dashboardSite } from './dashboard.js';
+import { REFERENCE_MOUNT, referenceSite } from './reference/site.js';
 import { edgeOf, ROUTES } from './routes/index.js';
 import { adminKeyCredentials } from '../../projections/platform/index.js';
 import { apiKeyCredentials } from '../../projections/merchants/index.js';
@@ -42,22 +43,25 @@ function keyScopes(families: readonly Family[]): string[] {
 }
 
 /** Every family the server mounts, /openapi.json included. */
-function allFamilies(system: System, extra: Family[]): Family[] {
-  let document: Record<string, unknown> | null = null;
-  const all: Family[] = [...apiFamilies(system), ...extra, openApiFamily(() => (document ??= buildOpenApi(all)))];
-  return all;
+function allFamilies(system: System, extra: Family[]): { families: Family[]; document: () => Record<string, unknown> } {
+  let built: Record<string, unknown> | null = null;
+  const document = () => (built ??= buildOpenApi(all));
+  const all: Family[] = [...apiFamilies(system), ...extra, openApiFamily(document)];
+  return { families: all, document };
 }
 
 /** The OpenAPI document of this service (what GET /openapi.json serves, and docs/openapi.json holds). */
 export function openApiDocument(system: System): Record<string, unknown> {
-  return buildOpenApi(allFamilies(system, []));
+  return allFamilies(system, []).document();
 }
 
 export function buildApi(system: System, extra: Family[] = [], options: { checkAnswers?: boolean } = {}) {
+  const { families, document } = allFamilies(system, extra);
   return createApp({
     ...options,
     knex: system.knex,
     sites: [dashboardSite()],
+    pages: [{ mount: REFERENCE_MOUNT, handler: referenceSite(document), rel: 'service-doc' }],
     credentials: {
       apiKeys: apiKeyCredentials(system.apiKeys, system.apiKeyUsage, system.clock),
       adminKeys: adminKeyCredentials(system.knex),
@@ -65,7 +69,7 @@ export function buildApi(system: System, extra: Family[] = [], options: { checkA
     },
     log: system.log,
     idempotency: system.idempotency,
-    families: allFamilies(system, extra),
+    families,
     metrics: system.metrics,
     metricsToken: system.config.metricsToken,
     rateLimits: {

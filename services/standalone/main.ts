@@ -38,7 +38,7 @@ async function main(): Promise<void> {
   const addresses = { dashboard: `${config.publicUrl}/dashboard/`, api: `${config.publicUrl}/api/v1/` };
   log.info({ port, database, api_workers: config.apiWorkers, ...addresses }, 'sika is serving');
   // For the person who ran `make start`, beside the JSON log (stdout): where to go now.
-  process.stderr.write(`Sika is serving: the dashboard at ${addresses.dashboard}, the API at ${addresses.api} (reference: ${config.publicUrl}/openapi.json)\n`);
+  process.stderr.write(`Sika is serving: the dashboard at ${addresses.dashboard}, the API at ${addresses.api} (reference: ${config.publicUrl}/docs/, ${config.publicUrl}/openapi.json)\n`);
 
   let stopping = false;
   const stop = async (signal: string) => {

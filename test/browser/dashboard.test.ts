@@ -289,6 +289,7 @@ t.test('developers: create a key (its secret once), roll it with a grace period,
   await signInWithPassword(page, email);
   await page.getByRole('heading', { name: 'Developers' }).waitFor();
   await page.getByRole('heading', { name: 'API keys' }).waitFor();
+  t.equal(await page.getByRole('link', { name: 'Open the API reference' }).getAttribute('href'), '/docs/', 'the page links the API reference the service serves');
 
   await page.getByRole('form', { name: 'Create a key' }).getByLabel('Name').fill('Shop server');
   await page.getByRole('button', { name: 'Create a key' }).click();

@@ -6,6 +6,33 @@ import { listObjectEvents } from '../../../../projections/object-events.js';
 import { findPayout, payoutHistory } from '../../../../projections/payouts/payouts.js';
 import { createPayoutBody, createPayoutFields, requesterOf, type CreatePayoutBody, cursorListSchema, cursorQuery, found, historyEventSchema, idParams, payoutSchema, payoutsRead, payoutsWrite, retrieveRoute } from '../shared.js';
 
+/** The reference's example of a payout request (/docs): 2,000 XOF to an Orange Money number in Senegal. */
+const CREATE_PAYOUT_EXAMPLE = {
+  amount: 2000,
+  currency: 'xof',
+  destination: { type: 'mobile_money', country: 'SN', operator: 'orange_money', msisdn: '+221771234567' },
+  metadata: { order_id: '42' },
+};
+
+/** What that request answers: the payout, pending until the operator pays it. */
+const CREATED_PAYOUT_EXAMPLE = {
+  id: 'po_3MtwBwLkdIwHu7ix28a3tqPa',
+  object: 'payout',
+  amount: 2000,
+  currency: 'xof',
+  status: 'pending',
+  destination: { type: 'mobile_money', country: 'SN', operator: 'orange_money', msisdn: '+221771234567' },
+  expected_by: '2026-11-26T10:05:00.000Z',
+  arrival_date_estimate: '2026-11-26T10:05:00.000Z',
+  metadata: { order_id: '42' },
+  failure_code: null,
+  failure_message: null,
+  payout_method_id: null,
+  fee: 0,
+  created: 1795255200,
+  livemode: false,
+};
+
 /** /api/v1/payouts: create, retrieve, and each payout's history of events (the public surface has no payout cancel and no list). */
 export function payoutsFamily(knex: Knex, payouts: Payouts): Family {
   return {
@@ -16,9 +43,9 @@ export function payoutsFamily(knex: Knex, payouts: Payouts): Family {
         path: '/api/v1/payouts',
         summary: 'Create a payout to a mobile money or bank destination (live: a signed-in user paying a destination never paid before gives challenge_id, purpose payouts/new-destination)',
         auth: payoutsWrite,
-        body: createPayoutBody,
+        body: { ...createPayoutBody, examples: [CREATE_PAYOUT_EXAMPLE] },
         fields: createPayoutFields,
-        response: payoutSchema,
+        response: { ...payoutSchema, examples: [CREATED_PAYOUT_EXAMPLE] },
         handler: (ctx) => {
           const { challenge_id, ...input } = ctx.body;
           return payouts.create(ctx.owner, input, requesterOf(ctx, challenge_id), 'api', ctx.actor, ctx.requestRef);

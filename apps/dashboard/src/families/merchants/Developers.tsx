@@ -11,12 +11,18 @@ import type { PageProps } from '../../shell/props.js';
 const GRACE_PERIODS = [0, 60, 1440, 10080] as const;
 
 
-/** API keys (create with the secret shown once, roll, revoke) and the events of the environment shown. */
+/**
+ * The API reference the service serves at /docs (a page of the service, outside the dashboard), API
+ * keys (create with the secret shown once, roll, revoke) and the events of the environment shown.
+ */
 export function Developers({ environment, onSignedOut }: PageProps) {
   const t = useT();
   return (
     <main className="page">
       <h1>{t('nav.developers')}</h1>
+      <p>
+        {t('developers.referenceIntro')} <a href="/docs/">{t('developers.reference')}</a>
+      </p>
       <ApiKeys environment={environment} onSignedOut={onSignedOut} />
       <Events environment={environment} onSignedOut={onSignedOut} />
     </main>
