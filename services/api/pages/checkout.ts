@@ -60,6 +60,43 @@ const TEXT = {
 export type Messages = (typeof TEXT)[Language];
 
 /**
+ * Why a payment failed, or why the form was refused, in the payer's words: the providers' and the
+ * API's messages are English, so a page says them only in English and otherwise names the reason
+ * from this catalogue by its code (a code it does not know gets the general sentence), never mixing
+ * languages on one page.
+ */
+const REASONS: Record<Language, Record<string, string>> = {
+  en: {},
+  fr: {
+    insufficient_funds: 'le solde du compte mobile money est insuffisant',
+    card_declined: 'la carte a été refusée',
+    operator_unavailable: 'l’opérateur ne répond pas ; réessayez plus tard',
+    expired: 'le délai pour valider le paiement est dépassé',
+    rejected: 'le paiement a été refusé par l’opérateur',
+    'IKW-VAL-007': 'Ce numéro de mobile money n’est pas valide',
+    'IKW-VAL-005': 'Cet opérateur n’est pas disponible dans ce pays',
+    'IKW-VAL-001': 'Choisissez un opérateur et saisissez le numéro',
+    'IKW-BIL-009': 'Cette facture n’accepte plus de paiement',
+    'IKW-BIL-012': 'Un autre paiement de cette facture est en cours',
+    'IKW-CHK-001': 'Cette session de paiement est terminée',
+    'IKW-CHK-005': 'Ce formulaire ne peut être envoyé que depuis sa propre page',
+  },
+};
+const GENERAL_REASON: Record<Language, { failure: string; refusal: string }> = {
+  en: { failure: '', refusal: '' },
+  fr: { failure: 'raison communiquée par l’opérateur', refusal: 'Le paiement n’a pas pu être lancé' },
+};
+
+/** A refusal's message for the page: the API's own in English, the catalogue's by its code in another language. */
+export function refusalText(lang: Language, code: string, message: string): string {
+  return lang === 'en' ? message : (REASONS[lang][code] ?? GENERAL_REASON[lang].refusal);
+}
+
+function failureReason(lang: Language, error: { code: string; message: string }): string {
+  return lang === 'en' ? error.message : (REASONS[lang][error.code] ?? GENERAL_REASON[lang].failure);
+}
+
+/**
  * Polls the page's status while the operator answers, then reloads and lets the server decide what
  * the page becomes: it sends on to the merchant only the browser that paid (not the status's redirectUrl).
  */
@@ -126,7 +163,8 @@ export function sessionPage(lang: Language, input: SessionPageInput, status = 20
   const t = TEXT[lang];
   const s = input.session;
   const processing = s.paymentStatus === 'processing';
-  const lastFailure = s.paymentStatus === 'failed' ? `${t.failed}${input.intent?.last_payment_error ? ` (${input.intent.last_payment_error.message})` : ''}.` : null;
+  const lastError = input.intent?.last_payment_error ?? null;
+  const lastFailure = s.paymentStatus === 'failed' ? `${t.failed}${lastError ? ` (${failureReason(lang, lastError)})` : ''}.` : null;
   const country = getCountry(s.country);
   const byOperator = new Map(input.quotes.map((q) => [q.operator, q.amountTotal]));
   const operators = (country?.operators ?? [])
