@@ -51,7 +51,8 @@ async function invoicePdf(knex: Knex, documents: TemplateComposer, owner: Owner,
 }
 
 const hostedInvoiceParams = { type: 'object', properties: { id: { type: 'string', pattern: '^in_[0-9A-Za-z]{24}$' } }, required: ['id'] };
-const langQuery = { type: 'object', additionalProperties: false, properties: { lang: { enum: ['en', 'fr'] } } };
+// Other parameters are ignored: the checkout session's return adds status, payment_intent and operation_id.
+const langQuery = { type: 'object', properties: { lang: { enum: ['en', 'fr'] } } };
 
 /** `YYYY-MM-DD` (due at the end of that day, UTC) or a full date-time. */
 const dueDateSchema = { type: 'string', anyOf: [{ format: 'date' }, { format: 'date-time' }] };
