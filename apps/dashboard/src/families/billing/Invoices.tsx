@@ -94,8 +94,8 @@ function NewInvoice({ environment, onSignedOut }: PageProps) {
 
   const setLine = (key: number, change: Partial<Line>) => setLines((all) => all.map((l) => (l.key === key ? { ...l, ...change } : l)));
   return (
-    <section aria-labelledby="invoice-new">
-      <h2 id="invoice-new">{t('invoices.new')}</h2>
+    <details className="new-invoice">
+      <summary>{t('invoices.new')}</summary>
       <form className="stacked-form" aria-label={t('invoices.new')} onSubmit={submit} onChange={() => setIdempotencyKey(crypto.randomUUID())}>
         <label>
           {t('customer')}
@@ -196,6 +196,6 @@ function NewInvoice({ environment, onSignedOut }: PageProps) {
         </div>
       </form>
       <ErrorMessage text={error} />
-    </section>
+    </details>
   );
 }
