@@ -35,3 +35,4 @@ export const checkout = defineFamily({
 });
 
 export type { CheckoutPayee, CheckoutSessions } from './checkout-session/commands.js';
+export type { CheckoutSessionObject } from './checkout-session/events.js';

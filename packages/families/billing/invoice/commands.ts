@@ -10,7 +10,7 @@ import type { CustomerRef, Customers } from '../customer/commands.js';
 import { CommandService } from '../../../eventstore/command-handler.js';
 import type { ConfirmInput, PaymentIntents, PaymentMethodDetails } from '../../payments/index.js';
 import type { CustomerDirectory, PaymentIntentReader, PriceCatalog } from '../../read-ports.js';
-import type { CheckoutSessionObject } from '../../checkout/checkout-session/events.js';
+import type { CheckoutSessionObject } from '../../checkout/index.js';
 import type { MessageOutcome } from '../../../messaging/messages.js';
 import { toObject as toPaymentIntentObject, type PaymentIntentObject } from '../../payments/index.js';
 import type { PeriodInvoice, SubscriptionCreated } from '../subscription/events.js';
