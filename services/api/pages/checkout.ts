@@ -1,4 +1,4 @@
-import { getCountry } from '../../../packages/catalog/index.js';
+import { getCountry, getOperator } from '../../../packages/catalog/index.js';
 import type { CheckoutFeeQuote } from '../../../packages/families/checkout/checkout-session/commands.js';
 import type { CheckoutSessionObject } from '../../../packages/families/checkout/checkout-session/events.js';
 import type { PaymentIntentObject } from '../../../packages/families/payments/payment-intent/events.js';
@@ -32,6 +32,13 @@ const TEXT = {
     back: 'Return to the merchant',
     test: 'Test payment (sandbox): no money moves.',
     reference: 'Reference',
+    receipt: 'Receipt',
+    paidAmount: 'Amount paid',
+    date: 'Date',
+    method: 'Paid with',
+    paidTo: 'Paid to',
+    operatorReference: 'Operator’s reference',
+    card: 'Card',
   },
   fr: {
     title: 'Paiement',
@@ -54,6 +61,13 @@ const TEXT = {
     back: 'Revenir chez le marchand',
     test: 'Paiement de test (sandbox) : aucun argent ne circule.',
     reference: 'Référence',
+    receipt: 'Reçu',
+    paidAmount: 'Montant payé',
+    date: 'Date',
+    method: 'Payé par',
+    paidTo: 'Payé à',
+    operatorReference: 'Référence de l’opérateur',
+    card: 'Carte',
   },
 } as const;
 
@@ -133,18 +147,44 @@ const SESSION_PAGE = `<h1><%= it.t.title %><% if (it.description) { %>: <%= it.d
 <% } %>`;
 
 const MESSAGE_PAGE = `<h1 id="message"><%= it.message %></h1>
-<% if (it.reference) { %><p class="notice"><%= it.t.reference %> <%= it.reference %></p><% } %>
+<% if (it.receipt) { %><section aria-labelledby="receipt-title"><h2 id="receipt-title"><%= it.t.receipt %></h2><dl id="receipt">
+<dt><%= it.t.paidAmount %></dt><dd id="receipt-amount"><%= it.receipt.amount %></dd>
+<dt><%= it.t.date %></dt><dd><%= it.receipt.date %></dd>
+<% if (it.receipt.method) { %><dt><%= it.t.method %></dt><dd id="receipt-method"><%= it.receipt.method %></dd><% } %>
+<% if (it.receipt.merchant) { %><dt><%= it.t.paidTo %></dt><dd><%= it.receipt.merchant %></dd><% } %>
+<dt><%= it.t.reference %></dt><dd id="receipt-reference"><%= it.receipt.reference %></dd>
+<% if (it.receipt.operatorReference) { %><dt><%= it.t.operatorReference %></dt><dd id="receipt-operator-reference"><%= it.receipt.operatorReference %></dd><% } %>
+</dl></section>
+<% } else if (it.reference) { %><p class="notice"><%= it.t.reference %> <%= it.reference %></p><% } %>
 <% if (it.backUrl) { %><p><a href="<%= it.backUrl %>" id="back"><%= it.t.back %> (<%= it.backHost %>)</a></p><% } %>`;
 
 eta.loadTemplate('@session', SESSION_PAGE);
 eta.loadTemplate('@message', MESSAGE_PAGE);
 
 /** A page with one message (paid, canceled, expired, unavailable) and a link back to the merchant when there is one, naming its host. */
-export function messagePage(lang: Language, message: keyof Messages, status: number, options: { backUrl?: string | null; reference?: string | null; merchant?: PageMerchant | null } = {}): Reply {
+export function messagePage(lang: Language, message: keyof Messages, status: number, options: { backUrl?: string | null; reference?: string | null; merchant?: PageMerchant | null; paid?: PaymentIntentObject | null } = {}): Reply {
   const t = TEXT[lang];
   const backUrl = options.backUrl ?? null;
-  const body = eta.render('@message', { t, message: t[message], backUrl, backHost: backUrl === null ? null : new URL(backUrl).host, reference: options.reference ?? null });
+  const paid = options.paid ?? null;
+  const receipt = paid && {
+    amount: formatAmount(paid.amount, paid.currency, lang),
+    date: new Intl.DateTimeFormat(lang === 'fr' ? 'fr-FR' : 'en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(paid.created * 1000)),
+    method: methodText(lang, paid.payment_method),
+    merchant: options.merchant?.name ?? null,
+    // The payment's id: what the merchant's dashboard search finds the payment by.
+    reference: paid.id,
+    operatorReference: paid.provider_reference ?? null,
+  };
+  const body = eta.render('@message', { t, message: t[message], backUrl, backHost: backUrl === null ? null : new URL(backUrl).host, reference: options.reference ?? null, receipt });
   return pageReply(renderPage(lang, t[message], body, { merchant: options.merchant ?? null }), status);
+}
+
+/** How a payment was made, as its payer recognises it: "Orange Money ••4567", "Visa ••4242". */
+function methodText(lang: Language, method: PaymentIntentObject['payment_method']): string | null {
+  if (!method) return null;
+  if (method.type === 'card') return `${method.card.brand || TEXT[lang].card} ••${method.card.last4}`;
+  const m = method.mobile_money;
+  return `${getOperator(m.country, m.operator)?.name ?? m.operator} ••${m.msisdn.slice(-4)}`;
 }
 
 export interface SessionPageInput {

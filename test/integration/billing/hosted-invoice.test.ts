@@ -96,6 +96,16 @@ t.test('pay: one checkout session per invoice; its success pays the invoice once
   t.match(receipts[0]!, /Merci : Tailleur a reçu 10\s000\sF\sCFA pour la facture/u, 'in the payer’s language');
   t.ok(receipts[0]!.includes(invoice.payment_intent), 'its reference is the payment');
 
+  // The success page (any visitor but the browser that paid, which is sent back to the invoice): a receipt.
+  const success = await rawRequest(svc, 'GET', location, { accept: 'text/html', 'accept-language': 'fr' });
+  t.equal(success.status, 200);
+  t.match(success.text, /<dd id="receipt-amount">10\s000\sF\sCFA<\/dd>/u, 'the amount');
+  t.match(success.text, /<dd id="receipt-method">Orange Money ••4567<\/dd>/, 'the method');
+  t.match(success.text, /<dt>Payé à<\/dt><dd>Tailleur<\/dd>/, 'the merchant');
+  t.match(success.text, new RegExp(`<dd id="receipt-reference">${invoice.payment_intent}</dd>`), "the reference: the payment's id");
+  const found = (await svc.request('GET', `/api/v1/payment-intents?q=${invoice.payment_intent}`, { key })).body.data;
+  t.same(found.map((p: { id: string }) => p.id), [invoice.payment_intent], "the merchant's search finds the payment by the receipt's reference");
+
   const again = await post(`/hosted/invoices/${inv.id}/pay`);
   t.equal(again.status, 409, 'a paid invoice opens no session');
   t.match(await again.text(), /id="paid" role="status">Paid on/, 'the page says it is paid');

@@ -96,7 +96,7 @@ export function checkoutPagesFamily(knex: Knex, clock: Clock, sessions: Checkout
     const merchant = await pageMerchant(view.owner);
     switch (s.status) {
       case 'complete':
-        return messagePage(lang, 'succeeded', 200, { reference: view.intent?.latest_operation ?? null, backUrl: next, merchant });
+        return messagePage(lang, 'succeeded', 200, { reference: view.intent?.latest_operation ?? null, paid: view.intent?.status === 'succeeded' ? view.intent : null, backUrl: next, merchant });
       case 'canceled':
         return messagePage(lang, 'canceled', 200, { backUrl: next, merchant });
       case 'expired':
