@@ -105,6 +105,10 @@ t.test('pay: one checkout session per invoice; its success pays the invoice once
   t.match(success.text, new RegExp(`<dd id="receipt-reference">${invoice.payment_intent}</dd>`), "the reference: the payment's id");
   const found = (await svc.request('GET', `/api/v1/payment-intents?q=${invoice.payment_intent}`, { key })).body.data;
   t.same(found.map((p: { id: string }) => p.id), [invoice.payment_intent], "the merchant's search finds the payment by the receipt's reference");
+  const search = async (q: string) => (await svc.request('GET', `/api/v1/payment-intents?q=${encodeURIComponent(q)}`, { key })).body.data.map((p: { id: string }) => p.id);
+  t.same(await search('4567'), [invoice.payment_intent], "by the payer's number's last digits");
+  t.same(await search('CLIENT@tailleur.example'), [invoice.payment_intent], "by the customer's e-mail");
+  t.same(await search('9999'), [], 'another number finds nothing');
 
   const again = await post(`/hosted/invoices/${inv.id}/pay`);
   t.equal(again.status, 409, 'a paid invoice opens no session');
