@@ -63,7 +63,7 @@ export type WalletApplicationRef = Owner & { customerId: string; applicationId: 
 export interface InvoiceCheckout {
   openForPayee(
     who: Owner,
-    payee: { metadataKey: string; id: string; round?: string },
+    payee: { metadataKey: string; id: string; scope?: string },
     fixed: { amount: number; currency: string; country: string; description: string | null; successUrl: string; cancelUrl: string; customerEmail: string | null; metadata: Record<string, string> },
     actor: Actor,
   ): Promise<CheckoutSessionObject>;
@@ -432,7 +432,7 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
     return this.deps.checkout.openForPayee(
       who,
       // One open session per invoice and country the payer's account is in.
-      { metadataKey: INVOICE_METADATA_KEY, id: invoiceId, round: payIn },
+      { metadataKey: INVOICE_METADATA_KEY, id: invoiceId, scope: payIn },
       {
         amount: amountRemaining(state),
         currency: i.currency,

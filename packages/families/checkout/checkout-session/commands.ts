@@ -177,18 +177,18 @@ export class CheckoutSessions extends CommandService<CheckoutSessionCommand, Che
 
   /**
    * The session that pays another family's object (an invoice's hosted page): one open session per
-   * object at a time, named by the object and a round, so every browser and every click lands on the
+   * object (and `scope`: an invoice's, the payer's country) at a time, named by the object and a round, so every browser and every click lands on the
    * same session and its attempts (one intent in flight, confirmed once). A round that ended
    * (canceled, expired, complete) gives way to the next.
    */
   async openForPayee(
     who: Owner,
-    payee: { metadataKey: string; id: string; round?: string },
+    payee: { metadataKey: string; id: string; scope?: string },
     fixed: { amount: number; currency: string; country: string; description: string | null; successUrl: string; cancelUrl: string; customerEmail: string | null; metadata: Record<string, string> },
     actor: Actor,
   ): Promise<CheckoutSessionObject> {
     for (let round = 0, lost = 0; round < MAX_PAYEE_ROUNDS; round++) {
-      const id = derivedId('cs', `${who.merchantId}|${who.environment}|payee|${payee.metadataKey}|${payee.id}|${payee.round ?? ''}|${round}`);
+      const id = derivedId('cs', `${who.merchantId}|${who.environment}|payee|${payee.metadataKey}|${payee.id}|${payee.scope ?? ''}|${round}`);
       const { state } = await this.load(id);
       if (state.session) {
         const view = toCheckoutSessionObject(state, await this.paymentStatus(state), this.deps.clock.now());
